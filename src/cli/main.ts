@@ -1,0 +1,80 @@
+/**
+ * `bookmaker` CLI dispatcher. Each command lives in ./commands/<name>.ts and exports a default
+ * CommandSpec; commands are imported lazily so `bookmaker --help` stays fast.
+ */
+import { formatHelp, parseArgs, type CommandSpec } from './args.ts';
+import { BookmakerError } from '../model/errors.ts';
+import { scrubSecrets } from '../core/logger.ts';
+
+export const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default: CommandSpec }> }> = {
+  run: { summary: 'run the quoting bot (live venue, testnet, a base URL, or the embedded local exchange)', load: () => import('./commands/run.ts') },
+  sim: { summary: 'start the local exchange (HTTP + SSE) on a port', load: () => import('./commands/sim.ts') },
+  record: { summary: 'record market data feeds to compressed JSONL', load: () => import('./commands/record.ts') },
+  import: { summary: 'convert public data sets (polymarket, kalshi, binance) to the recording format', load: () => import('./commands/import.ts') },
+  backtest: { summary: 'replay a recording through strategies, risk and the order manager', load: () => import('./commands/backtest.ts') },
+  markets: { summary: 'list, search or show markets', load: () => import('./commands/markets.ts') },
+  book: { summary: "show a market's order book (optionally live from the stream)", load: () => import('./commands/book.ts') },
+  sign: { summary: 'sign orders and print the POST /orders body without sending it', load: () => import('./commands/sign.ts') },
+  chaos: { summary: 'run the bot against the local exchange under injected faults and check invariants', load: () => import('./commands/chaos.ts') },
+};
+
+function mainHelp(): string {
+  const w = Math.max(...Object.keys(COMMANDS).map((k) => k.length)) + 2;
+  return [
+    'Usage: bookmaker <command> [options]',
+    '',
+    'Market-making bot framework for Context Markets (API v2, Settlement V2, Base).',
+    '',
+    'Commands:',
+    ...Object.entries(COMMANDS).map(([k, v]) => `  ${k.padEnd(w)}${v.summary}`),
+    '',
+    "Run 'bookmaker <command> --help' for a command's options.",
+    '',
+  ].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(mainHelp());
+    return name ? 0 : 2;
+  }
+  const entry = COMMANDS[name];
+  if (!entry) {
+    process.stderr.write(`bookmaker: unknown command '${name}'\n\n${mainHelp()}`);
+    return 2;
+  }
+  const cmd = (await entry.load()).default;
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(formatHelp(cmd));
+    return 0;
+  }
+  let args;
+  try {
+    args = parseArgs(rest, cmd.options);
+  } catch (e) {
+    process.stderr.write(`bookmaker ${name}: ${e instanceof Error ? e.message : String(e)}\nRun 'bookmaker ${name} --help' for usage.\n`);
+    return 2;
+  }
+  try {
+    const code = await cmd.run(args);
+    return typeof code === 'number' ? code : 0;
+  } catch (e) {
+    const msg = e instanceof BookmakerError ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e);
+    process.stderr.write(`bookmaker ${name}: ${scrubSecrets(msg)}\n`);
+    return e instanceof BookmakerError && (e.code === 'BAD_INPUT' || e.code === 'CONFIG') ? 2 : 1;
+  }
+}
+
+const isEntry = process.argv[1] && /(?:^|[\\/])(main\.ts|bookmaker(\.js)?)$/.test(process.argv[1]);
+if (isEntry) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e) => {
+      process.stderr.write(`bookmaker: ${scrubSecrets(e instanceof Error ? e.message : String(e))}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

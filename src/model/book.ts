@@ -1,0 +1,31 @@
+/**
+ * Normalised order book: integer price units (1e-6 USDC) and size units (1e-6 shares),
+ * best level first. One side list per outcome view; the state store keeps YES terms.
+ */
+import type { Bytes32, OutcomeIndex } from './order.ts';
+
+export interface BookLevel {
+  price: number;
+  size: number;
+}
+
+export interface BookSnapshot {
+  marketId: Bytes32;
+  outcomeIndex: OutcomeIndex;
+  /** descending by price */
+  bids: BookLevel[];
+  /** ascending by price */
+  asks: BookLevel[];
+  /** venue timestamp, ms since epoch (NaN-free; 0 when the venue gave none) */
+  venueTs: number;
+  /** stream sequence, when the book came from the stream */
+  seq?: number;
+}
+
+/**
+ * How the venue's order-book numbers are read (protocol.md §5 units conflict).
+ * - price 'auto': every price ≤ 1 and some fractional → dollars; every price ≤ 100 → cents; else 1e-6 units.
+ * - size 'shares' (decimal shares) or 'micro' (1e-6 shares).
+ */
+export type BookPriceUnits = 'auto' | 'cents' | 'micro' | 'dollars';
+export type BookSizeUnits = 'shares' | 'micro';

@@ -1,0 +1,54 @@
+/** Shared helpers for benchmarks: timing loops, percentiles, the table and the last-line JSON. */
+import os from 'node:os';
+
+export interface BenchResult {
+  name: string;
+  unit: string;
+  value: number;
+  baseline?: string;
+  baselineValue?: number;
+  ratio?: number;
+  p50?: number;
+  p99?: number;
+  [extra: string]: unknown;
+}
+
+/** Run `fn` repeatedly for about `ms` milliseconds (after a warm-up) and return operations per second. */
+export function opsPerSecond(fn: () => void, ms = 1000, warmupMs = 200): number {
+  const end0 = performance.now() + warmupMs;
+  while (performance.now() < end0) fn();
+  let n = 0;
+  const t0 = performance.now();
+  let t = t0;
+  while (t - t0 < ms) {
+    for (let i = 0; i < 16; i++) fn();
+    n += 16;
+    t = performance.now();
+  }
+  return (n * 1000) / (t - t0);
+}
+
+export function percentile(sorted: ArrayLike<number>, q: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+export function machine(): string {
+  const cpu = os.cpus()[0]?.model ?? 'unknown cpu';
+  return `${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`;
+}
+
+/** Print a two-column table then the JSON line (which must be the last line of output). */
+export function report(rows: [string, string | number][], result: BenchResult): void {
+  const w = Math.max(...rows.map((r) => r[0].length)) + 2;
+  process.stdout.write(`machine: ${machine()}\n`);
+  for (const [k, v] of rows) process.stdout.write(`${k.padEnd(w)}${typeof v === 'number' ? fmt(v) : v}\n`);
+  process.stdout.write(JSON.stringify(result) + '\n');
+}
+
+export function fmt(v: number): string {
+  if (!Number.isFinite(v)) return String(v);
+  if (Math.abs(v) >= 1000) return Math.round(v).toLocaleString('en-US');
+  return v.toPrecision(4);
+}
