@@ -1,0 +1,187 @@
+/**
+ * The strategy contract: what a strategy may read (MarketView), what it returns (DesiredQuote[])
+ * and the module shape it exports (StrategyModule). Everything is in YES terms and integer units
+ * (src/model/units.ts): prices in 1e-6 USDC per YES share, sizes in 1e-6 shares, collateral bigint.
+ *
+ * YES terms: a bid at p means "buy YES at p" or "sell NO at 1e6 − p"; an ask at p means
+ * "sell YES at p" or "buy NO at 1e6 − p". src/strategy/to-orders.ts picks the venue order.
+ *
+ * The view is built by the state store once per tick and never mutated afterwards, so a strategy
+ * can keep references to it. Strategies are pure: no I/O, no RxJS, no Date.now() — `now` is given.
+ */
+import type { Bytes32, OutcomeIndex } from '../model/order.ts';
+
+/** Market status as the venue reports it (openapi Market.status). */
+export type MarketStatus = 'active' | 'pending' | 'resolved' | 'closed';
+
+export interface ViewLevel {
+  readonly price: number;
+  readonly size: number;
+}
+
+/**
+ * One book in YES terms (bids descending, asks ascending, top few levels). The YES book merges
+ * both outcomes: a NO bid at x appears as a YES ask at 1e6 − x, which is how the venue matches.
+ */
+export interface ViewBook {
+  readonly bids: readonly ViewLevel[];
+  readonly asks: readonly ViewLevel[];
+  readonly bestBid: number | null;
+  readonly bestAsk: number | null;
+  /** (bestBid + bestAsk) / 2, unrounded; null unless both sides exist */
+  readonly mid: number | null;
+  /** size-weighted mid: (bid·askSize + ask·bidSize)/(bidSize + askSize), unrounded; null unless both sides */
+  readonly microprice: number | null;
+  /** venue timestamp of the last update, ms (0 when unknown) */
+  readonly venueTs: number;
+  /** local clock time the last update was applied, ms */
+  readonly updatedAt: number;
+}
+
+export interface ViewTrade {
+  /** YES-terms price */
+  readonly price: number;
+  readonly size: number;
+  /** aggressor side in YES terms: 'buy' lifted an ask, 'sell' hit a bid */
+  readonly takerSide: 'buy' | 'sell';
+  readonly ts: number;
+}
+
+/** A mid observation, oldest first; strategies estimate volatility from these. */
+export interface MidSample {
+  readonly ts: number;
+  readonly mid: number;
+}
+
+/**
+ * Own inventory. `net` = yes − no: a complete set (one YES + one NO) is worth exactly 1 USDC and
+ * carries no outcome risk, so limits and skew use the net.
+ */
+export interface ViewPosition {
+  readonly yes: number;
+  readonly no: number;
+  readonly net: number;
+  /** average entry price of the net position in YES terms (null when flat or unknown) */
+  readonly avgEntry: number | null;
+}
+
+/**
+ * An own order as the order manager knows it, mapped back into YES terms. `state` says whether the
+ * venue has acknowledged it; the risk layer counts both states at worst case (fully filled).
+ */
+export interface WorkingQuote {
+  readonly side: 'bid' | 'ask';
+  /** YES-terms price */
+  readonly price: number;
+  /** remaining size, 1e-6 shares */
+  readonly size: number;
+  readonly state: 'working' | 'in-flight' | 'cancelling';
+  readonly nonce?: Bytes32;
+  readonly level?: number;
+  readonly tag?: string;
+  /** the venue order it is: outcome, side and kind (e.g. a YES-terms ask may be a NO buy) */
+  readonly outcomeIndex: OutcomeIndex;
+  readonly venueSide: 'buy' | 'sell';
+  readonly placedAt: number;
+}
+
+export interface ViewOracle {
+  /** YES probability in [0, 1] (model maths: floats are fine here) */
+  readonly probability: number;
+  /** confidence in [0, 1] */
+  readonly confidence: number;
+  /** ms timestamp of the oracle quote */
+  readonly updatedAt: number;
+  /** now − updatedAt, ms (precomputed by the store with the injected clock) */
+  readonly ageMs: number;
+}
+
+export interface ViewPnl {
+  /** 1e-6 USDC */
+  readonly realised: number;
+  /** mark-to-mid, 1e-6 USDC */
+  readonly unrealised: number;
+}
+
+/**
+ * Account-wide figures the risk layer needs for total limits and the kill switch. The store sums
+ * over ALL markets, including this one; worst-case figures use src/risk/exposure.ts so the gate can
+ * swap this market's current contribution for the proposed one.
+ */
+export interface ViewAccount {
+  /** free collateral, 1e-6 USDC */
+  readonly collateral: bigint;
+  /** total PnL (realised + unrealised) over all markets, 1e-6 USDC */
+  readonly pnl: number;
+  /** Σ over markets of worst-case |net| (working + in-flight filled), 1e-6 shares */
+  readonly worstCasePosition: number;
+  /** Σ over markets of worst-case notional, 1e-6 USDC */
+  readonly worstCaseNotional: number;
+}
+
+/** Venue health over a recent window, for the error-rate kill switch. */
+export interface ViewVenueHealth {
+  readonly requests: number;
+  readonly errors: number;
+  readonly windowMs: number;
+}
+
+export interface ViewFlags {
+  /** the venue's order simulate answered a SELF_TRADE warning for our quotes */
+  readonly selfTradeWarning?: boolean;
+  /** the venue answered 409 migration-required; trading must wait */
+  readonly migrationActive?: boolean;
+}
+
+export interface MarketView {
+  readonly marketId: Bytes32;
+  readonly slug?: string;
+  /** price tick, 1e-6 USDC (e.g. 10_000 = 1¢) */
+  readonly tick: number;
+  /** minimum order size, 1e-6 shares */
+  readonly minSize: number;
+  /** trading deadline (close) ms since epoch, null when none */
+  readonly deadline: number | null;
+  readonly status: MarketStatus;
+  /** the injected clock's now, ms */
+  readonly now: number;
+  /** YES-terms book (both outcomes merged); null before the first snapshot */
+  readonly book: ViewBook | null;
+  /** local time of the last event of any kind from the book stream (heartbeats included), ms */
+  readonly streamLastEventAt: number | null;
+  /** most recent last, at most a few dozen */
+  readonly trades: readonly ViewTrade[];
+  /** oldest first, bounded */
+  readonly midHistory: readonly MidSample[];
+  readonly position: ViewPosition;
+  /** own working and in-flight quotes in this market */
+  readonly quotes: readonly WorkingQuote[];
+  readonly oracle: ViewOracle | null;
+  readonly pnl: ViewPnl;
+  readonly account: ViewAccount;
+  readonly venue: ViewVenueHealth;
+  readonly flags: ViewFlags;
+}
+
+export interface DesiredQuote {
+  /** YES terms */
+  readonly side: 'bid' | 'ask';
+  /** 1e-6 USDC per YES share */
+  readonly price: number;
+  /** 1e-6 shares */
+  readonly size: number;
+  /** 0 = closest to the fair price */
+  readonly level?: number;
+  readonly tag?: string;
+}
+
+/**
+ * A strategy module (strategies/<name>/index.ts default export, or a user's module by path).
+ * parseConfig throws ConfigError naming `path` + field on bad input; quote returns the complete
+ * desired set (the order manager diffs it) or null to pull every quote of the market.
+ */
+export interface StrategyModule<C = unknown> {
+  readonly name: string;
+  parseConfig(raw: unknown, path: string): C;
+  quote(view: MarketView, config: C): DesiredQuote[] | null;
+}
