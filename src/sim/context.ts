@@ -1,0 +1,107 @@
+/**
+ * The request context handed to every route handler, and the shared exchange state object the
+ * handlers read and change.
+ *
+ * The state is one object per local exchange (see ./exchange-state.ts, which builds it). Route
+ * modules must keep their own persistent data either in the typed stores below or under
+ * `state.ext[<module name>]` as JSON-friendly data (bigint allowed): everything reachable from
+ * `stores` and `ext` is saved with `--state FILE` and restored on start.
+ *
+ * Trading rules owned by other modules (e.g. the migration 409 rule) plug in through
+ * `state.tradingGuards`: each guard is called before an order create / cancel and throws an
+ * HttpError to refuse it.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Clock } from '../core/clock.ts';
+import type { ChainConfig } from '../exchange/chains.ts';
+import type { Address, Bytes32 } from '../model/order.ts';
+import type { ActivityEntry, ApiKeyRecord, MarketRecord, StoredOrder } from './records.ts';
+
+export interface RequestContext {
+  method: string;
+  /** path relative to the /v2 base, without the query */
+  path: string;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** parsed JSON body (undefined when none was sent) */
+  body: unknown;
+  headers: IncomingMessage['headers'];
+  /** the caller's key when the request carried a valid one */
+  key: ApiKeyRecord | undefined;
+  /** the exchange state */
+  state: ExchangeState;
+  /** clock time of the request, ms since epoch */
+  now: number;
+  /** raw objects, for streaming handlers only */
+  req: IncomingMessage;
+  res: ServerResponse;
+}
+
+/** Settings that do not change while the exchange runs. */
+export interface ExchangeSettings {
+  seed: number;
+  /** most items in one bulk call (more → 400 BATCH_TOO_LARGE) */
+  batchLimit: number;
+  /** request body size limit in bytes (more → 413) */
+  bodyLimitBytes: number;
+  /** per-key token bucket: capacity and refill per second */
+  rateLimit: { capacity: number; refillPerSecond: number };
+  /** SSE heartbeat interval, ms */
+  heartbeatMs: number;
+  /** per-stream replay ring buffer size (events kept for Last-Event-ID resume) */
+  streamBufferSize: number;
+}
+
+/** Trading guard: throw an HttpError to refuse the operation. */
+export type TradingGuard = (trader: Address, operation: 'create' | 'cancel', now: number) => void;
+
+/** Operations other route modules may call (implemented by the exchange, not by the routes). */
+export interface ExchangeServices {
+  /** Validate, verify and place a POST /orders body for the caller; throws HttpError. `field` prefixes error field names. */
+  placeOrder(body: unknown, field: string, caller: ApiKeyRecord, now: number): StoredOrder;
+  /** Verify and apply a cancel `{trader, nonce, signature}`; throws HttpError. */
+  cancelOrder(body: unknown, field: string, caller: ApiKeyRecord, now: number): { trader: Address; nonce: Bytes32; alreadyCancelled: boolean };
+  /** Create a market (and its book) and log `market_created`. */
+  addMarket(input: NewMarketInput, now: number): MarketRecord;
+  /** Append an activity entry (seq assigned here). */
+  addActivity(entry: Omit<ActivityEntry, 'seq'>): ActivityEntry;
+  /** Look a market up by 0x id or slug. */
+  findMarket(idOrSlug: string): MarketRecord | undefined;
+}
+
+export interface NewMarketInput {
+  question: string;
+  shortQuestion?: string;
+  resolutionCriteria?: string;
+  category?: string;
+  visibility?: 'public' | 'unlisted';
+  creator?: Address;
+  /** ms since epoch */
+  deadline?: number;
+  tick?: number;
+  questionSubmissionId?: string | null;
+  metadata?: Record<string, unknown>;
+  /** fixed id (tests, restored state); default derived from the seed and a counter */
+  id?: Bytes32;
+  slug?: string;
+}
+
+/** Typed stores of the exchange; all plain data, saved and restored as a whole. */
+export interface ExchangeStores {
+  markets: Map<string, MarketRecord>; // key: lower-cased market id
+  orders: StoredOrder[]; // index = id - 1
+  activity: ActivityEntry[];
+}
+
+export interface ExchangeState {
+  readonly settings: ExchangeSettings;
+  readonly clock: Clock;
+  readonly chain: ChainConfig;
+  /** API keys by bearer token */
+  readonly keys: Map<string, ApiKeyRecord>;
+  readonly stores: ExchangeStores;
+  /** route-module state, JSON-friendly (bigint allowed), persisted with the rest */
+  readonly ext: Record<string, unknown>;
+  readonly tradingGuards: TradingGuard[];
+  readonly services: ExchangeServices;
+}
