@@ -1,0 +1,26 @@
+# syntax=docker/dockerfile:1
+# bookmaker: build stage installs dependencies (native secp256k1/keccak prebuilds, tsx loader);
+# the runtime stage carries only production dependencies and the sources, as a non-root user.
+
+FROM node:20-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    BOOKMAKER_LOG_LEVEL=info
+WORKDIR /app
+RUN groupadd --system bookmaker && useradd --system --gid bookmaker --home /app bookmaker
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json tsconfig.json ./
+COPY bin ./bin
+COPY src ./src
+COPY strategies ./strategies
+COPY config ./config
+USER bookmaker
+# Metrics, /healthz and /readyz (bind to 0.0.0.0 inside the container so the orchestrator can scrape).
+EXPOSE 9464
+# Keys come from the environment (BOOKMAKER_PRIVATE_KEY, BOOKMAKER_API_KEY) or a mounted key file, never the image.
+ENTRYPOINT ["node", "bin/bookmaker.js"]
+CMD ["run", "-c", "config/live.yaml", "--metrics-host", "0.0.0.0"]
