@@ -1,0 +1,94 @@
+/**
+ * YES-terms desired quotes → venue limit orders (pure).
+ *
+ * A YES-terms bid at p adds one unit of net YES exposure per share: either buy YES at p, or sell NO
+ * at 1e6 − p. An ask at p removes one: sell YES at p, or buy NO at 1e6 − p. Both forms move the net
+ * position (YES − NO) by the same amount, so which one to send is a question of capital:
+ *  - sell from inventory when we hold enough of the outcome being sold (it frees collateral);
+ *  - otherwise buy the other form (bid → buy YES, ask → buy NO), which locks price × size;
+ *  - or, when configured (`noInventory: 'sell-no-inventory'`), sell without inventory: the venue
+ *    mints complete sets from collateral on fill, locking (1e6 − price) × size instead.
+ * Inventory is consumed as quotes are mapped, so two asks never both sell the same YES shares.
+ * Holdings reserved by our other open sells must be excluded by the caller (`available`).
+ */
+import { InventoryMode, Outcome, Side, type Bytes32, type LimitOrder } from '../model/order.ts';
+import { ONE } from '../model/units.ts';
+import { snapPrice } from './snap-price.ts';
+import type { DesiredQuote } from './types.ts';
+
+export type NoInventoryMode = 'buy-complement' | 'sell-no-inventory';
+
+export interface ToOrdersOptions {
+  readonly marketId: Bytes32;
+  readonly tick: number;
+  /** what to send when not holding enough of the outcome to sell (default 'buy-complement') */
+  readonly noInventory?: NoInventoryMode;
+}
+
+/** Shares we may sell from inventory right now (held minus what open sells already reserve). */
+export interface AvailableInventory {
+  readonly yes: number;
+  readonly no: number;
+}
+
+export type OrderForm = 'buy-yes' | 'buy-no' | 'sell-yes' | 'sell-no' | 'sell-yes-mint' | 'sell-no-mint';
+
+export interface MappedOrder {
+  /** the quote it came from, with its price snapped to the tick */
+  readonly quote: DesiredQuote;
+  readonly form: OrderForm;
+  readonly order: LimitOrder;
+}
+
+/**
+ * Snap a quote in YES terms, then choose the venue form. The NO-terms price is 1e6 − p; on a tick
+ * that divides 1e6 it is on the grid too, otherwise it is re-snapped in NO terms in the passive
+ * direction (a NO buy down, a NO sell up).
+ */
+export function toOrder(q: DesiredQuote, inv: AvailableInventory, opts: ToOrdersOptions): MappedOrder {
+  const price = snapPrice(q.price, q.side, opts.tick);
+  const quote: DesiredQuote = { ...q, price };
+  const mint = opts.noInventory === 'sell-no-inventory';
+  const noPrice = (noSide: 'bid' | 'ask') => snapPrice(ONE - price, noSide, opts.tick);
+  const base = { marketId: opts.marketId, size: q.size };
+  if (q.side === 'bid') {
+    if (inv.no >= q.size) {
+      return { quote, form: 'sell-no', order: { ...base, outcomeIndex: Outcome.NO, side: Side.SELL, price: noPrice('ask'), inventoryMode: InventoryMode.REQUIRE_INVENTORY } };
+    }
+    if (mint) {
+      return { quote, form: 'sell-no-mint', order: { ...base, outcomeIndex: Outcome.NO, side: Side.SELL, price: noPrice('ask'), inventoryMode: InventoryMode.REQUIRE_NO_INVENTORY } };
+    }
+    return { quote, form: 'buy-yes', order: { ...base, outcomeIndex: Outcome.YES, side: Side.BUY, price, inventoryMode: InventoryMode.ANY } };
+  }
+  if (inv.yes >= q.size) {
+    return { quote, form: 'sell-yes', order: { ...base, outcomeIndex: Outcome.YES, side: Side.SELL, price, inventoryMode: InventoryMode.REQUIRE_INVENTORY } };
+  }
+  if (mint) {
+    return { quote, form: 'sell-yes-mint', order: { ...base, outcomeIndex: Outcome.YES, side: Side.SELL, price, inventoryMode: InventoryMode.REQUIRE_NO_INVENTORY } };
+  }
+  return { quote, form: 'buy-no', order: { ...base, outcomeIndex: Outcome.NO, side: Side.BUY, price: noPrice('bid'), inventoryMode: InventoryMode.ANY } };
+}
+
+/**
+ * Map a whole quote set, closest levels first so the best quotes get the inventory. The output is in
+ * the input order.
+ */
+export function toOrders(quotes: readonly DesiredQuote[], inv: AvailableInventory, opts: ToOrdersOptions): MappedOrder[] {
+  const order = quotes.map((_, i) => i).sort((a, b) => (quotes[a]!.level ?? 0) - (quotes[b]!.level ?? 0) || a - b);
+  let yes = Math.max(0, inv.yes);
+  let no = Math.max(0, inv.no);
+  const out = new Array<MappedOrder>(quotes.length);
+  for (const i of order) {
+    const m = toOrder(quotes[i]!, { yes, no }, opts);
+    if (m.form === 'sell-yes') yes -= m.order.size;
+    if (m.form === 'sell-no') no -= m.order.size;
+    out[i] = m;
+  }
+  return out;
+}
+
+/** The YES-terms side and price of a venue order (inverse mapping, for own orders read back). */
+export function toYesTerms(outcomeIndex: 0 | 1, side: 0 | 1, price: number): { side: 'bid' | 'ask'; price: number } {
+  if (outcomeIndex === Outcome.YES) return { side: side === Side.BUY ? 'bid' : 'ask', price };
+  return { side: side === Side.BUY ? 'ask' : 'bid', price: ONE - price };
+}
