@@ -1,0 +1,222 @@
+/**
+ * The node:http plumbing of the local exchange: base path, body reading with a size limit, JSON
+ * parsing, auth (401/403), per-key rate limits (429 + X-RateLimit-*), fault injection, dispatch to
+ * the route table and error replies. Nothing a client sends escapes as an exception: every failure
+ * becomes a `{message, code}` reply, and a bug becomes a 500 without internals.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ExchangeState, RequestContext } from './context.ts';
+import { HttpError, internalError, rateLimited, unauthorized, forbidden } from './http-errors.ts';
+import type { FaultInjector } from './faults.ts';
+import { RateLimiter, rateHeaders, type RateDecision } from './rate-limiter.ts';
+import type { JsonReply, Router } from './router.ts';
+import type { ApiKeyRecord } from './records.ts';
+
+export const BASE_PATH = '/v2';
+
+export interface HttpServerDeps {
+  state: ExchangeState;
+  router: Router;
+  faults: FaultInjector;
+  limiter: RateLimiter;
+  /** called with unexpected handler errors (never with client errors) */
+  onError?: (err: unknown, method: string, path: string) => void;
+}
+
+/** Bearer token of a request, or undefined. */
+function bearer(req: IncomingMessage): string | undefined {
+  const h = req.headers.authorization;
+  if (typeof h !== 'string') return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
+  return m ? m[1] : undefined;
+}
+
+class BodyTooLarge extends Error {}
+
+/** Read the body up to `limit` bytes; stops reading (and rejects) past it. */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > limit) {
+      reject(new BodyTooLarge());
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let n = 0;
+    req.on('data', (c: Buffer) => {
+      n += c.length;
+      if (n > limit) {
+        reject(new BodyTooLarge());
+        req.pause();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** JSON.stringify that writes bigints as decimal strings (the wire form of big numbers). */
+export function toJson(v: unknown): string {
+  return JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x));
+}
+
+async function writeReply(res: ServerResponse, reply: JsonReply, faults: FaultInjector, extraHeaders: Record<string, string>): Promise<void> {
+  if (res.headersSent || res.destroyed) return;
+  const headers: Record<string, string> = { ...extraHeaders, ...(reply.headers ?? {}) };
+  if (reply.body === undefined || reply.status === 304) {
+    res.writeHead(reply.status, headers);
+    res.end();
+    return;
+  }
+  const text = toJson(reply.body);
+  const buf = Buffer.from(text, 'utf8');
+  headers['Content-Type'] = 'application/json; charset=utf-8';
+  headers['Content-Length'] = String(buf.length);
+  res.writeHead(reply.status, headers);
+  if (buf.length > faults.settings.slowBodyChunkBytes && faults.slowBody()) {
+    const step = Math.max(1, faults.settings.slowBodyChunkBytes);
+    for (let i = 0; i < buf.length && !res.destroyed; i += step) {
+      res.write(buf.subarray(i, i + step));
+      await sleep(faults.settings.slowBodyPauseMs);
+    }
+    res.end();
+    return;
+  }
+  res.end(buf);
+}
+
+function errorReply(e: HttpError): JsonReply {
+  return { status: e.status, body: e.toBody(), ...(e.headers ? { headers: e.headers } : {}) };
+}
+
+/** Handle one request end to end. Exported for in-process tests that bypass sockets. */
+export async function handleRequest(deps: HttpServerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { state, router, faults, limiter } = deps;
+  const method = req.method ?? 'GET';
+  let rateHdrs: Record<string, string> = {};
+  let path = '';
+  try {
+    const url = new URL(req.url ?? '/', 'http://local');
+    if (url.pathname !== BASE_PATH && !url.pathname.startsWith(BASE_PATH + '/')) throw new HttpError(404, 'NOT_FOUND', `no such path (the API lives under ${BASE_PATH})`);
+    path = url.pathname.slice(BASE_PATH.length) || '/';
+
+    const delay = faults.latency();
+    if (delay > 0) await sleep(delay);
+
+    const found = router.lookup(method, path);
+    if (!found.ok) {
+      if (found.status === 405) throw new HttpError(405, 'METHOD_NOT_ALLOWED', `method ${method} not allowed here`, { headers: { Allow: found.allowed.join(', ') } });
+      throw new HttpError(404, 'NOT_FOUND', `no such path: ${path}`);
+    }
+    const { route, params } = found.match;
+
+    const token = bearer(req);
+    let key: ApiKeyRecord | undefined;
+    if (token !== undefined) {
+      key = state.keys.get(token);
+      if (!key && (route.auth || route.optionalAuth)) throw unauthorized();
+    } else if (req.headers.authorization !== undefined && route.auth) {
+      throw unauthorized();
+    }
+    if (route.auth && !key) throw unauthorized();
+    if (route.permission && key && !key.perms.includes(route.permission) && !key.perms.includes('admin')) {
+      throw forbidden(`this API key lacks the '${route.permission}' permission`);
+    }
+
+    const now = state.clock.now();
+    const limitId = key ? `k:${key.key}` : `ip:${req.socket.remoteAddress ?? '?'}`;
+    let decision: RateDecision | undefined;
+    decision = limiter.take(limitId, now, route.cost ?? 1);
+    rateHdrs = rateHeaders(decision);
+    if (faults.burst429(limitId)) {
+      rateHdrs = { ...rateHdrs, 'X-RateLimit-Remaining': '0' };
+      throw rateLimited(1);
+    }
+    if (!decision.allowed) throw rateLimited(decision.retryAfter);
+
+    const injected = faults.serverError();
+    if (injected) throw new HttpError(injected, injected === 503 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR', 'injected fault');
+
+    let body: unknown;
+    if (method !== 'GET' && method !== 'HEAD') {
+      let raw: Buffer;
+      try {
+        raw = await readBody(req, state.settings.bodyLimitBytes);
+      } catch (e) {
+        if (e instanceof BodyTooLarge) {
+          res.setHeader('Connection', 'close'); // the rest of the body is not read
+          throw new HttpError(413, 'PAYLOAD_TOO_LARGE', `body larger than ${state.settings.bodyLimitBytes} bytes`);
+        }
+        throw e;
+      }
+      if (raw.length > 0) {
+        const ct = String(req.headers['content-type'] ?? 'application/json');
+        if (!/json/i.test(ct)) throw new HttpError(415, 'UNSUPPORTED_MEDIA', 'the body must be application/json');
+        try {
+          body = JSON.parse(raw.toString('utf8'));
+        } catch {
+          throw new HttpError(400, 'INVALID_JSON', 'body: not valid JSON', { field: 'body' });
+        }
+      }
+    }
+
+    const ctx: RequestContext = { method, path, params, query: url.searchParams, body, headers: req.headers, key, state, now, req, res };
+    const reply = await route.handler(ctx);
+    if (reply.kind === 'handled') return;
+    await writeReply(res, reply, faults, rateHdrs);
+  } catch (e) {
+    if (e instanceof HttpError) {
+      await writeReply(res, errorReply(e), faults, rateHdrs).catch(() => undefined);
+      return;
+    }
+    deps.onError?.(e, method, path);
+    await writeReply(res, errorReply(internalError()), faults, rateHdrs).catch(() => undefined);
+  }
+}
+
+export interface RunningServer {
+  server: Server;
+  port: number;
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** Listen on 127.0.0.1:port (0 = any free port). */
+export function listen(deps: HttpServerDeps, port = 0, host = '127.0.0.1'): Promise<RunningServer> {
+  const server = createServer({ keepAlive: true }, (req, res) => {
+    handleRequest(deps, req, res).catch(() => {
+      if (!res.headersSent) {
+        res.writeHead(500);
+        res.end();
+      }
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 60_000;
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const addr = server.address() as AddressInfo;
+      const baseUrl = `http://${host}:${addr.port}${BASE_PATH}`;
+      resolve({
+        server,
+        port: addr.port,
+        baseUrl,
+        close: () =>
+          new Promise<void>((r) => {
+            server.close(() => r());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}
