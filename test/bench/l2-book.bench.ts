@@ -24,19 +24,36 @@ interface Update {
   size: number;
 }
 
+/**
+ * A valid book evolution: the mid walks, most updates land within a few ticks of it, and when the mid
+ * moves the levels that would cross it or drift beyond WINDOW ticks are removed, so the book stays
+ * uncrossed and bounded (like a real venue's top 20-50 levels) however long the stream is replayed.
+ */
 function makeUpdates(): Update[] {
+  const WINDOW = 50;
   const r = rng(7);
   const out: Update[] = [];
+  const live = { bid: new Set<number>(), ask: new Set<number>() };
+  const set = (bid: boolean, price: number, size: number): void => {
+    out.push({ bid, price, size });
+    const s = bid ? live.bid : live.ask;
+    if (size === 0) s.delete(price);
+    else s.add(price);
+  };
   let mid = 500_000;
-  for (let i = 0; i < N; i++) {
-    if (r() < 0.05) mid = Math.min(900_000, Math.max(100_000, mid + Math.round((r() - 0.5) * 20) * TICK));
+  while (out.length < N) {
+    if (r() < 0.05) {
+      mid = Math.min(900_000, Math.max(100_000, mid + Math.round((r() - 0.5) * 6) * TICK));
+      for (const p of [...live.bid]) if (p >= mid || p < mid - WINDOW * TICK) set(true, p, 0);
+      for (const p of [...live.ask]) if (p <= mid || p > mid + WINDOW * TICK) set(false, p, 0);
+    }
     const bid = r() < 0.5;
     // geometric distance from the mid: most updates touch the first few levels
-    const dist = 1 + Math.floor(-Math.log(1 - r()) * 4);
+    const dist = Math.min(WINDOW, 1 + Math.floor(-Math.log(1 - r()) * 4));
     const price = bid ? mid - dist * TICK : mid + dist * TICK;
-    const size = r() < 0.3 ? 0 : 1 + Math.floor(r() * 1e9);
-    out.push({ bid, price, size });
+    set(bid, price, r() < 0.3 ? 0 : 1 + Math.floor(r() * 1e9));
   }
+  out.length = N;
   return out;
 }
 
