@@ -1,0 +1,45 @@
+/**
+ * bands quote function (after Polymarket's poly-market-maker bands): each band is a margin range
+ * [min, max] around the fair price with a target inside it. An own order already inside its band is
+ * kept as it is (re-emitted unchanged, so the order manager sends nothing); a band with no order
+ * gets one at the target margin. Noise in the fair price therefore moves no orders until one drifts
+ * out of its band.
+ */
+import { fairPrice } from '../../src/strategy/fair-price.ts';
+import { snapPrice } from '../../src/strategy/snap-price.ts';
+import type { DesiredQuote, MarketView, WorkingQuote } from '../../src/strategy/types.ts';
+import type { Band, BandsConfig } from './config.ts';
+
+export function quoteBands(view: MarketView, cfg: BandsConfig): DesiredQuote[] | null {
+  const ref = fairPrice(view.book, cfg.fair);
+  if (ref === null) return null; // no two-sided book: no reference to quote around
+  const fair = ref - cfg.inventorySkew * (view.position.net / 1e6);
+  const out: DesiredQuote[] = [];
+  cfg.bands.forEach((band, level) => {
+    if (band.size < view.minSize) return;
+    for (const side of ['bid', 'ask'] as const) {
+      const q = bandQuote(view, fair, band, level, side);
+      if (q) out.push(q);
+    }
+  });
+  return out;
+}
+
+function bandQuote(view: MarketView, fair: number, band: Band, level: number, side: 'bid' | 'ask'): DesiredQuote | null {
+  const sign = side === 'bid' ? -1 : 1;
+  const inner = fair + sign * band.minMargin;
+  const outer = fair + sign * band.maxMargin;
+  const kept = view.quotes.find((w) => w.side === side && w.level === level && w.state !== 'cancelling' && inBand(w, inner, outer));
+  if (kept) return { side, price: kept.price, size: kept.size, level, tag: 'bands' };
+  const price = snapPrice(fair + sign * band.targetMargin, side, view.tick);
+  // near 0 or 1 the tick clamp pulls a price toward fair: drop it once it is inside the band's
+  // minimum margin (it would duplicate an inner band or even quote through fair)
+  if (sign * (price - fair) < band.minMargin) return null;
+  return { side, price, size: band.size, level, tag: 'bands' };
+}
+
+function inBand(w: WorkingQuote, inner: number, outer: number): boolean {
+  const lo = Math.min(inner, outer);
+  const hi = Math.max(inner, outer);
+  return w.price >= lo && w.price <= hi;
+}

@@ -1,0 +1,91 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import bands from '../../strategies/bands/index.ts';
+import { ConfigError } from '../../src/model/errors.ts';
+import { makeView, NOW, S } from '../strategy/make-view.ts';
+import type { WorkingQuote } from '../../src/strategy/types.ts';
+
+const cfg = bands.parseConfig(
+  {
+    fair: 'mid',
+    bands: [
+      { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 },
+      { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.08, size: 25 },
+    ],
+  },
+  'params',
+);
+
+const own = (side: 'bid' | 'ask', price: number, size: number, level: number, state: WorkingQuote['state'] = 'working'): WorkingQuote => ({
+  side, price, size, level, state, outcomeIndex: 1, venueSide: side === 'bid' ? 'buy' : 'sell', placedAt: NOW - 1000,
+});
+
+test('bands: quote table', () => {
+  const rows: { name: string; view: Parameters<typeof bands.quote>[0]; want: [string, number, number, number][] | null }[] = [
+    {
+      name: 'flat book at 50, no orders: targets',
+      view: makeView(),
+      want: [['bid', 480_000, 10 * S, 0], ['ask', 520_000, 10 * S, 0], ['bid', 450_000, 25 * S, 1], ['ask', 550_000, 25 * S, 1]],
+    },
+    {
+      name: 'own bid inside band 0 is kept unchanged, missing ask placed',
+      view: makeView({ quotes: [own('bid', 470_000, 7 * S, 0)] }),
+      want: [['bid', 470_000, 7 * S, 0], ['ask', 520_000, 10 * S, 0], ['bid', 450_000, 25 * S, 1], ['ask', 550_000, 25 * S, 1]],
+    },
+    {
+      name: 'own ask drifted outside band 0 is replaced at target',
+      view: makeView({ quotes: [own('ask', 540_000, 10 * S, 0)] }),
+      want: [['bid', 480_000, 10 * S, 0], ['ask', 520_000, 10 * S, 0], ['bid', 450_000, 25 * S, 1], ['ask', 550_000, 25 * S, 1]],
+    },
+    {
+      name: 'cancelling quotes are not kept',
+      view: makeView({ quotes: [own('bid', 480_000, 10 * S, 0, 'cancelling')] }),
+      want: [['bid', 480_000, 10 * S, 0], ['ask', 520_000, 10 * S, 0], ['bid', 450_000, 25 * S, 1], ['ask', 550_000, 25 * S, 1]],
+    },
+    {
+      name: 'off-tick mid snaps bids down and asks up',
+      view: makeView({ bids: [{ price: 430_000, size: S }], asks: [{ price: 460_000, size: S }] }),
+      want: [['bid', 420_000, 10 * S, 0], ['ask', 470_000, 10 * S, 0], ['bid', 390_000, 25 * S, 1], ['ask', 500_000, 25 * S, 1]],
+    },
+    {
+      name: 'near the floor: a bid clamped inside its band minimum margin is dropped',
+      view: makeView({ bids: [{ price: 10_000, size: S }], asks: [{ price: 30_000, size: S }] }),
+      want: [['bid', 10_000, 10 * S, 0], ['ask', 40_000, 10 * S, 0], ['ask', 70_000, 25 * S, 1]],
+    },
+    { name: 'one-sided book: pull', view: makeView({ bids: [{ price: 400_000, size: S }], asks: [] }), want: null },
+    { name: 'no book: pull', view: makeView({ book: null }), want: null },
+  ];
+  for (const r of rows) {
+    const got = bands.quote(r.view, cfg);
+    const flat = got && got.map((q) => [q.side, q.price, q.size, q.level ?? -1]);
+    assert.deepEqual(flat, r.want, r.name);
+  }
+});
+
+test('bands: microprice fair and inventory skew shift the targets', () => {
+  const c = bands.parseConfig({ fair: 'microprice', inventorySkew: 0.001, bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 1 }] }, 'p');
+  // bid size 300 vs ask 100: microprice = (48·100 + 52·300)/400 = 51¢; long 10 shares: −1¢ → 50¢
+  const v = makeView({ bids: [{ price: 480_000, size: 300 * S }], asks: [{ price: 520_000, size: 100 * S }], net: 10 * S });
+  assert.deepEqual(bands.quote(v, c)!.map((q) => q.price), [480_000, 520_000]);
+});
+
+test('bands: bands smaller than the market minimum size are skipped', () => {
+  const v = makeView({ minSize: 20 * S });
+  assert.deepEqual(bands.quote(v, cfg)!.map((q) => q.level), [1, 1]);
+});
+
+test('bands: config errors name the path', () => {
+  const bad: [unknown, RegExp][] = [
+    [{ bands: [] }, /^p\.bands: expected a list of at least 1/],
+    [{ bands: [{ minMargin: 0.02, targetMargin: 0.01, maxMargin: 0.03, size: 1 }] }, /^p\.bands\[0\]\.targetMargin: expected a number in \[0\.02, 0\.5\)/],
+    [{ bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 'ten' }] }, /^p\.bands\[0\]\.size: expected a number in \(0, 1000000000\], got "ten"/],
+    [{ bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 1, colour: 'red' }] }, /^p\.bands\[0\]\.colour: expected a known key/],
+    [{ bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.05, size: 1 }, { minMargin: 0.04, targetMargin: 0.06, maxMargin: 0.07, size: 1 }] }, /^p\.bands\[1\]\.minMargin: expected a margin >= the previous band's maxMargin \(0\.05\), got 0\.04/],
+    [{ fair: 'last' }, /^p\.fair: expected one of mid, microprice, got "last"/],
+    ['wide', /^p: expected a mapping, got "wide"/],
+  ];
+  for (const [raw, re] of bad) {
+    assert.throws(() => bands.parseConfig(raw, 'p'), (e: unknown) => e instanceof ConfigError && re.test(e.message), JSON.stringify(raw));
+  }
+  assert.equal(bands.parseConfig(undefined, 'p').bands.length, 2, 'defaults apply');
+});
