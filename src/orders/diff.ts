@@ -1,0 +1,131 @@
+/**
+ * The pure diff of desired quotes against the orders we already have (design.md §2, issue 4 §5).
+ *
+ * Entry point: `diff(desired, tracked, tolerances, nowSec)` → `DiffAction[]`, the minimal set of
+ * creates, cancels and one-for-one replaces. Nothing here does I/O or reads a clock.
+ *
+ * Slots: every desired order names a slot (e.g. "<market>:bid:0"); the order manager keeps at most
+ * one order per slot. A slot with any order still in flight (create or cancel not yet answered, or
+ * an answer we could not read) is left alone until the venue answers, which is what guarantees we
+ * never hold two orders for one slot.
+ */
+import { BadInputError } from '../model/errors.ts';
+import type { LimitOrder } from '../model/order.ts';
+import type { PlannedOrder } from '../model/venue.ts';
+
+/** What the strategy (via to-orders) wants resting in a slot. */
+export interface DesiredOrder {
+  readonly slot: string;
+  readonly order: LimitOrder;
+}
+
+/**
+ * - pending-create: sent, no answer yet (or a retryable failure: it may have landed).
+ * - working: the venue holds it.
+ * - pending-cancel: cancel sent, no answer yet.
+ */
+export type TrackedState = 'pending-create' | 'working' | 'pending-cancel';
+
+export interface TrackedOrder {
+  readonly slot: string;
+  readonly planned: PlannedOrder;
+  /** remaining size, 1e-6 shares */
+  readonly remaining: number;
+  readonly state: TrackedState;
+  /** clock ms when the last request about this order was sent (or when it was adopted) */
+  readonly sentAt: number;
+}
+
+export interface Tolerances {
+  /** keep an order whose price is within this many price units of the desired price */
+  readonly price: number;
+  /** keep an order whose remaining size is within this fraction of the desired size (0.1 = 10 %) */
+  readonly sizeFraction: number;
+  /** …or within this absolute size (1e-6 shares), whichever is larger */
+  readonly sizeAbs?: number;
+  /** dead-man: replace an order whose expiry (unix s) is closer than this many seconds */
+  readonly refreshBeforeSec?: number;
+}
+
+export type DiffAction =
+  | { readonly kind: 'create'; readonly slot: string; readonly desired: DesiredOrder }
+  | { readonly kind: 'cancel'; readonly slot: string; readonly cancel: TrackedOrder }
+  | { readonly kind: 'replace'; readonly slot: string; readonly cancel: TrackedOrder; readonly desired: DesiredOrder };
+
+/** Settlement V2 order kind (protocol.md §4): buys are 0, sells 2 with mode 2, otherwise 1. */
+export function orderKindOf(o: Pick<LimitOrder, 'side' | 'inventoryMode'>): 0 | 1 | 2 {
+  if (o.side === 0) return 0;
+  return o.inventoryMode === 2 ? 2 : 1;
+}
+
+/** Same venue order kind: only price and size may differ for an order to be kept or moved. */
+export function sameKind(a: LimitOrder, b: LimitOrder): boolean {
+  return (
+    a.marketId.toLowerCase() === b.marketId.toLowerCase() &&
+    a.outcomeIndex === b.outcomeIndex &&
+    a.side === b.side &&
+    orderKindOf(a) === orderKindOf(b)
+  );
+}
+
+/** True when `t` can stay where it is for `d` (no churn for noise). */
+export function withinTolerance(t: TrackedOrder, d: LimitOrder, tol: Tolerances, nowSec: number): boolean {
+  if (!sameKind(t.planned, d)) return false;
+  if (Math.abs(t.planned.price - d.price) > tol.price) return false;
+  const sizeSlack = Math.max(tol.sizeAbs ?? 0, Math.floor(d.size * tol.sizeFraction));
+  if (Math.abs(t.remaining - d.size) > sizeSlack) return false;
+  if (tol.refreshBeforeSec !== undefined && t.planned.expiry !== undefined && t.planned.expiry - nowSec <= tol.refreshBeforeSec) return false;
+  return true;
+}
+
+function indexDesired(desired: readonly DesiredOrder[]): Map<string, DesiredOrder> {
+  const bySlot = new Map<string, DesiredOrder>();
+  for (let i = 0; i < desired.length; i++) {
+    const d = desired[i]!;
+    if (bySlot.has(d.slot)) throw new BadInputError(`desired[${i}].slot`, 'a slot named once', d.slot);
+    bySlot.set(d.slot, d);
+  }
+  return bySlot;
+}
+
+function indexTracked(tracked: readonly TrackedOrder[]): Map<string, TrackedOrder[]> {
+  const bySlot = new Map<string, TrackedOrder[]>();
+  for (const t of tracked) {
+    const list = bySlot.get(t.slot);
+    if (list) list.push(t);
+    else bySlot.set(t.slot, [t]);
+  }
+  return bySlot;
+}
+
+/** Actions for one slot; empty when the slot is busy or already right. */
+function diffSlot(slot: string, want: DesiredOrder | undefined, have: TrackedOrder[], tol: Tolerances, nowSec: number): DiffAction[] {
+  if (have.some((t) => t.state !== 'working')) return [];
+  if (!want) return have.map((t) => ({ kind: 'cancel', slot, cancel: t }) as const);
+  if (have.length === 0) return [{ kind: 'create', slot, desired: want }];
+  const keepIdx = have.findIndex((t) => withinTolerance(t, want.order, tol, nowSec));
+  const out: DiffAction[] = [];
+  // Extra orders in one slot (seen only after adoption) are cancelled; the first one is moved.
+  const moveIdx = keepIdx >= 0 ? -1 : 0;
+  for (let i = 0; i < have.length; i++) {
+    if (i === keepIdx) continue;
+    if (i === moveIdx) out.push({ kind: 'replace', slot, cancel: have[i]!, desired: want });
+    else out.push({ kind: 'cancel', slot, cancel: have[i]! });
+  }
+  return out;
+}
+
+const RANK: Record<DiffAction['kind'], number> = { cancel: 0, replace: 1, create: 2 };
+
+/**
+ * Minimal actions turning `tracked` into `desired`. Order of the result: cancels first (they only
+ * reduce risk), then replaces, then creates; slots sorted so the output is deterministic.
+ */
+export function diff(desired: readonly DesiredOrder[], tracked: readonly TrackedOrder[], tol: Tolerances, nowSec: number): DiffAction[] {
+  const want = indexDesired(desired);
+  const have = indexTracked(tracked);
+  const slots = [...new Set([...want.keys(), ...have.keys()])].sort();
+  const actions: DiffAction[] = [];
+  for (const slot of slots) actions.push(...diffSlot(slot, want.get(slot), have.get(slot) ?? [], tol, nowSec));
+  return actions.sort((a, b) => RANK[a.kind] - RANK[b.kind]);
+}

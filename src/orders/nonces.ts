@@ -1,0 +1,48 @@
+/**
+ * Order nonces (protocol.md §3: bytes32, unique per order, never reused).
+ *
+ * Entry point: `const nonces = new NonceSource(); nonces.next()` → a fresh 0x-prefixed bytes32.
+ * The nonce is 32 CSPRNG bytes; the SDK hashes its random bytes with keccak256, which adds nothing
+ * to 256 bits of CSPRNG output, so we use the bytes directly. A bounded memory of recent nonces
+ * turns an impossible collision (or a bug that re-feeds a nonce) into an InvariantError instead of
+ * a silently replaced order; it is bounded so a bot that runs for days does not grow without limit.
+ */
+import { randomBytes } from 'node:crypto';
+import { InvariantError } from '../model/errors.ts';
+import type { Bytes32 } from '../model/order.ts';
+
+export class NonceSource {
+  private readonly recent = new Set<Bytes32>();
+  private readonly order: Bytes32[] = [];
+  private head = 0;
+
+  constructor(
+    private readonly memory = 100_000,
+    private readonly random: (n: number) => Uint8Array = randomBytes,
+  ) {}
+
+  /** A fresh nonce, never returned before within the remembered window. */
+  next(): Bytes32 {
+    const nonce = ('0x' + Buffer.from(this.random(32)).toString('hex')) as Bytes32;
+    if (nonce.length !== 66) throw new InvariantError('nonce source returned a value that is not 32 bytes');
+    this.remember(nonce);
+    return nonce;
+  }
+
+  /** Record a nonce seen elsewhere (e.g. an adopted venue order) so it is never issued again. */
+  remember(nonce: Bytes32): void {
+    const key = nonce.toLowerCase() as Bytes32;
+    if (this.recent.has(key)) throw new InvariantError(`nonce reused: ${key}`);
+    this.recent.add(key);
+    if (this.order.length < this.memory) this.order.push(key);
+    else {
+      this.recent.delete(this.order[this.head]!);
+      this.order[this.head] = key;
+      this.head = (this.head + 1) % this.memory;
+    }
+  }
+
+  has(nonce: Bytes32): boolean {
+    return this.recent.has(nonce.toLowerCase() as Bytes32);
+  }
+}

@@ -1,0 +1,594 @@
+/**
+ * The order manager (design.md §2, issue 4 §5): keeps each market's orders where the strategy
+ * wants them with the fewest venue calls, owns nonces and in-flight state, reconciles with the
+ * venue and cancels everything on the way out.
+ *
+ * Entry points (one instance per trader, shared by every market):
+ *   const om = new OrderManager({ venue, clock, tolerances, emit, logger, deadManSeconds, onHalt });
+ *   await om.reconcile(undefined, desiredNow);   // start-up: adopt or cancel what the venue holds
+ *   await om.sync(marketId, desired);            // every tick, per market (coalesced, serialised)
+ *   await om.reconcile();                        // after a stream reconnect and periodically
+ *   await om.cancelAll();                        // SIGINT/SIGTERM, --duration, kill switch
+ *   om.resumeMarket(marketId)                    // after migration completed (409 migration blocks)
+ *   om.ready                                     // reconciled at least once and not halted (/readyz)
+ * Every state change is reported through `emit` as a StateEvent (src/state/events.ts) so the store
+ * and the metrics see the same facts. A broken invariant halts: cancel all, then `onHalt(err)`;
+ * the runtime exits non-zero.
+ *
+ * Failure handling per outcome (VenuePort returns one outcome per item):
+ * - create ok / duplicate → working (a duplicate means an earlier send placed it: counted once);
+ * - create 409 migration → market blocked (only cancels) until resumeMarket;
+ * - create 429 → not placed; back off exponentially, send only cancels meanwhile (requotes shed);
+ * - create retryable (5xx, network) → it may have landed: the slot stays busy and the SAME planned
+ *   order (same nonce, so the same signed body) is resent, at most `maxRetries` times, after which
+ *   reconciliation settles it from the venue's list;
+ * - create non-retryable → dropped, the slot cools down for `rejectCooldownMs`;
+ * - cancel retryable → retried by the next diff; cancel non-retryable (unknown order) → forgotten,
+ *   and the market is reconciled.
+ */
+import type { Clock } from '../core/clock.ts';
+import { silentLogger, type Logger } from '../core/logger.ts';
+import { BadInputError, BookmakerError, InvariantError } from '../model/errors.ts';
+import type { Bytes32, VenueOrder } from '../model/order.ts';
+import type { BatchResult, CancelOutcome, CreateOutcome, PlannedOrder, VenuePort } from '../model/venue.ts';
+import type { OrderManagerEvent } from '../state/events.ts';
+import { diff, type DesiredOrder, type Tolerances, type TrackedOrder, type TrackedState } from './diff.ts';
+import { NonceSource } from './nonces.ts';
+import { planCalls, type VenueCall } from './plan-calls.ts';
+import { planReconcile } from './reconcile.ts';
+import { plannedFromVenue, remainingShares } from './venue-order-shares.ts';
+
+export interface OrderManagerOptions {
+  venue: VenuePort;
+  clock: Clock;
+  tolerances: Tolerances;
+  logger?: Logger;
+  emit?: (e: OrderManagerEvent) => void;
+  nonces?: NonceSource;
+  /** an unanswered create/cancel older than this is settled by reconciliation (default 10 s) */
+  inFlightTimeoutMs?: number;
+  /** dead-man: orders expire this many seconds after being sent and are refreshed at half-life */
+  deadManSeconds?: number;
+  /** resends of the same signed create after retryable failures (default 3) */
+  maxRetries?: number;
+  /** 429 back-off: base and cap, ms (default 500 / 30 000) */
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  /** a slot whose create was rejected is left empty this long (default 1 000 ms) */
+  rejectCooldownMs?: number;
+  /** cancelAll: rounds of list-then-cancel and the pause between them (default 5 / 250 ms) */
+  cancelAllRounds?: number;
+  cancelAllDelayMs?: number;
+  /** called after a halt has cancelled everything; the runtime exits non-zero */
+  onHalt?: (err: Error, result: CancelAllResult) => void;
+}
+
+export interface CancelAllResult {
+  readonly ok: boolean;
+  readonly rounds: number;
+  readonly cancelled: number;
+  /** orders still open at the venue after the last round */
+  readonly remaining: number;
+}
+
+interface Entry {
+  marketId: Bytes32;
+  slot: string;
+  planned: PlannedOrder;
+  remaining: number;
+  state: TrackedState;
+  sentAt: number;
+  attempts: number;
+  /** a retryable create failure: resend the same planned order on the next sync */
+  resend: boolean;
+}
+
+const RATE_LIMIT_CODES = new Set(['RATE_LIMITED', '429']);
+const MIGRATION_CODES = new Set(['MIGRATION_REQUIRED']);
+const DUPLICATE_CODES = new Set(['DUPLICATE']);
+
+const lower = (s: string): string => s.toLowerCase();
+
+export class OrderManager {
+  private readonly venue: VenuePort;
+  private readonly clock: Clock;
+  private readonly log: Logger;
+  private readonly nonces: NonceSource;
+  private readonly tol: Tolerances;
+  private readonly opts: OrderManagerOptions;
+
+  /** by lower-cased nonce */
+  private readonly entries = new Map<string, Entry>();
+  private readonly lastDesired = new Map<string, readonly DesiredOrder[]>();
+  private readonly blocked = new Set<string>();
+  private readonly cooldown = new Map<string, number>();
+  private readonly needsReconcile = new Set<string>();
+
+  private readonly chains = new Map<string, Promise<void>>();
+  private readonly queued = new Map<string, readonly DesiredOrder[]>();
+  private readonly running = new Set<Promise<void>>();
+  private gate: Promise<void> = Promise.resolve();
+  private reconcileChain: Promise<unknown> = Promise.resolve();
+
+  private backoffUntil = 0;
+  private backoffStep = 0;
+  private stopping = false;
+  private halted = false;
+  private reconciledOnce = false;
+
+  constructor(opts: OrderManagerOptions) {
+    this.opts = opts;
+    this.venue = opts.venue;
+    this.clock = opts.clock;
+    this.log = (opts.logger ?? silentLogger).child({ component: 'orders' });
+    this.nonces = opts.nonces ?? new NonceSource();
+    const refresh = opts.tolerances.refreshBeforeSec ?? (opts.deadManSeconds ? Math.floor(opts.deadManSeconds / 2) : undefined);
+    this.tol = refresh === undefined ? opts.tolerances : { ...opts.tolerances, refreshBeforeSec: refresh };
+  }
+
+  /** Reconciled at least once, not halted and not stopping (feeds /readyz). */
+  get ready(): boolean {
+    return this.reconciledOnce && !this.halted && !this.stopping;
+  }
+  get isHalted(): boolean {
+    return this.halted;
+  }
+  isBlocked(marketId: Bytes32): boolean {
+    return this.blocked.has(lower(marketId));
+  }
+  backedOffUntil(): number {
+    return this.backoffUntil;
+  }
+
+  /** Our orders (working and in flight), optionally for one market. */
+  tracked(marketId?: Bytes32): TrackedOrder[] {
+    const out: TrackedOrder[] = [];
+    for (const e of this.entries.values()) {
+      if (marketId !== undefined && lower(e.marketId) !== lower(marketId)) continue;
+      out.push({ slot: e.slot, planned: e.planned, remaining: e.remaining, state: e.state, sentAt: e.sentAt });
+    }
+    return out;
+  }
+
+  /** A fill seen on a feed: shrink the order's remaining size (removed when nothing is left). */
+  applyFill(nonce: Bytes32, size: number): void {
+    const e = this.entries.get(lower(nonce));
+    if (!e) return;
+    e.remaining = Math.max(0, e.remaining - size);
+    if (e.remaining === 0 && e.state === 'working') this.entries.delete(lower(nonce));
+    this.emit({ type: 'OrderRemainingChanged', marketId: e.marketId, nonce: e.planned.nonce, remaining: e.remaining, ts: this.clock.now() });
+  }
+
+  /** Migration finished: trading in the market may resume. */
+  resumeMarket(marketId: Bytes32): void {
+    if (this.blocked.delete(lower(marketId))) this.emit({ type: 'MarketUnblocked', marketId, ts: this.clock.now() });
+  }
+
+  /** Stop blocking creates after cancelAll (e.g. the kill switch was reset by the operator). */
+  resume(): void {
+    if (!this.halted) this.stopping = false;
+  }
+
+  /**
+   * Bring one market's orders to `desired`. Calls for the same market are serialised; while one
+   * runs, later calls coalesce into a single follow-up with the newest desired set.
+   */
+  sync(marketId: Bytes32, desired: readonly DesiredOrder[]): Promise<void> {
+    desired.forEach((d, i) => {
+      if (lower(d.order.marketId) !== lower(marketId)) throw new BadInputError(`desired[${i}].order.marketId`, marketId, d.order.marketId);
+    });
+    const k = lower(marketId);
+    const wasQueued = this.queued.has(k);
+    this.queued.set(k, desired);
+    if (wasQueued) return this.chains.get(k)!;
+    const prev = this.chains.get(k) ?? Promise.resolve();
+    const run = prev.then(async () => {
+      await this.gate;
+      const want = this.queued.get(k)!;
+      this.queued.delete(k);
+      await this.track(this.syncNow(marketId, want));
+    });
+    this.chains.set(k, run);
+    void run.finally(() => {
+      if (this.chains.get(k) === run) this.chains.delete(k);
+    });
+    return run;
+  }
+
+  private async track(p: Promise<void>): Promise<void> {
+    this.running.add(p);
+    try {
+      await p;
+    } catch (err) {
+      await this.onUnexpected(err);
+    } finally {
+      this.running.delete(p);
+    }
+  }
+
+  private async onUnexpected(err: unknown): Promise<void> {
+    if (err instanceof InvariantError) {
+      await this.halt(err);
+      return;
+    }
+    this.log.error({ err: err instanceof Error ? { message: err.message, code: (err as BookmakerError).code } : String(err) }, 'order manager step failed');
+  }
+
+  private async syncNow(marketId: Bytes32, desired: readonly DesiredOrder[]): Promise<void> {
+    if (this.stopping || this.halted) return;
+    const k = lower(marketId);
+    this.lastDesired.set(k, desired);
+    this.flagTimeouts(marketId);
+    if (this.needsReconcile.has(k)) await this.reconcileNow(marketId, undefined);
+    await this.resendRetries(marketId);
+    if (this.stopping || this.halted) return;
+
+    const now = this.clock.now();
+    const effective = this.blocked.has(k) ? [] : desired.filter((d) => !this.coolingDown(d.slot, now));
+    let actions = diff(effective, this.tracked(marketId), this.tol, Math.floor(now / 1000));
+    if (now < this.backoffUntil) {
+      const kept = actions.filter((a) => a.kind === 'cancel');
+      const shed = actions.length - kept.length;
+      if (shed > 0) this.emit({ type: 'VenueBackedOff', until: this.backoffUntil, shed, ts: now });
+      actions = kept;
+    }
+    for (const call of planCalls(actions, this.venue.batchLimit)) await this.execute(marketId, call);
+  }
+
+  private coolingDown(slot: string, now: number): boolean {
+    const until = this.cooldown.get(slot);
+    if (until === undefined) return false;
+    if (now < until) return true;
+    this.cooldown.delete(slot);
+    return false;
+  }
+
+  /** In-flight entries nobody answered in time are settled by the next reconciliation. */
+  private flagTimeouts(marketId: Bytes32): void {
+    const limit = this.opts.inFlightTimeoutMs ?? 10_000;
+    const now = this.clock.now();
+    for (const e of this.entries.values()) {
+      if (lower(e.marketId) !== lower(marketId) || e.state === 'working') continue;
+      if (now - e.sentAt >= limit && !e.resend) this.needsReconcile.add(lower(marketId));
+    }
+  }
+
+  private async resendRetries(marketId: Bytes32): Promise<void> {
+    if (this.clock.now() < this.backoffUntil) return;
+    const again = [...this.entries.values()].filter((e) => e.resend && lower(e.marketId) === lower(marketId));
+    for (let i = 0; i < again.length; i += this.venue.batchLimit) {
+      const chunk = again.slice(i, i + this.venue.batchLimit);
+      const now = this.clock.now();
+      for (const e of chunk) {
+        e.resend = false;
+        e.sentAt = now;
+        this.emit({ type: 'OrderSubmitted', marketId, slot: e.slot, nonce: e.planned.nonce, order: e.planned, retry: true, ts: now });
+      }
+      const res = await this.callBatch(chunk.map((e) => e.planned), []);
+      for (const o of res.creates) this.applyCreate(o);
+    }
+  }
+
+  private plan(d: DesiredOrder): PlannedOrder {
+    const nonce = this.nonces.next();
+    const dead = this.opts.deadManSeconds;
+    const expiry = dead ? Math.floor(this.clock.now() / 1000) + dead : d.order.expiry;
+    return expiry === undefined ? { ...d.order, nonce } : { ...d.order, nonce, expiry };
+  }
+
+  private startCreate(marketId: Bytes32, d: DesiredOrder): PlannedOrder {
+    const planned = this.plan(d);
+    const now = this.clock.now();
+    this.entries.set(lower(planned.nonce), { marketId, slot: d.slot, planned, remaining: planned.size, state: 'pending-create', sentAt: now, attempts: 0, resend: false });
+    this.emit({ type: 'OrderSubmitted', marketId, slot: d.slot, nonce: planned.nonce, order: planned, retry: false, ts: now });
+    return planned;
+  }
+
+  private startCancel(marketId: Bytes32, t: TrackedOrder): Bytes32 {
+    const e = this.entries.get(lower(t.planned.nonce));
+    const now = this.clock.now();
+    if (e) {
+      e.state = 'pending-cancel';
+      e.sentAt = now;
+    }
+    this.emit({ type: 'CancelSubmitted', marketId, nonce: t.planned.nonce, ts: now });
+    return t.planned.nonce;
+  }
+
+  private async execute(marketId: Bytes32, call: VenueCall): Promise<void> {
+    if (call.kind === 'cancel-replace') {
+      const { action } = call;
+      const cancelNonce = this.startCancel(marketId, action.cancel);
+      const planned = this.startCreate(marketId, action.desired);
+      const t0 = this.clock.now();
+      let res: { cancel: CancelOutcome; create: CreateOutcome };
+      try {
+        res = await this.venue.cancelReplace(cancelNonce, planned);
+        this.emit({ type: 'VenueCallCompleted', call: 'cancel-replace', ok: true, ms: this.clock.now() - t0, ts: this.clock.now() });
+      } catch (err) {
+        this.emit({ type: 'VenueCallCompleted', call: 'cancel-replace', ok: false, ms: this.clock.now() - t0, ts: this.clock.now() });
+        const f = failedBatch([planned], [cancelNonce], err);
+        res = { cancel: f.cancels[0]!, create: f.creates[0]! };
+      }
+      this.applyCancel(res.cancel);
+      this.applyCreate(res.create);
+      return;
+    }
+    const creates: PlannedOrder[] = [];
+    const cancels: Bytes32[] = [];
+    for (const a of call.actions) {
+      if (a.kind !== 'create') cancels.push(this.startCancel(marketId, a.cancel));
+      if (a.kind !== 'cancel') creates.push(this.startCreate(marketId, a.desired));
+    }
+    const res = await this.callBatch(creates, cancels);
+    for (const o of res.cancels) this.applyCancel(o);
+    for (const o of res.creates) this.applyCreate(o);
+    // Items the venue did not answer for are treated as retryable failures.
+    const answered = new Set([...res.creates, ...res.cancels].map((o) => lower(o.nonce)));
+    for (const p of creates) if (!answered.has(lower(p.nonce))) this.applyCreate({ ok: false, nonce: p.nonce, code: 'NO_ANSWER', message: 'no outcome', retryable: true });
+    for (const n of cancels) if (!answered.has(lower(n))) this.applyCancel({ ok: false, nonce: n, code: 'NO_ANSWER', message: 'no outcome', retryable: true });
+  }
+
+  private async callBatch(creates: PlannedOrder[], cancels: Bytes32[]): Promise<BatchResult> {
+    const t0 = this.clock.now();
+    try {
+      const res = await this.venue.batch(creates, cancels);
+      this.emit({ type: 'VenueCallCompleted', call: 'batch', ok: true, ms: this.clock.now() - t0, ts: this.clock.now() });
+      return res;
+    } catch (err) {
+      this.emit({ type: 'VenueCallCompleted', call: 'batch', ok: false, ms: this.clock.now() - t0, ts: this.clock.now() });
+      return failedBatch(creates, cancels, err);
+    }
+  }
+
+  private applyCreate(o: CreateOutcome): void {
+    const k = lower(o.nonce);
+    const e = this.entries.get(k);
+    if (!e) return;
+    const now = this.clock.now();
+    if (o.ok || DUPLICATE_CODES.has(o.code)) {
+      this.backoffStep = 0;
+      if (e.state === 'pending-create') e.state = 'working';
+      if (o.ok && o.order) e.remaining = remainingShares(o.order);
+      this.emit({ type: 'OrderAccepted', marketId: e.marketId, nonce: e.planned.nonce, duplicate: o.ok ? o.duplicate : true, ts: now });
+      if (e.remaining === 0 && e.state === 'working') this.entries.delete(k);
+      return;
+    }
+    const reject = (reason: string, retryable: boolean): void =>
+      this.emit({ type: 'OrderRejected', marketId: e.marketId, slot: e.slot, nonce: e.planned.nonce, reason, retryable, ts: now });
+    if (o.migration || MIGRATION_CODES.has(o.code)) {
+      this.entries.delete(k);
+      reject('migration', false);
+      this.block(e.marketId);
+    } else if (RATE_LIMIT_CODES.has(o.code)) {
+      // A 429 is refused before processing: nothing was placed, the slot is free again.
+      this.entries.delete(k);
+      reject('rate_limited', true);
+      this.startBackoff(now);
+    } else if (o.retryable) {
+      e.attempts++;
+      reject(o.code, true);
+      if (e.attempts <= (this.opts.maxRetries ?? 3)) e.resend = true;
+      else this.needsReconcile.add(lower(e.marketId));
+    } else {
+      this.entries.delete(k);
+      reject(o.code, false);
+      this.cooldown.set(e.slot, now + (this.opts.rejectCooldownMs ?? 1000));
+    }
+  }
+
+  private applyCancel(o: CancelOutcome): void {
+    const k = lower(o.nonce);
+    const e = this.entries.get(k);
+    if (!e) return;
+    const now = this.clock.now();
+    if (o.ok) {
+      this.entries.delete(k);
+      this.emit({ type: 'OrderCancelled', marketId: e.marketId, nonce: e.planned.nonce, alreadyCancelled: o.alreadyCancelled, ts: now });
+      return;
+    }
+    this.emit({ type: 'CancelFailed', marketId: e.marketId, nonce: e.planned.nonce, reason: o.code, retryable: o.retryable, ts: now });
+    if (RATE_LIMIT_CODES.has(o.code)) this.startBackoff(now);
+    if (o.retryable) {
+      e.state = 'working'; // the next diff cancels it again if it is still unwanted
+    } else {
+      this.entries.delete(k);
+      this.needsReconcile.add(lower(e.marketId));
+    }
+  }
+
+  private startBackoff(now: number): void {
+    const base = this.opts.backoffBaseMs ?? 500;
+    const max = this.opts.backoffMaxMs ?? 30_000;
+    const wait = Math.min(max, base * 2 ** this.backoffStep);
+    this.backoffStep = Math.min(this.backoffStep + 1, 20);
+    this.backoffUntil = Math.max(this.backoffUntil, now + wait);
+    this.emit({ type: 'VenueBackedOff', until: this.backoffUntil, shed: 0, ts: now });
+  }
+
+  private block(marketId: Bytes32): void {
+    if (this.blocked.has(lower(marketId))) return;
+    this.blocked.add(lower(marketId));
+    this.log.warn({ marketId }, 'venue answered 409 migration: quoting stopped in this market until migration completes');
+    this.emit({ type: 'MarketBlocked', marketId, reason: 'migration', ts: this.clock.now() });
+  }
+
+  /**
+   * Compare our books with the venue's open orders: confirm, adopt into free desired slots, cancel
+   * strangers and forget what is gone. `desired` (all markets) defaults to the last synced sets;
+   * at start-up pass the strategies' first quotes so matching orders are adopted instead of
+   * cancelled. Returns false when the venue could not be read.
+   */
+  reconcile(marketId?: Bytes32, desired?: readonly DesiredOrder[]): Promise<boolean> {
+    const run = this.reconcileChain.then(async () => {
+      let release!: () => void;
+      this.gate = new Promise<void>((r) => (release = r));
+      try {
+        await Promise.allSettled([...this.running]);
+        return await this.reconcileNow(marketId, desired);
+      } finally {
+        release();
+      }
+    });
+    this.reconcileChain = run.catch(() => undefined);
+    return run.catch(async (err) => {
+      await this.onUnexpected(err);
+      return false;
+    });
+  }
+
+  private async reconcileNow(marketId: Bytes32 | undefined, desiredArg: readonly DesiredOrder[] | undefined): Promise<boolean> {
+    const t0 = this.clock.now();
+    let open: VenueOrder[];
+    try {
+      open = await this.venue.openOrders(marketId);
+      this.emit({ type: 'VenueCallCompleted', call: 'open-orders', ok: true, ms: this.clock.now() - t0, ts: this.clock.now() });
+    } catch (err) {
+      this.emit({ type: 'VenueCallCompleted', call: 'open-orders', ok: false, ms: this.clock.now() - t0, ts: this.clock.now() });
+      this.log.warn({ err: errInfo(err) }, 'reconcile: could not list open orders');
+      return false;
+    }
+    const inScope = (m: string): boolean => marketId === undefined || lower(m) === lower(marketId);
+    const desired = (desiredArg ?? [...this.lastDesired.values()].flat()).filter((d) => inScope(d.order.marketId) && !this.blocked.has(lower(d.order.marketId)));
+    const tracked = this.tracked(marketId);
+    const plan = planReconcile(open.filter((o) => inScope(o.marketId)), tracked, desired, this.tol, this.clock.now(), this.opts.inFlightTimeoutMs ?? 10_000);
+    const now = this.clock.now();
+
+    for (const c of plan.confirm) {
+      const e = this.entries.get(lower(c.nonce))!;
+      if (e.state === 'pending-create') {
+        e.state = 'working';
+        e.resend = false;
+        this.emit({ type: 'OrderAccepted', marketId: e.marketId, nonce: e.planned.nonce, duplicate: false, ts: now });
+      }
+      if (e.remaining !== c.remaining) {
+        e.remaining = c.remaining;
+        this.emit({ type: 'OrderRemainingChanged', marketId: e.marketId, nonce: e.planned.nonce, remaining: c.remaining, ts: now });
+      }
+    }
+    for (const t of plan.forget) {
+      const e = this.entries.get(lower(t.planned.nonce));
+      this.entries.delete(lower(t.planned.nonce));
+      if (e) this.emit({ type: 'OrderGone', marketId: e.marketId, nonce: e.planned.nonce, ts: now });
+    }
+    for (const a of plan.adopt) {
+      const planned = plannedFromVenue(a.order);
+      if (!this.nonces.has(planned.nonce)) this.nonces.remember(planned.nonce);
+      this.entries.set(lower(planned.nonce), { marketId: a.order.marketId, slot: a.slot, planned, remaining: planned.size, state: 'working', sentAt: now, attempts: 0, resend: false });
+      this.emit({ type: 'OrderAdopted', marketId: a.order.marketId, slot: a.slot, nonce: planned.nonce, order: planned, remaining: planned.size, ts: now });
+    }
+    for (const o of plan.cancel) {
+      const planned = plannedFromVenue(o);
+      if (!this.nonces.has(planned.nonce)) this.nonces.remember(planned.nonce);
+      this.entries.set(lower(o.nonce), { marketId: o.marketId, slot: `orphan:${lower(o.nonce)}`, planned, remaining: planned.size, state: 'pending-cancel', sentAt: now, attempts: 0, resend: false });
+      this.emit({ type: 'CancelSubmitted', marketId: o.marketId, nonce: o.nonce, ts: now });
+    }
+    const nonces = plan.cancel.map((o) => o.nonce);
+    for (let i = 0; i < nonces.length; i += this.venue.batchLimit) {
+      const chunk = nonces.slice(i, i + this.venue.batchLimit);
+      const res = await this.callBatch([], chunk);
+      for (const o of res.cancels) this.applyCancel(o);
+    }
+    if (marketId === undefined) this.needsReconcile.clear();
+    else this.needsReconcile.delete(lower(marketId));
+    this.reconciledOnce = true;
+    this.log.info({ marketId: marketId ?? 'all', adopted: plan.adopt.length, cancelled: plan.cancel.length, forgotten: plan.forget.length }, 'reconciled with venue');
+    this.emit({ type: 'OrdersReconciled', marketId: marketId ?? null, adopted: plan.adopt.length, cancelled: plan.cancel.length, dropped: plan.forget.length, ts: now });
+    return true;
+  }
+
+  /**
+   * Cancel every open order of the trader and stop creating new ones. Lists the venue's open
+   * orders and cancels them in batches until the venue reports none, at most `cancelAllRounds`
+   * times. Creates already on the wire are awaited (bounded) first so they cannot land afterwards.
+   */
+  async cancelAll(): Promise<CancelAllResult> {
+    this.stopping = true;
+    this.queued.clear();
+    const rounds = this.opts.cancelAllRounds ?? 5;
+    const pause = this.opts.cancelAllDelayMs ?? 250;
+    await this.waitRunning(this.opts.inFlightTimeoutMs ?? 10_000);
+    let cancelled = 0;
+    let remaining = -1;
+    for (let round = 1; round <= rounds; round++) {
+      let open: VenueOrder[];
+      try {
+        open = (await this.venue.openOrders()).filter((o) => o.status === 'open');
+      } catch (err) {
+        this.log.warn({ err: errInfo(err), round }, 'cancelAll: could not list open orders');
+        await this.sleep(pause);
+        continue;
+      }
+      remaining = open.length;
+      if (open.length === 0) {
+        this.entries.clear();
+        this.log.info({ rounds: round, cancelled }, 'cancelAll: no open orders at the venue');
+        return { ok: true, rounds: round, cancelled, remaining: 0 };
+      }
+      const nonces = open.map((o) => o.nonce);
+      for (let i = 0; i < nonces.length; i += this.venue.batchLimit) {
+        const res = await this.callBatch([], nonces.slice(i, i + this.venue.batchLimit));
+        for (const c of res.cancels) {
+          if (c.ok) {
+            cancelled++;
+            const e = this.entries.get(lower(c.nonce));
+            this.entries.delete(lower(c.nonce));
+            this.emit({ type: 'OrderCancelled', marketId: e?.marketId ?? open.find((o) => lower(o.nonce) === lower(c.nonce))!.marketId, nonce: c.nonce, alreadyCancelled: c.alreadyCancelled, ts: this.clock.now() });
+          }
+        }
+      }
+      if (round < rounds) await this.sleep(pause);
+    }
+    this.log.error({ rounds, remaining }, 'cancelAll: orders still open after the last round');
+    return { ok: false, rounds, cancelled, remaining: Math.max(remaining, 0) };
+  }
+
+  /** A broken invariant: cancel everything, refuse further work, tell the runtime. */
+  async halt(err: Error): Promise<CancelAllResult> {
+    if (this.halted) return { ok: false, rounds: 0, cancelled: 0, remaining: -1 };
+    this.halted = true;
+    this.log.fatal({ err: errInfo(err) }, 'halting: cancelling all orders');
+    const result = await this.cancelAll();
+    this.opts.onHalt?.(err, result);
+    return result;
+  }
+
+  private async waitRunning(limitMs: number): Promise<void> {
+    if (this.running.size === 0) return;
+    let cancelTimer = (): void => undefined;
+    const timeout = new Promise<void>((r) => (cancelTimer = this.clock.setTimeout(r, limitMs)));
+    await Promise.race([Promise.allSettled([...this.running]), timeout]);
+    cancelTimer();
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (ms <= 0) return Promise.resolve();
+    return new Promise((r) => this.clock.setTimeout(r, ms));
+  }
+
+  private emit(e: OrderManagerEvent): void {
+    if (!this.opts.emit) return;
+    try {
+      this.opts.emit(e);
+    } catch (err) {
+      this.log.error({ err: errInfo(err), event: e.type }, 'event listener threw');
+    }
+  }
+}
+
+/** Outcomes for a call that threw as a whole, from the error's classified code. */
+export function failedBatch(creates: readonly PlannedOrder[], cancels: readonly Bytes32[], err: unknown): BatchResult {
+  const code = err instanceof BookmakerError ? err.code : 'NETWORK';
+  const message = err instanceof Error ? err.message : String(err);
+  const retryable = code !== 'BAD_INPUT' && code !== 'SIGNING' && code !== 'MIGRATION_REQUIRED' && code !== 'CONFIG';
+  const migration = code === 'MIGRATION_REQUIRED';
+  return {
+    creates: creates.map((p) => ({ ok: false, nonce: p.nonce, code, message, retryable, migration })),
+    cancels: cancels.map((n) => ({ ok: false, nonce: n, code, message, retryable: code !== 'BAD_INPUT' && code !== 'SIGNING' })),
+  };
+}
+
+function errInfo(err: unknown): { message: string; code?: string } {
+  if (err instanceof BookmakerError) return { message: err.message, code: err.code };
+  return { message: err instanceof Error ? err.message : String(err) };
+}

@@ -1,0 +1,257 @@
+/**
+ * Typed events reduced by the state store (design.md §6.4: events are past tense).
+ *
+ * Producers: feeds (book, metadata, oracle, balances, fills), the order manager (order lifecycle,
+ * reconciliation, blocking on migration, back-off) and the risk gate (QuoteDenied). The store
+ * (src/state/store.ts) is the one consumer that turns them into snapshots; metrics bind to the
+ * same stream (src/metrics/bind-events.ts). All amounts in integer units (src/model/units.ts).
+ * `ts` is the injected clock's time in ms when the event was produced.
+ */
+import type { BookEvent } from '../model/stream.ts';
+import type { Bytes32, OutcomeIndex, SideValue } from '../model/order.ts';
+import type { PlannedOrder } from '../model/venue.ts';
+import type { MarketStatus } from '../strategy/types.ts';
+
+/** A book snapshot, delta, trade or stream status from the streaming client. */
+export interface BookEventReceived {
+  readonly type: 'BookEventReceived';
+  readonly event: BookEvent;
+  readonly ts: number;
+}
+
+export interface MarketMetadataUpdated {
+  readonly type: 'MarketMetadataUpdated';
+  readonly marketId: Bytes32;
+  readonly slug?: string;
+  /** price tick, 1e-6 USDC */
+  readonly tick?: number;
+  /** minimum order size, 1e-6 shares */
+  readonly minSize?: number;
+  /** trading deadline, ms since epoch */
+  readonly deadline?: number | null;
+  readonly status?: MarketStatus;
+  /** on resolution: what one YES share pays, in 1e-6 USDC (1e6 = YES won, 0 = NO won) */
+  readonly payoutYes?: number | null;
+  readonly ts: number;
+}
+
+export interface OracleUpdated {
+  readonly type: 'OracleUpdated';
+  readonly marketId: Bytes32;
+  /** YES probability in [0, 1] */
+  readonly probability: number;
+  /** confidence in [0, 1] */
+  readonly confidence: number;
+  /** ms timestamp of the oracle quote */
+  readonly updatedAt: number;
+  readonly ts: number;
+}
+
+export interface BalanceUpdated {
+  readonly type: 'BalanceUpdated';
+  /** free collateral, 1e-6 USDC */
+  readonly collateral: bigint;
+  readonly ts: number;
+}
+
+/** The venue's holdings for a market; the store trusts it over its own fill arithmetic. */
+export interface PositionSynced {
+  readonly type: 'PositionSynced';
+  readonly marketId: Bytes32;
+  readonly yes: number;
+  readonly no: number;
+  readonly ts: number;
+}
+
+/** One of our orders traded. `price`/`side`/`outcomeIndex` are the venue order's own terms. */
+export interface OrderFilled {
+  readonly type: 'OrderFilled';
+  readonly marketId: Bytes32;
+  readonly nonce: Bytes32 | null;
+  readonly outcomeIndex: OutcomeIndex;
+  readonly side: SideValue;
+  readonly price: number;
+  /** shares, 1e-6 */
+  readonly size: number;
+  /** fee paid, 1e-6 USDC */
+  readonly fee: number;
+  /** venue identity of the fill, for de-duplication (activity id or tx hash + index) */
+  readonly fillId?: string;
+  readonly ts: number;
+}
+
+export interface OrderSubmitted {
+  readonly type: 'OrderSubmitted';
+  readonly marketId: Bytes32;
+  readonly slot: string;
+  readonly nonce: Bytes32;
+  readonly order: PlannedOrder;
+  /** true when the same signed order is sent again after a retryable failure */
+  readonly retry: boolean;
+  readonly ts: number;
+}
+
+export interface OrderAccepted {
+  readonly type: 'OrderAccepted';
+  readonly marketId: Bytes32;
+  readonly nonce: Bytes32;
+  /** the venue answered 409 duplicate: an earlier send had already placed it */
+  readonly duplicate: boolean;
+  readonly ts: number;
+}
+
+export interface OrderRejected {
+  readonly type: 'OrderRejected';
+  readonly marketId: Bytes32;
+  readonly slot: string;
+  readonly nonce: Bytes32;
+  /** the venue/classifier code, used as the metrics label */
+  readonly reason: string;
+  readonly retryable: boolean;
+  readonly ts: number;
+}
+
+export interface CancelSubmitted {
+  readonly type: 'CancelSubmitted';
+  readonly marketId: Bytes32;
+  readonly nonce: Bytes32;
+  readonly ts: number;
+}
+
+export interface OrderCancelled {
+  readonly type: 'OrderCancelled';
+  readonly marketId: Bytes32;
+  readonly nonce: Bytes32;
+  readonly alreadyCancelled: boolean;
+  readonly ts: number;
+}
+
+export interface CancelFailed {
+  readonly type: 'CancelFailed';
+  readonly marketId: Bytes32;
+  readonly nonce: Bytes32;
+  readonly reason: string;
+  readonly retryable: boolean;
+  readonly ts: number;
+}
+
+/** Reconciliation found an order of ours at the venue we did not track and took it into a slot. */
+export interface OrderAdopted {
+  readonly type: 'OrderAdopted';
+  readonly marketId: Bytes32;
+  readonly slot: string;
+  readonly nonce: Bytes32;
+  readonly order: PlannedOrder;
+  readonly remaining: number;
+  readonly ts: number;
+}
+
+/** Reconciliation found a tracked order no longer open at the venue (filled, cancelled, expired). */
+export interface OrderGone {
+  readonly type: 'OrderGone';
+  readonly marketId: Bytes32;
+  readonly nonce: Bytes32;
+  readonly ts: number;
+}
+
+/** The remaining size of a working order changed (partial fill seen on the venue). */
+export interface OrderRemainingChanged {
+  readonly type: 'OrderRemainingChanged';
+  readonly marketId: Bytes32;
+  readonly nonce: Bytes32;
+  readonly remaining: number;
+  readonly ts: number;
+}
+
+export interface OrdersReconciled {
+  readonly type: 'OrdersReconciled';
+  readonly marketId: Bytes32 | null;
+  readonly adopted: number;
+  readonly cancelled: number;
+  readonly dropped: number;
+  readonly ts: number;
+}
+
+/** Trading in a market stopped (409 migration, or a halt) / resumed. */
+export interface MarketBlocked {
+  readonly type: 'MarketBlocked';
+  readonly marketId: Bytes32;
+  readonly reason: 'migration' | 'halted';
+  readonly ts: number;
+}
+export interface MarketUnblocked {
+  readonly type: 'MarketUnblocked';
+  readonly marketId: Bytes32;
+  readonly ts: number;
+}
+
+/** The venue rate-limited us; only cancels are sent until `until` (ms). */
+export interface VenueBackedOff {
+  readonly type: 'VenueBackedOff';
+  readonly until: number;
+  /** requotes not sent because of the back-off */
+  readonly shed: number;
+  readonly ts: number;
+}
+
+/** A venue call finished (for the error-rate kill switch and metrics). */
+export interface VenueCallCompleted {
+  readonly type: 'VenueCallCompleted';
+  readonly call: 'batch' | 'cancel-replace' | 'open-orders';
+  readonly ok: boolean;
+  readonly ms: number;
+  readonly ts: number;
+}
+
+/** The risk gate trimmed or refused a quote. */
+export interface QuoteDenied {
+  readonly type: 'QuoteDenied';
+  readonly marketId: Bytes32;
+  readonly reason: string;
+  readonly ts: number;
+}
+
+export type StateEvent =
+  | BookEventReceived
+  | MarketMetadataUpdated
+  | OracleUpdated
+  | BalanceUpdated
+  | PositionSynced
+  | OrderFilled
+  | OrderSubmitted
+  | OrderAccepted
+  | OrderRejected
+  | CancelSubmitted
+  | OrderCancelled
+  | CancelFailed
+  | OrderAdopted
+  | OrderGone
+  | OrderRemainingChanged
+  | OrdersReconciled
+  | MarketBlocked
+  | MarketUnblocked
+  | VenueBackedOff
+  | VenueCallCompleted
+  | QuoteDenied;
+
+/** Events the order manager emits. */
+export type OrderManagerEvent = Extract<
+  StateEvent,
+  {
+    type:
+      | 'OrderSubmitted'
+      | 'OrderAccepted'
+      | 'OrderRejected'
+      | 'CancelSubmitted'
+      | 'OrderCancelled'
+      | 'CancelFailed'
+      | 'OrderAdopted'
+      | 'OrderGone'
+      | 'OrderRemainingChanged'
+      | 'OrdersReconciled'
+      | 'MarketBlocked'
+      | 'MarketUnblocked'
+      | 'VenueBackedOff'
+      | 'VenueCallCompleted';
+  }
+>;
