@@ -1,0 +1,46 @@
+/**
+ * Pagination as async iterators. Cursor pages stop on a null/absent cursor or an empty page (as the SDK's
+ * `listAll` does — an empty page with a cursor would otherwise loop forever on a buggy venue); a repeated
+ * cursor also stops, for the same reason. Offset pages (/markets/search) stop when `hasMore` is false or empty.
+ */
+export interface CursorPage<T> {
+  items: T[];
+  cursor: string | null;
+}
+
+export async function* paginateCursor<T>(fetchPage: (cursor: string | undefined) => Promise<CursorPage<T>>, maxPages = Infinity): AsyncGenerator<T, void, undefined> {
+  let cursor: string | undefined;
+  const seen = new Set<string>();
+  for (let page = 0; page < maxPages; page++) {
+    const p = await fetchPage(cursor);
+    for (const it of p.items) yield it;
+    if (p.cursor === null || p.cursor === '' || p.items.length === 0 || seen.has(p.cursor)) return;
+    seen.add(p.cursor);
+    cursor = p.cursor;
+  }
+}
+
+export interface OffsetPage<T> {
+  items: T[];
+  hasMore: boolean;
+}
+
+export async function* paginateOffset<T>(fetchPage: (offset: number) => Promise<OffsetPage<T>>, maxPages = Infinity): AsyncGenerator<T, void, undefined> {
+  let offset = 0;
+  for (let page = 0; page < maxPages; page++) {
+    const p = await fetchPage(offset);
+    for (const it of p.items) yield it;
+    if (!p.hasMore || p.items.length === 0) return;
+    offset += p.items.length;
+  }
+}
+
+/** Drain an async iterator into an array (with an optional cap). */
+export async function collect<T>(it: AsyncIterable<T>, max = Infinity): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) {
+    out.push(x);
+    if (out.length >= max) break;
+  }
+  return out;
+}

@@ -1,0 +1,232 @@
+/**
+ * HTTP transport of the venue client: one undici `Pool` (keep-alive) per base URL, the request/retry loop,
+ * error mapping and rate-limit bookkeeping. Endpoint modules call `request()`; nothing else touches undici.
+ *
+ * - `Authorization: Bearer <key>` only when a key is set; `Content-Type: application/json` only with a body.
+ * - Query values are URI-encoded, undefined/null dropped, arrays comma-joined (the venue's list syntax).
+ * - The body is serialised ONCE, before the first attempt, so every retry resends the same bytes (a signed
+ *   create stays the same order: same nonce, same signature).
+ * - Retries follow `classify()`; time is injected (`sleep`, `now`, `random`) so tests never wait.
+ */
+import { Pool } from 'undici';
+import type { Logger } from '../../core/logger.ts';
+import { BadResponseError, BadInputError } from '../../model/errors.ts';
+import { DEFAULT_RETRY, nextDelay, type RetryPolicy } from './backoff.ts';
+import { classify } from './classify.ts';
+import { NetworkError, TimeoutError, VenueError, venueErrorFromBody } from './errors.ts';
+import { pacingDelay, readRateLimit, type PacingOptions, type RateLimitState } from './rate-limit.ts';
+import { retryAfterMsOf, type HeaderBag } from './retry-after.ts';
+
+export type QueryValue = string | number | boolean | bigint | null | undefined | readonly (string | number)[];
+
+export interface RequestSpec {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** path below the base URL, starting with '/', segments already encoded (see `seg`) */
+  path: string;
+  /** stable endpoint name for errors and logs, e.g. "GET /markets/:id" */
+  endpoint: string;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** safe to resend unchanged; default: true for GET, false otherwise */
+  idempotent?: boolean;
+  headers?: Record<string, string>;
+  /** a 304 answer is returned instead of thrown (conditional GET) */
+  allowNotModified?: boolean;
+  /**
+   * For creates: a 409 "duplicate" answer on a RETRY (attempt ≥ 2) means an earlier attempt already placed the
+   * order, so it is returned as `{duplicate: true}` instead of thrown.
+   */
+  duplicateMeansPlaced?: boolean;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: HeaderBag;
+  /** parsed JSON body; null for an empty body or a 304 */
+  json: unknown;
+  attempts: number;
+  /** set when `duplicateMeansPlaced` turned a retried 409 into success */
+  duplicate?: boolean;
+}
+
+export interface TransportOptions {
+  baseUrl: string;
+  apiKey?: string;
+  /** per-attempt timeout, ms (default 10 000) */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+  random?: () => number;
+  logger?: Logger;
+  pacing?: PacingOptions;
+  /** keep-alive connections in the pool (default 8) */
+  connections?: number;
+}
+
+const realSleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Encode one path segment (an id, an address, a slug). */
+export function seg(v: string | number): string {
+  return encodeURIComponent(String(v));
+}
+
+export function buildQuery(q: Record<string, QueryValue> | undefined): string {
+  if (!q) return '';
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(q)) {
+    if (v === undefined || v === null) continue;
+    const s = Array.isArray(v) ? v.join(',') : String(v);
+    parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(s)}`);
+  }
+  return parts.length ? `?${parts.join('&')}` : '';
+}
+
+function jsonReplacer(_k: string, v: unknown): unknown {
+  return typeof v === 'bigint' ? v.toString() : v;
+}
+
+function parseUrl(baseUrl: string): { origin: string; basePath: string } {
+  let u: URL;
+  try {
+    u = new URL(baseUrl);
+  } catch {
+    throw new BadInputError('baseUrl', 'an absolute http(s) URL', baseUrl);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new BadInputError('baseUrl', 'an http(s) URL', baseUrl);
+  return { origin: u.origin, basePath: u.pathname.replace(/\/+$/, '') };
+}
+
+export class Transport {
+  readonly baseUrl: string;
+  private readonly origin: string;
+  private readonly basePath: string;
+  private readonly pool: Pool;
+  private readonly apiKey: string | undefined;
+  private readonly timeoutMs: number;
+  readonly retryPolicy: RetryPolicy;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private readonly log: Logger | undefined;
+  private readonly pacing: PacingOptions | undefined;
+  private lastStartMs: number | null = null;
+  private rate: RateLimitState | null = null;
+
+  constructor(opts: TransportOptions) {
+    const { origin, basePath } = parseUrl(opts.baseUrl);
+    this.baseUrl = opts.baseUrl;
+    this.origin = origin;
+    this.basePath = basePath;
+    this.pool = new Pool(origin, { connections: opts.connections ?? 8, pipelining: 1, keepAliveTimeout: 30_000 });
+    this.apiKey = opts.apiKey || undefined;
+    this.timeoutMs = opts.timeoutMs ?? 10_000;
+    this.retryPolicy = { ...DEFAULT_RETRY, ...opts.retry };
+    this.sleep = opts.sleep ?? realSleep;
+    this.now = opts.now ?? Date.now;
+    this.random = opts.random ?? Math.random;
+    this.log = opts.logger;
+    this.pacing = opts.pacing;
+  }
+
+  /** whether an API key is configured (the key itself is never exposed) */
+  get authenticated(): boolean {
+    return this.apiKey !== undefined;
+  }
+
+  /** the latest `X-RateLimit-*` state seen on any answer, or null */
+  get rateLimit(): RateLimitState | null {
+    return this.rate;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+
+  /** One logical call: attempts, back-off and error mapping. Resolves with a 2xx (or allowed 304) answer. */
+  async request(spec: RequestSpec): Promise<HttpResponse> {
+    const idempotent = spec.idempotent ?? spec.method === 'GET';
+    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body, jsonReplacer);
+    const headers: Record<string, string> = { accept: 'application/json', ...spec.headers };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.apiKey !== undefined) headers.authorization = `Bearer ${this.apiKey}`;
+    const path = this.basePath + spec.path + buildQuery(spec.query);
+    const policy = this.retryPolicy;
+    const started = this.now();
+    for (let attempt = 1; ; attempt++) {
+      await this.pace();
+      try {
+        const res = await this.once(spec, path, headers, body);
+        return { ...res, attempts: attempt };
+      } catch (err) {
+        if (spec.duplicateMeansPlaced && attempt > 1 && err instanceof VenueError && classify(err).reason === 'duplicate') {
+          return { status: err.status, headers: {}, json: err.body, attempts: attempt, duplicate: true };
+        }
+        const c = classify(err, { idempotent });
+        if ((c.action !== 'retry' && c.action !== 'backoff') || attempt >= policy.maxAttempts) throw err;
+        const wait = nextDelay(attempt, policy, c.retryAfterMs, this.random);
+        if (this.now() + wait - started > policy.maxTotalMs) throw err;
+        if (this.log?.isLevelEnabled('debug')) this.log.debug({ endpoint: spec.endpoint, attempt, waitMs: wait, reason: c.reason }, 'venue call retry');
+        await this.sleep(wait);
+      }
+    }
+  }
+
+  private async pace(): Promise<void> {
+    if (this.pacing) {
+      const wait = Math.min(60_000, pacingDelay(this.rate, this.lastStartMs, this.now(), this.pacing));
+      if (wait > 0) await this.sleep(wait);
+    }
+    this.lastStartMs = this.now();
+  }
+
+  private async once(spec: RequestSpec, path: string, headers: Record<string, string>, body: string | undefined): Promise<Omit<HttpResponse, 'attempts'>> {
+    const ac = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      ac.abort();
+    }, this.timeoutMs);
+    timer.unref?.();
+    let status: number;
+    let resHeaders: HeaderBag;
+    let text: string;
+    try {
+      const res = await this.pool.request({ path, method: spec.method, headers, body, signal: ac.signal });
+      status = res.statusCode;
+      resHeaders = res.headers as HeaderBag;
+      text = await res.body.text();
+    } catch (e) {
+      if (timedOut) throw new TimeoutError(spec.endpoint, this.timeoutMs, { cause: e });
+      const code = (e as { code?: unknown }).code;
+      const errno = typeof code === 'string' ? code : null;
+      if (errno === 'UND_ERR_HEADERS_TIMEOUT' || errno === 'UND_ERR_BODY_TIMEOUT' || errno === 'UND_ERR_CONNECT_TIMEOUT') {
+        throw new TimeoutError(spec.endpoint, this.timeoutMs, { cause: e });
+      }
+      throw new NetworkError(spec.endpoint, e instanceof Error ? e.message : String(e), errno, { cause: e });
+    } finally {
+      clearTimeout(timer);
+    }
+    const now = this.now();
+    const rl = readRateLimit(resHeaders, now);
+    if (rl) this.rate = rl;
+    if (status === 304 && spec.allowNotModified) return { status, headers: resHeaders, json: null };
+    if (status >= 200 && status < 300) {
+      if (text.length === 0) return { status, headers: resHeaders, json: null };
+      try {
+        return { status, headers: resHeaders, json: JSON.parse(text) };
+      } catch (e) {
+        throw new BadResponseError(spec.endpoint, '(body)', 'JSON', text, { cause: e });
+      }
+    }
+    let errBody: unknown = null;
+    if (text.length > 0) {
+      try {
+        errBody = JSON.parse(text);
+      } catch {
+        errBody = text;
+      }
+    }
+    throw venueErrorFromBody(status, errBody, spec.endpoint, retryAfterMsOf(resHeaders, errBody, now));
+  }
+}
