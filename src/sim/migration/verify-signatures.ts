@@ -1,112 +1,69 @@
 /**
- * Signature checks of the account flows (protocol.md §2, §6): BatchWithdraw on the legacy Holdings
- * domain, OperatorApproval on either Holdings domain, Permit2 PermitTransferFrom, and the EIP-191
- * migration authorization message. Each returns whether the recovered signer is `expected`; a
- * malformed signature is simply "not the signer" (never a throw into the handler).
- *
- * These are off the hot path (one call per migration step or relay), so they use viem's reference
- * recovery rather than the hand-rolled order hashing the order routes need for throughput.
+ * Signature checks of the account flows (protocol.md §2, §6), as booleans over the signing module's
+ * recovery functions: BatchWithdraw on the legacy Holdings domain, OperatorApproval on either Holdings
+ * domain, Permit2 PermitTransferFrom, and the EIP-191 migration authorization message. A malformed
+ * signature is simply "not the signer": these never throw into a handler.
  */
-import { encodeAbiParameters, keccak256, recoverMessageAddress, recoverTypedDataAddress } from 'viem';
 import type { ChainConfig } from '../../exchange/chains.ts';
-import type { Address, Bytes32, Hex } from '../../model/order.ts';
-
-const BATCH_WITHDRAW_TYPES = {
-  BatchWithdraw: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'withdrawsHash', type: 'bytes32' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'deadline', type: 'uint256' },
-  ],
-} as const;
-
-const OPERATOR_APPROVAL_TYPES = {
-  OperatorApproval: [
-    { name: 'user', type: 'address' },
-    { name: 'operator', type: 'address' },
-    { name: 'approved', type: 'bool' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'deadline', type: 'uint256' },
-  ],
-} as const;
-
-const PERMIT_TYPES = {
-  PermitTransferFrom: [
-    { name: 'permitted', type: 'TokenPermissions' },
-    { name: 'spender', type: 'address' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'deadline', type: 'uint256' },
-  ],
-  TokenPermissions: [
-    { name: 'token', type: 'address' },
-    { name: 'amount', type: 'uint256' },
-  ],
-} as const;
+import {
+  recoverBatchWithdrawSigner,
+  recoverOperatorApprovalSigner,
+  recoverPermit2Signer,
+  recoverPersonalMessageSigner,
+} from '../../exchange/signing/recover.ts';
+import { migrationAuthorizationMessage } from '../../exchange/signing/migrationMessage.ts';
+import type { Address, Hex } from '../../model/order.ts';
 
 function same(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
 }
 
-async function recovered(p: Promise<Address>): Promise<Address | null> {
+function signerIs(recover: () => string, expected: string): boolean {
   try {
-    return await p;
+    return same(recover(), expected);
   } catch {
-    return null;
+    return false;
   }
-}
-
-/** keccak256(abi.encode(address[] tokens, uint256[] amounts)), the chunk commitment of BatchWithdraw. */
-export function chunkWithdrawsHash(tokens: readonly Address[], amounts: readonly bigint[]): Bytes32 {
-  return keccak256(encodeAbiParameters([{ type: 'address[]' }, { type: 'uint256[]' }], [tokens as Address[], amounts as bigint[]]));
 }
 
 export interface BatchWithdrawCheck {
   chain: ChainConfig;
   from: Address;
   to: Address;
-  tokens: readonly Address[];
-  amounts: readonly bigint[];
+  tokens: readonly { token: Address; amount: bigint }[];
   nonce: bigint;
   deadline: bigint;
   signature: Hex;
 }
 
-export async function isBatchWithdrawSigner(c: BatchWithdrawCheck): Promise<boolean> {
-  const signer = await recovered(
-    recoverTypedDataAddress({
-      domain: { name: 'Holdings', version: '1', chainId: c.chain.chainId, verifyingContract: c.chain.holdingsLegacy },
-      types: BATCH_WITHDRAW_TYPES,
-      primaryType: 'BatchWithdraw',
-      message: { from: c.from, to: c.to, withdrawsHash: chunkWithdrawsHash(c.tokens, c.amounts), nonce: c.nonce, deadline: c.deadline },
-      signature: c.signature,
-    }),
+export function isBatchWithdrawSigner(c: BatchWithdrawCheck): boolean {
+  return signerIs(
+    () => recoverBatchWithdrawSigner({ from: c.from, to: c.to, tokens: c.tokens, nonce: c.nonce, deadline: c.deadline, signature: c.signature }, c.chain),
+    c.from,
   );
-  return signer !== null && same(signer, c.from);
 }
 
 export interface OperatorApprovalCheck {
-  holdings: Address;
-  chainId: number;
+  chain: ChainConfig;
+  /** 2: new Holdings domain, operator = Settlement V2; 1: legacy Holdings, operator = Settlement V1 */
+  version: 1 | 2;
   user: Address;
-  operator: Address;
   approved: boolean;
   nonce: bigint;
   deadline: bigint;
   signature: Hex;
 }
 
-export async function isOperatorApprovalSigner(c: OperatorApprovalCheck): Promise<boolean> {
-  const signer = await recovered(
-    recoverTypedDataAddress({
-      domain: { name: 'Holdings', version: '1', chainId: c.chainId, verifyingContract: c.holdings },
-      types: OPERATOR_APPROVAL_TYPES,
-      primaryType: 'OperatorApproval',
-      message: { user: c.user, operator: c.operator, approved: c.approved, nonce: c.nonce, deadline: c.deadline },
-      signature: c.signature,
-    }),
+export function isOperatorApprovalSigner(c: OperatorApprovalCheck): boolean {
+  const operator = c.version === 1 ? c.chain.settlementV1 : c.chain.settlementV2;
+  return signerIs(
+    () =>
+      recoverOperatorApprovalSigner(
+        { user: c.user, operator, approved: c.approved, nonce: c.nonce, deadline: c.deadline, settlementVersion: c.version, signature: c.signature },
+        c.chain,
+      ),
+    c.user,
   );
-  return signer !== null && same(signer, c.user);
 }
 
 export interface PermitCheck {
@@ -120,35 +77,20 @@ export interface PermitCheck {
   signature: Hex;
 }
 
-export async function isPermitSigner(c: PermitCheck): Promise<boolean> {
-  const signer = await recovered(
-    recoverTypedDataAddress({
-      domain: { name: 'Permit2', chainId: c.chain.chainId, verifyingContract: c.chain.permit2 },
-      types: PERMIT_TYPES,
-      primaryType: 'PermitTransferFrom',
-      message: { permitted: { token: c.token, amount: c.amount }, spender: c.spender, nonce: c.nonce, deadline: c.deadline },
-      signature: c.signature,
-    }),
+export function isPermitSigner(c: PermitCheck): boolean {
+  return signerIs(
+    () => recoverPermit2Signer({ token: c.token, amount: c.amount, spender: c.spender, nonce: c.nonce, deadline: c.deadline, signature: c.signature }, c.chain),
+    c.owner,
   );
-  return signer !== null && same(signer, c.owner);
 }
 
-/**
- * The public migration authorization message (protocol.md §6): five lines joined by "\n", no
- * trailing newline; ids sorted ascending and comma-joined, or "all".
- */
-export function migrationAuthorizationMessage(action: 'start' | 'dismiss-orders', wallet: Address, legacyOrderIds: readonly number[], deadline: bigint): string {
-  const ids = [...legacyOrderIds].sort((a, b) => a - b);
-  return [
-    'Context public API migration authorization',
-    `Action: ${action}`,
-    `Wallet: ${wallet.toLowerCase()}`,
-    `Legacy order ids: ${ids.length ? ids.join(',') : 'all'}`,
-    `Deadline: ${deadline}`,
-  ].join('\n');
-}
-
-export async function isPersonalSigner(message: string, signature: Hex, expected: Address): Promise<boolean> {
-  const signer = await recovered(recoverMessageAddress({ message, signature }));
-  return signer !== null && same(signer, expected);
+/** Did `wallet` sign the five-line migration authorization for this action, ids and deadline? */
+export function isMigrationAuthorizationSigner(
+  action: 'start' | 'dismiss-orders',
+  wallet: Address,
+  legacyOrderIds: readonly number[],
+  deadline: number,
+  signature: Hex,
+): boolean {
+  return signerIs(() => recoverPersonalMessageSigner(migrationAuthorizationMessage({ action, wallet, legacyOrderIds, deadline }), signature), wallet);
 }

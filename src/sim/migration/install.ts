@@ -1,0 +1,110 @@
+/**
+ * Wires the migration state machine into a local exchange: creates (or keeps, after a state restore)
+ * the persisted data under `state.ext.migration`, seeds the legacy accounts, and installs the trading
+ * guard that answers 409 MIGRATION_REQUIRED to order creation for wallets that still need migrating.
+ *
+ * Call once per exchange, after its markets exist (seeds reference market ids):
+ *     installMigration(state, { legacyAccounts: [...], tokensPerChunk: 2 })
+ */
+import { keccak256, toHex, getAddress } from 'viem';
+import type { ExchangeState } from '../context.ts';
+import { HttpError } from '../http-errors.ts';
+import type { Address, Bytes32, OutcomeIndex } from '../../model/order.ts';
+import { emptyMigrationData, type MigrationData } from './migration-data.ts';
+import { isTradingBlocked, walletKey } from './migration-machine.ts';
+import { demoLegacyAccounts, seedLegacyAccount, type DemoLegacyAccount, type LegacyAccountSeed, type TokenDirectory } from './legacy-seeds.ts';
+
+export const MIGRATION_EXT_KEY = 'migration';
+
+export interface MigrationOptions {
+  /** the venue-wide migration switch (default true, as on the venue today) */
+  active?: boolean;
+  /** tokens per funds-migration chunk (default 2, so a seeded account needs several chunks) */
+  tokensPerChunk?: number;
+  /** the sponsored relayer (BatchWithdraw `to`); default derived from the exchange seed */
+  relayer?: Address;
+  sponsoredAvailable?: boolean;
+  legacyAccounts?: LegacyAccountSeed[];
+  /** additionally derive this many demo legacy accounts from the seed (default 0) */
+  demoLegacyAccounts?: number;
+}
+
+/** The throwaway demo accounts created by the last install, for `bookmaker sim` to print. */
+const demoAccounts = new WeakMap<ExchangeState, DemoLegacyAccount[]>();
+/** A wallet whose order placement is part of restore-orders, so the guard lets it through. */
+const bypass = new WeakMap<ExchangeState, string>();
+
+export function tokenDirectory(state: ExchangeState): TokenDirectory {
+  return {
+    usdc: state.chain.usdc,
+    outcomeToken(marketId: Bytes32, outcomeIndex: OutcomeIndex) {
+      return state.stores.markets.get(marketId.toLowerCase())?.outcomeTokens[outcomeIndex];
+    },
+  };
+}
+
+/** The migration data of an exchange (created inactive-empty if never installed). */
+export function migrationData(state: ExchangeState): MigrationData {
+  let d = state.ext[MIGRATION_EXT_KEY] as MigrationData | undefined;
+  if (!d) {
+    d = emptyMigrationData({ active: false, tokensPerChunk: 2, relayer: defaultRelayer(state.settings.seed) });
+    state.ext[MIGRATION_EXT_KEY] = d;
+  }
+  return d;
+}
+
+export function defaultRelayer(seed: number): Address {
+  return getAddress(('0x' + keccak256(toHex(`bookmaker-sim-relayer:${seed}`)).slice(26)) as Address);
+}
+
+export function installMigration(state: ExchangeState, opts: MigrationOptions = {}): { demoAccounts: DemoLegacyAccount[] } {
+  const restored = state.ext[MIGRATION_EXT_KEY] as MigrationData | undefined;
+  let demos: DemoLegacyAccount[] = [];
+  if (!restored) {
+    const data = emptyMigrationData({
+      active: opts.active ?? true,
+      tokensPerChunk: opts.tokensPerChunk ?? 2,
+      relayer: opts.relayer ?? defaultRelayer(state.settings.seed),
+      sponsoredAvailable: opts.sponsoredAvailable ?? true,
+    });
+    const nowSec = Math.floor(state.clock.now() / 1000);
+    const tokens = tokenDirectory(state);
+    (opts.legacyAccounts ?? []).forEach((a, i) => seedLegacyAccount(data, a, tokens, nowSec, `legacyAccounts[${i}]`));
+    if (opts.demoLegacyAccounts) {
+      const marketIds = [...state.stores.markets.values()].map((m) => m.id);
+      demos = demoLegacyAccounts(state.settings.seed, opts.demoLegacyAccounts, marketIds);
+      demos.forEach((d, i) => seedLegacyAccount(data, d.account, tokens, nowSec, `demoLegacyAccounts[${i}]`));
+    }
+    state.ext[MIGRATION_EXT_KEY] = data;
+  }
+  demoAccounts.set(state, demos);
+  state.tradingGuards.push((trader, operation) => {
+    if (operation !== 'create') return; // cancels keep working during migration
+    if (bypass.get(state) === walletKey(trader)) return;
+    if (isTradingBlocked(migrationData(state), trader)) {
+      throw new HttpError(409, 'MIGRATION_REQUIRED', 'migration required: this wallet has legacy balances, legacy orders or pending restorations', {
+        extra: { migrationRequired: true },
+      });
+    }
+  });
+  return { demoAccounts: demos };
+}
+
+export function installedDemoAccounts(state: ExchangeState): DemoLegacyAccount[] {
+  return demoAccounts.get(state) ?? [];
+}
+
+/** Is trading blocked for this wallet by the migration rule? (for other modules and tests) */
+export function isWalletTradingBlocked(state: ExchangeState, wallet: string): boolean {
+  return isTradingBlocked(migrationData(state), wallet);
+}
+
+/** Run `fn` with the migration guard lifted for `wallet` (restore-orders places orders this way). */
+export function withGuardBypass<T>(state: ExchangeState, wallet: string, fn: () => T): T {
+  bypass.set(state, walletKey(wallet));
+  try {
+    return fn();
+  } finally {
+    bypass.delete(state);
+  }
+}

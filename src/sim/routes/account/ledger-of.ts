@@ -1,0 +1,76 @@
+/**
+ * The WalletLedger of a local exchange, over CORE's EngineHost (address and market-id mapping, one
+ * logged door for every engine command, so state files replay our credits too).
+ *
+ * Outcome tokens cannot appear from nothing without breaking the engine's conservation invariant
+ * (YES supply = NO supply = complete sets outstanding). A migrated legacy position is therefore
+ * credited the way the chain would have produced it: a venue escrow account deposits the collateral,
+ * mints complete sets and transfers the wanted outcome to the wallet, keeping the other side (which,
+ * on the venue, belongs to the legacy counterparties).
+ */
+import { keccak256, toHex, getAddress } from 'viem';
+import type { ExchangeState } from '../../context.ts';
+import type { EngineHost } from '../../engine-host.ts';
+import { HttpError } from '../../http-errors.ts';
+import type { Address, Bytes32, OutcomeIndex } from '../../../model/order.ts';
+import type { LedgerCollateral, LedgerPosition, WalletLedger } from './wallet-ledger.ts';
+
+/** The venue escrow that backs migrated legacy positions. */
+export const MIGRATION_ESCROW: Address = getAddress('0x' + keccak256(toHex('bookmaker-sim:migration-escrow')).slice(26)) as Address;
+
+const ZERO: LedgerCollateral = { total: 0n, reserved: 0n, available: 0n };
+
+function check(r: unknown, what: string): void {
+  if (r && typeof r === 'object' && 'ok' in r && (r as { ok: boolean }).ok === false) {
+    const m = (r as { message?: string }).message ?? 'refused';
+    throw new HttpError(500, 'INTERNAL_ERROR', `ledger ${what} refused: ${m}`);
+  }
+}
+
+export function hostLedger(host: EngineHost): WalletLedger {
+  return {
+    collateral(wallet) {
+      const b = host.balance(wallet);
+      return b ? { total: b.collateral, reserved: b.reserved, available: b.available } : ZERO;
+    },
+    positions(wallet): LedgerPosition[] {
+      const t = host.traderIndex(wallet);
+      if (t === undefined) return [];
+      const out: LedgerPosition[] = [];
+      for (const p of host.engine.positions(t)) {
+        const marketId = host.marketId(p.market);
+        if (!marketId) continue;
+        out.push({ marketId, yes: p.yes, no: p.no, yesReserved: p.yesReserved, noReserved: p.noReserved, claimable: p.claimable });
+      }
+      return out;
+    },
+    depositCollateral(wallet, amount) {
+      if (amount <= 0n) return;
+      check(host.deposit(host.ensureTrader(wallet), amount), 'deposit');
+    },
+    creditOutcome(wallet: Address, marketId: Bytes32, outcomeIndex: OutcomeIndex, amount: bigint) {
+      if (amount <= 0n) return;
+      const market = host.marketIndex(marketId);
+      if (market === undefined) throw new HttpError(500, 'INTERNAL_ERROR', 'ledger credit for an unknown market');
+      const escrow = host.ensureTrader(MIGRATION_ESCROW);
+      const to = host.ensureTrader(wallet);
+      check(host.apply({ type: 'deposit', trader: escrow, amount }), 'escrow deposit');
+      check(host.apply({ type: 'mintSets', trader: escrow, market, amount }), 'escrow mint');
+      check(host.apply({ type: 'transferTokens', from: escrow, to, market, outcome: outcomeIndex, amount }), 'token transfer');
+    },
+  };
+}
+
+const cache = new WeakMap<EngineHost, WalletLedger>();
+
+/** The ledger of a running exchange. */
+export function accountLedger(state: ExchangeState): WalletLedger {
+  const host = (state as unknown as { engine?: EngineHost }).engine;
+  if (!host) throw new HttpError(500, 'INTERNAL_ERROR', 'the exchange has no engine');
+  let l = cache.get(host);
+  if (!l) {
+    l = hostLedger(host);
+    cache.set(host, l);
+  }
+  return l;
+}

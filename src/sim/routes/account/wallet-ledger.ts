@@ -1,0 +1,34 @@
+/**
+ * The account routes' view of the V2 ledger (the matching engine's balances), by wallet address and
+ * market id rather than engine indexes. Portfolio and balance answers read it; mint, deposits and
+ * the funds migration credit it.
+ */
+import type { Address, Bytes32, OutcomeIndex } from '../../../model/order.ts';
+
+export interface LedgerCollateral {
+  /** total collateral, reserved included (1e-6 USDC) */
+  total: bigint;
+  reserved: bigint;
+  available: bigint;
+}
+
+export interface LedgerPosition {
+  marketId: Bytes32;
+  /** outcome tokens held, reserved included (1e-6 shares) */
+  yes: bigint;
+  no: bigint;
+  yesReserved: bigint;
+  noReserved: bigint;
+  /** after resolution: what a claim would pay now */
+  claimable: bigint;
+}
+
+export interface WalletLedger {
+  collateral(wallet: Address): LedgerCollateral;
+  /** positions of the wallet in every market it touched */
+  positions(wallet: Address): LedgerPosition[];
+  /** credit collateral (test mint, permit deposit, migrated legacy USDC) */
+  depositCollateral(wallet: Address, amount: bigint): void;
+  /** credit outcome tokens moved in from outside the book (migrated legacy positions) */
+  creditOutcome(wallet: Address, marketId: Bytes32, outcomeIndex: OutcomeIndex, amount: bigint): void;
+}
