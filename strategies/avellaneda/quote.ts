@@ -1,0 +1,25 @@
+/** avellaneda quote function: reservation price and optimal spread around the fair price. */
+import { fairPrice } from '../../src/strategy/fair-price.ts';
+import { ladder } from '../../src/strategy/ladder.ts';
+import { ewmaSigma } from '../../src/strategy/volatility.ts';
+import type { DesiredQuote, MarketView } from '../../src/strategy/types.ts';
+import type { AvellanedaConfig } from './config.ts';
+import { horizonSeconds, optimalSpread, reservationPrice } from './model.ts';
+
+export function quoteAvellaneda(view: MarketView, cfg: AvellanedaConfig): DesiredQuote[] | null {
+  const ref = fairPrice(view.book, cfg.fair);
+  if (ref === null || cfg.size < view.minSize) return null;
+  const sigma = cfg.sigma ?? ewmaSigma(view.midHistory, { lambda: cfg.ewmaLambda, minSigma: cfg.minSigma });
+  const inputs = {
+    s: ref / 1e6,
+    q: view.position.net / cfg.inventoryUnit,
+    gamma: cfg.gamma,
+    sigma,
+    tau: horizonSeconds(view.now, view.deadline, cfg.horizonFloorSeconds, cfg.horizonCapSeconds),
+    k: cfg.k,
+  };
+  // r may leave [0, 1] under heavy inventory; the ladder clamps prices and drops a pinned side
+  const r = reservationPrice(inputs);
+  const spread = Math.min(cfg.maxSpread, Math.max(cfg.minSpread, optimalSpread(inputs)));
+  return ladder({ center: r, half: spread / 2, spacing: cfg.levelSpacing, levels: cfg.levels, size: cfg.size, tick: view.tick, tag: 'avellaneda' });
+}
