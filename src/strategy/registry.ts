@@ -1,0 +1,62 @@
+/**
+ * Strategy registry: built-ins by name (strategies/<name>/index.ts), or a user's module by path
+ * (relative to the config file's folder). A module exports the StrategyModule as its default
+ * export or as `strategy`; its shape is checked before use so a wrong file fails at start-up with a
+ * ConfigError, not mid-quote.
+ */
+import { isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ConfigError } from '../model/errors.ts';
+import type { StrategyModule } from './types.ts';
+
+export const BUILTIN_STRATEGIES = ['bands', 'avellaneda', 'oracle-anchored'] as const;
+export type BuiltinStrategy = (typeof BUILTIN_STRATEGIES)[number];
+
+const STRATEGIES_DIR = new URL('../../strategies/', import.meta.url);
+
+/** A reference is a path when it names a file or folder rather than a bare built-in name. */
+export function isStrategyPath(ref: string): boolean {
+  return ref.startsWith('.') || ref.startsWith('/') || /\.(ts|js|mjs)$/.test(ref) || ref.includes('/');
+}
+
+export function isStrategyModule(x: unknown): x is StrategyModule {
+  if (typeof x !== 'object' || x === null) return false;
+  const m = x as Record<string, unknown>;
+  return typeof m.name === 'string' && typeof m.parseConfig === 'function' && typeof m.quote === 'function';
+}
+
+/** Where a reference points: a file URL. Throws ConfigError for an unknown built-in name. */
+export function strategyUrl(ref: string, baseDir: string): URL {
+  if (isStrategyPath(ref)) return pathToFileURL(isAbsolute(ref) ? ref : resolve(baseDir, ref));
+  if (!(BUILTIN_STRATEGIES as readonly string[]).includes(ref)) {
+    throw new ConfigError(`unknown strategy "${ref}": expected one of ${BUILTIN_STRATEGIES.join(', ')} or a path to a module (./my-strategy.ts)`);
+  }
+  return new URL(`${ref}/index.ts`, STRATEGIES_DIR);
+}
+
+const cache = new Map<string, Promise<StrategyModule>>();
+
+export async function loadStrategy(ref: string, baseDir = process.cwd()): Promise<StrategyModule> {
+  const url = strategyUrl(ref, baseDir).href;
+  let p = cache.get(url);
+  if (!p) {
+    p = importModule(ref, url);
+    cache.set(url, p);
+    p.catch(() => cache.delete(url)); // a failed load may be fixed and retried
+  }
+  return p;
+}
+
+async function importModule(ref: string, url: string): Promise<StrategyModule> {
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(url)) as Record<string, unknown>;
+  } catch (e) {
+    throw new ConfigError(`strategy "${ref}": cannot load module (${(e as Error).message?.split('\n')[0] ?? 'error'})`, { cause: e });
+  }
+  const cand = mod.default ?? mod.strategy;
+  if (!isStrategyModule(cand)) {
+    throw new ConfigError(`strategy "${ref}": expected a default export { name, parseConfig(raw, path), quote(view, config) }`);
+  }
+  return cand;
+}

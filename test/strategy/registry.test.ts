@@ -1,0 +1,39 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BUILTIN_STRATEGIES, isStrategyPath, loadStrategy } from '../../src/strategy/registry.ts';
+import { ConfigError } from '../../src/model/errors.ts';
+import { makeView } from './make-view.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'bm-strat-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+test('built-ins load by name and quote', async () => {
+  for (const name of BUILTIN_STRATEGIES) {
+    const m = await loadStrategy(name);
+    assert.equal(m.name, name);
+    const cfg = m.parseConfig({}, 'params');
+    const q = m.quote(makeView(), cfg);
+    assert.ok(Array.isArray(q) && q.length > 0, name);
+  }
+});
+
+test('a user module loads by path relative to the config folder', async () => {
+  writeFileSync(
+    join(dir, 'mine.ts'),
+    `export default { name: 'mine', parseConfig: (raw) => ({ px: raw?.px ?? 400000 }), quote: (v, c) => [{ side: 'bid', price: c.px, size: v.minSize }] };\n`,
+  );
+  const m = await loadStrategy('./mine.ts', dir);
+  assert.equal(m.name, 'mine');
+  assert.deepEqual(m.quote(makeView(), m.parseConfig({ px: 300000 }, 'p')), [{ side: 'bid', price: 300000, size: 1_000_000 }]);
+});
+
+test('unknown names, missing files and wrong shapes are ConfigErrors', async () => {
+  await assert.rejects(loadStrategy('bandz'), (e: unknown) => e instanceof ConfigError && /unknown strategy "bandz"/.test(e.message));
+  await assert.rejects(loadStrategy('./nope.ts', dir), (e: unknown) => e instanceof ConfigError && /cannot load module/.test(e.message));
+  writeFileSync(join(dir, 'bad.ts'), `export const x = 1;\n`);
+  await assert.rejects(loadStrategy('./bad.ts', dir), (e: unknown) => e instanceof ConfigError && /expected a default export/.test(e.message));
+  assert.ok(isStrategyPath('./x.ts') && isStrategyPath('/a/b') && isStrategyPath('lib/x') && !isStrategyPath('bands'));
+});
