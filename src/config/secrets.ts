@@ -1,0 +1,88 @@
+/**
+ * Loading secrets: the private key (BOOKMAKER_PRIVATE_KEY or a key file) and the venue API key
+ * (--api-key or BOOKMAKER_API_KEY). Loaded values are registered for redaction, and no error message
+ * ever contains them (design.md §6.10).
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { ConfigError } from '../model/errors.ts';
+import { registerSecret } from '../core/logger.ts';
+import type { Hex } from '../model/order.ts';
+
+const KEY = /^(?:0x)?([0-9a-fA-F]{64})$/;
+
+export interface PrivateKeySource {
+  /** Path of a file holding the key (hex, optional 0x, surrounding whitespace ignored); wins over env. */
+  keyFile?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Refuse a key file that group or others could read (anything wider than 0600). */
+function readKeyFile(path: string): string {
+  let mode: number;
+  try {
+    const st = statSync(path);
+    if (!st.isFile()) throw new ConfigError(`key file ${path}: not a regular file`);
+    mode = st.mode & 0o777;
+  } catch (e) {
+    if (e instanceof ConfigError) throw e;
+    throw new ConfigError(`key file ${path}: cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  // Windows has no POSIX modes, so the check only applies where it means something.
+  if (process.platform !== 'win32' && (mode & 0o177) !== 0) {
+    throw new ConfigError(
+      `key file ${path}: permissions ${mode.toString(8).padStart(4, '0')} are too open; ` + `it must be readable by its owner only (run: chmod 600 ${path})`,
+    );
+  }
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`key file ${path}: cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+/** Validate and normalise to 0x + lowercase hex. The message names the source, never the value. */
+function normaliseKey(raw: string, source: string): Hex {
+  const m = KEY.exec(raw.trim());
+  if (!m) throw new ConfigError(`${source}: expected a private key of 0x followed by 64 hex digits`);
+  return `0x${m[1]!.toLowerCase()}`;
+}
+
+/** The private key from `keyFile` if given, else BOOKMAKER_PRIVATE_KEY. Throws ConfigError when neither is set. */
+export function loadPrivateKey(src: PrivateKeySource = {}): Hex {
+  const env = src.env ?? process.env;
+  let key: Hex;
+  if (src.keyFile !== undefined && src.keyFile !== '') {
+    const raw = readKeyFile(src.keyFile);
+    registerSecret(raw.trim()); // scrub it even if it turns out malformed
+    key = normaliseKey(raw, `key file ${src.keyFile}`);
+  } else if (env.BOOKMAKER_PRIVATE_KEY) {
+    registerSecret(env.BOOKMAKER_PRIVATE_KEY.trim());
+    key = normaliseKey(env.BOOKMAKER_PRIVATE_KEY, 'BOOKMAKER_PRIVATE_KEY');
+  } else {
+    throw new ConfigError('no private key: set BOOKMAKER_PRIVATE_KEY or pass --key-file FILE');
+  }
+  registerSecret(key);
+  return key;
+}
+
+export interface ApiKeySource {
+  /** From --api-key; wins over env. */
+  apiKey?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The API key from `apiKey` or BOOKMAKER_API_KEY, or undefined when neither is set (public reads). */
+export function loadApiKey(src: ApiKeySource = {}): string | undefined {
+  const env = src.env ?? process.env;
+  const fromFlag = src.apiKey !== undefined && src.apiKey !== '';
+  const raw = fromFlag ? src.apiKey : env.BOOKMAKER_API_KEY;
+  if (raw === undefined || raw === '') return undefined;
+  registerSecret(raw);
+  const key = raw.trim();
+  // It goes into an Authorization header: no whitespace or control characters.
+  if (key === '' || !/^[\x21-\x7e]+$/.test(key)) {
+    throw new ConfigError(`${fromFlag ? '--api-key' : 'BOOKMAKER_API_KEY'}: expected a non-empty key of printable characters without spaces`);
+  }
+  registerSecret(key);
+  return key;
+}
