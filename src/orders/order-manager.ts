@@ -398,6 +398,8 @@ export class OrderManager {
   }
 
   private startBackoff(now: number): void {
+    // Several 429s from one call (or during a back-off) are one signal: escalate once.
+    if (now < this.backoffUntil) return;
     const base = this.opts.backoffBaseMs ?? 500;
     const max = this.opts.backoffMaxMs ?? 30_000;
     const wait = Math.min(max, base * 2 ** this.backoffStep);

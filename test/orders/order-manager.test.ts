@@ -1,0 +1,318 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { BookmakerError, InvariantError } from '../../src/model/errors.ts';
+import type { Bytes32, LimitOrder } from '../../src/model/order.ts';
+import type { DesiredOrder } from '../../src/orders/diff.ts';
+import { NonceSource } from '../../src/orders/nonces.ts';
+import { OrderManager, type OrderManagerOptions } from '../../src/orders/order-manager.ts';
+import type { OrderManagerEvent } from '../../src/state/events.ts';
+import { FakeVenue, M1, M2, ManualClock, venueOrder } from './fake-venue.ts';
+
+const order = (price: number, side: 0 | 1 = 0, marketId: Bytes32 = M1, size = 10_000_000): LimitOrder => ({ marketId, outcomeIndex: 1, side, price, size });
+const quotes = (mid: number, marketId: Bytes32 = M1): DesiredOrder[] => [
+  { slot: `${marketId}:bid:0`, order: order(mid - 10_000, 0, marketId) },
+  { slot: `${marketId}:bid:1`, order: order(mid - 30_000, 0, marketId) },
+  { slot: `${marketId}:ask:0`, order: order(mid + 10_000, 1, marketId) },
+  { slot: `${marketId}:ask:1`, order: order(mid + 30_000, 1, marketId) },
+];
+
+function setup(opts: Partial<OrderManagerOptions> = {}, batchLimit = 50) {
+  const venue = new FakeVenue(batchLimit);
+  const clock = new ManualClock();
+  const events: OrderManagerEvent[] = [];
+  const om = new OrderManager({ venue, clock, tolerances: { price: 5_000, sizeFraction: 0.1 }, emit: (e) => events.push(e), cancelAllDelayMs: 0, ...opts });
+  const of = <T extends OrderManagerEvent['type']>(t: T) => events.filter((e): e is Extract<OrderManagerEvent, { type: T }> => e.type === t);
+  return { venue, clock, om, events, of };
+}
+
+/** Each slot has at most one order open at the venue. */
+function assertOnePerSlot(venue: FakeVenue, om: OrderManager): void {
+  const slotOf = new Map(om.tracked().map((t) => [t.planned.nonce, t.slot]));
+  const seen = new Set<string>();
+  for (const o of venue.open.values()) {
+    const slot = slotOf.get(o.nonce);
+    assert.ok(slot, `venue order ${o.nonce} is not tracked`);
+    assert.ok(!seen.has(slot), `two open orders in slot ${slot}`);
+    seen.add(slot);
+  }
+}
+
+describe('OrderManager.sync', () => {
+  it('first quote is one bulk call; same or noisy quotes send nothing', async () => {
+    const { venue, om } = setup();
+    await om.sync(M1, quotes(500_000));
+    assert.equal(venue.venueCalls().length, 1);
+    assert.equal(venue.open.size, 4);
+    await om.sync(M1, quotes(500_000));
+    await om.sync(M1, quotes(504_000)); // within the 5 000 price tolerance
+    assert.equal(venue.venueCalls().length, 1);
+  });
+
+  it('a one-order move is one cancel-replace; a full requote is one bulk call', async () => {
+    const { venue, om } = setup();
+    await om.sync(M1, quotes(500_000));
+    const moved = quotes(500_000);
+    moved[0] = { ...moved[0]!, order: order(480_000) };
+    await om.sync(M1, moved);
+    assert.equal(venue.venueCalls()[1]!.kind, 'cancel-replace');
+    await om.sync(M1, quotes(550_000));
+    const last = venue.venueCalls()[2]!;
+    assert.equal(last.kind, 'batch');
+    assert.equal(last.kind === 'batch' && last.creates.length + last.cancels.length, 8);
+    assert.equal(venue.open.size, 4);
+    assertOnePerSlot(venue, om);
+  });
+
+  it('null/empty desired pulls every quote', async () => {
+    const { venue, om } = setup();
+    await om.sync(M1, quotes(500_000));
+    await om.sync(M1, []);
+    assert.equal(venue.open.size, 0);
+    assert.equal(om.tracked().length, 0);
+  });
+
+  it('rejects desired orders of another market', () => {
+    const { om } = setup();
+    assert.throws(() => om.sync(M1, quotes(500_000, M2)), /marketId/);
+  });
+
+  it('in flight at worst case: a held call shows pending orders and later ticks coalesce into one follow-up', async () => {
+    const { venue, om } = setup();
+    let release!: () => void;
+    venue.hold = new Promise((r) => (release = r));
+    const first = om.sync(M1, quotes(500_000));
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(om.tracked().map((t) => t.state), ['pending-create', 'pending-create', 'pending-create', 'pending-create']);
+    const a = om.sync(M1, quotes(600_000));
+    const b = om.sync(M1, quotes(700_000));
+    assert.equal(a, b, 'queued ticks share one follow-up');
+    venue.hold = null;
+    release();
+    await first;
+    await b;
+    // one create batch, one requote batch straight to 700 000 (600 000 was skipped)
+    assert.equal(venue.venueCalls().length, 2);
+    assert.deepEqual([...venue.open.values()].map((o) => o.price).sort(), [670_000, 690_000, 710_000, 730_000]);
+  });
+
+  it('batches within the venue limit', async () => {
+    const { venue, om } = setup({}, 4);
+    const many = Array.from({ length: 10 }, (_, i) => ({ slot: `s${i}`, order: order(100_000 + i * 10_000) }));
+    await om.sync(M1, many);
+    assert.deepEqual(venue.venueCalls().map((c) => (c.kind === 'batch' ? c.creates.length : -1)), [4, 4, 2]);
+  });
+});
+
+describe('OrderManager outcomes', () => {
+  it('5xx on create: the same planned order (same nonce) is resent; the 409 duplicate is counted once', async () => {
+    const { venue, om, of } = setup();
+    let fail = true;
+    venue.createScript = (p) => {
+      if (!fail) return undefined;
+      fail = false;
+      venue.open.set(p.nonce, venueOrder(p)); // it landed although the answer was lost
+      return { ok: false, nonce: p.nonce, code: 'VENUE_ERROR', message: '502', retryable: true };
+    };
+    const one = [quotes(500_000)[0]!];
+    await om.sync(M1, one);
+    assert.equal(om.tracked()[0]!.state, 'pending-create');
+    await om.sync(M1, one);
+    assert.equal(venue.received.length, 2);
+    assert.deepEqual(venue.received[1], venue.received[0], 'resent body identical');
+    assert.equal(om.tracked()[0]!.state, 'working');
+    assert.deepEqual(of('OrderAccepted').map((e) => e.duplicate), [true]);
+    assert.equal(venue.open.size, 1);
+  });
+
+  it('a thrown network error marks the whole batch retryable, then retries', async () => {
+    const { venue, om } = setup();
+    venue.throwNext = new BookmakerError('NETWORK', 'socket hang up');
+    await om.sync(M1, quotes(500_000));
+    assert.equal(venue.open.size, 0);
+    await om.sync(M1, quotes(500_000));
+    assert.equal(venue.open.size, 4);
+    assert.equal(new Set(venue.received.map((p) => p.nonce)).size, 4, 'no new nonces on retry');
+  });
+
+  it('after maxRetries the create is settled by reconciliation', async () => {
+    const { venue, om, clock } = setup({ maxRetries: 1, inFlightTimeoutMs: 1000 });
+    venue.createScript = (p) => ({ ok: false, nonce: p.nonce, code: 'VENUE_ERROR', message: '503', retryable: true });
+    const one = [quotes(500_000)[0]!];
+    await om.sync(M1, one);
+    await om.sync(M1, one);
+    await om.sync(M1, one);
+    assert.equal(venue.received.length, 2);
+    clock.t += 2000;
+    venue.createScript = () => undefined;
+    await om.sync(M1, one); // reconcile forgets the unplaced order, then creates a fresh one
+    assert.equal(venue.open.size, 1);
+    assert.equal(venue.received.length, 3);
+    assert.notEqual(venue.received[2]!.nonce, venue.received[0]!.nonce);
+  });
+
+  it('429: nothing placed, back-off sheds requotes but still cancels, then resumes', async () => {
+    const { venue, om, clock, of } = setup({ backoffBaseMs: 1000 });
+    await om.sync(M1, quotes(500_000).slice(0, 2));
+    venue.createScript = (p) => ({ ok: false, nonce: p.nonce, code: 'RATE_LIMITED', message: '429', retryable: true });
+    await om.sync(M1, quotes(500_000));
+    assert.equal(of('OrderRejected').filter((e) => e.reason === 'rate_limited').length, 2);
+    venue.createScript = () => undefined;
+    const calls = venue.venueCalls().length;
+    await om.sync(M1, quotes(600_000));
+    assert.equal(venue.venueCalls().length, calls, 'requotes shed during back-off');
+    await om.sync(M1, []);
+    assert.equal(venue.open.size, 0, 'cancels still go out');
+    clock.t += 1001;
+    await om.sync(M1, quotes(600_000));
+    assert.equal(venue.open.size, 4);
+  });
+
+  it('409 migration blocks the market until resumeMarket; other markets keep quoting', async () => {
+    const { venue, om, of } = setup();
+    venue.createScript = (p) => (p.marketId === M1 ? { ok: false, nonce: p.nonce, code: 'MIGRATION_REQUIRED', message: '409', retryable: false, migration: true } : undefined);
+    await om.sync(M1, quotes(500_000));
+    await om.sync(M2, quotes(500_000, M2));
+    assert.equal(om.isBlocked(M1), true);
+    assert.equal(of('MarketBlocked').length, 1);
+    const before = venue.received.length;
+    await om.sync(M1, quotes(500_000));
+    assert.equal(venue.received.length, before, 'no creates while blocked');
+    venue.createScript = () => undefined;
+    om.resumeMarket(M1);
+    await om.sync(M1, quotes(500_000));
+    assert.equal(venue.open.size, 8);
+  });
+
+  it('partial bulk failure: the rejected slot cools down, the others work', async () => {
+    const { venue, om, clock } = setup({ rejectCooldownMs: 1000 });
+    venue.createScript = (p) => (p.price === 490_000 ? { ok: false, nonce: p.nonce, code: 'BAD_INPUT', message: 'price', retryable: false } : undefined);
+    await om.sync(M1, quotes(500_000));
+    assert.equal(venue.open.size, 3);
+    await om.sync(M1, quotes(500_000));
+    assert.equal(venue.received.length, 4, 'no hammering during cooldown');
+    clock.t += 1001;
+    await om.sync(M1, quotes(500_000));
+    assert.equal(venue.received.length, 5);
+  });
+
+  it('a cancel for an unknown order forgets it and reconciles the market', async () => {
+    const { venue, om } = setup();
+    await om.sync(M1, quotes(500_000).slice(0, 1));
+    const n = [...venue.open.keys()][0]!;
+    venue.open.delete(n);
+    venue.cancelScript = (x) => ({ ok: false, nonce: x, code: 'NOT_FOUND', message: '404', retryable: false });
+    await om.sync(M1, []);
+    assert.equal(om.tracked().length, 0);
+    venue.cancelScript = () => undefined;
+    await om.sync(M1, []);
+    assert.ok(venue.calls.some((c) => c.kind === 'open-orders'));
+  });
+
+  it('dead-man: orders carry a short expiry and are refreshed at half-life', async () => {
+    const { venue, om, clock } = setup({ deadManSeconds: 60 });
+    await om.sync(M1, quotes(500_000).slice(0, 1));
+    const first = [...venue.open.values()][0]!;
+    assert.equal(first.expiry, Math.floor(clock.t / 1000) + 60);
+    clock.t += 29_000;
+    await om.sync(M1, quotes(500_000).slice(0, 1));
+    assert.equal(venue.venueCalls().length, 1);
+    clock.t += 2_000;
+    await om.sync(M1, quotes(500_000).slice(0, 1));
+    assert.equal(venue.venueCalls()[1]!.kind, 'cancel-replace');
+    assert.ok([...venue.open.values()][0]!.expiry > first.expiry);
+  });
+});
+
+describe('OrderManager.reconcile', () => {
+  it('start-up: adopts orders matching desired slots, cancels the rest, never double-quotes', async () => {
+    const { venue, om, of } = setup();
+    const old = new NonceSource();
+    const q = quotes(500_000);
+    // a previous run left: bid0 twice (one must go), ask0 at a stale price, and a stray order
+    for (const o of [q[0]!.order, { ...q[0]!.order, price: 491_000 }, { ...q[2]!.order, price: 700_000 }, order(100_000, 0, M2)]) {
+      const p = { ...o, nonce: old.next() };
+      venue.open.set(p.nonce, venueOrder(p));
+    }
+    assert.equal(await om.reconcile(undefined, q), true);
+    assert.equal(of('OrderAdopted').length, 1);
+    assert.equal(venue.open.size, 1);
+    assert.equal(om.ready, true);
+    await om.sync(M1, q);
+    assert.equal(venue.open.size, 4);
+    assertOnePerSlot(venue, om);
+    assert.equal(venue.received.length, 3, 'the adopted slot was not re-created');
+  });
+
+  it('after a reconnect: learns fills and vanished orders from the venue', async () => {
+    const { venue, om, of } = setup();
+    await om.sync(M1, quotes(500_000));
+    const [a, b] = [...venue.open.keys()];
+    venue.open.delete(a!);
+    venue.open.set(b!, { ...venue.open.get(b!)!, remainingSize: 2_000_000 });
+    await om.reconcile(M1);
+    assert.equal(of('OrderGone').length, 1);
+    assert.deepEqual(of('OrderRemainingChanged').map((e) => e.remaining), [2_000_000]);
+    await om.sync(M1, quotes(500_000));
+    assert.equal(venue.open.size, 4);
+    assertOnePerSlot(venue, om);
+  });
+
+  it('returns false and stays not-ready when the venue cannot be listed', async () => {
+    const { venue, om } = setup();
+    venue.failOpenOrders = 1;
+    assert.equal(await om.reconcile(), false);
+    assert.equal(om.ready, false);
+  });
+
+  it('waits for a running sync before reading the venue', async () => {
+    const { venue, om } = setup();
+    let release!: () => void;
+    venue.hold = new Promise((r) => (release = r));
+    const s = om.sync(M1, quotes(500_000));
+    await new Promise((r) => setImmediate(r));
+    const r = om.reconcile(M1);
+    await new Promise((r2) => setImmediate(r2));
+    assert.equal(venue.calls.filter((c) => c.kind === 'open-orders').length, 0);
+    venue.hold = null;
+    release();
+    await s;
+    await r;
+    assert.equal(venue.open.size, 4);
+    assert.equal(om.tracked().filter((t) => t.state === 'working').length, 4);
+  });
+});
+
+describe('OrderManager.cancelAll and halt', () => {
+  it('loops until the venue reports nothing open, catching late arrivals', async () => {
+    const { venue, om } = setup({}, 3);
+    await om.sync(M1, quotes(500_000));
+    await om.sync(M2, quotes(500_000, M2));
+    venue.lateArrivals = [venueOrder({ ...order(1_000), nonce: new NonceSource().next() })];
+    const r = await om.cancelAll();
+    assert.equal(r.ok, true);
+    assert.equal(venue.open.size, 0);
+    assert.equal(r.cancelled, 9);
+    assert.ok(r.rounds >= 2);
+    await om.sync(M1, quotes(500_000));
+    assert.equal(venue.open.size, 0, 'no creates after cancelAll');
+  });
+
+  it('is bounded: reports failure when orders will not go', async () => {
+    const { venue, om } = setup({ cancelAllRounds: 3 });
+    await om.sync(M1, quotes(500_000));
+    venue.cancelScript = (n) => ({ ok: false, nonce: n, code: 'VENUE_ERROR', message: '500', retryable: true });
+    const r = await om.cancelAll();
+    assert.deepEqual({ ok: r.ok, rounds: r.rounds, remaining: r.remaining }, { ok: false, rounds: 3, remaining: 4 });
+  });
+
+  it('a reused nonce is a broken invariant: halt cancels all and calls onHalt', async () => {
+    const fixed = new Uint8Array(32).fill(7);
+    const box: { halted: Error | null } = { halted: null };
+    const { venue, om } = setup({ nonces: new NonceSource(10, () => fixed), onHalt: (e) => (box.halted = e) });
+    await om.sync(M1, quotes(500_000));
+    assert.ok(box.halted instanceof InvariantError);
+    assert.equal(om.isHalted, true);
+    assert.equal(om.ready, false);
+    assert.equal(venue.open.size, 0);
+  });
+});

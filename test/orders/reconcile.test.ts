@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Bytes32, LimitOrder } from '../../src/model/order.ts';
+import type { DesiredOrder, Tolerances, TrackedOrder } from '../../src/orders/diff.ts';
+import { planReconcile } from '../../src/orders/reconcile.ts';
+import { remainingShares } from '../../src/orders/venue-order-shares.ts';
+import { M1, venueOrder } from './fake-venue.ts';
+
+const tol: Tolerances = { price: 10_000, sizeFraction: 0.1 };
+const nonce = (i: number): Bytes32 => ('0x' + i.toString(16).padStart(64, '0')) as Bytes32;
+const order = (price: number, side: 0 | 1 = 0): LimitOrder => ({ marketId: M1, outcomeIndex: 1, side, price, size: 10_000_000 });
+const want = (slot: string, o: LimitOrder): DesiredOrder => ({ slot, order: o });
+const at = (o: LimitOrder, n: number, remaining?: number) => venueOrder({ ...o, nonce: nonce(n) }, remaining);
+const tracked = (slot: string, o: LimitOrder, n: number, state: TrackedOrder['state'], sentAt = 0): TrackedOrder => ({ slot, planned: { ...o, nonce: nonce(n) }, remaining: o.size, state, sentAt });
+
+describe('planReconcile', () => {
+  it('adopts strangers that fit free slots and cancels the rest', () => {
+    const plan = planReconcile([at(order(400_000), 1), at(order(600_000, 1), 2), at(order(200_000), 3)], [], [want('b0', order(405_000)), want('a0', order(600_000, 1))], tol, 0, 1000);
+    assert.deepEqual(plan.adopt.map((a) => [a.slot, a.order.nonce]), [['b0', nonce(1)], ['a0', nonce(2)]]);
+    assert.deepEqual(plan.cancel.map((o) => o.nonce), [nonce(3)]);
+  });
+
+  it('never adopts two orders into one slot', () => {
+    const plan = planReconcile([at(order(400_000), 1), at(order(401_000), 2)], [], [want('b0', order(400_000))], tol, 0, 1000);
+    assert.equal(plan.adopt.length, 1);
+    assert.equal(plan.cancel.length, 1);
+  });
+
+  it('does not adopt into a slot we already fill', () => {
+    const plan = planReconcile([at(order(400_000), 1), at(order(400_000), 2)], [tracked('b0', order(400_000), 1, 'working')], [want('b0', order(400_000))], tol, 0, 1000);
+    assert.deepEqual(plan.confirm.map((c) => c.nonce), [nonce(1)]);
+    assert.deepEqual(plan.adopt, []);
+    assert.deepEqual(plan.cancel.map((o) => o.nonce), [nonce(2)]);
+  });
+
+  it('forgets tracked orders the venue no longer lists, but waits for young creates', () => {
+    const t = [tracked('b0', order(400_000), 1, 'working'), tracked('b1', order(390_000), 2, 'pending-create', 900), tracked('b2', order(380_000), 3, 'pending-create', 0), tracked('b3', order(370_000), 4, 'pending-cancel')];
+    const plan = planReconcile([], t, [], tol, 1000, 500);
+    assert.deepEqual(plan.forget.map((x) => x.planned.nonce), [nonce(1), nonce(3), nonce(4)]);
+  });
+
+  it('a young pending create keeps its slot free of strangers', () => {
+    const plan = planReconcile([at(order(400_000), 9)], [tracked('b0', order(400_000), 1, 'pending-create', 900)], [want('b0', order(400_000))], tol, 1000, 500);
+    assert.deepEqual(plan.cancel.map((o) => o.nonce), [nonce(9)]);
+  });
+
+  it('confirms with the venue remaining size; ignores non-open statuses', () => {
+    const filled = { ...at(order(300_000), 5), status: 'filled' as const };
+    const plan = planReconcile([at(order(400_000), 1, 4_000_000), filled], [tracked('b0', order(400_000), 1, 'pending-create')], [], tol, 0, 1000);
+    assert.deepEqual(plan.confirm, [{ nonce: nonce(1), remaining: 4_000_000 }]);
+    assert.deepEqual(plan.cancel, []);
+  });
+});
+
+describe('remainingShares', () => {
+  it('scales a V2 buy budget back to shares', () => {
+    const o = { ...at(order(370_000), 1), size: 4_613_580, remainingSize: 2_306_790, sv2MinSharesOut: 12_345_678n };
+    assert.equal(remainingShares(o), 6_172_839);
+  });
+  it('sells carry shares', () => {
+    assert.equal(remainingShares(at(order(600_000, 1), 1, 3_000_000)), 3_000_000);
+  });
+});
