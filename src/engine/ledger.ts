@@ -1,0 +1,94 @@
+/**
+ * Exact integer balances of the engine, in plain numbers (every amount stays a safe integer because
+ * the total collateral ever deposited is capped below 2^53). Per trader: collateral and the part
+ * reserved by open orders. Per (trader, market): YES and NO tokens and the part of each reserved by
+ * open inventory sells. Plus the venue fee account and per-market backing (collateral locked in
+ * complete sets). Conservation: Σ collateral + fee account + Σ backing = deposits − withdrawals.
+ */
+const TRADER_STRIDE = 2 ** 32;
+
+export class Ledger {
+  collateral = new Float64Array(64);
+  reserved = new Float64Array(64);
+  traders = 0;
+  fee = 0;
+  /** net collateral deposited (deposits − withdrawals), kept below 2^53 */
+  total = 0;
+
+  /** position arrays, indexed by a position number from `positionIndex` */
+  yes = new Float64Array(256);
+  no = new Float64Array(256);
+  yesReserved = new Float64Array(256);
+  noReserved = new Float64Array(256);
+  posMarket = new Int32Array(256);
+  posTrader = new Int32Array(256);
+  positionsUsed = 0;
+  private readonly posIndex = new Map<number, number>();
+  /** position numbers of each trader, for listing */
+  readonly byTrader: number[][] = [];
+
+  addTrader(): number {
+    const t = this.traders++;
+    if (t >= this.collateral.length) {
+      this.collateral = grow(this.collateral, this.collateral.length * 2);
+      this.reserved = grow(this.reserved, this.reserved.length * 2);
+    }
+    this.byTrader.push([]);
+    return t;
+  }
+
+  available(trader: number): number {
+    return this.collateral[trader]! - this.reserved[trader]!;
+  }
+
+  /** The position number of (trader, market), or -1 when it has never existed. */
+  findPosition(trader: number, market: number): number {
+    return this.posIndex.get(market * TRADER_STRIDE + trader) ?? -1;
+  }
+
+  /** The position number of (trader, market), created empty on first use. */
+  positionIndex(trader: number, market: number): number {
+    const key = market * TRADER_STRIDE + trader;
+    const found = this.posIndex.get(key);
+    if (found !== undefined) return found;
+    const p = this.positionsUsed++;
+    if (p >= this.yes.length) {
+      const n = this.yes.length * 2;
+      this.yes = grow(this.yes, n);
+      this.no = grow(this.no, n);
+      this.yesReserved = grow(this.yesReserved, n);
+      this.noReserved = grow(this.noReserved, n);
+      this.posMarket = grow(this.posMarket, n);
+      this.posTrader = grow(this.posTrader, n);
+    }
+    this.posMarket[p] = market;
+    this.posTrader[p] = trader;
+    this.posIndex.set(key, p);
+    this.byTrader[trader]!.push(p);
+    return p;
+  }
+
+  tokens(p: number, outcome: number): number {
+    return outcome === 1 ? this.yes[p]! : this.no[p]!;
+  }
+
+  availableTokens(p: number, outcome: number): number {
+    return outcome === 1 ? this.yes[p]! - this.yesReserved[p]! : this.no[p]! - this.noReserved[p]!;
+  }
+
+  addTokens(p: number, outcome: number, n: number): void {
+    if (outcome === 1) this.yes[p] = this.yes[p]! + n;
+    else this.no[p] = this.no[p]! + n;
+  }
+
+  reserveTokens(p: number, outcome: number, n: number): void {
+    if (outcome === 1) this.yesReserved[p] = this.yesReserved[p]! + n;
+    else this.noReserved[p] = this.noReserved[p]! + n;
+  }
+}
+
+function grow<T extends Float64Array | Int32Array>(a: T, n: number): T {
+  const b = new (a.constructor as new (n: number) => T)(n);
+  b.set(a);
+  return b;
+}

@@ -1,0 +1,87 @@
+/**
+ * One market's YES-terms book as per-tick FIFO queues: for each level index (price / tick) a head
+ * and tail slot into the order pool (linked through pool.prev/next), the aggregate resting shares
+ * and the order count, plus the best bid and ask level. Level 0 (price 0) and level `top`
+ * (price 1e6) are never valid prices, so they double as "side empty" markers for best bid / ask.
+ */
+import type { OrderPool } from './order-pool.ts';
+
+const NIL = -1;
+
+export class PriceLadder {
+  readonly tick: number;
+  /** level index of price 1e6 */
+  readonly top: number;
+  readonly head: [Int32Array, Int32Array];
+  readonly tail: [Int32Array, Int32Array];
+  readonly size: [Float64Array, Float64Array];
+  readonly count: [Int32Array, Int32Array];
+  /** best bid level (0 = no bids) */
+  bestBid = 0;
+  /** best ask level (top = no asks) */
+  bestAsk: number;
+
+  constructor(tick: number) {
+    this.tick = tick;
+    this.top = 1_000_000 / tick;
+    const n = this.top + 1;
+    this.head = [new Int32Array(n).fill(NIL), new Int32Array(n).fill(NIL)];
+    this.tail = [new Int32Array(n).fill(NIL), new Int32Array(n).fill(NIL)];
+    this.size = [new Float64Array(n), new Float64Array(n)];
+    this.count = [new Int32Array(n), new Int32Array(n)];
+    this.bestAsk = this.top;
+  }
+
+  /** Append at the back of its level's queue (time priority). */
+  push(pool: OrderPool, slot: number, side: number, level: number, shares: number): void {
+    const t = this.tail[side][level]!;
+    pool.prev[slot] = t;
+    pool.next[slot] = NIL;
+    if (t === NIL) this.head[side][level] = slot;
+    else pool.next[t] = slot;
+    this.tail[side][level] = slot;
+    this.size[side][level] = this.size[side][level]! + shares;
+    this.count[side][level] = this.count[side][level]! + 1;
+    if (side === 0) {
+      if (level > this.bestBid) this.bestBid = level;
+    } else if (level < this.bestAsk) this.bestAsk = level;
+  }
+
+  /** Unlink a resting order whose remaining shares are `shares`. */
+  remove(pool: OrderPool, slot: number, side: number, level: number, shares: number): void {
+    const p = pool.prev[slot]!;
+    const nx = pool.next[slot]!;
+    if (p === NIL) this.head[side][level] = nx;
+    else pool.next[p] = nx;
+    if (nx === NIL) this.tail[side][level] = p;
+    else pool.prev[nx] = p;
+    pool.prev[slot] = NIL;
+    pool.next[slot] = NIL;
+    const c = this.count[side][level]! - 1;
+    this.count[side][level] = c;
+    this.size[side][level] = c === 0 ? 0 : this.size[side][level]! - shares;
+    if (c === 0) this.refreshBest(side, level);
+  }
+
+  /** A resting order traded `shares`: shrink its level's aggregate. */
+  reduce(side: number, level: number, shares: number): void {
+    this.size[side][level] = this.size[side][level]! - shares;
+  }
+
+  /** After `level` emptied, move the best pointer of `side` to the next non-empty level. */
+  private refreshBest(side: number, level: number): void {
+    if (side === 0) {
+      if (level !== this.bestBid) return;
+      const c = this.count[0];
+      let l = level - 1;
+      while (l > 0 && c[l] === 0) l--;
+      this.bestBid = l;
+    } else {
+      if (level !== this.bestAsk) return;
+      const c = this.count[1];
+      let l = level + 1;
+      while (l < this.top && c[l] === 0) l++;
+      this.bestAsk = l;
+    }
+  }
+}

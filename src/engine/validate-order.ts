@@ -1,0 +1,62 @@
+/**
+ * Entry checks of a submitted order that need only the order and its market's rules (balances are
+ * checked by the engine). Returns the first problem as a Rejection naming the field, or null.
+ */
+import { ONE } from '../model/units.ts';
+import { KIND_BUY } from './fill-math.ts';
+import type { MarketConfig, RejectCode, Rejection, SubmitOrder } from './types.ts';
+
+/** Largest share quantity of one order (1e9 shares), so level aggregates stay exact integers. */
+export const MAX_ORDER_SHARES = 1e15;
+
+export function reject(code: RejectCode, field: string, message: string): Rejection {
+  return { ok: false, code, field, message };
+}
+
+function isUint(v: unknown): v is number {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+}
+
+const AMOUNT_FIELDS = ['maxShares', 'minSharesOut', 'maxCollateralIn', 'minCollateralOut', 'maxFee'] as const;
+
+export function validateOrder(o: SubmitOrder, cfg: MarketConfig): Rejection | null {
+  if (o.outcome !== 0 && o.outcome !== 1) return reject('BAD_INPUT', 'outcome', 'outcome must be 0 (NO) or 1 (YES)');
+  if (o.kind !== 0 && o.kind !== 1 && o.kind !== 2) return reject('BAD_INPUT', 'kind', 'kind must be 0, 1 or 2');
+  if (!isUint(o.price)) return reject('BAD_INPUT', 'price', 'price must be a non-negative safe integer');
+  if (o.price < cfg.tick || o.price > ONE - cfg.tick) {
+    return reject('PRICE_OUT_OF_RANGE', 'price', `price must be within [${cfg.tick}, ${ONE - cfg.tick}]`);
+  }
+  if (o.price % cfg.tick !== 0) return reject('OFF_TICK', 'price', `price must be a multiple of the tick ${cfg.tick}`);
+  for (const f of AMOUNT_FIELDS) {
+    if (!isUint(o[f])) return reject('BAD_INPUT', f, `${f} must be a non-negative safe integer`);
+  }
+  const tif = o.timeInForce ?? 0;
+  if (tif !== 0 && tif !== 1 && tif !== 2) return reject('BAD_INPUT', 'timeInForce', 'timeInForce must be 0, 1 or 2');
+  const role = o.makerRole ?? 0;
+  if (role !== 0 && role !== 1 && role !== 2) return reject('BAD_INPUT', 'makerRole', 'makerRole must be 0, 1 or 2');
+  if (o.expiry !== undefined && !isUint(o.expiry)) return reject('BAD_INPUT', 'expiry', 'expiry must be unix seconds');
+  if (typeof o.nowMs !== 'number' || !Number.isFinite(o.nowMs) || o.nowMs < 0) {
+    return reject('BAD_INPUT', 'nowMs', 'nowMs must be a finite non-negative number');
+  }
+  const qtyField = o.kind === KIND_BUY ? 'minSharesOut' : 'maxShares';
+  const qty = o[qtyField];
+  if (qty < cfg.minOrderSize) return reject('BELOW_MIN_ORDER_SIZE', qtyField, `${qtyField} must be at least ${cfg.minOrderSize}`);
+  if (qty > MAX_ORDER_SHARES) return reject('BAD_INPUT', qtyField, `${qtyField} must be at most ${MAX_ORDER_SHARES}`);
+  if (o.kind !== 1 && o.maxCollateralIn === 0) return reject('BAD_INPUT', 'maxCollateralIn', 'maxCollateralIn must be above 0');
+  if (o.expiry && o.expiry * 1000 <= o.nowMs) return reject('EXPIRED', 'expiry', 'expiry has already passed');
+  return null;
+}
+
+/** Market rules are checked when a market is added; a bad config is a typed refusal, not a crash. */
+export function validateMarketConfig(c: MarketConfig): Rejection | null {
+  if (!isUint(c.tick) || c.tick < 100 || ONE % c.tick !== 0 || c.tick >= ONE / 2) {
+    return reject('BAD_INPUT', 'tick', 'tick must divide 1e6, be at least 100 and below 5e5');
+  }
+  if (!isUint(c.minOrderSize) || c.minOrderSize < 1) return reject('BAD_INPUT', 'minOrderSize', 'minOrderSize must be a positive integer');
+  if (!isUint(c.minFillSize) || c.minFillSize < 1 || c.minFillSize > c.minOrderSize) {
+    return reject('BAD_INPUT', 'minFillSize', 'minFillSize must be a positive integer no larger than minOrderSize');
+  }
+  if (!isUint(c.makerFeeBps) || c.makerFeeBps > 10_000) return reject('BAD_INPUT', 'makerFeeBps', 'makerFeeBps must be within [0, 10000]');
+  if (!isUint(c.takerFeeBps) || c.takerFeeBps > 10_000) return reject('BAD_INPUT', 'takerFeeBps', 'takerFeeBps must be within [0, 10000]');
+  return null;
+}
