@@ -29,6 +29,15 @@ function check(r: unknown, what: string): void {
 
 export function hostLedger(host: EngineHost): WalletLedger {
   return {
+    mark(marketId) {
+      const m = host.marketIndex(marketId);
+      const info = m === undefined ? undefined : host.engine.market(m);
+      if (m === undefined || !info) return { yesMark: null, payoutYes: null };
+      const bid = host.engine.bestBid(m);
+      const ask = host.engine.bestAsk(m);
+      const mid = bid > 0 && ask > 0 ? Math.round((bid + ask) / 2) : null;
+      return { yesMark: mid ?? info.lastPrice, payoutYes: info.status === 'resolved' ? info.payoutYes : null };
+    },
     collateral(wallet) {
       const b = host.balance(wallet);
       return b ? { total: b.collateral, reserved: b.reserved, available: b.available } : ZERO;

@@ -23,7 +23,16 @@ export interface LedgerPosition {
   claimable: bigint;
 }
 
+/** What a market's outcome tokens are worth now. */
+export interface LedgerMark {
+  /** YES mark in 1e-6 units: mid of the book, else the last trade, else null */
+  yesMark: number | null;
+  /** after resolution: payout per YES share in 1e-6 (NO gets 1e6 − this) */
+  payoutYes: number | null;
+}
+
 export interface WalletLedger {
+  mark(marketId: Bytes32): LedgerMark;
   collateral(wallet: Address): LedgerCollateral;
   /** positions of the wallet in every market it touched */
   positions(wallet: Address): LedgerPosition[];

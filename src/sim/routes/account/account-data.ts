@@ -1,0 +1,58 @@
+/**
+ * Persisted data of the account routes, under `state.ext.accounts` (JSON-friendly, saved with
+ * `--state FILE`): question submissions, the questions they produced, and a counter for simulated
+ * transaction hashes.
+ */
+import { keccak256, toHex } from 'viem';
+import type { ExchangeState } from '../../context.ts';
+import type { Address, Bytes32 } from '../../../model/order.ts';
+
+export interface QuestionRecord {
+  id: Bytes32;
+  submissionId: string;
+  text: string;
+  shortText: string;
+  criteria: string;
+  explanation: string;
+  /** unix seconds */
+  endTime: number;
+  sources: string[];
+  evidenceMode: 'social_only' | 'web_enabled';
+  /** the market created from it, once created */
+  marketId: Bytes32 | null;
+}
+
+export interface SubmissionRecord {
+  id: string;
+  /** lower-cased wallet of the submitting key */
+  owner: string;
+  /** ms since epoch */
+  createdAt: number;
+  kind: 'question' | 'agent';
+  questionIds: Bytes32[];
+}
+
+export interface AccountData {
+  txCounter: number;
+  submissionCounter: number;
+  submissions: Record<string, SubmissionRecord>;
+  questions: Record<string, QuestionRecord>;
+}
+
+export const ACCOUNTS_EXT_KEY = 'accounts';
+
+export function accountData(state: ExchangeState): AccountData {
+  let d = state.ext[ACCOUNTS_EXT_KEY] as AccountData | undefined;
+  if (!d) {
+    d = { txCounter: 0, submissionCounter: 0, submissions: {}, questions: {} };
+    state.ext[ACCOUNTS_EXT_KEY] = d;
+  }
+  return d;
+}
+
+/** A fresh deterministic simulated transaction hash. */
+export function nextAccountTxHash(state: ExchangeState, label: string, who: Address): Bytes32 {
+  const d = accountData(state);
+  d.txCounter++;
+  return keccak256(toHex(`bookmaker-sim:${state.settings.seed}:${label}:${who.toLowerCase()}:${d.txCounter}`));
+}
