@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Entry point of the `bookmaker` CLI: registers the TypeScript loader, then runs src/cli/main.ts.
-import { register } from 'node:module';
+// Entry point of the `bookmaker` CLI: registers the TypeScript loader (tsx), then runs src/cli/main.ts.
+import { register } from 'tsx/esm/api';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
-register('tsx/esm', import.meta.url);
+register();
 const here = dirname(fileURLToPath(import.meta.url));
-await import(pathToFileURL(join(here, '..', 'src', 'cli', 'main.ts')).href);
+const { main } = await import(pathToFileURL(join(here, '..', 'src', 'cli', 'main.ts')).href);
+process.exitCode = await main(process.argv.slice(2));

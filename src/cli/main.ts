@@ -66,7 +66,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-const isEntry = process.argv[1] && /(?:^|[\\/])(main\.ts|bookmaker(\.js)?)$/.test(process.argv[1]);
+const isEntry = process.argv[1] !== undefined && /(?:^|[\\/])main\.ts$/.test(process.argv[1]);
 if (isEntry) {
   main(process.argv.slice(2)).then(
     (code) => {

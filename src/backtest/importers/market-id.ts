@@ -1,0 +1,8 @@
+/** Imported markets get a deterministic bytes32 id (keccak of a readable origin string), so the
+ * engine and order types that expect 0x…64 ids accept them. */
+import { keccak256, toBytes } from 'viem';
+import type { Bytes32 } from '../../model/order.ts';
+
+export function importedMarketId(origin: string): Bytes32 {
+  return keccak256(toBytes(origin));
+}
