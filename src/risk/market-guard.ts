@@ -1,0 +1,29 @@
+/**
+ * Market-wide guards: when one trips, every quote of the market is pulled. Order matters only for
+ * which reason is reported; the first that applies wins.
+ */
+import type { MarketView } from '../strategy/types.ts';
+import type { RiskLimits, RiskReason } from './types.ts';
+
+export interface GuardTrip {
+  readonly reason: RiskReason;
+  readonly detail: string;
+}
+
+export function marketGuard(view: MarketView, limits: RiskLimits): GuardTrip | null {
+  if (limits.halted) return { reason: 'HALTED', detail: 'trading halted by configuration' };
+  if (view.status !== 'active') return { reason: 'MARKET_NOT_ACTIVE', detail: `market status is ${view.status}` };
+  if (view.deadline !== null && view.now >= view.deadline - limits.pauseBeforeDeadlineMs) {
+    return { reason: 'DEADLINE', detail: `within ${limits.pauseBeforeDeadlineMs} ms of the deadline` };
+  }
+  if (view.flags.migrationActive) return { reason: 'MIGRATION', detail: 'venue migration in progress' };
+  if (!view.book) return { reason: 'STALE_BOOK', detail: 'no book yet' };
+  const age = view.now - view.book.updatedAt;
+  if (age > limits.maxBookAgeMs) return { reason: 'STALE_BOOK', detail: `book is ${age} ms old (limit ${limits.maxBookAgeMs})` };
+  // null = the book is polled, not streamed: the book-age check above is the guard then
+  if (view.streamLastEventAt !== null) {
+    const silent = view.now - view.streamLastEventAt;
+    if (silent > limits.maxStreamSilenceMs) return { reason: 'STREAM_SILENT', detail: `stream silent for ${silent} ms (limit ${limits.maxStreamSilenceMs})` };
+  }
+  return null;
+}

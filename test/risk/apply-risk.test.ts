@@ -1,0 +1,237 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { applyRisk } from '../../src/risk/apply-risk.ts';
+import { exposureOf, marketWorstCase, worstNotional } from '../../src/risk/exposure.ts';
+import { INITIAL_RISK_STATE, RISK_REASONS, type RiskState } from '../../src/risk/types.ts';
+import { makeView, NOW } from '../strategy/make-view.ts';
+import type { DesiredQuote, WorkingQuote } from '../../src/strategy/types.ts';
+import { limits, S } from './limits.ts';
+
+const bid = (price: number, size: number, level = 0): DesiredQuote => ({ side: 'bid', price, size, level });
+const ask = (price: number, size: number, level = 0): DesiredQuote => ({ side: 'ask', price, size, level });
+const own = (q: DesiredQuote, state: WorkingQuote['state'] = 'working'): WorkingQuote => ({
+  ...q, state, outcomeIndex: 1, venueSide: q.side === 'bid' ? 'buy' : 'sell', placedAt: NOW - 1000,
+});
+const two = [bid(470_000, 10 * S), ask(530_000, 10 * S)];
+
+test('clean pass', () => {
+  const r = applyRisk(makeView(), two, limits());
+  assert.equal(r.action, 'quote');
+  assert.deepEqual(r.quotes, two);
+  assert.deepEqual(r.decisions.map((d) => d.kind), ['pass', 'pass']);
+  assert.equal(r.denied.length, 0);
+});
+
+test('market-wide guards pull every quote with one reason', () => {
+  const rows: [string, ReturnType<typeof makeView>, ReturnType<typeof limits>, string][] = [
+    ['halted', makeView(), limits({ halted: true }), 'HALTED'],
+    ['resolved', makeView({ status: 'resolved' }), limits(), 'MARKET_NOT_ACTIVE'],
+    ['closed', makeView({ status: 'closed' }), limits(), 'MARKET_NOT_ACTIVE'],
+    ['deadline pause', makeView({ deadline: NOW + 60_000 }), limits({ pauseBeforeDeadlineMs: 120_000 }), 'DEADLINE'],
+    ['deadline passed', makeView({ deadline: NOW - 1 }), limits(), 'DEADLINE'],
+    ['migration', makeView({ flags: { migrationActive: true } }), limits(), 'MIGRATION'],
+    ['no book', makeView({ book: null }), limits(), 'STALE_BOOK'],
+    ['old book', makeView({ book: { ...makeView().book!, updatedAt: NOW - 10_001 } }), limits(), 'STALE_BOOK'],
+    ['silent stream', makeView({ streamLastEventAt: NOW - 20_000 }), limits(), 'STREAM_SILENT'],
+  ];
+  for (const [name, view, lim, reason] of rows) {
+    const r = applyRisk(view, two, lim);
+    assert.equal(r.action, 'pull', name);
+    assert.deepEqual(r.quotes, [], name);
+    assert.equal(r.decisions.length, 1, name);
+    assert.equal(r.decisions[0]!.kind === 'deny' && r.decisions[0]!.reason, reason, name);
+    assert.equal(r.denied[0]!.reason, reason, name);
+    assert.equal(r.denied[0]!.type, 'QuoteDenied');
+  }
+  // boundaries: exactly at the limits is still fine; a polled book (no stream) skips the silence check
+  assert.equal(applyRisk(makeView({ book: { ...makeView().book!, updatedAt: NOW - 10_000 } }), two, limits()).action, 'quote');
+  assert.equal(applyRisk(makeView({ streamLastEventAt: null }), two, limits()).action, 'quote');
+  assert.equal(applyRisk(makeView({ deadline: NOW + 120_001 }), two, limits({ pauseBeforeDeadlineMs: 120_000 })).action, 'quote');
+});
+
+test('strategy null pulls without denial events', () => {
+  const r = applyRisk(makeView(), null, limits());
+  assert.equal(r.action, 'pull');
+  assert.equal(r.denied.length, 0);
+});
+
+test('price checks', () => {
+  const view = makeView({ quotes: [own(ask(600_000, S, 3))] }); // book 48/52, own ask at 60
+  const rows: [DesiredQuote, string | null, Partial<ReturnType<typeof limits>>?][] = [
+    [bid(470_000, S), null],
+    [bid(475_000, S), 'PRICE_OUT_OF_RANGE'], // off grid
+    [bid(0, S), 'PRICE_OUT_OF_RANGE'],
+    [ask(1_000_000, S), 'PRICE_OUT_OF_RANGE'],
+    [ask(1_000_000 - 10_000, S), null],
+    [bid(520_000, S), 'CROSSES_BOOK'],
+    [ask(480_000, S), 'CROSSES_BOOK'],
+    [bid(520_000, S), null, { allowCrossing: true }],
+    [bid(600_000, S), 'SELF_TRADE', { allowCrossing: true }],
+    [bid(400_000, S), 'FAR_FROM_FAIR', { maxDistanceFromFair: 50_000 }],
+    [bid(460_000, S), null, { maxDistanceFromFair: 50_000 }],
+    [{ side: 'bid', price: 470_000, size: 0 }, 'BAD_QUOTE'],
+    [{ side: 'bid', price: 470_000.5, size: S }, 'BAD_QUOTE'],
+  ];
+  for (const [q, reason, lim] of rows) {
+    const r = applyRisk(view, [q], limits(lim));
+    const d = r.decisions[0]!;
+    const label = `${JSON.stringify(q)} ${JSON.stringify(lim)}`;
+    if (reason === null) assert.equal(d.kind, 'pass', label);
+    else {
+      assert.equal(d.kind === 'deny' && d.reason, reason, label);
+      assert.equal(r.denied.length, 1);
+      assert.deepEqual(r.quotes, [], label);
+    }
+  }
+});
+
+test('self-trade: the desired set must not cross itself, and the venue warning blocks new orders', () => {
+  const r = applyRisk(makeView(), [bid(500_000, S), ask(500_000, S)], limits({ allowCrossing: true }));
+  assert.deepEqual(r.decisions.map((d) => d.kind === 'deny' && d.reason), ['SELF_TRADE', 'SELF_TRADE']);
+  const existing = bid(470_000, 10 * S);
+  const v = makeView({ flags: { selfTradeWarning: true }, quotes: [own(existing)] });
+  const r2 = applyRisk(v, [existing, ask(530_000, S)], limits());
+  assert.deepEqual(r2.decisions.map((d) => d.kind === 'deny' ? d.reason : d.kind), ['pass', 'SELF_TRADE']);
+});
+
+test('max order size trims', () => {
+  const r = applyRisk(makeView(), [bid(470_000, 50 * S)], limits({ maxOrderSize: 20 * S }));
+  assert.deepEqual(r.decisions[0], { kind: 'trim', quote: bid(470_000, 50 * S), size: 20 * S, reason: 'ORDER_SIZE' });
+  assert.equal(r.quotes[0]!.size, 20 * S);
+});
+
+test('position limit counts working AND in-flight orders at worst case', () => {
+  // net +30, working bid 20, in-flight bid 25, cancelling bid 10 → worst long 85 of 100: room 15
+  const view = makeView({
+    net: 30 * S,
+    quotes: [own(bid(460_000, 20 * S, 1)), own(bid(450_000, 25 * S, 2), 'in-flight'), own(bid(440_000, 10 * S, 3), 'cancelling')],
+  });
+  const r = applyRisk(view, [bid(470_000, 40 * S, 0), ask(530_000, 40 * S, 0)], limits({ maxPosition: 100 * S }));
+  assert.deepEqual(r.decisions[0], { kind: 'trim', quote: bid(470_000, 40 * S, 0), size: 15 * S, reason: 'POSITION_LIMIT' });
+  assert.equal(r.decisions[1]!.kind, 'pass', 'asks reduce the long side');
+  // a second bid gets nothing: denied, not trimmed to zero
+  const r2 = applyRisk(view, [bid(470_000, 15 * S, 0), bid(410_000, 5 * S, 1)], limits({ maxPosition: 100 * S }));
+  assert.deepEqual(r2.decisions.map((d) => d.kind === 'deny' ? d.reason : d.kind), ['pass', 'POSITION_LIMIT']);
+  // the worst case never exceeds the limit
+  const after = exposureOf(view.position.net, [...view.quotes, ...r.quotes]);
+  assert.ok(after.long <= 100 * S && after.short <= 100 * S);
+});
+
+test('a desired quote identical to a live order is not double counted', () => {
+  const q = bid(470_000, 60 * S);
+  const view = makeView({ net: 30 * S, quotes: [own(q)] }); // worst long 90 of 100
+  const r = applyRisk(view, [q], limits({ maxPosition: 100 * S }));
+  assert.equal(r.decisions[0]!.kind, 'pass');
+  // moving it: old still live until cancelled, so the new one only gets the 10 of room
+  const r2 = applyRisk(view, [bid(460_000, 60 * S)], limits({ maxPosition: 100 * S }));
+  assert.equal(r2.decisions[0]!.kind === 'trim' && r2.decisions[0]!.size, 10 * S);
+});
+
+test('short side and minimum size', () => {
+  const view = makeView({ net: -95 * S, minSize: 10 * S });
+  const r = applyRisk(view, [ask(530_000, 10 * S)], limits({ maxPosition: 100 * S }));
+  assert.equal(r.decisions[0]!.kind === 'deny' && r.decisions[0]!.reason, 'POSITION_LIMIT', '5 of room is under the 10 minimum');
+});
+
+test('notional limit values the long at the mark and the short at 1 − mark', () => {
+  // mark = 50¢ (symmetric book): 100 USDC allows 200 shares either way
+  const r = applyRisk(makeView(), [bid(470_000, 300 * S), ask(530_000, 300 * S)], limits({ maxNotional: 100 * S }));
+  assert.deepEqual(r.decisions.map((d) => d.kind === 'trim' && [d.size, d.reason]), [[200 * S, 'NOTIONAL_LIMIT'], [200 * S, 'NOTIONAL_LIMIT']]);
+  // mark 80¢: long 125 shares, short 500
+  const v = makeView({ bids: [{ price: 790_000, size: S }], asks: [{ price: 810_000, size: S }] });
+  const r2 = applyRisk(v, [bid(780_000, 600 * S), ask(820_000, 600 * S)], limits({ maxNotional: 100 * S }));
+  assert.deepEqual(r2.decisions.map((d) => d.kind === 'trim' && d.size), [125 * S, 500 * S]);
+  assert.ok(worstNotional(exposureOf(0, r2.quotes), 800_000) <= 100 * S);
+});
+
+test('total limits subtract this market’s current share from the account figures', () => {
+  const view = makeView({ net: 10 * S, account: { collateral: 0n, pnl: 0, worstCasePosition: 90 * S, worstCaseNotional: 0 } });
+  assert.equal(marketWorstCase(view).position, 10 * S);
+  // others hold 80 → this market may reach 20 long: room 10
+  const r = applyRisk(view, [bid(470_000, 50 * S)], limits({ maxTotalPosition: 100 * S }));
+  assert.deepEqual(r.decisions[0], { kind: 'trim', quote: bid(470_000, 50 * S), size: 10 * S, reason: 'TOTAL_POSITION_LIMIT' });
+  const v2 = makeView({ account: { collateral: 0n, pnl: 0, worstCasePosition: 0, worstCaseNotional: 95 * S } });
+  const r2 = applyRisk(v2, [bid(470_000, 50 * S)], limits({ maxTotalNotional: 100 * S }));
+  assert.deepEqual(r2.decisions[0], { kind: 'trim', quote: bid(470_000, 50 * S), size: 10 * S, reason: 'TOTAL_NOTIONAL_LIMIT' });
+});
+
+test('reduce-only lets only the reducing side through, up to flat', () => {
+  const long = makeView({ net: 30 * S });
+  const r = applyRisk(long, [bid(470_000, 10 * S), ask(530_000, 50 * S)], limits({ reduceOnly: true }));
+  assert.equal(r.decisions[0]!.kind === 'deny' && r.decisions[0]!.reason, 'REDUCE_ONLY');
+  assert.deepEqual(r.decisions[1], { kind: 'trim', quote: ask(530_000, 50 * S), size: 30 * S, reason: 'REDUCE_ONLY' });
+  const flat = applyRisk(makeView(), two, limits({ reduceOnly: true }));
+  assert.ok(flat.decisions.every((d) => d.kind === 'deny' && d.reason === 'REDUCE_ONLY'));
+});
+
+test('kill switch: drawdown from PEAK PnL, latched', () => {
+  const lim = limits({ maxDrawdown: 50 * S });
+  let st: RiskState = INITIAL_RISK_STATE;
+  const step = (pnl: number) => {
+    const r = applyRisk(makeView({ account: { collateral: 0n, pnl, worstCasePosition: 0, worstCaseNotional: 0 } }), two, lim, st);
+    st = r.state;
+    return r;
+  };
+  assert.equal(step(0).action, 'quote');
+  assert.equal(step(100 * S).action, 'quote');
+  assert.equal(st.peakPnl, 100 * S);
+  // still +60 since start, but 40 below the peak: fine; 49 below: fine
+  assert.equal(step(60 * S).action, 'quote');
+  assert.equal(step(51 * S).action, 'quote');
+  // +40 since start is a 60 drawdown from the peak: kill, even though PnL is positive
+  const k = step(40 * S);
+  assert.equal(k.action, 'kill');
+  assert.equal(k.denied[0]!.reason, 'KILL_DRAWDOWN');
+  assert.equal(st.killed, 'KILL_DRAWDOWN');
+  assert.equal(step(200 * S).action, 'kill', 'latched after recovery');
+  assert.equal(applyRisk(makeView(), null, lim, st).action, 'kill', 'even when the strategy pulls');
+});
+
+test('kill switch: venue error rate, only with enough requests', () => {
+  const lim = limits({ maxErrorRate: 0.2, minRequestsForErrorRate: 20 });
+  assert.equal(applyRisk(makeView({ venue: { requests: 10, errors: 9, windowMs: 60_000 } }), two, lim).action, 'quote');
+  assert.equal(applyRisk(makeView({ venue: { requests: 100, errors: 20, windowMs: 60_000 } }), two, lim).action, 'quote');
+  const r = applyRisk(makeView({ venue: { requests: 100, errors: 21, windowMs: 60_000 } }), two, lim);
+  assert.equal(r.action, 'kill');
+  assert.equal(r.state.killed, 'KILL_ERROR_RATE');
+});
+
+test('rate budget: new slots first, then big near moves; denied moves keep the working order', () => {
+  const working = [own(bid(470_000, 10 * S, 0)), own(ask(530_000, 10 * S, 0)), own(bid(400_000, 10 * S, 3)), own(ask(600_000, 10 * S, 3))];
+  const view = makeView({ quotes: working });
+  const desired = [
+    bid(460_000, 10 * S, 0), // near move of 1 tick: value 1
+    ask(530_000, 10 * S, 0), // unchanged: free
+    bid(390_000, 10 * S, 3), // far move of 1 tick: value 0.25
+    ask(620_000, 10 * S, 3), // far move of 2 ticks: value 0.5
+    bid(440_000, 10 * S, 1), // new slot: value ∞
+  ];
+  const st: RiskState = { peakPnl: 0, tokens: 2, refilledAt: NOW, killed: null };
+  const r = applyRisk(view, desired, limits({ orderRate: { capacity: 10, refillPerSecond: 1 } }), st);
+  const kinds = r.decisions.map((d) => (d.kind === 'deny' ? d.reason : d.kind));
+  assert.deepEqual(kinds, ['pass', 'pass', 'RATE_LIMIT', 'RATE_LIMIT', 'pass']);
+  // the far working orders stay as they are instead of being cancelled
+  assert.ok(r.quotes.some((q) => q.side === 'bid' && q.price === 400_000 && q.level === 3));
+  assert.ok(r.quotes.some((q) => q.side === 'ask' && q.price === 600_000 && q.level === 3));
+  assert.equal(r.quotes.length, 5);
+  assert.equal(r.state.tokens, 0);
+  // one second later one token is back: the next most valuable move (ask level 3) goes
+  const r2 = applyRisk(view, desired, limits({ orderRate: { capacity: 10, refillPerSecond: 1 } }), { ...r.state, refilledAt: NOW - 1000 });
+  assert.equal(r2.decisions.filter((d) => d.kind === 'deny').length, 3);
+  assert.equal(r2.decisions[3]!.kind, 'deny');
+});
+
+test('rate budget refill is capped and starts full', () => {
+  const lim = limits({ orderRate: { capacity: 3, refillPerSecond: 1 } });
+  const r = applyRisk(makeView(), [bid(470_000, S, 0), bid(460_000, S, 1), bid(450_000, S, 2), bid(440_000, S, 3)], lim);
+  assert.deepEqual(r.decisions.map((d) => d.kind), ['pass', 'pass', 'pass', 'deny']);
+  assert.equal(r.state.tokens, 0);
+  const later = applyRisk(makeView({ now: NOW + 3_600_000, deadline: null, book: { ...makeView().book!, updatedAt: NOW + 3_600_000 }, streamLastEventAt: null }), [], lim, r.state);
+  assert.equal(later.state.tokens, 3);
+});
+
+test('reason codes are a stable documented list', async () => {
+  const { readFileSync } = await import('node:fs');
+  const doc = readFileSync(new URL('../../src/risk/README.md', import.meta.url), 'utf8');
+  for (const r of RISK_REASONS) assert.ok(doc.includes('`' + r + '`'), `${r} documented`);
+});
