@@ -1,0 +1,600 @@
+/**
+ * Order-book stream for one market and outcome, as an RxJS `Observable<BookEvent>` (design.md §3).
+ *
+ *   const bs = createBookStream({ baseUrl, marketId, outcomeIndex, fetchSnapshot, clock, logger });
+ *   const sub = bs.events$.subscribe((e) => ...);   // each subscription owns one connection
+ *   bs.stats                                          // counters for metrics (reconnects, drops, ...)
+ *   sub.unsubscribe();                                // closes the socket and every timer
+ *
+ * Behaviour, per subscription:
+ * - Connects with `eventsource` (WHATWG API) through a custom undici `fetch` that adds Accept,
+ *   Authorization and `Last-Event-ID: <last seq applied>` (so a reconnect resumes where the book is), and
+ *   that watches the raw bytes, so heartbeat comments (invisible to the EventSource API) keep the idle timer
+ *   alive. eventsource's own reconnect is never used: on any error the instance is closed and this module
+ *   decides (back-off, polling).
+ * - Sequencing: the first snapshot of a connection sets the baseline; a later event with seq ≤ last is a
+ *   duplicate or stale reordering and is dropped; seq = last + 1 is applied; a gap (or a delta before any
+ *   snapshot) triggers a resync from the JSON snapshot while later stream events are buffered, then the
+ *   buffer is replayed in seq order on top of it. Deltas carry absolute sizes, so replaying every event from
+ *   the gap onward over a newer snapshot converges to the right book even when the JSON snapshot has no seq.
+ * - Idle timeout: no byte (event or heartbeat) for `idleTimeoutMs` → status 'stale', close, reconnect with
+ *   exponential back-off and jitter.
+ * - Fallback: a server that answers 200 with a non-event-stream body, or `maxStreamFailures` consecutive
+ *   failed connections, switches to conditional polling of the JSON snapshot (`If-None-Match`; 304 emits
+ *   nothing) every `pollIntervalMs`, and retries the stream every `streamRetryMs`; the first valid stream
+ *   event ends polling.
+ * - Malformed events are logged (rate-limited) and counted, never thrown into the pipeline.
+ * - Status events: connecting, live, reconnecting, stale, polling; 'closed' when the server ends a stream.
+ */
+import { Observable, type Subscriber } from 'rxjs';
+import { EventSource, type FetchLike, type FetchLikeResponse } from 'eventsource';
+import { fetch as undiciFetch } from 'undici';
+import type { BookPriceUnits, BookSizeUnits } from '../../model/book.ts';
+import { BadInputError } from '../../model/errors.ts';
+import type { Bytes32, OutcomeIndex } from '../../model/order.ts';
+import type { BookEvent } from '../../model/stream.ts';
+import { systemClock, type Clock } from '../../core/clock.ts';
+import { silentLogger, type Logger } from '../../core/logger.ts';
+import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
+import { BookEventParser } from './parse-book-event.ts';
+import { orderbookUrl, type SnapshotFetcher } from './snapshot-fetcher.ts';
+
+export type StreamState = Extract<BookEvent, { type: 'status' }>['state'];
+
+export interface BookStreamOptions {
+  /** venue API base, e.g. https://api.context.markets/v2 or http://127.0.0.1:8787/v2 */
+  baseUrl: string;
+  /** market hash (or slug) */
+  marketId: string;
+  outcomeIndex: OutcomeIndex;
+  /** levels per side, 1..100 (default 20) */
+  depth?: number;
+  apiKey?: string;
+  /** the JSON snapshot, for resync and the polling fallback */
+  fetchSnapshot: SnapshotFetcher;
+  clock?: Clock;
+  logger?: Logger;
+  /** no byte for this long = stalled stream (default 15 000; heartbeats come every few seconds) */
+  idleTimeoutMs?: number;
+  backoff?: Partial<BackoffPolicy>;
+  /** consecutive failed connections before polling (default 3) */
+  maxStreamFailures?: number;
+  /** polling interval in fallback mode (default 2 000) */
+  pollIntervalMs?: number;
+  /** how often to retry the stream while polling (default 30 000) */
+  streamRetryMs?: number;
+  priceUnits?: BookPriceUnits;
+  sizeUnits?: BookSizeUnits;
+  /** fetch used for the SSE connection (default undici's) */
+  fetch?: typeof undiciFetch;
+  /** jitter source (default Math.random) */
+  random?: () => number;
+  /** stream events buffered during a resync before giving up and reconnecting fresh (default 10 000) */
+  maxResyncBuffer?: number;
+}
+
+export interface BookStreamStats {
+  connects: number;
+  reconnects: number;
+  /** valid snapshot/delta/trade events received from the stream */
+  received: number;
+  emitted: number;
+  duplicates: number;
+  gaps: number;
+  resyncs: number;
+  resyncErrors: number;
+  malformed: number;
+  idleTimeouts: number;
+  polls: number;
+  notModified: number;
+  pollErrors: number;
+  /** clock time of the last byte received from the stream or of the last poll answer */
+  lastActivityTs: number;
+  state: StreamState | 'idle';
+}
+
+export interface BookStream {
+  readonly events$: Observable<BookEvent>;
+  readonly stats: BookStreamStats;
+}
+
+type DataEvent = Exclude<BookEvent, { type: 'status' }>;
+/** the events that carry a sequence position after the baseline */
+type SeqEvent = Exclude<DataEvent, { type: 'snapshot' }>;
+
+export function createBookStream(opts: BookStreamOptions): BookStream {
+  validateOptions(opts);
+  const stats = newStats();
+  const events$ = new Observable<BookEvent>((subscriber) => {
+    const session = new StreamSession(opts, stats, subscriber);
+    session.start();
+    return () => session.close();
+  });
+  return { events$, stats };
+}
+
+function validateOptions(o: BookStreamOptions): void {
+  if (typeof o.baseUrl !== 'string' || !/^https?:\/\//.test(o.baseUrl)) throw new BadInputError('baseUrl', 'an http(s) URL', o.baseUrl);
+  if (typeof o.marketId !== 'string' || !/^(0x[0-9a-fA-F]{64}|[A-Za-z0-9][A-Za-z0-9_-]{0,199})$/.test(o.marketId)) {
+    throw new BadInputError('marketId', 'a 0x market hash or a slug', o.marketId);
+  }
+  if (o.outcomeIndex !== 0 && o.outcomeIndex !== 1) throw new BadInputError('outcomeIndex', '0 or 1', o.outcomeIndex);
+  const d = o.depth ?? 20;
+  if (!Number.isInteger(d) || d < 1 || d > 100) throw new BadInputError('depth', 'an integer from 1 to 100', o.depth);
+  for (const k of ['idleTimeoutMs', 'pollIntervalMs', 'streamRetryMs', 'maxStreamFailures', 'maxResyncBuffer'] as const) {
+    const v = o[k];
+    if (v !== undefined && !(Number.isFinite(v) && v > 0)) throw new BadInputError(k, 'a positive number', v);
+  }
+  if (typeof o.fetchSnapshot !== 'function') throw new BadInputError('fetchSnapshot', 'a function', o.fetchSnapshot);
+}
+
+function newStats(): BookStreamStats {
+  return {
+    connects: 0,
+    reconnects: 0,
+    received: 0,
+    emitted: 0,
+    duplicates: 0,
+    gaps: 0,
+    resyncs: 0,
+    resyncErrors: 0,
+    malformed: 0,
+    idleTimeouts: 0,
+    polls: 0,
+    notModified: 0,
+    pollErrors: 0,
+    lastActivityTs: 0,
+    state: 'idle',
+  };
+}
+
+/** What the custom fetch saw for one connection, so an error event can be told apart. */
+interface ConnInfo {
+  id: number;
+  status?: number;
+  contentType?: string;
+  ended?: boolean;
+}
+
+/** One subscription's connection, timers and sequencing state. */
+class StreamSession {
+  private readonly clock: Clock;
+  private readonly log: Logger;
+  private readonly parser: BookEventParser;
+  private readonly url: string;
+  private readonly backoff: BackoffPolicy;
+  private readonly idleMs: number;
+  private readonly pollMs: number;
+  private readonly retryMs: number;
+  private readonly maxFailures: number;
+  private readonly maxBuffer: number;
+  private readonly fetchImpl: typeof undiciFetch;
+  private readonly random: () => number;
+  private readonly marketId: Bytes32;
+
+  private closed = false;
+  private mode: 'stream' | 'polling' = 'stream';
+  private es: EventSource | undefined;
+  private conn: ConnInfo = { id: 0 };
+  /** the current connection has delivered a valid event (it is live) */
+  private connLive = false;
+  /** the current connection has delivered its baseline snapshot (or resumed a known seq) */
+  private connBaseline = false;
+  private lastSeq: number | undefined;
+  private failures = 0;
+  private lastState: StreamState | undefined;
+
+  private resyncToken = 0;
+  private resyncing = false;
+  private buffer: SeqEvent[] = [];
+
+  private pollToken = 0;
+  private etag: string | undefined;
+
+  private cancelIdle: (() => void) | undefined;
+  private cancelReconnect: (() => void) | undefined;
+  private cancelPoll: (() => void) | undefined;
+  private cancelRetry: (() => void) | undefined;
+  private readonly aborts = new Set<AbortController>();
+  private malformedLogged = 0;
+
+  constructor(
+    private readonly opts: BookStreamOptions,
+    private readonly stats: BookStreamStats,
+    private readonly out: Subscriber<BookEvent>,
+  ) {
+    this.clock = opts.clock ?? systemClock;
+    this.log = (opts.logger ?? silentLogger).child({ component: 'book-stream', marketId: opts.marketId, outcomeIndex: opts.outcomeIndex });
+    this.parser = new BookEventParser({ marketId: opts.marketId, outcomeIndex: opts.outcomeIndex, priceUnits: opts.priceUnits, sizeUnits: opts.sizeUnits });
+    this.url = orderbookUrl(opts.baseUrl, opts.marketId, opts.outcomeIndex, opts.depth ?? 20);
+    this.backoff = { ...DEFAULT_BACKOFF, ...opts.backoff };
+    this.idleMs = opts.idleTimeoutMs ?? 15_000;
+    this.pollMs = opts.pollIntervalMs ?? 2_000;
+    this.retryMs = opts.streamRetryMs ?? 30_000;
+    this.maxFailures = opts.maxStreamFailures ?? 3;
+    this.maxBuffer = opts.maxResyncBuffer ?? 10_000;
+    this.fetchImpl = opts.fetch ?? undiciFetch;
+    this.random = opts.random ?? Math.random;
+    this.marketId = opts.marketId as Bytes32;
+  }
+
+  start(): void {
+    this.status('connecting');
+    this.connect();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.closeConnection();
+    this.cancelReconnect?.();
+    this.cancelPoll?.();
+    this.cancelRetry?.();
+    for (const a of this.aborts) a.abort();
+    this.aborts.clear();
+    this.resyncToken++;
+    this.pollToken++;
+    this.buffer = [];
+    this.stats.state = 'closed';
+  }
+
+  // ---- output -------------------------------------------------------------------------------------
+
+  private emit(e: BookEvent): void {
+    if (this.closed) return;
+    if (e.type !== 'status') this.stats.emitted++;
+    this.out.next(e);
+  }
+
+  /** Emit a status event when the state changes (repeats are noise for the consumer). */
+  private status(state: StreamState, reason?: string): void {
+    if (this.closed || state === this.lastState) return;
+    this.lastState = state;
+    this.stats.state = state;
+    const e: BookEvent = { type: 'status', marketId: this.marketId, outcomeIndex: this.opts.outcomeIndex, state, localTs: this.clock.now() };
+    if (reason !== undefined) e.reason = reason;
+    this.log.info({ state, reason }, 'book stream status');
+    this.emit(e);
+  }
+
+  // ---- connection ---------------------------------------------------------------------------------
+
+  private connect(): void {
+    if (this.closed) return;
+    this.cancelReconnect = undefined;
+    const id = this.conn.id + 1;
+    this.conn = { id };
+    this.connLive = false;
+    this.connBaseline = false;
+    this.stats.connects++;
+    const fetchForEs: FetchLike = (url, init) => this.fetchStream(id, url, init);
+    const es = new EventSource(this.url, { fetch: fetchForEs });
+    this.es = es;
+    const onEvent = (ev: MessageEvent): void => this.onMessage(id, ev);
+    for (const name of ['snapshot', 'delta', 'trade', 'message']) es.addEventListener(name, onEvent);
+    es.addEventListener('error', (ev) => this.onStreamError(id, (ev as { message?: string }).message));
+    this.touch();
+    this.armIdle(id);
+  }
+
+  /** fetch for the EventSource: our headers, byte-level activity tracking, early release of non-SSE bodies. */
+  private async fetchStream(id: number, url: string | URL, init: Parameters<FetchLike>[1]): Promise<FetchLikeResponse> {
+    const headers: Record<string, string> = { accept: 'text/event-stream', 'cache-control': 'no-cache' };
+    if (this.opts.apiKey) headers.authorization = `Bearer ${this.opts.apiKey}`;
+    // Resume only from a seq the consumer's book actually reflects.
+    if (this.lastSeq !== undefined) headers['last-event-id'] = String(this.lastSeq);
+    const res = await this.fetchImpl(url, { method: 'GET', headers, signal: init.signal, redirect: 'follow' });
+    const contentType = res.headers.get('content-type') ?? '';
+    if (id === this.conn.id) {
+      this.conn.status = res.status;
+      this.conn.contentType = contentType;
+    }
+    const streaming = res.status === 200 && contentType.startsWith('text/event-stream') && res.body !== null;
+    if (!streaming || id !== this.conn.id || this.closed) {
+      // eventsource will fail this connection without reading the body: release the socket now.
+      await res.body?.cancel().catch(() => undefined);
+      return { status: res.status, url: res.url, redirected: res.redirected, headers: res.headers, body: null };
+    }
+    const touch = (): void => this.touch();
+    const markEnded = (): void => {
+      if (id === this.conn.id) this.conn.ended = true;
+    };
+    const watched = res.body!.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, ctrl) {
+          touch();
+          ctrl.enqueue(chunk);
+        },
+        flush() {
+          markEnded();
+        },
+      }),
+    );
+    return { status: res.status, url: res.url, redirected: res.redirected, headers: res.headers, body: watched as FetchLikeResponse['body'] };
+  }
+
+  private closeConnection(): void {
+    this.cancelIdle?.();
+    this.cancelIdle = undefined;
+    const es = this.es;
+    if (es) {
+      this.es = undefined;
+      es.close();
+      // eventsource arms its own reconnect timer right after dispatching 'error' (i.e. after this handler
+      // ran); closing again on the next microtask clears it, so no stray timer outlives the connection.
+      queueMicrotask(() => es.close());
+    }
+  }
+
+  private touch(): void {
+    this.stats.lastActivityTs = this.clock.now();
+  }
+
+  /**
+   * One timer per connection that checks the last activity when it fires and re-arms for the remainder,
+   * rather than a timer reset per chunk (cheap on a busy stream).
+   */
+  private armIdle(id: number, ms = this.idleMs): void {
+    this.cancelIdle?.();
+    this.cancelIdle = this.clock.setTimeout(() => {
+      if (this.closed || id !== this.conn.id) return;
+      const quiet = this.clock.now() - this.stats.lastActivityTs;
+      if (quiet < this.idleMs) this.armIdle(id, this.idleMs - quiet);
+      else this.onIdle(id);
+    }, ms);
+  }
+
+  private onIdle(id: number): void {
+    this.stats.idleTimeouts++;
+    const reason = `no data for ${this.idleMs} ms`;
+    this.log.warn({ idleMs: this.idleMs }, 'book stream stalled');
+    if (this.mode === 'stream') this.status('stale', reason);
+    this.connectionFailed(id, reason);
+  }
+
+  private onStreamError(id: number, message: string | undefined): void {
+    if (this.closed || id !== this.conn.id) return;
+    const c = this.conn;
+    if (c.status === 200 && c.contentType !== undefined && !c.contentType.startsWith('text/event-stream')) {
+      this.closeConnection();
+      this.conn = { id: id + 1 }; // retire this connection id so late callbacks are ignored
+      this.enterPolling(`server does not stream (content-type ${c.contentType || 'none'})`);
+      return;
+    }
+    let reason = message ?? 'stream error';
+    if (c.ended) {
+      reason = 'server closed the stream';
+      this.status('closed', reason);
+    } else if (c.status !== undefined && c.status !== 200) reason = `HTTP ${c.status}`;
+    this.log.warn({ reason }, 'book stream connection failed');
+    this.connectionFailed(id, reason);
+  }
+
+  /** A connection died (error, end or stall): back off and reconnect, or poll. */
+  private connectionFailed(id: number, reason: string): void {
+    if (this.closed || id !== this.conn.id) return;
+    this.closeConnection();
+    this.conn = { id: id + 1 };
+    this.failures++;
+    if (this.mode === 'polling') {
+      this.scheduleStreamRetry();
+      return;
+    }
+    if (this.failures >= this.maxFailures) {
+      this.enterPolling(`${this.failures} failed stream connections (last: ${reason})`);
+      return;
+    }
+    this.stats.reconnects++;
+    const delay = backoffDelay(this.failures, this.backoff, this.random);
+    this.status('reconnecting', `${reason}; retry in ${delay} ms`);
+    this.cancelReconnect = this.clock.setTimeout(() => this.connect(), delay);
+  }
+
+  // ---- stream events ------------------------------------------------------------------------------
+
+  private onMessage(id: number, ev: MessageEvent): void {
+    if (this.closed || id !== this.conn.id) return;
+    const r = this.parser.parse(ev.type, typeof ev.data === 'string' ? ev.data : String(ev.data), ev.lastEventId ?? '', this.clock.now());
+    if (!r.ok) {
+      this.stats.malformed++;
+      // Log the first few and then a sample, so a flood of bad events cannot flood the logs.
+      if (this.malformedLogged < 10 || this.stats.malformed % 1000 === 0) {
+        this.malformedLogged++;
+        this.log.warn({ err: r.error.message, dropped: this.stats.malformed }, 'malformed book event dropped');
+      }
+      return;
+    }
+    this.stats.received++;
+    if (!this.connLive) this.goLive();
+    const e = r.event;
+    if (e.type === 'snapshot') this.onSnapshot(e);
+    else if (this.resyncing) this.bufferEvent(e);
+    else this.sequence(e);
+  }
+
+  /** First valid event of a connection: the stream works (again). */
+  private goLive(): void {
+    this.connLive = true;
+    this.failures = 0;
+    if (this.mode === 'polling') {
+      this.mode = 'stream';
+      this.pollToken++;
+      this.cancelPoll?.();
+      this.cancelRetry?.();
+      this.cancelPoll = this.cancelRetry = undefined;
+      this.log.info('book stream back from polling');
+    }
+    this.status('live');
+  }
+
+  private onSnapshot(e: DataEvent & { type: 'snapshot' }): void {
+    // The first snapshot of a connection is a new baseline even if its seq went down (server restart);
+    // a later one on the same connection with seq ≤ last is a duplicated or reordered old event.
+    if (this.connBaseline && this.lastSeq !== undefined && e.seq <= this.lastSeq) {
+      this.stats.duplicates++;
+      return;
+    }
+    this.connBaseline = true;
+    this.lastSeq = e.seq;
+    this.emit(e);
+    if (this.resyncing) {
+      // A stream snapshot supersedes the JSON resync in flight.
+      this.resyncToken++;
+      this.resyncing = false;
+      this.replayBuffer();
+    }
+  }
+
+  private sequence(e: SeqEvent): void {
+    const last = this.lastSeq;
+    if (last === undefined) {
+      this.startResync('event before any snapshot');
+      this.bufferEvent(e);
+      return;
+    }
+    if (e.seq <= last) {
+      this.stats.duplicates++;
+      return;
+    }
+    if (e.seq !== last + 1) {
+      this.stats.gaps++;
+      this.startResync(`seq gap: expected ${last + 1}, got ${e.seq}`);
+      this.bufferEvent(e);
+      return;
+    }
+    this.lastSeq = e.seq;
+    this.connBaseline = true; // a resumed connection (Last-Event-ID) continues the known sequence
+    this.emit(e);
+  }
+
+  private bufferEvent(e: SeqEvent): void {
+    this.buffer.push(e);
+    if (this.buffer.length > this.maxBuffer) {
+      this.log.warn({ buffered: this.buffer.length }, 'resync buffer overflow: reconnecting for a fresh snapshot');
+      this.abandonResync('resync buffer overflow');
+    }
+  }
+
+  // ---- resync -------------------------------------------------------------------------------------
+
+  private startResync(reason: string): void {
+    if (this.resyncing) return;
+    this.resyncing = true;
+    this.stats.resyncs++;
+    this.log.info({ reason }, 'book resync from the JSON snapshot');
+    const token = ++this.resyncToken;
+    void this.runResync(token);
+  }
+
+  private async runResync(token: number): Promise<void> {
+    const abort = new AbortController();
+    this.aborts.add(abort);
+    try {
+      const r = await this.opts.fetchSnapshot(undefined, abort.signal);
+      if (this.closed || token !== this.resyncToken) return;
+      if (r.status !== 200) throw new Error(`unexpected ${r.status} to an unconditional snapshot request`);
+      this.finishResync(r.book);
+    } catch (err) {
+      if (this.closed || token !== this.resyncToken) return;
+      this.stats.resyncErrors++;
+      this.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'resync snapshot failed');
+      this.abandonResync('resync failed');
+    } finally {
+      this.aborts.delete(abort);
+    }
+  }
+
+  private finishResync(book: Extract<DataEvent, { type: 'snapshot' }>['book']): void {
+    this.resyncing = false;
+    this.buffer.sort((a, b) => a.seq - b.seq);
+    // With a seq the snapshot places itself in the sequence; without one it is at least as new as the
+    // event that revealed the gap, so the buffered events (which start there) are replayed on top of it.
+    const seq = book.seq ?? (this.buffer.length > 0 ? this.buffer[0]!.seq - 1 : (this.lastSeq ?? 0));
+    this.lastSeq = seq;
+    this.connBaseline = true;
+    this.emit({ type: 'snapshot', book: { ...book, seq }, seq, localTs: this.clock.now(), source: 'resync' });
+    this.replayBuffer();
+  }
+
+  private replayBuffer(): void {
+    const pending = this.buffer.sort((a, b) => a.seq - b.seq);
+    this.buffer = [];
+    for (let i = 0; i < pending.length; i++) {
+      if (this.resyncing) {
+        // another gap inside the buffer: keep the rest for the next resync
+        for (let j = i; j < pending.length; j++) this.buffer.push(pending[j]!);
+        return;
+      }
+      this.sequence(pending[i]!);
+    }
+  }
+
+  /** Give up on the JSON resync: drop what we have and reconnect without Last-Event-ID for a fresh snapshot. */
+  private abandonResync(reason: string): void {
+    this.resyncToken++;
+    this.resyncing = false;
+    this.buffer = [];
+    this.lastSeq = undefined;
+    if (this.mode === 'stream' && this.es) {
+      const id = this.conn.id;
+      this.failures = Math.max(0, this.failures - 1); // not the connection's fault: do not count it
+      this.connectionFailed(id, reason);
+    }
+  }
+
+  // ---- polling fallback ---------------------------------------------------------------------------
+
+  private enterPolling(reason: string): void {
+    if (this.closed) return;
+    this.log.warn({ reason }, 'book stream falling back to polling');
+    this.mode = 'polling';
+    this.resyncToken++;
+    this.resyncing = false;
+    this.buffer = [];
+    this.status('polling', reason);
+    this.etag = undefined;
+    const token = ++this.pollToken;
+    void this.poll(token);
+    this.scheduleStreamRetry();
+  }
+
+  private async poll(token: number): Promise<void> {
+    if (this.closed || token !== this.pollToken) return;
+    this.stats.polls++;
+    const abort = new AbortController();
+    this.aborts.add(abort);
+    try {
+      const r = await this.opts.fetchSnapshot(this.etag, abort.signal);
+      if (this.closed || token !== this.pollToken) return;
+      this.touch();
+      if (r.status === 304) {
+        this.stats.notModified++;
+      } else {
+        this.etag = r.etag;
+        // A polled book has a stream seq only if the server provides one; otherwise the next stream
+        // connection must not resume (its Last-Event-ID would not match this book).
+        this.lastSeq = r.book.seq;
+        this.emit({ type: 'snapshot', book: r.book, seq: r.book.seq ?? 0, localTs: this.clock.now(), source: 'poll' });
+      }
+    } catch (err) {
+      if (this.closed || token !== this.pollToken) return;
+      this.stats.pollErrors++;
+      this.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'book poll failed');
+    } finally {
+      this.aborts.delete(abort);
+    }
+    if (this.closed || token !== this.pollToken) return;
+    this.cancelPoll = this.clock.setTimeout(() => void this.poll(token), this.pollMs);
+  }
+
+  private scheduleStreamRetry(): void {
+    if (this.closed) return;
+    this.cancelRetry?.();
+    this.cancelRetry = this.clock.setTimeout(() => {
+      this.cancelRetry = undefined;
+      if (this.closed || this.mode !== 'polling') return;
+      this.log.info('retrying the book stream');
+      this.connect();
+    }, this.retryMs);
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * Pure parser of order-book stream events (wire format in src/model/stream.ts) into typed `BookEvent`s in
+ * integer units. No I/O and no clock: the caller passes the local timestamp. It never throws: a malformed
+ * event comes back as `{ ok: false, error }` (a BadResponseError naming the field) so the connection can log
+ * and count the drop and carry on.
+ *
+ * Units: prices and sizes on the stream use the units of the server's JSON book (cents and shares on the
+ * local exchange). With price units 'auto', the units are decided once from the first snapshot that has
+ * prices (normalize-orderbook's rule over the whole book) and then reused for every delta and trade, so a
+ * lone delta price is never guessed on its own; before any such snapshot a delta's own prices decide.
+ *
+ * Usage:
+ *   const parser = new BookEventParser({ marketId, outcomeIndex });
+ *   const r = parser.parse(ev.type, ev.data, ev.lastEventId, clock.now());
+ *   if (r.ok) handle(r.event); else countDrop(r.error);
+ */
+import { BadResponseError } from '../../model/errors.ts';
+import { BadInputError } from '../../model/errors.ts';
+import type { BookLevel, BookPriceUnits, BookSizeUnits } from '../../model/book.ts';
+import type { Bytes32, OutcomeIndex } from '../../model/order.ts';
+import type { BookEvent } from '../../model/stream.ts';
+import { detectPriceUnits, normalizeOrderbook, normalizePrice, normalizeSize } from '../client/normalize-orderbook.ts';
+
+export type ParsedBookEvent = { ok: true; event: Exclude<BookEvent, { type: 'status' }> } | { ok: false; error: BadResponseError };
+
+export interface BookEventParserOptions {
+  /** the market subscribed to; a 0x hash is checked against each event's marketId (a slug cannot be) */
+  marketId: string;
+  outcomeIndex: OutcomeIndex;
+  /** default 'auto' */
+  priceUnits?: BookPriceUnits;
+  /** default 'shares' */
+  sizeUnits?: BookSizeUnits;
+}
+
+type ConcreteUnits = Exclude<BookPriceUnits, 'auto'>;
+
+const HASH = /^0x[0-9a-fA-F]{64}$/;
+
+/** Thrown internally and turned into `{ ok: false }` at the one exit point. */
+class Reject extends Error {
+  constructor(readonly error: BadResponseError) {
+    super(error.message);
+  }
+}
+
+export class BookEventParser {
+  private readonly marketId: string;
+  private readonly checkMarket: boolean;
+  private readonly outcomeIndex: OutcomeIndex;
+  private readonly sizeUnits: BookSizeUnits;
+  private priceUnits: BookPriceUnits;
+
+  constructor(opts: BookEventParserOptions) {
+    this.marketId = opts.marketId;
+    this.checkMarket = HASH.test(opts.marketId);
+    this.outcomeIndex = opts.outcomeIndex;
+    this.priceUnits = opts.priceUnits ?? 'auto';
+    this.sizeUnits = opts.sizeUnits ?? 'shares';
+  }
+
+  /** The price units in force ('auto' until a snapshot with prices has decided them). */
+  get resolvedPriceUnits(): BookPriceUnits {
+    return this.priceUnits;
+  }
+
+  /**
+   * Parse one SSE event. `eventType` is the SSE event name ('message' when none), `lastEventId` the SSE
+   * `id:` field ('' when none), used as the seq when the data carries none.
+   */
+  parse(eventType: string, data: string, lastEventId: string, localTs: number): ParsedBookEvent {
+    const endpoint = `stream ${eventType || 'message'} event`;
+    try {
+      let json: unknown;
+      try {
+        json = JSON.parse(data);
+      } catch {
+        throw reject(endpoint, '(data)', 'a JSON object', data);
+      }
+      if (json === null || typeof json !== 'object' || Array.isArray(json)) throw reject(endpoint, '(data)', 'a JSON object', json);
+      const o = json as Record<string, unknown>;
+      this.checkIdentity(o, endpoint);
+      // Any event carrying both sides is a full snapshot, whatever its name (design.md §3).
+      if ('bids' in o && 'asks' in o) return { ok: true, event: this.snapshot(o, lastEventId, localTs, endpoint) };
+      if (eventType === 'delta' || (eventType === 'message' && Array.isArray(o.changes))) {
+        return { ok: true, event: this.delta(o, lastEventId, localTs, endpoint) };
+      }
+      if (eventType === 'trade' || (eventType === 'message' && 'takerSide' in o)) {
+        return { ok: true, event: this.trade(o, lastEventId, localTs, endpoint) };
+      }
+      throw reject(endpoint, '(event)', 'a snapshot, delta or trade event', eventType);
+    } catch (e) {
+      if (e instanceof Reject) return { ok: false, error: e.error };
+      if (e instanceof BadResponseError) return { ok: false, error: e };
+      return { ok: false, error: new BadResponseError(endpoint, '(data)', 'a valid book event', data, { cause: e }) };
+    }
+  }
+
+  private checkIdentity(o: Record<string, unknown>, endpoint: string): void {
+    if (o.marketId !== undefined) {
+      if (typeof o.marketId !== 'string') throw reject(endpoint, 'marketId', 'a market id string', o.marketId);
+      if (this.checkMarket && o.marketId.toLowerCase() !== this.marketId.toLowerCase()) {
+        throw reject(endpoint, 'marketId', `the subscribed market ${this.marketId}`, o.marketId);
+      }
+    }
+    if (o.outcomeIndex !== undefined && o.outcomeIndex !== this.outcomeIndex) {
+      throw reject(endpoint, 'outcomeIndex', `the subscribed outcome ${this.outcomeIndex}`, o.outcomeIndex);
+    }
+  }
+
+  private snapshot(o: Record<string, unknown>, lastEventId: string, localTs: number, endpoint: string): BookEvent & { type: 'snapshot' } {
+    const seq = readSeq(o.seq, lastEventId, endpoint);
+    let units: BookPriceUnits = this.priceUnits;
+    if (units === 'auto') {
+      const prices = rawPrices(o.bids).concat(rawPrices(o.asks));
+      // Decide only on a book that has prices; an empty one leaves the question open.
+      if (prices.length > 0) units = detectPriceUnits(prices);
+    }
+    const book = normalizeOrderbook(o, {
+      priceUnits: units,
+      sizeUnits: this.sizeUnits,
+      outcomeIndex: this.outcomeIndex,
+      marketId: this.marketId as Bytes32,
+      endpoint,
+    });
+    // Remember the decision only once the whole snapshot validated.
+    this.priceUnits = units;
+    book.seq = seq;
+    return { type: 'snapshot', book, seq, localTs, source: 'stream' };
+  }
+
+  private delta(o: Record<string, unknown>, lastEventId: string, localTs: number, endpoint: string): BookEvent & { type: 'delta' } {
+    const seq = readSeq(o.seq, lastEventId, endpoint);
+    const changes = o.changes;
+    if (!Array.isArray(changes)) throw reject(endpoint, 'changes', 'an array of {side, price, size}', changes);
+    const units = this.unitsFor(changes.map((c) => (c && typeof c === 'object' ? (c as { price?: unknown }).price : undefined)));
+    const bids: BookLevel[] = [];
+    const asks: BookLevel[] = [];
+    for (let i = 0; i < changes.length; i++) {
+      const c = changes[i] as { side?: unknown; price?: unknown; size?: unknown } | null;
+      if (c === null || typeof c !== 'object') throw reject(endpoint, `changes[${i}]`, 'an object {side, price, size}', c);
+      if (c.side !== 'bid' && c.side !== 'ask') throw reject(endpoint, `changes[${i}].side`, "'bid' or 'ask'", c.side);
+      const level = { price: price(c.price, units, `changes[${i}].price`, endpoint), size: size(c.size, this.sizeUnits, `changes[${i}].size`, endpoint) };
+      (c.side === 'bid' ? bids : asks).push(level);
+    }
+    return {
+      type: 'delta',
+      marketId: this.eventMarket(o),
+      outcomeIndex: this.outcomeIndex,
+      seq,
+      bids,
+      asks,
+      venueTs: readTimestamp(o.timestamp, endpoint),
+      localTs,
+    };
+  }
+
+  private trade(o: Record<string, unknown>, lastEventId: string, localTs: number, endpoint: string): BookEvent & { type: 'trade' } {
+    const seq = readSeq(o.seq, lastEventId, endpoint);
+    if (o.takerSide !== 'buy' && o.takerSide !== 'sell') throw reject(endpoint, 'takerSide', "'buy' or 'sell'", o.takerSide);
+    const sz = size(o.size, this.sizeUnits, 'size', endpoint);
+    if (sz === 0) throw reject(endpoint, 'size', 'a trade size above 0', o.size);
+    return {
+      type: 'trade',
+      marketId: this.eventMarket(o),
+      outcomeIndex: this.outcomeIndex,
+      seq,
+      price: price(o.price, this.unitsFor([o.price]), 'price', endpoint),
+      size: sz,
+      takerSide: o.takerSide,
+      venueTs: readTimestamp(o.timestamp, endpoint),
+      localTs,
+    };
+  }
+
+  private eventMarket(o: Record<string, unknown>): Bytes32 {
+    return (typeof o.marketId === 'string' ? o.marketId : this.marketId) as Bytes32;
+  }
+
+  /** Concrete units for a delta or trade: the snapshot's decision, or this event's own prices before any. */
+  private unitsFor(prices: unknown[]): ConcreteUnits {
+    if (this.priceUnits !== 'auto') return this.priceUnits;
+    const nums = prices.filter((p): p is number | string => typeof p === 'number' || typeof p === 'string').map(Number).filter(Number.isFinite);
+    return detectPriceUnits(nums);
+  }
+}
+
+function reject(endpoint: string, field: string, expected: string, got: unknown): Reject {
+  return new Reject(new BadResponseError(endpoint, field, expected, got));
+}
+
+function rawPrices(levels: unknown): number[] {
+  if (!Array.isArray(levels)) return [];
+  const out: number[] = [];
+  for (const l of levels) {
+    const p = l && typeof l === 'object' ? Number((l as { price?: unknown }).price) : NaN;
+    if (Number.isFinite(p)) out.push(p);
+  }
+  return out;
+}
+
+function price(v: unknown, units: ConcreteUnits, field: string, endpoint: string): number {
+  if (typeof v !== 'number' && typeof v !== 'string') throw reject(endpoint, field, `a price in ${units}`, v);
+  try {
+    return normalizePrice(v, units);
+  } catch (e) {
+    if (e instanceof BadInputError) throw reject(endpoint, field, `a price in ${units} strictly between 0 and 1 USDC`, v);
+    throw e;
+  }
+}
+
+function size(v: unknown, units: BookSizeUnits, field: string, endpoint: string): number {
+  if (typeof v !== 'number' && typeof v !== 'string') throw reject(endpoint, field, `a size in ${units}`, v);
+  try {
+    return normalizeSize(v, units);
+  } catch (e) {
+    if (e instanceof BadInputError) throw reject(endpoint, field, `a non-negative size in ${units}`, v);
+    throw e;
+  }
+}
+
+/** seq from the data, else from the SSE id (they are equal by the wire contract). */
+function readSeq(v: unknown, lastEventId: string, endpoint: string): number {
+  if (v === undefined && /^\d+$/.test(lastEventId)) v = Number(lastEventId);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw reject(endpoint, 'seq', 'a non-negative integer', v);
+  return v;
+}
+
+/** ISO date or epoch (seconds below 1e11, else ms) → ms; 0 when absent. */
+function readTimestamp(v: unknown, endpoint: string): number {
+  if (v === undefined || v === null || v === '') return 0;
+  let t = NaN;
+  if (typeof v === 'number') t = epochMs(v);
+  else if (typeof v === 'string') t = /^\d+(\.\d+)?$/.test(v) ? epochMs(Number(v)) : Date.parse(v);
+  if (!Number.isFinite(t) || t < 0) throw reject(endpoint, 'timestamp', 'an ISO date or epoch number', v);
+  return Math.round(t);
+}
+
+function epochMs(n: number): number {
+  // 1e11 ms is 1973, so anything smaller is seconds
+  return n < 1e11 ? n * 1000 : n;
+}

@@ -1,0 +1,388 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createBookStream, type BookStreamOptions } from '../../../src/exchange/stream/book-stream.ts';
+import { httpSnapshotFetcher, type SnapshotFetcher, type SnapshotResult } from '../../../src/exchange/stream/snapshot-fetcher.ts';
+import { L2Book } from '../../../src/core/l2-book.ts';
+import type { BookSnapshot } from '../../../src/model/book.ts';
+import type { BookEvent } from '../../../src/model/stream.ts';
+import { SseFixtureServer, type FixtureBook } from './sse-fixture-server.ts';
+import { EventCollector, until } from './event-collector.ts';
+import { ManualClock } from './manual-clock.ts';
+
+const M = ('0x' + 'ab'.repeat(32)) as `0x${string}`;
+const TS = '2026-11-21T10:00:00.000Z';
+
+function wireBook(seq?: number): FixtureBook {
+  const b: FixtureBook = {
+    marketId: M,
+    bids: [
+      { price: 45, size: 10 },
+      { price: 44, size: 5 },
+    ],
+    asks: [{ price: 47, size: 3 }],
+    timestamp: TS,
+  };
+  if (seq !== undefined) b.seq = seq;
+  return b;
+}
+
+function delta(seq: number, changes: { side: 'bid' | 'ask'; price: number; size: number }[]) {
+  return { marketId: M, outcomeIndex: 1, seq, timestamp: TS, changes };
+}
+
+/** A fetcher that answers from a function and counts its calls. */
+function fakeFetcher(answer: () => SnapshotResult | Promise<SnapshotResult>): SnapshotFetcher & { calls: (string | undefined)[] } {
+  const calls: (string | undefined)[] = [];
+  const f = (async (etag?: string) => {
+    calls.push(etag);
+    return answer();
+  }) as SnapshotFetcher & { calls: (string | undefined)[] };
+  f.calls = calls;
+  return f;
+}
+
+function jsonBook(seq?: number, bidPrice = 460_000): BookSnapshot {
+  const b: BookSnapshot = {
+    marketId: M,
+    outcomeIndex: 1,
+    bids: [{ price: bidPrice, size: 1_000_000 }],
+    asks: [{ price: 480_000, size: 2_000_000 }],
+    venueTs: 0,
+  };
+  if (seq !== undefined) b.seq = seq;
+  return b;
+}
+
+function apply(book: L2Book, e: BookEvent): void {
+  if (e.type === 'snapshot') book.applySnapshot(e.book);
+  else if (e.type === 'delta') {
+    for (const l of e.bids) book.applyLevel('bid', l.price, l.size);
+    for (const l of e.asks) book.applyLevel('ask', l.price, l.size);
+  }
+}
+
+async function setup(opts: Partial<BookStreamOptions> = {}, book: FixtureBook = wireBook()) {
+  const server = new SseFixtureServer(book);
+  const baseUrl = await server.start();
+  const stream = createBookStream({
+    baseUrl,
+    marketId: M,
+    outcomeIndex: 1,
+    apiKey: 'ctx_pk_test_secret_key',
+    fetchSnapshot: opts.fetchSnapshot ?? fakeFetcher(() => ({ status: 200, book: jsonBook() })),
+    idleTimeoutMs: 60_000,
+    backoff: { initialMs: 5, maxMs: 20, jitter: 0 },
+    ...opts,
+  });
+  const col = new EventCollector(stream.events$);
+  return {
+    server,
+    stream,
+    col,
+    async done() {
+      col.stop();
+      await server.close();
+    },
+  };
+}
+
+const isSeq = (type: string, seq: number) => (e: BookEvent) => e.type === type && 'seq' in e && e.seq === seq;
+
+test('snapshot then deltas are emitted in integer units and applied to an L2 book', async () => {
+  const t = await setup();
+  try {
+    const c = await t.server.waitForConn(1);
+    assert.equal(c.req.headers.authorization, 'Bearer ctx_pk_test_secret_key');
+    assert.equal(c.req.url, `/v2/markets/${M}/orderbook?outcomeIndex=1&depth=20`);
+    assert.equal(c.lastEventId, undefined);
+    c.send('snapshot', { ...wireBook(1), outcomeIndex: 1 });
+    c.heartbeat();
+    c.send('delta', delta(2, [{ side: 'bid', price: 45, size: 0 }, { side: 'ask', price: 46.5, size: 2.5 }]));
+    c.send('trade', { marketId: M, outcomeIndex: 1, seq: 3, timestamp: TS, price: 46.5, size: 0.5, takerSide: 'buy' });
+    await t.col.waitFor(isSeq('trade', 3), 'trade 3');
+    const data = t.col.data();
+    assert.deepEqual(
+      data.map((e) => e.type),
+      ['snapshot', 'delta', 'trade'],
+    );
+    const snap = data[0] as Extract<BookEvent, { type: 'snapshot' }>;
+    assert.equal(snap.source, 'stream');
+    assert.deepEqual(snap.book.bids[0], { price: 450_000, size: 10_000_000 });
+    assert.equal(snap.book.venueTs, Date.parse(TS));
+    const d = data[1] as Extract<BookEvent, { type: 'delta' }>;
+    assert.deepEqual(d.bids, [{ price: 450_000, size: 0 }]);
+    assert.deepEqual(d.asks, [{ price: 465_000, size: 2_500_000 }]);
+    const tr = data[2] as Extract<BookEvent, { type: 'trade' }>;
+    assert.deepEqual([tr.price, tr.size, tr.takerSide], [465_000, 500_000, 'buy']);
+    const book = new L2Book();
+    for (const e of data) apply(book, e);
+    assert.equal(book.bestBid(), 440_000);
+    assert.equal(book.bestAsk(), 465_000);
+    assert.deepEqual(t.col.states(), ['connecting', 'live']);
+    assert.equal(t.stream.stats.malformed, 0);
+  } finally {
+    await t.done();
+  }
+});
+
+test('a dropped connection reconnects with Last-Event-ID and resumes without a new snapshot', async () => {
+  const t = await setup();
+  try {
+    const c1 = await t.server.waitForConn(1);
+    c1.send('snapshot', wireBook(1));
+    c1.send('delta', delta(2, [{ side: 'bid', price: 43, size: 1 }]));
+    await t.col.waitFor(isSeq('delta', 2), 'delta 2');
+    c1.destroy();
+    const c2 = await t.server.waitForConn(2);
+    assert.equal(c2.lastEventId, '2');
+    c2.send('delta', delta(3, [{ side: 'bid', price: 42, size: 1 }]));
+    await t.col.waitFor(isSeq('delta', 3), 'delta 3');
+    assert.deepEqual(
+      t.col.data().map((e) => e.type),
+      ['snapshot', 'delta', 'delta'],
+    );
+    assert.ok(t.col.states().includes('reconnecting'));
+    assert.equal(t.col.states().at(-1), 'live');
+    assert.equal(t.stream.stats.reconnects, 1);
+  } finally {
+    await t.done();
+  }
+});
+
+test('a seq gap resyncs from the JSON snapshot and replays the buffered events (snapshot without seq)', async () => {
+  const fetcher = fakeFetcher(() => ({ status: 200, book: jsonBook(undefined, 470_000) }));
+  const t = await setup({ fetchSnapshot: fetcher });
+  try {
+    const c = await t.server.waitForConn(1);
+    c.send('snapshot', wireBook(1));
+    c.send('delta', delta(2, [{ side: 'bid', price: 43, size: 1 }]));
+    c.send('delta', delta(5, [{ side: 'ask', price: 49, size: 1 }]));
+    const resync = await t.col.waitFor((e) => e.type === 'snapshot' && e.source === 'resync', 'resync snapshot');
+    assert.equal(fetcher.calls.length, 1);
+    assert.equal(fetcher.calls[0], undefined, 'a resync is unconditional');
+    // no seq on the JSON book: it is placed just before the event that revealed the gap
+    assert.equal((resync as { seq: number }).seq, 4);
+    await t.col.waitFor(isSeq('delta', 5), 'delta 5 replayed');
+    c.send('delta', delta(6, [{ side: 'ask', price: 50, size: 1 }]));
+    await t.col.waitFor(isSeq('delta', 6), 'delta 6');
+    const book = new L2Book();
+    for (const e of t.col.data()) apply(book, e);
+    assert.equal(book.bestBid(), 470_000);
+    assert.equal(book.sizeAt('ask', 490_000), 1_000_000);
+    assert.equal(t.stream.stats.gaps, 1);
+    assert.equal(t.stream.stats.resyncs, 1);
+  } finally {
+    await t.done();
+  }
+});
+
+test('a resync snapshot with a seq drops buffered events it already contains', async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const fetcher = fakeFetcher(async () => {
+    await gate;
+    return { status: 200, book: jsonBook(7) };
+  });
+  const t = await setup({ fetchSnapshot: fetcher });
+  try {
+    const c = await t.server.waitForConn(1);
+    c.send('snapshot', wireBook(1));
+    c.send('delta', delta(4, [{ side: 'bid', price: 43, size: 1 }]));
+    c.send('delta', delta(6, [{ side: 'bid', price: 41, size: 1 }]));
+    c.send('delta', delta(8, [{ side: 'bid', price: 40, size: 1 }]));
+    await until(() => t.stream.stats.received === 4, 'events buffered during the resync');
+    release();
+    await t.col.waitFor(isSeq('delta', 8), 'delta 8');
+    assert.deepEqual(
+      t.col.data().map((e) => `${e.type}:${(e as { seq: number }).seq}`),
+      ['snapshot:1', 'snapshot:7', 'delta:8'],
+    );
+    assert.equal(t.stream.stats.duplicates, 2, 'deltas 4 and 6 are already in the seq-7 snapshot');
+  } finally {
+    await t.done();
+  }
+});
+
+test('duplicated and out-of-order events are dropped, the book stays right', async () => {
+  const t = await setup();
+  try {
+    const c = await t.server.waitForConn(1);
+    c.send('snapshot', wireBook(1));
+    c.send('delta', delta(2, [{ side: 'bid', price: 43, size: 1 }]));
+    c.send('delta', delta(2, [{ side: 'bid', price: 43, size: 1 }]));
+    c.send('delta', delta(3, [{ side: 'bid', price: 43, size: 2 }]));
+    c.send('delta', delta(2, [{ side: 'bid', price: 43, size: 1 }])); // late old event
+    c.send('snapshot', wireBook(1)); // duplicated snapshot
+    c.send('delta', delta(4, [{ side: 'ask', price: 48, size: 1 }]));
+    await t.col.waitFor(isSeq('delta', 4), 'delta 4');
+    assert.deepEqual(
+      t.col.data().map((e) => `${e.type}:${(e as { seq: number }).seq}`),
+      ['snapshot:1', 'delta:2', 'delta:3', 'delta:4'],
+    );
+    assert.equal(t.stream.stats.duplicates, 3);
+    assert.equal(t.stream.stats.resyncs, 0);
+    const book = new L2Book();
+    for (const e of t.col.data()) apply(book, e);
+    assert.equal(book.sizeAt('bid', 430_000), 2_000_000);
+  } finally {
+    await t.done();
+  }
+});
+
+test('malformed events are counted and dropped; the stream carries on', async () => {
+  const t = await setup();
+  try {
+    const c = await t.server.waitForConn(1);
+    c.send('snapshot', wireBook(1));
+    c.send('delta', '{not json', 2);
+    c.send('delta', delta(2, [{ side: 'bid', price: 'abc' as unknown as number, size: 1 }]));
+    c.send('delta', delta(2, [{ side: 'middle' as 'bid', price: 40, size: 1 }]));
+    c.send('delta', { ...delta(2, []), marketId: '0x' + 'cd'.repeat(32) });
+    c.send('delta', delta(2, [{ side: 'bid', price: 150, size: 1 }]));
+    c.send('delta', delta(2, [{ side: 'ask', price: 48, size: -1 }]));
+    c.send('weird', { marketId: M, seq: 2 });
+    c.send('delta', delta(2, [{ side: 'ask', price: 48, size: 1 }]));
+    await t.col.waitFor(isSeq('delta', 2), 'valid delta 2');
+    assert.equal(t.stream.stats.malformed, 6);
+    assert.equal(t.stream.stats.gaps, 0);
+    assert.deepEqual(
+      t.col.data().map((e) => e.type),
+      ['snapshot', 'delta'],
+    );
+  } finally {
+    await t.done();
+  }
+});
+
+test('idle stall: heartbeats keep it alive, silence marks it stale and reconnects (manual clock)', async () => {
+  const clock = new ManualClock();
+  const t = await setup({ clock, idleTimeoutMs: 200, backoff: { initialMs: 50, maxMs: 50, jitter: 0 } });
+  try {
+    const c1 = await t.server.waitForConn(1);
+    c1.send('snapshot', wireBook(1));
+    await t.col.waitFor((e) => e.type === 'snapshot', 'snapshot');
+    clock.advance(150);
+    c1.heartbeat();
+    const at = clock.now();
+    await until(() => t.stream.stats.lastActivityTs === at, 'heartbeat bytes seen');
+    clock.advance(100); // 250 ms since connect, 100 since the heartbeat
+    assert.ok(!t.col.states().includes('stale'), 'a heartbeat within the idle window keeps the stream live');
+    clock.advance(100); // 200 ms of silence
+    assert.ok(t.col.states().includes('stale'));
+    assert.equal(t.stream.stats.idleTimeouts, 1);
+    await c1.whenClosed;
+    assert.equal(t.server.conns.length, 1, 'no reconnect before the back-off delay');
+    clock.advance(50);
+    const c2 = await t.server.waitForConn(2);
+    assert.equal(c2.lastEventId, '1');
+    c2.send('delta', delta(2, [{ side: 'bid', price: 43, size: 1 }]));
+    await t.col.waitFor(isSeq('delta', 2), 'delta after reconnect');
+    assert.equal(t.col.states().at(-1), 'live');
+  } finally {
+    await t.done();
+  }
+});
+
+test('a server that does not stream is polled with If-None-Match; 304 emits nothing', async () => {
+  const server = new SseFixtureServer(wireBook());
+  server.streaming = false;
+  const baseUrl = await server.start();
+  const fetchSnapshot = httpSnapshotFetcher({ baseUrl, marketId: M, outcomeIndex: 1 });
+  const stream = createBookStream({ baseUrl, marketId: M, outcomeIndex: 1, fetchSnapshot, pollIntervalMs: 10, streamRetryMs: 60_000 });
+  const col = new EventCollector(stream.events$);
+  try {
+    const first = await col.waitFor((e) => e.type === 'snapshot', 'first polled snapshot');
+    assert.equal((first as { source: string }).source, 'poll');
+    assert.deepEqual((first as { book: BookSnapshot }).book.bids[0], { price: 450_000, size: 10_000_000 });
+    assert.ok(col.states().includes('polling'));
+    await until(() => server.requests.filter((r) => r.status === 304).length >= 2, 'two 304 answers');
+    assert.ok(server.requests.some((r) => r.headers['if-none-match'] === '"v1"'));
+    assert.equal(col.data().length, 1, 'an unchanged book emits nothing');
+    assert.ok(stream.stats.notModified >= 2);
+    server.setBook({ ...wireBook(), bids: [{ price: 46, size: 1 }] }, '"v2"');
+    const second = await col.waitFor((e) => e.type === 'snapshot' && e.book.bids[0]?.price === 460_000, 'changed book');
+    assert.equal((second as { source: string }).source, 'poll');
+    // the stream was asked only once: a JSON answer is not retried until streamRetryMs
+    assert.equal(server.requests.filter((r) => r.sse).length, 1);
+  } finally {
+    col.stop();
+    await server.close();
+  }
+});
+
+test('repeated stream failures fall back to polling, and a later stream retry returns to live', async () => {
+  let first = true;
+  const answer = fakeFetcher(() => {
+    if (first) {
+      first = false;
+      return { status: 200, book: jsonBook(), etag: '"e1"' };
+    }
+    return { status: 304 };
+  });
+  const t = await setup({ fetchSnapshot: answer, maxStreamFailures: 3, pollIntervalMs: 10, streamRetryMs: 80 });
+  t.server.streamStatuses = [503, 503, 503, 503];
+  try {
+    await t.col.waitFor((e) => e.type === 'status' && e.state === 'polling', 'polling');
+    await t.col.waitFor((e) => e.type === 'snapshot' && e.source === 'poll', 'polled snapshot');
+    await until(() => answer.calls.includes('"e1"'), 'a conditional poll');
+    // the 4th SSE request (first retry while polling) also fails; the 5th streams
+    const c = await t.server.waitForConn(1);
+    assert.equal(c.lastEventId, undefined, 'no resume after polling a book without a seq');
+    c.send('snapshot', wireBook(9));
+    await t.col.waitFor((e) => e.type === 'status' && e.state === 'live', 'live again');
+    const polls = answer.calls.length;
+    c.send('delta', delta(10, [{ side: 'bid', price: 43, size: 1 }]));
+    await t.col.waitFor(isSeq('delta', 10), 'delta after returning to the stream');
+    await new Promise((r) => setTimeout(r, 50));
+    assert.ok(answer.calls.length <= polls + 1, 'polling stopped once the stream is live');
+    assert.equal(t.server.requests.filter((r) => r.sse && r.status === 503).length, 4);
+  } finally {
+    await t.done();
+  }
+});
+
+test('a delta before any snapshot triggers a resync', async () => {
+  const fetcher = fakeFetcher(() => ({ status: 200, book: jsonBook() }));
+  const t = await setup({ fetchSnapshot: fetcher });
+  try {
+    const c = await t.server.waitForConn(1);
+    c.send('delta', delta(5, [{ side: 'bid', price: 43, size: 1 }]));
+    await t.col.waitFor(isSeq('delta', 5), 'delta 5 after resync');
+    assert.deepEqual(
+      t.col.data().map((e) => `${e.type}:${(e as { seq: number }).seq}`),
+      ['snapshot:4', 'delta:5'],
+    );
+    assert.equal(fetcher.calls.length, 1);
+  } finally {
+    await t.done();
+  }
+});
+
+test('unsubscribe closes the connection and stops every timer', async () => {
+  const clock = new ManualClock();
+  const t = await setup({ clock, idleTimeoutMs: 1000 });
+  try {
+    const c = await t.server.waitForConn(1);
+    c.send('snapshot', wireBook(1));
+    await t.col.waitFor((e) => e.type === 'snapshot', 'snapshot');
+    assert.ok(clock.pending() > 0, 'the idle timer is armed');
+    t.col.stop();
+    await c.whenClosed;
+    assert.equal(clock.pending(), 0, 'no timer left');
+    assert.equal(t.stream.stats.state, 'closed');
+    const n = t.server.requests.length;
+    clock.advance(60_000);
+    await new Promise((r) => setTimeout(r, 30));
+    assert.equal(t.server.requests.length, n, 'nothing reconnects after unsubscribe');
+  } finally {
+    await t.done();
+  }
+});
+
+test('bad options are rejected with the field named', () => {
+  const fetchSnapshot = fakeFetcher(() => ({ status: 304 }));
+  assert.throws(() => createBookStream({ baseUrl: 'ftp://x', marketId: M, outcomeIndex: 1, fetchSnapshot }), /baseUrl/);
+  assert.throws(() => createBookStream({ baseUrl: 'http://x', marketId: 'bad id!', outcomeIndex: 1, fetchSnapshot }), /marketId/);
+  assert.throws(() => createBookStream({ baseUrl: 'http://x', marketId: M, outcomeIndex: 2 as 1, fetchSnapshot }), /outcomeIndex/);
+  assert.throws(() => createBookStream({ baseUrl: 'http://x', marketId: M, outcomeIndex: 1, depth: 500, fetchSnapshot }), /depth/);
+});
