@@ -1,0 +1,20 @@
+/** Benchmark fixtures built from the real data in ../shared/data, cached in the OS temp dir. */
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { importPolymarket } from '../../src/backtest/importers/polymarket.ts';
+import { readEvents, readManifest } from '../../src/backtest/recording/reader.ts';
+import { toColumns, writeColumns } from '../../src/backtest/recording/columns.ts';
+
+export const DATA_DIR = join(process.cwd(), '..', 'shared', 'data');
+
+/** The Polymarket capture imported as a recording (with book.cols); returns its directory. */
+export async function polymarketRecording(): Promise<string> {
+  const dir = join(tmpdir(), 'bookmaker-bench-polymarket-v1');
+  if (!existsSync(join(dir, 'book.cols'))) {
+    mkdirSync(dir, { recursive: true });
+    await importPolymarket(join(DATA_DIR, 'polymarket-tickscope', 'events.jsonl.gz'), dir);
+    writeColumns(dir, toColumns(readEvents(dir), readManifest(dir).markets.map((m) => m.id)));
+  }
+  return dir;
+}
