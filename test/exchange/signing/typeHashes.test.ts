@@ -49,7 +49,7 @@ test('all five domains of both chains agree with viem hashDomain', () => {
           { name: 'verifyingContract', type: 'address' },
         ],
       };
-      const expected = hashDomain({ domain: d, types });
+      const expected = hashDomain({ domain: d, types } as Parameters<typeof hashDomain>[0]);
       assert.equal(hex(seps[name]), expected, `${chain.name} ${name}`);
       assert.equal(hex(domainSeparator(d)), expected);
     }
