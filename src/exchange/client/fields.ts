@@ -157,3 +157,11 @@ export function strings(o: Rec, k: string, a: At): string[] {
     return v;
   });
 }
+
+/** A signed decimal-integer string (`^-?\d+$`) → bigint (PnL-like figures can be negative). */
+export function sbig(o: Rec, k: string, a: At): bigint {
+  const v = o[k];
+  if (typeof v === 'string' && /^-?\d+$/.test(v)) return BigInt(v);
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
+  bad(a, k, 'a signed decimal integer string', v);
+}
