@@ -354,8 +354,8 @@ export class OrderManager {
       if (e.remaining === 0 && e.state === 'working') this.entries.delete(k);
       return;
     }
-    const reject = (reason: string, retryable: boolean): void =>
-      this.emit({ type: 'OrderRejected', marketId: e.marketId, slot: e.slot, nonce: e.planned.nonce, reason, retryable, ts: now });
+    const reject = (reason: string, retryable: boolean, mayHaveLanded = false): void =>
+      this.emit({ type: 'OrderRejected', marketId: e.marketId, slot: e.slot, nonce: e.planned.nonce, reason, retryable, mayHaveLanded, ts: now });
     if (o.migration || MIGRATION_CODES.has(o.code)) {
       this.entries.delete(k);
       reject('migration', false);
@@ -367,7 +367,7 @@ export class OrderManager {
       this.startBackoff(now);
     } else if (o.retryable) {
       e.attempts++;
-      reject(o.code, true);
+      reject(o.code, true, true);
       if (e.attempts <= (this.opts.maxRetries ?? 3)) e.resend = true;
       else this.needsReconcile.add(lower(e.marketId));
     } else {

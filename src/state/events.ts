@@ -10,7 +10,11 @@
 import type { BookEvent } from '../model/stream.ts';
 import type { Bytes32, OutcomeIndex, SideValue } from '../model/order.ts';
 import type { PlannedOrder } from '../model/venue.ts';
+import type { QuoteDenied } from '../risk/types.ts';
 import type { MarketStatus } from '../strategy/types.ts';
+
+/** The risk gate's denial event (defined by the risk layer, reduced and counted here). */
+export type { QuoteDenied };
 
 /** A book snapshot, delta, trade or stream status from the streaming client. */
 export interface BookEventReceived {
@@ -108,6 +112,8 @@ export interface OrderRejected {
   /** the venue/classifier code, used as the metrics label */
   readonly reason: string;
   readonly retryable: boolean;
+  /** the order may still have reached the venue (a lost answer): it stays in flight until settled */
+  readonly mayHaveLanded: boolean;
   readonly ts: number;
 }
 
@@ -200,14 +206,6 @@ export interface VenueCallCompleted {
   readonly call: 'batch' | 'cancel-replace' | 'open-orders';
   readonly ok: boolean;
   readonly ms: number;
-  readonly ts: number;
-}
-
-/** The risk gate trimmed or refused a quote. */
-export interface QuoteDenied {
-  readonly type: 'QuoteDenied';
-  readonly marketId: Bytes32;
-  readonly reason: string;
   readonly ts: number;
 }
 

@@ -1,0 +1,74 @@
+/**
+ * Order books of one market as the store keeps them: both outcome views as received, and the
+ * YES-terms view strategies read (pure functions, copy-on-write arrays).
+ *
+ * Entry points: `applyBookEvent(books, event)`, `yesTermsLevels(books)`, `mirror(levels)`.
+ *
+ * YES terms: the venue keeps one book per market in YES terms and serves either outcome's view of
+ * it (design.md §3), so the NO view is the mirror of the YES view (a NO bid at x is a YES ask at
+ * 1e6 − x). Merging both views would count every level twice, so the YES-terms view is the YES
+ * book when we have one and the mirrored NO book otherwise.
+ */
+import type { BookLevel, BookSnapshot } from '../model/book.ts';
+import type { BookEvent } from '../model/stream.ts';
+import { ONE } from '../model/units.ts';
+
+export interface MarketBooks {
+  readonly yes: BookSnapshot | null;
+  readonly no: BookSnapshot | null;
+}
+
+export const NO_BOOKS: MarketBooks = { yes: null, no: null };
+
+/** Set absolute sizes at changed levels (0 removes), keeping the side sorted best first. */
+export function applyLevels(levels: readonly BookLevel[], changes: readonly BookLevel[], descending: boolean): BookLevel[] {
+  if (changes.length === 0) return levels as BookLevel[];
+  const byPrice = new Map<number, number>();
+  for (const l of levels) byPrice.set(l.price, l.size);
+  for (const c of changes) {
+    if (c.size > 0) byPrice.set(c.price, c.size);
+    else byPrice.delete(c.price);
+  }
+  const out: BookLevel[] = [];
+  for (const [price, size] of byPrice) out.push({ price, size });
+  out.sort(descending ? (a, b) => b.price - a.price : (a, b) => a.price - b.price);
+  return out;
+}
+
+export function applyBookEvent(books: MarketBooks, ev: BookEvent): MarketBooks {
+  if (ev.type === 'snapshot') {
+    return ev.book.outcomeIndex === 1 ? { ...books, yes: ev.book } : { ...books, no: ev.book };
+  }
+  if (ev.type !== 'delta') return books;
+  const current = ev.outcomeIndex === 1 ? books.yes : books.no;
+  // A delta before any snapshot cannot be applied; the stream resyncs with a snapshot.
+  if (!current) return books;
+  const next: BookSnapshot = {
+    ...current,
+    bids: applyLevels(current.bids, ev.bids, true),
+    asks: applyLevels(current.asks, ev.asks, false),
+    venueTs: ev.venueTs || current.venueTs,
+    seq: ev.seq,
+  };
+  return ev.outcomeIndex === 1 ? { ...books, yes: next } : { ...books, no: next };
+}
+
+/** NO-view levels → YES-view levels: bids become asks at 1e6 − price and vice versa. */
+export function mirror(levels: readonly BookLevel[]): BookLevel[] {
+  return levels.map((l) => ({ price: ONE - l.price, size: l.size }));
+}
+
+/** The YES-terms book: YES view if present, else the mirrored NO view (null before any snapshot). */
+export function yesTermsLevels(books: MarketBooks): { bids: readonly BookLevel[]; asks: readonly BookLevel[]; venueTs: number } | null {
+  if (books.yes) return { bids: books.yes.bids, asks: books.yes.asks, venueTs: books.yes.venueTs };
+  if (books.no) return { bids: mirror(books.no.asks), asks: mirror(books.no.bids), venueTs: books.no.venueTs };
+  return null;
+}
+
+/** Twice the YES-terms mid (integer), or null without both sides. */
+export function mid2(books: MarketBooks): number | null {
+  const y = yesTermsLevels(books);
+  const b = y?.bids[0];
+  const a = y?.asks[0];
+  return b && a ? b.price + a.price : null;
+}

@@ -1,0 +1,111 @@
+/**
+ * The shape of the store's state: one immutable `StoreState` per tick, with one `MarketState` per
+ * market (structural sharing: an event replaces only what it touches).
+ *
+ * Entry points: the types, `emptyState()` and `emptyMarket(marketId)`.
+ */
+import type { BookSnapshot } from '../model/book.ts';
+import type { Bytes32 } from '../model/order.ts';
+import type { PlannedOrder } from '../model/venue.ts';
+import type { MarketStatus, MidSample, ViewTrade } from '../strategy/types.ts';
+import { NO_BOOKS, type MarketBooks } from './book-state.ts';
+import { FLAT, type PositionState } from './position.ts';
+
+export interface OwnOrder {
+  readonly slot: string;
+  readonly order: PlannedOrder;
+  /** remaining shares, 1e-6 */
+  readonly remaining: number;
+  readonly state: 'working' | 'in-flight' | 'cancelling';
+  readonly placedAt: number;
+}
+
+export interface OracleState {
+  readonly probability: number;
+  readonly confidence: number;
+  readonly updatedAt: number;
+}
+
+export interface MarketState {
+  readonly marketId: Bytes32;
+  readonly slug?: string;
+  readonly tick: number;
+  readonly minSize: number;
+  readonly deadline: number | null;
+  readonly status: MarketStatus;
+  /** what one YES share pays after resolution (1e-6 USDC), null before */
+  readonly payoutYes: number | null;
+  readonly books: MarketBooks;
+  /** local time the book last changed */
+  readonly bookUpdatedAt: number;
+  /** local time of the last stream event of any kind (heartbeats and status included) */
+  readonly streamLastEventAt: number | null;
+  readonly streamState: 'connecting' | 'live' | 'polling' | 'reconnecting' | 'stale' | 'closed' | null;
+  /** newest last, bounded */
+  readonly trades: readonly ViewTrade[];
+  /** oldest first, bounded, sampled */
+  readonly midHistory: readonly MidSample[];
+  /** twice the last known YES mid (integer), the mark for unrealised PnL */
+  readonly lastMid2: number | null;
+  /** own orders by lower-case nonce */
+  readonly orders: ReadonlyMap<string, OwnOrder>;
+  readonly position: PositionState;
+  /** recent fill ids, for de-duplication (bounded) */
+  readonly fillIds: readonly string[];
+  readonly oracle: OracleState | null;
+  readonly blocked: 'migration' | 'halted' | null;
+  /** risk denials by reason */
+  readonly denials: ReadonlyMap<string, number>;
+}
+
+export interface VenueCallSample {
+  readonly ts: number;
+  readonly ok: boolean;
+}
+
+export interface StoreState {
+  /** increases by one per reduced event */
+  readonly version: number;
+  /** time of the last reduced event (the injected clock) */
+  readonly ts: number;
+  readonly markets: ReadonlyMap<string, MarketState>;
+  /** free collateral, 1e-6 USDC; null before the first balance poll */
+  readonly collateral: bigint | null;
+  readonly lastReconcileAt: number | null;
+  readonly backoffUntil: number;
+  /** recent venue calls inside the health window */
+  readonly venueCalls: readonly VenueCallSample[];
+}
+
+export const DEFAULT_TICK = 10_000;
+export const DEFAULT_MIN_SIZE = 1_000_000;
+
+export function emptyMarket(marketId: Bytes32): MarketState {
+  return {
+    marketId,
+    tick: DEFAULT_TICK,
+    minSize: DEFAULT_MIN_SIZE,
+    deadline: null,
+    status: 'active',
+    payoutYes: null,
+    books: NO_BOOKS,
+    bookUpdatedAt: 0,
+    streamLastEventAt: null,
+    streamState: null,
+    trades: [],
+    midHistory: [],
+    lastMid2: null,
+    orders: new Map(),
+    position: FLAT,
+    fillIds: [],
+    oracle: null,
+    blocked: null,
+    denials: new Map(),
+  };
+}
+
+export function emptyState(): StoreState {
+  return { version: 0, ts: 0, markets: new Map(), collateral: null, lastReconcileAt: null, backoffUntil: 0, venueCalls: [] };
+}
+
+export type { BookSnapshot };

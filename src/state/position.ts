@@ -1,0 +1,128 @@
+/**
+ * Position and PnL arithmetic for one market, exact in integers (issue 4 §2).
+ *
+ * Entry points: `applyFill(pos, fill)`, `unrealisedScaled(pos, markTimes2)`, `toMicro(scaled)`.
+ *
+ * Everything is kept in YES terms: buying NO at p is selling YES at 1e6 − p plus buying a complete
+ * set, and a complete set is always worth exactly 1 USDC, so the YES-terms net (yes − no) carries
+ * all the outcome risk and all the PnL. Money is tracked "scaled" = price units × size units
+ * (1e-12 USDC) as bigint, so average cost never rounds: when a reduction removes a fraction of the
+ * cost basis the integer division's remainder stays in the basis, and a position closed to zero
+ * has realised exactly the sum of its cash flows.
+ */
+import type { OutcomeIndex, SideValue } from '../model/order.ts';
+import { ONE } from '../model/units.ts';
+
+export interface PositionState {
+  /** shares held, 1e-6 */
+  readonly yes: number;
+  readonly no: number;
+  /** YES-terms net position, 1e-6 shares (signed) */
+  readonly net: number;
+  /** cost of the open net position, scaled (price × size), same sign as net */
+  readonly basis: bigint;
+  /** realised PnL net of fees, scaled (price × size) */
+  readonly realised: bigint;
+  /** fees paid, 1e-6 USDC */
+  readonly fees: bigint;
+  /** traded notional, scaled */
+  readonly volume: bigint;
+  readonly fills: number;
+}
+
+export const FLAT: PositionState = { yes: 0, no: 0, net: 0, basis: 0n, realised: 0n, fees: 0n, volume: 0n, fills: 0 };
+
+export interface FillTerms {
+  readonly outcomeIndex: OutcomeIndex;
+  readonly side: SideValue;
+  /** the venue order's price in its own outcome's terms */
+  readonly price: number;
+  readonly size: number;
+  /** 1e-6 USDC */
+  readonly fee: number;
+}
+
+/** The fill as a signed YES-terms trade: quantity (+ buys YES exposure) and YES price. */
+export function yesTermsTrade(f: FillTerms): { qty: number; price: number } {
+  const buyYes = (f.outcomeIndex === 1) === (f.side === 0);
+  return { qty: buyYes ? f.size : -f.size, price: f.outcomeIndex === 1 ? f.price : ONE - f.price };
+}
+
+/**
+ * Holdings after a fill. Selling more of an outcome than is held means the venue minted complete
+ * sets for the excess (sell without inventory), which leaves us holding the other outcome.
+ */
+function holdingsAfter(pos: PositionState, f: FillTerms): { yes: number; no: number } {
+  let held = f.outcomeIndex === 1 ? pos.yes : pos.no;
+  let other = f.outcomeIndex === 1 ? pos.no : pos.yes;
+  if (f.side === 0) held += f.size;
+  else {
+    const fromInventory = Math.min(Math.max(held, 0), f.size);
+    held -= fromInventory;
+    other += f.size - fromInventory;
+  }
+  return f.outcomeIndex === 1 ? { yes: held, no: other } : { yes: other, no: held };
+}
+
+export function applyFill(pos: PositionState, f: FillTerms): PositionState {
+  const { qty, price } = yesTermsTrade(f);
+  const P = BigInt(price);
+  const { yes, no } = holdingsAfter(pos, f);
+  let net = BigInt(pos.net);
+  let basis = pos.basis;
+  let realised = pos.realised - BigInt(f.fee) * BigInt(ONE);
+  let q = BigInt(qty);
+  if (net !== 0n && (net > 0n) !== (q > 0n)) {
+    const absNet = net < 0n ? -net : net;
+    const absQ = q < 0n ? -q : q;
+    const closing = absQ < absNet ? absQ : absNet;
+    const sign = net > 0n ? 1n : -1n;
+    const removed = (basis * closing) / absNet;
+    realised += sign * closing * P - removed;
+    basis -= removed;
+    net -= sign * closing;
+    q += sign * closing;
+  }
+  if (q !== 0n) {
+    basis += q * P;
+    net += q;
+  }
+  return {
+    yes,
+    no,
+    net: Number(net),
+    basis,
+    realised,
+    fees: pos.fees + BigInt(f.fee),
+    volume: pos.volume + BigInt(f.size) * BigInt(f.price),
+    fills: pos.fills + 1,
+  };
+}
+
+/**
+ * Replace the holdings with the venue's figures (a position sync). The average cost per share is
+ * kept: the basis is rescaled to the new net, so unexplained differences do not invent PnL.
+ */
+export function syncHoldings(pos: PositionState, yes: number, no: number): PositionState {
+  const net = yes - no;
+  if (net === pos.net && yes === pos.yes && no === pos.no) return pos;
+  const basis = pos.net === 0 || Math.sign(net) !== Math.sign(pos.net) ? 0n : (pos.basis * BigInt(net)) / BigInt(pos.net);
+  return { ...pos, yes, no, net, basis };
+}
+
+/** Unrealised PnL, scaled, marking the net at `mark2 / 2` (twice the mark, so a half-unit mid stays exact). */
+export function unrealisedScaled(pos: PositionState, mark2: number): bigint {
+  return (BigInt(pos.net) * BigInt(mark2)) / 2n - pos.basis;
+}
+
+/** Scaled (1e-12 USDC) → 1e-6 USDC, rounding toward −∞ so PnL is never overstated. */
+export function toMicro(scaled: bigint): bigint {
+  const d = BigInt(ONE);
+  const q = scaled / d;
+  return scaled % d !== 0n && scaled < 0n ? q - 1n : q;
+}
+
+/** Average entry of the net position in YES price units (float: for display and strategies). */
+export function averageEntry(pos: PositionState): number | null {
+  return pos.net === 0 ? null : Number(pos.basis) / pos.net;
+}

@@ -1,0 +1,192 @@
+/**
+ * The store's reducer: `reduce(state, event, limits)` → the next immutable state (pure; the
+ * injected clock's time comes in on the events). Unknown markets are created on first sight.
+ *
+ * Entry point: `reduce`. Limits bound every history kept so memory stays flat over days.
+ */
+import type { Bytes32 } from '../model/order.ts';
+import type { BookEvent } from '../model/stream.ts';
+import { ONE } from '../model/units.ts';
+import type { ViewTrade } from '../strategy/types.ts';
+import { applyBookEvent, mid2 } from './book-state.ts';
+import type { OrderManagerEvent, StateEvent } from './events.ts';
+import { emptyMarket, type MarketState, type OwnOrder, type StoreState } from './market-state.ts';
+import { applyFill, syncHoldings } from './position.ts';
+
+export interface ReduceLimits {
+  /** trades kept per market */
+  readonly trades: number;
+  /** mid samples kept per market */
+  readonly midSamples: number;
+  /** minimum spacing of mid samples, ms */
+  readonly midSampleMs: number;
+  /** fill ids remembered per market for de-duplication */
+  readonly fillIds: number;
+  /** venue health window, ms */
+  readonly venueWindowMs: number;
+}
+
+export const DEFAULT_LIMITS: ReduceLimits = { trades: 50, midSamples: 600, midSampleMs: 1000, fillIds: 2048, venueWindowMs: 60_000 };
+
+const key = (s: string): string => s.toLowerCase();
+
+function withMarket(state: StoreState, marketId: Bytes32, f: (m: MarketState) => MarketState): StoreState {
+  const k = key(marketId);
+  const before = state.markets.get(k) ?? emptyMarket(marketId);
+  const after = f(before);
+  if (after === before && state.markets.has(k)) return state;
+  const markets = new Map(state.markets);
+  markets.set(k, after);
+  return { ...state, markets };
+}
+
+function withOrders(m: MarketState, f: (orders: Map<string, OwnOrder>) => void): MarketState {
+  const orders = new Map(m.orders);
+  f(orders);
+  return { ...m, orders };
+}
+
+function pushBounded<T>(list: readonly T[], item: T, max: number): T[] {
+  const out = list.length >= max ? list.slice(list.length - max + 1) : list.slice();
+  out.push(item);
+  return out;
+}
+
+function yesTrade(ev: Extract<BookEvent, { type: 'trade' }>): ViewTrade {
+  if (ev.outcomeIndex === 1) return { price: ev.price, size: ev.size, takerSide: ev.takerSide, ts: ev.venueTs || ev.localTs };
+  // A NO buyer lifting a NO ask is, in YES terms, a seller hitting a YES bid at 1e6 − p.
+  return { price: ONE - ev.price, size: ev.size, takerSide: ev.takerSide === 'buy' ? 'sell' : 'buy', ts: ev.venueTs || ev.localTs };
+}
+
+function reduceBook(m: MarketState, ev: BookEvent, lim: ReduceLimits): MarketState {
+  if (ev.type === 'status') return { ...m, streamLastEventAt: ev.localTs, streamState: ev.state };
+  if (ev.type === 'trade') {
+    // Trades are taken from the view the YES-terms book is built from, so two streams do not double them.
+    const primary = m.books.yes ? 1 : 0;
+    if (ev.outcomeIndex !== primary) return { ...m, streamLastEventAt: ev.localTs };
+    return { ...m, streamLastEventAt: ev.localTs, trades: pushBounded(m.trades, yesTrade(ev), lim.trades) };
+  }
+  const books = applyBookEvent(m.books, ev);
+  const localTs = ev.localTs;
+  const m2 = mid2(books);
+  let midHistory = m.midHistory;
+  if (m2 !== null) {
+    const last = midHistory[midHistory.length - 1];
+    if (!last || localTs - last.ts >= lim.midSampleMs) midHistory = pushBounded(midHistory, { ts: localTs, mid: m2 / 2 }, lim.midSamples);
+  }
+  return { ...m, books, bookUpdatedAt: localTs, streamLastEventAt: localTs, streamState: m.streamState ?? 'live', lastMid2: m2 ?? m.lastMid2, midHistory };
+}
+
+function reduceFill(m: MarketState, e: Extract<StateEvent, { type: 'OrderFilled' }>, lim: ReduceLimits): MarketState {
+  if (e.fillId !== undefined && m.fillIds.includes(e.fillId)) return m;
+  const position = applyFill(m.position, e);
+  const fillIds = e.fillId === undefined ? m.fillIds : pushBounded(m.fillIds, e.fillId, lim.fillIds);
+  let next: MarketState = { ...m, position, fillIds };
+  if (e.nonce) {
+    const k = key(e.nonce);
+    const o = m.orders.get(k);
+    if (o) {
+      next = withOrders(next, (orders) => {
+        const remaining = Math.max(0, o.remaining - e.size);
+        if (remaining === 0) orders.delete(k);
+        else orders.set(k, { ...o, remaining });
+      });
+    }
+  }
+  return next;
+}
+
+function reduceOrder(m: MarketState, e: OrderManagerEvent): MarketState {
+  switch (e.type) {
+    case 'OrderSubmitted':
+      return withOrders(m, (o) => {
+        if (!o.has(key(e.nonce))) o.set(key(e.nonce), { slot: e.slot, order: e.order, remaining: e.order.size, state: 'in-flight', placedAt: e.ts });
+      });
+    case 'OrderAccepted':
+      return setState(m, e.nonce, 'working');
+    case 'OrderRejected':
+      return e.mayHaveLanded ? m : drop(m, e.nonce);
+    case 'CancelSubmitted':
+      return setState(m, e.nonce, 'cancelling');
+    case 'OrderCancelled':
+    case 'OrderGone':
+      return drop(m, e.nonce);
+    case 'CancelFailed':
+      return e.retryable ? setState(m, e.nonce, 'working') : drop(m, e.nonce);
+    case 'OrderAdopted':
+      return withOrders(m, (o) => o.set(key(e.nonce), { slot: e.slot, order: e.order, remaining: e.remaining, state: 'working', placedAt: e.ts }));
+    case 'OrderRemainingChanged': {
+      const cur = m.orders.get(key(e.nonce));
+      if (!cur) return m;
+      return withOrders(m, (o) => (e.remaining === 0 ? o.delete(key(e.nonce)) : o.set(key(e.nonce), { ...cur, remaining: e.remaining })));
+    }
+    case 'MarketBlocked':
+      return { ...m, blocked: e.reason };
+    case 'MarketUnblocked':
+      return { ...m, blocked: null };
+    default:
+      return m;
+  }
+}
+
+function setState(m: MarketState, nonce: Bytes32, state: OwnOrder['state']): MarketState {
+  const cur = m.orders.get(key(nonce));
+  if (!cur || cur.state === state) return m;
+  return withOrders(m, (o) => o.set(key(nonce), { ...cur, state }));
+}
+
+function drop(m: MarketState, nonce: Bytes32): MarketState {
+  if (!m.orders.has(key(nonce))) return m;
+  return withOrders(m, (o) => o.delete(key(nonce)));
+}
+
+function reduceInner(s: StoreState, e: StateEvent, lim: ReduceLimits): StoreState {
+  switch (e.type) {
+    case 'BookEventReceived': {
+      const ev = e.event;
+      const marketId = ev.type === 'snapshot' ? ev.book.marketId : ev.marketId;
+      return withMarket(s, marketId, (m) => reduceBook(m, ev, lim));
+    }
+    case 'MarketMetadataUpdated':
+      return withMarket(s, e.marketId, (m) => ({
+        ...m,
+        slug: e.slug ?? m.slug,
+        tick: e.tick ?? m.tick,
+        minSize: e.minSize ?? m.minSize,
+        deadline: e.deadline === undefined ? m.deadline : e.deadline,
+        status: e.status ?? m.status,
+        payoutYes: e.payoutYes === undefined ? m.payoutYes : e.payoutYes,
+      }));
+    case 'OracleUpdated':
+      return withMarket(s, e.marketId, (m) => ({ ...m, oracle: { probability: e.probability, confidence: e.confidence, updatedAt: e.updatedAt } }));
+    case 'BalanceUpdated':
+      return { ...s, collateral: e.collateral };
+    case 'PositionSynced':
+      return withMarket(s, e.marketId, (m) => ({ ...m, position: syncHoldings(m.position, e.yes, e.no) }));
+    case 'OrderFilled':
+      return withMarket(s, e.marketId, (m) => reduceFill(m, e, lim));
+    case 'QuoteDenied':
+      return withMarket(s, e.marketId, (m) => {
+        const denials = new Map(m.denials);
+        denials.set(e.reason, (denials.get(e.reason) ?? 0) + 1);
+        return { ...m, denials };
+      });
+    case 'OrdersReconciled':
+      return { ...s, lastReconcileAt: e.ts };
+    case 'VenueBackedOff':
+      return { ...s, backoffUntil: Math.max(s.backoffUntil, e.until) };
+    case 'VenueCallCompleted': {
+      const from = e.ts - lim.venueWindowMs;
+      const kept = s.venueCalls.filter((c) => c.ts > from);
+      kept.push({ ts: e.ts, ok: e.ok });
+      return { ...s, venueCalls: kept.length > 10_000 ? kept.slice(kept.length - 10_000) : kept };
+    }
+    default:
+      return withMarket(s, e.marketId, (m) => reduceOrder(m, e));
+  }
+}
+
+export function reduce(state: StoreState, event: StateEvent, lim: ReduceLimits = DEFAULT_LIMITS): StoreState {
+  const next = reduceInner(state, event, lim);
+  return { ...next, version: state.version + 1, ts: Math.max(state.ts, event.ts) };
+}
