@@ -1,0 +1,166 @@
+import { test, before, after, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Transport, buildQuery } from '../../../src/exchange/client/transport.ts';
+import { NetworkError, TimeoutError, VenueError } from '../../../src/exchange/client/errors.ts';
+import { BadResponseError } from '../../../src/model/errors.ts';
+import { startFixture, type Fixture } from './fixture-server.ts';
+
+let fx: Fixture;
+let sleeps: number[];
+const sleep = async (ms: number): Promise<void> => {
+  sleeps.push(ms);
+};
+const open: Transport[] = [];
+function transport(over: Partial<ConstructorParameters<typeof Transport>[0]> = {}): Transport {
+  const t = new Transport({ baseUrl: fx.baseUrl, sleep, random: () => 0.5, ...over });
+  open.push(t);
+  return t;
+}
+
+before(async () => {
+  fx = await startFixture();
+});
+after(async () => {
+  await Promise.all(open.map((t) => t.close()));
+  await fx.close();
+});
+beforeEach(() => {
+  sleeps = [];
+  fx.requests.length = 0;
+});
+
+test('base path is kept, query encoded, undefined dropped, arrays comma-joined', async () => {
+  fx.on('GET /things', { body: { ok: true } });
+  const t = transport();
+  await t.request({ method: 'GET', path: '/things', endpoint: 'GET /things', query: { a: 'x y&z', b: undefined, c: null, d: ['open', 'filled'], e: 5 } });
+  const r = fx.requests[0]!;
+  assert.equal(r.path, '/v2/things');
+  assert.equal(r.query.get('a'), 'x y&z');
+  assert.equal(r.query.has('b'), false);
+  assert.equal(r.query.has('c'), false);
+  assert.equal(r.query.get('d'), 'open,filled');
+  assert.equal(r.query.get('e'), '5');
+  assert.equal(buildQuery({}), '');
+});
+
+test('Authorization only with a key; Content-Type only with a body', async () => {
+  fx.on('GET /a', { body: {} });
+  fx.on('POST /b', { status: 201, body: {} });
+  await transport().request({ method: 'GET', path: '/a', endpoint: 'GET /a' });
+  const keyed = transport({ apiKey: 'ctx_pk_secret_123456' });
+  await keyed.request({ method: 'GET', path: '/a', endpoint: 'GET /a' });
+  await keyed.request({ method: 'POST', path: '/b', endpoint: 'POST /b', body: { n: 1n } });
+  const [r1, r2, r3] = fx.requests;
+  assert.equal(r1!.headers.authorization, undefined);
+  assert.equal(r1!.headers['content-type'], undefined);
+  assert.equal(r2!.headers.authorization, 'Bearer ctx_pk_secret_123456');
+  assert.equal(r2!.headers['content-type'], undefined);
+  assert.equal(r3!.headers['content-type'], 'application/json');
+  assert.equal(r3!.body, '{"n":"1"}'); // bigint serialised as a decimal string
+  assert.equal(keyed.authenticated, true);
+});
+
+test('5xx then success: retried with the same bytes, back-off jittered', async () => {
+  fx.on('POST /orders', { status: 503, body: { message: 'busy' } }, { status: 502, body: { message: 'gw' } }, { status: 201, body: { ok: 1 } });
+  const res = await transport().request({ method: 'POST', path: '/orders', endpoint: 'POST /orders', body: { nonce: '0x01' }, idempotent: true });
+  assert.equal(res.status, 201);
+  assert.equal(res.attempts, 3);
+  assert.equal(fx.requests.length, 3);
+  assert.equal(new Set(fx.requests.map((r) => r.body)).size, 1);
+  assert.deepEqual(sleeps, [100, 200]); // random 0.5 × 200·2^(n-1)
+});
+
+test('non-idempotent write is not retried on 5xx', async () => {
+  fx.on('POST /mint', { status: 500, body: { message: 'oops' } }, { status: 200, body: {} });
+  await assert.rejects(transport().request({ method: 'POST', path: '/mint', endpoint: 'POST /mint', body: {} }), (e: unknown) => e instanceof VenueError && e.status === 500);
+  assert.equal(fx.requests.length, 1);
+});
+
+test('429 honours Retry-After (seconds) and then succeeds', async () => {
+  fx.on('GET /r', { status: 429, body: { message: 'slow' }, headers: { 'retry-after': '2' } }, { body: { ok: true } });
+  const res = await transport().request({ method: 'GET', path: '/r', endpoint: 'GET /r' });
+  assert.deepEqual(res.json, { ok: true });
+  assert.deepEqual(sleeps, [2000]);
+});
+
+test('429 with X-RateLimit-Reset, and the rate-limit state is exposed', async () => {
+  const now = 1_800_000_000_000;
+  fx.on('GET /r2', { status: 429, body: { message: 'slow' }, headers: { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now / 1000 + 3) } }, { body: {}, headers: { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': String(now / 1000 + 60) } });
+  const t = transport({ now: () => now });
+  await t.request({ method: 'GET', path: '/r2', endpoint: 'GET /r2' });
+  assert.deepEqual(sleeps, [3000]);
+  assert.deepEqual(t.rateLimit, { limit: 10, remaining: 9, resetAtMs: now + 60_000, observedAtMs: now });
+});
+
+test('retry budget: attempts are bounded and the last error is thrown', async () => {
+  fx.on('GET /down', { status: 500, body: { message: 'down', code: 'internal' } });
+  await assert.rejects(transport({ retry: { maxAttempts: 3 } }).request({ method: 'GET', path: '/down', endpoint: 'GET /down' }), (e: unknown) => e instanceof VenueError && e.venueCode === 'internal');
+  assert.equal(fx.requests.length, 3);
+  assert.equal(sleeps.length, 2);
+});
+
+test('retry budget: a Retry-After beyond the total budget is not waited for', async () => {
+  fx.on('GET /long', { status: 429, body: { message: 'later' }, headers: { 'retry-after': '3600' } });
+  await assert.rejects(transport().request({ method: 'GET', path: '/long', endpoint: 'GET /long' }), (e: unknown) => e instanceof VenueError && e.status === 429 && e.retryAfterMs === 3_600_000);
+  assert.equal(fx.requests.length, 1);
+  assert.deepEqual(sleeps, []);
+});
+
+test('4xx is not retried and carries {message, code}', async () => {
+  fx.on('GET /bad', { status: 400, body: { message: 'limit too large', code: 'validation_error' } });
+  await assert.rejects(transport().request({ method: 'GET', path: '/bad', endpoint: 'GET /bad' }), (e: unknown) => {
+    assert.ok(e instanceof VenueError);
+    assert.equal(e.status, 400);
+    assert.equal(e.venueCode, 'validation_error');
+    assert.equal(e.venueMessage, 'limit too large');
+    return true;
+  });
+  assert.equal(fx.requests.length, 1);
+});
+
+test('malformed 2xx body → BadResponseError', async () => {
+  fx.on('GET /junk', { raw: '{"markets": [' });
+  await assert.rejects(transport().request({ method: 'GET', path: '/junk', endpoint: 'GET /junk' }), (e: unknown) => e instanceof BadResponseError && e.endpoint === 'GET /junk');
+});
+
+test('network error: connection refused is a NetworkError, retried for reads', async () => {
+  const srv = http.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as AddressInfo).port;
+  await new Promise<void>((r) => srv.close(() => r()));
+  const t = transport({ baseUrl: `http://127.0.0.1:${port}/v2`, retry: { maxAttempts: 2 } });
+  await assert.rejects(t.request({ method: 'GET', path: '/x', endpoint: 'GET /x' }), (e: unknown) => e instanceof NetworkError && e.endpoint === 'GET /x');
+  assert.equal(sleeps.length, 1);
+});
+
+test('per-request timeout → TimeoutError', async () => {
+  const srv = http.createServer(() => {
+    /* never answers */
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as AddressInfo).port;
+  const t = transport({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 50, retry: { maxAttempts: 1 } });
+  try {
+    await assert.rejects(t.request({ method: 'GET', path: '/slow', endpoint: 'GET /slow' }), (e: unknown) => e instanceof TimeoutError && e.timeoutMs === 50);
+  } finally {
+    srv.closeAllConnections();
+    await new Promise<void>((r) => srv.close(() => r()));
+  }
+});
+
+test('pacing: minimum spacing between requests uses the injected sleep', async () => {
+  fx.on('GET /p', { body: {} });
+  let now = 1000;
+  const t = transport({ now: () => now, pacing: { minIntervalMs: 250 } });
+  await t.request({ method: 'GET', path: '/p', endpoint: 'GET /p' });
+  now += 100;
+  await t.request({ method: 'GET', path: '/p', endpoint: 'GET /p' });
+  assert.deepEqual(sleeps, [150]);
+});
+
+test('an invalid base URL is a BadInputError naming baseUrl', () => {
+  assert.throws(() => new Transport({ baseUrl: 'not a url' }), /baseUrl/);
+  assert.throws(() => new Transport({ baseUrl: 'ftp://x' }), /baseUrl/);
+});
