@@ -59,7 +59,7 @@ export interface LimitState {
 export function fillFits(s: LimitState, q: number, n: number, bps: number): boolean {
   const a = legAmount(s.kind, q, n);
   const fee = feeFor(a, bps, s.maxFee - s.fees);
-  if (s.kind !== KIND_SELL_INVENTORY) return s.paid + a + fee <= s.maxCollateralIn;
+  if (s.kind !== KIND_SELL_INVENTORY) return s.paid + s.fees + a + fee <= s.maxCollateralIn;
   return s.received + a - s.fees - fee >= proRataFloor(s.minCollateralOut, s.filled + n, s.maxShares);
 }
 

@@ -22,6 +22,7 @@ import {
   type LimitState,
   feeFor,
   fillCapacity,
+  fillFits,
   legAmount,
   ownPrice,
   proRataFloor,
@@ -249,7 +250,7 @@ export class MatchingEngine implements Engine {
     if (p.tif[t] !== 0 || p.makerRole[t] === 2) {
       return this.finish(t, 'voided', p.marketOrder[t] ? 'UNFILLED_MARKET_ORDER' : 'IOC_CLOSED', 'ioc', nowMs);
     }
-    if (blocked || !this.canFillAtOwnPrice(t, mk)) return this.finish(t, 'voided', 'BELOW_MIN_FILL_SIZE', 'min_fill', nowMs);
+    if (blocked || !this.canFillAtOwnPrice(t, mk, this.ts)) return this.finish(t, 'voided', 'BELOW_MIN_FILL_SIZE', 'min_fill', nowMs);
     const L = mk.ladder;
     const side = p.side[t]!;
     const lvl = p.level[t]!;
@@ -260,8 +261,8 @@ export class MatchingEngine implements Engine {
   }
 
   /** Can the order still make a minimum fill at its own limit price under its signed limits? */
-  private canFillAtOwnPrice(slot: number, mk: MarketState): boolean {
-    const s = this.load(this.ts, slot);
+  private canFillAtOwnPrice(slot: number, mk: MarketState, scratchState: LimitState): boolean {
+    const s = this.load(scratchState, slot);
     const q = this.pool.price[slot]!;
     const rem = this.pool.qty[slot]! - this.pool.filled[slot]!;
     return fillCapacity(s, q, rem, mk.config.makerFeeBps) >= mk.config.minFillSize;
@@ -328,7 +329,10 @@ export class MatchingEngine implements Engine {
         }
         const ms = this.load(this.ms, m);
         const n = fillCapacity(ms, ownPrice(p.outcome[m]!, x), nT, cfg.makerFeeBps);
-        if (n < minFill) {
+        // n < nT: the maker's own limits cut the fill, leaving it all but spent. A smaller fill can
+        // break an inventory seller's pro-rata floor (rounding and the fee cap amortise worse), so
+        // such a remainder the taker cannot take is voided rather than left crossing the book.
+        if (n < minFill || (n < nT && !fillFits(ts, qT, n, cfg.takerFeeBps))) {
           if (!dry) this.finish(m, 'voided', 'BELOW_MIN_FILL_SIZE', 'min_fill', nowMs);
           m = next;
           continue;
@@ -410,7 +414,10 @@ export class MatchingEngine implements Engine {
     }
     const mRem = p.qty[m]! - p.filled[m]!;
     if (mRem === 0) this.finish(m, 'filled', null, 'filled', nowMs);
-    else if (mRem < cfg.minFillSize) this.finish(m, 'voided', 'BELOW_MIN_FILL_SIZE', 'min_fill', nowMs);
+    // a maker left unable to make a minimum fill at its own price would sit in the book forever
+    else if (mRem < cfg.minFillSize || !this.canFillAtOwnPrice(m, mk, this.ms)) {
+      this.finish(m, 'voided', 'BELOW_MIN_FILL_SIZE', 'min_fill', nowMs);
+    }
   }
 
   /** Apply one party's side of a fill to its order and balances; returns its collateral change. */
