@@ -16,6 +16,7 @@ import type { Clock } from '../core/clock.ts';
 import type { ChainConfig } from '../exchange/chains.ts';
 import type { Address, Bytes32 } from '../model/order.ts';
 import type { ActivityEntry, ApiKeyRecord, MarketRecord, StoredOrder } from './records.ts';
+import type { EngineHost } from './engine-host.ts';
 
 export interface RequestContext {
   method: string;
@@ -104,4 +105,6 @@ export interface ExchangeState {
   readonly ext: Record<string, unknown>;
   readonly tradingGuards: TradingGuard[];
   readonly services: ExchangeServices;
+  /** the matching engine behind its id mapping and command log */
+  readonly engine: EngineHost;
 }

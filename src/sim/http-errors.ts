@@ -10,6 +10,7 @@
  * | 400    | VALIDATION_ERROR     | a body, query or path field is malformed (`field` names it)      |
  * | 400    | INVALID_SIGNATURE    | the recovered EIP-712 signer is not the trader                   |
  * | 400    | BATCH_TOO_LARGE      | a bulk call carries more items than the batch limit              |
+ * | 400    | INSUFFICIENT_BALANCE | the order's reservation (collateral or tokens) is not available  |
  * | 401    | UNAUTHORIZED         | no `Authorization: Bearer KEY`, or an unknown key                |
  * | 403    | FORBIDDEN            | the key lacks a permission, or acts for another wallet           |
  * | 404    | NOT_FOUND            | unknown path, market, order, submission...                       |
@@ -28,6 +29,7 @@ export type HttpErrorCode =
   | 'VALIDATION_ERROR'
   | 'INVALID_SIGNATURE'
   | 'BATCH_TOO_LARGE'
+  | 'INSUFFICIENT_BALANCE'
   | 'UNAUTHORIZED'
   | 'FORBIDDEN'
   | 'NOT_FOUND'

@@ -95,6 +95,8 @@ export interface StoredOrder {
   sv2MaxCollateralIn: bigint | null;
   sv2MinCollateralOut: bigint | null;
   buyValue: number | null;
+  /** the matching engine's order id, null when the engine refused it */
+  engineId: number | null;
 }
 
 export type ActivityType = 'trade' | 'oracle_update' | 'resolution' | 'market_created';

@@ -1,0 +1,145 @@
+/**
+ * The local exchange's handle on the matching engine: maps bytes32 market ids and addresses to the
+ * engine's small integer indices, applies every command through one door, and logs the commands
+ * so the engine can be rebuilt exactly from a state file (the engine is deterministic for a given
+ * command stream, so replaying the log reproduces books, balances and order ids).
+ *
+ * Engine events go to the `onEvent` handler given at construction; during a replay they are
+ * muted, because the exchange's own stores are restored from the same file.
+ */
+import type { Address, Bytes32 } from '../model/order.ts';
+import type {
+  Balance,
+  CommandResult,
+  Engine,
+  EngineCommand,
+  EngineEvent,
+  EventSink,
+  MarketConfig,
+  MarketIndex,
+  OrderId,
+  Position,
+  SubmitOrder,
+  SubmitResult,
+  TraderIndex,
+} from '../engine/types.ts';
+
+/** One replayable entry of the command log. */
+export type HostLogEntry =
+  | { t: 'market'; id: string; config: Partial<MarketConfig> }
+  | { t: 'trader'; address: string }
+  | { t: 'cmd'; cmd: EngineCommand }
+  | { t: 'status'; market: number; status: 'open' | 'halted' };
+
+export type EngineFactory = (sink: EventSink) => Engine;
+
+export class EngineHost {
+  readonly engine: Engine;
+  private readonly marketByKey = new Map<string, MarketIndex>();
+  private readonly marketIds: string[] = [];
+  private readonly traderByKey = new Map<string, TraderIndex>();
+  private readonly traderAddrs: string[] = [];
+  readonly log: HostLogEntry[] = [];
+  private muted = false;
+
+  constructor(factory: EngineFactory, onEvent: (e: EngineEvent) => void) {
+    this.engine = factory((e) => {
+      if (!this.muted) onEvent(e);
+    });
+  }
+
+  /** Rebuild from a saved log, with events muted. */
+  replay(entries: readonly HostLogEntry[]): void {
+    this.muted = true;
+    try {
+      for (const e of entries) {
+        if (e.t === 'market') this.ensureMarket(e.id as Bytes32, e.config);
+        else if (e.t === 'trader') this.ensureTrader(e.address as Address);
+        else if (e.t === 'status') this.setMarketStatus(e.market, e.status);
+        else this.apply(e.cmd);
+      }
+    } finally {
+      this.muted = false;
+    }
+  }
+
+  ensureMarket(id: Bytes32, config: Partial<MarketConfig> = {}): MarketIndex {
+    const k = id.toLowerCase();
+    const have = this.marketByKey.get(k);
+    if (have !== undefined) return have;
+    const idx = this.engine.addMarket(config);
+    this.marketByKey.set(k, idx);
+    this.marketIds[idx] = id;
+    this.log.push({ t: 'market', id, config });
+    return idx;
+  }
+
+  marketIndex(id: string): MarketIndex | undefined {
+    return this.marketByKey.get(id.toLowerCase());
+  }
+
+  marketId(idx: MarketIndex): Bytes32 | undefined {
+    return this.marketIds[idx] as Bytes32 | undefined;
+  }
+
+  ensureTrader(address: Address): TraderIndex {
+    const k = address.toLowerCase();
+    const have = this.traderByKey.get(k);
+    if (have !== undefined) return have;
+    const idx = this.engine.addTrader();
+    this.traderByKey.set(k, idx);
+    this.traderAddrs[idx] = address;
+    this.log.push({ t: 'trader', address });
+    return idx;
+  }
+
+  traderIndex(address: string): TraderIndex | undefined {
+    return this.traderByKey.get(address.toLowerCase());
+  }
+
+  traderAddress(idx: TraderIndex): Address | undefined {
+    return this.traderAddrs[idx] as Address | undefined;
+  }
+
+  /** Apply a command (logged for replay). */
+  apply(cmd: EngineCommand): ReturnType<Engine['apply']> {
+    this.log.push({ t: 'cmd', cmd });
+    return this.engine.apply(cmd);
+  }
+
+  submit(order: SubmitOrder): SubmitResult {
+    return this.apply({ type: 'submit', order }) as SubmitResult;
+  }
+
+  cancel(id: OrderId, nowMs: number): boolean {
+    const r = this.apply({ type: 'cancel', id, nowMs }) as CommandResult | boolean;
+    return typeof r === 'boolean' ? r : r.ok;
+  }
+
+  /** Expire due orders. Logged only when something expired, so idle timers do not grow the log. */
+  expire(nowMs: number): number {
+    const n = this.engine.expire(nowMs);
+    if (n > 0) this.log.push({ t: 'cmd', cmd: { type: 'expire', nowMs } });
+    return n;
+  }
+
+  deposit(trader: TraderIndex, amount: bigint): CommandResult {
+    return this.apply({ type: 'deposit', trader, amount }) as CommandResult;
+  }
+
+  setMarketStatus(market: MarketIndex, status: 'open' | 'halted'): CommandResult {
+    this.log.push({ t: 'status', market, status });
+    return this.engine.setMarketStatus(market, status);
+  }
+
+  balance(address: string): Balance | undefined {
+    const t = this.traderIndex(address);
+    return t === undefined ? undefined : this.engine.balance(t);
+  }
+
+  position(address: string, marketId: string): Position | undefined {
+    const t = this.traderIndex(address);
+    const m = this.marketIndex(marketId);
+    return t === undefined || m === undefined ? undefined : this.engine.position(t, m);
+  }
+}

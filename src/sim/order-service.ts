@@ -1,0 +1,388 @@
+/**
+ * Order entry of the local exchange: validate a POST /orders body, verify its EIP-712 signature by
+ * rebuilding the Settlement V2 struct from the body (the recovered signer must be the trader),
+ * enforce the per-trader nonce uniqueness, and hand the order to the matching engine. Also cancels
+ * (CancelNonce signature) and the order indices (by id, hash, trader+nonce, engine id).
+ *
+ * The `type:"market"` body variant is accepted and verified as the V2 limit order it maps to:
+ * price = maxPrice, size = maxSize, inventoryModeConstraint 0, makerRoleConstraint 0, IOC,
+ * clientOrderType "market" (the SDK's own market orders already arrive as such limit bodies; how
+ * the venue verifies the legacy variant after the migration is not documented, protocol.md §4).
+ */
+import { recoverCancelSigner, recoverOrder } from '../exchange/signing/recover.ts';
+import { toSettlementV2Order } from '../exchange/signing/orderMapping.ts';
+import type { ChainConfig } from '../exchange/chains.ts';
+import { BadInputError } from '../model/errors.ts';
+import type { Address, Bytes32, CancelBody, LimitOrderBody, OrderKindValue, OutcomeIndex, SettlementV2Order, SideValue, TimeInForceValue } from '../model/order.ts';
+import type { SubmitOrder } from '../engine/types.ts';
+import { checksum } from './checksum.ts';
+import type { ExchangeState } from './context.ts';
+import type { EngineHost } from './engine-host.ts';
+import { HttpError, badRequest, forbidden, invalidSignature, nonceUsed, notFound } from './http-errors.ts';
+import type { ApiKeyRecord, MarketRecord, StoredOrder } from './records.ts';
+import * as v from './validate.ts';
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** Prefix a field path: ('orders[2]', 'price') → 'orders[2].price'; ('', 'price') → 'price'. */
+export function fieldPath(prefix: string, field: string): string {
+  return prefix ? `${prefix}.${field}` : field;
+}
+
+/** Turn the signing module's BadInputError into a 400 naming the (prefixed) field. */
+function rethrowBadInput(e: unknown, prefix: string): never {
+  if (e instanceof BadInputError) throw badRequest(fieldPath(prefix, e.field), `expected ${e.expected}`);
+  throw e;
+}
+
+/** Normalise either body variant to the V2 limit body that is verified and placed. */
+export function toLimitBody(raw: unknown, prefix: string): LimitOrderBody {
+  const b = v.object(raw, prefix || 'body');
+  const type = b.type ?? 'limit';
+  if (type !== 'limit' && type !== 'market') throw badRequest(fieldPath(prefix, 'type'), 'expected "limit" or "market"');
+  const f = (name: string): string => fieldPath(prefix, name);
+  if (type === 'market') {
+    return {
+      type: 'limit',
+      marketId: v.bytes32(b.marketId, f('marketId')),
+      trader: v.address(b.trader, f('trader')),
+      price: String(v.safeUintString(b.maxPrice, f('maxPrice'), { min: 1, max: 999_999 })),
+      size: String(v.safeUintString(b.maxSize, f('maxSize'), { min: 1 })),
+      outcomeIndex: v.int(b.outcomeIndex, f('outcomeIndex'), 0, 1),
+      side: v.int(b.side, f('side'), 0, 1),
+      nonce: v.bytes32(b.nonce, f('nonce')),
+      expiry: String(v.uintString(b.expiry, f('expiry'))),
+      maxFee: String(v.safeUintString(b.maxFee, f('maxFee'))),
+      makerRoleConstraint: 0,
+      inventoryModeConstraint: 0,
+      timeInForce: 1,
+      clientOrderType: 'market',
+      signature: v.signature(b.signature, f('signature')),
+    };
+  }
+  const body: LimitOrderBody = {
+    type: 'limit',
+    marketId: v.bytes32(b.marketId, f('marketId')),
+    trader: v.address(b.trader, f('trader')),
+    price: String(v.safeUintString(b.price, f('price'), { min: 1, max: 999_999 })),
+    size: String(v.safeUintString(b.size, f('size'), { min: 1 })),
+    outcomeIndex: v.int(b.outcomeIndex, f('outcomeIndex'), 0, 1),
+    side: v.int(b.side, f('side'), 0, 1),
+    nonce: v.bytes32(b.nonce, f('nonce')),
+    expiry: String(v.uintString(b.expiry, f('expiry'))),
+    maxFee: String(v.safeUintString(b.maxFee, f('maxFee'))),
+    makerRoleConstraint: v.int(b.makerRoleConstraint, f('makerRoleConstraint'), 0, 2),
+    inventoryModeConstraint: v.int(b.inventoryModeConstraint, f('inventoryModeConstraint'), 0, 2),
+    signature: v.signature(b.signature, f('signature')),
+  };
+  // keep the exact strings the client signed (leading zeros are rejected by the validators above)
+  body.price = b.price as string;
+  body.size = b.size as string;
+  body.expiry = b.expiry as string;
+  body.maxFee = b.maxFee as string;
+  if (b.buyValue !== undefined && b.buyValue !== null) {
+    v.safeUintString(b.buyValue, f('buyValue'));
+    body.buyValue = b.buyValue as string;
+  }
+  if (b.timeInForce !== undefined && b.timeInForce !== null) body.timeInForce = v.int(b.timeInForce, f('timeInForce'), 0, 2);
+  if (b.clientOrderType !== undefined && b.clientOrderType !== null) body.clientOrderType = v.oneOf(b.clientOrderType, f('clientOrderType'), ['limit', 'market'] as const);
+  return body;
+}
+
+function toSafe(x: bigint, field: string): number {
+  if (x > MAX_SAFE) throw badRequest(field, 'expected a value below 2^53');
+  return Number(x);
+}
+
+export class OrderService {
+  readonly byHash = new Map<string, StoredOrder>();
+  readonly byNonce = new Map<string, StoredOrder>(); // `${trader lower}|${nonce lower}`
+  readonly byEngineId = new Map<number, StoredOrder>();
+  /** each trader's orders in id order (lower-cased address) */
+  readonly byTrader = new Map<string, StoredOrder[]>();
+  /** the order being submitted, so the engine events it triggers find it before its id is known */
+  pending: StoredOrder | null = null;
+
+  constructor(
+    private readonly state: ExchangeState,
+    private readonly host: EngineHost,
+    private readonly chain: ChainConfig,
+  ) {}
+
+  /** Rebuild the indices from the stored orders (after a restore). */
+  reindex(): void {
+    this.byHash.clear();
+    this.byNonce.clear();
+    this.byEngineId.clear();
+    this.byTrader.clear();
+    for (const o of this.state.stores.orders) this.index(o);
+  }
+
+  private index(o: StoredOrder): void {
+    this.byHash.set(o.hash.toLowerCase(), o);
+    this.byNonce.set(`${o.trader.toLowerCase()}|${o.nonce.toLowerCase()}`, o);
+    if (o.engineId !== null) this.byEngineId.set(o.engineId, o);
+    const k = o.trader.toLowerCase();
+    let list = this.byTrader.get(k);
+    if (!list) {
+      list = [];
+      this.byTrader.set(k, list);
+    }
+    list.push(o);
+  }
+
+  /** Find by numeric id or 0x hash. */
+  find(id: string): StoredOrder | undefined {
+    if (/^\d{1,15}$/.test(id)) return this.state.stores.orders[Number(id) - 1];
+    if (/^0x[0-9a-fA-F]{64}$/.test(id)) return this.byHash.get(id.toLowerCase());
+    return undefined;
+  }
+
+  byTraderNonce(trader: string, nonce: string): StoredOrder | undefined {
+    return this.byNonce.get(`${trader.toLowerCase()}|${nonce.toLowerCase()}`);
+  }
+
+  /** Bind an engine order id to the order being submitted (called from the event handler). */
+  resolveEngineId(id: number): StoredOrder | undefined {
+    const have = this.byEngineId.get(id);
+    if (have) return have;
+    const p = this.pending;
+    if (p && p.engineId === null) {
+      p.engineId = id;
+      this.byEngineId.set(id, p);
+      return p;
+    }
+    return undefined;
+  }
+
+  /** Validate, verify and place one order body. */
+  place(raw: unknown, prefix: string, caller: ApiKeyRecord, now: number): StoredOrder {
+    return this.commit(this.prepare(raw, prefix, caller, now), now);
+  }
+
+  /**
+   * Every check that does not change state: shape, signature, wallet, market, trading guards, nonce.
+   * Bulk calls prepare all items first, so a bad item refuses the call before anything is applied.
+   * `batchNonces` holds the `trader|nonce` keys already used earlier in the same batch.
+   */
+  prepare(raw: unknown, prefix: string, caller: ApiKeyRecord, now: number, batchNonces?: Set<string>): PreparedOrder {
+    const body = toLimitBody(raw, prefix);
+    const f = (name: string): string => fieldPath(prefix, name);
+    let struct: SettlementV2Order;
+    let rec: { hash: Bytes32; signer: Address };
+    try {
+      struct = toSettlementV2Order(body);
+      rec = recoverOrder(body, this.chain);
+    } catch (e) {
+      rethrowBadInput(e, prefix);
+    }
+    if (rec.signer.toLowerCase() !== body.trader.toLowerCase()) throw invalidSignature(f('signature'));
+    if (caller.wallet.toLowerCase() !== body.trader.toLowerCase()) throw forbidden(`${f('trader')}: orders may only be placed for this API key's wallet`);
+    const market = this.state.services.findMarket(body.marketId);
+    const mIdx = market ? this.host.marketIndex(market.id) : undefined;
+    if (!market || mIdx === undefined) throw notFound(`market ${body.marketId}`);
+    for (const g of this.state.tradingGuards) g(body.trader, 'create', now);
+    const nonceKey = `${body.trader.toLowerCase()}|${body.nonce.toLowerCase()}`;
+    if (this.byNonce.has(nonceKey) || batchNonces?.has(nonceKey)) throw nonceUsed();
+    batchNonces?.add(nonceKey);
+    const kind = struct.orderKind as OrderKindValue;
+    return {
+      body,
+      struct,
+      hash: rec.hash,
+      market,
+      marketIndex: mIdx,
+      prefix,
+      kind,
+      maxShares: toSafe(struct.maxShares, f('size')),
+      minSharesOut: toSafe(struct.minSharesOut, f('size')),
+      maxCollateralIn: toSafe(struct.maxCollateralIn, f('size')),
+      minCollateralOut: toSafe(struct.minCollateralOut, f('size')),
+      legacyMarketVariant: (raw as { type?: unknown }).type === 'market',
+    };
+  }
+
+  /** Store a prepared order and hand it to the engine. Throws (and stores nothing) when the engine refuses it. */
+  commit(p: PreparedOrder, now: number): StoredOrder {
+    const { body, struct, market, kind } = p;
+    if (this.byNonce.has(`${body.trader.toLowerCase()}|${body.nonce.toLowerCase()}`)) throw nonceUsed();
+    const trader = checksum(body.trader);
+    const tIdx = this.host.ensureTrader(trader);
+    const price = Number(body.price);
+    const expiryBig = BigInt(body.expiry);
+    const expiry = expiryBig > MAX_SAFE ? 0 : Number(expiryBig); // beyond 2^53 s is "never"
+    const tif = (body.timeInForce ?? 0) as TimeInForceValue;
+    const stored: StoredOrder = {
+      id: this.state.stores.orders.length + 1,
+      hash: p.hash,
+      marketId: market.id,
+      trader,
+      nonce: body.nonce,
+      side: body.side as SideValue,
+      outcomeIndex: body.outcomeIndex as OutcomeIndex,
+      price,
+      size: kind === 0 ? p.maxCollateralIn : Number(body.size),
+      filledSize: 0,
+      filledShares: 0,
+      filledCollateral: 0,
+      feesPaid: 0,
+      type: p.legacyMarketVariant ? 'market' : 'limit',
+      clientOrderType: body.clientOrderType ?? null,
+      status: 'open',
+      voidReason: null,
+      voidedAt: null,
+      insertedAt: now,
+      expiry,
+      maxFee: Number(body.maxFee),
+      inventoryModeConstraint: body.inventoryModeConstraint,
+      makerRoleConstraint: body.makerRoleConstraint,
+      settlementVersion: 2,
+      sv2OrderKind: kind,
+      sv2TimeInForce: tif,
+      sv2MaxShares: struct.maxShares,
+      sv2MinSharesOut: kind === 0 ? struct.minSharesOut : null,
+      sv2MaxCollateralIn: struct.maxCollateralIn,
+      sv2MinCollateralOut: struct.minCollateralOut,
+      buyValue: body.buyValue === undefined ? null : Number(body.buyValue),
+      engineId: null,
+    };
+    const cmd: SubmitOrder = {
+      market: p.marketIndex,
+      trader: tIdx,
+      outcome: stored.outcomeIndex,
+      kind,
+      price,
+      maxShares: p.maxShares,
+      minSharesOut: p.minSharesOut,
+      maxCollateralIn: p.maxCollateralIn,
+      minCollateralOut: p.minCollateralOut,
+      maxFee: stored.maxFee,
+      timeInForce: tif,
+      makerRole: body.makerRoleConstraint as 0 | 1 | 2,
+      expiry,
+      marketOrder: body.clientOrderType === 'market',
+      nowMs: now,
+    };
+    // the order is stored before the engine runs, so the fills it takes at once are recorded on it
+    this.state.stores.orders.push(stored);
+    this.index(stored);
+    this.pending = stored;
+    let res;
+    try {
+      res = this.host.submit(cmd);
+    } finally {
+      this.pending = null;
+    }
+    if (!res.ok) {
+      this.unstore(stored);
+      throw this.rejection(res.code, fieldPath(p.prefix, engineField(res.field)), res.message);
+    }
+    if (stored.engineId === null) {
+      stored.engineId = res.id;
+      this.byEngineId.set(res.id, stored);
+    }
+    const tl = trader.toLowerCase();
+    if (!market.participants.includes(tl)) market.participants.push(tl);
+    return stored;
+  }
+
+  private unstore(o: StoredOrder): void {
+    // only the last order can be unstored (ids stay dense); the engine refused it, so nothing else refers to it
+    if (this.state.stores.orders[this.state.stores.orders.length - 1] === o) this.state.stores.orders.pop();
+    this.byHash.delete(o.hash.toLowerCase());
+    this.byNonce.delete(`${o.trader.toLowerCase()}|${o.nonce.toLowerCase()}`);
+    if (o.engineId !== null) this.byEngineId.delete(o.engineId);
+    const list = this.byTrader.get(o.trader.toLowerCase());
+    if (list && list[list.length - 1] === o) list.pop();
+  }
+
+  private rejection(code: string, field: string, message: string): HttpError {
+    switch (code) {
+      case 'UNDER_COLLATERALIZED':
+        return new HttpError(400, 'INSUFFICIENT_BALANCE', `insufficient balance: ${message}`, { field });
+      case 'MARKET_NOT_OPEN':
+        return new HttpError(409, 'CONFLICT', `market is not open for trading: ${message}`);
+      case 'UNKNOWN_MARKET':
+        return notFound('market');
+      default:
+        return badRequest(field, message);
+    }
+  }
+
+  cancel(raw: unknown, prefix: string, caller: ApiKeyRecord, now: number): CancelOutcome {
+    return this.commitCancel(this.prepareCancel(raw, prefix, caller, now), now);
+  }
+
+  /** Checks of a cancel that change nothing: shape, CancelNonce signature, wallet, guards, existence. */
+  prepareCancel(raw: unknown, prefix: string, caller: ApiKeyRecord, now: number): StoredOrder {
+    const b = v.object(raw, prefix || 'body');
+    const f = (name: string): string => fieldPath(prefix, name);
+    const body: CancelBody = { trader: v.address(b.trader, f('trader')), nonce: v.bytes32(b.nonce, f('nonce')), signature: v.signature(b.signature, f('signature')) };
+    let signer: Address;
+    try {
+      signer = recoverCancelSigner(body, this.chain);
+    } catch (e) {
+      rethrowBadInput(e, prefix);
+    }
+    if (signer.toLowerCase() !== body.trader.toLowerCase()) throw invalidSignature(f('signature'));
+    if (caller.wallet.toLowerCase() !== body.trader.toLowerCase()) throw forbidden(`${f('trader')}: orders may only be cancelled by this API key's wallet`);
+    for (const g of this.state.tradingGuards) g(body.trader, 'cancel', now);
+    const o = this.byTraderNonce(body.trader, body.nonce);
+    if (!o) throw notFound(`order with nonce ${body.nonce}`);
+    return o;
+  }
+
+  /**
+   * Cancel an order that prepareCancel found. An order that is no longer open (cancelled, filled,
+   * expired or voided) answers alreadyCancelled: there is nothing left to cancel.
+   */
+  commitCancel(o: StoredOrder, now: number): CancelOutcome {
+    if (o.status !== 'open') return { trader: o.trader, nonce: o.nonce, alreadyCancelled: true, order: o };
+    if (o.engineId !== null) this.host.cancel(o.engineId, now);
+    if (o.status === 'open') o.status = 'cancelled'; // the engine had closed it already without an event
+    return { trader: o.trader, nonce: o.nonce, alreadyCancelled: false, order: o };
+  }
+}
+
+export interface CancelOutcome {
+  trader: Address;
+  nonce: Bytes32;
+  alreadyCancelled: boolean;
+  order: StoredOrder;
+}
+
+export interface PreparedOrder {
+  body: LimitOrderBody;
+  struct: SettlementV2Order;
+  hash: Bytes32;
+  market: MarketRecord;
+  marketIndex: number;
+  prefix: string;
+  kind: OrderKindValue;
+  maxShares: number;
+  minSharesOut: number;
+  maxCollateralIn: number;
+  minCollateralOut: number;
+  legacyMarketVariant: boolean;
+}
+
+/** The engine's command field names → the body's. */
+function engineField(field: string): string {
+  switch (field) {
+    case 'maxShares':
+    case 'minSharesOut':
+    case 'quantity':
+      return 'size';
+    case 'maxCollateralIn':
+    case 'minCollateralOut':
+      return 'size';
+    case 'market':
+      return 'marketId';
+    case 'makerRole':
+      return 'makerRoleConstraint';
+    case 'outcome':
+      return 'outcomeIndex';
+    default:
+      return field;
+  }
+}
