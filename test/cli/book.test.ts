@@ -1,0 +1,132 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from '../../src/cli/args.ts';
+import bookCommand, { runBook, renderLadder, type BookIO } from '../../src/cli/commands/book.ts';
+import { L2Book } from '../../src/core/l2-book.ts';
+import { SseFixtureServer, type FixtureBook } from '../exchange/stream/sse-fixture-server.ts';
+import { until } from '../exchange/stream/event-collector.ts';
+import { BadInputError } from '../../src/model/errors.ts';
+
+const M = '0x' + 'ef'.repeat(32);
+const TS = '2026-11-21T10:00:00.000Z';
+const BOOK: FixtureBook = {
+  marketId: M,
+  bids: [
+    { price: 45, size: 10 },
+    { price: 44.5, size: 2.5 },
+  ],
+  asks: [{ price: 47, size: 3 }],
+  timestamp: TS,
+};
+
+function sink(): { text: string; write(s: string): boolean } {
+  return {
+    text: '',
+    write(s: string) {
+      this.text += s;
+      return true;
+    },
+  };
+}
+
+function args(argv: string[]) {
+  return parseArgs(argv, bookCommand.options);
+}
+
+test('prints the ladder: asks above, bids below, cents and shares', async () => {
+  const server = new SseFixtureServer(BOOK);
+  const base = await server.start();
+  try {
+    const out = sink();
+    const err = sink();
+    const code = await runBook(args([M, '--base-url', base, '--outcome', 'no', '--depth', '5']), { out, err, tty: false });
+    assert.equal(code, 0);
+    const lines = out.text.trimEnd().split('\n');
+    assert.match(lines[0]!, new RegExp(`market ${M}  outcome NO`));
+    const ask = lines.findIndex((l) => /47\s+3\s*$/.test(l));
+    const bid = lines.findIndex((l) => /^\s+10\s+45\s*$/.test(l));
+    const bid2 = lines.findIndex((l) => /^\s+2\.5\s+44\.5\s*$/.test(l));
+    assert.ok(ask > 0 && bid > ask && bid2 > bid, out.text);
+    assert.match(out.text, /spread 2¢\s+mid 46\.00¢/);
+    assert.equal(server.requests[0]!.url, `/v2/markets/${M}/orderbook?depth=5&outcomeIndex=0`);
+  } finally {
+    await server.close();
+  }
+});
+
+test('--json prints the book in integer units', async () => {
+  const server = new SseFixtureServer(BOOK);
+  const base = await server.start();
+  try {
+    const out = sink();
+    await runBook(args([M, '--base-url', base, '--json']), { out, err: sink(), tty: false });
+    const j = JSON.parse(out.text) as { bids: unknown[]; bestBid: number; bestAsk: number; outcomeIndex: number };
+    assert.deepEqual(j.bids[0], { price: 450_000, size: 10_000_000 });
+    assert.equal(j.bestAsk, 470_000);
+    assert.equal(j.outcomeIndex, 1);
+  } finally {
+    await server.close();
+  }
+});
+
+test('--watch prints one line per update and stops cleanly on abort', async () => {
+  const server = new SseFixtureServer(BOOK);
+  const base = await server.start();
+  server.onStream = (c) => {
+    c.send('snapshot', { ...BOOK, seq: 1 });
+    c.send('delta', { marketId: M, seq: 2, timestamp: TS, changes: [{ side: 'bid', price: 46, size: 1 }] });
+  };
+  const out = sink();
+  const err = sink();
+  const ac = new AbortController();
+  const io: BookIO = { out, err, tty: false, signal: ac.signal };
+  try {
+    const done = runBook(args([M, '--base-url', base, '--watch']), io);
+    await until(() => out.text.includes('seq 2'), 'the delta line');
+    ac.abort();
+    assert.equal(await done, 0);
+    const lines = out.text.trimEnd().split('\n');
+    assert.match(lines[0]!, /^seq 1 snapshot \(stream\) 2 bids 1 asks  best 45 \/ 47$/);
+    assert.match(lines[1]!, /^seq 2 delta bid 46=1  best 46 \/ 47$/);
+    assert.match(err.text, /status live/);
+    const conn = await server.waitForConn(1);
+    await conn.whenClosed;
+  } finally {
+    await server.close();
+  }
+});
+
+test('bad flags and ids are rejected with the field named', async () => {
+  const io: BookIO = { out: sink(), err: sink(), tty: false };
+  await assert.rejects(runBook(args(['not a market!']), io), (e: unknown) => e instanceof BadInputError && e.field === 'marketId');
+  await assert.rejects(runBook(args([]), io), (e: unknown) => e instanceof BadInputError && e.field === 'marketId');
+  await assert.rejects(runBook(args([M, '--depth', '0']), io), (e: unknown) => e instanceof BadInputError && e.field === '--depth');
+  await assert.rejects(runBook(args([M, '--base-url', 'nope']), io), (e: unknown) => e instanceof BadInputError && e.field === '--base-url');
+  assert.throws(() => args([M, '--outcome', 'maybe']), /--outcome/);
+});
+
+test('renderLadder shows an empty book plainly', () => {
+  const text = renderLadder(new L2Book(), 'hdr', 5);
+  assert.match(text, /one side empty/);
+  assert.match(text, /\(empty book\)/);
+});
+
+test('the real CLI exits 0 on SIGINT during --watch', { timeout: 30_000 }, async () => {
+  const server = new SseFixtureServer(BOOK);
+  const base = await server.start();
+  server.onStream = (c) => c.send('snapshot', { ...BOOK, seq: 1 });
+  try {
+    const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', main, 'book', M, '--base-url', base, '--watch'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await until(() => out.includes('seq 1 snapshot'), 'the first update from the child', 25_000);
+    child.kill('SIGINT');
+    assert.equal(await exit, 0);
+  } finally {
+    await server.close();
+  }
+});
