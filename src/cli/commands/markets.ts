@@ -1,14 +1,161 @@
-// PLACEHOLDER: replaced by the owning work item. Kept so the CLI dispatcher typechecks meanwhile.
-import type { CommandSpec } from '../args.ts';
-import { BookmakerError } from '../../model/errors.ts';
+/**
+ * `bookmaker markets list|search|get` — read-only market discovery against mainnet, testnet or any base URL.
+ *
+ *   bookmaker markets list [--status active,pending] [--sort-by volume] [--limit N] [--all] [--search TEXT]
+ *   bookmaker markets search <text> [--limit N]
+ *   bookmaker markets get <marketId|slug>
+ *
+ * A compact table by default (YES bid/ask in cents, volume in USDC); `--json` prints the parsed objects
+ * (bigints as decimal strings, prices in 1e-6 units). `runMarkets(args, io)` is the testable body.
+ */
+import type { CommandSpec, ParsedArgs } from '../args.ts';
+import { BadInputError } from '../../model/errors.ts';
+import type { BookPriceUnits } from '../../model/book.ts';
+import { scaledToDecimal } from '../../model/units.ts';
+import { loadApiKey } from '../../config/secrets.ts';
+import { chainByName } from '../../exchange/chains.ts';
+import { createVenueClient, type VenueClient } from '../../exchange/venue-client.ts';
+import type { MarketInfo, MarketStatus } from '../../exchange/client/parse-market.ts';
+import type { MarketSortBy } from '../../exchange/client/markets.ts';
+
+export interface MarketsIO {
+  out: { write(s: string): unknown };
+  env?: NodeJS.ProcessEnv;
+}
+
+const SORTS: readonly MarketSortBy[] = ['trending', 'new', 'ending', 'chance', 'volume'];
+const STATUSES: readonly MarketStatus[] = ['active', 'pending', 'resolved', 'closed'];
+
+const options: CommandSpec['options'] = {
+  chain: { type: 'string', choices: ['mainnet', 'testnet'], default: 'mainnet', description: 'venue chain' },
+  'base-url': { type: 'string', arg: 'URL', description: 'any venue base, e.g. http://127.0.0.1:8787/v2 (overrides --chain)' },
+  'api-key': { type: 'string', arg: 'KEY', description: 'API key (default: BOOKMAKER_API_KEY; reads work without one)' },
+  json: { type: 'boolean', description: 'print JSON instead of a table' },
+  limit: { type: 'number', short: 'n', arg: 'N', description: 'markets per page (list: 1-50, search: 1-100)' },
+  all: { type: 'boolean', description: 'list: follow the cursor through every page' },
+  status: { type: 'string', arg: 'LIST', description: `list: comma list of ${STATUSES.join(', ')}` },
+  'sort-by': { type: 'string', choices: SORTS, description: 'list: sort order' },
+  search: { type: 'string', arg: 'TEXT', description: 'list: text filter' },
+  'price-units': { type: 'string', choices: ['auto', 'cents', 'micro', 'dollars'], default: 'auto', description: 'units of the venue outcome prices' },
+};
+
+function cents(p: number | null | undefined): string {
+  return p === null || p === undefined ? '-' : `${scaledToDecimal(p, 4)}¢`;
+}
+
+function usdc(v: bigint): string {
+  const s = scaledToDecimal(v, 6);
+  const [i, f] = s.split('.');
+  return `$${i!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${f ? '.' + f.slice(0, 2).padEnd(2, '0') : ''}`;
+}
+
+function shortId(id: string): string {
+  return id.length > 14 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id;
+}
+
+function clip(s: string, n: number): string {
+  return s.length > n ? s.slice(0, n - 1) + '…' : s;
+}
+
+/** One row per market: id, status, YES bid/ask, volume, question. */
+export function formatTable(markets: readonly MarketInfo[], full = false): string {
+  if (markets.length === 0) return 'no markets\n';
+  const rows = markets.map((m) => {
+    const yes = m.outcomePrices.find((p) => p.outcomeIndex === 1);
+    return [full ? m.id : shortId(m.id), m.status, cents(yes?.bestBid), cents(yes?.bestAsk), usdc(m.volume), clip(m.shortQuestion || m.question, 60)];
+  });
+  const head = ['MARKET', 'STATUS', 'YES BID', 'YES ASK', 'VOLUME', 'QUESTION'];
+  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]): string => r.map((c, i) => (i === r.length - 1 ? c : i >= 2 && i <= 4 ? c.padStart(w[i]!) : c.padEnd(w[i]!))).join('  ');
+  return [line(head), ...rows.map(line)].join('\n') + '\n';
+}
+
+function formatDetail(m: MarketInfo): string {
+  const lines = [`${m.question}`, `  id          ${m.id}`, `  slug        ${m.slug ?? '-'}`, `  status      ${m.status}${m.resolutionStatus ? ` (resolution: ${m.resolutionStatus})` : ''}`];
+  lines.push(`  deadline    ${m.deadline ?? '-'}`, `  volume      ${usdc(m.volume)} (24h ${usdc(m.volume24h)})`);
+  for (const p of [...m.outcomePrices].sort((a, b) => b.outcomeIndex - a.outcomeIndex)) {
+    lines.push(`  ${p.outcomeIndex === 1 ? 'YES' : 'NO '}         bid ${cents(p.bestBid)}  ask ${cents(p.bestAsk)}  mid ${cents(p.midPrice)}  last ${cents(p.lastPrice)}`);
+  }
+  if (m.outcome !== null) lines.push(`  outcome     ${m.outcome === 1 ? 'YES' : m.outcome === 0 ? 'NO' : m.outcome}`);
+  return lines.join('\n') + '\n';
+}
+
+function toJson(v: unknown): string {
+  return JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x), 2) + '\n';
+}
+
+function makeClient(o: ParsedArgs['options'], env: NodeJS.ProcessEnv): VenueClient {
+  const apiKey = loadApiKey({ ...(typeof o['api-key'] === 'string' ? { apiKey: o['api-key'] } : {}), env });
+  const baseUrl = o['base-url'] as string | undefined;
+  return createVenueClient({
+    chain: chainByName(String(o.chain ?? 'mainnet')),
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(apiKey ? { apiKey } : {}),
+    priceUnits: (o['price-units'] as BookPriceUnits | undefined) ?? 'auto',
+    retry: { maxAttempts: 3, maxTotalMs: 15_000 },
+  });
+}
+
+function limitOf(o: ParsedArgs['options'], max: number): number | undefined {
+  const v = o.limit;
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > max) throw new BadInputError('--limit', `an integer from 1 to ${max}`, v);
+  return v;
+}
+
+function statusesOf(o: ParsedArgs['options']): MarketStatus[] | undefined {
+  const v = o.status;
+  if (v === undefined) return undefined;
+  const list = String(v).split(',').map((s) => s.trim()).filter(Boolean);
+  for (const s of list) if (!STATUSES.includes(s as MarketStatus)) throw new BadInputError('--status', `a comma list of ${STATUSES.join(', ')}`, v);
+  return list as MarketStatus[];
+}
+
+export async function runMarkets(args: ParsedArgs, io: MarketsIO): Promise<number> {
+  const [sub, ...rest] = args.positionals;
+  if (sub !== 'list' && sub !== 'search' && sub !== 'get') throw new BadInputError('subcommand', 'list, search or get', sub);
+  const o = args.options;
+  // validate every flag before opening a connection
+  const limit = limitOf(o, sub === 'search' ? 100 : 50);
+  const status = statusesOf(o);
+  if (sub === 'search' && rest.join(' ').trim() === '') throw new BadInputError('text', 'a search text', undefined);
+  if (sub === 'get' && rest.length !== 1) throw new BadInputError('marketId', 'one market id (0x…) or slug', rest.join(' ') || undefined);
+  const client = makeClient(o, io.env ?? process.env);
+  try {
+    let markets: MarketInfo[];
+    if (sub === 'get') {
+      const m = await client.markets.get(rest[0]!);
+      io.out.write(o.json ? toJson(m) : formatDetail(m));
+      return 0;
+    }
+    if (sub === 'search') {
+      markets = (await client.markets.search({ q: rest.join(' '), ...(limit ? { limit } : {}) })).markets;
+    } else {
+      const params = {
+        ...(limit ? { limit } : {}),
+        ...(status ? { status } : {}),
+        ...(o['sort-by'] ? { sortBy: o['sort-by'] as MarketSortBy } : {}),
+        ...(typeof o.search === 'string' ? { search: o.search } : {}),
+      };
+      if (o.all) {
+        markets = [];
+        for await (const m of client.markets.iterate(params)) markets.push(m);
+      } else markets = (await client.markets.list(params)).markets;
+    }
+    io.out.write(o.json ? toJson(markets) : formatTable(markets));
+    return 0;
+  } finally {
+    await client.close();
+  }
+}
 
 const command: CommandSpec = {
   name: 'markets',
-  summary: 'markets',
-  usage: 'bookmaker markets',
-  options: {},
-  async run() {
-    throw new BookmakerError('CONFIG', "'markets' is not built yet");
-  },
+  summary: 'list, search or show markets',
+  usage: 'bookmaker markets list|search <text>|get <marketId|slug> [--chain mainnet|testnet] [--base-url URL] [--api-key KEY] [--json]',
+  description: 'Prices are shown in cents (YES outcome) and volume in USDC. --json prints prices in 1e-6 USDC units and amounts as decimal strings.',
+  positionals: ['list|search|get', 'text|marketId'],
+  options,
+  run: (args) => runMarkets(args, { out: process.stdout }),
 };
 export default command;
