@@ -1,0 +1,38 @@
+/**
+ * Read a YAML config file and validate it (src/config/parse-config.ts). YAML syntax errors,
+ * duplicate keys and unreadable files are ConfigErrors naming the file (and line).
+ */
+import { readFile } from 'node:fs/promises';
+import { parseDocument } from 'yaml';
+import { ConfigError } from '../model/errors.ts';
+import { parseBotConfig, type ParseOptions } from './parse-config.ts';
+import type { BotConfig } from './types.ts';
+
+export type LoadOptions = Omit<ParseOptions, 'file'>;
+
+export async function loadConfig(path: string, opts: LoadOptions = {}): Promise<BotConfig> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`${path}: cannot read the config file (${(e as NodeJS.ErrnoException).code ?? 'error'})`, { cause: e });
+  }
+  return parseConfigText(text, path, { env: opts.env ?? process.env, overrides: opts.overrides ?? {} });
+}
+
+/** YAML text → BotConfig; `file` is used in messages and for strategy module paths. */
+export async function parseConfigText(text: string, file: string, opts: LoadOptions = {}): Promise<BotConfig> {
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
+  if (doc.errors.length > 0) {
+    const err = doc.errors[0]!;
+    const line = err.linePos?.[0]?.line;
+    throw new ConfigError(`${file}${line ? `:${line}` : ''}: invalid YAML: ${err.message.split('\n')[0]}`);
+  }
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    throw new ConfigError(`${file}: invalid YAML: ${(e as Error).message.split('\n')[0]}`, { cause: e });
+  }
+  return parseBotConfig(data, { file, ...opts });
+}

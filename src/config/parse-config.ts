@@ -1,0 +1,53 @@
+/**
+ * A YAML document (already parsed) → BotConfig. Order: refuse secrets, apply env and explicit
+ * overrides, then validate section by section. Any failure is a ConfigError whose message starts
+ * with the file name and the exact path, and names the variable when an override set the value:
+ *   config/live.yaml: markets[2].strategy.params.spread: expected a number in (0, 0.5], got "wide"
+ */
+import { ConfigError } from '../model/errors.ts';
+import { applyOverrides, overrideSourceOf, type Overrides } from './env-overrides.ts';
+import { ConfigFieldError, readObject } from './fields.ts';
+import { parseMarkets } from './parse-markets.ts';
+import { parseFeeds, parseLogging, parseMetrics, parseOrders, parseWallet } from './parse-settings.ts';
+import { parseVenue } from './parse-venue.ts';
+import { rejectSecrets } from './secret-guard.ts';
+import type { BotConfig } from './types.ts';
+
+export const TOP_KEYS = ['venue', 'markets', 'defaults', 'orders', 'feeds', 'metrics', 'logging', 'wallet'];
+
+export interface ParseOptions {
+  /** file name used in messages and as the base for strategy module paths ('' = none) */
+  readonly file?: string;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** dotted path → value, applied after env (CLI flags) */
+  readonly overrides?: Overrides;
+}
+
+export async function parseBotConfig(doc: unknown, opts: ParseOptions = {}): Promise<BotConfig> {
+  const file = opts.file ?? '';
+  const label = file || '(config)';
+  rejectSecrets(doc, label);
+  const { doc: merged, sources } = applyOverrides(doc ?? {}, opts.env ?? {}, opts.overrides ?? {});
+  try {
+    const o = readObject(merged, '', TOP_KEYS);
+    const venue = parseVenue(o.venue, 'venue');
+    return {
+      file,
+      venue,
+      markets: await parseMarkets(o, { file, local: venue.kind === 'local' }),
+      orders: parseOrders(o.orders, 'orders'),
+      feeds: parseFeeds(o.feeds, 'feeds'),
+      metrics: parseMetrics(o.metrics, 'metrics'),
+      logging: parseLogging(o.logging, 'logging'),
+      wallet: parseWallet(o.wallet, 'wallet'),
+    };
+  } catch (e) {
+    if (e instanceof ConfigFieldError) {
+      const src = overrideSourceOf(e.path, sources);
+      throw new ConfigError(`${label}: ${src ? `(set by ${src}) ` : ''}${e.message}`, { cause: e });
+    }
+    if (e instanceof ConfigError) throw new ConfigError(`${label}: ${e.message}`, { cause: e });
+    // a strategy's parser may throw anything: still a config problem, never a crash
+    throw new ConfigError(`${label}: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * `defaults:` and `markets:` — which markets to quote and with what strategy and risk. Each entry
+ * selects by id, slug, filter or all; strategy and risk fall back to `defaults`. A market that
+ * names only strategy params (no name) shallow-merges them over the default strategy's params.
+ * Strategy modules are loaded here so their params are validated at start-up with exact paths.
+ */
+import { dirname } from 'node:path';
+import type { RiskLimits } from '../risk/types.ts';
+import { loadStrategy } from '../strategy/registry.ts';
+import type { MarketStatus } from '../strategy/types.ts';
+import { ConfigFieldError, at, isObj, readBoolean, readEnum, readNumber, readObject, readOptionalObject, readOptionalString, readString, type Obj } from './fields.ts';
+import { DEFAULT_RISK, parseRisk } from './parse-risk.ts';
+import type { MarketConfig, MarketSelector, StrategySettings } from './types.ts';
+
+interface RawStrategy {
+  readonly ref: string;
+  /** the path that names the strategy, for load errors */
+  readonly where: string;
+  readonly params: Obj | undefined;
+  readonly path: string;
+}
+
+const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
+const STATUSES: readonly MarketStatus[] = ['active', 'pending', 'resolved', 'closed'];
+
+/** `strategy: bands` or `strategy: { name, params }` → name and raw params (not yet validated). */
+function rawStrategy(raw: unknown, path: string, inherit: RawStrategy | null): RawStrategy | null {
+  if (raw === undefined || raw === null) return inherit;
+  if (typeof raw === 'string') return { ref: raw, where: path, params: undefined, path: at(path, 'params') };
+  const o = readObject(raw, path, ['name', 'params']);
+  const pp = at(path, 'params');
+  if (o.params !== undefined && o.params !== null && !isObj(o.params)) throw new ConfigFieldError(pp, 'a mapping', o.params);
+  const params = (o.params ?? undefined) as Obj | undefined;
+  if (o.name === undefined) {
+    if (!inherit) throw new ConfigFieldError(at(path, 'name'), 'a strategy name (bands, avellaneda, oracle-anchored) or module path', undefined);
+    return { ref: inherit.ref, where: inherit.where, params: { ...(inherit.params ?? {}), ...(params ?? {}) }, path: pp };
+  }
+  return { ref: readString(o, 'name', path), where: at(path, 'name'), params, path: pp };
+}
+
+async function resolveStrategy(s: RawStrategy, baseDir: string): Promise<StrategySettings> {
+  const module = await loadStrategy(s.ref, baseDir).catch((e: Error) => {
+    throw new ConfigFieldError(s.where, `a loadable strategy (${e.message})`, s.ref);
+  });
+  return { ref: s.ref, module, params: module.parseConfig(s.params ?? {}, s.path) };
+}
+
+function parseSelector(o: Obj, path: string): MarketSelector {
+  const kinds = ['id', 'slug', 'filter', 'all'].filter((k) => o[k] !== undefined);
+  if (kinds.length !== 1) {
+    throw new ConfigFieldError(path, 'exactly one of id, slug, filter or all', kinds.length ? kinds.join(' and ') : 'none', kinds.length ? kinds.join(' and ') : 'none');
+  }
+  if (o.id !== undefined) {
+    if (typeof o.id !== 'string' || !BYTES32.test(o.id)) throw new ConfigFieldError(at(path, 'id'), 'a market id (0x + 64 hex digits)', o.id);
+    return { by: 'id', id: o.id.toLowerCase() as `0x${string}` };
+  }
+  if (o.slug !== undefined) return { by: 'slug', slug: readString(o, 'slug', path) };
+  if (o.all !== undefined) {
+    if (!readBoolean(o, 'all', path)) throw new ConfigFieldError(at(path, 'all'), 'true (omit the entry to select nothing)', false);
+    return { by: 'all' };
+  }
+  const fp = at(path, 'filter');
+  const f = readOptionalObject(o.filter, fp, ['category', 'status', 'minVolume', 'limit']);
+  const category = readOptionalString(f, 'category', fp);
+  const sel = {
+    by: 'filter' as const,
+    status: readEnum(f, 'status', fp, STATUSES, 'active'),
+    minVolume: Math.round(readNumber(f, 'minVolume', fp, { min: 0, max: 1e12 }, 0) * 1e6),
+    limit: readNumber(f, 'limit', fp, { min: 0, max: 10_000, integer: true }, 0),
+  };
+  return category === undefined ? sel : { ...sel, category };
+}
+
+export interface MarketsContext {
+  readonly file: string;
+  /** the venue is the embedded local exchange: markets may be omitted (= all) */
+  readonly local: boolean;
+}
+
+export async function parseMarkets(doc: Obj, ctx: MarketsContext): Promise<MarketConfig[]> {
+  const baseDir = ctx.file ? dirname(ctx.file) : process.cwd();
+  const d = readOptionalObject(doc.defaults, 'defaults', ['strategy', 'risk']);
+  const defaultRisk: RiskLimits = parseRisk(d.risk, 'defaults.risk', DEFAULT_RISK);
+  const defaultStrategy = rawStrategy(d.strategy, 'defaults.strategy', null);
+  let entries: readonly unknown[];
+  if (doc.markets === undefined || doc.markets === null) {
+    if (!ctx.local) throw new ConfigFieldError('markets', 'a list of markets (id, slug, filter) or "all"', doc.markets);
+    entries = [{ all: true }];
+  } else if (doc.markets === 'all') entries = [{ all: true }];
+  else if (Array.isArray(doc.markets) && doc.markets.length > 0) entries = doc.markets;
+  else throw new ConfigFieldError('markets', 'a non-empty list of markets (id, slug, filter) or "all"', doc.markets);
+
+  const out: MarketConfig[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const path = at('markets', i);
+    const o = readObject(entries[i], path, ['id', 'slug', 'filter', 'all', 'strategy', 'risk']);
+    const select = parseSelector(o, path);
+    const strat = rawStrategy(o.strategy, at(path, 'strategy'), defaultStrategy) ?? { ref: 'bands', where: 'defaults.strategy', params: undefined, path: at(path, 'strategy.params') };
+    const strategy = await resolveStrategy(strat, baseDir);
+    out.push({ select, strategy, risk: parseRisk(o.risk, at(path, 'risk'), defaultRisk) });
+  }
+  return out;
+}

@@ -1,0 +1,76 @@
+/**
+ * `venue:` — where the bot trades. Short forms: `mainnet` (default), `testnet`, `local` or a base
+ * URL. Long form: `{ chain, baseUrl }` for any venue base with that chain's contracts, or
+ * `{ local: {...} }` for the embedded local exchange with its own world (seed, markets, agents,
+ * faults).
+ */
+import type { ChainName } from '../exchange/chains.ts';
+import { ConfigFieldError, at, readEnum, readNumber, readObject, readOptionalObject, readString } from './fields.ts';
+import type { LocalVenueSettings, VenueConfig } from './types.ts';
+
+const CHAINS: readonly ChainName[] = ['mainnet', 'testnet'];
+
+export function parseVenue(raw: unknown, path: string): VenueConfig {
+  if (raw === undefined || raw === null) return { kind: 'mainnet', chain: 'mainnet' };
+  if (typeof raw === 'string') {
+    if (raw === 'mainnet' || raw === 'testnet') return { kind: raw, chain: raw };
+    if (raw === 'local') return { kind: 'local', chain: 'mainnet', local: parseLocal({}, at(path, 'local')) };
+    return { kind: 'url', baseUrl: parseUrl(raw, path), chain: 'mainnet' };
+  }
+  const o = readObject(raw, path, ['chain', 'baseUrl', 'local']);
+  const chain = readEnum<ChainName>(o, 'chain', path, CHAINS, 'mainnet');
+  if (o.local !== undefined && o.baseUrl !== undefined) {
+    throw new ConfigFieldError(at(path, 'baseUrl'), 'either baseUrl or local, not both', o.baseUrl);
+  }
+  if (o.local !== undefined) return { kind: 'local', chain, local: parseLocal(o.local === true ? {} : o.local, at(path, 'local')) };
+  if (o.baseUrl !== undefined) return { kind: 'url', baseUrl: parseUrl(readString(o, 'baseUrl', path), at(path, 'baseUrl')), chain };
+  return { kind: chain, chain };
+}
+
+export function parseUrl(s: string, path: string): string {
+  let u: URL;
+  try {
+    u = new URL(s);
+  } catch {
+    throw new ConfigFieldError(path, 'mainnet, testnet, local or an http(s) base URL', s);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigFieldError(path, 'an http(s) URL', s);
+  if (u.username || u.password) throw new ConfigFieldError(path, 'a URL without credentials', '(a URL with user info)', 'a URL with user info');
+  return s.replace(/\/+$/, '');
+}
+
+const LOCAL_KEYS = ['seed', 'port', 'markets', 'tick', 'startingCollateral', 'agents', 'faults'];
+const AGENT_KEYS = ['noiseTakers', 'informedTakers', 'makers', 'takerRatePerSecond'];
+const FAULT_KEYS = ['profile', 'latencyMs', 'latencyJitterMs', 'errorRate', 'rateLimitBurstEverySeconds', 'streamDropEverySeconds', 'stallEverySeconds', 'duplicateRate'];
+
+export function parseLocal(raw: unknown, path: string): LocalVenueSettings {
+  const o = readOptionalObject(raw, path, LOCAL_KEYS);
+  const ap = at(path, 'agents');
+  const a = readOptionalObject(o.agents, ap, AGENT_KEYS);
+  const fp = at(path, 'faults');
+  const f = readOptionalObject(typeof o.faults === 'string' ? { profile: o.faults } : o.faults, fp, FAULT_KEYS);
+  const int = (obj: typeof o, k: string, p: string, min: number, max: number, d: number) => readNumber(obj, k, p, { min, max, integer: true }, d);
+  return {
+    seed: int(o, 'seed', path, 0, 2 ** 32 - 1, 42),
+    port: int(o, 'port', path, 0, 65535, 0),
+    markets: int(o, 'markets', path, 1, 500, 4),
+    tick: Math.round(readNumber(o, 'tick', path, { min: 0.000001, max: 0.1 }, 0.01) * 1e6),
+    startingCollateral: BigInt(Math.round(readNumber(o, 'startingCollateral', path, { min: 0, max: 1e9 }, 10_000) * 1e6)),
+    agents: {
+      noiseTakers: int(a, 'noiseTakers', ap, 0, 1000, 3),
+      informedTakers: int(a, 'informedTakers', ap, 0, 1000, 1),
+      makers: int(a, 'makers', ap, 0, 1000, 1),
+      takerRatePerSecond: readNumber(a, 'takerRatePerSecond', ap, { min: 0, max: 10_000 }, 0.5),
+    },
+    faults: {
+      profile: readEnum(f, 'profile', fp, ['none', 'light', 'heavy'] as const, 'none'),
+      latencyMs: readNumber(f, 'latencyMs', fp, { min: 0, max: 60_000 }, 0),
+      latencyJitterMs: readNumber(f, 'latencyJitterMs', fp, { min: 0, max: 60_000 }, 0),
+      errorRate: readNumber(f, 'errorRate', fp, { min: 0, max: 1 }, 0),
+      rateLimitBurstEverySeconds: readNumber(f, 'rateLimitBurstEverySeconds', fp, { min: 0, max: 86_400 }, 0),
+      streamDropEverySeconds: readNumber(f, 'streamDropEverySeconds', fp, { min: 0, max: 86_400 }, 0),
+      stallEverySeconds: readNumber(f, 'stallEverySeconds', fp, { min: 0, max: 86_400 }, 0),
+      duplicateRate: readNumber(f, 'duplicateRate', fp, { min: 0, max: 1 }, 0),
+    },
+  };
+}
