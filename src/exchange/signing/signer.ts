@@ -117,6 +117,7 @@ export function createSigner(opts: SignerOptions): Signer {
   if (!chain || typeof chain.chainId !== 'number') throw new BadInputError('chain', 'a ChainConfig', chain?.name);
   registerSecret(typeof opts.privateKey === 'string' ? opts.privateKey.trim() : undefined);
   const key = parsePrivateKey(opts.privateKey);
+  registerSecret(`0x${key.toString('hex')}`); // the normalised spelling too, whatever form was passed in
   const be = cryptoBackend(opts.pure === undefined ? {} : { pure: opts.pure });
   if (!be.ecdsa.isValidPrivateKey(key)) throw new ConfigError('private key: not a valid secp256k1 key (zero or above the curve order)');
   const { keccak256, ecdsa } = be;
