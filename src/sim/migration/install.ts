@@ -57,37 +57,64 @@ export function defaultRelayer(seed: number): Address {
   return getAddress(('0x' + keccak256(toHex(`bookmaker-sim-relayer:${seed}`)).slice(26)) as Address);
 }
 
+/** States whose trading guard is installed (one guard per exchange, however often install runs). */
+const guarded = new WeakSet<ExchangeState>();
+
+/**
+ * Install (or extend) migration on an exchange. Idempotent: the first call creates the data — unless
+ * it was restored from a state file — and the guard; later calls apply the options they give
+ * explicitly and seed only the legacy accounts not present yet, so a test can add accounts to an
+ * exchange whose start-up already installed migration.
+ */
 export function installMigration(state: ExchangeState, opts: MigrationOptions = {}): { demoAccounts: DemoLegacyAccount[] } {
-  const restored = state.ext[MIGRATION_EXT_KEY] as MigrationData | undefined;
-  let demos: DemoLegacyAccount[] = [];
-  if (!restored) {
-    const data = emptyMigrationData({
+  let data = state.ext[MIGRATION_EXT_KEY] as MigrationData | undefined;
+  if (!data) {
+    data = emptyMigrationData({
       active: opts.active ?? true,
       tokensPerChunk: opts.tokensPerChunk ?? 2,
       relayer: opts.relayer ?? defaultRelayer(state.settings.seed),
       sponsoredAvailable: opts.sponsoredAvailable ?? true,
     });
-    const nowSec = Math.floor(state.clock.now() / 1000);
-    const tokens = tokenDirectory(state);
-    (opts.legacyAccounts ?? []).forEach((a, i) => seedLegacyAccount(data, a, tokens, nowSec, `legacyAccounts[${i}]`));
-    if (opts.demoLegacyAccounts) {
-      const marketIds = [...state.stores.markets.values()].map((m) => m.id);
-      demos = demoLegacyAccounts(state.settings.seed, opts.demoLegacyAccounts, marketIds);
-      demos.forEach((d, i) => seedLegacyAccount(data, d.account, tokens, nowSec, `demoLegacyAccounts[${i}]`));
-    }
     state.ext[MIGRATION_EXT_KEY] = data;
+  } else {
+    if (opts.active !== undefined) data.active = opts.active;
+    if (opts.tokensPerChunk !== undefined) data.tokensPerChunk = opts.tokensPerChunk;
+    if (opts.relayer !== undefined) data.relayer = opts.relayer;
+    if (opts.sponsoredAvailable !== undefined) data.sponsoredAvailable = opts.sponsoredAvailable;
   }
-  demoAccounts.set(state, demos);
-  state.tradingGuards.push((trader, operation) => {
-    if (operation !== 'create') return; // cancels keep working during migration
+  const nowSec = Math.floor(state.clock.now() / 1000);
+  const tokens = tokenDirectory(state);
+  const fresh = (wallet: string) => data.wallets[walletKey(wallet)] === undefined;
+  (opts.legacyAccounts ?? []).forEach((a, i) => {
+    if (fresh(a.wallet)) seedLegacyAccount(data, a, tokens, nowSec, `legacyAccounts[${i}]`);
+  });
+  let demos: DemoLegacyAccount[] = [];
+  if (opts.demoLegacyAccounts) {
+    const marketIds = [...state.stores.markets.values()].map((m) => m.id);
+    demos = demoLegacyAccounts(state.settings.seed, opts.demoLegacyAccounts, marketIds);
+    demos.forEach((d, i) => {
+      if (fresh(d.account.wallet)) seedLegacyAccount(data, d.account, tokens, nowSec, `demoLegacyAccounts[${i}]`);
+    });
+    demoAccounts.set(state, demos);
+  }
+  if (!guarded.has(state)) {
+    guarded.add(state);
+    state.tradingGuards.push(migrationGuard(state));
+  }
+  return { demoAccounts: demos };
+}
+
+/** The 409 rule as a trading guard: creates are refused while the wallet needs migrating; cancels pass. */
+function migrationGuard(state: ExchangeState) {
+  return (trader: Address, operation: 'create' | 'cancel'): void => {
+    if (operation !== 'create') return;
     if (bypass.get(state) === walletKey(trader)) return;
     if (isTradingBlocked(migrationData(state), trader)) {
       throw new HttpError(409, 'MIGRATION_REQUIRED', 'migration required: this wallet has legacy balances, legacy orders or pending restorations', {
         extra: { migrationRequired: true },
       });
     }
-  });
-  return { demoAccounts: demos };
+  };
 }
 
 export function installedDemoAccounts(state: ExchangeState): DemoLegacyAccount[] {

@@ -109,7 +109,12 @@ export function parseMintAmount(v: unknown): bigint {
   return units;
 }
 
+/** Validation runs first, so only well-formed mints count against the hourly quota. */
 function postMint(ctx: RequestContext) {
+  const body = object(ctx.body, 'body');
+  if (body.address === undefined || body.address === null) throw badRequest('address', 'required');
+  const wallet = walletOrKey(ctx, body.address, 'address');
+  const amount = parseMintAmount(body.amount);
   const rt = accountRuntime(ctx.state);
   const decision = rt.mintLimiter.take(ctx.key!.key, ctx.now);
   if (!decision.allowed) {
@@ -118,10 +123,6 @@ function postMint(ctx: RequestContext) {
       headers: { ...rateHeaders(decision), 'Retry-After': String(Math.max(1, Math.ceil(decision.retryAfter))) },
     });
   }
-  const body = object(ctx.body, 'body');
-  if (body.address === undefined || body.address === null) throw badRequest('address', 'required');
-  const wallet = walletOrKey(ctx, body.address, 'address');
-  const amount = parseMintAmount(body.amount);
   accountLedger(ctx.state).depositCollateral(wallet, amount);
   return json(200, { hash: nextAccountTxHash(ctx.state, 'mint', wallet) }, rateHeaders(decision));
 }

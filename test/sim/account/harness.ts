@@ -1,0 +1,94 @@
+/**
+ * Starts an in-process local exchange for the account and conformance tests: a manual clock (so
+ * submissions and deadlines move only when a test says so), no background timers, migration
+ * installed with the test's legacy accounts, the account routes configured, and signers for every
+ * key with a known private key.
+ */
+import { asyncScheduler } from 'rxjs';
+import type { Clock } from '../../../src/core/clock.ts';
+import { TESTNET } from '../../../src/exchange/chains.ts';
+import { createSigner, type Signer } from '../../../src/exchange/signing/signer.ts';
+import type { Address } from '../../../src/model/order.ts';
+import { createLocalExchange, type ApiKeySpec, type LocalExchange } from '../../../src/sim/local-exchange.ts';
+import { installMigration, type MigrationOptions } from '../../../src/sim/migration/install.ts';
+import { configureAccounts, type AccountOptions } from '../../../src/sim/routes/account/account-options.ts';
+import * as questions from '../../../src/sim/routes/account/questions.ts';
+import { caller, type Call } from '../conformance/http-client.ts';
+
+export interface ManualClock extends Clock {
+  advance(ms: number): void;
+}
+
+export function manualClock(startMs = Date.UTC(2026, 10, 21, 10, 0, 0)): ManualClock {
+  let t = startMs;
+  return {
+    now: () => t,
+    scheduler: asyncScheduler,
+    // timers never fire on their own: tests advance time explicitly
+    setTimeout: () => () => undefined,
+    advance(ms) {
+      t += ms;
+    },
+  };
+}
+
+export interface Harness {
+  ex: LocalExchange;
+  baseUrl: string;
+  call: Call;
+  clock: ManualClock;
+  /** signer of an API key's wallet (demo keys carry their private key) */
+  signerOf(key: string): Signer;
+  walletOf(key: string): Address;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  apiKeys: ApiKeySpec[];
+  /** private keys of wallets given explicitly in apiKeys, by API key */
+  privateKeys?: Record<string, `0x${string}`>;
+  migration?: MigrationOptions;
+  accounts?: Partial<AccountOptions>;
+  markets?: number;
+  initialCollateral?: bigint;
+  seed?: number;
+}
+
+export async function startHarness(o: HarnessOptions): Promise<Harness> {
+  const clock = manualClock();
+  const ex = createLocalExchange({
+    seed: o.seed ?? 7,
+    apiKeys: o.apiKeys,
+    markets: o.markets ?? 2,
+    clock,
+    expirySweepMs: 0,
+    initialCollateral: o.initialCollateral ?? 1_000_000_000n,
+    rateLimit: { capacity: 100_000, refillPerSecond: 100_000 },
+  });
+  installMigration(ex.state, o.migration ?? {});
+  configureAccounts(ex.state, o.accounts ?? {});
+  // mount the question routes if the exchange's module list does not (yet) include them
+  if (!ex.router.list().some((r) => r.path === '/questions')) questions.register(ex.router);
+  const baseUrl = await ex.start(0);
+  const signers = new Map<string, Signer>();
+  const signerOf = (key: string): Signer => {
+    let s = signers.get(key);
+    if (!s) {
+      const rec = ex.state.keys.get(key);
+      const pk = o.privateKeys?.[key] ?? rec?.privateKey;
+      if (!pk) throw new Error(`no private key for API key ${key}`);
+      s = createSigner({ privateKey: pk, chain: TESTNET, now: () => Math.floor(clock.now() / 1000) });
+      signers.set(key, s);
+    }
+    return s;
+  };
+  return {
+    ex,
+    baseUrl,
+    call: caller(baseUrl),
+    clock,
+    signerOf,
+    walletOf: (key) => ex.state.keys.get(key)!.wallet,
+    close: () => ex.close(),
+  };
+}
