@@ -546,6 +546,11 @@ class StreamSession {
 
   private enterPolling(reason: string): void {
     if (this.closed) return;
+    if (this.mode === 'polling') {
+      // a stream retry met the same JSON answer: keep the poll loop (and its ETag) running
+      this.scheduleStreamRetry();
+      return;
+    }
     this.log.warn({ reason }, 'book stream falling back to polling');
     this.mode = 'polling';
     this.resyncToken++;
