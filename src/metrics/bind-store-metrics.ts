@@ -1,0 +1,82 @@
+/**
+ * Counts the store's events into the bot metrics: one subscription at the stream boundary, one
+ * switch per event, no per-level work.
+ *
+ * Entry points: `countEvent(metrics, event, state)` (pure-ish: only increments counters) and
+ * `bindStoreMetrics(metrics, store)` → an unsubscribe function.
+ */
+import type { Subscription } from 'rxjs';
+import type { StateEvent } from '../state/events.ts';
+import type { StoreState } from '../state/market-state.ts';
+import type { StateStore } from '../state/store.ts';
+import type { BotMetrics } from './bot-metrics.ts';
+
+const MICRO = 1e6;
+
+function label(state: StoreState, marketId: string, bySlug: boolean): string {
+  if (!bySlug) return marketId;
+  return state.markets.get(marketId.toLowerCase())?.slug ?? marketId;
+}
+
+export function countEvent(m: BotMetrics, e: StateEvent, state: StoreState, bySlug = false): void {
+  const market = (id: string): string => label(state, id, bySlug);
+  switch (e.type) {
+    case 'OrderSubmitted':
+      m.ordersSent.inc({ market: market(e.marketId), action: e.retry ? 'resend' : 'create' });
+      break;
+    case 'CancelSubmitted':
+      m.ordersSent.inc({ market: market(e.marketId), action: 'cancel' });
+      break;
+    case 'OrderAccepted':
+      m.ordersAccepted.inc({ market: market(e.marketId), duplicate: String(e.duplicate) });
+      break;
+    case 'OrderCancelled':
+      m.ordersCancelled.inc({ market: market(e.marketId) });
+      break;
+    case 'OrderRejected':
+      m.ordersRejected.inc({ market: market(e.marketId), reason: e.reason });
+      break;
+    case 'CancelFailed':
+      m.cancelsFailed.inc({ market: market(e.marketId), reason: e.reason });
+      break;
+    case 'OrderAdopted':
+      m.ordersAdopted.inc({ market: market(e.marketId) });
+      break;
+    case 'OrdersReconciled':
+      m.reconciles.inc();
+      break;
+    case 'OrderFilled': {
+      const mk = market(e.marketId);
+      m.fills.inc({ market: mk, side: e.side === 0 ? 'buy' : 'sell' });
+      m.fillShares.inc({ market: mk }, e.size / MICRO);
+      m.fillNotional.inc({ market: mk }, (e.size / MICRO) * (e.price / MICRO));
+      if (e.fee > 0) m.fees.inc({ market: mk }, e.fee / MICRO);
+      break;
+    }
+    case 'QuoteDenied':
+      m.riskDenials.inc({ market: market(e.marketId), reason: e.reason });
+      break;
+    case 'VenueBackedOff':
+      if (e.shed > 0) m.requotesShed.inc(e.shed);
+      else m.backoffs.inc();
+      break;
+    case 'VenueCallCompleted':
+      m.venueCalls.inc({ call: e.call, ok: String(e.ok) });
+      break;
+    case 'MarketBlocked':
+      m.marketsBlocked.inc({ market: market(e.marketId), reason: e.reason });
+      break;
+    case 'BookEventReceived':
+      if (e.event.type === 'status' && e.event.state === 'reconnecting') m.streamReconnects.inc({ market: market(e.event.marketId) });
+      break;
+    default:
+      break;
+  }
+}
+
+export function bindStoreMetrics(m: BotMetrics, store: StateStore, bySlug = false): () => void {
+  const sub: Subscription = store.changes$.subscribe(({ state, events }) => {
+    for (const e of events) countEvent(m, e, state, bySlug);
+  });
+  return () => sub.unsubscribe();
+}

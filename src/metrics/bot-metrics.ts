@@ -1,0 +1,143 @@
+/**
+ * The bot's Prometheus metrics on a private prom-client Registry (never the global one, so several
+ * bots or tests in one process do not collide).
+ *
+ * Entry points:
+ *   const metrics = createBotMetrics({ prefix: 'bookmaker_' });
+ *   metrics.setStateSource(() => store.state, clock)  // gauges computed at scrape time
+ *   bindStoreMetrics(metrics, store)                  // counters from events (bind-store-metrics.ts)
+ *   metrics.apiLatency.observe({ endpoint, status }, seconds)   // the venue client
+ *   metrics.tickToWire.observe(seconds)                          // the runtime
+ *   metrics.rateBudgetPressure.set(0..1)                         // the risk gate's token bucket
+ *   await metrics.registry.metrics()                            // exposition text
+ * Labels carry only public values (market ids or slugs, endpoint names, reason codes); never keys.
+ *
+ * Units follow Prometheus conventions: seconds, and USDC / shares as floats (converted from the
+ * integer units only here, at the edge).
+ */
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Clock } from '../core/clock.ts';
+import type { StoreState } from '../state/market-state.ts';
+import { marketPnl, reservedCollateral } from '../state/market-view.ts';
+import { toYesTerms } from '../strategy/to-orders.ts';
+
+export interface BotMetricsOptions {
+  prefix?: string;
+  /** label markets by slug when known (more readable dashboards) instead of id */
+  labelBySlug?: boolean;
+}
+
+const MICRO = 1e6;
+
+export function createBotMetrics(opts: BotMetricsOptions = {}) {
+  const p = opts.prefix ?? 'bookmaker_';
+  const registry = new Registry();
+  const r = [registry];
+  let source: { state: () => StoreState; clock: Clock } | null = null;
+  const marketLabel = (id: string, slug?: string): string => (opts.labelBySlug && slug ? slug : id);
+
+  const m = {
+    registry,
+    ordersSent: new Counter({ name: `${p}orders_sent_total`, help: 'Orders sent to the venue by action (create, resend of the same signed order, cancel)', labelNames: ['market', 'action'], registers: r }),
+    ordersAccepted: new Counter({ name: `${p}orders_accepted_total`, help: 'Creates the venue accepted; duplicate="true" when a 409 duplicate showed an earlier send had placed it', labelNames: ['market', 'duplicate'], registers: r }),
+    ordersCancelled: new Counter({ name: `${p}orders_cancelled_total`, help: 'Orders cancelled at the venue', labelNames: ['market'], registers: r }),
+    ordersRejected: new Counter({ name: `${p}orders_rejected_total`, help: 'Creates the venue refused, by reason code', labelNames: ['market', 'reason'], registers: r }),
+    cancelsFailed: new Counter({ name: `${p}cancels_failed_total`, help: 'Cancels that failed, by reason code', labelNames: ['market', 'reason'], registers: r }),
+    ordersAdopted: new Counter({ name: `${p}orders_adopted_total`, help: 'Orders found at the venue and adopted into a quote slot by reconciliation', labelNames: ['market'], registers: r }),
+    reconciles: new Counter({ name: `${p}reconciles_total`, help: 'Reconciliations with the venue', registers: r }),
+    fills: new Counter({ name: `${p}fills_total`, help: 'Own fills', labelNames: ['market', 'side'], registers: r }),
+    fillShares: new Counter({ name: `${p}fill_volume_shares_total`, help: 'Shares filled', labelNames: ['market'], registers: r }),
+    fillNotional: new Counter({ name: `${p}fill_volume_usdc_total`, help: 'Notional filled, USDC', labelNames: ['market'], registers: r }),
+    fees: new Counter({ name: `${p}fees_usdc_total`, help: 'Fees paid, USDC', labelNames: ['market'], registers: r }),
+    riskDenials: new Counter({ name: `${p}risk_denials_total`, help: 'Quotes trimmed or denied by the risk layer, by reason', labelNames: ['market', 'reason'], registers: r }),
+    requotesShed: new Counter({ name: `${p}requotes_shed_total`, help: 'Requotes not sent because of a venue back-off (429)', registers: r }),
+    backoffs: new Counter({ name: `${p}venue_backoffs_total`, help: 'Back-offs started after the venue rate-limited us', registers: r }),
+    venueCalls: new Counter({ name: `${p}venue_calls_total`, help: 'Order-manager venue calls by kind and result', labelNames: ['call', 'ok'], registers: r }),
+    marketsBlocked: new Counter({ name: `${p}market_blocks_total`, help: 'Markets where quoting stopped (409 migration, halt)', labelNames: ['market', 'reason'], registers: r }),
+    streamReconnects: new Counter({ name: `${p}stream_reconnects_total`, help: 'Book stream reconnects', labelNames: ['market'], registers: r }),
+    apiLatency: new Histogram({
+      name: `${p}api_latency_seconds`,
+      help: 'Venue API latency by endpoint and HTTP status',
+      labelNames: ['endpoint', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: r,
+    }),
+    tickToWire: new Histogram({
+      name: `${p}tick_to_wire_seconds`,
+      help: 'From a book event in to the signed request written',
+      buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1],
+      registers: r,
+    }),
+    rateBudgetPressure: new Gauge({ name: `${p}rate_budget_pressure`, help: 'Fraction of the order-rate budget in use (0 = idle, 1 = exhausted)', registers: r }),
+    up: new Gauge({ name: `${p}ready`, help: '1 when feeds are live, orders reconciled and the bot not halted', registers: r }),
+    halted: new Gauge({ name: `${p}halted`, help: '1 after the kill switch or a broken invariant stopped quoting', registers: r }),
+    setStateSource(state: () => StoreState, clock: Clock): void {
+      source = { state, clock };
+    },
+  };
+
+  // Per-market gauges are read from the latest store snapshot at scrape time: nothing on the hot path.
+  const perMarket = (name: string, help: string, read: (s: StoreState, now: number, set: (labels: Record<string, string>, v: number) => void) => void, labelNames: string[] = ['market']) =>
+    new Gauge({
+      name: `${p}${name}`,
+      help,
+      labelNames,
+      registers: r,
+      collect() {
+        this.reset();
+        if (!source) return;
+        read(source.state(), source.clock.now(), (labels, v) => this.set(labels, v));
+      },
+    });
+
+  perMarket('position_shares', 'Net YES position (YES − NO), shares', (s, _n, set) => {
+    for (const mk of s.markets.values()) set({ market: marketLabel(mk.marketId, mk.slug) }, mk.position.net / MICRO);
+  });
+  perMarket(
+    'pnl_usdc',
+    'PnL per market, USDC: realised (average cost, net of fees) and unrealised (marked to mid)',
+    (s, _n, set) => {
+      for (const mk of s.markets.values()) {
+        const pnl = marketPnl(mk);
+        const market = marketLabel(mk.marketId, mk.slug);
+        set({ market, kind: 'realised' }, Number(pnl.realised) / MICRO);
+        set({ market, kind: 'unrealised' }, Number(pnl.unrealised) / MICRO);
+      }
+    },
+    ['market', 'kind'],
+  );
+  perMarket('quoted_spread_usdc', 'Own best ask − own best bid in YES terms, USDC per share (absent when one side is missing)', (s, _n, set) => {
+    for (const mk of s.markets.values()) {
+      let bid = -Infinity;
+      let ask = Infinity;
+      for (const o of mk.orders.values()) {
+        const y = toYesTerms(o.order.outcomeIndex, o.order.side, o.order.price);
+        if (y.side === 'bid') bid = Math.max(bid, y.price);
+        else ask = Math.min(ask, y.price);
+      }
+      if (Number.isFinite(bid) && Number.isFinite(ask)) set({ market: marketLabel(mk.marketId, mk.slug) }, (ask - bid) / MICRO);
+    }
+  });
+  perMarket('open_orders', 'Own orders working or in flight', (s, _n, set) => {
+    for (const mk of s.markets.values()) set({ market: marketLabel(mk.marketId, mk.slug) }, mk.orders.size);
+  });
+  perMarket('reserved_collateral_usdc', 'Collateral locked by own open orders, USDC', (s, _n, set) => {
+    for (const mk of s.markets.values()) set({ market: marketLabel(mk.marketId, mk.slug) }, Number(reservedCollateral(mk)) / MICRO);
+  });
+  perMarket('stream_staleness_seconds', 'Time since the last book stream event of any kind', (s, now, set) => {
+    for (const mk of s.markets.values()) if (mk.streamLastEventAt !== null) set({ market: marketLabel(mk.marketId, mk.slug) }, Math.max(0, now - mk.streamLastEventAt) / 1000);
+  });
+  new Gauge({
+    name: `${p}collateral_usdc`,
+    help: 'Free collateral reported by the venue, USDC',
+    registers: r,
+    collect() {
+      const c = source?.state().collateral;
+      if (c !== undefined && c !== null) this.set(Number(c) / MICRO);
+    },
+  });
+
+  return m;
+}
+
+export type BotMetrics = ReturnType<typeof createBotMetrics>;

@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Bytes32 } from '../../src/model/order.ts';
+import { bindStoreMetrics } from '../../src/metrics/bind-store-metrics.ts';
+import { createBotMetrics } from '../../src/metrics/bot-metrics.ts';
+import { createMetricsServer, listen, startMetricsEndpoint } from '../../src/metrics/metrics-server.ts';
+import { StateStore } from '../../src/state/store.ts';
+import { ManualClock } from '../orders/fake-venue.ts';
+
+const M = ('0x' + 'cd'.repeat(32)) as Bytes32;
+const S = 1_000_000;
+const nonce = ('0x' + '01'.repeat(32)) as Bytes32;
+
+function line(text: string, prefix: string): string | undefined {
+  return text.split('\n').find((l) => l.startsWith(prefix));
+}
+
+describe('bot metrics', () => {
+  it('counts events and computes per-market gauges from the store at scrape time', async () => {
+    const store = new StateStore();
+    const clock = new ManualClock(10_000);
+    const metrics = createBotMetrics({ labelBySlug: true });
+    metrics.setStateSource(() => store.state, clock);
+    const unbind = bindStoreMetrics(metrics, store, true);
+    const bid = { marketId: M, outcomeIndex: 1 as const, side: 0 as const, price: 440_000, size: 10 * S, nonce };
+    const ask = { marketId: M, outcomeIndex: 0 as const, side: 0 as const, price: 530_000, size: 10 * S, nonce: ('0x' + '02'.repeat(32)) as Bytes32 };
+    store.dispatchAll([
+      { type: 'MarketMetadataUpdated', marketId: M, slug: 'rain-tomorrow', ts: 1 },
+      { type: 'BookEventReceived', event: { type: 'snapshot', book: { marketId: M, outcomeIndex: 1, bids: [{ price: 440_000, size: S }], asks: [{ price: 460_000, size: S }], venueTs: 0 }, seq: 1, localTs: 7_000, source: 'stream' }, ts: 7_000 },
+      { type: 'OrderSubmitted', marketId: M, slot: 'b', nonce, order: bid, retry: false, ts: 1 },
+      { type: 'OrderSubmitted', marketId: M, slot: 'b', nonce, order: bid, retry: true, ts: 1 },
+      { type: 'OrderAccepted', marketId: M, nonce, duplicate: true, ts: 1 },
+      { type: 'OrderAdopted', marketId: M, slot: 'a', nonce: ask.nonce, order: ask, remaining: ask.size, ts: 1 },
+      { type: 'OrderRejected', marketId: M, slot: 'x', nonce: ('0x' + '03'.repeat(32)) as Bytes32, reason: 'BAD_INPUT', retryable: false, mayHaveLanded: false, ts: 1 },
+      { type: 'OrderFilled', marketId: M, nonce: null, outcomeIndex: 1, side: 0, price: 400_000, size: 10 * S, fee: 2_000, ts: 1 },
+      { type: 'QuoteDenied', marketId: M, reason: 'POSITION_LIMIT', detail: 'x', quote: null, ts: 1 },
+      { type: 'VenueBackedOff', until: 5, shed: 3, ts: 1 },
+      { type: 'VenueCallCompleted', call: 'batch', ok: false, ms: 3, ts: 1 },
+      { type: 'BalanceUpdated', collateral: 123_450_000n, ts: 1 },
+    ] as const);
+    metrics.apiLatency.observe({ endpoint: 'POST /orders/bulk', status: '201' }, 0.012);
+    metrics.tickToWire.observe(0.0004);
+    metrics.rateBudgetPressure.set(0.25);
+    const text = await metrics.registry.metrics();
+    unbind();
+
+    const expect: [string, string][] = [
+      ['bookmaker_orders_sent_total{market="rain-tomorrow",action="create"}', '1'],
+      ['bookmaker_orders_sent_total{market="rain-tomorrow",action="resend"}', '1'],
+      ['bookmaker_orders_accepted_total{market="rain-tomorrow",duplicate="true"}', '1'],
+      ['bookmaker_orders_rejected_total{market="rain-tomorrow",reason="BAD_INPUT"}', '1'],
+      ['bookmaker_fills_total{market="rain-tomorrow",side="buy"}', '1'],
+      ['bookmaker_fill_volume_shares_total{market="rain-tomorrow"}', '10'],
+      ['bookmaker_fill_volume_usdc_total{market="rain-tomorrow"}', '4'],
+      ['bookmaker_risk_denials_total{market="rain-tomorrow",reason="POSITION_LIMIT"}', '1'],
+      ['bookmaker_requotes_shed_total', '3'],
+      ['bookmaker_venue_calls_total{call="batch",ok="false"}', '1'],
+      ['bookmaker_position_shares{market="rain-tomorrow"}', '10'],
+      ['bookmaker_pnl_usdc{market="rain-tomorrow",kind="realised"}', '-0.002'],
+      ['bookmaker_pnl_usdc{market="rain-tomorrow",kind="unrealised"}', '0.5'],
+      ['bookmaker_quoted_spread_usdc{market="rain-tomorrow"}', '0.03'],
+      ['bookmaker_open_orders{market="rain-tomorrow"}', '2'],
+      ['bookmaker_stream_staleness_seconds{market="rain-tomorrow"}', '3'],
+      ['bookmaker_collateral_usdc', '123.45'],
+      ['bookmaker_api_latency_seconds_count{endpoint="POST /orders/bulk",status="201"}', '1'],
+      ['bookmaker_tick_to_wire_seconds_count', '1'],
+      ['bookmaker_rate_budget_pressure', '0.25'],
+    ];
+    for (const [series, value] of expect) {
+      const l = line(text, series + ' ');
+      assert.ok(l, `missing ${series}`);
+      assert.equal(Number(l!.slice(series.length + 1)), Number(value), series);
+    }
+  });
+
+  it('uses a private registry: two instances do not collide', async () => {
+    const a = createBotMetrics();
+    const b = createBotMetrics();
+    a.reconciles.inc();
+    assert.match(await a.registry.metrics(), /bookmaker_reconciles_total 1/);
+    assert.match(await b.registry.metrics(), /bookmaker_reconciles_total 0/);
+  });
+});
+
+describe('metrics server', () => {
+  it('serves /metrics, /healthz and /readyz (503 with the failing checks until ready)', async () => {
+    const metrics = createBotMetrics();
+    let reconciled = false;
+    const ep = await listen(createMetricsServer({ registry: metrics.registry, readiness: () => ({ feedsLive: true, reconciled, notHalted: true }) }), 0);
+    try {
+      assert.match(ep.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+      const m = await fetch(`${ep.url}/metrics`);
+      assert.equal(m.status, 200);
+      assert.match(m.headers.get('content-type') ?? '', /text\/plain/);
+      assert.match(await m.text(), /# TYPE bookmaker_orders_sent_total counter/);
+      assert.equal((await fetch(`${ep.url}/healthz`)).status, 200);
+      const r1 = await fetch(`${ep.url}/readyz`);
+      assert.equal(r1.status, 503);
+      assert.deepEqual(await r1.json(), { ready: false, checks: { feedsLive: true, reconciled: false, notHalted: true } });
+      reconciled = true;
+      assert.equal((await fetch(`${ep.url}/readyz`)).status, 200);
+      assert.equal((await fetch(`${ep.url}/nope`)).status, 404);
+      assert.equal((await fetch(`${ep.url}/metrics`, { method: 'POST' })).status, 405);
+    } finally {
+      await ep.close();
+    }
+  });
+
+  it('port 0 turns the endpoint off', async () => {
+    assert.equal(await startMetricsEndpoint({ registry: createBotMetrics().registry, port: 0 }), null);
+  });
+});
