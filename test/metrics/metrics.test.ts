@@ -110,3 +110,16 @@ describe('metrics server', () => {
     assert.equal(await startMetricsEndpoint({ registry: createBotMetrics().registry, port: 0 }), null);
   });
 });
+
+describe('grafana dashboard', () => {
+  it('uses only metric names the bot exports', async () => {
+    const { readFileSync } = await import('node:fs');
+    const dash = JSON.parse(readFileSync(new URL('../../config/grafana-dashboard.json', import.meta.url), 'utf8')) as { panels: { targets: { expr: string }[] }[] };
+    const metrics = createBotMetrics();
+    const exported = new Set((await metrics.registry.getMetricsAsJSON()).map((x) => x.name));
+    const used = new Set<string>();
+    for (const p of dash.panels) for (const t of p.targets) for (const name of t.expr.match(/bookmaker_[a-z_]+/g) ?? []) used.add(name.replace(/_(bucket|count|sum)$/, ''));
+    assert.ok(used.size >= 15);
+    for (const name of used) assert.ok(exported.has(name), `dashboard uses unknown metric ${name}`);
+  });
+});
