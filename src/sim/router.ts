@@ -12,7 +12,7 @@
  *     export function register(router: Router): void
  *
  * and calls `router.add({...})` once per route. The server imports the modules it mounts and calls
- * `register` on each, in the order of `ROUTE_MODULES` in ./server.ts (adding a module there is a one-line
+ * `register` on each, in the order of `ROUTE_MODULES` in ./route-modules.ts (adding a module there is a one-line
  * change).
  *
  * A handler gets a RequestContext (./context.ts) and returns a Reply (status + JSON body + headers),
