@@ -98,6 +98,40 @@ test('--watch prints one line per update and stops cleanly on abort', async () =
   }
 });
 
+test('--watch on a terminal redraws the ladder in place; --json --watch prints one object per event', async () => {
+  const server = new SseFixtureServer(BOOK);
+  const base = await server.start();
+  server.onStream = (c) => {
+    c.send('snapshot', { ...BOOK, seq: 1 });
+    c.send('trade', { marketId: M, seq: 2, timestamp: TS, price: 47, size: 1, takerSide: 'buy' });
+  };
+  try {
+    const out = sink();
+    const ac = new AbortController();
+    const done = runBook(args([M, '--base-url', base, '--watch']), { out, err: sink(), tty: true, signal: ac.signal });
+    await until(() => out.text.includes('last trade 47¢ × 1 (taker buy)'), 'a redraw after the trade');
+    ac.abort();
+    assert.equal(await done, 0);
+    assert.ok(out.text.startsWith('\x1b[H\x1b[2J'), 'clears and homes the cursor before each frame');
+    assert.match(out.text, /stream live {2}seq 2/);
+
+    const jout = sink();
+    const ac2 = new AbortController();
+    const done2 = runBook(args([M, '--base-url', base, '--watch', '--json']), { out: jout, err: sink(), tty: true, signal: ac2.signal });
+    await until(() => jout.text.includes('"type":"trade"'), 'the trade object');
+    ac2.abort();
+    await done2;
+    const objs = jout.text.trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; bestAsk?: number });
+    assert.deepEqual(
+      objs.map((o) => o.type),
+      ['status', 'status', 'snapshot', 'trade'],
+    );
+    assert.equal(objs[2]!.bestAsk, 470_000);
+  } finally {
+    await server.close();
+  }
+});
+
 test('bad flags and ids are rejected with the field named', async () => {
   const io: BookIO = { out: sink(), err: sink(), tty: false };
   await assert.rejects(runBook(args(['not a market!']), io), (e: unknown) => e instanceof BadInputError && e.field === 'marketId');
