@@ -102,15 +102,12 @@ function toNum(v: number | string, field: string): number {
 
 /** The 'auto' rule (see the file comment), applied to every price of one payload at once. */
 export function detectPriceUnits(prices: readonly number[]): ConcreteUnits {
-  let max = 0;
-  let fractional = false;
+  const st: PriceStats = { max: 0, fractional: false };
   for (const p of prices) {
-    if (p > max) max = p;
-    if (!fractional && !Number.isInteger(p)) fractional = true;
+    if (p > st.max) st.max = p;
+    if (!st.fractional && p % 1 !== 0) st.fractional = true;
   }
-  if (max <= 1 && fractional) return 'dollars';
-  if (max <= 100) return 'cents';
-  return 'micro';
+  return unitsFromStats(st);
 }
 
 /** Cheap conversion for the common JSON-number case; falls back to the exact decimal path when needed. */
@@ -132,34 +129,47 @@ function fastSize(v: number, u: BookSizeUnits): number {
   return numberToScaled(v, 6, 'size', 'floor');
 }
 
-function readLevels(
-  raw: unknown,
-  side: 'bids' | 'asks',
-  endpoint: string,
-): { prices: number[]; sizes: number[] } {
-  if (raw === undefined || raw === null) return { prices: [], sizes: [] };
+/** Raw level numbers of one side, plus what the 'auto' rule needs, gathered in the same validating pass. */
+interface RawSide {
+  prices: Float64Array;
+  sizes: Float64Array;
+}
+interface PriceStats {
+  max: number;
+  fractional: boolean;
+}
+
+function readLevels(raw: unknown, side: 'bids' | 'asks', endpoint: string, stats: PriceStats): RawSide {
+  if (raw === undefined || raw === null) return { prices: new Float64Array(0), sizes: new Float64Array(0) };
   if (!Array.isArray(raw)) throw new BadResponseError(endpoint, side, 'an array of {price, size}', raw);
-  const prices = new Array<number>(raw.length);
-  const sizes = new Array<number>(raw.length);
-  for (let i = 0; i < raw.length; i++) {
+  const n = raw.length;
+  const prices = new Float64Array(n);
+  const sizes = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
     const lv = raw[i] as { price?: unknown; size?: unknown } | null;
     if (lv === null || typeof lv !== 'object') throw new BadResponseError(endpoint, `${side}[${i}]`, 'an object {price, size}', lv);
-    prices[i] = wireNumber(lv.price, `${side}[${i}].price`, endpoint);
-    sizes[i] = wireNumber(lv.size, `${side}[${i}].size`, endpoint);
+    const pv = lv.price;
+    const sv = lv.size;
+    // fast path: finite non-negative JSON numbers (the common case); strings and bad values go the slow way
+    const p = typeof pv === 'number' && pv >= 0 && pv < Infinity ? pv : wireNumber(pv, `${side}[${i}].price`, endpoint);
+    prices[i] = p;
+    sizes[i] = typeof sv === 'number' && sv >= 0 && sv < Infinity ? sv : wireNumber(sv, `${side}[${i}].size`, endpoint);
+    if (p > stats.max) stats.max = p;
+    if (!stats.fractional && p % 1 !== 0) stats.fractional = true;
   }
   return { prices, sizes };
 }
 
-function convertSide(
-  read: { prices: number[]; sizes: number[] },
-  side: 'bids' | 'asks',
-  pu: ConcreteUnits,
-  su: BookSizeUnits,
-  endpoint: string,
-  keepZero: boolean,
-): BookLevel[] {
+function unitsFromStats(st: PriceStats): ConcreteUnits {
+  if (st.max <= 1 && st.fractional) return 'dollars';
+  if (st.max <= 100) return 'cents';
+  return 'micro';
+}
+
+function convertSide(read: RawSide, side: 'bids' | 'asks', pu: ConcreteUnits, su: BookSizeUnits, endpoint: string, keepZero: boolean): BookLevel[] {
   const out: BookLevel[] = [];
-  for (let i = 0; i < read.prices.length; i++) {
+  const n = read.prices.length;
+  for (let i = 0; i < n; i++) {
     let price: number;
     let size: number;
     try {
@@ -240,10 +250,11 @@ export function normalizeOrderbook(json: unknown, opts: NormalizeOrderbookOption
     outcomeIndex = o.outcomeIndex;
   }
 
-  const rb = readLevels(o.bids, 'bids', endpoint);
-  const ra = readLevels(o.asks, 'asks', endpoint);
+  const stats: PriceStats = { max: 0, fractional: false };
+  const rb = readLevels(o.bids, 'bids', endpoint, stats);
+  const ra = readLevels(o.asks, 'asks', endpoint, stats);
   const requested = opts.priceUnits ?? 'auto';
-  const pu: ConcreteUnits = requested === 'auto' ? detectPriceUnits(rb.prices.concat(ra.prices)) : requested;
+  const pu: ConcreteUnits = requested === 'auto' ? unitsFromStats(stats) : requested;
   const su = opts.sizeUnits ?? 'shares';
   const keepZero = opts.keepZero ?? false;
 
