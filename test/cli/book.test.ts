@@ -45,9 +45,9 @@ test('prints the ladder: asks above, bids below, cents and shares', async () => 
     assert.equal(code, 0);
     const lines = out.text.trimEnd().split('\n');
     assert.match(lines[0]!, new RegExp(`market ${M}  outcome NO`));
-    const ask = lines.findIndex((l) => /47\s+3\s*$/.test(l));
-    const bid = lines.findIndex((l) => /^\s+10\s+45\s*$/.test(l));
-    const bid2 = lines.findIndex((l) => /^\s+2\.5\s+44\.5\s*$/.test(l));
+    const ask = lines.findIndex((l) => /47\.00\s+3\s*$/.test(l));
+    const bid = lines.findIndex((l) => /^\s+10\s+45\.00\s*$/.test(l));
+    const bid2 = lines.findIndex((l) => /^\s+2\.5\s+44\.50\s*$/.test(l));
     assert.ok(ask > 0 && bid > ask && bid2 > bid, out.text);
     assert.match(out.text, /spread 2¢\s+mid 46\.00¢/);
     assert.equal(server.requests[0]!.url, `/v2/markets/${M}/orderbook?depth=5&outcomeIndex=0`);

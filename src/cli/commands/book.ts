@@ -214,6 +214,14 @@ export function cents(price: number): string {
   return scaledToDecimal(price, 4);
 }
 
+/** Price units → cents with at least two decimals, so a ladder column lines up (44.50 over 45.00). */
+function centsCol(price: number): string {
+  const t = cents(price);
+  const dot = t.indexOf('.');
+  if (dot < 0) return t + '.00';
+  return t.length - dot - 1 < 2 ? t + '0' : t;
+}
+
 /** Size units → shares text, trimmed (2.5 for 2500000). */
 export function shares(size: number): string {
   return scaledToDecimal(size, 6);
@@ -238,9 +246,9 @@ export function renderLadder(book: L2Book, header: string, depth: number): strin
   const bids = book.levels('bid', depth);
   const w = 14;
   const lines = [header, `${'BID'.padStart(w)}  ${'PRICE ¢'.padStart(9)}  ${'ASK'.padEnd(w)}`];
-  for (const l of asks) lines.push(`${''.padStart(w)}  ${cents(l.price).padStart(9)}  ${shares(l.size).padEnd(w)}`);
+  for (const l of asks) lines.push(`${''.padStart(w)}  ${centsCol(l.price).padStart(9)}  ${shares(l.size).padEnd(w)}`);
   lines.push(spreadLine(book));
-  for (const l of bids) lines.push(`${shares(l.size).padStart(w)}  ${cents(l.price).padStart(9)}  ${''.padEnd(w)}`);
+  for (const l of bids) lines.push(`${shares(l.size).padStart(w)}  ${centsCol(l.price).padStart(9)}  ${''.padEnd(w)}`);
   if (asks.length === 0 && bids.length === 0) lines.push('(empty book)');
   return lines.join('\n') + '\n';
 }
