@@ -94,7 +94,10 @@ export function applyOverrides(doc: unknown, env: Readonly<Record<string, string
     out.venue = venue;
     sources.set('venue', 'BOOKMAKER_VENUE');
   }
+  const strategy = env.BOOKMAKER_STRATEGY;
+  if (strategy !== undefined && strategy !== '') switchDefaultStrategy(out, strategy, sources);
   for (const [name, path] of Object.entries(NAMED)) {
+    if (name === 'BOOKMAKER_STRATEGY') continue;
     const v = env[name];
     if (v !== undefined && v !== '') set(path, name === 'BOOKMAKER_STRATEGY' || name === 'BOOKMAKER_KEY_FILE' || name === 'BOOKMAKER_BASE_URL' ? v : scalar(v), name);
   }
@@ -105,6 +108,15 @@ export function applyOverrides(doc: unknown, env: Readonly<Record<string, string
   }
   for (const [path, v] of Object.entries(overrides)) set(path, v, `override ${path}`);
   return { doc: out, sources };
+}
+
+/** A different default strategy drops the old one's params (they would not fit the new one). */
+function switchDefaultStrategy(doc: Record<string, unknown>, name: string, sources: OverrideSources): void {
+  const d = isObj(doc.defaults) ? (doc.defaults as Record<string, unknown>) : (doc.defaults = {});
+  const cur = d.strategy;
+  const curName = typeof cur === 'string' ? cur : isObj(cur) ? cur.name : undefined;
+  d.strategy = curName === name && isObj(cur) ? { ...cur } : { name };
+  sources.set('defaults.strategy', 'BOOKMAKER_STRATEGY');
 }
 
 /** The variable that set `path` or one of its parents, if any. */
