@@ -60,6 +60,20 @@ export const FAULT_PROFILES: Record<string, FaultSettings> = {
   flaky: { ...NO_FAULTS, latencyMs: 5, latencyJitterMs: 30, errorRate: 0.03, burst429Rate: 0.01, burst429Length: 4 },
   'stream-chaos': { ...NO_FAULTS, streamDropRate: 0.01, streamStallRate: 0.005, streamDuplicateRate: 0.02, streamReorderRate: 0.02 },
   slow: { ...NO_FAULTS, latencyMs: 100, latencyJitterMs: 200, slowBodyRate: 0.2 },
+  /** the chaos soak of issue 6: ~5 % 5xx, 429 bursts, 0–500 ms latency, stream drops, stalls, duplicates, reordering */
+  heavy: {
+    ...NO_FAULTS,
+    latencyMs: 0,
+    latencyJitterMs: 500,
+    errorRate: 0.05,
+    burst429Rate: 0.01,
+    burst429Length: 5,
+    slowBodyRate: 0.02,
+    streamDropRate: 0.005,
+    streamStallRate: 0.002,
+    streamDuplicateRate: 0.02,
+    streamReorderRate: 0.02,
+  },
   chaos: {
     ...NO_FAULTS,
     latencyMs: 5,
