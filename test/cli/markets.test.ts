@@ -78,6 +78,7 @@ test('venue errors surface as VenueError (the dispatcher prints them and exits 1
 
 test('formatTable: empty list and missing prices', () => {
   assert.equal(formatTable([]), 'no markets\n');
-  const t = formatTable([{ ...({} as never), id: MARKET_ID, status: 'active', outcomePrices: [], volume: 0n, shortQuestion: 'Q', question: 'Q' }]);
+  const bare = { id: MARKET_ID, status: 'active', outcomePrices: [], volume: 0n, shortQuestion: 'Q', question: 'Q' } as unknown as Parameters<typeof formatTable>[0][number];
+  const t = formatTable([bare]);
   assert.match(t, /-\s+-\s+\$0/);
 });
