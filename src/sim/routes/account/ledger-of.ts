@@ -74,8 +74,7 @@ const cache = new WeakMap<EngineHost, WalletLedger>();
 
 /** The ledger of a running exchange. */
 export function accountLedger(state: ExchangeState): WalletLedger {
-  const host = (state as unknown as { engine?: EngineHost }).engine;
-  if (!host) throw new HttpError(500, 'INTERNAL_ERROR', 'the exchange has no engine');
+  const host = state.engine;
   let l = cache.get(host);
   if (!l) {
     l = hostLedger(host);
