@@ -150,6 +150,17 @@ export function cursor(o: Rec, a: At, k = 'cursor'): string | null {
   return nstr(o, k, a);
 }
 
+/**
+ * The next-page cursor of a list answer: the body's `cursor` when the body has the field, else the
+ * `X-Next-Cursor` header the spec also declares on /activity, /markets, /orders and /portfolio.
+ */
+export function pageCursor(o: Rec, a: At, headers: Record<string, string | string[] | undefined>): string | null {
+  if ('cursor' in o) return cursor(o, a);
+  const h = headers['x-next-cursor'];
+  const v = Array.isArray(h) ? h[0] : h;
+  return v ? v : null;
+}
+
 /** An array of strings. */
 export function strings(o: Rec, k: string, a: At): string[] {
   return arr(o, k, a, (v, aa) => {

@@ -2,7 +2,7 @@
 import { BadInputError } from '../../model/errors.ts';
 import type { Address } from '../../model/order.ts';
 import type { ClientContext } from './context.ts';
-import { arr, asObject, at, bool, cursor, sub } from './fields.ts';
+import { arr, asObject, at, bool, pageCursor, sub } from './fields.ts';
 import { checkChoice, checkChoices, checkMarketRef, checkOptAddress, checkOptChoice, checkOptInt } from './inputs.ts';
 import { paginateCursor, paginateOffset } from './paginate.ts';
 import { MARKET_STATUSES, parseMarket, type MarketInfo, type MarketStatus, type ResolutionStatus } from './parse-market.ts';
@@ -52,7 +52,7 @@ export async function listMarkets(ctx: ClientContext, params: ListMarketsParams 
   const res = await ctx.t.request({ method: 'GET', path: '/markets', endpoint: ep, query: listQuery(params) });
   const a = at(ep);
   const o = asObject(res.json, a);
-  return { markets: arr(o, 'markets', a, (v, aa) => parseMarket(v, aa, ctx.priceUnits)), cursor: cursor(o, a) };
+  return { markets: arr(o, 'markets', a, (v, aa) => parseMarket(v, aa, ctx.priceUnits)), cursor: pageCursor(o, a, res.headers) };
 }
 
 export function iterateMarkets(ctx: ClientContext, params: Omit<ListMarketsParams, 'cursor'> = {}): AsyncGenerator<MarketInfo> {

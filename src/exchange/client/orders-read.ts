@@ -2,7 +2,7 @@
 import { BadInputError } from '../../model/errors.ts';
 import { ORDER_STATUSES, type Address, type Bytes32, type OrderStatus, type OutcomeIndex, type VenueOrder } from '../../model/order.ts';
 import type { ClientContext } from './context.ts';
-import { arr, asObject, at, big, bool, cursor, int, num, nstr, str, sub, type At, type Rec } from './fields.ts';
+import { arr, asObject, at, big, bool, pageCursor, int, num, nstr, str, sub, type At, type Rec } from './fields.ts';
 import { checkAddress, checkBytes32, checkChoice, checkChoices, checkInt, checkOptInt } from './inputs.ts';
 import { paginateCursor } from './paginate.ts';
 import { parseOrder, parseOrderAnswer } from './parse-order.ts';
@@ -54,7 +54,7 @@ export async function listOrders(ctx: ClientContext, p: ListOrdersParams = {}): 
   });
   const a = at(ep);
   const o = asObject(res.json, a);
-  return { orders: arr(o, 'orders', a, parseOrder), markets: parseMarketsMap(o, a), cursor: cursor(o, a) };
+  return { orders: arr(o, 'orders', a, parseOrder), markets: parseMarketsMap(o, a), cursor: pageCursor(o, a, res.headers) };
 }
 
 /** `for await (const o of client.orders.iterate({trader, status: ['open']}))` over every page. */

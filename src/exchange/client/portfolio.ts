@@ -1,7 +1,7 @@
 /** Portfolio (auth): summary (cursor), positions (cursor), claimable, stats. Amounts as bigint 1e-6 units. */
 import type { Address, Bytes32, OutcomeIndex } from '../../model/order.ts';
 import type { ClientContext } from './context.ts';
-import { address, arr, asObject, at, big, bytes32, cursor, int, nOneOf, nstr, num, oneOf, sbig, str, strings, type At, type Rec } from './fields.ts';
+import { address, arr, asObject, at, big, bytes32, pageCursor, int, nOneOf, nstr, num, oneOf, sbig, str, strings, type At, type Rec } from './fields.ts';
 import { checkAddress, checkBytes32, checkOptChoice, checkOptInt } from './inputs.ts';
 import { paginateCursor } from './paginate.ts';
 import { seg } from './transport.ts';
@@ -66,7 +66,7 @@ export async function getPortfolio(ctx: ClientContext, owner: Address, p: Portfo
   });
   const a = at(ep);
   const o = asObject(res.json, a);
-  return { portfolio: arr(o, 'portfolio', a, parseHolding), marketIds: o.marketIds === undefined ? [] : (strings(o, 'marketIds', a) as Bytes32[]), cursor: cursor(o, a) };
+  return { portfolio: arr(o, 'portfolio', a, parseHolding), marketIds: o.marketIds === undefined ? [] : (strings(o, 'marketIds', a) as Bytes32[]), cursor: pageCursor(o, a, res.headers) };
 }
 
 export function iteratePortfolio(ctx: ClientContext, owner: Address, p: Omit<PortfolioParams, 'cursor'> = {}): AsyncGenerator<Holding> {
@@ -135,7 +135,7 @@ export async function getPositions(ctx: ClientContext, owner: Address, p: Positi
   });
   const a = at(ep);
   const o = asObject(res.json, a);
-  return { positions: arr(o, 'positions', a, parsePosition), cursor: cursor(o, a) };
+  return { positions: arr(o, 'positions', a, parsePosition), cursor: pageCursor(o, a, res.headers) };
 }
 
 export function iteratePositions(ctx: ClientContext, owner: Address, p: Omit<PositionsParams, 'cursor'> = {}): AsyncGenerator<Position> {

@@ -192,3 +192,11 @@ test('activity: pagination object, types filter, market activity', async () => {
   fx.on('GET /activity', { body: { activity: [] } });
   await assert.rejects(client.activity.list(), (e: unknown) => e instanceof BadResponseError && e.field === 'pagination');
 });
+
+test('a list answer without a body cursor pages by the X-Next-Cursor header', async () => {
+  fx.on('GET /markets', (r) => (r.query.get('cursor') === 'h2' ? { body: { markets: [marketJson()] } } : { body: { markets: [marketJson()] }, headers: { 'x-next-cursor': 'h2' } }));
+  let n = 0;
+  for await (const _m of client.markets.iterate()) n++;
+  assert.equal(n, 2);
+  assert.deepEqual(fx.requests.map((r) => r.query.get('cursor')), [null, 'h2']);
+});
