@@ -79,3 +79,25 @@ test('malformed input names the field', () => {
   assert.throws(() => normalizePrice(-1, 'cents'), BadInputError);
   assert.throws(() => normalizeSize(1.5, 'micro'), BadInputError);
 });
+
+test('property: any cents/shares book normalises exactly, sorted, without losing size', async () => {
+  const fc = await import('fast-check');
+  // prices 0.0001¢..99.9999¢ and sizes up to 1e6 shares with 6 decimals, written as JSON numbers
+  const level = fc.record({ p: fc.integer({ min: 1, max: 999_999 }), s: fc.integer({ min: 1, max: 1e12 }) });
+  fc.assert(
+    fc.property(fc.array(level, { maxLength: 30 }), fc.array(level, { maxLength: 30 }), (bids, asks) => {
+      const wire = (l: { p: number; s: number }) => ({ price: Number((l.p / 10_000).toFixed(4)), size: Number((l.s / 1e6).toFixed(6)) });
+      const allPrices = [...bids, ...asks].map((l) => l.p);
+      // the 'auto' rule needs one price above 1¢ or a fractional one to pick cents; force cents explicitly here
+      const b = normalizeOrderbook({ marketId: M, bids: bids.map(wire), asks: asks.map(wire) }, { priceUnits: 'cents' });
+      for (let i = 1; i < b.bids.length; i++) assert.ok(b.bids[i - 1]!.price > b.bids[i]!.price);
+      for (let i = 1; i < b.asks.length; i++) assert.ok(b.asks[i - 1]!.price < b.asks[i]!.price);
+      const sum = (xs: { s: number }[]) => xs.reduce((a, x) => a + x.s, 0);
+      assert.equal(b.bids.reduce((a, l) => a + l.size, 0), sum(bids));
+      assert.equal(b.asks.reduce((a, l) => a + l.size, 0), sum(asks));
+      const seen = new Set([...b.bids, ...b.asks].map((l) => l.price));
+      for (const p of seen) assert.ok(allPrices.includes(p));
+    }),
+    { numRuns: 300, seed: 20261121 },
+  );
+});
