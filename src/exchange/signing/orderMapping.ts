@@ -35,6 +35,8 @@ export type OrderBodyFields = Omit<LimitOrderBody, 'signature' | 'type'> & { typ
  */
 export function toSettlementV2Order(body: OrderBodyFields): SettlementV2Order {
   if (body === null || typeof body !== 'object') throw new BadInputError('order', 'an object', body);
+  // The "market" variant is signed differently (MarketOrderIntent, pre-migration); it never maps to this struct.
+  if (body.type !== undefined && body.type !== 'limit') throw new BadInputError('type', '"limit"', body.type);
   const marketId = assertBytes32(body.marketId, 'marketId');
   const trader = assertAddressShape(body.trader, 'trader');
   const nonce = assertBytes32(body.nonce, 'nonce');

@@ -7,7 +7,7 @@
  */
 import { inspect } from 'node:util';
 import { ConfigError, BadInputError } from '../../model/errors.ts';
-import type { Address, Bytes32, CancelBody, Hex, LimitOrder, LimitOrderBody } from '../../model/order.ts';
+import { MakerRole, type Address, type Bytes32, type CancelBody, type Hex, type LimitOrder, type LimitOrderBody } from '../../model/order.ts';
 import type { ChainConfig } from '../chains.ts';
 import { registerSecret } from '../../core/logger.ts';
 import { addressFromPublicKey, assertAddress } from './address.ts';
@@ -133,6 +133,9 @@ export function createSigner(opts: SignerOptions): Signer {
 
   function signOrderBody(body: UnsignedLimitOrderBody): LimitOrderBody {
     if (body === null || typeof body !== 'object' || typeof body.trader !== 'string' || body.trader.toLowerCase() !== address.toLowerCase()) throw new BadInputError('trader', `this signer's address ${address}`, body?.trader);
+    if (body.makerRoleConstraint === MakerRole.MAKER_ONLY) {
+      throw new BadInputError('makerRoleConstraint', '0 (ANY) or 2 (TAKER_ONLY); MAKER_ONLY (1) is refused', body.makerRoleConstraint);
+    }
     // The struct is rebuilt from the body with the venue's own arithmetic, so what we sign is what it verifies.
     const struct = toSettlementV2Order(body);
     const signature = signTyped(domains.settlementV2, hashOrderStruct(struct, keccak256));

@@ -36,6 +36,7 @@ test('signOrderBody re-signs a restored legacy order keeping its nonce, expiry a
   const body = s.signOrderBody(draft);
   assert.deepEqual({ ...body, signature: undefined }, { ...draft, signature: undefined });
   assert.equal(recoverOrderSigner(body, MAINNET), s.address);
+  assert.throws(() => s.signOrderBody({ ...draft, makerRoleConstraint: 1 }), (e: unknown) => e instanceof BadInputError && e.field === 'makerRoleConstraint');
   // The trader may be given in lowercase (as the venue's drafts may spell it).
   assert.equal(recoverOrderSigner(s.signOrderBody({ ...draft, trader: s.address.toLowerCase() as never }), MAINNET), s.address);
 });

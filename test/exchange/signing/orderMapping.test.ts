@@ -147,6 +147,7 @@ test('toSettlementV2Order rejects malformed bodies with the field named', () => 
     ['timeInForce', 3],
     ['nonce', '0x' + 'zz'.repeat(32)],
     ['buyValue', '1.5'],
+    ['type', 'market'],
   ];
   for (const [field, value] of cases) {
     assert.throws(
