@@ -55,8 +55,9 @@ function wireNumber(v: unknown, field: string, endpoint: string): number {
 }
 
 /**
- * One price in the given concrete units → integer 1e-6 units. Throws BadInputError (field 'price') for
- * malformed or out-of-range values; `normalizeOrderbook` rewraps it as BadResponseError with the level path.
+ * One price (a single level, e.g. of a stream delta) → integer 1e-6 units. 'auto' applies the rule to this one
+ * value, so a stream should pass the units its snapshot resolved to. Throws BadInputError (field 'price') for
+ * malformed or out-of-range values; callers rewrap it with their own field path.
  */
 export function normalizePrice(value: number | string, units: ConcreteUnits | 'auto'): number {
   const field = 'price';
