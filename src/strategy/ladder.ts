@@ -1,14 +1,18 @@
 /**
  * A symmetric ladder of quotes around a centre, in probability space: level i sits at
- * centre ∓ (half + i·spacing). Prices are snapped passively (bids down, asks up) and clamped into
- * [tick, 1e6 − tick]; a level whose bid would meet or cross its ask after clamping is dropped,
- * since at the edges of [0, 1] only one side is meaningful.
+ * centre ∓ (half + i·spacing). Prices are snapped passively (bids down, asks up).
+ * Near the edges of [0, 1] (a centre pushed out by inventory skew, say):
+ *  - a quote whose model price lies beyond its own outer bound (a bid below one tick, an ask above
+ *    1 − tick) is dropped: there is no price at which it means what the model asks;
+ *  - a quote pulled inward by the clamp (a bid above 1 − tick, an ask below one tick) is kept at the
+ *    bound, once: further levels at the same clamped price would only duplicate it.
+ * Hence bids stay strictly below asks.
  */
-import { snapPrice } from './snap-price.ts';
+import { maxPrice, snapPrice } from './snap-price.ts';
 import type { DesiredQuote } from './types.ts';
 
 export interface LadderSpec {
-  /** probability (may lie outside [0, 1]; the edges are handled by clamping) */
+  /** probability (may lie outside [0, 1]; the edges are handled as above) */
   readonly center: number;
   /** half spread of level 0, probability */
   readonly half: number;
@@ -22,22 +26,19 @@ export interface LadderSpec {
 
 export function ladder(spec: LadderSpec): DesiredQuote[] {
   const out: DesiredQuote[] = [];
+  const hi = maxPrice(spec.tick);
+  const used = { bid: new Set<number>(), ask: new Set<number>() };
   for (let i = 0; i < spec.levels; i++) {
     const off = spec.half + i * spec.spacing;
-    const bid = snapPrice(Math.round((spec.center - off) * 1e6), 'bid', spec.tick);
-    const ask = snapPrice(Math.round((spec.center + off) * 1e6), 'ask', spec.tick);
-    const tag = spec.tag;
-    // clamping can pin both sides to one bound: keep only the side that is not pinned there
-    const bidPinned = spec.center - off < spec.tick / 1e6;
-    const askPinned = spec.center + off > 1 - spec.tick / 1e6;
-    const keepBid = bid < ask || (askPinned && !bidPinned);
-    const keepAsk = bid < ask || (bidPinned && !askPinned);
-    if (keepBid) out.push(q('bid', bid, spec.size, i, tag));
-    if (keepAsk) out.push(q('ask', ask, spec.size, i, tag));
+    const rawBid = Math.round((spec.center - off) * 1e6);
+    const rawAsk = Math.round((spec.center + off) * 1e6);
+    for (const [side, raw] of [['bid', rawBid], ['ask', rawAsk]] as const) {
+      if (side === 'bid' ? raw < spec.tick : raw > hi) continue;
+      const price = snapPrice(raw, side, spec.tick);
+      if (used[side].has(price)) continue;
+      used[side].add(price);
+      out.push(spec.tag === undefined ? { side, price, size: spec.size, level: i } : { side, price, size: spec.size, level: i, tag: spec.tag });
+    }
   }
   return out;
-}
-
-function q(side: 'bid' | 'ask', price: number, size: number, level: number, tag?: string): DesiredQuote {
-  return tag === undefined ? { side, price, size, level } : { side, price, size, level, tag };
 }

@@ -14,7 +14,7 @@
 import { InventoryMode, Outcome, Side, type Bytes32, type LimitOrder } from '../model/order.ts';
 import { ONE } from '../model/units.ts';
 import { snapPrice } from './snap-price.ts';
-import type { DesiredQuote } from './types.ts';
+import type { DesiredQuote, WorkingQuote } from './types.ts';
 
 export type NoInventoryMode = 'buy-complement' | 'sell-no-inventory';
 
@@ -85,6 +85,21 @@ export function toOrders(quotes: readonly DesiredQuote[], inv: AvailableInventor
     out[i] = m;
   }
   return out;
+}
+
+/**
+ * Inventory free to sell: holdings minus what the given open sells (the ones that stay) would
+ * deliver. Sells without inventory (mode 2) mint on fill and reserve nothing.
+ */
+export function availableInventory(position: { readonly yes: number; readonly no: number }, open: readonly WorkingQuote[]): AvailableInventory {
+  let yes = position.yes;
+  let no = position.no;
+  for (const w of open) {
+    if (w.venueSide !== 'sell' || w.inventoryMode === InventoryMode.REQUIRE_NO_INVENTORY) continue;
+    if (w.outcomeIndex === Outcome.YES) yes -= w.size;
+    else no -= w.size;
+  }
+  return { yes: Math.max(0, yes), no: Math.max(0, no) };
 }
 
 /** The YES-terms side and price of a venue order (inverse mapping, for own orders read back). */

@@ -82,6 +82,8 @@ export interface WorkingQuote {
   /** the venue order it is: outcome, side and kind (e.g. a YES-terms ask may be a NO buy) */
   readonly outcomeIndex: OutcomeIndex;
   readonly venueSide: 'buy' | 'sell';
+  /** the order's inventory mode (0 any, 1 require inventory, 2 sell without inventory) when known */
+  readonly inventoryMode?: 0 | 1 | 2;
   readonly placedAt: number;
 }
 

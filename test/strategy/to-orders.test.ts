@@ -84,3 +84,12 @@ test('toOrders never sells more than held across quotes', () => {
   assert.equal(sold, 4 * S);
   assert.deepEqual(out.map((m) => m.form), ['sell-no', 'sell-no', 'buy-yes', 'buy-yes', 'buy-yes']);
 });
+
+test('availableInventory subtracts open sells from inventory, not minting sells', async () => {
+  const { availableInventory } = await import('../../src/strategy/to-orders.ts');
+  const w = (outcomeIndex: 0 | 1, venueSide: 'buy' | 'sell', size: number, inventoryMode?: 0 | 1 | 2) => ({
+    side: 'ask' as const, price: 500_000, size, state: 'working' as const, outcomeIndex, venueSide, placedAt: 0, ...(inventoryMode === undefined ? {} : { inventoryMode }),
+  });
+  const got = availableInventory({ yes: 10 * S, no: 4 * S }, [w(1, 'sell', 3 * S, 1), w(1, 'sell', 5 * S, 2), w(0, 'sell', 6 * S), w(1, 'buy', 9 * S)]);
+  assert.deepEqual(got, { yes: 7 * S, no: 0 });
+});

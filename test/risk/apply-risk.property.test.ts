@@ -1,0 +1,73 @@
+/**
+ * Properties of the gate over random views, own orders and desired quotes:
+ *  - it never throws;
+ *  - the worst case after applying the gate (every live own order + every output quote filled)
+ *    never exceeds maxPosition / maxNotional, unless the live orders alone already did (then no
+ *    new exposure on that side is added);
+ *  - every output quote is on the grid, inside [tick, 1e6 − tick], not crossing, not above
+ *    maxOrderSize, and at least the market minimum.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { applyRisk } from '../../src/risk/apply-risk.ts';
+import { exposureOf } from '../../src/risk/exposure.ts';
+import { isOnGrid } from '../../src/strategy/snap-price.ts';
+import type { DesiredQuote, WorkingQuote } from '../../src/strategy/types.ts';
+import { makeView, NOW } from '../strategy/make-view.ts';
+import { limits, S } from './limits.ts';
+
+const tickIdx = fc.integer({ min: 1, max: 99 });
+const size = fc.integer({ min: 1, max: 200 }).map((n) => n * S);
+const side = fc.constantFrom<'bid' | 'ask'>('bid', 'ask');
+const desired = fc.record({ side, price: tickIdx.map((t) => t * 10_000), size, level: fc.integer({ min: 0, max: 4 }) });
+const working = fc.record({
+  side, price: tickIdx.map((t) => t * 10_000), size, level: fc.integer({ min: 0, max: 4 }),
+  state: fc.constantFrom<WorkingQuote['state']>('working', 'in-flight', 'cancelling'),
+});
+
+test('property: limits hold at worst case and outputs are valid', () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: -300, max: 300 }).map((n) => n * S),
+      fc.array(working, { maxLength: 6 }),
+      fc.array(desired, { maxLength: 8 }),
+      fc.integer({ min: 1, max: 98 }),
+      fc.integer({ min: 1, max: 20 }),
+      fc.record({ maxPosition: fc.integer({ min: 1, max: 400 }), maxNotional: fc.integer({ min: 1, max: 200 }), maxOrderSize: fc.integer({ min: 1, max: 100 }), reduceOnly: fc.boolean() }),
+      (net, own, want, bidTick, spreadTicks, l) => {
+        const bestBid = bidTick * 10_000;
+        const bestAsk = Math.min(990_000, bestBid + spreadTicks * 10_000);
+        const quotes: WorkingQuote[] = own.map((w) => ({ ...w, outcomeIndex: 1, venueSide: w.side === 'bid' ? 'buy' : 'sell', placedAt: NOW - 1 }));
+        const view = makeView({ net, quotes, bids: [{ price: bestBid, size: S }], asks: bestAsk > bestBid ? [{ price: bestAsk, size: S }] : [] });
+        const lim = limits({ maxPosition: l.maxPosition * S, maxNotional: l.maxNotional * S, maxOrderSize: l.maxOrderSize * S, reduceOnly: l.reduceOnly });
+        const r = applyRisk(view, want as DesiredQuote[], lim);
+        if (r.action !== 'quote') return;
+        const before = exposureOf(net, quotes);
+        // outputs identical to live orders are those orders, not new exposure
+        const pool = quotes.filter((w) => w.state !== 'cancelling');
+        const fresh = r.quotes.filter((q) => {
+          const i = pool.findIndex((w) => w.side === q.side && w.price === q.price && w.size === q.size);
+          if (i < 0) return true;
+          pool.splice(i, 1);
+          return false;
+        });
+        const after = exposureOf(net, [...quotes, ...fresh]);
+        const mark = view.book!.microprice ?? view.book!.mid ?? 500_000;
+        const capLong = Math.min(lim.maxPosition, Math.floor((lim.maxNotional * 1e6) / mark), l.reduceOnly ? Math.max(0, net) : Infinity);
+        const capShort = Math.min(lim.maxPosition, Math.floor((lim.maxNotional * 1e6) / (1e6 - mark)), l.reduceOnly ? Math.max(0, -net) : Infinity);
+        assert.ok(after.long <= Math.max(capLong, before.long), `long ${after.long} cap ${capLong} before ${before.long}`);
+        assert.ok(after.short <= Math.max(capShort, before.short), `short ${after.short} cap ${capShort} before ${before.short}`);
+        for (const q of fresh) {
+          assert.ok(isOnGrid(q.price, 10_000));
+          assert.ok(q.size <= lim.maxOrderSize && q.size >= view.minSize);
+          if (q.side === 'bid' && view.book!.bestAsk !== null) assert.ok(q.price < view.book!.bestAsk);
+          if (q.side === 'ask' && view.book!.bestBid !== null) assert.ok(q.price > view.book!.bestBid);
+        }
+        assert.equal(r.decisions.length, want.length);
+        assert.equal(r.denied.length, r.decisions.filter((d) => d.kind === 'deny').length);
+      },
+    ),
+    { numRuns: 3000, seed: 42 },
+  );
+});
