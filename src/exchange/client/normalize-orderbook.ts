@@ -42,7 +42,7 @@ export interface NormalizeOrderbookOptions {
 
 const DEFAULT_ENDPOINT = 'GET /markets/:id/orderbook';
 
-type ConcreteUnits = Exclude<BookPriceUnits, 'auto'>;
+export type ConcreteUnits = Exclude<BookPriceUnits, 'auto'>;
 
 /** Read a wire number: a JSON number or a decimal string (some venues quote numbers as strings). */
 function wireNumber(v: unknown, field: string, endpoint: string): number {
@@ -268,4 +268,16 @@ export function normalizeOrderbook(json: unknown, opts: NormalizeOrderbookOption
     snap.seq = o.seq;
   }
   return snap;
+}
+
+/**
+ * The concrete price units 'auto' picks for a snapshot body (its bids and asks), so a stream can read the
+ * deltas that follow in the same units as the snapshot. Malformed levels throw like `normalizeOrderbook`.
+ */
+export function orderbookPriceUnits(json: unknown, endpoint = DEFAULT_ENDPOINT): ConcreteUnits {
+  const o = (json ?? {}) as Record<string, unknown>;
+  const stats: PriceStats = { max: 0, fractional: false };
+  readLevels(o.bids, 'bids', endpoint, stats);
+  readLevels(o.asks, 'asks', endpoint, stats);
+  return unitsFromStats(stats);
 }

@@ -101,3 +101,11 @@ test('property: any cents/shares book normalises exactly, sorted, without losing
     { numRuns: 300, seed: 20261121 },
   );
 });
+
+test('orderbookPriceUnits tells a stream which units the snapshot used', async () => {
+  const { orderbookPriceUnits } = await import('../../../src/exchange/client/normalize-orderbook.ts');
+  assert.equal(orderbookPriceUnits({ bids: [{ price: 45, size: 1 }], asks: [] }), 'cents');
+  assert.equal(orderbookPriceUnits({ bids: [{ price: 0.45, size: 1 }], asks: [] }), 'dollars');
+  assert.equal(orderbookPriceUnits({ bids: [], asks: [{ price: 450000, size: 1 }] }), 'micro');
+  assert.equal(normalizePrice(1, orderbookPriceUnits({ bids: [{ price: 45, size: 1 }], asks: [] })), 10000);
+});
