@@ -44,6 +44,11 @@ function checkExact(v: number, decimals: number, field: string): bigint {
   return decimalToScaled(s, decimals, field);
 }
 
+/** Parse an optional field: absent stays absent. */
+function opt<T>(v: unknown, parse: (v: unknown) => T): T | undefined {
+  return v === undefined ? undefined : parse(v);
+}
+
 /** A raw enum given as a JSON number. */
 function enumValue<T extends number>(v: unknown, field: string, allowed: readonly T[], expected: string): T {
   if (typeof v !== 'number' || !(allowed as readonly number[]).includes(v)) throw new BadInputError(field, expected, v);
@@ -98,21 +103,22 @@ export function parseOrderInput(input: unknown, nowSec: number, prefix = ''): Pa
     if (s <= 0) throw new BadInputError(`${prefix}size`, 'a size above 0', o.size);
     return s;
   };
-  const buyValue = o.buyValue === undefined ? undefined : highLevel ? scaled(o.buyValue, 6, `${prefix}buyValue`) : units(o.buyValue, `${prefix}buyValue`);
+  const f = (k: string) => `${prefix}${k}`;
+  const buyValue = opt(o.buyValue, (v) => (highLevel ? scaled(v, 6, f('buyValue')) : units(v, f('buyValue'))));
   const inventoryMode = highLevel
-    ? o.inventoryMode === undefined ? undefined : pick(o.inventoryMode, `${prefix}inventoryMode`, { any: 0, hold: 1, mint: 2 } as const)
-    : o.inventoryModeConstraint === undefined ? undefined : enumValue(o.inventoryModeConstraint, `${prefix}inventoryModeConstraint`, [0, 1, 2] as const, '0 (any), 1 (hold) or 2 (mint)');
+    ? opt(o.inventoryMode, (v) => pick(v, f('inventoryMode'), { any: 0, hold: 1, mint: 2 } as const))
+    : opt(o.inventoryModeConstraint, (v) => enumValue(v, f('inventoryModeConstraint'), [0, 1, 2] as const, '0 (any), 1 (hold) or 2 (mint)'));
   const makerRole = highLevel
-    ? o.makerRole === undefined ? undefined : pick(o.makerRole, `${prefix}makerRole`, { any: 0, taker: 2 } as const)
-    : o.makerRoleConstraint === undefined ? undefined : enumValue(o.makerRoleConstraint, `${prefix}makerRoleConstraint`, [0, 2] as const, '0 (any) or 2 (taker only); 1 (maker only) is refused');
-  const timeInForce = o.timeInForce === undefined
-    ? undefined
-    : typeof o.timeInForce === 'string'
-      ? pick(o.timeInForce, `${prefix}timeInForce`, { gtc: 0, ioc: 1, fok: 2 } as const)
-      : enumValue(o.timeInForce, `${prefix}timeInForce`, [0, 1, 2] as const, '0 (gtc), 1 (ioc), 2 (fok) or their names');
-  const maxFee = o.maxFee === undefined ? undefined : units(o.maxFee, `${prefix}maxFee`);
+    ? opt(o.makerRole, (v) => pick(v, f('makerRole'), { any: 0, taker: 2 } as const))
+    : opt(o.makerRoleConstraint, (v) => enumValue(v, f('makerRoleConstraint'), [0, 2] as const, '0 (any) or 2 (taker only); 1 (maker only) is refused'));
+  const timeInForce = opt(o.timeInForce, (v) =>
+    typeof v === 'string'
+      ? pick(v, f('timeInForce'), { gtc: 0, ioc: 1, fok: 2 } as const)
+      : enumValue(v, f('timeInForce'), [0, 1, 2] as const, '0 (gtc), 1 (ioc), 2 (fok) or their names'),
+  );
+  const maxFee = opt(o.maxFee, (v) => units(v, f('maxFee')));
   const expiry = expiryOf(o, nowSec, prefix);
-  const nonce = o.nonce === undefined ? undefined : assertBytes32(o.nonce, `${prefix}nonce`);
+  const nonce = opt(o.nonce, (v) => assertBytes32(v, f('nonce')));
 
   if (type === 'market' || o.clientOrderType === 'market') {
     if (timeInForce !== undefined && timeInForce !== 1) throw new BadInputError(`${prefix}timeInForce`, 'IOC (market orders are immediate-or-cancel)', o.timeInForce);
