@@ -21,8 +21,10 @@ export interface PriceContext {
 export function priceContext(view: MarketView, quotes: readonly DesiredQuote[]): PriceContext {
   const ownAsks = view.quotes.filter((q) => q.side === 'ask').map((q) => q.price);
   const ownBids = view.quotes.filter((q) => q.side === 'bid').map((q) => q.price);
-  const wantAsks = quotes.filter((q) => q.side === 'ask').map((q) => q.price);
-  const wantBids = quotes.filter((q) => q.side === 'bid').map((q) => q.price);
+  // malformed entries (denied as BAD_QUOTE) must not poison the min/max with NaN
+  const valid = quotes.filter(isWellFormed);
+  const wantAsks = valid.filter((q) => q.side === 'ask').map((q) => q.price);
+  const wantBids = valid.filter((q) => q.side === 'bid').map((q) => q.price);
   return {
     ownBestAsk: ownAsks.length ? Math.min(...ownAsks) : null,
     ownBestBid: ownBids.length ? Math.max(...ownBids) : null,

@@ -1,0 +1,35 @@
+/**
+ * One quoting tick for one market: strategy → risk gate. A strategy is user code, so anything it
+ * does wrong (throws, returns a non-list) pulls the market's quotes and is reported, never crashes
+ * the bot. Entries that are not well-formed quotes reach the gate, which denies them as BAD_QUOTE.
+ */
+import { applyRisk } from '../risk/apply-risk.ts';
+import type { RiskLimits, RiskResult, RiskState } from '../risk/types.ts';
+import type { DesiredQuote, MarketView, StrategyModule } from './types.ts';
+
+export interface StrategyTick extends RiskResult {
+  /** what the strategy returned (null = pull, or after an error) */
+  readonly wanted: readonly DesiredQuote[] | null;
+  /** the strategy threw or returned something that is not a list or null */
+  readonly strategyError: Error | null;
+}
+
+export function runStrategy(view: MarketView, strategy: StrategyModule<unknown>, params: unknown, limits: RiskLimits, state: RiskState): StrategyTick {
+  let wanted: DesiredQuote[] | null = null;
+  let strategyError: Error | null = null;
+  try {
+    const out: unknown = strategy.quote(view, params);
+    if (out === null || Array.isArray(out)) wanted = out as DesiredQuote[] | null;
+    else strategyError = new Error(`strategy ${strategy.name} returned ${typeof out}, expected a list of quotes or null`);
+  } catch (e) {
+    strategyError = e instanceof Error ? e : new Error(String(e));
+  }
+  const gated = applyRisk(view, wanted?.map(sanitize) ?? null, limits, state);
+  return { ...gated, wanted, strategyError };
+}
+
+/** Non-objects become an obviously bad quote so the gate reports them instead of crashing on them. */
+function sanitize(q: unknown): DesiredQuote {
+  if (typeof q === 'object' && q !== null) return q as DesiredQuote;
+  return { side: 'bid', price: Number.NaN, size: 0 };
+}
