@@ -38,11 +38,12 @@ import { BookmakerError } from '../model/errors.ts';
 import type { Address, CreateOrderBody } from '../model/order.ts';
 import { restorationBody } from './restoration-body.ts';
 
+/** The client's migration calls; `createVenueClient(...).migration` satisfies it as is. */
 export interface MigrationApi {
-  status(): Promise<MigrationStatus>;
+  status(address?: Address): Promise<MigrationStatus>;
   start(opts: { address?: Address; authorization?: MigrationAuthorization }): Promise<StartMigrationResult>;
   migrateFunds(input: MigrateFundsInput): Promise<MigrateFundsResult>;
-  restoreOrders(restorations: { legacyOrderId: number; order: CreateOrderBody }[]): Promise<{ restoredCount: number; failedCount: number; results: RestoreItemResult[] }>;
+  restoreOrders(restorations: { legacyOrderId: number; order: CreateOrderBody }[], address?: Address): Promise<{ restoredCount: number; failedCount: number; results: RestoreItemResult[] }>;
   dismissOrders(opts: { address?: Address; authorization?: MigrationAuthorization; legacyOrderIds?: number[] }): Promise<{ dismissedCount: number }>;
 }
 
@@ -124,7 +125,7 @@ export async function runStartupMigration(opts: MigrationOptions): Promise<Migra
     log.info({ step: name, ...detail }, `migration: ${name}`);
   };
 
-  let s = await api.status();
+  let s = await api.status(opts.address);
   step('status', { active: s.migrationActive, complete: s.migrationComplete, legacyOpenOrders: s.legacyOpenOrderCount });
   if (tradingAllowed(s)) {
     step('not-needed');
@@ -137,15 +138,15 @@ export async function runStartupMigration(opts: MigrationOptions): Promise<Migra
       const r = await api.start(authorization('start'));
       tally.retired += r.retiredCount;
       step('start', { retired: r.retiredCount, restorable: r.restorableCount });
-      s = await api.status();
+      s = await api.status(opts.address);
     }
     if (fundsNeeded(s)) {
       await submitFunds(s);
-      s = await api.status();
+      s = await api.status(opts.address);
     }
     if (outstanding(s).length > 0 && (s.canRestoreOrders || s.canDismissOrders)) {
       await handleRestorations(s);
-      s = await api.status();
+      s = await api.status(opts.address);
     }
     if (tradingAllowed(s)) break;
     if (clock.now() >= deadline) {
@@ -156,7 +157,7 @@ export async function runStartupMigration(opts: MigrationOptions): Promise<Migra
     }
     step('wait', { fundsStatus: s.sponsoredFundsMigrationStatus?.status ?? null });
     await sleep(clock, opts.pollIntervalMs ?? 2000);
-    s = await api.status();
+    s = await api.status(opts.address);
   }
   step('ready');
   return { outcome: 'completed', steps, ...tally };
@@ -206,7 +207,7 @@ export async function runStartupMigration(opts: MigrationOptions): Promise<Migra
       }
     }
     for (let i = 0; i < toRestore.length; i += 50) {
-      const res = await api.restoreOrders(toRestore.slice(i, i + 50));
+      const res = await api.restoreOrders(toRestore.slice(i, i + 50), opts.address);
       tally.restored += res.restoredCount;
       tally.failedRestorations += res.failedCount;
       for (const r of res.results) if (!r.success) toDismiss.push(r.legacyOrderId);

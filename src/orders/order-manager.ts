@@ -28,6 +28,7 @@
  */
 import type { Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
+import { classify } from '../exchange/client/classify.ts';
 import { BadInputError, BookmakerError, InvariantError } from '../model/errors.ts';
 import type { Bytes32, VenueOrder } from '../model/order.ts';
 import type { BatchResult, CancelOutcome, CreateOutcome, PlannedOrder, VenuePort } from '../model/venue.ts';
@@ -83,9 +84,12 @@ interface Entry {
   resend: boolean;
 }
 
-const RATE_LIMIT_CODES = new Set(['RATE_LIMITED', '429']);
-const MIGRATION_CODES = new Set(['MIGRATION_REQUIRED']);
-const DUPLICATE_CODES = new Set(['DUPLICATE']);
+// Outcome codes: the classifier's reasons (src/exchange/client/classify.ts) or our ErrorCodes.
+const RATE_LIMIT_CODES = new Set(['rate-limited', 'RATE_LIMITED', '429']);
+const MIGRATION_CODES = new Set(['migration-required', 'MIGRATION_REQUIRED']);
+const DUPLICATE_CODES = new Set(['duplicate', 'DUPLICATE']);
+/** Our signing or key is broken: every further order would be refused too. Stop safely. */
+const HALT_CODES = new Set(['invalid-signature', 'SIGNING']);
 
 const lower = (s: string): string => s.toLowerCase();
 
@@ -110,7 +114,10 @@ export class OrderManager {
   private gate: Promise<void> = Promise.resolve();
   private reconcileChain: Promise<unknown> = Promise.resolve();
 
+  /** set by an outcome that must stop the bot; raised at the end of the step */
+  private pendingHalt: Error | null = null;
   private backoffUntil = 0;
+  private retryAfterHint = 0;
   private backoffStep = 0;
   private stopping = false;
   private halted = false;
@@ -232,7 +239,11 @@ export class OrderManager {
       if (shed > 0) this.emit({ type: 'VenueBackedOff', until: this.backoffUntil, shed, ts: now });
       actions = kept;
     }
-    for (const call of planCalls(actions, this.venue.batchLimit)) await this.execute(marketId, call);
+    for (const call of planCalls(actions, this.venue.batchLimit)) {
+      await this.execute(marketId, call);
+      if (this.pendingHalt) break;
+    }
+    if (this.pendingHalt) throw new InvariantError('venue refused our signature; halting', { cause: this.pendingHalt });
   }
 
   private coolingDown(slot: string, now: number): boolean {
@@ -307,6 +318,7 @@ export class OrderManager {
         this.emit({ type: 'VenueCallCompleted', call: 'cancel-replace', ok: true, ms: this.clock.now() - t0, ts: this.clock.now() });
       } catch (err) {
         this.emit({ type: 'VenueCallCompleted', call: 'cancel-replace', ok: false, ms: this.clock.now() - t0, ts: this.clock.now() });
+        this.retryAfterHint = classify(err).retryAfterMs ?? 0;
         const f = failedBatch([planned], [cancelNonce], err);
         res = { cancel: f.cancels[0]!, create: f.creates[0]! };
       }
@@ -337,6 +349,7 @@ export class OrderManager {
       return res;
     } catch (err) {
       this.emit({ type: 'VenueCallCompleted', call: 'batch', ok: false, ms: this.clock.now() - t0, ts: this.clock.now() });
+      this.retryAfterHint = classify(err).retryAfterMs ?? 0;
       return failedBatch(creates, cancels, err);
     }
   }
@@ -356,7 +369,11 @@ export class OrderManager {
     }
     const reject = (reason: string, retryable: boolean, mayHaveLanded = false): void =>
       this.emit({ type: 'OrderRejected', marketId: e.marketId, slot: e.slot, nonce: e.planned.nonce, reason, retryable, mayHaveLanded, ts: now });
-    if (o.migration || MIGRATION_CODES.has(o.code)) {
+    if (HALT_CODES.has(o.code)) {
+      this.entries.delete(k);
+      reject(o.code, false);
+      this.pendingHalt ??= new BookmakerError('SIGNING', `create refused: ${o.code}`);
+    } else if (o.migration || MIGRATION_CODES.has(o.code)) {
       this.entries.delete(k);
       reject('migration', false);
       this.block(e.marketId);
@@ -402,7 +419,9 @@ export class OrderManager {
     if (now < this.backoffUntil) return;
     const base = this.opts.backoffBaseMs ?? 500;
     const max = this.opts.backoffMaxMs ?? 30_000;
-    const wait = Math.min(max, base * 2 ** this.backoffStep);
+    // The venue's Retry-After, when it gave one, is a floor under our own exponential wait.
+    const wait = Math.max(this.retryAfterHint, Math.min(max, base * 2 ** this.backoffStep));
+    this.retryAfterHint = 0;
     this.backoffStep = Math.min(this.backoffStep + 1, 20);
     this.backoffUntil = Math.max(this.backoffUntil, now + wait);
     this.emit({ type: 'VenueBackedOff', until: this.backoffUntil, shed: 0, ts: now });
@@ -578,15 +597,20 @@ export class OrderManager {
   }
 }
 
-/** Outcomes for a call that threw as a whole, from the error's classified code. */
+/**
+ * Outcomes for a call that threw as a whole, decided by the client's classifier. Creates carry
+ * their own nonce, so resending the same bodies is idempotent (a duplicate answer is recognised).
+ */
 export function failedBatch(creates: readonly PlannedOrder[], cancels: readonly Bytes32[], err: unknown): BatchResult {
-  const code = err instanceof BookmakerError ? err.code : 'NETWORK';
+  const c = classify(err, { idempotent: true });
   const message = err instanceof Error ? err.message : String(err);
-  const retryable = code !== 'BAD_INPUT' && code !== 'SIGNING' && code !== 'MIGRATION_REQUIRED' && code !== 'CONFIG';
-  const migration = code === 'MIGRATION_REQUIRED';
+  const code = c.reason === 'unknown' && err instanceof BookmakerError ? err.code : c.reason;
+  const migration = c.reason === 'migration-required';
+  // 'fail' on a whole call that is not a clear refusal of our request may still have been applied.
+  const retryable = c.action === 'retry' || c.action === 'backoff' || (c.action === 'fail' && (c.reason === 'unknown' || c.reason === 'bad-response'));
   return {
     creates: creates.map((p) => ({ ok: false, nonce: p.nonce, code, message, retryable, migration })),
-    cancels: cancels.map((n) => ({ ok: false, nonce: n, code, message, retryable: code !== 'BAD_INPUT' && code !== 'SIGNING' })),
+    cancels: cancels.map((n) => ({ ok: false, nonce: n, code, message, retryable: retryable || migration })),
   };
 }
 

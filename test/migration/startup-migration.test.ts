@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import { MAINNET } from '../../src/exchange/chains.ts';
 import { createSigner } from '../../src/exchange/signing/signer.ts';
 import { restorationBody } from '../../src/migration/restoration-body.ts';
-import { MigrationError, randomUint128, runStartupMigration, type MigrationOptions } from '../../src/migration/startup-migration.ts';
+import { MigrationError, randomUint128, runStartupMigration, type MigrationApi, type MigrationOptions } from '../../src/migration/startup-migration.ts';
+import type { createVenueClient } from '../../src/exchange/venue-client.ts';
 import { BadResponseError } from '../../src/model/errors.ts';
 import { FakeMigrationApi, SteppingClock, WALLET, type Interrupt } from './fake-migration-api.ts';
 
@@ -142,3 +143,12 @@ function withTrader(v: FakeMigrationApi): FakeMigrationApi {
   for (const o of v.orders) o.draft.trader = signer.address;
   return v;
 }
+
+describe('wiring', () => {
+  it("the venue client's migration object is a MigrationApi (checked by the type checker)", () => {
+    type ClientMigration = ReturnType<typeof createVenueClient>['migration'];
+    const accepts = (api: MigrationApi): MigrationApi => api;
+    const typed: (c: ClientMigration) => MigrationApi = accepts;
+    assert.equal(typeof typed, 'function');
+  });
+});

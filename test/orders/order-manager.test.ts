@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { VenueError } from '../../src/exchange/client/errors.ts';
 import { BookmakerError, InvariantError } from '../../src/model/errors.ts';
 import type { Bytes32, LimitOrder } from '../../src/model/order.ts';
 import type { DesiredOrder } from '../../src/orders/diff.ts';
@@ -181,6 +182,35 @@ describe('OrderManager outcomes', () => {
     om.resumeMarket(M1);
     await om.sync(M1, quotes(500_000));
     assert.equal(venue.open.size, 8);
+  });
+
+  it('a thrown 429 with Retry-After backs off at least that long', async () => {
+    const { venue, om, clock } = setup({ backoffBaseMs: 100 });
+    venue.throwNext = new VenueError({ status: 429, venueCode: null, message: 'slow down', endpoint: 'POST /orders/bulk', retryAfterMs: 5000, body: null });
+    await om.sync(M1, quotes(500_000));
+    assert.equal(venue.open.size, 0);
+    assert.equal(om.backedOffUntil(), clock.t + 5000);
+    clock.t += 5000;
+    await om.sync(M1, quotes(500_000));
+    assert.equal(venue.open.size, 4);
+  });
+
+  it('a thrown 409 migration blocks the market', async () => {
+    const { venue, om } = setup();
+    venue.throwNext = new VenueError({ status: 409, venueCode: 'MIGRATION_REQUIRED', message: 'wallet must migrate', endpoint: 'POST /orders/bulk', retryAfterMs: null, body: null });
+    await om.sync(M1, quotes(500_000));
+    assert.equal(om.isBlocked(M1), true);
+  });
+
+  it('an invalid-signature answer halts: everything cancelled, onHalt called', async () => {
+    const box: { err: Error | null } = { err: null };
+    const { venue, om } = setup({ onHalt: (e) => (box.err = e) });
+    await om.sync(M2, quotes(500_000, M2));
+    venue.createScript = (p) => ({ ok: false, nonce: p.nonce, code: 'invalid-signature', message: '400 bad signature', retryable: false });
+    await om.sync(M1, quotes(500_000));
+    assert.ok(box.err instanceof InvariantError);
+    assert.equal(om.isHalted, true);
+    assert.equal(venue.open.size, 0);
   });
 
   it('partial bulk failure: the rejected slot cools down, the others work', async () => {
