@@ -36,9 +36,12 @@ export function worstNotional(e: Exposure, mark: number): number {
   return Math.ceil(Math.max(longN, shortN));
 }
 
-/** The mark used for notional: microprice, else mid, else 50¢ (maximum uncertainty). */
+/**
+ * The mark used for notional: the mid, else 50¢ (maximum uncertainty). The mid rather than the
+ * microprice so that this market's figure matches what the store sums into the account totals.
+ */
 export function markPrice(view: MarketView): number {
-  return view.book?.microprice ?? view.book?.mid ?? 500_000;
+  return view.book?.mid ?? 500_000;
 }
 
 /** This market's current worst-case contribution to the account totals (for the state store). */

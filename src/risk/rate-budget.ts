@@ -38,3 +38,9 @@ export function allocateBudget(values: readonly number[], tokens: number): Budge
   }
   return { granted, tokens: left };
 }
+
+/** Budget pressure for the metrics gauge: 0 = bucket full, 1 = empty. */
+export function ratePressure(tokens: number, rate: OrderRateLimits): number {
+  if (!Number.isFinite(tokens) || rate.capacity <= 0) return 0;
+  return Math.min(1, Math.max(0, 1 - tokens / rate.capacity));
+}

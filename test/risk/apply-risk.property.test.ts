@@ -53,7 +53,7 @@ test('property: limits hold at worst case and outputs are valid', () => {
           return false;
         });
         const after = exposureOf(net, [...quotes, ...fresh]);
-        const mark = view.book!.microprice ?? view.book!.mid ?? 500_000;
+        const mark = view.book!.mid ?? 500_000;
         const capLong = Math.min(lim.maxPosition, Math.floor((lim.maxNotional * 1e6) / mark), l.reduceOnly ? Math.max(0, net) : Infinity);
         const capShort = Math.min(lim.maxPosition, Math.floor((lim.maxNotional * 1e6) / (1e6 - mark)), l.reduceOnly ? Math.max(0, -net) : Infinity);
         assert.ok(after.long <= Math.max(capLong, before.long), `long ${after.long} cap ${capLong} before ${before.long}`);

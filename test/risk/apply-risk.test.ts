@@ -235,3 +235,10 @@ test('reason codes are a stable documented list', async () => {
   const doc = readFileSync(new URL('../../src/risk/README.md', import.meta.url), 'utf8');
   for (const r of RISK_REASONS) assert.ok(doc.includes('`' + r + '`'), `${r} documented`);
 });
+
+test('rate pressure gauge', async () => {
+  const { ratePressure } = await import('../../src/risk/rate-budget.ts');
+  assert.equal(ratePressure(10, { capacity: 10, refillPerSecond: 1 }), 0);
+  assert.equal(ratePressure(2.5, { capacity: 10, refillPerSecond: 1 }), 0.75);
+  assert.equal(ratePressure(Number.NaN, { capacity: 10, refillPerSecond: 1 }), 0);
+});
