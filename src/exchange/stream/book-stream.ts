@@ -295,7 +295,7 @@ class StreamSession {
       await res.body?.cancel().catch(() => undefined);
       return { status: res.status, url: res.url, redirected: res.redirected, headers: res.headers, body: null };
     }
-    const touch = (): void => this.touch();
+    const touch = (): void => this.onBytes(id);
     const markEnded = (): void => {
       if (id === this.conn.id) this.conn.ended = true;
     };
@@ -328,6 +328,19 @@ class StreamSession {
 
   private touch(): void {
     this.stats.lastActivityTs = this.clock.now();
+  }
+
+  /**
+   * Bytes arrived on a connection. A resumed connection (Last-Event-ID sent) on a quiet market may carry
+   * nothing but heartbeats, because nothing was missed: the first bytes prove it live. A fresh connection
+   * waits for its snapshot instead (see onMessage).
+   */
+  private onBytes(id: number): void {
+    this.touch();
+    if (!this.connLive && id === this.conn.id && this.lastSeq !== undefined && !this.closed) {
+      // connBaseline stays false: a restarted server's fresh snapshot (lower seq) must still be accepted
+      this.goLive();
+    }
   }
 
   /**

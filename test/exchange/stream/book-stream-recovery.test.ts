@@ -52,6 +52,25 @@ test('a clean end of the stream is reported as closed, then resumed with Last-Ev
   }
 });
 
+test('a resumed connection on a quiet market is live on its first heartbeat', async () => {
+  const t = await setup({});
+  try {
+    const c1 = await t.server.waitForConn(1);
+    c1.send('snapshot', { ...BOOK, seq: 1 });
+    await t.col.waitFor(isSeq('snapshot', 1), 'snapshot');
+    c1.destroy();
+    const c2 = await t.server.waitForConn(2);
+    assert.equal(c2.lastEventId, '1');
+    const from = t.col.events.length;
+    c2.heartbeat(); // nothing was missed, so the server has no event to replay
+    await t.col.waitFor((e) => e.type === 'status' && e.state === 'live', 'live after reconnect', from);
+    assert.equal(t.col.data().length, 1);
+  } finally {
+    t.col.stop();
+    await t.server.close();
+  }
+});
+
 test('after a server restart a fresh snapshot with a lower seq becomes the new baseline', async () => {
   const t = await setup({});
   try {
