@@ -69,12 +69,32 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
       registers: r,
     }),
     rateBudgetPressure: new Gauge({ name: `${p}rate_budget_pressure`, help: 'Fraction of the order-rate budget in use (0 = idle, 1 = exhausted)', registers: r }),
-    up: new Gauge({ name: `${p}ready`, help: '1 when feeds are live, orders reconciled and the bot not halted', registers: r }),
-    halted: new Gauge({ name: `${p}halted`, help: '1 after the kill switch or a broken invariant stopped quoting', registers: r }),
     setStateSource(state: () => StoreState, clock: Clock): void {
       source = { state, clock };
     },
+    /** The same checks /readyz answers with (see readiness.ts); `notHalted` feeds the halted gauge. */
+    setReadiness(fn: () => Record<string, boolean>): void {
+      readiness = fn;
+    },
   };
+  let readiness: (() => Record<string, boolean>) | null = null;
+  new Gauge({
+    name: `${p}ready`,
+    help: '1 when feeds are live, orders reconciled and the bot not halted',
+    registers: r,
+    collect() {
+      if (readiness) this.set(Object.values(readiness()).every(Boolean) ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: `${p}halted`,
+    help: '1 after the kill switch or a broken invariant stopped quoting',
+    registers: r,
+    collect() {
+      const checks = readiness?.();
+      if (checks && 'notHalted' in checks) this.set(checks.notHalted ? 0 : 1);
+    },
+  });
 
   // Per-market gauges are read from the latest store snapshot at scrape time: nothing on the hot path.
   const perMarket = (name: string, help: string, read: (s: StoreState, now: number, set: (labels: Record<string, string>, v: number) => void) => void, labelNames: string[] = ['market']) =>

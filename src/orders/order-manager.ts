@@ -137,6 +137,10 @@ export class OrderManager {
   get ready(): boolean {
     return this.reconciledOnce && !this.halted && !this.stopping;
   }
+  /** At least one reconciliation with the venue succeeded. */
+  get reconciled(): boolean {
+    return this.reconciledOnce;
+  }
   get isHalted(): boolean {
     return this.halted;
   }

@@ -123,3 +123,27 @@ describe('grafana dashboard', () => {
     for (const name of used) assert.ok(exported.has(name), `dashboard uses unknown metric ${name}`);
   });
 });
+
+describe('readiness', () => {
+  it('feeds live, reconciled and not halted; drives the ready and halted gauges', async () => {
+    const { botReadiness } = await import('../../src/metrics/readiness.ts');
+    const store = new StateStore();
+    const clock = new ManualClock(100_000);
+    const om = { reconciled: false, isHalted: false };
+    let killed = false;
+    const ready = botReadiness({ orderManager: om, state: () => store.state, clock, markets: () => [M], staleMs: 5_000, halted: () => killed });
+    assert.deepEqual(ready(), { feedsLive: false, reconciled: false, notHalted: true });
+    store.dispatch({ type: 'BookEventReceived', event: { type: 'status', marketId: M, outcomeIndex: 1, state: 'live', localTs: 99_000 }, ts: 99_000 });
+    om.reconciled = true;
+    assert.deepEqual(ready(), { feedsLive: true, reconciled: true, notHalted: true });
+    const metrics = createBotMetrics();
+    metrics.setReadiness(ready);
+    assert.match(await metrics.registry.metrics(), /bookmaker_ready 1/);
+    clock.t += 10_000;
+    assert.equal(ready().feedsLive, false, 'a silent stream is not live');
+    killed = true;
+    const text = await metrics.registry.metrics();
+    assert.match(text, /bookmaker_ready 0/);
+    assert.match(text, /bookmaker_halted 1/);
+  });
+});
