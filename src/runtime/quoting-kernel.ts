@@ -1,0 +1,333 @@
+/**
+ * The quoting kernel: the part of the bot that live, paper and backtest share line for line
+ * (design.md §2 and habit 3). Everything time-related goes through the injected Clock, so it runs on
+ * virtual time; there is no RxJS and no wall-clock read in here.
+ *
+ * Entry points (stable API):
+ *   const kernel = new QuotingKernel({ clock, venue, store, markets, requoteIntervalMs, orderManager?, … });
+ *   kernel.onEvent(e) / kernel.onEvents(es)  // feed typed StateEvents (src/state/events.ts) in
+ *   kernel.desired()                         // every market's desired orders now (start-up reconcile)
+ *   kernel.tick(marketId)                    // force one tick now (tests, tools)
+ *   await kernel.flush()                     // wait until the order manager has sent what was asked
+ *   await kernel.shutdown()                  // stop ticking and cancel every order at the venue
+ *   kernel.stop()                            // stop ticking (timers cleared), no venue calls
+ *   kernel.killed                            // the kill-switch reason once fired, else null
+ *   kernel.orderManager                      // the order manager (given, or built from venue+clock)
+ *
+ * Per tick of one market: store snapshot → MarketView → strategy → risk gate → to-orders → slots →
+ * orderManager.sync. Denials are dispatched into the store as QuoteDenied events. A 'pull' decision
+ * syncs an empty set; a 'kill' decision latches, stops quoting everywhere, cancels everything and
+ * calls `onKill` (the live runtime exits non-zero; a backtest records it).
+ *
+ * Tick scheduling, per market: an event that concerns a configured market marks it dirty; the tick
+ * runs at once when the last one is at least `requoteIntervalMs` old (so the hot path from a book
+ * event to the signed request is synchronous), otherwise a timer on the injected clock runs one
+ * coalesced tick at the end of the interval (leading + trailing throttle). Independently, every
+ * `housekeepingMs` every market is ticked: a stalled stream sends no events, and this is how the
+ * stale-data guard gets to pull the quotes of a silent market.
+ */
+import type { Clock } from '../core/clock.ts';
+import { silentLogger, type Logger } from '../core/logger.ts';
+import type { Bytes32 } from '../model/order.ts';
+import type { VenuePort } from '../model/venue.ts';
+import type { DesiredOrder, Tolerances } from '../orders/diff.ts';
+import { OrderManager, type CancelAllResult } from '../orders/order-manager.ts';
+import { desiredOrders } from '../orders/slots.ts';
+import { INITIAL_RISK_STATE, type RiskLimits, type RiskReason, type RiskState } from '../risk/types.ts';
+import type { OrderManagerEvent, StateEvent } from '../state/events.ts';
+import { selectMarketView } from '../state/market-view.ts';
+import type { StateStore } from '../state/store.ts';
+import { runStrategy, type StrategyTick } from '../strategy/run-strategy.ts';
+import { availableInventory, toOrders, type NoInventoryMode } from '../strategy/to-orders.ts';
+import type { MarketView, StrategyModule } from '../strategy/types.ts';
+
+/** One quoted market: its strategy module, the module's parsed params and its risk limits. */
+export interface KernelMarket {
+  readonly marketId: Bytes32;
+  readonly strategy: StrategyModule<unknown>;
+  readonly params: unknown;
+  readonly risk: RiskLimits;
+}
+
+export interface QuotingKernelOptions {
+  readonly clock: Clock;
+  readonly venue: VenuePort;
+  readonly store: StateStore;
+  readonly markets: readonly KernelMarket[];
+  /** minimum spacing of two ticks of one market, ms (0 = tick on every event) */
+  readonly requoteIntervalMs: number;
+  /** every market is ticked at least this often, ms (default max(1000, requoteIntervalMs)) */
+  readonly housekeepingMs?: number;
+  /** what to send when not holding the outcome being sold (default 'buy-complement') */
+  readonly noInventory?: NoInventoryMode;
+  /** an order manager to use; when omitted one is built over `venue` with these settings */
+  readonly orderManager?: OrderManager;
+  readonly tolerances?: Tolerances;
+  readonly deadManSeconds?: number;
+  readonly inFlightTimeoutMs?: number;
+  /** extra listener for the order manager's events (already dispatched into the store) */
+  readonly onOrderEvent?: (e: OrderManagerEvent) => void;
+  /** after every tick of a market (terminal summary, metrics, backtest reports) */
+  readonly onTick?: (marketId: Bytes32, result: KernelTick) => void;
+  /** the kill switch fired and everything was cancelled */
+  readonly onKill?: (reason: RiskReason, detail: string, result: CancelAllResult) => void;
+  /** a broken invariant in the order manager halted it (only when the kernel built it) */
+  readonly onHalt?: (err: Error, result: CancelAllResult) => void;
+  readonly logger?: Logger;
+}
+
+/** What one tick decided (for observers; the kernel keeps the latest per market). */
+export interface KernelTick {
+  readonly at: number;
+  readonly action: StrategyTick['action'] | 'no-view';
+  readonly desired: readonly DesiredOrder[];
+  readonly denied: number;
+  readonly strategyError: Error | null;
+}
+
+interface MarketSlot {
+  readonly cfg: KernelMarket;
+  risk: RiskState;
+  lastTickAt: number;
+  cancelTimer: (() => void) | null;
+  last: KernelTick | null;
+}
+
+const DEFAULT_TOLERANCES: Tolerances = { price: 0, sizeFraction: 0.1 };
+const lower = (s: string): string => s.toLowerCase();
+
+/** The market a state event concerns, or null for account-wide events. */
+export function eventMarket(e: StateEvent): Bytes32 | null {
+  switch (e.type) {
+    case 'BookEventReceived':
+      return e.event.type === 'snapshot' ? e.event.book.marketId : e.event.marketId;
+    case 'BalanceUpdated':
+    case 'OrdersReconciled':
+    case 'VenueBackedOff':
+    case 'VenueCallCompleted':
+      return null;
+    default:
+      return e.marketId;
+  }
+}
+
+/** Events after which a market's quotes may need to move. Order-manager acks do not (no feedback loop). */
+function triggersTick(e: StateEvent): boolean {
+  switch (e.type) {
+    case 'BookEventReceived':
+    case 'MarketMetadataUpdated':
+    case 'OracleUpdated':
+    case 'PositionSynced':
+    case 'OrderFilled':
+    case 'OrderGone':
+    case 'MarketUnblocked':
+      return true;
+    default:
+      return false;
+  }
+}
+
+export class QuotingKernel {
+  readonly orderManager: OrderManager;
+  private readonly opts: QuotingKernelOptions;
+  private readonly clock: Clock;
+  private readonly store: StateStore;
+  private readonly log: Logger;
+  private readonly markets = new Map<string, MarketSlot>();
+  private readonly pending = new Set<Promise<void>>();
+  private cancelHousekeeping: (() => void) | null = null;
+  private stopped = false;
+  private killReason: RiskReason | null = null;
+
+  constructor(opts: QuotingKernelOptions) {
+    this.opts = opts;
+    this.clock = opts.clock;
+    this.store = opts.store;
+    this.log = (opts.logger ?? silentLogger).child({ component: 'kernel' });
+    for (const m of opts.markets) {
+      this.markets.set(lower(m.marketId), { cfg: m, risk: INITIAL_RISK_STATE, lastTickAt: Number.NEGATIVE_INFINITY, cancelTimer: null, last: null });
+    }
+    this.orderManager =
+      opts.orderManager ??
+      new OrderManager({
+        venue: opts.venue,
+        clock: opts.clock,
+        tolerances: opts.tolerances ?? DEFAULT_TOLERANCES,
+        ...(opts.deadManSeconds ? { deadManSeconds: opts.deadManSeconds } : {}),
+        ...(opts.inFlightTimeoutMs ? { inFlightTimeoutMs: opts.inFlightTimeoutMs } : {}),
+        ...(opts.logger ? { logger: opts.logger } : {}),
+        emit: (e) => this.onOrderManagerEvent(e),
+        ...(opts.onHalt ? { onHalt: opts.onHalt } : {}),
+      });
+    this.scheduleHousekeeping();
+  }
+
+  get killed(): RiskReason | null {
+    return this.killReason;
+  }
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+  marketIds(): Bytes32[] {
+    return [...this.markets.values()].map((m) => m.cfg.marketId);
+  }
+  lastTick(marketId: Bytes32): KernelTick | null {
+    return this.markets.get(lower(marketId))?.last ?? null;
+  }
+
+  /**
+   * The order manager's events go into the store first (state before notification); use this as
+   * the `emit` of an order manager built outside the kernel.
+   */
+  onOrderManagerEvent(e: OrderManagerEvent): void {
+    this.store.dispatch(e);
+    this.opts.onOrderEvent?.(e);
+  }
+
+  onEvent(e: StateEvent): void {
+    this.store.dispatch(e);
+    if (triggersTick(e)) this.markDirty(eventMarket(e));
+  }
+
+  /** Reduce a batch together (one store notification), then schedule the markets it touched. */
+  onEvents(es: readonly StateEvent[]): void {
+    if (es.length === 0) return;
+    this.store.dispatchAll(es);
+    const touched = new Set<Bytes32 | null>();
+    for (const e of es) if (triggersTick(e)) touched.add(eventMarket(e));
+    for (const m of touched) this.markDirty(m);
+  }
+
+  /** The desired orders of every market as of now, without sending anything (start-up reconcile). */
+  desired(): DesiredOrder[] {
+    const out: DesiredOrder[] = [];
+    for (const slot of this.markets.values()) {
+      const view = selectMarketView(this.store.state, slot.cfg.marketId, this.clock.now());
+      if (!view) continue;
+      // the risk state is not advanced: this is a dry run
+      const t = runStrategy(view, slot.cfg.strategy, slot.cfg.params, slot.cfg.risk, slot.risk);
+      if (t.action === 'quote') out.push(...this.toDesired(view, t));
+    }
+    return out;
+  }
+
+  /** Run one tick of a market now (ignores the throttle). */
+  tick(marketId: Bytes32): void {
+    const slot = this.markets.get(lower(marketId));
+    if (!slot || this.stopped) return;
+    if (slot.cancelTimer) {
+      slot.cancelTimer();
+      slot.cancelTimer = null;
+    }
+    this.runTick(slot);
+  }
+
+  /** Wait until every sync asked for so far has been carried out. */
+  async flush(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  /** Stop ticking: clear every timer. The order manager is left as it is. */
+  stop(): void {
+    this.stopped = true;
+    this.cancelHousekeeping?.();
+    this.cancelHousekeeping = null;
+    for (const s of this.markets.values()) {
+      s.cancelTimer?.();
+      s.cancelTimer = null;
+    }
+  }
+
+  /** Stop ticking, let in-flight syncs finish, then cancel every order of the trader at the venue. */
+  async shutdown(): Promise<CancelAllResult> {
+    this.stop();
+    await this.flush();
+    return this.orderManager.cancelAll();
+  }
+
+  private markDirty(marketId: Bytes32 | null): void {
+    if (this.stopped || marketId === null) return;
+    const slot = this.markets.get(lower(marketId));
+    if (!slot || slot.cancelTimer) return; // not ours, or a trailing tick is already due
+    const wait = slot.lastTickAt + this.opts.requoteIntervalMs - this.clock.now();
+    if (wait <= 0) {
+      this.runTick(slot);
+      return;
+    }
+    slot.cancelTimer = this.clock.setTimeout(() => {
+      slot.cancelTimer = null;
+      if (!this.stopped) this.runTick(slot);
+    }, wait);
+  }
+
+  private scheduleHousekeeping(): void {
+    const every = this.opts.housekeepingMs ?? Math.max(1000, this.opts.requoteIntervalMs);
+    if (every <= 0) return;
+    const loop = (): void => {
+      if (this.stopped) return;
+      for (const slot of this.markets.values()) if (!slot.cancelTimer) this.runTick(slot);
+      if (!this.stopped) this.cancelHousekeeping = this.clock.setTimeout(loop, every);
+    };
+    this.cancelHousekeeping = this.clock.setTimeout(loop, every);
+  }
+
+  private runTick(slot: MarketSlot): void {
+    if (this.stopped) return;
+    const now = this.clock.now();
+    slot.lastTickAt = now;
+    const marketId = slot.cfg.marketId;
+    const view = selectMarketView(this.store.state, marketId, now);
+    if (!view) {
+      slot.last = { at: now, action: 'no-view', desired: [], denied: 0, strategyError: null };
+      this.opts.onTick?.(marketId, slot.last);
+      return;
+    }
+    let t: StrategyTick;
+    try {
+      t = runStrategy(view, slot.cfg.strategy, slot.cfg.params, slot.cfg.risk, slot.risk);
+    } catch (err) {
+      // runStrategy guards the strategy; anything escaping is our bug: pull this market's quotes
+      this.log.error({ marketId, err: (err as Error).message }, 'tick failed; pulling quotes');
+      this.send(marketId, []);
+      return;
+    }
+    slot.risk = t.state;
+    if (t.denied.length > 0) this.store.dispatchAll(t.denied);
+    if (t.strategyError) this.log.warn({ marketId, err: t.strategyError.message }, 'strategy failed; quotes pulled');
+    const desired = t.action === 'quote' ? this.toDesired(view, t) : [];
+    slot.last = { at: now, action: t.action, desired, denied: t.denied.length, strategyError: t.strategyError };
+    if (t.action === 'kill') {
+      this.kill(t.denied[0]?.reason ?? slot.risk.killed ?? 'KILL_DRAWDOWN', t.denied[0]?.detail ?? '');
+      return;
+    }
+    this.send(marketId, desired);
+    this.opts.onTick?.(marketId, slot.last);
+  }
+
+  private toDesired(view: MarketView, t: StrategyTick): DesiredOrder[] {
+    // Inventory still promised to sells on their way out cannot be sold again; the sells that stay
+    // are in slots the new set covers, so they are replaced or kept rather than double-counted.
+    const leaving = view.quotes.filter((q) => q.state === 'cancelling');
+    const inv = availableInventory(view.position, leaving);
+    const mapped = toOrders(t.quotes, inv, { marketId: view.marketId, tick: view.tick, ...(this.opts.noInventory ? { noInventory: this.opts.noInventory } : {}) });
+    return desiredOrders(view.marketId, mapped);
+  }
+
+  private send(marketId: Bytes32, desired: readonly DesiredOrder[]): void {
+    const p = this.orderManager.sync(marketId, desired).catch((err: unknown) => {
+      this.log.error({ marketId, err: (err as Error).message }, 'order sync failed');
+    });
+    this.pending.add(p);
+    void p.finally(() => this.pending.delete(p));
+  }
+
+  private kill(reason: RiskReason, detail: string): void {
+    if (this.killReason) return;
+    this.killReason = reason;
+    this.log.fatal({ reason, detail }, 'kill switch fired: cancelling every order and stopping');
+    this.stop();
+    void this.flush()
+      .then(() => this.orderManager.cancelAll())
+      .then((result) => this.opts.onKill?.(reason, detail, result));
+  }
+}

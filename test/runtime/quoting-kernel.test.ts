@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import bands from '../../strategies/bands/index.ts';
+import { DEFAULT_RISK } from '../../src/config/parse-risk.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
+import type { StateEvent } from '../../src/state/events.ts';
+import { StateStore } from '../../src/state/store.ts';
+import { QuotingKernel, type KernelMarket } from '../../src/runtime/quoting-kernel.ts';
+import { ManualClock } from '../exchange/stream/manual-clock.ts';
+import { FakeVenue, M1, M2 } from '../orders/fake-venue.ts';
+
+const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }] }, 'strategy');
+const risk = { ...DEFAULT_RISK, maxBookAgeMs: 5_000, maxStreamSilenceMs: 5_000 };
+
+function market(id: Bytes32): KernelMarket {
+  return { marketId: id, strategy: bands, params, risk };
+}
+
+function book(marketId: Bytes32, bid: number, ask: number, ts: number): StateEvent {
+  return {
+    type: 'BookEventReceived',
+    event: { type: 'snapshot', book: { marketId, outcomeIndex: 1, bids: [{ price: bid, size: 100_000_000 }], asks: [{ price: ask, size: 100_000_000 }], venueTs: ts }, seq: 1, localTs: ts, source: 'stream' },
+    ts,
+  };
+}
+
+function setup(requoteIntervalMs = 250) {
+  const clock = new ManualClock(1_800_000_000_000);
+  const venue = new FakeVenue();
+  const store = new StateStore();
+  const kernel = new QuotingKernel({ clock, venue, store, markets: [market(M1), market(M2)], requoteIntervalMs, housekeepingMs: 1000 });
+  return { clock, venue, store, kernel };
+}
+
+/** Let promises run and the manual clock move (cancelAll pauses between rounds on the clock). */
+async function pump(clock: ManualClock, until: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !until(); i++) {
+    await new Promise((r) => setImmediate(r));
+    clock.advance(100);
+  }
+}
+
+const creates = (v: FakeVenue) => v.calls.flatMap((c) => (c.kind === 'batch' ? c.creates : c.kind === 'cancel-replace' ? [c.create] : []));
+
+test('a book event ticks at once and quotes both sides around the mid', async () => {
+  const { clock, venue, kernel } = setup();
+  kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));
+  await kernel.flush();
+  const sent = creates(venue);
+  assert.equal(sent.length, 2);
+  assert.ok(sent.every((o) => o.marketId === M1));
+  assert.equal(venue.open.size, 2);
+  assert.equal(kernel.lastTick(M1)?.action, 'quote');
+  kernel.stop();
+});
+
+test('events inside the requote interval coalesce into one trailing tick on the injected clock', async () => {
+  const { clock, venue, kernel } = setup(250);
+  kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));
+  await kernel.flush();
+  const before = venue.calls.length;
+  for (let i = 1; i <= 5; i++) kernel.onEvent(book(M1, 480_000 + i * 4_000, 520_000 + i * 4_000, clock.now()));
+  await kernel.flush();
+  assert.equal(venue.calls.length, before, 'no call before the interval elapsed');
+  clock.advance(250);
+  await kernel.flush();
+  assert.equal(venue.calls.length - before, 1, 'one coalesced requote');
+  const bids = [...venue.open.values()].filter((o) => o.side === 0 && o.outcomeIndex === 1);
+  assert.equal(bids.length, 1);
+  assert.equal(bids[0]!.price, 500_000, 'the bid follows the last book (mid 0.52 - 0.02)');
+  kernel.stop();
+});
+
+test('a silent market is pulled by housekeeping once its book is stale', async () => {
+  const { clock, venue, kernel } = setup();
+  kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));
+  await kernel.flush();
+  assert.equal(venue.open.size, 2);
+  clock.advance(6_000);
+  await kernel.flush();
+  assert.equal(venue.open.size, 0);
+  assert.equal(kernel.lastTick(M1)?.action, 'pull');
+  kernel.stop();
+});
+
+test('the kill switch cancels everything and reports once', async () => {
+  const clock = new ManualClock(1_800_000_000_000);
+  const venue = new FakeVenue();
+  const store = new StateStore();
+  const kills: string[] = [];
+  const kernel = new QuotingKernel({
+    clock, venue, store, requoteIntervalMs: 0,
+    markets: [{ ...market(M1), risk: { ...risk, maxErrorRate: 0.5, minRequestsForErrorRate: 2 } }],
+    onKill: (reason, _d, res) => kills.push(`${reason}:${res.ok}`),
+  });
+  kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));
+  await kernel.flush();
+  assert.equal(venue.open.size, 2);
+  for (let i = 0; i < 4; i++) kernel.onEvent({ type: 'VenueCallCompleted', call: 'batch', ok: false, ms: 1, ts: clock.now() });
+  kernel.onEvent(book(M1, 481_000, 521_000, clock.now()));
+  await pump(clock, () => kills.length > 0);
+  assert.deepEqual(kills, ['KILL_ERROR_RATE:true']);
+  assert.equal(venue.open.size, 0);
+  assert.equal(kernel.killed, 'KILL_ERROR_RATE');
+  const calls = venue.calls.length;
+  kernel.onEvent(book(M1, 482_000, 522_000, clock.now()));
+  await kernel.flush();
+  assert.equal(venue.calls.length, calls, 'no quoting after a kill');
+});
+
+test('desired() is a dry run and shutdown leaves nothing open', async () => {
+  const { clock, venue, kernel } = setup();
+  kernel.onEvent(book(M2, 300_000, 340_000, clock.now()));
+  await kernel.flush();
+  const d = kernel.desired();
+  assert.equal(d.length, 2);
+  assert.ok(d.every((x) => x.slot.startsWith(M2.toLowerCase())));
+  let finished = false;
+  const done = kernel.shutdown().finally(() => (finished = true));
+  await pump(clock, () => finished);
+  const res = await done;
+  assert.equal(res.ok, true);
+  assert.equal(venue.open.size, 0);
+});
