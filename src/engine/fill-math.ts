@@ -3,7 +3,13 @@
  * largest fill its signed V2 limits allow. Everything is an exact safe integer; products that can
  * leave the safe range fall back to bigint.
  */
-import { ONE, notionalCeil, notionalFloor } from '../model/units.ts';
+import { ONE as ONE_IMPORTED, notionalCeil as ceilImported, notionalFloor as floorImported } from '../model/units.ts';
+
+// Module-local copies: under the tsx loader an imported binding can be a getter call per use,
+// which is measurable on the matching hot path.
+const ONE = ONE_IMPORTED;
+const notionalCeil = ceilImported;
+const notionalFloor = floorImported;
 
 export const KIND_BUY = 0;
 export const KIND_SELL_INVENTORY = 1;

@@ -5,7 +5,6 @@
  * open inventory sells. Plus the venue fee account and per-market backing (collateral locked in
  * complete sets). Conservation: Σ collateral + fee account + Σ backing = deposits − withdrawals.
  */
-const TRADER_STRIDE = 2 ** 32;
 
 export class Ledger {
   collateral = new Float64Array(64);
@@ -23,7 +22,8 @@ export class Ledger {
   posMarket = new Int32Array(256);
   posTrader = new Int32Array(256);
   positionsUsed = 0;
-  private readonly posIndex = new Map<number, number>();
+  /** per trader: market → position number (small-integer keys keep the maps fast) */
+  private readonly posIndex: Map<number, number>[] = [];
   /** position numbers of each trader, for listing */
   readonly byTrader: number[][] = [];
 
@@ -34,6 +34,7 @@ export class Ledger {
       this.reserved = grow(this.reserved, this.reserved.length * 2);
     }
     this.byTrader.push([]);
+    this.posIndex.push(new Map());
     return t;
   }
 
@@ -43,13 +44,13 @@ export class Ledger {
 
   /** The position number of (trader, market), or -1 when it has never existed. */
   findPosition(trader: number, market: number): number {
-    return this.posIndex.get(market * TRADER_STRIDE + trader) ?? -1;
+    return this.posIndex[trader]?.get(market) ?? -1;
   }
 
   /** The position number of (trader, market), created empty on first use. */
   positionIndex(trader: number, market: number): number {
-    const key = market * TRADER_STRIDE + trader;
-    const found = this.posIndex.get(key);
+    const index = this.posIndex[trader]!;
+    const found = index.get(market);
     if (found !== undefined) return found;
     const p = this.positionsUsed++;
     if (p >= this.yes.length) {
@@ -63,7 +64,7 @@ export class Ledger {
     }
     this.posMarket[p] = market;
     this.posTrader[p] = trader;
-    this.posIndex.set(key, p);
+    index.set(market, p);
     this.byTrader[trader]!.push(p);
     return p;
   }

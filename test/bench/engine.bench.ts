@@ -1,0 +1,327 @@
+/**
+ * `npm run bench -- engine`: the typed-array matching engine on a mixed stream of 1e6 orders
+ * (70 % resting adds, 20 % cancels, 10 % crossing IOC orders) against a baseline written here: a
+ * straightforward engine of order objects, a Map by id and sorted arrays of price levels. Both see
+ * the same pre-built commands in the same run. Also memory per resting order (heap + array buffers
+ * after GC, divided by resting orders).
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { MatchingEngine } from '../../src/engine/matching-engine.ts';
+import type { SubmitOrder } from '../../src/engine/types.ts';
+import { report } from './lib.ts';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+const N = Number(process.argv[2] ?? 1_000_000);
+const TRADERS = 200;
+const CENT = 10_000;
+const SHARE = 1_000_000;
+
+// ---------------------------------------------------------------- the stream (seeded)
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Op {
+  kind: 0 | 1; // 0 submit, 1 cancel
+  order: SubmitOrder | null;
+  /** for cancels: index of an earlier submit in the stream */
+  target: number;
+}
+
+function buildStream(n: number, seed: number): Op[] {
+  const r = rng(seed);
+  const ops: Op[] = [];
+  let submits = 0;
+  for (let i = 0; i < n; i++) {
+    const u = r();
+    if (u < 0.2 && submits > 0) {
+      ops.push({ kind: 1, order: null, target: Math.floor(r() * submits) });
+      continue;
+    }
+    const crossing = u >= 0.9;
+    const yes = r() < 0.5; // BUY YES rests as a bid, BUY NO as an ask (YES terms)
+    // resting adds sit 1–10¢ away from 50¢; crossing orders reach 1–6¢ through it
+    const away = crossing ? -(1 + Math.floor(r() * 6)) : 1 + Math.floor(r() * 10);
+    const yesPrice = yes ? 50 - away : 50 + away;
+    const price = (yes ? yesPrice : 100 - yesPrice) * CENT;
+    const size = (1 + Math.floor(r() * 20)) * SHARE;
+    const C = Math.ceil((price * size) / 1e6);
+    const F = Math.max(1, Math.floor(Math.floor((price * size) / 100) / 1e6));
+    ops.push({
+      kind: 0,
+      target: 0,
+      order: {
+        market: 0,
+        trader: Math.floor(r() * TRADERS),
+        outcome: yes ? 1 : 0,
+        kind: 0,
+        price,
+        maxShares: 0,
+        minSharesOut: size,
+        maxCollateralIn: C + F,
+        minCollateralOut: 0,
+        maxFee: F,
+        timeInForce: crossing ? 1 : 0,
+        nowMs: 1_700_000_000_000 + i,
+      },
+    });
+    submits++;
+  }
+  return ops;
+}
+
+// ---------------------------------------------------------------- baseline: objects, Map, sorted arrays
+interface BOrder {
+  id: number;
+  trader: number;
+  side: 0 | 1;
+  price: number; // YES terms
+  qty: number;
+  filled: number;
+  budget: number;
+}
+interface BLevel {
+  price: number;
+  orders: BOrder[];
+}
+class BaselineEngine {
+  private nextId = 1;
+  private readonly byId = new Map<number, BOrder>();
+  /** bids descending, asks ascending: best first */
+  private readonly sides: [BLevel[], BLevel[]] = [[], []];
+  private readonly cash = new Map<number, number>();
+  private readonly reserved = new Map<number, number>();
+
+  deposit(trader: number, amount: number): void {
+    this.cash.set(trader, (this.cash.get(trader) ?? 0) + amount);
+  }
+
+  submit(o: SubmitOrder): number {
+    const avail = (this.cash.get(o.trader) ?? 0) - (this.reserved.get(o.trader) ?? 0);
+    if (avail < o.maxCollateralIn) return 0;
+    this.reserved.set(o.trader, (this.reserved.get(o.trader) ?? 0) + o.maxCollateralIn);
+    const side: 0 | 1 = o.outcome === 1 ? 0 : 1;
+    const price = o.outcome === 1 ? o.price : 1_000_000 - o.price;
+    const order: BOrder = { id: this.nextId++, trader: o.trader, side, price, qty: o.minSharesOut, filled: 0, budget: o.maxCollateralIn };
+    const opp = this.sides[side === 0 ? 1 : 0];
+    while (order.filled < order.qty && opp.length > 0) {
+      const best = opp[0]!;
+      if (side === 0 ? best.price > price : best.price < price) break;
+      const maker = best.orders[0]!;
+      if (maker.trader === order.trader) {
+        this.remove(maker);
+        continue;
+      }
+      const n = Math.min(order.qty - order.filled, maker.qty - maker.filled);
+      maker.filled += n;
+      order.filled += n;
+      const mp = maker.side === 0 ? best.price : 1_000_000 - best.price;
+      const tp = side === 0 ? best.price : 1_000_000 - best.price;
+      this.pay(maker, Math.ceil((mp * n) / 1e6));
+      this.pay(order, Math.ceil((tp * n) / 1e6) + Math.ceil((tp * n * 50) / 1e10));
+      if (maker.filled === maker.qty) this.remove(maker);
+    }
+    if (order.filled < order.qty && (o.timeInForce ?? 0) === 0) {
+      this.byId.set(order.id, order);
+      this.insert(order);
+    } else this.release(order);
+    return order.id;
+  }
+
+  cancel(id: number): boolean {
+    const o = this.byId.get(id);
+    if (!o) return false;
+    this.remove(o);
+    return true;
+  }
+
+  private pay(o: BOrder, amount: number): void {
+    o.budget -= amount;
+    this.cash.set(o.trader, this.cash.get(o.trader)! - amount);
+    this.reserved.set(o.trader, this.reserved.get(o.trader)! - amount);
+  }
+
+  private release(o: BOrder): void {
+    this.reserved.set(o.trader, this.reserved.get(o.trader)! - o.budget);
+    o.budget = 0;
+  }
+
+  private insert(o: BOrder): void {
+    const levels = this.sides[o.side];
+    const better = (a: number, b: number) => (o.side === 0 ? a > b : a < b);
+    let lo = 0;
+    let hi = levels.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (better(levels[mid]!.price, o.price)) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < levels.length && levels[lo]!.price === o.price) levels[lo]!.orders.push(o);
+    else levels.splice(lo, 0, { price: o.price, orders: [o] });
+  }
+
+  private remove(o: BOrder): void {
+    this.byId.delete(o.id);
+    this.release(o);
+    const levels = this.sides[o.side];
+    const li = levels.findIndex((l) => l.price === o.price);
+    if (li < 0) return;
+    const q = levels[li]!.orders;
+    const k = q.indexOf(o);
+    if (k >= 0) q.splice(k, 1);
+    if (q.length === 0) levels.splice(li, 1);
+  }
+
+  resting(): number {
+    return this.byId.size;
+  }
+}
+
+// ---------------------------------------------------------------- runs
+function runEngine(ops: Op[]): { ms: number; engine: MatchingEngine } {
+  const e = new MatchingEngine({ capacity: 1 << 18 });
+  e.addMarket();
+  for (let t = 0; t < TRADERS; t++) {
+    e.addTrader();
+    e.deposit(t, 10n ** 13n);
+  }
+  const ids = new Float64Array(ops.length);
+  let k = 0;
+  const t0 = performance.now();
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i]!;
+    if (op.kind === 0) {
+      const r = e.submit(op.order!);
+      ids[k++] = r.ok ? r.id : 0;
+    } else e.cancel(ids[op.target]!, 0);
+  }
+  return { ms: performance.now() - t0, engine: e };
+}
+
+function runBaseline(ops: Op[]): { ms: number; engine: BaselineEngine } {
+  const e = new BaselineEngine();
+  for (let t = 0; t < TRADERS; t++) e.deposit(t, 1e13);
+  const ids = new Float64Array(ops.length);
+  let k = 0;
+  const t0 = performance.now();
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i]!;
+    if (op.kind === 0) ids[k++] = e.submit(op.order!);
+    else e.cancel(ids[op.target]!);
+  }
+  return { ms: performance.now() - t0, engine: e };
+}
+
+function restingCount(e: MatchingEngine): number {
+  const b = e.book(0);
+  let n = 0;
+  for (const l of b.bids) n += l.orders;
+  for (const l of b.asks) n += l.orders;
+  return n;
+}
+
+/** module-level, so the measured book is certainly alive when memory is read */
+let retained: unknown = null;
+
+/** Heap + array buffers after GC; array-buffer backing stores are freed asynchronously, so settle first. */
+async function memUsed(): Promise<number> {
+  for (let i = 0; i < 3; i++) {
+    gc();
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
+
+/** Bytes per resting order: build a book of `n` resting orders and measure the growth. */
+async function memoryPerOrder(n: number, which: 'engine' | 'baseline'): Promise<number> {
+  const r = rng(7);
+  const orders: SubmitOrder[] = [];
+  for (let i = 0; i < n; i++) {
+    const yes = r() < 0.5;
+    const yesPrice = yes ? 49 - Math.floor(r() * 40) : 51 + Math.floor(r() * 40);
+    const price = (yes ? yesPrice : 100 - yesPrice) * CENT;
+    orders.push({ market: 0, trader: i % TRADERS, outcome: yes ? 1 : 0, kind: 0, price, maxShares: 0, minSharesOut: SHARE, maxCollateralIn: SHARE, minCollateralOut: 0, maxFee: 1, nowMs: 0 });
+  }
+  const before = await memUsed();
+  if (which === 'engine') {
+    const e = new MatchingEngine({ capacity: 16 });
+    e.addMarket();
+    for (let t = 0; t < TRADERS; t++) {
+      e.addTrader();
+      e.deposit(t, 10n ** 13n);
+    }
+    for (const o of orders) e.submit(o);
+    if (restingCount(e) !== n) throw new Error('memory book incomplete');
+    retained = [e, orders];
+  } else {
+    const e = new BaselineEngine();
+    for (let t = 0; t < TRADERS; t++) e.deposit(t, 1e13);
+    for (const o of orders) e.submit(o);
+    if (e.resting() !== n) throw new Error(`baseline memory book incomplete: ${e.resting()}`);
+    retained = [e, orders];
+  }
+  const after = await memUsed();
+  retained = null;
+  return (after - before) / n;
+}
+
+// memory first, before the timed runs leave buffers behind
+const memBase = await memoryPerOrder(200_000, 'baseline');
+const memEngine = await memoryPerOrder(200_000, 'engine');
+
+const ops = buildStream(N, 20261121);
+// warm-up on a shorter stream so both are optimised before the timed runs
+runEngine(ops.slice(0, 100_000));
+runBaseline(ops.slice(0, 100_000));
+const engineMs: number[] = [];
+const baseMs: number[] = [];
+let resting = 0;
+let restingBase = 0;
+let invariantErrors = 0;
+for (let rep = 0; rep < 3; rep++) {
+  const a = runEngine(ops);
+  engineMs.push(a.ms);
+  resting = a.engine.openOrders().length;
+  if (rep === 0) invariantErrors = a.engine.checkInvariants().length;
+  const b = runBaseline(ops);
+  baseMs.push(b.ms);
+  restingBase = b.engine.resting();
+}
+const best = (xs: number[]) => Math.min(...xs);
+const engineRate = (N * 1000) / best(engineMs);
+const baseRate = (N * 1000) / best(baseMs);
+if (invariantErrors > 0) throw new Error(`engine invariants broken after the stream: ${invariantErrors}`);
+
+report(
+  [
+    ['orders in stream', N],
+    ['mix', '70 % adds, 20 % cancels, 10 % crossing IOC'],
+    ['typed-array engine, orders/s (best of 3)', engineRate],
+    ['baseline object+Map+sorted arrays, orders/s', baseRate],
+    ['ratio', engineRate / baseRate],
+    ['resting at end (engine / baseline)', `${resting} / ${restingBase}`],
+    ['engine bytes per resting order', memEngine],
+    ['baseline bytes per resting order', memBase],
+  ],
+  {
+    name: 'engine',
+    unit: 'orders/s',
+    value: Math.round(engineRate),
+    baseline: 'object+Map+sorted-array engine',
+    baselineValue: Math.round(baseRate),
+    ratio: Number((engineRate / baseRate).toFixed(2)),
+    bytesPerRestingOrder: Math.round(memEngine),
+    baselineBytesPerRestingOrder: Math.round(memBase),
+  },
+);
