@@ -13,7 +13,7 @@ import { createLocalExchange, type ApiKeySpec, type LocalExchange } from '../../
 import { installMigration, type MigrationOptions } from '../../../src/sim/migration/install.ts';
 import { configureAccounts, type AccountOptions } from '../../../src/sim/routes/account/account-options.ts';
 import * as questions from '../../../src/sim/routes/account/questions.ts';
-import { caller, type Call } from '../conformance/http-client.ts';
+import { caller, closeCallers, type Call } from '../conformance/http-client.ts';
 
 export interface ManualClock extends Clock {
   advance(ms: number): void;
@@ -89,6 +89,9 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     clock,
     signerOf,
     walletOf: (key) => ex.state.keys.get(key)!.wallet,
-    close: () => ex.close(),
+    async close() {
+      await closeCallers();
+      await ex.close();
+    },
   };
 }

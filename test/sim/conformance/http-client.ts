@@ -1,11 +1,22 @@
 /**
- * A tiny JSON-over-HTTP caller for the local-exchange tests: one function, real HTTP through Node's
- * fetch, answers parsed (bigint-free JSON) with status and headers kept for assertions.
+ * A tiny JSON-over-HTTP caller for the local-exchange tests: one function, real HTTP through undici's
+ * fetch on its own connection pool (closed with `closeCallers`, so no keep-alive socket holds the
+ * test process open), answers parsed with status and headers kept for assertions.
  */
+import { Agent, fetch } from 'undici';
+
+const agents = new Set<Agent>();
+
+/** Close every caller's connection pool (call when the exchange closes). */
+export async function closeCallers(): Promise<void> {
+  const all = [...agents];
+  agents.clear();
+  await Promise.all(all.map((a) => a.close()));
+}
 export interface Answer<T = any> {
   status: number;
   body: T;
-  headers: Headers;
+  headers: { get(name: string): string | null };
 }
 
 export interface CallOptions {
@@ -15,6 +26,8 @@ export interface CallOptions {
 }
 
 export function caller(baseUrl: string) {
+  const dispatcher = new Agent({ keepAliveTimeout: 1_000 });
+  agents.add(dispatcher);
   return async function call<T = any>(method: string, path: string, opts: CallOptions = {}): Promise<Answer<T>> {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (opts.key) headers.Authorization = `Bearer ${opts.key}`;
@@ -23,7 +36,7 @@ export function caller(baseUrl: string) {
       headers['Content-Type'] = 'application/json';
       payload = JSON.stringify(opts.body);
     }
-    const res = await fetch(baseUrl + path, { method, headers, body: payload });
+    const res = await fetch(baseUrl + path, { method, headers, body: payload, dispatcher });
     const text = await res.text();
     let body: unknown = undefined;
     if (text.length) {

@@ -20,7 +20,6 @@ import {
   applyFundsMigration,
   dismissOrders,
   fundsPlanOf,
-  isTradingBlocked,
   markFailed,
   markRestored,
   needsMigration,
@@ -327,7 +326,3 @@ export function register(router: Router): void {
   router.add({ method: 'POST', path: '/account/migration/dismiss-orders', auth: true, permission: 'trade', handler: postDismiss });
 }
 
-/** For tests and other modules: the 409 predicate. */
-export function isTradingBlockedFor(state: ExchangeState, wallet: string): boolean {
-  return isTradingBlocked(migrationData(state), checksum(wallet));
-}
