@@ -127,3 +127,30 @@ test('the mint quota answers 429 with remainingRequests and rate-limit headers',
   h.clock.advance(3_600_000);
   assert.equal((await h.call('POST', '/balance/mint-test-usdc', { key: 'quota-key', body: { address: w, amount: '1' } })).status, 200, 'the quota refills over the hour');
 });
+
+test('after resolution: won, lost and claimable views', async () => {
+  const maker = h.walletOf('maker-key');
+  const taker = h.walletOf('taker-key');
+  const host = h.ex.state.engine;
+  const idx = host.marketIndex(market)!;
+  const resolved = host.apply({ type: 'resolve', market: idx, payoutYes: 1_000_000, nowMs: h.clock.now() });
+  assert.equal((resolved as { ok: boolean }).ok, true);
+  const won = await h.call('GET', `/portfolio/${maker}?kind=won`, { key: 'maker-key' });
+  assert.equal(won.body.portfolio.length, 1);
+  assert.equal(won.body.portfolio[0].claimState, 'claimable');
+  assert.equal(won.body.portfolio[0].claimableAmount, '4000000');
+  assert.equal(won.body.portfolio[0].currentValue, '4000000', 'a winning share is worth 1 USDC');
+  assert.equal((await h.call('GET', `/portfolio/${maker}?kind=active`, { key: 'maker-key' })).body.portfolio.length, 0);
+  const lost = await h.call('GET', `/portfolio/${taker}?kind=lost`, { key: 'taker-key' });
+  assert.equal(lost.body.portfolio.length, 1);
+  assert.equal(lost.body.portfolio[0].currentValue, '0');
+  const claim = await h.call('GET', `/portfolio/${maker}/claimable`, { key: 'maker-key' });
+  assert.equal(claim.body.totalClaimable, '4000000');
+  assert.deepEqual(claim.body.markets[0].payoutPcts, ['0', '1000000']);
+  const pos = await h.call('GET', `/portfolio/${maker}/positions`, { key: 'maker-key' });
+  assert.equal(pos.body.positions[0].status, 'closed', 'a resolved market closes the position');
+  assert.equal(pos.body.positions[0].price, '1000000');
+  const stats = await h.call('GET', `/portfolio/${maker}/stats`, { key: 'maker-key' });
+  assert.equal(stats.body.allTimeWinLoss, '2400000', 'bought 4 YES for 1.6 USDC, worth 4 USDC');
+  assert.equal(stats.body.allTimeReturnPct, 150);
+});
