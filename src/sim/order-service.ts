@@ -9,8 +9,12 @@
  * clientOrderType "market" (the SDK's own market orders already arrive as such limit bodies; how
  * the venue verifies the legacy variant after the migration is not documented, protocol.md §4).
  */
-import { recoverCancelSigner, recoverOrder } from '../exchange/signing/recover.ts';
+import { recoverCancelSigner, recoverDigestSigner } from '../exchange/signing/recover.ts';
 import { toSettlementV2Order } from '../exchange/signing/orderMapping.ts';
+import { cryptoBackend } from '../exchange/signing/backend.ts';
+import { domainSeparators } from '../exchange/signing/domains.ts';
+import { bytesToHex } from '../exchange/signing/hex.ts';
+import { hashOrderStruct, typedDataDigest } from '../exchange/signing/structHashes.ts';
 import type { ChainConfig } from '../exchange/chains.ts';
 import { BadInputError } from '../model/errors.ts';
 import type { Address, Bytes32, CancelBody, LimitOrderBody, OrderKindValue, OutcomeIndex, SettlementV2Order, SideValue, TimeInForceValue } from '../model/order.ts';
@@ -171,8 +175,11 @@ export class OrderService {
     let struct: SettlementV2Order;
     let rec: { hash: Bytes32; signer: Address };
     try {
+      // one struct build for both the digest and the engine command (recoverOrder would rebuild it)
       struct = toSettlementV2Order(body);
-      rec = recoverOrder(body, this.chain);
+      const be = cryptoBackend();
+      const digest = typedDataDigest(domainSeparators(this.chain).settlementV2, hashOrderStruct(struct, be.keccak256), be.keccak256);
+      rec = { hash: bytesToHex(digest) as Bytes32, signer: recoverDigestSigner(digest, body.signature) };
     } catch (e) {
       rethrowBadInput(e, prefix);
     }
