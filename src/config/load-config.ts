@@ -3,7 +3,7 @@
  * duplicate keys and unreadable files are ConfigErrors naming the file (and line).
  */
 import { readFile } from 'node:fs/promises';
-import { parseDocument } from 'yaml';
+import { parseDocument, visit, type Document } from 'yaml';
 import { ConfigError } from '../model/errors.ts';
 import { parseBotConfig, type ParseOptions } from './parse-config.ts';
 import type { BotConfig } from './types.ts';
@@ -22,12 +22,13 @@ export async function loadConfig(path: string, opts: LoadOptions = {}): Promise<
 
 /** YAML text → BotConfig; `file` is used in messages and for strategy module paths. */
 export async function parseConfigText(text: string, file: string, opts: LoadOptions = {}): Promise<BotConfig> {
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true, keepSourceTokens: true });
   if (doc.errors.length > 0) {
     const err = doc.errors[0]!;
     const line = err.linePos?.[0]?.line;
     throw new ConfigError(`${file}${line ? `:${line}` : ''}: invalid YAML: ${err.message.split('\n')[0]}`);
   }
+  keepHexAsText(doc);
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: 100 });
@@ -35,4 +36,17 @@ export async function parseConfigText(text: string, file: string, opts: LoadOpti
     throw new ConfigError(`${file}: invalid YAML: ${(e as Error).message.split('\n')[0]}`, { cause: e });
   }
   return parseBotConfig(data, { file, ...opts });
+}
+
+/**
+ * YAML 1.2 reads an unquoted 0x… literal as an integer, which would turn a market id into a float
+ * (and hide a pasted private key from the secret guard). Keep such scalars as the text written.
+ */
+function keepHexAsText(doc: Document): void {
+  visit(doc, {
+    Scalar(_key, node) {
+      const src = (node.srcToken as { source?: unknown } | undefined)?.source;
+      if (typeof node.value === 'number' && typeof src === 'string' && /^0x[0-9a-fA-F]+$/.test(src)) node.value = src;
+    },
+  });
 }

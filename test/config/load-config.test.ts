@@ -115,6 +115,13 @@ test('messages name file, path, expected and got', async () => {
   for (const [text, re] of rows) await rejects(text, re);
 });
 
+test('unquoted 0x ids stay exact; unquoted 0x secrets are still caught', async () => {
+  const raw = '0x00' + 'ab'.repeat(31);
+  const c = await parseConfigText(`venue: mainnet\nmarkets:\n  - id: ${raw}\n`, 'x.yaml', { env: {} });
+  assert.deepEqual(c.markets[0]!.select, { by: 'id', id: raw });
+  await rejects(`${base}wallet:\n  keyFile: 0x${'9'.repeat(64)}\n`, /wallet\.keyFile: a value that looks like a private key/);
+});
+
 test('secrets in YAML are refused without echoing them', async () => {
   const key = 'f'.repeat(64);
   const rows: [string, RegExp][] = [
