@@ -141,6 +141,25 @@ test('bad flags and ids are rejected with the field named', async () => {
   assert.throws(() => args([M, '--outcome', 'maybe']), /--outcome/);
 });
 
+test('--watch on an unknown market fails fast with the venue error', async () => {
+  const http = await import('node:http');
+  const server = http.createServer((_req, res) => {
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ message: 'market not found', code: 'NOT_FOUND' }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  try {
+    await assert.rejects(
+      runBook(args([M, '--base-url', `http://127.0.0.1:${port}/v2`, '--watch']), { out: sink(), err: sink(), tty: false }),
+      /market not found|404/,
+    );
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  }
+});
+
 test('renderLadder shows an empty book plainly', () => {
   const text = renderLadder(new L2Book(), 'hdr', 5);
   assert.match(text, /one side empty/);

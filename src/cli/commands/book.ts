@@ -124,6 +124,8 @@ export async function runBook(args: ParsedArgs, io: BookIO): Promise<number> {
       io.out.write(a.json ? JSON.stringify(bookJson(r.book, book)) + '\n' : renderLadder(book, ladderHeader(a, r.book.venueTs, undefined), a.depth));
       return 0;
     }
+    // Fail fast on an unknown market or a bad venue: the stream itself would retry forever.
+    await fetchSnapshot();
     await watch(a, client.baseUrl, fetchSnapshot, io);
     return 0;
   } finally {
