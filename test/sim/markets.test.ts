@@ -1,0 +1,131 @@
+/** Market data over HTTP: markets list/search/get, activity, oracle and oracle quotes, prices, quotes, simulate. */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { call, harness, type Harness } from './helpers.ts';
+import { startCounterparties, type Counterparties } from '../../src/sim/counterparties.ts';
+import { checksum } from '../../src/sim/checksum.ts';
+
+let h: Harness;
+let cp: Counterparties;
+before(async () => {
+  h = await harness({ markets: 6 });
+  cp = startCounterparties(h.ex, { seed: 9, intervalMs: 1e9, takerRate: 1, oracleEveryMs: 0 });
+  for (let i = 0; i < 5; i++) cp.step();
+});
+after(async () => {
+  cp.stop();
+  await h.close();
+});
+
+test('markets list: fields from the book, filters, sort, cursor pages', async () => {
+  const r = await call(h.base, 'GET', '/markets?limit=4&sortBy=volume&sort=desc');
+  assert.equal(r.status, 200);
+  assert.equal(r.body.markets.length, 4);
+  assert.ok(r.body.cursor);
+  assert.equal(r.headers.get('x-next-cursor'), r.body.cursor);
+  const m = r.body.markets[0];
+  assert.match(m.id, /^0x[0-9a-f]{64}$/);
+  assert.match(m.volume, /^\d+$/);
+  assert.ok(BigInt(m.volume) >= BigInt(r.body.markets[1].volume));
+  assert.equal(m.outcomePrices.length, 2);
+  const yes = m.outcomePrices[1];
+  assert.ok(yes.bestBid < yes.bestAsk);
+  assert.equal(yes.spread, yes.bestAsk - yes.bestBid);
+  assert.equal(m.outcomePrices[0].bestBid, 1_000_000 - yes.bestAsk, 'NO bid mirrors the YES ask');
+  assert.ok(m.participantCount >= 1);
+  assert.equal(m.creator, checksum(m.creator), 'EIP-55 checksummed');
+  assert.equal(m.outcomeTokens[0], checksum(m.outcomeTokens[0]));
+  const page2 = await call(h.base, 'GET', `/markets?limit=4&sortBy=volume&sort=desc&cursor=${r.body.cursor}`);
+  assert.equal(page2.body.markets.length, 2);
+  assert.equal(page2.body.cursor, null);
+  const cat = await call(h.base, 'GET', '/markets?category=sports');
+  assert.ok(cat.body.markets.length >= 1 && cat.body.markets.every((x: any) => x.metadata.categories.includes('sports')));
+  assert.equal((await call(h.base, 'GET', '/markets?status=active,weird')).body.field, 'status');
+  assert.equal((await call(h.base, 'GET', '/markets?limit=51')).body.field, 'limit');
+  assert.equal((await call(h.base, 'GET', '/markets?sortBy=best')).body.field, 'sortBy');
+  assert.equal((await call(h.base, 'GET', '/markets?creator=0x12')).body.field, 'creator');
+});
+
+test('search with offset/hasMore, get by id and slug, 404', async () => {
+  const s = await call(h.base, 'GET', '/markets/search?q=will&limit=2&offset=0');
+  assert.equal(s.status, 200);
+  assert.equal(s.body.markets.length, 2);
+  assert.equal(s.body.hasMore, true);
+  assert.equal((await call(h.base, 'GET', '/markets/search')).body.field, 'q');
+  const one = await call(h.base, 'GET', `/markets/${h.marketId}`);
+  assert.equal(one.body.market.id, h.marketId);
+  const bySlug = await call(h.base, 'GET', `/markets/${one.body.market.metadata.slug}`);
+  assert.equal(bySlug.body.market.id, h.marketId);
+  assert.equal((await call(h.base, 'GET', '/markets/no-such-market')).status, 404);
+});
+
+test('activity: trades, oracle updates and market creation, types filter, cursor, time range', async () => {
+  const all = await call(h.base, 'GET', '/activity?limit=100');
+  const types = new Set(all.body.activity.map((a: any) => a.type));
+  for (const t of ['trade', 'oracle_update', 'market_created']) assert.ok(types.has(t), t);
+  const trades = await call(h.base, 'GET', '/activity?types=trade&limit=2');
+  assert.ok(trades.body.activity.every((a: any) => a.type === 'trade'));
+  assert.equal(trades.body.pagination.hasMore, true);
+  const next = await call(h.base, 'GET', `/activity?types=trade&limit=2&cursor=${trades.body.pagination.cursor}`);
+  assert.ok(Date.parse(next.body.activity[0].timestamp) <= Date.parse(trades.body.activity[1].timestamp));
+  const future = await call(h.base, 'GET', `/activity?startTime=${new Date(Date.now() + 3_600_000).toISOString()}`);
+  assert.deepEqual(future.body.activity, []);
+  const m = await call(h.base, 'GET', `/markets/${h.marketId}/activity?limit=5`);
+  assert.equal(m.body.marketId, h.marketId);
+  assert.ok(m.body.activity.every((a: any) => a.marketId === h.marketId));
+  assert.equal((await call(h.base, 'GET', '/activity?types=trade,nope')).body.field, 'types');
+  assert.equal((await call(h.base, 'GET', '/activity?startTime=yesterday-ish')).body.field, 'startTime');
+});
+
+test('oracle summary; quotes: request → 202, second within 5 min → 429 with retryAfter; list and latest', async () => {
+  const o = await call(h.base, 'GET', `/markets/${h.marketId}/oracle`);
+  assert.ok(o.body.oracle.summary.decision);
+  assert.equal(typeof o.body.oracle.evidenceCollected.postsCount, 'number');
+  const r1 = await call(h.base, 'POST', `/markets/${h.marketId}/oracle/quotes`, {});
+  assert.equal(r1.status, 202);
+  assert.equal(r1.body.status, 'pending');
+  const r2 = await call(h.base, 'POST', `/markets/${h.marketId}/oracle/quotes`, {});
+  assert.equal(r2.status, 429);
+  assert.ok(r2.body.retryAfter > 200 && r2.body.retryAfter <= 300);
+  const list = await call(h.base, 'GET', `/markets/${h.marketId}/oracle/quotes`);
+  assert.equal(list.body.quotes[0].id, r1.body.id);
+  const latest = await call(h.base, 'GET', `/markets/${h.marketId}/oracle/quotes/latest`);
+  assert.equal(latest.body.quote.id, r1.body.id);
+});
+
+test('prices by timeframe, quotes, market simulate', async () => {
+  const p = await call(h.base, 'GET', `/markets/${h.marketId}/prices?timeframe=1h`);
+  assert.equal(p.status, 200);
+  assert.ok(p.body.prices.length >= 1);
+  assert.ok(p.body.prices.every((x: any) => x.price > 0 && x.price < 1));
+  assert.equal(p.body.interval, 60);
+  assert.equal((await call(h.base, 'GET', `/markets/${h.marketId}/prices?timeframe=2y`)).body.field, 'timeframe');
+  const q = await call(h.base, 'GET', `/markets/${h.marketId}/quotes`);
+  assert.equal(q.body.no.bid, 1_000_000 - q.body.yes.ask);
+  const s = await call(h.base, 'POST', `/markets/${h.marketId}/simulate`, { side: 'yes', amount: 10, amountType: 'usd' });
+  assert.equal(s.status, 200);
+  assert.ok(s.body.estimatedContracts > 0);
+  assert.ok(s.body.estimatedAvgPrice > 0 && s.body.estimatedAvgPrice < 1);
+  assert.ok(s.body.estimatedAvgPrice * s.body.estimatedContracts <= 10.0001);
+  assert.equal((await call(h.base, 'POST', `/markets/${h.marketId}/simulate`, { side: 'maybe', amount: 1 })).body.field, 'side');
+});
+
+test('order simulate: levels, summary, collateral, SELF_TRADE lists the caller’s resting orders', async () => {
+  const book = await call(h.base, 'GET', `/markets/${h.marketId}/orderbook?outcomeIndex=1`);
+  const bestBidCents = book.body.bids[0].price as number;
+  // alice rests a YES ask (a NO buy) just above the best bid, then simulates buying YES through it
+  const askPrice = (bestBidCents + 1) * 10_000;
+  const rest = await call(h.base, 'POST', '/orders', h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 0, side: 0, price: 1_000_000 - askPrice, size: 2_000_000 }), 'alice-key');
+  assert.equal(rest.status, 201);
+  const r = await call(h.base, 'POST', '/orders/simulate', { marketId: h.marketId, trader: h.alice.address, maxSize: '5000000', maxPrice: '990000', outcomeIndex: 1, side: 'bid' }, 'alice-key');
+  assert.equal(r.status, 200);
+  assert.ok(r.body.levels.length >= 1);
+  assert.equal(r.body.levels[0].price, String(askPrice));
+  assert.equal(r.body.summary.fillSize, '5000000');
+  assert.match(r.body.collateral.balance, /^\d+$/);
+  assert.equal(r.body.collateral.isSufficient, true);
+  const st = r.body.warnings.find((w: any) => w.type === 'SELF_TRADE');
+  assert.ok(st, 'SELF_TRADE warning');
+  assert.deepEqual(st.selfTrades.map((x: any) => x.orderId), [rest.body.order.id]);
+  assert.equal((await call(h.base, 'POST', '/orders/simulate', { marketId: h.marketId, trader: h.alice.address, maxSize: '5', maxPrice: '990000', outcomeIndex: 1, side: 'buy' }, 'alice-key')).body.field, 'side');
+});
