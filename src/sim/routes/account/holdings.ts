@@ -3,6 +3,7 @@
  * state — the rows every portfolio endpoint filters and shapes.
  */
 import type { ExchangeState } from '../../context.ts';
+import { internalsOf } from '../../internals.ts';
 import type { MarketRecord } from '../../records.ts';
 import type { Address } from '../../../model/order.ts';
 import { ONE } from '../../../model/units.ts';
@@ -29,7 +30,9 @@ export interface HoldingRow {
 
 /** Every (market, outcome) the wallet holds or has traded, sorted by market id then YES first. */
 export function holdings(state: ExchangeState, ledger: WalletLedger, wallet: Address): HoldingRow[] {
-  const basis = costBasis(state.stores.orders, wallet);
+  // the order service's per-trader index keeps this O(own orders), not O(all orders)
+  const own = internalsOf(state).orders.byTrader.get(wallet.toLowerCase()) ?? [];
+  const basis = costBasis(own, wallet);
   const balances = new Map<string, bigint>();
   for (const p of ledger.positions(wallet)) {
     balances.set(basisKey(p.marketId, 1), p.yes);
