@@ -23,6 +23,8 @@
  *   order (same nonce, so the same signed body) is resent, at most `maxRetries` times, after which
  *   reconciliation settles it from the venue's list;
  * - create non-retryable → dropped, the slot cools down for `rejectCooldownMs`;
+ * - whatever a RESEND is told, an earlier send may have landed: the order stays in flight until a
+ *   reconciliation settles it (never forgotten, so its slot is never quoted twice);
  * - cancel retryable → retried by the next diff; cancel non-retryable (unknown order) → forgotten,
  *   and the market is reconciled.
  */
@@ -373,24 +375,39 @@ export class OrderManager {
     }
     const reject = (reason: string, retryable: boolean, mayHaveLanded = false): void =>
       this.emit({ type: 'OrderRejected', marketId: e.marketId, slot: e.slot, nonce: e.planned.nonce, reason, retryable, mayHaveLanded, ts: now });
+    // After a lost answer the order may already be open from an earlier send: whatever a resend is
+    // told, such an order is never forgotten here — it stays in flight until a reconciliation or a
+    // later answer settles it, so its slot cannot be quoted twice.
+    const mayExist = e.attempts > 0;
+    const settleLater = (): void => {
+      e.resend = false;
+      this.needsReconcile.add(lower(e.marketId));
+    };
     if (HALT_CODES.has(o.code)) {
-      this.entries.delete(k);
-      reject(o.code, false);
+      if (mayExist) settleLater();
+      else this.entries.delete(k);
+      reject(o.code, false, mayExist);
       this.pendingHalt ??= new BookmakerError('SIGNING', `create refused: ${o.code}`);
     } else if (o.migration || MIGRATION_CODES.has(o.code)) {
-      this.entries.delete(k);
-      reject('migration', false);
+      if (mayExist) settleLater();
+      else this.entries.delete(k);
+      reject('migration', false, mayExist);
       this.block(e.marketId);
     } else if (RATE_LIMIT_CODES.has(o.code)) {
-      // A 429 is refused before processing: nothing was placed, the slot is free again.
-      this.entries.delete(k);
-      reject('rate_limited', true);
+      // A 429 is refused before processing: this send placed nothing. A first send frees the slot;
+      // a resend is tried again after the back-off.
+      if (mayExist) e.resend = true;
+      else this.entries.delete(k);
+      reject('rate_limited', true, mayExist);
       this.startBackoff(now);
     } else if (o.retryable) {
       e.attempts++;
       reject(o.code, true, true);
       if (e.attempts <= (this.opts.maxRetries ?? 3)) e.resend = true;
-      else this.needsReconcile.add(lower(e.marketId));
+      else settleLater();
+    } else if (mayExist) {
+      reject(o.code, false, true);
+      settleLater();
     } else {
       this.entries.delete(k);
       reject(o.code, false);
