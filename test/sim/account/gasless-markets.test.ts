@@ -149,3 +149,14 @@ test('agent-submit validates the draft, and the daily market limit answers 429',
   h.clock.advance(86_400_000);
   assert.equal((await h.call('POST', '/markets/create', { key: 'creator-key', body: { questionId: done.questions[0].id } })).status, 200, 'the limit resets the next day');
 });
+
+test('a question too vague to resolve ends as failed with rejection reasons and makes no market', async () => {
+  const sub = await h.call('POST', '/questions', { key: 'creator-key', body: { question: 'Rain?' } });
+  assert.equal(sub.status, 200);
+  h.clock.advance(10_000);
+  const done = (await h.call('GET', `/questions/submissions/${sub.body.submissionId}`, { key: 'creator-key' })).body;
+  assert.equal(done.status, 'failed');
+  assert.deepEqual(done.questions, []);
+  assert.equal(done.rejectionReasons[0].code, 'TOO_VAGUE');
+  assert.equal(done.statusUpdates.at(-1).status, 'failed');
+});

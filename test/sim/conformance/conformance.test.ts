@@ -201,6 +201,11 @@ test('questions, submissions and market creation', async () => {
   rec.check('GET /questions/submissions/{id}', done, 200);
   assert.equal(done.body.questions.length, 1, 'the completed schema with questions is exercised');
   rec.check('GET /questions/submissions/{id}', await call('GET', '/questions/submissions/sub_missing', { key: 'creator' }), 404);
+  const vague = await call('POST', '/questions', { key: 'creator', body: { question: 'Rain?' } });
+  h.clock.advance(5_000);
+  const failed = await call('GET', `/questions/submissions/${vague.body.submissionId}`, { key: 'creator' });
+  rec.check('GET /questions/submissions/{id}', failed, 200);
+  assert.equal(failed.body.status, 'failed', 'the failed shape (rejectionReasons) is exercised');
   rec.check('POST /markets/create', await call('POST', '/markets/create', { key: 'creator', body: { questionId: done.body.questions[0].id } }), 200);
   rec.check('POST /markets/create', await call('POST', '/markets/create', { key: 'creator', body: { questionId: 'q1' } }), 400);
   rec.check('POST /markets/create', await call('POST', '/markets/create', { key: 'creator', body: { questionId: UNKNOWN_MARKET } }), 404);

@@ -30,6 +30,8 @@ export interface SubmissionRecord {
   createdAt: number;
   kind: 'question' | 'agent';
   questionIds: Bytes32[];
+  /** set when generation will fail (shown once the submission would have completed) */
+  rejection?: { code: string; message: string } | null;
 }
 
 export interface AccountData {

@@ -37,13 +37,24 @@ function takeQuestionQuota(ctx: RequestContext): RateDecision {
 
 type Draft = Omit<QuestionRecord, 'id' | 'submissionId' | 'marketId'>;
 
-function newSubmission(ctx: RequestContext, kind: SubmissionRecord['kind'], draft: Draft): SubmissionRecord {
+/**
+ * Why a free-text question cannot become a market, or null. The simulated generator refuses
+ * questions too short to be resolvable, so clients can exercise the `failed` path.
+ */
+export function questionRejection(text: string): { code: string; message: string } | null {
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  if (words.length < 3) return { code: 'TOO_VAGUE', message: 'the question is too short to be resolved unambiguously' };
+  return null;
+}
+
+function newSubmission(ctx: RequestContext, kind: SubmissionRecord['kind'], draft: Draft, rejection: SubmissionRecord['rejection'] = null): SubmissionRecord {
   const data = accountData(ctx.state);
   data.submissionCounter++;
   const id = `sub_${keccak256(toHex(`${ctx.state.settings.seed}:submission:${data.submissionCounter}`)).slice(2, 26)}`;
   const questionId = keccak256(toHex(`${id}:question:0`)) as Bytes32;
   data.questions[questionId.toLowerCase()] = { ...draft, id: questionId, submissionId: id, marketId: null };
-  const sub: SubmissionRecord = { id, owner: keyWallet(ctx).toLowerCase(), createdAt: ctx.now, kind, questionIds: [questionId] };
+  const sub: SubmissionRecord = { id, owner: keyWallet(ctx).toLowerCase(), createdAt: ctx.now, kind, questionIds: rejection ? [] : [questionId], rejection };
+  if (rejection) delete data.questions[questionId.toLowerCase()];
   data.submissions[id] = sub;
   return sub;
 }
@@ -84,7 +95,7 @@ function postQuestion(ctx: RequestContext) {
     endTime,
     sources: [],
     evidenceMode: 'web_enabled',
-  });
+  }, questionRejection(question));
   return accepted(ctx, sub, d);
 }
 
@@ -119,10 +130,10 @@ function postAgentSubmit(ctx: RequestContext) {
   return accepted(ctx, sub, d);
 }
 
-function submissionStatus(ctx: RequestContext, sub: SubmissionRecord): 'pending' | 'processing' | 'completed' {
+function submissionStatus(ctx: RequestContext, sub: SubmissionRecord): 'pending' | 'processing' | 'completed' | 'failed' {
   const o = accountRuntime(ctx.state).options;
   const age = ctx.now - sub.createdAt;
-  if (age >= o.submissionCompletedAfterMs) return 'completed';
+  if (age >= o.submissionCompletedAfterMs) return sub.rejection ? 'failed' : 'completed';
   if (age >= o.submissionProcessingAfterMs) return 'processing';
   return 'pending';
 }
@@ -142,7 +153,7 @@ function getSubmission(ctx: RequestContext) {
   const stamp = (ms: number) => new Date(ms).toISOString();
   const updates = [{ tool: 'intake', status: 'received', timestamp: stamp(sub.createdAt) }];
   if (status !== 'pending') updates.push({ tool: 'generator', status: 'started', timestamp: stamp(sub.createdAt + o.submissionProcessingAfterMs) });
-  if (status === 'completed') updates.push({ tool: 'generator', status: 'completed', timestamp: stamp(sub.createdAt + o.submissionCompletedAfterMs) });
+  if (status === 'completed' || status === 'failed') updates.push({ tool: 'generator', status, timestamp: stamp(sub.createdAt + o.submissionCompletedAfterMs) });
   const data = accountData(ctx.state);
   const questions =
     status === 'completed'
@@ -168,7 +179,7 @@ function getSubmission(ctx: RequestContext) {
     qualityExplanation: status === 'completed' ? 'Clear, time-bound and resolvable from public sources.' : null,
     refuseToResolve: false,
     similarMarkets: [],
-    rejectionReasons: [],
+    rejectionReasons: status === 'failed' && sub.rejection ? [sub.rejection] : [],
     appliedChanges: [],
     status,
     statusUpdates: updates,
