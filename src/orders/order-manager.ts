@@ -10,6 +10,8 @@
  *   await om.reconcile();                        // after a stream reconnect and periodically
  *   await om.cancelAll();                        // SIGINT/SIGTERM, --duration, kill switch
  *   om.resumeMarket(marketId)                    // after migration completed (409 migration blocks)
+ *   om.refreshAll()                              // dead-man refresh / re-place without a new tick
+ *   om.applyFill(nonce, size)                    // a fill seen on a feed (see bind-fills.ts)
  *   om.ready                                     // reconciled at least once and not halted (/readyz)
  * Every state change is reported through `emit` as a StateEvent (src/state/events.ts) so the store
  * and the metrics see the same facts. A broken invariant halts: cancel all, then `onHalt(err)`;
@@ -170,6 +172,19 @@ export class OrderManager {
     e.remaining = Math.max(0, e.remaining - size);
     if (e.remaining === 0 && e.state === 'working') this.entries.delete(lower(nonce));
     this.emit({ type: 'OrderRemainingChanged', marketId: e.marketId, nonce: e.planned.nonce, remaining: e.remaining, ts: this.clock.now() });
+  }
+
+  /**
+   * Re-run every market's last desired set: refreshes dead-man expiries and re-places quotes after
+   * a block lifts, without waiting for the next book event.
+   */
+  refreshAll(): Promise<void> {
+    const runs: Promise<void>[] = [];
+    for (const desired of this.lastDesired.values()) {
+      const marketId = desired[0]?.order.marketId;
+      if (marketId !== undefined) runs.push(this.sync(marketId, desired));
+    }
+    return Promise.all(runs).then(() => undefined);
   }
 
   /** Migration finished: trading in the market may resume. */

@@ -13,6 +13,7 @@ export function schedulePeriodicReconcile(om: { reconcile(): Promise<boolean> },
   const arm = (): void => {
     if (stopped) return;
     cancel = clock.setTimeout(() => {
+      if (stopped) return;
       void om.reconcile().finally(arm);
     }, everyMs);
   };
