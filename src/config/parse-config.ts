@@ -28,6 +28,8 @@ export async function parseBotConfig(doc: unknown, opts: ParseOptions = {}): Pro
   const label = file || '(config)';
   rejectSecrets(doc, label);
   const { doc: merged, sources } = applyOverrides(doc ?? {}, opts.env ?? {}, opts.overrides ?? {});
+  // again after overrides: a key pasted into an env override must not be echoed by a later message
+  if (sources.size > 0) rejectSecrets(merged, `${label} (after environment overrides)`);
   try {
     const o = readObject(merged, '', TOP_KEYS);
     const venue = parseVenue(o.venue, 'venue');

@@ -164,6 +164,9 @@ test('environment overrides', async () => {
   await rejects(local, /\(set by BOOKMAKER__defaults__risk__maxPosition\) defaults\.risk\.maxPosition/, { env: { BOOKMAKER__defaults__risk__maxPosition: '0' } });
   await rejects(local, /refused key "__proto__"/, { overrides: { '__proto__.polluted': 1 } });
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  // a key-like value pushed in through an override is refused without being echoed
+  const leaked = await rejects(local, /after environment overrides\): logging\.level: a value that looks like a private key/, { env: { BOOKMAKER_LOG_LEVEL: '0x' + '7'.repeat(64) } });
+  assert.ok(!leaked.includes('7'.repeat(64)));
   // secrets in env are not config: ignored here
   const c6 = await parseConfigText(local, 'x.yaml', { env: { BOOKMAKER_PRIVATE_KEY: '0x' + '1'.repeat(64), BOOKMAKER_API_KEY: 'k' } });
   assert.ok(!JSON.stringify(c6, (_k, v) => (typeof v === 'bigint' ? String(v) : v)).includes('1'.repeat(64)));
