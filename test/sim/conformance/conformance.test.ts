@@ -289,6 +289,25 @@ test('migration: status, start, migrate-funds (many chunks and one), restore, di
   rec.check('POST /orders', await call('POST', '/orders', { key: 'legacy', body: order('legacy') }), 201);
 });
 
+test('every authenticated operation of the spec answers 401 without a key, in the documented shape', async () => {
+  const concrete = (path: string): string =>
+    path
+      .replace('/questions/submissions/{id}', '/questions/submissions/sub_x')
+      .replace('/orders/{id}', '/orders/1')
+      .replace('{id}', m0)
+      .replace('{address}', h.walletOf('alice'));
+  const ops = Object.entries(rec.spec.spec.paths as Record<string, Record<string, { security?: unknown[] }>>).flatMap(([path, methods]) =>
+    Object.entries(methods)
+      .filter(([, op]) => Array.isArray(op.security) && op.security.length > 0)
+      .map(([method]) => [method.toUpperCase(), path] as const),
+  );
+  assert.ok(ops.length >= 25, `found ${ops.length} authenticated operations`);
+  for (const [method, path] of ops) {
+    const r = await h.call(method, concrete(path), method === 'POST' ? { body: {} } : {});
+    rec.check(`${method} ${path}`, r, 401);
+  }
+});
+
 test('the checker itself fails on a wrong shape, a wrong status and an undocumented status', () => {
   const probe = new ConformanceRecorder();
   const ok = { status: 200, body: { hash: '0x' + '1'.repeat(64) }, headers: new Headers() };
