@@ -1,0 +1,99 @@
+/**
+ * What a backtest replays: a recording's market-data rows as binary columns (book.cols when the
+ * recording has it, else built from the JSONL files), the row order by local time, the window
+ * [from, to), and the events columns do not carry (oracle updates, market metadata), read from the
+ * JSONL files only when the recording has any (the recorder counts them in the manifest's stats).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { BadInputError } from '../model/errors.ts';
+import { readColumns, toColumns, type Columns } from './recording/columns.ts';
+import type { RecordedEvent, RecordingManifest } from './recording/format.ts';
+import { readEvents, readManifest } from './recording/reader.ts';
+
+export type SideEvent = Extract<RecordedEvent, { t: 'oracle' | 'market' }>;
+
+export interface ReplaySource {
+  readonly dir: string;
+  readonly manifest: RecordingManifest;
+  readonly cols: Columns;
+  /** row indices to replay, in local-time order, inside the window */
+  readonly rows: Uint32Array;
+  /** oracle and market events inside the window, in local-time order */
+  readonly side: readonly SideEvent[];
+  /** price tick per column market */
+  readonly ticks: readonly number[];
+  readonly from: number;
+  readonly to: number;
+}
+
+export interface SourceOptions {
+  /** window start / end, ms since the epoch (inclusive / exclusive) */
+  readonly from?: number;
+  readonly to?: number;
+}
+
+/** Rows whose lts is in [from, to), stably sorted by lts (recorded files can step back a little). */
+export function windowRows(lts: Float64Array, rows: number, from: number, to: number): Uint32Array {
+  let sorted = true;
+  let n = 0;
+  for (let i = 0; i < rows; i++) {
+    const t = lts[i]!;
+    if (i > 0 && t < lts[i - 1]!) sorted = false;
+    if (t >= from && t < to) n++;
+  }
+  const out = new Uint32Array(n);
+  let k = 0;
+  for (let i = 0; i < rows; i++) {
+    const t = lts[i]!;
+    if (t >= from && t < to) out[k++] = i;
+  }
+  if (!sorted) {
+    const idx = Array.from(out);
+    idx.sort((a, b) => lts[a]! - lts[b]! || a - b);
+    out.set(idx);
+  }
+  return out;
+}
+
+export function loadReplaySource(dir: string, opts: SourceOptions = {}): ReplaySource {
+  const manifest = readManifest(dir);
+  const from = opts.from ?? -Infinity;
+  const to = opts.to ?? Infinity;
+  if (from >= to) throw new BadInputError('--from', `a time before --to`, from);
+  const ids = manifest.markets.map((m) => m.id);
+  const hasCols = existsSync(join(dir, 'book.cols'));
+  const sideCount = (manifest.stats?.oracleEvents ?? 0) + (manifest.stats?.marketEvents ?? 0);
+  const side: SideEvent[] = [];
+  let cols: Columns;
+  if (hasCols && sideCount === 0) cols = readColumns(dir);
+  else {
+    // one pass over the JSONL: columns (unless present) and the side events
+    const events: RecordedEvent[] = [];
+    for (const e of readEvents(dir)) {
+      if (e.t === 'oracle' || e.t === 'market') {
+        if (e.lts >= from && e.lts < to) side.push(e);
+      } else if (!hasCols) events.push(e);
+    }
+    cols = hasCols ? readColumns(dir) : toColumns(events, ids);
+    side.sort((a, b) => a.lts - b.lts);
+  }
+  const tickOf = new Map(manifest.markets.map((m) => [m.id.toLowerCase(), m.tick]));
+  const ticks = cols.markets.map((m) => tickOf.get(m.toLowerCase()) ?? 10_000);
+  return { dir, manifest, cols, rows: windowRows(cols.lts, cols.rows, from, to), side, ticks, from, to };
+}
+
+/** A time flag: an ISO date-time, or ms since the epoch, or seconds relative to the recording start (+90, +10m). */
+export function parseTimeFlag(text: string, field: string, recordingStart: number): number {
+  const rel = /^\+(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
+  if (rel) {
+    const v = Number(rel[1]);
+    const unit = rel[2] ?? 's';
+    const ms = unit === 'ms' ? v : unit === 's' ? v * 1000 : unit === 'm' ? v * 60_000 : v * 3_600_000;
+    return recordingStart + ms;
+  }
+  if (/^\d{12,}$/.test(text.trim())) return Number(text.trim());
+  const t = Date.parse(text);
+  if (!Number.isFinite(t)) throw new BadInputError(field, 'an ISO time (2026-06-07T01:35:00Z), epoch ms, or +OFFSET from the recording start (+5m)', text);
+  return t;
+}

@@ -1,0 +1,355 @@
+/**
+ * One backtest: a recording replayed through the quoting kernel (src/runtime/quoting-kernel.ts) —
+ * the same store, strategy, risk gate and order manager as live — with only the clock (virtual), the
+ * data source (recorded rows) and the venue (the sim venue over the recorded book) swapped.
+ *
+ * Two cursors walk the same time-ordered rows:
+ *   exchange cursor  at the row's exchange time: the recorded book changes and our resting orders
+ *                    fill (src/backtest/sim-exchange.ts);
+ *   bot cursor       at exchange time + feed latency: the bot's copy of the book changes and is
+ *                    published to the kernel as a book snapshot, conflated to at most one per
+ *                    `requoteIntervalMs` per market (leading and trailing edge, like the kernel's own
+ *                    tick throttle, so the strategy sees the same books it would on the live stream).
+ * Timers of the virtual clock (venue answers, fill reports, the kernel's throttle and housekeeping)
+ * run in between, in time order; equal times run exchange row, then timers, then bot row. After
+ * anything that may have started bot work, pending promises are let run (one macrotask turn) before
+ * virtual time moves on, so every venue call is made at the virtual time the bot made it.
+ *
+ * Deterministic: nonces come from a seeded generator and nothing reads the wall clock, so the same
+ * recording and config give byte-identical fills and reports.
+ */
+import { silentLogger, type Logger } from '../core/logger.ts';
+import type { BotConfig, MarketConfig } from '../config/types.ts';
+import type { BookSnapshot } from '../model/book.ts';
+import type { Bytes32 } from '../model/order.ts';
+import { NonceSource } from '../orders/nonces.ts';
+import { OrderManager } from '../orders/order-manager.ts';
+import { QuotingKernel, type KernelMarket } from '../runtime/quoting-kernel.ts';
+import { createRng } from '../sim/rng.ts';
+import { DEFAULT_LIMITS } from '../state/reduce.ts';
+import { StateStore } from '../state/store.ts';
+import type { StateEvent } from '../state/events.ts';
+import { L2Book } from '../core/l2-book.ts';
+import type { BacktestSettings } from './backtest-config.ts';
+import { latencyModel, recordedFeedDelays, type LatencyModel } from './latency-model.ts';
+import { queueModel } from './queue-model.ts';
+import { KIND_CLEAR, KIND_LEVEL, KIND_TRADE } from './recording/columns.ts';
+import type { ReplaySource, SideEvent } from './replay-source.ts';
+import { RunCollector } from './run-collector.ts';
+import { SimExchange } from './sim-exchange.ts';
+import { SimVenue } from './sim-venue.ts';
+import { VirtualClock } from './virtual-clock.ts';
+
+export interface BacktestInput {
+  readonly source: ReplaySource;
+  readonly config: BotConfig;
+  readonly settings: BacktestSettings;
+  /** fast mode: no queue model (always at the front), for sweeps */
+  readonly fast?: boolean;
+  readonly logger?: Logger;
+  /** called with the fraction of rows done, every ~64k rows */
+  readonly onProgress?: (fraction: number) => void;
+}
+
+export interface BacktestRun {
+  readonly source: ReplaySource;
+  readonly settings: BacktestSettings;
+  readonly fast: boolean;
+  readonly collector: RunCollector;
+  readonly exchange: SimExchange;
+  readonly quoted: readonly string[];
+  readonly start: number;
+  readonly end: number;
+  readonly rowsReplayed: number;
+  readonly kernelTicks: number;
+  readonly venueCalls: number;
+  readonly killed: string | null;
+  readonly strategies: readonly string[];
+}
+
+/** The config entry that quotes a recorded market, or null (matched by id, `all`, filter; slug by market name). */
+export function configFor(markets: readonly MarketConfig[], id: string, name: string | undefined): MarketConfig | null {
+  for (const m of markets) {
+    const s = m.select;
+    if (s.by === 'all' || s.by === 'filter') return m;
+    if (s.by === 'id' && s.id.toLowerCase() === id.toLowerCase()) return m;
+    if (s.by === 'slug' && name !== undefined && s.slug === name) return m;
+  }
+  return null;
+}
+
+/** A seeded byte source for nonces (a backtest never needs unpredictable nonces, only unique ones). */
+function seededBytes(seed: number): (n: number) => Uint8Array {
+  const rng = createRng(seed ^ 0x5eed);
+  return (n) => {
+    const out = new Uint8Array(n);
+    for (let i = 0; i < n; i++) out[i] = Math.floor(rng.next() * 256);
+    return out;
+  };
+}
+
+const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
+  const { source, config, settings } = input;
+  const fast = input.fast === true || settings.queueModel === 'none';
+  const { cols, rows } = source;
+  const nRows = rows.length;
+  const start = nRows > 0 ? cols.lts[rows[0]!]! : 0;
+  const clock = new VirtualClock(start);
+  const recordedFeed = settings.latency.feedMs === 'recorded';
+  const latency: LatencyModel = latencyModel(
+    {
+      feedMs: settings.latency.feedMs === 'recorded' ? recordedOrZero(recordedFeedDelays(cols.lts, cols.vts)) : settings.latency.feedMs,
+      entryMs: settings.latency.entryMs,
+      responseMs: settings.latency.responseMs,
+    },
+    settings.seed,
+  );
+  let drain = false;
+  const collectorRef: { c: RunCollector | null } = { c: null };
+  const exchange = new SimExchange({
+    cols,
+    ticks: source.ticks,
+    queue: queueModel(fast ? 'none' : settings.queueModel, settings.queuePower),
+    fees: settings.fees,
+    trader: '0x00000000000000000000000000000000000b7e57',
+    onFill: (f) => {
+      collectorRef.c!.onFill(f);
+      // the fill report reaches the bot after the response latency, like the venue's activity feed
+      clock.setTimeout(() => {
+        const e: StateEvent = { type: 'OrderFilled', marketId: f.marketId, nonce: f.nonce, outcomeIndex: f.outcomeIndex, side: f.side, price: f.price, size: f.size, fee: f.fee, fillId: `sim-${f.seq}`, ts: clock.now() };
+        kernel.onEvent(e);
+        kernel.orderManager.applyFill(f.nonce, f.size);
+        drain = true;
+      }, latency.response());
+    },
+  });
+  const collector = new RunCollector(cols.markets, () => exchange);
+  collectorRef.c = collector;
+  const venue = new SimVenue({ clock, exchange, latency, batchLimit: config.orders.batchLimit, onDelivered: () => (drain = true) });
+
+  // Markets the config quotes (others are replayed for the book only).
+  const names = new Map(source.manifest.markets.map((m) => [m.id.toLowerCase(), m.name]));
+  const kernelMarkets: KernelMarket[] = [];
+  const strategies = new Set<string>();
+  for (const id of cols.markets) {
+    const mc = configFor(config.markets, id, names.get(id.toLowerCase()));
+    if (!mc) continue;
+    kernelMarkets.push({ marketId: id as Bytes32, strategy: mc.strategy.module, params: mc.strategy.params, risk: mc.risk });
+    strategies.add(mc.strategy.ref);
+  }
+  const store = new StateStore({ ...DEFAULT_LIMITS, trades: config.feeds.tradeHistorySize, midSamples: config.feeds.midHistorySize });
+  const log = input.logger ?? silentLogger;
+  let ticks = 0;
+  // The order manager is built here only to give it seeded nonces; the kernel owns it otherwise.
+  const om: OrderManager = new OrderManager({
+    venue,
+    clock,
+    tolerances: { price: config.orders.priceTolerance, sizeFraction: config.orders.sizeTolerance },
+    nonces: new NonceSource(1_000_000, seededBytes(settings.seed)),
+    inFlightTimeoutMs: config.orders.inFlightTimeoutMs,
+    ...(config.orders.deadManExpiryMs > 0 ? { deadManSeconds: Math.round(config.orders.deadManExpiryMs / 1000) } : {}),
+    logger: log,
+    emit: (e) => kernel.onOrderManagerEvent(e),
+  });
+  const kernel: QuotingKernel = new QuotingKernel({
+    clock,
+    venue,
+    store,
+    markets: kernelMarkets,
+    requoteIntervalMs: config.orders.requoteIntervalMs,
+    noInventory: config.orders.noInventory,
+    orderManager: om,
+    logger: log,
+    onTick: () => {
+      ticks++;
+      drain = true;
+    },
+  });
+
+  // Start-up as live: metadata, balance, then reconcile with the (empty) venue.
+  const now0 = clock.now();
+  kernel.onEvents([
+    ...cols.markets.map((id, i): StateEvent => ({ type: 'MarketMetadataUpdated', marketId: id as Bytes32, tick: source.ticks[i]!, status: 'active', ts: now0 })),
+    { type: 'BalanceUpdated', collateral: settings.startingCollateral, ts: now0 },
+  ]);
+  void om.reconcile(undefined, []);
+
+  // The bot's view of each book, published as conflated snapshots.
+  const botBooks = cols.markets.map((_, i) => new L2Book({ tick: exchange.books[i]!.tick }));
+  const dirty = new Uint8Array(cols.markets.length);
+  const lastPublish = new Float64Array(cols.markets.length).fill(-Infinity);
+  const trailing: ((() => void) | null)[] = cols.markets.map(() => null);
+  const lastVts = new Float64Array(cols.markets.length);
+  const quotedIdx = new Uint8Array(cols.markets.length);
+  for (const km of kernelMarkets) quotedIdx[cols.markets.indexOf(km.marketId)] = 1;
+  const publishMs = config.orders.requoteIntervalMs;
+  const depth = config.feeds.bookDepth;
+  let seq = 0;
+  const publish = (m: number): void => {
+    dirty[m] = 0;
+    lastPublish[m] = clock.now();
+    const b = botBooks[m]!;
+    const book: BookSnapshot = { marketId: cols.markets[m] as Bytes32, outcomeIndex: 1, bids: b.levels('bid', depth), asks: b.levels('ask', depth), venueTs: lastVts[m]!, seq: ++seq };
+    kernel.onEvent({ type: 'BookEventReceived', event: { type: 'snapshot', book, seq, localTs: clock.now(), source: 'stream' }, ts: clock.now() });
+  };
+  const markBook = (m: number): void => {
+    if (!quotedIdx[m]) return;
+    dirty[m] = 1;
+    if (trailing[m]) return;
+    const wait = lastPublish[m]! + publishMs - clock.now();
+    if (wait <= 0) publish(m);
+    else
+      trailing[m] = clock.setTimeout(() => {
+        trailing[m] = null;
+        if (dirty[m]) publish(m);
+      }, wait);
+  };
+  const botRow = (r: number): void => {
+    const m = cols.market[r]!;
+    const k = cols.kind[r]!;
+    lastVts[m] = cols.vts[r]!;
+    if (k === KIND_LEVEL) {
+      try {
+        if (cols.side[r] === 0) botBooks[m]!.applyBid(cols.price[r]!, cols.size[r]!);
+        else botBooks[m]!.applyAsk(cols.price[r]!, cols.size[r]!);
+      } catch {
+        return;
+      }
+      markBook(m);
+    } else if (k === KIND_CLEAR) {
+      botBooks[m]!.clear();
+      markBook(m);
+    } else if (k === KIND_TRADE && quotedIdx[m]) {
+      const t = clock.now();
+      kernel.onEvent({
+        type: 'BookEventReceived',
+        event: { type: 'trade', marketId: cols.markets[m] as Bytes32, outcomeIndex: 1, seq: ++seq, price: cols.price[r]!, size: cols.size[r]!, takerSide: cols.side[r] === 0 ? 'buy' : 'sell', venueTs: cols.vts[r]!, localTs: t },
+        ts: t,
+      });
+    }
+  };
+  const sideEvent = (e: SideEvent): void => {
+    const t = clock.now();
+    if (e.t === 'oracle') kernel.onEvent({ type: 'OracleUpdated', marketId: e.m as Bytes32, probability: e.probability / 1e6, confidence: confidenceOf(e.confidence), updatedAt: e.vts, ts: t });
+    else kernel.onEvent({ type: 'MarketMetadataUpdated', marketId: e.m as Bytes32, ...metaOf(e.meta), ts: t });
+  };
+
+  // Exchange time of a row: its local time, or with `feedMs: recorded` its venue time (kept monotone).
+  let exPrev = -Infinity;
+  const exTime = (r: number): number => {
+    const t = recordedFeed ? Math.min(cols.vts[r]! || cols.lts[r]!, cols.lts[r]!) : cols.lts[r]!;
+    exPrev = Math.max(exPrev, t);
+    return exPrev;
+  };
+  let botPrev = -Infinity;
+  const botTime = (r: number): number => {
+    const t = recordedFeed ? cols.lts[r]! : cols.lts[r]! + latency.feed();
+    botPrev = Math.max(botPrev, t);
+    return botPrev;
+  };
+
+  let i = 0;
+  let j = 0;
+  let s = 0;
+  const side = source.side;
+  let tx = nRows > 0 ? exTime(rows[0]!) : Infinity;
+  let tb = nRows > 0 ? botTime(rows[0]!) : Infinity;
+  let ts = side.length > 0 ? side[0]!.lts + (recordedFeed ? 0 : latency.feed()) : Infinity;
+  let nextSample = start;
+  const sampleMs = settings.sampleMs;
+  let nextProgress = 65_536;
+  while (i < nRows || j < nRows || s < side.length) {
+    const due = clock.nextDue();
+    if (tx <= due && tx <= tb && tx <= ts) {
+      while (tx >= nextSample) {
+        collector.sample(nextSample);
+        nextSample += sampleMs;
+      }
+      clock.advanceTo(tx);
+      const r = rows[i]!;
+      exchange.applyRow(r, tx);
+      const m = cols.market[r]!;
+      if (cols.kind[r] !== KIND_TRADE) collector.onMid(m, tx, exchange.books[m]!.mid());
+      i++;
+      tx = i < nRows ? exTime(rows[i]!) : Infinity;
+      if (i >= nextProgress) {
+        nextProgress += 65_536;
+        input.onProgress?.(i / nRows);
+      }
+    } else if (due <= tb && due <= ts) {
+      clock.runNext();
+      drain = true;
+    } else if (ts <= tb) {
+      clock.advanceTo(ts);
+      sideEvent(side[s]!);
+      s++;
+      ts = s < side.length ? Math.max(ts, side[s]!.lts + (recordedFeed ? 0 : latency.feed())) : Infinity;
+    } else {
+      clock.advanceTo(tb);
+      botRow(rows[j]!);
+      j++;
+      tb = j < nRows ? botTime(rows[j]!) : Infinity;
+    }
+    if (drain) {
+      drain = false;
+      await turn();
+    }
+  }
+  const end = Math.max(clock.now(), start);
+  collector.sample(Math.max(nextSample, end));
+  input.onProgress?.(1);
+
+  // End of data: stop quoting and cancel everything, as on SIGTERM, still on virtual time.
+  let finished = false;
+  const done = kernel.shutdown().finally(() => {
+    finished = true;
+  });
+  let guard = 0;
+  while (!finished && guard++ < 1_000_000) {
+    await turn();
+    if (finished) break;
+    if (!clock.runNext()) {
+      await turn();
+      if (!finished && clock.nextDue() === Infinity) break;
+    }
+  }
+  await Promise.race([done, turn()]);
+  for (const t of trailing) t?.();
+  return {
+    source,
+    settings,
+    fast,
+    collector,
+    exchange,
+    quoted: kernelMarkets.map((k) => k.marketId),
+    start,
+    end,
+    rowsReplayed: nRows,
+    kernelTicks: ticks,
+    venueCalls: venue.calls,
+    killed: kernel.killed,
+    strategies: [...strategies].sort(),
+  };
+}
+
+const recordedOrZero = (samples: number[]): number | { samples: number[] } => (samples.length > 0 ? { samples } : 0);
+
+function confidenceOf(c: string | null): number {
+  if (c === null) return 0;
+  const n = Number(c);
+  if (Number.isFinite(n)) return Math.min(1, Math.max(0, n));
+  return c === 'high' ? 0.9 : c === 'medium' ? 0.6 : c === 'low' ? 0.3 : 0;
+}
+
+/** The recorded market metadata fields the store understands (others are ignored). */
+function metaOf(meta: Record<string, unknown>): { status?: 'active' | 'pending' | 'resolved' | 'closed'; deadline?: number | null } {
+  const out: { status?: 'active' | 'pending' | 'resolved' | 'closed'; deadline?: number | null } = {};
+  const st = meta.status;
+  if (st === 'active' || st === 'pending' || st === 'resolved' || st === 'closed') out.status = st;
+  const d = meta.deadline;
+  if (typeof d === 'number' && Number.isFinite(d)) out.deadline = d;
+  else if (typeof d === 'string' && Number.isFinite(Date.parse(d))) out.deadline = Date.parse(d);
+  return out;
+}

@@ -1,0 +1,116 @@
+/**
+ * What a backtest run observes, in exchange time: every fill (with the row that explains it), the
+ * position and PnL it implies (src/state/position.ts arithmetic, exact integers), every change of
+ * each market's recorded mid (for markouts), and samples at a fixed interval (mid, own best quotes,
+ * inventory, PnL) for the report's charts and statistics.
+ */
+import { applyFill, FLAT, toMicro, unrealisedScaled, type PositionState } from '../state/position.ts';
+import type { SimExchange, SimFill } from './sim-exchange.ts';
+
+export interface MarketSeries {
+  readonly marketId: string;
+  /** recorded mid (price units, float), NaN when a side is empty */
+  readonly mid: number[];
+  /** own best bid / ask resting at the exchange, NaN when none */
+  readonly bid: number[];
+  readonly ask: number[];
+  /** YES-terms net position, 1e-6 shares */
+  readonly net: number[];
+  /** realised + unrealised PnL, 1e-6 USDC */
+  readonly pnl: number[];
+}
+
+export class RunCollector {
+  readonly fills: SimFill[] = [];
+  readonly positions: PositionState[];
+  /** per market: times and values of every recorded mid change */
+  readonly midT: number[][];
+  readonly midV: number[][];
+  readonly sampleT: number[] = [];
+  readonly totalPnl: number[] = [];
+  readonly series: MarketSeries[];
+  /** last finite mid per market (the mark) */
+  readonly lastMid: Float64Array;
+  private readonly quotedBoth: Uint32Array;
+  private readonly quotedAny: Uint32Array;
+
+  constructor(
+    readonly markets: readonly string[],
+    private readonly exchange: () => SimExchange,
+  ) {
+    const n = markets.length;
+    this.positions = markets.map(() => FLAT);
+    this.midT = markets.map(() => []);
+    this.midV = markets.map(() => []);
+    this.series = markets.map((marketId) => ({ marketId, mid: [], bid: [], ask: [], net: [], pnl: [] }));
+    this.lastMid = new Float64Array(n).fill(NaN);
+    this.quotedBoth = new Uint32Array(n);
+    this.quotedAny = new Uint32Array(n);
+  }
+
+  onFill(f: SimFill): void {
+    this.fills.push(f);
+    this.positions[f.market] = applyFill(this.positions[f.market]!, f);
+  }
+
+  /** After a row changed market m's book at time t. */
+  onMid(m: number, t: number, mid: number): void {
+    if (!(mid > 0)) return;
+    const v = this.midV[m]!;
+    if (v.length > 0 && v[v.length - 1] === mid) return;
+    v.push(mid);
+    this.midT[m]!.push(t);
+    this.lastMid[m] = mid;
+  }
+
+  /** PnL of market m in 1e-6 USDC, marked at its last mid. */
+  pnlOf(m: number): { realised: bigint; unrealised: bigint } {
+    const p = this.positions[m]!;
+    const mid = this.lastMid[m]!;
+    const unrealised = Number.isFinite(mid) && p.net !== 0 ? toMicro(unrealisedScaled(p, Math.round(mid * 2))) : 0n;
+    return { realised: toMicro(p.realised), unrealised };
+  }
+
+  sample(t: number): void {
+    const x = this.exchange();
+    let total = 0;
+    this.sampleT.push(t);
+    for (let m = 0; m < this.markets.length; m++) {
+      const s = this.series[m]!;
+      const top = x.ownTop(m);
+      const pnl = this.pnlOf(m);
+      const v = Number(pnl.realised + pnl.unrealised);
+      total += v;
+      s.mid.push(this.lastMid[m]!);
+      s.bid.push(top.bid < 0 ? NaN : top.bid);
+      s.ask.push(top.ask < 0 ? NaN : top.ask);
+      s.net.push(this.positions[m]!.net);
+      s.pnl.push(v);
+      if (top.bid >= 0 && top.ask >= 0) this.quotedBoth[m]!++;
+      if (top.bid >= 0 || top.ask >= 0) this.quotedAny[m]!++;
+    }
+    this.totalPnl.push(total);
+  }
+
+  /** Fraction of samples with a bid and an ask resting (two-sided uptime), per market. */
+  uptime(m: number): { twoSided: number; anySide: number } {
+    const n = this.sampleT.length;
+    return n === 0 ? { twoSided: 0, anySide: 0 } : { twoSided: this.quotedBoth[m]! / n, anySide: this.quotedAny[m]! / n };
+  }
+
+  /** The recorded mid of market m at time t (last change at or before t), NaN before the first. */
+  midAt(m: number, t: number): number {
+    const ts = this.midT[m]!;
+    let lo = 0;
+    let hi = ts.length - 1;
+    let ans = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (ts[mid]! <= t) {
+        ans = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return ans < 0 ? NaN : this.midV[m]![ans]!;
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The sim venue: the backtest's VenuePort (src/model/venue.ts). A call sent at virtual time t reaches
+ * the exchange model at t + entry latency (orders start resting, cancels land, in the order sent) and
+ * its answer reaches the bot at that time + response latency; both are timers on the virtual clock.
+ * Orders arrive unsigned with their nonce: nothing is signed or verified in a backtest.
+ *
+ * Fill reports reach the bot `response` ms after the fill (like the activity feed of a live venue),
+ * through `onFillReport`; the replay loop turns them into OrderFilled events for the kernel.
+ */
+import type { VirtualClock } from './virtual-clock.ts';
+import type { Address, Bytes32, VenueOrder } from '../model/order.ts';
+import type { BatchResult, CancelOutcome, CreateOutcome, PlannedOrder, VenuePort } from '../model/venue.ts';
+import type { LatencyModel } from './latency-model.ts';
+import type { SimExchange } from './sim-exchange.ts';
+
+/** A fixed, obviously fake trader address: the sim venue has no wallet. */
+export const SIM_TRADER: Address = '0x00000000000000000000000000000000000b7e57';
+
+export interface SimVenueOptions {
+  readonly clock: VirtualClock;
+  readonly exchange: SimExchange;
+  readonly latency: LatencyModel;
+  readonly batchLimit: number;
+  /** called when an answer is delivered (the replay loop then lets the bot's promises run) */
+  readonly onDelivered: () => void;
+}
+
+export class SimVenue implements VenuePort {
+  readonly trader: Address = SIM_TRADER;
+  readonly batchLimit: number;
+  calls = 0;
+
+  constructor(private readonly opts: SimVenueOptions) {
+    this.batchLimit = opts.batchLimit;
+  }
+
+  /** Run `act` at the exchange after the entry latency, deliver its result after the response latency. */
+  private roundTrip<T>(act: (at: number) => T): Promise<T> {
+    this.calls++;
+    const { clock, latency } = this.opts;
+    return new Promise<T>((resolve, reject) => {
+      clock.setTimeout(() => {
+        let result: T;
+        try {
+          result = act(clock.now());
+        } catch (err) {
+          reject(err);
+          return;
+        }
+        clock.setTimeout(() => {
+          resolve(result);
+          this.opts.onDelivered();
+        }, latency.response());
+      }, latency.entry());
+    });
+  }
+
+  batch(creates: PlannedOrder[], cancels: Bytes32[]): Promise<BatchResult> {
+    return this.roundTrip((at) => {
+      // cancels first, as the venue's bulk endpoint applies them (frees a slot before its replacement)
+      const c = cancels.map((n) => this.cancelAt(n, at));
+      const o = creates.map((p) => this.createAt(p, at));
+      return { creates: o, cancels: c };
+    });
+  }
+
+  cancelReplace(cancelNonce: Bytes32, create: PlannedOrder): Promise<{ cancel: CancelOutcome; create: CreateOutcome }> {
+    return this.roundTrip((at) => ({ cancel: this.cancelAt(cancelNonce, at), create: this.createAt(create, at) }));
+  }
+
+  openOrders(marketId?: Bytes32): Promise<VenueOrder[]> {
+    return this.roundTrip(() => {
+      const x = this.opts.exchange;
+      const m = marketId === undefined ? undefined : x.marketOf(marketId);
+      if (m === -1) return [];
+      return x.openOrders(m).map((o) => x.toVenueOrder(o, this.trader));
+    });
+  }
+
+  private createAt(p: PlannedOrder, at: number): CreateOutcome {
+    const r = this.opts.exchange.place(p, at);
+    if (r.ok) return { ok: true, nonce: p.nonce, order: null, duplicate: false };
+    return { ok: false, nonce: p.nonce, code: r.code, message: r.message, retryable: false };
+  }
+
+  private cancelAt(nonce: Bytes32, at: number): CancelOutcome {
+    const r = this.opts.exchange.cancel(nonce, at);
+    if (r.ok) return { ok: true, nonce, alreadyCancelled: r.alreadyCancelled };
+    return { ok: false, nonce, code: r.code, message: r.message, retryable: false };
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * Virtual time for backtests: a `Clock` (src/core/clock.ts) whose `now()` only moves when the replay
+ * driver advances it, with timers kept in a binary heap ordered by (due time, insertion order) so two
+ * timers due at the same millisecond always run in the order they were set (determinism).
+ *
+ * Entry points:
+ *   const clock = new VirtualClock(startMs);
+ *   clock.setTimeout(fn, ms) / clock.scheduler          // what the kernel and RxJS operators use
+ *   clock.nextDue()                                     // due time of the earliest timer (Infinity if none)
+ *   clock.runNext()                                     // advance to the earliest timer and run it
+ *   clock.advanceTo(t)                                  // move time forward without running anything
+ * The driver interleaves recorded events and timers itself (src/backtest/replay-loop.ts), so a timer
+ * never fires "late" relative to the data.
+ */
+import { Subscription, type SchedulerAction, type SchedulerLike } from 'rxjs';
+import type { Clock } from '../core/clock.ts';
+
+interface Timer {
+  at: number;
+  seq: number;
+  fn: (() => void) | null;
+}
+
+/** Min-heap of timers by (at, seq). Cancelled timers stay until popped (fn = null). */
+class TimerHeap {
+  private readonly a: Timer[] = [];
+  get size(): number {
+    return this.a.length;
+  }
+  peek(): Timer | undefined {
+    return this.a[0];
+  }
+  push(t: Timer): void {
+    const a = this.a;
+    a.push(t);
+    let i = a.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!less(a[i]!, a[p]!)) break;
+      [a[i], a[p]] = [a[p]!, a[i]!];
+      i = p;
+    }
+  }
+  pop(): Timer | undefined {
+    const a = this.a;
+    const top = a[0];
+    const last = a.pop();
+    if (a.length > 0 && last) {
+      a[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < a.length && less(a[l]!, a[m]!)) m = l;
+        if (r < a.length && less(a[r]!, a[m]!)) m = r;
+        if (m === i) break;
+        [a[i], a[m]] = [a[m]!, a[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+const less = (x: Timer, y: Timer): boolean => x.at < y.at || (x.at === y.at && x.seq < y.seq);
+
+export class VirtualClock implements Clock {
+  private t: number;
+  private seq = 0;
+  private readonly heap = new TimerHeap();
+  readonly scheduler: SchedulerLike;
+
+  constructor(startMs = 0) {
+    this.t = startMs;
+    this.scheduler = new VirtualScheduler(this);
+  }
+
+  now(): number {
+    return this.t;
+  }
+
+  setTimeout(fn: () => void, ms: number): () => void {
+    const timer: Timer = { at: this.t + Math.max(0, ms), seq: this.seq++, fn };
+    this.heap.push(timer);
+    return () => {
+      timer.fn = null;
+    };
+  }
+
+  /** Due time of the earliest live timer, Infinity when none is set. */
+  nextDue(): number {
+    for (;;) {
+      const top = this.heap.peek();
+      if (!top) return Infinity;
+      if (top.fn) return top.at;
+      this.heap.pop();
+    }
+  }
+
+  /** Advance to the earliest live timer and run it; false when there is none. */
+  runNext(): boolean {
+    if (this.nextDue() === Infinity) return false;
+    const timer = this.heap.pop()!;
+    if (timer.at > this.t) this.t = timer.at;
+    const fn = timer.fn!;
+    timer.fn = null;
+    fn();
+    return true;
+  }
+
+  /** Move time forward (never backwards: recorded timestamps that step back keep the clock still). */
+  advanceTo(t: number): void {
+    if (t > this.t) this.t = t;
+  }
+
+  get pendingTimers(): number {
+    return this.heap.size;
+  }
+}
+
+/** The RxJS face of the virtual clock: actions run as virtual timers. */
+class VirtualScheduler implements SchedulerLike {
+  constructor(private readonly clock: VirtualClock) {}
+  now(): number {
+    return this.clock.now();
+  }
+  schedule<T>(work: (this: SchedulerAction<T>, state?: T) => void, delay = 0, state?: T): Subscription {
+    return new VirtualAction(this.clock, work).schedule(state, delay);
+  }
+}
+
+class VirtualAction<T> extends Subscription implements SchedulerAction<T> {
+  private cancelTimer: (() => void) | null = null;
+  constructor(
+    private readonly clock: VirtualClock,
+    private readonly work: (this: SchedulerAction<T>, state?: T) => void,
+  ) {
+    super(() => this.cancelTimer?.());
+  }
+  schedule(state?: T, delay = 0): Subscription {
+    if (this.closed) return this;
+    this.cancelTimer?.();
+    this.cancelTimer = this.clock.setTimeout(() => {
+      this.cancelTimer = null;
+      if (!this.closed) this.work.call(this, state);
+    }, delay);
+    return this;
+  }
+}
