@@ -133,7 +133,7 @@ export class BookEventParser {
     const seq = readSeq(o.seq, lastEventId, endpoint);
     const changes = o.changes;
     if (!Array.isArray(changes)) throw reject(endpoint, 'changes', 'an array of {side, price, size}', changes);
-    const units = this.unitsFor(changes.map((c) => (c && typeof c === 'object' ? (c as { price?: unknown }).price : undefined)));
+    const units = this.priceUnits !== 'auto' ? this.priceUnits : this.unitsFor(changes.map((c) => (c && typeof c === 'object' ? (c as { price?: unknown }).price : undefined)));
     const bids: BookLevel[] = [];
     const asks: BookLevel[] = [];
     for (let i = 0; i < changes.length; i++) {
