@@ -44,6 +44,7 @@ export type Overrides = Readonly<Record<string, unknown>>;
 
 /** Scalars from the environment: numbers and booleans as YAML reads them, else the string. */
 function scalar(s: string): unknown {
+  if (/^0x[0-9a-fA-F]+$/.test(s)) return s; // ids and keys stay text (YAML would read hex as a number)
   try {
     const v: unknown = parseYaml(s);
     return v === null || typeof v === 'object' ? s : v;
