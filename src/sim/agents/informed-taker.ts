@@ -1,0 +1,59 @@
+/**
+ * An informed taker: at Poisson arrivals it compares the touch with the hidden fair value and,
+ * when a side is mispriced by more than its edge, takes it with an IOC limited at fair ∓ edge — so
+ * its trades push the book toward fair value, and quotes that lag a jump get picked off.
+ */
+import type { EngineCommand } from '../../engine/types.ts';
+import type { Rng } from '../rng.ts';
+import type { AgentStep, AgentView } from './agent-types.ts';
+import { type ArrivalState } from './noise-taker.ts';
+import { snapPrice, toSubmitOrder } from './order-builder.ts';
+import { exponential } from './random-draws.ts';
+
+export interface InformedTakerConfig {
+  trader: number;
+  /** arrivals per second (default 0.2) */
+  ratePerSec: number;
+  /** required mispricing, in ticks (default 2) */
+  edgeTicks: number;
+  /** most shares per trade in 1e-6 units (default 30 shares) */
+  maxSize: number;
+}
+
+export const DEFAULT_INFORMED_TAKER: Readonly<Omit<InformedTakerConfig, 'trader'>> = Object.freeze({
+  ratePerSec: 0.2,
+  edgeTicks: 2,
+  maxSize: 30_000_000,
+});
+
+export function stepInformedTaker(
+  cfg: InformedTakerConfig,
+  state: ArrivalState,
+  rng: Rng,
+  nowMs: number,
+  view: AgentView,
+  fairProbability: number,
+): AgentStep<ArrivalState> {
+  const commands: EngineCommand[] = [];
+  let next = state.nextMs;
+  if (next <= nowMs) {
+    const c = informedOrder(cfg, rng, nowMs, view, fairProbability * 1_000_000);
+    if (c) commands.push(c);
+    while (next <= nowMs) next += Math.max(1, exponential(rng, cfg.ratePerSec) * 1000);
+  }
+  return { state: { nextMs: next }, commands, nextMs: next };
+}
+
+function informedOrder(cfg: InformedTakerConfig, rng: Rng, nowMs: number, view: AgentView, fair: number): EngineCommand | null {
+  const edge = cfg.edgeTicks * view.tick;
+  const size = rng.int(1, Math.max(1, Math.round(cfg.maxSize / 1_000_000))) * 1_000_000;
+  const common = { market: view.market, trader: cfg.trader, side: 'buy' as const, size, timeInForce: 1 as const, nowMs };
+  if (view.bestAsk !== 0 && view.bestAsk <= fair - edge) {
+    return { type: 'submit', order: toSubmitOrder({ ...common, outcome: 1, price: snapPrice(fair - edge, view.tick, 'down') }) };
+  }
+  if (view.bestBid !== 0 && view.bestBid >= fair + edge) {
+    const yes = snapPrice(fair + edge, view.tick, 'up');
+    return { type: 'submit', order: toSubmitOrder({ ...common, outcome: 0, price: 1_000_000 - yes }) };
+  }
+  return null;
+}

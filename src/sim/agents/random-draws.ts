@@ -1,0 +1,36 @@
+/**
+ * Draws the agents need on top of a uniform seeded generator (src/sim/rng.ts): normal and
+ * exponential variates, and independent per-agent seeds derived from one exchange seed.
+ */
+import type { Rng } from '../rng.ts';
+
+/** Standard normal by Box–Muller (one of the pair; simplicity beats speed here). */
+export function gaussian(rng: Rng): number {
+  let u = rng.next();
+  while (u <= Number.EPSILON) u = rng.next();
+  const v = rng.next();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+
+/** Exponential with the given rate (events per unit); the gap to the next Poisson arrival. */
+export function exponential(rng: Rng, rate: number): number {
+  if (!(rate > 0)) return Infinity;
+  let u = rng.next();
+  while (u <= Number.EPSILON) u = rng.next();
+  return -Math.log(u) / rate;
+}
+
+/**
+ * A 32-bit seed for one agent from the exchange seed, the market and the agent's name, so adding an
+ * agent or a market never shifts another agent's random stream.
+ */
+export function deriveSeed(seed: number, market: number, name: string): number {
+  let h = (seed ^ 0x811c9dc5) >>> 0;
+  const mix = (x: number) => {
+    h = Math.imul(h ^ x, 0x01000193) >>> 0;
+    h ^= h >>> 15;
+  };
+  mix(market);
+  for (let i = 0; i < name.length; i++) mix(name.charCodeAt(i));
+  return h >>> 0;
+}
