@@ -13,5 +13,6 @@ import * as balance from './routes/account/balance.ts';
 import * as gasless from './routes/account/gasless.ts';
 import * as migration from './routes/account/migration.ts';
 import * as portfolio from './routes/account/portfolio.ts';
+import * as questions from './routes/account/questions.ts';
 
-export const ROUTE_MODULES: readonly { register(router: Router): void }[] = [orders, markets, orderbook, activity, oracle, simulate, balance, gasless, migration, portfolio];
+export const ROUTE_MODULES: readonly { register(router: Router): void }[] = [orders, markets, orderbook, activity, oracle, simulate, balance, gasless, migration, portfolio, questions];

@@ -10,6 +10,7 @@ import { createLocalExchange, type ApiKeySpec } from '../../sim/local-exchange.t
 import { FAULT_PROFILES } from '../../sim/faults.ts';
 import { ALL_PERMISSIONS, type Permission } from '../../sim/router.ts';
 import { startCounterparties } from '../../sim/counterparties.ts';
+import { installMigration } from '../../sim/migration/install.ts';
 
 /** KEY[:WALLET[:PERMS]] with PERMS a comma or plus separated list (e.g. read,trade,can_create_markets). */
 export function parseApiKeyFlag(text: string): ApiKeySpec {
@@ -68,6 +69,9 @@ const command: CommandSpec = {
       ...(o.state ? { stateFile: o.state as string } : {}),
       onError: (e) => process.stderr.write(`sim: internal error: ${e instanceof Error ? e.message : String(e)}\n`),
     });
+    // the migration rule and its data (restored from the state file when there is one); with demo
+    // keys, one seeded legacy account shows the whole migration flow
+    const { demoAccounts } = installMigration(ex.state, { demoLegacyAccounts: given.length ? 0 : 1 });
     const agents = o.agents ? startCounterparties(ex, { seed }) : undefined;
     const baseUrl = await ex.start(port);
     process.stdout.write(`listening ${baseUrl}\n`);
@@ -76,6 +80,7 @@ const command: CommandSpec = {
         const rec = ex.state.keys.get(k.key)!;
         process.stdout.write(`demo-key ${rec.key} wallet ${rec.wallet} perms ${rec.perms.join(',')} private-key ${rec.privateKey ?? '-'}\n`);
       }
+      for (const d of demoAccounts) process.stdout.write(`demo-legacy-wallet ${d.account.wallet} private-key ${d.privateKey}\n`);
     }
     await new Promise<void>((resolve) => {
       const stop = (): void => {
