@@ -130,6 +130,19 @@ const fastOps =
     }
   }, 1500);
 
+// The update alone (no best-price read), for the per-update cost the design budgets (~5-20 ns).
+const updateOnly = new L2Book({ tick: TICK });
+let u = 0;
+const updateOnlyOps =
+  BATCH *
+  opsPerSecond(() => {
+    for (let n = 0; n < BATCH; n++) {
+      const k = u++ & (N - 1);
+      if (bids[k]) updateOnly.applyBid(prices[k]!, sizes[k]!);
+      else updateOnly.applyAsk(prices[k]!, sizes[k]!);
+    }
+  }, 1000);
+
 const baseOps =
   BATCH *
   opsPerSecond(() => {
@@ -147,6 +160,7 @@ report(
     ['updates (+ best bid/ask read)', `${N} near-top updates, 30 % removals, tick ${TICK}`],
     ['L2Book updates/s', fastOps],
     ['L2Book ns/update', nsPerUpdate],
+    ['L2Book ns/update, no read', 1e9 / updateOnlyOps],
     ['Map+sort updates/s', baseOps],
     ['Map+sort ns/update', 1e9 / baseOps],
     ['ratio', fastOps / baseOps],
@@ -159,5 +173,6 @@ report(
     baselineValue: Math.round(baseOps),
     ratio: Number((fastOps / baseOps).toFixed(1)),
     nsPerUpdate: Number(nsPerUpdate.toFixed(1)),
+    nsPerUpdateNoRead: Number((1e9 / updateOnlyOps).toFixed(1)),
   },
 );
