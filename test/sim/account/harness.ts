@@ -10,8 +10,9 @@ import { TESTNET } from '../../../src/exchange/chains.ts';
 import { createSigner, type Signer } from '../../../src/exchange/signing/signer.ts';
 import type { Address } from '../../../src/model/order.ts';
 import { createLocalExchange, type ApiKeySpec, type LocalExchange } from '../../../src/sim/local-exchange.ts';
-import { installMigration, type MigrationOptions } from '../../../src/sim/migration/install.ts';
-import { configureAccounts, type AccountOptions } from '../../../src/sim/routes/account/account-options.ts';
+import type { MigrationOptions } from '../../../src/sim/migration/install.ts';
+import type { AccountOptions } from '../../../src/sim/routes/account/account-options.ts';
+import { installAccounts } from '../../../src/sim/routes/account/install-accounts.ts';
 import * as questions from '../../../src/sim/routes/account/questions.ts';
 import { caller, closeCallers, type Call } from '../conformance/http-client.ts';
 
@@ -65,8 +66,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     initialCollateral: o.initialCollateral ?? 1_000_000_000n,
     rateLimit: { capacity: 100_000, refillPerSecond: 100_000 },
   });
-  installMigration(ex.state, o.migration ?? {});
-  configureAccounts(ex.state, o.accounts ?? {});
+  installAccounts(ex.state, { migration: o.migration ?? {}, accounts: o.accounts ?? {} });
   // mount the question routes if the exchange's module list does not (yet) include them
   if (!ex.router.list().some((r) => r.path === '/questions')) questions.register(ex.router);
   const baseUrl = await ex.start(0);
