@@ -83,6 +83,8 @@ export const DEFAULT_MIN_SIZE = 1_000_000;
 export function emptyMarket(marketId: Bytes32): MarketState {
   return {
     marketId,
+    // every field present from the start keeps one object shape (spreads that add keys are slow in V8)
+    slug: undefined,
     tick: DEFAULT_TICK,
     minSize: DEFAULT_MIN_SIZE,
     deadline: null,

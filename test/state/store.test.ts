@@ -160,3 +160,23 @@ describe('selectMarketView', () => {
     assert.equal(selectMarketView(store.state, M, 2)!.book, a);
   });
 });
+
+describe('applyLevels (property)', () => {
+  it('matches a map-and-sort reference for any changes', async () => {
+    const fc = (await import('fast-check')).default;
+    const level = fc.record({ price: fc.integer({ min: 1, max: 60 }), size: fc.integer({ min: 0, max: 5 }) });
+    fc.assert(
+      fc.property(fc.array(level), fc.array(level), fc.boolean(), (start, changes, descending) => {
+        const ref = (base: { price: number; size: number }[], ch: { price: number; size: number }[]) => {
+          const m = new Map<number, number>();
+          for (const l of base) m.set(l.price, l.size);
+          for (const c of ch) (c.size > 0 ? m.set(c.price, c.size) : m.delete(c.price));
+          return [...m].map(([price, size]) => ({ price, size })).sort((a, b) => (descending ? b.price - a.price : a.price - b.price));
+        };
+        const base = ref([], start.filter((l) => l.size > 0));
+        assert.deepEqual(applyLevels(base, changes, descending), ref(base, changes));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
