@@ -122,3 +122,35 @@ test('property: agrees with a Map reference over random update sequences', () =>
     { numRuns: 300, seed: 42 },
   );
 });
+
+test('property: snapshots interleaved with updates leave no stale level behind', () => {
+  const tick = 100;
+  const level = fc.record({ idx: fc.integer({ min: 1, max: 9_999 }), size: fc.integer({ min: 1, max: 1e12 }) });
+  const step = fc.oneof(
+    fc.record({ kind: fc.constant('snap' as const), bids: fc.array(level, { maxLength: 8 }), asks: fc.array(level, { maxLength: 8 }) }),
+    fc.record({ kind: fc.constant('lvl' as const), side: fc.constantFrom('bid' as const, 'ask' as const), idx: fc.integer({ min: 1, max: 9_999 }), size: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 1e12 })) }),
+  );
+  fc.assert(
+    fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
+      const book = new L2Book({ tick });
+      const ref = { bid: new Map<number, number>(), ask: new Map<number, number>() };
+      for (const s of steps) {
+        if (s.kind === 'snap') {
+          const bids = s.bids.map((l) => ({ price: l.idx * tick, size: l.size }));
+          const asks = s.asks.map((l) => ({ price: l.idx * tick, size: l.size }));
+          book.applySnapshot({ bids, asks });
+          ref.bid = new Map(bids.map((l) => [l.price, l.size]));
+          ref.ask = new Map(asks.map((l) => [l.price, l.size]));
+        } else {
+          book.applyLevel(s.side, s.idx * tick, s.size);
+          if (s.size === 0) ref[s.side].delete(s.idx * tick);
+          else ref[s.side].set(s.idx * tick, s.size);
+        }
+      }
+      const want = (m: Map<number, number>, desc: boolean) => [...m].sort((a, b) => (desc ? b[0] - a[0] : a[0] - b[0])).map(([price, size]) => ({ price, size }));
+      assert.deepEqual(book.levels('bid'), want(ref.bid, true));
+      assert.deepEqual(book.levels('ask'), want(ref.ask, false));
+    }),
+    { numRuns: 300, seed: 11 },
+  );
+});
