@@ -1,6 +1,6 @@
 /** `orders:`, `feeds:`, `metrics:`, `logging:` and `wallet:` sections (all optional, with defaults). */
 import type { NoInventoryMode } from '../strategy/to-orders.ts';
-import { readBoolean, readEnum, readNumber, readOptionalObject, readOptionalString, readString } from './fields.ts';
+import { ConfigFieldError, at, readBoolean, readEnum, readNumber, readOptionalObject, readOptionalString, readString } from './fields.ts';
 import { LOG_LEVELS, type FeedSettings, type LogLevel, type OrderManagerSettings } from './types.ts';
 
 const secs = (v: number) => Math.round(v * 1000);
@@ -8,7 +8,8 @@ const secs = (v: number) => Math.round(v * 1000);
 export function parseOrders(raw: unknown, path: string): OrderManagerSettings {
   const o = readOptionalObject(raw, path, ['priceTolerance', 'sizeTolerance', 'batchLimit', 'requoteIntervalSeconds', 'deadManExpirySeconds', 'inFlightTimeoutSeconds', 'reconcileIntervalSeconds', 'noInventory']);
   const deadMan = readNumber(o, 'deadManExpirySeconds', path, { min: 0, max: 31_536_000 }, 0);
-  if (deadMan > 0 && deadMan < 10) readNumber(o, 'deadManExpirySeconds', path, { min: 10, max: 31_536_000 }); // throws: too short to refresh safely
+  // below 10 s a refresh could not reliably land before expiry: every order would lapse
+  if (deadMan > 0 && deadMan < 10) throw new ConfigFieldError(at(path, 'deadManExpirySeconds'), '0 (off) or a number in [10, 31536000]', deadMan);
   return {
     priceTolerance: Math.round(readNumber(o, 'priceTolerance', path, { min: 0, max: 0.5 }, 0) * 1e6),
     sizeTolerance: readNumber(o, 'sizeTolerance', path, { min: 0, max: 1 }, 0.1),

@@ -98,6 +98,7 @@ test('messages name file, path, expected and got', async () => {
     ],
     [`${base}defaults:\n  risk: { maxPosition: -1 }\n`, /^config\/t\.yaml: defaults\.risk\.maxPosition: expected a number in \(0, 1000000000\], got -1$/],
     [`${base}orders: { batchLimit: 1000 }\n`, /^config\/t\.yaml: orders\.batchLimit: expected an integer in \[1, 500\], got 1000$/],
+    [`${base}orders: { deadManExpirySeconds: 5 }\n`, /orders\.deadManExpirySeconds: expected 0 \(off\) or a number in \[10, 31536000\], got 5$/],
     [`${base}metrics: { port: "9464" }\n`, /metrics\.port: expected an integer in \[0, 65535\], got "9464"/],
     [`${base}logging: { level: loud }\n`, /logging\.level: expected one of trace, debug, info, warn, error, fatal, silent, got "loud"/],
     [`${base}venue2: x\n`, /^config\/t\.yaml: venue2: expected a known key \(one of venue, markets/],
