@@ -96,6 +96,25 @@ describe('OrderManager.sync', () => {
     assert.deepEqual([...venue.open.values()].map((o) => o.price).sort(), [670_000, 690_000, 710_000, 730_000]);
   });
 
+  it('at most one venue call per market change over a random walk, far fewer than cancel-all-then-create', async (t) => {
+    const { venue, om } = setup();
+    let mid = 500_000;
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const ticks = 600;
+    for (let k = 0; k < ticks; k++) {
+      mid += Math.round((rnd() - 0.5) * 8_000); // mostly noise inside the 5 000 tolerance, sometimes a move
+      const before = venue.venueCalls().length;
+      await om.sync(M1, quotes(mid));
+      assert.ok(venue.venueCalls().length - before <= 1, `tick ${k}: more than one call`);
+      assertOnePerSlot(venue, om);
+    }
+    const calls = venue.venueCalls().length;
+    const naive = 2 * ticks; // a bulk cancel and a bulk create on every tick
+    assert.ok(calls < naive / 4, `${calls} calls vs naive ${naive}`);
+    t.diagnostic(`requote calls: ${calls} for ${ticks} ticks (naive cancel-all-then-create: ${naive})`);
+  });
+
   it('batches within the venue limit', async () => {
     const { venue, om } = setup({}, 4);
     const many = Array.from({ length: 10 }, (_, i) => ({ slot: `s${i}`, order: order(100_000 + i * 10_000) }));

@@ -152,6 +152,24 @@ describe('selectMarketView', () => {
     assert.equal(selectMarketView(store.state, ('0x' + '00'.repeat(32)) as Bytes32, 0), null);
   });
 
+  it('worst case counts working, in-flight and cancelling orders as if filled', () => {
+    const store = new StateStore();
+    const bid1 = planned(1, 1, 0, 400_000, 3 * S);
+    const bid2 = planned(2, 0, 1, 600_000, 2 * S, 1); // sell NO = YES-terms bid
+    const ask = planned(3, 1, 1, 600_000, 5 * S, 2);
+    store.dispatchAll([
+      { type: 'OrderFilled', marketId: M, nonce: null, outcomeIndex: 1, side: 0, price: 400_000, size: 1 * S, fee: 0, ts: 1 },
+      { type: 'OrderSubmitted', marketId: M, slot: 'b0', nonce: bid1.nonce, order: bid1, retry: false, ts: 1 },
+      { type: 'OrderAdopted', marketId: M, slot: 'b1', nonce: bid2.nonce, order: bid2, remaining: bid2.size, ts: 1 },
+      { type: 'OrderAdopted', marketId: M, slot: 'a0', nonce: ask.nonce, order: ask, remaining: ask.size, ts: 1 },
+      { type: 'CancelSubmitted', marketId: M, nonce: ask.nonce, ts: 2 },
+    ]);
+    const v = selectMarketView(store.state, M, 3)!;
+    assert.deepEqual(v.quotes.map((q) => [q.side, q.state]).sort(), [['ask', 'cancelling'], ['bid', 'in-flight'], ['bid', 'working']]);
+    // long: 1 + 3 + 2 = 6 shares; short: −1 + 5 = 4 shares → 6
+    assert.equal(v.account.worstCasePosition, 6 * S);
+  });
+
   it('memoises the view book: unchanged books give the same object', () => {
     const store = new StateStore();
     store.dispatch(snapshot(1, [[440_000, S]], [[460_000, S]]));
