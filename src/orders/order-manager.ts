@@ -64,6 +64,8 @@ export interface OrderManagerOptions {
   /** cancelAll: rounds of list-then-cancel and the pause between them (default 5 / 250 ms) */
   cancelAllRounds?: number;
   cancelAllDelayMs?: number;
+  /** a market flagged for reconciliation is reconciled at most this often by sync (default 1 000 ms) */
+  reconcileMinIntervalMs?: number;
   /** called after a halt has cancelled everything; the runtime exits non-zero */
   onHalt?: (err: Error, result: CancelAllResult) => void;
 }
@@ -111,6 +113,7 @@ export class OrderManager {
   private readonly blocked = new Set<string>();
   private readonly cooldown = new Map<string, number>();
   private readonly needsReconcile = new Set<string>();
+  private readonly nextReconcileAt = new Map<string, number>();
 
   private readonly chains = new Map<string, Promise<void>>();
   private readonly queued = new Map<string, readonly DesiredOrder[]>();
@@ -247,7 +250,11 @@ export class OrderManager {
     const k = lower(marketId);
     this.lastDesired.set(k, desired);
     this.flagTimeouts(marketId);
-    if (this.needsReconcile.has(k)) await this.reconcileNow(marketId, undefined);
+    if (this.needsReconcile.has(k) && this.clock.now() >= (this.nextReconcileAt.get(k) ?? 0)) {
+      // throttled: while the venue cannot list orders, do not add a listing call to every tick
+      this.nextReconcileAt.set(k, this.clock.now() + (this.opts.reconcileMinIntervalMs ?? 1000));
+      await this.reconcileNow(marketId, undefined);
+    }
     await this.resendRetries(marketId);
     if (this.stopping || this.halted) return;
 

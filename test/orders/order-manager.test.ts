@@ -257,6 +257,19 @@ describe('OrderManager outcomes', () => {
     assert.ok(venue.calls.some((c) => c.kind === 'open-orders'));
   });
 
+  it('a market needing reconciliation does not list orders on every tick while the venue fails', async () => {
+    const { venue, om, clock } = setup({ reconcileMinIntervalMs: 1000 });
+    await om.sync(M1, quotes(500_000).slice(0, 1));
+    venue.cancelScript = (x) => ({ ok: false, nonce: x, code: 'not-found', message: '404', retryable: false });
+    await om.sync(M1, []); // unknown order → flagged for reconciliation
+    venue.failOpenOrders = 100;
+    for (let i = 0; i < 5; i++) await om.sync(M1, []);
+    assert.equal(venue.calls.filter((c) => c.kind === 'open-orders').length, 1);
+    clock.t += 1000;
+    await om.sync(M1, []);
+    assert.equal(venue.calls.filter((c) => c.kind === 'open-orders').length, 2);
+  });
+
   it('dead-man: orders carry a short expiry and are refreshed at half-life', async () => {
     const { venue, om, clock } = setup({ deadManSeconds: 60 });
     await om.sync(M1, quotes(500_000).slice(0, 1));
