@@ -14,6 +14,9 @@
  *   kernel.killed                            // the kill-switch reason once fired, else null
  *   kernel.orderManager                      // the order manager (given, or built from venue+clock)
  *
+ * Fills (OrderFilled with a nonce, de-duplicated by fill id) also shrink the order manager's own copy
+ * of the order, so a filled quote is replaced at once rather than at the next reconcile.
+ *
  * Per tick of one market: store snapshot → MarketView → strategy → risk gate → to-orders → slots →
  * orderManager.sync. Denials are dispatched into the store as QuoteDenied events. A 'pull' decision
  * syncs an empty set; a 'kill' decision latches, stops quoting everywhere, cancels everything and
@@ -185,17 +188,36 @@ export class QuotingKernel {
   }
 
   onEvent(e: StateEvent): void {
+    const fresh = this.isFreshFill(e);
     this.store.dispatch(e);
+    if (fresh) this.applyFill(e);
     if (triggersTick(e)) this.markDirty(eventMarket(e));
   }
 
   /** Reduce a batch together (one store notification), then schedule the markets it touched. */
   onEvents(es: readonly StateEvent[]): void {
     if (es.length === 0) return;
+    const fills = es.filter((e) => this.isFreshFill(e));
     this.store.dispatchAll(es);
+    for (const f of fills) this.applyFill(f);
     const touched = new Set<Bytes32 | null>();
     for (const e of es) if (triggersTick(e)) touched.add(eventMarket(e));
     for (const m of touched) this.markDirty(m);
+  }
+
+  /**
+   * A fill the store has not seen yet (by fill id): the order manager must shrink that order too,
+   * or its diff would keep treating a filled quote as resting until the next reconcile.
+   */
+  private isFreshFill(e: StateEvent): e is Extract<StateEvent, { type: 'OrderFilled' }> {
+    if (e.type !== 'OrderFilled' || !e.nonce) return false;
+    if (e.fillId === undefined) return true;
+    const m = this.store.state.markets.get(lower(e.marketId));
+    return !m || !m.fillIds.includes(e.fillId);
+  }
+
+  private applyFill(e: StateEvent): void {
+    if (e.type === 'OrderFilled' && e.nonce) this.orderManager.applyFill(e.nonce, e.size);
   }
 
   /** The desired orders of every market as of now, without sending anything (start-up reconcile). */

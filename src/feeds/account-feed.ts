@@ -1,0 +1,60 @@
+/**
+ * Balances and positions by polling `GET /balance/:address`: free collateral (the settlement
+ * balance, what orders can lock) as BalanceUpdated, and per quoted market the YES and NO holdings as
+ * PositionSynced (the store trusts these over its own fill arithmetic). Markets we quote but hold
+ * nothing in are synced to zero, so a position closed elsewhere does not linger.
+ */
+import type { Observable } from 'rxjs';
+import type { Clock } from '../core/clock.ts';
+import type { Logger } from '../core/logger.ts';
+import type { BalanceSummary } from '../exchange/client/balance.ts';
+import type { Address, Bytes32 } from '../model/order.ts';
+import { feedEvent, type FeedEvent } from './feed-event.ts';
+import type { FeedHealth } from './feed-health.ts';
+import { pollFeed } from './poll-feed.ts';
+
+export interface BalanceSource {
+  balance: { summary(owner: Address): Promise<BalanceSummary> };
+}
+
+export interface AccountFeedOptions {
+  client: BalanceSource;
+  trader: Address;
+  marketIds: readonly Bytes32[];
+  clock: Clock;
+  intervalMs: number;
+  health?: FeedHealth;
+  logger?: Logger;
+}
+
+const SOURCE = 'account';
+
+/** One balance summary → the state events it implies (pure). */
+export function accountEvents(s: BalanceSummary, marketIds: readonly Bytes32[], now: number): FeedEvent[] {
+  const out: FeedEvent[] = [feedEvent(SOURCE, { type: 'BalanceUpdated', collateral: s.usdc.settlementBalance > 0n ? s.usdc.settlementBalance : s.usdc.balance, ts: now }, 0, now)];
+  const held = new Map<string, { yes: number; no: number }>();
+  for (const t of s.outcomeTokens) {
+    const k = t.marketId.toLowerCase();
+    const h = held.get(k) ?? { yes: 0, no: 0 };
+    const amount = Number(t.balance);
+    if (t.outcomeIndex === 1) h.yes += amount;
+    else h.no += amount;
+    held.set(k, h);
+  }
+  for (const id of marketIds) {
+    const h = held.get(id.toLowerCase()) ?? { yes: 0, no: 0 };
+    out.push(feedEvent(SOURCE, { type: 'PositionSynced', marketId: id, yes: h.yes, no: h.no, ts: now }, 0, now));
+  }
+  return out;
+}
+
+export function accountFeed(opts: AccountFeedOptions): Observable<FeedEvent> {
+  return pollFeed({
+    name: SOURCE,
+    clock: opts.clock,
+    intervalMs: opts.intervalMs,
+    ...(opts.health ? { health: opts.health } : {}),
+    ...(opts.logger ? { logger: opts.logger } : {}),
+    read: async () => accountEvents(await opts.client.balance.summary(opts.trader), opts.marketIds, opts.clock.now()),
+  });
+}

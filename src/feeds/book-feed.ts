@@ -1,0 +1,96 @@
+/**
+ * Book feed: one streaming connection per market (src/exchange/stream, SSE with ETag-poll fallback)
+ * turned into BookEventReceived state events.
+ *
+ * Which view: only the YES view (outcomeIndex 1). The venue keeps one book per market in YES terms
+ * and serves the NO view as its mirror (design.md §3), so a second stream would double the traffic
+ * and the parse cost for no information; the store builds its YES-terms view from the YES book.
+ *
+ * Reconnects: a stream that goes live again after a break calls `onReconnect(marketId)` so the
+ * runtime reconciles that market's orders (events may have been missed while it was away).
+ * Staleness: health source `book:<marketId>` is touched on every event, heartbeat-driven statuses
+ * included; the risk gate's own stale-book guard is what pulls quotes.
+ */
+import { catchError, EMPTY, map, merge, tap, type Observable } from 'rxjs';
+import type { Clock } from '../core/clock.ts';
+import { silentLogger, type Logger } from '../core/logger.ts';
+import { createBookStream, type BookStream, type BookStreamOptions } from '../exchange/stream/book-stream.ts';
+import type { SnapshotFetcher } from '../exchange/stream/snapshot-fetcher.ts';
+import type { Bytes32 } from '../model/order.ts';
+import type { BookEvent } from '../model/stream.ts';
+import { feedEvent, type FeedEvent } from './feed-event.ts';
+import type { FeedHealth } from './feed-health.ts';
+
+export interface BookFeedOptions {
+  baseUrl: string;
+  apiKey?: string;
+  marketIds: readonly Bytes32[];
+  /** per-market JSON snapshot fetcher (resync and the polling fallback) */
+  fetchSnapshot: (marketId: Bytes32) => SnapshotFetcher;
+  clock: Clock;
+  depth?: number;
+  idleTimeoutMs?: number;
+  pollIntervalMs?: number;
+  health?: FeedHealth;
+  /** a stale stream counts as stale after this long without an event (default 15 000) */
+  staleAfterMs?: number;
+  onReconnect?: (marketId: Bytes32) => void;
+  logger?: Logger;
+  /** extra stream options (tests: backoff, fetch) */
+  stream?: Partial<BookStreamOptions>;
+}
+
+export interface BookFeed {
+  readonly events$: Observable<FeedEvent>;
+  /** the per-market stream objects, for their counters (metrics) */
+  readonly streams: ReadonlyMap<string, BookStream>;
+}
+
+function venueTsOf(e: BookEvent): number {
+  if (e.type === 'snapshot') return e.book.venueTs;
+  return e.type === 'status' ? 0 : e.venueTs;
+}
+
+export function createBookFeed(opts: BookFeedOptions): BookFeed {
+  const log = opts.logger ?? silentLogger;
+  const streams = new Map<string, BookStream>();
+  const parts = opts.marketIds.map((marketId) => {
+    const source = `book:${marketId.toLowerCase()}`;
+    opts.health?.register(source, opts.staleAfterMs ?? 15_000);
+    const bs = createBookStream({
+      baseUrl: opts.baseUrl,
+      marketId,
+      outcomeIndex: 1,
+      depth: opts.depth ?? 20,
+      ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
+      fetchSnapshot: opts.fetchSnapshot(marketId),
+      clock: opts.clock,
+      logger: log,
+      ...(opts.idleTimeoutMs ? { idleTimeoutMs: opts.idleTimeoutMs } : {}),
+      ...(opts.pollIntervalMs ? { pollIntervalMs: opts.pollIntervalMs } : {}),
+      ...opts.stream,
+    });
+    streams.set(marketId.toLowerCase(), bs);
+    let wentAway = false;
+    return bs.events$.pipe(
+      tap((e) => {
+        if (e.type === 'status') {
+          if (e.state === 'reconnecting' || e.state === 'stale' || e.state === 'closed') wentAway = true;
+          else if ((e.state === 'live' || e.state === 'polling') && wentAway) {
+            wentAway = false;
+            opts.onReconnect?.(marketId);
+          }
+        }
+        if (e.type !== 'status' || e.state === 'live' || e.state === 'polling') opts.health?.ok(source, opts.clock.now());
+      }),
+      map((e) => feedEvent(source, { type: 'BookEventReceived', event: e, ts: opts.clock.now() }, venueTsOf(e), e.localTs)),
+      catchError((err: unknown) => {
+        // the stream client does not error by contract; if it ever does, this market goes quiet and
+        // the stale-book guard pulls its quotes rather than the whole pipeline stopping
+        log.error({ marketId, err: (err as Error).message }, 'book stream failed');
+        return EMPTY;
+      }),
+    );
+  });
+  return { events$: merge(...parts), streams };
+}

@@ -1,0 +1,267 @@
+/**
+ * The live venue: the VenuePort (src/model/venue.ts) over the HTTP client and the signer. Orders are
+ * signed here, at the edge, and nowhere else (design.md §2).
+ *
+ *   const venue = createLiveVenue({ client, signer });   // client: createVenueClient(…), signer: createSigner(…)
+ *   await venue.batch(creates, cancels)  → one outcome per item
+ *   await venue.cancelReplace(nonce, create)
+ *   await venue.openOrders(marketId?)    → every open order of the trader (all pages)
+ *
+ * Calls: creates and cancels together go out as mixed `POST /orders/bulk`, creates alone as
+ * `/orders/bulk/create`, cancels alone as `/orders/bulk/cancel`, chunked at the batch limit (cancels
+ * first, so they free collateral and inventory before the creates that need it).
+ *
+ * Idempotency: each PlannedOrder's signed body is kept by nonce until its outcome is final, so a retry
+ * of the same planned order resends the very same bytes, and a 409 duplicate on a resend is recognised
+ * as "already placed" (per item: a bulk whose retry meets a duplicate is re-sent one create at a time
+ * with `alreadySent`).
+ *
+ * Failures become per-item outcomes through the client's classifier: a whole call that failed on a
+ * transport/5xx/429 gives every item the same classified outcome (retryable, back-off); a call the
+ * venue refused because of some items (`errors[]` with indexes in the error body) gives those items
+ * their own classification and marks the others retryable (nothing was applied). A cancel of an order
+ * the venue does not know (404) means there is nothing left to cancel: it is answered alreadyCancelled.
+ */
+import { classify } from '../exchange/client/classify.ts';
+import { VenueError } from '../exchange/client/errors.ts';
+import { BATCH_LIMIT, type BulkItem, type BulkOperation, type BulkResult, type CancelResult, type CreateResult } from '../exchange/client/orders-write.ts';
+import type { ListOrdersParams } from '../exchange/client/orders-read.ts';
+import type { Signer } from '../exchange/signing/signer.ts';
+import type { Address, Bytes32, CancelBody, LimitOrderBody, VenueOrder } from '../model/order.ts';
+import type { BatchResult, CancelOutcome, CreateOutcome, PlannedOrder, VenuePort } from '../model/venue.ts';
+import { failedBatch } from '../orders/order-manager.ts';
+
+/** The part of the venue client the live venue uses (a narrow seam for tests and benchmarks). */
+export interface LiveOrdersClient {
+  bulk(ops: BulkOperation[], opts?: { alreadySent?: boolean }): Promise<BulkResult>;
+  bulkCreate(orders: LimitOrderBody[], opts?: { alreadySent?: boolean }): Promise<BulkResult>;
+  bulkCancel(cancels: CancelBody[]): Promise<BulkResult>;
+  create(body: LimitOrderBody, opts?: { alreadySent?: boolean }): Promise<CreateResult>;
+  cancelReplace(cancel: CancelBody, create: LimitOrderBody, opts?: { alreadySent?: boolean }): Promise<{ cancel: CancelResult; create: CreateResult }>;
+  iterate(p: Omit<ListOrdersParams, 'cursor'>): AsyncGenerator<VenueOrder>;
+}
+
+export type LiveSigner = Pick<Signer, 'address' | 'signOrder' | 'signCancel'>;
+
+export interface LiveVenueOptions {
+  client: { orders: LiveOrdersClient };
+  signer: LiveSigner;
+  batchLimit?: number;
+  /** unix seconds for order defaults (expiry) when a planned order has none */
+  nowSec?: () => number;
+  /** signed bodies kept for resends at most (oldest dropped first; default 10 000) */
+  maxKeptBodies?: number;
+}
+
+export interface LiveVenue extends VenuePort {
+  /** signed bodies currently kept for resends (memory check in soak tests) */
+  readonly keptBodies: number;
+}
+
+type Op = { type: 'create'; planned: PlannedOrder; body: LimitOrderBody; resend: boolean } | { type: 'cancel'; nonce: Bytes32; body: CancelBody };
+
+const lower = (s: string): string => s.toLowerCase();
+
+export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
+  const { client, signer } = opts;
+  const orders = client.orders;
+  const batchLimit = opts.batchLimit ?? BATCH_LIMIT;
+  const maxKept = opts.maxKeptBodies ?? 10_000;
+  /** signed create bodies by lower-case nonce; presence means "sent at least once" */
+  const signed = new Map<string, LimitOrderBody>();
+
+  function bodyOf(p: PlannedOrder): { body: LimitOrderBody; resend: boolean } {
+    const k = lower(p.nonce);
+    const kept = signed.get(k);
+    if (kept) return { body: kept, resend: true };
+    const body = signer.signOrder(p, opts.nowSec?.());
+    signed.set(k, body);
+    if (signed.size > maxKept) signed.delete(signed.keys().next().value!);
+    return { body, resend: false };
+  }
+
+  /** Forget a body once its create is settled (placed, or refused for good). */
+  function settle(o: CreateOutcome): CreateOutcome {
+    if (o.ok || !o.retryable) signed.delete(lower(o.nonce));
+    return o;
+  }
+
+  async function runChunk(chunk: Op[]): Promise<BatchResult> {
+    const creates = chunk.filter((o): o is Extract<Op, { type: 'create' }> => o.type === 'create');
+    const cancels = chunk.filter((o): o is Extract<Op, { type: 'cancel' }> => o.type === 'cancel');
+    const alreadySent = creates.some((c) => c.resend);
+    let res: BulkResult;
+    try {
+      if (creates.length === 0) res = await orders.bulkCancel(cancels.map((c) => c.body));
+      else if (cancels.length === 0) res = await orders.bulkCreate(creates.map((c) => c.body), { alreadySent });
+      else res = await orders.bulk(chunk.map(toOperation), { alreadySent });
+    } catch (err) {
+      return refused(chunk, err);
+    }
+    if (res.duplicate) return resendOneByOne(creates, cancels);
+    return mapResults(chunk, res.results);
+  }
+
+  /** A bulk retry met a 409 duplicate: nothing of that call was applied; settle each create alone. */
+  async function resendOneByOne(creates: Extract<Op, { type: 'create' }>[], cancels: Extract<Op, { type: 'cancel' }>[]): Promise<BatchResult> {
+    const out: BatchResult = { creates: [], cancels: [] };
+    if (cancels.length > 0) {
+      const r = await runChunk(cancels);
+      out.cancels.push(...r.cancels);
+    }
+    for (const c of creates) {
+      try {
+        const r = await orders.create(c.body, { alreadySent: true });
+        out.creates.push({ ok: true, nonce: c.planned.nonce, order: r.order, duplicate: r.duplicate });
+      } catch (err) {
+        out.creates.push(failedBatch([c.planned], [], err).creates[0]!);
+      }
+    }
+    return out;
+  }
+
+  async function batch(creates: PlannedOrder[], cancels: Bytes32[]): Promise<BatchResult> {
+    const ops: Op[] = [];
+    for (const n of cancels) ops.push({ type: 'cancel', nonce: n, body: signer.signCancel(n) });
+    for (const p of creates) ops.push({ type: 'create', planned: p, ...bodyOf(p) });
+    const out: BatchResult = { creates: [], cancels: [] };
+    for (let i = 0; i < ops.length; i += batchLimit) {
+      const r = await runChunk(ops.slice(i, i + batchLimit));
+      out.creates.push(...r.creates.map(settle));
+      out.cancels.push(...r.cancels);
+    }
+    return out;
+  }
+
+  async function cancelReplace(cancelNonce: Bytes32, create: PlannedOrder): Promise<{ cancel: CancelOutcome; create: CreateOutcome }> {
+    const cancelBody = signer.signCancel(cancelNonce);
+    const { body, resend } = bodyOf(create);
+    try {
+      const r = await orders.cancelReplace(cancelBody, body, { alreadySent: resend });
+      return {
+        cancel: { ok: true, nonce: cancelNonce, alreadyCancelled: r.cancel.alreadyCancelled },
+        create: settle({ ok: true, nonce: create.nonce, order: r.create.order, duplicate: r.create.duplicate }),
+      };
+    } catch (err) {
+      const c = classify(err);
+      if (c.reason === 'not-found') {
+        // the order to cancel is unknown to the venue: nothing was applied, the create may go alone
+        const alone = await batch([create], []);
+        return { cancel: { ok: true, nonce: cancelNonce, alreadyCancelled: true }, create: alone.creates[0]! };
+      }
+      const f = failedBatch([create], [cancelNonce], err);
+      return { cancel: f.cancels[0]!, create: settle(f.creates[0]!) };
+    }
+  }
+
+  async function openOrders(marketId?: Bytes32): Promise<VenueOrder[]> {
+    const out: VenueOrder[] = [];
+    const p: Omit<ListOrdersParams, 'cursor'> = { trader: signer.address as Address, status: ['open'], limit: 100, ...(marketId ? { marketId } : {}) };
+    for await (const o of orders.iterate(p)) out.push(o);
+    return out;
+  }
+
+  return {
+    trader: signer.address,
+    batchLimit,
+    batch,
+    cancelReplace,
+    openOrders,
+    get keptBodies() {
+      return signed.size;
+    },
+  };
+}
+
+function toOperation(op: Op): BulkOperation {
+  return op.type === 'create' ? { type: 'create', order: op.body } : { type: 'cancel', cancel: op.body };
+}
+
+/** Outcomes of a call that answered 2xx: match results by nonce (or by position when aligned). */
+export function mapResults(chunk: readonly Op[], results: readonly BulkItem[]): BatchResult {
+  const createdBy = new Map<string, VenueOrder>();
+  const cancelledBy = new Map<string, boolean>();
+  for (const r of results) {
+    if (!r.ok) continue;
+    if (r.type === 'create') createdBy.set(lower(r.order.nonce), r.order);
+    else cancelledBy.set(lower(r.nonce), r.alreadyCancelled);
+  }
+  const aligned = results.length === chunk.length;
+  const out: BatchResult = { creates: [], cancels: [] };
+  chunk.forEach((op, i) => {
+    const failed = aligned ? results[i] : undefined;
+    const message = failed && !failed.ok ? failed.error : 'the venue did not confirm this item';
+    if (op.type === 'create') {
+      const order = createdBy.get(lower(op.planned.nonce));
+      out.creates.push(order ? { ok: true, nonce: op.planned.nonce, order, duplicate: false } : itemCreateFailure(op.planned.nonce, message, null));
+    } else {
+      const already = cancelledBy.get(lower(op.nonce));
+      out.cancels.push(already !== undefined ? { ok: true, nonce: op.nonce, alreadyCancelled: already } : itemCancelFailure(op.nonce, message, null));
+    }
+  });
+  return out;
+}
+
+interface ItemError {
+  index: number;
+  error: string;
+  code: string | null;
+}
+
+/** `errors: [{index, error, code}]` of a refused bulk call's body, when the venue sent one. */
+function itemErrors(err: unknown): ItemError[] | null {
+  if (!(err instanceof VenueError)) return null;
+  const b = err.body as { errors?: unknown } | null;
+  if (!b || !Array.isArray(b.errors)) return null;
+  const out: ItemError[] = [];
+  for (const e of b.errors as unknown[]) {
+    if (typeof e !== 'object' || e === null) continue;
+    const r = e as Record<string, unknown>;
+    if (typeof r.index !== 'number') continue;
+    out.push({ index: r.index, error: typeof r.error === 'string' ? r.error : 'refused', code: typeof r.code === 'string' ? r.code : null });
+  }
+  return out.length > 0 ? out : null;
+}
+
+/** A whole call failed. Item errors (a 4xx refusal naming items) are per item; anything else applies to all. */
+function refused(chunk: readonly Op[], err: unknown): BatchResult {
+  const items = err instanceof VenueError && err.status >= 400 && err.status < 500 && err.status !== 429 ? itemErrors(err) : null;
+  if (!items) {
+    const creates = chunk.flatMap((o) => (o.type === 'create' ? [o.planned] : []));
+    const cancels = chunk.flatMap((o) => (o.type === 'cancel' ? [o.nonce] : []));
+    const f = failedBatch(creates, cancels, err);
+    // an unknown order has nothing left to cancel
+    if (classify(err).reason === 'not-found') f.cancels = f.cancels.map((c) => ({ ok: true, nonce: c.nonce, alreadyCancelled: true }));
+    return f;
+  }
+  const byIndex = new Map(items.map((e) => [e.index, e]));
+  const out: BatchResult = { creates: [], cancels: [] };
+  chunk.forEach((op, i) => {
+    const e = byIndex.get(i);
+    if (op.type === 'create') {
+      out.creates.push(e ? itemCreateFailure(op.planned.nonce, e.error, e.code) : { ok: false, nonce: op.planned.nonce, code: 'not-applied', message: 'another item of the call was refused', retryable: true });
+    } else {
+      out.cancels.push(e ? itemCancelFailure(op.nonce, e.error, e.code) : { ok: false, nonce: op.nonce, code: 'not-applied', message: 'another item of the call was refused', retryable: true });
+    }
+  });
+  return out;
+}
+
+/** Classify one item's error text as if the venue had answered it alone. */
+function classifyItem(message: string, code: string | null): ReturnType<typeof classify> {
+  const text = `${code ?? ''} ${message}`;
+  const status = /migrat|nonce|duplicate|already/i.test(text) ? 409 : /not found/i.test(text) || code === 'NOT_FOUND' ? 404 : /rate/i.test(text) && /limit/i.test(text) ? 429 : 400;
+  return classify(new VenueError({ status, venueCode: code, message, endpoint: 'bulk item', retryAfterMs: null, body: { message, code } }));
+}
+
+function itemCreateFailure(nonce: Bytes32, message: string, code: string | null): CreateOutcome {
+  const c = classifyItem(message, code);
+  if (c.reason === 'duplicate') return { ok: true, nonce, order: null, duplicate: true };
+  return { ok: false, nonce, code: c.reason, message, retryable: c.action === 'retry' || c.action === 'backoff', migration: c.reason === 'migration-required' };
+}
+
+function itemCancelFailure(nonce: Bytes32, message: string, code: string | null): CancelOutcome {
+  const c = classifyItem(message, code);
+  if (c.reason === 'not-found') return { ok: true, nonce, alreadyCancelled: true };
+  return { ok: false, nonce, code: c.reason, message, retryable: c.action === 'retry' || c.action === 'backoff' };
+}
