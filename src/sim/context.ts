@@ -68,6 +68,12 @@ export interface ExchangeServices {
   addActivity(entry: Omit<ActivityEntry, 'seq'>): ActivityEntry;
   /** Look a market up by 0x id or slug. */
   findMarket(idOrSlug: string): MarketRecord | undefined;
+  /**
+   * Resolve a market: payout per YES share in 1e-6 (1e6 = YES wins, 0 = NO wins), open orders voided
+   * MARKET_RESOLVED, positions claimable, a `resolution` activity entry. Throws HttpError 409 when it
+   * is already resolved.
+   */
+  resolveMarket(idOrSlug: string, payoutYes: number, now: number, evidence?: string | null): MarketRecord;
 }
 
 export interface NewMarketInput {

@@ -27,6 +27,8 @@ export interface CounterpartyOptions {
   newMarketEveryMs?: number;
   /** maker ladder levels per side (default 3) */
   levels?: number;
+  /** lifetime of generated markets before they resolve, ms (default 30 min) */
+  marketLifetimeMs?: number;
 }
 
 export interface Counterparties {
@@ -48,6 +50,7 @@ export function startCounterparties(ex: LocalExchange, opts: CounterpartyOptions
   const oracleEvery = opts.oracleEveryMs ?? 30_000;
   const newMarketEvery = opts.newMarketEveryMs ?? 600_000;
   const levels = opts.levels ?? 3;
+  const marketLifetime = opts.marketLifetimeMs ?? 30 * 60_000;
   const fair = new Map<string, number>();
   const lastOracle = new Map<string, number>();
   let lastNewMarket = state.clock.now();
@@ -112,13 +115,25 @@ export function startCounterparties(ex: LocalExchange, opts: CounterpartyOptions
     }
   }
 
+  /** A market past its deadline resolves by its hidden fair value (a coin weighted by it). */
+  function maybeResolve(id: string, now: number): void {
+    const m = state.services.findMarket(id);
+    if (!m || m.status !== 'active' || now < m.deadline) return;
+    const yes = rng.chance(fair.get(id) ?? 0.5);
+    state.services.resolveMarket(id, yes ? ONE : 0, now, `simulated resolution at fair ${(fair.get(id) ?? 0.5).toFixed(3)}`);
+  }
+
   function step(): void {
     if (stopped) return;
     const now = state.clock.now();
-    for (const m of [...state.stores.markets.values()]) stepMarket(m.id, now);
+    for (const m of [...state.stores.markets.values()]) {
+      maybeResolve(m.id, now);
+      stepMarket(m.id, now);
+    }
     if (newMarketEvery > 0 && now - lastNewMarket >= newMarketEvery) {
       lastNewMarket = now;
-      state.services.addMarket(generatedMarketInput(++generated), now);
+      // generated markets are short-lived, so resolutions happen in a long run
+      state.services.addMarket({ ...generatedMarketInput(++generated), deadline: now + marketLifetime }, now);
     }
   }
 

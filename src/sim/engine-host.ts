@@ -42,10 +42,22 @@ export class EngineHost {
   readonly log: HostLogEntry[] = [];
   private muted = false;
 
-  constructor(factory: EngineFactory, onEvent: (e: EngineEvent) => void) {
+  /**
+   * `record: false` keeps no command log (nothing to replay without a state file), so a long
+   * in-process run does not grow memory with every command.
+   */
+  constructor(
+    factory: EngineFactory,
+    onEvent: (e: EngineEvent) => void,
+    private readonly record = true,
+  ) {
     this.engine = factory((e) => {
       if (!this.muted) onEvent(e);
     });
+  }
+
+  private push(e: HostLogEntry): void {
+    if (this.record) this.log.push(e);
   }
 
   /** Rebuild from a saved log, with events muted. */
@@ -70,7 +82,7 @@ export class EngineHost {
     const idx = this.engine.addMarket(config);
     this.marketByKey.set(k, idx);
     this.marketIds[idx] = id;
-    this.log.push({ t: 'market', id, config });
+    this.push({ t: 'market', id, config });
     return idx;
   }
 
@@ -89,7 +101,7 @@ export class EngineHost {
     const idx = this.engine.addTrader();
     this.traderByKey.set(k, idx);
     this.traderAddrs[idx] = address;
-    this.log.push({ t: 'trader', address });
+    this.push({ t: 'trader', address });
     return idx;
   }
 
@@ -103,7 +115,7 @@ export class EngineHost {
 
   /** Apply a command (logged for replay). */
   apply(cmd: EngineCommand): ReturnType<Engine['apply']> {
-    this.log.push({ t: 'cmd', cmd });
+    this.push({ t: 'cmd', cmd });
     return this.engine.apply(cmd);
   }
 
@@ -119,7 +131,7 @@ export class EngineHost {
   /** Expire due orders. Logged only when something expired, so idle timers do not grow the log. */
   expire(nowMs: number): number {
     const n = this.engine.expire(nowMs);
-    if (n > 0) this.log.push({ t: 'cmd', cmd: { type: 'expire', nowMs } });
+    if (n > 0) this.push({ t: 'cmd', cmd: { type: 'expire', nowMs } });
     return n;
   }
 
@@ -128,7 +140,7 @@ export class EngineHost {
   }
 
   setMarketStatus(market: MarketIndex, status: 'open' | 'halted'): CommandResult {
-    this.log.push({ t: 'status', market, status });
+    this.push({ t: 'status', market, status });
     return this.engine.setMarketStatus(market, status);
   }
 

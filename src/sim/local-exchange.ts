@@ -23,6 +23,7 @@ import { EngineEventHandler } from './engine-events.ts';
 import { EngineHost } from './engine-host.ts';
 import { FaultInjector, faultProfile, type FaultSettings } from './faults.ts';
 import { listen, type RunningServer } from './http-server.ts';
+import { badRequest, conflict, notFound } from './http-errors.ts';
 import { setInternals } from './internals.ts';
 import { DEMO_MARKETS, newMarketRecord } from './market-factory.ts';
 import { MarketStats } from './market-stats.ts';
@@ -58,7 +59,8 @@ export interface LocalExchangeOptions {
   streamBufferSize?: number;
   /** collateral credited to each API key's wallet on a fresh start (1e-6 USDC; default 10 000 USDC) */
   initialCollateral?: bigint;
-  /** `--state FILE`: restored on creation when it exists, saved on close() and save() */
+  /** `--state FILE`: restored on creation when it exists, saved on close() and save(). The engine's
+   * command log (what a restore replays) is only kept when this is set. */
   stateFile?: string;
   /** how often due orders are expired, ms (default 1000; 0 = only on request) */
   expirySweepMs?: number;
@@ -161,15 +163,16 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
     addActivity: (entry) => {
       const e: ActivityEntry = { ...entry, seq: ++counters.activity! };
       activity.push(e);
-      if (activity.length > 250_000) activity.splice(0, 50_000); // bounded; cursors are seqs, so they stay valid
+      if (activity.length > 120_000) activity.splice(0, 20_000); // bounded; cursors are seqs, so they stay valid
       return e;
     },
     findMarket: (idOrSlug) => markets.get(idOrSlug.toLowerCase()) ?? slugs.get(idOrSlug.toLowerCase()),
+    resolveMarket: (idOrSlug, payoutYes, now, evidence = null) => resolveMarket(idOrSlug, payoutYes, now, evidence),
   };
 
   // engine events only flow once commands run, by which time `events` exists
   let events: EngineEventHandler | undefined;
-  const host = new EngineHost((sink) => new MatchingEngine({ sink }), (e) => events?.handle(e));
+  const host = new EngineHost((sink) => new MatchingEngine({ sink }), (e) => events?.handle(e), options.stateFile !== undefined);
   const state: ExchangeState = { settings, clock, chain, keys, stores: { markets, orders: [], activity }, ext, tradingGuards, services, engine: host };
   const orders = new OrderService(state, host, chain);
   events = new EngineEventHandler(state, hub, stats, host, orders);
@@ -183,6 +186,24 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
     slugs.set(m.slug.toLowerCase(), m);
     host.ensureMarket(m.id, { tick: m.tick });
     services.addActivity({ type: 'market_created', marketId: m.id, ts: now, data: { question: m.question, slug: m.slug, creator: m.creator } });
+    return m;
+  }
+
+  function resolveMarket(idOrSlug: string, payoutYes: number, now: number, evidence: string | null): MarketRecord {
+    const m = services.findMarket(idOrSlug);
+    const idx = m ? host.marketIndex(m.id) : undefined;
+    if (!m || idx === undefined) throw notFound(`market ${idOrSlug}`);
+    if (m.status === 'resolved') throw conflict('market already resolved');
+    if (!Number.isSafeInteger(payoutYes) || payoutYes < 0 || payoutYes > 1_000_000) throw badRequest('payoutYes', 'expected an integer from 0 to 1000000');
+    const r = host.apply({ type: 'resolve', market: idx, payoutYes, nowMs: now }) as { ok: boolean; message?: string };
+    if (!r.ok) throw conflict(`cannot resolve: ${r.message ?? 'refused'}`);
+    m.status = 'resolved';
+    m.resolutionStatus = 'resolved';
+    m.resolvedAt = now;
+    m.payoutPcts = [(1_000_000 - payoutYes) / 10_000, payoutYes / 10_000];
+    m.outcome = payoutYes === 1_000_000 ? 1 : payoutYes === 0 ? 0 : null;
+    const outcome = m.outcome === 1 ? 'yes' : m.outcome === 0 ? 'no' : `split ${payoutYes / 10_000}% yes`;
+    services.addActivity({ type: 'resolution', marketId: m.id, ts: now, data: { outcome, evidence } });
     return m;
   }
 

@@ -129,3 +129,48 @@ test('order simulate: levels, summary, collateral, SELF_TRADE lists the callerâ€
   assert.deepEqual(st.selfTrades.map((x: any) => x.orderId), [rest.body.order.id]);
   assert.equal((await call(h.base, 'POST', '/orders/simulate', { marketId: h.marketId, trader: h.alice.address, maxSize: '5', maxPrice: '990000', outcomeIndex: 1, side: 'buy' }, 'alice-key')).body.field, 'side');
 });
+
+test('resolution: admin route resolves, open orders are voided MARKET_RESOLVED, activity and market fields follow', async () => {
+  const admin = await harness({ seed: 21, apiKeys: [{ key: 'alice-key' }, { key: 'bob-key' }, { key: 'admin-key', perms: ['read', 'admin'] }] });
+  try {
+    const o = await call(admin.base, 'POST', '/orders', admin.alice.signOrder({ marketId: admin.marketId, outcomeIndex: 1, side: 0, price: 300_000, size: 1_000_000 }), 'alice-key');
+    assert.equal((await call(admin.base, 'POST', `/markets/${admin.marketId}/resolve`, { outcome: 'yes' }, 'alice-key')).status, 403);
+    const r = await call(admin.base, 'POST', `/markets/${admin.marketId}/resolve`, { outcome: 'yes', evidence: 'it happened' }, 'admin-key');
+    assert.equal(r.status, 200);
+    assert.equal(r.body.market.status, 'resolved');
+    assert.equal(r.body.market.resolutionStatus, 'resolved');
+    assert.deepEqual(r.body.market.payoutPcts, [0, 100]);
+    assert.equal(r.body.market.outcome, 1);
+    const got = await call(admin.base, 'GET', `/orders/${o.body.order.id}`, undefined, 'alice-key');
+    assert.equal(got.body.status, 'voided');
+    assert.equal(got.body.voidReason, 'MARKET_RESOLVED');
+    const act = await call(admin.base, 'GET', '/activity?types=resolution');
+    assert.deepEqual(act.body.activity[0].data, { outcome: 'yes', evidence: 'it happened' });
+    assert.equal((await call(admin.base, 'POST', `/markets/${admin.marketId}/resolve`, { outcome: 'no' }, 'admin-key')).status, 409);
+    const late = await call(admin.base, 'POST', '/orders', admin.alice.signOrder({ marketId: admin.marketId, outcomeIndex: 1, side: 0, price: 300_000, size: 1_000_000 }), 'alice-key');
+    assert.equal(late.status, 409);
+  } finally {
+    await admin.close();
+  }
+});
+
+test('counterparties resolve generated markets after their lifetime', async () => {
+  let now = Date.UTC(2026, 10, 21);
+  const clock = { now: () => now, scheduler: undefined as never, setTimeout: () => () => undefined };
+  const { createLocalExchange } = await import('../../src/sim/local-exchange.ts');
+  const ex = createLocalExchange({ seed: 4, markets: 1, clock, expirySweepMs: 0 });
+  const c = startCounterparties(ex, { seed: 4, newMarketEveryMs: 1000, marketLifetimeMs: 5000 });
+  try {
+    for (let i = 0; i < 12; i++) {
+      now += 1000;
+      c.step();
+    }
+    const resolved = [...ex.state.stores.markets.values()].filter((m) => m.status === 'resolved');
+    assert.ok(resolved.length >= 1);
+    assert.ok(ex.state.stores.activity.some((a) => a.type === 'resolution'));
+    assert.deepEqual(ex.state.engine.engine.checkInvariants(), []);
+  } finally {
+    c.stop();
+    await ex.close();
+  }
+});

@@ -121,7 +121,20 @@ function getMarket(ctx: RequestContext): Reply {
   return json(200, { market: renderMarket(ctx.state, marketParam(ctx), ctx.now) });
 }
 
+/** Local-exchange only (not a venue path): resolve a market, `{outcome: "yes"|"no"}` or `{payoutYes: 0..1000000}`. */
+function resolve(ctx: RequestContext): Reply {
+  const m = marketParam(ctx);
+  const b = v.object(ctx.body ?? {}, 'body');
+  let payoutYes: number;
+  if (b.payoutYes !== undefined) payoutYes = v.int(b.payoutYes, 'payoutYes', 0, 1_000_000);
+  else payoutYes = v.oneOf(b.outcome, 'outcome', ['yes', 'no'] as const) === 'yes' ? 1_000_000 : 0;
+  const evidence = v.optionalString(b.evidence, 'evidence', { max: 1000 }) ?? null;
+  const r = ctx.state.services.resolveMarket(m.id, payoutYes, ctx.now, evidence);
+  return json(200, { market: renderMarket(ctx.state, r, ctx.now) });
+}
+
 export function register(router: Router): void {
+  router.add({ method: 'POST', path: '/markets/:id/resolve', auth: true, permission: 'admin', handler: resolve });
   router.add({ method: 'GET', path: '/markets', auth: false, handler: listMarkets });
   router.add({ method: 'GET', path: '/markets/search', auth: false, handler: searchMarkets });
   router.add({ method: 'GET', path: '/markets/:id', auth: false, handler: getMarket });
