@@ -25,6 +25,9 @@
  *   event ends polling.
  * - Malformed events are logged (rate-limited) and counted, never thrown into the pipeline.
  * - Status events: connecting, live, reconnecting, stale, polling; 'closed' when the server ends a stream.
+ *   Emitted on change, plus keep-alive repeats of 'live' / 'polling' (`keepaliveStatusMs`) while the source
+ *   is alive but quiet (heartbeats, 304s), so staleness can be judged from the Observable alone.
+ *   `stats.lastActivityTs` is the same signal for pull-style consumers.
  */
 import { Observable, type Subscriber } from 'rxjs';
 import { EventSource, type FetchLike, type FetchLikeResponse } from 'eventsource';
@@ -71,6 +74,12 @@ export interface BookStreamOptions {
   random?: () => number;
   /** stream events buffered during a resync before giving up and reconnecting fresh (default 10 000) */
   maxResyncBuffer?: number;
+  /**
+   * Keep-alive statuses: when the source is alive but quiet (heartbeats only, or polls answered 304), the
+   * current status ('live' / 'polling') is emitted again at most this often, so a consumer that judges
+   * staleness from the Observable alone sees a quiet market as alive (default 5 000; 0 = off).
+   */
+  keepaliveStatusMs?: number;
 }
 
 export interface BookStreamStats {
@@ -121,6 +130,9 @@ function validateOptions(o: BookStreamOptions): void {
   if (o.outcomeIndex !== 0 && o.outcomeIndex !== 1) throw new BadInputError('outcomeIndex', '0 or 1', o.outcomeIndex);
   const d = o.depth ?? 20;
   if (!Number.isInteger(d) || d < 1 || d > 100) throw new BadInputError('depth', 'an integer from 1 to 100', o.depth);
+  if (o.keepaliveStatusMs !== undefined && !(Number.isFinite(o.keepaliveStatusMs) && o.keepaliveStatusMs >= 0)) {
+    throw new BadInputError('keepaliveStatusMs', 'a non-negative number', o.keepaliveStatusMs);
+  }
   for (const k of ['idleTimeoutMs', 'pollIntervalMs', 'streamRetryMs', 'maxStreamFailures', 'maxResyncBuffer'] as const) {
     const v = o[k];
     if (v !== undefined && !(Number.isFinite(v) && v > 0)) throw new BadInputError(k, 'a positive number', v);
@@ -168,6 +180,9 @@ class StreamSession {
   private readonly retryMs: number;
   private readonly maxFailures: number;
   private readonly maxBuffer: number;
+  private readonly keepaliveMs: number;
+  /** clock time of the last event handed to the subscriber */
+  private lastEmitTs = 0;
   private readonly fetchImpl: typeof undiciFetch;
   private readonly random: () => number;
   private readonly marketId: Bytes32;
@@ -213,6 +228,7 @@ class StreamSession {
     this.retryMs = opts.streamRetryMs ?? 30_000;
     this.maxFailures = opts.maxStreamFailures ?? 3;
     this.maxBuffer = opts.maxResyncBuffer ?? 10_000;
+    this.keepaliveMs = opts.keepaliveStatusMs ?? 5_000;
     this.fetchImpl = opts.fetch ?? undiciFetch;
     this.random = opts.random ?? Math.random;
     this.marketId = opts.marketId as Bytes32;
@@ -243,17 +259,18 @@ class StreamSession {
   private emit(e: BookEvent): void {
     if (this.closed) return;
     if (e.type !== 'status') this.stats.emitted++;
+    this.lastEmitTs = this.clock.now();
     this.out.next(e);
   }
 
   /** Emit a status event when the state changes (repeats are noise for the consumer). */
-  private status(state: StreamState, reason?: string): void {
-    if (this.closed || state === this.lastState) return;
+  private status(state: StreamState, reason?: string, again = false): void {
+    if (this.closed || (state === this.lastState && !again)) return;
     this.lastState = state;
     this.stats.state = state;
     const e: BookEvent = { type: 'status', marketId: this.marketId, outcomeIndex: this.opts.outcomeIndex, state, localTs: this.clock.now() };
     if (reason !== undefined) e.reason = reason;
-    this.log.info({ state, reason }, 'book stream status');
+    if (!again) this.log.info({ state, reason }, 'book stream status');
     this.emit(e);
   }
 
@@ -337,9 +354,17 @@ class StreamSession {
    */
   private onBytes(id: number): void {
     this.touch();
-    if (!this.connLive && id === this.conn.id && this.lastSeq !== undefined && !this.closed) {
+    if (this.closed || id !== this.conn.id) return;
+    if (!this.connLive) {
       // connBaseline stays false: a restarted server's fresh snapshot (lower seq) must still be accepted
-      this.goLive();
+      if (this.lastSeq !== undefined) this.goLive();
+    } else if (this.mode === 'stream') this.keepalive('live', 'heartbeat');
+  }
+
+  /** Re-emit the current status when the source is alive but nothing was emitted for a while. */
+  private keepalive(state: 'live' | 'polling', reason: string): void {
+    if (this.keepaliveMs > 0 && this.lastState === state && this.clock.now() - this.lastEmitTs >= this.keepaliveMs) {
+      this.status(state, reason, true);
     }
   }
 
@@ -587,6 +612,7 @@ class StreamSession {
       this.touch();
       if (r.status === 304) {
         this.stats.notModified++;
+        this.keepalive('polling', 'unchanged');
       } else {
         this.etag = r.etag;
         // A polled book has a stream seq only if the server provides one; otherwise the next stream

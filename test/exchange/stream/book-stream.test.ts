@@ -283,12 +283,38 @@ test('idle stall: heartbeats keep it alive, silence marks it stale and reconnect
   }
 });
 
+test('a quiet live stream re-emits its live status on heartbeats, at most once per keepaliveStatusMs', async () => {
+  const clock = new ManualClock();
+  const t = await setup({ clock, idleTimeoutMs: 60_000, keepaliveStatusMs: 1000 });
+  try {
+    const c = await t.server.waitForConn(1);
+    c.send('snapshot', wireBook(1));
+    await t.col.waitFor((e) => e.type === 'snapshot', 'snapshot');
+    const beat = async (): Promise<void> => {
+      const before = t.stream.stats.lastActivityTs;
+      clock.advance(400);
+      c.heartbeat();
+      await until(() => t.stream.stats.lastActivityTs > before, 'heartbeat seen');
+    };
+    await beat(); // 400 ms quiet: too soon
+    await beat(); // 800 ms
+    assert.equal(t.col.events.filter((e) => e.type === 'status' && e.reason === 'heartbeat').length, 0);
+    await beat(); // 1200 ms since the snapshot: one keep-alive
+    await beat(); // 400 ms since that keep-alive: none
+    const keep = t.col.events.filter((e) => e.type === 'status' && e.reason === 'heartbeat');
+    assert.equal(keep.length, 1);
+    assert.equal((keep[0] as { state: string }).state, 'live');
+  } finally {
+    await t.done();
+  }
+});
+
 test('a server that does not stream is polled with If-None-Match; 304 emits nothing', async () => {
   const server = new SseFixtureServer(wireBook());
   server.streaming = false;
   const baseUrl = await server.start();
   const fetchSnapshot = httpSnapshotFetcher({ baseUrl, marketId: M, outcomeIndex: 1 });
-  const stream = createBookStream({ baseUrl, marketId: M, outcomeIndex: 1, fetchSnapshot, pollIntervalMs: 10, streamRetryMs: 60_000 });
+  const stream = createBookStream({ baseUrl, marketId: M, outcomeIndex: 1, fetchSnapshot, pollIntervalMs: 10, streamRetryMs: 60_000, keepaliveStatusMs: 1 });
   const col = new EventCollector(stream.events$);
   try {
     const first = await col.waitFor((e) => e.type === 'snapshot', 'first polled snapshot');
@@ -297,7 +323,8 @@ test('a server that does not stream is polled with If-None-Match; 304 emits noth
     assert.ok(col.states().includes('polling'));
     await until(() => server.requests.filter((r) => r.status === 304).length >= 2, 'two 304 answers');
     assert.ok(server.requests.some((r) => r.headers['if-none-match'] === '"v1"'));
-    assert.equal(col.data().length, 1, 'an unchanged book emits nothing');
+    assert.equal(col.data().length, 1, 'an unchanged book emits no book');
+    assert.ok(col.events.some((e) => e.type === 'status' && e.state === 'polling' && e.reason === 'unchanged'), 'but 304s keep the polling status alive');
     assert.ok(stream.stats.notModified >= 2);
     server.setBook({ ...wireBook(), bids: [{ price: 46, size: 1 }] }, '"v2"');
     const second = await col.waitFor((e) => e.type === 'snapshot' && e.book.bids[0]?.price === 460_000, 'changed book');
