@@ -51,3 +51,43 @@ test('the venue client and the start-up migration runner migrate a seeded legacy
     await h.close();
   }
 });
+
+test('the venue client parses every account answer: balance, mint, portfolio, gasless, questions', async () => {
+  const h = await startHarness({ apiKeys: [{ key: 'maker', perms: ['read', 'trade', 'can_create_markets'] }, { key: 'taker' }], markets: 2 });
+  const sleep = async (ms: number) => h.clock.advance(ms);
+  const client = createVenueClient({ chain: TESTNET, baseUrl: h.baseUrl, apiKey: 'maker', now: () => h.clock.now(), sleep });
+  const taker = createVenueClient({ chain: TESTNET, baseUrl: h.baseUrl, apiKey: 'taker', now: () => h.clock.now(), sleep });
+  try {
+    const maker = h.signerOf('maker');
+    const m0 = [...h.ex.state.stores.markets.values()][0]!.id as Bytes32;
+    const minted = await client.balance.mintTestUsdc(maker.address, '12.5');
+    assert.match(minted.hash, /^0x[0-9a-f]{64}$/);
+    // a fill, so portfolio answers carry items
+    assert.equal((await h.call('POST', '/orders', { key: 'maker', body: maker.signOrder({ marketId: m0, outcomeIndex: 1, side: 0, price: 450_000, size: 2_000_000 }) })).status, 201);
+    assert.equal((await h.call('POST', '/orders', { key: 'taker', body: h.signerOf('taker').signOrder({ marketId: m0, outcomeIndex: 0, side: 0, price: 550_000, size: 2_000_000 }) })).status, 201);
+    const summary = await client.balance.summary(maker.address);
+    assert.equal(summary.outcomeTokens.length, 1);
+    assert.equal(typeof (await client.balance.token(maker.address, TESTNET.usdc)).balance, 'bigint');
+    assert.equal((await client.balance.settlement(maker.address, TESTNET.usdc)).account, maker.address);
+    assert.equal((await client.portfolio.get(maker.address)).portfolio.length, 1);
+    assert.equal((await client.portfolio.positions(maker.address)).positions.length, 1);
+    await client.portfolio.claimable(maker.address);
+    await client.portfolio.stats(maker.address);
+    const op = maker.signOperatorApproval({ nonce: 0 });
+    const relayed = await client.gasless.setOperator(op);
+    assert.equal(relayed.user, maker.address);
+    const permit = maker.signPermit2({ amount: 3_000_000n });
+    const dep = await client.gasless.depositWithPermit({ user: permit.user, amount: permit.amount, nonce: permit.nonce, deadline: permit.deadline, signature: permit.signature });
+    assert.equal(dep.amount, 3_000_000n);
+    const sub = await client.questions.submit('Will the lighthouse reopen to visitors this summer?');
+    const done = await client.questions.waitForSubmission(sub.submissionId, { intervalMs: 1_000, maxAttempts: 20 });
+    assert.equal(done.status, 'completed');
+    const created = await client.questions.createMarket(done.questions[0]!.id as Bytes32);
+    assert.match(created.marketId, /^0x[0-9a-fA-F]{64}$/);
+    await assert.rejects(() => taker.questions.submit('Will it happen at all, ever?'), (e: { status?: number }) => e.status === 403);
+  } finally {
+    await client.close();
+    await taker.close();
+    await h.close();
+  }
+});
