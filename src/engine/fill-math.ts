@@ -27,9 +27,13 @@ export function ownPrice(outcome: number, x: number): number {
  * pays out collateral it did not take in.
  */
 export function legAmount(kind: number, q: number, n: number): number {
-  if (kind === KIND_BUY) return notionalCeil(q, n);
-  if (kind === KIND_SELL_NO_INVENTORY) return notionalCeil(ONE - q, n);
-  return notionalFloor(q, n);
+  const price = kind === KIND_SELL_NO_INVENTORY ? ONE - q : q;
+  const p = price * n;
+  // the common case inline; products beyond 2^53 take the exact bigint path of units.ts
+  if (p > Number.MAX_SAFE_INTEGER) return kind === KIND_SELL_INVENTORY ? notionalFloor(price, n) : notionalCeil(price, n);
+  const r = p % ONE;
+  const floor = (p - r) / ONE;
+  return kind !== KIND_SELL_INVENTORY && r > 0 ? floor + 1 : floor;
 }
 
 /** ⌈a·bps/1e4⌉, capped by the fee room left under maxFee. */
