@@ -1,14 +1,120 @@
-// PLACEHOLDER: replaced by the owning work item. Kept so the CLI dispatcher typechecks meanwhile.
+/**
+ * `bookmaker backtest -c FILE --data DIR [--from T --to T] [--report out.html] [--json out.json]
+ *  [--sweep FILE] [--fast] [--workers N]`: replay a recording through the same strategy, risk and
+ * order-manager code as live (src/backtest/run-backtest.ts), or a parameter sweep over it.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname } from 'node:path';
 import type { CommandSpec } from '../args.ts';
-import { BookmakerError } from '../../model/errors.ts';
+import { BadInputError } from '../../model/errors.ts';
+import { loadBacktestConfig } from '../../backtest/backtest-config.ts';
+import { progressBar } from '../../backtest/progress-bar.ts';
+import { buildHtml } from '../../backtest/report-html.ts';
+import { buildSummary, summaryJson, type BacktestSummary } from '../../backtest/report-summary.ts';
+import { loadReplaySource, parseTimeFlag } from '../../backtest/replay-source.ts';
+import { readManifest } from '../../backtest/recording/reader.ts';
+import { runBacktest } from '../../backtest/run-backtest.ts';
+import { runSweep } from '../../backtest/run-sweep.ts';
+import { formatRanked, loadSweepSpec, rank } from '../../backtest/sweep-grid.ts';
+
+function writeOut(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+function printSummary(s: BacktestSummary, out: NodeJS.WriteStream): void {
+  const f = (v: number | null, d = 2) => (v === null ? '–' : v.toFixed(d));
+  const lines = [
+    `backtest ${s.recording.source}: ${s.recording.rows} rows, ${s.recording.markets} markets, ${s.recording.from} → ${s.recording.to} (${s.settings.mode} mode, queue ${s.settings.queueModel})`,
+    `  PnL           ${f(s.pnl.total)} USDC (realised ${f(s.pnl.realised)}, unrealised ${f(s.pnl.unrealised)}, fees ${f(s.feesPaid)})`,
+    `  fills         ${s.fills} (maker ${s.maker.fills}, taker ${s.taker.fills}), volume ${f(s.volume)} USDC`,
+    `  inventory     max long ${f(s.inventory.maxLong)}, max short ${f(s.inventory.maxShort)}, final Σ|net| ${f(s.inventory.finalAbs)} shares`,
+    `  drawdown      ${f(s.maxDrawdown)} USDC, Sharpe ${f(s.sharpe.perSample, 4)}/sample (${f(s.sharpe.annualised, 1)} annualised)`,
+    `  markouts      1s ${f(s.markouts['1s'].centsPerShare, 3)}¢, 10s ${f(s.markouts['10s'].centsPerShare, 3)}¢, 60s ${f(s.markouts['60s'].centsPerShare, 3)}¢`,
+    `  uptime        two-sided ${(s.quoteUptime.twoSided * 100).toFixed(1)}%, orders ${s.orders.placed}, order-to-fill ${f(s.orderToFill, 1)}`,
+  ];
+  if (s.killed) lines.push(`  kill switch   ${s.killed}`);
+  out.write(lines.join('\n') + '\n');
+}
 
 const command: CommandSpec = {
   name: 'backtest',
-  summary: 'backtest',
-  usage: 'bookmaker backtest',
-  options: {},
-  async run() {
-    throw new BookmakerError('CONFIG', "'backtest' is not built yet");
+  summary: 'replay a recording through strategies, risk and the order manager',
+  usage: 'bookmaker backtest -c FILE --data DIR [--from T --to T] [--report out.html] [--json out.json] [--sweep FILE] [--fast] [--workers N]',
+  description: [
+    'Example (the imported Polymarket capture):',
+    '  bookmaker import polymarket ../shared/data/polymarket-tickscope/events.jsonl.gz --out recordings/polymarket',
+    '  bookmaker backtest -c config/backtest.yaml --data recordings/polymarket --report out/report.html',
+    'Times (--from/--to): ISO (2026-06-07T01:35:00Z), epoch ms, or an offset from the recording start (+5m).',
+    'The config is a bot config plus an optional backtest: section (queue model, latency, fees; see config/backtest.yaml).',
+  ].join('\n'),
+  options: {
+    config: { type: 'string', short: 'c', arg: 'FILE', description: 'bot config with an optional backtest: section' },
+    data: { type: 'string', short: 'd', arg: 'DIR', description: 'recording directory (bookmaker record / import)' },
+    from: { type: 'string', arg: 'T', description: 'start of the window' },
+    to: { type: 'string', arg: 'T', description: 'end of the window (exclusive)' },
+    report: { type: 'string', arg: 'FILE', description: 'write the self-contained HTML report here' },
+    json: { type: 'string', arg: 'FILE', description: 'write the JSON summary here ("-" = stdout)' },
+    sweep: { type: 'string', arg: 'FILE', description: 'run a parameter sweep (grid YAML) and print a ranked table' },
+    fast: { type: 'boolean', description: 'fast mode: no queue model (always at the front of the queue)' },
+    workers: { type: 'number', arg: 'N', description: 'sweep worker threads (default: CPUs)' },
+  },
+  async run(args) {
+    const cfgFile = args.options.config;
+    const data = args.options.data;
+    if (typeof cfgFile !== 'string' || !cfgFile) throw new BadInputError('--config', 'a config file (-c config/backtest.yaml)', cfgFile);
+    if (typeof data !== 'string' || !data) throw new BadInputError('--data', 'a recording directory', data);
+    const manifest = readManifest(data);
+    const startGuess = manifest.files.find((f) => f.events > 0)?.firstLts ?? 0;
+    const from = typeof args.options.from === 'string' ? parseTimeFlag(args.options.from, '--from', startGuess) : undefined;
+    const to = typeof args.options.to === 'string' ? parseTimeFlag(args.options.to, '--to', startGuess) : undefined;
+    const win = { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
+    const fast = args.options.fast === true;
+
+    if (typeof args.options.sweep === 'string') {
+      const spec = await loadSweepSpec(args.options.sweep);
+      const workersOpt = args.options.workers;
+      if (workersOpt !== undefined && (typeof workersOpt !== 'number' || !Number.isInteger(workersOpt) || workersOpt < 0 || workersOpt > 256)) {
+        throw new BadInputError('--workers', 'an integer from 0 to 256', workersOpt);
+      }
+      const workers = typeof workersOpt === 'number' ? workersOpt : Math.max(1, availableParallelism());
+      await loadBacktestConfig(cfgFile); // fail fast on a bad base config
+      const bar = progressBar('sweep');
+      const t0 = performance.now();
+      const results = await runSweep({ configFile: cfgFile, data, ...win, spec: fast ? { ...spec, fast: true } : spec, workers, onProgress: (d, n) => bar.update(d / n) });
+      bar.done();
+      const ranked = rank(results, spec.rankBy);
+      process.stdout.write(`sweep: ${results.length} runs over ${workers} worker thread(s), ranked by ${spec.rankBy} (${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
+      process.stdout.write(formatRanked(ranked, spec.grid));
+      if (typeof args.options.json === 'string') {
+        const text = JSON.stringify(ranked.map((r) => ({ combo: r.combo, summary: r.summary, ...(r.error ? { error: r.error } : {}) })), null, 2) + '\n';
+        if (args.options.json === '-') process.stdout.write(text);
+        else writeOut(args.options.json, text);
+      }
+      return results.some((r) => !r.summary) ? 1 : 0;
+    }
+
+    const cfg = await loadBacktestConfig(cfgFile);
+    const source = loadReplaySource(data, win);
+    const bar = progressBar('backtest');
+    const t0 = performance.now();
+    const run = await runBacktest({ source, config: cfg.bot, settings: cfg.settings, fast, onProgress: (f) => bar.update(f) });
+    bar.done();
+    const secs = (performance.now() - t0) / 1000;
+    const summary = buildSummary(run);
+    const toStdout = args.options.json === '-';
+    if (!toStdout) printSummary(summary, process.stdout);
+    process.stderr.write(`replayed ${run.rowsReplayed.toLocaleString('en-US')} rows in ${secs.toFixed(2)} s (${Math.round(run.rowsReplayed / Math.max(secs, 1e-9)).toLocaleString('en-US')} events/s)\n`);
+    if (typeof args.options.json === 'string') {
+      if (toStdout) process.stdout.write(summaryJson(summary));
+      else writeOut(args.options.json, summaryJson(summary));
+    }
+    if (typeof args.options.report === 'string') {
+      writeOut(args.options.report, buildHtml(run, summary));
+      if (!toStdout) process.stdout.write(`report: ${args.options.report}\n`);
+    }
+    return 0;
   },
 };
 export default command;

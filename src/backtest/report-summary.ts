@@ -1,0 +1,230 @@
+/**
+ * The JSON summary of a backtest run (issue 5 §4). Money in USDC and sizes in shares as plain
+ * numbers converted from exact integers (never accumulated in floats); nothing from the wall clock,
+ * so the same run gives the same bytes.
+ *
+ * Definitions:
+ * - pnl: realised (closed positions, net of fees) + unrealised (open net position marked at the
+ *   last recorded mid); fees paid are already inside realised and also reported alone.
+ * - volume: Σ fill price × size in USDC (order terms); maker/taker split by fill count and volume.
+ * - inventory: YES-terms net position (shares) per market over the samples: the largest long and
+ *   short of any market, mean |net| over markets and samples, and Σ|net| at the end.
+ * - maxDrawdown: largest fall of total PnL from its running peak over the samples (USDC).
+ * - sharpe: mean / standard deviation of the per-sample change in total PnL, and that ratio
+ *   annualised by √(samples per year) (a 20-minute capture says little about a year: read it as a score).
+ * - markouts at 1 s / 10 s / 60 s: for every fill, (mid(t + h) − price) for a YES-terms buy and
+ *   (price − mid(t + h)) for a sell, size-weighted, in cents per share; fills whose horizon passes the
+ *   end of the data are left out (`n` counts those included).
+ * - quoteUptime: fraction of samples with both a bid and an ask resting at the venue (and with any side).
+ * - orderToFill: orders placed per fill.
+ */
+import type { BacktestRun } from './run-backtest.ts';
+
+export interface Markout {
+  readonly centsPerShare: number | null;
+  readonly n: number;
+}
+
+export interface MarketSummary {
+  readonly marketId: string;
+  readonly quoted: boolean;
+  readonly fills: number;
+  readonly volume: number;
+  readonly realisedPnl: number;
+  readonly unrealisedPnl: number;
+  readonly totalPnl: number;
+  readonly feesPaid: number;
+  readonly finalPosition: number;
+  readonly maxLong: number;
+  readonly maxShort: number;
+  readonly quoteUptime: number;
+}
+
+export interface BacktestSummary {
+  readonly format: 'bookmaker-backtest-summary';
+  readonly version: 1;
+  readonly recording: { readonly source: string; readonly markets: number; readonly rows: number; readonly from: string; readonly to: string; readonly seconds: number };
+  readonly settings: {
+    readonly mode: 'full' | 'fast';
+    readonly queueModel: string;
+    readonly latency: unknown;
+    readonly fees: { readonly makerBps: number; readonly takerBps: number };
+    readonly strategies: readonly string[];
+    readonly seed: number;
+  };
+  readonly pnl: { readonly realised: number; readonly unrealised: number; readonly total: number };
+  readonly feesPaid: number;
+  readonly volume: number;
+  readonly fills: number;
+  readonly maker: { readonly fills: number; readonly volume: number };
+  readonly taker: { readonly fills: number; readonly volume: number };
+  readonly fillCauses: Readonly<Record<string, number>>;
+  readonly inventory: { readonly maxLong: number; readonly maxShort: number; readonly meanAbs: number; readonly finalAbs: number };
+  readonly maxDrawdown: number;
+  readonly sharpe: { readonly perSample: number | null; readonly annualised: number | null; readonly sampleSeconds: number };
+  readonly markouts: { readonly '1s': Markout; readonly '10s': Markout; readonly '60s': Markout };
+  readonly quoteUptime: { readonly twoSided: number; readonly anySide: number };
+  readonly orders: { readonly placed: number; readonly cancelled: number; readonly rejected: number; readonly venueCalls: number };
+  readonly orderToFill: number | null;
+  readonly kernelTicks: number;
+  readonly killed: string | null;
+  readonly markets: readonly MarketSummary[];
+}
+
+const usdc = (micro: bigint | number): number => Number(micro) / 1e6;
+const shares = (micro: number): number => micro / 1e6;
+const round = (x: number, d = 6): number => (Number.isFinite(x) ? Number(x.toFixed(d)) : x);
+
+function markout(run: BacktestRun, horizonMs: number): Markout {
+  const c = run.collector;
+  let num = 0;
+  let den = 0;
+  let n = 0;
+  for (const f of c.fills) {
+    const t = f.at + horizonMs;
+    if (t > run.end) continue;
+    const mid = c.midAt(f.market, t);
+    if (!Number.isFinite(mid)) continue;
+    const edge = f.yesSide === 'bid' ? mid - f.yesPrice : f.yesPrice - mid;
+    num += edge * f.size;
+    den += f.size;
+    n++;
+  }
+  return { centsPerShare: den > 0 ? round(num / den / 10_000, 4) : null, n };
+}
+
+function drawdown(pnl: readonly number[]): number {
+  let peak = -Infinity;
+  let dd = 0;
+  for (const v of pnl) {
+    peak = Math.max(peak, v);
+    dd = Math.max(dd, peak - v);
+  }
+  return dd;
+}
+
+function sharpe(pnl: readonly number[], sampleMs: number): { perSample: number | null; annualised: number | null } {
+  if (pnl.length < 3) return { perSample: null, annualised: null };
+  const d: number[] = [];
+  for (let i = 1; i < pnl.length; i++) d.push(pnl[i]! - pnl[i - 1]!);
+  const mean = d.reduce((a, b) => a + b, 0) / d.length;
+  const sd = Math.sqrt(d.reduce((a, b) => a + (b - mean) ** 2, 0) / (d.length - 1));
+  if (!(sd > 0)) return { perSample: null, annualised: null };
+  const s = mean / sd;
+  return { perSample: round(s, 6), annualised: round(s * Math.sqrt((365 * 86_400_000) / sampleMs), 3) };
+}
+
+export function buildSummary(run: BacktestRun): BacktestSummary {
+  const c = run.collector;
+  const quoted = new Set(run.quoted.map((q) => q.toLowerCase()));
+  let realised = 0n;
+  let unrealised = 0n;
+  let fees = 0n;
+  let volume = 0n;
+  const markets: MarketSummary[] = [];
+  let maxLong = 0;
+  let maxShort = 0;
+  let absSum = 0;
+  let absN = 0;
+  let finalNet = 0;
+  let up2 = 0;
+  let up1 = 0;
+  for (let m = 0; m < c.markets.length; m++) {
+    const p = c.positions[m]!;
+    const pnl = c.pnlOf(m);
+    realised += pnl.realised;
+    unrealised += pnl.unrealised;
+    fees += p.fees;
+    volume += p.volume;
+    const net = c.series[m]!.net;
+    let ml = 0;
+    let ms = 0;
+    for (const v of net) {
+      ml = Math.max(ml, v);
+      ms = Math.min(ms, v);
+      absSum += Math.abs(v);
+      absN++;
+    }
+    maxLong = Math.max(maxLong, ml);
+    maxShort = Math.min(maxShort, ms);
+    finalNet += Math.abs(p.net);
+    const isQuoted = quoted.has(c.markets[m]!.toLowerCase());
+    const up = c.uptime(m);
+    if (isQuoted) {
+      up2 += up.twoSided;
+      up1 += up.anySide;
+    }
+    markets.push({
+      marketId: c.markets[m]!,
+      quoted: isQuoted,
+      fills: p.fills,
+      volume: usdc(p.volume / 1_000_000n),
+      realisedPnl: usdc(pnl.realised),
+      unrealisedPnl: usdc(pnl.unrealised),
+      totalPnl: usdc(pnl.realised + pnl.unrealised),
+      feesPaid: usdc(p.fees),
+      finalPosition: shares(p.net),
+      maxLong: shares(ml),
+      maxShort: shares(ms),
+      quoteUptime: round(up.twoSided, 4),
+    });
+  }
+  let makerFills = 0;
+  let makerVol = 0n;
+  let takerVol = 0n;
+  const causes: Record<string, number> = { trade: 0, cross: 0, take: 0 };
+  for (const f of c.fills) {
+    const v = BigInt(f.price) * BigInt(f.size);
+    if (f.maker) {
+      makerFills++;
+      makerVol += v;
+    } else takerVol += v;
+    causes[f.cause] = (causes[f.cause] ?? 0) + 1;
+  }
+  const x = run.exchange;
+  const nq = Math.max(1, quoted.size);
+  const sh = sharpe(c.totalPnl, run.settings.sampleMs);
+  const first = run.rowsReplayed > 0 ? run.start : 0;
+  return {
+    format: 'bookmaker-backtest-summary',
+    version: 1,
+    recording: {
+      source: run.source.manifest.source,
+      markets: c.markets.length,
+      rows: run.rowsReplayed,
+      from: new Date(first).toISOString(),
+      to: new Date(run.end).toISOString(),
+      seconds: round((run.end - first) / 1000, 3),
+    },
+    settings: {
+      mode: run.fast ? 'fast' : 'full',
+      queueModel: run.fast ? 'none' : run.settings.queueModel,
+      latency: run.settings.latency,
+      fees: run.settings.fees,
+      strategies: run.strategies,
+      seed: run.settings.seed,
+    },
+    pnl: { realised: usdc(realised), unrealised: usdc(unrealised), total: usdc(realised + unrealised) },
+    feesPaid: usdc(fees),
+    volume: usdc(volume / 1_000_000n),
+    fills: c.fills.length,
+    maker: { fills: makerFills, volume: usdc(makerVol / 1_000_000n) },
+    taker: { fills: c.fills.length - makerFills, volume: usdc(takerVol / 1_000_000n) },
+    fillCauses: causes,
+    inventory: { maxLong: shares(maxLong), maxShort: shares(maxShort), meanAbs: round(absN ? absSum / absN / 1e6 : 0, 6), finalAbs: shares(finalNet) },
+    maxDrawdown: round(drawdown(c.totalPnl) / 1e6, 6),
+    sharpe: { ...sh, sampleSeconds: run.settings.sampleMs / 1000 },
+    markouts: { '1s': markout(run, 1_000), '10s': markout(run, 10_000), '60s': markout(run, 60_000) },
+    quoteUptime: { twoSided: round(up2 / nq, 4), anySide: round(up1 / nq, 4) },
+    orders: { placed: x.placed, cancelled: x.cancelled, rejected: x.rejected, venueCalls: run.venueCalls },
+    orderToFill: c.fills.length > 0 ? round(x.placed / c.fills.length, 3) : null,
+    kernelTicks: run.kernelTicks,
+    killed: run.killed,
+    markets,
+  };
+}
+
+/** Canonical JSON text of a summary (stable key order as built, two-space indent, trailing newline). */
+export function summaryJson(s: BacktestSummary): string {
+  return JSON.stringify(s, null, 2) + '\n';
+}

@@ -1,0 +1,61 @@
+/**
+ * Runs a sweep's jobs over `workers` worker threads (each loads TS through tsx), handing out one job
+ * at a time so fast and slow combinations balance; results come back in grid order whatever the
+ * finishing order, so the ranked table is deterministic. `workers: 0` runs in this thread.
+ */
+import { Worker } from 'node:worker_threads';
+import { expandGrid, type SweepResult, type SweepSpec } from './sweep-grid.ts';
+import { runSweepJob, type SweepJobRequest, type SweepJobResponse } from './sweep-job.ts';
+
+export interface SweepOptions {
+  readonly configFile: string;
+  readonly data: string;
+  readonly from?: number;
+  readonly to?: number;
+  readonly spec: SweepSpec;
+  readonly workers: number;
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+export async function runSweep(o: SweepOptions): Promise<SweepResult[]> {
+  const combos = expandGrid(o.spec.grid);
+  const jobs: SweepJobRequest[] = combos.map((combo, index) => ({
+    configFile: o.configFile,
+    data: o.data,
+    ...(o.from !== undefined ? { from: o.from } : {}),
+    ...(o.to !== undefined ? { to: o.to } : {}),
+    fast: o.spec.fast,
+    index,
+    combo,
+  }));
+  const results: SweepJobResponse[] = new Array(jobs.length);
+  let done = 0;
+  if (o.workers <= 0) {
+    for (const j of jobs) {
+      results[j.index] = await runSweepJob(j);
+      o.onProgress?.(++done, jobs.length);
+    }
+  } else {
+    let next = 0;
+    const n = Math.min(o.workers, jobs.length);
+    await Promise.all(
+      Array.from({ length: n }, () =>
+        new Promise<void>((resolve, reject) => {
+          const w = new Worker(new URL('./sweep-worker.ts', import.meta.url), { execArgv: ['--import', 'tsx'] });
+          const feed = (): void => {
+            if (next < jobs.length) w.postMessage(jobs[next++]!);
+            else void w.terminate().then(() => resolve());
+          };
+          w.on('message', (res: SweepJobResponse) => {
+            results[res.index] = res;
+            o.onProgress?.(++done, jobs.length);
+            feed();
+          });
+          w.on('error', reject);
+          w.on('online', feed);
+        }),
+      ),
+    );
+  }
+  return results.map((r, i) => ({ index: i, combo: combos[i]!, summary: r.summary, ...(r.error ? { error: r.error } : {}) }));
+}

@@ -1,0 +1,44 @@
+/**
+ * One sweep job: a backtest of the base config with one combination of overrides, summarised. Used
+ * by the worker threads and, with --workers 1 … or in tests, in the calling thread. The loaded
+ * recording is cached per thread (every job of a sweep replays the same data).
+ */
+import { buildBacktestConfig, readYamlDoc } from './backtest-config.ts';
+import { buildSummary, type BacktestSummary } from './report-summary.ts';
+import { loadReplaySource, type ReplaySource } from './replay-source.ts';
+import { runBacktest } from './run-backtest.ts';
+import type { Combo } from './sweep-grid.ts';
+
+export interface SweepJobRequest {
+  readonly configFile: string;
+  readonly data: string;
+  readonly from?: number;
+  readonly to?: number;
+  readonly fast: boolean;
+  readonly index: number;
+  readonly combo: Combo;
+}
+
+export interface SweepJobResponse {
+  readonly index: number;
+  readonly summary: BacktestSummary | null;
+  readonly error?: string;
+}
+
+let cached: { key: string; source: ReplaySource } | null = null;
+
+function sourceFor(r: SweepJobRequest): ReplaySource {
+  const key = `${r.data}|${r.from ?? ''}|${r.to ?? ''}`;
+  if (!cached || cached.key !== key) cached = { key, source: loadReplaySource(r.data, { ...(r.from !== undefined ? { from: r.from } : {}), ...(r.to !== undefined ? { to: r.to } : {}) }) };
+  return cached.source;
+}
+
+export async function runSweepJob(r: SweepJobRequest): Promise<SweepJobResponse> {
+  try {
+    const cfg = await buildBacktestConfig(r.configFile, await readYamlDoc(r.configFile), r.combo);
+    const run = await runBacktest({ source: sourceFor(r), config: cfg.bot, settings: cfg.settings, fast: r.fast });
+    return { index: r.index, summary: buildSummary(run) };
+  } catch (e) {
+    return { index: r.index, summary: null, error: e instanceof Error ? e.message : String(e) };
+  }
+}
