@@ -31,6 +31,25 @@ describe('price-time priority', () => {
     assert.deepEqual(engine.checkInvariants(), []);
   });
 
+  it('a partially filled maker keeps its place in the queue', () => {
+    const { engine, market: m, t, fills } = setup();
+    const a = ok(engine.submit(limit(m, t[0]!, 'yes', 'buy', 45 * CENT, 5 * SHARE))).id;
+    ok(engine.submit(limit(m, t[2]!, 'no', 'buy', 55 * CENT, 2 * SHARE)));
+    const b = ok(engine.submit(limit(m, t[1]!, 'yes', 'buy', 45 * CENT, 5 * SHARE))).id;
+    ok(engine.submit(limit(m, t[3]!, 'no', 'buy', 55 * CENT, 4 * SHARE)));
+    assert.deepEqual(
+      fills().map((f) => [f.maker.id, f.size]),
+      [
+        [a, 2 * SHARE],
+        [a, 3 * SHARE],
+        [b, 1 * SHARE],
+      ],
+    );
+    assert.equal(engine.order(a), undefined);
+    assert.equal(engine.order(b)!.filledShares, SHARE);
+    assert.deepEqual(engine.book(m).bids, [{ price: 45 * CENT, size: 4 * SHARE, orders: 1 }]);
+  });
+
   it('NO orders rest on the opposite side at 1 − p', () => {
     const { engine, market: m, t } = setup();
     ok(engine.submit(limit(m, t[0]!, 'no', 'buy', 30 * CENT, SHARE)));
