@@ -146,7 +146,7 @@ async function watch(a: BookArgs, baseUrl: string, fetchSnapshot: ReturnType<typ
     logger: a.verbose ? createLogger({ level: 'debug', destination: process.stderr }) : silentLogger,
   });
   const book = new L2Book({ tick: 1 });
-  const view: WatchView = { state: 'connecting', seq: undefined, venueTs: 0, lastTrade: undefined, haveBook: false };
+  const view: WatchView = { state: '', seq: undefined, venueTs: 0, lastTrade: undefined, haveBook: false };
   let lastDraw = 0;
   let pending: NodeJS.Timeout | undefined;
   // On a terminal, redraw at most ~10 times a second: a busy book would otherwise flood the screen.
@@ -157,9 +157,11 @@ async function watch(a: BookArgs, baseUrl: string, fetchSnapshot: ReturnType<typ
   };
   const onEvent = (e: BookEvent): void => {
     if (e.type === 'status') {
+      const changed = e.state !== view.state;
       view.state = e.state;
       if (a.json) io.out.write(JSON.stringify(e) + '\n');
-      else if (!io.tty) io.err.write(`status ${e.state}${e.reason ? ` (${e.reason})` : ''}\n`);
+      // keep-alive repeats of the same state are for machines, not for a person reading the lines
+      else if (!io.tty && changed) io.err.write(`status ${e.state}${e.reason ? ` (${e.reason})` : ''}\n`);
     } else {
       applyEvent(book, e, view);
       if (a.json) io.out.write(JSON.stringify(eventJson(e, book)) + '\n');
