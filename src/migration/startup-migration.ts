@@ -210,7 +210,11 @@ export async function runStartupMigration(opts: MigrationOptions): Promise<Migra
       const res = await api.restoreOrders(toRestore.slice(i, i + 50), opts.address);
       tally.restored += res.restoredCount;
       tally.failedRestorations += res.failedCount;
-      for (const r of res.results) if (!r.success) toDismiss.push(r.legacyOrderId);
+      for (const r of res.results) {
+        if (r.success) continue;
+        log.warn({ legacyOrderId: r.legacyOrderId, error: r.error }, 'migration: the venue refused to restore an order; dismissing it');
+        toDismiss.push(r.legacyOrderId);
+      }
       step('restore-orders', { restored: res.restoredCount, failed: res.failedCount });
     }
     if (toDismiss.length > 0 && st.canDismissOrders) {
