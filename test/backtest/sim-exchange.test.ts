@@ -1,0 +1,116 @@
+/** The exchange model: fills by recorded trades, crossing books and taking on arrival; fees; YES/NO terms. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { queueModel } from '../../src/backtest/queue-model.ts';
+import { SimExchange, type SimFill } from '../../src/backtest/sim-exchange.ts';
+import { VirtualClock } from '../../src/backtest/virtual-clock.ts';
+import type { RecordedEvent } from '../../src/backtest/recording/format.ts';
+import { book, cols, order, trade } from './helpers.ts';
+
+function setup(events: RecordedEvent[], fees = { makerBps: 0, takerBps: 0 }) {
+  const c = cols(events);
+  const fills: SimFill[] = [];
+  const x = new SimExchange({ cols: c, ticks: [10_000], queue: queueModel('level'), fees, trader: '0x01', onFill: (f) => fills.push(f) });
+  let next = 0;
+  /** apply recorded rows up to (not including) the first row after time t */
+  const until = (t: number) => {
+    while (next < c.rows && c.lts[next]! <= t) x.applyRow(next, c.lts[next]!), next++;
+  };
+  return { x, fills, until, c };
+}
+
+const S = 1_000_000;
+
+test('a trade through our bid fills it (bounded by the trade size), as maker', () => {
+  const { x, fills, until } = setup([book(0, [[400_000, 10 * S]], [[600_000, 10 * S]]), trade(10, 380_000, 3 * S, 'sell')]);
+  until(0);
+  x.place(order({ side: 0, price: 420_000, size: 5 * S }), 0); // improves the bid: nobody in front
+  until(10);
+  assert.deepEqual(fills.map((f) => [f.cause, f.size, f.price, f.maker]), [['trade', 3 * S, 420_000, true]]);
+});
+
+test('a crossing ask fills our bid at our price with the size it added', () => {
+  const { x, fills, until } = setup([book(0, [[400_000, 10 * S]], [[600_000, 10 * S]]), book(10, [], [[450_000, 2 * S]])]);
+  until(0);
+  x.place(order({ side: 0, price: 460_000, size: 5 * S }), 0);
+  until(10);
+  assert.deepEqual(fills.map((f) => [f.cause, f.size, f.price, f.row]), [['cross', 2 * S, 460_000, 2]]);
+});
+
+test('an order that crosses on arrival takes the recorded levels at their prices (taker fee), the rest rests', () => {
+  const { x, fills, until } = setup([book(0, [[400_000, 10 * S]], [[500_000, 2 * S], [510_000, 1 * S], [600_000, 10 * S]])], { makerBps: 0, takerBps: 100 });
+  until(0);
+  const o = order({ side: 0, price: 510_000, size: 5 * S });
+  x.place(o, 0);
+  assert.deepEqual(fills.map((f) => [f.cause, f.size, f.price, f.maker, f.fee]), [
+    ['take', 2 * S, 500_000, false, 10_000], // 1 USDC notional × 1% = 0.01 USDC
+    ['take', 1 * S, 510_000, false, 5_100],
+  ]);
+  assert.equal(x.get(o.nonce)!.remaining, 2 * S);
+  assert.equal(x.books[0]!.bestAsk(), 600_000); // taken levels are gone until the recording sets them again
+  assert.deepEqual(x.ownTop(0), { bid: 510_000, ask: -1 });
+});
+
+test('the fee never exceeds the signed maxFee', () => {
+  const { x, fills, until } = setup([book(0, [], [[500_000, 10 * S]])], { makerBps: 0, takerBps: 10_000 });
+  until(0);
+  x.place(order({ side: 0, price: 500_000, size: 4 * S, maxFee: 3 }), 0);
+  assert.equal(fills[0]!.fee, 3);
+});
+
+test('a NO buy rests as a YES ask at 1 − p and is filled by a YES taker buy', () => {
+  const { x, fills, until } = setup([book(0, [[400_000, 10 * S]], [[600_000, 10 * S]]), trade(10, 550_000, 1 * S, 'buy')]);
+  until(0);
+  x.place(order({ outcomeIndex: 0, side: 0, price: 450_000, size: 2 * S }), 0); // YES ask at 55¢
+  assert.deepEqual(x.ownTop(0), { bid: -1, ask: 550_000 });
+  until(10);
+  assert.deepEqual(fills.map((f) => [f.yesSide, f.yesPrice, f.price, f.outcomeIndex, f.size]), [['ask', 550_000, 450_000, 0, 1 * S]]);
+});
+
+test('a snapshot restates the book without crossing or advancing queues', () => {
+  const { x, fills, until } = setup([book(0, [[400_000, 10 * S]], [[600_000, 10 * S]]), book(10, [[400_000, 4 * S]], [[600_000, 10 * S]], true)]);
+  until(0);
+  const o = order({ side: 0, price: 400_000, size: 1 * S });
+  x.place(o, 0);
+  assert.equal(x.get(o.nonce)!.q.ahead, 10 * S);
+  until(10);
+  assert.equal(fills.length, 0);
+  assert.equal(x.get(o.nonce)!.q.ahead, 4 * S); // capped at the new level size
+});
+
+test('bad orders are refused with a code, not thrown', () => {
+  const { x } = setup([]);
+  assert.deepEqual(x.place(order({ side: 0, price: 455_000, size: S }), 0), { ok: false, code: 'invalid-price', message: 'price 455000 is off the 10000 tick' });
+  assert.equal(x.place(order({ side: 0, price: 450_000, size: 0 }), 0).ok, false);
+  assert.equal(x.place({ ...order({ side: 0, price: 450_000, size: S }), marketId: `0x${'cd'.repeat(32)}` }, 0).ok, false);
+  assert.equal(x.rejected, 3);
+});
+
+test('virtual clock: timers run in (due time, insertion) order; cancelled ones never run', () => {
+  const clock = new VirtualClock(100);
+  const seen: string[] = [];
+  clock.setTimeout(() => seen.push('b@150'), 50);
+  clock.setTimeout(() => seen.push('a@110'), 10);
+  clock.setTimeout(() => seen.push('c@150'), 50);
+  const cancel = clock.setTimeout(() => seen.push('never'), 20);
+  cancel();
+  clock.setTimeout(() => {
+    seen.push('d@110');
+    clock.setTimeout(() => seen.push('e@110'), 0);
+  }, 10);
+  const times: number[] = [];
+  while (clock.runNext()) times.push(clock.now());
+  assert.deepEqual(seen, ['a@110', 'd@110', 'e@110', 'b@150', 'c@150']);
+  assert.deepEqual(times, [110, 110, 110, 150, 150]);
+  clock.advanceTo(120); // never backwards
+  assert.equal(clock.now(), 150);
+});
+
+test('virtual clock scheduler: RxJS timers run on virtual time', async () => {
+  const { timer } = await import('rxjs');
+  const clock = new VirtualClock(0);
+  const at: number[] = [];
+  timer(250, clock.scheduler).subscribe(() => at.push(clock.now()));
+  while (clock.runNext());
+  assert.deepEqual(at, [250]);
+});
