@@ -1,0 +1,108 @@
+/**
+ * End to end on real data: the Polymarket capture (imported once into a cached temp recording),
+ * a six-minute window, the shipped config/backtest.yaml (avellaneda). Fills must happen, and each one
+ * must be explained by the recorded row it names: a trade on our side at or through our price, or a
+ * level on the other side at or through our price; a fill on arrival ('take') must find that price
+ * in the recorded book. Runs twice: the JSON summary, the fills and the HTML must be byte-identical.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadBacktestConfig } from '../../src/backtest/backtest-config.ts';
+import { loadReplaySource } from '../../src/backtest/replay-source.ts';
+import { runBacktest, type BacktestRun } from '../../src/backtest/run-backtest.ts';
+import { buildSummary, summaryJson } from '../../src/backtest/report-summary.ts';
+import { buildHtml } from '../../src/backtest/report-html.ts';
+import { KIND_LEVEL, KIND_TRADE, KIND_CLEAR } from '../../src/backtest/recording/columns.ts';
+import { L2Book } from '../../src/core/l2-book.ts';
+import { polymarketRecording } from '../bench/fixtures.ts';
+
+const dir = await polymarketRecording();
+const cfg = await loadBacktestConfig('config/backtest.yaml', {}, {});
+const probe = loadReplaySource(dir);
+const start = probe.cols.lts[probe.rows[0]!]!;
+const window = { from: start, to: start + 6 * 60_000 };
+
+async function once(): Promise<BacktestRun> {
+  return runBacktest({ source: loadReplaySource(dir, window), config: cfg.bot, settings: cfg.settings });
+}
+
+const first = await once();
+
+test('fills happen on the real capture, and every fill is explained by a recorded trade or book crossing', () => {
+  const { cols } = first.source;
+  const fills = first.collector.fills;
+  assert.ok(fills.length >= 5, `expected fills, got ${fills.length}`);
+  const books = cols.markets.map(() => new L2Book({ tick: 1_000 }));
+  const rows = first.source.rows;
+  let k = 0;
+  for (const f of fills) {
+    // book-only replay of the recording up to the fill's time (for 'take')
+    while (k < rows.length && cols.lts[rows[k]!]! <= f.at) {
+      const r = rows[k++]!;
+      const b = books[cols.market[r]!]!;
+      if (cols.kind[r] === KIND_LEVEL) (cols.side[r] === 0 ? b.applyBid(cols.price[r]!, cols.size[r]!) : b.applyAsk(cols.price[r]!, cols.size[r]!));
+      else if (cols.kind[r] === KIND_CLEAR) b.clear();
+    }
+    const bid = f.yesSide === 'bid';
+    const order = first.exchange.get(f.nonce)!;
+    assert.ok(order, 'the fill names an order of ours');
+    if (f.cause === 'trade') {
+      const r = f.row;
+      assert.equal(cols.kind[r], KIND_TRADE, 'a trade row');
+      assert.equal(cols.market[r], f.market);
+      assert.equal(cols.lts[r], f.at, 'at the trade time');
+      assert.equal(cols.side[r], bid ? 1 : 0, 'a taker on the other side');
+      assert.ok(bid ? cols.price[r]! <= order.yesPrice : cols.price[r]! >= order.yesPrice, 'at or through our price');
+      assert.ok(f.size <= cols.size[r]!, 'no more than the trade size');
+      assert.equal(f.yesPrice, order.yesPrice, 'at our price (maker)');
+    } else if (f.cause === 'cross') {
+      const r = f.row;
+      assert.equal(cols.kind[r], KIND_LEVEL, 'a level row');
+      assert.equal(cols.market[r], f.market);
+      assert.equal(cols.lts[r], f.at);
+      assert.equal(cols.side[r], bid ? 1 : 0, 'liquidity on the other side');
+      assert.ok(bid ? cols.price[r]! <= order.yesPrice : cols.price[r]! >= order.yesPrice, 'at or through our price');
+      assert.ok(f.maker);
+    } else {
+      assert.equal(f.cause, 'take');
+      assert.equal(f.maker, false);
+      const size = books[f.market]!.sizeAt(bid ? 'ask' : 'bid', f.yesPrice);
+      assert.ok(size > 0, `the recorded book had liquidity at ${f.yesPrice} when we took it`);
+      assert.ok(bid ? f.yesPrice <= order.yesPrice : f.yesPrice >= order.yesPrice, 'within our limit');
+    }
+  }
+  const s = buildSummary(first);
+  assert.equal(s.fills, fills.length);
+  assert.equal(s.maker.fills + s.taker.fills, s.fills);
+  assert.ok(s.quoteUptime.twoSided > 0.5, `quoted most of the time (${s.quoteUptime.twoSided})`);
+  assert.equal(s.markouts['1s'].n > 0, true);
+  // nothing left open at the venue after the end-of-data shutdown
+  assert.equal(first.exchange.openOrders().length, 0);
+});
+
+test('determinism: a second run gives byte-identical fills, JSON summary and HTML report', async () => {
+  const second = await once();
+  assert.equal(JSON.stringify(second.collector.fills), JSON.stringify(first.collector.fills));
+  const a = summaryJson(buildSummary(first));
+  const b = summaryJson(buildSummary(second));
+  assert.equal(a, b);
+  assert.equal(buildHtml(second, buildSummary(second)), buildHtml(first, buildSummary(first)));
+});
+
+test('the HTML report is self-contained: no network URL, no script or stylesheet link, charts present', () => {
+  const html = buildHtml(first, buildSummary(first));
+  assert.doesNotMatch(html, /https?:\/\//i);
+  assert.doesNotMatch(html, /<script|<link|@import|url\(/i);
+  assert.equal(html.match(/<svg /g)?.length, 3, 'three charts');
+  assert.ok((html.match(/<path d="M/g)?.length ?? 0) >= 4, 'charts have lines');
+  assert.ok((html.match(/class="fill-marker"/g)?.length ?? 0) >= 1, 'fills are marked on the price chart');
+  assert.match(html, /<table class="summary">/);
+  for (const k of ['total PnL', 'max drawdown', 'Sharpe', 'markouts', 'quote uptime', 'order-to-fill', 'fees paid', 'maker / taker']) assert.ok(html.includes(k), k);
+});
+
+test('fast mode (no queue model) fills at least as often as the queue model', async () => {
+  const fast = await runBacktest({ source: loadReplaySource(dir, window), config: cfg.bot, settings: cfg.settings, fast: true });
+  assert.equal(buildSummary(fast).settings.mode, 'fast');
+  const tradeFills = (r: BacktestRun) => r.collector.fills.filter((f) => f.cause === 'trade').length;
+  assert.ok(tradeFills(fast) >= tradeFills(first), `fast ${tradeFills(fast)} vs queue ${tradeFills(first)}`);
+});
