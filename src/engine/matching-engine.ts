@@ -271,10 +271,16 @@ export class MatchingEngine implements Engine {
 
   /** Can the order still make a minimum fill at its own limit price under its signed limits? */
   private canFillAtOwnPrice(slot: number, mk: MarketState, scratchState: LimitState): boolean {
-    const s = this.load(scratchState, slot);
-    const q = this.pool.price[slot]!;
-    const rem = this.pool.qty[slot]! - this.pool.filled[slot]!;
-    return fillCapacity(s, q, rem, mk.config.makerFeeBps) >= mk.config.minFillSize;
+    const p = this.pool;
+    const q = p.price[slot]!;
+    const rem = p.qty[slot]! - p.filled[slot]!;
+    const bps = mk.config.makerFeeBps;
+    // fast path for the usual fresh payer whose budget covers the whole quantity (no scratch copy)
+    if (p.filled[slot] === 0 && p.kind[slot] !== KIND_SELL_INVENTORY) {
+      const a = legAmount(p.kind[slot]!, q, rem);
+      if (a + feeFor(a, bps, p.maxFee[slot]!) <= p.maxCollateralIn[slot]!) return true;
+    }
+    return fillCapacity(this.load(scratchState, slot), q, rem, bps) >= mk.config.minFillSize;
   }
 
   private load(s: LimitState, slot: number): LimitState {
