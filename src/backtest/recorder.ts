@@ -1,0 +1,182 @@
+/**
+ * The recorder behind `bookmaker record`: for each market, the YES book stream (snapshots, deltas
+ * and trades, through src/exchange/stream), the market's metadata and its oracle, polled, written in
+ * the recording format (./recording/format.ts) by a RecordingWriter (rotation by size and time; a
+ * restart appends new files to the same recording). Every event carries the venue timestamp (`vts`)
+ * and the local receive time (`lts`, from the injected clock), in integer units and YES terms.
+ * On stop the writer is closed and the binary columns (book.cols) are rebuilt from every file, so a
+ * backtest can replay the recording at full speed.
+ *
+ *   const rec = await startRecorder({ baseUrl, markets: [id], out: 'recordings/x' });
+ *   ...
+ *   const manifest = await rec.stop();
+ */
+import type { Subscription } from 'rxjs';
+import { systemClock, type Clock } from '../core/clock.ts';
+import { silentLogger, type Logger } from '../core/logger.ts';
+import { createVenueClient } from '../exchange/venue-client.ts';
+import { createBookStream } from '../exchange/stream/book-stream.ts';
+import { venueSnapshotFetcher } from '../exchange/stream/venue-snapshot-fetcher.ts';
+import type { Bytes32 } from '../model/order.ts';
+import type { BookEvent } from '../model/stream.ts';
+import { ONE } from '../model/units.ts';
+import { toColumns, writeColumns } from './recording/columns.ts';
+import type { LevelPair, RecordedEvent, RecordingManifest } from './recording/format.ts';
+import { readEvents } from './recording/reader.ts';
+import { RecordingWriter } from './recording/writer.ts';
+
+export interface RecorderOptions {
+  readonly baseUrl: string;
+  readonly apiKey?: string;
+  readonly markets: readonly Bytes32[];
+  readonly out: string;
+  /** price tick written to the manifest for each market (1e-6 USDC; default 1¢) */
+  readonly tick?: number;
+  readonly depth?: number;
+  readonly metadataPollMs?: number;
+  readonly oraclePollMs?: number;
+  readonly rotateBytes?: number;
+  readonly rotateMs?: number;
+  readonly clock?: Clock;
+  readonly logger?: Logger;
+}
+
+export interface RecorderStats {
+  book: number;
+  trades: number;
+  market: number;
+  oracle: number;
+  errors: number;
+}
+
+export interface Recorder {
+  readonly stats: RecorderStats;
+  stop(): Promise<RecordingManifest>;
+}
+
+const levels = (ls: readonly { price: number; size: number }[]): LevelPair[] => ls.map((l) => [l.price, l.size]);
+const mirror = (ls: readonly { price: number; size: number }[]): LevelPair[] => ls.map((l) => [ONE - l.price, l.size]);
+
+/** A stream event → a recorded event in YES terms (null for statuses). */
+export function recordBookEvent(e: BookEvent): RecordedEvent | null {
+  if (e.type === 'status') return null;
+  if (e.type === 'snapshot') {
+    const b = e.book;
+    const yes = b.outcomeIndex === 1;
+    return { t: 'book', m: b.marketId, vts: b.venueTs || e.localTs, lts: e.localTs, seq: e.seq, snap: true, b: yes ? levels(b.bids) : mirror(b.asks), a: yes ? levels(b.asks) : mirror(b.bids) };
+  }
+  if (e.type === 'delta') {
+    const yes = e.outcomeIndex === 1;
+    return { t: 'book', m: e.marketId, vts: e.venueTs || e.localTs, lts: e.localTs, seq: e.seq, b: yes ? levels(e.bids) : mirror(e.asks), a: yes ? levels(e.asks) : mirror(e.bids) };
+  }
+  const yes = e.outcomeIndex === 1;
+  return { t: 'trade', m: e.marketId, vts: e.venueTs || e.localTs, lts: e.localTs, p: yes ? e.price : ONE - e.price, s: e.size, side: yes ? e.takerSide : e.takerSide === 'buy' ? 'sell' : 'buy' };
+}
+
+export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
+  const clock = o.clock ?? systemClock;
+  const log = (o.logger ?? silentLogger).child({ component: 'recorder' });
+  const client = createVenueClient({ baseUrl: o.baseUrl, ...(o.apiKey ? { apiKey: o.apiKey } : {}), logger: o.logger ?? silentLogger });
+  const writer = new RecordingWriter({
+    dir: o.out,
+    source: o.baseUrl,
+    markets: o.markets.map((id) => ({ id, tick: o.tick ?? 10_000 })),
+    ...(o.rotateBytes ? { rotateBytes: o.rotateBytes } : {}),
+    ...(o.rotateMs ? { rotateMs: o.rotateMs } : {}),
+    now: () => clock.now(),
+  });
+  const stats: RecorderStats = { book: 0, trades: 0, market: 0, oracle: 0, errors: 0 };
+  const write = (e: RecordedEvent): void => {
+    if (e.t === 'book') stats.book++;
+    else if (e.t === 'trade') stats.trades++;
+    else if (e.t === 'market') stats.market++;
+    else if (e.t === 'oracle') stats.oracle++;
+    writer.write(e);
+  };
+  const subs: Subscription[] = [];
+  const timers: (() => void)[] = [];
+  let stopped = false;
+
+  const pollMetadata = async (id: Bytes32): Promise<void> => {
+    try {
+      const m = await client.markets.get(id);
+      if (stopped) return;
+      const now = clock.now();
+      write({ t: 'market', m: id, vts: now, lts: now, meta: { status: m.status, deadline: m.deadline, slug: m.slug, question: m.question, outcome: m.outcome, resolutionStatus: m.resolutionStatus } });
+    } catch (err) {
+      stats.errors++;
+      log.warn({ marketId: id, err: (err as Error).message }, 'metadata poll failed');
+    }
+  };
+  const pollOracle = async (id: Bytes32): Promise<void> => {
+    try {
+      const q = await client.markets.latestOracleQuote(id);
+      if (stopped || !q || q.probability === null) return;
+      const now = clock.now();
+      const vts = Date.parse(q.completedAt ?? q.createdAt);
+      const p = q.probability <= 1 ? q.probability : q.probability / 100;
+      write({ t: 'oracle', m: id, vts: Number.isFinite(vts) ? vts : now, lts: now, probability: Math.round(Math.min(1, Math.max(0, p)) * 1e6), confidence: q.confidence });
+    } catch (err) {
+      stats.errors++;
+      log.debug({ marketId: id, err: (err as Error).message }, 'oracle poll failed');
+    }
+  };
+  const every = (ms: number, f: () => void): void => {
+    const loop = (): void => {
+      if (stopped) return;
+      f();
+      timers.push(clock.setTimeout(loop, ms));
+    };
+    loop();
+  };
+
+  for (const id of o.markets) {
+    const stream = createBookStream({
+      baseUrl: o.baseUrl,
+      marketId: id,
+      outcomeIndex: 1,
+      depth: o.depth ?? 50,
+      ...(o.apiKey ? { apiKey: o.apiKey } : {}),
+      fetchSnapshot: venueSnapshotFetcher(client, id, 1, o.depth ?? 50),
+      clock,
+      logger: o.logger ?? silentLogger,
+    });
+    subs.push(
+      stream.events$.subscribe((e) => {
+        const r = recordBookEvent(e);
+        if (r && !stopped) write(r);
+      }),
+    );
+    every(o.metadataPollMs ?? 60_000, () => void pollMetadata(id));
+    every(o.oraclePollMs ?? 30_000, () => void pollOracle(id));
+  }
+
+  return {
+    stats,
+    async stop() {
+      stopped = true;
+      for (const s of subs) s.unsubscribe();
+      for (const t of timers) t();
+      // counted so a replay knows it must read the JSONL for them (columns carry book and trades only)
+      writer.setStats({ bookEvents: stats.book, trades: stats.trades, marketEvents: stats.market, oracleEvents: stats.oracle });
+      const manifest = await writer.close();
+      await client.close();
+      const all = { ...manifest.stats };
+      // a resumed recording counts earlier sessions' side events too: recount from the files
+      let market = 0;
+      let oracle = 0;
+      const events: RecordedEvent[] = [];
+      for (const e of readEvents(o.out)) {
+        if (e.t === 'market') market++;
+        else if (e.t === 'oracle') oracle++;
+        else events.push(e);
+      }
+      all.marketEvents = market;
+      all.oracleEvents = oracle;
+      writeColumns(o.out, toColumns(events, manifest.markets.map((m) => m.id)));
+      const finalWriter = new RecordingWriter({ dir: o.out, source: o.baseUrl });
+      finalWriter.setStats(all);
+      return finalWriter.close();
+    },
+  };
+}
