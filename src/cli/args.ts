@@ -63,6 +63,11 @@ function convert(name: string, spec: OptionSpec, raw: string): string | number {
   }
 }
 
+/** The declared option of that name; own keys only, so `--constructor` or `--__proto__` is an unknown flag. */
+function ownOption(options: Record<string, OptionSpec>, name: string): OptionSpec | undefined {
+  return Object.hasOwn(options, name) ? options[name] : undefined;
+}
+
 export function parseArgs(argv: readonly string[], options: Record<string, OptionSpec>): ParsedArgs {
   const out: ParsedArgs = { options: {}, positionals: [] };
   const byShort = new Map<string, string>();
@@ -79,7 +84,7 @@ export function parseArgs(argv: readonly string[], options: Record<string, Optio
       const eq = a.indexOf('=');
       name = eq >= 0 ? a.slice(2, eq) : a.slice(2);
       inline = eq >= 0 ? a.slice(eq + 1) : undefined;
-      if (name.startsWith('no-') && options[name.slice(3)]?.type === 'boolean' && inline === undefined) {
+      if (name.startsWith('no-') && ownOption(options, name.slice(3))?.type === 'boolean' && inline === undefined) {
         out.options[name.slice(3)] = false;
         continue;
       }
@@ -90,7 +95,7 @@ export function parseArgs(argv: readonly string[], options: Record<string, Optio
       out.positionals.push(a);
       continue;
     }
-    const spec = options[name];
+    const spec = ownOption(options, name);
     if (!spec) throw new BadInputError(`--${name}`, 'a known option (see --help)', a);
     if (spec.type === 'boolean') {
       if (inline !== undefined) {
