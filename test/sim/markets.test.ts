@@ -4,13 +4,27 @@ import assert from 'node:assert/strict';
 import { call, harness, type Harness } from './helpers.ts';
 import { startCounterparties, type Counterparties } from '../../src/sim/counterparties.ts';
 import { checksum } from '../../src/sim/checksum.ts';
+import { asyncScheduler } from 'rxjs';
 
 let h: Harness;
 let cp: Counterparties;
+// a clock the test moves: the agents' Poisson arrivals and oracle checks follow it
+let now = Date.now();
+const clock = {
+  now: () => now,
+  scheduler: asyncScheduler,
+  setTimeout(fn: () => void, ms: number) {
+    const t = setTimeout(fn, ms);
+    return () => clearTimeout(t);
+  },
+};
 before(async () => {
-  h = await harness({ markets: 6 });
-  cp = startCounterparties(h.ex, { seed: 9, intervalMs: 1e9, takerRate: 1, oracleEveryMs: 0 });
-  for (let i = 0; i < 5; i++) cp.step();
+  h = await harness({ markets: 6, clock });
+  cp = startCounterparties(h.ex, { seed: 9, intervalMs: 1e9, newMarketEveryMs: 0 });
+  for (let i = 0; i < 40; i++) {
+    now += 2_500;
+    cp.step();
+  }
 });
 after(async () => {
   cp.stop();
@@ -60,15 +74,16 @@ test('search with offset/hasMore, get by id and slug, 404', async () => {
 });
 
 test('activity: trades, oracle updates and market creation, types filter, cursor, time range', async () => {
-  const all = await call(h.base, 'GET', '/activity?limit=100');
-  const types = new Set(all.body.activity.map((a: any) => a.type));
-  for (const t of ['trade', 'oracle_update', 'market_created']) assert.ok(types.has(t), t);
+  for (const t of ['trade', 'oracle_update', 'market_created']) {
+    const r = await call(h.base, 'GET', `/activity?types=${t}&limit=3`);
+    assert.ok(r.body.activity.length >= 1, t);
+  }
   const trades = await call(h.base, 'GET', '/activity?types=trade&limit=2');
   assert.ok(trades.body.activity.every((a: any) => a.type === 'trade'));
   assert.equal(trades.body.pagination.hasMore, true);
   const next = await call(h.base, 'GET', `/activity?types=trade&limit=2&cursor=${trades.body.pagination.cursor}`);
   assert.ok(Date.parse(next.body.activity[0].timestamp) <= Date.parse(trades.body.activity[1].timestamp));
-  const future = await call(h.base, 'GET', `/activity?startTime=${new Date(Date.now() + 3_600_000).toISOString()}`);
+  const future = await call(h.base, 'GET', `/activity?startTime=${new Date(now + 3_600_000).toISOString()}`);
   assert.deepEqual(future.body.activity, []);
   const m = await call(h.base, 'GET', `/markets/${h.marketId}/activity?limit=5`);
   assert.equal(m.body.marketId, h.marketId);

@@ -41,8 +41,7 @@ test('diffBooks: changed, added and removed levels with absolute sizes', () => {
 
 class Sink extends Writable {
   text = '';
-  destroyed = false;
-  _write(c: Buffer, _e: string, cb: () => void): void {
+  override _write(c: Buffer, _e: string, cb: () => void): void {
     this.text += c.toString();
     cb();
   }
