@@ -103,7 +103,8 @@ export function lineChart(spec: ChartSpec): string {
   }
   for (let k = 0; k <= 5; k++) {
     const t = t0 + ((t1 - t0) * k) / 5;
-    parts.push(`<text x="${x(t).toFixed(1)}" y="${H - 8}" font-size="10" text-anchor="middle" fill="#666">${fmtTime(t)}</text>`);
+    const anchor = k === 0 ? 'start' : k === 5 ? 'end' : 'middle';
+    parts.push(`<text x="${x(t).toFixed(1)}" y="${H - 8}" font-size="10" text-anchor="${anchor}" fill="#666">${fmtTime(t)}</text>`);
   }
   parts.push(`<text x="12" y="${pad.t + ih / 2}" font-size="10" fill="#666" transform="rotate(-90 12 ${pad.t + ih / 2})" text-anchor="middle">${esc(spec.yLabel)}</text>`);
   parts.push(`<rect x="${pad.l}" y="${pad.t}" width="${iw}" height="${ih}" fill="none" stroke="#ccc"/>`);
