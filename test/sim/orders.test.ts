@@ -157,7 +157,7 @@ test('cancel-replace moves an order in one call', async () => {
   const bad = await call(h.base, 'POST', '/orders/cancel-replace', { cancel: h.alice.signCancel(next.nonce), create: { ...next, price: 'x' } }, A);
   assert.equal(bad.status, 400);
   assert.equal(bad.body.field, 'create.price');
-  const still = await call(h.base, 'GET', `/orders/${next.nonce.length ? r.body.create.order.id : 0}`, undefined, A);
+  const still = await call(h.base, 'GET', `/orders/${r.body.create.order.id}`, undefined, A);
   assert.equal(still.body.status, 'open', 'a refused cancel-replace changes nothing');
 });
 
