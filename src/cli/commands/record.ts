@@ -1,14 +1,108 @@
-// PLACEHOLDER: replaced by the owning work item. Kept so the CLI dispatcher typechecks meanwhile.
+/**
+ * `bookmaker record -c FILE --out DIR [--duration S] [--base-url URL]`: capture the config's markets
+ * (book stream, trades, metadata, oracle) into a recording (src/backtest/recorder.ts). The venue is
+ * the config's, or `--base-url`; a config on the embedded local exchange records a local exchange
+ * started in this process (with its simulated counterparties). Stops after --duration or on
+ * SIGINT/SIGTERM, then closes the files and writes the binary columns.
+ */
 import type { CommandSpec } from '../args.ts';
-import { BookmakerError } from '../../model/errors.ts';
+import { BadInputError } from '../../model/errors.ts';
+import type { Bytes32 } from '../../model/order.ts';
+import { loadConfig } from '../../config/load-config.ts';
+import { loadApiKey } from '../../config/secrets.ts';
+import { chainByName } from '../../exchange/chains.ts';
+import { createVenueClient } from '../../exchange/venue-client.ts';
+import { createLocalExchange } from '../../sim/local-exchange.ts';
+import { startCounterparties } from '../../sim/counterparties.ts';
+import { startRecorder } from '../../backtest/recorder.ts';
+import type { BotConfig } from '../../config/types.ts';
+
+/** The market ids a config selects, asked from the venue for slugs, filters and `all`. */
+async function selectMarkets(cfg: BotConfig, baseUrl: string, apiKey: string | undefined): Promise<Bytes32[]> {
+  const ids = new Set<Bytes32>();
+  const client = createVenueClient({ baseUrl, ...(apiKey ? { apiKey } : {}) });
+  try {
+    for (const m of cfg.markets) {
+      const s = m.select;
+      if (s.by === 'id') ids.add(s.id);
+      else if (s.by === 'slug') ids.add((await client.markets.get(s.slug)).id);
+      else {
+        let n = 0;
+        const limit = s.by === 'filter' && s.limit > 0 ? s.limit : 100;
+        for await (const info of client.markets.iterate(s.by === 'filter' ? { status: [s.status], ...(s.category ? { category: s.category } : {}) } : { status: ['active'] })) {
+          if (s.by === 'filter' && info.volume < BigInt(s.minVolume)) continue;
+          ids.add(info.id);
+          if (++n >= limit) break;
+        }
+      }
+    }
+  } finally {
+    await client.close();
+  }
+  return [...ids];
+}
 
 const command: CommandSpec = {
   name: 'record',
-  summary: 'record',
-  usage: 'bookmaker record',
-  options: {},
-  async run() {
-    throw new BookmakerError('CONFIG', "'record' is not built yet");
+  summary: 'record market data feeds to compressed JSONL',
+  usage: 'bookmaker record -c FILE --out DIR [--duration S] [--base-url URL] [--api-key KEY]',
+  description: [
+    'Captures, for the markets the config selects: the YES book stream (snapshots, deltas, trades), market metadata and',
+    'the oracle, with venue and local timestamps, in integer units and YES terms, into DIR (manifest.json,',
+    'events-NNNNNN.jsonl.gz rotated by size and time, book.cols). Re-running into the same DIR resumes the recording.',
+  ].join('\n'),
+  options: {
+    config: { type: 'string', short: 'c', arg: 'FILE', description: 'bot config (venue and markets)' },
+    out: { type: 'string', short: 'o', arg: 'DIR', description: 'recording directory' },
+    duration: { type: 'duration', arg: 'S', description: 'stop after this long (default: until SIGINT/SIGTERM)' },
+    'base-url': { type: 'string', arg: 'URL', description: 'venue base URL (overrides the config venue)' },
+    'api-key': { type: 'string', arg: 'KEY', description: 'API key (or BOOKMAKER_API_KEY)' },
+    'rotate-mb': { type: 'number', arg: 'MB', description: 'rotate files after this many uncompressed MB', default: 64 },
+    'rotate-minutes': { type: 'number', arg: 'MIN', description: 'rotate files after this many minutes', default: 60 },
+  },
+  async run(args) {
+    const o = args.options;
+    if (typeof o.config !== 'string' || !o.config) throw new BadInputError('--config', 'a config file', o.config);
+    if (typeof o.out !== 'string' || !o.out) throw new BadInputError('--out', 'a recording directory', o.out);
+    const rotateMb = o['rotate-mb'] as number;
+    const rotateMin = o['rotate-minutes'] as number;
+    if (!(rotateMb > 0)) throw new BadInputError('--rotate-mb', 'a size above 0', rotateMb);
+    if (!(rotateMin > 0)) throw new BadInputError('--rotate-minutes', 'a time above 0', rotateMin);
+    const cfg = await loadConfig(o.config);
+    const apiKey = loadApiKey(typeof o['api-key'] === 'string' ? { apiKey: o['api-key'] } : {});
+    let baseUrl = typeof o['base-url'] === 'string' ? o['base-url'] : undefined;
+    let stopLocal: (() => Promise<void>) | null = null;
+    if (!baseUrl) {
+      if (cfg.venue.kind === 'local') {
+        const l = cfg.venue.local;
+        const ex = createLocalExchange({ seed: l.seed, markets: l.markets, apiKeys: [{ key: 'recorder', perms: ['read'] }] });
+        const agents = startCounterparties(ex, { seed: l.seed });
+        baseUrl = await ex.start(l.port);
+        stopLocal = async () => {
+          agents.stop();
+          await ex.close();
+        };
+      } else baseUrl = cfg.venue.kind === 'url' ? cfg.venue.baseUrl : chainByName(cfg.venue.chain).apiBase;
+    }
+    const key = stopLocal ? 'recorder' : apiKey;
+    try {
+      const markets = await selectMarkets(cfg, baseUrl, key);
+      if (markets.length === 0) throw new BadInputError('markets', 'at least one market to record', 0);
+      const rec = await startRecorder({ baseUrl, ...(key ? { apiKey: key } : {}), markets, out: o.out, depth: cfg.feeds.bookDepth, oraclePollMs: cfg.feeds.oraclePollMs, rotateBytes: rotateMb * 2 ** 20, rotateMs: rotateMin * 60_000 });
+      process.stderr.write(`recording ${markets.length} market(s) from ${baseUrl} into ${o.out}\n`);
+      await new Promise<void>((resolve) => {
+        const done = () => resolve();
+        process.once('SIGINT', done);
+        process.once('SIGTERM', done);
+        if (typeof o.duration === 'number') setTimeout(done, o.duration * 1000).unref();
+      });
+      const manifest = await rec.stop();
+      const s = rec.stats;
+      process.stdout.write(`recorded ${s.book} book events, ${s.trades} trades, ${s.market} metadata, ${s.oracle} oracle updates (${manifest.files.length} files) → ${o.out}\n`);
+    } finally {
+      await stopLocal?.();
+    }
+    return 0;
   },
 };
 export default command;
