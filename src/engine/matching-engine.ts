@@ -539,6 +539,7 @@ export class MatchingEngine implements Engine {
   }
 
   expire(nowMs: number): number {
+    if (!validNow(nowMs)) return 0; // NaN would compare as "past every expiry"
     const p = this.pool;
     let n = 0;
     for (let s = 0; s < p.used; s++) {
@@ -663,7 +664,9 @@ export class MatchingEngine implements Engine {
   }
 
   apply(cmd: EngineCommand): SubmitResult | CommandResult | { ok: true; count: number } | { ok: true; paid: bigint } {
-    switch (cmd?.type) {
+    if (typeof cmd !== 'object' || cmd === null) return reject('BAD_INPUT', 'command', 'command must be an object');
+    if ('nowMs' in cmd && !validNow(cmd.nowMs)) return reject('BAD_INPUT', 'nowMs', 'nowMs must be a finite non-negative number');
+    switch (cmd.type) {
       case 'submit':
         return this.submit(cmd.order);
       case 'cancel':
@@ -857,6 +860,10 @@ export class MatchingEngine implements Engine {
   checkInvariants(): string[] {
     return checkEngineInvariants(this.pool, this.ledger, this.markets);
   }
+}
+
+function validNow(nowMs: unknown): boolean {
+  return typeof nowMs === 'number' && Number.isFinite(nowMs) && nowMs >= 0;
 }
 
 function checkAmount(amount: bigint, field: string): Rejection | null {
