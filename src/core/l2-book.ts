@@ -14,6 +14,7 @@
  *   new L2Book({ tick? })
  *   applySnapshot({ bids, asks })            replace the whole book
  *   applyLevel('bid' | 'ask', price, size)   absolute size at a level, 0 removes it
+ *   applyLevels(side, levels)                a delta's changed levels of one side
  *   bestBid() / bestAsk() / bestBidSize() / bestAskSize()   (-1 / 0 when the side is empty)
  *   sizeAt(side, price), levels(side, depth), mid(), spread(), microprice()
  */
@@ -111,6 +112,12 @@ export class L2Book {
   applyLevel(side: BookSide, price: number, size: number): void {
     if (side === 'bid') this.applyBid(price, size);
     else this.applyAsk(price, size);
+  }
+
+  /** Apply a list of changed levels of one side (a stream delta's `bids` or `asks`). */
+  applyLevels(side: BookSide, levels: readonly BookLevel[]): void {
+    if (side === 'bid') for (let k = 0; k < levels.length; k++) this.applyBid(levels[k]!.price, levels[k]!.size);
+    else for (let k = 0; k < levels.length; k++) this.applyAsk(levels[k]!.price, levels[k]!.size);
   }
 
   /** Replace the book with a snapshot (levels of size 0 are ignored; duplicates: the last one wins). */

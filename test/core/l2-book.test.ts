@@ -50,6 +50,12 @@ test('removing the best level walks to the next one; emptying a side reports -1'
   // removing an empty level is a no-op
   b.applyLevel('ask', 650_000, 0);
   assert.equal(b.depth('ask'), 1);
+  b.applyLevels('ask', [
+    { price: 680_000, size: 5 },
+    { price: 700_000, size: 0 },
+  ]);
+  b.applyLevels('bid', [{ price: 200_000, size: 9 }]);
+  assert.deepEqual([b.bestAsk(), b.bestAskSize(), b.depth('ask'), b.bestBid()], [680_000, 5, 1, 200_000]);
 });
 
 test('a new snapshot replaces everything', () => {

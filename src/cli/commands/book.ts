@@ -204,8 +204,8 @@ function applyEvent(book: L2Book, e: Exclude<BookEvent, { type: 'status' }>, vie
     view.haveBook = true;
     view.venueTs = e.book.venueTs;
   } else if (e.type === 'delta') {
-    for (const l of e.bids) book.applyBid(l.price, l.size);
-    for (const l of e.asks) book.applyAsk(l.price, l.size);
+    book.applyLevels('bid', e.bids);
+    book.applyLevels('ask', e.asks);
     view.venueTs = e.venueTs;
   } else {
     view.lastTrade = { price: e.price, size: e.size, takerSide: e.takerSide };
