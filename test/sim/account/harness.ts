@@ -14,7 +14,7 @@ import type { MigrationOptions } from '../../../src/sim/migration/install.ts';
 import type { AccountOptions } from '../../../src/sim/routes/account/account-options.ts';
 import { installAccounts } from '../../../src/sim/routes/account/install-accounts.ts';
 import * as questions from '../../../src/sim/routes/account/questions.ts';
-import { caller, closeCallers, type Call } from '../conformance/http-client.ts';
+import { caller, closeCaller, type Call } from '../conformance/http-client.ts';
 
 export interface ManualClock extends Clock {
   advance(ms: number): void;
@@ -53,6 +53,8 @@ export interface HarnessOptions {
   markets?: number;
   initialCollateral?: bigint;
   seed?: number;
+  /** the exchange's per-key token bucket (default: practically unlimited) */
+  rateLimit?: { capacity: number; refillPerSecond: number };
 }
 
 export async function startHarness(o: HarnessOptions): Promise<Harness> {
@@ -64,7 +66,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     clock,
     expirySweepMs: 0,
     initialCollateral: o.initialCollateral ?? 1_000_000_000n,
-    rateLimit: { capacity: 100_000, refillPerSecond: 100_000 },
+    rateLimit: o.rateLimit ?? { capacity: 100_000, refillPerSecond: 100_000 },
   });
   installAccounts(ex.state, { migration: o.migration ?? {}, accounts: o.accounts ?? {} });
   // mount the question routes if the exchange's module list does not (yet) include them
@@ -82,15 +84,16 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     }
     return s;
   };
+  const call = caller(baseUrl);
   return {
     ex,
     baseUrl,
-    call: caller(baseUrl),
+    call,
     clock,
     signerOf,
     walletOf: (key) => ex.state.keys.get(key)!.wallet,
     async close() {
-      await closeCallers();
+      await closeCaller(call);
       await ex.close();
     },
   };

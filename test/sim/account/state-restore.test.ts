@@ -13,7 +13,7 @@ import { createSigner } from '../../../src/exchange/signing/signer.ts';
 import type { Address, Bytes32 } from '../../../src/model/order.ts';
 import { createLocalExchange } from '../../../src/sim/local-exchange.ts';
 import { installMigration } from '../../../src/sim/migration/install.ts';
-import { caller, closeCallers } from '../conformance/http-client.ts';
+import { caller, closeCaller } from '../conformance/http-client.ts';
 import { manualClock } from './harness.ts';
 
 test('migration progress and migrated funds are restored from the state file', async () => {
@@ -65,7 +65,8 @@ test('migration progress and migrated funds are restored from the state file', a
       const replay = await call2('POST', '/account/migration/migrate-funds', { key: 'legacy', body: fundsBody });
       assert.equal(replay.status, 409, 'spent signatures stay spent');
     } finally {
-      await closeCallers();
+      await closeCaller(call1);
+      await closeCaller(call2);
       await ex2.close();
     }
   } finally {

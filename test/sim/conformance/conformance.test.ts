@@ -308,6 +308,31 @@ test('every authenticated operation of the spec answers 401 without a key, in th
   }
 });
 
+test('the per-key rate limit answers the documented 429 on authenticated operations', async () => {
+  const small = await startHarness({ apiKeys: [{ key: 'hasty' }], rateLimit: { capacity: 3, refillPerSecond: 0.001 } });
+  try {
+    const w = small.walletOf('hasty');
+    const ops: [string, string][] = [
+      ['GET /orders', '/orders'],
+      ['GET /portfolio/{address}', `/portfolio/${w}`],
+      ['GET /balance/{address}', `/balance/${w}`],
+      ['GET /account/migration', '/account/migration'],
+    ];
+    let limited = 0;
+    for (const [op, path] of ops) {
+      const r = await small.call('GET', path, { key: 'hasty' });
+      if (r.status === 429) {
+        limited++;
+        rec.check(op, r, 429);
+        assert.ok(r.headers.get('x-ratelimit-reset'), 'the limiter tells when to come back');
+      } else rec.check(op, r, 200);
+    }
+    assert.ok(limited >= 1, 'the fourth request of a three-token bucket is refused');
+  } finally {
+    await small.close();
+  }
+});
+
 test('the checker itself fails on a wrong shape, a wrong status and an undocumented status', () => {
   const probe = new ConformanceRecorder();
   const ok = { status: 200, body: { hash: '0x' + '1'.repeat(64) }, headers: new Headers() };

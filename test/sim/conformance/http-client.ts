@@ -5,13 +5,13 @@
  */
 import { Agent, fetch } from 'undici';
 
-const agents = new Set<Agent>();
+const agents = new WeakMap<object, Agent>();
 
-/** Close every caller's connection pool (call when the exchange closes). */
-export async function closeCallers(): Promise<void> {
-  const all = [...agents];
-  agents.clear();
-  await Promise.all(all.map((a) => a.close()));
+/** Close one caller's connection pool (call when its exchange closes). */
+export async function closeCaller(call: object): Promise<void> {
+  const a = agents.get(call);
+  agents.delete(call);
+  await a?.close();
 }
 export interface Answer<T = any> {
   status: number;
@@ -27,8 +27,7 @@ export interface CallOptions {
 
 export function caller(baseUrl: string) {
   const dispatcher = new Agent({ keepAliveTimeout: 1_000 });
-  agents.add(dispatcher);
-  return async function call<T = any>(method: string, path: string, opts: CallOptions = {}): Promise<Answer<T>> {
+  const fn = async function call<T = any>(method: string, path: string, opts: CallOptions = {}): Promise<Answer<T>> {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (opts.key) headers.Authorization = `Bearer ${opts.key}`;
     let payload: string | undefined;
@@ -48,6 +47,8 @@ export function caller(baseUrl: string) {
     }
     return { status: res.status, body: body as T, headers: res.headers };
   };
+  agents.set(fn, dispatcher);
+  return fn;
 }
 
 export type Call = ReturnType<typeof caller>;
