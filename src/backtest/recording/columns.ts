@@ -107,16 +107,35 @@ export function writeColumns(dir: string, c: Columns): string {
   return path;
 }
 
+/** Bytes per row over all seven columns (4 × f64, u16, 2 × u8). */
+const ROW_BYTES = 4 * 8 + 2 + 1 + 1;
+
+function readHeader(text: string, path: string): { version: number; rows: number; markets: string[] } {
+  let h: unknown;
+  try {
+    h = JSON.parse(text);
+  } catch {
+    throw new BadInputError(`${path}: header`, 'a JSON header', text);
+  }
+  const o = (h ?? {}) as { version?: unknown; rows?: unknown; markets?: unknown };
+  if (o.version !== 1) throw new BadInputError(`${path}: version`, '1', o.version);
+  if (typeof o.rows !== 'number' || !Number.isSafeInteger(o.rows) || o.rows < 0) throw new BadInputError(`${path}: rows`, 'a non-negative integer', o.rows);
+  if (!Array.isArray(o.markets) || !o.markets.every((m) => typeof m === 'string')) throw new BadInputError(`${path}: markets`, 'an array of market ids', o.markets);
+  return { version: 1, rows: o.rows, markets: o.markets as string[] };
+}
+
 export function readColumns(dir: string): Columns {
   const path = join(dir, 'book.cols');
   const buf = readFileSync(path);
   if (buf.length < 12 || buf.toString('latin1', 0, 8) !== MAGIC) throw new BadInputError(path, `a ${MAGIC} columns file`, buf.toString('latin1', 0, 8));
   const hl = buf.readUInt32LE(8);
-  const header = JSON.parse(buf.toString('utf8', 12, 12 + hl)) as { version: number; rows: number; markets: string[] };
-  if (header.version !== 1) throw new BadInputError(`${path}: version`, '1', header.version);
+  if (12 + hl > buf.length) throw new BadInputError(`${path}: header`, `${hl} header bytes`, `${buf.length - 12} bytes`);
+  const header = readHeader(buf.toString('utf8', 12, 12 + hl), path);
   const n = header.rows;
   let off = 12 + hl;
   off += (8 - (off % 8)) % 8;
+  // A truncated or corrupt file must be a clear error, not a RangeError from a typed-array view.
+  if (off > buf.length || n * ROW_BYTES > buf.length - off) throw new BadInputError(path, `${n} rows of columns`, `${Math.max(0, buf.length - off)} bytes`);
   // Copy into an 8-aligned ArrayBuffer (Buffer pooling does not guarantee alignment).
   const ab = new ArrayBuffer(buf.length - off);
   new Uint8Array(ab).set(buf.subarray(off));
