@@ -146,7 +146,7 @@ async function watch(a: BookArgs, baseUrl: string, fetchSnapshot: ReturnType<typ
     logger: a.verbose ? createLogger({ level: 'debug', destination: process.stderr }) : silentLogger,
   });
   const book = new L2Book({ tick: 1 });
-  const view: WatchView = { state: '', seq: undefined, venueTs: 0, lastTrade: undefined, haveBook: false };
+  const view: WatchView = { state: '', seq: undefined, venueTs: 0, lastTrade: undefined };
   let lastDraw = 0;
   let pending: NodeJS.Timeout | undefined;
   // On a terminal, redraw at most ~10 times a second: a busy book would otherwise flood the screen.
@@ -167,7 +167,8 @@ async function watch(a: BookArgs, baseUrl: string, fetchSnapshot: ReturnType<typ
       if (a.json) io.out.write(JSON.stringify(eventJson(e, book)) + '\n');
       else if (!io.tty) io.out.write(updateLine(e, book) + '\n');
     }
-    if (io.tty && !a.json && view.haveBook && !pending) {
+    // Status changes redraw too, so "connecting" / "polling" show before (or without) a book.
+    if (io.tty && !a.json && !pending) {
       const wait = Math.max(0, 100 - (Date.now() - lastDraw));
       pending = setTimeout(draw, wait);
     }
@@ -194,14 +195,12 @@ interface WatchView {
   seq: number | undefined;
   venueTs: number;
   lastTrade: { price: number; size: number; takerSide: string } | undefined;
-  haveBook: boolean;
 }
 
 function applyEvent(book: L2Book, e: Exclude<BookEvent, { type: 'status' }>, view: WatchView): void {
   view.seq = e.seq;
   if (e.type === 'snapshot') {
     book.applySnapshot(e.book);
-    view.haveBook = true;
     view.venueTs = e.book.venueTs;
   } else if (e.type === 'delta') {
     book.applyLevels('bid', e.bids);
