@@ -17,6 +17,8 @@
  *   snapshot) triggers a resync from the JSON snapshot while later stream events are buffered, then the
  *   buffer is replayed in seq order on top of it. Deltas carry absolute sizes, so replaying every event from
  *   the gap onward over a newer snapshot converges to the right book even when the JSON snapshot has no seq.
+ *   The JSON book is depth-limited (`depth`), so after a resync levels deeper than that reappear only as
+ *   deltas touch them; ask the fetcher for depth 100 when the deep book matters.
  * - Idle timeout: no byte (event or heartbeat) for `idleTimeoutMs` → status 'stale', close, reconnect with
  *   exponential back-off and jitter.
  * - Fallback: a server that answers 200 with a non-event-stream body, or `maxStreamFailures` consecutive
