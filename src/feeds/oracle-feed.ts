@@ -7,6 +7,7 @@
 import type { Observable } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
+import { VenueError } from '../exchange/client/errors.ts';
 import type { OracleQuote } from '../exchange/client/oracle.ts';
 import type { Bytes32 } from '../model/order.ts';
 import { feedEvent, venueMs, type FeedEvent } from './feed-event.ts';
@@ -40,10 +41,16 @@ export function oracleEvent(marketId: Bytes32, q: OracleQuote | null, now: numbe
 
 export function oracleFeed(opts: OracleFeedOptions): Observable<FeedEvent> {
   const last = new Map<string, string>();
+  // a market nobody has asked the oracle about answers 404: no quote yet, not a failure
+  const latest = (id: Bytes32): Promise<OracleQuote | null> =>
+    opts.client.markets.latestOracleQuote(id).catch((e: unknown) => {
+      if (e instanceof VenueError && e.status === 404) return null;
+      throw e;
+    });
   async function read(): Promise<FeedEvent[]> {
     const out: FeedEvent[] = [];
     for (const id of opts.marketIds) {
-      const e = oracleEvent(id, await opts.client.markets.latestOracleQuote(id), opts.clock.now());
+      const e = oracleEvent(id, await latest(id), opts.clock.now());
       if (!e || e.event.type !== 'OracleUpdated') continue;
       const sig = `${e.event.probability}|${e.event.confidence}|${e.event.updatedAt}`;
       if (last.get(id.toLowerCase()) === sig) continue;

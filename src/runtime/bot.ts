@@ -1,0 +1,424 @@
+/**
+ * The bot: the one place where live, paper and the embedded demo are wired (design.md §5 runtime).
+ * Everything between the feeds and the venue is the shared QuotingKernel.
+ *
+ *   const bot = await startBot({ config, logger, baseUrl?, paper?, apiKey?, keyFile?, metricsPort? });
+ *   bot.exit            // resolves with an exit code when the bot stops by itself (kill switch, halt)
+ *   await bot.stop()    // SIGINT/SIGTERM/--duration: stop quoting, cancel all, flush → exit code 0
+ *
+ * Start-up order (nothing is quoted before the venue has been reconciled):
+ *   1. venue: `--base-url` wins over the config; a `local` venue without one starts the embedded local
+ *      exchange in-process (with counterparties) and uses a throwaway key and a demo API key;
+ *   2. keys: private key from --key-file / config wallet.keyFile / BOOKMAKER_PRIVATE_KEY, API key from
+ *      --api-key / BOOKMAKER_API_KEY / wallet.apiKeyFile (paper mode needs neither);
+ *   3. markets resolved from the selectors; 4. start-up migration (live only);
+ *   5. feeds subscribed into the store; wait (bounded) for a first book of every market;
+ *   6. reconcile with the venue, adopting what matches the strategies' first quotes; 7. quote.
+ * Then: reconcile periodically and after each stream reconnect; metrics on 127.0.0.1.
+ * Stopping: the kill switch or an order-manager halt cancel everything and exit non-zero (3 / 4);
+ * stop() cancels everything and exits 0 only when the venue reports no open order of ours (else 1).
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Subscription } from 'rxjs';
+import { systemClock, type Clock } from '../core/clock.ts';
+import type { Logger } from '../core/logger.ts';
+import { registerSecret } from '../core/logger.ts';
+import { loadApiKey, loadPrivateKey } from '../config/secrets.ts';
+import type { BotConfig, LocalVenueSettings } from '../config/types.ts';
+import { chainByName, TESTNET, type ChainConfig } from '../exchange/chains.ts';
+import { createSigner, type Signer } from '../exchange/signing/signer.ts';
+import { venueSnapshotFetcher } from '../exchange/stream/venue-snapshot-fetcher.ts';
+import { createVenueClient, type VenueClient } from '../exchange/venue-client.ts';
+import { bindStoreMetrics } from '../metrics/bind-store-metrics.ts';
+import { createBotMetrics, type BotMetrics } from '../metrics/bot-metrics.ts';
+import { startMetricsEndpoint, type MetricsEndpoint } from '../metrics/metrics-server.ts';
+import { botReadiness } from '../metrics/readiness.ts';
+import { runStartupMigration } from '../migration/startup-migration.ts';
+import { ConfigError } from '../model/errors.ts';
+import type { Address, Bytes32 } from '../model/order.ts';
+import type { VenuePort } from '../model/venue.ts';
+import { OrderManager, type CancelAllResult } from '../orders/order-manager.ts';
+import { schedulePeriodicReconcile } from '../orders/periodic-reconcile.ts';
+import { startCounterparties, type Counterparties } from '../sim/counterparties.ts';
+import { createLocalExchange, type LocalExchange } from '../sim/local-exchange.ts';
+import type { OrderManagerEvent, StateEvent } from '../state/events.ts';
+import { selectMarketView } from '../state/market-view.ts';
+import { StateStore } from '../state/store.ts';
+import { filePositionStore, memoryPositionStore } from '../feeds/activity-cursor.ts';
+import { accountFeed } from '../feeds/account-feed.ts';
+import { activityFeed } from '../feeds/activity-feed.ts';
+import { createBookFeed } from '../feeds/book-feed.ts';
+import type { FeedEvent } from '../feeds/feed-event.ts';
+import { FeedHealth } from '../feeds/feed-health.ts';
+import { marketFeed } from '../feeds/market-feed.ts';
+import { oracleFeed } from '../feeds/oracle-feed.ts';
+import { ownOrdersFeed } from '../feeds/own-orders-feed.ts';
+import { createLiveVenue } from './live-venue.ts';
+import { PaperVenue } from './paper-venue.ts';
+import { QuotingKernel, type KernelMarket } from './quoting-kernel.ts';
+import { selectMarkets } from './select-markets.ts';
+
+export const EXIT_OK = 0;
+export const EXIT_ORDERS_LEFT = 1;
+export const EXIT_KILL_SWITCH = 3;
+export const EXIT_HALT = 4;
+
+export interface BotOptions {
+  config: BotConfig;
+  logger: Logger;
+  /** overrides the config's venue, including the embedded local exchange */
+  baseUrl?: string;
+  paper?: boolean;
+  apiKey?: string;
+  keyFile?: string;
+  /** overrides config metrics.port; 0 = off */
+  metricsPort?: number;
+  clock?: Clock;
+  env?: NodeJS.ProcessEnv;
+  /** where the activity poller keeps its position across restarts (default: in memory) */
+  activityStateFile?: string;
+  /** wait at most this long for first books before reconciling (default 5 000 ms) */
+  warmupMs?: number;
+}
+
+export interface Bot {
+  readonly baseUrl: string;
+  readonly trader: Address;
+  readonly markets: readonly Bytes32[];
+  readonly metricsUrl: string | null;
+  readonly store: StateStore;
+  readonly kernel: QuotingKernel;
+  readonly orderManager: OrderManager;
+  readonly health: FeedHealth;
+  readonly metrics: BotMetrics;
+  /** the embedded local exchange, when one was started */
+  readonly localExchange: LocalExchange | null;
+  readonly paper: boolean;
+  /** own fills per market (lower-case id), for the summary */
+  readonly fills: ReadonlyMap<string, number>;
+  /** resolves with the exit code once the bot has stopped (by itself or through stop()) */
+  readonly exit: Promise<number>;
+  stop(reason?: string): Promise<number>;
+}
+
+interface VenueSetup {
+  baseUrl: string;
+  chain: ChainConfig;
+  apiKey: string | undefined;
+  privateKey: string | undefined;
+  local: LocalExchange | null;
+  agents: Counterparties | null;
+}
+
+/** The embedded local exchange with a throwaway wallet and a demo API key (no keys, no network). */
+async function startEmbedded(s: LocalVenueSettings): Promise<VenueSetup> {
+  const privateKey = `0x${randomBytes(32).toString('hex')}`;
+  registerSecret(privateKey);
+  const signer = createSigner({ privateKey, chain: TESTNET });
+  const apiKey = `demo-${randomBytes(12).toString('hex')}`;
+  const local = createLocalExchange({
+    seed: s.seed,
+    markets: s.markets,
+    apiKeys: [{ key: apiKey, wallet: signer.address }],
+    initialCollateral: s.startingCollateral,
+    chain: TESTNET,
+    ...(s.faults.profile !== 'none' ? { faults: s.faults.profile } : {}),
+  });
+  const agents = startCounterparties(local, {
+    seed: s.seed,
+    otherMakers: Math.max(0, s.agents.makers),
+  });
+  const baseUrl = await local.start(s.port);
+  return { baseUrl, chain: TESTNET, apiKey, privateKey, local, agents };
+}
+
+function readApiKeyFile(path: string | undefined, configFile: string): string | undefined {
+  if (!path) return undefined;
+  const full = resolve(configFile ? dirname(configFile) : process.cwd(), path);
+  try {
+    const v = readFileSync(full, 'utf8').trim();
+    registerSecret(v);
+    return v || undefined;
+  } catch (e) {
+    throw new ConfigError(`wallet.apiKeyFile ${full}: cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+async function setupVenue(o: BotOptions): Promise<VenueSetup> {
+  const cfg = o.config;
+  const env = o.env ?? process.env;
+  if (cfg.venue.kind === 'local' && !o.baseUrl) return startEmbedded(cfg.venue.local);
+  // a `local` config pointed at a base URL talks to a `bookmaker sim`, whose contracts are testnet's
+  const chain = cfg.venue.kind === 'local' ? TESTNET : chainByName(cfg.venue.chain);
+  const baseUrl = o.baseUrl ?? (cfg.venue.kind === 'url' ? cfg.venue.baseUrl : chain.apiBase);
+  const apiKey = loadApiKey({ ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}), env }) ?? readApiKeyFile(cfg.wallet.apiKeyFile, cfg.file);
+  let privateKey: string | undefined;
+  if (!o.paper) {
+    const keyFile = o.keyFile ?? (cfg.wallet.keyFile ? resolve(cfg.file ? dirname(cfg.file) : process.cwd(), cfg.wallet.keyFile) : undefined);
+    privateKey = loadPrivateKey({ ...(keyFile ? { keyFile } : {}), env });
+    if (!apiKey) throw new ConfigError('no API key: pass --api-key or set BOOKMAKER_API_KEY (trading needs one)');
+  }
+  return { baseUrl, chain, apiKey, privateKey, local: null, agents: null };
+}
+
+export async function startBot(o: BotOptions): Promise<Bot> {
+  const cfg = o.config;
+  const clock = o.clock ?? systemClock;
+  const log = o.logger.child({ component: 'bot' });
+  const paper = o.paper ?? false;
+  const v = await setupVenue(o);
+  const cleanups: (() => Promise<void> | void)[] = [];
+  const closeVenue = async (): Promise<void> => {
+    v.agents?.stop();
+    await v.local?.close();
+  };
+  try {
+    return await wire(o, v, clock, log, paper, cleanups, closeVenue);
+  } catch (e) {
+    for (const c of cleanups.reverse()) await c();
+    await closeVenue();
+    throw e;
+  }
+}
+
+async function wire(
+  o: BotOptions,
+  v: VenueSetup,
+  clock: Clock,
+  log: Logger,
+  paper: boolean,
+  cleanups: (() => Promise<void> | void)[],
+  closeVenue: () => Promise<void>,
+): Promise<Bot> {
+  const cfg = o.config;
+  const client: VenueClient = createVenueClient({ baseUrl: v.baseUrl, chain: v.chain, ...(v.apiKey ? { apiKey: v.apiKey } : {}), logger: o.logger });
+  cleanups.push(() => client.close());
+  const signer: Signer | null = v.privateKey ? createSigner({ privateKey: v.privateKey, chain: v.chain }) : null;
+
+  const markets: KernelMarket[] = await selectMarkets(client, cfg.markets);
+  const marketIds = markets.map((m) => m.marketId);
+  log.info({ venue: v.baseUrl, markets: marketIds.length, paper, embedded: v.local !== null }, 'markets selected');
+
+  if (signer && !paper) {
+    const report = await runStartupMigration({ api: client.migration, signer, clock, logger: o.logger, restore: 'restore' });
+    log.info({ outcome: report.outcome, steps: report.steps }, 'start-up migration');
+  }
+
+  const store = new StateStore();
+  const metrics = createBotMetrics();
+  metrics.setStateSource(() => store.state, clock);
+  cleanups.push(bindStoreMetrics(metrics, store));
+  const health = new FeedHealth();
+  const fills = new Map<string, number>();
+
+  let kernel: QuotingKernel | null = null;
+  let paperVenue: PaperVenue | null = null;
+  const toKernel = (e: StateEvent): void => {
+    if (kernel) kernel.onEvent(e);
+    else store.dispatch(e);
+  };
+  let venue: VenuePort;
+  if (paper) {
+    paperVenue = new PaperVenue({ clock, onFill: toKernel });
+    venue = paperVenue;
+  } else {
+    venue = createLiveVenue({ client, signer: signer!, batchLimit: cfg.orders.batchLimit });
+  }
+
+  const exitCode = deferred<number>();
+  let stopping = false;
+  const om = new OrderManager({
+    venue,
+    clock,
+    tolerances: { price: cfg.orders.priceTolerance, sizeFraction: cfg.orders.sizeTolerance },
+    logger: o.logger,
+    emit: (e: OrderManagerEvent) => store.dispatch(e),
+    inFlightTimeoutMs: cfg.orders.inFlightTimeoutMs,
+    ...(cfg.orders.deadManExpiryMs > 0 ? { deadManSeconds: Math.max(2, Math.round(cfg.orders.deadManExpiryMs / 1000)) } : {}),
+    onHalt: (err, result) => {
+      log.fatal({ err: err.message, remaining: result.remaining }, 'order manager halted; exiting');
+      void shutdown('halt', result).then(() => exitCode.resolve(EXIT_HALT));
+    },
+  });
+
+  // ---- feeds ----
+  const subs: Subscription[] = [];
+  cleanups.push(() => subs.forEach((s) => s.unsubscribe()));
+  const sink = (fe: FeedEvent): void => {
+    try {
+      if (fe.event.type === 'OrderFilled') fills.set(fe.event.marketId.toLowerCase(), (fills.get(fe.event.marketId.toLowerCase()) ?? 0) + 1);
+      toKernel(fe.event);
+      if (paperVenue && fe.event.type === 'BookEventReceived') {
+        const ev = fe.event.event;
+        const id = ev.type === 'snapshot' ? ev.book.marketId : ev.marketId;
+        const view = selectMarketView(store.state, id, clock.now());
+        paperVenue.onBookEvent(ev, view?.book?.bestBid ?? null, view?.book?.bestAsk ?? null);
+      }
+    } catch (err) {
+      // a bug downstream must not kill the feed; the invariant checks catch real damage
+      log.error({ err: (err as Error).message, source: fe.source }, 'event handling failed');
+    }
+  };
+  const reconnected = (marketId: Bytes32): void => {
+    metrics.streamReconnects.inc({ market: marketId });
+    if (!stopping) void om.reconcile(marketId);
+  };
+  const books = createBookFeed({
+    baseUrl: v.baseUrl,
+    ...(v.apiKey ? { apiKey: v.apiKey } : {}),
+    marketIds,
+    fetchSnapshot: (id) => venueSnapshotFetcher(client, id, 1, cfg.feeds.bookDepth),
+    clock,
+    depth: cfg.feeds.bookDepth,
+    idleTimeoutMs: cfg.feeds.streamIdleTimeoutMs,
+    pollIntervalMs: cfg.feeds.bookPollMs,
+    health,
+    onReconnect: reconnected,
+    logger: o.logger,
+  });
+  subs.push(books.events$.subscribe(sink));
+  subs.push(marketFeed({ client, marketIds, clock, intervalMs: Math.max(5_000, cfg.feeds.balancePollMs * 2), health, logger: o.logger }).subscribe(sink));
+  subs.push(oracleFeed({ client, marketIds, clock, intervalMs: cfg.feeds.oraclePollMs, health, logger: o.logger }).subscribe(sink));
+  subs.push(
+    activityFeed({
+      client,
+      clock,
+      intervalMs: cfg.feeds.activityPollMs,
+      store: o.activityStateFile ? filePositionStore(o.activityStateFile) : memoryPositionStore(),
+      marketIds,
+      health,
+      logger: o.logger,
+    }).subscribe(sink),
+  );
+  if (paper) {
+    store.dispatch({ type: 'BalanceUpdated', collateral: cfg.venue.kind === 'local' ? cfg.venue.local.startingCollateral : 10_000_000_000n, ts: clock.now() });
+  } else {
+    subs.push(accountFeed({ client, trader: venue.trader, marketIds, clock, intervalMs: cfg.feeds.balancePollMs, health, logger: o.logger }).subscribe(sink));
+    subs.push(ownOrdersFeed({ client, trader: venue.trader, clock, intervalMs: Math.min(1_000, cfg.feeds.balancePollMs), health, logger: o.logger }).subscribe(sink));
+  }
+
+  await waitForBooks(store, marketIds, clock, o.warmupMs ?? 5_000);
+
+  // ---- reconcile, then quote ----
+  kernel = new QuotingKernel({
+    clock,
+    venue,
+    store,
+    markets,
+    requoteIntervalMs: cfg.orders.requoteIntervalMs,
+    noInventory: cfg.orders.noInventory,
+    orderManager: om,
+    logger: o.logger,
+    onKill: (reason, detail, result) => {
+      log.fatal({ reason, detail, remaining: result.remaining }, 'kill switch: everything cancelled; exiting');
+      void shutdown('kill-switch', result).then(() => exitCode.resolve(EXIT_KILL_SWITCH));
+    },
+  });
+  const k = kernel;
+  const ok = await om.reconcile(undefined, k.desired());
+  if (!ok) log.warn('start-up reconcile could not read the venue; it is retried periodically');
+  for (const id of marketIds) k.tick(id);
+  cleanups.push(schedulePeriodicReconcile(om, clock, cfg.orders.reconcileIntervalMs));
+
+  // ---- metrics ----
+  const readiness = botReadiness({
+    orderManager: om,
+    state: () => store.state,
+    clock,
+    markets: () => marketIds,
+    staleMs: cfg.feeds.streamIdleTimeoutMs * 2,
+    halted: () => k.killed !== null,
+  });
+  metrics.setReadiness(readiness);
+  const port = o.metricsPort ?? cfg.metrics.port;
+  let endpoint: MetricsEndpoint | null = null;
+  try {
+    endpoint = await startMetricsEndpoint({ registry: metrics.registry, port, host: cfg.metrics.host, readiness });
+  } catch (e) {
+    log.warn({ port, err: (e as Error).message }, 'metrics endpoint could not start; continuing without it');
+  }
+  if (endpoint) cleanups.push(() => endpoint!.close());
+  log.info({ metrics: endpoint?.url ?? 'off', trader: venue.trader }, 'quoting');
+
+  // ---- stopping ----
+  let stopped: Promise<CancelAllResult> | null = null;
+  async function shutdown(reason: string, already?: CancelAllResult): Promise<CancelAllResult> {
+    if (stopped) return stopped;
+    stopping = true;
+    stopped = (async () => {
+      log.info({ reason }, 'stopping: cancelling every order');
+      k.stop();
+      for (const s of subs) s.unsubscribe();
+      await k.flush();
+      const result = already && already.ok ? already : await om.cancelAll();
+      for (const c of cleanups.reverse()) {
+        try {
+          await c();
+        } catch (e) {
+          log.warn({ err: (e as Error).message }, 'cleanup step failed');
+        }
+      }
+      await closeVenue();
+      log.info({ reason, cancelled: result.cancelled, remaining: result.remaining, ok: result.ok }, 'stopped');
+      return result;
+    })();
+    return stopped;
+  }
+
+  return {
+    baseUrl: v.baseUrl,
+    trader: venue.trader,
+    markets: marketIds,
+    metricsUrl: endpoint?.url ?? null,
+    store,
+    kernel: k,
+    orderManager: om,
+    health,
+    metrics,
+    localExchange: v.local,
+    paper,
+    fills,
+    exit: exitCode.promise,
+    async stop(reason = 'stop') {
+      const r = await shutdown(reason);
+      const code = r.ok ? EXIT_OK : EXIT_ORDERS_LEFT;
+      exitCode.resolve(code);
+      return exitCode.promise;
+    },
+  };
+}
+
+/** Until every market has a book, or `ms` passed on the clock. */
+function waitForBooks(store: StateStore, ids: readonly Bytes32[], clock: Clock, ms: number): Promise<void> {
+  const have = (): boolean => ids.every((id) => store.state.markets.get(id.toLowerCase())?.books.yes);
+  if (have()) return Promise.resolve();
+  return new Promise((done) => {
+    let cancel: () => void = () => undefined;
+    const sub = store.changes$.subscribe(() => {
+      if (!have()) return;
+      finish();
+    });
+    const finish = (): void => {
+      cancel();
+      sub.unsubscribe();
+      done();
+    };
+    cancel = clock.setTimeout(finish, ms);
+  });
+}
+
+function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
+  let resolve!: (v: T) => void;
+  let settled = false;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return {
+    promise,
+    resolve: (x) => {
+      if (settled) return;
+      settled = true;
+      resolve(x);
+    },
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * The compact live summary `bookmaker run` prints: per market its quotes (best own bid/ask), fills,
+ * position and PnL, plus a header line with totals. Redrawn in place on a TTY, one line per market
+ * every few seconds otherwise (logs and CI output stay readable).
+ *
+ *   const rows = summaryRows(store.state, marketIds, fills)   // pure
+ *   formatSummary(rows, header) → string[]                    // pure
+ *   const stop = startSummary({ clock, everyMs, write, tty, render })
+ */
+import type { Clock } from '../core/clock.ts';
+import type { Bytes32 } from '../model/order.ts';
+import type { StoreState } from '../state/market-state.ts';
+import { marketPnl } from '../state/market-view.ts';
+import { toYesTerms } from '../strategy/to-orders.ts';
+
+export interface SummaryRow {
+  readonly market: string;
+  readonly bid: number | null;
+  readonly ask: number | null;
+  readonly orders: number;
+  readonly fills: number;
+  /** net YES shares, 1e-6 */
+  readonly net: number;
+  /** realised + unrealised, 1e-6 USDC */
+  readonly pnl: bigint;
+  readonly stream: string;
+}
+
+export function summaryRows(state: StoreState, marketIds: readonly Bytes32[], fills: ReadonlyMap<string, number>): SummaryRow[] {
+  return marketIds.map((id) => {
+    const m = state.markets.get(id.toLowerCase());
+    if (!m) return { market: id.slice(0, 10), bid: null, ask: null, orders: 0, fills: 0, net: 0, pnl: 0n, stream: '-' };
+    let bid: number | null = null;
+    let ask: number | null = null;
+    for (const o of m.orders.values()) {
+      const y = toYesTerms(o.order.outcomeIndex, o.order.side, o.order.price);
+      if (y.side === 'bid') bid = bid === null ? y.price : Math.max(bid, y.price);
+      else ask = ask === null ? y.price : Math.min(ask, y.price);
+    }
+    const p = marketPnl(m);
+    return {
+      market: m.slug ?? id.slice(0, 10),
+      bid,
+      ask,
+      orders: m.orders.size,
+      fills: fills.get(id.toLowerCase()) ?? 0,
+      net: m.position.net,
+      pnl: p.realised + p.unrealised,
+      stream: m.streamState ?? '-',
+    };
+  });
+}
+
+const cents = (p: number | null): string => (p === null ? '   -  ' : `${(p / 10_000).toFixed(1).padStart(5)}¢`);
+const usdc = (v: bigint): string => {
+  const n = Number(v) / 1e6;
+  return `${n >= 0 ? '+' : ''}${n.toFixed(2)}`;
+};
+
+export function formatSummary(rows: readonly SummaryRow[], header: string): string[] {
+  const w = Math.min(32, Math.max(6, ...rows.map((r) => r.market.length)));
+  const lines = [header, `${'market'.padEnd(w)}  ${'bid'.padStart(6)}  ${'ask'.padStart(6)}  ord  fills  ${'position'.padStart(9)}  ${'pnl USDC'.padStart(9)}  stream`];
+  let total = 0n;
+  for (const r of rows) {
+    total += r.pnl;
+    lines.push(
+      `${r.market.slice(0, w).padEnd(w)}  ${cents(r.bid)}  ${cents(r.ask)}  ${String(r.orders).padStart(3)}  ${String(r.fills).padStart(5)}  ${(r.net / 1e6).toFixed(2).padStart(9)}  ${usdc(r.pnl).padStart(9)}  ${r.stream}`,
+    );
+  }
+  lines.push(`total pnl ${usdc(total)} USDC`);
+  return lines;
+}
+
+export interface SummaryPrinter {
+  clock: Clock;
+  everyMs: number;
+  write: (s: string) => void;
+  /** redraw in place (ANSI) instead of appending */
+  tty: boolean;
+  render: () => string[];
+}
+
+/** Print the summary every `everyMs`; returns a stop function that prints one last time. */
+export function startSummary(p: SummaryPrinter): () => void {
+  let drawn = 0;
+  let cancel: () => void = () => undefined;
+  const draw = (): void => {
+    const lines = p.render();
+    if (p.tty) {
+      // move up over the previous frame and clear it, so the table stays in place
+      const up = drawn > 0 ? `\x1b[${drawn}A` : '';
+      p.write(`${up}${lines.map((l) => `\x1b[2K${l}`).join('\n')}\n`);
+      drawn = lines.length;
+    } else {
+      p.write(lines.join('\n') + '\n');
+    }
+  };
+  const loop = (): void => {
+    draw();
+    cancel = p.clock.setTimeout(loop, p.everyMs);
+  };
+  cancel = p.clock.setTimeout(loop, Math.min(p.everyMs, 1000));
+  return () => {
+    cancel();
+    draw();
+  };
+}
