@@ -44,7 +44,8 @@ export class Ledger {
 
   /** The position number of (trader, market), or -1 when it has never existed. */
   findPosition(trader: number, market: number): number {
-    return this.posIndex[trader]?.get(market) ?? -1;
+    if (!Number.isInteger(trader) || trader < 0 || trader >= this.traders) return -1;
+    return this.posIndex[trader]!.get(market) ?? -1;
   }
 
   /** The position number of (trader, market), created empty on first use. */

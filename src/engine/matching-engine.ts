@@ -139,7 +139,7 @@ export class MatchingEngine implements Engine {
   }
 
   market(m: number): MarketInfo | undefined {
-    const mk = this.markets[m];
+    const mk = this.marketAt(m);
     if (!mk) return undefined;
     return {
       market: m,
@@ -154,7 +154,7 @@ export class MatchingEngine implements Engine {
   }
 
   setMarketStatus(m: number, status: 'open' | 'halted'): CommandResult {
-    const mk = this.markets[m];
+    const mk = this.marketAt(m);
     if (!mk) return reject('UNKNOWN_MARKET', 'market', `no market ${m}`);
     if (mk.status === 'resolved') return reject('MARKET_NOT_OPEN', 'market', 'market is resolved');
     if (status !== 'open' && status !== 'halted') return reject('BAD_INPUT', 'status', 'status must be open or halted');
@@ -166,8 +166,8 @@ export class MatchingEngine implements Engine {
 
   submit(o: SubmitOrder): SubmitResult {
     if (typeof o !== 'object' || o === null) return reject('BAD_INPUT', 'order', 'order must be an object');
-    const mk = this.markets[o.market];
-    if (!Number.isInteger(o.market) || !mk) return reject('UNKNOWN_MARKET', 'market', `no market ${String(o.market)}`);
+    const mk = this.marketAt(o.market);
+    if (!mk) return reject('UNKNOWN_MARKET', 'market', `no market ${String(o.market)}`);
     if (mk.status !== 'open') return reject('MARKET_NOT_OPEN', 'market', `market is ${mk.status}`);
     if (!Number.isInteger(o.trader) || o.trader < 0 || o.trader >= this.ledger.traders) {
       return reject('UNKNOWN_TRADER', 'trader', `no trader ${String(o.trader)}`);
@@ -716,7 +716,7 @@ export class MatchingEngine implements Engine {
   }
 
   book(market: number, depth = Infinity): BookView {
-    const mk = this.markets[market];
+    const mk = this.marketAt(market);
     if (!mk) return { market, bids: [], asks: [] };
     const L = mk.ladder;
     const bids: BookLevelView[] = [];
@@ -731,12 +731,12 @@ export class MatchingEngine implements Engine {
   }
 
   bestBid(market: number): number {
-    const L = this.markets[market]?.ladder;
+    const L = this.marketAt(market)?.ladder;
     return L ? L.bestBid * L.tick : 0;
   }
 
   bestAsk(market: number): number {
-    const L = this.markets[market]?.ladder;
+    const L = this.marketAt(market)?.ladder;
     return L && L.bestAsk < L.top ? L.bestAsk * L.tick : 0;
   }
 
@@ -755,7 +755,8 @@ export class MatchingEngine implements Engine {
   }
 
   positions(trader: number): Position[] {
-    const list = this.ledger.byTrader[trader] ?? [];
+    if (!Number.isInteger(trader) || trader < 0 || trader >= this.ledger.traders) return [];
+    const list = this.ledger.byTrader[trader]!;
     return list.map((pos) => this.positionAt(pos));
   }
 
@@ -847,8 +848,13 @@ export class MatchingEngine implements Engine {
     return Number.isInteger(trader) && trader >= 0 && trader < this.ledger.traders ? null : reject('UNKNOWN_TRADER', field, `no trader ${String(trader)}`);
   }
 
+  /** The market at an index, or undefined for anything that is not a valid index. */
+  private marketAt(m: number): MarketState | undefined {
+    return Number.isInteger(m) && m >= 0 && m < this.markets.length ? this.markets[m] : undefined;
+  }
+
   private checkMarket(market: number): Rejection | null {
-    return Number.isInteger(market) && this.markets[market] ? null : reject('UNKNOWN_MARKET', 'market', `no market ${String(market)}`);
+    return this.marketAt(market) ? null : reject('UNKNOWN_MARKET', 'market', `no market ${String(market)}`);
   }
 
   private checkUnresolved(market: number): Rejection | null {

@@ -376,3 +376,18 @@ describe('cancel and events', () => {
     assert.equal(engine.order(id), undefined);
   });
 });
+
+describe('queries with bad ids', () => {
+  it('answer empty rather than throw', () => {
+    const { engine, market: m } = setup();
+    for (const bad of [-1, 99, 1.5, NaN, 'constructor', '__proto__'] as unknown as number[]) {
+      assert.deepEqual(engine.positions(bad), []);
+      assert.equal(engine.position(bad, m).yes, 0n);
+      assert.equal(engine.balance(bad).collateral, 0n);
+      assert.equal(engine.order(bad), undefined);
+      assert.equal(engine.market(bad), undefined);
+      assert.deepEqual(engine.book(bad), { market: bad, bids: [], asks: [] });
+      assert.equal(engine.bestBid(bad), 0);
+    }
+  });
+});
