@@ -48,6 +48,14 @@ export function accountEvents(s: BalanceSummary, marketIds: readonly Bytes32[], 
   return out;
 }
 
+export function accountReader(opts: Pick<AccountFeedOptions, 'client' | 'trader' | 'marketIds' | 'clock'>): () => Promise<FeedEvent[]> {
+  return async () => accountEvents(await opts.client.balance.summary(opts.trader), opts.marketIds, opts.clock.now());
+}
+
+/**
+ * Balances alone. The runtime uses `tradingFeed` instead: fills first, then the balance read, in
+ * one poll, so a position sync rarely lands before the fill that explains it.
+ */
 export function accountFeed(opts: AccountFeedOptions): Observable<FeedEvent> {
   return pollFeed({
     name: SOURCE,
@@ -55,6 +63,6 @@ export function accountFeed(opts: AccountFeedOptions): Observable<FeedEvent> {
     intervalMs: opts.intervalMs,
     ...(opts.health ? { health: opts.health } : {}),
     ...(opts.logger ? { logger: opts.logger } : {}),
-    read: async () => accountEvents(await opts.client.balance.summary(opts.trader), opts.marketIds, opts.clock.now()),
+    read: accountReader(opts),
   });
 }

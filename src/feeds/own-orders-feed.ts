@@ -47,7 +47,15 @@ export function totalShares(o: VenueOrder): number {
   return o.size;
 }
 
+/**
+ * Shares filled so far. A V2 buy reports `filledSize` as collateral spent (its budget also covers
+ * the fee, so scaling the budget would under-count); we rest as maker at our own price, so the
+ * shares are the collateral over that price.
+ */
 export function filledShares(o: VenueOrder): number {
+  if (o.side === 0 && o.settlementVersion === 2 && o.sv2MinSharesOut !== null && o.price > 0) {
+    return Math.min(totalShares(o), Math.round((o.filledSize * 1_000_000) / o.price));
+  }
   return Math.max(0, totalShares(o) - remainingShares(o));
 }
 
@@ -102,7 +110,8 @@ export class FillTracker {
   }
 }
 
-export function ownOrdersFeed(opts: OwnOrdersFeedOptions): Observable<FeedEvent> {
+/** One poll of own orders → fill events (kept apart so the runtime can chain it before a balance read). */
+export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 'health' | 'logger'>): () => Promise<FeedEvent[]> {
   const tracker = new FillTracker();
   const maxLookups = opts.maxLookups ?? 20;
   async function read(): Promise<FeedEvent[]> {
@@ -120,5 +129,10 @@ export function ownOrdersFeed(opts: OwnOrdersFeedOptions): Observable<FeedEvent>
     }
     return tracker.observe([...byNonce.values()], opts.clock.now());
   }
+  return read;
+}
+
+export function ownOrdersFeed(opts: OwnOrdersFeedOptions): Observable<FeedEvent> {
+  const read = ownOrdersReader(opts);
   return pollFeed({ name: SOURCE, clock: opts.clock, intervalMs: opts.intervalMs, read, ...(opts.health ? { health: opts.health } : {}), ...(opts.logger ? { logger: opts.logger } : {}) });
 }

@@ -47,14 +47,13 @@ import type { OrderManagerEvent, StateEvent } from '../state/events.ts';
 import { selectMarketView } from '../state/market-view.ts';
 import { StateStore } from '../state/store.ts';
 import { filePositionStore, memoryPositionStore } from '../feeds/activity-cursor.ts';
-import { accountFeed } from '../feeds/account-feed.ts';
 import { activityFeed } from '../feeds/activity-feed.ts';
 import { createBookFeed } from '../feeds/book-feed.ts';
 import type { FeedEvent } from '../feeds/feed-event.ts';
 import { FeedHealth } from '../feeds/feed-health.ts';
 import { marketFeed } from '../feeds/market-feed.ts';
 import { oracleFeed } from '../feeds/oracle-feed.ts';
-import { ownOrdersFeed } from '../feeds/own-orders-feed.ts';
+import { tradingFeed } from '../feeds/trading-feed.ts';
 import { createLiveVenue } from './live-venue.ts';
 import { PaperVenue } from './paper-venue.ts';
 import { QuotingKernel, type KernelMarket } from './quoting-kernel.ts';
@@ -295,8 +294,8 @@ async function wire(
   if (paper) {
     store.dispatch({ type: 'BalanceUpdated', collateral: cfg.venue.kind === 'local' ? cfg.venue.local.startingCollateral : 10_000_000_000n, ts: clock.now() });
   } else {
-    subs.push(accountFeed({ client, trader: venue.trader, marketIds, clock, intervalMs: cfg.feeds.balancePollMs, health, logger: o.logger }).subscribe(sink));
-    subs.push(ownOrdersFeed({ client, trader: venue.trader, clock, intervalMs: Math.min(1_000, cfg.feeds.balancePollMs), health, logger: o.logger }).subscribe(sink));
+    // fills matter for quoting within a second; balances ride along in the same poll
+    subs.push(tradingFeed({ client, trader: venue.trader, marketIds, clock, intervalMs: Math.min(1_000, cfg.feeds.balancePollMs), health, logger: o.logger }).subscribe(sink));
   }
 
   await waitForBooks(store, marketIds, clock, o.warmupMs ?? 5_000);

@@ -1,0 +1,165 @@
+/**
+ * End-to-end harness: an in-process local exchange over real HTTP (no counterparties, so books only
+ * move when a test moves them), a "mover" account that places real signed orders to shape the book
+ * and take the bot's quotes, and the bot itself started with `startBot` against the exchange's URL.
+ * Everything binds 127.0.0.1 on port 0; `close()` stops the bot and the exchange.
+ */
+import { silentLogger } from '../../src/core/logger.ts';
+import { parseConfigText } from '../../src/config/load-config.ts';
+import type { BotConfig } from '../../src/config/types.ts';
+import { TESTNET } from '../../src/exchange/chains.ts';
+import { createSigner, type Signer } from '../../src/exchange/signing/signer.ts';
+import { createVenueClient, type VenueClient } from '../../src/exchange/venue-client.ts';
+import type { Bytes32, LimitOrder, VenueOrder } from '../../src/model/order.ts';
+import { startBot, type Bot, type BotOptions } from '../../src/runtime/bot.ts';
+import type { FaultSettings } from '../../src/sim/faults.ts';
+import { createLocalExchange, type LocalExchange } from '../../src/sim/local-exchange.ts';
+
+export const BOT_KEY = 'e2e-bot-key';
+export const MOVER_KEY = 'e2e-mover-key';
+
+export interface Account {
+  key: string;
+  wallet: `0x${string}`;
+  privateKey: `0x${string}`;
+  signer: Signer;
+  client: VenueClient;
+}
+
+export interface Harness {
+  ex: LocalExchange;
+  baseUrl: string;
+  bot: Account;
+  mover: Account;
+  markets: Bytes32[];
+  close(): Promise<void>;
+}
+
+export async function startExchange(opts: { markets?: number; seed?: number; faults?: Partial<FaultSettings>; heartbeatMs?: number } = {}): Promise<Harness> {
+  const ex = createLocalExchange({
+    seed: opts.seed ?? 7,
+    markets: opts.markets ?? 2,
+    apiKeys: [{ key: BOT_KEY }, { key: MOVER_KEY }],
+    heartbeatMs: opts.heartbeatMs ?? 500,
+    expirySweepMs: 0,
+    rateLimit: { capacity: 10_000, refillPerSecond: 10_000 },
+    ...(opts.faults ? { faults: opts.faults } : {}),
+  });
+  const baseUrl = await ex.start(0);
+  const account = (key: string): Account => {
+    const rec = ex.state.keys.get(key)!;
+    const signer = createSigner({ privateKey: rec.privateKey!, chain: TESTNET });
+    return { key, wallet: rec.wallet, privateKey: rec.privateKey! as `0x${string}`, signer, client: createVenueClient({ baseUrl, chain: TESTNET, apiKey: key, retry: { maxAttempts: 2 } }) };
+  };
+  const bot = account(BOT_KEY);
+  const mover = account(MOVER_KEY);
+  const markets = [...ex.state.stores.markets.values()].map((m) => m.id as Bytes32);
+  return {
+    ex,
+    baseUrl,
+    bot,
+    mover,
+    markets,
+    async close() {
+      bot.client.close();
+      mover.client.close();
+      await ex.close();
+    },
+  };
+}
+
+/** A bot config for the harness: fast intervals, one band of 10 shares each side at 2¢ from the fair price. */
+export function yaml(h: Harness, extra: { risk?: string; orders?: string; markets?: string; strategy?: string } = {}): string {
+  return `
+venue:
+  chain: testnet
+  baseUrl: ${h.baseUrl}
+defaults:
+  strategy:
+    name: bands
+    params:
+${extra.strategy ?? `      fair: mid
+      bands:
+        - { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }`}
+  risk:
+${extra.risk ?? `    maxPosition: 100
+    maxNotional: 100
+    maxOrderSize: 50
+    maxBookAgeSeconds: 30
+    maxStreamSilenceSeconds: 3`}
+markets:
+${extra.markets ?? h.markets.map((m) => `  - id: "${m}"`).join('\n')}
+orders:
+  priceTolerance: 0
+  sizeTolerance: 0.1
+  requoteIntervalSeconds: 0.05
+  reconcileIntervalSeconds: 2
+  inFlightTimeoutSeconds: 2
+${extra.orders ?? ''}
+feeds:
+  bookDepth: 10
+  balancePollSeconds: 0.5
+  activityPollSeconds: 1
+  oraclePollSeconds: 5
+  streamIdleTimeoutSeconds: 2
+  bookPollSeconds: 0.5
+metrics:
+  port: 0
+`;
+}
+
+export async function config(h: Harness, extra: Parameters<typeof yaml>[1] = {}): Promise<BotConfig> {
+  return parseConfigText(yaml(h, extra), '', { env: {} });
+}
+
+export async function startTestBot(h: Harness, cfg: BotConfig, more: Partial<BotOptions> = {}): Promise<Bot> {
+  return startBot({
+    config: cfg,
+    logger: silentLogger,
+    apiKey: BOT_KEY,
+    env: { BOOKMAKER_PRIVATE_KEY: h.bot.privateKey },
+    metricsPort: 0,
+    warmupMs: 3_000,
+    ...more,
+  });
+}
+
+/** Poll until `cond` holds (checked every 50 ms); throws with `what` after `ms`. Never a pass/fail on timing. */
+export async function waitFor(what: string, cond: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  for (;;) {
+    if (await cond()) return;
+    if (Date.now() > end) throw new Error(`timed out waiting for: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export async function openOrders(a: Account, marketId?: Bytes32): Promise<VenueOrder[]> {
+  const out: VenueOrder[] = [];
+  for await (const o of a.client.orders.iterate({ trader: a.wallet, status: ['open'], limit: 100, ...(marketId ? { marketId } : {}) })) out.push(o);
+  return out;
+}
+
+/** Place a signed order from an account (prices in 1e-6 USDC, sizes in shares). */
+export async function place(a: Account, o: Omit<LimitOrder, 'size'> & { shares: number }): Promise<VenueOrder | null> {
+  const { shares, ...rest } = o;
+  const body = a.signer.signOrder({ ...rest, size: Math.round(shares * 1e6) });
+  return (await a.client.orders.create(body)).order;
+}
+
+export async function cancelAllOf(a: Account, marketId?: Bytes32): Promise<void> {
+  for (const o of await openOrders(a, marketId)) await a.client.orders.cancel(a.signer.signCancel(o.nonce));
+}
+
+/** The mover rests a YES bid and ask so the book's mid is (bid + ask) / 2. */
+export async function setBook(h: Harness, marketId: Bytes32, bid: number, ask: number, shares = 100): Promise<void> {
+  await cancelAllOf(h.mover, marketId);
+  await place(h.mover, { marketId, outcomeIndex: 1, side: 0, price: bid, shares });
+  await place(h.mover, { marketId, outcomeIndex: 1, side: 1, price: ask, shares, inventoryMode: 2 });
+}
+
+/** YES-terms view of an open order: bids are YES buys or NO sells, asks YES sells or NO buys. */
+export function yesTerms(o: VenueOrder): { side: 'bid' | 'ask'; price: number } {
+  if (o.outcomeIndex === 1) return { side: o.side === 0 ? 'bid' : 'ask', price: o.price };
+  return { side: o.side === 0 ? 'ask' : 'bid', price: 1_000_000 - o.price };
+}
