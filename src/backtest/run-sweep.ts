@@ -1,7 +1,8 @@
 /**
- * Runs a sweep's jobs over `workers` worker threads (each loads TS through tsx), handing out one job
+ * Runs a sweep's jobs over `workers` worker threads, handing out one job
  * at a time so fast and slow combinations balance; results come back in grid order whatever the
- * finishing order, so the ranked table is deterministic. `workers: 0` runs in this thread.
+ * finishing order, so the ranked table is deterministic. `workers: 0` runs in this thread. Workers
+ * start from ./sweep-worker-bootstrap.mjs, which registers tsx in the thread.
  */
 import { Worker } from 'node:worker_threads';
 import { expandGrid, type SweepResult, type SweepSpec } from './sweep-grid.ts';
@@ -41,7 +42,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult[]> {
     await Promise.all(
       Array.from({ length: n }, () =>
         new Promise<void>((resolve, reject) => {
-          const w = new Worker(new URL('./sweep-worker.ts', import.meta.url), { execArgv: ['--import', 'tsx'] });
+          const w = new Worker(new URL('./sweep-worker-bootstrap.mjs', import.meta.url));
           const feed = (): void => {
             if (next < jobs.length) w.postMessage(jobs[next++]!);
             else void w.terminate().then(() => resolve());
