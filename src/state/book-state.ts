@@ -49,7 +49,7 @@ export function applyLevels(levels: readonly BookLevel[], changes: readonly Book
 
 export function applyBookEvent(books: MarketBooks, ev: BookEvent): MarketBooks {
   if (ev.type === 'snapshot') {
-    return ev.book.outcomeIndex === 1 ? { ...books, yes: ev.book } : { ...books, no: ev.book };
+    return ev.book.outcomeIndex === 1 ? { yes: ev.book, no: books.no } : { yes: books.yes, no: ev.book };
   }
   if (ev.type !== 'delta') return books;
   const current = ev.outcomeIndex === 1 ? books.yes : books.no;
@@ -64,7 +64,7 @@ export function applyBookEvent(books: MarketBooks, ev: BookEvent): MarketBooks {
     venueTs: ev.venueTs || current.venueTs,
     seq: ev.seq,
   };
-  return ev.outcomeIndex === 1 ? { ...books, yes: next } : { ...books, no: next };
+  return ev.outcomeIndex === 1 ? { yes: next, no: books.no } : { yes: books.yes, no: next };
 }
 
 /** NO-view levels → YES-view levels: bids become asks at 1e6 − price and vice versa. */

@@ -9,6 +9,7 @@ import type { Bytes32 } from '../model/order.ts';
 import type { PlannedOrder } from '../model/venue.ts';
 import type { MarketStatus, MidSample, ViewTrade } from '../strategy/types.ts';
 import { NO_BOOKS, type MarketBooks } from './book-state.ts';
+import { PersistentMap } from './persistent-map.ts';
 import { FLAT, type PositionState } from './position.ts';
 
 export interface OwnOrder {
@@ -68,6 +69,7 @@ export interface StoreState {
   readonly version: number;
   /** time of the last reduced event (the injected clock) */
   readonly ts: number;
+  /** by lower-case market id; a PersistentMap (cheap immutable updates), read it as a ReadonlyMap */
   readonly markets: ReadonlyMap<string, MarketState>;
   /** free collateral, 1e-6 USDC; null before the first balance poll */
   readonly collateral: bigint | null;
@@ -107,7 +109,50 @@ export function emptyMarket(marketId: Bytes32): MarketState {
 }
 
 export function emptyState(): StoreState {
-  return { version: 0, ts: 0, markets: new Map(), collateral: null, lastReconcileAt: null, backoffUntil: 0, venueCalls: [] };
+  return { version: 0, ts: 0, markets: PersistentMap.empty<MarketState>(), collateral: null, lastReconcileAt: null, backoffUntil: 0, venueCalls: [] };
+}
+
+/**
+ * A copy of `m` with the fields of `c` replaced. An explicit literal of every field instead of a
+ * spread: objects made by `{...prev, k: v}` chained event after event fall off V8's fast path
+ * (measured ~3 µs per copy against ~0.1 µs for a literal), and the store copies per event.
+ */
+export function marketWith(m: MarketState, c: Partial<MarketState>): MarketState {
+  return {
+    marketId: 'marketId' in c ? c.marketId! : m.marketId,
+    slug: 'slug' in c ? c.slug : m.slug,
+    tick: 'tick' in c ? c.tick! : m.tick,
+    minSize: 'minSize' in c ? c.minSize! : m.minSize,
+    deadline: 'deadline' in c ? c.deadline! : m.deadline,
+    status: 'status' in c ? c.status! : m.status,
+    payoutYes: 'payoutYes' in c ? c.payoutYes! : m.payoutYes,
+    books: 'books' in c ? c.books! : m.books,
+    bookUpdatedAt: 'bookUpdatedAt' in c ? c.bookUpdatedAt! : m.bookUpdatedAt,
+    streamLastEventAt: 'streamLastEventAt' in c ? c.streamLastEventAt! : m.streamLastEventAt,
+    streamState: 'streamState' in c ? c.streamState! : m.streamState,
+    trades: 'trades' in c ? c.trades! : m.trades,
+    midHistory: 'midHistory' in c ? c.midHistory! : m.midHistory,
+    lastMid2: 'lastMid2' in c ? c.lastMid2! : m.lastMid2,
+    orders: 'orders' in c ? c.orders! : m.orders,
+    position: 'position' in c ? c.position! : m.position,
+    fillIds: 'fillIds' in c ? c.fillIds! : m.fillIds,
+    oracle: 'oracle' in c ? c.oracle! : m.oracle,
+    blocked: 'blocked' in c ? c.blocked! : m.blocked,
+    denials: 'denials' in c ? c.denials! : m.denials,
+  };
+}
+
+/** A copy of `s` with the fields of `c` replaced (explicit literal, see marketWith). */
+export function stateWith(s: StoreState, c: Partial<StoreState>): StoreState {
+  return {
+    version: 'version' in c ? c.version! : s.version,
+    ts: 'ts' in c ? c.ts! : s.ts,
+    markets: 'markets' in c ? c.markets! : s.markets,
+    collateral: 'collateral' in c ? c.collateral! : s.collateral,
+    lastReconcileAt: 'lastReconcileAt' in c ? c.lastReconcileAt! : s.lastReconcileAt,
+    backoffUntil: 'backoffUntil' in c ? c.backoffUntil! : s.backoffUntil,
+    venueCalls: 'venueCalls' in c ? c.venueCalls! : s.venueCalls,
+  };
 }
 
 export type { BookSnapshot };

@@ -10,7 +10,8 @@ import { ONE } from '../model/units.ts';
 import type { ViewTrade } from '../strategy/types.ts';
 import { applyBookEvent, mid2 } from './book-state.ts';
 import type { OrderManagerEvent, StateEvent } from './events.ts';
-import { emptyMarket, type MarketState, type OwnOrder, type StoreState } from './market-state.ts';
+import { emptyMarket, marketWith, stateWith, type MarketState, type OwnOrder, type StoreState } from './market-state.ts';
+import { PersistentMap } from './persistent-map.ts';
 import { applyFill, syncHoldings } from './position.ts';
 
 export interface ReduceLimits {
@@ -35,15 +36,14 @@ function withMarket(state: StoreState, marketId: Bytes32, f: (m: MarketState) =>
   const before = state.markets.get(k) ?? emptyMarket(marketId);
   const after = f(before);
   if (after === before && state.markets.has(k)) return state;
-  const markets = new Map(state.markets);
-  markets.set(k, after);
-  return { ...state, markets };
+  const current = state.markets instanceof PersistentMap ? state.markets : PersistentMap.from(state.markets);
+  return stateWith(state, { markets: current.set(k, after) });
 }
 
 function withOrders(m: MarketState, f: (orders: Map<string, OwnOrder>) => void): MarketState {
   const orders = new Map(m.orders);
   f(orders);
-  return { ...m, orders };
+  return marketWith(m, { orders });
 }
 
 function pushBounded<T>(list: readonly T[], item: T, max: number): T[] {
@@ -59,12 +59,12 @@ function yesTrade(ev: Extract<BookEvent, { type: 'trade' }>): ViewTrade {
 }
 
 function reduceBook(m: MarketState, ev: BookEvent, lim: ReduceLimits): MarketState {
-  if (ev.type === 'status') return { ...m, streamLastEventAt: ev.localTs, streamState: ev.state };
+  if (ev.type === 'status') return marketWith(m, { streamLastEventAt: ev.localTs, streamState: ev.state });
   if (ev.type === 'trade') {
     // Trades are taken from the view the YES-terms book is built from, so two streams do not double them.
     const primary = m.books.yes ? 1 : 0;
-    if (ev.outcomeIndex !== primary) return { ...m, streamLastEventAt: ev.localTs };
-    return { ...m, streamLastEventAt: ev.localTs, trades: pushBounded(m.trades, yesTrade(ev), lim.trades) };
+    if (ev.outcomeIndex !== primary) return marketWith(m, { streamLastEventAt: ev.localTs });
+    return marketWith(m, { streamLastEventAt: ev.localTs, trades: pushBounded(m.trades, yesTrade(ev), lim.trades) });
   }
   const books = applyBookEvent(m.books, ev);
   const localTs = ev.localTs;
@@ -74,14 +74,14 @@ function reduceBook(m: MarketState, ev: BookEvent, lim: ReduceLimits): MarketSta
     const last = midHistory[midHistory.length - 1];
     if (!last || localTs - last.ts >= lim.midSampleMs) midHistory = pushBounded(midHistory, { ts: localTs, mid: m2 / 2 }, lim.midSamples);
   }
-  return { ...m, books, bookUpdatedAt: localTs, streamLastEventAt: localTs, streamState: m.streamState ?? 'live', lastMid2: m2 ?? m.lastMid2, midHistory };
+  return marketWith(m, { books, bookUpdatedAt: localTs, streamLastEventAt: localTs, streamState: m.streamState ?? 'live', lastMid2: m2 ?? m.lastMid2, midHistory });
 }
 
 function reduceFill(m: MarketState, e: Extract<StateEvent, { type: 'OrderFilled' }>, lim: ReduceLimits): MarketState {
   if (e.fillId !== undefined && m.fillIds.includes(e.fillId)) return m;
   const position = applyFill(m.position, e);
   const fillIds = e.fillId === undefined ? m.fillIds : pushBounded(m.fillIds, e.fillId, lim.fillIds);
-  let next: MarketState = { ...m, position, fillIds };
+  let next: MarketState = marketWith(m, { position, fillIds });
   if (e.nonce) {
     const k = key(e.nonce);
     const o = m.orders.get(k);
@@ -121,9 +121,9 @@ function reduceOrder(m: MarketState, e: OrderManagerEvent): MarketState {
       return withOrders(m, (o) => (e.remaining === 0 ? o.delete(key(e.nonce)) : o.set(key(e.nonce), { ...cur, remaining: e.remaining })));
     }
     case 'MarketBlocked':
-      return { ...m, blocked: e.reason };
+      return marketWith(m, { blocked: e.reason });
     case 'MarketUnblocked':
-      return { ...m, blocked: null };
+      return marketWith(m, { blocked: null });
     default:
       return m;
   }
@@ -148,38 +148,39 @@ function reduceInner(s: StoreState, e: StateEvent, lim: ReduceLimits): StoreStat
       return withMarket(s, marketId, (m) => reduceBook(m, ev, lim));
     }
     case 'MarketMetadataUpdated':
-      return withMarket(s, e.marketId, (m) => ({
-        ...m,
-        slug: e.slug ?? m.slug,
-        tick: e.tick ?? m.tick,
-        minSize: e.minSize ?? m.minSize,
-        deadline: e.deadline === undefined ? m.deadline : e.deadline,
-        status: e.status ?? m.status,
-        payoutYes: e.payoutYes === undefined ? m.payoutYes : e.payoutYes,
-      }));
+      return withMarket(s, e.marketId, (m) =>
+        marketWith(m, {
+          slug: e.slug ?? m.slug,
+          tick: e.tick ?? m.tick,
+          minSize: e.minSize ?? m.minSize,
+          deadline: e.deadline === undefined ? m.deadline : e.deadline,
+          status: e.status ?? m.status,
+          payoutYes: e.payoutYes === undefined ? m.payoutYes : e.payoutYes,
+        }),
+      );
     case 'OracleUpdated':
-      return withMarket(s, e.marketId, (m) => ({ ...m, oracle: { probability: e.probability, confidence: e.confidence, updatedAt: e.updatedAt } }));
+      return withMarket(s, e.marketId, (m) => marketWith(m, { oracle: { probability: e.probability, confidence: e.confidence, updatedAt: e.updatedAt } }));
     case 'BalanceUpdated':
-      return { ...s, collateral: e.collateral };
+      return stateWith(s, { collateral: e.collateral });
     case 'PositionSynced':
-      return withMarket(s, e.marketId, (m) => ({ ...m, position: syncHoldings(m.position, e.yes, e.no) }));
+      return withMarket(s, e.marketId, (m) => (marketWith(m, { position: syncHoldings(m.position, e.yes, e.no) })));
     case 'OrderFilled':
       return withMarket(s, e.marketId, (m) => reduceFill(m, e, lim));
     case 'QuoteDenied':
       return withMarket(s, e.marketId, (m) => {
         const denials = new Map(m.denials);
         denials.set(e.reason, (denials.get(e.reason) ?? 0) + 1);
-        return { ...m, denials };
+        return marketWith(m, { denials });
       });
     case 'OrdersReconciled':
-      return { ...s, lastReconcileAt: e.ts };
+      return stateWith(s, { lastReconcileAt: e.ts });
     case 'VenueBackedOff':
-      return { ...s, backoffUntil: Math.max(s.backoffUntil, e.until) };
+      return stateWith(s, { backoffUntil: Math.max(s.backoffUntil, e.until) });
     case 'VenueCallCompleted': {
       const from = e.ts - lim.venueWindowMs;
       const kept = s.venueCalls.filter((c) => c.ts > from);
       kept.push({ ts: e.ts, ok: e.ok });
-      return { ...s, venueCalls: kept.length > 10_000 ? kept.slice(kept.length - 10_000) : kept };
+      return stateWith(s, { venueCalls: kept.length > 10_000 ? kept.slice(kept.length - 10_000) : kept });
     }
     default:
       return withMarket(s, e.marketId, (m) => reduceOrder(m, e));
@@ -188,5 +189,5 @@ function reduceInner(s: StoreState, e: StateEvent, lim: ReduceLimits): StoreStat
 
 export function reduce(state: StoreState, event: StateEvent, lim: ReduceLimits = DEFAULT_LIMITS): StoreState {
   const next = reduceInner(state, event, lim);
-  return { ...next, version: state.version + 1, ts: Math.max(state.ts, event.ts) };
+  return stateWith(next, { version: state.version + 1, ts: Math.max(state.ts, event.ts) });
 }

@@ -1,0 +1,85 @@
+/**
+ * An immutable string-keyed map with cheap updates, for the store's per-market states.
+ *
+ * Entry point: `PersistentMap.empty<V>().set(key, value)` → a new map; the old one is unchanged.
+ * It implements ReadonlyMap, so readers use it like a Map.
+ *
+ * Why: the store publishes a new immutable snapshot per event, and copying a Map of 200 markets on
+ * every book update costs tens of µs (string-key hashing). Keys are spread over 32 buckets by a
+ * small string hash; an update copies the bucket array (32 references) and one bucket (~n/32
+ * entries). Iteration order is by bucket, then insertion: deterministic for the same keys and
+ * history, which is what replay determinism needs (not the global insertion order of a Map).
+ */
+const BUCKETS = 32;
+
+function bucketOf(key: string): number {
+  // FNV-1a over at most the last 16 characters: market ids are hex hashes, so their tails are uniform
+  let h = 0x811c9dc5;
+  for (let i = Math.max(0, key.length - 16); i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) % BUCKETS;
+}
+
+type Bucket<V> = readonly (readonly [string, V])[];
+
+export class PersistentMap<V> implements ReadonlyMap<string, V> {
+  private constructor(
+    private readonly buckets: readonly Bucket<V>[],
+    readonly size: number,
+  ) {}
+
+  static empty<V>(): PersistentMap<V> {
+    return new PersistentMap<V>(new Array<Bucket<V>>(BUCKETS).fill([]), 0);
+  }
+
+  static from<V>(entries: Iterable<readonly [string, V]>): PersistentMap<V> {
+    let m = PersistentMap.empty<V>();
+    for (const [k, v] of entries) m = m.set(k, v);
+    return m;
+  }
+
+  get(key: string): V | undefined {
+    for (const e of this.buckets[bucketOf(key)]!) if (e[0] === key) return e[1];
+    return undefined;
+  }
+
+  has(key: string): boolean {
+    for (const e of this.buckets[bucketOf(key)]!) if (e[0] === key) return true;
+    return false;
+  }
+
+  /** A new map with `key` set to `value`; this one is unchanged. */
+  set(key: string, value: V): PersistentMap<V> {
+    const b = bucketOf(key);
+    // buckets are small arrays: copying one is far cheaper than copying a Map (no re-hashing)
+    const bucket = this.buckets[b]!.slice();
+    const i = bucket.findIndex((e) => e[0] === key);
+    if (i >= 0) bucket[i] = [key, value];
+    else bucket.push([key, value]);
+    const buckets = this.buckets.slice();
+    buckets[b] = bucket;
+    return new PersistentMap(buckets, i >= 0 ? this.size : this.size + 1);
+  }
+
+  *entries(): MapIterator<[string, V]> {
+    for (const b of this.buckets) for (const e of b) yield [e[0], e[1]];
+  }
+
+  *keys(): MapIterator<string> {
+    for (const b of this.buckets) for (const e of b) yield e[0];
+  }
+
+  *values(): MapIterator<V> {
+    for (const b of this.buckets) for (const e of b) yield e[1];
+  }
+
+  [Symbol.iterator](): MapIterator<[string, V]> {
+    return this.entries();
+  }
+
+  forEach(fn: (value: V, key: string, map: ReadonlyMap<string, V>) => void, thisArg?: unknown): void {
+    for (const b of this.buckets) for (const e of b) fn.call(thisArg, e[1], e[0], this);
+  }
+}
