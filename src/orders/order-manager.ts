@@ -41,6 +41,7 @@ import { diff, type DesiredOrder, type Tolerances, type TrackedOrder, type Track
 import { NonceSource } from './nonces.ts';
 import { planCalls, type VenueCall } from './plan-calls.ts';
 import { planReconcile } from './reconcile.ts';
+import { TrackedOrders } from './tracked-orders.ts';
 import { plannedFromVenue, remainingShares } from './venue-order-shares.ts';
 
 export interface OrderManagerOptions {
@@ -78,18 +79,6 @@ export interface CancelAllResult {
   readonly remaining: number;
 }
 
-interface Entry {
-  marketId: Bytes32;
-  slot: string;
-  planned: PlannedOrder;
-  remaining: number;
-  state: TrackedState;
-  sentAt: number;
-  attempts: number;
-  /** a retryable create failure: resend the same planned order on the next sync */
-  resend: boolean;
-}
-
 // Outcome codes: the classifier's reasons (src/exchange/client/classify.ts) or our ErrorCodes.
 const RATE_LIMIT_CODES = new Set(['rate-limited', 'RATE_LIMITED', '429']);
 const MIGRATION_CODES = new Set(['migration-required', 'MIGRATION_REQUIRED']);
@@ -108,7 +97,7 @@ export class OrderManager {
   private readonly opts: OrderManagerOptions;
 
   /** by lower-cased nonce */
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new TrackedOrders();
   private readonly lastDesired = new Map<string, readonly DesiredOrder[]>();
   private readonly blocked = new Set<string>();
   private readonly cooldown = new Map<string, number>();
@@ -161,8 +150,7 @@ export class OrderManager {
   /** Our orders (working and in flight), optionally for one market. */
   tracked(marketId?: Bytes32): TrackedOrder[] {
     const out: TrackedOrder[] = [];
-    for (const e of this.entries.values()) {
-      if (marketId !== undefined && lower(e.marketId) !== lower(marketId)) continue;
+    for (const e of marketId === undefined ? this.entries.values() : this.entries.ofMarket(lower(marketId))) {
       out.push({ slot: e.slot, planned: e.planned, remaining: e.remaining, state: e.state, sentAt: e.sentAt });
     }
     return out;
@@ -286,15 +274,15 @@ export class OrderManager {
   private flagTimeouts(marketId: Bytes32): void {
     const limit = this.opts.inFlightTimeoutMs ?? 10_000;
     const now = this.clock.now();
-    for (const e of this.entries.values()) {
-      if (lower(e.marketId) !== lower(marketId) || e.state === 'working') continue;
+    for (const e of this.entries.ofMarket(lower(marketId))) {
+      if (e.state === 'working') continue;
       if (now - e.sentAt >= limit && !e.resend) this.needsReconcile.add(lower(marketId));
     }
   }
 
   private async resendRetries(marketId: Bytes32): Promise<void> {
     if (this.clock.now() < this.backoffUntil) return;
-    const again = [...this.entries.values()].filter((e) => e.resend && lower(e.marketId) === lower(marketId));
+    const again = [...this.entries.ofMarket(lower(marketId))].filter((e) => e.resend);
     for (let i = 0; i < again.length; i += this.venue.batchLimit) {
       const chunk = again.slice(i, i + this.venue.batchLimit);
       const now = this.clock.now();
