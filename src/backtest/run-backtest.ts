@@ -12,8 +12,8 @@
  *                    tick throttle, so the strategy sees the same books it would on the live stream).
  * Timers of the virtual clock (venue answers, fill reports, the kernel's throttle and housekeeping)
  * run in between, in time order; equal times run exchange row, then timers, then bot row. After
- * anything that may have started bot work, pending promises are let run (one macrotask turn) before
- * virtual time moves on, so every venue call is made at the virtual time the bot made it.
+ * anything that may have started bot work, pending promises are let run before virtual time moves
+ * on, so every venue call is made at the virtual time the bot made it.
  *
  * Deterministic: nonces come from a seeded generator and nothing reads the wall clock, so the same
  * recording and config give byte-identical fills and reports.
@@ -272,6 +272,12 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   let nextProgress = 65_536;
   while (i < nRows || j < nRows || s < side.length) {
     const due = clock.nextDue();
+    // Let the bot's promises run before virtual time moves on (once per timestamp, not per event).
+    if (drain && Math.min(tx, due, tb, ts) > clock.now()) {
+      drain = false;
+      await settle();
+      continue;
+    }
     if (tx <= due && tx <= tb && tx <= ts) {
       while (tx >= nextSample) {
         collector.sample(nextSample);
@@ -302,11 +308,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
       j++;
       tb = j < nRows ? botTime(rows[j]!) : Infinity;
     }
-    if (drain) {
-      drain = false;
-      await settle();
-    }
   }
+  if (drain) await settle();
   const end = Math.max(clock.now(), start);
   collector.sample(Math.max(nextSample, end));
   input.onProgress?.(1);
