@@ -99,3 +99,8 @@ export function fillCapacity(s: LimitState, q: number, n0: number, bps: number):
   }
   return lo;
 }
+
+/** A resolved position's claim: ⌊yes·payoutYes/1e6⌋ + ⌊no·payoutNo/1e6⌋. */
+export function claimPayout(yes: number, no: number, payoutYes: number): number {
+  return notionalFloor(payoutYes, yes) + notionalFloor(ONE - payoutYes, no);
+}

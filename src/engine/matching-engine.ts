@@ -17,7 +17,9 @@ import { BadInputError } from '../model/errors.ts';
 import type { OrderStatus, OutcomeIndex, VoidReason } from '../model/order.ts';
 import * as units from '../model/units.ts';
 import * as fm from './fill-math.ts';
+import { checkEngineInvariants } from './engine-invariants.ts';
 import { Ledger } from './ledger.ts';
+import type { MarketState } from './market-state.ts';
 import { OrderPool } from './order-pool.ts';
 import { PriceLadder } from './price-ladder.ts';
 import {
@@ -32,7 +34,6 @@ import {
   type EventSink,
   type MarketConfig,
   type MarketInfo,
-  type MarketStatus,
   type MatchKind,
   type OrderState,
   type Position,
@@ -45,7 +46,6 @@ import * as vo from './validate-order.ts';
 // Module-local copies of imported bindings: under the tsx loader each use of an imported name can
 // be a getter call, which is measurable on the matching hot path.
 const ONE = units.ONE;
-const notionalFloor = units.notionalFloor;
 const KIND_BUY = fm.KIND_BUY;
 const KIND_SELL_INVENTORY = fm.KIND_SELL_INVENTORY;
 const feeFor = fm.feeFor;
@@ -53,7 +53,7 @@ const fillCapacity = fm.fillCapacity;
 const fillFits = fm.fillFits;
 const legAmount = fm.legAmount;
 const ownPrice = fm.ownPrice;
-const proRataFloor = fm.proRataFloor;
+const claimPayout = fm.claimPayout;
 const reject = vo.reject;
 const validateMarketConfig = vo.validateMarketConfig;
 const validateOrder = vo.validateOrder;
@@ -66,21 +66,6 @@ const RESTING = 2;
 type DoneCause = Extract<EngineEvent, { type: 'done' }>['cause'];
 type FinalStatus = Exclude<OrderStatus, 'open'>;
 
-interface MarketState {
-  index: number;
-  config: MarketConfig;
-  ladder: PriceLadder;
-  status: MarketStatus;
-  /** collateral locked in complete sets (and, after resolution, in unclaimed payouts) */
-  backing: number;
-  supplyYes: number;
-  supplyNo: number;
-  payoutYes: number | null;
-  lastPrice: number | null;
-  volume: number;
-  /** per (side, level) "changed in this command" flags, for coalesced level events */
-  dirty: Uint8Array;
-}
 
 function scratch(): LimitState {
   return { kind: 0, filled: 0, paid: 0, received: 0, fees: 0, maxFee: 0, maxCollateralIn: 0, minCollateralOut: 0, maxShares: 0 };
@@ -653,7 +638,7 @@ export class MatchingEngine implements Engine {
     if (pos < 0) return { ok: true, paid: 0n };
     const yes = l.yes[pos]!;
     const no = l.no[pos]!;
-    const paid = payout(yes, no, mk.payoutYes);
+    const paid = claimPayout(yes, no, mk.payoutYes);
     l.yes[pos] = 0;
     l.no[pos] = 0;
     l.collateral[trader] = l.collateral[trader]! + paid;
@@ -776,7 +761,7 @@ export class MatchingEngine implements Engine {
       no: BigInt(no),
       yesReserved: BigInt(l.yesReserved[pos]!),
       noReserved: BigInt(l.noReserved[pos]!),
-      claimable: mk.payoutYes === null ? 0n : BigInt(payout(yes, no, mk.payoutYes)),
+      claimable: mk.payoutYes === null ? 0n : BigInt(claimPayout(yes, no, mk.payoutYes)),
     };
   }
 
@@ -876,123 +861,4 @@ function checkAmount(amount: bigint, field: string): Rejection | null {
   if (typeof amount !== 'bigint' || amount <= 0n) return reject('BAD_INPUT', field, `${field} must be a positive bigint`);
   if (amount > BigInt(MAX)) return reject('LIMIT_OVERFLOW', field, `${field} must be below 2^53`);
   return null;
-}
-
-/** ⌊yes·payoutYes/1e6⌋ + ⌊no·payoutNo/1e6⌋ */
-function payout(yes: number, no: number, payoutYes: number): number {
-  return notionalFloor(payoutYes, yes) + notionalFloor(ONE - payoutYes, no);
-}
-
-/**
- * Every invariant of the ledger and books, as messages (empty = all hold): conservation of
- * collateral, equal YES/NO supply backed by locked collateral, reservations equal to what open orders
- * hold, non-negative balances, uncrossed books whose aggregates match their queues, and every open
- * order within its signed limits.
- */
-function checkEngineInvariants(p: OrderPool, l: Ledger, markets: MarketState[]): string[] {
-  const errs: string[] = [];
-  let sum = l.fee;
-  const resC = new Float64Array(l.traders);
-  for (let t = 0; t < l.traders; t++) {
-    sum += l.collateral[t]!;
-    if (l.collateral[t]! < 0) errs.push(`trader ${t}: negative collateral`);
-    if (l.reserved[t]! > l.collateral[t]!) errs.push(`trader ${t}: reserved above collateral`);
-  }
-  if (l.fee < 0) errs.push('fee account negative');
-  const supY = new Float64Array(markets.length);
-  const supN = new Float64Array(markets.length);
-  const resY = new Float64Array(l.positionsUsed);
-  const resN = new Float64Array(l.positionsUsed);
-  for (let pos = 0; pos < l.positionsUsed; pos++) {
-    const m = l.posMarket[pos]!;
-    supY[m] = supY[m]! + l.yes[pos]!;
-    supN[m] = supN[m]! + l.no[pos]!;
-    if (l.yes[pos]! < 0 || l.no[pos]! < 0) errs.push(`position ${pos}: negative tokens`);
-    if (l.yesReserved[pos]! > l.yes[pos]! || l.noReserved[pos]! > l.no[pos]!) errs.push(`position ${pos}: tokens reserved above held`);
-  }
-  for (let m = 0; m < markets.length; m++) {
-    const mk = markets[m]!;
-    sum += mk.backing;
-    if (supY[m] !== mk.supplyYes || supN[m] !== mk.supplyNo) errs.push(`market ${m}: token supply does not match holdings`);
-    if (mk.payoutYes === null) {
-      if (mk.supplyYes !== mk.supplyNo || mk.supplyYes !== mk.backing) errs.push(`market ${m}: YES supply, NO supply and backing differ`);
-    } else if (mk.backing < payout(mk.supplyYes, mk.supplyNo, mk.payoutYes)) {
-      errs.push(`market ${m}: backing below outstanding payouts`);
-    }
-    const L = mk.ladder;
-    if (L.bestBid > 0 && L.bestAsk < L.top && L.bestBid >= L.bestAsk) errs.push(`market ${m}: book crossed`);
-    for (let side = 0; side < 2; side++) {
-      let best = side === 0 ? 0 : L.top;
-      for (let lvl = 1; lvl < L.top; lvl++) {
-        let n = 0;
-        let size = 0;
-        for (let s = L.head[side]![lvl]!; s !== NIL; s = p.next[s]!) {
-          n++;
-          size += p.qty[s]! - p.filled[s]!;
-          if (p.alive[s] !== RESTING || p.level[s] !== lvl || p.side[s] !== side || p.market[s] !== m) errs.push(`market ${m}: stray order in queue`);
-        }
-        if (n !== L.count[side]![lvl] || size !== L.size[side]![lvl]) errs.push(`market ${m}: level ${lvl} side ${side} aggregate mismatch`);
-        if (n > 0 && (side === 0 ? lvl > best : best === L.top)) best = lvl;
-      }
-      if (best !== (side === 0 ? L.bestBid : L.bestAsk)) errs.push(`market ${m}: best ${side === 0 ? 'bid' : 'ask'} pointer wrong`);
-    }
-  }
-  if (sum !== l.total) errs.push(`conservation: traders + fees + backing = ${sum}, deposits = ${l.total}`);
-  for (let s = 0; s < p.used; s++) {
-    if (p.alive[s] === 0) continue;
-    if (p.alive[s] !== RESTING) errs.push(`order slot ${s}: live but not resting between commands`);
-    const t = p.trader[s]!;
-    if (p.kind[s] === KIND_SELL_INVENTORY) {
-      const pos = l.findPosition(t, p.market[s]!);
-      if (p.outcome[s] === 1) resY[pos] = resY[pos]! + p.reserved[s]!;
-      else resN[pos] = resN[pos]! + p.reserved[s]!;
-    } else resC[t] = resC[t]! + p.reserved[s]!;
-    errs.push(...orderLimitErrors(stateOfSlot(p, s)).map((e) => `order slot ${s}: ${e}`));
-  }
-  for (let t = 0; t < l.traders; t++) if (resC[t] !== l.reserved[t]) errs.push(`trader ${t}: reserved collateral ≠ open orders' reservations`);
-  for (let pos = 0; pos < l.positionsUsed; pos++) {
-    if (resY[pos] !== l.yesReserved[pos] || resN[pos] !== l.noReserved[pos]) errs.push(`position ${pos}: reserved tokens ≠ open orders' reservations`);
-  }
-  return errs;
-}
-
-function stateOfSlot(p: OrderPool, s: number) {
-  return {
-    kind: p.kind[s]!,
-    quantity: p.qty[s]!,
-    filledShares: p.filled[s]!,
-    collateralPaid: p.paid[s]!,
-    collateralReceived: p.received[s]!,
-    fees: p.fees[s]!,
-    maxFee: p.maxFee[s]!,
-    maxShares: p.maxShares[s]!,
-    minSharesOut: p.minSharesOut[s]!,
-    maxCollateralIn: p.maxCollateralIn[s]!,
-    minCollateralOut: p.minCollateralOut[s]!,
-  };
-}
-
-/** The signed-limit checks of one order's cumulative state (open or final); [] when all hold. */
-export function orderLimitErrors(
-  o: Omit<
-    Pick<
-      OrderState,
-      'kind' | 'filledShares' | 'collateralPaid' | 'collateralReceived' | 'fees' | 'maxFee' | 'maxShares' | 'minSharesOut' | 'maxCollateralIn' | 'minCollateralOut'
-    >,
-    'kind'
-  > & { kind: number },
-): string[] {
-  const e: string[] = [];
-  if (o.fees > o.maxFee) e.push('fees above maxFee');
-  if (o.kind === KIND_BUY) {
-    if (o.filledShares > o.minSharesOut) e.push('filled above minSharesOut');
-    if (o.collateralPaid + o.fees > o.maxCollateralIn) e.push('paid + fees above maxCollateralIn');
-  } else {
-    if (o.filledShares > o.maxShares) e.push('filled above maxShares');
-    if (o.kind === KIND_SELL_INVENTORY) {
-      const floor = proRataFloor(o.minCollateralOut, o.filledShares, o.maxShares);
-      if (o.collateralReceived - o.fees < floor) e.push('net received below the pro-rata minCollateralOut');
-    } else if (o.collateralPaid + o.fees > o.maxCollateralIn) e.push('paid + fees above maxCollateralIn');
-  }
-  return e;
 }

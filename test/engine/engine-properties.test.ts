@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { writeFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { MatchingEngine, orderLimitErrors } from '../../src/engine/matching-engine.ts';
+import { orderLimitErrors } from '../../src/engine/engine-invariants.ts';
+import { MatchingEngine } from '../../src/engine/matching-engine.ts';
 import type { EngineEvent } from '../../src/engine/types.ts';
 import { CENT, SHARE, limit } from './helpers.ts';
 

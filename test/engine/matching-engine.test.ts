@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { orderLimitErrors } from '../../src/engine/matching-engine.ts';
+import { orderLimitErrors } from '../../src/engine/engine-invariants.ts';
 import type { SubmitResult } from '../../src/engine/types.ts';
 import { CENT, SHARE, limit, setup } from './helpers.ts';
 

@@ -1,0 +1,126 @@
+/**
+ * The engine's self-check (exposed as MatchingEngine.checkInvariants for tests and the server) and
+ * the signed-limit check of one order's cumulative state.
+ */
+import type { OrderState } from './types.ts';
+import { KIND_BUY, KIND_SELL_INVENTORY, claimPayout, proRataFloor } from './fill-math.ts';
+import type { Ledger } from './ledger.ts';
+import type { MarketState } from './market-state.ts';
+import type { OrderPool } from './order-pool.ts';
+
+const NIL = -1;
+const RESTING = 2;
+
+/**
+ * Every invariant of the ledger and books, as messages (empty = all hold): conservation of
+ * collateral, equal YES/NO supply backed by locked collateral, reservations equal to what open orders
+ * hold, non-negative balances, uncrossed books whose aggregates match their queues, and every open
+ * order within its signed limits.
+ */
+export function checkEngineInvariants(p: OrderPool, l: Ledger, markets: MarketState[]): string[] {
+  const errs: string[] = [];
+  let sum = l.fee;
+  const resC = new Float64Array(l.traders);
+  for (let t = 0; t < l.traders; t++) {
+    sum += l.collateral[t]!;
+    if (l.collateral[t]! < 0) errs.push(`trader ${t}: negative collateral`);
+    if (l.reserved[t]! > l.collateral[t]!) errs.push(`trader ${t}: reserved above collateral`);
+  }
+  if (l.fee < 0) errs.push('fee account negative');
+  const supY = new Float64Array(markets.length);
+  const supN = new Float64Array(markets.length);
+  const resY = new Float64Array(l.positionsUsed);
+  const resN = new Float64Array(l.positionsUsed);
+  for (let pos = 0; pos < l.positionsUsed; pos++) {
+    const m = l.posMarket[pos]!;
+    supY[m] = supY[m]! + l.yes[pos]!;
+    supN[m] = supN[m]! + l.no[pos]!;
+    if (l.yes[pos]! < 0 || l.no[pos]! < 0) errs.push(`position ${pos}: negative tokens`);
+    if (l.yesReserved[pos]! > l.yes[pos]! || l.noReserved[pos]! > l.no[pos]!) errs.push(`position ${pos}: tokens reserved above held`);
+  }
+  for (let m = 0; m < markets.length; m++) {
+    const mk = markets[m]!;
+    sum += mk.backing;
+    if (supY[m] !== mk.supplyYes || supN[m] !== mk.supplyNo) errs.push(`market ${m}: token supply does not match holdings`);
+    if (mk.payoutYes === null) {
+      if (mk.supplyYes !== mk.supplyNo || mk.supplyYes !== mk.backing) errs.push(`market ${m}: YES supply, NO supply and backing differ`);
+    } else if (mk.backing < claimPayout(mk.supplyYes, mk.supplyNo, mk.payoutYes)) {
+      errs.push(`market ${m}: backing below outstanding payouts`);
+    }
+    const L = mk.ladder;
+    if (L.bestBid > 0 && L.bestAsk < L.top && L.bestBid >= L.bestAsk) errs.push(`market ${m}: book crossed`);
+    for (let side = 0; side < 2; side++) {
+      let best = side === 0 ? 0 : L.top;
+      for (let lvl = 1; lvl < L.top; lvl++) {
+        let n = 0;
+        let size = 0;
+        for (let s = L.head[side]![lvl]!; s !== NIL; s = p.next[s]!) {
+          n++;
+          size += p.qty[s]! - p.filled[s]!;
+          if (p.alive[s] !== RESTING || p.level[s] !== lvl || p.side[s] !== side || p.market[s] !== m) errs.push(`market ${m}: stray order in queue`);
+        }
+        if (n !== L.count[side]![lvl] || size !== L.size[side]![lvl]) errs.push(`market ${m}: level ${lvl} side ${side} aggregate mismatch`);
+        if (n > 0 && (side === 0 ? lvl > best : best === L.top)) best = lvl;
+      }
+      if (best !== (side === 0 ? L.bestBid : L.bestAsk)) errs.push(`market ${m}: best ${side === 0 ? 'bid' : 'ask'} pointer wrong`);
+    }
+  }
+  if (sum !== l.total) errs.push(`conservation: traders + fees + backing = ${sum}, deposits = ${l.total}`);
+  for (let s = 0; s < p.used; s++) {
+    if (p.alive[s] === 0) continue;
+    if (p.alive[s] !== RESTING) errs.push(`order slot ${s}: live but not resting between commands`);
+    const t = p.trader[s]!;
+    if (p.kind[s] === KIND_SELL_INVENTORY) {
+      const pos = l.findPosition(t, p.market[s]!);
+      if (p.outcome[s] === 1) resY[pos] = resY[pos]! + p.reserved[s]!;
+      else resN[pos] = resN[pos]! + p.reserved[s]!;
+    } else resC[t] = resC[t]! + p.reserved[s]!;
+    errs.push(...orderLimitErrors(stateOfSlot(p, s)).map((e) => `order slot ${s}: ${e}`));
+  }
+  for (let t = 0; t < l.traders; t++) if (resC[t] !== l.reserved[t]) errs.push(`trader ${t}: reserved collateral ≠ open orders' reservations`);
+  for (let pos = 0; pos < l.positionsUsed; pos++) {
+    if (resY[pos] !== l.yesReserved[pos] || resN[pos] !== l.noReserved[pos]) errs.push(`position ${pos}: reserved tokens ≠ open orders' reservations`);
+  }
+  return errs;
+}
+
+function stateOfSlot(p: OrderPool, s: number) {
+  return {
+    kind: p.kind[s]!,
+    quantity: p.qty[s]!,
+    filledShares: p.filled[s]!,
+    collateralPaid: p.paid[s]!,
+    collateralReceived: p.received[s]!,
+    fees: p.fees[s]!,
+    maxFee: p.maxFee[s]!,
+    maxShares: p.maxShares[s]!,
+    minSharesOut: p.minSharesOut[s]!,
+    maxCollateralIn: p.maxCollateralIn[s]!,
+    minCollateralOut: p.minCollateralOut[s]!,
+  };
+}
+
+/** The signed-limit checks of one order's cumulative state (open or final); [] when all hold. */
+export function orderLimitErrors(
+  o: Omit<
+    Pick<
+      OrderState,
+      'kind' | 'filledShares' | 'collateralPaid' | 'collateralReceived' | 'fees' | 'maxFee' | 'maxShares' | 'minSharesOut' | 'maxCollateralIn' | 'minCollateralOut'
+    >,
+    'kind'
+  > & { kind: number },
+): string[] {
+  const e: string[] = [];
+  if (o.fees > o.maxFee) e.push('fees above maxFee');
+  if (o.kind === KIND_BUY) {
+    if (o.filledShares > o.minSharesOut) e.push('filled above minSharesOut');
+    if (o.collateralPaid + o.fees > o.maxCollateralIn) e.push('paid + fees above maxCollateralIn');
+  } else {
+    if (o.filledShares > o.maxShares) e.push('filled above maxShares');
+    if (o.kind === KIND_SELL_INVENTORY) {
+      const floor = proRataFloor(o.minCollateralOut, o.filledShares, o.maxShares);
+      if (o.collateralReceived - o.fees < floor) e.push('net received below the pro-rata minCollateralOut');
+    } else if (o.collateralPaid + o.fees > o.maxCollateralIn) e.push('paid + fees above maxCollateralIn');
+  }
+  return e;
+}
