@@ -163,3 +163,13 @@ export function yesTerms(o: VenueOrder): { side: 'bid' | 'ask'; price: number } 
   if (o.outcomeIndex === 1) return { side: o.side === 0 ? 'bid' : 'ask', price: o.price };
   return { side: o.side === 0 ? 'ask' : 'bid', price: 1_000_000 - o.price };
 }
+
+/** `p`, or a rejection after `ms` (the timer is cleared either way, so the test process can exit). */
+export async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let t: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([p, new Promise<T>((_, rej) => (t = setTimeout(() => rej(new Error(what)), ms)))]);
+  } finally {
+    clearTimeout(t);
+  }
+}
