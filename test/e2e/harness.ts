@@ -4,6 +4,7 @@
  * and take the bot's quotes, and the bot itself started with `startBot` against the exchange's URL.
  * Everything binds 127.0.0.1 on port 0; `close()` stops the bot and the exchange.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { silentLogger } from '../../src/core/logger.ts';
 import { parseConfigText } from '../../src/config/load-config.ts';
 import type { BotConfig } from '../../src/config/types.ts';
@@ -173,3 +174,22 @@ export async function withTimeout<T>(p: Promise<T>, ms: number, what: string): P
     clearTimeout(t);
   }
 }
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+/** The CLI in a child process (cwd = repo root), stdout and stderr collected together. */
+export interface Child {
+  proc: ChildProcess;
+  out: () => string;
+  exit: Promise<number | null>;
+}
+
+export function cli(args: string[], env: NodeJS.ProcessEnv = {}): Child {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+  proc.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+  const exit = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));
+  return { proc, out: () => out, exit };
+}
+
