@@ -37,7 +37,7 @@ export class EngineEventHandler {
         this.onLevel(e.market, e.side, e.price, e.size);
         break;
       case 'accepted':
-        this.orders.resolveEngineId(e.id);
+        this.orders.bindPending(e.id);
         break;
       case 'resolved':
         break;
@@ -128,5 +128,6 @@ export class EngineEventHandler {
       o.voidedAt = e.atMs;
     }
     if (e.status === 'filled') o.filledSize = o.size; // fully done: a buy's unspent budget is not "remaining"
+    this.orders.forgetEngineId(e.id); // a finished order gets no more engine events
   }
 }

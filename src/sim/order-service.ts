@@ -146,17 +146,27 @@ export class OrderService {
     return this.byNonce.get(`${trader.toLowerCase()}|${nonce.toLowerCase()}`);
   }
 
-  /** Bind an engine order id to the order being submitted (called from the event handler). */
+  /** Drop the engine-id index entry of a finished order (bounded memory in long runs). */
+  forgetEngineId(id: number): void {
+    this.byEngineId.delete(id);
+  }
+
+  /** The stored order of an engine order id (undefined for the agents' orders). */
   resolveEngineId(id: number): StoredOrder | undefined {
-    const have = this.byEngineId.get(id);
-    if (have) return have;
+    return this.byEngineId.get(id);
+  }
+
+  /**
+   * The engine accepted the order being submitted: bind its id now, before the fills that follow
+   * in the same command refer to it. Only the `accepted` event binds, so a maker's id can never be
+   * mistaken for the incoming order's.
+   */
+  bindPending(id: number): void {
     const p = this.pending;
     if (p && p.engineId === null) {
       p.engineId = id;
       this.byEngineId.set(id, p);
-      return p;
     }
-    return undefined;
   }
 
   /** Validate, verify and place one order body. */

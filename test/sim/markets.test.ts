@@ -189,3 +189,15 @@ test('counterparties resolve generated markets after their lifetime', async () =
     await ex.close();
   }
 });
+
+test('a taker order filling against the agents’ orders records its own fills only', async () => {
+  const book = await call(h.base, 'GET', `/markets/${h.marketId}/orderbook?outcomeIndex=1`);
+  const ask = book.body.asks[0] as { price: number; size: number };
+  const size = Math.min(2, ask.size) * 1_000_000;
+  const r = await call(h.base, 'POST', '/orders', h.bob.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: ask.price * 10_000, size, timeInForce: 1 }), 'bob-key');
+  assert.equal(r.status, 201);
+  assert.equal(r.body.order.status, 'filled');
+  const got = await call(h.base, 'GET', `/orders/${r.body.order.id}`, undefined, 'bob-key');
+  assert.equal(got.body.avgFillPrice, String(ask.price * 10_000));
+  assert.equal(h.ex.orders.byTraderNonce(h.bob.address, r.body.order.nonce)!.filledShares, size);
+});
