@@ -125,7 +125,7 @@ export class OrderService {
   private index(o: StoredOrder): void {
     this.byHash.set(o.hash.toLowerCase(), o);
     this.byNonce.set(`${o.trader.toLowerCase()}|${o.nonce.toLowerCase()}`, o);
-    if (o.engineId !== null) this.byEngineId.set(o.engineId, o);
+    if (o.engineId !== null && o.status === 'open') this.byEngineId.set(o.engineId, o);
     const k = o.trader.toLowerCase();
     let list = this.byTrader.get(k);
     if (!list) {
