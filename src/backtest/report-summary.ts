@@ -183,7 +183,7 @@ export function buildSummary(run: BacktestRun): BacktestSummary {
   }
   const x = run.exchange;
   const nq = Math.max(1, quoted.size);
-  const sh = sharpe(c.totalPnl, run.settings.sampleMs);
+  const sh = sharpe(c.totalPnl, run.sampleMs);
   const first = run.rowsReplayed > 0 ? run.start : 0;
   return {
     format: 'bookmaker-backtest-summary',
@@ -213,7 +213,7 @@ export function buildSummary(run: BacktestRun): BacktestSummary {
     fillCauses: causes,
     inventory: { maxLong: shares(maxLong), maxShort: shares(maxShort), meanAbs: round(absN ? absSum / absN / 1e6 : 0, 6), finalAbs: shares(finalNet) },
     maxDrawdown: round(drawdown(c.totalPnl) / 1e6, 6),
-    sharpe: { ...sh, sampleSeconds: run.settings.sampleMs / 1000 },
+    sharpe: { ...sh, sampleSeconds: run.sampleMs / 1000 },
     markouts: { '1s': markout(run, 1_000), '10s': markout(run, 10_000), '60s': markout(run, 60_000) },
     quoteUptime: { twoSided: round(up2 / nq, 4), anySide: round(up1 / nq, 4) },
     orders: { placed: x.placed, cancelled: x.cancelled, rejected: x.rejected, venueCalls: run.venueCalls },

@@ -65,7 +65,11 @@ export interface BacktestRun {
   readonly venueCalls: number;
   readonly killed: string | null;
   readonly strategies: readonly string[];
+  /** the sampling interval used (the configured one, coarsened for very long recordings) */
+  readonly sampleMs: number;
 }
+
+const MAX_SAMPLES = 50_000;
 
 /** The config entry that quotes a recorded market, or null (matched by id, `all`, filter; slug by market name). */
 export function configFor(markets: readonly MarketConfig[], id: string, name: string | undefined): MarketConfig | null {
@@ -268,7 +272,9 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   let tb = nRows > 0 ? botTime(rows[0]!) : Infinity;
   let ts = side.length > 0 ? side[0]!.lts + (recordedFeed ? 0 : latency.feed()) : Infinity;
   let nextSample = start;
-  const sampleMs = settings.sampleMs;
+  // at most ~50 000 samples however long the recording (memory and report size stay bounded)
+  const span = nRows > 0 ? cols.lts[rows[nRows - 1]!]! - start : 0;
+  const sampleMs = Math.max(settings.sampleMs, Math.ceil(span / MAX_SAMPLES));
   let nextProgress = 65_536;
   while (i < nRows || j < nRows || s < side.length) {
     const due = clock.nextDue();
@@ -344,6 +350,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     venueCalls: venue.calls,
     killed: kernel.killed,
     strategies: [...strategies].sort(),
+    sampleMs,
   };
 }
 
