@@ -28,6 +28,9 @@ export interface LevelChange {
   size: number;
 }
 
+/** Unsent bytes a stream may queue for a slow reader before the server closes it. */
+const MAX_BUFFERED_BYTES = 4_000_000;
+
 interface Frame {
   seq: number;
   text: string;
@@ -177,6 +180,11 @@ export class BookStreamHub {
     }
     sub.res.write(text);
     this.flushHeld(sub);
+    // a client that stops reading must not grow the server's memory: cut it off (it will resync)
+    if (sub.res.writableLength > MAX_BUFFERED_BYTES) {
+      this.detach(s, sub);
+      sub.res.destroy();
+    }
   }
 
   private flushHeld(sub: Subscriber): void {
