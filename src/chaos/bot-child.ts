@@ -1,0 +1,117 @@
+/**
+ * The bot as a child process of the chaos orchestrator and the load benchmark: the real runtime
+ * (startBot, the same code as `bookmaker run`) plus a reporter over IPC. Being a separate process is
+ * what lets the orchestrator kill -9 it and start it again.
+ *
+ *   node --import tsx src/chaos/bot-child.ts CONFIG BASE_URL      (with an IPC channel; keys in env)
+ *
+ * Reports (src/chaos/child-messages.ts): ready, its order view at every reconcile, every create it
+ * submits, unhandled errors (counted, not fatal, so one run can report them all), load stats on
+ * request; SIGTERM or a `stop` message stops it exactly like `bookmaker run` (cancel all, exit code).
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createLogger, scrubSecrets } from '../core/logger.ts';
+import { loadConfig } from '../config/load-config.ts';
+import { startBot, type Bot } from '../runtime/bot.ts';
+import type { StateEvent } from '../state/events.ts';
+import type { ChildMessage, ChildStats, ParentMessage } from './child-messages.ts';
+
+function send(m: ChildMessage): void {
+  if (process.connected) process.send?.(m);
+}
+
+process.on('unhandledRejection', (e) => send({ type: 'unhandled', kind: 'unhandledRejection', message: scrubSecrets(String((e as Error)?.stack ?? e)) }));
+process.on('uncaughtException', (e) => send({ type: 'unhandled', kind: 'uncaughtException', message: scrubSecrets(String(e?.stack ?? e)) }));
+
+const lag = monitorEventLoopDelay({ resolution: 10 });
+lag.enable();
+const counters = { bookEvents: 0, lateEvents: 0, venueCalls: 0 };
+let lastListedAt = 0;
+
+function onEvent(bot: Bot, e: StateEvent): void {
+  switch (e.type) {
+    case 'BookEventReceived': {
+      counters.bookEvents++;
+      const ev = e.event;
+      const venueTs = ev.type === 'snapshot' ? ev.book.venueTs : ev.type === 'status' ? 0 : ev.venueTs;
+      if (venueTs > 0 && 'localTs' in ev && ev.localTs - venueTs > 1_000) counters.lateEvents++;
+      return;
+    }
+    case 'VenueCallCompleted':
+      counters.venueCalls++;
+      if (e.call === 'open-orders' && e.ok) lastListedAt = Date.now();
+      return;
+    case 'OrdersReconciled':
+      send({
+        type: 'reconciled',
+        marketId: e.marketId,
+        listedAt: lastListedAt,
+        at: Date.now(),
+        orders: bot.orderManager.tracked().map((t) => ({ nonce: t.planned.nonce, marketId: t.planned.marketId, state: t.state, sentAt: t.sentAt })),
+      });
+      return;
+    case 'OrderSubmitted': {
+      const o = e.order;
+      send({ type: 'submitted', nonce: e.nonce, body: `${o.marketId}:${o.outcomeIndex}:${o.side}:${o.price}:${o.size}`, retry: e.retry });
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+function stats(bot: Bot): ChildStats {
+  const cpu = process.cpuUsage();
+  const reconnects = (bot.metrics.streamReconnects as unknown as { hashMap?: Record<string, { value: number }> }).hashMap;
+  return {
+    atMs: Date.now(),
+    cpuUserMs: cpu.user / 1000,
+    cpuSystemMs: cpu.system / 1000,
+    rssBytes: process.memoryUsage().rss,
+    lagP50Ms: lag.percentile(50) / 1e6,
+    lagP99Ms: lag.percentile(99) / 1e6,
+    lagMaxMs: lag.max / 1e6,
+    bookEvents: counters.bookEvents,
+    lateEvents: counters.lateEvents,
+    venueCalls: counters.venueCalls,
+    streamReconnects: reconnects ? Object.values(reconnects).reduce((a, v) => a + v.value, 0) : 0,
+  };
+}
+
+async function main(): Promise<void> {
+  const [configPath, baseUrl] = process.argv.slice(2);
+  if (!configPath || !baseUrl) throw new Error('usage: bot-child.ts CONFIG BASE_URL');
+  const config = await loadConfig(configPath, { env: process.env });
+  const logger = createLogger({ level: process.env.BOOKMAKER_LOG_LEVEL ?? config.logging.level });
+  const bot = await startBot({ config, logger, baseUrl, metricsPort: Number(process.env.BOOKMAKER_CHAOS_METRICS_PORT ?? 0), warmupMs: 3_000 });
+  bot.store.changes$.subscribe(({ events }) => {
+    for (const e of events) onEvent(bot, e);
+  });
+  let stopping: Promise<number> | null = null;
+  const stop = (): void => {
+    stopping ??= bot.stop('SIGTERM').then((code) => {
+      send({ type: 'stopped', code });
+      logger.flush();
+      // give the IPC message a moment to leave before exiting
+      setTimeout(() => process.exit(code), 200);
+      return code;
+    });
+  };
+  process.on('SIGTERM', stop);
+  process.on('message', (m: ParentMessage) => {
+    if (m.type === 'stop') stop();
+    else if (m.type === 'stats') send({ type: 'stats', stats: stats(bot) });
+  });
+  void bot.exit.then((code) => {
+    if (stopping) return;
+    send({ type: 'stopped', code });
+    setTimeout(() => process.exit(code), 200);
+  });
+  send({ type: 'ready', trader: bot.trader, markets: bot.markets.length, metricsUrl: bot.metricsUrl, pid: process.pid });
+}
+
+main().catch((e) => {
+  process.stderr.write(`bot-child: ${scrubSecrets(String((e as Error)?.message ?? e))}\n`);
+  send({ type: 'stopped', code: 2 });
+  setTimeout(() => process.exit(2), 200);
+});

@@ -1,0 +1,36 @@
+/**
+ * The IPC protocol between the chaos orchestrator and the bot child (src/chaos/bot-child.ts). The child
+ * runs the real runtime (startBot) and reports facts the referee cannot see from the exchange: its own
+ * view of its orders at each reconcile, the orders it submits, and any unhandled error.
+ */
+import type { BotOrderView } from './invariants.ts';
+
+export type ChildMessage =
+  | { type: 'ready'; trader: string; markets: number; metricsUrl: string | null; pid: number }
+  /** right after a reconcile completed; `listedAt` is when its venue list came back */
+  | { type: 'reconciled'; marketId: string | null; listedAt: number; at: number; orders: BotOrderView[] }
+  /** one create sent (a resend of the same signed body has `retry: true`) */
+  | { type: 'submitted'; nonce: string; body: string; retry: boolean }
+  | { type: 'unhandled'; kind: 'unhandledRejection' | 'uncaughtException'; message: string }
+  | { type: 'stats'; stats: ChildStats }
+  | { type: 'stopped'; code: number };
+
+/** Load figures the child measures on itself (the load benchmark). */
+export interface ChildStats {
+  readonly atMs: number;
+  readonly cpuUserMs: number;
+  readonly cpuSystemMs: number;
+  readonly rssBytes: number;
+  readonly lagP50Ms: number;
+  readonly lagP99Ms: number;
+  readonly lagMaxMs: number;
+  /** book events the store received (snapshots, deltas, trades) */
+  readonly bookEvents: number;
+  /** book events whose local receive time was more than 1 s after the venue time */
+  readonly lateEvents: number;
+  /** venue calls completed (every kind) */
+  readonly venueCalls: number;
+  readonly streamReconnects: number;
+}
+
+export type ParentMessage = { type: 'stop' } | { type: 'stats' };

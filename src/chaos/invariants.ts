@@ -1,0 +1,209 @@
+/**
+ * The invariants of design.md §7 as pure checks over snapshots, plus the tally that counts every
+ * check run and keeps every violation. Each check returns the list of violations it found (empty
+ * = held); the orchestrator (run-chaos.ts) decides when to run which.
+ *
+ * Units as everywhere: prices 1e-6 USDC, sizes 1e-6 shares, times ms.
+ */
+import type { VenueOrder } from '../model/order.ts';
+import { remainingShares } from '../orders/venue-order-shares.ts';
+
+export type InvariantName =
+  | 'position-limit'
+  | 'notional-limit'
+  | 'reconcile-view'
+  | 'nonce-unique'
+  | 'no-duplicate-quote'
+  | 'stall-pulls-quotes'
+  | 'no-crash'
+  | 'clean-stop'
+  | 'restart-adopts';
+
+export const INVARIANT_NAMES: readonly InvariantName[] = [
+  'position-limit',
+  'notional-limit',
+  'reconcile-view',
+  'nonce-unique',
+  'no-duplicate-quote',
+  'stall-pulls-quotes',
+  'no-crash',
+  'clean-stop',
+  'restart-adopts',
+];
+
+export interface Violation {
+  readonly invariant: InvariantName;
+  readonly detail: string;
+  readonly atMs: number;
+}
+
+/** Counts checks and keeps violations (the first 200 in full; the count is always exact). */
+export class InvariantTally {
+  readonly checks: Record<InvariantName, number>;
+  readonly violationCounts: Record<InvariantName, number>;
+  readonly violations: Violation[] = [];
+
+  constructor() {
+    this.checks = Object.fromEntries(INVARIANT_NAMES.map((n) => [n, 0])) as Record<InvariantName, number>;
+    this.violationCounts = Object.fromEntries(INVARIANT_NAMES.map((n) => [n, 0])) as Record<InvariantName, number>;
+  }
+
+  record(invariant: InvariantName, found: readonly string[], atMs: number): void {
+    this.checks[invariant]++;
+    this.violationCounts[invariant] += found.length;
+    for (const detail of found) if (this.violations.length < 200) this.violations.push({ invariant, detail, atMs });
+  }
+
+  get totalViolations(): number {
+    return Object.values(this.violationCounts).reduce((a, b) => a + b, 0);
+  }
+}
+
+/** YES-terms side of a venue order: buy YES and sell NO rest as bids, sell YES and buy NO as asks. */
+export function yesSide(o: Pick<VenueOrder, 'outcomeIndex' | 'side'>): 'bid' | 'ask' {
+  return (o.outcomeIndex === 1) === (o.side === 0) ? 'bid' : 'ask';
+}
+
+export interface WorstCase {
+  readonly long: number;
+  readonly short: number;
+}
+
+/** Every open order assumed filled (risk/exposure.ts's rule, from the venue's side). */
+export function worstCase(net: number, open: readonly VenueOrder[]): WorstCase {
+  let bids = 0;
+  let asks = 0;
+  for (const o of open) {
+    const s = remainingShares(o);
+    if (yesSide(o) === 'bid') bids += s;
+    else asks += s;
+  }
+  return { long: net + bids, short: -net + asks };
+}
+
+export interface LimitSpec {
+  /** per market, 1e-6 shares */
+  readonly maxPosition: number;
+  /** per market, 1e-6 USDC */
+  readonly maxNotional: number;
+  /** slack for rounding of budget-sized buys back into shares, 1e-6 shares */
+  readonly toleranceShares: number;
+}
+
+function byMarket(open: readonly VenueOrder[]): Map<string, VenueOrder[]> {
+  const m = new Map<string, VenueOrder[]>();
+  for (const o of open) {
+    const k = o.marketId.toLowerCase();
+    const list = m.get(k);
+    if (list) list.push(o);
+    else m.set(k, [o]);
+  }
+  return m;
+}
+
+/** Position limit per market at worst case, counting every order open at the venue. */
+export function positionBreaches(net: ReadonlyMap<string, number>, open: readonly VenueOrder[], limits: LimitSpec): string[] {
+  const out: string[] = [];
+  const markets = new Set([...net.keys(), ...byMarket(open).keys()]);
+  const grouped = byMarket(open);
+  for (const m of markets) {
+    const w = worstCase(net.get(m) ?? 0, grouped.get(m) ?? []);
+    const worst = Math.max(0, w.long, w.short);
+    if (worst > limits.maxPosition + limits.toleranceShares) out.push(`${m}: worst-case position ${worst / 1e6} shares > limit ${limits.maxPosition / 1e6}`);
+  }
+  return out;
+}
+
+/**
+ * Notional limit per market at worst case. The bot values at its own mark, which can lag the venue's
+ * by an event, so a breach is only reported when it holds at every mark in [mark − slack, mark + slack].
+ */
+export function notionalBreaches(net: ReadonlyMap<string, number>, open: readonly VenueOrder[], marks: ReadonlyMap<string, number>, limits: LimitSpec, markSlack = 50_000): string[] {
+  const out: string[] = [];
+  const grouped = byMarket(open);
+  for (const m of new Set([...net.keys(), ...grouped.keys()])) {
+    const w = worstCase(net.get(m) ?? 0, grouped.get(m) ?? []);
+    const mark = marks.get(m) ?? 500_000;
+    const at = (p: number): number => Math.max((Math.max(0, w.long) * p) / 1e6, (Math.max(0, w.short) * (1e6 - p)) / 1e6);
+    const least = Math.min(at(Math.max(0, mark - markSlack)), at(Math.min(1e6, mark + markSlack)), at(mark));
+    if (least > limits.maxNotional * 1.001 + 1) out.push(`${m}: worst-case notional ${(least / 1e6).toFixed(2)} USDC > limit ${limits.maxNotional / 1e6}`);
+  }
+  return out;
+}
+
+/** Per (market, YES side): more open orders than the strategy has slots means a slot was quoted twice. */
+export function overQuoted(open: readonly VenueOrder[], slotsPerSide: number): Set<string> {
+  const counts = new Map<string, number>();
+  for (const o of open) {
+    const k = `${o.marketId.toLowerCase()}:${yesSide(o)}`;
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  return new Set([...counts].filter(([, n]) => n > slotsPerSide).map(([k]) => k));
+}
+
+/** Nonces placed more than once (the venue refuses a second one, so this also checks the venue). */
+export function reusedNonces(orders: readonly VenueOrder[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const o of orders) {
+    const k = o.nonce.toLowerCase();
+    if (seen.has(k)) out.push(`nonce ${o.nonce} placed twice`);
+    seen.add(k);
+  }
+  return out;
+}
+
+/** A nonce the bot submitted with a different order than before (same nonce, other body). */
+export function nonceBodyConflicts(submitted: Map<string, string>, nonce: string, body: string): string | null {
+  const k = nonce.toLowerCase();
+  const prev = submitted.get(k);
+  if (prev === undefined) {
+    submitted.set(k, body);
+    return null;
+  }
+  return prev === body ? null : `nonce ${nonce} reused for a different order (${prev} then ${body})`;
+}
+
+export interface BotOrderView {
+  readonly nonce: string;
+  readonly marketId: string;
+  readonly state: 'pending-create' | 'working' | 'pending-cancel';
+  readonly sentAt: number;
+}
+
+/**
+ * After a reconcile: the bot's open orders equal the venue's, up to what changed after the venue
+ * was listed. `cutoff` is the list time minus transit slack; `closedAt` is when the referee first saw
+ * each order closed (an upper bound of the real time). Two directions:
+ *   - an order open at the venue, placed before the cutoff, that the bot does not track (a leak);
+ *   - an order the bot holds as working that the venue closed before the cutoff, or never had.
+ */
+export function reconcileMismatches(bot: readonly BotOrderView[], venue: readonly VenueOrder[], closedAt: ReadonlyMap<string, number>, cutoff: number): string[] {
+  const out: string[] = [];
+  const tracked = new Map(bot.map((b) => [b.nonce.toLowerCase(), b]));
+  const known = new Map(venue.map((o) => [o.nonce.toLowerCase(), o]));
+  for (const o of venue) {
+    if (o.status !== 'open') continue;
+    const placed = Date.parse(o.insertedAt ?? '');
+    if (Number.isFinite(placed) && placed < cutoff && !tracked.has(o.nonce.toLowerCase())) out.push(`venue holds open order ${o.nonce} (placed ${new Date(placed).toISOString()}) the bot does not track`);
+  }
+  for (const b of bot) {
+    if (b.state !== 'working') continue;
+    const k = b.nonce.toLowerCase();
+    const o = known.get(k);
+    if (!o) {
+      if (b.sentAt < cutoff) out.push(`bot holds working order ${b.nonce} the venue never had`);
+      continue;
+    }
+    const closed = closedAt.get(k);
+    if (o.status !== 'open' && closed !== undefined && closed < cutoff) out.push(`bot holds working order ${b.nonce} the venue closed (${o.status}) at ${new Date(closed).toISOString()}`);
+  }
+  return out;
+}
+
+/** After kill -9 and restart: every order found open at the kill is now closed or tracked by the new bot. */
+export function unsettledAfterRestart(openAtKill: readonly string[], bot: readonly BotOrderView[], venue: readonly VenueOrder[]): string[] {
+  const tracked = new Set(bot.map((b) => b.nonce.toLowerCase()));
+  const status = new Map(venue.map((o) => [o.nonce.toLowerCase(), o.status]));
+  return openAtKill.filter((n) => status.get(n.toLowerCase()) === 'open' && !tracked.has(n.toLowerCase())).map((n) => `order ${n} open before the kill was neither adopted nor cancelled`);
+}

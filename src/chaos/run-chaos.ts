@@ -1,0 +1,340 @@
+/**
+ * The chaos soak (issue 6 §1): the real bot, as a child process, quotes the local exchange while the
+ * exchange injects faults (5xx, 429 bursts, 0–500 ms latency, slow bodies, stream drops, silent
+ * stalls, duplicated and reordered stream events), restarts itself once (state kept) and the bot is
+ * killed with SIGKILL and started again. A referee in this process checks the invariants of
+ * design.md §7 continuously against the exchange's own state (never through the faulty HTTP path).
+ *
+ *   const report = await runChaos({ durationMs: 60_000, profile: 'heavy', seed: 7, workDir });
+ *   report.violations.length === 0
+ *
+ * Timeline (fractions of the duration): faults on once the bot is up; forced stream drops every
+ * `dropEveryMs`; forced stalls at 15 % and 80 %; exchange restart at 45 %; kill -9 of the bot at 60 % and a
+ * restart a second later; SIGTERM at the end, then the venue must hold no order of the bot.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { registerSecret } from '../core/logger.ts';
+import { TESTNET } from '../exchange/chains.ts';
+import { createSigner } from '../exchange/signing/signer.ts';
+import type { Address } from '../model/order.ts';
+import { startCounterparties, type Counterparties } from '../sim/counterparties.ts';
+import { FAULT_KINDS, faultProfile, type FaultKind, type FaultSettings } from '../sim/faults.ts';
+import { createLocalExchange, type LocalExchange } from '../sim/local-exchange.ts';
+import { spawnBot, type BotProcess } from './bot-process.ts';
+import { CHAOS_LIMITS, chaosConfigYaml } from './chaos-config.ts';
+import type { ChildMessage } from './child-messages.ts';
+import { stalledMarkets, traderView, type TraderView } from './exchange-view.ts';
+import {
+  INVARIANT_NAMES,
+  InvariantTally,
+  nonceBodyConflicts,
+  notionalBreaches,
+  overQuoted,
+  positionBreaches,
+  reconcileMismatches,
+  reusedNonces,
+  unsettledAfterRestart,
+  type InvariantName,
+  type Violation,
+} from './invariants.ts';
+
+export interface ChaosTiming {
+  maxSilenceSeconds: number;
+  streamIdleSeconds: number;
+  reconcileSeconds: number;
+}
+
+export interface ChaosOptions {
+  durationMs: number;
+  /** a fault profile of src/sim/faults.ts (default 'heavy') */
+  profile?: string;
+  seed?: number;
+  /** config, bot logs and the exchange state go here */
+  workDir: string;
+  markets?: number;
+  /** forced stream drop interval (default 30 s, shorter for short runs) */
+  dropEveryMs?: number;
+  /** progress lines (default: none) */
+  progress?: (line: string) => void;
+}
+
+export type ChaosFault = FaultKind | 'botKill9';
+
+export interface ChaosReport {
+  readonly durationMs: number;
+  readonly profile: string;
+  readonly seed: number;
+  readonly markets: number;
+  readonly faults: Record<ChaosFault, number>;
+  readonly checks: Record<InvariantName, number>;
+  readonly violationCounts: Record<InvariantName, number>;
+  readonly violations: readonly Violation[];
+  readonly totalChecks: number;
+  readonly totalViolations: number;
+  readonly botStarts: number;
+  readonly ordersPlaced: number;
+  readonly fills: number;
+  readonly logFiles: readonly string[];
+  readonly finalExitCode: number | null;
+}
+
+const TIMING: ChaosTiming = { maxSilenceSeconds: 4, streamIdleSeconds: 10, reconcileSeconds: 5 };
+const SAMPLE_MS = 500;
+/** after the silence limit: time to notice, decide and get the cancel through injected latency */
+const STALL_GRACE_MS = 3_000;
+/** list-to-report slack of a reconcile (slow bodies, the cancel batch in between) */
+const RECONCILE_SLACK_MS = 3_000;
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Deterministic key material for a seed (registered for redaction like any loaded key). */
+export function chaosKeys(seed: number): { privateKey: `0x${string}`; apiKey: string; address: Address } {
+  const privateKey = `0x${createHash('sha256').update(`bookmaker-chaos:key:${seed}`).digest('hex')}` as `0x${string}`;
+  const apiKey = `chaos-${createHash('sha256').update(`bookmaker-chaos:api:${seed}`).digest('hex').slice(0, 32)}`;
+  registerSecret(privateKey);
+  registerSecret(apiKey);
+  return { privateKey, apiKey, address: createSigner({ privateKey, chain: TESTNET }).address };
+}
+
+class Referee {
+  readonly tally = new InvariantTally();
+  /** when the referee first saw each order closed */
+  readonly closedAt = new Map<string, number>();
+  private readonly stallSince = new Map<string, number>();
+  private readonly stallFlagged = new Set<string>();
+  private overQuotedBefore = new Set<string>();
+  /** nonce → order body, over every bot lifetime; and the lifetime that sent it */
+  private readonly submitted = new Map<string, string>();
+  private readonly lifetimeOf = new Map<string, number>();
+  lifetime = 0;
+
+  constructor(
+    private readonly ex: LocalExchange,
+    private readonly trader: Address,
+    private readonly say: (line: string) => void,
+  ) {}
+
+  view(): TraderView {
+    return traderView(this.ex, this.trader);
+  }
+
+  sample(now: number): TraderView {
+    const v = this.view();
+    for (const o of v.orders) if (o.status !== 'open' && !this.closedAt.has(o.nonce.toLowerCase())) this.closedAt.set(o.nonce.toLowerCase(), now);
+    const limits = { maxPosition: CHAOS_LIMITS.maxPosition * 1e6, maxNotional: CHAOS_LIMITS.maxNotional * 1e6, toleranceShares: 1e6 };
+    this.tally.record('position-limit', positionBreaches(v.net, v.open, limits), now);
+    this.tally.record('notional-limit', notionalBreaches(v.net, v.open, v.marks, limits), now);
+    this.tally.record('nonce-unique', reusedNonces(v.orders), now);
+    // a slot quoted twice shows as more open orders than slots on one side, for two samples running
+    const over = overQuoted(v.open, CHAOS_LIMITS.slotsPerSide);
+    this.tally.record('no-duplicate-quote', [...over].filter((k) => this.overQuotedBefore.has(k)).map((k) => `${k}: more open orders than slots for ${SAMPLE_MS} ms+`), now);
+    this.overQuotedBefore = over;
+    this.checkStalls(v, now);
+    return v;
+  }
+
+  private checkStalls(v: TraderView, now: number): void {
+    const stalled = stalledMarkets(this.ex);
+    for (const [m, since] of [...this.stallSince]) {
+      if (stalled.has(m)) continue;
+      this.stallSince.delete(m);
+      this.say(`stall of ${m.slice(0, 10)}… over after ${now - since} ms`);
+    }
+    for (const m of stalled) {
+      if (this.stallSince.has(m)) continue;
+      this.stallSince.set(m, now);
+      this.stallsSeen++;
+      this.say(`stream of ${m.slice(0, 10)}… stalled`);
+    }
+    for (const [m, since] of this.stallSince) {
+      if (now - since < TIMING.maxSilenceSeconds * 1000 + STALL_GRACE_MS) continue;
+      const key = `${m}@${since}`;
+      const left = v.open.filter((o) => o.marketId.toLowerCase() === m);
+      const found = left.length > 0 && !this.stallFlagged.has(key) ? [`${m}: ${left.length} order(s) still open ${now - since} ms into a silent stall`] : [];
+      if (found.length) this.stallFlagged.add(key);
+      this.tally.record('stall-pulls-quotes', found, now);
+    }
+  }
+
+  stallsSeen = 0;
+
+  onSubmitted(nonce: string, body: string, now: number): void {
+    const k = nonce.toLowerCase();
+    const firstLife = this.lifetimeOf.get(k);
+    const found: string[] = [];
+    if (firstLife !== undefined && firstLife !== this.lifetime) found.push(`nonce ${nonce} sent by bot start #${firstLife} and again by #${this.lifetime}`);
+    const conflict = nonceBodyConflicts(this.submitted, nonce, body);
+    if (conflict) found.push(conflict);
+    if (firstLife === undefined) this.lifetimeOf.set(k, this.lifetime);
+    this.tally.record('nonce-unique', found, now);
+  }
+
+  onReconciled(m: Extract<ChildMessage, { type: 'reconciled' }>, openAtKill: string[] | null): boolean {
+    const now = Date.now();
+    const v = this.view();
+    for (const o of v.orders) if (o.status !== 'open' && !this.closedAt.has(o.nonce.toLowerCase())) this.closedAt.set(o.nonce.toLowerCase(), now);
+    // a per-market reconcile only vouches for that market
+    const scope = m.marketId?.toLowerCase();
+    const venue = scope ? v.orders.filter((o) => o.marketId.toLowerCase() === scope) : v.orders;
+    const bot = scope ? m.orders.filter((b) => b.marketId.toLowerCase() === scope) : m.orders;
+    if (m.listedAt > 0) this.tally.record('reconcile-view', reconcileMismatches(bot, venue, this.closedAt, m.listedAt - RECONCILE_SLACK_MS), now);
+    if (openAtKill && m.marketId === null) {
+      this.tally.record('restart-adopts', unsettledAfterRestart(openAtKill, m.orders, v.orders), now);
+      return true;
+    }
+    return false;
+  }
+}
+
+export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
+  const seed = o.seed ?? 1;
+  const profileName = o.profile ?? 'heavy';
+  const profile: FaultSettings = faultProfile(profileName);
+  const say = o.progress ?? (() => undefined);
+  mkdirSync(o.workDir, { recursive: true });
+  const keys = chaosKeys(seed);
+  const configPath = join(o.workDir, 'chaos-bot.yaml');
+  writeFileSync(configPath, chaosConfigYaml(TIMING));
+
+  const ex = createLocalExchange({
+    seed,
+    markets: o.markets ?? 4,
+    apiKeys: [{ key: keys.apiKey, wallet: keys.address }],
+    heartbeatMs: 1_000,
+    expirySweepMs: 1_000,
+    chain: TESTNET,
+  });
+  const baseUrl = await ex.start(0);
+  const agents: Counterparties = startCounterparties(ex, { seed, otherMakers: 1, newMarketEveryMs: 0 });
+  const referee = new Referee(ex, keys.address, say);
+  const logFiles: string[] = [];
+  let bot: BotProcess | null = null;
+  let expectingExit = false;
+  let openAtKill: string[] | null = null;
+  let botStarts = 0;
+  let kills = 0;
+  const unexpected: string[] = [];
+
+  const onMessage = (m: ChildMessage): void => {
+    const now = Date.now();
+    if (m.type === 'unhandled') referee.tally.record('no-crash', [`${m.kind}: ${m.message.split('\n')[0]}`], now);
+    else if (m.type === 'submitted') referee.onSubmitted(m.nonce, m.body, now);
+    else if (m.type === 'reconciled') {
+      if (referee.onReconciled(m, openAtKill)) openAtKill = null;
+    }
+  };
+  const start = async (): Promise<BotProcess> => {
+    botStarts++;
+    referee.lifetime = botStarts;
+    const logFile = join(o.workDir, `bot-${botStarts}.log`);
+    logFiles.push(logFile);
+    const env: NodeJS.ProcessEnv = { ...process.env, BOOKMAKER_PRIVATE_KEY: keys.privateKey, BOOKMAKER_API_KEY: keys.apiKey, BOOKMAKER_LOG_LEVEL: 'info' };
+    const p = await spawnBot({ configPath, baseUrl, env, logFile, onMessage });
+    void p.exited.then((r) => {
+      if (!expectingExit) unexpected.push(`bot start #${botStarts} exited by itself (code ${r.code}, signal ${r.signal})`);
+    });
+    say(`bot #${botStarts} up (pid ${p.pid})`);
+    return p;
+  };
+
+  const t0 = Date.now();
+  let finalExitCode: number | null = null;
+  try {
+    bot = await start();
+    ex.faults.configure(profile);
+    say(`faults on: ${profileName}`);
+    const D = o.durationMs;
+    const dropEvery = o.dropEveryMs ?? Math.min(30_000, Math.max(5_000, D / 6));
+    const events: { at: number; name: string; run: () => Promise<void> }[] = [
+      // long enough for every market's stream to carry an event (counterparties step every 500 ms);
+      // placed well clear of the restarts so the stall lasts past the silence limit plus grace
+      { at: 0.15 * D, name: 'forced stall', run: () => pulse({ streamStallRate: 1 }, 1_500) },
+      { at: 0.8 * D, name: 'forced stall', run: () => pulse({ streamStallRate: 1 }, 1_500) },
+      // rarer faults forced for a moment, so every kind is exercised even in a short run
+      { at: 0.25 * D, name: 'forced duplicated stream events', run: () => pulse({ streamDuplicateRate: 1 }, 1_000) },
+      { at: 0.3 * D, name: 'forced out-of-order stream events', run: () => pulse({ streamReorderRate: 1 }, 1_000) },
+      { at: 0.35 * D, name: 'forced slow bodies and a 429 burst', run: () => pulse({ slowBodyRate: 1, burst429Rate: 0.2 }, 1_000) },
+      { at: 0.45 * D, name: 'exchange restart', run: async () => void (await ex.restart()) },
+      {
+        at: 0.6 * D,
+        name: 'kill -9 of the bot',
+        run: async () => {
+          expectingExit = true;
+          bot!.kill9();
+          await bot!.exited;
+          kills++;
+          await sleep(1_000);
+          // what the dead bot left at the venue: the next bot must adopt or cancel all of it
+          openAtKill = referee.view().open.map((x) => x.nonce);
+          say(`bot killed; ${openAtKill.length} order(s) left open`);
+          expectingExit = false;
+          bot = await start();
+        },
+      },
+    ];
+    for (let t = dropEvery; t < D - 2_000; t += dropEvery) events.push({ at: t, name: 'forced stream drop', run: () => pulse({ streamDropRate: 1 }) });
+    events.sort((a, b) => a.at - b.at);
+
+    async function pulse(extra: Partial<FaultSettings>, ms = 400): Promise<void> {
+      ex.faults.configure({ ...profile, ...extra });
+      await sleep(ms);
+      ex.faults.configure(profile);
+    }
+
+    let next = 0;
+    while (Date.now() - t0 < D) {
+      const now = Date.now();
+      referee.sample(now);
+      referee.tally.record('no-crash', unexpected.splice(0), now);
+      while (next < events.length && now - t0 >= events[next]!.at) {
+        const e = events[next++]!;
+        say(`${((now - t0) / 1000).toFixed(1)}s: ${e.name}`);
+        await e.run();
+      }
+      await sleep(SAMPLE_MS);
+    }
+
+    // the final stop: faults stay on, as they would in production
+    say('stopping the bot (SIGTERM)');
+    expectingExit = true;
+    finalExitCode = await bot.stop(90_000);
+    const left = referee.view().open;
+    referee.tally.record('clean-stop', finalExitCode === 0 ? [] : [`bot exited ${finalExitCode} on SIGTERM`], Date.now());
+    referee.tally.record('clean-stop', left.map((x) => `order ${x.nonce} still open at the venue after the stop`), Date.now());
+    if (openAtKill) referee.tally.record('restart-adopts', ['the restarted bot never completed a full reconcile'], Date.now());
+    referee.tally.record('no-crash', unexpected.splice(0), Date.now());
+  } finally {
+    expectingExit = true;
+    if (bot) {
+      bot.kill9();
+      await bot.exited;
+    }
+    agents.stop();
+    await ex.close();
+  }
+
+  const v = referee.view();
+  const faults = { ...ex.faults.counts, botKill9: kills } as Record<ChaosFault, number>;
+  const t = referee.tally;
+  return {
+    durationMs: Date.now() - t0,
+    profile: profileName,
+    seed,
+    markets: o.markets ?? 4,
+    faults,
+    checks: t.checks,
+    violationCounts: t.violationCounts,
+    violations: t.violations,
+    totalChecks: Object.values(t.checks).reduce((a, b) => a + b, 0),
+    totalViolations: t.totalViolations,
+    botStarts,
+    ordersPlaced: v.orders.length,
+    fills: v.orders.filter((x) => x.filledSize > 0).length,
+    logFiles,
+    finalExitCode,
+  };
+}
+
+export { FAULT_KINDS, INVARIANT_NAMES };

@@ -1,0 +1,115 @@
+/**
+ * The chaos referee's checks on hand-made snapshots: each one holds on a clean picture and reports
+ * the breach it exists for (so a soak with zero violations means something).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { VenueOrder } from '../../src/model/order.ts';
+import {
+  InvariantTally,
+  nonceBodyConflicts,
+  notionalBreaches,
+  overQuoted,
+  positionBreaches,
+  reconcileMismatches,
+  reusedNonces,
+  unsettledAfterRestart,
+  worstCase,
+  yesSide,
+} from '../../src/chaos/invariants.ts';
+
+const M = '0x' + 'aa'.repeat(32);
+let n = 0;
+function order(p: Partial<VenueOrder>): VenueOrder {
+  n++;
+  return {
+    marketId: M,
+    trader: '0x' + '11'.repeat(20),
+    nonce: '0x' + n.toString(16).padStart(64, '0'),
+    side: 1,
+    outcomeIndex: 1,
+    price: 500_000,
+    size: 10_000_000,
+    remainingSize: 10_000_000,
+    filledSize: 0,
+    status: 'open',
+    insertedAt: new Date(1_000).toISOString(),
+    settlementVersion: 1,
+    sv2MinSharesOut: null,
+    sv2OrderKind: null,
+    expiry: 0,
+    ...p,
+  } as VenueOrder;
+}
+const LIMITS = { maxPosition: 60e6, maxNotional: 40e6, toleranceShares: 1e6 };
+
+test('YES-terms sides: buy YES and sell NO are bids; sell YES and buy NO are asks', () => {
+  assert.equal(yesSide({ outcomeIndex: 1, side: 0 }), 'bid');
+  assert.equal(yesSide({ outcomeIndex: 0, side: 1 }), 'bid');
+  assert.equal(yesSide({ outcomeIndex: 1, side: 1 }), 'ask');
+  assert.equal(yesSide({ outcomeIndex: 0, side: 0 }), 'ask');
+});
+
+test('position limit: worst case counts every open order; a breach names the market', () => {
+  const asks = [order({ side: 1 }), order({ side: 1 })];
+  assert.deepEqual(worstCase(0, asks), { long: 0, short: 20e6 });
+  assert.deepEqual(positionBreaches(new Map([[M, -30e6]]), asks, LIMITS), []);
+  const over = positionBreaches(new Map([[M, -45e6]]), asks, LIMITS);
+  assert.equal(over.length, 1);
+  assert.match(over[0]!, /65 shares > limit 60/);
+  // a V2 buy's budget is converted back into shares (minSharesOut scaled by what is left)
+  const v2buy = order({ side: 0, settlementVersion: 2, sv2MinSharesOut: 40_000_000n, size: 20_000_000, remainingSize: 10_000_000 });
+  assert.deepEqual(worstCase(0, [v2buy]), { long: 20e6, short: 0 });
+});
+
+test('notional limit: only a breach at every nearby mark is reported', () => {
+  const bids = [order({ side: 0, outcomeIndex: 1, remainingSize: 50e6, size: 50e6 })];
+  assert.deepEqual(notionalBreaches(new Map([[M, 30e6]]), bids, new Map([[M, 400_000]]), LIMITS), []); // 80 × 0.35 = 28 at worst-favourable mark
+  assert.equal(notionalBreaches(new Map([[M, 60e6]]), bids, new Map([[M, 500_000]]), LIMITS).length, 1); // 110 × 0.45 = 49.5
+});
+
+test('over-quoting, nonce reuse and body conflicts are found', () => {
+  assert.deepEqual([...overQuoted([order({}), order({})], 2)], []);
+  assert.deepEqual([...overQuoted([order({}), order({}), order({})], 2)], [`${M}:ask`]);
+  const a = order({});
+  assert.deepEqual(reusedNonces([a, order({})]), []);
+  assert.equal(reusedNonces([a, { ...a }]).length, 1);
+  const seen = new Map<string, string>();
+  assert.equal(nonceBodyConflicts(seen, '0xAB', 'm:1:0:100:5'), null);
+  assert.equal(nonceBodyConflicts(seen, '0xab', 'm:1:0:100:5'), null, 'a resend of the same body is fine');
+  assert.match(nonceBodyConflicts(seen, '0xab', 'm:1:0:200:5') ?? '', /reused for a different order/);
+});
+
+test('reconcile view: leaks, stale working orders and phantoms are found; recent changes are not', () => {
+  const open = order({ insertedAt: new Date(1_000).toISOString() });
+  const fresh = order({ insertedAt: new Date(9_000).toISOString() });
+  const filled = order({ status: 'filled' });
+  const cutoff = 5_000;
+  const closedAt = new Map([[filled.nonce.toLowerCase(), 2_000]]);
+  const view = (o: VenueOrder, state: 'working' | 'pending-cancel' = 'working', sentAt = 1_000) => ({ nonce: o.nonce, marketId: M, state, sentAt });
+  assert.deepEqual(reconcileMismatches([view(open)], [open, fresh], closedAt, cutoff), [], 'an order placed after the list need not be known yet');
+  assert.match(reconcileMismatches([], [open], closedAt, cutoff)[0] ?? '', /does not track/);
+  assert.match(reconcileMismatches([view(filled)], [filled], closedAt, cutoff)[0] ?? '', /closed \(filled\)/);
+  assert.deepEqual(reconcileMismatches([view(filled, 'pending-cancel')], [filled], closedAt, cutoff), []);
+  const phantom = { nonce: '0x' + 'ff'.repeat(32), marketId: M, state: 'working' as const, sentAt: 1_000 };
+  assert.match(reconcileMismatches([phantom], [], closedAt, cutoff)[0] ?? '', /never had/);
+});
+
+test('restart: every order open at the kill must be closed or tracked afterwards', () => {
+  const a = order({});
+  const b = order({});
+  const c = order({ status: 'cancelled' });
+  const tracked = [{ nonce: a.nonce, marketId: M, state: 'working' as const, sentAt: 0 }];
+  assert.deepEqual(unsettledAfterRestart([a.nonce, c.nonce], tracked, [a, b, c]), []);
+  assert.equal(unsettledAfterRestart([a.nonce, b.nonce], tracked, [a, b, c]).length, 1);
+});
+
+test('the tally counts checks and violations by invariant', () => {
+  const t = new InvariantTally();
+  t.record('position-limit', [], 1);
+  t.record('position-limit', ['x', 'y'], 2);
+  assert.equal(t.checks['position-limit'], 2);
+  assert.equal(t.violationCounts['position-limit'], 2);
+  assert.equal(t.totalViolations, 2);
+  assert.equal(t.violations[1]!.detail, 'y');
+});

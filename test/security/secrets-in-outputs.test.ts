@@ -1,0 +1,155 @@
+/**
+ * Secrets never leave their box (design.md §6.10, issue 6 §4): a full short bot session with known key
+ * material — `bookmaker run` against a local exchange at debug log level, its /metrics, /healthz and
+ * /readyz bodies, a `bookmaker record` session and its recording files, and a chaos soak's report and
+ * bot logs — then every byte is searched for the private key and the API key, with and without 0x, in
+ * lower, upper and the given mixed case.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { createLocalExchange, type LocalExchange } from '../../src/sim/local-exchange.ts';
+import { startCounterparties, type Counterparties } from '../../src/sim/counterparties.ts';
+import { createSigner } from '../../src/exchange/signing/signer.ts';
+import { TESTNET } from '../../src/exchange/chains.ts';
+import { chaosKeys, runChaos } from '../../src/chaos/run-chaos.ts';
+import { chaosReportJson, formatChaosReport } from '../../src/chaos/chaos-report.ts';
+
+// known key material: a mixed-case private key given without 0x, and an API key
+const KEY_HEX = '5ec0e0' + '0123456789abcdef'.repeat(3) + 'AbCdEf0123';
+const API_KEY = 'sk-live-SECRET-api-key-7f3a9c';
+const MAIN = join(process.cwd(), 'src/cli/main.ts');
+
+let dir: string;
+let ex: LocalExchange;
+let agents: Counterparties;
+let base: string;
+
+const VARIANTS = [KEY_HEX, KEY_HEX.toLowerCase(), KEY_HEX.toUpperCase(), `0x${KEY_HEX.toLowerCase()}`, `0X${KEY_HEX.toUpperCase()}`, API_KEY, API_KEY.toLowerCase(), API_KEY.toUpperCase()];
+
+/** Every variant of every secret that occurs in `text`. */
+function leaks(text: string): string[] {
+  const lower = text.toLowerCase();
+  return VARIANTS.filter((v) => lower.includes(v.toLowerCase().replace(/^0x/, '')));
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
+}
+
+function runCli(args: string[], env: NodeJS.ProcessEnv, whileRunning?: (stdout: () => string) => Promise<void>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const side = whileRunning ? whileRunning(() => stdout) : Promise.resolve();
+    child.on('exit', async (code) => {
+      await side.catch(() => undefined);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Every file under `root`, gunzipped when compressed. */
+function allFileText(root: string): string {
+  let out = '';
+  for (const name of readdirSync(root, { recursive: true }) as string[]) {
+    const p = join(root, name);
+    if (!statSync(p).isFile()) continue;
+    const buf = readFileSync(p);
+    out += `\n--- ${name}\n` + (name.endsWith('.gz') ? gunzipSync(buf, { finishFlush: 2 }).toString('utf8') : buf.toString('utf8'));
+  }
+  return out;
+}
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'bm-secrets-'));
+  const trader = createSigner({ privateKey: `0x${KEY_HEX.toLowerCase()}`, chain: TESTNET }).address;
+  ex = createLocalExchange({ seed: 9, markets: 2, apiKeys: [{ key: API_KEY, wallet: trader }], chain: TESTNET, heartbeatMs: 1_000 });
+  base = await ex.start(0);
+  agents = startCounterparties(ex, { seed: 9, newMarketEveryMs: 0 });
+  writeFileSync(
+    join(dir, 'bot.yaml'),
+    ['venue: local', 'markets:', '  - all: true', 'defaults:', '  strategy: { name: bands, params: { bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 5 }] } }', 'logging:', '  level: debug', ''].join('\n'),
+  );
+});
+after(async () => {
+  agents.stop();
+  await ex.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('the search finds every variant (so an empty result means something)', () => {
+  assert.equal(leaks(`log line ${KEY_HEX.toUpperCase()} end`).length, VARIANTS.length - 3);
+  assert.ok(leaks(`{"k":"0x${KEY_HEX.toLowerCase()}"}`).length > 0);
+  assert.ok(leaks(`Bearer ${API_KEY}`).length > 0);
+  assert.deepEqual(leaks('nothing secret here'), []);
+});
+
+test('bookmaker run at debug level: stdout, stderr, /metrics, /healthz, /readyz carry no key material', { timeout: 90_000 }, async () => {
+  const port = await freePort();
+  const bodies: string[] = [];
+  const r = await runCli(
+    ['run', '-c', join(dir, 'bot.yaml'), '--base-url', base, '--api-key', API_KEY, '--duration', '10', '--metrics-port', String(port), '--log-level', 'debug', '--summary-seconds', '1'],
+    { BOOKMAKER_PRIVATE_KEY: KEY_HEX },
+    async (stdout) => {
+      // scrape while quoting
+      for (let i = 0; i < 40 && !/metrics: http/.test(stdout()); i++) await new Promise((res) => setTimeout(res, 250));
+      await new Promise((res) => setTimeout(res, 3_000));
+      for (const path of ['/metrics', '/healthz', '/readyz']) {
+        const res = await fetch(`http://127.0.0.1:${port}${path}`);
+        bodies.push(`${path} ${res.status}\n${await res.text()}`);
+      }
+    },
+  );
+  assert.equal(r.code, 0, r.stderr.slice(-2000));
+  assert.match(r.stdout, new RegExp(`metrics: http://127\\.0\\.0\\.1:${port}/metrics`), 'metrics bound to 127.0.0.1');
+  assert.equal(bodies.length, 3, 'all three endpoints answered');
+  assert.match(bodies[0]!, /^\/metrics 200/);
+  assert.ok(r.stderr.length > 1000, 'debug logs were written (the search is not vacuous)');
+  assert.deepEqual(leaks(r.stdout), [], 'stdout');
+  assert.deepEqual(leaks(r.stderr), [], 'stderr (logs)');
+  assert.deepEqual(leaks(bodies.join('\n')), [], 'metrics endpoint bodies');
+});
+
+test('bookmaker record: output and every recording file carry no key material', { timeout: 60_000 }, async () => {
+  const out = join(dir, 'rec');
+  const r = await runCli(['record', '-c', join(dir, 'bot.yaml'), '--base-url', base, '--api-key', API_KEY, '--out', out, '--duration', '4'], { BOOKMAKER_PRIVATE_KEY: KEY_HEX });
+  assert.equal(r.code, 0, r.stderr.slice(-2000));
+  const files = allFileText(out);
+  assert.ok(files.includes('manifest.json'), 'a recording was written');
+  assert.deepEqual(leaks(r.stdout + r.stderr), [], 'record output');
+  assert.deepEqual(leaks(files), [], 'recording files');
+});
+
+test('a failing start (bad key) names the source, never the value', async () => {
+  const r = await runCli(['run', '-c', join(dir, 'bot.yaml'), '--base-url', base, '--api-key', API_KEY, '--duration', '1'], { BOOKMAKER_PRIVATE_KEY: KEY_HEX.slice(0, 60) + 'zz' });
+  assert.notEqual(r.code, 0);
+  assert.match(r.stderr, /BOOKMAKER_PRIVATE_KEY/);
+  assert.deepEqual(leaks(r.stdout + r.stderr), []);
+  assert.ok(!r.stderr.includes(KEY_HEX.slice(0, 60).toLowerCase()), 'not even the malformed value');
+});
+
+test('chaos soak: report (table and JSON) and both bot logs carry no key material', { timeout: 120_000 }, async () => {
+  const work = join(dir, 'chaos');
+  const report = await runChaos({ durationMs: 15_000, profile: 'flaky', seed: 11, workDir: work });
+  const keys = chaosKeys(11);
+  const text = formatChaosReport(report) + chaosReportJson(report) + allFileText(work);
+  assert.ok(report.logFiles.length === 2 && text.length > 1000);
+  for (const v of [keys.privateKey, keys.privateKey.slice(2), keys.privateKey.slice(2).toUpperCase(), keys.apiKey]) {
+    assert.ok(!text.toLowerCase().includes(v.toLowerCase()), `chaos outputs contain ${v.slice(0, 6)}…`);
+  }
+});
