@@ -1,6 +1,7 @@
 /**
  * The recorder behind `bookmaker record`: for each market, the YES book stream (snapshots, deltas
- * and trades, through src/exchange/stream), the market's metadata and its oracle, polled, written in
+ * and trades, through src/exchange/stream), the market's metadata, its oracle and its activity
+ * (polled; activity items de-duplicated by id, or by content when they have none), written in
  * the recording format (./recording/format.ts) by a RecordingWriter (rotation by size and time; a
  * restart appends new files to the same recording). Every event carries the venue timestamp (`vts`)
  * and the local receive time (`lts`, from the injected clock), in integer units and YES terms.
@@ -35,6 +36,7 @@ export interface RecorderOptions {
   readonly depth?: number;
   readonly metadataPollMs?: number;
   readonly oraclePollMs?: number;
+  readonly activityPollMs?: number;
   readonly rotateBytes?: number;
   readonly rotateMs?: number;
   readonly clock?: Clock;
@@ -46,6 +48,7 @@ export interface RecorderStats {
   trades: number;
   market: number;
   oracle: number;
+  activity: number;
   errors: number;
 }
 
@@ -85,12 +88,13 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
     ...(o.rotateMs ? { rotateMs: o.rotateMs } : {}),
     now: () => clock.now(),
   });
-  const stats: RecorderStats = { book: 0, trades: 0, market: 0, oracle: 0, errors: 0 };
+  const stats: RecorderStats = { book: 0, trades: 0, market: 0, oracle: 0, activity: 0, errors: 0 };
   const write = (e: RecordedEvent): void => {
     if (e.t === 'book') stats.book++;
     else if (e.t === 'trade') stats.trades++;
     else if (e.t === 'market') stats.market++;
     else if (e.t === 'oracle') stats.oracle++;
+    else if (e.t === 'activity') stats.activity++;
     writer.write(e);
   };
   const subs: Subscription[] = [];
@@ -121,6 +125,29 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
       log.debug({ marketId: id, err: (err as Error).message }, 'oracle poll failed');
     }
   };
+  const since = new Date(clock.now()).toISOString();
+  const seen = new Set<string>();
+  const seenOrder: string[] = [];
+  const pollActivity = async (id: Bytes32): Promise<void> => {
+    try {
+      const page = await client.activity.market(id, { startTime: since, limit: 100 });
+      if (stopped) return;
+      const now = clock.now();
+      for (const it of page.activity) {
+        const d = it.data;
+        const key = `${id}:${typeof d.id === 'string' || typeof d.id === 'number' ? d.id : JSON.stringify(d)}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        seenOrder.push(key);
+        if (seenOrder.length > 50_000) seen.delete(seenOrder.shift()!);
+        const vts = it.timestamp === null ? NaN : Number.isFinite(Number(it.timestamp)) ? Number(it.timestamp) : Date.parse(it.timestamp);
+        write({ t: 'activity', m: id, vts: Number.isFinite(vts) && vts >= 0 ? Math.round(vts) : now, lts: now, item: d });
+      }
+    } catch (err) {
+      stats.errors++;
+      log.debug({ marketId: id, err: (err as Error).message }, 'activity poll failed');
+    }
+  };
   const every = (ms: number, f: () => void): void => {
     const loop = (): void => {
       if (stopped) return;
@@ -149,6 +176,7 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
     );
     every(o.metadataPollMs ?? 60_000, () => void pollMetadata(id));
     every(o.oraclePollMs ?? 30_000, () => void pollOracle(id));
+    every(o.activityPollMs ?? 2_000, () => void pollActivity(id));
   }
 
   return {
@@ -158,7 +186,7 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
       for (const s of subs) s.unsubscribe();
       for (const t of timers) t();
       // counted so a replay knows it must read the JSONL for them (columns carry book and trades only)
-      writer.setStats({ bookEvents: stats.book, trades: stats.trades, marketEvents: stats.market, oracleEvents: stats.oracle });
+      writer.setStats({ bookEvents: stats.book, trades: stats.trades, marketEvents: stats.market, oracleEvents: stats.oracle, activityEvents: stats.activity });
       const manifest = await writer.close();
       await client.close();
       const all = { ...manifest.stats };

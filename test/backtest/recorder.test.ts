@@ -27,14 +27,19 @@ test('record the local exchange for a few seconds, read it back, resume after a 
   try {
     const markets = [...ex.state.stores.markets.values()].map((m) => m.id as Bytes32);
     assert.equal(markets.length, 2);
-    const rec = await startRecorder({ baseUrl: base, apiKey: 'rec-key', markets, out, metadataPollMs: 1000, oraclePollMs: 1000, rotateMs: 1500 });
+    const rec = await startRecorder({ baseUrl: base, apiKey: 'rec-key', markets, out, metadataPollMs: 1000, oraclePollMs: 1000, activityPollMs: 500, rotateMs: 1500 });
     await sleep(3500);
     const m1 = await rec.stop();
     assert.ok(rec.stats.book > 2, `book events recorded (${rec.stats.book})`);
     assert.ok(rec.stats.market >= 2, 'metadata recorded');
+    assert.ok(rec.stats.activity > 0, `activity recorded (${rec.stats.activity})`);
     assert.ok(m1.files.length >= 2, `rotated by time (${m1.files.length} files)`);
 
     const events = [...readEvents(out)];
+    const acts = events.filter((e) => e.t === 'activity');
+    assert.equal(acts.length, rec.stats.activity);
+    const keys = acts.map((e) => JSON.stringify(e.t === 'activity' ? e.item : null));
+    assert.equal(new Set(keys).size, keys.length, 'activity items are not recorded twice');
     const snaps = events.filter((e) => e.t === 'book' && e.snap);
     const deltas = events.filter((e) => e.t === 'book' && !e.snap);
     assert.ok(snaps.length >= 2, 'a snapshot per market stream');

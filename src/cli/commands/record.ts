@@ -1,6 +1,6 @@
 /**
  * `bookmaker record -c FILE --out DIR [--duration S] [--base-url URL]`: capture the config's markets
- * (book stream, trades, metadata, oracle) into a recording (src/backtest/recorder.ts). The venue is
+ * (book stream, trades, metadata, oracle, activity) into a recording (src/backtest/recorder.ts). The venue is
  * the config's, or `--base-url`; a config on the embedded local exchange records a local exchange
  * started in this process (with its simulated counterparties). Stops after --duration or on
  * SIGINT/SIGTERM, then closes the files and writes the binary columns.
@@ -47,8 +47,8 @@ const command: CommandSpec = {
   summary: 'record market data feeds to compressed JSONL',
   usage: 'bookmaker record -c FILE --out DIR [--duration S] [--base-url URL] [--api-key KEY]',
   description: [
-    'Captures, for the markets the config selects: the YES book stream (snapshots, deltas, trades), market metadata and',
-    'the oracle, with venue and local timestamps, in integer units and YES terms, into DIR (manifest.json,',
+    'Captures, for the markets the config selects: the YES book stream (snapshots, deltas, trades), market metadata,',
+    'the oracle and market activity, with venue and local timestamps, in integer units and YES terms, into DIR (manifest.json,',
     'events-NNNNNN.jsonl.gz rotated by size and time, book.cols). Re-running into the same DIR resumes the recording.',
   ].join('\n'),
   options: {
@@ -88,7 +88,7 @@ const command: CommandSpec = {
     try {
       const markets = await selectMarkets(cfg, baseUrl, key);
       if (markets.length === 0) throw new BadInputError('markets', 'at least one market to record', 0);
-      const rec = await startRecorder({ baseUrl, ...(key ? { apiKey: key } : {}), markets, out: o.out, depth: cfg.feeds.bookDepth, oraclePollMs: cfg.feeds.oraclePollMs, rotateBytes: rotateMb * 2 ** 20, rotateMs: rotateMin * 60_000 });
+      const rec = await startRecorder({ baseUrl, ...(key ? { apiKey: key } : {}), markets, out: o.out, depth: cfg.feeds.bookDepth, oraclePollMs: cfg.feeds.oraclePollMs, activityPollMs: cfg.feeds.activityPollMs, rotateBytes: rotateMb * 2 ** 20, rotateMs: rotateMin * 60_000 });
       process.stderr.write(`recording ${markets.length} market(s) from ${baseUrl} into ${o.out}\n`);
       await new Promise<void>((resolve) => {
         const done = () => resolve();
@@ -98,7 +98,7 @@ const command: CommandSpec = {
       });
       const manifest = await rec.stop();
       const s = rec.stats;
-      process.stdout.write(`recorded ${s.book} book events, ${s.trades} trades, ${s.market} metadata, ${s.oracle} oracle updates (${manifest.files.length} files) → ${o.out}\n`);
+      process.stdout.write(`recorded ${s.book} book events, ${s.trades} trades, ${s.market} metadata, ${s.oracle} oracle updates, ${s.activity} activity items (${manifest.files.length} files) → ${o.out}\n`);
     } finally {
       await stopLocal?.();
     }
