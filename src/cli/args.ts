@@ -132,7 +132,11 @@ export function formatHelp(cmd: CommandSpec): string {
     });
     rows.push(['-h, --help', 'show this help']);
     const w = Math.min(34, Math.max(...rows.map((r) => r[0].length)) + 2);
-    for (const [f, d] of rows) lines.push(`  ${f.padEnd(w)}${d}`);
+    for (const [f, d] of rows) {
+      // a flag too long for the column gets its description on the next line
+      if (f.length >= w) lines.push(`  ${f}`, `  ${''.padEnd(w)}${d}`);
+      else lines.push(`  ${f.padEnd(w)}${d}`);
+    }
   }
   return lines.join('\n') + '\n';
 }
