@@ -57,6 +57,8 @@ export interface BacktestRun {
   readonly fast: boolean;
   readonly collector: RunCollector;
   readonly exchange: SimExchange;
+  /** the bot's own state store at the end (what the strategy saw, fills included) */
+  readonly store: StateStore;
   readonly quoted: readonly string[];
   readonly start: number;
   readonly end: number;
@@ -342,6 +344,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     fast,
     collector,
     exchange,
+    store,
     quoted: kernelMarkets.map((k) => k.marketId),
     start,
     end,

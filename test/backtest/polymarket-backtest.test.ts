@@ -78,6 +78,14 @@ test('fills happen on the real capture, and every fill is explained by a recorde
   assert.equal(s.markouts['1s'].n > 0, true);
   // nothing left open at the venue after the end-of-data shutdown
   assert.equal(first.exchange.openOrders().length, 0);
+  // every fill report reached the bot: its store holds the same positions as the exchange model
+  for (const [m, id] of first.source.cols.markets.entries()) {
+    const mine = first.store.state.markets.get(id.toLowerCase());
+    const truth = first.collector.positions[m]!;
+    assert.equal(mine?.position.net ?? 0, truth.net, `net position of ${id}`);
+    assert.equal(mine?.position.fills ?? 0, truth.fills, `fills of ${id}`);
+    assert.equal(mine?.position.realised ?? 0n, truth.realised, `realised PnL of ${id}`);
+  }
 });
 
 test('determinism: a second run gives byte-identical fills, JSON summary and HTML report', async () => {
