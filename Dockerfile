@@ -9,7 +9,9 @@ RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production \
-    BOOKMAKER_LOG_LEVEL=info
+    BOOKMAKER_LOG_LEVEL=info \
+    BOOKMAKER_METRICS_PORT=9464 \
+    BOOKMAKER_METRICS_HOST=0.0.0.0
 WORKDIR /app
 RUN groupadd --system bookmaker && useradd --system --gid bookmaker --home /app bookmaker
 COPY --from=deps /app/node_modules ./node_modules
@@ -19,8 +21,8 @@ COPY src ./src
 COPY strategies ./strategies
 COPY config ./config
 USER bookmaker
-# Metrics, /healthz and /readyz (bind to 0.0.0.0 inside the container so the orchestrator can scrape).
+# Metrics, /healthz and /readyz: bound to 0.0.0.0 inside the container (env above) so the orchestrator can scrape.
 EXPOSE 9464
 # Keys come from the environment (BOOKMAKER_PRIVATE_KEY, BOOKMAKER_API_KEY) or a mounted key file, never the image.
 ENTRYPOINT ["node", "bin/bookmaker.js"]
-CMD ["run", "-c", "config/live.yaml", "--metrics-host", "0.0.0.0"]
+CMD ["run", "-c", "config/live.yaml"]

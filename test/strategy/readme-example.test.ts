@@ -1,0 +1,35 @@
+// The README's "Writing your own" strategy example must load through the registry and quote sensibly.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadStrategy } from '../../src/strategy/registry.ts';
+import type { MarketView } from '../../src/strategy/types.ts';
+
+function readmeExample(): string {
+  const readme = readFileSync('README.md', 'utf8');
+  const section = readme.slice(readme.indexOf('### Writing your own'));
+  const m = /```ts\n([\s\S]*?)```/.exec(section);
+  assert.ok(m, 'README has a ts code block under "Writing your own"');
+  return m[1]!;
+}
+
+test('README strategy example loads by path and quotes around the mid on the tick grid', async () => {
+  const dir = join(process.cwd(), `.readme-example-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  try {
+    writeFileSync(join(dir, 'fixed-spread.ts'), readmeExample());
+    const mod = await loadStrategy(`../${dir.split('/').pop()}/fixed-spread.ts`, join(process.cwd(), 'config'));
+    assert.equal(mod.name, 'fixed-spread');
+    const cfg = mod.parseConfig({ halfSpread: 0.03, size: 10 }, 'markets[0].strategy.params');
+    assert.throws(() => mod.parseConfig({ halfSpread: 'wide' }, 'markets[0].strategy.params'), /markets\[0\]\.strategy\.params\.halfSpread: expected/);
+    const view = { tick: 10_000, book: { mid: 455_000 } } as unknown as MarketView;
+    assert.deepEqual(mod.quote(view, cfg), [
+      { side: 'bid', price: 420_000, size: 10_000_000, level: 0 },
+      { side: 'ask', price: 490_000, size: 10_000_000, level: 0 },
+    ]);
+    assert.equal(mod.quote({ tick: 10_000, book: null } as unknown as MarketView, cfg), null);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
