@@ -20,7 +20,6 @@
  */
 import { silentLogger, type Logger } from '../core/logger.ts';
 import type { BotConfig, MarketConfig } from '../config/types.ts';
-import type { BookSnapshot } from '../model/book.ts';
 import type { Bytes32 } from '../model/order.ts';
 import { NonceSource } from '../orders/nonces.ts';
 import { OrderManager } from '../orders/order-manager.ts';
@@ -29,12 +28,12 @@ import { createRng } from '../sim/rng.ts';
 import { DEFAULT_LIMITS } from '../state/reduce.ts';
 import { StateStore } from '../state/store.ts';
 import type { StateEvent } from '../state/events.ts';
-import { L2Book } from '../core/l2-book.ts';
 import type { BacktestSettings } from './backtest-config.ts';
 import { latencyModel, recordedFeedDelays, type LatencyModel } from './latency-model.ts';
 import { queueModel } from './queue-model.ts';
-import { KIND_CLEAR, KIND_LEVEL, KIND_TRADE } from './recording/columns.ts';
-import type { ReplaySource, SideEvent } from './replay-source.ts';
+import { KIND_TRADE } from './recording/columns.ts';
+import type { ReplaySource } from './replay-source.ts';
+import { ReplayFeed } from './replay-feed.ts';
 import { RunCollector } from './run-collector.ts';
 import { SimExchange } from './sim-exchange.ts';
 import { SimVenue } from './sim-venue.ts';
@@ -192,65 +191,9 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   ]);
   void om.reconcile(undefined, []);
 
-  // The bot's view of each book, published as conflated snapshots.
-  const botBooks = cols.markets.map((_, i) => new L2Book({ tick: exchange.books[i]!.tick }));
-  const dirty = new Uint8Array(cols.markets.length);
-  const lastPublish = new Float64Array(cols.markets.length).fill(-Infinity);
-  const trailing: ((() => void) | null)[] = cols.markets.map(() => null);
-  const lastVts = new Float64Array(cols.markets.length);
-  const quotedIdx = new Uint8Array(cols.markets.length);
-  for (const km of kernelMarkets) quotedIdx[cols.markets.indexOf(km.marketId)] = 1;
-  const publishMs = config.orders.requoteIntervalMs;
-  const depth = config.feeds.bookDepth;
-  let seq = 0;
-  const publish = (m: number): void => {
-    dirty[m] = 0;
-    lastPublish[m] = clock.now();
-    const b = botBooks[m]!;
-    const book: BookSnapshot = { marketId: cols.markets[m] as Bytes32, outcomeIndex: 1, bids: b.levels('bid', depth), asks: b.levels('ask', depth), venueTs: lastVts[m]!, seq: ++seq };
-    kernel.onEvent({ type: 'BookEventReceived', event: { type: 'snapshot', book, seq, localTs: clock.now(), source: 'stream' }, ts: clock.now() });
-  };
-  const markBook = (m: number): void => {
-    if (!quotedIdx[m]) return;
-    dirty[m] = 1;
-    if (trailing[m]) return;
-    const wait = lastPublish[m]! + publishMs - clock.now();
-    if (wait <= 0) publish(m);
-    else
-      trailing[m] = clock.setTimeout(() => {
-        trailing[m] = null;
-        if (dirty[m]) publish(m);
-      }, wait);
-  };
-  const botRow = (r: number): void => {
-    const m = cols.market[r]!;
-    const k = cols.kind[r]!;
-    lastVts[m] = cols.vts[r]!;
-    if (k === KIND_LEVEL) {
-      try {
-        if (cols.side[r] === 0) botBooks[m]!.applyBid(cols.price[r]!, cols.size[r]!);
-        else botBooks[m]!.applyAsk(cols.price[r]!, cols.size[r]!);
-      } catch {
-        return;
-      }
-      markBook(m);
-    } else if (k === KIND_CLEAR) {
-      botBooks[m]!.clear();
-      markBook(m);
-    } else if (k === KIND_TRADE && quotedIdx[m]) {
-      const t = clock.now();
-      kernel.onEvent({
-        type: 'BookEventReceived',
-        event: { type: 'trade', marketId: cols.markets[m] as Bytes32, outcomeIndex: 1, seq: ++seq, price: cols.price[r]!, size: cols.size[r]!, takerSide: cols.side[r] === 0 ? 'buy' : 'sell', venueTs: cols.vts[r]!, localTs: t },
-        ts: t,
-      });
-    }
-  };
-  const sideEvent = (e: SideEvent): void => {
-    const t = clock.now();
-    if (e.t === 'oracle') kernel.onEvent({ type: 'OracleUpdated', marketId: e.m as Bytes32, probability: e.probability / 1e6, confidence: confidenceOf(e.confidence), updatedAt: e.vts, ts: t });
-    else kernel.onEvent({ type: 'MarketMetadataUpdated', marketId: e.m as Bytes32, ...metaOf(e.meta), ts: t });
-  };
+  // The bot's feeds: its own copy of the books (conflated snapshots), trades, oracle and metadata.
+  const quotedSet = new Set(kernelMarkets.map((km) => cols.markets.indexOf(km.marketId)));
+  const feed = new ReplayFeed({ cols, bookTicks: exchange.books.map((b) => b.tick), clock, quoted: quotedSet, publishMs: config.orders.requoteIntervalMs, depth: config.feeds.bookDepth, dispatch: (e) => kernel.onEvent(e) });
 
   // Exchange time of a row: its local time, or with `feedMs: recorded` its venue time (kept monotone).
   let exPrev = -Infinity;
@@ -307,12 +250,12 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
       drain = true;
     } else if (ts <= tb) {
       clock.advanceTo(ts);
-      sideEvent(side[s]!);
+      feed.side(side[s]!);
       s++;
       ts = s < side.length ? Math.max(ts, side[s]!.lts + (recordedFeed ? 0 : latency.feed())) : Infinity;
     } else {
       clock.advanceTo(tb);
-      botRow(rows[j]!);
+      feed.row(rows[j]!);
       j++;
       tb = j < nRows ? botTime(rows[j]!) : Infinity;
     }
@@ -337,7 +280,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     }
   }
   await Promise.race([done, turn()]);
-  for (const t of trailing) t?.();
+  feed.stop();
   return {
     source,
     settings,
@@ -358,21 +301,3 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
 }
 
 const recordedOrZero = (samples: number[]): number | { samples: number[] } => (samples.length > 0 ? { samples } : 0);
-
-function confidenceOf(c: string | null): number {
-  if (c === null) return 0;
-  const n = Number(c);
-  if (Number.isFinite(n)) return Math.min(1, Math.max(0, n));
-  return c === 'high' ? 0.9 : c === 'medium' ? 0.6 : c === 'low' ? 0.3 : 0;
-}
-
-/** The recorded market metadata fields the store understands (others are ignored). */
-function metaOf(meta: Record<string, unknown>): { status?: 'active' | 'pending' | 'resolved' | 'closed'; deadline?: number | null } {
-  const out: { status?: 'active' | 'pending' | 'resolved' | 'closed'; deadline?: number | null } = {};
-  const st = meta.status;
-  if (st === 'active' || st === 'pending' || st === 'resolved' || st === 'closed') out.status = st;
-  const d = meta.deadline;
-  if (typeof d === 'number' && Number.isFinite(d)) out.deadline = d;
-  else if (typeof d === 'string' && Number.isFinite(Date.parse(d))) out.deadline = Date.parse(d);
-  return out;
-}
