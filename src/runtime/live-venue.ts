@@ -16,6 +16,10 @@
  * as "already placed" (per item: a bulk whose retry meets a duplicate is re-sent one create at a time
  * with `alreadySent`).
  *
+ * Cancels are signed ahead: once a create is placed, its cancel body is signed in idle time
+ * (setImmediate), so a later requote signs only its creates on the hot path. A cancel signature
+ * depends on the nonce alone, so it is valid whenever it is used.
+ *
  * Failures become per-item outcomes through the client's classifier: a whole call that failed on a
  * transport/5xx/429 gives every item the same classified outcome (retryable, back-off); a call the
  * venue refused because of some items (`errors[]` with indexes in the error body) gives those items
@@ -69,6 +73,30 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
   const maxKept = opts.maxKeptBodies ?? 10_000;
   /** signed create bodies by lower-case nonce; presence means "sent at least once" */
   const signed = new Map<string, LimitOrderBody>();
+  /** cancel bodies signed ahead for orders we placed, by lower-case nonce */
+  const cancelBodies = new Map<string, CancelBody>();
+  const toPresign: Bytes32[] = [];
+  let presignQueued = false;
+
+  function presignSoon(nonce: Bytes32): void {
+    toPresign.push(nonce);
+    if (presignQueued) return;
+    presignQueued = true;
+    setImmediate(() => {
+      presignQueued = false;
+      for (const n of toPresign.splice(0)) if (!cancelBodies.has(lower(n))) cancelBodies.set(lower(n), signer.signCancel(n));
+      // bounded like the create bodies: an order we never cancel (filled, expired) must not pin memory
+      while (cancelBodies.size > maxKept) cancelBodies.delete(cancelBodies.keys().next().value!);
+    });
+  }
+
+  function cancelBodyOf(nonce: Bytes32): CancelBody {
+    const k = lower(nonce);
+    const kept = cancelBodies.get(k);
+    if (!kept) return signer.signCancel(nonce);
+    cancelBodies.delete(k);
+    return kept;
+  }
 
   function bodyOf(p: PlannedOrder): { body: LimitOrderBody; resend: boolean } {
     const k = lower(p.nonce);
@@ -83,6 +111,7 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
   /** Forget a body once its create is settled (placed, or refused for good). */
   function settle(o: CreateOutcome): CreateOutcome {
     if (o.ok || !o.retryable) signed.delete(lower(o.nonce));
+    if (o.ok) presignSoon(o.nonce);
     return o;
   }
 
@@ -122,7 +151,7 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
 
   async function batch(creates: PlannedOrder[], cancels: Bytes32[]): Promise<BatchResult> {
     const ops: Op[] = [];
-    for (const n of cancels) ops.push({ type: 'cancel', nonce: n, body: signer.signCancel(n) });
+    for (const n of cancels) ops.push({ type: 'cancel', nonce: n, body: cancelBodyOf(n) });
     for (const p of creates) ops.push({ type: 'create', planned: p, ...bodyOf(p) });
     const out: BatchResult = { creates: [], cancels: [] };
     for (let i = 0; i < ops.length; i += batchLimit) {
@@ -134,7 +163,7 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
   }
 
   async function cancelReplace(cancelNonce: Bytes32, create: PlannedOrder): Promise<{ cancel: CancelOutcome; create: CreateOutcome }> {
-    const cancelBody = signer.signCancel(cancelNonce);
+    const cancelBody = cancelBodyOf(cancelNonce);
     const { body, resend } = bodyOf(create);
     try {
       const r = await orders.cancelReplace(cancelBody, body, { alreadySent: resend });
