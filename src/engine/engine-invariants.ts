@@ -6,7 +6,27 @@ import type { OrderState } from './types.ts';
 import { KIND_BUY, KIND_SELL_INVENTORY, claimPayout, proRataFloor } from './fill-math.ts';
 import type { Ledger } from './ledger.ts';
 import type { MarketState } from './market-state.ts';
-import type { OrderPool } from './order-pool.ts';
+import {
+  FL_ALIVE_MASK,
+  FL_KIND,
+  FL_OUTCOME,
+  FL_SIDE,
+  F_COLL,
+  F_FEES,
+  F_FILLED,
+  F_MAX_COLL_IN,
+  F_MAX_FEE,
+  F_MAX_SHARES,
+  F_MIN_COLL_OUT,
+  F_MIN_SHARES_OUT,
+  F_QTY,
+  I_FLAGS,
+  I_LEVEL,
+  I_MARKET,
+  I_NEXT,
+  I_TRADER,
+  type OrderPool,
+} from './order-pool.ts';
 
 const NIL = -1;
 const RESTING = 2;
@@ -54,10 +74,13 @@ export function checkEngineInvariants(p: OrderPool, l: Ledger, markets: MarketSt
       for (let lvl = 1; lvl < L.top; lvl++) {
         let n = 0;
         let size = 0;
-        for (let s = L.head[side]![lvl]!; s !== NIL; s = p.next[s]!) {
+        for (let s = L.head[side]![lvl]!; s !== NIL; s = p.i[(s << 5) + I_NEXT]!) {
+          const fl = p.i[(s << 5) + I_FLAGS]!;
           n++;
-          size += p.qty[s]! - p.filled[s]!;
-          if (p.alive[s] !== RESTING || p.level[s] !== lvl || p.side[s] !== side || p.market[s] !== m) errs.push(`market ${m}: stray order in queue`);
+          size += p.f[(s << 4) + F_QTY]! - p.f[(s << 4) + F_FILLED]!;
+          if ((fl & FL_ALIVE_MASK) !== RESTING || p.i[(s << 5) + I_LEVEL] !== lvl || ((fl >> FL_SIDE) & 1) !== side || p.i[(s << 5) + I_MARKET] !== m) {
+            errs.push(`market ${m}: stray order in queue`);
+          }
         }
         if (n !== L.count[side]![lvl] || size !== L.size[side]![lvl]) errs.push(`market ${m}: level ${lvl} side ${side} aggregate mismatch`);
         if (n > 0 && (side === 0 ? lvl > best : best === L.top)) best = lvl;
@@ -67,15 +90,18 @@ export function checkEngineInvariants(p: OrderPool, l: Ledger, markets: MarketSt
   }
   if (sum !== l.total) errs.push(`conservation: traders + fees + backing = ${sum}, deposits = ${l.total}`);
   for (let s = 0; s < p.used; s++) {
-    if (p.alive[s] === 0) continue;
-    if (p.alive[s] !== RESTING) errs.push(`order slot ${s}: live but not resting between commands`);
-    const t = p.trader[s]!;
-    if (p.kind[s] === KIND_SELL_INVENTORY) {
-      const pos = l.findPosition(t, p.market[s]!);
-      if (p.outcome[s] === 1) resY[pos] = resY[pos]! + p.reserved[s]!;
-      else resN[pos] = resN[pos]! + p.reserved[s]!;
-    } else resC[t] = resC[t]! + p.reserved[s]!;
-    errs.push(...orderLimitErrors(stateOfSlot(p, s)).map((e) => `order slot ${s}: ${e}`));
+    const fl = p.i[(s << 5) + I_FLAGS]!;
+    if ((fl & FL_ALIVE_MASK) === 0) continue;
+    if ((fl & FL_ALIVE_MASK) !== RESTING) errs.push(`order slot ${s}: live but not resting between commands`);
+    const t = p.i[(s << 5) + I_TRADER]!;
+    const o = stateOfSlot(p, s);
+    if (o.kind === KIND_SELL_INVENTORY) {
+      const pos = l.findPosition(t, p.i[(s << 5) + I_MARKET]!);
+      const r = o.maxShares - o.filledShares;
+      if (((fl >> FL_OUTCOME) & 1) === 1) resY[pos] = resY[pos]! + r;
+      else resN[pos] = resN[pos]! + r;
+    } else resC[t] = resC[t]! + (o.maxCollateralIn - o.collateralPaid - o.fees);
+    errs.push(...orderLimitErrors(o).map((e) => `order slot ${s}: ${e}`));
   }
   for (let t = 0; t < l.traders; t++) if (resC[t] !== l.reserved[t]) errs.push(`trader ${t}: reserved collateral ≠ open orders' reservations`);
   for (let pos = 0; pos < l.positionsUsed; pos++) {
@@ -85,18 +111,21 @@ export function checkEngineInvariants(p: OrderPool, l: Ledger, markets: MarketSt
 }
 
 function stateOfSlot(p: OrderPool, s: number) {
+  const b = s << 4;
+  const kind = (p.i[(s << 5) + I_FLAGS]! >> FL_KIND) & 3;
+  const coll = p.f[b + F_COLL]!;
   return {
-    kind: p.kind[s]!,
-    quantity: p.qty[s]!,
-    filledShares: p.filled[s]!,
-    collateralPaid: p.paid[s]!,
-    collateralReceived: p.received[s]!,
-    fees: p.fees[s]!,
-    maxFee: p.maxFee[s]!,
-    maxShares: p.maxShares[s]!,
-    minSharesOut: p.minSharesOut[s]!,
-    maxCollateralIn: p.maxCollateralIn[s]!,
-    minCollateralOut: p.minCollateralOut[s]!,
+    kind,
+    quantity: p.f[b + F_QTY]!,
+    filledShares: p.f[b + F_FILLED]!,
+    collateralPaid: kind === KIND_SELL_INVENTORY ? 0 : coll,
+    collateralReceived: kind === KIND_SELL_INVENTORY ? coll : 0,
+    fees: p.f[b + F_FEES]!,
+    maxFee: p.f[b + F_MAX_FEE]!,
+    maxShares: p.f[b + F_MAX_SHARES]!,
+    minSharesOut: p.f[b + F_MIN_SHARES_OUT]!,
+    maxCollateralIn: p.f[b + F_MAX_COLL_IN]!,
+    minCollateralOut: p.f[b + F_MIN_COLL_OUT]!,
   };
 }
 

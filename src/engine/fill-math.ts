@@ -31,8 +31,16 @@ export function legAmount(kind: number, q: number, n: number): number {
   const p = price * n;
   // the common case inline; products beyond 2^53 take the exact bigint path of units.ts
   if (p > Number.MAX_SAFE_INTEGER) return kind === KIND_SELL_INVENTORY ? notionalFloor(price, n) : notionalCeil(price, n);
-  const r = p % ONE;
-  const floor = (p - r) / ONE;
+  // floor by division, corrected by the exact remainder: a float `%` is a slow runtime call in V8
+  let floor = Math.floor(p / ONE);
+  let r = p - floor * ONE;
+  if (r < 0) {
+    floor--;
+    r += ONE;
+  } else if (r >= ONE) {
+    floor++;
+    r -= ONE;
+  }
   return kind !== KIND_SELL_INVENTORY && r > 0 ? floor + 1 : floor;
 }
 
@@ -42,8 +50,16 @@ export function feeFor(amount: number, bps: number, room: number): number {
   const p = amount * bps;
   let f: number;
   if (p <= Number.MAX_SAFE_INTEGER) {
-    const r = p % 10_000;
-    f = (p - r) / 10_000 + (r > 0 ? 1 : 0);
+    let q = Math.floor(p / 10_000);
+    let r = p - q * 10_000;
+    if (r < 0) {
+      q--;
+      r += 10_000;
+    } else if (r >= 10_000) {
+      q++;
+      r -= 10_000;
+    }
+    f = q + (r > 0 ? 1 : 0);
   } else {
     f = Number((BigInt(amount) * BigInt(bps) + 9_999n) / 10_000n);
   }

@@ -1,6 +1,6 @@
 /**
- * The matching engine (issue 3 §1): one YES-terms price-time book per binary market over a
- * struct-of-arrays order pool, with an exact integer ledger. Pure and deterministic: time only comes
+ * The matching engine (issue 3 §1): one YES-terms price-time book per binary market over an
+ * order pool of fixed-size typed-array records, with an exact integer ledger. Pure and deterministic: time only comes
  * in as `nowMs` arguments, events go to an optional synchronous sink.
  *
  * Rules the code follows (see ./types.ts for the per-fill arithmetic):
@@ -20,7 +20,7 @@ import * as fm from './fill-math.ts';
 import { checkEngineInvariants } from './engine-invariants.ts';
 import { Ledger } from './ledger.ts';
 import type { MarketState } from './market-state.ts';
-import { OrderPool } from './order-pool.ts';
+import * as op from './order-pool.ts';
 import { PriceLadder } from './price-ladder.ts';
 import {
   DEFAULT_MARKET_CONFIG,
@@ -58,6 +58,34 @@ const reject = vo.reject;
 const validateMarketConfig = vo.validateMarketConfig;
 const validateOrder = vo.validateOrder;
 type LimitState = fm.LimitState;
+const OrderPool = op.OrderPool;
+type OrderPool = op.OrderPool;
+// record field offsets (see ./order-pool.ts)
+const F_QTY = op.F_QTY;
+const F_FILLED = op.F_FILLED;
+const F_COLL = op.F_COLL;
+const F_FEES = op.F_FEES;
+const F_MAX_FEE = op.F_MAX_FEE;
+const F_MAX_SHARES = op.F_MAX_SHARES;
+const F_MIN_SHARES_OUT = op.F_MIN_SHARES_OUT;
+const F_MAX_COLL_IN = op.F_MAX_COLL_IN;
+const F_MIN_COLL_OUT = op.F_MIN_COLL_OUT;
+const F_EXPIRY = op.F_EXPIRY;
+const F_CREATED = op.F_CREATED;
+const F_UPDATED = op.F_UPDATED;
+const I_MARKET = op.I_MARKET;
+const I_TRADER = op.I_TRADER;
+const I_PRICE = op.I_PRICE;
+const I_LEVEL = op.I_LEVEL;
+const I_NEXT = op.I_NEXT;
+const I_FLAGS = op.I_FLAGS;
+const FL_ALIVE_MASK = op.FL_ALIVE_MASK;
+const FL_OUTCOME = op.FL_OUTCOME;
+const FL_SIDE = op.FL_SIDE;
+const FL_KIND = op.FL_KIND;
+const FL_TIF = op.FL_TIF;
+const FL_ROLE = op.FL_ROLE;
+const FL_MARKET_ORDER = op.FL_MARKET_ORDER;
 
 const NIL = -1;
 const MAX = Number.MAX_SAFE_INTEGER;
@@ -163,13 +191,14 @@ export class MatchingEngine implements Engine {
 
     const L = mk.ladder;
     const kind = o.kind;
-    const side = (o.outcome === 1) === (kind === KIND_BUY) ? 0 : 1;
-    const level = (o.outcome === 1 ? o.price : ONE - o.price) / cfg.tick;
+    const outcome = o.outcome;
+    const side = (outcome === 1) === (kind === KIND_BUY) ? 0 : 1;
+    const level = (outcome === 1 ? o.price : ONE - o.price) / cfg.tick;
     const ledger = this.ledger;
     let pos = -1;
     if (kind === KIND_SELL_INVENTORY) {
       pos = ledger.findPosition(o.trader, o.market);
-      if (pos < 0 || ledger.availableTokens(pos, o.outcome) < o.maxShares) {
+      if (pos < 0 || ledger.availableTokens(pos, outcome) < o.maxShares) {
         return reject('UNDER_COLLATERALIZED', 'maxShares', 'not enough outcome tokens to reserve maxShares');
       }
     } else if (ledger.available(o.trader) < o.maxCollateralIn) {
@@ -179,44 +208,39 @@ export class MatchingEngine implements Engine {
     if (role === 1 && (side === 0 ? level >= L.bestAsk : level <= L.bestBid)) {
       return reject('WOULD_CROSS', 'makerRole', 'a maker-only order would take liquidity');
     }
+    const tif = o.timeInForce ?? 0;
 
     const p = this.pool;
-    const t = p.alloc();
-    p.market[t] = o.market;
-    p.trader[t] = o.trader;
-    p.outcome[t] = o.outcome;
-    p.kind[t] = kind;
-    p.side[t] = side;
-    p.tif[t] = o.timeInForce ?? 0;
-    p.makerRole[t] = role;
-    p.marketOrder[t] = o.marketOrder ? 1 : 0;
-    p.price[t] = o.price;
-    p.level[t] = level;
+    const t = p.alloc(); // may grow the pool: read its views after
+    const f = p.f;
+    const iv = p.i;
+    const fb = t << 4;
+    const ib = t << 5;
+    iv[ib + I_MARKET] = o.market;
+    iv[ib + I_TRADER] = o.trader;
+    iv[ib + I_PRICE] = o.price;
+    iv[ib + I_LEVEL] = level;
+    iv[ib + I_FLAGS] =
+      1 | (outcome << FL_OUTCOME) | (side << FL_SIDE) | (kind << FL_KIND) | (tif << FL_TIF) | (role << FL_ROLE) | (o.marketOrder ? 1 << FL_MARKET_ORDER : 0);
     const qty = kind === KIND_BUY ? o.minSharesOut : o.maxShares;
-    p.qty[t] = qty;
-    p.filled[t] = 0;
-    p.paid[t] = 0;
-    p.received[t] = 0;
-    p.fees[t] = 0;
-    p.maxFee[t] = o.maxFee;
-    p.maxShares[t] = o.maxShares;
-    p.minSharesOut[t] = o.minSharesOut;
-    p.maxCollateralIn[t] = o.maxCollateralIn;
-    p.minCollateralOut[t] = o.minCollateralOut;
-    p.expiry[t] = o.expiry ?? 0;
-    p.createdMs[t] = o.nowMs;
-    p.updatedMs[t] = o.nowMs;
-    if (kind === KIND_SELL_INVENTORY) {
-      ledger.reserveTokens(pos, o.outcome, o.maxShares);
-      p.reserved[t] = o.maxShares;
-    } else {
-      ledger.reserved[o.trader] = ledger.reserved[o.trader]! + o.maxCollateralIn;
-      p.reserved[t] = o.maxCollateralIn;
-    }
+    f[fb + F_QTY] = qty;
+    f[fb + F_FILLED] = 0;
+    f[fb + F_COLL] = 0;
+    f[fb + F_FEES] = 0;
+    f[fb + F_MAX_FEE] = o.maxFee;
+    f[fb + F_MAX_SHARES] = o.maxShares;
+    f[fb + F_MIN_SHARES_OUT] = o.minSharesOut;
+    f[fb + F_MAX_COLL_IN] = o.maxCollateralIn;
+    f[fb + F_MIN_COLL_OUT] = o.minCollateralOut;
+    f[fb + F_EXPIRY] = o.expiry ?? 0;
+    f[fb + F_CREATED] = o.nowMs;
+    f[fb + F_UPDATED] = o.nowMs;
+    // the reservation itself is implicit in the record (see ./order-pool.ts); the ledger's is not
+    if (kind === KIND_SELL_INVENTORY) ledger.reserveTokens(pos, outcome, o.maxShares);
+    else ledger.reserved[o.trader] = ledger.reserved[o.trader]! + o.maxCollateralIn;
     const id = p.idOf(t);
     if (this.sink) this.sink({ type: 'accepted', id, market: o.market, trader: o.trader, side: side === 0 ? 'bid' : 'ask', bookPrice: level * cfg.tick, atMs: o.nowMs });
 
-    const tif = p.tif[t]!;
     // most adds do not cross: skip the matching loop for them
     const crosses = side === 0 ? level >= L.bestAsk : level <= L.bestBid;
     let status: OrderStatus;
@@ -226,7 +250,7 @@ export class MatchingEngine implements Engine {
       const blocked = crosses && this.match(t, o.nowMs, false) === false;
       status = this.settleTaker(t, blocked, o.nowMs);
     }
-    const filledShares = status === 'open' ? p.filled[t]! : this.lastFilled;
+    const filledShares = status === 'open' ? p.f[fb + F_FILLED]! : this.lastFilled;
     if (this.sink) this.flushLevels();
     return { ok: true, id, status, filledShares };
   }
@@ -237,19 +261,23 @@ export class MatchingEngine implements Engine {
   /** After matching: rest the taker, or finish it as filled or voided. */
   private settleTaker(t: number, blocked: boolean, nowMs: number): OrderStatus {
     const p = this.pool;
-    const mk = this.markets[p.market[t]!]!;
-    const rem = p.qty[t]! - p.filled[t]!;
+    const f = p.f;
+    const iv = p.i;
+    const fb = t << 4;
+    const ib = t << 5;
+    const mk = this.markets[iv[ib + I_MARKET]!]!;
+    const fl = iv[ib + I_FLAGS]!;
+    const rem = f[fb + F_QTY]! - f[fb + F_FILLED]!;
     if (rem === 0) return this.finish(t, 'filled', null, 'filled', nowMs);
     if (rem < mk.config.minFillSize) return this.finish(t, 'voided', 'BELOW_MIN_FILL_SIZE', 'min_fill', nowMs);
-    if (p.tif[t] !== 0 || p.makerRole[t] === 2) {
-      return this.finish(t, 'voided', p.marketOrder[t] ? 'UNFILLED_MARKET_ORDER' : 'IOC_CLOSED', 'ioc', nowMs);
+    if (((fl >> FL_TIF) & 3) !== 0 || ((fl >> FL_ROLE) & 3) === 2) {
+      return this.finish(t, 'voided', (fl >> FL_MARKET_ORDER) & 1 ? 'UNFILLED_MARKET_ORDER' : 'IOC_CLOSED', 'ioc', nowMs);
     }
     if (blocked || !this.canFillAtOwnPrice(t, mk, this.ts)) return this.finish(t, 'voided', 'BELOW_MIN_FILL_SIZE', 'min_fill', nowMs);
-    const L = mk.ladder;
-    const side = p.side[t]!;
-    const lvl = p.level[t]!;
-    L.push(p, t, side, lvl, rem);
-    p.alive[t] = RESTING;
+    const side = (fl >> FL_SIDE) & 1;
+    const lvl = iv[ib + I_LEVEL]!;
+    mk.ladder.push(p, t, side, lvl, rem);
+    iv[ib + I_FLAGS] = (fl & ~FL_ALIVE_MASK) | RESTING;
     this.markDirty(mk, side, lvl);
     return 'open';
   }
@@ -257,28 +285,36 @@ export class MatchingEngine implements Engine {
   /** Can the order still make a minimum fill at its own limit price under its signed limits? */
   private canFillAtOwnPrice(slot: number, mk: MarketState, scratchState: LimitState): boolean {
     const p = this.pool;
-    const q = p.price[slot]!;
-    const rem = p.qty[slot]! - p.filled[slot]!;
+    const f = p.f;
+    const fb = slot << 4;
+    const q = p.i[(slot << 5) + I_PRICE]!;
+    const kind = (p.i[(slot << 5) + I_FLAGS]! >> FL_KIND) & 3;
+    const filled = f[fb + F_FILLED]!;
+    const rem = f[fb + F_QTY]! - filled;
     const bps = mk.config.makerFeeBps;
     // fast path for the usual fresh payer whose budget covers the whole quantity (no scratch copy)
-    if (p.filled[slot] === 0 && p.kind[slot] !== KIND_SELL_INVENTORY) {
-      const a = legAmount(p.kind[slot]!, q, rem);
-      if (a + feeFor(a, bps, p.maxFee[slot]!) <= p.maxCollateralIn[slot]!) return true;
+    if (filled === 0 && kind !== KIND_SELL_INVENTORY) {
+      const a = legAmount(kind, q, rem);
+      if (a + feeFor(a, bps, f[fb + F_MAX_FEE]!) <= f[fb + F_MAX_COLL_IN]!) return true;
     }
     return fillCapacity(this.load(scratchState, slot), q, rem, bps) >= mk.config.minFillSize;
   }
 
   private load(s: LimitState, slot: number): LimitState {
     const p = this.pool;
-    s.kind = p.kind[slot]!;
-    s.filled = p.filled[slot]!;
-    s.paid = p.paid[slot]!;
-    s.received = p.received[slot]!;
-    s.fees = p.fees[slot]!;
-    s.maxFee = p.maxFee[slot]!;
-    s.maxCollateralIn = p.maxCollateralIn[slot]!;
-    s.minCollateralOut = p.minCollateralOut[slot]!;
-    s.maxShares = p.maxShares[slot]!;
+    const f = p.f;
+    const fb = slot << 4;
+    const kind = (p.i[(slot << 5) + I_FLAGS]! >> FL_KIND) & 3;
+    const coll = f[fb + F_COLL]!;
+    s.kind = kind;
+    s.filled = f[fb + F_FILLED]!;
+    s.paid = kind === KIND_SELL_INVENTORY ? 0 : coll;
+    s.received = kind === KIND_SELL_INVENTORY ? coll : 0;
+    s.fees = f[fb + F_FEES]!;
+    s.maxFee = f[fb + F_MAX_FEE]!;
+    s.maxCollateralIn = f[fb + F_MAX_COLL_IN]!;
+    s.minCollateralOut = f[fb + F_MIN_COLL_OUT]!;
+    s.maxShares = f[fb + F_MAX_SHARES]!;
     return s;
   }
 
@@ -286,20 +322,26 @@ export class MatchingEngine implements Engine {
    * The matching loop of taker `t` against the opposite side, best level first, FIFO within a level.
    * `dry` walks the same path without changing anything (for FOK) and answers "fills entirely?".
    * A real run answers false when the taker's own limits stopped it while the book still crossed.
+   * Nothing here allocates order slots, so the pool's views stay valid through the loop (the sink
+   * must not call back into the engine).
    */
   private match(t: number, nowMs: number, dry: boolean): boolean {
     const p = this.pool;
-    const mk = this.markets[p.market[t]!]!;
+    const f = p.f;
+    const iv = p.i;
+    const tb = t << 5;
+    const fl = iv[tb + I_FLAGS]!;
+    const mk = this.markets[iv[tb + I_MARKET]!]!;
     const L = mk.ladder;
     const cfg = mk.config;
     const tick = cfg.tick;
     const minFill = cfg.minFillSize;
-    const side = p.side[t]!;
+    const side = (fl >> FL_SIDE) & 1;
     const opp = 1 - side;
-    const limit = p.level[t]!;
-    const trader = p.trader[t]!;
-    const qty = p.qty[t]!;
-    const tOut = p.outcome[t]!;
+    const limit = iv[tb + I_LEVEL]!;
+    const trader = iv[tb + I_TRADER]!;
+    const qty = f[(t << 4) + F_QTY]!;
+    const tOut = (fl >> FL_OUTCOME) & 1;
     const ts = this.load(this.ts, t);
     const counts = L.count[opp];
     const heads = L.head[opp];
@@ -309,18 +351,21 @@ export class MatchingEngine implements Engine {
       const x = lvl * tick;
       let m = heads[lvl]!;
       while (m !== NIL) {
-        const next = p.next[m]!;
-        if (p.expiry[m]! > 0 && p.expiry[m]! * 1000 <= nowMs) {
+        const mb = m << 5;
+        const mfb = m << 4;
+        const next = iv[mb + I_NEXT]!;
+        const exp = f[mfb + F_EXPIRY]!;
+        if (exp > 0 && exp * 1000 <= nowMs) {
           if (!dry) this.finish(m, 'expired', null, 'expiry', nowMs);
           m = next;
           continue;
         }
-        if (p.trader[m] === trader) {
+        if (iv[mb + I_TRADER] === trader) {
           if (!dry) this.finish(m, 'cancelled', null, 'self_trade', nowMs);
           m = next;
           continue;
         }
-        const n0 = Math.min(qty - ts.filled, p.qty[m]! - p.filled[m]!);
+        const n0 = Math.min(qty - ts.filled, f[mfb + F_QTY]! - f[mfb + F_FILLED]!);
         const qT = ownPrice(tOut, x);
         const nT = fillCapacity(ts, qT, n0, cfg.takerFeeBps);
         if (nT < minFill) {
@@ -328,7 +373,7 @@ export class MatchingEngine implements Engine {
           break outer;
         }
         const ms = this.load(this.ms, m);
-        const n = fillCapacity(ms, ownPrice(p.outcome[m]!, x), nT, cfg.makerFeeBps);
+        const n = fillCapacity(ms, ownPrice((iv[mb + I_FLAGS]! >> FL_OUTCOME) & 1, x), nT, cfg.makerFeeBps);
         // n < nT: the maker's own limits cut the fill, leaving it all but spent. A smaller fill can
         // break an inventory seller's pro-rata floor (rounding and the fee cap amortise worse), so
         // such a remainder the taker cannot take is voided rather than left crossing the book.
@@ -364,12 +409,16 @@ export class MatchingEngine implements Engine {
   /** Book one fill of `n` shares at level `lvl` between maker `m` and taker `t`. */
   private execute(mk: MarketState, m: number, t: number, lvl: number, n: number, aT: number, fT: number, nowMs: number): void {
     const p = this.pool;
+    const f = p.f;
+    const iv = p.i;
     const cfg = mk.config;
     const x = lvl * cfg.tick;
-    const kM = p.kind[m]!;
-    const kT = p.kind[t]!;
-    const aM = legAmount(kM, ownPrice(p.outcome[m]!, x), n);
-    const fM = feeFor(aM, cfg.makerFeeBps, p.maxFee[m]! - p.fees[m]!);
+    const flM = iv[(m << 5) + I_FLAGS]!;
+    const flT = iv[(t << 5) + I_FLAGS]!;
+    const kM = (flM >> FL_KIND) & 3;
+    const kT = (flT >> FL_KIND) & 3;
+    const aM = legAmount(kM, ownPrice((flM >> FL_OUTCOME) & 1, x), n);
+    const fM = feeFor(aM, cfg.makerFeeBps, f[(m << 4) + F_MAX_FEE]! - f[(m << 4) + F_FEES]!);
     const cdM = this.settleParty(m, n, aM, fM, nowMs);
     const cdT = this.settleParty(t, n, aT, fT, nowMs);
 
@@ -394,25 +443,25 @@ export class MatchingEngine implements Engine {
     mk.lastPrice = x;
     mk.volume += n;
 
-    const makerSide = p.side[m]!;
+    const makerSide = (flM >> FL_SIDE) & 1;
     mk.ladder.reduce(makerSide, lvl, n);
     this.markDirty(mk, makerSide, lvl);
 
     if (this.sink) {
       this.sink({
         type: 'fill',
-        market: p.market[m]!,
+        market: iv[(m << 5) + I_MARKET]!,
         price: x,
         size: n,
         match,
-        takerSide: p.side[t] === 0 ? 'bid' : 'ask',
+        takerSide: ((flT >> FL_SIDE) & 1) === 0 ? 'bid' : 'ask',
         maker: this.party(m, n, cdM, fM),
         taker: this.party(t, n, cdT, fT),
         dust,
         atMs: nowMs,
       });
     }
-    const mRem = p.qty[m]! - p.filled[m]!;
+    const mRem = f[(m << 4) + F_QTY]! - f[(m << 4) + F_FILLED]!;
     if (mRem === 0) this.finish(m, 'filled', null, 'filled', nowMs);
     // a maker left unable to make a minimum fill at its own price would sit in the book forever
     else if (mRem < cfg.minFillSize || !this.canFillAtOwnPrice(m, mk, this.ms)) {
@@ -423,25 +472,28 @@ export class MatchingEngine implements Engine {
   /** Apply one party's side of a fill to its order and balances; returns its collateral change. */
   private settleParty(slot: number, n: number, a: number, fee: number, nowMs: number): number {
     const p = this.pool;
+    const f = p.f;
+    const iv = p.i;
     const l = this.ledger;
-    const trader = p.trader[slot]!;
-    const kind = p.kind[slot]!;
-    const out = p.outcome[slot]!;
-    const pos = l.positionIndex(trader, p.market[slot]!);
-    p.filled[slot] = p.filled[slot]! + n;
-    p.fees[slot] = p.fees[slot]! + fee;
-    p.updatedMs[slot] = nowMs;
+    const fb = slot << 4;
+    const ib = slot << 5;
+    const trader = iv[ib + I_TRADER]!;
+    const fl = iv[ib + I_FLAGS]!;
+    const kind = (fl >> FL_KIND) & 3;
+    const out = (fl >> FL_OUTCOME) & 1;
+    const pos = l.positionIndex(trader, iv[ib + I_MARKET]!);
+    f[fb + F_FILLED] = f[fb + F_FILLED]! + n;
+    f[fb + F_FEES] = f[fb + F_FEES]! + fee;
+    f[fb + F_COLL] = f[fb + F_COLL]! + a;
+    f[fb + F_UPDATED] = nowMs;
+    // the order's own reservation shrinks implicitly (filled, paid and fees grew); the ledger's here
     if (kind === KIND_SELL_INVENTORY) {
-      p.received[slot] = p.received[slot]! + a;
-      p.reserved[slot] = p.reserved[slot]! - n;
       l.addTokens(pos, out, -n);
       l.reserveTokens(pos, out, -n);
       l.collateral[trader] = l.collateral[trader]! + a - fee;
       return a - fee;
     }
     const cost = a + fee;
-    p.paid[slot] = p.paid[slot]! + a;
-    p.reserved[slot] = p.reserved[slot]! - cost;
     l.reserved[trader] = l.reserved[trader]! - cost;
     l.collateral[trader] = l.collateral[trader]! - cost;
     l.addTokens(pos, kind === KIND_BUY ? out : 1 - out, n);
@@ -450,14 +502,15 @@ export class MatchingEngine implements Engine {
 
   private party(slot: number, n: number, cd: number, fee: number) {
     const p = this.pool;
-    const kind = p.kind[slot]!;
-    const out = p.outcome[slot]!;
+    const fl = p.i[(slot << 5) + I_FLAGS]!;
+    const kind = (fl >> FL_KIND) & 3;
+    const out = (fl >> FL_OUTCOME) & 1;
     // tokens gained (BUY: its outcome; SELL_NO_INVENTORY: the other) or given (SELL_INVENTORY)
     const tokOut = kind === KIND_BUY ? out : kind === KIND_SELL_INVENTORY ? out : 1 - out;
     const d = kind === KIND_SELL_INVENTORY ? -n : n;
     return {
       id: p.idOf(slot),
-      trader: p.trader[slot]!,
+      trader: p.i[(slot << 5) + I_TRADER]!,
       outcome: out as OutcomeIndex,
       kind: kind as 0 | 1 | 2,
       collateralDelta: cd,
@@ -470,23 +523,29 @@ export class MatchingEngine implements Engine {
   /** End an order: unlink it, release what it still reserves, tell the sink, free the slot. */
   private finish(slot: number, status: FinalStatus, reason: VoidReason | null, cause: DoneCause, nowMs: number): FinalStatus {
     const p = this.pool;
+    const f = p.f;
+    const iv = p.i;
     const l = this.ledger;
-    const mk = this.markets[p.market[slot]!]!;
-    if (p.alive[slot] === RESTING) {
-      const side = p.side[slot]!;
-      const lvl = p.level[slot]!;
-      mk.ladder.remove(p, slot, side, lvl, p.qty[slot]! - p.filled[slot]!);
+    const fb = slot << 4;
+    const ib = slot << 5;
+    const fl = iv[ib + I_FLAGS]!;
+    const trader = iv[ib + I_TRADER]!;
+    const filled = f[fb + F_FILLED]!;
+    if ((fl & FL_ALIVE_MASK) === RESTING) {
+      const mk = this.markets[iv[ib + I_MARKET]!]!;
+      const side = (fl >> FL_SIDE) & 1;
+      const lvl = iv[ib + I_LEVEL]!;
+      mk.ladder.remove(p, slot, side, lvl, f[fb + F_QTY]! - filled);
       this.markDirty(mk, side, lvl);
     }
-    const r = p.reserved[slot]!;
-    if (p.kind[slot] === KIND_SELL_INVENTORY) {
-      l.reserveTokens(l.positionIndex(p.trader[slot]!, p.market[slot]!), p.outcome[slot]!, -r);
+    if (((fl >> FL_KIND) & 3) === KIND_SELL_INVENTORY) {
+      const r = f[fb + F_MAX_SHARES]! - filled;
+      l.reserveTokens(l.positionIndex(trader, iv[ib + I_MARKET]!), (fl >> FL_OUTCOME) & 1, -r);
     } else {
-      l.reserved[p.trader[slot]!] = l.reserved[p.trader[slot]!]! - r;
+      l.reserved[trader] = l.reserved[trader]! - (f[fb + F_MAX_COLL_IN]! - f[fb + F_COLL]! - f[fb + F_FEES]!);
     }
-    p.reserved[slot] = 0;
-    p.updatedMs[slot] = nowMs;
-    this.lastFilled = p.filled[slot]!;
+    f[fb + F_UPDATED] = nowMs;
+    this.lastFilled = filled;
     if (this.sink) {
       this.sink({ type: 'done', id: p.idOf(slot), status, voidReason: reason, cause, order: this.state(slot, status, reason), atMs: nowMs });
     }
@@ -506,8 +565,9 @@ export class MatchingEngine implements Engine {
     const p = this.pool;
     let n = 0;
     for (let s = 0; s < p.used; s++) {
-      if (p.alive[s] === 0 || p.trader[s] !== trader) continue;
-      if (market !== undefined && p.market[s] !== market) continue;
+      const ib = s << 5;
+      if ((p.i[ib + I_FLAGS]! & FL_ALIVE_MASK) === 0 || p.i[ib + I_TRADER] !== trader) continue;
+      if (market !== undefined && p.i[ib + I_MARKET] !== market) continue;
       this.finish(s, 'cancelled', null, 'cancel', nowMs);
       n++;
     }
@@ -528,7 +588,8 @@ export class MatchingEngine implements Engine {
     const p = this.pool;
     let n = 0;
     for (let s = 0; s < p.used; s++) {
-      if (p.alive[s] === 0 || p.expiry[s] === 0 || p.expiry[s]! * 1000 > nowMs) continue;
+      const exp = p.f[(s << 4) + F_EXPIRY]!;
+      if (p.alive(s) === 0 || exp === 0 || exp * 1000 > nowMs) continue;
       this.finish(s, 'expired', null, 'expiry', nowMs);
       n++;
     }
@@ -616,7 +677,7 @@ export class MatchingEngine implements Engine {
     }
     const p = this.pool;
     for (let s = 0; s < p.used; s++) {
-      if (p.alive[s] !== 0 && p.market[s] === market) this.finish(s, 'voided', 'MARKET_RESOLVED', 'resolution', nowMs);
+      if (p.alive(s) !== 0 && p.i[(s << 5) + I_MARKET] === market) this.finish(s, 'voided', 'MARKET_RESOLVED', 'resolution', nowMs);
     }
     const mk = this.markets[market]!;
     mk.status = 'resolved';
@@ -692,9 +753,9 @@ export class MatchingEngine implements Engine {
     const p = this.pool;
     const out: OrderState[] = [];
     for (let s = 0; s < p.used; s++) {
-      if (p.alive[s] !== RESTING) continue;
-      if (filter.trader !== undefined && p.trader[s] !== filter.trader) continue;
-      if (filter.market !== undefined && p.market[s] !== filter.market) continue;
+      if (p.alive(s) !== RESTING) continue;
+      if (filter.trader !== undefined && p.i[(s << 5) + I_TRADER] !== filter.trader) continue;
+      if (filter.market !== undefined && p.i[(s << 5) + I_MARKET] !== filter.market) continue;
       out.push(this.state(s, 'open', null));
     }
     return out;
@@ -767,37 +828,45 @@ export class MatchingEngine implements Engine {
 
   private state(slot: number, status: OrderStatus, reason: VoidReason | null): OrderState {
     const p = this.pool;
-    const mk = this.markets[p.market[slot]!]!;
-    const qty = p.qty[slot]!;
-    const filled = p.filled[slot]!;
+    const f = p.f;
+    const iv = p.i;
+    const fb = slot << 4;
+    const ib = slot << 5;
+    const fl = iv[ib + I_FLAGS]!;
+    const market = iv[ib + I_MARKET]!;
+    const mk = this.markets[market]!;
+    const kind = (fl >> FL_KIND) & 3;
+    const qty = f[fb + F_QTY]!;
+    const filled = f[fb + F_FILLED]!;
+    const coll = f[fb + F_COLL]!;
     return {
       id: p.idOf(slot),
-      market: p.market[slot]!,
-      trader: p.trader[slot]!,
-      outcome: p.outcome[slot] as OutcomeIndex,
-      kind: p.kind[slot] as 0 | 1 | 2,
-      price: p.price[slot]!,
-      side: p.side[slot] === 0 ? 'bid' : 'ask',
-      bookPrice: p.level[slot]! * mk.config.tick,
-      timeInForce: p.tif[slot] as 0 | 1 | 2,
-      makerRole: p.makerRole[slot] as 0 | 1 | 2,
-      marketOrder: p.marketOrder[slot] === 1,
+      market,
+      trader: iv[ib + I_TRADER]!,
+      outcome: ((fl >> FL_OUTCOME) & 1) as OutcomeIndex,
+      kind: kind as 0 | 1 | 2,
+      price: iv[ib + I_PRICE]!,
+      side: ((fl >> FL_SIDE) & 1) === 0 ? 'bid' : 'ask',
+      bookPrice: iv[ib + I_LEVEL]! * mk.config.tick,
+      timeInForce: ((fl >> FL_TIF) & 3) as 0 | 1 | 2,
+      makerRole: ((fl >> FL_ROLE) & 3) as 0 | 1 | 2,
+      marketOrder: ((fl >> FL_MARKET_ORDER) & 1) === 1,
       quantity: qty,
       filledShares: filled,
       remainingShares: status === 'open' ? qty - filled : 0,
-      collateralPaid: p.paid[slot]!,
-      collateralReceived: p.received[slot]!,
-      fees: p.fees[slot]!,
-      maxShares: p.maxShares[slot]!,
-      minSharesOut: p.minSharesOut[slot]!,
-      maxCollateralIn: p.maxCollateralIn[slot]!,
-      minCollateralOut: p.minCollateralOut[slot]!,
-      maxFee: p.maxFee[slot]!,
-      expiry: p.expiry[slot]!,
+      collateralPaid: kind === KIND_SELL_INVENTORY ? 0 : coll,
+      collateralReceived: kind === KIND_SELL_INVENTORY ? coll : 0,
+      fees: f[fb + F_FEES]!,
+      maxShares: f[fb + F_MAX_SHARES]!,
+      minSharesOut: f[fb + F_MIN_SHARES_OUT]!,
+      maxCollateralIn: f[fb + F_MAX_COLL_IN]!,
+      minCollateralOut: f[fb + F_MIN_COLL_OUT]!,
+      maxFee: f[fb + F_MAX_FEE]!,
+      expiry: f[fb + F_EXPIRY]!,
       status,
       voidReason: reason,
-      createdAtMs: p.createdMs[slot]!,
-      updatedAtMs: p.updatedMs[slot]!,
+      createdAtMs: f[fb + F_CREATED]!,
+      updatedAtMs: f[fb + F_UPDATED]!,
     };
   }
 

@@ -1,10 +1,10 @@
 /**
  * One market's YES-terms book as per-tick FIFO queues: for each level index (price / tick) a head
- * and tail slot into the order pool (linked through pool.prev/next), the aggregate resting shares
+ * and tail slot into the order pool (linked through the records' I_PREV/I_NEXT), the aggregate resting shares
  * and the order count, plus the best bid and ask level. Level 0 (price 0) and level `top`
  * (price 1e6) are never valid prices, so they double as "side empty" markers for best bid / ask.
  */
-import type { OrderPool } from './order-pool.ts';
+import { I_NEXT, I_PREV, type OrderPool } from './order-pool.ts';
 
 const NIL = -1;
 
@@ -34,11 +34,12 @@ export class PriceLadder {
 
   /** Append at the back of its level's queue (time priority). */
   push(pool: OrderPool, slot: number, side: number, level: number, shares: number): void {
+    const iv = pool.i;
     const t = this.tail[side][level]!;
-    pool.prev[slot] = t;
-    pool.next[slot] = NIL;
+    iv[(slot << 5) + I_PREV] = t;
+    iv[(slot << 5) + I_NEXT] = NIL;
     if (t === NIL) this.head[side][level] = slot;
-    else pool.next[t] = slot;
+    else iv[(t << 5) + I_NEXT] = slot;
     this.tail[side][level] = slot;
     this.size[side][level] = this.size[side][level]! + shares;
     this.count[side][level] = this.count[side][level]! + 1;
@@ -49,14 +50,16 @@ export class PriceLadder {
 
   /** Unlink a resting order whose remaining shares are `shares`. */
   remove(pool: OrderPool, slot: number, side: number, level: number, shares: number): void {
-    const p = pool.prev[slot]!;
-    const nx = pool.next[slot]!;
+    const iv = pool.i;
+    const b = slot << 5;
+    const p = iv[b + I_PREV]!;
+    const nx = iv[b + I_NEXT]!;
     if (p === NIL) this.head[side][level] = nx;
-    else pool.next[p] = nx;
+    else iv[(p << 5) + I_NEXT] = nx;
     if (nx === NIL) this.tail[side][level] = p;
-    else pool.prev[nx] = p;
-    pool.prev[slot] = NIL;
-    pool.next[slot] = NIL;
+    else iv[(nx << 5) + I_PREV] = p;
+    iv[b + I_PREV] = NIL;
+    iv[b + I_NEXT] = NIL;
     const c = this.count[side][level]! - 1;
     this.count[side][level] = c;
     this.size[side][level] = c === 0 ? 0 : this.size[side][level]! - shares;
