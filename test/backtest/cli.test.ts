@@ -53,6 +53,7 @@ test('bad flags and inputs are named errors with exit code 2', async () => {
     [['backtest', '-c', 'config/backtest.yaml', '--data', data, '--from', 'yesterday-ish'], /--from: expected an ISO time/],
     [['backtest', '-c', 'config/backtest.yaml', '--data', data, '--from', '+5m', '--to', '+1m'], /--from: expected a time before --to/],
     [['backtest', '-c', 'config/backtest.yaml', '--data', data, '--sweep', '/nonexistent.yaml'], /cannot read the sweep file/],
+    [['backtest', '-c', 'config/backtest.yaml', '--data', data, '--from', '+2h'], /--from\/--to: expected a window with recorded events \(the recording spans 2026-06-07T01:30/],
     [['record', '-c', 'config/local.yaml'], /--out/],
   ];
   for (const [args, re] of cases) {

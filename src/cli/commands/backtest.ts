@@ -97,6 +97,11 @@ const command: CommandSpec = {
 
     const cfg = await loadBacktestConfig(cfgFile);
     const source = loadReplaySource(data, win);
+    if (source.rows.length === 0) {
+      const { lts, rows } = source.cols;
+      const span = rows > 0 ? `${new Date(lts[0]!).toISOString()} → ${new Date(lts[rows - 1]!).toISOString()}` : 'no events';
+      throw new BadInputError(from !== undefined || to !== undefined ? '--from/--to' : '--data', `a window with recorded events (the recording spans ${span})`, args.options.from ?? args.options.to ?? data);
+    }
     const bar = progressBar('backtest');
     const t0 = performance.now();
     const run = await runBacktest({ source, config: cfg.bot, settings: cfg.settings, fast, onProgress: (f) => bar.update(f) });
