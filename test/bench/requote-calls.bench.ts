@@ -1,0 +1,178 @@
+/**
+ * requote-calls: venue calls per minute of the order manager (tolerances, cancel-replace, one mixed
+ * bulk per change) against a naive cancel-all-then-create loop, on the same simulated book moves.
+ *
+ * 10 markets, each with a book event every 200 ms for 10 virtual minutes: the mid random-walks (70 %
+ * of events jitter sizes only, 25 % move 1–2 ticks, 5 % jump 3–8 ticks). The bands strategy (2
+ * bands a side, min/target/max margins) quotes through the quoting kernel with a 250 ms requote
+ * interval on a virtual clock; the venue is in memory and counts calls. The baseline replays the
+ * same kernel ticks as "cancel every order of the market, then create the whole desired set": one
+ * cancel call and one create call per tick that has something to cancel / create.
+ *
+ *   npm run bench -- requote-calls [--minutes N] [--markets N]
+ */
+import { asyncScheduler } from 'rxjs';
+import bands from '../../strategies/bands/index.ts';
+import type { Clock } from '../../src/core/clock.ts';
+import { DEFAULT_RISK } from '../../src/config/parse-risk.ts';
+import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
+import type { BatchResult, CancelOutcome, CreateOutcome, PlannedOrder, VenuePort } from '../../src/model/venue.ts';
+import { QuotingKernel, type KernelTick } from '../../src/runtime/quoting-kernel.ts';
+import { StateStore } from '../../src/state/store.ts';
+import { report } from './lib.ts';
+
+const arg = (name: string, d: number): number => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : d;
+};
+const MINUTES = arg('minutes', 10);
+const MARKETS = arg('markets', 10);
+const TICK = 10_000;
+
+class VirtualClock implements Clock {
+  readonly scheduler = asyncScheduler;
+  private timers: { at: number; fn: () => void; id: number }[] = [];
+  private id = 0;
+  constructor(private t: number) {}
+  now(): number {
+    return this.t;
+  }
+  setTimeout(fn: () => void, ms: number): () => void {
+    const id = this.id++;
+    this.timers.push({ at: this.t + Math.max(0, ms), fn, id });
+    return () => {
+      this.timers = this.timers.filter((x) => x.id !== id);
+    };
+  }
+  advanceTo(end: number): void {
+    for (;;) {
+      this.timers.sort((a, b) => a.at - b.at || a.id - b.id);
+      const next = this.timers[0];
+      if (!next || next.at > end) break;
+      this.timers.shift();
+      this.t = next.at;
+      next.fn();
+    }
+    this.t = end;
+  }
+}
+
+class CountingVenue implements VenuePort {
+  readonly trader = '0x00000000000000000000000000000000000000aa' as const;
+  readonly batchLimit = 50;
+  calls = { batch: 0, cancelReplace: 0 };
+  private open = new Map<string, PlannedOrder>();
+  async batch(creates: PlannedOrder[], cancels: Bytes32[]): Promise<BatchResult> {
+    this.calls.batch++;
+    return { cancels: cancels.map((n) => this.cancel(n)), creates: creates.map((p) => this.create(p)) };
+  }
+  async cancelReplace(n: Bytes32, p: PlannedOrder): Promise<{ cancel: CancelOutcome; create: CreateOutcome }> {
+    this.calls.cancelReplace++;
+    return { cancel: this.cancel(n), create: this.create(p) };
+  }
+  async openOrders(): Promise<VenueOrder[]> {
+    return [];
+  }
+  private cancel(n: Bytes32): CancelOutcome {
+    return { ok: true, nonce: n, alreadyCancelled: !this.open.delete(n) };
+  }
+  private create(p: PlannedOrder): CreateOutcome {
+    this.open.set(p.nonce, p);
+    return { ok: true, nonce: p.nonce, order: null, duplicate: false };
+  }
+}
+
+/** mulberry32: a small seeded PRNG so both runs see the same moves */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ids = Array.from({ length: MARKETS }, (_, i) => ('0x' + (i + 1).toString(16).padStart(2, '0').repeat(32)) as Bytes32);
+const clock = new VirtualClock(1_800_000_000_000);
+const venue = new CountingVenue();
+const store = new StateStore();
+const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }, { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 20 }] }, 'bench');
+const risk = { ...DEFAULT_RISK, maxPosition: 1e12, maxNotional: 1e12, maxOrderSize: 1e12, maxBookAgeMs: 60_000, maxStreamSilenceMs: 60_000, orderRate: { capacity: 1e9, refillPerSecond: 1e9 } };
+
+// naive baseline over the same ticks: cancel whatever rests, then create the whole desired set
+const naive = { calls: 0, resting: new Map<string, number>() };
+function naiveTick(marketId: Bytes32, t: KernelTick): void {
+  const k = marketId.toLowerCase();
+  if ((naive.resting.get(k) ?? 0) > 0) naive.calls++;
+  if (t.desired.length > 0) naive.calls++;
+  naive.resting.set(k, t.desired.length);
+}
+let ticks = 0;
+const kernel = new QuotingKernel({
+  clock,
+  venue,
+  store,
+  markets: ids.map((marketId) => ({ marketId, strategy: bands, params, risk })),
+  requoteIntervalMs: 250,
+  housekeepingMs: 1000,
+  onTick: (m, t) => {
+    ticks++;
+    naiveTick(m, t);
+  },
+});
+await kernel.orderManager.reconcile();
+
+const r = rng(42);
+const mids = ids.map(() => 300_000 + Math.floor(r() * 40) * TICK);
+const STEP = 200;
+const end = clock.now() + MINUTES * 60_000;
+let seq = 0;
+let events = 0;
+while (clock.now() < end) {
+  const now = clock.now() + STEP;
+  clock.advanceTo(now);
+  for (let i = 0; i < ids.length; i++) {
+    const u = r();
+    if (u > 0.7) {
+      const big = u > 0.95;
+      const n = big ? 3 + Math.floor(r() * 6) : 1 + Math.floor(r() * 2);
+      mids[i] = Math.min(900_000, Math.max(100_000, mids[i]! + (r() < 0.5 ? -n : n) * TICK));
+    }
+    const mid = mids[i]!;
+    const jitter = () => 50_000_000 + Math.floor(r() * 50) * 1_000_000;
+    kernel.onEvent({
+      type: 'BookEventReceived',
+      event: {
+        type: 'snapshot',
+        book: { marketId: ids[i]!, outcomeIndex: 1, bids: [{ price: mid - TICK, size: jitter() }, { price: mid - 2 * TICK, size: jitter() }], asks: [{ price: mid + TICK, size: jitter() }, { price: mid + 2 * TICK, size: jitter() }], venueTs: now, seq: ++seq },
+        seq,
+        localTs: now,
+        source: 'stream',
+      },
+      ts: now,
+    });
+    events++;
+  }
+  await kernel.flush();
+}
+kernel.stop();
+
+const ours = venue.calls.batch + venue.calls.cancelReplace;
+const perMin = ours / MINUTES;
+const naivePerMin = naive.calls / MINUTES;
+report(
+  [
+    ['markets', MARKETS],
+    ['virtual minutes', MINUTES],
+    ['book events', events],
+    ['kernel ticks', ticks],
+    ['order manager: bulk calls', venue.calls.batch],
+    ['order manager: cancel-replace calls', venue.calls.cancelReplace],
+    ['order manager calls / minute', perMin],
+    ['naive cancel-all + create calls / minute', naivePerMin],
+    ['order manager calls per changed tick', ours / Math.max(1, ticks)],
+  ],
+  { name: 'requote-calls', unit: 'venue calls/min (10 markets)', value: Math.round(perMin * 10) / 10, baseline: 'naive cancel-all-then-create', baselineValue: Math.round(naivePerMin * 10) / 10, ratio: Math.round((naivePerMin / perMin) * 100) / 100 },
+);
