@@ -33,6 +33,29 @@ function focusMarket(run: BacktestRun): number {
   return Math.max(0, best);
 }
 
+/** Recorded mid against our best bid/ask in one market, every fill marked on the price. */
+function quotesChart(run: BacktestRun, m: number, height: number): string {
+  const c = run.collector;
+  const ser = c.series[m]!;
+  const t = c.sampleT;
+  const cents = (v: readonly number[]): number[] => v.map((x) => x / 10_000);
+  const markers: ChartMarker[] = c.fills
+    .filter((f) => f.market === m)
+    .map((f) => ({ t: f.at, v: f.yesPrice / 10_000, color: f.yesSide === 'bid' ? '#2ca02c' : '#d62728', up: f.yesSide === 'bid', title: `${f.yesSide === 'bid' ? 'bought' : 'sold'} ${f.size / 1e6} @ ${f.yesPrice / 10_000}¢ (${f.maker ? 'maker' : 'taker'}, ${f.cause})` }));
+  return lineChart({
+    title: `Mid vs own quotes, fills marked — ${short(ser.marketId)} (YES price, cents)`,
+    width: 1300,
+    height,
+    yLabel: 'cents',
+    series: [
+      { name: 'recorded mid', color: '#555', t, v: cents(ser.mid) },
+      { name: 'own bid', color: '#2ca02c', t, v: cents(ser.bid), dash: true },
+      { name: 'own ask', color: '#d62728', t, v: cents(ser.ask), dash: true },
+    ],
+    markers,
+  });
+}
+
 export function buildHtml(run: BacktestRun, s: BacktestSummary, title = 'bookmaker backtest'): string {
   const c = run.collector;
   const t = c.sampleT;
@@ -54,25 +77,10 @@ export function buildHtml(run: BacktestRun, s: BacktestSummary, title = 'bookmak
   const inv: ChartSeries[] = c.series.map((ser, m) => ({ name: short(ser.marketId), color: COLORS[m % COLORS.length]!, t, v: ser.net.map((x) => x / 1e6) }));
   charts.push(lineChart({ title: 'Inventory per market (YES-terms net, shares)', width: 1300, height: 260, yLabel: 'shares', series: inv }));
   const fm = focusMarket(run);
-  const ser = c.series[fm]!;
-  const cents = (v: readonly number[]): number[] => v.map((x) => x / 10_000);
-  const markers: ChartMarker[] = c.fills
-    .filter((f) => f.market === fm)
-    .map((f) => ({ t: f.at, v: f.yesPrice / 10_000, color: f.yesSide === 'bid' ? '#2ca02c' : '#d62728', up: f.yesSide === 'bid', title: `${f.yesSide === 'bid' ? 'bought' : 'sold'} ${f.size / 1e6} @ ${f.yesPrice / 10_000}¢ (${f.maker ? 'maker' : 'taker'}, ${f.cause})` }));
-  charts.push(
-    lineChart({
-      title: `Mid vs own quotes, fills marked — ${short(ser.marketId)} (YES price, cents)`,
-      width: 1300,
-      height: 380,
-      yLabel: 'cents',
-      series: [
-        { name: 'recorded mid', color: '#555', t, v: cents(ser.mid) },
-        { name: 'own bid', color: '#2ca02c', t, v: cents(ser.bid), dash: true },
-        { name: 'own ask', color: '#d62728', t, v: cents(ser.ask), dash: true },
-      ],
-      markers,
-    }),
-  );
+  charts.push(quotesChart(run, fm, 380));
+  // the other quoted markets, smaller, below the tables
+  const quoted = new Set(run.quoted.map((q) => q.toLowerCase()));
+  const others = c.series.map((ser, m) => (m !== fm && quoted.has(ser.marketId.toLowerCase()) ? quotesChart(run, m, 220) : '')).filter(Boolean);
   const rows: [string, string][] = [
     ['recording', `${esc(s.recording.source)} · ${s.recording.markets} markets · ${s.recording.rows.toLocaleString('en-US')} rows`],
     ['window', `${s.recording.from} → ${s.recording.to} (${num(s.recording.seconds, 0)} s)`],
@@ -136,6 +144,7 @@ ${table}
 <tr><th>market</th><th>quoted</th><th>fills</th><th>volume</th><th>realised</th><th>unrealised</th><th>total PnL</th><th>fees</th><th>final pos.</th><th>max long / short</th><th>uptime</th></tr>
 ${mrows}
 </table>
+${others.length > 0 ? `<h2>Other markets: mid vs own quotes</h2>\n${others.join('\n')}` : ''}
 </body>
 </html>
 `;

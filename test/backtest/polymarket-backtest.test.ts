@@ -101,7 +101,7 @@ test('the HTML report is self-contained: no network URL, no script or stylesheet
   const html = buildHtml(first, buildSummary(first));
   assert.doesNotMatch(html, /https?:\/\//i);
   assert.doesNotMatch(html, /<script|<link|@import|url\(/i);
-  assert.equal(html.match(/<svg /g)?.length, 3, 'three charts');
+  assert.equal(html.match(/<svg /g)?.length, 2 + first.quoted.length, 'PnL, inventory, and mid vs quotes for every quoted market');
   assert.ok((html.match(/<path d="M/g)?.length ?? 0) >= 4, 'charts have lines');
   assert.ok((html.match(/class="fill-marker"/g)?.length ?? 0) >= 1, 'fills are marked on the price chart');
   assert.match(html, /<table class="summary">/);
