@@ -25,7 +25,7 @@ process.on('uncaughtException', (e) => send({ type: 'unhandled', kind: 'uncaught
 
 const lag = monitorEventLoopDelay({ resolution: 10 });
 lag.enable();
-const counters = { bookEvents: 0, lateEvents: 0, venueCalls: 0 };
+const counters = { bookEvents: 0, bookDeltas: 0, resyncs: 0, lateEvents: 0, venueCalls: 0 };
 let lastListedAt = 0;
 
 function onEvent(bot: Bot, e: StateEvent): void {
@@ -33,6 +33,8 @@ function onEvent(bot: Bot, e: StateEvent): void {
     case 'BookEventReceived': {
       counters.bookEvents++;
       const ev = e.event;
+      if (ev.type === 'delta') counters.bookDeltas++;
+      else if (ev.type === 'snapshot' && ev.source !== 'stream') counters.resyncs++;
       const venueTs = ev.type === 'snapshot' ? ev.book.venueTs : ev.type === 'status' ? 0 : ev.venueTs;
       if (venueTs > 0 && 'localTs' in ev && ev.localTs - venueTs > 1_000) counters.lateEvents++;
       return;
@@ -72,6 +74,8 @@ function stats(bot: Bot): ChildStats {
     lagP99Ms: lag.percentile(99) / 1e6,
     lagMaxMs: lag.max / 1e6,
     bookEvents: counters.bookEvents,
+    bookDeltas: counters.bookDeltas,
+    resyncs: counters.resyncs,
     lateEvents: counters.lateEvents,
     venueCalls: counters.venueCalls,
     streamReconnects: reconnects ? Object.values(reconnects).reduce((a, v) => a + v.value, 0) : 0,
@@ -101,6 +105,7 @@ async function main(): Promise<void> {
   process.on('message', (m: ParentMessage) => {
     if (m.type === 'stop') stop();
     else if (m.type === 'stats') send({ type: 'stats', stats: stats(bot) });
+    else if (m.type === 'reset-lag') lag.reset();
   });
   void bot.exit.then((code) => {
     if (stopping) return;

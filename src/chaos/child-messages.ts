@@ -26,6 +26,9 @@ export interface ChildStats {
   readonly lagMaxMs: number;
   /** book events the store received (snapshots, deltas, trades) */
   readonly bookEvents: number;
+  readonly bookDeltas: number;
+  /** snapshots that replaced a book after a gap or a reconnect (source resync or poll) */
+  readonly resyncs: number;
   /** book events whose local receive time was more than 1 s after the venue time */
   readonly lateEvents: number;
   /** venue calls completed (every kind) */
@@ -33,4 +36,5 @@ export interface ChildStats {
   readonly streamReconnects: number;
 }
 
-export type ParentMessage = { type: 'stop' } | { type: 'stats' };
+/** `reset-lag` starts a fresh event-loop delay histogram (after a warm-up). */
+export type ParentMessage = { type: 'stop' } | { type: 'stats' } | { type: 'reset-lag' };

@@ -107,9 +107,13 @@ export function positionBreaches(net: ReadonlyMap<string, number>, open: readonl
   const markets = new Set([...net.keys(), ...byMarket(open).keys()]);
   const grouped = byMarket(open);
   for (const m of markets) {
-    const w = worstCase(net.get(m) ?? 0, grouped.get(m) ?? []);
+    const orders = grouped.get(m) ?? [];
+    const w = worstCase(net.get(m) ?? 0, orders);
     const worst = Math.max(0, w.long, w.short);
-    if (worst > limits.maxPosition + limits.toleranceShares) out.push(`${m}: worst-case position ${worst / 1e6} shares > limit ${limits.maxPosition / 1e6}`);
+    if (worst > limits.maxPosition + limits.toleranceShares) {
+      const book = orders.map((o) => `${yesSide(o)} ${remainingShares(o) / 1e6}@${o.outcomeIndex === 1 ? o.price : 1e6 - o.price}`).join(', ');
+      out.push(`${m}: worst-case position ${worst / 1e6} shares > limit ${limits.maxPosition / 1e6} (net ${(net.get(m) ?? 0) / 1e6}; open: ${book})`);
+    }
   }
   return out;
 }

@@ -1,0 +1,210 @@
+/**
+ * Load (issue 6 §3): the real bot (a child process, src/chaos/bot-child.ts) quoting 200 markets on the
+ * local exchange while a synthetic maker changes every book 10 times a second (2,000 deltas/s in all).
+ * Measured on the bot: CPU, RSS, event-loop delay p99 (perf_hooks monitorEventLoopDelay), book deltas
+ * received vs published (dropped), events later than 1 s, resyncs; at the exchange: venue calls per
+ * second. Target: no dropped events, lag p99 < 50 ms.
+ *
+ *   npm run bench -- load [--minutes 10] [--markets 200] [--rate 10]
+ *
+ * The baseline is the same bot quoting the same markets with the books still (no driver) measured in
+ * the same run: the ratio says what 2,000 deltas/s cost in CPU over an idle quoting bot.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { report } from './lib.ts';
+import { TESTNET } from '../../src/exchange/chains.ts';
+import { createLocalExchange } from '../../src/sim/local-exchange.ts';
+import { chaosKeys } from '../../src/chaos/run-chaos.ts';
+import { spawnBot } from '../../src/chaos/bot-process.ts';
+import { startBookDriver } from '../../src/chaos/load-driver.ts';
+import type { ChildMessage, ChildStats } from '../../src/chaos/child-messages.ts';
+
+function arg(name: string, dflt: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  const v = i >= 0 ? Number(process.argv[i + 1]) : dflt;
+  if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name}: expected a positive number`);
+  return v;
+}
+
+const MINUTES = arg('minutes', 10);
+const MARKETS = arg('markets', 200);
+const RATE = arg('rate', 10);
+const WARMUP_MS = 30_000;
+const BASELINE_MS = 20_000;
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+const work = mkdtempSync(join(tmpdir(), 'bm-load-'));
+const keys = chaosKeys(77);
+const ex = createLocalExchange({
+  seed: 77,
+  markets: MARKETS,
+  apiKeys: [{ key: keys.apiKey, wallet: keys.address }],
+  chain: TESTNET,
+  // the venue's own rate limit is not what is measured here
+  rateLimit: { capacity: 1e9, refillPerSecond: 1e9 },
+  heartbeatMs: 2_000,
+  streamBufferSize: 4_096,
+});
+const base = await ex.start(0);
+
+// count what the exchange publishes and serves
+let published = 0;
+const hub = ex.hub as unknown as { publishChanges: (...a: unknown[]) => void };
+const publish = hub.publishChanges.bind(ex.hub);
+hub.publishChanges = (...a: unknown[]) => {
+  published++;
+  publish(...a);
+};
+let requests = 0;
+const lookup = ex.router.lookup.bind(ex.router);
+ex.router.lookup = ((m: string, p: string) => {
+  requests++;
+  return lookup(m, p);
+}) as typeof ex.router.lookup;
+
+const config = join(work, 'load.yaml');
+writeFileSync(
+  config,
+  `venue: local
+markets:
+  - all: true
+defaults:
+  strategy:
+    name: bands
+    params:
+      fair: mid
+      bands:
+        - { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 5 }
+  risk:
+    maxPosition: 100
+    maxNotional: 100
+    maxBookAgeSeconds: 30
+    maxStreamSilenceSeconds: 30
+    pauseBeforeDeadlineSeconds: 0
+orders:
+  requoteIntervalSeconds: 0.25
+  reconcileIntervalSeconds: 60
+feeds:
+  bookDepth: 10
+  streamIdleTimeoutSeconds: 30
+  balancePollSeconds: 5
+  activityPollSeconds: 2
+metrics:
+  port: 0
+logging:
+  level: warn
+`,
+);
+
+let waiter: ((s: ChildStats) => void) | null = null;
+const onMessage = (m: ChildMessage): void => {
+  if (m.type === 'stats') {
+
+    waiter?.(m.stats);
+    waiter = null;
+  }
+};
+const bot = await spawnBot({
+  configPath: config,
+  baseUrl: base,
+  env: { ...process.env, BOOKMAKER_PRIVATE_KEY: keys.privateKey, BOOKMAKER_API_KEY: keys.apiKey, BOOKMAKER_LOG_LEVEL: 'warn' },
+  logFile: join(work, 'bot.log'),
+  onMessage,
+  readyTimeoutMs: 180_000,
+});
+const stats = (): Promise<ChildStats> =>
+  new Promise((resolve) => {
+    waiter = resolve;
+    bot.request({ type: 'stats' });
+  });
+
+interface Window {
+  ms: number;
+  cpuMs: number;
+  published: number;
+  requests: number;
+  from: ChildStats;
+  to: ChildStats;
+}
+async function measure(ms: number, progress: boolean): Promise<Window> {
+  bot.request({ type: 'reset-lag' });
+  const from = await stats();
+  const p0 = published;
+  const r0 = requests;
+  const t0 = Date.now();
+  while (Date.now() - t0 < ms) {
+    await sleep(Math.min(30_000, ms - (Date.now() - t0)));
+    if (progress) {
+      const s = await stats();
+      process.stderr.write(`load: ${((Date.now() - t0) / 1000).toFixed(0)} s, lag p99 ${s.lagP99Ms.toFixed(1)} ms, rss ${(s.rssBytes / 2 ** 20).toFixed(0)} MiB, deltas ${s.bookDeltas - from.bookDeltas}/${published - p0}\n`);
+    }
+  }
+  // let in-flight deltas arrive before counting what was received
+  const publishedAtEnd = published;
+  await sleep(1_000);
+  const to = await stats();
+  return { ms: Date.now() - t0 - 1_000, cpuMs: to.cpuUserMs + to.cpuSystemMs - from.cpuUserMs - from.cpuSystemMs, published: publishedAtEnd - p0, requests: requests - r0, from, to };
+}
+
+try {
+  process.stderr.write(`load: bot up quoting ${MARKETS} markets; baseline (still books) ${BASELINE_MS / 1000} s\n`);
+  await sleep(5_000);
+  const idle = await measure(BASELINE_MS, false);
+  const driver = startBookDriver(ex, { perMarketPerSecond: RATE, seed: 77 });
+  process.stderr.write(`load: driver on (${MARKETS * RATE} book changes/s); warm-up ${WARMUP_MS / 1000} s, then ${MINUTES} min measured\n`);
+  await sleep(WARMUP_MS);
+  const w = await measure(MINUTES * 60_000, true);
+  driver.stop();
+  const secs = w.ms / 1000;
+  const received = w.to.bookDeltas - w.from.bookDeltas;
+  const dropped = Math.max(0, w.published - received);
+  const cpuPct = (w.cpuMs / w.ms) * 100;
+  const idleCpuPct = (idle.cpuMs / idle.ms) * 100;
+  const s = w.to;
+  report(
+    [
+      ['markets quoted', MARKETS],
+      ['measured', `${secs.toFixed(0)} s after ${WARMUP_MS / 1000} s warm-up`],
+      ['book deltas published/s', w.published / secs],
+      ['book deltas received/s', received / secs],
+      ['dropped deltas', `${dropped} of ${w.published} (${((dropped / Math.max(1, w.published)) * 100).toFixed(3)} %)`],
+      ['late events (> 1 s)', s.lateEvents - w.from.lateEvents],
+      ['resync snapshots', s.resyncs - w.from.resyncs],
+      ['stream reconnects', s.streamReconnects - w.from.streamReconnects],
+      ['event-loop lag p50 (ms)', s.lagP50Ms],
+      ['event-loop lag p99 (ms)', s.lagP99Ms],
+      ['event-loop lag max (ms)', s.lagMaxMs],
+      ['bot CPU (% of one core)', cpuPct],
+      ['bot CPU, still books (%)', idleCpuPct],
+      ['bot RSS (MiB)', s.rssBytes / 2 ** 20],
+      ['venue calls/s (all HTTP)', w.requests / secs],
+      ['order calls/s (bot)', (s.venueCalls - w.from.venueCalls) / secs],
+      ['driver changes refused', driver.refused],
+      ['target', `no dropped events: ${dropped === 0 ? 'met' : 'NOT met'}; lag p99 < 50 ms: ${s.lagP99Ms < 50 ? 'met' : 'NOT met'}`],
+    ],
+    {
+      name: 'load',
+      unit: 'ms event-loop lag p99',
+      value: Number(s.lagP99Ms.toFixed(2)),
+      p50: Number(s.lagP50Ms.toFixed(2)),
+      p99: Number(s.lagP99Ms.toFixed(2)),
+      baseline: 'same bot, still books: CPU %',
+      baselineValue: Number(idleCpuPct.toFixed(1)),
+      ratio: Number((cpuPct / Math.max(0.1, idleCpuPct)).toFixed(2)),
+      cpuPercent: Number(cpuPct.toFixed(1)),
+      rssMiB: Number((s.rssBytes / 2 ** 20).toFixed(0)),
+      deltasPerSecond: Number((w.published / secs).toFixed(0)),
+      dropped,
+      late: s.lateEvents - w.from.lateEvents,
+      venueCallsPerSecond: Number((w.requests / secs).toFixed(1)),
+      minutes: MINUTES,
+      markets: MARKETS,
+    },
+  );
+} finally {
+  await bot.stop(120_000);
+  await ex.close();
+  rmSync(work, { recursive: true, force: true });
+}
