@@ -41,8 +41,8 @@ import type { Address, Bytes32 } from '../model/order.ts';
 import type { VenuePort } from '../model/venue.ts';
 import { OrderManager, type CancelAllResult } from '../orders/order-manager.ts';
 import { schedulePeriodicReconcile } from '../orders/periodic-reconcile.ts';
-import { startCounterparties, type Counterparties } from '../sim/counterparties.ts';
-import { createLocalExchange, type LocalExchange } from '../sim/local-exchange.ts';
+import type { Counterparties } from '../sim/counterparties.ts';
+import type { LocalExchange } from '../sim/local-exchange.ts';
 import type { OrderManagerEvent, StateEvent } from '../state/events.ts';
 import { selectMarketView } from '../state/market-view.ts';
 import { StateStore } from '../state/store.ts';
@@ -113,6 +113,9 @@ interface VenueSetup {
 
 /** The embedded local exchange with a throwaway wallet and a demo API key (no keys, no network). */
 async function startEmbedded(s: LocalVenueSettings): Promise<VenueSetup> {
+  // loaded only when used: the exchange and its agents are ~60 MB of resident code a live bot never needs
+  const { createLocalExchange } = await import('../sim/local-exchange.ts');
+  const { startCounterparties } = await import('../sim/counterparties.ts');
   const privateKey = `0x${randomBytes(32).toString('hex')}`;
   registerSecret(privateKey);
   const signer = createSigner({ privateKey, chain: TESTNET });

@@ -1,0 +1,157 @@
+/**
+ * soak-memory: the bot's resident memory while it quotes 50 markets of the local exchange, each
+ * with at least 5 book updates per second, for 10 minutes (`--minutes N` to shorten).
+ *
+ * The exchange and its simulated counterparties (stepping every 200 ms) run in this process; the
+ * bot runs as `bookmaker run` in a child process (as operators run it), so its RSS is read alone
+ * from /proc/<pid>/status every 5 s. Reported: peak RSS, mean RSS of the second half and its growth
+ * over the second half (least-squares slope × duration), against the 200 MB target.
+ *
+ *   npm run bench -- soak-memory [--minutes N]
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startCounterparties } from '../../src/sim/counterparties.ts';
+import { createLocalExchange } from '../../src/sim/local-exchange.ts';
+import { generatedMarketInput } from '../../src/sim/market-factory.ts';
+import { toSubmitOrder } from '../../src/sim/agents/order-builder.ts';
+import type { Address } from '../../src/model/order.ts';
+import { report } from './lib.ts';
+
+const arg = (name: string, d: number): number => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : d;
+};
+const MINUTES = arg('minutes', 10);
+const MARKETS = 50;
+const KEY = 'soak-bot-key';
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+const ex = createLocalExchange({ seed: 11, markets: Array.from({ length: MARKETS }, (_, i) => generatedMarketInput(i + 1)), apiKeys: [{ key: KEY }], rateLimit: { capacity: 100_000, refillPerSecond: 100_000 }, expirySweepMs: 1000 });
+let updates = 0;
+const publish = ex.hub.publishChanges.bind(ex.hub);
+ex.hub.publishChanges = (...a: Parameters<typeof publish>) => {
+  updates++;
+  publish(...a);
+};
+const agents = startCounterparties(ex, { seed: 11, intervalMs: 200, newMarketEveryMs: 0, marketLifetimeMs: 24 * 3_600_000 });
+const baseUrl = await ex.start(0);
+
+// The counterparties alone move a book about once every two seconds; a driver account adds a
+// resting bid deep in every book and takes it away again, one change per market every 200 ms
+// (5 book updates/s per market on top of the agents), without touching the prices near the top.
+const host = ex.state.engine;
+const driver = host.ensureTrader('0x00000000000000000000000000000000000d71e5' as Address);
+host.deposit(driver, 10n ** 15n);
+const marketIdx = [...ex.state.stores.markets.values()].map((m) => host.marketIndex(m.id)!);
+const resting = new Map<number, number>();
+let step = 0;
+const drive = setInterval(() => {
+  const now = ex.state.clock.now();
+  for (const mi of marketIdx) {
+    const id = resting.get(mi);
+    if (id !== undefined) {
+      host.cancel(id as never, now);
+      resting.delete(mi);
+      continue;
+    }
+    const price = 50_000 + ((step + mi) % 10) * 10_000;
+    const r = host.submit(toSubmitOrder({ market: mi, trader: driver, outcome: 1, side: 'buy', price, size: 1_000_000 + (step % 7) * 1_000_000, nowMs: now }));
+    if (r.ok && r.status === 'open') resting.set(mi, r.id as unknown as number);
+  }
+  step++;
+}, 200);
+const pk = ex.state.keys.get(KEY)!.privateKey!;
+
+const dir = mkdtempSync(join(tmpdir(), 'bookmaker-soak-'));
+const cfg = join(dir, 'soak.yaml');
+writeFileSync(
+  cfg,
+  `venue:
+  chain: testnet
+  baseUrl: ${baseUrl}
+defaults:
+  strategy:
+    name: bands
+    params:
+      fair: microprice
+      bands:
+        - { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 5 }
+        - { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 10 }
+  risk:
+    maxPosition: 200
+    maxNotional: 150
+    maxOrderSize: 50
+    maxBookAgeSeconds: 30
+    maxStreamSilenceSeconds: 15
+markets: all
+orders:
+  requoteIntervalSeconds: 0.25
+feeds:
+  balancePollSeconds: 2
+  oraclePollSeconds: 60
+metrics:
+  port: 0
+`,
+);
+
+const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'run', '-c', cfg, '--api-key', KEY, '--log-level', 'error', '--summary-seconds', '0'], {
+  cwd: ROOT,
+  env: { ...process.env, BOOKMAKER_PRIVATE_KEY: pk },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+let out = '';
+child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : Number.NaN;
+}
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+while (!/quoting \d+ market/.test(out)) {
+  if (child.exitCode !== null) throw new Error(`bot exited early: ${out}`);
+  await sleep(200);
+}
+const quotedMarkets = Number(/quoting (\d+) market/.exec(out)![1]);
+const samples: { t: number; rss: number }[] = [];
+const t0 = Date.now();
+const u0 = updates;
+const end = t0 + MINUTES * 60_000;
+while (Date.now() < end) {
+  await sleep(5_000);
+  const s = { t: (Date.now() - t0) / 60_000, rss: rssMb(child.pid!) };
+  samples.push(s);
+  process.stderr.write(`soak ${s.t.toFixed(1)} min  rss ${s.rss.toFixed(1)} MB  updates/s/market ${((updates - u0) / ((Date.now() - t0) / 1000) / MARKETS).toFixed(1)}\n`);
+}
+const rate = (updates - u0) / ((Date.now() - t0) / 1000) / MARKETS;
+const openBefore = (await (await fetch(`${baseUrl}/orders?trader=${ex.state.keys.get(KEY)!.wallet}&status=open&limit=100`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as { orders: unknown[] };
+child.kill('SIGTERM');
+const code = await exited;
+clearInterval(drive);
+agents.stop();
+await ex.close();
+rmSync(dir, { recursive: true, force: true });
+
+const half = samples.filter((s) => s.t >= MINUTES / 2);
+const mean = half.reduce((a, s) => a + s.rss, 0) / half.length;
+const tm = half.reduce((a, s) => a + s.t, 0) / half.length;
+const slope = half.reduce((a, s) => a + (s.t - tm) * (s.rss - mean), 0) / Math.max(1e-9, half.reduce((a, s) => a + (s.t - tm) ** 2, 0));
+const growth = slope * (MINUTES / 2);
+const peak = Math.max(...samples.map((s) => s.rss));
+report(
+  [
+    ['minutes', MINUTES],
+    ['markets quoted', quotedMarkets],
+    ['book updates/s per market', rate],
+    ['open orders at the end (first page)', openBefore.orders.length],
+    ['peak RSS MB', peak],
+    ['second-half mean RSS MB', mean],
+    ['second-half growth MB (slope × duration)', growth],
+    ['bot exit code after SIGTERM', code ?? -1],
+  ],
+  { name: 'soak-memory', unit: 'MB RSS (peak)', value: Math.round(peak * 10) / 10, secondHalfMeanMb: Math.round(mean * 10) / 10, secondHalfGrowthMb: Math.round(growth * 10) / 10, updatesPerSecondPerMarket: Math.round(rate * 10) / 10, baseline: 'target 200 MB', baselineValue: 200, ratio: Math.round((peak / 200) * 100) / 100 },
+);
