@@ -7,6 +7,8 @@ import { KIND_BUY, KIND_SELL_INVENTORY, claimPayout, proRataFloor } from './fill
 import type { Ledger } from './ledger.ts';
 import type { MarketState } from './market-state.ts';
 import {
+  CHUNK_BITS,
+  CHUNK_MASK,
   FL_ALIVE_MASK,
   FL_KIND,
   FL_OUTCOME,
@@ -74,11 +76,14 @@ export function checkEngineInvariants(p: OrderPool, l: Ledger, markets: MarketSt
       for (let lvl = 1; lvl < L.top; lvl++) {
         let n = 0;
         let size = 0;
-        for (let s = L.head[side]![lvl]!; s !== NIL; s = p.i[(s << 5) + I_NEXT]!) {
-          const fl = p.i[(s << 5) + I_FLAGS]!;
+        for (let s = L.head[side]![lvl]!; s !== NIL; s = p.ic[s >>> CHUNK_BITS]![((s & CHUNK_MASK) << 5) + I_NEXT]!) {
+          const iv = p.ic[s >>> CHUNK_BITS]!;
+          const ib = (s & CHUNK_MASK) << 5;
+          const fl = iv[ib + I_FLAGS]!;
+          const o = stateOfSlot(p, s);
           n++;
-          size += p.f[(s << 4) + F_QTY]! - p.f[(s << 4) + F_FILLED]!;
-          if ((fl & FL_ALIVE_MASK) !== RESTING || p.i[(s << 5) + I_LEVEL] !== lvl || ((fl >> FL_SIDE) & 1) !== side || p.i[(s << 5) + I_MARKET] !== m) {
+          size += o.quantity - o.filledShares;
+          if ((fl & FL_ALIVE_MASK) !== RESTING || iv[ib + I_LEVEL] !== lvl || ((fl >> FL_SIDE) & 1) !== side || iv[ib + I_MARKET] !== m) {
             errs.push(`market ${m}: stray order in queue`);
           }
         }
@@ -90,13 +95,15 @@ export function checkEngineInvariants(p: OrderPool, l: Ledger, markets: MarketSt
   }
   if (sum !== l.total) errs.push(`conservation: traders + fees + backing = ${sum}, deposits = ${l.total}`);
   for (let s = 0; s < p.used; s++) {
-    const fl = p.i[(s << 5) + I_FLAGS]!;
+    const iv = p.ic[s >>> CHUNK_BITS]!;
+    const ib = (s & CHUNK_MASK) << 5;
+    const fl = iv[ib + I_FLAGS]!;
     if ((fl & FL_ALIVE_MASK) === 0) continue;
     if ((fl & FL_ALIVE_MASK) !== RESTING) errs.push(`order slot ${s}: live but not resting between commands`);
-    const t = p.i[(s << 5) + I_TRADER]!;
+    const t = iv[ib + I_TRADER]!;
     const o = stateOfSlot(p, s);
     if (o.kind === KIND_SELL_INVENTORY) {
-      const pos = l.findPosition(t, p.i[(s << 5) + I_MARKET]!);
+      const pos = l.findPosition(t, iv[ib + I_MARKET]!);
       const r = o.maxShares - o.filledShares;
       if (((fl >> FL_OUTCOME) & 1) === 1) resY[pos] = resY[pos]! + r;
       else resN[pos] = resN[pos]! + r;
@@ -111,21 +118,22 @@ export function checkEngineInvariants(p: OrderPool, l: Ledger, markets: MarketSt
 }
 
 function stateOfSlot(p: OrderPool, s: number) {
-  const b = s << 4;
-  const kind = (p.i[(s << 5) + I_FLAGS]! >> FL_KIND) & 3;
-  const coll = p.f[b + F_COLL]!;
+  const f = p.fc[s >>> CHUNK_BITS]!;
+  const b = (s & CHUNK_MASK) << 4;
+  const kind = (p.ic[s >>> CHUNK_BITS]![((s & CHUNK_MASK) << 5) + I_FLAGS]! >> FL_KIND) & 3;
+  const coll = f[b + F_COLL]!;
   return {
     kind,
-    quantity: p.f[b + F_QTY]!,
-    filledShares: p.f[b + F_FILLED]!,
+    quantity: f[b + F_QTY]!,
+    filledShares: f[b + F_FILLED]!,
     collateralPaid: kind === KIND_SELL_INVENTORY ? 0 : coll,
     collateralReceived: kind === KIND_SELL_INVENTORY ? coll : 0,
-    fees: p.f[b + F_FEES]!,
-    maxFee: p.f[b + F_MAX_FEE]!,
-    maxShares: p.f[b + F_MAX_SHARES]!,
-    minSharesOut: p.f[b + F_MIN_SHARES_OUT]!,
-    maxCollateralIn: p.f[b + F_MAX_COLL_IN]!,
-    minCollateralOut: p.f[b + F_MIN_COLL_OUT]!,
+    fees: f[b + F_FEES]!,
+    maxFee: f[b + F_MAX_FEE]!,
+    maxShares: f[b + F_MAX_SHARES]!,
+    minSharesOut: f[b + F_MIN_SHARES_OUT]!,
+    maxCollateralIn: f[b + F_MAX_COLL_IN]!,
+    minCollateralOut: f[b + F_MIN_COLL_OUT]!,
   };
 }
 

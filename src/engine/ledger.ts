@@ -24,6 +24,12 @@ export class Ledger {
   positionsUsed = 0;
   /** per trader: market → position number (small-integer keys keep the maps fast) */
   private readonly posIndex: Map<number, number>[] = [];
+  /**
+   * per trader: the last (market, position) looked up. A trader's consecutive fills are nearly
+   * always in one market, and a typed-array hit is much cheaper than a Map lookup on every fill.
+   */
+  private lastMarket = new Int32Array(64).fill(-1);
+  private lastPos = new Int32Array(64);
   /** position numbers of each trader, for listing */
   readonly byTrader: number[][] = [];
 
@@ -32,6 +38,13 @@ export class Ledger {
     if (t >= this.collateral.length) {
       this.collateral = grow(this.collateral, this.collateral.length * 2);
       this.reserved = grow(this.reserved, this.reserved.length * 2);
+    }
+    if (t >= this.lastMarket.length) {
+      const n = this.lastMarket.length * 2;
+      const lm = new Int32Array(n).fill(-1);
+      lm.set(this.lastMarket);
+      this.lastMarket = lm;
+      this.lastPos = grow(this.lastPos, n);
     }
     this.byTrader.push([]);
     this.posIndex.push(new Map());
@@ -45,14 +58,20 @@ export class Ledger {
   /** The position number of (trader, market), or -1 when it has never existed. */
   findPosition(trader: number, market: number): number {
     if (!Number.isInteger(trader) || trader < 0 || trader >= this.traders) return -1;
+    if (this.lastMarket[trader] === market) return this.lastPos[trader]!;
     return this.posIndex[trader]!.get(market) ?? -1;
   }
 
   /** The position number of (trader, market), created empty on first use. */
   positionIndex(trader: number, market: number): number {
+    if (this.lastMarket[trader] === market) return this.lastPos[trader]!;
     const index = this.posIndex[trader]!;
     const found = index.get(market);
-    if (found !== undefined) return found;
+    if (found !== undefined) {
+      this.lastMarket[trader] = market;
+      this.lastPos[trader] = found;
+      return found;
+    }
     const p = this.positionsUsed++;
     if (p >= this.yes.length) {
       const n = this.yes.length * 2;
@@ -67,6 +86,8 @@ export class Ledger {
     this.posTrader[p] = trader;
     index.set(market, p);
     this.byTrader[trader]!.push(p);
+    this.lastMarket[trader] = market;
+    this.lastPos[trader] = p;
     return p;
   }
 

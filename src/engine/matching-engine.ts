@@ -86,6 +86,8 @@ const FL_KIND = op.FL_KIND;
 const FL_TIF = op.FL_TIF;
 const FL_ROLE = op.FL_ROLE;
 const FL_MARKET_ORDER = op.FL_MARKET_ORDER;
+const CHUNK_BITS = op.CHUNK_BITS;
+const CHUNK_MASK = op.CHUNK_MASK;
 
 const NIL = -1;
 const MAX = Number.MAX_SAFE_INTEGER;
@@ -211,11 +213,11 @@ export class MatchingEngine implements Engine {
     const tif = o.timeInForce ?? 0;
 
     const p = this.pool;
-    const t = p.alloc(); // may grow the pool: read its views after
-    const f = p.f;
-    const iv = p.i;
-    const fb = t << 4;
-    const ib = t << 5;
+    const t = p.alloc();
+    const f = p.fc[t >>> CHUNK_BITS]!;
+    const iv = p.ic[t >>> CHUNK_BITS]!;
+    const fb = (t & CHUNK_MASK) << 4;
+    const ib = (t & CHUNK_MASK) << 5;
     iv[ib + I_MARKET] = o.market;
     iv[ib + I_TRADER] = o.trader;
     iv[ib + I_PRICE] = o.price;
@@ -250,7 +252,7 @@ export class MatchingEngine implements Engine {
       const blocked = crosses && this.match(t, o.nowMs, false) === false;
       status = this.settleTaker(t, blocked, o.nowMs);
     }
-    const filledShares = status === 'open' ? p.f[fb + F_FILLED]! : this.lastFilled;
+    const filledShares = status === 'open' ? f[fb + F_FILLED]! : this.lastFilled;
     if (this.sink) this.flushLevels();
     return { ok: true, id, status, filledShares };
   }
@@ -261,10 +263,10 @@ export class MatchingEngine implements Engine {
   /** After matching: rest the taker, or finish it as filled or voided. */
   private settleTaker(t: number, blocked: boolean, nowMs: number): OrderStatus {
     const p = this.pool;
-    const f = p.f;
-    const iv = p.i;
-    const fb = t << 4;
-    const ib = t << 5;
+    const f = p.fc[t >>> CHUNK_BITS]!;
+    const iv = p.ic[t >>> CHUNK_BITS]!;
+    const fb = (t & CHUNK_MASK) << 4;
+    const ib = (t & CHUNK_MASK) << 5;
     const mk = this.markets[iv[ib + I_MARKET]!]!;
     const fl = iv[ib + I_FLAGS]!;
     const rem = f[fb + F_QTY]! - f[fb + F_FILLED]!;
@@ -285,10 +287,12 @@ export class MatchingEngine implements Engine {
   /** Can the order still make a minimum fill at its own limit price under its signed limits? */
   private canFillAtOwnPrice(slot: number, mk: MarketState, scratchState: LimitState): boolean {
     const p = this.pool;
-    const f = p.f;
-    const fb = slot << 4;
-    const q = p.i[(slot << 5) + I_PRICE]!;
-    const kind = (p.i[(slot << 5) + I_FLAGS]! >> FL_KIND) & 3;
+    const f = p.fc[slot >>> CHUNK_BITS]!;
+    const iv = p.ic[slot >>> CHUNK_BITS]!;
+    const fb = (slot & CHUNK_MASK) << 4;
+    const ib = (slot & CHUNK_MASK) << 5;
+    const q = iv[ib + I_PRICE]!;
+    const kind = (iv[ib + I_FLAGS]! >> FL_KIND) & 3;
     const filled = f[fb + F_FILLED]!;
     const rem = f[fb + F_QTY]! - filled;
     const bps = mk.config.makerFeeBps;
@@ -302,9 +306,9 @@ export class MatchingEngine implements Engine {
 
   private load(s: LimitState, slot: number): LimitState {
     const p = this.pool;
-    const f = p.f;
-    const fb = slot << 4;
-    const kind = (p.i[(slot << 5) + I_FLAGS]! >> FL_KIND) & 3;
+    const f = p.fc[slot >>> CHUNK_BITS]!;
+    const fb = (slot & CHUNK_MASK) << 4;
+    const kind = (p.ic[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) << 5) + I_FLAGS]! >> FL_KIND) & 3;
     const coll = f[fb + F_COLL]!;
     s.kind = kind;
     s.filled = f[fb + F_FILLED]!;
@@ -327,20 +331,21 @@ export class MatchingEngine implements Engine {
    */
   private match(t: number, nowMs: number, dry: boolean): boolean {
     const p = this.pool;
-    const f = p.f;
-    const iv = p.i;
-    const tb = t << 5;
-    const fl = iv[tb + I_FLAGS]!;
-    const mk = this.markets[iv[tb + I_MARKET]!]!;
+    const fc = p.fc;
+    const ic = p.ic;
+    const tiv = ic[t >>> CHUNK_BITS]!;
+    const tb = (t & CHUNK_MASK) << 5;
+    const fl = tiv[tb + I_FLAGS]!;
+    const mk = this.markets[tiv[tb + I_MARKET]!]!;
     const L = mk.ladder;
     const cfg = mk.config;
     const tick = cfg.tick;
     const minFill = cfg.minFillSize;
     const side = (fl >> FL_SIDE) & 1;
     const opp = 1 - side;
-    const limit = iv[tb + I_LEVEL]!;
-    const trader = iv[tb + I_TRADER]!;
-    const qty = f[(t << 4) + F_QTY]!;
+    const limit = tiv[tb + I_LEVEL]!;
+    const trader = tiv[tb + I_TRADER]!;
+    const qty = fc[t >>> CHUNK_BITS]![((t & CHUNK_MASK) << 4) + F_QTY]!;
     const tOut = (fl >> FL_OUTCOME) & 1;
     const ts = this.load(this.ts, t);
     const counts = L.count[opp];
@@ -351,8 +356,10 @@ export class MatchingEngine implements Engine {
       const x = lvl * tick;
       let m = heads[lvl]!;
       while (m !== NIL) {
-        const mb = m << 5;
-        const mfb = m << 4;
+        const f = fc[m >>> CHUNK_BITS]!;
+        const iv = ic[m >>> CHUNK_BITS]!;
+        const mb = (m & CHUNK_MASK) << 5;
+        const mfb = (m & CHUNK_MASK) << 4;
         const next = iv[mb + I_NEXT]!;
         const exp = f[mfb + F_EXPIRY]!;
         if (exp > 0 && exp * 1000 <= nowMs) {
@@ -409,16 +416,18 @@ export class MatchingEngine implements Engine {
   /** Book one fill of `n` shares at level `lvl` between maker `m` and taker `t`. */
   private execute(mk: MarketState, m: number, t: number, lvl: number, n: number, aT: number, fT: number, nowMs: number): void {
     const p = this.pool;
-    const f = p.f;
-    const iv = p.i;
+    const f = p.fc[m >>> CHUNK_BITS]!;
+    const iv = p.ic[m >>> CHUNK_BITS]!;
+    const mfb = (m & CHUNK_MASK) << 4;
+    const mb = (m & CHUNK_MASK) << 5;
     const cfg = mk.config;
     const x = lvl * cfg.tick;
-    const flM = iv[(m << 5) + I_FLAGS]!;
-    const flT = iv[(t << 5) + I_FLAGS]!;
+    const flM = iv[mb + I_FLAGS]!;
+    const flT = p.ic[t >>> CHUNK_BITS]![((t & CHUNK_MASK) << 5) + I_FLAGS]!;
     const kM = (flM >> FL_KIND) & 3;
     const kT = (flT >> FL_KIND) & 3;
     const aM = legAmount(kM, ownPrice((flM >> FL_OUTCOME) & 1, x), n);
-    const fM = feeFor(aM, cfg.makerFeeBps, f[(m << 4) + F_MAX_FEE]! - f[(m << 4) + F_FEES]!);
+    const fM = feeFor(aM, cfg.makerFeeBps, f[mfb + F_MAX_FEE]! - f[mfb + F_FEES]!);
     const cdM = this.settleParty(m, n, aM, fM, nowMs);
     const cdT = this.settleParty(t, n, aT, fT, nowMs);
 
@@ -450,7 +459,7 @@ export class MatchingEngine implements Engine {
     if (this.sink) {
       this.sink({
         type: 'fill',
-        market: iv[(m << 5) + I_MARKET]!,
+        market: iv[mb + I_MARKET]!,
         price: x,
         size: n,
         match,
@@ -461,7 +470,7 @@ export class MatchingEngine implements Engine {
         atMs: nowMs,
       });
     }
-    const mRem = f[(m << 4) + F_QTY]! - f[(m << 4) + F_FILLED]!;
+    const mRem = f[mfb + F_QTY]! - f[mfb + F_FILLED]!;
     if (mRem === 0) this.finish(m, 'filled', null, 'filled', nowMs);
     // a maker left unable to make a minimum fill at its own price would sit in the book forever
     else if (mRem < cfg.minFillSize || !this.canFillAtOwnPrice(m, mk, this.ms)) {
@@ -472,11 +481,11 @@ export class MatchingEngine implements Engine {
   /** Apply one party's side of a fill to its order and balances; returns its collateral change. */
   private settleParty(slot: number, n: number, a: number, fee: number, nowMs: number): number {
     const p = this.pool;
-    const f = p.f;
-    const iv = p.i;
+    const f = p.fc[slot >>> CHUNK_BITS]!;
+    const iv = p.ic[slot >>> CHUNK_BITS]!;
     const l = this.ledger;
-    const fb = slot << 4;
-    const ib = slot << 5;
+    const fb = (slot & CHUNK_MASK) << 4;
+    const ib = (slot & CHUNK_MASK) << 5;
     const trader = iv[ib + I_TRADER]!;
     const fl = iv[ib + I_FLAGS]!;
     const kind = (fl >> FL_KIND) & 3;
@@ -502,7 +511,9 @@ export class MatchingEngine implements Engine {
 
   private party(slot: number, n: number, cd: number, fee: number) {
     const p = this.pool;
-    const fl = p.i[(slot << 5) + I_FLAGS]!;
+    const iv = p.ic[slot >>> CHUNK_BITS]!;
+    const ib = (slot & CHUNK_MASK) << 5;
+    const fl = iv[ib + I_FLAGS]!;
     const kind = (fl >> FL_KIND) & 3;
     const out = (fl >> FL_OUTCOME) & 1;
     // tokens gained (BUY: its outcome; SELL_NO_INVENTORY: the other) or given (SELL_INVENTORY)
@@ -510,7 +521,7 @@ export class MatchingEngine implements Engine {
     const d = kind === KIND_SELL_INVENTORY ? -n : n;
     return {
       id: p.idOf(slot),
-      trader: p.i[(slot << 5) + I_TRADER]!,
+      trader: iv[ib + I_TRADER]!,
       outcome: out as OutcomeIndex,
       kind: kind as 0 | 1 | 2,
       collateralDelta: cd,
@@ -523,11 +534,11 @@ export class MatchingEngine implements Engine {
   /** End an order: unlink it, release what it still reserves, tell the sink, free the slot. */
   private finish(slot: number, status: FinalStatus, reason: VoidReason | null, cause: DoneCause, nowMs: number): FinalStatus {
     const p = this.pool;
-    const f = p.f;
-    const iv = p.i;
+    const f = p.fc[slot >>> CHUNK_BITS]!;
+    const iv = p.ic[slot >>> CHUNK_BITS]!;
     const l = this.ledger;
-    const fb = slot << 4;
-    const ib = slot << 5;
+    const fb = (slot & CHUNK_MASK) << 4;
+    const ib = (slot & CHUNK_MASK) << 5;
     const fl = iv[ib + I_FLAGS]!;
     const trader = iv[ib + I_TRADER]!;
     const filled = f[fb + F_FILLED]!;
@@ -565,9 +576,10 @@ export class MatchingEngine implements Engine {
     const p = this.pool;
     let n = 0;
     for (let s = 0; s < p.used; s++) {
-      const ib = s << 5;
-      if ((p.i[ib + I_FLAGS]! & FL_ALIVE_MASK) === 0 || p.i[ib + I_TRADER] !== trader) continue;
-      if (market !== undefined && p.i[ib + I_MARKET] !== market) continue;
+      const iv = p.ic[s >>> CHUNK_BITS]!;
+      const ib = (s & CHUNK_MASK) << 5;
+      if ((iv[ib + I_FLAGS]! & FL_ALIVE_MASK) === 0 || iv[ib + I_TRADER] !== trader) continue;
+      if (market !== undefined && iv[ib + I_MARKET] !== market) continue;
       this.finish(s, 'cancelled', null, 'cancel', nowMs);
       n++;
     }
@@ -588,7 +600,7 @@ export class MatchingEngine implements Engine {
     const p = this.pool;
     let n = 0;
     for (let s = 0; s < p.used; s++) {
-      const exp = p.f[(s << 4) + F_EXPIRY]!;
+      const exp = p.fc[s >>> CHUNK_BITS]![((s & CHUNK_MASK) << 4) + F_EXPIRY]!;
       if (p.alive(s) === 0 || exp === 0 || exp * 1000 > nowMs) continue;
       this.finish(s, 'expired', null, 'expiry', nowMs);
       n++;
@@ -677,7 +689,7 @@ export class MatchingEngine implements Engine {
     }
     const p = this.pool;
     for (let s = 0; s < p.used; s++) {
-      if (p.alive(s) !== 0 && p.i[(s << 5) + I_MARKET] === market) this.finish(s, 'voided', 'MARKET_RESOLVED', 'resolution', nowMs);
+      if (p.alive(s) !== 0 && p.ic[s >>> CHUNK_BITS]![((s & CHUNK_MASK) << 5) + I_MARKET] === market) this.finish(s, 'voided', 'MARKET_RESOLVED', 'resolution', nowMs);
     }
     const mk = this.markets[market]!;
     mk.status = 'resolved';
@@ -754,8 +766,10 @@ export class MatchingEngine implements Engine {
     const out: OrderState[] = [];
     for (let s = 0; s < p.used; s++) {
       if (p.alive(s) !== RESTING) continue;
-      if (filter.trader !== undefined && p.i[(s << 5) + I_TRADER] !== filter.trader) continue;
-      if (filter.market !== undefined && p.i[(s << 5) + I_MARKET] !== filter.market) continue;
+      const iv = p.ic[s >>> CHUNK_BITS]!;
+      const ib = (s & CHUNK_MASK) << 5;
+      if (filter.trader !== undefined && iv[ib + I_TRADER] !== filter.trader) continue;
+      if (filter.market !== undefined && iv[ib + I_MARKET] !== filter.market) continue;
       out.push(this.state(s, 'open', null));
     }
     return out;
@@ -828,10 +842,10 @@ export class MatchingEngine implements Engine {
 
   private state(slot: number, status: OrderStatus, reason: VoidReason | null): OrderState {
     const p = this.pool;
-    const f = p.f;
-    const iv = p.i;
-    const fb = slot << 4;
-    const ib = slot << 5;
+    const f = p.fc[slot >>> CHUNK_BITS]!;
+    const iv = p.ic[slot >>> CHUNK_BITS]!;
+    const fb = (slot & CHUNK_MASK) << 4;
+    const ib = (slot & CHUNK_MASK) << 5;
     const fl = iv[ib + I_FLAGS]!;
     const market = iv[ib + I_MARKET]!;
     const mk = this.markets[market]!;

@@ -4,7 +4,14 @@
  * and the order count, plus the best bid and ask level. Level 0 (price 0) and level `top`
  * (price 1e6) are never valid prices, so they double as "side empty" markers for best bid / ask.
  */
-import { I_NEXT, I_PREV, type OrderPool } from './order-pool.ts';
+import * as op from './order-pool.ts';
+
+// module-local copies: an imported binding is a module-variable load on every use
+const I_NEXT = op.I_NEXT;
+const I_PREV = op.I_PREV;
+const CHUNK_BITS = op.CHUNK_BITS;
+const CHUNK_MASK = op.CHUNK_MASK;
+type OrderPool = op.OrderPool;
 
 const NIL = -1;
 
@@ -34,12 +41,14 @@ export class PriceLadder {
 
   /** Append at the back of its level's queue (time priority). */
   push(pool: OrderPool, slot: number, side: number, level: number, shares: number): void {
-    const iv = pool.i;
+    const ic = pool.ic;
     const t = this.tail[side][level]!;
-    iv[(slot << 5) + I_PREV] = t;
-    iv[(slot << 5) + I_NEXT] = NIL;
+    const iv = ic[slot >>> CHUNK_BITS]!;
+    const b = (slot & CHUNK_MASK) << 5;
+    iv[b + I_PREV] = t;
+    iv[b + I_NEXT] = NIL;
     if (t === NIL) this.head[side][level] = slot;
-    else iv[(t << 5) + I_NEXT] = slot;
+    else ic[t >>> CHUNK_BITS]![((t & CHUNK_MASK) << 5) + I_NEXT] = slot;
     this.tail[side][level] = slot;
     this.size[side][level] = this.size[side][level]! + shares;
     this.count[side][level] = this.count[side][level]! + 1;
@@ -50,14 +59,15 @@ export class PriceLadder {
 
   /** Unlink a resting order whose remaining shares are `shares`. */
   remove(pool: OrderPool, slot: number, side: number, level: number, shares: number): void {
-    const iv = pool.i;
-    const b = slot << 5;
+    const ic = pool.ic;
+    const iv = ic[slot >>> CHUNK_BITS]!;
+    const b = (slot & CHUNK_MASK) << 5;
     const p = iv[b + I_PREV]!;
     const nx = iv[b + I_NEXT]!;
     if (p === NIL) this.head[side][level] = nx;
-    else iv[(p << 5) + I_NEXT] = nx;
+    else ic[p >>> CHUNK_BITS]![((p & CHUNK_MASK) << 5) + I_NEXT] = nx;
     if (nx === NIL) this.tail[side][level] = p;
-    else iv[(nx << 5) + I_PREV] = p;
+    else ic[nx >>> CHUNK_BITS]![((nx & CHUNK_MASK) << 5) + I_PREV] = p;
     iv[b + I_PREV] = NIL;
     iv[b + I_NEXT] = NIL;
     const c = this.count[side][level]! - 1;
