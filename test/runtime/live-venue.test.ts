@@ -1,0 +1,181 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { TESTNET } from '../../src/exchange/chains.ts';
+import { VenueError } from '../../src/exchange/client/errors.ts';
+import type { BulkOperation, BulkResult } from '../../src/exchange/client/orders-write.ts';
+import { createSigner } from '../../src/exchange/signing/signer.ts';
+import type { Bytes32, CancelBody, LimitOrderBody, VenueOrder } from '../../src/model/order.ts';
+import type { PlannedOrder } from '../../src/model/venue.ts';
+import { createLiveVenue, type LiveOrdersClient } from '../../src/runtime/live-venue.ts';
+
+const signer = createSigner({ privateKey: '0x' + '22'.repeat(32), chain: TESTNET });
+const M = ('0x' + 'cd'.repeat(32)) as Bytes32;
+let n = 0;
+const nonce = (): Bytes32 => ('0x' + (++n).toString(16).padStart(64, '0')) as Bytes32;
+const planned = (): PlannedOrder => ({ marketId: M, outcomeIndex: 1, side: 0, price: 450_000, size: 10_000_000, nonce: nonce() });
+
+function orderOf(b: LimitOrderBody): VenueOrder {
+  return {
+    marketId: b.marketId, trader: b.trader, nonce: b.nonce, side: b.side as 0 | 1, outcomeIndex: b.outcomeIndex as 0 | 1, price: Number(b.price), size: Number(b.size), filledSize: 0,
+    remainingSize: Number(b.size), percentFilled: 0, type: 'limit', status: 'open', voidReason: null, insertedAt: '', expiry: Number(b.expiry), settlementVersion: 2,
+    sv2OrderKind: 0, sv2TimeInForce: 0, sv2MinSharesOut: null, sv2MaxCollateralIn: null, sv2MinCollateralOut: null,
+  };
+}
+
+type Call = { kind: string; body: unknown; alreadySent?: boolean };
+
+/** A scripted client: records every call; `fail` makes the next call throw. */
+function fakeClient() {
+  const calls: Call[] = [];
+  const st = { fail: [] as unknown[], duplicate: false, pages: [] as VenueOrder[][] };
+  const answer = (ops: BulkOperation[]): BulkResult => ({
+    results: ops.map((o) => (o.type === 'create' ? { type: 'create' as const, ok: true as const, order: orderOf(o.order as LimitOrderBody) } : { type: 'cancel' as const, ok: true as const, trader: o.cancel.trader, nonce: o.cancel.nonce, alreadyCancelled: false })),
+    duplicate: false,
+  });
+  const maybeFail = (): void => {
+    const e = st.fail.shift();
+    if (e) throw e;
+  };
+  const client: LiveOrdersClient = {
+    async bulk(ops, opts) {
+      calls.push({ kind: 'bulk', body: ops, ...(opts?.alreadySent !== undefined ? { alreadySent: opts.alreadySent } : {}) });
+      maybeFail();
+      if (st.duplicate) return { results: [], duplicate: true };
+      return answer(ops);
+    },
+    async bulkCreate(orders, opts) {
+      calls.push({ kind: 'bulkCreate', body: orders, ...(opts?.alreadySent !== undefined ? { alreadySent: opts.alreadySent } : {}) });
+      maybeFail();
+      if (st.duplicate) return { results: [], duplicate: true };
+      return answer(orders.map((o) => ({ type: 'create', order: o })));
+    },
+    async bulkCancel(cs: CancelBody[]) {
+      calls.push({ kind: 'bulkCancel', body: cs });
+      maybeFail();
+      return answer(cs.map((c) => ({ type: 'cancel', cancel: c })));
+    },
+    async create(body, opts) {
+      calls.push({ kind: 'create', body, ...(opts?.alreadySent !== undefined ? { alreadySent: opts.alreadySent } : {}) });
+      maybeFail();
+      return { nonce: body.nonce, order: null, duplicate: true };
+    },
+    async cancelReplace(cancel, create) {
+      calls.push({ kind: 'cancelReplace', body: { cancel, create } });
+      maybeFail();
+      return { cancel: { trader: cancel.trader, nonce: cancel.nonce, alreadyCancelled: false }, create: { nonce: create.nonce, order: orderOf(create), duplicate: false } };
+    },
+    async *iterate(p) {
+      calls.push({ kind: 'iterate', body: p });
+      for (const page of st.pages) for (const o of page) yield o;
+    },
+  };
+  return { client, calls, st };
+}
+
+const venueError = (status: number, message: string, extra: Record<string, unknown> = {}) =>
+  new VenueError({ status, venueCode: (extra.code as string) ?? null, message, endpoint: 'POST /orders/bulk', retryAfterMs: null, body: { message, ...extra } });
+
+test('creates and cancels together go out as one mixed bulk call; alone as bulk/create or bulk/cancel', async () => {
+  const { client, calls } = fakeClient();
+  const v = createLiveVenue({ client: { orders: client }, signer });
+  const a = planned();
+  const r = await v.batch([a, planned()], [nonce()]);
+  assert.deepEqual(calls.map((c) => c.kind), ['bulk']);
+  assert.equal(r.creates.length, 2);
+  assert.ok(r.creates.every((c) => c.ok));
+  assert.ok(r.cancels[0]!.ok);
+  const ops = calls[0]!.body as BulkOperation[];
+  assert.equal(ops[0]!.type, 'cancel', 'cancels first, so they free collateral before the creates');
+  await v.batch([planned()], []);
+  await v.batch([], [nonce()]);
+  assert.deepEqual(calls.map((c) => c.kind), ['bulk', 'bulkCreate', 'bulkCancel']);
+});
+
+test('more than the batch limit is chunked, cancels first', async () => {
+  const { client, calls } = fakeClient();
+  const v = createLiveVenue({ client: { orders: client }, signer, batchLimit: 50 });
+  const creates = Array.from({ length: 70 }, planned);
+  const cancels = Array.from({ length: 40 }, nonce);
+  const r = await v.batch(creates, cancels);
+  assert.deepEqual(calls.map((c) => [c.kind, (c.body as unknown[]).length]), [['bulk', 50], ['bulkCreate', 50], ['bulkCreate', 10]]);
+  assert.equal(r.creates.length, 70);
+  assert.equal(r.cancels.length, 40);
+});
+
+test('a retry of the same planned order resends the very same signed bytes, marked alreadySent', async () => {
+  const { client, calls, st } = fakeClient();
+  const v = createLiveVenue({ client: { orders: client }, signer });
+  const p = planned();
+  st.fail.push(venueError(503, 'unavailable'));
+  const first = await v.batch([p], []);
+  assert.equal(first.creates[0]!.ok, false);
+  assert.equal((first.creates[0] as { retryable: boolean }).retryable, true);
+  const again = await v.batch([p], []);
+  assert.equal(again.creates[0]!.ok, true);
+  const [a, b] = calls.map((c) => (c.body as LimitOrderBody[])[0]!);
+  assert.deepEqual(a, b);
+  assert.equal(calls[1]!.alreadySent, true);
+  assert.equal(v.keptBodies, 0, 'the body is released once placed');
+});
+
+test('a duplicate answer to a bulk resend settles each create alone', async () => {
+  const { client, calls, st } = fakeClient();
+  const v = createLiveVenue({ client: { orders: client }, signer });
+  const p = planned();
+  st.fail.push(venueError(500, 'boom'));
+  await v.batch([p], []);
+  st.duplicate = true;
+  const r = await v.batch([p], []);
+  assert.deepEqual(calls.map((c) => c.kind), ['bulkCreate', 'bulkCreate', 'create']);
+  assert.deepEqual(r.creates[0], { ok: true, nonce: p.nonce, order: null, duplicate: true });
+});
+
+test('a call refused for some items classifies those items and marks the rest retryable', async () => {
+  const { client, st } = fakeClient();
+  const v = createLiveVenue({ client: { orders: client }, signer });
+  const [a, b, c] = [planned(), planned(), planned()];
+  st.fail.push(
+    venueError(409, '2 item(s) refused; nothing was applied', {
+      errors: [
+        { index: 0, error: 'nonce already used by this trader', code: 'nonce_already_used' },
+        { index: 2, error: 'migration required: this wallet has legacy balances', code: 'MIGRATION_REQUIRED' },
+      ],
+    }),
+  );
+  const r = await v.batch([a, b, c], []);
+  assert.deepEqual(r.creates[0], { ok: true, nonce: a.nonce, order: null, duplicate: true });
+  assert.equal(r.creates[1]!.ok, false);
+  assert.equal((r.creates[1] as { retryable: boolean }).retryable, true);
+  assert.equal((r.creates[2] as { migration?: boolean }).migration, true);
+  assert.equal((r.creates[2] as { retryable: boolean }).retryable, false);
+});
+
+test('429 and network failures apply to every item of the call', async () => {
+  const { client, st } = fakeClient();
+  const v = createLiveVenue({ client: { orders: client }, signer });
+  st.fail.push(new VenueError({ status: 429, venueCode: null, message: 'slow down', endpoint: 'POST /orders/bulk', retryAfterMs: 500, body: null }));
+  const r = await v.batch([planned()], [nonce()]);
+  assert.equal((r.creates[0] as { code: string }).code, 'rate-limited');
+  assert.equal((r.cancels[0] as { retryable: boolean }).retryable, true);
+});
+
+test('cancel-replace of an order the venue does not know sends the create alone', async () => {
+  const { client, calls, st } = fakeClient();
+  const v = createLiveVenue({ client: { orders: client }, signer });
+  st.fail.push(venueError(404, 'order with nonce 0x… not found'));
+  const p = planned();
+  const r = await v.cancelReplace(nonce(), p);
+  assert.deepEqual(calls.map((c) => c.kind), ['cancelReplace', 'bulkCreate']);
+  assert.equal(r.cancel.ok && r.cancel.alreadyCancelled, true);
+  assert.equal(r.create.ok, true);
+});
+
+test('openOrders lists every page of the trader open orders', async () => {
+  const { client, calls, st } = fakeClient();
+  const v = createLiveVenue({ client: { orders: client }, signer });
+  const body = signer.signOrder({ marketId: M, outcomeIndex: 1, side: 0, price: 400_000, size: 1_000_000 });
+  st.pages = [[orderOf(body)], [orderOf({ ...body, nonce: nonce() })]];
+  const list = await v.openOrders(M);
+  assert.equal(list.length, 2);
+  assert.deepEqual(calls[0]!.body, { trader: signer.address, status: ['open'], limit: 100, marketId: M });
+});
