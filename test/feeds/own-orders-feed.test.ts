@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { FillTracker, filledShares } from '../../src/feeds/own-orders-feed.ts';
+import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
+
+const M = ('0x' + 'ab'.repeat(32)) as Bytes32;
+const N = ('0x' + '01'.repeat(32)) as Bytes32;
+
+function sell(filled: number, status: VenueOrder['status'] = 'open'): VenueOrder {
+  return {
+    id: 7, marketId: M, trader: '0x0000000000000000000000000000000000000001', nonce: N, side: 1, outcomeIndex: 1, price: 550_000, size: 10_000_000, filledSize: filled,
+    remainingSize: 10_000_000 - filled, percentFilled: 0, type: 'limit', status, voidReason: null, insertedAt: '2026-11-21T00:00:00.000Z', expiry: 0, settlementVersion: 2,
+    sv2OrderKind: 1, sv2TimeInForce: 0, sv2MinSharesOut: null, sv2MaxCollateralIn: null, sv2MinCollateralOut: null,
+  };
+}
+
+test('a V2 buy fill is counted in shares from the collateral spent at its price', () => {
+  // 10 shares at 0.48 with a 1 % fee allowance: budget 4.848 USDC; 4 shares filled = 1.92 USDC spent
+  const buy: VenueOrder = { ...sell(0), side: 0, price: 480_000, size: 4_848_000, filledSize: 1_920_000, remainingSize: 2_928_000, sv2MinSharesOut: 10_000_000n, sv2OrderKind: 0 };
+  assert.equal(filledShares(buy), 4_000_000);
+});
+
+test('the first poll is a baseline; increases become fills with unique ids', () => {
+  const t = new FillTracker();
+  assert.deepEqual(t.observe([sell(2_000_000)], 1), [], 'history before the start is not a fill');
+  const f = t.observe([sell(5_000_000)], 2);
+  assert.equal(f.length, 1);
+  const e = f[0]!.event;
+  assert.equal(e.type, 'OrderFilled');
+  if (e.type !== 'OrderFilled') return;
+  assert.equal(e.size, 3_000_000);
+  assert.equal(e.price, 550_000);
+  assert.equal(e.fillId, `${N.toLowerCase()}:5000000`);
+  assert.deepEqual(t.observe([sell(5_000_000)], 3), [], 'no change, no fill');
+});
+
+test('an order that completes is reported once and then forgotten', () => {
+  const t = new FillTracker();
+  t.observe([sell(0)], 1);
+  const f = t.observe([sell(10_000_000, 'filled')], 2);
+  assert.equal(f.length, 1);
+  assert.equal(t.size, 0);
+  assert.deepEqual(t.observe([sell(10_000_000, 'filled')], 3).length, 1, 'a final order seen again after being forgotten counts from zero: the store de-duplicates by fill id');
+});
+
+test('orders that left the open list without a final state are listed for lookup', () => {
+  const t = new FillTracker();
+  t.observe([sell(0)], 1);
+  assert.deepEqual(t.vanished(new Set()), [7]);
+  assert.deepEqual(t.vanished(new Set([N.toLowerCase()])), []);
+});
