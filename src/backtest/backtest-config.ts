@@ -10,8 +10,8 @@
  *       feedMs: 0              #   for feedMs, "recorded" = the recording's own lts − vts
  *       entryMs: 50
  *       responseMs: 50
- *     fees: { makerBps: 0, takerBps: 50 }
- *     startingCollateral: 10000   # USDC
+ *     fees: { makerBps: 0, takerBps: 50 }   # whole bps, charged by the matching engine
+ *     startingCollateral: 10000   # USDC: the bot's engine account (orders it cannot afford are refused)
  *     sampleSeconds: 1         # report sampling interval (exchange time)
  *     seed: 1                  # nonces and sampled latencies
  *
@@ -72,7 +72,7 @@ export function parseBacktestSettings(raw: unknown, path = 'backtest'): Backtest
   const l = readOptionalObject(o.latency, lp, ['feedMs', 'entryMs', 'responseMs']);
   const fp = `${path}.fees`;
   const f = readOptionalObject(o.fees, fp, ['makerBps', 'takerBps']);
-  const fees = checkFees({ makerBps: readNumber(f, 'makerBps', fp, { min: 0, max: 10_000 }, d.fees.makerBps), takerBps: readNumber(f, 'takerBps', fp, { min: 0, max: 10_000 }, d.fees.takerBps) });
+  const fees = checkFees({ makerBps: readNumber(f, 'makerBps', fp, { min: 0, max: 10_000, integer: true }, d.fees.makerBps), takerBps: readNumber(f, 'takerBps', fp, { min: 0, max: 10_000, integer: true }, d.fees.takerBps) });
   return {
     queueModel: readEnum<QueueModelName>(o, 'queueModel', path, QUEUE_MODELS, d.queueModel),
     queuePower: readNumber(o, 'queuePower', path, { min: 0.1, max: 10 }, d.queuePower),
@@ -82,7 +82,7 @@ export function parseBacktestSettings(raw: unknown, path = 'backtest'): Backtest
       responseMs: readDelay(l, 'responseMs', lp, 50, false) as DelaySpec,
     },
     fees,
-    startingCollateral: BigInt(Math.round(readNumber(o, 'startingCollateral', path, { min: 0, max: 1e12 }, 10_000) * 1e6)),
+    startingCollateral: BigInt(Math.round(readNumber(o, 'startingCollateral', path, { min: 0, max: 1e9 }, 10_000) * 1e6)),
     sampleMs: Math.round(readNumber(o, 'sampleSeconds', path, { min: 0.01, max: 86_400 }, 1) * 1000),
     seed: readNumber(o, 'seed', path, { min: 0, max: 2 ** 31, integer: true }, 1),
   };

@@ -1,7 +1,8 @@
 /**
  * One backtest: a recording replayed through the quoting kernel (src/runtime/quoting-kernel.ts) —
  * the same store, strategy, risk gate and order manager as live — with only the clock (virtual), the
- * data source (recorded rows) and the venue (the sim venue over the recorded book) swapped.
+ * data source (recorded rows) and the venue (the sim venue: the bot's orders in the matching engine,
+ * filled by the recorded flow through the queue model) swapped.
  *
  * Two cursors walk the same time-ordered rows:
  *   exchange cursor  at the row's exchange time: the recorded book changes and our resting orders
@@ -23,6 +24,7 @@ import type { BotConfig, MarketConfig } from '../config/types.ts';
 import type { Bytes32 } from '../model/order.ts';
 import { NonceSource } from '../orders/nonces.ts';
 import { OrderManager } from '../orders/order-manager.ts';
+import { schedulePeriodicReconcile } from '../orders/periodic-reconcile.ts';
 import { QuotingKernel, type KernelMarket } from '../runtime/quoting-kernel.ts';
 import { createRng } from '../sim/rng.ts';
 import { DEFAULT_LIMITS } from '../state/reduce.ts';
@@ -55,6 +57,7 @@ export interface BacktestRun {
   readonly settings: BacktestSettings;
   readonly fast: boolean;
   readonly collector: RunCollector;
+  /** the exchange model; `exchange.engine` holds the bot's ledger as booked */
   readonly exchange: SimExchange;
   /** the bot's own state store at the end (what the strategy saw, fills included) */
   readonly store: StateStore;
@@ -123,19 +126,27 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   );
   let drain = false;
   const collectorRef: { c: RunCollector | null } = { c: null };
+  // the newest fill whose holdings the bot has been told (reports can arrive out of order with sampled latency)
+  let syncedSeq = -1;
   const exchange = new SimExchange({
     cols,
     ticks: source.ticks,
     queue: queueModel(fast ? 'none' : settings.queueModel, settings.queuePower),
     fees: settings.fees,
-    trader: '0x00000000000000000000000000000000000b7e57',
-    onFill: (f) => {
+    collateral: settings.startingCollateral,
+    onFill: (f, after) => {
       collectorRef.c!.onFill(f);
-      // the fill report reaches the bot after the response latency, like the venue's activity feed
+      // The fill report reaches the bot after the response latency, like the venue's activity feed,
+      // with the holdings and collateral the engine booked (what the account feed would read then).
       clock.setTimeout(() => {
-        const e: StateEvent = { type: 'OrderFilled', marketId: f.marketId, nonce: f.nonce, outcomeIndex: f.outcomeIndex, side: f.side, price: f.price, size: f.size, fee: f.fee, fillId: `sim-${f.seq}`, ts: clock.now() };
-        kernel.onEvent(e);
-        kernel.orderManager.applyFill(f.nonce, f.size);
+        const ts = clock.now();
+        const es: StateEvent[] = [{ type: 'OrderFilled', marketId: f.marketId, nonce: f.nonce, outcomeIndex: f.outcomeIndex, side: f.side, price: f.price, size: f.size, fee: f.fee, fillId: `sim-${f.seq}`, ts }];
+        if (f.seq > syncedSeq) {
+          syncedSeq = f.seq;
+          es.push({ type: 'PositionSynced', marketId: f.marketId, yes: after.yes, no: after.no, ts }, { type: 'BalanceUpdated', collateral: after.collateral, ts });
+        }
+        // one batch: the kernel shrinks the order manager's copy of the order once and ticks after all of it
+        kernel.onEvents(es);
         drain = true;
       }, latency.response());
     },
@@ -190,6 +201,9 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     { type: 'BalanceUpdated', collateral: settings.startingCollateral, ts: now0 },
   ]);
   void om.reconcile(undefined, []);
+  // and periodically, as live: this is how the bot learns of orders the venue ended by itself
+  // (dead-man expiry, a void, a self-trade cancel)
+  const stopReconcile = schedulePeriodicReconcile(om, clock, config.orders.reconcileIntervalMs);
 
   // The bot's feeds: its own copy of the books (conflated snapshots), trades, oracle and metadata.
   const quotedSet = new Set(kernelMarkets.map((km) => cols.markets.indexOf(km.marketId)));
@@ -231,6 +245,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     }
     if (tx <= due && tx <= tb && tx <= ts) {
       while (tx >= nextSample) {
+        exchange.expireUntil(nextSample);
         collector.sample(nextSample);
         nextSample += sampleMs;
       }
@@ -262,10 +277,12 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   }
   if (drain) await settle();
   const end = Math.max(clock.now(), start);
+  exchange.expireUntil(Math.max(nextSample, end));
   collector.sample(Math.max(nextSample, end));
   input.onProgress?.(1);
 
   // End of data: stop quoting and cancel everything, as on SIGTERM, still on virtual time.
+  stopReconcile();
   let finished = false;
   const done = kernel.shutdown().finally(() => {
     finished = true;

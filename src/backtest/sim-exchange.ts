@@ -1,29 +1,49 @@
 /**
  * The exchange side of a backtest: the recorded book of every market (YES terms) and the bot's own
- * orders resting in it, matched by the rules of the queue model (./queue-model.ts). Pure state
- * machine driven in exchange time by the replay loop: recorded rows come in through `applyRow`,
- * orders through `place` / `cancel` (already delayed by the entry latency), fills go out through the
- * `onFill` callback, each with the recorded row that explains it.
+ * orders, which live in the real matching engine (src/engine/). Driven in exchange time by the
+ * replay loop: recorded rows come in through `applyRow`, orders through `place` / `cancel` (already
+ * delayed by the entry latency), fills go out through `onFill`, each with the recorded row that
+ * explains it and the bot's holdings right after it, as the engine booked them.
  *
- * When an order fills:
- * - 'trade'  a recorded trade on our side reached it (at our price past the queue in front, or
- *            through our price: the taker swept our level). Bounded by the trade's size.
- * - 'cross'  the recorded book crossed our price: new liquidity on the other side at or through our
- *            price (the increase of that level) trades with us at our price, as maker.
- * - 'take'   our order crossed the recorded book when it arrived: it takes the recorded levels at
- *            their prices, as taker; the taken size is removed from the recorded level until the
- *            recording next sets that level (simple market impact).
- * Own orders are never added to the recorded book, and the recorded flow does not react to them.
- * Snapshots (a CLEAR row then levels at the same timestamp) re-state the book: they neither cross
- * nor advance queues, they only cap the queue in front at the new level size.
+ * Who decides what:
+ * - The engine holds and validates the bot's orders: one engine market per recorded market, the bot
+ *   one engine trader funded with the starting collateral. It reserves collateral or tokens at entry
+ *   (an order the bot cannot afford is refused UNDER_COLLATERALIZED), enforces the signed V2 limits
+ *   and maxFee on every fill, charges the configured maker/taker fees, books mints, merges and
+ *   transfers exactly, expires dead-man orders and voids what can no longer fill.
+ * - The recorded book is NOT in the engine. The queue model (./queue-model.ts) decides, as before,
+ *   when and how much of a resting own order the recorded flow fills:
+ *     'trade'  a recorded trade on our side reached it (at our price past the queue in front, or
+ *              through our price: the taker swept our level). Bounded by the trade's size.
+ *     'cross'  the recorded book crossed our price: new liquidity on the other side at or through our
+ *              price (the increase of that level) trades with us at our price, as maker.
+ *     'take'   our order crossed the recorded book when it arrived: it takes the recorded levels at
+ *              their prices, as taker; the taken size is removed from the recorded level until the
+ *              recording next sets that level (simple market impact).
+ *   A fill is then executed in the engine by the tape (./tape-order.ts), a synthetic counterparty:
+ *   an IOC at our order's price for exactly that quantity, or, for a take, resting orders at the
+ *   recorded levels for our order to hit. Fills of several own orders follow the engine's
+ *   price-time priority (best price first; at one price, first placed first), so a recorded trade or
+ *   a crossing level is shared among them best first rather than counted for each.
+ * - For a take the tape rests only levels strictly beyond our own best order on that side: a level
+ *   our resting order already crosses is treated as being worked by that order (the tape would
+ *   otherwise trade with it instead of with the new one).
+ * Own orders never enter the recorded book, and the recorded flow does not react to them. Snapshots
+ * (a CLEAR row then levels at the same timestamp) re-state the book: they neither cross nor advance
+ * queues, they only cap the queue in front at the new level size.
  */
 import { L2Book } from '../core/l2-book.ts';
-import type { Bytes32, OutcomeIndex, SideValue, VenueOrder } from '../model/order.ts';
+import { MatchingEngine } from '../engine/matching-engine.ts';
+import type { Balance, EngineEvent, FillParty, MatchKind, Position } from '../engine/types.ts';
+import { BadInputError, InvariantError } from '../model/errors.ts';
+import type { Bytes32, OrderStatus, OutcomeIndex, SideValue, VenueOrder, VoidReason } from '../model/order.ts';
 import type { PlannedOrder } from '../model/venue.ts';
-import { notionalFloor, ONE } from '../model/units.ts';
+import { ONE } from '../model/units.ts';
 import { KIND_CLEAR, KIND_LEVEL, KIND_TRADE, type Columns } from './recording/columns.ts';
-import { fillFee, type FeeSpec } from './fee-model.ts';
+import { toEngineOrder } from './engine-order.ts';
+import { engineMarketConfig, type FeeSpec } from './fee-model.ts';
 import type { QueueModel, QueueState } from './queue-model.ts';
+import { tapeOrder } from './tape-order.ts';
 
 export type FillCause = 'trade' | 'cross' | 'take';
 
@@ -40,12 +60,22 @@ export interface SimFill {
   readonly yesSide: 'bid' | 'ask';
   readonly yesPrice: number;
   readonly size: number;
+  /** charged by the engine: the maker or taker rate, within the order's signed maxFee */
   readonly fee: number;
   readonly maker: boolean;
   readonly cause: FillCause;
+  /** how the engine booked it: a complete set minted, merged, or tokens transferred */
+  readonly match: MatchKind;
   /** the recorded row that explains it (trade or crossing level), -1 for 'take' */
   readonly row: number;
   readonly seq: number;
+}
+
+/** The bot's holdings in the fill's market and its collateral right after a fill (engine ledger). */
+export interface HoldingsAfter {
+  readonly yes: number;
+  readonly no: number;
+  readonly collateral: bigint;
 }
 
 export interface SimOrder {
@@ -55,11 +85,14 @@ export interface SimOrder {
   /** 0 = bid, 1 = ask in the YES book */
   readonly yesSide: 0 | 1;
   readonly yesPrice: number;
+  /** the engine's id of the order */
+  engineId: number;
   remaining: number;
   filled: number;
-  feeLeft: number;
+  fees: number;
   q: QueueState;
-  state: 'open' | 'filled' | 'cancelled';
+  state: OrderStatus;
+  voidReason: VoidReason | null;
   readonly placedAt: number;
 }
 
@@ -71,31 +104,65 @@ export interface SimExchangeOptions {
   readonly ticks: readonly number[];
   readonly queue: QueueModel;
   readonly fees: FeeSpec;
-  readonly trader: Bytes32 | `0x${string}`;
-  readonly onFill: (f: SimFill) => void;
+  /** the bot's starting collateral, 1e-6 USDC (default 10 000 USDC) */
+  readonly collateral?: bigint;
+  readonly onFill: (f: SimFill, after: HoldingsAfter) => void;
 }
+
+export const DEFAULT_SIM_COLLATERAL = 10_000_000_000n;
+/** The tape's collateral: far beyond any backtest's flow, well inside the engine's 2^53 ledger. */
+const TAPE_COLLATERAL = 2n ** 50n;
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 
 export class SimExchange {
   readonly books: L2Book[];
+  readonly engine: MatchingEngine;
+  /** engine trader indices of the bot and of the tape */
+  readonly bot: number;
+  readonly tape: number;
   private readonly marketIndex = new Map<string, number>();
+  private readonly engineTicks: number[];
   private readonly own: SimOrder[][];
   private readonly byKey = new Map<string, SimOrder>();
+  private readonly byEngineId = new Map<number, SimOrder>();
   private readonly snapshotAt: Float64Array;
+  private readonly events: EngineEvent[] = [];
+  /** the bot's holdings per market and its collateral, moved by the engine's fill deltas only */
+  private readonly yes: number[];
+  private readonly no: number[];
+  private collateral: bigint;
+  /** the earliest expiry (ms) an open own order may have; Infinity when none */
+  private nextExpiry = Infinity;
   private fillSeq = 0;
   /** orders placed, cancelled, rejected (for the order-to-fill ratio) */
   placed = 0;
   cancelled = 0;
   rejected = 0;
+  /** own orders the engine ended by itself: dead-man expiry, void (limits, minimum fill), self-trade */
+  expired = 0;
+  voided = 0;
+  selfTradeCancels = 0;
 
   constructor(private readonly opts: SimExchangeOptions) {
     const n = opts.cols.markets.length;
     // A book grid fine enough for every recorded price: the tick's gcd with 0.1¢.
-    this.books = opts.cols.markets.map((_, i) => new L2Book({ tick: gcd(opts.ticks[i] ?? 1_000, 1_000) }));
+    const grid = opts.cols.markets.map((_, i) => gcd(opts.ticks[i] ?? 1_000, 1_000));
+    this.books = grid.map((tick) => new L2Book({ tick }));
     opts.cols.markets.forEach((m, i) => this.marketIndex.set(m.toLowerCase(), i));
     this.own = Array.from({ length: n }, () => []);
     this.snapshotAt = new Float64Array(n).fill(-1);
+    this.yes = new Array<number>(n).fill(0);
+    this.no = new Array<number>(n).fill(0);
+    this.engine = new MatchingEngine({ sink: (e) => this.onEngineEvent(e) });
+    // the engine's tick must be ≥ 1¢/100; a finer recorded grid keeps its off-grid levels out of the tape
+    this.engineTicks = grid.map((g) => Math.max(100, g));
+    for (const t of this.engineTicks) this.engine.addMarket(engineMarketConfig(t, opts.fees));
+    this.bot = this.engine.addTrader();
+    this.tape = this.engine.addTrader();
+    this.collateral = opts.collateral ?? DEFAULT_SIM_COLLATERAL;
+    if (!this.engine.deposit(this.bot, this.collateral).ok) throw new BadInputError('startingCollateral', 'at most 1e9 USDC', this.collateral);
+    this.engine.deposit(this.tape, TAPE_COLLATERAL);
   }
 
   marketOf(marketId: string): number {
@@ -104,7 +171,10 @@ export class SimExchange {
 
   openOrders(market?: number): SimOrder[] {
     const out: SimOrder[] = [];
-    for (let m = 0; m < this.own.length; m++) if (market === undefined || market === m) out.push(...this.own[m]!);
+    for (let m = 0; m < this.own.length; m++) {
+      if (market !== undefined && market !== m) continue;
+      for (const o of this.own[m]!) if (o.state === 'open') out.push(o);
+    }
     return out;
   }
 
@@ -112,19 +182,33 @@ export class SimExchange {
     return this.byKey.get(nonce.toLowerCase());
   }
 
-  /** Best own bid / ask resting in a market (YES terms), -1 when none. */
+  /** Best own bid / ask resting in a market (YES terms), -1 when none. Only own orders rest in the engine between commands. */
   ownTop(market: number): { bid: number; ask: number } {
-    let bid = -1;
-    let ask = -1;
-    for (const o of this.own[market]!) {
-      if (o.yesSide === 0) bid = Math.max(bid, o.yesPrice);
-      else ask = ask < 0 ? o.yesPrice : Math.min(ask, o.yesPrice);
+    const bid = this.engine.bestBid(market);
+    const ask = this.engine.bestAsk(market);
+    return { bid: bid > 0 ? bid : -1, ask: ask > 0 ? ask : -1 };
+  }
+
+  /** The bot's balance and positions in the engine's ledger. */
+  account(): { balance: Balance; positions: Position[] } {
+    return { balance: this.engine.balance(this.bot), positions: this.engine.positions(this.bot) };
+  }
+
+  /** Broken invariants: the engine's own (conservation, reservations), and the fill deltas reported vs its ledger. */
+  checkInvariants(): string[] {
+    const out = this.engine.checkInvariants();
+    const bal = this.engine.balance(this.bot);
+    if (bal.collateral !== this.collateral) out.push(`reported collateral ${this.collateral} != engine ${bal.collateral}`);
+    for (let m = 0; m < this.own.length; m++) {
+      const p = this.engine.position(this.bot, m);
+      if (p.yes !== BigInt(this.yes[m]!) || p.no !== BigInt(this.no[m]!)) out.push(`market ${m}: reported holdings ${this.yes[m]}/${this.no[m]} != engine ${p.yes}/${p.no}`);
     }
-    return { bid, ask };
+    return out;
   }
 
   /** Apply recorded row i at exchange time `at`. */
   applyRow(i: number, at: number): void {
+    if (at >= this.nextExpiry) this.expireUntil(at);
     const c = this.opts.cols;
     const m = c.market[i]!;
     const k = c.kind[i]!;
@@ -152,8 +236,22 @@ export class SimExchange {
     }
   }
 
+  /** Run the engine's expiry sweep once virtual time reaches the earliest own expiry. */
+  expireUntil(at: number): void {
+    if (at < this.nextExpiry) return;
+    this.engine.expire(at);
+    this.drain('trade', -1, at);
+    let next = Infinity;
+    for (const orders of this.own) {
+      this.sweep(orders);
+      for (const o of orders) if (o.planned.expiry) next = Math.min(next, o.planned.expiry * 1000);
+    }
+    this.nextExpiry = next;
+  }
+
   private onLevel(orders: SimOrder[], side: number, price: number, prev: number, size: number, inSnapshot: boolean, row: number, at: number): void {
     const q = this.opts.queue;
+    let crossing: SimOrder[] | null = null;
     for (let j = 0; j < orders.length; j++) {
       const o = orders[j]!;
       if (o.yesSide === side) {
@@ -161,10 +259,16 @@ export class SimExchange {
           if (inSnapshot) o.q.ahead = Math.min(o.q.ahead, size);
           else q.onLevel(o.q, prev, size);
         }
-      } else if (!inSnapshot && size > prev) {
+      } else if (!inSnapshot && size > prev && (o.yesSide === 0 ? price <= o.yesPrice : price >= o.yesPrice)) {
         // the other side gained liquidity at or through our price: it trades with us
-        const crosses = o.yesSide === 0 ? price <= o.yesPrice : price >= o.yesPrice;
-        if (crosses) this.fill(o, Math.min(o.remaining, size - prev), o.planned.price, true, 'cross', row, at);
+        (crossing ??= []).push(o);
+      }
+    }
+    if (crossing) {
+      let left = size - prev;
+      for (const o of byPriority(crossing)) {
+        if (left <= 0) break;
+        if (o.state === 'open') left -= this.fillResting(o, Math.min(o.remaining, left), 'cross', row, at);
       }
     }
     this.sweep(orders);
@@ -174,122 +278,196 @@ export class SimExchange {
     // a taker sell (1) reaches our bids (0), a taker buy (0) our asks (1)
     const ourSide = takerSide === 1 ? 0 : 1;
     let left = size;
-    // best-priced own orders first: they stand in front of worse-priced ones
-    const hit = orders.filter((o) => o.yesSide === ourSide).sort((a, b) => (ourSide === 0 ? b.yesPrice - a.yesPrice : a.yesPrice - b.yesPrice) || a.placedAt - b.placedAt);
-    for (const o of hit) {
+    for (const o of byPriority(orders.filter((x) => x.yesSide === ourSide))) {
       if (left <= 0) break;
       const through = ourSide === 0 ? price < o.yesPrice : price > o.yesPrice;
       let reach: number;
       if (through) reach = left;
       else if (price === o.yesPrice) reach = this.opts.queue.onTrade(o.q, left);
       else continue;
-      const n = Math.min(o.remaining, reach);
-      if (n > 0) {
-        this.fill(o, n, o.planned.price, true, 'trade', row, at);
-        left -= n;
-      }
+      if (o.state === 'open') left -= this.fillResting(o, Math.min(o.remaining, reach), 'trade', row, at);
     }
     this.sweep(orders);
+  }
+
+  /**
+   * The tape trades `size` with our resting order `o` at its price (IOC). Returns the shares the bot
+   * traded: the engine may void the order instead (its signed limits no longer allow the fill), and
+   * at one price the engine's time priority picks which of our orders there trades first.
+   */
+  private fillResting(o: SimOrder, size: number, cause: FillCause, row: number, at: number): number {
+    if (size <= 0) return 0;
+    const side = o.yesSide === 0 ? 'ask' : 'bid';
+    const cmd = tapeOrder({ market: o.market, trader: this.tape, side, yesPrice: o.yesPrice, size, inventory: this.tapeInventory(o.market, side), timeInForce: 1, nowMs: at });
+    const r = this.engine.submit(cmd);
+    if (!r.ok) {
+      this.events.length = 0;
+      throw new InvariantError(`the backtest tape was refused a fill (${r.code} ${r.field}: ${r.message})`);
+    }
+    return this.drain(cause, row, at);
+  }
+
+  /** Tokens the tape could sell on `side`: YES for an ask, NO for a bid. */
+  private tapeInventory(market: number, side: 'bid' | 'ask'): bigint {
+    const p = this.engine.position(this.tape, market);
+    return side === 'ask' ? p.yes - p.yesReserved : p.no - p.noReserved;
+  }
+
+  private onEngineEvent(e: EngineEvent): void {
+    // buffered: the sink must not call back into the engine, and fills are handled with their cause
+    if (e.type === 'fill' || e.type === 'done') this.events.push(e);
+  }
+
+  /** Handle the engine's events of the last command. Returns the shares the bot traded. */
+  private drain(cause: FillCause, row: number, at: number): number {
+    let traded = 0;
+    const ev = this.events;
+    for (let k = 0; k < ev.length; k++) {
+      const e = ev[k]!;
+      if (e.type === 'fill') {
+        if (e.maker.trader === this.bot) traded += this.ownFill(e, e.maker, true, cause, row, at);
+        if (e.taker.trader === this.bot) {
+          traded += this.ownFill(e, e.taker, false, 'take', -1, at);
+          // the recorded liquidity we took is gone until the recording sets that level again
+          const book = this.books[e.market]!;
+          const other = e.takerSide === 'bid' ? 'ask' : 'bid';
+          book.applyLevel(other, e.price, Math.max(0, book.sizeAt(other, e.price) - e.size));
+        }
+      } else if (e.type === 'done') this.ownDone(e);
+    }
+    ev.length = 0;
+    return traded;
+  }
+
+  private ownFill(e: Extract<EngineEvent, { type: 'fill' }>, party: FillParty, maker: boolean, cause: FillCause, row: number, at: number): number {
+    const o = this.byEngineId.get(party.id);
+    if (!o) throw new InvariantError(`engine fill for unknown own order ${party.id}`);
+    o.filled += e.size;
+    o.remaining -= e.size;
+    o.fees += party.fee;
+    const m = e.market;
+    this.yes[m] = this.yes[m]! + party.yesDelta;
+    this.no[m] = this.no[m]! + party.noDelta;
+    this.collateral += BigInt(party.collateralDelta);
+    const p = o.planned;
+    this.opts.onFill(
+      {
+        at,
+        market: m,
+        marketId: p.marketId,
+        nonce: p.nonce,
+        outcomeIndex: p.outcomeIndex,
+        side: p.side,
+        price: p.outcomeIndex === 1 ? e.price : ONE - e.price,
+        yesSide: o.yesSide === 0 ? 'bid' : 'ask',
+        yesPrice: e.price,
+        size: e.size,
+        fee: party.fee,
+        maker,
+        cause,
+        match: e.match,
+        row,
+        seq: this.fillSeq++,
+      },
+      { yes: this.yes[m]!, no: this.no[m]!, collateral: this.collateral },
+    );
+    return e.size;
+  }
+
+  private ownDone(e: Extract<EngineEvent, { type: 'done' }>): void {
+    const o = this.byEngineId.get(e.id);
+    if (!o) return; // a tape order
+    this.byEngineId.delete(e.id);
+    o.state = e.status;
+    o.voidReason = e.voidReason;
+    if (e.cause === 'expiry') this.expired++;
+    else if (e.cause === 'self_trade') this.selfTradeCancels++;
+    else if (e.status === 'voided' && e.cause !== 'ioc') this.voided++;
   }
 
   private sweep(orders: SimOrder[]): void {
     for (let j = orders.length - 1; j >= 0; j--) if (orders[j]!.state !== 'open') orders.splice(j, 1);
   }
 
-  private fill(o: SimOrder, size: number, price: number, maker: boolean, cause: FillCause, row: number, at: number): void {
-    if (size <= 0) return;
-    const fee = fillFee(price, size, maker ? this.opts.fees.makerBps : this.opts.fees.takerBps, o.feeLeft);
-    o.feeLeft -= fee;
-    o.remaining -= size;
-    o.filled += size;
-    if (o.remaining <= 0) o.state = 'filled';
-    const yesPrice = o.planned.outcomeIndex === 1 ? price : ONE - price;
-    this.opts.onFill({
-      at,
-      market: o.market,
-      marketId: o.planned.marketId,
-      nonce: o.planned.nonce,
-      outcomeIndex: o.planned.outcomeIndex,
-      side: o.planned.side,
-      price,
-      yesSide: o.yesSide === 0 ? 'bid' : 'ask',
-      yesPrice,
-      size,
-      fee,
-      maker,
-      cause,
-      row,
-      seq: this.fillSeq++,
-    });
-  }
-
   /** An order reaches the venue. Unsigned by design: the sim venue never verifies signatures. */
   place(p: PlannedOrder, at: number): PlaceResult {
+    this.expireUntil(at);
     const key = p.nonce.toLowerCase();
     if (this.byKey.has(key)) return { ok: false, code: 'duplicate', message: 'duplicate nonce' };
     const market = this.marketOf(p.marketId);
-    if (market < 0) return reject(this, 'market-not-found', `market ${p.marketId} is not in the recording`);
-    if (!(Number.isSafeInteger(p.price) && p.price > 0 && p.price < ONE)) return reject(this, 'invalid-price', `price ${p.price}`);
-    if (!(Number.isSafeInteger(p.size) && p.size > 0)) return reject(this, 'invalid-size', `size ${p.size}`);
+    if (market < 0) return this.reject('market-not-found', `market ${p.marketId} is not in the recording`);
+    if (!(Number.isSafeInteger(p.price) && p.price > 0 && p.price < ONE)) return this.reject('invalid-price', `price ${p.price}`);
+    if (!(Number.isSafeInteger(p.size) && p.size > 0)) return this.reject('invalid-size', `size ${p.size}`);
     const tick = this.opts.ticks[market] ?? 1;
-    if (p.price % tick !== 0) return reject(this, 'invalid-price', `price ${p.price} is off the ${tick} tick`);
+    if (p.price % tick !== 0) return this.reject('invalid-price', `price ${p.price} is off the ${tick} tick`);
     // buy YES / sell NO rest as bids; sell YES / buy NO as asks (design.md §3)
     const yesSide: 0 | 1 = (p.outcomeIndex === 1) === (p.side === 0) ? 0 : 1;
     const yesPrice = p.outcomeIndex === 1 ? p.price : ONE - p.price;
-    const maxFee = p.maxFee ?? Math.max(1, Math.floor(notionalFloor(p.price, p.size) / 100));
-    const o: SimOrder = { key, planned: p, market, yesSide, yesPrice, remaining: p.size, filled: 0, feeLeft: maxFee, q: { ahead: 0, credit: 0 }, state: 'open', placedAt: at };
-    this.byKey.set(key, o);
-    this.placed++;
-    const tif = p.timeInForce ?? 0;
-    const book = this.books[market]!;
-    if (tif === 2 && this.takeable(book, yesSide, yesPrice) < o.remaining) {
-      o.state = 'cancelled';
-      return { ok: true, order: o };
+    const o: SimOrder = { key, planned: p, market, yesSide, yesPrice, engineId: 0, remaining: p.size, filled: 0, fees: 0, q: { ahead: 0, credit: 0 }, state: 'open', voidReason: null, placedAt: at };
+    const rested = this.restTape(o, at);
+    const r = this.engine.submit(toEngineOrder(p, market, this.bot, at));
+    if (r.ok) {
+      o.engineId = r.id;
+      this.byEngineId.set(r.id, o);
+      this.byKey.set(key, o);
+      this.placed++;
     }
-    this.take(o, book, at);
-    if (o.state === 'open' && tif !== 0) o.state = 'cancelled';
+    if (rested) this.engine.cancelAll(this.tape, market, at);
+    this.drain('take', -1, at);
+    if (!r.ok) return this.reject(r.code, `${r.field}: ${r.message}`);
     if (o.state === 'open') {
-      o.q = this.opts.queue.join(book.sizeAt(yesSide === 0 ? 'bid' : 'ask', yesPrice));
+      o.q = this.opts.queue.join(this.books[market]!.sizeAt(yesSide === 0 ? 'bid' : 'ask', yesPrice));
       this.own[market]!.push(o);
+      if (p.expiry) this.nextExpiry = Math.min(this.nextExpiry, p.expiry * 1000);
     }
+    this.sweep(this.own[market]!); // a self-trade may have cancelled a resting one
     return { ok: true, order: o };
   }
 
-  /** Recorded size our order could take now. */
-  private takeable(book: L2Book, yesSide: 0 | 1, yesPrice: number): number {
-    let total = 0;
-    for (const l of book.levels(yesSide === 0 ? 'ask' : 'bid')) {
-      if (yesSide === 0 ? l.price > yesPrice : l.price < yesPrice) break;
-      total += l.size;
+  /**
+   * Rest the recorded levels an arriving order crosses as tape orders (GTC) for it to take, up to its
+   * size. Skips levels our own resting orders on the same side already cross, and levels off the
+   * engine's grid. Returns how many were rested (the caller cancels what is left of them).
+   */
+  private restTape(o: SimOrder, at: number): number {
+    const m = o.market;
+    const bid = o.yesSide === 0;
+    const ownBest = bid ? this.engine.bestBid(m) : this.engine.bestAsk(m);
+    const tick = this.engineTicks[m]!;
+    const side = bid ? 'ask' : 'bid';
+    let need = o.remaining;
+    let n = 0;
+    for (const l of this.books[m]!.levels(side)) {
+      if (need <= 0 || (bid ? l.price > o.yesPrice : l.price < o.yesPrice)) break;
+      if ((ownBest > 0 && (bid ? l.price <= ownBest : l.price >= ownBest)) || l.price % tick !== 0) continue;
+      const size = Math.min(l.size, need);
+      const r = this.engine.submit(tapeOrder({ market: m, trader: this.tape, side, yesPrice: l.price, size, inventory: this.tapeInventory(m, side), timeInForce: 0, nowMs: at }));
+      if (!r.ok) throw new InvariantError(`the backtest tape could not rest a recorded level (${r.code} ${r.field}: ${r.message})`);
+      need -= size;
+      n++;
     }
-    return total;
-  }
-
-  private take(o: SimOrder, book: L2Book, at: number): void {
-    const other = o.yesSide === 0 ? 'ask' : 'bid';
-    while (o.remaining > 0) {
-      const best = other === 'ask' ? book.bestAsk() : book.bestBid();
-      if (best < 0 || (o.yesSide === 0 ? best > o.yesPrice : best < o.yesPrice)) break;
-      const avail = book.sizeAt(other, best);
-      const n = Math.min(o.remaining, avail);
-      const orderPrice = o.planned.outcomeIndex === 1 ? best : ONE - best;
-      this.fill(o, n, orderPrice, false, 'take', -1, at);
-      book.applyLevel(other, best, avail - n);
-    }
+    return n;
   }
 
   /** A cancel reaches the venue. */
-  cancel(nonce: string, _at: number): { ok: true; alreadyCancelled: boolean } | { ok: false; code: string; message: string } {
+  cancel(nonce: string, at: number): { ok: true; alreadyCancelled: boolean } | { ok: false; code: string; message: string } {
+    this.expireUntil(at);
     const o = this.byKey.get(nonce.toLowerCase());
     if (!o) return { ok: false, code: 'not-found', message: 'unknown order' };
     if (o.state !== 'open') return { ok: true, alreadyCancelled: true };
-    o.state = 'cancelled';
+    this.engine.cancel(o.engineId, at);
+    this.drain('trade', -1, at);
     this.cancelled++;
     this.sweep(this.own[o.market]!);
     return { ok: true, alreadyCancelled: false };
   }
 
-  /** The venue's view of an order (GET /orders shape, integer units). */
+  private reject(code: string, message: string): PlaceResult {
+    this.rejected++;
+    return { ok: false, code, message };
+  }
+
+  /** The venue's view of an order (GET /orders shape, integer units; sizes in shares). */
   toVenueOrder(o: SimOrder, trader: `0x${string}`): VenueOrder {
     const p = o.planned;
     return {
@@ -301,11 +479,11 @@ export class SimExchange {
       price: p.price,
       size: p.size,
       filledSize: o.filled,
-      remainingSize: o.remaining,
+      remainingSize: o.state === 'open' ? o.remaining : 0,
       percentFilled: Math.floor((o.filled * 100) / p.size),
-      type: 'limit',
+      type: p.clientOrderType === 'market' ? 'market' : 'limit',
       status: o.state,
-      voidReason: null,
+      voidReason: o.voidReason,
       insertedAt: new Date(o.placedAt).toISOString(),
       expiry: p.expiry ?? 0,
       settlementVersion: 2,
@@ -318,7 +496,7 @@ export class SimExchange {
   }
 }
 
-function reject(x: SimExchange, code: string, message: string): PlaceResult {
-  x.rejected++;
-  return { ok: false, code, message };
+/** Own orders in the engine's priority: best YES price first, then first placed (the sort is stable). */
+function byPriority(orders: SimOrder[]): SimOrder[] {
+  return orders.length < 2 ? orders : [...orders].sort((a, b) => (a.yesSide === 0 ? b.yesPrice - a.yesPrice : a.yesPrice - b.yesPrice));
 }

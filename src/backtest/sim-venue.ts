@@ -2,7 +2,9 @@
  * The sim venue: the backtest's VenuePort (src/model/venue.ts). A call sent at virtual time t reaches
  * the exchange model at t + entry latency (orders start resting, cancels land, in the order sent) and
  * its answer reaches the bot at that time + response latency; both are timers on the virtual clock.
- * Orders arrive unsigned with their nonce: nothing is signed or verified in a backtest.
+ * Orders arrive unsigned with their nonce: nothing is signed or verified in a backtest. The exchange
+ * model holds them in the matching engine, so a refusal carries the engine's code (e.g.
+ * UNDER_COLLATERALIZED when the bot cannot afford the order) as a non-retryable create failure.
  *
  * Fill reports reach the bot `response` ms after the fill (like the activity feed of a live venue),
  * through `onFillReport`; the replay loop turns them into OrderFilled events for the kernel.
@@ -69,8 +71,9 @@ export class SimVenue implements VenuePort {
   }
 
   openOrders(marketId?: Bytes32): Promise<VenueOrder[]> {
-    return this.roundTrip(() => {
+    return this.roundTrip((at) => {
       const x = this.opts.exchange;
+      x.expireUntil(at);
       const m = marketId === undefined ? undefined : x.marketOf(marketId);
       if (m === -1) return [];
       return x.openOrders(m).map((o) => x.toVenueOrder(o, this.trader));

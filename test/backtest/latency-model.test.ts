@@ -49,7 +49,7 @@ const timing: { entry: number; response: number; restsAt: number; ackAt: number 
 for (const row of timing) {
   test(`sim venue: entry ${row.entry} ms, response ${row.response} ms → order rests at +${row.restsAt - 1000}, answer at +${row.ackAt - 1000}`, async () => {
     const clock = new VirtualClock(1000);
-    const x = new SimExchange({ cols: cols([book(0, [[400_000, 10_000_000]], [[600_000, 10_000_000]])]), ticks: [10_000], queue: queueModel('level'), fees: { makerBps: 0, takerBps: 0 }, trader: '0x01', onFill: () => undefined });
+    const x = new SimExchange({ cols: cols([book(0, [[400_000, 10_000_000]], [[600_000, 10_000_000]])]), ticks: [10_000], queue: queueModel('level'), fees: { makerBps: 0, takerBps: 0 }, onFill: () => undefined });
     const v = new SimVenue({ clock, exchange: x, latency: latencyModel({ feedMs: 0, entryMs: row.entry, responseMs: row.response }), batchLimit: 10, onDelivered: () => undefined });
     const o = order({ side: 0, price: 450_000, size: 1_000_000 });
     let answeredAt = -1;
@@ -70,7 +70,7 @@ test('a cancel takes effect only after the entry latency: a trade in between sti
   const fills: SimFill[] = [];
   const clock = new VirtualClock(0);
   const c = cols([book(0, [[400_000, 10_000_000]], [[600_000, 10_000_000]]), trade(30, 400_000, 12_000_000, 'sell')]);
-  const x = new SimExchange({ cols: c, ticks: [10_000], queue: queueModel('level'), fees: { makerBps: 0, takerBps: 0 }, trader: '0x01', onFill: (f) => fills.push(f) });
+  const x = new SimExchange({ cols: c, ticks: [10_000], queue: queueModel('level'), fees: { makerBps: 0, takerBps: 0 }, onFill: (f) => fills.push(f) });
   x.applyRow(0, 0); // rows 0 and 1: the book's bid and ask levels
   x.applyRow(1, 0);
   const v = new SimVenue({ clock, exchange: x, latency: latencyModel({ feedMs: 0, entryMs: 50, responseMs: 0 }), batchLimit: 10, onDelivered: () => undefined });

@@ -10,7 +10,7 @@ import { book, cols, order, trade } from './helpers.ts';
 function setup(events: RecordedEvent[], fees = { makerBps: 0, takerBps: 0 }) {
   const c = cols(events);
   const fills: SimFill[] = [];
-  const x = new SimExchange({ cols: c, ticks: [10_000], queue: queueModel('level'), fees, trader: '0x01', onFill: (f) => fills.push(f) });
+  const x = new SimExchange({ cols: c, ticks: [10_000], queue: queueModel('level'), fees, onFill: (f) => fills.push(f) });
   let next = 0;
   /** apply recorded rows up to (not including) the first row after time t */
   const until = (t: number) => {
