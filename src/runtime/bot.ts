@@ -214,6 +214,7 @@ async function wire(
   cleanups.push(bindStoreMetrics(metrics, store));
   const health = new FeedHealth();
   const fills = new Map<string, number>();
+  const lastBookAt = new Map<string, number>();
 
   let kernel: QuotingKernel | null = null;
   let paperVenue: PaperVenue | null = null;
@@ -226,7 +227,19 @@ async function wire(
     paperVenue = new PaperVenue({ clock, onFill: toKernel });
     venue = paperVenue;
   } else {
-    venue = createLiveVenue({ client, signer: signer!, batchLimit: cfg.orders.batchLimit });
+    venue = createLiveVenue({
+      client,
+      signer: signer!,
+      batchLimit: cfg.orders.batchLimit,
+      // tick-to-wire: from the last book event of the market to its signed request (a requote
+      // caused by a fill or a timer has no fresh book event and is not counted)
+      onWrite: (marketId) => {
+        const t = marketId ? lastBookAt.get(marketId.toLowerCase()) : undefined;
+        if (t === undefined) return;
+        lastBookAt.delete(marketId!.toLowerCase());
+        metrics.tickToWire.observe((performance.now() - t) / 1000);
+      },
+    });
   }
 
   const exitCode = deferred<number>();
@@ -250,6 +263,10 @@ async function wire(
   cleanups.push(() => subs.forEach((s) => s.unsubscribe()));
   const sink = (fe: FeedEvent): void => {
     try {
+      if (fe.event.type === 'BookEventReceived' && fe.event.event.type !== 'status' && fe.event.event.type !== 'trade') {
+        const ev = fe.event.event;
+        lastBookAt.set((ev.type === 'snapshot' ? ev.book.marketId : ev.marketId).toLowerCase(), performance.now());
+      }
       if (fe.event.type === 'OrderFilled') fills.set(fe.event.marketId.toLowerCase(), (fills.get(fe.event.marketId.toLowerCase()) ?? 0) + 1);
       toKernel(fe.event);
       if (paperVenue && fe.event.type === 'BookEventReceived') {

@@ -55,6 +55,8 @@ export interface LiveVenueOptions {
   nowSec?: () => number;
   /** signed bodies kept for resends at most (oldest dropped first; default 10 000) */
   maxKeptBodies?: number;
+  /** called when a signed request is about to be written, with its market (tick-to-wire metric) */
+  onWrite?: (marketId: Bytes32 | null) => void;
 }
 
 export interface LiveVenue extends VenuePort {
@@ -119,6 +121,7 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
     const creates = chunk.filter((o): o is Extract<Op, { type: 'create' }> => o.type === 'create');
     const cancels = chunk.filter((o): o is Extract<Op, { type: 'cancel' }> => o.type === 'cancel');
     const alreadySent = creates.some((c) => c.resend);
+    opts.onWrite?.(creates[0]?.planned.marketId ?? null);
     let res: BulkResult;
     try {
       if (creates.length === 0) res = await orders.bulkCancel(cancels.map((c) => c.body));
@@ -165,6 +168,7 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
   async function cancelReplace(cancelNonce: Bytes32, create: PlannedOrder): Promise<{ cancel: CancelOutcome; create: CreateOutcome }> {
     const cancelBody = cancelBodyOf(cancelNonce);
     const { body, resend } = bodyOf(create);
+    opts.onWrite?.(create.marketId);
     try {
       const r = await orders.cancelReplace(cancelBody, body, { alreadySent: resend });
       return {
