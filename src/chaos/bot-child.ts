@@ -23,7 +23,8 @@ function send(m: ChildMessage): void {
 process.on('unhandledRejection', (e) => send({ type: 'unhandled', kind: 'unhandledRejection', message: scrubSecrets(String((e as Error)?.stack ?? e)) }));
 process.on('uncaughtException', (e) => send({ type: 'unhandled', kind: 'uncaughtException', message: scrubSecrets(String(e?.stack ?? e)) }));
 
-const lag = monitorEventLoopDelay({ resolution: 10 });
+// 1 ms sampling: the histogram counts the sampling interval itself, so a coarse one would inflate every figure
+const lag = monitorEventLoopDelay({ resolution: 1 });
 lag.enable();
 const counters = { bookEvents: 0, bookDeltas: 0, resyncs: 0, lateEvents: 0, venueCalls: 0 };
 let lastListedAt = 0;

@@ -1,9 +1,9 @@
 /**
  * Book traffic for the load benchmark: a synthetic maker that changes every market's book at a fixed
  * rate (default 10 updates per second per market) by adding and cancelling resting orders in the
- * engine, so each change reaches stream subscribers as a real delta. Prices stay in two bands (bids
- * 30–45¢, asks 55–70¢ in YES terms) so the book never crosses and the bot always has something to
- * quote around; the synthetic maker never trades.
+ * engine, so each change reaches stream subscribers as a real delta. Bids and asks are placed 1–8¢
+ * either side of a centre that walks by a cent now and then (so mids move and the bot requotes);
+ * the synthetic book never crosses, so the synthetic maker never trades with itself.
  *
  *   const d = startBookDriver(ex, { perMarketPerSecond: 10, seed: 1 });
  *   d.updates   // changes applied so far;   d.stop()
@@ -41,17 +41,30 @@ export function startBookDriver(ex: LocalExchange, o: BookDriverOptions): BookDr
   let refused = 0;
   let carry = 0;
 
+  // each market's centre walks by a cent now and then, so the mid moves and the bot has to requote
+  const centre = new Map<number, number>();
   const change = (m: { index: number; tick: number }, now: number): void => {
     const list = resting.get(m.index) ?? [];
     resting.set(m.index, list);
+    let c = centre.get(m.index) ?? 50;
+    if (rng.next() < 0.05) c = Math.min(80, Math.max(20, c + (rng.next() < 0.5 ? -1 : 1)));
+    centre.set(m.index, c);
     if (list.length >= (o.restingPerMarket ?? 12) || (list.length > 4 && rng.next() < 0.45)) {
-      const id = list.splice(Math.floor(rng.next() * list.length), 1)[0]!;
+      // oldest first: levels left behind by the walking centre go away
+      const id = list.shift()!;
       if (host.cancel(id, now)) updates++;
       return;
     }
     const bid = rng.next() < 0.5;
-    const cents = bid ? 30 + Math.floor(rng.next() * 16) : 55 + Math.floor(rng.next() * 16);
-    const yesPrice = Math.max(m.tick, Math.round((cents * 10_000) / m.tick) * m.tick);
+    const offset = 1 + Math.floor(rng.next() * 8);
+    const cents = bid ? c - offset : c + offset;
+    let yesPrice = Math.max(m.tick, Math.min(1_000_000 - m.tick, Math.round((cents * 10_000) / m.tick) * m.tick));
+    // never cross the synthetic book (the driver must not trade with itself)
+    const bestBid = host.engine.bestBid(m.index);
+    const bestAsk = host.engine.bestAsk(m.index);
+    if (bid && bestAsk > 0 && yesPrice >= bestAsk) yesPrice = bestAsk - m.tick;
+    if (!bid && bestBid > 0 && yesPrice <= bestBid) yesPrice = bestBid + m.tick;
+    if (yesPrice <= 0 || yesPrice >= 1_000_000) return;
     // a YES ask is a NO bid at 1 − p: both sides need only collateral
     const order = toSubmitOrder({ market: m.index, trader, outcome: bid ? 1 : 0, side: 'buy', price: bid ? yesPrice : 1_000_000 - yesPrice, size: (1 + Math.floor(rng.next() * 5)) * 1_000_000, nowMs: now });
     const r = host.submit(order);

@@ -39,7 +39,8 @@ const work = mkdtempSync(join(tmpdir(), 'bm-load-'));
 const keys = chaosKeys(77);
 const ex = createLocalExchange({
   seed: 77,
-  markets: MARKETS,
+  // generated markets: the demo list has only a handful
+  markets: Array.from({ length: MARKETS }, (_, i) => ({ question: `Load market ${i + 1}: will it resolve YES?`, slug: `load-${i + 1}`, deadline: Date.now() + 30 * 86_400_000, tick: 10_000 })),
   apiKeys: [{ key: keys.apiKey, wallet: keys.address }],
   chain: TESTNET,
   // the venue's own rate limit is not what is measured here
@@ -99,7 +100,9 @@ logging:
 );
 
 let waiter: ((s: ChildStats) => void) | null = null;
+let quoted = 0;
 const onMessage = (m: ChildMessage): void => {
+  if (m.type === 'ready') quoted = m.markets;
   if (m.type === 'stats') {
 
     waiter?.(m.stats);
@@ -128,7 +131,7 @@ interface Window {
   from: ChildStats;
   to: ChildStats;
 }
-async function measure(ms: number, progress: boolean): Promise<Window> {
+async function measure(ms: number, progress: boolean, stopTraffic: () => void = () => undefined): Promise<Window> {
   bot.request({ type: 'reset-lag' });
   const from = await stats();
   const p0 = published;
@@ -141,11 +144,12 @@ async function measure(ms: number, progress: boolean): Promise<Window> {
       process.stderr.write(`load: ${((Date.now() - t0) / 1000).toFixed(0)} s, lag p99 ${s.lagP99Ms.toFixed(1)} ms, rss ${(s.rssBytes / 2 ** 20).toFixed(0)} MiB, deltas ${s.bookDeltas - from.bookDeltas}/${published - p0}\n`);
     }
   }
-  // let in-flight deltas arrive before counting what was received
+  // stop the traffic, then let in-flight deltas arrive before counting what was received
+  stopTraffic();
   const publishedAtEnd = published;
-  await sleep(1_000);
+  await sleep(2_000);
   const to = await stats();
-  return { ms: Date.now() - t0 - 1_000, cpuMs: to.cpuUserMs + to.cpuSystemMs - from.cpuUserMs - from.cpuSystemMs, published: publishedAtEnd - p0, requests: requests - r0, from, to };
+  return { ms: Date.now() - t0 - 2_000, cpuMs: to.cpuUserMs + to.cpuSystemMs - from.cpuUserMs - from.cpuSystemMs, published: publishedAtEnd - p0, requests: requests - r0, from, to };
 }
 
 try {
@@ -155,8 +159,7 @@ try {
   const driver = startBookDriver(ex, { perMarketPerSecond: RATE, seed: 77 });
   process.stderr.write(`load: driver on (${MARKETS * RATE} book changes/s); warm-up ${WARMUP_MS / 1000} s, then ${MINUTES} min measured\n`);
   await sleep(WARMUP_MS);
-  const w = await measure(MINUTES * 60_000, true);
-  driver.stop();
+  const w = await measure(MINUTES * 60_000, true, () => driver.stop());
   const secs = w.ms / 1000;
   const received = w.to.bookDeltas - w.from.bookDeltas;
   const dropped = Math.max(0, w.published - received);
@@ -165,7 +168,7 @@ try {
   const s = w.to;
   report(
     [
-      ['markets quoted', MARKETS],
+      ['markets quoted', `${quoted} of ${MARKETS}`],
       ['measured', `${secs.toFixed(0)} s after ${WARMUP_MS / 1000} s warm-up`],
       ['book deltas published/s', w.published / secs],
       ['book deltas received/s', received / secs],
@@ -176,6 +179,7 @@ try {
       ['event-loop lag p50 (ms)', s.lagP50Ms],
       ['event-loop lag p99 (ms)', s.lagP99Ms],
       ['event-loop lag max (ms)', s.lagMaxMs],
+      ['lag p99, still books (ms)', idle.to.lagP99Ms],
       ['bot CPU (% of one core)', cpuPct],
       ['bot CPU, still books (%)', idleCpuPct],
       ['bot RSS (MiB)', s.rssBytes / 2 ** 20],
@@ -194,13 +198,14 @@ try {
       baselineValue: Number(idleCpuPct.toFixed(1)),
       ratio: Number((cpuPct / Math.max(0.1, idleCpuPct)).toFixed(2)),
       cpuPercent: Number(cpuPct.toFixed(1)),
+      idleLagP99: Number(idle.to.lagP99Ms.toFixed(2)),
       rssMiB: Number((s.rssBytes / 2 ** 20).toFixed(0)),
       deltasPerSecond: Number((w.published / secs).toFixed(0)),
       dropped,
       late: s.lateEvents - w.from.lateEvents,
       venueCallsPerSecond: Number((w.requests / secs).toFixed(1)),
       minutes: MINUTES,
-      markets: MARKETS,
+      markets: quoted,
     },
   );
 } finally {

@@ -42,7 +42,8 @@ async function run(args: ParsedArgs): Promise<number> {
   const seed = o.seed as number;
   if (!Number.isSafeInteger(seed) || seed < 0) throw new BadInputError('--seed', 'a non-negative integer', seed);
   const markets = o.markets as number;
-  if (!Number.isInteger(markets) || markets < 1 || markets > 50) throw new BadInputError('--markets', 'an integer from 1 to 50', markets);
+  // the local exchange's demo market list has eight entries
+  if (!Number.isInteger(markets) || markets < 1 || markets > 8) throw new BadInputError('--markets', 'an integer from 1 to 8', markets);
   if (seconds < 10) throw new BadInputError('--duration', 'at least 10 s (the schedule needs room for a restart and a kill)', seconds);
   const workDir = (o['work-dir'] as string | undefined) ?? mkdtempSync(join(tmpdir(), 'bookmaker-chaos-'));
   const quiet = o.quiet === true;
