@@ -139,6 +139,8 @@ export class SimExchange {
   placed = 0;
   cancelled = 0;
   rejected = 0;
+  /** refusals by code (the engine's, e.g. UNDER_COLLATERALIZED, or the pre-checks' 'invalid-price' …) */
+  readonly rejectedBy = new Map<string, number>();
   /** own orders the engine ended by itself: dead-man expiry, void (limits, minimum fill), self-trade */
   expired = 0;
   voided = 0;
@@ -464,6 +466,7 @@ export class SimExchange {
 
   private reject(code: string, message: string): PlaceResult {
     this.rejected++;
+    this.rejectedBy.set(code, (this.rejectedBy.get(code) ?? 0) + 1);
     return { ok: false, code, message };
   }
 

@@ -3,7 +3,9 @@
  * a six-minute window, the shipped config/backtest.yaml (avellaneda). Fills must happen, and each one
  * must be explained by the recorded row it names: a trade on our side at or through our price, or a
  * level on the other side at or through our price; a fill on arrival ('take') must find that price
- * in the recorded book. Runs twice: the JSON summary, the fills and the HTML must be byte-identical.
+ * in the recorded book. The bot's orders live in the matching engine: its ledger must equal the bot's
+ * store and the fills' cash, and hold its invariants. Runs twice: the JSON summary, the fills and the
+ * HTML must be byte-identical.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,6 +16,8 @@ import { buildSummary, summaryJson } from '../../src/backtest/report-summary.ts'
 import { buildHtml } from '../../src/backtest/report-html.ts';
 import { KIND_LEVEL, KIND_TRADE, KIND_CLEAR } from '../../src/backtest/recording/columns.ts';
 import { L2Book } from '../../src/core/l2-book.ts';
+import { orderKindOf } from '../../src/exchange/signing/orderMapping.ts';
+import { notionalCeil, notionalFloor, ONE } from '../../src/model/units.ts';
 import { polymarketRecording } from '../bench/fixtures.ts';
 
 const dir = await polymarketRecording();
@@ -86,6 +90,47 @@ test('fills happen on the real capture, and every fill is explained by a recorde
     assert.equal(mine?.position.fills ?? 0, truth.fills, `fills of ${id}`);
     assert.equal(mine?.position.realised ?? 0n, truth.realised, `realised PnL of ${id}`);
   }
+});
+
+test('positions and collateral of the bot equal the matching engine ledger; conservation holds', () => {
+  const x = first.exchange;
+  assert.deepEqual(x.engine.checkInvariants(), [], 'engine invariants (conservation, reservations)');
+  assert.deepEqual(x.checkInvariants(), [], 'reported fill deltas vs the ledger');
+  const { balance } = x.account();
+  assert.equal(balance.reserved, 0n, 'nothing reserved after the end-of-data cancel-all');
+  assert.equal(x.engine.openOrders({ trader: x.bot }).length, 0);
+  assert.equal(first.store.state.collateral, balance.collateral, 'the store holds the engine collateral');
+  // collateral = start + each fill's cash in its own terms (payers round up, receivers down, fees paid)
+  let cash = 0n;
+  for (const f of first.collector.fills) {
+    const p = x.get(f.nonce)!.planned;
+    const kind = orderKindOf(p.side, p.inventoryMode ?? 0);
+    if (kind === 0) cash -= BigInt(notionalCeil(f.price, f.size) + f.fee);
+    else if (kind === 1) cash += BigInt(notionalFloor(f.price, f.size) - f.fee);
+    else cash -= BigInt(notionalCeil(ONE - f.price, f.size) + f.fee);
+  }
+  assert.equal(balance.collateral, cfg.settings.startingCollateral + cash, 'collateral moved by exactly the fills');
+  assert.ok(first.collector.fills.some((f) => f.fee > 0), 'fees were charged');
+  for (const [m, id] of first.source.cols.markets.entries()) {
+    const p = x.engine.position(x.bot, m);
+    const mine = first.store.state.markets.get(id.toLowerCase());
+    assert.equal(BigInt(mine?.position.yes ?? 0), p.yes, `YES held in ${id}`);
+    assert.equal(BigInt(mine?.position.no ?? 0), p.no, `NO held in ${id}`);
+    assert.equal(BigInt(first.collector.positions[m]!.net), p.yes - p.no, `net position of ${id}`);
+  }
+  const kinds = new Set(first.collector.fills.map((f) => f.match));
+  assert.ok(kinds.has('mint') && kinds.has('merge'), `match kinds seen: ${[...kinds].join(', ')}`);
+});
+
+test('a bot short of collateral has its orders refused UNDER_COLLATERALIZED and never overdraws', async () => {
+  const poor = await runBacktest({ source: loadReplaySource(dir, window), config: cfg.bot, settings: { ...cfg.settings, startingCollateral: 15_000_000n } });
+  const s = buildSummary(poor);
+  assert.ok((poor.exchange.rejectedBy.get('UNDER_COLLATERALIZED') ?? 0) > 0, `refusals: ${JSON.stringify([...poor.exchange.rejectedBy])}`);
+  assert.equal(s.orders.rejected, [...poor.exchange.rejectedBy.values()].reduce((a, b) => a + b, 0));
+  const { balance } = poor.exchange.account();
+  assert.ok(balance.collateral >= 0n);
+  assert.deepEqual(poor.exchange.checkInvariants(), []);
+  assert.ok(s.orders.placed < buildSummary(first).orders.placed, 'fewer orders rest than with the full budget');
 });
 
 test('determinism: a second run gives byte-identical fills, JSON summary and HTML report', async () => {
