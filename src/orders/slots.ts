@@ -15,9 +15,47 @@ export function slotOf(marketId: Bytes32, side: 'bid' | 'ask', level: number): s
   return `${marketId.toLowerCase()}:${side}:${level}`;
 }
 
-export function parseSlot(slot: string): { marketId: string; side: 'bid' | 'ask'; level: number } | null {
-  const m = /^(0x[0-9a-f]+):(bid|ask):(\d+)$/.exec(slot);
-  return m ? { marketId: m[1]!, side: m[2] as 'bid' | 'ask', level: Number(m[3]) } : null;
+export interface ParsedSlot {
+  readonly marketId: string;
+  readonly side: 'bid' | 'ask';
+  readonly level: number;
+}
+
+const SLOT = /^(0x[0-9a-f]+):(bid|ask):(\d+)$/;
+
+/**
+ * Slot strings by market id, indexed by 2·level (+1 for asks). Every tick of every market names the
+ * same few slots again, and building one lower-cases and concatenates a 66-character id; a slot is a
+ * string, so handing out the same one is indistinguishable. Bounded: cleared when it outgrows what
+ * any real bot quotes.
+ */
+const slotCache = new Map<string, string[]>();
+const parseCache = new Map<string, ParsedSlot | null>();
+const CACHE_MAX = 65_536;
+
+function cachedSlot(marketId: Bytes32, side: 'bid' | 'ask', level: number): string {
+  // integer levels 0…999 are what strategies use; anything else is built fresh
+  if (!(level >= 0 && level < 1000 && (level | 0) === level)) return slotOf(marketId, side, level);
+  let slots = slotCache.get(marketId);
+  if (slots === undefined) {
+    if (slotCache.size >= CACHE_MAX) slotCache.clear();
+    slots = [];
+    slotCache.set(marketId, slots);
+  }
+  const i = side === 'bid' ? 2 * level : 2 * level + 1;
+  return (slots[i] ??= slotOf(marketId, side, level));
+}
+
+/** The parts of a slot name, or null when it is not one of ours (the result is shared: read it only). */
+export function parseSlot(slot: string): ParsedSlot | null {
+  let p = parseCache.get(slot);
+  if (p === undefined) {
+    const m = SLOT.exec(slot);
+    p = m ? { marketId: m[1]!, side: m[2] as 'bid' | 'ask', level: Number(m[3]) } : null;
+    if (parseCache.size >= CACHE_MAX) parseCache.clear();
+    parseCache.set(slot, p);
+  }
+  return p;
 }
 
 /**
@@ -25,14 +63,23 @@ export function parseSlot(slot: string): { marketId: string; side: 'bid' | 'ask'
  * otherwise its rank among the quotes of its side; a repeated level takes the next free one.
  */
 export function desiredOrders(marketId: Bytes32, mapped: readonly MappedOrder[]): DesiredOrder[] {
-  const used = { bid: new Set<number>(), ask: new Set<number>() };
-  const rank = { bid: 0, ask: 0 };
-  return mapped.map((m) => {
+  const out = new Array<DesiredOrder>(mapped.length);
+  // levels taken so far per side; quote sets are a handful long, so a list beats a Set per call
+  const usedBid: number[] = [];
+  const usedAsk: number[] = [];
+  let rankBid = 0;
+  let rankAsk = 0;
+  for (let i = 0; i < mapped.length; i++) {
+    const m = mapped[i]!;
     const side = m.quote.side;
-    let level = m.quote.level ?? rank[side];
-    rank[side]++;
-    while (used[side].has(level)) level++;
-    used[side].add(level);
-    return { slot: slotOf(marketId, side, level), order: m.order };
-  });
+    const bid = side === 'bid';
+    const used = bid ? usedBid : usedAsk;
+    let level = m.quote.level ?? (bid ? rankBid : rankAsk);
+    if (bid) rankBid++;
+    else rankAsk++;
+    while (used.includes(level)) level++;
+    used.push(level);
+    out[i] = { slot: cachedSlot(marketId, side, level), order: m.order };
+  }
+  return out;
 }

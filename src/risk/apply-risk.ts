@@ -13,11 +13,12 @@
  * token and adds no exposure (it is already counted).
  */
 import type { DesiredQuote, MarketView, WorkingQuote } from '../strategy/types.ts';
-import { exposureOf, markPrice, worstNotional, worstPosition } from './exposure.ts';
+import { levelOrder } from '../strategy/level-order.ts';
+import { exposureOf, markPrice, worstNotional, worstPosition, type Exposure } from './exposure.ts';
 import { killSwitch } from './kill-switch.ts';
-import { marketGuard, type GuardTrip } from './market-guard.ts';
+import { marketGuard } from './market-guard.ts';
 import { priceCheck, priceContext } from './price-check.ts';
-import { allocateBudget, refill, requoteValue } from './rate-budget.ts';
+import { allocateBudget, moveValue, refill } from './rate-budget.ts';
 import { INITIAL_RISK_STATE, type QuoteDenied, type RiskDecision, type RiskLimits, type RiskReason, type RiskResult, type RiskState } from './types.ts';
 
 interface Cap {
@@ -27,26 +28,47 @@ interface Cap {
 
 /** Largest worst-case long (side 'bid') or short (side 'ask') this market may reach, and why. */
 export function sideCap(view: MarketView, limits: RiskLimits, side: 'bid' | 'ask'): Cap {
-  const mark = markPrice(view);
+  return sideCapOf(view, limits, side, exposureOf(view.position.net, view.quotes), markPrice(view));
+}
+
+/**
+ * sideCap with this market's exposure and mark computed once per tick by the caller. The tightest
+ * cap wins; on equal limits the earlier one in this order (as a reduce over the list did).
+ */
+function sideCapOf(view: MarketView, limits: RiskLimits, side: 'bid' | 'ask', current: Exposure, mark: number): Cap {
   const unitValue = side === 'bid' ? mark : 1e6 - mark; // 1e-6 USDC per share at risk
-  const current = exposureOf(view.position.net, view.quotes);
-  const caps: Cap[] = [
-    { limit: limits.maxPosition, reason: 'POSITION_LIMIT' },
-    { limit: sharesFor(limits.maxNotional, unitValue), reason: 'NOTIONAL_LIMIT' },
-  ];
+  let limit = limits.maxPosition;
+  let reason: RiskReason = 'POSITION_LIMIT';
+  const notional = sharesFor(limits.maxNotional, unitValue);
+  if (notional < limit) {
+    limit = notional;
+    reason = 'NOTIONAL_LIMIT';
+  }
   if (limits.maxTotalPosition > 0) {
     const others = view.account.worstCasePosition - worstPosition(current);
-    caps.push({ limit: limits.maxTotalPosition - others, reason: 'TOTAL_POSITION_LIMIT' });
+    const cap = limits.maxTotalPosition - others;
+    if (cap < limit) {
+      limit = cap;
+      reason = 'TOTAL_POSITION_LIMIT';
+    }
   }
   if (limits.maxTotalNotional > 0) {
     const others = view.account.worstCaseNotional - worstNotional(current, mark);
-    caps.push({ limit: sharesFor(limits.maxTotalNotional - others, unitValue), reason: 'TOTAL_NOTIONAL_LIMIT' });
+    const cap = sharesFor(limits.maxTotalNotional - others, unitValue);
+    if (cap < limit) {
+      limit = cap;
+      reason = 'TOTAL_NOTIONAL_LIMIT';
+    }
   }
   if (limits.reduceOnly) {
     const net = view.position.net;
-    caps.push({ limit: Math.max(0, side === 'bid' ? net : -net), reason: 'REDUCE_ONLY' });
+    const cap = Math.max(0, side === 'bid' ? net : -net);
+    if (cap < limit) {
+      limit = cap;
+      reason = 'REDUCE_ONLY';
+    }
   }
-  return caps.reduce((a, b) => (b.limit < a.limit ? b : a));
+  return { limit, reason };
 }
 
 function sharesFor(notional: number, unitValue: number): number {
@@ -56,113 +78,165 @@ function sharesFor(notional: number, unitValue: number): number {
 
 /** Pair each desired quote with an identical live own order, each order used once. */
 function matchExisting(view: MarketView, quotes: readonly DesiredQuote[]): (WorkingQuote | undefined)[] {
-  const pool = view.quotes.filter((w) => w.state !== 'cancelling');
-  const used = new Set<WorkingQuote>();
-  return quotes.map((q) => {
-    const m = pool.find((w) => !used.has(w) && w.side === q.side && w.price === q.price && w.size === q.size);
-    if (m) used.add(m);
-    return m;
-  });
+  const own = view.quotes;
+  const out = new Array<WorkingQuote | undefined>(quotes.length);
+  // which own orders are taken, by index into view.quotes (a handful: no Set needed)
+  let used: boolean[] | null = null;
+  for (let i = 0; i < quotes.length; i++) {
+    const q = quotes[i]!;
+    let m: WorkingQuote | undefined;
+    for (let j = 0; j < own.length; j++) {
+      const w = own[j]!;
+      if (w.state === 'cancelling' || (used !== null && used[j]) || w.side !== q.side || w.price !== q.price || w.size !== q.size) continue;
+      m = w;
+      (used ??= new Array<boolean>(own.length).fill(false))[j] = true;
+      break;
+    }
+    out[i] = m;
+  }
+  return out;
 }
 
 function denied(view: MarketView, reason: RiskReason, detail: string, quote: DesiredQuote | null): QuoteDenied {
   return { type: 'QuoteDenied', marketId: view.marketId, reason, detail, quote, ts: view.now };
 }
 
+/** Every quote of the market pulled (or everything killed) for one market-wide reason. */
+function marketWide(view: MarketView, action: 'pull' | 'kill', reason: RiskReason, detail: string, wanted: number, state: RiskState): RiskResult {
+  return {
+    action,
+    quotes: [],
+    decisions: [{ kind: 'deny', quote: null, reason, detail }],
+    // one event per tick that had something to deny, not one per quote: the cause is market-wide
+    denied: wanted > 0 || action === 'kill' ? [denied(view, reason, detail, null)] : [],
+    state,
+  };
+}
+
 export function applyRisk(view: MarketView, quotes: readonly DesiredQuote[] | null, limits: RiskLimits, state: RiskState = INITIAL_RISK_STATE): RiskResult {
   const kill = killSwitch(view, limits, state);
   const tokens = refill(state.tokens, state.refilledAt, view.now, limits.orderRate);
   const next: RiskState = { peakPnl: kill.peakPnl, tokens, refilledAt: view.now, killed: kill.killed };
-  const wanted = quotes ?? [];
-  const marketWide = (action: 'pull' | 'kill', trip: GuardTrip): RiskResult => ({
-    action,
-    quotes: [],
-    decisions: [{ kind: 'deny', quote: null, reason: trip.reason, detail: trip.detail }],
-    // one event per tick that had something to deny, not one per quote: the cause is market-wide
-    denied: wanted.length > 0 || action === 'kill' ? [denied(view, trip.reason, trip.detail, null)] : [],
-    state: next,
-  });
-  if (kill.killed) return marketWide('kill', { reason: kill.killed, detail: kill.detail });
+  const wanted = quotes === null ? 0 : quotes.length;
+  if (kill.killed) return marketWide(view, 'kill', kill.killed, kill.detail, wanted, next);
   if (quotes === null) return { action: 'pull', quotes: [], decisions: [], denied: [], state: next };
   const guard = marketGuard(view, limits);
-  if (guard) return marketWide('pull', guard);
+  if (guard) return marketWide(view, 'pull', guard.reason, guard.detail, wanted, next);
   return gateQuotes(view, quotes, limits, next);
 }
 
+/**
+ * Stages 3–5 for one tick. Written as index loops over per-quote arrays (no closures, no spreads):
+ * it runs for every market on every tick.
+ */
 function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: RiskLimits, state: RiskState): RiskResult {
-  const decisions: (RiskDecision | undefined)[] = new Array(quotes.length);
-  const sizes: number[] = quotes.map((q) => q.size);
-  const trims: (RiskReason | undefined)[] = new Array(quotes.length);
+  const n = quotes.length;
+  const decisions: (RiskDecision | undefined)[] = new Array(n);
+  const sizes: number[] = new Array(n);
+  const trims: (RiskReason | undefined)[] = new Array(n);
+  for (let i = 0; i < n; i++) sizes[i] = quotes[i]!.size;
   const matched = matchExisting(view, quotes);
   const ctx = priceContext(view, quotes);
-  const deny = (i: number, reason: RiskReason, detail: string) => {
-    decisions[i] = { kind: 'deny', quote: quotes[i]!, reason, detail };
-  };
 
   // 3. price checks, and the venue's SELF_TRADE warning (no new orders while it stands)
-  quotes.forEach((q, i) => {
+  for (let i = 0; i < n; i++) {
+    const q = quotes[i]!;
     const trip = priceCheck(q, view, limits, ctx);
-    if (trip) deny(i, trip.reason, trip.detail);
-    else if (view.flags.selfTradeWarning && !matched[i]) deny(i, 'SELF_TRADE', 'venue simulate flagged SELF_TRADE');
-  });
+    if (trip) decisions[i] = { kind: 'deny', quote: q, reason: trip.reason, detail: trip.detail };
+    else if (view.flags.selfTradeWarning && !matched[i]) decisions[i] = { kind: 'deny', quote: q, reason: 'SELF_TRADE', detail: 'venue simulate flagged SELF_TRADE' };
+  }
 
   // 4. sizes: closest levels get the room first
-  const order = quotes.map((_, i) => i).sort((a, b) => (quotes[a]!.level ?? 0) - (quotes[b]!.level ?? 0) || a - b);
+  const order = levelOrder(quotes);
   const base = exposureOf(view.position.net, view.quotes);
-  const reach = { bid: base.long, ask: base.short };
-  const caps = { bid: sideCap(view, limits, 'bid'), ask: sideCap(view, limits, 'ask') };
-  for (const i of order) {
+  const mark = markPrice(view);
+  let reachBid = base.long;
+  let reachAsk = base.short;
+  let capBid: Cap | null = null;
+  let capAsk: Cap | null = null;
+  let costly = 0;
+  for (let k = 0; k < n; k++) {
+    const i = order[k]!;
     if (decisions[i] || matched[i]) continue;
     const q = quotes[i]!;
     if (sizes[i]! > limits.maxOrderSize) {
       sizes[i] = limits.maxOrderSize;
       trims[i] = 'ORDER_SIZE';
     }
-    const cap = caps[q.side];
-    const room = cap.limit - reach[q.side];
+    // caps are computed on first need only (a tick whose quotes all stand costs none)
+    const bid = q.side === 'bid';
+    const cap = bid ? (capBid ??= sideCapOf(view, limits, 'bid', base, mark)) : (capAsk ??= sideCapOf(view, limits, 'ask', base, mark));
+    const room = cap.limit - (bid ? reachBid : reachAsk);
     if (room < sizes[i]!) {
       sizes[i] = Math.max(0, room);
       trims[i] = cap.reason;
     }
     if (sizes[i]! < Math.max(1, view.minSize)) {
       const reason = trims[i] ?? 'ORDER_SIZE';
-      deny(i, reason, `${q.side} size ${q.size} leaves ${sizes[i]} under the limit (market minimum ${view.minSize})`);
+      decisions[i] = { kind: 'deny', quote: q, reason, detail: `${q.side} size ${q.size} leaves ${sizes[i]} under the limit (market minimum ${view.minSize})` };
       continue;
     }
-    reach[q.side] += sizes[i]!;
+    if (bid) reachBid += sizes[i]!;
+    else reachAsk += sizes[i]!;
+    costly++;
   }
 
   // 5. rate budget over the creates that survived
-  const costly = order.filter((i) => !decisions[i] && !matched[i]);
-  const live = view.quotes.filter((w) => w.state !== 'cancelling');
-  const olds = costly.map((i) => live.find((w) => w.side === quotes[i]!.side && w.level === quotes[i]!.level && !matched.includes(w)));
-  const budget = allocateBudget(
-    costly.map((i, k) => requoteValue({ ...quotes[i]!, size: sizes[i]! }, olds[k], view.tick)),
-    state.tokens,
-  );
+  let tokensLeft = state.tokens;
   const kept: DesiredQuote[] = [];
-  costly.forEach((i, k) => {
-    if (budget.granted[k]) return;
-    const old = olds[k];
-    deny(i, 'RATE_LIMIT', old ? `order budget spent: kept the working ${old.side} at ${old.price}` : 'order budget spent');
-    if (old && !priceCheck(old, view, limits, ctx)) kept.push(workingAsQuote(old));
-  });
+  if (costly > 0) {
+    const costlyIdx: number[] = [];
+    for (let k = 0; k < n; k++) {
+      const i = order[k]!;
+      if (!decisions[i] && !matched[i]) costlyIdx.push(i);
+    }
+    const olds = new Array<WorkingQuote | undefined>(costlyIdx.length);
+    const values = new Array<number>(costlyIdx.length);
+    for (let k = 0; k < costlyIdx.length; k++) {
+      const q = quotes[costlyIdx[k]!]!;
+      const old = replacedOrder(view.quotes, q, matched);
+      olds[k] = old;
+      values[k] = moveValue(q.price, sizes[costlyIdx[k]!]!, q.level, old, view.tick);
+    }
+    const budget = allocateBudget(values, state.tokens);
+    tokensLeft = budget.tokens;
+    for (let k = 0; k < costlyIdx.length; k++) {
+      if (budget.granted[k]) continue;
+      const i = costlyIdx[k]!;
+      const old = olds[k];
+      decisions[i] = { kind: 'deny', quote: quotes[i]!, reason: 'RATE_LIMIT', detail: old ? `order budget spent: kept the working ${old.side} at ${old.price}` : 'order budget spent' };
+      if (old && !priceCheck(old, view, limits, ctx)) kept.push(workingAsQuote(old));
+    }
+  }
 
   const out: DesiredQuote[] = [];
-  const all: RiskDecision[] = quotes.map((q, i) => {
+  const all: RiskDecision[] = new Array(n);
+  const events: QuoteDenied[] = [];
+  for (let i = 0; i < n; i++) {
+    const q = quotes[i]!;
     const d = decisions[i];
-    if (d) return d;
-    if (sizes[i] !== q.size) {
-      const trimmed = { ...q, size: sizes[i]! };
-      out.push(trimmed);
-      return { kind: 'trim', quote: q, size: sizes[i]!, reason: trims[i]! };
+    if (d) {
+      all[i] = d;
+      if (d.kind === 'deny') events.push(denied(view, d.reason, d.detail, d.quote));
+    } else if (sizes[i] !== q.size) {
+      out.push({ ...q, size: sizes[i]! });
+      all[i] = { kind: 'trim', quote: q, size: sizes[i]!, reason: trims[i]! };
+    } else {
+      out.push(q);
+      all[i] = { kind: 'pass', quote: q };
     }
-    out.push(q);
-    return { kind: 'pass', quote: q };
-  });
-  out.push(...kept);
-  const events = all.flatMap((d) => (d.kind === 'deny' ? [denied(view, d.reason, d.detail, d.quote)] : []));
-  return { action: 'quote', quotes: out, decisions: all, denied: events, state: { ...state, tokens: budget.tokens } };
+  }
+  for (let k = 0; k < kept.length; k++) out.push(kept[k]!);
+  return { action: 'quote', quotes: out, decisions: all, denied: events, state: { peakPnl: state.peakPnl, tokens: tokensLeft, refilledAt: state.refilledAt, killed: state.killed } };
+}
+
+/** The live own order a create would replace: same side and level, not matched to another quote. */
+function replacedOrder(own: readonly WorkingQuote[], q: DesiredQuote, matched: readonly (WorkingQuote | undefined)[]): WorkingQuote | undefined {
+  for (let j = 0; j < own.length; j++) {
+    const w = own[j]!;
+    if (w.state !== 'cancelling' && w.side === q.side && w.level === q.level && !matched.includes(w)) return w;
+  }
+  return undefined;
 }
 
 function workingAsQuote(w: WorkingQuote): DesiredQuote {

@@ -19,20 +19,28 @@ export interface PriceContext {
 }
 
 export function priceContext(view: MarketView, quotes: readonly DesiredQuote[]): PriceContext {
-  const ownAsks = view.quotes.filter((q) => q.side === 'ask').map((q) => q.price);
-  const ownBids = view.quotes.filter((q) => q.side === 'bid').map((q) => q.price);
+  // Index loops rather than filter/map/Math.min(...spread): this runs on every tick. A NaN price
+  // makes the extreme NaN, as Math.min/Math.max would.
+  let ownBestAsk: number | null = null;
+  let ownBestBid: number | null = null;
+  for (const q of view.quotes) {
+    if (q.side === 'ask') ownBestAsk = ownBestAsk === null ? q.price : min(ownBestAsk, q.price);
+    else if (q.side === 'bid') ownBestBid = ownBestBid === null ? q.price : max(ownBestBid, q.price);
+  }
   // malformed entries (denied as BAD_QUOTE) must not poison the min/max with NaN
-  const valid = quotes.filter(isWellFormed);
-  const wantAsks = valid.filter((q) => q.side === 'ask').map((q) => q.price);
-  const wantBids = valid.filter((q) => q.side === 'bid').map((q) => q.price);
-  return {
-    ownBestAsk: ownAsks.length ? Math.min(...ownAsks) : null,
-    ownBestBid: ownBids.length ? Math.max(...ownBids) : null,
-    wantBestAsk: wantAsks.length ? Math.min(...wantAsks) : null,
-    wantBestBid: wantBids.length ? Math.max(...wantBids) : null,
-    fair: view.book?.microprice ?? view.book?.mid ?? null,
-  };
+  let wantBestAsk: number | null = null;
+  let wantBestBid: number | null = null;
+  for (const q of quotes) {
+    if (!isWellFormed(q)) continue;
+    if (q.side === 'ask') wantBestAsk = wantBestAsk === null ? q.price : min(wantBestAsk, q.price);
+    else wantBestBid = wantBestBid === null ? q.price : max(wantBestBid, q.price);
+  }
+  return { ownBestAsk, ownBestBid, wantBestAsk, wantBestBid, fair: view.book?.microprice ?? view.book?.mid ?? null };
 }
+
+// Math.min/Math.max of two, spelled out so a NaN sticks without going through the variadic builtins
+const min = (a: number, b: number): number => (a !== a || b !== b ? Number.NaN : b < a ? b : a === b && b === 0 && 1 / b < 0 ? b : a);
+const max = (a: number, b: number): number => (a !== a || b !== b ? Number.NaN : b > a ? b : a === b && b === 0 && 1 / b > 0 ? b : a);
 
 export function isWellFormed(q: DesiredQuote): boolean {
   return (q.side === 'bid' || q.side === 'ask') && Number.isSafeInteger(q.price) && Number.isSafeInteger(q.size) && q.size > 0;
@@ -50,9 +58,12 @@ export function priceCheck(q: DesiredQuote, view: MarketView, limits: RiskLimits
     return { reason: 'FAR_FROM_FAIR', detail: `${q.price} is more than ${limits.maxDistanceFromFair} from fair ${Math.round(ctx.fair)}` };
   }
   const own = bid ? ctx.ownBestAsk : ctx.ownBestBid;
+  if (own !== null && (bid ? q.price >= own : q.price <= own)) return selfTrade(q, bid, own);
   const want = bid ? ctx.wantBestAsk : ctx.wantBestBid;
-  for (const p of [own, want]) {
-    if (p !== null && (bid ? q.price >= p : q.price <= p)) return { reason: 'SELF_TRADE', detail: `${q.side} ${q.price} would match own ${bid ? 'ask' : 'bid'} ${p}` };
-  }
+  if (want !== null && (bid ? q.price >= want : q.price <= want)) return selfTrade(q, bid, want);
   return null;
+}
+
+function selfTrade(q: DesiredQuote, bid: boolean, p: number): GuardTrip {
+  return { reason: 'SELF_TRADE', detail: `${q.side} ${q.price} would match own ${bid ? 'ask' : 'bid'} ${p}` };
 }

@@ -15,10 +15,15 @@ export function refill(tokens: number, refilledAt: number | null, now: number, r
 
 /** Value of replacing `old` (same side and level) with `q`; Infinity for a new slot. */
 export function requoteValue(q: DesiredQuote, old: WorkingQuote | undefined, tick: number): number {
+  return moveValue(q.price, q.size, q.level, old, tick);
+}
+
+/** requoteValue from the quote's fields (the gate values trimmed sizes without copying the quote). */
+export function moveValue(price: number, size: number, level: number | undefined, old: WorkingQuote | undefined, tick: number): number {
   if (!old) return Number.POSITIVE_INFINITY;
-  const ticks = Math.abs(q.price - old.price) / tick;
-  const sizeChange = old.size > 0 ? Math.abs(q.size - old.size) / old.size : 1;
-  return (ticks + sizeChange) / (1 + (q.level ?? 0));
+  const ticks = Math.abs(price - old.price) / tick;
+  const sizeChange = old.size > 0 ? Math.abs(size - old.size) / old.size : 1;
+  return (ticks + sizeChange) / (1 + (level ?? 0));
 }
 
 export interface Budgeted {
@@ -28,8 +33,15 @@ export interface Budgeted {
 
 /** Grant tokens to changes by value, highest first; ties keep input order. */
 export function allocateBudget(values: readonly number[], tokens: number): Budgeted {
+  const granted = new Array<boolean>(values.length).fill(false);
+  // the common case, a full enough bucket, grants everything: no need to rank
+  if (tokens >= values.length) {
+    granted.fill(true);
+    let left = tokens;
+    for (let k = 0; k < values.length; k++) left -= 1; // one at a time, as below: same float result
+    return { granted, tokens: left };
+  }
   const order = values.map((_, i) => i).sort((a, b) => values[b]! - values[a]! || a - b);
-  const granted = values.map(() => false);
   let left = tokens;
   for (const i of order) {
     if (left < 1) break;

@@ -13,6 +13,7 @@
  */
 import { InventoryMode, Outcome, Side, type Bytes32, type LimitOrder } from '../model/order.ts';
 import { ONE } from '../model/units.ts';
+import { levelOrder } from './level-order.ts';
 import { snapPrice } from './snap-price.ts';
 import type { DesiredQuote, WorkingQuote } from './types.ts';
 
@@ -46,27 +47,29 @@ export interface MappedOrder {
  * direction (a NO buy down, a NO sell up).
  */
 export function toOrder(q: DesiredQuote, inv: AvailableInventory, opts: ToOrdersOptions): MappedOrder {
+  // Hot path (every quote of every tick): explicit literals instead of spreads and no per-call
+  // closures; a quote the strategy already snapped (the usual case) is reused as it is.
   const price = snapPrice(q.price, q.side, opts.tick);
-  const quote: DesiredQuote = { ...q, price };
+  const quote: DesiredQuote = price === q.price ? q : { ...q, price };
   const mint = opts.noInventory === 'sell-no-inventory';
-  const noPrice = (noSide: 'bid' | 'ask') => snapPrice(ONE - price, noSide, opts.tick);
-  const base = { marketId: opts.marketId, size: q.size };
+  const marketId = opts.marketId;
+  const size = q.size;
   if (q.side === 'bid') {
-    if (inv.no >= q.size) {
-      return { quote, form: 'sell-no', order: { ...base, outcomeIndex: Outcome.NO, side: Side.SELL, price: noPrice('ask'), inventoryMode: InventoryMode.REQUIRE_INVENTORY } };
+    if (inv.no >= size) {
+      return { quote, form: 'sell-no', order: { marketId, size, outcomeIndex: Outcome.NO, side: Side.SELL, price: snapPrice(ONE - price, 'ask', opts.tick), inventoryMode: InventoryMode.REQUIRE_INVENTORY } };
     }
     if (mint) {
-      return { quote, form: 'sell-no-mint', order: { ...base, outcomeIndex: Outcome.NO, side: Side.SELL, price: noPrice('ask'), inventoryMode: InventoryMode.REQUIRE_NO_INVENTORY } };
+      return { quote, form: 'sell-no-mint', order: { marketId, size, outcomeIndex: Outcome.NO, side: Side.SELL, price: snapPrice(ONE - price, 'ask', opts.tick), inventoryMode: InventoryMode.REQUIRE_NO_INVENTORY } };
     }
-    return { quote, form: 'buy-yes', order: { ...base, outcomeIndex: Outcome.YES, side: Side.BUY, price, inventoryMode: InventoryMode.ANY } };
+    return { quote, form: 'buy-yes', order: { marketId, size, outcomeIndex: Outcome.YES, side: Side.BUY, price, inventoryMode: InventoryMode.ANY } };
   }
-  if (inv.yes >= q.size) {
-    return { quote, form: 'sell-yes', order: { ...base, outcomeIndex: Outcome.YES, side: Side.SELL, price, inventoryMode: InventoryMode.REQUIRE_INVENTORY } };
+  if (inv.yes >= size) {
+    return { quote, form: 'sell-yes', order: { marketId, size, outcomeIndex: Outcome.YES, side: Side.SELL, price, inventoryMode: InventoryMode.REQUIRE_INVENTORY } };
   }
   if (mint) {
-    return { quote, form: 'sell-yes-mint', order: { ...base, outcomeIndex: Outcome.YES, side: Side.SELL, price, inventoryMode: InventoryMode.REQUIRE_NO_INVENTORY } };
+    return { quote, form: 'sell-yes-mint', order: { marketId, size, outcomeIndex: Outcome.YES, side: Side.SELL, price, inventoryMode: InventoryMode.REQUIRE_NO_INVENTORY } };
   }
-  return { quote, form: 'buy-no', order: { ...base, outcomeIndex: Outcome.NO, side: Side.BUY, price: noPrice('bid'), inventoryMode: InventoryMode.ANY } };
+  return { quote, form: 'buy-no', order: { marketId, size, outcomeIndex: Outcome.NO, side: Side.BUY, price: snapPrice(ONE - price, 'bid', opts.tick), inventoryMode: InventoryMode.ANY } };
 }
 
 /**
@@ -74,14 +77,15 @@ export function toOrder(q: DesiredQuote, inv: AvailableInventory, opts: ToOrders
  * the input order.
  */
 export function toOrders(quotes: readonly DesiredQuote[], inv: AvailableInventory, opts: ToOrdersOptions): MappedOrder[] {
-  const order = quotes.map((_, i) => i).sort((a, b) => (quotes[a]!.level ?? 0) - (quotes[b]!.level ?? 0) || a - b);
-  let yes = Math.max(0, inv.yes);
-  let no = Math.max(0, inv.no);
+  const order = levelOrder(quotes);
+  // one mutable inventory record for the whole set: toOrder only reads it
+  const left = { yes: Math.max(0, inv.yes), no: Math.max(0, inv.no) };
   const out = new Array<MappedOrder>(quotes.length);
-  for (const i of order) {
-    const m = toOrder(quotes[i]!, { yes, no }, opts);
-    if (m.form === 'sell-yes') yes -= m.order.size;
-    if (m.form === 'sell-no') no -= m.order.size;
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
+    const m = toOrder(quotes[i]!, left, opts);
+    if (m.form === 'sell-yes') left.yes -= m.order.size;
+    if (m.form === 'sell-no') left.no -= m.order.size;
     out[i] = m;
   }
   return out;

@@ -1,0 +1,26 @@
+/**
+ * Indices of a quote set in level order (level 0 first, a missing level counts as 0), ties kept in
+ * input order. Used where the closest quotes get a scarce resource first (inventory in to-orders,
+ * position room in the risk gate).
+ *
+ * Why a helper: both callers ran on every tick as `map` + `sort` with a comparator closure; the
+ * quote sets strategies return are almost always in level order already (ladders emit level 0, then
+ * 1, …), so a linear check skips the sort, and the result is the same permutation either way.
+ */
+import type { DesiredQuote } from './types.ts';
+
+export function levelOrder(quotes: readonly DesiredQuote[]): number[] {
+  const n = quotes.length;
+  const out = new Array<number>(n);
+  let sorted = true;
+  let prev = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < n; i++) {
+    out[i] = i;
+    const l = quotes[i]!.level ?? 0;
+    // anything but ascending numbers (NaN, strings from a user's strategy) takes the comparator sort
+    if (typeof l !== 'number' || !(l >= prev)) sorted = false;
+    prev = l;
+  }
+  if (!sorted) out.sort((a, b) => (quotes[a]!.level ?? 0) - (quotes[b]!.level ?? 0) || a - b);
+  return out;
+}
