@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { feeFor, fillCapacity, fillFits, legAmount, ownPrice, proRataFloor, type LimitState } from '../../src/engine/fill-math.ts';
 
 const state = (over: Partial<LimitState>): LimitState => ({
@@ -59,5 +60,38 @@ describe('fill arithmetic', () => {
     assert.equal(fillCapacity(s, 500_000, 4_000_000, 0), 0);
     const ok = state({ kind: 1, maxShares: 4_000_000, minCollateralOut: 1_999_990, maxFee: 10 });
     assert.equal(fillCapacity(ok, 500_000, 4_000_000, 0), 4_000_000);
+  });
+
+  it('legs and fees equal the exact bigint results over the whole safe range', () => {
+    // the float floor-division with remainder correction must match exact arithmetic, including
+    // products just around multiples of 1e6 / 1e4 and just below 2^53
+    const ceilDiv = (a: bigint, d: bigint) => (a + d - 1n) / d;
+    const amount = fc.oneof(
+      fc.integer({ min: 1, max: 1_000_000 }),
+      fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+    );
+    // at a leg price of 1e-6 the product is n itself: multiples of 1e6 plus or minus one, where a
+    // float quotient rounds the wrong way
+    const edge = fc.tuple(fc.integer({ min: 1, max: 9_007_199_254 }), fc.constantFrom(-1, 1), fc.constantFrom(0, 1, 2));
+    const cases = fc.oneof(
+      fc.tuple(fc.integer({ min: 1, max: 999_999 }), amount, fc.constantFrom(0, 1, 2)),
+      edge.map(([k, d, kind]) => [kind === 2 ? 999_999 : 1, k * 1_000_000 + d, kind] as [number, number, number]),
+    );
+    fc.assert(
+      fc.property(cases, ([q, n, kind]) => {
+        const price = BigInt(kind === 2 ? 1_000_000 - q : q);
+        const p = price * BigInt(n);
+        const exact = kind === 1 ? p / 1_000_000n : ceilDiv(p, 1_000_000n);
+        assert.equal(legAmount(kind, q, n), Number(exact));
+      }),
+      { numRuns: 3_000, seed: 1121 },
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), fc.integer({ min: 1, max: 10_000 }), (a, bps) => {
+        const exact = ceilDiv(BigInt(a) * BigInt(bps), 10_000n);
+        assert.equal(feeFor(a, bps, Number.MAX_SAFE_INTEGER), Number(exact < BigInt(Number.MAX_SAFE_INTEGER) ? exact : BigInt(Number.MAX_SAFE_INTEGER)));
+      }),
+      { numRuns: 3_000, seed: 1122 },
+    );
   });
 });

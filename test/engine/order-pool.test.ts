@@ -1,0 +1,107 @@
+/**
+ * The order pool's records across chunk boundaries (a book of more than one 4096-slot chunk), id
+ * generations on slot reuse, and the engine's position lookups across markets (the per-trader
+ * last-market cache must never answer for the wrong market).
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { MatchingEngine } from '../../src/engine/matching-engine.ts';
+import { CHUNK_SLOTS, OrderPool } from '../../src/engine/order-pool.ts';
+import { CENT, SHARE, limit, setup } from './helpers.ts';
+
+describe('order pool', () => {
+  it('hands out slots across chunks, frees them LIFO and never repeats an id', () => {
+    const p = new OrderPool(16);
+    const n = CHUNK_SLOTS * 2 + 10;
+    const slots: number[] = [];
+    for (let i = 0; i < n; i++) slots.push(p.alloc());
+    assert.deepEqual(slots.slice(0, 3), [0, 1, 2]);
+    assert.equal(slots[n - 1], n - 1);
+    assert.ok(p.capacity >= n);
+    const ids = new Set(slots.map((s) => p.idOf(s)));
+    const last = slots[n - 1]!;
+    const oldId = p.idOf(last);
+    assert.equal(p.slotOf(oldId), last);
+    p.free(last);
+    assert.equal(p.slotOf(oldId), -1, 'a freed slot answers its old id as unknown');
+    const again = p.alloc();
+    assert.equal(again, last, 'the last freed slot is reused first');
+    const newId = p.idOf(again);
+    assert.notEqual(newId, oldId);
+    assert.ok(!ids.has(newId));
+    assert.equal(p.slotOf(newId), again);
+    assert.equal(p.slotOf(oldId), -1);
+    assert.equal(p.live, n);
+  });
+
+  it('answers -1 for ids that are not ids', () => {
+    const p = new OrderPool(16);
+    const s = p.alloc();
+    for (const bad of [0, -1, 1.5, NaN, Infinity, 2 ** 60, p.idOf(s) + 1, p.idOf(s) - 2 ** 24]) assert.equal(p.slotOf(bad), -1, String(bad));
+  });
+});
+
+describe('a book larger than one chunk', () => {
+  it('rests, reads back, fills and cancels orders in every chunk with all invariants holding', () => {
+    const { engine, market, t } = setup({ takerFeeBps: 30 }, 3, 100_000_000 * SHARE);
+    const n = CHUNK_SLOTS * 2 + 500;
+    const ids: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const price = (10 + (i % 30)) * CENT;
+      const r = engine.submit(limit(market, t[i % 2]!, 'yes', 'buy', price, SHARE + i, { nowMs: 1_000 + i }));
+      assert.ok(r.ok && r.status === 'open');
+      ids.push(r.id);
+    }
+    assert.equal(engine.openOrders().length, n);
+    // fields of an order in the last chunk read back exactly
+    const k = n - 7;
+    const o = engine.order(ids[k]!)!;
+    assert.equal(o.quantity, SHARE + k);
+    assert.equal(o.price, (10 + (k % 30)) * CENT);
+    assert.equal(o.trader, t[k % 2]);
+    assert.equal(o.createdAtMs, 1_000 + k);
+    // cancel every third order, then sweep the best levels with a big NO buy (an ask in YES terms)
+    let cancelled = 0;
+    for (let i = 0; i < n; i += 3) if (engine.cancel(ids[i]!, 2_000)) cancelled++;
+    assert.equal(cancelled, Math.ceil(n / 3));
+    const sweep = engine.submit(limit(market, t[2]!, 'no', 'buy', 62 * CENT, 3_000 * SHARE, { tif: 1, nowMs: 3_000 }));
+    assert.ok(sweep.ok && sweep.filledShares > 0);
+    assert.deepEqual(engine.checkInvariants(), []);
+    // refill freed slots (reused from the free list) and check again
+    for (let i = 0; i < 1_000; i++) engine.submit(limit(market, t[i % 2]!, 'yes', 'buy', 20 * CENT, SHARE, { nowMs: 4_000 + i }));
+    assert.deepEqual(engine.checkInvariants(), []);
+    const live = new Set(engine.openOrders().map((x) => x.id));
+    for (let i = 0; i < n; i += 3) assert.ok(!live.has(ids[i]!), 'a cancelled id never comes back');
+  });
+});
+
+describe('positions in several markets', () => {
+  it('fills alternating between markets land in the right market', () => {
+    const e = new MatchingEngine();
+    const m0 = e.addMarket({ takerFeeBps: 0 });
+    const m1 = e.addMarket({ takerFeeBps: 0 });
+    const a = e.addTrader();
+    const b = e.addTrader();
+    e.deposit(a, 1_000n * BigInt(SHARE));
+    e.deposit(b, 1_000n * BigInt(SHARE));
+    const shares = [0, 0];
+    for (let i = 0; i < 20; i++) {
+      const m = i % 3 === 0 ? m0 : m1;
+      const size = (1 + i) * 100_000;
+      assert.ok(e.submit(limit(m, a, 'yes', 'buy', 40 * CENT, size)).ok);
+      const r = e.submit(limit(m, b, 'no', 'buy', 60 * CENT, size, { tif: 1 }));
+      assert.ok(r.ok && r.filledShares === size);
+      shares[m] += size;
+    }
+    assert.equal(e.position(a, m0).yes, BigInt(shares[m0]!));
+    assert.equal(e.position(a, m1).yes, BigInt(shares[m1]!));
+    assert.equal(e.position(b, m0).no, BigInt(shares[m0]!));
+    assert.equal(e.position(b, m1).no, BigInt(shares[m1]!));
+    assert.equal(e.position(a, m0).no, 0n);
+    // a sale of YES from inventory in market 0 must not see market 1's tokens
+    const tooMany = e.submit(limit(m0, a, 'yes', 'sell', 40 * CENT, shares[m0]! + 100_000));
+    assert.ok(!tooMany.ok && tooMany.code === 'UNDER_COLLATERALIZED');
+    assert.ok(e.submit(limit(m0, a, 'yes', 'sell', 40 * CENT, shares[m0]!)).ok);
+    assert.deepEqual(e.checkInvariants(), []);
+  });
+});
