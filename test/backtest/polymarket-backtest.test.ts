@@ -133,6 +133,24 @@ test('a bot short of collateral has its orders refused UNDER_COLLATERALIZED and 
   assert.ok(s.orders.placed < buildSummary(first).orders.placed, 'fewer orders rest than with the full budget');
 });
 
+test('dead-man orders the bot is too slow to refresh expire in the engine and never fill after their expiry', async () => {
+  const slow = await runBacktest({
+    source: loadReplaySource(dir, window),
+    config: { ...cfg.bot, orders: { ...cfg.bot.orders, deadManExpiryMs: 10_000 } },
+    settings: { ...cfg.settings, latency: { ...cfg.settings.latency, entryMs: 4_000, responseMs: 4_000 } },
+  });
+  const x = slow.exchange;
+  assert.ok(x.expired > 0, 'orders expired at the venue');
+  for (const f of slow.collector.fills) {
+    const expiry = x.get(f.nonce)!.planned.expiry;
+    assert.ok(expiry !== undefined && expiry > 0, 'every order carries a dead-man expiry');
+    assert.ok(f.at < expiry * 1000, `fill at ${f.at} before the expiry ${expiry * 1000}`);
+  }
+  assert.ok(x.placed > x.expired, 'the bot re-quoted after its orders expired');
+  assert.equal(x.openOrders().length, 0);
+  assert.deepEqual(x.checkInvariants(), []);
+});
+
 test('determinism: a second run gives byte-identical fills, JSON summary and HTML report', async () => {
   const second = await once();
   assert.equal(JSON.stringify(second.collector.fills), JSON.stringify(first.collector.fills));
