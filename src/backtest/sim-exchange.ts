@@ -157,7 +157,7 @@ export class SimExchange {
     this.yes = new Array<number>(n).fill(0);
     this.no = new Array<number>(n).fill(0);
     this.engine = new MatchingEngine({ sink: (e) => this.onEngineEvent(e) });
-    // the engine's tick must be ≥ 1¢/100; a finer recorded grid keeps its off-grid levels out of the tape
+    // the engine's tick must be ≥ 100 units (0.01¢); a finer recorded grid keeps its off-grid levels out of the tape
     this.engineTicks = grid.map((g) => Math.max(100, g));
     for (const t of this.engineTicks) this.engine.addMarket(engineMarketConfig(t, opts.fees));
     this.bot = this.engine.addTrader();
@@ -398,6 +398,8 @@ export class SimExchange {
     if (this.byKey.has(key)) return { ok: false, code: 'duplicate', message: 'duplicate nonce' };
     const market = this.marketOf(p.marketId);
     if (market < 0) return this.reject('market-not-found', `market ${p.marketId} is not in the recording`);
+    if (p.side !== 0 && p.side !== 1) return this.reject('invalid-side', `side ${String(p.side)}`);
+    if (p.outcomeIndex !== 0 && p.outcomeIndex !== 1) return this.reject('invalid-outcome', `outcomeIndex ${String(p.outcomeIndex)}`);
     if (!(Number.isSafeInteger(p.price) && p.price > 0 && p.price < ONE)) return this.reject('invalid-price', `price ${p.price}`);
     if (!(Number.isSafeInteger(p.size) && p.size > 0)) return this.reject('invalid-size', `size ${p.size}`);
     const tick = this.opts.ticks[market] ?? 1;
@@ -434,12 +436,15 @@ export class SimExchange {
   private restTape(o: SimOrder, at: number): number {
     const m = o.market;
     const bid = o.yesSide === 0;
+    const book = this.books[m]!;
+    const best = bid ? book.bestAsk() : book.bestBid();
+    if (best < 0 || (bid ? best > o.yesPrice : best < o.yesPrice)) return 0; // most orders do not cross
     const ownBest = bid ? this.engine.bestBid(m) : this.engine.bestAsk(m);
     const tick = this.engineTicks[m]!;
     const side = bid ? 'ask' : 'bid';
     let need = o.remaining;
     let n = 0;
-    for (const l of this.books[m]!.levels(side)) {
+    for (const l of book.levels(side)) {
       if (need <= 0 || (bid ? l.price > o.yesPrice : l.price < o.yesPrice)) break;
       if ((ownBest > 0 && (bid ? l.price <= ownBest : l.price >= ownBest)) || l.price % tick !== 0) continue;
       const size = Math.min(l.size, need);

@@ -83,7 +83,10 @@ test('bad orders are refused with a code, not thrown', () => {
   assert.deepEqual(x.place(order({ side: 0, price: 455_000, size: S }), 0), { ok: false, code: 'invalid-price', message: 'price 455000 is off the 10000 tick' });
   assert.equal(x.place(order({ side: 0, price: 450_000, size: 0 }), 0).ok, false);
   assert.equal(x.place({ ...order({ side: 0, price: 450_000, size: S }), marketId: `0x${'cd'.repeat(32)}` }, 0).ok, false);
-  assert.equal(x.rejected, 3);
+  assert.equal(x.place({ ...order({ side: 0, price: 450_000, size: S }), side: 3 as 0 }, 0).ok, false);
+  assert.equal(x.place({ ...order({ side: 0, price: 450_000, size: S }), outcomeIndex: 2 as 1 }, 0).ok, false);
+  assert.equal(x.rejected, 5);
+  assert.equal(x.engine.openOrders().length, 0);
 });
 
 test('virtual clock: timers run in (due time, insertion) order; cancelled ones never run', () => {
