@@ -81,8 +81,17 @@ export function yesTermsLevels(books: MarketBooks): { bids: readonly BookLevel[]
 
 /** Twice the YES-terms mid (integer), or null without both sides. */
 export function mid2(books: MarketBooks): number | null {
-  const y = yesTermsLevels(books);
-  const b = y?.bids[0];
-  const a = y?.asks[0];
-  return b && a ? b.price + a.price : null;
+  // Read the tops in place (every book event lands here): the mirrored NO view's best bid is
+  // 1e6 − the NO best ask and its best ask 1e6 − the NO best bid, as yesTermsLevels would build.
+  if (books.yes) {
+    const b = books.yes.bids[0];
+    const a = books.yes.asks[0];
+    return b && a ? b.price + a.price : null;
+  }
+  if (books.no) {
+    const b = books.no.asks[0];
+    const a = books.no.bids[0];
+    return b && a ? ONE - b.price + (ONE - a.price) : null;
+  }
+  return null;
 }

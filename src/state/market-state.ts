@@ -142,6 +142,68 @@ export function marketWith(m: MarketState, c: Partial<MarketState>): MarketState
   };
 }
 
+/**
+ * marketWith for a book event: the hot case (every book update of every market), as one literal
+ * without the `in` checks, which turn megamorphic over the many partial shapes and cost ~1 µs.
+ */
+export function marketWithBook(
+  m: MarketState,
+  books: MarketBooks,
+  at: number,
+  streamState: MarketState['streamState'],
+  lastMid2: number | null,
+  midHistory: readonly MidSample[],
+): MarketState {
+  return {
+    marketId: m.marketId,
+    slug: m.slug,
+    tick: m.tick,
+    minSize: m.minSize,
+    deadline: m.deadline,
+    status: m.status,
+    payoutYes: m.payoutYes,
+    books,
+    bookUpdatedAt: at,
+    streamLastEventAt: at,
+    streamState,
+    trades: m.trades,
+    midHistory,
+    lastMid2,
+    orders: m.orders,
+    position: m.position,
+    fillIds: m.fillIds,
+    oracle: m.oracle,
+    blocked: m.blocked,
+    denials: m.denials,
+  };
+}
+
+/** marketWith for a new own-orders map (every order-manager event), as one literal. */
+export function marketWithOrders(m: MarketState, orders: ReadonlyMap<string, OwnOrder>): MarketState {
+  return {
+    marketId: m.marketId,
+    slug: m.slug,
+    tick: m.tick,
+    minSize: m.minSize,
+    deadline: m.deadline,
+    status: m.status,
+    payoutYes: m.payoutYes,
+    books: m.books,
+    bookUpdatedAt: m.bookUpdatedAt,
+    streamLastEventAt: m.streamLastEventAt,
+    streamState: m.streamState,
+    trades: m.trades,
+    midHistory: m.midHistory,
+    lastMid2: m.lastMid2,
+    orders,
+    position: m.position,
+    fillIds: m.fillIds,
+    oracle: m.oracle,
+    blocked: m.blocked,
+    denials: m.denials,
+  };
+}
+
 /** A copy of `s` with the fields of `c` replaced (explicit literal, see marketWith). */
 export function stateWith(s: StoreState, c: Partial<StoreState>): StoreState {
   return {
@@ -153,6 +215,11 @@ export function stateWith(s: StoreState, c: Partial<StoreState>): StoreState {
     backoffUntil: 'backoffUntil' in c ? c.backoffUntil! : s.backoffUntil,
     venueCalls: 'venueCalls' in c ? c.venueCalls! : s.venueCalls,
   };
+}
+
+/** The state after one more reduced event with these markets (the store's hot path, one literal). */
+export function stateWithMarkets(s: StoreState, markets: ReadonlyMap<string, MarketState>, version: number, ts: number): StoreState {
+  return { version, ts, markets, collateral: s.collateral, lastReconcileAt: s.lastReconcileAt, backoffUntil: s.backoffUntil, venueCalls: s.venueCalls };
 }
 
 export type { BookSnapshot };

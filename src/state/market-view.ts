@@ -13,12 +13,12 @@ import { exposureOf, worstNotional, worstPosition } from '../risk/exposure.ts';
 import type { Bytes32 } from '../model/order.ts';
 import { notionalCeil, notionalFloor } from '../model/units.ts';
 import { toYesTerms } from '../strategy/to-orders.ts';
-import type { MarketView, ViewAccount, ViewBook, ViewVenueHealth, WorkingQuote } from '../strategy/types.ts';
+import type { MarketView, ViewAccount, ViewBook, ViewPosition, ViewVenueHealth, WorkingQuote } from '../strategy/types.ts';
 import { viewBook } from '../strategy/view-book.ts';
 import { parseSlot } from '../orders/slots.ts';
 import { yesTermsLevels, type MarketBooks } from './book-state.ts';
 import type { MarketState, OwnOrder, StoreState } from './market-state.ts';
-import { averageEntry, toMicro, unrealisedScaled } from './position.ts';
+import { averageEntry, toMicro, unrealisedScaled, type PositionState } from './position.ts';
 
 const bookMemo = new WeakMap<MarketBooks, ViewBook>();
 const quotesMemo = new WeakMap<ReadonlyMap<string, OwnOrder>, WorkingQuote[]>();
@@ -65,9 +65,35 @@ function mark2Of(m: MarketState): number | null {
   return m.lastMid2;
 }
 
+/**
+ * A position's PnL in 1e-6 USDC, remembered per position object: bigint maths on every tick of
+ * every market was a visible share of the tick. The realised figure depends on the position only;
+ * the unrealised one also on the mark, so it is kept for the last mark seen.
+ */
+interface PnlMemo {
+  readonly realised: bigint;
+  mark2: number | null;
+  unrealised: bigint;
+}
+const pnlMemo = new WeakMap<PositionState, PnlMemo>();
+
+function pnlOf(pos: PositionState, mark2: number | null): PnlMemo {
+  let memo = pnlMemo.get(pos);
+  if (memo === undefined) {
+    memo = { realised: toMicro(pos.realised), mark2, unrealised: unrealisedOf(pos, mark2) };
+    pnlMemo.set(pos, memo);
+  } else if (memo.mark2 !== mark2) {
+    memo.mark2 = mark2;
+    memo.unrealised = unrealisedOf(pos, mark2);
+  }
+  return memo;
+}
+
+const unrealisedOf = (pos: PositionState, mark2: number | null): bigint => (mark2 === null ? 0n : toMicro(unrealisedScaled(pos, mark2)));
+
 export function marketPnl(m: MarketState): { realised: bigint; unrealised: bigint } {
-  const mark2 = mark2Of(m);
-  return { realised: toMicro(m.position.realised), unrealised: mark2 === null ? 0n : toMicro(unrealisedScaled(m.position, mark2)) };
+  const p = pnlOf(m.position, mark2Of(m));
+  return { realised: p.realised, unrealised: p.unrealised };
 }
 
 /** Collateral our open orders lock: price × size (+ fee cap) for buys, (1 − price) × size for sells without inventory. */
@@ -81,19 +107,38 @@ export function reservedCollateral(m: MarketState): bigint {
   return total;
 }
 
+/** One market's share of the account totals, remembered per (immutable) market state. */
+interface Contribution {
+  readonly pnl: bigint;
+  readonly position: number;
+  readonly notional: number;
+}
+const contributionMemo = new WeakMap<MarketState, Contribution>();
+
+function contributionOf(m: MarketState): Contribution {
+  let c = contributionMemo.get(m);
+  if (c === undefined) {
+    const mark2 = mark2Of(m);
+    const p = pnlOf(m.position, mark2);
+    const e = exposureOf(m.position.net, quotesOf(m));
+    c = { pnl: p.realised + p.unrealised, position: worstPosition(e), notional: worstNotional(e, mark2 === null ? 500_000 : mark2 / 2) };
+    contributionMemo.set(m, c);
+  }
+  return c;
+}
+
 function accountOf(s: StoreState): ViewAccount {
   const cached = accountMemo.get(s);
   if (cached) return cached;
   let pnl = 0n;
   let position = 0;
   let notional = 0;
+  // Only the markets that changed since the last tick are recomputed (see contributionOf).
   for (const m of s.markets.values()) {
-    const p = marketPnl(m);
-    pnl += p.realised + p.unrealised;
-    const e = exposureOf(m.position.net, quotesOf(m));
-    const mark2 = mark2Of(m);
-    position += worstPosition(e);
-    notional += worstNotional(e, mark2 === null ? 500_000 : mark2 / 2);
+    const c = contributionOf(m);
+    pnl += c.pnl;
+    position += c.position;
+    notional += c.notional;
   }
   const v: ViewAccount = { collateral: s.collateral ?? 0n, pnl: Number(pnl), worstCasePosition: position, worstCaseNotional: notional };
   accountMemo.set(s, v);
@@ -111,14 +156,50 @@ function venueOf(s: StoreState, now: number, windowMs: number): ViewVenueHealth 
   return { requests, errors, windowMs };
 }
 
+/** The strategy's view of a position, shared by every tick until the position changes. */
+const positionMemo = new WeakMap<PositionState, ViewPosition>();
+
+function positionOf(pos: PositionState): ViewPosition {
+  let v = positionMemo.get(pos);
+  if (v === undefined) {
+    v = { yes: pos.yes, no: pos.no, net: pos.net, avgEntry: averageEntry(pos) };
+    positionMemo.set(pos, v);
+  }
+  return v;
+}
+
 export function selectMarketView(s: StoreState, marketId: Bytes32, now: number, venueWindowMs = 60_000): MarketView | null {
   const m = s.markets.get(marketId.toLowerCase());
   if (!m) return null;
-  const pnl = marketPnl(m);
-  const pos = m.position;
+  const pnl = pnlOf(m.position, mark2Of(m));
+  const o = m.oracle;
+  const oracle = o ? { probability: o.probability, confidence: o.confidence, updatedAt: o.updatedAt, ageMs: Math.max(0, now - o.updatedAt) } : null;
+  // Two literals rather than a conditional spread: `slug` is present only when known, and a spread
+  // that may add a key sends the object down V8's slow path on every tick.
+  if (m.slug !== undefined) {
+    return {
+      marketId: m.marketId,
+      slug: m.slug,
+      tick: m.tick,
+      minSize: m.minSize,
+      deadline: m.deadline,
+      status: m.status,
+      now,
+      book: bookOf(m),
+      streamLastEventAt: m.streamLastEventAt,
+      trades: m.trades,
+      midHistory: m.midHistory,
+      position: positionOf(m.position),
+      quotes: quotesOf(m),
+      oracle,
+      pnl: { realised: Number(pnl.realised), unrealised: Number(pnl.unrealised) },
+      account: accountOf(s),
+      venue: venueOf(s, now, venueWindowMs),
+      flags: { migrationActive: m.blocked === 'migration' },
+    };
+  }
   return {
     marketId: m.marketId,
-    ...(m.slug !== undefined ? { slug: m.slug } : {}),
     tick: m.tick,
     minSize: m.minSize,
     deadline: m.deadline,
@@ -128,9 +209,9 @@ export function selectMarketView(s: StoreState, marketId: Bytes32, now: number, 
     streamLastEventAt: m.streamLastEventAt,
     trades: m.trades,
     midHistory: m.midHistory,
-    position: { yes: pos.yes, no: pos.no, net: pos.net, avgEntry: averageEntry(pos) },
+    position: positionOf(m.position),
     quotes: quotesOf(m),
-    oracle: m.oracle ? { ...m.oracle, ageMs: Math.max(0, now - m.oracle.updatedAt) } : null,
+    oracle,
     pnl: { realised: Number(pnl.realised), unrealised: Number(pnl.unrealised) },
     account: accountOf(s),
     venue: venueOf(s, now, venueWindowMs),

@@ -10,7 +10,7 @@ import { ONE } from '../model/units.ts';
 import type { ViewTrade } from '../strategy/types.ts';
 import { applyBookEvent, mid2 } from './book-state.ts';
 import type { OrderManagerEvent, StateEvent } from './events.ts';
-import { emptyMarket, marketWith, stateWith, type MarketState, type OwnOrder, type StoreState } from './market-state.ts';
+import { emptyMarket, marketWith, marketWithBook, marketWithOrders, stateWith, stateWithMarkets, type MarketState, type OwnOrder, type StoreState } from './market-state.ts';
 import { PersistentMap } from './persistent-map.ts';
 import { applyFill, syncHoldings } from './position.ts';
 
@@ -31,19 +31,26 @@ export const DEFAULT_LIMITS: ReduceLimits = { trades: 50, midSamples: 600, midSa
 
 const key = (s: string): string => s.toLowerCase();
 
-function withMarket(state: StoreState, marketId: Bytes32, f: (m: MarketState) => MarketState): StoreState {
+/**
+ * The markets map after `e` reduced market `marketId`'s state (created on first sight), or the same
+ * map when nothing changed. No closure per event: this runs for every event.
+ */
+function marketsWith(state: StoreState, marketId: Bytes32, e: MarketEvent, lim: ReduceLimits): ReadonlyMap<string, MarketState> {
   const k = key(marketId);
-  const before = state.markets.get(k) ?? emptyMarket(marketId);
-  const after = f(before);
-  if (after === before && state.markets.has(k)) return state;
+  const existing = state.markets.get(k);
+  const before = existing ?? emptyMarket(marketId);
+  const after = reduceMarket(before, e, lim);
+  if (after === before && existing !== undefined) return state.markets;
   const current = state.markets instanceof PersistentMap ? state.markets : PersistentMap.from(state.markets);
-  return stateWith(state, { markets: current.set(k, after) });
+  return current.set(k, after);
 }
 
-function withOrders(m: MarketState, f: (orders: Map<string, OwnOrder>) => void): MarketState {
+/** A copy of the market with one own order set (or, with `o` null, removed). */
+function withOrder(m: MarketState, k: string, o: OwnOrder | null): MarketState {
   const orders = new Map(m.orders);
-  f(orders);
-  return marketWith(m, { orders });
+  if (o === null) orders.delete(k);
+  else orders.set(k, o);
+  return marketWithOrders(m, orders);
 }
 
 function pushBounded<T>(list: readonly T[], item: T, max: number): T[] {
@@ -74,7 +81,7 @@ function reduceBook(m: MarketState, ev: BookEvent, lim: ReduceLimits): MarketSta
     const last = midHistory[midHistory.length - 1];
     if (!last || localTs - last.ts >= lim.midSampleMs) midHistory = pushBounded(midHistory, { ts: localTs, mid: m2 / 2 }, lim.midSamples);
   }
-  return marketWith(m, { books, bookUpdatedAt: localTs, streamLastEventAt: localTs, streamState: m.streamState ?? 'live', lastMid2: m2 ?? m.lastMid2, midHistory });
+  return marketWithBook(m, books, localTs, m.streamState ?? 'live', m2 ?? m.lastMid2, midHistory);
 }
 
 function reduceFill(m: MarketState, e: Extract<StateEvent, { type: 'OrderFilled' }>, lim: ReduceLimits): MarketState {
@@ -86,11 +93,8 @@ function reduceFill(m: MarketState, e: Extract<StateEvent, { type: 'OrderFilled'
     const k = key(e.nonce);
     const o = m.orders.get(k);
     if (o) {
-      next = withOrders(next, (orders) => {
-        const remaining = Math.max(0, o.remaining - e.size);
-        if (remaining === 0) orders.delete(k);
-        else orders.set(k, { ...o, remaining });
-      });
+      const remaining = Math.max(0, o.remaining - e.size);
+      next = withOrder(next, k, remaining === 0 ? null : { slot: o.slot, order: o.order, remaining, state: o.state, placedAt: o.placedAt });
     }
   }
   return next;
@@ -98,10 +102,11 @@ function reduceFill(m: MarketState, e: Extract<StateEvent, { type: 'OrderFilled'
 
 function reduceOrder(m: MarketState, e: OrderManagerEvent): MarketState {
   switch (e.type) {
-    case 'OrderSubmitted':
-      return withOrders(m, (o) => {
-        if (!o.has(key(e.nonce))) o.set(key(e.nonce), { slot: e.slot, order: e.order, remaining: e.order.size, state: 'in-flight', placedAt: e.ts });
-      });
+    case 'OrderSubmitted': {
+      const k = key(e.nonce);
+      if (m.orders.has(k)) return withOrder(m, k, m.orders.get(k)!); // a fresh copy, as before (no-op set)
+      return withOrder(m, k, { slot: e.slot, order: e.order, remaining: e.order.size, state: 'in-flight', placedAt: e.ts });
+    }
     case 'OrderAccepted':
       return setState(m, e.nonce, 'working');
     case 'OrderRejected':
@@ -114,11 +119,12 @@ function reduceOrder(m: MarketState, e: OrderManagerEvent): MarketState {
     case 'CancelFailed':
       return e.retryable ? setState(m, e.nonce, 'working') : drop(m, e.nonce);
     case 'OrderAdopted':
-      return withOrders(m, (o) => o.set(key(e.nonce), { slot: e.slot, order: e.order, remaining: e.remaining, state: 'working', placedAt: e.ts }));
+      return withOrder(m, key(e.nonce), { slot: e.slot, order: e.order, remaining: e.remaining, state: 'working', placedAt: e.ts });
     case 'OrderRemainingChanged': {
-      const cur = m.orders.get(key(e.nonce));
+      const k = key(e.nonce);
+      const cur = m.orders.get(k);
       if (!cur) return m;
-      return withOrders(m, (o) => (e.remaining === 0 ? o.delete(key(e.nonce)) : o.set(key(e.nonce), { ...cur, remaining: e.remaining })));
+      return withOrder(m, k, e.remaining === 0 ? null : { slot: cur.slot, order: cur.order, remaining: e.remaining, state: cur.state, placedAt: cur.placedAt });
     }
     case 'MarketBlocked':
       return marketWith(m, { blocked: e.reason });
@@ -130,64 +136,76 @@ function reduceOrder(m: MarketState, e: OrderManagerEvent): MarketState {
 }
 
 function setState(m: MarketState, nonce: Bytes32, state: OwnOrder['state']): MarketState {
-  const cur = m.orders.get(key(nonce));
+  const k = key(nonce);
+  const cur = m.orders.get(k);
   if (!cur || cur.state === state) return m;
-  return withOrders(m, (o) => o.set(key(nonce), { ...cur, state }));
+  return withOrder(m, k, { slot: cur.slot, order: cur.order, remaining: cur.remaining, state, placedAt: cur.placedAt });
 }
 
 function drop(m: MarketState, nonce: Bytes32): MarketState {
-  if (!m.orders.has(key(nonce))) return m;
-  return withOrders(m, (o) => o.delete(key(nonce)));
+  const k = key(nonce);
+  if (!m.orders.has(k)) return m;
+  return withOrder(m, k, null);
 }
 
-function reduceInner(s: StoreState, e: StateEvent, lim: ReduceLimits): StoreState {
+/** Events that change one market's state. */
+type MarketEvent = Exclude<StateEvent, { type: 'BalanceUpdated' | 'OrdersReconciled' | 'VenueBackedOff' | 'VenueCallCompleted' }>;
+
+function reduceMarket(m: MarketState, e: MarketEvent, lim: ReduceLimits): MarketState {
+  switch (e.type) {
+    case 'BookEventReceived':
+      return reduceBook(m, e.event, lim);
+    case 'MarketMetadataUpdated':
+      return marketWith(m, {
+        slug: e.slug ?? m.slug,
+        tick: e.tick ?? m.tick,
+        minSize: e.minSize ?? m.minSize,
+        deadline: e.deadline === undefined ? m.deadline : e.deadline,
+        status: e.status ?? m.status,
+        payoutYes: e.payoutYes === undefined ? m.payoutYes : e.payoutYes,
+      });
+    case 'OracleUpdated':
+      return marketWith(m, { oracle: { probability: e.probability, confidence: e.confidence, updatedAt: e.updatedAt } });
+    case 'PositionSynced':
+      return marketWith(m, { position: syncHoldings(m.position, e.yes, e.no) });
+    case 'OrderFilled':
+      return reduceFill(m, e, lim);
+    case 'QuoteDenied': {
+      const denials = new Map(m.denials);
+      denials.set(e.reason, (denials.get(e.reason) ?? 0) + 1);
+      return marketWith(m, { denials });
+    }
+    default:
+      return reduceOrder(m, e);
+  }
+}
+
+/** The state after one event: account-wide fields here, per-market ones through marketsWith. */
+function reduceInner(s: StoreState, e: StateEvent, lim: ReduceLimits, version: number, ts: number): StoreState {
   switch (e.type) {
     case 'BookEventReceived': {
       const ev = e.event;
       const marketId = ev.type === 'snapshot' ? ev.book.marketId : ev.marketId;
-      return withMarket(s, marketId, (m) => reduceBook(m, ev, lim));
+      return stateWithMarkets(s, marketsWith(s, marketId, e, lim), version, ts);
     }
-    case 'MarketMetadataUpdated':
-      return withMarket(s, e.marketId, (m) =>
-        marketWith(m, {
-          slug: e.slug ?? m.slug,
-          tick: e.tick ?? m.tick,
-          minSize: e.minSize ?? m.minSize,
-          deadline: e.deadline === undefined ? m.deadline : e.deadline,
-          status: e.status ?? m.status,
-          payoutYes: e.payoutYes === undefined ? m.payoutYes : e.payoutYes,
-        }),
-      );
-    case 'OracleUpdated':
-      return withMarket(s, e.marketId, (m) => marketWith(m, { oracle: { probability: e.probability, confidence: e.confidence, updatedAt: e.updatedAt } }));
     case 'BalanceUpdated':
-      return stateWith(s, { collateral: e.collateral });
-    case 'PositionSynced':
-      return withMarket(s, e.marketId, (m) => (marketWith(m, { position: syncHoldings(m.position, e.yes, e.no) })));
-    case 'OrderFilled':
-      return withMarket(s, e.marketId, (m) => reduceFill(m, e, lim));
-    case 'QuoteDenied':
-      return withMarket(s, e.marketId, (m) => {
-        const denials = new Map(m.denials);
-        denials.set(e.reason, (denials.get(e.reason) ?? 0) + 1);
-        return marketWith(m, { denials });
-      });
+      return stateWith(s, { collateral: e.collateral, version, ts });
     case 'OrdersReconciled':
-      return stateWith(s, { lastReconcileAt: e.ts });
+      return stateWith(s, { lastReconcileAt: e.ts, version, ts });
     case 'VenueBackedOff':
-      return stateWith(s, { backoffUntil: Math.max(s.backoffUntil, e.until) });
+      return stateWith(s, { backoffUntil: Math.max(s.backoffUntil, e.until), version, ts });
     case 'VenueCallCompleted': {
       const from = e.ts - lim.venueWindowMs;
       const kept = s.venueCalls.filter((c) => c.ts > from);
       kept.push({ ts: e.ts, ok: e.ok });
-      return stateWith(s, { venueCalls: kept.length > 10_000 ? kept.slice(kept.length - 10_000) : kept });
+      return stateWith(s, { venueCalls: kept.length > 10_000 ? kept.slice(kept.length - 10_000) : kept, version, ts });
     }
     default:
-      return withMarket(s, e.marketId, (m) => reduceOrder(m, e));
+      return stateWithMarkets(s, marketsWith(s, e.marketId, e, lim), version, ts);
   }
 }
 
 export function reduce(state: StoreState, event: StateEvent, lim: ReduceLimits = DEFAULT_LIMITS): StoreState {
-  const next = reduceInner(state, event, lim);
-  return stateWith(next, { version: state.version + 1, ts: Math.max(state.ts, event.ts) });
+  // one new state object per event, version and time included (was a copy, then a copy of the copy)
+  return reduceInner(state, event, lim, state.version + 1, Math.max(state.ts, event.ts));
 }

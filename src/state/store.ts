@@ -38,7 +38,8 @@ export class StateStore {
 
   dispatch(event: StateEvent): StoreState {
     this.current = reduce(this.current, event, this.limits);
-    this.subject.next({ state: this.current, events: [event] });
+    // nobody listening (a backtest): skip building the notification
+    if (this.subject.observed) this.subject.next({ state: this.current, events: [event] });
     return this.current;
   }
 
@@ -48,7 +49,7 @@ export class StateStore {
     let s = this.current;
     for (const e of events) s = reduce(s, e, this.limits);
     this.current = s;
-    this.subject.next({ state: s, events });
+    if (this.subject.observed) this.subject.next({ state: s, events });
     return s;
   }
 
