@@ -179,3 +179,37 @@ test('a fill-or-kill order that the recorded book cannot fill entirely is voided
   assert.equal(x.books[0]!.bestAsk(), 500_000, 'nothing taken');
   assert.equal(x.account().balance.reserved, 0n);
 });
+
+test('an arriving order that would trade with our own resting order cancels that order (engine self-trade rule)', () => {
+  const { x, fills, until } = setup([quiet()]);
+  until(0);
+  const ask = order({ side: 0, outcomeIndex: 0, price: 450_000, size: 2 * S }); // buy NO @ 45¢ = YES ask @ 55¢
+  x.place(ask, 0);
+  const bid = order({ side: 0, price: 560_000, size: 1 * S });
+  assert.equal(x.place(bid, 0).ok, true);
+  assert.equal(fills.length, 0, 'no trade with ourselves');
+  assert.equal(x.get(ask.nonce)!.state, 'cancelled');
+  assert.equal(x.selfTradeCancels, 1);
+  assert.deepEqual(x.ownTop(0), { bid: 560_000, ask: -1 });
+  assert.deepEqual(x.checkInvariants(), []);
+});
+
+test('the sim venue no longer lists an order the engine expired', async () => {
+  const t0 = 1_700_000_000_000;
+  const clock = new VirtualClock(t0);
+  const { x, until } = setup([book(t0, [[400_000, 10 * S]], [[600_000, 10 * S]])]);
+  until(t0);
+  const v = new SimVenue({ clock, exchange: x, latency: latencyModel({ feedMs: 0, entryMs: 0, responseMs: 0 }), batchLimit: 10, onDelivered: () => undefined });
+  x.place(order({ side: 0, price: 420_000, size: S, expiry: t0 / 1000 + 10 }), t0);
+  const keep = order({ side: 0, price: 410_000, size: S });
+  x.place(keep, t0);
+  const listed: string[][] = [];
+  for (const at of [t0 + 5_000, t0 + 10_000]) {
+    clock.advanceTo(at);
+    void v.openOrders().then((os) => listed.push(os.map((o) => `${o.price}:${o.status}`)));
+    while (clock.runNext()) await Promise.resolve();
+    await new Promise((r) => setImmediate(r));
+  }
+  assert.deepEqual(listed, [['420000:open', '410000:open'], ['410000:open']]);
+  assert.equal(x.expired, 1);
+});
