@@ -1,10 +1,11 @@
 /**
  * Own orders and fills, reconciled from order status: each poll reads the trader's open orders (all
- * pages) and its recently inserted orders, and compares each order's filled shares with what was
- * seen before. An increase is an OrderFilled at the order's own limit price (we rest as maker, so
- * that is the fill price) with fill id `<nonce>:<filled shares>`, which the store de-duplicates; an
- * order that left the open list without being seen in a final state is looked up by id, so a fill
- * that completed it is not lost.
+ * pages) and compares each order's filled shares with what was seen before. An increase is an
+ * OrderFilled at the order's own limit price (we rest as maker, so that is the fill price) with fill
+ * id `<nonce>:<filled shares>`, which the store de-duplicates. An order that left the open list while
+ * we still track it as resting (so not cancelled by us) is looked up by id: that is how the fill that
+ * completed it is seen. Orders we cancelled ourselves are simply forgotten; a fill racing our cancel
+ * is caught by the balance poll's position sync.
  *
  * The venue's activity items carry no trader, so this, not the activity feed, is the source of our
  * fills. The first poll only records a baseline: fills from before the start are history, and the
@@ -13,8 +14,8 @@
 import type { Observable } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
-import type { ListOrdersParams, RecentOrdersParams } from '../exchange/client/orders-read.ts';
-import type { Address, VenueOrder } from '../model/order.ts';
+import type { ListOrdersParams } from '../exchange/client/orders-read.ts';
+import type { Address, Bytes32, VenueOrder } from '../model/order.ts';
 import { remainingShares } from '../orders/venue-order-shares.ts';
 import { feedEvent, venueMs, type FeedEvent } from './feed-event.ts';
 import type { FeedHealth } from './feed-health.ts';
@@ -23,7 +24,6 @@ import { pollFeed } from './poll-feed.ts';
 export interface OrdersSource {
   orders: {
     iterate(p: Omit<ListOrdersParams, 'cursor'>): AsyncGenerator<VenueOrder>;
-    recent(p: RecentOrdersParams): Promise<VenueOrder[]>;
     get(id: number | string): Promise<VenueOrder>;
   };
 }
@@ -37,6 +37,8 @@ export interface OwnOrdersFeedOptions {
   logger?: Logger;
   /** lookups of vanished orders per poll at most (default 20) */
   maxLookups?: number;
+  /** is this order still resting as far as we know (not cancelled by us)? default: always */
+  isTracked?: (nonce: Bytes32) => boolean;
 }
 
 const SOURCE = 'own-orders';
@@ -61,9 +63,13 @@ export function filledShares(o: VenueOrder): number {
 
 interface Known {
   filled: number;
+  nonce: Bytes32;
   /** for the vanished-order lookup */
   ref: number | string;
 }
+
+/** orders remembered at most (oldest dropped): the open list of a bot is far smaller */
+const MAX_KNOWN = 20_000;
 
 /** The fill tracker, apart from I/O so it can be tested on plain lists. */
 export class FillTracker {
@@ -87,22 +93,24 @@ export class FillTracker {
           ),
         );
       }
-      if (o.status === 'open') this.known.set(k, { filled: Math.max(filled, before), ref: o.hash ?? o.id ?? o.nonce });
-      else this.known.delete(k);
+      if (o.status === 'open') {
+        this.known.set(k, { filled: Math.max(filled, before), nonce: o.nonce, ref: o.hash ?? o.id ?? o.nonce });
+        if (this.known.size > MAX_KNOWN) this.known.delete(this.known.keys().next().value!);
+      } else this.known.delete(k);
     }
     this.baseline = false;
     return out;
   }
 
-  /** Orders we tracked as open that this poll did not mention (to look up). */
-  vanished(seen: ReadonlySet<string>): (number | string)[] {
-    const out: (number | string)[] = [];
-    for (const [k, v] of this.known) if (!seen.has(k)) out.push(v.ref);
+  /** Orders we tracked as open that this poll did not mention (to look up or forget). */
+  vanished(seen: ReadonlySet<string>): { nonce: Bytes32; ref: number | string }[] {
+    const out: { nonce: Bytes32; ref: number | string }[] = [];
+    for (const [k, v] of this.known) if (!seen.has(k)) out.push({ nonce: v.nonce, ref: v.ref });
     return out;
   }
 
-  forget(ref: number | string): void {
-    for (const [k, v] of this.known) if (v.ref === ref) this.known.delete(k);
+  forget(nonce: Bytes32): void {
+    this.known.delete(nonce.toLowerCase());
   }
 
   get size(): number {
@@ -116,15 +124,19 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
   const maxLookups = opts.maxLookups ?? 20;
   async function read(): Promise<FeedEvent[]> {
     const byNonce = new Map<string, VenueOrder>();
-    for (const o of await opts.client.orders.recent({ trader: opts.trader, windowSeconds: 600, limit: 500 })) byNonce.set(o.nonce.toLowerCase(), o);
     for await (const o of opts.client.orders.iterate({ trader: opts.trader, status: ['open'], limit: 100 })) byNonce.set(o.nonce.toLowerCase(), o);
-    const gone = tracker.vanished(new Set(byNonce.keys())).slice(0, maxLookups);
-    for (const ref of gone) {
+    let lookups = 0;
+    for (const v of tracker.vanished(new Set(byNonce.keys()))) {
+      if (opts.isTracked && !opts.isTracked(v.nonce)) {
+        tracker.forget(v.nonce); // we cancelled it ourselves
+        continue;
+      }
+      if (lookups++ >= maxLookups) break;
       try {
-        const o = await opts.client.orders.get(ref);
+        const o = await opts.client.orders.get(v.ref);
         byNonce.set(o.nonce.toLowerCase(), o);
       } catch {
-        tracker.forget(ref); // unknown to the venue: nothing more to learn
+        tracker.forget(v.nonce); // unknown to the venue: nothing more to learn
       }
     }
     return tracker.observe([...byNonce.values()], opts.clock.now());

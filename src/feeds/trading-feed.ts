@@ -22,6 +22,8 @@ export interface TradingFeedOptions {
   intervalMs: number;
   health?: FeedHealth;
   logger?: Logger;
+  /** see OwnOrdersFeedOptions.isTracked */
+  isTracked?: (nonce: Bytes32) => boolean;
 }
 
 export function tradingFeed(opts: TradingFeedOptions): Observable<FeedEvent> {

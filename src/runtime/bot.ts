@@ -315,7 +315,12 @@ async function wire(
     store.dispatch({ type: 'BalanceUpdated', collateral: cfg.venue.kind === 'local' ? cfg.venue.local.startingCollateral : 10_000_000_000n, ts: clock.now() });
   } else {
     // fills matter for quoting within a second; balances ride along in the same poll
-    subs.push(tradingFeed({ client, trader: venue.trader, marketIds, clock, intervalMs: Math.min(1_000, cfg.feeds.balancePollMs), health, logger: o.logger }).subscribe(sink));
+    const isTracked = (nonce: Bytes32): boolean => {
+      const k = nonce.toLowerCase();
+      for (const m of store.state.markets.values()) if (m.orders.has(k)) return true;
+      return false;
+    };
+    subs.push(tradingFeed({ client, trader: venue.trader, marketIds, clock, intervalMs: Math.min(1_000, cfg.feeds.balancePollMs), health, logger: o.logger, isTracked }).subscribe(sink));
   }
 
   await waitForBooks(store, marketIds, clock, o.warmupMs ?? 5_000);

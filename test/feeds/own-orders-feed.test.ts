@@ -46,6 +46,6 @@ test('an order that completes is reported once and then forgotten', () => {
 test('orders that left the open list without a final state are listed for lookup', () => {
   const t = new FillTracker();
   t.observe([sell(0)], 1);
-  assert.deepEqual(t.vanished(new Set()), [7]);
+  assert.deepEqual(t.vanished(new Set()), [{ nonce: N, ref: 7 }]);
   assert.deepEqual(t.vanished(new Set([N.toLowerCase()])), []);
 });
