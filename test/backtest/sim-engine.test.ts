@@ -5,6 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { parseBacktestSettings } from '../../src/backtest/backtest-config.ts';
+import { ConfigFieldError } from '../../src/config/fields.ts';
 import { queueModel } from '../../src/backtest/queue-model.ts';
 import { SimExchange, type HoldingsAfter, type SimFill } from '../../src/backtest/sim-exchange.ts';
 import { SimVenue } from '../../src/backtest/sim-venue.ts';
@@ -212,4 +214,14 @@ test('the sim venue no longer lists an order the engine expired', async () => {
   }
   assert.deepEqual(listed, [['420000:open', '410000:open'], ['410000:open']]);
   assert.equal(x.expired, 1);
+});
+
+test('config: fees are whole basis points (the engine charges no fractions); the engine account is at most 1e9 USDC', () => {
+  const bad = (raw: unknown, path: string) =>
+    assert.throws(() => parseBacktestSettings(raw), (e: unknown) => e instanceof ConfigFieldError && e.path === path, path);
+  bad({ fees: { makerBps: 2.5 } }, 'backtest.fees.makerBps');
+  bad({ fees: { takerBps: -1 } }, 'backtest.fees.takerBps');
+  bad({ startingCollateral: 2e9 }, 'backtest.startingCollateral');
+  const ok = parseBacktestSettings({ fees: { makerBps: 1, takerBps: 25 }, startingCollateral: 500 });
+  assert.deepEqual([ok.fees, ok.startingCollateral], [{ makerBps: 1, takerBps: 25 }, 500_000_000n]);
 });
