@@ -16,14 +16,12 @@ import {
   F_COLL,
   F_FEES,
   F_FILLED,
-  F_MAX_COLL_IN,
   F_MAX_FEE,
-  F_MAX_SHARES,
-  F_MIN_COLL_OUT,
-  F_MIN_SHARES_OUT,
   F_QTY,
   I_FLAGS,
-  I_LEVEL,
+  FL_LEVEL,
+  F_STRIDE,
+  I_STRIDE,
   I_MARKET,
   I_NEXT,
   I_TRADER,
@@ -76,14 +74,14 @@ export function checkEngineInvariants(p: OrderPool, l: Ledger, markets: MarketSt
       for (let lvl = 1; lvl < L.top; lvl++) {
         let n = 0;
         let size = 0;
-        for (let s = L.head[side]![lvl]!; s !== NIL; s = p.ic[s >>> CHUNK_BITS]![((s & CHUNK_MASK) << 5) + I_NEXT]!) {
+        for (let s = L.head[side]![lvl]!; s !== NIL; s = p.ic[s >>> CHUNK_BITS]![((s & CHUNK_MASK) * I_STRIDE) + I_NEXT]!) {
           const iv = p.ic[s >>> CHUNK_BITS]!;
-          const ib = (s & CHUNK_MASK) << 5;
+          const ib = (s & CHUNK_MASK) * I_STRIDE;
           const fl = iv[ib + I_FLAGS]!;
           const o = stateOfSlot(p, s);
           n++;
           size += o.quantity - o.filledShares;
-          if ((fl & FL_ALIVE_MASK) !== RESTING || iv[ib + I_LEVEL] !== lvl || ((fl >> FL_SIDE) & 1) !== side || iv[ib + I_MARKET] !== m) {
+          if ((fl & FL_ALIVE_MASK) !== RESTING || fl >>> FL_LEVEL !== lvl || ((fl >> FL_SIDE) & 1) !== side || iv[ib + I_MARKET] !== m) {
             errs.push(`market ${m}: stray order in queue`);
           }
         }
@@ -96,7 +94,7 @@ export function checkEngineInvariants(p: OrderPool, l: Ledger, markets: MarketSt
   if (sum !== l.total) errs.push(`conservation: traders + fees + backing = ${sum}, deposits = ${l.total}`);
   for (let s = 0; s < p.used; s++) {
     const iv = p.ic[s >>> CHUNK_BITS]!;
-    const ib = (s & CHUNK_MASK) << 5;
+    const ib = (s & CHUNK_MASK) * I_STRIDE;
     const fl = iv[ib + I_FLAGS]!;
     if ((fl & FL_ALIVE_MASK) === 0) continue;
     if ((fl & FL_ALIVE_MASK) !== RESTING) errs.push(`order slot ${s}: live but not resting between commands`);
@@ -119,8 +117,8 @@ export function checkEngineInvariants(p: OrderPool, l: Ledger, markets: MarketSt
 
 function stateOfSlot(p: OrderPool, s: number) {
   const f = p.fc[s >>> CHUNK_BITS]!;
-  const b = (s & CHUNK_MASK) << 4;
-  const kind = (p.ic[s >>> CHUNK_BITS]![((s & CHUNK_MASK) << 5) + I_FLAGS]! >> FL_KIND) & 3;
+  const b = (s & CHUNK_MASK) * F_STRIDE;
+  const kind = (p.ic[s >>> CHUNK_BITS]![((s & CHUNK_MASK) * I_STRIDE) + I_FLAGS]! >> FL_KIND) & 3;
   const coll = f[b + F_COLL]!;
   return {
     kind,
@@ -130,10 +128,7 @@ function stateOfSlot(p: OrderPool, s: number) {
     collateralReceived: kind === KIND_SELL_INVENTORY ? coll : 0,
     fees: f[b + F_FEES]!,
     maxFee: f[b + F_MAX_FEE]!,
-    maxShares: f[b + F_MAX_SHARES]!,
-    minSharesOut: f[b + F_MIN_SHARES_OUT]!,
-    maxCollateralIn: f[b + F_MAX_COLL_IN]!,
-    minCollateralOut: f[b + F_MIN_COLL_OUT]!,
+    ...p.limitsOf(s),
   };
 }
 

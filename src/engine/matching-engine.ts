@@ -66,17 +66,12 @@ const F_FILLED = op.F_FILLED;
 const F_COLL = op.F_COLL;
 const F_FEES = op.F_FEES;
 const F_MAX_FEE = op.F_MAX_FEE;
-const F_MAX_SHARES = op.F_MAX_SHARES;
-const F_MIN_SHARES_OUT = op.F_MIN_SHARES_OUT;
-const F_MAX_COLL_IN = op.F_MAX_COLL_IN;
-const F_MIN_COLL_OUT = op.F_MIN_COLL_OUT;
+const F_LIMIT = op.F_LIMIT;
 const F_EXPIRY = op.F_EXPIRY;
 const F_CREATED = op.F_CREATED;
 const F_UPDATED = op.F_UPDATED;
 const I_MARKET = op.I_MARKET;
 const I_TRADER = op.I_TRADER;
-const I_PRICE = op.I_PRICE;
-const I_LEVEL = op.I_LEVEL;
 const I_NEXT = op.I_NEXT;
 const I_FLAGS = op.I_FLAGS;
 const FL_ALIVE_MASK = op.FL_ALIVE_MASK;
@@ -86,6 +81,9 @@ const FL_KIND = op.FL_KIND;
 const FL_TIF = op.FL_TIF;
 const FL_ROLE = op.FL_ROLE;
 const FL_MARKET_ORDER = op.FL_MARKET_ORDER;
+const FL_LEVEL = op.FL_LEVEL;
+const F_STRIDE = op.F_STRIDE;
+const I_STRIDE = op.I_STRIDE;
 const CHUNK_BITS = op.CHUNK_BITS;
 const CHUNK_MASK = op.CHUNK_MASK;
 
@@ -216,24 +214,26 @@ export class MatchingEngine implements Engine {
     const t = p.alloc();
     const f = p.fc[t >>> CHUNK_BITS]!;
     const iv = p.ic[t >>> CHUNK_BITS]!;
-    const fb = (t & CHUNK_MASK) << 4;
-    const ib = (t & CHUNK_MASK) << 5;
+    const fb = (t & CHUNK_MASK) * F_STRIDE;
+    const ib = (t & CHUNK_MASK) * I_STRIDE;
     iv[ib + I_MARKET] = o.market;
     iv[ib + I_TRADER] = o.trader;
-    iv[ib + I_PRICE] = o.price;
-    iv[ib + I_LEVEL] = level;
     iv[ib + I_FLAGS] =
-      1 | (outcome << FL_OUTCOME) | (side << FL_SIDE) | (kind << FL_KIND) | (tif << FL_TIF) | (role << FL_ROLE) | (o.marketOrder ? 1 << FL_MARKET_ORDER : 0);
+      1 |
+      (outcome << FL_OUTCOME) |
+      (side << FL_SIDE) |
+      (kind << FL_KIND) |
+      (tif << FL_TIF) |
+      (role << FL_ROLE) |
+      (o.marketOrder ? 1 << FL_MARKET_ORDER : 0) |
+      (level << FL_LEVEL);
     const qty = kind === KIND_BUY ? o.minSharesOut : o.maxShares;
     f[fb + F_QTY] = qty;
     f[fb + F_FILLED] = 0;
     f[fb + F_COLL] = 0;
     f[fb + F_FEES] = 0;
     f[fb + F_MAX_FEE] = o.maxFee;
-    f[fb + F_MAX_SHARES] = o.maxShares;
-    f[fb + F_MIN_SHARES_OUT] = o.minSharesOut;
-    f[fb + F_MAX_COLL_IN] = o.maxCollateralIn;
-    f[fb + F_MIN_COLL_OUT] = o.minCollateralOut;
+    p.setLimits(t, kind, o);
     f[fb + F_EXPIRY] = o.expiry ?? 0;
     f[fb + F_CREATED] = o.nowMs;
     f[fb + F_UPDATED] = o.nowMs;
@@ -265,8 +265,8 @@ export class MatchingEngine implements Engine {
     const p = this.pool;
     const f = p.fc[t >>> CHUNK_BITS]!;
     const iv = p.ic[t >>> CHUNK_BITS]!;
-    const fb = (t & CHUNK_MASK) << 4;
-    const ib = (t & CHUNK_MASK) << 5;
+    const fb = (t & CHUNK_MASK) * F_STRIDE;
+    const ib = (t & CHUNK_MASK) * I_STRIDE;
     const mk = this.markets[iv[ib + I_MARKET]!]!;
     const fl = iv[ib + I_FLAGS]!;
     const rem = f[fb + F_QTY]! - f[fb + F_FILLED]!;
@@ -277,7 +277,7 @@ export class MatchingEngine implements Engine {
     }
     if (blocked || !this.canFillAtOwnPrice(t, mk, this.ts)) return this.finish(t, 'voided', 'BELOW_MIN_FILL_SIZE', 'min_fill', nowMs);
     const side = (fl >> FL_SIDE) & 1;
-    const lvl = iv[ib + I_LEVEL]!;
+    const lvl = fl >>> FL_LEVEL;
     mk.ladder.push(p, t, side, lvl, rem);
     iv[ib + I_FLAGS] = (fl & ~FL_ALIVE_MASK) | RESTING;
     this.markDirty(mk, side, lvl);
@@ -289,17 +289,18 @@ export class MatchingEngine implements Engine {
     const p = this.pool;
     const f = p.fc[slot >>> CHUNK_BITS]!;
     const iv = p.ic[slot >>> CHUNK_BITS]!;
-    const fb = (slot & CHUNK_MASK) << 4;
-    const ib = (slot & CHUNK_MASK) << 5;
-    const q = iv[ib + I_PRICE]!;
-    const kind = (iv[ib + I_FLAGS]! >> FL_KIND) & 3;
+    const fb = (slot & CHUNK_MASK) * F_STRIDE;
+    const ib = (slot & CHUNK_MASK) * I_STRIDE;
+    const fl = iv[ib + I_FLAGS]!;
+    const kind = (fl >> FL_KIND) & 3;
+    const q = ownPrice((fl >> FL_OUTCOME) & 1, (fl >>> FL_LEVEL) * mk.config.tick);
     const filled = f[fb + F_FILLED]!;
     const rem = f[fb + F_QTY]! - filled;
     const bps = mk.config.makerFeeBps;
     // fast path for the usual fresh payer whose budget covers the whole quantity (no scratch copy)
     if (filled === 0 && kind !== KIND_SELL_INVENTORY) {
       const a = legAmount(kind, q, rem);
-      if (a + feeFor(a, bps, f[fb + F_MAX_FEE]!) <= f[fb + F_MAX_COLL_IN]!) return true;
+      if (a + feeFor(a, bps, f[fb + F_MAX_FEE]!) <= f[fb + F_LIMIT]!) return true;
     }
     return fillCapacity(this.load(scratchState, slot), q, rem, bps) >= mk.config.minFillSize;
   }
@@ -307,8 +308,8 @@ export class MatchingEngine implements Engine {
   private load(s: LimitState, slot: number): LimitState {
     const p = this.pool;
     const f = p.fc[slot >>> CHUNK_BITS]!;
-    const fb = (slot & CHUNK_MASK) << 4;
-    const kind = (p.ic[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) << 5) + I_FLAGS]! >> FL_KIND) & 3;
+    const fb = (slot & CHUNK_MASK) * F_STRIDE;
+    const kind = (p.ic[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * I_STRIDE) + I_FLAGS]! >> FL_KIND) & 3;
     const coll = f[fb + F_COLL]!;
     s.kind = kind;
     s.filled = f[fb + F_FILLED]!;
@@ -316,9 +317,11 @@ export class MatchingEngine implements Engine {
     s.received = kind === KIND_SELL_INVENTORY ? coll : 0;
     s.fees = f[fb + F_FEES]!;
     s.maxFee = f[fb + F_MAX_FEE]!;
-    s.maxCollateralIn = f[fb + F_MAX_COLL_IN]!;
-    s.minCollateralOut = f[fb + F_MIN_COLL_OUT]!;
-    s.maxShares = f[fb + F_MAX_SHARES]!;
+    // only the limits that bind the kind are read by the fill maths (fillFits)
+    const limit = f[fb + F_LIMIT]!;
+    s.maxCollateralIn = kind === KIND_SELL_INVENTORY ? 0 : limit;
+    s.minCollateralOut = kind === KIND_SELL_INVENTORY ? limit : 0;
+    s.maxShares = f[fb + F_QTY]!;
     return s;
   }
 
@@ -334,7 +337,7 @@ export class MatchingEngine implements Engine {
     const fc = p.fc;
     const ic = p.ic;
     const tiv = ic[t >>> CHUNK_BITS]!;
-    const tb = (t & CHUNK_MASK) << 5;
+    const tb = (t & CHUNK_MASK) * I_STRIDE;
     const fl = tiv[tb + I_FLAGS]!;
     const mk = this.markets[tiv[tb + I_MARKET]!]!;
     const L = mk.ladder;
@@ -343,9 +346,9 @@ export class MatchingEngine implements Engine {
     const minFill = cfg.minFillSize;
     const side = (fl >> FL_SIDE) & 1;
     const opp = 1 - side;
-    const limit = tiv[tb + I_LEVEL]!;
+    const limit = fl >>> FL_LEVEL;
     const trader = tiv[tb + I_TRADER]!;
-    const qty = fc[t >>> CHUNK_BITS]![((t & CHUNK_MASK) << 4) + F_QTY]!;
+    const qty = fc[t >>> CHUNK_BITS]![((t & CHUNK_MASK) * F_STRIDE) + F_QTY]!;
     const tOut = (fl >> FL_OUTCOME) & 1;
     const ts = this.load(this.ts, t);
     const counts = L.count[opp];
@@ -358,8 +361,8 @@ export class MatchingEngine implements Engine {
       while (m !== NIL) {
         const f = fc[m >>> CHUNK_BITS]!;
         const iv = ic[m >>> CHUNK_BITS]!;
-        const mb = (m & CHUNK_MASK) << 5;
-        const mfb = (m & CHUNK_MASK) << 4;
+        const mb = (m & CHUNK_MASK) * I_STRIDE;
+        const mfb = (m & CHUNK_MASK) * F_STRIDE;
         const next = iv[mb + I_NEXT]!;
         const exp = f[mfb + F_EXPIRY]!;
         if (exp > 0 && exp * 1000 <= nowMs) {
@@ -418,12 +421,12 @@ export class MatchingEngine implements Engine {
     const p = this.pool;
     const f = p.fc[m >>> CHUNK_BITS]!;
     const iv = p.ic[m >>> CHUNK_BITS]!;
-    const mfb = (m & CHUNK_MASK) << 4;
-    const mb = (m & CHUNK_MASK) << 5;
+    const mfb = (m & CHUNK_MASK) * F_STRIDE;
+    const mb = (m & CHUNK_MASK) * I_STRIDE;
     const cfg = mk.config;
     const x = lvl * cfg.tick;
     const flM = iv[mb + I_FLAGS]!;
-    const flT = p.ic[t >>> CHUNK_BITS]![((t & CHUNK_MASK) << 5) + I_FLAGS]!;
+    const flT = p.ic[t >>> CHUNK_BITS]![((t & CHUNK_MASK) * I_STRIDE) + I_FLAGS]!;
     const kM = (flM >> FL_KIND) & 3;
     const kT = (flT >> FL_KIND) & 3;
     const aM = legAmount(kM, ownPrice((flM >> FL_OUTCOME) & 1, x), n);
@@ -484,8 +487,8 @@ export class MatchingEngine implements Engine {
     const f = p.fc[slot >>> CHUNK_BITS]!;
     const iv = p.ic[slot >>> CHUNK_BITS]!;
     const l = this.ledger;
-    const fb = (slot & CHUNK_MASK) << 4;
-    const ib = (slot & CHUNK_MASK) << 5;
+    const fb = (slot & CHUNK_MASK) * F_STRIDE;
+    const ib = (slot & CHUNK_MASK) * I_STRIDE;
     const trader = iv[ib + I_TRADER]!;
     const fl = iv[ib + I_FLAGS]!;
     const kind = (fl >> FL_KIND) & 3;
@@ -512,7 +515,7 @@ export class MatchingEngine implements Engine {
   private party(slot: number, n: number, cd: number, fee: number) {
     const p = this.pool;
     const iv = p.ic[slot >>> CHUNK_BITS]!;
-    const ib = (slot & CHUNK_MASK) << 5;
+    const ib = (slot & CHUNK_MASK) * I_STRIDE;
     const fl = iv[ib + I_FLAGS]!;
     const kind = (fl >> FL_KIND) & 3;
     const out = (fl >> FL_OUTCOME) & 1;
@@ -537,23 +540,23 @@ export class MatchingEngine implements Engine {
     const f = p.fc[slot >>> CHUNK_BITS]!;
     const iv = p.ic[slot >>> CHUNK_BITS]!;
     const l = this.ledger;
-    const fb = (slot & CHUNK_MASK) << 4;
-    const ib = (slot & CHUNK_MASK) << 5;
+    const fb = (slot & CHUNK_MASK) * F_STRIDE;
+    const ib = (slot & CHUNK_MASK) * I_STRIDE;
     const fl = iv[ib + I_FLAGS]!;
     const trader = iv[ib + I_TRADER]!;
     const filled = f[fb + F_FILLED]!;
     if ((fl & FL_ALIVE_MASK) === RESTING) {
       const mk = this.markets[iv[ib + I_MARKET]!]!;
       const side = (fl >> FL_SIDE) & 1;
-      const lvl = iv[ib + I_LEVEL]!;
+      const lvl = fl >>> FL_LEVEL;
       mk.ladder.remove(p, slot, side, lvl, f[fb + F_QTY]! - filled);
       this.markDirty(mk, side, lvl);
     }
     if (((fl >> FL_KIND) & 3) === KIND_SELL_INVENTORY) {
-      const r = f[fb + F_MAX_SHARES]! - filled;
+      const r = f[fb + F_QTY]! - filled;
       l.reserveTokens(l.positionIndex(trader, iv[ib + I_MARKET]!), (fl >> FL_OUTCOME) & 1, -r);
     } else {
-      l.reserved[trader] = l.reserved[trader]! - (f[fb + F_MAX_COLL_IN]! - f[fb + F_COLL]! - f[fb + F_FEES]!);
+      l.reserved[trader] = l.reserved[trader]! - (f[fb + F_LIMIT]! - f[fb + F_COLL]! - f[fb + F_FEES]!);
     }
     f[fb + F_UPDATED] = nowMs;
     this.lastFilled = filled;
@@ -577,7 +580,7 @@ export class MatchingEngine implements Engine {
     let n = 0;
     for (let s = 0; s < p.used; s++) {
       const iv = p.ic[s >>> CHUNK_BITS]!;
-      const ib = (s & CHUNK_MASK) << 5;
+      const ib = (s & CHUNK_MASK) * I_STRIDE;
       if ((iv[ib + I_FLAGS]! & FL_ALIVE_MASK) === 0 || iv[ib + I_TRADER] !== trader) continue;
       if (market !== undefined && iv[ib + I_MARKET] !== market) continue;
       this.finish(s, 'cancelled', null, 'cancel', nowMs);
@@ -600,7 +603,7 @@ export class MatchingEngine implements Engine {
     const p = this.pool;
     let n = 0;
     for (let s = 0; s < p.used; s++) {
-      const exp = p.fc[s >>> CHUNK_BITS]![((s & CHUNK_MASK) << 4) + F_EXPIRY]!;
+      const exp = p.fc[s >>> CHUNK_BITS]![((s & CHUNK_MASK) * F_STRIDE) + F_EXPIRY]!;
       if (p.alive(s) === 0 || exp === 0 || exp * 1000 > nowMs) continue;
       this.finish(s, 'expired', null, 'expiry', nowMs);
       n++;
@@ -689,7 +692,7 @@ export class MatchingEngine implements Engine {
     }
     const p = this.pool;
     for (let s = 0; s < p.used; s++) {
-      if (p.alive(s) !== 0 && p.ic[s >>> CHUNK_BITS]![((s & CHUNK_MASK) << 5) + I_MARKET] === market) this.finish(s, 'voided', 'MARKET_RESOLVED', 'resolution', nowMs);
+      if (p.alive(s) !== 0 && p.ic[s >>> CHUNK_BITS]![((s & CHUNK_MASK) * I_STRIDE) + I_MARKET] === market) this.finish(s, 'voided', 'MARKET_RESOLVED', 'resolution', nowMs);
     }
     const mk = this.markets[market]!;
     mk.status = 'resolved';
@@ -767,7 +770,7 @@ export class MatchingEngine implements Engine {
     for (let s = 0; s < p.used; s++) {
       if (p.alive(s) !== RESTING) continue;
       const iv = p.ic[s >>> CHUNK_BITS]!;
-      const ib = (s & CHUNK_MASK) << 5;
+      const ib = (s & CHUNK_MASK) * I_STRIDE;
       if (filter.trader !== undefined && iv[ib + I_TRADER] !== filter.trader) continue;
       if (filter.market !== undefined && iv[ib + I_MARKET] !== filter.market) continue;
       out.push(this.state(s, 'open', null));
@@ -844,8 +847,8 @@ export class MatchingEngine implements Engine {
     const p = this.pool;
     const f = p.fc[slot >>> CHUNK_BITS]!;
     const iv = p.ic[slot >>> CHUNK_BITS]!;
-    const fb = (slot & CHUNK_MASK) << 4;
-    const ib = (slot & CHUNK_MASK) << 5;
+    const fb = (slot & CHUNK_MASK) * F_STRIDE;
+    const ib = (slot & CHUNK_MASK) * I_STRIDE;
     const fl = iv[ib + I_FLAGS]!;
     const market = iv[ib + I_MARKET]!;
     const mk = this.markets[market]!;
@@ -853,15 +856,16 @@ export class MatchingEngine implements Engine {
     const qty = f[fb + F_QTY]!;
     const filled = f[fb + F_FILLED]!;
     const coll = f[fb + F_COLL]!;
+    const lim = p.limitsOf(slot);
     return {
       id: p.idOf(slot),
       market,
       trader: iv[ib + I_TRADER]!,
       outcome: ((fl >> FL_OUTCOME) & 1) as OutcomeIndex,
       kind: kind as 0 | 1 | 2,
-      price: iv[ib + I_PRICE]!,
+      price: ownPrice((fl >> FL_OUTCOME) & 1, (fl >>> FL_LEVEL) * mk.config.tick),
       side: ((fl >> FL_SIDE) & 1) === 0 ? 'bid' : 'ask',
-      bookPrice: iv[ib + I_LEVEL]! * mk.config.tick,
+      bookPrice: (fl >>> FL_LEVEL) * mk.config.tick,
       timeInForce: ((fl >> FL_TIF) & 3) as 0 | 1 | 2,
       makerRole: ((fl >> FL_ROLE) & 3) as 0 | 1 | 2,
       marketOrder: ((fl >> FL_MARKET_ORDER) & 1) === 1,
@@ -871,10 +875,10 @@ export class MatchingEngine implements Engine {
       collateralPaid: kind === KIND_SELL_INVENTORY ? 0 : coll,
       collateralReceived: kind === KIND_SELL_INVENTORY ? coll : 0,
       fees: f[fb + F_FEES]!,
-      maxShares: f[fb + F_MAX_SHARES]!,
-      minSharesOut: f[fb + F_MIN_SHARES_OUT]!,
-      maxCollateralIn: f[fb + F_MAX_COLL_IN]!,
-      minCollateralOut: f[fb + F_MIN_COLL_OUT]!,
+      maxShares: lim.maxShares,
+      minSharesOut: lim.minSharesOut,
+      maxCollateralIn: lim.maxCollateralIn,
+      minCollateralOut: lim.minCollateralOut,
       maxFee: f[fb + F_MAX_FEE]!,
       expiry: f[fb + F_EXPIRY]!,
       status,

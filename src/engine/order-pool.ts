@@ -1,15 +1,15 @@
 /**
- * Storage for live orders as fixed 128-byte records (array of structs) in chunks of 4096 slots, each
- * chunk one ArrayBuffer seen through a Float64Array (16 numbers per slot, `fc[chunk]`) and an
- * Int32Array (32 per slot, `ic[chunk]`), plus a free list of slots and per-slot generations. Slot s
- * lives in chunk s >>> CHUNK_BITS at record s & CHUNK_MASK. An order id encodes (generation, slot)
- * as gen·2^24 + slot, so ids are never reused and id → slot is O(1) without a map.
+ * Storage for live orders as fixed 96-byte records (array of structs) in chunks of 4096 slots, each
+ * chunk one ArrayBuffer seen through a Float64Array (12 numbers per record, `fc[chunk]`) and an
+ * Int32Array (24 per record, `ic[chunk]`), plus a free list of slots and per-slot generations.
+ * Slot s lives in chunk s >>> CHUNK_BITS at record s & CHUNK_MASK. An order id encodes
+ * (generation, slot) as gen·2^24 + slot, so ids are never reused and id → slot is O(1) without a map.
  *
  * Why records rather than one typed array per field: a resting book of ~500 k orders is far beyond
  * the caches, and a cancel, a reused slot or a maker met in matching touched ~15–26 separate arrays,
- * i.e. as many cache misses; a record is two adjacent cache lines. Field offsets are the exported
- * F_* (index into the chunk's Float64Array after `record << 4`) and I_* (into its Int32Array after
- * `record << 5`) constants; the ints live in the record's last 32 bytes, which the F_* never use.
+ * i.e. as many cache misses; a record is two cache lines. Field offsets are the exported F_* (index
+ * into the chunk's Float64Array after `record * F_STRIDE`) and I_* (into its Int32Array after
+ * `record * I_STRIDE`) constants; the ints live in the record's last 24 bytes.
  *
  * Why chunks rather than one buffer that doubles: growing a single buffer copied every record and
  * page-faulted both the old and the new buffer (in a VM a fresh page costs microseconds: a 500 k
@@ -17,9 +17,12 @@
  * are never moved, so their views stay valid for the pool's life, and freed chunks of a dropped
  * engine go back to the allocator for the next one.
  *
- * What a record does not hold, because it follows from what it does: the amount still reserved
- * (payers: maxCollateralIn − paid − fees; inventory sellers: maxShares − filled), and separate paid
- * and received sums (an order either pays or receives, never both: F_COLL holds whichever it is).
+ * What a record does not hold, because it follows from what it does (fewer bytes per order is fewer
+ * page faults and cache lines): the amount still reserved (payers: maxCollateralIn − paid − fees;
+ * inventory sellers: maxShares − filled), separate paid and received sums (an order either pays or
+ * receives: F_COLL holds whichever it is), the limit price (from the level, the tick and the
+ * outcome), and the two signed limits that do not bind the order's kind (kept aside only when
+ * non-zero, see `setLimits`).
  */
 const SLOT_BITS = 24;
 export const SLOT_COUNT = 1 << SLOT_BITS; // 16.7 M live orders at most
@@ -29,9 +32,9 @@ export const CHUNK_BITS = 12;
 export const CHUNK_SLOTS = 1 << CHUNK_BITS;
 export const CHUNK_MASK = CHUNK_SLOTS - 1;
 
-/** numbers per slot in `f` / `i` */
-export const F_STRIDE = 16;
-export const I_STRIDE = 32;
+/** numbers per record in a chunk's Float64Array / Int32Array (96 bytes) */
+export const F_STRIDE = 12;
+export const I_STRIDE = 24;
 
 export const F_QTY = 0;
 export const F_FILLED = 1;
@@ -39,27 +42,21 @@ export const F_FILLED = 1;
 export const F_COLL = 2;
 export const F_FEES = 3;
 export const F_MAX_FEE = 4;
-export const F_MAX_SHARES = 5;
-export const F_MIN_SHARES_OUT = 6;
-export const F_MAX_COLL_IN = 7;
-export const F_MIN_COLL_OUT = 8;
-export const F_EXPIRY = 9;
-export const F_CREATED = 10;
-export const F_UPDATED = 11;
-// f 12..15 overlap the ints below
+/** the binding collateral limit: maxCollateralIn for payers, minCollateralOut for SELL_INVENTORY */
+export const F_LIMIT = 5;
+export const F_EXPIRY = 6;
+export const F_CREATED = 7;
+export const F_UPDATED = 8;
+// f 9..11 overlap the ints below
 
-export const I_GEN = 24;
-export const I_MARKET = 25;
-export const I_TRADER = 26;
-/** limit price of the order's outcome */
-export const I_PRICE = 27;
-/** level index in the YES-terms book (YES price / tick) */
-export const I_LEVEL = 28;
+export const I_GEN = 18;
+export const I_MARKET = 19;
+export const I_TRADER = 20;
 /** intrusive links of the per-price FIFO queues (see ./price-ladder.ts); NEXT also links the free list */
-export const I_PREV = 29;
-export const I_NEXT = 30;
-/** packed small fields, see the FL_* shifts */
-export const I_FLAGS = 31;
+export const I_PREV = 21;
+export const I_NEXT = 22;
+/** packed small fields and the book level, see the FL_* shifts */
+export const I_FLAGS = 23;
 
 /** bits 0–1: 0 free, 1 live (being matched), 2 resting in the book */
 export const FL_ALIVE_MASK = 3;
@@ -75,6 +72,18 @@ export const FL_TIF = 6;
 export const FL_ROLE = 8;
 /** bit 10: market order */
 export const FL_MARKET_ORDER = 10;
+/** bit 11: the order's two non-binding limits are non-zero and kept in `OrderPool.extras` */
+export const FL_EXTRAS = 11;
+/** bits 12–25: level index in the YES-terms book (YES price / tick ≤ 10 000); read with `>>> FL_LEVEL` */
+export const FL_LEVEL = 12;
+
+/** An order's signed limits as the API names them. */
+export interface OrderLimits {
+  maxShares: number;
+  minSharesOut: number;
+  maxCollateralIn: number;
+  minCollateralOut: number;
+}
 
 export class OrderPool {
   /** slots in the allocated chunks */
@@ -86,6 +95,12 @@ export class OrderPool {
   /** per chunk: its records as numbers and as ints (two views of one buffer) */
   readonly fc: Float64Array[] = [];
   readonly ic: Int32Array[] = [];
+  /**
+   * per slot flagged FL_EXTRAS: its two non-binding limits [a, b] (see `limitsOf`). Signed orders
+   * normally leave them 0 (a BUY's maxShares and minCollateralOut, ...), so this stays near empty
+   * and the record does not carry two numbers that are almost always zero.
+   */
+  readonly extras = new Map<number, [number, number]>();
 
   /** chunks for `capacity` slots up front; more are added as slots are needed */
   constructor(capacity = 1024) {
@@ -97,7 +112,7 @@ export class OrderPool {
   alloc(): number {
     let slot = this.freeHead;
     if (slot !== NIL) {
-      this.freeHead = this.ic[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) << 5) + I_NEXT]!;
+      this.freeHead = this.ic[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * I_STRIDE) + I_NEXT]!;
     } else {
       if (this.used === this.capacity) {
         if (this.capacity >= SLOT_COUNT) throw new RangeError('order pool full (16.7 M live orders)');
@@ -106,7 +121,7 @@ export class OrderPool {
       slot = this.used++;
     }
     const iv = this.ic[slot >>> CHUNK_BITS]!;
-    const b = (slot & CHUNK_MASK) << 5;
+    const b = (slot & CHUNK_MASK) * I_STRIDE;
     iv[b + I_GEN] = iv[b + I_GEN]! + 1;
     iv[b + I_FLAGS] = 1;
     iv[b + I_PREV] = NIL;
@@ -117,7 +132,8 @@ export class OrderPool {
 
   free(slot: number): void {
     const iv = this.ic[slot >>> CHUNK_BITS]!;
-    const b = (slot & CHUNK_MASK) << 5;
+    const b = (slot & CHUNK_MASK) * I_STRIDE;
+    if ((iv[b + I_FLAGS]! >> FL_EXTRAS) & 1) this.extras.delete(slot);
     iv[b + I_FLAGS] = 0;
     iv[b + I_NEXT] = this.freeHead;
     this.freeHead = slot;
@@ -126,11 +142,11 @@ export class OrderPool {
 
   /** 0 free, 1 live, 2 resting */
   alive(slot: number): number {
-    return this.ic[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) << 5) + I_FLAGS]! & FL_ALIVE_MASK;
+    return this.ic[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * I_STRIDE) + I_FLAGS]! & FL_ALIVE_MASK;
   }
 
   idOf(slot: number): number {
-    return (this.ic[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) << 5) + I_GEN]! >>> 0) * SLOT_COUNT + slot;
+    return (this.ic[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * I_STRIDE) + I_GEN]! >>> 0) * SLOT_COUNT + slot;
   }
 
   /** The live slot of an id, or -1. */
@@ -141,9 +157,55 @@ export class OrderPool {
     const slot = id - g * SLOT_COUNT;
     if (slot >= this.used) return NIL;
     const iv = this.ic[slot >>> CHUNK_BITS]!;
-    const b = (slot & CHUNK_MASK) << 5;
+    const b = (slot & CHUNK_MASK) * I_STRIDE;
     if ((iv[b + I_FLAGS]! & FL_ALIVE_MASK) === 0) return NIL;
     return iv[b + I_GEN]! >>> 0 === g ? slot : NIL;
+  }
+
+  /**
+   * Store the signed limits of a new order in `slot` (its kind already in the flags): the binding
+   * collateral limit in the record, the other two, when not both zero, in `extras`.
+   */
+  setLimits(slot: number, kind: number, o: OrderLimits): void {
+    const iv = this.ic[slot >>> CHUNK_BITS]!;
+    const b = (slot & CHUNK_MASK) * I_STRIDE;
+    const f = this.fc[slot >>> CHUNK_BITS]!;
+    // BUY: qty is minSharesOut, binding maxCollateralIn, others maxShares and minCollateralOut.
+    // SELL_INVENTORY: qty is maxShares, binding minCollateralOut, others minSharesOut and maxCollateralIn.
+    // SELL_NO_INVENTORY: qty is maxShares, binding maxCollateralIn, others minSharesOut and minCollateralOut.
+    let x: number;
+    let y: number;
+    if (kind === 0) {
+      f[(slot & CHUNK_MASK) * F_STRIDE + F_LIMIT] = o.maxCollateralIn;
+      x = o.maxShares;
+      y = o.minCollateralOut;
+    } else if (kind === 1) {
+      f[(slot & CHUNK_MASK) * F_STRIDE + F_LIMIT] = o.minCollateralOut;
+      x = o.minSharesOut;
+      y = o.maxCollateralIn;
+    } else {
+      f[(slot & CHUNK_MASK) * F_STRIDE + F_LIMIT] = o.maxCollateralIn;
+      x = o.minSharesOut;
+      y = o.minCollateralOut;
+    }
+    if (x !== 0 || y !== 0) {
+      iv[b + I_FLAGS] = iv[b + I_FLAGS]! | (1 << FL_EXTRAS);
+      this.extras.set(slot, [x, y]);
+    }
+  }
+
+  /** All four signed limits of the order in `slot` (the inverse of `setLimits`). */
+  limitsOf(slot: number): OrderLimits {
+    const fl = this.ic[slot >>> CHUNK_BITS]![(slot & CHUNK_MASK) * I_STRIDE + I_FLAGS]!;
+    const f = this.fc[slot >>> CHUNK_BITS]!;
+    const fb = (slot & CHUNK_MASK) * F_STRIDE;
+    const kind = (fl >> FL_KIND) & 3;
+    const qty = f[fb + F_QTY]!;
+    const limit = f[fb + F_LIMIT]!;
+    const [x, y] = (fl >> FL_EXTRAS) & 1 ? this.extras.get(slot)! : [0, 0];
+    if (kind === 0) return { maxShares: x, minSharesOut: qty, maxCollateralIn: limit, minCollateralOut: y };
+    if (kind === 1) return { maxShares: qty, minSharesOut: x, maxCollateralIn: y, minCollateralOut: limit };
+    return { maxShares: qty, minSharesOut: x, maxCollateralIn: limit, minCollateralOut: y };
   }
 
   private addChunk(): void {

@@ -11,6 +11,7 @@ const I_NEXT = op.I_NEXT;
 const I_PREV = op.I_PREV;
 const CHUNK_BITS = op.CHUNK_BITS;
 const CHUNK_MASK = op.CHUNK_MASK;
+const I_STRIDE = op.I_STRIDE;
 type OrderPool = op.OrderPool;
 
 const NIL = -1;
@@ -44,11 +45,11 @@ export class PriceLadder {
     const ic = pool.ic;
     const t = this.tail[side][level]!;
     const iv = ic[slot >>> CHUNK_BITS]!;
-    const b = (slot & CHUNK_MASK) << 5;
+    const b = (slot & CHUNK_MASK) * I_STRIDE;
     iv[b + I_PREV] = t;
     iv[b + I_NEXT] = NIL;
     if (t === NIL) this.head[side][level] = slot;
-    else ic[t >>> CHUNK_BITS]![((t & CHUNK_MASK) << 5) + I_NEXT] = slot;
+    else ic[t >>> CHUNK_BITS]![((t & CHUNK_MASK) * I_STRIDE) + I_NEXT] = slot;
     this.tail[side][level] = slot;
     this.size[side][level] = this.size[side][level]! + shares;
     this.count[side][level] = this.count[side][level]! + 1;
@@ -61,13 +62,13 @@ export class PriceLadder {
   remove(pool: OrderPool, slot: number, side: number, level: number, shares: number): void {
     const ic = pool.ic;
     const iv = ic[slot >>> CHUNK_BITS]!;
-    const b = (slot & CHUNK_MASK) << 5;
+    const b = (slot & CHUNK_MASK) * I_STRIDE;
     const p = iv[b + I_PREV]!;
     const nx = iv[b + I_NEXT]!;
     if (p === NIL) this.head[side][level] = nx;
-    else ic[p >>> CHUNK_BITS]![((p & CHUNK_MASK) << 5) + I_NEXT] = nx;
+    else ic[p >>> CHUNK_BITS]![((p & CHUNK_MASK) * I_STRIDE) + I_NEXT] = nx;
     if (nx === NIL) this.tail[side][level] = p;
-    else ic[nx >>> CHUNK_BITS]![((nx & CHUNK_MASK) << 5) + I_PREV] = p;
+    else ic[nx >>> CHUNK_BITS]![((nx & CHUNK_MASK) * I_STRIDE) + I_PREV] = p;
     iv[b + I_PREV] = NIL;
     iv[b + I_NEXT] = NIL;
     const c = this.count[side][level]! - 1;

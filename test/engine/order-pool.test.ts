@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MatchingEngine } from '../../src/engine/matching-engine.ts';
-import { CHUNK_SLOTS, OrderPool } from '../../src/engine/order-pool.ts';
+import { CHUNK_SLOTS, F_QTY, F_STRIDE, FL_KIND, I_FLAGS, I_STRIDE, OrderPool } from '../../src/engine/order-pool.ts';
 import { CENT, SHARE, limit, setup } from './helpers.ts';
 
 describe('order pool', () => {
@@ -32,6 +32,27 @@ describe('order pool', () => {
     assert.equal(p.slotOf(newId), again);
     assert.equal(p.slotOf(oldId), -1);
     assert.equal(p.live, n);
+  });
+
+  it('keeps all four signed limits of every kind, the non-binding ones only while the slot lives', () => {
+    const p = new OrderPool(16);
+    const cases = [
+      { kind: 0, lim: { maxShares: 7, minSharesOut: 5_000_000, maxCollateralIn: 2_600_000, minCollateralOut: 2 ** 52 } },
+      { kind: 1, lim: { maxShares: 5_000_000, minSharesOut: 3, maxCollateralIn: 11, minCollateralOut: 2_400_000 } },
+      { kind: 2, lim: { maxShares: 5_000_000, minSharesOut: 0, maxCollateralIn: 2_600_000, minCollateralOut: 9 } },
+      { kind: 0, lim: { maxShares: 0, minSharesOut: 5_000_000, maxCollateralIn: 2_600_000, minCollateralOut: 0 } },
+    ];
+    for (const c of cases) {
+      const s = p.alloc();
+      // the engine writes kind and quantity before the limits
+      p.ic[0]![s * I_STRIDE + I_FLAGS] = p.ic[0]![s * I_STRIDE + I_FLAGS]! | (c.kind << FL_KIND);
+      p.fc[0]![s * F_STRIDE + F_QTY] = c.kind === 0 ? c.lim.minSharesOut : c.lim.maxShares;
+      p.setLimits(s, c.kind, c.lim);
+      assert.deepEqual(p.limitsOf(s), c.lim);
+    }
+    assert.equal(p.extras.size, 3, 'all-zero non-binding limits take no side entry');
+    p.free(0);
+    assert.equal(p.extras.size, 2, 'freeing a slot drops its side entry');
   });
 
   it('answers -1 for ids that are not ids', () => {
