@@ -39,7 +39,11 @@ test('the position limit holds at worst case (position + every resting bid) whil
       // the strategy skews its bid down as it gets long; sell down to its lowest bid (still above the mover's 0.46)
       await place(h.mover, { marketId: m, outcomeIndex: 1, side: 1, price: Math.max(before.best, 470_000), shares: before.bids / 1e6, timeInForce: 1, inventoryMode: 2 });
       await waitFor('the fill is seen', async () => (await netAtVenue(h, m)) > before.net && (bot.store.state.markets.get(m.toLowerCase())?.position.net ?? 0) >= (await netAtVenue(h, m)), 5_000).catch(() => undefined);
-      await new Promise((r) => setTimeout(r, 300)); // let it requote
+      // let it requote: a new bid unless the limit leaves less than the market minimum (1 share)
+      await waitFor('a new bid or a full position', async () => {
+        const w = await worstLong(h, m);
+        return w.bids > 0 || w.net >= LIMIT - 1_000_000;
+      });
       const after = await worstLong(h, m);
       assert.ok(after.net + after.bids <= LIMIT, `after round ${round}: ${after.net} + ${after.bids} exceeds the limit`);
     }
