@@ -78,6 +78,14 @@ export function withinTolerance(t: TrackedOrder, d: LimitOrder, tol: Tolerances,
   return true;
 }
 
+/** Throws on the first desired slot named twice (the error names its index). */
+function checkSlotsUnique(desired: readonly DesiredOrder[]): void {
+  for (let i = 1; i < desired.length; i++) {
+    const slot = desired[i]!.slot;
+    for (let j = 0; j < i; j++) if (desired[j]!.slot === slot) throw new BadInputError(`desired[${i}].slot`, 'a slot named once', slot);
+  }
+}
+
 function indexDesired(desired: readonly DesiredOrder[]): Map<string, DesiredOrder> {
   const bySlot = new Map<string, DesiredOrder>();
   for (let i = 0; i < desired.length; i++) {
@@ -98,34 +106,94 @@ function indexTracked(tracked: readonly TrackedOrder[]): Map<string, TrackedOrde
   return bySlot;
 }
 
-/** Actions for one slot; empty when the slot is busy or already right. */
-function diffSlot(slot: string, want: DesiredOrder | undefined, have: TrackedOrder[], tol: Tolerances, nowSec: number): DiffAction[] {
-  if (have.some((t) => t.state !== 'working')) return [];
-  if (!want) return have.map((t) => ({ kind: 'cancel', slot, cancel: t }) as const);
-  if (have.length === 0) return [{ kind: 'create', slot, desired: want }];
-  const keepIdx = have.findIndex((t) => withinTolerance(t, want.order, tol, nowSec));
-  const out: DiffAction[] = [];
+/** Actions for one slot, appended to the list of their kind; nothing when the slot is busy or already right. */
+function diffSlot(slot: string, want: DesiredOrder | undefined, have: readonly TrackedOrder[], tol: Tolerances, nowSec: number, out: Buckets): void {
+  for (let i = 0; i < have.length; i++) if (have[i]!.state !== 'working') return;
+  if (!want) {
+    for (let i = 0; i < have.length; i++) out.cancel.push({ kind: 'cancel', slot, cancel: have[i]! });
+    return;
+  }
+  if (have.length === 0) {
+    out.create.push({ kind: 'create', slot, desired: want });
+    return;
+  }
+  let keepIdx = -1;
+  for (let i = 0; i < have.length; i++) {
+    if (withinTolerance(have[i]!, want.order, tol, nowSec)) {
+      keepIdx = i;
+      break;
+    }
+  }
   // Extra orders in one slot (seen only after adoption) are cancelled; the first one is moved.
   const moveIdx = keepIdx >= 0 ? -1 : 0;
   for (let i = 0; i < have.length; i++) {
     if (i === keepIdx) continue;
-    if (i === moveIdx) out.push({ kind: 'replace', slot, cancel: have[i]!, desired: want });
-    else out.push({ kind: 'cancel', slot, cancel: have[i]! });
+    if (i === moveIdx) out.replace.push({ kind: 'replace', slot, cancel: have[i]!, desired: want });
+    else out.cancel.push({ kind: 'cancel', slot, cancel: have[i]! });
   }
-  return out;
 }
 
-const RANK: Record<DiffAction['kind'], number> = { cancel: 0, replace: 1, create: 2 };
+/** Actions by kind; concatenated cancels, replaces, creates is the stable sort by kind. */
+interface Buckets {
+  readonly cancel: DiffAction[];
+  readonly replace: DiffAction[];
+  readonly create: DiffAction[];
+}
+
+/** Above this many desired + tracked orders the slot index uses Maps; below, linear scans are cheaper. */
+const SMALL = 16;
 
 /**
  * Minimal actions turning `tracked` into `desired`. Order of the result: cancels first (they only
  * reduce risk), then replaces, then creates; slots sorted so the output is deterministic.
  */
 export function diff(desired: readonly DesiredOrder[], tracked: readonly TrackedOrder[], tol: Tolerances, nowSec: number): DiffAction[] {
-  const want = indexDesired(desired);
-  const have = indexTracked(tracked);
-  const slots = [...new Set([...want.keys(), ...have.keys()])].sort();
-  const actions: DiffAction[] = [];
-  for (const slot of slots) actions.push(...diffSlot(slot, want.get(slot), have.get(slot) ?? [], tol, nowSec));
-  return actions.sort((a, b) => RANK[a.kind] - RANK[b.kind]);
+  const out: Buckets = { cancel: [], replace: [], create: [] };
+  if (desired.length + tracked.length <= SMALL) diffSmall(desired, tracked, tol, nowSec, out);
+  else {
+    const want = indexDesired(desired);
+    const have = indexTracked(tracked);
+    const slots = [...new Set([...want.keys(), ...have.keys()])].sort();
+    for (const slot of slots) diffSlot(slot, want.get(slot), have.get(slot) ?? NONE, tol, nowSec, out);
+  }
+  if (out.replace.length === 0 && out.create.length === 0) return out.cancel;
+  return out.cancel.concat(out.replace, out.create);
+}
+
+const NONE: readonly TrackedOrder[] = [];
+
+/**
+ * The per-tick case (a market's few quotes): the same slots in the same sorted order as the Map path,
+ * found by linear scans, with no Map, Set or per-slot list unless a slot really holds two orders.
+ */
+function diffSmall(desired: readonly DesiredOrder[], tracked: readonly TrackedOrder[], tol: Tolerances, nowSec: number, out: Buckets): void {
+  checkSlotsUnique(desired);
+  const slots: string[] = [];
+  for (let i = 0; i < desired.length; i++) slots.push(desired[i]!.slot);
+  for (let i = 0; i < tracked.length; i++) {
+    const slot = tracked[i]!.slot;
+    if (!slots.includes(slot)) slots.push(slot);
+  }
+  if (slots.length > 1) slots.sort();
+  for (let k = 0; k < slots.length; k++) {
+    const slot = slots[k]!;
+    let want: DesiredOrder | undefined;
+    for (let i = 0; i < desired.length; i++) {
+      if (desired[i]!.slot === slot) {
+        want = desired[i];
+        break;
+      }
+    }
+    let have: TrackedOrder[] | readonly TrackedOrder[] = NONE;
+    let first: TrackedOrder | undefined;
+    for (let i = 0; i < tracked.length; i++) {
+      const t = tracked[i]!;
+      if (t.slot !== slot) continue;
+      if (first === undefined) {
+        first = t;
+        have = [t];
+      } else (have as TrackedOrder[]).push(t);
+    }
+    diffSlot(slot, want, have, tol, nowSec, out);
+  }
 }

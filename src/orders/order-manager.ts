@@ -41,7 +41,7 @@ import { diff, type DesiredOrder, type Tolerances, type TrackedOrder, type Track
 import { NonceSource } from './nonces.ts';
 import { planCalls, type VenueCall } from './plan-calls.ts';
 import { planReconcile } from './reconcile.ts';
-import { TrackedOrders } from './tracked-orders.ts';
+import { TrackedOrders, type Entry } from './tracked-orders.ts';
 import { plannedFromVenue, remainingShares } from './venue-order-shares.ts';
 
 export interface OrderManagerOptions {
@@ -193,10 +193,12 @@ export class OrderManager {
    * runs, later calls coalesce into a single follow-up with the newest desired set.
    */
   sync(marketId: Bytes32, desired: readonly DesiredOrder[]): Promise<void> {
-    desired.forEach((d, i) => {
-      if (lower(d.order.marketId) !== lower(marketId)) throw new BadInputError(`desired[${i}].order.marketId`, marketId, d.order.marketId);
-    });
     const k = lower(marketId);
+    for (let i = 0; i < desired.length; i++) {
+      const m = desired[i]!.order.marketId;
+      // the same string (the usual case) needs no lower-casing
+      if (m !== marketId && lower(m) !== k) throw new BadInputError(`desired[${i}].order.marketId`, marketId, m);
+    }
     const wasQueued = this.queued.has(k);
     this.queued.set(k, desired);
     if (wasQueued) return this.chains.get(k)!;
@@ -247,8 +249,9 @@ export class OrderManager {
     if (this.stopping || this.halted) return;
 
     const now = this.clock.now();
-    const effective = this.blocked.has(k) ? [] : desired.filter((d) => !this.coolingDown(d.slot, now));
-    let actions = diff(effective, this.tracked(marketId), this.tol, Math.floor(now / 1000));
+    const effective = this.blocked.has(k) ? [] : this.cooldown.size === 0 ? desired : desired.filter((d) => !this.coolingDown(d.slot, now));
+    // the live entries, not copies: diff reads them now, and the actions use only their planned order
+    let actions = diff(effective, this.trackedEntries(k), this.tol, Math.floor(now / 1000));
     if (now < this.backoffUntil) {
       const kept = actions.filter((a) => a.kind === 'cancel');
       const shed = actions.length - kept.length;
@@ -260,6 +263,13 @@ export class OrderManager {
       if (this.pendingHalt) break;
     }
     if (this.pendingHalt) throw new InvariantError('venue refused our signature; halting', { cause: this.pendingHalt });
+  }
+
+  /** One market's entries as they are (the diff's input on every sync; see tracked() for copies). */
+  private trackedEntries(marketKey: string): TrackedOrder[] {
+    const out: TrackedOrder[] = [];
+    for (const e of this.entries.ofMarket(marketKey)) out.push(e);
+    return out;
   }
 
   private coolingDown(slot: string, now: number): boolean {
@@ -282,7 +292,9 @@ export class OrderManager {
 
   private async resendRetries(marketId: Bytes32): Promise<void> {
     if (this.clock.now() < this.backoffUntil) return;
-    const again = [...this.entries.ofMarket(lower(marketId))].filter((e) => e.resend);
+    let again: Entry[] | null = null;
+    for (const e of this.entries.ofMarket(lower(marketId))) if (e.resend) (again ??= []).push(e);
+    if (again === null) return;
     for (let i = 0; i < again.length; i += this.venue.batchLimit) {
       const chunk = again.slice(i, i + this.venue.batchLimit);
       const now = this.clock.now();

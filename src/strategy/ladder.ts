@@ -27,18 +27,22 @@ export interface LadderSpec {
 export function ladder(spec: LadderSpec): DesiredQuote[] {
   const out: DesiredQuote[] = [];
   const hi = maxPrice(spec.tick);
-  const used = { bid: new Set<number>(), ask: new Set<number>() };
+  // prices already quoted per side: a ladder has a few levels, so lists beat two Sets per call
+  const usedBid: number[] = [];
+  const usedAsk: number[] = [];
   for (let i = 0; i < spec.levels; i++) {
     const off = spec.half + i * spec.spacing;
     const rawBid = Math.round((spec.center - off) * 1e6);
     const rawAsk = Math.round((spec.center + off) * 1e6);
-    for (const [side, raw] of [['bid', rawBid], ['ask', rawAsk]] as const) {
-      if (side === 'bid' ? raw < spec.tick : raw > hi) continue;
-      const price = snapPrice(raw, side, spec.tick);
-      if (used[side].has(price)) continue;
-      used[side].add(price);
-      out.push(spec.tag === undefined ? { side, price, size: spec.size, level: i } : { side, price, size: spec.size, level: i, tag: spec.tag });
-    }
+    if (!(rawBid < spec.tick)) rung(out, usedBid, 'bid', snapPrice(rawBid, 'bid', spec.tick), i, spec);
+    if (!(rawAsk > hi)) rung(out, usedAsk, 'ask', snapPrice(rawAsk, 'ask', spec.tick), i, spec);
   }
   return out;
+}
+
+/** One quote of the ladder, unless its side already has that price. */
+function rung(out: DesiredQuote[], used: number[], side: 'bid' | 'ask', price: number, level: number, spec: LadderSpec): void {
+  if (used.includes(price)) return;
+  used.push(price);
+  out.push(spec.tag === undefined ? { side, price, size: spec.size, level } : { side, price, size: spec.size, level, tag: spec.tag });
 }
