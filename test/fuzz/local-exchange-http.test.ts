@@ -166,6 +166,29 @@ test('junk queries, path parameters, methods and content types: never 5xx', asyn
   assert.deepEqual(handlerErrors, []);
 });
 
+test('a wrong-typed field of a signed order is refused with a 400 naming that field', async (t) => {
+  const fresh = () => alice.signOrder({ marketId, outcomeIndex: 1, side: 0, price: 100_000, size: 1_000_000 });
+  const wrong = [{}, [], true, 'not-a-number', -1, 1.5, '0x', null];
+  let n = 0;
+  const unnamed: string[] = [];
+  for (const field of Object.keys(fresh())) {
+    for (const w of wrong) {
+      n++;
+      // a fresh nonce each time: a lenient field may accept the junk and place the order
+      const good = fresh();
+      total++;
+      const r = await send({ method: 'POST', path: '/orders', body: JSON.stringify({ ...good, [field]: w }), key: KEY });
+      const b = r.body as { message?: string; code?: string; field?: string };
+      if (r.status === 201) continue; // some junk is still a valid value of a lenient field
+      assert.ok(r.status >= 400 && r.status < 500, `${field}=${JSON.stringify(w)} → ${r.status}`);
+      // a refusal names the field, unless the refusal is the signature check (a changed field breaks it)
+      if (!`${b.field ?? ''} ${b.message ?? ''}`.includes(field) && !/signature|signer/i.test(b.message ?? '')) unnamed.push(`${field}=${JSON.stringify(w)}: ${b.message}`);
+    }
+  }
+  t.diagnostic(`fuzz cases: ${n}`);
+  assert.deepEqual(unnamed, []);
+});
+
 test('afterwards: healthy server, a valid order round-trips, invariants hold', async (t) => {
   const body = alice.signOrder({ marketId, outcomeIndex: 1, side: 0, price: 50_000, size: 1_000_000 });
   const created = await send({ method: 'POST', path: '/orders', body: JSON.stringify(body), key: KEY });
