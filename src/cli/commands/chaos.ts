@@ -23,7 +23,7 @@ const command: CommandSpec = {
     "the bot's view equals the venue's after every reconcile, no nonce reused, no slot quoted twice, quotes pulled during stalls, no crash, " +
     'nothing left open after the stop, every order adopted or cancelled after the restart. Exit 0 only with zero violations.',
   options: {
-    duration: { type: 'duration', short: 'd', description: 'how long to run (30s, 10m, 1h; default 10m)', default: 600, arg: 'D' },
+    duration: { type: 'duration', short: 'd', description: 'how long to run: seconds, or with a unit (30s, 10m, 1h)', default: 600, arg: 'D' },
     profile: { type: 'string', description: 'fault profile', choices: Object.keys(FAULT_PROFILES), default: 'heavy', arg: 'NAME' },
     json: { type: 'string', description: 'also write the report as JSON to FILE', arg: 'FILE' },
     seed: { type: 'number', description: 'seed of the exchange, its counterparties and the keys', default: 1, arg: 'N' },
