@@ -4,7 +4,8 @@
  * every few seconds otherwise (logs and CI output stay readable).
  *
  *   const rows = summaryRows(store.state, marketIds, fills)   // pure
- *   formatSummary(rows, header) → string[]                    // pure
+ *   formatSummary(rows, header) → string[]                    // pure (the TTY table)
+ *   formatSummaryLine(rows, header) → string                  // pure (one line, not a TTY)
  *   const stop = startSummary({ clock, everyMs, write, tty, render })
  */
 import type { Clock } from '../core/clock.ts';
@@ -71,13 +72,31 @@ export function formatSummary(rows: readonly SummaryRow[], header: string): stri
   return lines;
 }
 
+/** One line for logs and pipes: totals, then per market `name bid/ask pos pnl`. */
+export function formatSummaryLine(rows: readonly SummaryRow[], header: string): string {
+  let total = 0n;
+  let orders = 0;
+  let fills = 0;
+  const parts = rows.map((r) => {
+    total += r.pnl;
+    orders += r.orders;
+    fills += r.fills;
+    const q = (p: number | null): string => (p === null ? '-' : (p / 10_000).toFixed(0));
+    return `${r.market.slice(0, 16)} ${q(r.bid)}/${q(r.ask)}¢ pos ${(r.net / 1e6).toFixed(0)} ${usdc(r.pnl)}`;
+  });
+  return `${header} | orders ${orders} fills ${fills} pnl ${usdc(total)} USDC | ${parts.join(' | ')}`;
+}
+
 export interface SummaryPrinter {
   clock: Clock;
   everyMs: number;
   write: (s: string) => void;
   /** redraw in place (ANSI) instead of appending */
   tty: boolean;
+  /** the table (redrawn on a TTY) */
   render: () => string[];
+  /** the single line printed when not on a TTY (default: the table's lines joined) */
+  renderLine?: () => string;
 }
 
 /** Print the summary every `everyMs`; returns a stop function that prints one last time. */
@@ -85,14 +104,14 @@ export function startSummary(p: SummaryPrinter): () => void {
   let drawn = 0;
   let cancel: () => void = () => undefined;
   const draw = (): void => {
-    const lines = p.render();
+    const lines = p.tty || !p.renderLine ? p.render() : [];
     if (p.tty) {
       // move up over the previous frame and clear it, so the table stays in place
       const up = drawn > 0 ? `\x1b[${drawn}A` : '';
       p.write(`${up}${lines.map((l) => `\x1b[2K${l}`).join('\n')}\n`);
       drawn = lines.length;
     } else {
-      p.write(lines.join('\n') + '\n');
+      p.write((p.renderLine ? p.renderLine() : lines.join('\n')) + '\n');
     }
   };
   const loop = (): void => {

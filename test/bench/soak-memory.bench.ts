@@ -86,6 +86,7 @@ defaults:
     maxOrderSize: 50
     maxBookAgeSeconds: 30
     maxStreamSilenceSeconds: 15
+    maxDrawdown: 0            # off: informed takers win against a demo strategy, and this run is about memory
 markets: all
 orders:
   requoteIntervalSeconds: 0.25
@@ -123,6 +124,7 @@ const u0 = updates;
 const end = t0 + MINUTES * 60_000;
 while (Date.now() < end) {
   await sleep(5_000);
+  if (child.exitCode !== null) throw new Error(`the bot exited during the soak (code ${child.exitCode})`);
   const s = { t: (Date.now() - t0) / 60_000, rss: rssMb(child.pid!) };
   samples.push(s);
   process.stderr.write(`soak ${s.t.toFixed(1)} min  rss ${s.rss.toFixed(1)} MB  updates/s/market ${((updates - u0) / ((Date.now() - t0) / 1000) / MARKETS).toFixed(1)}\n`);

@@ -61,7 +61,7 @@ test('the npm start demo (embedded local exchange, no keys) stops by itself with
     const code = await withTimeout(c.exit, 25_000, 'demo did not stop');
     assert.equal(code, 0, c.out());
     assert.match(c.out(), /embedded local exchange/);
-    assert.match(c.out(), /total pnl/);
+    assert.match(c.out(), /orders \d+ fills \d+ pnl [+-]\d+\.\d\d USDC/);
   } finally {
     c.proc.kill('SIGKILL');
   }

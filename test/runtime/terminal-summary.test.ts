@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Bytes32 } from '../../src/model/order.ts';
-import { formatSummary, startSummary, summaryRows } from '../../src/runtime/terminal-summary.ts';
+import { formatSummary, formatSummaryLine, startSummary, summaryRows } from '../../src/runtime/terminal-summary.ts';
 import { StateStore } from '../../src/state/store.ts';
 import { ManualClock } from '../exchange/stream/manual-clock.ts';
 
@@ -19,6 +19,7 @@ test('rows show own best quotes, fills, position and PnL per market', () => {
   assert.equal(lines[0], 'header');
   assert.match(lines[2]!, /^rain-tomorrow\s+48\.0¢\s+52\.0¢\s+2\s+1\s+2\.00\s+\+0\.00\s+-$/);
   assert.equal(lines.at(-1), 'total pnl +0.00 USDC');
+  assert.equal(formatSummaryLine([r!], 'h'), 'h | orders 2 fills 1 pnl +0.00 USDC | rain-tomorrow 48/52¢ pos 2 +0.00');
 });
 
 test('the printer redraws in place on a TTY and appends otherwise; stop prints a last frame', () => {
@@ -32,8 +33,8 @@ test('the printer redraws in place on a TTY and appends otherwise; stop prints a
   assert.equal(out[0], '\x1b[2Ka\n\x1b[2Kb\n');
   assert.ok(out[1]!.startsWith('\x1b[2A'), 'moves up over the previous frame');
   const plain: string[] = [];
-  const stop2 = startSummary({ clock, everyMs: 3000, write: (x) => plain.push(x), tty: false, render: () => ['x'] });
+  const stop2 = startSummary({ clock, everyMs: 3000, write: (x) => plain.push(x), tty: false, render: () => ['x', 'y'], renderLine: () => 'one line' });
   clock.advance(1000);
   stop2();
-  assert.deepEqual(plain, ['x\n', 'x\n']);
+  assert.deepEqual(plain, ['one line\n', 'one line\n']);
 });

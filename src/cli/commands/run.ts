@@ -10,7 +10,7 @@ import { loadConfig } from '../../config/load-config.ts';
 import { LOG_LEVELS } from '../../config/types.ts';
 import { BadInputError } from '../../model/errors.ts';
 import { startBot, type Bot } from '../../runtime/bot.ts';
-import { formatSummary, startSummary, summaryRows } from '../../runtime/terminal-summary.ts';
+import { formatSummary, formatSummaryLine, startSummary, summaryRows } from '../../runtime/terminal-summary.ts';
 
 const command: CommandSpec = {
   name: 'run',
@@ -78,7 +78,7 @@ async function run(args: ParsedArgs): Promise<number> {
       `bookmaker: quoting ${bot.markets.length} market(s) on ${bot.baseUrl}${embedded ? ' (embedded local exchange)' : ''}${bot.paper ? ' [paper]' : ''}\n` +
         `metrics: ${bot.metricsUrl ? `${bot.metricsUrl}/metrics  (${bot.metricsUrl}/healthz, ${bot.metricsUrl}/readyz)` : 'off'}\n`,
     );
-    const stopSummary = summaryEvery > 0 ? startSummary({ clock: systemClock, everyMs: summaryEvery, write: (s) => process.stdout.write(s), tty, render: () => render(bot) }) : () => undefined;
+    const stopSummary = summaryEvery > 0 ? startSummary({ clock: systemClock, everyMs: summaryEvery, write: (s) => process.stdout.write(s), tty, render: () => render(bot).table, renderLine: () => render(bot).line }) : () => undefined;
     const reason = await new Promise<Stop>((resolve) => {
       stopRequest = resolve;
       if (early) resolve(early);
@@ -99,11 +99,11 @@ async function run(args: ParsedArgs): Promise<number> {
   }
 }
 
-function render(bot: Bot): string[] {
+function render(bot: Bot): { table: string[]; line: string } {
   const rows = summaryRows(bot.store.state, bot.markets, bot.fills);
   const s = bot.store.state;
   const collateral = s.collateral === null ? '-' : (Number(s.collateral) / 1e6).toFixed(2);
   const stale = bot.health.stale(systemClock.now()).filter((n) => !n.startsWith('book:'));
-  const header = `${new Date().toISOString().slice(11, 19)}  collateral ${collateral} USDC  ${bot.kernel.killed ? `KILLED (${bot.kernel.killed})  ` : ''}${stale.length ? `stale: ${stale.join(',')}` : 'feeds ok'}`;
-  return formatSummary(rows, header);
+  const header = `${new Date().toISOString().slice(11, 19)} collateral ${collateral} USDC ${bot.kernel.killed ? `KILLED (${bot.kernel.killed}) ` : ''}${stale.length ? `stale: ${stale.join(',')}` : 'feeds ok'}`;
+  return { table: formatSummary(rows, header), line: formatSummaryLine(rows, header) };
 }
