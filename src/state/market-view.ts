@@ -18,6 +18,7 @@ import { viewBook } from '../strategy/view-book.ts';
 import { parseSlot } from '../orders/slots.ts';
 import { yesTermsLevels, type MarketBooks } from './book-state.ts';
 import type { MarketState, OwnOrder, StoreState } from './market-state.ts';
+import { PersistentMap } from './persistent-map.ts';
 import { averageEntry, toMicro, unrealisedScaled, type PositionState } from './position.ts';
 
 const bookMemo = new WeakMap<MarketBooks, ViewBook>();
@@ -134,8 +135,9 @@ function accountOf(s: StoreState): ViewAccount {
   let position = 0;
   let notional = 0;
   // Only the markets that changed since the last tick are recomputed (see contributionOf).
-  for (const m of s.markets.values()) {
-    const c = contributionOf(m);
+  const markets = s.markets instanceof PersistentMap ? s.markets.valueList() : [...s.markets.values()];
+  for (let i = 0; i < markets.length; i++) {
+    const c = contributionOf(markets[i]!);
     pnl += c.pnl;
     position += c.position;
     notional += c.notional;

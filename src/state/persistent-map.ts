@@ -55,13 +55,33 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
     const b = bucketOf(key);
     // buckets are small arrays: copying one is far cheaper than copying a Map (no re-hashing)
     const bucket = this.buckets[b]!.slice();
-    const i = bucket.findIndex((e) => e[0] === key);
+    let i = -1;
+    for (let j = 0; j < bucket.length; j++) {
+      if (bucket[j]![0] === key) {
+        i = j;
+        break;
+      }
+    }
     if (i >= 0) bucket[i] = [key, value];
     else bucket.push([key, value]);
     const buckets = this.buckets.slice();
     buckets[b] = bucket;
     return new PersistentMap(buckets, i >= 0 ? this.size : this.size + 1);
   }
+
+  /**
+   * The values in iteration order as an array, built once per map (it is immutable): readers that
+   * walk every market on every tick skip the generator and its per-entry result objects.
+   */
+  valueList(): readonly V[] {
+    if (this.valuesCache === null) {
+      const out: V[] = [];
+      for (const bucket of this.buckets) for (let j = 0; j < bucket.length; j++) out.push(bucket[j]![1]);
+      this.valuesCache = out;
+    }
+    return this.valuesCache;
+  }
+  private valuesCache: V[] | null = null;
 
   *entries(): MapIterator<[string, V]> {
     for (const b of this.buckets) for (const e of b) yield [e[0], e[1]];

@@ -27,22 +27,25 @@ export interface LadderSpec {
 export function ladder(spec: LadderSpec): DesiredQuote[] {
   const out: DesiredQuote[] = [];
   const hi = maxPrice(spec.tick);
-  // prices already quoted per side: a ladder has a few levels, so lists beat two Sets per call
-  const usedBid: number[] = [];
-  const usedAsk: number[] = [];
   for (let i = 0; i < spec.levels; i++) {
     const off = spec.half + i * spec.spacing;
     const rawBid = Math.round((spec.center - off) * 1e6);
     const rawAsk = Math.round((spec.center + off) * 1e6);
-    if (!(rawBid < spec.tick)) rung(out, usedBid, 'bid', snapPrice(rawBid, 'bid', spec.tick), i, spec);
-    if (!(rawAsk > hi)) rung(out, usedAsk, 'ask', snapPrice(rawAsk, 'ask', spec.tick), i, spec);
+    if (!(rawBid < spec.tick)) rung(out, 'bid', snapPrice(rawBid, 'bid', spec.tick), i, spec);
+    if (!(rawAsk > hi)) rung(out, 'ask', snapPrice(rawAsk, 'ask', spec.tick), i, spec);
   }
   return out;
 }
 
-/** One quote of the ladder, unless its side already has that price. */
-function rung(out: DesiredQuote[], used: number[], side: 'bid' | 'ask', price: number, level: number, spec: LadderSpec): void {
-  if (used.includes(price)) return;
-  used.push(price);
+/**
+ * One quote of the ladder, unless its side already has that price. The quotes made so far are the
+ * record of used prices (a ladder is a few levels long), so no Set per call.
+ */
+function rung(out: DesiredQuote[], side: 'bid' | 'ask', price: number, level: number, spec: LadderSpec): void {
+  for (let j = 0; j < out.length; j++) {
+    const q = out[j]!;
+    // SameValueZero, as Set.has: a NaN price repeats too
+    if (q.side === side && (q.price === price || (q.price !== q.price && price !== price))) return;
+  }
   out.push(spec.tag === undefined ? { side, price, size: spec.size, level } : { side, price, size: spec.size, level, tag: spec.tag });
 }
