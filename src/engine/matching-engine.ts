@@ -1,7 +1,13 @@
 /**
  * The matching engine (issue 3 §1): one YES-terms price-time book per binary market over an
- * order pool of fixed-size typed-array records, with an exact integer ledger. Pure and deterministic: time only comes
- * in as `nowMs` arguments, events go to an optional synchronous sink.
+ * order pool of fixed-size typed-array records (./order-pool.ts), with an exact integer ledger.
+ * Pure and deterministic: time only comes in as `nowMs` arguments, events go to an optional
+ * synchronous sink, built only when one is attached.
+ *
+ * Where the time goes (1e6-order bench, 500 k resting): not arithmetic but memory. A cancel is a
+ * chain of dependent cache misses (the record, then its queue neighbours) and a new order's record
+ * is fresh memory, so the layout keeps each order in one 96-byte record, never moves records, and
+ * keeps BigInt, Maps and float `%` off the per-order path.
  *
  * Rules the code follows (see ./types.ts for the per-fill arithmetic):
  * - Match price is the maker's. Self-trade policy "cancel resting": a resting order of the taker's
@@ -101,7 +107,7 @@ function scratch(): LimitState {
 
 export interface MatchingEngineOptions {
   sink?: EventSink;
-  /** initial order-pool capacity (it grows by doubling) */
+  /** order slots to allocate up front (the pool then grows by 4096-slot chunks) */
   capacity?: number;
 }
 
