@@ -106,15 +106,15 @@ function indexTracked(tracked: readonly TrackedOrder[]): Map<string, TrackedOrde
   return bySlot;
 }
 
-/** Actions for one slot, appended to the list of their kind; nothing when the slot is busy or already right. */
-function diffSlot(slot: string, want: DesiredOrder | undefined, have: readonly TrackedOrder[], tol: Tolerances, nowSec: number, out: Buckets): void {
+/** Actions for one slot, appended to `out`; nothing when the slot is busy or already right. */
+function diffSlot(slot: string, want: DesiredOrder | undefined, have: readonly TrackedOrder[], tol: Tolerances, nowSec: number, out: DiffAction[]): void {
   for (let i = 0; i < have.length; i++) if (have[i]!.state !== 'working') return;
   if (!want) {
-    for (let i = 0; i < have.length; i++) out.cancel.push({ kind: 'cancel', slot, cancel: have[i]! });
+    for (let i = 0; i < have.length; i++) out.push({ kind: 'cancel', slot, cancel: have[i]! });
     return;
   }
   if (have.length === 0) {
-    out.create.push({ kind: 'create', slot, desired: want });
+    out.push({ kind: 'create', slot, desired: want });
     return;
   }
   let keepIdx = -1;
@@ -128,16 +128,23 @@ function diffSlot(slot: string, want: DesiredOrder | undefined, have: readonly T
   const moveIdx = keepIdx >= 0 ? -1 : 0;
   for (let i = 0; i < have.length; i++) {
     if (i === keepIdx) continue;
-    if (i === moveIdx) out.replace.push({ kind: 'replace', slot, cancel: have[i]!, desired: want });
-    else out.cancel.push({ kind: 'cancel', slot, cancel: have[i]! });
+    if (i === moveIdx) out.push({ kind: 'replace', slot, cancel: have[i]!, desired: want });
+    else out.push({ kind: 'cancel', slot, cancel: have[i]! });
   }
 }
 
-/** Actions by kind; concatenated cancels, replaces, creates is the stable sort by kind. */
-interface Buckets {
-  readonly cancel: DiffAction[];
-  readonly replace: DiffAction[];
-  readonly create: DiffAction[];
+const RANK: Record<DiffAction['kind'], number> = { cancel: 0, replace: 1, create: 2 };
+
+/** Stable by kind (cancels, then replaces, then creates); a list already in that order is returned as is. */
+function byKind(actions: DiffAction[]): DiffAction[] {
+  for (let i = 1; i < actions.length; i++) {
+    if (RANK[actions[i]!.kind] < RANK[actions[i - 1]!.kind]) {
+      const out: DiffAction[] = [];
+      for (const kind of ['cancel', 'replace', 'create'] as const) for (const a of actions) if (a.kind === kind) out.push(a);
+      return out;
+    }
+  }
+  return actions;
 }
 
 /** Above this many desired + tracked orders the slot index uses Maps; below, linear scans are cheaper. */
@@ -148,7 +155,7 @@ const SMALL = 16;
  * reduce risk), then replaces, then creates; slots sorted so the output is deterministic.
  */
 export function diff(desired: readonly DesiredOrder[], tracked: readonly TrackedOrder[], tol: Tolerances, nowSec: number): DiffAction[] {
-  const out: Buckets = { cancel: [], replace: [], create: [] };
+  const out: DiffAction[] = [];
   if (desired.length + tracked.length <= SMALL) diffSmall(desired, tracked, tol, nowSec, out);
   else {
     const want = indexDesired(desired);
@@ -156,8 +163,7 @@ export function diff(desired: readonly DesiredOrder[], tracked: readonly Tracked
     const slots = [...new Set([...want.keys(), ...have.keys()])].sort();
     for (const slot of slots) diffSlot(slot, want.get(slot), have.get(slot) ?? NONE, tol, nowSec, out);
   }
-  if (out.replace.length === 0 && out.create.length === 0) return out.cancel;
-  return out.cancel.concat(out.replace, out.create);
+  return byKind(out);
 }
 
 const NONE: readonly TrackedOrder[] = [];
@@ -166,7 +172,7 @@ const NONE: readonly TrackedOrder[] = [];
  * The per-tick case (a market's few quotes): the same slots in the same sorted order as the Map path,
  * found by linear scans, with no Map, Set or per-slot list unless a slot really holds two orders.
  */
-function diffSmall(desired: readonly DesiredOrder[], tracked: readonly TrackedOrder[], tol: Tolerances, nowSec: number, out: Buckets): void {
+function diffSmall(desired: readonly DesiredOrder[], tracked: readonly TrackedOrder[], tol: Tolerances, nowSec: number, out: DiffAction[]): void {
   checkSlotsUnique(desired);
   const slots: string[] = [];
   for (let i = 0; i < desired.length; i++) slots.push(desired[i]!.slot);
@@ -174,7 +180,7 @@ function diffSmall(desired: readonly DesiredOrder[], tracked: readonly TrackedOr
     const slot = tracked[i]!.slot;
     if (!slots.includes(slot)) slots.push(slot);
   }
-  if (slots.length > 1) slots.sort();
+  if (slots.length > 1) sortStrings(slots);
   for (let k = 0; k < slots.length; k++) {
     const slot = slots[k]!;
     let want: DesiredOrder | undefined;
@@ -195,5 +201,28 @@ function diffSmall(desired: readonly DesiredOrder[], tracked: readonly TrackedOr
       } else (have as TrackedOrder[]).push(t);
     }
     diffSlot(slot, want, have, tol, nowSec, out);
+  }
+}
+
+/**
+ * In-place ascending sort of a few distinct strings by UTF-16 code units, which is what the default
+ * Array#sort does for strings, without its set-up and scratch allocation. Anything that is not a
+ * string takes the builtin (it orders undefined and other values its own way).
+ */
+function sortStrings(a: string[]): void {
+  for (let i = 0; i < a.length; i++) {
+    if (typeof a[i] !== 'string') {
+      a.sort();
+      return;
+    }
+  }
+  for (let i = 1; i < a.length; i++) {
+    const x = a[i]!;
+    let j = i - 1;
+    while (j >= 0 && a[j]! > x) {
+      a[j + 1] = a[j]!;
+      j--;
+    }
+    a[j + 1] = x;
   }
 }

@@ -87,6 +87,7 @@ const DUPLICATE_CODES = new Set(['duplicate', 'DUPLICATE']);
 const HALT_CODES = new Set(['invalid-signature', 'SIGNING']);
 
 const lower = (s: string): string => s.toLowerCase();
+const RESOLVED: Promise<void> = Promise.resolve();
 
 export class OrderManager {
   private readonly venue: VenuePort;
@@ -290,11 +291,20 @@ export class OrderManager {
     }
   }
 
-  private async resendRetries(marketId: Bytes32): Promise<void> {
-    if (this.clock.now() < this.backoffUntil) return;
+  /**
+   * Resend the creates marked for it. Not async itself: nearly every sync has nothing to resend,
+   * and an already-resolved promise is awaited in the same single microtask hop as an async
+   * function that returns at once, without allocating one.
+   */
+  private resendRetries(marketId: Bytes32): Promise<void> {
+    if (this.clock.now() < this.backoffUntil) return RESOLVED;
     let again: Entry[] | null = null;
     for (const e of this.entries.ofMarket(lower(marketId))) if (e.resend) (again ??= []).push(e);
-    if (again === null) return;
+    if (again === null) return RESOLVED;
+    return this.resend(marketId, again);
+  }
+
+  private async resend(marketId: Bytes32, again: readonly Entry[]): Promise<void> {
     for (let i = 0; i < again.length; i += this.venue.batchLimit) {
       const chunk = again.slice(i, i + this.venue.batchLimit);
       const now = this.clock.now();

@@ -53,9 +53,16 @@ function withOrder(m: MarketState, k: string, o: OwnOrder | null): MarketState {
   return marketWithOrders(m, orders);
 }
 
+/**
+ * `list` plus `item`, keeping at most the newest `max` (and always the new item). Built in one
+ * allocation of the final length: a slice followed by a push copied the (full) history twice.
+ */
 function pushBounded<T>(list: readonly T[], item: T, max: number): T[] {
-  const out = list.length >= max ? list.slice(list.length - max + 1) : list.slice();
-  out.push(item);
+  const keep = list.length >= max ? Math.max(0, max - 1) : list.length;
+  const from = list.length - keep;
+  const out = new Array<T>(keep + 1);
+  for (let i = 0; i < keep; i++) out[i] = list[from + i]!;
+  out[keep] = item;
   return out;
 }
 
