@@ -19,6 +19,7 @@ import { registerSecret } from '../core/logger.ts';
 import { TESTNET } from '../exchange/chains.ts';
 import { createSigner } from '../exchange/signing/signer.ts';
 import type { Address } from '../model/order.ts';
+import { remainingShares } from '../orders/venue-order-shares.ts';
 import { startCounterparties, type Counterparties } from '../sim/counterparties.ts';
 import { FAULT_KINDS, faultProfile, type FaultKind, type FaultSettings } from '../sim/faults.ts';
 import { createLocalExchange, type LocalExchange } from '../sim/local-exchange.ts';
@@ -36,6 +37,7 @@ import {
   reconcileMismatches,
   reusedNonces,
   unsettledAfterRestart,
+  yesSide,
   type InvariantName,
   type Violation,
 } from './invariants.ts';
@@ -129,7 +131,12 @@ class Referee {
     this.tally.record('nonce-unique', reusedNonces(v.orders), now);
     // a slot quoted twice shows as more open orders than slots on one side, for two samples running
     const over = overQuoted(v.open, CHAOS_LIMITS.slotsPerSide);
-    this.tally.record('no-duplicate-quote', [...over].filter((k) => this.overQuotedBefore.has(k)).map((k) => `${k}: more open orders than slots for ${SAMPLE_MS} ms+`), now);
+    const describe = (k: string): string =>
+      v.open
+        .filter((o) => `${o.marketId.toLowerCase()}:${yesSide(o)}` === k)
+        .map((o) => `${o.nonce.slice(0, 10)} ${o.outcomeIndex === 1 ? 'YES' : 'NO'} ${o.side === 0 ? 'buy' : 'sell'} ${remainingShares(o) / 1e6}@${o.price} placed ${o.insertedAt.slice(11, 23)}`)
+        .join('; ');
+    this.tally.record('no-duplicate-quote', [...over].filter((k) => this.overQuotedBefore.has(k)).map((k) => `${k}: more open orders than slots for ${SAMPLE_MS} ms+ (${describe(k)})`), now);
     this.overQuotedBefore = over;
     this.checkStalls(v, now);
     return v;
