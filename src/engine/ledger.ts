@@ -58,7 +58,8 @@ export class Ledger {
   /** The position number of (trader, market), or -1 when it has never existed. */
   findPosition(trader: number, market: number): number {
     if (!Number.isInteger(trader) || trader < 0 || trader >= this.traders) return -1;
-    if (this.lastMarket[trader] === market) return this.lastPos[trader]!;
+    // -1 marks "no last market": a query for market -1 must not hit it
+    if (market >= 0 && this.lastMarket[trader] === market) return this.lastPos[trader]!;
     return this.posIndex[trader]!.get(market) ?? -1;
   }
 

@@ -124,5 +124,9 @@ describe('positions in several markets', () => {
     assert.ok(!tooMany.ok && tooMany.code === 'UNDER_COLLATERALIZED');
     assert.ok(e.submit(limit(m0, a, 'yes', 'sell', 40 * CENT, shares[m0]!)).ok);
     assert.deepEqual(e.checkInvariants(), []);
+    // a fresh trader's queries for markets that are not markets answer empty
+    const c = e.addTrader();
+    for (const bad of [-1, 2, NaN, 0.5]) assert.deepEqual(e.position(c, bad), { market: bad, yes: 0n, no: 0n, yesReserved: 0n, noReserved: 0n, claimable: 0n });
+    assert.deepEqual(e.position(a, -1).yes, 0n);
   });
 });
