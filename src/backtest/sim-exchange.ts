@@ -242,7 +242,7 @@ export class SimExchange {
   expireUntil(at: number): void {
     if (at < this.nextExpiry) return;
     this.engine.expire(at);
-    this.drain('trade', -1, at);
+    this.drain('trade', -1, at); // only 'done' events: an expiry trades nothing
     let next = Infinity;
     for (const orders of this.own) {
       this.sweep(orders);
