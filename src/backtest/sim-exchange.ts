@@ -163,7 +163,10 @@ export class SimExchange {
     this.bot = this.engine.addTrader();
     this.tape = this.engine.addTrader();
     this.collateral = opts.collateral ?? DEFAULT_SIM_COLLATERAL;
-    if (!this.engine.deposit(this.bot, this.collateral).ok) throw new BadInputError('startingCollateral', 'at most 1e9 USDC', this.collateral);
+    // the engine refuses a zero deposit; a bot with nothing can still run (every order is refused)
+    if (this.collateral < 0n || (this.collateral > 0n && !this.engine.deposit(this.bot, this.collateral).ok)) {
+      throw new BadInputError('startingCollateral', 'from 0 to 1e9 USDC', this.collateral);
+    }
     this.engine.deposit(this.tape, TAPE_COLLATERAL);
   }
 
