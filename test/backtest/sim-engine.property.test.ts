@@ -91,6 +91,10 @@ test('the engine-backed exchange model keeps the ledger exact under any flow and
         const pos = after[i]!;
         assert.ok(pos.yes >= 0 && pos.no >= 0 && pos.collateral >= 0n);
       });
+      // a recorded row is shared among our orders: what it filled never exceeds what it printed
+      const byRow = new Map<number, number>();
+      for (const f of fills) if (f.cause !== 'take') byRow.set(f.row, (byRow.get(f.row) ?? 0) + f.size);
+      for (const [r, n] of byRow) assert.ok(n <= c.size[r]!, `row ${r} filled ${n} > ${c.size[r]}`);
       const { balance } = x.account();
       assert.equal(balance.collateral, sc.collateral + cash, 'collateral moved by exactly the fills');
       for (const [key, n] of filled) {
