@@ -15,8 +15,8 @@ import { formatChaosReport } from '../../src/chaos/chaos-report.ts';
 import { FAULT_KINDS } from '../../src/sim/faults.ts';
 
 const KNOWN_RACE =
-  'known runtime race (reported to the lead): when reconciliation or the own-orders poll drops a filled order before its fill ' +
-  'reaches the position (≤ one poll, ~1 s), the slot is re-quoted against the stale position and the worst case can exceed maxPosition';
+  'known runtime race (reported to the lead): after a quote fills, the bot can re-quote the slot before the fill reaches ' +
+  'its net position (seen for 0.5–2 s, e.g. right after start-up under 5–100 ms latency), so the worst case can exceed maxPosition';
 
 let report: ChaosReport;
 before(async () => {
