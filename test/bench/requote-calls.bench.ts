@@ -172,7 +172,7 @@ report(
     ['order manager: cancel-replace calls', venue.calls.cancelReplace],
     ['order manager calls / minute', perMin],
     ['naive cancel-all + create calls / minute', naivePerMin],
-    ['order manager calls per changed tick', ours / Math.max(1, ticks)],
+    ['order manager calls per kernel tick', ours / Math.max(1, ticks)],
   ],
   { name: 'requote-calls', unit: 'venue calls/min (10 markets)', value: Math.round(perMin * 10) / 10, baseline: 'naive cancel-all-then-create', baselineValue: Math.round(naivePerMin * 10) / 10, ratio: Math.round((naivePerMin / perMin) * 100) / 100 },
 );
