@@ -6,8 +6,9 @@
  *   selectMarketView(state, marketId, now) → MarketView | null (null for a market never seen)
  *   marketPnl(market) → { realised, unrealised } in 1e-6 USDC (bigint, exact)
  *   reservedCollateral(market) → 1e-6 USDC locked by our open orders (bigint)
- * Derived pieces (view book, quotes, account totals) are memoised on the immutable objects they
- * come from, so building views for every market each tick does not recompute unchanged markets.
+ * Derived pieces (view book, quotes, position, PnL, account totals) are remembered per market and
+ * recomputed only when the immutable object they come from changes, so building views for every
+ * market each tick does not recompute unchanged markets.
  */
 import { exposureOf, worstNotional, worstPosition } from '../risk/exposure.ts';
 import type { Bytes32 } from '../model/order.ts';
@@ -21,42 +22,82 @@ import type { MarketState, OwnOrder, StoreState } from './market-state.ts';
 import { PersistentMap } from './persistent-map.ts';
 import { averageEntry, toMicro, unrealisedScaled, type PositionState } from './position.ts';
 
-const bookMemo = new WeakMap<MarketBooks, ViewBook>();
-const quotesMemo = new WeakMap<ReadonlyMap<string, OwnOrder>, WorkingQuote[]>();
-const accountMemo = new WeakMap<StoreState, ViewAccount>();
+/**
+ * Derived pieces of one market, remembered per market id and recomputed when the immutable object
+ * they derive from is replaced. A WeakMap keyed on those objects did the same job, but every tick
+ * brings fresh keys (a new book, a new state), and a WeakMap insert costs ~0.4 µs with its GC
+ * (ephemeron) work; a per-market record costs one Map lookup by a string whose hash V8 caches.
+ * Each entry is checked by object identity, so states of other stores (tests, sweeps) only evict,
+ * never confuse. Bounded: cleared when it outgrows any real set of markets.
+ */
+interface MarketMemo {
+  books: MarketBooks | null;
+  book: ViewBook | null;
+  orders: ReadonlyMap<string, OwnOrder> | null;
+  quotes: WorkingQuote[];
+  /** the position `viewPosition` was built from */
+  vpPosition: PositionState | null;
+  viewPosition: ViewPosition | null;
+  /** PnL of `pnlPosition` marked at `pnlMark2` */
+  pnlPosition: PositionState | null;
+  pnlMark2: number | null;
+  realised: bigint;
+  unrealised: bigint;
+  /** the account contribution of (cPosition, cOrders, cMark2) */
+  cPosition: PositionState | null;
+  cOrders: ReadonlyMap<string, OwnOrder> | null;
+  cMark2: number | null;
+  contribution: Contribution | null;
+}
 
-function bookOf(m: MarketState): ViewBook | null {
-  const cached = bookMemo.get(m.books);
-  if (cached) return cached;
+interface Contribution {
+  readonly pnl: bigint;
+  readonly position: number;
+  readonly notional: number;
+}
+
+const memos = new Map<string, MarketMemo>();
+const MEMO_MAX = 100_000;
+
+function memoOf(m: MarketState): MarketMemo {
+  let memo = memos.get(m.marketId);
+  if (memo === undefined) {
+    if (memos.size >= MEMO_MAX) memos.clear();
+    memo = { books: null, book: null, orders: null, quotes: [], vpPosition: null, viewPosition: null, pnlPosition: null, pnlMark2: null, realised: 0n, unrealised: 0n, cPosition: null, cOrders: null, cMark2: null, contribution: null };
+    memos.set(m.marketId, memo);
+  }
+  return memo;
+}
+
+/** The YES-terms view book, built once per books object (with the book time of its first view). */
+function bookOf(m: MarketState, memo: MarketMemo): ViewBook | null {
+  if (memo.books === m.books) return memo.book;
   const y = yesTermsLevels(m.books);
   if (!y) return null;
   const v = viewBook(y.bids, y.asks, y.venueTs, m.bookUpdatedAt);
-  bookMemo.set(m.books, v);
+  memo.books = m.books;
+  memo.book = v;
   return v;
 }
 
 const STATE: Record<OwnOrder['state'], WorkingQuote['state']> = { working: 'working', 'in-flight': 'in-flight', cancelling: 'cancelling' };
 
-function quotesOf(m: MarketState): WorkingQuote[] {
-  const cached = quotesMemo.get(m.orders);
-  if (cached) return cached;
+function quotesOf(m: MarketState, memo: MarketMemo): WorkingQuote[] {
+  if (memo.orders === m.orders) return memo.quotes;
   const out: WorkingQuote[] = [];
   for (const o of m.orders.values()) {
     const y = toYesTerms(o.order.outcomeIndex, o.order.side, o.order.price);
     const slot = parseSlot(o.slot);
-    out.push({
-      side: y.side,
-      price: y.price,
-      size: o.remaining,
-      state: STATE[o.state],
-      nonce: o.order.nonce,
-      ...(slot ? { level: slot.level } : {}),
-      outcomeIndex: o.order.outcomeIndex,
-      venueSide: o.order.side === 0 ? 'buy' : 'sell',
-      placedAt: o.placedAt,
-    });
+    const venueSide = o.order.side === 0 ? 'buy' : 'sell';
+    // `level` only when the slot names one: two literals, not a conditional spread
+    out.push(
+      slot
+        ? { side: y.side, price: y.price, size: o.remaining, state: STATE[o.state], nonce: o.order.nonce, level: slot.level, outcomeIndex: o.order.outcomeIndex, venueSide, placedAt: o.placedAt }
+        : { side: y.side, price: y.price, size: o.remaining, state: STATE[o.state], nonce: o.order.nonce, outcomeIndex: o.order.outcomeIndex, venueSide, placedAt: o.placedAt },
+    );
   }
-  quotesMemo.set(m.orders, out);
+  memo.orders = m.orders;
+  memo.quotes = out;
   return out;
 }
 
@@ -67,25 +108,19 @@ function mark2Of(m: MarketState): number | null {
 }
 
 /**
- * A position's PnL in 1e-6 USDC, remembered per position object: bigint maths on every tick of
- * every market was a visible share of the tick. The realised figure depends on the position only;
- * the unrealised one also on the mark, so it is kept for the last mark seen.
+ * The market's PnL in 1e-6 USDC (bigint maths on every tick of every market was a visible share of
+ * the tick): kept for the last (position, mark) seen.
  */
-interface PnlMemo {
-  readonly realised: bigint;
-  mark2: number | null;
-  unrealised: bigint;
-}
-const pnlMemo = new WeakMap<PositionState, PnlMemo>();
-
-function pnlOf(pos: PositionState, mark2: number | null): PnlMemo {
-  let memo = pnlMemo.get(pos);
-  if (memo === undefined) {
-    memo = { realised: toMicro(pos.realised), mark2, unrealised: unrealisedOf(pos, mark2) };
-    pnlMemo.set(pos, memo);
-  } else if (memo.mark2 !== mark2) {
-    memo.mark2 = mark2;
-    memo.unrealised = unrealisedOf(pos, mark2);
+function pnlOf(m: MarketState, memo: MarketMemo): MarketMemo {
+  const mark2 = mark2Of(m);
+  if (memo.pnlPosition !== m.position) {
+    memo.pnlPosition = m.position;
+    memo.realised = toMicro(m.position.realised);
+    memo.pnlMark2 = mark2;
+    memo.unrealised = unrealisedOf(m.position, mark2);
+  } else if (memo.pnlMark2 !== mark2) {
+    memo.pnlMark2 = mark2;
+    memo.unrealised = unrealisedOf(m.position, mark2);
   }
   return memo;
 }
@@ -93,7 +128,7 @@ function pnlOf(pos: PositionState, mark2: number | null): PnlMemo {
 const unrealisedOf = (pos: PositionState, mark2: number | null): bigint => (mark2 === null ? 0n : toMicro(unrealisedScaled(pos, mark2)));
 
 export function marketPnl(m: MarketState): { realised: bigint; unrealised: bigint } {
-  const p = pnlOf(m.position, mark2Of(m));
+  const p = pnlOf(m, memoOf(m));
   return { realised: p.realised, unrealised: p.unrealised };
 }
 
@@ -108,33 +143,30 @@ export function reservedCollateral(m: MarketState): bigint {
   return total;
 }
 
-/** One market's share of the account totals, remembered per (immutable) market state. */
-interface Contribution {
-  readonly pnl: bigint;
-  readonly position: number;
-  readonly notional: number;
-}
-const contributionMemo = new WeakMap<MarketState, Contribution>();
-
+/** One market's share of the account totals; recomputed when its position, orders or mark change. */
 function contributionOf(m: MarketState): Contribution {
-  let c = contributionMemo.get(m);
-  if (c === undefined) {
-    const mark2 = mark2Of(m);
-    const p = pnlOf(m.position, mark2);
-    const e = exposureOf(m.position.net, quotesOf(m));
-    c = { pnl: p.realised + p.unrealised, position: worstPosition(e), notional: worstNotional(e, mark2 === null ? 500_000 : mark2 / 2) };
-    contributionMemo.set(m, c);
-  }
+  const memo = memoOf(m);
+  const mark2 = mark2Of(m);
+  if (memo.contribution !== null && memo.cPosition === m.position && memo.cOrders === m.orders && memo.cMark2 === mark2) return memo.contribution;
+  const p = pnlOf(m, memo);
+  const e = exposureOf(m.position.net, quotesOf(m, memo));
+  const c: Contribution = { pnl: p.realised + p.unrealised, position: worstPosition(e), notional: worstNotional(e, mark2 === null ? 500_000 : mark2 / 2) };
+  memo.cPosition = m.position;
+  memo.cOrders = m.orders;
+  memo.cMark2 = mark2;
+  memo.contribution = c;
   return c;
 }
 
+/** The account totals of the last state asked about (every market's tick on one state shares them). */
+let accountState: StoreState | null = null;
+let accountView: ViewAccount | null = null;
+
 function accountOf(s: StoreState): ViewAccount {
-  const cached = accountMemo.get(s);
-  if (cached) return cached;
+  if (accountState === s && accountView !== null) return accountView;
   let pnl = 0n;
   let position = 0;
   let notional = 0;
-  // Only the markets that changed since the last tick are recomputed (see contributionOf).
   const markets = s.markets instanceof PersistentMap ? s.markets.valueList() : [...s.markets.values()];
   for (let i = 0; i < markets.length; i++) {
     const c = contributionOf(markets[i]!);
@@ -143,7 +175,8 @@ function accountOf(s: StoreState): ViewAccount {
     notional += c.notional;
   }
   const v: ViewAccount = { collateral: s.collateral ?? 0n, pnl: Number(pnl), worstCasePosition: position, worstCaseNotional: notional };
-  accountMemo.set(s, v);
+  accountState = s;
+  accountView = v;
   return v;
 }
 
@@ -159,21 +192,22 @@ function venueOf(s: StoreState, now: number, windowMs: number): ViewVenueHealth 
 }
 
 /** The strategy's view of a position, shared by every tick until the position changes. */
-const positionMemo = new WeakMap<PositionState, ViewPosition>();
-
-function positionOf(pos: PositionState): ViewPosition {
-  let v = positionMemo.get(pos);
-  if (v === undefined) {
-    v = { yes: pos.yes, no: pos.no, net: pos.net, avgEntry: averageEntry(pos) };
-    positionMemo.set(pos, v);
-  }
+function positionOf(m: MarketState, memo: MarketMemo): ViewPosition {
+  const pos = m.position;
+  if (memo.viewPosition !== null && memo.vpPosition === pos) return memo.viewPosition;
+  const v: ViewPosition = { yes: pos.yes, no: pos.no, net: pos.net, avgEntry: averageEntry(pos) };
+  memo.vpPosition = pos;
+  memo.viewPosition = v;
   return v;
 }
 
 export function selectMarketView(s: StoreState, marketId: Bytes32, now: number, venueWindowMs = 60_000): MarketView | null {
   const m = s.markets.get(marketId.toLowerCase());
   if (!m) return null;
-  const pnl = pnlOf(m.position, mark2Of(m));
+  // account first: it brings this market's memo up to date with its current position and orders
+  const account = accountOf(s);
+  const memo = memoOf(m);
+  const pnl = pnlOf(m, memo);
   const o = m.oracle;
   const oracle = o ? { probability: o.probability, confidence: o.confidence, updatedAt: o.updatedAt, ageMs: Math.max(0, now - o.updatedAt) } : null;
   // Two literals rather than a conditional spread: `slug` is present only when known, and a spread
@@ -187,15 +221,15 @@ export function selectMarketView(s: StoreState, marketId: Bytes32, now: number, 
       deadline: m.deadline,
       status: m.status,
       now,
-      book: bookOf(m),
+      book: bookOf(m, memo),
       streamLastEventAt: m.streamLastEventAt,
       trades: m.trades,
       midHistory: m.midHistory,
-      position: positionOf(m.position),
-      quotes: quotesOf(m),
+      position: positionOf(m, memo),
+      quotes: quotesOf(m, memo),
       oracle,
       pnl: { realised: Number(pnl.realised), unrealised: Number(pnl.unrealised) },
-      account: accountOf(s),
+      account,
       venue: venueOf(s, now, venueWindowMs),
       flags: { migrationActive: m.blocked === 'migration' },
     };
@@ -207,15 +241,15 @@ export function selectMarketView(s: StoreState, marketId: Bytes32, now: number, 
     deadline: m.deadline,
     status: m.status,
     now,
-    book: bookOf(m),
+    book: bookOf(m, memo),
     streamLastEventAt: m.streamLastEventAt,
     trades: m.trades,
     midHistory: m.midHistory,
-    position: positionOf(m.position),
-    quotes: quotesOf(m),
+    position: positionOf(m, memo),
+    quotes: quotesOf(m, memo),
     oracle,
     pnl: { realised: Number(pnl.realised), unrealised: Number(pnl.unrealised) },
-    account: accountOf(s),
+    account,
     venue: venueOf(s, now, venueWindowMs),
     flags: { migrationActive: m.blocked === 'migration' },
   };
