@@ -1,11 +1,12 @@
 /**
  * Own orders and fills, reconciled from order status: each poll reads the trader's open orders (all
- * pages) and compares each order's filled shares with what was seen before. An increase is an
+ * pages) and its recently inserted orders that the bot still counts, and compares each order's filled shares with what was seen before. An increase is an
  * OrderFilled at the order's own limit price (we rest as maker, so that is the fill price) with fill
  * id `<nonce>:<filled shares>`, which the store de-duplicates. An order that left the open list while
- * we still track it as resting (so not cancelled by us) is looked up by id: that is how the fill that
- * completed it is seen. Orders we cancelled ourselves are simply forgotten; a fill racing our cancel
- * is caught by the balance poll's position sync.
+ * we still track (the store still holds it: resting, or gone but not yet settled — the order manager
+ * parks orders whose end it did not see the fills of) is looked up by id: that is how the fill that
+ * completed it, or raced our cancel, is seen, followed by an OrderClosed that lets the order manager
+ * stop counting it. Orders no longer tracked are forgotten.
  *
  * The venue's activity items carry no trader, so this, not the activity feed, is the source of our
  * fills. The first poll only records a baseline: fills from before the start are history, and the
@@ -14,7 +15,7 @@
 import type { Observable } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
-import type { ListOrdersParams } from '../exchange/client/orders-read.ts';
+import type { ListOrdersParams, RecentOrdersParams } from '../exchange/client/orders-read.ts';
 import type { Address, Bytes32, VenueOrder } from '../model/order.ts';
 import { remainingShares } from '../orders/venue-order-shares.ts';
 import { feedEvent, venueMs, type FeedEvent } from './feed-event.ts';
@@ -25,6 +26,8 @@ export interface OrdersSource {
   orders: {
     iterate(p: Omit<ListOrdersParams, 'cursor'>): AsyncGenerator<VenueOrder>;
     get(id: number | string): Promise<VenueOrder>;
+    /** recently inserted orders in any state: how an order placed and filled between two polls is seen */
+    recent?(p: RecentOrdersParams): Promise<VenueOrder[]>;
   };
 }
 
@@ -37,8 +40,10 @@ export interface OwnOrdersFeedOptions {
   logger?: Logger;
   /** lookups of vanished orders per poll at most (default 20) */
   maxLookups?: number;
-  /** is this order still resting as far as we know (not cancelled by us)? default: always */
+  /** does the bot still count this order (resting, or gone but not settled)? default: always */
   isTracked?: (nonce: Bytes32) => boolean;
+  /** how far back the recent-orders read looks, s (default 30; it must exceed the poll interval) */
+  recentWindowSeconds?: number;
 }
 
 const SOURCE = 'own-orders';
@@ -96,7 +101,11 @@ export class FillTracker {
       if (o.status === 'open') {
         this.known.set(k, { filled: Math.max(filled, before), nonce: o.nonce, ref: o.hash ?? o.id ?? o.nonce });
         if (this.known.size > MAX_KNOWN) this.known.delete(this.known.keys().next().value!);
-      } else this.known.delete(k);
+      } else {
+        this.known.delete(k);
+        // after its fills (above): the order manager may stop counting the order at worst case
+        if (!this.baseline) out.push(feedEvent(SOURCE, { type: 'OrderClosed', marketId: o.marketId, nonce: o.nonce, status: o.status, ts: now }, venueMs(o.insertedAt), now));
+      }
     }
     this.baseline = false;
     return out;
@@ -125,6 +134,15 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
   async function read(): Promise<FeedEvent[]> {
     const byNonce = new Map<string, VenueOrder>();
     for await (const o of opts.client.orders.iterate({ trader: opts.trader, status: ['open'], limit: 100 })) byNonce.set(o.nonce.toLowerCase(), o);
+    // An order placed and filled (or cancelled after a partial fill) between two polls is never in
+    // the open list: the recent orders show it. Only orders the bot still counts are kept, so the
+    // bot's own settled cancels are not read again and again.
+    if (opts.client.orders.recent) {
+      for (const o of await opts.client.orders.recent({ trader: opts.trader, windowSeconds: opts.recentWindowSeconds ?? 30, limit: 500 })) {
+        const k = o.nonce.toLowerCase();
+        if (!byNonce.has(k) && (o.status === 'open' || !opts.isTracked || opts.isTracked(o.nonce))) byNonce.set(k, o);
+      }
+    }
     let lookups = 0;
     for (const v of tracker.vanished(new Set(byNonce.keys()))) {
       if (opts.isTracked && !opts.isTracked(v.nonce)) {

@@ -62,6 +62,14 @@ export interface OrderManagerOptions {
   backoffMaxMs?: number;
   /** a slot whose create was rejected is left empty this long (default 1 000 ms) */
   rejectCooldownMs?: number;
+  /**
+   * How long an order that left the venue's book without us seeing its fills (it vanished from the
+   * open list, or a cancel was answered) keeps counting in the store at worst case, unless a feed
+   * reports it closed first (`settle`) or fills use it up. Set it above the fills/balance poll
+   * interval so the position has caught up by then. 0 (default) drops such orders at once: right
+   * when the venue reports every fill before the order's end, as the backtest's sim venue does.
+   */
+  settleMs?: number;
   /** cancelAll: rounds of list-then-cancel and the pause between them (default 5 / 250 ms) */
   cancelAllRounds?: number;
   cancelAllDelayMs?: number;
@@ -99,6 +107,8 @@ export class OrderManager {
 
   /** by lower-cased nonce */
   private readonly entries = new TrackedOrders();
+  /** orders gone from the venue whose fills may not be in the position yet (see `settleMs`) */
+  private readonly parked = new Map<string, { entry: Entry; until: number; ended: OrderManagerEvent }>();
   private readonly lastDesired = new Map<string, readonly DesiredOrder[]>();
   private readonly blocked = new Set<string>();
   private readonly cooldown = new Map<string, number>();
@@ -159,11 +169,58 @@ export class OrderManager {
 
   /** A fill seen on a feed: shrink the order's remaining size (removed when nothing is left). */
   applyFill(nonce: Bytes32, size: number): void {
-    const e = this.entries.get(lower(nonce));
+    const k = lower(nonce);
+    const p = this.parked.get(k);
+    const e = this.entries.get(k) ?? p?.entry;
     if (!e) return;
     e.remaining = Math.max(0, e.remaining - size);
-    if (e.remaining === 0 && e.state === 'working') this.entries.delete(lower(nonce));
+    if (e.remaining === 0 && e.state === 'working' && !p) this.entries.delete(k);
     this.emit({ type: 'OrderRemainingChanged', marketId: e.marketId, nonce: e.planned.nonce, remaining: e.remaining, ts: this.clock.now() });
+    // a parked order whose whole size is now accounted for has nothing left to wait for
+    if (p && e.remaining === 0) this.unpark(k);
+  }
+
+  /**
+   * A feed saw the order closed at the venue, having reported its fills first: a parked order
+   * stops counting now instead of at the end of `settleMs`.
+   */
+  settle(nonce: Bytes32): void {
+    this.unpark(lower(nonce));
+  }
+
+  /** Orders parked now (tests, metrics). */
+  get parkedCount(): number {
+    return this.parked.size;
+  }
+
+  /**
+   * The order left the venue without us seeing its fills. It leaves the diff at once (its slot is
+   * free to requote), but the store hears of its end only once its fate is known, so the risk layer
+   * keeps counting it at worst case meanwhile and never sees a position that lags its fills.
+   */
+  private park(k: string, e: Entry, ended: OrderManagerEvent, now: number): void {
+    this.entries.delete(k);
+    const ms = this.opts.settleMs ?? 0;
+    if (ms <= 0) {
+      this.emit(ended);
+      return;
+    }
+    this.parked.set(k, { entry: e, until: now + ms, ended });
+    // no longer a live quote (the risk layer must not take a new identical quote for it), but counted
+    this.emit({ type: 'OrderParked', marketId: e.marketId, nonce: e.planned.nonce, ts: now });
+  }
+
+  private unpark(k: string): void {
+    const p = this.parked.get(k);
+    if (!p) return;
+    this.parked.delete(k);
+    this.emit(p.ended);
+  }
+
+  /** End the parking of orders whose settle time has passed (the position has caught up by now). */
+  private releaseParked(now: number): void {
+    if (this.parked.size === 0) return;
+    for (const [k, p] of this.parked) if (now >= p.until) this.unpark(k);
   }
 
   /**
@@ -240,6 +297,7 @@ export class OrderManager {
     if (this.stopping || this.halted) return;
     const k = lower(marketId);
     this.lastDesired.set(k, desired);
+    this.releaseParked(this.clock.now());
     this.flagTimeouts(marketId);
     if (this.needsReconcile.has(k) && this.clock.now() >= (this.nextReconcileAt.get(k) ?? 0)) {
       // throttled: while the venue cannot list orders, do not add a listing call to every tick
@@ -453,8 +511,8 @@ export class OrderManager {
     if (!e) return;
     const now = this.clock.now();
     if (o.ok) {
-      this.entries.delete(k);
-      this.emit({ type: 'OrderCancelled', marketId: e.marketId, nonce: e.planned.nonce, alreadyCancelled: o.alreadyCancelled, ts: now });
+      // a fill may have raced the cancel: park until the feeds have reported it
+      this.park(k, e, { type: 'OrderCancelled', marketId: e.marketId, nonce: e.planned.nonce, alreadyCancelled: o.alreadyCancelled, ts: now }, now);
       return;
     }
     this.emit({ type: 'CancelFailed', marketId: e.marketId, nonce: e.planned.nonce, reason: o.code, retryable: o.retryable, ts: now });
@@ -540,10 +598,13 @@ export class OrderManager {
         this.emit({ type: 'OrderRemainingChanged', marketId: e.marketId, nonce: e.planned.nonce, remaining: c.remaining, ts: now });
       }
     }
+    this.releaseParked(now);
     for (const t of plan.forget) {
-      const e = this.entries.get(lower(t.planned.nonce));
-      this.entries.delete(lower(t.planned.nonce));
-      if (e) this.emit({ type: 'OrderGone', marketId: e.marketId, nonce: e.planned.nonce, ts: now });
+      // gone from the venue without our cancel landing: filled, expired or voided; fills it had
+      // may not be in the position yet, so it is parked rather than forgotten
+      const k = lower(t.planned.nonce);
+      const e = this.entries.get(k);
+      if (e) this.park(k, e, { type: 'OrderGone', marketId: e.marketId, nonce: e.planned.nonce, ts: now }, now);
     }
     for (const a of plan.adopt) {
       const planned = plannedFromVenue(a.order);
@@ -596,6 +657,7 @@ export class OrderManager {
       remaining = open.length;
       if (open.length === 0) {
         this.entries.clear();
+        for (const k of [...this.parked.keys()]) this.unpark(k);
         this.log.info({ rounds: round, cancelled }, 'cancelAll: no open orders at the venue');
         return { ok: true, rounds: round, cancelled, remaining: 0 };
       }

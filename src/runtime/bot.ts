@@ -252,6 +252,9 @@ async function wire(
     emit: (e: OrderManagerEvent) => store.dispatch(e),
     inFlightTimeoutMs: cfg.orders.inFlightTimeoutMs,
     ...(cfg.orders.deadManExpiryMs > 0 ? { deadManSeconds: Math.max(2, Math.round(cfg.orders.deadManExpiryMs / 1000)) } : {}),
+    // an order gone without its fills seen keeps counting until the fills poll (below) has had two
+    // chances to report them; the paper venue reports fills itself, before an order's end
+    settleMs: paper ? 0 : 2 * fillsPollMs(cfg) + 1_000,
     onHalt: (err, result) => {
       log.fatal({ err: err.message, remaining: result.remaining }, 'order manager halted; exiting');
       void shutdown('halt', result).then(() => exitCode.resolve(EXIT_HALT));
@@ -320,7 +323,7 @@ async function wire(
       for (const m of store.state.markets.values()) if (m.orders.has(k)) return true;
       return false;
     };
-    subs.push(tradingFeed({ client, trader: venue.trader, marketIds, clock, intervalMs: Math.min(1_000, cfg.feeds.balancePollMs), health, logger: o.logger, isTracked }).subscribe(sink));
+    subs.push(tradingFeed({ client, trader: venue.trader, marketIds, clock, intervalMs: fillsPollMs(cfg), health, logger: o.logger, isTracked }).subscribe(sink));
   }
 
   await waitForBooks(store, marketIds, clock, o.warmupMs ?? 5_000);
@@ -445,4 +448,9 @@ function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
       resolve(x);
     },
   };
+}
+
+/** Fills matter for quoting within a second; balances ride along in the same poll. */
+function fillsPollMs(cfg: BotConfig): number {
+  return Math.min(1_000, cfg.feeds.balancePollMs);
 }

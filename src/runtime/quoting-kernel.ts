@@ -122,6 +122,7 @@ function triggersTick(e: StateEvent): boolean {
     case 'OracleUpdated':
     case 'PositionSynced':
     case 'OrderFilled':
+    case 'OrderClosed':
     case 'OrderGone':
     case 'MarketUnblocked':
       return true;
@@ -191,6 +192,7 @@ export class QuotingKernel {
     const fresh = this.isFreshFill(e);
     this.store.dispatch(e);
     if (fresh) this.applyFill(e);
+    if (e.type === 'OrderClosed') this.orderManager.settle(e.nonce);
     if (triggersTick(e)) this.markDirty(eventMarket(e));
   }
 
@@ -200,6 +202,8 @@ export class QuotingKernel {
     const fills = es.filter((e) => this.isFreshFill(e));
     this.store.dispatchAll(es);
     for (const f of fills) this.applyFill(f);
+    // after the fills: a closed order's fills are in the position before it stops counting
+    for (const e of es) if (e.type === 'OrderClosed') this.orderManager.settle(e.nonce);
     const touched = new Set<Bytes32 | null>();
     for (const e of es) if (triggersTick(e)) touched.add(eventMarket(e));
     for (const m of touched) this.markDirty(m);

@@ -8,7 +8,7 @@
  * `ts` is the injected clock's time in ms when the event was produced.
  */
 import type { BookEvent } from '../model/stream.ts';
-import type { Bytes32, OutcomeIndex, SideValue } from '../model/order.ts';
+import type { Bytes32, OrderStatus, OutcomeIndex, SideValue } from '../model/order.ts';
 import type { PlannedOrder } from '../model/venue.ts';
 import type { QuoteDenied } from '../risk/types.ts';
 import type { MarketStatus } from '../strategy/types.ts';
@@ -84,6 +84,18 @@ export interface OrderFilled {
   readonly ts: number;
 }
 
+/**
+ * A feed saw one of our orders closed at the venue (filled, cancelled, expired or voided), after
+ * reporting any fills it had: the order manager stops counting it (OrderManager.settle).
+ */
+export interface OrderClosed {
+  readonly type: 'OrderClosed';
+  readonly marketId: Bytes32;
+  readonly nonce: Bytes32;
+  readonly status: OrderStatus;
+  readonly ts: number;
+}
+
 export interface OrderSubmitted {
   readonly type: 'OrderSubmitted';
   readonly marketId: Bytes32;
@@ -152,6 +164,18 @@ export interface OrderAdopted {
   readonly ts: number;
 }
 
+/**
+ * The order left the venue (a cancel was answered, or it vanished from the open list) but fills it
+ * may have had are not known yet: it keeps counting at worst case, no longer as a live quote, until
+ * OrderCancelled / OrderGone ends it (see the order manager's `settleMs`).
+ */
+export interface OrderParked {
+  readonly type: 'OrderParked';
+  readonly marketId: Bytes32;
+  readonly nonce: Bytes32;
+  readonly ts: number;
+}
+
 /** Reconciliation found a tracked order no longer open at the venue (filled, cancelled, expired). */
 export interface OrderGone {
   readonly type: 'OrderGone';
@@ -216,6 +240,7 @@ export type StateEvent =
   | BalanceUpdated
   | PositionSynced
   | OrderFilled
+  | OrderClosed
   | OrderSubmitted
   | OrderAccepted
   | OrderRejected
@@ -224,6 +249,7 @@ export type StateEvent =
   | CancelFailed
   | OrderAdopted
   | OrderGone
+  | OrderParked
   | OrderRemainingChanged
   | OrdersReconciled
   | MarketBlocked
@@ -245,6 +271,7 @@ export type OrderManagerEvent = Extract<
       | 'CancelFailed'
       | 'OrderAdopted'
       | 'OrderGone'
+      | 'OrderParked'
       | 'OrderRemainingChanged'
       | 'OrdersReconciled'
       | 'MarketBlocked'

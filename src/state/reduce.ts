@@ -119,6 +119,7 @@ function reduceOrder(m: MarketState, e: OrderManagerEvent): MarketState {
     case 'OrderRejected':
       return e.mayHaveLanded ? m : drop(m, e.nonce);
     case 'CancelSubmitted':
+    case 'OrderParked':
       return setState(m, e.nonce, 'cancelling');
     case 'OrderCancelled':
     case 'OrderGone':
@@ -182,6 +183,9 @@ function reduceMarket(m: MarketState, e: MarketEvent, lim: ReduceLimits): Market
       denials.set(e.reason, (denials.get(e.reason) ?? 0) + 1);
       return marketWith(m, { denials });
     }
+    case 'OrderClosed':
+      // the order's end reaches the store through the order manager (OrderCancelled / OrderGone)
+      return m;
     default:
       return reduceOrder(m, e);
   }

@@ -378,3 +378,69 @@ describe('OrderManager.cancelAll and halt', () => {
     assert.equal(venue.open.size, 0);
   });
 });
+
+describe('OrderManager: orders gone without their fills seen are parked (settleMs)', () => {
+  const ended = (events: OrderManagerEvent[], nonce: string) =>
+    events.filter((e) => (e.type === 'OrderGone' || e.type === 'OrderCancelled') && e.nonce.toLowerCase() === nonce.toLowerCase());
+
+  it('a vanished order frees its slot at once but its end reaches the store only when settled or filled', async () => {
+    const { venue, clock, om, events } = setup({ settleMs: 3_000 });
+    await om.sync(M1, quotes(500_000));
+    const [gone, filled] = [...venue.open.keys()] as Bytes32[];
+    venue.open.delete(gone!); // filled at the venue; the fills feed has not reported it yet
+    venue.open.delete(filled!);
+    await om.reconcile(M1);
+    assert.equal(om.parkedCount, 2);
+    assert.equal(ended(events, gone!).length, 0, 'the store still counts it');
+    // the slots are free: the next sync re-places both orders
+    await om.sync(M1, quotes(500_000));
+    assert.equal(venue.open.size, 4);
+    // the feed reports one closed, the other's fills use it up
+    om.settle(gone!);
+    assert.equal(ended(events, gone!).length, 1);
+    om.applyFill(filled!, 10_000_000);
+    assert.equal(ended(events, filled!).length, 1);
+    assert.equal(om.parkedCount, 0);
+    clock.t += 10_000;
+    await om.sync(M1, quotes(500_000));
+    assert.equal(ended(events, gone!).length + ended(events, filled!).length, 2, 'ended once each');
+  });
+
+  it('an answered cancel is parked until settleMs passes (a fill may have raced it)', async () => {
+    const { venue, clock, om, events } = setup({ settleMs: 3_000 });
+    await om.sync(M1, quotes(500_000));
+    const nonces = [...venue.open.keys()] as Bytes32[];
+    await om.sync(M1, []);
+    assert.equal(venue.open.size, 0);
+    assert.equal(om.parkedCount, 4);
+    assert.equal(events.filter((e) => e.type === 'OrderCancelled').length, 0);
+    clock.t += 2_999;
+    await om.sync(M1, []);
+    assert.equal(om.parkedCount, 4);
+    clock.t += 1;
+    await om.sync(M1, []);
+    assert.equal(om.parkedCount, 0);
+    for (const n of nonces) assert.equal(ended(events, n).length, 1);
+  });
+
+  it('without settleMs (the default) nothing is parked: ends are reported at once', async () => {
+    const { venue, om, events } = setup();
+    await om.sync(M1, quotes(500_000));
+    await om.sync(M1, []);
+    assert.equal(om.parkedCount, 0);
+    assert.equal(events.filter((e) => e.type === 'OrderCancelled').length, 4);
+    assert.equal(venue.open.size, 0);
+  });
+
+  it('cancelAll releases parked orders once the venue shows none open', async () => {
+    const { venue, om, events } = setup({ settleMs: 60_000 });
+    await om.sync(M1, quotes(500_000));
+    await om.sync(M1, []);
+    assert.equal(om.parkedCount, 4);
+    const r = await om.cancelAll();
+    assert.equal(r.ok, true);
+    assert.equal(om.parkedCount, 0);
+    assert.equal(events.filter((e) => e.type === 'OrderCancelled').length, 4);
+    assert.equal(venue.open.size, 0);
+  });
+});
