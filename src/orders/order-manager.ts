@@ -95,6 +95,17 @@ const DUPLICATE_CODES = new Set(['duplicate', 'DUPLICATE']);
 const HALT_CODES = new Set(['invalid-signature', 'SIGNING']);
 
 const lower = (s: string): string => s.toLowerCase();
+
+/**
+ * An order's remaining shares from its two sources: the fills the feed reported, and the venue's last
+ * figure (a create answer or a reconcile). They overlap — a reconcile's figure may already include a
+ * fill the feed reports a moment later — so the smaller is right and subtracting both would count a
+ * fill twice (and free a slot whose order still rests at the venue).
+ */
+function remainingOf(e: Entry): number {
+  const byFills = e.planned.size - (e.filled ?? 0);
+  return Math.max(0, e.venueRemaining === undefined ? byFills : Math.min(byFills, e.venueRemaining));
+}
 const RESOLVED: Promise<void> = Promise.resolve();
 
 export class OrderManager {
@@ -173,7 +184,8 @@ export class OrderManager {
     const p = this.parked.get(k);
     const e = this.entries.get(k) ?? p?.entry;
     if (!e) return;
-    e.remaining = Math.max(0, e.remaining - size);
+    e.filled = (e.filled ?? 0) + size;
+    e.remaining = remainingOf(e);
     if (e.remaining === 0 && e.state === 'working' && !p) this.entries.delete(k);
     this.emit({ type: 'OrderRemainingChanged', marketId: e.marketId, nonce: e.planned.nonce, remaining: e.remaining, ts: this.clock.now() });
     // a parked order whose whole size is now accounted for has nothing left to wait for
@@ -458,7 +470,10 @@ export class OrderManager {
     if (o.ok || DUPLICATE_CODES.has(o.code)) {
       this.backoffStep = 0;
       if (e.state === 'pending-create') e.state = 'working';
-      if (o.ok && o.order) e.remaining = remainingShares(o.order);
+      if (o.ok && o.order) {
+        e.venueRemaining = remainingShares(o.order);
+        e.remaining = remainingOf(e);
+      }
       this.emit({ type: 'OrderAccepted', marketId: e.marketId, nonce: e.planned.nonce, duplicate: o.ok ? o.duplicate : true, ts: now });
       if (e.remaining === 0 && e.state === 'working') this.entries.delete(k);
       return;
@@ -593,9 +608,11 @@ export class OrderManager {
         e.resend = false;
         this.emit({ type: 'OrderAccepted', marketId: e.marketId, nonce: e.planned.nonce, duplicate: false, ts: now });
       }
-      if (e.remaining !== c.remaining) {
-        e.remaining = c.remaining;
-        this.emit({ type: 'OrderRemainingChanged', marketId: e.marketId, nonce: e.planned.nonce, remaining: c.remaining, ts: now });
+      e.venueRemaining = c.remaining;
+      const remaining = remainingOf(e);
+      if (e.remaining !== remaining) {
+        e.remaining = remaining;
+        this.emit({ type: 'OrderRemainingChanged', marketId: e.marketId, nonce: e.planned.nonce, remaining, ts: now });
       }
     }
     this.releaseParked(now);

@@ -19,6 +19,10 @@ export interface Entry {
   attempts: number;
   /** a retryable create failure: resend the same planned order on the next sync */
   resend: boolean;
+  /** shares the fills feed has reported for this order (OrderManager.applyFill) */
+  filled?: number;
+  /** the venue's last word on the remaining shares (create answer, reconcile) */
+  venueRemaining?: number;
 }
 
 const NONE: ReadonlyMap<string, Entry> = new Map<string, Entry>();

@@ -444,3 +444,24 @@ describe('OrderManager: orders gone without their fills seen are parked (settleM
     assert.equal(venue.open.size, 0);
   });
 });
+
+describe('OrderManager: remaining size from fills and from the venue never counts a fill twice', () => {
+  it('a reconcile that already saw a partial fill, then the same fill from the feed: the order stays', async () => {
+    const { venue, om, events } = setup();
+    await om.sync(M1, quotes(500_000));
+    // the ask at level 0 is a sell: its venue remaining is in shares
+    const ask = om.tracked(M1).find((t) => t.slot.endsWith(':ask:0'))!;
+    const n = ask.planned.nonce;
+    venue.open.set(n, venueOrder(ask.planned, 2_000_000)); // 8 of 10 shares filled at the venue
+    await om.reconcile(M1);
+    assert.equal(om.tracked(M1).find((t) => t.planned.nonce === n)!.remaining, 2_000_000);
+    om.applyFill(n, 8_000_000); // the fills feed reports those 8 shares a moment later
+    const after = om.tracked(M1).find((t) => t.planned.nonce === n);
+    assert.ok(after, 'still tracked: 2 shares rest at the venue');
+    assert.equal(after.remaining, 2_000_000);
+    assert.equal(events.filter((e) => e.type === 'OrderRemainingChanged' && e.nonce === n && e.remaining === 0).length, 0);
+    // a later fill of the rest ends it
+    om.applyFill(n, 2_000_000);
+    assert.equal(om.tracked(M1).find((t) => t.planned.nonce === n), undefined);
+  });
+});
