@@ -148,6 +148,9 @@ class Referee {
       if (stalled.has(m)) continue;
       this.stallSince.delete(m);
       this.say(`stall of ${m.slice(0, 10)}… over after ${now - since} ms`);
+      // the bot left the silent stream (reconnected) before the staleness limit: the episode is
+      // checked and passes — there was no silent stream left to quote on
+      if (now - since < TIMING.maxSilenceSeconds * 1000 + STALL_GRACE_MS) this.tally.record('stall-pulls-quotes', [], now);
     }
     for (const m of stalled) {
       if (this.stallSince.has(m)) continue;
