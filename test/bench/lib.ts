@@ -69,3 +69,14 @@ export async function cpuOpsPerSecond(fn: () => unknown, ms = 1000): Promise<num
   const c = process.cpuUsage(c0);
   return n / ((c.user + c.system) / 1e6);
 }
+
+/** Time `n` single calls of `fn` (µs each), sorted ascending, for p50/p99. */
+export function latencyMicros(fn: () => void, n = 20_000): Float64Array {
+  const lat = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const t = performance.now();
+    fn();
+    lat[k] = (performance.now() - t) * 1000;
+  }
+  return lat.sort();
+}

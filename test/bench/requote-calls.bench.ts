@@ -11,15 +11,14 @@
  *
  *   npm run bench -- requote-calls [--minutes N] [--markets N]
  */
-import { asyncScheduler } from 'rxjs';
 import bands from '../../strategies/bands/index.ts';
-import type { Clock } from '../../src/core/clock.ts';
 import { DEFAULT_RISK } from '../../src/config/parse-risk.ts';
 import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
 import type { BatchResult, CancelOutcome, CreateOutcome, PlannedOrder, VenuePort } from '../../src/model/venue.ts';
 import { QuotingKernel, type KernelTick } from '../../src/runtime/quoting-kernel.ts';
 import { StateStore } from '../../src/state/store.ts';
 import { report } from './lib.ts';
+import { ManualClock } from '../exchange/stream/manual-clock.ts';
 
 const arg = (name: string, d: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -28,34 +27,6 @@ const arg = (name: string, d: number): number => {
 const MINUTES = arg('minutes', 10);
 const MARKETS = arg('markets', 10);
 const TICK = 10_000;
-
-class VirtualClock implements Clock {
-  readonly scheduler = asyncScheduler;
-  private timers: { at: number; fn: () => void; id: number }[] = [];
-  private id = 0;
-  constructor(private t: number) {}
-  now(): number {
-    return this.t;
-  }
-  setTimeout(fn: () => void, ms: number): () => void {
-    const id = this.id++;
-    this.timers.push({ at: this.t + Math.max(0, ms), fn, id });
-    return () => {
-      this.timers = this.timers.filter((x) => x.id !== id);
-    };
-  }
-  advanceTo(end: number): void {
-    for (;;) {
-      this.timers.sort((a, b) => a.at - b.at || a.id - b.id);
-      const next = this.timers[0];
-      if (!next || next.at > end) break;
-      this.timers.shift();
-      this.t = next.at;
-      next.fn();
-    }
-    this.t = end;
-  }
-}
 
 class CountingVenue implements VenuePort {
   readonly trader = '0x00000000000000000000000000000000000000aa' as const;
@@ -95,7 +66,7 @@ function rng(seed: number): () => number {
 }
 
 const ids = Array.from({ length: MARKETS }, (_, i) => ('0x' + (i + 1).toString(16).padStart(2, '0').repeat(32)) as Bytes32);
-const clock = new VirtualClock(1_800_000_000_000);
+const clock = new ManualClock(1_800_000_000_000);
 const venue = new CountingVenue();
 const store = new StateStore();
 const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }, { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 20 }] }, 'bench');
@@ -132,7 +103,7 @@ let seq = 0;
 let events = 0;
 while (clock.now() < end) {
   const now = clock.now() + STEP;
-  clock.advanceTo(now);
+  clock.advance(now - clock.now());
   for (let i = 0; i < ids.length; i++) {
     const u = r();
     if (u > 0.7) {

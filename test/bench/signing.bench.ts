@@ -12,7 +12,7 @@ import { createSigner } from '../../src/exchange/signing/signer.ts';
 import { toSettlementV2Order } from '../../src/exchange/signing/orderMapping.ts';
 import { MAINNET } from '../../src/exchange/chains.ts';
 import type { LimitOrder } from '../../src/model/order.ts';
-import { cpuOpsPerSecond, opsPerSecond, percentile, report } from './lib.ts';
+import { cpuOpsPerSecond, opsPerSecond, percentile, report, latencyMicros } from './lib.ts';
 import { ORDER_TYPES, randomOrder, rng, settlementV2Domain } from '../exchange/signing/fixtures.ts';
 
 const ms = Number(process.argv[2] ?? 3000);
@@ -62,13 +62,7 @@ const viemWall = await cpuOpsPerSecond(viem, 1).then(async () => {
 });
 
 // Latency of one call on our path.
-const lat = new Float64Array(20_000);
-for (let k = 0; k < lat.length; k++) {
-  const t = performance.now();
-  ours();
-  lat[k] = (performance.now() - t) * 1000;
-}
-lat.sort();
+const lat = latencyMicros(ours);
 const ratio = oursCpu / viemCpu;
 const p50 = lat[lat.length >> 1]!;
 const p99 = percentile(lat, 0.99);
