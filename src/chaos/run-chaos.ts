@@ -106,6 +106,8 @@ class Referee {
   readonly closedAt = new Map<string, number>();
   private readonly stallSince = new Map<string, number>();
   private readonly stallFlagged = new Set<string>();
+  /** stall episodes (`market@since`) that had at least one sample past the limit */
+  private readonly stallChecked = new Set<string>();
   private overQuotedBefore = new Set<string>();
   /** nonce → order body, over every bot lifetime; and the lifetime that sent it */
   private readonly submitted = new Map<string, string>();
@@ -148,9 +150,20 @@ class Referee {
       if (stalled.has(m)) continue;
       this.stallSince.delete(m);
       this.say(`stall of ${m.slice(0, 10)}… over after ${now - since} ms`);
-      // the bot left the silent stream (reconnected) before the staleness limit: the episode is
-      // checked and passes — there was no silent stream left to quote on
-      if (now - since < TIMING.maxSilenceSeconds * 1000 + STALL_GRACE_MS) this.tally.record('stall-pulls-quotes', [], now);
+      const key = `${m}@${since}`;
+      if (now - since < TIMING.maxSilenceSeconds * 1000 + STALL_GRACE_MS) {
+        // the bot left the silent stream (reconnected) before the staleness limit: the episode is
+        // checked and passes — there was no silent stream left to quote on
+        this.tally.record('stall-pulls-quotes', [], now);
+      } else if (!this.stallChecked.has(key)) {
+        // a long stall no sample landed inside (the loop was busy with a restart on a loaded machine):
+        // judge it now by the orders placed before the limit ran out that are still open — the bot
+        // may have re-quoted since it reconnected, but those older orders should have been pulled
+        const limitAt = since + TIMING.maxSilenceSeconds * 1000 + STALL_GRACE_MS;
+        const left = v.open.filter((o) => o.marketId.toLowerCase() === m && Date.parse(o.insertedAt) < limitAt - STALL_GRACE_MS);
+        this.tally.record('stall-pulls-quotes', left.length ? [`${m}: ${left.length} order(s) placed before the stall's limit still open after it`] : [], now);
+      }
+      this.stallChecked.delete(key);
     }
     for (const m of stalled) {
       if (this.stallSince.has(m)) continue;
@@ -164,6 +177,7 @@ class Referee {
       const left = v.open.filter((o) => o.marketId.toLowerCase() === m);
       const found = left.length > 0 && !this.stallFlagged.has(key) ? [`${m}: ${left.length} order(s) still open ${now - since} ms into a silent stall`] : [];
       if (found.length) this.stallFlagged.add(key);
+      this.stallChecked.add(key);
       this.tally.record('stall-pulls-quotes', found, now);
     }
   }
@@ -260,12 +274,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     const events: { at: number; name: string; run: () => Promise<void> }[] = [
       // long enough for every market's stream to carry an event (counterparties step every 500 ms);
       // placed well clear of the restarts so the stall lasts past the silence limit plus grace
-      { at: 0.15 * D, name: 'forced stall', run: () => pulse({ streamStallRate: 1 }, 1_500) },
-      { at: 0.8 * D, name: 'forced stall', run: () => pulse({ streamStallRate: 1 }, 1_500) },
+      { at: 0.15 * D, name: 'forced stall', run: () => pulse({ streamStallRate: 1 }, 1_500, 'streamStall') },
+      { at: 0.8 * D, name: 'forced stall', run: () => pulse({ streamStallRate: 1 }, 1_500, 'streamStall') },
       // rarer faults forced for a moment, so every kind is exercised even in a short run
-      { at: 0.25 * D, name: 'forced duplicated stream events', run: () => pulse({ streamDuplicateRate: 1 }, 1_000) },
-      { at: 0.3 * D, name: 'forced out-of-order stream events', run: () => pulse({ streamReorderRate: 1 }, 1_000) },
-      { at: 0.35 * D, name: 'forced slow bodies and a 429 burst', run: () => pulse({ slowBodyRate: 1, burst429Rate: 0.2 }, 1_000) },
+      { at: 0.25 * D, name: 'forced duplicated stream events', run: () => pulse({ streamDuplicateRate: 1 }, 1_000, 'streamDuplicate') },
+      { at: 0.3 * D, name: 'forced out-of-order stream events', run: () => pulse({ streamReorderRate: 1 }, 1_000, 'streamReorder') },
+      { at: 0.35 * D, name: 'forced slow bodies and a 429 burst', run: () => pulse({ slowBodyRate: 1, burst429Rate: 0.2 }, 1_000, 'slowBody') },
       { at: 0.45 * D, name: 'exchange restart', run: async () => void (await ex.restart()) },
       {
         at: 0.6 * D,
@@ -287,10 +301,23 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     for (let t = dropEvery; t < D - 2_000; t += dropEvery) events.push({ at: t, name: 'forced stream drop', run: () => pulse({ streamDropRate: 1 }) });
     events.sort((a, b) => a.at - b.at);
 
-    async function pulse(extra: Partial<FaultSettings>, ms = 400): Promise<void> {
+    /**
+     * Force a fault on for a moment. A stream fault lands only on an event delivered to a live
+     * subscriber, so a pulse that meets only stalled or reconnecting streams injects nothing: it is
+     * tried again 2 s later (at most 4 times), so a short run still exercises every kind.
+     */
+    async function pulse(extra: Partial<FaultSettings>, ms = 400, kind?: FaultKind, attempt = 1): Promise<void> {
+      const before = kind ? ex.faults.counts[kind] : 0;
       ex.faults.configure({ ...profile, ...extra });
       await sleep(ms);
       ex.faults.configure(profile);
+      if (!kind || ex.faults.counts[kind] > before || attempt >= 4) return;
+      const at = Date.now() - t0 + 2_000;
+      if (at >= D) return;
+      const retry = { at, name: `forced ${kind} again (none landed)`, run: () => pulse(extra, ms, kind, attempt + 1) };
+      let i = next;
+      while (i < events.length && events[i]!.at <= at) i++;
+      events.splice(i, 0, retry);
     }
 
     let next = 0;
