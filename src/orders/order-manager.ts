@@ -106,6 +106,17 @@ function remainingOf(e: Entry): number {
   const byFills = e.planned.size - (e.filled ?? 0);
   return Math.max(0, e.venueRemaining === undefined ? byFills : Math.min(byFills, e.venueRemaining));
 }
+
+/**
+ * What the order may still add to the position as the bot sees it: its size less the fills the feed
+ * reported. This, not `remainingOf`, is what the store counts at worst case. The venue's figure can
+ * run ahead of the fills feed (a reconcile or a create answer already shows a fill the feed reports
+ * a moment later); counting that smaller figure while the position does not yet hold the fill would
+ * under-state the worst case by the fill and let the risk layer quote past its limit.
+ */
+function exposureOf(e: Entry): number {
+  return Math.max(0, e.planned.size - (e.filled ?? 0));
+}
 const RESOLVED: Promise<void> = Promise.resolve();
 
 export class OrderManager {
@@ -186,10 +197,12 @@ export class OrderManager {
     if (!e) return;
     e.filled = (e.filled ?? 0) + size;
     e.remaining = remainingOf(e);
+    const exposure = exposureOf(e);
+    // the quote is used up (the diff re-places it); the store keeps counting it until its fills are in
     if (e.remaining === 0 && e.state === 'working' && !p) this.entries.delete(k);
-    this.emit({ type: 'OrderRemainingChanged', marketId: e.marketId, nonce: e.planned.nonce, remaining: e.remaining, ts: this.clock.now() });
+    this.emit({ type: 'OrderRemainingChanged', marketId: e.marketId, nonce: e.planned.nonce, remaining: exposure, ts: this.clock.now() });
     // a parked order whose whole size is now accounted for has nothing left to wait for
-    if (p && e.remaining === 0) this.unpark(k);
+    if (p && exposure === 0) this.unpark(k);
   }
 
   /**
@@ -197,7 +210,21 @@ export class OrderManager {
    * stops counting now instead of at the end of `settleMs`.
    */
   settle(nonce: Bytes32): void {
-    this.unpark(lower(nonce));
+    const k = lower(nonce);
+    if (this.parked.has(k)) return this.unpark(k);
+    // closed at the venue before a reconcile noticed: a resting order is over (one with a call in
+    // flight is left to that call's answer)
+    const e = this.entries.get(k);
+    if (e?.state === 'working') {
+      this.entries.delete(k);
+      this.emit({ type: 'OrderGone', marketId: e.marketId, nonce: e.planned.nonce, ts: this.clock.now() });
+    }
+  }
+
+  /** Is the order still tracked here (working, in flight, or parked)? */
+  knows(nonce: Bytes32): boolean {
+    const k = lower(nonce);
+    return this.entries.get(k) !== undefined || this.parked.has(k);
   }
 
   /** Orders parked now (tests, metrics). */
@@ -608,12 +635,10 @@ export class OrderManager {
         e.resend = false;
         this.emit({ type: 'OrderAccepted', marketId: e.marketId, nonce: e.planned.nonce, duplicate: false, ts: now });
       }
+      // the diff sees the venue's figure at once; the store's worst case moves only with the fills
+      // feed (see exposureOf), so nothing is emitted here
       e.venueRemaining = c.remaining;
-      const remaining = remainingOf(e);
-      if (e.remaining !== remaining) {
-        e.remaining = remaining;
-        this.emit({ type: 'OrderRemainingChanged', marketId: e.marketId, nonce: e.planned.nonce, remaining, ts: now });
-      }
+      e.remaining = remainingOf(e);
     }
     this.releaseParked(now);
     for (const t of plan.forget) {

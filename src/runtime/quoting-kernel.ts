@@ -192,7 +192,7 @@ export class QuotingKernel {
     const fresh = this.isFreshFill(e);
     this.store.dispatch(e);
     if (fresh) this.applyFill(e);
-    if (e.type === 'OrderClosed') this.orderManager.settle(e.nonce);
+    if (e.type === 'OrderClosed') this.closeOrder(e);
     if (triggersTick(e)) this.markDirty(eventMarket(e));
   }
 
@@ -203,10 +203,23 @@ export class QuotingKernel {
     this.store.dispatchAll(es);
     for (const f of fills) this.applyFill(f);
     // after the fills: a closed order's fills are in the position before it stops counting
-    for (const e of es) if (e.type === 'OrderClosed') this.orderManager.settle(e.nonce);
+    for (const e of es) if (e.type === 'OrderClosed') this.closeOrder(e);
     const touched = new Set<Bytes32 | null>();
     for (const e of es) if (triggersTick(e)) touched.add(eventMarket(e));
     for (const m of touched) this.markDirty(m);
+  }
+
+  /**
+   * The venue closed an order and its fills are in (the feed reports them first). A parked order is
+   * settled; one the order manager already let go of (its quote used up by the venue's figure) but
+   * the store still counts — a fill rounding short of its size, say — stops counting too, so no
+   * phantom exposure is left eating the limits.
+   */
+  private closeOrder(e: Extract<StateEvent, { type: 'OrderClosed' }>): void {
+    this.orderManager.settle(e.nonce);
+    if (this.orderManager.knows(e.nonce)) return;
+    if (!this.store.state.markets.get(lower(e.marketId))?.orders.has(lower(e.nonce))) return;
+    this.store.dispatch({ type: 'OrderGone', marketId: e.marketId, nonce: e.nonce, ts: e.ts });
   }
 
   /**

@@ -122,3 +122,27 @@ test('desired() is a dry run and shutdown leaves nothing open', async () => {
   assert.equal(res.ok, true);
   assert.equal(venue.open.size, 0);
 });
+
+test('worst case: a fill the venue shows before the fills feed does keeps counting until the feed reports it', async () => {
+  const { clock, venue, store, kernel } = setup();
+  kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));
+  await kernel.flush();
+  const ask = [...venue.open.values()].find((o) => o.side === 1 || o.outcomeIndex === 0)!;
+  const counted = () => store.state.markets.get(M1.toLowerCase())!.orders.get(ask.nonce.toLowerCase())?.remaining ?? 0;
+  const size = counted();
+  assert.ok(size > 0);
+  // the venue fills 4 shares; a reconcile lists the smaller remaining before the fills feed reports it
+  venue.open.set(ask.nonce, { ...ask, remainingSize: ask.remainingSize - 4_000_000, filledSize: ask.filledSize + 4_000_000 });
+  await kernel.orderManager.reconcile(M1);
+  assert.equal(counted(), size, 'the position does not hold the fill yet: the order still counts in full');
+  const fill = { type: 'OrderFilled' as const, marketId: M1, nonce: ask.nonce, outcomeIndex: ask.outcomeIndex, side: ask.side, price: ask.price, size: 4_000_000, fee: 0, fillId: `${ask.nonce}:4`, ts: clock.now() };
+  kernel.onEvent(fill);
+  assert.equal(counted(), size - 4_000_000, 'now the fill is in the position and out of the order');
+  // the venue closes it (the rest filled, rounding one unit short of what the feed saw): the store lets go
+  venue.open.delete(ask.nonce);
+  kernel.onEvent({ ...fill, size: size - 4_000_001, fillId: `${ask.nonce}:all`, ts: clock.now() });
+  assert.equal(counted(), 1);
+  kernel.onEvent({ type: 'OrderClosed', marketId: M1, nonce: ask.nonce, status: 'filled', ts: clock.now() });
+  assert.equal(counted(), 0, 'a closed order stops counting once its fills are in');
+  kernel.stop();
+});
