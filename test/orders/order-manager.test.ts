@@ -318,7 +318,7 @@ describe('OrderManager.reconcile', () => {
     assert.deepEqual(of('OrderRemainingChanged'), []);
     assert.ok(om.tracked(M1).some((t) => t.planned.nonce === b && t.remaining === 2_000_000));
     const size = venue.open.get(b!)!.size;
-    om.applyFill(b!, size - 2_000_000 - 500_000);
+    om.applyFill(b as Bytes32, size - 2_000_000 - 500_000);
     assert.deepEqual(of('OrderRemainingChanged').map((e) => e.remaining), [2_500_000], 'planned less the fills seen');
     await om.sync(M1, quotes(500_000));
     assert.equal(venue.open.size, 4);
