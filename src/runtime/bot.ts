@@ -39,12 +39,14 @@ import { runStartupMigration } from '../migration/startup-migration.ts';
 import { ConfigError } from '../model/errors.ts';
 import type { Address, Bytes32 } from '../model/order.ts';
 import type { VenuePort } from '../model/venue.ts';
+import { NonceSource } from '../orders/nonces.ts';
 import { OrderManager, type CancelAllResult } from '../orders/order-manager.ts';
 import { schedulePeriodicReconcile } from '../orders/periodic-reconcile.ts';
 import type { Counterparties } from '../sim/counterparties.ts';
 import type { LocalExchange } from '../sim/local-exchange.ts';
 import type { OrderManagerEvent, StateEvent } from '../state/events.ts';
 import { selectMarketView } from '../state/market-view.ts';
+import { DEFAULT_LIMITS, type ReduceLimits } from '../state/reduce.ts';
 import { StateStore } from '../state/store.ts';
 import { filePositionStore, memoryPositionStore } from '../feeds/activity-cursor.ts';
 import { activityFeed } from '../feeds/activity-feed.ts';
@@ -54,7 +56,8 @@ import { FeedHealth } from '../feeds/feed-health.ts';
 import { marketFeed } from '../feeds/market-feed.ts';
 import { oracleFeed } from '../feeds/oracle-feed.ts';
 import { tradingFeed } from '../feeds/trading-feed.ts';
-import { createLiveVenue } from './live-venue.ts';
+import { endedOrderNonce } from './ended-order.ts';
+import { createLiveVenue, type LiveVenue } from './live-venue.ts';
 import { PaperVenue } from './paper-venue.ts';
 import { QuotingKernel, type KernelMarket } from './quoting-kernel.ts';
 import { selectMarkets } from './select-markets.ts';
@@ -63,6 +66,16 @@ export const EXIT_OK = 0;
 export const EXIT_ORDERS_LEFT = 1;
 export const EXIT_KILL_SWITCH = 3;
 export const EXIT_HALT = 4;
+
+/**
+ * Nonces the order manager remembers to refuse a reuse. Uniqueness itself comes from 32 CSPRNG
+ * bytes; the memory only turns a bug that re-feeds a nonce (a resend path, an adopted order) into
+ * an InvariantError, and such a bug repeats a nonce within seconds. 10 000 nonces cover minutes of
+ * the busiest quoting measured (~250 orders/s over 50 markets in soak-memory) and hours at a live
+ * venue's rate limits, in ~1.3 MB. The default window (100 000) held ~12 MB of 66-character strings
+ * that took ~7 minutes of that quoting to fill: the soak's second-half RSS growth.
+ */
+export const NONCE_MEMORY = 10_000;
 
 export interface BotOptions {
   config: BotConfig;
@@ -208,7 +221,7 @@ async function wire(
     log.info({ outcome: report.outcome, steps: report.steps }, 'start-up migration');
   }
 
-  const store = new StateStore();
+  const store = new StateStore(storeLimits(cfg));
   const metrics = createBotMetrics();
   metrics.setStateSource(() => store.state, clock);
   cleanups.push(bindStoreMetrics(metrics, store));
@@ -218,6 +231,12 @@ async function wire(
 
   let kernel: QuotingKernel | null = null;
   let paperVenue: PaperVenue | null = null;
+  let liveVenue: LiveVenue | null = null;
+  /** per-order memory of the venue edge goes when the order is over (see ended-order.ts) */
+  const orderEnded = (e: StateEvent): void => {
+    const nonce = liveVenue ? endedOrderNonce(e) : null;
+    if (nonce) liveVenue!.forget(nonce);
+  };
   const toKernel = (e: StateEvent): void => {
     if (kernel) kernel.onEvent(e);
     else store.dispatch(e);
@@ -227,7 +246,7 @@ async function wire(
     paperVenue = new PaperVenue({ clock, onFill: toKernel });
     venue = paperVenue;
   } else {
-    venue = createLiveVenue({
+    venue = liveVenue = createLiveVenue({
       client,
       signer: signer!,
       batchLimit: cfg.orders.batchLimit,
@@ -247,9 +266,13 @@ async function wire(
   const om = new OrderManager({
     venue,
     clock,
+    nonces: new NonceSource(NONCE_MEMORY),
     tolerances: { price: cfg.orders.priceTolerance, sizeFraction: cfg.orders.sizeTolerance },
     logger: o.logger,
-    emit: (e: OrderManagerEvent) => store.dispatch(e),
+    emit: (e: OrderManagerEvent) => {
+      store.dispatch(e);
+      orderEnded(e);
+    },
     inFlightTimeoutMs: cfg.orders.inFlightTimeoutMs,
     ...(cfg.orders.deadManExpiryMs > 0 ? { deadManSeconds: Math.max(2, Math.round(cfg.orders.deadManExpiryMs / 1000)) } : {}),
     // an order gone without its fills seen keeps counting until the fills poll (below) has had two
@@ -272,6 +295,7 @@ async function wire(
       }
       if (fe.event.type === 'OrderFilled') fills.set(fe.event.marketId.toLowerCase(), (fills.get(fe.event.marketId.toLowerCase()) ?? 0) + 1);
       toKernel(fe.event);
+      orderEnded(fe.event);
       if (paperVenue && fe.event.type === 'BookEventReceived') {
         const ev = fe.event.event;
         const id = ev.type === 'snapshot' ? ev.book.marketId : ev.marketId;
@@ -448,6 +472,16 @@ function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
       resolve(x);
     },
   };
+}
+
+/**
+ * The store's history sizes from the config, as the backtest sets them (run-backtest.ts): the mid
+ * history a strategy estimates volatility from and the recent trades are `feeds.midHistorySize` and
+ * `feeds.tradeHistorySize`. The live bot used the reducer's defaults instead (600 mids, one a
+ * second), which ignored the setting and kept filling for the first 10 minutes of every run.
+ */
+export function storeLimits(cfg: Pick<BotConfig, 'feeds'>): ReduceLimits {
+  return { ...DEFAULT_LIMITS, trades: cfg.feeds.tradeHistorySize, midSamples: cfg.feeds.midHistorySize };
 }
 
 /** Fills matter for quoting within a second; balances ride along in the same poll. */

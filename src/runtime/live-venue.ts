@@ -18,7 +18,9 @@
  *
  * Cancels are signed ahead: once a create is placed, its cancel body is signed in idle time
  * (setImmediate), so a later requote signs only its creates on the hot path. A cancel signature
- * depends on the nonce alone, so it is valid whenever it is used.
+ * depends on the nonce alone, so it is valid whenever it is used. An order that ends without our
+ * cancel (filled, expired, gone) never uses its body: the runtime calls `forget(nonce)` then, so the
+ * kept bodies track the orders still resting instead of filling up to the cap with dead ones.
  *
  * Failures become per-item outcomes through the client's classifier: a whole call that failed on a
  * transport/5xx/429 gives every item the same classified outcome (retryable, back-off); a call the
@@ -62,6 +64,13 @@ export interface LiveVenueOptions {
 export interface LiveVenue extends VenuePort {
   /** signed bodies currently kept for resends (memory check in soak tests) */
   readonly keptBodies: number;
+  /** cancel bodies currently signed ahead (memory check in soak tests) */
+  readonly presignedCancels: number;
+  /**
+   * The order ended without a cancel of ours (filled, expired, gone): drop its cancel body signed
+   * ahead. Always safe: a cancel sent later anyway is signed on the spot.
+   */
+  forget(nonce: Bytes32): void;
 }
 
 type Op = { type: 'create'; planned: PlannedOrder; body: LimitOrderBody; resend: boolean } | { type: 'cancel'; nonce: Bytes32; body: CancelBody };
@@ -202,6 +211,16 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
     openOrders,
     get keptBodies() {
       return signed.size;
+    },
+    get presignedCancels() {
+      return cancelBodies.size;
+    },
+    forget(nonce: Bytes32) {
+      const k = lower(nonce);
+      cancelBodies.delete(k);
+      // still queued for signing ahead (ended within the same turn): skip it there too
+      const i = toPresign.findIndex((n) => lower(n) === k);
+      if (i >= 0) toPresign.splice(i, 1);
     },
   };
 }

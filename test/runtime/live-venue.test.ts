@@ -179,3 +179,32 @@ test('openOrders lists every page of the trader open orders', async () => {
   assert.equal(list.length, 2);
   assert.deepEqual(calls[0]!.body, { trader: signer.address, status: ['open'], limit: 100, marketId: M });
 });
+
+test('cancel bodies signed ahead are dropped when the order ends without our cancel (forget)', async () => {
+  const { client, calls } = fakeClient();
+  const v = createLiveVenue({ client: { orders: client }, signer });
+  const [a, b, c] = [planned(), planned(), planned()];
+  await v.batch([a, b, c], []);
+  await new Promise((r) => setImmediate(r)); // the idle-time presigning
+  assert.equal(v.presignedCancels, 3);
+  v.forget(a.nonce); // filled
+  v.forget(b.nonce.toUpperCase().replace('0X', '0x') as Bytes32); // any case
+  assert.equal(v.presignedCancels, 1);
+  // a cancel after all (a stale view) is still signed, on the spot
+  const r = await v.batch([], [a.nonce, c.nonce]);
+  assert.ok(r.cancels.every((x) => x.ok));
+  const sent = calls.at(-1)!.body as CancelBody[];
+  assert.deepEqual(sent.map((x) => x.nonce), [a.nonce, c.nonce]);
+  assert.deepEqual(sent[0], signer.signCancel(a.nonce));
+  assert.equal(v.presignedCancels, 0);
+});
+
+test('an order forgotten before its cancel was signed ahead is not signed at all', async () => {
+  const { client } = fakeClient();
+  const v = createLiveVenue({ client: { orders: client }, signer });
+  const a = planned();
+  await v.batch([a], []);
+  v.forget(a.nonce); // same turn: still queued for presigning
+  await new Promise((r) => setImmediate(r));
+  assert.equal(v.presignedCancels, 0);
+});
