@@ -18,7 +18,10 @@ export function marketGuard(view: MarketView, limits: RiskLimits): GuardTrip | n
   }
   if (view.flags.migrationActive) return { reason: 'MIGRATION', detail: 'venue migration in progress' };
   if (!view.book) return { reason: 'STALE_BOOK', detail: 'no book yet' };
-  const age = view.now - view.book.updatedAt;
+  // A quiet market on a live source is current: the keep-alives vouch for an unchanged book, so it
+  // is not pulled just because nobody traded (the age counts from the later of the two).
+  const confirmedAt = view.streamLastEventAt === null ? view.book.updatedAt : Math.max(view.book.updatedAt, view.streamLastEventAt);
+  const age = view.now - confirmedAt;
   if (age > limits.maxBookAgeMs) return { reason: 'STALE_BOOK', detail: `book is ${age} ms old (limit ${limits.maxBookAgeMs})` };
   // null = the book is polled, not streamed: the book-age check above is the guard then
   if (view.streamLastEventAt !== null) {

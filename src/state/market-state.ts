@@ -39,7 +39,10 @@ export interface MarketState {
   readonly books: MarketBooks;
   /** local time the book last changed */
   readonly bookUpdatedAt: number;
-  /** local time of the last stream event of any kind (heartbeats and status included) */
+  /**
+   * local time the book source was last heard alive: a book or trade event, or a 'live' / 'polling'
+   * status (the stream's keep-alive on heartbeats and 304s); other statuses do not count
+   */
   readonly streamLastEventAt: number | null;
   readonly streamState: 'connecting' | 'live' | 'polling' | 'reconnecting' | 'stale' | 'closed' | null;
   /** newest last, bounded */

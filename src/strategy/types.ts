@@ -149,7 +149,7 @@ export interface MarketView {
   readonly now: number;
   /** YES-terms book (both outcomes merged); null before the first snapshot */
   readonly book: ViewBook | null;
-  /** local time of the last event of any kind from the book stream (heartbeats included), ms */
+  /** local time the book source was last heard alive (events, heartbeat keep-alives, 304 polls), ms */
   readonly streamLastEventAt: number | null;
   /** most recent last, at most a few dozen */
   readonly trades: readonly ViewTrade[];

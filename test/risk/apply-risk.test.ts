@@ -31,7 +31,8 @@ test('market-wide guards pull every quote with one reason', () => {
     ['deadline passed', makeView({ deadline: NOW - 1 }), limits(), 'DEADLINE'],
     ['migration', makeView({ flags: { migrationActive: true } }), limits(), 'MIGRATION'],
     ['no book', makeView({ book: null }), limits(), 'STALE_BOOK'],
-    ['old book', makeView({ book: { ...makeView().book!, updatedAt: NOW - 10_001 } }), limits(), 'STALE_BOOK'],
+    ['old polled book', makeView({ book: { ...makeView().book!, updatedAt: NOW - 10_001 }, streamLastEventAt: null }), limits(), 'STALE_BOOK'],
+    ['old book, stream quiet as long', makeView({ book: { ...makeView().book!, updatedAt: NOW - 10_001 }, streamLastEventAt: NOW - 10_001 }), limits({ maxStreamSilenceMs: 60_000 }), 'STALE_BOOK'],
     ['silent stream', makeView({ streamLastEventAt: NOW - 20_000 }), limits(), 'STREAM_SILENT'],
   ];
   for (const [name, view, lim, reason] of rows) {
@@ -46,6 +47,8 @@ test('market-wide guards pull every quote with one reason', () => {
   // boundaries: exactly at the limits is still fine; a polled book (no stream) skips the silence check
   assert.equal(applyRisk(makeView({ book: { ...makeView().book!, updatedAt: NOW - 10_000 } }), two, limits()).action, 'quote');
   assert.equal(applyRisk(makeView({ streamLastEventAt: null }), two, limits()).action, 'quote');
+  // a quiet market on a live stream: the book has not changed for a minute, the keep-alives say it is current
+  assert.equal(applyRisk(makeView({ book: { ...makeView().book!, updatedAt: NOW - 60_000 }, streamLastEventAt: NOW - 1_000 }), two, limits()).action, 'quote');
   assert.equal(applyRisk(makeView({ deadline: NOW + 120_001 }), two, limits({ pauseBeforeDeadlineMs: 120_000 })).action, 'quote');
 });
 

@@ -198,3 +198,20 @@ describe('applyLevels (property)', () => {
     );
   });
 });
+
+describe('stream liveness', () => {
+  it('only a live or polling source resets the silence timer; reconnect and stale statuses do not', () => {
+    const status = (state: 'live' | 'polling' | 'reconnecting' | 'stale' | 'connecting', ts: number): StateEvent => ({
+      type: 'BookEventReceived',
+      event: { type: 'status', marketId: M, outcomeIndex: 1, state, localTs: ts },
+      ts,
+    });
+    let s = reduce(emptyState(), status('live', 1_000));
+    assert.equal(s.markets.get(M.toLowerCase())!.streamLastEventAt, 1_000);
+    for (const [i, st] of (['reconnecting', 'connecting', 'stale'] as const).entries()) s = reduce(s, status(st, 2_000 + i));
+    assert.equal(s.markets.get(M.toLowerCase())!.streamLastEventAt, 1_000, 'a failing stream stays silent');
+    assert.equal(s.markets.get(M.toLowerCase())!.streamState, 'stale');
+    s = reduce(s, status('polling', 5_000));
+    assert.equal(s.markets.get(M.toLowerCase())!.streamLastEventAt, 5_000, 'a 304 keep-alive of the polling fallback is alive');
+  });
+});
