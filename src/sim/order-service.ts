@@ -44,40 +44,39 @@ export function toLimitBody(raw: unknown, prefix: string): LimitOrderBody {
   const b = v.object(raw, prefix || 'body');
   const type = b.type ?? 'limit';
   if (type !== 'limit' && type !== 'market') throw badRequest(fieldPath(prefix, 'type'), 'expected "limit" or "market"');
-  const f = (name: string): string => fieldPath(prefix, name);
   if (type === 'market') {
     return {
       type: 'limit',
-      marketId: v.bytes32(b.marketId, f('marketId')),
-      trader: v.address(b.trader, f('trader')),
-      price: String(v.safeUintString(b.maxPrice, f('maxPrice'), { min: 1, max: 999_999 })),
-      size: String(v.safeUintString(b.maxSize, f('maxSize'), { min: 1 })),
-      outcomeIndex: v.int(b.outcomeIndex, f('outcomeIndex'), 0, 1),
-      side: v.int(b.side, f('side'), 0, 1),
-      nonce: v.bytes32(b.nonce, f('nonce')),
-      expiry: String(v.uintString(b.expiry, f('expiry'))),
-      maxFee: String(v.safeUintString(b.maxFee, f('maxFee'))),
+      marketId: v.bytes32(b.marketId, fieldPath(prefix, 'marketId')),
+      trader: v.address(b.trader, fieldPath(prefix, 'trader')),
+      price: String(v.safeUintString(b.maxPrice, fieldPath(prefix, 'maxPrice'), { min: 1, max: 999_999 })),
+      size: String(v.safeUintString(b.maxSize, fieldPath(prefix, 'maxSize'), { min: 1 })),
+      outcomeIndex: v.int(b.outcomeIndex, fieldPath(prefix, 'outcomeIndex'), 0, 1),
+      side: v.int(b.side, fieldPath(prefix, 'side'), 0, 1),
+      nonce: v.bytes32(b.nonce, fieldPath(prefix, 'nonce')),
+      expiry: String(v.uintString(b.expiry, fieldPath(prefix, 'expiry'))),
+      maxFee: String(v.safeUintString(b.maxFee, fieldPath(prefix, 'maxFee'))),
       makerRoleConstraint: 0,
       inventoryModeConstraint: 0,
       timeInForce: 1,
       clientOrderType: 'market',
-      signature: v.signature(b.signature, f('signature')),
+      signature: v.signature(b.signature, fieldPath(prefix, 'signature')),
     };
   }
   const body: LimitOrderBody = {
     type: 'limit',
-    marketId: v.bytes32(b.marketId, f('marketId')),
-    trader: v.address(b.trader, f('trader')),
-    price: String(v.safeUintString(b.price, f('price'), { min: 1, max: 999_999 })),
-    size: String(v.safeUintString(b.size, f('size'), { min: 1 })),
-    outcomeIndex: v.int(b.outcomeIndex, f('outcomeIndex'), 0, 1),
-    side: v.int(b.side, f('side'), 0, 1),
-    nonce: v.bytes32(b.nonce, f('nonce')),
-    expiry: String(v.uintString(b.expiry, f('expiry'))),
-    maxFee: String(v.safeUintString(b.maxFee, f('maxFee'))),
-    makerRoleConstraint: v.int(b.makerRoleConstraint, f('makerRoleConstraint'), 0, 2),
-    inventoryModeConstraint: v.int(b.inventoryModeConstraint, f('inventoryModeConstraint'), 0, 2),
-    signature: v.signature(b.signature, f('signature')),
+    marketId: v.bytes32(b.marketId, fieldPath(prefix, 'marketId')),
+    trader: v.address(b.trader, fieldPath(prefix, 'trader')),
+    price: String(v.safeUintString(b.price, fieldPath(prefix, 'price'), { min: 1, max: 999_999 })),
+    size: String(v.safeUintString(b.size, fieldPath(prefix, 'size'), { min: 1 })),
+    outcomeIndex: v.int(b.outcomeIndex, fieldPath(prefix, 'outcomeIndex'), 0, 1),
+    side: v.int(b.side, fieldPath(prefix, 'side'), 0, 1),
+    nonce: v.bytes32(b.nonce, fieldPath(prefix, 'nonce')),
+    expiry: String(v.uintString(b.expiry, fieldPath(prefix, 'expiry'))),
+    maxFee: String(v.safeUintString(b.maxFee, fieldPath(prefix, 'maxFee'))),
+    makerRoleConstraint: v.int(b.makerRoleConstraint, fieldPath(prefix, 'makerRoleConstraint'), 0, 2),
+    inventoryModeConstraint: v.int(b.inventoryModeConstraint, fieldPath(prefix, 'inventoryModeConstraint'), 0, 2),
+    signature: v.signature(b.signature, fieldPath(prefix, 'signature')),
   };
   // keep the exact strings the client signed (leading zeros are rejected by the validators above)
   body.price = b.price as string;
@@ -85,11 +84,11 @@ export function toLimitBody(raw: unknown, prefix: string): LimitOrderBody {
   body.expiry = b.expiry as string;
   body.maxFee = b.maxFee as string;
   if (b.buyValue !== undefined && b.buyValue !== null) {
-    v.safeUintString(b.buyValue, f('buyValue'));
+    v.safeUintString(b.buyValue, fieldPath(prefix, 'buyValue'));
     body.buyValue = b.buyValue as string;
   }
-  if (b.timeInForce !== undefined && b.timeInForce !== null) body.timeInForce = v.int(b.timeInForce, f('timeInForce'), 0, 2);
-  if (b.clientOrderType !== undefined && b.clientOrderType !== null) body.clientOrderType = v.oneOf(b.clientOrderType, f('clientOrderType'), ['limit', 'market'] as const);
+  if (b.timeInForce !== undefined && b.timeInForce !== null) body.timeInForce = v.int(b.timeInForce, fieldPath(prefix, 'timeInForce'), 0, 2);
+  if (b.clientOrderType !== undefined && b.clientOrderType !== null) body.clientOrderType = v.oneOf(b.clientOrderType, fieldPath(prefix, 'clientOrderType'), ['limit', 'market'] as const);
   return body;
 }
 
@@ -181,8 +180,7 @@ export class OrderService {
    */
   prepare(raw: unknown, prefix: string, caller: ApiKeyRecord, now: number, batchNonces?: Set<string>): PreparedOrder {
     const body = toLimitBody(raw, prefix);
-    const f = (name: string): string => fieldPath(prefix, name);
-    let struct: SettlementV2Order;
+      let struct: SettlementV2Order;
     let rec: { hash: Bytes32; signer: Address };
     try {
       // one struct build for both the digest and the engine command (recoverOrder would rebuild it)
@@ -193,8 +191,8 @@ export class OrderService {
     } catch (e) {
       rethrowBadInput(e, prefix);
     }
-    if (rec.signer.toLowerCase() !== body.trader.toLowerCase()) throw invalidSignature(f('signature'));
-    if (caller.wallet.toLowerCase() !== body.trader.toLowerCase()) throw forbidden(`${f('trader')}: orders may only be placed for this API key's wallet`);
+    if (rec.signer.toLowerCase() !== body.trader.toLowerCase()) throw invalidSignature(fieldPath(prefix, 'signature'));
+    if (caller.wallet.toLowerCase() !== body.trader.toLowerCase()) throw forbidden(`${fieldPath(prefix, 'trader')}: orders may only be placed for this API key's wallet`);
     const market = this.state.services.findMarket(body.marketId);
     const mIdx = market ? this.host.marketIndex(market.id) : undefined;
     if (!market || mIdx === undefined) throw notFound(`market ${body.marketId}`);
@@ -211,10 +209,10 @@ export class OrderService {
       marketIndex: mIdx,
       prefix,
       kind,
-      maxShares: toSafe(struct.maxShares, f('size')),
-      minSharesOut: toSafe(struct.minSharesOut, f('size')),
-      maxCollateralIn: toSafe(struct.maxCollateralIn, f('size')),
-      minCollateralOut: toSafe(struct.minCollateralOut, f('size')),
+      maxShares: toSafe(struct.maxShares, fieldPath(prefix, 'size')),
+      minSharesOut: toSafe(struct.minSharesOut, fieldPath(prefix, 'size')),
+      maxCollateralIn: toSafe(struct.maxCollateralIn, fieldPath(prefix, 'size')),
+      minCollateralOut: toSafe(struct.minCollateralOut, fieldPath(prefix, 'size')),
       legacyMarketVariant: (raw as { type?: unknown }).type === 'market',
     };
   }
@@ -333,16 +331,15 @@ export class OrderService {
   /** Checks of a cancel that change nothing: shape, CancelNonce signature, wallet, guards, existence. */
   prepareCancel(raw: unknown, prefix: string, caller: ApiKeyRecord, now: number): StoredOrder {
     const b = v.object(raw, prefix || 'body');
-    const f = (name: string): string => fieldPath(prefix, name);
-    const body: CancelBody = { trader: v.address(b.trader, f('trader')), nonce: v.bytes32(b.nonce, f('nonce')), signature: v.signature(b.signature, f('signature')) };
+      const body: CancelBody = { trader: v.address(b.trader, fieldPath(prefix, 'trader')), nonce: v.bytes32(b.nonce, fieldPath(prefix, 'nonce')), signature: v.signature(b.signature, fieldPath(prefix, 'signature')) };
     let signer: Address;
     try {
       signer = recoverCancelSigner(body, this.chain);
     } catch (e) {
       rethrowBadInput(e, prefix);
     }
-    if (signer.toLowerCase() !== body.trader.toLowerCase()) throw invalidSignature(f('signature'));
-    if (caller.wallet.toLowerCase() !== body.trader.toLowerCase()) throw forbidden(`${f('trader')}: orders may only be cancelled by this API key's wallet`);
+    if (signer.toLowerCase() !== body.trader.toLowerCase()) throw invalidSignature(fieldPath(prefix, 'signature'));
+    if (caller.wallet.toLowerCase() !== body.trader.toLowerCase()) throw forbidden(`${fieldPath(prefix, 'trader')}: orders may only be cancelled by this API key's wallet`);
     for (const g of this.state.tradingGuards) g(body.trader, 'cancel', now);
     const o = this.byTraderNonce(body.trader, body.nonce);
     if (!o) throw notFound(`order with nonce ${body.nonce}`);

@@ -88,12 +88,18 @@ export type LookupResult = { ok: true; match: RouteMatch } | { ok: false; status
 
 export class Router {
   private readonly routes: CompiledRoute[] = [];
+  /**
+   * routes without parameters by `METHOD path`: a request for exactly such a path takes it without
+   * the scan (a fully static route is the most specific match of its path, so the answer is the same)
+   */
+  private readonly exact = new Map<string, Route>();
 
   add(route: Route): void {
     const c = compile(route);
     const dup = this.routes.find((r) => r.route.method === route.method && r.route.path === route.path);
     if (dup) throw new Error(`route registered twice: ${route.method} ${route.path}`);
     this.routes.push(c);
+    if (c.staticCount === c.segments.length) this.exact.set(`${route.method} ${route.path}`, route);
     // most specific first: static segments beat parameters at equal length
     this.routes.sort((a, b) => b.staticCount - a.staticCount);
   }
@@ -104,6 +110,8 @@ export class Router {
 
   /** Find the route for a method and a path relative to the base (already without `/v2`). */
   lookup(method: string, path: string): LookupResult {
+    const hit = this.exact.get(`${method} ${path}`);
+    if (hit) return { ok: true, match: { route: hit, params: {} } };
     const parts = splitPath(path);
     const allowed: Method[] = [];
     for (const c of this.routes) {
