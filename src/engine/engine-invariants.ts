@@ -18,12 +18,10 @@ import {
   F_FILLED,
   F_MAX_FEE,
   F_QTY,
-  I_FLAGS,
   FL_LEVEL,
   F_STRIDE,
   I_STRIDE,
   I_MARKET,
-  I_NEXT,
   I_TRADER,
   type OrderPool,
 } from './order-pool.ts';
@@ -74,10 +72,10 @@ export function checkEngineInvariants(p: OrderPool, l: Ledger, markets: MarketSt
       for (let lvl = 1; lvl < L.top; lvl++) {
         let n = 0;
         let size = 0;
-        for (let s = L.head[side]![lvl]!; s !== NIL; s = p.ic[s >>> CHUNK_BITS]![((s & CHUNK_MASK) * I_STRIDE) + I_NEXT]!) {
+        for (let s = L.head[side]![lvl]!; s !== NIL; s = p.next(s)) {
           const iv = p.ic[s >>> CHUNK_BITS]!;
           const ib = (s & CHUNK_MASK) * I_STRIDE;
-          const fl = iv[ib + I_FLAGS]!;
+          const fl = p.flags(s);
           const o = stateOfSlot(p, s);
           n++;
           size += o.quantity - o.filledShares;
@@ -95,7 +93,7 @@ export function checkEngineInvariants(p: OrderPool, l: Ledger, markets: MarketSt
   for (let s = 0; s < p.used; s++) {
     const iv = p.ic[s >>> CHUNK_BITS]!;
     const ib = (s & CHUNK_MASK) * I_STRIDE;
-    const fl = iv[ib + I_FLAGS]!;
+    const fl = p.flags(s);
     if ((fl & FL_ALIVE_MASK) === 0) continue;
     if ((fl & FL_ALIVE_MASK) !== RESTING) errs.push(`order slot ${s}: live but not resting between commands`);
     const t = iv[ib + I_TRADER]!;
@@ -118,7 +116,7 @@ export function checkEngineInvariants(p: OrderPool, l: Ledger, markets: MarketSt
 function stateOfSlot(p: OrderPool, s: number) {
   const f = p.fc[s >>> CHUNK_BITS]!;
   const b = (s & CHUNK_MASK) * F_STRIDE;
-  const kind = (p.ic[s >>> CHUNK_BITS]![((s & CHUNK_MASK) * I_STRIDE) + I_FLAGS]! >> FL_KIND) & 3;
+  const kind = (p.flags(s) >> FL_KIND) & 3;
   const coll = f[b + F_COLL]!;
   return {
     kind,

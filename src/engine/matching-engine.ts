@@ -78,8 +78,9 @@ const F_CREATED = op.F_CREATED;
 const F_UPDATED = op.F_UPDATED;
 const I_MARKET = op.I_MARKET;
 const I_TRADER = op.I_TRADER;
-const I_NEXT = op.I_NEXT;
-const I_FLAGS = op.I_FLAGS;
+const L_NEXT = op.L_NEXT;
+const L_FLAGS = op.L_FLAGS;
+const L_STRIDE = op.L_STRIDE;
 const FL_ALIVE_MASK = op.FL_ALIVE_MASK;
 const FL_OUTCOME = op.FL_OUTCOME;
 const FL_SIDE = op.FL_SIDE;
@@ -224,7 +225,7 @@ export class MatchingEngine implements Engine {
     const ib = (t & CHUNK_MASK) * I_STRIDE;
     iv[ib + I_MARKET] = o.market;
     iv[ib + I_TRADER] = o.trader;
-    iv[ib + I_FLAGS] =
+    p.lc[t >>> CHUNK_BITS]![(t & CHUNK_MASK) * L_STRIDE + L_FLAGS] =
       1 |
       (outcome << FL_OUTCOME) |
       (side << FL_SIDE) |
@@ -251,6 +252,23 @@ export class MatchingEngine implements Engine {
 
     // most adds do not cross: skip the matching loop for them
     const crosses = side === 0 ? level >= L.bestAsk : level <= L.bestBid;
+    // The common add, a fresh GTC payer that does not cross, rests at once when its budget covers
+    // its whole quantity at its own price. It is what settleTaker decides for it (its quantity is at
+    // least minOrderSize ≥ minFillSize), without the call and the record reloads.
+    if (!crosses && tif === 0 && role !== 2 && kind !== KIND_SELL_INVENTORY) {
+      const a = legAmount(kind, o.price, qty);
+      if (a + feeFor(a, cfg.makerFeeBps, o.maxFee) <= o.maxCollateralIn) {
+        L.push(p, t, side, level, qty);
+        const lv = p.lc[t >>> CHUNK_BITS]!;
+        const lb = (t & CHUNK_MASK) * L_STRIDE;
+        lv[lb + L_FLAGS] = (lv[lb + L_FLAGS]! & ~FL_ALIVE_MASK) | RESTING;
+        if (this.sink) {
+          this.markDirty(mk, side, level);
+          this.flushLevels();
+        }
+        return { ok: true, id, status: 'open', filledShares: 0 };
+      }
+    }
     let status: OrderStatus;
     if (tif === 2 && !(crosses && this.match(t, o.nowMs, true))) {
       status = this.finish(t, 'voided', 'IOC_CLOSED', 'ioc', o.nowMs);
@@ -274,7 +292,9 @@ export class MatchingEngine implements Engine {
     const fb = (t & CHUNK_MASK) * F_STRIDE;
     const ib = (t & CHUNK_MASK) * I_STRIDE;
     const mk = this.markets[iv[ib + I_MARKET]!]!;
-    const fl = iv[ib + I_FLAGS]!;
+    const lv = p.lc[t >>> CHUNK_BITS]!;
+    const lb = (t & CHUNK_MASK) * L_STRIDE;
+    const fl = lv[lb + L_FLAGS]!;
     const rem = f[fb + F_QTY]! - f[fb + F_FILLED]!;
     if (rem === 0) return this.finish(t, 'filled', null, 'filled', nowMs);
     if (rem < mk.config.minFillSize) return this.finish(t, 'voided', 'BELOW_MIN_FILL_SIZE', 'min_fill', nowMs);
@@ -285,7 +305,7 @@ export class MatchingEngine implements Engine {
     const side = (fl >> FL_SIDE) & 1;
     const lvl = fl >>> FL_LEVEL;
     mk.ladder.push(p, t, side, lvl, rem);
-    iv[ib + I_FLAGS] = (fl & ~FL_ALIVE_MASK) | RESTING;
+    lv[lb + L_FLAGS] = (fl & ~FL_ALIVE_MASK) | RESTING;
     this.markDirty(mk, side, lvl);
     return 'open';
   }
@@ -294,10 +314,8 @@ export class MatchingEngine implements Engine {
   private canFillAtOwnPrice(slot: number, mk: MarketState, scratchState: LimitState): boolean {
     const p = this.pool;
     const f = p.fc[slot >>> CHUNK_BITS]!;
-    const iv = p.ic[slot >>> CHUNK_BITS]!;
     const fb = (slot & CHUNK_MASK) * F_STRIDE;
-    const ib = (slot & CHUNK_MASK) * I_STRIDE;
-    const fl = iv[ib + I_FLAGS]!;
+    const fl = p.flags(slot);
     const kind = (fl >> FL_KIND) & 3;
     const q = ownPrice((fl >> FL_OUTCOME) & 1, (fl >>> FL_LEVEL) * mk.config.tick);
     const filled = f[fb + F_FILLED]!;
@@ -315,7 +333,7 @@ export class MatchingEngine implements Engine {
     const p = this.pool;
     const f = p.fc[slot >>> CHUNK_BITS]!;
     const fb = (slot & CHUNK_MASK) * F_STRIDE;
-    const kind = (p.ic[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * I_STRIDE) + I_FLAGS]! >> FL_KIND) & 3;
+    const kind = (p.flags(slot) >> FL_KIND) & 3;
     const coll = f[fb + F_COLL]!;
     s.kind = kind;
     s.filled = f[fb + F_FILLED]!;
@@ -342,9 +360,10 @@ export class MatchingEngine implements Engine {
     const p = this.pool;
     const fc = p.fc;
     const ic = p.ic;
+    const lc = p.lc;
     const tiv = ic[t >>> CHUNK_BITS]!;
     const tb = (t & CHUNK_MASK) * I_STRIDE;
-    const fl = tiv[tb + I_FLAGS]!;
+    const fl = p.flags(t);
     const mk = this.markets[tiv[tb + I_MARKET]!]!;
     const L = mk.ladder;
     const cfg = mk.config;
@@ -364,13 +383,19 @@ export class MatchingEngine implements Engine {
     outer: while (side === 0 ? lvl < L.top && lvl <= limit : lvl > 0 && lvl >= limit) {
       const x = lvl * tick;
       let m = heads[lvl]!;
+      let mExp = m === NIL ? 0 : fc[m >>> CHUNK_BITS]![(m & CHUNK_MASK) * F_STRIDE + F_EXPIRY]!;
       while (m !== NIL) {
         const f = fc[m >>> CHUNK_BITS]!;
         const iv = ic[m >>> CHUNK_BITS]!;
         const mb = (m & CHUNK_MASK) * I_STRIDE;
         const mfb = (m & CHUNK_MASK) * F_STRIDE;
-        const next = iv[mb + I_NEXT]!;
-        const exp = f[mfb + F_EXPIRY]!;
+        const mfl = lc[m >>> CHUNK_BITS]![(m & CHUNK_MASK) * L_STRIDE + L_FLAGS]!;
+        const next = lc[m >>> CHUNK_BITS]![(m & CHUNK_MASK) * L_STRIDE + L_NEXT]!;
+        // Read ahead: the next maker's record is likely a cache miss at a large book; its slot comes
+        // from the links, so asking for it now overlaps that wait with this maker's fill instead of
+        // starting it after. Expiry is fixed for a live order, so the value read is the one used.
+        const exp = mExp;
+        mExp = next === NIL ? 0 : fc[next >>> CHUNK_BITS]![(next & CHUNK_MASK) * F_STRIDE + F_EXPIRY]!;
         if (exp > 0 && exp * 1000 <= nowMs) {
           if (!dry) this.finish(m, 'expired', null, 'expiry', nowMs);
           m = next;
@@ -389,7 +414,7 @@ export class MatchingEngine implements Engine {
           break outer;
         }
         const ms = this.load(this.ms, m);
-        const n = fillCapacity(ms, ownPrice((iv[mb + I_FLAGS]! >> FL_OUTCOME) & 1, x), nT, cfg.makerFeeBps);
+        const n = fillCapacity(ms, ownPrice((mfl >> FL_OUTCOME) & 1, x), nT, cfg.makerFeeBps);
         // n < nT: the maker's own limits cut the fill, leaving it all but spent. A smaller fill can
         // break an inventory seller's pro-rata floor (rounding and the fee cap amortise worse), so
         // such a remainder the taker cannot take is voided rather than left crossing the book.
@@ -431,8 +456,8 @@ export class MatchingEngine implements Engine {
     const mb = (m & CHUNK_MASK) * I_STRIDE;
     const cfg = mk.config;
     const x = lvl * cfg.tick;
-    const flM = iv[mb + I_FLAGS]!;
-    const flT = p.ic[t >>> CHUNK_BITS]![((t & CHUNK_MASK) * I_STRIDE) + I_FLAGS]!;
+    const flM = p.flags(m);
+    const flT = p.flags(t);
     const kM = (flM >> FL_KIND) & 3;
     const kT = (flT >> FL_KIND) & 3;
     const aM = legAmount(kM, ownPrice((flM >> FL_OUTCOME) & 1, x), n);
@@ -496,7 +521,7 @@ export class MatchingEngine implements Engine {
     const fb = (slot & CHUNK_MASK) * F_STRIDE;
     const ib = (slot & CHUNK_MASK) * I_STRIDE;
     const trader = iv[ib + I_TRADER]!;
-    const fl = iv[ib + I_FLAGS]!;
+    const fl = p.flags(slot);
     const kind = (fl >> FL_KIND) & 3;
     const out = (fl >> FL_OUTCOME) & 1;
     const pos = l.positionIndex(trader, iv[ib + I_MARKET]!);
@@ -522,7 +547,7 @@ export class MatchingEngine implements Engine {
     const p = this.pool;
     const iv = p.ic[slot >>> CHUNK_BITS]!;
     const ib = (slot & CHUNK_MASK) * I_STRIDE;
-    const fl = iv[ib + I_FLAGS]!;
+    const fl = p.flags(slot);
     const kind = (fl >> FL_KIND) & 3;
     const out = (fl >> FL_OUTCOME) & 1;
     // tokens gained (BUY: its outcome; SELL_NO_INVENTORY: the other) or given (SELL_INVENTORY)
@@ -548,7 +573,9 @@ export class MatchingEngine implements Engine {
     const l = this.ledger;
     const fb = (slot & CHUNK_MASK) * F_STRIDE;
     const ib = (slot & CHUNK_MASK) * I_STRIDE;
-    const fl = iv[ib + I_FLAGS]!;
+    // flags come from the slot's link entry: the unlink below needs only link entries, so the
+    // record's own cache miss (trader and amounts) overlaps it rather than preceding it
+    const fl = p.flags(slot);
     const trader = iv[ib + I_TRADER]!;
     const filled = f[fb + F_FILLED]!;
     if ((fl & FL_ALIVE_MASK) === RESTING) {
@@ -564,9 +591,10 @@ export class MatchingEngine implements Engine {
     } else {
       l.reserved[trader] = l.reserved[trader]! - (f[fb + F_LIMIT]! - f[fb + F_COLL]! - f[fb + F_FEES]!);
     }
-    f[fb + F_UPDATED] = nowMs;
     this.lastFilled = filled;
     if (this.sink) {
+      // only the done event reads it: the slot is free afterwards
+      f[fb + F_UPDATED] = nowMs;
       this.sink({ type: 'done', id: p.idOf(slot), status, voidReason: reason, cause, order: this.state(slot, status, reason), atMs: nowMs });
     }
     p.free(slot);
@@ -587,7 +615,7 @@ export class MatchingEngine implements Engine {
     for (let s = 0; s < p.used; s++) {
       const iv = p.ic[s >>> CHUNK_BITS]!;
       const ib = (s & CHUNK_MASK) * I_STRIDE;
-      if ((iv[ib + I_FLAGS]! & FL_ALIVE_MASK) === 0 || iv[ib + I_TRADER] !== trader) continue;
+      if (p.alive(s) === 0 || iv[ib + I_TRADER] !== trader) continue;
       if (market !== undefined && iv[ib + I_MARKET] !== market) continue;
       this.finish(s, 'cancelled', null, 'cancel', nowMs);
       n++;
@@ -855,7 +883,7 @@ export class MatchingEngine implements Engine {
     const iv = p.ic[slot >>> CHUNK_BITS]!;
     const fb = (slot & CHUNK_MASK) * F_STRIDE;
     const ib = (slot & CHUNK_MASK) * I_STRIDE;
-    const fl = iv[ib + I_FLAGS]!;
+    const fl = p.flags(slot);
     const market = iv[ib + I_MARKET]!;
     const mk = this.markets[market]!;
     const kind = (fl >> FL_KIND) & 3;

@@ -1,17 +1,18 @@
 /**
  * One market's YES-terms book as per-tick FIFO queues: for each level index (price / tick) a head
- * and tail slot into the order pool (linked through the records' I_PREV/I_NEXT), the aggregate resting shares
+ * and tail slot into the order pool (linked through the slots' L_PREV/L_NEXT link entries, never
+ * their records), the aggregate resting shares
  * and the order count, plus the best bid and ask level. Level 0 (price 0) and level `top`
  * (price 1e6) are never valid prices, so they double as "side empty" markers for best bid / ask.
  */
 import * as op from './order-pool.ts';
 
 // module-local copies: an imported binding is a module-variable load on every use
-const I_NEXT = op.I_NEXT;
-const I_PREV = op.I_PREV;
+const L_NEXT = op.L_NEXT;
+const L_PREV = op.L_PREV;
 const CHUNK_BITS = op.CHUNK_BITS;
 const CHUNK_MASK = op.CHUNK_MASK;
-const I_STRIDE = op.I_STRIDE;
+const L_STRIDE = op.L_STRIDE;
 type OrderPool = op.OrderPool;
 
 const NIL = -1;
@@ -42,14 +43,14 @@ export class PriceLadder {
 
   /** Append at the back of its level's queue (time priority). */
   push(pool: OrderPool, slot: number, side: number, level: number, shares: number): void {
-    const ic = pool.ic;
+    const lc = pool.lc;
     const t = this.tail[side][level]!;
-    const iv = ic[slot >>> CHUNK_BITS]!;
-    const b = (slot & CHUNK_MASK) * I_STRIDE;
-    iv[b + I_PREV] = t;
-    iv[b + I_NEXT] = NIL;
+    const lv = lc[slot >>> CHUNK_BITS]!;
+    const b = (slot & CHUNK_MASK) * L_STRIDE;
+    lv[b + L_PREV] = t;
+    lv[b + L_NEXT] = NIL;
     if (t === NIL) this.head[side][level] = slot;
-    else ic[t >>> CHUNK_BITS]![((t & CHUNK_MASK) * I_STRIDE) + I_NEXT] = slot;
+    else lc[t >>> CHUNK_BITS]![((t & CHUNK_MASK) * L_STRIDE) + L_NEXT] = slot;
     this.tail[side][level] = slot;
     this.size[side][level] = this.size[side][level]! + shares;
     this.count[side][level] = this.count[side][level]! + 1;
@@ -60,17 +61,17 @@ export class PriceLadder {
 
   /** Unlink a resting order whose remaining shares are `shares`. */
   remove(pool: OrderPool, slot: number, side: number, level: number, shares: number): void {
-    const ic = pool.ic;
-    const iv = ic[slot >>> CHUNK_BITS]!;
-    const b = (slot & CHUNK_MASK) * I_STRIDE;
-    const p = iv[b + I_PREV]!;
-    const nx = iv[b + I_NEXT]!;
+    const lc = pool.lc;
+    const lv = lc[slot >>> CHUNK_BITS]!;
+    const b = (slot & CHUNK_MASK) * L_STRIDE;
+    const p = lv[b + L_PREV]!;
+    const nx = lv[b + L_NEXT]!;
     if (p === NIL) this.head[side][level] = nx;
-    else ic[p >>> CHUNK_BITS]![((p & CHUNK_MASK) * I_STRIDE) + I_NEXT] = nx;
+    else lc[p >>> CHUNK_BITS]![((p & CHUNK_MASK) * L_STRIDE) + L_NEXT] = nx;
     if (nx === NIL) this.tail[side][level] = p;
-    else ic[nx >>> CHUNK_BITS]![((nx & CHUNK_MASK) * I_STRIDE) + I_PREV] = p;
-    iv[b + I_PREV] = NIL;
-    iv[b + I_NEXT] = NIL;
+    else lc[nx >>> CHUNK_BITS]![((nx & CHUNK_MASK) * L_STRIDE) + L_PREV] = p;
+    lv[b + L_PREV] = NIL;
+    lv[b + L_NEXT] = NIL;
     const c = this.count[side][level]! - 1;
     this.count[side][level] = c;
     this.size[side][level] = c === 0 ? 0 : this.size[side][level]! - shares;

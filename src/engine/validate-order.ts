@@ -26,11 +26,17 @@ function badAmount(field: string): Rejection {
 export function validateOrder(o: SubmitOrder, cfg: MarketConfig): Rejection | null {
   if (o.outcome !== 0 && o.outcome !== 1) return reject('BAD_INPUT', 'outcome', 'outcome must be 0 (NO) or 1 (YES)');
   if (o.kind !== 0 && o.kind !== 1 && o.kind !== 2) return reject('BAD_INPUT', 'kind', 'kind must be 0, 1 or 2');
-  if (!isUint(o.price)) return reject('BAD_INPUT', 'price', 'price must be a non-negative safe integer');
-  if (o.price < cfg.tick || o.price > ONE - cfg.tick) {
-    return reject('PRICE_OUT_OF_RANGE', 'price', `price must be within [${cfg.tick}, ${ONE - cfg.tick}]`);
+  const price = o.price;
+  if (!isUint(price)) return reject('BAD_INPUT', 'price', 'price must be a non-negative safe integer');
+  const tick = cfg.tick;
+  if (price < tick || price > ONE - tick) {
+    return reject('PRICE_OUT_OF_RANGE', 'price', `price must be within [${tick}, ${ONE - tick}]`);
   }
-  if (o.price % cfg.tick !== 0) return reject('OFF_TICK', 'price', `price must be a multiple of the tick ${cfg.tick}`);
+  // on the tick iff price / tick is whole: an integer `%` compiles to a slow idiv, a float division
+  // does not, and it is exact here (price ≤ 1e6, tick ≥ 100: a non-whole quotient is ≥ 1e-4 from
+  // the nearest integer, far beyond rounding)
+  const q = price / tick;
+  if (Math.floor(q) !== q) return reject('OFF_TICK', 'price', `price must be a multiple of the tick ${tick}`);
   // explicit checks rather than a loop over field names: keyed loads are slow on the hot path
   if (!isUint(o.maxShares)) return badAmount('maxShares');
   if (!isUint(o.minSharesOut)) return badAmount('minSharesOut');

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MatchingEngine } from '../../src/engine/matching-engine.ts';
-import { CHUNK_SLOTS, F_QTY, F_STRIDE, FL_KIND, I_FLAGS, I_STRIDE, OrderPool } from '../../src/engine/order-pool.ts';
+import { CHUNK_SLOTS, F_QTY, F_STRIDE, FL_KIND, L_FLAGS, L_STRIDE, OrderPool } from '../../src/engine/order-pool.ts';
 import { CENT, SHARE, limit, setup } from './helpers.ts';
 
 describe('order pool', () => {
@@ -45,7 +45,7 @@ describe('order pool', () => {
     for (const c of cases) {
       const s = p.alloc();
       // the engine writes kind and quantity before the limits
-      p.ic[0]![s * I_STRIDE + I_FLAGS] = p.ic[0]![s * I_STRIDE + I_FLAGS]! | (c.kind << FL_KIND);
+      p.lc[0]![s * L_STRIDE + L_FLAGS] = p.lc[0]![s * L_STRIDE + L_FLAGS]! | (c.kind << FL_KIND);
       p.fc[0]![s * F_STRIDE + F_QTY] = c.kind === 0 ? c.lim.minSharesOut : c.lim.maxShares;
       p.setLimits(s, c.kind, c.lim);
       assert.deepEqual(p.limitsOf(s), c.lim);
