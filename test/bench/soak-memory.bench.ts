@@ -4,8 +4,14 @@
  *
  * The exchange and its simulated counterparties (stepping every 200 ms) run in this process; the
  * bot runs as `bookmaker run` in a child process (as operators run it), so its RSS is read alone
- * from /proc/<pid>/status every 5 s. Reported: peak RSS, mean RSS of the second half and its growth
- * over the second half (least-squares slope × duration), against the 200 MB target.
+ * from /proc/<pid>/status every 5 s. Reported: peak RSS, RSS at half time and at the end, the mean
+ * RSS of the second half and its growth over the second half (least-squares slope × duration),
+ * against the 200 MB target.
+ *
+ * RSS alone cannot tell a leak from V8 letting its heap grow: the bot also runs with `--trace-gc`,
+ * and the heap left after each full (mark-compact) collection — what the bot really keeps alive —
+ * is reported the same way (first and last, second-half growth). A structure that grows with time
+ * shows there even when the RSS saw-tooth hides it.
  *
  * `--heap-mb N` runs the bot with NODE_OPTIONS=--max-old-space-size=N: V8 otherwise lets the old
  * space grow to about twice the live set between major collections, so RSS saw-tooths well above
@@ -103,13 +109,27 @@ metrics:
 `,
 );
 
-const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'run', '-c', cfg, '--api-key', KEY, '--log-level', 'error', '--summary-seconds', '0'], {
+const spawnedAt = Date.now();
+const child = spawn(process.execPath, ['--trace-gc', '--import', 'tsx', 'src/cli/main.ts', 'run', '-c', cfg, '--api-key', KEY, '--log-level', 'error', '--summary-seconds', '0'], {
   cwd: ROOT,
   env: { ...process.env, BOOKMAKER_PRIVATE_KEY: pk, ...(HEAP_MB > 0 ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${HEAP_MB}`.trim() } : {}) },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 let out = '';
-child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+/** heap after each full collection: `<ms since the isolate started> ms: Mark-Compact a (b) -> LIVE (d) MB` */
+const majors: { at: number; live: number }[] = [];
+let partial = '';
+child.stdout.on('data', (b: Buffer) => {
+  const text = partial + b.toString();
+  const lines = text.split('\n');
+  partial = lines.pop()!;
+  for (const line of lines) {
+    const m = /(\d+(?:\.\d+)?) ms: Mark-Compact[^\d]*[\d.]+ \([\d.]+\) -> ([\d.]+) \(/.exec(line);
+    if (m) majors.push({ at: spawnedAt + Number(m[1]), live: Number(m[2]) });
+    // the GC trace is most of the output; keep only the bot's own lines
+    else if (!line.includes(' ms: ')) out += line + '\n';
+  }
+});
 const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
 
 function rssMb(pid: number): number {
@@ -143,12 +163,23 @@ agents.stop();
 await ex.close();
 rmSync(dir, { recursive: true, force: true });
 
-const half = samples.filter((s) => s.t >= MINUTES / 2);
-const mean = half.reduce((a, s) => a + s.rss, 0) / half.length;
-const tm = half.reduce((a, s) => a + s.t, 0) / half.length;
-const slope = half.reduce((a, s) => a + (s.t - tm) * (s.rss - mean), 0) / Math.max(1e-9, half.reduce((a, s) => a + (s.t - tm) ** 2, 0));
-const growth = slope * (MINUTES / 2);
+/** Mean and least-squares growth over the second half (slope × half the duration), MB. */
+function secondHalf(points: readonly { t: number; v: number }[]): { mean: number; growth: number; n: number } {
+  const half = points.filter((p) => p.t >= MINUTES / 2);
+  const mean = half.reduce((a, p) => a + p.v, 0) / half.length;
+  const tm = half.reduce((a, p) => a + p.t, 0) / half.length;
+  const slope = half.reduce((a, p) => a + (p.t - tm) * (p.v - mean), 0) / Math.max(1e-9, half.reduce((a, p) => a + (p.t - tm) ** 2, 0));
+  return { mean, growth: slope * (MINUTES / 2), n: half.length };
+}
+const rssHalf = secondHalf(samples.map((s) => ({ t: s.t, v: s.rss })));
+const mean = rssHalf.mean;
+const growth = rssHalf.growth;
 const peak = Math.max(...samples.map((s) => s.rss));
+const rssAt = (t: number): number => samples.reduce((best, s) => (Math.abs(s.t - t) < Math.abs(best.t - t) ? s : best)).rss;
+const liveSeries = majors.map((g) => ({ t: (g.at - t0) / 60_000, v: g.live })).filter((g) => g.t >= 0 && g.t <= MINUTES);
+const live = secondHalf(liveSeries);
+const liveFirst = liveSeries[0]?.v ?? Number.NaN;
+const liveLast = liveSeries.at(-1)?.v ?? Number.NaN;
 report(
   [
     ['minutes', MINUTES],
@@ -157,9 +188,14 @@ report(
     ['book updates/s per market', rate],
     ['open orders at the end (first page)', openBefore.orders.length],
     ['peak RSS MB', peak],
+    ['RSS MB at half time', rssAt(MINUTES / 2)],
+    ['RSS MB at the end', samples.at(-1)!.rss],
     ['second-half mean RSS MB', mean],
-    ['second-half growth MB (slope × duration)', growth],
+    ['second-half RSS growth MB (slope × duration)', growth],
+    ['full GCs (mark-compact) in the run', liveSeries.length],
+    ['live heap MB after the first / last full GC', `${liveFirst.toFixed(1)} / ${liveLast.toFixed(1)}`],
+    ['second-half live-heap growth MB (slope × duration)', live.n >= 2 ? live.growth : Number.NaN],
     ['bot exit code after SIGTERM', code ?? -1],
   ],
-  { name: 'soak-memory', unit: 'MB RSS (peak)', value: Math.round(peak * 10) / 10, secondHalfMeanMb: Math.round(mean * 10) / 10, secondHalfGrowthMb: Math.round(growth * 10) / 10, updatesPerSecondPerMarket: Math.round(rate * 10) / 10, heapCapMb: HEAP_MB, baseline: 'target 200 MB', baselineValue: 200, ratio: Math.round((peak / 200) * 100) / 100 },
+  { name: 'soak-memory', unit: 'MB RSS (peak)', value: Math.round(peak * 10) / 10, secondHalfMeanMb: Math.round(mean * 10) / 10, secondHalfGrowthMb: Math.round(growth * 10) / 10, rssHalfTimeMb: Math.round(rssAt(MINUTES / 2) * 10) / 10, rssEndMb: Math.round(samples.at(-1)!.rss * 10) / 10, liveHeapLastMb: liveLast, liveHeapSecondHalfGrowthMb: live.n >= 2 ? Math.round(live.growth * 10) / 10 : null, updatesPerSecondPerMarket: Math.round(rate * 10) / 10, heapCapMb: HEAP_MB, baseline: 'target 200 MB', baselineValue: 200, ratio: Math.round((peak / 200) * 100) / 100 },
 );
