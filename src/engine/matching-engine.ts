@@ -384,18 +384,21 @@ export class MatchingEngine implements Engine {
       const x = lvl * tick;
       let m = heads[lvl]!;
       let mExp = m === NIL ? 0 : fc[m >>> CHUNK_BITS]![(m & CHUNK_MASK) * F_STRIDE + F_EXPIRY]!;
+      let mFl = m === NIL ? 0 : lc[m >>> CHUNK_BITS]![(m & CHUNK_MASK) * L_STRIDE + L_FLAGS]!;
       while (m !== NIL) {
         const f = fc[m >>> CHUNK_BITS]!;
         const iv = ic[m >>> CHUNK_BITS]!;
         const mb = (m & CHUNK_MASK) * I_STRIDE;
         const mfb = (m & CHUNK_MASK) * F_STRIDE;
-        const mfl = lc[m >>> CHUNK_BITS]![(m & CHUNK_MASK) * L_STRIDE + L_FLAGS]!;
         const next = lc[m >>> CHUNK_BITS]![(m & CHUNK_MASK) * L_STRIDE + L_NEXT]!;
-        // Read ahead: the next maker's record is likely a cache miss at a large book; its slot comes
-        // from the links, so asking for it now overlaps that wait with this maker's fill instead of
-        // starting it after. Expiry is fixed for a live order, so the value read is the one used.
+        // Read ahead: at a large book the next maker's record and link entry are likely cache
+        // misses; its slot comes from this maker's links, so asking for both now overlaps those
+        // waits with this maker's fill instead of starting them after. A resting order's expiry and
+        // flags do not change while it rests, so the values read are the ones used.
         const exp = mExp;
+        const mfl = mFl;
         mExp = next === NIL ? 0 : fc[next >>> CHUNK_BITS]![(next & CHUNK_MASK) * F_STRIDE + F_EXPIRY]!;
+        mFl = next === NIL ? 0 : lc[next >>> CHUNK_BITS]![(next & CHUNK_MASK) * L_STRIDE + L_FLAGS]!;
         if (exp > 0 && exp * 1000 <= nowMs) {
           if (!dry) this.finish(m, 'expired', null, 'expiry', nowMs);
           m = next;
