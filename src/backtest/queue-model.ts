@@ -80,7 +80,9 @@ export function queueModel(name: QueueModelName, power = 2): QueueModel {
         const behind = Math.max(0, prev - q.ahead);
         const fa = Math.pow(q.ahead, power);
         const fb = Math.pow(behind, power);
-        q.ahead -= fa + fb > 0 ? (d * fa) / (fa + fb) : d;
+        // whole units, rounded toward keeping us back in the queue: a fractional queue position
+        // would make fractional fills, which no venue (and no bigint ledger) can book
+        q.ahead -= fa + fb > 0 ? Math.floor((d * fa) / (fa + fb)) : d;
       }
     }
     q.ahead = Math.max(0, Math.min(q.ahead, next));

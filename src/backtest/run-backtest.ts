@@ -74,6 +74,7 @@ export interface BacktestRun {
 }
 
 const MAX_SAMPLES = 50_000;
+const MAX_POINTS = 2_000_000;
 
 /** The config entry that quotes a recorded market, or null (matched by id, `all`, filter; slug by market name). */
 export function configFor(markets: readonly MarketConfig[], id: string, name: string | undefined): MarketConfig | null {
@@ -231,9 +232,11 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   let tb = nRows > 0 ? botTime(rows[0]!) : Infinity;
   let ts = side.length > 0 ? side[0]!.lts + (recordedFeed ? 0 : latency.feed()) : Infinity;
   let nextSample = start;
-  // at most ~50 000 samples however long the recording (memory and report size stay bounded)
+  // at most ~50 000 samples however long the recording, and at most MAX_POINTS over all markets
+  // (memory and report size stay bounded: 423 Kalshi markets over 55 days would otherwise keep 21 M)
   const span = nRows > 0 ? cols.lts[rows[nRows - 1]!]! - start : 0;
-  const sampleMs = Math.max(settings.sampleMs, Math.ceil(span / MAX_SAMPLES));
+  const samples = Math.max(1, Math.min(MAX_SAMPLES, Math.floor(MAX_POINTS / Math.max(1, cols.markets.length))));
+  const sampleMs = Math.max(settings.sampleMs, Math.ceil(span / samples));
   let nextProgress = 65_536;
   while (i < nRows || j < nRows || s < side.length) {
     const due = clock.nextDue();

@@ -40,6 +40,7 @@ export class RunCollector {
   ) {
     const n = markets.length;
     this.positions = markets.map(() => FLAT);
+    this.pnlMemo = markets.map(() => ({ position: null, mid: Number.NaN, v: 0 }));
     this.midT = markets.map(() => []);
     this.midV = markets.map(() => []);
     this.series = markets.map((marketId) => ({ marketId, mid: [], bid: [], ask: [], net: [], pnl: [] }));
@@ -71,6 +72,23 @@ export class RunCollector {
     return { realised: toMicro(p.realised), unrealised };
   }
 
+  /** the position and mark the last PnL sample of each market was computed from, and its value */
+  private readonly pnlMemo: { position: PositionState | null; mid: number; v: number }[];
+
+  /** PnL of market m as a number, recomputed (bigint maths) only when its position or mark moved. */
+  private samplePnl(m: number): number {
+    const memo = this.pnlMemo[m]!;
+    const position = this.positions[m]!;
+    const mid = this.lastMid[m]!;
+    if (memo.position !== position || !Object.is(memo.mid, mid)) {
+      const pnl = this.pnlOf(m);
+      memo.position = position;
+      memo.mid = mid;
+      memo.v = Number(pnl.realised + pnl.unrealised);
+    }
+    return memo.v;
+  }
+
   sample(t: number): void {
     const x = this.exchange();
     let total = 0;
@@ -78,8 +96,7 @@ export class RunCollector {
     for (let m = 0; m < this.markets.length; m++) {
       const s = this.series[m]!;
       const top = x.ownTop(m);
-      const pnl = this.pnlOf(m);
-      const v = Number(pnl.realised + pnl.unrealised);
+      const v = this.samplePnl(m);
       total += v;
       s.mid.push(this.lastMid[m]!);
       s.bid.push(top.bid < 0 ? NaN : top.bid);

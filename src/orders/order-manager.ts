@@ -221,6 +221,18 @@ export class OrderManager {
     }
   }
 
+  /**
+   * Nothing pending for this market: no order tracked or parked, no reconcile owed and no sync
+   * queued or running. A tick that desires nothing for such a market has nothing to do here.
+   */
+  isIdle(marketId: Bytes32): boolean {
+    const k = lower(marketId);
+    if (this.needsReconcile.has(k) || this.queued.has(k) || this.chains.has(k)) return false;
+    for (const _ of this.entries.ofMarket(k)) return false;
+    if (this.parked.size > 0) for (const p of this.parked.values()) if (lower(p.entry.marketId) === k) return false;
+    return true;
+  }
+
   /** Is the order still tracked here (working, in flight, or parked)? */
   knows(nonce: Bytes32): boolean {
     const k = lower(nonce);

@@ -36,6 +36,7 @@ import type { VenuePort } from '../model/venue.ts';
 import type { DesiredOrder, Tolerances } from '../orders/diff.ts';
 import { OrderManager, type CancelAllResult } from '../orders/order-manager.ts';
 import { desiredOrders } from '../orders/slots.ts';
+import { marketGuard } from '../risk/market-guard.ts';
 import { INITIAL_RISK_STATE, type RiskLimits, type RiskReason, type RiskState } from '../risk/types.ts';
 import type { OrderManagerEvent, StateEvent } from '../state/events.ts';
 import { selectMarketView } from '../state/market-view.ts';
@@ -86,6 +87,22 @@ export interface KernelTick {
   readonly desired: readonly DesiredOrder[];
   readonly denied: number;
   readonly strategyError: Error | null;
+  /** a pull by a market-wide guard: its reason */
+  readonly reason?: RiskReason;
+}
+
+/** Market guards that time alone cannot lift: only an event (a book, a status, metadata) can. */
+const TIME_MONOTONE_PULLS: ReadonlySet<RiskReason> = new Set<RiskReason>(['STALE_BOOK', 'STREAM_SILENT', 'DEADLINE', 'MARKET_NOT_ACTIVE', 'HALTED']);
+
+/**
+ * The market-wide guard behind a pull, if any: the risk layer's own (one decision without a quote),
+ * or, when the strategy chose not to quote and the guards were not asked, what they would say.
+ */
+function pullReason(view: MarketView, t: StrategyTick, risk: RiskLimits): RiskReason | undefined {
+  const d = t.decisions[0];
+  if (t.decisions.length === 1 && d && d.kind === 'deny' && d.quote === null) return d.reason;
+  if (t.decisions.length === 0) return marketGuard(view, risk)?.reason;
+  return undefined;
 }
 
 interface MarketSlot {
@@ -94,6 +111,8 @@ interface MarketSlot {
   lastTickAt: number;
   cancelTimer: (() => void) | null;
   last: KernelTick | null;
+  /** skipped by housekeeping until an event for the market arrives (see restsWithoutEvents) */
+  resting: boolean;
 }
 
 const DEFAULT_TOLERANCES: Tolerances = { price: 0, sizeFraction: 0.1 };
@@ -149,7 +168,7 @@ export class QuotingKernel {
     this.store = opts.store;
     this.log = (opts.logger ?? silentLogger).child({ component: 'kernel' });
     for (const m of opts.markets) {
-      this.markets.set(lower(m.marketId), { cfg: m, risk: INITIAL_RISK_STATE, lastTickAt: Number.NEGATIVE_INFINITY, cancelTimer: null, last: null });
+      this.markets.set(lower(m.marketId), { cfg: m, risk: INITIAL_RISK_STATE, lastTickAt: Number.NEGATIVE_INFINITY, cancelTimer: null, last: null, resting: false });
     }
     this.orderManager =
       opts.orderManager ??
@@ -184,11 +203,13 @@ export class QuotingKernel {
    * the `emit` of an order manager built outside the kernel.
    */
   onOrderManagerEvent(e: OrderManagerEvent): void {
+    if ('marketId' in e) this.wake(e.marketId);
     this.store.dispatch(e);
     this.opts.onOrderEvent?.(e);
   }
 
   onEvent(e: StateEvent): void {
+    this.wake(eventMarket(e));
     const fresh = this.isFreshFill(e);
     this.store.dispatch(e);
     if (fresh) this.applyFill(e);
@@ -199,6 +220,7 @@ export class QuotingKernel {
   /** Reduce a batch together (one store notification), then schedule the markets it touched. */
   onEvents(es: readonly StateEvent[]): void {
     if (es.length === 0) return;
+    for (const e of es) this.wake(eventMarket(e));
     const fills = es.filter((e) => this.isFreshFill(e));
     this.store.dispatchAll(es);
     for (const f of fills) this.applyFill(f);
@@ -304,10 +326,35 @@ export class QuotingKernel {
     if (every <= 0) return;
     const loop = (): void => {
       if (this.stopped) return;
-      for (const slot of this.markets.values()) if (!slot.cancelTimer) this.runTick(slot);
+      for (const slot of this.markets.values()) {
+        if (slot.resting || slot.cancelTimer) continue;
+        if (this.restsWithoutEvents(slot)) slot.resting = true;
+        else this.runTick(slot);
+      }
       if (!this.stopped) this.cancelHousekeeping = this.clock.setTimeout(loop, every);
     };
     this.cancelHousekeeping = this.clock.setTimeout(loop, every);
+  }
+
+  /**
+   * A market whose last tick pulled everything for a reason that time alone cannot lift (its book is
+   * stale or it never had one, its stream is silent, its deadline passed, it is not active, trading is
+   * halted) and whose order manager has nothing pending would tick to the same empty result: the
+   * housekeeping round skips it until an event marks it dirty. This keeps a backtest over hundreds
+   * of short-lived markets (the Kalshi tape) from ticking every one of them every virtual second.
+   */
+  /** Anything that happens to a market ends its rest (see restsWithoutEvents). */
+  private wake(marketId: Bytes32 | null): void {
+    if (marketId === null) return;
+    const slot = this.markets.get(lower(marketId));
+    if (slot) slot.resting = false;
+  }
+
+  private restsWithoutEvents(slot: MarketSlot): boolean {
+    const last = slot.last;
+    if (!last || last.desired.length > 0) return false;
+    if (last.action !== 'no-view' && !(last.action === 'pull' && last.reason !== undefined && TIME_MONOTONE_PULLS.has(last.reason))) return false;
+    return this.orderManager.isIdle(slot.cfg.marketId);
   }
 
   private runTick(slot: MarketSlot): void {
@@ -334,7 +381,11 @@ export class QuotingKernel {
     if (t.denied.length > 0) this.store.dispatchAll(t.denied);
     if (t.strategyError) this.log.warn({ marketId, err: t.strategyError.message }, 'strategy failed; quotes pulled');
     const desired = t.action === 'quote' ? this.toDesired(view, t) : [];
-    slot.last = { at: now, action: t.action, desired, denied: t.denied.length, strategyError: t.strategyError };
+    const reason = t.action === 'pull' && !t.strategyError ? pullReason(view, t, slot.cfg.risk) : undefined;
+    slot.last =
+      reason !== undefined
+        ? { at: now, action: t.action, desired, denied: t.denied.length, strategyError: null, reason }
+        : { at: now, action: t.action, desired, denied: t.denied.length, strategyError: t.strategyError };
     if (t.action === 'kill') {
       this.kill(t.denied[0]?.reason ?? slot.risk.killed ?? 'KILL_DRAWDOWN', t.denied[0]?.detail ?? '');
       return;

@@ -54,3 +54,34 @@ test('unknown queue model names are typed errors naming the field', () => {
   assert.throws(() => queueModel('optimistic' as QueueModelName), (e: unknown) => e instanceof BadInputError && e.field === 'queueModel');
   assert.throws(() => queueModel('level', -1), (e: unknown) => e instanceof BadInputError && e.field === 'queuePower');
 });
+
+test('probabilistic: the queue position stays in whole units, so fills are whole (a bigint ledger books them)', async () => {
+  const fc = (await import('fast-check')).default;
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1, max: 1e9 }),
+      fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 2e9 })), { maxLength: 30 }),
+      fc.double({ min: 0.1, max: 10, noNaN: true }),
+      (join, steps, power) => {
+        const m = queueModel('probabilistic', power);
+        const q = m.join(join);
+        let level = join;
+        for (const [trade, x] of steps) {
+          if (trade) assert.ok(Number.isInteger(m.onTrade(q, x)));
+          else {
+            m.onLevel(q, level, x);
+            level = x;
+          }
+          assert.ok(Number.isInteger(q.ahead) && q.ahead >= 0, `ahead ${q.ahead}`);
+        }
+      },
+    ),
+    { numRuns: 2_000 },
+  );
+  // the case that threw in the tape (BigInt of a fraction): 3 ahead of 7 behind, 1 cancelled
+  const m = queueModel('probabilistic', 2);
+  const q = m.join(3);
+  m.onLevel(q, 3, 10);
+  m.onLevel(q, 10, 9);
+  assert.equal(q.ahead, 3, 'floor(1 × 9/58) = 0: we keep our place rather than advance by a fraction');
+});

@@ -146,3 +146,35 @@ test('worst case: a fill the venue shows before the fills feed does keeps counti
   assert.equal(counted(), 0, 'a closed order stops counting once its fills are in');
   kernel.stop();
 });
+
+test('housekeeping skips a market pulled for a reason only an event can lift, until an event arrives', async () => {
+  const clock = new ManualClock(1_800_000_000_000);
+  const venue = new FakeVenue();
+  const store = new StateStore();
+  const ticks: string[] = [];
+  const kernel = new QuotingKernel({
+    clock, venue, store, requoteIntervalMs: 0, housekeepingMs: 1000,
+    markets: [market(M1), market(M2)],
+    onTick: (m, t) => ticks.push(`${m === M1 ? 'M1' : 'M2'}:${t.action}${t.reason ? ':' + t.reason : ''}`),
+  });
+  kernel.onEvent({ type: 'MarketMetadataUpdated', marketId: M1, tick: 10_000, status: 'active', ts: clock.now() });
+  kernel.onEvent(book(M2, 480_000, 520_000, clock.now()));
+  await kernel.flush();
+  ticks.length = 0;
+  for (let i = 0; i < 10; i++) {
+    clock.advance(1000);
+    await kernel.flush();
+  }
+  // M1 has no book: its metadata tick pulled (STALE_BOOK) and housekeeping leaves it alone since;
+  // M2 is ticked every second while it quotes, pulled once when its book goes stale (5 s), then left too
+  assert.equal(kernel.lastTick(M1)?.reason, 'STALE_BOOK');
+  assert.deepEqual(ticks.filter((t) => t.startsWith('M1')), [], ticks.join(' '));
+  assert.deepEqual(ticks.filter((t) => t.startsWith('M2')), ['M2:quote', 'M2:quote', 'M2:quote', 'M2:quote', 'M2:quote', 'M2:pull:STALE_BOOK']);
+  assert.equal([...venue.open.values()].filter((o) => o.marketId === M2).length, 0, 'the stale quotes were pulled');
+  // a book for M1 wakes it: it quotes
+  kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));
+  await kernel.flush();
+  assert.equal(ticks.at(-1), 'M1:quote');
+  assert.ok([...venue.open.values()].some((o) => o.marketId === M1));
+  kernel.stop();
+});
