@@ -62,7 +62,7 @@ const ownPrice = fm.ownPrice;
 const claimPayout = fm.claimPayout;
 const reject = vo.reject;
 const validateMarketConfig = vo.validateMarketConfig;
-const validateOrder = vo.validateOrder;
+const validateOrderFields = vo.validateOrderFields;
 type LimitState = fm.LimitState;
 const OrderPool = op.OrderPool;
 type OrderPool = op.OrderPool;
@@ -186,36 +186,51 @@ export class MatchingEngine implements Engine {
 
   submit(o: SubmitOrder): SubmitResult {
     if (typeof o !== 'object' || o === null) return reject('BAD_INPUT', 'order', 'order must be an object');
-    const mk = this.marketAt(o.market);
-    if (!mk) return reject('UNKNOWN_MARKET', 'market', `no market ${String(o.market)}`);
+    // every field read once: callers pass orders of several object shapes (server, agents,
+    // backtest), and each property load of such an object is a polymorphic lookup
+    const market = o.market;
+    const trader = o.trader;
+    const outcome = o.outcome;
+    const kind = o.kind;
+    const price = o.price;
+    const maxShares = o.maxShares;
+    const minSharesOut = o.minSharesOut;
+    const maxCollateralIn = o.maxCollateralIn;
+    const minCollateralOut = o.minCollateralOut;
+    const maxFee = o.maxFee;
+    const timeInForce = o.timeInForce;
+    const makerRole = o.makerRole;
+    const expiry = o.expiry;
+    const marketOrder = o.marketOrder;
+    const nowMs = o.nowMs;
+    const mk = this.marketAt(market);
+    if (!mk) return reject('UNKNOWN_MARKET', 'market', `no market ${String(market)}`);
     if (mk.status !== 'open') return reject('MARKET_NOT_OPEN', 'market', `market is ${mk.status}`);
-    if (!Number.isInteger(o.trader) || o.trader < 0 || o.trader >= this.ledger.traders) {
-      return reject('UNKNOWN_TRADER', 'trader', `no trader ${String(o.trader)}`);
+    if (!Number.isInteger(trader) || trader < 0 || trader >= this.ledger.traders) {
+      return reject('UNKNOWN_TRADER', 'trader', `no trader ${String(trader)}`);
     }
     const cfg = mk.config;
-    const bad = validateOrder(o, cfg);
+    const bad = validateOrderFields(outcome, kind, price, maxShares, minSharesOut, maxCollateralIn, minCollateralOut, maxFee, timeInForce, makerRole, expiry, nowMs, cfg);
     if (bad) return bad;
 
     const L = mk.ladder;
-    const kind = o.kind;
-    const outcome = o.outcome;
     const side = (outcome === 1) === (kind === KIND_BUY) ? 0 : 1;
-    const level = (outcome === 1 ? o.price : ONE - o.price) / cfg.tick;
+    const level = (outcome === 1 ? price : ONE - price) / cfg.tick;
     const ledger = this.ledger;
     let pos = -1;
     if (kind === KIND_SELL_INVENTORY) {
-      pos = ledger.findPosition(o.trader, o.market);
-      if (pos < 0 || ledger.availableTokens(pos, outcome) < o.maxShares) {
+      pos = ledger.findPosition(trader, market);
+      if (pos < 0 || ledger.availableTokens(pos, outcome) < maxShares) {
         return reject('UNDER_COLLATERALIZED', 'maxShares', 'not enough outcome tokens to reserve maxShares');
       }
-    } else if (ledger.available(o.trader) < o.maxCollateralIn) {
+    } else if (ledger.available(trader) < maxCollateralIn) {
       return reject('UNDER_COLLATERALIZED', 'maxCollateralIn', 'not enough collateral to reserve maxCollateralIn');
     }
-    const role = o.makerRole ?? 0;
+    const role = makerRole ?? 0;
     if (role === 1 && (side === 0 ? level >= L.bestAsk : level <= L.bestBid)) {
       return reject('WOULD_CROSS', 'makerRole', 'a maker-only order would take liquidity');
     }
-    const tif = o.timeInForce ?? 0;
+    const tif = timeInForce ?? 0;
 
     const p = this.pool;
     const t = p.alloc();
@@ -223,8 +238,8 @@ export class MatchingEngine implements Engine {
     const iv = p.ic[t >>> CHUNK_BITS]!;
     const fb = (t & CHUNK_MASK) * F_STRIDE;
     const ib = (t & CHUNK_MASK) * I_STRIDE;
-    iv[ib + I_MARKET] = o.market;
-    iv[ib + I_TRADER] = o.trader;
+    iv[ib + I_MARKET] = market;
+    iv[ib + I_TRADER] = trader;
     p.lc[t >>> CHUNK_BITS]![(t & CHUNK_MASK) * L_STRIDE + L_FLAGS] =
       1 |
       (outcome << FL_OUTCOME) |
@@ -232,23 +247,23 @@ export class MatchingEngine implements Engine {
       (kind << FL_KIND) |
       (tif << FL_TIF) |
       (role << FL_ROLE) |
-      (o.marketOrder ? 1 << FL_MARKET_ORDER : 0) |
+      (marketOrder ? 1 << FL_MARKET_ORDER : 0) |
       (level << FL_LEVEL);
-    const qty = kind === KIND_BUY ? o.minSharesOut : o.maxShares;
+    const qty = kind === KIND_BUY ? minSharesOut : maxShares;
     f[fb + F_QTY] = qty;
     f[fb + F_FILLED] = 0;
     f[fb + F_COLL] = 0;
     f[fb + F_FEES] = 0;
-    f[fb + F_MAX_FEE] = o.maxFee;
-    p.setLimits(t, kind, o);
-    f[fb + F_EXPIRY] = o.expiry ?? 0;
-    f[fb + F_CREATED] = o.nowMs;
-    f[fb + F_UPDATED] = o.nowMs;
+    f[fb + F_MAX_FEE] = maxFee;
+    p.setLimitValues(t, kind, maxShares, minSharesOut, maxCollateralIn, minCollateralOut);
+    f[fb + F_EXPIRY] = expiry ?? 0;
+    f[fb + F_CREATED] = nowMs;
+    f[fb + F_UPDATED] = nowMs;
     // the reservation itself is implicit in the record (see ./order-pool.ts); the ledger's is not
-    if (kind === KIND_SELL_INVENTORY) ledger.reserveTokens(pos, outcome, o.maxShares);
-    else ledger.reserved[o.trader] = ledger.reserved[o.trader]! + o.maxCollateralIn;
+    if (kind === KIND_SELL_INVENTORY) ledger.reserveTokens(pos, outcome, maxShares);
+    else ledger.reserved[trader] = ledger.reserved[trader]! + maxCollateralIn;
     const id = p.idOf(t);
-    if (this.sink) this.sink({ type: 'accepted', id, market: o.market, trader: o.trader, side: side === 0 ? 'bid' : 'ask', bookPrice: level * cfg.tick, atMs: o.nowMs });
+    if (this.sink) this.sink({ type: 'accepted', id, market, trader, side: side === 0 ? 'bid' : 'ask', bookPrice: level * cfg.tick, atMs: nowMs });
 
     // most adds do not cross: skip the matching loop for them
     const crosses = side === 0 ? level >= L.bestAsk : level <= L.bestBid;
@@ -256,8 +271,8 @@ export class MatchingEngine implements Engine {
     // its whole quantity at its own price. It is what settleTaker decides for it (its quantity is at
     // least minOrderSize ≥ minFillSize), without the call and the record reloads.
     if (!crosses && tif === 0 && role !== 2 && kind !== KIND_SELL_INVENTORY) {
-      const a = legAmount(kind, o.price, qty);
-      if (a + feeFor(a, cfg.makerFeeBps, o.maxFee) <= o.maxCollateralIn) {
+      const a = legAmount(kind, price, qty);
+      if (a + feeFor(a, cfg.makerFeeBps, maxFee) <= maxCollateralIn) {
         L.push(p, t, side, level, qty);
         const lv = p.lc[t >>> CHUNK_BITS]!;
         const lb = (t & CHUNK_MASK) * L_STRIDE;
@@ -270,11 +285,11 @@ export class MatchingEngine implements Engine {
       }
     }
     let status: OrderStatus;
-    if (tif === 2 && !(crosses && this.match(t, o.nowMs, true))) {
-      status = this.finish(t, 'voided', 'IOC_CLOSED', 'ioc', o.nowMs);
+    if (tif === 2 && !(crosses && this.match(t, nowMs, true))) {
+      status = this.finish(t, 'voided', 'IOC_CLOSED', 'ioc', nowMs);
     } else {
-      const blocked = crosses && this.match(t, o.nowMs, false) === false;
-      status = this.settleTaker(t, blocked, o.nowMs);
+      const blocked = crosses && this.match(t, nowMs, false) === false;
+      status = this.settleTaker(t, blocked, nowMs);
     }
     const filledShares = status === 'open' ? f[fb + F_FILLED]! : this.lastFilled;
     if (this.sink) this.flushLevels();

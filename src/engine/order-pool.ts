@@ -193,28 +193,34 @@ export class OrderPool {
    * collateral limit in the record, the other two, when not both zero, in `extras`.
    */
   setLimits(slot: number, kind: number, o: OrderLimits): void {
-    const lv = this.lc[slot >>> CHUNK_BITS]!;
-    const b = (slot & CHUNK_MASK) * L_STRIDE;
+    this.setLimitValues(slot, kind, o.maxShares, o.minSharesOut, o.maxCollateralIn, o.minCollateralOut);
+  }
+
+  /** `setLimits` on values the caller has already read. */
+  setLimitValues(slot: number, kind: number, maxShares: number, minSharesOut: number, maxCollateralIn: number, minCollateralOut: number): void {
     const f = this.fc[slot >>> CHUNK_BITS]!;
+    const fb = (slot & CHUNK_MASK) * F_STRIDE;
     // BUY: qty is minSharesOut, binding maxCollateralIn, others maxShares and minCollateralOut.
     // SELL_INVENTORY: qty is maxShares, binding minCollateralOut, others minSharesOut and maxCollateralIn.
     // SELL_NO_INVENTORY: qty is maxShares, binding maxCollateralIn, others minSharesOut and minCollateralOut.
     let x: number;
     let y: number;
     if (kind === 0) {
-      f[(slot & CHUNK_MASK) * F_STRIDE + F_LIMIT] = o.maxCollateralIn;
-      x = o.maxShares;
-      y = o.minCollateralOut;
+      f[fb + F_LIMIT] = maxCollateralIn;
+      x = maxShares;
+      y = minCollateralOut;
     } else if (kind === 1) {
-      f[(slot & CHUNK_MASK) * F_STRIDE + F_LIMIT] = o.minCollateralOut;
-      x = o.minSharesOut;
-      y = o.maxCollateralIn;
+      f[fb + F_LIMIT] = minCollateralOut;
+      x = minSharesOut;
+      y = maxCollateralIn;
     } else {
-      f[(slot & CHUNK_MASK) * F_STRIDE + F_LIMIT] = o.maxCollateralIn;
-      x = o.minSharesOut;
-      y = o.minCollateralOut;
+      f[fb + F_LIMIT] = maxCollateralIn;
+      x = minSharesOut;
+      y = minCollateralOut;
     }
     if (x !== 0 || y !== 0) {
+      const lv = this.lc[slot >>> CHUNK_BITS]!;
+      const b = (slot & CHUNK_MASK) * L_STRIDE;
       lv[b + L_FLAGS] = lv[b + L_FLAGS]! | (1 << FL_EXTRAS);
       this.extras.set(slot, [x, y]);
     }

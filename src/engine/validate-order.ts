@@ -24,9 +24,30 @@ function badAmount(field: string): Rejection {
 }
 
 export function validateOrder(o: SubmitOrder, cfg: MarketConfig): Rejection | null {
-  if (o.outcome !== 0 && o.outcome !== 1) return reject('BAD_INPUT', 'outcome', 'outcome must be 0 (NO) or 1 (YES)');
-  if (o.kind !== 0 && o.kind !== 1 && o.kind !== 2) return reject('BAD_INPUT', 'kind', 'kind must be 0, 1 or 2');
-  const price = o.price;
+  return validateOrderFields(o.outcome, o.kind, o.price, o.maxShares, o.minSharesOut, o.maxCollateralIn, o.minCollateralOut, o.maxFee, o.timeInForce, o.makerRole, o.expiry, o.nowMs, cfg);
+}
+
+/**
+ * `validateOrder` on fields the caller has read once: the engine's callers pass orders of several
+ * object shapes, and every property load of such an object is a polymorphic lookup.
+ */
+export function validateOrderFields(
+  outcome: unknown,
+  kind: unknown,
+  price: number,
+  maxShares: number,
+  minSharesOut: number,
+  maxCollateralIn: number,
+  minCollateralOut: number,
+  maxFee: number,
+  timeInForce: unknown,
+  makerRole: unknown,
+  expiry: number | undefined,
+  nowMs: number,
+  cfg: MarketConfig,
+): Rejection | null {
+  if (outcome !== 0 && outcome !== 1) return reject('BAD_INPUT', 'outcome', 'outcome must be 0 (NO) or 1 (YES)');
+  if (kind !== 0 && kind !== 1 && kind !== 2) return reject('BAD_INPUT', 'kind', 'kind must be 0, 1 or 2');
   if (!isUint(price)) return reject('BAD_INPUT', 'price', 'price must be a non-negative safe integer');
   const tick = cfg.tick;
   if (price < tick || price > ONE - tick) {
@@ -38,25 +59,25 @@ export function validateOrder(o: SubmitOrder, cfg: MarketConfig): Rejection | nu
   const q = price / tick;
   if (Math.floor(q) !== q) return reject('OFF_TICK', 'price', `price must be a multiple of the tick ${tick}`);
   // explicit checks rather than a loop over field names: keyed loads are slow on the hot path
-  if (!isUint(o.maxShares)) return badAmount('maxShares');
-  if (!isUint(o.minSharesOut)) return badAmount('minSharesOut');
-  if (!isUint(o.maxCollateralIn)) return badAmount('maxCollateralIn');
-  if (!isUint(o.minCollateralOut)) return badAmount('minCollateralOut');
-  if (!isUint(o.maxFee)) return badAmount('maxFee');
-  const tif = o.timeInForce ?? 0;
+  if (!isUint(maxShares)) return badAmount('maxShares');
+  if (!isUint(minSharesOut)) return badAmount('minSharesOut');
+  if (!isUint(maxCollateralIn)) return badAmount('maxCollateralIn');
+  if (!isUint(minCollateralOut)) return badAmount('minCollateralOut');
+  if (!isUint(maxFee)) return badAmount('maxFee');
+  const tif = timeInForce ?? 0;
   if (tif !== 0 && tif !== 1 && tif !== 2) return reject('BAD_INPUT', 'timeInForce', 'timeInForce must be 0, 1 or 2');
-  const role = o.makerRole ?? 0;
+  const role = makerRole ?? 0;
   if (role !== 0 && role !== 1 && role !== 2) return reject('BAD_INPUT', 'makerRole', 'makerRole must be 0, 1 or 2');
-  if (o.expiry !== undefined && !isUint(o.expiry)) return reject('BAD_INPUT', 'expiry', 'expiry must be unix seconds');
-  if (typeof o.nowMs !== 'number' || !Number.isFinite(o.nowMs) || o.nowMs < 0) {
+  if (expiry !== undefined && !isUint(expiry)) return reject('BAD_INPUT', 'expiry', 'expiry must be unix seconds');
+  if (typeof nowMs !== 'number' || !Number.isFinite(nowMs) || nowMs < 0) {
     return reject('BAD_INPUT', 'nowMs', 'nowMs must be a finite non-negative number');
   }
-  const qtyField = o.kind === KIND_BUY ? 'minSharesOut' : 'maxShares';
-  const qty = o.kind === KIND_BUY ? o.minSharesOut : o.maxShares;
+  const qtyField = kind === KIND_BUY ? 'minSharesOut' : 'maxShares';
+  const qty = kind === KIND_BUY ? minSharesOut : maxShares;
   if (qty < cfg.minOrderSize) return reject('BELOW_MIN_ORDER_SIZE', qtyField, `${qtyField} must be at least ${cfg.minOrderSize}`);
   if (qty > MAX_ORDER_SHARES) return reject('BAD_INPUT', qtyField, `${qtyField} must be at most ${MAX_ORDER_SHARES}`);
-  if (o.kind !== 1 && o.maxCollateralIn === 0) return reject('BAD_INPUT', 'maxCollateralIn', 'maxCollateralIn must be above 0');
-  if (o.expiry && o.expiry * 1000 <= o.nowMs) return reject('EXPIRED', 'expiry', 'expiry has already passed');
+  if (kind !== 1 && maxCollateralIn === 0) return reject('BAD_INPUT', 'maxCollateralIn', 'maxCollateralIn must be above 0');
+  if (expiry && expiry * 1000 <= nowMs) return reject('EXPIRED', 'expiry', 'expiry has already passed');
   return null;
 }
 
