@@ -17,6 +17,7 @@ import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import type { ListOrdersParams, RecentOrdersParams } from '../exchange/client/orders-read.ts';
 import type { Address, Bytes32, VenueOrder } from '../model/order.ts';
+import { VenueError } from '../exchange/client/errors.ts';
 import { remainingShares } from '../orders/venue-order-shares.ts';
 import { feedEvent, venueMs, type FeedEvent } from './feed-event.ts';
 import type { FeedHealth } from './feed-health.ts';
@@ -153,8 +154,10 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
       try {
         const o = await opts.client.orders.get(v.ref);
         byNonce.set(o.nonce.toLowerCase(), o);
-      } catch {
-        tracker.forget(v.nonce); // unknown to the venue: nothing more to learn
+      } catch (err) {
+        // unknown to the venue: nothing more to learn. Any other failure (5xx, 429, a timeout) is
+        // transient: the order is looked up again next poll, or its last fills would never be seen
+        if (err instanceof VenueError && err.status === 404) tracker.forget(v.nonce);
       }
     }
     return tracker.observe([...byNonce.values()], opts.clock.now());

@@ -275,9 +275,12 @@ async function wire(
     },
     inFlightTimeoutMs: cfg.orders.inFlightTimeoutMs,
     ...(cfg.orders.deadManExpiryMs > 0 ? { deadManSeconds: Math.max(2, Math.round(cfg.orders.deadManExpiryMs / 1000)) } : {}),
-    // an order gone without its fills seen keeps counting until the fills poll (below) has had two
-    // chances to report them; the paper venue reports fills itself, before an order's end
-    settleMs: paper ? 0 : 2 * fillsPollMs(cfg) + 1_000,
+    // an order gone without its fills seen keeps counting until the fills poll (below) reports it
+    // closed, its fills first; the time limit is only a backstop for an order the feed can never
+    // report, long enough to ride out a run of failed polls (a heavy 5xx/429 spell) — released
+    // earlier, a fill not yet seen would drop out of the worst case. The paper venue reports fills
+    // itself, before an order's end.
+    settleMs: paper ? 0 : Math.max(30_000, 10 * fillsPollMs(cfg)),
     onHalt: (err, result) => {
       log.fatal({ err: err.message, remaining: result.remaining }, 'order manager halted; exiting');
       void shutdown('halt', result).then(() => exitCode.resolve(EXIT_HALT));

@@ -55,3 +55,42 @@ test('orders that left the open list without a final state are listed for lookup
   assert.deepEqual(t.vanished(new Set()), [{ nonce: N, ref: 7 }]);
   assert.deepEqual(t.vanished(new Set([N.toLowerCase()])), []);
 });
+
+test('a vanished order whose lookup fails transiently is looked up again; only a 404 forgets it', async () => {
+  const { ownOrdersReader } = await import('../../src/feeds/own-orders-feed.ts');
+  const { VenueError } = await import('../../src/exchange/client/errors.ts');
+  const err = (status: number) => new VenueError({ status, venueCode: null, message: 'x', endpoint: 'GET /orders/7', retryAfterMs: null, body: null });
+  let open: VenueOrder[] = [sell(0)];
+  const answers: (VenueOrder | Error)[] = [];
+  let lookups = 0;
+  const client = {
+    orders: {
+      async *iterate() {
+        yield* open;
+      },
+      async get() {
+        lookups++;
+        const a = answers.shift()!;
+        if (a instanceof Error) throw a;
+        return a;
+      },
+    },
+  };
+  const read = ownOrdersReader({ client, trader: '0x0000000000000000000000000000000000000001', clock: { now: () => 1 } as never });
+  await read(); // baseline
+  open = [];
+  answers.push(err(503));
+  assert.deepEqual(await read(), [], 'the 5xx poll learns nothing');
+  answers.push(sell(10_000_000, 'filled'));
+  assert.deepEqual((await read()).map((e) => e.event.type), ['OrderFilled', 'OrderClosed'], 'the next poll still finds the fill');
+  // a 404: the venue does not know it; nothing more to ask
+  open = [{ ...sell(0), id: 8, nonce: ('0x' + '02'.repeat(32)) as Bytes32 }];
+  await read();
+  open = [];
+  answers.push(err(404));
+  await read();
+  const before = lookups;
+  assert.deepEqual(await read(), []);
+  assert.equal(lookups, before, 'not looked up again after a 404');
+  assert.equal(lookups, 3);
+});
