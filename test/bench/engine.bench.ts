@@ -45,10 +45,15 @@ interface Stream {
   trader: Int32Array;
   outcome: Uint8Array;
   price: Int32Array;
-  size: Float64Array;
+  /**
+   * Sizes, budgets and fee caps stay below 2^31 here, so int columns: the order objects then hold
+   * small integers, as a JSON-parsed request does (numbers read from a Float64Array would make
+   * them double fields, a boxed number each, which no caller of the engine produces).
+   */
+  size: Int32Array;
   /** the signed V2 budget and fee cap of each submit, computed when the stream is built */
-  maxIn: Float64Array;
-  maxFee: Float64Array;
+  maxIn: Int32Array;
+  maxFee: Int32Array;
   tif: Uint8Array;
 }
 
@@ -61,9 +66,9 @@ function buildStream(n: number, seed: number): Stream {
     trader: new Int32Array(n),
     outcome: new Uint8Array(n),
     price: new Int32Array(n),
-    size: new Float64Array(n),
-    maxIn: new Float64Array(n),
-    maxFee: new Float64Array(n),
+    size: new Int32Array(n),
+    maxIn: new Int32Array(n),
+    maxFee: new Int32Array(n),
     tif: new Uint8Array(n),
   };
   let submits = 0;
