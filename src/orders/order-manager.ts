@@ -574,8 +574,10 @@ export class OrderManager {
     if (o.retryable) {
       e.state = 'working'; // the next diff cancels it again if it is still unwanted
     } else {
-      this.entries.delete(k);
+      // refused for good, most often because the order is no longer open: it filled, and those
+      // fills may not be in the position yet, so it is parked (still counted) like an order found gone
       this.needsReconcile.add(lower(e.marketId));
+      this.park(k, e, { type: 'OrderGone', marketId: e.marketId, nonce: e.planned.nonce, ts: now }, now);
     }
   }
 

@@ -127,7 +127,9 @@ function reduceOrder(m: MarketState, e: OrderManagerEvent): MarketState {
     case 'OrderGone':
       return drop(m, e.nonce);
     case 'CancelFailed':
-      return e.retryable ? setState(m, e.nonce, 'working') : drop(m, e.nonce);
+      // a final refusal leaves the order counted: the order manager parks it (its fills may still be
+      // on the way) and its OrderGone, after the fills or the settle time, is what drops it
+      return e.retryable ? setState(m, e.nonce, 'working') : setState(m, e.nonce, 'cancelling');
     case 'OrderAdopted':
       return withOrder(m, key(e.nonce), { slot: e.slot, order: e.order, remaining: e.remaining, state: 'working', placedAt: e.ts });
     case 'OrderRemainingChanged': {

@@ -257,6 +257,22 @@ describe('OrderManager outcomes', () => {
     assert.ok(venue.calls.some((c) => c.kind === 'open-orders'));
   });
 
+  it('a cancel refused because the order filled keeps it counted (parked) until its fills are seen', async () => {
+    const { venue, om, of } = setup({ settleMs: 30_000 });
+    await om.sync(M1, quotes(500_000).slice(0, 1));
+    const n = [...venue.open.keys()][0]! as Bytes32;
+    venue.open.delete(n); // filled at the venue; the fills feed has not reported it yet
+    venue.cancelScript = (x) => ({ ok: false, nonce: x, code: 'ORDER_NOT_OPEN', message: '409 filled', retryable: false });
+    await om.sync(M1, []);
+    assert.equal(om.tracked().length, 0, 'no longer a live quote');
+    assert.ok(om.knows(n), 'but still tracked as parked');
+    assert.deepEqual(of('OrderParked').map((e) => e.nonce), [n]);
+    assert.deepEqual(of('OrderGone'), [], 'the store keeps counting it');
+    om.settle(n); // the feed reports it closed, its fills first
+    assert.deepEqual(of('OrderGone').map((e) => e.nonce), [n]);
+    assert.ok(!om.knows(n));
+  });
+
   it('a market needing reconciliation does not list orders on every tick while the venue fails', async () => {
     const { venue, om, clock } = setup({ reconcileMinIntervalMs: 1000 });
     await om.sync(M1, quotes(500_000).slice(0, 1));

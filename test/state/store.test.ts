@@ -104,6 +104,17 @@ describe('StateStore', () => {
     assert.deepEqual([...s.markets.get(M)!.orders.keys()], [a.nonce]);
   });
 
+  it('a cancel refused for good keeps the order counted (cancelling) until the manager reports it gone', () => {
+    let s = emptyState();
+    const a = planned(1, 1, 1, 600_000);
+    s = reduce(s, { type: 'OrderSubmitted', marketId: M, slot: 's', nonce: a.nonce, order: a, retry: false, ts: 1 });
+    s = reduce(s, { type: 'OrderAccepted', marketId: M, nonce: a.nonce, duplicate: false, ts: 2 });
+    s = reduce(s, { type: 'CancelFailed', marketId: M, nonce: a.nonce, reason: 'ORDER_NOT_OPEN', retryable: false, ts: 3 });
+    assert.equal(s.markets.get(M)!.orders.get(a.nonce)?.state, 'cancelling', 'its fills may still be on the way');
+    s = reduce(s, { type: 'OrderGone', marketId: M, nonce: a.nonce, ts: 4 });
+    assert.equal(s.markets.get(M)!.orders.size, 0);
+  });
+
   it('reserved collateral: buys lock price × size + fee cap, sells without inventory lock (1 − price) × size', () => {
     let s = emptyState();
     const buy = { ...planned(1, 1, 0, 370_000, 12_345_678), maxFee: 45_679 };
