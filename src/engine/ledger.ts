@@ -10,9 +10,12 @@ export class Ledger {
   collateral = new Float64Array(64);
   reserved = new Float64Array(64);
   traders = 0;
-  fee = 0;
+  // -0, not 0: a double from the start (-0 is never a small integer), so the field keeps one
+  // representation when the sum passes 2^31; a 0 would make it a small-integer field that V8
+  // generalises then, deoptimising every optimised function that touches the ledger mid-run
+  fee = -0;
   /** net collateral deposited (deposits − withdrawals), kept below 2^53 */
-  total = 0;
+  total = -0; // a double from the start, as `fee`
 
   /** position arrays, indexed by a position number from `positionIndex` */
   yes = new Float64Array(256);

@@ -143,12 +143,13 @@ export class MatchingEngine implements Engine {
       config: cfg,
       ladder,
       status: 'open',
-      backing: 0,
-      supplyYes: 0,
-      supplyNo: 0,
+      // -0: double fields from the start, as Ledger.fee (these sums pass 2^31 within seconds)
+      backing: -0,
+      supplyYes: -0,
+      supplyNo: -0,
       payoutYes: null,
       lastPrice: null,
-      volume: 0,
+      volume: -0,
       dirty: new Uint8Array(2 * (ladder.top + 1)),
     });
     return this.markets.length - 1;
