@@ -117,7 +117,9 @@ export class BookStreamHub {
 
   /** Publish YES-terms level changes of one market to both outcome views. */
   publishChanges(marketId: string, changes: readonly LevelChange[], nowMs: number): void {
-    if (changes.length === 0) return;
+    // no stream was ever opened (the usual case for a server driven by orders alone): every order
+    // command ends here, so skip the key building and the timestamp
+    if (changes.length === 0 || this.streams.size === 0) return;
     const ts = new Date(nowMs).toISOString();
     for (const oi of [1, 0] as const) {
       const s = this.streams.get(`${marketId.toLowerCase()}|${oi}`);
@@ -134,6 +136,7 @@ export class BookStreamHub {
 
   /** Publish a trade at YES price `price`; `takerSide` is the YES taker's side. */
   publishTrade(marketId: string, price: number, size: number, takerSide: 'buy' | 'sell', nowMs: number): void {
+    if (this.streams.size === 0) return;
     const ts = new Date(nowMs).toISOString();
     for (const oi of [1, 0] as const) {
       const s = this.streams.get(`${marketId.toLowerCase()}|${oi}`);

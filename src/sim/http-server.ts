@@ -10,7 +10,7 @@ import type { ExchangeState, RequestContext } from './context.ts';
 import { HttpError, internalError, rateLimited, unauthorized, forbidden } from './http-errors.ts';
 import type { FaultInjector } from './faults.ts';
 import { RateLimiter, rateHeaders, type RateDecision } from './rate-limiter.ts';
-import type { JsonReply, Router } from './router.ts';
+import type { JsonReply, Reply, Router } from './router.ts';
 import type { ApiKeyRecord } from './records.ts';
 
 export const BASE_PATH = '/v2';
@@ -99,31 +99,40 @@ function splitTarget(target: string): { pathname: string; searchParams: URLSearc
   return { pathname: url.pathname, searchParams: url.searchParams };
 }
 
-async function writeReply(res: ServerResponse, reply: JsonReply, faults: FaultInjector, extraHeaders: Record<string, string>): Promise<void> {
-  if (res.headersSent || res.destroyed) return;
-  const headers: Record<string, string> = { ...extraHeaders, ...(reply.headers ?? {}) };
+/**
+ * Write a JSON reply. Synchronous (undefined) unless a slow-body fault paces the body, then a
+ * promise: a reply per request is the hot path, and an async function costs a promise and a
+ * microtask turn each time.
+ */
+function writeReply(res: ServerResponse, reply: JsonReply, faults: FaultInjector, extraHeaders: Record<string, string>): Promise<void> | undefined {
+  if (res.headersSent || res.destroyed) return undefined;
+  const headers: Record<string, string> = {};
+  for (const k in extraHeaders) headers[k] = extraHeaders[k]!;
+  if (reply.headers) for (const k in reply.headers) headers[k] = reply.headers[k]!;
   if (reply.body === undefined || reply.status === 304) {
     res.writeHead(reply.status, headers);
     res.end();
-    return;
+    return undefined;
   }
   const text = toJson(reply.body);
   const length = Buffer.byteLength(text, 'utf8');
   headers['Content-Type'] = 'application/json; charset=utf-8';
   headers['Content-Length'] = String(length);
   res.writeHead(reply.status, headers);
-  if (length > faults.settings.slowBodyChunkBytes && faults.slowBody()) {
-    const buf = Buffer.from(text, 'utf8');
-    const step = Math.max(1, faults.settings.slowBodyChunkBytes);
-    for (let i = 0; i < buf.length && !res.destroyed; i += step) {
-      res.write(buf.subarray(i, i + step));
-      await sleep(faults.settings.slowBodyPauseMs);
-    }
-    res.end();
-    return;
-  }
+  if (length > faults.settings.slowBodyChunkBytes && faults.slowBody()) return writeSlowly(res, Buffer.from(text, 'utf8'), faults);
   // a string body goes out with the head in one socket write (a Buffer would be a second chunk)
   res.end(text, 'utf8');
+  return undefined;
+}
+
+/** The slow-body fault: the body in small chunks with pauses. */
+async function writeSlowly(res: ServerResponse, buf: Buffer, faults: FaultInjector): Promise<void> {
+  const step = Math.max(1, faults.settings.slowBodyChunkBytes);
+  for (let i = 0; i < buf.length && !res.destroyed; i += step) {
+    res.write(buf.subarray(i, i + step));
+    await sleep(faults.settings.slowBodyPauseMs);
+  }
+  res.end();
 }
 
 function errorReply(e: HttpError): JsonReply {
@@ -202,16 +211,19 @@ export async function handleRequest(deps: HttpServerDeps, req: IncomingMessage, 
     }
 
     const ctx: RequestContext = { method, path, params, query: url.searchParams, body, headers: req.headers, key, state, now, req, res };
-    const reply = await route.handler(ctx);
+    // handlers are mostly synchronous: await only a promise (an await costs a microtask turn)
+    const answer = route.handler(ctx);
+    const reply = typeof (answer as Promise<Reply>).then === 'function' ? await answer : (answer as Reply);
     if (reply.kind === 'handled') return;
-    await writeReply(res, reply, faults, rateHdrs);
+    const pending = writeReply(res, reply, faults, rateHdrs);
+    if (pending) await pending;
   } catch (e) {
     if (e instanceof HttpError) {
-      await writeReply(res, errorReply(e), faults, rateHdrs).catch(() => undefined);
+      await writeReply(res, errorReply(e), faults, rateHdrs)?.catch(() => undefined);
       return;
     }
     deps.onError?.(e, method, path);
-    await writeReply(res, errorReply(internalError()), faults, rateHdrs).catch(() => undefined);
+    await writeReply(res, errorReply(internalError()), faults, rateHdrs)?.catch(() => undefined);
   }
 }
 
