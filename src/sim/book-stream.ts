@@ -108,6 +108,11 @@ export class BookStreamHub {
     return s;
   }
 
+  /** Has any stream ever been opened? Until then level changes and trades have nowhere to go. */
+  hasStreams(): boolean {
+    return this.streams.size > 0;
+  }
+
   /** Subscribers across all streams (for tests and metrics). */
   subscriberCount(): number {
     let n = 0;

@@ -45,6 +45,9 @@ export class EngineEventHandler {
   };
 
   private onLevel(market: number, side: 'bid' | 'ask', price: number, size: number): void {
+    // level changes only feed the book streams; with none open (a new one starts from a snapshot)
+    // there is nothing to coalesce, and every order command would pay for it
+    if (!this.hub.hasStreams()) return;
     const id = this.host.marketId(market);
     if (!id) return;
     let m = this.pendingLevels.get(id);
