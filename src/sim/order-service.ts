@@ -11,7 +11,7 @@
  */
 import { recoverCancelSigner, recoverDigestSigner } from '../exchange/signing/recover.ts';
 import { toSettlementV2Order } from '../exchange/signing/orderMapping.ts';
-import { cryptoBackend } from '../exchange/signing/backend.ts';
+import { cryptoBackend, pureForcedByEnv } from '../exchange/signing/backend.ts';
 import { domainSeparators } from '../exchange/signing/domains.ts';
 import { bytesToHex } from '../exchange/signing/hex.ts';
 import { hashOrderStruct, typedDataDigest } from '../exchange/signing/structHashes.ts';
@@ -105,6 +105,11 @@ export class OrderService {
   readonly byTrader = new Map<string, StoredOrder[]>();
   /** the order being submitted, so the engine events it triggers find it before its id is known */
   pending: StoredOrder | null = null;
+  /**
+   * The crypto backend choice, read from the environment once: asked per call, the signing module
+   * reads `process.env` (a slow native lookup) three times per order.
+   */
+  private readonly crypto = { pure: pureForcedByEnv() };
 
   constructor(
     private readonly state: ExchangeState,
@@ -185,9 +190,9 @@ export class OrderService {
     try {
       // one struct build for both the digest and the engine command (recoverOrder would rebuild it)
       struct = toSettlementV2Order(body);
-      const be = cryptoBackend();
+      const be = cryptoBackend(this.crypto);
       const digest = typedDataDigest(domainSeparators(this.chain).settlementV2, hashOrderStruct(struct, be.keccak256), be.keccak256);
-      rec = { hash: bytesToHex(digest) as Bytes32, signer: recoverDigestSigner(digest, body.signature) };
+      rec = { hash: bytesToHex(digest) as Bytes32, signer: recoverDigestSigner(digest, body.signature, this.crypto) };
     } catch (e) {
       rethrowBadInput(e, prefix);
     }
@@ -334,7 +339,7 @@ export class OrderService {
       const body: CancelBody = { trader: v.address(b.trader, fieldPath(prefix, 'trader')), nonce: v.bytes32(b.nonce, fieldPath(prefix, 'nonce')), signature: v.signature(b.signature, fieldPath(prefix, 'signature')) };
     let signer: Address;
     try {
-      signer = recoverCancelSigner(body, this.chain);
+      signer = recoverCancelSigner(body, this.chain, this.crypto);
     } catch (e) {
       rethrowBadInput(e, prefix);
     }
