@@ -14,11 +14,6 @@ import { INVARIANT_NAMES } from '../../src/chaos/invariants.ts';
 import { formatChaosReport } from '../../src/chaos/chaos-report.ts';
 import { FAULT_KINDS } from '../../src/sim/faults.ts';
 
-const KNOWN_RACE =
-  'residual, under investigation: the main race (a filled or cancelled order forgotten before its fill reached the position) is ' +
-  'fixed (0 of 625 limit checks violated in a 5.5-minute heavy soak, 8 before), but under the latency profile with seed 3 a ' +
-  'worst case a few shares over maxPosition is still seen for about a second in some runs';
-
 let report: ChaosReport;
 before(async () => {
   const workDir = mkdtempSync(join(tmpdir(), 'bm-chaos-test-'));
@@ -44,7 +39,7 @@ test('zero violations: reconcile view, nonces, duplicates, stalls, crashes, clea
   assert.deepEqual(others, [], formatChaosReport(report));
 });
 
-test('zero violations: position and notional limits at worst case', { todo: KNOWN_RACE }, () => {
+test('zero violations: position and notional limits at worst case', () => {
   const limits = report.violations.filter((v) => v.invariant === 'position-limit' || v.invariant === 'notional-limit');
   assert.deepEqual(limits, [], formatChaosReport(report));
 });
@@ -63,9 +58,8 @@ test('bookmaker chaos --json writes the report and exits 0', { timeout: 120_000 
     process.stdout.write = orig;
   }
   const report = JSON.parse(readFileSync(out, 'utf8'));
-  // the exit code follows the violations (0 only with none); the limits race above can make it 1
-  assert.equal(code, report.totalViolations === 0 ? 0 : 1, writes.join(''));
-  assert.deepEqual(report.violations.filter((v: { invariant: string }) => !/limit/.test(v.invariant)), []);
+  assert.equal(code, 0, writes.join(''));
+  assert.deepEqual(report.violations, []);
   assert.equal(report.profile, 'flaky');
   assert.ok(report.totalChecks > 0);
   assert.match(writes.join(''), /Faults injected[\s\S]*Invariants[\s\S]*result: (PASS|FAIL)/);
