@@ -18,7 +18,9 @@ import type { Logger } from '../core/logger.ts';
 import type { ListOrdersParams, RecentOrdersParams } from '../exchange/client/orders-read.ts';
 import type { Address, Bytes32, VenueOrder } from '../model/order.ts';
 import { VenueError } from '../exchange/client/errors.ts';
-import { remainingShares } from '../orders/venue-order-shares.ts';
+import { remainingShares, totalShares } from '../orders/venue-order-shares.ts';
+
+export { totalShares };
 import { feedEvent, venueMs, type FeedEvent } from './feed-event.ts';
 import type { FeedHealth } from './feed-health.ts';
 import { pollFeed } from './poll-feed.ts';
@@ -49,11 +51,6 @@ export interface OwnOrdersFeedOptions {
 
 const SOURCE = 'own-orders';
 
-/** Shares an order was for: sells carry shares; V2 buys carry a collateral budget and minSharesOut. */
-export function totalShares(o: VenueOrder): number {
-  if (o.side === 0 && o.settlementVersion === 2 && o.sv2MinSharesOut !== null) return Number(o.sv2MinSharesOut);
-  return o.size;
-}
 
 /**
  * Shares filled so far. A V2 buy reports `filledSize` as collateral spent (its budget also covers

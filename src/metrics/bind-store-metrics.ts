@@ -40,7 +40,9 @@ export function countEvent(m: BotMetrics, e: StateEvent, state: StoreState, bySl
       m.cancelsFailed.inc({ market: market(e.marketId), reason: e.reason });
       break;
     case 'OrderAdopted':
-      m.ordersAdopted.inc({ market: market(e.marketId) });
+      // a stranger found and being cancelled is taken into account (counted at worst case) too; only
+      // orders adopted into a quote slot count as adopted
+      if (!e.slot.startsWith('orphan:')) m.ordersAdopted.inc({ market: market(e.marketId) });
       break;
     case 'OrdersReconciled':
       m.reconciles.inc();

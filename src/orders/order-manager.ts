@@ -42,7 +42,7 @@ import { NonceSource } from './nonces.ts';
 import { planCalls, type VenueCall } from './plan-calls.ts';
 import { planReconcile } from './reconcile.ts';
 import { TrackedOrders, type Entry } from './tracked-orders.ts';
-import { plannedFromVenue, remainingShares } from './venue-order-shares.ts';
+import { plannedFromVenue, totalShares, remainingShares } from './venue-order-shares.ts';
 
 export interface OrderManagerOptions {
   venue: VenuePort;
@@ -662,16 +662,22 @@ export class OrderManager {
       const e = this.entries.get(k);
       if (e) this.park(k, e, { type: 'OrderGone', marketId: e.marketId, nonce: e.planned.nonce, ts: now }, now);
     }
-    for (const a of plan.adopt) {
-      const planned = plannedFromVenue(a.order);
+    // A found order is counted at its whole size, less the fills the feed reports from now on: its
+    // fills so far may reach the position (balance poll) before or after the feed reports them, so
+    // counting only what rests now would drop a fill reported late from the worst case. Counting
+    // the whole size errs the safe way when those fills were in the position already.
+    const found = (o: VenueOrder, slot: string, state: Entry['state']): PlannedOrder => {
+      const resting = plannedFromVenue(o);
+      const planned = { ...resting, size: Math.max(resting.size, totalShares(o)) };
       if (!this.nonces.has(planned.nonce)) this.nonces.remember(planned.nonce);
-      this.entries.set(lower(planned.nonce), { marketId: a.order.marketId, slot: a.slot, planned, remaining: planned.size, state: 'working', sentAt: now, attempts: 0, resend: false });
-      this.emit({ type: 'OrderAdopted', marketId: a.order.marketId, slot: a.slot, nonce: planned.nonce, order: planned, remaining: planned.size, ts: now });
-    }
+      this.entries.set(lower(o.nonce), { marketId: o.marketId, slot, planned, remaining: resting.size, venueRemaining: resting.size, state, sentAt: now, attempts: 0, resend: false });
+      this.emit({ type: 'OrderAdopted', marketId: o.marketId, slot, nonce: planned.nonce, order: planned, remaining: planned.size, ts: now });
+      return planned;
+    };
+    for (const a of plan.adopt) found(a.order, a.slot, 'working');
     for (const o of plan.cancel) {
-      const planned = plannedFromVenue(o);
-      if (!this.nonces.has(planned.nonce)) this.nonces.remember(planned.nonce);
-      this.entries.set(lower(o.nonce), { marketId: o.marketId, slot: `orphan:${lower(o.nonce)}`, planned, remaining: planned.size, state: 'pending-cancel', sentAt: now, attempts: 0, resend: false });
+      // a stranger on its way out still counts until its cancel is answered and its fills are in
+      found(o, `orphan:${lower(o.nonce)}`, 'pending-cancel');
       this.emit({ type: 'CancelSubmitted', marketId: o.marketId, nonce: o.nonce, ts: now });
     }
     const nonces = plan.cancel.map((o) => o.nonce);

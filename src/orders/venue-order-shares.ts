@@ -1,7 +1,7 @@
 /**
  * Reading a venue order back into the order manager's terms.
  *
- * Entry points: `remainingShares(order)` and `plannedFromVenue(order)`.
+ * Entry points: `remainingShares(order)`, `totalShares(order)` and `plannedFromVenue(order)`.
  * The venue stores V2 buys with `size` = the all-in collateral budget and `remainingSize` in the
  * same units (protocol.md §4), so a buy's remaining shares are its signed minSharesOut scaled by
  * the unspent fraction of the budget. Sells and legacy orders carry shares directly.
@@ -14,6 +14,12 @@ export function remainingShares(o: VenueOrder): number {
     return Number((o.sv2MinSharesOut * BigInt(o.remainingSize)) / BigInt(o.size));
   }
   return o.remainingSize;
+}
+
+/** Shares an order was for: sells carry shares; V2 buys carry a collateral budget and minSharesOut. */
+export function totalShares(o: VenueOrder): number {
+  if (o.side === 0 && o.settlementVersion === 2 && o.sv2MinSharesOut !== null) return Number(o.sv2MinSharesOut);
+  return o.size;
 }
 
 /** The order as if we had planned it: used when a found order is adopted into a slot. */

@@ -312,13 +312,33 @@ describe('OrderManager.reconcile', () => {
       venue.open.set(p.nonce, venueOrder(p));
     }
     assert.equal(await om.reconcile(undefined, q), true);
-    assert.equal(of('OrderAdopted').length, 1);
+    const found = of('OrderAdopted');
+    assert.equal(found.filter((e) => !e.slot.startsWith('orphan:')).length, 1, 'one adopted into its slot');
+    // the other three are counted (at their whole size) while their cancels are on the way
+    assert.equal(found.filter((e) => e.slot.startsWith('orphan:')).length, 3);
+    assert.deepEqual(of('CancelSubmitted').map((e) => e.nonce).sort(), found.filter((e) => e.slot.startsWith('orphan:')).map((e) => e.nonce).sort());
     assert.equal(venue.open.size, 1);
     assert.equal(om.ready, true);
     await om.sync(M1, q);
     assert.equal(venue.open.size, 4);
     assertOnePerSlot(venue, om);
     assert.equal(venue.received.length, 3, 'the adopted slot was not re-created');
+  });
+
+  it('a found order counts at its whole size until the feed reports its fills, even fills from before it was found', async () => {
+    const { venue, om, of } = setup();
+    const q = quotes(500_000);
+    const p = { ...q[0]!.order, nonce: new NonceSource().next() };
+    venue.open.set(p.nonce, venueOrder(p, p.size - 500_000)); // half a share filled before the restart (within the size tolerance)
+    assert.equal(await om.reconcile(undefined, q), true);
+    const [adopted] = of('OrderAdopted');
+    assert.equal(adopted!.remaining, p.size, 'the store counts the whole size: the position may not hold that fill yet');
+    assert.equal(om.tracked(M1)[0]!.remaining, p.size - 500_000, 'the diff sees what rests');
+    // the feed reports the earlier fill late: the count shrinks to what rests, the order stays
+    om.applyFill(p.nonce, 500_000);
+    assert.deepEqual(of('OrderRemainingChanged').map((e) => e.remaining), [p.size - 500_000]);
+    assert.ok(om.knows(p.nonce));
+    assert.equal(om.tracked(M1)[0]!.remaining, p.size - 500_000);
   });
 
   it('after a reconnect: learns fills and vanished orders from the venue', async () => {
