@@ -7,6 +7,7 @@ import { KIND_BUY, KIND_SELL_INVENTORY, claimPayout, proRataFloor } from './fill
 import type { Ledger } from './ledger.ts';
 import type { MarketState } from './market-state.ts';
 import {
+  ALIVE_TOMB,
   CHUNK_BITS,
   CHUNK_MASK,
   FL_ALIVE_MASK,
@@ -71,19 +72,28 @@ export function checkEngineInvariants(p: OrderPool, l: Ledger, markets: MarketSt
       let best = side === 0 ? 0 : L.top;
       for (let lvl = 1; lvl < L.top; lvl++) {
         let n = 0;
+        let tombs = 0;
         let size = 0;
+        let last = NIL;
         for (let s = L.head[side]![lvl]!; s !== NIL; s = p.next(s)) {
           const iv = p.ic[s >>> CHUNK_BITS]!;
           const ib = (s & CHUNK_MASK) * I_STRIDE;
           const fl = p.flags(s);
-          const o = stateOfSlot(p, s);
-          n++;
-          size += o.quantity - o.filledShares;
-          if ((fl & FL_ALIVE_MASK) !== RESTING || fl >>> FL_LEVEL !== lvl || ((fl >> FL_SIDE) & 1) !== side || iv[ib + I_MARKET] !== m) {
+          const alive = fl & FL_ALIVE_MASK;
+          if (alive === ALIVE_TOMB) tombs++;
+          else {
+            const o = stateOfSlot(p, s);
+            n++;
+            size += o.quantity - o.filledShares;
+          }
+          if ((alive !== RESTING && alive !== ALIVE_TOMB) || fl >>> FL_LEVEL !== lvl || ((fl >> FL_SIDE) & 1) !== side || iv[ib + I_MARKET] !== m) {
             errs.push(`market ${m}: stray order in queue`);
           }
+          last = s;
         }
+        if (last !== L.tail[side]![lvl]) errs.push(`market ${m}: level ${lvl} side ${side} tail is not the queue's last slot`);
         if (n !== L.count[side]![lvl] || size !== L.size[side]![lvl]) errs.push(`market ${m}: level ${lvl} side ${side} aggregate mismatch`);
+        if (tombs !== L.tombs[side]![lvl]) errs.push(`market ${m}: level ${lvl} side ${side} tombstone count mismatch`);
         if (n > 0 && (side === 0 ? lvl > best : best === L.top)) best = lvl;
       }
       if (best !== (side === 0 ? L.bestBid : L.bestAsk)) errs.push(`market ${m}: best ${side === 0 ? 'bid' : 'ask'} pointer wrong`);
@@ -94,7 +104,8 @@ export function checkEngineInvariants(p: OrderPool, l: Ledger, markets: MarketSt
     const iv = p.ic[s >>> CHUNK_BITS]!;
     const ib = (s & CHUNK_MASK) * I_STRIDE;
     const fl = p.flags(s);
-    if ((fl & FL_ALIVE_MASK) === 0) continue;
+    // free slots, and tombstones (counted against their queues above; they reserve nothing)
+    if ((fl & FL_ALIVE_MASK) === 0 || (fl & FL_ALIVE_MASK) === ALIVE_TOMB) continue;
     if ((fl & FL_ALIVE_MASK) !== RESTING) errs.push(`order slot ${s}: live but not resting between commands`);
     const t = iv[ib + I_TRADER]!;
     const o = stateOfSlot(p, s);

@@ -82,6 +82,7 @@ const L_NEXT = op.L_NEXT;
 const L_FLAGS = op.L_FLAGS;
 const L_STRIDE = op.L_STRIDE;
 const FL_ALIVE_MASK = op.FL_ALIVE_MASK;
+const ALIVE_TOMB = op.ALIVE_TOMB;
 const FL_OUTCOME = op.FL_OUTCOME;
 const FL_SIDE = op.FL_SIDE;
 const FL_KIND = op.FL_KIND;
@@ -415,6 +416,12 @@ export class MatchingEngine implements Engine {
         const mfl = mFl;
         mExp = next === NIL ? 0 : fc[next >>> CHUNK_BITS]![(next & CHUNK_MASK) * F_STRIDE + F_EXPIRY]!;
         mFl = next === NIL ? 0 : lc[next >>> CHUNK_BITS]![(next & CHUNK_MASK) * L_STRIDE + L_FLAGS]!;
+        // a lazily cancelled order (see ./price-ladder.ts): nothing to trade, its slot freed here
+        if ((mfl & FL_ALIVE_MASK) === ALIVE_TOMB) {
+          if (!dry) L.dropTomb(p, m, opp, lvl);
+          m = next;
+          continue;
+        }
         if (exp > 0 && exp * 1000 <= nowMs) {
           if (!dry) this.finish(m, 'expired', null, 'expiry', nowMs);
           m = next;
@@ -584,26 +591,22 @@ export class MatchingEngine implements Engine {
     };
   }
 
-  /** End an order: unlink it, release what it still reserves, tell the sink, free the slot. */
-  private finish(slot: number, status: FinalStatus, reason: VoidReason | null, cause: DoneCause, nowMs: number): FinalStatus {
+  /**
+   * End an order: release what it still reserves, tell the sink, unlink it and free the slot. With
+   * `lazy` (outside any queue walk only), a resting order is left linked as a tombstone instead,
+   * to be freed by the next walker of its queue (see ./price-ladder.ts).
+   */
+  private finish(slot: number, status: FinalStatus, reason: VoidReason | null, cause: DoneCause, nowMs: number, lazy = false): FinalStatus {
     const p = this.pool;
     const f = p.fc[slot >>> CHUNK_BITS]!;
     const iv = p.ic[slot >>> CHUNK_BITS]!;
     const l = this.ledger;
     const fb = (slot & CHUNK_MASK) * F_STRIDE;
     const ib = (slot & CHUNK_MASK) * I_STRIDE;
-    // flags come from the slot's link entry: the unlink below needs only link entries, so the
-    // record's own cache miss (trader and amounts) overlaps it rather than preceding it
+    // flags come from the slot's link entry; everything else a cancel needs is in the record
     const fl = p.flags(slot);
     const trader = iv[ib + I_TRADER]!;
     const filled = f[fb + F_FILLED]!;
-    if ((fl & FL_ALIVE_MASK) === RESTING) {
-      const mk = this.markets[iv[ib + I_MARKET]!]!;
-      const side = (fl >> FL_SIDE) & 1;
-      const lvl = fl >>> FL_LEVEL;
-      mk.ladder.remove(p, slot, side, lvl, f[fb + F_QTY]! - filled);
-      this.markDirty(mk, side, lvl);
-    }
     if (((fl >> FL_KIND) & 3) === KIND_SELL_INVENTORY) {
       const r = f[fb + F_QTY]! - filled;
       l.reserveTokens(l.positionIndex(trader, iv[ib + I_MARKET]!), (fl >> FL_OUTCOME) & 1, -r);
@@ -616,6 +619,18 @@ export class MatchingEngine implements Engine {
       f[fb + F_UPDATED] = nowMs;
       this.sink({ type: 'done', id: p.idOf(slot), status, voidReason: reason, cause, order: this.state(slot, status, reason), atMs: nowMs });
     }
+    // the queue last: burying may free this slot (and its level's other tombstones) at once
+    if ((fl & FL_ALIVE_MASK) === RESTING) {
+      const mk = this.markets[iv[ib + I_MARKET]!]!;
+      const side = (fl >> FL_SIDE) & 1;
+      const lvl = fl >>> FL_LEVEL;
+      this.markDirty(mk, side, lvl);
+      if (lazy) {
+        mk.ladder.bury(p, slot, side, lvl, f[fb + F_QTY]! - filled);
+        return status;
+      }
+      mk.ladder.remove(p, slot, side, lvl, f[fb + F_QTY]! - filled);
+    }
     p.free(slot);
     return status;
   }
@@ -623,7 +638,7 @@ export class MatchingEngine implements Engine {
   cancel(id: number, nowMs: number): boolean {
     const slot = this.pool.slotOf(id);
     if (slot === NIL) return false;
-    this.finish(slot, 'cancelled', null, 'cancel', nowMs);
+    this.finish(slot, 'cancelled', null, 'cancel', nowMs, true);
     if (this.sink) this.flushLevels();
     return true;
   }
@@ -634,9 +649,9 @@ export class MatchingEngine implements Engine {
     for (let s = 0; s < p.used; s++) {
       const iv = p.ic[s >>> CHUNK_BITS]!;
       const ib = (s & CHUNK_MASK) * I_STRIDE;
-      if (p.alive(s) === 0 || iv[ib + I_TRADER] !== trader) continue;
+      if (!isOpen(p.alive(s)) || iv[ib + I_TRADER] !== trader) continue;
       if (market !== undefined && iv[ib + I_MARKET] !== market) continue;
-      this.finish(s, 'cancelled', null, 'cancel', nowMs);
+      this.finish(s, 'cancelled', null, 'cancel', nowMs, true);
       n++;
     }
     if (this.sink) this.flushLevels();
@@ -646,7 +661,7 @@ export class MatchingEngine implements Engine {
   voidOrder(id: number, reason: VoidReason, nowMs: number): boolean {
     const slot = this.pool.slotOf(id);
     if (slot === NIL) return false;
-    this.finish(slot, 'voided', reason, 'void', nowMs);
+    this.finish(slot, 'voided', reason, 'void', nowMs, true);
     if (this.sink) this.flushLevels();
     return true;
   }
@@ -657,8 +672,8 @@ export class MatchingEngine implements Engine {
     let n = 0;
     for (let s = 0; s < p.used; s++) {
       const exp = p.fc[s >>> CHUNK_BITS]![((s & CHUNK_MASK) * F_STRIDE) + F_EXPIRY]!;
-      if (p.alive(s) === 0 || exp === 0 || exp * 1000 > nowMs) continue;
-      this.finish(s, 'expired', null, 'expiry', nowMs);
+      if (!isOpen(p.alive(s)) || exp === 0 || exp * 1000 > nowMs) continue;
+      this.finish(s, 'expired', null, 'expiry', nowMs, true);
       n++;
     }
     if (this.sink) this.flushLevels();
@@ -745,7 +760,9 @@ export class MatchingEngine implements Engine {
     }
     const p = this.pool;
     for (let s = 0; s < p.used; s++) {
-      if (p.alive(s) !== 0 && p.ic[s >>> CHUNK_BITS]![((s & CHUNK_MASK) * I_STRIDE) + I_MARKET] === market) this.finish(s, 'voided', 'MARKET_RESOLVED', 'resolution', nowMs);
+      if (isOpen(p.alive(s)) && p.ic[s >>> CHUNK_BITS]![((s & CHUNK_MASK) * I_STRIDE) + I_MARKET] === market) {
+        this.finish(s, 'voided', 'MARKET_RESOLVED', 'resolution', nowMs, true);
+      }
     }
     const mk = this.markets[market]!;
     mk.status = 'resolved';
@@ -876,6 +893,20 @@ export class MatchingEngine implements Engine {
     return list.map((pos) => this.positionAt(pos));
   }
 
+  /**
+   * Order slots in use: open orders and tombstones (lazily cancelled orders not yet freed). Slots
+   * per open order is the memory overhead of lazy cancels.
+   */
+  slotStats(): { slots: number; open: number; tombstones: number } {
+    const slots = this.pool.live;
+    let open = 0;
+    for (const mk of this.markets) {
+      const L = mk.ladder;
+      for (let side = 0; side < 2; side++) for (let l = 0; l <= L.top; l++) open += L.count[side]![l]!;
+    }
+    return { slots, open, tombstones: slots - open };
+  }
+
   feeBalance(): bigint {
     return BigInt(this.ledger.fee);
   }
@@ -991,6 +1022,11 @@ export class MatchingEngine implements Engine {
   checkInvariants(): string[] {
     return checkEngineInvariants(this.pool, this.ledger, this.markets);
   }
+}
+
+/** An order slot's alive state is an order (live or resting), not free and not a tombstone. */
+function isOpen(alive: number): boolean {
+  return alive !== 0 && alive !== ALIVE_TOMB;
 }
 
 function validNow(nowMs: unknown): boolean {

@@ -73,8 +73,13 @@ export const L_FLAGS = 1;
 export const L_PREV = 2;
 export const L_NEXT = 3;
 
-/** bits 0–1: 0 free, 1 live (being matched), 2 resting in the book */
+/**
+ * bits 0–1: 0 free, 1 live (being matched), 2 resting in the book, 3 a tombstone: a cancelled order
+ * still linked in its level's queue (its reservation already released, its id no longer answers),
+ * unlinked and freed by the next walker of that queue (see ./price-ladder.ts)
+ */
 export const FL_ALIVE_MASK = 3;
+export const ALIVE_TOMB = 3;
 /** bit 2: outcome (1 YES) */
 export const FL_OUTCOME = 2;
 /** bit 3: side in the YES-terms book (0 bid, 1 ask) */
@@ -105,6 +110,7 @@ export class OrderPool {
   capacity = 0;
   /** slots ever handed out (the high-water mark); live slots are below it */
   used = 0;
+  /** slots in use: live and resting orders and tombstones not yet freed */
   live = 0;
   private freeHead = NIL;
   /** per chunk: its records as numbers and as ints (two views of one buffer), and its links */
@@ -161,7 +167,7 @@ export class OrderPool {
     return this.lc[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * L_STRIDE) + L_FLAGS]!;
   }
 
-  /** 0 free, 1 live, 2 resting */
+  /** 0 free, 1 live, 2 resting, 3 tombstone */
   alive(slot: number): number {
     return this.lc[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * L_STRIDE) + L_FLAGS]! & FL_ALIVE_MASK;
   }
@@ -175,7 +181,7 @@ export class OrderPool {
     return (this.lc[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * L_STRIDE) + L_GEN]! >>> 0) * SLOT_COUNT + slot;
   }
 
-  /** The live slot of an id, or -1. Reads only the slot's link entry, never its record. */
+  /** The live (not tombstoned) slot of an id, or -1. Reads only the slot's link entry, never its record. */
   slotOf(id: number): number {
     if (!Number.isSafeInteger(id) || id <= 0) return NIL;
     // division by a power of two is exact; a float `%` would be a slow runtime call
@@ -184,7 +190,8 @@ export class OrderPool {
     if (slot >= this.used) return NIL;
     const lv = this.lc[slot >>> CHUNK_BITS]!;
     const b = (slot & CHUNK_MASK) * L_STRIDE;
-    if ((lv[b + L_FLAGS]! & FL_ALIVE_MASK) === 0) return NIL;
+    const a = lv[b + L_FLAGS]! & FL_ALIVE_MASK;
+    if (a === 0 || a === ALIVE_TOMB) return NIL;
     return lv[b + L_GEN]! >>> 0 === g ? slot : NIL;
   }
 

@@ -1,9 +1,19 @@
 /**
  * One market's YES-terms book as per-tick FIFO queues: for each level index (price / tick) a head
  * and tail slot into the order pool (linked through the slots' L_PREV/L_NEXT link entries, never
- * their records), the aggregate resting shares
- * and the order count, plus the best bid and ask level. Level 0 (price 0) and level `top`
- * (price 1e6) are never valid prices, so they double as "side empty" markers for best bid / ask.
+ * their records), the aggregate resting shares and the order count, plus the best bid and ask
+ * level. Level 0 (price 0) and level `top` (price 1e6) are never valid prices, so they double as
+ * "side empty" markers for best bid / ask.
+ *
+ * Lazy cancels (tombstones): a cancel outside matching only marks its slot a tombstone (`bury`) and
+ * takes it out of the level's size and count, instead of unlinking it. Unlinking reads and writes
+ * both queue neighbours' link entries, two cache misses at a large book, for an order nobody will
+ * look at again until a taker reaches it; the taker's walk reads each entry anyway, so it unlinks
+ * and frees the tombstones it meets (`dropTomb`). Size, count and best bid/ask therefore only ever
+ * see live orders, and every queue walker skips tombstones. Tombstones do hold slots, so they are
+ * bounded: a level whose live count reaches 0 frees its whole chain at once (`bury`, and `push`
+ * for a level a walk emptied), and a level whose tombstones outnumber its live orders is compacted
+ * (one pass, amortised over the cancels that made them).
  */
 import * as op from './order-pool.ts';
 
@@ -13,9 +23,14 @@ const L_PREV = op.L_PREV;
 const CHUNK_BITS = op.CHUNK_BITS;
 const CHUNK_MASK = op.CHUNK_MASK;
 const L_STRIDE = op.L_STRIDE;
+const L_FLAGS = op.L_FLAGS;
+const FL_ALIVE_MASK = op.FL_ALIVE_MASK;
+const ALIVE_TOMB = op.ALIVE_TOMB;
 type OrderPool = op.OrderPool;
 
 const NIL = -1;
+/** compact a level only past this many tombstones: each pass walks the whole queue */
+const COMPACT_MIN = 64;
 
 export class PriceLadder {
   readonly tick: number;
@@ -24,7 +39,10 @@ export class PriceLadder {
   readonly head: [Int32Array, Int32Array];
   readonly tail: [Int32Array, Int32Array];
   readonly size: [Float64Array, Float64Array];
+  /** live orders per level (tombstones excluded) */
   readonly count: [Int32Array, Int32Array];
+  /** tombstones still linked per level */
+  readonly tombs: [Int32Array, Int32Array];
   /** best bid level (0 = no bids) */
   bestBid = 0;
   /** best ask level (top = no asks) */
@@ -38,12 +56,15 @@ export class PriceLadder {
     this.tail = [new Int32Array(n).fill(NIL), new Int32Array(n).fill(NIL)];
     this.size = [new Float64Array(n), new Float64Array(n)];
     this.count = [new Int32Array(n), new Int32Array(n)];
+    this.tombs = [new Int32Array(n), new Int32Array(n)];
     this.bestAsk = this.top;
   }
 
   /** Append at the back of its level's queue (time priority). */
   push(pool: OrderPool, slot: number, side: number, level: number, shares: number): void {
     const lc = pool.lc;
+    // a level a taker's walk emptied may still hold tombstones behind its last live order
+    if (this.count[side][level] === 0 && this.tombs[side][level] !== 0) this.dropChain(pool, side, level);
     const t = this.tail[side][level]!;
     const lv = lc[slot >>> CHUNK_BITS]!;
     const b = (slot & CHUNK_MASK) * L_STRIDE;
@@ -59,8 +80,81 @@ export class PriceLadder {
     } else if (level < this.bestAsk) this.bestAsk = level;
   }
 
-  /** Unlink a resting order whose remaining shares are `shares`. */
+  /**
+   * Unlink a resting order whose remaining shares are `shares` (the caller frees its slot). Safe
+   * inside a queue walk: it touches no other slot's state than its neighbours' links, so tombstones
+   * left behind at an emptied level wait for the next push or walk there.
+   */
   remove(pool: OrderPool, slot: number, side: number, level: number, shares: number): void {
+    this.unlink(pool, slot, side, level);
+    const c = this.count[side][level]! - 1;
+    this.count[side][level] = c;
+    this.size[side][level] = c === 0 ? 0 : this.size[side][level]! - shares;
+    if (c === 0) this.refreshBest(side, level);
+  }
+
+  /**
+   * Cancel a resting order whose remaining shares are `shares` lazily: it stays linked as a
+   * tombstone (its slot is freed later by whoever unlinks it). Never call inside a queue walk: it may
+   * free other slots of the level (the whole chain when the last live order goes, or a compaction).
+   */
+  bury(pool: OrderPool, slot: number, side: number, level: number, shares: number): void {
+    const lv = pool.lc[slot >>> CHUNK_BITS]!;
+    const b = ((slot & CHUNK_MASK) * L_STRIDE) + L_FLAGS;
+    lv[b] = lv[b]! | ALIVE_TOMB;
+    const c = this.count[side][level]! - 1;
+    const d = this.tombs[side][level]! + 1;
+    this.count[side][level] = c;
+    this.tombs[side][level] = d;
+    if (c === 0) {
+      this.size[side][level] = 0;
+      this.dropChain(pool, side, level);
+      this.refreshBest(side, level);
+    } else {
+      this.size[side][level] = this.size[side][level]! - shares;
+      if (d > c && d >= COMPACT_MIN) this.compact(pool, side, level);
+    }
+  }
+
+  /** A queue walker met tombstone `slot`: unlink and free it. */
+  dropTomb(pool: OrderPool, slot: number, side: number, level: number): void {
+    this.unlink(pool, slot, side, level);
+    this.tombs[side][level] = this.tombs[side][level]! - 1;
+    pool.free(slot);
+  }
+
+  /** Free every slot of a level that holds only tombstones. */
+  private dropChain(pool: OrderPool, side: number, level: number): void {
+    const lc = pool.lc;
+    let s = this.head[side][level]!;
+    while (s !== NIL) {
+      const nx = lc[s >>> CHUNK_BITS]![((s & CHUNK_MASK) * L_STRIDE) + L_NEXT]!;
+      pool.free(s);
+      s = nx;
+    }
+    this.head[side][level] = NIL;
+    this.tail[side][level] = NIL;
+    this.tombs[side][level] = 0;
+  }
+
+  /** Unlink and free every tombstone of a level (its live orders keep their order). */
+  private compact(pool: OrderPool, side: number, level: number): void {
+    const lc = pool.lc;
+    let s = this.head[side][level]!;
+    while (s !== NIL) {
+      const lv = lc[s >>> CHUNK_BITS]!;
+      const b = (s & CHUNK_MASK) * L_STRIDE;
+      const nx = lv[b + L_NEXT]!;
+      if ((lv[b + L_FLAGS]! & FL_ALIVE_MASK) === ALIVE_TOMB) {
+        this.unlink(pool, s, side, level);
+        pool.free(s);
+      }
+      s = nx;
+    }
+    this.tombs[side][level] = 0;
+  }
+
+  private unlink(pool: OrderPool, slot: number, side: number, level: number): void {
     const lc = pool.lc;
     const lv = lc[slot >>> CHUNK_BITS]!;
     const b = (slot & CHUNK_MASK) * L_STRIDE;
@@ -72,10 +166,6 @@ export class PriceLadder {
     else lc[nx >>> CHUNK_BITS]![((nx & CHUNK_MASK) * L_STRIDE) + L_PREV] = p;
     lv[b + L_PREV] = NIL;
     lv[b + L_NEXT] = NIL;
-    const c = this.count[side][level]! - 1;
-    this.count[side][level] = c;
-    this.size[side][level] = c === 0 ? 0 : this.size[side][level]! - shares;
-    if (c === 0) this.refreshBest(side, level);
   }
 
   /** A resting order traded `shares`: shrink its level's aggregate. */
