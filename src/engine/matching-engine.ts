@@ -4,10 +4,11 @@
  * Pure and deterministic: time only comes in as `nowMs` arguments, events go to an optional
  * synchronous sink, built only when one is attached.
  *
- * Where the time goes (1e6-order bench, 500 k resting): not arithmetic but memory. A cancel is a
- * chain of dependent cache misses (the record, then its queue neighbours) and a new order's record
- * is fresh memory, so the layout keeps each order in one 96-byte record, never moves records, and
- * keeps BigInt, Maps and float `%` off the per-order path.
+ * Where the time goes (1e6-order bench, 480 k resting): a cancel waits on dependent cache misses
+ * (the id's link entry, its record), so the layout keeps each order in one 80-byte record plus a
+ * 16-byte link entry, never moves records, keeps BigInt, Maps and float `%` off the per-order path,
+ * and cancels lazily (./price-ladder.ts: no queue neighbours touched). What remains is mostly
+ * per-order compute: the same stream on a 48 k-order book, all in cache, runs only ~10 % faster.
  *
  * Rules the code follows (see ./types.ts for the per-fill arithmetic):
  * - Match price is the maker's. Self-trade policy "cancel resting": a resting order of the taker's
