@@ -131,6 +131,8 @@ export class OrderManager {
   private readonly entries = new TrackedOrders();
   /** orders gone from the venue whose fills may not be in the position yet (see `settleMs`) */
   private readonly parked = new Map<string, { entry: Entry; until: number; ended: OrderManagerEvent }>();
+  /** orders the feed reported closed (fills in) while a call on them was still out: not parked when it returns */
+  private readonly settledEarly = new Set<string>();
   private readonly lastDesired = new Map<string, readonly DesiredOrder[]>();
   private readonly blocked = new Set<string>();
   private readonly cooldown = new Map<string, number>();
@@ -218,6 +220,10 @@ export class OrderManager {
     if (e?.state === 'working') {
       this.entries.delete(k);
       this.emit({ type: 'OrderGone', marketId: e.marketId, nonce: e.planned.nonce, ts: this.clock.now() });
+    } else if (e) {
+      // its cancel (or replace) is still on the way: when the answer parks it, nothing is left to wait for
+      if (this.settledEarly.size >= 10_000) this.settledEarly.clear();
+      this.settledEarly.add(k);
     }
   }
 
@@ -252,7 +258,7 @@ export class OrderManager {
   private park(k: string, e: Entry, ended: OrderManagerEvent, now: number): void {
     this.entries.delete(k);
     const ms = this.opts.settleMs ?? 0;
-    if (ms <= 0) {
+    if (ms <= 0 || this.settledEarly.delete(k)) {
       this.emit(ended);
       return;
     }

@@ -273,6 +273,23 @@ describe('OrderManager outcomes', () => {
     assert.ok(!om.knows(n));
   });
 
+  it('an order the feed reported closed while its cancel was out is not parked when the cancel returns', async () => {
+    const { venue, om, of } = setup({ settleMs: 30_000 });
+    await om.sync(M1, quotes(500_000).slice(0, 1));
+    const n = [...venue.open.keys()][0]! as Bytes32;
+    let release!: () => void;
+    venue.hold = new Promise<void>((r) => (release = r));
+    const pulling = om.sync(M1, []);
+    await new Promise((r) => setImmediate(r));
+    om.settle(n); // the fills feed: closed, its fills reported first
+    venue.hold = null;
+    release();
+    await pulling;
+    assert.deepEqual(of('OrderParked'), [], 'nothing left to wait for');
+    assert.deepEqual(of('OrderCancelled').map((e) => e.nonce), [n]);
+    assert.ok(!om.knows(n));
+  });
+
   it('a market needing reconciliation does not list orders on every tick while the venue fails', async () => {
     const { venue, om, clock } = setup({ reconcileMinIntervalMs: 1000 });
     await om.sync(M1, quotes(500_000).slice(0, 1));
