@@ -131,7 +131,13 @@ export class OrderManager {
   private readonly entries = new TrackedOrders();
   /** orders gone from the venue whose fills may not be in the position yet (see `settleMs`) */
   private readonly parked = new Map<string, { entry: Entry; until: number; ended: OrderManagerEvent }>();
+  /** orders the feed reported closed (fills in) while a call on them was still out: not parked when it returns */
+  private readonly settledEarly = new Set<string>();
   private readonly lastDesired = new Map<string, readonly DesiredOrder[]>();
+  /** per market: fills applied so far, and the count each desired set (queued, last) was computed at */
+  private readonly fillSeq = new Map<string, number>();
+  private readonly queuedBasis = new Map<string, number | undefined>();
+  private readonly lastBasis = new Map<string, number | undefined>();
   private readonly blocked = new Set<string>();
   private readonly cooldown = new Map<string, number>();
   private readonly needsReconcile = new Set<string>();
@@ -197,6 +203,8 @@ export class OrderManager {
     if (!e) return;
     e.filled = (e.filled ?? 0) + size;
     e.remaining = remainingOf(e);
+    const mk = lower(e.marketId);
+    this.fillSeq.set(mk, (this.fillSeq.get(mk) ?? 0) + 1);
     const exposure = exposureOf(e);
     // the quote is used up (the diff re-places it); the store keeps counting it until its fills are in
     if (e.remaining === 0 && e.state === 'working' && !p) this.entries.delete(k);
@@ -218,6 +226,10 @@ export class OrderManager {
     if (e?.state === 'working') {
       this.entries.delete(k);
       this.emit({ type: 'OrderGone', marketId: e.marketId, nonce: e.planned.nonce, ts: this.clock.now() });
+    } else if (e) {
+      // its cancel (or replace) is still on the way: when the answer parks it, nothing is left to wait for
+      if (this.settledEarly.size >= 10_000) this.settledEarly.clear();
+      this.settledEarly.add(k);
     }
   }
 
@@ -231,6 +243,11 @@ export class OrderManager {
     for (const _ of this.entries.ofMarket(k)) return false;
     if (this.parked.size > 0) for (const p of this.parked.values()) if (lower(p.entry.marketId) === k) return false;
     return true;
+  }
+
+  /** Fills applied so far in this market: pass it with a desired set to `sync` (see there). */
+  fillsApplied(marketId: Bytes32): number {
+    return this.fillSeq.get(lower(marketId)) ?? 0;
   }
 
   /** Is the order still tracked here (working, in flight, or parked)? */
@@ -252,7 +269,7 @@ export class OrderManager {
   private park(k: string, e: Entry, ended: OrderManagerEvent, now: number): void {
     this.entries.delete(k);
     const ms = this.opts.settleMs ?? 0;
-    if (ms <= 0) {
+    if (ms <= 0 || this.settledEarly.delete(k)) {
       this.emit(ended);
       return;
     }
@@ -280,9 +297,9 @@ export class OrderManager {
    */
   refreshAll(): Promise<void> {
     const runs: Promise<void>[] = [];
-    for (const desired of this.lastDesired.values()) {
+    for (const [k, desired] of this.lastDesired) {
       const marketId = desired[0]?.order.marketId;
-      if (marketId !== undefined) runs.push(this.sync(marketId, desired));
+      if (marketId !== undefined) runs.push(this.sync(marketId, desired, this.lastBasis.get(k)));
     }
     return Promise.all(runs).then(() => undefined);
   }
@@ -299,9 +316,11 @@ export class OrderManager {
 
   /**
    * Bring one market's orders to `desired`. Calls for the same market are serialised; while one
-   * runs, later calls coalesce into a single follow-up with the newest desired set.
+   * runs, later calls coalesce into a single follow-up with the newest desired set. `fillsSeen` is
+   * `fillsApplied(marketId)` when the set was risk-checked: a set older than a fill in its market
+   * only cancels (the fill's own tick follows).
    */
-  sync(marketId: Bytes32, desired: readonly DesiredOrder[]): Promise<void> {
+  sync(marketId: Bytes32, desired: readonly DesiredOrder[], fillsSeen?: number): Promise<void> {
     const k = lower(marketId);
     for (let i = 0; i < desired.length; i++) {
       const m = desired[i]!.order.marketId;
@@ -310,13 +329,16 @@ export class OrderManager {
     }
     const wasQueued = this.queued.has(k);
     this.queued.set(k, desired);
+    this.queuedBasis.set(k, fillsSeen);
     if (wasQueued) return this.chains.get(k)!;
     const prev = this.chains.get(k) ?? Promise.resolve();
     const run = prev.then(async () => {
       await this.gate;
       const want = this.queued.get(k)!;
+      const basis = this.queuedBasis.get(k);
       this.queued.delete(k);
-      await this.track(this.syncNow(marketId, want));
+      this.queuedBasis.delete(k);
+      await this.track(this.syncNow(marketId, want, basis));
     });
     this.chains.set(k, run);
     void run.finally(() => {
@@ -344,10 +366,11 @@ export class OrderManager {
     this.log.error({ err: err instanceof Error ? { message: err.message, code: (err as BookmakerError).code } : String(err) }, 'order manager step failed');
   }
 
-  private async syncNow(marketId: Bytes32, desired: readonly DesiredOrder[]): Promise<void> {
+  private async syncNow(marketId: Bytes32, desired: readonly DesiredOrder[], basis?: number): Promise<void> {
     if (this.stopping || this.halted) return;
     const k = lower(marketId);
     this.lastDesired.set(k, desired);
+    this.lastBasis.set(k, basis);
     this.releaseParked(this.clock.now());
     this.flagTimeouts(marketId);
     if (this.needsReconcile.has(k) && this.clock.now() >= (this.nextReconcileAt.get(k) ?? 0)) {
@@ -362,6 +385,12 @@ export class OrderManager {
     const effective = this.blocked.has(k) ? [] : this.cooldown.size === 0 ? desired : desired.filter((d) => !this.coolingDown(d.slot, now));
     // the live entries, not copies: diff reads them now, and the actions use only their planned order
     let actions = diff(effective, this.trackedEntries(k), this.tol, Math.floor(now / 1000));
+    if (basis !== undefined && basis < (this.fillSeq.get(k) ?? 0) && actions.some((a) => a.kind !== 'cancel')) {
+      // A fill landed after this set passed the risk gate: the gate counted the filled order at its
+      // old size, and topping it up (or placing anew) now could go past the limit. Only cancels
+      // go; the tick the fill triggers brings a set checked against the new position.
+      actions = actions.filter((a) => a.kind === 'cancel');
+    }
     if (now < this.backoffUntil) {
       const kept = actions.filter((a) => a.kind === 'cancel');
       const shed = actions.length - kept.length;
@@ -702,6 +731,7 @@ export class OrderManager {
   async cancelAll(): Promise<CancelAllResult> {
     this.stopping = true;
     this.queued.clear();
+    this.queuedBasis.clear();
     const rounds = this.opts.cancelAllRounds ?? 5;
     const pause = this.opts.cancelAllDelayMs ?? 250;
     await this.waitRunning(this.opts.inFlightTimeoutMs ?? 10_000);

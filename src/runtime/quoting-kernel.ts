@@ -404,7 +404,8 @@ export class QuotingKernel {
   }
 
   private send(marketId: Bytes32, desired: readonly DesiredOrder[]): void {
-    const p = this.orderManager.sync(marketId, desired).catch((err: unknown) => {
+    // the fills the view behind `desired` held: a later fill makes the set stale (see OrderManager.sync)
+    const p = this.orderManager.sync(marketId, desired, this.orderManager.fillsApplied(marketId)).catch((err: unknown) => {
       this.log.error({ marketId, err: (err as Error).message }, 'order sync failed');
     });
     this.pending.add(p);

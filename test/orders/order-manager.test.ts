@@ -273,6 +273,42 @@ describe('OrderManager outcomes', () => {
     assert.ok(!om.knows(n));
   });
 
+  it('an order the feed reported closed while its cancel was out is not parked when the cancel returns', async () => {
+    const { venue, om, of } = setup({ settleMs: 30_000 });
+    await om.sync(M1, quotes(500_000).slice(0, 1));
+    const n = [...venue.open.keys()][0]! as Bytes32;
+    let release!: () => void;
+    venue.hold = new Promise<void>((r) => (release = r));
+    const pulling = om.sync(M1, []);
+    await new Promise((r) => setImmediate(r));
+    om.settle(n); // the fills feed: closed, its fills reported first
+    venue.hold = null;
+    release();
+    await pulling;
+    assert.deepEqual(of('OrderParked'), [], 'nothing left to wait for');
+    assert.deepEqual(of('OrderCancelled').map((e) => e.nonce), [n]);
+    assert.ok(!om.knows(n));
+  });
+
+  it('a desired set checked before a fill in its market only cancels: it never tops the filled order up', async () => {
+    const { venue, om } = setup();
+    const q = quotes(500_000).slice(0, 1);
+    await om.sync(M1, q, om.fillsApplied(M1));
+    const n = [...venue.open.keys()][0]! as Bytes32;
+    const basis = om.fillsApplied(M1);
+    om.applyFill(n, 2_000_000); // 2 of 10 filled: the gate counted 10, the position now holds 2 of them
+    venue.open.set(n, { ...venue.open.get(n)!, remainingSize: venue.open.get(n)!.size - 2_000_000 });
+    const calls = venue.venueCalls().length;
+    await om.sync(M1, q, basis); // the same set, risk-checked before the fill: a top-up to 10 would add 2
+    assert.equal(venue.venueCalls().length, calls, 'no replace from a stale set');
+    await om.sync(M1, q, om.fillsApplied(M1)); // checked after the fill: the top-up is the gate's call
+    assert.equal(venue.venueCalls().length, calls + 1);
+    assert.equal(venue.venueCalls().at(-1)!.kind, 'cancel-replace');
+    // a stale set still pulls: cancels go
+    await om.sync(M1, [], basis);
+    assert.equal(venue.open.size, 0);
+  });
+
   it('a market needing reconciliation does not list orders on every tick while the venue fails', async () => {
     const { venue, om, clock } = setup({ reconcileMinIntervalMs: 1000 });
     await om.sync(M1, quotes(500_000).slice(0, 1));
