@@ -8,7 +8,7 @@
  *   await p.stop(30_000);           // SIGTERM: cancel all, exit code
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ChildMessage, ParentMessage } from './child-messages.ts';
 
@@ -77,9 +77,18 @@ export function spawnBot(o: SpawnBotOptions): Promise<BotProcess> {
         });
       }
     });
-    void exited.then((r) => {
+    void exited.then(async (r) => {
       clearTimeout(timer);
-      reject(new Error(`bot child exited before ready (code ${r.code}, signal ${r.signal}; see ${o.logFile})`));
+      // the log's last lines say why (secrets are scrubbed by the child and redacted by its logger),
+      // so a run whose work directory is gone afterwards still explains itself
+      await new Promise((res) => setTimeout(res, 100));
+      let tail = '';
+      try {
+        tail = readFileSync(o.logFile, 'utf8').slice(-1_500).trim();
+      } catch {
+        /* no log */
+      }
+      reject(new Error(`bot child exited before ready (code ${r.code}, signal ${r.signal}; see ${o.logFile})${tail ? `\n--- log tail ---\n${tail}` : ''}`));
     });
   });
 }

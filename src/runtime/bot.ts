@@ -61,6 +61,7 @@ import { createLiveVenue, type LiveVenue } from './live-venue.ts';
 import { PaperVenue } from './paper-venue.ts';
 import { QuotingKernel, type KernelMarket } from './quoting-kernel.ts';
 import { selectMarkets } from './select-markets.ts';
+import { retryStartupStep } from './startup-retry.ts';
 
 export const EXIT_OK = 0;
 export const EXIT_ORDERS_LEFT = 1;
@@ -212,12 +213,13 @@ async function wire(
   cleanups.push(() => client.close());
   const signer: Signer | null = v.privateKey ? createSigner({ privateKey: v.privateKey, chain: v.chain }) : null;
 
-  const markets: KernelMarket[] = await selectMarkets(client, cfg.markets);
+  const markets: KernelMarket[] = await retryStartupStep('select markets', () => selectMarkets(client, cfg.markets), { clock, log });
   const marketIds = markets.map((m) => m.marketId);
   log.info({ venue: v.baseUrl, markets: marketIds.length, paper, embedded: v.local !== null }, 'markets selected');
 
   if (signer && !paper) {
-    const report = await runStartupMigration({ api: client.migration, signer, clock, logger: o.logger, restore: 'restore' });
+    // safe to re-run from the start (protocol.md §6): a transient failure midway retries the whole flow
+    const report = await retryStartupStep('start-up migration', () => runStartupMigration({ api: client.migration, signer, clock, logger: o.logger, restore: 'restore' }), { clock, log });
     log.info({ outcome: report.outcome, steps: report.steps }, 'start-up migration');
   }
 
