@@ -336,13 +336,6 @@ export class QuotingKernel {
     this.cancelHousekeeping = this.clock.setTimeout(loop, every);
   }
 
-  /**
-   * A market whose last tick pulled everything for a reason that time alone cannot lift (its book is
-   * stale or it never had one, its stream is silent, its deadline passed, it is not active, trading is
-   * halted) and whose order manager has nothing pending would tick to the same empty result: the
-   * housekeeping round skips it until an event marks it dirty. This keeps a backtest over hundreds
-   * of short-lived markets (the Kalshi tape) from ticking every one of them every virtual second.
-   */
   /** Anything that happens to a market ends its rest (see restsWithoutEvents). */
   private wake(marketId: Bytes32 | null): void {
     if (marketId === null) return;
@@ -350,6 +343,13 @@ export class QuotingKernel {
     if (slot) slot.resting = false;
   }
 
+  /**
+   * A market whose last tick pulled everything for a reason that time alone cannot lift (its book is
+   * stale or it never had one, its stream is silent, its deadline passed, it is not active, trading is
+   * halted) and whose order manager has nothing pending would tick to the same empty result: the
+   * housekeeping round skips it until an event marks it dirty. This keeps a backtest over hundreds
+   * of short-lived markets (the Kalshi tape) from ticking every one of them every virtual second.
+   */
   private restsWithoutEvents(slot: MarketSlot): boolean {
     const last = slot.last;
     if (!last || last.desired.length > 0) return false;
