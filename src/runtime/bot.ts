@@ -292,6 +292,8 @@ async function wire(
   // ---- feeds ----
   const subs: Subscription[] = [];
   cleanups.push(() => subs.forEach((s) => s.unsubscribe()));
+  /** the first balance and positions read: no quote before the bot knows what it holds */
+  const accountRead = deferred<void>();
   const sink = (fe: FeedEvent): void => {
     try {
       if (fe.event.type === 'BookEventReceived' && fe.event.event.type !== 'status' && fe.event.event.type !== 'trade') {
@@ -299,6 +301,7 @@ async function wire(
         lastBookAt.set((ev.type === 'snapshot' ? ev.book.marketId : ev.marketId).toLowerCase(), performance.now());
       }
       if (fe.event.type === 'OrderFilled') fills.set(fe.event.marketId.toLowerCase(), (fills.get(fe.event.marketId.toLowerCase()) ?? 0) + 1);
+      if (fe.event.type === 'BalanceUpdated') accountRead.resolve();
       toKernel(fe.event);
       orderEnded(fe.event);
       if (paperVenue && fe.event.type === 'BookEventReceived') {
@@ -356,6 +359,16 @@ async function wire(
   }
 
   await waitForBooks(store, marketIds, clock, o.warmupMs ?? 5_000);
+  if (!paper) {
+    // A restarted bot that quoted before its first positions read would count its position as 0 and
+    // could quote straight past its limits (the venue holds what the last run bought); the read is
+    // retried by the feed, so this waits through venue trouble, bounded so a venue that never
+    // answers the balance read still gets the start-up reconcile and the dead-man cleanup.
+    let cancelWait: () => void = () => undefined;
+    const waited = await Promise.race([accountRead.promise.then(() => true), new Promise<boolean>((r) => (cancelWait = clock.setTimeout(() => r(false), 60_000)))]);
+    cancelWait();
+    if (!waited) log.warn('no balance/positions read within 60 s; quoting with positions unknown until one lands');
+  }
 
   // ---- reconcile, then quote ----
   kernel = new QuotingKernel({
