@@ -159,8 +159,8 @@ class Referee {
         // a long stall no sample landed inside (the loop was busy with a restart on a loaded machine):
         // judge it now by the orders placed before the limit ran out that are still open — the bot
         // may have re-quoted since it reconnected, but those older orders should have been pulled
-        const limitAt = since + TIMING.maxSilenceSeconds * 1000 + STALL_GRACE_MS;
-        const left = v.open.filter((o) => o.marketId.toLowerCase() === m && Date.parse(o.insertedAt) < limitAt - STALL_GRACE_MS);
+        const pullBy = since + TIMING.maxSilenceSeconds * 1000;
+        const left = v.open.filter((o) => o.marketId.toLowerCase() === m && Date.parse(o.insertedAt) < pullBy);
         this.tally.record('stall-pulls-quotes', left.length ? [`${m}: ${left.length} order(s) placed before the stall's limit still open after it`] : [], now);
       }
       this.stallChecked.delete(key);

@@ -19,8 +19,6 @@ import type { ListOrdersParams, RecentOrdersParams } from '../exchange/client/or
 import type { Address, Bytes32, VenueOrder } from '../model/order.ts';
 import { VenueError } from '../exchange/client/errors.ts';
 import { remainingShares, totalShares } from '../orders/venue-order-shares.ts';
-
-export { totalShares };
 import { feedEvent, venueMs, type FeedEvent } from './feed-event.ts';
 import type { FeedHealth } from './feed-health.ts';
 import { pollFeed } from './poll-feed.ts';

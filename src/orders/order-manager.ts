@@ -114,10 +114,16 @@ function remainingOf(e: Entry): number {
  * a moment later); counting that smaller figure while the position does not yet hold the fill would
  * under-state the worst case by the fill and let the risk layer quote past its limit.
  */
-function exposureOf(e: Entry): number {
+function countedShares(e: Entry): number {
   return Math.max(0, e.planned.size - (e.filled ?? 0));
 }
 const RESOLVED: Promise<void> = Promise.resolve();
+
+/** A market's desired orders and `fillsApplied` when they were risk-checked (undefined: not known). */
+interface DesiredSet {
+  readonly desired: readonly DesiredOrder[];
+  readonly fillsSeen: number | undefined;
+}
 
 export class OrderManager {
   private readonly venue: VenuePort;
@@ -133,18 +139,17 @@ export class OrderManager {
   private readonly parked = new Map<string, { entry: Entry; until: number; ended: OrderManagerEvent }>();
   /** orders the feed reported closed (fills in) while a call on them was still out: not parked when it returns */
   private readonly settledEarly = new Set<string>();
-  private readonly lastDesired = new Map<string, readonly DesiredOrder[]>();
-  /** per market: fills applied so far, and the count each desired set (queued, last) was computed at */
+  /** per market: the last desired set synced, with the fill count it was risk-checked at (see sync) */
+  private readonly lastDesired = new Map<string, DesiredSet>();
+  /** per market: fills applied so far */
   private readonly fillSeq = new Map<string, number>();
-  private readonly queuedBasis = new Map<string, number | undefined>();
-  private readonly lastBasis = new Map<string, number | undefined>();
   private readonly blocked = new Set<string>();
   private readonly cooldown = new Map<string, number>();
   private readonly needsReconcile = new Set<string>();
   private readonly nextReconcileAt = new Map<string, number>();
 
   private readonly chains = new Map<string, Promise<void>>();
-  private readonly queued = new Map<string, readonly DesiredOrder[]>();
+  private readonly queued = new Map<string, DesiredSet>();
   private readonly running = new Set<Promise<void>>();
   private gate: Promise<void> = Promise.resolve();
   private reconcileChain: Promise<unknown> = Promise.resolve();
@@ -205,12 +210,12 @@ export class OrderManager {
     e.remaining = remainingOf(e);
     const mk = lower(e.marketId);
     this.fillSeq.set(mk, (this.fillSeq.get(mk) ?? 0) + 1);
-    const exposure = exposureOf(e);
+    const counted = countedShares(e);
     // the quote is used up (the diff re-places it); the store keeps counting it until its fills are in
     if (e.remaining === 0 && e.state === 'working' && !p) this.entries.delete(k);
-    this.emit({ type: 'OrderRemainingChanged', marketId: e.marketId, nonce: e.planned.nonce, remaining: exposure, ts: this.clock.now() });
+    this.emit({ type: 'OrderRemainingChanged', marketId: e.marketId, nonce: e.planned.nonce, remaining: counted, ts: this.clock.now() });
     // a parked order whose whole size is now accounted for has nothing left to wait for
-    if (p && exposure === 0) this.unpark(k);
+    if (p && counted === 0) this.unpark(k);
   }
 
   /**
@@ -297,9 +302,9 @@ export class OrderManager {
    */
   refreshAll(): Promise<void> {
     const runs: Promise<void>[] = [];
-    for (const [k, desired] of this.lastDesired) {
+    for (const { desired, fillsSeen } of this.lastDesired.values()) {
       const marketId = desired[0]?.order.marketId;
-      if (marketId !== undefined) runs.push(this.sync(marketId, desired, this.lastBasis.get(k)));
+      if (marketId !== undefined) runs.push(this.sync(marketId, desired, fillsSeen));
     }
     return Promise.all(runs).then(() => undefined);
   }
@@ -328,17 +333,14 @@ export class OrderManager {
       if (m !== marketId && lower(m) !== k) throw new BadInputError(`desired[${i}].order.marketId`, marketId, m);
     }
     const wasQueued = this.queued.has(k);
-    this.queued.set(k, desired);
-    this.queuedBasis.set(k, fillsSeen);
+    this.queued.set(k, { desired, fillsSeen });
     if (wasQueued) return this.chains.get(k)!;
     const prev = this.chains.get(k) ?? Promise.resolve();
     const run = prev.then(async () => {
       await this.gate;
       const want = this.queued.get(k)!;
-      const basis = this.queuedBasis.get(k);
       this.queued.delete(k);
-      this.queuedBasis.delete(k);
-      await this.track(this.syncNow(marketId, want, basis));
+      await this.track(this.syncNow(marketId, want));
     });
     this.chains.set(k, run);
     void run.finally(() => {
@@ -366,11 +368,11 @@ export class OrderManager {
     this.log.error({ err: err instanceof Error ? { message: err.message, code: (err as BookmakerError).code } : String(err) }, 'order manager step failed');
   }
 
-  private async syncNow(marketId: Bytes32, desired: readonly DesiredOrder[], basis?: number): Promise<void> {
+  private async syncNow(marketId: Bytes32, set: DesiredSet): Promise<void> {
     if (this.stopping || this.halted) return;
+    const { desired, fillsSeen } = set;
     const k = lower(marketId);
-    this.lastDesired.set(k, desired);
-    this.lastBasis.set(k, basis);
+    this.lastDesired.set(k, set);
     this.releaseParked(this.clock.now());
     this.flagTimeouts(marketId);
     if (this.needsReconcile.has(k) && this.clock.now() >= (this.nextReconcileAt.get(k) ?? 0)) {
@@ -385,7 +387,7 @@ export class OrderManager {
     const effective = this.blocked.has(k) ? [] : this.cooldown.size === 0 ? desired : desired.filter((d) => !this.coolingDown(d.slot, now));
     // the live entries, not copies: diff reads them now, and the actions use only their planned order
     let actions = diff(effective, this.trackedEntries(k), this.tol, Math.floor(now / 1000));
-    if (basis !== undefined && basis < (this.fillSeq.get(k) ?? 0) && actions.some((a) => a.kind !== 'cancel')) {
+    if (fillsSeen !== undefined && fillsSeen < (this.fillSeq.get(k) ?? 0) && actions.some((a) => a.kind !== 'cancel')) {
       // A fill landed after this set passed the risk gate: the gate counted the filled order at its
       // old size, and topping it up (or placing anew) now could go past the limit. Only cancels
       // go; the tick the fill triggers brings a set checked against the new position.
@@ -666,7 +668,7 @@ export class OrderManager {
       return false;
     }
     const inScope = (m: string): boolean => marketId === undefined || lower(m) === lower(marketId);
-    const desired = (desiredArg ?? [...this.lastDesired.values()].flat()).filter((d) => inScope(d.order.marketId) && !this.blocked.has(lower(d.order.marketId)));
+    const desired = (desiredArg ?? [...this.lastDesired.values()].flatMap((s) => s.desired)).filter((d) => inScope(d.order.marketId) && !this.blocked.has(lower(d.order.marketId)));
     const tracked = this.tracked(marketId);
     const plan = planReconcile(open.filter((o) => inScope(o.marketId)), tracked, desired, this.tol, this.clock.now(), this.opts.inFlightTimeoutMs ?? 10_000);
     const now = this.clock.now();
@@ -679,7 +681,7 @@ export class OrderManager {
         this.emit({ type: 'OrderAccepted', marketId: e.marketId, nonce: e.planned.nonce, duplicate: false, ts: now });
       }
       // the diff sees the venue's figure at once; the store's worst case moves only with the fills
-      // feed (see exposureOf), so nothing is emitted here
+      // feed (see countedShares), so nothing is emitted here
       e.venueRemaining = c.remaining;
       e.remaining = remainingOf(e);
     }
@@ -695,13 +697,12 @@ export class OrderManager {
     // fills so far may reach the position (balance poll) before or after the feed reports them, so
     // counting only what rests now would drop a fill reported late from the worst case. Counting
     // the whole size errs the safe way when those fills were in the position already.
-    const found = (o: VenueOrder, slot: string, state: Entry['state']): PlannedOrder => {
+    const found = (o: VenueOrder, slot: string, state: Entry['state']): void => {
       const resting = plannedFromVenue(o);
       const planned = { ...resting, size: Math.max(resting.size, totalShares(o)) };
       if (!this.nonces.has(planned.nonce)) this.nonces.remember(planned.nonce);
       this.entries.set(lower(o.nonce), { marketId: o.marketId, slot, planned, remaining: resting.size, venueRemaining: resting.size, state, sentAt: now, attempts: 0, resend: false });
       this.emit({ type: 'OrderAdopted', marketId: o.marketId, slot, nonce: planned.nonce, order: planned, remaining: planned.size, ts: now });
-      return planned;
     };
     for (const a of plan.adopt) found(a.order, a.slot, 'working');
     for (const o of plan.cancel) {
@@ -731,7 +732,6 @@ export class OrderManager {
   async cancelAll(): Promise<CancelAllResult> {
     this.stopping = true;
     this.queued.clear();
-    this.queuedBasis.clear();
     const rounds = this.opts.cancelAllRounds ?? 5;
     const pause = this.opts.cancelAllDelayMs ?? 250;
     await this.waitRunning(this.opts.inFlightTimeoutMs ?? 10_000);

@@ -129,7 +129,7 @@ function reduceOrder(m: MarketState, e: OrderManagerEvent): MarketState {
     case 'CancelFailed':
       // a final refusal leaves the order counted: the order manager parks it (its fills may still be
       // on the way) and its OrderGone, after the fills or the settle time, is what drops it
-      return e.retryable ? setState(m, e.nonce, 'working') : setState(m, e.nonce, 'cancelling');
+      return setState(m, e.nonce, e.retryable ? 'working' : 'cancelling');
     case 'OrderAdopted':
       return withOrder(m, key(e.nonce), { slot: e.slot, order: e.order, remaining: e.remaining, state: 'working', placedAt: e.ts });
     case 'OrderRemainingChanged': {
