@@ -173,7 +173,7 @@ test('oracle summary, oracle quotes list / latest / request (202), and its 429 r
   assert.deepEqual(sleeps, [4000]);
 });
 
-test('activity: pagination object, types filter, market activity', async () => {
+test('activity: pagination object, types filter, time range, market activity', async () => {
   fx.on('GET /activity', (r) =>
     r.query.get('cursor') === 'p2'
       ? { body: { activity: [{ type: 'trade', marketId: MARKET_ID, timestamp: '2026-11-21T10:00:02Z' }], pagination: { cursor: null, hasMore: false } } }
@@ -187,8 +187,15 @@ test('activity: pagination object, types filter, market activity', async () => {
   assert.equal(fx.requests[0]!.query.get('types'), 'trade');
   await assert.rejects(client.activity.list({ types: ['trades' as never] }), BadInputError);
   fx.on(`GET /markets/${MARKET_ID}/activity`, { body: { marketId: MARKET_ID, activity: [], pagination: { cursor: null, hasMore: false } } });
-  const page = await client.activity.market(MARKET_ID, { limit: 5 });
+  const page = await client.activity.market(MARKET_ID, { limit: 5, types: ['trade', 'resolution'], startTime: '2026-11-21T10:00:00Z', endTime: '2026-11-21T11:00:00Z' });
   assert.equal(page.marketId, MARKET_ID);
+  const mq = fx.requests.at(-1)!.query;
+  assert.deepEqual([mq.get('limit'), mq.get('types'), mq.get('startTime'), mq.get('endTime')], ['5', 'trade,resolution', '2026-11-21T10:00:00Z', '2026-11-21T11:00:00Z']);
+  const sent = fx.requests.length;
+  await assert.rejects(client.activity.market(MARKET_ID, { startTime: 'yesterday-ish' }), (e: unknown) => e instanceof BadInputError && e.field === 'startTime');
+  await assert.rejects(client.activity.list({ endTime: '' }), (e: unknown) => e instanceof BadInputError && e.field === 'endTime');
+  await assert.rejects(client.activity.list({ limit: 101 }), (e: unknown) => e instanceof BadInputError && e.field === 'limit');
+  assert.equal(fx.requests.length, sent, 'bad filters are refused before sending');
   fx.on('GET /activity', { body: { activity: [] } });
   await assert.rejects(client.activity.list(), (e: unknown) => e instanceof BadResponseError && e.field === 'pagination');
 });
