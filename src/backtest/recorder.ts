@@ -205,18 +205,21 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
       const manifest = await writer.close();
       await client.close();
       const all = { ...manifest.stats };
-      // a resumed recording counts earlier sessions' side events too: recount from the files
+      // a resumed recording counts earlier sessions' side events too: recount from the files while the
+      // columns are built (streamed: a long recording's events are never all in memory at once; the
+      // columns skip side events themselves)
       let market = 0;
       let oracle = 0;
-      const events: RecordedEvent[] = [];
-      for (const e of readEvents(o.out)) {
-        if (e.t === 'market') market++;
-        else if (e.t === 'oracle') oracle++;
-        else events.push(e);
-      }
+      const counted = function* (): Generator<RecordedEvent> {
+        for (const e of readEvents(o.out)) {
+          if (e.t === 'market') market++;
+          else if (e.t === 'oracle') oracle++;
+          yield e;
+        }
+      };
+      writeColumns(o.out, toColumns(counted(), manifest.markets.map((m) => m.id)));
       all.marketEvents = market;
       all.oracleEvents = oracle;
-      writeColumns(o.out, toColumns(events, manifest.markets.map((m) => m.id)));
       const finalWriter = new RecordingWriter({ dir: o.out, source: o.baseUrl });
       finalWriter.setStats(all);
       return finalWriter.close();
