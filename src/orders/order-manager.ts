@@ -348,6 +348,10 @@ export class OrderManager {
       // the same string (the usual case) needs no lower-casing
       if (m !== marketId && lower(m) !== k) throw new BadInputError(`desired[${i}].order.marketId`, marketId, m);
     }
+    // A pull does not wait behind a call still out for this market (latency, a 429 back-off): the
+    // orders resting untouched by that call are cancelled now; the queued set below then deals
+    // with whatever the call leaves behind.
+    if (desired.length === 0 && this.chains.has(k)) void this.track(this.pullNow(marketId));
     const wasQueued = this.queued.has(k);
     this.queued.set(k, { desired, checkedAt });
     if (wasQueued) return this.chains.get(k)!;
@@ -363,6 +367,20 @@ export class OrderManager {
       if (this.chains.get(k) === run) this.chains.delete(k);
     });
     return run;
+  }
+
+  /** Cancel a market's resting orders that no call has in hand (see sync). */
+  private async pullNow(marketId: Bytes32): Promise<void> {
+    if (this.halted) return;
+    const resting: TrackedOrder[] = [];
+    for (const e of this.entries.ofMarket(lower(marketId))) if (e.state === 'working') resting.push(e);
+    for (let i = 0; i < resting.length; i += this.venue.batchLimit) {
+      const nonces = resting.slice(i, i + this.venue.batchLimit).map((t) => this.startCancel(marketId, t));
+      const res = await this.callBatch([], nonces);
+      for (const o of res.cancels) this.applyCancel(o);
+      const answered = new Set(res.cancels.map((o) => lower(o.nonce)));
+      for (const n of nonces) if (!answered.has(lower(n))) this.applyCancel({ ok: false, nonce: n, code: 'NO_ANSWER', message: 'no outcome', retryable: true });
+    }
   }
 
   private async track(p: Promise<void>): Promise<void> {
@@ -400,7 +418,9 @@ export class OrderManager {
     if (this.stopping || this.halted) return;
 
     const now = this.clock.now();
-    const effective = this.blocked.has(k) ? [] : this.cooldown.size === 0 ? desired : desired.filter((d) => !this.coolingDown(d.slot, now));
+    // a pull queued behind this set while it waited wins: nothing new goes out for a market being pulled
+    const pulled = this.queued.get(k)?.desired.length === 0;
+    const effective = this.blocked.has(k) || pulled ? [] : this.cooldown.size === 0 ? desired : desired.filter((d) => !this.coolingDown(d.slot, now));
     // the live entries, not copies: diff reads them now, and the actions use only their planned order
     let actions = diff(effective, this.trackedEntries(k), this.tol, Math.floor(now / 1000));
     if (checkedAt !== undefined && checkedAt < (this.exposureSeq.get(k) ?? 0) && actions.some((a) => a.kind !== 'cancel')) {

@@ -309,6 +309,27 @@ describe('OrderManager outcomes', () => {
     assert.equal(venue.open.size, 0);
   });
 
+  it('a pull does not wait behind a slow call for its market: orders the call leaves alone are cancelled at once', async () => {
+    const { venue, om } = setup();
+    const q = quotes(500_000);
+    await om.sync(M1, q);
+    const resting = new Map([...venue.open.values()].map((o) => [o.price, o.nonce]));
+    let release!: () => void;
+    venue.hold = new Promise<void>((r) => (release = r));
+    // the bids move: a call for them goes out and hangs (latency, a 429 back-off)
+    const moving = om.sync(M1, [...quotes(550_000).slice(0, 2), ...q.slice(2)]);
+    await new Promise((r) => setImmediate(r));
+    venue.hold = null;
+    const pulling = om.sync(M1, []); // the book went stale: pull everything
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    const asks = [resting.get(510_000)!, resting.get(530_000)!];
+    assert.deepEqual(asks.map((n) => venue.open.has(n)), [false, false], 'the asks were cancelled while the bid call hung');
+    release();
+    await Promise.all([moving, pulling]);
+    assert.equal(venue.open.size, 0, 'the queued pull took what the slow call left');
+    assert.equal(om.tracked(M1).length, 0);
+  });
+
   it('a market needing reconciliation does not list orders on every tick while the venue fails', async () => {
     const { venue, om, clock } = setup({ reconcileMinIntervalMs: 1000 });
     await om.sync(M1, quotes(500_000).slice(0, 1));
