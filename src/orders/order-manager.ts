@@ -119,10 +119,10 @@ function countedShares(e: Entry): number {
 }
 const RESOLVED: Promise<void> = Promise.resolve();
 
-/** A market's desired orders and `fillsApplied` when they were risk-checked (undefined: not known). */
+/** A market's desired orders and `exposureVersion` when they were risk-checked (undefined: not known). */
 interface DesiredSet {
   readonly desired: readonly DesiredOrder[];
-  readonly fillsSeen: number | undefined;
+  readonly checkedAt: number | undefined;
 }
 
 export class OrderManager {
@@ -139,10 +139,10 @@ export class OrderManager {
   private readonly parked = new Map<string, { entry: Entry; until: number; ended: OrderManagerEvent }>();
   /** orders the feed reported closed (fills in) while a call on them was still out: not parked when it returns */
   private readonly settledEarly = new Set<string>();
-  /** per market: the last desired set synced, with the fill count it was risk-checked at (see sync) */
+  /** per market: the last desired set synced, with the exposure version it was risk-checked at (see sync) */
   private readonly lastDesired = new Map<string, DesiredSet>();
-  /** per market: fills applied so far */
-  private readonly fillSeq = new Map<string, number>();
+  /** per market: changes to its exposure that no desired set asked for (see exposureVersion) */
+  private readonly exposureSeq = new Map<string, number>();
   private readonly blocked = new Set<string>();
   private readonly cooldown = new Map<string, number>();
   private readonly needsReconcile = new Set<string>();
@@ -208,8 +208,7 @@ export class OrderManager {
     if (!e) return;
     e.filled = (e.filled ?? 0) + size;
     e.remaining = remainingOf(e);
-    const mk = lower(e.marketId);
-    this.fillSeq.set(mk, (this.fillSeq.get(mk) ?? 0) + 1);
+    this.exposureChanged(e.marketId);
     const counted = countedShares(e);
     // the quote is used up (the diff re-places it); the store keeps counting it until its fills are in
     if (e.remaining === 0 && e.state === 'working' && !p) this.entries.delete(k);
@@ -230,6 +229,7 @@ export class OrderManager {
     const e = this.entries.get(k);
     if (e?.state === 'working') {
       this.entries.delete(k);
+      this.exposureChanged(e.marketId);
       this.emit({ type: 'OrderGone', marketId: e.marketId, nonce: e.planned.nonce, ts: this.clock.now() });
     } else if (e) {
       // its cancel (or replace) is still on the way: when the answer parks it, nothing is left to wait for
@@ -250,9 +250,23 @@ export class OrderManager {
     return true;
   }
 
-  /** Fills applied so far in this market: pass it with a desired set to `sync` (see there). */
-  fillsApplied(marketId: Bytes32): number {
-    return this.fillSeq.get(lower(marketId)) ?? 0;
+  /**
+   * How many times this market's exposure changed in ways no desired set asked for: fills, a
+   * position sync (`exposureChanged`), an order found gone or refused a cancel for good. Pass it
+   * with a desired set to `sync` (see there).
+   */
+  exposureVersion(marketId: Bytes32): number {
+    return this.exposureSeq.get(lower(marketId)) ?? 0;
+  }
+
+  /**
+   * Something moved this market's exposure behind the risk gate's back (the kernel calls it on a
+   * position sync; fills and orders found gone call it here): desired sets checked before it may
+   * only cancel.
+   */
+  exposureChanged(marketId: Bytes32): void {
+    const mk = lower(marketId);
+    this.exposureSeq.set(mk, (this.exposureSeq.get(mk) ?? 0) + 1);
   }
 
   /** Is the order still tracked here (working, in flight, or parked)? */
@@ -302,9 +316,9 @@ export class OrderManager {
    */
   refreshAll(): Promise<void> {
     const runs: Promise<void>[] = [];
-    for (const { desired, fillsSeen } of this.lastDesired.values()) {
+    for (const { desired, checkedAt } of this.lastDesired.values()) {
       const marketId = desired[0]?.order.marketId;
-      if (marketId !== undefined) runs.push(this.sync(marketId, desired, fillsSeen));
+      if (marketId !== undefined) runs.push(this.sync(marketId, desired, checkedAt));
     }
     return Promise.all(runs).then(() => undefined);
   }
@@ -321,19 +335,25 @@ export class OrderManager {
 
   /**
    * Bring one market's orders to `desired`. Calls for the same market are serialised; while one
-   * runs, later calls coalesce into a single follow-up with the newest desired set. `fillsSeen` is
-   * `fillsApplied(marketId)` when the set was risk-checked: a set older than a fill in its market
-   * only cancels (the fill's own tick follows).
+   * runs, later calls coalesce into a single follow-up with the newest desired set. `checkedAt` is
+   * `exposureVersion(marketId)` when the set was risk-checked: a set older than a fill, a position
+   * sync or an order gone in its market only cancels (the change's own tick follows). The gate
+   * passed quotes identical to live orders without counting them again; if such an order is gone
+   * now, placing the quote anew would add exposure nobody checked.
    */
-  sync(marketId: Bytes32, desired: readonly DesiredOrder[], fillsSeen?: number): Promise<void> {
+  sync(marketId: Bytes32, desired: readonly DesiredOrder[], checkedAt?: number): Promise<void> {
     const k = lower(marketId);
     for (let i = 0; i < desired.length; i++) {
       const m = desired[i]!.order.marketId;
       // the same string (the usual case) needs no lower-casing
       if (m !== marketId && lower(m) !== k) throw new BadInputError(`desired[${i}].order.marketId`, marketId, m);
     }
+    // A pull does not wait behind a call still out for this market (latency, a 429 back-off): the
+    // orders resting untouched by that call are cancelled now; the queued set below then deals
+    // with whatever the call leaves behind.
+    if (desired.length === 0 && this.chains.has(k)) void this.track(this.pullNow(marketId));
     const wasQueued = this.queued.has(k);
-    this.queued.set(k, { desired, fillsSeen });
+    this.queued.set(k, { desired, checkedAt });
     if (wasQueued) return this.chains.get(k)!;
     const prev = this.chains.get(k) ?? Promise.resolve();
     const run = prev.then(async () => {
@@ -347,6 +367,20 @@ export class OrderManager {
       if (this.chains.get(k) === run) this.chains.delete(k);
     });
     return run;
+  }
+
+  /** Cancel a market's resting orders that no call has in hand (see sync). */
+  private async pullNow(marketId: Bytes32): Promise<void> {
+    if (this.halted) return;
+    const resting: TrackedOrder[] = [];
+    for (const e of this.entries.ofMarket(lower(marketId))) if (e.state === 'working') resting.push(e);
+    for (let i = 0; i < resting.length; i += this.venue.batchLimit) {
+      const nonces = resting.slice(i, i + this.venue.batchLimit).map((t) => this.startCancel(marketId, t));
+      const res = await this.callBatch([], nonces);
+      for (const o of res.cancels) this.applyCancel(o);
+      const answered = new Set(res.cancels.map((o) => lower(o.nonce)));
+      for (const n of nonces) if (!answered.has(lower(n))) this.applyCancel({ ok: false, nonce: n, code: 'NO_ANSWER', message: 'no outcome', retryable: true });
+    }
   }
 
   private async track(p: Promise<void>): Promise<void> {
@@ -370,7 +404,7 @@ export class OrderManager {
 
   private async syncNow(marketId: Bytes32, set: DesiredSet): Promise<void> {
     if (this.stopping || this.halted) return;
-    const { desired, fillsSeen } = set;
+    const { desired, checkedAt } = set;
     const k = lower(marketId);
     this.lastDesired.set(k, set);
     this.releaseParked(this.clock.now());
@@ -384,13 +418,16 @@ export class OrderManager {
     if (this.stopping || this.halted) return;
 
     const now = this.clock.now();
-    const effective = this.blocked.has(k) ? [] : this.cooldown.size === 0 ? desired : desired.filter((d) => !this.coolingDown(d.slot, now));
+    // a pull queued behind this set while it waited wins: nothing new goes out for a market being pulled
+    const pulled = this.queued.get(k)?.desired.length === 0;
+    const effective = this.blocked.has(k) || pulled ? [] : this.cooldown.size === 0 ? desired : desired.filter((d) => !this.coolingDown(d.slot, now));
     // the live entries, not copies: diff reads them now, and the actions use only their planned order
     let actions = diff(effective, this.trackedEntries(k), this.tol, Math.floor(now / 1000));
-    if (fillsSeen !== undefined && fillsSeen < (this.fillSeq.get(k) ?? 0) && actions.some((a) => a.kind !== 'cancel')) {
-      // A fill landed after this set passed the risk gate: the gate counted the filled order at its
-      // old size, and topping it up (or placing anew) now could go past the limit. Only cancels
-      // go; the tick the fill triggers brings a set checked against the new position.
+    if (checkedAt !== undefined && checkedAt < (this.exposureSeq.get(k) ?? 0) && actions.some((a) => a.kind !== 'cancel')) {
+      // The exposure moved after this set passed the risk gate (a fill, a position sync, an order
+      // gone): the gate counted orders and a position that are no longer so, and topping up or
+      // re-placing now could go past the limit. Only cancels go; the tick the change triggers
+      // brings a set checked against the new state.
       actions = actions.filter((a) => a.kind === 'cancel');
     }
     if (now < this.backoffUntil) {
@@ -608,6 +645,7 @@ export class OrderManager {
       // refused for good, most often because the order is no longer open: it filled, and those
       // fills may not be in the position yet, so it is parked (still counted) like an order found gone
       this.needsReconcile.add(lower(e.marketId));
+      this.exposureChanged(e.marketId);
       this.park(k, e, { type: 'OrderGone', marketId: e.marketId, nonce: e.planned.nonce, ts: now }, now);
     }
   }
@@ -691,7 +729,9 @@ export class OrderManager {
       // may not be in the position yet, so it is parked rather than forgotten
       const k = lower(t.planned.nonce);
       const e = this.entries.get(k);
-      if (e) this.park(k, e, { type: 'OrderGone', marketId: e.marketId, nonce: e.planned.nonce, ts: now }, now);
+      if (!e) continue;
+      this.exposureChanged(e.marketId);
+      this.park(k, e, { type: 'OrderGone', marketId: e.marketId, nonce: e.planned.nonce, ts: now }, now);
     }
     // A found order is counted at its whole size, less the fills the feed reports from now on: its
     // fills so far may reach the position (balance poll) before or after the feed reports them, so

@@ -7,10 +7,12 @@
  *  4. size: maxOrderSize, then position / notional / total / reduce-only caps at WORST CASE — every
  *     working, in-flight and cancelling order filled, plus every new quote — trimming where the
  *     remainder is still at least the market minimum;
+ *  4b. live orders a moved position left past a cap: pulled, farthest first, until what stays fits;
  *  5. the order-rate budget over the quotes that would cost a create, best value first; a denied
  *     move keeps the order it would have replaced.
  * A desired quote identical to a live own order (side, price, size) is that order: it costs no
- * token and adds no exposure (it is already counted).
+ * token and adds no exposure (it is already counted). Such quotes are pulled only when the orders
+ * staying on a side are past its cap by themselves (the position moved under them: 4b).
  */
 import type { DesiredQuote, MarketView, WorkingQuote } from '../strategy/types.ts';
 import { levelOrder } from '../strategy/level-order.ts';
@@ -181,6 +183,12 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
     costly++;
   }
 
+  // 4b. orders already working past a cap (a position sync, a mark that moved the notional cap)
+  const stayBid = stayingSize(quotes, matched, decisions, 'bid');
+  if (stayBid > 0) shedPastCap(quotes, order, matched, decisions, view.position.net, stayBid, 'bid', (capBid ??= sideCapOf(view, limits, 'bid', base, mark)));
+  const stayAsk = stayingSize(quotes, matched, decisions, 'ask');
+  if (stayAsk > 0) shedPastCap(quotes, order, matched, decisions, -view.position.net, stayAsk, 'ask', (capAsk ??= sideCapOf(view, limits, 'ask', base, mark)));
+
   // 5. rate budget over the creates that survived
   let tokensLeft = state.tokens;
   const kept: DesiredQuote[] = [];
@@ -228,6 +236,41 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
   }
   for (let k = 0; k < kept.length; k++) out.push(kept[k]!);
   return { action: 'quote', quotes: out, decisions: all, denied: events, state: { peakPnl: state.peakPnl, tokens: tokensLeft, refilledAt: state.refilledAt, killed: state.killed } };
+}
+
+/**
+ * Quotes identical to live orders pass stages 3–4 without a size check: they add nothing to what
+ * the gate already counts. But the position can move under them (a positions read reporting fills
+ * the feed has not, a cap that follows the mark), leaving the orders that stay on one side past
+ * its cap. Those that stay are the matched ones (every other order on the side is replaced or
+ * cancelled), so matched quotes are denied, farthest level first, until the side's net plus what
+ * stays fits; their orders are then cancelled by the diff.
+ */
+function shedPastCap(
+  quotes: readonly DesiredQuote[],
+  order: readonly number[],
+  matched: readonly (WorkingQuote | undefined)[],
+  decisions: (RiskDecision | undefined)[],
+  netOnSide: number,
+  staying: number,
+  side: 'bid' | 'ask',
+  cap: Cap,
+): void {
+  if (netOnSide + staying <= cap.limit) return;
+  for (let k = order.length - 1; k >= 0 && netOnSide + staying > cap.limit; k--) {
+    const i = order[k]!;
+    const q = quotes[i]!;
+    if (!matched[i] || decisions[i] || q.side !== side) continue;
+    decisions[i] = { kind: 'deny', quote: q, reason: cap.reason, detail: `working ${side} ${q.size} at ${q.price} pulled: the side's position ${netOnSide} plus working ${staying} is past the limit ${cap.limit}` };
+    staying -= q.size;
+  }
+}
+
+/** Total size of the quotes on one side that stay as the orders they match. */
+function stayingSize(quotes: readonly DesiredQuote[], matched: readonly (WorkingQuote | undefined)[], decisions: readonly (RiskDecision | undefined)[], side: 'bid' | 'ask'): number {
+  let n = 0;
+  for (let i = 0; i < quotes.length; i++) if (matched[i] && !decisions[i] && quotes[i]!.side === side) n += quotes[i]!.size;
+  return n;
 }
 
 /** The live own order a create would replace: same side and level, not matched to another quote. */

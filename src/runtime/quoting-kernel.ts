@@ -210,6 +210,7 @@ export class QuotingKernel {
 
   onEvent(e: StateEvent): void {
     this.wake(eventMarket(e));
+    this.noteNetMove(e);
     const fresh = this.isFreshFill(e);
     this.store.dispatch(e);
     if (fresh) this.applyFill(e);
@@ -220,7 +221,10 @@ export class QuotingKernel {
   /** Reduce a batch together (one store notification), then schedule the markets it touched. */
   onEvents(es: readonly StateEvent[]): void {
     if (es.length === 0) return;
-    for (const e of es) this.wake(eventMarket(e));
+    for (const e of es) {
+      this.wake(eventMarket(e));
+      this.noteNetMove(e);
+    }
     const fills = es.filter((e) => this.isFreshFill(e));
     this.store.dispatchAll(es);
     for (const f of fills) this.applyFill(f);
@@ -242,6 +246,18 @@ export class QuotingKernel {
     if (this.orderManager.knows(e.nonce)) return;
     if (!this.store.state.markets.get(lower(e.marketId))?.orders.has(lower(e.nonce))) return;
     this.store.dispatch({ type: 'OrderGone', marketId: e.marketId, nonce: e.nonce, ts: e.ts });
+  }
+
+  /**
+   * A position sync that moves the net (fills the feed has not reported, or never will): desired
+   * sets checked against the old net are stale (see OrderManager.sync). Called before the store
+   * applies the sync, to compare with the net it replaces.
+   */
+  private noteNetMove(e: StateEvent): void {
+    if (e.type !== 'PositionSynced') return;
+    // a market the store has not seen yet is flat
+    if ((this.store.state.markets.get(lower(e.marketId))?.position.net ?? 0) === e.yes - e.no) return;
+    this.orderManager.exposureChanged(e.marketId);
   }
 
   /**
@@ -404,8 +420,8 @@ export class QuotingKernel {
   }
 
   private send(marketId: Bytes32, desired: readonly DesiredOrder[]): void {
-    // the fills the view behind `desired` held: a later fill makes the set stale (see OrderManager.sync)
-    const p = this.orderManager.sync(marketId, desired, this.orderManager.fillsApplied(marketId)).catch((err: unknown) => {
+    // the exposure the view behind `desired` held: a later change makes the set stale (see OrderManager.sync)
+    const p = this.orderManager.sync(marketId, desired, this.orderManager.exposureVersion(marketId)).catch((err: unknown) => {
       this.log.error({ marketId, err: (err as Error).message }, 'order sync failed');
     });
     this.pending.add(p);

@@ -293,20 +293,41 @@ describe('OrderManager outcomes', () => {
   it('a desired set checked before a fill in its market only cancels: it never tops the filled order up', async () => {
     const { venue, om } = setup();
     const q = quotes(500_000).slice(0, 1);
-    await om.sync(M1, q, om.fillsApplied(M1));
+    await om.sync(M1, q, om.exposureVersion(M1));
     const n = [...venue.open.keys()][0]! as Bytes32;
-    const basis = om.fillsApplied(M1);
+    const basis = om.exposureVersion(M1);
     om.applyFill(n, 2_000_000); // 2 of 10 filled: the gate counted 10, the position now holds 2 of them
     venue.open.set(n, { ...venue.open.get(n)!, remainingSize: venue.open.get(n)!.size - 2_000_000 });
     const calls = venue.venueCalls().length;
     await om.sync(M1, q, basis); // the same set, risk-checked before the fill: a top-up to 10 would add 2
     assert.equal(venue.venueCalls().length, calls, 'no replace from a stale set');
-    await om.sync(M1, q, om.fillsApplied(M1)); // checked after the fill: the top-up is the gate's call
+    await om.sync(M1, q, om.exposureVersion(M1)); // checked after the fill: the top-up is the gate's call
     assert.equal(venue.venueCalls().length, calls + 1);
     assert.equal(venue.venueCalls().at(-1)!.kind, 'cancel-replace');
     // a stale set still pulls: cancels go
     await om.sync(M1, [], basis);
     assert.equal(venue.open.size, 0);
+  });
+
+  it('a pull does not wait behind a slow call for its market: orders the call leaves alone are cancelled at once', async () => {
+    const { venue, om } = setup();
+    const q = quotes(500_000);
+    await om.sync(M1, q);
+    const resting = new Map([...venue.open.values()].map((o) => [o.price, o.nonce]));
+    let release!: () => void;
+    venue.hold = new Promise<void>((r) => (release = r));
+    // the bids move: a call for them goes out and hangs (latency, a 429 back-off)
+    const moving = om.sync(M1, [...quotes(550_000).slice(0, 2), ...q.slice(2)]);
+    await new Promise((r) => setImmediate(r));
+    venue.hold = null;
+    const pulling = om.sync(M1, []); // the book went stale: pull everything
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    const asks = [resting.get(510_000)!, resting.get(530_000)!];
+    assert.deepEqual(asks.map((n) => venue.open.has(n)), [false, false], 'the asks were cancelled while the bid call hung');
+    release();
+    await Promise.all([moving, pulling]);
+    assert.equal(venue.open.size, 0, 'the queued pull took what the slow call left');
+    assert.equal(om.tracked(M1).length, 0);
   });
 
   it('a market needing reconciliation does not list orders on every tick while the venue fails', async () => {
@@ -482,6 +503,31 @@ describe('OrderManager: orders gone without their fills seen are parked (settleM
     clock.t += 10_000;
     await om.sync(M1, quotes(500_000));
     assert.equal(ended(events, gone!).length + ended(events, filled!).length, 2, 'ended once each');
+  });
+
+  it('a desired set checked before an order was found gone only cancels: the gate had taken that order as the quote', async () => {
+    const { venue, om } = setup({ settleMs: 30_000 });
+    const q = quotes(500_000);
+    await om.sync(M1, q, om.exposureVersion(M1));
+    const checked = om.exposureVersion(M1); // the gate passes q again: identical to the live orders
+    const [gone] = [...venue.open.keys()] as Bytes32[];
+    venue.open.delete(gone!); // filled at the venue, fills not reported yet
+    await om.reconcile(M1);
+    assert.equal(om.parkedCount, 1);
+    assert.ok(om.exposureVersion(M1) > checked, 'an order found gone moves the version');
+    await om.sync(M1, q, checked); // re-placing the gone order now would add exposure nobody checked
+    assert.equal(venue.open.size, 3);
+    await om.sync(M1, q, om.exposureVersion(M1)); // a set checked with the order parked (counted)
+    assert.equal(venue.open.size, 4);
+    // a cancel refused for good (the order had filled) moves the version too; so does a position sync
+    const before = om.exposureVersion(M1);
+    venue.cancelScript = (x) => ({ ok: false, nonce: x, code: 'not-found', message: '404', retryable: false });
+    await om.sync(M1, q.slice(1), before);
+    assert.ok(om.exposureVersion(M1) > before, 'a cancel refused for good moves the version');
+    const v = om.exposureVersion(M1);
+    om.exposureChanged(M1);
+    assert.equal(om.exposureVersion(M1), v + 1);
+    assert.equal(om.exposureVersion(M2), 0, 'per market');
   });
 
   it('an answered cancel is parked until settleMs passes (a fill may have raced it)', async () => {

@@ -4,6 +4,8 @@
  *  - the worst case after applying the gate (every live own order + every output quote filled)
  *    never exceeds maxPosition / maxNotional, unless the live orders alone already did (then no
  *    new exposure on that side is added);
+ *  - what stays (the output quotes, matched live orders included) fits the caps by itself: live
+ *    orders left past a cap by a moved position are pulled;
  *  - every output quote is on the grid, inside [tick, 1e6 − tick], not crossing, not above
  *    maxOrderSize, and at least the market minimum.
  */
@@ -35,7 +37,10 @@ test('property: limits hold at worst case and outputs are valid', () => {
       fc.integer({ min: 1, max: 98 }),
       fc.integer({ min: 1, max: 20 }),
       fc.record({ maxPosition: fc.integer({ min: 1, max: 400 }), maxNotional: fc.integer({ min: 1, max: 200 }), maxOrderSize: fc.integer({ min: 1, max: 100 }), reduceOnly: fc.boolean() }),
-      (net, own, want, bidTick, spreadTicks, l) => {
+      fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }),
+      (net, own, fresh0, bidTick, spreadTicks, l, keep) => {
+        // some desired quotes repeat live orders exactly (the strategy wants them to stay)
+        const want = [...own.filter((_, i) => keep[i]).map(({ side, price, size, level }) => ({ side, price, size, level })), ...fresh0];
         const bestBid = bidTick * 10_000;
         const bestAsk = Math.min(990_000, bestBid + spreadTicks * 10_000);
         const quotes: WorkingQuote[] = own.map((w) => ({ ...w, outcomeIndex: 1, venueSide: w.side === 'bid' ? 'buy' : 'sell', placedAt: NOW - 1 }));
@@ -58,6 +63,11 @@ test('property: limits hold at worst case and outputs are valid', () => {
         const capShort = Math.min(lim.maxPosition, Math.floor((lim.maxNotional * 1e6) / (1e6 - mark)), l.reduceOnly ? Math.max(0, -net) : Infinity);
         assert.ok(after.long <= Math.max(capLong, before.long), `long ${after.long} cap ${capLong} before ${before.long}`);
         assert.ok(after.short <= Math.max(capShort, before.short), `short ${after.short} cap ${capShort} before ${before.short}`);
+        // what stays once the diff has run (the output quotes: matched orders and new ones) fits the
+        // caps on its own, unless the net alone is past them (then nothing stays on that side)
+        const staying = exposureOf(net, r.quotes);
+        assert.ok(staying.long <= Math.max(capLong, net), `staying long ${staying.long} cap ${capLong} net ${net}`);
+        assert.ok(staying.short <= Math.max(capShort, -net), `staying short ${staying.short} cap ${capShort} net ${net}`);
         for (const q of fresh) {
           assert.ok(isOnGrid(q.price, 10_000));
           assert.ok(q.size <= lim.maxOrderSize && q.size >= view.minSize);

@@ -130,6 +130,24 @@ test('a desired quote identical to a live order is not double counted', () => {
   assert.equal(r2.decisions[0]!.kind === 'trim' && r2.decisions[0]!.size, 10 * S);
 });
 
+test('working quotes left past the limit by a moved position are pulled, farthest level first', () => {
+  // a positions read says short 50 (the feed had said 40): the working asks 10 + 5 now reach 65 of 60
+  const near = ask(530_000, 10 * S, 0);
+  const far = ask(550_000, 5 * S, 1);
+  const view = makeView({ net: -50 * S, quotes: [own(near), own(far)] });
+  const r = applyRisk(view, [near, far], limits({ maxPosition: 60 * S }));
+  assert.deepEqual(r.decisions.map((d) => d.kind === 'deny' ? d.reason : d.kind), ['pass', 'POSITION_LIMIT']);
+  assert.deepEqual(r.quotes, [near]);
+  // short 53: both go (53 + 10 is still past 60)
+  const r2 = applyRisk(makeView({ net: -53 * S, quotes: [own(near), own(far)] }), [near, far], limits({ maxPosition: 60 * S }));
+  assert.deepEqual(r2.decisions.map((d) => d.kind), ['deny', 'deny']);
+  assert.deepEqual(r2.quotes, []);
+  // an order already cancelling is not matched and not shed again; the bids are untouched
+  const b = bid(470_000, 10 * S);
+  const r3 = applyRisk(makeView({ net: -50 * S, quotes: [own(near), own(far, 'cancelling'), own(b)] }), [b, near], limits({ maxPosition: 60 * S }));
+  assert.deepEqual(r3.decisions.map((d) => d.kind), ['pass', 'pass'], '50 + 10 staying fits');
+});
+
 test('short side and minimum size', () => {
   const view = makeView({ net: -95 * S, minSize: 10 * S });
   const r = applyRisk(view, [ask(530_000, 10 * S)], limits({ maxPosition: 100 * S }));

@@ -178,3 +178,18 @@ test('housekeeping skips a market pulled for a reason only an event can lift, un
   assert.ok([...venue.open.values()].some((o) => o.marketId === M1));
   kernel.stop();
 });
+
+test('a position sync that moves the net makes desired sets checked before it stale; one that confirms the net does not', () => {
+  const { clock, kernel } = setup();
+  const om = kernel.orderManager;
+  const sync = (yes: number, no: number): StateEvent => ({ type: 'PositionSynced', marketId: M1, yes, no, ts: clock.now() });
+  const v0 = om.exposureVersion(M1);
+  kernel.onEvent(sync(0, 0)); // flat, as the store already had it
+  assert.equal(om.exposureVersion(M1), v0, 'same net: nothing moved');
+  kernel.onEvents([sync(0, 10_000_000)]); // short 10 the feed never reported
+  assert.equal(om.exposureVersion(M1), v0 + 1);
+  kernel.onEvent(sync(5_000_000, 15_000_000)); // other holdings, the same net
+  assert.equal(om.exposureVersion(M1), v0 + 1);
+  assert.equal(om.exposureVersion(M2), 0, 'per market');
+  kernel.stop();
+});
