@@ -16,6 +16,7 @@ import type { Subscription } from 'rxjs';
 import { systemClock, type Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
 import { createVenueClient } from '../exchange/venue-client.ts';
+import { VenueError } from '../exchange/client/errors.ts';
 import { createBookStream } from '../exchange/stream/book-stream.ts';
 import { venueSnapshotFetcher } from '../exchange/stream/venue-snapshot-fetcher.ts';
 import type { Bytes32 } from '../model/order.ts';
@@ -112,15 +113,25 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
       log.warn({ marketId: id, err: (err as Error).message }, 'metadata poll failed');
     }
   };
+  // The last oracle quote written per market: the poll re-reads the same quote until a new one
+  // completes, and the live oracle feed (src/feeds/oracle-feed.ts) reports each quote once, so the
+  // recording must too — a replay turns every recorded oracle event into an update for the bot.
+  const lastOracle = new Map<string, string>();
   const pollOracle = async (id: Bytes32): Promise<void> => {
     try {
       const q = await client.markets.latestOracleQuote(id);
-      if (stopped || !q || q.probability === null) return;
+      if (stopped || !q || q.status !== 'completed' || q.probability === null) return;
       const now = clock.now();
       const vts = Date.parse(q.completedAt ?? q.createdAt);
       const p = q.probability <= 1 ? q.probability : q.probability / 100;
-      write({ t: 'oracle', m: id, vts: Number.isFinite(vts) ? vts : now, lts: now, probability: Math.round(Math.min(1, Math.max(0, p)) * 1e6), confidence: q.confidence });
+      const e: RecordedEvent = { t: 'oracle', m: id, vts: Number.isFinite(vts) ? vts : now, lts: now, probability: Math.round(Math.min(1, Math.max(0, p)) * 1e6), confidence: q.confidence };
+      const sig = `${q.id}|${e.vts}|${e.probability}|${e.confidence}`;
+      if (lastOracle.get(id) === sig) return;
+      lastOracle.set(id, sig);
+      write(e);
     } catch (err) {
+      // a market nobody has asked the oracle about answers 404: no quote yet, not a failure
+      if (err instanceof VenueError && err.status === 404) return;
       stats.errors++;
       log.debug({ marketId: id, err: (err as Error).message }, 'oracle poll failed');
     }
@@ -148,11 +159,15 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
       log.debug({ marketId: id, err: (err as Error).message }, 'activity poll failed');
     }
   };
+  // One pending timer per poll loop: each loop keeps its slot in `timers` and replaces the cancel
+  // function there (pushing a new one per round grew the list for as long as the recording ran).
   const every = (ms: number, f: () => void): void => {
+    const slot = timers.length;
+    timers.push(() => undefined);
     const loop = (): void => {
       if (stopped) return;
       f();
-      timers.push(clock.setTimeout(loop, ms));
+      timers[slot] = clock.setTimeout(loop, ms);
     };
     loop();
   };
@@ -190,18 +205,21 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
       const manifest = await writer.close();
       await client.close();
       const all = { ...manifest.stats };
-      // a resumed recording counts earlier sessions' side events too: recount from the files
+      // a resumed recording counts earlier sessions' side events too: recount from the files while the
+      // columns are built (streamed: a long recording's events are never all in memory at once; the
+      // columns skip side events themselves)
       let market = 0;
       let oracle = 0;
-      const events: RecordedEvent[] = [];
-      for (const e of readEvents(o.out)) {
-        if (e.t === 'market') market++;
-        else if (e.t === 'oracle') oracle++;
-        else events.push(e);
-      }
+      const counted = function* (): Generator<RecordedEvent> {
+        for (const e of readEvents(o.out)) {
+          if (e.t === 'market') market++;
+          else if (e.t === 'oracle') oracle++;
+          yield e;
+        }
+      };
+      writeColumns(o.out, toColumns(counted(), manifest.markets.map((m) => m.id)));
       all.marketEvents = market;
       all.oracleEvents = oracle;
-      writeColumns(o.out, toColumns(events, manifest.markets.map((m) => m.id)));
       const finalWriter = new RecordingWriter({ dir: o.out, source: o.baseUrl });
       finalWriter.setStats(all);
       return finalWriter.close();

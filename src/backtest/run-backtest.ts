@@ -20,6 +20,7 @@
  * recording and config give byte-identical fills and reports.
  */
 import { silentLogger, type Logger } from '../core/logger.ts';
+import { BadInputError } from '../model/errors.ts';
 import type { BotConfig, MarketConfig } from '../config/types.ts';
 import type { Bytes32 } from '../model/order.ts';
 import { NonceSource } from '../orders/nonces.ts';
@@ -111,6 +112,12 @@ const MICROTASK_HOPS = 64;
 
 export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const { source, config, settings } = input;
+  // The books, the matching engine and the strategies work in probability prices (0, 1); a recording
+  // of other prices (the Binance import) would have every book row refused and replay to an empty
+  // report, so it is refused here with the reason instead.
+  if (source.manifest.genericPrices) {
+    throw new BadInputError('--data', `a recording of prediction-market prices in (0, 1) (${source.manifest.source} has genericPrices: its prices are outside that range)`, source.dir);
+  }
   const fast = input.fast === true || settings.queueModel === 'none';
   const { cols, rows } = source;
   const nRows = rows.length;

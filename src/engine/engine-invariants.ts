@@ -14,7 +14,6 @@ import {
   FL_KIND,
   FL_OUTCOME,
   FL_SIDE,
-  F_COLL,
   F_FEES,
   F_FILLED,
   F_MAX_FEE,
@@ -128,7 +127,7 @@ function stateOfSlot(p: OrderPool, s: number) {
   const f = p.fc[s >>> CHUNK_BITS]!;
   const b = (s & CHUNK_MASK) * F_STRIDE;
   const kind = (p.flags(s) >> FL_KIND) & 3;
-  const coll = f[b + F_COLL]!;
+  const coll = p.collateralOf(s);
   return {
     kind,
     quantity: f[b + F_QTY]!,

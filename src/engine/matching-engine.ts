@@ -4,11 +4,12 @@
  * Pure and deterministic: time only comes in as `nowMs` arguments, events go to an optional
  * synchronous sink, built only when one is attached.
  *
- * Where the time goes (1e6-order bench, 480 k resting): a cancel waits on dependent cache misses
- * (the id's link entry, its record), so the layout keeps each order in one 80-byte record plus a
- * 16-byte link entry, never moves records, keeps BigInt, Maps and float `%` off the per-order path,
- * and cancels lazily (./price-ladder.ts: no queue neighbours touched). What remains is mostly
- * per-order compute: the same stream on a 48 k-order book, all in cache, runs only ~10 % faster.
+ * Where the time goes (1e6-order bench, 480 k resting): a cancel is one cache miss, on the order's
+ * record (its id names the slot, no map), which perf shows as the largest single stall; a crossing
+ * order waits on the makers it meets. So everything a cancel or a taker reads per order sits in one
+ * 64-byte hot record (./order-pool.ts; the rest in a cold record), records never move, BigInt, Maps
+ * and float `%` stay off the per-order path, and cancels are lazy (./price-ladder.ts: no queue
+ * neighbours touched). The rest is per-order compute (validation, fill and fee arithmetic, ledger).
  *
  * Rules the code follows (see ./types.ts for the per-fill arithmetic):
  * - Match price is the maker's. Self-trade policy "cancel resting": a resting order of the taker's
@@ -70,18 +71,18 @@ type OrderPool = op.OrderPool;
 // record field offsets (see ./order-pool.ts)
 const F_QTY = op.F_QTY;
 const F_FILLED = op.F_FILLED;
-const F_COLL = op.F_COLL;
 const F_FEES = op.F_FEES;
 const F_MAX_FEE = op.F_MAX_FEE;
-const F_LIMIT = op.F_LIMIT;
-const F_EXPIRY = op.F_EXPIRY;
-const F_CREATED = op.F_CREATED;
-const F_UPDATED = op.F_UPDATED;
+const F_RESV = op.F_RESV;
+const C_LIMIT = op.C_LIMIT;
+const C_EXPIRY = op.C_EXPIRY;
+const C_CREATED = op.C_CREATED;
+const C_UPDATED = op.C_UPDATED;
+const C_STRIDE = op.C_STRIDE;
 const I_MARKET = op.I_MARKET;
 const I_TRADER = op.I_TRADER;
-const L_NEXT = op.L_NEXT;
-const L_FLAGS = op.L_FLAGS;
-const L_STRIDE = op.L_STRIDE;
+const I_NEXT = op.I_NEXT;
+const I_FLAGS = op.I_FLAGS;
 const FL_ALIVE_MASK = op.FL_ALIVE_MASK;
 const ALIVE_TOMB = op.ALIVE_TOMB;
 const FL_OUTCOME = op.FL_OUTCOME;
@@ -90,6 +91,7 @@ const FL_KIND = op.FL_KIND;
 const FL_TIF = op.FL_TIF;
 const FL_ROLE = op.FL_ROLE;
 const FL_MARKET_ORDER = op.FL_MARKET_ORDER;
+const FL_EXPIRY = op.FL_EXPIRY;
 const FL_LEVEL = op.FL_LEVEL;
 const F_STRIDE = op.F_STRIDE;
 const I_STRIDE = op.I_STRIDE;
@@ -243,7 +245,7 @@ export class MatchingEngine implements Engine {
     const ib = (t & CHUNK_MASK) * I_STRIDE;
     iv[ib + I_MARKET] = market;
     iv[ib + I_TRADER] = trader;
-    p.lc[t >>> CHUNK_BITS]![(t & CHUNK_MASK) * L_STRIDE + L_FLAGS] =
+    iv[ib + I_FLAGS] =
       1 |
       (outcome << FL_OUTCOME) |
       (side << FL_SIDE) |
@@ -251,17 +253,19 @@ export class MatchingEngine implements Engine {
       (tif << FL_TIF) |
       (role << FL_ROLE) |
       (marketOrder ? 1 << FL_MARKET_ORDER : 0) |
+      (expiry ? 1 << FL_EXPIRY : 0) |
       (level << FL_LEVEL);
     const qty = kind === KIND_BUY ? minSharesOut : maxShares;
     f[fb + F_QTY] = qty;
     f[fb + F_FILLED] = 0;
-    f[fb + F_COLL] = 0;
     f[fb + F_FEES] = 0;
     f[fb + F_MAX_FEE] = maxFee;
     p.setLimitValues(t, kind, maxShares, minSharesOut, maxCollateralIn, minCollateralOut);
-    f[fb + F_EXPIRY] = expiry ?? 0;
-    f[fb + F_CREATED] = nowMs;
-    f[fb + F_UPDATED] = nowMs;
+    const c = p.cc[t >>> CHUNK_BITS]!;
+    const cb = (t & CHUNK_MASK) * C_STRIDE;
+    c[cb + C_EXPIRY] = expiry ?? 0;
+    c[cb + C_CREATED] = nowMs;
+    c[cb + C_UPDATED] = nowMs;
     // the reservation itself is implicit in the record (see ./order-pool.ts); the ledger's is not
     if (kind === KIND_SELL_INVENTORY) ledger.reserveTokens(pos, outcome, maxShares);
     else ledger.reserved[trader] = ledger.reserved[trader]! + maxCollateralIn;
@@ -277,9 +281,7 @@ export class MatchingEngine implements Engine {
       const a = legAmount(kind, price, qty);
       if (a + feeFor(a, cfg.makerFeeBps, maxFee) <= maxCollateralIn) {
         L.push(p, t, side, level, qty);
-        const lv = p.lc[t >>> CHUNK_BITS]!;
-        const lb = (t & CHUNK_MASK) * L_STRIDE;
-        lv[lb + L_FLAGS] = (lv[lb + L_FLAGS]! & ~FL_ALIVE_MASK) | RESTING;
+        iv[ib + I_FLAGS] = (iv[ib + I_FLAGS]! & ~FL_ALIVE_MASK) | RESTING;
         if (this.sink) {
           this.markDirty(mk, side, level);
           this.flushLevels();
@@ -310,9 +312,7 @@ export class MatchingEngine implements Engine {
     const fb = (t & CHUNK_MASK) * F_STRIDE;
     const ib = (t & CHUNK_MASK) * I_STRIDE;
     const mk = this.markets[iv[ib + I_MARKET]!]!;
-    const lv = p.lc[t >>> CHUNK_BITS]!;
-    const lb = (t & CHUNK_MASK) * L_STRIDE;
-    const fl = lv[lb + L_FLAGS]!;
+    const fl = iv[ib + I_FLAGS]!;
     const rem = f[fb + F_QTY]! - f[fb + F_FILLED]!;
     if (rem === 0) return this.finish(t, 'filled', null, 'filled', nowMs);
     if (rem < mk.config.minFillSize) return this.finish(t, 'voided', 'BELOW_MIN_FILL_SIZE', 'min_fill', nowMs);
@@ -323,7 +323,7 @@ export class MatchingEngine implements Engine {
     const side = (fl >> FL_SIDE) & 1;
     const lvl = fl >>> FL_LEVEL;
     mk.ladder.push(p, t, side, lvl, rem);
-    lv[lb + L_FLAGS] = (fl & ~FL_ALIVE_MASK) | RESTING;
+    iv[ib + I_FLAGS] = (fl & ~FL_ALIVE_MASK) | RESTING;
     this.markDirty(mk, side, lvl);
     return 'open';
   }
@@ -339,10 +339,11 @@ export class MatchingEngine implements Engine {
     const filled = f[fb + F_FILLED]!;
     const rem = f[fb + F_QTY]! - filled;
     const bps = mk.config.makerFeeBps;
-    // fast path for the usual fresh payer whose budget covers the whole quantity (no scratch copy)
-    if (filled === 0 && kind !== KIND_SELL_INVENTORY) {
+    // fast path for the usual payer whose budget left covers the whole remainder (no scratch
+    // copy): `fillFits` for n = rem, which `fillCapacity` would try first (rem ≥ minFillSize here)
+    if (kind !== KIND_SELL_INVENTORY) {
       const a = legAmount(kind, q, rem);
-      if (a + feeFor(a, bps, f[fb + F_MAX_FEE]!) <= f[fb + F_LIMIT]!) return true;
+      if (a + feeFor(a, bps, f[fb + F_MAX_FEE]! - f[fb + F_FEES]!) <= f[fb + F_RESV]!) return true;
     }
     return fillCapacity(this.load(scratchState, slot), q, rem, bps) >= mk.config.minFillSize;
   }
@@ -352,18 +353,28 @@ export class MatchingEngine implements Engine {
     const f = p.fc[slot >>> CHUNK_BITS]!;
     const fb = (slot & CHUNK_MASK) * F_STRIDE;
     const kind = (p.flags(slot) >> FL_KIND) & 3;
-    const coll = f[fb + F_COLL]!;
+    const fees = f[fb + F_FEES]!;
+    const resv = f[fb + F_RESV]!;
     s.kind = kind;
     s.filled = f[fb + F_FILLED]!;
-    s.paid = kind === KIND_SELL_INVENTORY ? 0 : coll;
-    s.received = kind === KIND_SELL_INVENTORY ? coll : 0;
-    s.fees = f[fb + F_FEES]!;
+    s.fees = fees;
     s.maxFee = f[fb + F_MAX_FEE]!;
-    // only the limits that bind the kind are read by the fill maths (fillFits)
-    const limit = f[fb + F_LIMIT]!;
-    s.maxCollateralIn = kind === KIND_SELL_INVENTORY ? 0 : limit;
-    s.minCollateralOut = kind === KIND_SELL_INVENTORY ? limit : 0;
     s.maxShares = f[fb + F_QTY]!;
+    // only the limits that bind the kind are read by the fill maths (fillFits)
+    if (kind === KIND_SELL_INVENTORY) {
+      s.paid = 0;
+      s.received = resv;
+      s.maxCollateralIn = 0;
+      s.minCollateralOut = p.cc[slot >>> CHUNK_BITS]![(slot & CHUNK_MASK) * C_STRIDE + C_LIMIT]!;
+    } else {
+      // a payer's budget test `paid + fees + a + fee ≤ maxCollateralIn` from the hot record alone:
+      // with the paid part counted from 0, the limit is what is still reserved plus the fees so
+      // far (maxCollateralIn − paid − fees + fees): the same integers on both sides, the same answer
+      s.paid = 0;
+      s.received = 0;
+      s.maxCollateralIn = resv + fees;
+      s.minCollateralOut = 0;
+    }
     return s;
   }
 
@@ -378,7 +389,6 @@ export class MatchingEngine implements Engine {
     const p = this.pool;
     const fc = p.fc;
     const ic = p.ic;
-    const lc = p.lc;
     const tiv = ic[t >>> CHUNK_BITS]!;
     const tb = (t & CHUNK_MASK) * I_STRIDE;
     const fl = p.flags(t);
@@ -401,29 +411,27 @@ export class MatchingEngine implements Engine {
     outer: while (side === 0 ? lvl < L.top && lvl <= limit : lvl > 0 && lvl >= limit) {
       const x = lvl * tick;
       let m = heads[lvl]!;
-      let mExp = m === NIL ? 0 : fc[m >>> CHUNK_BITS]![(m & CHUNK_MASK) * F_STRIDE + F_EXPIRY]!;
-      let mFl = m === NIL ? 0 : lc[m >>> CHUNK_BITS]![(m & CHUNK_MASK) * L_STRIDE + L_FLAGS]!;
+      let mFl = m === NIL ? 0 : ic[m >>> CHUNK_BITS]![(m & CHUNK_MASK) * I_STRIDE + I_FLAGS]!;
       while (m !== NIL) {
         const f = fc[m >>> CHUNK_BITS]!;
         const iv = ic[m >>> CHUNK_BITS]!;
         const mb = (m & CHUNK_MASK) * I_STRIDE;
         const mfb = (m & CHUNK_MASK) * F_STRIDE;
-        const next = lc[m >>> CHUNK_BITS]![(m & CHUNK_MASK) * L_STRIDE + L_NEXT]!;
-        // Read ahead: at a large book the next maker's record and link entry are likely cache
-        // misses; its slot comes from this maker's links, so asking for both now overlaps those
-        // waits with this maker's fill instead of starting them after. A resting order's expiry and
-        // flags do not change while it rests, so the values read are the ones used.
-        const exp = mExp;
+        const next = iv[mb + I_NEXT]!;
+        // Read ahead: at a large book the next maker's hot record is likely a cache miss; its slot
+        // comes from this maker's links, so asking for it now overlaps that wait with this maker's
+        // fill instead of starting it after. A resting order's flags do not change while it rests,
+        // so the value read is the one used.
         const mfl = mFl;
-        mExp = next === NIL ? 0 : fc[next >>> CHUNK_BITS]![(next & CHUNK_MASK) * F_STRIDE + F_EXPIRY]!;
-        mFl = next === NIL ? 0 : lc[next >>> CHUNK_BITS]![(next & CHUNK_MASK) * L_STRIDE + L_FLAGS]!;
+        mFl = next === NIL ? 0 : ic[next >>> CHUNK_BITS]![(next & CHUNK_MASK) * I_STRIDE + I_FLAGS]!;
         // a lazily cancelled order (see ./price-ladder.ts): nothing to trade, its slot freed here
         if ((mfl & FL_ALIVE_MASK) === ALIVE_TOMB) {
           if (!dry) L.dropTomb(p, m, opp, lvl);
           m = next;
           continue;
         }
-        if (exp > 0 && exp * 1000 <= nowMs) {
+        // the expiry is in the cold record, read only for orders that have one
+        if ((mfl >> FL_EXPIRY) & 1 && p.cc[m >>> CHUNK_BITS]![(m & CHUNK_MASK) * C_STRIDE + C_EXPIRY]! * 1000 <= nowMs) {
           if (!dry) this.finish(m, 'expired', null, 'expiry', nowMs);
           m = next;
           continue;
@@ -554,16 +562,18 @@ export class MatchingEngine implements Engine {
     const pos = l.positionIndex(trader, iv[ib + I_MARKET]!);
     f[fb + F_FILLED] = f[fb + F_FILLED]! + n;
     f[fb + F_FEES] = f[fb + F_FEES]! + fee;
-    f[fb + F_COLL] = f[fb + F_COLL]! + a;
-    f[fb + F_UPDATED] = nowMs;
-    // the order's own reservation shrinks implicitly (filled, paid and fees grew); the ledger's here
+    // a store into the cold record: it does not hold up the fill as a load would
+    p.cc[slot >>> CHUNK_BITS]![(slot & CHUNK_MASK) * C_STRIDE + C_UPDATED] = nowMs;
+    // the order's own reservation (F_RESV, or filled shares for a seller) and the ledger's shrink
     if (kind === KIND_SELL_INVENTORY) {
+      f[fb + F_RESV] = f[fb + F_RESV]! + a;
       l.addTokens(pos, out, -n);
       l.reserveTokens(pos, out, -n);
       l.collateral[trader] = l.collateral[trader]! + a - fee;
       return a - fee;
     }
     const cost = a + fee;
+    f[fb + F_RESV] = f[fb + F_RESV]! - cost;
     l.reserved[trader] = l.reserved[trader]! - cost;
     l.collateral[trader] = l.collateral[trader]! - cost;
     l.addTokens(pos, kind === KIND_BUY ? out : 1 - out, n);
@@ -612,12 +622,12 @@ export class MatchingEngine implements Engine {
       const r = f[fb + F_QTY]! - filled;
       l.reserveTokens(l.positionIndex(trader, iv[ib + I_MARKET]!), (fl >> FL_OUTCOME) & 1, -r);
     } else {
-      l.reserved[trader] = l.reserved[trader]! - (f[fb + F_LIMIT]! - f[fb + F_COLL]! - f[fb + F_FEES]!);
+      l.reserved[trader] = l.reserved[trader]! - f[fb + F_RESV]!;
     }
     this.lastFilled = filled;
     if (this.sink) {
       // only the done event reads it: the slot is free afterwards
-      f[fb + F_UPDATED] = nowMs;
+      p.cc[slot >>> CHUNK_BITS]![(slot & CHUNK_MASK) * C_STRIDE + C_UPDATED] = nowMs;
       this.sink({ type: 'done', id: p.idOf(slot), status, voidReason: reason, cause, order: this.state(slot, status, reason), atMs: nowMs });
     }
     // the queue last: burying may free this slot (and its level's other tombstones) at once
@@ -672,8 +682,8 @@ export class MatchingEngine implements Engine {
     const p = this.pool;
     let n = 0;
     for (let s = 0; s < p.used; s++) {
-      const exp = p.fc[s >>> CHUNK_BITS]![((s & CHUNK_MASK) * F_STRIDE) + F_EXPIRY]!;
-      if (!isOpen(p.alive(s)) || exp === 0 || exp * 1000 > nowMs) continue;
+      const fl = p.flags(s);
+      if (!isOpen(fl & FL_ALIVE_MASK) || ((fl >> FL_EXPIRY) & 1) === 0 || p.expiryOf(s) * 1000 > nowMs) continue;
       this.finish(s, 'expired', null, 'expiry', nowMs, true);
       n++;
     }
@@ -940,8 +950,10 @@ export class MatchingEngine implements Engine {
     const kind = (fl >> FL_KIND) & 3;
     const qty = f[fb + F_QTY]!;
     const filled = f[fb + F_FILLED]!;
-    const coll = f[fb + F_COLL]!;
+    const coll = p.collateralOf(slot);
     const lim = p.limitsOf(slot);
+    const c = p.cc[slot >>> CHUNK_BITS]!;
+    const cb = (slot & CHUNK_MASK) * C_STRIDE;
     return {
       id: p.idOf(slot),
       market,
@@ -965,11 +977,11 @@ export class MatchingEngine implements Engine {
       maxCollateralIn: lim.maxCollateralIn,
       minCollateralOut: lim.minCollateralOut,
       maxFee: f[fb + F_MAX_FEE]!,
-      expiry: f[fb + F_EXPIRY]!,
+      expiry: c[cb + C_EXPIRY]!,
       status,
       voidReason: reason,
-      createdAtMs: f[fb + F_CREATED]!,
-      updatedAtMs: f[fb + F_UPDATED]!,
+      createdAtMs: c[cb + C_CREATED]!,
+      updatedAtMs: c[cb + C_UPDATED]!,
     };
   }
 

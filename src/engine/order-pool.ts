@@ -1,39 +1,37 @@
 /**
- * Storage for live orders in chunks of 4096 slots. Per chunk, two buffers:
- * - the records (`fc[chunk]` as numbers, `ic[chunk]` as ints: two views of one ArrayBuffer), one
- *   80-byte record per slot with the order's amounts, times, market and trader;
- * - the links (`lc[chunk]`, an Int32Array), one 16-byte entry per slot: the slot's generation, its
- *   packed flags (status, side, kind, level, ...) and the two links of its price level's FIFO queue
- *   (see ./price-ladder.ts), which also chain the free list.
+ * Storage for live orders in chunks of 4096 slots, each order split in two records:
+ * - a hot record of 64 bytes (`fc[chunk]` as numbers, `ic[chunk]` as ints: two views of one
+ *   ArrayBuffer): the slot's generation, its packed flags (status, side,
+ *   kind, level, ...), the two links of its price level's FIFO queue (see ./price-ladder.ts, NEXT
+ *   also chains the free list), trader, market, and the five amounts matching and cancelling read;
+ * - a cold record of 32 bytes (`cc[chunk]`): the binding signed limit, expiry, created and updated
+ *   times, written when the order is created, read by queries and only on rare matching paths.
  * Slot s lives in chunk s >>> CHUNK_BITS at index s & CHUNK_MASK. An order id encodes
  * (generation, slot) as gen·2^24 + slot, so ids are never reused and id → slot is O(1) without a map.
  *
- * Why records rather than one typed array per field: a resting book of ~500 k orders is far beyond
- * the caches, and a cancel, a reused slot or a maker met in matching touched ~15–26 separate arrays,
- * i.e. as many cache misses. Field offsets are the exported F_* (index into the chunk's
- * Float64Array after `record * F_STRIDE`), I_* (into its Int32Array after `record * I_STRIDE`) and
- * L_* (into the links after `record * L_STRIDE`) constants.
+ * Why this split: a book of ~500 k resting orders (600 k slots with the tombstones of lazy cancels)
+ * is beyond this machine's 32 MiB L3, so a cancel or a maker met in matching is a random-access
+ * miss (~200 ns here for a dependent one, with the TLB miss). Before, an order was an 80-byte record
+ * plus a 16-byte link entry, all of it read by cancels and takers. Now everything a cancel needs (is
+ * the id live, its level, trader and market, the reservation to release) and everything a taker
+ * reads and writes per maker (remaining quantity, fees against maxFee, the budget left, the queue
+ * links) is in one 64-byte record (one or two adjacent lines: malloc aligns a buffer to 16 bytes
+ * only, and JS cannot see its address; a page-aligned WebAssembly.Memory measured ~20 % slower
+ * overall), and the records the hot paths touch take 38 MB for 600 k slots instead of 57 MB.
  *
- * Why the links apart from the record: at 500 k resting orders every random record is a cache and
- * TLB miss (~150 ns here), and a cancel was a chain of them: the id's record (is it live? where are
- * its neighbours?), then its queue neighbours' records to unlink it. The links are 16 bytes per
- * slot (8 MB at 500 k orders, mostly cache-resident where the 40 MB of records are not): a stale id
- * is refused from its link entry alone, the unlink touches only link entries, and the record's own
- * miss (needed to release the reservation) now overlaps them instead of preceding them. A taker
- * walking a level's queue likewise learns the next maker's slot without waiting for a record.
+ * What a hot record does not hold, because it follows from what it does or is rarely needed (fewer
+ * bytes per order is fewer page faults and cache lines): the binding limit (cold), the amount paid
+ * by a payer (maxCollateralIn − reserved − fees: the record keeps the reservation left instead, which
+ * is what a cancel releases and what the budget test compares against), the limit price (from the
+ * level, the tick and the outcome), the expiry (a flag says whether there is one; the value is
+ * cold), and the two signed limits that do not bind the order's kind (kept aside only when
+ * non-zero, see `setLimits`).
  *
  * Why chunks rather than one buffer that doubles: growing a single buffer copied every record and
  * page-faulted both the old and the new buffer (in a VM a fresh page costs microseconds: a 500 k
  * order book spent ~15 % of its time in the kernel), and held 1.5–2× the memory meanwhile. Chunks
  * are never moved, so their views stay valid for the pool's life, and freed chunks of a dropped
  * engine go back to the allocator for the next one.
- *
- * What a record does not hold, because it follows from what it does (fewer bytes per order is fewer
- * page faults and cache lines): the amount still reserved (payers: maxCollateralIn − paid − fees;
- * inventory sellers: maxShares − filled), separate paid and received sums (an order either pays or
- * receives: F_COLL holds whichever it is), the limit price (from the level, the tick and the
- * outcome), and the two signed limits that do not bind the order's kind (kept aside only when
- * non-zero, see `setLimits`).
  */
 const SLOT_BITS = 24;
 export const SLOT_COUNT = 1 << SLOT_BITS; // 16.7 M live orders at most
@@ -43,35 +41,43 @@ export const CHUNK_BITS = 12;
 export const CHUNK_SLOTS = 1 << CHUNK_BITS;
 export const CHUNK_MASK = CHUNK_SLOTS - 1;
 
-/** numbers per record in a chunk's Float64Array / Int32Array (80 bytes) */
-export const F_STRIDE = 10;
-export const I_STRIDE = 20;
-/** ints per slot in a chunk's links (16 bytes, so an entry never straddles a cache line) */
-export const L_STRIDE = 4;
+/** numbers per hot record in a chunk's Float64Array / ints in its Int32Array (64 bytes) */
+export const F_STRIDE = 8;
+export const I_STRIDE = 16;
+/** numbers per cold record (32 bytes) */
+export const C_STRIDE = 4;
+const CHUNK_BYTES = CHUNK_SLOTS * F_STRIDE * 8;
+/** hot records per 64 KiB WebAssembly page */
+const SLOTS_PER_PAGE = 65536 / (F_STRIDE * 8);
 
-export const F_QTY = 0;
-export const F_FILLED = 1;
-/** gross collateral paid (BUY, SELL_NO_INVENTORY) or received (SELL_INVENTORY), fees excluded */
-export const F_COLL = 2;
-export const F_FEES = 3;
-export const F_MAX_FEE = 4;
-/** the binding collateral limit: maxCollateralIn for payers, minCollateralOut for SELL_INVENTORY */
-export const F_LIMIT = 5;
-export const F_EXPIRY = 6;
-export const F_CREATED = 7;
-export const F_UPDATED = 8;
-// f 9 overlaps the ints below
-
-export const I_MARKET = 18;
-export const I_TRADER = 19;
-
+// hot record, ints (bytes 0–23)
 /** generation of the slot (bumped on every reuse) */
-export const L_GEN = 0;
+export const I_GEN = 0;
 /** packed small fields and the book level, see the FL_* shifts */
-export const L_FLAGS = 1;
+export const I_FLAGS = 1;
 /** intrusive links of the per-price FIFO queues (see ./price-ladder.ts); NEXT also links the free list */
-export const L_PREV = 2;
-export const L_NEXT = 3;
+export const I_PREV = 2;
+export const I_NEXT = 3;
+export const I_TRADER = 4;
+export const I_MARKET = 5;
+// hot record, numbers (bytes 24–63)
+export const F_QTY = 3;
+export const F_FILLED = 4;
+export const F_FEES = 5;
+export const F_MAX_FEE = 6;
+/**
+ * payers (BUY, SELL_NO_INVENTORY): the collateral still reserved, maxCollateralIn − paid − fees;
+ * SELL_INVENTORY: the gross collateral received (its reservation is in shares, quantity − filled)
+ */
+export const F_RESV = 7;
+
+// cold record
+/** the binding collateral limit: maxCollateralIn for payers, minCollateralOut for SELL_INVENTORY */
+export const C_LIMIT = 0;
+/** unix seconds, 0 for none (FL_EXPIRY set when non-zero) */
+export const C_EXPIRY = 1;
+export const C_CREATED = 2;
+export const C_UPDATED = 3;
 
 /**
  * bits 0–1: 0 free, 1 live (being matched), 2 resting in the book, 3 a tombstone: a cancelled order
@@ -94,8 +100,18 @@ export const FL_ROLE = 8;
 export const FL_MARKET_ORDER = 10;
 /** bit 11: the order's two non-binding limits are non-zero and kept in `OrderPool.extras` */
 export const FL_EXTRAS = 11;
-/** bits 12–25: level index in the YES-terms book (YES price / tick ≤ 10 000); read with `>>> FL_LEVEL` */
-export const FL_LEVEL = 12;
+/** bit 12: the order has an expiry (its cold C_EXPIRY is non-zero), so a walker reads it */
+export const FL_EXPIRY = 12;
+/** bits 13–26: level index in the YES-terms book (YES price / tick ≤ 10 000); read with `>>> FL_LEVEL` */
+export const FL_LEVEL = 13;
+
+/** The part of WebAssembly.Memory used here (the project's TS lib settings do not declare the WebAssembly namespace). */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+const WasmMemoryCtor = (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => WasmMemory } })
+  .WebAssembly.Memory;
 
 /** An order's signed limits as the API names them. */
 export interface OrderLimits {
@@ -113,10 +129,10 @@ export class OrderPool {
   /** slots in use: live and resting orders and tombstones not yet freed */
   live = 0;
   private freeHead = NIL;
-  /** per chunk: its records as numbers and as ints (two views of one buffer), and its links */
+  /** per chunk: its hot records as numbers and as ints (two views of one buffer), its cold records */
   readonly fc: Float64Array[] = [];
   readonly ic: Int32Array[] = [];
-  readonly lc: Int32Array[] = [];
+  readonly cc: Float64Array[] = [];
   /**
    * per slot flagged FL_EXTRAS: its two non-binding limits [a, b] (see `limitsOf`). Signed orders
    * normally leave them 0 (a BUY's maxShares and minCollateralOut, ...), so this stays near empty
@@ -124,8 +140,16 @@ export class OrderPool {
    */
   readonly extras = new Map<number, [number, number]>();
 
+  /** the hot records of every chunk, chunk k at byte k·CHUNK_BYTES (see `addChunk`) */
+  private readonly mem: WasmMemory;
+  /** slots the memory holds now */
+  private memSlots: number;
+
   /** chunks for `capacity` slots up front; more are added as slots are needed */
   constructor(capacity = 1024) {
+    const chunks = Math.max(1, Math.ceil(Math.min(capacity, SLOT_COUNT) / CHUNK_SLOTS));
+    this.memSlots = chunks * CHUNK_SLOTS;
+    this.mem = new WasmMemoryCtor({ initial: this.memSlots / SLOTS_PER_PAGE, maximum: SLOT_COUNT / SLOTS_PER_PAGE });
     do this.addChunk();
     while (this.capacity < capacity && this.capacity < SLOT_COUNT);
   }
@@ -134,7 +158,7 @@ export class OrderPool {
   alloc(): number {
     let slot = this.freeHead;
     if (slot !== NIL) {
-      this.freeHead = this.lc[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * L_STRIDE) + L_NEXT]!;
+      this.freeHead = this.ic[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * I_STRIDE) + I_NEXT]!;
     } else {
       if (this.used === this.capacity) {
         if (this.capacity >= SLOT_COUNT) throw new RangeError('order pool full (16.7 M live orders)');
@@ -142,62 +166,63 @@ export class OrderPool {
       }
       slot = this.used++;
     }
-    const lv = this.lc[slot >>> CHUNK_BITS]!;
-    const b = (slot & CHUNK_MASK) * L_STRIDE;
-    lv[b + L_GEN] = lv[b + L_GEN]! + 1;
-    lv[b + L_FLAGS] = 1;
-    lv[b + L_PREV] = NIL;
-    lv[b + L_NEXT] = NIL;
+    const iv = this.ic[slot >>> CHUNK_BITS]!;
+    const b = (slot & CHUNK_MASK) * I_STRIDE;
+    iv[b + I_GEN] = iv[b + I_GEN]! + 1;
+    iv[b + I_FLAGS] = 1;
+    iv[b + I_PREV] = NIL;
+    iv[b + I_NEXT] = NIL;
     this.live++;
     return slot;
   }
 
   free(slot: number): void {
-    const lv = this.lc[slot >>> CHUNK_BITS]!;
-    const b = (slot & CHUNK_MASK) * L_STRIDE;
-    if ((lv[b + L_FLAGS]! >> FL_EXTRAS) & 1) this.extras.delete(slot);
-    lv[b + L_FLAGS] = 0;
-    lv[b + L_NEXT] = this.freeHead;
+    const iv = this.ic[slot >>> CHUNK_BITS]!;
+    const b = (slot & CHUNK_MASK) * I_STRIDE;
+    if ((iv[b + I_FLAGS]! >> FL_EXTRAS) & 1) this.extras.delete(slot);
+    iv[b + I_FLAGS] = 0;
+    iv[b + I_NEXT] = this.freeHead;
     this.freeHead = slot;
     this.live--;
   }
 
   /** The packed flags of a slot (FL_*; 0 when free). */
   flags(slot: number): number {
-    return this.lc[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * L_STRIDE) + L_FLAGS]!;
+    return this.ic[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * I_STRIDE) + I_FLAGS]!;
   }
 
   /** 0 free, 1 live, 2 resting, 3 tombstone */
   alive(slot: number): number {
-    return this.lc[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * L_STRIDE) + L_FLAGS]! & FL_ALIVE_MASK;
+    return this.ic[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * I_STRIDE) + I_FLAGS]! & FL_ALIVE_MASK;
   }
 
   /** The next slot in the slot's level queue (or free list), -1 at the end. */
   next(slot: number): number {
-    return this.lc[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * L_STRIDE) + L_NEXT]!;
+    return this.ic[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * I_STRIDE) + I_NEXT]!;
   }
 
   idOf(slot: number): number {
-    return (this.lc[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * L_STRIDE) + L_GEN]! >>> 0) * SLOT_COUNT + slot;
+    return (this.ic[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * I_STRIDE) + I_GEN]! >>> 0) * SLOT_COUNT + slot;
   }
 
-  /** The live (not tombstoned) slot of an id, or -1. Reads only the slot's link entry, never its record. */
+  /** The live (not tombstoned) slot of an id, or -1. Reads only the slot's hot record. */
   slotOf(id: number): number {
     if (!Number.isSafeInteger(id) || id <= 0) return NIL;
     // division by a power of two is exact; a float `%` would be a slow runtime call
     const g = Math.floor(id / SLOT_COUNT);
     const slot = id - g * SLOT_COUNT;
     if (slot >= this.used) return NIL;
-    const lv = this.lc[slot >>> CHUNK_BITS]!;
-    const b = (slot & CHUNK_MASK) * L_STRIDE;
-    const a = lv[b + L_FLAGS]! & FL_ALIVE_MASK;
+    const iv = this.ic[slot >>> CHUNK_BITS]!;
+    const b = (slot & CHUNK_MASK) * I_STRIDE;
+    const a = iv[b + I_FLAGS]! & FL_ALIVE_MASK;
     if (a === 0 || a === ALIVE_TOMB) return NIL;
-    return lv[b + L_GEN]! >>> 0 === g ? slot : NIL;
+    return iv[b + I_GEN]! >>> 0 === g ? slot : NIL;
   }
 
   /**
-   * Store the signed limits of a new order in `slot` (its kind already in the flags): the binding
-   * collateral limit in the record, the other two, when not both zero, in `extras`.
+   * Store the signed limits of a new order in `slot` (its kind already in the flags) and start its
+   * reservation: the binding collateral limit in the cold record, the other two, when not both
+   * zero, in `extras`; a payer's F_RESV starts at maxCollateralIn, a seller's (received) at 0.
    */
   setLimits(slot: number, kind: number, o: OrderLimits): void {
     this.setLimitValues(slot, kind, o.maxShares, o.minSharesOut, o.maxCollateralIn, o.minCollateralOut);
@@ -205,6 +230,8 @@ export class OrderPool {
 
   /** `setLimits` on values the caller has already read. */
   setLimitValues(slot: number, kind: number, maxShares: number, minSharesOut: number, maxCollateralIn: number, minCollateralOut: number): void {
+    const c = this.cc[slot >>> CHUNK_BITS]!;
+    const cb = (slot & CHUNK_MASK) * C_STRIDE;
     const f = this.fc[slot >>> CHUNK_BITS]!;
     const fb = (slot & CHUNK_MASK) * F_STRIDE;
     // BUY: qty is minSharesOut, binding maxCollateralIn, others maxShares and minCollateralOut.
@@ -213,22 +240,25 @@ export class OrderPool {
     let x: number;
     let y: number;
     if (kind === 0) {
-      f[fb + F_LIMIT] = maxCollateralIn;
+      c[cb + C_LIMIT] = maxCollateralIn;
+      f[fb + F_RESV] = maxCollateralIn;
       x = maxShares;
       y = minCollateralOut;
     } else if (kind === 1) {
-      f[fb + F_LIMIT] = minCollateralOut;
+      c[cb + C_LIMIT] = minCollateralOut;
+      f[fb + F_RESV] = 0;
       x = minSharesOut;
       y = maxCollateralIn;
     } else {
-      f[fb + F_LIMIT] = maxCollateralIn;
+      c[cb + C_LIMIT] = maxCollateralIn;
+      f[fb + F_RESV] = maxCollateralIn;
       x = minSharesOut;
       y = minCollateralOut;
     }
     if (x !== 0 || y !== 0) {
-      const lv = this.lc[slot >>> CHUNK_BITS]!;
-      const b = (slot & CHUNK_MASK) * L_STRIDE;
-      lv[b + L_FLAGS] = lv[b + L_FLAGS]! | (1 << FL_EXTRAS);
+      const iv = this.ic[slot >>> CHUNK_BITS]!;
+      const b = (slot & CHUNK_MASK) * I_STRIDE;
+      iv[b + I_FLAGS] = iv[b + I_FLAGS]! | (1 << FL_EXTRAS);
       this.extras.set(slot, [x, y]);
     }
   }
@@ -236,22 +266,44 @@ export class OrderPool {
   /** All four signed limits of the order in `slot` (the inverse of `setLimits`). */
   limitsOf(slot: number): OrderLimits {
     const fl = this.flags(slot);
-    const f = this.fc[slot >>> CHUNK_BITS]!;
-    const fb = (slot & CHUNK_MASK) * F_STRIDE;
+    const qty = this.fc[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * F_STRIDE) + F_QTY]!;
+    const limit = this.cc[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * C_STRIDE) + C_LIMIT]!;
     const kind = (fl >> FL_KIND) & 3;
-    const qty = f[fb + F_QTY]!;
-    const limit = f[fb + F_LIMIT]!;
     const [x, y] = (fl >> FL_EXTRAS) & 1 ? this.extras.get(slot)! : [0, 0];
     if (kind === 0) return { maxShares: x, minSharesOut: qty, maxCollateralIn: limit, minCollateralOut: y };
     if (kind === 1) return { maxShares: qty, minSharesOut: x, maxCollateralIn: y, minCollateralOut: limit };
     return { maxShares: qty, minSharesOut: x, maxCollateralIn: limit, minCollateralOut: y };
   }
 
+  /**
+   * Gross collateral the order has paid (payers: the binding limit less what is still reserved and
+   * the fees) or received (SELL_INVENTORY). Reads the cold record for payers: queries only.
+   */
+  collateralOf(slot: number): number {
+    const f = this.fc[slot >>> CHUNK_BITS]!;
+    const fb = (slot & CHUNK_MASK) * F_STRIDE;
+    if (((this.flags(slot) >> FL_KIND) & 3) === 1) return f[fb + F_RESV]!;
+    return this.cc[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * C_STRIDE) + C_LIMIT]! - f[fb + F_RESV]! - f[fb + F_FEES]!;
+  }
+
+  /** The order's expiry in unix seconds, 0 for none. */
+  expiryOf(slot: number): number {
+    return this.cc[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * C_STRIDE) + C_EXPIRY]!;
+  }
+
+  /**
+   * Why the hot records live in a WebAssembly.Memory rather than ArrayBuffers: a record must start
+   * on a cache line to be one line, and nothing in JS gives an ArrayBuffer's address; an
+   * ArrayBuffer of this size comes from malloc at 16 bytes past a page, so every 64-byte record
+   * straddled two lines. A wasm memory starts on a page. It grows in place (its address range is
+   * reserved up front), doubling; growing detaches the old buffer, so every chunk's views are made
+   * anew then (`alloc` is the only caller, and no engine code holds a view across an `alloc`).
+   */
   private addChunk(): void {
-    const buf = new ArrayBuffer(CHUNK_SLOTS * F_STRIDE * 8);
+    const buf = new ArrayBuffer(CHUNK_BYTES);
     this.fc.push(new Float64Array(buf));
     this.ic.push(new Int32Array(buf));
-    this.lc.push(new Int32Array(CHUNK_SLOTS * L_STRIDE));
+    this.cc.push(new Float64Array(CHUNK_SLOTS * C_STRIDE));
     this.capacity += CHUNK_SLOTS;
   }
 }

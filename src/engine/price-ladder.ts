@@ -1,6 +1,6 @@
 /**
  * One market's YES-terms book as per-tick FIFO queues: for each level index (price / tick) a head
- * and tail slot into the order pool (linked through the slots' L_PREV/L_NEXT link entries, never
+ * and tail slot into the order pool (linked through the slots' I_PREV/I_NEXT link entries, never
  * their records), the aggregate resting shares and the order count, plus the best bid and ask
  * level. Level 0 (price 0) and level `top` (price 1e6) are never valid prices, so they double as
  * "side empty" markers for best bid / ask.
@@ -18,12 +18,12 @@
 import * as op from './order-pool.ts';
 
 // module-local copies: an imported binding is a module-variable load on every use
-const L_NEXT = op.L_NEXT;
-const L_PREV = op.L_PREV;
+const I_NEXT = op.I_NEXT;
+const I_PREV = op.I_PREV;
 const CHUNK_BITS = op.CHUNK_BITS;
 const CHUNK_MASK = op.CHUNK_MASK;
-const L_STRIDE = op.L_STRIDE;
-const L_FLAGS = op.L_FLAGS;
+const I_STRIDE = op.I_STRIDE;
+const I_FLAGS = op.I_FLAGS;
 const FL_ALIVE_MASK = op.FL_ALIVE_MASK;
 const ALIVE_TOMB = op.ALIVE_TOMB;
 type OrderPool = op.OrderPool;
@@ -62,16 +62,16 @@ export class PriceLadder {
 
   /** Append at the back of its level's queue (time priority). */
   push(pool: OrderPool, slot: number, side: number, level: number, shares: number): void {
-    const lc = pool.lc;
+    const lc = pool.ic;
     // a level a taker's walk emptied may still hold tombstones behind its last live order
     if (this.count[side][level] === 0 && this.tombs[side][level] !== 0) this.dropChain(pool, side, level);
     const t = this.tail[side][level]!;
     const lv = lc[slot >>> CHUNK_BITS]!;
-    const b = (slot & CHUNK_MASK) * L_STRIDE;
-    lv[b + L_PREV] = t;
-    lv[b + L_NEXT] = NIL;
+    const b = (slot & CHUNK_MASK) * I_STRIDE;
+    lv[b + I_PREV] = t;
+    lv[b + I_NEXT] = NIL;
     if (t === NIL) this.head[side][level] = slot;
-    else lc[t >>> CHUNK_BITS]![((t & CHUNK_MASK) * L_STRIDE) + L_NEXT] = slot;
+    else lc[t >>> CHUNK_BITS]![((t & CHUNK_MASK) * I_STRIDE) + I_NEXT] = slot;
     this.tail[side][level] = slot;
     this.size[side][level] = this.size[side][level]! + shares;
     this.count[side][level] = this.count[side][level]! + 1;
@@ -99,8 +99,8 @@ export class PriceLadder {
    * free other slots of the level (the whole chain when the last live order goes, or a compaction).
    */
   bury(pool: OrderPool, slot: number, side: number, level: number, shares: number): void {
-    const lv = pool.lc[slot >>> CHUNK_BITS]!;
-    const b = ((slot & CHUNK_MASK) * L_STRIDE) + L_FLAGS;
+    const lv = pool.ic[slot >>> CHUNK_BITS]!;
+    const b = ((slot & CHUNK_MASK) * I_STRIDE) + I_FLAGS;
     lv[b] = lv[b]! | ALIVE_TOMB;
     const c = this.count[side][level]! - 1;
     const d = this.tombs[side][level]! + 1;
@@ -125,10 +125,10 @@ export class PriceLadder {
 
   /** Free every slot of a level that holds only tombstones. */
   private dropChain(pool: OrderPool, side: number, level: number): void {
-    const lc = pool.lc;
+    const lc = pool.ic;
     let s = this.head[side][level]!;
     while (s !== NIL) {
-      const nx = lc[s >>> CHUNK_BITS]![((s & CHUNK_MASK) * L_STRIDE) + L_NEXT]!;
+      const nx = lc[s >>> CHUNK_BITS]![((s & CHUNK_MASK) * I_STRIDE) + I_NEXT]!;
       pool.free(s);
       s = nx;
     }
@@ -139,13 +139,13 @@ export class PriceLadder {
 
   /** Unlink and free every tombstone of a level (its live orders keep their order). */
   private compact(pool: OrderPool, side: number, level: number): void {
-    const lc = pool.lc;
+    const lc = pool.ic;
     let s = this.head[side][level]!;
     while (s !== NIL) {
       const lv = lc[s >>> CHUNK_BITS]!;
-      const b = (s & CHUNK_MASK) * L_STRIDE;
-      const nx = lv[b + L_NEXT]!;
-      if ((lv[b + L_FLAGS]! & FL_ALIVE_MASK) === ALIVE_TOMB) {
+      const b = (s & CHUNK_MASK) * I_STRIDE;
+      const nx = lv[b + I_NEXT]!;
+      if ((lv[b + I_FLAGS]! & FL_ALIVE_MASK) === ALIVE_TOMB) {
         this.unlink(pool, s, side, level);
         pool.free(s);
       }
@@ -155,17 +155,17 @@ export class PriceLadder {
   }
 
   private unlink(pool: OrderPool, slot: number, side: number, level: number): void {
-    const lc = pool.lc;
+    const lc = pool.ic;
     const lv = lc[slot >>> CHUNK_BITS]!;
-    const b = (slot & CHUNK_MASK) * L_STRIDE;
-    const p = lv[b + L_PREV]!;
-    const nx = lv[b + L_NEXT]!;
+    const b = (slot & CHUNK_MASK) * I_STRIDE;
+    const p = lv[b + I_PREV]!;
+    const nx = lv[b + I_NEXT]!;
     if (p === NIL) this.head[side][level] = nx;
-    else lc[p >>> CHUNK_BITS]![((p & CHUNK_MASK) * L_STRIDE) + L_NEXT] = nx;
+    else lc[p >>> CHUNK_BITS]![((p & CHUNK_MASK) * I_STRIDE) + I_NEXT] = nx;
     if (nx === NIL) this.tail[side][level] = p;
-    else lc[nx >>> CHUNK_BITS]![((nx & CHUNK_MASK) * L_STRIDE) + L_PREV] = p;
-    lv[b + L_PREV] = NIL;
-    lv[b + L_NEXT] = NIL;
+    else lc[nx >>> CHUNK_BITS]![((nx & CHUNK_MASK) * I_STRIDE) + I_PREV] = p;
+    lv[b + I_PREV] = NIL;
+    lv[b + I_NEXT] = NIL;
   }
 
   /** A resting order traded `shares`: shrink its level's aggregate. */

@@ -22,7 +22,7 @@ async function cli(args: string[]): Promise<{ code: number; stdout: string; stde
   }
 }
 
-test('backtest a 2-minute window: summary on stdout, JSON and HTML files written', async () => {
+test('backtest a 2-minute window: summary on stdout, JSON and HTML files written; --from and --fast', async () => {
   const data = await polymarketRecording();
   const out = mkdtempSync(join(tmpdir(), 'bookmaker-btcli-'));
   try {
@@ -39,6 +39,16 @@ test('backtest a 2-minute window: summary on stdout, JSON and HTML files written
     const j = await cli(['backtest', '-c', 'config/backtest.yaml', '--data', data, '--to', '+2m', '--json', '-']);
     assert.equal(j.code, 0);
     assert.deepEqual(JSON.parse(j.stdout), s, '--json - prints the same summary');
+    // --from as an ISO time and --fast: the window starts there and no queue model runs
+    const fromIso = new Date(Date.parse(s.recording.from) + 60_000).toISOString();
+    const f = await cli(['backtest', '-c', 'config/backtest.yaml', '--data', data, '--from', fromIso, '--to', '+2m', '--fast', '--json', '-']);
+    assert.equal(f.code, 0, f.stderr);
+    const fs = JSON.parse(f.stdout);
+    assert.equal(fs.settings.mode, 'fast');
+    assert.equal(fs.settings.queueModel, 'none');
+    assert.equal(s.settings.mode, 'full', 'without --fast the queue model runs');
+    assert.ok(Date.parse(fs.recording.from) >= Date.parse(fromIso), `starts at --from (${fs.recording.from})`);
+    assert.ok(fs.recording.seconds <= 60, `window ${fs.recording.seconds} s`);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

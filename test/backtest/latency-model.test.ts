@@ -1,13 +1,22 @@
-/** Latency models: constant and sampled delay tables, and when orders and cancels take effect in the sim venue. */
+/** Latency models: constant and sampled delay tables, when orders and cancels take effect in the sim venue, and the feed delay in a whole backtest. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { latencyModel, recordedFeedDelays } from '../../src/backtest/latency-model.ts';
 import { queueModel } from '../../src/backtest/queue-model.ts';
 import { SimExchange, type SimFill } from '../../src/backtest/sim-exchange.ts';
 import { SimVenue } from '../../src/backtest/sim-venue.ts';
 import { VirtualClock } from '../../src/backtest/virtual-clock.ts';
 import { BadInputError } from '../../src/model/errors.ts';
-import { book, cols, order, trade } from './helpers.ts';
+import { book, cols, M, order, trade } from './helpers.ts';
+import { RecordingWriter } from '../../src/backtest/recording/writer.ts';
+import { toColumns, writeColumns } from '../../src/backtest/recording/columns.ts';
+import { readEvents } from '../../src/backtest/recording/reader.ts';
+import { loadBacktestConfig } from '../../src/backtest/backtest-config.ts';
+import { loadReplaySource } from '../../src/backtest/replay-source.ts';
+import { runBacktest } from '../../src/backtest/run-backtest.ts';
 
 test('constant latency: every draw is the constant', () => {
   const m = latencyModel({ feedMs: 5, entryMs: 20, responseMs: 30 });
@@ -83,4 +92,39 @@ test('a cancel takes effect only after the entry latency: a trade in between sti
   assert.deepEqual(fills.map((f) => [f.size, f.cause, f.at]), [[2_000_000, 'trade', 30]]);
   assert.equal(x.get(o.nonce)!.state, 'cancelled');
   assert.equal(x.get(o.nonce)!.remaining, 3_000_000);
+});
+
+/**
+ * Feed latency end to end: a three-row recording replayed through the whole backtest; the bot's store
+ * sees the last book at its recorded time plus the feed delay (constant, or one of the samples).
+ */
+const FEED_T0 = 1_780_000_000_000;
+async function feedRecording(): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'bm-feed-'));
+  const w = new RecordingWriter({ dir, source: 'test', markets: [{ id: M, tick: 10_000 }] });
+  w.write({ t: 'book', m: M, vts: FEED_T0, lts: FEED_T0, snap: true, b: [[400_000, 100_000_000]], a: [[600_000, 100_000_000]] });
+  w.write({ t: 'book', m: M, vts: FEED_T0 + 3000, lts: FEED_T0 + 3000, b: [[410_000, 50_000_000]], a: [] });
+  w.write({ t: 'book', m: M, vts: FEED_T0 + 6000, lts: FEED_T0 + 6000, b: [], a: [[590_000, 50_000_000]] });
+  await w.close();
+  writeColumns(dir, toColumns(readEvents(dir), [M]));
+  return dir;
+}
+
+test('feed latency in a backtest: the bot sees the last recorded book at its time + the feed delay', async () => {
+  const dir = await feedRecording();
+  try {
+    const cfg = await loadBacktestConfig('config/backtest.yaml', {}, {});
+    const seenAt = async (feedMs: number | { samples: number[] }): Promise<number> => {
+      const run = await runBacktest({ source: loadReplaySource(dir), config: cfg.bot, settings: { ...cfg.settings, latency: { ...cfg.settings.latency, feedMs } } });
+      assert.ok(run.exchange.placed > 0, 'the bot quoted on the books it saw');
+      return run.store.state.markets.get(M)!.bookUpdatedAt - (FEED_T0 + 6000);
+    };
+    assert.equal(await seenAt(0), 0);
+    assert.equal(await seenAt(250), 250);
+    const sampled = await seenAt({ samples: [100, 400] });
+    assert.ok(sampled === 100 || sampled === 400, `a recorded sample (${sampled})`);
+    assert.equal(await seenAt({ samples: [100, 400] }), sampled, 'the same seed draws the same delays');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -92,6 +92,52 @@ test('fills happen on the real capture, and every fill is explained by a recorde
   }
 });
 
+test('the JSON summary has every field the issue names, each consistent with the fills and samples', () => {
+  const s = buildSummary(first);
+  const c = first.collector;
+  const fills = c.fills;
+  // realised / unrealised PnL, and their total
+  assert.equal(typeof s.pnl.realised, 'number');
+  assert.equal(typeof s.pnl.unrealised, 'number');
+  assert.ok(Math.abs(s.pnl.total - (s.pnl.realised + s.pnl.unrealised)) < 1e-6);
+  // volume, fills, maker/taker split (count and volume), fees paid
+  const micro = (x: bigint) => Number(x / 1_000_000n) / 1e6;
+  const vol = (fs: typeof fills) => micro(fs.reduce((a, f) => a + BigInt(f.price) * BigInt(f.size), 0n));
+  assert.equal(s.fills, fills.length);
+  assert.ok(Math.abs(s.volume - vol(fills)) <= 1e-6 * s.markets.length, `volume ${s.volume} vs ${vol(fills)}`);
+  assert.equal(s.maker.fills, fills.filter((f) => f.maker).length);
+  assert.equal(s.taker.fills, fills.filter((f) => !f.maker).length);
+  assert.ok(s.maker.fills > 0 && s.taker.fills > 0, 'both maker and taker fills in this window');
+  assert.equal(s.maker.volume, vol(fills.filter((f) => f.maker)));
+  assert.equal(s.taker.volume, vol(fills.filter((f) => !f.maker)));
+  assert.equal(s.feesPaid, fills.reduce((a, f) => a + f.fee, 0) / 1e6);
+  assert.equal(s.markets.reduce((a, m) => a + m.fills, 0), s.fills);
+  // inventory statistics from the sampled net positions
+  const nets = c.series.flatMap((m) => m.net);
+  assert.equal(s.inventory.maxLong, Math.max(0, ...nets) / 1e6);
+  assert.equal(s.inventory.maxShort, Math.min(0, ...nets) / 1e6);
+  assert.ok(s.inventory.meanAbs >= 0 && s.inventory.meanAbs <= Math.max(s.inventory.maxLong, -s.inventory.maxShort));
+  // max drawdown: the largest fall of total PnL below an earlier sample
+  let worst = 0;
+  for (let i = 0; i < c.totalPnl.length; i++) for (let j = i + 1; j < c.totalPnl.length; j++) worst = Math.max(worst, c.totalPnl[i]! - c.totalPnl[j]!);
+  assert.ok(Math.abs(s.maxDrawdown - worst / 1e6) < 1e-6, `max drawdown ${s.maxDrawdown} vs ${worst / 1e6}`);
+  // Sharpe of the per-sample PnL changes, and its annualised form
+  assert.ok(s.sharpe.perSample !== null && s.sharpe.annualised !== null);
+  assert.equal(s.sharpe.sampleSeconds, cfg.settings.sampleMs / 1000);
+  const perYear = Math.sqrt((365 * 86_400) / s.sharpe.sampleSeconds);
+  assert.ok(Math.abs(s.sharpe.annualised! - s.sharpe.perSample! * perYear) <= 1e-6 * perYear + 1e-3);
+  // markouts at the three horizons: fills whose horizon passes the end are left out
+  const end = Date.parse(s.recording.to);
+  for (const [k, h] of [['1s', 1_000], ['10s', 10_000], ['60s', 60_000]] as const) {
+    assert.equal(s.markouts[k].n, fills.filter((f) => f.at + h <= end).length, `markout ${k} count`);
+    assert.equal(typeof s.markouts[k].centsPerShare, 'number', `markout ${k}`);
+  }
+  // quote uptime, order-to-fill ratio
+  assert.ok(s.quoteUptime.twoSided > 0 && s.quoteUptime.twoSided <= s.quoteUptime.anySide && s.quoteUptime.anySide <= 1);
+  assert.ok(s.orders.placed > 0);
+  assert.equal(s.orderToFill, Number((s.orders.placed / s.fills).toFixed(3)));
+});
+
 test('positions and collateral of the bot equal the matching engine ledger; conservation holds', () => {
   const x = first.exchange;
   assert.deepEqual(x.engine.checkInvariants(), [], 'engine invariants (conservation, reservations)');

@@ -1,7 +1,7 @@
 /**
  * Recorder end to end: the in-process local exchange with simulated counterparties, two markets
  * recorded for a few seconds through the real stream client, read back (snapshots, deltas, trades,
- * metadata; YES terms; venue and local times), then a restart appends to the same recording, and the
+ * metadata, an oracle quote, activity; YES terms; venue and local times), then a restart appends to the same recording, and the
  * result replays through the backtest engine.
  */
 import { test } from 'node:test';
@@ -27,15 +27,31 @@ test('record the local exchange for a few seconds, read it back, resume after a 
   try {
     const markets = [...ex.state.stores.markets.values()].map((m) => m.id as Bytes32);
     assert.equal(markets.length, 2);
-    const rec = await startRecorder({ baseUrl: base, apiKey: 'rec-key', markets, out, metadataPollMs: 1000, oraclePollMs: 1000, activityPollMs: 500, rotateMs: 1500 });
+    // an oracle quote for the first market (the venue completes it ~2 s after the request); the
+    // second market has none, and its 404 answers are "no quote yet", not recorder errors
+    const quotes = `${base}/markets/${markets[0]}/oracle/quotes`;
+    assert.equal((await fetch(quotes, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status, 202);
+    for (let i = 0; i < 100; i++) {
+      const latest = (await (await fetch(`${quotes}/latest`)).json()) as { quote: { status: string } };
+      if (latest.quote.status === 'completed') break;
+      await sleep(100);
+    }
+    const rec = await startRecorder({ baseUrl: base, apiKey: 'rec-key', markets, out, metadataPollMs: 1000, oraclePollMs: 300, activityPollMs: 500, rotateMs: 1500 });
     await sleep(3500);
     const m1 = await rec.stop();
+    assert.equal(rec.stats.errors, 0, 'no failed polls');
+    assert.equal(rec.stats.oracle, 1, 'the completed quote, once, although every poll reads it again');
     assert.ok(rec.stats.book > 2, `book events recorded (${rec.stats.book})`);
     assert.ok(rec.stats.market >= 2, 'metadata recorded');
     assert.ok(rec.stats.activity > 0, `activity recorded (${rec.stats.activity})`);
     assert.ok(m1.files.length >= 2, `rotated by time (${m1.files.length} files)`);
 
     const events = [...readEvents(out)];
+    const oracle = events.filter((e) => e.t === 'oracle');
+    assert.equal(oracle.length, 1);
+    assert.equal(oracle[0]!.m, markets[0]);
+    if (oracle[0]!.t === 'oracle') assert.ok(oracle[0].probability >= 0 && oracle[0].probability <= 1_000_000 && oracle[0].lts >= oracle[0].vts, JSON.stringify(oracle[0]));
+    assert.equal(readManifest(out).stats?.oracleEvents, 1);
     const acts = events.filter((e) => e.t === 'activity');
     assert.equal(acts.length, rec.stats.activity);
     const keys = acts.map((e) => JSON.stringify(e.t === 'activity' ? e.item : null));

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MatchingEngine } from '../../src/engine/matching-engine.ts';
-import { CHUNK_SLOTS, F_QTY, F_STRIDE, FL_KIND, L_FLAGS, L_STRIDE, OrderPool } from '../../src/engine/order-pool.ts';
+import { CHUNK_SLOTS, F_QTY, F_STRIDE, FL_KIND, I_FLAGS, I_STRIDE, OrderPool } from '../../src/engine/order-pool.ts';
 import { CENT, SHARE, limit, setup } from './helpers.ts';
 
 describe('order pool', () => {
@@ -45,7 +45,7 @@ describe('order pool', () => {
     for (const c of cases) {
       const s = p.alloc();
       // the engine writes kind and quantity before the limits
-      p.lc[0]![s * L_STRIDE + L_FLAGS] = p.lc[0]![s * L_STRIDE + L_FLAGS]! | (c.kind << FL_KIND);
+      p.ic[0]![s * I_STRIDE + I_FLAGS] = p.ic[0]![s * I_STRIDE + I_FLAGS]! | (c.kind << FL_KIND);
       p.fc[0]![s * F_STRIDE + F_QTY] = c.kind === 0 ? c.lim.minSharesOut : c.lim.maxShares;
       p.setLimits(s, c.kind, c.lim);
       assert.deepEqual(p.limitsOf(s), c.lim);
@@ -128,5 +128,46 @@ describe('positions in several markets', () => {
     const c = e.addTrader();
     for (const bad of [-1, 2, NaN, 0.5]) assert.deepEqual(e.position(c, bad), { market: bad, yes: 0n, no: 0n, yesReserved: 0n, noReserved: 0n, claimable: 0n });
     assert.deepEqual(e.position(a, -1).yes, 0n);
+  });
+});
+
+describe('hot and cold records', () => {
+  it('derive paid and received from the reservation left, and keep expiry and times in the cold record', () => {
+    const { engine, market, t } = setup({ makerFeeBps: 0, takerFeeBps: 100 }, 3, 1_000 * SHARE);
+    // a BUY maker with an expiry, partly filled twice: paid = maxCollateralIn − reserved − fees
+    const buy = limit(market, t[0]!, 'yes', 'buy', 40 * CENT, 10 * SHARE, { expiry: 5_000_000, nowMs: 1_000 });
+    const m = engine.submit(buy);
+    assert.ok(m.ok && m.status === 'open');
+    for (const [size, nowMs] of [[3 * SHARE, 2_000], [2 * SHARE, 3_000]] as const) {
+      const r = engine.submit(limit(market, t[1]!, 'no', 'buy', 60 * CENT, size, { tif: 1, nowMs }));
+      assert.ok(r.ok && r.status === 'filled');
+    }
+    const o = engine.order(m.id)!;
+    assert.equal(o.filledShares, 5 * SHARE);
+    assert.equal(o.collateralPaid, 2 * SHARE, '5 shares at 40¢');
+    assert.equal(o.fees, 0);
+    assert.equal(o.maxCollateralIn, buy.maxCollateralIn);
+    assert.equal(engine.balance(t[0]!).reserved, BigInt(buy.maxCollateralIn - o.collateralPaid - o.fees));
+    assert.equal(o.expiry, 5_000_000);
+    assert.equal(o.createdAtMs, 1_000);
+    assert.equal(o.updatedAtMs, 3_000, 'the last fill');
+    // a SELL_INVENTORY order (trader 1 holds NO now): received, its binding minCollateralOut
+    const sell = limit(market, t[1]!, 'no', 'sell', 55 * CENT, 4 * SHARE, { nowMs: 4_000 });
+    const s = engine.submit(sell);
+    assert.ok(s.ok && s.status === 'open');
+    const taker = engine.submit(limit(market, t[2]!, 'no', 'buy', 55 * CENT, SHARE, { tif: 1, nowMs: 5_000 }));
+    assert.ok(taker.ok && taker.status === 'filled');
+    const so = engine.order(s.id)!;
+    assert.equal(so.collateralReceived, 550_000);
+    assert.equal(so.collateralPaid, 0);
+    assert.equal(so.minCollateralOut, sell.minCollateralOut);
+    assert.equal(so.expiry, 0);
+    assert.deepEqual(engine.checkInvariants(), []);
+    // the expiry flag: the maker expires when a sweep meets it after its time, not before
+    assert.equal(engine.expire(4_999_999_000), 0);
+    assert.equal(engine.expire(5_000_000_000), 1);
+    assert.equal(engine.order(m.id), undefined);
+    assert.equal(engine.balance(t[0]!).reserved, 0n);
+    assert.deepEqual(engine.checkInvariants(), []);
   });
 });

@@ -6,7 +6,7 @@
 import type { Bytes32 } from '../../model/order.ts';
 import type { ClientContext } from './context.ts';
 import { arr, asObject, at, bool, cursor, nbytes32, nstr, sub, type At, type Rec } from './fields.ts';
-import { checkChoices, checkMarketRef, checkOptInt } from './inputs.ts';
+import { checkChoices, checkMarketRef, checkOptInt, checkOptTime } from './inputs.ts';
 import { paginateCursor } from './paginate.ts';
 import { seg } from './transport.ts';
 
@@ -66,8 +66,8 @@ function query(p: ActivityParams): Record<string, string | number | readonly str
     cursor: p.cursor,
     limit: checkOptInt(p.limit, 'limit', 1, 100),
     types: checkChoices(p.types, 'types', ACTIVITY_TYPES),
-    startTime: p.startTime,
-    endTime: p.endTime,
+    startTime: checkOptTime(p.startTime, 'startTime'),
+    endTime: checkOptTime(p.endTime, 'endTime'),
   };
 }
 

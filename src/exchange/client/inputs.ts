@@ -47,6 +47,16 @@ export function checkOptChoice<T extends string>(v: unknown, field: string, choi
   return v === undefined ? undefined : checkChoice(v, field, choices);
 }
 
+/**
+ * A time filter the venue reads as "any date-parseable string": refused here when JavaScript's own date parser
+ * cannot read it either, so a typo is not sent on to come back as an unfiltered (or empty) page.
+ */
+export function checkOptTime(v: unknown, field: string): string | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || v.trim() === '' || Number.isNaN(Date.parse(v))) throw new BadInputError(field, 'a date-parseable time (ISO 8601 recommended)', v);
+  return v;
+}
+
 /** A comma list (array or string) whose items are all from `choices`. */
 export function checkChoices<T extends string>(v: unknown, field: string, choices: readonly T[]): T[] | undefined {
   if (v === undefined) return undefined;

@@ -13,6 +13,12 @@ export interface RateLimitState {
   observedAtMs: number;
 }
 
+/**
+ * Client-side pacing, off unless the client is given a `pacing` object: the venue declares `X-RateLimit-*` on
+ * a few endpoints only (market creation, questions, the test mint) and the state kept here is client-wide, so waiting on
+ * it by default would hold every read because one rare write used up its own budget. 429s are honoured
+ * (Retry-After, X-RateLimit-Reset) with or without pacing.
+ */
 export interface PacingOptions {
   /** minimum spacing between request starts, ms (default 0 = off) */
   minIntervalMs?: number;

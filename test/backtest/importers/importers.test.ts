@@ -13,7 +13,7 @@ import type { RecordedEvent } from '../../../src/backtest/recording/format.ts';
 const DATA = join(process.cwd(), '..', 'shared', 'data');
 const tmp = () => mkdtempSync(join(tmpdir(), 'bm-import-'));
 
-test('polymarket: 358,112 rows, mirrored pairs de-duplicated into 6 YES-terms markets, sorted by time', async () => {
+test('polymarket: 358,112 rows, mirrored pairs de-duplicated into 6 YES-terms markets, sorted by time, top of book from the reported best', async () => {
   const dir = tmp();
   try {
     const r = await importPolymarket(join(DATA, 'polymarket-tickscope', 'events.jsonl.gz'), dir);
@@ -36,17 +36,41 @@ test('polymarket: 358,112 rows, mirrored pairs de-duplicated into 6 YES-terms ma
     let last = 0;
     let trades = 0;
     const bestBid = new Map<string, number>();
+    // README caveat 2: the book rebuilt from the deltas goes stale at the top; the importer takes the
+    // reported best_bid/best_ask as ground truth. Rebuild every market's book from the recording and
+    // compare its top with each reported best (`bbo`): it must never show a better price.
+    const books = new Map<string, { b: Map<number, number>; a: Map<number, number> }>();
+    let bboChecks = 0;
+    let betterThanReported = 0;
+    let agree = 0;
     for (const e of readEvents(dir, st)) {
       assert.ok(e.lts >= last, 'monotone time');
       last = e.lts;
       if (e.t === 'trade') trades++;
-      if (e.t === 'bbo') bestBid.set(e.m, e.bid);
-      if (e.t === 'book') for (const [p] of [...e.b, ...e.a]) assert.ok(p > 0 && p < 1_000_000);
+      let bk = books.get(e.m);
+      if (!bk) books.set(e.m, (bk = { b: new Map(), a: new Map() }));
+      if (e.t === 'book') {
+        for (const [p] of [...e.b, ...e.a]) assert.ok(p > 0 && p < 1_000_000);
+        for (const [p, s] of e.b) s ? bk.b.set(p, s) : bk.b.delete(p);
+        for (const [p, s] of e.a) s ? bk.a.set(p, s) : bk.a.delete(p);
+      }
+      if (e.t === 'bbo') {
+        bestBid.set(e.m, e.bid);
+        bboChecks++;
+        const bid = Math.max(0, ...bk.b.keys());
+        const ask = bk.a.size > 0 ? Math.min(...bk.a.keys()) : 0;
+        if (bid > e.bid || (e.ask > 0 && ask > 0 && ask < e.ask)) betterThanReported++;
+        if (bid === e.bid && ask === e.ask) agree++;
+      }
     }
     assert.equal(st.dropped, 0);
     assert.equal(st.events, r.events);
     assert.equal(trades, 838);
     assert.equal(bestBid.size, 6);
+    assert.equal(bboChecks, r.stats.bboEvents);
+    assert.ok(r.stats.topCorrections! > 0, 'stale top levels were removed');
+    assert.equal(betterThanReported, 0, 'the rebuilt top is never better than the reported best');
+    assert.ok(agree / bboChecks > 0.99, `rebuilt top agrees with the reported best at ${agree} of ${bboChecks} changes`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createVenueClient, type VenueClient } from '../../../src/exchange/venue-client.ts';
 import { VenueError } from '../../../src/exchange/client/errors.ts';
 import { BadInputError, BadResponseError } from '../../../src/model/errors.ts';
-import { MARKET_ID, marketJson, startFixture, type Fixture } from './fixture-server.ts';
+import { MARKET_ID, TRADER, marketJson, startFixture, type Fixture } from './fixture-server.ts';
 
 let fx: Fixture;
 let client: VenueClient;
@@ -32,7 +32,7 @@ test('default chain is mainnet; testnet and a base URL are honoured', async () =
   await Promise.all([m.close(), t.close()]);
 });
 
-test('markets.list: filters in the query, Market parsed to integer units', async () => {
+test('markets.list: every filter in the query, Market parsed to integer units', async () => {
   fx.on('GET /markets', { body: { markets: [marketJson()], cursor: null } });
   const page = await client.markets.list({ status: ['active', 'pending'], sortBy: 'volume', limit: 10, search: 'rain' });
   const q = fx.requests[0]!.query;
@@ -41,6 +41,16 @@ test('markets.list: filters in the query, Market parsed to integer units', async
   assert.equal(q.get('limit'), '10');
   assert.equal(q.get('search'), 'rain');
   assert.equal(page.cursor, null);
+  await client.markets.list({ sort: 'asc', resolutionStatus: ['none', 'resolved'], creator: TRADER, category: 'weather', visibility: 'all', createdAfter: 1_790_000_000, cursor: 'c9' });
+  const q2 = fx.requests[1]!.query;
+  assert.deepEqual(
+    ['sort', 'resolutionStatus', 'creator', 'category', 'visibility', 'createdAfter', 'cursor'].map((k) => q2.get(k)),
+    ['asc', 'none,resolved', TRADER, 'weather', 'all', '1790000000', 'c9'],
+  );
+  await assert.rejects(client.markets.list({ creator: '0x12' as never }), (e: unknown) => e instanceof BadInputError && e.field === 'creator');
+  await assert.rejects(client.markets.list({ visibility: 'public' as never }), (e: unknown) => e instanceof BadInputError && e.field === 'visibility');
+  await assert.rejects(client.markets.list({ limit: 51 }), (e: unknown) => e instanceof BadInputError && e.field === 'limit');
+  assert.equal(fx.requests.length, 2);
   const m = page.markets[0]!;
   assert.equal(m.id, MARKET_ID);
   assert.equal(m.slug, 'rain-lisbon');
@@ -173,7 +183,7 @@ test('oracle summary, oracle quotes list / latest / request (202), and its 429 r
   assert.deepEqual(sleeps, [4000]);
 });
 
-test('activity: pagination object, types filter, market activity', async () => {
+test('activity: pagination object, types filter, time range, market activity', async () => {
   fx.on('GET /activity', (r) =>
     r.query.get('cursor') === 'p2'
       ? { body: { activity: [{ type: 'trade', marketId: MARKET_ID, timestamp: '2026-11-21T10:00:02Z' }], pagination: { cursor: null, hasMore: false } } }
@@ -187,8 +197,15 @@ test('activity: pagination object, types filter, market activity', async () => {
   assert.equal(fx.requests[0]!.query.get('types'), 'trade');
   await assert.rejects(client.activity.list({ types: ['trades' as never] }), BadInputError);
   fx.on(`GET /markets/${MARKET_ID}/activity`, { body: { marketId: MARKET_ID, activity: [], pagination: { cursor: null, hasMore: false } } });
-  const page = await client.activity.market(MARKET_ID, { limit: 5 });
+  const page = await client.activity.market(MARKET_ID, { limit: 5, types: ['trade', 'resolution'], startTime: '2026-11-21T10:00:00Z', endTime: '2026-11-21T11:00:00Z' });
   assert.equal(page.marketId, MARKET_ID);
+  const mq = fx.requests.at(-1)!.query;
+  assert.deepEqual([mq.get('limit'), mq.get('types'), mq.get('startTime'), mq.get('endTime')], ['5', 'trade,resolution', '2026-11-21T10:00:00Z', '2026-11-21T11:00:00Z']);
+  const sent = fx.requests.length;
+  await assert.rejects(client.activity.market(MARKET_ID, { startTime: 'yesterday-ish' }), (e: unknown) => e instanceof BadInputError && e.field === 'startTime');
+  await assert.rejects(client.activity.list({ endTime: '' }), (e: unknown) => e instanceof BadInputError && e.field === 'endTime');
+  await assert.rejects(client.activity.list({ limit: 101 }), (e: unknown) => e instanceof BadInputError && e.field === 'limit');
+  assert.equal(fx.requests.length, sent, 'bad filters are refused before sending');
   fx.on('GET /activity', { body: { activity: [] } });
   await assert.rejects(client.activity.list(), (e: unknown) => e instanceof BadResponseError && e.field === 'pagination');
 });

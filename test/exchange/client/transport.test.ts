@@ -160,6 +160,25 @@ test('pacing: minimum spacing between requests uses the injected sleep', async (
   assert.deepEqual(sleeps, [150]);
 });
 
+test('pacing: after X-RateLimit-Remaining 0 the next request waits for the reset (opt-in; off without pacing)', async () => {
+  const now = 1_800_000_000_000;
+  const exhausted = { body: {}, headers: { 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now / 1000 + 4) } };
+  fx.on('GET /q', exhausted);
+  const paced = transport({ now: () => now, pacing: {} });
+  await paced.request({ method: 'GET', path: '/q', endpoint: 'GET /q' });
+  assert.deepEqual(sleeps, []);
+  await paced.request({ method: 'GET', path: '/q', endpoint: 'GET /q' });
+  assert.deepEqual(sleeps, [4000]);
+  sleeps = [];
+  const off = transport({ now: () => now, pacing: { waitOnExhausted: false } });
+  const none = transport({ now: () => now });
+  for (const t of [off, none]) {
+    await t.request({ method: 'GET', path: '/q', endpoint: 'GET /q' });
+    await t.request({ method: 'GET', path: '/q', endpoint: 'GET /q' });
+  }
+  assert.deepEqual(sleeps, []);
+});
+
 test('an invalid base URL is a BadInputError naming baseUrl', () => {
   assert.throws(() => new Transport({ baseUrl: 'not a url' }), /baseUrl/);
   assert.throws(() => new Transport({ baseUrl: 'ftp://x' }), /baseUrl/);

@@ -1,0 +1,48 @@
+/**
+ * The HTML report renders in headless Chromium (Debian package `chromium`), from a file, offline:
+ * the parsed DOM holds the charts and the summary table, and the screenshot is far from blank.
+ * Skipped where Chromium is not installed.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { loadBacktestConfig } from '../../src/backtest/backtest-config.ts';
+import { loadReplaySource } from '../../src/backtest/replay-source.ts';
+import { runBacktest } from '../../src/backtest/run-backtest.ts';
+import { buildSummary } from '../../src/backtest/report-summary.ts';
+import { buildHtml } from '../../src/backtest/report-html.ts';
+import { polymarketRecording } from '../bench/fixtures.ts';
+
+const run = promisify(execFile);
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+
+test('the HTML report renders in headless Chromium: charts and table in the DOM, a non-blank screenshot', { skip: CHROMIUM ? false : 'chromium not installed' }, async () => {
+  const dir = await polymarketRecording();
+  const out = mkdtempSync(join(tmpdir(), 'bookmaker-chromium-'));
+  try {
+    const cfg = await loadBacktestConfig('config/backtest.yaml', {}, {});
+    const probe = loadReplaySource(dir);
+    const from = probe.cols.lts[probe.rows[0]!]!;
+    const r = await runBacktest({ source: loadReplaySource(dir, { from, to: from + 120_000 }), config: cfg.bot, settings: cfg.settings });
+    const html = join(out, 'report.html');
+    writeFileSync(html, buildHtml(r, buildSummary(r)));
+    const url = pathToFileURL(html).href;
+    // its own profile directory, so parallel runs never share one; no network is needed or offered
+    const base = ['--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', `--user-data-dir=${join(out, 'profile')}`, '--window-size=1280,1600'];
+    const dom = (await run(CHROMIUM!, [...base, '--dump-dom', url], { timeout: 60_000, maxBuffer: 64 << 20 })).stdout;
+    assert.equal(dom.match(/<svg /g)?.length, 2 + r.quoted.length, 'PnL, inventory, and mid vs quotes for every quoted market');
+    assert.match(dom, /<table class="summary">/);
+    const png = join(out, 'shot.png');
+    await run(CHROMIUM!, [...base, `--screenshot=${png}`, url], { timeout: 60_000 });
+    assert.deepEqual([...readFileSync(png).subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG');
+    // an empty page at this size compresses to ~12 KB; the rendered report is well over 100 KB
+    assert.ok(statSync(png).size > 60_000, `screenshot of ${statSync(png).size} bytes looks blank`);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
