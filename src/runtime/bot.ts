@@ -68,15 +68,6 @@ export const EXIT_ORDERS_LEFT = 1;
 export const EXIT_KILL_SWITCH = 3;
 export const EXIT_HALT = 4;
 
-/**
- * Nonces the order manager remembers to refuse a reuse. Uniqueness itself comes from 32 CSPRNG
- * bytes; the memory only turns a bug that re-feeds a nonce (a resend path, an adopted order) into
- * an InvariantError, and such a bug repeats a nonce within seconds. 10 000 nonces cover minutes of
- * the busiest quoting measured (~250 orders/s over 50 markets in soak-memory) and hours at a live
- * venue's rate limits, in ~1.3 MB. The default window (100 000) held ~12 MB of 66-character strings
- * that took ~7 minutes of that quoting to fill: the soak's second-half RSS growth.
- */
-export const NONCE_MEMORY = 10_000;
 
 export interface BotOptions {
   config: BotConfig;
@@ -268,7 +259,7 @@ async function wire(
   const om = new OrderManager({
     venue,
     clock,
-    nonces: new NonceSource(NONCE_MEMORY),
+    nonces: new NonceSource(),
     tolerances: { price: cfg.orders.priceTolerance, sizeFraction: cfg.orders.sizeTolerance },
     logger: o.logger,
     emit: (e: OrderManagerEvent) => {

@@ -14,11 +14,6 @@ import { INVARIANT_NAMES } from '../../src/chaos/invariants.ts';
 import { formatChaosReport } from '../../src/chaos/chaos-report.ts';
 import { FAULT_KINDS } from '../../src/sim/faults.ts';
 
-const KNOWN_RACE =
-  'residual, under investigation: seven races that let the worst case exceed maxPosition were found and fixed on ' +
-  '2026-11-21 (0 of 10,648 checks violated in a 10-minute heavy soak with seed 1), but a few-share excess for about ' +
-  'a second is still seen in some runs (1 of 4 CI-like runs of this 45 s soak; 1 sample in a 10-minute seed-2 soak)';
-
 let report: ChaosReport;
 before(async () => {
   const workDir = mkdtempSync(join(tmpdir(), 'bm-chaos-test-'));
@@ -44,7 +39,7 @@ test('zero violations: reconcile view, nonces, duplicates, stalls, crashes, clea
   assert.deepEqual(others, [], formatChaosReport(report));
 });
 
-test('zero violations: position and notional limits at worst case', { todo: KNOWN_RACE }, () => {
+test('zero violations: position and notional limits at worst case', () => {
   const limits = report.violations.filter((v) => v.invariant === 'position-limit' || v.invariant === 'notional-limit');
   assert.deepEqual(limits, [], formatChaosReport(report));
 });

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseFeeds } from '../../src/config/parse-settings.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
-import { NONCE_MEMORY, storeLimits } from '../../src/runtime/bot.ts';
+import { storeLimits } from '../../src/runtime/bot.ts';
 import { StateStore } from '../../src/state/store.ts';
-import { NonceSource } from '../../src/orders/nonces.ts';
+import { NONCE_MEMORY, NonceSource } from '../../src/orders/nonces.ts';
 
 const M = ('0x' + 'ab'.repeat(32)) as Bytes32;
 

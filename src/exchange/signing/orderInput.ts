@@ -64,7 +64,12 @@ function units(v: unknown, field: string): number {
 
 function expiryOf(o: Record<string, unknown>, nowSec: number, prefix: string): number | undefined {
   if (o.expiry !== undefined && o.expirySeconds !== undefined) throw new BadInputError(`${prefix}expirySeconds`, 'either expiry or expirySeconds, not both', o.expirySeconds);
-  if (o.expiry !== undefined) return units(o.expiry, `${prefix}expiry`);
+  if (o.expiry !== undefined) {
+    const at = units(o.expiry, `${prefix}expiry`);
+    // an order that expired before it was signed can only be refused by the venue
+    if (at <= nowSec) throw new BadInputError(`${prefix}expiry`, `a unix time in seconds after now (${Math.floor(nowSec)})`, o.expiry);
+    return at;
+  }
   if (o.expirySeconds !== undefined) {
     const secs = units(o.expirySeconds, `${prefix}expirySeconds`);
     if (secs <= 0) throw new BadInputError(`${prefix}expirySeconds`, 'a number of seconds above 0', o.expirySeconds);

@@ -52,6 +52,8 @@ test('bad input names the field (with the array prefix)', () => {
     ['timeInForce', { timeInForce: 'day' }],
     ['makerRole', { makerRole: 'maker' }],
     ['expirySeconds', { expirySeconds: 0 }],
+    ['expiry', { expiry: 5 }],
+    ['expiry', { expiry: NOW }],
     ['expirySeconds', { expiry: 5, expirySeconds: 5 }],
     ['nonce', { nonce: '0x01' }],
     ['prices', { prices: 3 }],
