@@ -34,6 +34,8 @@ const COMPACT_MIN = 64;
 
 export class PriceLadder {
   readonly tick: number;
+  /** 1 / tick: an on-tick price times this, rounded, is its level without an integer division */
+  readonly invTick: number;
   /** level index of price 1e6 */
   readonly top: number;
   readonly head: [Int32Array, Int32Array];
@@ -50,6 +52,7 @@ export class PriceLadder {
 
   constructor(tick: number) {
     this.tick = tick;
+    this.invTick = 1 / tick;
     this.top = 1_000_000 / tick;
     const n = this.top + 1;
     this.head = [new Int32Array(n).fill(NIL), new Int32Array(n).fill(NIL)];

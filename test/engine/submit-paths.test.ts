@@ -127,6 +127,79 @@ describe('validateOrderFields', () => {
   });
 });
 
+describe('submit: the inline field checks', () => {
+  it('accept and refuse exactly as validateOrder, and never throw, whatever the field values', () => {
+    const cfg = { ...DEFAULT_MARKET_CONFIG };
+    const good = limit(0, 0, 'yes', 'buy', 40 * CENT, 2 * SHARE);
+    const hostile = {
+      valueOf() {
+        throw new Error('valueOf called');
+      },
+    };
+    const patches: Partial<Record<keyof SubmitOrder, unknown>>[] = [
+      {},
+      { expiry: undefined },
+      { expiry: 2_000_000_000 },
+      { expiry: 1, nowMs: 5_000 },
+      { timeInForce: undefined, makerRole: undefined },
+      { outcome: 0, price: 60 * CENT },
+      { outcome: 2 },
+      { outcome: '1' },
+      { kind: 3 },
+      { kind: 2, maxShares: 2 * SHARE, minSharesOut: 0 },
+      { price: -1 },
+      { price: 40 * CENT + 1 },
+      { price: 1e6 + 0.5 },
+      { price: 40n * 10_000n },
+      { price: hostile },
+      { price: Symbol('p') },
+      { price: '400000' },
+      { price: 0 },
+      { price: 1_000_000 },
+      { price: 0.5 },
+      { maxShares: -1 },
+      { minSharesOut: 1.5 },
+      { minSharesOut: 2n },
+      { minSharesOut: 2 ** 40 },
+      { minSharesOut: 2e15 },
+      { minSharesOut: 1 },
+      { maxCollateralIn: NaN },
+      { maxCollateralIn: hostile },
+      { maxCollateralIn: 0 },
+      { maxCollateralIn: 2 ** 31, maxFee: 2 ** 31 - 1 },
+      { minCollateralOut: '1' },
+      { minCollateralOut: -0.5 },
+      { maxFee: 2 ** 60 },
+      { maxFee: -1 },
+      { timeInForce: 3 },
+      { timeInForce: 2 },
+      { makerRole: -1 },
+      { makerRole: 1 },
+      { expiry: 1.25 },
+      { expiry: -1 },
+      { nowMs: Infinity },
+      { nowMs: NaN },
+      { nowMs: -1 },
+      { nowMs: '5' },
+      { nowMs: 1.5 },
+    ];
+    for (const patch of patches) {
+      const o = { ...good, ...patch } as SubmitOrder;
+      const want = validateOrder(o, cfg);
+      const e = new MatchingEngine();
+      e.addMarket(cfg);
+      e.deposit(e.addTrader(), 10n ** 15n);
+      let r: ReturnType<MatchingEngine['submit']> | undefined;
+      assert.doesNotThrow(() => {
+        r = e.submit(o);
+      }, String(Object.keys(patch)));
+      const label = Object.entries(patch).map(([k, v]) => `${k}=${typeof v === 'symbol' ? 'symbol' : typeof v === 'object' ? 'object' : String(v)}`).join(',');
+      if (want) assert.deepEqual(r, want, label);
+      else assert.equal(r!.ok, true, `${label}: ${JSON.stringify(r)}`);
+    }
+  });
+});
+
 describe('cancel by id', () => {
   it('refuses stale, reused-slot and malformed ids without touching the book', () => {
     const { engine, market, t } = setup();
