@@ -107,7 +107,10 @@ type FinalStatus = Exclude<OrderStatus, 'open'>;
 
 
 function scratch(): LimitState {
-  return { kind: 0, filled: 0, paid: 0, received: 0, fees: 0, maxFee: 0, maxCollateralIn: 0, minCollateralOut: 0, maxShares: 0 };
+  // -0 (a double) for the fields `load` fills from the pool's Float64Arrays, which hold doubles
+  // there from the first fill on: the object starts with the map it ends with, so a new engine's
+  // scratch objects share the map the compiled code expects (see SHAPE_ANCHOR below)
+  return { kind: 0, filled: -0, paid: 0, received: 0, fees: -0, maxFee: -0, maxCollateralIn: -0, minCollateralOut: 0, maxShares: -0 };
 }
 
 export interface MatchingEngineOptions {
@@ -1099,3 +1102,15 @@ function checkAmount(amount: bigint, field: string): Rejection | null {
   if (amount > BigInt(MAX)) return reject('LIMIT_OVERFLOW', field, `${field} must be below 2^53`);
   return null;
 }
+
+/**
+ * One small engine with a market, alive for the life of the module, so that the hidden classes
+ * (maps) of an engine's objects never all die. V8 compiles the hot paths against the map each field
+ * holds (the "field type", e.g. MarketState.config, MatchingEngine.ts) and embeds maps weakly in
+ * optimised code; when the last engine is dropped and collected, those maps go too, and the next
+ * engine's first stores generalise the fields ("code dependencies") or the GC clears the code
+ * ("weak objects"), deoptimising submit, match, finish and the rest mid-run, to be compiled again
+ * under load. Costs one 4096-slot chunk (384 KiB).
+ */
+const SHAPE_ANCHOR = new MatchingEngine({ capacity: 1 });
+SHAPE_ANCHOR.addMarket();

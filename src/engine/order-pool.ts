@@ -47,8 +47,6 @@ export const I_STRIDE = 16;
 /** numbers per cold record (32 bytes) */
 export const C_STRIDE = 4;
 const CHUNK_BYTES = CHUNK_SLOTS * F_STRIDE * 8;
-/** hot records per 64 KiB WebAssembly page */
-const SLOTS_PER_PAGE = 65536 / (F_STRIDE * 8);
 
 // hot record, ints (bytes 0–23)
 /** generation of the slot (bumped on every reuse) */
@@ -105,14 +103,6 @@ export const FL_EXPIRY = 12;
 /** bits 13–26: level index in the YES-terms book (YES price / tick ≤ 10 000); read with `>>> FL_LEVEL` */
 export const FL_LEVEL = 13;
 
-/** The part of WebAssembly.Memory used here (the project's TS lib settings do not declare the WebAssembly namespace). */
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-const WasmMemoryCtor = (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => WasmMemory } })
-  .WebAssembly.Memory;
-
 /** An order's signed limits as the API names them. */
 export interface OrderLimits {
   maxShares: number;
@@ -140,16 +130,8 @@ export class OrderPool {
    */
   readonly extras = new Map<number, [number, number]>();
 
-  /** the hot records of every chunk, chunk k at byte k·CHUNK_BYTES (see `addChunk`) */
-  private readonly mem: WasmMemory;
-  /** slots the memory holds now */
-  private memSlots: number;
-
   /** chunks for `capacity` slots up front; more are added as slots are needed */
   constructor(capacity = 1024) {
-    const chunks = Math.max(1, Math.ceil(Math.min(capacity, SLOT_COUNT) / CHUNK_SLOTS));
-    this.memSlots = chunks * CHUNK_SLOTS;
-    this.mem = new WasmMemoryCtor({ initial: this.memSlots / SLOTS_PER_PAGE, maximum: SLOT_COUNT / SLOTS_PER_PAGE });
     do this.addChunk();
     while (this.capacity < capacity && this.capacity < SLOT_COUNT);
   }
@@ -281,14 +263,6 @@ export class OrderPool {
     return this.cc[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * C_STRIDE) + C_EXPIRY]!;
   }
 
-  /**
-   * Why the hot records live in a WebAssembly.Memory rather than ArrayBuffers: a record must start
-   * on a cache line to be one line, and nothing in JS gives an ArrayBuffer's address; an
-   * ArrayBuffer of this size comes from malloc at 16 bytes past a page, so every 64-byte record
-   * straddled two lines. A wasm memory starts on a page. It grows in place (its address range is
-   * reserved up front), doubling; growing detaches the old buffer, so every chunk's views are made
-   * anew then (`alloc` is the only caller, and no engine code holds a view across an `alloc`).
-   */
   /** One more chunk, or a RangeError at SLOT_COUNT. */
   private grow(): void {
     if (this.capacity >= SLOT_COUNT) throw new RangeError('order pool full (16.7 M live orders)');
