@@ -10,8 +10,14 @@
  * 160 KB per book; pass the market's real tick (e.g. 10_000 = 1¢) to shrink it. Sizes are kept in
  * Float64Array because it stores every safe integer exactly.
  *
+ * Generic prices (e.g. BTCUSDT at ~6e10 units) do not fit (0, 1): pass a price window instead,
+ * `{ tick, minPrice, maxPrice }`, both bounds inclusive and on the tick grid; slot i is the price
+ * minPrice + i·tick, so memory is 16 bytes × ((maxPrice − minPrice) / tick + 1). The caller picks the
+ * window from its data (src/backtest/book-replay.ts does); `maxSlots` guards against a window that
+ * would allocate hundreds of MB by accident.
+ *
  * Main entry points:
- *   new L2Book({ tick? })
+ *   new L2Book({ tick? }) or new L2Book({ tick, minPrice, maxPrice })
  *   applySnapshot({ bids, asks })            replace the whole book
  *   applyLevel('bid' | 'ask', price, size)   absolute size at a level, 0 removes it
  *   applyLevels(side, levels)                a delta's changed levels of one side
@@ -25,14 +31,39 @@ import { ONE } from '../model/units.ts';
 export type BookSide = 'bid' | 'ask';
 
 export interface L2BookOptions {
-  /** price tick in 1e-6 USDC units; must divide 1_000_000. Default 100 (0.01 cent). */
+  /** price tick in 1e-6 units; must divide 1_000_000 unless a window is given. Default 100 (0.01 cent). */
   tick?: number;
+  /** lowest storable price (inclusive, > 0, a multiple of tick); with maxPrice it replaces the (0, 1) range */
+  minPrice?: number;
+  /** highest storable price (inclusive, a multiple of tick) */
+  maxPrice?: number;
+}
+
+/** Largest window a book accepts: 2^24 slots = 256 MB for the two sides (a bigger one is almost surely a mistake). */
+export const L2_MAX_SLOTS = 1 << 24;
+
+/** Validate a window and return its slot count; throws BadInputError naming the field. */
+function windowSlots(tick: number, minPrice: unknown, maxPrice: unknown): number {
+  if (typeof minPrice !== 'number' || !Number.isSafeInteger(minPrice) || minPrice <= 0 || minPrice % tick !== 0) {
+    throw new BadInputError('minPrice', `a positive integer multiple of the ${tick}-unit tick`, minPrice);
+  }
+  if (typeof maxPrice !== 'number' || !Number.isSafeInteger(maxPrice) || maxPrice < minPrice || maxPrice % tick !== 0) {
+    throw new BadInputError('maxPrice', `an integer multiple of the ${tick}-unit tick, at least minPrice ${minPrice}`, maxPrice);
+  }
+  const slots = (maxPrice - minPrice) / tick + 1;
+  if (slots > L2_MAX_SLOTS) throw new BadInputError('maxPrice', `a window of at most ${L2_MAX_SLOTS} ticks (${slots} asked: ${Math.round((slots * 16) / 2 ** 20)} MB)`, maxPrice);
+  return slots;
 }
 
 export class L2Book {
   readonly tick: number;
   /** number of price slots per side: indices 0..maxIndex */
   readonly slots: number;
+  /** lowest and highest price the book stores (inclusive): tick and 1e6 − tick by default */
+  readonly minPrice: number;
+  readonly maxPrice: number;
+  /** price of slot 0: 0 by default (so index = price / tick exactly as before), minPrice with a window */
+  private readonly base: number;
   private readonly bidSize: Float64Array;
   private readonly askSize: Float64Array;
   /** index of the best bid, -1 when there are no bids */
@@ -47,24 +78,42 @@ export class L2Book {
 
   constructor(opts: L2BookOptions = {}) {
     const tick = opts.tick ?? 100;
-    if (!Number.isSafeInteger(tick) || tick <= 0 || ONE % tick !== 0) {
-      throw new BadInputError('tick', 'a positive integer dividing 1000000', tick);
+    const windowed = opts.minPrice !== undefined || opts.maxPrice !== undefined;
+    if (!Number.isSafeInteger(tick) || tick <= 0 || (!windowed && ONE % tick !== 0)) {
+      throw new BadInputError('tick', windowed ? 'a positive integer' : 'a positive integer dividing 1000000', tick);
     }
     this.tick = tick;
-    this.slots = ONE / tick + 1;
+    if (windowed) {
+      this.slots = windowSlots(tick, opts.minPrice, opts.maxPrice);
+      this.base = opts.minPrice!;
+      this.minPrice = opts.minPrice!;
+      this.maxPrice = opts.maxPrice!;
+    } else {
+      this.slots = ONE / tick + 1;
+      this.base = 0;
+      this.minPrice = tick;
+      this.maxPrice = ONE - tick;
+    }
     this.bidSize = new Float64Array(this.slots);
     this.askSize = new Float64Array(this.slots);
     this.bestAskIdx = this.slots;
     this.lo = this.slots;
   }
 
-  /** Price → slot index; throws BadInputError naming `field` for prices off the tick grid or outside (0, 1). */
+  /** Price → slot index; throws BadInputError naming `field` for prices off the tick grid or outside the range. */
   private index(price: number, field: string): number {
-    const i = price / this.tick;
-    if (!(price > 0 && price < ONE) || (i | 0) !== i) {
-      throw new BadInputError(field, `a price strictly between 0 and ${ONE} on the ${this.tick}-unit tick`, price);
+    const i = (price - this.base) / this.tick;
+    // Written as !(in range) so NaN is rejected; `| 0` is exact since slots ≤ 2^24.
+    if (!(price >= this.minPrice && price <= this.maxPrice) || (i | 0) !== i) {
+      const range = this.base === 0 ? `strictly between 0 and ${ONE}` : `from ${this.minPrice} to ${this.maxPrice}`;
+      throw new BadInputError(field, `a price ${range} on the ${this.tick}-unit tick`, price);
     }
     return i;
+  }
+
+  /** True when `price` is inside the book's range (on the grid or not): the cheap pre-check of a replay. */
+  inRange(price: number): boolean {
+    return price >= this.minPrice && price <= this.maxPrice;
   }
 
   private static checkSize(size: number, field: string): void {
@@ -162,12 +211,12 @@ export class L2Book {
 
   /** Best bid price, or -1 when there are no bids. */
   bestBid(): number {
-    return this.bestBidIdx < 0 ? -1 : this.bestBidIdx * this.tick;
+    return this.bestBidIdx < 0 ? -1 : this.base + this.bestBidIdx * this.tick;
   }
 
   /** Best ask price, or -1 when there are no asks. */
   bestAsk(): number {
-    return this.bestAskIdx >= this.slots ? -1 : this.bestAskIdx * this.tick;
+    return this.bestAskIdx >= this.slots ? -1 : this.base + this.bestAskIdx * this.tick;
   }
 
   bestBidSize(): number {
@@ -185,8 +234,9 @@ export class L2Book {
 
   /** Size resting at a price (0 when empty or off the grid). */
   sizeAt(side: BookSide, price: number): number {
-    const i = price / this.tick;
-    if ((i | 0) !== i || i <= 0 || i >= this.slots) return 0;
+    const i = (price - this.base) / this.tick;
+    // slot 0 is price 0 (never stored) by default, minPrice (a real level) with a window
+    if ((i | 0) !== i || i < 0 || i >= this.slots) return 0;
     return (side === 'bid' ? this.bidSize : this.askSize)[i]!;
   }
 
@@ -194,17 +244,18 @@ export class L2Book {
   levels(side: BookSide, depth: number = Infinity): BookLevel[] {
     const out: BookLevel[] = [];
     const tick = this.tick;
+    const base = this.base;
     if (side === 'bid') {
       const arr = this.bidSize;
-      for (let j = this.bestBidIdx; j > 0 && out.length < depth; j--) {
+      for (let j = this.bestBidIdx; j >= 0 && out.length < depth; j--) {
         const s = arr[j]!;
-        if (s > 0) out.push({ price: j * tick, size: s });
+        if (s > 0) out.push({ price: base + j * tick, size: s });
       }
     } else {
       const arr = this.askSize;
       for (let j = this.bestAskIdx; j < this.slots && out.length < depth; j++) {
         const s = arr[j]!;
-        if (s > 0) out.push({ price: j * tick, size: s });
+        if (s > 0) out.push({ price: base + j * tick, size: s });
       }
     }
     return out;
@@ -219,7 +270,7 @@ export class L2Book {
   /** Mid price (float, price units), or NaN when a side is empty. */
   mid(): number {
     if (this.bestBidIdx < 0 || this.bestAskIdx >= this.slots) return NaN;
-    return ((this.bestBidIdx + this.bestAskIdx) * this.tick) / 2;
+    return this.base + ((this.bestBidIdx + this.bestAskIdx) * this.tick) / 2;
   }
 
   /** True when the best bid is at or above the best ask (transient during a burst of deltas, or bad data). */

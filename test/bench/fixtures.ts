@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { importBinance } from '../../src/backtest/importers/binance.ts';
 import { importPolymarket } from '../../src/backtest/importers/polymarket.ts';
 import { readEvents, readManifest } from '../../src/backtest/recording/reader.ts';
 import { toColumns, writeColumns } from '../../src/backtest/recording/columns.ts';
@@ -14,6 +15,17 @@ export async function polymarketRecording(): Promise<string> {
   if (!existsSync(join(dir, 'book.cols'))) {
     mkdirSync(dir, { recursive: true });
     await importPolymarket(join(DATA_DIR, 'polymarket-tickscope', 'events.jsonl.gz'), dir);
+    writeColumns(dir, toColumns(readEvents(dir), readManifest(dir).markets.map((m) => m.id)));
+  }
+  return dir;
+}
+
+/** The Binance BTCUSDT capture (spot + USD-M) imported as a genericPrices recording with book.cols. */
+export async function binanceRecording(): Promise<string> {
+  const dir = join(tmpdir(), 'bookmaker-bench-binance-v1');
+  if (!existsSync(join(dir, 'book.cols'))) {
+    mkdirSync(dir, { recursive: true });
+    await importBinance(join(DATA_DIR, 'binance-hftbacktest'), dir);
     writeColumns(dir, toColumns(readEvents(dir), readManifest(dir).markets.map((m) => m.id)));
   }
   return dir;

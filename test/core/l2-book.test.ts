@@ -160,3 +160,120 @@ test('property: snapshots interleaved with updates leave no stale level behind',
     { numRuns: 300, seed: 11 },
   );
 });
+
+// Generic prices: a window { tick, minPrice, maxPrice } instead of (0, 1), e.g. BTCUSDT at ~61,700 USDT.
+const W = { tick: 10_000, minPrice: 61_000_000_000, maxPrice: 62_000_000_000 };
+
+test('window: slots, index mapping at both inclusive bounds, best prices, mid, spread', () => {
+  const b = new L2Book(W);
+  assert.equal(b.slots, 100_001);
+  assert.equal(b.minPrice, W.minPrice);
+  assert.equal(b.maxPrice, W.maxPrice);
+  b.applySnapshot({
+    bids: [
+      { price: 61_700_000_000, size: 2_000_000 },
+      { price: 61_699_990_000, size: 5_000_000 },
+      { price: W.minPrice, size: 1 },
+    ],
+    asks: [
+      { price: 61_700_010_000, size: 3_000_000 },
+      { price: W.maxPrice, size: 7 },
+    ],
+  });
+  assert.equal(b.bestBid(), 61_700_000_000);
+  assert.equal(b.bestAsk(), 61_700_010_000);
+  assert.equal(b.bestBidSize(), 2_000_000);
+  assert.equal(b.spread(), 10_000);
+  assert.equal(b.mid(), 61_700_005_000);
+  assert.equal(b.microprice(), (61_700_000_000 * 3 + 61_700_010_000 * 2) / 5);
+  // the lowest slot (index 0) is a real level with a window: levels() and sizeAt() must reach it
+  assert.deepEqual(b.levels('bid'), [
+    { price: 61_700_000_000, size: 2_000_000 },
+    { price: 61_699_990_000, size: 5_000_000 },
+    { price: W.minPrice, size: 1 },
+  ]);
+  assert.equal(b.sizeAt('bid', W.minPrice), 1);
+  assert.equal(b.sizeAt('ask', W.maxPrice), 7);
+  assert.equal(b.sizeAt('ask', W.maxPrice + W.tick), 0);
+  assert.equal(b.sizeAt('ask', 61_700_015_000), 0);
+  // emptying the best levels walks down to the bounds
+  b.applyLevel('bid', 61_700_000_000, 0);
+  b.applyLevel('bid', 61_699_990_000, 0);
+  assert.equal(b.bestBid(), W.minPrice);
+  b.applyLevel('ask', 61_700_010_000, 0);
+  assert.equal(b.bestAsk(), W.maxPrice);
+  b.applyLevel('bid', W.minPrice, 0);
+  assert.equal(b.bestBid(), -1);
+  assert.equal(b.depth('bid'), 0);
+});
+
+test('window: clear empties both sides and the book is reusable', () => {
+  const b = new L2Book(W);
+  b.applyLevel('bid', 61_500_000_000, 4);
+  b.applyLevel('ask', 61_600_000_000, 4);
+  b.clear();
+  assert.deepEqual([b.bestBid(), b.bestAsk(), b.depth('bid'), b.depth('ask')], [-1, -1, 0, 0]);
+  assert.equal(b.sizeAt('bid', 61_500_000_000), 0);
+  b.applyLevel('ask', 61_550_000_000, 9);
+  assert.equal(b.bestAsk(), 61_550_000_000);
+  assert.deepEqual(b.levels('ask'), [{ price: 61_550_000_000, size: 9 }]);
+});
+
+test('window: off-grid, out-of-window and bad options are BadInputErrors naming the field', () => {
+  const b = new L2Book(W);
+  const named = (field: string) => (e: unknown) => e instanceof BadInputError && e.field === field;
+  assert.throws(() => b.applyLevel('bid', W.minPrice - W.tick, 1), named('bid.price'));
+  assert.throws(() => b.applyLevel('ask', W.maxPrice + W.tick, 1), named('ask.price'));
+  assert.throws(() => b.applyLevel('ask', 61_500_005_000, 1), named('ask.price'));
+  assert.throws(() => b.applyLevel('ask', NaN, 1), named('ask.price'));
+  // a (0, 1) price is simply outside this window
+  assert.throws(() => b.applyLevel('bid', 500_000, 1), named('bid.price'));
+  assert.equal(b.depth('bid') + b.depth('ask'), 0);
+  assert.ok(b.inRange(W.minPrice) && b.inRange(W.maxPrice) && !b.inRange(W.maxPrice + 1) && !b.inRange(NaN));
+  assert.throws(() => new L2Book({ tick: 10_000, minPrice: 0, maxPrice: 1e10 }), named('minPrice'));
+  assert.throws(() => new L2Book({ tick: 10_000, minPrice: 5_000, maxPrice: 1e10 }), named('minPrice'));
+  assert.throws(() => new L2Book({ tick: 10_000, minPrice: 1e10 }), named('maxPrice'));
+  assert.throws(() => new L2Book({ tick: 10_000, minPrice: 2e10, maxPrice: 1e10 }), named('maxPrice'));
+  // the window that a blind 0..200,000 USDT range at the spot tick would need: refused, with its cost
+  assert.throws(() => new L2Book({ tick: 10_000, minPrice: 10_000, maxPrice: 200_000_000_000 }), (e: unknown) => named('maxPrice')(e) && /MB/.test((e as Error).message));
+  // a window lifts the "tick divides 1e6" rule (it is about the (0, 1) grid); the default book keeps it
+  assert.equal(new L2Book({ tick: 3, minPrice: 3, maxPrice: 30 }).slots, 10);
+  assert.throws(() => new L2Book({ tick: 3 }), named('tick'));
+});
+
+test('the default book is unchanged: range (0, 1) exclusive, slot 0 is price 0', () => {
+  const b = new L2Book({ tick: 10_000 });
+  assert.deepEqual([b.slots, b.minPrice, b.maxPrice], [101, 10_000, 990_000]);
+  b.applyLevel('bid', 10_000, 1);
+  b.applyLevel('ask', 990_000, 1);
+  assert.deepEqual([b.bestBid(), b.bestAsk(), b.sizeAt('bid', 0)], [10_000, 990_000, 0]);
+  assert.throws(() => b.applyLevel('bid', 0, 1), (e: unknown) => e instanceof BadInputError && /strictly between 0 and 1000000/.test(e.message));
+});
+
+test('property: a windowed book agrees with a Map reference', () => {
+  const tick = 100_000;
+  const minPrice = 60_000_000_000;
+  const op = fc.record({
+    side: fc.constantFrom('bid' as const, 'ask' as const),
+    idx: fc.integer({ min: 0, max: 199 }),
+    size: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 1e12 })),
+  });
+  fc.assert(
+    fc.property(fc.array(op, { maxLength: 300 }), (ops) => {
+      const book = new L2Book({ tick, minPrice, maxPrice: minPrice + 199 * tick });
+      const ref = { bid: new Map<number, number>(), ask: new Map<number, number>() };
+      for (const o of ops) {
+        const price = minPrice + o.idx * tick;
+        book.applyLevel(o.side, price, o.size);
+        if (o.size === 0) ref[o.side].delete(price);
+        else ref[o.side].set(price, o.size);
+      }
+      const want = (m: Map<number, number>, desc: boolean) => [...m].sort((a, b) => (desc ? b[0] - a[0] : a[0] - b[0])).map(([price, size]) => ({ price, size }));
+      assert.deepEqual(book.levels('bid'), want(ref.bid, true));
+      assert.deepEqual(book.levels('ask'), want(ref.ask, false));
+      assert.equal(book.bestBid(), want(ref.bid, true)[0]?.price ?? -1);
+      assert.equal(book.bestAsk(), want(ref.ask, false)[0]?.price ?? -1);
+    }),
+    { numRuns: 200, seed: 5 },
+  );
+});
