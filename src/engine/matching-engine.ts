@@ -9,7 +9,9 @@
  * order waits on the makers it meets. So everything a cancel or a taker reads per order sits in one
  * 64-byte hot record (./order-pool.ts; the rest in a cold record), records never move, BigInt, Maps
  * and float `%` stay off the per-order path, and cancels are lazy (./price-ladder.ts: no queue
- * neighbours touched). The rest is per-order compute (validation, fill and fee arithmetic, ledger).
+ * neighbours touched). The rest is per-order compute (validation, fill and fee arithmetic, ledger):
+ * the usual order's field checks are inline compares in `submit` (the full validation only for the
+ * rest), and a resting add skips the fill and fee maths when its budget covers leg + fee cap.
  *
  * Rules the code follows (see ./types.ts for the per-fill arithmetic):
  * - Match price is the maker's. Self-trade policy "cancel resting": a resting order of the taker's
