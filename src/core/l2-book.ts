@@ -104,11 +104,14 @@ export class L2Book {
   private index(price: number, field: string): number {
     const i = (price - this.base) / this.tick;
     // Written as !(in range) so NaN is rejected; `| 0` is exact since slots ≤ 2^24.
-    if (!(price >= this.minPrice && price <= this.maxPrice) || (i | 0) !== i) {
-      const range = this.base === 0 ? `strictly between 0 and ${ONE}` : `from ${this.minPrice} to ${this.maxPrice}`;
-      throw new BadInputError(field, `a price ${range} on the ${this.tick}-unit tick`, price);
-    }
+    if (!(price >= this.minPrice && price <= this.maxPrice) || (i | 0) !== i) this.badPrice(field, price);
     return i;
+  }
+
+  /** The cold path of index(), kept out of line so the hot one stays small enough to inline. */
+  private badPrice(field: string, price: number): never {
+    const range = this.base === 0 ? `strictly between 0 and ${ONE}` : `from ${this.minPrice} to ${this.maxPrice}`;
+    throw new BadInputError(field, `a price ${range} on the ${this.tick}-unit tick`, price);
   }
 
   /** True when `price` is inside the book's range (on the grid or not): the cheap pre-check of a replay. */
