@@ -102,6 +102,13 @@ export class L2Book {
 
   /** Price → slot index; throws BadInputError naming `field` for prices off the tick grid or outside the range. */
   private index(price: number, field: string): number {
+    // The (0, 1) book keeps its original constant-bounds check (a predictable branch is cheaper than the
+    // window's subtraction and two loaded bounds: l2-book bench, update-only 20.1 vs 20.8 ns).
+    if (this.base === 0) {
+      const i = price / this.tick;
+      if (!(price > 0 && price < ONE) || (i | 0) !== i) this.badPrice(field, price);
+      return i;
+    }
     const i = (price - this.base) / this.tick;
     // Written as !(in range) so NaN is rejected; `| 0` is exact since slots ≤ 2^24.
     if (!(price >= this.minPrice && price <= this.maxPrice) || (i | 0) !== i) this.badPrice(field, price);
