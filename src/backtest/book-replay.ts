@@ -5,7 +5,9 @@
  * Generic prices (the Binance import: USDT in 1e-6 units, ~6e10) need a price window per book;
  * `bookOptionsFromColumns` derives one from the data. When the whole level range would not fit a dense
  * array within the slot budget, the window is centred on the recorded top of book and the far levels
- * outside it are skipped and counted (`outside`): they never become the top, so best bid/ask stay exact.
+ * outside it are skipped and counted (`outside`). Best bid/ask stay exact as long as the top stays inside
+ * the window, which holds by construction for the recorded top (bbo rows) and is checked against a full
+ * reference book on the real Binance capture (test/backtest/book-replay.test.ts); depth beyond the window is lost.
  */
 import { L2_MAX_SLOTS, L2Book, type L2BookOptions } from '../core/l2-book.ts';
 import { KIND_BBO, KIND_CLEAR, KIND_LEVEL, type Columns } from './recording/columns.ts';

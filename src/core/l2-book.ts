@@ -13,8 +13,8 @@
  * Generic prices (e.g. BTCUSDT at ~6e10 units) do not fit (0, 1): pass a price window instead,
  * `{ tick, minPrice, maxPrice }`, both bounds inclusive and on the tick grid; slot i is the price
  * minPrice + i·tick, so memory is 16 bytes × ((maxPrice − minPrice) / tick + 1). The caller picks the
- * window from its data (src/backtest/book-replay.ts does); `maxSlots` guards against a window that
- * would allocate hundreds of MB by accident.
+ * window from its data (src/backtest/book-replay.ts does); L2_MAX_SLOTS (2^24, 256 MB) refuses a window
+ * that would allocate hundreds of MB by accident. The default book keeps its (0, 1) check unchanged.
  *
  * Main entry points:
  *   new L2Book({ tick? }) or new L2Book({ tick, minPrice, maxPrice })
