@@ -6,7 +6,7 @@
  * `bookOptionsFromColumns` derives one from the data. When the whole level range would not fit a dense
  * array within the slot budget, the window is centred on the recorded top of book and the far levels
  * outside it are skipped and counted (`outside`). Best bid/ask stay exact as long as the top stays inside
- * the window, which holds by construction for the recorded top (bbo rows) and is checked against a full
+ * the window, which holds for the recorded top (bbo rows) whenever its range fits the budget, and is checked against a full
  * reference book on the real Binance capture (test/backtest/book-replay.test.ts); depth beyond the window is lost.
  */
 import { L2_MAX_SLOTS, L2Book, type L2BookOptions } from '../core/l2-book.ts';
