@@ -376,10 +376,7 @@ export class OrderManager {
     for (const e of this.entries.ofMarket(lower(marketId))) if (e.state === 'working') resting.push(e);
     for (let i = 0; i < resting.length; i += this.venue.batchLimit) {
       const nonces = resting.slice(i, i + this.venue.batchLimit).map((t) => this.startCancel(marketId, t));
-      const res = await this.callBatch([], nonces);
-      for (const o of res.cancels) this.applyCancel(o);
-      const answered = new Set(res.cancels.map((o) => lower(o.nonce)));
-      for (const n of nonces) if (!answered.has(lower(n))) this.applyCancel({ ok: false, nonce: n, code: 'NO_ANSWER', message: 'no outcome', retryable: true });
+      this.applyAnswers([], nonces, await this.callBatch([], nonces));
     }
   }
 
@@ -547,10 +544,13 @@ export class OrderManager {
       if (a.kind !== 'create') cancels.push(this.startCancel(marketId, a.cancel));
       if (a.kind !== 'cancel') creates.push(this.startCreate(marketId, a.desired));
     }
-    const res = await this.callBatch(creates, cancels);
+    this.applyAnswers(creates, cancels, await this.callBatch(creates, cancels));
+  }
+
+  /** A batch's outcomes; items the venue did not answer for are treated as retryable failures. */
+  private applyAnswers(creates: readonly PlannedOrder[], cancels: readonly Bytes32[], res: BatchResult): void {
     for (const o of res.cancels) this.applyCancel(o);
     for (const o of res.creates) this.applyCreate(o);
-    // Items the venue did not answer for are treated as retryable failures.
     const answered = new Set([...res.creates, ...res.cancels].map((o) => lower(o.nonce)));
     for (const p of creates) if (!answered.has(lower(p.nonce))) this.applyCreate({ ok: false, nonce: p.nonce, code: 'NO_ANSWER', message: 'no outcome', retryable: true });
     for (const n of cancels) if (!answered.has(lower(n))) this.applyCancel({ ok: false, nonce: n, code: 'NO_ANSWER', message: 'no outcome', retryable: true });
