@@ -37,7 +37,7 @@ import { BadInputError, BookmakerError, InvariantError } from '../model/errors.t
 import type { Bytes32, LimitOrder, VenueOrder } from '../model/order.ts';
 import type { BatchResult, CancelOutcome, CreateOutcome, PlannedOrder, VenuePort } from '../model/venue.ts';
 import type { OrderManagerEvent } from '../state/events.ts';
-import { diff, type DesiredOrder, type Tolerances, type TrackedOrder, type TrackedState } from './diff.ts';
+import { diff, type DesiredOrder, type Tolerances, type TrackedOrder } from './diff.ts';
 import { NonceSource } from './nonces.ts';
 import { planCalls, type VenueCall } from './plan-calls.ts';
 import { planReconcile } from './reconcile.ts';

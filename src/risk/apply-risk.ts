@@ -121,9 +121,10 @@ export function applyRisk(view: MarketView, quotes: readonly DesiredQuote[] | nu
   const next: RiskState = { peakPnl: kill.peakPnl, tokens, refilledAt: view.now, killed: kill.killed };
   const wanted = quotes === null ? 0 : quotes.length;
   if (kill.killed) return marketWide(view, 'kill', kill.killed, kill.detail, wanted, next);
-  if (quotes === null) return { action: 'pull', quotes: [], decisions: [], denied: [], state: next };
+  // a strategy that quotes nothing still learns which guard stands (one decision, no event: nothing was wanted)
   const guard = marketGuard(view, limits);
   if (guard) return marketWide(view, 'pull', guard.reason, guard.detail, wanted, next);
+  if (quotes === null) return { action: 'pull', quotes: [], decisions: [], denied: [], state: next };
   return gateQuotes(view, quotes, limits, next);
 }
 

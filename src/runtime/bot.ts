@@ -171,7 +171,6 @@ async function setupVenue(o: BotOptions): Promise<VenueSetup> {
 }
 
 export async function startBot(o: BotOptions): Promise<Bot> {
-  const cfg = o.config;
   const clock = o.clock ?? systemClock;
   const log = o.logger.child({ component: 'bot' });
   const paper = o.paper ?? false;

@@ -36,7 +36,6 @@ import type { VenuePort } from '../model/venue.ts';
 import type { DesiredOrder, Tolerances } from '../orders/diff.ts';
 import { OrderManager, type CancelAllResult } from '../orders/order-manager.ts';
 import { desiredOrders } from '../orders/slots.ts';
-import { marketGuard } from '../risk/market-guard.ts';
 import { INITIAL_RISK_STATE, type RiskLimits, type RiskReason, type RiskState } from '../risk/types.ts';
 import type { OrderManagerEvent, StateEvent } from '../state/events.ts';
 import { selectMarketView } from '../state/market-view.ts';
@@ -95,14 +94,12 @@ export interface KernelTick {
 const TIME_MONOTONE_PULLS: ReadonlySet<RiskReason> = new Set<RiskReason>(['STALE_BOOK', 'STREAM_SILENT', 'DEADLINE', 'MARKET_NOT_ACTIVE', 'HALTED']);
 
 /**
- * The market-wide guard behind a pull, if any: the risk layer's own (one decision without a quote),
- * or, when the strategy chose not to quote and the guards were not asked, what they would say.
+ * The market-wide guard behind a pull, if any: the risk layer reports it as its one decision without
+ * a quote (also when the strategy chose not to quote).
  */
-function pullReason(view: MarketView, t: StrategyTick, risk: RiskLimits): RiskReason | undefined {
+function pullReason(t: StrategyTick): RiskReason | undefined {
   const d = t.decisions[0];
-  if (t.decisions.length === 1 && d && d.kind === 'deny' && d.quote === null) return d.reason;
-  if (t.decisions.length === 0) return marketGuard(view, risk)?.reason;
-  return undefined;
+  return t.decisions.length === 1 && d && d.kind === 'deny' && d.quote === null ? d.reason : undefined;
 }
 
 interface MarketSlot {
@@ -397,7 +394,7 @@ export class QuotingKernel {
     if (t.denied.length > 0) this.store.dispatchAll(t.denied);
     if (t.strategyError) this.log.warn({ marketId, err: t.strategyError.message }, 'strategy failed; quotes pulled');
     const desired = t.action === 'quote' ? this.toDesired(view, t) : [];
-    const reason = t.action === 'pull' && !t.strategyError ? pullReason(view, t, slot.cfg.risk) : undefined;
+    const reason = t.action === 'pull' && !t.strategyError ? pullReason(t) : undefined;
     slot.last =
       reason !== undefined
         ? { at: now, action: t.action, desired, denied: t.denied.length, strategyError: null, reason }

@@ -343,7 +343,7 @@ function cpuMs(c0: NodeJS.CpuUsage): number {
 }
 
 /** module-level, so the measured book is certainly alive when memory is read */
-let retained: unknown = null;
+const retained: unknown[] = [];
 
 /** Heap + array buffers after GC; array-buffer backing stores are freed asynchronously, so settle first. */
 async function memUsed(): Promise<number> {
@@ -377,16 +377,16 @@ async function memoryPerOrder(n: number, which: 'engine' | 'baseline'): Promise<
     }
     for (const o of orders) e.submit(o);
     if (restingCount(e) !== n) throw new Error('memory book incomplete');
-    retained = [e, orders];
+    retained.push(e, orders);
   } else {
     const e = new BaselineEngine();
     for (let t = 0; t < TRADERS; t++) e.deposit(t, 1e13);
     for (const o of orders) e.submit(o);
     if (e.resting() !== n) throw new Error(`baseline memory book incomplete: ${e.resting()}`);
-    retained = [e, orders];
+    retained.push(e, orders);
   }
   const after = await memUsed();
-  retained = null;
+  retained.length = 0;
   return (after - before) / n;
 }
 

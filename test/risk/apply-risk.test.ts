@@ -52,10 +52,15 @@ test('market-wide guards pull every quote with one reason', () => {
   assert.equal(applyRisk(makeView({ deadline: NOW + 120_001 }), two, limits({ pauseBeforeDeadlineMs: 120_000 })).action, 'quote');
 });
 
-test('strategy null pulls without denial events', () => {
+test('strategy null pulls without denial events, reporting the guard that stands if any', () => {
   const r = applyRisk(makeView(), null, limits());
   assert.equal(r.action, 'pull');
   assert.equal(r.denied.length, 0);
+  assert.deepEqual(r.decisions, []);
+  const halted = applyRisk(makeView(), null, limits({ halted: true }));
+  assert.equal(halted.action, 'pull');
+  assert.equal(halted.denied.length, 0, 'nothing was wanted: no event');
+  assert.deepEqual(halted.decisions.map((d) => d.kind === 'deny' && d.quote === null && d.reason), ['HALTED']);
 });
 
 test('price checks', () => {

@@ -99,7 +99,6 @@ function parseUrl(baseUrl: string): { origin: string; basePath: string } {
 
 export class Transport {
   readonly baseUrl: string;
-  private readonly origin: string;
   private readonly basePath: string;
   private readonly pool: Pool;
   private readonly apiKey: string | undefined;
@@ -116,7 +115,6 @@ export class Transport {
   constructor(opts: TransportOptions) {
     const { origin, basePath } = parseUrl(opts.baseUrl);
     this.baseUrl = opts.baseUrl;
-    this.origin = origin;
     this.basePath = basePath;
     this.pool = new Pool(origin, { connections: opts.connections ?? 8, pipelining: 1, keepAliveTimeout: 30_000 });
     this.apiKey = opts.apiKey || undefined;

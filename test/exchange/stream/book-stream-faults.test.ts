@@ -24,7 +24,7 @@ interface Step {
   fault: Fault;
 }
 
-const stepArb = fc.record({
+const stepArb: fc.Arbitrary<Step> = fc.record({
   side: fc.constantFrom('bid' as const, 'ask' as const),
   cents: fc.integer({ min: 1, max: 20 }),
   shares: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 50 })),

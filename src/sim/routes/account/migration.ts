@@ -34,7 +34,7 @@ import {
 } from '../../migration/migration-machine.ts';
 import { isBatchWithdrawSigner, isMigrationAuthorizationSigner, isOperatorApprovalSigner } from '../../migration/verify-signatures.ts';
 import { accountLedger } from './ledger-of.ts';
-import { checksum, keyWallet, sameAddress, walletOrKey } from './wallet-param.ts';
+import { keyWallet, sameAddress, walletOrKey } from './wallet-param.ts';
 import type { WalletLedger } from './wallet-ledger.ts';
 
 const hashText = (s: string): Bytes32 => keccak256(toHex(s));
