@@ -5,6 +5,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { after, before, beforeEach } from 'node:test';
+import { createVenueClient, type VenueClient } from '../../../src/exchange/venue-client.ts';
 
 export interface Answer {
   status?: number;
@@ -147,4 +149,33 @@ export function limitBody(nonce: `0x${string}` = NONCE) {
     inventoryModeConstraint: 0,
     signature: SIG,
   };
+}
+
+/** A test file's fixture server and the client on it; the fields are set once the file's `before` hook has run. */
+export interface FixtureClient {
+  fx: Fixture;
+  client: VenueClient;
+  /** back-off waits the client asked for (the client never really sleeps), since the current test began */
+  sleeps: number[];
+}
+
+/**
+ * Registers the hooks every client test file needs: start a fixture and a client on it (sleeps recorded,
+ * jitter fixed at 0.5) before the tests, clear the recorded requests and sleeps before each, close both after.
+ */
+export function useFixtureClient(apiKey?: string): FixtureClient {
+  const ctx = { sleeps: [] } as unknown as FixtureClient;
+  before(async () => {
+    ctx.fx = await startFixture();
+    ctx.client = createVenueClient({ baseUrl: ctx.fx.baseUrl, ...(apiKey !== undefined ? { apiKey } : {}), sleep: async (ms) => void ctx.sleeps.push(ms), random: () => 0.5 });
+  });
+  after(async () => {
+    await ctx.client.close();
+    await ctx.fx.close();
+  });
+  beforeEach(() => {
+    ctx.sleeps = [];
+    ctx.fx.requests.length = 0;
+  });
+  return ctx;
 }
