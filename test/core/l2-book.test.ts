@@ -99,6 +99,34 @@ test('microprice leans toward the thinner side', () => {
   assert.ok(b.crossed());
 });
 
+interface LevelOp {
+  side: 'bid' | 'ask';
+  idx: number;
+  size: number;
+}
+
+/**
+ * Applies `ops` (level `idx` at `priceOf(idx)`) to `book` and to a Map per side; the book must agree with
+ * the Maps on the levels (to `depth`), the best prices and the number of levels.
+ */
+function assertAgreesWithMaps(book: L2Book, ops: readonly LevelOp[], priceOf: (idx: number) => number, depth: number): void {
+  const ref = { bid: new Map<number, number>(), ask: new Map<number, number>() };
+  for (const o of ops) {
+    const price = priceOf(o.idx);
+    book.applyLevel(o.side, price, o.size);
+    if (o.size === 0) ref[o.side].delete(price);
+    else ref[o.side].set(price, o.size);
+  }
+  const bids = [...ref.bid.entries()].sort((a, b) => b[0] - a[0]).map(([price, size]) => ({ price, size }));
+  const asks = [...ref.ask.entries()].sort((a, b) => a[0] - b[0]).map(([price, size]) => ({ price, size }));
+  assert.deepEqual(book.levels('bid', depth), bids.slice(0, depth));
+  assert.deepEqual(book.levels('ask', depth), asks.slice(0, depth));
+  assert.equal(book.bestBid(), bids[0]?.price ?? -1);
+  assert.equal(book.bestAsk(), asks[0]?.price ?? -1);
+  assert.equal(book.depth('bid'), bids.length);
+  assert.equal(book.depth('ask'), asks.length);
+}
+
 test('property: agrees with a Map reference over random update sequences', () => {
   const tick = 10_000;
   const op = fc.record({
@@ -108,22 +136,7 @@ test('property: agrees with a Map reference over random update sequences', () =>
   });
   fc.assert(
     fc.property(fc.array(op, { maxLength: 300 }), fc.integer({ min: 1, max: 10 }), (ops, depth) => {
-      const book = new L2Book({ tick });
-      const ref = { bid: new Map<number, number>(), ask: new Map<number, number>() };
-      for (const o of ops) {
-        const price = o.idx * tick;
-        book.applyLevel(o.side, price, o.size);
-        if (o.size === 0) ref[o.side].delete(price);
-        else ref[o.side].set(price, o.size);
-      }
-      const bids = [...ref.bid.entries()].sort((a, b) => b[0] - a[0]).map(([price, size]) => ({ price, size }));
-      const asks = [...ref.ask.entries()].sort((a, b) => a[0] - b[0]).map(([price, size]) => ({ price, size }));
-      assert.deepEqual(book.levels('bid', depth), bids.slice(0, depth));
-      assert.deepEqual(book.levels('ask', depth), asks.slice(0, depth));
-      assert.equal(book.bestBid(), bids[0]?.price ?? -1);
-      assert.equal(book.bestAsk(), asks[0]?.price ?? -1);
-      assert.equal(book.depth('bid'), bids.length);
-      assert.equal(book.depth('ask'), asks.length);
+      assertAgreesWithMaps(new L2Book({ tick }), ops, (idx) => idx * tick, depth);
     }),
     { numRuns: 300, seed: 42 },
   );
@@ -260,19 +273,7 @@ test('property: a windowed book agrees with a Map reference', () => {
   });
   fc.assert(
     fc.property(fc.array(op, { maxLength: 300 }), (ops) => {
-      const book = new L2Book({ tick, minPrice, maxPrice: minPrice + 199 * tick });
-      const ref = { bid: new Map<number, number>(), ask: new Map<number, number>() };
-      for (const o of ops) {
-        const price = minPrice + o.idx * tick;
-        book.applyLevel(o.side, price, o.size);
-        if (o.size === 0) ref[o.side].delete(price);
-        else ref[o.side].set(price, o.size);
-      }
-      const want = (m: Map<number, number>, desc: boolean) => [...m].sort((a, b) => (desc ? b[0] - a[0] : a[0] - b[0])).map(([price, size]) => ({ price, size }));
-      assert.deepEqual(book.levels('bid'), want(ref.bid, true));
-      assert.deepEqual(book.levels('ask'), want(ref.ask, false));
-      assert.equal(book.bestBid(), want(ref.bid, true)[0]?.price ?? -1);
-      assert.equal(book.bestAsk(), want(ref.ask, false)[0]?.price ?? -1);
+      assertAgreesWithMaps(new L2Book({ tick, minPrice, maxPrice: minPrice + 199 * tick }), ops, (idx) => minPrice + idx * tick, Infinity);
     }),
     { numRuns: 200, seed: 5 },
   );
