@@ -2,7 +2,8 @@
  * Own fills and account balances in ONE poll, in that order: the own-orders read (fills) first,
  * then the balance read (PositionSynced). The store rescales its cost basis when a position sync
  * disagrees with the fills it has seen, so a sync that arrives before the fill explaining it would
- * distort the average price; reading orders first keeps that window to one round trip.
+ * distort the average price; reading orders first keeps that window to one round trip. A failed
+ * balance read does not lose the fills read before it (see tradingReader).
  */
 import type { Observable } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
@@ -26,14 +27,31 @@ export interface TradingFeedOptions {
   isTracked?: (nonce: Bytes32) => boolean;
 }
 
-export function tradingFeed(opts: TradingFeedOptions): Observable<FeedEvent> {
+/**
+ * One poll: own orders (fills) first, then the balance read. The orders read moves the fill tracker
+ * on, so its events exist once: if the balance read after it fails, they wait here and lead the
+ * next good poll instead of going down with the failed read.
+ */
+export function tradingReader(opts: Omit<TradingFeedOptions, 'intervalMs' | 'health' | 'logger'>): () => Promise<FeedEvent[]> {
   const orders = ownOrdersReader(opts);
   const account = accountReader(opts);
+  let carried: FeedEvent[] = [];
+  return async () => {
+    const fills = await orders();
+    const pending = carried.length === 0 ? fills : [...carried, ...fills];
+    carried = pending;
+    const balances = await account();
+    carried = [];
+    return pending.length === 0 ? balances : [...pending, ...balances];
+  };
+}
+
+export function tradingFeed(opts: TradingFeedOptions): Observable<FeedEvent> {
   return pollFeed({
     name: 'account',
     clock: opts.clock,
     intervalMs: opts.intervalMs,
-    read: async () => [...(await orders()), ...(await account())],
+    read: tradingReader(opts),
     ...(opts.health ? { health: opts.health } : {}),
     ...(opts.logger ? { logger: opts.logger } : {}),
   });

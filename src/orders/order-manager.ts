@@ -42,7 +42,7 @@ import { NonceSource } from './nonces.ts';
 import { planCalls, type VenueCall } from './plan-calls.ts';
 import { planReconcile } from './reconcile.ts';
 import { TrackedOrders, type Entry } from './tracked-orders.ts';
-import { plannedFromVenue, totalShares, remainingShares } from './venue-order-shares.ts';
+import { plannedFromVenue, totalShares } from './venue-order-shares.ts';
 
 export interface OrderManagerOptions {
   venue: VenuePort;
@@ -97,22 +97,15 @@ const HALT_CODES = new Set(['invalid-signature', 'SIGNING']);
 const lower = (s: string): string => s.toLowerCase();
 
 /**
- * An order's remaining shares from its two sources: the fills the feed reported, and the venue's last
- * figure (a create answer or a reconcile). They overlap — a reconcile's figure may already include a
- * fill the feed reports a moment later — so the smaller is right and subtracting both would count a
- * fill twice (and free a slot whose order still rests at the venue).
- */
-function remainingOf(e: Entry): number {
-  const byFills = e.planned.size - (e.filled ?? 0);
-  return Math.max(0, e.venueRemaining === undefined ? byFills : Math.min(byFills, e.venueRemaining));
-}
-
-/**
- * What the order may still add to the position as the bot sees it: its size less the fills the feed
- * reported. This, not `remainingOf`, is what the store counts at worst case. The venue's figure can
- * run ahead of the fills feed (a reconcile or a create answer already shows a fill the feed reports
- * a moment later); counting that smaller figure while the position does not yet hold the fill would
- * under-state the worst case by the fill and let the risk layer quote past its limit.
+ * An order's remaining shares as the bot counts them: its size less the fills the feed reported.
+ * This is what the store counts at worst case, and it is also what the diff sees, on purpose. The
+ * venue's own figure (a create answer, a reconcile) can run ahead of the fills feed: a quote that
+ * crossed a book that moved is filled on arrival, a reconcile lists a partial fill the feed reports
+ * a moment later. The risk gate takes a desired quote identical to a counted order as that order and
+ * adds nothing for it; if the diff saw the venue's smaller figure it would top that order up or
+ * place the quote again, and the fill plus the new order would go past a limit nobody checked.
+ * Until the fill is reported the order keeps its slot (erring the safe way: the venue holds less);
+ * the fill's tick then requotes with the position that holds it.
  */
 function countedShares(e: Entry): number {
   return Math.max(0, e.planned.size - (e.filled ?? 0));
@@ -207,11 +200,11 @@ export class OrderManager {
     const e = this.entries.get(k) ?? p?.entry;
     if (!e) return;
     e.filled = (e.filled ?? 0) + size;
-    e.remaining = remainingOf(e);
-    this.exposureChanged(e.marketId);
     const counted = countedShares(e);
-    // the quote is used up (the diff re-places it); the store keeps counting it until its fills are in
-    if (e.remaining === 0 && e.state === 'working' && !p) this.entries.delete(k);
+    e.remaining = counted;
+    this.exposureChanged(e.marketId);
+    // the quote is used up: the store drops it at the same time (the diff re-places it)
+    if (counted === 0 && e.state === 'working' && !p) this.entries.delete(k);
     this.emit({ type: 'OrderRemainingChanged', marketId: e.marketId, nonce: e.planned.nonce, remaining: counted, ts: this.clock.now() });
     // a parked order whose whole size is now accounted for has nothing left to wait for
     if (p && counted === 0) this.unpark(k);
@@ -577,10 +570,8 @@ export class OrderManager {
     if (o.ok || DUPLICATE_CODES.has(o.code)) {
       this.backoffStep = 0;
       if (e.state === 'pending-create') e.state = 'working';
-      if (o.ok && o.order) {
-        e.venueRemaining = remainingShares(o.order);
-        e.remaining = remainingOf(e);
-      }
+      // a fill the answer shows (the order crossed on arrival) changes nothing here: the order
+      // counts at its size until the fills feed reports it (see countedShares)
       this.emit({ type: 'OrderAccepted', marketId: e.marketId, nonce: e.planned.nonce, duplicate: o.ok ? o.duplicate : true, ts: now });
       if (e.remaining === 0 && e.state === 'working') this.entries.delete(k);
       return;
@@ -711,17 +702,14 @@ export class OrderManager {
     const plan = planReconcile(open.filter((o) => inScope(o.marketId)), tracked, desired, this.tol, this.clock.now(), this.opts.inFlightTimeoutMs ?? 10_000);
     const now = this.clock.now();
 
-    for (const c of plan.confirm) {
-      const e = this.entries.get(lower(c.nonce))!;
+    for (const n of plan.confirm) {
+      const e = this.entries.get(lower(n))!;
       if (e.state === 'pending-create') {
         e.state = 'working';
         e.resend = false;
         this.emit({ type: 'OrderAccepted', marketId: e.marketId, nonce: e.planned.nonce, duplicate: false, ts: now });
       }
-      // the diff sees the venue's figure at once; the store's worst case moves only with the fills
-      // feed (see countedShares), so nothing is emitted here
-      e.venueRemaining = c.remaining;
-      e.remaining = remainingOf(e);
+      // a partial fill the list shows is not applied: the fills feed reports it (see countedShares)
     }
     this.releaseParked(now);
     for (const t of plan.forget) {
@@ -741,7 +729,7 @@ export class OrderManager {
       const resting = plannedFromVenue(o);
       const planned = { ...resting, size: Math.max(resting.size, totalShares(o)) };
       if (!this.nonces.has(planned.nonce)) this.nonces.remember(planned.nonce);
-      this.entries.set(lower(o.nonce), { marketId: o.marketId, slot, planned, remaining: resting.size, venueRemaining: resting.size, state, sentAt: now, attempts: 0, resend: false });
+      this.entries.set(lower(o.nonce), { marketId: o.marketId, slot, planned, remaining: planned.size, state, sentAt: now, attempts: 0, resend: false });
       this.emit({ type: 'OrderAdopted', marketId: o.marketId, slot, nonce: planned.nonce, order: planned, remaining: planned.size, ts: now });
     };
     for (const a of plan.adopt) found(a.order, a.slot, 'working');

@@ -6,8 +6,8 @@
  * confirm, adopt, cancel and forget. The order manager executes the plan.
  *
  * Rules:
- * - a tracked order the venue lists is confirmed working with the venue's remaining size (unless
- *   we are cancelling it);
+ * - a tracked order the venue lists is confirmed working (unless we are cancelling it); the fills
+ *   the listing shows are left to the fills feed (see countedShares in order-manager.ts);
  * - a tracked order the venue does not list is forgotten, except a create younger than `settleMs`,
  *   which may simply not be visible yet;
  * - an open order we do not track is adopted into a free desired slot when it matches that slot
@@ -15,10 +15,10 @@
  */
 import type { Bytes32, VenueOrder } from '../model/order.ts';
 import { withinTolerance, type DesiredOrder, type Tolerances, type TrackedOrder } from './diff.ts';
-import { plannedFromVenue, remainingShares } from './venue-order-shares.ts';
+import { plannedFromVenue } from './venue-order-shares.ts';
 
 export interface ReconcilePlan {
-  readonly confirm: readonly { readonly nonce: Bytes32; readonly remaining: number }[];
+  readonly confirm: readonly Bytes32[];
   readonly adopt: readonly { readonly slot: string; readonly order: VenueOrder }[];
   readonly cancel: readonly VenueOrder[];
   readonly forget: readonly TrackedOrder[];
@@ -37,7 +37,7 @@ export function planReconcile(
   const openByNonce = new Map<string, VenueOrder>();
   for (const o of open) if (o.status === 'open') openByNonce.set(key(o.nonce), o);
 
-  const confirm: { nonce: Bytes32; remaining: number }[] = [];
+  const confirm: Bytes32[] = [];
   const forget: TrackedOrder[] = [];
   const occupied = new Set<string>();
   const trackedNonces = new Set<string>();
@@ -46,7 +46,7 @@ export function planReconcile(
     const v = openByNonce.get(key(t.planned.nonce));
     if (v) {
       occupied.add(t.slot);
-      if (t.state !== 'pending-cancel') confirm.push({ nonce: t.planned.nonce, remaining: remainingShares(v) });
+      if (t.state !== 'pending-cancel') confirm.push(t.planned.nonce);
     } else if (t.state === 'pending-create' && nowMs - t.sentAt < settleMs) {
       occupied.add(t.slot);
     } else {

@@ -21,8 +21,6 @@ export interface Entry {
   resend: boolean;
   /** shares the fills feed has reported for this order (OrderManager.applyFill) */
   filled?: number;
-  /** the venue's last word on the remaining shares (create answer, reconcile) */
-  venueRemaining?: number;
 }
 
 const NONE: ReadonlyMap<string, Entry> = new Map<string, Entry>();

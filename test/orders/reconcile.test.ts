@@ -28,7 +28,7 @@ describe('planReconcile', () => {
 
   it('does not adopt into a slot we already fill', () => {
     const plan = planReconcile([at(order(400_000), 1), at(order(400_000), 2)], [tracked('b0', order(400_000), 1, 'working')], [want('b0', order(400_000))], tol, 0, 1000);
-    assert.deepEqual(plan.confirm.map((c) => c.nonce), [nonce(1)]);
+    assert.deepEqual(plan.confirm, [nonce(1)]);
     assert.deepEqual(plan.adopt, []);
     assert.deepEqual(plan.cancel.map((o) => o.nonce), [nonce(2)]);
   });
@@ -44,10 +44,10 @@ describe('planReconcile', () => {
     assert.deepEqual(plan.cancel.map((o) => o.nonce), [nonce(9)]);
   });
 
-  it('confirms with the venue remaining size; ignores non-open statuses', () => {
+  it('confirms what the venue lists open, whatever its fills; ignores non-open statuses', () => {
     const filled = { ...at(order(300_000), 5), status: 'filled' as const };
     const plan = planReconcile([at(order(400_000), 1, 4_000_000), filled], [tracked('b0', order(400_000), 1, 'pending-create')], [], tol, 0, 1000);
-    assert.deepEqual(plan.confirm, [{ nonce: nonce(1), remaining: 4_000_000 }]);
+    assert.deepEqual(plan.confirm, [nonce(1)]);
     assert.deepEqual(plan.cancel, []);
   });
 });
