@@ -10,13 +10,20 @@
  * never hold two orders for one slot.
  */
 import { BadInputError } from '../model/errors.ts';
-import type { LimitOrder } from '../model/order.ts';
+import type { Bytes32, LimitOrder } from '../model/order.ts';
 import type { PlannedOrder } from '../model/venue.ts';
 
 /** What the strategy (via to-orders) wants resting in a slot. */
 export interface DesiredOrder {
   readonly slot: string;
   readonly order: LimitOrder;
+  /**
+   * The live order (nonce) the risk gate took this quote as: it was counted once, as that order, so
+   * the order manager may keep or cancel that order for it but never create (a replace, e.g. a
+   * dead-man refresh or a change of venue form, goes out as its cancel; the next tick, which
+   * counts the quote as new, places it).
+   */
+  readonly keeps?: Bytes32;
 }
 
 /**

@@ -37,7 +37,7 @@ import { BadInputError, BookmakerError, InvariantError } from '../model/errors.t
 import type { Bytes32, LimitOrder, VenueOrder } from '../model/order.ts';
 import type { BatchResult, CancelOutcome, CreateOutcome, PlannedOrder, VenuePort } from '../model/venue.ts';
 import type { OrderManagerEvent } from '../state/events.ts';
-import { diff, type DesiredOrder, type Tolerances, type TrackedOrder } from './diff.ts';
+import { diff, type DesiredOrder, type DiffAction, type Tolerances, type TrackedOrder } from './diff.ts';
 import { NonceSource } from './nonces.ts';
 import { planCalls, type VenueCall } from './plan-calls.ts';
 import { planReconcile } from './reconcile.ts';
@@ -413,6 +413,7 @@ export class OrderManager {
     const effective = this.blocked.has(k) || pulled ? [] : this.cooldown.size === 0 ? desired : desired.filter((d) => !this.coolingDown(d.slot, now));
     // the live entries, not copies: diff reads them now, and the actions use only their planned order
     let actions = diff(effective, this.trackedEntries(k), this.tol, Math.floor(now / 1000));
+    if (actions.some(createsForKept)) actions = actions.flatMap(withoutCreateForKept);
     if (checkedAt !== undefined && checkedAt < (this.exposureSeq.get(k) ?? 0) && actions.some((a) => a.kind !== 'cancel')) {
       // The exposure moved after this set passed the risk gate (a fill, a position sync, an order
       // gone): the gate counted orders and a position that are no longer so, and topping up or
@@ -830,6 +831,22 @@ export class OrderManager {
       this.log.error({ err: errInfo(err), event: e.type }, 'event listener threw');
     }
   }
+}
+
+/** A create (or the create half of a replace) for a quote the risk gate took as a live order. */
+function createsForKept(a: DiffAction): boolean {
+  return a.kind !== 'cancel' && a.desired.keeps !== undefined;
+}
+
+/**
+ * Such an action without its create. The gate counted the quote once, as the order it keeps; an
+ * order placed for it now (a dead-man refresh, a change of venue form, the order gone meanwhile)
+ * would be exposure nobody checked — and if the old order had filled unseen, real exposure past
+ * the limit. The old order is cancelled; the tick after, which counts the quote as new, places it.
+ */
+function withoutCreateForKept(a: DiffAction): DiffAction[] {
+  if (!createsForKept(a)) return [a];
+  return a.kind === 'replace' ? [{ kind: 'cancel', slot: a.slot, cancel: a.cancel }] : [];
 }
 
 /** The own enumerable keys of an order as to-orders builds it, in that order. */

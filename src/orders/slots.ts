@@ -59,27 +59,45 @@ export function parseSlot(slot: string): ParsedSlot | null {
 }
 
 /**
- * One DesiredOrder per mapped quote. A quote's level is its `level` when the strategy gave one,
- * otherwise its rank among the quotes of its side; a repeated level takes the next free one.
+ * The level each quote's slot takes: its `level` when the strategy gave one, otherwise its rank
+ * among the quotes of its side; a repeated level takes the next free one. The risk gate sees these
+ * levels too (run-strategy.ts), so a quote it takes as a live order is the one in the same slot.
  */
-export function desiredOrders(marketId: Bytes32, mapped: readonly MappedOrder[]): DesiredOrder[] {
-  const out = new Array<DesiredOrder>(mapped.length);
+export function slotLevels(quotes: readonly { readonly side: 'bid' | 'ask'; readonly level?: number | undefined }[]): number[] {
+  const out = new Array<number>(quotes.length);
   // levels taken so far per side; quote sets are a handful long, so a list beats a Set per call
   const usedBid: number[] = [];
   const usedAsk: number[] = [];
   let rankBid = 0;
   let rankAsk = 0;
-  for (let i = 0; i < mapped.length; i++) {
-    const m = mapped[i]!;
-    const side = m.quote.side;
-    const bid = side === 'bid';
+  for (let i = 0; i < quotes.length; i++) {
+    const q = quotes[i]!;
+    const bid = q.side === 'bid';
     const used = bid ? usedBid : usedAsk;
-    let level = m.quote.level ?? (bid ? rankBid : rankAsk);
+    let level = q.level ?? (bid ? rankBid : rankAsk);
     if (bid) rankBid++;
     else rankAsk++;
     while (used.includes(level)) level++;
     used.push(level);
-    out[i] = { slot: cachedSlot(marketId, side, level), order: m.order };
+    out[i] = level;
+  }
+  return out;
+}
+
+/**
+ * One DesiredOrder per mapped quote, in the slot `slotLevels` gives it; `keeps` (aligned with
+ * `mapped`, from the risk gate) names the live order a quote is.
+ */
+export function desiredOrders(marketId: Bytes32, mapped: readonly MappedOrder[], keeps?: readonly (Bytes32 | null)[]): DesiredOrder[] {
+  const out = new Array<DesiredOrder>(mapped.length);
+  const quotes = new Array<MappedOrder['quote']>(mapped.length);
+  for (let i = 0; i < mapped.length; i++) quotes[i] = mapped[i]!.quote;
+  const levels = slotLevels(quotes);
+  for (let i = 0; i < mapped.length; i++) {
+    const m = mapped[i]!;
+    const slot = cachedSlot(marketId, m.quote.side, levels[i]!);
+    const k = keeps?.[i];
+    out[i] = k ? { slot, order: m.order, keeps: k } : { slot, order: m.order };
   }
   return out;
 }

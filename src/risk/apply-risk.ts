@@ -10,10 +10,11 @@
  *  4b. live orders a moved position left past a cap: pulled, farthest first, until what stays fits;
  *  5. the order-rate budget over the quotes that would cost a create, best value first; a denied
  *     move keeps the order it would have replaced.
- * A desired quote identical to a live own order (side, price, size) is that order: it costs no
+ * A desired quote identical to a live own order (side, price, size, level) is that order: it costs no
  * token and adds no exposure (it is already counted). Such quotes are pulled only when the orders
  * staying on a side are past its cap by themselves (the position moved under them: 4b).
  */
+import type { Bytes32 } from '../model/order.ts';
 import type { DesiredQuote, MarketView, WorkingQuote } from '../strategy/types.ts';
 import { levelOrder } from '../strategy/level-order.ts';
 import { exposureOf, markPrice, worstNotional, worstPosition, type Exposure } from './exposure.ts';
@@ -78,7 +79,12 @@ function sharesFor(notional: number, unitValue: number): number {
   return Math.floor((notional * 1e6) / unitValue);
 }
 
-/** Pair each desired quote with an identical live own order, each order used once. */
+/**
+ * Pair each desired quote with an identical live own order in the same slot (side and level), each
+ * order used once. Only there does the order manager keep the order for the quote: an identical
+ * order in another slot is replaced there, and were it to fill while that replace is on the way,
+ * the new order plus the fill would be exposure this gate never counted.
+ */
 function matchExisting(view: MarketView, quotes: readonly DesiredQuote[]): (WorkingQuote | undefined)[] {
   const own = view.quotes;
   const out = new Array<WorkingQuote | undefined>(quotes.length);
@@ -89,7 +95,7 @@ function matchExisting(view: MarketView, quotes: readonly DesiredQuote[]): (Work
     let m: WorkingQuote | undefined;
     for (let j = 0; j < own.length; j++) {
       const w = own[j]!;
-      if (w.state === 'cancelling' || (used !== null && used[j]) || w.side !== q.side || w.price !== q.price || w.size !== q.size) continue;
+      if (w.state === 'cancelling' || (used !== null && used[j]) || w.side !== q.side || w.price !== q.price || w.size !== q.size || w.level !== q.level) continue;
       m = w;
       (used ??= new Array<boolean>(own.length).fill(false))[j] = true;
       break;
@@ -108,6 +114,7 @@ function marketWide(view: MarketView, action: 'pull' | 'kill', reason: RiskReaso
   return {
     action,
     quotes: [],
+    keeps: [],
     decisions: [{ kind: 'deny', quote: null, reason, detail }],
     // one event per tick that had something to deny, not one per quote: the cause is market-wide
     denied: wanted > 0 || action === 'kill' ? [denied(view, reason, detail, null)] : [],
@@ -124,7 +131,7 @@ export function applyRisk(view: MarketView, quotes: readonly DesiredQuote[] | nu
   // a strategy that quotes nothing still learns which guard stands (one decision, no event: nothing was wanted)
   const guard = marketGuard(view, limits);
   if (guard) return marketWide(view, 'pull', guard.reason, guard.detail, wanted, next);
-  if (quotes === null) return { action: 'pull', quotes: [], decisions: [], denied: [], state: next };
+  if (quotes === null) return { action: 'pull', quotes: [], keeps: [], decisions: [], denied: [], state: next };
   return gateQuotes(view, quotes, limits, next);
 }
 
@@ -192,7 +199,7 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
 
   // 5. rate budget over the creates that survived
   let tokensLeft = state.tokens;
-  const kept: DesiredQuote[] = [];
+  const kept: WorkingQuote[] = [];
   if (costly > 0) {
     const costlyIdx: number[] = [];
     for (let k = 0; k < n; k++) {
@@ -214,11 +221,12 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
       const i = costlyIdx[k]!;
       const old = olds[k];
       decisions[i] = { kind: 'deny', quote: quotes[i]!, reason: 'RATE_LIMIT', detail: old ? `order budget spent: kept the working ${old.side} at ${old.price}` : 'order budget spent' };
-      if (old && !priceCheck(old, view, limits, ctx)) kept.push(workingAsQuote(old));
+      if (old && !priceCheck(old, view, limits, ctx)) kept.push(old);
     }
   }
 
   const out: DesiredQuote[] = [];
+  const keeps: (Bytes32 | null)[] = [];
   const all: RiskDecision[] = new Array(n);
   const events: QuoteDenied[] = [];
   for (let i = 0; i < n; i++) {
@@ -229,14 +237,19 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
       if (d.kind === 'deny') events.push(denied(view, d.reason, d.detail, d.quote));
     } else if (sizes[i] !== q.size) {
       out.push({ ...q, size: sizes[i]! });
+      keeps.push(null);
       all[i] = { kind: 'trim', quote: q, size: sizes[i]!, reason: trims[i]! };
     } else {
       out.push(q);
+      keeps.push(matched[i]?.nonce ?? null);
       all[i] = { kind: 'pass', quote: q };
     }
   }
-  for (let k = 0; k < kept.length; k++) out.push(kept[k]!);
-  return { action: 'quote', quotes: out, decisions: all, denied: events, state: { peakPnl: state.peakPnl, tokens: tokensLeft, refilledAt: state.refilledAt, killed: state.killed } };
+  for (let k = 0; k < kept.length; k++) {
+    out.push(workingAsQuote(kept[k]!));
+    keeps.push(kept[k]!.nonce ?? null);
+  }
+  return { action: 'quote', quotes: out, keeps, decisions: all, denied: events, state: { peakPnl: state.peakPnl, tokens: tokensLeft, refilledAt: state.refilledAt, killed: state.killed } };
 }
 
 /**

@@ -118,6 +118,12 @@ export const INITIAL_RISK_STATE: RiskState = { peakPnl: null, tokens: Number.NaN
 export interface RiskResult {
   readonly action: 'quote' | 'pull' | 'kill';
   readonly quotes: DesiredQuote[];
+  /**
+   * Per entry of `quotes`: the nonce of the live own order the quote is (identical, same slot),
+   * which the gate counted once as that order; null for a quote that needs a create. The order
+   * manager never creates for a quote that keeps an order (see DesiredOrder.keeps).
+   */
+  readonly keeps: (Bytes32 | null)[];
   readonly decisions: RiskDecision[];
   readonly denied: QuoteDenied[];
   readonly state: RiskState;

@@ -413,7 +413,7 @@ export class QuotingKernel {
     const leaving = view.quotes.filter((q) => q.state === 'cancelling');
     const inv = availableInventory(view.position, leaving);
     const mapped = toOrders(t.quotes, inv, { marketId: view.marketId, tick: view.tick, ...(this.opts.noInventory ? { noInventory: this.opts.noInventory } : {}) });
-    return desiredOrders(view.marketId, mapped);
+    return desiredOrders(view.marketId, mapped, t.keeps);
   }
 
   private send(marketId: Bytes32, desired: readonly DesiredOrder[]): void {

@@ -3,6 +3,7 @@
  * does wrong (throws, returns a non-list) pulls the market's quotes and is reported, never crashes
  * the bot. Entries that are not well-formed quotes reach the gate, which denies them as BAD_QUOTE.
  */
+import { slotLevels } from '../orders/slots.ts';
 import { applyRisk } from '../risk/apply-risk.ts';
 import type { RiskLimits, RiskResult, RiskState } from '../risk/types.ts';
 import type { DesiredQuote, MarketView, StrategyModule } from './types.ts';
@@ -24,9 +25,26 @@ export function runStrategy(view: MarketView, strategy: StrategyModule<unknown>,
   } catch (e) {
     strategyError = e instanceof Error ? e : new Error(String(e));
   }
-  const gated = applyRisk(view, wanted === null ? null : sanitized(wanted), limits, state);
+  const gated = applyRisk(view, wanted === null ? null : withSlotLevels(sanitized(wanted)), limits, state);
   // an explicit literal: a spread of the gate's result cost a slow-path copy on every tick
-  return { action: gated.action, quotes: gated.quotes, decisions: gated.decisions, denied: gated.denied, state: gated.state, wanted, strategyError };
+  return { action: gated.action, quotes: gated.quotes, keeps: gated.keeps, decisions: gated.decisions, denied: gated.denied, state: gated.state, wanted, strategyError };
+}
+
+/**
+ * Every quote with the level of the slot it will take (src/orders/slots.ts): the gate takes a quote
+ * identical to a live order as that order only within one slot, so it must see the same levels the
+ * order manager will. The list is returned as is when every quote already has its level.
+ */
+function withSlotLevels(quotes: DesiredQuote[]): DesiredQuote[] {
+  const levels = slotLevels(quotes);
+  let out: DesiredQuote[] | null = null;
+  for (let i = 0; i < quotes.length; i++) {
+    const q = quotes[i]!;
+    if (q.level === levels[i]) continue;
+    out ??= quotes.slice();
+    out[i] = { ...q, level: levels[i]! };
+  }
+  return out ?? quotes;
 }
 
 /**

@@ -344,6 +344,25 @@ describe('OrderManager outcomes', () => {
     assert.equal(venue.calls.filter((c) => c.kind === 'open-orders').length, 2);
   });
 
+  it('never creates for a quote the gate took as a live order: a refresh goes out as its cancel, a gone order is not replaced', async () => {
+    const { venue, om, clock } = setup({ deadManSeconds: 60 });
+    const [q] = quotes(500_000);
+    await om.sync(M1, [q!]);
+    const n = om.tracked(M1)[0]!.planned.nonce;
+    const kept = [{ ...q!, keeps: n }];
+    await om.sync(M1, kept);
+    assert.equal(venue.venueCalls().length, 1, 'kept as it is');
+    clock.t += 31_000; // past half-life: the diff would refresh it by a cancel-replace
+    await om.sync(M1, kept);
+    const refresh = venue.venueCalls().at(-1)!;
+    assert.deepEqual(refresh.kind === 'batch' && [refresh.creates.length, refresh.cancels], [0, [n]], 'only the cancel: the gate counted the quote once, as the old order');
+    assert.equal(venue.open.size, 0);
+    await om.sync(M1, kept); // the slot is empty and the quote still names the old order: nothing
+    assert.equal(venue.venueCalls().at(-1), refresh);
+    await om.sync(M1, [q!]); // the next tick counts the quote as new
+    assert.equal(venue.open.size, 1);
+  });
+
   it('dead-man: orders carry a short expiry and are refreshed at half-life', async () => {
     const { venue, om, clock } = setup({ deadManSeconds: 60 });
     await om.sync(M1, quotes(500_000).slice(0, 1));

@@ -15,6 +15,7 @@ import fc from 'fast-check';
 import { applyRisk } from '../../src/risk/apply-risk.ts';
 import { exposureOf } from '../../src/risk/exposure.ts';
 import { isOnGrid } from '../../src/strategy/snap-price.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 import type { DesiredQuote, WorkingQuote } from '../../src/strategy/types.ts';
 import { makeView, NOW } from '../strategy/make-view.ts';
 import { limits, S } from './limits.ts';
@@ -43,18 +44,24 @@ test('property: limits hold at worst case and outputs are valid', () => {
         const want = [...own.filter((_, i) => keep[i]).map(({ side, price, size, level }) => ({ side, price, size, level })), ...fresh0];
         const bestBid = bidTick * 10_000;
         const bestAsk = Math.min(990_000, bestBid + spreadTicks * 10_000);
-        const quotes: WorkingQuote[] = own.map((w) => ({ ...w, outcomeIndex: 1, venueSide: w.side === 'bid' ? 'buy' : 'sell', placedAt: NOW - 1 }));
+        const quotes: WorkingQuote[] = own.map((w, i) => ({ ...w, nonce: `0x${(i + 1).toString(16).padStart(64, '0')}` as Bytes32, outcomeIndex: 1, venueSide: w.side === 'bid' ? 'buy' : 'sell', placedAt: NOW - 1 }));
         const view = makeView({ net, quotes, bids: [{ price: bestBid, size: S }], asks: bestAsk > bestBid ? [{ price: bestAsk, size: S }] : [] });
         const lim = limits({ maxPosition: l.maxPosition * S, maxNotional: l.maxNotional * S, maxOrderSize: l.maxOrderSize * S, reduceOnly: l.reduceOnly });
         const r = applyRisk(view, want as DesiredQuote[], lim);
         if (r.action !== 'quote') return;
         const before = exposureOf(net, quotes);
-        // outputs identical to live orders are those orders, not new exposure
-        const pool = quotes.filter((w) => w.state !== 'cancelling');
-        const fresh = r.quotes.filter((q) => {
-          const i = pool.findIndex((w) => w.side === q.side && w.price === q.price && w.size === q.size);
-          if (i < 0) return true;
-          pool.splice(i, 1);
+        // an output that keeps a live order is that order (identical, same slot, each order once),
+        // not new exposure; every other output is a create and counts on top of every live order
+        assert.equal(r.keeps.length, r.quotes.length);
+        const used = new Set<string>();
+        const fresh = r.quotes.filter((q, i) => {
+          const k = r.keeps[i];
+          if (k === null) return true;
+          const w = quotes.find((x) => x.nonce === k);
+          assert.ok(w && w.state !== 'cancelling', `kept ${k} is a live order`);
+          assert.deepEqual([w.side, w.price, w.size, w.level], [q.side, q.price, q.size, q.level], 'kept order is identical, in the same slot');
+          assert.ok(!used.has(k), `${k} kept once`);
+          used.add(k);
           return false;
         });
         const after = exposureOf(net, [...quotes, ...fresh]);

@@ -4,6 +4,7 @@ import { applyRisk } from '../../src/risk/apply-risk.ts';
 import { exposureOf, marketWorstCase, worstNotional } from '../../src/risk/exposure.ts';
 import { INITIAL_RISK_STATE, RISK_REASONS, type RiskState } from '../../src/risk/types.ts';
 import { makeView, NOW } from '../strategy/make-view.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 import type { DesiredQuote, WorkingQuote } from '../../src/strategy/types.ts';
 import { limits, S } from './limits.ts';
 
@@ -151,6 +152,24 @@ test('working quotes left past the limit by a moved position are pulled, farthes
   const b = bid(470_000, 10 * S);
   const r3 = applyRisk(makeView({ net: -50 * S, quotes: [own(near), own(far, 'cancelling'), own(b)] }), [b, near], limits({ maxPosition: 60 * S }));
   assert.deepEqual(r3.decisions.map((d) => d.kind), ['pass', 'pass'], '50 + 10 staying fits');
+});
+
+test('a live order identical to a quote but in another slot is not that quote: the quote is counted', () => {
+  // the ladder moved up one rung: the new level-0 ask has the old level-1 ask's price and size.
+  // The order manager replaces both slots; were the old level-1 order to fill while its replace is
+  // on the way, a new level-0 order taken as "already counted" would be exposure nobody checked.
+  const old0 = ask(560_000, 10 * S, 0);
+  const old1 = ask(570_000, 10 * S, 1);
+  const view = makeView({ quotes: [own(old0), own(old1)] });
+  const r = applyRisk(view, [ask(570_000, 10 * S, 0), ask(580_000, 10 * S, 1)], limits({ maxPosition: 20 * S }));
+  assert.deepEqual(r.decisions.map((d) => (d.kind === 'deny' ? d.reason : d.kind)), ['POSITION_LIMIT', 'POSITION_LIMIT'], 'both counted on top of the 20 working');
+  // in its own slot the same quote is the order: it passes without being counted again, and the
+  // result names the order it keeps (the order manager never places a new order for it)
+  const n0 = ('0x' + '0a'.repeat(32)) as Bytes32;
+  const kept = makeView({ quotes: [{ ...own(old0), nonce: n0 }, own(old1)] });
+  const same = applyRisk(kept, [old0, old1, ask(590_000, 5 * S, 2)], limits({ maxPosition: 25 * S }));
+  assert.deepEqual(same.decisions.map((d) => d.kind), ['pass', 'pass', 'pass']);
+  assert.deepEqual(same.keeps, [n0, null, null], 'an own order without a known nonce keeps nothing; a new quote keeps nothing');
 });
 
 test('short side and minimum size', () => {

@@ -38,3 +38,17 @@ test('malformed entries do not hide a self-crossing pair', () => {
   );
   assert.deepEqual(t.decisions.map((d) => (d.kind === 'deny' ? d.reason : d.kind)), ['BAD_QUOTE', 'SELF_TRADE', 'SELF_TRADE']);
 });
+
+test('quotes without a level reach the gate with the level of the slot they will take', () => {
+  // no levels: ranks per side, as the order manager's slots (src/orders/slots.ts) will number them
+  const seen: unknown[] = [];
+  const quotes = [{ side: 'bid', price: 470_000, size: 1_000_000 }, { side: 'ask', price: 530_000, size: 1_000_000 }, { side: 'bid', price: 460_000, size: 1_000_000 }, { side: 'bid', price: 450_000, size: 1_000_000, level: 1 }];
+  const t = runStrategy(makeView(), mod(() => (seen.push(quotes), quotes)), {}, limits(), INITIAL_RISK_STATE);
+  assert.deepEqual(t.quotes.map((q) => `${q.side}${q.level}`), ['bid0', 'ask0', 'bid1', 'bid2']);
+  assert.equal((quotes[0] as { level?: number }).level, undefined, "the strategy's own list is not changed");
+  // a working order in slot bid:1 with the third quote's price and size is that quote: with 1 of 3
+  // shares working, the two new bids fit (counted as new, the third would not)
+  const view = makeView({ quotes: [{ side: 'bid', price: 460_000, size: 1_000_000, level: 1, state: 'working', outcomeIndex: 1, venueSide: 'buy', placedAt: 0 }] });
+  const again = runStrategy(view, mod(() => quotes), {}, limits({ maxPosition: 3_000_000 }), INITIAL_RISK_STATE);
+  assert.deepEqual(again.decisions.map((d) => (d.kind === 'deny' ? d.reason : d.kind)), ['pass', 'pass', 'pass', 'pass']);
+});
