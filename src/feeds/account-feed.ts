@@ -30,7 +30,7 @@ export interface AccountFeedOptions {
 const SOURCE = 'account';
 
 /** One balance summary → the state events it implies (pure). */
-export function accountEvents(s: BalanceSummary, marketIds: readonly Bytes32[], now: number): FeedEvent[] {
+export function accountEvents(s: BalanceSummary, marketIds: readonly Bytes32[], now: number, startedAt = now): FeedEvent[] {
   const out: FeedEvent[] = [feedEvent(SOURCE, { type: 'BalanceUpdated', collateral: s.usdc.settlementBalance > 0n ? s.usdc.settlementBalance : s.usdc.balance, ts: now }, 0, now)];
   const held = new Map<string, { yes: number; no: number }>();
   for (const t of s.outcomeTokens) {
@@ -43,13 +43,16 @@ export function accountEvents(s: BalanceSummary, marketIds: readonly Bytes32[], 
   }
   for (const id of marketIds) {
     const h = held.get(id.toLowerCase()) ?? { yes: 0, no: 0 };
-    out.push(feedEvent(SOURCE, { type: 'PositionSynced', marketId: id, yes: h.yes, no: h.no, ts: now }, 0, now));
+    out.push(feedEvent(SOURCE, { type: 'PositionSynced', marketId: id, yes: h.yes, no: h.no, ts: now, readStartedAt: startedAt }, 0, now));
   }
   return out;
 }
 
 export function accountReader(opts: Pick<AccountFeedOptions, 'client' | 'trader' | 'marketIds' | 'clock'>): () => Promise<FeedEvent[]> {
-  return async () => accountEvents(await opts.client.balance.summary(opts.trader), opts.marketIds, opts.clock.now());
+  return async () => {
+    const startedAt = opts.clock.now();
+    return accountEvents(await opts.client.balance.summary(opts.trader), opts.marketIds, opts.clock.now(), startedAt);
+  };
 }
 
 /**

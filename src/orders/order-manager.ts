@@ -12,6 +12,7 @@
  *   om.resumeMarket(marketId)                    // after migration completed (409 migration blocks)
  *   om.refreshAll()                              // dead-man refresh / re-place without a new tick
  *   om.applyFill(nonce, size)                    // a fill seen on a feed (see bind-fills.ts)
+ *   om.settle(nonce) / om.positionsRead(m, t)    // an order's end and a positions read seen on a feed
  *   om.ready                                     // reconciled at least once and not halted (/readyz)
  * Every state change is reported through `emit` as a StateEvent (src/state/events.ts) so the store
  * and the metrics see the same facts. A broken invariant halts: cancel all, then `onHalt(err)`;
@@ -63,11 +64,12 @@ export interface OrderManagerOptions {
   /** a slot whose create was rejected is left empty this long (default 1 000 ms) */
   rejectCooldownMs?: number;
   /**
-   * How long an order that left the venue's book without us seeing its fills (it vanished from the
-   * open list, or a cancel was answered) keeps counting in the store at worst case, unless a feed
-   * reports it closed first (`settle`) or fills use it up. Set it above the fills/balance poll
-   * interval so the position has caught up by then. 0 (default) drops such orders at once: right
-   * when the venue reports every fill before the order's end, as the backtest's sim venue does.
+   * An order that left the venue's book without us seeing its fills (it vanished from the open
+   * list, or a cancel was answered) keeps counting in the store at worst case until a feed reports
+   * it closed (`settle`), fills use it up, or a positions read begun at least this long after it
+   * left has landed (`positionsRead`): only then does the position surely hold whatever it filled,
+   * however many reads failed meanwhile. 0 (default) drops such orders at once: right when the
+   * venue reports every fill before the order's end, as the backtest's sim venue does.
    */
   settleMs?: number;
   /** cancelAll: rounds of list-then-cancel and the pause between them (default 5 / 250 ms) */
@@ -129,7 +131,7 @@ export class OrderManager {
   /** by lower-cased nonce */
   private readonly entries = new TrackedOrders();
   /** orders gone from the venue whose fills may not be in the position yet (see `settleMs`) */
-  private readonly parked = new Map<string, { entry: Entry; until: number; ended: OrderManagerEvent }>();
+  private readonly parked = new Map<string, { entry: Entry; readAfter: number; ended: OrderManagerEvent }>();
   /** orders the feed reported closed (fills in) while a call on them was still out: not parked when it returns */
   private readonly settledEarly = new Set<string>();
   /** per market: the last desired set synced, with the exposure version it was risk-checked at (see sync) */
@@ -285,7 +287,7 @@ export class OrderManager {
       this.emit(ended);
       return;
     }
-    this.parked.set(k, { entry: e, until: now + ms, ended });
+    this.parked.set(k, { entry: e, readAfter: now + ms, ended });
     // no longer a live quote (the risk layer must not take a new identical quote for it), but counted
     this.emit({ type: 'OrderParked', marketId: e.marketId, nonce: e.planned.nonce, ts: now });
   }
@@ -297,10 +299,15 @@ export class OrderManager {
     this.emit(p.ended);
   }
 
-  /** End the parking of orders whose settle time has passed (the position has caught up by now). */
-  private releaseParked(now: number): void {
+  /**
+   * A positions read of this market begun at `startedAt` has reached the store: parked orders of
+   * the market that left the book at least `settleMs` before it are in that position now, fills
+   * and all, and stop counting.
+   */
+  positionsRead(marketId: Bytes32, startedAt: number): void {
     if (this.parked.size === 0) return;
-    for (const [k, p] of this.parked) if (now >= p.until) this.unpark(k);
+    const mk = lower(marketId);
+    for (const [k, p] of this.parked) if (p.readAfter <= startedAt && lower(p.entry.marketId) === mk) this.unpark(k);
   }
 
   /**
@@ -397,7 +404,6 @@ export class OrderManager {
     const { desired, checkedAt } = set;
     const k = lower(marketId);
     this.lastDesired.set(k, set);
-    this.releaseParked(this.clock.now());
     this.flagTimeouts(marketId);
     if (this.needsReconcile.has(k) && this.clock.now() >= (this.nextReconcileAt.get(k) ?? 0)) {
       // throttled: while the venue cannot list orders, do not add a listing call to every tick
@@ -712,7 +718,6 @@ export class OrderManager {
       }
       // a partial fill the list shows is not applied: the fills feed reports it (see countedShares)
     }
-    this.releaseParked(now);
     for (const t of plan.forget) {
       // gone from the venue without our cancel landing: filled, expired or voided; fills it had
       // may not be in the position yet, so it is parked rather than forgotten

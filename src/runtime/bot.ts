@@ -268,10 +268,9 @@ async function wire(
     inFlightTimeoutMs: cfg.orders.inFlightTimeoutMs,
     ...(cfg.orders.deadManExpiryMs > 0 ? { deadManSeconds: Math.max(2, Math.round(cfg.orders.deadManExpiryMs / 1000)) } : {}),
     // an order gone without its fills seen keeps counting until the fills poll (below) reports it
-    // closed, its fills first; the time limit is only a backstop for an order the feed can never
-    // report, long enough to ride out a run of failed polls (a heavy 5xx/429 spell) — released
-    // earlier, a fill not yet seen would drop out of the worst case. The paper venue reports fills
-    // itself, before an order's end.
+    // closed, its fills first; failing that, until a balance read begun this long after its end has
+    // landed (however many reads fail meanwhile), which leaves the venue that long to settle the
+    // fill into the balance. The paper venue reports fills itself, before an order's end.
     settleMs: paper ? 0 : Math.max(30_000, 10 * fillsPollMs(cfg)),
     onHalt: (err, result) => {
       log.fatal({ err: err.message, remaining: result.remaining }, 'order manager halted; exiting');

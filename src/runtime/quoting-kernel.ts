@@ -212,6 +212,7 @@ export class QuotingKernel {
     this.store.dispatch(e);
     if (fresh) this.applyFill(e);
     if (e.type === 'OrderClosed') this.closeOrder(e);
+    if (e.type === 'PositionSynced') this.orderManager.positionsRead(e.marketId, e.readStartedAt ?? e.ts);
     if (triggersTick(e)) this.markDirty(eventMarket(e));
   }
 
@@ -227,6 +228,8 @@ export class QuotingKernel {
     for (const f of fills) this.applyFill(f);
     // after the fills: a closed order's fills are in the position before it stops counting
     for (const e of es) if (e.type === 'OrderClosed') this.closeOrder(e);
+    // after the syncs are in the store: parked orders those reads cover stop counting
+    for (const e of es) if (e.type === 'PositionSynced') this.orderManager.positionsRead(e.marketId, e.readStartedAt ?? e.ts);
     const touched = new Set<Bytes32 | null>();
     for (const e of es) if (triggersTick(e)) touched.add(eventMarket(e));
     for (const m of touched) this.markDirty(m);

@@ -65,6 +65,8 @@ export interface PositionSynced {
   readonly yes: number;
   readonly no: number;
   readonly ts: number;
+  /** when the read was sent (local clock, ms): it holds every fill before then; default `ts` */
+  readonly readStartedAt?: number;
 }
 
 /** One of our orders traded. `price`/`side`/`outcomeIndex` are the venue order's own terms. */

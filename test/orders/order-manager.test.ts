@@ -528,6 +528,7 @@ describe('OrderManager: orders gone without their fills seen are parked (settleM
     assert.equal(ended(events, filled!).length, 1);
     assert.equal(om.parkedCount, 0);
     clock.t += 10_000;
+    om.positionsRead(M1, clock.t);
     await om.sync(M1, quotes(500_000));
     assert.equal(ended(events, gone!).length + ended(events, filled!).length, 2, 'ended once each');
   });
@@ -557,21 +558,27 @@ describe('OrderManager: orders gone without their fills seen are parked (settleM
     assert.equal(om.exposureVersion(M2), 0, 'per market');
   });
 
-  it('an answered cancel is parked until settleMs passes (a fill may have raced it)', async () => {
+  it('an answered cancel is parked until a positions read begun settleMs after it has landed (a fill may have raced it)', async () => {
     const { venue, clock, om, events } = setup({ settleMs: 3_000 });
     await om.sync(M1, quotes(500_000));
-    const nonces = [...venue.open.keys()] as Bytes32[];
+    await om.sync(M2, quotes(500_000, M2));
+    const nonces = [...venue.open.values()].filter((o) => o.marketId === M1).map((o) => o.nonce);
+    const cancelledAt = clock.t;
     await om.sync(M1, []);
+    await om.sync(M2, []);
     assert.equal(venue.open.size, 0);
-    assert.equal(om.parkedCount, 4);
+    assert.equal(om.parkedCount, 8);
     assert.equal(events.filter((e) => e.type === 'OrderCancelled').length, 0);
-    clock.t += 2_999;
+    clock.t += 60_000; // time alone releases nothing: the balance reads may all have failed
     await om.sync(M1, []);
-    assert.equal(om.parkedCount, 4);
-    clock.t += 1;
-    await om.sync(M1, []);
-    assert.equal(om.parkedCount, 0);
+    assert.equal(om.parkedCount, 8);
+    om.positionsRead(M1, cancelledAt + 2_999); // begun too soon: the venue may not have settled a raced fill
+    assert.equal(om.parkedCount, 8);
+    om.positionsRead(M1, cancelledAt + 3_000);
+    assert.equal(om.parkedCount, 4, "the other market's orders wait for their own read");
     for (const n of nonces) assert.equal(ended(events, n).length, 1);
+    om.positionsRead(M2, cancelledAt + 3_000);
+    assert.equal(om.parkedCount, 0);
   });
 
   it('without settleMs (the default) nothing is parked: ends are reported at once', async () => {

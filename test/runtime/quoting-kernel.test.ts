@@ -5,6 +5,7 @@ import { DEFAULT_RISK } from '../../src/config/parse-risk.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import type { StateEvent } from '../../src/state/events.ts';
 import { StateStore } from '../../src/state/store.ts';
+import { OrderManager } from '../../src/orders/order-manager.ts';
 import { QuotingKernel, type KernelMarket } from '../../src/runtime/quoting-kernel.ts';
 import { ManualClock } from '../exchange/stream/manual-clock.ts';
 import { FakeVenue, M1, M2 } from '../orders/fake-venue.ts';
@@ -191,5 +192,33 @@ test('a position sync that moves the net makes desired sets checked before it st
   kernel.onEvent(sync(5_000_000, 15_000_000)); // other holdings, the same net
   assert.equal(om.exposureVersion(M1), v0 + 1);
   assert.equal(om.exposureVersion(M2), 0, 'per market');
+  kernel.stop();
+});
+
+test('an order gone without its fills seen counts until a positions read begun settleMs after its end is in the store', async () => {
+  const clock = new ManualClock(1_800_000_000_000);
+  const venue = new FakeVenue();
+  const store = new StateStore();
+  let kernel!: QuotingKernel;
+  const om = new OrderManager({ venue, clock, tolerances: { price: 0, sizeFraction: 0.1 }, settleMs: 3_000, emit: (e) => kernel.onOrderManagerEvent(e) });
+  kernel = new QuotingKernel({ clock, venue, store, markets: [market(M1)], orderManager: om, requoteIntervalMs: 250, housekeepingMs: 1000 });
+  kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));
+  await kernel.flush();
+  const ask = [...venue.open.values()].find((o) => o.side === 1 || o.outcomeIndex === 0)!;
+  const counted = () => store.state.markets.get(M1.toLowerCase())!.orders.get(ask.nonce.toLowerCase())?.remaining ?? 0;
+  const size = counted();
+  venue.open.delete(ask.nonce); // filled at the venue; the fills feed has not reported it
+  const goneAt = clock.now();
+  await om.reconcile(M1);
+  assert.equal(om.parkedCount, 1);
+  assert.equal(counted(), size, 'parked: still counted at worst case');
+  clock.advance(60_000); // however long the balance reads keep failing
+  await kernel.flush();
+  assert.equal(counted(), size);
+  const read = (startedAt: number): StateEvent => ({ type: 'PositionSynced', marketId: M1, yes: 0, no: size, ts: clock.now(), readStartedAt: startedAt });
+  kernel.onEvents([read(goneAt + 2_999)]); // begun too soon after the end: the venue may not have settled the fill yet
+  assert.equal(counted(), size);
+  kernel.onEvents([read(goneAt + 3_000)]);
+  assert.equal(counted(), 0, 'the position holds the fill now: the order stops counting');
   kernel.stop();
 });
