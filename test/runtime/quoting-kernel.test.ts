@@ -8,7 +8,7 @@ import { StateStore } from '../../src/state/store.ts';
 import { OrderManager } from '../../src/orders/order-manager.ts';
 import { QuotingKernel, type KernelMarket } from '../../src/runtime/quoting-kernel.ts';
 import { ManualClock } from '../exchange/stream/manual-clock.ts';
-import { FakeVenue, M1, M2 } from '../orders/fake-venue.ts';
+import { FakeVenue, M1, M2, venueOrder } from '../orders/fake-venue.ts';
 
 const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }] }, 'strategy');
 const risk = { ...DEFAULT_RISK, maxBookAgeMs: 5_000, maxStreamSilenceMs: 5_000 };
@@ -220,5 +220,36 @@ test('an order gone without its fills seen counts until a positions read begun s
   assert.equal(counted(), size);
   kernel.onEvents([read(goneAt + 3_000)]);
   assert.equal(counted(), 0, 'the position holds the fill now: the order stops counting');
+  kernel.stop();
+});
+
+test('a stale ask that trades on arrival is not placed again before its fill is in the position', async () => {
+  // A stream stall hides a book that moved up through our asks: the ask the bot places at the old
+  // price trades at once (the create answer shows it filled), and the fills feed reports that a
+  // poll later. Ticks in between (housekeeping, other events) must not place the quote again: the
+  // store still counts the filled ask, so the gate takes the identical quote as that order.
+  const { clock, venue, store, kernel } = setup();
+  const isAsk = (p: { side: number; outcomeIndex: number }) => p.side === 1 || p.outcomeIndex === 0;
+  venue.createScript = (p) => (isAsk(p) ? { ok: true, nonce: p.nonce, order: venueOrder(p, 0), duplicate: false } : undefined);
+  kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));
+  await kernel.flush();
+  const ask = creates(venue).find(isAsk)!;
+  venue.open.delete(ask.nonce); // it traded: nothing rests
+  venue.createScript = () => undefined;
+  for (let i = 0; i < 3; i++) {
+    clock.advance(1_000); // housekeeping ticks; the book is still fresh (5 s limit)
+    await kernel.flush();
+  }
+  assert.equal(creates(venue).filter(isAsk).length, 1, 'the filled ask keeps its slot until the fill is reported');
+  // the fills feed reports it, the positions read follows: the next tick may quote the ask again
+  kernel.onEvents([
+    { type: 'OrderFilled', marketId: M1, nonce: ask.nonce, outcomeIndex: ask.outcomeIndex, side: ask.side, price: ask.price, size: ask.size, fee: 0, fillId: `${ask.nonce}:all`, ts: clock.now() },
+    { type: 'PositionSynced', marketId: M1, yes: 0, no: ask.outcomeIndex === 0 ? ask.size : 0, ts: clock.now() },
+    book(M1, 480_000, 520_000, clock.now()),
+  ]);
+  clock.advance(250);
+  await kernel.flush();
+  assert.equal(creates(venue).filter(isAsk).length, 2);
+  assert.equal(store.state.markets.get(M1.toLowerCase())!.orders.has(ask.nonce.toLowerCase()), false);
   kernel.stop();
 });
