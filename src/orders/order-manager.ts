@@ -28,8 +28,8 @@
  * - create non-retryable → dropped, the slot cools down for `rejectCooldownMs`;
  * - whatever a RESEND is told, an earlier send may have landed: the order stays in flight until a
  *   reconciliation settles it (never forgotten, so its slot is never quoted twice);
- * - cancel retryable → retried by the next diff; cancel non-retryable (unknown order) → forgotten,
- *   and the market is reconciled.
+ * - cancel retryable → retried within a fraction of a second (at most 3 times), then by the next
+ *   diff; cancel non-retryable (unknown order) → parked (still counted) and the market reconciled.
  */
 import type { Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
@@ -141,6 +141,8 @@ export class OrderManager {
   private readonly blocked = new Set<string>();
   private readonly cooldown = new Map<string, number>();
   private readonly needsReconcile = new Set<string>();
+  /** per market: a quick retry of a failed cancel is scheduled (see retryCancelSoon) */
+  private readonly cancelRetryTimers = new Map<string, () => void>();
   private readonly nextReconcileAt = new Map<string, number>();
 
   private readonly chains = new Map<string, Promise<void>>();
@@ -312,7 +314,9 @@ export class OrderManager {
 
   /**
    * Re-run every market's last desired set: refreshes dead-man expiries and re-places quotes after
-   * a block lifts, without waiting for the next book event.
+   * a block lifts, without waiting for the next book event. A quote the risk gate took as a live
+   * order is never placed anew here (see DesiredOrder.keeps): its refresh is a cancel, and the next
+   * tick places it.
    */
   refreshAll(): Promise<void> {
     const runs: Promise<void>[] = [];
@@ -352,8 +356,14 @@ export class OrderManager {
     // orders resting untouched by that call are cancelled now; the queued set below then deals
     // with whatever the call leaves behind.
     if (desired.length === 0 && this.chains.has(k)) void this.track(this.pullNow(marketId));
+    return this.enqueue(marketId, { desired, checkedAt });
+  }
+
+  /** Queue a set for the market's chain: run next, or replace the set already waiting there. */
+  private enqueue(marketId: Bytes32, set: DesiredSet): Promise<void> {
+    const k = lower(marketId);
     const wasQueued = this.queued.has(k);
-    this.queued.set(k, { desired, checkedAt });
+    this.queued.set(k, set);
     if (wasQueued) return this.chains.get(k)!;
     const prev = this.chains.get(k) ?? Promise.resolve();
     const run = prev.then(async () => {
@@ -639,6 +649,7 @@ export class OrderManager {
     if (RATE_LIMIT_CODES.has(o.code)) this.startBackoff(now);
     if (o.retryable) {
       e.state = 'working'; // the next diff cancels it again if it is still unwanted
+      this.retryCancelSoon(e, RATE_LIMIT_CODES.has(o.code));
     } else {
       // refused for good, most often because the order is no longer open: it filled, and those
       // fills may not be in the position yet, so it is parked (still counted) like an order found gone
@@ -646,6 +657,32 @@ export class OrderManager {
       this.exposureChanged(e.marketId);
       this.park(k, e, { type: 'OrderGone', marketId: e.marketId, nonce: e.planned.nonce, ts: now }, now);
     }
+  }
+
+  /**
+   * A cancel that failed for now (5xx, 429, no answer) is tried again within a fraction of a second
+   * rather than at the market's next tick: a pull is what the staleness limit measures, and during a
+   * silent stall only the 1 s housekeeping ticks come. The retry re-diffs the market's latest set,
+   * so an order wanted again meanwhile is left alone. At most 3 quick retries per order; after that
+   * the ticks carry on.
+   */
+  private retryCancelSoon(e: Entry, rateLimited: boolean): void {
+    e.cancelRetries = (e.cancelRetries ?? 0) + 1;
+    const k = lower(e.marketId);
+    if (e.cancelRetries > 3 || this.stopping || this.halted || this.cancelRetryTimers.has(k)) return;
+    const marketId = e.marketId;
+    const cancel = this.clock.setTimeout(
+      () => {
+        this.cancelRetryTimers.delete(k);
+        // a set already queued re-diffs the market anyway; otherwise the latest set runs again, after
+        // any call still out for the market (no pull fast path: that call's answer comes first)
+        const set = this.lastDesired.get(k);
+        if (!set || this.stopping || this.halted || this.queued.has(k)) return;
+        void this.enqueue(marketId, set);
+      },
+      rateLimited ? 300 : 150,
+    );
+    this.cancelRetryTimers.set(k, cancel);
   }
 
   private startBackoff(now: number): void {
@@ -766,6 +803,8 @@ export class OrderManager {
   async cancelAll(): Promise<CancelAllResult> {
     this.stopping = true;
     this.queued.clear();
+    for (const cancel of this.cancelRetryTimers.values()) cancel();
+    this.cancelRetryTimers.clear();
     const rounds = this.opts.cancelAllRounds ?? 5;
     const pause = this.opts.cancelAllDelayMs ?? 250;
     await this.waitRunning(this.opts.inFlightTimeoutMs ?? 10_000);

@@ -21,6 +21,8 @@ export interface Entry {
   resend: boolean;
   /** shares the fills feed has reported for this order (OrderManager.applyFill) */
   filled?: number;
+  /** cancels of this order that failed for now and were retried at once (see retryCancelSoon) */
+  cancelRetries?: number;
 }
 
 const NONE: ReadonlyMap<string, Entry> = new Map<string, Entry>();

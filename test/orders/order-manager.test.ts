@@ -331,6 +331,26 @@ describe('OrderManager outcomes', () => {
     assert.equal(om.tracked(M1).length, 0);
   });
 
+  it('a cancel that fails for now is retried at once, not at the next tick; at most 3 quick retries per order', async () => {
+    const { venue, om, clock } = setup();
+    await om.sync(M1, quotes(500_000));
+    let failures = 2; // a 5xx, then a 429, then the venue takes it
+    venue.cancelScript = (x) => (failures-- > 0 ? { ok: false, nonce: x, code: failures === 1 ? 'server-error' : 'rate-limited', message: 'try again', retryable: true } : undefined);
+    await om.sync(M1, []); // the pull: two of the four cancels are refused for now
+    for (let i = 0; i < 10 && venue.open.size > 0; i++) await new Promise((r) => setImmediate(r));
+    assert.equal(venue.open.size, 0, 'pulled without another tick');
+    // a venue that keeps refusing: three quick retries, then the ticks carry on (no retry storm)
+    clock.t += 60_000; // past the 429's back-off, which holds creates back
+    await om.sync(M1, quotes(500_000));
+    assert.equal(venue.open.size, 4);
+    const before = venue.calls.length;
+    venue.cancelScript = (x) => ({ ok: false, nonce: x, code: 'server-error', message: 'down', retryable: true });
+    await om.sync(M1, []);
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    assert.equal(venue.calls.length - before, 1 + 3, 'the pull and three quick retries');
+    assert.equal(venue.open.size, 4);
+  });
+
   it('a market needing reconciliation does not list orders on every tick while the venue fails', async () => {
     const { venue, om, clock } = setup({ reconcileMinIntervalMs: 1000 });
     await om.sync(M1, quotes(500_000).slice(0, 1));
