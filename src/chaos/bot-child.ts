@@ -103,6 +103,8 @@ async function main(): Promise<void> {
     });
   };
   process.on('SIGTERM', stop);
+  // the orchestrator is gone (killed, crashed): stop like on SIGTERM instead of quoting on unwatched
+  process.on('disconnect', stop);
   process.on('message', (m: ParentMessage) => {
     if (m.type === 'stop') stop();
     else if (m.type === 'stats') send({ type: 'stats', stats: stats(bot) });
