@@ -59,9 +59,10 @@ export function parseSlot(slot: string): ParsedSlot | null {
 }
 
 /**
- * The level each quote's slot takes: its `level` when the strategy gave one, otherwise its rank
- * among the quotes of its side; a repeated level takes the next free one. The risk gate sees these
- * levels too (run-strategy.ts), so a quote it takes as a live order is the one in the same slot.
+ * The level each quote's slot takes: its `level` when the strategy gave a usable one (a whole
+ * number ≥ 0), otherwise its rank among the quotes of its side; a repeated level takes the next free one.
+ * The risk gate sees these levels too (run-strategy.ts), so a quote it takes as a live order is the
+ * one in the same slot. (A NaN or infinite level would never find a free one.)
  */
 export function slotLevels(quotes: readonly { readonly side: 'bid' | 'ask'; readonly level?: number | undefined }[]): number[] {
   const out = new Array<number>(quotes.length);
@@ -74,7 +75,8 @@ export function slotLevels(quotes: readonly { readonly side: 'bid' | 'ask'; read
     const q = quotes[i]!;
     const bid = q.side === 'bid';
     const used = bid ? usedBid : usedAsk;
-    let level = q.level ?? (bid ? rankBid : rankAsk);
+    const given = q.level;
+    let level = given !== undefined && given >= 0 && Number.isSafeInteger(given) ? given : bid ? rankBid : rankAsk;
     if (bid) rankBid++;
     else rankAsk++;
     while (used.includes(level)) level++;

@@ -52,3 +52,11 @@ test('quotes without a level reach the gate with the level of the slot they will
   const again = runStrategy(view, mod(() => quotes), {}, limits({ maxPosition: 3_000_000 }), INITIAL_RISK_STATE);
   assert.deepEqual(again.decisions.map((d) => (d.kind === 'deny' ? d.reason : d.kind)), ['pass', 'pass', 'pass', 'pass']);
 });
+
+test('unusable levels (NaN, infinite, negative, fractional, not a number) take the rank of their quote: no hang, one slot each', () => {
+  const bad = [Number.NaN, Number.NaN, Number.POSITIVE_INFINITY, -1, 1.5, '2' as unknown as number];
+  const quotes = bad.map((level, i) => ({ side: 'bid', price: 400_000 - i * 10_000, size: 1_000_000, level }));
+  const t = runStrategy(makeView(), mod(() => quotes), {}, limits(), INITIAL_RISK_STATE);
+  const levels = t.quotes.map((q) => q.level);
+  assert.deepEqual(levels, [0, 1, 2, 3, 4, 5]);
+});
