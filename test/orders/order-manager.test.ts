@@ -627,22 +627,28 @@ describe('OrderManager: remaining size from fills and from the venue never count
   // The risk gate takes a desired quote identical to a counted order as that order and adds nothing
   // for it. A fill the venue's answer shows before the fills feed reports it must therefore not
   // free the order's slot or shrink it in the diff: the quote placed again (or topped up) plus the
-  // fill would pass the limit the gate checked. Seen in a chaos run: a stall hid a book that moved
-  // past our asks, which filled on arrival and were placed again by the next set.
-  it('a quote filled on arrival keeps its slot until the fills feed reports the fill', async () => {
+  // fill would pass the limit the gate checked. The likeliest cause of a chaos-run excess: a stall
+  // hid a book that moved past our asks, which filled on arrival and were placed again.
+  /** One ask placed and answered with `remaining` of its 10 shares left (the rest traded at once). */
+  async function askFilledOnArrival(remaining: number) {
     const { venue, om } = setup();
     const ask = quotes(500_000).slice(2, 3);
-    venue.createScript = (p) => ({ ok: true, nonce: p.nonce, order: venueOrder(p, 0), duplicate: false });
+    venue.createScript = (p) => ({ ok: true, nonce: p.nonce, order: venueOrder(p, remaining), duplicate: false });
     await om.sync(M1, ask, om.exposureVersion(M1));
     const [n] = [...venue.open.keys()] as Bytes32[];
-    venue.open.delete(n!); // it traded at once: nothing rests
+    if (remaining === 0) venue.open.delete(n!);
+    else venue.open.set(n!, { ...venue.open.get(n!)!, remainingSize: remaining, filledSize: 10_000_000 - remaining });
     venue.createScript = () => undefined;
-    const calls = venue.venueCalls().length;
+    return { venue, om, ask, n: n!, calls: venue.venueCalls().length };
+  }
+
+  it('a quote filled on arrival keeps its slot until the fills feed reports the fill', async () => {
+    const { venue, om, ask, n, calls } = await askFilledOnArrival(0);
     await om.sync(M1, ask, om.exposureVersion(M1)); // the same quote, checked with the order counted
     await om.refreshAll();
     assert.equal(venue.venueCalls().length, calls, 'not placed again before the fill is in the position');
     assert.equal(om.tracked(M1).length, 1);
-    om.applyFill(n!, 10_000_000);
+    om.applyFill(n, 10_000_000);
     assert.equal(om.tracked(M1).length, 0);
     await om.sync(M1, ask, om.exposureVersion(M1)); // checked against a position holding the fill
     assert.equal(venue.venueCalls().length, calls + 1);
@@ -650,17 +656,10 @@ describe('OrderManager: remaining size from fills and from the venue never count
   });
 
   it('a quote partly filled on arrival is not topped up before the fill is reported', async () => {
-    const { venue, om } = setup();
-    const ask = quotes(500_000).slice(2, 3);
-    venue.createScript = (p) => ({ ok: true, nonce: p.nonce, order: venueOrder(p, 4_000_000), duplicate: false });
-    await om.sync(M1, ask, om.exposureVersion(M1));
-    const [n] = [...venue.open.keys()] as Bytes32[];
-    venue.open.set(n!, { ...venue.open.get(n!)!, remainingSize: 4_000_000, filledSize: 6_000_000 });
-    venue.createScript = () => undefined;
-    const calls = venue.venueCalls().length;
+    const { venue, om, ask, n, calls } = await askFilledOnArrival(4_000_000);
     await om.sync(M1, ask, om.exposureVersion(M1));
     assert.equal(venue.venueCalls().length, calls, 'no top-up from 4 to 10 while the 6 filled are not counted');
-    om.applyFill(n!, 6_000_000);
+    om.applyFill(n, 6_000_000);
     await om.sync(M1, ask, om.exposureVersion(M1));
     assert.equal(venue.venueCalls().at(-1)!.kind, 'cancel-replace');
   });
