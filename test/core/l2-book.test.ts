@@ -105,6 +105,16 @@ interface LevelOp {
   size: number;
 }
 
+/** Up to 300 level updates at indices minIdx…maxIdx, about half of them removals (size 0). */
+function levelOps(minIdx: number, maxIdx: number, maxSize: number): fc.Arbitrary<LevelOp[]> {
+  const op = fc.record({
+    side: fc.constantFrom('bid' as const, 'ask' as const),
+    idx: fc.integer({ min: minIdx, max: maxIdx }),
+    size: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: maxSize })),
+  });
+  return fc.array(op, { maxLength: 300 });
+}
+
 /**
  * Applies `ops` (level `idx` at `priceOf(idx)`) to `book` and to a Map per side; the book must agree with
  * the Maps on the levels (to `depth`), the best prices and the number of levels.
@@ -129,13 +139,8 @@ function assertAgreesWithMaps(book: L2Book, ops: readonly LevelOp[], priceOf: (i
 
 test('property: agrees with a Map reference over random update sequences', () => {
   const tick = 10_000;
-  const op = fc.record({
-    side: fc.constantFrom('bid' as const, 'ask' as const),
-    idx: fc.integer({ min: 1, max: 99 }),
-    size: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 1_000_000_000 })),
-  });
   fc.assert(
-    fc.property(fc.array(op, { maxLength: 300 }), fc.integer({ min: 1, max: 10 }), (ops, depth) => {
+    fc.property(levelOps(1, 99, 1_000_000_000), fc.integer({ min: 1, max: 10 }), (ops, depth) => {
       assertAgreesWithMaps(new L2Book({ tick }), ops, (idx) => idx * tick, depth);
     }),
     { numRuns: 300, seed: 42 },
@@ -266,13 +271,8 @@ test('the default book is unchanged: range (0, 1) exclusive, slot 0 is price 0',
 test('property: a windowed book agrees with a Map reference', () => {
   const tick = 100_000;
   const minPrice = 60_000_000_000;
-  const op = fc.record({
-    side: fc.constantFrom('bid' as const, 'ask' as const),
-    idx: fc.integer({ min: 0, max: 199 }),
-    size: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 1e12 })),
-  });
   fc.assert(
-    fc.property(fc.array(op, { maxLength: 300 }), (ops) => {
+    fc.property(levelOps(0, 199, 1e12), (ops) => {
       assertAgreesWithMaps(new L2Book({ tick, minPrice, maxPrice: minPrice + 199 * tick }), ops, (idx) => minPrice + idx * tick, Infinity);
     }),
     { numRuns: 200, seed: 5 },
