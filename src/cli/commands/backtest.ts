@@ -44,7 +44,7 @@ const command: CommandSpec = {
   usage: 'bookmaker backtest -c FILE --data DIR [--from T --to T] [--report out.html] [--json out.json] [--sweep FILE] [--fast] [--workers N]',
   description: [
     'Example (the imported Polymarket capture):',
-    '  bookmaker import polymarket ../shared/data/polymarket-tickscope/events.jsonl.gz --out recordings/polymarket',
+    '  bookmaker import polymarket data/polymarket-tickscope/events.jsonl.gz --out recordings/polymarket',
     '  bookmaker backtest -c config/backtest.yaml --data recordings/polymarket --report out/report.html',
     'Times (--from/--to): ISO (2026-06-07T01:35:00Z), epoch ms, or an offset from the recording start (+5m).',
     'The config is a bot config plus an optional backtest: section (queue model, latency, fees; see config/backtest.yaml).',

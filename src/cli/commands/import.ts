@@ -14,9 +14,9 @@ const command: CommandSpec = {
   summary: 'convert a public data set to the recording format',
   usage: 'bookmaker import polymarket|kalshi|binance PATH --out DIR [--no-columns] [--json]',
   description: [
-    'polymarket  ../shared/data/polymarket-tickscope/events.jsonl.gz (price_change deltas + trades, YES/NO de-duplicated)',
-    'kalshi      ../shared/data/kalshi-kxinx-trades/trades.csv.gz (trade tape)',
-    'binance     ../shared/data/binance-hftbacktest (folder or one .gz: snapshot + diffs + trades + bookTicker)',
+    'polymarket  data/polymarket-tickscope/events.jsonl.gz (price_change deltas + trades, YES/NO de-duplicated)',
+    'kalshi      data/kalshi-kxinx-trades/trades.csv.gz (trade tape)',
+    'binance     data/binance-hftbacktest (folder or one .gz: snapshot + diffs + trades + bookTicker)',
     'Writes DIR/manifest.json, DIR/events-NNNNNN.jsonl.gz and, unless --no-columns, DIR/book.cols for fast replay.',
   ].join('\n'),
   positionals: ['SOURCE', 'PATH'],
