@@ -121,6 +121,7 @@ async function startEmbedded(s: LocalVenueSettings): Promise<VenueSetup> {
   // loaded only when used: the exchange and its agents are ~60 MB of resident code a live bot never needs
   const { createLocalExchange } = await import('../sim/local-exchange.ts');
   const { startCounterparties } = await import('../sim/counterparties.ts');
+  const { faultSettingsOf } = await import('../sim/faults.ts');
   const privateKey = `0x${randomBytes(32).toString('hex')}`;
   registerSecret(privateKey);
   const signer = createSigner({ privateKey, chain: TESTNET });
@@ -131,7 +132,7 @@ async function startEmbedded(s: LocalVenueSettings): Promise<VenueSetup> {
     apiKeys: [{ key: apiKey, wallet: signer.address }],
     initialCollateral: s.startingCollateral,
     chain: TESTNET,
-    ...(s.faults.profile !== 'none' ? { faults: s.faults.profile } : {}),
+    faults: faultSettingsOf(s.faults.profile, s.faults.overrides),
   });
   const agents = startCounterparties(local, {
     seed: s.seed,
