@@ -179,7 +179,7 @@ bm_sim_foreground() {
   done
   grep -q '^listening http' "$log" || { echo "sim did not print its listening line" >&2; cat "$log" >&2; return 1; }
   local url; url=$(awk '/^listening /{ print $2; exit }' "$log")
-  curl -sS --fail "$url/markets" > /dev/null
+  curl -sS --fail --retry 10 --retry-max-time 30 "$url/markets" > /dev/null   # a profile may inject 5xx/429
   kill -TERM $pid
   wait $pid
 }

@@ -59,3 +59,34 @@ test('the copies are byte-identical to ../shared/data where the development mach
   }
   assert.equal(sha256(join(DATA, 'README.md')), sha256(join(shared, 'README.md')), 'README.md');
 });
+
+test("nothing reads ../shared but the OpenAPI conformance suite: tests, sources, configs, docs and README use data/", () => {
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const allowed = new Set([
+    'test/sim/conformance/openapi-schemas.ts', // BOOKMAKER_OPENAPI or ../shared/openapi.json, else skip
+    'test/sim/conformance/conformance.test.ts',
+    'test/data/manifest.test.ts', // compares data/ with ../shared/data where it exists
+  ]);
+  const files: string[] = [];
+  const walk = (rel: string): void => {
+    const full = join(root, rel);
+    if (statSync(full).isDirectory()) {
+      for (const n of readdirSync(full)) if (n !== 'node_modules') walk(rel ? `${rel}/${n}` : n);
+    } else if (/\.(ts|mjs|js|ya?ml|md|json)$/.test(rel)) files.push(rel);
+  };
+  for (const top of ['src', 'test', 'config', 'docs', 'strategies', 'scripts', 'README.md']) if (existsSync(join(root, top))) walk(top);
+  const offenders: string[] = [];
+  for (const f of files) {
+    if (allowed.has(f)) continue;
+    const text = readFileSync(join(root, f), 'utf8');
+    const lines = text.split('\n');
+    lines.forEach((l, i) => {
+      if (/\.\.\/shared\b|['"]shared['"]\s*,\s*['"](data|openapi)/.test(l)) {
+        // the README may name ../shared/openapi.json where it explains the OpenAPI suite
+        if (f === 'README.md' && /openapi\.json/.test(l)) return;
+        offenders.push(`${f}:${i + 1}: ${l.trim()}`);
+      }
+    });
+  }
+  assert.deepEqual(offenders, []);
+});
