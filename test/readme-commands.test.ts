@@ -24,6 +24,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type CommandSpec } from '../src/cli/args.ts';
 import { loadConfig } from '../src/config/load-config.ts';
+import { checkMarketsArgs } from '../src/cli/commands/markets.ts';
+import { readBookArgs } from '../src/cli/commands/book.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const README = readFileSync(join(REPO, 'README.md'), 'utf8');
@@ -126,8 +128,9 @@ async function checkFlags(argv: string[]): Promise<void> {
   const parsed = parseArgs(rest, spec.options);
   const cfg = parsed.options.config;
   if (typeof cfg === 'string') await loadConfig(join(REPO, cfg), { env: {} });
-  if (name === 'markets') assert.ok(['list', 'search', 'get'].includes(parsed.positionals[0]!), `markets ${parsed.positionals[0]}`);
-  if (name === 'book') assert.equal(parsed.positionals.length, 1, 'book takes one market');
+  // the command's own checks that run before any request
+  if (name === 'markets') checkMarketsArgs(parsed);
+  if (name === 'book') readBookArgs(parsed);
 }
 
 function freePort(): Promise<number> {

@@ -112,15 +112,22 @@ function statusesOf(o: ParsedArgs['options']): MarketStatus[] | undefined {
   return list as MarketStatus[];
 }
 
-export async function runMarkets(args: ParsedArgs, io: MarketsIO): Promise<number> {
+/** Every check of the arguments, before any request (exported for flag-only checks of README commands). */
+export function checkMarketsArgs(args: ParsedArgs): { sub: 'list' | 'search' | 'get'; rest: string[]; limit: number | undefined; status: MarketStatus[] | undefined } {
   const [sub, ...rest] = args.positionals;
   if (sub !== 'list' && sub !== 'search' && sub !== 'get') throw new BadInputError('subcommand', 'list, search or get', sub);
   const o = args.options;
-  // validate every flag before opening a connection
   const limit = limitOf(o, sub === 'search' ? 100 : 50);
   const status = statusesOf(o);
   if (sub === 'search' && rest.join(' ').trim() === '') throw new BadInputError('text', 'a search text', undefined);
   if (sub === 'get' && rest.length !== 1) throw new BadInputError('marketId', 'one market id (0x…) or slug', rest.join(' ') || undefined);
+  return { sub, rest, limit, status };
+}
+
+export async function runMarkets(args: ParsedArgs, io: MarketsIO): Promise<number> {
+  const o = args.options;
+  // validate every flag before opening a connection
+  const { sub, rest, limit, status } = checkMarketsArgs(args);
   const client = makeClient(o, io.env ?? process.env);
   try {
     let markets: MarketInfo[];
