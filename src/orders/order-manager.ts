@@ -34,6 +34,7 @@
 import type { Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
 import { classify } from '../exchange/client/classify.ts';
+import { VenueError } from '../exchange/client/errors.ts';
 import { BadInputError, BookmakerError, InvariantError } from '../model/errors.ts';
 import type { Bytes32, LimitOrder, VenueOrder } from '../model/order.ts';
 import type { BatchResult, CancelOutcome, CreateOutcome, PlannedOrder, VenuePort } from '../model/venue.ts';
@@ -42,6 +43,7 @@ import { diff, type DesiredOrder, type DiffAction, type Tolerances, type Tracked
 import { NonceSource } from './nonces.ts';
 import { planCalls, type VenueCall } from './plan-calls.ts';
 import { planReconcile } from './reconcile.ts';
+import { fatalRefusal, VenueRefusedError } from './refusal.ts';
 import { TrackedOrders, type Entry } from './tracked-orders.ts';
 import { plannedFromVenue, totalShares } from './venue-order-shares.ts';
 
@@ -447,7 +449,7 @@ export class OrderManager {
       await this.execute(marketId, call);
       if (this.pendingHalt) break;
     }
-    if (this.pendingHalt) throw new InvariantError('venue refused our signature; halting', { cause: this.pendingHalt });
+    if (this.pendingHalt) throw new InvariantError(`venue refused every create: ${this.pendingHalt.message}`, { cause: this.pendingHalt });
   }
 
   /** One market's entries as they are (the diff's input on every sync; see tracked() for copies). */
@@ -537,7 +539,7 @@ export class OrderManager {
       let res: { cancel: CancelOutcome; create: CreateOutcome };
       try {
         res = await this.venue.cancelReplace(cancelNonce, planned);
-        this.emit({ type: 'VenueCallCompleted', call: 'cancel-replace', ok: true, ms: this.clock.now() - t0, ts: this.clock.now() });
+        this.emit({ type: 'VenueCallCompleted', call: 'cancel-replace', ok: !isRefusal(res.create), ms: this.clock.now() - t0, ts: this.clock.now() });
       } catch (err) {
         this.emit({ type: 'VenueCallCompleted', call: 'cancel-replace', ok: false, ms: this.clock.now() - t0, ts: this.clock.now() });
         this.retryAfterHint = classify(err).retryAfterMs ?? 0;
@@ -570,7 +572,8 @@ export class OrderManager {
     const t0 = this.clock.now();
     try {
       const res = await this.venue.batch(creates, cancels);
-      this.emit({ type: 'VenueCallCompleted', call: 'batch', ok: true, ms: this.clock.now() - t0, ts: this.clock.now() });
+      // a create the venue refused is a failed call for the error-rate kill switch
+      this.emit({ type: 'VenueCallCompleted', call: 'batch', ok: !res.creates.some(isRefusal), ms: this.clock.now() - t0, ts: this.clock.now() });
       return res;
     } catch (err) {
       this.emit({ type: 'VenueCallCompleted', call: 'batch', ok: false, ms: this.clock.now() - t0, ts: this.clock.now() });
@@ -593,8 +596,10 @@ export class OrderManager {
       if (e.remaining === 0 && e.state === 'working') this.entries.delete(k);
       return;
     }
+    const said = { message: o.message, ...(o.status !== undefined ? { status: o.status } : {}), ...(o.venueCode ? { venueCode: o.venueCode } : {}) };
     const reject = (reason: string, retryable: boolean, mayHaveLanded = false): void =>
-      this.emit({ type: 'OrderRejected', marketId: e.marketId, slot: e.slot, nonce: e.planned.nonce, reason, retryable, mayHaveLanded, ts: now });
+      this.emit({ type: 'OrderRejected', marketId: e.marketId, slot: e.slot, nonce: e.planned.nonce, reason, retryable, mayHaveLanded, ...said, ts: now });
+    const fatal = fatalRefusal(o);
     // After a lost answer the order may already be open from an earlier send: whatever a resend is
     // told, such an order is never forgotten here — it stays in flight until a reconciliation or a
     // later answer settles it, so its slot cannot be quoted twice.
@@ -603,11 +608,12 @@ export class OrderManager {
       e.resend = false;
       this.needsReconcile.add(lower(e.marketId));
     };
-    if (HALT_CODES.has(o.code)) {
+    if (HALT_CODES.has(o.code) || fatal) {
+      // no create can get past this refusal (bad key, key of another wallet, bad signature): halt
       if (mayExist) settleLater();
       else this.entries.delete(k);
       reject(o.code, false, mayExist);
-      this.pendingHalt ??= new BookmakerError('SIGNING', `create refused: ${o.code}`);
+      this.pendingHalt ??= fatal ? new VenueRefusedError(fatal) : new BookmakerError('SIGNING', `create refused: ${o.code}`);
     } else if (o.migration || MIGRATION_CODES.has(o.code)) {
       if (mayExist) settleLater();
       else this.entries.delete(k);
@@ -877,6 +883,11 @@ export class OrderManager {
   }
 }
 
+/** A create the venue answered with a refusal (4xx other than a rate limit or a duplicate). */
+function isRefusal(c: CreateOutcome): boolean {
+  return !c.ok && c.status !== undefined && c.status >= 400 && c.status < 500 && c.status !== 429 && !DUPLICATE_CODES.has(c.code);
+}
+
 /** A create (or the create half of a replace) for a quote the risk gate took as a live order. */
 function createsForKept(a: DiffAction): boolean {
   return a.kind !== 'cancel' && a.desired.keeps !== undefined;
@@ -924,8 +935,10 @@ export function failedBatch(creates: readonly PlannedOrder[], cancels: readonly 
   const migration = c.reason === 'migration-required';
   // 'fail' on a whole call that is not a clear refusal of our request may still have been applied.
   const retryable = c.action === 'retry' || c.action === 'backoff' || (c.action === 'fail' && (c.reason === 'unknown' || c.reason === 'bad-response'));
+  const venue = err instanceof VenueError ? { status: err.status, ...(err.venueCode ? { venueCode: err.venueCode } : {}) } : {};
+  const said = err instanceof VenueError && err.venueMessage ? err.venueMessage : message;
   return {
-    creates: creates.map((p) => ({ ok: false, nonce: p.nonce, code, message, retryable, migration })),
+    creates: creates.map((p) => ({ ok: false, nonce: p.nonce, code, message: said, retryable, migration, ...venue })),
     cancels: cancels.map((n) => ({ ok: false, nonce: n, code, message, retryable: retryable || migration })),
   };
 }

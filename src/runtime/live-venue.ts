@@ -243,9 +243,10 @@ export function mapResults(chunk: readonly Op[], results: readonly BulkItem[]): 
   chunk.forEach((op, i) => {
     const failed = aligned ? results[i] : undefined;
     const message = failed && !failed.ok ? failed.error : 'the venue did not confirm this item';
+    const code = failed && !failed.ok ? (failed.code ?? null) : null;
     if (op.type === 'create') {
       const order = createdBy.get(lower(op.planned.nonce));
-      out.creates.push(order ? { ok: true, nonce: op.planned.nonce, order, duplicate: false } : itemCreateFailure(op.planned.nonce, message, null));
+      out.creates.push(order ? { ok: true, nonce: op.planned.nonce, order, duplicate: false } : itemCreateFailure(op.planned.nonce, message, code));
     } else {
       const already = cancelledBy.get(lower(op.nonce));
       out.cancels.push(already !== undefined ? { ok: true, nonce: op.nonce, alreadyCancelled: already } : itemCancelFailure(op.nonce, message, null));
@@ -291,7 +292,7 @@ function refused(chunk: readonly Op[], err: unknown): BatchResult {
   chunk.forEach((op, i) => {
     const e = byIndex.get(i);
     if (op.type === 'create') {
-      out.creates.push(e ? itemCreateFailure(op.planned.nonce, e.error, e.code) : { ok: false, nonce: op.planned.nonce, code: 'not-applied', message: 'another item of the call was refused', retryable: true });
+      out.creates.push(e ? itemCreateFailure(op.planned.nonce, e.error, e.code, (err as VenueError).status) : { ok: false, nonce: op.planned.nonce, code: 'not-applied', message: 'another item of the call was refused', retryable: true });
     } else {
       out.cancels.push(e ? itemCancelFailure(op.nonce, e.error, e.code) : { ok: false, nonce: op.nonce, code: 'not-applied', message: 'another item of the call was refused', retryable: true });
     }
@@ -299,17 +300,31 @@ function refused(chunk: readonly Op[], err: unknown): BatchResult {
   return out;
 }
 
-/** Classify one item's error text as if the venue had answered it alone. */
-function classifyItem(message: string, code: string | null): ReturnType<typeof classify> {
+/** Statuses of the venue codes that name one (an item's code says more than the whole call's status). */
+const CODE_STATUS: Readonly<Record<string, number>> = { UNAUTHORIZED: 401, FORBIDDEN: 403, NOT_FOUND: 404, RATE_LIMITED: 429, MIGRATION_REQUIRED: 409, nonce_already_used: 409, CONFLICT: 409 };
+
+/** The status an item's refusal stands for: its code's, else read from its text, else the call's (a 4xx). */
+function itemStatus(message: string, code: string | null, callStatus: number | undefined): number {
+  const byCode = code ? CODE_STATUS[code] : undefined;
+  if (byCode !== undefined) return byCode;
   const text = `${code ?? ''} ${message}`;
-  const status = /migrat|nonce|duplicate|already/i.test(text) ? 409 : /not found/i.test(text) || code === 'NOT_FOUND' ? 404 : /rate/i.test(text) && /limit/i.test(text) ? 429 : 400;
+  if (/migrat|nonce|duplicate|already/i.test(text)) return 409;
+  if (/not found/i.test(text)) return 404;
+  if (/rate/i.test(text) && /limit/i.test(text)) return 429;
+  return callStatus !== undefined && callStatus >= 400 && callStatus < 500 && callStatus !== 429 && callStatus !== 409 ? callStatus : 400;
+}
+
+/** Classify one item's error text as if the venue had answered it alone. */
+function classifyItem(message: string, code: string | null, callStatus?: number): ReturnType<typeof classify> {
+  const status = itemStatus(message, code, callStatus);
   return classify(new VenueError({ status, venueCode: code, message, endpoint: 'bulk item', retryAfterMs: null, body: { message, code } }));
 }
 
-function itemCreateFailure(nonce: Bytes32, message: string, code: string | null): CreateOutcome {
-  const c = classifyItem(message, code);
+function itemCreateFailure(nonce: Bytes32, message: string, code: string | null, callStatus?: number): CreateOutcome {
+  const c = classifyItem(message, code, callStatus);
   if (c.reason === 'duplicate') return { ok: true, nonce, order: null, duplicate: true };
-  return { ok: false, nonce, code: c.reason, message, retryable: c.action === 'retry' || c.action === 'backoff', migration: c.reason === 'migration-required' };
+  const said = { status: itemStatus(message, code, callStatus), ...(code ? { venueCode: code } : {}) };
+  return { ok: false, nonce, code: c.reason, message, retryable: c.action === 'retry' || c.action === 'backoff', migration: c.reason === 'migration-required', ...said };
 }
 
 function itemCancelFailure(nonce: Bytes32, message: string, code: string | null): CancelOutcome {

@@ -122,12 +122,12 @@ export async function cancelReplace(ctx: ClientContext, cancel: CancelBody, crea
 export type BulkItem =
   | { type: 'create'; ok: true; order: VenueOrder }
   | { type: 'cancel'; ok: true; trader: Address | null; nonce: Hex; alreadyCancelled: boolean }
-  | { type: 'create' | 'cancel'; ok: false; error: string };
+  | { type: 'create' | 'cancel'; ok: false; error: string; code?: string };
 
 function parseBulkItem(v: unknown, a: At): BulkItem {
   const o = asObject(v, a);
   const type = oneOf(o, 'type', a, ['create', 'cancel'] as const);
-  if (o.success === false) return { type, ok: false, error: typeof o.error === 'string' ? o.error : typeof o.message === 'string' ? o.message : 'failed' };
+  if (o.success === false) return { type, ok: false, error: typeof o.error === 'string' ? o.error : typeof o.message === 'string' ? o.message : 'failed', ...(typeof o.code === 'string' ? { code: o.code } : {}) };
   if (type === 'create') return { type, ok: true, order: parseOrder(o.order, sub(a, 'order')) };
   return { type, ok: true, trader: o.trader === undefined ? null : address(o, 'trader', a), nonce: hex(o, 'nonce', a), alreadyCancelled: bool(o, 'alreadyCancelled', a) };
 }
