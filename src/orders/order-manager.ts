@@ -81,6 +81,12 @@ export interface OrderManagerOptions {
   reconcileMinIntervalMs?: number;
   /** called after a halt has cancelled everything; the runtime exits non-zero */
   onHalt?: (err: Error, result: CancelAllResult) => void;
+  /**
+   * reconcileScope `markets`: only open orders in these markets are this bot's (reconcile adopts or
+   * cancels them, cancelAll cancels them); orders elsewhere in the wallet are left alone. Omitted:
+   * every open order of the wallet is the bot's (reconcileScope `wallet`).
+   */
+  ownMarkets?: readonly Bytes32[];
 }
 
 export interface CancelAllResult {
@@ -746,7 +752,7 @@ export class OrderManager {
       this.log.warn({ err: errInfo(err) }, 'reconcile: could not list open orders');
       return false;
     }
-    const inScope = (m: string): boolean => marketId === undefined || lower(m) === lower(marketId);
+    const inScope = (m: string): boolean => (marketId === undefined || lower(m) === lower(marketId)) && this.owns(m);
     const desired = (desiredArg ?? [...this.lastDesired.values()].flatMap((s) => s.desired)).filter((d) => inScope(d.order.marketId) && !this.blocked.has(lower(d.order.marketId)));
     const tracked = this.tracked(marketId);
     const plan = planReconcile(open.filter((o) => inScope(o.marketId)), tracked, desired, this.tol, this.clock.now(), this.opts.inFlightTimeoutMs ?? 10_000);
@@ -783,6 +789,11 @@ export class OrderManager {
     };
     for (const a of plan.adopt) found(a.order, a.slot, 'working');
     for (const o of plan.cancel) {
+      // an order this run did not place and does not want: say so, with its market (issue 11)
+      this.log.warn(
+        { marketId: o.marketId, nonce: o.nonce, outcome: o.outcomeIndex, side: o.side === 0 ? 'buy' : 'sell', price: o.price, scope: this.opts.ownMarkets ? 'markets' : 'wallet' },
+        'reconcile: cancelling an open order this bot did not place (or no longer wants)',
+      );
       // a stranger on its way out still counts until its cancel is answered and its fills are in
       found(o, `orphan:${lower(o.nonce)}`, 'pending-cancel');
       this.emit({ type: 'CancelSubmitted', marketId: o.marketId, nonce: o.nonce, ts: now });
@@ -819,7 +830,7 @@ export class OrderManager {
     for (let round = 1; round <= rounds; round++) {
       let open: VenueOrder[];
       try {
-        open = (await this.venue.openOrders()).filter((o) => o.status === 'open');
+        open = (await this.venue.openOrders()).filter((o) => o.status === 'open' && this.owns(o.marketId));
       } catch (err) {
         this.log.warn({ err: errInfo(err), round }, 'cancelAll: could not list open orders');
         await this.sleep(pause);
@@ -849,6 +860,14 @@ export class OrderManager {
     this.log.error({ rounds, remaining }, 'cancelAll: orders still open after the last round');
     return { ok: false, rounds, cancelled, remaining: Math.max(remaining, 0) };
   }
+
+  /** An order in this market is the bot's to manage (reconcileScope). */
+  private owns(marketId: string): boolean {
+    if (!this.opts.ownMarkets) return true;
+    this.ownSet ??= new Set(this.opts.ownMarkets.map(lower));
+    return this.ownSet.has(lower(marketId));
+  }
+  private ownSet: Set<string> | null = null;
 
   /** A broken invariant: cancel everything, refuse further work, tell the runtime. */
   async halt(err: Error): Promise<CancelAllResult> {
