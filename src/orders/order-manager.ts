@@ -789,11 +789,13 @@ export class OrderManager {
     };
     for (const a of plan.adopt) found(a.order, a.slot, 'working');
     for (const o of plan.cancel) {
-      // an order this run did not place and does not want: say so, with its market (issue 11)
-      this.log.warn(
+      // an order this run did not place and does not want: say so (once per order), with its market (issue 11)
+      if (this.toldStrangers.size > 10_000) this.toldStrangers.clear();
+      if (!this.toldStrangers.has(lower(o.nonce))) this.log.warn(
         { marketId: o.marketId, nonce: o.nonce, outcome: o.outcomeIndex, side: o.side === 0 ? 'buy' : 'sell', price: o.price, scope: this.opts.ownMarkets ? 'markets' : 'wallet' },
         'reconcile: cancelling an open order this bot did not place (or no longer wants)',
       );
+      this.toldStrangers.add(lower(o.nonce));
       // a stranger on its way out still counts until its cancel is answered and its fills are in
       found(o, `orphan:${lower(o.nonce)}`, 'pending-cancel');
       this.emit({ type: 'CancelSubmitted', marketId: o.marketId, nonce: o.nonce, ts: now });
@@ -868,6 +870,7 @@ export class OrderManager {
     return this.ownSet.has(lower(marketId));
   }
   private ownSet: Set<string> | null = null;
+  private readonly toldStrangers = new Set<string>();
 
   /** A broken invariant: cancel everything, refuse further work, tell the runtime. */
   async halt(err: Error): Promise<CancelAllResult> {

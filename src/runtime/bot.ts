@@ -102,6 +102,8 @@ export interface Bot {
   readonly health: FeedHealth;
   /** per-market quoting state and the process state: the one source /readyz, metrics, logs and the summary read */
   readonly healthModel: HealthModel;
+  /** what /readyz answers now (also after the endpoint closed): 200 or 503 and its JSON body */
+  readyz(): { status: number; body: Record<string, unknown> };
   readonly metrics: BotMetrics;
   /** the embedded local exchange, when one was started */
   readonly localExchange: LocalExchange | null;
@@ -491,6 +493,11 @@ async function wire(
     orderManager: om,
     health,
     healthModel,
+    readyz() {
+      const checks = ready();
+      const ok = Object.values(checks).every(Boolean);
+      return { status: ok ? 200 : 503, body: { ready: ok, checks, ...readyDetails() } };
+    },
     metrics,
     localExchange: v.local,
     paper,

@@ -211,7 +211,7 @@ export class HealthModel {
   }
 
   setProcess(s: Exclude<ProcessState, 'halted'>): void {
-    if (this.processState === 'halted' && s !== 'stopped') return;
+    if (this.processState === 'halted') return; // a halt stays the last word (its reason is the report's)
     if (this.processState === s) return;
     this.evaluate();
     this.processState = s;
