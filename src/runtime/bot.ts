@@ -47,7 +47,7 @@ import { schedulePeriodicReconcile } from '../orders/periodic-reconcile.ts';
 import type { Counterparties } from '../sim/counterparties.ts';
 import type { LocalExchange } from '../sim/local-exchange.ts';
 import type { OrderManagerEvent, StateEvent } from '../state/events.ts';
-import { selectMarketView } from '../state/market-view.ts';
+import { marketPnl, selectMarketView } from '../state/market-view.ts';
 import { DEFAULT_LIMITS, type ReduceLimits } from '../state/reduce.ts';
 import { StateStore } from '../state/store.ts';
 import { filePositionStore, memoryPositionStore } from '../feeds/activity-cursor.ts';
@@ -63,6 +63,8 @@ import { createLiveVenue, type LiveVenue } from './live-venue.ts';
 import { HealthModel } from './health/health-model.ts';
 import { RefusalLog } from './health/refusal-log.ts';
 import { PaperVenue } from './paper-venue.ts';
+import { RunLedger } from './run-ledger.ts';
+import { buildRunReport, type RunReport } from './run-report.ts';
 import { QuotingKernel, type KernelMarket } from './quoting-kernel.ts';
 import { selectMarkets } from './select-markets.ts';
 import { retryStartupStep } from './startup-retry.ts';
@@ -102,6 +104,8 @@ export interface Bot {
   readonly health: FeedHealth;
   /** per-market quoting state and the process state: the one source /readyz, metrics, logs and the summary read */
   readonly healthModel: HealthModel;
+  /** the end-of-run report (call after the bot stopped; see run-report.ts) */
+  report(stopReason: string, exitCode: number): RunReport;
   /** what /readyz answers now (also after the endpoint closed): 200 or 503 and its JSON body */
   readyz(): { status: number; body: Record<string, unknown> };
   readonly metrics: BotMetrics;
@@ -239,7 +243,11 @@ async function wire(
   });
   const healthMetrics = registerHealthMetrics(metrics.registry, () => healthModel);
   const refusals = new RefusalLog(o.logger, cfg.health.logIntervalMs);
-  const fills = new Map<string, number>();
+  // fills, volume and fees of this run, paper fills included, each fill once (summary, report)
+  const ledger = new RunLedger();
+  ledger.bind(store);
+  const fills = ledger.fills;
+  const startedAt = clock.now();
   const lastBookAt = new Map<string, number>();
 
   let paperVenue: PaperVenue | null = null;
@@ -317,7 +325,6 @@ async function wire(
         const ev = fe.event.event;
         lastBookAt.set((ev.type === 'snapshot' ? ev.book.marketId : ev.marketId).toLowerCase(), performance.now());
       }
-      if (fe.event.type === 'OrderFilled') fills.set(fe.event.marketId.toLowerCase(), (fills.get(fe.event.marketId.toLowerCase()) ?? 0) + 1);
       if (fe.event.type === 'BalanceUpdated') accountRead.resolve();
       toKernel(fe.event);
       orderEnded(fe.event);
@@ -493,6 +500,24 @@ async function wire(
     orderManager: om,
     health,
     healthModel,
+    report(stopReason, exitCode) {
+      healthModel.evaluate();
+      const times = healthModel.report();
+      return buildRunReport({
+        startedAt,
+        stoppedAt: clock.now(),
+        paper,
+        stopReason,
+        exitCode,
+        process: healthModel.process,
+        haltedBecause: healthModel.haltedBecause,
+        markets: times.map((time) => {
+          const m = store.state.markets.get(time.marketId.toLowerCase());
+          const pnl = m ? marketPnl(m) : { realised: 0n, unrealised: 0n };
+          return { time, ledger: ledger.market(time.marketId), realised: pnl.realised, unrealised: pnl.unrealised, net: m?.position.net ?? 0 };
+        }),
+      });
+    },
     readyz() {
       const checks = ready();
       const ok = Object.values(checks).every(Boolean);
