@@ -4,6 +4,7 @@
  *   bookmaker_market_state{market,state}            1 for the market's current state, 0 for the others
  *   bookmaker_market_not_quoting_seconds{market}     time without a live quote while it should quote
  *   bookmaker_kill_switch_active                      0/1
+ *   bookmaker_not_quoting_grace_seconds               health.notQuotingGraceSeconds (the alert rule compares with it)
  *   bookmaker_strategy_errors_total{market}           strategy calls that threw or returned garbage
  *   bookmaker_strategy_slow_total{market}             strategy calls over the time budget
  * Gauges are computed at scrape time from the model (evaluated then): nothing on the hot path.
@@ -48,6 +49,15 @@ export function registerHealthMetrics(registry: Registry, health: () => HealthMo
     collect() {
       const h = health();
       this.set(h?.killSwitch ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: `${prefix}not_quoting_grace_seconds`,
+    help: 'health.notQuotingGraceSeconds: a market that should quote and has had no live quote this long fails /readyz',
+    registers: r,
+    collect() {
+      const h = health();
+      if (h) this.set(h.graceSeconds);
     },
   });
   return {
