@@ -154,9 +154,10 @@ export function formatRunReport(r: RunReport): string[] {
     const why = m.notQuoting.length ? m.notQuoting.map((n) => `${n.state} ${n.seconds}s`).join(', ') : '-';
     lines.push(
       fit(
-        `  ${m.market.slice(0, 28)}: quoting ${(m.quotingShare * 100).toFixed(1)}%, fills ${m.fills}, vol ${usd(m.volumeUsdc)}, fees ${usd(m.feesUsdc)}, ` +
-          `pnl ${usd(m.realisedPnlUsdc)}/${usd(m.unrealisedPnlUsdc)}, not quoting: ${why}`,
+        `  ${m.market.slice(0, 40)}: quoting ${(m.quotingShare * 100).toFixed(1)}%, fills ${m.fills}, vol ${usd(m.volumeUsdc)} USDC, fees ${usd(m.feesUsdc)}, ` +
+          `pnl ${usd(m.realisedPnlUsdc)} realised ${usd(m.unrealisedPnlUsdc)} unrealised`,
       ),
+      fit(`    not quoting: ${why}`),
     );
   }
   return lines;

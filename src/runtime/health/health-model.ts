@@ -304,9 +304,13 @@ export class HealthModel {
       }
     }
     this.transitions.due(now, (key, sum) => {
-      const s = this.byKey.get(key);
+      const [mk, to] = key.split(' ') as [string, string];
+      const s = this.byKey.get(mk);
       if (!s) return;
-      this.log.warn({ marketId: s.marketId, changes: sum.count, seconds: Math.round(sum.windowMs / 1000), state: s.state, detail: s.detail }, `market state changed ${sum.count} more time(s); now ${s.state}`);
+      this.log.warn(
+        { marketId: s.marketId, to, times: sum.count, seconds: Math.round(sum.windowMs / 1000), state: s.state, detail: s.detail },
+        `market entered ${to} ${sum.count} more time(s) in ${Math.round(sum.windowMs / 1000)} s; now ${s.state}`,
+      );
     });
     if (changed || dt > 0) this.cache = null;
   }
@@ -314,7 +318,8 @@ export class HealthModel {
   private transition(s: Slot, to: HealthState, detail: string, now: number, slug: string | undefined): void {
     const from = s.state;
     s.since = now;
-    if (this.transitions.hit(s.key, now, `${from}→${to}`) !== 'first') return;
+    // one line per market and state entered, then a summary per interval: a flapping market is a few lines
+    if (this.transitions.hit(`${s.key} ${to}`, now, `${from}→${to}`) !== 'first') return;
     const fields = { marketId: s.marketId, ...(slug ? { market: slug } : {}), from, to, detail };
     if (to === 'quoting' || DELIBERATE_STATES.has(to)) this.log.info(fields, `market ${to === 'quoting' ? 'quoting' : `not quoting: ${to}`}`);
     else this.log.warn(fields, `market not quoting: ${to}`);
