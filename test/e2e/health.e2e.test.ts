@@ -13,7 +13,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +21,7 @@ import { after, before, test } from 'node:test';
 import { createLogger } from '../../src/core/logger.ts';
 import type { BotConfig } from '../../src/config/types.ts';
 import type { StrategyModule } from '../../src/strategy/types.ts';
-import { BOT_KEY, cli, config, openOrders, setBook, startExchange, startTestBot, waitFor, withTimeout, yaml, type Harness } from './harness.ts';
+import { cli, config, openOrders, setBook, startExchange, startTestBot, waitFor, withTimeout, type Harness } from './harness.ts';
 
 let h: Harness;
 let dir: string;
@@ -90,19 +90,27 @@ test('observation 1: a key pair the venue refuses for every create is loud, not 
   assert.match(text, /bookmaker_halted 1/);
 });
 
-test('observation 1 from the CLI: the process exits 4 and says why and what to do', { timeout: 60_000 }, async () => {
-  const file = join(dir, 'refused.yaml');
-  writeFileSync(file, yaml(h));
-  const c = cli(['run', '-c', file, '--api-key', BOT_KEY, '--metrics-port', '0', '--summary-seconds', '0'], { BOOKMAKER_PRIVATE_KEY: otherKey });
+test('observation 1 as reported: `bookmaker sim --seed 5`, `run -c config/local.yaml` with the admin wallet\'s key and the maker\'s API key → exit 4, cause and fix', { timeout: 90_000 }, async () => {
+  const sim = cli(['sim', '--seed', '5', '--port', '0']);
+  let bot: ReturnType<typeof cli> | null = null;
   try {
-    const code = await withTimeout(c.exit, 30_000, 'the CLI did not halt by itself');
-    assert.equal(code, 4, c.out());
-    assert.match(c.out(), /"status":403,"code":"FORBIDDEN"/);
-    assert.match(c.out(), /fix: use the API key issued for the signing wallet/);
-    assert.match(c.out(), /exit 4/);
-    assert.ok(!c.out().includes(otherKey.slice(2)), 'the private key never appears');
+    await waitFor('the sim listening with its demo keys', () => /demo-key sim-demo-5-admin .* private-key 0x[0-9a-f]{64}/.test(sim.out()), 30_000);
+    const baseUrl = /listening (\S+)/.exec(sim.out())![1]!;
+    const adminKey = /demo-key sim-demo-5-admin .* private-key (0x[0-9a-f]{64})/.exec(sim.out())![1]!;
+    bot = cli(['run', '-c', 'config/local.yaml', '--base-url', baseUrl, '--api-key', 'sim-demo-5-maker', '--metrics-port', '0', '--summary-seconds', '0'], { BOOKMAKER_PRIVATE_KEY: adminKey });
+    const code = await withTimeout(bot.exit, 45_000, 'the bot did not halt by itself');
+    const out = bot.out();
+    assert.equal(code, 4, out);
+    assert.match(out, /"status":403,"code":"FORBIDDEN".*only be placed for this API key's wallet/);
+    assert.match(out, /fix: use the API key issued for the signing wallet/);
+    assert.match(out, /stopped \(exit\), exit 4/);
+    assert.ok(!out.includes(adminKey.slice(2)), 'the private key never appears');
+    const refusalLines = out.split('\n').filter((l) => l.includes('"component":"refusals"'));
+    assert.ok(refusalLines.length >= 1 && refusalLines.length <= 8, `aggregated, not one line per order: ${refusalLines.length}`);
   } finally {
-    c.proc.kill('SIGKILL');
+    bot?.proc.kill('SIGKILL');
+    sim.proc.kill('SIGTERM');
+    await withTimeout(sim.exit, 10_000, 'sim did not stop').catch(() => sim.proc.kill('SIGKILL'));
   }
 });
 
