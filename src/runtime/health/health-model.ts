@@ -335,8 +335,9 @@ export class HealthModel {
     if (t.action === 'no-view') return ['stale-book', 'no book yet'];
     if (t.reason !== undefined) return [stateOfRiskReason(t.reason, m?.status), `risk guard ${t.reason}`];
     if (m?.blocked === 'migration') return ['orders-refused', 'the venue answers 409 migration: quoting stops until the migration completes'];
-    if (s.lastRefusalAt > s.lastAcceptAt) return ['orders-refused', s.lastRefusal];
+    // a 429 is a refusal too, but its reason is the rate budget: the back-off says so first
     if (st.backoffUntil > now) return ['rate-budget', 'the venue rate-limited us (429): backing off'];
+    if (s.lastRefusalAt > s.lastAcceptAt) return ['orders-refused', s.lastRefusal];
     if (t.deniedAll !== undefined) return [stateOfRiskReason(t.deniedAll, m?.status), `risk layer denied every quote (${t.deniedAll})`];
     if (t.desired.length === 0) return ['strategy-idle', 'the strategy asked for no quotes'];
     // quotes wanted and on their way: not yet acknowledged
