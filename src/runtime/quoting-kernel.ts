@@ -175,6 +175,8 @@ export class QuotingKernel {
   private stopped = false;
   private killReason: RiskReason | null = null;
   private readonly faults: ThrottledLog;
+  /** markets whose strategy failed on its last tick (lower-case ids) */
+  private readonly failing = new Set<string>();
 
   constructor(opts: QuotingKernelOptions) {
     this.opts = opts;
@@ -419,6 +421,7 @@ export class QuotingKernel {
     slot.risk = t.state;
     if (t.denied.length > 0) this.store.dispatchAll(t.denied);
     if (t.strategyError) this.strategyFailed(marketId, t.strategyError, now);
+    else if (this.failing.size > 0 && this.failing.has(lower(marketId))) this.strategyRecovered(marketId, now);
     const desired = t.action === 'quote' ? this.toDesired(view, t) : [];
     const reason = t.action === 'pull' && !t.strategyError ? pullReason(t) : undefined;
     const deniedAll = reason === undefined && desired.length === 0 && t.denied.length > 0 ? t.denied[0]!.reason : undefined;
@@ -444,12 +447,21 @@ export class QuotingKernel {
   private strategyFailed(marketId: Bytes32, err: Error, now: number): void {
     this.opts.onStrategyFault?.(marketId, 'error', err);
     const key = lower(marketId);
+    this.failing.add(key);
     if (this.faults.hit(key, now, err.message) === 'first') {
       this.log.error({ marketId, err: err.message, stack: err.stack }, 'strategy failed; quotes pulled (further failures of this market are summarised)');
     }
     this.faults.due(now, (k, sum) => {
       this.log.error({ marketId: k, failures: sum.count, seconds: Math.round(sum.windowMs / 1000), last: sum.last }, 'strategy still failing; quotes pulled');
     });
+  }
+
+  private strategyRecovered(marketId: Bytes32, now: number): void {
+    const key = lower(marketId);
+    this.failing.delete(key);
+    let more = 0;
+    this.faults.settle(key, now, (_k, sum) => (more = sum.count));
+    this.log.warn({ marketId, unreportedFailures: more }, 'strategy recovered; quoting again');
   }
 
   private toDesired(view: MarketView, t: StrategyTick): DesiredOrder[] {

@@ -57,6 +57,14 @@ export class ThrottledLog {
     }
   }
 
+  /** The key's storm is over: its events not yet told (if any), then it starts afresh. */
+  settle(key: string, now: number, emit: (key: string, s: ThrottledSummary) => void): void {
+    const e = this.entries.get(key);
+    if (!e) return;
+    if (e.count > 0) emit(key, { count: e.count, windowMs: now - e.toldAt, last: e.last });
+    this.entries.delete(key);
+  }
+
   /** Every key with events not yet told, regardless of the interval (at stop). */
   drain(now: number, emit: (key: string, s: ThrottledSummary) => void): void {
     for (const [key, e] of this.entries) {

@@ -217,6 +217,16 @@ test('a strategy that throws: quotes pulled, strategy-error, counted every time,
   assert.equal(told[0]!.level, 50);
   assert.match(String(told[0]!.stack), /division by zero in the model/);
   assert.ok(Number(told[1]!.failures) >= 15, String(told[1]!.failures));
+  // it recovers: one line says so (with the failures not yet told), and it quotes again
+  throwing = false;
+  clock.advance(1_000);
+  kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));
+  await kernel.flush();
+  health.evaluate();
+  const back = lines.filter((l) => l.msg === 'strategy recovered; quoting again');
+  assert.equal(back.length, 1);
+  assert.equal(typeof back[0]!.unreportedFailures, 'number');
+  assert.equal(health.markets()[0]!.state, 'quoting');
   kernel.stop();
 });
 
