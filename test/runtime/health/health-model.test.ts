@@ -32,6 +32,7 @@ function book(marketId: Bytes32, bid: number, ask: number, ts: number): StateEve
 
 interface Setup {
   strategy?: StrategyModule<unknown>;
+  m1Risk?: typeof risk;
   m2Risk?: typeof risk;
   timer?: () => number;
   graceMs?: number;
@@ -47,7 +48,7 @@ function setup(o: Setup = {}) {
   let kernel: QuotingKernel | null = null;
   const om = new OrderManager({ venue, clock, tolerances: { price: 0, sizeFraction: 0.1 }, emit: (e) => kernel!.onOrderManagerEvent(e), cancelAllDelayMs: 0, logger });
   const markets: KernelMarket[] = [
-    { marketId: M1, strategy: o.strategy ?? bands, params, risk },
+    { marketId: M1, strategy: o.strategy ?? bands, params, risk: o.m1Risk ?? risk },
     { marketId: M2, strategy: o.strategy ?? bands, params, risk: o.m2Risk ?? risk },
   ];
   kernel = new QuotingKernel({
@@ -268,4 +269,23 @@ test('risk reasons map onto health states', () => {
   assert.equal(stateOfRiskReason('DEADLINE', 'active'), 'market-paused');
   assert.equal(stateOfRiskReason('KILL_ERROR_RATE', 'active'), 'kill-switch');
   assert.equal(stateOfRiskReason('POSITION_LIMIT', 'active'), 'risk-limit');
+});
+
+test('refused creates count for the venue-error-rate kill switch: a refusal storm trips it, every market reads kill-switch', async () => {
+  const strict = { ...risk, maxErrorRate: 0.5, minRequestsForErrorRate: 3 };
+  const { clock, kernel, health, venue } = setup({ m1Risk: strict, m2Risk: strict });
+  venue.createScript = (p) => ({ ok: false, nonce: p.nonce, code: 'bad-request', message: 'insufficient balance', retryable: false, status: 400, venueCode: 'INSUFFICIENT_BALANCE' });
+  health.setProcess('running');
+  for (let i = 0; i < 10 && !kernel.killed; i++) {
+    clock.advance(1_100);
+    kernel.onEvent(book(M1, 480_000 + (i % 2) * 10_000, 520_000, clock.now()));
+    kernel.onEvent(book(M2, 480_000 + (i % 2) * 10_000, 520_000, clock.now()));
+    await kernel.flush();
+    for (let k = 0; k < 5; k++) await new Promise((r) => setImmediate(r));
+  }
+  assert.equal(kernel.killed, 'KILL_ERROR_RATE');
+  health.evaluate();
+  assert.deepEqual(states(health), ['kill-switch', 'kill-switch']);
+  assert.equal(health.killSwitch, true);
+  assert.equal(health.readiness().ready, false);
 });
