@@ -103,8 +103,8 @@ export function buildRunReport(i: RunReportInput): RunReport {
     realised += m.realised;
     unrealised += m.unrealised;
     const notQuoting = Object.entries(m.time.states)
-      .filter(([s, ms]) => s !== 'quoting' && (ms ?? 0) >= 1)
       .map(([s, ms]) => ({ state: s as HealthState, seconds: Math.round((ms ?? 0) / 100) / 10 }))
+      .filter((x) => x.state !== 'quoting' && x.seconds > 0)
       .sort((a, b) => b.seconds - a.seconds);
     return {
       market: m.time.label,
@@ -153,10 +153,8 @@ export function formatRunReport(r: RunReport): string[] {
   for (const m of r.markets) {
     const why = m.notQuoting.length ? m.notQuoting.map((n) => `${n.state} ${n.seconds}s`).join(', ') : '-';
     lines.push(
-      fit(
-        `  ${m.market.slice(0, 40)}: quoting ${(m.quotingShare * 100).toFixed(1)}%, fills ${m.fills}, vol ${usd(m.volumeUsdc)} USDC, fees ${usd(m.feesUsdc)}, ` +
-          `pnl ${usd(m.realisedPnlUsdc)} realised ${usd(m.unrealisedPnlUsdc)} unrealised`,
-      ),
+      fit(`  ${m.market}`),
+      fit(`    quoting ${(m.quotingShare * 100).toFixed(1)}%, fills ${m.fills}, volume ${usd(m.volumeUsdc)} USDC, fees ${usd(m.feesUsdc)}, realised ${usd(m.realisedPnlUsdc)}, unrealised ${usd(m.unrealisedPnlUsdc)} USDC`),
       fit(`    not quoting: ${why}`),
     );
   }

@@ -67,7 +67,8 @@ test('the report: exact money per market and in total, share of time quoting, re
   assert.equal(r.seconds, 60);
   const lines = formatRunReport(r);
   assert.match(lines[0]!, /^run report: 60 s, stopped by SIGTERM, exit 0$/);
-  assert.equal(lines[2], '  rain-tomorrow: quoting 75.0%, fills 1, vol 1.00 USDC, fees 0.00, pnl 0.00 realised 2.00 unrealised');
-  assert.equal(lines[3], '    not quoting: strategy-error 10s, stale-book 5s');
+  assert.equal(lines[2], '  rain-tomorrow');
+  assert.equal(lines[3], '    quoting 75.0%, fills 1, volume 1.00 USDC, fees 0.00, realised 0.00, unrealised 2.00 USDC');
+  assert.equal(lines[4], '    not quoting: strategy-error 10s, stale-book 5s');
   for (const x of lines) assert.ok(x.length <= 120, x);
 });

@@ -331,6 +331,7 @@ export class HealthModel {
     if (t?.strategyError) return ['strategy-error', t.strategyError.message];
     if (t?.slow) return ['strategy-slow', 'the strategy ran over its time budget on the last tick'];
     if (live > 0) return ['quoting', `${live} order(s) live`];
+    if (this.processState === 'stopping' || this.processState === 'stopped') return ['halted', `the bot is ${this.processState}`];
     if (this.processState === 'starting' || !t) return ['starting', 'waiting for start-up (books, balances, reconcile)'];
     if (t.action === 'no-view') return ['stale-book', 'no book yet'];
     if (t.reason !== undefined) return [stateOfRiskReason(t.reason, m?.status), `risk guard ${t.reason}`];
