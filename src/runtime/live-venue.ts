@@ -30,7 +30,7 @@
  */
 import { classify } from '../exchange/client/classify.ts';
 import { VenueError } from '../exchange/client/errors.ts';
-import { BATCH_LIMIT, type BulkItem, type BulkOperation, type BulkResult, type CancelResult, type CreateResult } from '../exchange/client/orders-write.ts';
+import { BATCH_LIMIT, type BulkItem, type BulkItemError, type BulkOperation, type BulkResult, type CancelResult, type CreateResult } from '../exchange/client/orders-write.ts';
 import type { ListOrdersParams } from '../exchange/client/orders-read.ts';
 import type { Signer } from '../exchange/signing/signer.ts';
 import type { Address, Bytes32, CancelBody, LimitOrderBody, VenueOrder } from '../model/order.ts';
@@ -140,7 +140,7 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
       return refused(chunk, err);
     }
     if (res.duplicate) return resendOneByOne(creates, cancels);
-    return mapResults(chunk, res.results);
+    return mapResults(chunk, res.results, res.errors);
   }
 
   /** A bulk retry met a 409 duplicate: nothing of that call was applied; settle each create alone. */
@@ -230,7 +230,8 @@ function toOperation(op: Op): BulkOperation {
 }
 
 /** Outcomes of a call that answered 2xx: match results by nonce (or by position when aligned). */
-export function mapResults(chunk: readonly Op[], results: readonly BulkItem[]): BatchResult {
+export function mapResults(chunk: readonly Op[], results: readonly BulkItem[], errors: readonly BulkItemError[] = []): BatchResult {
+  const refusedAt = new Map(errors.map((e) => [e.index, e]));
   const createdBy = new Map<string, VenueOrder>();
   const cancelledBy = new Map<string, boolean>();
   for (const r of results) {
@@ -242,8 +243,10 @@ export function mapResults(chunk: readonly Op[], results: readonly BulkItem[]): 
   const out: BatchResult = { creates: [], cancels: [] };
   chunk.forEach((op, i) => {
     const failed = aligned ? results[i] : undefined;
-    const message = failed && !failed.ok ? failed.error : 'the venue did not confirm this item';
-    const code = failed && !failed.ok ? (failed.code ?? null) : null;
+    // the venue's own words for this item: its failed result, else its entry in `errors`
+    const listed = refusedAt.get(i);
+    const message = failed && !failed.ok ? failed.error : (listed?.error ?? 'the venue did not confirm this item');
+    const code = failed && !failed.ok ? (failed.code ?? listed?.code ?? null) : (listed?.code ?? null);
     if (op.type === 'create') {
       const order = createdBy.get(lower(op.planned.nonce));
       out.creates.push(order ? { ok: true, nonce: op.planned.nonce, order, duplicate: false } : itemCreateFailure(op.planned.nonce, message, code));

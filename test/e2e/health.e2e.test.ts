@@ -135,10 +135,11 @@ test('observation 2: a strategy that throws on every tick → strategy-error, 50
   const bot = await startTestBot(h, cfg, { logger, metricsPort: port });
   try {
     await waitFor('quoting at the venue', async () => (await openOrders(h.bot)).length >= 4, 20_000);
-    const ok = await fetch(`${bot.metricsUrl}/readyz`);
-    assert.equal(ok.status, 200, JSON.stringify(await ok.clone().json()));
-    const okBody = (await ok.json()) as { markets: { state: string }[] };
-    assert.deepEqual(okBody.markets.map((m) => m.state), ['quoting', 'quoting']);
+    await waitFor('/readyz 200 with both markets quoting', async () => {
+      const ok = await fetch(`${bot.metricsUrl}/readyz`);
+      const okBody = (await ok.json()) as { markets: { state: string }[] };
+      return ok.status === 200 && okBody.markets.every((m) => m.state === 'quoting');
+    });
 
     failing.on = true;
     // book moves make the markets tick many times while the strategy throws
@@ -148,10 +149,10 @@ test('observation 2: a strategy that throws on every tick → strategy-error, 50
     }
     await waitFor('quotes pulled', async () => (await openOrders(h.bot)).length === 0, 15_000);
     let body: { ready: boolean; reasons: string[]; markets: { state: string }[] } | null = null;
-    await waitFor('/readyz answers 503', async () => {
+    await waitFor('/readyz answers 503 with both markets in strategy-error', async () => {
       const r = await fetch(`${bot.metricsUrl}/readyz`);
       body = (await r.json()) as typeof body;
-      return r.status === 503;
+      return r.status === 503 && body!.markets.every((m) => m.state === 'strategy-error') && body!.reasons.length === 2;
     });
     assert.ok(body);
     const b = body as { ready: boolean; reasons: string[]; markets: { state: string }[] };
