@@ -320,8 +320,10 @@ export class HealthModel {
     s.since = now;
     // one line per market and state entered, then a summary per interval: a flapping market is a few lines
     if (this.transitions.hit(`${s.key} ${to}`, now, `${from}→${to}`) !== 'first') return;
-    const fields = { marketId: s.marketId, ...(slug ? { market: slug } : {}), from, to, detail };
-    if (to === 'quoting' || DELIBERATE_STATES.has(to)) this.log.info(fields, `market ${to === 'quoting' ? 'quoting' : `not quoting: ${to}`}`);
+    const fields = { marketId: s.marketId, ...(slug ? { market: slug } : {}), from, to, detail, liveOrders: s.liveOrders };
+    if (to === 'quoting') this.log.info(fields, 'market quoting');
+    else if (s.liveOrders > 0) this.log.warn(fields, `market ${to} (its quotes are still live)`);
+    else if (DELIBERATE_STATES.has(to)) this.log.info(fields, `market not quoting: ${to}`);
     else this.log.warn(fields, `market not quoting: ${to}`);
   }
 
