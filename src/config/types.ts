@@ -80,6 +80,19 @@ export interface OrderManagerSettings {
   readonly inFlightTimeoutMs: number;
   readonly reconcileIntervalMs: number;
   readonly noInventory: NoInventoryMode;
+  /**
+   * which open orders of the wallet the bot treats as its own at reconcile and shutdown: `wallet`
+   * (every order of the wallet; a dedicated wallet) or `markets` (only the configured markets; a
+   * wallet shared with a person or another instance). Default `wallet`.
+   */
+  readonly reconcileScope: 'wallet' | 'markets';
+}
+
+/** `health:` (src/config/parse-health.ts) */
+export interface HealthSettings {
+  readonly notQuotingGraceMs: number;
+  readonly strategyBudgetMs: number;
+  readonly logIntervalMs: number;
 }
 
 export interface FeedSettings {
@@ -104,6 +117,7 @@ export interface BotConfig {
   readonly feeds: FeedSettings;
   readonly metrics: { readonly port: number; readonly host: string };
   readonly logging: { readonly level: LogLevel; readonly pretty: 'auto' | boolean };
+  readonly health: HealthSettings;
   /** key file paths (not keys); the signing engineer's secrets module reads them */
   readonly wallet: { readonly keyFile?: string; readonly apiKeyFile?: string };
 }

@@ -20,6 +20,8 @@ export type Readiness = () => Record<string, boolean>;
 export interface MetricsServerOptions {
   registry: Registry;
   readiness?: Readiness;
+  /** more of the /readyz body (the health model's process state, reasons and per-market states) */
+  readyDetails?: () => Record<string, unknown>;
 }
 
 export interface MetricsEndpoint {
@@ -40,7 +42,7 @@ async function handle(opts: MetricsServerOptions, req: IncomingMessage, res: Ser
   if (path === '/readyz') {
     const checks = opts.readiness ? opts.readiness() : {};
     const ready = Object.values(checks).every(Boolean);
-    return send(res, ready ? 200 : 503, 'application/json', JSON.stringify({ ready, checks }) + '\n');
+    return send(res, ready ? 200 : 503, 'application/json', JSON.stringify({ ready, checks, ...(opts.readyDetails ? opts.readyDetails() : {}) }) + '\n');
   }
   send(res, 404, 'text/plain', 'not found\n');
 }

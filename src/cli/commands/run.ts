@@ -3,6 +3,7 @@
  * Stops on SIGINT/SIGTERM or after --duration: cancels every order, flushes, exits 0 when the venue
  * reports nothing of ours open. The kill switch exits 3, an order-manager halt 4, orders left 1.
  */
+import { writeFileSync } from 'node:fs';
 import type { CommandSpec, ParsedArgs } from '../args.ts';
 import { systemClock } from '../../core/clock.ts';
 import { createLogger } from '../../core/logger.ts';
@@ -10,12 +11,13 @@ import { loadConfig } from '../../config/load-config.ts';
 import { LOG_LEVELS } from '../../config/types.ts';
 import { BadInputError } from '../../model/errors.ts';
 import { startBot, type Bot } from '../../runtime/bot.ts';
+import { formatRunReport } from '../../runtime/run-report.ts';
 import { formatSummary, formatSummaryLine, startSummary, summaryRows } from '../../runtime/terminal-summary.ts';
 
 const command: CommandSpec = {
   name: 'run',
   summary: 'run the quoting bot (live venue, testnet, a base URL, or the embedded local exchange)',
-  usage: 'bookmaker run -c FILE [--base-url URL] [--duration S] [--paper] [--metrics-port P] [--api-key K] [--key-file F] [--log-level L]',
+  usage: 'bookmaker run -c FILE [--base-url URL] [--duration S] [--paper] [--metrics-port P] [--api-key K] [--key-file F] [--log-level L] [--report-json FILE]',
   description:
     'Quotes the configured markets until SIGINT/SIGTERM or --duration, then cancels every order and exits 0. ' +
     'A config with a `local` venue starts the embedded local exchange (no keys, no network); --base-url points at any venue instead. ' +
@@ -30,6 +32,7 @@ const command: CommandSpec = {
     'key-file': { type: 'string', description: 'file holding the private key (mode 0600; default BOOKMAKER_PRIVATE_KEY)', arg: 'FILE' },
     'log-level': { type: 'string', description: 'log level (logs go to stderr)', choices: LOG_LEVELS, arg: 'LEVEL' },
     'summary-seconds': { type: 'number', description: 'terminal summary interval (0 = off)', default: 3, arg: 'S' },
+    'report-json': { type: 'string', description: 'write the end-of-run report (per market volume, fills, fees, PnL, time quoting, reasons) to FILE as JSON', arg: 'FILE' },
   },
   run,
 };
@@ -88,6 +91,8 @@ async function run(args: ParsedArgs): Promise<number> {
     });
     const code = reason.kind === 'exit' ? reason.code : await bot.stop(reason.kind === 'signal' ? reason.name : 'duration');
     stopSummary();
+    const stopReason = reason.kind === 'signal' ? reason.name : reason.kind === 'duration' ? 'duration' : bot.healthModel.killSwitch ? 'kill-switch' : 'halt';
+    endOfRunReport(bot, stopReason, code, logger, o['report-json'] as string | undefined);
     process.stdout.write(`bookmaker: stopped (${reason.kind === 'signal' ? reason.name : reason.kind}), exit ${code}\n`);
     await new Promise<void>((r) => logger.flush(() => r()));
     // anything still holding the event loop (a socket in TIME_WAIT, a stray timer) must not keep us alive
@@ -99,11 +104,29 @@ async function run(args: ParsedArgs): Promise<number> {
   }
 }
 
+/** The end-of-run report: printed, logged (info), and written as JSON with --report-json. */
+function endOfRunReport(bot: Bot, stopReason: string, code: number, logger: ReturnType<typeof createLogger>, file: string | undefined): void {
+  const report = bot.report(stopReason, code);
+  process.stdout.write(formatRunReport(report).join('\n') + '\n');
+  logger.info({ report }, 'run report');
+  if (!file) return;
+  try {
+    writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
+  } catch (e) {
+    logger.error({ file, err: (e as Error).message }, '--report-json: the report could not be written');
+  }
+}
+
 function render(bot: Bot): { table: string[]; line: string } {
-  const rows = summaryRows(bot.store.state, bot.markets, bot.fills);
+  bot.healthModel.evaluate();
+  const rows = summaryRows(bot.store.state, bot.markets, bot.fills, (id) => bot.healthModel.marketState(id));
   const s = bot.store.state;
   const collateral = s.collateral === null ? '-' : (Number(s.collateral) / 1e6).toFixed(2);
   const stale = bot.health.stale(systemClock.now()).filter((n) => !n.startsWith('book:'));
-  const header = `${new Date().toISOString().slice(11, 19)} collateral ${collateral} USDC ${bot.kernel.killed ? `KILLED (${bot.kernel.killed}) ` : ''}${stale.length ? `stale: ${stale.join(',')}` : 'feeds ok'}`;
+  const quoting = rows.filter((r) => r.state === 'quoting').length;
+  const proc = bot.healthModel.process === 'running' ? '' : `${bot.healthModel.process.toUpperCase()} `;
+  const header =
+    `${new Date().toISOString().slice(11, 19)} collateral ${collateral} USDC ${proc}${bot.kernel.killed ? `KILLED (${bot.kernel.killed}) ` : ''}` +
+    `quoting ${quoting}/${rows.length}${stale.length ? ` stale: ${stale.join(',')}` : ''}${bot.paper ? ' [paper]' : ''}`;
   return { table: formatSummary(rows, header), line: formatSummaryLine(rows, header) };
 }
