@@ -5,6 +5,7 @@
  * start from ./sweep-worker-bootstrap.mjs, which registers tsx in the thread.
  */
 import { Worker } from 'node:worker_threads';
+import { COMPILED } from '../core/source-ext.ts';
 import { expandGrid, type SweepResult, type SweepSpec } from './sweep-grid.ts';
 import { runSweepJob, type SweepJobRequest, type SweepJobResponse } from './sweep-job.ts';
 
@@ -42,7 +43,8 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult[]> {
     await Promise.all(
       Array.from({ length: n }, () =>
         new Promise<void>((resolve, reject) => {
-          const w = new Worker(new URL('./sweep-worker-bootstrap.mjs', import.meta.url));
+          // from sources the worker needs tsx registered in its thread (the bootstrap); the build runs as is
+          const w = new Worker(new URL(COMPILED ? './sweep-worker.js' : './sweep-worker-bootstrap.mjs', import.meta.url));
           const feed = (): void => {
             if (next < jobs.length) w.postMessage(jobs[next++]!);
             else void w.terminate().then(() => resolve());
