@@ -24,7 +24,8 @@ ENV NODE_ENV=production \
 WORKDIR /app
 RUN groupadd --system --gid 10001 bookmaker && useradd --system --uid 10001 --gid bookmaker --home /app bookmaker
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# --omit=optional drops TypeScript, which the lock file carries only as an optional peer of viem
+RUN npm ci --omit=dev --omit=optional --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY bin ./bin
 COPY config ./config
