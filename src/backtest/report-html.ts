@@ -92,7 +92,7 @@ export function buildHtml(run: BacktestRun, s: BacktestSummary, title = 'bookmak
     ['fill causes', Object.entries(s.fillCauses).map(([k, v]) => `${k} ${v}`).join(' · ')],
     ['inventory', `max long ${num(s.inventory.maxLong)} · max short ${num(s.inventory.maxShort)} · mean |net| ${num(s.inventory.meanAbs)} · final Σ|net| ${num(s.inventory.finalAbs)} shares`],
     ['max drawdown', `${num(s.maxDrawdown)} USDC`],
-    ['Sharpe', `${num(s.sharpe.perSample, 4)} per ${s.sharpe.sampleSeconds} s sample · ${num(s.sharpe.annualised, 1)} annualised`],
+    ['Sharpe', s.sharpe.value === null ? `– (${s.sharpe.note ?? 'undefined'})` : `${num(s.sharpe.value, 3)} per ${s.sharpe.period} (${s.sharpe.periods} ${s.sharpe.period}s, not annualised)`],
     ['markouts (¢/share)', (['1s', '10s', '60s'] as const).map((h) => `${h}: ${num(s.markouts[h].centsPerShare, 3)} (n=${s.markouts[h].n})`).join(' · ')],
     ['quote uptime', `two-sided ${num(s.quoteUptime.twoSided * 100, 1)}% · any side ${num(s.quoteUptime.anySide * 100, 1)}%`],
     ['orders', `${s.orders.placed} placed · ${s.orders.cancelled} cancelled · ${s.orders.rejected} rejected · ${s.orders.venueCalls} venue calls · order-to-fill ${num(s.orderToFill, 1)}`],

@@ -35,7 +35,7 @@ test('bad sweep files are ConfigErrors naming the file and key', () => {
 });
 
 test('ranking: best first by the chosen score, failures last, ties in grid order', () => {
-  const s = (pnl: number, dd: number) => ({ pnl: { total: pnl }, maxDrawdown: dd, fills: 1, sharpe: { perSample: pnl }, volume: 0, quoteUptime: { twoSided: 1 } }) as unknown as BacktestSummary;
+  const s = (pnl: number, dd: number) => ({ pnl: { total: pnl }, maxDrawdown: dd, fills: 1, sharpe: { value: pnl, period: "minute", periods: 3 }, volume: 0, quoteUptime: { twoSided: 1 } }) as unknown as BacktestSummary;
   const results: SweepResult[] = [
     { index: 0, combo: { k: 0 }, summary: s(1, 5) },
     { index: 1, combo: { k: 1 }, summary: null, error: 'boom' },

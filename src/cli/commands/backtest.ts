@@ -30,7 +30,7 @@ function printSummary(s: BacktestSummary, out: NodeJS.WriteStream): void {
     `  PnL           ${f(s.pnl.total)} USDC (realised ${f(s.pnl.realised)}, unrealised ${f(s.pnl.unrealised)}, fees ${f(s.feesPaid)})`,
     `  fills         ${s.fills} (maker ${s.maker.fills}, taker ${s.taker.fills}), volume ${f(s.volume)} USDC`,
     `  inventory     max long ${f(s.inventory.maxLong)}, max short ${f(s.inventory.maxShort)}, final Σ|net| ${f(s.inventory.finalAbs)} shares`,
-    `  drawdown      ${f(s.maxDrawdown)} USDC, Sharpe ${f(s.sharpe.perSample, 4)}/sample (${f(s.sharpe.annualised, 1)} annualised)`,
+    `  drawdown      ${f(s.maxDrawdown)} USDC, Sharpe ${s.sharpe.value === null ? `– (${s.sharpe.note ?? 'undefined'})` : `${f(s.sharpe.value, 3)} per ${s.sharpe.period} over ${s.sharpe.periods} ${s.sharpe.period}s`}`,
     `  markouts      1s ${f(s.markouts['1s'].centsPerShare, 3)}¢, 10s ${f(s.markouts['10s'].centsPerShare, 3)}¢, 60s ${f(s.markouts['60s'].centsPerShare, 3)}¢`,
     `  uptime        two-sided ${(s.quoteUptime.twoSided * 100).toFixed(1)}%, orders ${s.orders.placed}, order-to-fill ${f(s.orderToFill, 1)}`,
   ];
