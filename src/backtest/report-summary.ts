@@ -19,7 +19,8 @@
  * - quoteUptime: fraction of samples with both a bid and an ask resting at the venue (and with any side).
  * - orderToFill: orders placed per fill.
  */
-import type { BacktestRun } from './run-backtest.ts';
+import type { BacktestRun, Incomplete } from './run-backtest.ts';
+import { explainRun, type DiagnosticsCounts } from './run-diagnostics.ts';
 import { periodSharpe, type PeriodSharpe } from './period-sharpe.ts';
 
 export interface Markout {
@@ -71,6 +72,13 @@ export interface BacktestSummary {
   readonly orderToFill: number | null;
   readonly kernelTicks: number;
   readonly killed: string | null;
+  /** false when the run stopped before the end of its data (Ctrl-C); `incomplete` says where */
+  readonly complete: boolean;
+  readonly incomplete: Incomplete | null;
+  /** why a run placed no order or filled nothing (src/backtest/run-diagnostics.ts); empty otherwise */
+  readonly warnings: readonly string[];
+  /** what the kernel decided, counted over all quoted markets */
+  readonly diagnostics: DiagnosticsCounts & { readonly quotedBookRows: number; readonly quotedTradeRows: number };
   readonly markets: readonly MarketSummary[];
 }
 
@@ -212,6 +220,22 @@ export function buildSummary(run: BacktestRun): BacktestSummary {
     orderToFill: c.fills.length > 0 ? round(x.placed / c.fills.length, 3) : null,
     kernelTicks: run.kernelTicks,
     killed: run.killed,
+    complete: run.incomplete === null,
+    incomplete: run.incomplete,
+    warnings: explainRun({
+      counts: run.diagnostics,
+      strategies: run.strategies,
+      marketsInRecording: c.markets.length,
+      marketsQuoted: quoted.size,
+      bookRows: run.quotedRows.book,
+      tradeRows: run.quotedRows.trade,
+      ordersPlaced: x.placed,
+      fills: c.fills.length,
+      twoSidedUptime: up2 / nq,
+      queueModel: run.fast ? 'none' : run.settings.queueModel,
+      killed: run.killed,
+    }),
+    diagnostics: { ...run.diagnostics, quotedBookRows: run.quotedRows.book, quotedTradeRows: run.quotedRows.trade },
     markets,
   };
 }

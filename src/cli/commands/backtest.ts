@@ -35,7 +35,15 @@ function printSummary(s: BacktestSummary, out: NodeJS.WriteStream): void {
     `  uptime        two-sided ${(s.quoteUptime.twoSided * 100).toFixed(1)}%, orders ${s.orders.placed}, order-to-fill ${f(s.orderToFill, 1)}`,
   ];
   if (s.killed) lines.push(`  kill switch   ${s.killed}`);
+  if (s.incomplete) lines.push(`  INCOMPLETE    interrupted after ${s.incomplete.rowsReplayed.toLocaleString('en-US')} of ${s.incomplete.rowsTotal.toLocaleString('en-US')} rows`);
   out.write(lines.join('\n') + '\n');
+}
+
+/** The warnings of a run that placed no order or filled nothing: the headline, then one reason a line. */
+function printWarnings(s: BacktestSummary, out: NodeJS.WritableStream): void {
+  if (s.warnings.length === 0) return;
+  const [head, ...rest] = s.warnings;
+  out.write(`warning: ${head}\n${rest.map((w) => `  - ${w}\n`).join('')}`);
 }
 
 const command: CommandSpec = {
@@ -104,7 +112,28 @@ const command: CommandSpec = {
     }
     const bar = progressBar('backtest');
     const t0 = performance.now();
-    const run = await runBacktest({ source, config: cfg.bot, settings: cfg.settings, fast, onProgress: (f) => bar.update(f) });
+    // Ctrl-C: finish with the report so far, marked incomplete (exit 130); a second Ctrl-C quits at once.
+    const stop = new AbortController();
+    const onSigint = (): void => {
+      if (stop.signal.aborted) process.exit(130);
+      stop.abort();
+      process.stderr.write('\ninterrupted: writing the report so far (Ctrl-C again to quit without it)\n');
+    };
+    process.on('SIGINT', onSigint);
+    process.stderr.write(`backtest: replaying ${source.rows.length.toLocaleString('en-US')} rows of ${source.cols.markets.length} markets (Ctrl-C stops and writes the report so far)\n`);
+    let run;
+    try {
+      run = await runBacktest({
+        source,
+        config: cfg.bot,
+        settings: cfg.settings,
+        fast,
+        signal: stop.signal,
+        onProgress: (f, at) => bar.update(f, `${new Date(at.at).toISOString().slice(0, 19)}Z · ${at.rows.toLocaleString('en-US')}/${at.totalRows.toLocaleString('en-US')} rows`),
+      });
+    } finally {
+      process.off('SIGINT', onSigint);
+    }
     bar.done();
     const secs = (performance.now() - t0) / 1000;
     const summary = buildSummary(run);
@@ -119,7 +148,8 @@ const command: CommandSpec = {
       writeOut(args.options.report, buildHtml(run, summary));
       if (!toStdout) process.stdout.write(`report: ${args.options.report}\n`);
     }
-    return 0;
+    printWarnings(summary, process.stderr);
+    return summary.incomplete ? 130 : 0;
   },
 };
 export default command;
