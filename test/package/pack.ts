@@ -56,15 +56,17 @@ export function packBookmaker(work: string): string {
   return out;
 }
 
-/**
- * Copies the release sources into `work/checkout` (node_modules linked to this checkout's install),
- * runs `npm pack` there and returns the tarball's path.
- */
+/** Copies the release sources into `dir` with node_modules linked to this checkout's install; returns `dir`. */
+export function copyCheckout(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  for (const p of SOURCES) cpSync(join(REPO, p), join(dir, p), { recursive: true });
+  symlinkSync(realpathSync(join(REPO, 'node_modules')), join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
+/** Copies the release sources into `work/checkout`, runs `npm pack` there and returns the tarball's path. */
 function packFresh(work: string): string {
-  const checkout = join(work, 'checkout');
-  mkdirSync(checkout, { recursive: true });
-  for (const p of SOURCES) cpSync(join(REPO, p), join(checkout, p), { recursive: true });
-  symlinkSync(realpathSync(join(REPO, 'node_modules')), join(checkout, 'node_modules'), 'dir');
+  const checkout = copyCheckout(join(work, 'checkout'));
   npm(['pack', '--pack-destination', work], checkout);
   const tgz = readdirSync(work).find((f) => /^bookmaker-.*\.tgz$/.test(f));
   if (!tgz) throw new Error(`npm pack wrote no tarball in ${work}`);
