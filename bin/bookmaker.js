@@ -45,7 +45,15 @@ if (heapMb !== null) {
     stdio: 'inherit',
     env: { ...process.env, BOOKMAKER_HEAP_APPLIED: String(heapMb) },
   });
-  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
+  // A terminal's Ctrl-C reaches the whole foreground process group, the child included: forwarding it as
+  // well would deliver it twice (a backtest reads a second Ctrl-C as "quit without the report"). Without a
+  // terminal on stdin (docker stop / docker kill, kill -INT, an orchestrator), only this process gets it.
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.on(sig, () => {
+      if (sig === 'SIGINT' && process.stdin.isTTY) return;
+      child.kill(sig);
+    });
+  }
   child.on('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 15)));
 } else {
   // A closed pipe (`bookmaker markets list | head`) ends the command quietly instead of crashing.
