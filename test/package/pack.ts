@@ -49,6 +49,12 @@ export function packBookmaker(work: string): string {
     mkdirSync(cacheDir, { recursive: true });
     renameSync(fresh, cached); // atomic: a concurrent packer of the same sources writes the same bytes
     rmSync(dirname(fresh), { recursive: true, force: true });
+    // keep the cache small: the newest few tarballs (other checkouts may be packing their own sources)
+    const old = readdirSync(cacheDir)
+      .map((f) => join(cacheDir, f))
+      .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)
+      .slice(8);
+    for (const f of old) rmSync(f, { force: true });
   }
   const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
   const out = join(work, `bookmaker-${version}.tgz`);
