@@ -6,7 +6,7 @@
  * checkout's install instead (same lock file, saves a minute of downloads), and system steps that need an
  * image (groupadd/useradd, USER, `npm cache clean` of the shared cache) are skipped. The runtime stage's
  * production install runs for real. Then the image's ENTRYPOINT is run the ways an operator would:
- * `--help`, a short backtest, and `run` on the embedded local exchange while the HEALTHCHECK command
+ * `--help`, an import of a whole data set and a short backtest, and `run` on the embedded local exchange while the HEALTHCHECK command
  * probes it, with the per-command heap limit checked on the process that does the work.
  */
 import { test } from 'node:test';
@@ -16,7 +16,6 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { polymarketRecording } from '../bench/fixtures.ts';
 import { REPO, npmEnv } from '../package/pack.ts';
 import { envOf, execForm, healthcheck, heapLimits, readDockerfile, type Stage } from './dockerfile.ts';
 
@@ -82,7 +81,7 @@ function childrenOf(pid: number): { pid: number; cmdline: string[] }[] {
   return out;
 }
 
-test("the image's commands: compiled build, production install without tsx, --help, a backtest, run with HEALTHCHECK and its heap limit", { timeout: 240_000 }, async (t) => {
+test("the image's commands: compiled build, production install without tsx, --help, an import and a backtest under their heap limits, run with HEALTHCHECK and its heap limit", { timeout: 240_000 }, async (t) => {
   assert.deepEqual(
     stages.map((s) => s.name),
     ['build', 'runtime'],
@@ -119,8 +118,14 @@ test("the image's commands: compiled build, production install without tsx, --he
     assert.equal(runHelp.status, 0, runHelp.stderr);
     assert.match(runHelp.stdout, /Usage: bookmaker run -c FILE/);
 
+    // import the Polymarket capture with the image's limits: it needs ~400 MB of heap, and died out of
+    // memory under the old global NODE_OPTIONS=--max-old-space-size=128 (checked by hand: FATAL ERROR,
+    // heap out of memory, after 3 s); `import` now gets its own limit
+    const data = join(work, 'recordings', 'polymarket');
+    const imp = cli(['import', 'polymarket', join(REPO, 'data', 'polymarket-tickscope', 'events.jsonl.gz'), '--out', data]);
+    assert.equal(imp.status, 0, imp.stderr);
+    assert.match(imp.stdout, /imported polymarket: 182,?320 events, 6 markets/);
     // a short backtest with the shipped config (a built-in strategy loaded by name from dist/)
-    const data = await polymarketRecording();
     const bt = cli(['backtest', '-c', 'config/backtest.yaml', '--data', data, '--to', '+1m', '--json', '-']);
     assert.equal(bt.status, 0, bt.stderr);
     const summary = JSON.parse(bt.stdout) as { settings: { strategies: string[] }; orders: { placed: number } };
