@@ -8,8 +8,11 @@
 import type { KernelTick } from '../runtime/quoting-kernel.ts';
 import type { MarketView } from '../strategy/types.ts';
 
-/** What a market's view lacked on a tick where its strategy returned nothing (null). */
-export type NothingBecause = 'no book yet' | 'no two-sided book' | 'no oracle price' | 'market not active' | 'book and oracle present';
+/**
+ * What a market's view held on a tick where its strategy returned nothing (null): facts about the view,
+ * not a guess at the strategy's reasoning (a strategy that ignores the oracle can still meet "no oracle").
+ */
+export type NothingBecause = 'market not active' | 'no book yet' | 'one-sided book' | 'two-sided book, no oracle price' | 'two-sided book and an oracle price';
 
 /** Risk reasons that mean the strategy's prices fell outside what may be quoted. */
 const RANGE_REASONS = new Set(['PRICE_OUT_OF_RANGE', 'FAR_FROM_FAIR', 'CROSSES_BOOK']);
@@ -19,7 +22,7 @@ export interface DiagnosticsCounts {
   ticks: number;
   /** ticks before the market had a view (no metadata or book in the store yet) */
   noView: number;
-  /** ticks where the strategy returned null, and what the view lacked then */
+  /** ticks where the strategy returned null, and what its view held then */
   returnedNothing: number;
   returnedNothingBecause: Record<string, number>;
   /** ticks where the strategy returned an empty list */
@@ -83,9 +86,9 @@ export class RunDiagnostics {
 function nothingBecause(v: MarketView): NothingBecause {
   if (v.status !== 'active') return 'market not active';
   if (v.book === null) return 'no book yet';
-  if (v.book.mid === null) return 'no two-sided book';
-  if (v.oracle === null) return 'no oracle price';
-  return 'book and oracle present';
+  if (v.book.mid === null) return 'one-sided book';
+  if (v.oracle === null) return 'two-sided book, no oracle price';
+  return 'two-sided book and an oracle price';
 }
 
 /** What the warnings are built from (a summary's numbers plus the recording's shape). */

@@ -66,7 +66,7 @@ test('the Kalshi trades import: no order placed, and the warning says the record
   assert.match(page, /no order-book rows for the quoted markets/);
 });
 
-test('backtest -c config/live.yaml: oracle-anchored places no order, and the warning says there is no oracle price', async () => {
+test('backtest -c config/live.yaml: oracle-anchored places no order, and the warning says its view had no oracle price', async () => {
   const data = await polymarketRecording();
   const r = await cli(['backtest', '-c', 'config/live.yaml', '--data', data, '--to', '+3m', '--json', '-']);
   assert.equal(r.code, 0, r.stderr);
@@ -76,10 +76,10 @@ test('backtest -c config/live.yaml: oracle-anchored places no order, and the war
   assert.match(r.stderr, /^ {2}- quoted 6 of 6 markets with oracle-anchored: [\d,]+ strategy ticks$/m);
   const m = /the strategy returned nothing on ([\d,]+) of ([\d,]+) ticks .*; its view then: (.*)$/m.exec(r.stderr);
   assert.ok(m, r.stderr);
-  assert.match(m[3]!, /^no oracle price [\d,]+/, 'the first reason (the most frequent) is the missing oracle');
+  assert.match(m[3]!, /^two-sided book, no oracle price [\d,]+/, 'the first reason (the most frequent) is the missing oracle');
   const because = s.diagnostics.returnedNothingBecause;
   assert.equal(Object.values(because).reduce((a, b) => a + b, 0), s.diagnostics.returnedNothing);
-  assert.ok(because['no oracle price']! > s.diagnostics.returnedNothing / 2);
+  assert.ok(because['two-sided book, no oracle price']! > s.diagnostics.returnedNothing / 2);
   assert.deepEqual(s.warnings.slice(0, 1), ['the backtest placed no order']);
 });
 
