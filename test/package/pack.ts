@@ -13,10 +13,16 @@ export const REPO = resolve(import.meta.dirname, '..', '..');
 /** What a release is built from (everything else in the checkout is tests, CI, data and docs images). */
 const SOURCES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'bin', 'src', 'strategies', 'config', 'docs/backtesting.md'];
 
-/** The environment for a child npm: ours without the npm_* variables of the `npm test` that runs us. */
+/** npm settings a child npm keeps from our environment (where packages come from and are cached). */
+const KEEP_NPM = /^npm_config_(cache|registry|userconfig|globalconfig|proxy|https_proxy|noproxy|cafile|strict_ssl)$/i;
+
+/**
+ * The environment for a child npm: ours without the npm_* variables of the `npm test` that runs us
+ * (npm_config_local_prefix and the like would point the child at this checkout), keeping KEEP_NPM.
+ */
 export function npmEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) env[k] = v;
+  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k) || KEEP_NPM.test(k)) env[k] = v;
   return { ...env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', ...extra };
 }
 
