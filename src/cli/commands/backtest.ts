@@ -16,7 +16,7 @@ import { loadReplaySource, parseTimeFlag } from '../../backtest/replay-source.ts
 import { readManifest } from '../../backtest/recording/reader.ts';
 import { runBacktest } from '../../backtest/run-backtest.ts';
 import { runSweep } from '../../backtest/run-sweep.ts';
-import { formatRanked, loadSweepSpec, rank } from '../../backtest/sweep-grid.ts';
+import { expandGrid, formatRanked, loadSweepSpec, rank } from '../../backtest/sweep-grid.ts';
 
 function writeOut(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
@@ -90,16 +90,32 @@ const command: CommandSpec = {
       await loadBacktestConfig(cfgFile); // fail fast on a bad base config
       const bar = progressBar('sweep');
       const t0 = performance.now();
-      const results = await runSweep({ configFile: cfgFile, data, ...win, spec: fast ? { ...spec, fast: true } : spec, workers, onProgress: (d, n) => bar.update(d / n) });
+      // Ctrl-C: no further run starts, the runs under way finish and the table ranks those (exit 130)
+      const stop = new AbortController();
+      const onSigint = (): void => {
+        if (stop.signal.aborted) process.exit(130);
+        stop.abort();
+        process.stderr.write('\ninterrupted: finishing the runs under way and ranking the finished ones (Ctrl-C again to quit)\n');
+      };
+      process.on('SIGINT', onSigint);
+      const total = expandGrid(spec.grid).length;
+      let results;
+      try {
+        results = await runSweep({ configFile: cfgFile, data, ...win, spec: fast ? { ...spec, fast: true } : spec, workers, signal: stop.signal, onProgress: (d, n) => bar.update(d / n, `${d}/${n} runs`) });
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
       bar.done();
       const ranked = rank(results, spec.rankBy);
-      process.stdout.write(`sweep: ${results.length} runs over ${workers} worker thread(s), ranked by ${spec.rankBy} (${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
+      const partial = results.length < total ? ` — INCOMPLETE: interrupted after ${results.length} of ${total} runs` : '';
+      process.stdout.write(`sweep: ${results.length} runs over ${workers} worker thread(s), ranked by ${spec.rankBy} (${((performance.now() - t0) / 1000).toFixed(1)} s)${partial}\n`);
       process.stdout.write(formatRanked(ranked, spec.grid));
       if (typeof args.options.json === 'string') {
         const text = JSON.stringify(ranked.map((r) => ({ combo: r.combo, summary: r.summary, ...(r.error ? { error: r.error } : {}) })), null, 2) + '\n';
         if (args.options.json === '-') process.stdout.write(text);
         else writeOut(args.options.json, text);
       }
+      if (results.length < total) return 130;
       return results.some((r) => !r.summary) ? 1 : 0;
     }
 
