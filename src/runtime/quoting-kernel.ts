@@ -36,7 +36,7 @@ import type { VenuePort } from '../model/venue.ts';
 import type { DesiredOrder, Tolerances } from '../orders/diff.ts';
 import { OrderManager, type CancelAllResult } from '../orders/order-manager.ts';
 import { desiredOrders } from '../orders/slots.ts';
-import { INITIAL_RISK_STATE, type RiskLimits, type RiskReason, type RiskState } from '../risk/types.ts';
+import { INITIAL_RISK_STATE, type QuoteDenied, type RiskLimits, type RiskReason, type RiskState } from '../risk/types.ts';
 import type { OrderManagerEvent, StateEvent } from '../state/events.ts';
 import { selectMarketView } from '../state/market-view.ts';
 import type { StateStore } from '../state/store.ts';
@@ -71,8 +71,8 @@ export interface QuotingKernelOptions {
   readonly inFlightTimeoutMs?: number;
   /** extra listener for the order manager's events (already dispatched into the store) */
   readonly onOrderEvent?: (e: OrderManagerEvent) => void;
-  /** after every tick of a market (terminal summary, metrics, backtest reports) */
-  readonly onTick?: (marketId: Bytes32, result: KernelTick) => void;
+  /** after every tick of a market (terminal summary, metrics, backtest reports); `view` is what the strategy saw */
+  readonly onTick?: (marketId: Bytes32, result: KernelTick, view: MarketView | null) => void;
   /** the kill switch fired and everything was cancelled */
   readonly onKill?: (reason: RiskReason, detail: string, result: CancelAllResult) => void;
   /** a broken invariant in the order manager halted it (only when the kernel built it) */
@@ -104,6 +104,10 @@ export interface KernelTick {
   readonly deniedAll?: RiskReason;
   /** the strategy call took longer than the budget */
   readonly slow?: boolean;
+  /** how many quotes the strategy returned (null: it returned null); absent before a view exists or after an error */
+  readonly returned?: number | null;
+  /** the risk gate's denials on this tick */
+  readonly deniedBy?: readonly QuoteDenied[];
 }
 
 /** Market guards that time alone cannot lift: only an event (a book, a status, metadata) can. */
@@ -401,7 +405,7 @@ export class QuotingKernel {
     const view = selectMarketView(this.store.state, marketId, now);
     if (!view) {
       slot.last = { at: now, action: 'no-view', desired: [], denied: 0, strategyError: null };
-      this.opts.onTick?.(marketId, slot.last);
+      this.opts.onTick?.(marketId, slot.last, null);
       return;
     }
     let t: StrategyTick;
@@ -425,18 +429,19 @@ export class QuotingKernel {
     const desired = t.action === 'quote' ? this.toDesired(view, t) : [];
     const reason = t.action === 'pull' && !t.strategyError ? pullReason(t) : undefined;
     const deniedAll = reason === undefined && desired.length === 0 && t.denied.length > 0 ? t.denied[0]!.reason : undefined;
+    const returned = t.strategyError ? undefined : t.wanted === null ? null : t.wanted.length;
     slot.last =
       reason !== undefined
-        ? { at: now, action: t.action, desired, denied: t.denied.length, strategyError: null, reason, slow }
+        ? { at: now, action: t.action, desired, denied: t.denied.length, strategyError: null, reason, slow, returned, deniedBy: t.denied }
         : deniedAll !== undefined
-          ? { at: now, action: t.action, desired, denied: t.denied.length, strategyError: t.strategyError, deniedAll, slow }
-          : { at: now, action: t.action, desired, denied: t.denied.length, strategyError: t.strategyError, slow };
+          ? { at: now, action: t.action, desired, denied: t.denied.length, strategyError: t.strategyError, deniedAll, slow, returned, deniedBy: t.denied }
+          : { at: now, action: t.action, desired, denied: t.denied.length, strategyError: t.strategyError, slow, returned, deniedBy: t.denied };
     if (t.action === 'kill') {
       this.kill(t.denied[0]?.reason ?? slot.risk.killed ?? 'KILL_DRAWDOWN', t.denied[0]?.detail ?? '');
       return;
     }
     this.send(marketId, desired);
-    this.opts.onTick?.(marketId, slot.last);
+    this.opts.onTick?.(marketId, slot.last, view);
   }
 
   /**

@@ -29,7 +29,7 @@ const command: CommandSpec = {
     paper: { type: 'boolean', description: 'live data, simulated fills: no order reaches the venue', default: false },
     'metrics-port': { type: 'number', description: 'serve /metrics, /healthz, /readyz on 127.0.0.1:PORT (0 = off; default from the config, 9464)', arg: 'PORT' },
     'api-key': { type: 'string', description: 'venue API key (default BOOKMAKER_API_KEY)', arg: 'KEY' },
-    'key-file': { type: 'string', description: 'file holding the private key (mode 0600; default BOOKMAKER_PRIVATE_KEY)', arg: 'FILE' },
+    'key-file': { type: 'string', description: 'file holding the private key (mode 0600/0400, or 0440/0640 owned by root; default BOOKMAKER_PRIVATE_KEY)', arg: 'FILE' },
     'log-level': { type: 'string', description: 'log level (logs go to stderr)', choices: LOG_LEVELS, arg: 'LEVEL' },
     'summary-seconds': { type: 'number', description: 'terminal summary interval (0 = off)', default: 3, arg: 'S' },
     'report-json': { type: 'string', description: 'write the end-of-run report (per market volume, fills, fees, PnL, time quoting, reasons) to FILE as JSON', arg: 'FILE' },
