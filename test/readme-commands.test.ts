@@ -10,8 +10,10 @@
  * - `bookmaker run` and `npm start` run for a few seconds (`--duration`), with the metrics endpoint off;
  * - commands that need the real venue (no `--base-url`, a mainnet/testnet config) are not sent: their
  *   flags are parsed by the command's own parser and their config is loaded and validated;
- * - `docker …`, `npm ci` and `npm test` are not run here (said why in the test's diagnostics): CI runs
+ * - `docker …`, `kubectl …`, `npm ci` and `npm test` are not run here (said why in the test's diagnostics): CI runs
  *   `npm ci` and `npm test` itself, and Docker is not available on these machines.
+ * - the blocks of "Writing your own" (pack, install outside the repository, backtest there) are run by
+ *   test/package/pack-install.test.ts;
  * A command that fails fails its block's test, naming the command.
  */
 import { test, after } from 'node:test';
@@ -110,6 +112,7 @@ async function plan(cmd: string): Promise<Plan> {
   } catch {
     return { kind: 'shell', cmd }; // command substitutions with nested quotes: for bash, never the venue
   }
+  if (w[0] === 'kubectl') return { kind: 'skip', why: 'no Kubernetes here; test/deploy/kubernetes.test.ts parses and checks the manifest' };
   if (w[0] === 'docker') return { kind: 'skip', why: 'Docker is not available on these machines; the image commands are tested the way the Dockerfile runs them' };
   if (w[0] === 'npm' && w[1] === 'ci') return { kind: 'skip', why: 'installs node_modules; .ci/run runs it on a clean checkout' };
   if (w[0] === 'npm' && w[1] === 'test') return { kind: 'skip', why: 'the suite this test is part of; .ci/run runs it' };
@@ -227,6 +230,12 @@ for (const b of blocks) {
       ['8787', String(await freePort())],
       ['8788', String(await freePort())],
     ]);
+    if (b.heading === 'Writing your own') {
+      // packing, installing into ../my-bot and backtesting there: test/package/pack-install.test.ts runs
+      // this flow (the tarball installed outside the repository, this section's strategy and commands)
+      t.diagnostic('run by test/package/pack-install.test.ts (npm pack, install into a project outside the repository, backtest)');
+      return;
+    }
     const script: string[] = [];
     for (const raw of b.commands) {
       let cmd = raw;
