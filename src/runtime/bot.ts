@@ -61,6 +61,7 @@ import { createLiveVenue, type LiveVenue } from './live-venue.ts';
 import { PaperVenue } from './paper-venue.ts';
 import { QuotingKernel, type KernelMarket } from './quoting-kernel.ts';
 import { selectMarkets } from './select-markets.ts';
+import { TickToWireMeter } from './tick-to-wire.ts';
 import { retryStartupStep } from './startup-retry.ts';
 
 export const EXIT_OK = 0;
@@ -199,7 +200,14 @@ async function wire(
   closeVenue: () => Promise<void>,
 ): Promise<Bot> {
   const cfg = o.config;
-  const client: VenueClient = createVenueClient({ baseUrl: v.baseUrl, chain: v.chain, ...(v.apiKey ? { apiKey: v.apiKey } : {}), logger: o.logger });
+  const metrics = createBotMetrics();
+  const client: VenueClient = createVenueClient({
+    baseUrl: v.baseUrl,
+    chain: v.chain,
+    ...(v.apiKey ? { apiKey: v.apiKey } : {}),
+    logger: o.logger,
+    onResponse: (r) => metrics.apiLatency.observe({ method: r.method, endpoint: r.endpoint, status: r.status }, r.seconds),
+  });
   cleanups.push(() => client.close());
   const signer: Signer | null = v.privateKey ? createSigner({ privateKey: v.privateKey, chain: v.chain }) : null;
 
@@ -214,12 +222,11 @@ async function wire(
   }
 
   const store = new StateStore(storeLimits(cfg));
-  const metrics = createBotMetrics();
   metrics.setStateSource(() => store.state, clock);
   cleanups.push(bindStoreMetrics(metrics, store));
   const health = new FeedHealth();
   const fills = new Map<string, number>();
-  const lastBookAt = new Map<string, number>();
+  const wireMeter = new TickToWireMeter({ tickToWire: (sec) => metrics.tickToWire.observe(sec), throttle: (sec) => metrics.requoteThrottle.observe(sec) });
 
   let kernel: QuotingKernel | null = null;
   let paperVenue: PaperVenue | null = null;
@@ -242,14 +249,8 @@ async function wire(
       client,
       signer: signer!,
       batchLimit: cfg.orders.batchLimit,
-      // tick-to-wire: from the last book event of the market to its signed request (a requote
-      // caused by a fill or a timer has no fresh book event and is not counted)
-      onWrite: (marketId) => {
-        const t = marketId ? lastBookAt.get(marketId.toLowerCase()) : undefined;
-        if (t === undefined) return;
-        lastBookAt.delete(marketId!.toLowerCase());
-        metrics.tickToWire.observe((performance.now() - t) / 1000);
-      },
+      // tick-to-wire: from the book event that caused the send (see tick-to-wire.ts)
+      onWrite: (marketId) => wireMeter.write(marketId),
     });
   }
 
@@ -287,7 +288,7 @@ async function wire(
     try {
       if (fe.event.type === 'BookEventReceived' && fe.event.event.type !== 'status' && fe.event.event.type !== 'trade') {
         const ev = fe.event.event;
-        lastBookAt.set((ev.type === 'snapshot' ? ev.book.marketId : ev.marketId).toLowerCase(), performance.now());
+        wireMeter.bookEvent(ev.type === 'snapshot' ? ev.book.marketId : ev.marketId);
       }
       if (fe.event.type === 'OrderFilled') fills.set(fe.event.marketId.toLowerCase(), (fills.get(fe.event.marketId.toLowerCase()) ?? 0) + 1);
       if (fe.event.type === 'BalanceUpdated') accountRead.resolve();
@@ -369,6 +370,7 @@ async function wire(
     noInventory: cfg.orders.noInventory,
     orderManager: om,
     logger: o.logger,
+    onTickStart: (marketId, cause) => wireMeter.tickStart(marketId, cause),
     onKill: (reason, detail, result) => {
       log.fatal({ reason, detail, remaining: result.remaining }, 'kill switch: everything cancelled; exiting');
       void shutdown('kill-switch', result).then(() => exitCode.resolve(EXIT_KILL_SWITCH));

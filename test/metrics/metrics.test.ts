@@ -38,7 +38,7 @@ describe('bot metrics', () => {
       { type: 'VenueCallCompleted', call: 'batch', ok: false, ms: 3, ts: 1 },
       { type: 'BalanceUpdated', collateral: 123_450_000n, ts: 1 },
     ] as const);
-    metrics.apiLatency.observe({ endpoint: 'POST /orders/bulk', status: '201' }, 0.012);
+    metrics.apiLatency.observe({ method: 'POST', endpoint: '/orders/bulk', status: '201' }, 0.012);
     metrics.tickToWire.observe(0.0004);
     metrics.rateBudgetPressure.set(0.25);
     const text = await metrics.registry.metrics();
@@ -62,7 +62,7 @@ describe('bot metrics', () => {
       ['bookmaker_open_orders{market="rain-tomorrow"}', '2'],
       ['bookmaker_stream_staleness_seconds{market="rain-tomorrow"}', '3'],
       ['bookmaker_collateral_usdc', '123.45'],
-      ['bookmaker_api_latency_seconds_count{endpoint="POST /orders/bulk",status="201"}', '1'],
+      ['bookmaker_api_latency_seconds_count{method="POST",endpoint="/orders/bulk",status="201"}', '1'],
       ['bookmaker_tick_to_wire_seconds_count', '1'],
       ['bookmaker_rate_budget_pressure', '0.25'],
     ];
