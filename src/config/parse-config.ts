@@ -8,12 +8,12 @@ import { ConfigError } from '../model/errors.ts';
 import { applyOverrides, overrideSourceOf, type Overrides } from './env-overrides.ts';
 import { ConfigFieldError, readObject } from './fields.ts';
 import { parseMarkets } from './parse-markets.ts';
-import { parseFeeds, parseLogging, parseMetrics, parseOrders, parseWallet } from './parse-settings.ts';
+import { parseFeeds, parseLogging, parseMetrics, parseOrders, parseWallet, parseWatchdog } from './parse-settings.ts';
 import { parseVenue } from './parse-venue.ts';
 import { rejectSecrets } from './secret-guard.ts';
 import type { BotConfig } from './types.ts';
 
-export const TOP_KEYS = ['venue', 'markets', 'defaults', 'orders', 'feeds', 'metrics', 'logging', 'wallet'];
+export const TOP_KEYS = ['venue', 'markets', 'defaults', 'orders', 'feeds', 'metrics', 'logging', 'wallet', 'watchdog'];
 
 export interface ParseOptions {
   /** file name used in messages and as the base for strategy module paths ('' = none) */
@@ -40,6 +40,7 @@ export async function parseBotConfig(doc: unknown, opts: ParseOptions = {}): Pro
       orders: parseOrders(o.orders, 'orders'),
       feeds: parseFeeds(o.feeds, 'feeds'),
       metrics: parseMetrics(o.metrics, 'metrics'),
+      watchdog: parseWatchdog(o.watchdog, 'watchdog'),
       logging: parseLogging(o.logging, 'logging'),
       wallet: parseWallet(o.wallet, 'wallet'),
     };

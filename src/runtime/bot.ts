@@ -33,7 +33,7 @@ import { venueSnapshotFetcher } from '../exchange/stream/venue-snapshot-fetcher.
 import { createVenueClient, type VenueClient } from '../exchange/venue-client.ts';
 import { bindStoreMetrics } from '../metrics/bind-store-metrics.ts';
 import { createBotMetrics, type BotMetrics } from '../metrics/bot-metrics.ts';
-import { startMetricsEndpoint, type MetricsEndpoint } from '../metrics/metrics-server.ts';
+import { respond, startMetricsEndpoint, type MetricsEndpoint } from '../metrics/metrics-server.ts';
 import { botReadiness } from '../metrics/readiness.ts';
 import { runStartupMigration } from '../migration/startup-migration.ts';
 import { ConfigError } from '../model/errors.ts';
@@ -62,7 +62,8 @@ import { PaperVenue } from './paper-venue.ts';
 import { QuotingKernel, type KernelMarket } from './quoting-kernel.ts';
 import { selectMarkets } from './select-markets.ts';
 import { TickToWireMeter } from './tick-to-wire.ts';
-import { retryStartupStep } from './startup-retry.ts';
+import { retryStartupStep, StartupAbortedError, untilAborted } from './startup-retry.ts';
+import { MetricsPortError, type Watchdog } from './watchdog.ts';
 
 export const EXIT_OK = 0;
 export const EXIT_ORDERS_LEFT = 1;
@@ -86,6 +87,16 @@ export interface BotOptions {
   activityStateFile?: string;
   /** wait at most this long for first books before reconciling (default 5 000 ms) */
   warmupMs?: number;
+  /**
+   * A stop request during start-up (SIGINT/SIGTERM, --duration): every start-up wait and retry
+   * pause ends at once, anything placed is cancelled, and startBot rejects with StartupAbortedError.
+   */
+  signal?: AbortSignal;
+  /**
+   * The event-loop watchdog (watchdog.ts): when given, it owns the metrics socket (the bot answers
+   * its forwarded /metrics and /readyz) and is armed with the venue's keys to cancel from its thread.
+   */
+  watchdog?: Watchdog;
 }
 
 export interface Bot {
@@ -175,7 +186,13 @@ export async function startBot(o: BotOptions): Promise<Bot> {
   const clock = o.clock ?? systemClock;
   const log = o.logger.child({ component: 'bot' });
   const paper = o.paper ?? false;
+  if (o.signal?.aborted) throw new StartupAbortedError(String(o.signal.reason ?? 'stop'));
   const v = await setupVenue(o);
+  if (o.watchdog) {
+    if (paper) o.watchdog.arm({ kind: 'paper' });
+    else if (v.local) o.watchdog.arm({ kind: 'embedded' });
+    else if (v.privateKey && v.apiKey) o.watchdog.arm({ kind: 'live', baseUrl: v.baseUrl, chain: v.chain, apiKey: v.apiKey, privateKey: v.privateKey, batchLimit: o.config.orders.batchLimit });
+  }
   const cleanups: (() => Promise<void> | void)[] = [];
   const closeVenue = async (): Promise<void> => {
     v.agents?.stop();
@@ -184,8 +201,14 @@ export async function startBot(o: BotOptions): Promise<Bot> {
   try {
     return await wire(o, v, clock, log, paper, cleanups, closeVenue);
   } catch (e) {
-    for (const c of cleanups.reverse()) await c();
-    await closeVenue();
+    const undo = (async () => {
+      for (const c of cleanups.reverse()) await c();
+      await closeVenue();
+    })();
+    // a stop request must end start-up within a second: a connection attempt still hanging (no
+    // network) is not waited for; the process exits with its sockets
+    if (e instanceof StartupAbortedError) await Promise.race([undo.catch(() => undefined), new Promise((r) => setTimeout(r, 500).unref())]);
+    else await undo;
     throw e;
   }
 }
@@ -211,13 +234,14 @@ async function wire(
   cleanups.push(() => client.close());
   const signer: Signer | null = v.privateKey ? createSigner({ privateKey: v.privateKey, chain: v.chain }) : null;
 
-  const markets: KernelMarket[] = await retryStartupStep('select markets', () => selectMarkets(client, cfg.markets), { clock, log });
+  const signal = o.signal;
+  const markets: KernelMarket[] = await retryStartupStep('select markets', () => selectMarkets(client, cfg.markets), { clock, log, ...(signal ? { signal } : {}) });
   const marketIds = markets.map((m) => m.marketId);
   log.info({ venue: v.baseUrl, markets: marketIds.length, paper, embedded: v.local !== null }, 'markets selected');
 
   if (signer && !paper) {
     // safe to re-run from the start (protocol.md §6): a transient failure midway retries the whole flow
-    const report = await retryStartupStep('start-up migration', () => runStartupMigration({ api: client.migration, signer, clock, logger: o.logger, restore: 'restore' }), { clock, log });
+    const report = await retryStartupStep('start-up migration', () => runStartupMigration({ api: client.migration, signer, clock, logger: o.logger, restore: 'restore' }), { clock, log, ...(signal ? { signal } : {}) });
     log.info({ outcome: report.outcome, steps: report.steps }, 'start-up migration');
   }
 
@@ -348,15 +372,14 @@ async function wire(
     subs.push(tradingFeed({ client, trader: venue.trader, marketIds, clock, intervalMs: fillsPollMs(cfg), health, logger: o.logger, isTracked }).subscribe(sink));
   }
 
-  await waitForBooks(store, marketIds, clock, o.warmupMs ?? 5_000);
+  await untilAborted(waitForBooks(store, marketIds, clock, o.warmupMs ?? 5_000), signal);
   if (!paper) {
     // A restarted bot that quoted before its first positions read would count its position as 0 and
     // could quote straight past its limits (the venue holds what the last run bought); the read is
     // retried by the feed, so this waits through venue trouble, bounded so a venue that never
     // answers the balance read still gets the start-up reconcile and the dead-man cleanup.
     let cancelWait: () => void = () => undefined;
-    const waited = await Promise.race([accountRead.promise.then(() => true), new Promise<boolean>((r) => (cancelWait = clock.setTimeout(() => r(false), 60_000)))]);
-    cancelWait();
+    const waited = await untilAborted(Promise.race([accountRead.promise.then(() => true), new Promise<boolean>((r) => (cancelWait = clock.setTimeout(() => r(false), 60_000)))]), signal).finally(() => cancelWait());
     if (!waited) log.warn('no balance/positions read within 60 s; quoting with positions unknown until one lands');
   }
 
@@ -377,11 +400,6 @@ async function wire(
     },
   });
   const k = kernel;
-  const ok = await om.reconcile(undefined, k.desired());
-  if (!ok) log.warn('start-up reconcile could not read the venue; it is retried periodically');
-  for (const id of marketIds) k.tick(id);
-  cleanups.push(schedulePeriodicReconcile(om, clock, cfg.orders.reconcileIntervalMs));
-
   // ---- metrics ----
   const readiness = botReadiness({
     orderManager: om,
@@ -394,12 +412,35 @@ async function wire(
   metrics.setReadiness(readiness);
   const port = o.metricsPort ?? cfg.metrics.port;
   let endpoint: MetricsEndpoint | null = null;
-  try {
-    endpoint = await startMetricsEndpoint({ registry: metrics.registry, port, host: cfg.metrics.host, readiness });
-  } catch (e) {
-    log.warn({ port, err: (e as Error).message }, 'metrics endpoint could not start; continuing without it');
+  if (o.watchdog) {
+    // the watchdog thread owns the socket (so /healthz fails while this loop is blocked) and
+    // forwards everything else here
+    o.watchdog.serve((method, path) => respond({ registry: metrics.registry, readiness }, method, path));
+    endpoint = o.watchdog.metricsUrl ? { url: o.watchdog.metricsUrl, close: async () => undefined } : null;
+  } else {
+    try {
+      endpoint = await startMetricsEndpoint({ registry: metrics.registry, port, host: cfg.metrics.host, readiness });
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      if (!cfg.metrics.optional) throw new MetricsPortError(port, cfg.metrics.host, err.code ?? 'ERROR', err.message);
+      log.warn({ port, err: err.message }, 'metrics endpoint could not start; continuing without it (metrics.optional: true)');
+    }
   }
   if (endpoint) cleanups.push(() => endpoint!.close());
+  // from here on this run may hold orders at the venue: a stop request during the rest of start-up
+  // cancels them before startBot gives up (the kill switch and halts do the same through shutdown)
+  cleanups.push(async () => {
+    if (!signal?.aborted) return;
+    k.stop();
+    const r = await om.cancelAll();
+    log.info({ cancelled: r.cancelled, remaining: r.remaining }, 'stopped during start-up: orders cancelled');
+  });
+  const ok = await untilAborted(om.reconcile(undefined, k.desired()), signal);
+  if (!ok) log.warn('start-up reconcile could not read the venue; it is retried periodically');
+  if (signal?.aborted) throw new StartupAbortedError(String(signal.reason ?? 'stop'));
+  for (const id of marketIds) k.tick(id);
+  cleanups.push(schedulePeriodicReconcile(om, clock, cfg.orders.reconcileIntervalMs));
+
   log.info({ metrics: endpoint?.url ?? 'off', trader: venue.trader }, 'quoting');
 
   // ---- stopping ----
