@@ -394,6 +394,7 @@ async function wire(
     orderManager: om,
     logger: o.logger,
     onTickStart: (marketId, cause) => wireMeter.tickStart(marketId, cause),
+    onTick: (marketId) => wireMeter.tickEnd(marketId, kernel?.lastSync(marketId) ?? null),
     onKill: (reason, detail, result) => {
       log.fatal({ reason, detail, remaining: result.remaining }, 'kill switch: everything cancelled; exiting');
       void shutdown('kill-switch', result).then(() => exitCode.resolve(EXIT_KILL_SWITCH));

@@ -164,6 +164,8 @@ export class QuotingKernel {
   private readonly log: Logger;
   private readonly markets = new Map<string, MarketSlot>();
   private readonly pending = new Set<Promise<void>>();
+  /** the latest sync asked for per market (see lastSync) */
+  private readonly lastSyncs = new Map<string, Promise<void>>();
   private cancelHousekeeping: (() => void) | null = null;
   private stopped = false;
   private killReason: RiskReason | null = null;
@@ -308,6 +310,11 @@ export class QuotingKernel {
     this.runTick(slot, 'manual');
   }
 
+  /** The latest sync asked for in a market (settles once its venue calls are done), or null. */
+  lastSync(marketId: Bytes32): Promise<void> | null {
+    return this.lastSyncs.get(lower(marketId)) ?? null;
+  }
+
   /** Wait until every sync asked for so far has been carried out. */
   async flush(): Promise<void> {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
@@ -435,7 +442,12 @@ export class QuotingKernel {
       this.log.error({ marketId, err: (err as Error).message }, 'order sync failed');
     });
     this.pending.add(p);
-    void p.finally(() => this.pending.delete(p));
+    const k = lower(marketId);
+    this.lastSyncs.set(k, p);
+    void p.finally(() => {
+      this.pending.delete(p);
+      if (this.lastSyncs.get(k) === p) this.lastSyncs.delete(k);
+    });
   }
 
   private kill(reason: RiskReason, detail: string): void {

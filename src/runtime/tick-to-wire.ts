@@ -5,6 +5,7 @@
  *   const meter = new TickToWireMeter({ tickToWire: (s) => h1.observe(s), throttle: (s) => h2.observe(s) });
  *   meter.bookEvent(marketId)            // the feed sink, for every book snapshot/delta, before the kernel sees it
  *   meter.tickStart(marketId, cause)     // QuotingKernel onTickStart
+ *   meter.tickEnd(marketId, sync)        // QuotingKernel onTick, with kernel.lastSync(marketId)
  *   meter.write(marketId)                // the live venue's onWrite, when a signed request is written
  *
  * Rules (each a fix of what the old gauge did):
@@ -14,7 +15,9 @@
  * - a housekeeping or manual tick arms nothing and discards any cause, and EVERY tick start disarms
  *   what the previous tick armed: a book event whose tick sent nothing is never charged to a later
  *   timer- or fill-driven order;
- * - a write consumes the arm (one observation per caused send).
+ * - a write consumes the arm (one observation per caused send); when the tick's sync has settled
+ *   without writing (its desired set matched what rests), the arm is dropped, so a later write
+ *   outside any tick (a retry, a reconcile's re-place) is not charged to that event either.
  * The wall clock here is performance.now(): the runtime layer, not a pure one.
  */
 import type { TickCause } from './quoting-kernel.ts';
@@ -30,7 +33,8 @@ const lower = (s: string): string => s.toLowerCase();
 
 export class TickToWireMeter {
   private readonly pending = new Map<string, number>();
-  private readonly armed = new Map<string, number>();
+  private readonly armed = new Map<string, { from: number; gen: number }>();
+  private gen = 0;
   private readonly sink: TickToWireSink;
   private readonly now: () => number;
 
@@ -53,19 +57,31 @@ export class TickToWireMeter {
     if (cause === 'throttled') {
       const t = this.now();
       this.sink.throttle(Math.max(0, t - at) / 1000);
-      this.armed.set(k, t);
+      this.armed.set(k, { from: t, gen: ++this.gen });
     } else {
       this.sink.throttle(0);
-      this.armed.set(k, at);
+      this.armed.set(k, { from: at, gen: ++this.gen });
     }
+  }
+
+  /** The tick's sync: once it settles, whatever it did not write is no longer owed to the event. */
+  tickEnd(marketId: string, sync: Promise<unknown> | null): void {
+    const k = lower(marketId);
+    const a = this.armed.get(k);
+    if (!a) return;
+    const drop = (): void => {
+      if (this.armed.get(k)?.gen === a.gen) this.armed.delete(k);
+    };
+    if (sync === null) drop();
+    else void sync.then(drop, drop);
   }
 
   write(marketId: string | null): void {
     if (marketId === null) return;
     const k = lower(marketId);
-    const from = this.armed.get(k);
-    if (from === undefined) return;
+    const a = this.armed.get(k);
+    if (a === undefined) return;
     this.armed.delete(k);
-    this.sink.tickToWire(Math.max(0, this.now() - from) / 1000);
+    this.sink.tickToWire(Math.max(0, this.now() - a.from) / 1000);
   }
 }

@@ -58,3 +58,24 @@ test('one observation per caused send', () => {
   m.write('0xA');
   assert.equal(wire.length, 1);
 });
+
+test("a tick whose sync settled without writing owes nothing: a later write outside a tick is not charged", async () => {
+  const { m, wire, at } = meter();
+  at(0);
+  m.bookEvent('0xA');
+  m.tickStart('0xA', 'event');
+  m.tickEnd('0xA', Promise.resolve());
+  await new Promise((r) => setImmediate(r));
+  at(2000);
+  m.write('0xA');
+  assert.deepEqual(wire, []);
+  // a sync still running keeps the arm: its write is the caused send
+  m.bookEvent('0xA');
+  m.tickStart('0xA', 'event');
+  let settle!: () => void;
+  m.tickEnd('0xA', new Promise<void>((r) => (settle = r)));
+  at(2001);
+  m.write('0xA');
+  settle();
+  assert.equal(wire.length, 1);
+});
