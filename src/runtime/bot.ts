@@ -401,6 +401,8 @@ async function wire(
     },
   });
   const k = kernel;
+  // a start-up failure from here on must not leave the kernel's timers ticking (shutdown stops it too)
+  cleanups.push(() => k.stop());
   // ---- metrics ----
   const readiness = botReadiness({
     orderManager: om,
