@@ -432,8 +432,9 @@ async function wire(
   if (endpoint) cleanups.push(() => endpoint!.close());
   // from here on this run may hold orders at the venue: a stop request during the rest of start-up
   // cancels them before startBot gives up (the kill switch and halts do the same through shutdown)
+  let started = false;
   cleanups.push(async () => {
-    if (!signal?.aborted) return;
+    if (started || !signal?.aborted) return;
     k.stop();
     const r = await om.cancelAll();
     log.info({ cancelled: r.cancelled, remaining: r.remaining }, 'stopped during start-up: orders cancelled');
@@ -445,6 +446,7 @@ async function wire(
   cleanups.push(schedulePeriodicReconcile(om, clock, cfg.orders.reconcileIntervalMs));
 
   log.info({ metrics: endpoint?.url ?? 'off', trader: venue.trader }, 'quoting');
+  started = true;
 
   // ---- stopping ----
   let stopped: Promise<CancelAllResult> | null = null;

@@ -89,3 +89,31 @@ watchdog:
     c.proc.kill('SIGKILL');
   }
 });
+
+test('embedded local exchange: the watchdog says it cannot reach the blocked exchange and exits 5', async () => {
+  const block = join(dir, 'block-embedded');
+  writeFileSync(block, '');
+  const file = join(dir, 'embedded.yaml');
+  writeFileSync(
+    file,
+    `venue:
+  local: { seed: 3, markets: 1 }
+defaults:
+  strategy:
+    name: ${STRATEGY}
+    params: { fair: mid, bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 5 }] }
+  risk: { maxPosition: 100, maxNotional: 100 }
+markets: all
+metrics: { port: 0 }
+watchdog: { blockedLimitSeconds: 2 }
+`,
+  );
+  const c = cli(['run', '-c', file, '--log-level', 'warn', '--summary-seconds', '0'], { BOOKMAKER_TEST_BLOCK_FILE: block });
+  try {
+    const code = await withTimeout(c.exit, 60_000, 'the blocked demo did not exit');
+    assert.equal(code, 5, c.out());
+    assert.match(c.out(), /embedded local exchange runs inside this blocked process/);
+  } finally {
+    c.proc.kill('SIGKILL');
+  }
+});
