@@ -26,7 +26,8 @@ const command: CommandSpec = {
   description:
     'Quotes the configured markets until SIGINT/SIGTERM or --duration, then cancels every order and exits 0. ' +
     'A config with a `local` venue starts the embedded local exchange (no keys, no network); --base-url points at any venue instead. ' +
-    '--paper quotes on live data with simulated fills (no order is sent). Keys: BOOKMAKER_PRIVATE_KEY or --key-file, BOOKMAKER_API_KEY or --api-key.',
+    '--paper quotes on live data with simulated fills (no order is sent). Keys: BOOKMAKER_PRIVATE_KEY or --key-file, BOOKMAKER_API_KEY or --api-key. ' +
+    'Signals and --duration also end start-up at once. Exit codes: 0 stopped, 1 orders left, 2 config/flags or a busy metrics port, 3 kill switch, 4 halt, 5 watchdog (event loop blocked).',
   options: {
     config: { type: 'string', short: 'c', description: 'YAML config file', arg: 'FILE' },
     'base-url': { type: 'string', description: 'venue API base (overrides the config, including the embedded local exchange)', arg: 'URL' },
