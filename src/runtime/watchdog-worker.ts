@@ -193,6 +193,9 @@ function run(d: WatchdogWorkerData): void {
       if (m.venue.kind === 'live') {
         registerSecret(m.venue.privateKey);
         registerSecret(m.venue.apiKey);
+        // load (and compile) the client and signer now, while nothing is wrong: firing should only send
+        void import('../exchange/venue-client.ts').catch(() => undefined);
+        void import('../exchange/signing/signer.ts').catch(() => undefined);
       }
     } else if (m.type === 'close') {
       clearInterval(timer);
