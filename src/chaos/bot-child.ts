@@ -128,6 +128,15 @@ async function main(): Promise<void> {
     setTimeout(() => process.exit(code), 200);
   });
   send({ type: 'ready', trader: bot.trader, markets: bot.markets.length, metricsUrl: bot.metricsUrl, pid: process.pid });
+  // the health model's verdict for the referee's no-silent-not-quoting check
+  const health = setInterval(() => {
+    if (stopping) return;
+    bot.healthModel.evaluate();
+    const markets: Record<string, string> = {};
+    for (const m of bot.healthModel.markets()) markets[m.marketId.toLowerCase()] = m.state;
+    send({ type: 'health', at: Date.now(), markets });
+  }, 500);
+  health.unref();
 }
 
 main().catch((e) => {

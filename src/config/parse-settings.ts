@@ -6,7 +6,7 @@ import { LOG_LEVELS, type FeedSettings, type LogLevel, type OrderManagerSettings
 const secs = (v: number) => Math.round(v * 1000);
 
 export function parseOrders(raw: unknown, path: string): OrderManagerSettings {
-  const o = readOptionalObject(raw, path, ['priceTolerance', 'sizeTolerance', 'batchLimit', 'requoteIntervalSeconds', 'deadManExpirySeconds', 'inFlightTimeoutSeconds', 'reconcileIntervalSeconds', 'noInventory']);
+  const o = readOptionalObject(raw, path, ['priceTolerance', 'sizeTolerance', 'batchLimit', 'requoteIntervalSeconds', 'deadManExpirySeconds', 'inFlightTimeoutSeconds', 'reconcileIntervalSeconds', 'noInventory', 'reconcileScope']);
   const deadMan = readNumber(o, 'deadManExpirySeconds', path, { min: 0, max: 31_536_000 }, 0);
   // below 10 s a refresh could not reliably land before expiry: every order would lapse
   if (deadMan > 0 && deadMan < 10) throw new ConfigFieldError(at(path, 'deadManExpirySeconds'), '0 (off) or a number in [10, 31536000]', deadMan);
@@ -19,6 +19,7 @@ export function parseOrders(raw: unknown, path: string): OrderManagerSettings {
     inFlightTimeoutMs: secs(readNumber(o, 'inFlightTimeoutSeconds', path, { min: 0.1, max: 3600 }, 10)),
     reconcileIntervalMs: secs(readNumber(o, 'reconcileIntervalSeconds', path, { min: 1, max: 86_400 }, 30)),
     noInventory: readEnum<NoInventoryMode>(o, 'noInventory', path, ['buy-complement', 'sell-no-inventory'], 'buy-complement'),
+    reconcileScope: readEnum<'wallet' | 'markets'>(o, 'reconcileScope', path, ['wallet', 'markets'], 'wallet'),
   };
 }
 

@@ -4,6 +4,7 @@
  * Secrets are never part of it: keys come from the environment or key files (src/config/secrets.ts).
  */
 import type { ChainName } from '../exchange/chains.ts';
+import type { FaultProfileName, FaultSettings } from '../sim/faults.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { RiskLimits } from '../risk/types.ts';
 import type { NoInventoryMode } from '../strategy/to-orders.ts';
@@ -27,18 +28,10 @@ export interface LocalVenueSettings {
     /** mean taker arrivals per second per market */
     readonly takerRatePerSecond: number;
   };
+  /** a fault profile of src/sim/faults.ts and overrides of single settings (default none) */
   readonly faults: {
-    readonly profile: 'none' | 'light' | 'heavy';
-    readonly latencyMs: number;
-    readonly latencyJitterMs: number;
-    /** fraction of requests answered 5xx */
-    readonly errorRate: number;
-    /** 0 = off */
-    readonly rateLimitBurstEverySeconds: number;
-    readonly streamDropEverySeconds: number;
-    readonly stallEverySeconds: number;
-    /** fraction of stream events duplicated */
-    readonly duplicateRate: number;
+    readonly profile: FaultProfileName;
+    readonly overrides: Readonly<Partial<FaultSettings>>;
   };
 }
 
@@ -87,6 +80,19 @@ export interface OrderManagerSettings {
   readonly inFlightTimeoutMs: number;
   readonly reconcileIntervalMs: number;
   readonly noInventory: NoInventoryMode;
+  /**
+   * which open orders of the wallet the bot treats as its own at reconcile and shutdown: `wallet`
+   * (every order of the wallet; a dedicated wallet) or `markets` (only the configured markets; a
+   * wallet shared with a person or another instance). Default `wallet`.
+   */
+  readonly reconcileScope: 'wallet' | 'markets';
+}
+
+/** `health:` (src/config/parse-health.ts) */
+export interface HealthSettings {
+  readonly notQuotingGraceMs: number;
+  readonly strategyBudgetMs: number;
+  readonly logIntervalMs: number;
 }
 
 export interface FeedSettings {
@@ -113,6 +119,7 @@ export interface BotConfig {
   readonly metrics: { readonly port: number; readonly host: string; readonly optional: boolean };
   readonly watchdog: WatchdogSettings;
   readonly logging: { readonly level: LogLevel; readonly pretty: 'auto' | boolean };
+  readonly health: HealthSettings;
   /** key file paths (not keys); the signing engineer's secrets module reads them */
   readonly wallet: { readonly keyFile?: string; readonly apiKeyFile?: string };
 }

@@ -51,7 +51,7 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
     ordersSent: new Counter({ name: `${p}orders_sent_total`, help: 'Orders sent to the venue by action (create, resend of the same signed order, cancel)', labelNames: ['market', 'action'], registers: r }),
     ordersAccepted: new Counter({ name: `${p}orders_accepted_total`, help: 'Creates the venue accepted; duplicate="true" when a 409 duplicate showed an earlier send had placed it', labelNames: ['market', 'duplicate'], registers: r }),
     ordersCancelled: new Counter({ name: `${p}orders_cancelled_total`, help: 'Orders cancelled at the venue', labelNames: ['market'], registers: r }),
-    ordersRejected: new Counter({ name: `${p}orders_rejected_total`, help: 'Creates the venue refused, by reason code', labelNames: ['market', 'reason'], registers: r }),
+    ordersRejected: new Counter({ name: `${p}orders_rejected_total`, help: "Creates the venue refused, by the venue's code (a bounded set; unknown codes are 'other'; network, timeout, server-error when no answer had a code)", labelNames: ['market', 'reason'], registers: r }),
     cancelsFailed: new Counter({ name: `${p}cancels_failed_total`, help: 'Cancels that failed, by reason code', labelNames: ['market', 'reason'], registers: r }),
     ordersAdopted: new Counter({ name: `${p}orders_adopted_total`, help: 'Orders found at the venue and adopted into a quote slot by reconciliation', labelNames: ['market'], registers: r }),
     reconciles: new Counter({ name: `${p}reconciles_total`, help: 'Reconciliations with the venue', registers: r }),

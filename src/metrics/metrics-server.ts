@@ -20,6 +20,8 @@ export type Readiness = () => Record<string, boolean>;
 export interface MetricsServerOptions {
   registry: Registry;
   readiness?: Readiness;
+  /** more of the /readyz body (the health model's process state, reasons and per-market states) */
+  readyDetails?: () => Record<string, unknown>;
 }
 
 export interface MetricsEndpoint {
@@ -47,7 +49,7 @@ export async function respond(opts: MetricsServerOptions, method: string, path: 
   if (path === '/readyz') {
     const checks = opts.readiness ? opts.readiness() : {};
     const ready = Object.values(checks).every(Boolean);
-    return { status: ready ? 200 : 503, type: 'application/json', body: JSON.stringify({ ready, checks }) + '\n' };
+    return { status: ready ? 200 : 503, type: 'application/json', body: JSON.stringify({ ready, checks, ...(opts.readyDetails ? opts.readyDetails() : {}) }) + '\n' };
   }
   return { status: 404, type: 'text/plain', body: 'not found\n' };
 }

@@ -33,6 +33,7 @@ import { venueSnapshotFetcher } from '../exchange/stream/venue-snapshot-fetcher.
 import { createVenueClient, type VenueClient } from '../exchange/venue-client.ts';
 import { bindStoreMetrics } from '../metrics/bind-store-metrics.ts';
 import { createBotMetrics, type BotMetrics } from '../metrics/bot-metrics.ts';
+import { registerHealthMetrics } from '../metrics/health-metrics.ts';
 import { respond, startMetricsEndpoint, type MetricsEndpoint } from '../metrics/metrics-server.ts';
 import { botReadiness } from '../metrics/readiness.ts';
 import { runStartupMigration } from '../migration/startup-migration.ts';
@@ -41,11 +42,12 @@ import type { Address, Bytes32 } from '../model/order.ts';
 import type { VenuePort } from '../model/venue.ts';
 import { NonceSource } from '../orders/nonces.ts';
 import { OrderManager, type CancelAllResult } from '../orders/order-manager.ts';
+import { VenueRefusedError } from '../orders/refusal.ts';
 import { schedulePeriodicReconcile } from '../orders/periodic-reconcile.ts';
 import type { Counterparties } from '../sim/counterparties.ts';
 import type { LocalExchange } from '../sim/local-exchange.ts';
 import type { OrderManagerEvent, StateEvent } from '../state/events.ts';
-import { selectMarketView } from '../state/market-view.ts';
+import { marketPnl, selectMarketView } from '../state/market-view.ts';
 import { DEFAULT_LIMITS, type ReduceLimits } from '../state/reduce.ts';
 import { StateStore } from '../state/store.ts';
 import { filePositionStore, memoryPositionStore } from '../feeds/activity-cursor.ts';
@@ -58,7 +60,11 @@ import { oracleFeed } from '../feeds/oracle-feed.ts';
 import { tradingFeed } from '../feeds/trading-feed.ts';
 import { endedOrderNonce } from './ended-order.ts';
 import { createLiveVenue, type LiveVenue } from './live-venue.ts';
+import { HealthModel } from './health/health-model.ts';
+import { RefusalLog } from './health/refusal-log.ts';
 import { PaperVenue } from './paper-venue.ts';
+import { RunLedger } from './run-ledger.ts';
+import { buildRunReport, type RunReport } from './run-report.ts';
 import { QuotingKernel, type KernelMarket } from './quoting-kernel.ts';
 import { selectMarkets } from './select-markets.ts';
 import { TickToWireMeter } from './tick-to-wire.ts';
@@ -108,6 +114,12 @@ export interface Bot {
   readonly kernel: QuotingKernel;
   readonly orderManager: OrderManager;
   readonly health: FeedHealth;
+  /** per-market quoting state and the process state: the one source /readyz, metrics, logs and the summary read */
+  readonly healthModel: HealthModel;
+  /** the end-of-run report (call after the bot stopped; see run-report.ts) */
+  report(stopReason: string, exitCode: number): RunReport;
+  /** what /readyz answers now (also after the endpoint closed): 200 or 503 and its JSON body */
+  readyz(): { status: number; body: Record<string, unknown> };
   readonly metrics: BotMetrics;
   /** the embedded local exchange, when one was started */
   readonly localExchange: LocalExchange | null;
@@ -133,6 +145,7 @@ async function startEmbedded(s: LocalVenueSettings): Promise<VenueSetup> {
   // loaded only when used: the exchange and its agents are ~60 MB of resident code a live bot never needs
   const { createLocalExchange } = await import('../sim/local-exchange.ts');
   const { startCounterparties } = await import('../sim/counterparties.ts');
+  const { faultSettingsOf } = await import('../sim/faults.ts');
   const privateKey = `0x${randomBytes(32).toString('hex')}`;
   registerSecret(privateKey);
   const signer = createSigner({ privateKey, chain: TESTNET });
@@ -143,7 +156,7 @@ async function startEmbedded(s: LocalVenueSettings): Promise<VenueSetup> {
     apiKeys: [{ key: apiKey, wallet: signer.address }],
     initialCollateral: s.startingCollateral,
     chain: TESTNET,
-    ...(s.faults.profile !== 'none' ? { faults: s.faults.profile } : {}),
+    faults: faultSettingsOf(s.faults.profile, s.faults.overrides),
   });
   const agents = startCounterparties(local, {
     seed: s.seed,
@@ -249,10 +262,26 @@ async function wire(
   metrics.setStateSource(() => store.state, clock);
   cleanups.push(bindStoreMetrics(metrics, store));
   const health = new FeedHealth();
-  const fills = new Map<string, number>();
+  let kernel: QuotingKernel | null = null;
+  const healthModel = new HealthModel({
+    markets: marketIds,
+    state: () => store.state,
+    lastTick: (id) => kernel?.lastTick(id) ?? null,
+    killed: () => kernel?.killed ?? null,
+    clock,
+    graceMs: cfg.health.notQuotingGraceMs,
+    logIntervalMs: cfg.health.logIntervalMs,
+    logger: o.logger,
+  });
+  const healthMetrics = registerHealthMetrics(metrics.registry, () => healthModel);
+  const refusals = new RefusalLog(o.logger, cfg.health.logIntervalMs);
+  // fills, volume and fees of this run, paper fills included, each fill once (summary, report)
+  const ledger = new RunLedger();
+  ledger.bind(store);
+  const fills = ledger.fills;
+  const startedAt = clock.now();
   const wireMeter = new TickToWireMeter({ tickToWire: (sec) => metrics.tickToWire.observe(sec), throttle: (sec) => metrics.requoteThrottle.observe(sec) });
 
-  let kernel: QuotingKernel | null = null;
   let paperVenue: PaperVenue | null = null;
   let liveVenue: LiveVenue | null = null;
   /** per-order memory of the venue edge goes when the order is over (see ended-order.ts) */
@@ -289,7 +318,12 @@ async function wire(
     emit: (e: OrderManagerEvent) => {
       store.dispatch(e);
       orderEnded(e);
+      if (e.type === 'OrderRejected') {
+        refusals.note(e, clock.now());
+        healthModel.refused(e.marketId, e.ts, `${e.status ?? '-'} ${e.venueCode ?? e.reason}: ${e.message ?? ''}`);
+      } else if (e.type === 'OrderAccepted') healthModel.accepted(e.marketId, e.ts);
     },
+    ...(cfg.orders.reconcileScope === 'markets' ? { ownMarkets: marketIds } : {}),
     inFlightTimeoutMs: cfg.orders.inFlightTimeoutMs,
     ...(cfg.orders.deadManExpiryMs > 0 ? { deadManSeconds: Math.max(2, Math.round(cfg.orders.deadManExpiryMs / 1000)) } : {}),
     // an order gone without its fills seen keeps counting until the fills poll (below) reports it
@@ -298,7 +332,10 @@ async function wire(
     // fill into the balance. The paper venue reports fills itself, before an order's end.
     settleMs: paper ? 0 : Math.max(30_000, 10 * fillsPollMs(cfg)),
     onHalt: (err, result) => {
-      log.fatal({ err: err.message, remaining: result.remaining }, 'order manager halted; exiting');
+      const refused = err.cause instanceof VenueRefusedError ? err.cause : null;
+      healthModel.halt('halted', refused ? `${refused.refusal}; fix: ${refused.fix}` : err.message, refused ? 'orders-refused' : 'halted');
+      if (refused) log.fatal({ cause: refused.refusal, fix: refused.fix, remaining: result.remaining }, `venue refuses every order: ${refused.refusal}; fix: ${refused.fix}; exiting (4)`);
+      else log.fatal({ err: err.message, remaining: result.remaining }, 'order manager halted; exiting');
       void shutdown('halt', result).then(() => exitCode.resolve(EXIT_HALT));
     },
   });
@@ -314,7 +351,6 @@ async function wire(
         const ev = fe.event.event;
         wireMeter.bookEvent(ev.type === 'snapshot' ? ev.book.marketId : ev.marketId);
       }
-      if (fe.event.type === 'OrderFilled') fills.set(fe.event.marketId.toLowerCase(), (fills.get(fe.event.marketId.toLowerCase()) ?? 0) + 1);
       if (fe.event.type === 'BalanceUpdated') accountRead.resolve();
       toKernel(fe.event);
       orderEnded(fe.event);
@@ -395,7 +431,12 @@ async function wire(
     logger: o.logger,
     onTickStart: (marketId, cause) => wireMeter.tickStart(marketId, cause),
     onTick: (marketId) => wireMeter.tickEnd(marketId, kernel?.lastSync(marketId) ?? null),
+    timer: () => performance.now(),
+    strategyBudgetMs: cfg.health.strategyBudgetMs,
+    faultLogIntervalMs: cfg.health.logIntervalMs,
+    onStrategyFault: (marketId, kind) => (kind === 'error' ? healthMetrics.strategyErrors : healthMetrics.strategySlow).inc({ market: marketId }),
     onKill: (reason, detail, result) => {
+      healthModel.halt('kill-switch', `kill switch ${reason}: ${detail}`);
       log.fatal({ reason, detail, remaining: result.remaining }, 'kill switch: everything cancelled; exiting');
       void shutdown('kill-switch', result).then(() => exitCode.resolve(EXIT_KILL_SWITCH));
     },
@@ -412,17 +453,29 @@ async function wire(
     staleMs: cfg.feeds.streamIdleTimeoutMs * 2,
     halted: () => k.killed !== null,
   });
-  metrics.setReadiness(readiness);
+  // /readyz and bookmaker_ready: reconciled, not halted, and no market that should quote without a
+  // live quote past the grace (health model); a stale feed is a named reason there, after the grace
+  const ready = (): Record<string, boolean> => {
+    const r = readiness();
+    healthModel.evaluate();
+    const h = healthModel.readiness();
+    return { reconciled: r.reconciled, notHalted: r.notHalted && h.process !== 'halted', running: h.process === 'running' || h.process === 'halted', marketsQuoting: !h.reasons.some((x) => x.startsWith('market ')) };
+  };
+  metrics.setReadiness(ready);
+  const readyDetails = (): Record<string, unknown> => {
+    const h = healthModel.readiness();
+    return { process: h.process, reasons: h.reasons, markets: h.markets };
+  };
   const port = o.metricsPort ?? cfg.metrics.port;
   let endpoint: MetricsEndpoint | null = null;
   if (o.watchdog) {
     // the watchdog thread owns the socket (so /healthz fails while this loop is blocked) and
     // forwards everything else here
-    o.watchdog.serve((method, path) => respond({ registry: metrics.registry, readiness }, method, path));
+    o.watchdog.serve((method, path) => respond({ registry: metrics.registry, readiness: ready, readyDetails }, method, path));
     endpoint = o.watchdog.metricsUrl ? { url: o.watchdog.metricsUrl, close: async () => undefined } : null;
   } else {
     try {
-      endpoint = await startMetricsEndpoint({ registry: metrics.registry, port, host: cfg.metrics.host, readiness });
+      endpoint = await startMetricsEndpoint({ registry: metrics.registry, port, host: cfg.metrics.host, readiness: ready, readyDetails });
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
       if (!cfg.metrics.optional) throw new MetricsPortError(port, cfg.metrics.host, err.code ?? 'ERROR', err.message);
@@ -447,6 +500,16 @@ async function wire(
 
   log.info({ metrics: endpoint?.url ?? 'off', trader: venue.trader }, 'quoting');
   started = true;
+  healthModel.setProcess('running');
+  // the health model's clock: transitions and time per state even when nobody scrapes
+  let cancelHealthTimer: () => void = () => undefined;
+  const healthLoop = (): void => {
+    healthModel.evaluate();
+    refusals.flush(clock.now());
+    cancelHealthTimer = clock.setTimeout(healthLoop, 1_000);
+  };
+  cancelHealthTimer = clock.setTimeout(healthLoop, 1_000);
+  cleanups.push(() => cancelHealthTimer());
 
   // ---- stopping ----
   let stopped: Promise<CancelAllResult> | null = null;
@@ -455,6 +518,7 @@ async function wire(
     stopping = true;
     stopped = (async () => {
       log.info({ reason }, 'stopping: cancelling every order');
+      healthModel.setProcess('stopping');
       k.stop();
       for (const s of subs) s.unsubscribe();
       await k.flush();
@@ -467,6 +531,8 @@ async function wire(
         }
       }
       await closeVenue();
+      refusals.drain(clock.now());
+      healthModel.setProcess('stopped');
       log.info({ reason, cancelled: result.cancelled, remaining: result.remaining, ok: result.ok }, 'stopped');
       return result;
     })();
@@ -482,6 +548,30 @@ async function wire(
     kernel: k,
     orderManager: om,
     health,
+    healthModel,
+    report(stopReason, exitCode) {
+      healthModel.evaluate();
+      const times = healthModel.report();
+      return buildRunReport({
+        startedAt,
+        stoppedAt: clock.now(),
+        paper,
+        stopReason,
+        exitCode,
+        process: healthModel.process,
+        haltedBecause: healthModel.haltedBecause,
+        markets: times.map((time) => {
+          const m = store.state.markets.get(time.marketId.toLowerCase());
+          const pnl = m ? marketPnl(m) : { realised: 0n, unrealised: 0n };
+          return { time, ledger: ledger.market(time.marketId), realised: pnl.realised, unrealised: pnl.unrealised, net: m?.position.net ?? 0 };
+        }),
+      });
+    },
+    readyz() {
+      const checks = ready();
+      const ok = Object.values(checks).every(Boolean);
+      return { status: ok ? 200 : 503, body: { ready: ok, checks, ...readyDetails() } };
+    },
     metrics,
     localExchange: v.local,
     paper,

@@ -36,13 +36,14 @@ import type { VenuePort } from '../model/venue.ts';
 import type { DesiredOrder, Tolerances } from '../orders/diff.ts';
 import { OrderManager, type CancelAllResult } from '../orders/order-manager.ts';
 import { desiredOrders } from '../orders/slots.ts';
-import { INITIAL_RISK_STATE, type RiskLimits, type RiskReason, type RiskState } from '../risk/types.ts';
+import { INITIAL_RISK_STATE, type QuoteDenied, type RiskLimits, type RiskReason, type RiskState } from '../risk/types.ts';
 import type { OrderManagerEvent, StateEvent } from '../state/events.ts';
 import { selectMarketView } from '../state/market-view.ts';
 import type { StateStore } from '../state/store.ts';
 import { runStrategy, type StrategyTick } from '../strategy/run-strategy.ts';
 import { availableInventory, toOrders, type NoInventoryMode } from '../strategy/to-orders.ts';
 import type { MarketView, StrategyModule } from '../strategy/types.ts';
+import { ThrottledLog } from './health/throttled-log.ts';
 
 /** What started a tick (see QuotingKernelOptions.onTickStart). */
 export type TickCause = 'event' | 'throttled' | 'housekeeping' | 'manual';
@@ -79,13 +80,24 @@ export interface QuotingKernelOptions {
    * `manual` (tick()). The runtime's tick-to-wire meter (tick-to-wire.ts) reads it.
    */
   readonly onTickStart?: (marketId: Bytes32, cause: TickCause) => void;
-  /** after every tick of a market (terminal summary, metrics, backtest reports) */
-  readonly onTick?: (marketId: Bytes32, result: KernelTick) => void;
+  /** after every tick of a market (terminal summary, metrics, backtest reports); `view` is what the strategy saw */
+  readonly onTick?: (marketId: Bytes32, result: KernelTick, view: MarketView | null) => void;
   /** the kill switch fired and everything was cancelled */
   readonly onKill?: (reason: RiskReason, detail: string, result: CancelAllResult) => void;
   /** a broken invariant in the order manager halted it (only when the kernel built it) */
   readonly onHalt?: (err: Error, result: CancelAllResult) => void;
   readonly logger?: Logger;
+  /**
+   * A monotonic reader in ms (the runtime passes performance.now) to time each strategy call against
+   * `strategyBudgetMs`; without one no tick is timed (backtests on virtual time).
+   */
+  readonly timer?: () => number;
+  /** a strategy call (strategy + risk gate) slower than this is counted and marks its market slow, ms (default 50) */
+  readonly strategyBudgetMs?: number;
+  /** a strategy threw (or returned garbage), or ran over budget: for metrics and the health model */
+  readonly onStrategyFault?: (marketId: Bytes32, kind: 'error' | 'slow', detail: Error | number) => void;
+  /** a failing strategy is logged once with its stack, then summarised once per this interval, ms (default 10 000) */
+  readonly faultLogIntervalMs?: number;
 }
 
 /** What one tick decided (for observers; the kernel keeps the latest per market). */
@@ -97,6 +109,14 @@ export interface KernelTick {
   readonly strategyError: Error | null;
   /** a pull by a market-wide guard: its reason */
   readonly reason?: RiskReason;
+  /** the risk layer denied every quote the strategy wanted: the first denial's reason */
+  readonly deniedAll?: RiskReason;
+  /** the strategy call took longer than the budget */
+  readonly slow?: boolean;
+  /** how many quotes the strategy returned (null: it returned null); absent before a view exists or after an error */
+  readonly returned?: number | null;
+  /** the risk gate's denials on this tick */
+  readonly deniedBy?: readonly QuoteDenied[];
 }
 
 /** Market guards that time alone cannot lift: only an event (a book, a status, metadata) can. */
@@ -169,12 +189,16 @@ export class QuotingKernel {
   private cancelHousekeeping: (() => void) | null = null;
   private stopped = false;
   private killReason: RiskReason | null = null;
+  private readonly faults: ThrottledLog;
+  /** markets whose strategy failed on its last tick (lower-case ids) */
+  private readonly failing = new Set<string>();
 
   constructor(opts: QuotingKernelOptions) {
     this.opts = opts;
     this.clock = opts.clock;
     this.store = opts.store;
     this.log = (opts.logger ?? silentLogger).child({ component: 'kernel' });
+    this.faults = new ThrottledLog(opts.faultLogIntervalMs ?? 10_000);
     for (const m of opts.markets) {
       this.markets.set(lower(m.marketId), { cfg: m, risk: INITIAL_RISK_STATE, lastTickAt: Number.NEGATIVE_INFINITY, cancelTimer: null, last: null, resting: false });
     }
@@ -398,10 +422,12 @@ export class QuotingKernel {
     const view = selectMarketView(this.store.state, marketId, now);
     if (!view) {
       slot.last = { at: now, action: 'no-view', desired: [], denied: 0, strategyError: null };
-      this.opts.onTick?.(marketId, slot.last);
+      this.opts.onTick?.(marketId, slot.last, null);
       return;
     }
     let t: StrategyTick;
+    const timer = this.opts.timer;
+    const t0 = timer ? timer() : 0;
     try {
       t = runStrategy(view, slot.cfg.strategy, slot.cfg.params, slot.cfg.risk, slot.risk);
     } catch (err) {
@@ -410,21 +436,54 @@ export class QuotingKernel {
       this.send(marketId, []);
       return;
     }
+    const ms = timer ? timer() - t0 : 0;
+    const slow = ms > (this.opts.strategyBudgetMs ?? 50);
+    if (slow) this.opts.onStrategyFault?.(marketId, 'slow', ms);
     slot.risk = t.state;
     if (t.denied.length > 0) this.store.dispatchAll(t.denied);
-    if (t.strategyError) this.log.warn({ marketId, err: t.strategyError.message }, 'strategy failed; quotes pulled');
+    if (t.strategyError) this.strategyFailed(marketId, t.strategyError, now);
+    else if (this.failing.size > 0 && this.failing.has(lower(marketId))) this.strategyRecovered(marketId, now);
     const desired = t.action === 'quote' ? this.toDesired(view, t) : [];
     const reason = t.action === 'pull' && !t.strategyError ? pullReason(t) : undefined;
+    const deniedAll = reason === undefined && desired.length === 0 && t.denied.length > 0 ? t.denied[0]!.reason : undefined;
+    const returned = t.strategyError ? undefined : t.wanted === null ? null : t.wanted.length;
     slot.last =
       reason !== undefined
-        ? { at: now, action: t.action, desired, denied: t.denied.length, strategyError: null, reason }
-        : { at: now, action: t.action, desired, denied: t.denied.length, strategyError: t.strategyError };
+        ? { at: now, action: t.action, desired, denied: t.denied.length, strategyError: null, reason, slow, returned, deniedBy: t.denied }
+        : deniedAll !== undefined
+          ? { at: now, action: t.action, desired, denied: t.denied.length, strategyError: t.strategyError, deniedAll, slow, returned, deniedBy: t.denied }
+          : { at: now, action: t.action, desired, denied: t.denied.length, strategyError: t.strategyError, slow, returned, deniedBy: t.denied };
     if (t.action === 'kill') {
       this.kill(t.denied[0]?.reason ?? slot.risk.killed ?? 'KILL_DRAWDOWN', t.denied[0]?.detail ?? '');
       return;
     }
     this.send(marketId, desired);
-    this.opts.onTick?.(marketId, slot.last);
+    this.opts.onTick?.(marketId, slot.last, view);
+  }
+
+  /**
+   * A strategy that throws on every tick must not write a line per tick: its first error goes out
+   * with the stack, then one summary per interval while it keeps failing (its quotes are pulled by
+   * the tick either way).
+   */
+  private strategyFailed(marketId: Bytes32, err: Error, now: number): void {
+    this.opts.onStrategyFault?.(marketId, 'error', err);
+    const key = lower(marketId);
+    this.failing.add(key);
+    if (this.faults.hit(key, now, err.message) === 'first') {
+      this.log.error({ marketId, err: err.message, stack: err.stack }, 'strategy failed; quotes pulled (further failures of this market are summarised)');
+    }
+    this.faults.due(now, (k, sum) => {
+      this.log.error({ marketId: k, failures: sum.count, seconds: Math.round(sum.windowMs / 1000), last: sum.last }, 'strategy still failing; quotes pulled');
+    });
+  }
+
+  private strategyRecovered(marketId: Bytes32, now: number): void {
+    const key = lower(marketId);
+    this.failing.delete(key);
+    let more = 0;
+    this.faults.settle(key, now, (_k, sum) => (more = sum.count));
+    this.log.warn({ marketId, unreportedFailures: more }, 'strategy recovered; quoting again');
   }
 
   private toDesired(view: MarketView, t: StrategyTick): DesiredOrder[] {

@@ -6,6 +6,7 @@
  * Signals and --duration count from the first millisecond: during start-up they abort every
  * start-up wait and retry at once (exit 0).
  */
+import { writeFileSync } from 'node:fs';
 import type { CommandSpec, ParsedArgs } from '../args.ts';
 import { systemClock } from '../../core/clock.ts';
 import { resolvePretty } from '../../core/log-format.ts';
@@ -17,12 +18,13 @@ import { startBot, type Bot } from '../../runtime/bot.ts';
 import { LiveTerminal } from '../../runtime/live-terminal.ts';
 import { StartupAbortedError } from '../../runtime/startup-retry.ts';
 import { MetricsPortError, startWatchdog, type Watchdog } from '../../runtime/watchdog.ts';
+import { formatRunReport } from '../../runtime/run-report.ts';
 import { formatSummary, formatSummaryLine, startSummary, summaryRows } from '../../runtime/terminal-summary.ts';
 
 const command: CommandSpec = {
   name: 'run',
   summary: 'run the quoting bot (live venue, testnet, a base URL, or the embedded local exchange)',
-  usage: 'bookmaker run -c FILE [--base-url URL] [--duration S] [--paper] [--metrics-port P] [--api-key K] [--key-file F] [--log-level L]',
+  usage: 'bookmaker run -c FILE [--base-url URL] [--duration S] [--paper] [--metrics-port P] [--api-key K] [--key-file F] [--log-level L] [--report-json FILE]',
   description:
     'Quotes the configured markets until SIGINT/SIGTERM or --duration, then cancels every order and exits 0. ' +
     'A config with a `local` venue starts the embedded local exchange (no keys, no network); --base-url points at any venue instead. ' +
@@ -35,9 +37,10 @@ const command: CommandSpec = {
     paper: { type: 'boolean', description: 'live data, simulated fills: no order reaches the venue', default: false },
     'metrics-port': { type: 'number', description: 'serve /metrics, /healthz, /readyz on 127.0.0.1:PORT (0 = off; default from the config, 9464)', arg: 'PORT' },
     'api-key': { type: 'string', description: 'venue API key (default BOOKMAKER_API_KEY)', arg: 'KEY' },
-    'key-file': { type: 'string', description: 'file holding the private key (mode 0600; default BOOKMAKER_PRIVATE_KEY)', arg: 'FILE' },
+    'key-file': { type: 'string', description: 'file holding the private key (mode 0600/0400, or 0440/0640 owned by root; default BOOKMAKER_PRIVATE_KEY)', arg: 'FILE' },
     'log-level': { type: 'string', description: 'log level (logs go to stderr)', choices: LOG_LEVELS, arg: 'LEVEL' },
     'summary-seconds': { type: 'number', description: 'terminal summary interval (0 = off)', default: 3, arg: 'S' },
+    'report-json': { type: 'string', description: 'write the end-of-run report (per market volume, fills, fees, PnL, time quoting, reasons) to FILE as JSON', arg: 'FILE' },
   },
   run,
 };
@@ -131,6 +134,8 @@ async function run(args: ParsedArgs): Promise<number> {
     });
     const code = reason.kind === 'exit' ? reason.code : await bot.stop(reason.kind === 'signal' ? reason.name : 'duration');
     stopSummary();
+    const stopReason = reason.kind === 'signal' ? reason.name : reason.kind === 'duration' ? 'duration' : bot.healthModel.killSwitch ? 'kill-switch' : 'halt';
+    endOfRunReport(bot, stopReason, code, logger, o['report-json'] as string | undefined);
     process.stdout.write(`bookmaker: stopped (${reason.kind === 'signal' ? reason.name : reason.kind}), exit ${code}\n`);
     await new Promise<void>((r) => logger.flush(() => r()));
     // anything still holding the event loop (a socket in TIME_WAIT, a stray timer) must not keep us alive
@@ -144,11 +149,29 @@ async function run(args: ParsedArgs): Promise<number> {
   }
 }
 
+/** The end-of-run report: printed, logged (info), and written as JSON with --report-json. */
+function endOfRunReport(bot: Bot, stopReason: string, code: number, logger: ReturnType<typeof createLogger>, file: string | undefined): void {
+  const report = bot.report(stopReason, code);
+  process.stdout.write(formatRunReport(report).join('\n') + '\n');
+  logger.info({ report }, 'run report');
+  if (!file) return;
+  try {
+    writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
+  } catch (e) {
+    logger.error({ file, err: (e as Error).message }, '--report-json: the report could not be written');
+  }
+}
+
 function render(bot: Bot): { table: string[]; line: string } {
-  const rows = summaryRows(bot.store.state, bot.markets, bot.fills);
+  bot.healthModel.evaluate();
+  const rows = summaryRows(bot.store.state, bot.markets, bot.fills, (id) => bot.healthModel.marketState(id));
   const s = bot.store.state;
   const collateral = s.collateral === null ? '-' : (Number(s.collateral) / 1e6).toFixed(2);
   const stale = bot.health.stale(systemClock.now()).filter((n) => !n.startsWith('book:'));
-  const header = `${new Date().toISOString().slice(11, 19)} collateral ${collateral} USDC ${bot.kernel.killed ? `KILLED (${bot.kernel.killed}) ` : ''}${stale.length ? `stale: ${stale.join(',')}` : 'feeds ok'}`;
+  const quoting = rows.filter((r) => r.state === 'quoting').length;
+  const proc = bot.healthModel.process === 'running' ? '' : `${bot.healthModel.process.toUpperCase()} `;
+  const header =
+    `${new Date().toISOString().slice(11, 19)} collateral ${collateral} USDC ${proc}${bot.kernel.killed ? `KILLED (${bot.kernel.killed}) ` : ''}` +
+    `quoting ${quoting}/${rows.length}${stale.length ? ` stale: ${stale.join(',')}` : ''}${bot.paper ? ' [paper]' : ''}`;
   return { table: formatSummary(rows, header), line: formatSummaryLine(rows, header) };
 }
