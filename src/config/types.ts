@@ -115,11 +115,21 @@ export interface BotConfig {
   readonly markets: readonly MarketConfig[];
   readonly orders: OrderManagerSettings;
   readonly feeds: FeedSettings;
-  readonly metrics: { readonly port: number; readonly host: string };
+  /** `optional`: a busy or unbindable port is a warning instead of a start-up error (exit 2) */
+  readonly metrics: { readonly port: number; readonly host: string; readonly optional: boolean };
+  readonly watchdog: WatchdogSettings;
   readonly logging: { readonly level: LogLevel; readonly pretty: 'auto' | boolean };
   readonly health: HealthSettings;
   /** key file paths (not keys); the signing engineer's secrets module reads them */
   readonly wallet: { readonly keyFile?: string; readonly apiKeyFile?: string };
+}
+
+/** The event-loop watchdog (src/runtime/watchdog.ts). */
+export interface WatchdogSettings {
+  /** loop blocked this long → cancel every order from the watchdog thread, exit 5 (0 = watchdog off), ms */
+  readonly blockedLimitMs: number;
+  /** /healthz answers 503 once the loop heartbeat is older than this, ms (never above blockedLimitMs) */
+  readonly healthzLimitMs: number;
 }
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
