@@ -173,7 +173,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     kernelMarkets.push({ marketId: id as Bytes32, strategy: mc.strategy.module, params: mc.strategy.params, risk: mc.risk });
     strategies.add(mc.strategy.ref);
   }
-  const store = new StateStore({ ...DEFAULT_LIMITS, trades: config.feeds.tradeHistorySize, midSamples: config.feeds.midHistorySize });
+  const store = new StateStore({ ...DEFAULT_LIMITS, trades: config.feeds.tradeHistorySize, midSamples: config.feeds.midHistorySize, ...(config.edge ? { edge: config.edge } : {}) });
   const log = input.logger ?? silentLogger;
   let ticks = 0;
   // The order manager is built here only to give it seeded nonces; the kernel owns it otherwise.
