@@ -124,8 +124,9 @@ function floorDiv(x: bigint, d: bigint): bigint {
  * The components in 1e-6 USDC summing exactly to `targetMicro` (default: the exact total floored).
  * Each component is its exact value floored; the few units the floors lose against the target
  * (a reported total is itself a sum of floored parts, so the gap is a handful of 1e-6 USDC at most)
- * go one unit at a time to the components with the largest dropped fraction (largest remainder),
- * or are taken from the smallest when the target is below the floors' sum.
+ * go one unit at a time to the rounded components with the largest dropped fraction (largest
+ * remainder), or are taken from the smallest when the target is below the floors' sum; a component
+ * that was exact (the fees, a zero resolution) stays exact (inventory takes the gap when all are).
  */
 export function attributionMicro(a: AttributionState, mark2: number | null, targetMicro?: bigint, basis?: bigint): AttributionComponents<bigint> & { total: bigint } {
   const e = attributionExact(a, mark2, basis);
@@ -138,10 +139,14 @@ export function apportion(e: AttributionComponents<bigint>, target: bigint): Att
   const floors = KEYS.map((k) => floorDiv(e[k], SCALE2));
   const rems = KEYS.map((k, i) => e[k] - floors[i]! * SCALE2);
   let gap = target - floors.reduce((x, y) => x + y, 0n);
-  // order by remainder, largest first (ties: the fixed component order), deterministic
-  const order = [0, 1, 2, 3].sort((i, j) => (rems[j]! > rems[i]! ? 1 : rems[j]! < rems[i]! ? -1 : i - j));
-  for (let k = 0; gap > 0n; k = (k + 1) % 4, gap--) floors[order[k]!]!++;
-  for (let k = 3; gap < 0n; k = (k + 3) % 4, gap++) floors[order[k]!]!--;
+  // only components that were rounded take part: an exact one (the fees; a zero resolution) stays
+  // exact; ordered by dropped remainder, largest first (ties: the fixed component order)
+  let live = [0, 1, 2, 3].filter((i) => rems[i] !== 0n);
+  if (live.length === 0) live = [1];
+  const order = live.sort((i, j) => (rems[j]! > rems[i]! ? 1 : rems[j]! < rems[i]! ? -1 : i - j));
+  const n = order.length;
+  for (let k = 0; gap > 0n; k = (k + 1) % n, gap--) floors[order[k]!]!++;
+  for (let k = n - 1; gap < 0n; k = (k + n - 1) % n, gap++) floors[order[k]!]!--;
   return { spreadCapture: floors[0]!, inventory: floors[1]!, fees: floors[2]!, resolution: floors[3]!, total: target };
 }
 
