@@ -13,6 +13,9 @@ export interface MarketSeries {
   readonly marketId: string;
   /** recorded mid (price units, float), NaN when a side is empty */
   readonly mid: number[];
+  /** recorded best bid / ask, NaN when that side is empty */
+  readonly bestBid: number[];
+  readonly bestAsk: number[];
   /** own best bid / ask resting at the exchange, NaN when none */
   readonly bid: number[];
   readonly ask: number[];
@@ -55,7 +58,7 @@ export class RunCollector {
     this.pnlMemo = markets.map(() => ({ position: null, mid: Number.NaN, v: 0 }));
     this.midT = markets.map(() => []);
     this.midV = markets.map(() => []);
-    this.series = markets.map((marketId) => ({ marketId, mid: [], bid: [], ask: [], net: [], pnl: [] }));
+    this.series = markets.map((marketId) => ({ marketId, mid: [], bestBid: [], bestAsk: [], bid: [], ask: [], net: [], pnl: [] }));
     this.lastMid = new Float64Array(n).fill(NaN);
     this.quotedBoth = new Uint32Array(n);
     this.quotedAny = new Uint32Array(n);
@@ -130,6 +133,11 @@ export class RunCollector {
       const v = this.samplePnl(m);
       total += v;
       s.mid.push(this.lastMid[m]!);
+      const book = x.books[m];
+      const bb = book ? book.bestBid() : -1;
+      const ba = book ? book.bestAsk() : -1;
+      s.bestBid.push(bb < 0 ? NaN : bb);
+      s.bestAsk.push(ba < 0 ? NaN : ba);
       s.bid.push(top.bid < 0 ? NaN : top.bid);
       s.ask.push(top.ask < 0 ? NaN : top.ask);
       s.net.push(this.positions[m]!.net);

@@ -15,12 +15,15 @@ export interface SweepOptions {
   readonly to?: number;
   readonly spec: SweepSpec;
   readonly workers: number;
+  /** run only these grid indices (a shard, src/backtest/sweep-shard.ts); default all */
+  readonly only?: readonly number[];
   readonly onProgress?: (done: number, total: number) => void;
 }
 
 export async function runSweep(o: SweepOptions): Promise<SweepResult[]> {
   const combos = expandGrid(o.spec.grid);
-  const jobs: SweepJobRequest[] = combos.map((combo, index) => ({
+  const keep = o.only ? new Set(o.only) : null;
+  const all: SweepJobRequest[] = combos.map((combo, index) => ({
     configFile: o.configFile,
     data: o.data,
     ...(o.from !== undefined ? { from: o.from } : {}),
@@ -29,11 +32,12 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult[]> {
     index,
     combo,
   }));
-  const results: SweepJobResponse[] = new Array(jobs.length);
+  const jobs = keep ? all.filter((j) => keep.has(j.index)) : all;
+  const results = new Map<number, SweepJobResponse>();
   let done = 0;
   if (o.workers <= 0) {
     for (const j of jobs) {
-      results[j.index] = await runSweepJob(j);
+      results.set(j.index, await runSweepJob(j));
       o.onProgress?.(++done, jobs.length);
     }
   } else {
@@ -48,7 +52,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult[]> {
             else void w.terminate().then(() => resolve());
           };
           w.on('message', (res: SweepJobResponse) => {
-            results[res.index] = res;
+            results.set(res.index, res);
             o.onProgress?.(++done, jobs.length);
             feed();
           });
@@ -58,5 +62,8 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult[]> {
       ),
     );
   }
-  return results.map((r, i) => ({ index: i, combo: combos[i]!, summary: r.summary, ...(r.error ? { error: r.error } : {}) }));
+  return jobs.map((j) => {
+    const r = results.get(j.index)!;
+    return { index: j.index, combo: combos[j.index]!, summary: r.summary, ...(r.error ? { error: r.error } : {}) };
+  });
 }
