@@ -37,6 +37,9 @@ function printSummary(s: BacktestSummary, out: NodeJS.WriteStream): void {
     `  drawdown      ${f(s.maxDrawdown)} USDC, Sharpe ${f(s.sharpe.perSample, 4)}/sample (${f(s.sharpe.annualised, 1)} annualised)`,
     `  markouts      1s ${f(s.markouts['1s'].centsPerShare, 3)}¢, 10s ${f(s.markouts['10s'].centsPerShare, 3)}¢, 60s ${f(s.markouts['60s'].centsPerShare, 3)}¢`,
     `  uptime        two-sided ${(s.quoteUptime.twoSided * 100).toFixed(1)}%, orders ${s.orders.placed}, order-to-fill ${f(s.orderToFill, 1)}`,
+    `  attribution   spread ${f(s.pnl.attribution.spreadCapture)}, inventory ${f(s.pnl.attribution.inventory)}, fees ${f(s.pnl.attribution.fees)}, resolution ${f(s.pnl.attribution.resolution)} USDC`,
+    `  markouts all  ${Object.entries(s.markouts).map(([h, m]) => `${h} ${f(m.centsPerShare, 3)}¢`).join(', ')}`,
+    `  regimes       ${Object.entries(s.regimes).map(([r, v]) => `${r} ${(v * 100).toFixed(1)}%`).join(', ')}`,
   ];
   if (s.killed) lines.push(`  kill switch   ${s.killed}`);
   out.write(lines.join('\n') + '\n');
