@@ -124,7 +124,7 @@ export function heatmapChart(o: { title: string; rowName: string; colName: strin
   const cw = Math.max(70, Math.min(140, Math.floor(900 / Math.max(1, o.cols.length))));
   const ch = 34;
   const left = 150;
-  const top = 60;
+  const top = 84;
   const W = left + cw * o.cols.length + 20;
   const H = top + ch * o.rows.length + 30;
   const vals = o.cells.flat().filter((v): v is number => v !== null && Number.isFinite(v));
@@ -138,8 +138,8 @@ export function heatmapChart(o: { title: string; rowName: string; colName: strin
   };
   const parts = [`<svg class="chart heatmap" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${esc(o.title)}">`, `<rect x="0" y="0" width="${W}" height="${H}" fill="#fff"/>`];
   parts.push(`<text x="12" y="18" font-size="13" font-weight="600" fill="#222">${esc(o.title)}</text>`);
-  parts.push(`<text x="${left + (cw * o.cols.length) / 2}" y="${top - 28}" font-size="11" text-anchor="middle" fill="#333">${esc(o.colName)} →</text>`);
-  parts.push(`<text x="12" y="${top - 8}" font-size="11" fill="#333">${esc(o.rowName)} ↓</text>`);
+  parts.push(`<text x="12" y="${top - 48}" font-size="11" fill="#333">rows: ${esc(o.rowName)} ↓</text>`);
+  parts.push(`<text x="${left}" y="${top - 28}" font-size="11" fill="#333">columns: ${esc(o.colName)} →</text>`);
   o.cols.forEach((c, j) => parts.push(`<text x="${left + cw * j + cw / 2}" y="${top - 8}" font-size="11" text-anchor="middle" fill="#333">${esc(c)}</text>`));
   o.rows.forEach((r, i) => {
     parts.push(`<text x="${left - 8}" y="${top + ch * i + ch / 2}" font-size="11" text-anchor="end" dominant-baseline="middle" fill="#333">${esc(r)}</text>`);
