@@ -14,7 +14,7 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { Clock } from '../core/clock.ts';
 import { horizonLabel } from '../state/edge-settings.ts';
-import { edgeView } from '../state/edge-view.ts';
+import { edgeView, marketAttribution } from '../state/edge-view.ts';
 import type { MarketState, StoreState } from '../state/market-state.ts';
 import { REGIMES } from '../strategy/types.ts';
 
@@ -56,12 +56,12 @@ export function registerEdgeMetrics(registry: Registry, prefix: string, label: (
   gauge('regime_transitions', 'Regime changes of the market since start', ['market'], (m, _now, set) => {
     set({ market: label(m) }, m.edge.transitions);
   });
-  gauge('pnl_attribution_usdc', "PnL of the market's fills by source, USDC: spread_capture, inventory, fees, resolution (exact; they sum to the fills' PnL)", ['market', 'component'], (m, now, set) => {
-    const a = edgeView(m, now).attribution;
+  gauge('pnl_attribution_usdc', "PnL of the market's fills by source, USDC: spread_capture, inventory, fees, resolution (exact; they sum to the fills' PnL)", ['market', 'component'], (m, _now, set) => {
+    const a = marketAttribution(m);
     const market = label(m);
-    set({ market, component: 'spread_capture' }, a.spreadCapture / 1e6);
-    set({ market, component: 'inventory' }, a.inventory / 1e6);
-    set({ market, component: 'fees' }, a.fees / 1e6);
-    set({ market, component: 'resolution' }, a.resolution / 1e6);
+    set({ market, component: 'spread_capture' }, Number(a.spreadCapture) / 1e6);
+    set({ market, component: 'inventory' }, Number(a.inventory) / 1e6);
+    set({ market, component: 'fees' }, Number(a.fees) / 1e6);
+    set({ market, component: 'resolution' }, Number(a.resolution) / 1e6);
   });
 }

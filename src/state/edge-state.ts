@@ -109,8 +109,37 @@ export function emptyEdge(settings: EdgeSettings): EdgeState {
 /** Weight left after `dt` ms with half-life `h` (1 for dt ≤ 0). */
 export const decay = (dt: number, h: number): number => (dt <= 0 ? 1 : Math.pow(0.5, dt / h));
 
-function copy(e: EdgeState, c: Partial<EdgeState>): EdgeState {
-  return { ...e, ...c };
+/**
+ * A copy of `e` with the fields of `c` replaced: one explicit literal (a spread of this many fields
+ * takes V8's slow path; see marketWith in ./market-state.ts). No field of EdgeState is ever
+ * undefined, so `undefined` in `c` means "keep".
+ */
+export function edgeWith(e: EdgeState, c: Partial<EdgeState>): EdgeState {
+  return {
+    settings: c.settings === undefined ? e.settings : c.settings,
+    pending: c.pending === undefined ? e.pending : c.pending,
+    nextDue: c.nextDue === undefined ? e.nextDue : c.nextDue,
+    markouts: c.markouts === undefined ? e.markouts : c.markouts,
+    droppedPending: c.droppedPending === undefined ? e.droppedPending : c.droppedPending,
+    toxNum: c.toxNum === undefined ? e.toxNum : c.toxNum,
+    toxDen: c.toxDen === undefined ? e.toxDen : c.toxDen,
+    toxCount: c.toxCount === undefined ? e.toxCount : c.toxCount,
+    toxTs: c.toxTs === undefined ? e.toxTs : c.toxTs,
+    flowNum: c.flowNum === undefined ? e.flowNum : c.flowNum,
+    flowDen: c.flowDen === undefined ? e.flowDen : c.flowDen,
+    flowTs: c.flowTs === undefined ? e.flowTs : c.flowTs,
+    volFast: c.volFast === undefined ? e.volFast : c.volFast,
+    volSlow: c.volSlow === undefined ? e.volSlow : c.volSlow,
+    volTs: c.volTs === undefined ? e.volTs : c.volTs,
+    lastOracle: c.lastOracle === undefined ? e.lastOracle : c.lastOracle,
+    eventUntil: c.eventUntil === undefined ? e.eventUntil : c.eventUntil,
+    eventCause: c.eventCause === undefined ? e.eventCause : c.eventCause,
+    trending: c.trending === undefined ? e.trending : c.trending,
+    regime: c.regime === undefined ? e.regime : c.regime,
+    regimeSince: c.regimeSince === undefined ? e.regimeSince : c.regimeSince,
+    transitions: c.transitions === undefined ? e.transitions : c.transitions,
+    attribution: c.attribution === undefined ? e.attribution : c.attribution,
+  };
 }
 
 /**
@@ -148,13 +177,13 @@ export function settleMarkouts(e: EdgeState, now: number, mid2: number | null): 
       nextDue = Math.min(nextDue, p.ts + hs[k]!);
     }
   }
-  return copy(e, { pending: keep, nextDue, markouts: sums, toxNum, toxDen, toxCount, toxTs });
+  return edgeWith(e, { pending: keep, nextDue, markouts: sums, toxNum, toxDen, toxCount, toxTs });
 }
 
 /** An own fill: queue its markouts, fold its attribution. `mid2` = twice the mid just before it. */
 export function onFillEdge(e: EdgeState, ts: number, qty: number, yesPrice: number, fee: number, mid2: number | null): EdgeState {
   const attribution = addFill(e.attribution, { qty, price: yesPrice, fee }, mid2);
-  if (qty === 0 || e.settings.markoutHorizonsMs.length === 0) return copy(e, { attribution });
+  if (qty === 0 || e.settings.markoutHorizonsMs.length === 0) return edgeWith(e, { attribution });
   const p: PendingMarkout = { ts, sign: qty > 0 ? 1 : -1, price: yesPrice, size: Math.abs(qty), next: 0 };
   let pending = e.pending;
   let dropped = e.droppedPending;
@@ -162,13 +191,13 @@ export function onFillEdge(e: EdgeState, ts: number, qty: number, yesPrice: numb
     pending = pending.slice(pending.length - e.settings.maxPending + 1);
     dropped++;
   }
-  return copy(e, { attribution, pending: [...pending, p], nextDue: Math.min(e.nextDue, ts + e.settings.markoutHorizonsMs[0]!), droppedPending: dropped });
+  return edgeWith(e, { attribution, pending: [...pending, p], nextDue: Math.min(e.nextDue, ts + e.settings.markoutHorizonsMs[0]!), droppedPending: dropped });
 }
 
 /** The market resolved: book the jump from the last mid to the payout in the attribution. */
 export function onResolvedEdge(e: EdgeState, lastMid2: number | null, payoutYes: number): EdgeState {
   const attribution = resolveAt(e.attribution, lastMid2, payoutYes);
-  return attribution === e.attribution ? e : copy(e, { attribution });
+  return attribution === e.attribution ? e : edgeWith(e, { attribution });
 }
 
 /** A market trade: flow imbalance and the volume-burst detector. */
@@ -185,7 +214,7 @@ export function onTradeEdge(e: EdgeState, ts: number, size: number, takerBuys: b
   const fastRate = fast / s.burstFastMs;
   const slowRate = slow / s.burstSlowMs;
   const burst = fast * 1e6 >= r.burstMinSize && fastRate >= r.burstFactor * slowRate;
-  return copy(e, {
+  return edgeWith(e, {
     flowNum,
     flowDen,
     flowTs: Math.max(e.flowTs, ts),
@@ -224,12 +253,12 @@ export function onMidEdge(e: EdgeState, ts: number, mid: number, history: readon
   const move = trendRef === null ? 0 : Math.abs(mid - trendRef);
   const trending = move >= r.trendMove || (e.trending && move >= r.trendMove / 2);
   if (!jump && trending === e.trending) return e;
-  return copy(e, { trending, ...(jump ? { eventUntil: Math.max(e.eventUntil, ts + r.eventHoldMs), eventCause: 'mid-jump' as const } : {}) });
+  return edgeWith(e, { trending, ...(jump ? { eventUntil: Math.max(e.eventUntil, ts + r.eventHoldMs), eventCause: 'mid-jump' as const } : {}) });
 }
 
 /** A new oracle reading: an oracle jump is an event. */
 export function onOracleEdge(e: EdgeState, ts: number, probability: number): EdgeState {
   const r = e.settings.regime;
   const jump = e.lastOracle !== null && Math.abs(probability - e.lastOracle) >= r.oracleJump;
-  return copy(e, { lastOracle: probability, ...(jump ? { eventUntil: Math.max(e.eventUntil, ts + r.eventHoldMs), eventCause: 'oracle-jump' as const } : {}) });
+  return edgeWith(e, { lastOracle: probability, ...(jump ? { eventUntil: Math.max(e.eventUntil, ts + r.eventHoldMs), eventCause: 'oracle-jump' as const } : {}) });
 }

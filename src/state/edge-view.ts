@@ -1,10 +1,11 @@
 /**
- * The strategy's ViewEdge of one market (markouts, toxicity, flow, regime, attribution), and the
- * attribution of a market in 1e-6 USDC for metrics and summaries.
+ * The strategy's ViewEdge of one market (markouts, toxicity, flow, regime), and the exact PnL
+ * attribution of a market in 1e-6 USDC for metrics, summaries and reports.
  *
  * Entry points: `edgeView(market, now)`, `marketAttribution(market)`.
- * The markouts and attribution are remembered per market and rebuilt only when the market's edge
- * state or mark changes; the regime and the decayed weights are read at `now` on every call.
+ * The markouts are remembered per market and rebuilt only when they change; the regime and the
+ * decayed weights are read at `now` on every call. The attribution (bigint maths) is computed only
+ * when asked for, never per tick.
  */
 import type { ViewEdge, ViewMarkout } from '../strategy/types.ts';
 import { decay } from './edge-state.ts';
@@ -14,11 +15,8 @@ import { toMicro, unrealisedScaled } from './position.ts';
 import { regimeOf, toxicityAt } from './regime.ts';
 
 interface Memo {
-  edge: MarketState['edge'] | null;
-  mark2: number | null;
-  position: MarketState['position'] | null;
+  markoutSums: MarketState['edge']['markouts'] | null;
   markouts: readonly ViewMarkout[];
-  attribution: ViewEdge['attribution'];
 }
 
 const memos = new Map<string, Memo>();
@@ -64,23 +62,16 @@ function memoOf(m: MarketState): Memo {
   let memo = memos.get(m.marketId);
   if (memo === undefined) {
     if (memos.size >= MEMO_MAX) memos.clear();
-    memo = { edge: null, mark2: null, position: null, markouts: [], attribution: { spreadCapture: 0, inventory: 0, fees: 0, resolution: 0, total: 0 } };
+    memo = { markoutSums: null, markouts: [] };
     memos.set(m.marketId, memo);
   }
-  const mark2 = mark2Of(m);
-  if (memo.edge !== m.edge || memo.mark2 !== mark2 || memo.position !== m.position) {
-    const e = m.edge;
-    if (memo.edge === null || memo.edge.markouts !== e.markouts) {
-      memo.markouts = e.settings.markoutHorizonsMs.map((h, i) => {
-        const s = e.markouts[i]!;
-        return { horizonMs: h, perShare: s.size > 0 ? s.edge / s.size : null, n: s.n };
-      });
-    }
-    const a = marketAttribution(m);
-    memo.attribution = { spreadCapture: Number(a.spreadCapture), inventory: Number(a.inventory), fees: Number(a.fees), resolution: Number(a.resolution), total: Number(a.total) };
-    memo.edge = e;
-    memo.mark2 = mark2;
-    memo.position = m.position;
+  const e = m.edge;
+  if (memo.markoutSums !== e.markouts) {
+    memo.markouts = e.settings.markoutHorizonsMs.map((h, i) => {
+      const s = e.markouts[i]!;
+      return { horizonMs: h, perShare: s.size > 0 ? s.edge / s.size : null, n: s.n };
+    });
+    memo.markoutSums = e.markouts;
   }
   return memo;
 }
@@ -100,6 +91,5 @@ export function edgeView(m: MarketState, now: number): ViewEdge {
     flowImbalance: e.flowDen > 0 ? e.flowNum / e.flowDen : 0,
     flowSize: flowSize * 1e6,
     markouts: memo.markouts,
-    attribution: memo.attribution,
   };
 }

@@ -14,7 +14,7 @@ import { emptyMarket, marketWith, marketWithBook, marketWithOrders, stateWith, s
 import { PersistentMap } from './persistent-map.ts';
 import { applyFill, syncHoldings, yesTermsTrade } from './position.ts';
 import { DEFAULT_EDGE, type EdgeSettings } from './edge-settings.ts';
-import { onFillEdge, onMidEdge, onOracleEdge, onResolvedEdge, onTradeEdge, settleMarkouts } from './edge-state.ts';
+import { edgeWith, onFillEdge, onMidEdge, onOracleEdge, onResolvedEdge, onTradeEdge, settleMarkouts } from './edge-state.ts';
 import { regimeOf } from './regime.ts';
 
 export interface ReduceLimits {
@@ -187,7 +187,7 @@ function reduceMarket(m0: MarketState, e: MarketEvent, lim: ReduceLimits): Marke
   const after = reduceMarketEvent(m, e, lim);
   const r = regimeOf(after, e.ts).regime;
   if (r === after.edge.regime) return after;
-  return marketWith(after, { edge: { ...after.edge, regime: r, regimeSince: e.ts, transitions: after.edge.transitions + 1 } });
+  return marketWith(after, { edge: edgeWith(after.edge, { regime: r, regimeSince: e.ts, transitions: after.edge.transitions + 1 }) });
 }
 
 function reduceMarketEvent(m: MarketState, e: MarketEvent, lim: ReduceLimits): MarketState {

@@ -149,8 +149,9 @@ export interface ViewMarkout {
 
 /**
  * Who we trade with and what the market is doing (src/state/edge-state.ts): the inputs of the
- * adverse-selection helper (src/strategy/edge-adjust.ts). Floats: model maths, not money, except
- * `attribution`, exact 1e-6 USDC.
+ * adverse-selection helper (src/strategy/edge-adjust.ts). Floats: model maths, not money. The
+ * market's exact PnL attribution is not in the view (no strategy needs it on every tick):
+ * `marketAttribution(market)` in src/state/edge-view.ts.
  */
 export interface ViewEdge {
   readonly regime: Regime;
@@ -167,8 +168,6 @@ export interface ViewEdge {
   /** decayed taker volume behind it, 1e-6 shares */
   readonly flowSize: number;
   readonly markouts: readonly ViewMarkout[];
-  /** PnL attribution of this market's fills, 1e-6 USDC; the four sum exactly to `total` */
-  readonly attribution: { readonly spreadCapture: number; readonly inventory: number; readonly fees: number; readonly resolution: number; readonly total: number };
 }
 
 export interface MarketView {
@@ -199,7 +198,7 @@ export interface MarketView {
   readonly account: ViewAccount;
   readonly venue: ViewVenueHealth;
   readonly flags: ViewFlags;
-  /** markouts, toxicity, flow, regime and attribution; always set by the store (optional for hand-built views) */
+  /** markouts, toxicity, flow and regime; always set by the store (optional for hand-built views) */
   readonly edge?: ViewEdge;
 }
 

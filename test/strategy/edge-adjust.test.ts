@@ -11,7 +11,7 @@ import { makeView, NOW, S } from './make-view.ts';
 
 const C = 10_000;
 function edge(o: Partial<ViewEdge> = {}): ViewEdge {
-  return { regime: 'quiet', regimeSince: 0, regimeCause: null, toxicity: null, toxicityWeight: 0, flowImbalance: 0, flowSize: 0, markouts: [], attribution: { spreadCapture: 0, inventory: 0, fees: 0, resolution: 0, total: 0 }, ...o };
+  return { regime: 'quiet', regimeSince: 0, regimeCause: null, toxicity: null, toxicityWeight: 0, flowImbalance: 0, flowSize: 0, markouts: [], ...o };
 }
 const ON: EdgeGuardConfig = { ...EDGE_GUARD_DEFAULTS, enabled: true };
 
