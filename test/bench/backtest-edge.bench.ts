@@ -5,7 +5,7 @@
  * `git worktree add ../h15-base 1d73146` with a node_modules link), both loaded in this process and
  * run alternately, so load on the shared machine hits both alike. Figure: recorded events per
  * wall-second of this tree, best of N alternating pairs; baseline: the same for the base tree.
- * `npm run bench -- backtest-edge [pairs]` (default 5).
+ * `npm run bench -- backtest-edge [pairs]` (default 5); BOOKMAKER_BASE_FIRST=1 loads and runs the base first.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -47,19 +47,23 @@ async function tree(root: string, label: string): Promise<Tree> {
   };
 }
 
+// load order can favour one tree (JIT warm-up, shared dependencies): BOOKMAKER_BASE_FIRST=1 reverses it
+const baseFirst = process.env.BOOKMAKER_BASE_FIRST === '1';
+const before = baseFirst ? await tree(baseTree, `base ${baseTree}`) : null;
 const after = await tree(process.cwd(), 'this tree');
-const before = await tree(baseTree, `base ${baseTree}`);
+const base = before ?? (await tree(baseTree, `base ${baseTree}`));
+if (baseFirst) await base.run();
 await after.run();
-await before.run();
+if (!baseFirst) await base.run();
 const a: Awaited<ReturnType<Tree['run']>>[] = [];
 const b: Awaited<ReturnType<Tree['run']>>[] = [];
 for (let i = 0; i < pairs; i++) {
   // alternate which goes first, so neither always runs on a warmer or cooler machine
-  if (i % 2 === 0) {
+  if ((i % 2 === 0) !== baseFirst) {
     a.push(await after.run());
-    b.push(await before.run());
+    b.push(await base.run());
   } else {
-    b.push(await before.run());
+    b.push(await base.run());
     a.push(await after.run());
   }
 }
