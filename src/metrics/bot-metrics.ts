@@ -95,7 +95,12 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
     },
   };
   let readiness: (() => Record<string, boolean>) | null = null;
-  if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
+  if (opts.defaultMetrics ?? true) {
+    collectDefaultMetrics({ register: registry });
+    // gauges named like counters fail `promtool check metrics`; their labelled forms
+    // (nodejs_active_handles{type}, nodejs_active_requests{type}, nodejs_active_resources{type}) stay
+    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(name);
+  }
   new Gauge({
     name: `${p}ready`,
     help: '1 when feeds are live, orders reconciled and the bot not halted',

@@ -199,8 +199,13 @@ export async function startBot(o: BotOptions): Promise<Bot> {
   const clock = o.clock ?? systemClock;
   const log = o.logger.child({ component: 'bot' });
   const paper = o.paper ?? false;
-  if (o.signal?.aborted) throw new StartupAbortedError(String(o.signal.reason ?? 'stop'));
+  // keys and config are checked even when a stop came first: a bad key is reported (exit 2), not hidden
   const v = await setupVenue(o);
+  if (o.signal?.aborted) {
+    v.agents?.stop();
+    await v.local?.close();
+    throw new StartupAbortedError(String(o.signal.reason ?? 'stop'));
+  }
   if (o.watchdog) {
     if (paper) o.watchdog.arm({ kind: 'paper' });
     else if (v.local) o.watchdog.arm({ kind: 'embedded' });

@@ -9,7 +9,8 @@
  * Instrumented as the bot runs it (issue 11): the bot's metrics registry (default process/Node.js
  * metrics on), the tick-to-wire meter on the kernel's onTickStart/onTick and the venue's onWrite,
  * every request observed in bookmaker_api_latency_seconds as the transport does, and the watchdog's
- * heartbeat timer bumping a SharedArrayBuffer counter every 100 ms.
+ * heartbeat timer bumping a SharedArrayBuffer counter every 100 ms, and the health model's strategy
+ * timing (timer + 50 ms budget).
  *
  *   npm run bench -- tick-to-wire [--ticks N]
  */
@@ -118,6 +119,9 @@ async function measure(pure: boolean, ticks: number): Promise<{ lat: Float64Arra
     markets: [{ marketId: M, strategy: bands, params, risk }],
     requoteIntervalMs: 0,
     housekeepingMs: 0,
+    // the health model's strategy timing, as the bot wires it
+    timer: () => performance.now(),
+    strategyBudgetMs: 50,
     onTickStart: (id, cause) => meter.tickStart(id, cause),
     onTick: (id) => meter.tickEnd(id, kernel.lastSync(id)),
   });
