@@ -1,7 +1,7 @@
 /** `orders:`, `feeds:`, `metrics:`, `logging:` and `wallet:` sections (all optional, with defaults). */
 import type { NoInventoryMode } from '../strategy/to-orders.ts';
 import { ConfigFieldError, at, readBoolean, readEnum, readNumber, readOptionalObject, readOptionalString, readString } from './fields.ts';
-import { LOG_LEVELS, type FeedSettings, type LogLevel, type OrderManagerSettings } from './types.ts';
+import { LOG_LEVELS, type FeedSettings, type LogLevel, type OrderManagerSettings, type WatchdogSettings } from './types.ts';
 
 const secs = (v: number) => Math.round(v * 1000);
 
@@ -38,9 +38,21 @@ export function parseFeeds(raw: unknown, path: string): FeedSettings {
   };
 }
 
-export function parseMetrics(raw: unknown, path: string): { port: number; host: string } {
-  const o = readOptionalObject(raw, path, ['port', 'host']);
-  return { port: readNumber(o, 'port', path, { min: 0, max: 65535, integer: true }, 9464), host: readString(o, 'host', path, '127.0.0.1') };
+export function parseMetrics(raw: unknown, path: string): { port: number; host: string; optional: boolean } {
+  const o = readOptionalObject(raw, path, ['port', 'host', 'optional']);
+  return {
+    port: readNumber(o, 'port', path, { min: 0, max: 65535, integer: true }, 9464),
+    host: readString(o, 'host', path, '127.0.0.1'),
+    optional: o.optional === undefined ? false : readBoolean(o, 'optional', path),
+  };
+}
+
+export function parseWatchdog(raw: unknown, path: string): WatchdogSettings {
+  const o = readOptionalObject(raw, path, ['blockedLimitSeconds', 'healthzLimitSeconds']);
+  const blocked = readNumber(o, 'blockedLimitSeconds', path, { min: 0, max: 3600 }, 5);
+  if (blocked > 0 && blocked < 1) throw new ConfigFieldError(at(path, 'blockedLimitSeconds'), '0 (off) or a number in [1, 3600]', blocked);
+  const healthz = readNumber(o, 'healthzLimitSeconds', path, { min: 0.5, max: 3600 }, 2);
+  return { blockedLimitMs: secs(blocked), healthzLimitMs: secs(blocked > 0 ? Math.min(healthz, blocked) : healthz) };
 }
 
 export function parseLogging(raw: unknown, path: string): { level: LogLevel; pretty: 'auto' | boolean } {

@@ -7,6 +7,7 @@ import type { ChainName } from '../exchange/chains.ts';
 import type { FaultProfileName, FaultSettings } from '../sim/faults.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { RiskLimits } from '../risk/types.ts';
+import type { EdgeSettings } from '../state/edge-settings.ts';
 import type { NoInventoryMode } from '../strategy/to-orders.ts';
 import type { MarketStatus, StrategyModule } from '../strategy/types.ts';
 
@@ -108,6 +109,7 @@ export interface FeedSettings {
   readonly tradeHistorySize: number;
 }
 
+
 export interface BotConfig {
   /** the file it came from ('' when built from an object) */
   readonly file: string;
@@ -115,11 +117,23 @@ export interface BotConfig {
   readonly markets: readonly MarketConfig[];
   readonly orders: OrderManagerSettings;
   readonly feeds: FeedSettings;
-  readonly metrics: { readonly port: number; readonly host: string };
+  /** `optional`: a busy or unbindable port is a warning instead of a start-up error (exit 2) */
+  readonly metrics: { readonly port: number; readonly host: string; readonly optional: boolean };
+  readonly watchdog: WatchdogSettings;
   readonly logging: { readonly level: LogLevel; readonly pretty: 'auto' | boolean };
   readonly health: HealthSettings;
   /** key file paths (not keys); the signing engineer's secrets module reads them */
   readonly wallet: { readonly keyFile?: string; readonly apiKeyFile?: string };
+  /** markout horizons, toxicity and regime thresholds (`edge:`; src/config/parse-edge.ts); default DEFAULT_EDGE */
+  readonly edge?: EdgeSettings;
+}
+
+/** The event-loop watchdog (src/runtime/watchdog.ts). */
+export interface WatchdogSettings {
+  /** loop blocked this long → cancel every order from the watchdog thread, exit 5 (0 = watchdog off), ms */
+  readonly blockedLimitMs: number;
+  /** /healthz answers 503 once the loop heartbeat is older than this, ms (never above blockedLimitMs) */
+  readonly healthzLimitMs: number;
 }
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';

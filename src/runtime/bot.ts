@@ -34,7 +34,7 @@ import { createVenueClient, type VenueClient } from '../exchange/venue-client.ts
 import { bindStoreMetrics } from '../metrics/bind-store-metrics.ts';
 import { createBotMetrics, type BotMetrics } from '../metrics/bot-metrics.ts';
 import { registerHealthMetrics } from '../metrics/health-metrics.ts';
-import { startMetricsEndpoint, type MetricsEndpoint } from '../metrics/metrics-server.ts';
+import { respond, startMetricsEndpoint, type MetricsEndpoint } from '../metrics/metrics-server.ts';
 import { botReadiness } from '../metrics/readiness.ts';
 import { runStartupMigration } from '../migration/startup-migration.ts';
 import { ConfigError } from '../model/errors.ts';
@@ -67,7 +67,9 @@ import { RunLedger } from './run-ledger.ts';
 import { buildRunReport, type RunReport } from './run-report.ts';
 import { QuotingKernel, type KernelMarket } from './quoting-kernel.ts';
 import { selectMarkets } from './select-markets.ts';
-import { retryStartupStep } from './startup-retry.ts';
+import { TickToWireMeter } from './tick-to-wire.ts';
+import { retryStartupStep, StartupAbortedError, untilAborted } from './startup-retry.ts';
+import { MetricsPortError, type Watchdog } from './watchdog.ts';
 
 export const EXIT_OK = 0;
 export const EXIT_ORDERS_LEFT = 1;
@@ -91,6 +93,16 @@ export interface BotOptions {
   activityStateFile?: string;
   /** wait at most this long for first books before reconciling (default 5 000 ms) */
   warmupMs?: number;
+  /**
+   * A stop request during start-up (SIGINT/SIGTERM, --duration): every start-up wait and retry
+   * pause ends at once, anything placed is cancelled, and startBot rejects with StartupAbortedError.
+   */
+  signal?: AbortSignal;
+  /**
+   * The event-loop watchdog (watchdog.ts): when given, it owns the metrics socket (the bot answers
+   * its forwarded /metrics and /readyz) and is armed with the venue's keys to cancel from its thread.
+   */
+  watchdog?: Watchdog;
 }
 
 export interface Bot {
@@ -187,7 +199,13 @@ export async function startBot(o: BotOptions): Promise<Bot> {
   const clock = o.clock ?? systemClock;
   const log = o.logger.child({ component: 'bot' });
   const paper = o.paper ?? false;
+  if (o.signal?.aborted) throw new StartupAbortedError(String(o.signal.reason ?? 'stop'));
   const v = await setupVenue(o);
+  if (o.watchdog) {
+    if (paper) o.watchdog.arm({ kind: 'paper' });
+    else if (v.local) o.watchdog.arm({ kind: 'embedded' });
+    else if (v.privateKey && v.apiKey) o.watchdog.arm({ kind: 'live', baseUrl: v.baseUrl, chain: v.chain, apiKey: v.apiKey, privateKey: v.privateKey, batchLimit: o.config.orders.batchLimit });
+  }
   const cleanups: (() => Promise<void> | void)[] = [];
   const closeVenue = async (): Promise<void> => {
     v.agents?.stop();
@@ -196,8 +214,14 @@ export async function startBot(o: BotOptions): Promise<Bot> {
   try {
     return await wire(o, v, clock, log, paper, cleanups, closeVenue);
   } catch (e) {
-    for (const c of cleanups.reverse()) await c();
-    await closeVenue();
+    const undo = (async () => {
+      for (const c of cleanups.reverse()) await c();
+      await closeVenue();
+    })();
+    // a stop request must end start-up within a second: a connection attempt still hanging (no
+    // network) is not waited for; the process exits with its sockets
+    if (e instanceof StartupAbortedError) await Promise.race([undo.catch(() => undefined), new Promise((r) => setTimeout(r, 500).unref())]);
+    else await undo;
     throw e;
   }
 }
@@ -212,22 +236,29 @@ async function wire(
   closeVenue: () => Promise<void>,
 ): Promise<Bot> {
   const cfg = o.config;
-  const client: VenueClient = createVenueClient({ baseUrl: v.baseUrl, chain: v.chain, ...(v.apiKey ? { apiKey: v.apiKey } : {}), logger: o.logger });
+  const metrics = createBotMetrics();
+  const client: VenueClient = createVenueClient({
+    baseUrl: v.baseUrl,
+    chain: v.chain,
+    ...(v.apiKey ? { apiKey: v.apiKey } : {}),
+    logger: o.logger,
+    onResponse: (r) => metrics.apiLatency.observe({ method: r.method, endpoint: r.endpoint, status: r.status }, r.seconds),
+  });
   cleanups.push(() => client.close());
   const signer: Signer | null = v.privateKey ? createSigner({ privateKey: v.privateKey, chain: v.chain }) : null;
 
-  const markets: KernelMarket[] = await retryStartupStep('select markets', () => selectMarkets(client, cfg.markets), { clock, log });
+  const signal = o.signal;
+  const markets: KernelMarket[] = await retryStartupStep('select markets', () => selectMarkets(client, cfg.markets), { clock, log, ...(signal ? { signal } : {}) });
   const marketIds = markets.map((m) => m.marketId);
   log.info({ venue: v.baseUrl, markets: marketIds.length, paper, embedded: v.local !== null }, 'markets selected');
 
   if (signer && !paper) {
     // safe to re-run from the start (protocol.md §6): a transient failure midway retries the whole flow
-    const report = await retryStartupStep('start-up migration', () => runStartupMigration({ api: client.migration, signer, clock, logger: o.logger, restore: 'restore' }), { clock, log });
+    const report = await retryStartupStep('start-up migration', () => runStartupMigration({ api: client.migration, signer, clock, logger: o.logger, restore: 'restore' }), { clock, log, ...(signal ? { signal } : {}) });
     log.info({ outcome: report.outcome, steps: report.steps }, 'start-up migration');
   }
 
   const store = new StateStore(storeLimits(cfg));
-  const metrics = createBotMetrics();
   metrics.setStateSource(() => store.state, clock);
   cleanups.push(bindStoreMetrics(metrics, store));
   const health = new FeedHealth();
@@ -249,7 +280,7 @@ async function wire(
   ledger.bind(store);
   const fills = ledger.fills;
   const startedAt = clock.now();
-  const lastBookAt = new Map<string, number>();
+  const wireMeter = new TickToWireMeter({ tickToWire: (sec) => metrics.tickToWire.observe(sec), throttle: (sec) => metrics.requoteThrottle.observe(sec) });
 
   let paperVenue: PaperVenue | null = null;
   let liveVenue: LiveVenue | null = null;
@@ -271,14 +302,8 @@ async function wire(
       client,
       signer: signer!,
       batchLimit: cfg.orders.batchLimit,
-      // tick-to-wire: from the last book event of the market to its signed request (a requote
-      // caused by a fill or a timer has no fresh book event and is not counted)
-      onWrite: (marketId) => {
-        const t = marketId ? lastBookAt.get(marketId.toLowerCase()) : undefined;
-        if (t === undefined) return;
-        lastBookAt.delete(marketId!.toLowerCase());
-        metrics.tickToWire.observe((performance.now() - t) / 1000);
-      },
+      // tick-to-wire: from the book event that caused the send (see tick-to-wire.ts)
+      onWrite: (marketId) => wireMeter.write(marketId),
     });
   }
 
@@ -324,7 +349,7 @@ async function wire(
     try {
       if (fe.event.type === 'BookEventReceived' && fe.event.event.type !== 'status' && fe.event.event.type !== 'trade') {
         const ev = fe.event.event;
-        lastBookAt.set((ev.type === 'snapshot' ? ev.book.marketId : ev.marketId).toLowerCase(), performance.now());
+        wireMeter.bookEvent(ev.type === 'snapshot' ? ev.book.marketId : ev.marketId);
       }
       if (fe.event.type === 'BalanceUpdated') accountRead.resolve();
       toKernel(fe.event);
@@ -383,15 +408,14 @@ async function wire(
     subs.push(tradingFeed({ client, trader: venue.trader, marketIds, clock, intervalMs: fillsPollMs(cfg), health, logger: o.logger, isTracked }).subscribe(sink));
   }
 
-  await waitForBooks(store, marketIds, clock, o.warmupMs ?? 5_000);
+  await untilAborted(waitForBooks(store, marketIds, clock, o.warmupMs ?? 5_000), signal);
   if (!paper) {
     // A restarted bot that quoted before its first positions read would count its position as 0 and
     // could quote straight past its limits (the venue holds what the last run bought); the read is
     // retried by the feed, so this waits through venue trouble, bounded so a venue that never
     // answers the balance read still gets the start-up reconcile and the dead-man cleanup.
     let cancelWait: () => void = () => undefined;
-    const waited = await Promise.race([accountRead.promise.then(() => true), new Promise<boolean>((r) => (cancelWait = clock.setTimeout(() => r(false), 60_000)))]);
-    cancelWait();
+    const waited = await untilAborted(Promise.race([accountRead.promise.then(() => true), new Promise<boolean>((r) => (cancelWait = clock.setTimeout(() => r(false), 60_000)))]), signal).finally(() => cancelWait());
     if (!waited) log.warn('no balance/positions read within 60 s; quoting with positions unknown until one lands');
   }
 
@@ -405,6 +429,8 @@ async function wire(
     noInventory: cfg.orders.noInventory,
     orderManager: om,
     logger: o.logger,
+    onTickStart: (marketId, cause) => wireMeter.tickStart(marketId, cause),
+    onTick: (marketId) => wireMeter.tickEnd(marketId, kernel?.lastSync(marketId) ?? null),
     timer: () => performance.now(),
     strategyBudgetMs: cfg.health.strategyBudgetMs,
     faultLogIntervalMs: cfg.health.logIntervalMs,
@@ -416,11 +442,8 @@ async function wire(
     },
   });
   const k = kernel;
-  const ok = await om.reconcile(undefined, k.desired());
-  if (!ok) log.warn('start-up reconcile could not read the venue; it is retried periodically');
-  for (const id of marketIds) k.tick(id);
-  cleanups.push(schedulePeriodicReconcile(om, clock, cfg.orders.reconcileIntervalMs));
-
+  // a start-up failure from here on must not leave the kernel's timers ticking (shutdown stops it too)
+  cleanups.push(() => k.stop());
   // ---- metrics ----
   const readiness = botReadiness({
     orderManager: om,
@@ -445,13 +468,38 @@ async function wire(
   };
   const port = o.metricsPort ?? cfg.metrics.port;
   let endpoint: MetricsEndpoint | null = null;
-  try {
-    endpoint = await startMetricsEndpoint({ registry: metrics.registry, port, host: cfg.metrics.host, readiness: ready, readyDetails });
-  } catch (e) {
-    log.warn({ port, err: (e as Error).message }, 'metrics endpoint could not start; continuing without it');
+  if (o.watchdog) {
+    // the watchdog thread owns the socket (so /healthz fails while this loop is blocked) and
+    // forwards everything else here
+    o.watchdog.serve((method, path) => respond({ registry: metrics.registry, readiness: ready, readyDetails }, method, path));
+    endpoint = o.watchdog.metricsUrl ? { url: o.watchdog.metricsUrl, close: async () => undefined } : null;
+  } else {
+    try {
+      endpoint = await startMetricsEndpoint({ registry: metrics.registry, port, host: cfg.metrics.host, readiness: ready, readyDetails });
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      if (!cfg.metrics.optional) throw new MetricsPortError(port, cfg.metrics.host, err.code ?? 'ERROR', err.message);
+      log.warn({ port, err: err.message }, 'metrics endpoint could not start; continuing without it (metrics.optional: true)');
+    }
   }
   if (endpoint) cleanups.push(() => endpoint!.close());
+  // from here on this run may hold orders at the venue: a stop request during the rest of start-up
+  // cancels them before startBot gives up (the kill switch and halts do the same through shutdown)
+  let started = false;
+  cleanups.push(async () => {
+    if (started || !signal?.aborted) return;
+    k.stop();
+    const r = await om.cancelAll();
+    log.info({ cancelled: r.cancelled, remaining: r.remaining }, 'stopped during start-up: orders cancelled');
+  });
+  const ok = await untilAborted(om.reconcile(undefined, k.desired()), signal);
+  if (!ok) log.warn('start-up reconcile could not read the venue; it is retried periodically');
+  if (signal?.aborted) throw new StartupAbortedError(String(signal.reason ?? 'stop'));
+  for (const id of marketIds) k.tick(id);
+  cleanups.push(schedulePeriodicReconcile(om, clock, cfg.orders.reconcileIntervalMs));
+
   log.info({ metrics: endpoint?.url ?? 'off', trader: venue.trader }, 'quoting');
+  started = true;
   healthModel.setProcess('running');
   // the health model's clock: transitions and time per state even when nobody scrapes
   let cancelHealthTimer: () => void = () => undefined;
@@ -577,8 +625,8 @@ function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
  * `feeds.tradeHistorySize`. The live bot used the reducer's defaults instead (600 mids, one a
  * second), which ignored the setting and kept filling for the first 10 minutes of every run.
  */
-export function storeLimits(cfg: Pick<BotConfig, 'feeds'>): ReduceLimits {
-  return { ...DEFAULT_LIMITS, trades: cfg.feeds.tradeHistorySize, midSamples: cfg.feeds.midHistorySize };
+export function storeLimits(cfg: Pick<BotConfig, 'feeds' | 'edge'>): ReduceLimits {
+  return { ...DEFAULT_LIMITS, trades: cfg.feeds.tradeHistorySize, midSamples: cfg.feeds.midHistorySize, ...(cfg.edge ? { edge: cfg.edge } : {}) };
 }
 
 /** Fills matter for quoting within a second; balances ride along in the same poll. */

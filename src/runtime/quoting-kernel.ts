@@ -45,6 +45,9 @@ import { availableInventory, toOrders, type NoInventoryMode } from '../strategy/
 import type { MarketView, StrategyModule } from '../strategy/types.ts';
 import { ThrottledLog } from './health/throttled-log.ts';
 
+/** What started a tick (see QuotingKernelOptions.onTickStart). */
+export type TickCause = 'event' | 'throttled' | 'housekeeping' | 'manual';
+
 /** One quoted market: its strategy module, the module's parsed params and its risk limits. */
 export interface KernelMarket {
   readonly marketId: Bytes32;
@@ -71,6 +74,12 @@ export interface QuotingKernelOptions {
   readonly inFlightTimeoutMs?: number;
   /** extra listener for the order manager's events (already dispatched into the store) */
   readonly onOrderEvent?: (e: OrderManagerEvent) => void;
+  /**
+   * At the start of every tick of a market, with what started it: `event` (an event ran it at once),
+   * `throttled` (the trailing tick of the requote throttle), `housekeeping` (the periodic round) or
+   * `manual` (tick()). The runtime's tick-to-wire meter (tick-to-wire.ts) reads it.
+   */
+  readonly onTickStart?: (marketId: Bytes32, cause: TickCause) => void;
   /** after every tick of a market (terminal summary, metrics, backtest reports); `view` is what the strategy saw */
   readonly onTick?: (marketId: Bytes32, result: KernelTick, view: MarketView | null) => void;
   /** the kill switch fired and everything was cancelled */
@@ -175,6 +184,8 @@ export class QuotingKernel {
   private readonly log: Logger;
   private readonly markets = new Map<string, MarketSlot>();
   private readonly pending = new Set<Promise<void>>();
+  /** the latest sync asked for per market (see lastSync) */
+  private readonly lastSyncs = new Map<string, Promise<void>>();
   private cancelHousekeeping: (() => void) | null = null;
   private stopped = false;
   private killReason: RiskReason | null = null;
@@ -320,7 +331,12 @@ export class QuotingKernel {
       slot.cancelTimer();
       slot.cancelTimer = null;
     }
-    this.runTick(slot);
+    this.runTick(slot, 'manual');
+  }
+
+  /** The latest sync asked for in a market (settles once its venue calls are done), or null. */
+  lastSync(marketId: Bytes32): Promise<void> | null {
+    return this.lastSyncs.get(lower(marketId)) ?? null;
   }
 
   /** Wait until every sync asked for so far has been carried out. */
@@ -352,12 +368,12 @@ export class QuotingKernel {
     if (!slot || slot.cancelTimer) return; // not ours, or a trailing tick is already due
     const wait = slot.lastTickAt + this.opts.requoteIntervalMs - this.clock.now();
     if (wait <= 0) {
-      this.runTick(slot);
+      this.runTick(slot, 'event');
       return;
     }
     slot.cancelTimer = this.clock.setTimeout(() => {
       slot.cancelTimer = null;
-      if (!this.stopped) this.runTick(slot);
+      if (!this.stopped) this.runTick(slot, 'throttled');
     }, wait);
   }
 
@@ -369,7 +385,7 @@ export class QuotingKernel {
       for (const slot of this.markets.values()) {
         if (slot.resting || slot.cancelTimer) continue;
         if (this.restsWithoutEvents(slot)) slot.resting = true;
-        else this.runTick(slot);
+        else this.runTick(slot, 'housekeeping');
       }
       if (!this.stopped) this.cancelHousekeeping = this.clock.setTimeout(loop, every);
     };
@@ -397,11 +413,12 @@ export class QuotingKernel {
     return this.orderManager.isIdle(slot.cfg.marketId);
   }
 
-  private runTick(slot: MarketSlot): void {
+  private runTick(slot: MarketSlot, cause: TickCause): void {
     if (this.stopped) return;
     const now = this.clock.now();
     slot.lastTickAt = now;
     const marketId = slot.cfg.marketId;
+    this.opts.onTickStart?.(marketId, cause);
     const view = selectMarketView(this.store.state, marketId, now);
     if (!view) {
       slot.last = { at: now, action: 'no-view', desired: [], denied: 0, strategyError: null };
@@ -484,7 +501,12 @@ export class QuotingKernel {
       this.log.error({ marketId, err: (err as Error).message }, 'order sync failed');
     });
     this.pending.add(p);
-    void p.finally(() => this.pending.delete(p));
+    const k = lower(marketId);
+    this.lastSyncs.set(k, p);
+    void p.finally(() => {
+      this.pending.delete(p);
+      if (this.lastSyncs.get(k) === p) this.lastSyncs.delete(k);
+    });
   }
 
   private kill(reason: RiskReason, detail: string): void {

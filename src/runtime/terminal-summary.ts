@@ -112,6 +112,11 @@ export interface SummaryPrinter {
   render: () => string[];
   /** the single line printed when not on a TTY (default: the table's lines joined) */
   renderLine?: () => string;
+  /**
+   * On a TTY: the terminal shared with the logs (live-terminal.ts), so log lines print above the
+   * table and the table is redrawn below them. Without it the table redraws itself in place.
+   */
+  terminal?: { frame(lines: readonly string[]): void; release(): void };
 }
 
 /** Print the summary every `everyMs`; returns a stop function that prints one last time. */
@@ -120,7 +125,9 @@ export function startSummary(p: SummaryPrinter): () => void {
   let cancel: () => void = () => undefined;
   const draw = (): void => {
     const lines = p.tty || !p.renderLine ? p.render() : [];
-    if (p.tty) {
+    if (p.tty && p.terminal) {
+      p.terminal.frame(lines);
+    } else if (p.tty) {
       // move up over the previous frame and clear it, so the table stays in place
       const up = drawn > 0 ? `\x1b[${drawn}A` : '';
       p.write(`${up}${lines.map((l) => `\x1b[2K${l}`).join('\n')}\n`);
@@ -137,5 +144,6 @@ export function startSummary(p: SummaryPrinter): () => void {
   return () => {
     cancel();
     draw();
+    p.terminal?.release();
   };
 }

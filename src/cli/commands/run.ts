@@ -1,16 +1,23 @@
 /**
  * `bookmaker run -c FILE`: the quoting bot (src/runtime/bot.ts) with a live terminal summary.
  * Stops on SIGINT/SIGTERM or after --duration: cancels every order, flushes, exits 0 when the venue
- * reports nothing of ours open. The kill switch exits 3, an order-manager halt 4, orders left 1.
+ * reports nothing of ours open. The kill switch exits 3, an order-manager halt 4, orders left 1,
+ * the watchdog (event loop blocked) 5, a config or start-up error (a busy metrics port) 2.
+ * Signals and --duration count from the first millisecond: during start-up they abort every
+ * start-up wait and retry at once (exit 0).
  */
 import { writeFileSync } from 'node:fs';
 import type { CommandSpec, ParsedArgs } from '../args.ts';
 import { systemClock } from '../../core/clock.ts';
+import { resolvePretty } from '../../core/log-format.ts';
 import { createLogger } from '../../core/logger.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { LOG_LEVELS } from '../../config/types.ts';
 import { BadInputError } from '../../model/errors.ts';
 import { startBot, type Bot } from '../../runtime/bot.ts';
+import { LiveTerminal } from '../../runtime/live-terminal.ts';
+import { StartupAbortedError } from '../../runtime/startup-retry.ts';
+import { MetricsPortError, startWatchdog, type Watchdog } from '../../runtime/watchdog.ts';
 import { formatRunReport } from '../../runtime/run-report.ts';
 import { formatSummary, formatSummaryLine, startSummary, summaryRows } from '../../runtime/terminal-summary.ts';
 
@@ -21,7 +28,8 @@ const command: CommandSpec = {
   description:
     'Quotes the configured markets until SIGINT/SIGTERM or --duration, then cancels every order and exits 0. ' +
     'A config with a `local` venue starts the embedded local exchange (no keys, no network); --base-url points at any venue instead. ' +
-    '--paper quotes on live data with simulated fills (no order is sent). Keys: BOOKMAKER_PRIVATE_KEY or --key-file, BOOKMAKER_API_KEY or --api-key.',
+    '--paper quotes on live data with simulated fills (no order is sent). Keys: BOOKMAKER_PRIVATE_KEY or --key-file, BOOKMAKER_API_KEY or --api-key. ' +
+    'Signals and --duration also end start-up at once. Exit codes: 0 stopped, 1 orders left, 2 config/flags or a busy metrics port, 3 kill switch, 4 halt, 5 watchdog (event loop blocked).',
   options: {
     config: { type: 'string', short: 'c', description: 'YAML config file', arg: 'FILE' },
     'base-url': { type: 'string', description: 'venue API base (overrides the config, including the embedded local exchange)', arg: 'URL' },
@@ -49,44 +57,79 @@ async function run(args: ParsedArgs): Promise<number> {
   const summaryEvery = (o['summary-seconds'] as number) * 1000;
   if (!Number.isFinite(summaryEvery) || summaryEvery < 0) throw new BadInputError('--summary-seconds', 'a number ≥ 0', o['summary-seconds']);
 
-  // signals that arrive while starting are honoured once the bot is up
+  // Signals and --duration work from the first millisecond: before the bot is up they abort its
+  // start-up (every wait and retry pause ends at once); afterwards they stop it.
   let stopRequest: ((s: Stop) => void) | null = null;
   let early: Stop | null = null;
-  const onSignal = (name: string) => () => {
-    const s: Stop = { kind: 'signal', name };
+  const startup = new AbortController();
+  const request = (s: Stop): void => {
     if (stopRequest) stopRequest(s);
-    else early ??= s;
+    else {
+      early ??= s;
+      startup.abort(s.kind === 'signal' ? s.name : 'duration');
+    }
   };
+  const onSignal = (name: string) => () => request({ kind: 'signal', name });
   const sigint = onSignal('SIGINT');
   const sigterm = onSignal('SIGTERM');
   process.on('SIGINT', sigint);
   process.on('SIGTERM', sigterm);
+  const secs = o.duration as number | undefined;
+  const cancelDuration = secs !== undefined ? systemClock.setTimeout(() => request({ kind: 'duration' }), secs * 1000) : () => undefined;
+  let watchdog: Watchdog | null = null;
   try {
     const config = await loadConfig(file, { env: process.env });
     const tty = process.stdout.isTTY === true;
+    const errTty = process.stderr.isTTY === true;
     const embedded = config.venue.kind === 'local' && !o['base-url'];
     // on a terminal the summary is the interface: keep info logs out of its way unless asked
     const level = (o['log-level'] as string | undefined) ?? (tty && embedded ? 'warn' : config.logging.level);
-    const logger = createLogger({ level });
-    const bot = await startBot({
-      config,
-      logger,
-      paper: o.paper === true,
-      ...(o['base-url'] ? { baseUrl: o['base-url'] as string } : {}),
-      ...(o['api-key'] ? { apiKey: o['api-key'] as string } : {}),
-      ...(o['key-file'] ? { keyFile: o['key-file'] as string } : {}),
-      ...(metricsPort !== undefined ? { metricsPort } : {}),
-    });
+    const pretty = resolvePretty(config.logging.pretty, errTty);
+    // logs above, summary below: one terminal object draws both when both streams are the terminal
+    const term = tty && errTty && summaryEvery > 0 ? new LiveTerminal(process.stdout) : null;
+    const logger = createLogger({ level, pretty, colors: pretty && errTty, destination: term ? term.sink(process.stderr) : process.stderr });
+    const port = metricsPort ?? config.metrics.port;
+    if (config.watchdog.blockedLimitMs > 0) {
+      const wdOpts = { blockedLimitMs: config.watchdog.blockedLimitMs, healthzLimitMs: config.watchdog.healthzLimitMs, log: { level, pretty, colors: pretty && errTty } };
+      try {
+        watchdog = await startWatchdog({ ...wdOpts, metrics: port === 0 ? null : { port, host: config.metrics.host } });
+      } catch (e) {
+        if (!(e instanceof MetricsPortError) || !config.metrics.optional) throw e;
+        logger.warn({ port, err: e.message }, 'metrics endpoint could not start; continuing without it (metrics.optional: true)');
+        watchdog = await startWatchdog({ ...wdOpts, metrics: null });
+      }
+    }
+    let bot: Bot;
+    try {
+      bot = await startBot({
+        config,
+        logger,
+        paper: o.paper === true,
+        signal: startup.signal,
+        ...(watchdog ? { watchdog } : {}),
+        ...(o['base-url'] ? { baseUrl: o['base-url'] as string } : {}),
+        ...(o['api-key'] ? { apiKey: o['api-key'] as string } : {}),
+        ...(o['key-file'] ? { keyFile: o['key-file'] as string } : {}),
+        ...(metricsPort !== undefined ? { metricsPort } : {}),
+      });
+    } catch (e) {
+      if (!(e instanceof StartupAbortedError)) throw e;
+      process.stdout.write(`bookmaker: stopped during start-up (${e.reason}), exit 0\n`);
+      await new Promise<void>((r) => logger.flush(() => r()));
+      setTimeout(() => process.exit(0), 1_000).unref();
+      return 0;
+    }
     process.stdout.write(
       `bookmaker: quoting ${bot.markets.length} market(s) on ${bot.baseUrl}${embedded ? ' (embedded local exchange)' : ''}${bot.paper ? ' [paper]' : ''}\n` +
         `metrics: ${bot.metricsUrl ? `${bot.metricsUrl}/metrics  (${bot.metricsUrl}/healthz, ${bot.metricsUrl}/readyz)` : 'off'}\n`,
     );
-    const stopSummary = summaryEvery > 0 ? startSummary({ clock: systemClock, everyMs: summaryEvery, write: (s) => process.stdout.write(s), tty, render: () => render(bot).table, renderLine: () => render(bot).line }) : () => undefined;
+    const stopSummary =
+      summaryEvery > 0
+        ? startSummary({ clock: systemClock, everyMs: summaryEvery, write: (s) => process.stdout.write(s), tty, render: () => render(bot).table, renderLine: () => render(bot).line, ...(term ? { terminal: term } : {}) })
+        : () => undefined;
     const reason = await new Promise<Stop>((resolve) => {
       stopRequest = resolve;
       if (early) resolve(early);
-      const secs = o.duration as number | undefined;
-      if (secs !== undefined) systemClock.setTimeout(() => resolve({ kind: 'duration' }), secs * 1000);
       void bot.exit.then((code) => resolve({ kind: 'exit', code }));
     });
     const code = reason.kind === 'exit' ? reason.code : await bot.stop(reason.kind === 'signal' ? reason.name : 'duration');
@@ -99,6 +142,8 @@ async function run(args: ParsedArgs): Promise<number> {
     setTimeout(() => process.exit(code), 2_000).unref();
     return code;
   } finally {
+    cancelDuration();
+    await watchdog?.close();
     process.off('SIGINT', sigint);
     process.off('SIGTERM', sigterm);
   }
