@@ -74,6 +74,8 @@ export interface ExchangeServices {
    * is already resolved.
    */
   resolveMarket(idOrSlug: string, payoutYes: number, now: number, evidence?: string | null): MarketRecord;
+  /** Record a simulated oracle check (the counterparties call this) and log `oracle_update`. */
+  oracleUpdate(marketId: string, now: number, chance: number | null, posts: number): void;
 }
 
 export interface NewMarketInput {

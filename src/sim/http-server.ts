@@ -10,8 +10,9 @@ import type { ExchangeState, RequestContext } from './context.ts';
 import { HttpError, internalError, rateLimited, unauthorized, forbidden } from './http-errors.ts';
 import type { FaultInjector } from './faults.ts';
 import { RateLimiter, rateHeaders, type RateDecision } from './rate-limiter.ts';
-import type { JsonReply, Reply, Router } from './router.ts';
+import type { Handler, JsonReply, Reply, Router } from './router.ts';
 import type { ApiKeyRecord } from './records.ts';
+import type { ExchangeJournal } from './durability/exchange-journal.ts';
 
 export const BASE_PATH = '/v2';
 
@@ -22,6 +23,10 @@ export interface HttpServerDeps {
   limiter: RateLimiter;
   /** called with unexpected handler errors (never with client errors) */
   onError?: (err: unknown, method: string, path: string) => void;
+  /** with a state file: mutating requests are journalled and durable before their answer */
+  journal?: ExchangeJournal;
+  /** called after each journalled request (checkpoint policy) */
+  afterMutation?: () => void;
 }
 
 /** Bearer token of a request, or undefined. */
@@ -187,7 +192,12 @@ export async function handleRequest(deps: HttpServerDeps, req: IncomingMessage, 
     const injected = faults.serverError();
     if (injected) throw new HttpError(injected, injected === 503 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR', 'injected fault');
 
+    const journal = deps.journal;
+    const journalled = journal !== undefined && journal.writing && method !== 'GET' && method !== 'HEAD' && route.readOnly !== true;
+    if (journalled && journal.failed) throw new HttpError(503, 'SERVICE_UNAVAILABLE', 'the exchange cannot write its journal; changes are refused until it is restarted');
+
     let body: unknown;
+    let rawText = '';
     if (method !== 'GET' && method !== 'HEAD') {
       let raw: Buffer;
       try {
@@ -202,8 +212,9 @@ export async function handleRequest(deps: HttpServerDeps, req: IncomingMessage, 
       if (raw.length > 0) {
         const ct = String(req.headers['content-type'] ?? 'application/json');
         if (!/json/i.test(ct)) throw new HttpError(415, 'UNSUPPORTED_MEDIA', 'the body must be application/json');
+        rawText = raw.toString('utf8');
         try {
-          body = JSON.parse(raw.toString('utf8'));
+          body = JSON.parse(rawText);
         } catch {
           throw new HttpError(400, 'INVALID_JSON', 'body: not valid JSON', { field: 'body' });
         }
@@ -211,9 +222,14 @@ export async function handleRequest(deps: HttpServerDeps, req: IncomingMessage, 
     }
 
     const ctx: RequestContext = { method, path, params, query: url.searchParams, body, headers: req.headers, key, state, now, req, res };
-    // handlers are mostly synchronous: await only a promise (an await costs a microtask turn)
-    const answer = route.handler(ctx);
-    const reply = typeof (answer as Promise<Reply>).then === 'function' ? await answer : (answer as Reply);
+    let reply: Reply;
+    if (journalled) {
+      reply = await journalledCall(deps, journal, route.handler, ctx, rawText, url.searchParams);
+    } else {
+      // handlers are mostly synchronous: await only a promise (an await costs a microtask turn)
+      const answer = route.handler(ctx);
+      reply = typeof (answer as Promise<Reply>).then === 'function' ? await answer : (answer as Reply);
+    }
     if (reply.kind === 'handled') return;
     const pending = writeReply(res, reply, faults, rateHdrs);
     if (pending) await pending;
@@ -225,6 +241,42 @@ export async function handleRequest(deps: HttpServerDeps, req: IncomingMessage, 
     deps.onError?.(e, method, path);
     await writeReply(res, errorReply(internalError()), faults, rateHdrs)?.catch(() => undefined);
   }
+}
+
+/**
+ * Run a mutating handler as one journal record: the clock pinned, nested changes covered, and the
+ * record on disk before the answer (an answer, success or refusal, is never sent for a change that
+ * could still be lost). A request that changed nothing and was refused is not written.
+ */
+async function journalledCall(deps: HttpServerDeps, journal: ExchangeJournal, handler: Handler, ctx: RequestContext, rawText: string, query: URLSearchParams): Promise<Reply> {
+  const engine = deps.state.engine;
+  const mark = engine.changes;
+  let reply: Reply | undefined;
+  let thrown: unknown;
+  journal.enter(ctx.now);
+  try {
+    const answer = handler(ctx);
+    if (answer && typeof (answer as Promise<Reply>).then === 'function') throw new Error(`handler of ${ctx.method} ${ctx.path} is asynchronous; journalled routes must be synchronous`);
+    reply = answer as Reply;
+  } catch (e) {
+    thrown = e;
+  } finally {
+    journal.exit();
+  }
+  const ok = thrown === undefined && reply !== undefined && (reply.kind === 'handled' || reply.status < 400);
+  if (ok || engine.changes !== mark) {
+    const host = ctx.headers.host;
+    const seq = journal.request(ctx.method, ctx.path, query.toString(), rawText, ctx.key, ctx.now, typeof host === 'string' ? host : undefined);
+    try {
+      await journal.durable(seq);
+    } catch (e) {
+      deps.onError?.(e, ctx.method, ctx.path);
+      throw new HttpError(503, 'SERVICE_UNAVAILABLE', 'the change could not be made durable; changes are refused until the exchange is restarted');
+    }
+    deps.afterMutation?.();
+  }
+  if (thrown !== undefined) throw thrown;
+  return reply!;
 }
 
 export interface RunningServer {

@@ -47,7 +47,7 @@ const command: CommandSpec = {
     seed: { type: 'number', description: 'seed of every simulated choice', default: 42, arg: 'N' },
     'api-key': { type: 'string', multiple: true, description: 'an API key, its wallet and permissions (repeatable)', arg: 'KEY[:WALLET[:PERMS]]' },
     faults: { type: 'string', description: 'fault injection profile', choices: Object.keys(FAULT_PROFILES), arg: 'PROFILE' },
-    state: { type: 'string', description: 'state file: restored on start, saved on SIGTERM/SIGINT', arg: 'FILE' },
+    state: { type: 'string', description: 'state file: restored on start; every acknowledged change is journalled (FILE.wal.N) before its answer; snapshot on SIGHUP and on stop', arg: 'FILE' },
     agents: { type: 'boolean', description: 'run simulated counterparties (--no-agents to turn off)', default: true },
     markets: { type: 'number', description: 'demo markets on a fresh start', default: 4, arg: 'N' },
     'batch-limit': { type: 'number', description: 'most items per bulk call', default: 50, arg: 'N' },
@@ -60,39 +60,60 @@ const command: CommandSpec = {
     if (!Number.isSafeInteger(seed)) throw new BadInputError('--seed', 'an integer', seed);
     const given = ((o['api-key'] as string[] | undefined) ?? []).map(parseApiKeyFlag);
     const keys = given.length ? given : demoKeys(seed);
-    const ex = createLocalExchange({
-      seed,
-      apiKeys: keys,
-      markets: o.markets as number,
-      batchLimit: o['batch-limit'] as number,
-      ...(o.faults ? { faults: o.faults as string } : {}),
-      ...(o.state ? { stateFile: o.state as string } : {}),
-      onError: (e) => process.stderr.write(`sim: internal error: ${e instanceof Error ? e.message : String(e)}\n`),
-    });
-    // the migration rule and its data (restored from the state file when there is one); with demo
-    // keys, one seeded legacy account shows the whole migration flow
-    const { demoAccounts } = installMigration(ex.state, { demoLegacyAccounts: given.length ? 0 : 1 });
-    const agents = o.agents ? startCounterparties(ex, { seed }) : undefined;
-    const baseUrl = await ex.start(port);
-    process.stdout.write(`listening ${baseUrl}\n`);
-    if (!given.length) {
-      for (const k of keys) {
-        const rec = ex.state.keys.get(k.key)!;
-        process.stdout.write(`demo-key ${rec.key} wallet ${rec.wallet} perms ${rec.perms.join(',')} private-key ${rec.privateKey ?? '-'}\n`);
+    // signals first: a SIGTERM that arrives while starting up still stops cleanly (state saved)
+    let stopRequested = false;
+    let wake: (() => void) | undefined;
+    const stop = (): void => {
+      stopRequested = true;
+      wake?.();
+    };
+    let ex: ReturnType<typeof createLocalExchange> | undefined;
+    const hup = (): void => {
+      ex?.save().then(
+        () => process.stderr.write('sim: state saved (SIGHUP)\n'),
+        (e: unknown) => process.stderr.write(`sim: saving state failed: ${e instanceof Error ? e.message : String(e)}\n`),
+      );
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    process.on('SIGHUP', hup);
+    try {
+      ex = createLocalExchange({
+        seed,
+        apiKeys: keys,
+        markets: o.markets as number,
+        batchLimit: o['batch-limit'] as number,
+        ...(o.faults ? { faults: o.faults as string } : {}),
+        ...(o.state ? { stateFile: o.state as string } : {}),
+        onError: (e) => process.stderr.write(`sim: internal error: ${e instanceof Error ? e.message : String(e)}\n`),
+        onWarning: (m) => process.stderr.write(`sim: warning: ${m}\n`),
+      });
+      // the migration rule and its data (restored from the state file when there is one); with demo
+      // keys, one seeded legacy account shows the whole migration flow
+      const { demoAccounts } = installMigration(ex.state, { demoLegacyAccounts: given.length ? 0 : 1 });
+      const agents = o.agents ? startCounterparties(ex, { seed }) : undefined;
+      const baseUrl = await ex.start(port);
+      if (!stopRequested) {
+        process.stdout.write(`listening ${baseUrl}\n`);
+        if (!given.length) {
+          for (const k of keys) {
+            const rec = ex.state.keys.get(k.key)!;
+            process.stdout.write(`demo-key ${rec.key} wallet ${rec.wallet} perms ${rec.perms.join(',')} private-key ${rec.privateKey ?? '-'}\n`);
+          }
+          for (const d of demoAccounts) process.stdout.write(`demo-legacy-wallet ${d.account.wallet} private-key ${d.privateKey}\n`);
+        }
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          if (stopRequested) resolve();
+        });
       }
-      for (const d of demoAccounts) process.stdout.write(`demo-legacy-wallet ${d.account.wallet} private-key ${d.privateKey}\n`);
+      agents?.stop();
+      await ex.close(); // a last snapshot when a state file is set
+    } finally {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      process.off('SIGHUP', hup);
     }
-    await new Promise<void>((resolve) => {
-      const stop = (): void => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        resolve();
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
-    agents?.stop();
-    await ex.close(); // saves the state file when one is set
     return 0;
   },
 };

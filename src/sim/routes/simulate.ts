@@ -186,6 +186,6 @@ function orderSimulate(ctx: RequestContext): Reply {
 export function register(router: Router): void {
   router.add({ method: 'GET', path: '/markets/:id/prices', auth: false, handler: prices });
   router.add({ method: 'GET', path: '/markets/:id/quotes', auth: false, handler: quotes });
-  router.add({ method: 'POST', path: '/markets/:id/simulate', auth: false, optionalAuth: true, handler: marketSimulate });
-  router.add({ method: 'POST', path: '/orders/simulate', auth: true, handler: orderSimulate });
+  router.add({ method: 'POST', path: '/markets/:id/simulate', auth: false, optionalAuth: true, readOnly: true, handler: marketSimulate });
+  router.add({ method: 'POST', path: '/orders/simulate', auth: true, readOnly: true, handler: orderSimulate });
 }

@@ -1,0 +1,150 @@
+/**
+ * An append-only journal segment with group commit: `append` frames a record into memory and
+ * returns at once; one write + fdatasync at a time carries everything appended so far, and every
+ * request that arrived while a sync was in flight shares the next one. `durable(seq)` resolves once
+ * the record is on disk.
+ *
+ * Durability is ordered across segments: a segment opened by a checkpoint starts writing only once
+ * the previous segment has drained (`after`), so a later record is never on disk while an earlier
+ * one may still be lost.
+ *
+ * A failed write or sync is sticky: every waiter and every later `durable` rejects with it (the
+ * exchange then refuses mutations: its memory is ahead of its disk).
+ */
+import { close, closeSync, fdatasync, openSync, write } from 'node:fs';
+
+interface Waiter {
+  seq: number;
+  resolve: () => void;
+  reject: (e: Error) => void;
+}
+
+export class JournalWriter {
+  readonly fd: number;
+  /** the highest seq appended / on disk */
+  appendedSeq: number;
+  durableSeq: number;
+  failed: Error | undefined;
+  private buffered: Buffer[] = [];
+  private inFlight = false;
+  private closed = false;
+  private ready: boolean;
+  private readonly waiters: Waiter[] = [];
+  private drainWaiters: (() => void)[] = [];
+  /** bytes appended to this segment (including what is on disk from before) */
+  bytes: number;
+
+  constructor(
+    readonly path: string,
+    lastSeq: number,
+    existingBytes: number,
+    after?: Promise<void>,
+    private readonly sync = true,
+  ) {
+    this.fd = openSync(path, 'a', 0o600);
+    this.appendedSeq = lastSeq;
+    this.durableSeq = lastSeq;
+    this.bytes = existingBytes;
+    this.ready = after === undefined;
+    after?.then(
+      () => {
+        this.ready = true;
+        this.kick();
+      },
+      (e: Error) => this.fail(e),
+    );
+  }
+
+  /** Add a framed record with sequence number `seq` (must be appendedSeq + 1). */
+  append(framed: Buffer, seq: number): void {
+    if (this.closed) throw new Error('journal segment closed');
+    this.buffered.push(framed);
+    this.bytes += framed.length;
+    this.appendedSeq = seq;
+    this.kick();
+  }
+
+  durable(seq: number): Promise<void> {
+    if (this.failed) return Promise.reject(this.failed);
+    if (seq <= this.durableSeq) return Promise.resolve();
+    return new Promise((resolve, reject) => this.waiters.push({ seq, resolve, reject }));
+  }
+
+  /** Resolves when everything appended so far is on disk (or the segment failed). */
+  drained(): Promise<void> {
+    if (this.failed) return Promise.reject(this.failed);
+    if (!this.inFlight && this.buffered.length === 0) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.drainWaiters.push(() => (this.failed ? reject(this.failed) : resolve()));
+    });
+  }
+
+  /** Drain, then close the file descriptor. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      await this.drained();
+    } finally {
+      await new Promise<void>((r) => close(this.fd, () => r()));
+    }
+  }
+
+  /** Close without waiting (after a failure, or at exit when nothing is pending). */
+  closeNow(): void {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      closeSync(this.fd);
+    } catch {
+      // already closed
+    }
+  }
+
+  private kick(): void {
+    if (this.inFlight || !this.ready || this.failed) return;
+    if (this.buffered.length === 0) {
+      const d = this.drainWaiters;
+      this.drainWaiters = [];
+      for (const f of d) f();
+      return;
+    }
+    this.inFlight = true;
+    const data = this.buffered.length === 1 ? this.buffered[0]! : Buffer.concat(this.buffered);
+    this.buffered = [];
+    const upto = this.appendedSeq;
+    this.writeAll(data, 0, (err) => {
+      if (err) return this.fail(err);
+      if (!this.sync) return this.done(upto);
+      fdatasync(this.fd, (e2) => (e2 ? this.fail(e2) : this.done(upto)));
+    });
+  }
+
+  private writeAll(data: Buffer, from: number, cb: (err: Error | null) => void): void {
+    write(this.fd, data, from, data.length - from, null, (err, n) => {
+      if (err) return cb(err);
+      if (from + n < data.length) return this.writeAll(data, from + n, cb);
+      cb(null);
+    });
+  }
+
+  private done(upto: number): void {
+    this.inFlight = false;
+    this.durableSeq = upto;
+    let i = 0;
+    while (i < this.waiters.length && this.waiters[i]!.seq <= upto) i++;
+    const ready = this.waiters.splice(0, i);
+    for (const w of ready) w.resolve();
+    this.kick();
+  }
+
+  private fail(err: Error): void {
+    this.inFlight = false;
+    if (!this.failed) this.failed = new Error(`journal ${this.path}: ${err.message}`);
+    const ws = this.waiters.splice(0);
+    for (const w of ws) w.reject(this.failed);
+    const d = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const f of d) f();
+  }
+}
