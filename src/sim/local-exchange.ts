@@ -256,6 +256,8 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
     if (loaded.snapshot) restoreSnapshot(loaded.snapshot);
     else if (legacy) restoreLegacy(legacy);
     if (loaded.snapshot || legacy || loaded.records.length) {
+      // the indices first: replayed requests look orders up by nonce and engine id, as live ones did
+      orders.reindex();
       journal.replaying = true;
       journal.files = files;
       try {
@@ -264,7 +266,6 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
         journal.replaying = false;
       }
       restoredRecords = loaded.records.length;
-      orders.reindex();
       stats.rebuild(activity);
       // keys given now replace the stored ones (a key not passed again no longer works)
       if (options.apiKeys?.length) keys.clear();
@@ -394,7 +395,7 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
     hub,
     orders,
     async start(port = 0) {
-      if (files && !journal.files) {
+      if (files && !files.isOpen) {
         // everything done before start (restore, keys, migration seeds, counterparties) is in this
         // snapshot; from here on every change is journalled before it is acknowledged
         await checkpoint();
