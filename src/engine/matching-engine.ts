@@ -765,6 +765,60 @@ export class MatchingEngine implements Engine {
     return status;
   }
 
+  /**
+   * What cancelling open order `id` would free: its trader's reserved collateral, or its reserved
+   * outcome tokens (market, outcome). Undefined when no such open order. Changes nothing.
+   */
+  releaseOf(id: number): { trader: number; collateral: number; market: number; outcome: number; tokens: number } | undefined {
+    const rs = this.pool.slotOf(id);
+    if (rs === NIL) return undefined;
+    const p = this.pool;
+    const f = p.fc[rs >>> CHUNK_BITS]!;
+    const iv = p.ic[rs >>> CHUNK_BITS]!;
+    const fb = (rs & CHUNK_MASK) * F_STRIDE;
+    const ib = (rs & CHUNK_MASK) * I_STRIDE;
+    const fl = p.flags(rs);
+    const sellInv = ((fl >> FL_KIND) & 3) === KIND_SELL_INVENTORY;
+    return {
+      trader: iv[ib + I_TRADER]!,
+      market: iv[ib + I_MARKET]!,
+      outcome: (fl >> FL_OUTCOME) & 1,
+      collateral: sellInv ? 0 : f[fb + F_RESV]!,
+      tokens: sellInv ? f[fb + F_QTY]! - f[fb + F_FILLED]! : 0,
+    };
+  }
+
+  /**
+   * Would `submit(o)` be refused? Changes nothing. Runs every refusal check of submit: market and
+   * trader, the order's fields, the reservation — with `adjust` added to what is available (what
+   * cancels before it free, minus what earlier orders of the same call claim) — and the maker-only
+   * cross check against the book as it is. An order that passes is accepted by a submit once those
+   * cancels and orders are applied (it may still end voided by its time in force, as any accepted
+   * order). For cancel-replace and bulk calls, which apply whole or not at all.
+   */
+  precheck(o: SubmitOrder, adjust: { collateral: number; tokens: number } = { collateral: 0, tokens: 0 }): Rejection | null {
+    if (typeof o !== 'object' || o === null) return reject('BAD_INPUT', 'order', 'order must be an object');
+    const mk = this.marketAt(o.market);
+    if (!mk) return reject('UNKNOWN_MARKET', 'market', `no market ${String(o.market)}`);
+    if (mk.status !== 'open') return reject('MARKET_NOT_OPEN', 'market', `market is ${mk.status}`);
+    const trader = o.trader;
+    if (!Number.isInteger(trader) || trader < 0 || trader >= this.ledger.traders) return reject('UNKNOWN_TRADER', 'trader', `no trader ${String(trader)}`);
+    const bad = validateOrderFields(o.outcome, o.kind, o.price, o.maxShares, o.minSharesOut, o.maxCollateralIn, o.minCollateralOut, o.maxFee, o.timeInForce, o.makerRole, o.expiry, o.nowMs, mk.config);
+    if (bad) return bad;
+    const ledger = this.ledger;
+    if (o.kind === KIND_SELL_INVENTORY) {
+      const pos = ledger.findPosition(trader, o.market);
+      if ((pos < 0 ? 0 : ledger.availableTokens(pos, o.outcome)) + adjust.tokens < o.maxShares) return reject('UNDER_COLLATERALIZED', 'maxShares', 'not enough outcome tokens to reserve maxShares');
+    } else if (ledger.available(trader) + adjust.collateral < o.maxCollateralIn) {
+      return reject('UNDER_COLLATERALIZED', 'maxCollateralIn', 'not enough collateral to reserve maxCollateralIn');
+    }
+    const L = mk.ladder;
+    const side = (o.outcome === 1) === (o.kind === KIND_BUY) ? 0 : 1;
+    const level = Math.round((o.outcome === 1 ? o.price : ONE - o.price) * L.invTick);
+    if ((o.makerRole ?? 0) === 1 && (side === 0 ? level >= L.bestAsk : level <= L.bestBid)) return reject('WOULD_CROSS', 'makerRole', 'a maker-only order would take liquidity');
+    return null;
+  }
+
   cancel(id: number, nowMs: number): boolean {
     const slot = this.pool.slotOf(id);
     if (slot === NIL) return false;
