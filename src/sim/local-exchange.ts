@@ -61,6 +61,12 @@ export interface LocalExchangeOptions {
   clock?: Clock;
   rateLimit?: { capacity: number; refillPerSecond: number };
   bodyLimitBytes?: number;
+  /** bytes of request bodies held at once, all connections together (default 32 MiB; a body that does not fit → 503) */
+  bodyBytesInFlight?: number;
+  /** a body not complete this long after its headers gets 408 (default 5 000 ms) */
+  bodyTimeoutMs?: number;
+  /** concurrent connections (default 2 048); more are closed at once */
+  maxConnections?: number;
   heartbeatMs?: number;
   streamBufferSize?: number;
   /** collateral credited to each API key's wallet on a fresh start (1e-6 USDC; default 10 000 USDC) */
@@ -115,6 +121,9 @@ const DEFAULT_SETTINGS: ExchangeSettings = {
   seed: 42,
   batchLimit: 50,
   bodyLimitBytes: 1_000_000,
+  bodyBytesInFlight: 32 * 1024 * 1024,
+  bodyTimeoutMs: 5_000,
+  maxConnections: 2_048,
   rateLimit: { capacity: 600, refillPerSecond: 300 },
   heartbeatMs: 5_000,
   streamBufferSize: 1_024,
@@ -157,6 +166,9 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
     seed: options.seed ?? DEFAULT_SETTINGS.seed,
     batchLimit: options.batchLimit ?? DEFAULT_SETTINGS.batchLimit,
     bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_SETTINGS.bodyLimitBytes,
+    bodyBytesInFlight: options.bodyBytesInFlight ?? DEFAULT_SETTINGS.bodyBytesInFlight,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_SETTINGS.bodyTimeoutMs,
+    maxConnections: options.maxConnections ?? DEFAULT_SETTINGS.maxConnections,
     rateLimit: options.rateLimit ?? DEFAULT_SETTINGS.rateLimit,
     heartbeatMs: options.heartbeatMs ?? DEFAULT_SETTINGS.heartbeatMs,
     streamBufferSize: options.streamBufferSize ?? DEFAULT_SETTINGS.streamBufferSize,
