@@ -11,6 +11,7 @@ import { FAULT_PROFILES } from '../../sim/faults.ts';
 import { ALL_PERMISSIONS, type Permission } from '../../sim/router.ts';
 import { startCounterparties } from '../../sim/counterparties.ts';
 import { installMigration } from '../../sim/migration/install.ts';
+import { chainByName } from '../../exchange/chains.ts';
 
 /** KEY[:WALLET[:PERMS]] with PERMS a comma or plus separated list (e.g. read,trade,can_create_markets). */
 export function parseApiKeyFlag(text: string): ApiKeySpec {
@@ -39,12 +40,19 @@ function demoKeys(seed: number): ApiKeySpec[] {
 const command: CommandSpec = {
   name: 'sim',
   summary: 'start the local exchange (HTTP + SSE) on a port',
-  usage: 'bookmaker sim [--port 8787] [--seed 42] [--api-key KEY[:WALLET[:PERMS]]]... [--faults PROFILE] [--state FILE] [--no-agents]',
+  usage: 'bookmaker sim [--port 8787] [--seed 42] [--chain mainnet|testnet] [--api-key KEY[:WALLET[:PERMS]]]... [--faults PROFILE] [--state FILE] [--no-agents]',
   description:
     'Serves the venue API under /v2 on 127.0.0.1 with real EIP-712 verification, simulated counterparties and optional fault injection. Prints "listening <base-url>" once ready. Without --api-key, demo keys with throwaway wallets are generated and printed.',
   options: {
     port: { type: 'number', description: 'TCP port on 127.0.0.1 (0 = any free port)', default: 8787, arg: 'PORT' },
     seed: { type: 'number', description: 'seed of every simulated choice', default: 42, arg: 'N' },
+    chain: {
+      type: 'string',
+      choices: ['mainnet', 'testnet'],
+      default: 'mainnet',
+      description: "chain whose EIP-712 domains signatures are verified against and whose chainId markets report (default mainnet, as `bookmaker sign` and `bookmaker run --base-url`)",
+      arg: 'NAME',
+    },
     'api-key': { type: 'string', multiple: true, description: 'an API key, its wallet and permissions (repeatable)', arg: 'KEY[:WALLET[:PERMS]]' },
     faults: { type: 'string', description: 'fault injection profile', choices: Object.keys(FAULT_PROFILES), arg: 'PROFILE' },
     state: { type: 'string', description: 'state file: restored on start; every acknowledged change is journalled (FILE.wal.N) before its answer; snapshot on SIGHUP and on stop', arg: 'FILE' },
@@ -80,6 +88,7 @@ const command: CommandSpec = {
     try {
       ex = createLocalExchange({
         seed,
+        chain: chainByName(String(o.chain ?? 'mainnet')),
         apiKeys: keys,
         markets: o.markets as number,
         batchLimit: o['batch-limit'] as number,

@@ -11,7 +11,7 @@
  * A failed write or sync is sticky: every waiter and every later `durable` rejects with it (the
  * exchange then refuses mutations: its memory is ahead of its disk).
  */
-import { close, closeSync, fdatasync, openSync, write } from 'node:fs';
+import { close, closeSync, fdatasync, openSync, writeSync } from 'node:fs';
 
 interface Waiter {
   seq: number;
@@ -101,6 +101,10 @@ export class JournalWriter {
     }
   }
 
+  /**
+   * Write what is buffered (a synchronous write: a copy into the page cache, microseconds, and one
+   * thread-pool hop less per group) and start its fdatasync; the next group waits for it.
+   */
   private kick(): void {
     if (this.inFlight || !this.ready || this.failed) return;
     if (this.buffered.length === 0) {
@@ -113,19 +117,19 @@ export class JournalWriter {
     const data = this.buffered.length === 1 ? this.buffered[0]! : Buffer.concat(this.buffered);
     this.buffered = [];
     const upto = this.appendedSeq;
-    this.writeAll(data, 0, (err) => {
-      if (err) return this.fail(err);
-      if (!this.sync) return this.done(upto);
-      fdatasync(this.fd, (e2) => (e2 ? this.fail(e2) : this.done(upto)));
-    });
-  }
-
-  private writeAll(data: Buffer, from: number, cb: (err: Error | null) => void): void {
-    write(this.fd, data, from, data.length - from, null, (err, n) => {
-      if (err) return cb(err);
-      if (from + n < data.length) return this.writeAll(data, from + n, cb);
-      cb(null);
-    });
+    try {
+      let off = 0;
+      while (off < data.length) off += writeSync(this.fd, data, off, data.length - off);
+    } catch (e) {
+      this.fail(e as Error);
+      return;
+    }
+    if (!this.sync) {
+      // no sync wanted: still answer asynchronously, after the write
+      queueMicrotask(() => this.done(upto));
+      return;
+    }
+    fdatasync(this.fd, (e2) => (e2 ? this.fail(e2) : this.done(upto)));
   }
 
   private done(upto: number): void {

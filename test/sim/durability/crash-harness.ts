@@ -1,5 +1,5 @@
 /**
- * Crash harness: the real `bookmaker sim --state FILE` in a child process (bundled once, so a start
+ * Crash harness: the real `bookmaker sim --state FILE` (default chain: mainnet, as `bookmaker sign`) in a child process (bundled once, so a start
  * takes well under a second), signed order traffic from two wallets that cross each other, a
  * `kill -9` at a random moment while requests are in flight, and a restart that must show every
  * acknowledged order, fill, cancel and nonce. Used by the crash test and the sim-crash bench.
@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { TESTNET } from '../../../src/exchange/chains.ts';
+import { MAINNET } from '../../../src/exchange/chains.ts';
 import { createSigner, type Signer } from '../../../src/exchange/signing/signer.ts';
 import { createLocalExchange, demoWallet } from '../../../src/sim/local-exchange.ts';
 import { createRng, type Rng } from '../../../src/sim/rng.ts';
@@ -78,7 +78,7 @@ export interface Ledger {
 }
 
 export function signers(): [Signer, Signer] {
-  return KEYS.map((k) => createSigner({ privateKey: demoWallet(SEED, k).privateKey, chain: TESTNET })) as [Signer, Signer];
+  return KEYS.map((k) => createSigner({ privateKey: demoWallet(SEED, k).privateKey, chain: MAINNET })) as [Signer, Signer];
 }
 
 async function post(base: string, path: string, body: unknown, key: string): Promise<{ status: number; body: any }> {
@@ -200,7 +200,7 @@ export async function crashCycles(bundle: string, stateFile: string, cycles: num
   run.child.kill('SIGTERM');
   const code = await run.exited;
   if (code !== 0) throw new Error(`clean stop exited ${code}: ${run.stderr()}`);
-  const ex = createLocalExchange({ stateFile, seed: SEED, apiKeys: KEYS.map((key) => ({ key })), expirySweepMs: 0 });
+  const ex = createLocalExchange({ stateFile, seed: SEED, apiKeys: KEYS.map((key) => ({ key })), expirySweepMs: 0, chain: MAINNET });
   try {
     const bad = ex.state.engine.engine.checkInvariants();
     if (bad.length) throw new Error(`invariants broken after the crashes: ${bad.join('; ')}`);
