@@ -89,7 +89,9 @@ if (process.env.SIM_RESTORE_ROLE === 'restore') {
     const snapshotMs = performance.now() - ts;
     await ex.close();
     const bytes = readdirSync(dir).reduce((n, f) => n + statSync(join(dir, f)).size, 0);
-    const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, SIM_RESTORE_ROLE: 'restore', SIM_RESTORE_FILE: file }, execArgv: ['--import', 'tsx'] });
+    // SIM_RESTORE_HEAP_MB: the restored process's old-space limit (a 1 M-order state lives near node's default)
+    const heap = process.env.SIM_RESTORE_HEAP_MB ? [`--max-old-space-size=${process.env.SIM_RESTORE_HEAP_MB}`] : [];
+    const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, SIM_RESTORE_ROLE: 'restore', SIM_RESTORE_FILE: file }, execArgv: [...heap, '--import', 'tsx'] });
     const got = await new Promise<{ restoreMs: number; firstAnswerMs: number; status: number; orders: number; invariants: number; rssMb: number }>((resolve, reject) => {
       child.once('message', resolve as (m: unknown) => void);
       child.once('exit', (c) => reject(new Error(`restore child exited ${c}`)));

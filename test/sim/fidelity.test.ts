@@ -55,3 +55,40 @@ test('a high-s twin of a valid signature and v = 0/1 are refused as INVALID_SIGN
     await h.close();
   }
 });
+
+test('GET /orders/:id finds an order by numeric id, by hash and by its nonce', async () => {
+  const h = await harness();
+  try {
+    const body = h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 300_000, size: 1_000_000 });
+    const r = await call(h.base, 'POST', '/orders', body, 'alice-key');
+    assert.equal(r.status, 201);
+    const stored = h.ex.orders.byTraderNonce(h.alice.address, body.nonce)!;
+    for (const id of [String(stored.id), stored.hash, body.nonce]) {
+      const g = await call(h.base, 'GET', `/orders/${id}`, undefined, 'alice-key');
+      assert.equal(g.status, 200, id);
+      assert.equal(g.body.nonce, body.nonce);
+    }
+    assert.equal((await call(h.base, 'GET', `/orders/0x${'5'.repeat(64)}`, undefined, 'alice-key')).status, 404);
+  } finally {
+    await h.close();
+  }
+});
+
+test('createdAfter takes unix seconds or an ISO date; minting test USDC needs the trade permission', async () => {
+  const h = await harness();
+  try {
+    const all = (await call(h.base, 'GET', '/markets?limit=50')).body.markets.length;
+    assert.ok(all > 0);
+    assert.equal((await call(h.base, 'GET', '/markets?limit=50&createdAfter=2000-01-01T00:00:00Z')).body.markets.length, all);
+    assert.equal((await call(h.base, 'GET', '/markets?limit=50&createdAfter=2000-01-01')).body.markets.length, all);
+    assert.equal((await call(h.base, 'GET', '/markets?limit=50&createdAfter=2999-01-01T00:00:00.000Z')).body.markets.length, 0);
+    assert.equal((await call(h.base, 'GET', '/markets?limit=50&createdAfter=946684800')).body.markets.length, all);
+    assert.equal((await call(h.base, 'GET', '/markets?createdAfter=yesterday')).status, 400);
+    const reader = h.ex.state.keys.get('reader-key')!;
+    const mint = await call(h.base, 'POST', '/balance/mint-test-usdc', { address: reader.wallet, amount: '100' }, 'reader-key');
+    assert.equal(mint.status, 403);
+    assert.equal((await call(h.base, 'POST', '/balance/mint-test-usdc', { address: h.alice.address, amount: '100' }, 'alice-key')).status, 200);
+  } finally {
+    await h.close();
+  }
+});

@@ -12,6 +12,7 @@ import { ALL_PERMISSIONS, type Permission } from '../../sim/router.ts';
 import { startCounterparties } from '../../sim/counterparties.ts';
 import { installMigration } from '../../sim/migration/install.ts';
 import { chainByName } from '../../exchange/chains.ts';
+import { registerSecret } from '../../core/logger.ts';
 
 /** KEY[:WALLET[:PERMS]] with PERMS a comma or plus separated list (e.g. read,trade,can_create_markets). */
 export function parseApiKeyFlag(text: string): ApiKeySpec {
@@ -100,6 +101,14 @@ const command: CommandSpec = {
       // the migration rule and its data (restored from the state file when there is one); with demo
       // keys, one seeded legacy account shows the whole migration flow
       const { demoAccounts } = installMigration(ex.state, { demoLegacyAccounts: given.length ? 0 : 1 });
+      // a demo key for each seeded legacy wallet, so the migration's 409 trading block and the whole
+      // flow can be driven with the wallet's own key (read + trade; not funded: its funds are legacy)
+      const legacyKeys = demoAccounts.map((d, i) => {
+        const rec = { key: `sim-demo-${seed}-legacy${i ? `-${i + 1}` : ''}`, wallet: d.account.wallet, perms: ['read', 'trade'] as Permission[] };
+        registerSecret(rec.key);
+        ex!.state.keys.set(rec.key, rec);
+        return { ...rec, privateKey: d.privateKey };
+      });
       const agents = o.agents ? startCounterparties(ex, { seed }) : undefined;
       const baseUrl = await ex.start(port);
       if (!stopRequested) {
@@ -110,6 +119,7 @@ const command: CommandSpec = {
             process.stdout.write(`demo-key ${rec.key} wallet ${rec.wallet} perms ${rec.perms.join(',')} private-key ${rec.privateKey ?? '-'}\n`);
           }
           for (const d of demoAccounts) process.stdout.write(`demo-legacy-wallet ${d.account.wallet} private-key ${d.privateKey}\n`);
+          for (const k of legacyKeys) process.stdout.write(`demo-key ${k.key} wallet ${k.wallet} perms ${k.perms.join(',')} private-key ${k.privateKey}\n`);
         }
         await new Promise<void>((resolve) => {
           wake = resolve;

@@ -268,8 +268,10 @@ function recentOrders(ctx: RequestContext): Reply {
 
 function getOrder(ctx: RequestContext): Reply {
   const id = ctx.params.id ?? '';
-  if (!/^(0x[0-9a-fA-F]{64}|\d{1,15})$/.test(id)) throw badRequest('id', 'expected a numeric order id or a 0x order hash');
-  const o = internalsOf(ctx.state).orders.find(id);
+  if (!/^(0x[0-9a-fA-F]{64}|\d{1,15})$/.test(id)) throw badRequest('id', 'expected a numeric order id, a 0x order hash or a 0x nonce');
+  const orders = internalsOf(ctx.state).orders;
+  // by numeric id, by order hash, or by nonce (the caller's own orders: a nonce is unique per trader)
+  const o = orders.find(id) ?? (id.startsWith('0x') && ctx.key ? orders.byTraderNonce(ctx.key.wallet, id) : undefined);
   if (!o) throw notFound(`order ${id}`);
   return json(200, orderWithAvgJson(o));
 }
