@@ -265,6 +265,8 @@ export class OrderService {
       buyValue: body.buyValue === undefined ? null : Number(body.buyValue),
       engineId: null,
     };
+    // every digit of what was signed is reported back (the engine treats such an expiry as none)
+    if (expiryBig > MAX_SAFE) stored.expiryText = body.expiry;
     const cmd: SubmitOrder = {
       market: p.marketIndex,
       trader: tIdx,

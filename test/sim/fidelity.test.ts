@@ -92,3 +92,21 @@ test('createdAfter takes unix seconds or an ISO date; minting test USDC needs th
     await h.close();
   }
 });
+
+test('an expiry beyond 2^53 is reported with every digit; quotes are in cents', async () => {
+  const h = await harness();
+  try {
+    const far = '340282366920938463463374607431768211455'; // 2^128 − 1: "never"
+    const unsigned = { ...h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 300_000, size: 1_000_000 }) };
+    const body = h.alice.signOrderBody({ ...unsigned, expiry: far } as never);
+    const r = await call(h.base, 'POST', '/orders', body, 'alice-key');
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    assert.equal(r.body.order.expiry, far);
+    assert.equal((await call(h.base, 'GET', `/orders/${r.body.order.id}`, undefined, 'alice-key')).body.expiry, far);
+    assert.equal((await call(h.base, 'GET', `/orders?limit=5`, undefined, 'alice-key')).body.orders[0].expiry, far);
+    const q = await call(h.base, 'GET', `/markets/${h.marketId}/quotes`);
+    assert.equal(q.body.yes.bid, 30, 'the 0.30 bid as 30 cents');
+  } finally {
+    await h.close();
+  }
+});
