@@ -2,8 +2,8 @@
  * Operations of several legs apply whole or not at all: cancel-replace (create refused → the old
  * order untouched, the answer names the leg), bulk (one refused create → nothing applied),
  * migrate-funds (a resolved market's tokens are redeemed at its payout; a retry is 409, never a
- * second credit), restore-orders (each item whole; a retried item is not placed twice) and the
- * permit deposit (a refused deposit leaves its nonce unused).
+ * second credit) and the permit deposit (a refused deposit leaves its nonce unused). restore-orders
+ * (each item whole; a retried item is not placed twice) is tested in account/migration-flow.test.ts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -151,6 +151,28 @@ test('migrate-funds: a token of a halted market refuses the whole chunk and chan
     assert.equal(host.position(wallet, m1)!.yes, 1_000_000n);
     assert.equal((await h.call('POST', '/account/migration/migrate-funds', { key: 'legacy-key', body })).status, 409);
     assert.equal(host.balance(wallet)!.collateral, 2_000_000n);
+  } finally {
+    await h.close();
+  }
+});
+
+test('deposit-with-permit: a deposit the ledger refuses leaves the permit nonce unused', async () => {
+  const pk = generatePrivateKey();
+  const wallet = privateKeyToAccount(pk).address as Address;
+  const h = await startHarness({ apiKeys: [{ key: 'k', wallet }], privateKeys: { k: pk }, initialCollateral: 0n, markets: 1 });
+  try {
+    const s = h.signerOf('k');
+    // 10^16 (1e10 USDC) passes the route's bound but not the engine's 2^53 cap on collateral
+    const huge = s.signPermit2({ amount: 10n ** 16n, nonce: 77n });
+    const r = await h.call('POST', '/gasless/deposit-with-permit', { key: 'k', body: huge });
+    assert.notEqual(r.status, 200);
+    assert.equal(h.ex.state.engine.balance(wallet)?.collateral ?? 0n, 0n);
+    const small = s.signPermit2({ amount: 5_000_000n, nonce: 77n });
+    const ok = await h.call('POST', '/gasless/deposit-with-permit', { key: 'k', body: small });
+    assert.equal(ok.status, 200, `the nonce of the refused deposit is still usable: ${JSON.stringify(ok.body)}`);
+    assert.equal(h.ex.state.engine.balance(wallet)!.collateral, 5_000_000n);
+    assert.equal((await h.call('POST', '/gasless/deposit-with-permit', { key: 'k', body: small })).status, 409);
+    assert.deepEqual(h.ex.state.engine.engine.checkInvariants(), []);
   } finally {
     await h.close();
   }
