@@ -13,6 +13,13 @@
  */
 import { close, closeSync, fdatasync, openSync, writeSync } from 'node:fs';
 
+/**
+ * Syncs in flight at once: a group appended while one sync runs starts its own at once (its
+ * fdatasync covers the earlier group's bytes too) instead of waiting for the first to finish; more
+ * than two would only queue in the thread pool.
+ */
+const MAX_SYNCS = 2;
+
 interface Waiter {
   seq: number;
   resolve: () => void;
@@ -26,7 +33,8 @@ export class JournalWriter {
   durableSeq: number;
   failed: Error | undefined;
   private buffered: Buffer[] = [];
-  private inFlight = false;
+  /** fdatasyncs running (at most MAX_SYNCS) */
+  private inFlight = 0;
   private closed = false;
   private ready: boolean;
   private readonly waiters: Waiter[] = [];
@@ -73,7 +81,7 @@ export class JournalWriter {
   /** Resolves when everything appended so far is on disk (or the segment failed). */
   drained(): Promise<void> {
     if (this.failed) return Promise.reject(this.failed);
-    if (!this.inFlight && this.buffered.length === 0) return Promise.resolve();
+    if (this.inFlight === 0 && this.buffered.length === 0) return Promise.resolve();
     return new Promise((resolve, reject) => {
       this.drainWaiters.push(() => (this.failed ? reject(this.failed) : resolve()));
     });
@@ -103,17 +111,19 @@ export class JournalWriter {
 
   /**
    * Write what is buffered (a synchronous write: a copy into the page cache, microseconds, and one
-   * thread-pool hop less per group) and start its fdatasync; the next group waits for it.
+   * thread-pool hop less per group) and start its fdatasync; with MAX_SYNCS running, later appends
+   * wait as the next group.
    */
   private kick(): void {
-    if (this.inFlight || !this.ready || this.failed) return;
+    if (this.inFlight >= MAX_SYNCS || !this.ready || this.failed) return;
     if (this.buffered.length === 0) {
+      if (this.inFlight > 0) return;
       const d = this.drainWaiters;
       this.drainWaiters = [];
       for (const f of d) f();
       return;
     }
-    this.inFlight = true;
+    this.inFlight++;
     const data = this.buffered.length === 1 ? this.buffered[0]! : Buffer.concat(this.buffered);
     this.buffered = [];
     const upto = this.appendedSeq;
@@ -132,9 +142,16 @@ export class JournalWriter {
     fdatasync(this.fd, (e2) => (e2 ? this.fail(e2) : this.done(upto)));
   }
 
+  /**
+   * A sync finished. fdatasync flushes everything written to the file before it was called, so a
+   * later group's sync finishing first makes the earlier groups durable too: durability is the
+   * highest `upto` of any finished sync.
+   */
   private done(upto: number): void {
-    this.inFlight = false;
-    this.durableSeq = upto;
+    if (this.failed) return;
+    this.inFlight--;
+    if (upto > this.durableSeq) this.durableSeq = upto;
+    upto = this.durableSeq;
     let i = 0;
     while (i < this.waiters.length && this.waiters[i]!.seq <= upto) i++;
     const ready = this.waiters.splice(0, i);
@@ -143,7 +160,7 @@ export class JournalWriter {
   }
 
   private fail(err: Error): void {
-    this.inFlight = false;
+    this.inFlight = 0;
     if (!this.failed) this.failed = new Error(`journal ${this.path}: ${err.message}`);
     const ws = this.waiters.splice(0);
     for (const w of ws) w.reject(this.failed);
