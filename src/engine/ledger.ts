@@ -6,6 +6,26 @@
  * complete sets). Conservation: Σ collateral + fee account + Σ backing = deposits − withdrawals.
  */
 
+/** A ledger as plain data (see Ledger.exportData). */
+export interface LedgerData {
+  collateral: Float64Array;
+  reserved: Float64Array;
+  traders: number;
+  fee: number;
+  total: number;
+  yes: Float64Array;
+  no: Float64Array;
+  yesReserved: Float64Array;
+  noReserved: Float64Array;
+  posMarket: Int32Array;
+  posTrader: Int32Array;
+  positionsUsed: number;
+  posIndex: Map<number, number>[];
+  lastMarket: Int32Array;
+  lastPos: Int32Array;
+  byTrader: number[][];
+}
+
 export class Ledger {
   collateral = new Float64Array(64);
   reserved = new Float64Array(64);
@@ -35,6 +55,40 @@ export class Ledger {
   private lastPos = new Int32Array(64);
   /** position numbers of each trader, for listing */
   readonly byTrader: number[][] = [];
+
+  /** The ledger as plain data (its live arrays, not copies): serialise it before the next command. */
+  exportData(): LedgerData {
+    return {
+      collateral: this.collateral, reserved: this.reserved, traders: this.traders, fee: this.fee, total: this.total,
+      yes: this.yes, no: this.no, yesReserved: this.yesReserved, noReserved: this.noReserved, posMarket: this.posMarket, posTrader: this.posTrader,
+      positionsUsed: this.positionsUsed, posIndex: this.posIndex, lastMarket: this.lastMarket, lastPos: this.lastPos, byTrader: this.byTrader,
+    };
+  }
+
+  /** Replace this ledger's contents with `d` (copied). */
+  restoreData(d: LedgerData): void {
+    const n = d.traders;
+    if (d.posIndex.length !== n || d.byTrader.length !== n || d.collateral.length < n || d.lastMarket.length < n) throw new Error('ledger data: per-trader lists do not match the trader count');
+    if (d.yes.length < d.positionsUsed) throw new Error('ledger data: position arrays shorter than the positions used');
+    this.collateral = new Float64Array(d.collateral);
+    this.reserved = new Float64Array(d.reserved);
+    this.traders = n;
+    this.fee = d.fee === 0 ? -0 : d.fee;
+    this.total = d.total === 0 ? -0 : d.total;
+    this.yes = new Float64Array(d.yes);
+    this.no = new Float64Array(d.no);
+    this.yesReserved = new Float64Array(d.yesReserved);
+    this.noReserved = new Float64Array(d.noReserved);
+    this.posMarket = new Int32Array(d.posMarket);
+    this.posTrader = new Int32Array(d.posTrader);
+    this.positionsUsed = d.positionsUsed;
+    this.posIndex.length = 0;
+    for (const m of d.posIndex) this.posIndex.push(new Map(m));
+    this.lastMarket = new Int32Array(d.lastMarket);
+    this.lastPos = new Int32Array(d.lastPos);
+    this.byTrader.length = 0;
+    for (const l of d.byTrader) this.byTrader.push([...l]);
+  }
 
   addTrader(): number {
     const t = this.traders++;

@@ -28,10 +28,10 @@ import type { OrderStatus, OutcomeIndex, VoidReason } from '../model/order.ts';
 import * as units from '../model/units.ts';
 import * as fm from './fill-math.ts';
 import { checkEngineInvariants } from './engine-invariants.ts';
-import { Ledger } from './ledger.ts';
+import { Ledger, type LedgerData } from './ledger.ts';
 import type { MarketState } from './market-state.ts';
 import * as op from './order-pool.ts';
-import { PriceLadder } from './price-ladder.ts';
+import { PriceLadder, type PriceLadderData } from './price-ladder.ts';
 import {
   DEFAULT_MARKET_CONFIG,
   type Balance,
@@ -115,6 +115,26 @@ function scratch(): LimitState {
   return { kind: 0, filled: -0, paid: 0, received: 0, fees: -0, maxFee: -0, maxCollateralIn: -0, minCollateralOut: 0, maxShares: -0 };
 }
 
+export const ENGINE_STATE_VERSION = 1;
+
+/** The engine's state as plain data (see MatchingEngine.exportState). */
+export interface EngineStateData {
+  version: number;
+  pool: op.OrderPoolData;
+  ledger: LedgerData;
+  markets: {
+    config: MarketConfig;
+    ladder: PriceLadderData;
+    status: MarketState['status'];
+    backing: number;
+    supplyYes: number;
+    supplyNo: number;
+    payoutYes: number | null;
+    lastPrice: number | null;
+    volume: number;
+  }[];
+}
+
 export interface MatchingEngineOptions {
   sink?: EventSink;
   /** order slots to allocate up front (the pool then grows by 4096-slot chunks) */
@@ -133,6 +153,52 @@ export class MatchingEngine implements Engine {
   constructor(opts: MatchingEngineOptions = {}) {
     this.pool = new OrderPool(opts.capacity ?? 1024);
     this.sink = opts.sink ?? null;
+  }
+
+  /**
+   * The engine's whole state as plain data (typed arrays, Maps, numbers): what a snapshot stores
+   * instead of the command history. It shares the live arrays, so serialise it (e.g. v8.serialize)
+   * before the next command.
+   */
+  exportState(): EngineStateData {
+    return {
+      version: ENGINE_STATE_VERSION,
+      pool: this.pool.exportData(),
+      ledger: this.ledger.exportData(),
+      markets: this.markets.map((m) => ({
+        config: m.config,
+        ladder: m.ladder.exportData(),
+        status: m.status,
+        backing: m.backing,
+        supplyYes: m.supplyYes,
+        supplyNo: m.supplyNo,
+        payoutYes: m.payoutYes,
+        lastPrice: m.lastPrice,
+        volume: m.volume,
+      })),
+    };
+  }
+
+  /** An engine rebuilt from `exportState()` data: the same books, balances, positions and order ids. */
+  static fromState(d: EngineStateData, opts: MatchingEngineOptions = {}): MatchingEngine {
+    if (!d || d.version !== ENGINE_STATE_VERSION) throw new Error(`engine state: unsupported version ${String(d?.version)}`);
+    const e = new MatchingEngine({ ...opts, capacity: 0 });
+    e.pool.restoreData(d.pool);
+    e.ledger.restoreData(d.ledger);
+    for (const m of d.markets) {
+      const idx = e.addMarket(m.config);
+      const mk = e.markets[idx]!;
+      mk.ladder.restoreData(m.ladder);
+      mk.status = m.status;
+      // doubles from the start, as in addMarket
+      mk.backing = m.backing === 0 ? -0 : m.backing;
+      mk.supplyYes = m.supplyYes === 0 ? -0 : m.supplyYes;
+      mk.supplyNo = m.supplyNo === 0 ? -0 : m.supplyNo;
+      mk.payoutYes = m.payoutYes;
+      mk.lastPrice = m.lastPrice;
+      mk.volume = m.volume === 0 ? -0 : m.volume;
+    }
+    return e;
   }
 
   /** Replace the event sink (null = no events, the fastest mode). */
@@ -697,6 +763,60 @@ export class MatchingEngine implements Engine {
     }
     p.free(slot);
     return status;
+  }
+
+  /**
+   * What cancelling open order `id` would free: its trader's reserved collateral, or its reserved
+   * outcome tokens (market, outcome). Undefined when no such open order. Changes nothing.
+   */
+  releaseOf(id: number): { trader: number; collateral: number; market: number; outcome: number; tokens: number } | undefined {
+    const rs = this.pool.slotOf(id);
+    if (rs === NIL) return undefined;
+    const p = this.pool;
+    const f = p.fc[rs >>> CHUNK_BITS]!;
+    const iv = p.ic[rs >>> CHUNK_BITS]!;
+    const fb = (rs & CHUNK_MASK) * F_STRIDE;
+    const ib = (rs & CHUNK_MASK) * I_STRIDE;
+    const fl = p.flags(rs);
+    const sellInv = ((fl >> FL_KIND) & 3) === KIND_SELL_INVENTORY;
+    return {
+      trader: iv[ib + I_TRADER]!,
+      market: iv[ib + I_MARKET]!,
+      outcome: (fl >> FL_OUTCOME) & 1,
+      collateral: sellInv ? 0 : f[fb + F_RESV]!,
+      tokens: sellInv ? f[fb + F_QTY]! - f[fb + F_FILLED]! : 0,
+    };
+  }
+
+  /**
+   * Would `submit(o)` be refused? Changes nothing. Runs every refusal check of submit: market and
+   * trader, the order's fields, the reservation — with `adjust` added to what is available (what
+   * cancels before it free, minus what earlier orders of the same call claim) — and the maker-only
+   * cross check against the book as it is. An order that passes is accepted by a submit once those
+   * cancels and orders are applied (it may still end voided by its time in force, as any accepted
+   * order). For cancel-replace and bulk calls, which apply whole or not at all.
+   */
+  precheck(o: SubmitOrder, adjust: { collateral: number; tokens: number } = { collateral: 0, tokens: 0 }): Rejection | null {
+    if (typeof o !== 'object' || o === null) return reject('BAD_INPUT', 'order', 'order must be an object');
+    const mk = this.marketAt(o.market);
+    if (!mk) return reject('UNKNOWN_MARKET', 'market', `no market ${String(o.market)}`);
+    if (mk.status !== 'open') return reject('MARKET_NOT_OPEN', 'market', `market is ${mk.status}`);
+    const trader = o.trader;
+    if (!Number.isInteger(trader) || trader < 0 || trader >= this.ledger.traders) return reject('UNKNOWN_TRADER', 'trader', `no trader ${String(trader)}`);
+    const bad = validateOrderFields(o.outcome, o.kind, o.price, o.maxShares, o.minSharesOut, o.maxCollateralIn, o.minCollateralOut, o.maxFee, o.timeInForce, o.makerRole, o.expiry, o.nowMs, mk.config);
+    if (bad) return bad;
+    const ledger = this.ledger;
+    if (o.kind === KIND_SELL_INVENTORY) {
+      const pos = ledger.findPosition(trader, o.market);
+      if ((pos < 0 ? 0 : ledger.availableTokens(pos, o.outcome)) + adjust.tokens < o.maxShares) return reject('UNDER_COLLATERALIZED', 'maxShares', 'not enough outcome tokens to reserve maxShares');
+    } else if (ledger.available(trader) + adjust.collateral < o.maxCollateralIn) {
+      return reject('UNDER_COLLATERALIZED', 'maxCollateralIn', 'not enough collateral to reserve maxCollateralIn');
+    }
+    const L = mk.ladder;
+    const side = (o.outcome === 1) === (o.kind === KIND_BUY) ? 0 : 1;
+    const level = Math.round((o.outcome === 1 ? o.price : ONE - o.price) * L.invTick);
+    if ((o.makerRole ?? 0) === 1 && (side === 0 ? level >= L.bestAsk : level <= L.bestBid)) return reject('WOULD_CROSS', 'makerRole', 'a maker-only order would take liquidity');
+    return null;
   }
 
   cancel(id: number, nowMs: number): boolean {

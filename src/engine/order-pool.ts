@@ -111,6 +111,17 @@ export interface OrderLimits {
   minCollateralOut: number;
 }
 
+/** An order pool as plain data (see OrderPool.exportData). */
+export interface OrderPoolData {
+  capacity: number;
+  used: number;
+  live: number;
+  freeHead: number;
+  fc: Float64Array[];
+  cc: Float64Array[];
+  extras: Map<number, [number, number]>;
+}
+
 export class OrderPool {
   /** slots in the allocated chunks */
   capacity = 0;
@@ -261,6 +272,36 @@ export class OrderPool {
   /** The order's expiry in unix seconds, 0 for none. */
   expiryOf(slot: number): number {
     return this.cc[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * C_STRIDE) + C_EXPIRY]!;
+  }
+
+  /** The pool as plain data (the live chunks, not copies): serialise it before the next command. */
+  exportData(): OrderPoolData {
+    return { capacity: this.capacity, used: this.used, live: this.live, freeHead: this.freeHead, fc: this.fc, cc: this.cc, extras: this.extras };
+  }
+
+  /** Replace this pool's contents with `d` (copied: the pool owns its chunks afterwards). */
+  restoreData(d: OrderPoolData): void {
+    if (d.fc.length !== d.cc.length || d.capacity !== d.fc.length * CHUNK_SLOTS) throw new Error('order pool data: chunk counts do not match the capacity');
+    this.fc.length = 0;
+    this.ic.length = 0;
+    this.cc.length = 0;
+    for (let i = 0; i < d.fc.length; i++) {
+      const f = d.fc[i]!;
+      const c = d.cc[i]!;
+      if (f.length * 8 !== CHUNK_BYTES || c.length !== CHUNK_SLOTS * C_STRIDE) throw new Error('order pool data: a chunk has the wrong size');
+      const buf = new ArrayBuffer(CHUNK_BYTES);
+      const fc = new Float64Array(buf);
+      fc.set(f);
+      this.fc.push(fc);
+      this.ic.push(new Int32Array(buf)); // the int view of the same record bytes
+      this.cc.push(new Float64Array(c));
+    }
+    this.capacity = d.capacity;
+    this.used = d.used;
+    this.live = d.live;
+    this.freeHead = d.freeHead;
+    this.extras.clear();
+    for (const [k, v] of d.extras) this.extras.set(k, [v[0], v[1]]);
   }
 
   /** One more chunk, or a RangeError at SLOT_COUNT. */

@@ -32,6 +32,18 @@ const NIL = -1;
 /** compact a level only past this many tombstones: each pass walks the whole queue */
 const COMPACT_MIN = 64;
 
+/** A ladder as plain data (see PriceLadder.exportData). */
+export interface PriceLadderData {
+  tick: number;
+  head: [Int32Array, Int32Array];
+  tail: [Int32Array, Int32Array];
+  size: [Float64Array, Float64Array];
+  count: [Int32Array, Int32Array];
+  tombs: [Int32Array, Int32Array];
+  bestBid: number;
+  bestAsk: number;
+}
+
 export class PriceLadder {
   readonly tick: number;
   /** 1 / tick: an on-tick price times this, rounded, is its level without an integer division */
@@ -61,6 +73,24 @@ export class PriceLadder {
     this.count = [new Int32Array(n), new Int32Array(n)];
     this.tombs = [new Int32Array(n), new Int32Array(n)];
     this.bestAsk = this.top;
+  }
+
+  /** The ladder as plain data (its live arrays): serialise it before the next command. */
+  exportData(): PriceLadderData {
+    return { tick: this.tick, head: this.head, tail: this.tail, size: this.size, count: this.count, tombs: this.tombs, bestBid: this.bestBid, bestAsk: this.bestAsk };
+  }
+
+  /** Copy `d` into this ladder (same tick). */
+  restoreData(d: PriceLadderData): void {
+    if (d.tick !== this.tick) throw new Error(`price ladder data: tick ${d.tick}, expected ${this.tick}`);
+    for (const side of [0, 1] as const) {
+      for (const [to, from] of [[this.head, d.head], [this.tail, d.tail], [this.size, d.size], [this.count, d.count], [this.tombs, d.tombs]] as const) {
+        if (from[side].length !== to[side].length) throw new Error('price ladder data: a level array has the wrong length');
+        to[side].set(from[side] as never);
+      }
+    }
+    this.bestBid = d.bestBid;
+    this.bestAsk = d.bestAsk;
   }
 
   /** Append at the back of its level's queue (time priority). */

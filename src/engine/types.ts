@@ -323,6 +323,10 @@ export interface Engine {
   resolve(market: MarketIndex, payoutYes: number, nowMs: number): CommandResult;
   /** pays ⌊yes·payoutYes/1e6⌋ + ⌊no·payoutNo/1e6⌋ and burns the tokens */
   claim(trader: TraderIndex, market: MarketIndex): { ok: true; paid: bigint } | Rejection;
+  /** would submit(o) be refused, with `adjust` added to what is available? (changes nothing) */
+  precheck(o: SubmitOrder, adjust?: { collateral: number; tokens: number }): Rejection | null;
+  /** what cancelling an open order would free (changes nothing) */
+  releaseOf(id: OrderId): { trader: number; collateral: number; market: number; outcome: number; tokens: number } | undefined;
   /** one entry point for commands as data */
   apply(cmd: EngineCommand): SubmitResult | CommandResult | { ok: true; count: number } | { ok: true; paid: bigint };
 

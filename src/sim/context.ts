@@ -45,6 +45,12 @@ export interface ExchangeSettings {
   batchLimit: number;
   /** request body size limit in bytes (more → 413) */
   bodyLimitBytes: number;
+  /** bytes of request bodies held at once across all connections (a body that does not fit → 503) */
+  bodyBytesInFlight: number;
+  /** a request body not complete this long after its headers → 408 and the connection closed */
+  bodyTimeoutMs: number;
+  /** concurrent connections; more are closed at once */
+  maxConnections: number;
   /** per-key token bucket: capacity and refill per second */
   rateLimit: { capacity: number; refillPerSecond: number };
   /** SSE heartbeat interval, ms */
@@ -74,6 +80,8 @@ export interface ExchangeServices {
    * is already resolved.
    */
   resolveMarket(idOrSlug: string, payoutYes: number, now: number, evidence?: string | null): MarketRecord;
+  /** Record a simulated oracle check (the counterparties call this) and log `oracle_update`. */
+  oracleUpdate(marketId: string, now: number, chance: number | null, posts: number): void;
 }
 
 export interface NewMarketInput {

@@ -14,7 +14,6 @@ import { createMarketAgents, stepMarketAgents, type MarketAgents, type MarketAge
 import { generateMarket } from './agents/market-metadata.ts';
 import { derivedAddress } from './market-factory.ts';
 import type { LocalExchange } from './local-exchange.ts';
-import { oracleUpdate } from './oracle.ts';
 import { createRng } from './rng.ts';
 
 export interface CounterpartyOptions {
@@ -99,7 +98,7 @@ export function startCounterparties(ex: LocalExchange, opts: CounterpartyOptions
     for (const cmd of r.commands) apply(m.id, cmd, now);
     if (r.oracle) {
       const posts = r.oracle.confidence === 'high' ? 10 : r.oracle.confidence === 'medium' ? 5 : 2;
-      oracleUpdate(state, m.id, now, Math.round(r.oracle.probability * 1000) / 1000, posts);
+      state.services.oracleUpdate(m.id, now, Math.round(r.oracle.probability * 1000) / 1000, posts);
     }
   }
 

@@ -33,8 +33,20 @@ export type HostLogEntry =
 
 export type EngineFactory = (sink: EventSink) => Engine;
 
+/** The host's live state as plain data: the id mappings and the engine's own state. */
+export interface HostStateData {
+  marketIds: string[];
+  traderAddrs: string[];
+  engine: unknown;
+}
+
 export class EngineHost {
-  readonly engine: Engine;
+  engine: Engine;
+  /** every change, live or replayed (a cheap "did anything change" mark) */
+  changes = 0;
+  /** called with every entry (the journal writes those made outside a request) */
+  onEntry: ((e: HostLogEntry) => void) | undefined;
+  private readonly sink: EventSink;
   private readonly marketByKey = new Map<string, MarketIndex>();
   private readonly marketIds: string[] = [];
   private readonly traderByKey = new Map<string, TraderIndex>();
@@ -51,13 +63,48 @@ export class EngineHost {
     onEvent: (e: EngineEvent) => void,
     private readonly record = true,
   ) {
-    this.engine = factory((e) => {
+    this.sink = (e) => {
       if (!this.muted) onEvent(e);
-    });
+    };
+    this.engine = factory(this.sink);
   }
 
   private push(e: HostLogEntry): void {
+    this.changes++;
     if (this.record) this.log.push(e);
+    if (this.onEntry) this.onEntry(e);
+  }
+
+  /** The live state as plain data (shares the engine's arrays: serialise before the next command). */
+  exportState(exportEngine: (e: Engine) => unknown): HostStateData {
+    return { marketIds: this.marketIds, traderAddrs: this.traderAddrs, engine: exportEngine(this.engine) };
+  }
+
+  /** Replace the engine and the mappings with saved state (`build` makes an engine from it with this host's sink). */
+  loadState(d: HostStateData, build: (engineData: unknown, sink: EventSink) => Engine): void {
+    if (!Array.isArray(d.marketIds) || !Array.isArray(d.traderAddrs)) throw new Error('engine host data: id lists missing');
+    this.engine = build(d.engine, this.sink);
+    this.marketByKey.clear();
+    this.marketIds.length = 0;
+    this.traderByKey.clear();
+    this.traderAddrs.length = 0;
+    d.marketIds.forEach((id, i) => {
+      this.marketIds[i] = id;
+      this.marketByKey.set(id.toLowerCase(), i);
+    });
+    d.traderAddrs.forEach((a, i) => {
+      this.traderAddrs[i] = a;
+      this.traderByKey.set(a.toLowerCase(), i);
+    });
+  }
+
+  /** Apply one journalled entry with events flowing (the stores follow, as they did live). */
+  replayEntry(e: HostLogEntry): void {
+    if (e.t === 'market') this.ensureMarket(e.id as Bytes32, e.config);
+    else if (e.t === 'trader') this.ensureTrader(e.address as Address);
+    else if (e.t === 'status') this.setMarketStatus(e.market, e.status);
+    else if (e.cmd.type === 'expire') this.expire(e.cmd.nowMs);
+    else this.apply(e.cmd);
   }
 
   /** Rebuild from a saved log, with events muted. */

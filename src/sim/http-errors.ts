@@ -18,11 +18,12 @@
  * | 409    | nonce_already_used   | the trader already used this nonce (lower case, as the venue)     |
  * | 409    | MIGRATION_REQUIRED   | trading is blocked while the wallet's migration is active         |
  * | 409    | CONFLICT             | another state conflict (e.g. market not active)                   |
+ * | 408    | REQUEST_TIMEOUT      | the body did not arrive within the body timeout (then closed)     |
  * | 413    | PAYLOAD_TOO_LARGE    | the body exceeds the size limit                                   |
  * | 415    | UNSUPPORTED_MEDIA    | a body that is not application/json                                |
  * | 429    | RATE_LIMITED         | the key's token bucket (or an endpoint quota) is empty            |
  * | 500    | INTERNAL_ERROR       | a bug; never carries internals                                    |
- * | 503    | SERVICE_UNAVAILABLE  | an injected fault (fault injection only)                           |
+ * | 503    | SERVICE_UNAVAILABLE  | an injected fault; too many bodies in flight; the journal failed   |
  */
 export type HttpErrorCode =
   | 'INVALID_JSON'
@@ -38,6 +39,7 @@ export type HttpErrorCode =
   | 'MIGRATION_REQUIRED'
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
+  | 'REQUEST_TIMEOUT'
   | 'UNSUPPORTED_MEDIA'
   | 'RATE_LIMITED'
   | 'INTERNAL_ERROR'

@@ -10,8 +10,9 @@ import type { ExchangeState, RequestContext } from './context.ts';
 import { HttpError, internalError, rateLimited, unauthorized, forbidden } from './http-errors.ts';
 import type { FaultInjector } from './faults.ts';
 import { RateLimiter, rateHeaders, type RateDecision } from './rate-limiter.ts';
-import type { JsonReply, Reply, Router } from './router.ts';
+import type { Handler, JsonReply, Reply, Router } from './router.ts';
 import type { ApiKeyRecord } from './records.ts';
+import type { ExchangeJournal } from './durability/exchange-journal.ts';
 
 export const BASE_PATH = '/v2';
 
@@ -22,6 +23,12 @@ export interface HttpServerDeps {
   limiter: RateLimiter;
   /** called with unexpected handler errors (never with client errors) */
   onError?: (err: unknown, method: string, path: string) => void;
+  /** with a state file: mutating requests are journalled and durable before their answer */
+  journal?: ExchangeJournal;
+  /** called after each journalled request (checkpoint policy) */
+  afterMutation?: () => void;
+  /** bytes of bodies held at once (built by listen() from the settings when absent) */
+  bodyBudget?: BodyBudget;
 }
 
 /** Bearer token of a request, or undefined. */
@@ -33,29 +40,104 @@ function bearer(req: IncomingMessage): string | undefined {
 }
 
 class BodyTooLarge extends Error {}
+class BodyTimeout extends Error {}
+class BodyBudgetFull extends Error {}
 
-/** Read the body up to `limit` bytes; stops reading (and rejects) past it. */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
+/**
+ * Bytes of request bodies held at once, across connections (bounded memory under many slow
+ * uploads). Requests without a key may hold at most half of it, so anonymous stalls never keep a
+ * keyed client's body out.
+ */
+export class BodyBudget {
+  inFlight = 0;
+  anonInFlight = 0;
+  constructor(readonly limit: number) {}
+
+  /** Take `n` bytes (false when they do not fit). */
+  take(n: number, anonymous: boolean): boolean {
+    if (this.inFlight + n > this.limit) return false;
+    if (anonymous && this.anonInFlight + n > this.limit / 2) return false;
+    this.inFlight += n;
+    if (anonymous) this.anonInFlight += n;
+    return true;
+  }
+
+  give(n: number, anonymous: boolean): void {
+    this.inFlight -= n;
+    if (anonymous) this.anonInFlight -= n;
+  }
+}
+
+/**
+ * Read the body up to `limit` bytes within `timeoutMs`; stops reading (and rejects) past either.
+ * The bytes count against the shared `budget` while the request is read and handled (a declared
+ * Content-Length is reserved up front); `release()` gives them back.
+ */
+function readBody(req: IncomingMessage, limit: number, budget: BodyBudget, timeoutMs: number, anonymous: boolean): { body: Promise<Buffer>; release: () => void } {
+  let held = 0;
+  const release = (): void => {
+    budget.give(held, anonymous);
+    held = 0;
+  };
+  const body = new Promise<Buffer>((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > limit) {
       reject(new BodyTooLarge());
       return;
     }
-    const chunks: Buffer[] = [];
-    let n = 0;
-    req.on('data', (c: Buffer) => {
-      n += c.length;
-      if (n > limit) {
-        reject(new BodyTooLarge());
-        req.pause();
+    if (declared > 0) {
+      if (!budget.take(declared, anonymous)) {
+        reject(new BodyBudgetFull());
         return;
       }
+      held = declared;
+    }
+    const chunks: Buffer[] = [];
+    let n = 0;
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new BodyTimeout());
+    }, timeoutMs);
+    const cleanup = (): void => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    const onData = (c: Buffer): void => {
+      n += c.length;
+      if (n > limit) {
+        cleanup();
+        req.pause();
+        reject(new BodyTooLarge());
+        return;
+      }
+      if (n > held) {
+        // a chunked body (or one longer than declared): count what arrives
+        const more = n - held;
+        if (!budget.take(more, anonymous)) {
+          cleanup();
+          req.pause();
+          reject(new BodyBudgetFull());
+          return;
+        }
+        held += more;
+      }
       chunks.push(c);
-    });
-    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    req.on('error', reject);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    };
+    const onError = (e: Error): void => {
+      cleanup();
+      reject(e);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
   });
+  return { body, release };
 }
 
 function sleep(ms: number): Promise<void> {
@@ -145,6 +227,8 @@ export async function handleRequest(deps: HttpServerDeps, req: IncomingMessage, 
   const method = req.method ?? 'GET';
   let rateHdrs: Record<string, string> = {};
   let path = '';
+  let releaseBody: (() => void) | undefined;
+  let closeAfter = false;
   try {
     const url = splitTarget(req.url ?? '/');
     if (url.pathname !== BASE_PATH && !url.pathname.startsWith(BASE_PATH + '/')) throw new HttpError(404, 'NOT_FOUND', `no such path (the API lives under ${BASE_PATH})`);
@@ -174,7 +258,9 @@ export async function handleRequest(deps: HttpServerDeps, req: IncomingMessage, 
     }
 
     const now = state.clock.now();
-    const limitId = key ? `k:${key.key}` : `ip:${req.socket.remoteAddress ?? '?'}`;
+    // unauthenticated callers: one bucket per connection, so one flooding local client (every local
+    // client shares 127.0.0.1) does not starve the others; keyed callers: one bucket per key
+    const limitId = key ? `k:${key.key}` : `c:${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? '?'}`;
     let decision: RateDecision | undefined;
     decision = limiter.take(limitId, now, route.cost ?? 1);
     rateHdrs = rateHeaders(decision);
@@ -187,23 +273,42 @@ export async function handleRequest(deps: HttpServerDeps, req: IncomingMessage, 
     const injected = faults.serverError();
     if (injected) throw new HttpError(injected, injected === 503 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR', 'injected fault');
 
+    const journal = deps.journal;
+    const journalled = journal !== undefined && journal.writing && method !== 'GET' && method !== 'HEAD' && route.readOnly !== true;
+    if (journalled && journal.failed) throw new HttpError(503, 'SERVICE_UNAVAILABLE', 'the exchange cannot write its journal; changes are refused until it is restarted');
+
     let body: unknown;
+    let rawText = '';
     if (method !== 'GET' && method !== 'HEAD') {
+      const budget = (deps.bodyBudget ??= new BodyBudget(state.settings.bodyBytesInFlight));
+      const reading = readBody(req, state.settings.bodyLimitBytes, budget, state.settings.bodyTimeoutMs, key === undefined);
+      releaseBody = reading.release;
       let raw: Buffer;
       try {
-        raw = await readBody(req, state.settings.bodyLimitBytes);
+        raw = await reading.body;
       } catch (e) {
         if (e instanceof BodyTooLarge) {
           res.setHeader('Connection', 'close'); // the rest of the body is not read
           throw new HttpError(413, 'PAYLOAD_TOO_LARGE', `body larger than ${state.settings.bodyLimitBytes} bytes`);
+        }
+        if (e instanceof BodyTimeout) {
+          res.setHeader('Connection', 'close');
+          closeAfter = true;
+          throw new HttpError(408, 'REQUEST_TIMEOUT', `the request body did not arrive within ${state.settings.bodyTimeoutMs} ms`);
+        }
+        if (e instanceof BodyBudgetFull) {
+          res.setHeader('Connection', 'close');
+          closeAfter = true;
+          throw new HttpError(503, 'SERVICE_UNAVAILABLE', 'too many request bodies in flight; retry shortly', { headers: { 'Retry-After': '1' } });
         }
         throw e;
       }
       if (raw.length > 0) {
         const ct = String(req.headers['content-type'] ?? 'application/json');
         if (!/json/i.test(ct)) throw new HttpError(415, 'UNSUPPORTED_MEDIA', 'the body must be application/json');
+        rawText = raw.toString('utf8');
         try {
-          body = JSON.parse(raw.toString('utf8'));
+          body = JSON.parse(rawText);
         } catch {
           throw new HttpError(400, 'INVALID_JSON', 'body: not valid JSON', { field: 'body' });
         }
@@ -211,20 +316,71 @@ export async function handleRequest(deps: HttpServerDeps, req: IncomingMessage, 
     }
 
     const ctx: RequestContext = { method, path, params, query: url.searchParams, body, headers: req.headers, key, state, now, req, res };
-    // handlers are mostly synchronous: await only a promise (an await costs a microtask turn)
-    const answer = route.handler(ctx);
-    const reply = typeof (answer as Promise<Reply>).then === 'function' ? await answer : (answer as Reply);
+    let reply: Reply;
+    if (journalled) {
+      reply = await journalledCall(deps, journal, route.handler, ctx, rawText, url.searchParams);
+    } else {
+      // handlers are mostly synchronous: await only a promise (an await costs a microtask turn)
+      const answer = route.handler(ctx);
+      reply = typeof (answer as Promise<Reply>).then === 'function' ? await answer : (answer as Reply);
+    }
     if (reply.kind === 'handled') return;
     const pending = writeReply(res, reply, faults, rateHdrs);
     if (pending) await pending;
   } catch (e) {
+    // an answer given before the body was read (401, 404, 429, ...): do not keep reading a body nobody wants
+    if (!req.complete && method !== 'GET' && method !== 'HEAD') closeAfter = true;
+    if (closeAfter && !res.headersSent) res.setHeader('Connection', 'close');
     if (e instanceof HttpError) {
       await writeReply(res, errorReply(e), faults, rateHdrs)?.catch(() => undefined);
       return;
     }
     deps.onError?.(e, method, path);
     await writeReply(res, errorReply(internalError()), faults, rateHdrs)?.catch(() => undefined);
+  } finally {
+    releaseBody?.();
+    // a stalled or refused body is not read further: drop the connection once the answer is out
+    if (closeAfter) {
+      if (res.writableFinished) req.socket.destroy();
+      else res.once('finish', () => req.socket.destroy());
+    }
   }
+}
+
+/**
+ * Run a mutating handler as one journal record: the clock pinned, nested changes covered, and the
+ * record on disk before the answer (an answer, success or refusal, is never sent for a change that
+ * could still be lost). A request that changed nothing and was refused is not written.
+ */
+async function journalledCall(deps: HttpServerDeps, journal: ExchangeJournal, handler: Handler, ctx: RequestContext, rawText: string, query: URLSearchParams): Promise<Reply> {
+  const engine = deps.state.engine;
+  const mark = engine.changes;
+  let reply: Reply | undefined;
+  let thrown: unknown;
+  journal.enter(ctx.now);
+  try {
+    const answer = handler(ctx);
+    if (answer && typeof (answer as Promise<Reply>).then === 'function') throw new Error(`handler of ${ctx.method} ${ctx.path} is asynchronous; journalled routes must be synchronous`);
+    reply = answer as Reply;
+  } catch (e) {
+    thrown = e;
+  } finally {
+    journal.exit();
+  }
+  const ok = thrown === undefined && reply !== undefined && (reply.kind === 'handled' || reply.status < 400);
+  if (ok || engine.changes !== mark) {
+    const host = ctx.headers.host;
+    const seq = journal.request(ctx.method, ctx.path, query.toString(), rawText, ctx.key, ctx.now, typeof host === 'string' ? host : undefined);
+    try {
+      await journal.durable(seq);
+    } catch (e) {
+      deps.onError?.(e, ctx.method, ctx.path);
+      throw new HttpError(503, 'SERVICE_UNAVAILABLE', 'the change could not be made durable; changes are refused until the exchange is restarted');
+    }
+    deps.afterMutation?.();
+  }
+  if (thrown !== undefined) throw thrown;
+  return reply!;
 }
 
 export interface RunningServer {
@@ -236,7 +392,7 @@ export interface RunningServer {
 
 /** Listen on 127.0.0.1:port (0 = any free port). */
 export function listen(deps: HttpServerDeps, port = 0, host = '127.0.0.1'): Promise<RunningServer> {
-  const server = createServer({ keepAlive: true }, (req, res) => {
+  const server = createServer({ keepAlive: true, connectionsCheckingInterval: 1_000 }, (req, res) => {
     handleRequest(deps, req, res).catch(() => {
       if (!res.headersSent) {
         res.writeHead(500);
@@ -244,9 +400,12 @@ export function listen(deps: HttpServerDeps, port = 0, host = '127.0.0.1'): Prom
       }
     });
   });
+  deps.bodyBudget ??= new BodyBudget(deps.state.settings.bodyBytesInFlight);
+  server.maxConnections = deps.state.settings.maxConnections;
   server.keepAliveTimeout = 30_000;
-  server.headersTimeout = 20_000;
-  server.requestTimeout = 60_000;
+  // a backstop behind the body timeout (408 from node itself): headers within 10 s, a request within 15 s
+  server.headersTimeout = 10_000;
+  server.requestTimeout = Math.max(15_000, deps.state.settings.bodyTimeoutMs + 5_000);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

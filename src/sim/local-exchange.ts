@@ -29,10 +29,16 @@ import { DEMO_MARKETS, newMarketRecord } from './market-factory.ts';
 import { MarketStats } from './market-stats.ts';
 import { OrderService } from './order-service.ts';
 import { RateLimiter } from './rate-limiter.ts';
-import type { ActivityEntry, ApiKeyRecord, MarketRecord } from './records.ts';
+import type { ActivityEntry, ApiKeyRecord, MarketRecord, StoredOrder } from './records.ts';
 import { ROUTE_MODULES } from './route-modules.ts';
 import { ALL_PERMISSIONS, DEFAULT_PERMISSIONS, Router, type Permission } from './router.ts';
-import { readStateFile, writeStateFile, STATE_FILE_VERSION, type SavedState } from './state-file.ts';
+import { decodeState, type SavedState } from './state-file.ts';
+import { DurableFiles, type LoadedSnapshot } from './durability/durable-files.ts';
+import { ExchangeJournal } from './durability/exchange-journal.ts';
+import { replayRecord } from './durability/replay.ts';
+import { oracleUpdate } from './oracle.ts';
+import type { HostStateData } from './engine-host.ts';
+import type { EngineStateData } from '../engine/matching-engine.ts';
 
 export interface ApiKeySpec {
   key: string;
@@ -55,13 +61,30 @@ export interface LocalExchangeOptions {
   clock?: Clock;
   rateLimit?: { capacity: number; refillPerSecond: number };
   bodyLimitBytes?: number;
+  /** bytes of request bodies held at once, all connections together (default 32 MiB; a body that does not fit → 503) */
+  bodyBytesInFlight?: number;
+  /** a body not complete this long after its headers gets 408 (default 5 000 ms) */
+  bodyTimeoutMs?: number;
+  /** concurrent connections (default 2 048); more are closed at once */
+  maxConnections?: number;
   heartbeatMs?: number;
   streamBufferSize?: number;
   /** collateral credited to each API key's wallet on a fresh start (1e-6 USDC; default 10 000 USDC) */
   initialCollateral?: bigint;
-  /** `--state FILE`: restored on creation when it exists, saved on close() and save(). The engine's
-   * command log (what a restore replays) is only kept when this is set. */
+  /**
+   * `--state FILE`: restored on creation when it exists (FILE is a snapshot of the live state, and
+   * FILE.wal.N journal segments hold every change since). From start() on, every acknowledged change
+   * is in the journal (fdatasync, group commit) before its answer is sent; a checkpoint (on close(),
+   * save(), SIGHUP in `bookmaker sim`, and when the journal passes `checkpointBytes`) writes a new
+   * snapshot and drops the journal it covers.
+   */
   stateFile?: string;
+  /** journal size that triggers a checkpoint (default 64 MiB) */
+  checkpointBytes?: number;
+  /** fdatasync each journal group (default true; false only for benchmarks of the write path) */
+  journalSync?: boolean;
+  /** warnings of a restore (a torn journal tail dropped), for logging */
+  onWarning?: (message: string) => void;
   /** how often due orders are expired, ms (default 1000; 0 = only on request) */
   expirySweepMs?: number;
   /** unexpected handler errors (bugs), for logging */
@@ -82,10 +105,12 @@ export interface LocalExchange {
   close(): Promise<void>;
   /** fault: close and reopen the HTTP server on the same port; state kept. Counted as 'restart'. */
   restart(): Promise<string>;
-  /** write the state file now (no-op without one) */
-  save(): void;
-  /** the whole state as saved to a file */
-  snapshot(): SavedState;
+  /** checkpoint now: a snapshot of the live state, the journal it covers dropped (no-op without a state file) */
+  save(): Promise<void>;
+  /** the live state as a snapshot stores it (sections by name) */
+  snapshot(): Record<string, unknown>;
+  /** journal records replayed by the last restore (0 on a fresh start) */
+  readonly restoredRecords: number;
   /** expire due orders now */
   expireNow(): number;
   /** register a timer callback driven by the exchange clock; cleared on close */
@@ -96,6 +121,9 @@ const DEFAULT_SETTINGS: ExchangeSettings = {
   seed: 42,
   batchLimit: 50,
   bodyLimitBytes: 1_000_000,
+  bodyBytesInFlight: 32 * 1024 * 1024,
+  bodyTimeoutMs: 5_000,
+  maxConnections: 2_048,
   rateLimit: { capacity: 600, refillPerSecond: 300 },
   heartbeatMs: 5_000,
   streamBufferSize: 1_024,
@@ -126,14 +154,21 @@ function keyRecord(spec: ApiKeySpec, seed: number): ApiKeyRecord {
   return { key: spec.key, wallet: d.wallet, perms, privateKey: d.privateKey };
 }
 
+/** v8 sections of stored orders hold this many orders each (bounded buffers on save and restore). */
+const ORDERS_PER_SECTION = 100_000;
+
 export function createLocalExchange(options: LocalExchangeOptions = {}): LocalExchange {
-  const clock = options.clock ?? systemClock;
+  const journal = new ExchangeJournal(options.clock ?? systemClock);
+  const clock = journal.clock;
   const chain = options.chain ?? TESTNET;
   const settings: ExchangeSettings = {
     ...DEFAULT_SETTINGS,
     seed: options.seed ?? DEFAULT_SETTINGS.seed,
     batchLimit: options.batchLimit ?? DEFAULT_SETTINGS.batchLimit,
     bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_SETTINGS.bodyLimitBytes,
+    bodyBytesInFlight: options.bodyBytesInFlight ?? DEFAULT_SETTINGS.bodyBytesInFlight,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_SETTINGS.bodyTimeoutMs,
+    maxConnections: options.maxConnections ?? DEFAULT_SETTINGS.maxConnections,
     rateLimit: options.rateLimit ?? DEFAULT_SETTINGS.rateLimit,
     heartbeatMs: options.heartbeatMs ?? DEFAULT_SETTINGS.heartbeatMs,
     streamBufferSize: options.streamBufferSize ?? DEFAULT_SETTINGS.streamBufferSize,
@@ -159,7 +194,7 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
       const r = orders.cancel(body, field, caller, now);
       return { trader: r.trader, nonce: r.nonce, alreadyCancelled: r.alreadyCancelled };
     },
-    addMarket: (input, now) => addMarket(input, now),
+    addMarket: (input, now) => journal.service('addMarket', [input, now], () => addMarket(input, now)),
     addActivity: (entry) => {
       const e: ActivityEntry = { ...entry, seq: ++counters.activity! };
       activity.push(e);
@@ -167,12 +202,15 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
       return e;
     },
     findMarket: (idOrSlug) => markets.get(idOrSlug.toLowerCase()) ?? slugs.get(idOrSlug.toLowerCase()),
-    resolveMarket: (idOrSlug, payoutYes, now, evidence = null) => resolveMarket(idOrSlug, payoutYes, now, evidence),
+    resolveMarket: (idOrSlug, payoutYes, now, evidence = null) => journal.service('resolveMarket', [idOrSlug, payoutYes, now, evidence], () => resolveMarket(idOrSlug, payoutYes, now, evidence)),
+    oracleUpdate: (marketId, now, chance, posts) => journal.service('oracleUpdate', [marketId, now, chance, posts], () => oracleUpdate(state, marketId, now, chance, posts)),
   };
 
   // engine events only flow once commands run, by which time `events` exists
   let events: EngineEventHandler | undefined;
-  const host = new EngineHost((sink) => new MatchingEngine({ sink }), (e) => events?.handle(e), options.stateFile !== undefined);
+  // snapshots store the engine's live state, not its command history: no command log is kept
+  const host = new EngineHost((sink) => new MatchingEngine({ sink }), (e) => events?.handle(e), false);
+  host.onEntry = (e) => journal.host(e);
   const state: ExchangeState = { settings, clock, chain, keys, stores: { markets, orders: [], activity }, ext, tradingGuards, services, engine: host };
   const orders = new OrderService(state, host, chain);
   events = new EngineEventHandler(state, hub, stats, host, orders);
@@ -212,39 +250,84 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
   }
 
   // ---- fresh start or restore ----
-  const saved = options.stateFile ? readStateFile(options.stateFile) : undefined;
-  if (saved) {
-    for (const k of saved.keys) addKey(k);
-    for (const m of saved.markets) {
-      markets.set(m.id.toLowerCase(), m);
-      slugs.set(m.slug.toLowerCase(), m);
-    }
-    state.stores.orders.push(...saved.orders);
-    activity.push(...saved.activity);
-    Object.assign(ext, saved.ext);
-    Object.assign(counters, saved.counters);
-    host.replay(saved.engineLog);
-    orders.reindex();
-    stats.rebuild(activity);
-    // keys given now but not in the file are added (with their starting balance)
-    for (const spec of options.apiKeys ?? []) if (!keys.has(spec.key)) fundKey(keyRecord(spec, settings.seed));
-  } else {
+  const router = new Router();
+  for (const m of ROUTE_MODULES) m.register(router);
+  const files = options.stateFile !== undefined ? new DurableFiles(options.stateFile, { sync: options.journalSync !== false }) : undefined;
+  let legacy: SavedState | undefined;
+  let restoredRecords = 0;
+  if (files) {
+    files.checkWritable();
+    const loaded = files.load((text) => {
+      try {
+        legacy = decodeState(text);
+      } catch (e) {
+        throw new Error(`state file ${options.stateFile}: ${(e as Error).message}`);
+      }
+    });
+    for (const w of loaded.warnings) options.onWarning?.(w);
+    if (loaded.snapshot) restoreSnapshot(loaded.snapshot);
+    else if (legacy) restoreLegacy(legacy);
+    if (loaded.snapshot || legacy || loaded.records.length) {
+      // the indices first: replayed requests look orders up by nonce and engine id, as live ones did
+      orders.reindex();
+      journal.replaying = true;
+      journal.files = files;
+      try {
+        for (const rec of loaded.records) replayRecord(rec, { state, router, journal, host });
+      } finally {
+        journal.replaying = false;
+      }
+      restoredRecords = loaded.records.length;
+      stats.rebuild(activity);
+      // keys given now replace the stored ones (a key not passed again no longer works)
+      if (options.apiKeys?.length) keys.clear();
+      for (const spec of options.apiKeys ?? []) fundKey(keyRecord(spec, settings.seed));
+    } else freshStart();
+  } else freshStart();
+
+  function freshStart(): void {
     const now = clock.now();
     const inputs = Array.isArray(options.markets) ? options.markets : DEMO_MARKETS.slice(0, Math.max(0, Math.min(DEMO_MARKETS.length, options.markets ?? 4)));
     for (const input of inputs) addMarket(input, now);
     for (const spec of options.apiKeys ?? []) fundKey(keyRecord(spec, settings.seed));
   }
 
+  function restoreCommon(s: { keys: ApiKeyRecord[]; markets: MarketRecord[]; activity: ActivityEntry[]; ext: Record<string, unknown>; counters: Record<string, number> }): void {
+    for (const k of s.keys) addKey(k);
+    for (const m of s.markets) {
+      markets.set(m.id.toLowerCase(), m);
+      slugs.set(m.slug.toLowerCase(), m);
+    }
+    activity.push(...s.activity);
+    Object.assign(ext, s.ext);
+    Object.assign(counters, s.counters);
+  }
+
+  function restoreLegacy(saved: SavedState): void {
+    restoreCommon(saved);
+    for (const o of saved.orders) state.stores.orders.push(o);
+    host.replay(saved.engineLog);
+  }
+
+  function restoreSnapshot(snap: LoadedSnapshot): void {
+    const meta = snap.sections.get('meta')?.[0] as LiveMeta | undefined;
+    const hostData = snap.sections.get('engine')?.[0] as HostStateData | undefined;
+    if (!meta || !hostData) throw new Error(`state file ${options.stateFile}: the snapshot lacks its meta or engine section`);
+    restoreCommon(meta);
+    for (const chunk of snap.sections.get('orders') ?? []) ordersFromColumns(chunk as OrderRows, state.stores.orders);
+    host.loadState(hostData, (d, sink) => MatchingEngine.fromState(d as EngineStateData, { sink }));
+  }
+
   function fundKey(rec: ApiKeyRecord): void {
     addKey(rec);
+    const known = host.traderIndex(rec.wallet) !== undefined;
     const t = host.ensureTrader(rec.wallet);
     const amount = options.initialCollateral ?? 10_000_000_000n;
-    if (amount > 0n && host.engine.balance(t).collateral === 0n) host.deposit(t, amount);
+    // a starting balance for a wallet new to the exchange (a restored wallet keeps what it has)
+    if (amount > 0n && !known) host.deposit(t, amount);
   }
 
   // ---- server, timers ----
-  const router = new Router();
-  for (const m of ROUTE_MODULES) m.register(router);
   const limiter = new RateLimiter(settings.rateLimit.capacity, settings.rateLimit.refillPerSecond);
   let running: RunningServer | undefined;
   let lastPort = 0;
@@ -256,11 +339,15 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
     let cancel: () => void = () => undefined;
     const tick = (): void => {
       if (closed) return;
+      journal.pin(clock.now());
       try {
         fn();
       } catch (e) {
         options.onError?.(e, 'TIMER', '');
+      } finally {
+        journal.unpin();
       }
+      maybeCheckpoint();
       cancel = clock.setTimeout(tick, ms);
     };
     cancel = clock.setTimeout(tick, ms);
@@ -270,26 +357,48 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
   const expireNow = (): number => host.expire(clock.now());
   every(options.expirySweepMs ?? 1000, expireNow);
 
-  function snapshot(): SavedState {
-    return {
-      version: STATE_FILE_VERSION,
-      seed: settings.seed,
-      savedAt: clock.now(),
-      keys: [...keys.values()],
-      markets: [...markets.values()],
-      orders: state.stores.orders,
-      activity,
-      ext,
-      counters: { ...counters },
-      engineLog: host.log,
-    };
+  /** The live state as snapshot sections (shares live objects: serialise before the next change). */
+  function sections(): [string, unknown][] {
+    const meta: LiveMeta = { seed: settings.seed, keys: [...keys.values()], markets: [...markets.values()], activity, ext, counters: { ...counters } };
+    const out: [string, unknown][] = [
+      ['meta', meta],
+      ['engine', host.exportState((e) => (e as MatchingEngine).exportState())],
+    ];
+    const all = state.stores.orders;
+    for (let i = 0; i < all.length; i += ORDERS_PER_SECTION) out.push(['orders', ordersToColumns(all, i, Math.min(all.length, i + ORDERS_PER_SECTION))]);
+    return out;
   }
 
-  const save = (): void => {
-    if (options.stateFile) writeStateFile(options.stateFile, snapshot());
+  function snapshot(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [name, value] of sections()) {
+      if (name === 'orders') out.orders = [...((out.orders as unknown[]) ?? []), ...(value as unknown[])];
+      else out[name] = value;
+    }
+    return out;
+  }
+
+  const checkpoint = (): Promise<void> => {
+    if (!files) return Promise.resolve();
+    return files.checkpoint(() => ({ header: { savedAt: clock.now() }, sections: sections() }));
   };
 
-  const deps = { state, router, faults, limiter, ...(options.onError ? { onError: options.onError } : {}) };
+  const checkpointBytes = options.checkpointBytes ?? 64 * 1024 * 1024;
+  let checkpointRunning = false;
+  /** a checkpoint when the journal has grown past the limit (one at a time) */
+  function maybeCheckpoint(): void {
+    if (!files || !journal.writing || checkpointRunning || files.journalBytes < checkpointBytes) return;
+    checkpointRunning = true;
+    checkpoint()
+      .catch((e) => options.onError?.(e, 'CHECKPOINT', options.stateFile ?? ''))
+      .finally(() => {
+        checkpointRunning = false;
+      });
+  }
+
+  const save = (): Promise<void> => checkpoint();
+
+  const deps = { state, router, faults, limiter, journal, afterMutation: maybeCheckpoint, ...(options.onError ? { onError: options.onError } : {}) };
 
   return {
     state,
@@ -298,6 +407,12 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
     hub,
     orders,
     async start(port = 0) {
+      if (files && !files.isOpen) {
+        // everything done before start (restore, keys, migration seeds, counterparties) is in this
+        // snapshot; from here on every change is journalled before it is acknowledged
+        await checkpoint();
+        journal.files = files;
+      }
       running = await listen(deps, port);
       lastPort = running.port;
       return running.baseUrl;
@@ -310,7 +425,10 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
       hub.closeAll();
       if (running) await running.close();
       running = undefined;
-      save();
+      if (files) {
+        await checkpoint();
+        await files.close();
+      }
     },
     async restart() {
       faults.count('restart');
@@ -321,9 +439,50 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
     },
     save,
     snapshot,
+    get restoredRecords() {
+      return restoredRecords;
+    },
     expireNow,
     every,
   };
+}
+
+/** A section of stored orders as rows of values under one field list (no key repeated per order: less than half the bytes). */
+interface OrderRows {
+  fields: string[];
+  rows: unknown[][];
+}
+
+function ordersToColumns(all: StoredOrder[], from: number, to: number): OrderRows {
+  const fields = Object.keys(all[from]!);
+  const rows: unknown[][] = new Array(to - from);
+  for (let i = from; i < to; i++) {
+    const o = all[i] as unknown as Record<string, unknown>;
+    const row = new Array(fields.length);
+    for (let f = 0; f < fields.length; f++) row[f] = o[fields[f]!];
+    rows[i - from] = row;
+  }
+  return { fields, rows };
+}
+
+function ordersFromColumns(chunk: OrderRows, into: StoredOrder[]): void {
+  if (!chunk || !Array.isArray(chunk.fields) || !Array.isArray(chunk.rows)) throw new Error('snapshot: an orders section is not rows of fields');
+  const { fields, rows } = chunk;
+  for (const row of rows) {
+    const o: Record<string, unknown> = {};
+    for (let f = 0; f < fields.length; f++) o[fields[f]!] = row[f];
+    into.push(o as unknown as StoredOrder);
+  }
+}
+
+/** The snapshot's `meta` section. */
+interface LiveMeta {
+  seed: number;
+  keys: ApiKeyRecord[];
+  markets: MarketRecord[];
+  activity: ActivityEntry[];
+  ext: Record<string, unknown>;
+  counters: Record<string, number>;
 }
 
 /** Fresh bytes32 helper for tests that create markets with fixed ids. */

@@ -26,7 +26,7 @@ export function orderJson(o: StoredOrder): Record<string, unknown> {
     voidedAt: o.voidedAt === null ? null : new Date(o.voidedAt).toISOString(),
     voidReason: o.voidReason,
     outcomeIndex: o.outcomeIndex,
-    expiry: String(o.expiry),
+    expiry: o.expiryText ?? String(o.expiry),
     settlementVersion: o.settlementVersion,
     sv2OrderKind: o.sv2OrderKind,
     sv2TimeInForce: o.sv2TimeInForce,

@@ -222,12 +222,11 @@ export class OrderService {
     };
   }
 
-  /** Store a prepared order and hand it to the engine. Throws (and stores nothing) when the engine refuses it. */
-  commit(p: PreparedOrder, now: number): StoredOrder {
+  /** The stored record and the engine command of a prepared order (nothing changed yet). */
+  private build(p: PreparedOrder, now: number): { stored: StoredOrder; cmd: SubmitOrder } {
     const { body, struct, market, kind } = p;
-    if (this.byNonce.has(`${body.trader.toLowerCase()}|${body.nonce.toLowerCase()}`)) throw nonceUsed();
     const trader = checksum(body.trader);
-    const tIdx = this.host.ensureTrader(trader);
+    const tIdx = this.host.traderIndex(trader) ?? -1;
     const price = Number(body.price);
     const expiryBig = BigInt(body.expiry);
     const expiry = expiryBig > MAX_SAFE ? 0 : Number(expiryBig); // beyond 2^53 s is "never"
@@ -266,6 +265,8 @@ export class OrderService {
       buyValue: body.buyValue === undefined ? null : Number(body.buyValue),
       engineId: null,
     };
+    // every digit of what was signed is reported back (the engine treats such an expiry as none)
+    if (expiryBig > MAX_SAFE) stored.expiryText = body.expiry;
     const cmd: SubmitOrder = {
       market: p.marketIndex,
       trader: tIdx,
@@ -283,6 +284,50 @@ export class OrderService {
       marketOrder: body.clientOrderType === 'market',
       nowMs: now,
     };
+    return { stored, cmd };
+  }
+
+  /**
+   * Would the engine accept these prepared orders, placed in order after cancelling `releases`
+   * (open orders of the same caller)? Counts what the cancels free and what each earlier order
+   * reserves (a conservative bound: fills of earlier orders can only leave more available).
+   * Throws the first refusal as the create would get it, with its index; changes nothing.
+   */
+  precheckAll(creates: PreparedOrder[], now: number, releases: StoredOrder[] = []): void {
+    const eng = this.host.engine;
+    let collateral = 0;
+    const tokens = new Map<string, number>();
+    for (const r of releases) {
+      if (r.status !== 'open' || r.engineId === null) continue;
+      const f = eng.releaseOf(r.engineId);
+      if (!f) continue;
+      collateral += f.collateral;
+      if (f.tokens) tokens.set(`${f.market}|${f.outcome}`, (tokens.get(`${f.market}|${f.outcome}`) ?? 0) + f.tokens);
+    }
+    for (let i = 0; i < creates.length; i++) {
+      const p = creates[i]!;
+      const { cmd } = this.build(p, now);
+      const tk = `${cmd.market}|${cmd.outcome}`;
+      if (cmd.trader < 0) {
+        // a wallet new to the engine holds nothing: only an order needing no reservation could pass
+        if (cmd.kind === 1 ? cmd.maxShares > 0 : cmd.maxCollateralIn > 0) throw withIndex(this.rejection('UNDER_COLLATERALIZED', fieldPath(p.prefix, 'size'), 'not enough collateral to reserve maxCollateralIn'), i);
+        continue;
+      }
+      const r = eng.precheck(cmd, { collateral, tokens: tokens.get(tk) ?? 0 });
+      if (r) throw withIndex(this.rejection(r.code, fieldPath(p.prefix, engineField(r.field)), r.message), i);
+      if (cmd.kind === 1) tokens.set(tk, (tokens.get(tk) ?? 0) - cmd.maxShares);
+      else collateral -= cmd.maxCollateralIn;
+    }
+  }
+
+  /** Store a prepared order and hand it to the engine. Throws (and stores nothing) when the engine refuses it. */
+  commit(p: PreparedOrder, now: number): StoredOrder {
+    const { body, market } = p;
+    if (this.byNonce.has(`${body.trader.toLowerCase()}|${body.nonce.toLowerCase()}`)) throw nonceUsed();
+    const trader = checksum(body.trader);
+    const tIdx = this.host.ensureTrader(trader);
+    const { stored, cmd } = this.build(p, now);
+    cmd.trader = tIdx;
     // the order is stored before the engine runs, so the fills it takes at once are recorded on it
     this.state.stores.orders.push(stored);
     this.index(stored);
@@ -383,6 +428,20 @@ export interface PreparedOrder {
   maxCollateralIn: number;
   minCollateralOut: number;
   legacyMarketVariant: boolean;
+}
+
+/** An HttpError carrying the index of the batch item it refers to. */
+export class ItemError extends Error {
+  constructor(
+    readonly error: HttpError,
+    readonly index: number,
+  ) {
+    super(error.message);
+  }
+}
+
+function withIndex(e: HttpError, index: number): ItemError {
+  return new ItemError(e, index);
 }
 
 /** The engine's command field names → the body's. */

@@ -26,9 +26,15 @@ export class RateLimiter {
     private readonly refillPerSecond: number,
   ) {}
 
+  /** buckets held (bounded: full buckets are forgotten once there are many) */
+  get size(): number {
+    return this.buckets.size;
+  }
+
   take(id: string, now: number, cost = 1): RateDecision {
     let b = this.buckets.get(id);
     if (!b) {
+      if (this.buckets.size >= 10_000) this.prune(now);
       b = { tokens: this.capacity, at: now };
       this.buckets.set(id, b);
     }
@@ -41,6 +47,12 @@ export class RateLimiter {
     const reset = Math.ceil((now + (missing / this.refillPerSecond) * 1000) / 1000);
     const retryAfter = allowed ? 0 : (cost - b.tokens) / this.refillPerSecond;
     return { allowed, limit: this.capacity, remaining: Math.max(0, Math.floor(b.tokens)), reset, retryAfter };
+  }
+
+  /** Forget buckets that have refilled completely (a new bucket starts full: nothing changes for their clients). */
+  private prune(now: number): void {
+    const fullAfterMs = (this.capacity / this.refillPerSecond) * 1000;
+    for (const [k, b] of this.buckets) if (now - b.at >= fullAfterMs) this.buckets.delete(k);
   }
 
   /** Empty a bucket (fault injection: a 429 burst). */

@@ -82,8 +82,10 @@ export interface StoredOrder {
   voidedAt: number | null;
   /** ms since epoch */
   insertedAt: number;
-  /** unix seconds */
+  /** unix seconds (0 = none; an expiry beyond 2^53 s, "never" in practice, is 0 here and kept exactly in `expiryText`) */
   expiry: number;
+  /** the signed expiry's exact decimal when it is beyond 2^53 (else absent) */
+  expiryText?: string;
   maxFee: number;
   inventoryModeConstraint: number;
   makerRoleConstraint: number;

@@ -56,6 +56,8 @@ export interface Route {
    * SELF_TRADE warnings); an unknown key on such a route is still 401.
    */
   optionalAuth?: boolean;
+  /** a POST that changes nothing (e.g. simulate): never journalled */
+  readOnly?: boolean;
   /** rate-limit cost in tokens (default 1) */
   cost?: number;
   handler: Handler;

@@ -3,7 +3,7 @@
  * HttpError 400 (VALIDATION_ERROR) naming the field, so a handler reads like the schema it checks.
  * Field names are dotted paths as the client sent them (`orders[3].price`).
  */
-import { badRequest } from './http-errors.ts';
+import { HttpError, badRequest } from './http-errors.ts';
 import type { Address, Bytes32, Hex } from '../model/order.ts';
 
 const HEX32 = /^0x[0-9a-fA-F]{64}$/;
@@ -55,8 +55,20 @@ export function hex(v: unknown, field: string, opts: { maxBytes?: number } = {})
 }
 
 /** A 65-byte r‖s‖v signature. */
+/** secp256k1 group order / 2, as 64 hex digits: an `s` above it is the malleable twin of a valid signature */
+const HALF_N_HEX = '7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0';
+
+/**
+ * A 65-byte signature r ‖ s ‖ v as an on-chain verifier in the OpenZeppelin ECDSA style accepts it:
+ * `v` 27 or 28 (0/1 and EIP-155 values refused) and `s` in the lower half of the curve order
+ * (high-s twins refused: they would let the same order be submitted under a second signature).
+ */
 export function signature(v: unknown, field: string): Hex {
   if (typeof v !== 'string' || !/^0x[0-9a-fA-F]{130}$/.test(v)) throw badRequest(field, 'expected a 65-byte hex signature');
+  const sv = v.slice(66, 130).toLowerCase();
+  if (sv > HALF_N_HEX) throw new HttpError(400, 'INVALID_SIGNATURE', `${field}: s is in the upper half of the curve order (high-s signatures are refused, as on chain)`, { field });
+  const recovery = v.slice(130, 132).toLowerCase();
+  if (recovery !== '1b' && recovery !== '1c') throw new HttpError(400, 'INVALID_SIGNATURE', `${field}: v must be 27 or 28`, { field });
   return v as Hex;
 }
 

@@ -21,8 +21,16 @@
  *
  * Baseline (same run, same bulk loop): the server verifying through the pure-JS crypto path
  * (@noble/curves + @noble/hashes, what viem uses; BOOKMAKER_PURE_JS=1), i.e. a viem-based server.
+ *
+ * Journal (issue 12): the single and bulk shapes also run with `--state` on (every change written
+ * and fdatasynced to the journal before its answer, group commit), interleaved with the same shapes
+ * without it; the JSON carries both and their ratio (target: ≥ 2,000 orders/s journalled and
+ * ≥ 70 % of the unjournalled rate).
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { createLocalExchange } from '../../src/sim/local-exchange.ts';
@@ -45,6 +53,7 @@ async function serve(): Promise<void> {
     rateLimit: { capacity: 1e9, refillPerSecond: 1e9 },
     initialCollateral: 1_000_000_000_000n,
     expirySweepMs: 0,
+    ...(process.env.SIM_HTTP_JOURNAL_DIR ? { stateFile: join(process.env.SIM_HTTP_JOURNAL_DIR, 'state') } : {}),
   });
   const baseUrl = await ex.start(0);
   const send = (m: ServerMsg): void => void process.send!(m);
@@ -78,8 +87,11 @@ interface Round {
   failures: number;
 }
 
-async function round(pureJs: boolean, seconds: number, n: number, batch: number): Promise<Round> {
+async function round(pureJs: boolean, seconds: number, n: number, batch: number, journal = false): Promise<Round> {
   const env = { ...process.env, SIM_HTTP_ROLE: 'server' } as NodeJS.ProcessEnv;
+  const journalDir = journal ? mkdtempSync(join(tmpdir(), 'sim-http-journal-')) : undefined;
+  if (journalDir) env.SIM_HTTP_JOURNAL_DIR = journalDir;
+  else delete env.SIM_HTTP_JOURNAL_DIR;
   if (pureJs) env.BOOKMAKER_PURE_JS = '1';
   else delete env.BOOKMAKER_PURE_JS;
   const child = fork(fileURLToPath(import.meta.url), [], { env, execArgv: process.env.SIM_HTTP_PROF ? ['--cpu-prof', '--cpu-prof-interval=200', '--cpu-prof-dir=' + process.env.SIM_HTTP_PROF, '--import', 'tsx'] : ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -144,6 +156,7 @@ async function round(pureJs: boolean, seconds: number, n: number, batch: number)
   } finally {
     child.send({ type: 'stop' });
     await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(undefined)));
+    if (journalDir) rmSync(journalDir, { recursive: true, force: true });
   }
 }
 
@@ -153,16 +166,20 @@ if (process.env.SIM_HTTP_ROLE === 'server') {
   // best of ROUNDS interleaved rounds per shape: the shared machine's load swings within seconds
   const best = (a: Round | undefined, b: Round): Round => (!a || b.ordersPerServerCpuSec > a.ordersPerServerCpuSec ? b : a);
   // SIM_HTTP_SHAPES=single (or bulk, pure, comma-separated) runs only those shapes, e.g. to profile one
-  const shapes = new Set((process.env.SIM_HTTP_SHAPES ?? 'single,bulk,pure').split(','));
+  const shapes = new Set((process.env.SIM_HTTP_SHAPES ?? 'single,bulk,pure,journal').split(','));
   let single: Round | undefined;
   let bulk: Round | undefined;
   let pure: Round | undefined;
+  let singleJ: Round | undefined;
+  let bulkJ: Round | undefined;
   for (let i = 0; i < ROUNDS; i++) {
     if (shapes.has('single')) single = best(single, await round(false, SECONDS, 30_000, 1));
+    if (shapes.has('journal') && shapes.has('single')) singleJ = best(singleJ, await round(false, SECONDS, 30_000, 1, true));
     if (shapes.has('bulk')) bulk = best(bulk, await round(false, SECONDS, 60_000, 50));
+    if (shapes.has('journal') && shapes.has('bulk')) bulkJ = best(bulkJ, await round(false, SECONDS, 60_000, 50, true));
     if (shapes.has('pure')) pure = best(pure, await round(true, SECONDS, 10_000, 50));
   }
-  if (shapes.size < 3) {
+  if (shapes.size < 4) {
     const only = single ?? bulk ?? pure;
     if (!only) throw new Error(`no known shape in SIM_HTTP_SHAPES (single, bulk, pure)`);
     report(
@@ -172,12 +189,14 @@ if (process.env.SIM_HTTP_ROLE === 'server') {
         ['single: wall-clock orders/s', single?.ordersPerSec ?? NaN],
         ['bulk: orders per server CPU-second', bulk?.ordersPerServerCpuSec ?? NaN],
         ['pure-JS bulk: orders per server CPU-second', pure?.ordersPerServerCpuSec ?? NaN],
+        ['single, journal on: orders per server CPU-second', singleJ?.ordersPerServerCpuSec ?? NaN],
+        ['single, journal on: wall-clock orders/s', singleJ?.ordersPerSec ?? NaN],
       ],
       { name: 'sim-http', unit: `orders per server CPU-second (${[...shapes].join(', ')} only)`, value: Math.round(only.ordersPerServerCpuSec), p50: only.p50, p99: only.p99 },
     );
     process.exit(0);
   }
-  if (!single || !bulk || !pure) throw new Error('no rounds');
+  if (!single || !bulk || !pure || !singleJ || !bulkJ) throw new Error('no rounds');
   const r2 = (x: number): number => Math.round(x * 100) / 100;
   report(
     [
@@ -193,6 +212,15 @@ if (process.env.SIM_HTTP_ROLE === 'server') {
       ['baseline, bulk, pure-JS verify: orders per server CPU-second', pure.ordersPerServerCpuSec],
       ['  wall-clock orders/s', pure.ordersPerSec],
       ['  failed calls', pure.failures],
+      ['single, journal on (fdatasync before each answer, group commit): orders per server CPU-second', singleJ.ordersPerServerCpuSec],
+      ['  wall-clock orders/s', singleJ.ordersPerSec],
+      ['  create+cancel latency p50 / p99 ms', `${r2(singleJ.p50)} / ${r2(singleJ.p99)}`],
+      ['  failed pairs', singleJ.failures],
+      ['  journal on / off, per server CPU-second', singleJ.ordersPerServerCpuSec / single.ordersPerServerCpuSec],
+      ['  journal on / off, wall clock', singleJ.ordersPerSec / single.ordersPerSec],
+      ['bulk, journal on: orders per server CPU-second', bulkJ.ordersPerServerCpuSec],
+      ['  wall-clock orders/s', bulkJ.ordersPerSec],
+      ['  journal on / off, per server CPU-second', bulkJ.ordersPerServerCpuSec / bulk.ordersPerServerCpuSec],
       ['concurrency (keep-alive connections)', CONCURRENCY],
     ['rounds (best of, interleaved)', ROUNDS],
     ],
@@ -208,6 +236,13 @@ if (process.env.SIM_HTTP_ROLE === 'server') {
       ratio: r2(bulk.ordersPerServerCpuSec / pure.ordersPerServerCpuSec),
       p50: r2(single.p50),
       p99: r2(single.p99),
+      journalSingleOrdersPerServerCpuSec: Math.round(singleJ.ordersPerServerCpuSec),
+      journalSingleWallOrdersPerSec: Math.round(singleJ.ordersPerSec),
+      journalSingleRatio: r2(singleJ.ordersPerServerCpuSec / single.ordersPerServerCpuSec),
+      journalSingleWallRatio: r2(singleJ.ordersPerSec / single.ordersPerSec),
+      journalSingleP99: r2(singleJ.p99),
+      journalBulkOrdersPerServerCpuSec: Math.round(bulkJ.ordersPerServerCpuSec),
+      journalBulkRatio: r2(bulkJ.ordersPerServerCpuSec / bulk.ordersPerServerCpuSec),
     },
   );
 }

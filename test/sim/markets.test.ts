@@ -116,7 +116,11 @@ test('prices by timeframe, quotes, market simulate', async () => {
   assert.equal(p.body.interval, 60);
   assert.equal((await call(h.base, 'GET', `/markets/${h.marketId}/prices?timeframe=2y`)).body.field, 'timeframe');
   const q = await call(h.base, 'GET', `/markets/${h.marketId}/quotes`);
-  assert.equal(q.body.no.bid, 1_000_000 - q.body.yes.ask);
+  // quotes in cents (0–100), as the interface specification says
+  assert.ok(q.body.yes.ask > 0 && q.body.yes.ask < 100, `yes.ask ${q.body.yes.ask} in cents`);
+  assert.equal(Math.round(q.body.no.bid * 10_000), 1_000_000 - Math.round(q.body.yes.ask * 10_000));
+  const book = await call(h.base, 'GET', `/markets/${h.marketId}/orderbook?outcomeIndex=1`);
+  assert.equal(q.body.yes.ask, book.body.asks[0].price, 'the same cents as the order book');
   const s = await call(h.base, 'POST', `/markets/${h.marketId}/simulate`, { side: 'yes', amount: 10, amountType: 'usd' });
   assert.equal(s.status, 200);
   assert.ok(s.body.estimatedContracts > 0);

@@ -12,6 +12,8 @@ import { faultProfileFlag, faultProfileHelp } from './fault-profile-flag.ts';
 import { ALL_PERMISSIONS, type Permission } from '../../sim/router.ts';
 import { startCounterparties } from '../../sim/counterparties.ts';
 import { installMigration } from '../../sim/migration/install.ts';
+import { chainByName } from '../../exchange/chains.ts';
+import { registerSecret } from '../../core/logger.ts';
 
 /** KEY[:WALLET[:PERMS]] with PERMS a comma or plus separated list (e.g. read,trade,can_create_markets). */
 export function parseApiKeyFlag(text: string): ApiKeySpec {
@@ -40,16 +42,23 @@ function demoKeys(seed: number): ApiKeySpec[] {
 const command: CommandSpec = {
   name: 'sim',
   summary: 'start the local exchange (HTTP + SSE) on a port',
-  usage: 'bookmaker sim [--port 8787] [--seed 42] [--api-key KEY[:WALLET[:PERMS]]]... [--faults PROFILE] [--state FILE] [--no-agents]',
+  usage: 'bookmaker sim [--port 8787] [--seed 42] [--chain mainnet|testnet] [--api-key KEY[:WALLET[:PERMS]]]... [--faults PROFILE] [--state FILE] [--no-agents]',
   description:
     'Serves the venue API under /v2 on 127.0.0.1 with real EIP-712 verification, simulated counterparties and optional fault injection. Prints "listening <base-url>" once ready. Without --api-key, demo keys with throwaway wallets are generated and printed.\n' +
     faultProfileHelp(),
   options: {
     port: { type: 'number', description: 'TCP port on 127.0.0.1 (0 = any free port)', default: 8787, arg: 'PORT' },
     seed: { type: 'number', description: 'seed of every simulated choice', default: 42, arg: 'N' },
+    chain: {
+      type: 'string',
+      choices: ['mainnet', 'testnet'],
+      default: 'mainnet',
+      description: "chain whose EIP-712 domains signatures are verified against and whose chainId markets report (default mainnet, as `bookmaker sign` and `bookmaker run --base-url`)",
+      arg: 'NAME',
+    },
     'api-key': { type: 'string', multiple: true, description: 'an API key, its wallet and permissions (repeatable)', arg: 'KEY[:WALLET[:PERMS]]' },
     faults: { type: 'string', description: `fault injection profile: ${FAULT_PROFILE_NAMES.join('|')} (default none)`, arg: 'PROFILE' },
-    state: { type: 'string', description: 'state file: restored on start, saved on SIGTERM/SIGINT', arg: 'FILE' },
+    state: { type: 'string', description: 'state file: restored on start; every acknowledged change is journalled (FILE.wal.N) before its answer; snapshot on SIGHUP and on stop', arg: 'FILE' },
     agents: { type: 'boolean', description: 'run simulated counterparties (--no-agents to turn off)', default: true },
     markets: { type: 'number', description: 'demo markets on a fresh start', default: 4, arg: 'N' },
     'batch-limit': { type: 'number', description: 'most items per bulk call', default: 50, arg: 'N' },
@@ -63,39 +72,70 @@ const command: CommandSpec = {
     const faults = o.faults === undefined ? undefined : faultProfileFlag('--faults', o.faults as string, 'sim');
     const given = ((o['api-key'] as string[] | undefined) ?? []).map(parseApiKeyFlag);
     const keys = given.length ? given : demoKeys(seed);
-    const ex = createLocalExchange({
-      seed,
-      apiKeys: keys,
-      markets: o.markets as number,
-      batchLimit: o['batch-limit'] as number,
-      ...(faults ? { faults } : {}),
-      ...(o.state ? { stateFile: o.state as string } : {}),
-      onError: (e) => process.stderr.write(`sim: internal error: ${e instanceof Error ? e.message : String(e)}\n`),
-    });
-    // the migration rule and its data (restored from the state file when there is one); with demo
-    // keys, one seeded legacy account shows the whole migration flow
-    const { demoAccounts } = installMigration(ex.state, { demoLegacyAccounts: given.length ? 0 : 1 });
-    const agents = o.agents ? startCounterparties(ex, { seed }) : undefined;
-    const baseUrl = await ex.start(port);
-    process.stdout.write(`listening ${baseUrl}\n`);
-    if (!given.length) {
-      for (const k of keys) {
-        const rec = ex.state.keys.get(k.key)!;
-        process.stdout.write(`demo-key ${rec.key} wallet ${rec.wallet} perms ${rec.perms.join(',')} private-key ${rec.privateKey ?? '-'}\n`);
+    // signals first: a SIGTERM that arrives while starting up still stops cleanly (state saved)
+    let stopRequested = false;
+    let wake: (() => void) | undefined;
+    const stop = (): void => {
+      stopRequested = true;
+      wake?.();
+    };
+    let ex: ReturnType<typeof createLocalExchange> | undefined;
+    const hup = (): void => {
+      ex?.save().then(
+        () => process.stderr.write('sim: state saved (SIGHUP)\n'),
+        (e: unknown) => process.stderr.write(`sim: saving state failed: ${e instanceof Error ? e.message : String(e)}\n`),
+      );
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    process.on('SIGHUP', hup);
+    try {
+      ex = createLocalExchange({
+        seed,
+        chain: chainByName(String(o.chain ?? 'mainnet')),
+        apiKeys: keys,
+        markets: o.markets as number,
+        batchLimit: o['batch-limit'] as number,
+        ...(faults ? { faults } : {}),
+        ...(o.state ? { stateFile: o.state as string } : {}),
+        onError: (e) => process.stderr.write(`sim: internal error: ${e instanceof Error ? e.message : String(e)}\n`),
+        onWarning: (m) => process.stderr.write(`sim: warning: ${m}\n`),
+      });
+      // the migration rule and its data (restored from the state file when there is one); with demo
+      // keys, one seeded legacy account shows the whole migration flow
+      const { demoAccounts } = installMigration(ex.state, { demoLegacyAccounts: given.length ? 0 : 1 });
+      // a demo key for each seeded legacy wallet, so the migration's 409 trading block and the whole
+      // flow can be driven with the wallet's own key (read + trade; not funded: its funds are legacy)
+      const legacyKeys = demoAccounts.map((d, i) => {
+        const rec = { key: `sim-demo-${seed}-legacy${i ? `-${i + 1}` : ''}`, wallet: d.account.wallet, perms: ['read', 'trade'] as Permission[] };
+        registerSecret(rec.key);
+        ex!.state.keys.set(rec.key, rec);
+        return { ...rec, privateKey: d.privateKey };
+      });
+      const agents = o.agents ? startCounterparties(ex, { seed }) : undefined;
+      const baseUrl = await ex.start(port);
+      if (!stopRequested) {
+        process.stdout.write(`listening ${baseUrl}\n`);
+        if (!given.length) {
+          for (const k of keys) {
+            const rec = ex.state.keys.get(k.key)!;
+            process.stdout.write(`demo-key ${rec.key} wallet ${rec.wallet} perms ${rec.perms.join(',')} private-key ${rec.privateKey ?? '-'}\n`);
+          }
+          for (const d of demoAccounts) process.stdout.write(`demo-legacy-wallet ${d.account.wallet} private-key ${d.privateKey}\n`);
+          for (const k of legacyKeys) process.stdout.write(`demo-key ${k.key} wallet ${k.wallet} perms ${k.perms.join(',')} private-key ${k.privateKey}\n`);
+        }
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          if (stopRequested) resolve();
+        });
       }
-      for (const d of demoAccounts) process.stdout.write(`demo-legacy-wallet ${d.account.wallet} private-key ${d.privateKey}\n`);
+      agents?.stop();
+      await ex.close(); // a last snapshot when a state file is set
+    } finally {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      process.off('SIGHUP', hup);
     }
-    await new Promise<void>((resolve) => {
-      const stop = (): void => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        resolve();
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
-    agents?.stop();
-    await ex.close(); // saves the state file when one is set
     return 0;
   },
 };

@@ -57,9 +57,12 @@ function listMarkets(ctx: RequestContext): Reply {
   const createdAfterRaw = q.get('createdAfter');
   let createdAfter: number | undefined;
   if (createdAfterRaw !== null && createdAfterRaw !== '') {
-    if (!/^\d{1,16}(\.\d+)?$/.test(createdAfterRaw)) throw badRequest('createdAfter', 'expected a unix timestamp');
-    const n = Number(createdAfterRaw);
-    createdAfter = n < 1e11 ? n * 1000 : n;
+    if (/^\d{1,16}(\.\d+)?$/.test(createdAfterRaw)) {
+      const n = Number(createdAfterRaw);
+      createdAfter = n < 1e11 ? n * 1000 : n; // unix seconds (or ms, told apart by size)
+    } else if (/^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(createdAfterRaw) && Number.isFinite(Date.parse(createdAfterRaw))) {
+      createdAfter = Date.parse(createdAfterRaw); // an ISO date, as the venue's SDK sends it
+    } else throw badRequest('createdAfter', 'expected unix seconds or an ISO 8601 date');
   }
   const now = ctx.now;
   const stats = internalsOf(ctx.state).stats;

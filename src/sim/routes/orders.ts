@@ -7,15 +7,18 @@
  * - every item is checked first (shape, signature, wallet, market, nonce, also against earlier items
  *   of the same call); if any fails nothing is applied and the answer is the first failure's status
  *   with `{message, code, errors:[{index, error, operation}]}`;
- * - then cancels run before creates (freeing balance first), in item order;
- * - an item the engine refuses while applying (e.g. insufficient balance) is left out of `results`
- *   and listed in `errors` of the 201 answer; the others stand (the engine cannot roll back fills).
+ * - every create is also checked against the engine's refusals (balance — counting what the call's
+ *   cancels free and what its earlier creates reserve —, market state, fields); a refusal refuses
+ *   the whole call the same way: all or nothing;
+ * - then cancels run before creates (freeing balance first), in item order. (Should the engine still
+ *   refuse an item while applying — a bug, the checks above mirror its rules — it is listed in
+ *   `errors` of the 201 answer; fills already made cannot be rolled back.)
  */
 import type { RequestContext } from '../context.ts';
 import { HttpError, badRequest, notFound } from '../http-errors.ts';
 import { internalsOf } from '../internals.ts';
 import { orderJson, orderWithAvgJson } from '../order-json.ts';
-import type { CancelOutcome, PreparedOrder } from '../order-service.ts';
+import { ItemError, type CancelOutcome, type PreparedOrder } from '../order-service.ts';
 import type { StoredOrder } from '../records.ts';
 import { json, type Reply, type Router } from '../router.ts';
 import { decodeCursor, encodeCursor } from '../cursor.ts';
@@ -79,6 +82,18 @@ function prepareOps(ctx: RequestContext, items: { type: 'create' | 'cancel'; raw
     }
   }
   if (errors.length) refuse(errors);
+  // all or nothing: every create must be one the engine accepts once the cancels and the earlier
+  // creates of the call are applied (balance, market state, fields), before anything is applied
+  const creates = ops.filter((o): o is Extract<Op, { type: 'create' }> => o.type === 'create');
+  if (creates.length) {
+    const releases = ops.flatMap((o) => (o.type === 'cancel' ? [o.order] : []));
+    try {
+      orders.precheckAll(creates.map((c) => c.prepared), ctx.now, releases);
+    } catch (e) {
+      if (e instanceof ItemError) refuse([errorOf(e.error, creates[e.index]!.index, 'create')]);
+      throw e;
+    }
+  }
   return ops;
 }
 
@@ -116,12 +131,40 @@ function cancelOrder(ctx: RequestContext): Reply {
   return json(r.alreadyCancelled ? 200 : 201, { success: true, alreadyCancelled: r.alreadyCancelled });
 }
 
+/** Re-throw a leg's refusal saying which leg failed and that nothing was applied. */
+function legError(e: unknown, leg: 'cancel' | 'create'): never {
+  if (!(e instanceof HttpError)) throw e;
+  throw new HttpError(e.status, e.code, `${leg} leg refused; nothing was applied (the old order is untouched): ${e.message}`, {
+    ...(e.field ? { field: e.field } : {}),
+    extra: { ...(e.extra ?? {}), failedLeg: leg, applied: false, [leg]: { success: false, error: e.message, code: e.code } },
+    ...(e.headers ? { headers: e.headers } : {}),
+  });
+}
+
+/**
+ * Cancel-replace, all or nothing: both legs are checked first — the cancel's signature and order,
+ * the create's shape, signature, nonce and every engine refusal (balance counting what the cancel
+ * frees, market state, fields) — and only then is the old order cancelled and the new one placed.
+ * A refused leg answers its status and code with `failedLeg`, `applied: false`, and the old order
+ * stays as it was.
+ */
 function cancelReplace(ctx: RequestContext): Reply {
   const b = v.object(ctx.body, 'body');
   const { orders } = internalsOf(ctx.state);
   const key = caller(ctx);
-  const target = orders.prepareCancel(b.cancel, 'cancel', key, ctx.now);
-  const prepared = orders.prepare(b.create, 'create', key, ctx.now);
+  let target: StoredOrder;
+  let prepared: PreparedOrder;
+  try {
+    target = orders.prepareCancel(b.cancel, 'cancel', key, ctx.now);
+  } catch (e) {
+    legError(e, 'cancel');
+  }
+  try {
+    prepared = orders.prepare(b.create, 'create', key, ctx.now);
+    orders.precheckAll([prepared], ctx.now, [target]);
+  } catch (e) {
+    legError(e instanceof ItemError ? e.error : e, 'create');
+  }
   const c = orders.commitCancel(target, ctx.now);
   const o = orders.commit(prepared, ctx.now);
   return json(201, { cancel: { success: true, trader: c.trader, nonce: c.nonce, alreadyCancelled: c.alreadyCancelled }, create: { success: true, order: orderJson(o) } });
@@ -225,8 +268,10 @@ function recentOrders(ctx: RequestContext): Reply {
 
 function getOrder(ctx: RequestContext): Reply {
   const id = ctx.params.id ?? '';
-  if (!/^(0x[0-9a-fA-F]{64}|\d{1,15})$/.test(id)) throw badRequest('id', 'expected a numeric order id or a 0x order hash');
-  const o = internalsOf(ctx.state).orders.find(id);
+  if (!/^(0x[0-9a-fA-F]{64}|\d{1,15})$/.test(id)) throw badRequest('id', 'expected a numeric order id, a 0x order hash or a 0x nonce');
+  const orders = internalsOf(ctx.state).orders;
+  // by numeric id, by order hash, or by nonce (the caller's own orders: a nonce is unique per trader)
+  const o = orders.find(id) ?? (id.startsWith('0x') && ctx.key ? orders.byTraderNonce(ctx.key.wallet, id) : undefined);
   if (!o) throw notFound(`order ${id}`);
   return json(200, orderWithAvgJson(o));
 }

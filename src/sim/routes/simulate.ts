@@ -39,12 +39,15 @@ function prices(ctx: RequestContext): Reply {
 function quotes(ctx: RequestContext): Reply {
   const m = marketParam(ctx);
   const t = bookTop(ctx.state, m.id);
-  const flip = (p: number | null): number | null => (p === null ? null : ONE - p);
+  // in cents, 0 to 100, as the interface specification gives quotes and book prices (computed from
+  // the integer 1e-6 prices: each figure is the nearest double to its exact cent value)
+  const cents = (p: number | null): number | null => (p === null ? null : p / 10_000);
+  const flip = (p: number | null): number | null => (p === null ? null : (ONE - p) / 10_000);
   return json(200, {
     marketId: m.id,
-    yes: { bid: t.bestBid, ask: t.bestAsk, last: m.lastPrice },
+    yes: { bid: cents(t.bestBid), ask: cents(t.bestAsk), last: cents(m.lastPrice) },
     no: { bid: flip(t.bestAsk), ask: flip(t.bestBid), last: flip(m.lastPrice) },
-    spread: t.bestBid !== null && t.bestAsk !== null ? t.bestAsk - t.bestBid : null,
+    spread: t.bestBid !== null && t.bestAsk !== null ? (t.bestAsk - t.bestBid) / 10_000 : null,
     timestamp: new Date(ctx.now).toISOString(),
   });
 }
@@ -186,6 +189,6 @@ function orderSimulate(ctx: RequestContext): Reply {
 export function register(router: Router): void {
   router.add({ method: 'GET', path: '/markets/:id/prices', auth: false, handler: prices });
   router.add({ method: 'GET', path: '/markets/:id/quotes', auth: false, handler: quotes });
-  router.add({ method: 'POST', path: '/markets/:id/simulate', auth: false, optionalAuth: true, handler: marketSimulate });
-  router.add({ method: 'POST', path: '/orders/simulate', auth: true, handler: orderSimulate });
+  router.add({ method: 'POST', path: '/markets/:id/simulate', auth: false, optionalAuth: true, readOnly: true, handler: marketSimulate });
+  router.add({ method: 'POST', path: '/orders/simulate', auth: true, readOnly: true, handler: orderSimulate });
 }

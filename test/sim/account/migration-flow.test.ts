@@ -226,6 +226,13 @@ test('restore-orders verifies each re-signed order and reuses the legacy terms',
   assert.equal(restored.body.status, 'open');
   assert.equal(restored.body.settlementVersion, 2);
 
+  // each item is whole: a retry of the restored one is refused per item and places nothing twice
+  const ordersBefore = h.ex.state.stores.orders.length;
+  const again = await h.call('POST', '/account/migration/restore-orders', { key: 'legacy-key', body: { restorations: [{ legacyOrderId: c.legacyOrderId, order: restoreBody(s, c.draft) }] } });
+  assert.equal(again.body.restoredCount, 0);
+  assert.match(again.body.results[0].error, /already restored/);
+  assert.equal(h.ex.state.stores.orders.length, ordersBefore);
+
   const st = (await h.call('GET', '/account/migration', { key: 'legacy-key' })).body;
   assert.equal(st.pendingRestorations.length, 2);
   assert.equal(st.pendingRestorations.filter((p: { status: string }) => p.status === 'failed').length, 2);

@@ -131,5 +131,5 @@ export function register(router: Router): void {
   router.add({ method: 'GET', path: '/balance/:address', auth: true, handler: getSummary });
   router.add({ method: 'GET', path: '/balance', auth: true, handler: getTokenBalance });
   router.add({ method: 'GET', path: '/balance/settlement', auth: true, handler: getSettlementBalance });
-  router.add({ method: 'POST', path: '/balance/mint-test-usdc', auth: true, handler: postMint });
+  router.add({ method: 'POST', path: '/balance/mint-test-usdc', auth: true, permission: 'trade', handler: postMint });
 }

@@ -77,8 +77,9 @@ function postDepositWithPermit(ctx: RequestContext) {
     isPermitSigner({ chain, owner: user, token: chain.usdc, amount, spender, nonce, deadline, signature: sig }),
   );
   if (!signedFor) throw invalidSignature('signature');
-  data.usedPermitNonces[nonceKey] = true;
+  // the deposit first: should the ledger refuse it, the permit's nonce stays unused (all or nothing)
   accountLedger(ctx.state).depositCollateral(user, amount);
+  data.usedPermitNonces[nonceKey] = true;
   return json(200, {
     success: true,
     txHash: nextAccountTxHash(ctx.state, 'deposit-with-permit', user),

@@ -15,7 +15,7 @@ import { array, int, object, signature as parseSignature, uintString, type Obj }
 import type { Address, Bytes32 } from '../../../model/order.ts';
 import { fundsPlanToWire } from '../../migration/funds-plan.ts';
 import { migrationData, withGuardBypass } from '../../migration/install.ts';
-import type { LegacyAsset, MigrationData, WalletMigration } from '../../migration/migration-data.ts';
+import type { MigrationData, WalletMigration } from '../../migration/migration-data.ts';
 import {
   applyFundsMigration,
   dismissOrders,
@@ -174,11 +174,50 @@ function requireUnexpired(p: SignedPart, field: string, nowMs: number): void {
   if (p.deadline * 1000n < BigInt(nowMs)) throw badRequest(`${field}.deadline`, 'the signature has expired');
 }
 
-function creditLedger(ledger: WalletLedger) {
+/**
+ * How one legacy balance is credited on the new holdings, decided before anything is applied:
+ * collateral as collateral; outcome tokens of an open market as the same tokens; outcome tokens of a
+ * RESOLVED market are redeemed at its payout and credited as collateral (⌊amount · payout / 1e6⌋,
+ * what claiming them would pay: a resolved market's tokens cannot be minted any more). A token of a
+ * market this exchange does not know, or of a halted one, refuses the whole call (409) and nothing
+ * is applied.
+ */
+type CreditStep = { kind: 'collateral'; amount: bigint } | { kind: 'outcome'; marketId: Bytes32; outcomeIndex: 0 | 1; amount: bigint } | { kind: 'redeemed'; amount: bigint; tokens: bigint; marketId: Bytes32 };
+
+function planCredits(state: ExchangeState, w: WalletMigration): CreditStep[] {
+  const host = state.engine;
+  const steps: CreditStep[] = [];
+  for (const b of w.legacyBalances) {
+    if (b.amount <= 0n) continue;
+    const a = b.asset;
+    if (a.kind === 'collateral') {
+      steps.push({ kind: 'collateral', amount: b.amount });
+      continue;
+    }
+    const idx = host.marketIndex(a.marketId);
+    const info = idx === undefined ? undefined : host.engine.market(idx);
+    if (!info) throw new HttpError(409, 'CONFLICT', `legacy token ${b.token}: market ${a.marketId} is unknown here; nothing was migrated`);
+    if (info.status === 'resolved') {
+      const payout = BigInt(a.outcomeIndex === 1 ? info.payoutYes! : info.payoutNo!);
+      steps.push({ kind: 'redeemed', amount: (b.amount * payout) / 1_000_000n, tokens: b.amount, marketId: a.marketId });
+    } else if (info.status !== 'open') {
+      throw new HttpError(409, 'CONFLICT', `legacy token ${b.token}: market ${a.marketId} is ${info.status}; nothing was migrated, retry once it reopens`);
+    } else steps.push({ kind: 'outcome', marketId: a.marketId, outcomeIndex: a.outcomeIndex, amount: b.amount });
+  }
+  return steps;
+}
+
+/** The credit callback of applyFundsMigration, applying the planned steps (decided up front). */
+function creditLedger(ledger: WalletLedger, steps: CreditStep[]) {
+  let applied = false;
   return {
-    credit(wallet: Address, asset: LegacyAsset, amount: bigint) {
-      if (asset.kind === 'collateral') ledger.depositCollateral(wallet, amount);
-      else ledger.creditOutcome(wallet, asset.marketId, asset.outcomeIndex, amount);
+    credit(wallet: Address) {
+      if (applied) return; // the plan covers every balance: applied once, on the first call
+      applied = true;
+      for (const s of steps) {
+        if (s.kind === 'outcome') ledger.creditOutcome(wallet, s.marketId, s.outcomeIndex, s.amount);
+        else ledger.depositCollateral(wallet, s.amount);
+      }
     },
   };
 }
@@ -235,7 +274,10 @@ function postMigrateFunds(ctx: RequestContext) {
   if (!approvalOk) throw invalidSignature('setOperator.signature');
 
   const ledger = accountLedger(ctx.state);
-  const { executions } = applyFundsMigration(data, wallet, parts.map((p) => p.part.nonce), creditLedger(ledger), hashText);
+  // every decision before any change: a refusal below leaves the legacy balances and the ledger as they were
+  const steps = planCredits(ctx.state, w);
+  const redeemed = steps.flatMap((s) => (s.kind === 'redeemed' ? [{ marketId: s.marketId, tokens: s.tokens.toString(), collateral: s.amount.toString() }] : []));
+  const { executions } = applyFundsMigration(data, wallet, parts.map((p) => p.part.nonce), creditLedger(ledger, steps), hashText);
   const last = executions[executions.length - 1]!;
   return json(200, {
     success: true,
@@ -245,6 +287,7 @@ function postMigrateFunds(ctx: RequestContext) {
     legacyBalances: legacyBalances(walletState(data, wallet)),
     newBalances: newBalances(ctx.state, ledger, wallet),
     v2OperatorApproved: operatorState(data, 2, wallet).approved,
+    ...(redeemed.length ? { redeemedResolved: redeemed } : {}),
   });
 }
 
