@@ -10,8 +10,10 @@
  * - `bookmaker run` and `npm start` run for a few seconds (`--duration`), with the metrics endpoint off;
  * - commands that need the real venue (no `--base-url`, a mainnet/testnet config) are not sent: their
  *   flags are parsed by the command's own parser and their config is loaded and validated;
- * - `docker …`, `npm ci` and `npm test` are not run here (said why in the test's diagnostics): CI runs
- *   `npm ci` and `npm test` itself, and Docker is not available on these machines.
+ * - `docker …`, `kubectl …`, `npm ci` and `npm test` are not run here (said why in the test's
+ *   diagnostics): CI runs `npm ci` and `npm test` itself, and Docker and Kubernetes are not available on
+ *   these machines (other tests check the image's commands and the manifest); the blocks of "Writing your
+ *   own" are run by the package-install test, in a project outside the repository.
  * A command that fails fails its block's test, naming the command.
  */
 import { test, after } from 'node:test';
@@ -110,7 +112,8 @@ async function plan(cmd: string): Promise<Plan> {
   } catch {
     return { kind: 'shell', cmd }; // command substitutions with nested quotes: for bash, never the venue
   }
-  if (w[0] === 'docker') return { kind: 'skip', why: 'Docker is not available on these machines; the image commands are tested the way the Dockerfile runs them' };
+  if (w[0] === 'docker') return { kind: 'skip', why: "Docker is not available on these machines; test/deploy/image-commands.test.ts runs the image's commands the way the Dockerfile does" };
+  if (w[0] === 'kubectl') return { kind: 'skip', why: 'needs a Kubernetes cluster; test/deploy/kubernetes.test.ts checks the manifest' };
   if (w[0] === 'npm' && w[1] === 'ci') return { kind: 'skip', why: 'installs node_modules; .ci/run runs it on a clean checkout' };
   if (w[0] === 'npm' && w[1] === 'test') return { kind: 'skip', why: 'the suite this test is part of; .ci/run runs it' };
   if (w[0] === 'npm' && w[1] === 'start') return { kind: 'shell', cmd: `${cmd.replace(/#.*$/, '').trim()} -- --duration ${RUN_SECONDS} --metrics-port 0` };
@@ -211,6 +214,10 @@ after(async () => {
 });
 
 const blocks = shBlocks(README);
+/** sections whose blocks another test runs in the setting they need */
+const RUN_ELSEWHERE: Record<string, string> = {
+  'Writing your own': 'run by test/package/pack-install.test.ts, which packs this checkout, installs the tarball into a project outside the repository and runs these commands there',
+};
 const shown = (cmd: string) => cmd.replace(/\s+#.*$/, '');
 let ports: Map<string, string> | undefined;
 
@@ -228,6 +235,14 @@ for (const b of blocks) {
       ['8788', String(await freePort())],
     ]);
     const script: string[] = [];
+    if (RUN_ELSEWHERE[b.heading]) {
+      for (const raw of b.commands) t.diagnostic(`not run here: ${shown(raw)}`);
+      t.diagnostic(RUN_ELSEWHERE[b.heading]!);
+      const named = /test\/\S+\.test\.ts/.exec(RUN_ELSEWHERE[b.heading]!)![0];
+      assert.ok(existsSync(join(REPO, named)), `${named} exists`);
+      assert.match(readFileSync(join(REPO, named), 'utf8'), new RegExp(`readmeBlock\\('### ${b.heading}', 'sh'`), `${named} reads the README's "${b.heading}" block`);
+      return;
+    }
     for (const raw of b.commands) {
       let cmd = raw;
       for (const [from, to] of ports) cmd = cmd.replaceAll(from, to);

@@ -8,13 +8,14 @@ import { ConfigError } from '../model/errors.ts';
 import { applyOverrides, overrideSourceOf, type Overrides } from './env-overrides.ts';
 import { ConfigFieldError, readObject } from './fields.ts';
 import { parseHealth } from './parse-health.ts';
+import { parseEdge } from './parse-edge.ts';
 import { parseMarkets } from './parse-markets.ts';
 import { parseFeeds, parseLogging, parseMetrics, parseOrders, parseWallet, parseWatchdog } from './parse-settings.ts';
 import { parseVenue } from './parse-venue.ts';
 import { rejectSecrets } from './secret-guard.ts';
 import type { BotConfig } from './types.ts';
 
-export const TOP_KEYS = ['venue', 'markets', 'defaults', 'orders', 'feeds', 'metrics', 'logging', 'wallet', 'health', 'watchdog'];
+export const TOP_KEYS = ['venue', 'markets', 'defaults', 'orders', 'feeds', 'metrics', 'logging', 'wallet', 'health', 'watchdog', 'edge'];
 
 export interface ParseOptions {
   /** file name used in messages and as the base for strategy module paths ('' = none) */
@@ -45,6 +46,7 @@ export async function parseBotConfig(doc: unknown, opts: ParseOptions = {}): Pro
       logging: parseLogging(o.logging, 'logging'),
       wallet: parseWallet(o.wallet, 'wallet'),
       health: parseHealth(o.health, 'health'),
+      edge: parseEdge(o.edge, 'edge'),
     };
   } catch (e) {
     if (e instanceof ConfigFieldError) {

@@ -65,6 +65,7 @@ import { RefusalLog } from './health/refusal-log.ts';
 import { PaperVenue } from './paper-venue.ts';
 import { RunLedger } from './run-ledger.ts';
 import { buildRunReport, type RunReport } from './run-report.ts';
+import { marketAttribution } from '../state/edge-view.ts';
 import { QuotingKernel, type KernelMarket } from './quoting-kernel.ts';
 import { selectMarkets } from './select-markets.ts';
 import { TickToWireMeter } from './tick-to-wire.ts';
@@ -568,7 +569,7 @@ async function wire(
         markets: times.map((time) => {
           const m = store.state.markets.get(time.marketId.toLowerCase());
           const pnl = m ? marketPnl(m) : { realised: 0n, unrealised: 0n };
-          return { time, ledger: ledger.market(time.marketId), realised: pnl.realised, unrealised: pnl.unrealised, net: m?.position.net ?? 0 };
+          return { time, ledger: ledger.market(time.marketId), realised: pnl.realised, unrealised: pnl.unrealised, net: m?.position.net ?? 0, ...(m ? { attribution: marketAttribution(m) } : {}) };
         }),
       });
     },
@@ -630,8 +631,8 @@ function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
  * `feeds.tradeHistorySize`. The live bot used the reducer's defaults instead (600 mids, one a
  * second), which ignored the setting and kept filling for the first 10 minutes of every run.
  */
-export function storeLimits(cfg: Pick<BotConfig, 'feeds'>): ReduceLimits {
-  return { ...DEFAULT_LIMITS, trades: cfg.feeds.tradeHistorySize, midSamples: cfg.feeds.midHistorySize };
+export function storeLimits(cfg: Pick<BotConfig, 'feeds' | 'edge'>): ReduceLimits {
+  return { ...DEFAULT_LIMITS, trades: cfg.feeds.tradeHistorySize, midSamples: cfg.feeds.midHistorySize, ...(cfg.edge ? { edge: cfg.edge } : {}) };
 }
 
 /** Fills matter for quoting within a second; balances ride along in the same poll. */

@@ -12,6 +12,7 @@
 import type { Bytes32 } from '../model/order.ts';
 import type { HealthState, MarketTimeReport, ProcessState } from './health/health-model.ts';
 import type { MarketLedger } from './run-ledger.ts';
+import type { MarketAttribution } from '../state/edge-view.ts';
 
 export interface RunReportMarket {
   readonly market: string;
@@ -31,6 +32,11 @@ export interface RunReportMarket {
   readonly observedSeconds: number;
   /** every state other than quoting the market spent time in, longest first */
   readonly notQuoting: readonly { readonly state: HealthState; readonly seconds: number }[];
+  /**
+   * where the PnL of this run's fills came from (USDC; the four sum exactly to `total`, the fills' PnL at
+   * the mark): spread capture, inventory (mid moves on the position held), fees, resolution payout
+   */
+  readonly pnlAttributionUsdc?: { readonly spreadCapture: string; readonly inventory: string; readonly fees: string; readonly resolution: string; readonly total: string };
 }
 
 export interface RunReport {
@@ -69,6 +75,8 @@ export interface RunReportInput {
     readonly unrealised: bigint;
     /** 1e-6 shares */
     readonly net: number;
+    /** the fills' PnL by source (1e-6 USDC), when the store attributes it */
+    readonly attribution?: MarketAttribution;
   }[];
 }
 
@@ -119,6 +127,17 @@ export function buildRunReport(i: RunReportInput): RunReport {
       quotingShare: m.time.observedMs > 0 ? Math.round((m.time.liveMs / m.time.observedMs) * 10_000) / 10_000 : 0,
       observedSeconds: Math.round(m.time.observedMs / 100) / 10,
       notQuoting,
+      ...(m.attribution
+        ? {
+            pnlAttributionUsdc: {
+              spreadCapture: micro(m.attribution.spreadCapture),
+              inventory: micro(m.attribution.inventory),
+              fees: micro(m.attribution.fees),
+              resolution: micro(m.attribution.resolution),
+              total: micro(m.attribution.total),
+            },
+          }
+        : {}),
     };
   });
   return {
@@ -157,6 +176,10 @@ export function formatRunReport(r: RunReport): string[] {
       fit(`    quoting ${(m.quotingShare * 100).toFixed(1)}%, fills ${m.fills}, volume ${usd(m.volumeUsdc)} USDC, fees ${usd(m.feesUsdc)}, realised ${usd(m.realisedPnlUsdc)}, unrealised ${usd(m.unrealisedPnlUsdc)} USDC`),
       fit(`    not quoting: ${why}`),
     );
+    const a = m.pnlAttributionUsdc;
+    if (a && m.fills > 0) {
+      lines.push(fit(`    pnl by source: spread ${usd(a.spreadCapture)}, inventory ${usd(a.inventory)}, fees ${usd(a.fees)}, resolution ${usd(a.resolution)} = ${usd(a.total)} USDC`));
+    }
   }
   return lines;
 }

@@ -72,3 +72,27 @@ test('the report: exact money per market and in total, share of time quoting, re
   assert.equal(lines[4], '    not quoting: strategy-error 10s, stale-book 5s');
   for (const x of lines) assert.ok(x.length <= 120, x);
 });
+
+test('the report carries the PnL by source (issue 15) exactly, and prints it for markets with fills', () => {
+  const l = new RunLedger();
+  l.apply({ type: 'OrderFilled', marketId: M, nonce: null, outcomeIndex: 1, side: 0, price: 400_000, size: 10_000_000, fee: 2_000, ts: 1, fillId: 'f' });
+  const base = {
+    startedAt: 0,
+    stoppedAt: 60_000,
+    paper: false,
+    stopReason: 'SIGTERM',
+    exitCode: 0,
+    process: 'stopped' as const,
+    haltedBecause: null,
+  };
+  const time = { marketId: M, label: 'rain-tomorrow', observedMs: 60_000, liveMs: 60_000, states: { quoting: 60_000 } };
+  const attribution = { spreadCapture: 150_001n, inventory: -1_000_000n, fees: -2_000n, resolution: 0n, total: -851_999n };
+  const r = buildRunReport({ ...base, markets: [{ time, ledger: l.market(M), realised: 0n, unrealised: -851_999n, net: 10_000_000, attribution }] });
+  assert.deepEqual(r.markets[0]!.pnlAttributionUsdc, { spreadCapture: '0.150001', inventory: '-1.000000', fees: '-0.002000', resolution: '0.000000', total: '-0.851999' });
+  const line = formatRunReport(r).find((x) => x.includes('pnl by source'));
+  assert.equal(line, '    pnl by source: spread 0.15, inventory -1.00, fees 0.00, resolution 0.00 = -0.85 USDC');
+  // without attribution (an older store) the field is absent and nothing is printed
+  const plain = buildRunReport({ ...base, markets: [{ time, ledger: l.market(M), realised: 0n, unrealised: 0n, net: 0 }] });
+  assert.equal(plain.markets[0]!.pnlAttributionUsdc, undefined);
+  assert.ok(!formatRunReport(plain).some((x) => x.includes('pnl by source')));
+});
