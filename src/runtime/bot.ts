@@ -183,8 +183,9 @@ async function setupVenue(o: BotOptions): Promise<VenueSetup> {
   const cfg = o.config;
   const env = o.env ?? process.env;
   if (cfg.venue.kind === 'local' && !o.baseUrl) return startEmbedded(cfg.venue.local);
-  // a `local` config pointed at a base URL talks to a `bookmaker sim`, whose contracts are testnet's
-  const chain = cfg.venue.kind === 'local' ? TESTNET : chainByName(cfg.venue.chain);
+  // a `local` config pointed at a base URL talks to a `bookmaker sim`, which verifies the chain of
+  // `sim --chain` (mainnet by default, as here and as `bookmaker sign`); `venue.chain` says otherwise
+  const chain = chainByName(cfg.venue.chain);
   const baseUrl = o.baseUrl ?? (cfg.venue.kind === 'url' ? cfg.venue.baseUrl : chain.apiBase);
   const apiKey = loadApiKey({ ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}), env }) ?? readApiKeyFile(cfg.wallet.apiKeyFile, cfg.file);
   let privateKey: string | undefined;
@@ -256,6 +257,8 @@ async function wire(
   const signal = o.signal;
   const markets: KernelMarket[] = await retryStartupStep('select markets', () => selectMarkets(client, cfg.markets), { clock, log, ...(signal ? { signal } : {}) });
   const marketIds = markets.map((m) => m.marketId);
+  // a wallet shared with a person or another instance: the watchdog's cancel-all keeps to our markets too
+  if (o.watchdog && cfg.orders.reconcileScope === 'markets') o.watchdog.scope(marketIds);
   log.info({ venue: v.baseUrl, markets: marketIds.length, paper, embedded: v.local !== null }, 'markets selected');
 
   if (signer && !paper) {
@@ -324,7 +327,8 @@ async function wire(
     emit: (e: OrderManagerEvent) => {
       store.dispatch(e);
       orderEnded(e);
-      if (e.type === 'OrderRejected') {
+      // 'not-applied': an all-or-nothing bulk call refused for another item (which is reported itself)
+      if (e.type === 'OrderRejected' && e.reason !== 'not-applied') {
         refusals.note(e, clock.now());
         healthModel.refused(e.marketId, e.ts, `${e.status ?? '-'} ${e.venueCode ?? e.reason}: ${e.message ?? ''}`);
       } else if (e.type === 'OrderAccepted') healthModel.accepted(e.marketId, e.ts);

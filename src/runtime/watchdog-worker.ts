@@ -42,6 +42,8 @@ export type WatchdogVenue =
 
 export type ToWorker =
   | { type: 'arm'; venue: WatchdogVenue }
+  /** orders.reconcileScope markets: cancel only these markets' orders (lower-case ids); absent: the whole wallet */
+  | { type: 'scope'; markets: string[] }
   | { type: 'res'; id: number; status: number; contentType: string; body: string }
   | { type: 'close' };
 
@@ -57,6 +59,7 @@ function run(d: WatchdogWorkerData): void {
   const fd2 = { write: (s: string) => writeSync(2, s) };
   const log: Logger = createLogger({ level: d.log.level, pretty: d.log.pretty, colors: d.log.colors, destination: fd2 }).child({ component: 'watchdog' });
   let venue: WatchdogVenue | null = null;
+  let scope: Set<string> | null = null;
   let last = Atomics.load(beat, 0);
   let lastChange = performance.now();
   let fired = false;
@@ -114,7 +117,9 @@ function run(d: WatchdogWorkerData): void {
     try {
       for (let round = 1; round <= 3; round++) {
         const open: `0x${string}`[] = [];
-        for await (const o of client.orders.iterate({ trader: signer.address, status: ['open'], limit: 100 })) if (o.status === 'open') open.push(o.nonce);
+        for await (const o of client.orders.iterate({ trader: signer.address, status: ['open'], limit: 100 })) {
+          if (o.status === 'open' && (scope === null || scope.has(o.marketId.toLowerCase()))) open.push(o.nonce);
+        }
         remaining = open.length;
         if (open.length === 0) break;
         for (let i = 0; i < open.length; i += v.batchLimit) {
@@ -125,7 +130,7 @@ function run(d: WatchdogWorkerData): void {
     } finally {
       await client.close().catch(() => undefined);
     }
-    if (remaining === 0) log.warn({ cancelled }, 'watchdog: no order of the bot left open at the venue');
+    if (remaining === 0) log.warn({ cancelled, scope: scope === null ? 'wallet' : `${scope.size} markets` }, 'watchdog: no order of the bot left open at the venue');
     else log.error({ cancelled, remaining }, 'watchdog: orders may remain open at the venue (their dead-man expiry ends them)');
   }
 
@@ -192,6 +197,7 @@ function run(d: WatchdogWorkerData): void {
 
   port.on('message', (m: ToWorker) => {
     if (m.type === 'res') pending.get(m.id)?.({ status: m.status, contentType: m.contentType, body: m.body });
+    else if (m.type === 'scope') scope = new Set(m.markets.map((x) => x.toLowerCase()));
     else if (m.type === 'arm') {
       venue = m.venue;
       if (m.venue.kind === 'live') {

@@ -39,6 +39,8 @@ export interface Watchdog {
   readonly metricsUrl: string | null;
   serve(answer: (method: string, path: string) => Promise<EndpointAnswer>): void;
   arm(venue: WatchdogVenue): void;
+  /** limit the cancel-all to these markets (orders.reconcileScope: markets, a wallet shared with others) */
+  scope(markets: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -115,6 +117,9 @@ export async function startWatchdog(o: WatchdogOptions): Promise<Watchdog> {
     },
     arm(venue) {
       post({ type: 'arm', venue });
+    },
+    scope(markets) {
+      post({ type: 'scope', markets: [...markets] });
     },
     close() {
       if (closed) return closed;

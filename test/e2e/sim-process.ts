@@ -19,7 +19,8 @@ export interface SimProcess {
 }
 
 export async function startSimProcess(seed = 5, extra: string[] = []): Promise<SimProcess> {
-  const child = cli(['sim', '--port', '0', '--seed', String(seed), '--markets', '2', ...extra]);
+  // the tests' bots and this client sign for testnet; `bookmaker sim` verifies mainnet by default
+  const child = cli(['sim', '--port', '0', '--seed', String(seed), '--markets', '2', '--chain', 'testnet', ...extra]);
   const key = `sim-demo-${seed}-maker`;
   const re = new RegExp(`demo-key ${key} wallet (0x[0-9a-fA-F]{40}) perms \\S+ private-key (0x[0-9a-fA-F]{64})`);
   await waitFor('bookmaker sim prints its URL and demo keys', () => /listening (\S+)/.test(child.out()) && re.test(child.out()), 30_000);
