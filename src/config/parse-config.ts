@@ -10,10 +10,11 @@ import { ConfigFieldError, readObject } from './fields.ts';
 import { parseMarkets } from './parse-markets.ts';
 import { parseFeeds, parseLogging, parseMetrics, parseOrders, parseWallet } from './parse-settings.ts';
 import { parseVenue } from './parse-venue.ts';
+import { parseAdmin, parseLedger } from './parse-ledger.ts';
 import { rejectSecrets } from './secret-guard.ts';
 import type { BotConfig } from './types.ts';
 
-export const TOP_KEYS = ['venue', 'markets', 'defaults', 'orders', 'feeds', 'metrics', 'logging', 'wallet'];
+export const TOP_KEYS = ['venue', 'markets', 'defaults', 'orders', 'feeds', 'metrics', 'logging', 'wallet', 'ledger', 'admin'];
 
 export interface ParseOptions {
   /** file name used in messages and as the base for strategy module paths ('' = none) */
@@ -42,6 +43,8 @@ export async function parseBotConfig(doc: unknown, opts: ParseOptions = {}): Pro
       metrics: parseMetrics(o.metrics, 'metrics'),
       logging: parseLogging(o.logging, 'logging'),
       wallet: parseWallet(o.wallet, 'wallet'),
+      ledger: parseLedger(o.ledger, 'ledger', file),
+      admin: parseAdmin(o.admin, 'admin'),
     };
   } catch (e) {
     if (e instanceof ConfigFieldError) {

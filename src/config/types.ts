@@ -111,8 +111,21 @@ export interface BotConfig {
   readonly feeds: FeedSettings;
   readonly metrics: { readonly port: number; readonly host: string };
   readonly logging: { readonly level: LogLevel; readonly pretty: 'auto' | boolean };
+  /** the persistent ledger (src/ledger): `path` resolved against the config's folder; ':memory:' keeps none */
+  readonly ledger: LedgerSettings;
+  /** the operator endpoint (bookmaker ctl): 127.0.0.1 only, bearer token from BOOKMAKER_ADMIN_TOKEN */
+  readonly admin: { readonly port: number };
   /** key file paths (not keys); the signing engineer's secrets module reads them */
   readonly wallet: { readonly keyFile?: string; readonly apiKeyFile?: string };
+}
+
+export interface LedgerSettings {
+  /** absolute path, ':memory:', or null = the default (beside the config, see src/ledger/ledger-path.ts) */
+  readonly path: string | null;
+  /** queued records are written at least this often, ms */
+  readonly flushMs: number;
+  /** a position and PnL mark of every market and of the account this often, ms */
+  readonly markMs: number;
 }
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
