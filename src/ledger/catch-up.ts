@@ -56,6 +56,8 @@ export interface CatchUpOptions {
   readonly maxOrders?: number;
   /** step 3 lookups at most (default 500) */
   readonly maxLookups?: number;
+  /** read orders placed since this time (ms) in step 2 instead of since the previous start-up */
+  readonly since?: number;
 }
 
 const SKEW_MS = 60_000;
@@ -72,7 +74,7 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
   }
   let incomplete = false;
   if (!fresh && last) {
-    const since = last.ts - SKEW_MS;
+    const since = (o.since ?? last.ts) - SKEW_MS;
     let n = 0;
     for await (const v of o.client.orders.iterate({ trader: o.trader, limit: 100 })) {
       if (venueMs(v.insertedAt) < since) break;

@@ -62,6 +62,12 @@ import { PaperVenue } from './paper-venue.ts';
 import { QuotingKernel, type KernelMarket } from './quoting-kernel.ts';
 import { selectMarkets } from './select-markets.ts';
 import { retryStartupStep } from './startup-retry.ts';
+// ---- issue 16: ledger, limits across restarts, operator control ----
+import { BotLedger } from '../ledger/bot-ledger.ts';
+import { BotControl } from '../control/bot-control.ts';
+import { ADMIN_TOKEN_ENV, startAdminEndpoint, type AdminEndpoint, type ControlResult } from '../control/admin-server.ts';
+import { loadConfig } from '../config/load-config.ts';
+import { PAPER_TRADER } from './paper-venue.ts';
 
 export const EXIT_OK = 0;
 export const EXIT_ORDERS_LEFT = 1;
@@ -85,6 +91,8 @@ export interface BotOptions {
   activityStateFile?: string;
   /** wait at most this long for first books before reconciling (default 5 000 ms) */
   warmupMs?: number;
+  /** overrides config admin.port (0 = off); the endpoint needs BOOKMAKER_ADMIN_TOKEN in `env` */
+  adminPort?: number;
 }
 
 export interface Bot {
@@ -104,6 +112,14 @@ export interface Bot {
   readonly fills: ReadonlyMap<string, number>;
   /** resolves with the exit code once the bot has stopped (by itself or through stop()) */
   readonly exit: Promise<number>;
+  /** the persistent ledger (src/ledger) */
+  readonly ledger: BotLedger;
+  /** operator control (also behind the admin endpoint): clear-kill, pause, resume, halt, reload */
+  readonly control: BotControl;
+  /** the admin endpoint's URL, when it runs */
+  readonly adminUrl: string | null;
+  /** reload the config file (SIGHUP, `bookmaker ctl reload`) */
+  reload(reason?: string): Promise<ControlResult>;
   stop(reason?: string): Promise<number>;
 }
 
@@ -213,7 +229,20 @@ async function wire(
     log.info({ outcome: report.outcome, steps: report.steps }, 'start-up migration');
   }
 
-  const store = new StateStore(storeLimits(cfg));
+  // ---- ledger (issue 16): books and the kill-switch latch carried across restarts ----
+  const ledger = await BotLedger.open({
+    config: cfg,
+    clock,
+    logger: o.logger,
+    trader: signer && !paper ? signer.address : PAPER_TRADER,
+    venue: v.baseUrl,
+    client,
+    embedded: v.local !== null,
+    markets: marketIds.length,
+    paper,
+  });
+  cleanups.push(() => ledger.close());
+  const store = new StateStore(storeLimits(cfg), ledger.initialState());
   const metrics = createBotMetrics();
   metrics.setStateSource(() => store.state, clock);
   cleanups.push(bindStoreMetrics(metrics, store));
@@ -264,6 +293,7 @@ async function wire(
     emit: (e: OrderManagerEvent) => {
       store.dispatch(e);
       orderEnded(e);
+      ledger.onEvent(e);
     },
     inFlightTimeoutMs: cfg.orders.inFlightTimeoutMs,
     ...(cfg.orders.deadManExpiryMs > 0 ? { deadManSeconds: Math.max(2, Math.round(cfg.orders.deadManExpiryMs / 1000)) } : {}),
@@ -291,6 +321,7 @@ async function wire(
       }
       if (fe.event.type === 'OrderFilled') fills.set(fe.event.marketId.toLowerCase(), (fills.get(fe.event.marketId.toLowerCase()) ?? 0) + 1);
       if (fe.event.type === 'BalanceUpdated') accountRead.resolve();
+      ledger.onEvent(fe.event);
       toKernel(fe.event);
       orderEnded(fe.event);
       if (paperVenue && fe.event.type === 'BookEventReceived') {
@@ -344,7 +375,7 @@ async function wire(
       for (const m of store.state.markets.values()) if (m.orders.has(k)) return true;
       return false;
     };
-    subs.push(tradingFeed({ client, trader: venue.trader, marketIds, clock, intervalMs: fillsPollMs(cfg), health, logger: o.logger, isTracked }).subscribe(sink));
+    subs.push(tradingFeed({ client, trader: venue.trader, marketIds, clock, intervalMs: fillsPollMs(cfg), health, logger: o.logger, isTracked, seed: ledger.catchUp.openOrders }).subscribe(sink));
   }
 
   await waitForBooks(store, marketIds, clock, o.warmupMs ?? 5_000);
@@ -369,6 +400,9 @@ async function wire(
     noInventory: cfg.orders.noInventory,
     orderManager: om,
     logger: o.logger,
+    ...(ledger.latch ? { latched: 'KILL_LATCHED' as const } : {}),
+    initialRisk: ledger.initialRisk(),
+    onKillLatched: ledger.latchKill,
     onKill: (reason, detail, result) => {
       log.fatal({ reason, detail, remaining: result.remaining }, 'kill switch: everything cancelled; exiting');
       void shutdown('kill-switch', result).then(() => exitCode.resolve(EXIT_KILL_SWITCH));
@@ -388,6 +422,7 @@ async function wire(
     markets: () => marketIds,
     staleMs: cfg.feeds.streamIdleTimeoutMs * 2,
     halted: () => k.killed !== null,
+    killSwitchLatched: () => ledger.latch !== null,
   });
   metrics.setReadiness(readiness);
   const port = o.metricsPort ?? cfg.metrics.port;
@@ -398,7 +433,49 @@ async function wire(
     log.warn({ port, err: (e as Error).message }, 'metrics endpoint could not start; continuing without it');
   }
   if (endpoint) cleanups.push(() => endpoint!.close());
-  log.info({ metrics: endpoint?.url ?? 'off', trader: venue.trader }, 'quoting');
+
+  // ---- issue 16: marks, operator control, admin endpoint ----
+  cleanups.push(ledger.startMarks(() => store.state, () => k.riskFigures(), cfg.ledger.markMs));
+  const control = new BotControl({
+    kernel: k,
+    ledger,
+    logger: o.logger,
+    config: cfg,
+    loadConfig: (file) => loadConfig(file, { env: o.env ?? process.env }),
+    selectMarkets: (next) => selectMarkets(client, next.markets),
+    startMarkets: (ids) => {
+      for (const id of ids) if (!marketIds.some((m) => m.toLowerCase() === id.toLowerCase())) marketIds.push(id);
+      const more = createBookFeed({
+        baseUrl: v.baseUrl,
+        ...(v.apiKey ? { apiKey: v.apiKey } : {}),
+        marketIds: ids,
+        fetchSnapshot: (id) => venueSnapshotFetcher(client, id, 1, cfg.feeds.bookDepth),
+        clock,
+        depth: cfg.feeds.bookDepth,
+        idleTimeoutMs: cfg.feeds.streamIdleTimeoutMs,
+        pollIntervalMs: cfg.feeds.bookPollMs,
+        health,
+        onReconnect: reconnected,
+        logger: o.logger,
+      });
+      subs.push(more.events$.subscribe(sink));
+    },
+  });
+  let admin: AdminEndpoint | null = null;
+  const adminToken = (o.env ?? process.env)[ADMIN_TOKEN_ENV];
+  const adminPort = o.adminPort ?? cfg.admin.port;
+  if (adminPort > 0 && adminToken) {
+    registerSecret(adminToken);
+    try {
+      admin = await startAdminEndpoint({ port: adminPort, token: adminToken, controls: control, logger: o.logger });
+      cleanups.push(() => admin!.close());
+    } catch (e) {
+      log.warn({ port: adminPort, err: (e as Error).message }, 'admin endpoint could not start; continuing without it (SIGHUP still reloads)');
+    }
+  } else if (adminPort > 0) log.info(`admin endpoint off: set ${ADMIN_TOKEN_ENV} to enable bookmaker ctl`);
+  // runs first among the cleanups, after the last cancel and before the client closes
+  cleanups.push(async () => void (await ledger.finalSweep(client, venue.trader)));
+  log.info({ metrics: endpoint?.url ?? 'off', trader: venue.trader }, k.killed ? 'kill switch latched: not quoting' : 'quoting');
 
   // ---- stopping ----
   let stopped: Promise<CancelAllResult> | null = null;
@@ -439,9 +516,15 @@ async function wire(
     paper,
     fills,
     exit: exitCode.promise,
+    ledger,
+    control,
+    adminUrl: admin?.url ?? null,
+    reload: (reason) => control.reload(reason ?? 'SIGHUP'),
     async stop(reason = 'stop') {
+      // a bot held by a latched kill switch stops with the kill-switch code (issue 16)
+      const latched = k.killed !== null;
       const r = await shutdown(reason);
-      const code = r.ok ? EXIT_OK : EXIT_ORDERS_LEFT;
+      const code = r.ok ? (latched ? EXIT_KILL_SWITCH : EXIT_OK) : EXIT_ORDERS_LEFT;
       exitCode.resolve(code);
       return exitCode.promise;
     },

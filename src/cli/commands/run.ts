@@ -2,6 +2,8 @@
  * `bookmaker run -c FILE`: the quoting bot (src/runtime/bot.ts) with a live terminal summary.
  * Stops on SIGINT/SIGTERM or after --duration: cancels every order, flushes, exits 0 when the venue
  * reports nothing of ours open. The kill switch exits 3, an order-manager halt 4, orders left 1.
+ * A bot whose kill-switch latch is set in the ledger does not quote and, when stopped, exits 3.
+ * SIGHUP reloads the config (src/control/bot-control.ts).
  */
 import type { CommandSpec, ParsedArgs } from '../args.ts';
 import { systemClock } from '../../core/clock.ts';
@@ -78,6 +80,10 @@ async function run(args: ParsedArgs): Promise<number> {
       `bookmaker: quoting ${bot.markets.length} market(s) on ${bot.baseUrl}${embedded ? ' (embedded local exchange)' : ''}${bot.paper ? ' [paper]' : ''}\n` +
         `metrics: ${bot.metricsUrl ? `${bot.metricsUrl}/metrics  (${bot.metricsUrl}/healthz, ${bot.metricsUrl}/readyz)` : 'off'}\n`,
     );
+    // ---- issue 16: SIGHUP reloads the config (a bad file is refused, the running config stays) ----
+    const sighup = (): void => void bot.reload('SIGHUP').then((r) => process.stderr.write(`bookmaker: reload (SIGHUP): ${JSON.stringify(r.body)}\n`));
+    process.on('SIGHUP', sighup);
+    const stopSighup = (): void => void process.off('SIGHUP', sighup);
     const stopSummary = summaryEvery > 0 ? startSummary({ clock: systemClock, everyMs: summaryEvery, write: (s) => process.stdout.write(s), tty, render: () => render(bot).table, renderLine: () => render(bot).line }) : () => undefined;
     const reason = await new Promise<Stop>((resolve) => {
       stopRequest = resolve;
@@ -88,6 +94,7 @@ async function run(args: ParsedArgs): Promise<number> {
     });
     const code = reason.kind === 'exit' ? reason.code : await bot.stop(reason.kind === 'signal' ? reason.name : 'duration');
     stopSummary();
+    stopSighup();
     process.stdout.write(`bookmaker: stopped (${reason.kind === 'signal' ? reason.name : reason.kind}), exit ${code}\n`);
     await new Promise<void>((r) => logger.flush(() => r()));
     // anything still holding the event loop (a socket in TIME_WAIT, a stray timer) must not keep us alive
