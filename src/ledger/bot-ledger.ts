@@ -27,6 +27,7 @@ import type { StateEvent } from '../state/events.ts';
 import { emptyMarket, emptyState, type MarketState, type StoreState } from '../state/market-state.ts';
 import { marketPnl } from '../state/market-view.ts';
 import { PersistentMap } from '../state/persistent-map.ts';
+import { FLAT } from '../state/position.ts';
 import { replayPositions } from './books.ts';
 import { catchUpFills, type CatchUpResult, type CatchUpSource } from './catch-up.ts';
 import { openLedger, type Ledger, type RiskSnapshot } from './ledger.ts';
@@ -118,11 +119,20 @@ export class BotLedger {
     }
   }
 
-  /** The store's first state: every market of the books with its position, realised PnL, fees and volume. */
-  initialState(): StoreState {
+  /**
+   * The store's first state: every market of the books with its realised PnL, fees and volume, so
+   * the account PnL is the books' since inception. The quoted markets also get their position and
+   * cost basis (the balance poll then confirms or corrects the holdings); the others are carried
+   * flat: the bot reads no balance for them, and a position the books remember in a market long
+   * resolved must not count against the account-wide limits forever. Without a mark their open
+   * position adds no unrealised PnL either way.
+   */
+  initialState(quoted: readonly Bytes32[]): StoreState {
     const s = emptyState();
+    const q = new Set(quoted.map((id) => id.toLowerCase()));
     let markets = s.markets as PersistentMap<MarketState>;
-    for (const [id, position] of replayPositions(this.ledger)) {
+    for (const [id, p] of replayPositions(this.ledger)) {
+      const position = q.has(id) ? p : { ...FLAT, realised: p.realised, fees: p.fees, volume: p.volume, fills: p.fills };
       markets = markets.set(id, { ...emptyMarket(id as Bytes32), position });
     }
     return { ...s, markets };

@@ -242,7 +242,7 @@ async function wire(
     paper,
   });
   cleanups.push(() => ledger.close());
-  const store = new StateStore(storeLimits(cfg), ledger.initialState());
+  const store = new StateStore(storeLimits(cfg), ledger.initialState(marketIds));
   const metrics = createBotMetrics();
   metrics.setStateSource(() => store.state, clock);
   cleanups.push(bindStoreMetrics(metrics, store));
