@@ -158,7 +158,7 @@ export function ledgerSummary(ledger: Ledger, f: Filter = {}): LedgerSummary {
   const w = where(f, 'submitted_at');
   const o = ledger.db
     .prepare(
-      `SELECT SUM(sends) AS sent, SUM(status = 'accepted' OR (status != 'rejected' AND answered_at IS NOT NULL)) AS accepted, SUM(status = 'rejected') AS rejected, SUM(status = 'adopted') AS adopted FROM orders ${w.sql}`,
+      `SELECT SUM(sends) AS sent, SUM(answer IN ('created', 'duplicate')) AS accepted, SUM(status = 'rejected') AS rejected, SUM(status = 'adopted') AS adopted FROM orders ${w.sql}`,
     )
     .get(...w.args) as { sent: number | null; accepted: number | null; rejected: number | null; adopted: number | null };
   const wc = where(f);

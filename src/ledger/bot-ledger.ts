@@ -170,7 +170,7 @@ export class BotLedger {
         return;
       case 'OrderRejected':
         // a lost answer may still have placed it: only a final refusal is 'rejected'
-        l.orderAnswered(e.nonce, e.mayHaveLanded ? 'accepted' : 'rejected', `${e.reason}${e.retryable ? ' (retryable)' : ''}${e.mayHaveLanded ? ' (may have landed)' : ''}`, e.ts);
+        l.orderAnswered(e.nonce, e.mayHaveLanded ? 'unknown' : 'rejected', `${e.reason}${e.retryable ? ' (retryable)' : ''}${e.mayHaveLanded ? ' (may have landed)' : ''}`, e.ts);
         return;
       case 'CancelSubmitted':
         l.cancel(e.nonce, e.marketId, 'sent', null, e.ts);

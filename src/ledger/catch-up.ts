@@ -95,6 +95,8 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
         for await (const v of o.client.orders.iterate({ trader: o.trader, search: u.nonce, limit: 100 })) {
           if (v.nonce.toLowerCase() === u.nonce) seen.set(u.nonce, v);
         }
+        // never placed (a send whose answer was lost and that did not land): nothing to wait for
+        if (!seen.has(u.nonce)) o.ledger.orderEnded(u.nonce, 'not-found', o.clock.now());
       } catch (e) {
         incomplete = true;
         log.warn({ nonce: u.nonce, err: (e as Error).message }, 'an unfinished order could not be read; its fills are fetched at the next start');

@@ -93,7 +93,7 @@ const SQL: Record<Stmt, string> = {
   adopt: `INSERT INTO orders (nonce, market_id, slot, outcome, side, price, size, submitted_at, status, sends) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'adopted', 0)
           ON CONFLICT(nonce) DO NOTHING`,
   orderAgain: `UPDATE orders SET sends = sends + 1 WHERE nonce = ?`,
-  answer: `UPDATE orders SET status = ?, answer = ?, answered_at = ? WHERE nonce = ?`,
+  answer: `UPDATE orders SET status = CASE WHEN ended_at IS NULL THEN ? ELSE status END, answer = ?, answered_at = ? WHERE nonce = ?`,
   ended: `UPDATE orders SET status = ?, ended_at = ? WHERE nonce = ? AND ended_at IS NULL`,
   cancel: `INSERT INTO cancels (nonce, market_id, ts, result, detail) VALUES (?, ?, ?, ?, ?)`,
   fill: `INSERT OR IGNORE INTO fills (fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, filled) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -195,8 +195,12 @@ export class Ledger {
     this.push(['adopt', [o.nonce.toLowerCase(), o.marketId.toLowerCase(), o.slot, o.outcomeIndex, o.side, o.price, o.size, o.ts]]);
   }
 
-  /** The venue's answer to a create: 'accepted', 'duplicate' (409: an earlier send placed it) or 'rejected'. */
-  orderAnswered(nonce: string, status: 'accepted' | 'rejected', answer: string, ts: number): void {
+  /**
+   * The venue's answer to a create: 'accepted' (answer 'created', or 'duplicate': a 409 says an
+   * earlier send placed it), 'rejected' (refused for good), or 'unknown' (the answer was lost: it may
+   * have landed; the catch-up and reconciliation settle it).
+   */
+  orderAnswered(nonce: string, status: 'accepted' | 'rejected' | 'unknown', answer: string, ts: number): void {
     this.push(['answer', [status, answer, ts, nonce.toLowerCase()]]);
   }
 
