@@ -20,28 +20,32 @@ export interface KillCheck {
   readonly dayStartPnl: number;
 }
 
+/** The result as one literal (it runs on every tick of every market: no spreads). */
+function check(peakPnl: number, day: number, dayStartPnl: number, killed: RiskReason | null, detail: string): KillCheck {
+  return { peakPnl, killed, detail, day, dayStartPnl };
+}
+
 export function killSwitch(view: MarketView, limits: RiskLimits, state: RiskState): KillCheck {
   const pnl = view.account.pnl;
   const peakPnl = Math.max(state.peakPnl ?? pnl, pnl);
   const day = Math.floor(view.now / DAY_MS);
   // a new UTC day opens at the PnL the bot first sees in it
   const dayStartPnl = state.day === day && state.dayStartPnl !== undefined ? state.dayStartPnl : pnl;
-  const base = { peakPnl, day, dayStartPnl };
-  if (state.killed) return { ...base, killed: state.killed, detail: 'kill switch latched' };
+  if (state.killed) return check(peakPnl, day, dayStartPnl, state.killed, 'kill switch latched');
   const drawdown = peakPnl - pnl;
   if (limits.maxDrawdown > 0 && drawdown > limits.maxDrawdown) {
-    return { ...base, killed: 'KILL_DRAWDOWN', detail: `drawdown ${drawdown} from peak ${peakPnl} exceeds ${limits.maxDrawdown}` };
+    return check(peakPnl, day, dayStartPnl, 'KILL_DRAWDOWN', `drawdown ${drawdown} from peak ${peakPnl} exceeds ${limits.maxDrawdown}`);
   }
   const dailyLoss = dayStartPnl - pnl;
   if (limits.maxDailyLoss > 0 && dailyLoss > limits.maxDailyLoss) {
-    return { ...base, killed: 'KILL_DAILY_LOSS', detail: `loss ${dailyLoss} since the UTC day began (PnL ${dayStartPnl} then, ${pnl} now) exceeds ${limits.maxDailyLoss}` };
+    return check(peakPnl, day, dayStartPnl, 'KILL_DAILY_LOSS', `loss ${dailyLoss} since the UTC day began (PnL ${dayStartPnl} then, ${pnl} now) exceeds ${limits.maxDailyLoss}`);
   }
   if (limits.maxLoss > 0 && -pnl > limits.maxLoss) {
-    return { ...base, killed: 'KILL_LOSS', detail: `loss ${-pnl} since inception exceeds ${limits.maxLoss}` };
+    return check(peakPnl, day, dayStartPnl, 'KILL_LOSS', `loss ${-pnl} since inception exceeds ${limits.maxLoss}`);
   }
   const { requests, errors } = view.venue;
   if (limits.maxErrorRate > 0 && requests >= Math.max(1, limits.minRequestsForErrorRate) && errors / requests > limits.maxErrorRate) {
-    return { ...base, killed: 'KILL_ERROR_RATE', detail: `venue error rate ${errors}/${requests} exceeds ${limits.maxErrorRate}` };
+    return check(peakPnl, day, dayStartPnl, 'KILL_ERROR_RATE', `venue error rate ${errors}/${requests} exceeds ${limits.maxErrorRate}`);
   }
-  return { ...base, killed: null, detail: '' };
+  return check(peakPnl, day, dayStartPnl, null, '');
 }

@@ -123,7 +123,8 @@ export interface RiskState {
   readonly dayStartPnl?: number;
 }
 
-export const INITIAL_RISK_STATE: RiskState = { peakPnl: null, tokens: Number.NaN, refilledAt: null, killed: null };
+// every field present from the start: one object shape for every state the gate returns
+export const INITIAL_RISK_STATE: RiskState = { peakPnl: null, tokens: Number.NaN, refilledAt: null, killed: null, day: undefined, dayStartPnl: undefined };
 
 /**
  * What the gate returns. `action`: 'quote' = send `quotes` (diffed by the order manager);

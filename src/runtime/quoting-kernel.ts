@@ -542,7 +542,7 @@ export class QuotingKernel {
       this.send(marketId, []);
       return;
     }
-    if (this.haltedByOperator || this.pausedMarkets.has(lower(marketId))) {
+    if (this.haltedByOperator || (this.pausedMarkets.size > 0 && this.pausedMarkets.has(lower(marketId)))) {
       slot.last = { at: now, action: 'pull', desired: [], denied: 0, strategyError: null, reason: 'PAUSED' };
       this.send(marketId, []);
       this.opts.onTick?.(marketId, slot.last);
