@@ -11,8 +11,8 @@
  *   bl.startMarks(() => store.state, () => kernel.riskFigures())   // periodic marks
  *   bl.close()
  *
- * The ledger belongs to one account: a file written for another trader or venue is refused (a
- * ConfigError naming both), never mixed.
+ * The ledger belongs to one account (the wallet on a chain; paper trading is its own account): a
+ * file written for another is refused (a ConfigError naming both), never mixed.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -57,8 +57,10 @@ export interface BotLedgerOptions {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly trader: Address;
-  /** the venue's base URL */
+  /** the venue's base URL (recorded with each start-up) */
   readonly venue: string;
+  /** the chain the account trades on: with the trader, the account a ledger belongs to */
+  readonly chain: string;
   readonly client: CatchUpSource;
   readonly embedded: boolean;
   readonly markets: number;
@@ -98,7 +100,8 @@ export class BotLedger {
       throw new ConfigError(`ledger ${path}: cannot be opened (${(e as Error).message})`, { cause: e });
     }
     try {
-      const account = `${o.trader.toLowerCase()}@${o.venue}${o.paper ? ' (paper)' : ''}`;
+      // the account is the wallet on a chain, not a URL: a venue reached by another address is the same books
+      const account = `${o.trader.toLowerCase()}@${o.chain}${o.paper ? ' (paper)' : ''}`;
       const owner = ledger.meta('account');
       if (owner === null) ledger.setMeta('account', account);
       else if (owner !== account) throw new ConfigError(`ledger ${path} holds the books of ${owner}, not ${account}: set ledger.path to another file`);

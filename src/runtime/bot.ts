@@ -236,6 +236,7 @@ async function wire(
     logger: o.logger,
     trader: signer && !paper ? signer.address : PAPER_TRADER,
     venue: v.baseUrl,
+    chain: v.chain.name,
     client,
     embedded: v.local !== null,
     markets: marketIds.length,

@@ -227,3 +227,37 @@ test('ledger --since: ISO times, durations ago, days, epoch ms; anything else is
   assert.equal(parseSince('1800000000000', 0), 1_800_000_000_000);
   assert.throws(() => parseSince('yesterday-ish', T0), /--since: expected/);
 });
+
+test('BotLedger: the books carry on into the store; a ledger of another account is refused', async () => {
+  const { BotLedger } = await import('../../src/ledger/bot-ledger.ts');
+  const { silentLogger } = await import('../../src/core/logger.ts');
+  const t = tmp();
+  try {
+    const clock = manualClock();
+    const cfg = { file: '', ledger: { path: t.file, flushMs: 200, markMs: 10_000 }, markets: [] } as never;
+    const none = { orders: { async *iterate() {} } };
+    const open = (trader: Address) => BotLedger.open({ config: cfg, clock, logger: silentLogger, trader, venue: 'http://x/v2', chain: 'testnet', client: none, embedded: false, markets: 1, paper: false });
+    let bl = await open(TRADER);
+    const A = '0x' + 'a'.repeat(64);
+    // buy 10 YES at 0.40 then sell 4 at 0.50: realised 0.40, net 6
+    bl.onEvent({ type: 'OrderFilled', marketId: M, nonce: A as Bytes32, outcomeIndex: 1, side: 0, price: 400_000, size: 10_000_000, fee: 0, fillId: `${A}:10000000`, ts: T0 });
+    bl.onEvent({ type: 'OrderFilled', marketId: M, nonce: A as Bytes32, outcomeIndex: 1, side: 0, price: 400_000, size: 10_000_000, fee: 0, fillId: `${A}:10000000`, ts: T0 });
+    bl.onEvent({ type: 'OrderFilled', marketId: M, nonce: null, outcomeIndex: 1, side: 1, price: 500_000, size: 4_000_000, fee: 0, fillId: 'B:4000000', ts: T0 + 1 });
+    bl.onEvent({ type: 'QuoteDenied', marketId: M, reason: 'POSITION_LIMIT', detail: '', quote: null, ts: T0 });
+    bl.markNow(bl.initialState([M]), { peakPnl: 7_000_000, day: Math.floor(T0 / 86_400_000), dayStartPnl: 1_000_000 });
+    bl.close();
+    bl = await open(TRADER);
+    const quoted = bl.initialState([M]).markets.get(M)!.position;
+    assert.equal(quoted.net, 6_000_000);
+    assert.equal(quoted.realised, 400_000n * 1_000_000n);
+    const unquoted = bl.initialState([]).markets.get(M)!.position;
+    assert.equal(unquoted.net, 0, 'a market not quoted is carried flat');
+    assert.equal(unquoted.realised, quoted.realised, '…with its realised PnL');
+    assert.deepEqual(bl.initialRisk(), { peakPnl: 7_000_000, day: Math.floor(T0 / 86_400_000), dayStartPnl: 1_000_000 });
+    assert.deepEqual(bl.ledger.db.prepare("SELECT reason, count FROM risk_events WHERE kind = 'denials'").all(), [{ reason: 'POSITION_LIMIT', count: 1 }]);
+    bl.close();
+    await assert.rejects(open(('0x' + '44'.repeat(20)) as Address), /holds the books of 0x3333333333333333333333333333333333333333@testnet/);
+  } finally {
+    t.done();
+  }
+});
