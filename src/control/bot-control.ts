@@ -112,6 +112,7 @@ export class BotControl implements Controls {
 
   halt(reason: string | null): ControlResult {
     this.o.kernel.pause(null);
+    this.o.ledger?.riskEvent('halt', 'OPERATOR', reason);
     this.record('halt', null, reason, 'every quote pulled until resume');
     return { status: 200, body: { halted: true } };
   }

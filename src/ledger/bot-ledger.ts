@@ -288,6 +288,16 @@ export class BotLedger {
     this.ledger.saveRiskFigures(peak, f.day, f.dayStartPnl === null ? null : BigInt(f.dayStartPnl));
   }
 
+  /** A risk event outside the kill switch (a halt: broken invariant or operator), written at once. */
+  riskEvent(kind: string, reason: string, detail: string | null, marketId: string | null = null): void {
+    try {
+      this.ledger.riskEvent(this.clock.now(), marketId, kind, reason, 1, detail);
+      this.ledger.flush();
+    } catch (e) {
+      this.log.error({ err: (e as Error).message }, 'recording a risk event failed');
+    }
+  }
+
   operatorAction(action: string, market: string | null, reason: string | null, result: string): void {
     this.ledger.operatorAction(action, market, reason, 'admin', result);
   }

@@ -305,6 +305,7 @@ async function wire(
     settleMs: paper ? 0 : Math.max(30_000, 10 * fillsPollMs(cfg)),
     onHalt: (err, result) => {
       log.fatal({ err: err.message, remaining: result.remaining }, 'order manager halted; exiting');
+      ledger.riskEvent('halt', 'INVARIANT', err.message);
       void shutdown('halt', result).then(() => exitCode.resolve(EXIT_HALT));
     },
   });
