@@ -4,6 +4,9 @@
 
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
+# better-sqlite3 (the ledger) installs a prebuilt binary when it can fetch one and compiles otherwise:
+# the compilers stay in this stage only
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 
@@ -12,9 +15,13 @@ ENV NODE_ENV=production \
     BOOKMAKER_LOG_LEVEL=info \
     BOOKMAKER_METRICS_PORT=9464 \
     BOOKMAKER_METRICS_HOST=0.0.0.0 \
-    NODE_OPTIONS=--max-old-space-size=128
+    NODE_OPTIONS=--max-old-space-size=128 \
+    BOOKMAKER_LEDGER_PATH=/var/lib/bookmaker/ledger.sqlite
 WORKDIR /app
-RUN groupadd --system bookmaker && useradd --system --gid bookmaker --home /app bookmaker
+RUN groupadd --system bookmaker && useradd --system --gid bookmaker --home /app bookmaker \
+    && mkdir -p /var/lib/bookmaker && chown bookmaker:bookmaker /var/lib/bookmaker
+# The ledger (books, kill-switch latch) must outlive the container: mount a volume here.
+VOLUME /var/lib/bookmaker
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json tsconfig.json ./
 COPY bin ./bin
