@@ -249,7 +249,7 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
     out.push(workingAsQuote(kept[k]!));
     keeps.push(kept[k]!.nonce ?? null);
   }
-  return { action: 'quote', quotes: out, keeps, decisions: all, denied: events, state: { peakPnl: state.peakPnl, tokens: tokensLeft, refilledAt: state.refilledAt, killed: state.killed } };
+  return { action: 'quote', quotes: out, keeps, decisions: all, denied: events, state: { peakPnl: state.peakPnl, tokens: tokensLeft, refilledAt: state.refilledAt, killed: state.killed, day: state.day, dayStartPnl: state.dayStartPnl } };
 }
 
 /**

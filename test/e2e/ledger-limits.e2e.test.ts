@@ -168,3 +168,39 @@ test('a daily loss kill stays latched: a held bot stops with exit 3; clear-kill 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the day\'s loss carries across a restart: two runs that each lose less than maxDailyLoss trip it together', async () => {
+  const h = await startExchange({ markets: 2 });
+  const dir = mkdtempSync(join(tmpdir(), 'bookmaker-ledger-'));
+  const file = join(dir, 'books.sqlite');
+  try {
+    for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
+    const cfg = await parseConfigText(cfgText(h, file, '    maxPosition: 100\n    maxNotional: 1000\n    maxDrawdown: 0\n    maxDailyLoss: 3\n    maxBookAgeSeconds: 60'), '', { env: {} });
+    const bot1 = await startTestBot(h, cfg);
+    let code1 = -1;
+    try {
+      await loseTwoDollars(h, bot1); // 10 YES bought at 0.48, marked at 0.28: −2 USDC today
+      await waitFor('the loss is marked', () => Math.abs(bot1.store.state.markets.get(h.markets[0]!.toLowerCase())!.lastMid2! - 560_000) < 1);
+      assert.equal(bot1.kernel.killed, null, '2 lost of 3 allowed');
+    } finally {
+      code1 = await bot1.stop();
+    }
+    assert.equal(code1, 0);
+    const bot2 = await startTestBot(h, cfg);
+    let code2 = -1;
+    try {
+      assert.equal(bot2.kernel.killed, null);
+      // the market falls to 0.10: −1.8 in this run alone, −3.8 today
+      await setBook(h, h.markets[0]!, 80_000, 120_000);
+      code2 = await withTimeout(bot2.exit, 20_000, 'no kill within 20 s');
+      assert.equal(bot2.kernel.killed, 'KILL_DAILY_LOSS');
+    } finally {
+      await bot2.stop();
+    }
+    assert.equal(code2, EXIT_KILL_SWITCH);
+    assert.equal(ledgerRows(file, 'SELECT latch_reason FROM risk_state')[0]!.latch_reason, 'KILL_DAILY_LOSS');
+  } finally {
+    await h.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

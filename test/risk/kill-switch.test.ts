@@ -50,3 +50,19 @@ test('drawdown measures from a peak carried in (the ledger\'s), not from the fir
 test('limits off (0) never fire', () => {
   assert.equal(killSwitch(view(-1e9 * S), limits({ maxDrawdown: 0, maxDailyLoss: 0, maxLoss: 0 }), { ...INITIAL_RISK_STATE, peakPnl: 1e9 * S, day: TODAY, dayStartPnl: 1e9 * S }).killed, null);
 });
+
+test('the gate carries the day\'s opening PnL through quoting ticks, so a loss spread over many ticks still counts', async () => {
+  const { applyRisk } = await import('../../src/risk/apply-risk.ts');
+  const lim = limits({ maxDailyLoss: 5 * S });
+  let st: RiskState = INITIAL_RISK_STATE;
+  // a quoting tick at +10, then the PnL slides a USDC per tick, each tick quoting
+  for (let pnl = 10; pnl >= 5; pnl--) {
+    const r = applyRisk(view(pnl * S, NOW + (10 - pnl) * 1000), [{ side: 'bid', price: 470_000, size: S, level: 0 }], lim, st);
+    assert.equal(r.action, 'quote', `still quoting at ${pnl}`);
+    assert.equal(r.state.dayStartPnl, 10 * S, 'the opening survives a quoting tick');
+    st = r.state;
+  }
+  const r = applyRisk(view(5 * S - 1, NOW + 6000), [{ side: 'bid', price: 470_000, size: S, level: 0 }], lim, st);
+  assert.equal(r.action, 'kill');
+  assert.equal(r.denied[0]?.reason, 'KILL_DAILY_LOSS');
+});
