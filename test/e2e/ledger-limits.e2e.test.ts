@@ -190,7 +190,13 @@ test('the day\'s loss carries across a restart: two runs that each lose less tha
     let code2 = -1;
     try {
       assert.equal(bot2.kernel.killed, null);
-      // the market falls to 0.10: −1.8 in this run alone, −3.8 today
+      // no more fills: market 0 paused (its quotes pulled), so only the mark moves
+      bot2.control.pause(h.markets[0]!, 'test');
+      await waitFor('market 0 pulled', async () => (await openOrders(h.bot, h.markets[0]!)).length === 0);
+      const held = bot2.store.state.markets.get(h.markets[0]!.toLowerCase())!.position;
+      assert.deepEqual([held.net, held.basis], [10_000_000, 4_800_000n * 1_000_000n], 'run 2 holds what run 1 bought, at its cost');
+      // the market falls to 0.10: −1.8 in this run alone (under the limit), −3.8 today (over it);
+      // market 1 still quotes, and its ticks read the account PnL
       await setBook(h, h.markets[0]!, 80_000, 120_000);
       code2 = await withTimeout(bot2.exit, 20_000, 'no kill within 20 s');
       assert.equal(bot2.kernel.killed, 'KILL_DAILY_LOSS');
