@@ -265,7 +265,14 @@ async function wire(
   };
   let venue: VenuePort;
   if (paper) {
-    paperVenue = new PaperVenue({ clock, onFill: toKernel });
+    // paper fills go to the (paper account's) ledger too
+    paperVenue = new PaperVenue({
+      clock,
+      onFill: (e) => {
+        ledger.onEvent(e);
+        toKernel(e);
+      },
+    });
     venue = paperVenue;
   } else {
     venue = liveVenue = createLiveVenue({
