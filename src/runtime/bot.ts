@@ -64,6 +64,7 @@ import { selectMarkets } from './select-markets.ts';
 import { retryStartupStep } from './startup-retry.ts';
 // ---- issue 16: ledger, limits across restarts, operator control ----
 import { BotLedger } from '../ledger/bot-ledger.ts';
+import { registerLedgerMetrics } from '../ledger/ledger-metrics.ts';
 import { BotControl } from '../control/bot-control.ts';
 import { ADMIN_TOKEN_ENV, startAdminEndpoint, type AdminEndpoint, type ControlResult } from '../control/admin-server.ts';
 import { loadConfig } from '../config/load-config.ts';
@@ -245,6 +246,7 @@ async function wire(
   cleanups.push(() => ledger.close());
   const store = new StateStore(storeLimits(cfg), ledger.initialState(marketIds));
   const metrics = createBotMetrics();
+  registerLedgerMetrics(metrics.registry, ledger); // issue 16
   metrics.setStateSource(() => store.state, clock);
   cleanups.push(bindStoreMetrics(metrics, store));
   const health = new FeedHealth();

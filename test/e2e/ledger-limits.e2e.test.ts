@@ -68,6 +68,7 @@ async function assertHeld(h: Harness, bot: Bot, file: string, reason: string): P
   }
   assert.equal(ledgerRows(file, 'SELECT COUNT(*) AS n FROM orders')[0]!.n, sent, 'a latched bot sends no order');
   assert.equal(await readyGauge(bot), 0, 'a latched bot is not ready');
+  assert.match(await bot.metrics.registry.metrics(), /^bookmaker_kill_switch_latched 1$/m);
   const status = bot.control.status() as { latched: boolean; killSwitch: { detail: string } };
   assert.equal(status.latched, true);
   assert.ok(bot.ledger.latch?.reason === reason, `latched for ${reason}, got ${bot.ledger.latch?.reason}`);
