@@ -211,13 +211,22 @@ export class BotLedger {
   /**
    * At stop, after the last cancel: fills that raced the cancels (the feeds are already closed) are
    * read from the venue and recorded, so the books are exact when the process ends. Orders placed in
-   * the last 10 minutes and every unfinished one are read; anything older is completed by the next
-   * start's catch-up. Never throws (logged): a stop must not fail on its books.
+   * the last 10 minutes, every unfinished one and the ones found open at start (up to 100 lookups)
+   * are read; anything else is completed by the next start's catch-up. Never throws (logged): a stop must not fail on its books.
    */
   async finalSweep(client: CatchUpSource, trader: Address): Promise<number> {
     if (this.paper) return 0;
     try {
-      const r = await catchUpFills({ client, trader, ledger: this.ledger, clock: this.clock, logger: this.logger, since: Math.max(this.startedAt, this.clock.now() - 600_000), maxLookups: 100 });
+      const r = await catchUpFills({
+        client,
+        trader,
+        ledger: this.ledger,
+        clock: this.clock,
+        logger: this.logger,
+        since: Math.max(this.startedAt, this.clock.now() - 600_000),
+        maxLookups: 100,
+        alsoNonces: this.catchUp.openOrders.map((x) => x.nonce),
+      });
       return r.recorded;
     } catch (e) {
       this.log.warn({ err: (e as Error).message }, 'final fills sweep failed; the next start catches up');

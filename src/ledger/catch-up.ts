@@ -13,7 +13,9 @@
  *  1. every open order of the trader (an order can rest across many runs);
  *  2. every order placed since the previous start-up began (newest first, any status), less a
  *     minute for clock skew: this covers orders whose record a crash lost;
- *  3. every order the ledger saw placed or adopted and never saw end (looked up by nonce).
+ *  3. every order the ledger saw placed or adopted and never saw end (looked up by nonce), and any
+ *     the caller names (at stop: the orders found open at start, whose last fills may have raced the
+ *     start-up reconcile's cancels).
  * Each order's filled shares at the venue, less what the ledger accounts for, is one fill at the
  * order's own price (we rest as maker). On a fresh ledger nothing is history yet: the open orders'
  * fills so far become their baselines, not fills.
@@ -58,6 +60,8 @@ export interface CatchUpOptions {
   readonly maxLookups?: number;
   /** read orders placed since this time (ms) in step 2 instead of since the previous start-up */
   readonly since?: number;
+  /** more orders to look up by nonce in step 3 (the stop's sweep: the orders found open at start) */
+  readonly alsoNonces?: readonly string[];
 }
 
 const SKEW_MS = 60_000;
@@ -85,7 +89,9 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
       }
     }
     let lookups = 0;
-    for (const u of o.ledger.unendedOrders()) {
+    const lookups3 = new Set([...o.ledger.unendedOrders().map((u) => u.nonce), ...(o.alsoNonces ?? []).map((n) => n.toLowerCase())]);
+    for (const nonce of lookups3) {
+      const u = { nonce };
       if (seen.has(u.nonce)) continue;
       if (lookups++ >= (o.maxLookups ?? 500)) {
         incomplete = true;
