@@ -1,17 +1,94 @@
 #!/usr/bin/env node
-// Entry point of the `bookmaker` CLI: registers the TypeScript loader (tsx), then runs src/cli/main.ts.
-import { register } from 'tsx/esm/api';
-import { pathToFileURL, fileURLToPath } from 'node:url';
+// Entry point of the `bookmaker` CLI.
+//
+// Which code runs: the build (dist/src/cli/main.js, from `npm run build`) when it is present and, in a
+// checkout, not older than the sources; otherwise the TypeScript sources through the tsx loader
+// (development). BOOKMAKER_SOURCE=1 forces the sources. The installed package and the Docker image ship
+// only the build.
+//
+// Heap per command: BOOKMAKER_HEAP_LIMITS="run=128 import=2048 backtest=2048 default=512" (MB of V8 old
+// space) re-executes this entry point once with --max-old-space-size for the command being run, so a
+// quoting bot stays small while an import or a backtest gets the room it needs. An explicit
+// --max-old-space-size in NODE_OPTIONS or on node's command line wins. The Docker image sets it.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-register();
-// A closed pipe (`bookmaker markets list | head`) ends the command quietly instead of crashing.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (e) => {
-    if (e && e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw e;
-  });
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const argv = process.argv.slice(2);
+
+/** The --max-old-space-size (MB) configured for this command, or null. */
+function heapLimitFor(command) {
+  const spec = process.env.BOOKMAKER_HEAP_LIMITS;
+  if (!spec || process.env.BOOKMAKER_HEAP_APPLIED) return null;
+  if (/--max-old-space-size/.test(process.env.NODE_OPTIONS ?? '') || process.execArgv.some((a) => a.startsWith('--max-old-space-size'))) return null;
+  const limits = new Map();
+  for (const part of spec.split(/[\s,]+/).filter(Boolean)) {
+    const m = /^([a-z-]+)=(\d+)$/.exec(part);
+    if (!m) {
+      process.stderr.write(`bookmaker: BOOKMAKER_HEAP_LIMITS: ignoring "${part}" (expected COMMAND=MB, e.g. run=128)\n`);
+      continue;
+    }
+    limits.set(m[1], Number(m[2]));
+  }
+  const mb = limits.get(command) ?? limits.get('default');
+  return mb !== undefined && mb >= 16 ? mb : null;
 }
-const here = dirname(fileURLToPath(import.meta.url));
-const { main } = await import(pathToFileURL(join(here, '..', 'src', 'cli', 'main.ts')).href);
-process.exitCode = await main(process.argv.slice(2));
+
+const command = argv.find((a) => !a.startsWith('-')) ?? '';
+const heapMb = heapLimitFor(command);
+if (heapMb !== null) {
+  // Re-execute with the command's heap limit; forward the stop signals so shutdown (cancel all) still runs.
+  const child = spawn(process.execPath, [...process.execArgv, `--max-old-space-size=${heapMb}`, fileURLToPath(import.meta.url), ...argv], {
+    stdio: 'inherit',
+    env: { ...process.env, BOOKMAKER_HEAP_APPLIED: String(heapMb) },
+  });
+  // A terminal's Ctrl-C reaches the whole foreground process group, the child included: forwarding it as
+  // well would deliver it twice (a backtest reads a second Ctrl-C as "quit without the report"). Without a
+  // terminal on stdin (docker stop / docker kill, kill -INT, an orchestrator), only this process gets it.
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.on(sig, () => {
+      if (sig === 'SIGINT' && process.stdin.isTTY) return;
+      child.kill(sig);
+    });
+  }
+  child.on('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 15)));
+} else {
+  // A closed pipe (`bookmaker markets list | head`) ends the command quietly instead of crashing.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e) => {
+      if (e && e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw e;
+    });
+  }
+  const { main } = await import(pathToFileURL(await entry()).href);
+  process.exitCode = await main(argv);
+}
+
+/** The newest modification time (ms) of the files under `dir`. */
+function newest(dir) {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+async function entry() {
+  const built = join(root, 'dist', 'src', 'cli', 'main.js');
+  const source = join(root, 'src', 'cli', 'main.ts');
+  const hasSource = existsSync(source);
+  let useBuild = existsSync(built) && !(hasSource && process.env.BOOKMAKER_SOURCE === '1');
+  // In a checkout, a build older than the sources is stale: run the sources rather than old code.
+  if (useBuild && hasSource) {
+    const builtAt = statSync(built).mtimeMs;
+    useBuild = newest(join(root, 'src')) <= builtAt && newest(join(root, 'strategies')) <= builtAt;
+  }
+  if (useBuild) return built;
+  const { register } = await import('tsx/esm/api');
+  register();
+  return source;
+}

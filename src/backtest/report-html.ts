@@ -56,6 +56,22 @@ function quotesChart(run: BacktestRun, m: number, height: number): string {
   });
 }
 
+/** The incomplete-run banner (Ctrl-C) and the no-order / no-fill warnings, above the charts. */
+function banners(s: BacktestSummary): string {
+  const out: string[] = [];
+  if (s.incomplete) {
+    const i = s.incomplete;
+    out.push(
+      `<div class="banner incomplete" id="incomplete"><b>Incomplete run:</b> interrupted at ${esc(new Date(i.stoppedAt).toISOString())} after ${i.rowsReplayed.toLocaleString('en-US')} of ${i.rowsTotal.toLocaleString('en-US')} rows; the figures cover the replayed part only.</div>`,
+    );
+  }
+  if (s.warnings.length > 0) {
+    const [head, ...rest] = s.warnings;
+    out.push(`<div class="banner warning" id="warnings"><b>Warning: ${esc(head!)}.</b><ul>${rest.map((w) => `<li>${esc(w)}</li>`).join('')}</ul></div>`);
+  }
+  return out.join('\n');
+}
+
 export function buildHtml(run: BacktestRun, s: BacktestSummary, title = 'bookmaker backtest'): string {
   const c = run.collector;
   const t = c.sampleT;
@@ -92,7 +108,7 @@ export function buildHtml(run: BacktestRun, s: BacktestSummary, title = 'bookmak
     ['fill causes', Object.entries(s.fillCauses).map(([k, v]) => `${k} ${v}`).join(' · ')],
     ['inventory', `max long ${num(s.inventory.maxLong)} · max short ${num(s.inventory.maxShort)} · mean |net| ${num(s.inventory.meanAbs)} · final Σ|net| ${num(s.inventory.finalAbs)} shares`],
     ['max drawdown', `${num(s.maxDrawdown)} USDC`],
-    ['Sharpe', `${num(s.sharpe.perSample, 4)} per ${s.sharpe.sampleSeconds} s sample · ${num(s.sharpe.annualised, 1)} annualised`],
+    ['Sharpe', s.sharpe.value === null ? `– (${s.sharpe.note ?? 'undefined'})` : `${num(s.sharpe.value, 3)} per ${s.sharpe.period} (${s.sharpe.periods} ${s.sharpe.period}s, not annualised)`],
     ['markouts (¢/share)', (['1s', '10s', '60s'] as const).map((h) => `${h}: ${num(s.markouts[h].centsPerShare, 3)} (n=${s.markouts[h].n})`).join(' · ')],
     ['quote uptime', `two-sided ${num(s.quoteUptime.twoSided * 100, 1)}% · any side ${num(s.quoteUptime.anySide * 100, 1)}%`],
     ['orders', `${s.orders.placed} placed · ${s.orders.cancelled} cancelled · ${s.orders.rejected} rejected · ${s.orders.venueCalls} venue calls · order-to-fill ${num(s.orderToFill, 1)}`],
@@ -109,7 +125,7 @@ export function buildHtml(run: BacktestRun, s: BacktestSummary, title = 'bookmak
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<title>${esc(title)}</title>
+<title>${esc(s.incomplete ? `${title} (incomplete)` : title)}</title>
 <style>
 body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 24px; color: #222; background: #fafafa; }
 h1 { font-size: 20px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 24px 0 8px; }
@@ -121,11 +137,16 @@ th { background: #f0f0f0; font-weight: 600; }
 .kpi { display: flex; gap: 12px; flex-wrap: wrap; margin: 8px 0 12px; }
 .kpi div { background: #fff; border: 1px solid #ddd; padding: 8px 14px; min-width: 150px; }
 .kpi b { display: block; font-size: 18px; }
+.banner { border: 1px solid; padding: 10px 14px; margin: 8px 0 12px; background: #fff; }
+.banner.incomplete { border-color: #d62728; background: #fdecea; }
+.banner.warning { border-color: #e0a800; background: #fff8e1; }
+.banner ul { margin: 4px 0 0; padding-left: 20px; }
 </style>
 </head>
 <body>
 <h1>${esc(title)}</h1>
 <div class="sub">${esc(s.recording.source)} · ${esc(s.recording.from)} → ${esc(s.recording.to)} · ${esc(s.settings.strategies.join(', '))} · ${s.settings.mode} mode</div>
+${banners(s)}
 <div class="kpi">
 <div>total PnL<b>${num(s.pnl.total)} USDC</b></div>
 <div>fills<b>${s.fills}</b></div>

@@ -10,15 +10,18 @@
  * - inventory: YES-terms net position (shares) per market over the samples: the largest long and
  *   short of any market, mean |net| over markets and samples, and Σ|net| at the end.
  * - maxDrawdown: largest fall of total PnL from its running peak over the samples (USDC).
- * - sharpe: mean / standard deviation of the per-sample change in total PnL, and that ratio
- *   annualised by √(samples per year) (a 20-minute capture says little about a year: read it as a score).
+ * - sharpe: mean / standard deviation of the change in total PnL per period, on the longest period
+ *   (day, hour, minute) the run covers at least 3 times, stated with the number of periods; never
+ *   annualised (src/backtest/period-sharpe.ts).
  * - markouts at 1 s / 10 s / 60 s: for every fill, (mid(t + h) − price) for a YES-terms buy and
  *   (price − mid(t + h)) for a sell, size-weighted, in cents per share; fills whose horizon passes the
  *   end of the data are left out (`n` counts those included).
  * - quoteUptime: fraction of samples with both a bid and an ask resting at the venue (and with any side).
  * - orderToFill: orders placed per fill.
  */
-import type { BacktestRun } from './run-backtest.ts';
+import type { BacktestRun, Incomplete } from './run-backtest.ts';
+import { explainRun, type DiagnosticsCounts } from './run-diagnostics.ts';
+import { periodSharpe, type PeriodSharpe } from './period-sharpe.ts';
 
 export interface Markout {
   readonly centsPerShare: number | null;
@@ -61,13 +64,21 @@ export interface BacktestSummary {
   readonly fillCauses: Readonly<Record<string, number>>;
   readonly inventory: { readonly maxLong: number; readonly maxShort: number; readonly meanAbs: number; readonly finalAbs: number };
   readonly maxDrawdown: number;
-  readonly sharpe: { readonly perSample: number | null; readonly annualised: number | null; readonly sampleSeconds: number };
+  /** Sharpe of the PnL change per stated period (day, hour or minute: the longest the span covers 3 times); never annualised */
+  readonly sharpe: PeriodSharpe & { readonly sampleSeconds: number };
   readonly markouts: { readonly '1s': Markout; readonly '10s': Markout; readonly '60s': Markout };
   readonly quoteUptime: { readonly twoSided: number; readonly anySide: number };
   readonly orders: { readonly placed: number; readonly cancelled: number; readonly rejected: number; readonly venueCalls: number };
   readonly orderToFill: number | null;
   readonly kernelTicks: number;
   readonly killed: string | null;
+  /** false when the run stopped before the end of its data (Ctrl-C); `incomplete` says where */
+  readonly complete: boolean;
+  readonly incomplete: Incomplete | null;
+  /** why a run placed no order or filled nothing (src/backtest/run-diagnostics.ts); empty otherwise */
+  readonly warnings: readonly string[];
+  /** what the kernel decided, counted over all quoted markets */
+  readonly diagnostics: DiagnosticsCounts & { readonly quotedBookRows: number; readonly quotedTradeRows: number };
   readonly markets: readonly MarketSummary[];
 }
 
@@ -101,17 +112,6 @@ function drawdown(pnl: readonly number[]): number {
     dd = Math.max(dd, peak - v);
   }
   return dd;
-}
-
-function sharpe(pnl: readonly number[], sampleMs: number): { perSample: number | null; annualised: number | null } {
-  if (pnl.length < 3) return { perSample: null, annualised: null };
-  const d: number[] = [];
-  for (let i = 1; i < pnl.length; i++) d.push(pnl[i]! - pnl[i - 1]!);
-  const mean = d.reduce((a, b) => a + b, 0) / d.length;
-  const sd = Math.sqrt(d.reduce((a, b) => a + (b - mean) ** 2, 0) / (d.length - 1));
-  if (!(sd > 0)) return { perSample: null, annualised: null };
-  const s = mean / sd;
-  return { perSample: round(s, 6), annualised: round(s * Math.sqrt((365 * 86_400_000) / sampleMs), 3) };
 }
 
 export function buildSummary(run: BacktestRun): BacktestSummary {
@@ -183,7 +183,7 @@ export function buildSummary(run: BacktestRun): BacktestSummary {
   }
   const x = run.exchange;
   const nq = Math.max(1, quoted.size);
-  const sh = sharpe(c.totalPnl, run.sampleMs);
+  const sh = periodSharpe(c.sampleT, c.totalPnl);
   const first = run.rowsReplayed > 0 ? run.start : 0;
   return {
     format: 'bookmaker-backtest-summary',
@@ -220,6 +220,22 @@ export function buildSummary(run: BacktestRun): BacktestSummary {
     orderToFill: c.fills.length > 0 ? round(x.placed / c.fills.length, 3) : null,
     kernelTicks: run.kernelTicks,
     killed: run.killed,
+    complete: run.incomplete === null,
+    incomplete: run.incomplete,
+    warnings: explainRun({
+      counts: run.diagnostics,
+      strategies: run.strategies,
+      marketsInRecording: c.markets.length,
+      marketsQuoted: quoted.size,
+      bookRows: run.quotedRows.book,
+      tradeRows: run.quotedRows.trade,
+      ordersPlaced: x.placed,
+      fills: c.fills.length,
+      twoSidedUptime: up2 / nq,
+      queueModel: run.fast ? 'none' : run.settings.queueModel,
+      killed: run.killed,
+    }),
+    diagnostics: { ...run.diagnostics, quotedBookRows: run.quotedRows.book, quotedTradeRows: run.quotedRows.trade },
     markets,
   };
 }

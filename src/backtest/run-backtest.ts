@@ -38,6 +38,7 @@ import { KIND_TRADE } from './recording/columns.ts';
 import type { ReplaySource } from './replay-source.ts';
 import { ReplayFeed } from './replay-feed.ts';
 import { RunCollector } from './run-collector.ts';
+import { RunDiagnostics, type DiagnosticsCounts } from './run-diagnostics.ts';
 import { SimExchange } from './sim-exchange.ts';
 import { SimVenue } from './sim-venue.ts';
 import { VirtualClock } from './virtual-clock.ts';
@@ -49,8 +50,35 @@ export interface BacktestInput {
   /** fast mode: no queue model (always at the front), for sweeps */
   readonly fast?: boolean;
   readonly logger?: Logger;
-  /** called with the fraction of rows done, every ~64k rows */
-  readonly onProgress?: (fraction: number) => void;
+  /**
+   * Progress: the fraction of rows done and where the replay is. Called every PROGRESS_ROWS rows and at
+   * every yield to the event loop; a progress bar throttles by wall time (src/backtest/progress-bar.ts).
+   */
+  readonly onProgress?: (fraction: number, at: ReplayProgress) => void;
+  /**
+   * Stop early (Ctrl-C): checked between events; the run then ends as at the end of the data (cancel all
+   * on virtual time) and is marked incomplete. The replay yields to the event loop every YIELD_EVERY
+   * drains (a count, not a time, so results never depend on the machine's speed), so a signal handler
+   * gets to run.
+   */
+  readonly signal?: AbortSignal;
+}
+
+export interface ReplayProgress {
+  readonly rows: number;
+  readonly totalRows: number;
+  /** virtual time of the replay, ms */
+  readonly at: number;
+}
+
+/** Why a run ended before the end of its data. */
+export interface Incomplete {
+  readonly reason: 'interrupted';
+  /** rows replayed of the window's rows */
+  readonly rowsReplayed: number;
+  readonly rowsTotal: number;
+  /** virtual time the replay stopped at, ms */
+  readonly stoppedAt: number;
 }
 
 export interface BacktestRun {
@@ -72,9 +100,19 @@ export interface BacktestRun {
   readonly strategies: readonly string[];
   /** the sampling interval used (the configured one, coarsened for very long recordings) */
   readonly sampleMs: number;
+  /** what the kernel decided, counted (why a run placed no order or filled nothing) */
+  readonly diagnostics: DiagnosticsCounts;
+  /** book and trade rows of the quoted markets in the window */
+  readonly quotedRows: { readonly book: number; readonly trade: number };
+  /** set when the run stopped before the end of its data (Ctrl-C) */
+  readonly incomplete: Incomplete | null;
 }
 
 const MAX_SAMPLES = 50_000;
+/** rows between two progress calls */
+const PROGRESS_ROWS = 1024;
+/** drains between two yields to the event loop (a yield costs ~10 µs; a drain ~64 microtask hops) */
+const YIELD_EVERY = 64;
 const MAX_POINTS = 2_000_000;
 
 /** The config entry that quotes a recorded market, or null (matched by id, `all`, filter; slug by market name). */
@@ -176,6 +214,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const store = new StateStore({ ...DEFAULT_LIMITS, trades: config.feeds.tradeHistorySize, midSamples: config.feeds.midHistorySize });
   const log = input.logger ?? silentLogger;
   let ticks = 0;
+  const diag = new RunDiagnostics();
   // The order manager is built here only to give it seeded nonces; the kernel owns it otherwise.
   const om: OrderManager = new OrderManager({
     venue,
@@ -196,8 +235,9 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     noInventory: config.orders.noInventory,
     orderManager: om,
     logger: log,
-    onTick: () => {
+    onTick: (_m, t, view) => {
       ticks++;
+      diag.onTick(t, view);
       drain = true;
     },
   });
@@ -244,13 +284,24 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const span = nRows > 0 ? cols.lts[rows[nRows - 1]!]! - start : 0;
   const samples = Math.max(1, Math.min(MAX_SAMPLES, Math.floor(MAX_POINTS / Math.max(1, cols.markets.length))));
   const sampleMs = Math.max(settings.sampleMs, Math.ceil(span / samples));
-  let nextProgress = 65_536;
+  let nextProgress = PROGRESS_ROWS;
+  let drains = 0;
+  let incomplete: Incomplete | null = null;
+  const progress = (): void => input.onProgress?.(nRows > 0 ? i / nRows : 1, { rows: i, totalRows: nRows, at: clock.now() });
   while (i < nRows || j < nRows || s < side.length) {
     const due = clock.nextDue();
     // Let the bot's promises run before virtual time moves on (once per timestamp, not per event).
     if (drain && Math.min(tx, due, tb, ts) > clock.now()) {
       drain = false;
       await settle();
+      if (++drains % YIELD_EVERY === 0) {
+        await turn(); // signals (Ctrl-C) and output get their turn
+        progress();
+      }
+      if (input.signal?.aborted) {
+        incomplete = { reason: 'interrupted', rowsReplayed: i, rowsTotal: nRows, stoppedAt: clock.now() };
+        break;
+      }
       continue;
     }
     if (tx <= due && tx <= tb && tx <= ts) {
@@ -267,8 +318,12 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
       i++;
       tx = i < nRows ? exTime(rows[i]!) : Infinity;
       if (i >= nextProgress) {
-        nextProgress += 65_536;
-        input.onProgress?.(i / nRows);
+        nextProgress += PROGRESS_ROWS;
+        progress();
+        if (input.signal?.aborted) {
+          incomplete = { reason: 'interrupted', rowsReplayed: i, rowsTotal: nRows, stoppedAt: clock.now() };
+          break;
+        }
       }
     } else if (due <= tb && due <= ts) {
       clock.runNext();
@@ -289,7 +344,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const end = Math.max(clock.now(), start);
   exchange.expireUntil(Math.max(nextSample, end));
   collector.sample(Math.max(nextSample, end));
-  input.onProgress?.(1);
+  if (!incomplete) input.onProgress?.(1, { rows: nRows, totalRows: nRows, at: end });
 
   // End of data: stop quoting and cancel everything, as on SIGTERM, still on virtual time.
   stopReconcile();
@@ -318,13 +373,29 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     quoted: kernelMarkets.map((k) => k.marketId),
     start,
     end,
-    rowsReplayed: nRows,
+    rowsReplayed: incomplete ? incomplete.rowsReplayed : nRows,
     kernelTicks: ticks,
     venueCalls: venue.calls,
     killed: kernel.killed,
     strategies: [...strategies].sort(),
     sampleMs,
+    diagnostics: diag.counts,
+    quotedRows: countQuotedRows(cols, rows, incomplete ? incomplete.rowsReplayed : nRows, quotedSet),
+    incomplete,
   };
+}
+
+/** Book rows (snapshots, deltas) and trade rows of the quoted markets among the first `n` rows. */
+function countQuotedRows(cols: ReplaySource['cols'], rows: Uint32Array, n: number, quoted: ReadonlySet<number>): { book: number; trade: number } {
+  let book = 0;
+  let trade = 0;
+  for (let k = 0; k < n; k++) {
+    const r = rows[k]!;
+    if (!quoted.has(cols.market[r]!)) continue;
+    if (cols.kind[r] === KIND_TRADE) trade++;
+    else book++;
+  }
+  return { book, trade };
 }
 
 const recordedOrZero = (samples: number[]): number | { samples: number[] } => (samples.length > 0 ? { samples } : 0);

@@ -5,6 +5,7 @@
  * start from ./sweep-worker-bootstrap.mjs, which registers tsx in the thread.
  */
 import { Worker } from 'node:worker_threads';
+import { COMPILED } from '../core/source-ext.ts';
 import { expandGrid, type SweepResult, type SweepSpec } from './sweep-grid.ts';
 import { runSweepJob, type SweepJobRequest, type SweepJobResponse } from './sweep-job.ts';
 
@@ -16,6 +17,8 @@ export interface SweepOptions {
   readonly spec: SweepSpec;
   readonly workers: number;
   readonly onProgress?: (done: number, total: number) => void;
+  /** Ctrl-C: hand out no further job; the runs under way finish, and only the finished runs are returned */
+  readonly signal?: AbortSignal;
 }
 
 export async function runSweep(o: SweepOptions): Promise<SweepResult[]> {
@@ -33,6 +36,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult[]> {
   let done = 0;
   if (o.workers <= 0) {
     for (const j of jobs) {
+      if (o.signal?.aborted) break;
       results[j.index] = await runSweepJob(j);
       o.onProgress?.(++done, jobs.length);
     }
@@ -42,9 +46,10 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult[]> {
     await Promise.all(
       Array.from({ length: n }, () =>
         new Promise<void>((resolve, reject) => {
-          const w = new Worker(new URL('./sweep-worker-bootstrap.mjs', import.meta.url));
+          // from sources the worker needs tsx registered in its thread (the bootstrap); the build runs as is
+          const w = new Worker(new URL(COMPILED ? './sweep-worker.js' : './sweep-worker-bootstrap.mjs', import.meta.url));
           const feed = (): void => {
-            if (next < jobs.length) w.postMessage(jobs[next++]!);
+            if (next < jobs.length && !o.signal?.aborted) w.postMessage(jobs[next++]!);
             else void w.terminate().then(() => resolve());
           };
           w.on('message', (res: SweepJobResponse) => {
@@ -58,5 +63,6 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult[]> {
       ),
     );
   }
-  return results.map((r, i) => ({ index: i, combo: combos[i]!, summary: r.summary, ...(r.error ? { error: r.error } : {}) }));
+  // an interrupted sweep leaves holes: only the runs that finished are returned, in grid order
+  return results.flatMap((r, i) => (r ? [{ index: i, combo: combos[i]!, summary: r.summary, ...(r.error ? { error: r.error } : {}) }] : []));
 }

@@ -89,7 +89,7 @@ function score(s: BacktestSummary, by: RankBy): number {
     case 'pnl':
       return s.pnl.total;
     case 'sharpe':
-      return s.sharpe.perSample ?? -Infinity;
+      return s.sharpe.value ?? -Infinity;
     case 'drawdown':
       return -s.maxDrawdown;
     case 'fills':
@@ -113,7 +113,7 @@ export function formatRanked(results: readonly SweepResult[], grid: SweepSpec['g
     const s = r.summary;
     const vals = keys.map((k) => JSON.stringify(r.combo[k]));
     if (!s) return [String(i + 1), ...vals, `error: ${r.error ?? '?'}`, '', '', '', '', ''];
-    return [String(i + 1), ...vals, s.pnl.total.toFixed(2), String(s.fills), s.volume.toFixed(0), s.maxDrawdown.toFixed(2), s.sharpe.perSample === null ? '–' : s.sharpe.perSample.toFixed(4), `${(s.quoteUptime.twoSided * 100).toFixed(1)}%`];
+    return [String(i + 1), ...vals, s.pnl.total.toFixed(2), String(s.fills), s.volume.toFixed(0), s.maxDrawdown.toFixed(2), s.sharpe.value === null ? '–' : `${s.sharpe.value.toFixed(3)}/${s.sharpe.period}`, `${(s.quoteUptime.twoSided * 100).toFixed(1)}%`];
   });
   const w = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
   const line = (r: string[]) => r.map((x, c) => x.padStart(w[c]!)).join('  ');

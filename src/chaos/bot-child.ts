@@ -13,6 +13,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createLogger, scrubSecrets } from '../core/logger.ts';
 import { loadConfig } from '../config/load-config.ts';
 import { startBot, type Bot } from '../runtime/bot.ts';
+import { startWatchdog } from '../runtime/watchdog.ts';
 import type { StateEvent } from '../state/events.ts';
 import type { ChildMessage, ChildStats, ParentMessage } from './child-messages.ts';
 
@@ -88,7 +89,18 @@ async function main(): Promise<void> {
   if (!configPath || !baseUrl) throw new Error('usage: bot-child.ts CONFIG BASE_URL');
   const config = await loadConfig(configPath, { env: process.env });
   const logger = createLogger({ level: process.env.BOOKMAKER_LOG_LEVEL ?? config.logging.level });
-  const bot = await startBot({ config, logger, baseUrl, metricsPort: Number(process.env.BOOKMAKER_CHAOS_METRICS_PORT ?? 0), warmupMs: 3_000 });
+  const metricsPort = Number(process.env.BOOKMAKER_CHAOS_METRICS_PORT ?? 0);
+  // the event-loop watchdog as `bookmaker run` starts it (it owns the metrics socket when there is one)
+  const watchdog =
+    config.watchdog.blockedLimitMs > 0
+      ? await startWatchdog({
+          blockedLimitMs: config.watchdog.blockedLimitMs,
+          healthzLimitMs: config.watchdog.healthzLimitMs,
+          metrics: metricsPort > 0 ? { port: metricsPort, host: config.metrics.host } : null,
+          log: { level: process.env.BOOKMAKER_LOG_LEVEL ?? config.logging.level, pretty: false, colors: false },
+        })
+      : null;
+  const bot = await startBot({ config, logger, baseUrl, metricsPort, warmupMs: 3_000, ...(watchdog ? { watchdog } : {}) });
   bot.store.changes$.subscribe(({ events }) => {
     for (const e of events) onEvent(bot, e);
   });
@@ -116,6 +128,15 @@ async function main(): Promise<void> {
     setTimeout(() => process.exit(code), 200);
   });
   send({ type: 'ready', trader: bot.trader, markets: bot.markets.length, metricsUrl: bot.metricsUrl, pid: process.pid });
+  // the health model's verdict for the referee's no-silent-not-quoting check
+  const health = setInterval(() => {
+    if (stopping) return;
+    bot.healthModel.evaluate();
+    const markets: Record<string, string> = {};
+    for (const m of bot.healthModel.markets()) markets[m.marketId.toLowerCase()] = m.state;
+    send({ type: 'health', at: Date.now(), markets });
+  }, 500);
+  health.unref();
 }
 
 main().catch((e) => {

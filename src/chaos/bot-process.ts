@@ -10,9 +10,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { COMPILED, SOURCE_EXT } from '../core/source-ext.ts';
 import type { ChildMessage, ParentMessage } from './child-messages.ts';
 
-const CHILD = fileURLToPath(new URL('./bot-child.ts', import.meta.url));
+const CHILD = fileURLToPath(new URL(`./bot-child${SOURCE_EXT}`, import.meta.url));
+/** the child runs the build as is, or the sources through tsx */
+const LOADER = COMPILED ? [] : ['--import', 'tsx'];
 
 export interface SpawnBotOptions {
   configPath: string;
@@ -37,7 +40,7 @@ export interface BotProcess {
 
 export function spawnBot(o: SpawnBotOptions): Promise<BotProcess> {
   const log = createWriteStream(o.logFile, { flags: 'a' });
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', CHILD, o.configPath, o.baseUrl], {
+  const child: ChildProcess = spawn(process.execPath, [...LOADER, CHILD, o.configPath, o.baseUrl], {
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     env: o.env,
   });

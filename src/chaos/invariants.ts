@@ -17,7 +17,8 @@ export type InvariantName =
   | 'stall-pulls-quotes'
   | 'no-crash'
   | 'clean-stop'
-  | 'restart-adopts';
+  | 'restart-adopts'
+  | 'no-silent-not-quoting';
 
 export const INVARIANT_NAMES: readonly InvariantName[] = [
   'position-limit',
@@ -29,6 +30,7 @@ export const INVARIANT_NAMES: readonly InvariantName[] = [
   'no-crash',
   'clean-stop',
   'restart-adopts',
+  'no-silent-not-quoting',
 ];
 
 export interface Violation {
@@ -210,4 +212,19 @@ export function unsettledAfterRestart(openAtKill: readonly string[], bot: readon
   const tracked = new Set(bot.map((b) => b.nonce.toLowerCase()));
   const status = new Map(venue.map((o) => [o.nonce.toLowerCase(), o.status]));
   return openAtKill.filter((n) => status.get(n.toLowerCase()) === 'open' && !tracked.has(n.toLowerCase())).map((n) => `order ${n} open before the kill was neither adopted nor cancelled`);
+}
+
+/**
+ * Issue 11's invariant, one sample: the markets without a live quote of the bot at the venue whose
+ * health state names no reason (it says `quoting`, or is not a state the model knows). The referee
+ * reports a market only when this holds for a whole window (the bot's view of its orders trails the
+ * venue's by a feed poll: a quote just filled is still `quoting` for a moment).
+ */
+export function silentlyNotQuoting(openByMarket: ReadonlyMap<string, number>, health: ReadonlyMap<string, string>, knownStates: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const [market, state] of health) {
+    if ((openByMarket.get(market.toLowerCase()) ?? 0) > 0) continue;
+    if (state === 'quoting' || !knownStates.has(state)) out.push(market.toLowerCase());
+  }
+  return out;
 }

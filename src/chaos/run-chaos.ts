@@ -40,7 +40,9 @@ import {
   yesSide,
   type InvariantName,
   type Violation,
+  silentlyNotQuoting,
 } from './invariants.ts';
+import { HEALTH_STATES } from '../runtime/health/health-model.ts';
 
 export interface ChaosTiming {
   maxSilenceSeconds: number;
@@ -84,6 +86,9 @@ export interface ChaosReport {
 
 const TIMING: ChaosTiming = { maxSilenceSeconds: 4, streamIdleSeconds: 10, reconcileSeconds: 5 };
 const SAMPLE_MS = 500;
+/** a market silently not quoting this long is a violation (the bot's own view trails the venue's by a poll) */
+const SILENT_MS = 10_000;
+const HEALTH_STATE_SET: ReadonlySet<string> = new Set(HEALTH_STATES);
 /** after the silence limit: time to notice, decide and get the cancel through injected latency */
 const STALL_GRACE_MS = 3_000;
 /** list-to-report slack of a reconcile (slow bodies, the cancel batch in between) */
@@ -109,6 +114,9 @@ class Referee {
   /** stall episodes (`market@since`) that had at least one sample past the limit */
   private readonly stallChecked = new Set<string>();
   private overQuotedBefore = new Set<string>();
+  /** the bot's latest health report, and since when each market has been silently not quoting */
+  private health: { at: number; markets: Map<string, string> } | null = null;
+  private readonly silentSince = new Map<string, number>();
   /** nonce → order body, over every bot lifetime; and the lifetime that sent it */
   private readonly submitted = new Map<string, string>();
   private readonly lifetimeOf = new Map<string, number>();
@@ -141,7 +149,38 @@ class Referee {
     this.tally.record('no-duplicate-quote', [...over].filter((k) => this.overQuotedBefore.has(k)).map((k) => `${k}: more open orders than slots for ${SAMPLE_MS} ms+ (${describe(k)})`), now);
     this.overQuotedBefore = over;
     this.checkStalls(v, now);
+    this.checkSilence(v, now);
     return v;
+  }
+
+  onHealth(m: Extract<ChildMessage, { type: 'health' }>): void {
+    this.health = { at: m.at, markets: new Map(Object.entries(m.markets)) };
+  }
+
+  /**
+   * No market is silently not quoting: a market with no live quote at the venue for SILENT_MS while
+   * the bot's health model kept saying `quoting` (or an unknown state) is a violation. Judged only
+   * on a fresh health report (a bot being killed or restarted sends none).
+   */
+  private checkSilence(v: TraderView, now: number): void {
+    if (!this.health || now - this.health.at > 2_000) {
+      this.silentSince.clear();
+      return;
+    }
+    const open = new Map<string, number>();
+    for (const o of v.open) open.set(o.marketId.toLowerCase(), (open.get(o.marketId.toLowerCase()) ?? 0) + 1);
+    const silent = new Set(silentlyNotQuoting(open, this.health.markets, HEALTH_STATE_SET));
+    for (const m of [...this.silentSince.keys()]) if (!silent.has(m)) this.silentSince.delete(m);
+    const found: string[] = [];
+    for (const m of silent) {
+      const since = this.silentSince.get(m) ?? now;
+      this.silentSince.set(m, since);
+      if (now - since >= SILENT_MS) {
+        found.push(`${m}: no live quote at the venue for ${now - since} ms while the health model says ${this.health.markets.get(m)}`);
+        this.silentSince.set(m, now); // one report per window
+      }
+    }
+    this.tally.record('no-silent-not-quoting', found, now);
   }
 
   private checkStalls(v: TraderView, now: number): void {
@@ -245,6 +284,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     const now = Date.now();
     if (m.type === 'unhandled') referee.tally.record('no-crash', [`${m.kind}: ${m.message.split('\n')[0]}`], now);
     else if (m.type === 'submitted') referee.onSubmitted(m.nonce, m.body, now);
+    else if (m.type === 'health') referee.onHealth(m);
     else if (m.type === 'reconciled') {
       if (referee.onReconciled(m, openAtKill)) openAtKill = null;
     }

@@ -7,14 +7,15 @@
 import { ConfigError } from '../model/errors.ts';
 import { applyOverrides, overrideSourceOf, type Overrides } from './env-overrides.ts';
 import { ConfigFieldError, readObject } from './fields.ts';
+import { parseHealth } from './parse-health.ts';
 import { parseMarkets } from './parse-markets.ts';
-import { parseFeeds, parseLogging, parseMetrics, parseOrders, parseWallet } from './parse-settings.ts';
+import { parseFeeds, parseLogging, parseMetrics, parseOrders, parseWallet, parseWatchdog } from './parse-settings.ts';
 import { parseVenue } from './parse-venue.ts';
 import { parseAdmin, parseLedger } from './parse-ledger.ts';
 import { rejectSecrets } from './secret-guard.ts';
 import type { BotConfig } from './types.ts';
 
-export const TOP_KEYS = ['venue', 'markets', 'defaults', 'orders', 'feeds', 'metrics', 'logging', 'wallet', 'ledger', 'admin'];
+export const TOP_KEYS = ['venue', 'markets', 'defaults', 'orders', 'feeds', 'metrics', 'logging', 'wallet', 'health', 'watchdog', 'ledger', 'admin'];
 
 export interface ParseOptions {
   /** file name used in messages and as the base for strategy module paths ('' = none) */
@@ -41,8 +42,10 @@ export async function parseBotConfig(doc: unknown, opts: ParseOptions = {}): Pro
       orders: parseOrders(o.orders, 'orders'),
       feeds: parseFeeds(o.feeds, 'feeds'),
       metrics: parseMetrics(o.metrics, 'metrics'),
+      watchdog: parseWatchdog(o.watchdog, 'watchdog'),
       logging: parseLogging(o.logging, 'logging'),
       wallet: parseWallet(o.wallet, 'wallet'),
+      health: parseHealth(o.health, 'health'),
       ledger: parseLedger(o.ledger, 'ledger', file),
       admin: parseAdmin(o.admin, 'admin'),
     };

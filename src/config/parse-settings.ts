@@ -1,12 +1,12 @@
 /** `orders:`, `feeds:`, `metrics:`, `logging:` and `wallet:` sections (all optional, with defaults). */
 import type { NoInventoryMode } from '../strategy/to-orders.ts';
 import { ConfigFieldError, at, readBoolean, readEnum, readNumber, readOptionalObject, readOptionalString, readString } from './fields.ts';
-import { LOG_LEVELS, type FeedSettings, type LogLevel, type OrderManagerSettings } from './types.ts';
+import { LOG_LEVELS, type FeedSettings, type LogLevel, type OrderManagerSettings, type WatchdogSettings } from './types.ts';
 
 const secs = (v: number) => Math.round(v * 1000);
 
 export function parseOrders(raw: unknown, path: string): OrderManagerSettings {
-  const o = readOptionalObject(raw, path, ['priceTolerance', 'sizeTolerance', 'batchLimit', 'requoteIntervalSeconds', 'deadManExpirySeconds', 'inFlightTimeoutSeconds', 'reconcileIntervalSeconds', 'noInventory']);
+  const o = readOptionalObject(raw, path, ['priceTolerance', 'sizeTolerance', 'batchLimit', 'requoteIntervalSeconds', 'deadManExpirySeconds', 'inFlightTimeoutSeconds', 'reconcileIntervalSeconds', 'noInventory', 'reconcileScope']);
   const deadMan = readNumber(o, 'deadManExpirySeconds', path, { min: 0, max: 31_536_000 }, 0);
   // below 10 s a refresh could not reliably land before expiry: every order would lapse
   if (deadMan > 0 && deadMan < 10) throw new ConfigFieldError(at(path, 'deadManExpirySeconds'), '0 (off) or a number in [10, 31536000]', deadMan);
@@ -19,6 +19,7 @@ export function parseOrders(raw: unknown, path: string): OrderManagerSettings {
     inFlightTimeoutMs: secs(readNumber(o, 'inFlightTimeoutSeconds', path, { min: 0.1, max: 3600 }, 10)),
     reconcileIntervalMs: secs(readNumber(o, 'reconcileIntervalSeconds', path, { min: 1, max: 86_400 }, 30)),
     noInventory: readEnum<NoInventoryMode>(o, 'noInventory', path, ['buy-complement', 'sell-no-inventory'], 'buy-complement'),
+    reconcileScope: readEnum<'wallet' | 'markets'>(o, 'reconcileScope', path, ['wallet', 'markets'], 'wallet'),
   };
 }
 
@@ -37,9 +38,21 @@ export function parseFeeds(raw: unknown, path: string): FeedSettings {
   };
 }
 
-export function parseMetrics(raw: unknown, path: string): { port: number; host: string } {
-  const o = readOptionalObject(raw, path, ['port', 'host']);
-  return { port: readNumber(o, 'port', path, { min: 0, max: 65535, integer: true }, 9464), host: readString(o, 'host', path, '127.0.0.1') };
+export function parseMetrics(raw: unknown, path: string): { port: number; host: string; optional: boolean } {
+  const o = readOptionalObject(raw, path, ['port', 'host', 'optional']);
+  return {
+    port: readNumber(o, 'port', path, { min: 0, max: 65535, integer: true }, 9464),
+    host: readString(o, 'host', path, '127.0.0.1'),
+    optional: o.optional === undefined ? false : readBoolean(o, 'optional', path),
+  };
+}
+
+export function parseWatchdog(raw: unknown, path: string): WatchdogSettings {
+  const o = readOptionalObject(raw, path, ['blockedLimitSeconds', 'healthzLimitSeconds']);
+  const blocked = readNumber(o, 'blockedLimitSeconds', path, { min: 0, max: 3600 }, 5);
+  if (blocked > 0 && blocked < 1) throw new ConfigFieldError(at(path, 'blockedLimitSeconds'), '0 (off) or a number in [1, 3600]', blocked);
+  const healthz = readNumber(o, 'healthzLimitSeconds', path, { min: 0.5, max: 3600 }, 2);
+  return { blockedLimitMs: secs(blocked), healthzLimitMs: secs(blocked > 0 ? Math.min(healthz, blocked) : healthz) };
 }
 
 export function parseLogging(raw: unknown, path: string): { level: LogLevel; pretty: 'auto' | boolean } {

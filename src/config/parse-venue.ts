@@ -7,6 +7,7 @@
 import type { ChainName } from '../exchange/chains.ts';
 import { ConfigFieldError, at, readEnum, readNumber, readObject, readOptionalObject, readString } from './fields.ts';
 import type { LocalVenueSettings, VenueConfig } from './types.ts';
+import { FAULT_PROFILE_NAMES, FAULT_SETTING_KEYS, faultProfileProblem, isFaultProfileName, type FaultSettings } from '../sim/faults.ts';
 
 const CHAINS: readonly ChainName[] = ['mainnet', 'testnet'];
 
@@ -41,14 +42,51 @@ export function parseUrl(s: string, path: string): string {
 
 const LOCAL_KEYS = ['seed', 'port', 'markets', 'tick', 'startingCollateral', 'agents', 'faults'];
 const AGENT_KEYS = ['noiseTakers', 'informedTakers', 'makers', 'takerRatePerSecond'];
-const FAULT_KEYS = ['profile', 'latencyMs', 'latencyJitterMs', 'errorRate', 'rateLimitBurstEverySeconds', 'streamDropEverySeconds', 'stallEverySeconds', 'duplicateRate'];
+const FAULT_KEYS = ['profile', ...FAULT_SETTING_KEYS];
+/** keys of an earlier config format that were never applied; refused with the key that replaces them */
+const OLD_FAULT_KEYS: Record<string, string> = {
+  rateLimitBurstEverySeconds: 'burst429Rate (probability per request of a 429 burst)',
+  streamDropEverySeconds: 'streamDropRate (probability per stream event)',
+  stallEverySeconds: 'streamStallRate (probability per stream event)',
+  duplicateRate: 'streamDuplicateRate',
+};
+/** bounds of each fault setting: rates are probabilities, times ms, lengths whole numbers */
+const FAULT_BOUNDS: Record<keyof FaultSettings, { min: number; max: number; integer?: boolean }> = {
+  latencyMs: { min: 0, max: 60_000 },
+  latencyJitterMs: { min: 0, max: 60_000 },
+  errorRate: { min: 0, max: 1 },
+  burst429Rate: { min: 0, max: 1 },
+  burst429Length: { min: 1, max: 1_000, integer: true },
+  slowBodyRate: { min: 0, max: 1 },
+  slowBodyChunkBytes: { min: 1, max: 1_048_576, integer: true },
+  slowBodyPauseMs: { min: 0, max: 60_000 },
+  streamDropRate: { min: 0, max: 1 },
+  streamStallRate: { min: 0, max: 1 },
+  streamDuplicateRate: { min: 0, max: 1 },
+  streamReorderRate: { min: 0, max: 1 },
+};
+
+/** `faults: PROFILE` or `{ profile, ...overrides of single settings }`, in the vocabulary of src/sim/faults.ts. */
+function parseFaults(raw: unknown, fp: string): LocalVenueSettings['faults'] {
+  const obj = typeof raw === 'string' ? { profile: raw } : raw;
+  if (obj && typeof obj === 'object' && !Array.isArray(obj)) {
+    for (const k of Object.keys(obj)) {
+      if (OLD_FAULT_KEYS[k]) throw new ConfigFieldError(at(fp, k), `no such setting: use ${OLD_FAULT_KEYS[k]}`, (obj as Record<string, unknown>)[k]);
+    }
+    const p = (obj as Record<string, unknown>).profile;
+    if (typeof p === 'string' && !isFaultProfileName(p)) throw new ConfigFieldError(at(fp, 'profile'), `one of ${FAULT_PROFILE_NAMES.join(', ')} (${faultProfileProblem(p)})`, p);
+  }
+  const f = readOptionalObject(obj, fp, FAULT_KEYS);
+  const profile = readEnum(f, 'profile', fp, FAULT_PROFILE_NAMES, 'none');
+  const overrides: Partial<FaultSettings> = {};
+  for (const k of FAULT_SETTING_KEYS) if (f[k] !== undefined) overrides[k] = readNumber(f, k, fp, FAULT_BOUNDS[k]);
+  return { profile, overrides };
+}
 
 export function parseLocal(raw: unknown, path: string): LocalVenueSettings {
   const o = readOptionalObject(raw, path, LOCAL_KEYS);
   const ap = at(path, 'agents');
   const a = readOptionalObject(o.agents, ap, AGENT_KEYS);
-  const fp = at(path, 'faults');
-  const f = readOptionalObject(typeof o.faults === 'string' ? { profile: o.faults } : o.faults, fp, FAULT_KEYS);
   const int = (obj: typeof o, k: string, p: string, min: number, max: number, d: number) => readNumber(obj, k, p, { min, max, integer: true }, d);
   return {
     seed: int(o, 'seed', path, 0, 2 ** 32 - 1, 42),
@@ -62,15 +100,6 @@ export function parseLocal(raw: unknown, path: string): LocalVenueSettings {
       makers: int(a, 'makers', ap, 0, 1000, 1),
       takerRatePerSecond: readNumber(a, 'takerRatePerSecond', ap, { min: 0, max: 10_000 }, 0.5),
     },
-    faults: {
-      profile: readEnum(f, 'profile', fp, ['none', 'light', 'heavy'] as const, 'none'),
-      latencyMs: readNumber(f, 'latencyMs', fp, { min: 0, max: 60_000 }, 0),
-      latencyJitterMs: readNumber(f, 'latencyJitterMs', fp, { min: 0, max: 60_000 }, 0),
-      errorRate: readNumber(f, 'errorRate', fp, { min: 0, max: 1 }, 0),
-      rateLimitBurstEverySeconds: readNumber(f, 'rateLimitBurstEverySeconds', fp, { min: 0, max: 86_400 }, 0),
-      streamDropEverySeconds: readNumber(f, 'streamDropEverySeconds', fp, { min: 0, max: 86_400 }, 0),
-      stallEverySeconds: readNumber(f, 'stallEverySeconds', fp, { min: 0, max: 86_400 }, 0),
-      duplicateRate: readNumber(f, 'duplicateRate', fp, { min: 0, max: 1 }, 0),
-    },
+    faults: parseFaults(o.faults, at(path, 'faults')),
   };
 }

@@ -16,21 +16,44 @@ export interface PrivateKeySource {
   env?: NodeJS.ProcessEnv;
 }
 
-/** Refuse a key file that group or others could read (anything wider than 0600). */
+/**
+ * The key-file permission rule (PostgreSQL's rule for its SSL key): a key file may be
+ *  - owner-only: read/write by its owner and nothing else (0600, 0400), or
+ *  - group-readable when root owns it (0640, 0440): what Kubernetes secret volumes (defaultMode 0440
+ *    with an fsGroup) and Docker/Compose secrets (mode 0440, root-owned) provide, where the group is the
+ *    one the container runs in and only root can change the file.
+ * Anything else is refused: world access of any kind, group write or execute, group read on a file a
+ * non-root user owns (that user can hand the key to anyone in the group), and execute bits.
+ * Returns the reason when refused, or null when the mode is safe. Pure, for the loader and its tests.
+ */
+export function keyFileModeProblem(mode: number, ownerUid: number): string | null {
+  const m = mode & 0o777;
+  if ((m & 0o007) !== 0) return 'others can access it';
+  if ((m & 0o030) !== 0) return 'its group can write or execute it';
+  if ((m & 0o100) !== 0) return 'it is executable';
+  if ((m & 0o040) !== 0 && ownerUid !== 0) return 'it is group-readable but not owned by root';
+  return null;
+}
+
+/** Refuse a key file whose permissions break keyFileModeProblem's rule. */
 function readKeyFile(path: string): string {
   let mode: number;
+  let uid: number;
   try {
     const st = statSync(path);
     if (!st.isFile()) throw new ConfigError(`key file ${path}: not a regular file`);
     mode = st.mode & 0o777;
+    uid = st.uid;
   } catch (e) {
     if (e instanceof ConfigError) throw e;
     throw new ConfigError(`key file ${path}: cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
   }
   // Windows has no POSIX modes, so the check only applies where it means something.
-  if (process.platform !== 'win32' && (mode & 0o177) !== 0) {
+  const problem = process.platform === 'win32' ? null : keyFileModeProblem(mode, uid);
+  if (problem !== null) {
     throw new ConfigError(
-      `key file ${path}: permissions ${mode.toString(8).padStart(4, '0')} are too open; ` + `it must be readable by its owner only (run: chmod 600 ${path})`,
+      `key file ${path}: permissions ${mode.toString(8).padStart(4, '0')} are too open (${problem}); ` +
+        `it must be readable by its owner only (run: chmod 600 ${path}), or by its group when owned by root (0640/0440, as Kubernetes and Docker secrets mount it)`,
     );
   }
   try {

@@ -4,6 +4,7 @@
  * Secrets are never part of it: keys come from the environment or key files (src/config/secrets.ts).
  */
 import type { ChainName } from '../exchange/chains.ts';
+import type { FaultProfileName, FaultSettings } from '../sim/faults.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { RiskLimits } from '../risk/types.ts';
 import type { NoInventoryMode } from '../strategy/to-orders.ts';
@@ -27,18 +28,10 @@ export interface LocalVenueSettings {
     /** mean taker arrivals per second per market */
     readonly takerRatePerSecond: number;
   };
+  /** a fault profile of src/sim/faults.ts and overrides of single settings (default none) */
   readonly faults: {
-    readonly profile: 'none' | 'light' | 'heavy';
-    readonly latencyMs: number;
-    readonly latencyJitterMs: number;
-    /** fraction of requests answered 5xx */
-    readonly errorRate: number;
-    /** 0 = off */
-    readonly rateLimitBurstEverySeconds: number;
-    readonly streamDropEverySeconds: number;
-    readonly stallEverySeconds: number;
-    /** fraction of stream events duplicated */
-    readonly duplicateRate: number;
+    readonly profile: FaultProfileName;
+    readonly overrides: Readonly<Partial<FaultSettings>>;
   };
 }
 
@@ -87,6 +80,19 @@ export interface OrderManagerSettings {
   readonly inFlightTimeoutMs: number;
   readonly reconcileIntervalMs: number;
   readonly noInventory: NoInventoryMode;
+  /**
+   * which open orders of the wallet the bot treats as its own at reconcile and shutdown: `wallet`
+   * (every order of the wallet; a dedicated wallet) or `markets` (only the configured markets; a
+   * wallet shared with a person or another instance). Default `wallet`.
+   */
+  readonly reconcileScope: 'wallet' | 'markets';
+}
+
+/** `health:` (src/config/parse-health.ts) */
+export interface HealthSettings {
+  readonly notQuotingGraceMs: number;
+  readonly strategyBudgetMs: number;
+  readonly logIntervalMs: number;
 }
 
 export interface FeedSettings {
@@ -109,8 +115,11 @@ export interface BotConfig {
   readonly markets: readonly MarketConfig[];
   readonly orders: OrderManagerSettings;
   readonly feeds: FeedSettings;
-  readonly metrics: { readonly port: number; readonly host: string };
+  /** `optional`: a busy or unbindable port is a warning instead of a start-up error (exit 2) */
+  readonly metrics: { readonly port: number; readonly host: string; readonly optional: boolean };
+  readonly watchdog: WatchdogSettings;
   readonly logging: { readonly level: LogLevel; readonly pretty: 'auto' | boolean };
+  readonly health: HealthSettings;
   /** the persistent ledger (src/ledger): `path` resolved against the config's folder; ':memory:' keeps none */
   readonly ledger: LedgerSettings;
   /** the operator endpoint (bookmaker ctl): 127.0.0.1 only, bearer token from BOOKMAKER_ADMIN_TOKEN */
@@ -120,12 +129,20 @@ export interface BotConfig {
 }
 
 export interface LedgerSettings {
-  /** absolute path, ':memory:', or null = the default (beside the config, see src/ledger/ledger-path.ts) */
+  /** absolute path, ':memory:', or null = the default (beside the config, see ledgerPath in src/ledger/bot-ledger.ts) */
   readonly path: string | null;
   /** queued records are written at least this often, ms */
   readonly flushMs: number;
   /** a position and PnL mark of every market and of the account this often, ms */
   readonly markMs: number;
+}
+
+/** The event-loop watchdog (src/runtime/watchdog.ts). */
+export interface WatchdogSettings {
+  /** loop blocked this long → cancel every order from the watchdog thread, exit 5 (0 = watchdog off), ms */
+  readonly blockedLimitMs: number;
+  /** /healthz answers 503 once the loop heartbeat is older than this, ms (never above blockedLimitMs) */
+  readonly healthzLimitMs: number;
 }
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';

@@ -29,6 +29,8 @@ export interface BotControlOptions {
   readonly selectMarkets: (cfg: BotConfig) => Promise<KernelMarket[]>;
   /** subscribe the feeds of markets a reload added */
   readonly startMarkets: (ids: readonly Bytes32[]) => void;
+  /** the kill switch was cleared and quoting resumed (the runtime's health model follows) */
+  readonly onKillCleared?: () => void;
 }
 
 const RESTART_ONLY = ['venue', 'orders', 'feeds', 'metrics', 'logging', 'wallet', 'ledger', 'admin'] as const;
@@ -82,6 +84,7 @@ export class BotControl implements Controls {
     const was = this.o.ledger ? this.o.ledger.clearLatch(reason, 'admin') : null;
     const kernelWas = this.o.kernel.killed;
     const resumed = this.o.kernel.clearKill();
+    if (resumed) this.o.onKillCleared?.();
     const cleared = was !== null || resumed;
     this.log.warn({ reason, was: was?.reason ?? kernelWas, resumed }, cleared ? 'kill switch cleared by the operator' : 'clear-kill: no kill switch was latched');
     if (!this.o.ledger) this.record('clear-kill', null, reason, cleared ? `cleared ${kernelWas}` : 'no latch was set');

@@ -2,6 +2,7 @@
  * pino logger with secret redaction. Child loggers are created once per component, never per event.
  */
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { prettyStream } from './log-format.ts';
 
 export type { Logger };
 
@@ -43,7 +44,10 @@ export function scrubSecrets(s: string): string {
 
 export interface LoggerSetup {
   level?: string;
+  /** human-readable lines (log-format.ts) instead of JSON; default false */
   pretty?: boolean;
+  /** ANSI colours in pretty mode (a terminal); default false */
+  colors?: boolean;
   name?: string;
   destination?: NodeJS.WritableStream | { write(s: string): void };
 }
@@ -67,7 +71,8 @@ export function createLogger(setup: LoggerSetup = {}): Logger {
       },
     },
   };
-  const dest = setup.destination ?? process.stderr;
+  const out = setup.destination ?? process.stderr;
+  const dest = setup.pretty ? prettyStream(out, { colors: setup.colors ?? false }) : out;
   return pino(opts, dest as DestinationStream);
 }
 

@@ -40,7 +40,7 @@ import * as ordersWrite from './client/orders-write.ts';
 import * as portfolio from './client/portfolio.ts';
 import * as questions from './client/questions.ts';
 import type { PacingOptions, RateLimitState } from './client/rate-limit.ts';
-import { Transport } from './client/transport.ts';
+import { Transport, type ResponseTiming } from './client/transport.ts';
 
 export interface VenueClientOptions {
   /** 'mainnet' (default) or 'testnet'; ignored for the URL when `baseUrl` is given */
@@ -62,6 +62,8 @@ export interface VenueClientOptions {
   /** units of book sizes (default 'shares') */
   sizeUnits?: BookSizeUnits;
   connections?: number;
+  /** every attempt's method, endpoint template, status and latency (API latency metric) */
+  onResponse?: (r: ResponseTiming) => void;
 }
 
 type Rest<F> = F extends (ctx: ClientContext, ...args: infer A) => infer R ? (...args: A) => R : never;
@@ -85,6 +87,7 @@ export function createVenueClient(opts: VenueClientOptions = {}) {
     ...(opts.random !== undefined ? { random: opts.random } : {}),
     ...(opts.pacing !== undefined ? { pacing: opts.pacing } : {}),
     ...(opts.connections !== undefined ? { connections: opts.connections } : {}),
+    ...(opts.onResponse !== undefined ? { onResponse: opts.onResponse } : {}),
   });
   const ctx: ClientContext = { t, priceUnits: opts.priceUnits ?? 'auto', sizeUnits: opts.sizeUnits ?? 'shares', sleep, now };
   return {

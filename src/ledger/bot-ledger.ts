@@ -33,12 +33,21 @@ import { catchUpFills, type CatchUpResult, type CatchUpSource } from './catch-up
 import { openLedger, type Ledger, type RiskSnapshot } from './ledger.ts';
 import { DAY_MS } from '../risk/kill-switch.ts';
 
-/** The ledger file for a config: `ledger.path`, else `.bookmaker/<config name>.ledger.sqlite` beside the config. */
-export function ledgerPath(cfg: Pick<BotConfig, 'ledger' | 'file'>, embedded: boolean): string {
-  if (cfg.ledger.path) return cfg.ledger.path;
+/**
+ * The ledger file for a config: `ledger.path`, else `.bookmaker/<config name>.ledger.sqlite` beside the
+ * config. Paper trading is an account of its own: its books go to a sibling file with `.paper` before
+ * the extension (`live.ledger.paper.sqlite`), so `run --paper` with the live config never touches the
+ * live books.
+ */
+export function ledgerPath(cfg: Pick<BotConfig, 'ledger' | 'file'>, embedded: boolean, paper = false): string {
+  let p: string;
+  if (cfg.ledger.path) p = cfg.ledger.path;
   // the embedded demo trades a throwaway wallet on a throwaway exchange: nothing to carry over
-  if (embedded || !cfg.file) return ':memory:';
-  return join(dirname(cfg.file), '.bookmaker', `${basename(cfg.file, extname(cfg.file))}.ledger.sqlite`);
+  else if (embedded || !cfg.file) return ':memory:';
+  else p = join(dirname(cfg.file), '.bookmaker', `${basename(cfg.file, extname(cfg.file))}.ledger.sqlite`);
+  if (!paper || p === ':memory:') return p;
+  const ext = extname(p);
+  return `${p.slice(0, p.length - ext.length)}.paper${ext}`;
 }
 
 /** A short hash of the config file's bytes (or of the parsed config when there is no file). */
@@ -92,7 +101,7 @@ export class BotLedger {
 
   static async open(o: BotLedgerOptions): Promise<BotLedger> {
     const log = o.logger.child({ component: 'ledger' });
-    const path = ledgerPath(o.config, o.embedded);
+    const path = ledgerPath(o.config, o.embedded, o.paper);
     let ledger: Ledger;
     try {
       ledger = openLedger({ path, clock: o.clock, logger: o.logger, flushMs: o.config.ledger.flushMs });

@@ -6,6 +6,7 @@
  * `bindStoreMetrics(metrics, store)` → an unsubscribe function.
  */
 import type { Subscription } from 'rxjs';
+import { refusalLabel } from '../orders/refusal.ts';
 import type { StateEvent } from '../state/events.ts';
 import type { StoreState } from '../state/market-state.ts';
 import type { StateStore } from '../state/store.ts';
@@ -34,7 +35,7 @@ export function countEvent(m: BotMetrics, e: StateEvent, state: StoreState, bySl
       m.ordersCancelled.inc({ market: market(e.marketId) });
       break;
     case 'OrderRejected':
-      m.ordersRejected.inc({ market: market(e.marketId), reason: e.reason });
+      m.ordersRejected.inc({ market: market(e.marketId), reason: refusalLabel({ code: e.reason, message: e.message ?? '', status: e.status, venueCode: e.venueCode }) });
       break;
     case 'CancelFailed':
       m.cancelsFailed.inc({ market: market(e.marketId), reason: e.reason });

@@ -6,8 +6,9 @@
  *   const metrics = createBotMetrics({ prefix: 'bookmaker_' });
  *   metrics.setStateSource(() => store.state, clock)  // gauges computed at scrape time
  *   bindStoreMetrics(metrics, store)                  // counters from events (bind-store-metrics.ts)
- *   metrics.apiLatency.observe({ endpoint, status }, seconds)   // the venue client
- *   metrics.tickToWire.observe(seconds)                          // the runtime
+ *   metrics.apiLatency.observe({ method, endpoint, status }, seconds)   // the venue transport (every attempt)
+ *   metrics.tickToWire.observe(seconds)                          // the runtime (src/runtime/tick-to-wire.ts)
+ *   metrics.requoteThrottle.observe(seconds)                     // the runtime: throttle wait, apart
  *   metrics.rateBudgetPressure.set(0..1)                         // the risk gate's token bucket
  *   await metrics.registry.metrics()                            // exposition text
  * Labels carry only public values (market ids or slugs, endpoint names, reason codes); never keys.
@@ -15,7 +16,7 @@
  * Units follow Prometheus conventions: seconds, and USDC / shares as floats (converted from the
  * integer units only here, at the edge).
  */
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Clock } from '../core/clock.ts';
 import type { StoreState } from '../state/market-state.ts';
 import { marketPnl, reservedCollateral } from '../state/market-view.ts';
@@ -25,7 +26,16 @@ export interface BotMetricsOptions {
   prefix?: string;
   /** label markets by slug when known (more readable dashboards) instead of id */
   labelBySlug?: boolean;
+  /**
+   * prom-client's default process and Node.js metrics (process_*, nodejs_*, unprefixed so standard
+   * dashboards and alerts find them; default true). Off for registries built many times per process
+   * (backtest sweeps, tests) where one set per process is enough.
+   */
+  defaultMetrics?: boolean;
 }
+
+/** Latency buckets from 50 µs to 10 s: the hot path sits in the first few, a stalled venue in the last. */
+export const LATENCY_BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 const MICRO = 1e6;
 
@@ -41,7 +51,7 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
     ordersSent: new Counter({ name: `${p}orders_sent_total`, help: 'Orders sent to the venue by action (create, resend of the same signed order, cancel)', labelNames: ['market', 'action'], registers: r }),
     ordersAccepted: new Counter({ name: `${p}orders_accepted_total`, help: 'Creates the venue accepted; duplicate="true" when a 409 duplicate showed an earlier send had placed it', labelNames: ['market', 'duplicate'], registers: r }),
     ordersCancelled: new Counter({ name: `${p}orders_cancelled_total`, help: 'Orders cancelled at the venue', labelNames: ['market'], registers: r }),
-    ordersRejected: new Counter({ name: `${p}orders_rejected_total`, help: 'Creates the venue refused, by reason code', labelNames: ['market', 'reason'], registers: r }),
+    ordersRejected: new Counter({ name: `${p}orders_rejected_total`, help: "Creates the venue refused, by the venue's code (a bounded set; unknown codes are 'other'; network, timeout, server-error when no answer had a code)", labelNames: ['market', 'reason'], registers: r }),
     cancelsFailed: new Counter({ name: `${p}cancels_failed_total`, help: 'Cancels that failed, by reason code', labelNames: ['market', 'reason'], registers: r }),
     ordersAdopted: new Counter({ name: `${p}orders_adopted_total`, help: 'Orders found at the venue and adopted into a quote slot by reconciliation', labelNames: ['market'], registers: r }),
     reconciles: new Counter({ name: `${p}reconciles_total`, help: 'Reconciliations with the venue', registers: r }),
@@ -57,15 +67,21 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
     streamReconnects: new Counter({ name: `${p}stream_reconnects_total`, help: 'Book stream reconnects', labelNames: ['market'], registers: r }),
     apiLatency: new Histogram({
       name: `${p}api_latency_seconds`,
-      help: 'Venue API latency by endpoint and HTTP status',
-      labelNames: ['endpoint', 'status'],
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      help: 'Venue API latency per attempt, from request written to answer read, by method, endpoint template and HTTP status (or network/timeout)',
+      labelNames: ['method', 'endpoint', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: r,
     }),
     tickToWire: new Histogram({
       name: `${p}tick_to_wire_seconds`,
-      help: 'From a book event in to the signed request written',
-      buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1],
+      help: 'From the book event that caused a send to the signed request written, excluding the requote throttle wait',
+      buckets: LATENCY_BUCKETS,
+      registers: r,
+    }),
+    requoteThrottle: new Histogram({
+      name: `${p}requote_throttle_seconds`,
+      help: 'How long the requote throttle held a book event before the tick that handled it ran (0 when it ran at once)',
+      buckets: [0, ...LATENCY_BUCKETS],
       registers: r,
     }),
     rateBudgetPressure: new Gauge({ name: `${p}rate_budget_pressure`, help: 'Fraction of the order-rate budget in use (0 = idle, 1 = exhausted)', registers: r }),
@@ -78,6 +94,7 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
     },
   };
   let readiness: (() => Record<string, boolean>) | null = null;
+  if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
   new Gauge({
     name: `${p}ready`,
     help: '1 when feeds are live, orders reconciled and the bot not halted',

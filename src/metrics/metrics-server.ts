@@ -20,6 +20,8 @@ export type Readiness = () => Record<string, boolean>;
 export interface MetricsServerOptions {
   registry: Registry;
   readiness?: Readiness;
+  /** more of the /readyz body (the health model's process state, reasons and per-market states) */
+  readyDetails?: () => Record<string, unknown>;
 }
 
 export interface MetricsEndpoint {
@@ -32,17 +34,29 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
   res.end(body);
 }
 
-async function handle(opts: MetricsServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const path = (req.url ?? '/').split('?')[0];
-  if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'method not allowed\n');
-  if (path === '/metrics') return send(res, 200, opts.registry.contentType, await opts.registry.metrics());
-  if (path === '/healthz') return send(res, 200, 'application/json', JSON.stringify({ status: 'ok' }) + '\n');
+/** One answer of the endpoint, apart from HTTP (the watchdog thread forwards requests here). */
+export interface EndpointAnswer {
+  status: number;
+  type: string;
+  body: string;
+}
+
+/** The answer to `method path` (path without the query). */
+export async function respond(opts: MetricsServerOptions, method: string, path: string): Promise<EndpointAnswer> {
+  if (method !== 'GET' && method !== 'HEAD') return { status: 405, type: 'text/plain', body: 'method not allowed\n' };
+  if (path === '/metrics') return { status: 200, type: opts.registry.contentType, body: await opts.registry.metrics() };
+  if (path === '/healthz') return { status: 200, type: 'application/json', body: JSON.stringify({ status: 'ok' }) + '\n' };
   if (path === '/readyz') {
     const checks = opts.readiness ? opts.readiness() : {};
     const ready = Object.values(checks).every(Boolean);
-    return send(res, ready ? 200 : 503, 'application/json', JSON.stringify({ ready, checks }) + '\n');
+    return { status: ready ? 200 : 503, type: 'application/json', body: JSON.stringify({ ready, checks, ...(opts.readyDetails ? opts.readyDetails() : {}) }) + '\n' };
   }
-  send(res, 404, 'text/plain', 'not found\n');
+  return { status: 404, type: 'text/plain', body: 'not found\n' };
+}
+
+async function handle(opts: MetricsServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const a = await respond(opts, req.method ?? 'GET', (req.url ?? '/').split('?')[0]!);
+  send(res, a.status, a.type, a.body);
 }
 
 export function createMetricsServer(opts: MetricsServerOptions): Server {

@@ -11,7 +11,7 @@ export type PlannedOrder = LimitOrder & { nonce: Bytes32 };
 
 export type CreateOutcome =
   | { ok: true; nonce: Bytes32; order: VenueOrder | null; duplicate: boolean }
-  | { ok: false; nonce: Bytes32; code: string; message: string; retryable: boolean; migration?: boolean };
+  | { ok: false; nonce: Bytes32; code: string; message: string; retryable: boolean; migration?: boolean; status?: number; venueCode?: string };
 
 export type CancelOutcome =
   | { ok: true; nonce: Bytes32; alreadyCancelled: boolean }

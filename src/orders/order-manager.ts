@@ -34,6 +34,7 @@
 import type { Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
 import { classify } from '../exchange/client/classify.ts';
+import { VenueError } from '../exchange/client/errors.ts';
 import { BadInputError, BookmakerError, InvariantError } from '../model/errors.ts';
 import type { Bytes32, LimitOrder, VenueOrder } from '../model/order.ts';
 import type { BatchResult, CancelOutcome, CreateOutcome, PlannedOrder, VenuePort } from '../model/venue.ts';
@@ -42,6 +43,7 @@ import { diff, type DesiredOrder, type DiffAction, type Tolerances, type Tracked
 import { NonceSource } from './nonces.ts';
 import { planCalls, type VenueCall } from './plan-calls.ts';
 import { planReconcile } from './reconcile.ts';
+import { fatalRefusal, VenueRefusedError } from './refusal.ts';
 import { TrackedOrders, type Entry } from './tracked-orders.ts';
 import { plannedFromVenue, totalShares } from './venue-order-shares.ts';
 
@@ -79,6 +81,12 @@ export interface OrderManagerOptions {
   reconcileMinIntervalMs?: number;
   /** called after a halt has cancelled everything; the runtime exits non-zero */
   onHalt?: (err: Error, result: CancelAllResult) => void;
+  /**
+   * reconcileScope `markets`: only open orders in these markets are this bot's (reconcile adopts or
+   * cancels them, cancelAll cancels them); orders elsewhere in the wallet are left alone. Omitted:
+   * every open order of the wallet is the bot's (reconcileScope `wallet`).
+   */
+  ownMarkets?: readonly Bytes32[];
 }
 
 export interface CancelAllResult {
@@ -447,7 +455,7 @@ export class OrderManager {
       await this.execute(marketId, call);
       if (this.pendingHalt) break;
     }
-    if (this.pendingHalt) throw new InvariantError('venue refused our signature; halting', { cause: this.pendingHalt });
+    if (this.pendingHalt) throw new InvariantError(`venue refused every create: ${this.pendingHalt.message}`, { cause: this.pendingHalt });
   }
 
   /** One market's entries as they are (the diff's input on every sync; see tracked() for copies). */
@@ -537,7 +545,7 @@ export class OrderManager {
       let res: { cancel: CancelOutcome; create: CreateOutcome };
       try {
         res = await this.venue.cancelReplace(cancelNonce, planned);
-        this.emit({ type: 'VenueCallCompleted', call: 'cancel-replace', ok: true, ms: this.clock.now() - t0, ts: this.clock.now() });
+        this.emit({ type: 'VenueCallCompleted', call: 'cancel-replace', ok: !isRefusal(res.create), ms: this.clock.now() - t0, ts: this.clock.now() });
       } catch (err) {
         this.emit({ type: 'VenueCallCompleted', call: 'cancel-replace', ok: false, ms: this.clock.now() - t0, ts: this.clock.now() });
         this.retryAfterHint = classify(err).retryAfterMs ?? 0;
@@ -570,7 +578,8 @@ export class OrderManager {
     const t0 = this.clock.now();
     try {
       const res = await this.venue.batch(creates, cancels);
-      this.emit({ type: 'VenueCallCompleted', call: 'batch', ok: true, ms: this.clock.now() - t0, ts: this.clock.now() });
+      // a create the venue refused is a failed call for the error-rate kill switch
+      this.emit({ type: 'VenueCallCompleted', call: 'batch', ok: !res.creates.some(isRefusal), ms: this.clock.now() - t0, ts: this.clock.now() });
       return res;
     } catch (err) {
       this.emit({ type: 'VenueCallCompleted', call: 'batch', ok: false, ms: this.clock.now() - t0, ts: this.clock.now() });
@@ -593,8 +602,10 @@ export class OrderManager {
       if (e.remaining === 0 && e.state === 'working') this.entries.delete(k);
       return;
     }
+    const said = { message: o.message, ...(o.status !== undefined ? { status: o.status } : {}), ...(o.venueCode ? { venueCode: o.venueCode } : {}) };
     const reject = (reason: string, retryable: boolean, mayHaveLanded = false): void =>
-      this.emit({ type: 'OrderRejected', marketId: e.marketId, slot: e.slot, nonce: e.planned.nonce, reason, retryable, mayHaveLanded, ts: now });
+      this.emit({ type: 'OrderRejected', marketId: e.marketId, slot: e.slot, nonce: e.planned.nonce, reason, retryable, mayHaveLanded, ...said, ts: now });
+    const fatal = fatalRefusal(o);
     // After a lost answer the order may already be open from an earlier send: whatever a resend is
     // told, such an order is never forgotten here — it stays in flight until a reconciliation or a
     // later answer settles it, so its slot cannot be quoted twice.
@@ -603,11 +614,12 @@ export class OrderManager {
       e.resend = false;
       this.needsReconcile.add(lower(e.marketId));
     };
-    if (HALT_CODES.has(o.code)) {
+    if (HALT_CODES.has(o.code) || fatal) {
+      // no create can get past this refusal (bad key, key of another wallet, bad signature): halt
       if (mayExist) settleLater();
       else this.entries.delete(k);
       reject(o.code, false, mayExist);
-      this.pendingHalt ??= new BookmakerError('SIGNING', `create refused: ${o.code}`);
+      this.pendingHalt ??= fatal ? new VenueRefusedError(fatal) : new BookmakerError('SIGNING', `create refused: ${o.code}`);
     } else if (o.migration || MIGRATION_CODES.has(o.code)) {
       if (mayExist) settleLater();
       else this.entries.delete(k);
@@ -740,7 +752,7 @@ export class OrderManager {
       this.log.warn({ err: errInfo(err) }, 'reconcile: could not list open orders');
       return false;
     }
-    const inScope = (m: string): boolean => marketId === undefined || lower(m) === lower(marketId);
+    const inScope = (m: string): boolean => (marketId === undefined || lower(m) === lower(marketId)) && this.owns(m);
     const desired = (desiredArg ?? [...this.lastDesired.values()].flatMap((s) => s.desired)).filter((d) => inScope(d.order.marketId) && !this.blocked.has(lower(d.order.marketId)));
     const tracked = this.tracked(marketId);
     const plan = planReconcile(open.filter((o) => inScope(o.marketId)), tracked, desired, this.tol, this.clock.now(), this.opts.inFlightTimeoutMs ?? 10_000);
@@ -777,6 +789,13 @@ export class OrderManager {
     };
     for (const a of plan.adopt) found(a.order, a.slot, 'working');
     for (const o of plan.cancel) {
+      // an order this run did not place and does not want: say so (once per order), with its market (issue 11)
+      if (this.toldStrangers.size > 10_000) this.toldStrangers.clear();
+      if (!this.toldStrangers.has(lower(o.nonce))) this.log.warn(
+        { marketId: o.marketId, nonce: o.nonce, outcome: o.outcomeIndex, side: o.side === 0 ? 'buy' : 'sell', price: o.price, scope: this.opts.ownMarkets ? 'markets' : 'wallet' },
+        'reconcile: cancelling an open order this bot did not place (or no longer wants)',
+      );
+      this.toldStrangers.add(lower(o.nonce));
       // a stranger on its way out still counts until its cancel is answered and its fills are in
       found(o, `orphan:${lower(o.nonce)}`, 'pending-cancel');
       this.emit({ type: 'CancelSubmitted', marketId: o.marketId, nonce: o.nonce, ts: now });
@@ -813,7 +832,7 @@ export class OrderManager {
     for (let round = 1; round <= rounds; round++) {
       let open: VenueOrder[];
       try {
-        open = (await this.venue.openOrders()).filter((o) => o.status === 'open');
+        open = (await this.venue.openOrders()).filter((o) => o.status === 'open' && this.owns(o.marketId));
       } catch (err) {
         this.log.warn({ err: errInfo(err), round }, 'cancelAll: could not list open orders');
         await this.sleep(pause);
@@ -843,6 +862,15 @@ export class OrderManager {
     this.log.error({ rounds, remaining }, 'cancelAll: orders still open after the last round');
     return { ok: false, rounds, cancelled, remaining: Math.max(remaining, 0) };
   }
+
+  /** An order in this market is the bot's to manage (reconcileScope). */
+  private owns(marketId: string): boolean {
+    if (!this.opts.ownMarkets) return true;
+    this.ownSet ??= new Set(this.opts.ownMarkets.map(lower));
+    return this.ownSet.has(lower(marketId));
+  }
+  private ownSet: Set<string> | null = null;
+  private readonly toldStrangers = new Set<string>();
 
   /** A broken invariant: cancel everything, refuse further work, tell the runtime. */
   async halt(err: Error): Promise<CancelAllResult> {
@@ -875,6 +903,11 @@ export class OrderManager {
       this.log.error({ err: errInfo(err), event: e.type }, 'event listener threw');
     }
   }
+}
+
+/** A create the venue answered with a refusal (4xx other than a rate limit or a duplicate). */
+function isRefusal(c: CreateOutcome): boolean {
+  return !c.ok && c.status !== undefined && c.status >= 400 && c.status < 500 && c.status !== 429 && !DUPLICATE_CODES.has(c.code);
 }
 
 /** A create (or the create half of a replace) for a quote the risk gate took as a live order. */
@@ -924,8 +957,10 @@ export function failedBatch(creates: readonly PlannedOrder[], cancels: readonly 
   const migration = c.reason === 'migration-required';
   // 'fail' on a whole call that is not a clear refusal of our request may still have been applied.
   const retryable = c.action === 'retry' || c.action === 'backoff' || (c.action === 'fail' && (c.reason === 'unknown' || c.reason === 'bad-response'));
+  const venue = err instanceof VenueError ? { status: err.status, ...(err.venueCode ? { venueCode: err.venueCode } : {}) } : {};
+  const said = err instanceof VenueError && err.venueMessage ? err.venueMessage : message;
   return {
-    creates: creates.map((p) => ({ ok: false, nonce: p.nonce, code, message, retryable, migration })),
+    creates: creates.map((p) => ({ ok: false, nonce: p.nonce, code, message: said, retryable, migration, ...venue })),
     cancels: cancels.map((n) => ({ ok: false, nonce: n, code, message, retryable: retryable || migration })),
   };
 }

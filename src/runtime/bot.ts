@@ -33,7 +33,8 @@ import { venueSnapshotFetcher } from '../exchange/stream/venue-snapshot-fetcher.
 import { createVenueClient, type VenueClient } from '../exchange/venue-client.ts';
 import { bindStoreMetrics } from '../metrics/bind-store-metrics.ts';
 import { createBotMetrics, type BotMetrics } from '../metrics/bot-metrics.ts';
-import { startMetricsEndpoint, type MetricsEndpoint } from '../metrics/metrics-server.ts';
+import { registerHealthMetrics } from '../metrics/health-metrics.ts';
+import { respond, startMetricsEndpoint, type MetricsEndpoint } from '../metrics/metrics-server.ts';
 import { botReadiness } from '../metrics/readiness.ts';
 import { runStartupMigration } from '../migration/startup-migration.ts';
 import { ConfigError } from '../model/errors.ts';
@@ -41,11 +42,12 @@ import type { Address, Bytes32 } from '../model/order.ts';
 import type { VenuePort } from '../model/venue.ts';
 import { NonceSource } from '../orders/nonces.ts';
 import { OrderManager, type CancelAllResult } from '../orders/order-manager.ts';
+import { VenueRefusedError } from '../orders/refusal.ts';
 import { schedulePeriodicReconcile } from '../orders/periodic-reconcile.ts';
 import type { Counterparties } from '../sim/counterparties.ts';
 import type { LocalExchange } from '../sim/local-exchange.ts';
 import type { OrderManagerEvent, StateEvent } from '../state/events.ts';
-import { selectMarketView } from '../state/market-view.ts';
+import { marketPnl, selectMarketView } from '../state/market-view.ts';
 import { DEFAULT_LIMITS, type ReduceLimits } from '../state/reduce.ts';
 import { StateStore } from '../state/store.ts';
 import { filePositionStore, memoryPositionStore } from '../feeds/activity-cursor.ts';
@@ -58,10 +60,13 @@ import { oracleFeed } from '../feeds/oracle-feed.ts';
 import { tradingFeed } from '../feeds/trading-feed.ts';
 import { endedOrderNonce } from './ended-order.ts';
 import { createLiveVenue, type LiveVenue } from './live-venue.ts';
+import { HealthModel } from './health/health-model.ts';
+import { RefusalLog } from './health/refusal-log.ts';
 import { PaperVenue } from './paper-venue.ts';
+import { RunLedger } from './run-ledger.ts';
+import { buildRunReport, type RunReport } from './run-report.ts';
 import { QuotingKernel, type KernelMarket } from './quoting-kernel.ts';
 import { selectMarkets } from './select-markets.ts';
-import { retryStartupStep } from './startup-retry.ts';
 // ---- issue 16: ledger, limits across restarts, operator control ----
 import { BotLedger } from '../ledger/bot-ledger.ts';
 import { registerLedgerMetrics } from '../ledger/ledger-metrics.ts';
@@ -69,6 +74,9 @@ import { BotControl } from '../control/bot-control.ts';
 import { ADMIN_TOKEN_ENV, startAdminEndpoint, type AdminEndpoint, type ControlResult } from '../control/admin-server.ts';
 import { loadConfig } from '../config/load-config.ts';
 import { PAPER_TRADER } from './paper-venue.ts';
+import { TickToWireMeter } from './tick-to-wire.ts';
+import { retryStartupStep, StartupAbortedError, untilAborted } from './startup-retry.ts';
+import { MetricsPortError, type Watchdog } from './watchdog.ts';
 
 export const EXIT_OK = 0;
 export const EXIT_ORDERS_LEFT = 1;
@@ -94,6 +102,16 @@ export interface BotOptions {
   warmupMs?: number;
   /** overrides config admin.port (0 = off); the endpoint needs BOOKMAKER_ADMIN_TOKEN in `env` */
   adminPort?: number;
+  /**
+   * A stop request during start-up (SIGINT/SIGTERM, --duration): every start-up wait and retry
+   * pause ends at once, anything placed is cancelled, and startBot rejects with StartupAbortedError.
+   */
+  signal?: AbortSignal;
+  /**
+   * The event-loop watchdog (watchdog.ts): when given, it owns the metrics socket (the bot answers
+   * its forwarded /metrics and /readyz) and is armed with the venue's keys to cancel from its thread.
+   */
+  watchdog?: Watchdog;
 }
 
 export interface Bot {
@@ -105,6 +123,12 @@ export interface Bot {
   readonly kernel: QuotingKernel;
   readonly orderManager: OrderManager;
   readonly health: FeedHealth;
+  /** per-market quoting state and the process state: the one source /readyz, metrics, logs and the summary read */
+  readonly healthModel: HealthModel;
+  /** the end-of-run report (call after the bot stopped; see run-report.ts) */
+  report(stopReason: string, exitCode: number): RunReport;
+  /** what /readyz answers now (also after the endpoint closed): 200 or 503 and its JSON body */
+  readyz(): { status: number; body: Record<string, unknown> };
   readonly metrics: BotMetrics;
   /** the embedded local exchange, when one was started */
   readonly localExchange: LocalExchange | null;
@@ -138,6 +162,7 @@ async function startEmbedded(s: LocalVenueSettings): Promise<VenueSetup> {
   // loaded only when used: the exchange and its agents are ~60 MB of resident code a live bot never needs
   const { createLocalExchange } = await import('../sim/local-exchange.ts');
   const { startCounterparties } = await import('../sim/counterparties.ts');
+  const { faultSettingsOf } = await import('../sim/faults.ts');
   const privateKey = `0x${randomBytes(32).toString('hex')}`;
   registerSecret(privateKey);
   const signer = createSigner({ privateKey, chain: TESTNET });
@@ -148,7 +173,7 @@ async function startEmbedded(s: LocalVenueSettings): Promise<VenueSetup> {
     apiKeys: [{ key: apiKey, wallet: signer.address }],
     initialCollateral: s.startingCollateral,
     chain: TESTNET,
-    ...(s.faults.profile !== 'none' ? { faults: s.faults.profile } : {}),
+    faults: faultSettingsOf(s.faults.profile, s.faults.overrides),
   });
   const agents = startCounterparties(local, {
     seed: s.seed,
@@ -191,7 +216,13 @@ export async function startBot(o: BotOptions): Promise<Bot> {
   const clock = o.clock ?? systemClock;
   const log = o.logger.child({ component: 'bot' });
   const paper = o.paper ?? false;
+  if (o.signal?.aborted) throw new StartupAbortedError(String(o.signal.reason ?? 'stop'));
   const v = await setupVenue(o);
+  if (o.watchdog) {
+    if (paper) o.watchdog.arm({ kind: 'paper' });
+    else if (v.local) o.watchdog.arm({ kind: 'embedded' });
+    else if (v.privateKey && v.apiKey) o.watchdog.arm({ kind: 'live', baseUrl: v.baseUrl, chain: v.chain, apiKey: v.apiKey, privateKey: v.privateKey, batchLimit: o.config.orders.batchLimit });
+  }
   const cleanups: (() => Promise<void> | void)[] = [];
   const closeVenue = async (): Promise<void> => {
     v.agents?.stop();
@@ -200,8 +231,14 @@ export async function startBot(o: BotOptions): Promise<Bot> {
   try {
     return await wire(o, v, clock, log, paper, cleanups, closeVenue);
   } catch (e) {
-    for (const c of cleanups.reverse()) await c();
-    await closeVenue();
+    const undo = (async () => {
+      for (const c of cleanups.reverse()) await c();
+      await closeVenue();
+    })();
+    // a stop request must end start-up within a second: a connection attempt still hanging (no
+    // network) is not waited for; the process exits with its sockets
+    if (e instanceof StartupAbortedError) await Promise.race([undo.catch(() => undefined), new Promise((r) => setTimeout(r, 500).unref())]);
+    else await undo;
     throw e;
   }
 }
@@ -216,22 +253,30 @@ async function wire(
   closeVenue: () => Promise<void>,
 ): Promise<Bot> {
   const cfg = o.config;
-  const client: VenueClient = createVenueClient({ baseUrl: v.baseUrl, chain: v.chain, ...(v.apiKey ? { apiKey: v.apiKey } : {}), logger: o.logger });
+  const metrics = createBotMetrics();
+  const client: VenueClient = createVenueClient({
+    baseUrl: v.baseUrl,
+    chain: v.chain,
+    ...(v.apiKey ? { apiKey: v.apiKey } : {}),
+    logger: o.logger,
+    onResponse: (r) => metrics.apiLatency.observe({ method: r.method, endpoint: r.endpoint, status: r.status }, r.seconds),
+  });
   cleanups.push(() => client.close());
   const signer: Signer | null = v.privateKey ? createSigner({ privateKey: v.privateKey, chain: v.chain }) : null;
 
-  const markets: KernelMarket[] = await retryStartupStep('select markets', () => selectMarkets(client, cfg.markets), { clock, log });
+  const signal = o.signal;
+  const markets: KernelMarket[] = await retryStartupStep('select markets', () => selectMarkets(client, cfg.markets), { clock, log, ...(signal ? { signal } : {}) });
   const marketIds = markets.map((m) => m.marketId);
   log.info({ venue: v.baseUrl, markets: marketIds.length, paper, embedded: v.local !== null }, 'markets selected');
 
   if (signer && !paper) {
     // safe to re-run from the start (protocol.md §6): a transient failure midway retries the whole flow
-    const report = await retryStartupStep('start-up migration', () => runStartupMigration({ api: client.migration, signer, clock, logger: o.logger, restore: 'restore' }), { clock, log });
+    const report = await retryStartupStep('start-up migration', () => runStartupMigration({ api: client.migration, signer, clock, logger: o.logger, restore: 'restore' }), { clock, log, ...(signal ? { signal } : {}) });
     log.info({ outcome: report.outcome, steps: report.steps }, 'start-up migration');
   }
 
   // ---- ledger (issue 16): books and the kill-switch latch carried across restarts ----
-  const ledger = await BotLedger.open({
+  const bookLedger = await BotLedger.open({
     config: cfg,
     clock,
     logger: o.logger,
@@ -243,17 +288,32 @@ async function wire(
     markets: marketIds.length,
     paper,
   });
-  cleanups.push(() => ledger.close());
-  const store = new StateStore(storeLimits(cfg), ledger.initialState(marketIds));
-  const metrics = createBotMetrics();
-  registerLedgerMetrics(metrics.registry, ledger); // issue 16
+  cleanups.push(() => bookLedger.close());
+  const store = new StateStore(storeLimits(cfg), bookLedger.initialState(marketIds));
+  registerLedgerMetrics(metrics.registry, bookLedger); // issue 16
   metrics.setStateSource(() => store.state, clock);
   cleanups.push(bindStoreMetrics(metrics, store));
   const health = new FeedHealth();
-  const fills = new Map<string, number>();
-  const lastBookAt = new Map<string, number>();
-
   let kernel: QuotingKernel | null = null;
+  const healthModel = new HealthModel({
+    markets: marketIds,
+    state: () => store.state,
+    lastTick: (id) => kernel?.lastTick(id) ?? null,
+    killed: () => kernel?.killed ?? null,
+    clock,
+    graceMs: cfg.health.notQuotingGraceMs,
+    logIntervalMs: cfg.health.logIntervalMs,
+    logger: o.logger,
+  });
+  const healthMetrics = registerHealthMetrics(metrics.registry, () => healthModel);
+  const refusals = new RefusalLog(o.logger, cfg.health.logIntervalMs);
+  // fills, volume and fees of this run, paper fills included, each fill once (summary, report)
+  const ledger = new RunLedger();
+  ledger.bind(store);
+  const fills = ledger.fills;
+  const startedAt = clock.now();
+  const wireMeter = new TickToWireMeter({ tickToWire: (sec) => metrics.tickToWire.observe(sec), throttle: (sec) => metrics.requoteThrottle.observe(sec) });
+
   let paperVenue: PaperVenue | null = null;
   let liveVenue: LiveVenue | null = null;
   /** per-order memory of the venue edge goes when the order is over (see ended-order.ts) */
@@ -271,7 +331,7 @@ async function wire(
     paperVenue = new PaperVenue({
       clock,
       onFill: (e) => {
-        ledger.onEvent(e);
+        bookLedger.onEvent(e);
         toKernel(e);
       },
     });
@@ -281,14 +341,8 @@ async function wire(
       client,
       signer: signer!,
       batchLimit: cfg.orders.batchLimit,
-      // tick-to-wire: from the last book event of the market to its signed request (a requote
-      // caused by a fill or a timer has no fresh book event and is not counted)
-      onWrite: (marketId) => {
-        const t = marketId ? lastBookAt.get(marketId.toLowerCase()) : undefined;
-        if (t === undefined) return;
-        lastBookAt.delete(marketId!.toLowerCase());
-        metrics.tickToWire.observe((performance.now() - t) / 1000);
-      },
+      // tick-to-wire: from the book event that caused the send (see tick-to-wire.ts)
+      onWrite: (marketId) => wireMeter.write(marketId),
     });
   }
 
@@ -303,8 +357,13 @@ async function wire(
     emit: (e: OrderManagerEvent) => {
       store.dispatch(e);
       orderEnded(e);
-      ledger.onEvent(e);
+      bookLedger.onEvent(e);
+      if (e.type === 'OrderRejected') {
+        refusals.note(e, clock.now());
+        healthModel.refused(e.marketId, e.ts, `${e.status ?? '-'} ${e.venueCode ?? e.reason}: ${e.message ?? ''}`);
+      } else if (e.type === 'OrderAccepted') healthModel.accepted(e.marketId, e.ts);
     },
+    ...(cfg.orders.reconcileScope === 'markets' ? { ownMarkets: marketIds } : {}),
     inFlightTimeoutMs: cfg.orders.inFlightTimeoutMs,
     ...(cfg.orders.deadManExpiryMs > 0 ? { deadManSeconds: Math.max(2, Math.round(cfg.orders.deadManExpiryMs / 1000)) } : {}),
     // an order gone without its fills seen keeps counting until the fills poll (below) reports it
@@ -313,8 +372,11 @@ async function wire(
     // fill into the balance. The paper venue reports fills itself, before an order's end.
     settleMs: paper ? 0 : Math.max(30_000, 10 * fillsPollMs(cfg)),
     onHalt: (err, result) => {
-      log.fatal({ err: err.message, remaining: result.remaining }, 'order manager halted; exiting');
-      ledger.riskEvent('halt', 'INVARIANT', err.message);
+      bookLedger.riskEvent('halt', 'INVARIANT', err.message);
+      const refused = err.cause instanceof VenueRefusedError ? err.cause : null;
+      healthModel.halt('halted', refused ? `${refused.refusal}; fix: ${refused.fix}` : err.message, refused ? 'orders-refused' : 'halted');
+      if (refused) log.fatal({ cause: refused.refusal, fix: refused.fix, remaining: result.remaining }, `venue refuses every order: ${refused.refusal}; fix: ${refused.fix}; exiting (4)`);
+      else log.fatal({ err: err.message, remaining: result.remaining }, 'order manager halted; exiting');
       void shutdown('halt', result).then(() => exitCode.resolve(EXIT_HALT));
     },
   });
@@ -328,11 +390,10 @@ async function wire(
     try {
       if (fe.event.type === 'BookEventReceived' && fe.event.event.type !== 'status' && fe.event.event.type !== 'trade') {
         const ev = fe.event.event;
-        lastBookAt.set((ev.type === 'snapshot' ? ev.book.marketId : ev.marketId).toLowerCase(), performance.now());
+        wireMeter.bookEvent(ev.type === 'snapshot' ? ev.book.marketId : ev.marketId);
       }
-      if (fe.event.type === 'OrderFilled') fills.set(fe.event.marketId.toLowerCase(), (fills.get(fe.event.marketId.toLowerCase()) ?? 0) + 1);
       if (fe.event.type === 'BalanceUpdated') accountRead.resolve();
-      ledger.onEvent(fe.event);
+      bookLedger.onEvent(fe.event);
       toKernel(fe.event);
       orderEnded(fe.event);
       if (paperVenue && fe.event.type === 'BookEventReceived') {
@@ -386,18 +447,17 @@ async function wire(
       for (const m of store.state.markets.values()) if (m.orders.has(k)) return true;
       return false;
     };
-    subs.push(tradingFeed({ client, trader: venue.trader, marketIds, clock, intervalMs: fillsPollMs(cfg), health, logger: o.logger, isTracked, seed: ledger.catchUp.openOrders }).subscribe(sink));
+    subs.push(tradingFeed({ client, trader: venue.trader, marketIds, clock, intervalMs: fillsPollMs(cfg), health, logger: o.logger, isTracked, seed: bookLedger.catchUp.openOrders }).subscribe(sink));
   }
 
-  await waitForBooks(store, marketIds, clock, o.warmupMs ?? 5_000);
+  await untilAborted(waitForBooks(store, marketIds, clock, o.warmupMs ?? 5_000), signal);
   if (!paper) {
     // A restarted bot that quoted before its first positions read would count its position as 0 and
     // could quote straight past its limits (the venue holds what the last run bought); the read is
     // retried by the feed, so this waits through venue trouble, bounded so a venue that never
     // answers the balance read still gets the start-up reconcile and the dead-man cleanup.
     let cancelWait: () => void = () => undefined;
-    const waited = await Promise.race([accountRead.promise.then(() => true), new Promise<boolean>((r) => (cancelWait = clock.setTimeout(() => r(false), 60_000)))]);
-    cancelWait();
+    const waited = await untilAborted(Promise.race([accountRead.promise.then(() => true), new Promise<boolean>((r) => (cancelWait = clock.setTimeout(() => r(false), 60_000)))]), signal).finally(() => cancelWait());
     if (!waited) log.warn('no balance/positions read within 60 s; quoting with positions unknown until one lands');
   }
 
@@ -411,20 +471,24 @@ async function wire(
     noInventory: cfg.orders.noInventory,
     orderManager: om,
     logger: o.logger,
-    ...(ledger.latch ? { latched: 'KILL_LATCHED' as const } : {}),
-    initialRisk: ledger.initialRisk(),
-    onKillLatched: ledger.latchKill,
+    ...(bookLedger.latch ? { latched: 'KILL_LATCHED' as const } : {}),
+    initialRisk: bookLedger.initialRisk(),
+    onKillLatched: bookLedger.latchKill,
+    onTickStart: (marketId, cause) => wireMeter.tickStart(marketId, cause),
+    onTick: (marketId) => wireMeter.tickEnd(marketId, kernel?.lastSync(marketId) ?? null),
+    timer: () => performance.now(),
+    strategyBudgetMs: cfg.health.strategyBudgetMs,
+    faultLogIntervalMs: cfg.health.logIntervalMs,
+    onStrategyFault: (marketId, kind) => (kind === 'error' ? healthMetrics.strategyErrors : healthMetrics.strategySlow).inc({ market: marketId }),
     onKill: (reason, detail, result) => {
+      healthModel.halt('kill-switch', `kill switch ${reason}: ${detail}`);
       log.fatal({ reason, detail, remaining: result.remaining }, 'kill switch: everything cancelled; exiting');
       void shutdown('kill-switch', result).then(() => exitCode.resolve(EXIT_KILL_SWITCH));
     },
   });
   const k = kernel;
-  const ok = await om.reconcile(undefined, k.desired());
-  if (!ok) log.warn('start-up reconcile could not read the venue; it is retried periodically');
-  for (const id of marketIds) k.tick(id);
-  cleanups.push(schedulePeriodicReconcile(om, clock, cfg.orders.reconcileIntervalMs));
-
+  // a start-up failure from here on must not leave the kernel's timers ticking (shutdown stops it too)
+  cleanups.push(() => k.stop());
   // ---- metrics ----
   const readiness = botReadiness({
     orderManager: om,
@@ -433,23 +497,44 @@ async function wire(
     markets: () => marketIds,
     staleMs: cfg.feeds.streamIdleTimeoutMs * 2,
     halted: () => k.killed !== null,
-    killSwitchLatched: () => ledger.latch !== null,
+    killSwitchLatched: () => bookLedger.latch !== null,
   });
-  metrics.setReadiness(readiness);
+  // /readyz and bookmaker_ready: reconciled, not halted, and no market that should quote without a
+  // live quote past the grace (health model); a stale feed is a named reason there, after the grace
+  const ready = (): Record<string, boolean> => {
+    const r = readiness();
+    healthModel.evaluate();
+    const h = healthModel.readiness();
+    return { reconciled: r.reconciled, notHalted: r.notHalted && h.process !== 'halted', running: h.process === 'running' || h.process === 'halted', marketsQuoting: !h.reasons.some((x) => x.startsWith('market ')) };
+  };
+  metrics.setReadiness(ready);
+  const readyDetails = (): Record<string, unknown> => {
+    const h = healthModel.readiness();
+    return { process: h.process, reasons: h.reasons, markets: h.markets };
+  };
   const port = o.metricsPort ?? cfg.metrics.port;
   let endpoint: MetricsEndpoint | null = null;
-  try {
-    endpoint = await startMetricsEndpoint({ registry: metrics.registry, port, host: cfg.metrics.host, readiness });
-  } catch (e) {
-    log.warn({ port, err: (e as Error).message }, 'metrics endpoint could not start; continuing without it');
+  if (o.watchdog) {
+    // the watchdog thread owns the socket (so /healthz fails while this loop is blocked) and
+    // forwards everything else here
+    o.watchdog.serve((method, path) => respond({ registry: metrics.registry, readiness: ready, readyDetails }, method, path));
+    endpoint = o.watchdog.metricsUrl ? { url: o.watchdog.metricsUrl, close: async () => undefined } : null;
+  } else {
+    try {
+      endpoint = await startMetricsEndpoint({ registry: metrics.registry, port, host: cfg.metrics.host, readiness: ready, readyDetails });
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      if (!cfg.metrics.optional) throw new MetricsPortError(port, cfg.metrics.host, err.code ?? 'ERROR', err.message);
+      log.warn({ port, err: err.message }, 'metrics endpoint could not start; continuing without it (metrics.optional: true)');
+    }
   }
   if (endpoint) cleanups.push(() => endpoint!.close());
 
   // ---- issue 16: marks, operator control, admin endpoint ----
-  cleanups.push(ledger.startMarks(() => store.state, () => k.riskFigures(), cfg.ledger.markMs));
+  cleanups.push(bookLedger.startMarks(() => store.state, () => k.riskFigures(), cfg.ledger.markMs));
   const control = new BotControl({
     kernel: k,
-    ledger,
+    ledger: bookLedger,
     logger: o.logger,
     config: cfg,
     loadConfig: (file) => loadConfig(file, { env: o.env ?? process.env }),
@@ -471,6 +556,7 @@ async function wire(
       });
       subs.push(more.events$.subscribe(sink));
     },
+    onKillCleared: () => healthModel.resumeAfterHalt(),
   });
   let admin: AdminEndpoint | null = null;
   const adminToken = (o.env ?? process.env)[ADMIN_TOKEN_ENV];
@@ -485,8 +571,36 @@ async function wire(
     }
   } else if (adminPort > 0) log.info(`admin endpoint off: set ${ADMIN_TOKEN_ENV} to enable bookmaker ctl`);
   // runs first among the cleanups, after the last cancel and before the client closes
-  cleanups.push(async () => void (await ledger.finalSweep(client, venue.trader)));
+  cleanups.push(async () => void (await bookLedger.finalSweep(client, venue.trader)));
+  // from here on this run may hold orders at the venue: a stop request during the rest of start-up
+  // cancels them before startBot gives up (the kill switch and halts do the same through shutdown)
+  let started = false;
+  cleanups.push(async () => {
+    if (started || !signal?.aborted) return;
+    k.stop();
+    const r = await om.cancelAll();
+    log.info({ cancelled: r.cancelled, remaining: r.remaining }, 'stopped during start-up: orders cancelled');
+  });
+  const ok = await untilAborted(om.reconcile(undefined, k.desired()), signal);
+  if (!ok) log.warn('start-up reconcile could not read the venue; it is retried periodically');
+  if (signal?.aborted) throw new StartupAbortedError(String(signal.reason ?? 'stop'));
+  for (const id of marketIds) k.tick(id);
+  cleanups.push(schedulePeriodicReconcile(om, clock, cfg.orders.reconcileIntervalMs));
+
   log.info({ metrics: endpoint?.url ?? 'off', trader: venue.trader }, k.killed ? 'kill switch latched: not quoting' : 'quoting');
+  started = true;
+  healthModel.setProcess('running');
+  // issue 16: a latch from an earlier run holds the bot; the health model names it
+  if (bookLedger.latch) healthModel.halt('kill-switch', `kill switch latched in an earlier run (${bookLedger.latch.reason}: ${bookLedger.latch.detail}); clear with bookmaker ctl clear-kill --reason TEXT`);
+  // the health model's clock: transitions and time per state even when nobody scrapes
+  let cancelHealthTimer: () => void = () => undefined;
+  const healthLoop = (): void => {
+    healthModel.evaluate();
+    refusals.flush(clock.now());
+    cancelHealthTimer = clock.setTimeout(healthLoop, 1_000);
+  };
+  cancelHealthTimer = clock.setTimeout(healthLoop, 1_000);
+  cleanups.push(() => cancelHealthTimer());
 
   // ---- stopping ----
   let stopped: Promise<CancelAllResult> | null = null;
@@ -495,6 +609,7 @@ async function wire(
     stopping = true;
     stopped = (async () => {
       log.info({ reason }, 'stopping: cancelling every order');
+      healthModel.setProcess('stopping');
       k.stop();
       for (const s of subs) s.unsubscribe();
       await k.flush();
@@ -507,6 +622,8 @@ async function wire(
         }
       }
       await closeVenue();
+      refusals.drain(clock.now());
+      healthModel.setProcess('stopped');
       log.info({ reason, cancelled: result.cancelled, remaining: result.remaining, ok: result.ok }, 'stopped');
       return result;
     })();
@@ -522,12 +639,36 @@ async function wire(
     kernel: k,
     orderManager: om,
     health,
+    healthModel,
+    report(stopReason, exitCode) {
+      healthModel.evaluate();
+      const times = healthModel.report();
+      return buildRunReport({
+        startedAt,
+        stoppedAt: clock.now(),
+        paper,
+        stopReason,
+        exitCode,
+        process: healthModel.process,
+        haltedBecause: healthModel.haltedBecause,
+        markets: times.map((time) => {
+          const m = store.state.markets.get(time.marketId.toLowerCase());
+          const pnl = m ? marketPnl(m) : { realised: 0n, unrealised: 0n };
+          return { time, ledger: ledger.market(time.marketId), realised: pnl.realised, unrealised: pnl.unrealised, net: m?.position.net ?? 0 };
+        }),
+      });
+    },
+    readyz() {
+      const checks = ready();
+      const ok = Object.values(checks).every(Boolean);
+      return { status: ok ? 200 : 503, body: { ready: ok, checks, ...readyDetails() } };
+    },
     metrics,
     localExchange: v.local,
     paper,
     fills,
     exit: exitCode.promise,
-    ledger,
+    ledger: bookLedger,
     control,
     adminUrl: admin?.url ?? null,
     reload: (reason) => control.reload(reason ?? 'SIGHUP'),

@@ -30,7 +30,7 @@
  */
 import { classify } from '../exchange/client/classify.ts';
 import { VenueError } from '../exchange/client/errors.ts';
-import { BATCH_LIMIT, type BulkItem, type BulkOperation, type BulkResult, type CancelResult, type CreateResult } from '../exchange/client/orders-write.ts';
+import { BATCH_LIMIT, type BulkItem, type BulkItemError, type BulkOperation, type BulkResult, type CancelResult, type CreateResult } from '../exchange/client/orders-write.ts';
 import type { ListOrdersParams } from '../exchange/client/orders-read.ts';
 import type { Signer } from '../exchange/signing/signer.ts';
 import type { Address, Bytes32, CancelBody, LimitOrderBody, VenueOrder } from '../model/order.ts';
@@ -140,7 +140,7 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
       return refused(chunk, err);
     }
     if (res.duplicate) return resendOneByOne(creates, cancels);
-    return mapResults(chunk, res.results);
+    return mapResults(chunk, res.results, res.errors);
   }
 
   /** A bulk retry met a 409 duplicate: nothing of that call was applied; settle each create alone. */
@@ -230,7 +230,8 @@ function toOperation(op: Op): BulkOperation {
 }
 
 /** Outcomes of a call that answered 2xx: match results by nonce (or by position when aligned). */
-export function mapResults(chunk: readonly Op[], results: readonly BulkItem[]): BatchResult {
+export function mapResults(chunk: readonly Op[], results: readonly BulkItem[], errors: readonly BulkItemError[] = []): BatchResult {
+  const refusedAt = new Map(errors.map((e) => [e.index, e]));
   const createdBy = new Map<string, VenueOrder>();
   const cancelledBy = new Map<string, boolean>();
   for (const r of results) {
@@ -242,10 +243,13 @@ export function mapResults(chunk: readonly Op[], results: readonly BulkItem[]): 
   const out: BatchResult = { creates: [], cancels: [] };
   chunk.forEach((op, i) => {
     const failed = aligned ? results[i] : undefined;
-    const message = failed && !failed.ok ? failed.error : 'the venue did not confirm this item';
+    // the venue's own words for this item: its failed result, else its entry in `errors`
+    const listed = refusedAt.get(i);
+    const message = failed && !failed.ok ? failed.error : (listed?.error ?? 'the venue did not confirm this item');
+    const code = failed && !failed.ok ? (failed.code ?? listed?.code ?? null) : (listed?.code ?? null);
     if (op.type === 'create') {
       const order = createdBy.get(lower(op.planned.nonce));
-      out.creates.push(order ? { ok: true, nonce: op.planned.nonce, order, duplicate: false } : itemCreateFailure(op.planned.nonce, message, null));
+      out.creates.push(order ? { ok: true, nonce: op.planned.nonce, order, duplicate: false } : itemCreateFailure(op.planned.nonce, message, code));
     } else {
       const already = cancelledBy.get(lower(op.nonce));
       out.cancels.push(already !== undefined ? { ok: true, nonce: op.nonce, alreadyCancelled: already } : itemCancelFailure(op.nonce, message, null));
@@ -291,7 +295,7 @@ function refused(chunk: readonly Op[], err: unknown): BatchResult {
   chunk.forEach((op, i) => {
     const e = byIndex.get(i);
     if (op.type === 'create') {
-      out.creates.push(e ? itemCreateFailure(op.planned.nonce, e.error, e.code) : { ok: false, nonce: op.planned.nonce, code: 'not-applied', message: 'another item of the call was refused', retryable: true });
+      out.creates.push(e ? itemCreateFailure(op.planned.nonce, e.error, e.code, (err as VenueError).status) : { ok: false, nonce: op.planned.nonce, code: 'not-applied', message: 'another item of the call was refused', retryable: true });
     } else {
       out.cancels.push(e ? itemCancelFailure(op.nonce, e.error, e.code) : { ok: false, nonce: op.nonce, code: 'not-applied', message: 'another item of the call was refused', retryable: true });
     }
@@ -299,17 +303,31 @@ function refused(chunk: readonly Op[], err: unknown): BatchResult {
   return out;
 }
 
-/** Classify one item's error text as if the venue had answered it alone. */
-function classifyItem(message: string, code: string | null): ReturnType<typeof classify> {
+/** Statuses of the venue codes that name one (an item's code says more than the whole call's status). */
+const CODE_STATUS: Readonly<Record<string, number>> = { UNAUTHORIZED: 401, FORBIDDEN: 403, NOT_FOUND: 404, RATE_LIMITED: 429, MIGRATION_REQUIRED: 409, nonce_already_used: 409, CONFLICT: 409 };
+
+/** The status an item's refusal stands for: its code's, else read from its text, else the call's (a 4xx). */
+function itemStatus(message: string, code: string | null, callStatus: number | undefined): number {
+  const byCode = code ? CODE_STATUS[code] : undefined;
+  if (byCode !== undefined) return byCode;
   const text = `${code ?? ''} ${message}`;
-  const status = /migrat|nonce|duplicate|already/i.test(text) ? 409 : /not found/i.test(text) || code === 'NOT_FOUND' ? 404 : /rate/i.test(text) && /limit/i.test(text) ? 429 : 400;
+  if (/migrat|nonce|duplicate|already/i.test(text)) return 409;
+  if (/not found/i.test(text)) return 404;
+  if (/rate/i.test(text) && /limit/i.test(text)) return 429;
+  return callStatus !== undefined && callStatus >= 400 && callStatus < 500 && callStatus !== 429 && callStatus !== 409 ? callStatus : 400;
+}
+
+/** Classify one item's error text as if the venue had answered it alone. */
+function classifyItem(message: string, code: string | null, callStatus?: number): ReturnType<typeof classify> {
+  const status = itemStatus(message, code, callStatus);
   return classify(new VenueError({ status, venueCode: code, message, endpoint: 'bulk item', retryAfterMs: null, body: { message, code } }));
 }
 
-function itemCreateFailure(nonce: Bytes32, message: string, code: string | null): CreateOutcome {
-  const c = classifyItem(message, code);
+function itemCreateFailure(nonce: Bytes32, message: string, code: string | null, callStatus?: number): CreateOutcome {
+  const c = classifyItem(message, code, callStatus);
   if (c.reason === 'duplicate') return { ok: true, nonce, order: null, duplicate: true };
-  return { ok: false, nonce, code: c.reason, message, retryable: c.action === 'retry' || c.action === 'backoff', migration: c.reason === 'migration-required' };
+  const said = { status: itemStatus(message, code, callStatus), ...(code ? { venueCode: code } : {}) };
+  return { ok: false, nonce, code: c.reason, message, retryable: c.action === 'retry' || c.action === 'backoff', migration: c.reason === 'migration-required', ...said };
 }
 
 function itemCancelFailure(nonce: Bytes32, message: string, code: string | null): CancelOutcome {

@@ -36,13 +36,17 @@ import type { VenuePort } from '../model/venue.ts';
 import type { DesiredOrder, Tolerances } from '../orders/diff.ts';
 import { OrderManager, type CancelAllResult } from '../orders/order-manager.ts';
 import { desiredOrders } from '../orders/slots.ts';
-import { INITIAL_RISK_STATE, type RiskLimits, type RiskReason, type RiskState } from '../risk/types.ts';
+import { INITIAL_RISK_STATE, type QuoteDenied, type RiskLimits, type RiskReason, type RiskState } from '../risk/types.ts';
 import type { OrderManagerEvent, StateEvent } from '../state/events.ts';
 import { selectMarketView } from '../state/market-view.ts';
 import type { StateStore } from '../state/store.ts';
 import { runStrategy, type StrategyTick } from '../strategy/run-strategy.ts';
 import { availableInventory, toOrders, type NoInventoryMode } from '../strategy/to-orders.ts';
 import type { MarketView, StrategyModule } from '../strategy/types.ts';
+import { ThrottledLog } from './health/throttled-log.ts';
+
+/** What started a tick (see QuotingKernelOptions.onTickStart). */
+export type TickCause = 'event' | 'throttled' | 'housekeeping' | 'manual';
 
 /** One quoted market: its strategy module, the module's parsed params and its risk limits. */
 export interface KernelMarket {
@@ -70,8 +74,14 @@ export interface QuotingKernelOptions {
   readonly inFlightTimeoutMs?: number;
   /** extra listener for the order manager's events (already dispatched into the store) */
   readonly onOrderEvent?: (e: OrderManagerEvent) => void;
-  /** after every tick of a market (terminal summary, metrics, backtest reports) */
-  readonly onTick?: (marketId: Bytes32, result: KernelTick) => void;
+  /**
+   * At the start of every tick of a market, with what started it: `event` (an event ran it at once),
+   * `throttled` (the trailing tick of the requote throttle), `housekeeping` (the periodic round) or
+   * `manual` (tick()). The runtime's tick-to-wire meter (tick-to-wire.ts) reads it.
+   */
+  readonly onTickStart?: (marketId: Bytes32, cause: TickCause) => void;
+  /** after every tick of a market (terminal summary, metrics, backtest reports); `view` is what the strategy saw */
+  readonly onTick?: (marketId: Bytes32, result: KernelTick, view: MarketView | null) => void;
   /** the kill switch fired and everything was cancelled */
   readonly onKill?: (reason: RiskReason, detail: string, result: CancelAllResult) => void;
   /**
@@ -89,6 +99,17 @@ export interface QuotingKernelOptions {
   /** a broken invariant in the order manager halted it (only when the kernel built it) */
   readonly onHalt?: (err: Error, result: CancelAllResult) => void;
   readonly logger?: Logger;
+  /**
+   * A monotonic reader in ms (the runtime passes performance.now) to time each strategy call against
+   * `strategyBudgetMs`; without one no tick is timed (backtests on virtual time).
+   */
+  readonly timer?: () => number;
+  /** a strategy call (strategy + risk gate) slower than this is counted and marks its market slow, ms (default 50) */
+  readonly strategyBudgetMs?: number;
+  /** a strategy threw (or returned garbage), or ran over budget: for metrics and the health model */
+  readonly onStrategyFault?: (marketId: Bytes32, kind: 'error' | 'slow', detail: Error | number) => void;
+  /** a failing strategy is logged once with its stack, then summarised once per this interval, ms (default 10 000) */
+  readonly faultLogIntervalMs?: number;
 }
 
 /** What one tick decided (for observers; the kernel keeps the latest per market). */
@@ -100,6 +121,14 @@ export interface KernelTick {
   readonly strategyError: Error | null;
   /** a pull by a market-wide guard: its reason */
   readonly reason?: RiskReason;
+  /** the risk layer denied every quote the strategy wanted: the first denial's reason */
+  readonly deniedAll?: RiskReason;
+  /** the strategy call took longer than the budget */
+  readonly slow?: boolean;
+  /** how many quotes the strategy returned (null: it returned null); absent before a view exists or after an error */
+  readonly returned?: number | null;
+  /** the risk gate's denials on this tick */
+  readonly deniedBy?: readonly QuoteDenied[];
 }
 
 /** Market guards that time alone cannot lift: only an event (a book, a status, metadata) can. */
@@ -176,18 +205,24 @@ export class QuotingKernel {
   private readonly log: Logger;
   private readonly markets = new Map<string, MarketSlot>();
   private readonly pending = new Set<Promise<void>>();
+  /** the latest sync asked for per market (see lastSync) */
+  private readonly lastSyncs = new Map<string, Promise<void>>();
   private cancelHousekeeping: (() => void) | null = null;
   private stopped = false;
   private killReason: RiskReason | null = null;
   /** operator pauses (lower-case market ids) and the global halt (bookmaker ctl) */
   private readonly pausedMarkets = new Set<string>();
   private haltedByOperator = false;
+  private readonly faults: ThrottledLog;
+  /** markets whose strategy failed on its last tick (lower-case ids) */
+  private readonly failing = new Set<string>();
 
   constructor(opts: QuotingKernelOptions) {
     this.opts = opts;
     this.clock = opts.clock;
     this.store = opts.store;
     this.log = (opts.logger ?? silentLogger).child({ component: 'kernel' });
+    this.faults = new ThrottledLog(opts.faultLogIntervalMs ?? 10_000);
     for (const m of opts.markets) this.addSlot(m);
     if (opts.latched) {
       this.killReason = opts.latched;
@@ -334,7 +369,7 @@ export class QuotingKernel {
       slot.cancelTimer();
       slot.cancelTimer = null;
     }
-    this.runTick(slot);
+    this.runTick(slot, 'manual');
   }
   get isStopped(): boolean {
     return this.stopped;
@@ -449,7 +484,12 @@ export class QuotingKernel {
       slot.cancelTimer();
       slot.cancelTimer = null;
     }
-    this.runTick(slot);
+    this.runTick(slot, 'manual');
+  }
+
+  /** The latest sync asked for in a market (settles once its venue calls are done), or null. */
+  lastSync(marketId: Bytes32): Promise<void> | null {
+    return this.lastSyncs.get(lower(marketId)) ?? null;
   }
 
   /** Wait until every sync asked for so far has been carried out. */
@@ -481,12 +521,12 @@ export class QuotingKernel {
     if (!slot || slot.cancelTimer) return; // not ours, or a trailing tick is already due
     const wait = slot.lastTickAt + this.opts.requoteIntervalMs - this.clock.now();
     if (wait <= 0) {
-      this.runTick(slot);
+      this.runTick(slot, 'event');
       return;
     }
     slot.cancelTimer = this.clock.setTimeout(() => {
       slot.cancelTimer = null;
-      if (!this.stopped) this.runTick(slot);
+      if (!this.stopped) this.runTick(slot, 'throttled');
     }, wait);
   }
 
@@ -498,7 +538,7 @@ export class QuotingKernel {
       for (const slot of this.markets.values()) {
         if (slot.resting || slot.cancelTimer) continue;
         if (this.restsWithoutEvents(slot)) slot.resting = true;
-        else this.runTick(slot);
+        else this.runTick(slot, 'housekeeping');
       }
       if (!this.stopped) this.cancelHousekeeping = this.clock.setTimeout(loop, every);
     };
@@ -526,7 +566,7 @@ export class QuotingKernel {
     return this.orderManager.isIdle(slot.cfg.marketId);
   }
 
-  private runTick(slot: MarketSlot): void {
+  private runTick(slot: MarketSlot, cause: TickCause): void {
     if (this.stopped) return;
     const now = this.clock.now();
     slot.lastTickAt = now;
@@ -545,16 +585,19 @@ export class QuotingKernel {
     if (this.haltedByOperator || (this.pausedMarkets.size > 0 && this.pausedMarkets.has(lower(marketId)))) {
       slot.last = { at: now, action: 'pull', desired: [], denied: 0, strategyError: null, reason: 'PAUSED' };
       this.send(marketId, []);
-      this.opts.onTick?.(marketId, slot.last);
+      this.opts.onTick?.(marketId, slot.last, null);
       return;
     }
+    this.opts.onTickStart?.(marketId, cause);
     const view = selectMarketView(this.store.state, marketId, now);
     if (!view) {
       slot.last = { at: now, action: 'no-view', desired: [], denied: 0, strategyError: null };
-      this.opts.onTick?.(marketId, slot.last);
+      this.opts.onTick?.(marketId, slot.last, null);
       return;
     }
     let t: StrategyTick;
+    const timer = this.opts.timer;
+    const t0 = timer ? timer() : 0;
     try {
       t = runStrategy(view, slot.cfg.strategy, slot.cfg.params, slot.cfg.risk, slot.risk);
     } catch (err) {
@@ -563,21 +606,54 @@ export class QuotingKernel {
       this.send(marketId, []);
       return;
     }
+    const ms = timer ? timer() - t0 : 0;
+    const slow = ms > (this.opts.strategyBudgetMs ?? 50);
+    if (slow) this.opts.onStrategyFault?.(marketId, 'slow', ms);
     slot.risk = t.state;
     if (t.denied.length > 0) this.store.dispatchAll(t.denied);
-    if (t.strategyError) this.log.warn({ marketId, err: t.strategyError.message }, 'strategy failed; quotes pulled');
+    if (t.strategyError) this.strategyFailed(marketId, t.strategyError, now);
+    else if (this.failing.size > 0 && this.failing.has(lower(marketId))) this.strategyRecovered(marketId, now);
     const desired = t.action === 'quote' ? this.toDesired(view, t) : [];
     const reason = t.action === 'pull' && !t.strategyError ? pullReason(t) : undefined;
+    const deniedAll = reason === undefined && desired.length === 0 && t.denied.length > 0 ? t.denied[0]!.reason : undefined;
+    const returned = t.strategyError ? undefined : t.wanted === null ? null : t.wanted.length;
     slot.last =
       reason !== undefined
-        ? { at: now, action: t.action, desired, denied: t.denied.length, strategyError: null, reason }
-        : { at: now, action: t.action, desired, denied: t.denied.length, strategyError: t.strategyError };
+        ? { at: now, action: t.action, desired, denied: t.denied.length, strategyError: null, reason, slow, returned, deniedBy: t.denied }
+        : deniedAll !== undefined
+          ? { at: now, action: t.action, desired, denied: t.denied.length, strategyError: t.strategyError, deniedAll, slow, returned, deniedBy: t.denied }
+          : { at: now, action: t.action, desired, denied: t.denied.length, strategyError: t.strategyError, slow, returned, deniedBy: t.denied };
     if (t.action === 'kill') {
       this.kill(t.denied[0]?.reason ?? slot.risk.killed ?? 'KILL_DRAWDOWN', t.denied[0]?.detail ?? '', marketId);
       return;
     }
     this.send(marketId, desired);
-    this.opts.onTick?.(marketId, slot.last);
+    this.opts.onTick?.(marketId, slot.last, view);
+  }
+
+  /**
+   * A strategy that throws on every tick must not write a line per tick: its first error goes out
+   * with the stack, then one summary per interval while it keeps failing (its quotes are pulled by
+   * the tick either way).
+   */
+  private strategyFailed(marketId: Bytes32, err: Error, now: number): void {
+    this.opts.onStrategyFault?.(marketId, 'error', err);
+    const key = lower(marketId);
+    this.failing.add(key);
+    if (this.faults.hit(key, now, err.message) === 'first') {
+      this.log.error({ marketId, err: err.message, stack: err.stack }, 'strategy failed; quotes pulled (further failures of this market are summarised)');
+    }
+    this.faults.due(now, (k, sum) => {
+      this.log.error({ marketId: k, failures: sum.count, seconds: Math.round(sum.windowMs / 1000), last: sum.last }, 'strategy still failing; quotes pulled');
+    });
+  }
+
+  private strategyRecovered(marketId: Bytes32, now: number): void {
+    const key = lower(marketId);
+    this.failing.delete(key);
+    let more = 0;
+    this.faults.settle(key, now, (_k, sum) => (more = sum.count));
+    this.log.warn({ marketId, unreportedFailures: more }, 'strategy recovered; quoting again');
   }
 
   private toDesired(view: MarketView, t: StrategyTick): DesiredOrder[] {
@@ -595,7 +671,12 @@ export class QuotingKernel {
       this.log.error({ marketId, err: (err as Error).message }, 'order sync failed');
     });
     this.pending.add(p);
-    void p.finally(() => this.pending.delete(p));
+    const k = lower(marketId);
+    this.lastSyncs.set(k, p);
+    void p.finally(() => {
+      this.pending.delete(p);
+      if (this.lastSyncs.get(k) === p) this.lastSyncs.delete(k);
+    });
   }
 
   private kill(reason: RiskReason, detail: string, marketId: Bytes32): void {

@@ -1,11 +1,13 @@
 /**
- * The compact live summary `bookmaker run` prints: per market its quotes (best own bid/ask), fills,
- * position and PnL, plus a header line with totals. Redrawn in place on a TTY, one line per market
- * every few seconds otherwise (logs and CI output stay readable).
+ * The compact live summary `bookmaker run` prints: per market its quotes (best own bid/ask), the
+ * orders resting at the venue, fills (paper fills in --paper), position, PnL and its health state
+ * (quoting, or the reason it is not), plus a header line with totals. Redrawn in place on a TTY;
+ * otherwise a header line and one line per market, each at most 120 columns (logs and CI output
+ * stay readable).
  *
- *   const rows = summaryRows(store.state, marketIds, fills)   // pure
- *   formatSummary(rows, header) → string[]                    // pure (the TTY table)
- *   formatSummaryLine(rows, header) → string                  // pure (one line, not a TTY)
+ *   const rows = summaryRows(store.state, marketIds, fills, stateOf?)   // pure
+ *   formatSummary(rows, header) → string[]                             // pure (the TTY table)
+ *   formatSummaryLine(rows, header) → string                           // pure (not a TTY: lines ≤ 120 columns)
  *   const stop = startSummary({ clock, everyMs, write, tty, render })
  */
 import type { Clock } from '../core/clock.ts';
@@ -13,11 +15,13 @@ import type { Bytes32 } from '../model/order.ts';
 import type { StoreState } from '../state/market-state.ts';
 import { marketPnl } from '../state/market-view.ts';
 import { toYesTerms } from '../strategy/to-orders.ts';
+import { liveOrders } from './health/health-model.ts';
 
 export interface SummaryRow {
   readonly market: string;
   readonly bid: number | null;
   readonly ask: number | null;
+  /** own orders resting at the venue (acknowledged; not creates in flight, not strangers being cancelled) */
   readonly orders: number;
   readonly fills: number;
   /** net YES shares, 1e-6 */
@@ -25,15 +29,19 @@ export interface SummaryRow {
   /** realised + unrealised, 1e-6 USDC */
   readonly pnl: bigint;
   readonly stream: string;
+  /** health state: quoting, or why not (health-model.ts) */
+  readonly state: string;
 }
 
-export function summaryRows(state: StoreState, marketIds: readonly Bytes32[], fills: ReadonlyMap<string, number>): SummaryRow[] {
+export function summaryRows(state: StoreState, marketIds: readonly Bytes32[], fills: ReadonlyMap<string, number>, stateOf: (marketId: Bytes32) => string | null = () => null): SummaryRow[] {
   return marketIds.map((id) => {
     const m = state.markets.get(id.toLowerCase());
-    if (!m) return { market: id.slice(0, 10), bid: null, ask: null, orders: 0, fills: 0, net: 0, pnl: 0n, stream: '-' };
+    const health = stateOf(id) ?? '-';
+    if (!m) return { market: id.slice(0, 10), bid: null, ask: null, orders: 0, fills: 0, net: 0, pnl: 0n, stream: '-', state: health };
     let bid: number | null = null;
     let ask: number | null = null;
     for (const o of m.orders.values()) {
+      if (o.state !== 'working' || o.slot.startsWith('orphan:')) continue;
       const y = toYesTerms(o.order.outcomeIndex, o.order.side, o.order.price);
       if (y.side === 'bid') bid = bid === null ? y.price : Math.max(bid, y.price);
       else ask = ask === null ? y.price : Math.min(ask, y.price);
@@ -43,11 +51,12 @@ export function summaryRows(state: StoreState, marketIds: readonly Bytes32[], fi
       market: m.slug ?? id.slice(0, 10),
       bid,
       ask,
-      orders: m.orders.size,
+      orders: liveOrders(m),
       fills: fills.get(id.toLowerCase()) ?? 0,
       net: m.position.net,
       pnl: p.realised + p.unrealised,
       stream: m.streamState ?? '-',
+      state: health,
     };
   });
 }
@@ -60,19 +69,25 @@ const usdc = (v: bigint): string => {
 
 export function formatSummary(rows: readonly SummaryRow[], header: string): string[] {
   const w = Math.min(32, Math.max(6, ...rows.map((r) => r.market.length)));
-  const lines = [header, `${'market'.padEnd(w)}  ${'bid'.padStart(6)}  ${'ask'.padStart(6)}  ord  fills  ${'position'.padStart(9)}  ${'pnl USDC'.padStart(9)}  stream`];
+  const lines = [header, `${'market'.padEnd(w)}  ${'bid'.padStart(6)}  ${'ask'.padStart(6)}  ord  fills  ${'position'.padStart(9)}  ${'pnl USDC'.padStart(9)}  ${'stream'.padEnd(12)}  state`];
   let total = 0n;
   for (const r of rows) {
     total += r.pnl;
     lines.push(
-      `${r.market.slice(0, w).padEnd(w)}  ${cents(r.bid)}  ${cents(r.ask)}  ${String(r.orders).padStart(3)}  ${String(r.fills).padStart(5)}  ${(r.net / 1e6).toFixed(2).padStart(9)}  ${usdc(r.pnl).padStart(9)}  ${r.stream}`,
+      `${r.market.slice(0, w).padEnd(w)}  ${cents(r.bid)}  ${cents(r.ask)}  ${String(r.orders).padStart(3)}  ${String(r.fills).padStart(5)}  ${(r.net / 1e6).toFixed(2).padStart(9)}  ${usdc(r.pnl).padStart(9)}  ${r.stream.padEnd(12)}  ${r.state}`,
     );
   }
   lines.push(`total pnl ${usdc(total)} USDC`);
   return lines;
 }
 
-/** One line for logs and pipes: totals, then per market `name bid/ask pos pnl`. */
+export const LINE_WIDTH = 120;
+const fit = (s: string): string => (s.length <= LINE_WIDTH ? s : `${s.slice(0, LINE_WIDTH - 1)}…`);
+
+/**
+ * For logs and pipes: the header with totals on one line, then one line per market
+ * (`name bid/ask¢ ord N fills N pos N pnl state`), each at most 120 columns.
+ */
 export function formatSummaryLine(rows: readonly SummaryRow[], header: string): string {
   let total = 0n;
   let orders = 0;
@@ -82,9 +97,9 @@ export function formatSummaryLine(rows: readonly SummaryRow[], header: string): 
     orders += r.orders;
     fills += r.fills;
     const q = (p: number | null): string => (p === null ? '-' : (p / 10_000).toFixed(0));
-    return `${r.market.slice(0, 16)} ${q(r.bid)}/${q(r.ask)}¢ pos ${(r.net / 1e6).toFixed(0)} ${usdc(r.pnl)}`;
+    return fit(`  ${r.market.slice(0, 40)} ${q(r.bid)}/${q(r.ask)}¢ ord ${r.orders} fills ${r.fills} pos ${(r.net / 1e6).toFixed(0)} ${usdc(r.pnl)} ${r.state}`);
   });
-  return `${header} | orders ${orders} fills ${fills} pnl ${usdc(total)} USDC | ${parts.join(' | ')}`;
+  return [fit(`${header} | orders ${orders} fills ${fills} pnl ${usdc(total)} USDC`), ...parts].join('\n');
 }
 
 export interface SummaryPrinter {
@@ -97,6 +112,11 @@ export interface SummaryPrinter {
   render: () => string[];
   /** the single line printed when not on a TTY (default: the table's lines joined) */
   renderLine?: () => string;
+  /**
+   * On a TTY: the terminal shared with the logs (live-terminal.ts), so log lines print above the
+   * table and the table is redrawn below them. Without it the table redraws itself in place.
+   */
+  terminal?: { frame(lines: readonly string[]): void; release(): void };
 }
 
 /** Print the summary every `everyMs`; returns a stop function that prints one last time. */
@@ -105,7 +125,9 @@ export function startSummary(p: SummaryPrinter): () => void {
   let cancel: () => void = () => undefined;
   const draw = (): void => {
     const lines = p.tty || !p.renderLine ? p.render() : [];
-    if (p.tty) {
+    if (p.tty && p.terminal) {
+      p.terminal.frame(lines);
+    } else if (p.tty) {
       // move up over the previous frame and clear it, so the table stays in place
       const up = drawn > 0 ? `\x1b[${drawn}A` : '';
       p.write(`${up}${lines.map((l) => `\x1b[2K${l}`).join('\n')}\n`);
@@ -122,5 +144,6 @@ export function startSummary(p: SummaryPrinter): () => void {
   return () => {
     cancel();
     draw();
+    p.terminal?.release();
   };
 }

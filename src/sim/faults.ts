@@ -53,13 +53,46 @@ export const NO_FAULTS: FaultSettings = {
   streamReorderRate: 0,
 };
 
-/** Named profiles for `--faults PROFILE` and the chaos command. */
-export const FAULT_PROFILES: Record<string, FaultSettings> = {
-  off: NO_FAULTS,
+/**
+ * The fault profiles, one vocabulary for config (`venue.local.faults`), `bookmaker sim --faults` and
+ * `bookmaker chaos --profile`, from calm to worst.
+ */
+export const FAULT_PROFILE_NAMES = ['none', 'latency', 'slow', 'flaky', 'streams', 'mixed', 'heavy'] as const;
+export type FaultProfileName = (typeof FAULT_PROFILE_NAMES)[number];
+
+/** One line per profile, for `--help` and the README. */
+export const FAULT_PROFILE_SUMMARY: Record<FaultProfileName, string> = {
+  none: 'no faults',
+  latency: '20–100 ms per request',
+  slow: '100–300 ms per request, 20 % of bodies written slowly',
+  flaky: '5–35 ms, 3 % 5xx, 429 bursts',
+  streams: 'stream drops, silent stalls, duplicated and reordered events (requests untouched)',
+  mixed: 'every kind at once with short latency (5–55 ms)',
+  heavy: "the chaos soak's: 0–500 ms, 5 % 5xx, 429 bursts, slow bodies, stream faults",
+};
+
+/** Profile names of earlier versions of the CLI, still accepted (with a deprecation warning) by sim and chaos. */
+export const DEPRECATED_FAULT_PROFILES: Readonly<Record<string, FaultProfileName>> = { off: 'none', 'stream-chaos': 'streams', chaos: 'mixed' };
+
+export const FAULT_PROFILES: Readonly<Record<FaultProfileName, FaultSettings>> = {
+  none: NO_FAULTS,
   latency: { ...NO_FAULTS, latencyMs: 20, latencyJitterMs: 80 },
-  flaky: { ...NO_FAULTS, latencyMs: 5, latencyJitterMs: 30, errorRate: 0.03, burst429Rate: 0.01, burst429Length: 4 },
-  'stream-chaos': { ...NO_FAULTS, streamDropRate: 0.01, streamStallRate: 0.005, streamDuplicateRate: 0.02, streamReorderRate: 0.02 },
   slow: { ...NO_FAULTS, latencyMs: 100, latencyJitterMs: 200, slowBodyRate: 0.2 },
+  flaky: { ...NO_FAULTS, latencyMs: 5, latencyJitterMs: 30, errorRate: 0.03, burst429Rate: 0.01, burst429Length: 4 },
+  streams: { ...NO_FAULTS, streamDropRate: 0.01, streamStallRate: 0.005, streamDuplicateRate: 0.02, streamReorderRate: 0.02 },
+  mixed: {
+    ...NO_FAULTS,
+    latencyMs: 5,
+    latencyJitterMs: 50,
+    errorRate: 0.05,
+    burst429Rate: 0.02,
+    burst429Length: 5,
+    slowBodyRate: 0.05,
+    streamDropRate: 0.01,
+    streamStallRate: 0.005,
+    streamDuplicateRate: 0.02,
+    streamReorderRate: 0.02,
+  },
   /** the chaos soak of issue 6: ~5 % 5xx, 429 bursts, 0–500 ms latency, stream drops, stalls, duplicates, reordering */
   heavy: {
     ...NO_FAULTS,
@@ -74,26 +107,41 @@ export const FAULT_PROFILES: Record<string, FaultSettings> = {
     streamDuplicateRate: 0.02,
     streamReorderRate: 0.02,
   },
-  chaos: {
-    ...NO_FAULTS,
-    latencyMs: 5,
-    latencyJitterMs: 50,
-    errorRate: 0.05,
-    burst429Rate: 0.02,
-    burst429Length: 5,
-    slowBodyRate: 0.05,
-    streamDropRate: 0.01,
-    streamStallRate: 0.005,
-    streamDuplicateRate: 0.02,
-    streamReorderRate: 0.02,
-  },
 };
 
-export function faultProfile(name: string): FaultSettings {
-  const p = FAULT_PROFILES[name];
-  if (!p) throw new Error(`unknown fault profile '${name}': expected one of ${Object.keys(FAULT_PROFILES).join(', ')}`);
-  return { ...p };
+export const isFaultProfileName = (name: string): name is FaultProfileName => (FAULT_PROFILE_NAMES as readonly string[]).includes(name);
+
+/** Why `name` is not a profile, naming the right one where there is one (for config and CLI errors). */
+export function faultProfileProblem(name: string): string {
+  const renamed = DEPRECATED_FAULT_PROFILES[name];
+  if (renamed) return `'${name}' is the old name of '${renamed}'`;
+  if (name === 'light') return `'light' is not a profile (it never had settings of its own); 'flaky' is the nearest`;
+  return `unknown fault profile '${name}': expected one of ${FAULT_PROFILE_NAMES.join(', ')}`;
 }
+
+/**
+ * The profile `name` stands for: a current name, or a deprecated one with the warning to show.
+ * Throws (naming the choices) for anything else.
+ */
+export function resolveFaultProfile(name: string): { name: FaultProfileName; deprecation?: string } {
+  if (isFaultProfileName(name)) return { name };
+  const renamed = DEPRECATED_FAULT_PROFILES[name];
+  if (renamed) return { name: renamed, deprecation: `fault profile '${name}' is deprecated: use '${renamed}' (same settings)` };
+  throw new Error(faultProfileProblem(name));
+}
+
+/** A copy of the settings of a profile (deprecated names accepted, silently: callers that face users warn). */
+export function faultProfile(name: string): FaultSettings {
+  return { ...FAULT_PROFILES[resolveFaultProfile(name).name] };
+}
+
+/** The settings of a profile with single settings overridden (config's `faults: { profile, ...overrides }`). */
+export function faultSettingsOf(profile: FaultProfileName, overrides: Partial<FaultSettings> = {}): FaultSettings {
+  return { ...FAULT_PROFILES[profile], ...overrides };
+}
+
+/** The keys of FaultSettings, for config overrides of a profile. */
+export const FAULT_SETTING_KEYS = Object.keys(NO_FAULTS) as (keyof FaultSettings)[];
 
 export class FaultInjector {
   settings: FaultSettings;

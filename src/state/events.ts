@@ -128,6 +128,10 @@ export interface OrderRejected {
   readonly retryable: boolean;
   /** the order may still have reached the venue (a lost answer): it stays in flight until settled */
   readonly mayHaveLanded: boolean;
+  /** the venue's answer, when there was one: HTTP status, its `code` and message (for logs and labels) */
+  readonly status?: number;
+  readonly venueCode?: string;
+  readonly message?: string;
   readonly ts: number;
 }
 

@@ -7,6 +7,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../model/errors.ts';
+import { COMPILED, SOURCE_EXT } from '../core/source-ext.ts';
 import type { StrategyModule } from './types.ts';
 
 export const BUILTIN_STRATEGIES = ['bands', 'avellaneda', 'oracle-anchored'] as const;
@@ -31,7 +32,7 @@ export function strategyUrl(ref: string, baseDir: string): URL {
   if (!(BUILTIN_STRATEGIES as readonly string[]).includes(ref)) {
     throw new ConfigError(`unknown strategy "${ref}": expected one of ${BUILTIN_STRATEGIES.join(', ')} or a path to a module (./my-strategy.ts)`);
   }
-  return new URL(`${ref}/index.ts`, STRATEGIES_DIR);
+  return new URL(`${ref}/index${SOURCE_EXT}`, STRATEGIES_DIR);
 }
 
 const cache = new Map<string, Promise<StrategyModule>>();
@@ -47,8 +48,31 @@ export async function loadStrategy(ref: string, baseDir = process.cwd()): Promis
   return p;
 }
 
+let tsLoader: Promise<void> | null = null;
+
+/**
+ * The compiled package has no TypeScript loader of its own; a user's `.ts` strategy needs one. Register
+ * tsx when the user's project has it (`npm i -D tsx`), or say how to proceed.
+ */
+function ensureTypeScriptLoader(ref: string): Promise<void> {
+  tsLoader ??= import('tsx/esm/api').then(
+    (m: { register: () => unknown }) => {
+      m.register();
+    },
+    (e: unknown) => {
+      tsLoader = null;
+      throw new ConfigError(
+        `strategy "${ref}": a TypeScript strategy needs a TypeScript loader; install tsx in your project (npm i -D tsx) or compile the strategy to .js`,
+        { cause: e },
+      );
+    },
+  );
+  return tsLoader;
+}
+
 async function importModule(ref: string, url: string): Promise<StrategyModule> {
   let mod: Record<string, unknown>;
+  if (COMPILED && /\.(?:ts|mts|cts)$/.test(new URL(url).pathname)) await ensureTypeScriptLoader(ref);
   try {
     mod = (await import(url)) as Record<string, unknown>;
   } catch (e) {

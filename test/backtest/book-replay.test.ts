@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { importBinance } from '../../src/backtest/importers/binance.ts';
 import { readGzipLines } from '../../src/backtest/importers/read-gz-lines.ts';
 import { readEvents, readManifest } from '../../src/backtest/recording/reader.ts';
@@ -15,7 +16,7 @@ import { KIND_LEVEL, toColumns, type Columns } from '../../src/backtest/recordin
 import type { RecordedEvent, RecordingManifest } from '../../src/backtest/recording/format.ts';
 import { bookOptionsFromColumns, createReplayState, replayBook, type BookWindow } from '../../src/backtest/book-replay.ts';
 
-const DATA = join(process.cwd(), '..', 'shared', 'data', 'binance-hftbacktest');
+const DATA = fileURLToPath(new URL('../../data/binance-hftbacktest/', import.meta.url));
 let dir = '';
 let manifest: RecordingManifest;
 let events: RecordedEvent[];

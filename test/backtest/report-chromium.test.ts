@@ -1,7 +1,7 @@
 /**
  * The HTML report renders in headless Chromium (Debian package `chromium`), from a file, offline:
  * the parsed DOM holds the charts and the summary table, and the screenshot is far from blank.
- * Skipped where Chromium is not installed.
+ * Skipped where Chromium is not installed (.ci/run installs it, so CI always runs this).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -32,8 +32,22 @@ test('the HTML report renders in headless Chromium: charts and table in the DOM,
     const html = join(out, 'report.html');
     writeFileSync(html, buildHtml(r, buildSummary(r)));
     const url = pathToFileURL(html).href;
-    // its own profile directory, so parallel runs never share one; no network is needed or offered
-    const base = ['--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', `--user-data-dir=${join(out, 'profile')}`, '--window-size=1280,1600'];
+    // a fresh profile directory per run, so parallel runs never share one; no network is needed or
+    // offered (the flags this machine's docs require for headless Chromium: no sandbox, GPU, QUIC,
+    // first-run, background networking, component updates or sync)
+    const base = [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--hide-scrollbars',
+      `--user-data-dir=${join(out, 'profile')}`,
+      '--window-size=1280,1600',
+    ];
     const dom = (await run(CHROMIUM!, [...base, '--dump-dom', url], { timeout: 60_000, maxBuffer: 64 << 20 })).stdout;
     assert.equal(dom.match(/<svg /g)?.length, 2 + r.quoted.length, 'PnL, inventory, and mid vs quotes for every quoted market');
     assert.match(dom, /<table class="summary">/);

@@ -35,7 +35,7 @@ test('bad sweep files are ConfigErrors naming the file and key', () => {
 });
 
 test('ranking: best first by the chosen score, failures last, ties in grid order', () => {
-  const s = (pnl: number, dd: number) => ({ pnl: { total: pnl }, maxDrawdown: dd, fills: 1, sharpe: { perSample: pnl }, volume: 0, quoteUptime: { twoSided: 1 } }) as unknown as BacktestSummary;
+  const s = (pnl: number, dd: number) => ({ pnl: { total: pnl }, maxDrawdown: dd, fills: 1, sharpe: { value: pnl, period: "minute", periods: 3 }, volume: 0, quoteUptime: { twoSided: 1 } }) as unknown as BacktestSummary;
   const results: SweepResult[] = [
     { index: 0, combo: { k: 0 }, summary: s(1, 5) },
     { index: 1, combo: { k: 1 }, summary: null, error: 'boom' },
@@ -63,4 +63,22 @@ test('a sweep over worker threads gives the same summaries as in-thread runs, in
   assert.equal(JSON.stringify(threads.map((r) => r.summary)), JSON.stringify(inline.map((r) => r.summary)));
   assert.equal(threads[0]!.summary!.settings.mode, 'fast');
   assert.deepEqual(threads[0]!.summary!.settings.latency, { feedMs: 0, entryMs: 10, responseMs: 50 });
+});
+
+test('an interrupted sweep (Ctrl-C) starts no further run and returns the finished ones, in grid order', async () => {
+  const data = await polymarketRecording();
+  const src = loadReplaySource(data);
+  const from = src.cols.lts[src.rows[0]!]!;
+  const spec = parseSweepSpec({ grid: { 'defaults.strategy.params.gamma': [0.1, 0.5, 1, 2] } }, 'test');
+  const stop = new AbortController();
+  const common = { configFile: 'config/backtest.yaml', data, from, to: from + 30_000, spec, signal: stop.signal };
+  // in-thread: abort once the first run has finished
+  const inline = await runSweep({ ...common, workers: 0, onProgress: (d) => d === 1 && stop.abort() });
+  assert.deepEqual(inline.map((r) => r.index), [0]);
+  assert.ok(inline[0]!.summary);
+  // worker threads: aborted before any result, the runs handed out at start (one per worker) still finish
+  const stop2 = new AbortController();
+  const threads = await runSweep({ ...common, signal: stop2.signal, workers: 2, onProgress: () => stop2.abort() });
+  assert.ok(threads.length >= 1 && threads.length <= 2, `${threads.length} runs (one per worker that came online)`);
+  assert.deepEqual(threads.map((r) => r.index), [...threads.map((r) => r.index)].sort((a, b) => a - b));
 });

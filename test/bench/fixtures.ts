@@ -1,13 +1,14 @@
-/** Benchmark fixtures built from the real data in ../shared/data, cached in the OS temp dir. */
+/** Benchmark fixtures built from the real data in data/ (the repository's copy), cached in the OS temp dir. */
 import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { importBinance } from '../../src/backtest/importers/binance.ts';
 import { importPolymarket } from '../../src/backtest/importers/polymarket.ts';
 import { readEvents, readManifest } from '../../src/backtest/recording/reader.ts';
 import { toColumns, writeColumns } from '../../src/backtest/recording/columns.ts';
 
-export const DATA_DIR = join(process.cwd(), '..', 'shared', 'data');
+export const DATA_DIR = fileURLToPath(new URL('../../data/', import.meta.url));
 
 /** The Polymarket capture imported as a recording (with book.cols); returns its directory. */
 export async function polymarketRecording(): Promise<string> {

@@ -6,6 +6,10 @@
  * that records the time each request body is ready and answers at once. Each tick moves the book by
  * 3¢ so all four quotes move. Latency = event in → the last request of that tick serialised.
  * Baseline: the same pipeline with the pure-JS signer (noble secp256k1, what viem uses).
+ * Instrumented as the bot runs it (issue 11): the bot's metrics registry (default process/Node.js
+ * metrics on), the tick-to-wire meter on the kernel's onTickStart/onTick and the venue's onWrite,
+ * every request observed in bookmaker_api_latency_seconds as the transport does, and the watchdog's
+ * heartbeat timer bumping a SharedArrayBuffer counter every 100 ms.
  *
  *   npm run bench -- tick-to-wire [--ticks N]
  */
@@ -20,6 +24,12 @@ import { createLiveVenue, type LiveOrdersClient } from '../../src/runtime/live-v
 import { QuotingKernel } from '../../src/runtime/quoting-kernel.ts';
 import type { StateEvent } from '../../src/state/events.ts';
 import { StateStore } from '../../src/state/store.ts';
+import { createBotMetrics } from '../../src/metrics/bot-metrics.ts';
+import { TickToWireMeter } from '../../src/runtime/tick-to-wire.ts';
+
+const metrics = createBotMetrics();
+const beat = new Int32Array(new SharedArrayBuffer(4));
+setInterval(() => Atomics.add(beat, 0, 1), 100).unref();
 import { percentile, report } from './lib.ts';
 
 const arg = (name: string, d: number): number => {
@@ -42,8 +52,11 @@ function orderOf(body: LimitOrderBody | CreateOrderBody): VenueOrder {
 /** The HTTP client's seam: serialise the body (what the transport writes), note the time, answer. */
 function stubClient(written: number[]): LiveOrdersClient {
   const wire = (body: unknown): void => {
+    const t = performance.now();
     JSON.stringify(body);
     written.push(performance.now());
+    // what the transport's onResponse does for each attempt
+    metrics.apiLatency.observe({ method: 'POST', endpoint: '/orders/bulk', status: '200' }, (performance.now() - t) / 1000);
   };
   const creates = (bs: LimitOrderBody[]) => bs.map((b) => ({ type: 'create' as const, ok: true as const, order: orderOf(b) }));
   const cancels = (cs: CancelBody[]) => cs.map((c) => ({ type: 'cancel' as const, ok: true as const, trader: c.trader, nonce: c.nonce, alreadyCancelled: false }));
@@ -94,10 +107,20 @@ function book(mid: number, seq: number): StateEvent {
 async function measure(pure: boolean, ticks: number): Promise<{ lat: Float64Array; cpu: Float64Array; calls: number; orders: number }> {
   const written: number[] = [];
   const signer = createSigner({ privateKey: KEY, chain: TESTNET, pure });
-  const venue = createLiveVenue({ client: { orders: stubClient(written) }, signer });
+  const meter = new TickToWireMeter({ tickToWire: (sec) => metrics.tickToWire.observe(sec), throttle: (sec) => metrics.requoteThrottle.observe(sec) });
+  const venue = createLiveVenue({ client: { orders: stubClient(written) }, signer, onWrite: (m) => meter.write(m) });
   const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }, { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 20 }] }, 'bench');
   const risk = { ...DEFAULT_RISK, maxPosition: 1e12, maxNotional: 1e12, maxOrderSize: 1e12, maxBookAgeMs: 1e9, maxStreamSilenceMs: 1e9, orderRate: { capacity: 1e12, refillPerSecond: 1e12 } };
-  const kernel = new QuotingKernel({ clock: systemClock, venue, store: new StateStore(), markets: [{ marketId: M, strategy: bands, params, risk }], requoteIntervalMs: 0, housekeepingMs: 0 });
+  const kernel: QuotingKernel = new QuotingKernel({
+    clock: systemClock,
+    venue,
+    store: new StateStore(),
+    markets: [{ marketId: M, strategy: bands, params, risk }],
+    requoteIntervalMs: 0,
+    housekeepingMs: 0,
+    onTickStart: (id, cause) => meter.tickStart(id, cause),
+    onTick: (id) => meter.tickEnd(id, kernel.lastSync(id)),
+  });
   await kernel.orderManager.reconcile();
   const lat = new Float64Array(ticks);
   const cpu = new Float64Array(ticks);
@@ -109,6 +132,7 @@ async function measure(pure: boolean, ticks: number): Promise<{ lat: Float64Arra
     const mid = i % 2 === 0 ? 530_000 : 500_000;
     const c0 = process.cpuUsage();
     const t0 = performance.now();
+    meter.bookEvent(M);
     kernel.onEvent(book(mid, i + 1));
     await kernel.flush();
     const c = process.cpuUsage(c0);

@@ -16,6 +16,7 @@ import {
   unsettledAfterRestart,
   worstCase,
   yesSide,
+  silentlyNotQuoting,
 } from '../../src/chaos/invariants.ts';
 
 const M = '0x' + 'aa'.repeat(32);
@@ -112,4 +113,13 @@ test('the tally counts checks and violations by invariant', () => {
   assert.equal(t.violationCounts['position-limit'], 2);
   assert.equal(t.totalViolations, 2);
   assert.equal(t.violations[1]!.detail, 'y');
+});
+
+test('no silent not-quoting: a market without a live quote must have a reason in the health model', () => {
+  const known = new Set(['quoting', 'stale-book', 'strategy-error', 'starting']);
+  const open = new Map([['0xaa', 2], ['0xbb', 0]]);
+  // quoting with orders at the venue, or not quoting with a reason: fine
+  assert.deepEqual(silentlyNotQuoting(open, new Map([['0xaa', 'quoting'], ['0xbb', 'stale-book'], ['0xcc', 'strategy-error']]), known), []);
+  // nothing at the venue while the model says quoting, or a state the model does not know: silent
+  assert.deepEqual(silentlyNotQuoting(open, new Map([['0xAA', 'quoting'], ['0xbb', 'quoting'], ['0xcc', 'mystery']]), known), ['0xbb', '0xcc']);
 });

@@ -30,7 +30,7 @@ test('list: compact table with YES bid/ask in cents and volume in USDC', async (
   assert.equal(code, 0);
   const lines = out.trimEnd().split('\n');
   assert.match(lines[0]!, /^MARKET\s+STATUS\s+YES BID\s+YES ASK\s+VOLUME\s+QUESTION$/);
-  assert.match(lines[1]!, /0xababab…abab\s+active\s+45¢\s+47¢\s+\$123\.45\s+Rain in Lisbon\?/);
+  assert.match(lines[1]!, /^rain-lisbon\s+active\s+45¢\s+47¢\s+\$123\.45\s+Rain in Lisbon\?/);
   const q = fx.requests[0]!.query;
   assert.equal(q.get('status'), 'active');
   assert.equal(q.get('limit'), '5');
@@ -81,4 +81,6 @@ test('formatTable: empty list and missing prices', () => {
   const bare = { id: MARKET_ID, status: 'active', outcomePrices: [], volume: 0n, shortQuestion: 'Q', question: 'Q' } as unknown as Parameters<typeof formatTable>[0][number];
   const t = formatTable([bare]);
   assert.match(t, /-\s+-\s+\$0/);
+  // no slug: the full id, never shortened
+  assert.match(t.split('\n')[1]!, new RegExp(`^${MARKET_ID}\\s+active`));
 });

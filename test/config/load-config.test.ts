@@ -9,6 +9,7 @@ import { loadSweepSpec } from '../../src/backtest/sweep-grid.ts';
 import { parseBotConfig } from '../../src/config/parse-config.ts';
 import { DEFAULT_RISK } from '../../src/config/parse-risk.ts';
 import { ConfigError } from '../../src/model/errors.ts';
+import { FAULT_PROFILES, faultSettingsOf } from '../../src/sim/faults.ts';
 
 const S = 1_000_000;
 const dir = mkdtempSync(join(tmpdir(), 'bm-config-'));
@@ -206,4 +207,22 @@ test('parseBotConfig accepts an object (defaults for everything optional)', asyn
   assert.equal(c.orders.batchLimit, 50);
   assert.equal(c.metrics.host, '127.0.0.1');
   if (c.venue.kind === 'local') assert.equal(c.venue.local.seed, 42);
+});
+
+test('venue.local.faults: the fault profiles of sim and chaos, with single settings overridden; old names and keys refused precisely', async () => {
+  const local = (faults: string) => `venue:\n  local:\n    faults: ${faults}\nmarkets: all\n`;
+  const faultsOf = async (f: string) => {
+    const c = await parseConfigText(local(f), 'x.yaml', { env: {} });
+    assert.equal(c.venue.kind, 'local');
+    if (c.venue.kind !== 'local') throw new Error('unreachable');
+    return faultSettingsOf(c.venue.local.faults.profile, c.venue.local.faults.overrides);
+  };
+  for (const name of ['none', 'latency', 'slow', 'flaky', 'streams', 'mixed', 'heavy'] as const) assert.deepEqual(await faultsOf(name), FAULT_PROFILES[name], name);
+  assert.deepEqual(await faultsOf('{ profile: streams, errorRate: 0.1, latencyMs: 30 }'), { ...FAULT_PROFILES.streams, errorRate: 0.1, latencyMs: 30 });
+  assert.deepEqual(await faultsOf('{ streamStallRate: 0.5 }'), { ...FAULT_PROFILES.none, streamStallRate: 0.5 });
+  await rejects(local('chaos'), /venue\.local\.faults\.profile: expected one of none, latency, slow, flaky, streams, mixed, heavy \('chaos' is the old name of 'mixed'\), got "chaos"/);
+  await rejects(local('light'), /venue\.local\.faults\.profile: .*'light' is not a profile.*'flaky' is the nearest/);
+  await rejects(local('{ profile: heavy, stallEverySeconds: 10 }'), /venue\.local\.faults\.stallEverySeconds: .*use streamStallRate/);
+  await rejects(local('{ errorRate: 2 }'), /venue\.local\.faults\.errorRate: expected a number in \[0, 1\], got 2/);
+  await rejects(local('{ burst429Length: 2.5 }'), /venue\.local\.faults\.burst429Length/);
 });

@@ -208,3 +208,34 @@ test('an order forgotten before its cancel was signed ahead is not signed at all
   await new Promise((r) => setImmediate(r));
   assert.equal(v.presignedCancels, 0);
 });
+
+test('refusals keep the venue\'s status, code and message: a whole call refused for items, and a 201 listing refused items in `errors`', async () => {
+  const { client, st } = fakeClient();
+  const v = createLiveVenue({ client: { orders: client }, signer });
+  // a 403 naming every item (a key acting for another wallet)
+  const [a, b] = [planned(), planned()];
+  st.fail.push(venueError(403, '2 item(s) refused; nothing was applied', { code: 'FORBIDDEN', errors: [0, 1].map((index) => ({ index, error: "orders may only be placed for this API key's wallet", code: 'FORBIDDEN' })) }));
+  const r1 = await v.batch([a, b], []);
+  for (const c of r1.creates) {
+    assert.ok(!c.ok);
+    assert.equal(c.code, 'forbidden');
+    assert.equal(c.status, 403);
+    assert.equal(c.venueCode, 'FORBIDDEN');
+    assert.match(c.message, /API key's wallet/);
+  }
+  // a 201 that applied one create and lists the other in `errors` (the engine refused it)
+  const [c, d] = [planned(), planned()];
+  client.bulkCreate = async (orders) => ({
+    results: [{ type: 'create', ok: true, order: orderOf(orders[0]!) }],
+    errors: [{ index: 1, error: 'insufficient balance: not enough collateral', code: 'INSUFFICIENT_BALANCE' }],
+    duplicate: false,
+  });
+  const r2 = await v.batch([c, d], []);
+  assert.equal(r2.creates[0]!.ok, true);
+  const refused = r2.creates[1]!;
+  assert.ok(!refused.ok);
+  assert.equal(refused.venueCode, 'INSUFFICIENT_BALANCE');
+  assert.equal(refused.status, 400);
+  assert.match(refused.message, /insufficient balance/);
+  assert.equal(refused.retryable, false);
+});

@@ -1,17 +1,18 @@
 /**
- * Key files wider than 0600 are refused with a clear message (and never echoed), through the loader and
- * through `bookmaker run --key-file`; the metrics endpoint binds 127.0.0.1 unless a host is configured,
+ * Key files follow PostgreSQL's rule (owner-only 0600/0400, or group-readable 0640/0440 when root owns
+ * them, as Kubernetes and Docker secrets mount them); anything wider is refused with a clear message (and
+ * never echoed), through the loader and through `bookmaker run --key-file`; the metrics endpoint binds 127.0.0.1 unless a host is configured,
  * so it is not reachable on the machine's other addresses.
  */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
-import { loadPrivateKey } from '../../src/config/secrets.ts';
+import { keyFileModeProblem, loadPrivateKey } from '../../src/config/secrets.ts';
 import { ConfigError } from '../../src/model/errors.ts';
 import { startMetricsEndpoint } from '../../src/metrics/metrics-server.ts';
 
@@ -30,17 +31,60 @@ test('port 0 turns the endpoint off', async () => {
   assert.equal(await startMetricsEndpoint({ registry: new Registry(), port: 0 }), null);
 });
 
-test('key files: 0600 and 0400 load; anything group- or world-accessible is refused, naming the fix', { skip: process.platform === 'win32' }, () => {
+test('key-file rule: owner-only, or group-readable and owned by root; never world access, group write or execute', () => {
+  const ROOT = 0;
+  const USER = 1000;
+  for (const uid of [ROOT, USER]) {
+    assert.equal(keyFileModeProblem(0o600, uid), null);
+    assert.equal(keyFileModeProblem(0o400, uid), null);
+    assert.equal(keyFileModeProblem(0o200, uid), null);
+    for (const mode of [0o644, 0o604, 0o444, 0o606, 0o777, 0o660, 0o620, 0o610, 0o650, 0o700, 0o500]) {
+      assert.notEqual(keyFileModeProblem(mode, uid), null, `mode ${mode.toString(8)} owner ${uid}`);
+    }
+  }
+  // Kubernetes (defaultMode 0440 + fsGroup) and Docker/Compose secrets (mode 0440/0640): root-owned, group-readable
+  assert.equal(keyFileModeProblem(0o440, ROOT), null);
+  assert.equal(keyFileModeProblem(0o640, ROOT), null);
+  assert.match(keyFileModeProblem(0o440, USER)!, /not owned by root/);
+  assert.match(keyFileModeProblem(0o640, USER)!, /not owned by root/);
+  assert.match(keyFileModeProblem(0o444, ROOT)!, /others/); // Docker swarm's default secret mode: refused
+  assert.match(keyFileModeProblem(0o644, ROOT)!, /others/); // Kubernetes' default 0644: refused (set defaultMode)
+  assert.match(keyFileModeProblem(0o660, ROOT)!, /group can write/);
+  assert.equal(keyFileModeProblem(0o100600, USER), null, 'the file-type bits of st_mode are ignored');
+});
+
+test('key files: 0600 and 0400 load; world- or group-writable files are refused, naming the fix', { skip: process.platform === 'win32' }, () => {
   assert.equal(loadPrivateKey({ keyFile: keyFile(0o600), env: {} }), KEY);
   assert.equal(loadPrivateKey({ keyFile: keyFile(0o400), env: {} }), KEY);
-  for (const mode of [0o644, 0o640, 0o604, 0o660, 0o606, 0o700, 0o610, 0o777]) {
+  for (const mode of [0o644, 0o604, 0o444, 0o660, 0o606, 0o700, 0o610, 0o777]) {
     const p = keyFile(mode);
     assert.throws(
       () => loadPrivateKey({ keyFile: p, env: {} }),
-      (e: unknown) => e instanceof ConfigError && e.message.includes(mode.toString(8)) && /too open/.test(e.message) && e.message.includes(`chmod 600 ${p}`) && !e.message.includes(KEY.slice(2)),
+      (e: unknown) =>
+        e instanceof ConfigError &&
+        e.message.includes(mode.toString(8)) &&
+        /too open/.test(e.message) &&
+        e.message.includes(`chmod 600 ${p}`) &&
+        /0640\/0440/.test(e.message) &&
+        !e.message.includes(KEY.slice(2)),
       `mode ${mode.toString(8)}`,
     );
   }
+});
+
+test('key files: group-readable 0440/0640 load when root owns them, and are refused when another user does', { skip: process.platform === 'win32' || process.getuid?.() !== 0 }, () => {
+  // Only root can give a file away; running as root, the test plays both owners.
+  for (const mode of [0o440, 0o640]) {
+    const p = keyFile(mode);
+    chownSync(p, 0, 0);
+    assert.equal(loadPrivateKey({ keyFile: p, env: {} }), KEY, `root-owned ${mode.toString(8)}`);
+    chownSync(p, 4321, 4321);
+    assert.throws(() => loadPrivateKey({ keyFile: p, env: {} }), /too open \(it is group-readable but not owned by root\)/, `user-owned ${mode.toString(8)}`);
+  }
+});
+
+test('key files: a group-readable file of a non-root owner is refused', { skip: process.platform === 'win32' || process.getuid?.() === 0 }, () => {
+  assert.throws(() => loadPrivateKey({ keyFile: keyFile(0o640), env: {} }), /not owned by root/);
 });
 
 test('bookmaker run --key-file with mode 0644: exit 2, a clear message, no key material', { skip: process.platform === 'win32' }, () => {

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, harness, readSse } from './helpers.ts';
-import { FAULT_PROFILES, faultProfile } from '../../src/sim/faults.ts';
+import { FAULT_PROFILE_NAMES, FAULT_PROFILES, NO_FAULTS, faultProfile, resolveFaultProfile } from '../../src/sim/faults.ts';
 
 test('per-key token bucket: 429 with X-RateLimit-Limit/Remaining/Reset once the bucket is empty', async () => {
   const h = await harness({ rateLimit: { capacity: 3, refillPerSecond: 0.001 } });
@@ -123,8 +123,17 @@ test('restart keeps state and the port; counted as a fault', async () => {
   }
 });
 
-test('named profiles exist and are off by default', () => {
-  for (const name of ['off', 'flaky', 'chaos', 'heavy', 'stream-chaos', 'slow', 'latency']) assert.ok(FAULT_PROFILES[name], name);
+test('named profiles: one vocabulary, old CLI names resolve with a deprecation, unknown names are refused', () => {
+  assert.deepEqual(Object.keys(FAULT_PROFILES), [...FAULT_PROFILE_NAMES]);
+  assert.deepEqual(FAULT_PROFILES.none, NO_FAULTS);
+  for (const [old, now] of [['off', 'none'], ['stream-chaos', 'streams'], ['chaos', 'mixed']] as const) {
+    const r = resolveFaultProfile(old);
+    assert.equal(r.name, now);
+    assert.match(r.deprecation!, new RegExp(`'${old}' is deprecated: use '${now}'`));
+    assert.deepEqual(faultProfile(old), FAULT_PROFILES[now]);
+  }
+  assert.equal(resolveFaultProfile('heavy').deprecation, undefined);
   assert.equal(faultProfile('off').errorRate, 0);
-  assert.throws(() => faultProfile('nope'), /unknown fault profile/);
+  assert.throws(() => faultProfile('nope'), /unknown fault profile 'nope': expected one of none, latency, slow, flaky, streams, mixed, heavy/);
+  assert.throws(() => faultProfile('light'), /'light' is not a profile.*'flaky' is the nearest/);
 });

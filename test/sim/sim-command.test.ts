@@ -19,9 +19,11 @@ test('--api-key KEY[:WALLET[:PERMS]] parsing', () => {
 test('sim prints the listening line, answers, and saves its state file on SIGTERM', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'sim-cli-'));
   const state = join(dir, 'state.json');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'sim', '--port', '0', '--seed', '3', '--no-agents', '--api-key', 'cli-key', '--state', state], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'sim', '--port', '0', '--seed', '3', '--no-agents', '--api-key', 'cli-key', '--state', state, '--faults', 'off'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   try {
     let out = '';
     const base = await new Promise<string>((resolve, reject) => {
@@ -43,8 +45,19 @@ test('sim prints the listening line, answers, and saves its state file on SIGTER
     child.kill('SIGTERM');
     assert.equal(await exited, 0);
     assert.ok(existsSync(state), 'state saved on SIGTERM');
+    // the old profile name still works, and says which name replaces it
+    assert.match(err, /sim: warning: --faults fault profile 'off' is deprecated: use 'none'/);
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('sim --faults: an unknown or retired profile exits 2 naming the profiles', async () => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'sim', '--port', '0', '--faults', 'light'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  assert.equal(code, 2);
+  assert.match(err, /--faults: expected one of none, latency, slow, flaky, streams, mixed, heavy \('light' is not a profile/);
 });

@@ -1,8 +1,11 @@
 // The README's "Writing your own" strategy example must load through the registry and quote sensibly.
+// It imports from 'bookmaker' (the package); here that name is pointed at this checkout's src/index.ts
+// (test/package/pack-install.test.ts runs it against the installed tarball).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { loadStrategy } from '../../src/strategy/registry.ts';
 import type { MarketView } from '../../src/strategy/types.ts';
 
@@ -14,11 +17,18 @@ function readmeExample(): string {
   return m[1]!;
 }
 
+/** The example with its package import pointed at the sources. */
+function fromSources(code: string): string {
+  assert.match(code, /from 'bookmaker';/, 'the example imports from the package, not from src/');
+  assert.doesNotMatch(code, /from '\.\.?\//, 'the example has no relative imports');
+  return code.replaceAll("from 'bookmaker';", `from '${pathToFileURL(resolve('src/index.ts')).href}';`);
+}
+
 test('README strategy example loads by path and quotes around the mid on the tick grid', async () => {
   const dir = join(process.cwd(), `.readme-example-${process.pid}`);
   mkdirSync(dir, { recursive: true });
   try {
-    writeFileSync(join(dir, 'fixed-spread.ts'), readmeExample());
+    writeFileSync(join(dir, 'fixed-spread.ts'), fromSources(readmeExample()));
     const mod = await loadStrategy(`../${dir.split('/').pop()}/fixed-spread.ts`, join(process.cwd(), 'config'));
     assert.equal(mod.name, 'fixed-spread');
     const cfg = mod.parseConfig({ halfSpread: 0.03, size: 10 }, 'markets[0].strategy.params');

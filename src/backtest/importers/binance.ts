@@ -1,5 +1,5 @@
 /**
- * Importer for the Binance BTCUSDT captures (../shared/data/binance-hftbacktest/*.gz): diff-depth
+ * Importer for the Binance BTCUSDT captures (data/binance-hftbacktest/*.gz): diff-depth
  * streams, one REST snapshot, trades and bookTicker lines, each prefixed by a local receive time in ns.
  *
  * The local book follows Binance's documented procedure: diffs received before the snapshot are

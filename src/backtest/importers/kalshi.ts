@@ -1,5 +1,5 @@
 /**
- * Importer for the Kalshi trade tape (../shared/data/kalshi-kxinx-trades/trades.csv.gz).
+ * Importer for the Kalshi trade tape (data/kalshi-kxinx-trades/trades.csv.gz).
  * One market per ticker; prices from the integer `price_cents` column (the double `price` has binary
  * artefacts); `yes_taker` = the taker bought YES, `no_taker` = the taker bought NO, i.e. sold YES.
  * There is no book in this data: the recording holds trades only (a trade-tape fill model uses them).

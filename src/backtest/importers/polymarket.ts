@@ -1,5 +1,5 @@
 /**
- * Importer for the Polymarket CLOB capture (../shared/data/polymarket-tickscope/events.jsonl.gz).
+ * Importer for the Polymarket CLOB capture (data/polymarket-tickscope/events.jsonl.gz).
  *
  * What the data needs (its README, "caveats"):
  * 1. Each change is usually reported for both tokens of a market (BID at p on one ⇔ ASK at 1−p, same

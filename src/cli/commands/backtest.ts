@@ -16,7 +16,7 @@ import { loadReplaySource, parseTimeFlag } from '../../backtest/replay-source.ts
 import { readManifest } from '../../backtest/recording/reader.ts';
 import { runBacktest } from '../../backtest/run-backtest.ts';
 import { runSweep } from '../../backtest/run-sweep.ts';
-import { formatRanked, loadSweepSpec, rank } from '../../backtest/sweep-grid.ts';
+import { expandGrid, formatRanked, loadSweepSpec, rank } from '../../backtest/sweep-grid.ts';
 
 function writeOut(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
@@ -30,12 +30,20 @@ function printSummary(s: BacktestSummary, out: NodeJS.WriteStream): void {
     `  PnL           ${f(s.pnl.total)} USDC (realised ${f(s.pnl.realised)}, unrealised ${f(s.pnl.unrealised)}, fees ${f(s.feesPaid)})`,
     `  fills         ${s.fills} (maker ${s.maker.fills}, taker ${s.taker.fills}), volume ${f(s.volume)} USDC`,
     `  inventory     max long ${f(s.inventory.maxLong)}, max short ${f(s.inventory.maxShort)}, final Σ|net| ${f(s.inventory.finalAbs)} shares`,
-    `  drawdown      ${f(s.maxDrawdown)} USDC, Sharpe ${f(s.sharpe.perSample, 4)}/sample (${f(s.sharpe.annualised, 1)} annualised)`,
+    `  drawdown      ${f(s.maxDrawdown)} USDC, Sharpe ${s.sharpe.value === null ? `– (${s.sharpe.note ?? 'undefined'})` : `${f(s.sharpe.value, 3)} per ${s.sharpe.period} over ${s.sharpe.periods} ${s.sharpe.period}s`}`,
     `  markouts      1s ${f(s.markouts['1s'].centsPerShare, 3)}¢, 10s ${f(s.markouts['10s'].centsPerShare, 3)}¢, 60s ${f(s.markouts['60s'].centsPerShare, 3)}¢`,
     `  uptime        two-sided ${(s.quoteUptime.twoSided * 100).toFixed(1)}%, orders ${s.orders.placed}, order-to-fill ${f(s.orderToFill, 1)}`,
   ];
   if (s.killed) lines.push(`  kill switch   ${s.killed}`);
+  if (s.incomplete) lines.push(`  INCOMPLETE    interrupted after ${s.incomplete.rowsReplayed.toLocaleString('en-US')} of ${s.incomplete.rowsTotal.toLocaleString('en-US')} rows`);
   out.write(lines.join('\n') + '\n');
+}
+
+/** The warnings of a run that placed no order or filled nothing: the headline, then one reason a line. */
+function printWarnings(s: BacktestSummary, out: NodeJS.WritableStream): void {
+  if (s.warnings.length === 0) return;
+  const [head, ...rest] = s.warnings;
+  out.write(`warning: ${head}\n${rest.map((w) => `  - ${w}\n`).join('')}`);
 }
 
 const command: CommandSpec = {
@@ -44,7 +52,7 @@ const command: CommandSpec = {
   usage: 'bookmaker backtest -c FILE --data DIR [--from T --to T] [--report out.html] [--json out.json] [--sweep FILE] [--fast] [--workers N]',
   description: [
     'Example (the imported Polymarket capture):',
-    '  bookmaker import polymarket ../shared/data/polymarket-tickscope/events.jsonl.gz --out recordings/polymarket',
+    '  bookmaker import polymarket data/polymarket-tickscope/events.jsonl.gz --out recordings/polymarket',
     '  bookmaker backtest -c config/backtest.yaml --data recordings/polymarket --report out/report.html',
     'Times (--from/--to): ISO (2026-06-07T01:35:00Z), epoch ms, or an offset from the recording start (+5m).',
     'The config is a bot config plus an optional backtest: section (queue model, latency, fees; see config/backtest.yaml).',
@@ -82,16 +90,32 @@ const command: CommandSpec = {
       await loadBacktestConfig(cfgFile); // fail fast on a bad base config
       const bar = progressBar('sweep');
       const t0 = performance.now();
-      const results = await runSweep({ configFile: cfgFile, data, ...win, spec: fast ? { ...spec, fast: true } : spec, workers, onProgress: (d, n) => bar.update(d / n) });
+      // Ctrl-C: no further run starts, the runs under way finish and the table ranks those (exit 130)
+      const stop = new AbortController();
+      const onSigint = (): void => {
+        if (stop.signal.aborted) process.exit(130);
+        stop.abort();
+        process.stderr.write('\ninterrupted: finishing the runs under way and ranking the finished ones (Ctrl-C again to quit)\n');
+      };
+      process.on('SIGINT', onSigint);
+      const total = expandGrid(spec.grid).length;
+      let results;
+      try {
+        results = await runSweep({ configFile: cfgFile, data, ...win, spec: fast ? { ...spec, fast: true } : spec, workers, signal: stop.signal, onProgress: (d, n) => bar.update(d / n, `${d}/${n} runs`) });
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
       bar.done();
       const ranked = rank(results, spec.rankBy);
-      process.stdout.write(`sweep: ${results.length} runs over ${workers} worker thread(s), ranked by ${spec.rankBy} (${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
+      const partial = results.length < total ? ` — INCOMPLETE: interrupted after ${results.length} of ${total} runs` : '';
+      process.stdout.write(`sweep: ${results.length} runs over ${workers} worker thread(s), ranked by ${spec.rankBy} (${((performance.now() - t0) / 1000).toFixed(1)} s)${partial}\n`);
       process.stdout.write(formatRanked(ranked, spec.grid));
       if (typeof args.options.json === 'string') {
         const text = JSON.stringify(ranked.map((r) => ({ combo: r.combo, summary: r.summary, ...(r.error ? { error: r.error } : {}) })), null, 2) + '\n';
         if (args.options.json === '-') process.stdout.write(text);
         else writeOut(args.options.json, text);
       }
+      if (results.length < total) return 130;
       return results.some((r) => !r.summary) ? 1 : 0;
     }
 
@@ -104,7 +128,28 @@ const command: CommandSpec = {
     }
     const bar = progressBar('backtest');
     const t0 = performance.now();
-    const run = await runBacktest({ source, config: cfg.bot, settings: cfg.settings, fast, onProgress: (f) => bar.update(f) });
+    // Ctrl-C: finish with the report so far, marked incomplete (exit 130); a second Ctrl-C quits at once.
+    const stop = new AbortController();
+    const onSigint = (): void => {
+      if (stop.signal.aborted) process.exit(130);
+      stop.abort();
+      process.stderr.write('\ninterrupted: writing the report so far (Ctrl-C again to quit without it)\n');
+    };
+    process.on('SIGINT', onSigint);
+    process.stderr.write(`backtest: replaying ${source.rows.length.toLocaleString('en-US')} rows of ${source.cols.markets.length} markets (Ctrl-C stops and writes the report so far)\n`);
+    let run;
+    try {
+      run = await runBacktest({
+        source,
+        config: cfg.bot,
+        settings: cfg.settings,
+        fast,
+        signal: stop.signal,
+        onProgress: (f, at) => bar.update(f, `${new Date(at.at).toISOString().slice(0, 19)}Z · ${at.rows.toLocaleString('en-US')}/${at.totalRows.toLocaleString('en-US')} rows`),
+      });
+    } finally {
+      process.off('SIGINT', onSigint);
+    }
     bar.done();
     const secs = (performance.now() - t0) / 1000;
     const summary = buildSummary(run);
@@ -119,7 +164,8 @@ const command: CommandSpec = {
       writeOut(args.options.report, buildHtml(run, summary));
       if (!toStdout) process.stdout.write(`report: ${args.options.report}\n`);
     }
-    return 0;
+    printWarnings(summary, process.stderr);
+    return summary.incomplete ? 130 : 0;
   },
 };
 export default command;

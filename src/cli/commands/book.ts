@@ -66,7 +66,7 @@ const command: CommandSpec = {
 };
 export default command;
 
-interface BookArgs {
+export interface BookArgs {
   marketId: string;
   outcomeIndex: OutcomeIndex;
   depth: number;
@@ -80,7 +80,8 @@ interface BookArgs {
   verbose: boolean;
 }
 
-function readArgs(args: ParsedArgs): BookArgs {
+/** The command's checks of its arguments, before any request (exported for flag-only checks of README commands). */
+export function readBookArgs(args: ParsedArgs): BookArgs {
   const o = args.options;
   if (args.positionals.length !== 1) throw new BadInputError('marketId', 'exactly one market id or slug', args.positionals.join(' ') || undefined);
   const marketId = args.positionals[0]!;
@@ -106,7 +107,7 @@ function readArgs(args: ParsedArgs): BookArgs {
 }
 
 export async function runBook(args: ParsedArgs, io: BookIO): Promise<number> {
-  const a = readArgs(args);
+  const a = readBookArgs(args);
   registerSecret(a.apiKey);
   const client = createVenueClient({
     chain: chainByName(a.chain),

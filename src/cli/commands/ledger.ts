@@ -35,6 +35,7 @@ const command: CommandSpec = {
     json: { type: 'boolean', description: 'JSON output', default: false },
     limit: { type: 'number', description: 'fills/orders: at most N lines (0 = all)', default: 0, arg: 'N' },
     marks: { type: 'boolean', description: 'pnl: the account PnL marks over time', default: false },
+    paper: { type: 'boolean', description: "the paper account's books (run --paper keeps them apart)", default: false },
   },
   run,
 };
@@ -63,7 +64,7 @@ async function run(args: ParsedArgs): Promise<number> {
   if (!path) {
     const file = o.config as string | undefined;
     if (!file) throw new BadInputError('--config', 'a config file (-c FILE) or --ledger PATH', file);
-    path = ledgerPath(await loadConfig(file, { env: process.env }), false);
+    path = ledgerPath(await loadConfig(file, { env: process.env }), false, o.paper === true);
   }
   if (path === ':memory:') throw new BadInputError('ledger.path', 'a file (this config keeps its ledger in memory)', path);
   if (!existsSync(path)) throw new BadInputError('ledger', 'an existing ledger file (has the bot run with this config?)', path);

@@ -31,6 +31,7 @@ const options: CommandSpec['options'] = {
   'base-url': { type: 'string', arg: 'URL', description: 'any venue base, e.g. http://127.0.0.1:8787/v2 (overrides --chain)' },
   'api-key': { type: 'string', arg: 'KEY', description: 'API key (default: BOOKMAKER_API_KEY; reads work without one)' },
   json: { type: 'boolean', description: 'print JSON instead of a table' },
+  ids: { type: 'boolean', description: "list, search: the table's first column shows full market ids instead of slugs" },
   limit: { type: 'number', short: 'n', arg: 'N', description: 'markets per page (list: 1-50, search: 1-100)' },
   all: { type: 'boolean', description: 'list: follow the cursor through every page' },
   status: { type: 'string', arg: 'LIST', description: `list: comma list of ${STATUSES.join(', ')}` },
@@ -49,20 +50,20 @@ function usdc(v: bigint): string {
   return `$${i!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${f ? '.' + f.slice(0, 2).padEnd(2, '0') : ''}`;
 }
 
-function shortId(id: string): string {
-  return id.length > 14 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id;
-}
-
 function clip(s: string, n: number): string {
   return s.length > n ? s.slice(0, n - 1) + '…' : s;
 }
 
-/** One row per market: id, status, YES bid/ask, volume, question. */
-export function formatTable(markets: readonly MarketInfo[], full = false): string {
+/**
+ * One row per market: the market's slug (its full id when it has none, or always with `ids`), status,
+ * YES bid/ask, volume, question. The first column is never shortened: it can be pasted into `book`,
+ * `markets get` and a config's `markets:` list (`slug:` or `id:`).
+ */
+export function formatTable(markets: readonly MarketInfo[], ids = false): string {
   if (markets.length === 0) return 'no markets\n';
   const rows = markets.map((m) => {
     const yes = m.outcomePrices.find((p) => p.outcomeIndex === 1);
-    return [full ? m.id : shortId(m.id), m.status, cents(yes?.bestBid), cents(yes?.bestAsk), usdc(m.volume), clip(m.shortQuestion || m.question, 60)];
+    return [ids || !m.slug ? m.id : m.slug, m.status, cents(yes?.bestBid), cents(yes?.bestAsk), usdc(m.volume), clip(m.shortQuestion || m.question, 60)];
   });
   const head = ['MARKET', 'STATUS', 'YES BID', 'YES ASK', 'VOLUME', 'QUESTION'];
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
@@ -111,15 +112,22 @@ function statusesOf(o: ParsedArgs['options']): MarketStatus[] | undefined {
   return list as MarketStatus[];
 }
 
-export async function runMarkets(args: ParsedArgs, io: MarketsIO): Promise<number> {
+/** Every check of the arguments, before any request (exported for flag-only checks of README commands). */
+export function checkMarketsArgs(args: ParsedArgs): { sub: 'list' | 'search' | 'get'; rest: string[]; limit: number | undefined; status: MarketStatus[] | undefined } {
   const [sub, ...rest] = args.positionals;
   if (sub !== 'list' && sub !== 'search' && sub !== 'get') throw new BadInputError('subcommand', 'list, search or get', sub);
   const o = args.options;
-  // validate every flag before opening a connection
   const limit = limitOf(o, sub === 'search' ? 100 : 50);
   const status = statusesOf(o);
   if (sub === 'search' && rest.join(' ').trim() === '') throw new BadInputError('text', 'a search text', undefined);
   if (sub === 'get' && rest.length !== 1) throw new BadInputError('marketId', 'one market id (0x…) or slug', rest.join(' ') || undefined);
+  return { sub, rest, limit, status };
+}
+
+export async function runMarkets(args: ParsedArgs, io: MarketsIO): Promise<number> {
+  const o = args.options;
+  // validate every flag before opening a connection
+  const { sub, rest, limit, status } = checkMarketsArgs(args);
   const client = makeClient(o, io.env ?? process.env);
   try {
     let markets: MarketInfo[];
@@ -142,7 +150,7 @@ export async function runMarkets(args: ParsedArgs, io: MarketsIO): Promise<numbe
         for await (const m of client.markets.iterate(params)) markets.push(m);
       } else markets = (await client.markets.list(params)).markets;
     }
-    io.out.write(o.json ? toJson(markets) : formatTable(markets));
+    io.out.write(o.json ? toJson(markets) : formatTable(markets, o.ids === true));
     return 0;
   } finally {
     await client.close();
@@ -153,7 +161,9 @@ const command: CommandSpec = {
   name: 'markets',
   summary: 'list, search or show markets',
   usage: 'bookmaker markets list|search <text>|get <marketId|slug> [--chain mainnet|testnet] [--base-url URL] [--api-key KEY] [--json]',
-  description: 'Prices are shown in cents (YES outcome) and volume in USDC. --json prints prices in 1e-6 USDC units and amounts as decimal strings.',
+  description:
+    "The table's first column is the market's slug (its full 0x id with --ids, or when it has no slug): paste it into `bookmaker book`, `markets get` or a config's markets list. " +
+    'Prices are shown in cents (YES outcome) and volume in USDC. --json prints prices in 1e-6 USDC units and amounts as decimal strings.',
   positionals: ['list|search|get', 'text|marketId'],
   options,
   run: (args) => runMarkets(args, { out: process.stdout }),

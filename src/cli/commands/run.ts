@@ -1,27 +1,37 @@
 /**
  * `bookmaker run -c FILE`: the quoting bot (src/runtime/bot.ts) with a live terminal summary.
  * Stops on SIGINT/SIGTERM or after --duration: cancels every order, flushes, exits 0 when the venue
- * reports nothing of ours open. The kill switch exits 3, an order-manager halt 4, orders left 1.
+ * reports nothing of ours open. The kill switch exits 3, an order-manager halt 4, orders left 1,
+ * the watchdog (event loop blocked) 5, a config or start-up error (a busy metrics port) 2.
+ * Signals and --duration count from the first millisecond: during start-up they abort every
+ * start-up wait and retry at once (exit 0).
  * A bot whose kill-switch latch is set in the ledger does not quote and, when stopped, exits 3.
  * SIGHUP reloads the config (src/control/bot-control.ts).
  */
+import { writeFileSync } from 'node:fs';
 import type { CommandSpec, ParsedArgs } from '../args.ts';
 import { systemClock } from '../../core/clock.ts';
+import { resolvePretty } from '../../core/log-format.ts';
 import { createLogger } from '../../core/logger.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { LOG_LEVELS } from '../../config/types.ts';
 import { BadInputError } from '../../model/errors.ts';
 import { startBot, type Bot } from '../../runtime/bot.ts';
+import { LiveTerminal } from '../../runtime/live-terminal.ts';
+import { StartupAbortedError } from '../../runtime/startup-retry.ts';
+import { MetricsPortError, startWatchdog, type Watchdog } from '../../runtime/watchdog.ts';
+import { formatRunReport } from '../../runtime/run-report.ts';
 import { formatSummary, formatSummaryLine, startSummary, summaryRows } from '../../runtime/terminal-summary.ts';
 
 const command: CommandSpec = {
   name: 'run',
   summary: 'run the quoting bot (live venue, testnet, a base URL, or the embedded local exchange)',
-  usage: 'bookmaker run -c FILE [--base-url URL] [--duration S] [--paper] [--metrics-port P] [--api-key K] [--key-file F] [--log-level L]',
+  usage: 'bookmaker run -c FILE [--base-url URL] [--duration S] [--paper] [--metrics-port P] [--api-key K] [--key-file F] [--log-level L] [--report-json FILE]',
   description:
     'Quotes the configured markets until SIGINT/SIGTERM or --duration, then cancels every order and exits 0. ' +
     'A config with a `local` venue starts the embedded local exchange (no keys, no network); --base-url points at any venue instead. ' +
-    '--paper quotes on live data with simulated fills (no order is sent). Keys: BOOKMAKER_PRIVATE_KEY or --key-file, BOOKMAKER_API_KEY or --api-key.',
+    '--paper quotes on live data with simulated fills (no order is sent). Keys: BOOKMAKER_PRIVATE_KEY or --key-file, BOOKMAKER_API_KEY or --api-key. ' +
+    'Signals and --duration also end start-up at once. Exit codes: 0 stopped, 1 orders left, 2 config/flags or a busy metrics port, 3 kill switch, 4 halt, 5 watchdog (event loop blocked).',
   options: {
     config: { type: 'string', short: 'c', description: 'YAML config file', arg: 'FILE' },
     'base-url': { type: 'string', description: 'venue API base (overrides the config, including the embedded local exchange)', arg: 'URL' },
@@ -29,9 +39,10 @@ const command: CommandSpec = {
     paper: { type: 'boolean', description: 'live data, simulated fills: no order reaches the venue', default: false },
     'metrics-port': { type: 'number', description: 'serve /metrics, /healthz, /readyz on 127.0.0.1:PORT (0 = off; default from the config, 9464)', arg: 'PORT' },
     'api-key': { type: 'string', description: 'venue API key (default BOOKMAKER_API_KEY)', arg: 'KEY' },
-    'key-file': { type: 'string', description: 'file holding the private key (mode 0600; default BOOKMAKER_PRIVATE_KEY)', arg: 'FILE' },
+    'key-file': { type: 'string', description: 'file holding the private key (mode 0600/0400, or 0440/0640 owned by root; default BOOKMAKER_PRIVATE_KEY)', arg: 'FILE' },
     'log-level': { type: 'string', description: 'log level (logs go to stderr)', choices: LOG_LEVELS, arg: 'LEVEL' },
     'summary-seconds': { type: 'number', description: 'terminal summary interval (0 = off)', default: 3, arg: 'S' },
+    'report-json': { type: 'string', description: 'write the end-of-run report (per market volume, fills, fees, PnL, time quoting, reasons) to FILE as JSON', arg: 'FILE' },
   },
   run,
 };
@@ -48,34 +59,68 @@ async function run(args: ParsedArgs): Promise<number> {
   const summaryEvery = (o['summary-seconds'] as number) * 1000;
   if (!Number.isFinite(summaryEvery) || summaryEvery < 0) throw new BadInputError('--summary-seconds', 'a number ≥ 0', o['summary-seconds']);
 
-  // signals that arrive while starting are honoured once the bot is up
+  // Signals and --duration work from the first millisecond: before the bot is up they abort its
+  // start-up (every wait and retry pause ends at once); afterwards they stop it.
   let stopRequest: ((s: Stop) => void) | null = null;
   let early: Stop | null = null;
-  const onSignal = (name: string) => () => {
-    const s: Stop = { kind: 'signal', name };
+  const startup = new AbortController();
+  const request = (s: Stop): void => {
     if (stopRequest) stopRequest(s);
-    else early ??= s;
+    else {
+      early ??= s;
+      startup.abort(s.kind === 'signal' ? s.name : 'duration');
+    }
   };
+  const onSignal = (name: string) => () => request({ kind: 'signal', name });
   const sigint = onSignal('SIGINT');
   const sigterm = onSignal('SIGTERM');
   process.on('SIGINT', sigint);
   process.on('SIGTERM', sigterm);
+  const secs = o.duration as number | undefined;
+  const cancelDuration = secs !== undefined ? systemClock.setTimeout(() => request({ kind: 'duration' }), secs * 1000) : () => undefined;
+  let watchdog: Watchdog | null = null;
   try {
     const config = await loadConfig(file, { env: process.env });
     const tty = process.stdout.isTTY === true;
+    const errTty = process.stderr.isTTY === true;
     const embedded = config.venue.kind === 'local' && !o['base-url'];
     // on a terminal the summary is the interface: keep info logs out of its way unless asked
     const level = (o['log-level'] as string | undefined) ?? (tty && embedded ? 'warn' : config.logging.level);
-    const logger = createLogger({ level });
-    const bot = await startBot({
-      config,
-      logger,
-      paper: o.paper === true,
-      ...(o['base-url'] ? { baseUrl: o['base-url'] as string } : {}),
-      ...(o['api-key'] ? { apiKey: o['api-key'] as string } : {}),
-      ...(o['key-file'] ? { keyFile: o['key-file'] as string } : {}),
-      ...(metricsPort !== undefined ? { metricsPort } : {}),
-    });
+    const pretty = resolvePretty(config.logging.pretty, errTty);
+    // logs above, summary below: one terminal object draws both when both streams are the terminal
+    const term = tty && errTty && summaryEvery > 0 ? new LiveTerminal(process.stdout) : null;
+    const logger = createLogger({ level, pretty, colors: pretty && errTty, destination: term ? term.sink(process.stderr) : process.stderr });
+    const port = metricsPort ?? config.metrics.port;
+    if (config.watchdog.blockedLimitMs > 0) {
+      const wdOpts = { blockedLimitMs: config.watchdog.blockedLimitMs, healthzLimitMs: config.watchdog.healthzLimitMs, log: { level, pretty, colors: pretty && errTty } };
+      try {
+        watchdog = await startWatchdog({ ...wdOpts, metrics: port === 0 ? null : { port, host: config.metrics.host } });
+      } catch (e) {
+        if (!(e instanceof MetricsPortError) || !config.metrics.optional) throw e;
+        logger.warn({ port, err: e.message }, 'metrics endpoint could not start; continuing without it (metrics.optional: true)');
+        watchdog = await startWatchdog({ ...wdOpts, metrics: null });
+      }
+    }
+    let bot: Bot;
+    try {
+      bot = await startBot({
+        config,
+        logger,
+        paper: o.paper === true,
+        signal: startup.signal,
+        ...(watchdog ? { watchdog } : {}),
+        ...(o['base-url'] ? { baseUrl: o['base-url'] as string } : {}),
+        ...(o['api-key'] ? { apiKey: o['api-key'] as string } : {}),
+        ...(o['key-file'] ? { keyFile: o['key-file'] as string } : {}),
+        ...(metricsPort !== undefined ? { metricsPort } : {}),
+      });
+    } catch (e) {
+      if (!(e instanceof StartupAbortedError)) throw e;
+      process.stdout.write(`bookmaker: stopped during start-up (${e.reason}), exit 0\n`);
+      await new Promise<void>((r) => logger.flush(() => r()));
+      setTimeout(() => process.exit(0), 1_000).unref();
+      return 0;
+    }
     process.stdout.write(
       `bookmaker: quoting ${bot.markets.length} market(s) on ${bot.baseUrl}${embedded ? ' (embedded local exchange)' : ''}${bot.paper ? ' [paper]' : ''}\n` +
         `metrics: ${bot.metricsUrl ? `${bot.metricsUrl}/metrics  (${bot.metricsUrl}/healthz, ${bot.metricsUrl}/readyz)` : 'off'}\n`,
@@ -84,33 +129,56 @@ async function run(args: ParsedArgs): Promise<number> {
     const sighup = (): void => void bot.reload('SIGHUP').then((r) => process.stderr.write(`bookmaker: reload (SIGHUP): ${JSON.stringify(r.body)}\n`));
     process.on('SIGHUP', sighup);
     const stopSighup = (): void => void process.off('SIGHUP', sighup);
-    const stopSummary = summaryEvery > 0 ? startSummary({ clock: systemClock, everyMs: summaryEvery, write: (s) => process.stdout.write(s), tty, render: () => render(bot).table, renderLine: () => render(bot).line }) : () => undefined;
+    const stopSummary =
+      summaryEvery > 0
+        ? startSummary({ clock: systemClock, everyMs: summaryEvery, write: (s) => process.stdout.write(s), tty, render: () => render(bot).table, renderLine: () => render(bot).line, ...(term ? { terminal: term } : {}) })
+        : () => undefined;
     const reason = await new Promise<Stop>((resolve) => {
       stopRequest = resolve;
       if (early) resolve(early);
-      const secs = o.duration as number | undefined;
-      if (secs !== undefined) systemClock.setTimeout(() => resolve({ kind: 'duration' }), secs * 1000);
       void bot.exit.then((code) => resolve({ kind: 'exit', code }));
     });
     const code = reason.kind === 'exit' ? reason.code : await bot.stop(reason.kind === 'signal' ? reason.name : 'duration');
     stopSummary();
     stopSighup();
+    const stopReason = reason.kind === 'signal' ? reason.name : reason.kind === 'duration' ? 'duration' : bot.healthModel.killSwitch ? 'kill-switch' : 'halt';
+    endOfRunReport(bot, stopReason, code, logger, o['report-json'] as string | undefined);
     process.stdout.write(`bookmaker: stopped (${reason.kind === 'signal' ? reason.name : reason.kind}), exit ${code}\n`);
     await new Promise<void>((r) => logger.flush(() => r()));
     // anything still holding the event loop (a socket in TIME_WAIT, a stray timer) must not keep us alive
     setTimeout(() => process.exit(code), 2_000).unref();
     return code;
   } finally {
+    cancelDuration();
+    await watchdog?.close();
     process.off('SIGINT', sigint);
     process.off('SIGTERM', sigterm);
   }
 }
 
+/** The end-of-run report: printed, logged (info), and written as JSON with --report-json. */
+function endOfRunReport(bot: Bot, stopReason: string, code: number, logger: ReturnType<typeof createLogger>, file: string | undefined): void {
+  const report = bot.report(stopReason, code);
+  process.stdout.write(formatRunReport(report).join('\n') + '\n');
+  logger.info({ report }, 'run report');
+  if (!file) return;
+  try {
+    writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
+  } catch (e) {
+    logger.error({ file, err: (e as Error).message }, '--report-json: the report could not be written');
+  }
+}
+
 function render(bot: Bot): { table: string[]; line: string } {
-  const rows = summaryRows(bot.store.state, bot.markets, bot.fills);
+  bot.healthModel.evaluate();
+  const rows = summaryRows(bot.store.state, bot.markets, bot.fills, (id) => bot.healthModel.marketState(id));
   const s = bot.store.state;
   const collateral = s.collateral === null ? '-' : (Number(s.collateral) / 1e6).toFixed(2);
   const stale = bot.health.stale(systemClock.now()).filter((n) => !n.startsWith('book:'));
-  const header = `${new Date().toISOString().slice(11, 19)} collateral ${collateral} USDC ${bot.kernel.killed ? `KILLED (${bot.kernel.killed}) ` : ''}${stale.length ? `stale: ${stale.join(',')}` : 'feeds ok'}`;
+  const quoting = rows.filter((r) => r.state === 'quoting').length;
+  const proc = bot.healthModel.process === 'running' ? '' : `${bot.healthModel.process.toUpperCase()} `;
+  const header =
+    `${new Date().toISOString().slice(11, 19)} collateral ${collateral} USDC ${proc}${bot.kernel.killed ? `KILLED (${bot.kernel.killed}) ` : ''}` +
+    `quoting ${quoting}/${rows.length}${stale.length ? ` stale: ${stale.join(',')}` : ''}${bot.paper ? ' [paper]' : ''}`;
   return { table: formatSummary(rows, header), line: formatSummaryLine(rows, header) };
 }

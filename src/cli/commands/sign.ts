@@ -73,7 +73,7 @@ const command: CommandSpec = {
     'A market order ("type":"market") is an IOC limit at priceCents as the worst price; a buy needs buyValue.',
     'Defaults: maxFee 1% of notional, expiry now + 365 days, a fresh random nonce.',
     'cancel: prints the signed {trader, nonce, signature} for each nonce.',
-    'The private key comes from BOOKMAKER_PRIVATE_KEY or --key-file (mode 0600 or stricter).',
+    'The private key comes from BOOKMAKER_PRIVATE_KEY or --key-file (mode 0600/0400, or 0640/0440 owned by root).',
   ].join('\n'),
   positionals: ['order JSON|-', 'cancel NONCE...'],
   options: {

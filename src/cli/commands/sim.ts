@@ -7,7 +7,8 @@
 import type { CommandSpec, ParsedArgs } from '../args.ts';
 import { BadInputError } from '../../model/errors.ts';
 import { createLocalExchange, type ApiKeySpec } from '../../sim/local-exchange.ts';
-import { FAULT_PROFILES } from '../../sim/faults.ts';
+import { FAULT_PROFILE_NAMES } from '../../sim/faults.ts';
+import { faultProfileFlag, faultProfileHelp } from './fault-profile-flag.ts';
 import { ALL_PERMISSIONS, type Permission } from '../../sim/router.ts';
 import { startCounterparties } from '../../sim/counterparties.ts';
 import { installMigration } from '../../sim/migration/install.ts';
@@ -41,12 +42,13 @@ const command: CommandSpec = {
   summary: 'start the local exchange (HTTP + SSE) on a port',
   usage: 'bookmaker sim [--port 8787] [--seed 42] [--api-key KEY[:WALLET[:PERMS]]]... [--faults PROFILE] [--state FILE] [--no-agents]',
   description:
-    'Serves the venue API under /v2 on 127.0.0.1 with real EIP-712 verification, simulated counterparties and optional fault injection. Prints "listening <base-url>" once ready. Without --api-key, demo keys with throwaway wallets are generated and printed.',
+    'Serves the venue API under /v2 on 127.0.0.1 with real EIP-712 verification, simulated counterparties and optional fault injection. Prints "listening <base-url>" once ready. Without --api-key, demo keys with throwaway wallets are generated and printed.\n' +
+    faultProfileHelp(),
   options: {
     port: { type: 'number', description: 'TCP port on 127.0.0.1 (0 = any free port)', default: 8787, arg: 'PORT' },
     seed: { type: 'number', description: 'seed of every simulated choice', default: 42, arg: 'N' },
     'api-key': { type: 'string', multiple: true, description: 'an API key, its wallet and permissions (repeatable)', arg: 'KEY[:WALLET[:PERMS]]' },
-    faults: { type: 'string', description: 'fault injection profile', choices: Object.keys(FAULT_PROFILES), arg: 'PROFILE' },
+    faults: { type: 'string', description: `fault injection profile: ${FAULT_PROFILE_NAMES.join('|')} (default none)`, arg: 'PROFILE' },
     state: { type: 'string', description: 'state file: restored on start, saved on SIGTERM/SIGINT', arg: 'FILE' },
     agents: { type: 'boolean', description: 'run simulated counterparties (--no-agents to turn off)', default: true },
     markets: { type: 'number', description: 'demo markets on a fresh start', default: 4, arg: 'N' },
@@ -58,6 +60,7 @@ const command: CommandSpec = {
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new BadInputError('--port', 'an integer from 0 to 65535', port);
     const seed = o.seed as number;
     if (!Number.isSafeInteger(seed)) throw new BadInputError('--seed', 'an integer', seed);
+    const faults = o.faults === undefined ? undefined : faultProfileFlag('--faults', o.faults as string, 'sim');
     const given = ((o['api-key'] as string[] | undefined) ?? []).map(parseApiKeyFlag);
     const keys = given.length ? given : demoKeys(seed);
     const ex = createLocalExchange({
@@ -65,7 +68,7 @@ const command: CommandSpec = {
       apiKeys: keys,
       markets: o.markets as number,
       batchLimit: o['batch-limit'] as number,
-      ...(o.faults ? { faults: o.faults as string } : {}),
+      ...(faults ? { faults } : {}),
       ...(o.state ? { stateFile: o.state as string } : {}),
       onError: (e) => process.stderr.write(`sim: internal error: ${e instanceof Error ? e.message : String(e)}\n`),
     });

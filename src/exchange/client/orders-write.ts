@@ -122,18 +122,27 @@ export async function cancelReplace(ctx: ClientContext, cancel: CancelBody, crea
 export type BulkItem =
   | { type: 'create'; ok: true; order: VenueOrder }
   | { type: 'cancel'; ok: true; trader: Address | null; nonce: Hex; alreadyCancelled: boolean }
-  | { type: 'create' | 'cancel'; ok: false; error: string };
+  | { type: 'create' | 'cancel'; ok: false; error: string; code?: string };
 
 function parseBulkItem(v: unknown, a: At): BulkItem {
   const o = asObject(v, a);
   const type = oneOf(o, 'type', a, ['create', 'cancel'] as const);
-  if (o.success === false) return { type, ok: false, error: typeof o.error === 'string' ? o.error : typeof o.message === 'string' ? o.message : 'failed' };
+  if (o.success === false) return { type, ok: false, error: typeof o.error === 'string' ? o.error : typeof o.message === 'string' ? o.message : 'failed', ...(typeof o.code === 'string' ? { code: o.code } : {}) };
   if (type === 'create') return { type, ok: true, order: parseOrder(o.order, sub(a, 'order')) };
   return { type, ok: true, trader: o.trader === undefined ? null : address(o, 'trader', a), nonce: hex(o, 'nonce', a), alreadyCancelled: bool(o, 'alreadyCancelled', a) };
 }
 
+/** An item a 2xx bulk answer lists as refused (`errors: [{index, error, code}]`), index into the request. */
+export interface BulkItemError {
+  index: number;
+  error: string;
+  code: string | null;
+}
+
 export interface BulkResult {
   results: BulkItem[];
+  /** items the venue refused while applying the rest (a 201 with `errors`); absent when none */
+  errors?: BulkItemError[];
   /** a retry met 409 duplicate: an earlier attempt went through; reconcile rather than count */
   duplicate: boolean;
 }
@@ -143,7 +152,9 @@ async function bulkCall(ctx: ClientContext, ep: string, path: string, body: unkn
     const res = await ctx.t.request({ method: 'POST', path, endpoint: ep, body, idempotent: true, duplicateMeansPlaced: true });
     if (res.duplicate) return { results: [], duplicate: true };
     const a = at(ep);
-    return { results: arr(asObject(res.json, a), 'results', a, parseBulkItem), duplicate: false };
+    const answer = asObject(res.json, a);
+    const errors = bulkErrors(answer.errors);
+    return { results: arr(answer, 'results', a, parseBulkItem), duplicate: false, ...(errors ? { errors } : {}) };
   } catch (e) {
     if (opts.alreadySent && isDuplicate(e)) return { results: [], duplicate: true };
     throw e;
@@ -173,4 +184,20 @@ export async function bulkCreate(ctx: ClientContext, orders: CreateOrderBody[], 
 export async function bulkCancel(ctx: ClientContext, cancels: CancelBody[]): Promise<BulkResult> {
   checkBatch(cancels, 'cancels').forEach((c, i) => checkSigned(c, `cancels[${i}]`));
   return bulkCall(ctx, 'POST /orders/bulk/cancel', '/orders/bulk/cancel', { cancels }, {});
+}
+
+/**
+ * `errors` of a 2xx bulk answer, read leniently: an entry without a numeric index says nothing we can
+ * attach to an item and is skipped (the item is then reported as not confirmed, as before).
+ */
+function bulkErrors(v: unknown): BulkItemError[] | null {
+  if (!Array.isArray(v)) return null;
+  const out: BulkItemError[] = [];
+  for (const e of v as unknown[]) {
+    if (typeof e !== 'object' || e === null) continue;
+    const r = e as Record<string, unknown>;
+    if (typeof r.index !== 'number' || !Number.isInteger(r.index)) continue;
+    out.push({ index: r.index, error: typeof r.error === 'string' ? r.error : typeof r.message === 'string' ? r.message : 'refused', code: typeof r.code === 'string' ? r.code : null });
+  }
+  return out.length > 0 ? out : null;
 }

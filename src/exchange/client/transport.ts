@@ -62,6 +62,28 @@ export interface TransportOptions {
   pacing?: PacingOptions;
   /** keep-alive connections in the pool (default 8) */
   connections?: number;
+  /**
+   * Called once per attempt written to the wire, when its answer (or failure) is in: the method, the
+   * endpoint's path template (`/markets/:id/orderbook`, never raw ids), the HTTP status or the
+   * failure kind (`network`, `timeout`), and the seconds from write to answer. Must not throw.
+   */
+  onResponse?: (r: ResponseTiming) => void;
+}
+
+export interface ResponseTiming {
+  method: string;
+  /** path template, e.g. "/markets/:id/orderbook" */
+  endpoint: string;
+  /** HTTP status ("200", "429"…) or "network" / "timeout" */
+  status: string;
+  seconds: number;
+}
+
+/** "GET /markets/:id" → { method: "GET", template: "/markets/:id" } (the endpoint names are templates already). */
+export function splitEndpoint(endpoint: string, method: string): { method: string; template: string } {
+  const sp = endpoint.indexOf(' ');
+  if (sp > 0 && endpoint.startsWith('/', sp + 1)) return { method: endpoint.slice(0, sp), template: endpoint.slice(sp + 1) };
+  return { method, template: endpoint.startsWith('/') ? endpoint : `/${endpoint}` };
 }
 
 const realSleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -109,6 +131,7 @@ export class Transport {
   private readonly random: () => number;
   private readonly log: Logger | undefined;
   private readonly pacing: PacingOptions | undefined;
+  private readonly onResponse: ((r: ResponseTiming) => void) | undefined;
   private lastStartMs: number | null = null;
   private rate: RateLimitState | null = null;
 
@@ -125,6 +148,7 @@ export class Transport {
     this.random = opts.random ?? Math.random;
     this.log = opts.logger;
     this.pacing = opts.pacing;
+    this.onResponse = opts.onResponse;
   }
 
   /** whether an API key is configured (the key itself is never exposed) */
@@ -170,6 +194,16 @@ export class Transport {
     }
   }
 
+  private observe(spec: RequestSpec, status: string, t0: number): void {
+    if (!this.onResponse) return;
+    const { method, template } = splitEndpoint(spec.endpoint, spec.method);
+    try {
+      this.onResponse({ method, endpoint: template, status, seconds: (performance.now() - t0) / 1000 });
+    } catch {
+      // a metrics sink must never break a venue call
+    }
+  }
+
   private async pace(): Promise<void> {
     if (this.pacing) {
       const wait = Math.min(60_000, pacingDelay(this.rate, this.lastStartMs, this.now(), this.pacing));
@@ -189,22 +223,23 @@ export class Transport {
     let status: number;
     let resHeaders: HeaderBag;
     let text: string;
+    const t0 = this.onResponse ? performance.now() : 0;
     try {
       const res = await this.pool.request({ path, method: spec.method, headers, body, signal: ac.signal });
       status = res.statusCode;
       resHeaders = res.headers as HeaderBag;
       text = await res.body.text();
     } catch (e) {
-      if (timedOut) throw new TimeoutError(spec.endpoint, this.timeoutMs, { cause: e });
       const code = (e as { code?: unknown }).code;
       const errno = typeof code === 'string' ? code : null;
-      if (errno === 'UND_ERR_HEADERS_TIMEOUT' || errno === 'UND_ERR_BODY_TIMEOUT' || errno === 'UND_ERR_CONNECT_TIMEOUT') {
-        throw new TimeoutError(spec.endpoint, this.timeoutMs, { cause: e });
-      }
+      const timeout = timedOut || errno === 'UND_ERR_HEADERS_TIMEOUT' || errno === 'UND_ERR_BODY_TIMEOUT' || errno === 'UND_ERR_CONNECT_TIMEOUT';
+      this.observe(spec, timeout ? 'timeout' : 'network', t0);
+      if (timeout) throw new TimeoutError(spec.endpoint, this.timeoutMs, { cause: e });
       throw new NetworkError(spec.endpoint, e instanceof Error ? e.message : String(e), errno, { cause: e });
     } finally {
       clearTimeout(timer);
     }
+    this.observe(spec, String(status), t0);
     const now = this.now();
     const rl = readRateLimit(resHeaders, now);
     if (rl) this.rate = rl;

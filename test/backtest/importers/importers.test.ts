@@ -1,16 +1,17 @@
-// The importers against the real files in ../shared/data: counts must match the data READMEs.
+// The importers against the real files in data/ (the repository's copy): counts must match the data READMEs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { importPolymarket } from '../../../src/backtest/importers/polymarket.ts';
 import { importKalshi } from '../../../src/backtest/importers/kalshi.ts';
 import { importBinance } from '../../../src/backtest/importers/binance.ts';
 import { readEvents, readManifest, type ReadStats } from '../../../src/backtest/recording/reader.ts';
 import type { RecordedEvent } from '../../../src/backtest/recording/format.ts';
 
-const DATA = join(process.cwd(), '..', 'shared', 'data');
+const DATA = fileURLToPath(new URL('../../../data/', import.meta.url));
 const tmp = () => mkdtempSync(join(tmpdir(), 'bm-import-'));
 
 test('polymarket: 358,112 rows, mirrored pairs de-duplicated into 6 YES-terms markets, sorted by time, top of book from the reported best', async () => {

@@ -183,3 +183,20 @@ test('an invalid base URL is a BadInputError naming baseUrl', () => {
   assert.throws(() => new Transport({ baseUrl: 'not a url' }), /baseUrl/);
   assert.throws(() => new Transport({ baseUrl: 'ftp://x' }), /baseUrl/);
 });
+
+test('onResponse: every attempt observed with its method, endpoint template and status (failures as network)', async () => {
+  fx.on('POST /orders', { status: 503, body: { message: 'busy' } }, { status: 201, body: { ok: 1 } });
+  const seen: { method: string; endpoint: string; status: string; seconds: number }[] = [];
+  const t = transport({ onResponse: (r) => seen.push(r) });
+  await t.request({ method: 'POST', path: '/orders', endpoint: 'POST /orders', body: { a: 1 }, idempotent: true });
+  fx.on('GET /markets/0xabc/orderbook', { body: {} });
+  await t.request({ method: 'GET', path: '/markets/0xabc/orderbook', endpoint: 'GET /markets/:id/orderbook' });
+  assert.deepEqual(
+    seen.map((r) => `${r.method} ${r.endpoint} ${r.status}`),
+    ['POST /orders 503', 'POST /orders 201', 'GET /markets/:id/orderbook 200'],
+  );
+  for (const r of seen) assert.ok(r.seconds >= 0 && r.seconds < 60);
+  const dead = transport({ baseUrl: 'http://127.0.0.1:1/v2', onResponse: (r) => seen.push(r), retry: { maxAttempts: 1 } });
+  await assert.rejects(dead.request({ method: 'GET', path: '/markets/0xdef', endpoint: 'GET /markets/:id' }), NetworkError);
+  assert.equal(`${seen.at(-1)!.endpoint} ${seen.at(-1)!.status}`, '/markets/:id network');
+});

@@ -1,0 +1,162 @@
+/**
+ * The end-of-run report (issue 11): per market volume, fills, fees, realised and unrealised PnL, the
+ * share of time quoting and the reasons for not quoting with their durations; printed and logged at
+ * stop, written as JSON by `bookmaker run --report-json FILE`.
+ *
+ *   const r = buildRunReport({ … })   // pure: numbers in, report out
+ *   formatRunReport(r) → string[]     // the lines printed at stop (each ≤ 120 columns)
+ *
+ * Money is exact: amounts are decimal strings of USDC with 6 decimals (the venue's unit), computed
+ * from integers; shares likewise. Shares of time are fractions (0..1) rounded to 4 decimals.
+ */
+import type { Bytes32 } from '../model/order.ts';
+import type { HealthState, MarketTimeReport, ProcessState } from './health/health-model.ts';
+import type { MarketLedger } from './run-ledger.ts';
+
+export interface RunReportMarket {
+  readonly market: string;
+  readonly marketId: Bytes32;
+  readonly fills: number;
+  /** shares filled */
+  readonly volumeShares: string;
+  /** Σ price × size, USDC */
+  readonly volumeUsdc: string;
+  readonly feesUsdc: string;
+  readonly realisedPnlUsdc: string;
+  readonly unrealisedPnlUsdc: string;
+  /** net YES position at stop, shares */
+  readonly positionShares: string;
+  /** fraction of the observed time with a live quote at the venue (or the paper venue) */
+  readonly quotingShare: number;
+  readonly observedSeconds: number;
+  /** every state other than quoting the market spent time in, longest first */
+  readonly notQuoting: readonly { readonly state: HealthState; readonly seconds: number }[];
+}
+
+export interface RunReport {
+  readonly startedAt: string;
+  readonly stoppedAt: string;
+  readonly seconds: number;
+  readonly paper: boolean;
+  readonly stopReason: string;
+  readonly exitCode: number;
+  readonly process: ProcessState;
+  /** why the process halted, when it did */
+  readonly haltedBecause: string | null;
+  readonly markets: readonly RunReportMarket[];
+  readonly totals: {
+    readonly fills: number;
+    readonly volumeUsdc: string;
+    readonly feesUsdc: string;
+    readonly realisedPnlUsdc: string;
+    readonly unrealisedPnlUsdc: string;
+  };
+}
+
+export interface RunReportInput {
+  readonly startedAt: number;
+  readonly stoppedAt: number;
+  readonly paper: boolean;
+  readonly stopReason: string;
+  readonly exitCode: number;
+  readonly process: ProcessState;
+  readonly haltedBecause: string | null;
+  readonly markets: readonly {
+    readonly time: MarketTimeReport;
+    readonly ledger: MarketLedger;
+    /** 1e-6 USDC */
+    readonly realised: bigint;
+    readonly unrealised: bigint;
+    /** 1e-6 shares */
+    readonly net: number;
+  }[];
+}
+
+/** An integer amount in 1e-6 units as an exact decimal string ("-1.500000"). */
+export function micro(v: bigint | number): string {
+  const n = typeof v === 'bigint' ? v : BigInt(v);
+  const neg = n < 0n;
+  const a = neg ? -n : n;
+  return `${neg ? '-' : ''}${a / 1_000_000n}.${(a % 1_000_000n).toString().padStart(6, '0')}`;
+}
+
+/** 1e-12 USDC → 1e-6 USDC, rounded half away from zero. */
+function round12(v: bigint): bigint {
+  const q = v / 1_000_000n;
+  const r = v % 1_000_000n;
+  if (r >= 500_000n) return q + 1n;
+  if (r <= -500_000n) return q - 1n;
+  return q;
+}
+
+export function buildRunReport(i: RunReportInput): RunReport {
+  let fills = 0;
+  let volume = 0n;
+  let fees = 0n;
+  let realised = 0n;
+  let unrealised = 0n;
+  const markets = i.markets.map((m): RunReportMarket => {
+    const vol = round12(m.ledger.notional12);
+    fills += m.ledger.fills;
+    volume += vol;
+    fees += BigInt(m.ledger.fees);
+    realised += m.realised;
+    unrealised += m.unrealised;
+    const notQuoting = Object.entries(m.time.states)
+      .map(([s, ms]) => ({ state: s as HealthState, seconds: Math.round((ms ?? 0) / 100) / 10 }))
+      .filter((x) => x.state !== 'quoting' && x.seconds > 0)
+      .sort((a, b) => b.seconds - a.seconds);
+    return {
+      market: m.time.label,
+      marketId: m.time.marketId,
+      fills: m.ledger.fills,
+      volumeShares: micro(m.ledger.shares),
+      volumeUsdc: micro(vol),
+      feesUsdc: micro(m.ledger.fees),
+      realisedPnlUsdc: micro(m.realised),
+      unrealisedPnlUsdc: micro(m.unrealised),
+      positionShares: micro(m.net),
+      quotingShare: m.time.observedMs > 0 ? Math.round((m.time.liveMs / m.time.observedMs) * 10_000) / 10_000 : 0,
+      observedSeconds: Math.round(m.time.observedMs / 100) / 10,
+      notQuoting,
+    };
+  });
+  return {
+    startedAt: new Date(i.startedAt).toISOString(),
+    stoppedAt: new Date(i.stoppedAt).toISOString(),
+    seconds: Math.round((i.stoppedAt - i.startedAt) / 100) / 10,
+    paper: i.paper,
+    stopReason: i.stopReason,
+    exitCode: i.exitCode,
+    process: i.process,
+    haltedBecause: i.haltedBecause,
+    markets,
+    totals: { fills, volumeUsdc: micro(volume), feesUsdc: micro(fees), realisedPnlUsdc: micro(realised), unrealisedPnlUsdc: micro(unrealised) },
+  };
+}
+
+const fit = (s: string): string => (s.length <= 120 ? s : `${s.slice(0, 119)}…`);
+const usd = (s: string): string => {
+  // 6 decimals for the JSON; 2 for people, rounded half away from zero on the exact string
+  const neg = s.startsWith('-');
+  const [w, f] = (neg ? s.slice(1) : s).split('.') as [string, string];
+  const cents = BigInt(w) * 100n + BigInt(f.slice(0, 2)) + (Number(f[2]) >= 5 ? 1n : 0n);
+  return `${neg && cents !== 0n ? '-' : ''}${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`;
+};
+
+export function formatRunReport(r: RunReport): string[] {
+  const t = r.totals;
+  const lines = [
+    fit(`run report: ${r.seconds} s${r.paper ? ' [paper]' : ''}, stopped by ${r.stopReason}, exit ${r.exitCode}${r.haltedBecause ? ` (halted: ${r.haltedBecause})` : ''}`),
+    fit(`  total: fills ${t.fills}, volume ${usd(t.volumeUsdc)} USDC, fees ${usd(t.feesUsdc)}, realised ${usd(t.realisedPnlUsdc)}, unrealised ${usd(t.unrealisedPnlUsdc)} USDC`),
+  ];
+  for (const m of r.markets) {
+    const why = m.notQuoting.length ? m.notQuoting.map((n) => `${n.state} ${n.seconds}s`).join(', ') : '-';
+    lines.push(
+      fit(`  ${m.market}`),
+      fit(`    quoting ${(m.quotingShare * 100).toFixed(1)}%, fills ${m.fills}, volume ${usd(m.volumeUsdc)} USDC, fees ${usd(m.feesUsdc)}, realised ${usd(m.realisedPnlUsdc)}, unrealised ${usd(m.unrealisedPnlUsdc)} USDC`),
+      fit(`    not quoting: ${why}`),
+    );
+  }
+  return lines;
+}

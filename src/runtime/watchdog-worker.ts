@@ -1,0 +1,214 @@
+/**
+ * The watchdog thread (started by watchdog.ts through watchdog-worker-bootstrap.mjs). It needs
+ * nothing from the main thread's event loop:
+ * - it reads the main loop's heartbeat (a SharedArrayBuffer counter the main thread bumps on a
+ *   timer) with Atomics every `checkMs`;
+ * - it owns the metrics socket: /healthz is answered HERE from the heartbeat (503 once it is older
+ *   than `healthzLimitMs`), /metrics, /readyz and anything else are forwarded to the main thread
+ *   over the worker port and answered 503 when the main thread does not answer in `forwardTimeoutMs`;
+ * - when the heartbeat is older than `blockedLimitMs` it logs fatal (written straight to fd 2 with
+ *   fs.writeSync: a worker's process.stderr is relayed by the main thread, which is blocked),
+ *   cancels every open order of the bot's wallet at the venue with its OWN HTTP client and signer,
+ *   and ends the process with exit code 5 (through the inspector's Runtime.evaluate, which V8
+ *   runs as an interrupt even inside a synchronous endless loop; SIGKILL if that fails).
+ * The key material arrives in one `arm` message and lives only in this thread's memory; it is
+ * registered with the logger's scrubber and never logged.
+ */
+import { writeSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { Session } from 'node:inspector';
+import type { AddressInfo } from 'node:net';
+import { parentPort, workerData } from 'node:worker_threads';
+import { createLogger, registerSecret, type Logger } from '../core/logger.ts';
+import type { ChainConfig } from '../exchange/chains.ts';
+
+export const EXIT_WATCHDOG = 5;
+
+export interface WatchdogWorkerData {
+  heartbeat: SharedArrayBuffer;
+  blockedLimitMs: number;
+  healthzLimitMs: number;
+  checkMs: number;
+  forwardTimeoutMs: number;
+  metrics: { port: number; host: string } | null;
+  log: { level: string; pretty: boolean; colors: boolean };
+}
+
+/** What the watchdog may cancel with, sent by the runtime once the venue is known. */
+export type WatchdogVenue =
+  | { kind: 'live'; baseUrl: string; chain: ChainConfig; apiKey: string; privateKey: string; batchLimit: number }
+  | { kind: 'embedded' }
+  | { kind: 'paper' };
+
+export type ToWorker =
+  | { type: 'arm'; venue: WatchdogVenue }
+  | { type: 'res'; id: number; status: number; contentType: string; body: string }
+  | { type: 'close' };
+
+export type FromWorker =
+  | { type: 'listening'; url: string | null }
+  | { type: 'listen-error'; code: string; message: string }
+  | { type: 'req'; id: number; method: string; path: string }
+  | { type: 'closed' };
+
+function run(d: WatchdogWorkerData): void {
+  const port = parentPort!;
+  const beat = new Int32Array(d.heartbeat);
+  const fd2 = { write: (s: string) => writeSync(2, s) };
+  const log: Logger = createLogger({ level: d.log.level, pretty: d.log.pretty, colors: d.log.colors, destination: fd2 }).child({ component: 'watchdog' });
+  let venue: WatchdogVenue | null = null;
+  let last = Atomics.load(beat, 0);
+  let lastChange = performance.now();
+  let fired = false;
+  let server: Server | null = null;
+  const pending = new Map<number, (a: { status: number; contentType: string; body: string } | null) => void>();
+  let nextId = 1;
+
+  const age = (): number => performance.now() - lastChange;
+  const check = (): void => {
+    const v = Atomics.load(beat, 0);
+    if (v !== last) {
+      last = v;
+      lastChange = performance.now();
+      return;
+    }
+    if (!fired && d.blockedLimitMs > 0 && age() > d.blockedLimitMs) void fire();
+  };
+  const timer = setInterval(check, d.checkMs);
+
+  async function fire(): Promise<void> {
+    fired = true;
+    const blockedSeconds = Math.round(age()) / 1000;
+    log.fatal({ blockedSeconds, limitSeconds: d.blockedLimitMs / 1000, exitCode: EXIT_WATCHDOG }, 'event loop blocked: the watchdog cancels every open order and ends the process');
+    try {
+      await cancelEverything();
+    } catch (e) {
+      log.error({ err: (e as Error).message }, 'watchdog: cancel-all failed');
+    }
+    exitProcess();
+  }
+
+  async function cancelEverything(): Promise<void> {
+    if (venue === null) {
+      log.error('watchdog: no venue armed yet (still starting up): nothing of this run was placed; orders of an earlier run expire by their dead-man expiry');
+      return;
+    }
+    if (venue.kind === 'paper') {
+      log.info('watchdog: paper mode, no order is at a venue');
+      return;
+    }
+    if (venue.kind === 'embedded') {
+      log.error('watchdog: the embedded local exchange runs inside this blocked process and cannot be reached; its orders end with the process');
+      return;
+    }
+    const v = venue;
+    const { createVenueClient } = await import('../exchange/venue-client.ts');
+    const { createSigner } = await import('../exchange/signing/signer.ts');
+    const client = createVenueClient({ baseUrl: v.baseUrl, chain: v.chain, apiKey: v.apiKey, retry: { maxAttempts: 2, maxTotalMs: 3_000 }, timeoutMs: 3_000 });
+    const signer = createSigner({ privateKey: v.privateKey, chain: v.chain });
+    let cancelled = 0;
+    let remaining = -1;
+    try {
+      for (let round = 1; round <= 3; round++) {
+        const open: `0x${string}`[] = [];
+        for await (const o of client.orders.iterate({ trader: signer.address, status: ['open'], limit: 100 })) if (o.status === 'open') open.push(o.nonce);
+        remaining = open.length;
+        if (open.length === 0) break;
+        for (let i = 0; i < open.length; i += v.batchLimit) {
+          const res = await client.orders.bulkCancel(open.slice(i, i + v.batchLimit).map((n) => signer.signCancel(n)));
+          cancelled += res.results.filter((r) => r.ok).length;
+        }
+      }
+    } finally {
+      await client.close().catch(() => undefined);
+    }
+    if (remaining === 0) log.warn({ cancelled }, 'watchdog: no order of the bot left open at the venue');
+    else log.error({ cancelled, remaining }, 'watchdog: orders may remain open at the venue (their dead-man expiry ends them)');
+  }
+
+  function exitProcess(): void {
+    // process.exit in a worker ends only the worker: ask the main isolate itself, as an interrupt
+    const kill = setTimeout(() => process.kill(process.pid, 'SIGKILL'), 3_000);
+    try {
+      const s = new Session();
+      s.connectToMainThread();
+      s.post('Runtime.evaluate', { expression: `process.exit(${EXIT_WATCHDOG})` });
+    } catch (e) {
+      log.error({ err: (e as Error).message }, 'watchdog: could not reach the main thread; killing the process');
+      clearTimeout(kill);
+      process.kill(process.pid, 'SIGKILL');
+    }
+  }
+
+  const json = (o: unknown): string => JSON.stringify(o) + '\n';
+  function forward(method: string, path: string): Promise<{ status: number; contentType: string; body: string } | null> {
+    const id = nextId++;
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {
+        pending.delete(id);
+        resolve(null);
+      }, d.forwardTimeoutMs);
+      pending.set(id, (a) => {
+        clearTimeout(t);
+        pending.delete(id);
+        resolve(a);
+      });
+      port.postMessage({ type: 'req', id, method, path } satisfies FromWorker);
+    });
+  }
+
+  if (d.metrics) {
+    server = createServer((req, res) => {
+      const path = (req.url ?? '/').split('?')[0]!;
+      const send = (status: number, type: string, body: string): void => {
+        res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+        res.end(body);
+      };
+      if (path === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
+        const a = age();
+        const ok = a <= d.healthzLimitMs;
+        send(ok ? 200 : 503, 'application/json', json(ok ? { status: 'ok' } : { status: 'event loop blocked', heartbeatAgeSeconds: Math.round(a) / 1000 }));
+        return;
+      }
+      void forward(req.method ?? 'GET', path).then((a) => {
+        if (a) send(a.status, a.contentType, a.body);
+        else send(503, 'application/json', json({ error: 'the main thread did not answer', heartbeatAgeSeconds: Math.round(age()) / 1000 }));
+      });
+    });
+    server.keepAliveTimeout = 5_000;
+    server.once('error', (e: NodeJS.ErrnoException) => port.postMessage({ type: 'listen-error', code: e.code ?? 'ERROR', message: e.message } satisfies FromWorker));
+    server.listen(d.metrics.port, d.metrics.host, () => {
+      const a = server!.address() as AddressInfo;
+      const h = a.family === 'IPv6' ? `[${a.address}]` : a.address;
+      port.postMessage({ type: 'listening', url: `http://${h}:${a.port}` } satisfies FromWorker);
+    });
+  } else {
+    port.postMessage({ type: 'listening', url: null } satisfies FromWorker);
+  }
+
+  port.on('message', (m: ToWorker) => {
+    if (m.type === 'res') pending.get(m.id)?.({ status: m.status, contentType: m.contentType, body: m.body });
+    else if (m.type === 'arm') {
+      venue = m.venue;
+      if (m.venue.kind === 'live') {
+        registerSecret(m.venue.privateKey);
+        registerSecret(m.venue.apiKey);
+        // load (and compile) the client and signer now, while nothing is wrong: firing should only send
+        void import('../exchange/venue-client.ts').catch(() => undefined);
+        void import('../exchange/signing/signer.ts').catch(() => undefined);
+      }
+    } else if (m.type === 'close') {
+      clearInterval(timer);
+      const done = (): void => {
+        port.postMessage({ type: 'closed' } satisfies FromWorker);
+        port.close();
+      };
+      if (server) {
+        server.closeAllConnections();
+        server.close(done);
+      } else done();
+    }
+  });
+}
+
+if (parentPort && workerData && (workerData as { heartbeat?: unknown }).heartbeat instanceof SharedArrayBuffer) run(workerData as WatchdogWorkerData);

@@ -1,0 +1,120 @@
+/**
+ * `npm run bench -- startup [--rounds N]`: start-up time of the built JavaScript (dist/, `npm run build`)
+ * against the TypeScript sources through tsx, in the same run, alternating:
+ *  - `bookmaker run --help`: process start to exit (wall ms, median of N rounds per side);
+ *  - `npm start` (the demo on the embedded local exchange) to its first quote: process start to the first
+ *    order the local exchange accepted (bookmaker_orders_accepted_total > 0 on /metrics, polled every 20 ms).
+ * Both sides run from the same temporary copy of the checkout; the source side sets BOOKMAKER_SOURCE=1.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { copyCheckout, npm, npmEnv } from '../package/pack.ts';
+import { percentile, report } from './lib.ts';
+
+const ri = process.argv.indexOf('--rounds');
+const ROUNDS = ri > 0 ? Number(process.argv[ri + 1]) : 5;
+
+const work = mkdtempSync(join(tmpdir(), 'bookmaker-startup-'));
+const dir = copyCheckout(join(work, 'checkout'));
+const tb = performance.now();
+npm(['run', 'build'], dir);
+const buildMs = performance.now() - tb;
+
+const envFor = (side: 'built' | 'tsx'): NodeJS.ProcessEnv => ({ ...npmEnv(), BOOKMAKER_PRIVATE_KEY: '', ...(side === 'tsx' ? { BOOKMAKER_SOURCE: '1' } : { BOOKMAKER_SOURCE: '' }) });
+
+function helpMs(side: 'built' | 'tsx'): number {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, ['bin/bookmaker.js', 'run', '--help'], { cwd: dir, env: envFor(side), encoding: 'utf8' });
+  const ms = performance.now() - t0;
+  if (r.status !== 0 || !r.stdout.includes('Usage: bookmaker run')) throw new Error(`run --help (${side}) failed: ${r.stderr}`);
+  return ms;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
+}
+
+async function firstQuoteMs(side: 'built' | 'tsx'): Promise<number> {
+  const port = await freePort();
+  const t0 = performance.now();
+  const child = spawn('npm', ['start', '--', '--metrics-port', String(port), '--duration', '120', '--summary-seconds', '0', '--log-level', 'error'], {
+    cwd: dir,
+    env: envFor(side),
+    stdio: 'ignore',
+    detached: true, // its own process group: npm, sh and node are stopped together
+  });
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  try {
+    for (;;) {
+      if (exited) throw new Error(`npm start (${side}) exited before quoting`);
+      try {
+        const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+        const accepted = [...text.matchAll(/^bookmaker_orders_accepted_total\{[^}]*\} (\d+)/gm)].reduce((a, m) => a + Number(m[1]), 0);
+        if (accepted > 0) return performance.now() - t0;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  } finally {
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+    if (!exited) await new Promise((r) => child.once('exit', r));
+  }
+}
+
+const help = { built: [] as number[], tsx: [] as number[] };
+const start = { built: [] as number[], tsx: [] as number[] };
+try {
+  helpMs('built'); // warm the file cache for both sides
+  helpMs('tsx');
+  for (let i = 0; i < ROUNDS; i++) {
+    for (const side of i % 2 === 0 ? (['built', 'tsx'] as const) : (['tsx', 'built'] as const)) help[side].push(helpMs(side));
+  }
+  for (let i = 0; i < ROUNDS; i++) {
+    for (const side of i % 2 === 0 ? (['built', 'tsx'] as const) : (['tsx', 'built'] as const)) start[side].push(await firstQuoteMs(side));
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+const med = (v: number[]): number => percentile([...v].sort((a, b) => a - b), 0.5);
+const r1 = (x: number): number => Math.round(x);
+const helpBuilt = med(help.built);
+const helpTsx = med(help.tsx);
+const startBuilt = med(start.built);
+const startTsx = med(start.tsx);
+report(
+  [
+    ['rounds per side', ROUNDS],
+    ['build (tsc, once)', `${r1(buildMs)} ms`],
+    ['run --help, built JS', `${r1(helpBuilt)} ms median (${help.built.map(r1).join(', ')})`],
+    ['run --help, tsx', `${r1(helpTsx)} ms median (${help.tsx.map(r1).join(', ')})`],
+    ['npm start → first quote, built JS', `${r1(startBuilt)} ms median (${start.built.map(r1).join(', ')})`],
+    ['npm start → first quote, tsx', `${r1(startTsx)} ms median (${start.tsx.map(r1).join(', ')})`],
+  ],
+  {
+    name: 'startup',
+    unit: 'ms',
+    value: r1(helpBuilt),
+    baseline: 'tsx (TypeScript sources)',
+    baselineValue: r1(helpTsx),
+    ratio: Number((helpTsx / helpBuilt).toFixed(2)),
+    npmStartFirstQuoteMs: r1(startBuilt),
+    npmStartFirstQuoteTsxMs: r1(startTsx),
+    npmStartRatio: Number((startTsx / startBuilt).toFixed(2)),
+  },
+);

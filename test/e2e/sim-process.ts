@@ -1,0 +1,61 @@
+/**
+ * `bookmaker sim` as a SEPARATE process (a venue that keeps answering while the bot's process is
+ * blocked), with its demo maker key: its wallet, private key and a client on it.
+ */
+import { TESTNET } from '../../src/exchange/chains.ts';
+import { createVenueClient, type VenueClient } from '../../src/exchange/venue-client.ts';
+import type { VenueOrder } from '../../src/model/order.ts';
+import { cli, waitFor, type Child } from './harness.ts';
+
+export interface SimProcess {
+  child: Child;
+  baseUrl: string;
+  key: string;
+  wallet: `0x${string}`;
+  privateKey: string;
+  client: VenueClient;
+  openOrders(): Promise<VenueOrder[]>;
+  close(): Promise<void>;
+}
+
+export async function startSimProcess(seed = 5, extra: string[] = []): Promise<SimProcess> {
+  const child = cli(['sim', '--port', '0', '--seed', String(seed), '--markets', '2', ...extra]);
+  const key = `sim-demo-${seed}-maker`;
+  const re = new RegExp(`demo-key ${key} wallet (0x[0-9a-fA-F]{40}) perms \\S+ private-key (0x[0-9a-fA-F]{64})`);
+  await waitFor('bookmaker sim prints its URL and demo keys', () => /listening (\S+)/.test(child.out()) && re.test(child.out()), 30_000);
+  const baseUrl = /listening (\S+)/.exec(child.out())![1]!;
+  const [, wallet, privateKey] = re.exec(child.out())!;
+  const client = createVenueClient({ baseUrl, chain: TESTNET, apiKey: key, retry: { maxAttempts: 2 } });
+  return {
+    child,
+    baseUrl,
+    key,
+    wallet: wallet as `0x${string}`,
+    privateKey: privateKey!,
+    client,
+    async openOrders() {
+      const out: VenueOrder[] = [];
+      for await (const o of client.orders.iterate({ trader: wallet as `0x${string}`, status: ['open'], limit: 100 })) out.push(o);
+      return out;
+    },
+    async close() {
+      await client.close();
+      child.proc.kill('SIGTERM');
+      await Promise.race([child.exit, new Promise((r) => setTimeout(r, 5_000))]);
+      child.proc.kill('SIGKILL');
+    },
+  };
+}
+
+/** A free TCP port on 127.0.0.1 (bound and released). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}

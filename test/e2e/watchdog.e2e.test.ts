@@ -1,0 +1,119 @@
+/**
+ * Issue 11, observation 3: a strategy that never returns (a synchronous endless loop). The venue is
+ * `bookmaker sim` in its own process, so it keeps answering while the bot is blocked. Expected: the
+ * watchdog thread makes /healthz fail, cancels the bot's orders at the venue with its own client and
+ * signer, logs fatal and ends the process with exit code 5. (Before: /healthz stopped answering,
+ * SIGTERM was ignored and the orders stayed at the venue.)
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { cli, waitFor, withTimeout } from './harness.ts';
+import { freePort, startSimProcess, type SimProcess } from './sim-process.ts';
+
+let sim: SimProcess;
+let dir: string;
+
+before(async () => {
+  sim = await startSimProcess(5);
+  dir = mkdtempSync(join(tmpdir(), 'bookmaker-watchdog-'));
+});
+after(async () => {
+  await sim?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const STRATEGY = new URL('./fixtures/blocking-strategy.ts', import.meta.url).pathname;
+
+async function healthz(port: number): Promise<number | 'down'> {
+  try {
+    const r = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2_000) });
+    await r.text();
+    return r.status;
+  } catch {
+    return 'down';
+  }
+}
+
+test('a blocked event loop: /healthz fails, the watchdog cancels every order at the venue, exit 5', async () => {
+  const port = await freePort();
+  const block = join(dir, 'block-now');
+  const file = join(dir, 'bot.yaml');
+  writeFileSync(
+    file,
+    `venue:
+  chain: testnet
+  baseUrl: ${sim.baseUrl}
+defaults:
+  strategy:
+    name: ${STRATEGY}
+    params:
+      fair: mid
+      bands:
+        - { minMargin: 0.01, targetMargin: 0.03, maxMargin: 0.05, size: 5 }
+  risk:
+    maxPosition: 100
+    maxNotional: 100
+    maxOrderSize: 50
+markets: all
+orders:
+  requoteIntervalSeconds: 0.25
+  deadManExpirySeconds: 120
+metrics:
+  port: ${port}
+watchdog:
+  blockedLimitSeconds: 5
+  healthzLimitSeconds: 1
+`,
+  );
+  const c = cli(['run', '-c', file, '--api-key', sim.key, '--log-level', 'warn', '--summary-seconds', '0'], { BOOKMAKER_PRIVATE_KEY: sim.privateKey, BOOKMAKER_TEST_BLOCK_FILE: block });
+  try {
+    await waitFor('the bot quotes at the venue', async () => (await sim.openOrders()).length >= 2, 40_000);
+    assert.equal(await healthz(port), 200, 'healthy while the loop runs');
+    writeFileSync(block, '');
+    // the next tick enters the endless loop: /healthz must turn 503 (answered by the watchdog thread)
+    let seen: number | 'down' = 200;
+    await waitFor('/healthz fails while the loop is blocked', async () => {
+      seen = await healthz(port);
+      return seen === 503 || c.proc.exitCode !== null;
+    }, 30_000);
+    assert.equal(seen, 503, `/healthz answered ${seen}; output:\n${c.out()}`);
+    const code = await withTimeout(c.exit, 40_000, 'the blocked bot did not exit');
+    assert.equal(code, 5, c.out());
+    assert.match(c.out(), /event loop blocked/);
+    assert.equal((await sim.openOrders()).length, 0, 'the watchdog cancelled every order of the bot at the venue');
+    assert.ok(!c.out().includes(sim.privateKey.slice(2)), 'the private key never appears in the output');
+  } finally {
+    c.proc.kill('SIGKILL');
+  }
+});
+
+test('embedded local exchange: the watchdog says it cannot reach the blocked exchange and exits 5', async () => {
+  const block = join(dir, 'block-embedded');
+  writeFileSync(block, '');
+  const file = join(dir, 'embedded.yaml');
+  writeFileSync(
+    file,
+    `venue:
+  local: { seed: 3, markets: 1 }
+defaults:
+  strategy:
+    name: ${STRATEGY}
+    params: { fair: mid, bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 5 }] }
+  risk: { maxPosition: 100, maxNotional: 100 }
+markets: all
+metrics: { port: 0 }
+watchdog: { blockedLimitSeconds: 2 }
+`,
+  );
+  const c = cli(['run', '-c', file, '--log-level', 'warn', '--summary-seconds', '0'], { BOOKMAKER_TEST_BLOCK_FILE: block });
+  try {
+    const code = await withTimeout(c.exit, 60_000, 'the blocked demo did not exit');
+    assert.equal(code, 5, c.out());
+    assert.match(c.out(), /embedded local exchange runs inside this blocked process/);
+  } finally {
+    c.proc.kill('SIGKILL');
+  }
+});

@@ -1,0 +1,98 @@
+/**
+ * Test helpers that treat bookmaker as a published package: pack this checkout into a tarball the way
+ * `npm pack` does for a release (prepack → `npm run build`), without touching the checkout itself (the
+ * build runs in a copy, so no dist/ appears in the working tree), and run npm in a clean environment.
+ */
+import { execFileSync, type ExecFileSyncOptions } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+export const REPO = resolve(import.meta.dirname, '..', '..');
+/** What a release is built from (everything else in the checkout is tests, CI, data and docs images). */
+const SOURCES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'bin', 'src', 'strategies', 'config', 'docs/backtesting.md'];
+
+/** npm settings a child npm keeps from our environment (where packages come from and are cached). */
+const KEEP_NPM = /^npm_config_(cache|registry|userconfig|globalconfig|proxy|https_proxy|noproxy|cafile|strict_ssl)$/i;
+
+/**
+ * The environment for a child npm: ours without the npm_* variables of the `npm test` that runs us
+ * (npm_config_local_prefix and the like would point the child at this checkout), keeping KEEP_NPM.
+ */
+export function npmEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k) || KEEP_NPM.test(k)) env[k] = v;
+  return { ...env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', ...extra };
+}
+
+export function npm(args: readonly string[], cwd: string, opts: ExecFileSyncOptions = {}): string {
+  return execFileSync('npm', args, { cwd, env: npmEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20, ...opts }) as string;
+}
+
+/** sha256 over the release sources' paths and contents: the tarball of these sources. */
+function sourcesHash(): string {
+  const h = createHash('sha256');
+  const walk = (rel: string): void => {
+    const abs = join(REPO, rel);
+    if (statSync(abs).isDirectory()) for (const name of readdirSync(abs).sort()) walk(join(rel, name));
+    else h.update(`${rel}\0`).update(readFileSync(abs)).update('\0');
+  };
+  for (const p of SOURCES) walk(p);
+  return h.digest('hex').slice(0, 16);
+}
+
+/**
+ * The tarball of this checkout's sources, copied to `work/`. Packing builds the code (~10 s), so the
+ * tarball is kept in the OS temp folder under the hash of the sources and reused by the next test that
+ * packs the same sources (the package and Docker tests run together).
+ */
+export function packBookmaker(work: string): string {
+  const cacheDir = join(tmpdir(), 'bookmaker-pack-cache');
+  const cached = join(cacheDir, `bookmaker-${sourcesHash()}.tgz`);
+  if (!existsSync(cached)) {
+    const fresh = packFresh(mkdtempSync(join(tmpdir(), 'bookmaker-pack-build-')));
+    mkdirSync(cacheDir, { recursive: true });
+    renameSync(fresh, cached); // atomic: a concurrent packer of the same sources writes the same bytes
+    rmSync(dirname(fresh), { recursive: true, force: true });
+    // keep the cache small: the newest few tarballs (other checkouts may be packing their own sources)
+    const old = readdirSync(cacheDir)
+      .map((f) => join(cacheDir, f))
+      .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)
+      .slice(8);
+    for (const f of old) rmSync(f, { force: true });
+  }
+  const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
+  const out = join(work, `bookmaker-${version}.tgz`);
+  copyFileSync(cached, out);
+  return out;
+}
+
+/** Copies the release sources into `dir` with node_modules linked to this checkout's install; returns `dir`. */
+export function copyCheckout(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  for (const p of SOURCES) cpSync(join(REPO, p), join(dir, p), { recursive: true });
+  symlinkSync(realpathSync(join(REPO, 'node_modules')), join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
+/** Copies the release sources into `work/checkout`, runs `npm pack` there and returns the tarball's path. */
+function packFresh(work: string): string {
+  const checkout = copyCheckout(join(work, 'checkout'));
+  npm(['pack', '--pack-destination', work], checkout);
+  const tgz = readdirSync(work).find((f) => /^bookmaker-.*\.tgz$/.test(f));
+  if (!tgz) throw new Error(`npm pack wrote no tarball in ${work}`);
+  return join(work, tgz);
+}
+
+/** The fenced block of `lang` after `heading` in the README (the nth one, default the first). */
+export function readmeBlock(heading: string, lang: string, nth = 0): string {
+  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+  const from = readme.indexOf(heading);
+  if (from < 0) throw new Error(`README has no "${heading}"`);
+  const next = readme.indexOf('\n## ', from + heading.length);
+  const section = readme.slice(from, next < 0 ? undefined : next);
+  const blocks = [...section.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
+  if (blocks[nth] === undefined) throw new Error(`README "${heading}" has no ${lang} block #${nth}`);
+  return blocks[nth];
+}

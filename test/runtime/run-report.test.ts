@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Bytes32 } from '../../src/model/order.ts';
+import { RunLedger } from '../../src/runtime/run-ledger.ts';
+import { buildRunReport, formatRunReport, micro } from '../../src/runtime/run-report.ts';
+
+const M = ('0x' + 'ab'.repeat(32)) as Bytes32;
+
+test('micro units print exactly', () => {
+  assert.equal(micro(0n), '0.000000');
+  assert.equal(micro(1n), '0.000001');
+  assert.equal(micro(-1_500_000n), '-1.500000');
+  assert.equal(micro(123_456_789_012_345_678n), '123456789012.345678');
+  assert.equal(micro(7), '0.000007');
+});
+
+test('the ledger counts each fill once (by fill id), paper and live alike, with exact notional and fees', () => {
+  const l = new RunLedger();
+  const fill = { type: 'OrderFilled' as const, marketId: M, nonce: null, outcomeIndex: 1 as const, side: 0 as const, price: 333_333, size: 3_000_001, fee: 1_234, ts: 1 };
+  l.apply({ ...fill, fillId: 'a' });
+  l.apply({ ...fill, fillId: 'a' }); // the same fill from a second feed
+  l.apply({ ...fill, fillId: 'b' });
+  l.apply({ ...fill }); // no id: counted
+  const m = l.market(M);
+  assert.equal(m.fills, 3);
+  assert.equal(m.shares, 9_000_003);
+  assert.equal(m.notional12, 3n * 333_333n * 3_000_001n);
+  assert.equal(m.fees, 3_702);
+  assert.equal(l.fills.get(M.toLowerCase()), 3);
+});
+
+test('the report: exact money per market and in total, share of time quoting, reasons longest first, lines within 120 columns', () => {
+  const l = new RunLedger();
+  l.apply({ type: 'OrderFilled', marketId: M, nonce: null, outcomeIndex: 1, side: 0, price: 333_333, size: 3_000_001, fee: 1_234, ts: 1, fillId: 'x' });
+  const r = buildRunReport({
+    startedAt: Date.UTC(2026, 10, 25, 12),
+    stoppedAt: Date.UTC(2026, 10, 25, 12, 1),
+    paper: false,
+    stopReason: 'SIGTERM',
+    exitCode: 0,
+    process: 'stopped',
+    haltedBecause: null,
+    markets: [
+      {
+        time: { marketId: M, label: 'rain-tomorrow', observedMs: 60_000, liveMs: 45_000, states: { quoting: 45_000, 'stale-book': 5_000, 'strategy-error': 10_000 } },
+        ledger: l.market(M),
+        realised: -1_234n,
+        unrealised: 2_000_001n,
+        net: 3_000_001,
+      },
+    ],
+  });
+  const m = r.markets[0]!;
+  // 3.000001 × 0.333333 = 0.999999333333 USDC → 0.999999 (exact, rounded once at the end)
+  assert.equal(m.volumeUsdc, '0.999999');
+  assert.equal(m.volumeShares, '3.000001');
+  assert.equal(m.feesUsdc, '0.001234');
+  assert.equal(m.realisedPnlUsdc, '-0.001234');
+  assert.equal(m.unrealisedPnlUsdc, '2.000001');
+  assert.equal(m.quotingShare, 0.75);
+  assert.deepEqual(m.notQuoting, [
+    { state: 'strategy-error', seconds: 10 },
+    { state: 'stale-book', seconds: 5 },
+  ]);
+  assert.equal(r.totals.fills, 1);
+  assert.equal(r.totals.realisedPnlUsdc, '-0.001234');
+  assert.equal(r.seconds, 60);
+  const lines = formatRunReport(r);
+  assert.match(lines[0]!, /^run report: 60 s, stopped by SIGTERM, exit 0$/);
+  assert.equal(lines[2], '  rain-tomorrow');
+  assert.equal(lines[3], '    quoting 75.0%, fills 1, volume 1.00 USDC, fees 0.00, realised 0.00, unrealised 2.00 USDC');
+  assert.equal(lines[4], '    not quoting: strategy-error 10s, stale-book 5s');
+  for (const x of lines) assert.ok(x.length <= 120, x);
+});
