@@ -108,6 +108,9 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
       if (stopped) return;
       const now = clock.now();
       write({ t: 'market', m: id, vts: now, lts: now, meta: { status: m.status, deadline: m.deadline, slug: m.slug, question: m.question, outcome: m.outcome, resolutionStatus: m.resolutionStatus } });
+      // the manifest names the market, so reports show names rather than ids
+      const name = typeof m.slug === 'string' && m.slug ? m.slug : typeof m.question === 'string' ? m.question : '';
+      if (name) writer.nameMarket(id, name);
     } catch (err) {
       stats.errors++;
       log.warn({ marketId: id, err: (err as Error).message }, 'metadata poll failed');

@@ -18,7 +18,15 @@
  *   end of the data are left out (`n` counts those included).
  * - quoteUptime: fraction of samples with both a bid and an ask resting at the venue (and with any side).
  * - orderToFill: orders placed per fill.
+ * - pnl.attribution (USDC, exact in 1e-6 USDC: the four sum to pnl.total to the last unit):
+ *   spreadCapture Σ each fill's price against the recorded mid just before it; inventory the mid's
+ *   moves on the position held (to the last mid); fees −fees paid; resolution the jump to a payout
+ *   (0 in a recording without resolution). src/state/pnl-attribution.ts.
+ * - markouts also at the config's `edge.markoutHorizonsSeconds` (default 1, 5, 10, 30, 60, 300 s).
+ * - regimes: share of samples each quoted market spent in each regime, as the bot's store saw it.
  */
+import { DEFAULT_EDGE, horizonLabel } from '../state/edge-settings.ts';
+import { REGIMES, type Regime } from '../strategy/types.ts';
 import type { BacktestRun, Incomplete } from './run-backtest.ts';
 import { explainRun, type DiagnosticsCounts } from './run-diagnostics.ts';
 import { periodSharpe, type PeriodSharpe } from './period-sharpe.ts';
@@ -28,8 +36,17 @@ export interface Markout {
   readonly n: number;
 }
 
+export interface Attribution {
+  readonly spreadCapture: number;
+  readonly inventory: number;
+  readonly fees: number;
+  readonly resolution: number;
+}
+
 export interface MarketSummary {
   readonly marketId: string;
+  /** the recording's market name when it has one */
+  readonly name?: string;
   readonly quoted: boolean;
   readonly fills: number;
   readonly volume: number;
@@ -41,6 +58,7 @@ export interface MarketSummary {
   readonly maxLong: number;
   readonly maxShort: number;
   readonly quoteUptime: number;
+  readonly attribution: Attribution;
 }
 
 export interface BacktestSummary {
@@ -55,7 +73,7 @@ export interface BacktestSummary {
     readonly strategies: readonly string[];
     readonly seed: number;
   };
-  readonly pnl: { readonly realised: number; readonly unrealised: number; readonly total: number };
+  readonly pnl: { readonly realised: number; readonly unrealised: number; readonly total: number; readonly attribution: Attribution };
   readonly feesPaid: number;
   readonly volume: number;
   readonly fills: number;
@@ -66,7 +84,9 @@ export interface BacktestSummary {
   readonly maxDrawdown: number;
   /** Sharpe of the PnL change per stated period (day, hour or minute: the longest the span covers 3 times); never annualised */
   readonly sharpe: PeriodSharpe & { readonly sampleSeconds: number };
-  readonly markouts: { readonly '1s': Markout; readonly '10s': Markout; readonly '60s': Markout };
+  readonly markouts: { readonly '1s': Markout; readonly '10s': Markout; readonly '60s': Markout } & Readonly<Record<string, Markout>>;
+  /** share of samples in each regime over the quoted markets */
+  readonly regimes: Readonly<Record<Regime, number>>;
   readonly quoteUptime: { readonly twoSided: number; readonly anySide: number };
   readonly orders: { readonly placed: number; readonly cancelled: number; readonly rejected: number; readonly venueCalls: number };
   readonly orderToFill: number | null;
@@ -85,6 +105,12 @@ export interface BacktestSummary {
 const usdc = (micro: bigint | number): number => Number(micro) / 1e6;
 const shares = (micro: number): number => micro / 1e6;
 const round = (x: number, d = 6): number => (Number.isFinite(x) ? Number(x.toFixed(d)) : x);
+
+/** Markout horizons of the run: 1, 10 and 60 s always, plus the config's (edge.markoutHorizonsSeconds). */
+export function markoutHorizons(run: BacktestRun): number[] {
+  const hs = new Set([1_000, 10_000, 60_000, ...(run.edgeHorizonsMs ?? DEFAULT_EDGE.markoutHorizonsMs)]);
+  return [...hs].sort((a, b) => a - b);
+}
 
 function markout(run: BacktestRun, horizonMs: number): Markout {
   const c = run.collector;
@@ -129,9 +155,17 @@ export function buildSummary(run: BacktestRun): BacktestSummary {
   let finalNet = 0;
   let up2 = 0;
   let up1 = 0;
+  const attr = { spreadCapture: 0n, inventory: 0n, fees: 0n, resolution: 0n };
+  const names = new Map(run.source.manifest.markets.map((mk) => [mk.id.toLowerCase(), mk.name]));
   for (let m = 0; m < c.markets.length; m++) {
     const p = c.positions[m]!;
     const pnl = c.pnlOf(m);
+    const a = c.attributionOf(m);
+    attr.spreadCapture += a.spreadCapture;
+    attr.inventory += a.inventory;
+    attr.fees += a.fees;
+    attr.resolution += a.resolution;
+    const name = names.get(c.markets[m]!.toLowerCase());
     realised += pnl.realised;
     unrealised += pnl.unrealised;
     fees += p.fees;
@@ -156,6 +190,7 @@ export function buildSummary(run: BacktestRun): BacktestSummary {
     }
     markets.push({
       marketId: c.markets[m]!,
+      ...(name !== undefined ? { name } : {}),
       quoted: isQuoted,
       fills: p.fills,
       volume: usdc(p.volume / 1_000_000n),
@@ -167,6 +202,7 @@ export function buildSummary(run: BacktestRun): BacktestSummary {
       maxLong: shares(ml),
       maxShort: shares(ms),
       quoteUptime: round(up.twoSided, 4),
+      attribution: { spreadCapture: usdc(a.spreadCapture), inventory: usdc(a.inventory), fees: usdc(a.fees), resolution: usdc(a.resolution) },
     });
   }
   let makerFills = 0;
@@ -204,7 +240,12 @@ export function buildSummary(run: BacktestRun): BacktestSummary {
       strategies: run.strategies,
       seed: run.settings.seed,
     },
-    pnl: { realised: usdc(realised), unrealised: usdc(unrealised), total: usdc(realised + unrealised) },
+    pnl: {
+      realised: usdc(realised),
+      unrealised: usdc(unrealised),
+      total: usdc(realised + unrealised),
+      attribution: { spreadCapture: usdc(attr.spreadCapture), inventory: usdc(attr.inventory), fees: usdc(attr.fees), resolution: usdc(attr.resolution) },
+    },
     feesPaid: usdc(fees),
     volume: usdc(volume / 1_000_000n),
     fills: c.fills.length,
@@ -214,7 +255,8 @@ export function buildSummary(run: BacktestRun): BacktestSummary {
     inventory: { maxLong: shares(maxLong), maxShort: shares(maxShort), meanAbs: round(absN ? absSum / absN / 1e6 : 0, 6), finalAbs: shares(finalNet) },
     maxDrawdown: round(drawdown(c.totalPnl) / 1e6, 6),
     sharpe: { ...sh, sampleSeconds: run.sampleMs / 1000 },
-    markouts: { '1s': markout(run, 1_000), '10s': markout(run, 10_000), '60s': markout(run, 60_000) },
+    markouts: markoutsOf(run),
+    regimes: regimeShares(run),
     quoteUptime: { twoSided: round(up2 / nq, 4), anySide: round(up1 / nq, 4) },
     orders: { placed: x.placed, cancelled: x.cancelled, rejected: x.rejected, venueCalls: run.venueCalls },
     orderToFill: c.fills.length > 0 ? round(x.placed / c.fills.length, 3) : null,
@@ -238,6 +280,27 @@ export function buildSummary(run: BacktestRun): BacktestSummary {
     diagnostics: { ...run.diagnostics, quotedBookRows: run.quotedRows.book, quotedTradeRows: run.quotedRows.trade },
     markets,
   };
+}
+
+function markoutsOf(run: BacktestRun): BacktestSummary['markouts'] {
+  const out: Record<string, Markout> = {};
+  for (const h of markoutHorizons(run)) out[horizonLabel(h)] = markout(run, h);
+  return out as BacktestSummary['markouts'];
+}
+
+function regimeShares(run: BacktestRun): Record<Regime, number> {
+  const c = run.collector;
+  const counts = REGIMES.map(() => 0);
+  let n = 0;
+  const quoted = new Set(run.quoted.map((q) => q.toLowerCase()));
+  for (let m = 0; m < c.markets.length; m++) {
+    if (!quoted.has(c.markets[m]!.toLowerCase())) continue;
+    for (const r of c.regimeSeries[m]!) {
+      counts[r]!++;
+      n++;
+    }
+  }
+  return Object.fromEntries(REGIMES.map((r, i) => [r, n > 0 ? round(counts[i]! / n, 4) : 0])) as Record<Regime, number>;
 }
 
 /** Canonical JSON text of a summary (stable key order as built, two-space indent, trailing newline). */

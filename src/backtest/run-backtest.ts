@@ -30,6 +30,7 @@ import { QuotingKernel, type KernelMarket } from '../runtime/quoting-kernel.ts';
 import { createRng } from '../sim/rng.ts';
 import { DEFAULT_LIMITS } from '../state/reduce.ts';
 import { StateStore } from '../state/store.ts';
+import { regimeOf } from '../state/regime.ts';
 import type { StateEvent } from '../state/events.ts';
 import type { BacktestSettings } from './backtest-config.ts';
 import { latencyModel, recordedFeedDelays, type LatencyModel } from './latency-model.ts';
@@ -106,6 +107,10 @@ export interface BacktestRun {
   readonly quotedRows: { readonly book: number; readonly trade: number };
   /** set when the run stopped before the end of its data (Ctrl-C) */
   readonly incomplete: Incomplete | null;
+  /** markout horizons of the config's edge section (undefined: the defaults) */
+  readonly edgeHorizonsMs?: readonly number[];
+  /** the strategy and its parsed parameters per quoted market, for the report */
+  readonly strategyParams?: readonly { readonly marketId: string; readonly strategy: string; readonly params: unknown }[];
 }
 
 const MAX_SAMPLES = 50_000;
@@ -211,10 +216,15 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     kernelMarkets.push({ marketId: id as Bytes32, strategy: mc.strategy.module, params: mc.strategy.params, risk: mc.risk });
     strategies.add(mc.strategy.ref);
   }
-  const store = new StateStore({ ...DEFAULT_LIMITS, trades: config.feeds.tradeHistorySize, midSamples: config.feeds.midHistorySize });
+  const store = new StateStore({ ...DEFAULT_LIMITS, trades: config.feeds.tradeHistorySize, midSamples: config.feeds.midHistorySize, ...(config.edge ? { edge: config.edge } : {}) });
   const log = input.logger ?? silentLogger;
   let ticks = 0;
   const diag = new RunDiagnostics();
+  // the bot's regime per market at each sample (what its strategies saw), for the report
+  collector.regimeSource = (m, t) => {
+    const ms = store.state.markets.get(cols.markets[m]!.toLowerCase());
+    return ms === undefined ? null : regimeOf(ms, t).regime;
+  };
   // The order manager is built here only to give it seeded nonces; the kernel owns it otherwise.
   const om: OrderManager = new OrderManager({
     venue,
@@ -382,6 +392,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     diagnostics: diag.counts,
     quotedRows: countQuotedRows(cols, rows, incomplete ? incomplete.rowsReplayed : nRows, quotedSet),
     incomplete,
+    ...(config.edge ? { edgeHorizonsMs: config.edge.markoutHorizonsMs } : {}),
+    strategyParams: kernelMarkets.map((k) => ({ marketId: k.marketId, strategy: config.markets.find((mc) => mc.strategy.module === k.strategy && mc.strategy.params === k.params)?.strategy.ref ?? k.strategy.name, params: k.params })),
   };
 }
 

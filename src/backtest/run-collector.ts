@@ -5,12 +5,17 @@
  * inventory, PnL) for the report's charts and statistics.
  */
 import { applyFill, FLAT, toMicro, unrealisedScaled, type PositionState } from '../state/position.ts';
+import { addFill, attributionMicro, NO_ATTRIBUTION, type AttributionComponents, type AttributionState } from '../state/pnl-attribution.ts';
+import type { Regime } from '../strategy/types.ts';
 import type { SimExchange, SimFill } from './sim-exchange.ts';
 
 export interface MarketSeries {
   readonly marketId: string;
   /** recorded mid (price units, float), NaN when a side is empty */
   readonly mid: number[];
+  /** recorded best bid / ask, NaN when that side is empty */
+  readonly bestBid: number[];
+  readonly bestAsk: number[];
   /** own best bid / ask resting at the exchange, NaN when none */
   readonly bid: number[];
   readonly ask: number[];
@@ -19,6 +24,8 @@ export interface MarketSeries {
   /** realised + unrealised PnL, 1e-6 USDC */
   readonly pnl: number[];
 }
+
+const REGIME_INDEX: Record<Regime, number> = { quiet: 0, trending: 1, event: 2, 'reduce-only': 3, halted: 4 };
 
 export class RunCollector {
   readonly fills: SimFill[] = [];
@@ -33,6 +40,14 @@ export class RunCollector {
   readonly lastMid: Float64Array;
   private readonly quotedBoth: Uint32Array;
   private readonly quotedAny: Uint32Array;
+  /** per fill (same order as `fills`): twice the recorded mid just before it, NaN when none */
+  readonly fillMid2: number[] = [];
+  /** per market: the exact attribution of its fills (src/state/pnl-attribution.ts) */
+  readonly attribution: AttributionState[];
+  /** per market: the bot's regime at each sample (index into REGIMES), when a regime source is set */
+  readonly regimeSeries: number[][];
+  /** reads the bot's regime of market m at time t (set by the replay loop) */
+  regimeSource: ((m: number, t: number) => Regime | null) | null = null;
 
   constructor(
     readonly markets: readonly string[],
@@ -43,15 +58,34 @@ export class RunCollector {
     this.pnlMemo = markets.map(() => ({ position: null, mid: Number.NaN, v: 0 }));
     this.midT = markets.map(() => []);
     this.midV = markets.map(() => []);
-    this.series = markets.map((marketId) => ({ marketId, mid: [], bid: [], ask: [], net: [], pnl: [] }));
+    this.series = markets.map((marketId) => ({ marketId, mid: [], bestBid: [], bestAsk: [], bid: [], ask: [], net: [], pnl: [] }));
     this.lastMid = new Float64Array(n).fill(NaN);
     this.quotedBoth = new Uint32Array(n);
     this.quotedAny = new Uint32Array(n);
+    this.attribution = markets.map(() => NO_ATTRIBUTION);
+    this.regimeSeries = markets.map(() => []);
   }
 
   onFill(f: SimFill): void {
     this.fills.push(f);
     this.positions[f.market] = applyFill(this.positions[f.market]!, f);
+    // the mid in force before the row that filled us (onMid for that row runs after the fills)
+    const mid = this.lastMid[f.market]!;
+    const mid2 = Number.isFinite(mid) ? Math.round(mid * 2) : null;
+    this.fillMid2.push(mid2 ?? NaN);
+    this.attribution[f.market] = addFill(this.attribution[f.market]!, { qty: f.yesSide === 'bid' ? f.size : -f.size, price: f.yesPrice, fee: f.fee }, mid2);
+  }
+
+  /**
+   * Attribution of market m in 1e-6 USDC, summing exactly to its PnL as `pnlOf` reports it
+   * (realised + unrealised at the last recorded mid).
+   */
+  attributionOf(m: number): AttributionComponents<bigint> & { total: bigint } {
+    const pnl = this.pnlOf(m);
+    const mid = this.lastMid[m]!;
+    const p = this.positions[m]!;
+    const mark2 = Number.isFinite(mid) && p.net !== 0 ? Math.round(mid * 2) : null;
+    return attributionMicro(this.attribution[m]!, mark2, pnl.realised + pnl.unrealised, p.basis);
   }
 
   /** After a row changed market m's book at time t. */
@@ -99,10 +133,16 @@ export class RunCollector {
       const v = this.samplePnl(m);
       total += v;
       s.mid.push(this.lastMid[m]!);
+      const book = x.books[m];
+      const bb = book ? book.bestBid() : -1;
+      const ba = book ? book.bestAsk() : -1;
+      s.bestBid.push(bb < 0 ? NaN : bb);
+      s.bestAsk.push(ba < 0 ? NaN : ba);
       s.bid.push(top.bid < 0 ? NaN : top.bid);
       s.ask.push(top.ask < 0 ? NaN : top.ask);
       s.net.push(this.positions[m]!.net);
       s.pnl.push(v);
+      if (this.regimeSource !== null) this.regimeSeries[m]!.push(REGIME_INDEX[this.regimeSource(m, t) ?? 'quiet']);
       if (top.bid >= 0 && top.ask >= 0) this.quotedBoth[m]!++;
       if (top.bid >= 0 || top.ask >= 0) this.quotedAny[m]!++;
     }

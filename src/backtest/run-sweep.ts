@@ -16,6 +16,8 @@ export interface SweepOptions {
   readonly to?: number;
   readonly spec: SweepSpec;
   readonly workers: number;
+  /** run only these grid indices (a shard, src/backtest/sweep-shard.ts); default all */
+  readonly only?: readonly number[];
   readonly onProgress?: (done: number, total: number) => void;
   /** Ctrl-C: hand out no further job; the runs under way finish, and only the finished runs are returned */
   readonly signal?: AbortSignal;
@@ -23,7 +25,8 @@ export interface SweepOptions {
 
 export async function runSweep(o: SweepOptions): Promise<SweepResult[]> {
   const combos = expandGrid(o.spec.grid);
-  const jobs: SweepJobRequest[] = combos.map((combo, index) => ({
+  const keep = o.only ? new Set(o.only) : null;
+  const all: SweepJobRequest[] = combos.map((combo, index) => ({
     configFile: o.configFile,
     data: o.data,
     ...(o.from !== undefined ? { from: o.from } : {}),
@@ -32,12 +35,13 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult[]> {
     index,
     combo,
   }));
-  const results: SweepJobResponse[] = new Array(jobs.length);
+  const jobs = keep ? all.filter((j) => keep.has(j.index)) : all;
+  const results = new Map<number, SweepJobResponse>();
   let done = 0;
   if (o.workers <= 0) {
     for (const j of jobs) {
       if (o.signal?.aborted) break;
-      results[j.index] = await runSweepJob(j);
+      results.set(j.index, await runSweepJob(j));
       o.onProgress?.(++done, jobs.length);
     }
   } else {
@@ -53,7 +57,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult[]> {
             else void w.terminate().then(() => resolve());
           };
           w.on('message', (res: SweepJobResponse) => {
-            results[res.index] = res;
+            results.set(res.index, res);
             o.onProgress?.(++done, jobs.length);
             feed();
           });
@@ -64,5 +68,8 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult[]> {
     );
   }
   // an interrupted sweep leaves holes: only the runs that finished are returned, in grid order
-  return results.flatMap((r, i) => (r ? [{ index: i, combo: combos[i]!, summary: r.summary, ...(r.error ? { error: r.error } : {}) }] : []));
+  return jobs.flatMap((j) => {
+    const r = results.get(j.index);
+    return r ? [{ index: j.index, combo: combos[j.index]!, summary: r.summary, ...(r.error ? { error: r.error } : {}) }] : [];
+  });
 }

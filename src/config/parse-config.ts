@@ -8,6 +8,7 @@ import { ConfigError } from '../model/errors.ts';
 import { applyOverrides, overrideSourceOf, type Overrides } from './env-overrides.ts';
 import { ConfigFieldError, readObject } from './fields.ts';
 import { parseHealth } from './parse-health.ts';
+import { parseEdge } from './parse-edge.ts';
 import { parseMarkets } from './parse-markets.ts';
 import { parseFeeds, parseLogging, parseMetrics, parseOrders, parseWallet, parseWatchdog } from './parse-settings.ts';
 import { parseVenue } from './parse-venue.ts';
@@ -15,7 +16,7 @@ import { parseAdmin, parseLedger } from './parse-ledger.ts';
 import { rejectSecrets } from './secret-guard.ts';
 import type { BotConfig } from './types.ts';
 
-export const TOP_KEYS = ['venue', 'markets', 'defaults', 'orders', 'feeds', 'metrics', 'logging', 'wallet', 'health', 'watchdog', 'ledger', 'admin'];
+export const TOP_KEYS = ['venue', 'markets', 'defaults', 'orders', 'feeds', 'metrics', 'logging', 'wallet', 'health', 'watchdog', 'edge', 'ledger', 'admin'];
 
 export interface ParseOptions {
   /** file name used in messages and as the base for strategy module paths ('' = none) */
@@ -46,6 +47,7 @@ export async function parseBotConfig(doc: unknown, opts: ParseOptions = {}): Pro
       logging: parseLogging(o.logging, 'logging'),
       wallet: parseWallet(o.wallet, 'wallet'),
       health: parseHealth(o.health, 'health'),
+      edge: parseEdge(o.edge, 'edge'),
       ledger: parseLedger(o.ledger, 'ledger', file),
       admin: parseAdmin(o.admin, 'admin'),
     };

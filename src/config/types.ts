@@ -7,6 +7,7 @@ import type { ChainName } from '../exchange/chains.ts';
 import type { FaultProfileName, FaultSettings } from '../sim/faults.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { RiskLimits } from '../risk/types.ts';
+import type { EdgeSettings } from '../state/edge-settings.ts';
 import type { NoInventoryMode } from '../strategy/to-orders.ts';
 import type { MarketStatus, StrategyModule } from '../strategy/types.ts';
 
@@ -108,6 +109,7 @@ export interface FeedSettings {
   readonly tradeHistorySize: number;
 }
 
+
 export interface BotConfig {
   /** the file it came from ('' when built from an object) */
   readonly file: string;
@@ -126,6 +128,8 @@ export interface BotConfig {
   readonly admin: { readonly port: number };
   /** key file paths (not keys); the signing engineer's secrets module reads them */
   readonly wallet: { readonly keyFile?: string; readonly apiKeyFile?: string };
+  /** markout horizons, toxicity and regime thresholds (`edge:`; src/config/parse-edge.ts); default DEFAULT_EDGE */
+  readonly edge?: EdgeSettings;
 }
 
 export interface LedgerSettings {

@@ -21,6 +21,7 @@ import type { Clock } from '../core/clock.ts';
 import type { StoreState } from '../state/market-state.ts';
 import { marketPnl, reservedCollateral } from '../state/market-view.ts';
 import { toYesTerms } from '../strategy/to-orders.ts';
+import { registerEdgeMetrics } from './edge-metrics.ts';
 
 export interface BotMetricsOptions {
   prefix?: string;
@@ -173,6 +174,9 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
       if (c !== undefined && c !== null) this.set(Number(c) / MICRO);
     },
   });
+
+  // markouts, toxicity, flow, regime and PnL attribution (issue 15): ./edge-metrics.ts
+  registerEdgeMetrics(registry, p, (mk) => marketLabel(mk.marketId, mk.slug), () => (source ? { state: source.state(), clock: source.clock } : null));
 
   return m;
 }

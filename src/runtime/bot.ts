@@ -722,8 +722,8 @@ function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
  * `feeds.tradeHistorySize`. The live bot used the reducer's defaults instead (600 mids, one a
  * second), which ignored the setting and kept filling for the first 10 minutes of every run.
  */
-export function storeLimits(cfg: Pick<BotConfig, 'feeds'>): ReduceLimits {
-  return { ...DEFAULT_LIMITS, trades: cfg.feeds.tradeHistorySize, midSamples: cfg.feeds.midHistorySize };
+export function storeLimits(cfg: Pick<BotConfig, 'feeds' | 'edge'>): ReduceLimits {
+  return { ...DEFAULT_LIMITS, trades: cfg.feeds.tradeHistorySize, midSamples: cfg.feeds.midHistorySize, ...(cfg.edge ? { edge: cfg.edge } : {}) };
 }
 
 /** Fills matter for quoting within a second; balances ride along in the same poll. */

@@ -19,6 +19,7 @@ import { Worker } from 'node:worker_threads';
 import { ConfigError } from '../model/errors.ts';
 import type { EndpointAnswer } from '../metrics/metrics-server.ts';
 import type { FromWorker, ToWorker, WatchdogVenue, WatchdogWorkerData } from './watchdog-worker.ts';
+import { COMPILED } from '../core/source-ext.ts';
 
 export { EXIT_WATCHDOG } from './watchdog-worker.ts';
 export type { WatchdogVenue } from './watchdog-worker.ts';
@@ -65,7 +66,7 @@ export async function startWatchdog(o: WatchdogOptions): Promise<Watchdog> {
     metrics: o.metrics && o.metrics.port !== 0 ? o.metrics : null,
     log: o.log,
   };
-  const worker = new Worker(new URL('./watchdog-worker-bootstrap.mjs', import.meta.url), { workerData: data, stdout: false, stderr: false });
+  const worker = new Worker(new URL(COMPILED ? './watchdog-worker.js' : './watchdog-worker-bootstrap.mjs', import.meta.url), { workerData: data, stdout: false, stderr: false });
   const tick = setInterval(() => Atomics.add(beat, 0, 1), heartbeatMs);
   tick.unref();
   let answer: ((method: string, path: string) => Promise<EndpointAnswer>) | null = null;

@@ -9,6 +9,8 @@ import type { Bytes32 } from '../model/order.ts';
 import type { PlannedOrder } from '../model/venue.ts';
 import type { MarketStatus, MidSample, ViewTrade } from '../strategy/types.ts';
 import { NO_BOOKS, type MarketBooks } from './book-state.ts';
+import { DEFAULT_EDGE, type EdgeSettings } from './edge-settings.ts';
+import { emptyEdge, type EdgeState } from './edge-state.ts';
 import { PersistentMap } from './persistent-map.ts';
 import { FLAT, type PositionState } from './position.ts';
 
@@ -60,6 +62,8 @@ export interface MarketState {
   readonly blocked: 'migration' | 'halted' | null;
   /** risk denials by reason */
   readonly denials: ReadonlyMap<string, number>;
+  /** markouts, toxicity, flow, regime triggers and PnL attribution (./edge-state.ts) */
+  readonly edge: EdgeState;
 }
 
 export interface VenueCallSample {
@@ -85,7 +89,7 @@ export interface StoreState {
 export const DEFAULT_TICK = 10_000;
 export const DEFAULT_MIN_SIZE = 1_000_000;
 
-export function emptyMarket(marketId: Bytes32): MarketState {
+export function emptyMarket(marketId: Bytes32, edge: EdgeSettings = DEFAULT_EDGE): MarketState {
   return {
     marketId,
     // every field present from the start keeps one object shape (spreads that add keys are slow in V8)
@@ -108,6 +112,7 @@ export function emptyMarket(marketId: Bytes32): MarketState {
     oracle: null,
     blocked: null,
     denials: new Map(),
+    edge: emptyEdge(edge),
   };
 }
 
@@ -142,6 +147,7 @@ export function marketWith(m: MarketState, c: Partial<MarketState>): MarketState
     oracle: 'oracle' in c ? c.oracle! : m.oracle,
     blocked: 'blocked' in c ? c.blocked! : m.blocked,
     denials: 'denials' in c ? c.denials! : m.denials,
+    edge: 'edge' in c ? c.edge! : m.edge,
   };
 }
 
@@ -156,6 +162,7 @@ export function marketWithBook(
   streamState: MarketState['streamState'],
   lastMid2: number | null,
   midHistory: readonly MidSample[],
+  edge: EdgeState = m.edge,
 ): MarketState {
   return {
     marketId: m.marketId,
@@ -178,6 +185,7 @@ export function marketWithBook(
     oracle: m.oracle,
     blocked: m.blocked,
     denials: m.denials,
+    edge,
   };
 }
 
@@ -204,6 +212,7 @@ export function marketWithOrders(m: MarketState, orders: ReadonlyMap<string, Own
     oracle: m.oracle,
     blocked: m.blocked,
     denials: m.denials,
+    edge: m.edge,
   };
 }
 

@@ -19,6 +19,7 @@ import { viewBook } from '../strategy/view-book.ts';
 import { parseSlot } from '../orders/slots.ts';
 import { yesTermsLevels, type MarketBooks } from './book-state.ts';
 import type { MarketState, OwnOrder, StoreState } from './market-state.ts';
+import { edgeView } from './edge-view.ts';
 import { PersistentMap } from './persistent-map.ts';
 import { averageEntry, toMicro, unrealisedScaled, type PositionState } from './position.ts';
 
@@ -232,6 +233,7 @@ export function selectMarketView(s: StoreState, marketId: Bytes32, now: number, 
       account,
       venue: venueOf(s, now, venueWindowMs),
       flags: { migrationActive: m.blocked === 'migration' },
+      edge: edgeView(m, now),
     };
   }
   return {
@@ -252,5 +254,6 @@ export function selectMarketView(s: StoreState, marketId: Bytes32, now: number, 
     account,
     venue: venueOf(s, now, venueWindowMs),
     flags: { migrationActive: m.blocked === 'migration' },
+    edge: edgeView(m, now),
   };
 }

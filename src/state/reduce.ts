@@ -12,7 +12,10 @@ import { applyBookEvent, mid2 } from './book-state.ts';
 import type { OrderManagerEvent, StateEvent } from './events.ts';
 import { emptyMarket, marketWith, marketWithBook, marketWithOrders, stateWith, stateWithMarkets, type MarketState, type OwnOrder, type StoreState } from './market-state.ts';
 import { PersistentMap } from './persistent-map.ts';
-import { applyFill, syncHoldings } from './position.ts';
+import { applyFill, syncHoldings, yesTermsTrade } from './position.ts';
+import { DEFAULT_EDGE, type EdgeSettings } from './edge-settings.ts';
+import { edgeWith, onFillEdge, onMidEdge, onOracleEdge, onResolvedEdge, onTradeEdge, settleMarkouts } from './edge-state.ts';
+import { regimeOf } from './regime.ts';
 
 export interface ReduceLimits {
   /** trades kept per market */
@@ -25,6 +28,8 @@ export interface ReduceLimits {
   readonly fillIds: number;
   /** venue health window, ms */
   readonly venueWindowMs: number;
+  /** markout horizons, toxicity and regime thresholds (default DEFAULT_EDGE) */
+  readonly edge?: EdgeSettings;
 }
 
 export const DEFAULT_LIMITS: ReduceLimits = { trades: 50, midSamples: 600, midSampleMs: 1000, fillIds: 2048, venueWindowMs: 60_000 };
@@ -38,7 +43,7 @@ const key = (s: string): string => s.toLowerCase();
 function marketsWith(state: StoreState, marketId: Bytes32, e: MarketEvent, lim: ReduceLimits): ReadonlyMap<string, MarketState> {
   const k = key(marketId);
   const existing = state.markets.get(k);
-  const before = existing ?? emptyMarket(marketId);
+  const before = existing ?? emptyMarket(marketId, lim.edge ?? DEFAULT_EDGE);
   const after = reduceMarket(before, e, lim);
   if (after === before && existing !== undefined) return state.markets;
   const current = state.markets instanceof PersistentMap ? state.markets : PersistentMap.from(state.markets);
@@ -80,24 +85,30 @@ function reduceBook(m: MarketState, ev: BookEvent, lim: ReduceLimits): MarketSta
     // Trades are taken from the view the YES-terms book is built from, so two streams do not double them.
     const primary = m.books.yes ? 1 : 0;
     if (ev.outcomeIndex !== primary) return marketWith(m, { streamLastEventAt: ev.localTs });
-    return marketWith(m, { streamLastEventAt: ev.localTs, trades: pushBounded(m.trades, yesTrade(ev), lim.trades) });
+    const t = yesTrade(ev);
+    return marketWith(m, { streamLastEventAt: ev.localTs, trades: pushBounded(m.trades, t, lim.trades), edge: onTradeEdge(m.edge, ev.localTs, t.size, t.takerSide === 'buy') });
   }
   const books = applyBookEvent(m.books, ev);
   const localTs = ev.localTs;
   const m2 = mid2(books);
   let midHistory = m.midHistory;
+  // a new mid: the mid-jump and trend triggers (against the history before this sample)
+  const edge = m2 !== null && m2 !== m.lastMid2 ? onMidEdge(m.edge, localTs, m2 / 2, midHistory) : m.edge;
   if (m2 !== null) {
     const last = midHistory[midHistory.length - 1];
     if (!last || localTs - last.ts >= lim.midSampleMs) midHistory = pushBounded(midHistory, { ts: localTs, mid: m2 / 2 }, lim.midSamples);
   }
-  return marketWithBook(m, books, localTs, m.streamState ?? 'live', m2 ?? m.lastMid2, midHistory);
+  return marketWithBook(m, books, localTs, m.streamState ?? 'live', m2 ?? m.lastMid2, midHistory, edge);
 }
 
 function reduceFill(m: MarketState, e: Extract<StateEvent, { type: 'OrderFilled' }>, lim: ReduceLimits): MarketState {
   if (e.fillId !== undefined && m.fillIds.includes(e.fillId)) return m;
   const position = applyFill(m.position, e);
   const fillIds = e.fillId === undefined ? m.fillIds : pushBounded(m.fillIds, e.fillId, lim.fillIds);
-  let next: MarketState = marketWith(m, { position, fillIds });
+  // markouts and attribution against the mid the bot knew just before the fill
+  const y = yesTermsTrade(e);
+  const edge = onFillEdge(m.edge, e.ts, y.qty, y.price, e.fee, m.lastMid2);
+  let next: MarketState = marketWith(m, { position, fillIds, edge });
   if (e.nonce) {
     const k = key(e.nonce);
     const o = m.orders.get(k);
@@ -163,12 +174,29 @@ function drop(m: MarketState, nonce: Bytes32): MarketState {
 /** Events that change one market's state. */
 type MarketEvent = Exclude<StateEvent, { type: 'BalanceUpdated' | 'OrdersReconciled' | 'VenueBackedOff' | 'VenueCallCompleted' }>;
 
-function reduceMarket(m: MarketState, e: MarketEvent, lim: ReduceLimits): MarketState {
+/**
+ * One market event, with the edge bookkeeping around it: markouts due by the event's time settle
+ * first, at the mid in force until now; after it, a change of regime is recorded.
+ */
+function reduceMarket(m0: MarketState, e: MarketEvent, lim: ReduceLimits): MarketState {
+  let m = m0;
+  if (m.edge.nextDue <= e.ts) {
+    const settled = settleMarkouts(m.edge, e.ts, m.lastMid2);
+    if (settled !== m.edge) m = marketWith(m, { edge: settled });
+  }
+  const after = reduceMarketEvent(m, e, lim);
+  const r = regimeOf(after, e.ts).regime;
+  if (r === after.edge.regime) return after;
+  return marketWith(after, { edge: edgeWith(after.edge, { regime: r, regimeSince: e.ts, transitions: after.edge.transitions + 1 }) });
+}
+
+function reduceMarketEvent(m: MarketState, e: MarketEvent, lim: ReduceLimits): MarketState {
   switch (e.type) {
     case 'BookEventReceived':
       return reduceBook(m, e.event, lim);
     case 'MarketMetadataUpdated':
       return marketWith(m, {
+        ...(e.payoutYes !== undefined && e.payoutYes !== null && m.payoutYes === null ? { edge: onResolvedEdge(m.edge, m.lastMid2, e.payoutYes) } : {}),
         slug: e.slug ?? m.slug,
         tick: e.tick ?? m.tick,
         minSize: e.minSize ?? m.minSize,
@@ -177,7 +205,7 @@ function reduceMarket(m: MarketState, e: MarketEvent, lim: ReduceLimits): Market
         payoutYes: e.payoutYes === undefined ? m.payoutYes : e.payoutYes,
       });
     case 'OracleUpdated':
-      return marketWith(m, { oracle: { probability: e.probability, confidence: e.confidence, updatedAt: e.updatedAt } });
+      return marketWith(m, { oracle: { probability: e.probability, confidence: e.confidence, updatedAt: e.updatedAt }, edge: onOracleEdge(m.edge, e.ts, e.probability) });
     case 'PositionSynced':
       return marketWith(m, { position: syncHoldings(m.position, e.yes, e.no) });
     case 'OrderFilled':

@@ -135,6 +135,41 @@ export interface ViewFlags {
   readonly migrationActive?: boolean;
 }
 
+/** A market's regime (src/state/regime.ts): how the market behaves right now. */
+export type Regime = 'quiet' | 'trending' | 'event' | 'reduce-only' | 'halted';
+export const REGIMES: readonly Regime[] = ['quiet', 'trending', 'event', 'reduce-only', 'halted'];
+
+/** Own fills' markouts at one horizon, size-weighted. */
+export interface ViewMarkout {
+  readonly horizonMs: number;
+  /** mean (mid(t + h) − price) for buys, (price − mid(t + h)) for sells, 1e-6 USDC per share; null before any */
+  readonly perShare: number | null;
+  readonly n: number;
+}
+
+/**
+ * Who we trade with and what the market is doing (src/state/edge-state.ts): the inputs of the
+ * adverse-selection helper (src/strategy/edge-adjust.ts). Floats: model maths, not money. The
+ * market's exact PnL attribution is not in the view (no strategy needs it on every tick):
+ * `marketAttribution(market)` in src/state/edge-view.ts.
+ */
+export interface ViewEdge {
+  readonly regime: Regime;
+  /** when the market entered this regime (ms) */
+  readonly regimeSince: number;
+  /** what triggered it (e.g. 'mid-jump', 'toxicity', 'status'); null when quiet */
+  readonly regimeCause: string | null;
+  /** decayed size-weighted own markout at the toxicity horizon, 1e-6 USDC per share (negative = picked off); null before any */
+  readonly toxicity: number | null;
+  /** decayed number of fills behind `toxicity` */
+  readonly toxicityWeight: number;
+  /** decayed taker-flow imbalance in [−1, 1]: +1 all takers bought YES */
+  readonly flowImbalance: number;
+  /** decayed taker volume behind it, 1e-6 shares */
+  readonly flowSize: number;
+  readonly markouts: readonly ViewMarkout[];
+}
+
 export interface MarketView {
   readonly marketId: Bytes32;
   readonly slug?: string;
@@ -163,6 +198,8 @@ export interface MarketView {
   readonly account: ViewAccount;
   readonly venue: ViewVenueHealth;
   readonly flags: ViewFlags;
+  /** markouts, toxicity, flow and regime; always set by the store (optional for hand-built views) */
+  readonly edge?: ViewEdge;
 }
 
 export interface DesiredQuote {

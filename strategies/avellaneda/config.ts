@@ -4,6 +4,7 @@
  */
 import { ConfigFieldError, at, readEnum, readNumber, readObject, readOptionalNumber, sharesToUnits } from '../../src/config/fields.ts';
 import type { FairSource } from '../../src/strategy/fair-price.ts';
+import { parseEdgeGuard, type EdgeGuardConfig } from '../../src/strategy/edge-adjust.ts';
 
 export interface AvellanedaConfig {
   readonly fair: FairSource;
@@ -28,9 +29,11 @@ export interface AvellanedaConfig {
   readonly levels: number;
   /** extra distance per level, probability */
   readonly levelSpacing: number;
+  /** adverse-selection helper (src/strategy/edge-adjust.ts); off by default */
+  readonly toxicity: EdgeGuardConfig;
 }
 
-const KEYS = ['fair', 'gamma', 'k', 'sigma', 'ewmaLambda', 'minSigma', 'horizonFloorSeconds', 'horizonCapSeconds', 'inventoryUnit', 'minSpread', 'maxSpread', 'size', 'levels', 'levelSpacing'];
+const KEYS = ['fair', 'gamma', 'k', 'sigma', 'ewmaLambda', 'minSigma', 'horizonFloorSeconds', 'horizonCapSeconds', 'inventoryUnit', 'minSpread', 'maxSpread', 'size', 'levels', 'levelSpacing', 'toxicity'];
 
 export function parseAvellanedaConfig(raw: unknown, path: string): AvellanedaConfig {
   const o = readObject(raw ?? {}, path, KEYS);
@@ -51,6 +54,7 @@ export function parseAvellanedaConfig(raw: unknown, path: string): AvellanedaCon
     size: sharesToUnits(readNumber(o, 'size', path, { min: 0, gt: true, max: 1e9 }, 10)),
     levels: readNumber(o, 'levels', path, { min: 1, max: 10, integer: true }, 1),
     levelSpacing: readNumber(o, 'levelSpacing', path, { min: 0, max: 0.5 }, 0.01),
+    toxicity: parseEdgeGuard(o.toxicity, at(path, 'toxicity')),
   };
   if (cfg.size < 1) throw new ConfigFieldError(at(path, 'size'), 'at least 0.000001 shares', o.size);
   if (cfg.inventoryUnit < 1) throw new ConfigFieldError(at(path, 'inventoryUnit'), 'at least 0.000001 shares', o.inventoryUnit);

@@ -1,5 +1,6 @@
 /** avellaneda quote function: reservation price and optimal spread around the fair price. */
 import { fairPrice } from '../../src/strategy/fair-price.ts';
+import { adjustedSize, allowedSides, edgeAdjust } from '../../src/strategy/edge-adjust.ts';
 import { ladder } from '../../src/strategy/ladder.ts';
 import { ewmaSigma } from '../../src/strategy/volatility.ts';
 import type { DesiredQuote, MarketView } from '../../src/strategy/types.ts';
@@ -21,5 +22,10 @@ export function quoteAvellaneda(view: MarketView, cfg: AvellanedaConfig): Desire
   // r may leave [0, 1] under heavy inventory; the ladder clamps prices and drops a pinned side
   const r = reservationPrice(inputs);
   const spread = Math.min(cfg.maxSpread, Math.max(cfg.minSpread, optimalSpread(inputs)));
-  return ladder({ center: r, half: spread / 2, spacing: cfg.levelSpacing, levels: cfg.levels, size: cfg.size, tick: view.tick, tag: 'avellaneda' });
+  // toxicity / regime: a wider half spread, a smaller size, maybe one side (src/strategy/edge-adjust.ts)
+  const adj = edgeAdjust(view, cfg.toxicity);
+  const size = adjustedSize(cfg.size, adj, view.minSize);
+  if (size === 0) return [];
+  const quotes = ladder({ center: r, half: spread / 2 + adj.extraHalf / 1e6, spacing: cfg.levelSpacing, levels: cfg.levels, size, tick: view.tick, tag: 'avellaneda' });
+  return adj.bid && adj.ask ? quotes : allowedSides(quotes, adj);
 }

@@ -4,6 +4,7 @@
  */
 import { ConfigFieldError, at, readEnum, readList, readNumber, readObject, sharesToUnits } from '../../src/config/fields.ts';
 import type { FairSource } from '../../src/strategy/fair-price.ts';
+import { parseEdgeGuard, type EdgeGuardConfig } from '../../src/strategy/edge-adjust.ts';
 
 export interface Band {
   /** 1e-6 price units */
@@ -19,9 +20,11 @@ export interface BandsConfig {
   readonly bands: readonly Band[];
   /** fair-price shift per share of net position, 1e-6 price units per share (long → lower) */
   readonly inventorySkew: number;
+  /** adverse-selection helper (src/strategy/edge-adjust.ts); off by default */
+  readonly toxicity: EdgeGuardConfig;
 }
 
-const KEYS = ['fair', 'bands', 'inventorySkew'];
+const KEYS = ['fair', 'bands', 'inventorySkew', 'toxicity'];
 const BAND_KEYS = ['minMargin', 'targetMargin', 'maxMargin', 'size'];
 
 export function parseBandsConfig(raw: unknown, path: string): BandsConfig {
@@ -36,7 +39,7 @@ export function parseBandsConfig(raw: unknown, path: string): BandsConfig {
     }
   }
   const skew = readNumber(o, 'inventorySkew', path, { min: 0, max: 0.01 }, 0);
-  return { fair, bands, inventorySkew: skew * 1e6 };
+  return { fair, bands, inventorySkew: skew * 1e6, toxicity: parseEdgeGuard(o.toxicity, at(path, 'toxicity')) };
 }
 
 const DEFAULT_BANDS = [

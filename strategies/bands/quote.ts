@@ -6,6 +6,7 @@
  * out of its band.
  */
 import { fairPrice } from '../../src/strategy/fair-price.ts';
+import { adjustedSize, edgeAdjust, type EdgeAdjustment } from '../../src/strategy/edge-adjust.ts';
 import { snapPrice } from '../../src/strategy/snap-price.ts';
 import type { DesiredQuote, MarketView, WorkingQuote } from '../../src/strategy/types.ts';
 import type { Band, BandsConfig } from './config.ts';
@@ -14,15 +15,25 @@ export function quoteBands(view: MarketView, cfg: BandsConfig): DesiredQuote[] |
   const ref = fairPrice(view.book, cfg.fair);
   if (ref === null) return null; // no two-sided book: no reference to quote around
   const fair = ref - cfg.inventorySkew * (view.position.net / 1e6);
+  // toxicity / regime: every margin moves out by the extra half spread, sizes shrink, sides may go
+  const adj = edgeAdjust(view, cfg.toxicity);
   const out: DesiredQuote[] = [];
-  cfg.bands.forEach((band, level) => {
-    if (band.size < view.minSize) return;
+  cfg.bands.forEach((raw, level) => {
+    const band = widened(raw, adj, view.minSize);
+    if (band.size < view.minSize || band.size === 0) return;
     for (const side of ['bid', 'ask'] as const) {
+      if (side === 'bid' ? !adj.bid : !adj.ask) continue;
       const q = bandQuote(view, fair, band, level, side);
       if (q) out.push(q);
     }
   });
   return out;
+}
+
+function widened(b: Band, adj: EdgeAdjustment, minSize: number): Band {
+  if (adj.extraHalf === 0 && adj.sizeFactor === 1) return b;
+  const x = adj.extraHalf;
+  return { minMargin: b.minMargin + x, targetMargin: b.targetMargin + x, maxMargin: b.maxMargin + x, size: adjustedSize(b.size, adj, minSize) };
 }
 
 function bandQuote(view: MarketView, fair: number, band: Band, level: number, side: 'bid' | 'ask'): DesiredQuote | null {

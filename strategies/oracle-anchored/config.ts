@@ -1,6 +1,7 @@
 /** oracle-anchored configuration: weights and spreads in probability, ages in seconds, sizes in shares. */
 import { ConfigFieldError, at, readBoolean, readEnum, readNumber, readObject, sharesToUnits } from '../../src/config/fields.ts';
 import type { FairSource } from '../../src/strategy/fair-price.ts';
+import { parseEdgeGuard, type EdgeGuardConfig } from '../../src/strategy/edge-adjust.ts';
 
 export interface OracleAnchoredConfig {
   readonly book: FairSource;
@@ -21,9 +22,11 @@ export interface OracleAnchoredConfig {
   readonly size: number;
   readonly levels: number;
   readonly levelSpacing: number;
+  /** adverse-selection helper (src/strategy/edge-adjust.ts); off by default */
+  readonly toxicity: EdgeGuardConfig;
 }
 
-const KEYS = ['book', 'oracleWeight', 'maxOracleAgeSeconds', 'pullWhenStale', 'halfSpread', 'disagreeThreshold', 'widenFactor', 'inventorySkew', 'size', 'levels', 'levelSpacing'];
+const KEYS = ['book', 'oracleWeight', 'maxOracleAgeSeconds', 'pullWhenStale', 'halfSpread', 'disagreeThreshold', 'widenFactor', 'inventorySkew', 'size', 'levels', 'levelSpacing', 'toxicity'];
 
 export function parseOracleAnchoredConfig(raw: unknown, path: string): OracleAnchoredConfig {
   const o = readObject(raw ?? {}, path, KEYS);
@@ -39,6 +42,7 @@ export function parseOracleAnchoredConfig(raw: unknown, path: string): OracleAnc
     size: sharesToUnits(readNumber(o, 'size', path, { min: 0, gt: true, max: 1e9 }, 10)),
     levels: readNumber(o, 'levels', path, { min: 1, max: 10, integer: true }, 1),
     levelSpacing: readNumber(o, 'levelSpacing', path, { min: 0, max: 0.5 }, 0.01),
+    toxicity: parseEdgeGuard(o.toxicity, at(path, 'toxicity')),
   };
   if (cfg.size < 1) throw new ConfigFieldError(at(path, 'size'), 'at least 0.000001 shares', o.size);
   return cfg;

@@ -1,5 +1,6 @@
 /** oracle-anchored quote function: a ladder around the oracle/book blend, wider when they disagree. */
 import { fairPrice } from '../../src/strategy/fair-price.ts';
+import { adjustedSize, allowedSides, edgeAdjust } from '../../src/strategy/edge-adjust.ts';
 import { ladder } from '../../src/strategy/ladder.ts';
 import type { DesiredQuote, MarketView } from '../../src/strategy/types.ts';
 import type { OracleAnchoredConfig } from './config.ts';
@@ -12,5 +13,10 @@ export function quoteOracleAnchored(view: MarketView, cfg: OracleAnchoredConfig)
   if (!blend || (blend.stale && cfg.pullWhenStale)) return null;
   const half = blend.disagreement > cfg.disagreeThreshold ? cfg.halfSpread * cfg.widenFactor : cfg.halfSpread;
   const center = blend.fair - cfg.inventorySkew * (view.position.net / 1e6);
-  return ladder({ center, half, spacing: cfg.levelSpacing, levels: cfg.levels, size: cfg.size, tick: view.tick, tag: 'oracle-anchored' });
+  // toxicity / regime: a wider half spread, a smaller size, maybe one side (src/strategy/edge-adjust.ts)
+  const adj = edgeAdjust(view, cfg.toxicity);
+  const size = adjustedSize(cfg.size, adj, view.minSize);
+  if (size === 0) return [];
+  const quotes = ladder({ center, half: half + adj.extraHalf / 1e6, spacing: cfg.levelSpacing, levels: cfg.levels, size, tick: view.tick, tag: 'oracle-anchored' });
+  return adj.bid && adj.ask ? quotes : allowedSides(quotes, adj);
 }

@@ -207,11 +207,13 @@ test('determinism: a second run gives byte-identical fills, JSON summary and HTM
   assert.equal(buildHtml(second, buildSummary(second)), buildHtml(first, buildSummary(first)));
 });
 
-test('the HTML report is self-contained: no network URL, no script or stylesheet link, charts present', () => {
+test('the HTML report is self-contained: no network URL, no external script or stylesheet, charts present', () => {
   const html = buildHtml(first, buildSummary(first));
   assert.doesNotMatch(html, /https?:\/\//i);
-  assert.doesNotMatch(html, /<script|<link|@import|url\(/i);
-  assert.equal(html.match(/<svg /g)?.length, 2 + first.quoted.length, 'PnL, inventory, and mid vs quotes for every quoted market');
+  // one inline script (the zoom control), nothing loaded: no src, no link, no import, only in-file url(#…) references
+  assert.equal(html.match(/<script/g)?.length, 1);
+  assert.doesNotMatch(html, /<script[^>]*src|<link|@import|url\((?!#)/i);
+  assert.equal(html.match(/<svg /g)?.length, 4 + first.quoted.length, 'PnL, attribution, inventory, markout curve, and best bid/ask with quotes for every quoted market');
   assert.ok((html.match(/<path d="M/g)?.length ?? 0) >= 4, 'charts have lines');
   assert.ok((html.match(/class="fill-marker"/g)?.length ?? 0) >= 1, 'fills are marked on the price chart');
   assert.match(html, /<table class="summary">/);

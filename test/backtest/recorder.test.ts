@@ -52,6 +52,12 @@ test('record the local exchange for a few seconds, read it back, resume after a 
     assert.equal(oracle[0]!.m, markets[0]);
     if (oracle[0]!.t === 'oracle') assert.ok(oracle[0].probability >= 0 && oracle[0].probability <= 1_000_000 && oracle[0].lts >= oracle[0].vts, JSON.stringify(oracle[0]));
     assert.equal(readManifest(out).stats?.oracleEvents, 1);
+    // the manifest names each market by its slug, for reports
+    const slugs = new Map([...ex.state.stores.markets.values()].map((m) => [m.id.toLowerCase(), (m as { slug?: string }).slug]));
+    for (const mk of readManifest(out).markets) {
+      assert.ok(typeof mk.name === 'string' && mk.name.length > 0, `named: ${mk.id}`);
+      assert.equal(mk.name, slugs.get(mk.id.toLowerCase()), `name of ${mk.id}`);
+    }
     const acts = events.filter((e) => e.t === 'activity');
     assert.equal(acts.length, rec.stats.activity);
     const keys = acts.map((e) => JSON.stringify(e.t === 'activity' ? e.item : null));

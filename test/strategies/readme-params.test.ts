@@ -21,6 +21,21 @@ test('README parameter tables match the parsers', async () => {
       assert.ok(msg.startsWith(`p.${p}`), `${name}.${p}: ${msg}`);
       assert.ok(!/known key/.test(msg), `${name}.${p} is documented but unknown to the parser`);
     }
+    // nested rows (`toxicity.event.pull`): a wrong value at that depth is refused with its full path
+    const nested = [...readme.matchAll(/^\| `([A-Za-z]+(?:\.[A-Za-z]+)+)` \|/gm)].map((m) => m[1]!);
+    assert.ok(nested.filter((p) => p.startsWith('toxicity.')).length >= 14, `${name}: the toxicity helper's parameters are documented`);
+    for (const p of nested) {
+      const keys = p.split('.');
+      const raw = keys.reduceRight<unknown>((inner, k) => ({ [k]: inner }), { wrong: true });
+      let msg = '';
+      try {
+        mod.parseConfig(raw, 'p');
+      } catch (e) {
+        msg = (e as Error).message;
+      }
+      assert.ok(msg.startsWith(`p.${p}`), `${name}.${p}: ${msg}`);
+      assert.ok(!/known key/.test(msg), `${name}.${p} is documented but unknown to the parser`);
+    }
     assert.throws(() => mod.parseConfig({ notAParam: 1 }, 'p'), /p\.notAParam: expected a known key/);
   }
 });

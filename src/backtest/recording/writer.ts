@@ -102,6 +102,14 @@ export class RecordingWriter {
     }
   }
 
+  /** Give a market its display name (slug or question) once known; a name already set is kept. */
+  nameMarket(id: string, name: string): void {
+    const m = this.manifest.markets.find((x) => x.id.toLowerCase() === id.toLowerCase());
+    if (!m || m.name !== undefined || !name) return;
+    m.name = name;
+    this.writeManifest();
+  }
+
   setStats(stats: Record<string, number>): void {
     this.manifest.stats = { ...(this.manifest.stats ?? {}), ...stats };
   }

@@ -17,6 +17,9 @@ import { readManifest } from '../../backtest/recording/reader.ts';
 import { runBacktest } from '../../backtest/run-backtest.ts';
 import { runSweep } from '../../backtest/run-sweep.ts';
 import { expandGrid, formatRanked, loadSweepSpec, rank } from '../../backtest/sweep-grid.ts';
+import { fillsCsv } from '../../backtest/fills-csv.ts';
+import { buildSweepHtml } from '../../backtest/sweep-report.ts';
+import { parseShard, shardIndices, sweepJson, sweepPart } from '../../backtest/sweep-shard.ts';
 
 function writeOut(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
@@ -33,6 +36,9 @@ function printSummary(s: BacktestSummary, out: NodeJS.WriteStream): void {
     `  drawdown      ${f(s.maxDrawdown)} USDC, Sharpe ${s.sharpe.value === null ? `– (${s.sharpe.note ?? 'undefined'})` : `${f(s.sharpe.value, 3)} per ${s.sharpe.period} over ${s.sharpe.periods} ${s.sharpe.period}s`}`,
     `  markouts      1s ${f(s.markouts['1s'].centsPerShare, 3)}¢, 10s ${f(s.markouts['10s'].centsPerShare, 3)}¢, 60s ${f(s.markouts['60s'].centsPerShare, 3)}¢`,
     `  uptime        two-sided ${(s.quoteUptime.twoSided * 100).toFixed(1)}%, orders ${s.orders.placed}, order-to-fill ${f(s.orderToFill, 1)}`,
+    `  attribution   spread ${f(s.pnl.attribution.spreadCapture)}, inventory ${f(s.pnl.attribution.inventory)}, fees ${f(s.pnl.attribution.fees)}, resolution ${f(s.pnl.attribution.resolution)} USDC`,
+    `  markouts all  ${Object.entries(s.markouts).map(([h, m]) => `${h} ${f(m.centsPerShare, 3)}¢`).join(', ')}`,
+    `  regimes       ${Object.entries(s.regimes).map(([r, v]) => `${r} ${(v * 100).toFixed(1)}%`).join(', ')}`,
   ];
   if (s.killed) lines.push(`  kill switch   ${s.killed}`);
   if (s.incomplete) lines.push(`  INCOMPLETE    interrupted after ${s.incomplete.rowsReplayed.toLocaleString('en-US')} of ${s.incomplete.rowsTotal.toLocaleString('en-US')} rows`);
@@ -49,13 +55,15 @@ function printWarnings(s: BacktestSummary, out: NodeJS.WritableStream): void {
 const command: CommandSpec = {
   name: 'backtest',
   summary: 'replay a recording through strategies, risk and the order manager',
-  usage: 'bookmaker backtest -c FILE --data DIR [--from T --to T] [--report out.html] [--json out.json] [--sweep FILE] [--fast] [--workers N]',
+  usage: 'bookmaker backtest -c FILE --data DIR [--from T --to T] [--report out.html] [--json out.json] [--fills-csv out.csv] [--sweep FILE [--shard I/N]] [--fast] [--workers N]',
   description: [
     'Example (the imported Polymarket capture):',
     '  bookmaker import polymarket data/polymarket-tickscope/events.jsonl.gz --out recordings/polymarket',
     '  bookmaker backtest -c config/backtest.yaml --data recordings/polymarket --report out/report.html',
     'Times (--from/--to): ISO (2026-06-07T01:35:00Z), epoch ms, or an offset from the recording start (+5m).',
     'The config is a bot config plus an optional backtest: section (queue model, latency, fees; see config/backtest.yaml).',
+    'Sweeps across machines: each machine runs --sweep FILE --shard I/N --json part-I.json (I = 0 … N − 1),',
+    "then 'bookmaker sweep merge part-*.json --json sweep.json --report sweep.html' ranks them all.",
   ].join('\n'),
   options: {
     config: { type: 'string', short: 'c', arg: 'FILE', description: 'bot config with an optional backtest: section' },
@@ -64,7 +72,9 @@ const command: CommandSpec = {
     to: { type: 'string', arg: 'T', description: 'end of the window (exclusive)' },
     report: { type: 'string', arg: 'FILE', description: 'write the self-contained HTML report here' },
     json: { type: 'string', arg: 'FILE', description: 'write the JSON summary here ("-" = stdout)' },
-    sweep: { type: 'string', arg: 'FILE', description: 'run a parameter sweep (grid YAML) and print a ranked table' },
+    sweep: { type: 'string', arg: 'FILE', description: 'run a parameter sweep (grid YAML) and print a ranked table (--report: its HTML report)' },
+    shard: { type: 'string', arg: 'I/N', description: 'with --sweep: run only the combinations with grid index ≡ I (mod N), I from 0, and write a part file to --json (see sweep merge)' },
+    'fills-csv': { type: 'string', arg: 'FILE', description: 'write one CSV row per fill (time, market, side, price, size, liquidity, fee, mid at fill, markouts)' },
     fast: { type: 'boolean', description: 'fast mode: no queue model (always at the front of the queue)' },
     workers: { type: 'number', arg: 'N', description: 'sweep worker threads (default: CPUs)' },
   },
@@ -80,8 +90,11 @@ const command: CommandSpec = {
     const win = { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
     const fast = args.options.fast === true;
 
+    if (typeof args.options.shard === 'string' && typeof args.options.sweep !== 'string') throw new BadInputError('--shard', 'to be used with --sweep FILE', args.options.shard);
     if (typeof args.options.sweep === 'string') {
       const spec = await loadSweepSpec(args.options.sweep);
+      const shard = typeof args.options.shard === 'string' ? parseShard(args.options.shard) : null;
+      if (shard && (typeof args.options.json !== 'string' || args.options.json === '-' || !args.options.json)) throw new BadInputError('--json', 'a part file to write with --shard (e.g. --json part-0.json)', args.options.json);
       const workersOpt = args.options.workers;
       if (workersOpt !== undefined && (typeof workersOpt !== 'number' || !Number.isInteger(workersOpt) || workersOpt < 0 || workersOpt > 256)) {
         throw new BadInputError('--workers', 'an integer from 0 to 256', workersOpt);
@@ -98,23 +111,32 @@ const command: CommandSpec = {
         process.stderr.write('\ninterrupted: finishing the runs under way and ranking the finished ones (Ctrl-C again to quit)\n');
       };
       process.on('SIGINT', onSigint);
-      const total = expandGrid(spec.grid).length;
+      const effective = fast ? { ...spec, fast: true } : spec;
+      const only = shard ? shardIndices(expandGrid(spec.grid).length, shard) : undefined;
+      const total = only ? only.length : expandGrid(spec.grid).length;
       let results;
       try {
-        results = await runSweep({ configFile: cfgFile, data, ...win, spec: fast ? { ...spec, fast: true } : spec, workers, signal: stop.signal, onProgress: (d, n) => bar.update(d / n, `${d}/${n} runs`) });
+        results = await runSweep({ configFile: cfgFile, data, ...win, spec: effective, workers, ...(only ? { only } : {}), signal: stop.signal, onProgress: (d, n) => bar.update(d / n, `${d}/${n} runs`) });
       } finally {
         process.off('SIGINT', onSigint);
       }
       bar.done();
+      if (shard) {
+        writeOut(args.options.json as string, JSON.stringify(sweepPart(effective, shard, data, win, results), null, 2) + '\n');
+        process.stdout.write(`sweep shard ${shard.index}/${shard.count}: ${results.length} of ${expandGrid(spec.grid).length} runs (${((performance.now() - t0) / 1000).toFixed(1)} s) → ${args.options.json}\n`);
+        if (results.length < total) return 130;
+        return results.some((r) => !r.summary) ? 1 : 0;
+      }
       const ranked = rank(results, spec.rankBy);
       const partial = results.length < total ? ` — INCOMPLETE: interrupted after ${results.length} of ${total} runs` : '';
       process.stdout.write(`sweep: ${results.length} runs over ${workers} worker thread(s), ranked by ${spec.rankBy} (${((performance.now() - t0) / 1000).toFixed(1)} s)${partial}\n`);
       process.stdout.write(formatRanked(ranked, spec.grid));
       if (typeof args.options.json === 'string') {
-        const text = JSON.stringify(ranked.map((r) => ({ combo: r.combo, summary: r.summary, ...(r.error ? { error: r.error } : {}) })), null, 2) + '\n';
+        const text = sweepJson(ranked);
         if (args.options.json === '-') process.stdout.write(text);
         else writeOut(args.options.json, text);
       }
+      if (typeof args.options.report === 'string') writeOut(args.options.report, buildSweepHtml(ranked, effective));
       if (results.length < total) return 130;
       return results.some((r) => !r.summary) ? 1 : 0;
     }
@@ -163,6 +185,10 @@ const command: CommandSpec = {
     if (typeof args.options.report === 'string') {
       writeOut(args.options.report, buildHtml(run, summary));
       if (!toStdout) process.stdout.write(`report: ${args.options.report}\n`);
+    }
+    if (typeof args.options['fills-csv'] === 'string') {
+      writeOut(args.options['fills-csv'], fillsCsv(run));
+      if (!toStdout) process.stdout.write(`fills: ${args.options['fills-csv']} (${run.collector.fills.length} rows)\n`);
     }
     printWarnings(summary, process.stderr);
     return summary.incomplete ? 130 : 0;

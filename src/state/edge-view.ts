@@ -1,0 +1,95 @@
+/**
+ * The strategy's ViewEdge of one market (markouts, toxicity, flow, regime), and the exact PnL
+ * attribution of a market in 1e-6 USDC for metrics, summaries and reports.
+ *
+ * Entry points: `edgeView(market, now)`, `marketAttribution(market)`.
+ * The markouts are remembered per market and rebuilt only when they change; the regime and the
+ * decayed weights are read at `now` on every call. The attribution (bigint maths) is computed only
+ * when asked for, never per tick.
+ */
+import type { ViewEdge, ViewMarkout } from '../strategy/types.ts';
+import { decay } from './edge-state.ts';
+import type { MarketState } from './market-state.ts';
+import { attributionMicro } from './pnl-attribution.ts';
+import { toMicro, unrealisedScaled } from './position.ts';
+import { regimeOf, toxicityAt } from './regime.ts';
+
+interface Memo {
+  markoutSums: MarketState['edge']['markouts'] | null;
+  markouts: readonly ViewMarkout[];
+}
+
+const memos = new Map<string, Memo>();
+const MEMO_MAX = 100_000;
+
+const mark2Of = (m: MarketState): number | null => (m.payoutYes !== null ? m.payoutYes * 2 : m.lastMid2);
+
+export interface MarketAttribution {
+  readonly spreadCapture: bigint;
+  readonly inventory: bigint;
+  readonly fees: bigint;
+  readonly resolution: bigint;
+  /** = the four summed; the store's PnL of the fills (realised + unrealised at the mark) */
+  readonly total: bigint;
+}
+
+/**
+ * The market's attribution in 1e-6 USDC, summing exactly to the PnL the fills imply at the current
+ * mark (the last mid, or the payout once resolved), rounded as src/state/position.ts rounds it. A
+ * position sync that rewrote the holdings (PositionSynced) is not a fill: the store's own PnL then
+ * differs from this by what the venue reported beyond the fills.
+ */
+export function marketAttribution(m: MarketState): MarketAttribution {
+  const a = m.edge.attribution;
+  const mark2 = mark2Of(m);
+  // the same rounding as the reported PnL: realised and unrealised each floored to 1e-6 USDC
+  const target = a.fills === 0 ? 0n : fillsPnlMicro(a.net, a.mid2, mark2, m);
+  return attributionMicro(a, mark2, target, m.position.basis);
+}
+
+/**
+ * PnL in 1e-6 USDC of the fills at the mark. With the store's position built from the same fills
+ * (no sync changed it), this is exactly marketPnl's realised + unrealised; otherwise the exact
+ * total floored.
+ */
+function fillsPnlMicro(net: bigint, mid2: bigint | null, mark2: number | null, m: MarketState): bigint | undefined {
+  const p = m.position;
+  if (BigInt(p.net) !== net || mid2 === null) return undefined;
+  return toMicro(p.realised) + (mark2 === null ? 0n : toMicro(unrealisedScaled(p, mark2)));
+}
+
+function memoOf(m: MarketState): Memo {
+  let memo = memos.get(m.marketId);
+  if (memo === undefined) {
+    if (memos.size >= MEMO_MAX) memos.clear();
+    memo = { markoutSums: null, markouts: [] };
+    memos.set(m.marketId, memo);
+  }
+  const e = m.edge;
+  if (memo.markoutSums !== e.markouts) {
+    memo.markouts = e.settings.markoutHorizonsMs.map((h, i) => {
+      const s = e.markouts[i]!;
+      return { horizonMs: h, perShare: s.size > 0 ? s.edge / s.size : null, n: s.n };
+    });
+    memo.markoutSums = e.markouts;
+  }
+  return memo;
+}
+
+export function edgeView(m: MarketState, now: number): ViewEdge {
+  const memo = memoOf(m);
+  const e = m.edge;
+  const r = regimeOf(m, now);
+  const tox = toxicityAt(e, now);
+  const flowSize = e.flowDen * decay(now - e.flowTs, e.settings.flowHalfLifeMs);
+  return {
+    regime: r.regime,
+    regimeSince: r.regime === e.regime ? e.regimeSince : now,
+    regimeCause: r.cause,
+    toxicity: tox.markout,
+    toxicityWeight: tox.weight,
+    flowImbalance: e.flowDen > 0 ? e.flowNum / e.flowDen : 0,
+    flowSize: flowSize * 1e6,
+    markouts: memo.markouts,
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * The adverse-selection helper shared by the shipped strategies: turns a market's toxicity, flow
+ * and regime (MarketView.edge, src/state/edge-state.ts) into a wider half spread, a smaller size and,
+ * when the flow is clearly one-way or the regime says so, quoting one side only or none.
+ *
+ * Rules, in order (parameters in probability / shares, see parseEdgeGuard):
+ *   halted                      → pull every quote
+ *   reduce-only                 → only the side that reduces the net position (none when flat)
+ *   event                       → pull (event.pull) or widen by event.widen, size × event.size
+ *   trending                    → widen by trending.widen, size × trending.size
+ *   toxicity                    → with at least `minFills` fills' weight behind the decayed markout:
+ *                                 adverse = −markout − markoutThreshold; when > 0, widen by
+ *                                 widenPerMarkout × adverse, and size × (1 − sizeCutPerCent × adverse
+ *                                 in cents), at least minSizeFactor
+ *   one-way flow                → |flow imbalance| ≥ oneSidedImbalance over ≥ minFlowShares of
+ *                                 decayed taker volume: drop the side takers run over (buying flow →
+ *                                 no ask; selling flow → no bid)
+ * The extra half spread is capped at maxWiden. Disabled (`enabled: false`) or without view.edge it
+ * changes nothing. Pure: a function of the view and the parameters.
+ */
+import { at, readBoolean, readNumber, readOptionalObject } from '../config/fields.ts';
+import type { DesiredQuote, MarketView } from './types.ts';
+
+export interface RegimeResponse {
+  /** extra half spread, 1e-6 price units */
+  readonly widen: number;
+  /** size multiplier (0, 1] */
+  readonly size: number;
+}
+
+export interface EdgeGuardConfig {
+  readonly enabled: boolean;
+  /** adverse markout tolerated before widening, 1e-6 USDC per share */
+  readonly markoutThreshold: number;
+  /** extra half spread per unit of adverse markout beyond the threshold */
+  readonly widenPerMarkout: number;
+  /** cap on the extra half spread, 1e-6 price units */
+  readonly maxWiden: number;
+  /** fraction of size cut per cent of adverse markout beyond the threshold */
+  readonly sizeCutPerCent: number;
+  readonly minSizeFactor: number;
+  /** decayed fills needed behind the markout before it counts */
+  readonly minFills: number;
+  /** |flow imbalance| at or above this drops the side run over (> 1 = off) */
+  readonly oneSidedImbalance: number;
+  /** decayed taker volume needed behind the imbalance, 1e-6 shares */
+  readonly minFlowSize: number;
+  readonly trending: RegimeResponse;
+  readonly event: RegimeResponse & { readonly pull: boolean };
+}
+
+export interface EdgeAdjustment {
+  /** extra half spread, 1e-6 price units (≥ 0) */
+  readonly extraHalf: number;
+  /** size multiplier in [0, 1] */
+  readonly sizeFactor: number;
+  readonly bid: boolean;
+  readonly ask: boolean;
+  /** why it is not neutral: e.g. ['toxicity', 'event'] */
+  readonly reasons: readonly string[];
+}
+
+export const NEUTRAL: EdgeAdjustment = { extraHalf: 0, sizeFactor: 1, bid: true, ask: true, reasons: [] };
+
+export const EDGE_GUARD_DEFAULTS: EdgeGuardConfig = {
+  enabled: false,
+  markoutThreshold: 5_000,
+  widenPerMarkout: 1,
+  maxWiden: 50_000,
+  sizeCutPerCent: 0.25,
+  minSizeFactor: 0.25,
+  minFills: 3,
+  oneSidedImbalance: 0.8,
+  minFlowSize: 100_000_000,
+  trending: { widen: 10_000, size: 0.5 },
+  event: { widen: 20_000, size: 0.5, pull: false },
+};
+
+export function edgeAdjust(view: MarketView, cfg: EdgeGuardConfig): EdgeAdjustment {
+  const e = view.edge;
+  if (!cfg.enabled || e === undefined) return NEUTRAL;
+  const reasons: string[] = [];
+  if (e.regime === 'halted') return { extraHalf: 0, sizeFactor: 0, bid: false, ask: false, reasons: ['halted'] };
+  let bid = true;
+  let ask = true;
+  let extra = 0;
+  let size = 1;
+  if (e.regime === 'reduce-only') {
+    const net = view.position.net;
+    bid = net < 0;
+    ask = net > 0;
+    reasons.push('reduce-only');
+  } else if (e.regime === 'event') {
+    if (cfg.event.pull) return { extraHalf: 0, sizeFactor: 0, bid: false, ask: false, reasons: ['event'] };
+    extra += cfg.event.widen;
+    size *= cfg.event.size;
+    reasons.push('event');
+  } else if (e.regime === 'trending') {
+    extra += cfg.trending.widen;
+    size *= cfg.trending.size;
+    reasons.push('trending');
+  }
+  if (e.toxicity !== null && e.toxicityWeight >= cfg.minFills) {
+    const adverse = -e.toxicity - cfg.markoutThreshold;
+    if (adverse > 0) {
+      extra += cfg.widenPerMarkout * adverse;
+      size *= Math.max(cfg.minSizeFactor, 1 - cfg.sizeCutPerCent * (adverse / 10_000));
+      reasons.push('toxicity');
+    }
+  }
+  if (e.flowSize >= cfg.minFlowSize && Math.abs(e.flowImbalance) >= cfg.oneSidedImbalance) {
+    if (e.flowImbalance > 0) ask = false;
+    else bid = false;
+    reasons.push('one-way-flow');
+  }
+  if (reasons.length === 0) return NEUTRAL;
+  return { extraHalf: Math.round(Math.min(cfg.maxWiden, extra)), sizeFactor: Math.max(0, Math.min(1, size)), bid, ask, reasons };
+}
+
+/** A size scaled by the adjustment, in whole 1e-6 shares; 0 when it falls below the market minimum. */
+export function adjustedSize(size: number, adj: EdgeAdjustment, minSize: number): number {
+  if (adj.sizeFactor === 1) return size;
+  const s = Math.floor(size * adj.sizeFactor);
+  return s >= Math.max(1, minSize) ? s : 0;
+}
+
+/** The quotes of the sides the adjustment allows, without zero sizes. */
+export function allowedSides(quotes: readonly DesiredQuote[], adj: EdgeAdjustment): DesiredQuote[] {
+  return quotes.filter((q) => q.size > 0 && (q.side === 'bid' ? adj.bid : adj.ask));
+}
+
+const KEYS = ['enabled', 'markoutThreshold', 'widenPerMarkout', 'maxWiden', 'sizeCutPerCent', 'minSizeFactor', 'minFills', 'oneSidedImbalance', 'minFlowShares', 'trending', 'event'];
+
+/**
+ * A strategy's `toxicity:` parameter block (probabilities and shares, as in YAML):
+ *   toxicity: { enabled: true, markoutThreshold: 0.005, widenPerMarkout: 1, maxWiden: 0.05,
+ *               sizeCutPerCent: 0.25, minSizeFactor: 0.25, minFills: 3, oneSidedImbalance: 0.8,
+ *               minFlowShares: 100, trending: { widen: 0.01, size: 0.5 },
+ *               event: { widen: 0.02, size: 0.5, pull: false } }
+ * `toxicity: true` / `false` is short for `{ enabled: … }` with the defaults.
+ */
+export function parseEdgeGuard(raw: unknown, path: string): EdgeGuardConfig {
+  if (raw === undefined || raw === null) return EDGE_GUARD_DEFAULTS;
+  if (typeof raw === 'boolean') return { ...EDGE_GUARD_DEFAULTS, enabled: raw };
+  const o = readOptionalObject(raw, path, KEYS);
+  const d = EDGE_GUARD_DEFAULTS;
+  const p = (k: string, dflt: number, max = 0.5) => Math.round(readNumber(o, k, path, { min: 0, max }, dflt / 1e6) * 1e6);
+  const response = (k: 'trending' | 'event', dflt: RegimeResponse): RegimeResponse & { pull: boolean } => {
+    const r = readOptionalObject(o[k], at(path, k), k === 'event' ? ['widen', 'size', 'pull'] : ['widen', 'size']);
+    return {
+      widen: Math.round(readNumber(r, 'widen', at(path, k), { min: 0, max: 0.5 }, dflt.widen / 1e6) * 1e6),
+      size: readNumber(r, 'size', at(path, k), { min: 0, gt: true, max: 1 }, dflt.size),
+      pull: k === 'event' ? readBoolean(r, 'pull', at(path, k), d.event.pull) : false,
+    };
+  };
+  const minSizeFactor = readNumber(o, 'minSizeFactor', path, { min: 0, max: 1 }, d.minSizeFactor);
+  const cfg: EdgeGuardConfig = {
+    enabled: readBoolean(o, 'enabled', path, true),
+    markoutThreshold: p('markoutThreshold', d.markoutThreshold),
+    widenPerMarkout: readNumber(o, 'widenPerMarkout', path, { min: 0, max: 100 }, d.widenPerMarkout),
+    maxWiden: p('maxWiden', d.maxWiden),
+    sizeCutPerCent: readNumber(o, 'sizeCutPerCent', path, { min: 0, max: 1 }, d.sizeCutPerCent),
+    minSizeFactor,
+    minFills: readNumber(o, 'minFills', path, { min: 0, max: 1e6 }, d.minFills),
+    oneSidedImbalance: readNumber(o, 'oneSidedImbalance', path, { min: 0, gt: true, max: 1.01 }, d.oneSidedImbalance),
+    minFlowSize: Math.round(readNumber(o, 'minFlowShares', path, { min: 0, max: 1e12 }, d.minFlowSize / 1e6) * 1e6),
+    trending: response('trending', d.trending),
+    event: response('event', d.event),
+  };
+  return cfg;
+}

@@ -1,0 +1,84 @@
+/**
+ * The adverse-selection helper (src/strategy/edge-adjust.ts): a unit table from view.edge to the
+ * adjustment, and its use by the three shipped strategies (wider, smaller, one-sided, pulled).
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { EDGE_GUARD_DEFAULTS, edgeAdjust, parseEdgeGuard, type EdgeGuardConfig } from '../../src/strategy/edge-adjust.ts';
+import type { DesiredQuote, ViewEdge } from '../../src/strategy/types.ts';
+import { loadStrategy } from '../../src/strategy/registry.ts';
+import { makeView, NOW, S } from './make-view.ts';
+
+const C = 10_000;
+function edge(o: Partial<ViewEdge> = {}): ViewEdge {
+  return { regime: 'quiet', regimeSince: 0, regimeCause: null, toxicity: null, toxicityWeight: 0, flowImbalance: 0, flowSize: 0, markouts: [], ...o };
+}
+const ON: EdgeGuardConfig = { ...EDGE_GUARD_DEFAULTS, enabled: true };
+
+describe('edgeAdjust: view.edge → widening, size, sides', () => {
+  // [name, edge, net position (shares), config, extraHalf (¢), sizeFactor, bid, ask]
+  const table: [string, Partial<ViewEdge>, number, EdgeGuardConfig, number, number, boolean, boolean][] = [
+    ['quiet, no fills: neutral', {}, 0, ON, 0, 1, true, true],
+    ['switched off: neutral whatever the edge', { regime: 'event', toxicity: -5 * C, toxicityWeight: 10 }, 0, EDGE_GUARD_DEFAULTS, 0, 1, true, true],
+    ['halted: pull', { regime: 'halted' }, 0, ON, 0, 0, false, false],
+    ['reduce-only long: ask only', { regime: 'reduce-only' }, 10, ON, 0, 1, false, true],
+    ['reduce-only short: bid only', { regime: 'reduce-only' }, -10, ON, 0, 1, true, false],
+    ['reduce-only flat: nothing', { regime: 'reduce-only' }, 0, ON, 0, 1, false, false],
+    ['event: +2¢, half size', { regime: 'event' }, 0, ON, 2, 0.5, true, true],
+    ['event with pull: nothing', { regime: 'event' }, 0, { ...ON, event: { ...ON.event, pull: true } }, 0, 0, false, false],
+    ['trending: +1¢, half size', { regime: 'trending' }, 0, ON, 1, 0.5, true, true],
+    ['toxic: −2.5¢ markout → +2¢ (beyond ½¢), size × (1 − 0.25·2)', { toxicity: -2.5 * C, toxicityWeight: 4 }, 0, ON, 2, 0.5, true, true],
+    ['toxic but too few fills: neutral', { toxicity: -2.5 * C, toxicityWeight: 2 }, 0, ON, 0, 1, true, true],
+    ['benign markout: neutral', { toxicity: 1 * C, toxicityWeight: 10 }, 0, ON, 0, 1, true, true],
+    ['very toxic: capped at +5¢, size floor 0.25', { toxicity: -20 * C, toxicityWeight: 10 }, 0, ON, 5, 0.25, true, true],
+    ['toxic in an event: widenings add, sizes multiply', { regime: 'event', toxicity: -1.5 * C, toxicityWeight: 10 }, 0, ON, 3, 0.5 * 0.75, true, true],
+    ['one-way buying flow: no ask', { flowImbalance: 0.9, flowSize: 500 * S }, 0, ON, 0, 1, true, false],
+    ['one-way selling flow: no bid', { flowImbalance: -0.85, flowSize: 500 * S }, 0, ON, 0, 1, false, true],
+    ['one-way but thin flow: both sides', { flowImbalance: 1, flowSize: 50 * S }, 0, ON, 0, 1, true, true],
+  ];
+  for (const [name, e, net, cfg, extra, size, bid, ask] of table) {
+    it(name, () => {
+      const a = edgeAdjust(makeView({ edge: edge(e), net: net * S }), cfg);
+      assert.deepEqual([a.extraHalf / C, Math.round(a.sizeFactor * 1e9) / 1e9, a.bid, a.ask], [extra, size, bid, ask]);
+    });
+  }
+  it('a view without edge (hand-built) is neutral', () => {
+    assert.deepEqual(edgeAdjust(makeView(), ON).reasons, []);
+  });
+  it('parses YAML units; a boolean is the switch alone', () => {
+    const c = parseEdgeGuard({ markoutThreshold: 0.01, maxWiden: 0.03, trending: { widen: 0.02 }, event: { pull: true } }, 'p.toxicity');
+    assert.equal(c.enabled, true);
+    assert.equal(c.markoutThreshold, 10_000);
+    assert.equal(c.maxWiden, 30_000);
+    assert.deepEqual(c.trending, { widen: 20_000, size: 0.5, pull: false });
+    assert.equal(c.event.pull, true);
+    assert.equal(parseEdgeGuard(true, 'p').enabled, true);
+    assert.equal(parseEdgeGuard(undefined, 'p').enabled, false);
+    assert.throws(() => parseEdgeGuard({ trending: { size: 0 } }, 'p.toxicity'), /p\.toxicity\.trending\.size/);
+  });
+});
+
+describe('the shipped strategies use it', () => {
+  const toxic = edge({ toxicity: -2.5 * C, toxicityWeight: 5 }); // +2¢ half spread, half size
+  const prices = (qs: DesiredQuote[] | null) => (qs ?? []).map((q) => [q.side, q.price, q.size / S]);
+  const cases: [string, object][] = [
+    ['bands', { bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }] }],
+    ['avellaneda', { sigma: 0.0001, minSpread: 0.04, maxSpread: 0.04, size: 10 }],
+    ['oracle-anchored', { halfSpread: 0.02, size: 10, oracleWeight: 0 }],
+  ];
+  for (const [name, params] of cases) {
+    it(`${name}: off by default; with toxicity on, 2¢ wider each side at half size on toxic flow, one-sided on one-way flow, pulled when halted`, async () => {
+      const mod = await loadStrategy(name);
+      const plain = mod.parseConfig(params, 'p');
+      const guarded = mod.parseConfig({ ...params, toxicity: true }, 'p');
+      const v = makeView({ edge: toxic });
+      // default: the helper is off, quotes as without edge data
+      assert.deepEqual(prices(mod.quote(v, plain)), prices(mod.quote(makeView(), plain)));
+      assert.deepEqual(prices(mod.quote(makeView(), plain)), [['bid', 480_000, 10], ['ask', 520_000, 10]]);
+      assert.deepEqual(prices(mod.quote(v, guarded)), [['bid', 460_000, 5], ['ask', 540_000, 5]]);
+      assert.deepEqual(prices(mod.quote(makeView({ edge: edge({ flowImbalance: 1, flowSize: 1000 * S }) }), guarded)), [['bid', 480_000, 10]]);
+      assert.deepEqual(prices(mod.quote(makeView({ edge: edge({ regime: 'halted' }) }), guarded)), []);
+      assert.deepEqual(prices(mod.quote(makeView({ edge: edge({ regime: 'reduce-only' }), net: 20 * S, now: NOW }), guarded)).map((q) => q[0]), ['ask']);
+    });
+  }
+});
