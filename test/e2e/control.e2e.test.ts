@@ -26,12 +26,12 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function text(h: Harness, ledger: string, o: { markets: Bytes32[]; size?: number; maxPosition?: number }): string {
+function text(h: Harness, ledger: string, o: { markets: Bytes32[]; size?: number; maxPosition?: number; margins?: string }): string {
   return (
     yaml(h, {
       markets: o.markets.map((m) => `  - id: "${m}"`).join('\n'),
-      strategy: `      fair: mid\n      bands:\n        - { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: ${o.size ?? 10} }`,
-      risk: `    maxPosition: ${o.maxPosition ?? 100}\n    maxNotional: 100\n    maxOrderSize: 50\n    maxBookAgeSeconds: 30\n    maxStreamSilenceSeconds: 3`,
+      strategy: `      fair: mid\n      bands:\n        - { ${o.margins ?? 'minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03'}, size: ${o.size ?? 10} }`,
+      risk: `    maxPosition: ${o.maxPosition ?? 100}\n    maxNotional: 100\n    maxOrderSize: 50\n    maxBookAgeSeconds: 60\n    maxStreamSilenceSeconds: 30`,
     }) + `ledger:\n  path: ${ledger}\n`
   );
 }
@@ -69,15 +69,19 @@ test('reload, pause, resume and halt change a running bot without a restart', as
       assert.deepEqual(await nonces(h, m0), before, 'the quotes that still pass were kept, not pulled');
 
       // 2. a bad file is refused with the loader's message; the running config stays
+      const running = bot.control.currentConfig;
       writeFileSync(file, text(h, ledger, { markets: [m0, m2], size: -5 }));
       const bad = cli(['ctl', 'reload', '--port', String(port), '--reason', 'typo'], { BOOKMAKER_ADMIN_TOKEN: TOKEN });
       assert.equal(await withTimeout(bad.exit, 30_000, 'ctl did not exit'), 1);
       assert.match(bad.out(), /size/);
+      assert.equal(bot.control.currentConfig, running, 'the running config stays');
       assert.deepEqual(await nonces(h, m0), before, 'nothing changed after a refused reload');
       assert.equal(bot.kernel.marketIds().length, 2);
 
-      // 3. a strategy parameter applies from the next tick
-      writeFileSync(file, text(h, ledger, { markets: [m0, m2], size: 12, maxPosition: 90 }));
+      // 3. strategy parameters apply from the next tick: the band moves out to 3-5¢ (the 2¢ quotes
+      // fall outside it) with 12 shares. (bands keeps an order inside its band as it is, size too:
+      // a size change alone waits until the order leaves its band — the strategy's rule, not a pull)
+      writeFileSync(file, text(h, ledger, { markets: [m0, m2], size: 12, maxPosition: 90, margins: 'minMargin: 0.03, targetMargin: 0.04, maxMargin: 0.05' }));
       assert.equal((await bot.reload('size 12')).status, 200);
       await waitFor('m0 quotes 12 shares', async () => {
         const os = await openOrders(h.bot, m0);

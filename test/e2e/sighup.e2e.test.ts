@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { BOT_KEY, cli, openOrders, setBook, startExchange, waitFor, withTimeout, yaml, type Harness } from './harness.ts';
 
-const file = (h: Harness, ledger: string, size: number): string =>
-  yaml(h, { strategy: `      fair: mid\n      bands:\n        - { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: ${size} }` }) + `ledger:\n  path: ${ledger}\n`;
+const file = (h: Harness, ledger: string, size: number, margins = 'minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03'): string =>
+  yaml(h, { strategy: `      fair: mid\n      bands:\n        - { ${margins}, size: ${size} }` }) + `ledger:\n  path: ${ledger}\n`;
 
 const shares = (o: { size: number; side: number; sv2MinSharesOut: bigint | null }): number => (o.side === 0 && o.sv2MinSharesOut !== null ? Number(o.sv2MinSharesOut) : o.size);
 
@@ -36,7 +36,8 @@ test('SIGHUP: a bad file is refused and the quotes stay; a good one applies with
       await waitFor('the refusal is reported', () => /reload \(SIGHUP\).*"error":"[^"]*size/.test(c.out()), 20_000);
       assert.deepEqual((await openOrders(h.bot)).map((o) => o.nonce).sort(), before, 'a refused reload changes nothing');
 
-      writeFileSync(cfg, file(h, ledger, 12));
+      // the band moves out to 3-5¢ with 12 shares (bands keeps an order inside its band as it is)
+      writeFileSync(cfg, file(h, ledger, 12, 'minMargin: 0.03, targetMargin: 0.04, maxMargin: 0.05'));
       c.proc.kill('SIGHUP');
       await waitFor('quotes of 12', async () => {
         const os = await openOrders(h.bot);
