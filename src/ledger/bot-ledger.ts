@@ -35,7 +35,7 @@ import { DAY_MS } from '../risk/kill-switch.ts';
 
 /**
  * The ledger file for a config: `ledger.path`, else `.bookmaker/<config name>.ledger.sqlite` beside the
- * config. Paper trading is an account of its own: its books go to a sibling file with `.paper` before
+ * config (in memory for the embedded demo and `local` configs, see BotLedger.open). Paper trading is an account of its own: its books go to a sibling file with `.paper` before
  * the extension (`live.ledger.paper.sqlite`), so `run --paper` with the live config never touches the
  * live books.
  */
@@ -101,7 +101,9 @@ export class BotLedger {
 
   static async open(o: BotLedgerOptions): Promise<BotLedger> {
     const log = o.logger.child({ component: 'ledger' });
-    const path = ledgerPath(o.config, o.embedded, o.paper);
+    // a `local` config (the embedded demo, or one pointed at a `bookmaker sim`) trades throwaway
+    // wallets on a throwaway exchange: in memory unless ledger.path asks for a file
+    const path = ledgerPath(o.config, o.embedded || o.config.venue.kind === 'local', o.paper);
     let ledger: Ledger;
     try {
       ledger = openLedger({ path, clock: o.clock, logger: o.logger, flushMs: o.config.ledger.flushMs });

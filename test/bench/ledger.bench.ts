@@ -164,7 +164,7 @@ async function tickToWire(withLedger: boolean, ticks: number): Promise<{ lat: nu
   const venue = createLiveVenue({ client: { orders: stubClient(written) }, signer });
   let bl: BotLedger | null = null;
   if (withLedger) {
-    const cfg = { file: '', ledger: { path: join(work, `ttw-${ledgerRound++}.sqlite`), flushMs: 200, markMs: 10_000 }, markets: [] } as unknown as BotConfig;
+    const cfg = { file: '', venue: { kind: 'url' }, ledger: { path: join(work, `ttw-${ledgerRound++}.sqlite`), flushMs: 200, markMs: 10_000 }, markets: [] } as unknown as BotConfig;
     bl = await BotLedger.open({ config: cfg, clock: systemClock, logger: silentLogger, trader: signer.address as Address, venue: 'bench', chain: 'testnet', client: { orders: { async *iterate() {} } }, embedded: false, markets: 1, paper: false });
   }
   const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }, { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 20 }] }, 'bench');

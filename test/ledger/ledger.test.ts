@@ -234,7 +234,7 @@ test('BotLedger: the books carry on into the store; a ledger of another account 
   const t = tmp();
   try {
     const clock = manualClock();
-    const cfg = { file: '', ledger: { path: t.file, flushMs: 200, markMs: 10_000 }, markets: [] } as never;
+    const cfg = { file: '', venue: { kind: 'url' }, ledger: { path: t.file, flushMs: 200, markMs: 10_000 }, markets: [] } as never;
     const none = { orders: { async *iterate() {} } };
     const open = (trader: Address) => BotLedger.open({ config: cfg, clock, logger: silentLogger, trader, venue: 'http://x/v2', chain: 'testnet', client: none, embedded: false, markets: 1, paper: false });
     let bl = await open(TRADER);
