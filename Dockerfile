@@ -24,8 +24,12 @@ ENV NODE_ENV=production \
 WORKDIR /app
 RUN groupadd --system --gid 10001 bookmaker && useradd --system --uid 10001 --gid bookmaker --home /app bookmaker
 COPY package.json package-lock.json ./
-# --omit=optional drops TypeScript, which the lock file carries only as an optional peer of viem
-RUN npm ci --omit=dev --omit=optional --no-audit --no-fund && npm cache clean --force
+# --omit=optional drops TypeScript, which the lock file carries only as an optional peer of viem.
+# --ignore-scripts: the one native module that needs its install script, better-sqlite3 (the ledger),
+# comes built from the build stage (a prebuilt binary fetched there, or compiled); secp256k1 and keccak
+# load their shipped prebuilds at run time.
+RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/node_modules/better-sqlite3/build ./node_modules/better-sqlite3/build
 COPY --from=build /app/dist ./dist
 COPY bin ./bin
 COPY config ./config
@@ -33,6 +37,8 @@ USER bookmaker
 # Metrics, /healthz and /readyz: bound to 0.0.0.0 inside the container (env above) so the orchestrator can scrape.
 EXPOSE 9464
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 CMD ["node", "bin/healthcheck.js"]
+# The ledger (books, kill-switch latch) must outlive the container: mount a volume writable by uid 10001 and
+# point ledger.path or BOOKMAKER_LEDGER_PATH at a file on it (config/live.yaml's default folder is read-only).
 # Keys come from the environment (BOOKMAKER_PRIVATE_KEY, BOOKMAKER_API_KEY) or a mounted key file
 # (--key-file /run/secrets/...: owner-only, or root-owned and group-readable 0440/0640), never the image.
 ENTRYPOINT ["node", "bin/bookmaker.js"]

@@ -17,6 +17,8 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<{ d
   book: { summary: "show a market's order book (optionally live from the stream)", load: () => import('./commands/book.ts') },
   sign: { summary: 'sign orders and print the POST /orders body without sending it', load: () => import('./commands/sign.ts') },
   chaos: { summary: 'run the bot against the local exchange under injected faults and check invariants', load: () => import('./commands/chaos.ts') },
+  ledger: { summary: 'read the books the bot keeps: summary, fills, orders, pnl', load: () => import('./commands/ledger.ts') },
+  ctl: { summary: 'control a running bot: clear-kill, reload, pause, resume, halt, status', load: () => import('./commands/ctl.ts') },
 };
 
 function mainHelp(): string {

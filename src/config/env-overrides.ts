@@ -15,6 +15,8 @@
  *   BOOKMAKER_REDUCE_ONLY    true | false                             → defaults.risk.reduceOnly
  *   BOOKMAKER_BATCH_LIMIT    1–500                                    → orders.batchLimit
  *   BOOKMAKER_KEY_FILE       path                                     → wallet.keyFile
+ *   BOOKMAKER_LEDGER_PATH    path or :memory:                         → ledger.path
+ *   BOOKMAKER_ADMIN_PORT     0–65535 (0 = off)                        → admin.port
  * Generic: BOOKMAKER__a__b__c=value sets a.b.c (value read as a YAML scalar), e.g.
  *   BOOKMAKER__defaults__risk__maxPosition=50
  * BOOKMAKER_PRIVATE_KEY and BOOKMAKER_API_KEY are secrets: read by src/config/secrets.ts, never here.
@@ -33,6 +35,8 @@ const NAMED: Record<string, string> = {
   BOOKMAKER_REDUCE_ONLY: 'defaults.risk.reduceOnly',
   BOOKMAKER_BATCH_LIMIT: 'orders.batchLimit',
   BOOKMAKER_KEY_FILE: 'wallet.keyFile',
+  BOOKMAKER_LEDGER_PATH: 'ledger.path',
+  BOOKMAKER_ADMIN_PORT: 'admin.port',
   BOOKMAKER_CHAIN: 'venue.chain',
   BOOKMAKER_BASE_URL: 'venue.baseUrl',
 };

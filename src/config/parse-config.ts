@@ -12,10 +12,11 @@ import { parseEdge } from './parse-edge.ts';
 import { parseMarkets } from './parse-markets.ts';
 import { parseFeeds, parseLogging, parseMetrics, parseOrders, parseWallet, parseWatchdog } from './parse-settings.ts';
 import { parseVenue } from './parse-venue.ts';
+import { parseAdmin, parseLedger } from './parse-ledger.ts';
 import { rejectSecrets } from './secret-guard.ts';
 import type { BotConfig } from './types.ts';
 
-export const TOP_KEYS = ['venue', 'markets', 'defaults', 'orders', 'feeds', 'metrics', 'logging', 'wallet', 'health', 'watchdog', 'edge'];
+export const TOP_KEYS = ['venue', 'markets', 'defaults', 'orders', 'feeds', 'metrics', 'logging', 'wallet', 'health', 'watchdog', 'edge', 'ledger', 'admin'];
 
 export interface ParseOptions {
   /** file name used in messages and as the base for strategy module paths ('' = none) */
@@ -47,6 +48,8 @@ export async function parseBotConfig(doc: unknown, opts: ParseOptions = {}): Pro
       wallet: parseWallet(o.wallet, 'wallet'),
       health: parseHealth(o.health, 'health'),
       edge: parseEdge(o.edge, 'edge'),
+      ledger: parseLedger(o.ledger, 'ledger', file),
+      admin: parseAdmin(o.admin, 'admin'),
     };
   } catch (e) {
     if (e instanceof ConfigFieldError) {

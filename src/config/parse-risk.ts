@@ -19,6 +19,8 @@ export const DEFAULT_RISK: RiskLimits = {
   reduceOnly: false,
   halted: false,
   maxDrawdown: 100 * S,
+  maxDailyLoss: 0,
+  maxLoss: 0,
   maxErrorRate: 0.5,
   minRequestsForErrorRate: 20,
   maxBookAgeMs: 30_000,
@@ -29,7 +31,7 @@ export const DEFAULT_RISK: RiskLimits = {
 
 export const RISK_KEYS = [
   'maxPosition', 'maxNotional', 'maxTotalPosition', 'maxTotalNotional', 'maxOrderSize', 'maxDistanceFromFair',
-  'allowCrossing', 'reduceOnly', 'halted', 'maxDrawdown', 'maxErrorRate', 'minRequestsForErrorRate',
+  'allowCrossing', 'reduceOnly', 'halted', 'maxDrawdown', 'maxDailyLoss', 'maxLoss', 'maxErrorRate', 'minRequestsForErrorRate',
   'maxBookAgeSeconds', 'maxStreamSilenceSeconds', 'pauseBeforeDeadlineSeconds', 'orderRate',
 ];
 
@@ -55,6 +57,8 @@ export function parseRisk(raw: unknown, path: string, base: RiskLimits = DEFAULT
     reduceOnly: readBoolean(o, 'reduceOnly', path, base.reduceOnly),
     halted: readBoolean(o, 'halted', path, base.halted),
     maxDrawdown: units(o, 'maxDrawdown', path, 0, S, base.maxDrawdown),
+    maxDailyLoss: units(o, 'maxDailyLoss', path, 0, S, base.maxDailyLoss),
+    maxLoss: units(o, 'maxLoss', path, 0, S, base.maxLoss),
     maxErrorRate: readNumber(o, 'maxErrorRate', path, { min: 0, max: 1 }, base.maxErrorRate),
     minRequestsForErrorRate: readNumber(o, 'minRequestsForErrorRate', path, { min: 1, max: 1e6, integer: true }, base.minRequestsForErrorRate),
     maxBookAgeMs: ms(o, 'maxBookAgeSeconds', path, base.maxBookAgeMs, true),

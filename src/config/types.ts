@@ -122,10 +122,23 @@ export interface BotConfig {
   readonly watchdog: WatchdogSettings;
   readonly logging: { readonly level: LogLevel; readonly pretty: 'auto' | boolean };
   readonly health: HealthSettings;
+  /** the persistent ledger (src/ledger): `path` resolved against the config's folder; ':memory:' keeps none */
+  readonly ledger: LedgerSettings;
+  /** the operator endpoint (bookmaker ctl): 127.0.0.1 only, bearer token from BOOKMAKER_ADMIN_TOKEN */
+  readonly admin: { readonly port: number };
   /** key file paths (not keys); the signing engineer's secrets module reads them */
   readonly wallet: { readonly keyFile?: string; readonly apiKeyFile?: string };
   /** markout horizons, toxicity and regime thresholds (`edge:`; src/config/parse-edge.ts); default DEFAULT_EDGE */
   readonly edge?: EdgeSettings;
+}
+
+export interface LedgerSettings {
+  /** absolute path, ':memory:', or null = the default (beside the config, see ledgerPath in src/ledger/bot-ledger.ts) */
+  readonly path: string | null;
+  /** queued records are written at least this often, ms */
+  readonly flushMs: number;
+  /** a position and PnL mark of every market and of the account this often, ms */
+  readonly markMs: number;
 }
 
 /** The event-loop watchdog (src/runtime/watchdog.ts). */

@@ -45,6 +45,11 @@ export interface OwnOrdersFeedOptions {
   isTracked?: (nonce: Bytes32) => boolean;
   /** how far back the recent-orders read looks, s (default 30; it must exceed the poll interval) */
   recentWindowSeconds?: number;
+  /**
+   * where the ledger stands (src/ledger/catch-up.ts): the open orders and the filled shares already
+   * accounted for. With it there is no baseline poll: every fill after these figures is reported.
+   */
+  seed?: readonly { nonce: Bytes32; filled: number; ref: number | string }[];
 }
 
 const SOURCE = 'own-orders';
@@ -76,6 +81,13 @@ const MAX_KNOWN = 20_000;
 export class FillTracker {
   private readonly known = new Map<string, Known>();
   private baseline = true;
+
+  /** Start from known figures instead of a baseline poll (see OwnOrdersFeedOptions.seed). */
+  constructor(seed?: readonly { nonce: Bytes32; filled: number; ref: number | string }[]) {
+    if (!seed) return;
+    this.baseline = false;
+    for (const s of seed) this.known.set(s.nonce.toLowerCase(), { filled: s.filled, nonce: s.nonce, ref: s.ref });
+  }
 
   /** Orders seen this poll → fill events; `now` is the local clock. */
   observe(orders: readonly VenueOrder[], now: number): FeedEvent[] {
@@ -125,7 +137,7 @@ export class FillTracker {
 
 /** One poll of own orders → fill events (kept apart so the runtime can chain it before a balance read). */
 export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 'health' | 'logger'>): () => Promise<FeedEvent[]> {
-  const tracker = new FillTracker();
+  const tracker = new FillTracker(opts.seed);
   const maxLookups = opts.maxLookups ?? 20;
   async function read(): Promise<FeedEvent[]> {
     const byNonce = new Map<string, VenueOrder>();

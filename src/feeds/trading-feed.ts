@@ -25,6 +25,8 @@ export interface TradingFeedOptions {
   logger?: Logger;
   /** see OwnOrdersFeedOptions.isTracked */
   isTracked?: (nonce: Bytes32) => boolean;
+  /** see OwnOrdersFeedOptions.seed (the ledger's catch-up) */
+  seed?: readonly { nonce: Bytes32; filled: number; ref: number | string }[];
 }
 
 /**

@@ -5,7 +5,8 @@
  * function returning `{ feedsLive, reconciled, notHalted }`:
  * - feedsLive: every quoted market's book stream produced an event within `staleMs`;
  * - reconciled: the order manager reconciled with the venue at least once;
- * - notHalted: neither the order manager nor the runtime (kill switch) stopped quoting.
+ * - notHalted: neither the order manager nor the runtime (kill switch) stopped quoting;
+ * - killSwitchClear (when `killSwitchLatched` is given): no kill-switch latch stands in the ledger.
  */
 import type { Clock } from '../core/clock.ts';
 import type { Bytes32 } from '../model/order.ts';
@@ -21,9 +22,14 @@ export interface ReadinessSources {
   staleMs: number;
   /** the runtime's own halt (kill switch), if any */
   halted?: () => boolean;
+  /**
+   * the kill-switch latch is set in the ledger (issue 16): an earlier run's kill switch, not yet
+   * cleared by `bookmaker ctl clear-kill`. Reported as its own check, `killSwitchClear`.
+   */
+  killSwitchLatched?: () => boolean;
 }
 
-export function botReadiness(src: ReadinessSources): () => { feedsLive: boolean; reconciled: boolean; notHalted: boolean } {
+export function botReadiness(src: ReadinessSources): () => { feedsLive: boolean; reconciled: boolean; notHalted: boolean; killSwitchClear?: boolean } {
   return () => {
     const state = src.state();
     const now = src.clock.now();
@@ -35,6 +41,7 @@ export function botReadiness(src: ReadinessSources): () => { feedsLive: boolean;
       feedsLive,
       reconciled: src.orderManager.reconciled,
       notHalted: !src.orderManager.isHalted && !(src.halted?.() ?? false),
+      ...(src.killSwitchLatched ? { killSwitchClear: !src.killSwitchLatched() } : {}),
     };
   };
 }

@@ -125,7 +125,7 @@ function marketWide(view: MarketView, action: 'pull' | 'kill', reason: RiskReaso
 export function applyRisk(view: MarketView, quotes: readonly DesiredQuote[] | null, limits: RiskLimits, state: RiskState = INITIAL_RISK_STATE): RiskResult {
   const kill = killSwitch(view, limits, state);
   const tokens = refill(state.tokens, state.refilledAt, view.now, limits.orderRate);
-  const next: RiskState = { peakPnl: kill.peakPnl, tokens, refilledAt: view.now, killed: kill.killed };
+  const next: RiskState = { peakPnl: kill.peakPnl, tokens, refilledAt: view.now, killed: kill.killed, day: kill.day, dayStartPnl: kill.dayStartPnl };
   const wanted = quotes === null ? 0 : quotes.length;
   if (kill.killed) return marketWide(view, 'kill', kill.killed, kill.detail, wanted, next);
   // a strategy that quotes nothing still learns which guard stands (one decision, no event: nothing was wanted)
@@ -249,7 +249,7 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
     out.push(workingAsQuote(kept[k]!));
     keeps.push(kept[k]!.nonce ?? null);
   }
-  return { action: 'quote', quotes: out, keeps, decisions: all, denied: events, state: { peakPnl: state.peakPnl, tokens: tokensLeft, refilledAt: state.refilledAt, killed: state.killed } };
+  return { action: 'quote', quotes: out, keeps, decisions: all, denied: events, state: { peakPnl: state.peakPnl, tokens: tokensLeft, refilledAt: state.refilledAt, killed: state.killed, day: state.day, dayStartPnl: state.dayStartPnl } };
 }
 
 /**

@@ -31,6 +31,10 @@ export const RISK_REASONS = [
   'ORDER_SIZE', // above maxOrderSize (trimmed) or below minimum size after trimming
   'RATE_LIMIT', // order-rate budget exhausted: low-value requote dropped
   'BAD_QUOTE', // not a well-formed quote (non-integer, non-positive size…)
+  'KILL_DAILY_LOSS', // account PnL fell more than maxDailyLoss below its value at the UTC day's start
+  'KILL_LOSS', // account PnL since inception (the ledger) below −maxLoss
+  'KILL_LATCHED', // the kill switch latched in an earlier run and no operator has cleared it
+  'PAUSED', // an operator paused this market or halted the bot (bookmaker ctl pause|halt)
 ] as const;
 export type RiskReason = (typeof RISK_REASONS)[number];
 
@@ -83,6 +87,13 @@ export interface RiskLimits {
   readonly halted: boolean;
   /** kill switch: drawdown of total PnL from its peak, 1e-6 USDC (0 = off) */
   readonly maxDrawdown: number;
+  /**
+   * kill switch: loss over the current UTC day, measured from the account PnL at the day's start
+   * (carried across restarts by the ledger), 1e-6 USDC (0 = off)
+   */
+  readonly maxDailyLoss: number;
+  /** kill switch: loss since inception (the ledger's first fill), 1e-6 USDC (0 = off) */
+  readonly maxLoss: number;
   /** kill switch: venue errors / requests above this fraction in the window (0 = off) */
   readonly maxErrorRate: number;
   /** the error rate is ignored until the window holds at least this many requests */
@@ -104,11 +115,16 @@ export interface RiskState {
   readonly tokens: number;
   /** clock time of the last refill, ms (null before the first tick) */
   readonly refilledAt: number | null;
-  /** once set the kill switch stays on until an operator restarts the bot */
+  /** once set the kill switch stays on until an operator clears it (`bookmaker ctl clear-kill`) */
   readonly killed: RiskReason | null;
+  /** UTC day number (now / 86 400 000) of `dayStartPnl` (undefined before the first tick) */
+  readonly day?: number;
+  /** account PnL when the UTC day began (or when the bot first saw it), 1e-6 USDC */
+  readonly dayStartPnl?: number;
 }
 
-export const INITIAL_RISK_STATE: RiskState = { peakPnl: null, tokens: Number.NaN, refilledAt: null, killed: null };
+// every field present from the start: one object shape for every state the gate returns
+export const INITIAL_RISK_STATE: RiskState = { peakPnl: null, tokens: Number.NaN, refilledAt: null, killed: null, day: undefined, dayStartPnl: undefined };
 
 /**
  * What the gate returns. `action`: 'quote' = send `quotes` (diffed by the order manager);

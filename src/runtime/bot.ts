@@ -68,6 +68,13 @@ import { buildRunReport, type RunReport } from './run-report.ts';
 import { marketAttribution } from '../state/edge-view.ts';
 import { QuotingKernel, type KernelMarket } from './quoting-kernel.ts';
 import { selectMarkets } from './select-markets.ts';
+// ---- issue 16: ledger, limits across restarts, operator control ----
+import { BotLedger } from '../ledger/bot-ledger.ts';
+import { registerLedgerMetrics } from '../ledger/ledger-metrics.ts';
+import { BotControl } from '../control/bot-control.ts';
+import { ADMIN_TOKEN_ENV, startAdminEndpoint, type AdminEndpoint, type ControlResult } from '../control/admin-server.ts';
+import { loadConfig } from '../config/load-config.ts';
+import { PAPER_TRADER } from './paper-venue.ts';
 import { TickToWireMeter } from './tick-to-wire.ts';
 import { retryStartupStep, StartupAbortedError, untilAborted } from './startup-retry.ts';
 import { MetricsPortError, type Watchdog } from './watchdog.ts';
@@ -94,6 +101,8 @@ export interface BotOptions {
   activityStateFile?: string;
   /** wait at most this long for first books before reconciling (default 5 000 ms) */
   warmupMs?: number;
+  /** overrides config admin.port (0 = off); the endpoint needs BOOKMAKER_ADMIN_TOKEN in `env` */
+  adminPort?: number;
   /**
    * A stop request during start-up (SIGINT/SIGTERM, --duration): every start-up wait and retry
    * pause ends at once, anything placed is cancelled, and startBot rejects with StartupAbortedError.
@@ -129,6 +138,14 @@ export interface Bot {
   readonly fills: ReadonlyMap<string, number>;
   /** resolves with the exit code once the bot has stopped (by itself or through stop()) */
   readonly exit: Promise<number>;
+  /** the persistent ledger (src/ledger) */
+  readonly ledger: BotLedger;
+  /** operator control (also behind the admin endpoint): clear-kill, pause, resume, halt, reload */
+  readonly control: BotControl;
+  /** the admin endpoint's URL, when it runs */
+  readonly adminUrl: string | null;
+  /** reload the config file (SIGHUP, `bookmaker ctl reload`) */
+  reload(reason?: string): Promise<ControlResult>;
   stop(reason?: string): Promise<number>;
 }
 
@@ -267,7 +284,22 @@ async function wire(
     log.info({ outcome: report.outcome, steps: report.steps }, 'start-up migration');
   }
 
-  const store = new StateStore(storeLimits(cfg));
+  // ---- ledger (issue 16): books and the kill-switch latch carried across restarts ----
+  const bookLedger = await BotLedger.open({
+    config: cfg,
+    clock,
+    logger: o.logger,
+    trader: signer && !paper ? signer.address : PAPER_TRADER,
+    venue: v.baseUrl,
+    chain: v.chain.name,
+    client,
+    embedded: v.local !== null,
+    markets: marketIds.length,
+    paper,
+  });
+  cleanups.push(() => bookLedger.close());
+  const store = new StateStore(storeLimits(cfg), bookLedger.initialState(marketIds));
+  registerLedgerMetrics(metrics.registry, bookLedger); // issue 16
   metrics.setStateSource(() => store.state, clock);
   cleanups.push(bindStoreMetrics(metrics, store));
   const health = new FeedHealth();
@@ -304,7 +336,14 @@ async function wire(
   };
   let venue: VenuePort;
   if (paper) {
-    paperVenue = new PaperVenue({ clock, onFill: toKernel });
+    // paper fills go to the (paper account's) ledger too
+    paperVenue = new PaperVenue({
+      clock,
+      onFill: (e) => {
+        bookLedger.onEvent(e);
+        toKernel(e);
+      },
+    });
     venue = paperVenue;
   } else {
     venue = liveVenue = createLiveVenue({
@@ -327,6 +366,7 @@ async function wire(
     emit: (e: OrderManagerEvent) => {
       store.dispatch(e);
       orderEnded(e);
+      bookLedger.onEvent(e);
       // 'not-applied': an all-or-nothing bulk call refused for another item (which is reported itself)
       if (e.type === 'OrderRejected' && e.reason !== 'not-applied') {
         refusals.note(e, clock.now());
@@ -342,6 +382,7 @@ async function wire(
     // fill into the balance. The paper venue reports fills itself, before an order's end.
     settleMs: paper ? 0 : Math.max(30_000, 10 * fillsPollMs(cfg)),
     onHalt: (err, result) => {
+      bookLedger.riskEvent('halt', 'INVARIANT', err.message);
       const refused = err.cause instanceof VenueRefusedError ? err.cause : null;
       healthModel.halt('halted', refused ? `${refused.refusal}; fix: ${refused.fix}` : err.message, refused ? 'orders-refused' : 'halted');
       if (refused) log.fatal({ cause: refused.refusal, fix: refused.fix, remaining: result.remaining }, `venue refuses every order: ${refused.refusal}; fix: ${refused.fix}; exiting (4)`);
@@ -362,6 +403,7 @@ async function wire(
         wireMeter.bookEvent(ev.type === 'snapshot' ? ev.book.marketId : ev.marketId);
       }
       if (fe.event.type === 'BalanceUpdated') accountRead.resolve();
+      bookLedger.onEvent(fe.event);
       toKernel(fe.event);
       orderEnded(fe.event);
       if (paperVenue && fe.event.type === 'BookEventReceived') {
@@ -415,7 +457,7 @@ async function wire(
       for (const m of store.state.markets.values()) if (m.orders.has(k)) return true;
       return false;
     };
-    subs.push(tradingFeed({ client, trader: venue.trader, marketIds, clock, intervalMs: fillsPollMs(cfg), health, logger: o.logger, isTracked }).subscribe(sink));
+    subs.push(tradingFeed({ client, trader: venue.trader, marketIds, clock, intervalMs: fillsPollMs(cfg), health, logger: o.logger, isTracked, seed: bookLedger.catchUp.openOrders }).subscribe(sink));
   }
 
   await untilAborted(waitForBooks(store, marketIds, clock, o.warmupMs ?? 5_000), signal);
@@ -439,6 +481,9 @@ async function wire(
     noInventory: cfg.orders.noInventory,
     orderManager: om,
     logger: o.logger,
+    ...(bookLedger.latch ? { latched: 'KILL_LATCHED' as const } : {}),
+    initialRisk: bookLedger.initialRisk(),
+    onKillLatched: bookLedger.latchKill,
     onTickStart: (marketId, cause) => wireMeter.tickStart(marketId, cause),
     onTick: (marketId) => wireMeter.tickEnd(marketId, kernel?.lastSync(marketId) ?? null),
     timer: () => performance.now(),
@@ -462,6 +507,7 @@ async function wire(
     markets: () => marketIds,
     staleMs: cfg.feeds.streamIdleTimeoutMs * 2,
     halted: () => k.killed !== null,
+    killSwitchLatched: () => bookLedger.latch !== null,
   });
   // /readyz and bookmaker_ready: reconciled, not halted, and no market that should quote without a
   // live quote past the grace (health model); a stale feed is a named reason there, after the grace
@@ -493,6 +539,49 @@ async function wire(
     }
   }
   if (endpoint) cleanups.push(() => endpoint!.close());
+
+  // ---- issue 16: marks, operator control, admin endpoint ----
+  cleanups.push(bookLedger.startMarks(() => store.state, () => k.riskFigures(), cfg.ledger.markMs));
+  const control = new BotControl({
+    kernel: k,
+    ledger: bookLedger,
+    logger: o.logger,
+    config: cfg,
+    loadConfig: (file) => loadConfig(file, { env: o.env ?? process.env }),
+    selectMarkets: (next) => selectMarkets(client, next.markets),
+    startMarkets: (ids) => {
+      for (const id of ids) if (!marketIds.some((m) => m.toLowerCase() === id.toLowerCase())) marketIds.push(id);
+      const more = createBookFeed({
+        baseUrl: v.baseUrl,
+        ...(v.apiKey ? { apiKey: v.apiKey } : {}),
+        marketIds: ids,
+        fetchSnapshot: (id) => venueSnapshotFetcher(client, id, 1, cfg.feeds.bookDepth),
+        clock,
+        depth: cfg.feeds.bookDepth,
+        idleTimeoutMs: cfg.feeds.streamIdleTimeoutMs,
+        pollIntervalMs: cfg.feeds.bookPollMs,
+        health,
+        onReconnect: reconnected,
+        logger: o.logger,
+      });
+      subs.push(more.events$.subscribe(sink));
+    },
+    onKillCleared: () => healthModel.resumeAfterHalt(),
+  });
+  let admin: AdminEndpoint | null = null;
+  const adminToken = (o.env ?? process.env)[ADMIN_TOKEN_ENV];
+  const adminPort = o.adminPort ?? cfg.admin.port;
+  if (adminPort > 0 && adminToken) {
+    registerSecret(adminToken);
+    try {
+      admin = await startAdminEndpoint({ port: adminPort, token: adminToken, controls: control, logger: o.logger });
+      cleanups.push(() => admin!.close());
+    } catch (e) {
+      log.warn({ port: adminPort, err: (e as Error).message }, 'admin endpoint could not start; continuing without it (SIGHUP still reloads)');
+    }
+  } else if (adminPort > 0) log.info(`admin endpoint off: set ${ADMIN_TOKEN_ENV} to enable bookmaker ctl`);
+  // runs first among the cleanups, after the last cancel and before the client closes
+  cleanups.push(async () => void (await bookLedger.finalSweep(client, venue.trader)));
   // from here on this run may hold orders at the venue: a stop request during the rest of start-up
   // cancels them before startBot gives up (the kill switch and halts do the same through shutdown)
   let started = false;
@@ -508,9 +597,11 @@ async function wire(
   for (const id of marketIds) k.tick(id);
   cleanups.push(schedulePeriodicReconcile(om, clock, cfg.orders.reconcileIntervalMs));
 
-  log.info({ metrics: endpoint?.url ?? 'off', trader: venue.trader }, 'quoting');
+  log.info({ metrics: endpoint?.url ?? 'off', trader: venue.trader }, k.killed ? 'kill switch latched: not quoting' : 'quoting');
   started = true;
   healthModel.setProcess('running');
+  // issue 16: a latch from an earlier run holds the bot; the health model names it
+  if (bookLedger.latch) healthModel.halt('kill-switch', `kill switch latched in an earlier run (${bookLedger.latch.reason}: ${bookLedger.latch.detail}); clear with bookmaker ctl clear-kill --reason TEXT`);
   // the health model's clock: transitions and time per state even when nobody scrapes
   let cancelHealthTimer: () => void = () => undefined;
   const healthLoop = (): void => {
@@ -587,9 +678,15 @@ async function wire(
     paper,
     fills,
     exit: exitCode.promise,
+    ledger: bookLedger,
+    control,
+    adminUrl: admin?.url ?? null,
+    reload: (reason) => control.reload(reason ?? 'SIGHUP'),
     async stop(reason = 'stop') {
+      // a bot held by a latched kill switch stops with the kill-switch code (issue 16)
+      const latched = k.killed !== null;
       const r = await shutdown(reason);
-      const code = r.ok ? EXIT_OK : EXIT_ORDERS_LEFT;
+      const code = r.ok ? (latched ? EXIT_KILL_SWITCH : EXIT_OK) : EXIT_ORDERS_LEFT;
       exitCode.resolve(code);
       return exitCode.promise;
     },

@@ -84,6 +84,18 @@ export interface QuotingKernelOptions {
   readonly onTick?: (marketId: Bytes32, result: KernelTick, view: MarketView | null) => void;
   /** the kill switch fired and everything was cancelled */
   readonly onKill?: (reason: RiskReason, detail: string, result: CancelAllResult) => void;
+  /**
+   * the kill switch fired (called at once, before anything is cancelled): the live runtime latches it
+   * in the ledger here, so a crash during the cancels cannot lose the latch
+   */
+  readonly onKillLatched?: (reason: RiskReason, detail: string, marketId: Bytes32) => void;
+  /**
+   * start latched (the ledger says an earlier run's kill switch was never cleared): nothing is
+   * quoted until `clearKill()`; `desired()` is empty so the start-up reconcile cancels what it finds
+   */
+  readonly latched?: RiskReason;
+  /** the kill switch's account figures carried over from the ledger (peak PnL, UTC day and its opening PnL) */
+  readonly initialRisk?: Pick<RiskState, 'peakPnl' | 'day' | 'dayStartPnl'>;
   /** a broken invariant in the order manager halted it (only when the kernel built it) */
   readonly onHalt?: (err: Error, result: CancelAllResult) => void;
   readonly logger?: Logger;
@@ -139,6 +151,15 @@ interface MarketSlot {
   last: KernelTick | null;
   /** skipped by housekeeping until an event for the market arrives (see restsWithoutEvents) */
   resting: boolean;
+  /** removed by a reload: quotes nothing, and leaves once the order manager holds nothing of it */
+  retiring: boolean;
+}
+
+/** What a reload changed (see QuotingKernel.updateMarkets). */
+export interface MarketsUpdate {
+  readonly added: Bytes32[];
+  readonly removed: Bytes32[];
+  readonly changed: Bytes32[];
 }
 
 const DEFAULT_TOLERANCES: Tolerances = { price: 0, sizeFraction: 0.1 };
@@ -189,6 +210,9 @@ export class QuotingKernel {
   private cancelHousekeeping: (() => void) | null = null;
   private stopped = false;
   private killReason: RiskReason | null = null;
+  /** operator pauses (lower-case market ids) and the global halt (bookmaker ctl) */
+  private readonly pausedMarkets = new Set<string>();
+  private haltedByOperator = false;
   private readonly faults: ThrottledLog;
   /** markets whose strategy failed on its last tick (lower-case ids) */
   private readonly failing = new Set<string>();
@@ -199,8 +223,10 @@ export class QuotingKernel {
     this.store = opts.store;
     this.log = (opts.logger ?? silentLogger).child({ component: 'kernel' });
     this.faults = new ThrottledLog(opts.faultLogIntervalMs ?? 10_000);
-    for (const m of opts.markets) {
-      this.markets.set(lower(m.marketId), { cfg: m, risk: INITIAL_RISK_STATE, lastTickAt: Number.NEGATIVE_INFINITY, cancelTimer: null, last: null, resting: false });
+    for (const m of opts.markets) this.addSlot(m);
+    if (opts.latched) {
+      this.killReason = opts.latched;
+      this.stopped = true;
     }
     this.orderManager =
       opts.orderManager ??
@@ -214,11 +240,136 @@ export class QuotingKernel {
         emit: (e) => this.onOrderManagerEvent(e),
         ...(opts.onHalt ? { onHalt: opts.onHalt } : {}),
       });
+    if (!this.stopped) this.scheduleHousekeeping();
+  }
+
+  /**
+   * An operator cleared a kill switch this kernel started latched with (or that fired and whose
+   * cancels are done): quoting starts afresh, the drawdown peak and the day's opening PnL measured
+   * from now. Returns false when the kernel was not latched.
+   */
+  clearKill(): boolean {
+    if (this.killReason === null) return false;
+    this.killReason = null;
+    this.stopped = false;
+    for (const s of this.markets.values()) s.risk = INITIAL_RISK_STATE;
     this.scheduleHousekeeping();
+    for (const s of this.markets.values()) this.kick(s);
+    return true;
   }
 
   get killed(): RiskReason | null {
     return this.killReason;
+  }
+
+  private addSlot(m: KernelMarket): void {
+    const risk: RiskState = this.opts.initialRisk ? { ...INITIAL_RISK_STATE, ...this.opts.initialRisk } : INITIAL_RISK_STATE;
+    this.markets.set(lower(m.marketId), { cfg: m, risk, lastTickAt: Number.NEGATIVE_INFINITY, cancelTimer: null, last: null, resting: false, retiring: false });
+  }
+
+  /**
+   * The kill switch's account figures across markets, for the ledger: the highest peak any market
+   * saw, and the UTC day with the highest opening PnL recorded for it (the strictest reading).
+   */
+  riskFigures(): { peakPnl: number | null; day: number | null; dayStartPnl: number | null } {
+    let peakPnl: number | null = null;
+    let day: number | null = null;
+    let dayStartPnl: number | null = null;
+    for (const s of this.markets.values()) {
+      const r = s.risk;
+      if (r.peakPnl !== null && (peakPnl === null || r.peakPnl > peakPnl)) peakPnl = r.peakPnl;
+      if (r.day === undefined || r.dayStartPnl === undefined) continue;
+      if (day === null || r.day > day) {
+        day = r.day;
+        dayStartPnl = r.dayStartPnl;
+      } else if (r.day === day && dayStartPnl !== null && r.dayStartPnl > dayStartPnl) dayStartPnl = r.dayStartPnl;
+    }
+    return { peakPnl, day, dayStartPnl };
+  }
+
+  // ---- operator control (bookmaker ctl; src/control) ----
+
+  /** Pull one market's quotes (or every market's: the global halt) until `resume`. */
+  pause(marketId: Bytes32 | null): boolean {
+    if (marketId === null) this.haltedByOperator = true;
+    else {
+      if (!this.markets.has(lower(marketId))) return false;
+      this.pausedMarkets.add(lower(marketId));
+    }
+    for (const s of this.markets.values()) if (marketId === null || lower(s.cfg.marketId) === lower(marketId)) this.kick(s);
+    return true;
+  }
+
+  /** Lift a market's pause, or (null) the global halt and every pause. */
+  resume(marketId: Bytes32 | null): boolean {
+    if (marketId === null) {
+      this.haltedByOperator = false;
+      this.pausedMarkets.clear();
+    } else {
+      if (!this.markets.has(lower(marketId))) return false;
+      this.pausedMarkets.delete(lower(marketId));
+    }
+    for (const s of this.markets.values()) if (marketId === null || lower(s.cfg.marketId) === lower(marketId)) this.kick(s);
+    return true;
+  }
+
+  isPaused(marketId: Bytes32): boolean {
+    return this.haltedByOperator || this.pausedMarkets.has(lower(marketId));
+  }
+  get halted(): boolean {
+    return this.haltedByOperator;
+  }
+  pausedList(): string[] {
+    return [...this.pausedMarkets];
+  }
+
+  /**
+   * A reload: markets in `next` already quoted take the new strategy, params and limits from their
+   * next tick (the risk state — peak PnL, rate budget — carries on, and quotes that still pass are
+   * kept by the order manager's diff, not pulled); new ones start; ones missing retire: their quotes
+   * are pulled and the market leaves once the order manager holds nothing of it.
+   */
+  updateMarkets(next: readonly KernelMarket[]): MarketsUpdate {
+    const added: Bytes32[] = [];
+    const removed: Bytes32[] = [];
+    const changed: Bytes32[] = [];
+    const keep = new Set(next.map((m) => lower(m.marketId)));
+    for (const m of next) {
+      const slot = this.markets.get(lower(m.marketId));
+      if (!slot) {
+        this.addSlot(m);
+        added.push(m.marketId);
+        continue;
+      }
+      const was = slot.retiring;
+      slot.retiring = false;
+      if (was || slot.cfg.strategy !== m.strategy || JSON.stringify(slot.cfg.params) !== JSON.stringify(m.params) || JSON.stringify(slot.cfg.risk) !== JSON.stringify(m.risk)) changed.push(m.marketId);
+      (slot as { cfg: KernelMarket }).cfg = m;
+    }
+    for (const [k, slot] of this.markets) {
+      if (keep.has(k) || slot.retiring) continue;
+      slot.retiring = true;
+      this.pausedMarkets.delete(k);
+      removed.push(slot.cfg.marketId);
+    }
+    for (const s of this.markets.values()) this.kick(s);
+    return { added, removed, changed };
+  }
+
+  /** Markets retiring after a reload that still have orders (or in-flight work) at the venue. */
+  retiring(): Bytes32[] {
+    return [...this.markets.values()].filter((s) => s.retiring).map((s) => s.cfg.marketId);
+  }
+
+  /** Tick a market now, outside the throttle (operator actions, reloads). */
+  private kick(slot: MarketSlot): void {
+    if (this.stopped) return;
+    slot.resting = false;
+    if (slot.cancelTimer) {
+      slot.cancelTimer();
+      slot.cancelTimer = null;
+    }
+    this.runTick(slot, 'manual');
   }
   get isStopped(): boolean {
     return this.stopped;
@@ -313,7 +464,9 @@ export class QuotingKernel {
   /** The desired orders of every market as of now, without sending anything (start-up reconcile). */
   desired(): DesiredOrder[] {
     const out: DesiredOrder[] = [];
+    if (this.killReason !== null || this.haltedByOperator) return out;
     for (const slot of this.markets.values()) {
+      if (slot.retiring || this.pausedMarkets.has(lower(slot.cfg.marketId))) continue;
       const view = selectMarketView(this.store.state, slot.cfg.marketId, this.clock.now());
       if (!view) continue;
       // the risk state is not advanced: this is a dry run
@@ -418,6 +571,23 @@ export class QuotingKernel {
     const now = this.clock.now();
     slot.lastTickAt = now;
     const marketId = slot.cfg.marketId;
+    if (slot.retiring) {
+      // gone from the kernel once nothing of it is left with the order manager
+      if (this.orderManager.isIdle(marketId)) {
+        this.markets.delete(lower(marketId));
+        this.log.info({ marketId }, 'market retired: no order left');
+        return;
+      }
+      slot.last = { at: now, action: 'pull', desired: [], denied: 0, strategyError: null };
+      this.send(marketId, []);
+      return;
+    }
+    if (this.haltedByOperator || (this.pausedMarkets.size > 0 && this.pausedMarkets.has(lower(marketId)))) {
+      slot.last = { at: now, action: 'pull', desired: [], denied: 0, strategyError: null, reason: 'PAUSED' };
+      this.send(marketId, []);
+      this.opts.onTick?.(marketId, slot.last, null);
+      return;
+    }
     this.opts.onTickStart?.(marketId, cause);
     const view = selectMarketView(this.store.state, marketId, now);
     if (!view) {
@@ -454,7 +624,7 @@ export class QuotingKernel {
           ? { at: now, action: t.action, desired, denied: t.denied.length, strategyError: t.strategyError, deniedAll, slow, returned, deniedBy: t.denied }
           : { at: now, action: t.action, desired, denied: t.denied.length, strategyError: t.strategyError, slow, returned, deniedBy: t.denied };
     if (t.action === 'kill') {
-      this.kill(t.denied[0]?.reason ?? slot.risk.killed ?? 'KILL_DRAWDOWN', t.denied[0]?.detail ?? '');
+      this.kill(t.denied[0]?.reason ?? slot.risk.killed ?? 'KILL_DRAWDOWN', t.denied[0]?.detail ?? '', marketId);
       return;
     }
     this.send(marketId, desired);
@@ -509,9 +679,14 @@ export class QuotingKernel {
     });
   }
 
-  private kill(reason: RiskReason, detail: string): void {
+  private kill(reason: RiskReason, detail: string, marketId: Bytes32): void {
     if (this.killReason) return;
     this.killReason = reason;
+    try {
+      this.opts.onKillLatched?.(reason, detail, marketId);
+    } catch (err) {
+      this.log.error({ err: (err as Error).message }, 'recording the kill-switch latch failed');
+    }
     this.log.fatal({ reason, detail }, 'kill switch fired: cancelling every order and stopping');
     this.stop();
     void this.flush()

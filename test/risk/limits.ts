@@ -17,6 +17,8 @@ export function limits(o: Partial<RiskLimits> = {}): RiskLimits {
     maxDrawdown: 0,
     maxErrorRate: 0,
     minRequestsForErrorRate: 20,
+    maxDailyLoss: 0,
+    maxLoss: 0,
     maxBookAgeMs: 10_000,
     maxStreamSilenceMs: 15_000,
     pauseBeforeDeadlineMs: 0,

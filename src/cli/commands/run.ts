@@ -5,6 +5,8 @@
  * the watchdog (event loop blocked) 5, a config or start-up error (a busy metrics port) 2.
  * Signals and --duration count from the first millisecond: during start-up they abort every
  * start-up wait and retry at once (exit 0).
+ * A bot whose kill-switch latch is set in the ledger does not quote and, when stopped, exits 3.
+ * SIGHUP reloads the config (src/control/bot-control.ts).
  */
 import { writeFileSync } from 'node:fs';
 import type { CommandSpec, ParsedArgs } from '../args.ts';
@@ -123,6 +125,10 @@ async function run(args: ParsedArgs): Promise<number> {
       `bookmaker: quoting ${bot.markets.length} market(s) on ${bot.baseUrl}${embedded ? ' (embedded local exchange)' : ''}${bot.paper ? ' [paper]' : ''}\n` +
         `metrics: ${bot.metricsUrl ? `${bot.metricsUrl}/metrics  (${bot.metricsUrl}/healthz, ${bot.metricsUrl}/readyz)` : 'off'}\n`,
     );
+    // ---- issue 16: SIGHUP reloads the config (a bad file is refused, the running config stays) ----
+    const sighup = (): void => void bot.reload('SIGHUP').then((r) => process.stderr.write(`bookmaker: reload (SIGHUP): ${JSON.stringify(r.body)}\n`));
+    process.on('SIGHUP', sighup);
+    const stopSighup = (): void => void process.off('SIGHUP', sighup);
     const stopSummary =
       summaryEvery > 0
         ? startSummary({ clock: systemClock, everyMs: summaryEvery, write: (s) => process.stdout.write(s), tty, render: () => render(bot).table, renderLine: () => render(bot).line, ...(term ? { terminal: term } : {}) })
@@ -134,6 +140,7 @@ async function run(args: ParsedArgs): Promise<number> {
     });
     const code = reason.kind === 'exit' ? reason.code : await bot.stop(reason.kind === 'signal' ? reason.name : 'duration');
     stopSummary();
+    stopSighup();
     const stopReason = reason.kind === 'signal' ? reason.name : reason.kind === 'duration' ? 'duration' : bot.healthModel.killSwitch ? 'kill-switch' : 'halt';
     endOfRunReport(bot, stopReason, code, logger, o['report-json'] as string | undefined);
     process.stdout.write(`bookmaker: stopped (${reason.kind === 'signal' ? reason.name : reason.kind}), exit ${code}\n`);

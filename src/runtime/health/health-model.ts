@@ -231,6 +231,20 @@ export class HealthModel {
     this.evaluate();
   }
 
+  /**
+   * issue 16: an operator cleared the kill-switch latch the process started held by
+   * (`bookmaker ctl clear-kill`) and quoting resumed: the halt is lifted.
+   */
+  resumeAfterHalt(): void {
+    if (!this.haltKind) return;
+    this.evaluate();
+    this.haltKind = null;
+    this.haltReason = '';
+    this.processState = 'running';
+    this.cache = null;
+    this.evaluate();
+  }
+
   /** A create of this market was refused by the venue (status, code, message in `what`). */
   refused(marketId: Bytes32, at: number, what: string): void {
     const s = this.slot(marketId);

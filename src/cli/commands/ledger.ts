@@ -1,0 +1,140 @@
+/**
+ * `bookmaker ledger summary|fills|orders|pnl -c FILE [--since T] [--market M] [--csv|--json]`:
+ * the books the bot keeps (src/ledger), for accounting and audits. Read-only: the file is opened
+ * read-only and never created, so it is safe next to a running bot (SQLite WAL).
+ */
+import type { CommandSpec, ParsedArgs } from '../args.ts';
+import { parseDuration } from '../args.ts';
+import { loadConfig } from '../../config/load-config.ts';
+import { BadInputError } from '../../model/errors.ts';
+import { ledgerPath } from '../../ledger/bot-ledger.ts';
+import { accountMarks, ledgerSummary, listFills, listOrders, pnlByMarket, type Filter } from '../../ledger/books.ts';
+import { openLedger, type Ledger } from '../../ledger/ledger.ts';
+import { systemClock } from '../../core/clock.ts';
+import { existsSync } from 'node:fs';
+
+const SUBS = ['summary', 'fills', 'orders', 'pnl'] as const;
+type Sub = (typeof SUBS)[number];
+
+const command: CommandSpec = {
+  name: 'ledger',
+  summary: 'read the books: summary, fills, orders, pnl (from the ledger the bot keeps)',
+  usage: 'bookmaker ledger summary|fills|orders|pnl -c FILE [--ledger PATH] [--since T] [--market M] [--csv|--json] [--limit N]',
+  description:
+    'Reads the ledger named by the config (ledger.path; default .bookmaker/<config name>.ledger.sqlite beside the config) or --ledger. ' +
+    'summary: fills, volume, fees, realised PnL (USDC), orders and cancels, start-ups, the kill-switch latch. fills / orders: one line each. ' +
+    'pnl: per market (fills, volume, fees, realised PnL, position, last unrealised mark); --marks lists the account PnL marks instead. ' +
+    '--since takes an ISO time (2026-11-25T00:00Z), a duration ago (90m, 24h, 7d) or epoch ms.',
+  positionals: ['summary|fills|orders|pnl'],
+  options: {
+    config: { type: 'string', short: 'c', description: 'YAML config file (names the ledger)', arg: 'FILE' },
+    ledger: { type: 'string', description: 'ledger file (overrides the config)', arg: 'PATH' },
+    since: { type: 'string', description: 'only records at or after T', arg: 'T' },
+    market: { type: 'string', description: 'only this market id', arg: 'M' },
+    csv: { type: 'boolean', description: 'CSV output', default: false },
+    json: { type: 'boolean', description: 'JSON output', default: false },
+    limit: { type: 'number', description: 'fills/orders: at most N lines (0 = all)', default: 0, arg: 'N' },
+    marks: { type: 'boolean', description: 'pnl: the account PnL marks over time', default: false },
+    paper: { type: 'boolean', description: "the paper account's books (run --paper keeps them apart)", default: false },
+  },
+  run,
+};
+export default command;
+
+export function parseSince(text: string, now: number): number {
+  const t = text.trim();
+  if (/^\d{12,}$/.test(t)) return Number(t);
+  const ago = /^(\d+(?:\.\d+)?)d$/.exec(t);
+  if (ago) return now - Math.round(Number(ago[1]) * 86_400_000);
+  if (/^\d+(?:\.\d+)?(ms|s|m|h)?$/.test(t)) return now - Math.round(parseDuration(t, '--since') * 1000);
+  const ms = Date.parse(t);
+  if (!Number.isFinite(ms)) throw new BadInputError('--since', 'an ISO time, a duration ago (90m, 24h, 7d) or epoch ms', text);
+  return ms;
+}
+
+async function run(args: ParsedArgs): Promise<number> {
+  const o = args.options;
+  const sub = args.positionals[0] as Sub | undefined;
+  if (!sub || !SUBS.includes(sub)) throw new BadInputError('command', `one of ${SUBS.join(', ')}`, sub ?? '');
+  if (args.positionals.length > 1) throw new BadInputError('arguments', 'one subcommand', args.positionals.join(' '));
+  if (o.csv && o.json) throw new BadInputError('--csv/--json', 'one output format', 'both');
+  const limit = o.limit as number;
+  if (!Number.isInteger(limit) || limit < 0) throw new BadInputError('--limit', 'an integer ≥ 0', limit);
+  let path = o.ledger as string | undefined;
+  if (!path) {
+    const file = o.config as string | undefined;
+    if (!file) throw new BadInputError('--config', 'a config file (-c FILE) or --ledger PATH', file);
+    path = ledgerPath(await loadConfig(file, { env: process.env }), false, o.paper === true);
+  }
+  if (path === ':memory:') throw new BadInputError('ledger.path', 'a file (this config keeps its ledger in memory)', path);
+  if (!existsSync(path)) throw new BadInputError('ledger', 'an existing ledger file (has the bot run with this config?)', path);
+  const market = o.market as string | undefined;
+  if (market !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(market)) throw new BadInputError('--market', 'a 0x market id (64 hex digits)', market);
+  const f: Filter = {
+    ...(o.since !== undefined ? { since: parseSince(o.since as string, systemClock.now()) } : {}),
+    ...(market ? { market } : {}),
+  };
+  const ledger = openLedger({ path, clock: systemClock, mustExist: true, readonly: true });
+  try {
+    const fmt: Format = o.json ? 'json' : o.csv ? 'csv' : 'text';
+    process.stdout.write(render(ledger, sub, f, fmt, limit, o.marks === true));
+  } finally {
+    ledger.close();
+  }
+  return 0;
+}
+
+type Format = 'text' | 'csv' | 'json';
+
+const iso = (ms: number | null): string => (ms === null ? '' : new Date(ms).toISOString());
+
+function render(ledger: Ledger, sub: Sub, f: Filter, fmt: Format, limit: number, marks: boolean): string {
+  switch (sub) {
+    case 'summary': {
+      const s = ledgerSummary(ledger, f);
+      if (fmt === 'json') return JSON.stringify(s) + '\n';
+      const rows: [string, string | number][] = [
+        ['fills', s.fills],
+        ['volume', s.volume],
+        ['fees', s.fees],
+        ['realisedPnl', s.realisedPnl],
+        ['unrealisedPnl', s.unrealisedPnl ?? ''],
+        ['markets', s.markets],
+        ['ordersSent', s.orders.sent],
+        ['ordersAccepted', s.orders.accepted],
+        ['ordersRejected', s.orders.rejected],
+        ['ordersAdopted', s.orders.adopted],
+        ['cancelsSent', s.orders.cancels],
+        ['startups', s.startups],
+        ['firstFill', iso(s.firstFillAt)],
+        ['lastFill', iso(s.lastFillAt)],
+        ['killSwitch', s.killSwitch.latched ? `LATCHED ${s.killSwitch.reason} since ${iso(s.killSwitch.at)}: ${s.killSwitch.detail}` : 'clear'],
+      ];
+      if (fmt === 'csv') return 'key,value\n' + rows.map(([k, v]) => `${k},${csvCell(v)}`).join('\n') + '\n';
+      return rows.map(([k, v]) => `${k.padEnd(16)}${v}`).join('\n') + '\n';
+    }
+    case 'fills':
+      return table(listFills(ledger, f, limit).map((x) => ({ ...x, ts: iso(x.ts) })), fmt);
+    case 'orders':
+      return table(listOrders(ledger, f, limit).map((x) => ({ ...x, submittedAt: iso(x.submittedAt), endedAt: iso(x.endedAt) })), fmt);
+    case 'pnl':
+      if (marks) return table(accountMarks(ledger, f).map((x) => ({ ...x, ts: iso(x.ts) })), fmt);
+      return table(pnlByMarket(ledger, f).map((x) => ({ ...x, markedAt: iso(x.markedAt) })), fmt);
+  }
+}
+
+function csvCell(v: unknown): string {
+  const s = v === null || v === undefined ? '' : String(v);
+  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+function table(rows: Record<string, unknown>[], fmt: Format): string {
+  if (fmt === 'json') return JSON.stringify(rows) + '\n';
+  if (rows.length === 0) return fmt === 'csv' ? '' : '(none)\n';
+  const cols = Object.keys(rows[0]!);
+  if (fmt === 'csv') return [cols.join(','), ...rows.map((r) => cols.map((c) => csvCell(r[c])).join(','))].join('\n') + '\n';
+  const cells = rows.map((r) => cols.map((c) => (r[c] === null || r[c] === undefined ? '' : String(r[c]))));
+  const w = cols.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)));
+  const line = (xs: string[]): string => xs.map((x, i) => x.padEnd(w[i]!)).join('  ').trimEnd();
+  return [line(cols), ...cells.map(line)].join('\n') + '\n';
+}

@@ -1,0 +1,20 @@
+/** `ledger:` and `admin:` sections (issue 16), both optional. */
+import { isAbsolute, resolve, dirname } from 'node:path';
+import { readNumber, readOptionalObject, readOptionalString } from './fields.ts';
+import type { LedgerSettings } from './types.ts';
+
+export function parseLedger(raw: unknown, path: string, file: string): LedgerSettings {
+  const o = readOptionalObject(raw, path, ['path', 'flushSeconds', 'markSeconds']);
+  const p = readOptionalString(o, 'path', path);
+  const abs = p === undefined || p === '' ? null : p === ':memory:' || isAbsolute(p) ? p : resolve(file ? dirname(file) : process.cwd(), p);
+  return {
+    path: abs,
+    flushMs: Math.round(readNumber(o, 'flushSeconds', path, { min: 0.01, max: 60 }, 0.2) * 1000),
+    markMs: Math.round(readNumber(o, 'markSeconds', path, { min: 1, max: 86_400 }, 10) * 1000),
+  };
+}
+
+export function parseAdmin(raw: unknown, path: string): { port: number } {
+  const o = readOptionalObject(raw, path, ['port']);
+  return { port: readNumber(o, 'port', path, { min: 0, max: 65535, integer: true }, 9465) };
+}

@@ -1,0 +1,150 @@
+/**
+ * The operator endpoint behind `bookmaker ctl` (issue 16): HTTP on 127.0.0.1 only, every request
+ * authenticated with `Authorization: Bearer <BOOKMAKER_ADMIN_TOKEN>` (compared in constant time).
+ * Without a token in the environment the endpoint does not start (a control port nobody can
+ * authenticate to is no use, and one anybody can is a hole).
+ *
+ *   GET  /admin/status                     → { latched, paused, halted, markets, retiring }
+ *   POST /admin/clear-kill  {reason}       → { cleared }
+ *   POST /admin/pause       {market?, reason?}   (no market = every market: same as halt)
+ *   POST /admin/resume      {market?, reason?}   (no market = lift the halt and every pause)
+ *   POST /admin/halt        {reason?}
+ *   POST /admin/reload      {reason?}      → { added, removed, changed, ignored } or 400 { error }
+ *
+ * Answers are JSON; errors are `{ error }` with 400 (bad request or refused config), 401 (token),
+ * 404 (unknown path or market), 405, 409 (nothing to do, e.g. clear-kill without a latch is 200 with
+ * cleared: false). The token never appears in a log line or an answer.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../core/logger.ts';
+
+export interface ControlResult {
+  readonly status: number;
+  readonly body: Record<string, unknown>;
+}
+
+/** What the endpoint drives (src/control/bot-control.ts implements it over the running bot). */
+export interface Controls {
+  status(): Record<string, unknown>;
+  clearKill(reason: string): ControlResult | Promise<ControlResult>;
+  pause(market: string | null, reason: string | null): ControlResult | Promise<ControlResult>;
+  resume(market: string | null, reason: string | null): ControlResult | Promise<ControlResult>;
+  halt(reason: string | null): ControlResult | Promise<ControlResult>;
+  reload(reason: string | null): ControlResult | Promise<ControlResult>;
+}
+
+export interface AdminEndpoint {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export const ADMIN_TOKEN_ENV = 'BOOKMAKER_ADMIN_TOKEN';
+
+const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
+
+function authorised(req: IncomingMessage, tokenDigest: Buffer): boolean {
+  const h = req.headers.authorization;
+  if (typeof h !== 'string' || !h.startsWith('Bearer ')) return false;
+  return timingSafeEqual(digest(h.slice(7).trim()), tokenDigest);
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body) + '\n';
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  res.end(text);
+}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const c of req) {
+    size += (c as Buffer).length;
+    if (size > 16_384) throw new Error('body too large (16 KiB at most)');
+    chunks.push(c as Buffer);
+  }
+  if (size === 0) return {};
+  const v: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('body must be a JSON object');
+  return v as Record<string, unknown>;
+}
+
+function optString(o: Record<string, unknown>, k: string, max: number): string | null {
+  const v = o[k];
+  if (v === undefined || v === null || v === '') return null;
+  if (typeof v !== 'string' || v.length > max) throw new Error(`${k}: expected a string of at most ${max} characters`);
+  return v;
+}
+
+export async function startAdminEndpoint(o: { port: number; token: string; controls: Controls; logger: Logger }): Promise<AdminEndpoint> {
+  const log = o.logger.child({ component: 'admin' });
+  const tokenDigest = digest(o.token);
+  const server: Server = createServer((req, res) => {
+    void handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) send(res, 500, { error: (e as Error).message });
+    });
+  });
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (!authorised(req, tokenDigest)) {
+      log.warn({ path }, 'admin request refused: bad or missing token');
+      return send(res, 401, { error: 'missing or wrong bearer token (BOOKMAKER_ADMIN_TOKEN)' });
+    }
+    if (path === '/admin/status') {
+      if (req.method !== 'GET') return send(res, 405, { error: 'GET only' });
+      return send(res, 200, o.controls.status());
+    }
+    const action = /^\/admin\/(clear-kill|pause|resume|halt|reload)$/.exec(path)?.[1];
+    if (!action) return send(res, 404, { error: `unknown path ${path}` });
+    if (req.method !== 'POST') return send(res, 405, { error: 'POST only' });
+    let body: Record<string, unknown>;
+    let reason: string | null;
+    let market: string | null;
+    try {
+      body = await readJson(req);
+      reason = optString(body, 'reason', 500);
+      market = optString(body, 'market', 200);
+    } catch (e) {
+      return send(res, 400, { error: (e as Error).message });
+    }
+    let r: ControlResult;
+    switch (action) {
+      case 'clear-kill':
+        if (!reason) return send(res, 400, { error: 'reason: required (why the kill switch may be cleared)' });
+        r = await o.controls.clearKill(reason);
+        break;
+      case 'pause':
+        r = await o.controls.pause(market, reason);
+        break;
+      case 'resume':
+        r = await o.controls.resume(market, reason);
+        break;
+      case 'halt':
+        r = await o.controls.halt(reason);
+        break;
+      default:
+        r = await o.controls.reload(reason);
+    }
+    log.info({ action, market, reason, status: r.status }, 'operator action');
+    send(res, r.status, r.body);
+  }
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  log.info({ url }, 'admin endpoint listening');
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * Operator control of the running bot (issue 16): clear the kill-switch latch, pause/resume a
+ * market, halt everything, reload the config — without a restart. The admin endpoint
+ * (admin-server.ts) and SIGHUP drive it; every action is logged and recorded in the ledger.
+ *
+ * Reload: the config file is loaded and validated again; a bad file is refused with the loader's
+ * precise message and the running config stays. Otherwise the markets are selected again and handed
+ * to the kernel (QuotingKernel.updateMarkets): changed strategy parameters and risk limits apply
+ * from the next tick (quotes that still pass are kept, not pulled), added markets start (their
+ * books are subscribed), removed markets retire (quotes pulled, then dropped). Sections that only a
+ * restart can change (venue, orders, feeds, metrics, logging, wallet, ledger, admin) are reported
+ * as `ignored` and logged, never half-applied.
+ */
+import type { Logger } from '../core/logger.ts';
+import type { BotConfig } from '../config/types.ts';
+import type { BotLedger } from '../ledger/bot-ledger.ts';
+import type { Bytes32 } from '../model/order.ts';
+import type { KernelMarket, QuotingKernel } from '../runtime/quoting-kernel.ts';
+import type { Controls, ControlResult } from './admin-server.ts';
+
+export interface BotControlOptions {
+  readonly kernel: QuotingKernel;
+  readonly ledger: BotLedger | null;
+  readonly logger: Logger;
+  readonly config: BotConfig;
+  /** load and validate the config file again (throws a ConfigError on a bad file) */
+  readonly loadConfig: (file: string) => Promise<BotConfig>;
+  /** the markets a config selects, resolved at the venue */
+  readonly selectMarkets: (cfg: BotConfig) => Promise<KernelMarket[]>;
+  /** subscribe the feeds of markets a reload added */
+  readonly startMarkets: (ids: readonly Bytes32[]) => void;
+  /** the kill switch was cleared and quoting resumed (the runtime's health model follows) */
+  readonly onKillCleared?: () => void;
+}
+
+const RESTART_ONLY = ['venue', 'orders', 'feeds', 'metrics', 'logging', 'wallet', 'ledger', 'admin'] as const;
+
+export class BotControl implements Controls {
+  private config: BotConfig;
+  private readonly o: BotControlOptions;
+  private readonly log: Logger;
+  private reloading: Promise<ControlResult> | null = null;
+  private readonly started = new Set<string>();
+
+  constructor(o: BotControlOptions) {
+    this.o = o;
+    this.config = o.config;
+    this.log = o.logger.child({ component: 'control' });
+    for (const id of o.kernel.marketIds()) this.started.add(id.toLowerCase());
+  }
+
+  get currentConfig(): BotConfig {
+    return this.config;
+  }
+
+  private record(action: string, market: string | null, reason: string | null, result: string): void {
+    this.log.warn({ action, market, reason, result }, 'operator action');
+    try {
+      this.o.ledger?.operatorAction(action, market, reason, result);
+    } catch (e) {
+      this.log.error({ err: (e as Error).message }, 'recording an operator action failed');
+    }
+  }
+
+  private market(m: string): Bytes32 | null {
+    const k = m.toLowerCase();
+    return this.o.kernel.marketIds().find((id) => id.toLowerCase() === k) ?? null;
+  }
+
+  status(): Record<string, unknown> {
+    const k = this.o.kernel;
+    const latch = this.o.ledger?.latch ?? null;
+    return {
+      latched: k.killed !== null,
+      killSwitch: k.killed ? { reason: k.killed, detail: latch?.detail ?? null, since: latch ? new Date(latch.at).toISOString() : null } : null,
+      halted: k.halted,
+      paused: k.pausedList(),
+      markets: k.marketIds().length,
+      retiring: k.retiring(),
+    };
+  }
+
+  clearKill(reason: string): ControlResult {
+    const was = this.o.ledger ? this.o.ledger.clearLatch(reason, 'admin') : null;
+    const kernelWas = this.o.kernel.killed;
+    const resumed = this.o.kernel.clearKill();
+    if (resumed) this.o.onKillCleared?.();
+    const cleared = was !== null || resumed;
+    this.log.warn({ reason, was: was?.reason ?? kernelWas, resumed }, cleared ? 'kill switch cleared by the operator' : 'clear-kill: no kill switch was latched');
+    if (!this.o.ledger) this.record('clear-kill', null, reason, cleared ? `cleared ${kernelWas}` : 'no latch was set');
+    return { status: 200, body: { cleared, was: was?.reason ?? kernelWas ?? null, quoting: resumed } };
+  }
+
+  pause(market: string | null, reason: string | null): ControlResult {
+    if (market === null) return this.halt(reason);
+    const id = this.market(market);
+    if (!id) return { status: 404, body: { error: `market ${market} is not quoted by this bot` } };
+    this.o.kernel.pause(id);
+    this.record('pause', id, reason, 'paused');
+    return { status: 200, body: { paused: id } };
+  }
+
+  resume(market: string | null, reason: string | null): ControlResult {
+    if (market === null) {
+      this.o.kernel.resume(null);
+      this.record('resume', null, reason, 'halt and every pause lifted');
+      return { status: 200, body: { resumed: 'all' } };
+    }
+    const id = this.market(market);
+    if (!id) return { status: 404, body: { error: `market ${market} is not quoted by this bot` } };
+    this.o.kernel.resume(id);
+    this.record('resume', id, reason, this.o.kernel.halted ? 'resumed (the global halt still stands)' : 'resumed');
+    return { status: 200, body: { resumed: id, halted: this.o.kernel.halted } };
+  }
+
+  halt(reason: string | null): ControlResult {
+    this.o.kernel.pause(null);
+    this.o.ledger?.riskEvent('halt', 'OPERATOR', reason);
+    this.record('halt', null, reason, 'every quote pulled until resume');
+    return { status: 200, body: { halted: true } };
+  }
+
+  /** One reload at a time; a second request while one runs gets that one's answer. */
+  reload(reason: string | null): Promise<ControlResult> {
+    this.reloading ??= this.doReload(reason).finally(() => {
+      this.reloading = null;
+    });
+    return this.reloading;
+  }
+
+  private async doReload(reason: string | null): Promise<ControlResult> {
+    const file = this.config.file;
+    if (!file) return { status: 409, body: { error: 'the running config did not come from a file: nothing to reload' } };
+    let next: BotConfig;
+    let markets: KernelMarket[];
+    try {
+      next = await this.o.loadConfig(file);
+      markets = await this.o.selectMarkets(next);
+    } catch (e) {
+      const msg = (e as Error).message;
+      this.log.error({ err: msg }, 'reload refused: the running config stays');
+      this.record('reload', null, reason, `refused: ${msg}`);
+      return { status: 400, body: { error: msg, kept: 'the running config' } };
+    }
+    const ignored = RESTART_ONLY.filter((k) => JSON.stringify(next[k], bigintSafe) !== JSON.stringify(this.config[k], bigintSafe));
+    const u = this.o.kernel.updateMarkets(markets);
+    const fresh = u.added.filter((id) => !this.started.has(id.toLowerCase()));
+    for (const id of fresh) this.started.add(id.toLowerCase());
+    if (fresh.length > 0) this.o.startMarkets(fresh);
+    this.config = next;
+    const result = { added: u.added, removed: u.removed, changed: u.changed, ignored };
+    if (ignored.length > 0) this.log.warn({ ignored }, 'reload: these sections change only with a restart; the running values stay');
+    this.record('reload', null, reason, JSON.stringify({ added: u.added.length, removed: u.removed.length, changed: u.changed.length, ignored }));
+    return { status: 200, body: result };
+  }
+}
+
+function bigintSafe(_k: string, v: unknown): unknown {
+  return typeof v === 'bigint' ? v.toString() : v;
+}

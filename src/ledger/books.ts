@@ -1,0 +1,266 @@
+/**
+ * Reading the books (issue 16): positions rebuilt exactly from the recorded fills, and the
+ * summaries behind `bookmaker ledger summary|fills|orders|pnl`.
+ *
+ *   replayPositions(ledger, { until? })  → Map<marketId, PositionState>   (src/state/position.ts)
+ *   ledgerSummary(ledger, { since?, market? })  → { fills, volume, fees, realisedPnl, … } in USDC
+ *   listFills / listOrders / pnlByMarket
+ *
+ * Every figure is computed in integers (1e-6 units, bigint where it can grow) and converted to USDC
+ * only for display, as in the backtest summary: volume is Σ price × size in the order's own terms,
+ * realised PnL is net of fees and uses average cost in YES terms (the same applyFill the live store
+ * uses), so the ledger and the running bot agree to the last unit.
+ */
+import { applyFill, FLAT, toMicro, type PositionState } from '../state/position.ts';
+import type { OutcomeIndex, SideValue } from '../model/order.ts';
+import type { Ledger } from './ledger.ts';
+
+export interface Filter {
+  /** ms since the epoch, inclusive */
+  readonly since?: number;
+  /** market id (lower-cased here) */
+  readonly market?: string;
+}
+
+interface FillRow {
+  seq: number;
+  fill_id: string;
+  nonce: string | null;
+  market_id: string;
+  outcome: number;
+  side: number;
+  price: number;
+  size: number;
+  fee: number;
+  ts: number;
+  source: string;
+}
+
+function where(f: Filter, tsCol = 'ts', marketCol = 'market_id'): { sql: string; args: unknown[] } {
+  const parts: string[] = [];
+  const args: unknown[] = [];
+  if (f.since !== undefined) {
+    parts.push(`${tsCol} >= ?`);
+    args.push(f.since);
+  }
+  if (f.market !== undefined) {
+    parts.push(`${marketCol} = ?`);
+    args.push(f.market.toLowerCase());
+  }
+  return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', args };
+}
+
+const terms = (r: FillRow) => ({ outcomeIndex: r.outcome as OutcomeIndex, side: r.side as SideValue, price: r.price, size: r.size, fee: r.fee });
+
+/** Every market's position as the recorded fills leave it, in record order (optionally only fills before `until`). */
+export function replayPositions(ledger: Ledger, opts: { until?: number } = {}): Map<string, PositionState> {
+  const out = new Map<string, PositionState>();
+  const sql = `SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source FROM fills ${opts.until !== undefined ? 'WHERE ts < ?' : ''} ORDER BY seq`;
+  const stmt = ledger.db.prepare(sql);
+  for (const r of (opts.until !== undefined ? stmt.iterate(opts.until) : stmt.iterate()) as IterableIterator<FillRow>) {
+    out.set(r.market_id, applyFill(out.get(r.market_id) ?? FLAT, terms(r)));
+  }
+  return out;
+}
+
+const usdc = (micro: bigint | number): number => Number(micro) / 1e6;
+const shares = (micro: number): number => micro / 1e6;
+
+export interface MarketBooks {
+  readonly marketId: string;
+  readonly fills: number;
+  readonly volume: number;
+  readonly fees: number;
+  readonly realisedPnl: number;
+  readonly position: number;
+  /** last recorded mark of this market, if any */
+  readonly unrealisedPnl: number | null;
+  readonly markedAt: number | null;
+}
+
+export interface LedgerSummary {
+  readonly fills: number;
+  /** USDC: Σ price × size of the fills */
+  readonly volume: number;
+  /** USDC */
+  readonly fees: number;
+  /** USDC, net of fees, average cost */
+  readonly realisedPnl: number;
+  /** USDC at the last account mark (null without one) */
+  readonly unrealisedPnl: number | null;
+  readonly orders: { readonly sent: number; readonly accepted: number; readonly rejected: number; readonly adopted: number; readonly cancels: number };
+  readonly startups: number;
+  readonly firstFillAt: number | null;
+  readonly lastFillAt: number | null;
+  readonly killSwitch: { readonly latched: boolean; readonly reason: string | null; readonly detail: string | null; readonly at: number | null };
+  readonly markets: number;
+}
+
+interface RawBooks {
+  readonly marketId: string;
+  readonly fills: number;
+  readonly volume: bigint;
+  readonly fees: bigint;
+  readonly realised: bigint;
+  readonly net: number;
+}
+
+/**
+ * Books per market over the filter, in 1e-6 units: PnL over a period is the change of realised PnL
+ * across it (fills before `since` still set the average cost the period's fills close against).
+ */
+function rawBooks(ledger: Ledger, f: Filter): RawBooks[] {
+  const before = f.since !== undefined ? replayPositions(ledger, { until: f.since }) : new Map<string, PositionState>();
+  const after = replayPositions(ledger);
+  const out: RawBooks[] = [];
+  for (const [id, p] of after) {
+    if (f.market !== undefined && id !== f.market.toLowerCase()) continue;
+    const b = before.get(id) ?? FLAT;
+    const n = p.fills - b.fills;
+    if (f.since !== undefined && n === 0) continue;
+    out.push({ marketId: id, fills: n, volume: toMicro(p.volume - b.volume), fees: p.fees - b.fees, realised: toMicro(p.realised) - toMicro(b.realised), net: p.net });
+  }
+  return out.sort((a, c) => a.marketId.localeCompare(c.marketId));
+}
+
+export function pnlByMarket(ledger: Ledger, f: Filter = {}): MarketBooks[] {
+  const marks = new Map<string, { unrealised: string; ts: number }>();
+  for (const r of ledger.db.prepare('SELECT market_id, unrealised, ts FROM marks WHERE id IN (SELECT MAX(id) FROM marks WHERE market_id IS NOT NULL GROUP BY market_id)').all() as { market_id: string; unrealised: string; ts: number }[]) {
+    marks.set(r.market_id, { unrealised: r.unrealised, ts: r.ts });
+  }
+  return rawBooks(ledger, f).map((b) => {
+    const m = marks.get(b.marketId);
+    return {
+      marketId: b.marketId,
+      fills: b.fills,
+      volume: usdc(b.volume),
+      fees: usdc(b.fees),
+      realisedPnl: usdc(b.realised),
+      position: shares(b.net),
+      unrealisedPnl: m ? usdc(BigInt(m.unrealised)) : null,
+      markedAt: m ? m.ts : null,
+    };
+  });
+}
+
+export function ledgerSummary(ledger: Ledger, f: Filter = {}): LedgerSummary {
+  const books = rawBooks(ledger, f);
+  let fills = 0;
+  let volume = 0n;
+  let fees = 0n;
+  let realised = 0n;
+  for (const b of books) {
+    fills += b.fills;
+    volume += b.volume;
+    fees += b.fees;
+    realised += b.realised;
+  }
+  const w = where(f, 'submitted_at');
+  const o = ledger.db
+    .prepare(
+      `SELECT SUM(sends) AS sent, SUM(answer IN ('created', 'duplicate')) AS accepted, SUM(status = 'rejected') AS rejected, SUM(status = 'adopted') AS adopted FROM orders ${w.sql}`,
+    )
+    .get(...w.args) as { sent: number | null; accepted: number | null; rejected: number | null; adopted: number | null };
+  const wc = where(f);
+  const cancels = (ledger.db.prepare(`SELECT COUNT(*) AS n FROM cancels ${wc.sql}${wc.sql ? ' AND' : ' WHERE'} result = 'sent'`).get(...wc.args) as { n: number }).n;
+  const range = ledger.db.prepare(`SELECT MIN(ts) AS a, MAX(ts) AS b FROM fills ${wc.sql}`).get(...wc.args) as { a: number | null; b: number | null };
+  const mark = f.market === undefined
+    ? (ledger.db.prepare('SELECT unrealised FROM marks WHERE market_id IS NULL ORDER BY id DESC LIMIT 1').get() as { unrealised: string } | undefined)
+    : (ledger.db.prepare('SELECT unrealised FROM marks WHERE market_id = ? ORDER BY id DESC LIMIT 1').get(f.market.toLowerCase()) as { unrealised: string } | undefined);
+  const startups = (ledger.db.prepare(`SELECT COUNT(*) AS n FROM startups ${where({ ...(f.since !== undefined ? { since: f.since } : {}) }).sql}`).get(...(f.since !== undefined ? [f.since] : [])) as { n: number }).n;
+  const risk = ledger.risk();
+  return {
+    fills,
+    volume: usdc(volume),
+    fees: usdc(fees),
+    realisedPnl: usdc(realised),
+    unrealisedPnl: mark ? usdc(BigInt(mark.unrealised)) : null,
+    orders: { sent: o.sent ?? 0, accepted: o.accepted ?? 0, rejected: o.rejected ?? 0, adopted: o.adopted ?? 0, cancels },
+    startups,
+    firstFillAt: range.a,
+    lastFillAt: range.b,
+    killSwitch: { latched: risk.latch !== null, reason: risk.latch?.reason ?? null, detail: risk.latch?.detail ?? null, at: risk.latch?.at ?? null },
+    markets: books.length,
+  };
+}
+
+export interface FillLine {
+  readonly ts: number;
+  readonly marketId: string;
+  readonly fillId: string;
+  readonly nonce: string | null;
+  readonly outcome: 'yes' | 'no';
+  readonly side: 'buy' | 'sell';
+  /** USDC per share */
+  readonly price: number;
+  /** shares */
+  readonly size: number;
+  /** USDC */
+  readonly fee: number;
+  readonly source: string;
+}
+
+export function listFills(ledger: Ledger, f: Filter = {}, limit = 0): FillLine[] {
+  const w = where(f);
+  const rows = ledger.db.prepare(`SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source FROM fills ${w.sql} ORDER BY seq ${limit > 0 ? `LIMIT ${Math.floor(limit)}` : ''}`).all(...w.args) as FillRow[];
+  return rows.map((r) => ({
+    ts: r.ts,
+    marketId: r.market_id,
+    fillId: r.fill_id,
+    nonce: r.nonce,
+    outcome: r.outcome === 1 ? 'yes' : 'no',
+    side: r.side === 0 ? 'buy' : 'sell',
+    price: usdc(r.price),
+    size: shares(r.size),
+    fee: usdc(r.fee),
+    source: r.source,
+  }));
+}
+
+export interface OrderLine {
+  readonly submittedAt: number;
+  readonly marketId: string;
+  readonly nonce: string;
+  readonly slot: string;
+  readonly outcome: 'yes' | 'no';
+  readonly side: 'buy' | 'sell';
+  readonly price: number;
+  readonly size: number;
+  readonly sends: number;
+  readonly status: string;
+  readonly answer: string | null;
+  readonly endedAt: number | null;
+  /** shares filled, from the recorded fills */
+  readonly filled: number;
+}
+
+export function listOrders(ledger: Ledger, f: Filter = {}, limit = 0): OrderLine[] {
+  const w = where(f, 'o.submitted_at', 'o.market_id');
+  const rows = ledger.db
+    .prepare(
+      `SELECT o.*, COALESCE((SELECT SUM(size) FROM fills WHERE fills.nonce = o.nonce), 0) AS filled FROM orders o ${w.sql} ORDER BY o.submitted_at, o.rowid ${limit > 0 ? `LIMIT ${Math.floor(limit)}` : ''}`,
+    )
+    .all(...w.args) as { submitted_at: number; market_id: string; nonce: string; slot: string; outcome: number; side: number; price: number; size: number; sends: number; status: string; answer: string | null; ended_at: number | null; filled: number }[];
+  return rows.map((r) => ({
+    submittedAt: r.submitted_at,
+    marketId: r.market_id,
+    nonce: r.nonce,
+    slot: r.slot,
+    outcome: r.outcome === 1 ? 'yes' : 'no',
+    side: r.side === 0 ? 'buy' : 'sell',
+    price: usdc(r.price),
+    size: shares(r.size),
+    sends: r.sends,
+    status: r.status,
+    answer: r.answer,
+    endedAt: r.ended_at,
+    filled: shares(r.filled),
+  }));
+}
+
+/** The account PnL marks over time (for `ledger pnl --marks`). */
+export function accountMarks(ledger: Ledger, f: Filter = {}): { ts: number; realisedPnl: number; unrealisedPnl: number; pnl: number }[] {
+  const w = where({ ...(f.since !== undefined ? { since: f.since } : {}) });
+  const rows = ledger.db.prepare(`SELECT ts, realised, unrealised, pnl FROM marks ${w.sql}${w.sql ? ' AND' : ' WHERE'} market_id IS NULL ORDER BY id`).all(...w.args) as { ts: number; realised: string; unrealised: string; pnl: string }[];
+  return rows.map((r) => ({ ts: r.ts, realisedPnl: usdc(BigInt(r.realised)), unrealisedPnl: usdc(BigInt(r.unrealised)), pnl: usdc(BigInt(r.pnl)) }));
+}

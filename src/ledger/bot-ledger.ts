@@ -1,0 +1,330 @@
+/**
+ * The live bot's ledger glue (issue 16): everything the runtime does with the ledger, so bot.ts keeps
+ * one small block.
+ *
+ *   const bl = await BotLedger.open({ config, clock, logger, trader, venue, client, embedded });
+ *   new StateStore(limits, bl.initialState())      // positions and PnL carried on from the books
+ *   tradingFeed({ …, seed: bl.catchUp.openOrders })  // fill de-duplication continues where it stopped
+ *   kernel options: initialRisk: bl.initialRisk(), onKillLatched: bl.latchKill
+ *   bl.latch                                      // the latch read at start (null = clear)
+ *   bl.onEvent(e)                                 // every state event (orders, cancels, fills, denials)
+ *   bl.startMarks(() => store.state, () => kernel.riskFigures())   // periodic marks
+ *   bl.close()
+ *
+ * The ledger belongs to one account (the wallet on a chain; paper trading is its own account): a
+ * file written for another is refused (a ConfigError naming both), never mixed.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+import type { Clock } from '../core/clock.ts';
+import type { Logger } from '../core/logger.ts';
+import type { BotConfig } from '../config/types.ts';
+import { ConfigError } from '../model/errors.ts';
+import type { Address, Bytes32 } from '../model/order.ts';
+import type { RiskReason, RiskState } from '../risk/types.ts';
+import type { StateEvent } from '../state/events.ts';
+import { emptyMarket, emptyState, type MarketState, type StoreState } from '../state/market-state.ts';
+import { marketPnl } from '../state/market-view.ts';
+import { PersistentMap } from '../state/persistent-map.ts';
+import { FLAT } from '../state/position.ts';
+import { replayPositions } from './books.ts';
+import { catchUpFills, type CatchUpResult, type CatchUpSource } from './catch-up.ts';
+import { openLedger, type Ledger, type RiskSnapshot } from './ledger.ts';
+import { DAY_MS } from '../risk/kill-switch.ts';
+
+/**
+ * The ledger file for a config: `ledger.path`, else `.bookmaker/<config name>.ledger.sqlite` beside the
+ * config (in memory for the embedded demo and `local` configs, see BotLedger.open). Paper trading is an account of its own: its books go to a sibling file with `.paper` before
+ * the extension (`live.ledger.paper.sqlite`), so `run --paper` with the live config never touches the
+ * live books.
+ */
+export function ledgerPath(cfg: Pick<BotConfig, 'ledger' | 'file'>, embedded: boolean, paper = false): string {
+  let p: string;
+  if (cfg.ledger.path) p = cfg.ledger.path;
+  // the embedded demo trades a throwaway wallet on a throwaway exchange: nothing to carry over
+  else if (embedded || !cfg.file) return ':memory:';
+  else p = join(dirname(cfg.file), '.bookmaker', `${basename(cfg.file, extname(cfg.file))}.ledger.sqlite`);
+  if (!paper || p === ':memory:') return p;
+  const ext = extname(p);
+  return `${p.slice(0, p.length - ext.length)}.paper${ext}`;
+}
+
+/** A short hash of the config file's bytes (or of the parsed config when there is no file). */
+export function configHash(cfg: BotConfig): string {
+  const h = createHash('sha256');
+  try {
+    h.update(cfg.file ? readFileSync(cfg.file) : JSON.stringify(cfg.markets.map((m) => m.select)));
+  } catch {
+    h.update(cfg.file);
+  }
+  return h.digest('hex').slice(0, 16);
+}
+
+export interface BotLedgerOptions {
+  readonly config: BotConfig;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly trader: Address;
+  /** the venue's base URL (recorded with each start-up) */
+  readonly venue: string;
+  /** the chain the account trades on: with the trader, the account a ledger belongs to */
+  readonly chain: string;
+  readonly client: CatchUpSource;
+  readonly embedded: boolean;
+  readonly markets: number;
+  /** paper trading: nothing reaches the venue, so there is nothing to catch up */
+  readonly paper: boolean;
+}
+
+export class BotLedger {
+  readonly ledger: Ledger;
+  readonly catchUp: CatchUpResult;
+  /** the latch as read at start, then as set or cleared while running */
+  latch: RiskSnapshot['latch'];
+  private readonly risk0: RiskSnapshot;
+  private readonly clock: Clock;
+  private readonly log: Logger;
+  private readonly denials = new Map<string, number>();
+  private stopMarks: (() => void) | null = null;
+  private readonly startedAt: number;
+
+  private constructor(ledger: Ledger, catchUp: CatchUpResult, clock: Clock, log: Logger, private readonly logger: Logger, private readonly paper: boolean) {
+    this.ledger = ledger;
+    this.catchUp = catchUp;
+    this.clock = clock;
+    this.log = log;
+    this.startedAt = clock.now();
+    this.risk0 = ledger.risk();
+    this.latch = this.risk0.latch;
+  }
+
+  static async open(o: BotLedgerOptions): Promise<BotLedger> {
+    const log = o.logger.child({ component: 'ledger' });
+    // a `local` config (the embedded demo, or one pointed at a `bookmaker sim`) trades throwaway
+    // wallets on a throwaway exchange: in memory unless ledger.path asks for a file
+    const path = ledgerPath(o.config, o.embedded || o.config.venue.kind === 'local', o.paper);
+    let ledger: Ledger;
+    try {
+      ledger = openLedger({ path, clock: o.clock, logger: o.logger, flushMs: o.config.ledger.flushMs });
+    } catch (e) {
+      throw new ConfigError(`ledger ${path}: cannot be opened (${(e as Error).message})`, { cause: e });
+    }
+    try {
+      // the account is the wallet on a chain, not a URL: a venue reached by another address is the same books
+      const account = `${o.trader.toLowerCase()}@${o.chain}${o.paper ? ' (paper)' : ''}`;
+      const owner = ledger.meta('account');
+      if (owner === null) ledger.setMeta('account', account);
+      else if (owner !== account) throw new ConfigError(`ledger ${path} holds the books of ${owner}, not ${account}: set ledger.path to another file`);
+      const catchUp = o.paper ? { recorded: 0, shares: 0, ordersRead: 0, openOrders: [], incomplete: false } : await catchUpFills({ client: o.client, trader: o.trader, ledger, clock: o.clock, logger: o.logger });
+      const bl = new BotLedger(ledger, catchUp, o.clock, log, o.logger, o.paper);
+      ledger.startup({ configHash: configHash(o.config), configFile: o.config.file, venue: o.venue, trader: o.trader, markets: o.markets, latched: bl.latch?.reason ?? null }, catchUp.recorded);
+      log.info({ path, caughtUp: catchUp.recorded, latched: bl.latch?.reason ?? null }, 'ledger open');
+      if (bl.latch) {
+        log.error(
+          { reason: bl.latch.reason, detail: bl.latch.detail, since: new Date(bl.latch.at).toISOString() },
+          'kill switch latched in an earlier run: not quoting until an operator runs `bookmaker ctl clear-kill --reason TEXT`',
+        );
+      }
+      return bl;
+    } catch (e) {
+      ledger.close();
+      throw e;
+    }
+  }
+
+  /**
+   * The store's first state: every market of the books with its realised PnL, fees and volume, so
+   * the account PnL is the books' since inception. The quoted markets also get their position and
+   * cost basis (the balance poll then confirms or corrects the holdings); the others are carried
+   * flat: the bot reads no balance for them, and a position the books remember in a market long
+   * resolved must not count against the account-wide limits forever. Without a mark their open
+   * position adds no unrealised PnL either way.
+   */
+  initialState(quoted: readonly Bytes32[]): StoreState {
+    const s = emptyState();
+    const q = new Set(quoted.map((id) => id.toLowerCase()));
+    let markets = s.markets as PersistentMap<MarketState>;
+    for (const [id, p] of replayPositions(this.ledger)) {
+      const position = q.has(id) ? p : { ...FLAT, realised: p.realised, fees: p.fees, volume: p.volume, fills: p.fills };
+      markets = markets.set(id, { ...emptyMarket(id as Bytes32), position });
+    }
+    return { ...s, markets };
+  }
+
+  /** The kill switch's account figures as the ledger left them (see QuotingKernelOptions.initialRisk). */
+  initialRisk(): Pick<RiskState, 'peakPnl' | 'day' | 'dayStartPnl'> {
+    const r = this.risk0;
+    const today = Math.floor(this.clock.now() / DAY_MS);
+    let dayStartPnl: number | undefined;
+    if (r.day === today && r.dayStartPnl !== null) dayStartPnl = Number(r.dayStartPnl);
+    else {
+      // the bot was down when the day began: the day opened at the last account mark before it
+      const m = this.ledger.db.prepare('SELECT pnl FROM marks WHERE market_id IS NULL AND ts < ? ORDER BY id DESC LIMIT 1').get(today * DAY_MS) as { pnl: string } | undefined;
+      if (m) dayStartPnl = Number(BigInt(m.pnl));
+    }
+    return {
+      peakPnl: r.peakPnl === null ? null : Number(r.peakPnl),
+      ...(dayStartPnl !== undefined ? { day: today, dayStartPnl } : {}),
+    };
+  }
+
+  /** Record what the bot does and sees. Cheap: a queue push (the writes are batched). */
+  onEvent(e: StateEvent): void {
+    const l = this.ledger;
+    switch (e.type) {
+      case 'OrderSubmitted':
+        l.orderSubmitted({ nonce: e.nonce, marketId: e.marketId, slot: e.slot, outcomeIndex: e.order.outcomeIndex, side: e.order.side, price: e.order.price, size: e.order.size, ts: e.ts }, e.retry);
+        return;
+      case 'OrderAdopted':
+        l.orderAdopted({ nonce: e.nonce, marketId: e.marketId, slot: e.slot, outcomeIndex: e.order.outcomeIndex, side: e.order.side, price: e.order.price, size: e.order.size, ts: e.ts });
+        return;
+      case 'OrderAccepted':
+        l.orderAnswered(e.nonce, 'accepted', e.duplicate ? 'duplicate' : 'created', e.ts);
+        return;
+      case 'OrderRejected':
+        // a lost answer may still have placed it: only a final refusal is 'rejected'
+        l.orderAnswered(e.nonce, e.mayHaveLanded ? 'unknown' : 'rejected', `${e.reason}${e.retryable ? ' (retryable)' : ''}${e.mayHaveLanded ? ' (may have landed)' : ''}`, e.ts);
+        return;
+      case 'CancelSubmitted':
+        l.cancel(e.nonce, e.marketId, 'sent', null, e.ts);
+        return;
+      case 'OrderCancelled':
+        l.cancel(e.nonce, e.marketId, e.alreadyCancelled ? 'already-cancelled' : 'cancelled', null, e.ts);
+        l.orderEnded(e.nonce, 'cancelled', e.ts);
+        return;
+      case 'CancelFailed':
+        l.cancel(e.nonce, e.marketId, 'failed', `${e.reason}${e.retryable ? ' (retryable)' : ''}`, e.ts);
+        return;
+      case 'OrderGone':
+        l.orderEnded(e.nonce, 'gone', e.ts);
+        return;
+      case 'OrderClosed':
+        l.orderEnded(e.nonce, e.status, e.ts);
+        return;
+      case 'OrderFilled': {
+        // a fill without a venue identity cannot be de-duplicated: keyed by what makes it unique here
+        const fillId = e.fillId ?? `${e.nonce ?? 'none'}:${e.ts}:${e.size}:${e.price}`;
+        const cum = e.fillId !== undefined ? Number(e.fillId.slice(e.fillId.lastIndexOf(':') + 1)) : NaN;
+        l.fill({ fillId, nonce: e.nonce, marketId: e.marketId, outcomeIndex: e.outcomeIndex, side: e.side, price: e.price, size: e.size, fee: e.fee, ts: e.ts, source: 'feed', filled: Number.isSafeInteger(cum) ? cum : null });
+        return;
+      }
+      case 'QuoteDenied': {
+        const k = `${e.marketId.toLowerCase()}|${e.reason}`;
+        this.denials.set(k, (this.denials.get(k) ?? 0) + 1);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /**
+   * At stop, after the last cancel: fills that raced the cancels (the feeds are already closed) are
+   * read from the venue and recorded, so the books are exact when the process ends. Orders placed in
+   * the last 10 minutes, every unfinished one and the ones found open at start (up to 100 lookups)
+   * are read; anything else is completed by the next start's catch-up. Never throws (logged): a stop must not fail on its books.
+   */
+  async finalSweep(client: CatchUpSource, trader: Address): Promise<number> {
+    if (this.paper) return 0;
+    try {
+      const r = await catchUpFills({
+        client,
+        trader,
+        ledger: this.ledger,
+        clock: this.clock,
+        logger: this.logger,
+        since: Math.max(this.startedAt, this.clock.now() - 600_000),
+        maxLookups: 100,
+        alsoNonces: this.catchUp.openOrders.map((x) => x.nonce),
+      });
+      return r.recorded;
+    } catch (e) {
+      this.log.warn({ err: (e as Error).message }, 'final fills sweep failed; the next start catches up');
+      return 0;
+    }
+  }
+
+  /** The kill switch fired: latch it in the ledger now (durable before this returns). */
+  readonly latchKill = (reason: RiskReason, detail: string, marketId: Bytes32 | null): void => {
+    this.ledger.setLatch(reason, detail, marketId);
+    this.latch = this.ledger.risk().latch;
+  };
+
+  /** Operator clear (bookmaker ctl clear-kill): returns the latch that was cleared, or null. */
+  clearLatch(reason: string, source: string): RiskSnapshot['latch'] {
+    const was = this.ledger.clearLatch(reason, source);
+    this.latch = null;
+    return was;
+  }
+
+  /**
+   * A mark of every market in the store and of the account, the kill switch's figures and the
+   * denials since the last mark, every `config.ledger.markMs` and once more at stop.
+   */
+  startMarks(state: () => StoreState, figures: () => { peakPnl: number | null; day: number | null; dayStartPnl: number | null }, everyMs: number): () => void {
+    const once = (): void => {
+      try {
+        this.markNow(state(), figures());
+      } catch (e) {
+        this.log.error({ err: (e as Error).message }, 'ledger mark failed');
+      }
+    };
+    let cancel: () => void = () => undefined;
+    const loop = (): void => {
+      once();
+      cancel = this.clock.setTimeout(loop, everyMs);
+    };
+    cancel = this.clock.setTimeout(loop, everyMs);
+    this.stopMarks = () => {
+      cancel();
+      once();
+    };
+    return () => {
+      this.stopMarks?.();
+      this.stopMarks = null;
+    };
+  }
+
+  markNow(s: StoreState, f: { peakPnl: number | null; day: number | null; dayStartPnl: number | null }): void {
+    const now = this.clock.now();
+    let realised = 0n;
+    let unrealised = 0n;
+    for (const m of s.markets.values()) {
+      const p = marketPnl(m);
+      realised += p.realised;
+      unrealised += p.unrealised;
+      if (m.position.fills > 0 || m.position.net !== 0) this.ledger.mark(now, m.marketId, m.position.net, p.realised, p.unrealised);
+    }
+    this.ledger.mark(now, null, 0, realised, unrealised);
+    for (const [k, n] of this.denials) {
+      const [market, reason] = k.split('|') as [string, string];
+      this.ledger.riskEvent(now, market, 'denials', reason, n, null);
+    }
+    this.denials.clear();
+    // the peak never goes below what the books say now
+    const pnl = realised + unrealised;
+    const peak = f.peakPnl === null ? pnl : BigInt(f.peakPnl) > pnl ? BigInt(f.peakPnl) : pnl;
+    this.ledger.saveRiskFigures(peak, f.day, f.dayStartPnl === null ? null : BigInt(f.dayStartPnl));
+  }
+
+  /** A risk event outside the kill switch (a halt: broken invariant or operator), written at once. */
+  riskEvent(kind: string, reason: string, detail: string | null, marketId: string | null = null): void {
+    try {
+      this.ledger.riskEvent(this.clock.now(), marketId, kind, reason, 1, detail);
+      this.ledger.flush();
+    } catch (e) {
+      this.log.error({ err: (e as Error).message }, 'recording a risk event failed');
+    }
+  }
+
+  operatorAction(action: string, market: string | null, reason: string | null, result: string): void {
+    this.ledger.operatorAction(action, market, reason, 'admin', result);
+  }
+
+  close(): void {
+    this.stopMarks?.();
+    this.stopMarks = null;
+    this.ledger.close();
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * Start-up continuity (issue 16): fills that happened while the bot was down are fetched from the
+ * venue and recorded, and the live fill tracker is told where the ledger stands so its de-duplication
+ * continues where it stopped.
+ *
+ *   const r = await catchUpFills({ client, trader, ledger, clock });
+ *   r.recorded        // fills recorded now
+ *   r.openOrders      // the trader's open orders and their filled shares: the fill tracker's seed
+ *
+ * A fill's identity is `<nonce>:<cumulative filled shares>`, the same id the own-orders feed gives it
+ * (src/feeds/own-orders-feed.ts), and the ledger keys fills by it, so a fill seen by both, or fetched
+ * twice, is recorded once. The orders read, in that order:
+ *  1. every open order of the trader (an order can rest across many runs);
+ *  2. every order placed since the previous start-up began (newest first, any status), less a
+ *     minute for clock skew: this covers orders whose record a crash lost;
+ *  3. every order the ledger saw placed or adopted and never saw end (looked up by nonce), and any
+ *     the caller names (at stop: the orders found open at start, whose last fills may have raced the
+ *     start-up reconcile's cancels).
+ * Each order's filled shares at the venue, less what the ledger accounts for, is one fill at the
+ * order's own price (we rest as maker). On a fresh ledger nothing is history yet: the open orders'
+ * fills so far become their baselines, not fills.
+ */
+import type { Clock } from '../core/clock.ts';
+import { silentLogger, type Logger } from '../core/logger.ts';
+import type { ListOrdersParams } from '../exchange/client/orders-read.ts';
+import type { Address, Bytes32, VenueOrder } from '../model/order.ts';
+import { filledShares } from '../feeds/own-orders-feed.ts';
+import { venueMs } from '../feeds/feed-event.ts';
+import type { Ledger } from './ledger.ts';
+
+export interface CatchUpSource {
+  orders: { iterate(p: Omit<ListOrdersParams, 'cursor'>): AsyncGenerator<VenueOrder> };
+}
+
+export interface OpenOrderSeed {
+  readonly nonce: Bytes32;
+  readonly filled: number;
+  readonly ref: number | string;
+}
+
+export interface CatchUpResult {
+  readonly recorded: number;
+  /** shares recorded now, 1e-6 */
+  readonly shares: number;
+  readonly ordersRead: number;
+  readonly openOrders: readonly OpenOrderSeed[];
+  /** an order the ledger expected could not be read (logged); its fills come with the next start */
+  readonly incomplete: boolean;
+}
+
+export interface CatchUpOptions {
+  readonly client: CatchUpSource;
+  readonly trader: Address;
+  readonly ledger: Ledger;
+  readonly clock: Clock;
+  readonly logger?: Logger;
+  /** orders of step 2 read at most (default 20 000) */
+  readonly maxOrders?: number;
+  /** step 3 lookups at most (default 500) */
+  readonly maxLookups?: number;
+  /** read orders placed since this time (ms) in step 2 instead of since the previous start-up */
+  readonly since?: number;
+  /** more orders to look up by nonce in step 3 (the stop's sweep: the orders found open at start) */
+  readonly alsoNonces?: readonly string[];
+}
+
+const SKEW_MS = 60_000;
+
+export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
+  const log = (o.logger ?? silentLogger).child({ component: 'ledger-catch-up' });
+  const fresh = o.ledger.isFresh();
+  const last = o.ledger.lastStartup();
+  const seen = new Map<string, VenueOrder>();
+  const open: VenueOrder[] = [];
+  for await (const v of o.client.orders.iterate({ trader: o.trader, status: ['open'], limit: 100 })) {
+    seen.set(v.nonce.toLowerCase(), v);
+    open.push(v);
+  }
+  let incomplete = false;
+  if (!fresh && last) {
+    const since = (o.since ?? last.ts) - SKEW_MS;
+    let n = 0;
+    for await (const v of o.client.orders.iterate({ trader: o.trader, limit: 100 })) {
+      if (venueMs(v.insertedAt) < since) break;
+      seen.set(v.nonce.toLowerCase(), v);
+      if (++n >= (o.maxOrders ?? 20_000)) {
+        log.warn({ read: n }, 'more orders since the last start than the catch-up reads; older ones are looked up by nonce');
+        break;
+      }
+    }
+    let lookups = 0;
+    const lookups3 = new Set([...o.ledger.unendedOrders().map((u) => u.nonce), ...(o.alsoNonces ?? []).map((n) => n.toLowerCase())]);
+    for (const nonce of lookups3) {
+      const u = { nonce };
+      if (seen.has(u.nonce)) continue;
+      if (lookups++ >= (o.maxLookups ?? 500)) {
+        incomplete = true;
+        break;
+      }
+      try {
+        for await (const v of o.client.orders.iterate({ trader: o.trader, search: u.nonce, limit: 100 })) {
+          if (v.nonce.toLowerCase() === u.nonce) seen.set(u.nonce, v);
+        }
+        // never placed (a send whose answer was lost and that did not land): nothing to wait for
+        if (!seen.has(u.nonce)) o.ledger.orderEnded(u.nonce, 'not-found', o.clock.now());
+      } catch (e) {
+        incomplete = true;
+        log.warn({ nonce: u.nonce, err: (e as Error).message }, 'an unfinished order could not be read; its fills are fetched at the next start');
+      }
+    }
+  }
+  const accounted = o.ledger.filledByNonce();
+  const now = o.clock.now();
+  let recorded = 0;
+  let shares = 0;
+  for (const [k, v] of seen) {
+    const filled = filledShares(v);
+    const before = accounted.get(k);
+    if (before === undefined && fresh) {
+      if (filled > 0) o.ledger.fillBaseline(k, filled);
+      continue;
+    }
+    const from = before ?? 0;
+    if (filled <= from) continue;
+    o.ledger.fill({ fillId: `${k}:${filled}`, nonce: k, marketId: v.marketId, outcomeIndex: v.outcomeIndex, side: v.side, price: v.price, size: filled - from, fee: 0, ts: now, source: 'catch-up', filled });
+    recorded++;
+    shares += filled - from;
+  }
+  // orders that ended while we were down end in the ledger too (with or without fills)
+  for (const [k, v] of seen) if (v.status !== 'open') o.ledger.orderEnded(k, v.status, now);
+  o.ledger.flush();
+  if (recorded > 0) log.info({ fills: recorded, shares }, 'fills made while the bot was down recorded');
+  return {
+    recorded,
+    shares,
+    ordersRead: seen.size,
+    openOrders: open.map((v) => ({ nonce: v.nonce, filled: filledShares(v), ref: v.hash ?? v.id ?? v.nonce })),
+    incomplete,
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * The ledger's SQLite schema (issue 16). One file per trading account: every order sent and the
+ * venue's answer, every cancel, every fill (keyed by its venue identity, so a fill is recorded once),
+ * position and PnL marks, risk events, start-ups, operator actions, and the risk state that must
+ * outlive the process (the kill-switch latch, the PnL peak, the UTC day's opening PnL).
+ *
+ * Units as everywhere (src/model/units.ts): prices 1e-6 USDC, sizes 1e-6 shares, money 1e-6 USDC,
+ * times ms since the epoch. Money that can exceed 2^53 (marks, volume) is stored as TEXT decimal
+ * integers, read back as bigint. `PRAGMA user_version` is the schema version; `migrate` brings an
+ * older file up to date in one transaction and refuses a newer one.
+ */
+import type Database from 'better-sqlite3';
+
+export const SCHEMA_VERSION = 1;
+
+const V1 = `
+CREATE TABLE IF NOT EXISTS meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS startups (
+  id          INTEGER PRIMARY KEY,
+  ts          INTEGER NOT NULL,
+  config_hash TEXT NOT NULL,
+  config_file TEXT NOT NULL,
+  venue       TEXT NOT NULL,
+  trader      TEXT NOT NULL,
+  markets     INTEGER NOT NULL,
+  latched     TEXT,
+  caught_up   INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS orders (
+  nonce        TEXT PRIMARY KEY,
+  market_id    TEXT NOT NULL,
+  slot         TEXT NOT NULL,
+  outcome      INTEGER NOT NULL,
+  side         INTEGER NOT NULL,
+  price        INTEGER NOT NULL,
+  size         INTEGER NOT NULL,
+  submitted_at INTEGER NOT NULL,
+  sends        INTEGER NOT NULL DEFAULT 1,
+  status       TEXT NOT NULL,
+  answer       TEXT,
+  answered_at  INTEGER,
+  ended_at     INTEGER
+);
+CREATE INDEX IF NOT EXISTS orders_market_ts ON orders (market_id, submitted_at);
+CREATE INDEX IF NOT EXISTS orders_ts ON orders (submitted_at);
+CREATE TABLE IF NOT EXISTS cancels (
+  id        INTEGER PRIMARY KEY,
+  nonce     TEXT NOT NULL,
+  market_id TEXT NOT NULL,
+  ts        INTEGER NOT NULL,
+  result    TEXT NOT NULL,
+  detail    TEXT
+);
+CREATE INDEX IF NOT EXISTS cancels_nonce ON cancels (nonce);
+CREATE TABLE IF NOT EXISTS fills (
+  seq       INTEGER PRIMARY KEY,
+  fill_id   TEXT NOT NULL UNIQUE,
+  nonce     TEXT,
+  market_id TEXT NOT NULL,
+  outcome   INTEGER NOT NULL,
+  side      INTEGER NOT NULL,
+  price     INTEGER NOT NULL,
+  size      INTEGER NOT NULL,
+  fee       INTEGER NOT NULL,
+  ts        INTEGER NOT NULL,
+  source    TEXT NOT NULL,
+  filled    INTEGER
+);
+CREATE INDEX IF NOT EXISTS fills_market_ts ON fills (market_id, ts);
+CREATE INDEX IF NOT EXISTS fills_ts ON fills (ts);
+CREATE INDEX IF NOT EXISTS fills_nonce ON fills (nonce);
+-- an order's filled shares when the ledger first met it (fills from before the ledger existed)
+CREATE TABLE IF NOT EXISTS fill_baselines (
+  nonce  TEXT PRIMARY KEY,
+  filled INTEGER NOT NULL,
+  ts     INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS marks (
+  id         INTEGER PRIMARY KEY,
+  ts         INTEGER NOT NULL,
+  market_id  TEXT,
+  net        INTEGER NOT NULL,
+  realised   TEXT NOT NULL,
+  unrealised TEXT NOT NULL,
+  pnl        TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS marks_ts ON marks (ts);
+CREATE TABLE IF NOT EXISTS risk_events (
+  id        INTEGER PRIMARY KEY,
+  ts        INTEGER NOT NULL,
+  market_id TEXT,
+  kind      TEXT NOT NULL,
+  reason    TEXT NOT NULL,
+  count     INTEGER NOT NULL DEFAULT 1,
+  detail    TEXT
+);
+CREATE INDEX IF NOT EXISTS risk_events_ts ON risk_events (ts);
+CREATE TABLE IF NOT EXISTS operator_actions (
+  id      INTEGER PRIMARY KEY,
+  ts      INTEGER NOT NULL,
+  action  TEXT NOT NULL,
+  market  TEXT,
+  reason  TEXT,
+  source  TEXT NOT NULL,
+  result  TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS risk_state (
+  id             INTEGER PRIMARY KEY CHECK (id = 1),
+  latch_reason   TEXT,
+  latch_detail   TEXT,
+  latch_at       INTEGER,
+  peak_pnl       TEXT,
+  day            INTEGER,
+  day_start_pnl  TEXT,
+  updated_at     INTEGER NOT NULL
+);
+INSERT OR IGNORE INTO risk_state (id, updated_at) VALUES (1, 0);
+`;
+
+/** Create or upgrade the schema; a file written by a newer bookmaker is refused, never rewritten. */
+export function migrate(db: Database.Database): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > SCHEMA_VERSION) throw new Error(`ledger schema version ${version} is newer than this bookmaker understands (${SCHEMA_VERSION})`);
+  if (version === SCHEMA_VERSION) return;
+  db.transaction(() => {
+    db.exec(V1);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  })();
+}

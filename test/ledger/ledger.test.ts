@@ -1,0 +1,263 @@
+/**
+ * The ledger (issue 16): batched writes, fill de-duplication by venue id, the latch across reopen,
+ * books replayed exactly from the fills, the catch-up's arithmetic, and schema versions.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { asyncScheduler } from 'rxjs';
+import type { Clock } from '../../src/core/clock.ts';
+import { ledgerSummary, listFills, pnlByMarket, replayPositions } from '../../src/ledger/books.ts';
+import { catchUpFills } from '../../src/ledger/catch-up.ts';
+import { openLedger, type Ledger, type LedgerFill } from '../../src/ledger/ledger.ts';
+import { SCHEMA_VERSION } from '../../src/ledger/schema.ts';
+import { parseSince } from '../../src/cli/commands/ledger.ts';
+import type { Address, Bytes32, VenueOrder } from '../../src/model/order.ts';
+
+const M = ('0x' + '11'.repeat(32)) as Bytes32;
+const M2 = ('0x' + '22'.repeat(32)) as Bytes32;
+const T0 = 1_800_000_000_000;
+
+/** A clock whose timers only run when the test says so. */
+function manualClock(): Clock & { t: number; timers: (() => void)[]; fire(): void } {
+  const c = {
+    t: T0,
+    timers: [] as (() => void)[],
+    now: () => c.t,
+    scheduler: asyncScheduler,
+    setTimeout(fn: () => void) {
+      c.timers.push(fn);
+      return () => {
+        c.timers = c.timers.filter((f) => f !== fn);
+      };
+    },
+    fire() {
+      const ts = c.timers;
+      c.timers = [];
+      for (const f of ts) f();
+    },
+  };
+  return c;
+}
+
+function tmp(): { dir: string; file: string; done: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'bookmaker-ledger-unit-'));
+  return { dir, file: join(dir, 'l.sqlite'), done: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+const fill = (o: Partial<LedgerFill> & { fillId: string }): LedgerFill => ({ nonce: null, marketId: M, outcomeIndex: 1, side: 0, price: 400_000, size: 10_000_000, fee: 0, ts: T0, source: 'feed', ...o });
+const count = (l: Ledger, table: string): number => (l.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+
+test('records are queued off the hot path and written in one transaction per flush', () => {
+  const clock = manualClock();
+  const l = openLedger({ path: ':memory:', clock });
+  for (let i = 0; i < 100; i++) l.orderSubmitted({ nonce: `0x${i.toString(16).padStart(64, '0')}`, marketId: M, slot: 's', outcomeIndex: 1, side: 0, price: 400_000, size: 1_000_000, ts: T0 }, false);
+  assert.equal(count(l, 'orders'), 0, 'nothing written before the flush');
+  assert.equal(l.pending, 100);
+  assert.equal(clock.timers.length, 1, 'one flush timer, not one per record');
+  clock.fire();
+  assert.equal(count(l, 'orders'), 100);
+  assert.equal(l.batches, 1);
+  l.close();
+});
+
+test('a full queue is written at once (maxBatch)', () => {
+  const l = openLedger({ path: ':memory:', clock: manualClock(), maxBatch: 10 });
+  for (let i = 0; i < 25; i++) l.fill(fill({ fillId: `f${i}` }));
+  assert.equal(count(l, 'fills'), 20);
+  l.flush();
+  assert.equal(count(l, 'fills'), 25);
+  l.close();
+});
+
+test('a fill is recorded once by its venue id, however often it is seen', () => {
+  const l = openLedger({ path: ':memory:', clock: manualClock() });
+  const f = fill({ fillId: '0xabc:10000000', nonce: '0xabc' });
+  l.fill(f);
+  l.fill(f);
+  l.flush();
+  l.fill({ ...f, source: 'catch-up' });
+  l.flush();
+  assert.equal(count(l, 'fills'), 1);
+  assert.equal(listFills(l)[0]!.source, 'feed');
+  l.close();
+});
+
+test('the latch survives a reopen; a clear resets the peak and the day and is recorded', () => {
+  const t = tmp();
+  try {
+    const clock = manualClock();
+    let l = openLedger({ path: t.file, clock });
+    l.saveRiskFigures(5_000_000n, 7, 3_000_000n);
+    l.setLatch('KILL_DRAWDOWN', 'drawdown 60 from peak 100', M);
+    l.setLatch('KILL_LOSS', 'second reason is ignored', null);
+    l.close();
+    l = openLedger({ path: t.file, clock });
+    const r = l.risk();
+    assert.deepEqual(r.latch, { reason: 'KILL_DRAWDOWN', detail: 'drawdown 60 from peak 100', at: T0 });
+    assert.equal(r.peakPnl, 5_000_000n);
+    const was = l.clearLatch('reviewed', 'cli');
+    assert.equal(was?.reason, 'KILL_DRAWDOWN');
+    assert.deepEqual(l.risk(), { latch: null, peakPnl: null, day: null, dayStartPnl: null });
+    assert.deepEqual(l.db.prepare('SELECT action, reason, source, result FROM operator_actions').all(), [{ action: 'clear-kill', reason: 'reviewed', source: 'cli', result: 'cleared KILL_DRAWDOWN' }]);
+    assert.equal(l.clearLatch('again', 'cli'), null);
+    l.close();
+  } finally {
+    t.done();
+  }
+});
+
+test('books: positions and realised PnL replayed exactly (average cost, YES terms, fees)', () => {
+  const l = openLedger({ path: ':memory:', clock: manualClock() });
+  // buy 10 YES at 0.40, buy 10 NO at 0.50 (= sell 10 YES at 0.50), fee 0.02: realised 1.00 − 0.02
+  l.fill(fill({ fillId: 'a', ts: T0 }));
+  l.fill(fill({ fillId: 'b', outcomeIndex: 0, price: 500_000, fee: 20_000, ts: T0 + 1000 }));
+  // another market: buy 3 YES at 0.333333 and sell 1 at 0.5: realised 0.166667 (rounded toward −∞)
+  l.fill(fill({ fillId: 'c', marketId: M2, price: 333_333, size: 3_000_000, ts: T0 + 2000 }));
+  l.fill(fill({ fillId: 'd', marketId: M2, side: 1, price: 500_000, size: 1_000_000, ts: T0 + 3000 }));
+  l.flush();
+  const pos = replayPositions(l);
+  assert.equal(pos.get(M)!.net, 0);
+  assert.equal(pos.get(M2)!.net, 2_000_000);
+  const s = ledgerSummary(l);
+  assert.equal(s.fills, 4);
+  assert.equal(s.fees, 0.02);
+  assert.equal(s.volume, 10.499999);
+  assert.equal(s.realisedPnl, 1.146667);
+  const byM = pnlByMarket(l, { market: M2 });
+  assert.deepEqual(byM.map((b) => [b.fills, b.realisedPnl, b.position]), [[2, 0.166667, 2]]);
+  // since: the period's realised PnL closes against the cost carried in from before
+  const since = ledgerSummary(l, { since: T0 + 1000 });
+  assert.equal(since.fills, 3);
+  assert.equal(since.realisedPnl, 1.146667);
+  assert.equal(ledgerSummary(l, { since: T0 + 3000 }).realisedPnl, 0.166667);
+  l.close();
+});
+
+test('a ledger from a newer bookmaker is refused, not rewritten', () => {
+  const t = tmp();
+  try {
+    const l = openLedger({ path: t.file, clock: manualClock() });
+    l.db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    l.close();
+    assert.throws(() => openLedger({ path: t.file, clock: manualClock() }), /newer than this bookmaker/);
+  } finally {
+    t.done();
+  }
+});
+
+const TRADER = ('0x' + '33'.repeat(20)) as Address;
+function order(nonce: string, filled: number, status: VenueOrder['status'], insertedAt = new Date(T0).toISOString()): VenueOrder {
+  return {
+    id: nonce,
+    marketId: M,
+    trader: TRADER,
+    nonce: nonce as Bytes32,
+    side: 1,
+    outcomeIndex: 1,
+    price: 600_000,
+    size: 10_000_000,
+    filledSize: filled,
+    remainingSize: 10_000_000 - filled,
+    percentFilled: 0,
+    type: 'limit',
+    status,
+    voidReason: null,
+    insertedAt,
+    expiry: 0,
+    settlementVersion: 2,
+    sv2OrderKind: null,
+    sv2TimeInForce: null,
+    sv2MinSharesOut: null,
+    sv2MaxCollateralIn: null,
+    sv2MinCollateralOut: null,
+  };
+}
+function source(orders: VenueOrder[]) {
+  return {
+    orders: {
+      async *iterate(p: { status?: string[]; search?: string }) {
+        for (const o of [...orders].reverse()) {
+          if (p.status && !p.status.includes(o.status)) continue;
+          if (p.search && o.nonce !== p.search) continue;
+          yield o;
+        }
+      },
+    },
+  };
+}
+
+test('catch-up: a fresh ledger takes baselines; later, the fills made while down are recorded once with the feed\'s ids', async () => {
+  const clock = manualClock();
+  const l = openLedger({ path: ':memory:', clock });
+  const A = '0x' + 'a'.repeat(64);
+  const B = '0x' + 'b'.repeat(64);
+  // first start: A is open with 4 shares filled before the ledger existed
+  let r = await catchUpFills({ client: source([order(A, 4_000_000, 'open')]), trader: TRADER, ledger: l, clock });
+  assert.equal(r.recorded, 0);
+  assert.deepEqual(r.openOrders.map((o) => [o.nonce, o.filled]), [[A, 4_000_000]]);
+  l.startup({ configHash: 'h', configFile: 'f', venue: 'v', trader: TRADER, markets: 1, latched: null }, 0);
+  // the feed saw A fill to 6; B was placed; then a crash lost nothing but the bot was down while A filled to 10 and B to 3
+  l.fill(fill({ fillId: `${A}:6000000`, nonce: A, size: 2_000_000 }));
+  l.orderSubmitted({ nonce: B, marketId: M, slot: 's', outcomeIndex: 1, side: 1, price: 600_000, size: 10_000_000, ts: T0 }, false);
+  l.flush();
+  clock.t = T0 + 60_000;
+  const venue = [order(A, 10_000_000, 'filled'), order(B, 3_000_000, 'cancelled', new Date(T0 + 10_000).toISOString())];
+  r = await catchUpFills({ client: source(venue), trader: TRADER, ledger: l, clock });
+  assert.equal(r.recorded, 2);
+  assert.deepEqual(listFills(l).map((f) => [f.fillId, f.size, f.source]).sort(), [
+    [`${A}:10000000`, 4, 'catch-up'],
+    [`${A}:6000000`, 2, 'feed'],
+    [`${B}:3000000`, 3, 'catch-up'],
+  ]);
+  // again (a second restart): nothing new, nothing doubled
+  r = await catchUpFills({ client: source(venue), trader: TRADER, ledger: l, clock });
+  assert.equal(r.recorded, 0);
+  assert.equal(count(l, 'fills'), 3);
+  assert.deepEqual([...l.filledByNonce()].sort(), [[A, 10_000_000], [B, 3_000_000]]);
+  l.close();
+});
+
+test('ledger --since: ISO times, durations ago, days, epoch ms; anything else is a clear error', () => {
+  assert.equal(parseSince('2026-11-25T00:00:00Z', T0), Date.parse('2026-11-25T00:00:00Z'));
+  assert.equal(parseSince('90m', T0), T0 - 5_400_000);
+  assert.equal(parseSince('7d', T0), T0 - 7 * 86_400_000);
+  assert.equal(parseSince('1800000000000', 0), 1_800_000_000_000);
+  assert.throws(() => parseSince('yesterday-ish', T0), /--since: expected/);
+});
+
+test('BotLedger: the books carry on into the store; a ledger of another account is refused', async () => {
+  const { BotLedger } = await import('../../src/ledger/bot-ledger.ts');
+  const { silentLogger } = await import('../../src/core/logger.ts');
+  const t = tmp();
+  try {
+    const clock = manualClock();
+    const cfg = { file: '', venue: { kind: 'url' }, ledger: { path: t.file, flushMs: 200, markMs: 10_000 }, markets: [] } as never;
+    const none = { orders: { async *iterate() {} } };
+    const open = (trader: Address) => BotLedger.open({ config: cfg, clock, logger: silentLogger, trader, venue: 'http://x/v2', chain: 'testnet', client: none, embedded: false, markets: 1, paper: false });
+    let bl = await open(TRADER);
+    const A = '0x' + 'a'.repeat(64);
+    // buy 10 YES at 0.40 then sell 4 at 0.50: realised 0.40, net 6
+    bl.onEvent({ type: 'OrderFilled', marketId: M, nonce: A as Bytes32, outcomeIndex: 1, side: 0, price: 400_000, size: 10_000_000, fee: 0, fillId: `${A}:10000000`, ts: T0 });
+    bl.onEvent({ type: 'OrderFilled', marketId: M, nonce: A as Bytes32, outcomeIndex: 1, side: 0, price: 400_000, size: 10_000_000, fee: 0, fillId: `${A}:10000000`, ts: T0 });
+    bl.onEvent({ type: 'OrderFilled', marketId: M, nonce: null, outcomeIndex: 1, side: 1, price: 500_000, size: 4_000_000, fee: 0, fillId: 'B:4000000', ts: T0 + 1 });
+    bl.onEvent({ type: 'QuoteDenied', marketId: M, reason: 'POSITION_LIMIT', detail: '', quote: null, ts: T0 });
+    bl.markNow(bl.initialState([M]), { peakPnl: 7_000_000, day: Math.floor(T0 / 86_400_000), dayStartPnl: 1_000_000 });
+    bl.close();
+    bl = await open(TRADER);
+    const quoted = bl.initialState([M]).markets.get(M)!.position;
+    assert.equal(quoted.net, 6_000_000);
+    assert.equal(quoted.realised, 400_000n * 1_000_000n);
+    const unquoted = bl.initialState([]).markets.get(M)!.position;
+    assert.equal(unquoted.net, 0, 'a market not quoted is carried flat');
+    assert.equal(unquoted.realised, quoted.realised, '…with its realised PnL');
+    assert.deepEqual(bl.initialRisk(), { peakPnl: 7_000_000, day: Math.floor(T0 / 86_400_000), dayStartPnl: 1_000_000 });
+    assert.deepEqual(bl.ledger.db.prepare("SELECT reason, count FROM risk_events WHERE kind = 'denials'").all(), [{ reason: 'POSITION_LIMIT', count: 1 }]);
+    bl.close();
+    await assert.rejects(open(('0x' + '44'.repeat(20)) as Address), /holds the books of 0x3333333333333333333333333333333333333333@testnet/);
+  } finally {
+    t.done();
+  }
+});
