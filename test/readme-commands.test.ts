@@ -18,7 +18,7 @@
  */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -147,11 +147,6 @@ function freePort(): Promise<number> {
   });
 }
 
-// h12 makes `bookmaker sim` verify mainnet signatures by default (as `sign order` signs) and adds
-// `sim --chain`. The README is written for that. Until it is merged, the local exchange verifies
-// testnet signatures only, so here `sign` signs for testnet; the rewrite disappears with h12.
-const SIM_HAS_CHAIN = /--chain\b/.test(spawnSync(process.execPath, [join(REPO, 'bin/bookmaker.js'), 'sim', '--help'], { encoding: 'utf8' }).stdout);
-
 const prelude = (state: string) => `
 set -eE -o pipefail
 trap 'echo "README command failed (exit $?): $BASH_COMMAND" >&2' ERR
@@ -169,7 +164,6 @@ bookmaker() {
         args+=("$a")
       done
       node "${REPO}/bin/bookmaker.js" run "\${args[@]}" --duration ${RUN_SECONDS} --metrics-port 0 ;;
-    sign) node "${REPO}/bin/bookmaker.js" sign ${SIM_HAS_CHAIN ? '' : '--chain testnet'} "$@" ;;
     *) node "${REPO}/bin/bookmaker.js" "$cmd" "$@" ;;
   esac
 }
@@ -259,7 +253,6 @@ for (const b of blocks) {
       const fg = /^bookmaker sim\b/.test(p.cmd) && !/&\s*(#.*)?$/.test(p.cmd);
       script.push(fg ? p.cmd.replace(/^bookmaker sim\b/, 'bm_sim_foreground') : p.cmd);
     }
-    if (!SIM_HAS_CHAIN && b.heading === 'sign') t.diagnostic('sim has no --chain yet (h12 not merged): sign signs for testnet here');
     if (script.length === 0) return;
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('BOOKMAKER_')));
     const child = spawn('bash', ['-c', prelude(state) + script.join('\n')], {
