@@ -27,7 +27,7 @@ import type { Logger } from '../core/logger.ts';
 import { registerSecret } from '../core/logger.ts';
 import { loadApiKey, loadPrivateKey } from '../config/secrets.ts';
 import type { BotConfig, LocalVenueSettings } from '../config/types.ts';
-import { chainByName, TESTNET, type ChainConfig } from '../exchange/chains.ts';
+import { chainByName, type ChainConfig } from '../exchange/chains.ts';
 import { createSigner, type Signer } from '../exchange/signing/signer.ts';
 import { venueSnapshotFetcher } from '../exchange/stream/venue-snapshot-fetcher.ts';
 import { createVenueClient, type VenueClient } from '../exchange/venue-client.ts';
@@ -159,21 +159,21 @@ interface VenueSetup {
 }
 
 /** The embedded local exchange with a throwaway wallet and a demo API key (no keys, no network). */
-async function startEmbedded(s: LocalVenueSettings): Promise<VenueSetup> {
+async function startEmbedded(s: LocalVenueSettings, chain: ChainConfig): Promise<VenueSetup> {
   // loaded only when used: the exchange and its agents are ~60 MB of resident code a live bot never needs
   const { createLocalExchange } = await import('../sim/local-exchange.ts');
   const { startCounterparties } = await import('../sim/counterparties.ts');
   const { faultSettingsOf } = await import('../sim/faults.ts');
   const privateKey = `0x${randomBytes(32).toString('hex')}`;
   registerSecret(privateKey);
-  const signer = createSigner({ privateKey, chain: TESTNET });
+  const signer = createSigner({ privateKey, chain });
   const apiKey = `demo-${randomBytes(12).toString('hex')}`;
   const local = createLocalExchange({
     seed: s.seed,
     markets: s.markets,
     apiKeys: [{ key: apiKey, wallet: signer.address }],
     initialCollateral: s.startingCollateral,
-    chain: TESTNET,
+    chain, // venue.chain: the EIP-712 domains it verifies and the chainId its markets report
     faults: faultSettingsOf(s.faults.profile, s.faults.overrides),
   });
   const agents = startCounterparties(local, {
@@ -181,7 +181,7 @@ async function startEmbedded(s: LocalVenueSettings): Promise<VenueSetup> {
     otherMakers: Math.max(0, s.agents.makers),
   });
   const baseUrl = await local.start(s.port);
-  return { baseUrl, chain: TESTNET, apiKey, privateKey, local, agents };
+  return { baseUrl, chain, apiKey, privateKey, local, agents };
 }
 
 function readApiKeyFile(path: string | undefined, configFile: string): string | undefined {
@@ -199,7 +199,7 @@ function readApiKeyFile(path: string | undefined, configFile: string): string | 
 async function setupVenue(o: BotOptions): Promise<VenueSetup> {
   const cfg = o.config;
   const env = o.env ?? process.env;
-  if (cfg.venue.kind === 'local' && !o.baseUrl) return startEmbedded(cfg.venue.local);
+  if (cfg.venue.kind === 'local' && !o.baseUrl) return startEmbedded(cfg.venue.local, chainByName(cfg.venue.chain));
   // a `local` config pointed at a base URL talks to a `bookmaker sim`, which verifies the chain of
   // `sim --chain` (mainnet by default, as here and as `bookmaker sign`); `venue.chain` says otherwise
   const chain = chainByName(cfg.venue.chain);
