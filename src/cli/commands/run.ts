@@ -16,7 +16,8 @@ import { createLogger } from '../../core/logger.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { LOG_LEVELS } from '../../config/types.ts';
 import { BadInputError } from '../../model/errors.ts';
-import { startBot, type Bot } from '../../runtime/bot.ts';
+import { EXIT_HALT, startBot, type Bot } from '../../runtime/bot.ts';
+import { VenueError } from '../../exchange/client/errors.ts';
 import { LiveTerminal } from '../../runtime/live-terminal.ts';
 import { StartupAbortedError } from '../../runtime/startup-retry.ts';
 import { MetricsPortError, startWatchdog, type Watchdog } from '../../runtime/watchdog.ts';
@@ -115,6 +116,18 @@ async function run(args: ParsedArgs): Promise<number> {
         ...(metricsPort !== undefined ? { metricsPort } : {}),
       });
     } catch (e) {
+      if (e instanceof VenueError && (e.status === 401 || e.status === 403)) {
+        // no retry can pass this: the same halt (exit 4) as a refusal of every create, with cause and fix
+        const fix =
+          e.status === 401
+            ? 'pass the API key the venue issued (--api-key or BOOKMAKER_API_KEY) for the venue at this base URL'
+            : 'use an API key with the permissions this call needs, issued for the signing wallet';
+        logger.fatal({ status: e.status, code: e.venueCode, endpoint: e.endpoint, err: e.message, exitCode: EXIT_HALT }, `halting at start-up: the venue refuses this API key (${e.status}). Fix: ${fix}`);
+        process.stderr.write(`bookmaker run: ${e.message}\nhalted at start-up: the venue refuses this API key. Fix: ${fix}. Exit ${EXIT_HALT}\n`);
+        await new Promise<void>((r) => logger.flush(() => r()));
+        setTimeout(() => process.exit(EXIT_HALT), 1_000).unref();
+        return EXIT_HALT;
+      }
       if (!(e instanceof StartupAbortedError)) throw e;
       process.stdout.write(`bookmaker: stopped during start-up (${e.reason}), exit 0\n`);
       await new Promise<void>((r) => logger.flush(() => r()));
