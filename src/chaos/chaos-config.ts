@@ -17,6 +17,7 @@ export const CHAOS_LIMITS = {
 export function chaosConfigYaml(t: ChaosTiming): string {
   return `# written by the chaos orchestrator (src/chaos/chaos-config.ts)
 venue:
+  chain: testnet         # the orchestrator's exchange verifies testnet signatures
   local: { seed: 1 }
 markets:
   - all: true

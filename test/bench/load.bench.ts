@@ -68,7 +68,9 @@ ex.router.lookup = ((m: string, p: string) => {
 const config = join(work, 'load.yaml');
 writeFileSync(
   config,
-  `venue: local
+  `venue:
+  chain: testnet
+  local: {}
 markets:
   - all: true
 defaults:

@@ -83,7 +83,7 @@ before(async () => {
   agents = startCounterparties(ex, { seed: 9, newMarketEveryMs: 0 });
   writeFileSync(
     join(dir, 'bot.yaml'),
-    ['venue: local', 'markets:', '  - all: true', 'defaults:', '  strategy: { name: bands, params: { bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 5 }] } }', 'logging:', '  level: debug', ''].join('\n'),
+    ['venue:', '  chain: testnet', '  local: {}', 'markets:', '  - all: true', 'defaults:', '  strategy: { name: bands, params: { bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 5 }] } }', 'logging:', '  level: debug', ''].join('\n'),
   );
 });
 after(async () => {
