@@ -64,7 +64,7 @@ test('run, kill -9 during traffic, fills while down, run again: the ledger equal
   const dir = mkdtempSync(join(tmpdir(), 'bookmaker-continuity-'));
   const privateKey = `0x${randomBytes(32).toString('hex')}`;
   const wallet = createSigner({ privateKey, chain: TESTNET }).address;
-  const sim = cli(['sim', '--port', '0', '--seed', '11', '--markets', '3', '--api-key', `${KEY}:${wallet}`]);
+  const sim = cli(['sim', '--port', '0', '--seed', '11', '--markets', '3', '--chain', 'testnet', '--api-key', `${KEY}:${wallet}`]);
   let client: VenueClient | null = null;
   const children: Child[] = [sim];
   try {
