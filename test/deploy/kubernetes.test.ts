@@ -22,8 +22,8 @@ const runtime = readDockerfile('Dockerfile').at(-1)!;
 const imageEnv = envOf(runtime);
 
 test('the manifest parses: one Deployment of one replica, recreated (never two bots on one wallet)', () => {
-  assert.equal(docs.length, 1);
-  assert.deepEqual(docs[0]!.errors, []);
+  assert.equal(docs.length, 2);
+  for (const doc of docs) assert.deepEqual(doc.errors, []);
   const d = docs[0]!.toJS() as Obj;
   assert.equal(d.apiVersion, 'apps/v1');
   assert.equal(d.kind, 'Deployment');
@@ -108,3 +108,20 @@ async function freePort(): Promise<number> {
     });
   });
 }
+
+test('the ledger (books and the kill-switch latch) lives on a persistent volume, so a restarted container keeps its latch', () => {
+  const pod = (docs[0]!.toJS() as Obj).spec.template.spec;
+  const c = pod.containers[0];
+  const path = c.env.find((e: Obj) => e.name === 'BOOKMAKER_LEDGER_PATH')?.value as string | undefined;
+  assert.ok(path, 'BOOKMAKER_LEDGER_PATH is set');
+  const mount = c.volumeMounts.find((m: Obj) => path!.startsWith(m.mountPath + '/'));
+  assert.ok(mount, `a volume is mounted above ${path}`);
+  assert.notEqual(mount.readOnly, true, 'writable');
+  const vol = pod.volumes.find((v: Obj) => v.name === mount.name);
+  assert.ok(vol?.persistentVolumeClaim, 'a PersistentVolumeClaim, not the container filesystem or an emptyDir');
+  const pvc = docs[1]!.toJS() as Obj;
+  assert.equal(pvc.kind, 'PersistentVolumeClaim');
+  assert.equal(pvc.metadata.name, vol.persistentVolumeClaim.claimName);
+  assert.deepEqual(pvc.spec.accessModes, ['ReadWriteOnce']);
+  assert.equal(pod.securityContext.fsGroup, 10001, 'the volume is writable by the bot through fsGroup');
+});
