@@ -421,19 +421,22 @@ async function wire(
     metrics.streamReconnects.inc({ market: marketId });
     if (!stopping) void om.reconcile(marketId);
   };
-  const books = createBookFeed({
-    baseUrl: v.baseUrl,
-    ...(v.apiKey ? { apiKey: v.apiKey } : {}),
-    marketIds,
-    fetchSnapshot: (id) => venueSnapshotFetcher(client, id, 1, cfg.feeds.bookDepth),
-    clock,
-    depth: cfg.feeds.bookDepth,
-    idleTimeoutMs: cfg.feeds.streamIdleTimeoutMs,
-    pollIntervalMs: cfg.feeds.bookPollMs,
-    health,
-    onReconnect: reconnected,
-    logger: o.logger,
-  });
+  // the book feed of some markets: those selected at start-up, and those a reload adds
+  const bookFeedOf = (ids: readonly Bytes32[]) =>
+    createBookFeed({
+      baseUrl: v.baseUrl,
+      ...(v.apiKey ? { apiKey: v.apiKey } : {}),
+      marketIds: ids,
+      fetchSnapshot: (id) => venueSnapshotFetcher(client, id, 1, cfg.feeds.bookDepth),
+      clock,
+      depth: cfg.feeds.bookDepth,
+      idleTimeoutMs: cfg.feeds.streamIdleTimeoutMs,
+      pollIntervalMs: cfg.feeds.bookPollMs,
+      health,
+      onReconnect: reconnected,
+      logger: o.logger,
+    });
+  const books = bookFeedOf(marketIds);
   subs.push(books.events$.subscribe(sink));
   subs.push(marketFeed({ client, marketIds, clock, intervalMs: Math.max(5_000, cfg.feeds.balancePollMs * 2), health, logger: o.logger }).subscribe(sink));
   subs.push(oracleFeed({ client, marketIds, clock, intervalMs: cfg.feeds.oraclePollMs, health, logger: o.logger }).subscribe(sink));
@@ -551,19 +554,7 @@ async function wire(
     selectMarkets: (next) => selectMarkets(client, next.markets),
     startMarkets: (ids) => {
       for (const id of ids) if (!marketIds.some((m) => m.toLowerCase() === id.toLowerCase())) marketIds.push(id);
-      const more = createBookFeed({
-        baseUrl: v.baseUrl,
-        ...(v.apiKey ? { apiKey: v.apiKey } : {}),
-        marketIds: ids,
-        fetchSnapshot: (id) => venueSnapshotFetcher(client, id, 1, cfg.feeds.bookDepth),
-        clock,
-        depth: cfg.feeds.bookDepth,
-        idleTimeoutMs: cfg.feeds.streamIdleTimeoutMs,
-        pollIntervalMs: cfg.feeds.bookPollMs,
-        health,
-        onReconnect: reconnected,
-        logger: o.logger,
-      });
+      const more = bookFeedOf(ids);
       subs.push(more.events$.subscribe(sink));
     },
     onKillCleared: () => healthModel.resumeAfterHalt(),
