@@ -12,9 +12,9 @@ import { categoryChart, waterfallChart } from './svg-bars.ts';
 import { lineChart, zoomScript, type ChartMarker, type ChartSeries } from './svg-chart.ts';
 import type { BacktestSummary } from './report-summary.ts';
 import type { BacktestRun } from './run-backtest.ts';
+import { esc } from './escape-html.ts';
 
 const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
-const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const short = (id: string): string => (id.length > 14 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id);
 
 /** A market's display name: the recording's name, else a short id. */

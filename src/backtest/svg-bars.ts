@@ -3,7 +3,7 @@
  * each component a floating bar from the running sum, then the total from zero) and a category
  * line chart (the markout curve: one point per horizon, one line per series, with a legend).
  */
-const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+import { esc } from './escape-html.ts';
 const fmt = (v: number, d = 2): string => (Number.isFinite(v) ? v.toFixed(d) : '–');
 
 interface Frame {

@@ -3,6 +3,8 @@
  * Series share one time axis; NaN values break a line (no quote resting, no book). Points beyond
  * `maxPoints` are thinned by taking every k-th sample, so a long run still makes a small file.
  */
+import { esc } from './escape-html.ts';
+
 export interface ChartSeries {
   readonly name: string;
   readonly color: string;
@@ -44,7 +46,6 @@ function idOf(text: string): string {
   return `c${(h >>> 0).toString(36)}`;
 }
 
-const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function niceTicks(lo: number, hi: number, n: number): number[] {
   if (!(hi > lo)) return [lo];

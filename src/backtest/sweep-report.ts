@@ -5,8 +5,8 @@
  */
 import { heatmapChart } from './svg-bars.ts';
 import type { RankBy, SweepResult, SweepSpec } from './sweep-grid.ts';
+import { esc } from './escape-html.ts';
 
-const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const num = (v: number | null | undefined, d = 2): string => (v === null || v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(d));
 const SCORE: Record<RankBy, { label: string; unit: string; of: (r: SweepResult) => number | null }> = {
   pnl: { label: 'total PnL', unit: 'USDC', of: (r) => r.summary?.pnl.total ?? null },
