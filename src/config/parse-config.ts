@@ -9,7 +9,7 @@ import { applyOverrides, overrideSourceOf, type Overrides } from './env-override
 import { ConfigFieldError, readObject } from './fields.ts';
 import { parseHealth } from './parse-health.ts';
 import { parseEdge } from './parse-edge.ts';
-import { parseMarkets } from './parse-markets.ts';
+import { parseMarkets, parseSelection } from './parse-markets.ts';
 import { parseFeeds, parseLogging, parseMetrics, parseOrders, parseWallet, parseWatchdog } from './parse-settings.ts';
 import { parseVenue } from './parse-venue.ts';
 import { parseAdmin, parseLedger } from './parse-ledger.ts';
@@ -40,6 +40,7 @@ export async function parseBotConfig(doc: unknown, opts: ParseOptions = {}): Pro
       file,
       venue,
       markets: await parseMarkets(o, { file, local: venue.kind === 'local' }),
+      selection: parseSelection(o),
       orders: parseOrders(o.orders, 'orders'),
       feeds: parseFeeds(o.feeds, 'feeds'),
       metrics: parseMetrics(o.metrics, 'metrics'),

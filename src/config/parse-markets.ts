@@ -10,7 +10,7 @@ import { loadStrategy } from '../strategy/registry.ts';
 import type { MarketStatus } from '../strategy/types.ts';
 import { ConfigFieldError, at, isObj, readBoolean, readEnum, readNumber, readObject, readOptionalObject, readOptionalString, readString, type Obj } from './fields.ts';
 import { DEFAULT_RISK, parseRisk } from './parse-risk.ts';
-import type { MarketConfig, MarketSelector, StrategySettings } from './types.ts';
+import type { MarketConfig, MarketSelector, SelectionSettings, StrategySettings } from './types.ts';
 
 interface RawStrategy {
   readonly ref: string;
@@ -77,22 +77,60 @@ export interface MarketsContext {
   readonly local: boolean;
 }
 
+export const DEFAULT_SELECTION: SelectionSettings = { refreshMs: 60_000, maxMarkets: 200, shard: null };
+const SELECTION_KEYS = ['refreshSeconds', 'maxMarkets', 'shard', 'select'];
+
+/** `I/N` → this instance's shard (N from 1 to 10 000, I from 0 to N − 1); `path` names the source in errors. */
+export function parseShardText(text: unknown, path: string): { index: number; count: number } {
+  const m = typeof text === 'string' ? /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text) : null;
+  const index = m ? Number(m[1]) : NaN;
+  const count = m ? Number(m[2]) : NaN;
+  if (!m || !(count >= 1 && count <= 10_000) || !(index >= 0 && index < count)) throw new ConfigFieldError(path, 'I/N with N from 1 to 10000 and I from 0 to N − 1 (e.g. 0/2)', text);
+  return { index, count };
+}
+
+/**
+ * The selection settings of `markets:` in its mapping form
+ * (`{ refreshSeconds, maxMarkets, shard, select: [entries] }`); the list form and `all` take the
+ * defaults: re-evaluated every 60 s, at most 200 markets, no shard.
+ */
+export function parseSelection(doc: Obj): SelectionSettings {
+  const raw = doc.markets;
+  if (!isObj(raw)) return DEFAULT_SELECTION;
+  const o = readObject(raw, 'markets', SELECTION_KEYS);
+  return {
+    refreshMs: Math.round(readNumber(o, 'refreshSeconds', 'markets', { min: 0, max: 86_400 }, DEFAULT_SELECTION.refreshMs / 1000) * 1000),
+    maxMarkets: readNumber(o, 'maxMarkets', 'markets', { min: 1, max: 10_000, integer: true }, DEFAULT_SELECTION.maxMarkets),
+    shard: o.shard === undefined || o.shard === null ? null : parseShardText(o.shard, at('markets', 'shard')),
+  };
+}
+
 export async function parseMarkets(doc: Obj, ctx: MarketsContext): Promise<MarketConfig[]> {
   const baseDir = ctx.file ? dirname(ctx.file) : process.cwd();
   const d = readOptionalObject(doc.defaults, 'defaults', ['strategy', 'risk']);
   const defaultRisk: RiskLimits = parseRisk(d.risk, 'defaults.risk', DEFAULT_RISK);
   const defaultStrategy = rawStrategy(d.strategy, 'defaults.strategy', null);
   let entries: readonly unknown[];
+  let listPath = 'markets';
   if (doc.markets === undefined || doc.markets === null) {
     if (!ctx.local) throw new ConfigFieldError('markets', 'a list of markets (id, slug, filter) or "all"', doc.markets);
     entries = [{ all: true }];
   } else if (doc.markets === 'all') entries = [{ all: true }];
   else if (Array.isArray(doc.markets) && doc.markets.length > 0) entries = doc.markets;
-  else throw new ConfigFieldError('markets', 'a non-empty list of markets (id, slug, filter) or "all"', doc.markets);
+  else if (isObj(doc.markets)) {
+    // the mapping form: the entries are under `select` (`all` or a non-empty list)
+    const sel = readObject(doc.markets, 'markets', SELECTION_KEYS).select;
+    if (sel === 'all' || sel === undefined || sel === null) {
+      if (sel !== 'all' && !ctx.local) throw new ConfigFieldError('markets.select', 'a list of markets (id, slug, filter) or "all"', sel);
+      entries = [{ all: true }];
+    } else if (Array.isArray(sel) && sel.length > 0) entries = sel;
+    else throw new ConfigFieldError('markets.select', 'a non-empty list of markets (id, slug, filter) or "all"', sel);
+    listPath = 'markets.select';
+  } else throw new ConfigFieldError('markets', 'a non-empty list of markets (id, slug, filter), "all", or a mapping with select:', doc.markets);
 
   const out: MarketConfig[] = [];
   for (let i = 0; i < entries.length; i++) {
-    const path = at('markets', i);
+    const path = at(listPath, i);
     const o = readObject(entries[i], path, ['id', 'slug', 'filter', 'all', 'strategy', 'risk']);
     const select = parseSelector(o, path);
     const strat = rawStrategy(o.strategy, at(path, 'strategy'), defaultStrategy) ?? { ref: 'bands', where: 'defaults.strategy', params: undefined, path: at(path, 'strategy.params') };

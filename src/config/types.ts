@@ -71,6 +71,16 @@ export interface StrategySettings {
   readonly params: unknown;
 }
 
+/** `markets:` in its mapping form (src/config/parse-markets.ts parseSelection): how the selection is kept current */
+export interface SelectionSettings {
+  /** re-evaluate the selectors this often, ms (0 = choose once at start-up) */
+  readonly refreshMs: number;
+  /** at most this many markets quoted at once */
+  readonly maxMarkets: number;
+  /** this instance's shard of the markets (rendezvous hashing of the id), or null for all */
+  readonly shard: { readonly index: number; readonly count: number } | null;
+}
+
 export interface MarketConfig {
   readonly select: MarketSelector;
   readonly strategy: StrategySettings;
@@ -123,6 +133,8 @@ export interface BotConfig {
   readonly file: string;
   readonly venue: VenueConfig;
   readonly markets: readonly MarketConfig[];
+  /** the `markets:` mapping form's settings (defaults when `markets:` is a list) */
+  readonly selection: SelectionSettings;
   readonly orders: OrderManagerSettings;
   readonly feeds: FeedSettings;
   /** `optional`: a busy or unbindable port is a warning instead of a start-up error (exit 2) */

@@ -792,7 +792,7 @@ export class OrderManager {
       // an order this run did not place and does not want: say so (once per order), with its market (issue 11)
       if (this.toldStrangers.size > 10_000) this.toldStrangers.clear();
       if (!this.toldStrangers.has(lower(o.nonce))) this.log.warn(
-        { marketId: o.marketId, nonce: o.nonce, outcome: o.outcomeIndex, side: o.side === 0 ? 'buy' : 'sell', price: o.price, scope: this.opts.ownMarkets ? 'markets' : 'wallet' },
+        { marketId: o.marketId, nonce: o.nonce, outcome: o.outcomeIndex, side: o.side === 0 ? 'buy' : 'sell', price: o.price, scope: this.ownMarkets() ? 'markets' : 'wallet' },
         'reconcile: cancelling an open order this bot did not place (or no longer wants)',
       );
       this.toldStrangers.add(lower(o.nonce));
@@ -865,11 +865,24 @@ export class OrderManager {
 
   /** An order in this market is the bot's to manage (reconcileScope). */
   private owns(marketId: string): boolean {
-    if (!this.opts.ownMarkets) return true;
-    this.ownSet ??= new Set(this.opts.ownMarkets.map(lower));
-    return this.ownSet.has(lower(marketId));
+    if (this.ownSet === undefined) this.ownSet = this.opts.ownMarkets ? new Set(this.opts.ownMarkets.map(lower)) : null;
+    return this.ownSet === null || this.ownSet.has(lower(marketId));
   }
-  private ownSet: Set<string> | null = null;
+  /** undefined until first read (then from `ownMarkets`); null = the whole wallet is the bot's */
+  private ownSet: Set<string> | null | undefined = undefined;
+
+  /**
+   * reconcileScope `markets` with a changing set of markets (rotation, reload, shards): from now on
+   * only open orders in `ids` are the bot's; null makes the whole wallet the bot's again.
+   */
+  setOwnMarkets(ids: readonly string[] | null): void {
+    this.ownSet = ids === null ? null : new Set(ids.map(lower));
+  }
+  /** the markets whose orders are the bot's, or null for the whole wallet */
+  ownMarkets(): string[] | null {
+    if (this.ownSet === undefined) this.owns('');
+    return this.ownSet ? [...this.ownSet] : null;
+  }
   private readonly toldStrangers = new Set<string>();
 
   /** A broken invariant: cancel everything, refuse further work, tell the runtime. */

@@ -558,6 +558,10 @@ async function wire(
     selectMarkets: (next) => selectMarkets(client, next.markets),
     startMarkets: (ids) => {
       for (const id of ids) if (!marketIds.some((m) => m.toLowerCase() === id.toLowerCase())) marketIds.push(id);
+      if (cfg.orders.reconcileScope === 'markets') {
+        om.setOwnMarkets(marketIds);
+        o.watchdog?.scope(marketIds);
+      }
       const more = bookFeedOf(ids);
       subs.push(more.events$.subscribe(sink));
     },

@@ -90,3 +90,26 @@ test('reconcileScope wallet (default): every open order of the wallet is the bot
   await om.reconcile(undefined, []);
   assert.equal(venue.open.size, 0);
 });
+
+test('reconcileScope markets with a changing set (rotation, reload, shards): setOwnMarkets moves the boundary', async () => {
+  const { venue, om } = setup([M1]);
+  const inM2 = { marketId: M2, outcomeIndex: 1 as const, side: 0 as const, price: 300_000, size: 1_000_000, nonce: ('0x' + '1a'.repeat(32)) as typeof M1 };
+  venue.open.set(inM2.nonce, venueOrder(inM2));
+  await om.reconcile(undefined, []);
+  assert.ok(venue.open.has(inM2.nonce), 'M2 is not ours yet');
+  om.setOwnMarkets([M1, M2.toUpperCase().replace('0X', '0x')]);
+  assert.deepEqual(om.ownMarkets()?.sort(), [M1, M2].map((x) => x.toLowerCase()).sort());
+  await om.reconcile(undefined, []);
+  assert.ok(!venue.open.has(inM2.nonce), 'once M2 is ours, its stranger is cancelled');
+  // the market moved to another instance: its orders are that instance's now
+  const again = { ...inM2, nonce: ('0x' + '1b'.repeat(32)) as typeof M1 };
+  venue.open.set(again.nonce, venueOrder(again));
+  om.setOwnMarkets([M1]);
+  const r = await om.cancelAll();
+  assert.equal(r.ok, true);
+  assert.ok(venue.open.has(again.nonce), 'cancelAll leaves a market no longer ours alone');
+  om.setOwnMarkets(null);
+  assert.equal(om.ownMarkets(), null);
+  await om.cancelAll();
+  assert.equal(venue.open.size, 0, 'null: the whole wallet is ours again');
+});
