@@ -19,7 +19,7 @@ export function formatChaosReport(r: ChaosReport): string {
   out.push(`chaos soak: ${(r.durationMs / 1000).toFixed(0)} s, profile ${r.profile}, seed ${r.seed}, ${r.markets} markets, ${r.botStarts} bot starts, ${r.ordersPlaced} orders placed, ${r.fills} with fills`);
   out.push('');
   out.push(...table('Faults injected', [['kind', 'count'], ...FAULT_ROWS.map((k) => [k, String(r.faults[k] ?? 0)]), ['total', String(FAULT_ROWS.reduce((a, k) => a + (r.faults[k] ?? 0), 0))]]));
-  if (r.rotation) out.push('', `rotation: ${r.rotation.marketsCreated} market(s) created and ${r.rotation.marketsResolved} resolved during the run; the bot quoted ${r.rotation.newMarketsQuoted} of the new ones`);
+  if (r.rotation) out.push('', `rotation: ${r.rotation.marketsCreated} market(s) created and ${r.rotation.marketsResolved} resolved during the run; the bot quoted ${r.rotation.newMarketsQuoted} of the new ones and ${r.rotation.endedMarketsQuoted} of the ended ones before they ended`);
   out.push('');
   out.push(...table('Invariants', [['invariant', 'checks', 'violations'], ...INVARIANT_NAMES.map((n) => [n, String(r.checks[n]), String(r.violationCounts[n])]), ['total', String(r.totalChecks), String(r.totalViolations)]]));
   if (r.violations.length) {

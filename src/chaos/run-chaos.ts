@@ -95,7 +95,14 @@ export interface ChaosReport {
   readonly logFiles: readonly string[];
   readonly finalExitCode: number | null;
   /** the rotation event's figures (null when off) */
-  readonly rotation: { marketsCreated: number; marketsResolved: number; newMarketsQuoted: number } | null;
+  readonly rotation: {
+    marketsCreated: number;
+    marketsResolved: number;
+    /** markets created during the run in which the bot placed an order (rotation starts them) */
+    newMarketsQuoted: number;
+    /** markets that ended (deadline passed) during the run in which the bot had placed an order (the ended-market check judged something) */
+    endedMarketsQuoted: number;
+  } | null;
 }
 
 const TIMING: ChaosTiming = { maxSilenceSeconds: 4, streamIdleSeconds: 10, reconcileSeconds: 5 };
@@ -463,7 +470,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     fills: v.orders.filter((x) => x.filledSize > 0).length,
     logFiles,
     finalExitCode,
-    rotation: rotation ? { marketsCreated: churn.counts.created, marketsResolved: churn.counts.resolved, newMarketsQuoted: created.filter((id) => quotedIn.has(id)).length } : null,
+    rotation: rotation ? { marketsCreated: churn.counts.created, marketsResolved: churn.counts.resolved, newMarketsQuoted: created.filter((id) => quotedIn.has(id)).length, endedMarketsQuoted: [...ex.state.stores.markets.values()].filter((m) => m.deadline >= t0 && m.deadline <= t0 + o.durationMs && quotedIn.has(m.id.toLowerCase())).length } : null,
   };
 }
 
