@@ -68,6 +68,7 @@ import { buildRunReport, type RunReport } from './run-report.ts';
 import { marketAttribution } from '../state/edge-view.ts';
 import { QuotingKernel, type KernelMarket } from './quoting-kernel.ts';
 import { selectMarkets } from './select-markets.ts';
+import { shardText, withShardScope } from './shard.ts';
 // ---- issue 16: ledger, limits across restarts, operator control ----
 import { BotLedger } from '../ledger/bot-ledger.ts';
 import { registerLedgerMetrics } from '../ledger/ledger-metrics.ts';
@@ -259,7 +260,8 @@ async function wire(
   cleanups: (() => Promise<void> | void)[],
   closeVenue: () => Promise<void>,
 ): Promise<Bot> {
-  const cfg = o.config;
+  // a shard owns only its markets: reconcileScope markets whatever the file says (src/runtime/shard.ts)
+  const cfg = withShardScope(o.config);
   const metrics = createBotMetrics();
   const client: VenueClient = createVenueClient({
     baseUrl: v.baseUrl,
@@ -272,11 +274,13 @@ async function wire(
   const signer: Signer | null = v.privateKey ? createSigner({ privateKey: v.privateKey, chain: v.chain }) : null;
 
   const signal = o.signal;
-  const markets: KernelMarket[] = await retryStartupStep('select markets', () => selectMarkets(client, cfg.markets), { clock, log, ...(signal ? { signal } : {}) });
+  const markets: KernelMarket[] = await retryStartupStep('select markets', () => selectMarkets(client, cfg.markets, { maxMarkets: cfg.selection.maxMarkets, shard: cfg.selection.shard }), { clock, log, ...(signal ? { signal } : {}) });
   const marketIds = markets.map((m) => m.marketId);
   // a wallet shared with a person or another instance: the watchdog's cancel-all keeps to our markets too
   if (o.watchdog && cfg.orders.reconcileScope === 'markets') o.watchdog.scope(marketIds);
   log.info({ venue: v.baseUrl, markets: marketIds.length, paper, embedded: v.local !== null }, 'markets selected');
+  const shard = cfg.selection.shard;
+  if (shard) log.info({ shard: shardText(shard), markets: marketIds.length, reconcileScope: 'markets', configured: o.config.orders.reconcileScope }, `shard ${shardText(shard)}: quoting this shard's markets only; start-up reconcile and every cancel-all touch only them (reconcileScope markets)`);
 
   if (signer && !paper) {
     // safe to re-run from the start (protocol.md §6): a transient failure midway retries the whole flow
@@ -551,7 +555,8 @@ async function wire(
     logger: o.logger,
     config: cfg,
     loadConfig: (file) => loadConfig(file, { env: o.env ?? process.env }),
-    selectMarkets: (next) => selectMarkets(client, next.markets),
+    // a reload keeps this instance's shard (a flag or the environment may have set it, not the file)
+    selectMarkets: (next) => selectMarkets(client, next.markets, { maxMarkets: next.selection.maxMarkets, shard: cfg.selection.shard }),
     startMarkets: (ids) => {
       for (const id of ids) if (!marketIds.some((m) => m.toLowerCase() === id.toLowerCase())) marketIds.push(id);
       if (cfg.orders.reconcileScope === 'markets') {
