@@ -68,7 +68,8 @@ import { buildRunReport, type RunReport } from './run-report.ts';
 import { marketAttribution } from '../state/edge-view.ts';
 import { QuotingKernel, type KernelMarket } from './quoting-kernel.ts';
 import { selectMarkets } from './select-markets.ts';
-import { shardText, withShardScope } from './shard.ts';
+import { shardOwns, shardText, withShardScope } from './shard.ts';
+import { ClaimsTracker } from './claims/claims-tracker.ts';
 // ---- issue 16: ledger, limits across restarts, operator control ----
 import { BotLedger } from '../ledger/bot-ledger.ts';
 import { registerLedgerMetrics } from '../ledger/ledger-metrics.ts';
@@ -395,6 +396,11 @@ async function wire(
     },
   });
 
+  // after resolution (src/runtime/claims): claimable positions of this instance's markets, read from
+  // the venue at start-up and when a market resolves; logged, counted and in the run report
+  const claims = paper ? null : new ClaimsTracker({ read: () => client.portfolio.claimable(venue.trader), owns: (id) => shardOwns(id, cfg.selection.shard), clock, logger: o.logger, registry: metrics.registry });
+  if (claims) cleanups.push(() => claims.stop());
+
   // ---- feeds ----
   const subs: Subscription[] = [];
   cleanups.push(() => subs.forEach((s) => s.unsubscribe()));
@@ -409,6 +415,10 @@ async function wire(
       if (fe.event.type === 'BalanceUpdated') accountRead.resolve();
       bookLedger.onEvent(fe.event);
       toKernel(fe.event);
+      if (claims && fe.event.type === 'MarketMetadataUpdated' && fe.event.status === 'resolved') {
+        const pos = store.state.markets.get(fe.event.marketId.toLowerCase())?.position;
+        claims.marketResolved(fe.event.marketId, fe.event.payoutYes ?? null, !!pos && (pos.yes !== 0 || pos.no !== 0));
+      }
       orderEnded(fe.event);
       if (paperVenue && fe.event.type === 'BookEventReceived') {
         const ev = fe.event.event;
@@ -599,6 +609,7 @@ async function wire(
 
   log.info({ metrics: endpoint?.url ?? 'off', trader: venue.trader }, k.killed ? 'kill switch latched: not quoting' : 'quoting');
   started = true;
+  void claims?.start(); // positions held from earlier runs that are claimable now
   healthModel.setProcess('running');
   // issue 16: a latch from an earlier run holds the bot; the health model names it
   if (bookLedger.latch) healthModel.halt('kill-switch', `kill switch latched in an earlier run (${bookLedger.latch.reason}: ${bookLedger.latch.detail}); clear with bookmaker ctl clear-kill --reason TEXT`);
@@ -666,6 +677,7 @@ async function wire(
           const pnl = m ? marketPnl(m) : { realised: 0n, unrealised: 0n };
           return { time, ledger: ledger.market(time.marketId), realised: pnl.realised, unrealised: pnl.unrealised, net: m?.position.net ?? 0, ...(m ? { attribution: marketAttribution(m) } : {}) };
         }),
+        ...(claims ? { claims: claims.report() } : {}),
       });
     },
     readyz() {
