@@ -14,7 +14,8 @@
  * show the position as claimable: it is read again after 2 s, doubling up to `intervalMs`, at most
  * `maxTries` times; while anything is claimable it is re-read every `intervalMs` (60 s), so a claim
  * made elsewhere (the venue's auto-claim, a person) shows. A failed read is logged, counted and
- * retried; it never throws into the bot.
+ * retried (a 4xx refusal other than 408/429 is said once and not retried until the next
+ * resolution); it never throws into the bot.
  *
  * Metrics (registered on `registry`):
  *   bookmaker_claimable_usdc{market}        USDC claimable per market (label removed once claimed)
@@ -24,6 +25,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
+import { VenueError } from '../../exchange/client/errors.ts';
 import type { Claimable } from '../../exchange/client/portfolio.ts';
 import type { Bytes32 } from '../../model/order.ts';
 import { micro } from '../run-report.ts';
@@ -187,9 +189,19 @@ export class ClaimsTracker {
     try {
       c = await this.o.read();
     } catch (e) {
+      if (this.stopped) return; // the client closed under a read at shutdown
       this.readErrors++;
-      this.failures++;
       this.errorsCounter?.inc();
+      const status = e instanceof VenueError ? e.status : null;
+      if (status !== null && status >= 400 && status < 500 && status !== 408 && status !== 429) {
+        // a refusal no retry passes (a key without read permission, a venue without the endpoint):
+        // said once; the next resolution tries again
+        this.failures = 0;
+        this.pending.clear();
+        this.log.error({ err: (e as Error).message, status }, 'the venue refuses the claimable read; claimable positions are not tracked until the next resolution');
+        return;
+      }
+      this.failures++;
       this.log.warn({ err: (e as Error).message, failures: this.failures }, 'claimable positions could not be read; retrying');
       return;
     }

@@ -10,6 +10,7 @@ import { asyncScheduler } from 'rxjs';
 import { Registry } from 'prom-client';
 import type { Clock } from '../../../src/core/clock.ts';
 import { createLogger } from '../../../src/core/logger.ts';
+import { VenueError } from '../../../src/exchange/client/errors.ts';
 import type { Claimable } from '../../../src/exchange/client/portfolio.ts';
 import type { Address, Bytes32 } from '../../../src/model/order.ts';
 import { summarizeClaimable } from '../../../src/runtime/claims/claimable-summary.ts';
@@ -171,4 +172,28 @@ test('a resolution the venue never shows as claimable ends after maxTries with a
   assert.ok(lines().some((l) => l.msg.includes('the venue shows nothing claimable for it')));
   assert.equal(clock.timers.length, 0);
   assert.equal(t.report().markets[0]!.state, 'nothing-to-claim');
+});
+
+test('a refusal no retry passes (403): said once, no retry loop, the next resolution tries again', async () => {
+  const clock = manualClock();
+  const { logger, lines } = capture();
+  let reads = 0;
+  const t = new ClaimsTracker({
+    read: async () => {
+      reads++;
+      throw new VenueError({ status: 403, venueCode: null, message: 'forbidden', endpoint: 'GET /portfolio/:address/claimable', retryAfterMs: null, body: null });
+    },
+    clock,
+    logger,
+  });
+  await t.start();
+  assert.equal(reads, 1);
+  assert.equal(lines().filter((l) => l.msg.includes('the venue refuses the claimable read')).length, 1);
+  assert.equal(clock.timers.length, 0, 'no retry loop');
+  t.marketResolved(A, 1_000_000, true);
+  await settle();
+  assert.equal(reads, 2, 'a new resolution tries again');
+  assert.equal(clock.timers.length, 0);
+  assert.equal(t.report().markets[0]!.state, 'pending');
+  t.stop();
 });
