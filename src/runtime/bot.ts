@@ -68,7 +68,7 @@ import { buildRunReport, type RunReport } from './run-report.ts';
 import { marketAttribution } from '../state/edge-view.ts';
 import { QuotingKernel, type KernelMarket } from './quoting-kernel.ts';
 import { selectMarkets } from './select-markets.ts';
-import { shardOwns, shardText, withShardScope } from './shard.ts';
+import { shardOwns, shardText, withShard, withShardScope } from './shard.ts';
 import { ClaimsTracker } from './claims/claims-tracker.ts';
 // ---- issue 16: ledger, limits across restarts, operator control ----
 import { BotLedger } from '../ledger/bot-ledger.ts';
@@ -564,7 +564,8 @@ async function wire(
     ledger: bookLedger,
     logger: o.logger,
     config: cfg,
-    loadConfig: (file) => loadConfig(file, { env: o.env ?? process.env }),
+    // the running shard (flag, environment or file) and its reconcile scope stay across reloads
+    loadConfig: async (file) => withShardScope(withShard(await loadConfig(file, { env: o.env ?? process.env }), cfg.selection.shard)),
     // a reload keeps this instance's shard (a flag or the environment may have set it, not the file)
     selectMarkets: (next) => selectMarkets(client, next.markets, { maxMarkets: next.selection.maxMarkets, shard: cfg.selection.shard }),
     startMarkets: (ids) => {

@@ -131,6 +131,12 @@ test('two instances on one wallet with --shard 0/2 and 1/2: disjoint markets, un
     assert.ok(afterOpen.filter((o) => owner.get(o.marketId.toLowerCase()) === 1).length >= 1, 'bot 1 still quotes');
     assert.equal(bots[1]!.proc.exitCode, null, 'bot 1 still runs');
 
+    // a reload (SIGHUP) keeps the running shard and its scope: same markets, nothing reported as ignored
+    bots[1]!.proc.kill('SIGHUP');
+    await waitFor('bot 1 answers the reload', () => /reload \(SIGHUP\): (\{.*\})/.test(bots[1]!.out()), 30_000);
+    const reload = JSON.parse(/reload \(SIGHUP\): (\{.*\})/.exec(bots[1]!.out())![1]!) as { added: string[]; removed: string[]; ignored: string[] };
+    assert.deepEqual([reload.added, reload.removed, reload.ignored], [[], [], []], JSON.stringify(reload));
+
     // and the other one stops cleanly too: nothing of the wallet left open
     bots[1]!.proc.kill('SIGTERM');
     assert.equal(await withTimeout(bots[1]!.exit, 60_000, 'bot 1 exits'), 0, bots[1]!.out().slice(-3000));
