@@ -10,7 +10,7 @@
  *
  * Each market is logged once when its claimable amount is first seen and again when it changes
  * (claimed: the amount is gone), with its payout per share and the amount. A resolved market where
- * the wallet held nothing is logged once as such. After a resolution the venue may take a while to
+ * the books show no position is logged once as such (and read once, in case the books missed a fill). After a resolution the venue may take a while to
  * show the position as claimable: it is read again after 2 s, doubling up to `intervalMs`, at most
  * `maxTries` times; while anything is claimable it is re-read every `intervalMs` (60 s), so a claim
  * made elsewhere (the venue's auto-claim, a person) shows. A failed read is logged, counted and
@@ -137,7 +137,9 @@ export class ClaimsTracker {
     if (this.markets.get(id)?.state === 'claimable') return; // already read (e.g. at start-up)
     if (!held) {
       this.markets.set(id, { marketId: id as Bytes32, state: 'nothing-to-claim', payoutYes: pay, payoutNo: pay === null ? null : ONE - pay, yesShares: 0n, noShares: 0n, claimable: 0n });
-      this.log.info({ market: id, payoutYes: pay === null ? null : micro(pay), claimableUsdc: micro(0n) }, `market ${id} resolved${pay === null ? '' : ` (a YES share pays ${micro(pay)} USDC)`}: no position, nothing to claim`);
+      this.log.info({ market: id, payoutYes: pay === null ? null : micro(pay), claimableUsdc: micro(0n) }, `market ${id} resolved${pay === null ? '' : ` (a YES share pays ${micro(pay)} USDC)`}: no position in the books, nothing to claim`);
+      // one read all the same (no retries): the venue's word wins over books that missed a fill
+      void this.readNow();
       return;
     }
     this.pending.set(id, { payoutYes: pay, tries: 0 });

@@ -118,14 +118,16 @@ test('the tracker: start-up read, a resolution read until it shows, logs with pa
   await settle();
   assert.equal(reads, 3);
 
-  // a market resolved without a position: one line, no read
+  // a market resolved without a position in the books: one line, one read, no retries
   t.marketResolved(('0x' + 'd4'.repeat(32)) as Bytes32, 1_000_000, false);
-  assert.ok(lines().some((l) => l.msg.includes('no position, nothing to claim')));
-  assert.equal(reads, 3);
+  assert.ok(lines().some((l) => l.msg.includes('no position in the books, nothing to claim')));
+  await settle();
+  assert.equal(reads, 4);
+  assert.deepEqual(clock.timers.map((x) => x.ms), [60_000], 'nothing pending: the claimable re-read only');
   // another shard's market is not this instance's business
   t.marketResolved(C, 1_000_000, true);
   await settle();
-  assert.equal(reads, 3);
+  assert.equal(reads, 4);
 
   // a failed read: logged, counted, retried; the figures stay
   answer = new Error('503 Service Unavailable');
