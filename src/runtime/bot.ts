@@ -305,6 +305,8 @@ async function wire(
     embedded: v.local !== null,
     markets: marketIds.length,
     paper,
+    // a shared wallet (reconcileScope markets, shards): other markets' orders are not this ledger's
+    ...(cfg.orders.reconcileScope === 'markets' ? { owns: (id: string) => (cfg.selection.shard ? shardOwns(id, cfg.selection.shard) : marketIds.some((m) => m.toLowerCase() === id)) } : {}),
   });
   cleanups.push(() => bookLedger.close());
   const store = new StateStore(storeLimits(cfg), bookLedger.initialState(marketIds));
