@@ -9,11 +9,14 @@
  * order of the wallet, the second's included (and `--shard` did not exist).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { TESTNET } from '../../src/exchange/chains.ts';
+import { createSigner } from '../../src/exchange/signing/signer.ts';
 import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
+import type { RunReport } from '../../src/runtime/run-report.ts';
 import { shardOf } from '../../src/runtime/shard.ts';
 import { cli, waitFor, withTimeout, type Child } from './harness.ts';
 import { freePort, startSimProcess, type SimProcess } from './sim-process.ts';
@@ -141,6 +144,56 @@ test('two instances on one wallet with --shard 0/2 and 1/2: disjoint markets, un
     bots[1]!.proc.kill('SIGTERM');
     assert.equal(await withTimeout(bots[1]!.exit, 60_000, 'bot 1 exits'), 0, bots[1]!.out().slice(-3000));
     assert.equal((await sim.openOrders()).length, 0);
+  } finally {
+    for (const b of bots) if (b.proc.exitCode === null) b.proc.kill('SIGKILL');
+  }
+});
+
+test('after resolution on a shared wallet: each instance reports the claimable positions of its own shard only, and the two add up to the wallet\'s', { timeout: 150_000 }, async () => {
+  const markets: Bytes32[] = [];
+  for await (const m of sim.client.markets.iterate({ status: ['active'], limit: 50 })) markets.push(m.id);
+  const [m0] = markets.filter((id) => shardOf(id, 2) === 0);
+  const [m1] = markets.filter((id) => shardOf(id, 2) === 1);
+  assert.ok(m0 && m1, 'a market in each shard');
+  // the wallet takes YES in one market of each shard (IOC buys from the simulated makers), then both resolve YES
+  const signer = createSigner({ privateKey: sim.privateKey, chain: TESTNET });
+  for (const id of [m0, m1]) await sim.client.orders.create(signer.signOrder({ marketId: id, outcomeIndex: 1, side: 0, price: 990_000, size: 3_000_000, timeInForce: 1 }));
+  const admin = /demo-key (sim-demo-5-admin) /.exec(sim.child.out())![1]!;
+  for (const id of [m0, m1]) {
+    const r = await fetch(`${sim.baseUrl}/markets/${id}/resolve`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify({ outcome: 'yes' }) });
+    assert.equal(r.status, 200, await r.text());
+  }
+  const wallet = await sim.client.portfolio.claimable(sim.wallet);
+  const owed = (id: string): bigint => wallet.positions.filter((p) => p.marketId.toLowerCase() === id.toLowerCase()).reduce((a, p) => a + p.claimableAmount, 0n);
+  assert.ok(owed(m0) > 0n && owed(m1) > 0n, `the wallet holds claimable YES in both: ${owed(m0)} / ${owed(m1)}`);
+
+  const file = join(dir, 'shard-claims.yaml');
+  // every market by id (a shard may have no active market left): each bot keeps its shard's
+  writeFileSync(file, CONFIG(sim.baseUrl).replace('markets: all', `markets:\n${markets.map((id) => `  - id: "${id}"`).join('\n')}`));
+  const bots: Child[] = [0, 1].map((s) =>
+    cli(['run', '-c', file, '--shard', `${s}/2`, '--api-key', sim.key, '--metrics-port', '0', '--log-level', 'info', '--summary-seconds', '0', '--report-json', join(dir, `report-${s}.json`)], {
+      BOOKMAKER_PRIVATE_KEY: sim.privateKey,
+      BOOKMAKER_LEDGER_PATH: join(dir, `claims-ledger-${s}.sqlite`),
+    }),
+  );
+  try {
+    // the start-up read: each bot reports its own shard's market, with the venue's exact amount
+    const usdc = (v: bigint): string => `${v / 1_000_000n}.${(v % 1_000_000n).toString().padStart(6, '0')}`;
+    const mine = [m0, m1].map((id) => id.toLowerCase());
+    for (const s of [0, 1]) await waitFor(`bot ${s} reports its claimable market`, () => bots[s]!.out().includes(`market ${mine[s]} resolved: ${usdc(owed(mine[s]!))} USDC claimable`), 60_000);
+    // past start-up (a stop during start-up ends without a report)
+    for (const s of [0, 1]) await waitFor(`bot ${s} is up`, () => bots[s]!.out().includes(`of shard ${s}/2 on`), 60_000);
+    for (const s of [0, 1]) {
+      bots[s]!.proc.kill('SIGTERM');
+      assert.equal(await withTimeout(bots[s]!.exit, 60_000, `bot ${s} exits`), 0, bots[s]!.out().slice(-3000));
+    }
+    const reports = [0, 1].map((s) => JSON.parse(readFileSync(join(dir, `report-${s}.json`), 'utf8')) as RunReport);
+    for (const s of [0, 1]) {
+      assert.deepEqual(reports[s]!.claims!.markets.map((m) => [m.marketId, m.state, m.claimableUsdc, m.payoutYesUsdc]), [[mine[s], 'claimable', usdc(owed(mine[s]!)), '1.000000']], `bot ${s}'s report`);
+      assert.ok(!bots[s]!.out().includes(`market ${mine[1 - s]} resolved`), `bot ${s} never reports the other shard's market`);
+    }
+    const sum = reports.reduce((a, r) => a + BigInt(r.claims!.totalClaimableUsdc.replace('.', '')), 0n);
+    assert.equal(sum, owed(m0) + owed(m1), 'the fleet adds up to the wallet, nothing counted twice');
   } finally {
     for (const b of bots) if (b.proc.exitCode === null) b.proc.kill('SIGKILL');
   }
