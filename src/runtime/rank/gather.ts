@@ -12,11 +12,13 @@
  * The shortlist is the markets quoted now (always re-scored), then the best by the terms the list
  * alone gives (spread, volume, volume24h, timeToDeadline, fee), up to `shortlist` (0 = 3 × top) and
  * what the budget has left. Reads run `concurrency` at a time. A read that fails, or answers with
- * something unusable, drops its term for that market (a logged, counted drop), never the refresh; only
+ * something unusable, drops its term for that market (a logged, counted drop: `missing` for a 404,
+ * `error` for another failure, `bad` for an unusable answer), never the refresh; only
  * a failure of the first list page fails the refresh (the caller's start-up retry handles it).
  */
 import type { Logger } from '../../core/logger.ts';
 import { matchesSelector } from '../../config/select-markets.ts';
+import { VenueError } from '../../exchange/client/errors.ts';
 import type { RankSettings, RankTerm } from '../../config/types.ts';
 import type { ActivityPage, ActivityParams } from '../../exchange/client/activity.ts';
 import type { PriceHistory, Timeframe } from '../../exchange/client/market-data.ts';
@@ -183,6 +185,11 @@ export async function gatherRank(src: RankSource, s: RankSettings, ctx: GatherCo
       try {
         await f();
       } catch (e) {
+        // 404: the venue has none (e.g. no oracle quote was ever requested for the market)
+        if (e instanceof VenueError && e.status === 404) {
+          why.set(term, 'missing');
+          return;
+        }
         why.set(term, 'error');
         ctx.log?.debug({ market: id, term, err: errText(e) }, 'rank: a read failed; the term is dropped');
       }
