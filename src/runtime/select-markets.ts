@@ -62,7 +62,9 @@ export async function selectMarkets(client: MarketsSource, entries: readonly Mar
   const maxMarkets = opts.maxMarkets ?? 200;
   const ranker = opts.ranker ?? defaultRanker;
   const now = opts.now ?? Date.now;
-  // the shard filter: with a shard set, only this instance's markets (src/runtime/shard.ts shardOwns, rendezvous hashing)
+  // The shard filter goes here: with opts.shard set, only this instance's markets (src/runtime/shard.ts
+  // shardOwns, rendezvous hashing; issue 14's shard part, not in this module yet). Rank entries and
+  // `all`/filters already consult it, so a shard ranks only its own markets.
   const owns = (_id: string): boolean => true;
   const offers: EntryOffer[] = [];
   /** lower-case id → the id as the venue spells it */

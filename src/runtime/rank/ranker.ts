@@ -5,7 +5,8 @@
  * (./choose.ts) and keeps the report; `commit(selected, nowMs)` is called by selectMarkets with the
  * final selection so the hold times (minHoldSeconds) start when a market is really selected.
  * `scores()` is the accessor for the summary and the metrics: each selected ranked market's score and
- * terms. selectMarkets uses the process-wide `defaultRanker` unless given one; `rankScores()` reads it.
+ * terms. selectMarkets uses the process-wide `defaultRanker` unless given one; `rankScores()` and
+ * `rankReports()` read it. One selection at a time per ranker (a refresh and a reload must not overlap).
  */
 import type { Logger } from '../../core/logger.ts';
 import type { MarketConfig, RankSettings } from '../../config/types.ts';
@@ -116,4 +117,9 @@ export const defaultRanker = new Ranker();
 /** Each selected ranked market's score and terms, from the last selection of the default ranker. */
 export function rankScores(): ReadonlyMap<string, RankedScore> {
   return defaultRanker.scores();
+}
+
+/** The default ranker's reports of the last selection (every candidate, its verdict, drops, requests). */
+export function rankReports(): RankReport[] {
+  return defaultRanker.lastReports();
 }
