@@ -61,6 +61,11 @@ export interface RankDecision extends RankCandidate {
   readonly place: number;
 }
 
+/** (fields listed, not spread: a spread of thousands of candidates is slow, and extra fields of the caller's rows are not carried) */
+function decision(c: RankCandidate, verdict: RankVerdict, effective: number, place: number): RankDecision {
+  return { id: c.id, score: c.score, terms: c.terms, status: c.status, scored: c.scored, verdict, effective, place };
+}
+
 export const isKept = (v: RankVerdict): boolean => v === 'selected' || v === 'kept' || v === 'held';
 
 export function chooseRanked(cands: readonly RankCandidate[], s: ChooseSettings, st: ChooseState): RankDecision[] {
@@ -69,8 +74,8 @@ export function chooseRanked(cands: readonly RankCandidate[], s: ChooseSettings,
   for (const c of cands) {
     const inc = st.previous?.has(c.id) ?? false;
     const eff = c.score + (inc ? s.enterMargin : 0);
-    if (c.status !== 'active') out.push({ ...c, verdict: 'ineligible', effective: eff, place: 0 });
-    else if (!c.scored) out.push({ ...c, verdict: 'not-shortlisted', effective: eff, place: 0 });
+    if (c.status !== 'active') out.push(decision(c, 'ineligible', eff, 0));
+    else if (!c.scored) out.push(decision(c, 'not-shortlisted', eff, 0));
     else {
       const since = st.enteredAt.get(c.id);
       const held = inc && since !== undefined && st.nowMs - since < s.minHoldMs;
@@ -90,7 +95,7 @@ export function chooseRanked(cands: readonly RankCandidate[], s: ChooseSettings,
       used += s.perMarket;
       verdict = held ? 'held' : inc && !wouldEnter(pool, i, s) ? 'kept' : 'selected';
     }
-    out.push({ ...c, verdict, effective: eff, place: i + 1 });
+    out.push(decision(c, verdict, eff, i + 1));
   });
   return out;
 }
