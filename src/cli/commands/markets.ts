@@ -169,6 +169,12 @@ async function runRank(o: ParsedArgs['options'], io: MarketsIO): Promise<number>
     retry: { maxAttempts: 3, maxTotalMs: 15_000 },
   });
   try {
+    // a fresh embedded exchange: give its simulated makers a moment (at most 3 s) to quote, so books are not all empty
+    for (let i = 0; stopLocal && i < 15; i++) {
+      const { markets } = await client.markets.list({ status: ['active'], limit: 50 });
+      if (markets.some((m) => m.outcomePrices.some((p) => p.bestBid !== null && p.bestAsk !== null))) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
     const ranker = new Ranker();
     const chosen = await selectMarkets(client, cfg.markets, { maxMarkets: cfg.selection.maxMarkets, shard: cfg.selection.shard, ranker, allowEmpty: true });
     const selected = new Set(chosen.map((m) => m.marketId.toLowerCase()));
