@@ -99,6 +99,23 @@ export class Ranker {
     return this.selected;
   }
 
+  /**
+   * Why the last selection did not keep a market a rank entry scored (for a retirement's reason):
+   * `ranked-out` (beaten, out of capital, below the floor or outside the shortlist), `ineligible`
+   * (not active), or null when no rank entry scored it or one kept it.
+   */
+  leftBecause(id: string): 'ranked-out' | 'ineligible' | null {
+    const k = id.toLowerCase();
+    let why: 'ranked-out' | 'ineligible' | null = null;
+    for (const r of this.reports.values()) {
+      const row = r.rows.find((x) => x.id === k);
+      if (!row) continue;
+      if (isKept(row.verdict)) return null;
+      why = row.verdict === 'ineligible' ? 'ineligible' : 'ranked-out';
+    }
+    return why;
+  }
+
   /** the last refresh's report of each rank entry */
   lastReports(): RankReport[] {
     return [...this.reports.values()];
@@ -117,6 +134,11 @@ export const defaultRanker = new Ranker();
 /** Each selected ranked market's score and terms, from the last selection of the default ranker. */
 export function rankScores(): ReadonlyMap<string, RankedScore> {
   return defaultRanker.scores();
+}
+
+/** Why the default ranker's last selection let a scored market go (see Ranker.leftBecause). */
+export function rankLeftBecause(id: string): 'ranked-out' | 'ineligible' | null {
+  return defaultRanker.leftBecause(id);
 }
 
 /** The default ranker's reports of the last selection (every candidate, its verdict, drops, requests). */

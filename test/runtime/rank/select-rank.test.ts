@@ -88,6 +88,9 @@ test('refreshes with `previous`: oscillating scores do not flap the selection; a
   const got = await selectMarkets(src, c.markets, { ranker, previous, now: () => 99 * 60_000 });
   assert.deepEqual(ids(got), [first === mid(1) ? mid(2) : mid(1)]);
   assert.equal(ranker.lastReports()[0]!.rows.find((r) => r.id === first)!.verdict, 'ineligible');
+  assert.equal(ranker.leftBecause(first), 'ineligible');
+  assert.equal(ranker.leftBecause(first === mid(1) ? mid(2) : mid(1)), null);
+  assert.equal(ranker.leftBecause(mid(77)), null);
 });
 
 test('minHoldSeconds: a newly selected market stays until its hold is over, then a better one replaces it', async () => {
@@ -102,6 +105,7 @@ test('minHoldSeconds: a newly selected market stays until its hold is over, then
   assert.deepEqual(await at(599_000, new Set([mid(1)])), [mid(1)]);
   assert.equal(ranker.lastReports()[0]!.rows.find((r) => r.id === mid(1))!.verdict, 'held');
   assert.deepEqual(await at(600_000, new Set([mid(1)])), [mid(2)]);
+  assert.equal(ranker.leftBecause(mid(1)), 'ranked-out');
 });
 
 test('metrics: only selected markets have series; a market that leaves loses its series; drops are counted', async () => {
