@@ -85,6 +85,12 @@ function parseRank(raw: unknown, path: string): RankSettings {
     concurrency: readNumber(b, 'concurrency', bp, { min: 1, max: 64, integer: true }, 4),
     shortlist: readNumber(b, 'shortlist', bp, { min: 0, max: 10_000, integer: true }, 0),
   };
+  // the budget must at least re-score `top` markets in full after the list's share (a quarter), or the
+  // markets quoted now would drop out for want of requests and the selection would churn
+  const reads = (['depth', 'volatility', 'tradeRate', 'oracleDisagreement'] as const).filter((t) => weights[t] !== 0).length;
+  let least = r.top * reads;
+  while (least - Math.floor(least / 4) < r.top * reads) least++;
+  if (r.maxRequests < least) throw new ConfigFieldError(at(bp, 'requests'), `at least ${least} (a quarter for the market list, then ${reads} read(s) for each of the top ${r.top})`, r.maxRequests);
   if (r.perMarket !== null && r.total !== null && r.total > 0 && r.total < r.perMarket) throw new ConfigFieldError(at(cp, 'total'), `at least perMarket (${r.perMarket / USDC}) or 0 for no cap`, r.total / USDC);
   return category === undefined ? r : { ...r, category };
 }
