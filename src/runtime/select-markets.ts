@@ -26,7 +26,7 @@ export interface MarketsSource {
   activity?: RankSource['activity'];
 }
 
-export interface SelectOptions {
+export interface SelectMarketsOptions {
   /** at most this many markets in all (default 200) */
   readonly maxMarkets?: number;
   /** this instance's shard (the shard filter is applied by `owns`, below) */
@@ -57,8 +57,8 @@ export function selectionInfo(m: MarketInfo): SelectionMarket {
   return { id: m.id, ...(m.slug !== null ? { slug: m.slug } : {}), categories: m.categories, status: m.status, volume: m.volume };
 }
 
-export async function selectMarkets(client: MarketsSource, entries: readonly MarketConfig[], options: SelectOptions | number = {}): Promise<KernelMarket[]> {
-  const opts: SelectOptions = typeof options === 'number' ? { maxMarkets: options } : options;
+export async function selectMarkets(client: MarketsSource, entries: readonly MarketConfig[], options: SelectMarketsOptions | number = {}): Promise<KernelMarket[]> {
+  const opts: SelectMarketsOptions = typeof options === 'number' ? { maxMarkets: options } : options;
   const maxMarkets = opts.maxMarkets ?? 200;
   const ranker = opts.ranker ?? defaultRanker;
   const now = opts.now ?? Date.now;
