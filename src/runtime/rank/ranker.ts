@@ -65,11 +65,6 @@ export class Ranker {
     return report;
   }
 
-  /** The kept markets of a report, best first. */
-  static kept(r: RankReport): RankTableRow[] {
-    return r.rows.filter((x) => isKept(x.verdict));
-  }
-
   /** Record the final selection (after first-entry-wins and the cap): hold clocks start, scores are published. */
   commit(selected: ReadonlyMap<string, number>, nowMs: number): void {
     const scores = new Map<string, RankedScore>();
