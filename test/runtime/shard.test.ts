@@ -140,3 +140,22 @@ test('BOOKMAKER_SHARD is read and checked; run --shard and BOOKMAKER_SHARD refus
     else process.env.BOOKMAKER_SHARD = saved;
   }
 });
+
+test('a rank entry ranks only the shard\'s markets: each shard fills its own top N from its own share', async () => {
+  const { fakeSource, market } = await import('./rank/fake-source.ts');
+  const { Ranker } = await import('../../src/runtime/rank/ranker.ts');
+  const SPREAD_ONLY = 'weights: { spread: 1, depth: 0, volume: 0, volume24h: 0, volatility: 0, tradeRate: 0, timeToDeadline: 0, oracleDisagreement: 0, fee: 0 }';
+  const cfg = await parseConfigText(`venue: mainnet\nmarkets:\n  - rank:\n      top: 3\n      ${SPREAD_ONLY}\n`, 'x.yaml', { env: {} });
+  // 12 markets, spreads 1..12 cents: unsharded, the top 3 are the widest three
+  const src = fakeSource(Array.from({ length: 12 }, (_, k) => market(k + 1, { bid: 400_000, ask: 400_000 + (k + 1) * 10_000 })));
+  const spread = (id: string): number => Number(BigInt(id));
+  const parts = await Promise.all([0, 1].map(async (index) => (await selectMarkets(src, cfg.markets, { ranker: new Ranker(), now: () => 0, shard: { index, count: 2 } })).map((m) => m.marketId)));
+  for (const [index, p] of parts.entries()) {
+    assert.equal(p.length, 3, `shard ${index} fills its top 3`);
+    for (const id of p) assert.equal(shardOf(id, 2), index);
+    // and they are the widest of ITS markets
+    const own = Array.from({ length: 12 }, (_, k) => k + 1).filter((n) => shardOf(`0x${n.toString(16).padStart(64, '0')}`, 2) === index);
+    assert.deepEqual(p.map(spread).sort((a, b) => b - a), own.sort((a, b) => b - a).slice(0, 3));
+  }
+  assert.equal(new Set([...parts[0]!, ...parts[1]!]).size, 6, 'disjoint');
+});
