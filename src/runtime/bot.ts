@@ -68,6 +68,8 @@ import { buildRunReport, type RunReport } from './run-report.ts';
 import { marketAttribution } from '../state/edge-view.ts';
 import { QuotingKernel, type KernelMarket } from './quoting-kernel.ts';
 import { selectMarkets } from './select-markets.ts';
+import { shardOwns, shardText, withShard, withShardScope } from './shard.ts';
+import { ClaimsTracker } from './claims/claims-tracker.ts';
 // ---- issue 16: ledger, limits across restarts, operator control ----
 import { BotLedger } from '../ledger/bot-ledger.ts';
 import { registerLedgerMetrics } from '../ledger/ledger-metrics.ts';
@@ -263,7 +265,8 @@ async function wire(
   cleanups: (() => Promise<void> | void)[],
   closeVenue: () => Promise<void>,
 ): Promise<Bot> {
-  const cfg = o.config;
+  // a shard owns only its markets: reconcileScope markets whatever the file says (src/runtime/shard.ts)
+  const cfg = withShardScope(o.config);
   const metrics = createBotMetrics();
   const client: VenueClient = createVenueClient({
     baseUrl: v.baseUrl,
@@ -276,11 +279,13 @@ async function wire(
   const signer: Signer | null = v.privateKey ? createSigner({ privateKey: v.privateKey, chain: v.chain }) : null;
 
   const signal = o.signal;
-  const markets: KernelMarket[] = await retryStartupStep('select markets', () => selectMarkets(client, cfg.markets), { clock, log, ...(signal ? { signal } : {}) });
+  const markets: KernelMarket[] = await retryStartupStep('select markets', () => selectMarkets(client, cfg.markets, { maxMarkets: cfg.selection.maxMarkets, shard: cfg.selection.shard }), { clock, log, ...(signal ? { signal } : {}) });
   const marketIds = markets.map((m) => m.marketId);
   // a wallet shared with a person or another instance: the watchdog's cancel-all keeps to our markets too
   if (o.watchdog && cfg.orders.reconcileScope === 'markets') o.watchdog.scope(marketIds);
   log.info({ venue: v.baseUrl, markets: marketIds.length, paper, embedded: v.local !== null }, 'markets selected');
+  const shard = cfg.selection.shard;
+  if (shard) log.info({ shard: shardText(shard), markets: marketIds.length, reconcileScope: 'markets', configured: o.config.orders.reconcileScope }, `shard ${shardText(shard)}: quoting this shard's markets only; start-up reconcile and every cancel-all touch only them (reconcileScope markets)`);
 
   if (signer && !paper) {
     // safe to re-run from the start (protocol.md §6): a transient failure midway retries the whole flow
@@ -300,6 +305,8 @@ async function wire(
     embedded: v.local !== null,
     markets: marketIds.length,
     paper,
+    // a shared wallet (reconcileScope markets, shards): other markets' orders are not this ledger's
+    ...(cfg.orders.reconcileScope === 'markets' ? { owns: (id: string) => (cfg.selection.shard ? shardOwns(id, cfg.selection.shard) : marketIds.some((m) => m.toLowerCase() === id)) } : {}),
   });
   cleanups.push(() => bookLedger.close());
   const store = new StateStore(storeLimits(cfg), bookLedger.initialState(marketIds));
@@ -395,6 +402,11 @@ async function wire(
     },
   });
 
+  // after resolution (src/runtime/claims): claimable positions of this instance's markets, read from
+  // the venue at start-up and when a market resolves; logged, counted and in the run report
+  const claims = paper ? null : new ClaimsTracker({ read: () => client.portfolio.claimable(venue.trader), owns: (id) => shardOwns(id, cfg.selection.shard), clock, logger: o.logger, registry: metrics.registry });
+  if (claims) cleanups.push(() => claims.stop());
+
   // ---- feeds ----
   const subs: Subscription[] = [];
   cleanups.push(() => subs.forEach((s) => s.unsubscribe()));
@@ -409,6 +421,10 @@ async function wire(
       if (fe.event.type === 'BalanceUpdated') accountRead.resolve();
       bookLedger.onEvent(fe.event);
       toKernel(fe.event);
+      if (claims && fe.event.type === 'MarketMetadataUpdated' && fe.event.status === 'resolved') {
+        const pos = store.state.markets.get(fe.event.marketId.toLowerCase())?.position;
+        claims.marketResolved(fe.event.marketId, fe.event.payoutYes ?? null, !!pos && (pos.yes !== 0 || pos.no !== 0));
+      }
       orderEnded(fe.event);
       if (paperVenue && fe.event.type === 'BookEventReceived') {
         const ev = fe.event.event;
@@ -554,8 +570,10 @@ async function wire(
     ledger: bookLedger,
     logger: o.logger,
     config: cfg,
-    loadConfig: (file) => loadConfig(file, { env: o.env ?? process.env }),
-    selectMarkets: (next) => selectMarkets(client, next.markets),
+    // the running shard (flag, environment or file) and its reconcile scope stay across reloads
+    loadConfig: async (file) => withShardScope(withShard(await loadConfig(file, { env: o.env ?? process.env }), cfg.selection.shard)),
+    // a reload keeps this instance's shard (a flag or the environment may have set it, not the file)
+    selectMarkets: (next) => selectMarkets(client, next.markets, { maxMarkets: next.selection.maxMarkets, shard: cfg.selection.shard }),
     startMarkets: (ids) => {
       for (const id of ids) if (!marketIds.some((m) => m.toLowerCase() === id.toLowerCase())) marketIds.push(id);
       if (cfg.orders.reconcileScope === 'markets') {
@@ -598,6 +616,7 @@ async function wire(
 
   log.info({ metrics: endpoint?.url ?? 'off', trader: venue.trader }, k.killed ? 'kill switch latched: not quoting' : 'quoting');
   started = true;
+  void claims?.start(); // positions held from earlier runs that are claimable now
   healthModel.setProcess('running');
   // issue 16: a latch from an earlier run holds the bot; the health model names it
   if (bookLedger.latch) healthModel.halt('kill-switch', `kill switch latched in an earlier run (${bookLedger.latch.reason}: ${bookLedger.latch.detail}); clear with bookmaker ctl clear-kill --reason TEXT`);
@@ -665,6 +684,7 @@ async function wire(
           const pnl = m ? marketPnl(m) : { realised: 0n, unrealised: 0n };
           return { time, ledger: ledger.market(time.marketId), realised: pnl.realised, unrealised: pnl.unrealised, net: m?.position.net ?? 0, ...(m ? { attribution: marketAttribution(m) } : {}) };
         }),
+        ...(claims ? { claims: claims.report() } : {}),
       });
     },
     readyz() {

@@ -13,6 +13,7 @@ import type { Bytes32 } from '../model/order.ts';
 import type { HealthState, MarketTimeReport, ProcessState } from './health/health-model.ts';
 import type { MarketLedger } from './run-ledger.ts';
 import type { MarketAttribution } from '../state/edge-view.ts';
+import type { ClaimsSnapshot } from './claims/claims-tracker.ts';
 
 export interface RunReportMarket {
   readonly market: string;
@@ -57,6 +58,25 @@ export interface RunReport {
     readonly realisedPnlUsdc: string;
     readonly unrealisedPnlUsdc: string;
   };
+  /** after resolution (src/runtime/claims): this instance's resolved markets, their payouts and what is claimable */
+  readonly claims?: RunReportClaims;
+}
+
+export interface RunReportClaims {
+  readonly markets: readonly {
+    readonly marketId: Bytes32;
+    /** claimable | claimed | nothing-to-claim | pending (resolved, the venue not yet showing it) */
+    readonly state: string;
+    /** USDC one share pays; null when not known */
+    readonly payoutYesUsdc: string | null;
+    readonly payoutNoUsdc: string | null;
+    readonly yesShares: string;
+    readonly noShares: string;
+    readonly claimableUsdc: string;
+  }[];
+  readonly totalClaimableUsdc: string;
+  readonly reads: number;
+  readonly readErrors: number;
 }
 
 export interface RunReportInput {
@@ -78,6 +98,8 @@ export interface RunReportInput {
     /** the fills' PnL by source (1e-6 USDC), when the store attributes it */
     readonly attribution?: MarketAttribution;
   }[];
+  /** the claims tracker's figures (absent in paper mode) */
+  readonly claims?: ClaimsSnapshot;
 }
 
 /** An integer amount in 1e-6 units as an exact decimal string ("-1.500000"). */
@@ -151,6 +173,24 @@ export function buildRunReport(i: RunReportInput): RunReport {
     haltedBecause: i.haltedBecause,
     markets,
     totals: { fills, volumeUsdc: micro(volume), feesUsdc: micro(fees), realisedPnlUsdc: micro(realised), unrealisedPnlUsdc: micro(unrealised) },
+    ...(i.claims ? { claims: claimsBlock(i.claims) } : {}),
+  };
+}
+
+function claimsBlock(c: ClaimsSnapshot): RunReportClaims {
+  return {
+    markets: c.markets.map((m) => ({
+      marketId: m.marketId,
+      state: m.state,
+      payoutYesUsdc: m.payoutYes === null ? null : micro(m.payoutYes),
+      payoutNoUsdc: m.payoutNo === null ? null : micro(m.payoutNo),
+      yesShares: micro(m.yesShares),
+      noShares: micro(m.noShares),
+      claimableUsdc: micro(m.claimable),
+    })),
+    totalClaimableUsdc: micro(c.total),
+    reads: c.reads,
+    readErrors: c.readErrors,
   };
 }
 
@@ -179,6 +219,13 @@ export function formatRunReport(r: RunReport): string[] {
     const a = m.pnlAttributionUsdc;
     if (a && m.fills > 0) {
       lines.push(fit(`    pnl by source: spread ${usd(a.spreadCapture)}, inventory ${usd(a.inventory)}, fees ${usd(a.fees)}, resolution ${usd(a.resolution)} = ${usd(a.total)} USDC`));
+    }
+  }
+  if (r.claims && r.claims.markets.length > 0) {
+    lines.push(fit(`  after resolution: ${r.claims.markets.length} market(s) resolved, ${usd(r.claims.totalClaimableUsdc)} USDC claimable${r.claims.readErrors ? ` (${r.claims.readErrors} failed reads)` : ''}`));
+    for (const m of r.claims.markets) {
+      const pay = m.payoutYesUsdc === null ? 'payout unknown' : `YES pays ${usd(m.payoutYesUsdc)}, NO ${usd(m.payoutNoUsdc ?? '0.000000')}`;
+      lines.push(fit(`    ${m.marketId.slice(0, 10)}… ${m.state}: ${usd(m.claimableUsdc)} USDC (${pay}; held YES ${usd(m.yesShares)}, NO ${usd(m.noShares)})`));
     }
   }
   return lines;
