@@ -68,6 +68,11 @@ import { buildRunReport, type RunReport } from './run-report.ts';
 import { marketAttribution } from '../state/edge-view.ts';
 import { QuotingKernel, type KernelMarket } from './quoting-kernel.ts';
 import { selectMarkets } from './select-markets.ts';
+import { MarketRotation, type RetireReason, type RotationSummary, type RotationEvent } from './rotation/market-rotation.ts';
+import { registerRotationMetrics } from './rotation/rotation-metrics.ts';
+import { removeMarketSeries } from '../metrics/remove-market-series.ts';
+import { isSettled } from '../state/release-market.ts';
+import { eventMarket } from './quoting-kernel.ts';
 // ---- issue 16: ledger, limits across restarts, operator control ----
 import { BotLedger } from '../ledger/bot-ledger.ts';
 import { registerLedgerMetrics } from '../ledger/ledger-metrics.ts';
@@ -144,6 +149,8 @@ export interface Bot {
   readonly control: BotControl;
   /** the admin endpoint's URL, when it runs */
   readonly adminUrl: string | null;
+  /** market rotation (issue 14): starts and retirements while the bot runs */
+  readonly rotation: MarketRotation;
   /** reload the config file (SIGHUP, `bookmaker ctl reload`) */
   reload(reason?: string): Promise<ControlResult>;
   stop(reason?: string): Promise<number>;
@@ -272,8 +279,14 @@ async function wire(
   const signer: Signer | null = v.privateKey ? createSigner({ privateKey: v.privateKey, chain: v.chain }) : null;
 
   const signal = o.signal;
-  const markets: KernelMarket[] = await retryStartupStep('select markets', () => selectMarkets(client, cfg.markets), { clock, log, ...(signal ? { signal } : {}) });
+  const select = (entries: BotConfig['markets'], maxMarkets: number): Promise<KernelMarket[]> => selectMarkets(client, entries, maxMarkets);
+  const markets: KernelMarket[] = await retryStartupStep('select markets', () => select(cfg.markets, cfg.selection.maxMarkets), { clock, log, ...(signal ? { signal } : {}) });
+  /** the markets quoted now or retiring (a live list: the feeds read it at every poll; rotation edits it) */
   const marketIds = markets.map((m) => m.marketId);
+  /** released markets whose position is still tracked (lower-case id → id) until it is zero or claimable */
+  const retained = new Map<string, Bytes32>();
+  /** quoted, retiring and retained markets: whose positions, fills and resolution the feeds follow */
+  const trackedIds = (): Bytes32[] => (retained.size === 0 ? marketIds : [...marketIds, ...retained.values()]);
   // a wallet shared with a person or another instance: the watchdog's cancel-all keeps to our markets too
   if (o.watchdog && cfg.orders.reconcileScope === 'markets') o.watchdog.scope(marketIds);
   log.info({ venue: v.baseUrl, markets: marketIds.length, paper, embedded: v.local !== null }, 'markets selected');
@@ -396,8 +409,19 @@ async function wire(
   cleanups.push(() => subs.forEach((s) => s.unsubscribe()));
   /** the first balance and positions read: no quote before the bot knows what it holds */
   const accountRead = deferred<void>();
+  let rotation: MarketRotation | null = null;
+  /** a market's events after its release (a poll answer already on its way) are dropped, not re-creating its state */
+  const known = (id: string): boolean => {
+    const k = id.toLowerCase();
+    return retained.has(k) || marketIds.some((m) => m.toLowerCase() === k);
+  };
   const sink = (fe: FeedEvent): void => {
     try {
+      const t = fe.event.type;
+      if (t === 'BookEventReceived' || t === 'OracleUpdated' || t === 'MarketMetadataUpdated') {
+        const id = eventMarket(fe.event);
+        if (id && !known(id)) return;
+      }
       if (fe.event.type === 'BookEventReceived' && fe.event.event.type !== 'status' && fe.event.event.type !== 'trade') {
         const ev = fe.event.event;
         wireMeter.bookEvent(ev.type === 'snapshot' ? ev.book.marketId : ev.marketId);
@@ -406,6 +430,7 @@ async function wire(
       bookLedger.onEvent(fe.event);
       toKernel(fe.event);
       orderEnded(fe.event);
+      if (fe.event.type === 'MarketMetadataUpdated' && rotation) venueFact(fe.event.marketId, fe.event.status);
       if (paperVenue && fe.event.type === 'BookEventReceived') {
         const ev = fe.event.event;
         const id = ev.type === 'snapshot' ? ev.book.marketId : ev.marketId;
@@ -417,6 +442,11 @@ async function wire(
       log.error({ err: (err as Error).message, source: fe.source }, 'event handling failed');
     }
   };
+  /** the market feed saw a market resolved, closed or paused: it retires between refreshes */
+  function venueFact(marketId: Bytes32, status: string | undefined): void {
+    const reason = retireReasonOf(status, cfg.selection.refreshMs > 0);
+    if (reason && rotation?.isActive(marketId)) rotation.retire(marketId, reason);
+  }
   const reconnected = (marketId: Bytes32): void => {
     metrics.streamReconnects.inc({ market: marketId });
     if (!stopping) void om.reconcile(marketId);
@@ -438,15 +468,15 @@ async function wire(
     });
   const books = bookFeedOf(marketIds);
   subs.push(books.events$.subscribe(sink));
-  subs.push(marketFeed({ client, marketIds, clock, intervalMs: Math.max(5_000, cfg.feeds.balancePollMs * 2), health, logger: o.logger }).subscribe(sink));
-  subs.push(oracleFeed({ client, marketIds, clock, intervalMs: cfg.feeds.oraclePollMs, health, logger: o.logger }).subscribe(sink));
+  subs.push(marketFeed({ client, marketIds: trackedIds, clock, intervalMs: Math.max(5_000, cfg.feeds.balancePollMs * 2), health, logger: o.logger }).subscribe(sink));
+  subs.push(oracleFeed({ client, marketIds: () => marketIds, clock, intervalMs: cfg.feeds.oraclePollMs, health, logger: o.logger }).subscribe(sink));
   subs.push(
     activityFeed({
       client,
       clock,
       intervalMs: cfg.feeds.activityPollMs,
       store: o.activityStateFile ? filePositionStore(o.activityStateFile) : memoryPositionStore(),
-      marketIds,
+      marketIds: trackedIds,
       health,
       logger: o.logger,
     }).subscribe(sink),
@@ -460,7 +490,7 @@ async function wire(
       for (const m of store.state.markets.values()) if (m.orders.has(k)) return true;
       return false;
     };
-    subs.push(tradingFeed({ client, trader: venue.trader, marketIds, clock, intervalMs: fillsPollMs(cfg), health, logger: o.logger, isTracked, seed: bookLedger.catchUp.openOrders }).subscribe(sink));
+    subs.push(tradingFeed({ client, trader: venue.trader, marketIds: trackedIds, clock, intervalMs: fillsPollMs(cfg), health, logger: o.logger, isTracked, seed: bookLedger.catchUp.openOrders }).subscribe(sink));
   }
 
   await untilAborted(waitForBooks(store, marketIds, clock, o.warmupMs ?? 5_000), signal);
@@ -543,24 +573,103 @@ async function wire(
   }
   if (endpoint) cleanups.push(() => endpoint!.close());
 
+  // ---- market rotation (issue 14): markets start and retire while the bot runs ----
+  const ownMarketsChanged = (): void => {
+    if (cfg.orders.reconcileScope !== 'markets') return;
+    om.setOwnMarkets(marketIds);
+    o.watchdog?.scope(marketIds);
+  };
+  /** end-of-run rows of released markets (bounded: the newest RETIRED_ROWS_MAX) */
+  const retiredRows: RetiredRow[] = [];
+  const rotationMetrics = registerRotationMetrics(metrics.registry, () => rotation);
+  const rot: MarketRotation = new MarketRotation({
+    clock,
+    refreshMs: cfg.selection.refreshMs,
+    logger: o.logger,
+    metrics: rotationMetrics,
+    ports: {
+      // the running config (a reload replaces it)
+      select: (): Promise<KernelMarket[]> => select(control.currentConfig.markets, control.currentConfig.selection.maxMarkets),
+      async start(m) {
+        const id = m.marketId;
+        const key = id.toLowerCase();
+        retained.delete(key);
+        if (!marketIds.some((x) => x.toLowerCase() === key)) marketIds.push(id);
+        ownMarketsChanged();
+        healthModel.addMarket(id);
+        books.add(id);
+        // its first book, bounded; no other market waits on this
+        await waitForBooks(store, [id], clock, o.warmupMs ?? 5_000);
+        // orders of ours already resting there (an earlier run) are reconciled for this market alone;
+        // the common case (none) takes one read and no reconcile
+        const open = (await venue.openOrders(id)).filter((x) => x.status === 'open' && x.marketId.toLowerCase() === key);
+        if (open.length > 0) await om.reconcile(id);
+        k.addMarket(m);
+      },
+      update: (m) => void k.updateMarket(m),
+      pull: (id) => void k.retireMarket(id),
+      async confirmCancels(id) {
+        const key = id.toLowerCase();
+        await k.lastSync(id);
+        const open = (await venue.openOrders(id)).filter((x) => x.status === 'open' && x.marketId.toLowerCase() === key);
+        const tracked = om.tracked(id).length;
+        const busy = om.hasPendingWork(id);
+        if (open.length === 0 && tracked === 0 && !busy) return 0;
+        // what is still there is cancelled (the market is still ours; its desired set is empty)
+        if (open.length > 0 || tracked > 0) await om.reconcile(id);
+        return Math.max(1, open.length + tracked);
+      },
+      release(id, reason) {
+        const key = id.toLowerCase();
+        books.remove(id);
+        const i = marketIds.findIndex((x) => x.toLowerCase() === key);
+        if (i >= 0) marketIds.splice(i, 1);
+        ownMarketsChanged();
+        const m = store.state.markets.get(key);
+        const time = healthModel.removeMarket(id);
+        if (time) {
+          const pnl = m ? marketPnl(m) : { realised: 0n, unrealised: 0n };
+          retiredRows.push({ time, ledger: ledger.market(id), realised: pnl.realised, unrealised: pnl.unrealised, net: m?.position.net ?? 0, retired: reason, ...(m ? { attribution: marketAttribution(m) } : {}) });
+          if (retiredRows.length > RETIRED_ROWS_MAX) retiredRows.shift();
+        }
+        k.removeMarket(id);
+        om.forgetMarket(id);
+        wireMeter.forget(id);
+        // a position (or an order still counted) is tracked until it is zero or claimable
+        const keep = m !== undefined && !isSettled(m) && m.payoutYes === null;
+        if (keep) retained.set(key, id);
+        store.dispatch({ type: 'MarketReleased', marketId: id, keepPosition: keep, ts: clock.now() });
+        void removeMarketSeries(metrics.registry, m?.slug ? [id, m.slug] : [id]).catch(() => undefined);
+      },
+      leaveReason(id) {
+        const st = store.state.markets.get(id.toLowerCase())?.status;
+        return st === 'resolved' ? 'resolved' : st === 'closed' ? 'closed' : st === 'pending' ? 'paused' : 'filtered-out';
+      },
+    },
+  });
+  rotation = rot;
+  cleanups.push(() => rot.stop());
+  /** retained markets whose position went to zero or became claimable leave the store */
+  const sweepRetained = (): void => {
+    for (const [key, id] of [...retained]) {
+      const m = store.state.markets.get(key);
+      if (m && !isSettled(m) && m.payoutYes === null) continue;
+      retained.delete(key);
+      store.dispatch({ type: 'MarketReleased', marketId: id, keepPosition: false, ts: clock.now() });
+    }
+  };
+
   // ---- issue 16: marks, operator control, admin endpoint ----
   cleanups.push(bookLedger.startMarks(() => store.state, () => k.riskFigures(), cfg.ledger.markMs));
-  const control = new BotControl({
+  const control: BotControl = new BotControl({
     kernel: k,
     ledger: bookLedger,
     logger: o.logger,
     config: cfg,
     loadConfig: (file) => loadConfig(file, { env: o.env ?? process.env }),
-    selectMarkets: (next) => selectMarkets(client, next.markets),
-    startMarkets: (ids) => {
-      for (const id of ids) if (!marketIds.some((m) => m.toLowerCase() === id.toLowerCase())) marketIds.push(id);
-      if (cfg.orders.reconcileScope === 'markets') {
-        om.setOwnMarkets(marketIds);
-        o.watchdog?.scope(marketIds);
-      }
-      const more = bookFeedOf(ids);
-      subs.push(more.events$.subscribe(sink));
-    },
+    selectMarkets: (next) => select(next.markets, next.selection.maxMarkets),
+    // a reload's markets go through the rotation: added ones start, removed ones retire (books closed)
+    applyMarkets: (next) => rot.apply(next, 'reload'),
     onKillCleared: () => healthModel.resumeAfterHalt(),
   });
   let admin: AdminEndpoint | null = null;
@@ -591,6 +700,8 @@ async function wire(
   if (signal?.aborted) throw new StartupAbortedError(String(signal.reason ?? 'stop'));
   for (const id of marketIds) k.tick(id);
   cleanups.push(schedulePeriodicReconcile(om, clock, cfg.orders.reconcileIntervalMs));
+  rot.begin(markets);
+  rot.schedule();
 
   log.info({ metrics: endpoint?.url ?? 'off', trader: venue.trader }, k.killed ? 'kill switch latched: not quoting' : 'quoting');
   started = true;
@@ -602,6 +713,7 @@ async function wire(
   const healthLoop = (): void => {
     healthModel.evaluate();
     refusals.flush(clock.now());
+    if (retained.size > 0) sweepRetained();
     cancelHealthTimer = clock.setTimeout(healthLoop, 1_000);
   };
   cancelHealthTimer = clock.setTimeout(healthLoop, 1_000);
@@ -615,6 +727,7 @@ async function wire(
     stopped = (async () => {
       log.info({ reason }, 'stopping: cancelling every order');
       healthModel.setProcess('stopping');
+      rot.stop();
       k.stop();
       for (const s of subs) s.unsubscribe();
       await k.flush();
@@ -638,7 +751,9 @@ async function wire(
   return {
     baseUrl: v.baseUrl,
     trader: venue.trader,
-    markets: marketIds,
+    get markets() {
+      return rot.activeIds();
+    },
     metricsUrl: endpoint?.url ?? null,
     store,
     kernel: k,
@@ -656,11 +771,21 @@ async function wire(
         exitCode,
         process: healthModel.process,
         haltedBecause: healthModel.haltedBecause,
-        markets: times.map((time) => {
-          const m = store.state.markets.get(time.marketId.toLowerCase());
-          const pnl = m ? marketPnl(m) : { realised: 0n, unrealised: 0n };
-          return { time, ledger: ledger.market(time.marketId), realised: pnl.realised, unrealised: pnl.unrealised, net: m?.position.net ?? 0, ...(m ? { attribution: marketAttribution(m) } : {}) };
-        }),
+        markets: [
+          // a retired market still holding a position: its PnL as of now, not as of its release
+          ...retiredRows.map((r) => {
+            const m = retained.has(r.time.marketId.toLowerCase()) ? store.state.markets.get(r.time.marketId.toLowerCase()) : undefined;
+            if (!m) return r;
+            const pnl = marketPnl(m);
+            return { ...r, realised: pnl.realised, unrealised: pnl.unrealised, net: m.position.net };
+          }),
+          ...times.map((time) => {
+            const m = store.state.markets.get(time.marketId.toLowerCase());
+            const pnl = m ? marketPnl(m) : { realised: 0n, unrealised: 0n };
+            return { time, ledger: ledger.market(time.marketId), realised: pnl.realised, unrealised: pnl.unrealised, net: m?.position.net ?? 0, ...(m ? { attribution: marketAttribution(m) } : {}) };
+          }),
+        ],
+        rotation: rotationReport(rot),
       });
     },
     readyz() {
@@ -676,6 +801,7 @@ async function wire(
     ledger: bookLedger,
     control,
     adminUrl: admin?.url ?? null,
+    rotation: rot,
     reload: (reason) => control.reload(reason ?? 'SIGHUP'),
     async stop(reason = 'stop') {
       // a bot held by a latched kill switch stops with the kill-switch code (issue 16)
@@ -686,6 +812,24 @@ async function wire(
       return exitCode.promise;
     },
   };
+}
+
+/** Rows of the end-of-run report kept for released markets (the newest this many). */
+const RETIRED_ROWS_MAX = 1_000;
+type RetiredRow = Parameters<typeof buildRunReport>[0]['markets'][number];
+
+/** The run report's rotation section: totals, and the retirements still in progress. */
+function rotationReport(rot: MarketRotation): { summary: RotationSummary; totals: ReturnType<MarketRotation['totals']>; retiring: ReturnType<MarketRotation['retiringDetails']>; recent: readonly RotationEvent[] } {
+  return { summary: rot.summary(), totals: rot.totals(), retiring: rot.retiringDetails(), recent: rot.recent().slice(-50) };
+}
+
+/** A venue status that ends quoting in a market → the retirement reason (null: it stays). */
+export function retireReasonOf(status: string | undefined, refreshing: boolean): RetireReason | null {
+  if (status === 'resolved') return 'resolved';
+  if (status === 'closed') return 'closed';
+  // paused before its deadline: it may come back, which only a refresh would see
+  if (status === 'pending' && refreshing) return 'paused';
+  return null;
 }
 
 /** Until every market has a book, or `ms` passed on the clock. */
