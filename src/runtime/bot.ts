@@ -641,9 +641,11 @@ async function wire(
         store.dispatch({ type: 'MarketReleased', marketId: id, keepPosition: keep, ts: clock.now() });
         void removeMarketSeries(metrics.registry, m?.slug ? [id, m.slug] : [id]).catch(() => undefined);
       },
-      leaveReason(id) {
-        const st = store.state.markets.get(id.toLowerCase())?.status;
-        return st === 'resolved' ? 'resolved' : st === 'closed' ? 'closed' : st === 'pending' ? 'paused' : 'filtered-out';
+      // a market gone from the selection: the venue says whether it resolved, closed or paused
+      async leaveReason(id) {
+        const known = store.state.markets.get(id.toLowerCase())?.status;
+        const status = known === 'active' || known === undefined ? (await client.markets.get(id)).status : known;
+        return retireReasonOf(status, true) ?? 'filtered-out';
       },
     },
   });
@@ -655,7 +657,11 @@ async function wire(
       const m = store.state.markets.get(key);
       if (m && !isSettled(m) && m.payoutYes === null) continue;
       retained.delete(key);
+      const slug = m?.slug;
       store.dispatch({ type: 'MarketReleased', marketId: id, keepPosition: false, ts: clock.now() });
+      // what its last orders' ends (after its release) counted and kept goes too
+      om.forgetMarket(id);
+      void removeMarketSeries(metrics.registry, slug ? [id, slug] : [id]).catch(() => undefined);
     }
   };
 

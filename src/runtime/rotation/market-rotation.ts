@@ -49,8 +49,11 @@ export interface RotationPorts {
   confirmCancels(marketId: Bytes32): Promise<number>;
   /** feeds unsubscribed, state released (store, health, metrics series, kernel slot, maps) */
   release(marketId: Bytes32, reason: RetireReason): void;
-  /** why a market left the selection, from what the bot knows (venue status, shard, rank) */
-  leaveReason?(marketId: Bytes32): RetireReason;
+  /**
+   * why a market left the selection (venue status, shard, rank); may ask the venue. A failure
+   * counts as `filtered-out`.
+   */
+  leaveReason?(marketId: Bytes32): RetireReason | Promise<RetireReason>;
 }
 
 export interface RotationMetricsSink {
@@ -235,15 +238,21 @@ export class MarketRotation {
       started.push(m.marketId);
       starts.push(this.startOne(m, startReason));
     }
-    for (const [k, m] of [...this.active]) {
-      if (keep.has(k)) continue;
-      const reason: RetireReason = startReason === 'reload' ? 'reload' : (this.o.ports.leaveReason?.(m.marketId) ?? 'filtered-out');
-      if (this.retire(m.marketId, reason)) retired.push(m.marketId);
-    }
+    const leaving = [...this.active].filter(([k]) => !keep.has(k)).map(([, m]) => m);
+    const reasons = await Promise.all(leaving.map((m) => (startReason === 'reload' ? 'reload' : this.reasonOf(m.marketId))));
+    for (const [i, m] of leaving.entries()) if (this.retire(m.marketId, reasons[i]!)) retired.push(m.marketId);
     if (waiting.length > 0) this.log.info({ markets: waiting }, 'selected again while retiring: starts after its retirement');
     this.retryStuck();
     await Promise.all(starts);
     return { started, retired, waiting, changed };
+  }
+
+  private async reasonOf(marketId: Bytes32): Promise<RetireReason> {
+    try {
+      return (await this.o.ports.leaveReason?.(marketId)) ?? 'filtered-out';
+    } catch {
+      return 'filtered-out';
+    }
   }
 
   private startOne(m: KernelMarket, reason: StartReason): Promise<void> {
