@@ -68,10 +68,9 @@ import { buildRunReport, type RunReport } from './run-report.ts';
 import { marketAttribution } from '../state/edge-view.ts';
 import { QuotingKernel, type KernelMarket } from './quoting-kernel.ts';
 import { selectMarkets } from './select-markets.ts';
-import { MarketRotation, type RetireReason, type RotationSummary, type RotationEvent } from './rotation/market-rotation.ts';
+import { MarketRotation, type RotationSummary, type RotationEvent } from './rotation/market-rotation.ts';
 import { registerRotationMetrics } from './rotation/rotation-metrics.ts';
-import { removeMarketSeries } from '../metrics/remove-market-series.ts';
-import { isSettled } from '../state/release-market.ts';
+import { BotMarkets, retireReasonOf } from './rotation/bot-markets.ts';
 import { eventMarket } from './quoting-kernel.ts';
 // ---- issue 16: ledger, limits across restarts, operator control ----
 import { BotLedger } from '../ledger/bot-ledger.ts';
@@ -281,12 +280,13 @@ async function wire(
   const signal = o.signal;
   const select = (entries: BotConfig['markets'], maxMarkets: number): Promise<KernelMarket[]> => selectMarkets(client, entries, maxMarkets);
   const markets: KernelMarket[] = await retryStartupStep('select markets', () => select(cfg.markets, cfg.selection.maxMarkets), { clock, log, ...(signal ? { signal } : {}) });
-  /** the markets quoted now or retiring (a live list: the feeds read it at every poll; rotation edits it) */
   const marketIds = markets.map((m) => m.marketId);
-  /** released markets whose position is still tracked (lower-case id → id) until it is zero or claimable */
-  const retained = new Map<string, Bytes32>();
+  /** the live market lists once rotation is wired (src/runtime/rotation/bot-markets.ts); the start-up set before */
+  let lists: BotMarkets | null = null;
+  /** quoted and retiring markets (the feeds read this at every poll) */
+  const liveIds = (): readonly Bytes32[] => lists?.ids ?? marketIds;
   /** quoted, retiring and retained markets: whose positions, fills and resolution the feeds follow */
-  const trackedIds = (): Bytes32[] => (retained.size === 0 ? marketIds : [...marketIds, ...retained.values()]);
+  const trackedIds = (): readonly Bytes32[] => lists?.tracked() ?? marketIds;
   // a wallet shared with a person or another instance: the watchdog's cancel-all keeps to our markets too
   if (o.watchdog && cfg.orders.reconcileScope === 'markets') o.watchdog.scope(marketIds);
   log.info({ venue: v.baseUrl, markets: marketIds.length, paper, embedded: v.local !== null }, 'markets selected');
@@ -411,10 +411,7 @@ async function wire(
   const accountRead = deferred<void>();
   let rotation: MarketRotation | null = null;
   /** a market's events after its release (a poll answer already on its way) are dropped, not re-creating its state */
-  const known = (id: string): boolean => {
-    const k = id.toLowerCase();
-    return retained.has(k) || marketIds.some((m) => m.toLowerCase() === k);
-  };
+  const known = (id: string): boolean => (lists ? lists.known(id) : true);
   const sink = (fe: FeedEvent): void => {
     try {
       const t = fe.event.type;
@@ -469,7 +466,7 @@ async function wire(
   const books = bookFeedOf(marketIds);
   subs.push(books.events$.subscribe(sink));
   subs.push(marketFeed({ client, marketIds: trackedIds, clock, intervalMs: Math.max(5_000, cfg.feeds.balancePollMs * 2), health, logger: o.logger }).subscribe(sink));
-  subs.push(oracleFeed({ client, marketIds: () => marketIds, clock, intervalMs: cfg.feeds.oraclePollMs, health, logger: o.logger }).subscribe(sink));
+  subs.push(oracleFeed({ client, marketIds: liveIds, clock, intervalMs: cfg.feeds.oraclePollMs, health, logger: o.logger }).subscribe(sink));
   subs.push(
     activityFeed({
       client,
@@ -574,96 +571,48 @@ async function wire(
   if (endpoint) cleanups.push(() => endpoint!.close());
 
   // ---- market rotation (issue 14): markets start and retire while the bot runs ----
-  const ownMarketsChanged = (): void => {
-    if (cfg.orders.reconcileScope !== 'markets') return;
-    om.setOwnMarkets(marketIds);
-    o.watchdog?.scope(marketIds);
-  };
   /** end-of-run rows of released markets (bounded: the newest RETIRED_ROWS_MAX) */
   const retiredRows: RetiredRow[] = [];
+  const bm = new BotMarkets({
+    initial: marketIds,
+    kernel: k,
+    orderManager: om,
+    venue,
+    store,
+    health: healthModel,
+    books,
+    clock,
+    firstBook: (id) => waitForBooks(store, [id], clock, o.warmupMs ?? 5_000),
+    marketStatus: async (id) => (await client.markets.get(id)).status,
+    ...(cfg.orders.reconcileScope === 'markets'
+      ? {
+          ownMarkets: (ids: readonly Bytes32[]) => {
+            om.setOwnMarkets(ids);
+            o.watchdog?.scope(ids);
+          },
+        }
+      : {}),
+    forgetMeter: (id) => wireMeter.forget(id),
+    registry: metrics.registry,
+    onReleased: (id, reason, time, m) => {
+      if (!time) return;
+      const pnl = m ? marketPnl(m) : { realised: 0n, unrealised: 0n };
+      retiredRows.push({ time, ledger: ledger.market(id), realised: pnl.realised, unrealised: pnl.unrealised, net: m?.position.net ?? 0, retired: reason, ...(m ? { attribution: marketAttribution(m) } : {}) });
+      if (retiredRows.length > RETIRED_ROWS_MAX) retiredRows.shift();
+    },
+  });
+  lists = bm;
   const rotationMetrics = registerRotationMetrics(metrics.registry, () => rotation);
   const rot: MarketRotation = new MarketRotation({
     clock,
     refreshMs: cfg.selection.refreshMs,
     logger: o.logger,
     metrics: rotationMetrics,
-    ports: {
-      // the running config (a reload replaces it)
-      select: (): Promise<KernelMarket[]> => select(control.currentConfig.markets, control.currentConfig.selection.maxMarkets),
-      async start(m) {
-        const id = m.marketId;
-        const key = id.toLowerCase();
-        retained.delete(key);
-        if (!marketIds.some((x) => x.toLowerCase() === key)) marketIds.push(id);
-        ownMarketsChanged();
-        healthModel.addMarket(id);
-        books.add(id);
-        // its first book, bounded; no other market waits on this
-        await waitForBooks(store, [id], clock, o.warmupMs ?? 5_000);
-        // orders of ours already resting there (an earlier run) are reconciled for this market alone;
-        // the common case (none) takes one read and no reconcile
-        const open = (await venue.openOrders(id)).filter((x) => x.status === 'open' && x.marketId.toLowerCase() === key);
-        if (open.length > 0) await om.reconcile(id);
-        k.addMarket(m);
-      },
-      update: (m) => void k.updateMarket(m),
-      pull: (id) => void k.retireMarket(id),
-      async confirmCancels(id) {
-        const key = id.toLowerCase();
-        await k.lastSync(id);
-        const open = (await venue.openOrders(id)).filter((x) => x.status === 'open' && x.marketId.toLowerCase() === key);
-        const tracked = om.tracked(id).length;
-        const busy = om.hasPendingWork(id);
-        if (open.length === 0 && tracked === 0 && !busy) return 0;
-        // what is still there is cancelled (the market is still ours; its desired set is empty)
-        if (open.length > 0 || tracked > 0) await om.reconcile(id);
-        return Math.max(1, open.length + tracked);
-      },
-      release(id, reason) {
-        const key = id.toLowerCase();
-        books.remove(id);
-        const i = marketIds.findIndex((x) => x.toLowerCase() === key);
-        if (i >= 0) marketIds.splice(i, 1);
-        ownMarketsChanged();
-        const m = store.state.markets.get(key);
-        const time = healthModel.removeMarket(id);
-        if (time) {
-          const pnl = m ? marketPnl(m) : { realised: 0n, unrealised: 0n };
-          retiredRows.push({ time, ledger: ledger.market(id), realised: pnl.realised, unrealised: pnl.unrealised, net: m?.position.net ?? 0, retired: reason, ...(m ? { attribution: marketAttribution(m) } : {}) });
-          if (retiredRows.length > RETIRED_ROWS_MAX) retiredRows.shift();
-        }
-        k.removeMarket(id);
-        om.forgetMarket(id);
-        wireMeter.forget(id);
-        // a position (or an order still counted) is tracked until it is zero or claimable
-        const keep = m !== undefined && !isSettled(m) && m.payoutYes === null;
-        if (keep) retained.set(key, id);
-        store.dispatch({ type: 'MarketReleased', marketId: id, keepPosition: keep, ts: clock.now() });
-        void removeMarketSeries(metrics.registry, m?.slug ? [id, m.slug] : [id]).catch(() => undefined);
-      },
-      // a market gone from the selection: the venue says whether it resolved, closed or paused
-      async leaveReason(id) {
-        const known = store.state.markets.get(id.toLowerCase())?.status;
-        const status = known === 'active' || known === undefined ? (await client.markets.get(id)).status : known;
-        return retireReasonOf(status, true) ?? 'filtered-out';
-      },
-    },
+    // the running config (a reload replaces it)
+    ports: bm.ports((): Promise<KernelMarket[]> => select(control.currentConfig.markets, control.currentConfig.selection.maxMarkets)),
   });
   rotation = rot;
   cleanups.push(() => rot.stop());
-  /** retained markets whose position went to zero or became claimable leave the store */
-  const sweepRetained = (): void => {
-    for (const [key, id] of [...retained]) {
-      const m = store.state.markets.get(key);
-      if (m && !isSettled(m) && m.payoutYes === null) continue;
-      retained.delete(key);
-      const slug = m?.slug;
-      store.dispatch({ type: 'MarketReleased', marketId: id, keepPosition: false, ts: clock.now() });
-      // what its last orders' ends (after its release) counted and kept goes too
-      om.forgetMarket(id);
-      void removeMarketSeries(metrics.registry, slug ? [id, slug] : [id]).catch(() => undefined);
-    }
-  };
 
   // ---- issue 16: marks, operator control, admin endpoint ----
   cleanups.push(bookLedger.startMarks(() => store.state, () => k.riskFigures(), cfg.ledger.markMs));
@@ -719,7 +668,7 @@ async function wire(
   const healthLoop = (): void => {
     healthModel.evaluate();
     refusals.flush(clock.now());
-    if (retained.size > 0) sweepRetained();
+    bm.sweep();
     cancelHealthTimer = clock.setTimeout(healthLoop, 1_000);
   };
   cancelHealthTimer = clock.setTimeout(healthLoop, 1_000);
@@ -780,7 +729,8 @@ async function wire(
         markets: [
           // a retired market still holding a position: its PnL as of now, not as of its release
           ...retiredRows.map((r) => {
-            const m = retained.has(r.time.marketId.toLowerCase()) ? store.state.markets.get(r.time.marketId.toLowerCase()) : undefined;
+            // (a market started again since has its own row below)
+            const m = rot.isActive(r.time.marketId) ? undefined : store.state.markets.get(r.time.marketId.toLowerCase());
             if (!m) return r;
             const pnl = marketPnl(m);
             return { ...r, realised: pnl.realised, unrealised: pnl.unrealised, net: m.position.net };
@@ -827,15 +777,6 @@ type RetiredRow = Parameters<typeof buildRunReport>[0]['markets'][number];
 /** The run report's rotation section: totals, and the retirements still in progress. */
 function rotationReport(rot: MarketRotation): { summary: RotationSummary; totals: ReturnType<MarketRotation['totals']>; retiring: ReturnType<MarketRotation['retiringDetails']>; recent: readonly RotationEvent[] } {
   return { summary: rot.summary(), totals: rot.totals(), retiring: rot.retiringDetails(), recent: rot.recent().slice(-50) };
-}
-
-/** A venue status that ends quoting in a market → the retirement reason (null: it stays). */
-export function retireReasonOf(status: string | undefined, refreshing: boolean): RetireReason | null {
-  if (status === 'resolved') return 'resolved';
-  if (status === 'closed') return 'closed';
-  // paused before its deadline: it may come back, which only a refresh would see
-  if (status === 'pending' && refreshing) return 'paused';
-  return null;
 }
 
 /** Until every market has a book, or `ms` passed on the clock. */
