@@ -217,12 +217,10 @@ export function formatRunReport(r: RunReport): string[] {
         .map(([k, n]) => `${k} ${n}`)
         .join(', ');
     const retiredBy = by(rot.retiredBy);
-    lines.push(
-      fit(
-        `  rotation: ${rot.active} active at stop, ${rot.started} started (${by(rot.startedBy) || '-'}), ${rot.retired} retired${retiredBy ? ` (${retiredBy})` : ''}` +
-          `${rot.retiringAtStop.length ? `, ${rot.retiringAtStop.length} still retiring` : ''}${rot.refreshFailures ? `, ${rot.refreshFailures} failed refreshes` : ''}`,
-      ),
-    );
+    lines.push(fit(`  rotation: ${rot.active} active at stop, ${rot.started} started (${by(rot.startedBy) || '-'}), ${rot.retired} retired${retiredBy ? ` (${retiredBy})` : ''}`));
+    if (rot.retiringAtStop.length > 0 || rot.refreshFailures > 0) {
+      lines.push(fit(`    still retiring at stop ${rot.retiringAtStop.length} (cancelled by the stop), failed refreshes ${rot.refreshFailures}`));
+    }
   }
   for (const m of r.markets) {
     const why = m.notQuoting.length ? m.notQuoting.map((n) => `${n.state} ${n.seconds}s`).join(', ') : '-';

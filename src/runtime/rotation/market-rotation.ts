@@ -400,6 +400,11 @@ export class MarketRotation {
     });
   }
 
+  /** re-selection is on (refreshMs > 0) */
+  get refreshEnabled(): boolean {
+    return this.o.refreshMs > 0;
+  }
+
   /** Lower-case ids of the markets quoted now (started or starting, not retiring). */
   activeIds(): Bytes32[] {
     return [...this.active.values()].map((m) => m.marketId);
