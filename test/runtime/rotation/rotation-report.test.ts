@@ -24,8 +24,8 @@ const base = {
 test('the summary line: counts in the window, reasons, retiring and a failing refresh', () => {
   assert.equal(formatRotationLine(base, true), 'rotation: 12 active, +3 started, −2 retired (resolved 2) in the last 10 min');
   assert.equal(
-    formatRotationLine({ ...base, retiring: 2, stuck: 1, lastRefreshError: 'ECONNREFUSED' }, true),
-    'rotation: 12 active, +3 started, −2 retired (resolved 2) in the last 10 min, 2 retiring (1 stuck), refresh failing: ECONNREFUSED',
+    formatRotationLine({ ...base, retiring: 2, stuck: 1, lastRefreshError: 'EIO' }, true),
+    'rotation: 12 active, +3 started, −2 retired (resolved 2) in the last 10 min, 2 retiring (1 stuck), refresh failing: EIO',
   );
   // refresh off and nothing retired: no line; something retired (a resolution): a line
   assert.equal(formatRotationLine({ ...base, retired: 0, retiredInWindow: 0, retiredByReason: {} }, false), null);
