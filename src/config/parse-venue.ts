@@ -5,7 +5,7 @@
  * faults).
  */
 import type { ChainName } from '../exchange/chains.ts';
-import { ConfigFieldError, at, readEnum, readNumber, readObject, readOptionalObject, readString } from './fields.ts';
+import { ConfigFieldError, at, readEnum, readNumber, readObject, readOptionalNumber, readOptionalObject, readString } from './fields.ts';
 import type { LocalVenueSettings, VenueConfig } from './types.ts';
 import { FAULT_PROFILE_NAMES, FAULT_SETTING_KEYS, faultProfileProblem, isFaultProfileName, type FaultSettings } from '../sim/faults.ts';
 
@@ -40,7 +40,9 @@ export function parseUrl(s: string, path: string): string {
   return s.replace(/\/+$/, '');
 }
 
-const LOCAL_KEYS = ['seed', 'port', 'markets', 'tick', 'startingCollateral', 'agents', 'faults'];
+const LOCAL_KEYS = ['seed', 'port', 'markets', 'tick', 'startingCollateral', 'agents', 'faults', 'newMarketEverySeconds', 'marketLifetimeSeconds', 'resolutionDelaySeconds', 'maxLiveMarkets'];
+/** a year: longer periods are surely a unit mistake (ms given for seconds) */
+const MAX_CHURN_SECONDS = 365 * 86_400;
 const AGENT_KEYS = ['noiseTakers', 'informedTakers', 'makers', 'takerRatePerSecond'];
 const FAULT_KEYS = ['profile', ...FAULT_SETTING_KEYS];
 /** keys of an earlier config format that were never applied; refused with the key that replaces them */
@@ -101,5 +103,10 @@ export function parseLocal(raw: unknown, path: string): LocalVenueSettings {
       takerRatePerSecond: readNumber(a, 'takerRatePerSecond', ap, { min: 0, max: 10_000 }, 0.5),
     },
     faults: parseFaults(o.faults, at(path, 'faults')),
+    // periods are kept to whole milliseconds when used; fractions of a second are allowed for tests
+    newMarketEverySeconds: readNumber(o, 'newMarketEverySeconds', path, { min: 0, max: MAX_CHURN_SECONDS }, 0),
+    marketLifetimeSeconds: readNumber(o, 'marketLifetimeSeconds', path, { min: 0, gt: true, max: MAX_CHURN_SECONDS }, 1800),
+    resolutionDelaySeconds: readOptionalNumber(o, 'resolutionDelaySeconds', path, { min: 0, max: MAX_CHURN_SECONDS }) ?? null,
+    maxLiveMarkets: int(o, 'maxLiveMarkets', path, 0, 100_000, 0),
   };
 }

@@ -29,6 +29,14 @@ export interface LocalVenueSettings {
     /** mean taker arrivals per second per market */
     readonly takerRatePerSecond: number;
   };
+  /** market churn (src/sim/market-churn.ts): a new generated market every this many seconds (0 = none, the default) */
+  readonly newMarketEverySeconds: number;
+  /** how long a generated market trades before its deadline, seconds (default 1800) */
+  readonly marketLifetimeSeconds: number;
+  /** seconds from a deadline (market closed, resolution pending) to the resolution; null = a tenth of the lifetime, at most 60 */
+  readonly resolutionDelaySeconds: number | null;
+  /** no new generated market while this many are active (0 = no cap, the default) */
+  readonly maxLiveMarkets: number;
   /** a fault profile of src/sim/faults.ts and overrides of single settings (default none) */
   readonly faults: {
     readonly profile: FaultProfileName;

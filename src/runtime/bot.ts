@@ -169,6 +169,7 @@ async function startEmbedded(s: LocalVenueSettings, chain: ChainConfig): Promise
   // loaded only when used: the exchange and its agents are ~60 MB of resident code a live bot never needs
   const { createLocalExchange } = await import('../sim/local-exchange.ts');
   const { startCounterparties } = await import('../sim/counterparties.ts');
+  const { startMarketChurn, churnOptions } = await import('../sim/market-churn.ts');
   const { faultSettingsOf } = await import('../sim/faults.ts');
   const privateKey = `0x${randomBytes(32).toString('hex')}`;
   registerSecret(privateKey);
@@ -182,9 +183,12 @@ async function startEmbedded(s: LocalVenueSettings, chain: ChainConfig): Promise
     chain, // venue.chain: the EIP-712 domains it verifies and the chainId its markets report
     faults: faultSettingsOf(s.faults.profile, s.faults.overrides),
   });
+  // markets created and resolved over time (venue.local.newMarketEverySeconds …); deadlines kept either way
+  const churn = startMarketChurn(local, churnOptions(s.seed, s));
   const agents = startCounterparties(local, {
     seed: s.seed,
     otherMakers: Math.max(0, s.agents.makers),
+    churn,
   });
   const baseUrl = await local.start(s.port);
   return { baseUrl, chain, apiKey, privateKey, local, agents };

@@ -91,6 +91,8 @@ export interface BookStreamHubOptions {
 
 export class BookStreamHub {
   private readonly streams = new Map<string, Stream>();
+  /** last seq of the streams of resolved markets (a number per stream, not its buffer) */
+  private readonly endedSeq = new Map<string, number>();
   private readonly baseSeq: number;
   private heartbeat: ReturnType<typeof setInterval> | null = null;
 
@@ -248,6 +250,46 @@ export class BookStreamHub {
         }
     }, this.opts.heartbeatMs);
     this.heartbeat.unref();
+  }
+
+  /**
+   * A market has resolved: each of its streams sends `event: status` (the market's final status, with
+   * the next seq), then ends, and is dropped (its replay buffer released). A later request for the
+   * stream gets the snapshot and the status, then the end (`attachEnded`).
+   */
+  endMarket(marketId: string, status: object, nowMs: number): void {
+    const ts = new Date(nowMs).toISOString();
+    for (const oi of [1, 0] as const) {
+      const k = `${marketId.toLowerCase()}|${oi}`;
+      const s = this.streams.get(k);
+      if (!s) continue;
+      s.seq++;
+      const text = frameText('status', s.seq, { marketId: s.marketId, outcomeIndex: oi, seq: s.seq, timestamp: ts, ...status });
+      for (const sub of s.subs) {
+        if (sub.res.destroyed) continue;
+        this.flushHeld(sub);
+        // a stalled subscriber gets nothing more (as with any event), but its connection is ended
+        if (!sub.stalled) sub.res.write(text);
+        sub.res.end();
+      }
+      s.subs.clear();
+      this.endedSeq.set(k, s.seq);
+      this.streams.delete(k);
+    }
+  }
+
+  /** The stream of a resolved market: headers, a full snapshot, `event: status`, end. */
+  attachEnded(res: ServerResponse, marketId: string, outcomeIndex: 0 | 1, book: YesBook, status: object, nowMs: number): void {
+    const seq = this.endedSeq.get(`${marketId.toLowerCase()}|${outcomeIndex}`) ?? this.baseSeq;
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    const view = outcomeView(book, outcomeIndex, Number.MAX_SAFE_INTEGER);
+    res.write(frameText('snapshot', seq, { ...wireBook(marketId, outcomeIndex, view, nowMs), seq }));
+    res.end(frameText('status', seq, { marketId, outcomeIndex, seq, timestamp: new Date(nowMs).toISOString(), ...status }));
   }
 
   /** End every stream (server close or restart). */

@@ -80,6 +80,12 @@ export interface ExchangeServices {
    * is already resolved.
    */
   resolveMarket(idOrSlug: string, payoutYes: number, now: number, evidence?: string | null): MarketRecord;
+  /**
+   * Close an active market at its deadline: status `closed`, resolutionStatus `pending`; no new order
+   * is accepted (409), resting orders stay (cancellable, nothing matches) until the resolution voids
+   * them. Throws HttpError 409 when the market is not active.
+   */
+  closeMarket(idOrSlug: string, now: number): MarketRecord;
   /** Record a simulated oracle check (the counterparties call this) and log `oracle_update`. */
   oracleUpdate(marketId: string, now: number, chance: number | null, posts: number): void;
 }

@@ -1,8 +1,14 @@
 /**
  * Simulated counterparties driven by the exchange clock, so every feed has traffic: the agents of
  * src/sim/agents (hidden fair value, background and other makers, noise and informed takers, oracle
- * updates, resolution at the deadline) stepped per market on a timer, plus a new generated market now
- * and then. Everything is seeded: the same seed and clock give the same commands.
+ * updates) stepped per market on a timer. Everything is seeded: the same seed and clock give the same
+ * commands. Agents trade every `active` market, including markets created after they started (by the
+ * market churn, ./market-churn.ts, or POST /markets), and stop on a market that closes or resolves (its
+ * agents are dropped, so a long run does not keep them).
+ *
+ * Deadlines: with a market churn (passed as `churn`, or made here when `newMarketEveryMs` > 0) the
+ * churn closes and resolves markets, drawing the payout with the agents' hidden fair value; without
+ * one, the agents resolve a market themselves at its deadline (the earlier behaviour).
  *
  * The agents are engine traders (not API keys): their orders go to the engine through the EngineHost
  * (so state files replay them) and are not listed by GET /orders. A `resolve` command goes through
@@ -11,7 +17,7 @@
  */
 import type { EngineCommand } from '../engine/types.ts';
 import { createMarketAgents, stepMarketAgents, type MarketAgents, type MarketAgentsConfig } from './agents/market-agents.ts';
-import { generateMarket } from './agents/market-metadata.ts';
+import { createMarketChurn, type MarketChurn } from './market-churn.ts';
 import { derivedAddress } from './market-factory.ts';
 import type { LocalExchange } from './local-exchange.ts';
 import { createRng } from './rng.ts';
@@ -20,10 +26,15 @@ export interface CounterpartyOptions {
   seed: number;
   /** ms between steps (default 500) */
   intervalMs?: number;
-  /** ms between generated markets (default 600 000; 0 = never) */
+  /** ms between generated markets of a churn made here (default 0 = none; see `churn`) */
   newMarketEveryMs?: number;
-  /** lifetime of generated markets before they resolve, ms (default 30 min) */
+  /** lifetime of those generated markets before their deadline, ms (default 30 min) */
   marketLifetimeMs?: number;
+  /**
+   * the exchange's market churn (started on its own timer by the caller): the agents then leave
+   * deadlines and resolutions to it, and lend it their fair value for the payout draw
+   */
+  churn?: MarketChurn;
   /** other makers per market besides the background maker (default 1) */
   otherMakers?: number;
   /** overrides passed to every market's agents (rates, sizes, spreads) */
@@ -44,12 +55,22 @@ export function startCounterparties(ex: LocalExchange, opts: CounterpartyOptions
   const { state } = ex;
   const host = state.engine;
   const rng = createRng(opts.seed ^ 0x6d61726b);
-  const newMarketEvery = opts.newMarketEveryMs ?? 600_000;
-  const lifetime = opts.marketLifetimeMs ?? 30 * 60_000;
   const fair = new Map<string, number>();
   const agents = new Map<string, MarketAgents>(); // by lower-cased market id
-  let lastNewMarket = state.clock.now();
+  // a churn of our own (stepped with the agents) when asked for generated markets and none was given
+  const ownChurn =
+    opts.churn === undefined && (opts.newMarketEveryMs ?? 0) > 0
+      ? createMarketChurn(ex, { seed: opts.seed, newMarketEveryMs: opts.newMarketEveryMs!, ...(opts.marketLifetimeMs !== undefined ? { lifetimeMs: opts.marketLifetimeMs } : {}) })
+      : undefined;
+  const churn = opts.churn ?? ownChurn;
+  if (churn) churn.payoutProbability = (id) => fair.get(id.toLowerCase()) ?? fairOfMarket(id);
   let stopped = false;
+
+  /** the initial probability of a generated market the agents have not stepped yet */
+  function fairOfMarket(id: string): number | undefined {
+    const p = state.services.findMarket(id)?.metadata.initialProbability;
+    return typeof p === 'number' && p > 0 && p < 1 ? p : undefined;
+  }
 
   const trader = (name: string): number => {
     const addr = derivedAddress(`bookmaker-sim:agent:${opts.seed}:${name}`);
@@ -72,8 +93,9 @@ export function startCounterparties(ex: LocalExchange, opts: CounterpartyOptions
     const m = state.services.findMarket(id);
     const idx = host.marketIndex(id);
     if (!m || idx === undefined || m.status !== 'active') return undefined;
-    const p = initialProbability ?? (m.lastPrice !== null ? m.lastPrice / 1e6 : 0.15 + 0.7 * rng.next());
-    a = createMarketAgents({ ...opts.agents, seed: opts.seed, market: idx, traders, initialProbability: p, endTimeMs: m.deadline }, now);
+    const p = initialProbability ?? fairOfMarket(id) ?? (m.lastPrice !== null ? m.lastPrice / 1e6 : 0.15 + 0.7 * rng.next());
+    // with a churn, it closes and resolves the market; the agents just stop when it is no longer active
+    a = createMarketAgents({ ...opts.agents, seed: opts.seed, market: idx, traders, initialProbability: p, ...(churn ? {} : { endTimeMs: m.deadline }) }, now);
     agents.set(k, a);
     return a;
   }
@@ -105,15 +127,16 @@ export function startCounterparties(ex: LocalExchange, opts: CounterpartyOptions
   function step(): void {
     if (stopped) return;
     const now = state.clock.now();
+    ownChurn?.step();
     for (const m of [...state.stores.markets.values()]) if (m.status === 'active') stepMarket(m.id, now);
-    if (newMarketEvery > 0 && now - lastNewMarket >= newMarketEvery) {
-      lastNewMarket = now;
-      const g = generateMarket(rng, now, lifetime);
-      if (!state.services.findMarket(g.marketId)) {
-        state.services.addMarket({ id: g.marketId, question: g.question, shortQuestion: g.shortQuestion, slug: g.slug, category: g.category, deadline: g.endTimeMs }, now);
-        agentsOf(g.marketId, now, g.initialProbability);
-      }
+    // agents of markets that closed or resolved are dropped (their fair value stays until the resolution)
+    for (const [k, a] of agents) {
+      const m = state.stores.markets.get(k);
+      if (m && m.status === 'active' && !a.resolved) continue;
+      agents.delete(k);
+      if (!m || m.status === 'resolved') fair.delete(k);
     }
+    for (const k of fair.keys()) if (!agents.has(k) && state.stores.markets.get(k)?.status !== 'closed') fair.delete(k);
   }
 
   ex.every(opts.intervalMs ?? 500, step);

@@ -26,6 +26,7 @@ import { listen, type RunningServer } from './http-server.ts';
 import { badRequest, conflict, notFound } from './http-errors.ts';
 import { setInternals } from './internals.ts';
 import { DEMO_MARKETS, newMarketRecord } from './market-factory.ts';
+import { marketStatusEvent } from './market-json.ts';
 import { MarketStats } from './market-stats.ts';
 import { OrderService } from './order-service.ts';
 import { RateLimiter } from './rate-limiter.ts';
@@ -203,6 +204,7 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
     },
     findMarket: (idOrSlug) => markets.get(idOrSlug.toLowerCase()) ?? slugs.get(idOrSlug.toLowerCase()),
     resolveMarket: (idOrSlug, payoutYes, now, evidence = null) => journal.service('resolveMarket', [idOrSlug, payoutYes, now, evidence], () => resolveMarket(idOrSlug, payoutYes, now, evidence)),
+    closeMarket: (idOrSlug, now) => journal.service('closeMarket', [idOrSlug, now], () => closeMarket(idOrSlug, now)),
     oracleUpdate: (marketId, now, chance, posts) => journal.service('oracleUpdate', [marketId, now, chance, posts], () => oracleUpdate(state, marketId, now, chance, posts)),
   };
 
@@ -242,6 +244,22 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
     m.outcome = payoutYes === 1_000_000 ? 1 : payoutYes === 0 ? 0 : null;
     const outcome = m.outcome === 1 ? 'yes' : m.outcome === 0 ? 'no' : `split ${payoutYes / 10_000}% yes`;
     services.addActivity({ type: 'resolution', marketId: m.id, ts: now, data: { outcome, evidence } });
+    // the voided orders' level changes first (they are coalesced to a microtask), then the end
+    events?.flush();
+    hub.endMarket(m.id, marketStatusEvent(m), now);
+    return m;
+  }
+
+  function closeMarket(idOrSlug: string, now: number): MarketRecord {
+    const m = services.findMarket(idOrSlug);
+    const idx = m ? host.marketIndex(m.id) : undefined;
+    if (!m || idx === undefined) throw notFound(`market ${idOrSlug}`);
+    if (m.status !== 'active') throw conflict(`market is ${m.status}`);
+    const r = host.setMarketStatus(idx, 'halted');
+    if (!r.ok) throw conflict(`cannot close: ${r.message ?? 'refused'}`);
+    m.status = 'closed';
+    m.resolutionStatus = 'pending';
+    m.closedAt = now;
     return m;
   }
 

@@ -68,7 +68,7 @@ export function marketJson(m: MarketRecord, top: BookTop, volume24h: bigint, cha
     volume24h: volume24h.toString(),
     participantCount: m.participants.length,
     executableAt: null,
-    proposedAt: m.resolutionStatus === 'none' ? null : iso(m.resolvedAt),
+    proposedAt: m.resolutionStatus === 'none' ? null : iso(m.closedAt ?? m.resolvedAt),
     resolvedAt: iso(m.resolvedAt),
     payoutPcts: m.payoutPcts,
     resolutionStatus: m.resolutionStatus,
@@ -92,4 +92,19 @@ export function marketJson(m: MarketRecord, top: BookTop, volume24h: bigint, cha
     visibility: m.visibility,
     slug: m.slug,
   };
+}
+
+/** The data of a book stream's `event: status` (sent when the market resolves, just before the stream ends). */
+export interface MarketStatusEvent {
+  status: MarketRecord['status'];
+  resolutionStatus: MarketRecord['resolutionStatus'];
+  /** 1 = YES won, 0 = NO won, null for a split payout */
+  outcome: number | null;
+  /** [NO %, YES %] */
+  payoutPcts: number[] | null;
+  resolvedAt: string | null;
+}
+
+export function marketStatusEvent(m: MarketRecord): MarketStatusEvent {
+  return { status: m.status, resolutionStatus: m.resolutionStatus, outcome: m.outcome, payoutPcts: m.payoutPcts, resolvedAt: iso(m.resolvedAt) };
 }

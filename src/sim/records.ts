@@ -40,6 +40,8 @@ export interface MarketRecord {
   status: MarketStatus;
   resolutionStatus: ResolutionStatus;
   resolvedAt: number | null;
+  /** when trading stopped at the deadline (the resolution was proposed); absent on markets never closed */
+  closedAt?: number | null;
   /** [NO %, YES %] once resolved */
   payoutPcts: number[] | null;
   outcome: number | null;

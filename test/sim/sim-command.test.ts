@@ -61,3 +61,62 @@ test('sim --faults: an unknown or retired profile exits 2 naming the profiles', 
   assert.equal(code, 2);
   assert.match(err, /--faults: expected one of none, latency, slow, flaky, streams, mixed, heavy \('light' is not a profile/);
 });
+
+test('sim --new-market-every/--market-lifetime: markets are created, closed and resolved over HTTP; bad values exit 2', async () => {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/main.ts', 'sim', '--port', '0', '--seed', '4', '--markets', '1', '--api-key', 'churn-key', '--new-market-every', '0.3', '--market-lifetime', '1', '--resolution-delay', '0.5'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  try {
+    let out = '';
+    const base = await new Promise<string>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`no listening line; stdout: ${out}`)), 15_000);
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /^listening (http:\/\/127\.0\.0\.1:\d+\/v2)$/m.exec(out);
+        if (m) {
+          clearTimeout(t);
+          resolve(m[1]!);
+        }
+      });
+      child.on('exit', (code) => reject(new Error(`exited ${code}`)));
+    });
+    // wait (no time assertion: only a generous bound against hanging) until a generated market has resolved
+    type M = { id: string; status: string; createdAt: string; deadline: string; resolutionStatus: string; outcome: number | null };
+    let resolved: M | undefined;
+    const seen = new Map<string, M>();
+    for (let i = 0; i < 300 && !resolved; i++) {
+      const r = await fetch(`${base}/markets?status=active,closed,resolved&sortBy=new&limit=50`);
+      const body = (await r.json()) as { markets: M[] };
+      for (const m of body.markets) seen.set(m.id, m);
+      resolved = body.markets.find((m) => m.status === 'resolved');
+      if (!resolved) await new Promise((res) => setTimeout(res, 100));
+    }
+    assert.ok(resolved, 'a generated market resolved');
+    assert.match(err, /sim: a new market every 0\.3 s, trading 1 s, resolved 0\.5 s after its deadline/);
+    assert.equal(Date.parse(resolved.deadline) - Date.parse(resolved.createdAt), 1000, 'deadline = creation + lifetime');
+    assert.equal(resolved.resolutionStatus, 'resolved');
+    assert.ok(resolved.outcome === 0 || resolved.outcome === 1);
+    assert.ok(seen.size >= 3, 'the demo market and generated ones');
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+  for (const bad of [
+    ['--new-market-every', '-1'],
+    ['--market-lifetime', '0'],
+    ['--max-live-markets', '1.5'],
+  ]) {
+    const c = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'sim', '--port', '0', ...bad], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let e = '';
+    c.stderr.on('data', (d: Buffer) => (e += d.toString()));
+    const code = await new Promise<number | null>((resolve) => c.on('exit', (x) => resolve(x)));
+    assert.equal(code, 2, `${bad.join(' ')}: ${e}`);
+    assert.match(e, new RegExp(bad[0]!));
+  }
+});

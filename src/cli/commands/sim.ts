@@ -11,6 +11,7 @@ import { FAULT_PROFILE_NAMES } from '../../sim/faults.ts';
 import { faultProfileFlag, faultProfileHelp } from './fault-profile-flag.ts';
 import { ALL_PERMISSIONS, type Permission } from '../../sim/router.ts';
 import { startCounterparties } from '../../sim/counterparties.ts';
+import { churnOptions, startMarketChurn } from '../../sim/market-churn.ts';
 import { installMigration } from '../../sim/migration/install.ts';
 import { chainByName } from '../../exchange/chains.ts';
 import { registerSecret } from '../../core/logger.ts';
@@ -39,10 +40,29 @@ function demoKeys(seed: number): ApiKeySpec[] {
   ];
 }
 
+const YEAR_SECONDS = 365 * 86_400;
+
+/** --new-market-every, --market-lifetime, --resolution-delay, --max-live-markets → the churn's settings (seconds). */
+export function parseChurnFlags(o: ParsedArgs['options']): { newMarketEverySeconds: number; marketLifetimeSeconds: number; resolutionDelaySeconds: number | null; maxLiveMarkets: number } {
+  const every = o['new-market-every'] as number;
+  if (!Number.isFinite(every) || every < 0 || every > YEAR_SECONDS) throw new BadInputError('--new-market-every', 'a number of seconds from 0 (none) to a year', every);
+  const life = o['market-lifetime'] as number;
+  if (!Number.isFinite(life) || life < 0.001 || life > YEAR_SECONDS) throw new BadInputError('--market-lifetime', 'a number of seconds from 0.001 to a year', life);
+  const delayRaw = o['resolution-delay'];
+  let delay: number | null = null;
+  if (delayRaw !== undefined) {
+    delay = delayRaw as number;
+    if (!Number.isFinite(delay) || delay < 0 || delay > YEAR_SECONDS) throw new BadInputError('--resolution-delay', 'a number of seconds from 0 to a year', delay);
+  }
+  const cap = o['max-live-markets'] as number;
+  if (!Number.isSafeInteger(cap) || cap < 0 || cap > 100_000) throw new BadInputError('--max-live-markets', 'an integer from 0 (no cap) to 100000', cap);
+  return { newMarketEverySeconds: every, marketLifetimeSeconds: life, resolutionDelaySeconds: delay, maxLiveMarkets: cap };
+}
+
 const command: CommandSpec = {
   name: 'sim',
   summary: 'start the local exchange (HTTP + SSE) on a port',
-  usage: 'bookmaker sim [--port 8787] [--seed 42] [--chain mainnet|testnet] [--api-key KEY[:WALLET[:PERMS]]]... [--faults PROFILE] [--state FILE] [--no-agents]',
+  usage: 'bookmaker sim [--port 8787] [--seed 42] [--chain mainnet|testnet] [--api-key KEY[:WALLET[:PERMS]]]... [--faults PROFILE] [--state FILE] [--no-agents] [--new-market-every SECONDS] [--market-lifetime SECONDS] [--resolution-delay SECONDS] [--max-live-markets N]',
   description:
     'Serves the venue API under /v2 on 127.0.0.1 with real EIP-712 verification, simulated counterparties and optional fault injection. Prints "listening <base-url>" once ready. Without --api-key, demo keys with throwaway wallets are generated and printed.\n' +
     faultProfileHelp(),
@@ -62,6 +82,10 @@ const command: CommandSpec = {
     agents: { type: 'boolean', description: 'run simulated counterparties (--no-agents to turn off)', default: true },
     markets: { type: 'number', description: 'demo markets on a fresh start', default: 4, arg: 'N' },
     'batch-limit': { type: 'number', description: 'most items per bulk call', default: 50, arg: 'N' },
+    'new-market-every': { type: 'number', description: 'create a generated market every SECONDS (0 = none)', default: 0, arg: 'SECONDS' },
+    'market-lifetime': { type: 'number', description: 'a generated market trades this long, then closes at its deadline', default: 1800, arg: 'SECONDS' },
+    'resolution-delay': { type: 'number', description: 'from a deadline (closed, resolution pending) to the resolution (default a tenth of the lifetime, at most 60)', arg: 'SECONDS' },
+    'max-live-markets': { type: 'number', description: 'no new market while this many generated markets are active (0 = no cap)', default: 0, arg: 'N' },
   },
   async run(args: ParsedArgs) {
     const o = args.options;
@@ -69,6 +93,7 @@ const command: CommandSpec = {
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new BadInputError('--port', 'an integer from 0 to 65535', port);
     const seed = o.seed as number;
     if (!Number.isSafeInteger(seed)) throw new BadInputError('--seed', 'an integer', seed);
+    const churnSeconds = parseChurnFlags(o);
     const faults = o.faults === undefined ? undefined : faultProfileFlag('--faults', o.faults as string, 'sim');
     const given = ((o['api-key'] as string[] | undefined) ?? []).map(parseApiKeyFlag);
     const keys = given.length ? given : demoKeys(seed);
@@ -112,10 +137,18 @@ const command: CommandSpec = {
         ex!.state.keys.set(rec.key, rec);
         return { ...rec, privateKey: d.privateKey };
       });
-      const agents = o.agents ? startCounterparties(ex, { seed }) : undefined;
+      // deadlines are kept (closed, then resolved) with or without new markets and agents
+      const churn = startMarketChurn(ex, churnOptions(seed, churnSeconds));
+      const agents = o.agents ? startCounterparties(ex, { seed, churn }) : undefined;
       const baseUrl = await ex.start(port);
       if (!stopRequested) {
         process.stdout.write(`listening ${baseUrl}\n`);
+        if (churn.settings.newMarketEveryMs > 0) {
+          const c = churn.settings;
+          process.stderr.write(
+            `sim: a new market every ${c.newMarketEveryMs / 1000} s, trading ${c.lifetimeMs / 1000} s, resolved ${c.resolutionDelayMs / 1000} s after its deadline${c.maxLiveMarkets ? `, at most ${c.maxLiveMarkets} live` : ''}\n`,
+          );
+        }
         if (!given.length) {
           for (const k of keys) {
             const rec = ex.state.keys.get(k.key)!;

@@ -10,6 +10,7 @@ import { bookEtag, etagMatches, outcomeView, wireBook, type YesBook } from '../b
 import { json, type Reply, type Router } from '../router.ts';
 import * as v from '../validate.ts';
 import { marketParam } from './markets.ts';
+import { marketStatusEvent } from '../market-json.ts';
 
 /** The YES-terms book of a market, all levels. */
 export function yesBook(state: ExchangeState, marketId: string): YesBook {
@@ -35,6 +36,10 @@ function orderbook(ctx: RequestContext): Reply {
   }
   const book = yesBook(ctx.state, m.id);
   if (wantsStream(ctx)) {
+    if (m.status === 'resolved') {
+      internalsOf(ctx.state).hub.attachEnded(ctx.res, m.id, outcomeIndex, book, marketStatusEvent(m), ctx.now);
+      return { kind: 'handled' };
+    }
     const last = ctx.headers['last-event-id'];
     internalsOf(ctx.state).hub.attach(ctx.res, m.id, outcomeIndex, book, typeof last === 'string' ? last : undefined, ctx.now);
     return { kind: 'handled' };
