@@ -108,9 +108,11 @@ export class BotMarkets {
     };
     return {
       select,
-      start: async (m) => {
+      start: async (m, reason) => {
         const id = m.marketId;
         const key = id.toLowerCase();
+        // a selector by id lists a market whatever its status: only an active one starts (refresh, reload)
+        if (reason !== 'startup' && o.marketStatus && (await o.marketStatus(id)) !== 'active') return false;
         this.retained.delete(key);
         if (!this.ids.some((x) => x.toLowerCase() === key)) this.ids.push(id);
         this.setOwn();

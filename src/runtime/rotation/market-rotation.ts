@@ -35,8 +35,11 @@ export const RETIRE_REASONS: readonly RetireReason[] = ['resolved', 'closed', 'p
 export interface RotationPorts {
   /** run the selectors now; `previous` = the lower-case ids quoted now (hysteresis) */
   select(previous: ReadonlySet<string>): Promise<KernelMarket[]>;
-  /** start one market: feeds, health, own set, reconcile of that market, then its kernel slot */
-  start(m: KernelMarket, reason: StartReason): Promise<void>;
+  /**
+   * start one market: feeds, health, own set, reconcile of that market, then its kernel slot.
+   * Resolves false (nothing wired) when the market cannot trade now (not active at the venue).
+   */
+  start(m: KernelMarket, reason: StartReason): Promise<void | false>;
   /** a kept market's strategy, parameters or limits changed (reload) */
   update?(m: KernelMarket): void;
   /** pull the market's quotes now (the kernel marks it retiring) */
@@ -121,6 +124,8 @@ interface Retirement {
 }
 
 const EVENT_LOG_MAX = 10_000;
+/** markets retired as resolved or closed, remembered so a selector by id does not start them again */
+const ENDED_MAX = 10_000;
 const lower = (s: string): string => s.toLowerCase();
 
 export class MarketRotation {
@@ -131,6 +136,8 @@ export class MarketRotation {
   private readonly starting = new Map<string, Promise<void>>();
   private readonly retirements = new Map<string, Retirement>();
   private readonly events: RotationEvent[] = [];
+  /** lower-case ids retired as resolved or closed (they never trade again), oldest first, bounded */
+  private readonly ended = new Set<string>();
   private refreshing: Promise<boolean> | null = null;
   private cancelTimer: (() => void) | null = null;
   private stopped = false;
@@ -230,6 +237,7 @@ export class MarketRotation {
         }
         continue;
       }
+      if (this.ended.has(k)) continue; // resolved or closed: an id selector still lists it
       if (this.retirements.has(k)) {
         // never two owners of one market's orders: started again once its retirement is done
         waiting.push(m.marketId);
@@ -260,7 +268,13 @@ export class MarketRotation {
     this.active.set(k, m);
     const p = (async () => {
       try {
-        await this.o.ports.start(m, reason);
+        const r = await this.o.ports.start(m, reason);
+        if (r === false) {
+          // not tradeable now (paused, closed): nothing was wired; a later refresh may start it
+          if (this.active.get(k) === m) this.active.delete(k);
+          this.log.info({ marketId: m.marketId }, 'selected market not active at the venue: not started');
+          return;
+        }
         this.noteStarted(m.marketId, reason);
       } catch (e) {
         // nothing of it quotes: the next refresh tries again
@@ -378,6 +392,10 @@ export class MarketRotation {
       this.log.error({ marketId: r.marketId, err: (e as Error).message }, 'market release failed');
     }
     this.retirements.delete(k);
+    if (r.reason === 'resolved' || r.reason === 'closed') {
+      this.ended.add(k);
+      if (this.ended.size > ENDED_MAX) this.ended.delete(this.ended.values().next().value!);
+    }
     const ms = this.o.clock.now() - r.since;
     if (!counted) return;
     this.retiredTotal++;

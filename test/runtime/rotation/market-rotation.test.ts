@@ -26,6 +26,8 @@ interface Fake {
   /** starts that hang until resolved */
   gates: Map<string, () => void>;
   failStart: Set<string>;
+  /** markets not active at the venue: start answers false */
+  inactive: Set<string>;
 }
 
 function fake(): Fake {
@@ -37,6 +39,7 @@ function fake(): Fake {
     reasons: new Map(),
     gates: new Map(),
     failStart: new Set(),
+    inactive: new Set(),
     ports: null as unknown as RotationPorts,
   };
   f.ports = {
@@ -51,6 +54,7 @@ function fake(): Fake {
       const k = m.marketId.toLowerCase();
       if (f.gates.has(k) || f.gates.get('*')) await new Promise<void>((r) => f.gates.set(k, r));
       if (f.failStart.has(k)) throw new Error('no book');
+      if (f.inactive.has(k)) return false;
     },
     update: (m) => void f.calls.push(`update ${Number(m.marketId)}`),
     pull: (m) => void f.calls.push(`pull ${Number(m)}`),
@@ -273,6 +277,37 @@ describe('MarketRotation', () => {
     assert.equal(rot.retire(id(1), 'closed'), false);
     await rot.settled();
     assert.deepEqual(f.calls, ['pull 1', 'release 1 resolved']);
+  });
+
+  test('a market retired as resolved or closed is not started again though a selector by id still lists it', async () => {
+    const clock = new ManualClock();
+    const f = fake();
+    const rot = new MarketRotation({ ports: f.ports, clock, refreshMs: 0 });
+    rot.begin([km(1), km(2)]);
+    rot.retire(id(1), 'resolved');
+    rot.retire(id(2), 'paused');
+    await rot.settled();
+    f.selection = [km(1), km(2)];
+    await rot.refresh();
+    assert.equal(rot.isActive(id(1)), false, 'resolved: never again');
+    assert.equal(rot.isActive(id(2)), true, 'paused: may come back');
+  });
+
+  test('a selected market the venue does not list as active is not started, nor counted, and tried again later', async () => {
+    const clock = new ManualClock();
+    const f = fake();
+    const m = sink();
+    const rot = new MarketRotation({ ports: f.ports, clock, refreshMs: 0, metrics: m });
+    f.inactive.add(id(4));
+    f.selection = [km(4)];
+    await rot.refresh();
+    assert.equal(rot.isActive(id(4)), false);
+    assert.deepEqual(m.log, []);
+    assert.ok(!f.calls.some((c) => c.startsWith('pull')), 'nothing wired, nothing to retire');
+    f.inactive.clear();
+    await rot.refresh();
+    assert.equal(rot.isActive(id(4)), true);
+    assert.deepEqual(m.log, ['started selected']);
   });
 
   test('stop(): no more refreshes or retirement rounds', async () => {
