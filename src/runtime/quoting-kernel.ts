@@ -639,7 +639,8 @@ export class QuotingKernel {
         this.log.info({ marketId }, 'market retired: no order left');
         return;
       }
-      slot.last = { at: now, action: 'pull', desired: [], denied: 0, strategyError: null };
+      // retiring on purpose: the health model reads it as paused, not as a market failing to quote
+      slot.last = { at: now, action: 'pull', desired: [], denied: 0, strategyError: null, reason: 'PAUSED' };
       this.send(marketId, []);
       return;
     }
