@@ -380,8 +380,8 @@ export class QuotingKernel {
 
   /**
    * Market rotation retires a market: its quotes are pulled now (the tick sends an empty set) and it
-   * quotes nothing from here on. The slot stays until removeMarket (or until nothing of it is left
-   * with the order manager). False when the market is not here or already retiring.
+   * quotes nothing from here on. The slot stays until removeMarket. False when the market is not
+   * here or already retiring.
    */
   retireMarket(marketId: Bytes32): boolean {
     const k = lower(marketId);
@@ -633,15 +633,11 @@ export class QuotingKernel {
     slot.lastTickAt = now;
     const marketId = slot.cfg.marketId;
     if (slot.retiring) {
-      // gone from the kernel once nothing of it is left with the order manager
-      if (this.orderManager.isIdle(marketId)) {
-        this.markets.delete(lower(marketId));
-        this.log.info({ marketId }, 'market retired: no order left');
-        return;
-      }
-      // retiring on purpose: the health model reads it as paused, not as a market failing to quote
-      slot.last = { at: now, action: 'pull', desired: [], denied: 0, strategyError: null, reason: 'PAUSED' };
-      this.send(marketId, []);
+      // retiring on purpose: the health model reads it as market-paused (or market-resolved), not as
+      // failing to quote. The slot stays until removeMarket: market rotation removes it once the venue
+      // confirmed no order is left (src/runtime/rotation), not when the order manager goes idle.
+      slot.last = { at: now, action: 'pull', desired: [], denied: 0, strategyError: null, reason: 'MARKET_NOT_ACTIVE' };
+      if (!this.orderManager.isIdle(marketId)) this.send(marketId, []);
       return;
     }
     if (this.haltedByOperator || (this.pausedMarkets.size > 0 && this.pausedMarkets.has(lower(marketId)))) {

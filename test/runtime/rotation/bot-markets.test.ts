@@ -185,3 +185,27 @@ describe('BotMarkets under MarketRotation', () => {
     r.unbind();
   });
 });
+
+test('a retiring market reads as paused on purpose in the health model, not as failing to quote', async () => {
+  const r = rig();
+  r.select([km(0)]);
+  await r.rotation.refresh();
+  await until(r.clock, () => ofMarket(r.venue, id(0)) === 2);
+  r.health.setProcess('running');
+  // the cancels land but the venue's order list cannot be read: the retirement cannot be confirmed
+  r.venue.failOpenOrders = 1_000_000;
+  r.select([]);
+  await r.rotation.refresh();
+  await until(r.clock, () => r.rotation.summary().stuck > 0);
+  assert.equal(ofMarket(r.venue, id(0)), 0);
+  r.clock.advance(60_000);
+  r.health.evaluate();
+  assert.equal(r.health.marketState(id(0)), 'market-paused');
+  assert.deepEqual(r.health.readiness().reasons, []);
+  assert.equal(r.kernel.hasMarket(id(0)), true, 'the slot stays until the release');
+  r.venue.failOpenOrders = 0;
+  await until(r.clock, () => !r.rotation.isRetiring(id(0)));
+  r.rotation.stop();
+  r.kernel.stop();
+  r.unbind();
+});
