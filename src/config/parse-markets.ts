@@ -8,9 +8,10 @@ import { dirname } from 'node:path';
 import type { RiskLimits } from '../risk/types.ts';
 import { loadStrategy } from '../strategy/registry.ts';
 import type { MarketStatus } from '../strategy/types.ts';
-import { ConfigFieldError, at, isObj, readBoolean, readEnum, readNumber, readObject, readOptionalObject, readOptionalString, readString, type Obj } from './fields.ts';
+import { DEFAULT_WEIGHTS, RANK_TERMS } from '../runtime/rank/score.ts';
+import { ConfigFieldError, at, isObj, readBoolean, readEnum, readNumber, readObject, readOptionalNumber, readOptionalObject, readOptionalString, readString, type Obj } from './fields.ts';
 import { DEFAULT_RISK, parseRisk } from './parse-risk.ts';
-import type { MarketConfig, MarketSelector, SelectionSettings, StrategySettings } from './types.ts';
+import type { MarketConfig, MarketSelector, RankSettings, RankTerm, SelectionSettings, StrategySettings } from './types.ts';
 
 interface RawStrategy {
   readonly ref: string;
@@ -45,11 +46,61 @@ async function resolveStrategy(s: RawStrategy, baseDir: string): Promise<Strateg
   return { ref: s.ref, module, params: module.parseConfig(s.params ?? {}, s.path) };
 }
 
+const RANK_KEYS = ['top', 'minScore', 'capital', 'hysteresis', 'weights', 'filter', 'feeBps', 'budget'];
+const USDC = 1_000_000;
+
+/**
+ * `rank: { top, minScore, capital: { perMarket, total }, hysteresis: { enterMargin, minHoldSeconds },
+ * weights: { term: w }, filter: { category, minVolume }, feeBps, budget: { requests, concurrency, shortlist } }`
+ * (src/runtime/rank/ documents the terms and the budget). Amounts in USDC.
+ */
+function parseRank(raw: unknown, path: string): RankSettings {
+  const o = readObject(raw ?? {}, path, RANK_KEYS);
+  const cp = at(path, 'capital');
+  const c = readOptionalObject(o.capital, cp, ['perMarket', 'total']);
+  const hp = at(path, 'hysteresis');
+  const h = readOptionalObject(o.hysteresis, hp, ['enterMargin', 'minHoldSeconds']);
+  const wp = at(path, 'weights');
+  const w = readOptionalObject(o.weights, wp, RANK_TERMS);
+  const fp = at(path, 'filter');
+  const f = readOptionalObject(o.filter, fp, ['category', 'minVolume']);
+  const bp = at(path, 'budget');
+  const b = readOptionalObject(o.budget, bp, ['requests', 'concurrency', 'shortlist']);
+  const weights = Object.fromEntries(RANK_TERMS.map((t) => [t, readNumber(w, t, wp, { min: -100, max: 100 }, DEFAULT_WEIGHTS[t])])) as Record<RankTerm, number>;
+  const minScore = readOptionalNumber(o, 'minScore', path, { min: -1000, max: 1000 });
+  const perMarket = readOptionalNumber(c, 'perMarket', cp, { min: 0, max: 1e12, gt: true });
+  const total = readOptionalNumber(c, 'total', cp, { min: 0, max: 1e12 });
+  const category = readOptionalString(f, 'category', fp);
+  const r: RankSettings = {
+    top: readNumber(o, 'top', path, { min: 1, max: 10_000, integer: true }, 20),
+    minScore: minScore ?? null,
+    perMarket: perMarket === undefined ? null : Math.round(perMarket * USDC),
+    total: total === undefined ? null : Math.round(total * USDC),
+    enterMargin: readNumber(h, 'enterMargin', hp, { min: 0, max: 1000 }, 0.1),
+    minHoldMs: Math.round(readNumber(h, 'minHoldSeconds', hp, { min: 0, max: 30 * 86_400 }, 600) * 1000),
+    weights,
+    minVolume: Math.round(readNumber(f, 'minVolume', fp, { min: 0, max: 1e12 }, 0) * USDC),
+    feeBps: readNumber(o, 'feeBps', path, { min: 0, max: 10_000 }, 0),
+    maxRequests: readNumber(b, 'requests', bp, { min: 1, max: 100_000, integer: true }, 200),
+    concurrency: readNumber(b, 'concurrency', bp, { min: 1, max: 64, integer: true }, 4),
+    shortlist: readNumber(b, 'shortlist', bp, { min: 0, max: 10_000, integer: true }, 0),
+  };
+  // the budget must at least re-score `top` markets in full after the list's share (a quarter), or the
+  // markets quoted now would drop out for want of requests and the selection would churn
+  const reads = (['depth', 'volatility', 'tradeRate', 'oracleDisagreement'] as const).filter((t) => weights[t] !== 0).length;
+  let least = r.top * reads;
+  while (least - Math.floor(least / 4) < r.top * reads) least++;
+  if (r.maxRequests < least) throw new ConfigFieldError(at(bp, 'requests'), `at least ${least} (a quarter for the market list, then ${reads} read(s) for each of the top ${r.top})`, r.maxRequests);
+  if (r.perMarket !== null && r.total !== null && r.total > 0 && r.total < r.perMarket) throw new ConfigFieldError(at(cp, 'total'), `at least perMarket (${r.perMarket / USDC}) or 0 for no cap`, r.total / USDC);
+  return category === undefined ? r : { ...r, category };
+}
+
 function parseSelector(o: Obj, path: string): MarketSelector {
-  const kinds = ['id', 'slug', 'filter', 'all'].filter((k) => o[k] !== undefined);
+  const kinds = ['id', 'slug', 'filter', 'all', 'rank'].filter((k) => o[k] !== undefined);
   if (kinds.length !== 1) {
-    throw new ConfigFieldError(path, 'exactly one of id, slug, filter or all', kinds.length ? kinds.join(' and ') : 'none', kinds.length ? kinds.join(' and ') : 'none');
+    throw new ConfigFieldError(path, 'exactly one of id, slug, filter, all or rank', kinds.length ? kinds.join(' and ') : 'none', kinds.length ? kinds.join(' and ') : 'none');
   }
+  if (o.rank !== undefined) return { by: 'rank', rank: parseRank(o.rank, at(path, 'rank')) };
   if (o.id !== undefined) {
     if (typeof o.id !== 'string' || !BYTES32.test(o.id)) throw new ConfigFieldError(at(path, 'id'), 'a market id (0x + 64 hex digits)', o.id);
     return { by: 'id', id: o.id.toLowerCase() as `0x${string}` };
@@ -131,7 +182,7 @@ export async function parseMarkets(doc: Obj, ctx: MarketsContext): Promise<Marke
   const out: MarketConfig[] = [];
   for (let i = 0; i < entries.length; i++) {
     const path = at(listPath, i);
-    const o = readObject(entries[i], path, ['id', 'slug', 'filter', 'all', 'strategy', 'risk']);
+    const o = readObject(entries[i], path, ['id', 'slug', 'filter', 'all', 'rank', 'strategy', 'risk']);
     const select = parseSelector(o, path);
     const strat = rawStrategy(o.strategy, at(path, 'strategy'), defaultStrategy) ?? { ref: 'bands', where: 'defaults.strategy', params: undefined, path: at(path, 'strategy.params') };
     const strategy = await resolveStrategy(strat, baseDir);

@@ -61,7 +61,41 @@ export type MarketSelector =
       /** at most this many markets (0 = no cap) */
       readonly limit: number;
     }
-  | { readonly by: 'all' };
+  | { readonly by: 'all' }
+  | { readonly by: 'rank'; readonly rank: RankSettings };
+
+/** The terms of a market's rank score (src/runtime/rank/score.ts documents each one's scale). */
+export type RankTerm = 'spread' | 'depth' | 'volume' | 'volume24h' | 'volatility' | 'tradeRate' | 'timeToDeadline' | 'oracleDisagreement' | 'fee';
+
+/** A `rank:` selector (src/config/parse-markets.ts): score every active market, keep the best within capital. */
+export interface RankSettings {
+  /** keep at most this many markets */
+  readonly top: number;
+  /** a market scoring below this is not selected (null = no floor) */
+  readonly minScore: number | null;
+  /** capital one market takes, 1e-6 USDC (null = the entry's risk.maxNotional) */
+  readonly perMarket: number | null;
+  /** capital all of this entry's markets take together, 1e-6 USDC (null = the entry's risk.maxTotalNotional; 0 there = no cap) */
+  readonly total: number | null;
+  /** a challenger must beat a quoted market by this much score to replace it */
+  readonly enterMargin: number;
+  /** a newly selected market is kept at least this long while eligible, ms */
+  readonly minHoldMs: number;
+  /** score = Σ weight · term; a weight of 0 turns a term (and its requests) off */
+  readonly weights: Readonly<Record<RankTerm, number>>;
+  /** pre-filter: only markets of this category (case-insensitive) */
+  readonly category?: string;
+  /** pre-filter: minimum lifetime volume, 1e-6 USDC */
+  readonly minVolume: number;
+  /** the fee rate the fee term charges, basis points of notional (the venue publishes none per market) */
+  readonly feeBps: number;
+  /** requests one refresh may spend on this entry (list pages + per-market reads) */
+  readonly maxRequests: number;
+  /** requests in flight at once */
+  readonly concurrency: number;
+  /** markets scored in full (book, history, trades, oracle); 0 = 3 × top */
+  readonly shortlist: number;
+}
 
 export interface StrategySettings {
   /** built-in name or module path as written */

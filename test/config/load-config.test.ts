@@ -116,7 +116,7 @@ test('messages name file, path, expected and got', async () => {
     [`venue: mainnet\n`, /markets: expected a list of markets/],
     [`venue: mainnet\nmarkets: []\n`, /markets: expected a non-empty list/],
     [`venue: mainnet\nmarkets:\n  - { id: "0x12" }\n`, /markets\[0\]\.id: expected a market id \(0x \+ 64 hex digits\), got "0x12"/],
-    [`venue: mainnet\nmarkets:\n  - { slug: a, all: true }\n`, /markets\[0\]: expected exactly one of id, slug, filter or all, got slug and all/],
+    [`venue: mainnet\nmarkets:\n  - { slug: a, all: true }\n`, /markets\[0\]: expected exactly one of id, slug, filter, all or rank, got slug and all/],
     [`venue: mainnet\nmarkets:\n  - { slug: a, strategy: bandz }\n`, /markets\[0\]\.strategy: expected a loadable strategy \(unknown strategy "bandz"/],
     [`venue: mainnet\nmarkets:\n  - { filter: { status: open } }\n`, /markets\[0\]\.filter\.status: expected one of active, pending, resolved, closed, got "open"/],
     [`venue: { local: { seed: -1 } }\n`, /venue\.local\.seed: expected an integer in \[0, 4294967295\], got -1/],

@@ -30,3 +30,32 @@ markets:
   assert.equal(s.selected.find((x) => x.entry === 0)!.config.strategy.ref, 'avellaneda');
   assert.deepEqual(s.missing, ['nope']);
 });
+
+test('assignFirstWins: first entry wins, an owned market does not count toward a later limit, maxMarkets caps the whole', async () => {
+  const { assignFirstWins } = await import('../../src/config/select-markets.ts');
+  const got = assignFirstWins(
+    [
+      { ids: ['0xA', '0xb'], limit: 0 },
+      { ids: ['0xa', '0xc', '0xd'], limit: 1 }, // 0xa is owned: the limit takes 0xc
+      { ids: ['0xe', '0xf'], limit: 0 },
+    ],
+    4,
+  );
+  assert.deepEqual([...got], [['0xa', 0], ['0xb', 0], ['0xc', 1], ['0xe', 2]]);
+});
+
+test('matchesSelector: categories from the venue list, case-insensitive; rank pre-filter is active, category and volume', async () => {
+  const { matchesSelector } = await import('../../src/config/select-markets.ts');
+  const c = await parseConfigText(`venue: mainnet\nmarkets:\n  - filter: { category: Sports, minVolume: 5 }\n  - rank: { filter: { category: sports, minVolume: 5 } }\n`, 'x.yaml', { env: {} });
+  const [f, r] = c.markets.map((m) => m.select);
+  const m = { id: id(1), categories: ['news', 'SPORTS'], status: 'active' as const, volume: 5_000_000n };
+  assert.equal(matchesSelector(f!, m), true);
+  assert.equal(matchesSelector(r!, m), true);
+  assert.equal(matchesSelector(r!, { ...m, volume: 4_999_999n }), false);
+  assert.equal(matchesSelector(r!, { ...m, status: 'pending' }), false);
+  assert.equal(matchesSelector(f!, { ...m, categories: ['news'] }), false);
+  // a market that names no category passes: the venue's category filter listed it
+  assert.equal(matchesSelector(f!, { ...m, categories: [] }), true);
+  // the pure selection leaves rank entries to the runtime (they need the venue's scores)
+  assert.deepEqual(selectMarkets(c.markets.slice(1), [M(1)]).selected, []);
+});

@@ -4,6 +4,7 @@
  *   bookmaker markets list [--status active,pending] [--sort-by volume] [--limit N] [--all] [--search TEXT]
  *   bookmaker markets search <text> [--limit N]
  *   bookmaker markets get <marketId|slug>
+ *   bookmaker markets rank -c FILE [--json]     the config's rank entries scored now, without trading
  *
  * A compact table by default (YES bid/ask in cents, volume in USDC); `--json` prints the parsed objects
  * (bigints as decimal strings, prices in 1e-6 units). `runMarkets(args, io)` is the testable body.
@@ -17,6 +18,13 @@ import { chainByName } from '../../exchange/chains.ts';
 import { createVenueClient, type VenueClient } from '../../exchange/venue-client.ts';
 import type { MarketInfo, MarketStatus } from '../../exchange/client/parse-market.ts';
 import type { MarketSortBy } from '../../exchange/client/markets.ts';
+import { loadConfig } from '../../config/load-config.ts';
+import type { BotConfig } from '../../config/types.ts';
+import { createLocalExchange } from '../../sim/local-exchange.ts';
+import { startCounterparties } from '../../sim/counterparties.ts';
+import { selectMarkets } from '../../runtime/select-markets.ts';
+import { Ranker } from '../../runtime/rank/ranker.ts';
+import { formatRankTable, rankJson } from '../../runtime/rank/rank-table.ts';
 
 export interface MarketsIO {
   out: { write(s: string): unknown };
@@ -38,6 +46,7 @@ const options: CommandSpec['options'] = {
   'sort-by': { type: 'string', choices: SORTS, description: 'list: sort order' },
   search: { type: 'string', arg: 'TEXT', description: 'list: text filter' },
   'price-units': { type: 'string', choices: ['auto', 'cents', 'micro', 'dollars'], default: 'auto', description: 'units of the venue outcome prices' },
+  config: { type: 'string', short: 'c', arg: 'FILE', description: "rank: the bot config whose markets: rank entries are scored (its venue, unless --base-url)" },
 };
 
 function cents(p: number | null | undefined): string {
@@ -113,9 +122,13 @@ function statusesOf(o: ParsedArgs['options']): MarketStatus[] | undefined {
 }
 
 /** Every check of the arguments, before any request (exported for flag-only checks of README commands). */
-export function checkMarketsArgs(args: ParsedArgs): { sub: 'list' | 'search' | 'get'; rest: string[]; limit: number | undefined; status: MarketStatus[] | undefined } {
+export function checkMarketsArgs(args: ParsedArgs): { sub: 'list' | 'search' | 'get' | 'rank'; rest: string[]; limit: number | undefined; status: MarketStatus[] | undefined } {
   const [sub, ...rest] = args.positionals;
-  if (sub !== 'list' && sub !== 'search' && sub !== 'get') throw new BadInputError('subcommand', 'list, search or get', sub);
+  if (sub !== 'list' && sub !== 'search' && sub !== 'get' && sub !== 'rank') throw new BadInputError('subcommand', 'list, search, get or rank', sub);
+  if (sub === 'rank') {
+    if (typeof args.options.config !== 'string' || args.options.config === '') throw new BadInputError('--config', 'a config file (bookmaker markets rank -c FILE)', args.options.config);
+    if (rest.length > 0) throw new BadInputError('rank', 'no positional arguments', rest.join(' '));
+  }
   const o = args.options;
   const limit = limitOf(o, sub === 'search' ? 100 : 50);
   const status = statusesOf(o);
@@ -124,10 +137,67 @@ export function checkMarketsArgs(args: ParsedArgs): { sub: 'list' | 'search' | '
   return { sub, rest, limit, status };
 }
 
+/**
+ * `markets rank -c FILE`: the selection the config makes now (rank entries scored in full, the other
+ * entries applied as the bot would), printed without trading. A `venue: local` config gets its
+ * embedded exchange (with its simulated traders) unless --base-url names one.
+ */
+async function runRank(o: ParsedArgs['options'], io: MarketsIO): Promise<number> {
+  const env = io.env ?? process.env;
+  const cfg: BotConfig = await loadConfig(o.config as string, { env });
+  let baseUrl = typeof o['base-url'] === 'string' ? o['base-url'] : undefined;
+  let stopLocal: (() => Promise<void>) | null = null;
+  let apiKey = loadApiKey({ ...(typeof o['api-key'] === 'string' ? { apiKey: o['api-key'] } : {}), env });
+  if (!baseUrl) {
+    if (cfg.venue.kind === 'local') {
+      const l = cfg.venue.local;
+      const ex = createLocalExchange({ seed: l.seed, markets: l.markets, apiKeys: [{ key: 'ranker', perms: ['read'] }] });
+      const agents = startCounterparties(ex, { seed: l.seed });
+      baseUrl = await ex.start(0);
+      apiKey = 'ranker';
+      stopLocal = async () => {
+        agents.stop();
+        await ex.close();
+      };
+    } else baseUrl = cfg.venue.kind === 'url' ? cfg.venue.baseUrl : chainByName(cfg.venue.chain).apiBase;
+  }
+  const client = createVenueClient({
+    chain: chainByName(cfg.venue.chain),
+    baseUrl,
+    ...(apiKey ? { apiKey } : {}),
+    priceUnits: (o['price-units'] as BookPriceUnits | undefined) ?? 'auto',
+    retry: { maxAttempts: 3, maxTotalMs: 15_000 },
+  });
+  try {
+    // a fresh embedded exchange: give its simulated makers a moment (at most 3 s) to quote, so books are not all empty
+    for (let i = 0; stopLocal && i < 15; i++) {
+      const { markets } = await client.markets.list({ status: ['active'], limit: 50 });
+      if (markets.some((m) => m.outcomePrices.some((p) => p.bestBid !== null && p.bestAsk !== null))) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const ranker = new Ranker();
+    const chosen = await selectMarkets(client, cfg.markets, { maxMarkets: cfg.selection.maxMarkets, shard: cfg.selection.shard, ranker, allowEmpty: true });
+    const selected = new Set(chosen.map((m) => m.marketId.toLowerCase()));
+    const reports = ranker.lastReports();
+    const weights = (entry: number) => {
+      const sel = cfg.markets[entry]!.select;
+      if (sel.by !== 'rank') throw new Error(`markets entry ${entry} is not a rank entry`);
+      return sel.rank.weights;
+    };
+    if (o.json) io.out.write(toJson({ ...(rankJson(reports, selected) as object), selected: chosen.map((m) => m.marketId) }));
+    else io.out.write(formatRankTable(reports, weights, selected) + `${selected.size} market(s) selected by the whole markets: list\n`);
+    return 0;
+  } finally {
+    await client.close();
+    await stopLocal?.();
+  }
+}
+
 export async function runMarkets(args: ParsedArgs, io: MarketsIO): Promise<number> {
   const o = args.options;
   // validate every flag before opening a connection
   const { sub, rest, limit, status } = checkMarketsArgs(args);
+  if (sub === 'rank') return runRank(o, io);
   const client = makeClient(o, io.env ?? process.env);
   try {
     let markets: MarketInfo[];
@@ -159,12 +229,13 @@ export async function runMarkets(args: ParsedArgs, io: MarketsIO): Promise<numbe
 
 const command: CommandSpec = {
   name: 'markets',
-  summary: 'list, search or show markets',
-  usage: 'bookmaker markets list|search <text>|get <marketId|slug> [--chain mainnet|testnet] [--base-url URL] [--api-key KEY] [--json]',
+  summary: 'list, search, show or rank markets',
+  usage: 'bookmaker markets list|search <text>|get <marketId|slug>|rank -c FILE [--chain mainnet|testnet] [--base-url URL] [--api-key KEY] [--json]',
   description:
     "The table's first column is the market's slug (its full 0x id with --ids, or when it has no slug): paste it into `bookmaker book`, `markets get` or a config's markets list. " +
-    'Prices are shown in cents (YES outcome) and volume in USDC. --json prints prices in 1e-6 USDC units and amounts as decimal strings.',
-  positionals: ['list|search|get', 'text|marketId'],
+    'Prices are shown in cents (YES outcome) and volume in USDC. --json prints prices in 1e-6 USDC units and amounts as decimal strings. ' +
+    "rank -c FILE scores the config's rank: entries now and prints each candidate's score, terms (0..1, - = dropped) and whether it is selected or why not, without trading.",
+  positionals: ['list|search|get|rank', 'text|marketId'],
   options,
   run: (args) => runMarkets(args, { out: process.stdout }),
 };
