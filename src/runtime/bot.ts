@@ -68,6 +68,7 @@ import { buildRunReport, type RunReport } from './run-report.ts';
 import { marketAttribution } from '../state/edge-view.ts';
 import { QuotingKernel, type KernelMarket } from './quoting-kernel.ts';
 import { selectMarkets } from './select-markets.ts';
+import { rankLeftBecause } from './rank/ranker.ts';
 import { MarketRotation, type RotationSummary, type RotationEvent } from './rotation/market-rotation.ts';
 import { registerRotationMetrics } from './rotation/rotation-metrics.ts';
 import { BotMarkets, retireReasonOf } from './rotation/bot-markets.ts';
@@ -282,8 +283,14 @@ async function wire(
   const signer: Signer | null = v.privateKey ? createSigner({ privateKey: v.privateKey, chain: v.chain }) : null;
 
   const signal = o.signal;
-  const select = (entries: BotConfig['markets'], maxMarkets: number): Promise<KernelMarket[]> => selectMarkets(client, entries, maxMarkets);
-  const markets: KernelMarket[] = await retryStartupStep('select markets', () => select(cfg.markets, cfg.selection.maxMarkets), { clock, log, ...(signal ? { signal } : {}) });
+  /**
+   * The selectors at the venue. `previous` (lower-case ids quoted now, for the rank entries'
+   * hysteresis) is given after start-up; on a refresh an empty selection is an answer (every market
+   * left), at start-up and on a reload it is a config error.
+   */
+  const select = (c: BotConfig, previous?: ReadonlySet<string>, allowEmpty = false): Promise<KernelMarket[]> =>
+    selectMarkets(client, c.markets, { maxMarkets: c.selection.maxMarkets, shard: c.selection.shard, log: o.logger, allowEmpty, ...(previous ? { previous } : {}) });
+  const markets: KernelMarket[] = await retryStartupStep('select markets', () => select(cfg), { clock, log, ...(signal ? { signal } : {}) });
   const marketIds = markets.map((m) => m.marketId);
   /** the live market lists once rotation is wired (src/runtime/rotation/bot-markets.ts); the start-up set before */
   let lists: BotMarkets | null = null;
@@ -588,6 +595,8 @@ async function wire(
     clock,
     firstBook: (id) => waitForBooks(store, [id], clock, o.warmupMs ?? 5_000),
     marketStatus: async (id) => (await client.markets.get(id)).status,
+    // the rank entries know which of their markets they let go for a better one
+    leftBecause: (id) => (rankLeftBecause(id) === 'ranked-out' ? 'ranked-out' : null),
     ...(cfg.orders.reconcileScope === 'markets'
       ? {
           ownMarkets: (ids: readonly Bytes32[]) => {
@@ -613,7 +622,7 @@ async function wire(
     logger: o.logger,
     metrics: rotationMetrics,
     // the running config (a reload replaces it)
-    ports: bm.ports((): Promise<KernelMarket[]> => select(control.currentConfig.markets, control.currentConfig.selection.maxMarkets)),
+    ports: bm.ports((previous): Promise<KernelMarket[]> => select(control.currentConfig, previous, true)),
   });
   rotation = rot;
   cleanups.push(() => rot.stop());
@@ -626,7 +635,7 @@ async function wire(
     logger: o.logger,
     config: cfg,
     loadConfig: (file) => loadConfig(file, { env: o.env ?? process.env }),
-    selectMarkets: (next) => select(next.markets, next.selection.maxMarkets),
+    selectMarkets: (next) => select(next, new Set(rot.activeIds().map((id) => id.toLowerCase()))),
     // a reload's markets go through the rotation: added ones start, removed ones retire (books closed)
     applyMarkets: (next) => rot.apply(next, 'reload'),
     onKillCleared: () => healthModel.resumeAfterHalt(),

@@ -48,6 +48,11 @@ export interface BotMarketsOptions {
   readonly firstBook: (id: Bytes32) => Promise<void>;
   /** the venue's status of a market (why it left the selection) */
   readonly marketStatus?: (id: Bytes32) => Promise<MarketStatus | string>;
+  /**
+   * why a market left the selection when the selection itself knows (rank: `ranked-out`, shard:
+   * `shard`); null: ask the venue's status (resolved, closed, paused) or say `filtered-out`
+   */
+  readonly leftBecause?: (id: Bytes32) => RetireReason | null;
   /** reconcileScope `markets`: the own set follows the lists (order manager, watchdog) */
   readonly ownMarkets?: (ids: readonly Bytes32[]) => void;
   readonly forgetMeter?: (id: Bytes32) => void;
@@ -137,6 +142,8 @@ export class BotMarkets {
       },
       release: (id, reason) => this.release(id, reason),
       leaveReason: async (id) => {
+        const because = o.leftBecause?.(id) ?? null;
+        if (because) return because;
         const known = o.store.state.markets.get(id.toLowerCase())?.status;
         const status = (known === 'active' || known === undefined) && o.marketStatus ? await o.marketStatus(id) : known;
         return retireReasonOf(status, true) ?? 'filtered-out';

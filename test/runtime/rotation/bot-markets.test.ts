@@ -40,7 +40,7 @@ function book(marketId: Bytes32, ts: number): StateEvent {
   };
 }
 
-function rig() {
+function rig(leftBecause?: (id: Bytes32) => 'ranked-out' | 'shard' | null) {
   const clock = new ManualClock(1_800_000_000_000);
   const venue = new FakeVenue();
   const store = new StateStore();
@@ -63,6 +63,7 @@ function rig() {
     clock,
     firstBook: async (m) => kernel.onEvent(book(m, clock.now())),
     marketStatus: async () => 'active',
+    ...(leftBecause ? { leftBecause } : {}),
     ownMarkets: (ids) => om.setOwnMarkets(ids),
     forgetMeter: (m) => meter.forget(m),
     registry: metrics.registry,
@@ -209,3 +210,18 @@ test('a retiring market reads as paused on purpose in the health model, not as f
   r.kernel.stop();
   r.unbind();
 });
+
+test('a market the selection itself let go (rank, shard) retires with that reason; otherwise the venue says why', async () => {
+  const r = rig((m) => (m === id(1) ? 'ranked-out' : null));
+  r.select([km(0), km(1), km(2)]);
+  await r.rotation.refresh();
+  await until(r.clock, () => [0, 1, 2].every((i) => ofMarket(r.venue, id(i)) === 2));
+  r.select([km(0)]);
+  await r.rotation.refresh();
+  await until(r.clock, () => r.rotation.retiringIds().length === 0);
+  assert.deepEqual(r.rotation.totals().retired, { 'ranked-out': 1, 'filtered-out': 1 });
+  r.rotation.stop();
+  r.kernel.stop();
+  r.unbind();
+});
+
