@@ -76,10 +76,13 @@ export class BotMarkets {
   readonly ids: Bytes32[];
   /** released markets whose position is still tracked (lower-case id → id) */
   private readonly retained = new Map<string, Bytes32>();
+  /** lower-case `ids`, for known() on the feed's hot path */
+  private readonly idSet = new Set<string>();
 
   constructor(o: BotMarketsOptions) {
     this.o = o;
     this.ids = [...o.initial];
+    for (const id of this.ids) this.idSet.add(id.toLowerCase());
   }
 
   /** quoted, retiring and retained markets: whose positions, fills and resolution the feeds follow */
@@ -90,9 +93,7 @@ export class BotMarkets {
   /** a market whose feed events are still wanted (after its release a late poll answer is dropped) */
   known(id: string): boolean {
     const k = id.toLowerCase();
-    if (this.retained.has(k)) return true;
-    for (const m of this.ids) if (m.toLowerCase() === k) return true;
-    return false;
+    return this.idSet.has(k) || this.retained.has(k);
   }
 
   get retainedCount(): number {
@@ -119,7 +120,10 @@ export class BotMarkets {
         // a selector by id lists a market whatever its status: only an active one starts (refresh, reload)
         if (reason !== 'startup' && o.marketStatus && (await o.marketStatus(id)) !== 'active') return false;
         this.retained.delete(key);
-        if (!this.ids.some((x) => x.toLowerCase() === key)) this.ids.push(id);
+        if (!this.idSet.has(key)) {
+          this.ids.push(id);
+          this.idSet.add(key);
+        }
         this.setOwn();
         o.health.addMarket(id);
         o.books.add(id);
@@ -157,6 +161,7 @@ export class BotMarkets {
     o.books.remove(id);
     const i = this.ids.findIndex((x) => x.toLowerCase() === key);
     if (i >= 0) this.ids.splice(i, 1);
+    this.idSet.delete(key);
     this.setOwn();
     const m = o.store.state.markets.get(key);
     const time = o.health.removeMarket(id);
