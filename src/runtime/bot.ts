@@ -582,8 +582,9 @@ async function wire(
   if (endpoint) cleanups.push(() => endpoint!.close());
 
   // ---- market rotation (issue 14): markets start and retire while the bot runs ----
-  /** end-of-run rows of released markets (bounded: the newest RETIRED_ROWS_MAX) */
+  /** end-of-run rows of released markets (bounded: the newest RETIRED_ROWS_MAX; older ones folded into `earlier`) */
   const retiredRows: RetiredRow[] = [];
+  const earlier: EarlierRetired = { count: 0, row: null };
   const bm = new BotMarkets({
     initial: marketIds,
     kernel: k,
@@ -610,9 +611,12 @@ async function wire(
     onReleased: (id, reason, time, m) => {
       if (!time) return;
       const pnl = m ? marketPnl(m) : { realised: 0n, unrealised: 0n };
+      // the ledger's figures object: late fills of a kept position still add to it until the market is gone
       retiredRows.push({ time, ledger: ledger.market(id), realised: pnl.realised, unrealised: pnl.unrealised, net: m?.position.net ?? 0, retired: reason, ...(m ? { attribution: marketAttribution(m) } : {}) });
-      if (retiredRows.length > RETIRED_ROWS_MAX) retiredRows.shift();
+      // beyond the bound, the oldest rows fold into one line (the report's totals stay exact)
+      if (retiredRows.length > RETIRED_ROWS_MAX) foldRetired(earlier, retiredRows.shift()!);
     },
+    onGone: (id) => void ledger.forget(id),
   });
   lists = bm;
   const rotationMetrics = registerRotationMetrics(metrics.registry, () => rotation);
@@ -740,6 +744,7 @@ async function wire(
         process: healthModel.process,
         haltedBecause: healthModel.haltedBecause,
         markets: [
+          ...(earlier.row ? [earlier.row] : []),
           // a retired market still holding a position: its PnL as of now, not as of its release
           ...retiredRows.map((r) => {
             // (a market started again since has its own row below)
@@ -785,7 +790,33 @@ async function wire(
 
 /** Rows of the end-of-run report kept for released markets (the newest this many). */
 const RETIRED_ROWS_MAX = 1_000;
-type RetiredRow = Parameters<typeof buildRunReport>[0]['markets'][number];
+export type RetiredRow = Parameters<typeof buildRunReport>[0]['markets'][number];
+
+/** Retired markets' report rows past the bound, folded into one. */
+export interface EarlierRetired {
+  count: number;
+  row: RetiredRow | null;
+}
+
+export function foldRetired(acc: EarlierRetired, r: RetiredRow): void {
+  acc.count++;
+  const p = acc.row;
+  const states: Record<string, number> = { ...(p?.time.states ?? {}) };
+  for (const [k, v] of Object.entries(r.time.states)) states[k] = (states[k] ?? 0) + (v ?? 0);
+  acc.row = {
+    time: { marketId: r.time.marketId, label: `(${acc.count} earlier retired markets)`, observedMs: (p?.time.observedMs ?? 0) + r.time.observedMs, liveMs: (p?.time.liveMs ?? 0) + r.time.liveMs, states },
+    ledger: {
+      fills: (p?.ledger.fills ?? 0) + r.ledger.fills,
+      shares: (p?.ledger.shares ?? 0) + r.ledger.shares,
+      notional12: (p?.ledger.notional12 ?? 0n) + r.ledger.notional12,
+      fees: (p?.ledger.fees ?? 0) + r.ledger.fees,
+    },
+    realised: (p?.realised ?? 0n) + r.realised,
+    unrealised: (p?.unrealised ?? 0n) + r.unrealised,
+    net: 0,
+    retired: 'various',
+  };
+}
 
 /** The run report's rotation section: totals, and the retirements still in progress. */
 function rotationReport(rot: MarketRotation): { summary: RotationSummary; totals: ReturnType<MarketRotation['totals']>; retiring: ReturnType<MarketRotation['retiringDetails']>; recent: readonly RotationEvent[] } {

@@ -59,6 +59,8 @@ export interface BotMarketsOptions {
   readonly registry?: Registry;
   /** a released market's report row (time, ledger, PnL), kept for the end-of-run report */
   readonly onReleased?: (id: Bytes32, reason: RetireReason, time: MarketTimeReport | null, state: MarketState | undefined) => void;
+  /** the market left the store for good (released flat, or its kept position went to zero or claimable) */
+  readonly onGone?: (id: Bytes32) => void;
 }
 
 /** A venue status that ends quoting in a market → the retirement reason (null: it stays). */
@@ -174,6 +176,7 @@ export class BotMarkets {
     if (keep) this.retained.set(key, id);
     o.store.dispatch({ type: 'MarketReleased', marketId: id, keepPosition: keep, ts: o.clock.now() });
     this.removeSeries(id, m?.slug);
+    if (!keep) o.onGone?.(id);
   }
 
   /** Released markets whose position went to zero or became claimable leave the store. */
@@ -188,6 +191,7 @@ export class BotMarkets {
       // what its last orders' ends (after its release) counted and kept goes too
       o.orderManager.forgetMarket(id);
       this.removeSeries(id, m?.slug);
+      o.onGone?.(id);
     }
   }
 

@@ -72,3 +72,28 @@ test('the run report: a rotation section, a line, and retired markets named', ()
   const plain = buildRunReport({ startedAt: 0, stoppedAt: 1000, paper: false, stopReason: 'x', exitCode: 0, process: 'stopped', haltedBecause: null, markets: [] });
   assert.equal(plain.rotation, undefined);
 });
+
+test('retired rows past the bound fold into one row whose figures add up exactly', async () => {
+  const { foldRetired } = await import('../../../src/runtime/bot.ts');
+  const M = `0x${'cd'.repeat(32)}` as Bytes32;
+  const row = (fills: number, realised: bigint) => ({
+    time: { marketId: M, label: 'x', observedMs: 1_000, liveMs: 500, states: { quoting: 500, 'market-paused': 500 } },
+    ledger: { fills, shares: fills * 1_000_000, notional12: BigInt(fills) * 500_000_000_000n, fees: fills },
+    realised,
+    unrealised: 1n,
+    net: 7,
+    retired: 'resolved',
+  });
+  const acc: { count: number; row: ReturnType<typeof row> | null } = { count: 0, row: null };
+  foldRetired(acc, row(2, -3n));
+  foldRetired(acc, row(3, 10n));
+  assert.equal(acc.count, 2);
+  assert.deepEqual(acc.row, {
+    time: { marketId: M, label: '(2 earlier retired markets)', observedMs: 2_000, liveMs: 1_000, states: { quoting: 1_000, 'market-paused': 1_000 } },
+    ledger: { fills: 5, shares: 5_000_000, notional12: 2_500_000_000_000n, fees: 5 },
+    realised: 7n,
+    unrealised: 2n,
+    net: 0,
+    retired: 'various',
+  });
+});
