@@ -673,6 +673,8 @@ async function wire(
   for (const id of marketIds) k.tick(id);
   cleanups.push(schedulePeriodicReconcile(om, clock, cfg.orders.reconcileIntervalMs));
   rot.begin(markets);
+  // a market whose status came in before rotation existed (resolved, closed at start-up) retires now
+  for (const m of markets) venueFact(m.marketId, store.state.markets.get(m.marketId.toLowerCase())?.status);
   rot.schedule();
 
   log.info({ metrics: endpoint?.url ?? 'off', trader: venue.trader }, k.killed ? 'kill switch latched: not quoting' : 'quoting');

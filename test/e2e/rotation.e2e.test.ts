@@ -117,3 +117,23 @@ test('rotation: a new market is quoted, resolved and closed markets retire with 
     await h.close();
   }
 });
+
+test('rotation: a market listed by id that is already closed at start-up retires at once; the other quotes', async () => {
+  const h: Harness = await startExchange({ markets: 2 });
+  const [m0, m1] = h.markets as [Bytes32, Bytes32];
+  try {
+    for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
+    h.ex.state.stores.markets.get(m1.toLowerCase())!.status = 'closed';
+    const bot = await startTestBot(h, await parseConfigText(yaml(h), '', { env: {} }));
+    try {
+      await waitFor('m1 retired as closed', () => bot.rotation.totals().retired.closed === 1 && !bot.rotation.isRetiring(m1));
+      await waitFor('m0 quoted', async () => (await openOrders(h.bot, m0)).length === 2);
+      assert.equal(bot.kernel.hasMarket(m1), false);
+      assert.equal((await openOrders(h.bot, m1)).length, 0);
+    } finally {
+      assert.equal(await bot.stop('test'), 0);
+    }
+  } finally {
+    await h.close();
+  }
+});
