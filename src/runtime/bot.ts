@@ -595,6 +595,8 @@ async function wire(
     books,
     clock,
     firstBook: (id) => waitForBooks(store, [id], clock, o.warmupMs ?? 5_000),
+    // the paper venue starts flat; live, the fills/balance poll covers the market from its next round
+    ...(paper ? {} : { firstPosition: (id: Bytes32) => waitForPosition(store, id, clock, 10_000, log) }),
     marketStatus: async (id) => (await client.markets.get(id)).status,
     // the rank entries know which of their markets they let go for a better one
     leftBecause: (id) => (rankLeftBecause(id) === 'ranked-out' ? 'ranked-out' : null),
@@ -823,6 +825,24 @@ export function foldRetired(acc: EarlierRetired, r: RetiredRow): void {
 /** The run report's rotation section: totals, and the retirements still in progress. */
 function rotationReport(rot: MarketRotation): { summary: RotationSummary; totals: ReturnType<MarketRotation['totals']>; retiring: ReturnType<MarketRotation['retiringDetails']>; recent: readonly RotationEvent[] } {
   return { summary: rot.summary(), totals: rot.totals(), retiring: rot.retiringDetails(), recent: rot.recent().slice(-50) };
+}
+
+/** Until a balance read of the market lands (PositionSynced), or `ms` passed on the clock (logged). */
+function waitForPosition(store: StateStore, id: Bytes32, clock: Clock, ms: number, log: Logger): Promise<void> {
+  const k = id.toLowerCase();
+  return new Promise((done) => {
+    let cancel: () => void = () => undefined;
+    const sub = store.changes$.subscribe(({ events }) => {
+      for (const e of events) if (e.type === 'PositionSynced' && e.marketId.toLowerCase() === k) return finish(true);
+    });
+    const finish = (read: boolean): void => {
+      cancel();
+      sub.unsubscribe();
+      if (!read) log.warn({ marketId: id, seconds: ms / 1000 }, 'market start: no balance read of it yet; quoting with its position unknown until one lands');
+      done();
+    };
+    cancel = clock.setTimeout(() => finish(false), ms);
+  });
 }
 
 /** Until every market has a book, or `ms` passed on the clock. */

@@ -46,6 +46,11 @@ export interface BotMarketsOptions {
   readonly clock: Clock;
   /** resolves once the market has a first book, or after a bounded wait */
   readonly firstBook: (id: Bytes32) => Promise<void>;
+  /**
+   * resolves once a balance read covering the market has landed (what the wallet holds there: an
+   * earlier run's position counts against the limits before the first quote), or after a bounded wait
+   */
+  readonly firstPosition?: (id: Bytes32) => Promise<void>;
   /** the venue's status of a market (why it left the selection) */
   readonly marketStatus?: (id: Bytes32) => Promise<MarketStatus | string>;
   /**
@@ -129,8 +134,8 @@ export class BotMarkets {
         this.setOwn();
         o.health.addMarket(id);
         o.books.add(id);
-        // its first book, bounded; no other market waits on this
-        await o.firstBook(id);
+        // its first book and its position, bounded; no other market waits on this
+        await Promise.all([o.firstBook(id), o.firstPosition?.(id)]);
         // orders of ours already resting there (an earlier run) are reconciled for this market alone
         if ((await openOf(id)) > 0) await om.reconcile(id);
         k.addMarket(m);

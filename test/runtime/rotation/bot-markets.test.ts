@@ -40,7 +40,7 @@ function book(marketId: Bytes32, ts: number): StateEvent {
   };
 }
 
-function rig(leftBecause?: (id: Bytes32) => 'ranked-out' | 'shard' | null) {
+function rig(leftBecause?: (id: Bytes32) => 'ranked-out' | 'shard' | null, firstPosition?: (id: Bytes32) => Promise<void>) {
   const clock = new ManualClock(1_800_000_000_000);
   const venue = new FakeVenue();
   const store = new StateStore();
@@ -64,6 +64,7 @@ function rig(leftBecause?: (id: Bytes32) => 'ranked-out' | 'shard' | null) {
     firstBook: async (m) => kernel.onEvent(book(m, clock.now())),
     marketStatus: async () => 'active',
     ...(leftBecause ? { leftBecause } : {}),
+    ...(firstPosition ? { firstPosition } : {}),
     ownMarkets: (ids) => om.setOwnMarkets(ids),
     forgetMeter: (m) => meter.forget(m),
     registry: metrics.registry,
@@ -220,6 +221,26 @@ test('a market the selection itself let go (rank, shard) retires with that reaso
   await r.rotation.refresh();
   await until(r.clock, () => r.rotation.retiringIds().length === 0);
   assert.deepEqual(r.rotation.totals().retired, { 'ranked-out': 1, 'filtered-out': 1 });
+  r.rotation.stop();
+  r.kernel.stop();
+  r.unbind();
+});
+
+test('a started market quotes only after its position is read (an earlier run\'s holding counts first)', async () => {
+  let read!: () => void;
+  const gate = new Promise<void>((r) => (read = r));
+  const r = rig(undefined, () => gate);
+  r.select([km(0)]);
+  const refreshed = r.rotation.refresh();
+  for (let i = 0; i < 50; i++) {
+    await new Promise((res) => setImmediate(res));
+    r.clock.advance(10);
+  }
+  assert.equal(r.venue.open.size, 0, 'no quote before the position is known');
+  assert.equal(r.kernel.hasMarket(id(0)), false);
+  read();
+  await refreshed;
+  await until(r.clock, () => ofMarket(r.venue, id(0)) === 2);
   r.rotation.stop();
   r.kernel.stop();
   r.unbind();
