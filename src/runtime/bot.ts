@@ -545,7 +545,7 @@ async function wire(
     orderManager: om,
     state: () => store.state,
     clock,
-    markets: () => marketIds,
+    markets: liveIds,
     staleMs: cfg.feeds.streamIdleTimeoutMs * 2,
     halted: () => k.killed !== null,
     killSwitchLatched: () => bookLedger.latch !== null,
