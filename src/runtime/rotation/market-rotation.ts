@@ -119,6 +119,8 @@ interface Retirement {
   readonly since: number;
   attempts: number;
   stuck: boolean;
+  /** counted as a retirement (false: the clean-up of a start that failed) */
+  readonly counted: boolean;
   running: Promise<void> | null;
   cancelRetry: (() => void) | null;
 }
@@ -315,7 +317,7 @@ export class MarketRotation {
 
   private beginRetirement(marketId: Bytes32, reason: RetireReason, counted: boolean): void {
     const k = lower(marketId);
-    const r: Retirement = { marketId, reason, since: this.o.clock.now(), attempts: 0, stuck: false, running: null, cancelRetry: null };
+    const r: Retirement = { marketId, reason, since: this.o.clock.now(), attempts: 0, stuck: false, counted, running: null, cancelRetry: null };
     this.retirements.set(k, r);
     this.log.info({ marketId, reason }, 'market retiring: pulling its quotes');
     const started = this.starting.get(k);
@@ -324,14 +326,14 @@ export class MarketRotation {
       if (started) await started.catch(() => undefined);
       if (this.stopped) return;
       this.o.ports.pull(marketId);
-      await this.confirmRound(r, counted);
+      await this.confirmRound(r);
     })().finally(() => {
       r.running = null;
     });
   }
 
   /** One round of venue reads; releases on a confirmation, else marks it stuck and schedules another. */
-  private async confirmRound(r: Retirement, counted: boolean): Promise<void> {
+  private async confirmRound(r: Retirement): Promise<void> {
     const attempts = this.o.confirmAttempts ?? 5;
     const delay = this.o.confirmDelayMs ?? 250;
     let left = -1;
@@ -347,7 +349,7 @@ export class MarketRotation {
       }
       if (this.stopped) return;
       if (left === 0) {
-        this.finish(r, counted);
+        this.finish(r);
         return;
       }
       if (i < attempts) await this.sleep(delay * i);
@@ -361,18 +363,18 @@ export class MarketRotation {
     );
     r.cancelRetry = this.o.clock.setTimeout(() => {
       r.cancelRetry = null;
-      this.again(r, counted);
+      this.again(r);
     }, this.o.retryMs ?? 10_000);
   }
 
-  private again(r: Retirement, counted = true): void {
+  private again(r: Retirement): void {
     if (this.stopped || r.running || this.retirements.get(lower(r.marketId)) !== r) return;
     r.cancelRetry?.();
     r.cancelRetry = null;
     r.running = (async () => {
       // the kernel may have ticked it meanwhile; pulling again is harmless and covers a stopped kernel
       this.o.ports.pull(r.marketId);
-      await this.confirmRound(r, counted);
+      await this.confirmRound(r);
     })().finally(() => {
       r.running = null;
     });
@@ -383,7 +385,7 @@ export class MarketRotation {
     for (const r of this.retirements.values()) if (r.stuck && !r.running) this.again(r);
   }
 
-  private finish(r: Retirement, counted: boolean): void {
+  private finish(r: Retirement): void {
     const k = lower(r.marketId);
     try {
       this.o.ports.release(r.marketId, r.reason);
@@ -397,7 +399,7 @@ export class MarketRotation {
       if (this.ended.size > ENDED_MAX) this.ended.delete(this.ended.values().next().value!);
     }
     const ms = this.o.clock.now() - r.since;
-    if (!counted) return;
+    if (!r.counted) return;
     this.retiredTotal++;
     this.retiredTotals.set(r.reason, (this.retiredTotals.get(r.reason) ?? 0) + 1);
     this.o.metrics?.retired(r.reason, ms / 1000);
