@@ -210,7 +210,8 @@ export function formatRunReport(r: RunReport): string[] {
     fit(`  total: fills ${t.fills}, volume ${usd(t.volumeUsdc)} USDC, fees ${usd(t.feesUsdc)}, realised ${usd(t.realisedPnlUsdc)}, unrealised ${usd(t.unrealisedPnlUsdc)} USDC`),
   ];
   const rot = r.rotation;
-  if (rot && (rot.started > 0 || rot.retired > 0)) {
+  // a line when markets came or went during the run (not for the start-up set alone)
+  if (rot && (rot.started > (rot.startedBy.startup ?? 0) || rot.retired > 0 || rot.retiringAtStop.length > 0 || rot.refreshFailures > 0)) {
     const by = (o: Readonly<Record<string, number>>): string =>
       Object.entries(o)
         .filter(([, n]) => n > 0)

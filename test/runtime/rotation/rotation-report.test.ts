@@ -68,6 +68,13 @@ test('the run report: a rotation section, a line, and retired markets named', ()
   assert.ok(lines.includes('  rotation: 3 active at stop, 7 started (startup 2, selected 5), 4 retired (resolved 3, filtered-out 1)'), lines.join('\n'));
   assert.ok(lines.includes('    still retiring at stop 1 (cancelled by the stop), failed refreshes 1'), lines.join('\n'));
   assert.ok(lines.includes('  rain-tomorrow (retired: resolved)'));
+  // nothing beyond the start-up set: the section is in the JSON, no line is printed
+  const quiet = buildRunReport({
+    startedAt: 0, stoppedAt: 1000, paper: false, stopReason: 'x', exitCode: 0, process: 'stopped', haltedBecause: null, markets: [],
+    rotation: { summary: { active: 2, started: 2, retired: 0, refreshes: 3, refreshFailures: 0 }, totals: { started: { startup: 2 }, retired: {} }, retiring: [] },
+  });
+  assert.equal(quiet.rotation?.started, 2);
+  assert.ok(!formatRunReport(quiet).some((l) => l.includes('rotation')));
   // without rotation input the report has no section (older callers)
   const plain = buildRunReport({ startedAt: 0, stoppedAt: 1000, paper: false, stopReason: 'x', exitCode: 0, process: 'stopped', haltedBecause: null, markets: [] });
   assert.equal(plain.rotation, undefined);
