@@ -55,7 +55,7 @@ import { activityFeed } from '../feeds/activity-feed.ts';
 import { createBookFeed } from '../feeds/book-feed.ts';
 import type { FeedEvent } from '../feeds/feed-event.ts';
 import { FeedHealth } from '../feeds/feed-health.ts';
-import { marketFeed } from '../feeds/market-feed.ts';
+import { marketEvent, marketFeed } from '../feeds/market-feed.ts';
 import { oracleFeed } from '../feeds/oracle-feed.ts';
 import { tradingFeed } from '../feeds/trading-feed.ts';
 import { endedOrderNonce } from './ended-order.ts';
@@ -598,6 +598,10 @@ async function wire(
     // the paper venue starts flat; live, the fills/balance poll covers the market from its next round
     ...(paper ? {} : { firstPosition: (id: Bytes32) => waitForPosition(store, id, clock, 10_000, log) }),
     marketStatus: async (id) => (await client.markets.get(id)).status,
+    marketInfo: async (id) => {
+      const m = await client.markets.get(id);
+      return { status: m.status, event: marketEvent(id, m, clock.now()).event };
+    },
     // the rank entries know which of their markets they let go for a better one
     leftBecause: (id) => (rankLeftBecause(id) === 'ranked-out' ? 'ranked-out' : null),
     ...(cfg.orders.reconcileScope === 'markets'

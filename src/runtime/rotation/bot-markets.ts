@@ -29,6 +29,7 @@ import type { OrderManager } from '../../orders/order-manager.ts';
 import { removeMarketSeries } from '../../metrics/remove-market-series.ts';
 import type { MarketState } from '../../state/market-state.ts';
 import { isSettled } from '../../state/release-market.ts';
+import type { StateEvent } from '../../state/events.ts';
 import type { StateStore } from '../../state/store.ts';
 import type { HealthModel, MarketTimeReport } from '../health/health-model.ts';
 import type { QuotingKernel } from '../quoting-kernel.ts';
@@ -53,6 +54,11 @@ export interface BotMarketsOptions {
   readonly firstPosition?: (id: Bytes32) => Promise<void>;
   /** the venue's status of a market (why it left the selection) */
   readonly marketStatus?: (id: Bytes32) => Promise<MarketStatus | string>;
+  /**
+   * the venue's market at start: its status (only an active one starts) and its metadata as a state
+   * event (slug, deadline, status), reduced before the first quote so the risk gate knows the deadline
+   */
+  readonly marketInfo?: (id: Bytes32) => Promise<{ status: MarketStatus | string; event: StateEvent }>;
   /**
    * why a market left the selection when the selection itself knows (rank: `ranked-out`, shard:
    * `shard`); null: ask the venue's status (resolved, closed, paused) or say `filtered-out`
@@ -125,7 +131,12 @@ export class BotMarkets {
         const id = m.marketId;
         const key = id.toLowerCase();
         // a selector by id lists a market whatever its status: only an active one starts (refresh, reload)
-        if (reason !== 'startup' && o.marketStatus && (await o.marketStatus(id)) !== 'active') return false;
+        if (reason !== 'startup' && o.marketInfo) {
+          const info = await o.marketInfo(id);
+          if (info.status !== 'active') return false;
+          // its deadline and slug before its first quote (the market poll comes later)
+          o.kernel.onEvent(info.event);
+        }
         this.retained.delete(key);
         if (!this.idSet.has(key)) {
           this.ids.push(id);

@@ -40,7 +40,7 @@ function book(marketId: Bytes32, ts: number): StateEvent {
   };
 }
 
-function rig(leftBecause?: (id: Bytes32) => 'ranked-out' | 'shard' | null, firstPosition?: (id: Bytes32) => Promise<void>) {
+function rig(leftBecause?: (id: Bytes32) => 'ranked-out' | 'shard' | null, firstPosition?: (id: Bytes32) => Promise<void>, status: (id: Bytes32) => string = () => 'active') {
   const clock = new ManualClock(1_800_000_000_000);
   const venue = new FakeVenue();
   const store = new StateStore();
@@ -65,6 +65,7 @@ function rig(leftBecause?: (id: Bytes32) => 'ranked-out' | 'shard' | null, first
     marketStatus: async () => 'active',
     ...(leftBecause ? { leftBecause } : {}),
     ...(firstPosition ? { firstPosition } : {}),
+    marketInfo: async (m: Bytes32) => ({ status: status(m), event: { type: 'MarketMetadataUpdated', marketId: m, slug: `slug-${Number(m) % 1000}`, status: 'active', deadline: 1_900_000_000_000, ts: clock.now() } as StateEvent }),
     ownMarkets: (ids) => om.setOwnMarkets(ids),
     forgetMeter: (m) => meter.forget(m),
     registry: metrics.registry,
@@ -241,6 +242,19 @@ test('a started market quotes only after its position is read (an earlier run\'s
   read();
   await refreshed;
   await until(r.clock, () => ofMarket(r.venue, id(0)) === 2);
+  r.rotation.stop();
+  r.kernel.stop();
+  r.unbind();
+});
+
+test('a selected market starts only when the venue lists it active, with its metadata (deadline) known before its first quote', async () => {
+  const r = rig(undefined, undefined, (m) => (m === id(1) ? 'closed' : 'active'));
+  r.select([km(0), km(1)]);
+  await r.rotation.refresh();
+  await until(r.clock, () => ofMarket(r.venue, id(0)) === 2);
+  assert.equal(r.rotation.isActive(id(1)), false);
+  assert.equal(r.store.state.markets.has(id(1)), false, 'nothing of the closed market is kept');
+  assert.equal(r.store.state.markets.get(id(0))!.deadline, 1_900_000_000_000);
   r.rotation.stop();
   r.kernel.stop();
   r.unbind();
