@@ -426,9 +426,14 @@ async function wire(
   const sink = (fe: FeedEvent): void => {
     try {
       const t = fe.event.type;
-      if (t === 'BookEventReceived' || t === 'OracleUpdated' || t === 'MarketMetadataUpdated') {
-        const id = eventMarket(fe.event);
-        if (id && !known(id)) return;
+      const eventId = t === 'BalanceUpdated' ? null : eventMarket(fe.event);
+      let stranger = false;
+      if (eventId && !known(eventId)) {
+        // market data of a released market is not wanted; a balance read says nothing new of a market
+        // that left flat; anything else (a late fill) is real and keeps the market tracked (below)
+        if (t === 'BookEventReceived' || t === 'OracleUpdated' || t === 'MarketMetadataUpdated') return;
+        if (t === 'PositionSynced' && fe.event.yes === 0 && fe.event.no === 0) return;
+        stranger = true;
       }
       if (fe.event.type === 'BookEventReceived' && fe.event.event.type !== 'status' && fe.event.event.type !== 'trade') {
         const ev = fe.event.event;
@@ -438,6 +443,7 @@ async function wire(
       bookLedger.onEvent(fe.event);
       toKernel(fe.event);
       orderEnded(fe.event);
+      if (stranger && eventId) lists?.retain(eventId);
       if (fe.event.type === 'MarketMetadataUpdated' && rotation) venueFact(fe.event.marketId, fe.event.status);
       if (paperVenue && fe.event.type === 'BookEventReceived') {
         const ev = fe.event.event;

@@ -109,6 +109,16 @@ export class BotMarkets {
     return this.idSet.has(k) || this.retained.has(k);
   }
 
+  /**
+   * An event of a market the bot no longer follows changed its state (a fill landing after its
+   * release): its position is followed again until it is zero or claimable (see sweep).
+   */
+  retain(id: Bytes32): void {
+    const k = id.toLowerCase();
+    if (this.idSet.has(k) || this.retained.has(k) || !this.o.store.state.markets.has(k)) return;
+    this.retained.set(k, id);
+  }
+
   get retainedCount(): number {
     return this.retained.size;
   }

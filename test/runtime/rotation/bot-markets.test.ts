@@ -260,3 +260,29 @@ test('a selected market starts only when the venue lists it active, with its met
   r.unbind();
 });
 
+
+test('a fill landing after a flat release makes the market followed again until its position is flat', async () => {
+  const r = rig();
+  r.select([km(0)]);
+  await r.rotation.refresh();
+  await until(r.clock, () => ofMarket(r.venue, id(0)) === 2);
+  r.select([]);
+  await r.rotation.refresh();
+  await until(r.clock, () => !r.rotation.isRetiring(id(0)));
+  assert.equal(r.store.state.markets.has(id(0)), false);
+  assert.equal(r.bm.known(id(0)), false);
+  // what the bot's feed sink does with an event of a market it does not follow any more
+  r.store.dispatch({ type: 'PositionSynced', marketId: id(0), yes: 2_000_000, no: 0, ts: r.clock.now() });
+  r.bm.retain(id(0));
+  assert.equal(r.bm.retainedCount, 1);
+  assert.ok(r.bm.tracked().includes(id(0)));
+  r.bm.sweep();
+  assert.equal(r.bm.retainedCount, 1, 'still held');
+  r.store.dispatch({ type: 'PositionSynced', marketId: id(0), yes: 0, no: 0, ts: r.clock.now() });
+  r.bm.sweep();
+  assert.equal(r.bm.retainedCount, 0);
+  assert.equal(r.store.state.markets.has(id(0)), false);
+  r.rotation.stop();
+  r.kernel.stop();
+  r.unbind();
+});
