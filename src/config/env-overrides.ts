@@ -17,6 +17,8 @@
  *   BOOKMAKER_KEY_FILE       path                                     → wallet.keyFile
  *   BOOKMAKER_LEDGER_PATH    path or :memory:                         → ledger.path
  *   BOOKMAKER_ADMIN_PORT     0–65535 (0 = off)                        → admin.port
+ *   BOOKMAKER_SHARD          I/N (e.g. 1/3)                           → selection.shard, applied to the parsed
+ *                            config (shardFromEnv below; `run --shard` wins over it)
  * Generic: BOOKMAKER__a__b__c=value sets a.b.c (value read as a YAML scalar), e.g.
  *   BOOKMAKER__defaults__risk__maxPosition=50
  * BOOKMAKER_PRIVATE_KEY and BOOKMAKER_API_KEY are secrets: read by src/config/secrets.ts, never here.
@@ -24,6 +26,7 @@
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../model/errors.ts';
 import { isObj } from './fields.ts';
+import { parseShardText } from './parse-markets.ts';
 
 const NAMED: Record<string, string> = {
   BOOKMAKER_METRICS_PORT: 'metrics.port',
@@ -129,4 +132,15 @@ export function overrideSourceOf(path: string, sources: OverrideSources): string
   const norm = path.replace(/\[(\d+)\]/g, '.$1');
   for (const [p, src] of sources) if (norm === p || norm.startsWith(p + '.')) return src;
   return undefined;
+}
+
+/**
+ * BOOKMAKER_SHARD=I/N: this instance's shard, which replaces `markets.shard` of the parsed config
+ * (the variable cannot be a document override: `markets:` may be a list). undefined when unset or
+ * empty; a bad value is a ConfigError naming the variable (exit 2).
+ */
+export function shardFromEnv(env: Readonly<Record<string, string | undefined>>): { index: number; count: number } | undefined {
+  const v = env.BOOKMAKER_SHARD;
+  if (v === undefined || v.trim() === '') return undefined;
+  return parseShardText(v, 'BOOKMAKER_SHARD');
 }

@@ -75,6 +75,8 @@ export interface BotLedgerOptions {
   readonly markets: number;
   /** paper trading: nothing reaches the venue, so there is nothing to catch up */
   readonly paper: boolean;
+  /** orders.reconcileScope markets: the markets whose orders are this bot's (see CatchUpOptions.owns) */
+  readonly owns?: (marketId: string) => boolean;
 }
 
 export class BotLedger {
@@ -89,7 +91,15 @@ export class BotLedger {
   private stopMarks: (() => void) | null = null;
   private readonly startedAt: number;
 
-  private constructor(ledger: Ledger, catchUp: CatchUpResult, clock: Clock, log: Logger, private readonly logger: Logger, private readonly paper: boolean) {
+  private constructor(
+    ledger: Ledger,
+    catchUp: CatchUpResult,
+    clock: Clock,
+    log: Logger,
+    private readonly logger: Logger,
+    private readonly paper: boolean,
+    private readonly owns?: (marketId: string) => boolean,
+  ) {
     this.ledger = ledger;
     this.catchUp = catchUp;
     this.clock = clock;
@@ -116,8 +126,8 @@ export class BotLedger {
       const owner = ledger.meta('account');
       if (owner === null) ledger.setMeta('account', account);
       else if (owner !== account) throw new ConfigError(`ledger ${path} holds the books of ${owner}, not ${account}: set ledger.path to another file`);
-      const catchUp = o.paper ? { recorded: 0, shares: 0, ordersRead: 0, openOrders: [], incomplete: false } : await catchUpFills({ client: o.client, trader: o.trader, ledger, clock: o.clock, logger: o.logger });
-      const bl = new BotLedger(ledger, catchUp, o.clock, log, o.logger, o.paper);
+      const catchUp = o.paper ? { recorded: 0, shares: 0, ordersRead: 0, openOrders: [], incomplete: false } : await catchUpFills({ client: o.client, trader: o.trader, ledger, clock: o.clock, logger: o.logger, ...(o.owns ? { owns: o.owns } : {}) });
+      const bl = new BotLedger(ledger, catchUp, o.clock, log, o.logger, o.paper, o.owns);
       ledger.startup({ configHash: configHash(o.config), configFile: o.config.file, venue: o.venue, trader: o.trader, markets: o.markets, latched: bl.latch?.reason ?? null }, catchUp.recorded);
       log.info({ path, caughtUp: catchUp.recorded, latched: bl.latch?.reason ?? null }, 'ledger open');
       if (bl.latch) {
@@ -237,6 +247,7 @@ export class BotLedger {
         since: Math.max(this.startedAt, this.clock.now() - 600_000),
         maxLookups: 100,
         alsoNonces: this.catchUp.openOrders.map((x) => x.nonce),
+        ...(this.owns ? { owns: this.owns } : {}),
       });
       return r.recorded;
     } catch (e) {

@@ -62,6 +62,13 @@ export interface CatchUpOptions {
   readonly since?: number;
   /** more orders to look up by nonce in step 3 (the stop's sweep: the orders found open at start) */
   readonly alsoNonces?: readonly string[];
+  /**
+   * orders.reconcileScope markets (a wallet shared with other instances, shards, or a person): only
+   * orders in markets this returns true for are this bot's; the others are neither recorded nor
+   * seeded (another instance's fills in this ledger would count in this bot's PnL and kill switch).
+   * Absent: every order of the wallet is the bot's.
+   */
+  readonly owns?: (marketId: string) => boolean;
 }
 
 const SKEW_MS = 60_000;
@@ -72,7 +79,9 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
   const last = o.ledger.lastStartup();
   const seen = new Map<string, VenueOrder>();
   const open: VenueOrder[] = [];
+  const ours = (v: VenueOrder): boolean => o.owns === undefined || o.owns(v.marketId.toLowerCase());
   for await (const v of o.client.orders.iterate({ trader: o.trader, status: ['open'], limit: 100 })) {
+    if (!ours(v)) continue;
     seen.set(v.nonce.toLowerCase(), v);
     open.push(v);
   }
@@ -82,7 +91,7 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
     let n = 0;
     for await (const v of o.client.orders.iterate({ trader: o.trader, limit: 100 })) {
       if (venueMs(v.insertedAt) < since) break;
-      seen.set(v.nonce.toLowerCase(), v);
+      if (ours(v)) seen.set(v.nonce.toLowerCase(), v);
       if (++n >= (o.maxOrders ?? 20_000)) {
         log.warn({ read: n }, 'more orders since the last start than the catch-up reads; older ones are looked up by nonce');
         break;
@@ -99,6 +108,7 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
       }
       try {
         for await (const v of o.client.orders.iterate({ trader: o.trader, search: u.nonce, limit: 100 })) {
+          // an order the books placed is ours whatever its market (the scope may have moved since)
           if (v.nonce.toLowerCase() === u.nonce) seen.set(u.nonce, v);
         }
         // never placed (a send whose answer was lost and that did not land): nothing to wait for

@@ -37,6 +37,16 @@ export function worstNotional(e: Exposure, mark: number): number {
 }
 
 /**
+ * One market's share of the account-wide worst case that maxTotalPosition and maxTotalNotional
+ * bound. A market whose payout is known (resolved) adds nothing: its position is worth its payout
+ * (claimable at the venue), not at risk, and its orders can no longer fill. Its PnL still counts.
+ */
+export function accountShare(e: Exposure, mark: number, payoutKnown: boolean): { position: number; notional: number } {
+  if (payoutKnown) return { position: 0, notional: 0 };
+  return { position: worstPosition(e), notional: worstNotional(e, mark) };
+}
+
+/**
  * The mark used for notional: the mid, else 50¢ (maximum uncertainty). The mid rather than the
  * microprice so that this market's figure matches what the store sums into the account totals.
  */

@@ -73,6 +73,8 @@ import { MarketRotation, type RotationSummary, type RotationEvent } from './rota
 import { registerRotationMetrics } from './rotation/rotation-metrics.ts';
 import { BotMarkets, retireReasonOf } from './rotation/bot-markets.ts';
 import { eventMarket } from './quoting-kernel.ts';
+import { shardOwns, shardText, withShard, withShardScope } from './shard.ts';
+import { ClaimsTracker } from './claims/claims-tracker.ts';
 // ---- issue 16: ledger, limits across restarts, operator control ----
 import { BotLedger } from '../ledger/bot-ledger.ts';
 import { registerLedgerMetrics } from '../ledger/ledger-metrics.ts';
@@ -270,7 +272,8 @@ async function wire(
   cleanups: (() => Promise<void> | void)[],
   closeVenue: () => Promise<void>,
 ): Promise<Bot> {
-  const cfg = o.config;
+  // a shard owns only its markets: reconcileScope markets whatever the file says (src/runtime/shard.ts)
+  const cfg = withShardScope(o.config);
   const metrics = createBotMetrics();
   const client: VenueClient = createVenueClient({
     baseUrl: v.baseUrl,
@@ -289,7 +292,7 @@ async function wire(
    * left), at start-up and on a reload it is a config error.
    */
   const select = (c: BotConfig, previous?: ReadonlySet<string>, allowEmpty = false): Promise<KernelMarket[]> =>
-    selectMarkets(client, c.markets, { maxMarkets: c.selection.maxMarkets, shard: c.selection.shard, log: o.logger, allowEmpty, ...(previous ? { previous } : {}) });
+    selectMarkets(client, c.markets, { maxMarkets: c.selection.maxMarkets, shard: cfg.selection.shard, log: o.logger, allowEmpty, ...(previous ? { previous } : {}) });
   const markets: KernelMarket[] = await retryStartupStep('select markets', () => select(cfg), { clock, log, ...(signal ? { signal } : {}) });
   const marketIds = markets.map((m) => m.marketId);
   /** the live market lists once rotation is wired (src/runtime/rotation/bot-markets.ts); the start-up set before */
@@ -298,9 +301,13 @@ async function wire(
   const liveIds = (): readonly Bytes32[] => lists?.ids ?? marketIds;
   /** quoted, retiring and retained markets: whose positions, fills and resolution the feeds follow */
   const trackedIds = (): readonly Bytes32[] => lists?.tracked() ?? marketIds;
+  /** a market the bot follows now (quoted, retiring, or a released one still holding a position) */
+  const known = (id: string): boolean => (lists ? lists.known(id) : marketIds.some((m) => m.toLowerCase() === id.toLowerCase()));
   // a wallet shared with a person or another instance: the watchdog's cancel-all keeps to our markets too
   if (o.watchdog && cfg.orders.reconcileScope === 'markets') o.watchdog.scope(marketIds);
   log.info({ venue: v.baseUrl, markets: marketIds.length, paper, embedded: v.local !== null }, 'markets selected');
+  const shard = cfg.selection.shard;
+  if (shard) log.info({ shard: shardText(shard), markets: marketIds.length, reconcileScope: 'markets', configured: o.config.orders.reconcileScope }, `shard ${shardText(shard)}: quoting this shard's markets only; start-up reconcile and every cancel-all touch only them (reconcileScope markets)`);
 
   if (signer && !paper) {
     // safe to re-run from the start (protocol.md §6): a transient failure midway retries the whole flow
@@ -320,6 +327,8 @@ async function wire(
     embedded: v.local !== null,
     markets: marketIds.length,
     paper,
+    // a shared wallet (reconcileScope markets, shards): other markets' orders are not this ledger's
+    ...(cfg.orders.reconcileScope === 'markets' ? { owns: (id: string) => (cfg.selection.shard ? shardOwns(id, cfg.selection.shard) : known(id)) } : {}),
   });
   cleanups.push(() => bookLedger.close());
   const store = new StateStore(storeLimits(cfg), bookLedger.initialState(marketIds));
@@ -415,14 +424,17 @@ async function wire(
     },
   });
 
+  // after resolution (src/runtime/claims): claimable positions of this instance's markets, read from
+  // the venue at start-up and when a market resolves; logged, counted and in the run report
+  const claims = paper ? null : new ClaimsTracker({ read: () => client.portfolio.claimable(venue.trader), owns: (id) => shardOwns(id, cfg.selection.shard), clock, logger: o.logger, registry: metrics.registry });
+  if (claims) cleanups.push(() => claims.stop());
+
   // ---- feeds ----
   const subs: Subscription[] = [];
   cleanups.push(() => subs.forEach((s) => s.unsubscribe()));
   /** the first balance and positions read: no quote before the bot knows what it holds */
   const accountRead = deferred<void>();
   let rotation: MarketRotation | null = null;
-  /** a market's events after its release (a poll answer already on its way) are dropped, not re-creating its state */
-  const known = (id: string): boolean => (lists ? lists.known(id) : true);
   const sink = (fe: FeedEvent): void => {
     try {
       const t = fe.event.type;
@@ -442,6 +454,10 @@ async function wire(
       if (fe.event.type === 'BalanceUpdated') accountRead.resolve();
       bookLedger.onEvent(fe.event);
       toKernel(fe.event);
+      if (claims && fe.event.type === 'MarketMetadataUpdated' && fe.event.status === 'resolved') {
+        const pos = store.state.markets.get(fe.event.marketId.toLowerCase())?.position;
+        claims.marketResolved(fe.event.marketId, fe.event.payoutYes ?? null, !!pos && (pos.yes !== 0 || pos.no !== 0));
+      }
       orderEnded(fe.event);
       if (stranger && eventId) lists?.retain(eventId);
       if (fe.event.type === 'MarketMetadataUpdated' && rotation) venueFact(fe.event.marketId, fe.event.status);
@@ -650,7 +666,8 @@ async function wire(
     ledger: bookLedger,
     logger: o.logger,
     config: cfg,
-    loadConfig: (file) => loadConfig(file, { env: o.env ?? process.env }),
+    // the running shard (flag, environment or file) and its reconcile scope stay across reloads
+    loadConfig: async (file) => withShardScope(withShard(await loadConfig(file, { env: o.env ?? process.env }), cfg.selection.shard)),
     selectMarkets: (next) => select(next, new Set(rot.activeIds().map((id) => id.toLowerCase()))),
     // a reload's markets go through the rotation: added ones start, removed ones retire (books closed)
     applyMarkets: (next) => rot.apply(next, 'reload'),
@@ -691,6 +708,7 @@ async function wire(
 
   log.info({ metrics: endpoint?.url ?? 'off', trader: venue.trader }, k.killed ? 'kill switch latched: not quoting' : 'quoting');
   started = true;
+  void claims?.start(); // positions held from earlier runs that are claimable now
   healthModel.setProcess('running');
   // issue 16: a latch from an earlier run holds the bot; the health model names it
   if (bookLedger.latch) healthModel.halt('kill-switch', `kill switch latched in an earlier run (${bookLedger.latch.reason}: ${bookLedger.latch.detail}); clear with bookmaker ctl clear-kill --reason TEXT`);
@@ -774,6 +792,7 @@ async function wire(
           }),
         ],
         rotation: rotationReport(rot),
+        ...(claims ? { claims: claims.report() } : {}),
       });
     },
     readyz() {

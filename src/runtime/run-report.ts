@@ -13,6 +13,7 @@ import type { Bytes32 } from '../model/order.ts';
 import type { HealthState, MarketTimeReport, ProcessState } from './health/health-model.ts';
 import type { MarketLedger } from './run-ledger.ts';
 import type { MarketAttribution } from '../state/edge-view.ts';
+import type { ClaimsSnapshot } from './claims/claims-tracker.ts';
 
 export interface RunReportMarket {
   readonly market: string;
@@ -74,6 +75,25 @@ export interface RunReport {
     readonly realisedPnlUsdc: string;
     readonly unrealisedPnlUsdc: string;
   };
+  /** after resolution (src/runtime/claims): this instance's resolved markets, their payouts and what is claimable */
+  readonly claims?: RunReportClaims;
+}
+
+export interface RunReportClaims {
+  readonly markets: readonly {
+    readonly marketId: Bytes32;
+    /** claimable | claimed | nothing-to-claim | pending (resolved, the venue not yet showing it) */
+    readonly state: string;
+    /** USDC one share pays; null when not known */
+    readonly payoutYesUsdc: string | null;
+    readonly payoutNoUsdc: string | null;
+    readonly yesShares: string;
+    readonly noShares: string;
+    readonly claimableUsdc: string;
+  }[];
+  readonly totalClaimableUsdc: string;
+  readonly reads: number;
+  readonly readErrors: number;
 }
 
 export interface RunReportInput {
@@ -102,6 +122,8 @@ export interface RunReportInput {
     readonly totals: { readonly started: Readonly<Record<string, number>>; readonly retired: Readonly<Record<string, number>> };
     readonly retiring: readonly { readonly marketId: string; readonly reason: string; readonly seconds: number; readonly stuck: boolean }[];
   };
+  /** the claims tracker's figures (absent in paper mode) */
+  readonly claims?: ClaimsSnapshot;
 }
 
 /** An integer amount in 1e-6 units as an exact decimal string ("-1.500000"). */
@@ -191,6 +213,24 @@ export function buildRunReport(i: RunReportInput): RunReport {
         }
       : {}),
     totals: { fills, volumeUsdc: micro(volume), feesUsdc: micro(fees), realisedPnlUsdc: micro(realised), unrealisedPnlUsdc: micro(unrealised) },
+    ...(i.claims ? { claims: claimsBlock(i.claims) } : {}),
+  };
+}
+
+function claimsBlock(c: ClaimsSnapshot): RunReportClaims {
+  return {
+    markets: c.markets.map((m) => ({
+      marketId: m.marketId,
+      state: m.state,
+      payoutYesUsdc: m.payoutYes === null ? null : micro(m.payoutYes),
+      payoutNoUsdc: m.payoutNo === null ? null : micro(m.payoutNo),
+      yesShares: micro(m.yesShares),
+      noShares: micro(m.noShares),
+      claimableUsdc: micro(m.claimable),
+    })),
+    totalClaimableUsdc: micro(c.total),
+    reads: c.reads,
+    readErrors: c.readErrors,
   };
 }
 
@@ -233,6 +273,13 @@ export function formatRunReport(r: RunReport): string[] {
     const a = m.pnlAttributionUsdc;
     if (a && m.fills > 0) {
       lines.push(fit(`    pnl by source: spread ${usd(a.spreadCapture)}, inventory ${usd(a.inventory)}, fees ${usd(a.fees)}, resolution ${usd(a.resolution)} = ${usd(a.total)} USDC`));
+    }
+  }
+  if (r.claims && r.claims.markets.length > 0) {
+    lines.push(fit(`  after resolution: ${r.claims.markets.length} market(s) resolved, ${usd(r.claims.totalClaimableUsdc)} USDC claimable${r.claims.readErrors ? ` (${r.claims.readErrors} failed reads)` : ''}`));
+    for (const m of r.claims.markets) {
+      const pay = m.payoutYesUsdc === null ? 'payout unknown' : `YES pays ${usd(m.payoutYesUsdc)}, NO ${usd(m.payoutNoUsdc ?? '0.000000')}`;
+      lines.push(fit(`    ${m.marketId.slice(0, 10)}… ${m.state}: ${usd(m.claimableUsdc)} USDC (${pay}; held YES ${usd(m.yesShares)}, NO ${usd(m.noShares)})`));
     }
   }
   return lines;

@@ -6,6 +6,8 @@
  * it; at most `maxMarkets` markets in all. `all` means every active market, newest first (so a new
  * market is picked up at the next refresh); filters take markets by volume; `rank` entries score
  * the active markets and keep the best (src/runtime/rank/), with hysteresis against `previous`.
+ * With a shard (src/runtime/shard.ts) only the shard's markets are kept, before the caps and the
+ * ranking: each instance fills its own `maxMarkets` from its own share.
  */
 import { ConfigError } from '../model/errors.ts';
 import type { Logger } from '../core/logger.ts';
@@ -17,6 +19,7 @@ import type { Bytes32 } from '../model/order.ts';
 import type { KernelMarket } from './quoting-kernel.ts';
 import type { RankSource } from './rank/gather.ts';
 import { capitalOf, defaultRanker, type Ranker } from './rank/ranker.ts';
+import { shardOwns, shardText } from './shard.ts';
 
 export interface MarketsSource {
   markets: {
@@ -29,7 +32,7 @@ export interface MarketsSource {
 export interface SelectMarketsOptions {
   /** at most this many markets in all (default 200) */
   readonly maxMarkets?: number;
-  /** this instance's shard (the shard filter is applied by `owns`, below) */
+  /** keep only this shard's markets (src/runtime/shard.ts; null or absent: every market) */
   readonly shard?: { readonly index: number; readonly count: number } | null;
   /** lower-case ids quoted now, for the rank entries' hysteresis (undefined = first selection) */
   readonly previous?: ReadonlySet<string>;
@@ -62,10 +65,10 @@ export async function selectMarkets(client: MarketsSource, entries: readonly Mar
   const maxMarkets = opts.maxMarkets ?? 200;
   const ranker = opts.ranker ?? defaultRanker;
   const now = opts.now ?? Date.now;
-  // The shard filter goes here: with opts.shard set, only this instance's markets (src/runtime/shard.ts
-  // shardOwns, rendezvous hashing; issue 14's shard part, not in this module yet). Rank entries and
-  // `all`/filters already consult it, so a shard ranks only its own markets.
-  const owns = (_id: string): boolean => true;
+  // with a shard, only this instance's markets (src/runtime/shard.ts, rendezvous hashing), before the
+  // caps: rank entries and `all`/filters consult it, so a shard ranks and fills only its own markets
+  const shard = opts.shard ?? null;
+  const owns = (id: string): boolean => shardOwns(id, shard);
   const offers: EntryOffer[] = [];
   /** lower-case id → the id as the venue spells it */
   const spelled = new Map<string, string>();
@@ -77,7 +80,7 @@ export async function selectMarkets(client: MarketsSource, entries: readonly Mar
     if (s.by === 'id' || s.by === 'slug') {
       const ref = s.by === 'id' ? s.id : s.slug;
       try {
-        found = [await client.markets.get(ref)];
+        found = [await client.markets.get(ref)].filter((m) => owns(m.id));
       } catch (e) {
         throw new ConfigError(`markets[${i}]: market ${ref} not found at the venue (${(e as Error).message})`, { cause: e });
       }
@@ -102,7 +105,7 @@ export async function selectMarkets(client: MarketsSource, entries: readonly Mar
   }
   const taken = assignFirstWins(offers, maxMarkets);
   ranker.commit(taken, now());
-  if (taken.size === 0 && !opts.allowEmpty) throw new ConfigError('markets: no market at the venue matches the configured selectors');
+  if (taken.size === 0 && !opts.allowEmpty) throw new ConfigError(`markets: no market at the venue matches the configured selectors${shard ? ` in shard ${shardText(shard)}` : ''}`);
   return [...taken].map(([id, entry]) => {
     const cfg = entries[entry]!;
     const per = capital.get(entry);

@@ -10,7 +10,7 @@
  * recomputed only when the immutable object they come from changes, so building views for every
  * market each tick does not recompute unchanged markets.
  */
-import { exposureOf, worstNotional, worstPosition } from '../risk/exposure.ts';
+import { accountShare, exposureOf } from '../risk/exposure.ts';
 import type { Bytes32 } from '../model/order.ts';
 import { notionalCeil, notionalFloor } from '../model/units.ts';
 import { toYesTerms } from '../strategy/to-orders.ts';
@@ -151,7 +151,9 @@ function contributionOf(m: MarketState): Contribution {
   if (memo.contribution !== null && memo.cPosition === m.position && memo.cOrders === m.orders && memo.cMark2 === mark2) return memo.contribution;
   const p = pnlOf(m, memo);
   const e = exposureOf(m.position.net, quotesOf(m, memo));
-  const c: Contribution = { pnl: p.realised + p.unrealised, position: worstPosition(e), notional: worstNotional(e, mark2 === null ? 500_000 : mark2 / 2) };
+  // a resolved market (payout known) is worth its payout, not at risk: src/risk/exposure.ts accountShare
+  const share = accountShare(e, mark2 === null ? 500_000 : mark2 / 2, m.payoutYes !== null);
+  const c: Contribution = { pnl: p.realised + p.unrealised, position: share.position, notional: share.notional };
   memo.cPosition = m.position;
   memo.cOrders = m.orders;
   memo.cMark2 = mark2;

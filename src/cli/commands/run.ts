@@ -14,6 +14,9 @@ import { systemClock } from '../../core/clock.ts';
 import { resolvePretty } from '../../core/log-format.ts';
 import { createLogger } from '../../core/logger.ts';
 import { loadConfig } from '../../config/load-config.ts';
+import { shardFromEnv } from '../../config/env-overrides.ts';
+import { parseShardText } from '../../config/parse-markets.ts';
+import { withShard } from '../../runtime/shard.ts';
 import { LOG_LEVELS } from '../../config/types.ts';
 import { BadInputError } from '../../model/errors.ts';
 import { EXIT_HALT, startBot, type Bot } from '../../runtime/bot.ts';
@@ -27,11 +30,12 @@ import { formatRotationLine, formatSummary, formatSummaryLine, startSummary, sum
 const command: CommandSpec = {
   name: 'run',
   summary: 'run the quoting bot (live venue, testnet, a base URL, or the embedded local exchange)',
-  usage: 'bookmaker run -c FILE [--base-url URL] [--duration S] [--paper] [--metrics-port P] [--api-key K] [--key-file F] [--log-level L] [--report-json FILE]',
+  usage: 'bookmaker run -c FILE [--base-url URL] [--duration S] [--paper] [--metrics-port P] [--api-key K] [--key-file F] [--log-level L] [--report-json FILE] [--shard I/N]',
   description:
     'Quotes the configured markets until SIGINT/SIGTERM or --duration, then cancels every order and exits 0. ' +
     'A config with a `local` venue starts the embedded local exchange (no keys, no network); --base-url points at any venue instead. ' +
     '--paper quotes on live data with simulated fills (no order is sent). Keys: BOOKMAKER_PRIVATE_KEY or --key-file, BOOKMAKER_API_KEY or --api-key. ' +
+    '--shard I/N (or BOOKMAKER_SHARD, or markets.shard) quotes only the markets of shard I of N (rendezvous hashing of the market id) and keeps reconcile and cancel-all to them, so N instances can share one wallet. ' +
     'Signals and --duration also end start-up at once. Exit codes: 0 stopped, 1 orders left, 2 config/flags or a busy metrics port, 3 kill switch, 4 halt, 5 watchdog (event loop blocked).',
   options: {
     config: { type: 'string', short: 'c', description: 'YAML config file', arg: 'FILE' },
@@ -43,6 +47,7 @@ const command: CommandSpec = {
     'key-file': { type: 'string', description: 'file holding the private key (mode 0600/0400, or 0440/0640 owned by root; default BOOKMAKER_PRIVATE_KEY)', arg: 'FILE' },
     'log-level': { type: 'string', description: 'log level (logs go to stderr)', choices: LOG_LEVELS, arg: 'LEVEL' },
     'summary-seconds': { type: 'number', description: 'terminal summary interval (0 = off)', default: 3, arg: 'S' },
+    shard: { type: 'string', description: "this instance's shard I/N of the selected markets (overrides BOOKMAKER_SHARD and markets.shard); reconcile and cancel-all keep to its markets", arg: 'I/N' },
     'report-json': { type: 'string', description: 'write the end-of-run report (per market volume, fills, fees, PnL, time quoting, reasons) to FILE as JSON', arg: 'FILE' },
   },
   run,
@@ -59,6 +64,7 @@ async function run(args: ParsedArgs): Promise<number> {
   if (metricsPort !== undefined && (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535)) throw new BadInputError('--metrics-port', 'an integer from 0 to 65535', metricsPort);
   const summaryEvery = (o['summary-seconds'] as number) * 1000;
   if (!Number.isFinite(summaryEvery) || summaryEvery < 0) throw new BadInputError('--summary-seconds', 'a number ≥ 0', o['summary-seconds']);
+  const shardFlag = o.shard === undefined ? undefined : parseShardText(o.shard, '--shard');
 
   // Signals and --duration work from the first millisecond: before the bot is up they abort its
   // start-up (every wait and retry pause ends at once); afterwards they stop it.
@@ -81,7 +87,10 @@ async function run(args: ParsedArgs): Promise<number> {
   const cancelDuration = secs !== undefined ? systemClock.setTimeout(() => request({ kind: 'duration' }), secs * 1000) : () => undefined;
   let watchdog: Watchdog | null = null;
   try {
-    const config = await loadConfig(file, { env: process.env });
+    // the shard: --shard, else BOOKMAKER_SHARD, else markets.shard of the file
+    const loaded = await loadConfig(file, { env: process.env });
+    const shard = shardFlag ?? shardFromEnv(process.env);
+    const config = shard ? withShard(loaded, shard) : loaded;
     const tty = process.stdout.isTTY === true;
     const errTty = process.stderr.isTTY === true;
     const embedded = config.venue.kind === 'local' && !o['base-url'];
@@ -135,7 +144,7 @@ async function run(args: ParsedArgs): Promise<number> {
       return 0;
     }
     process.stdout.write(
-      `bookmaker: quoting ${bot.markets.length} market(s) on ${bot.baseUrl}${embedded ? ' (embedded local exchange)' : ''}${bot.paper ? ' [paper]' : ''}\n` +
+      `bookmaker: quoting ${bot.markets.length} market(s)${config.selection.shard ? ` of shard ${config.selection.shard.index}/${config.selection.shard.count}` : ''} on ${bot.baseUrl}${embedded ? ' (embedded local exchange)' : ''}${bot.paper ? ' [paper]' : ''}\n` +
         `metrics: ${bot.metricsUrl ? `${bot.metricsUrl}/metrics  (${bot.metricsUrl}/healthz, ${bot.metricsUrl}/readyz)` : 'off'}\n`,
     );
     // ---- issue 16: SIGHUP reloads the config (a bad file is refused, the running config stays) ----

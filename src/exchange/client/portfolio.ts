@@ -1,7 +1,8 @@
 /** Portfolio (auth): summary (cursor), positions (cursor), claimable, stats. Amounts as bigint 1e-6 units. */
 import type { Address, Bytes32, OutcomeIndex } from '../../model/order.ts';
 import type { ClientContext } from './context.ts';
-import { address, arr, asObject, at, big, bytes32, pageCursor, int, nOneOf, nstr, num, oneOf, sbig, str, strings, type At, type Rec } from './fields.ts';
+import { BadResponseError } from '../../model/errors.ts';
+import { address, arr, asObject, at, big, bytes32, pageCursor, int, nOneOf, nstr, num, oneOf, sbig, str, strings, type At } from './fields.ts';
 import { checkAddress, checkBytes32, checkOptChoice, checkOptInt } from './inputs.ts';
 import { paginateCursor } from './paginate.ts';
 import { seg } from './transport.ts';
@@ -145,11 +146,45 @@ export function iteratePositions(ctx: ClientContext, owner: Address, p: Omit<Pos
   });
 }
 
+/** One claimable holding (openapi ClaimablePosition). Amounts in 1e-6 units. */
+export interface ClaimablePosition {
+  marketId: Bytes32;
+  outcomeIndex: OutcomeIndex;
+  outcomeName: string | null;
+  tokenAddress: Address;
+  /** 1e-6 shares */
+  balance: bigint;
+  /** 1e-6 USDC */
+  claimableAmount: bigint;
+}
+
+export interface ClaimableMarket {
+  id: Bytes32;
+  outcomeTokens: Address[];
+  outcomeNames: string[];
+  /**
+   * What one share of each outcome pays, in 1e-6 USDC (1 000 000 = the full dollar), by outcome
+   * index. The spec sends decimal-integer strings in these units (ClaimableMarket.payoutPcts, example
+   * "1000000"); a JSON number is read as a percentage (as Market.payoutPcts), 100 = 1 000 000.
+   */
+  payouts: bigint[];
+}
+
 export interface Claimable {
-  positions: Rec[];
-  markets: { id: Bytes32; outcomeTokens: Address[]; outcomeNames: string[]; payoutPcts: number[] }[];
+  positions: ClaimablePosition[];
+  markets: ClaimableMarket[];
   /** 1e-6 USDC */
   totalClaimable: bigint;
+}
+
+function parsePayout(v: unknown, a: At): bigint {
+  if (typeof v === 'number') {
+    const pct = num({ x: v }, 'x', a, 0, 100);
+    return BigInt(Math.round(pct * 10_000));
+  }
+  const units = big({ x: v }, 'x', a);
+  if (units > 1_000_000n) throw new BadResponseError(a.ep, a.path || 'payoutPcts', 'a payout of at most 1000000 (1e-6 USDC per share)', v);
+  return units;
 }
 
 export async function getClaimable(ctx: ClientContext, owner: Address): Promise<Claimable> {
@@ -158,14 +193,24 @@ export async function getClaimable(ctx: ClientContext, owner: Address): Promise<
   const a = at(ep);
   const o = asObject(res.json, a);
   return {
-    positions: arr(o, 'positions', a, (v, pa) => asObject(v, pa)),
+    positions: arr(o, 'positions', a, (v, pa) => {
+      const p = asObject(v, pa);
+      return {
+        marketId: bytes32(p, 'marketId', pa),
+        outcomeIndex: oneOf(p, 'outcomeIndex', pa, [0, 1] as const),
+        outcomeName: nstr(p, 'outcomeName', pa),
+        tokenAddress: address(p, 'tokenAddress', pa),
+        balance: big(p, 'balance', pa),
+        claimableAmount: big(p, 'claimableAmount', pa),
+      };
+    }),
     markets: arr(o, 'markets', a, (v, ma) => {
       const m = asObject(v, ma);
       return {
         id: bytes32(m, 'id', ma),
         outcomeTokens: strings(m, 'outcomeTokens', ma) as Address[],
         outcomeNames: strings(m, 'outcomeNames', ma),
-        payoutPcts: m.payoutPcts === undefined || m.payoutPcts === null ? [] : arr(m, 'payoutPcts', ma, (x, xa) => num({ x }, 'x', xa, 0)),
+        payouts: m.payoutPcts === undefined || m.payoutPcts === null ? [] : arr(m, 'payoutPcts', ma, parsePayout),
       };
     }),
     totalClaimable: big(o, 'totalClaimable', a),

@@ -25,6 +25,17 @@ test('portfolio: pages, positions, claimable, stats (bigint amounts, signed PnL)
   assert.equal(ps.positions[0]!.avgPrice, 450000n);
   ctx.fx.on(`GET /portfolio/${TRADER}/claimable`, { body: { positions: [], markets: [{ id: MARKET_ID, outcomeTokens: [TOKEN, TOKEN], outcomeNames: ['No', 'Yes'], payoutPcts: [0, 100] }], totalClaimable: '7000000' } });
   assert.equal((await ctx.client.portfolio.claimable(TRADER)).totalClaimable, 7_000_000n);
+  assert.deepEqual((await ctx.client.portfolio.claimable(TRADER)).markets[0]!.payouts, [0n, 1_000_000n], 'numbers are percentages');
+  // the spec's form: decimal-integer strings in 1e-6 USDC per share, and typed positions
+  const pos = { tokenAddress: TOKEN, balance: '7000000', settlementBalance: '7000000', walletBalance: '0', outcomeIndex: 1, outcomeName: 'Yes', marketId: MARKET_ID, netInvestment: '2800000', claimableAmount: '7000000' };
+  ctx.fx.on(`GET /portfolio/${TRADER}/claimable`, { body: { positions: [pos], markets: [{ id: MARKET_ID, outcomeTokens: [TOKEN, TOKEN], outcomeNames: ['No', 'Yes'], payoutPcts: ['250000', '750000'] }], totalClaimable: '7000000' } });
+  const cl = await ctx.client.portfolio.claimable(TRADER);
+  assert.deepEqual(cl.markets[0]!.payouts, [250_000n, 750_000n]);
+  assert.deepEqual(cl.positions, [{ marketId: MARKET_ID, outcomeIndex: 1, outcomeName: 'Yes', tokenAddress: TOKEN, balance: 7_000_000n, claimableAmount: 7_000_000n }]);
+  ctx.fx.on(`GET /portfolio/${TRADER}/claimable`, { body: { positions: [], markets: [{ id: MARKET_ID, outcomeTokens: [], outcomeNames: [], payoutPcts: ['1000001'] }], totalClaimable: '0' } });
+  await assert.rejects(ctx.client.portfolio.claimable(TRADER), BadResponseError);
+  ctx.fx.on(`GET /portfolio/${TRADER}/claimable`, { body: { positions: [{ ...pos, claimableAmount: '-1' }], markets: [], totalClaimable: '0' } });
+  await assert.rejects(ctx.client.portfolio.claimable(TRADER), (e: unknown) => e instanceof BadResponseError && e.field === 'positions[0].claimableAmount');
   ctx.fx.on(`GET /portfolio/${TRADER}/stats`, { body: { currentPortfolioValue: '100', currentPortfolioPercentChange: -1.5, predictionsPlaced: 3, totalPlaced: '300', allTimeWinLoss: '-200', allTimeReturnPct: -0.4 } });
   assert.equal((await ctx.client.portfolio.stats(TRADER)).allTimeWinLoss, -200n);
   ctx.fx.on(`GET /portfolio/${TRADER}`, { body: { portfolio: [{ ...holding, balance: '1e6' }], marketIds: [], cursor: null } });

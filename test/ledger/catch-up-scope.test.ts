@@ -1,0 +1,91 @@
+/**
+ * The ledger's catch-up on a wallet shared with other instances (shards, reconcileScope markets):
+ * another instance's orders, open or filled, are neither recorded in this ledger nor seeded into the
+ * fills feed; an order this ledger placed is still caught up whatever its market. On the old code
+ * every fill of the wallet was recorded: the other shard's 7 shares landed in this instance's books
+ * (its PnL, its kill switch).
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { asyncScheduler } from 'rxjs';
+import type { Clock } from '../../src/core/clock.ts';
+import { listFills } from '../../src/ledger/books.ts';
+import { catchUpFills } from '../../src/ledger/catch-up.ts';
+import { openLedger } from '../../src/ledger/ledger.ts';
+import type { Address, Bytes32, VenueOrder } from '../../src/model/order.ts';
+
+const T0 = 1_800_000_000_000;
+const MINE = ('0x' + '11'.repeat(32)) as Bytes32;
+const THEIRS = ('0x' + '22'.repeat(32)) as Bytes32;
+const TRADER = ('0x' + '33'.repeat(20)) as Address;
+const clock: Clock & { t: number } = { t: T0, now: () => clock.t, scheduler: asyncScheduler, setTimeout: () => () => undefined };
+
+function order(nonce: string, marketId: Bytes32, filled: number, status: VenueOrder['status']): VenueOrder {
+  return {
+    id: nonce,
+    marketId,
+    trader: TRADER,
+    nonce: nonce as Bytes32,
+    side: 1,
+    outcomeIndex: 1,
+    price: 600_000,
+    size: 10_000_000,
+    filledSize: filled,
+    remainingSize: 10_000_000 - filled,
+    percentFilled: 0,
+    type: 'limit',
+    status,
+    voidReason: null,
+    insertedAt: new Date(T0 + 1_000).toISOString(),
+    expiry: 0,
+    settlementVersion: 2,
+    sv2OrderKind: null,
+    sv2TimeInForce: null,
+    sv2MinSharesOut: null,
+    sv2MaxCollateralIn: null,
+    sv2MinCollateralOut: null,
+  };
+}
+const source = (orders: VenueOrder[]) => ({
+  orders: {
+    async *iterate(p: { status?: string[]; search?: string }) {
+      for (const o of orders) {
+        if (p.status && !p.status.includes(o.status)) continue;
+        if (p.search && o.nonce !== p.search) continue;
+        yield o;
+      }
+    },
+  },
+});
+const n = (c: string): string => '0x' + c.repeat(64);
+
+test('catch-up with owns: only this instance\'s markets are recorded and seeded; its own orders are caught up in any market', async () => {
+  const l = openLedger({ path: ':memory:', clock });
+  // a first start (fresh: baselines only), then this instance placed an order in THEIRS before the scope moved
+  await catchUpFills({ client: source([]), trader: TRADER, ledger: l, clock, owns: (id) => id === MINE });
+  l.startup({ configHash: 'h', configFile: 'f', venue: 'v', trader: TRADER, markets: 1, latched: null }, 0);
+  l.orderSubmitted({ nonce: n('d'), marketId: THEIRS, slot: 's', outcomeIndex: 1, side: 1, price: 600_000, size: 10_000_000, ts: T0 }, false);
+  l.flush();
+  clock.t = T0 + 60_000;
+  const venue = [
+    order(n('a'), MINE, 2_000_000, 'open'), // ours, open, 2 filled while down
+    order(n('b'), THEIRS, 7_000_000, 'filled'), // the other shard's
+    order(n('c'), THEIRS, 1_000_000, 'open'), // the other shard's, open
+    order(n('d'), THEIRS, 4_000_000, 'cancelled'), // ours (the books placed it), in the other market
+  ];
+  const r = await catchUpFills({ client: source(venue), trader: TRADER, ledger: l, clock, owns: (id) => id === MINE });
+  assert.deepEqual(listFills(l).map((f) => [f.fillId, f.size]).sort(), [
+    [`${n('a')}:2000000`, 2],
+    [`${n('d')}:4000000`, 4],
+  ]);
+  assert.deepEqual(r.openOrders.map((o) => o.nonce), [n('a')], 'only our open orders seed the fills feed');
+  // without the scope (the old behaviour, and reconcileScope wallet) the other shard's fills are taken as ours
+  const l2 = openLedger({ path: ':memory:', clock });
+  await catchUpFills({ client: source([]), trader: TRADER, ledger: l2, clock });
+  l2.startup({ configHash: 'h', configFile: 'f', venue: 'v', trader: TRADER, markets: 1, latched: null }, 0);
+  l2.flush();
+  await catchUpFills({ client: source(venue), trader: TRADER, ledger: l2, clock });
+  assert.ok(listFills(l2).some((f) => f.fillId === `${n('b')}:7000000`));
+  l.close();
+  l2.close();
+});

@@ -1,0 +1,201 @@
+/**
+ * After resolution (src/runtime/claims): the claimable summary is exact and keeps to this instance's
+ * markets (shards share a wallet); the tracker logs each market once with its payout and amount,
+ * exports bookmaker_claimable_usdc{market} and its total, re-reads until a resolution shows, notices
+ * a claim, survives failed reads, and feeds the run report's block.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { asyncScheduler } from 'rxjs';
+import { Registry } from 'prom-client';
+import type { Clock } from '../../../src/core/clock.ts';
+import { createLogger } from '../../../src/core/logger.ts';
+import { VenueError } from '../../../src/exchange/client/errors.ts';
+import type { Claimable } from '../../../src/exchange/client/portfolio.ts';
+import type { Address, Bytes32 } from '../../../src/model/order.ts';
+import { summarizeClaimable } from '../../../src/runtime/claims/claimable-summary.ts';
+import { ClaimsTracker } from '../../../src/runtime/claims/claims-tracker.ts';
+import { buildRunReport, formatRunReport } from '../../../src/runtime/run-report.ts';
+
+const A = ('0x' + 'a1'.repeat(32)) as Bytes32;
+const B = ('0x' + 'b2'.repeat(32)) as Bytes32;
+const C = ('0x' + 'c3'.repeat(32)) as Bytes32;
+const TOKEN = ('0x' + 'cd'.repeat(20)) as Address;
+
+const pos = (marketId: Bytes32, outcomeIndex: 0 | 1, balance: bigint, claimableAmount: bigint) => ({ marketId, outcomeIndex, outcomeName: outcomeIndex ? 'Yes' : 'No', tokenAddress: TOKEN, balance, claimableAmount });
+const mkt = (id: Bytes32, payouts: bigint[]) => ({ id, outcomeTokens: [TOKEN, TOKEN], outcomeNames: ['No', 'Yes'], payouts });
+
+function manualClock(): Clock & { timers: { fn: () => void; ms: number }[]; fire(): void } {
+  const c = {
+    timers: [] as { fn: () => void; ms: number }[],
+    now: () => 1_800_000_000_000,
+    scheduler: asyncScheduler,
+    setTimeout(fn: () => void, ms: number) {
+      const t = { fn, ms };
+      c.timers.push(t);
+      return () => void (c.timers = c.timers.filter((x) => x !== t));
+    },
+    fire() {
+      const ts = c.timers;
+      c.timers = [];
+      for (const t of ts) t.fn();
+    },
+  };
+  return c;
+}
+
+function capture(): { logger: ReturnType<typeof createLogger>; lines: () => { msg: string; [k: string]: unknown }[] } {
+  const out: string[] = [];
+  const logger = createLogger({ level: 'info', destination: { write: (s: string) => void out.push(s) } });
+  return { logger, lines: () => out.map((l) => JSON.parse(l) as { msg: string }) };
+}
+
+const settle = () => new Promise((r) => setImmediate(r));
+
+test('summarizeClaimable: exact sums per market, payouts by outcome, only the markets this instance owns', () => {
+  const c: Claimable = {
+    positions: [pos(A, 1, 7_000_000n, 7_000_000n), pos(A, 0, 3_000_000n, 0n), pos(B, 0, 2_500_001n, 2_500_001n), pos(C, 1, 1n, 1n)],
+    markets: [mkt(A, [0n, 1_000_000n]), mkt(B, [1_000_000n, 0n]), mkt(C, [500_000n, 500_000n])],
+    totalClaimable: 9_500_002n,
+  };
+  const all = summarizeClaimable(c, () => true);
+  assert.equal(all.total, 9_500_002n);
+  assert.deepEqual(all.markets[0], { marketId: A, payoutYes: 1_000_000n, payoutNo: 0n, yesShares: 7_000_000n, noShares: 3_000_000n, claimable: 7_000_000n });
+  assert.equal(all.markets[1]!.payoutYes, 0n);
+  const mine = summarizeClaimable(c, (id) => id !== B);
+  assert.deepEqual(mine.markets.map((m) => m.marketId), [A, C]);
+  assert.equal(mine.total, 7_000_001n, 'the wallet total is not this instance\'s');
+  // upper-case ids from the venue are matched lower-case
+  assert.equal(summarizeClaimable({ ...c, positions: [pos(A.toUpperCase().replace('0X', '0x') as Bytes32, 1, 5n, 5n)], markets: [] }, (id) => id === A).total, 5n);
+});
+
+test('the tracker: start-up read, a resolution read until it shows, logs with payout and amount, metrics, a claim noticed, failed reads survived', async () => {
+  const clock = manualClock();
+  const { logger, lines } = capture();
+  const registry = new Registry();
+  let answer: Claimable | Error = { positions: [pos(A, 1, 4_000_000n, 4_000_000n)], markets: [mkt(A, [0n, 1_000_000n])], totalClaimable: 4_000_000n };
+  let reads = 0;
+  const t = new ClaimsTracker({
+    read: async () => {
+      reads++;
+      if (answer instanceof Error) throw answer;
+      return answer;
+    },
+    owns: (id) => id !== C,
+    clock,
+    logger,
+    registry,
+    intervalMs: 60_000,
+    retryMs: 2_000,
+    maxTries: 3,
+  });
+  // start-up: a position held from an earlier run is claimable
+  await t.start();
+  assert.equal(reads, 1);
+  const first = lines().find((l) => l.msg.includes(`market ${A} resolved: 4.000000 USDC claimable`));
+  assert.ok(first, JSON.stringify(lines()));
+  assert.equal(first.payoutYes, '1.000000');
+  assert.equal(first.claimableUsdc, '4.000000');
+  const metrics = await registry.getMetricsAsJSON();
+  const per = metrics.find((m) => m.name === 'bookmaker_claimable_usdc')!;
+  assert.deepEqual(per.values.map((v) => [v.labels.market, v.value]), [[A, 4]]);
+  assert.equal(metrics.find((m) => m.name === 'bookmaker_claimable_usdc_total')!.values[0]!.value, 4);
+  assert.deepEqual(clock.timers.map((x) => x.ms), [60_000], 'something claimable: re-read every interval');
+
+  // B resolves with a position; the venue does not show it yet, then does
+  t.marketResolved(B, 0, true);
+  await settle();
+  assert.equal(reads, 2);
+  assert.deepEqual(clock.timers.map((x) => x.ms), [4_000], 'retry after 2 s doubling (second try)');
+  answer = { positions: [pos(A, 1, 4_000_000n, 4_000_000n), pos(B, 0, 2_000_000n, 2_000_000n)], markets: [mkt(A, [0n, 1_000_000n]), mkt(B, [1_000_000n, 0n])], totalClaimable: 6_000_000n };
+  clock.fire();
+  await settle();
+  assert.ok(lines().some((l) => l.msg.includes(`market ${B} resolved: 2.000000 USDC claimable (a YES share pays 0.000000, a NO share 1.000000 USDC)`)));
+  assert.equal(lines().filter((l) => l.msg.includes(`market ${A} resolved:`)).length, 1, 'an unchanged market is not logged again');
+  assert.equal(t.total(), 6_000_000n);
+  // the same resolution seen again (activity and market feeds both report it) changes nothing
+  t.marketResolved(B, 0, true);
+  await settle();
+  assert.equal(reads, 3);
+
+  // a market resolved without a position in the books: one line, one read, no retries
+  t.marketResolved(('0x' + 'd4'.repeat(32)) as Bytes32, 1_000_000, false);
+  assert.ok(lines().some((l) => l.msg.includes('no position in the books, nothing to claim')));
+  await settle();
+  assert.equal(reads, 4);
+  assert.deepEqual(clock.timers.map((x) => x.ms), [60_000], 'nothing pending: the claimable re-read only');
+  // another shard's market is not this instance's business
+  t.marketResolved(C, 1_000_000, true);
+  await settle();
+  assert.equal(reads, 4);
+
+  // a failed read: logged, counted, retried; the figures stay
+  answer = new Error('503 Service Unavailable');
+  clock.fire();
+  await settle();
+  assert.ok(lines().some((l) => l.msg.includes('could not be read; retrying')));
+  assert.equal(t.total(), 6_000_000n);
+  assert.deepEqual(clock.timers.map((x) => x.ms), [2_000]);
+  // A was claimed (the venue's auto-claim): the amount goes, its gauge label too
+  answer = { positions: [pos(B, 0, 2_000_000n, 2_000_000n)], markets: [mkt(B, [1_000_000n, 0n])], totalClaimable: 2_000_000n };
+  clock.fire();
+  await settle();
+  assert.ok(lines().some((l) => l.msg.includes(`market ${A}: 4.000000 USDC no longer claimable (claimed)`)));
+  const after = await registry.getMetricsAsJSON();
+  assert.deepEqual(after.find((m) => m.name === 'bookmaker_claimable_usdc')!.values.map((v) => [v.labels.market, v.value]), [[B, 2]]);
+  assert.equal(after.find((m) => m.name === 'bookmaker_claimable_read_errors_total')!.values[0]!.value, 1);
+
+  // the run report's block: exact strings, one line per market
+  const snap = t.report();
+  assert.deepEqual(snap.markets.map((m) => [m.marketId, m.state, m.claimable]), [
+    [A, 'claimed', 0n],
+    [B, 'claimable', 2_000_000n],
+    ['0x' + 'd4'.repeat(32), 'nothing-to-claim', 0n],
+  ]);
+  const report = buildRunReport({ startedAt: 0, stoppedAt: 1_000, paper: false, stopReason: 'SIGTERM', exitCode: 0, process: 'stopped', haltedBecause: null, markets: [], claims: snap });
+  assert.equal(report.claims!.totalClaimableUsdc, '2.000000');
+  assert.deepEqual(report.claims!.markets[1], { marketId: B, state: 'claimable', payoutYesUsdc: '0.000000', payoutNoUsdc: '1.000000', yesShares: '0.000000', noShares: '2.000000', claimableUsdc: '2.000000' });
+  const text = formatRunReport(report).join('\n');
+  assert.match(text, /after resolution: 3 market\(s\) resolved, 2\.00 USDC claimable \(1 failed reads\)/);
+  t.stop();
+  assert.equal(clock.timers.length, 0, 'stop cancels the timer');
+});
+
+test('a resolution the venue never shows as claimable ends after maxTries with a warning, and the timer stops', async () => {
+  const clock = manualClock();
+  const { logger, lines } = capture();
+  const t = new ClaimsTracker({ read: async () => ({ positions: [], markets: [], totalClaimable: 0n }), clock, logger, maxTries: 2 });
+  await t.start();
+  assert.equal(clock.timers.length, 0, 'nothing claimable, nothing pending: idle');
+  t.marketResolved(A, 0, true);
+  await settle();
+  clock.fire();
+  await settle();
+  assert.ok(lines().some((l) => l.msg.includes('the venue shows nothing claimable for it')));
+  assert.equal(clock.timers.length, 0);
+  assert.equal(t.report().markets[0]!.state, 'nothing-to-claim');
+});
+
+test('a refusal no retry passes (403): said once, no retry loop, the next resolution tries again', async () => {
+  const clock = manualClock();
+  const { logger, lines } = capture();
+  let reads = 0;
+  const t = new ClaimsTracker({
+    read: async () => {
+      reads++;
+      throw new VenueError({ status: 403, venueCode: null, message: 'forbidden', endpoint: 'GET /portfolio/:address/claimable', retryAfterMs: null, body: null });
+    },
+    clock,
+    logger,
+  });
+  await t.start();
+  assert.equal(reads, 1);
+  assert.equal(lines().filter((l) => l.msg.includes('the venue refuses the claimable read')).length, 1);
+  assert.equal(clock.timers.length, 0, 'no retry loop');
+  t.marketResolved(A, 1_000_000, true);
+  await settle();
+  assert.equal(reads, 2, 'a new resolution tries again');
+  assert.equal(clock.timers.length, 0);
+  assert.equal(t.report().markets[0]!.state, 'pending');
+  t.stop();
+});
