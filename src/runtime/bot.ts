@@ -624,8 +624,8 @@ async function wire(
       const m = await client.markets.get(id);
       return { status: m.status, event: marketEvent(id, m, clock.now()).event };
     },
-    // the rank entries know which of their markets they let go for a better one
-    leftBecause: (id) => (rankLeftBecause(id) === 'ranked-out' ? 'ranked-out' : null),
+    // the selection knows some reasons itself: another shard's market, or one the rank let go for a better one
+    leftBecause: (id) => (cfg.selection.shard && !shardOwns(id, cfg.selection.shard) ? 'shard' : rankLeftBecause(id) === 'ranked-out' ? 'ranked-out' : null),
     ...(cfg.orders.reconcileScope === 'markets'
       ? {
           ownMarkets: (ids: readonly Bytes32[]) => {
