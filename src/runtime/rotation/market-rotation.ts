@@ -91,7 +91,7 @@ export interface RotationEvent {
   readonly kind: 'started' | 'retired';
   readonly marketId: Bytes32;
   readonly reason: StartReason | RetireReason;
-  /** pull → released, ms (retirements) */
+  /** start: selected → quoting (feeds, first book and balance read, reconcile, first tick), ms; retirement: pull → released, ms */
   readonly ms?: number;
 }
 
@@ -268,6 +268,7 @@ export class MarketRotation {
   private startOne(m: KernelMarket, reason: StartReason): Promise<void> {
     const k = lower(m.marketId);
     this.active.set(k, m);
+    const t0 = this.o.clock.now();
     const p = (async () => {
       try {
         const r = await this.o.ports.start(m, reason);
@@ -277,7 +278,7 @@ export class MarketRotation {
           this.log.info({ marketId: m.marketId }, 'selected market not active at the venue: not started');
           return;
         }
-        this.noteStarted(m.marketId, reason);
+        this.noteStarted(m.marketId, reason, this.o.clock.now() - t0);
       } catch (e) {
         // nothing of it quotes: the next refresh tries again
         this.o.metrics?.startFailed();
@@ -295,12 +296,12 @@ export class MarketRotation {
     return p;
   }
 
-  private noteStarted(marketId: Bytes32, reason: StartReason): void {
+  private noteStarted(marketId: Bytes32, reason: StartReason, ms?: number): void {
     this.startedTotal++;
     this.startedTotals.set(reason, (this.startedTotals.get(reason) ?? 0) + 1);
     this.o.metrics?.started(reason);
-    this.push({ at: this.o.clock.now(), kind: 'started', marketId, reason });
-    this.log.info({ marketId, reason, active: this.active.size }, 'market started');
+    this.push({ at: this.o.clock.now(), kind: 'started', marketId, reason, ...(ms !== undefined ? { ms } : {}) });
+    this.log.info({ marketId, reason, active: this.active.size, ...(ms !== undefined ? { seconds: ms / 1000 } : {}) }, 'market started');
   }
 
   /**
