@@ -34,6 +34,8 @@ export interface BotControlOptions {
    * once added markets started; `changed` = kept markets whose settings changed
    */
   readonly applyMarkets: (markets: readonly KernelMarket[]) => Promise<{ started: Bytes32[]; retired: Bytes32[]; waiting: Bytes32[]; changed: Bytes32[] }>;
+  /** market rotation's figures for `status` (active, retiring, started and retired so far) */
+  readonly rotation?: () => Record<string, unknown>;
   /** the kill switch was cleared and quoting resumed (the runtime's health model follows) */
   readonly onKillCleared?: () => void;
 }
@@ -80,6 +82,7 @@ export class BotControl implements Controls {
       paused: k.pausedList(),
       markets: k.marketIds().length,
       retiring: k.retiring(),
+      ...(this.o.rotation ? { rotation: this.o.rotation() } : {}),
     };
   }
 

@@ -671,6 +671,10 @@ async function wire(
     selectMarkets: (next) => select(next, new Set(rot.activeIds().map((id) => id.toLowerCase()))),
     // a reload's markets go through the rotation: added ones start, removed ones retire (books closed)
     applyMarkets: (next) => rot.apply(next, 'reload'),
+    rotation: () => {
+      const r = rot.summary();
+      return { active: r.active, retiring: rot.retiringDetails(), started: r.started, retired: r.retired, refreshes: r.refreshes, refreshFailures: r.refreshFailures, lastRefreshError: r.lastRefreshError };
+    },
     onKillCleared: () => healthModel.resumeAfterHalt(),
   });
   let admin: AdminEndpoint | null = null;

@@ -24,7 +24,8 @@ test('rotation on a churning venue: new markets quoted, closed and resolved ones
   try {
     const text = yaml({ baseUrl: sim.baseUrl } as Harness, {
       markets: `  refreshSeconds: 1\n  select:\n    - all: true`,
-      risk: `    maxPosition: 100\n    maxNotional: 100\n    maxOrderSize: 50\n    maxBookAgeSeconds: 30\n    maxStreamSilenceSeconds: 10`,
+      // markets live 6 s here: the default pause before the deadline would keep them unquoted
+      risk: `    maxPosition: 100\n    maxNotional: 100\n    maxOrderSize: 50\n    maxBookAgeSeconds: 30\n    maxStreamSilenceSeconds: 10\n    pauseBeforeDeadlineSeconds: 1`,
     });
     const cfg = await parseConfigText(text, '', { env: {} });
     const before = new Set<string>();

@@ -84,6 +84,9 @@ test('rotation: a new market is quoted, resolved and closed markets retire with 
       }
       const metrics = await bot.metrics.registry.metrics();
       assert.match(metrics, /bookmaker_markets_active 2\b/);
+      // bookmaker ctl status shows the rotation too
+      const st = bot.control.status().rotation as { active: number; retired: number; retiring: unknown[] };
+      assert.deepEqual([st.active, st.retired, st.retiring.length], [2, 2, 0]);
       assert.match(metrics, /bookmaker_markets_started_total\{reason="selected"\} 1/);
       assert.match(metrics, /bookmaker_markets_retired_total\{reason="resolved"\} 1/);
       assert.match(metrics, /bookmaker_markets_retired_total\{reason="closed"\} 1/);
