@@ -6,7 +6,8 @@
  *   - retires markets as the venue closes them (deadline) and cancels its quotes there itself — the
  *     venue keeps resting orders of a closed market until it resolves — so no open order of ours is
  *     ever seen in a market after its resolution, nor left in a closed one,
- *   - never has two orders in one slot nor an order past its size limit (sampled throughout),
+ *   - never has two orders in one slot, an order past its size limit or a net position past its limit
+ *     (sampled throughout, as the venue counts them),
  *   - leaves nothing open after stop.
  * The test waits for events (bounded), it asserts no timing.
  */
@@ -50,6 +51,13 @@ test('rotation on a churning venue: new markets quoted, closed and resolved ones
         if (st === 'resolved') violations.push(`open order ${o.nonce} in resolved market ${k}`);
       }
       for (const [s, n] of slots) if (n > 1) violations.push(`slot ${s} quoted ${n} times`);
+      // the position limit (maxPosition 100 shares) holds in every market, as the venue counts it
+      const held = new Map<string, number>();
+      for (const t of (await sim.client.balance.summary(sim.wallet)).outcomeTokens) {
+        const k = t.marketId.toLowerCase();
+        held.set(k, (held.get(k) ?? 0) + (t.outcomeIndex === 1 ? 1 : -1) * Number(t.balance));
+      }
+      for (const [k, net] of held) if (Math.abs(net) > 100_000_000) violations.push(`position ${net} in ${k} past maxPosition`);
     };
     try {
       // markets created after the start get quoted, and closed ones get retired (before they resolve)
