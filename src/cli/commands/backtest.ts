@@ -18,6 +18,7 @@ import { runBacktest } from '../../backtest/run-backtest.ts';
 import { runSweep } from '../../backtest/run-sweep.ts';
 import { expandGrid, formatRanked, loadSweepSpec, rank } from '../../backtest/sweep-grid.ts';
 import { fillsCsv } from '../../backtest/fills-csv.ts';
+import { rankingText } from '../../backtest/rank-recording.ts';
 import { buildSweepHtml } from '../../backtest/sweep-report.ts';
 import { parseShard, shardIndices, sweepJson, sweepPart } from '../../backtest/sweep-shard.ts';
 
@@ -190,6 +191,7 @@ const command: CommandSpec = {
       writeOut(args.options['fills-csv'], fillsCsv(run));
       if (!toStdout) process.stdout.write(`fills: ${args.options['fills-csv']} (${run.collector.fills.length} rows)\n`);
     }
+    if (summary.ranking) process.stderr.write(rankingText(summary.ranking));
     printWarnings(summary, process.stderr);
     return summary.incomplete ? 130 : 0;
   },
