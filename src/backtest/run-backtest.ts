@@ -65,6 +65,11 @@ export interface BacktestInput {
    * gets to run.
    */
   readonly signal?: AbortSignal;
+  /**
+   * The result of `applyRanking(source, config, settings)` when the caller ranked already (to show the
+   * ranking before the replay): `source` is then the source it returned. Undefined: ranked here.
+   */
+  readonly ranking?: RecordingRanking | null;
 }
 
 export interface ReplayProgress {
@@ -200,7 +205,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     throw new BadInputError('--data', `a recording of prediction-market prices in (0, 1) (${input.source.manifest.source} has genericPrices: its prices are outside that range)`, input.source.dir);
   }
   const fast = input.fast === true || settings.queueModel === 'none';
-  const { source, ranking } = applyRanking(input.source, config, settings);
+  const { source, ranking } = input.ranking !== undefined ? { source: input.source, ranking: input.ranking } : applyRanking(input.source, config, settings);
   const { cols, rows } = source;
   const nRows = rows.length;
   const start = nRows > 0 ? cols.lts[rows[0]!]! : 0;
