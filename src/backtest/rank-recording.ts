@@ -38,7 +38,7 @@ import { depthNearTouch, priceVolatilityCents, rankTerms, RANK_TERMS, SCALES, sc
 import { createReplayState, replayBook } from './book-replay.ts';
 import { KIND_TRADE, type Columns } from './recording/columns.ts';
 import type { RecordingManifest } from './recording/format.ts';
-import type { SideEvent } from './replay-source.ts';
+import { windowRows, type SideEvent } from './replay-source.ts';
 
 export const DEFAULT_RANK_LOOKBACK_MS = 3_600_000;
 /** price samples over the look-back (17 points, 16 steps) */
@@ -113,14 +113,9 @@ export function rankRecording(input: RecordingRankInput, entries: readonly Marke
   const step = lookbackMs / VOL_STEPS;
   const fig: MarketFigures[] = Array.from({ length: n }, () => ({ seen: false, after: false, trades: 0, notional: 0, lastTrade: 0, samples: [] }));
   const st = createReplayState(cols, input.ticks);
-  // rows before T in time order (a recording's rows can step back a little)
-  const before: number[] = [];
-  for (let i = 0; i < cols.rows; i++) {
-    const m = cols.market[i]!;
-    if (cols.lts[i]! < at) before.push(i);
-    else fig[m]!.after = true;
-  }
-  before.sort((a, b) => cols.lts[a]! - cols.lts[b]! || a - b);
+  // rows before T in time order (a recording's rows can step back a little; windowRows sorts only then)
+  const before = windowRows(cols.lts, cols.rows, -Infinity, at);
+  for (let i = 0; i < cols.rows; i++) if (cols.lts[i]! >= at) fig[cols.market[i]!]!.after = true;
   const yesPrice = (m: number): number => {
     const b = st.books[m]!;
     const bid = b.bestBid();
