@@ -14,6 +14,7 @@
  *     startingCollateral: 10000   # USDC: the bot's engine account (orders it cannot afford are refused)
  *     sampleSeconds: 1         # report sampling interval (exchange time)
  *     seed: 1                  # nonces and sampled latencies
+ *     rankLookbackSeconds: 3600  # rank: entries: the recording read before the rank time (src/backtest/rank-recording.ts)
  *
  * Entry points: `loadBacktestConfig(path, overrides?)`, `parseBacktestSettings(raw)`.
  */
@@ -37,6 +38,8 @@ export interface BacktestSettings {
   readonly startingCollateral: bigint;
   readonly sampleMs: number;
   readonly seed: number;
+  /** rank: entries: how much of the recording before the rank time the ranking reads, ms (default 1 h) */
+  readonly rankLookbackMs?: number;
 }
 
 export const DEFAULT_BACKTEST: BacktestSettings = {
@@ -66,7 +69,7 @@ function readDelay(o: Obj, key: string, path: string, dflt: DelaySpec, allowReco
 }
 
 export function parseBacktestSettings(raw: unknown, path = 'backtest'): BacktestSettings {
-  const o = readOptionalObject(raw, path, ['queueModel', 'queuePower', 'latency', 'fees', 'startingCollateral', 'sampleSeconds', 'seed']);
+  const o = readOptionalObject(raw, path, ['queueModel', 'queuePower', 'latency', 'fees', 'startingCollateral', 'sampleSeconds', 'seed', 'rankLookbackSeconds']);
   const d = DEFAULT_BACKTEST;
   const lp = `${path}.latency`;
   const l = readOptionalObject(o.latency, lp, ['feedMs', 'entryMs', 'responseMs']);
@@ -85,6 +88,7 @@ export function parseBacktestSettings(raw: unknown, path = 'backtest'): Backtest
     startingCollateral: BigInt(Math.round(readNumber(o, 'startingCollateral', path, { min: 0, max: 1e9 }, 10_000) * 1e6)),
     sampleMs: Math.round(readNumber(o, 'sampleSeconds', path, { min: 0.01, max: 86_400 }, 1) * 1000),
     seed: readNumber(o, 'seed', path, { min: 0, max: 2 ** 31, integer: true }, 1),
+    rankLookbackMs: Math.round(readNumber(o, 'rankLookbackSeconds', path, { min: 60, max: 90 * 86_400 }, 3600) * 1000),
   };
 }
 

@@ -21,6 +21,8 @@ export interface ReplaySource {
   readonly rows: Uint32Array;
   /** oracle and market events inside the window, in local-time order */
   readonly side: readonly SideEvent[];
+  /** oracle and market events before the window, in local-time order (what a backtest's rank entries may read) */
+  readonly sideBefore?: readonly SideEvent[];
   /** price tick per column market */
   readonly ticks: readonly number[];
   readonly from: number;
@@ -65,6 +67,7 @@ export function loadReplaySource(dir: string, opts: SourceOptions = {}): ReplayS
   const hasCols = existsSync(join(dir, 'book.cols'));
   const sideCount = (manifest.stats?.oracleEvents ?? 0) + (manifest.stats?.marketEvents ?? 0);
   const side: SideEvent[] = [];
+  const sideBefore: SideEvent[] = [];
   let cols: Columns;
   if (hasCols && sideCount === 0) cols = readColumns(dir);
   else {
@@ -73,14 +76,16 @@ export function loadReplaySource(dir: string, opts: SourceOptions = {}): ReplayS
     for (const e of readEvents(dir)) {
       if (e.t === 'oracle' || e.t === 'market') {
         if (e.lts >= from && e.lts < to) side.push(e);
+        else if (e.lts < from) sideBefore.push(e);
       } else if (!hasCols) events.push(e);
     }
     cols = hasCols ? readColumns(dir) : toColumns(events, ids);
     side.sort((a, b) => a.lts - b.lts);
+    sideBefore.sort((a, b) => a.lts - b.lts);
   }
   const tickOf = new Map(manifest.markets.map((m) => [m.id.toLowerCase(), m.tick]));
   const ticks = cols.markets.map((m) => tickOf.get(m.toLowerCase()) ?? 10_000);
-  return { dir, manifest, cols, rows: windowRows(cols.lts, cols.rows, from, to), side, ticks, from, to };
+  return { dir, manifest, cols, rows: windowRows(cols.lts, cols.rows, from, to), side, sideBefore, ticks, from, to };
 }
 
 /** A time flag: an ISO date-time, or ms since the epoch, or seconds relative to the recording start (+90, +10m). */

@@ -7,6 +7,7 @@
  * range control zooms every time chart. Then the run (strategy and parameters, data, models), the
  * summary and per-market tables, markets named by the recording's names where it has them.
  */
+import { RANK_TERMS } from '../runtime/rank/score.ts';
 import { markoutHorizons } from './report-summary.ts';
 import { categoryChart, waterfallChart } from './svg-bars.ts';
 import { lineChart, zoomScript, type ChartMarker, type ChartSeries } from './svg-chart.ts';
@@ -71,6 +72,21 @@ function quotesChart(run: BacktestRun, m: number, height: number): string {
     ],
     markers,
   });
+}
+
+/** rank: entries: the markets ranked in, with their score and terms, and the terms the recording could not give. */
+function rankingHtml(s: BacktestSummary): string {
+  const r = s.ranking;
+  if (!r) return '';
+  const out = [`<h2>Ranked markets</h2>`, `<p id="ranking">Ranked at ${esc(r.at)} over a ${r.lookbackSeconds} s look-back${r.windowMovedFrom ? ` (the replay starts there; the window started at ${esc(r.windowMovedFrom)})` : ''}.</p>`];
+  for (const e of r.entries) {
+    const terms = RANK_TERMS.filter((t) => e.selected.some((m) => m.terms[t] !== null));
+    out.push(`<p>markets entry ${e.entry}: ${e.selected.length} selected of ${e.candidates} candidates (${e.eligible} eligible)${e.droppedTerms.length > 0 ? `; terms dropped: ${esc(e.droppedTerms.map((d) => `${d.term} (${d.reason}${d.note ? `: ${d.note}` : ''}, ${d.markets})`).join(', '))}` : ''}</p>`);
+    out.push(`<table class="ranking"><tr><th>market</th><th>score</th>${terms.map((t) => `<th>${t}</th>`).join('')}</tr>`);
+    for (const m of e.selected) out.push(`<tr><td>${esc(m.name)}</td><td>${m.score.toFixed(3)}</td>${terms.map((t) => `<td>${m.terms[t] === null ? '–' : m.terms[t]!.toFixed(2)}</td>`).join('')}</tr>`);
+    out.push('</table>');
+  }
+  return out.join('\n') + '\n';
 }
 
 /** The incomplete-run banner (Ctrl-C) and the no-order / no-fill warnings, above the charts. */
@@ -206,7 +222,7 @@ ${table}
 <table class="run">
 ${runTable(run, s)}
 </table>
-<h2>Markets</h2>
+${rankingHtml(s)}<h2>Markets</h2>
 <table class="markets">
 <tr><th>market</th><th>quoted</th><th>fills</th><th>volume</th><th>realised</th><th>unrealised</th><th>total PnL</th><th>fees</th><th>final pos.</th><th>max long / short</th><th>uptime</th></tr>
 ${mrows}

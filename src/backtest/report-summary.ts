@@ -25,6 +25,7 @@
  * - markouts also at the config's `edge.markoutHorizonsSeconds` (default 1, 5, 10, 30, 60, 300 s).
  * - regimes: share of samples each quoted market spent in each regime, as the bot's store saw it.
  */
+import { rankingSummary, type RankingSummary } from './rank-recording.ts';
 import { DEFAULT_EDGE, horizonLabel } from '../state/edge-settings.ts';
 import { REGIMES, type Regime } from '../strategy/types.ts';
 import type { BacktestRun, Incomplete } from './run-backtest.ts';
@@ -100,6 +101,8 @@ export interface BacktestSummary {
   /** what the kernel decided, counted over all quoted markets */
   readonly diagnostics: DiagnosticsCounts & { readonly quotedBookRows: number; readonly quotedTradeRows: number };
   readonly markets: readonly MarketSummary[];
+  /** rank: entries: what was ranked in, when, with which scores and terms (src/backtest/rank-recording.ts); absent without rank entries */
+  readonly ranking?: RankingSummary;
 }
 
 const usdc = (micro: bigint | number): number => Number(micro) / 1e6;
@@ -279,6 +282,7 @@ export function buildSummary(run: BacktestRun): BacktestSummary {
     }),
     diagnostics: { ...run.diagnostics, quotedBookRows: run.quotedRows.book, quotedTradeRows: run.quotedRows.trade },
     markets,
+    ...(run.ranking ? { ranking: rankingSummary(run.ranking) } : {}),
   };
 }
 

@@ -20,7 +20,9 @@
  * recording and config give byte-identical fills and reports.
  */
 import { silentLogger, type Logger } from '../core/logger.ts';
-import { BadInputError } from '../model/errors.ts';
+import { BadInputError, ConfigError } from '../model/errors.ts';
+import { capitalOf } from '../runtime/rank/ranker.ts';
+import { DEFAULT_RANK_LOOKBACK_MS, rankRecording, rankTime, type RecordingRanking } from './rank-recording.ts';
 import type { BotConfig, MarketConfig } from '../config/types.ts';
 import type { Bytes32 } from '../model/order.ts';
 import { NonceSource } from '../orders/nonces.ts';
@@ -63,6 +65,11 @@ export interface BacktestInput {
    * gets to run.
    */
   readonly signal?: AbortSignal;
+  /**
+   * The result of `applyRanking(source, config, settings)` when the caller ranked already (to show the
+   * ranking before the replay): `source` is then the source it returned. Undefined: ranked here.
+   */
+  readonly ranking?: RecordingRanking | null;
 }
 
 export interface ReplayProgress {
@@ -111,6 +118,8 @@ export interface BacktestRun {
   readonly edgeHorizonsMs?: readonly number[];
   /** the strategy and its parsed parameters per quoted market, for the report */
   readonly strategyParams?: readonly { readonly marketId: string; readonly strategy: string; readonly params: unknown }[];
+  /** the ranking of the config's rank: entries (null: none); `source` then starts at its rank time */
+  readonly ranking?: RecordingRanking | null;
 }
 
 const MAX_SAMPLES = 50_000;
@@ -120,15 +129,49 @@ const PROGRESS_ROWS = 1024;
 const YIELD_EVERY = 64;
 const MAX_POINTS = 2_000_000;
 
-/** The config entry that quotes a recorded market, or null (matched by id, `all`, filter; slug by market name). */
-export function configFor(markets: readonly MarketConfig[], id: string, name: string | undefined): MarketConfig | null {
-  for (const m of markets) {
+/**
+ * The config entry that quotes a recorded market, or null (matched by id, `all`, filter; slug by market
+ * name; a `rank:` entry by the markets it kept, `ranked` by entry index: src/backtest/rank-recording.ts).
+ */
+export function configFor(markets: readonly MarketConfig[], id: string, name: string | undefined, ranked?: ReadonlyMap<number, ReadonlySet<string>>): MarketConfig | null {
+  for (const [i, m] of markets.entries()) {
     const s = m.select;
     if (s.by === 'all' || s.by === 'filter') return m;
     if (s.by === 'id' && s.id.toLowerCase() === id.toLowerCase()) return m;
     if (s.by === 'slug' && name !== undefined && s.slug === name) return m;
+    if (s.by === 'rank' && ranked?.get(i)?.has(id.toLowerCase()) === true) return m;
   }
   return null;
+}
+
+/**
+ * With `rank:` entries: rank the recording's markets at the rank time (rank-recording.ts) and, when the
+ * window starts before a full look-back of the recording, start the replay at the rank time instead
+ * (the look-back is the warm-up the ranking reads; nothing in it is replayed). Without rank entries
+ * the source is returned as it is.
+ */
+export function applyRanking(source: ReplaySource, config: BotConfig, settings: BacktestSettings): { source: ReplaySource; ranking: RecordingRanking | null } {
+  if (!config.markets.some((m) => m.select.by === 'rank')) return { source, ranking: null };
+  const { cols, rows } = source;
+  const lookbackMs = settings.rankLookbackMs ?? DEFAULT_RANK_LOOKBACK_MS;
+  let recStart = Infinity;
+  for (let i = 0; i < cols.rows; i++) if (cols.lts[i]! < recStart) recStart = cols.lts[i]!;
+  if (rows.length === 0 || !Number.isFinite(recStart)) throw new BadInputError('--data', 'a window with rows to rank the rank: entries over', source.dir);
+  const windowStart = Number.isFinite(source.from) ? source.from : cols.lts[rows[0]!]!;
+  const at = rankTime(recStart, windowStart, lookbackMs);
+  let first = 0;
+  while (first < rows.length && cols.lts[rows[first]!]! < at) first++;
+  if (first >= rows.length) {
+    throw new ConfigError(
+      `markets: a rank entry ranks the recording after a look-back of ${lookbackMs / 1000} s (backtest.rankLookbackSeconds), at ${new Date(at).toISOString()}, but the window ends before that (its last row is at ${new Date(cols.lts[rows[rows.length - 1]!]!).toISOString()}); use a shorter rankLookbackSeconds or a longer window, or select the markets by id`,
+    );
+  }
+  const earlier = [...(source.sideBefore ?? []), ...source.side.filter((e) => e.lts < at)];
+  const names = new Map(source.manifest.markets.map((m) => [m.id.toLowerCase(), m.name]));
+  const r = rankRecording({ cols, manifest: source.manifest, ticks: source.ticks, side: earlier }, config.markets, at, lookbackMs, (entry, id) => configFor(config.markets.slice(0, entry), id, names.get(id.toLowerCase())) !== null);
+  const moved = at > windowStart;
+  const shifted: ReplaySource = moved ? { ...source, rows: rows.subarray(first), side: source.side.filter((e) => e.lts >= at), sideBefore: earlier, from: at } : source;
+  return { source: shifted, ranking: { ...r, movedFrom: moved ? windowStart : null } };
 }
 
 /** A seeded byte source for nonces (a backtest never needs unpredictable nonces, only unique ones). */
@@ -154,14 +197,15 @@ async function settle(): Promise<void> {
 const MICROTASK_HOPS = 64;
 
 export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
-  const { source, config, settings } = input;
+  const { config, settings } = input;
   // The books, the matching engine and the strategies work in probability prices (0, 1); a recording
   // of other prices (the Binance import) would have every book row refused and replay to an empty
   // report, so it is refused here with the reason instead.
-  if (source.manifest.genericPrices) {
-    throw new BadInputError('--data', `a recording of prediction-market prices in (0, 1) (${source.manifest.source} has genericPrices: its prices are outside that range)`, source.dir);
+  if (input.source.manifest.genericPrices) {
+    throw new BadInputError('--data', `a recording of prediction-market prices in (0, 1) (${input.source.manifest.source} has genericPrices: its prices are outside that range)`, input.source.dir);
   }
   const fast = input.fast === true || settings.queueModel === 'none';
+  const { source, ranking } = input.ranking !== undefined ? { source: input.source, ranking: input.ranking } : applyRanking(input.source, config, settings);
   const { cols, rows } = source;
   const nRows = rows.length;
   const start = nRows > 0 ? cols.lts[rows[0]!]! : 0;
@@ -211,9 +255,12 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const kernelMarkets: KernelMarket[] = [];
   const strategies = new Set<string>();
   for (const id of cols.markets) {
-    const mc = configFor(config.markets, id, names.get(id.toLowerCase()));
+    const mc = configFor(config.markets, id, names.get(id.toLowerCase()), ranking?.kept);
     if (!mc) continue;
-    kernelMarkets.push({ marketId: id as Bytes32, strategy: mc.strategy.module, params: mc.strategy.params, risk: mc.risk });
+    // as live (src/runtime/select-markets.ts): a ranked market's notional limit is its share of the entry's capital
+    const per = mc.select.by === 'rank' ? capitalOf(mc.select.rank, mc).perMarket : 0;
+    const risk = per > 0 && per < mc.risk.maxNotional ? { ...mc.risk, maxNotional: per } : mc.risk;
+    kernelMarkets.push({ marketId: id as Bytes32, strategy: mc.strategy.module, params: mc.strategy.params, risk });
     strategies.add(mc.strategy.ref);
   }
   const store = new StateStore({ ...DEFAULT_LIMITS, trades: config.feeds.tradeHistorySize, midSamples: config.feeds.midHistorySize, ...(config.edge ? { edge: config.edge } : {}) });
@@ -393,6 +440,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     quotedRows: countQuotedRows(cols, rows, incomplete ? incomplete.rowsReplayed : nRows, quotedSet),
     incomplete,
     ...(config.edge ? { edgeHorizonsMs: config.edge.markoutHorizonsMs } : {}),
+    ranking,
     strategyParams: kernelMarkets.map((k) => ({ marketId: k.marketId, strategy: config.markets.find((mc) => mc.strategy.module === k.strategy && mc.strategy.params === k.params)?.strategy.ref ?? k.strategy.name, params: k.params })),
   };
 }

@@ -1,11 +1,13 @@
 /**
  * Read a YAML config file and validate it (src/config/parse-config.ts). YAML syntax errors,
- * duplicate keys and unreadable files are ConfigErrors naming the file (and line).
+ * duplicate keys and unreadable files are ConfigErrors naming the file (and line). A `wallet.apiKeyFile`
+ * that others can read is refused here, as a key file is (src/config/secrets.ts checkApiKeyFile).
  */
 import { readFile } from 'node:fs/promises';
 import { parseDocument, visit, type Document } from 'yaml';
 import { ConfigError } from '../model/errors.ts';
 import { parseBotConfig, type ParseOptions } from './parse-config.ts';
+import { checkApiKeyFile } from './secrets.ts';
 import type { BotConfig } from './types.ts';
 
 export type LoadOptions = Omit<ParseOptions, 'file'>;
@@ -17,7 +19,10 @@ export async function loadConfig(path: string, opts: LoadOptions = {}): Promise<
   } catch (e) {
     throw new ConfigError(`${path}: cannot read the config file (${(e as NodeJS.ErrnoException).code ?? 'error'})`, { cause: e });
   }
-  return parseConfigText(text, path, { env: opts.env ?? process.env, overrides: opts.overrides ?? {} });
+  const cfg = await parseConfigText(text, path, { env: opts.env ?? process.env, overrides: opts.overrides ?? {} });
+  // the API key file is held to the private key file's permission rule (src/config/secrets.ts)
+  checkApiKeyFile(cfg.wallet.apiKeyFile, path);
+  return cfg;
 }
 
 /** YAML text → BotConfig; `file` is used in messages and for strategy module paths. */

@@ -1,9 +1,11 @@
 /**
  * Loading secrets: the private key (BOOKMAKER_PRIVATE_KEY or a key file) and the venue API key
  * (--api-key or BOOKMAKER_API_KEY). Loaded values are registered for redaction, and no error message
- * ever contains them (design.md §6.10).
+ * ever contains them (design.md §6.10). Secret files (the key file, wallet.apiKeyFile) must not be
+ * readable by others (checkSecretFile).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { ConfigError } from '../model/errors.ts';
 import { registerSecret } from '../core/logger.ts';
 import type { Hex } from '../model/order.ts';
@@ -35,32 +37,53 @@ export function keyFileModeProblem(mode: number, ownerUid: number): string | nul
   return null;
 }
 
-/** Refuse a key file whose permissions break keyFileModeProblem's rule. */
-function readKeyFile(path: string): string {
+/**
+ * Refuse a secret file (the private key file, wallet.apiKeyFile) that is not a regular file or whose
+ * permissions break keyFileModeProblem's rule; `label` names it in the message (never its content).
+ */
+export function checkSecretFile(path: string, label = 'key file'): void {
   let mode: number;
   let uid: number;
   try {
     const st = statSync(path);
-    if (!st.isFile()) throw new ConfigError(`key file ${path}: not a regular file`);
+    if (!st.isFile()) throw new ConfigError(`${label} ${path}: not a regular file`);
     mode = st.mode & 0o777;
     uid = st.uid;
   } catch (e) {
     if (e instanceof ConfigError) throw e;
-    throw new ConfigError(`key file ${path}: cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new ConfigError(`${label} ${path}: cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
   }
   // Windows has no POSIX modes, so the check only applies where it means something.
   const problem = process.platform === 'win32' ? null : keyFileModeProblem(mode, uid);
   if (problem !== null) {
     throw new ConfigError(
-      `key file ${path}: permissions ${mode.toString(8).padStart(4, '0')} are too open (${problem}); ` +
+      `${label} ${path}: permissions ${mode.toString(8).padStart(4, '0')} are too open (${problem}); ` +
         `it must be readable by its owner only (run: chmod 600 ${path}), or by its group when owned by root (0640/0440, as Kubernetes and Docker secrets mount it)`,
     );
   }
+}
+
+/** Refuse a key file whose permissions break keyFileModeProblem's rule, else read it. */
+function readKeyFile(path: string): string {
+  checkSecretFile(path);
   try {
     return readFileSync(path, 'utf8');
   } catch (e) {
     throw new ConfigError(`key file ${path}: cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
   }
+}
+
+/**
+ * The config's `wallet.apiKeyFile` is held to the private key file's rule (checkSecretFile), checked when
+ * the config is loaded (src/config/load-config.ts), before anything reads the key: `path` as written,
+ * relative to the config file's folder as the bot resolves it. A file that does not exist is left to the
+ * reader (the bot reads it only when no --api-key or BOOKMAKER_API_KEY is given, and says so then).
+ */
+export function checkApiKeyFile(path: string | undefined, configFile: string): void {
+  if (!path) return;
+  const full = resolve(configFile ? dirname(configFile) : process.cwd(), path);
+  if (!existsSync(full)) return;
+  checkSecretFile(full, 'wallet.apiKeyFile');
 }
 
 /** Validate and normalise to 0x + lowercase hex. The message names the source, never the value. */

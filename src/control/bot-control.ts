@@ -5,9 +5,11 @@
  *
  * Reload: the config file is loaded and validated again; a bad file is refused with the loader's
  * precise message and the running config stays. Otherwise the markets are selected again and handed
- * to the kernel (QuotingKernel.updateMarkets): changed strategy parameters and risk limits apply
- * from the next tick (quotes that still pass are kept, not pulled), added markets start (their
- * books are subscribed), removed markets retire (quotes pulled, then dropped). Sections that only a
+ * to the market rotation (src/runtime/rotation, `applyMarkets`), the same start/retire path as a
+ * periodic refresh: changed strategy parameters and risk limits apply from the next tick (quotes
+ * that still pass are kept, not pulled), added markets start (feeds, reconcile, then quotes),
+ * removed markets retire (quotes pulled, cancels confirmed by the venue, book stream closed, state
+ * released); a market still retiring from before is started once its retirement is done. Sections that only a
  * restart can change (venue, orders, feeds, metrics, logging, wallet, ledger, admin) are reported
  * as `ignored` and logged, never half-applied.
  */
@@ -27,8 +29,13 @@ export interface BotControlOptions {
   readonly loadConfig: (file: string) => Promise<BotConfig>;
   /** the markets a config selects, resolved at the venue */
   readonly selectMarkets: (cfg: BotConfig) => Promise<KernelMarket[]>;
-  /** subscribe the feeds of markets a reload added */
-  readonly startMarkets: (ids: readonly Bytes32[]) => void;
+  /**
+   * make these the quoted markets (the rotation's start/retire path with reason `reload`); resolves
+   * once added markets started; `changed` = kept markets whose settings changed
+   */
+  readonly applyMarkets: (markets: readonly KernelMarket[]) => Promise<{ started: Bytes32[]; retired: Bytes32[]; waiting: Bytes32[]; changed: Bytes32[] }>;
+  /** market rotation's figures for `status` (active, retiring, started and retired so far) */
+  readonly rotation?: () => Record<string, unknown>;
   /** the kill switch was cleared and quoting resumed (the runtime's health model follows) */
   readonly onKillCleared?: () => void;
 }
@@ -40,13 +47,11 @@ export class BotControl implements Controls {
   private readonly o: BotControlOptions;
   private readonly log: Logger;
   private reloading: Promise<ControlResult> | null = null;
-  private readonly started = new Set<string>();
 
   constructor(o: BotControlOptions) {
     this.o = o;
     this.config = o.config;
     this.log = o.logger.child({ component: 'control' });
-    for (const id of o.kernel.marketIds()) this.started.add(id.toLowerCase());
   }
 
   get currentConfig(): BotConfig {
@@ -77,6 +82,7 @@ export class BotControl implements Controls {
       paused: k.pausedList(),
       markets: k.marketIds().length,
       retiring: k.retiring(),
+      ...(this.o.rotation ? { rotation: this.o.rotation() } : {}),
     };
   }
 
@@ -143,14 +149,12 @@ export class BotControl implements Controls {
       return { status: 400, body: { error: msg, kept: 'the running config' } };
     }
     const ignored = RESTART_ONLY.filter((k) => JSON.stringify(next[k], bigintSafe) !== JSON.stringify(this.config[k], bigintSafe));
-    const u = this.o.kernel.updateMarkets(markets);
-    const fresh = u.added.filter((id) => !this.started.has(id.toLowerCase()));
-    for (const id of fresh) this.started.add(id.toLowerCase());
-    if (fresh.length > 0) this.o.startMarkets(fresh);
+    // the new config is current before the markets move: a rotation refresh from here selects with it
     this.config = next;
-    const result = { added: u.added, removed: u.removed, changed: u.changed, ignored };
+    const u = await this.o.applyMarkets(markets);
+    const result = { added: u.started, removed: u.retired, changed: u.changed, ignored, ...(u.waiting.length ? { waiting: u.waiting } : {}) };
     if (ignored.length > 0) this.log.warn({ ignored }, 'reload: these sections change only with a restart; the running values stay');
-    this.record('reload', null, reason, JSON.stringify({ added: u.added.length, removed: u.removed.length, changed: u.changed.length, ignored }));
+    this.record('reload', null, reason, JSON.stringify({ added: u.started.length, removed: u.retired.length, changed: u.changed.length, ignored }));
     return { status: 200, body: result };
   }
 }

@@ -11,6 +11,7 @@ import type { BalanceSummary } from '../exchange/client/balance.ts';
 import type { Address, Bytes32 } from '../model/order.ts';
 import { feedEvent, type FeedEvent } from './feed-event.ts';
 import type { FeedHealth } from './feed-health.ts';
+import { idsOf, type MarketIds } from './market-ids.ts';
 import { pollFeed } from './poll-feed.ts';
 
 export interface BalanceSource {
@@ -20,7 +21,8 @@ export interface BalanceSource {
 export interface AccountFeedOptions {
   client: BalanceSource;
   trader: Address;
-  marketIds: readonly Bytes32[];
+  /** a fixed list, or a getter read at every poll (markets start and retire while the feed runs) */
+  marketIds: MarketIds;
   clock: Clock;
   intervalMs: number;
   health?: FeedHealth;
@@ -51,7 +53,7 @@ export function accountEvents(s: BalanceSummary, marketIds: readonly Bytes32[], 
 export function accountReader(opts: Pick<AccountFeedOptions, 'client' | 'trader' | 'marketIds' | 'clock'>): () => Promise<FeedEvent[]> {
   return async () => {
     const startedAt = opts.clock.now();
-    return accountEvents(await opts.client.balance.summary(opts.trader), opts.marketIds, opts.clock.now(), startedAt);
+    return accountEvents(await opts.client.balance.summary(opts.trader), idsOf(opts.marketIds), opts.clock.now(), startedAt);
   };
 }
 

@@ -19,11 +19,11 @@ import type { Observable } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
 import type { ActivityItem, ActivityPage, ActivityParams } from '../exchange/client/activity.ts';
-import type { Bytes32 } from '../model/order.ts';
 import { ONE } from '../model/units.ts';
 import { START, type ActivityPosition, type PositionStore } from './activity-cursor.ts';
 import { feedEvent, venueMs, type FeedEvent } from './feed-event.ts';
 import type { FeedHealth } from './feed-health.ts';
+import { idsOf, type MarketIds } from './market-ids.ts';
 import { pollFeed } from './poll-feed.ts';
 
 export interface ActivitySource {
@@ -35,7 +35,8 @@ export interface ActivityFeedOptions {
   clock: Clock;
   intervalMs: number;
   store: PositionStore;
-  marketIds: readonly Bytes32[];
+  /** a fixed list, or a getter read at every poll (markets start and retire while the feed runs) */
+  marketIds: MarketIds;
   /** pages read per poll at most (default 20, 100 items each) */
   maxPages?: number;
   onItem?: (item: ActivityItem) => void;
@@ -106,7 +107,6 @@ export function itemEvents(i: ActivityItem, quoted: ReadonlySet<string>, now: nu
 
 export function activityFeed(opts: ActivityFeedOptions): Observable<FeedEvent> {
   const log = (opts.logger ?? silentLogger).child({ feed: SOURCE });
-  const quoted = new Set(opts.marketIds.map((m) => m.toLowerCase()));
   let pos = opts.store.load() ?? START;
   async function read(): Promise<FeedEvent[]> {
     const r = await readNew(opts.client, pos, opts.maxPages ?? 20);
@@ -120,6 +120,7 @@ export function activityFeed(opts: ActivityFeedOptions): Observable<FeedEvent> {
     if (baseline) return [];
     const now = opts.clock.now();
     const out: FeedEvent[] = [];
+    const quoted = new Set(idsOf(opts.marketIds).map((m) => m.toLowerCase()));
     for (const i of r.items) {
       opts.onItem?.(i);
       out.push(...itemEvents(i, quoted, now));

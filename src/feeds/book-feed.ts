@@ -10,8 +10,12 @@
  * runtime reconciles that market's orders (events may have been missed while it was away).
  * Staleness: health source `book:<marketId>` is touched on every event, heartbeat-driven statuses
  * included; the risk gate's own stale-book guard is what pulls quotes.
+ *
+ * A changing set of markets (rotation): `add(marketId)` opens a market's stream while the feed runs,
+ * `remove(marketId)` closes it (the connection ends, its health source is dropped). The streams run
+ * while `events$` has a subscriber; a market added before that starts with the subscription.
  */
-import { catchError, EMPTY, map, merge, tap, type Observable } from 'rxjs';
+import { catchError, EMPTY, map, Observable, Subject, tap, type Subscription } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
 import { createBookStream, type BookStream, type BookStreamOptions } from '../exchange/stream/book-stream.ts';
@@ -44,6 +48,10 @@ export interface BookFeed {
   readonly events$: Observable<FeedEvent>;
   /** the per-market stream objects, for their counters (metrics) */
   readonly streams: ReadonlyMap<string, BookStream>;
+  /** open a market's stream (no-op when it is already covered); false when it was already there */
+  add(marketId: Bytes32): boolean;
+  /** close a market's stream and forget it; false when it was not covered */
+  remove(marketId: Bytes32): boolean;
 }
 
 function venueTsOf(e: BookEvent): number {
@@ -54,7 +62,11 @@ function venueTsOf(e: BookEvent): number {
 export function createBookFeed(opts: BookFeedOptions): BookFeed {
   const log = opts.logger ?? silentLogger;
   const streams = new Map<string, BookStream>();
-  const parts = opts.marketIds.map((marketId) => {
+  const parts = new Map<string, Observable<FeedEvent>>();
+  /** the live subscriptions of each market's stream, while events$ is subscribed */
+  const running = new Map<string, Subscription>();
+  let out: Subject<FeedEvent> | null = null;
+  const part = (marketId: Bytes32): Observable<FeedEvent> => {
     const source = `book:${marketId.toLowerCase()}`;
     opts.health?.register(source, opts.staleAfterMs ?? 15_000);
     const bs = createBookStream({
@@ -91,6 +103,43 @@ export function createBookFeed(opts: BookFeedOptions): BookFeed {
         return EMPTY;
       }),
     );
+  };
+  const run = (k: string, p: Observable<FeedEvent>): void => {
+    const o = out;
+    if (!o) return;
+    running.set(k, p.subscribe({ next: (e) => o.next(e) }));
+  };
+  const add = (marketId: Bytes32): boolean => {
+    const k = marketId.toLowerCase();
+    if (parts.has(k)) return false;
+    const p = part(marketId);
+    parts.set(k, p);
+    run(k, p);
+    return true;
+  };
+  const remove = (marketId: Bytes32): boolean => {
+    const k = marketId.toLowerCase();
+    if (!parts.has(k)) return false;
+    parts.delete(k);
+    streams.delete(k);
+    running.get(k)?.unsubscribe(); // closes the connection (BookStream's teardown)
+    running.delete(k);
+    opts.health?.unregister(`book:${k}`);
+    return true;
+  };
+  for (const id of opts.marketIds) add(id);
+  // one subscriber at a time (the runtime's sink): every market's stream runs while it listens
+  const events$ = new Observable<FeedEvent>((subscriber) => {
+    const o = new Subject<FeedEvent>();
+    out = o;
+    const sub = o.subscribe(subscriber);
+    for (const [k, p] of parts) run(k, p);
+    return () => {
+      if (out === o) out = null;
+      for (const s of running.values()) s.unsubscribe();
+      running.clear();
+      sub.unsubscribe();
+    };
   });
-  return { events$: merge(...parts), streams };
+  return { events$, streams, add, remove };
 }

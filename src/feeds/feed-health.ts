@@ -27,6 +27,16 @@ export class FeedHealth {
     return h;
   }
 
+  /** Forget a source (a market's book stream closed by rotation). */
+  unregister(name: string): boolean {
+    return this.sources.delete(name);
+  }
+
+  /** sources registered now (tests: nothing left behind) */
+  get size(): number {
+    return this.sources.size;
+  }
+
   ok(name: string, now: number): void {
     const h = this.sources.get(name);
     if (!h) return;

@@ -12,6 +12,7 @@ import type { Bytes32 } from '../model/order.ts';
 import { ONE } from '../model/units.ts';
 import { feedEvent, venueMs, type FeedEvent } from './feed-event.ts';
 import type { FeedHealth } from './feed-health.ts';
+import { idsOf, pruneTo, type MarketIds } from './market-ids.ts';
 import { pollFeed } from './poll-feed.ts';
 
 export interface MarketSource {
@@ -20,7 +21,8 @@ export interface MarketSource {
 
 export interface MarketFeedOptions {
   client: MarketSource;
-  marketIds: readonly Bytes32[];
+  /** a fixed list, or a getter read at every poll (markets start and retire while the feed runs) */
+  marketIds: MarketIds;
   clock: Clock;
   intervalMs: number;
   health?: FeedHealth;
@@ -44,7 +46,9 @@ export function marketFeed(opts: MarketFeedOptions): Observable<FeedEvent> {
   const last = new Map<string, string>();
   async function read(): Promise<FeedEvent[]> {
     const out: FeedEvent[] = [];
-    for (const id of opts.marketIds) {
+    const ids = idsOf(opts.marketIds);
+    pruneTo(last, ids);
+    for (const id of ids) {
       const m = await opts.client.markets.get(id);
       const sig = `${m.slug}|${m.status}|${m.deadline}|${m.outcome}`;
       if (last.get(id.toLowerCase()) === sig) continue;

@@ -12,6 +12,7 @@ import type { OracleQuote } from '../exchange/client/oracle.ts';
 import type { Bytes32 } from '../model/order.ts';
 import { feedEvent, venueMs, type FeedEvent } from './feed-event.ts';
 import type { FeedHealth } from './feed-health.ts';
+import { idsOf, pruneTo, type MarketIds } from './market-ids.ts';
 import { pollFeed } from './poll-feed.ts';
 
 export interface OracleSource {
@@ -20,7 +21,8 @@ export interface OracleSource {
 
 export interface OracleFeedOptions {
   client: OracleSource;
-  marketIds: readonly Bytes32[];
+  /** a fixed list, or a getter read at every poll (markets start and retire while the feed runs) */
+  marketIds: MarketIds;
   clock: Clock;
   intervalMs: number;
   health?: FeedHealth;
@@ -49,7 +51,9 @@ export function oracleFeed(opts: OracleFeedOptions): Observable<FeedEvent> {
     });
   async function read(): Promise<FeedEvent[]> {
     const out: FeedEvent[] = [];
-    for (const id of opts.marketIds) {
+    const ids = idsOf(opts.marketIds);
+    pruneTo(last, ids);
+    for (const id of ids) {
       const e = oracleEvent(id, await latest(id), opts.clock.now());
       if (!e || e.event.type !== 'OracleUpdated') continue;
       const sig = `${e.event.probability}|${e.event.confidence}|${e.event.updatedAt}`;

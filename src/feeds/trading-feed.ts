@@ -13,12 +13,14 @@ import { accountReader, type BalanceSource } from './account-feed.ts';
 import type { FeedHealth } from './feed-health.ts';
 import type { FeedEvent } from './feed-event.ts';
 import { ownOrdersReader, type OrdersSource } from './own-orders-feed.ts';
+import type { MarketIds } from './market-ids.ts';
 import { pollFeed } from './poll-feed.ts';
 
 export interface TradingFeedOptions {
   client: OrdersSource & BalanceSource;
   trader: Address;
-  marketIds: readonly Bytes32[];
+  /** a fixed list, or a getter read at every poll (markets start and retire while the feed runs) */
+  marketIds: MarketIds;
   clock: Clock;
   intervalMs: number;
   health?: FeedHealth;

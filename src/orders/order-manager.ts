@@ -878,6 +878,36 @@ export class OrderManager {
   setOwnMarkets(ids: readonly string[] | null): void {
     this.ownSet = ids === null ? null : new Set(ids.map(lower));
   }
+  /**
+   * Market rotation released a market whose cancels the venue confirmed: forget what is kept per
+   * market (last desired set, exposure version, block, reconcile debt, cancel retry, cool-downs).
+   * Refused (false) while anything of it is pending (see isIdle); parked orders are not touched.
+   */
+  forgetMarket(marketId: Bytes32): boolean {
+    if (!this.isIdle(marketId)) return false;
+    const k = lower(marketId);
+    this.lastDesired.delete(k);
+    this.exposureSeq.delete(k);
+    this.blocked.delete(k);
+    this.needsReconcile.delete(k);
+    this.nextReconcileAt.delete(k);
+    this.cancelRetryTimers.get(k)?.();
+    this.cancelRetryTimers.delete(k);
+    if (this.cooldown.size > 0) for (const slot of [...this.cooldown.keys()]) if (slot.startsWith(`${k}:`)) this.cooldown.delete(slot);
+    return true;
+  }
+
+  /** A sync queued or running, or a reconcile owed, for this market (orders may still move). */
+  hasPendingWork(marketId: Bytes32): boolean {
+    const k = lower(marketId);
+    return this.needsReconcile.has(k) || this.queued.has(k) || this.chains.has(k);
+  }
+
+  /** Per-market entries held now (tests: nothing left behind after retirements). */
+  get heldMarketState(): number {
+    return this.lastDesired.size + this.exposureSeq.size + this.blocked.size + this.needsReconcile.size + this.nextReconcileAt.size + this.cancelRetryTimers.size + this.cooldown.size + this.chains.size + this.queued.size + this.entries.size + this.parked.size;
+  }
+
   /** the markets whose orders are the bot's, or null for the whole wallet */
   ownMarkets(): string[] | null {
     if (this.ownSet === undefined) this.owns('');

@@ -356,6 +356,67 @@ export class QuotingKernel {
     return { added, removed, changed };
   }
 
+  /**
+   * Market rotation (src/runtime/rotation): one market starts. Its slot is added and ticked at once;
+   * a market already here keeps its slot (false). A retiring one is not revived here: rotation waits
+   * for its release before starting it again.
+   */
+  addMarket(m: KernelMarket): boolean {
+    if (this.markets.has(lower(m.marketId))) return false;
+    this.addSlot(m);
+    const slot = this.markets.get(lower(m.marketId))!;
+    this.kick(slot);
+    return true;
+  }
+
+  /** A market's strategy, parameters or limits changed (reload): they apply from its next tick. */
+  updateMarket(m: KernelMarket): boolean {
+    const slot = this.markets.get(lower(m.marketId));
+    if (!slot || slot.retiring) return false;
+    (slot as { cfg: KernelMarket }).cfg = m;
+    this.kick(slot);
+    return true;
+  }
+
+  /**
+   * Market rotation retires a market: its quotes are pulled now (the tick sends an empty set) and it
+   * quotes nothing from here on. The slot stays until removeMarket. False when the market is not
+   * here or already retiring.
+   */
+  retireMarket(marketId: Bytes32): boolean {
+    const k = lower(marketId);
+    const slot = this.markets.get(k);
+    if (!slot || slot.retiring) return false;
+    slot.retiring = true;
+    this.pausedMarkets.delete(k);
+    this.kick(slot);
+    // a stopped kernel (kill switch, halt) does not tick: the empty set still goes out
+    if (this.stopped) this.send(slot.cfg.marketId, []);
+    return true;
+  }
+
+  /** Is this market quoted here (a slot, retiring or not)? */
+  hasMarket(marketId: Bytes32): boolean {
+    return this.markets.has(lower(marketId));
+  }
+
+  /** Drop a retired market's slot and everything kept for it (timers, pause, failure log). */
+  removeMarket(marketId: Bytes32): void {
+    const k = lower(marketId);
+    const slot = this.markets.get(k);
+    slot?.cancelTimer?.();
+    this.markets.delete(k);
+    this.pausedMarkets.delete(k);
+    this.failing.delete(k);
+    this.faults.forget(k);
+    this.lastSyncs.delete(k);
+  }
+
+  /** Per-market entries held now (tests: nothing left behind after a retirement). */
+  get heldMarketState(): number {
+    return this.markets.size + this.pausedMarkets.size + this.failing.size + this.lastSyncs.size + this.faults.size;
+  }
+
   /** Markets retiring after a reload that still have orders (or in-flight work) at the venue. */
   retiring(): Bytes32[] {
     return [...this.markets.values()].filter((s) => s.retiring).map((s) => s.cfg.marketId);
@@ -572,14 +633,11 @@ export class QuotingKernel {
     slot.lastTickAt = now;
     const marketId = slot.cfg.marketId;
     if (slot.retiring) {
-      // gone from the kernel once nothing of it is left with the order manager
-      if (this.orderManager.isIdle(marketId)) {
-        this.markets.delete(lower(marketId));
-        this.log.info({ marketId }, 'market retired: no order left');
-        return;
-      }
-      slot.last = { at: now, action: 'pull', desired: [], denied: 0, strategyError: null };
-      this.send(marketId, []);
+      // retiring on purpose: the health model reads it as market-paused (or market-resolved), not as
+      // failing to quote. The slot stays until removeMarket: market rotation removes it once the venue
+      // confirmed no order is left (src/runtime/rotation), not when the order manager goes idle.
+      slot.last = { at: now, action: 'pull', desired: [], denied: 0, strategyError: null, reason: 'MARKET_NOT_ACTIVE' };
+      if (!this.orderManager.isIdle(marketId)) this.send(marketId, []);
       return;
     }
     if (this.haltedByOperator || (this.pausedMarkets.size > 0 && this.pausedMarkets.has(lower(marketId)))) {

@@ -54,6 +54,24 @@ export class RunLedger {
     this.fills.set(k, m.fills);
   }
 
+  /**
+   * A retired market left the bot (market rotation): its fill ids and summary column go; its figures
+   * are returned (the caller keeps them for the end-of-run report) and dropped here.
+   */
+  forget(marketId: string): MarketLedger {
+    const k = marketId.toLowerCase();
+    const m = this.market(k);
+    this.byMarket.delete(k);
+    this.seen.delete(k);
+    this.fills.delete(k);
+    return m;
+  }
+
+  /** Per-market entries held now (tests: nothing left behind after retirements). */
+  get heldMarketState(): number {
+    return this.byMarket.size + this.seen.size + this.fills.size;
+  }
+
   market(marketId: string): MarketLedger {
     return this.byMarket.get(marketId.toLowerCase()) ?? { fills: 0, shares: 0, notional12: 0n, fees: 0 };
   }

@@ -38,6 +38,22 @@ export interface RunReportMarket {
    * the mark): spread capture, inventory (mid moves on the position held), fees, resolution payout
    */
   readonly pnlAttributionUsdc?: { readonly spreadCapture: string; readonly inventory: string; readonly fees: string; readonly resolution: string; readonly total: string };
+  /** market rotation retired it during the run, for this reason (issue 14) */
+  readonly retired?: string;
+}
+
+/** Market rotation over the run (issue 14). */
+export interface RunReportRotation {
+  /** markets quoted at stop */
+  readonly active: number;
+  readonly started: number;
+  readonly retired: number;
+  readonly startedBy: Readonly<Record<string, number>>;
+  readonly retiredBy: Readonly<Record<string, number>>;
+  readonly refreshes: number;
+  readonly refreshFailures: number;
+  /** retirements not finished at stop (their orders went with the stop's cancel-all) */
+  readonly retiringAtStop: readonly { readonly marketId: string; readonly reason: string; readonly seconds: number; readonly stuck: boolean }[];
 }
 
 export interface RunReport {
@@ -51,6 +67,7 @@ export interface RunReport {
   /** why the process halted, when it did */
   readonly haltedBecause: string | null;
   readonly markets: readonly RunReportMarket[];
+  readonly rotation?: RunReportRotation;
   readonly totals: {
     readonly fills: number;
     readonly volumeUsdc: string;
@@ -97,7 +114,14 @@ export interface RunReportInput {
     readonly net: number;
     /** the fills' PnL by source (1e-6 USDC), when the store attributes it */
     readonly attribution?: MarketAttribution;
+    /** the market was retired during the run (rotation), for this reason */
+    readonly retired?: string;
   }[];
+  readonly rotation?: {
+    readonly summary: { readonly active: number; readonly started: number; readonly retired: number; readonly refreshes: number; readonly refreshFailures: number };
+    readonly totals: { readonly started: Readonly<Record<string, number>>; readonly retired: Readonly<Record<string, number>> };
+    readonly retiring: readonly { readonly marketId: string; readonly reason: string; readonly seconds: number; readonly stuck: boolean }[];
+  };
   /** the claims tracker's figures (absent in paper mode) */
   readonly claims?: ClaimsSnapshot;
 }
@@ -160,8 +184,10 @@ export function buildRunReport(i: RunReportInput): RunReport {
             },
           }
         : {}),
+      ...(m.retired ? { retired: m.retired } : {}),
     };
   });
+  const rot = i.rotation;
   return {
     startedAt: new Date(i.startedAt).toISOString(),
     stoppedAt: new Date(i.stoppedAt).toISOString(),
@@ -172,6 +198,20 @@ export function buildRunReport(i: RunReportInput): RunReport {
     process: i.process,
     haltedBecause: i.haltedBecause,
     markets,
+    ...(rot
+      ? {
+          rotation: {
+            active: rot.summary.active,
+            started: rot.summary.started,
+            retired: rot.summary.retired,
+            startedBy: rot.totals.started,
+            retiredBy: rot.totals.retired,
+            refreshes: rot.summary.refreshes,
+            refreshFailures: rot.summary.refreshFailures,
+            retiringAtStop: rot.retiring.map((x) => ({ marketId: x.marketId, reason: x.reason, seconds: Math.round(x.seconds * 10) / 10, stuck: x.stuck })),
+          },
+        }
+      : {}),
     totals: { fills, volumeUsdc: micro(volume), feesUsdc: micro(fees), realisedPnlUsdc: micro(realised), unrealisedPnlUsdc: micro(unrealised) },
     ...(i.claims ? { claims: claimsBlock(i.claims) } : {}),
   };
@@ -209,10 +249,24 @@ export function formatRunReport(r: RunReport): string[] {
     fit(`run report: ${r.seconds} s${r.paper ? ' [paper]' : ''}, stopped by ${r.stopReason}, exit ${r.exitCode}${r.haltedBecause ? ` (halted: ${r.haltedBecause})` : ''}`),
     fit(`  total: fills ${t.fills}, volume ${usd(t.volumeUsdc)} USDC, fees ${usd(t.feesUsdc)}, realised ${usd(t.realisedPnlUsdc)}, unrealised ${usd(t.unrealisedPnlUsdc)} USDC`),
   ];
+  const rot = r.rotation;
+  // a line when markets came or went during the run (not for the start-up set alone)
+  if (rot && (rot.started > (rot.startedBy.startup ?? 0) || rot.retired > 0 || rot.retiringAtStop.length > 0 || rot.refreshFailures > 0)) {
+    const by = (o: Readonly<Record<string, number>>): string =>
+      Object.entries(o)
+        .filter(([, n]) => n > 0)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ');
+    const retiredBy = by(rot.retiredBy);
+    lines.push(fit(`  rotation: ${rot.active} active at stop, ${rot.started} started (${by(rot.startedBy) || '-'}), ${rot.retired} retired${retiredBy ? ` (${retiredBy})` : ''}`));
+    if (rot.retiringAtStop.length > 0 || rot.refreshFailures > 0) {
+      lines.push(fit(`    still retiring at stop ${rot.retiringAtStop.length} (cancelled by the stop), failed refreshes ${rot.refreshFailures}`));
+    }
+  }
   for (const m of r.markets) {
     const why = m.notQuoting.length ? m.notQuoting.map((n) => `${n.state} ${n.seconds}s`).join(', ') : '-';
     lines.push(
-      fit(`  ${m.market}`),
+      fit(`  ${m.market}${m.retired ? ` (retired: ${m.retired})` : ''}`),
       fit(`    quoting ${(m.quotingShare * 100).toFixed(1)}%, fills ${m.fills}, volume ${usd(m.volumeUsdc)} USDC, fees ${usd(m.feesUsdc)}, realised ${usd(m.realisedPnlUsdc)}, unrealised ${usd(m.unrealisedPnlUsdc)} USDC`),
       fit(`    not quoting: ${why}`),
     );

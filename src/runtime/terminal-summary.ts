@@ -147,3 +147,34 @@ export function startSummary(p: SummaryPrinter): () => void {
     p.terminal?.release();
   };
 }
+
+/**
+ * Market rotation's line of the summary (issue 14), e.g.
+ * `rotation: 12 active, +3 started, −2 retired (resolved 2) in the last 10 min, 1 retiring`.
+ * Null when rotation has nothing to say (refresh off and nothing retired or retiring).
+ */
+export function formatRotationLine(
+  s: {
+    readonly active: number;
+    readonly retiring: number;
+    readonly stuck: number;
+    readonly windowMs: number;
+    readonly startedInWindow: number;
+    readonly retiredInWindow: number;
+    readonly retiredByReason: Readonly<Record<string, number | undefined>>;
+    readonly retired: number;
+    readonly lastRefreshError: string | null;
+  },
+  refreshing: boolean,
+): string | null {
+  if (!refreshing && s.retired === 0 && s.retiring === 0) return null;
+  const reasons = Object.entries(s.retiredByReason)
+    .filter(([, n]) => (n ?? 0) > 0)
+    .map(([r, n]) => `${r} ${n}`)
+    .join(', ');
+  const minutes = Math.round(s.windowMs / 60_000);
+  let line = `rotation: ${s.active} active, +${s.startedInWindow} started, −${s.retiredInWindow} retired${reasons ? ` (${reasons})` : ''} in the last ${minutes} min`;
+  if (s.retiring > 0) line += `, ${s.retiring} retiring${s.stuck > 0 ? ` (${s.stuck} stuck)` : ''}`;
+  if (s.lastRefreshError) line += `, refresh failing: ${s.lastRefreshError}`;
+  return fit(line);
+}

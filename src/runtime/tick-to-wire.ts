@@ -76,6 +76,18 @@ export class TickToWireMeter {
     else void sync.then(drop, drop);
   }
 
+  /** A retired market: drop what is kept for it. */
+  forget(marketId: string): void {
+    const k = lower(marketId);
+    this.pending.delete(k);
+    this.armed.delete(k);
+  }
+
+  /** Per-market entries held now (tests). */
+  get size(): number {
+    return this.pending.size + this.armed.size;
+  }
+
   write(marketId: string | null): void {
     if (marketId === null) return;
     const k = lower(marketId);

@@ -10,7 +10,8 @@
  *   fs.writeSync: a worker's process.stderr is relayed by the main thread, which is blocked),
  *   cancels every open order of the bot's wallet at the venue with its OWN HTTP client and signer,
  *   and ends the process with exit code 5 (through the inspector's Runtime.evaluate, which V8
- *   runs as an interrupt even inside a synchronous endless loop; SIGKILL if that fails).
+ *   runs as an interrupt even inside a synchronous endless loop; SIGKILL if that fails), without
+ *   the inspector's "Waiting for the debugger to disconnect..." (EXIT_EXPRESSION).
  * The key material arrives in one `arm` message and lives only in this thread's memory; it is
  * registered with the logger's scrubber and never logged.
  */
@@ -23,6 +24,22 @@ import { createLogger, registerSecret, type Logger } from '../core/logger.ts';
 import type { ChainConfig } from '../exchange/chains.ts';
 
 export const EXIT_WATCHDOG = 5;
+
+/**
+ * What the main isolate runs to end the process (as an inspector interrupt: see exitProcess). Node
+ * prints "Waiting for the debugger to disconnect..." on stderr at exit while a session connected with
+ * connectToMainThread is open, and this session cannot be closed first: the exit runs inside its own
+ * message dispatch, which is not re-entered, so the worker's disconnect is only handled after it. So the
+ * last 'exit' listener (after the bot's own, which still write) points fd 2 at /dev/null, and the
+ * operator sees the watchdog's lines only. (process.getBuiltinModule: Node ≥ 20.16; without it the
+ * process still exits 5, with the inspector's line.)
+ */
+export const EXIT_EXPRESSION = [
+  `process.once('exit', () => {`,
+  `  try { const fs = process.getBuiltinModule?.('node:fs'); if (fs) { fs.closeSync(2); fs.openSync('/dev/null', 'w'); } } catch {}`,
+  `});`,
+  `process.exit(${EXIT_WATCHDOG});`,
+].join(' ');
 
 export interface WatchdogWorkerData {
   heartbeat: SharedArrayBuffer;
@@ -140,7 +157,7 @@ function run(d: WatchdogWorkerData): void {
     try {
       const s = new Session();
       s.connectToMainThread();
-      s.post('Runtime.evaluate', { expression: `process.exit(${EXIT_WATCHDOG})` });
+      s.post('Runtime.evaluate', { expression: EXIT_EXPRESSION });
     } catch (e) {
       log.error({ err: (e as Error).message }, 'watchdog: could not reach the main thread; killing the process');
       clearTimeout(kill);

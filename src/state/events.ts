@@ -239,7 +239,22 @@ export interface VenueCallCompleted {
   readonly ts: number;
 }
 
+/**
+ * Market rotation retired a market (src/runtime/rotation): its cancels are confirmed and its feeds
+ * closed, so its book, trade and mid history, oracle and edge state are dropped and memory returns.
+ * With `keepPosition` and a position or an order still counted, a small record stays (position,
+ * orders, status and payout, the last mid as the mark) so the position is still tracked and
+ * reported; otherwise the market leaves the store.
+ */
+export interface MarketReleased {
+  readonly type: 'MarketReleased';
+  readonly marketId: Bytes32;
+  readonly keepPosition: boolean;
+  readonly ts: number;
+}
+
 export type StateEvent =
+  | MarketReleased
   | BookEventReceived
   | MarketMetadataUpdated
   | OracleUpdated

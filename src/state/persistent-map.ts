@@ -69,6 +69,19 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
     return new PersistentMap(buckets, i >= 0 ? this.size : this.size + 1);
   }
 
+  /** A new map without `key` (this one when the key is absent); this one is unchanged. */
+  delete(key: string): PersistentMap<V> {
+    const b = bucketOf(key);
+    const old = this.buckets[b]!;
+    const i = old.findIndex((e) => e[0] === key);
+    if (i < 0) return this;
+    const bucket = old.slice();
+    bucket.splice(i, 1);
+    const buckets = this.buckets.slice();
+    buckets[b] = bucket;
+    return new PersistentMap(buckets, this.size - 1);
+  }
+
   /**
    * The values in iteration order as an array, built once per map (it is immutable): readers that
    * walk every market on every tick skip the generator and its per-entry result objects.

@@ -12,6 +12,7 @@ import { applyBookEvent, mid2 } from './book-state.ts';
 import type { OrderManagerEvent, StateEvent } from './events.ts';
 import { emptyMarket, marketWith, marketWithBook, marketWithOrders, stateWith, stateWithMarkets, type MarketState, type OwnOrder, type StoreState } from './market-state.ts';
 import { PersistentMap } from './persistent-map.ts';
+import { releaseMarket } from './release-market.ts';
 import { applyFill, syncHoldings, yesTermsTrade } from './position.ts';
 import { DEFAULT_EDGE, type EdgeSettings } from './edge-settings.ts';
 import { edgeWith, onFillEdge, onMidEdge, onOracleEdge, onResolvedEdge, onTradeEdge, settleMarkouts } from './edge-state.ts';
@@ -172,7 +173,7 @@ function drop(m: MarketState, nonce: Bytes32): MarketState {
 }
 
 /** Events that change one market's state. */
-type MarketEvent = Exclude<StateEvent, { type: 'BalanceUpdated' | 'OrdersReconciled' | 'VenueBackedOff' | 'VenueCallCompleted' }>;
+type MarketEvent = Exclude<StateEvent, { type: 'MarketReleased' | 'BalanceUpdated' | 'OrdersReconciled' | 'VenueBackedOff' | 'VenueCallCompleted' }>;
 
 /**
  * One market event, with the edge bookkeeping around it: markouts due by the event's time settle
@@ -231,6 +232,8 @@ function reduceInner(s: StoreState, e: StateEvent, lim: ReduceLimits, version: n
       const marketId = ev.type === 'snapshot' ? ev.book.marketId : ev.marketId;
       return stateWithMarkets(s, marketsWith(s, marketId, e, lim), version, ts);
     }
+    case 'MarketReleased':
+      return stateWithMarkets(s, releaseMarket(s.markets, e, lim.edge ?? DEFAULT_EDGE), version, ts);
     case 'BalanceUpdated':
       return stateWith(s, { collateral: e.collateral, version, ts });
     case 'OrdersReconciled':

@@ -14,6 +14,7 @@ import { BadInputError } from '../../src/model/errors.ts';
 import { createLocalExchange, type LocalExchange } from '../../src/sim/local-exchange.ts';
 import { derivedAddress } from '../../src/sim/market-factory.ts';
 import { toSubmitOrder } from '../../src/sim/agents/order-builder.ts';
+import { shardOf } from '../../src/runtime/shard.ts';
 
 let ex: LocalExchange;
 let baseUrl: string;
@@ -122,4 +123,36 @@ test('markets rank: the table names each market, its score, each enabled term an
 test('markets rank needs -c; flags are checked before any request', async () => {
   await assert.rejects(run(['rank']), (e: unknown) => e instanceof BadInputError && /--config/.test((e as Error).message));
   await assert.rejects(run(['rank', 'extra', '-c', 'x.yaml']), BadInputError);
+});
+
+test('markets rank --shard I/N and BOOKMAKER_SHARD: each shard ranks only its own markets, as run --shard does; the two shards partition the markets', async () => {
+  const rankOf = async (argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ candidates: string[]; selected: string[]; shard: unknown }> => {
+    let out = '';
+    const code = await runMarkets(parseArgs(['rank', '-c', config(RANK.replace('top: 2', 'top: 4')), '--json', ...argv, '--base-url', baseUrl], command.options), { out: { write: (s: string) => (out += s) }, env });
+    assert.equal(code, 0);
+    const j = JSON.parse(out);
+    return { candidates: j.entries[0].markets.map((m: { marketId: string }) => m.marketId.toLowerCase()).sort(), selected: j.selected.map((x: string) => x.toLowerCase()).sort(), shard: j.shard };
+  };
+  const all = [...bySpread.values()].sort();
+  const s0 = await rankOf(['--shard', '0/2']);
+  const s1 = await rankOf(['--shard', '1/2']);
+  for (const [i, s] of [s0, s1].entries()) {
+    assert.deepEqual(s.shard, { index: i, count: 2 });
+    for (const id of s.candidates) assert.equal(shardOf(id, 2), i, `${id} is ranked by shard ${i} only`);
+    assert.deepEqual(s.selected, s.candidates, 'top 4: every candidate of the shard that has a book is kept');
+  }
+  assert.deepEqual([...s0.candidates, ...s1.candidates].sort(), all, 'disjoint, and together every market');
+  assert.ok(s0.candidates.length > 0 && s1.candidates.length > 0, 'the seed splits the four markets');
+  // the environment variable, and the flag winning over it
+  assert.deepEqual((await rankOf([], { BOOKMAKER_SHARD: '1/2' })).candidates, s1.candidates);
+  assert.deepEqual((await rankOf(['--shard', '0/2'], { BOOKMAKER_SHARD: '1/2' })).candidates, s0.candidates);
+  assert.deepEqual((await rankOf([])).candidates, all, 'no shard: every market');
+  // the table says which shard
+  let text = '';
+  await runMarkets(parseArgs(['rank', '-c', config(RANK), '--shard', '1/2', '--base-url', baseUrl], command.options), { out: { write: (s: string) => (text += s) }, env: {} });
+  assert.match(text.trimEnd().split('\n').at(-1)!, /^\d market\(s\) selected by the whole markets: list in shard 1\/2$/);
+  // bad values, before any request
+  await assert.rejects(run(['rank', '-c', 'x.yaml', '--shard', '2/2']), (e: unknown) => e instanceof Error && /--shard/.test(e.message));
+  await assert.rejects(run(['list', '--shard', '0/2']), (e: unknown) => e instanceof BadInputError && /only with markets rank/.test(e.message));
+  await assert.rejects(runMarkets(parseArgs(['rank', '-c', config(RANK), '--base-url', baseUrl], command.options), { out: { write: () => true }, env: { BOOKMAKER_SHARD: 'x' } }), (e: unknown) => e instanceof Error && /BOOKMAKER_SHARD/.test(e.message));
 });

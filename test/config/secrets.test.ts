@@ -1,11 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadApiKey, loadPrivateKey } from '../../src/config/secrets.ts';
 import { scrubSecrets } from '../../src/core/logger.ts';
-import { BookmakerError } from '../../src/model/errors.ts';
+import { BookmakerError, ConfigError } from '../../src/model/errors.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
 
 const KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 const dir = mkdtempSync(join(tmpdir(), 'bookmaker-secrets-'));
@@ -66,4 +68,74 @@ test('API key: flag wins over env; absent is undefined; registered for redaction
   const bad = 'ctx_pk_with space';
   assert.throws(() => loadApiKey({ apiKey: bad, env: {} }), (e: unknown) => e instanceof BookmakerError && /--api-key/.test(e.message) && !e.message.includes(bad));
   assert.throws(() => loadApiKey({ env: { BOOKMAKER_API_KEY: 'abc\ndef_123' } }), /BOOKMAKER_API_KEY/);
+});
+
+test('wallet.apiKeyFile is held to the key-file rule when the config loads: 0600/0400 pass, wider modes are refused naming the fix, never the key', { skip: process.platform === 'win32' }, async () => {
+  const API = 'ak-live-1a2b3c4d5e6f7a8b9c0d';
+  const sub = mkdtempSync(join(dir, 'api-'));
+  const cfg = join(sub, 'bot.yaml');
+  writeFileSync(cfg, 'venue: testnet\nwallet: { apiKeyFile: secrets/api.key }\nmarkets:\n  - all: true\n');
+  mkdirSync(join(sub, 'secrets'));
+  const file = join(sub, 'secrets', 'api.key'); // relative to the config's folder, as the bot reads it
+  writeFileSync(file, API + '\n');
+  for (const mode of [0o600, 0o400]) {
+    chmodSync(file, mode);
+    assert.equal((await loadConfig(cfg, { env: {} })).wallet.apiKeyFile, 'secrets/api.key');
+  }
+  for (const mode of [0o644, 0o604, 0o444, 0o660, 0o606, 0o700, 0o777]) {
+    chmodSync(file, mode);
+    await assert.rejects(
+      loadConfig(cfg, { env: {} }),
+      (e: unknown) =>
+        e instanceof ConfigError &&
+        e.message.startsWith(`wallet.apiKeyFile ${file}: permissions ${mode.toString(8).padStart(4, '0')} are too open (`) &&
+        e.message.includes(`chmod 600 ${file}`) &&
+        !e.message.includes(API),
+      mode.toString(8),
+    );
+  }
+  // not there: left to the bot's read (it needs the file only without --api-key / BOOKMAKER_API_KEY)
+  rmSync(file);
+  assert.equal((await loadConfig(cfg, { env: {} })).wallet.apiKeyFile, 'secrets/api.key');
+  mkdirSync(file);
+  await assert.rejects(loadConfig(cfg, { env: {} }), /wallet\.apiKeyFile .*: not a regular file/);
+});
+
+test('wallet.apiKeyFile group-readable 0440/0640: loads when root owns it, refused when another user does (both owners, as the key file)', { skip: process.platform === 'win32' }, async () => {
+  const sub = mkdtempSync(join(dir, 'api-owner-'));
+  const file = join(sub, 'api.key');
+  const cfg = join(sub, 'bot.yaml');
+  writeFileSync(cfg, `venue: testnet\nwallet: { apiKeyFile: ${file} }\nmarkets:\n  - all: true\n`);
+  for (const mode of [0o440, 0o640]) {
+    rmSync(file, { force: true });
+    writeFileSync(file, 'ak-123456789\n');
+    chmodSync(file, mode);
+    if (process.getuid?.() === 0) {
+      // only root can give a file away: running as root (CI, a container), the test plays both owners
+      chownSync(file, 0, 0);
+      assert.equal((await loadConfig(cfg, { env: {} })).wallet.apiKeyFile, file, `root-owned ${mode.toString(8)}`);
+      chownSync(file, 4321, 4321);
+    }
+    // the file is now another user's than root's: ours (not root), or 4321's
+    await assert.rejects(loadConfig(cfg, { env: {} }), /wallet\.apiKeyFile .*too open \(it is group-readable but not owned by root\)/, `user-owned ${mode.toString(8)}`);
+  }
+});
+
+test('bookmaker run with a world-readable wallet.apiKeyFile: exit 2, the message and the chmod fix, no key', { skip: process.platform === 'win32' }, () => {
+  const API = 'ak-run-9f8e7d6c5b4a39281706';
+  const sub = mkdtempSync(join(dir, 'api-run-'));
+  const file = join(sub, 'api.key');
+  writeFileSync(file, API);
+  chmodSync(file, 0o644);
+  const cfg = join(sub, 'bot.yaml');
+  writeFileSync(cfg, 'venue: testnet\nwallet: { apiKeyFile: api.key }\nmarkets:\n  - all: true\n');
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'run', '-c', cfg, '--duration', '1', '--metrics-port', '0'], {
+    encoding: 'utf8',
+    env: { ...process.env, BOOKMAKER_PRIVATE_KEY: '', BOOKMAKER_API_KEY: '' },
+    timeout: 60_000,
+  });
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /wallet\.apiKeyFile .*api\.key: permissions 0644 are too open \(others can access it\)/);
+  assert.ok(r.stderr.includes(`chmod 600 ${file}`), r.stderr);
+  assert.ok(!(r.stdout + r.stderr).includes(API), 'no key in the output');
 });

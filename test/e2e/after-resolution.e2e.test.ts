@@ -56,7 +56,7 @@ test('a resolved market: orders gone, claimable position logged, counted and rep
     // the metric and its total
     const text = await bot.metrics.registry.metrics();
     assert.match(text, new RegExp(`bookmaker_claimable_usdc\\{market="${m1l}"\\} 10\\b`));
-    assert.match(text, /bookmaker_claimable_usdc_total 10\b/);
+    assert.match(text, /bookmaker_claimable_total_usdc 10\b/);
     // the resolved market no longer counts in the account's worst case: only m2's own orders do
     await waitFor('the account worst case is m2 alone', () => selectMarketView(bot.store.state, m2, Date.now())!.account.worstCasePosition <= 10 * S, 10_000);
     // the end-of-run report carries the block

@@ -65,6 +65,9 @@ test('reload, pause, resume and halt change a running bot without a restart', as
       assert.deepEqual(r1.body.added, [m2]);
       assert.deepEqual(r1.body.changed, [m0]);
       await waitFor('m1 retired with no order left', async () => (await openOrders(h.bot, m1)).length === 0 && !bot.kernel.marketIds().includes(m1));
+      // issue 14: a reload's retired market goes through the rotation: its book stream closes (it stayed open until restart)
+      await waitFor('m1 book stream closed', () => !bot.health.all().some((s) => s.name === `book:${m1.toLowerCase()}`));
+      assert.equal(bot.rotation.totals().retired.reload, 1);
       await waitFor('m2 quoted', async () => (await openOrders(h.bot, m2)).length === 2);
       assert.deepEqual(await nonces(h, m0), before, 'the quotes that still pass were kept, not pulled');
 

@@ -3,12 +3,14 @@
  * `bookmaker sim` in its own process, so it keeps answering while the bot is blocked. Expected: the
  * watchdog thread makes /healthz fail, cancels the bot's orders at the venue with its own client and
  * signer, logs fatal and ends the process with exit code 5. (Before: /healthz stopped answering,
- * SIGTERM was ignored and the orders stayed at the venue.)
+ * SIGTERM was ignored and the orders stayed at the venue.) The exit shows the watchdog's own lines
+ * only: no "Waiting for the debugger to disconnect..." from the inspector session it exits through.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { cli, waitFor, withTimeout } from './harness.ts';
 import { freePort, startSimProcess, type SimProcess } from './sim-process.ts';
@@ -26,6 +28,21 @@ after(async () => {
 });
 
 const STRATEGY = new URL('./fixtures/blocking-strategy.ts', import.meta.url).pathname;
+
+/** Resolves once the child's stdout and stderr are closed (all its output read). */
+function outputClosed(proc: ChildProcess): Promise<void> {
+  return new Promise((r) => proc.once('close', () => r()));
+}
+
+/**
+ * The watchdog's exit shows the watchdog's own fatal line, and no line of Node's inspector: the
+ * watchdog ends the process through an inspector session, and Node prints "Waiting for the debugger
+ * to disconnect..." at exit while such a session is connected (it did, before the fix).
+ */
+function assertOnlyWatchdogExit(out: string): void {
+  assert.match(out, /event loop blocked: the watchdog cancels every open order and ends the process/);
+  assert.doesNotMatch(out, /Waiting for the debugger|Debugger (attached|listening)/, out);
+}
 
 async function healthz(port: number): Promise<number | 'down'> {
   try {
@@ -69,6 +86,7 @@ watchdog:
 `,
   );
   const c = cli(['run', '-c', file, '--api-key', sim.key, '--log-level', 'warn', '--summary-seconds', '0'], { BOOKMAKER_PRIVATE_KEY: sim.privateKey, BOOKMAKER_TEST_BLOCK_FILE: block });
+  const closed = outputClosed(c.proc);
   try {
     await waitFor('the bot quotes at the venue', async () => (await sim.openOrders()).length >= 2, 40_000);
     assert.equal(await healthz(port), 200, 'healthy while the loop runs');
@@ -84,7 +102,9 @@ watchdog:
     assert.equal(code, 5, c.out());
     assert.match(c.out(), /event loop blocked/);
     assert.equal((await sim.openOrders()).length, 0, 'the watchdog cancelled every order of the bot at the venue');
+    await withTimeout(closed, 10_000, 'the output of the bot did not close');
     assert.ok(!c.out().includes(sim.privateKey.slice(2)), 'the private key never appears in the output');
+    assertOnlyWatchdogExit(c.out());
   } finally {
     c.proc.kill('SIGKILL');
   }
@@ -109,10 +129,13 @@ watchdog: { blockedLimitSeconds: 2 }
 `,
   );
   const c = cli(['run', '-c', file, '--log-level', 'warn', '--summary-seconds', '0'], { BOOKMAKER_TEST_BLOCK_FILE: block });
+  const closed = outputClosed(c.proc);
   try {
     const code = await withTimeout(c.exit, 60_000, 'the blocked demo did not exit');
     assert.equal(code, 5, c.out());
     assert.match(c.out(), /embedded local exchange runs inside this blocked process/);
+    await withTimeout(closed, 10_000, 'the output of the demo did not close');
+    assertOnlyWatchdogExit(c.out());
   } finally {
     c.proc.kill('SIGKILL');
   }

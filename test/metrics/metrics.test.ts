@@ -122,6 +122,9 @@ describe('grafana dashboard', () => {
     // the health model's metrics are registered by the runtime beside the bot's (src/metrics/health-metrics.ts)
     const { registerHealthMetrics } = await import('../../src/metrics/health-metrics.ts');
     registerHealthMetrics(metrics.registry, () => null);
+    // and market rotation's (issue 14, src/runtime/rotation/rotation-metrics.ts)
+    const { registerRotationMetrics } = await import('../../src/runtime/rotation/rotation-metrics.ts');
+    registerRotationMetrics(metrics.registry, () => null);
     const exported = new Set((await metrics.registry.getMetricsAsJSON()).map((x) => x.name));
     const used = new Set<string>();
     for (const p of dash.panels) for (const t of p.targets) for (const name of t.expr.match(/\b(?:bookmaker|process|nodejs)_[a-z0-9_]+/g) ?? []) used.add(name.replace(/_(bucket|count|sum)$/, ''));
@@ -141,6 +144,11 @@ describe('grafana dashboard', () => {
       'nodejs_heap_size_used_bytes',
       'nodejs_gc_duration_seconds',
       ...healthModel,
+      'bookmaker_markets_active',
+      'bookmaker_markets_retiring_stuck',
+      'bookmaker_markets_started_total',
+      'bookmaker_markets_retired_total',
+      'bookmaker_market_retire_seconds',
     ]) {
       assert.ok(used.has(name), `no dashboard panel uses ${name}`);
     }

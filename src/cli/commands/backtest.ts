@@ -14,10 +14,11 @@ import { buildHtml } from '../../backtest/report-html.ts';
 import { buildSummary, summaryJson, type BacktestSummary } from '../../backtest/report-summary.ts';
 import { loadReplaySource, parseTimeFlag } from '../../backtest/replay-source.ts';
 import { readManifest } from '../../backtest/recording/reader.ts';
-import { runBacktest } from '../../backtest/run-backtest.ts';
+import { applyRanking, runBacktest } from '../../backtest/run-backtest.ts';
 import { runSweep } from '../../backtest/run-sweep.ts';
 import { expandGrid, formatRanked, loadSweepSpec, rank } from '../../backtest/sweep-grid.ts';
 import { fillsCsv } from '../../backtest/fills-csv.ts';
+import { rankingSummary, rankingText } from '../../backtest/rank-recording.ts';
 import { buildSweepHtml } from '../../backtest/sweep-report.ts';
 import { parseShard, shardIndices, sweepJson, sweepPart } from '../../backtest/sweep-shard.ts';
 
@@ -142,12 +143,15 @@ const command: CommandSpec = {
     }
 
     const cfg = await loadBacktestConfig(cfgFile);
-    const source = loadReplaySource(data, win);
-    if (source.rows.length === 0) {
-      const { lts, rows } = source.cols;
+    const loaded = loadReplaySource(data, win);
+    if (loaded.rows.length === 0) {
+      const { lts, rows } = loaded.cols;
       const span = rows > 0 ? `${new Date(lts[0]!).toISOString()} → ${new Date(lts[rows - 1]!).toISOString()}` : 'no events';
       throw new BadInputError(from !== undefined || to !== undefined ? '--from/--to' : '--data', `a window with recorded events (the recording spans ${span})`, args.options.from ?? args.options.to ?? data);
     }
+    // rank: entries are ranked before the replay (the replay may then start after the look-back), and said at once
+    const { source, ranking } = applyRanking(loaded, cfg.bot, cfg.settings);
+    if (ranking) process.stderr.write(rankingText(rankingSummary(ranking)));
     const bar = progressBar('backtest');
     const t0 = performance.now();
     // Ctrl-C: finish with the report so far, marked incomplete (exit 130); a second Ctrl-C quits at once.
@@ -163,6 +167,7 @@ const command: CommandSpec = {
     try {
       run = await runBacktest({
         source,
+        ranking,
         config: cfg.bot,
         settings: cfg.settings,
         fast,

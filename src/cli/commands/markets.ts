@@ -4,7 +4,8 @@
  *   bookmaker markets list [--status active,pending] [--sort-by volume] [--limit N] [--all] [--search TEXT]
  *   bookmaker markets search <text> [--limit N]
  *   bookmaker markets get <marketId|slug>
- *   bookmaker markets rank -c FILE [--json]     the config's rank entries scored now, without trading
+ *   bookmaker markets rank -c FILE [--shard I/N] [--json]   the config's rank entries scored now, without trading
+ *                                               (--shard / BOOKMAKER_SHARD / markets.shard as `run` takes them)
  *
  * A compact table by default (YES bid/ask in cents, volume in USDC); `--json` prints the parsed objects
  * (bigints as decimal strings, prices in 1e-6 units). `runMarkets(args, io)` is the testable body.
@@ -23,6 +24,9 @@ import type { BotConfig } from '../../config/types.ts';
 import { createLocalExchange } from '../../sim/local-exchange.ts';
 import { startCounterparties } from '../../sim/counterparties.ts';
 import { selectMarkets } from '../../runtime/select-markets.ts';
+import { shardFromEnv } from '../../config/env-overrides.ts';
+import { parseShardText } from '../../config/parse-markets.ts';
+import { shardText, withShard } from '../../runtime/shard.ts';
 import { Ranker } from '../../runtime/rank/ranker.ts';
 import { formatRankTable, rankJson } from '../../runtime/rank/rank-table.ts';
 
@@ -47,6 +51,7 @@ const options: CommandSpec['options'] = {
   search: { type: 'string', arg: 'TEXT', description: 'list: text filter' },
   'price-units': { type: 'string', choices: ['auto', 'cents', 'micro', 'dollars'], default: 'auto', description: 'units of the venue outcome prices' },
   config: { type: 'string', short: 'c', arg: 'FILE', description: "rank: the bot config whose markets: rank entries are scored (its venue, unless --base-url)" },
+  shard: { type: 'string', arg: 'I/N', description: 'rank: only the markets of shard I of N, as `run --shard` (overrides BOOKMAKER_SHARD and markets.shard)' },
 };
 
 function cents(p: number | null | undefined): string {
@@ -128,7 +133,8 @@ export function checkMarketsArgs(args: ParsedArgs): { sub: 'list' | 'search' | '
   if (sub === 'rank') {
     if (typeof args.options.config !== 'string' || args.options.config === '') throw new BadInputError('--config', 'a config file (bookmaker markets rank -c FILE)', args.options.config);
     if (rest.length > 0) throw new BadInputError('rank', 'no positional arguments', rest.join(' '));
-  }
+    if (args.options.shard !== undefined) parseShardText(args.options.shard, '--shard');
+  } else if (args.options.shard !== undefined) throw new BadInputError('--shard', 'only with markets rank', args.options.shard);
   const o = args.options;
   const limit = limitOf(o, sub === 'search' ? 100 : 50);
   const status = statusesOf(o);
@@ -144,7 +150,11 @@ export function checkMarketsArgs(args: ParsedArgs): { sub: 'list' | 'search' | '
  */
 async function runRank(o: ParsedArgs['options'], io: MarketsIO): Promise<number> {
   const env = io.env ?? process.env;
-  const cfg: BotConfig = await loadConfig(o.config as string, { env });
+  // the shard as `run` takes it: --shard, else BOOKMAKER_SHARD, else markets.shard of the file
+  const shardFlag = o.shard === undefined ? undefined : parseShardText(o.shard, '--shard');
+  const loaded: BotConfig = await loadConfig(o.config as string, { env });
+  const shard = shardFlag ?? shardFromEnv(env);
+  const cfg: BotConfig = shard ? withShard(loaded, shard) : loaded;
   let baseUrl = typeof o['base-url'] === 'string' ? o['base-url'] : undefined;
   let stopLocal: (() => Promise<void>) | null = null;
   let apiKey = loadApiKey({ ...(typeof o['api-key'] === 'string' ? { apiKey: o['api-key'] } : {}), env });
@@ -184,8 +194,8 @@ async function runRank(o: ParsedArgs['options'], io: MarketsIO): Promise<number>
       if (sel.by !== 'rank') throw new Error(`markets entry ${entry} is not a rank entry`);
       return sel.rank.weights;
     };
-    if (o.json) io.out.write(toJson({ ...(rankJson(reports, selected) as object), selected: chosen.map((m) => m.marketId) }));
-    else io.out.write(formatRankTable(reports, weights, selected) + `${selected.size} market(s) selected by the whole markets: list\n`);
+    if (o.json) io.out.write(toJson({ ...(rankJson(reports, selected) as object), selected: chosen.map((m) => m.marketId), shard: cfg.selection.shard }));
+    else io.out.write(formatRankTable(reports, weights, selected) + `${selected.size} market(s) selected by the whole markets: list${cfg.selection.shard ? ` in shard ${shardText(cfg.selection.shard)}` : ''}\n`);
     return 0;
   } finally {
     await client.close();
@@ -230,11 +240,11 @@ export async function runMarkets(args: ParsedArgs, io: MarketsIO): Promise<numbe
 const command: CommandSpec = {
   name: 'markets',
   summary: 'list, search, show or rank markets',
-  usage: 'bookmaker markets list|search <text>|get <marketId|slug>|rank -c FILE [--chain mainnet|testnet] [--base-url URL] [--api-key KEY] [--json]',
+  usage: 'bookmaker markets list|search <text>|get <marketId|slug>|rank -c FILE [--shard I/N] [--chain mainnet|testnet] [--base-url URL] [--api-key KEY] [--json]',
   description:
     "The table's first column is the market's slug (its full 0x id with --ids, or when it has no slug): paste it into `bookmaker book`, `markets get` or a config's markets list. " +
     'Prices are shown in cents (YES outcome) and volume in USDC. --json prints prices in 1e-6 USDC units and amounts as decimal strings. ' +
-    "rank -c FILE scores the config's rank: entries now and prints each candidate's score, terms (0..1, - = dropped) and whether it is selected or why not, without trading.",
+    "rank -c FILE scores the config's rank: entries now and prints each candidate's score, terms (0..1, - = dropped) and whether it is selected or why not, without trading. With --shard I/N (or BOOKMAKER_SHARD, or markets.shard) it ranks only that shard's markets, as `run --shard` would.",
   positionals: ['list|search|get|rank', 'text|marketId'],
   options,
   run: (args) => runMarkets(args, { out: process.stdout }),

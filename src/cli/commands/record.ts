@@ -1,6 +1,8 @@
 /**
  * `bookmaker record -c FILE --out DIR [--duration S] [--base-url URL]`: capture the config's markets
- * (book stream, trades, metadata, oracle, activity) into a recording (src/backtest/recorder.ts). The venue is
+ * (book stream, trades, metadata, oracle, activity) into a recording (src/backtest/recorder.ts). The
+ * markets are the ones the bot would quote (recordSelection: the bot's selectMarkets, rank entries ranked
+ * now, the rank table on stderr). The venue is
  * the config's, or `--base-url`; a config on the embedded local exchange records a local exchange
  * started in this process (with its simulated counterparties). Stops after --duration or on
  * SIGINT/SIGTERM, then closes the files and writes the binary columns.
@@ -11,35 +13,38 @@ import type { Bytes32 } from '../../model/order.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { loadApiKey } from '../../config/secrets.ts';
 import { chainByName } from '../../exchange/chains.ts';
-import { createVenueClient } from '../../exchange/venue-client.ts';
+import { createVenueClient, type VenueClient } from '../../exchange/venue-client.ts';
 import { createLocalExchange } from '../../sim/local-exchange.ts';
 import { startCounterparties } from '../../sim/counterparties.ts';
 import { startRecorder } from '../../backtest/recorder.ts';
-import type { BotConfig } from '../../config/types.ts';
+import type { BotConfig, RankTerm } from '../../config/types.ts';
+import { shardFromEnv } from '../../config/env-overrides.ts';
+import type { Logger } from '../../core/logger.ts';
+import { selectMarkets, type MarketsSource } from '../../runtime/select-markets.ts';
+import { Ranker, type RankReport } from '../../runtime/rank/ranker.ts';
+import { formatRankTable } from '../../runtime/rank/rank-table.ts';
+import type { Shard } from '../../runtime/shard.ts';
 
-/** The market ids a config selects, asked from the venue for slugs, filters and `all`. */
-async function selectMarkets(cfg: BotConfig, baseUrl: string, apiKey: string | undefined): Promise<Bytes32[]> {
-  const ids = new Set<Bytes32>();
-  const client = createVenueClient({ baseUrl, ...(apiKey ? { apiKey } : {}) });
-  try {
-    for (const m of cfg.markets) {
-      const s = m.select;
-      if (s.by === 'id') ids.add(s.id);
-      else if (s.by === 'slug') ids.add((await client.markets.get(s.slug)).id);
-      else {
-        let n = 0;
-        const limit = s.by === 'filter' && s.limit > 0 ? s.limit : 100;
-        for await (const info of client.markets.iterate(s.by === 'filter' ? { status: [s.status], ...(s.category ? { category: s.category } : {}) } : { status: ['active'] })) {
-          if (s.by === 'filter' && info.volume < BigInt(s.minVolume)) continue;
-          ids.add(info.id);
-          if (++n >= limit) break;
-        }
-      }
-    }
-  } finally {
-    await client.close();
+/**
+ * The markets a recording of this config holds: the bot's own selection (src/runtime/select-markets.ts:
+ * ids, slugs, filters, `all`, and `rank:` entries ranked as the bot ranks them now, the shard of the
+ * config or BOOKMAKER_SHARD, markets.maxMarkets), so a recording holds what the bot would quote.
+ * Returns the ids and the rank reports (empty without rank entries) for the terminal.
+ */
+export async function recordSelection(cfg: BotConfig, client: MarketsSource, opts: { readonly env?: Readonly<Record<string, string | undefined>>; readonly log?: Logger } = {}): Promise<{ ids: Bytes32[]; reports: RankReport[]; shard: Shard | null }> {
+  const shard = shardFromEnv(opts.env ?? {}) ?? cfg.selection.shard;
+  const ranker = new Ranker();
+  const chosen = await selectMarkets(client, cfg.markets, { maxMarkets: cfg.selection.maxMarkets, shard, ranker, allowEmpty: true, ...(opts.log ? { log: opts.log } : {}) });
+  return { ids: chosen.map((m) => m.marketId), reports: ranker.lastReports(), shard };
+}
+
+/** A fresh embedded exchange: give its simulated makers a moment (at most 3 s) to quote, so a ranking does not see empty books. */
+async function waitForQuotes(client: VenueClient): Promise<void> {
+  for (let i = 0; i < 15; i++) {
+    const { markets } = await client.markets.list({ status: ['active'], limit: 50 });
+    if (markets.some((m) => m.outcomePrices.some((p) => p.bestBid !== null && p.bestAsk !== null))) return;
+    await new Promise((r) => setTimeout(r, 200));
   }
-  return [...ids];
 }
 
 const command: CommandSpec = {
@@ -86,8 +91,24 @@ const command: CommandSpec = {
     }
     const key = stopLocal ? 'recorder' : apiKey;
     try {
-      const markets = await selectMarkets(cfg, baseUrl, key);
-      if (markets.length === 0) throw new BadInputError('markets', 'at least one market to record', 0);
+      const client = createVenueClient({ baseUrl, ...(key ? { apiKey: key } : {}), retry: { maxAttempts: 3, maxTotalMs: 15_000 } });
+      let markets: Bytes32[];
+      try {
+        if (stopLocal && cfg.markets.some((m) => m.select.by === 'rank')) await waitForQuotes(client);
+        const sel = await recordSelection(cfg, client, { env: process.env });
+        markets = sel.ids;
+        if (sel.reports.length > 0) {
+          const weights = (entry: number): Readonly<Record<RankTerm, number>> => {
+            const x = cfg.markets[entry]!.select;
+            if (x.by !== 'rank') throw new Error(`markets entry ${entry} is not a rank entry`);
+            return x.rank.weights;
+          };
+          process.stderr.write(formatRankTable(sel.reports, weights, new Set(markets.map((m) => m.toLowerCase()))));
+        }
+        if (markets.length === 0) throw new BadInputError('markets', `at least one market to record (the config's selectors match none at the venue${sel.shard ? ` in shard ${sel.shard.index}/${sel.shard.count}` : ''})`, 0);
+      } finally {
+        await client.close();
+      }
       const rec = await startRecorder({ baseUrl, ...(key ? { apiKey: key } : {}), markets, out: o.out, depth: cfg.feeds.bookDepth, oraclePollMs: cfg.feeds.oraclePollMs, activityPollMs: cfg.feeds.activityPollMs, rotateBytes: rotateMb * 2 ** 20, rotateMs: rotateMin * 60_000 });
       process.stderr.write(`recording ${markets.length} market(s) from ${baseUrl} into ${o.out}\n`);
       await new Promise<void>((resolve) => {

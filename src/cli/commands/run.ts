@@ -25,7 +25,7 @@ import { LiveTerminal } from '../../runtime/live-terminal.ts';
 import { StartupAbortedError } from '../../runtime/startup-retry.ts';
 import { MetricsPortError, startWatchdog, type Watchdog } from '../../runtime/watchdog.ts';
 import { formatRunReport } from '../../runtime/run-report.ts';
-import { formatSummary, formatSummaryLine, startSummary, summaryRows } from '../../runtime/terminal-summary.ts';
+import { formatRotationLine, formatSummary, formatSummaryLine, startSummary, summaryRows } from '../../runtime/terminal-summary.ts';
 
 const command: CommandSpec = {
   name: 'run',
@@ -202,5 +202,8 @@ function render(bot: Bot): { table: string[]; line: string } {
   const header =
     `${new Date().toISOString().slice(11, 19)} collateral ${collateral} USDC ${proc}${bot.kernel.killed ? `KILLED (${bot.kernel.killed}) ` : ''}` +
     `quoting ${quoting}/${rows.length}${stale.length ? ` stale: ${stale.join(',')}` : ''}${bot.paper ? ' [paper]' : ''}`;
-  return { table: formatSummary(rows, header), line: formatSummaryLine(rows, header) };
+  // market rotation (issue 14): one line of its own
+  const rotation = formatRotationLine(bot.rotation.summary(), bot.rotation.refreshEnabled);
+  const table = formatSummary(rows, header);
+  return { table: rotation ? [...table, rotation] : table, line: formatSummaryLine(rows, header) + (rotation ? `\n${rotation}` : '') };
 }

@@ -19,7 +19,7 @@
  *
  * Metrics (registered on `registry`):
  *   bookmaker_claimable_usdc{market}        USDC claimable per market (label removed once claimed)
- *   bookmaker_claimable_usdc_total          Σ of the above
+ *   bookmaker_claimable_total_usdc        Σ of the above
  *   bookmaker_claimable_read_errors_total   failed reads of the claimable endpoint
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
@@ -106,7 +106,7 @@ export class ClaimsTracker {
       this.perMarket = new Gauge({ name: 'bookmaker_claimable_usdc', help: 'USDC claimable at the venue per resolved market of this instance (removed once claimed)', labelNames: ['market'], registers: r });
       const self = this;
       new Gauge({
-        name: 'bookmaker_claimable_usdc_total',
+        name: 'bookmaker_claimable_total_usdc',
         help: 'USDC claimable at the venue over the resolved markets of this instance',
         registers: r,
         collect() {

@@ -155,7 +155,7 @@ export function stateOfRiskReason(r: RiskReason, status: StoreMarket['status'] |
 
 export class HealthModel {
   private readonly opts: HealthModelOptions;
-  private readonly slots: Slot[];
+  private slots: Slot[];
   private readonly byKey = new Map<string, Slot>();
   private readonly log: Logger;
   private readonly transitions: ThrottledLog;
@@ -174,25 +174,7 @@ export class HealthModel {
     this.transitions = new ThrottledLog(opts.logIntervalMs ?? 10_000);
     const now = opts.clock.now();
     this.lastEvalAt = now;
-    this.slots = opts.markets.map((marketId) => ({
-      marketId,
-      key: marketId.toLowerCase(),
-      state: 'starting',
-      detail: 'waiting for start-up (books, balances, reconcile)',
-      since: now,
-      clearAt: now,
-      notQuotingMs: 0,
-      shouldQuote: true,
-      liveOrders: 0,
-      everLive: false,
-      lastRefusalAt: Number.NEGATIVE_INFINITY,
-      lastRefusal: '',
-      lastAcceptAt: Number.NEGATIVE_INFINITY,
-      durations: new Float64Array(HEALTH_STATES.length),
-      liveMs: 0,
-      observedMs: 0,
-      wasLive: false,
-    }));
+    this.slots = opts.markets.map((marketId) => newSlot(marketId, now));
     for (const s of this.slots) this.byKey.set(s.key, s);
   }
 
@@ -391,6 +373,37 @@ export class HealthModel {
     });
   }
 
+  /** Market rotation started a market: it is watched from now, 'starting' until its first tick. */
+  addMarket(marketId: Bytes32): boolean {
+    const key = marketId.toLowerCase();
+    if (this.byKey.has(key)) return false;
+    const s = newSlot(marketId, this.opts.clock.now());
+    this.slots.push(s);
+    this.byKey.set(key, s);
+    this.cache = null;
+    return true;
+  }
+
+  /**
+   * Market rotation released a market: it leaves every reading (readiness, metrics, summary). Its
+   * time report up to now is returned (the end-of-run report keeps retired markets), or null.
+   */
+  removeMarket(marketId: Bytes32): MarketTimeReport | null {
+    const key = marketId.toLowerCase();
+    if (!this.byKey.has(key)) return null;
+    const row = this.report().find((r) => r.marketId.toLowerCase() === key) ?? null;
+    this.byKey.delete(key);
+    this.slots = this.slots.filter((x) => x.key !== key);
+    this.transitions.forgetPrefix(`${key} `);
+    this.cache = null;
+    return row;
+  }
+
+  /** Per-market entries held now (tests: nothing left behind after retirements). */
+  get heldMarketState(): number {
+    return this.slots.length + this.byKey.size + this.transitions.size;
+  }
+
   private slot(marketId: Bytes32): Slot | undefined {
     return this.byKey.get(marketId.toLowerCase());
   }
@@ -401,4 +414,26 @@ export function liveOrders(m: StoreMarket): number {
   let n = 0;
   for (const o of m.orders.values()) if (o.state === 'working' && !o.slot.startsWith('orphan:')) n++;
   return n;
+}
+
+function newSlot(marketId: Bytes32, now: number): Slot {
+  return {
+    marketId,
+    key: marketId.toLowerCase(),
+    state: 'starting',
+    detail: 'waiting for start-up (books, balances, reconcile)',
+    since: now,
+    clearAt: now,
+    notQuotingMs: 0,
+    shouldQuote: true,
+    liveOrders: 0,
+    everLive: false,
+    lastRefusalAt: Number.NEGATIVE_INFINITY,
+    lastRefusal: '',
+    lastAcceptAt: Number.NEGATIVE_INFINITY,
+    durations: new Float64Array(HEALTH_STATES.length),
+    liveMs: 0,
+    observedMs: 0,
+    wasLive: false,
+  };
 }

@@ -66,6 +66,23 @@ export class ThrottledLog {
   }
 
   /** Every key with events not yet told, regardless of the interval (at stop). */
+  /** Forget a key without a summary (a retired market); false when it was not there. */
+  forget(key: string): boolean {
+    return this.entries.delete(key);
+  }
+
+  /** Forget every key that starts with `prefix` (a retired market's keys); how many went. */
+  forgetPrefix(prefix: string): number {
+    let n = 0;
+    for (const k of [...this.entries.keys()]) if (k.startsWith(prefix) && this.entries.delete(k)) n++;
+    return n;
+  }
+
+  /** keys held now (tests) */
+  get size(): number {
+    return this.entries.size;
+  }
+
   drain(now: number, emit: (key: string, s: ThrottledSummary) => void): void {
     for (const [key, e] of this.entries) {
       if (e.count === 0) continue;

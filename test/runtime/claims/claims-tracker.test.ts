@@ -99,7 +99,7 @@ test('the tracker: start-up read, a resolution read until it shows, logs with pa
   const metrics = await registry.getMetricsAsJSON();
   const per = metrics.find((m) => m.name === 'bookmaker_claimable_usdc')!;
   assert.deepEqual(per.values.map((v) => [v.labels.market, v.value]), [[A, 4]]);
-  assert.equal(metrics.find((m) => m.name === 'bookmaker_claimable_usdc_total')!.values[0]!.value, 4);
+  assert.equal(metrics.find((m) => m.name === 'bookmaker_claimable_total_usdc')!.values[0]!.value, 4);
   assert.deepEqual(clock.timers.map((x) => x.ms), [60_000], 'something claimable: re-read every interval');
 
   // B resolves with a position; the venue does not show it yet, then does

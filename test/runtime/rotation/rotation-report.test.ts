@@ -1,0 +1,106 @@
+/**
+ * Rotation in the summary line and the end-of-run report: exact text of the summary line, the
+ * report's rotation section and a retired market's row.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Bytes32 } from '../../../src/model/order.ts';
+import { buildRunReport, formatRunReport } from '../../../src/runtime/run-report.ts';
+import { RunLedger } from '../../../src/runtime/run-ledger.ts';
+import { formatRotationLine } from '../../../src/runtime/terminal-summary.ts';
+
+const base = {
+  active: 12,
+  retiring: 0,
+  stuck: 0,
+  windowMs: 600_000,
+  startedInWindow: 3,
+  retiredInWindow: 2,
+  retiredByReason: { resolved: 2 },
+  retired: 5,
+  lastRefreshError: null,
+};
+
+test('the summary line: counts in the window, reasons, retiring and a failing refresh', () => {
+  assert.equal(formatRotationLine(base, true), 'rotation: 12 active, +3 started, −2 retired (resolved 2) in the last 10 min');
+  assert.equal(
+    formatRotationLine({ ...base, retiring: 2, stuck: 1, lastRefreshError: 'EIO' }, true),
+    'rotation: 12 active, +3 started, −2 retired (resolved 2) in the last 10 min, 2 retiring (1 stuck), refresh failing: EIO',
+  );
+  // refresh off and nothing retired: no line; something retired (a resolution): a line
+  assert.equal(formatRotationLine({ ...base, retired: 0, retiredInWindow: 0, retiredByReason: {} }, false), null);
+  assert.ok(formatRotationLine(base, false));
+  assert.equal(formatRotationLine({ ...base, retiredByReason: { resolved: 1, 'filtered-out': 1 } }, true), 'rotation: 12 active, +3 started, −2 retired (resolved 1, filtered-out 1) in the last 10 min');
+  const long = formatRotationLine({ ...base, lastRefreshError: 'x'.repeat(300) }, true)!;
+  assert.equal(long.length, 120);
+});
+
+test('the run report: a rotation section, a line, and retired markets named', () => {
+  const M = `0x${'ab'.repeat(32)}` as Bytes32;
+  const l = new RunLedger();
+  const r = buildRunReport({
+    startedAt: Date.UTC(2026, 10, 25, 12),
+    stoppedAt: Date.UTC(2026, 10, 25, 13),
+    paper: false,
+    stopReason: 'SIGTERM',
+    exitCode: 0,
+    process: 'stopped',
+    haltedBecause: null,
+    markets: [{ time: { marketId: M, label: 'rain-tomorrow', observedMs: 60_000, liveMs: 60_000, states: { quoting: 60_000 } }, ledger: l.market(M), realised: 0n, unrealised: 0n, net: 0, retired: 'resolved' }],
+    rotation: {
+      summary: { active: 3, started: 7, retired: 4, refreshes: 60, refreshFailures: 1 },
+      totals: { started: { startup: 2, selected: 5 }, retired: { resolved: 3, 'filtered-out': 1 } },
+      retiring: [{ marketId: M, reason: 'closed', seconds: 12.345, stuck: true }],
+    },
+  });
+  assert.deepEqual(r.rotation, {
+    active: 3,
+    started: 7,
+    retired: 4,
+    startedBy: { startup: 2, selected: 5 },
+    retiredBy: { resolved: 3, 'filtered-out': 1 },
+    refreshes: 60,
+    refreshFailures: 1,
+    retiringAtStop: [{ marketId: M, reason: 'closed', seconds: 12.3, stuck: true }],
+  });
+  assert.equal(r.markets[0]!.retired, 'resolved');
+  const lines = formatRunReport(r);
+  assert.ok(lines.includes('  rotation: 3 active at stop, 7 started (startup 2, selected 5), 4 retired (resolved 3, filtered-out 1)'), lines.join('\n'));
+  assert.ok(lines.includes('    still retiring at stop 1 (cancelled by the stop), failed refreshes 1'), lines.join('\n'));
+  assert.ok(lines.includes('  rain-tomorrow (retired: resolved)'));
+  // nothing beyond the start-up set: the section is in the JSON, no line is printed
+  const quiet = buildRunReport({
+    startedAt: 0, stoppedAt: 1000, paper: false, stopReason: 'x', exitCode: 0, process: 'stopped', haltedBecause: null, markets: [],
+    rotation: { summary: { active: 2, started: 2, retired: 0, refreshes: 3, refreshFailures: 0 }, totals: { started: { startup: 2 }, retired: {} }, retiring: [] },
+  });
+  assert.equal(quiet.rotation?.started, 2);
+  assert.ok(!formatRunReport(quiet).some((l) => l.includes('rotation')));
+  // without rotation input the report has no section (older callers)
+  const plain = buildRunReport({ startedAt: 0, stoppedAt: 1000, paper: false, stopReason: 'x', exitCode: 0, process: 'stopped', haltedBecause: null, markets: [] });
+  assert.equal(plain.rotation, undefined);
+});
+
+test('retired rows past the bound fold into one row whose figures add up exactly', async () => {
+  const { foldRetired } = await import('../../../src/runtime/bot.ts');
+  const M = `0x${'cd'.repeat(32)}` as Bytes32;
+  const row = (fills: number, realised: bigint) => ({
+    time: { marketId: M, label: 'x', observedMs: 1_000, liveMs: 500, states: { quoting: 500, 'market-paused': 500 } },
+    ledger: { fills, shares: fills * 1_000_000, notional12: BigInt(fills) * 500_000_000_000n, fees: fills },
+    realised,
+    unrealised: 1n,
+    net: 7,
+    retired: 'resolved',
+  });
+  const acc: { count: number; row: ReturnType<typeof row> | null } = { count: 0, row: null };
+  foldRetired(acc, row(2, -3n));
+  foldRetired(acc, row(3, 10n));
+  assert.equal(acc.count, 2);
+  assert.deepEqual(acc.row, {
+    time: { marketId: M, label: '(2 earlier retired markets)', observedMs: 2_000, liveMs: 1_000, states: { quoting: 1_000, 'market-paused': 1_000 } },
+    ledger: { fills: 5, shares: 5_000_000, notional12: 2_500_000_000_000n, fees: 5 },
+    realised: 7n,
+    unrealised: 2n,
+    net: 0,
+    retired: 'various',
+  });
+});
