@@ -41,6 +41,8 @@ const EVERY = arg('every', 30);
 const LIFETIME = arg('lifetime', 300);
 const REFRESH = arg('refresh', 10);
 const SAMPLE_MS = 5_000;
+/** the bot stops quoting a market this long before its deadline: a tenth of the lifetime, 1–30 s */
+const PAUSE_BEFORE_DEADLINE = Math.max(1, Math.min(30, Math.round(LIFETIME / 10)));
 const SEED = 42;
 const KEY = 'rotation-soak-key';
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -107,6 +109,8 @@ defaults:
     maxBookAgeSeconds: 30
     maxStreamSilenceSeconds: 15
     maxDrawdown: 0            # off: the run is about rotation and memory, not PnL
+    # the default (300 s) would pause a 5-minute market for its whole life
+    pauseBeforeDeadlineSeconds: ${PAUSE_BEFORE_DEADLINE}
 markets:
   refreshSeconds: ${REFRESH}
   select:
@@ -268,7 +272,7 @@ const lagMedian = lags.length ? lags[Math.floor(lags.length / 2)]! : NaN;
 const r1 = (x: number) => Math.round(x * 10) / 10;
 report(
   [
-    ['minutes / new market every s / lifetime s / refresh s', `${MINUTES} / ${EVERY} / ${LIFETIME} / ${REFRESH}`],
+    ['minutes / new market every s / lifetime s / refresh s / pause before deadline s', `${MINUTES} / ${EVERY} / ${LIFETIME} / ${REFRESH} / ${PAUSE_BEFORE_DEADLINE}`],
     ['markets created by the venue during the soak', String(created)],
     ['markets started by the bot (bookmaker_markets_started_total)', String(last.started)],
     ['markets retired by the bot (bookmaker_markets_retired_total)', `${last.retired} ${JSON.stringify(last.retiredBy)}`],
