@@ -15,6 +15,8 @@
  * - orders left in retired markets: the most open orders of the bot seen at once in markets that
  *   closed more than two refreshes (+5 s) earlier or resolved (must be 0), and the bot's open orders
  *   after it stopped (must be 0);
+ * - the heap left after each full (mark-compact) collection, from the bot's `--trace-gc`: first, last
+ *   and second-half growth (RSS alone cannot tell a leak from V8 letting its heap grow);
  * - event-loop lag p99 (the largest and the median of the samples).
  *
  *   npm run bench -- rotation-soak [--minutes 60] [--every 30] [--lifetime 300] [--refresh 10]
@@ -59,12 +61,16 @@ async function freePort(): Promise<number> {
   });
 }
 
-function child(args: string[], env: NodeJS.ProcessEnv): { proc: ChildProcess; out: () => string; exited: Promise<number | null> } {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+function child(args: string[], env: NodeJS.ProcessEnv, nodeArgs: string[] = [], onLine?: (line: string) => boolean): { proc: ChildProcess; out: () => string; exited: Promise<number | null> } {
+  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
+  let partial = '';
   proc.stdout!.on('data', (b: Buffer) => {
-    out += b.toString();
-    if (out.length > 1_000_000) out = out.slice(-200_000); // the summary lines of an hour
+    const lines = (partial + b.toString()).split('\n');
+    partial = lines.pop()!;
+    // a line the caller consumed (the GC trace) is not kept
+    for (const line of lines) if (!onLine?.(line)) out += line + '\n';
+    if (out.length > 1_000_000) out = out.slice(-200_000); // the log lines of an hour
   });
   let err = '';
   proc.stderr!.on('data', (b: Buffer) => {
@@ -123,7 +129,16 @@ feeds:
 `,
 );
 const metricsPort = await freePort();
-const bot = child(['run', '-c', cfg, '--api-key', KEY, '--metrics-port', String(metricsPort), '--log-level', 'warn', '--summary-seconds', '0'], { ...process.env, BOOKMAKER_PRIVATE_KEY: privateKey });
+/** the heap V8 keeps after each full (mark-compact) collection: what the bot really holds, RSS saw-tooth aside */
+const majors: { at: number; live: number }[] = [];
+const spawnedAt = Date.now();
+const bot = child(['run', '-c', cfg, '--api-key', KEY, '--metrics-port', String(metricsPort), '--log-level', 'warn', '--summary-seconds', '0'], { ...process.env, BOOKMAKER_PRIVATE_KEY: privateKey }, ['--trace-gc'], (line) => {
+  if (!line.includes(' ms: ')) return false;
+  // `[pid:addr] <ms since the isolate started> ms: Mark-Compact a (b) -> LIVE (d) MB, ...`
+  const m = /(\d+(?:\.\d+)?) ms: Mark-Compact[^\d]*[\d.]+ \([\d.]+\) -> ([\d.]+) \(/.exec(line);
+  if (m) majors.push({ at: spawnedAt + Number(m[1]), live: Number(m[2]) });
+  return true;
+});
 
 const auth = { authorization: `Bearer ${KEY}` };
 async function getJson<T>(url: string): Promise<T> {
@@ -266,6 +281,10 @@ function secondHalf(points: readonly { t: number; v: number }[]): { mean: number
 }
 const rss = secondHalf(samples.map((s) => ({ t: s.t, v: s.rssMb })));
 const at = (t: number) => samples.reduce((best, s) => (Math.abs(s.t - t) < Math.abs(best.t - t) ? s : best));
+const liveSeries = majors.map((g) => ({ t: (g.at - t0) / 60_000, v: g.live })).filter((g) => g.t >= 0 && g.t <= MINUTES);
+const live = secondHalf(liveSeries);
+const liveFirst = liveSeries[0]?.v ?? NaN;
+const liveLast = liveSeries.at(-1)?.v ?? NaN;
 const lags = samples.map((s) => s.lagP99Ms).filter(Number.isFinite).sort((a, b) => a - b);
 const lagMax = lags.at(-1) ?? NaN;
 const lagMedian = lags.length ? lags[Math.floor(lags.length / 2)]! : NaN;
@@ -280,6 +299,9 @@ report(
     ['markets with an order of the bot (venue)', String(quotedMarkets.size)],
     ['RSS MB start / middle / end', `${r1(samples[0]!.rssMb)} / ${r1(at(MINUTES / 2).rssMb)} / ${r1(last.rssMb)}`],
     ['second-half RSS growth MB (slope × duration)', rss.growth],
+    ['full GCs (mark-compact) in the soak', String(liveSeries.length)],
+    ['live heap MB after the first / last full GC', `${r1(liveFirst)} / ${r1(liveLast)}`],
+    ['second-half live-heap growth MB (slope × duration)', live.n >= 2 ? live.growth : NaN],
     ['most open orders at once in retired markets (must be 0)', `${worstLeft}${worstLeftMarkets.length ? ` in ${worstLeftMarkets.join(', ')}` : ''}`],
     ['open orders after the bot stopped (must be 0)', String(afterStop)],
     ['event-loop lag p99 ms: largest / median sample', `${r1(lagMax)} / ${r1(lagMedian)}`],
@@ -292,6 +314,9 @@ report(
     rssStartMb: r1(samples[0]!.rssMb),
     rssMiddleMb: r1(at(MINUTES / 2).rssMb),
     rssEndMb: r1(last.rssMb),
+    liveHeapFirstMb: liveFirst,
+    liveHeapLastMb: liveLast,
+    liveHeapSecondHalfGrowthMb: live.n >= 2 ? r1(live.growth) : null,
     marketsCreated: created,
     marketsStarted: last.started,
     marketsRetired: last.retired,

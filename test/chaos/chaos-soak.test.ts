@@ -34,6 +34,7 @@ test('45 s heavy chaos soak: faults of every kind injected, every invariant chec
   assert.equal(r.rotation.marketsCreated, 1);
   assert.equal(r.rotation.marketsResolved, 2, 'the start-up market ending half way and the new one');
   assert.ok(r.rotation.endedMarketsQuoted >= 1, 'the bot had quoted the market that ended, so no-order-in-ended-market judged it');
+  assert.equal(r.rotation.newMarketsQuoted, 1, 'rotation started the market created during the run');
   for (const n of INVARIANT_NAMES) assert.ok(r.checks[n] > 0, `invariant ${n} checked (${r.checks[n]})`);
   assert.equal(r.finalExitCode, 0);
   assert.equal(r.botStarts, 2);
