@@ -130,13 +130,13 @@ feeds:
 );
 const metricsPort = await freePort();
 /** the heap V8 keeps after each full (mark-compact) collection: what the bot really holds, RSS saw-tooth aside */
-const majors: { at: number; live: number }[] = [];
+const majors: { isolate: string; at: number; live: number }[] = [];
 const spawnedAt = Date.now();
 const bot = child(['run', '-c', cfg, '--api-key', KEY, '--metrics-port', String(metricsPort), '--log-level', 'warn', '--summary-seconds', '0'], { ...process.env, BOOKMAKER_PRIVATE_KEY: privateKey }, ['--trace-gc'], (line) => {
   if (!line.includes(' ms: ')) return false;
   // `[pid:addr] <ms since the isolate started> ms: Mark-Compact a (b) -> LIVE (d) MB, ...`
-  const m = /(\d+(?:\.\d+)?) ms: Mark-Compact[^\d]*[\d.]+ \([\d.]+\) -> ([\d.]+) \(/.exec(line);
-  if (m) majors.push({ at: spawnedAt + Number(m[1]), live: Number(m[2]) });
+  const m = /\[\d+:(0x[0-9a-f]+)\]\s+(\d+(?:\.\d+)?) ms: Mark-Compact[^\d]*[\d.]+ \([\d.]+\) -> ([\d.]+) \(/.exec(line);
+  if (m) majors.push({ isolate: m[1]!, at: spawnedAt + Number(m[2]), live: Number(m[3]) });
   return true;
 });
 
@@ -281,7 +281,11 @@ function secondHalf(points: readonly { t: number; v: number }[]): { mean: number
 }
 const rss = secondHalf(samples.map((s) => ({ t: s.t, v: s.rssMb })));
 const at = (t: number) => samples.reduce((best, s) => (Math.abs(s.t - t) < Math.abs(best.t - t) ? s : best));
-const liveSeries = majors.map((g) => ({ t: (g.at - t0) / 60_000, v: g.live })).filter((g) => g.t >= 0 && g.t <= MINUTES);
+// the bot's main isolate: the one holding the most (a worker thread, e.g. the watchdog's, has its own small heap)
+const biggest = new Map<string, number>();
+for (const g of majors) biggest.set(g.isolate, Math.max(biggest.get(g.isolate) ?? 0, g.live));
+const mainIsolate = [...biggest].sort((a, b) => b[1] - a[1])[0]?.[0];
+const liveSeries = majors.filter((g) => g.isolate === mainIsolate).map((g) => ({ t: (g.at - t0) / 60_000, v: g.live })).filter((g) => g.t >= 0 && g.t <= MINUTES);
 const live = secondHalf(liveSeries);
 const liveFirst = liveSeries[0]?.v ?? NaN;
 const liveLast = liveSeries.at(-1)?.v ?? NaN;
