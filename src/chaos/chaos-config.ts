@@ -20,7 +20,9 @@ venue:
   chain: testnet         # the orchestrator's exchange verifies testnet signatures
   local: { seed: 1 }
 markets:
-  - all: true
+  refreshSeconds: 2      # rotation: markets created during the run are picked up, ended ones retired
+  select:
+    - all: true
 defaults:
   strategy:
     name: bands

@@ -6,7 +6,7 @@ import { FAULT_KINDS } from '../sim/faults.ts';
 import { INVARIANT_NAMES } from './invariants.ts';
 import type { ChaosFault, ChaosReport } from './run-chaos.ts';
 
-const FAULT_ROWS: readonly ChaosFault[] = [...FAULT_KINDS, 'botKill9'];
+const FAULT_ROWS: readonly ChaosFault[] = [...FAULT_KINDS, 'botKill9', 'marketCreated', 'marketResolved'];
 
 function table(title: string, rows: readonly (readonly string[])[]): string[] {
   const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -19,6 +19,7 @@ export function formatChaosReport(r: ChaosReport): string {
   out.push(`chaos soak: ${(r.durationMs / 1000).toFixed(0)} s, profile ${r.profile}, seed ${r.seed}, ${r.markets} markets, ${r.botStarts} bot starts, ${r.ordersPlaced} orders placed, ${r.fills} with fills`);
   out.push('');
   out.push(...table('Faults injected', [['kind', 'count'], ...FAULT_ROWS.map((k) => [k, String(r.faults[k] ?? 0)]), ['total', String(FAULT_ROWS.reduce((a, k) => a + (r.faults[k] ?? 0), 0))]]));
+  if (r.rotation) out.push('', `rotation: ${r.rotation.marketsCreated} market(s) created and ${r.rotation.marketsResolved} resolved during the run; the bot quoted ${r.rotation.newMarketsQuoted} of the new ones and ${r.rotation.endedMarketsQuoted} of the ended ones before they ended`);
   out.push('');
   out.push(...table('Invariants', [['invariant', 'checks', 'violations'], ...INVARIANT_NAMES.map((n) => [n, String(r.checks[n]), String(r.violationCounts[n])]), ['total', String(r.totalChecks), String(r.totalViolations)]]));
   if (r.violations.length) {

@@ -18,7 +18,8 @@ export type InvariantName =
   | 'no-crash'
   | 'clean-stop'
   | 'restart-adopts'
-  | 'no-silent-not-quoting';
+  | 'no-silent-not-quoting'
+  | 'no-order-in-ended-market';
 
 export const INVARIANT_NAMES: readonly InvariantName[] = [
   'position-limit',
@@ -31,6 +32,7 @@ export const INVARIANT_NAMES: readonly InvariantName[] = [
   'clean-stop',
   'restart-adopts',
   'no-silent-not-quoting',
+  'no-order-in-ended-market',
 ];
 
 export interface Violation {
@@ -225,6 +227,29 @@ export function silentlyNotQuoting(openByMarket: ReadonlyMap<string, number>, he
   for (const [market, state] of health) {
     if ((openByMarket.get(market.toLowerCase()) ?? 0) > 0) continue;
     if (state === 'quoting' || !knownStates.has(state)) out.push(market.toLowerCase());
+  }
+  return out;
+}
+
+/** What the rotation check needs of a market: its status and deadline (ms). */
+export interface MarketEnd {
+  readonly status: string;
+  readonly deadline: number;
+}
+
+/**
+ * No order left in a market that ended: an open order of the bot in a resolved market, or in a market
+ * whose deadline passed more than `graceMs` ago (closed, resolution pending: the risk gate pauses
+ * quoting before the deadline and rotation retires a closed market, so its quotes must be gone).
+ * `markets` is keyed by lower-case id; a market it does not know is not judged.
+ */
+export function ordersInEndedMarkets(open: readonly VenueOrder[], markets: ReadonlyMap<string, MarketEnd>, now: number, graceMs: number): string[] {
+  const out: string[] = [];
+  for (const o of open) {
+    const m = markets.get(o.marketId.toLowerCase());
+    if (!m) continue;
+    if (m.status === 'resolved') out.push(`order ${o.nonce} open in resolved market ${o.marketId}`);
+    else if (now - m.deadline > graceMs) out.push(`order ${o.nonce} open in market ${o.marketId} ${now - m.deadline} ms after its deadline (status ${m.status})`);
   }
   return out;
 }

@@ -11,6 +11,12 @@
  * Timeline (fractions of the duration): faults on once the bot is up; forced stream drops every
  * `dropEveryMs`; forced stalls at 15 % and 80 %; exchange restart at 45 %; kill -9 of the bot at 60 % and a
  * restart a second later; SIGTERM at the end, then the venue must hold no order of the bot.
+ *
+ * Rotation (on unless `rotation: false`): the last start-up market's deadline falls at 50 % (closed,
+ * then resolved 3 s later) and a new market is created at 20 % (deadline at 80 %), by the exchange's
+ * market churn; the bot selects `all` markets with `refreshSeconds: 2`. Invariant
+ * `no-order-in-ended-market`: no open order of the bot in a resolved market or in one more than 5 s
+ * past its deadline; `no-duplicate-quote` covers the new markets as every other.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -23,6 +29,8 @@ import { remainingShares } from '../orders/venue-order-shares.ts';
 import { startCounterparties, type Counterparties } from '../sim/counterparties.ts';
 import { FAULT_KINDS, faultProfile, type FaultKind, type FaultSettings } from '../sim/faults.ts';
 import { createLocalExchange, type LocalExchange } from '../sim/local-exchange.ts';
+import { DEMO_MARKETS } from '../sim/market-factory.ts';
+import { startMarketChurn, type MarketChurn } from '../sim/market-churn.ts';
 import { spawnBot, type BotProcess } from './bot-process.ts';
 import { CHAOS_LIMITS, chaosConfigYaml } from './chaos-config.ts';
 import type { ChildMessage } from './child-messages.ts';
@@ -41,6 +49,8 @@ import {
   type InvariantName,
   type Violation,
   silentlyNotQuoting,
+  ordersInEndedMarkets,
+  type MarketEnd,
 } from './invariants.ts';
 import { HEALTH_STATES } from '../runtime/health/health-model.ts';
 
@@ -60,11 +70,13 @@ export interface ChaosOptions {
   markets?: number;
   /** forced stream drop interval (default 30 s, shorter for short runs) */
   dropEveryMs?: number;
+  /** markets created and resolved during the run (default true) */
+  rotation?: boolean;
   /** progress lines (default: none) */
   progress?: (line: string) => void;
 }
 
-export type ChaosFault = FaultKind | 'botKill9';
+export type ChaosFault = FaultKind | 'botKill9' | 'marketCreated' | 'marketResolved';
 
 export interface ChaosReport {
   readonly durationMs: number;
@@ -82,6 +94,15 @@ export interface ChaosReport {
   readonly fills: number;
   readonly logFiles: readonly string[];
   readonly finalExitCode: number | null;
+  /** the rotation event's figures (null when off) */
+  readonly rotation: {
+    marketsCreated: number;
+    marketsResolved: number;
+    /** markets created during the run in which the bot placed an order (rotation starts them) */
+    newMarketsQuoted: number;
+    /** markets that ended (deadline passed) during the run in which the bot had placed an order (the ended-market check judged something) */
+    endedMarketsQuoted: number;
+  } | null;
 }
 
 const TIMING: ChaosTiming = { maxSilenceSeconds: 4, streamIdleSeconds: 10, reconcileSeconds: 5 };
@@ -93,6 +114,10 @@ const HEALTH_STATE_SET: ReadonlySet<string> = new Set(HEALTH_STATES);
 const STALL_GRACE_MS = 3_000;
 /** list-to-report slack of a reconcile (slow bodies, the cancel batch in between) */
 const RECONCILE_SLACK_MS = 3_000;
+/** an order may outlive its market's deadline this long (the bot pauses 5 s before it; cancels cross injected latency) */
+const ENDED_GRACE_MS = 5_000;
+/** from a deadline (closed) to the resolution in the rotation event */
+const RESOLUTION_DELAY_MS = 3_000;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -150,6 +175,9 @@ class Referee {
     this.overQuotedBefore = over;
     this.checkStalls(v, now);
     this.checkSilence(v, now);
+    const ends = new Map<string, MarketEnd>();
+    for (const m of this.ex.state.stores.markets.values()) ends.set(m.id.toLowerCase(), m);
+    this.tally.record('no-order-in-ended-market', ordersInEndedMarkets(v.open, ends, this.ex.state.clock.now(), ENDED_GRACE_MS), now);
     return v;
   }
 
@@ -260,17 +288,28 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   const keys = chaosKeys(seed);
   const configPath = join(o.workDir, 'chaos-bot.yaml');
   writeFileSync(configPath, chaosConfigYaml(TIMING));
+  const rotation = o.rotation ?? true;
+  const nMarkets = o.markets ?? 4;
+  const startedAt = Date.now();
 
   const ex = createLocalExchange({
     seed,
-    markets: o.markets ?? 4,
+    // with rotation, the last start-up market ends half way through the run
+    markets: Array.from({ length: nMarkets }, (_, i) => ({
+      ...DEMO_MARKETS[i % DEMO_MARKETS.length]!,
+      ...(i >= DEMO_MARKETS.length ? { question: `${DEMO_MARKETS[i % DEMO_MARKETS.length]!.question} (${i + 1})` } : {}),
+      ...(rotation && i === nMarkets - 1 ? { deadline: startedAt + Math.round(0.5 * o.durationMs) } : {}),
+    })),
     apiKeys: [{ key: keys.apiKey, wallet: keys.address }],
     heartbeatMs: 1_000,
     expirySweepMs: 1_000,
     chain: TESTNET,
   });
   const baseUrl = await ex.start(0);
-  const agents: Counterparties = startCounterparties(ex, { seed, otherMakers: 1, newMarketEveryMs: 0 });
+  // deadlines are kept by the churn (closed, then resolved); new markets come from the rotation event
+  const churn: MarketChurn = startMarketChurn(ex, { seed, newMarketEveryMs: 0, resolutionDelayMs: RESOLUTION_DELAY_MS, tickMs: 250 });
+  const agents: Counterparties = startCounterparties(ex, { seed, otherMakers: 1, churn });
+  const created: string[] = [];
   const referee = new Referee(ex, keys.address, say);
   const logFiles: string[] = [];
   let bot: BotProcess | null = null;
@@ -338,6 +377,16 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
         },
       },
     ];
+    if (rotation) {
+      events.push({
+        at: 0.2 * D,
+        name: 'a new market (rotation)',
+        run: async () => {
+          const m = churn.createMarket(Math.round(0.6 * D));
+          if (m) created.push(m.id.toLowerCase());
+        },
+      });
+    }
     for (let t = dropEvery; t < D - 2_000; t += dropEvery) events.push({ at: t, name: 'forced stream drop', run: () => pulse({ streamDropRate: 1 }) });
     events.sort((a, b) => a.at - b.at);
 
@@ -402,13 +451,14 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   }
 
   const v = referee.view();
-  const faults = { ...ex.faults.counts, botKill9: kills } as Record<ChaosFault, number>;
+  const faults = { ...ex.faults.counts, botKill9: kills, marketCreated: churn.counts.created, marketResolved: churn.counts.resolved } as Record<ChaosFault, number>;
+  const quotedIn = new Set(v.orders.map((x) => x.marketId.toLowerCase()));
   const t = referee.tally;
   return {
     durationMs: Date.now() - t0,
     profile: profileName,
     seed,
-    markets: o.markets ?? 4,
+    markets: nMarkets,
     faults,
     checks: t.checks,
     violationCounts: t.violationCounts,
@@ -420,6 +470,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     fills: v.orders.filter((x) => x.filledSize > 0).length,
     logFiles,
     finalExitCode,
+    rotation: rotation ? { marketsCreated: churn.counts.created, marketsResolved: churn.counts.resolved, newMarketsQuoted: created.filter((id) => quotedIn.has(id)).length, endedMarketsQuoted: [...ex.state.stores.markets.values()].filter((m) => m.deadline >= t0 && m.deadline <= t0 + o.durationMs && quotedIn.has(m.id.toLowerCase())).length } : null,
   };
 }
 

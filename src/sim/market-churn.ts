@@ -53,6 +53,8 @@ export interface ChurnCounts {
 export interface MarketChurn {
   /** one pass: close markets past their deadline, resolve closed ones past the delay, create one when due */
   step(): void;
+  /** create the next generated market now (outside the schedule; e.g. a chaos event); `lifetimeMs` overrides the setting */
+  createMarket(lifetimeMs?: number): MarketRecord | undefined;
   stop(): void;
   /** what this instance did since it started (a restored exchange's earlier work is not counted) */
   readonly counts: Readonly<ChurnCounts>;
@@ -115,6 +117,7 @@ export function createMarketChurn(ex: LocalExchange, opts: MarketChurnOptions): 
     payoutProbability: () => undefined,
     settings: { newMarketEveryMs: every, lifetimeMs: lifetime, resolutionDelayMs: delay, maxLiveMarkets: cap },
     step,
+    createMarket: (life) => create(state.clock.now(), life === undefined ? lifetime : checkMs('lifetimeMs', life, 1)),
     stop: () => {
       stopped = true;
     },
@@ -138,13 +141,13 @@ export function createMarketChurn(ex: LocalExchange, opts: MarketChurnOptions): 
     return liveGenerated;
   }
 
-  function create(now: number): void {
+  function create(now: number, life: number): MarketRecord | undefined {
     const n = lastIndex + 1;
-    const g = generateMarket(createRng(deriveSeed(opts.seed, n, 'churn-market')), now, lifetime);
+    const g = generateMarket(createRng(deriveSeed(opts.seed, n, 'churn-market')), now, life);
     lastIndex = n;
     lastCreatedAt = now;
-    if (state.services.findMarket(g.marketId)) return; // a seed collision with a market made by hand: skip the index
-    state.services.addMarket(
+    if (state.services.findMarket(g.marketId)) return undefined; // a seed collision with a market made by hand: skip the index
+    const m = state.services.addMarket(
       {
         id: g.marketId,
         question: g.question,
@@ -157,6 +160,7 @@ export function createMarketChurn(ex: LocalExchange, opts: MarketChurnOptions): 
       now,
     );
     counts.created++;
+    return m;
   }
 
   function step(): void {
@@ -169,7 +173,7 @@ export function createMarketChurn(ex: LocalExchange, opts: MarketChurnOptions): 
         lastCreatedAt = now; // the next try is one period later, not every tick
         return;
       }
-      create(now);
+      create(now, lifetime);
     }
   }
 

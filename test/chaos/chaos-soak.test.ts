@@ -29,7 +29,11 @@ before(async () => {
 test('45 s heavy chaos soak: faults of every kind injected, every invariant checked', (t) => {
   const r = report;
   t.diagnostic(formatChaosReport(r));
-  for (const k of [...FAULT_KINDS, 'botKill9' as const]) assert.ok(r.faults[k] > 0, `fault ${k} injected (${r.faults[k]})`);
+  for (const k of [...FAULT_KINDS, 'botKill9' as const, 'marketCreated' as const, 'marketResolved' as const]) assert.ok(r.faults[k] > 0, `fault ${k} injected (${r.faults[k]})`);
+  assert.ok(r.rotation, 'the rotation event ran');
+  assert.equal(r.rotation.marketsCreated, 1);
+  assert.equal(r.rotation.marketsResolved, 2, 'the start-up market ending half way and the new one');
+  assert.ok(r.rotation.endedMarketsQuoted >= 1, 'the bot had quoted the market that ended, so no-order-in-ended-market judged it');
   for (const n of INVARIANT_NAMES) assert.ok(r.checks[n] > 0, `invariant ${n} checked (${r.checks[n]})`);
   assert.equal(r.finalExitCode, 0);
   assert.equal(r.botStarts, 2);

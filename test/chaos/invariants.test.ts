@@ -17,6 +17,7 @@ import {
   worstCase,
   yesSide,
   silentlyNotQuoting,
+  ordersInEndedMarkets,
 } from '../../src/chaos/invariants.ts';
 
 const M = '0x' + 'aa'.repeat(32);
@@ -122,4 +123,25 @@ test('no silent not-quoting: a market without a live quote must have a reason in
   assert.deepEqual(silentlyNotQuoting(open, new Map([['0xaa', 'quoting'], ['0xbb', 'stale-book'], ['0xcc', 'strategy-error']]), known), []);
   // nothing at the venue while the model says quoting, or a state the model does not know: silent
   assert.deepEqual(silentlyNotQuoting(open, new Map([['0xAA', 'quoting'], ['0xbb', 'quoting'], ['0xcc', 'mystery']]), known), ['0xbb', '0xcc']);
+});
+
+test('no order in an ended market: resolved is always a breach, closed only past the grace', () => {
+  const A = M as `0x${string}`;
+  const B = `0x${'bb'.repeat(32)}` as const;
+  const C = `0x${'cc'.repeat(32)}` as const;
+  const open = [order({ marketId: A }), order({ marketId: B }), order({ marketId: C })];
+  const markets = new Map([
+    [A, { status: 'active', deadline: 100_000 }],
+    [B, { status: 'closed', deadline: 50_000 }],
+    [C, { status: 'active', deadline: 200_000 }],
+  ]);
+  assert.deepEqual(ordersInEndedMarkets(open, markets, 54_000, 5_000), [], 'inside the grace after B’s deadline');
+  const late = ordersInEndedMarkets(open, markets, 56_000, 5_000);
+  assert.equal(late.length, 1);
+  assert.match(late[0]!, /6000 ms after its deadline \(status closed\)/);
+  markets.set(C, { status: 'resolved', deadline: 200_000 });
+  const resolved = ordersInEndedMarkets(open, markets, 54_000, 5_000);
+  assert.equal(resolved.length, 1);
+  assert.match(resolved[0]!, /resolved market 0xcc/);
+  assert.deepEqual(ordersInEndedMarkets(open, new Map(), 1e12, 0), [], 'an unknown market is not judged');
 });

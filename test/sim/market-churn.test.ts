@@ -7,7 +7,7 @@
  */
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalExchange } from '../../src/sim/local-exchange.ts';
@@ -16,6 +16,8 @@ import { startCounterparties } from '../../src/sim/counterparties.ts';
 import type { MarketRecord } from '../../src/sim/records.ts';
 import { manualClock, startHarness, type Harness } from './account/harness.ts';
 import { readSse } from './helpers.ts';
+import { createSigner } from '../../src/exchange/signing/signer.ts';
+import { TESTNET } from '../../src/exchange/chains.ts';
 
 let h: Harness;
 let churn: MarketChurn;
@@ -242,6 +244,42 @@ test('a restart from the state file keeps closed markets closed and continues th
     );
     await b.close();
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a crash (the files as a kill -9 leaves them, no checkpoint) replays closes and resolutions from the journal', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'churn-crash-'));
+  const clock = manualClock();
+  mkdirSync(join(dir, 'live'), { recursive: true });
+  const ex = createLocalExchange({ seed: 2, markets: 1, clock, expirySweepMs: 0, stateFile: join(dir, 'live', 'state'), apiKeys: [{ key: 'k' }] });
+  try {
+    const base = await ex.start(0);
+    const c = createMarketChurn(ex, { seed: 9, newMarketEveryMs: 5_000, lifetimeMs: 10_000, resolutionDelayMs: 5_000 });
+    for (let i = 0; i < 23; i++) {
+      clock.advance(1_000);
+      c.step();
+    }
+    const statuses = (e: typeof ex) => [...e.state.stores.markets.values()].map((m) => `${m.id}:${m.status}:${m.resolutionStatus}:${m.outcome}`);
+    const live = statuses(ex);
+    assert.ok(live.some((x) => x.includes(':closed:')) && live.some((x) => x.includes(':resolved:')), live.join('\n'));
+    // an acknowledged request: everything journalled before it is on disk once it is answered
+    const signer = createSigner({ privateKey: ex.state.keys.get('k')!.privateKey!, chain: TESTNET });
+    const demo = [...ex.state.stores.markets.values()][0]!;
+    const r = await fetch(`${base}/orders`, { method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: JSON.stringify(signer.signOrder({ marketId: demo.id, outcomeIndex: 1, side: 0, price: 100_000, size: 1_000_000 })) });
+    assert.equal(r.status, 201);
+    mkdirSync(join(dir, 'copy'));
+    for (const n of readdirSync(join(dir, 'live'))) copyFileSync(join(dir, 'live', n), join(dir, 'copy', n));
+    const back = createLocalExchange({ seed: 2, markets: 1, clock, expirySweepMs: 0, stateFile: join(dir, 'copy', 'state'), apiKeys: [{ key: 'k' }] });
+    try {
+      assert.ok(back.restoredRecords > 0, 'restored from the journal, not a snapshot');
+      assert.deepEqual(statuses(back), live);
+      assert.deepEqual(back.state.engine.engine.checkInvariants(), []);
+    } finally {
+      await back.close();
+    }
+  } finally {
+    await ex.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -1,0 +1,309 @@
+/**
+ * rotation-soak: a bot quoting `all` markets of a venue whose markets come and go, for an hour.
+ *
+ * Two child processes, as operators run them: `bookmaker sim --new-market-every E --market-lifetime L`
+ * (a market every E seconds, closed at its deadline L seconds later and resolved shortly after) and
+ * `bookmaker run` with `markets: { refreshSeconds: 10, select: [ { all: true } ] }` against it. Every
+ * 5 s the bot's /metrics is read (RSS `process_resident_memory_bytes`, event-loop lag p99
+ * `nodejs_eventloop_lag_p99_seconds`, `bookmaker_markets_started_total`, `bookmaker_markets_retired_total`,
+ * `bookmaker_markets_active`) and the venue is asked for the bot's open orders and the status of their
+ * markets. Reported:
+ * - RSS at the start (first sample), the middle and the end, and the growth over the second half
+ *   (least-squares slope × half the duration): flat means rotation releases what it retires;
+ * - markets created by the venue during the run, markets the bot started and retired (metrics), and
+ *   markets in which the venue saw an order of the bot;
+ * - orders left in retired markets: the most open orders of the bot seen at once in markets that
+ *   closed more than two refreshes (+5 s) earlier or resolved (must be 0), and the bot's open orders
+ *   after it stopped (must be 0);
+ * - event-loop lag p99 (the largest and the median of the samples).
+ *
+ *   npm run bench -- rotation-soak [--minutes 60] [--every 30] [--lifetime 300] [--refresh 10]
+ *
+ * The issue's figure is the full hour (`--minutes 60`, ~120 markets through the bot); shorter runs
+ * (`--minutes 4 --every 10 --lifetime 40`) check the harness and rotation itself.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { demoWallet } from '../../src/sim/local-exchange.ts';
+import { report } from './lib.ts';
+
+const arg = (name: string, d: number): number => {
+  const i = process.argv.indexOf(`--${name}`);
+  const v = i >= 0 ? Number(process.argv[i + 1]) : d;
+  if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name}: expected a positive number, got ${process.argv[i + 1]}`);
+  return v;
+};
+const MINUTES = arg('minutes', 60);
+const EVERY = arg('every', 30);
+const LIFETIME = arg('lifetime', 300);
+const REFRESH = arg('refresh', 10);
+const SAMPLE_MS = 5_000;
+/** the bot stops quoting a market this long before its deadline: a tenth of the lifetime, 1–30 s */
+const PAUSE_BEFORE_DEADLINE = Math.max(1, Math.min(30, Math.round(LIFETIME / 10)));
+const SEED = 42;
+const KEY = 'rotation-soak-key';
+const ROOT = new URL('../../', import.meta.url).pathname;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
+}
+
+function child(args: string[], env: NodeJS.ProcessEnv): { proc: ChildProcess; out: () => string; exited: Promise<number | null> } {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout!.on('data', (b: Buffer) => {
+    out += b.toString();
+    if (out.length > 1_000_000) out = out.slice(-200_000); // the summary lines of an hour
+  });
+  let err = '';
+  proc.stderr!.on('data', (b: Buffer) => {
+    err += b.toString();
+    if (err.length > 200_000) err = err.slice(-100_000);
+  });
+  const exited = new Promise<number | null>((r) => proc.on('exit', (c) => r(c)));
+  return { proc, out: () => out + err, exited };
+}
+
+const simPort = await freePort();
+const sim = child(['sim', '--port', String(simPort), '--seed', String(SEED), '--api-key', KEY, '--markets', '4', '--new-market-every', String(EVERY), '--market-lifetime', String(LIFETIME)], process.env);
+let baseUrl = '';
+for (;;) {
+  const m = /^listening (\S+)$/m.exec(sim.out());
+  if (m) {
+    baseUrl = m[1]!;
+    break;
+  }
+  if (sim.proc.exitCode !== null) throw new Error(`sim exited: ${sim.out()}`);
+  await sleep(100);
+}
+const { wallet, privateKey } = demoWallet(SEED, KEY); // the wallet the sim gave the key (derived from seed and key)
+
+const dir = mkdtempSync(join(tmpdir(), 'bookmaker-rotation-soak-'));
+const cfg = join(dir, 'rotation-soak.yaml');
+writeFileSync(
+  cfg,
+  `venue:
+  baseUrl: ${baseUrl}
+defaults:
+  strategy:
+    name: bands
+    params:
+      fair: microprice
+      bands:
+        - { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 5 }
+  risk:
+    maxPosition: 200
+    maxNotional: 150
+    maxOrderSize: 50
+    maxBookAgeSeconds: 30
+    maxStreamSilenceSeconds: 15
+    maxDrawdown: 0            # off: the run is about rotation and memory, not PnL
+    # the default (300 s) would pause a 5-minute market for its whole life
+    pauseBeforeDeadlineSeconds: ${PAUSE_BEFORE_DEADLINE}
+markets:
+  refreshSeconds: ${REFRESH}
+  select:
+    - all: true
+orders:
+  requoteIntervalSeconds: 0.5
+feeds:
+  balancePollSeconds: 2
+  oraclePollSeconds: 60
+`,
+);
+const metricsPort = await freePort();
+const bot = child(['run', '-c', cfg, '--api-key', KEY, '--metrics-port', String(metricsPort), '--log-level', 'warn', '--summary-seconds', '0'], { ...process.env, BOOKMAKER_PRIVATE_KEY: privateKey });
+
+const auth = { authorization: `Bearer ${KEY}` };
+async function getJson<T>(url: string): Promise<T> {
+  const r = await fetch(url, { headers: auth });
+  if (!r.ok) throw new Error(`${url}: ${r.status}`);
+  return (await r.json()) as T;
+}
+
+interface Metrics {
+  rssMb: number;
+  lagP99Ms: number;
+  started: number;
+  retired: number;
+  active: number | null;
+  retiredBy: Record<string, number>;
+}
+function metricValue(text: string, name: string): number[] {
+  const out: number[] = [];
+  const re = new RegExp(`^${name}(\\{[^}]*\\})? (\\S+)$`, 'gm');
+  for (let m = re.exec(text); m; m = re.exec(text)) out.push(Number(m[2]));
+  return out;
+}
+async function readMetrics(): Promise<Metrics> {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  const sum = (n: string) => metricValue(text, n).reduce((a, b) => a + b, 0);
+  const retiredBy: Record<string, number> = {};
+  for (const m of text.matchAll(/^bookmaker_markets_retired_total\{[^}]*reason="([^"]+)"[^}]*\} (\S+)$/gm)) retiredBy[m[1]!] = Number(m[2]);
+  const active = metricValue(text, 'bookmaker_markets_active');
+  return {
+    rssMb: (metricValue(text, 'process_resident_memory_bytes')[0] ?? NaN) / 2 ** 20,
+    lagP99Ms: (metricValue(text, 'nodejs_eventloop_lag_p99_seconds')[0] ?? NaN) * 1000,
+    started: sum('bookmaker_markets_started_total'),
+    retired: sum('bookmaker_markets_retired_total'),
+    active: active.length ? active[0]! : null,
+    retiredBy,
+  };
+}
+
+interface VenueMarket {
+  id: string;
+  status: string;
+  proposedAt: string | null;
+  createdAt: string;
+}
+const marketCache = new Map<string, VenueMarket>();
+async function marketOf(id: string): Promise<VenueMarket> {
+  const c = marketCache.get(id);
+  if (c && c.status === 'resolved') return c;
+  const m = (await getJson<{ market: VenueMarket }>(`${baseUrl}/markets/${id}`)).market;
+  marketCache.set(id, m);
+  return m;
+}
+async function openOrders(): Promise<{ marketId: string }[]> {
+  const all: { marketId: string }[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: { orders: { marketId: string }[]; cursor: string | null } = await getJson(`${baseUrl}/orders?trader=${wallet}&status=open&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    all.push(...page.orders);
+    cursor = page.orders.length ? page.cursor : null;
+  } while (cursor);
+  return all;
+}
+
+/** open orders of the bot in markets it must have retired: closed > 2 refreshes + 5 s ago, or resolved */
+async function leftInRetired(now: number): Promise<{ count: number; markets: string[] }> {
+  const orders = await openOrders();
+  const markets = new Set<string>();
+  let count = 0;
+  for (const o of orders) {
+    quotedMarkets.add(o.marketId.toLowerCase());
+    const m = await marketOf(o.marketId);
+    const closedFor = m.proposedAt ? now - Date.parse(m.proposedAt) : 0;
+    if (m.status === 'resolved' || (m.status === 'closed' && closedFor > 2 * REFRESH * 1000 + 5_000)) {
+      count++;
+      markets.add(o.marketId);
+    }
+  }
+  return { count, markets: [...markets] };
+}
+
+const quotedMarkets = new Set<string>();
+// up once /metrics answers and the bot has an order at the venue
+for (let i = 0; ; i++) {
+  if (bot.proc.exitCode !== null) throw new Error(`bot exited early (${bot.proc.exitCode}): ${bot.out().slice(-4000)}`);
+  try {
+    await readMetrics();
+    if ((await openOrders()).length > 0) break;
+  } catch {
+    // not listening yet
+  }
+  if (i > 600) throw new Error(`the bot did not quote within 2 minutes: ${bot.out().slice(-4000)}`);
+  await sleep(200);
+}
+
+const t0 = Date.now();
+const end = t0 + MINUTES * 60_000;
+const samples: ({ t: number } & Metrics)[] = [];
+let worstLeft = 0;
+let worstLeftMarkets: string[] = [];
+while (Date.now() < end) {
+  await sleep(SAMPLE_MS);
+  if (bot.proc.exitCode !== null) throw new Error(`the bot exited during the soak (code ${bot.proc.exitCode}): ${bot.out().slice(-4000)}`);
+  if (sim.proc.exitCode !== null) throw new Error(`the sim exited during the soak (code ${sim.proc.exitCode})`);
+  const m = await readMetrics();
+  const left = await leftInRetired(Date.now());
+  if (left.count > worstLeft) {
+    worstLeft = left.count;
+    worstLeftMarkets = left.markets;
+  }
+  const s = { t: (Date.now() - t0) / 60_000, ...m };
+  samples.push(s);
+  process.stderr.write(
+    `rotation-soak ${s.t.toFixed(1)} min  rss ${s.rssMb.toFixed(1)} MB  lag p99 ${s.lagP99Ms.toFixed(1)} ms  active ${s.active ?? '-'}  started ${s.started}  retired ${s.retired}  bot markets seen ${quotedMarkets.size}  left in retired ${left.count}\n`,
+  );
+}
+const last = samples.at(-1)!;
+// markets the venue created during the soak: every generated market has a churn index, counted by creation time
+let created = 0;
+{
+  let cursor: string | null = null;
+  do {
+    const page: { markets: VenueMarket[]; cursor: string | null } = await getJson(`${baseUrl}/markets?status=active,closed,resolved,pending&sortBy=new&limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    created += page.markets.filter((m) => Date.parse(m.createdAt) >= t0).length;
+    cursor = page.markets.length ? page.cursor : null;
+  } while (cursor);
+}
+bot.proc.kill('SIGTERM');
+const botCode = await bot.exited;
+const afterStop = (await openOrders()).length;
+sim.proc.kill('SIGTERM');
+await sim.exited;
+rmSync(dir, { recursive: true, force: true });
+
+function secondHalf(points: readonly { t: number; v: number }[]): { mean: number; growth: number; n: number } {
+  const half = points.filter((p) => p.t >= MINUTES / 2);
+  const mean = half.reduce((a, p) => a + p.v, 0) / half.length;
+  const tm = half.reduce((a, p) => a + p.t, 0) / half.length;
+  const slope = half.reduce((a, p) => a + (p.t - tm) * (p.v - mean), 0) / Math.max(1e-9, half.reduce((a, p) => a + (p.t - tm) ** 2, 0));
+  return { mean, growth: slope * (MINUTES / 2), n: half.length };
+}
+const rss = secondHalf(samples.map((s) => ({ t: s.t, v: s.rssMb })));
+const at = (t: number) => samples.reduce((best, s) => (Math.abs(s.t - t) < Math.abs(best.t - t) ? s : best));
+const lags = samples.map((s) => s.lagP99Ms).filter(Number.isFinite).sort((a, b) => a - b);
+const lagMax = lags.at(-1) ?? NaN;
+const lagMedian = lags.length ? lags[Math.floor(lags.length / 2)]! : NaN;
+const r1 = (x: number) => Math.round(x * 10) / 10;
+report(
+  [
+    ['minutes / new market every s / lifetime s / refresh s / pause before deadline s', `${MINUTES} / ${EVERY} / ${LIFETIME} / ${REFRESH} / ${PAUSE_BEFORE_DEADLINE}`],
+    ['markets created by the venue during the soak', String(created)],
+    ['markets started by the bot (bookmaker_markets_started_total)', String(last.started)],
+    ['markets retired by the bot (bookmaker_markets_retired_total)', `${last.retired} ${JSON.stringify(last.retiredBy)}`],
+    ['markets active in the bot at the end', last.active !== null ? String(last.active) : 'n/a (no bookmaker_markets_active)'],
+    ['markets with an order of the bot (venue)', String(quotedMarkets.size)],
+    ['RSS MB start / middle / end', `${r1(samples[0]!.rssMb)} / ${r1(at(MINUTES / 2).rssMb)} / ${r1(last.rssMb)}`],
+    ['second-half RSS growth MB (slope × duration)', rss.growth],
+    ['most open orders at once in retired markets (must be 0)', `${worstLeft}${worstLeftMarkets.length ? ` in ${worstLeftMarkets.join(', ')}` : ''}`],
+    ['open orders after the bot stopped (must be 0)', String(afterStop)],
+    ['event-loop lag p99 ms: largest / median sample', `${r1(lagMax)} / ${r1(lagMedian)}`],
+    ['bot exit code after SIGTERM', String(botCode ?? -1)],
+  ],
+  {
+    name: 'rotation-soak',
+    unit: 'MB RSS growth over the second half',
+    value: r1(rss.growth),
+    rssStartMb: r1(samples[0]!.rssMb),
+    rssMiddleMb: r1(at(MINUTES / 2).rssMb),
+    rssEndMb: r1(last.rssMb),
+    marketsCreated: created,
+    marketsStarted: last.started,
+    marketsRetired: last.retired,
+    marketsWithBotOrders: quotedMarkets.size,
+    ordersLeftInRetired: worstLeft,
+    ordersAfterStop: afterStop,
+    lagP99MaxMs: r1(lagMax),
+    lagP99MedianMs: r1(lagMedian),
+    minutes: MINUTES,
+    everySeconds: EVERY,
+    lifetimeSeconds: LIFETIME,
+    baseline: 'flat RSS (0 MB growth)',
+    baselineValue: 0,
+  },
+);
