@@ -68,6 +68,8 @@ import { buildRunReport, type RunReport } from './run-report.ts';
 import { marketAttribution } from '../state/edge-view.ts';
 import { QuotingKernel, type KernelMarket } from './quoting-kernel.ts';
 import { selectMarkets } from './select-markets.ts';
+import { registerRankMetrics } from '../metrics/rank-metrics.ts';
+import { rankReports, rankScores } from './rank/ranker.ts';
 import { rankLeftBecause } from './rank/ranker.ts';
 import { MarketRotation, type RotationSummary, type RotationEvent } from './rotation/market-rotation.ts';
 import { registerRotationMetrics } from './rotation/rotation-metrics.ts';
@@ -291,8 +293,13 @@ async function wire(
    * hysteresis) is given after start-up; on a refresh an empty selection is an answer (every market
    * left), at start-up and on a reload it is a config error.
    */
-  const select = (c: BotConfig, previous?: ReadonlySet<string>, allowEmpty = false): Promise<KernelMarket[]> =>
-    selectMarkets(client, c.markets, { maxMarkets: c.selection.maxMarkets, shard: cfg.selection.shard, log: o.logger, allowEmpty, ...(previous ? { previous } : {}) });
+  // rank entries: each selected market's score and terms on /metrics after every selection (issue 14)
+  const rankMetrics = registerRankMetrics(metrics.registry);
+  const select = async (c: BotConfig, previous?: ReadonlySet<string>, allowEmpty = false): Promise<KernelMarket[]> => {
+    const chosen = await selectMarkets(client, c.markets, { maxMarkets: c.selection.maxMarkets, shard: cfg.selection.shard, log: o.logger, allowEmpty, ...(previous ? { previous } : {}) });
+    rankMetrics.update(rankScores(), rankReports());
+    return chosen;
+  };
   const markets: KernelMarket[] = await retryStartupStep('select markets', () => select(cfg), { clock, log, ...(signal ? { signal } : {}) });
   const marketIds = markets.map((m) => m.marketId);
   /** the live market lists once rotation is wired (src/runtime/rotation/bot-markets.ts); the start-up set before */
