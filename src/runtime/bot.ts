@@ -300,7 +300,11 @@ async function wire(
     rankMetrics.update(rankScores(), rankReports());
     return chosen;
   };
-  const markets: KernelMarket[] = await retryStartupStep('select markets', () => select(cfg), { clock, log, ...(signal ? { signal } : {}) });
+  // with refreshes on, a start-up that selects nothing (a shard whose markets do not exist yet, a
+  // category not yet listed) waits for the refreshes instead of exiting: a fleet pod would crash-loop
+  const waitForMarkets = cfg.selection.refreshMs > 0;
+  const markets: KernelMarket[] = await retryStartupStep('select markets', () => select(cfg, undefined, waitForMarkets), { clock, log, ...(signal ? { signal } : {}) });
+  if (markets.length === 0) log.warn({ refreshSeconds: cfg.selection.refreshMs / 1000, shard: cfg.selection.shard ? shardText(cfg.selection.shard) : null }, 'no market at the venue matches the selectors yet; quoting nothing until a refresh selects one');
   const marketIds = markets.map((m) => m.marketId);
   /** the live market lists once rotation is wired (src/runtime/rotation/bot-markets.ts); the start-up set before */
   let lists: BotMarkets | null = null;
