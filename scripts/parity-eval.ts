@@ -1,10 +1,17 @@
 /**
  * Live-versus-backtest parity on a longer run (issue 15): the bot trades live on the in-process local
  * exchange (bands, 2 markets, simulated noise and informed takers) while the recorder captures the
- * same markets; the recording is then backtested with the same config. Prints fills, volume, PnL and
- * the PnL attribution of both sides, and the gaps.
+ * same markets — the public stream and the venue's drop copy (the others' book, the taker orders, the
+ * bot's own quotes and fills: src/sim/flow-tap.ts) — and the recording is then backtested with the
+ * same config, twice: from the drop copy (the replay this script measures) and, for comparison, from
+ * the public stream alone (the old replay). Prints, per seed and summed over the seeds, fills,
+ * volume, PnL and its attribution for the live run and each backtest, the gaps, and how many of the
+ * live fills (the venue's own record of them) the backtest reproduced (same market, side and price
+ * within 300 ms).
  *
- *   node --import tsx scripts/parity-eval.ts [--seconds 180] [--rate 12] [--seed 5]
+ *   node --import tsx scripts/parity-eval.ts [--seconds 180] [--seeds 5,6,7] [--fill-poll-ms 1000]
+ *
+ * The last line is one JSON object with every figure.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,8 +21,9 @@ import { parseConfigText } from '../src/config/load-config.ts';
 import { silentLogger } from '../src/core/logger.ts';
 import { startRecorder } from '../src/backtest/recorder.ts';
 import { buildBacktestConfig } from '../src/backtest/backtest-config.ts';
+import { readEvents } from '../src/backtest/recording/reader.ts';
 import { loadReplaySource } from '../src/backtest/replay-source.ts';
-import { runBacktest } from '../src/backtest/run-backtest.ts';
+import { runBacktest, type BacktestRun } from '../src/backtest/run-backtest.ts';
 import { buildSummary } from '../src/backtest/report-summary.ts';
 import { marketAttribution } from '../src/state/edge-view.ts';
 import { startBot } from '../src/runtime/bot.ts';
@@ -23,12 +31,21 @@ import { startBot } from '../src/runtime/bot.ts';
 const args = process.argv.slice(2);
 const flag = (k: string, d: string): string => {
   const i = args.indexOf(k);
-  return i >= 0 ? args[i + 1]! : d;
+  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : d;
 };
 const seconds = Number(flag('--seconds', '180'));
-const CONFIG = `
+const seeds = flag('--seeds', flag('--seed', '5'))
+  .split(',')
+  .map((x) => Number(x.trim()));
+const fillPollMs = Number(flag('--fill-poll-ms', '1000'));
+if (!(seconds > 0) || seeds.some((x) => !Number.isSafeInteger(x)) || !(fillPollMs >= 0)) {
+  process.stderr.write('usage: parity-eval.ts [--seconds N] [--seeds 5,6,7] [--fill-poll-ms 1000]\n');
+  process.exit(2);
+}
+
+const config = (seed: number): string => `
 venue:
-  local: { seed: ${Number(flag('--seed', '5'))}, markets: 2, tick: 0.01, agents: { noiseTakers: 3, informedTakers: 1, makers: 1, takerRatePerSecond: ${Number(flag('--rate', '12'))} } }
+  local: { seed: ${seed}, markets: 2, tick: 0.01, agents: { makers: 1 } }
 defaults:
   strategy: { name: bands, params: { fair: microprice, bands: [ { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 } ] } }
   risk: { maxPosition: 200, maxNotional: 150 }
@@ -37,44 +54,118 @@ orders: { requoteIntervalSeconds: 0.25 }
 metrics: { port: 0 }
 logging: { level: warn }
 `;
+// the live bot learns its fills by polling every second (src/runtime/bot.ts fillsPollMs): so does the replayed one
 const BACKTEST = `
-backtest: { queueModel: level, latency: { feedMs: recorded, entryMs: 2, responseMs: 2 }, fees: { makerBps: 0, takerBps: 50 } }
+backtest: { queueModel: level, latency: { feedMs: recorded, entryMs: 2, responseMs: 2${fillPollMs > 0 ? `, fillPollMs: ${fillPollMs}` : ''} }, fees: { makerBps: 0, takerBps: 50 } }
 `;
 
-const out = mkdtempSync(join(tmpdir(), 'bookmaker-parity-eval-'));
-try {
-  const cfg = await parseConfigText(CONFIG, 'parity.yaml', { env: {} });
-  const bot = await startBot({ config: cfg, logger: silentLogger, metricsPort: 0, env: {} });
-  const rec = await startRecorder({ baseUrl: bot.baseUrl, markets: bot.markets, out, oraclePollMs: 60_000 });
-  await new Promise((r) => setTimeout(r, seconds * 1000));
-  const code = await bot.stop();
-  await rec.stop();
-  const live = { fills: 0, volume: 0n, spread: 0n, inventory: 0n, fees: 0n, resolution: 0n, total: 0n };
-  for (const m of bot.store.state.markets.values()) {
-    live.fills += m.position.fills;
-    live.volume += m.position.volume;
-    const a = marketAttribution(m);
-    live.spread += a.spreadCapture;
-    live.inventory += a.inventory;
-    live.fees += a.fees;
-    live.resolution += a.resolution;
-    live.total += a.total;
-  }
-  const bt = await buildBacktestConfig('parity.yaml', parseDocument(CONFIG + BACKTEST).toJS() as Record<string, unknown>, {}, {});
-  const run = await runBacktest({ source: loadReplaySource(out), config: bt.bot, settings: bt.settings });
-  const s = buildSummary(run);
-  const usd = (x: bigint) => Number(x) / 1e6;
-  const liveVol = Number(live.volume / 1_000_000n) / 1e6;
-  const pct = (a: number, b: number) => (b === 0 ? '–' : `${(((a - b) / Math.abs(b)) * 100).toFixed(1)} %`);
-  const res = {
-    seconds,
-    stopCode: code,
-    live: { fills: live.fills, volume: liveVol, pnl: usd(live.total), attribution: { spreadCapture: usd(live.spread), inventory: usd(live.inventory), fees: usd(live.fees), resolution: usd(live.resolution) } },
-    backtest: { fills: s.fills, volume: s.volume, pnl: s.pnl.total, attribution: s.pnl.attribution, rows: run.rowsReplayed },
-    gaps: { fills: pct(s.fills, live.fills), volume: pct(s.volume, liveVol), pnl: (s.pnl.total - usd(live.total)).toFixed(4) },
-  };
-  process.stdout.write(JSON.stringify(res, null, 2) + '\n');
-} finally {
-  rmSync(out, { recursive: true, force: true });
+interface Side {
+  fills: number;
+  volume: number;
+  pnl: number;
+  attribution: { spreadCapture: number; inventory: number; fees: number; resolution: number };
 }
+interface Fill {
+  t: number;
+  m: string;
+  bid: boolean;
+  p: number;
+  s: number;
+}
+
+const usd = (x: bigint): number => Number(x) / 1e6;
+const pct = (a: number, b: number): string => (b === 0 ? '–' : `${(((a - b) / Math.abs(b)) * 100).toFixed(1)} %`);
+
+function backtestSide(run: BacktestRun): Side {
+  const s = buildSummary(run);
+  return { fills: s.fills, volume: s.volume, pnl: s.pnl.total, attribution: s.pnl.attribution };
+}
+
+/** Live fills (the venue's record) the backtest reproduced: same market, side and price within 300 ms. */
+function matched(live: readonly Fill[], run: BacktestRun): { fills: number; shares: number } {
+  const bt: Fill[] = run.collector.fills.map((f) => ({ t: f.at, m: f.marketId.toLowerCase(), bid: f.yesSide === 'bid', p: f.yesPrice, s: f.size }));
+  const used = new Set<number>();
+  let fills = 0;
+  let shares = 0;
+  for (const l of live) {
+    const k = bt.findIndex((b, i) => !used.has(i) && b.m === l.m && b.bid === l.bid && b.p === l.p && Math.abs(b.t - l.t) <= 300);
+    if (k < 0) continue;
+    used.add(k);
+    fills++;
+    shares += Math.min(l.s, bt[k]!.s);
+  }
+  return { fills, shares: shares / 1e6 };
+}
+
+const results: Record<string, unknown>[] = [];
+const sum = { live: { fills: 0, volume: 0, pnl: 0 }, exact: { fills: 0, volume: 0, pnl: 0 }, stream: { fills: 0, volume: 0, pnl: 0 }, venueFills: 0, matchedExact: 0, matchedStream: 0 };
+for (const seed of seeds) {
+  const out = mkdtempSync(join(tmpdir(), 'bookmaker-parity-eval-'));
+  try {
+    const text = config(seed);
+    const cfg = await parseConfigText(text, 'parity.yaml', { env: {} });
+    const bot = await startBot({ config: cfg, logger: silentLogger, metricsPort: 0, env: {} });
+    const rec = await startRecorder({ baseUrl: bot.baseUrl, markets: bot.markets, out, oraclePollMs: 60_000, flow: { tap: bot.localExchange!.tapFlow, exclude: bot.trader } });
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    const code = await bot.stop();
+    await rec.stop();
+    const live = { fills: 0, volume: 0n, spread: 0n, inventory: 0n, fees: 0n, resolution: 0n, total: 0n };
+    for (const m of bot.store.state.markets.values()) {
+      live.fills += m.position.fills;
+      live.volume += m.position.volume;
+      const a = marketAttribution(m);
+      live.spread += a.spreadCapture;
+      live.inventory += a.inventory;
+      live.fees += a.fees;
+      live.resolution += a.resolution;
+      live.total += a.total;
+    }
+    const liveSide: Side = {
+      fills: live.fills,
+      volume: Number(live.volume / 1_000_000n) / 1e6,
+      pnl: usd(live.total),
+      attribution: { spreadCapture: usd(live.spread), inventory: usd(live.inventory), fees: usd(live.fees), resolution: usd(live.resolution) },
+    };
+    const venueFills: Fill[] = [];
+    for (const e of readEvents(out)) if (e.t === 'ownfill') venueFills.push({ t: e.vts, m: e.m.toLowerCase(), bid: e.side === 'buy', p: e.p, s: e.s });
+    const bt = await buildBacktestConfig('parity.yaml', parseDocument(text + BACKTEST).toJS() as Record<string, unknown>, {}, {});
+    const exactRun = await runBacktest({ source: loadReplaySource(out), config: bt.bot, settings: bt.settings });
+    const streamRun = await runBacktest({ source: loadReplaySource(out), config: bt.bot, settings: bt.settings, ignoreDropCopy: true });
+    const exact = backtestSide(exactRun);
+    const stream = backtestSide(streamRun);
+    const mE = matched(venueFills, exactRun);
+    const mS = matched(venueFills, streamRun);
+    const gaps = (b: Side) => ({ fills: pct(b.fills, liveSide.fills), volume: pct(b.volume, liveSide.volume), pnl: pct(b.pnl, liveSide.pnl), pnlUsdc: Number((b.pnl - liveSide.pnl).toFixed(6)) });
+    const r = {
+      seed,
+      seconds,
+      stopCode: code,
+      venueFills: venueFills.length,
+      live: liveSide,
+      dropCopy: { ...exact, gaps: gaps(exact), liveFillsReproduced: mE },
+      streamOnly: { ...stream, gaps: gaps(stream), liveFillsReproduced: mS },
+    };
+    results.push(r);
+    process.stdout.write(JSON.stringify(r) + '\n');
+    for (const [k, v] of [['live', liveSide], ['exact', exact], ['stream', stream]] as const) {
+      sum[k].fills += v.fills;
+      sum[k].volume += v.volume;
+      sum[k].pnl += v.pnl;
+    }
+    sum.venueFills += venueFills.length;
+    sum.matchedExact += mE.fills;
+    sum.matchedStream += mS.fills;
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+const total = {
+  seeds,
+  seconds,
+  live: sum.live,
+  dropCopy: { ...sum.exact, gaps: { fills: pct(sum.exact.fills, sum.live.fills), volume: pct(sum.exact.volume, sum.live.volume), pnl: pct(sum.exact.pnl, sum.live.pnl) }, liveFillsReproduced: sum.matchedExact },
+  streamOnly: { ...sum.stream, gaps: { fills: pct(sum.stream.fills, sum.live.fills), volume: pct(sum.stream.volume, sum.live.volume), pnl: pct(sum.stream.pnl, sum.live.pnl) }, liveFillsReproduced: sum.matchedStream },
+  venueFills: sum.venueFills,
+};
+process.stdout.write(JSON.stringify({ total, runs: results }) + '\n');
 process.exit(0);

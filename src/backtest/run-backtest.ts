@@ -63,6 +63,8 @@ export interface BacktestInput {
    * gets to run.
    */
   readonly signal?: AbortSignal;
+  /** replay from the public stream even where the recording has the venue's drop copy (for comparisons) */
+  readonly ignoreDropCopy?: boolean;
 }
 
 export interface ReplayProgress {
@@ -189,6 +191,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     queue: queueModel(fast ? 'none' : settings.queueModel, settings.queuePower),
     fees: settings.fees,
     collateral: settings.startingCollateral,
+    ...(input.ignoreDropCopy ? { ignoreDropCopy: true } : {}),
     onFill: (f, after) => {
       collectorRef.c!.onFill(f);
       // The fill report reaches the bot after the response latency, like the venue's activity feed,

@@ -127,6 +127,8 @@ export interface SimExchangeOptions {
    * the bot its own orders in the book, as the venue's stream does.
    */
   readonly onOwnLevel?: (market: number, side: 'bid' | 'ask', price: number, size: number) => void;
+  /** replay from the public stream even where the recording has the venue's drop copy (the old way, for comparisons) */
+  readonly ignoreDropCopy?: boolean;
 }
 
 export const DEFAULT_SIM_COLLATERAL = 10_000_000_000n;
@@ -182,7 +184,7 @@ export class SimExchange {
     this.snapshotAt = new Float64Array(n).fill(-1);
     this.exact = new Uint8Array(n);
     const c = opts.cols;
-    for (let i = 0; i < c.rows; i++) if (c.kind[i]! >= KIND_XLEVEL) this.exact[c.market[i]!] = 1;
+    if (opts.ignoreDropCopy !== true) for (let i = 0; i < c.rows; i++) if (c.kind[i]! >= KIND_XLEVEL) this.exact[c.market[i]!] = 1;
     this.ownLevels = Array.from({ length: n }, () => new Map<string, number>());
     this.yes = new Array<number>(n).fill(0);
     this.no = new Array<number>(n).fill(0);
@@ -249,6 +251,7 @@ export class SimExchange {
     let k = c.kind[i]!;
     // a market with the venue's drop copy: its rows replace the public stream's on this side
     if (this.exact[m] === 1) k = k === KIND_XLEVEL ? KIND_LEVEL : k === KIND_XCLEAR ? KIND_CLEAR : k === KIND_TAKER ? KIND_TAKER : -1;
+    else if (k >= KIND_XLEVEL) return; // a drop copy this replay does not use
     const book = this.books[m]!;
     const orders = this.own[m]!;
     if (k === KIND_LEVEL) {
