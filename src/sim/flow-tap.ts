@@ -88,8 +88,15 @@ export class FlowTap {
         if (s > 0) (asks.push([l.price, s]), last.set(`a${l.price}`, s));
       }
       sub.last.set(idx, last);
-      sub.lastOwn.set(idx, new Map());
       sink({ type: 'book', marketId: id, atMs: nowMs, snap: true, bids, asks });
+      // the excluded trader's quotes already resting
+      const lastOwn = new Map<string, number>();
+      if (exclude !== undefined) for (const ord of this.host.engine.openOrders({ trader: exclude, market: idx })) {
+        const key = `${ord.side === 'bid' ? 'b' : 'a'}${ord.bookPrice}`;
+        lastOwn.set(key, (lastOwn.get(key) ?? 0) + ord.remainingShares);
+      }
+      sub.lastOwn.set(idx, lastOwn);
+      for (const [key, size] of lastOwn) sink({ type: 'own', marketId: id, atMs: nowMs, side: key[0] === 'b' ? 'bid' : 'ask', price: Number(key.slice(1)), size });
     }
     this.subs.add(sub);
     return () => {
