@@ -59,11 +59,20 @@ const BACKTEST = `
 backtest: { queueModel: level, latency: { feedMs: recorded, entryMs: 2, responseMs: 2${fillPollMs > 0 ? `, fillPollMs: ${fillPollMs}` : ''} }, fees: { makerBps: 0, takerBps: 50 } }
 `;
 
+interface Attribution {
+  spreadCapture: number;
+  inventory: number;
+  fees: number;
+  resolution: number;
+}
 interface Side {
   fills: number;
   volume: number;
   pnl: number;
-  attribution: { spreadCapture: number; inventory: number; fees: number; resolution: number };
+  /** the bot's own store: mids as the bot saw them when it heard of each fill (the live definition) */
+  attribution: Attribution;
+  /** backtests: the exchange's record, each fill against the mid just before it at the venue */
+  attributionAtFill?: Attribution;
 }
 interface Fill {
   t: number;
@@ -76,9 +85,24 @@ interface Fill {
 const usd = (x: bigint): number => Number(x) / 1e6;
 const pct = (a: number, b: number): string => (b === 0 ? '–' : `${(((a - b) / Math.abs(b)) * 100).toFixed(1)} %`);
 
+/** The attribution the bot's own store holds (what live reports), summed over markets, in USDC. */
+function storeAttribution(markets: Iterable<Parameters<typeof marketAttribution>[0]>): Attribution & { total: bigint } {
+  const a = { spread: 0n, inventory: 0n, fees: 0n, resolution: 0n, total: 0n };
+  for (const m of markets) {
+    const x = marketAttribution(m);
+    a.spread += x.spreadCapture;
+    a.inventory += x.inventory;
+    a.fees += x.fees;
+    a.resolution += x.resolution;
+    a.total += x.total;
+  }
+  return { spreadCapture: usd(a.spread), inventory: usd(a.inventory), fees: usd(a.fees), resolution: usd(a.resolution), total: a.total };
+}
+
 function backtestSide(run: BacktestRun): Side {
   const s = buildSummary(run);
-  return { fills: s.fills, volume: s.volume, pnl: s.pnl.total, attribution: s.pnl.attribution };
+  const { total: _t, ...attribution } = storeAttribution(run.store.state.markets.values());
+  return { fills: s.fills, volume: s.volume, pnl: s.pnl.total, attribution, attributionAtFill: s.pnl.attribution };
 }
 
 /** Live fills (the venue's record) the backtest reproduced: same market, side and price within 300 ms. */
@@ -109,25 +133,13 @@ for (const seed of seeds) {
     await new Promise((r) => setTimeout(r, seconds * 1000));
     const code = await bot.stop();
     await rec.stop();
-    const live = { fills: 0, volume: 0n, spread: 0n, inventory: 0n, fees: 0n, resolution: 0n, total: 0n };
-    for (const m of bot.store.state.markets.values()) {
-      live.fills += m.position.fills;
-      live.volume += m.position.volume;
-      const a = marketAttribution(m);
-      live.spread += a.spreadCapture;
-      live.inventory += a.inventory;
-      live.fees += a.fees;
-      live.resolution += a.resolution;
-      live.total += a.total;
-    }
-    const liveSide: Side = {
-      fills: live.fills,
-      volume: Number(live.volume / 1_000_000n) / 1e6,
-      pnl: usd(live.total),
-      attribution: { spreadCapture: usd(live.spread), inventory: usd(live.inventory), fees: usd(live.fees), resolution: usd(live.resolution) },
-    };
+    let volume = 0n;
+    for (const m of bot.store.state.markets.values()) volume += m.position.volume;
+    const { total, ...attribution } = storeAttribution(bot.store.state.markets.values());
     const venueFills: Fill[] = [];
     for (const e of readEvents(out)) if (e.t === 'ownfill') venueFills.push({ t: e.vts, m: e.m.toLowerCase(), bid: e.side === 'buy', p: e.p, s: e.s });
+    // fills as the venue booked them (the bot's own count merges the fills one poll saw of an order)
+    const liveSide: Side = { fills: venueFills.length, volume: Number(volume / 1_000_000n) / 1e6, pnl: usd(total), attribution };
     const bt = await buildBacktestConfig('parity.yaml', parseDocument(text + BACKTEST).toJS() as Record<string, unknown>, {}, {});
     const exactRun = await runBacktest({ source: loadReplaySource(out), config: bt.bot, settings: bt.settings });
     const streamRun = await runBacktest({ source: loadReplaySource(out), config: bt.bot, settings: bt.settings, ignoreDropCopy: true });

@@ -122,9 +122,9 @@ export interface SimExchangeOptions {
   readonly collateral?: bigint;
   readonly onFill: (f: SimFill, after: HoldingsAfter) => void;
   /**
-   * Our resting size at a YES-terms level changed (an order rested, filled, was cancelled or
-   * expired): `size` is the new total of our orders at (side, price). For a replay feed that shows
-   * the bot its own orders in the book, as the venue's stream does.
+   * Our resting size at a YES-terms level of a drop-copy market changed (an order rested, filled,
+   * was cancelled or expired): `size` is the new total of our orders at (side, price). For a replay
+   * feed that shows the bot its own orders in the book, as the venue's stream does.
    */
   readonly onOwnLevel?: (market: number, side: 'bid' | 'ask', price: number, size: number) => void;
   /** replay from the public stream even where the recording has the venue's drop copy (the old way, for comparisons) */
@@ -492,8 +492,9 @@ export class SimExchange {
     else if (e.status === 'voided' && e.cause !== 'ioc') this.voided++;
   }
 
+  /** Our levels of market m may have changed (only drop-copy markets report them: the feed shows them there only). */
   private markOwn(m: number): void {
-    if (this.opts.onOwnLevel !== undefined && !this.ownDirty.includes(m)) this.ownDirty.push(m);
+    if (this.exact[m] === 1 && this.opts.onOwnLevel !== undefined && !this.ownDirty.includes(m)) this.ownDirty.push(m);
   }
 
   /** Report our resting size at every level of the dirty markets that changed since the last report. */
@@ -551,7 +552,7 @@ export class SimExchange {
       o.q = this.opts.queue.join(this.books[market]!.sizeAt(yesSide === 0 ? 'bid' : 'ask', yesPrice));
       this.own[market]!.push(o);
       this.markOwn(market);
-      this.flushOwnLevels();
+      if (this.ownDirty.length > 0) this.flushOwnLevels();
       if (p.expiry) this.nextExpiry = Math.min(this.nextExpiry, p.expiry * 1000);
     }
     this.sweep(this.own[market]!); // a self-trade may have cancelled a resting one
