@@ -9,7 +9,12 @@
  * live fills (the venue's own record of them) the backtest reproduced (same market, side and price
  * within 300 ms).
  *
- *   node --import tsx scripts/parity-eval.ts [--seconds 180] [--seeds 5,6,7] [--fill-poll-ms 1000]
+ * The drop-copy backtest is also run with other seeds of the backtest's own randomness (the sampled
+ * feed delays: `--replay-seeds 2,3`): how far those replays of the same recording fall from each
+ * other is the measure of how sensitive the run is to millisecond timing, against which the
+ * live-versus-backtest gap is to be read.
+ *
+ *   node --import tsx scripts/parity-eval.ts [--seconds 180] [--seeds 5,6,7] [--replay-seeds 2,3] [--fill-poll-ms 1000]
  *
  * The last line is one JSON object with every figure.
  */
@@ -38,8 +43,12 @@ const seeds = flag('--seeds', flag('--seed', '5'))
   .split(',')
   .map((x) => Number(x.trim()));
 const fillPollMs = Number(flag('--fill-poll-ms', '1000'));
-if (!(seconds > 0) || seeds.some((x) => !Number.isSafeInteger(x)) || !(fillPollMs >= 0)) {
-  process.stderr.write('usage: parity-eval.ts [--seconds N] [--seeds 5,6,7] [--fill-poll-ms 1000]\n');
+const replaySeeds = flag('--replay-seeds', '2,3')
+  .split(',')
+  .filter((x) => x.trim() !== '')
+  .map((x) => Number(x.trim()));
+if (!(seconds > 0) || seeds.some((x) => !Number.isSafeInteger(x)) || replaySeeds.some((x) => !Number.isSafeInteger(x) || x < 0) || !(fillPollMs >= 0)) {
+  process.stderr.write('usage: parity-eval.ts [--seconds N] [--seeds 5,6,7] [--replay-seeds 2,3] [--fill-poll-ms 1000]\n');
   process.exit(2);
 }
 
@@ -122,7 +131,7 @@ function matched(live: readonly Fill[], run: BacktestRun): { fills: number; shar
 }
 
 const results: Record<string, unknown>[] = [];
-const sum = { live: { fills: 0, volume: 0, pnl: 0 }, exact: { fills: 0, volume: 0, pnl: 0 }, stream: { fills: 0, volume: 0, pnl: 0 }, venueFills: 0, matchedExact: 0, matchedStream: 0 };
+const sum = { live: { fills: 0, volume: 0, pnl: 0 }, exact: { fills: 0, volume: 0, pnl: 0 }, stream: { fills: 0, volume: 0, pnl: 0 }, replayMean: { fills: 0, volume: 0, pnl: 0 }, venueFills: 0, matchedExact: 0, matchedStream: 0 };
 for (const seed of seeds) {
   const out = mkdtempSync(join(tmpdir(), 'bookmaker-parity-eval-'));
   try {
@@ -145,6 +154,20 @@ for (const seed of seeds) {
     const streamRun = await runBacktest({ source: loadReplaySource(out), config: bt.bot, settings: bt.settings, ignoreDropCopy: true });
     const exact = backtestSide(exactRun);
     const stream = backtestSide(streamRun);
+    // the same recording replayed with other seeds of the backtest's sampled delays
+    const spread = [{ seed: bt.settings.seed, fills: exact.fills, volume: exact.volume, pnl: exact.pnl }];
+    for (const rs of replaySeeds) {
+      const run = await runBacktest({ source: loadReplaySource(out), config: bt.bot, settings: { ...bt.settings, seed: rs } });
+      const b = backtestSide(run);
+      spread.push({ seed: rs, fills: b.fills, volume: b.volume, pnl: b.pnl });
+    }
+    const mean = (k: 'fills' | 'volume' | 'pnl'): number => spread.reduce((a, x) => a + x[k], 0) / spread.length;
+    const replaySpread = {
+      runs: spread,
+      mean: { fills: mean('fills'), volume: Number(mean('volume').toFixed(4)), pnl: Number(mean('pnl').toFixed(6)) },
+      gapsOfMean: { fills: pct(mean('fills'), liveSide.fills), volume: pct(mean('volume'), liveSide.volume), pnl: pct(mean('pnl'), liveSide.pnl) },
+      range: { fills: [Math.min(...spread.map((x) => x.fills)), Math.max(...spread.map((x) => x.fills))], volume: [Math.min(...spread.map((x) => x.volume)), Math.max(...spread.map((x) => x.volume))], pnl: [Math.min(...spread.map((x) => x.pnl)), Math.max(...spread.map((x) => x.pnl))] },
+    };
     const mE = matched(venueFills, exactRun);
     const mS = matched(venueFills, streamRun);
     const gaps = (b: Side) => ({ fills: pct(b.fills, liveSide.fills), volume: pct(b.volume, liveSide.volume), pnl: pct(b.pnl, liveSide.pnl), pnlUsdc: Number((b.pnl - liveSide.pnl).toFixed(6)) });
@@ -154,7 +177,7 @@ for (const seed of seeds) {
       stopCode: code,
       venueFills: venueFills.length,
       live: liveSide,
-      dropCopy: { ...exact, gaps: gaps(exact), liveFillsReproduced: mE },
+      dropCopy: { ...exact, gaps: gaps(exact), liveFillsReproduced: mE, replaySpread },
       streamOnly: { ...stream, gaps: gaps(stream), liveFillsReproduced: mS },
     };
     results.push(r);
@@ -164,6 +187,9 @@ for (const seed of seeds) {
       sum[k].volume += v.volume;
       sum[k].pnl += v.pnl;
     }
+    sum.replayMean.fills += replaySpread.mean.fills;
+    sum.replayMean.volume += replaySpread.mean.volume;
+    sum.replayMean.pnl += replaySpread.mean.pnl;
     sum.venueFills += venueFills.length;
     sum.matchedExact += mE.fills;
     sum.matchedStream += mS.fills;
@@ -176,6 +202,7 @@ const total = {
   seconds,
   live: sum.live,
   dropCopy: { ...sum.exact, gaps: { fills: pct(sum.exact.fills, sum.live.fills), volume: pct(sum.exact.volume, sum.live.volume), pnl: pct(sum.exact.pnl, sum.live.pnl) }, liveFillsReproduced: sum.matchedExact },
+  dropCopyMeanOverReplaySeeds: { ...sum.replayMean, gaps: { fills: pct(sum.replayMean.fills, sum.live.fills), volume: pct(sum.replayMean.volume, sum.live.volume), pnl: pct(sum.replayMean.pnl, sum.live.pnl) } },
   streamOnly: { ...sum.stream, gaps: { fills: pct(sum.stream.fills, sum.live.fills), volume: pct(sum.stream.volume, sum.live.volume), pnl: pct(sum.stream.pnl, sum.live.pnl) }, liveFillsReproduced: sum.matchedStream },
   venueFills: sum.venueFills,
 };
