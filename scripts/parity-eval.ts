@@ -9,7 +9,8 @@
  * live fills (the venue's own record of them) the backtest reproduced (same market, side and price
  * within 300 ms).
  *
- * The drop-copy backtest is also run with other seeds of the backtest's own randomness (the sampled
+ * The drop-copy backtest is also run with the latency the live bot measured on itself (its
+ * tick-to-wire and order round-trip metrics) instead of the config's 2 ms, and with other seeds of the backtest's own randomness (the sampled
  * feed delays: `--replay-seeds 2,3`): how far those replays of the same recording fall from each
  * other is the measure of how sensitive the run is to millisecond timing, against which the
  * live-versus-backtest gap is to be read.
@@ -130,8 +131,28 @@ function matched(live: readonly Fill[], run: BacktestRun): { fills: number; shar
   return { fills, shares: shares / 1e6 };
 }
 
+/**
+ * The live bot's own latencies, from its metrics: mean tick-to-wire (event to signed request written)
+ * and mean round trip of its order calls (POST), in ms.
+ */
+async function measuredLatency(bot: Awaited<ReturnType<typeof startBot>>): Promise<{ tickToWireMs: number; postMs: number }> {
+  const mean = (values: readonly { metricName?: string; labels: Partial<Record<string, string | number>>; value: number }[], keep: (l: Partial<Record<string, string | number>>) => boolean): number => {
+    let sum = 0;
+    let count = 0;
+    for (const v of values) {
+      if (!keep(v.labels)) continue;
+      if (v.metricName?.endsWith('_sum')) sum += v.value;
+      else if (v.metricName?.endsWith('_count')) count += v.value;
+    }
+    return count > 0 ? (sum / count) * 1000 : 0;
+  };
+  const api = await bot.metrics.apiLatency.get();
+  const t2w = await bot.metrics.tickToWire.get();
+  return { tickToWireMs: Number(mean(t2w.values, () => true).toFixed(3)), postMs: Number(mean(api.values, (l) => l.method === 'POST').toFixed(3)) };
+}
+
 const results: Record<string, unknown>[] = [];
-const sum = { live: { fills: 0, volume: 0, pnl: 0 }, exact: { fills: 0, volume: 0, pnl: 0 }, stream: { fills: 0, volume: 0, pnl: 0 }, replayMean: { fills: 0, volume: 0, pnl: 0 }, venueFills: 0, matchedExact: 0, matchedStream: 0 };
+const sum = { live: { fills: 0, volume: 0, pnl: 0 }, exact: { fills: 0, volume: 0, pnl: 0 }, cal: { fills: 0, volume: 0, pnl: 0 }, stream: { fills: 0, volume: 0, pnl: 0 }, replayMean: { fills: 0, volume: 0, pnl: 0 }, venueFills: 0, matchedExact: 0, matchedStream: 0 };
 for (const seed of seeds) {
   const out = mkdtempSync(join(tmpdir(), 'bookmaker-parity-eval-'));
   try {
@@ -140,6 +161,7 @@ for (const seed of seeds) {
     const bot = await startBot({ config: cfg, logger: silentLogger, metricsPort: 0, env: {} });
     const rec = await startRecorder({ baseUrl: bot.baseUrl, markets: bot.markets, out, oraclePollMs: 60_000, flow: { tap: bot.localExchange!.tapFlow, exclude: bot.trader } });
     await new Promise((r) => setTimeout(r, seconds * 1000));
+    const latency = await measuredLatency(bot);
     const code = await bot.stop();
     await rec.stop();
     let volume = 0n;
@@ -168,6 +190,11 @@ for (const seed of seeds) {
       gapsOfMean: { fills: pct(mean('fills'), liveSide.fills), volume: pct(mean('volume'), liveSide.volume), pnl: pct(mean('pnl'), liveSide.pnl) },
       range: { fills: [Math.min(...spread.map((x) => x.fills)), Math.max(...spread.map((x) => x.fills))], volume: [Math.min(...spread.map((x) => x.volume)), Math.max(...spread.map((x) => x.volume))], pnl: [Math.min(...spread.map((x) => x.pnl)), Math.max(...spread.map((x) => x.pnl))] },
     };
+    // the same drop-copy replay with the latency the live bot measured on itself: entry = tick-to-wire +
+    // half a round trip, response = half a round trip
+    const calibrated = { ...bt.settings, latency: { ...bt.settings.latency, entryMs: latency.tickToWireMs + latency.postMs / 2, responseMs: latency.postMs / 2 } };
+    const calRun = await runBacktest({ source: loadReplaySource(out), config: bt.bot, settings: calibrated });
+    const cal = backtestSide(calRun);
     const mE = matched(venueFills, exactRun);
     const mS = matched(venueFills, streamRun);
     const gaps = (b: Side) => ({ fills: pct(b.fills, liveSide.fills), volume: pct(b.volume, liveSide.volume), pnl: pct(b.pnl, liveSide.pnl), pnlUsdc: Number((b.pnl - liveSide.pnl).toFixed(6)) });
@@ -178,11 +205,12 @@ for (const seed of seeds) {
       venueFills: venueFills.length,
       live: liveSide,
       dropCopy: { ...exact, gaps: gaps(exact), liveFillsReproduced: mE, replaySpread },
+      dropCopyMeasuredLatency: { latency, entryMs: calibrated.latency.entryMs, responseMs: calibrated.latency.responseMs, ...cal, gaps: gaps(cal), liveFillsReproduced: matched(venueFills, calRun) },
       streamOnly: { ...stream, gaps: gaps(stream), liveFillsReproduced: mS },
     };
     results.push(r);
     process.stdout.write(JSON.stringify(r) + '\n');
-    for (const [k, v] of [['live', liveSide], ['exact', exact], ['stream', stream]] as const) {
+    for (const [k, v] of [['live', liveSide], ['exact', exact], ['cal', cal], ['stream', stream]] as const) {
       sum[k].fills += v.fills;
       sum[k].volume += v.volume;
       sum[k].pnl += v.pnl;
@@ -202,6 +230,7 @@ const total = {
   seconds,
   live: sum.live,
   dropCopy: { ...sum.exact, gaps: { fills: pct(sum.exact.fills, sum.live.fills), volume: pct(sum.exact.volume, sum.live.volume), pnl: pct(sum.exact.pnl, sum.live.pnl) }, liveFillsReproduced: sum.matchedExact },
+  dropCopyMeasuredLatency: { ...sum.cal, gaps: { fills: pct(sum.cal.fills, sum.live.fills), volume: pct(sum.cal.volume, sum.live.volume), pnl: pct(sum.cal.pnl, sum.live.pnl) } },
   dropCopyMeanOverReplaySeeds: { ...sum.replayMean, gaps: { fills: pct(sum.replayMean.fills, sum.live.fills), volume: pct(sum.replayMean.volume, sum.live.volume), pnl: pct(sum.replayMean.pnl, sum.live.pnl) } },
   streamOnly: { ...sum.stream, gaps: { fills: pct(sum.stream.fills, sum.live.fills), volume: pct(sum.stream.volume, sum.live.volume), pnl: pct(sum.stream.pnl, sum.live.pnl) }, liveFillsReproduced: sum.matchedStream },
   venueFills: sum.venueFills,
