@@ -15,7 +15,7 @@
  * other is the measure of how sensitive the run is to millisecond timing, against which the
  * live-versus-backtest gap is to be read.
  *
- *   node --import tsx scripts/parity-eval.ts [--seconds 180] [--seeds 5,6,7] [--replay-seeds 2,3] [--fill-poll-ms 1000]
+ *   node --import tsx scripts/parity-eval.ts [--seconds 180] [--seeds 5,6,7] [--replay-seeds 2,3] [--fill-poll-ms 1000] [--keep DIR]
  *
  * The last line is one JSON object with every figure.
  */
@@ -44,6 +44,8 @@ const seeds = flag('--seeds', flag('--seed', '5'))
   .split(',')
   .map((x) => Number(x.trim()));
 const fillPollMs = Number(flag('--fill-poll-ms', '1000'));
+/** keep each recording under DIR/seed-N (for inspection) instead of deleting it */
+const keep = flag('--keep', '');
 const replaySeeds = flag('--replay-seeds', '2,3')
   .split(',')
   .filter((x) => x.trim() !== '')
@@ -77,7 +79,10 @@ interface Attribution {
 }
 interface Side {
   fills: number;
+  /** USDC in the orders' own terms (a YES-terms sale is p per share as a YES sale, 1 − p as a NO buy) */
   volume: number;
+  /** shares filled: the volume measure that does not depend on which outcome an order was sent in */
+  shares: number;
   pnl: number;
   /** the bot's own store: mids as the bot saw them when it heard of each fill (the live definition) */
   attribution: Attribution;
@@ -112,7 +117,8 @@ function storeAttribution(markets: Iterable<Parameters<typeof marketAttribution>
 function backtestSide(run: BacktestRun): Side {
   const s = buildSummary(run);
   const { total: _t, ...attribution } = storeAttribution(run.store.state.markets.values());
-  return { fills: s.fills, volume: s.volume, pnl: s.pnl.total, attribution, attributionAtFill: s.pnl.attribution };
+  const shares = run.collector.fills.reduce((a, f) => a + f.size, 0) / 1e6;
+  return { fills: s.fills, volume: s.volume, shares, pnl: s.pnl.total, attribution, attributionAtFill: s.pnl.attribution };
 }
 
 /** Live fills (the venue's record) the backtest reproduced: same market, side and price within 300 ms. */
@@ -152,9 +158,9 @@ async function measuredLatency(bot: Awaited<ReturnType<typeof startBot>>): Promi
 }
 
 const results: Record<string, unknown>[] = [];
-const sum = { live: { fills: 0, volume: 0, pnl: 0 }, exact: { fills: 0, volume: 0, pnl: 0 }, cal: { fills: 0, volume: 0, pnl: 0 }, stream: { fills: 0, volume: 0, pnl: 0 }, replayMean: { fills: 0, volume: 0, pnl: 0 }, venueFills: 0, matchedExact: 0, matchedStream: 0 };
+const sum = { live: { fills: 0, volume: 0, shares: 0, pnl: 0 }, exact: { fills: 0, volume: 0, shares: 0, pnl: 0 }, cal: { fills: 0, volume: 0, shares: 0, pnl: 0 }, stream: { fills: 0, volume: 0, shares: 0, pnl: 0 }, replayMean: { fills: 0, volume: 0, pnl: 0 }, venueFills: 0, matchedExact: 0, matchedStream: 0 };
 for (const seed of seeds) {
-  const out = mkdtempSync(join(tmpdir(), 'bookmaker-parity-eval-'));
+  const out = keep ? join(keep, `seed-${seed}`) : mkdtempSync(join(tmpdir(), 'bookmaker-parity-eval-'));
   try {
     const text = config(seed);
     const cfg = await parseConfigText(text, 'parity.yaml', { env: {} });
@@ -170,7 +176,7 @@ for (const seed of seeds) {
     const venueFills: Fill[] = [];
     for (const e of readEvents(out)) if (e.t === 'ownfill') venueFills.push({ t: e.vts, m: e.m.toLowerCase(), bid: e.side === 'buy', p: e.p, s: e.s });
     // fills as the venue booked them (the bot's own count merges the fills one poll saw of an order)
-    const liveSide: Side = { fills: venueFills.length, volume: Number(volume / 1_000_000n) / 1e6, pnl: usd(total), attribution };
+    const liveSide: Side = { fills: venueFills.length, volume: Number(volume / 1_000_000n) / 1e6, shares: venueFills.reduce((a, f) => a + f.s, 0) / 1e6, pnl: usd(total), attribution };
     const bt = await buildBacktestConfig('parity.yaml', parseDocument(text + BACKTEST).toJS() as Record<string, unknown>, {}, {});
     const exactRun = await runBacktest({ source: loadReplaySource(out), config: bt.bot, settings: bt.settings });
     const streamRun = await runBacktest({ source: loadReplaySource(out), config: bt.bot, settings: bt.settings, ignoreDropCopy: true });
@@ -197,7 +203,7 @@ for (const seed of seeds) {
     const cal = backtestSide(calRun);
     const mE = matched(venueFills, exactRun);
     const mS = matched(venueFills, streamRun);
-    const gaps = (b: Side) => ({ fills: pct(b.fills, liveSide.fills), volume: pct(b.volume, liveSide.volume), pnl: pct(b.pnl, liveSide.pnl), pnlUsdc: Number((b.pnl - liveSide.pnl).toFixed(6)) });
+    const gaps = (b: Side) => ({ fills: pct(b.fills, liveSide.fills), volume: pct(b.volume, liveSide.volume), shares: pct(b.shares, liveSide.shares), pnl: pct(b.pnl, liveSide.pnl), pnlUsdc: Number((b.pnl - liveSide.pnl).toFixed(6)) });
     const r = {
       seed,
       seconds,
@@ -213,6 +219,7 @@ for (const seed of seeds) {
     for (const [k, v] of [['live', liveSide], ['exact', exact], ['cal', cal], ['stream', stream]] as const) {
       sum[k].fills += v.fills;
       sum[k].volume += v.volume;
+      sum[k].shares += v.shares;
       sum[k].pnl += v.pnl;
     }
     sum.replayMean.fills += replaySpread.mean.fills;
@@ -222,17 +229,17 @@ for (const seed of seeds) {
     sum.matchedExact += mE.fills;
     sum.matchedStream += mS.fills;
   } finally {
-    rmSync(out, { recursive: true, force: true });
+    if (!keep) rmSync(out, { recursive: true, force: true });
   }
 }
 const total = {
   seeds,
   seconds,
   live: sum.live,
-  dropCopy: { ...sum.exact, gaps: { fills: pct(sum.exact.fills, sum.live.fills), volume: pct(sum.exact.volume, sum.live.volume), pnl: pct(sum.exact.pnl, sum.live.pnl) }, liveFillsReproduced: sum.matchedExact },
-  dropCopyMeasuredLatency: { ...sum.cal, gaps: { fills: pct(sum.cal.fills, sum.live.fills), volume: pct(sum.cal.volume, sum.live.volume), pnl: pct(sum.cal.pnl, sum.live.pnl) } },
+  dropCopy: { ...sum.exact, gaps: { fills: pct(sum.exact.fills, sum.live.fills), volume: pct(sum.exact.volume, sum.live.volume), shares: pct(sum.exact.shares, sum.live.shares), pnl: pct(sum.exact.pnl, sum.live.pnl) }, liveFillsReproduced: sum.matchedExact },
+  dropCopyMeasuredLatency: { ...sum.cal, gaps: { fills: pct(sum.cal.fills, sum.live.fills), volume: pct(sum.cal.volume, sum.live.volume), shares: pct(sum.cal.shares, sum.live.shares), pnl: pct(sum.cal.pnl, sum.live.pnl) } },
   dropCopyMeanOverReplaySeeds: { ...sum.replayMean, gaps: { fills: pct(sum.replayMean.fills, sum.live.fills), volume: pct(sum.replayMean.volume, sum.live.volume), pnl: pct(sum.replayMean.pnl, sum.live.pnl) } },
-  streamOnly: { ...sum.stream, gaps: { fills: pct(sum.stream.fills, sum.live.fills), volume: pct(sum.stream.volume, sum.live.volume), pnl: pct(sum.stream.pnl, sum.live.pnl) }, liveFillsReproduced: sum.matchedStream },
+  streamOnly: { ...sum.stream, gaps: { fills: pct(sum.stream.fills, sum.live.fills), volume: pct(sum.stream.volume, sum.live.volume), shares: pct(sum.stream.shares, sum.live.shares), pnl: pct(sum.stream.pnl, sum.live.pnl) }, liveFillsReproduced: sum.matchedStream },
   venueFills: sum.venueFills,
 };
 process.stdout.write(JSON.stringify({ total, runs: results }) + '\n');
