@@ -193,7 +193,7 @@ function endOfRunReport(bot: Bot, stopReason: string, code: number, logger: Retu
 
 function render(bot: Bot): { table: string[]; line: string } {
   bot.healthModel.evaluate();
-  const rows = summaryRows(bot.store.state, bot.markets, bot.fills, (id) => bot.healthModel.marketState(id));
+  const rows = summaryRows(bot.store.state, bot.markets, bot.fills, (id) => bot.healthModel.marketState(id), systemClock.now());
   const s = bot.store.state;
   const collateral = s.collateral === null ? '-' : (Number(s.collateral) / 1e6).toFixed(2);
   const stale = bot.health.stale(systemClock.now()).filter((n) => !n.startsWith('book:'));
