@@ -38,6 +38,11 @@ interface Slot {
   gen: number;
 }
 
+/** The sync of the tick armed as `gen` settled: nothing it did not write is owed to its event any more. */
+function disarm(s: Slot, gen: number): void {
+  if (s.gen === gen) s.from = Number.NaN;
+}
+
 /** Raw market-id spellings remembered before the cache is dropped (ids come from config: a handful). */
 const MAX_IDS = 10_000;
 
@@ -100,10 +105,10 @@ export class TickToWireMeter {
       return;
     }
     const gen = s.gen;
-    const drop = (): void => {
-      if (s.gen === gen) s.from = Number.NaN;
-    };
-    void sync.then(drop, drop);
+    void sync.then(
+      () => disarm(s, gen),
+      () => disarm(s, gen),
+    );
   }
 
   write(marketId: string | null): void {
