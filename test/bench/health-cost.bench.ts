@@ -101,8 +101,8 @@ interface Measure {
 }
 function measure(runs: { before: Json[]; after: Json[] }, key: string): Measure | null {
   if (runs.before.length === 0) return null;
-  const before = median(runs.before.map((x) => x[key]!));
-  const after = median(runs.after.map((x) => x[key]!));
+  const before = r3(median(runs.before.map((x) => x[key]!)));
+  const after = r3(median(runs.after.map((x) => x[key]!)));
   return { before, after, ratio: r3(after / before), pairs: runs.after.map((a, i) => r3(a[key]! / runs.before[i]![key]!)) };
 }
 const p50 = measure(t2w, 'p50')!;
