@@ -72,6 +72,8 @@ export class FastHistogram<L extends string = never> {
     }
     this.bounds = Float64Array.from(o.buckets);
     this.labelNames = o.labelNames ?? [];
+    // as prom-client: a histogram without labels is exposed (at zero) before its first observation
+    if (this.labelNames.length === 0) this.unlabelled = this.newSeries({});
     for (const r of o.registers ?? []) r.registerMetric(this as unknown as Metric<string>);
   }
 
@@ -147,6 +149,7 @@ export class FastHistogram<L extends string = never> {
   reset(): void {
     this.root = new Map();
     this.series = [];
+    // as prom-client: after a reset even an unlabelled histogram shows nothing until observed again
     this.unlabelled = null;
   }
 

@@ -23,6 +23,9 @@ function pair(labelNames: string[], buckets: number[]) {
 describe('FastHistogram', () => {
   it('exposes exactly what prom-client exposes, without labels (values on, between and beyond the bounds)', async () => {
     const { a, b, slow, fast } = pair([], [0, ...LATENCY_BUCKETS]);
+    // before any observation: every bucket at zero, as prom-client shows an unlabelled histogram
+    assert.equal(await b.metrics(), await a.metrics());
+    assert.match(await b.metrics(), /^bookmaker_x_seconds_bucket\{le="0.00005"\} 0$/m);
     for (const v of [0, 0, 0.00004, 0.00005, 0.000051, 0.0003, 0.0003, 0.0025, 0.7, 10, 11, 1e9]) {
       slow.observe(v);
       fast.observe(v);
@@ -63,6 +66,13 @@ describe('FastHistogram', () => {
     assert.equal((await h.get()).values.length, 4); // le=1, +Inf, sum, count
     h.reset();
     assert.deepEqual((await h.get()).values, []);
+    // reset of an unlabelled one: as prom-client (nothing shown until observed again)
+    const u = pair([], [1]);
+    u.slow.observe(0.5);
+    u.fast.observe(0.5);
+    u.slow.reset();
+    u.fast.reset();
+    assert.equal(await u.b.metrics(), await u.a.metrics());
     assert.throws(() => new FastHistogram({ name: 'bad', help: 'b', buckets: [1, 0.5] }), /ascending/);
   });
 
