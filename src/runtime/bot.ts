@@ -587,7 +587,7 @@ async function wire(
   // live quote past the grace (health model); a stale feed is a named reason there, after the grace
   const ready = (): Record<string, boolean> => {
     const r = readiness();
-    healthModel.evaluate();
+    healthModel.evaluateOncePerTurn();
     const h = healthModel.readiness();
     return { reconciled: r.reconciled, notHalted: r.notHalted && h.process !== 'halted', running: h.process === 'running' || h.process === 'halted', marketsQuoting: !h.reasons.some((x) => x.startsWith('market ')) };
   };
