@@ -19,6 +19,7 @@ import { edgeView, marketAttribution, type MarketAttribution } from '../state/ed
 import { marketPnl } from '../state/market-view.ts';
 import { toYesTerms } from '../strategy/to-orders.ts';
 import { liveOrders } from './health/health-model.ts';
+import type { RotationSummary } from './rotation/market-rotation.ts';
 
 export interface SummaryRow {
   readonly market: string;
@@ -40,6 +41,8 @@ export interface SummaryRow {
   readonly toxicity: number | null;
   /** PnL attribution, 1e-6 USDC, summing exactly to its total (src/state/edge-view.ts) */
   readonly attribution: MarketAttribution;
+  /** the market's rank score when a `rank:` entry selected it (src/runtime/rank/), else null */
+  readonly score: number | null;
 }
 
 const NO_ATTRIBUTION: MarketAttribution = { spreadCapture: 0n, inventory: 0n, fees: 0n, resolution: 0n, total: 0n };
@@ -49,11 +52,19 @@ const NO_ATTRIBUTION: MarketAttribution = { spreadCapture: 0n, inventory: 0n, fe
  * passes its clock's time (the summary itself reads no clock). Without it the regime is read at the
  * store's last event, which is right for a finished run.
  */
-export function summaryRows(state: StoreState, marketIds: readonly Bytes32[], fills: ReadonlyMap<string, number>, stateOf: (marketId: Bytes32) => string | null = () => null, now?: number): SummaryRow[] {
+export function summaryRows(
+  state: StoreState,
+  marketIds: readonly Bytes32[],
+  fills: ReadonlyMap<string, number>,
+  stateOf: (marketId: Bytes32) => string | null = () => null,
+  now?: number,
+  scoreOf: (marketId: Bytes32) => number | null = () => null,
+): SummaryRow[] {
   return marketIds.map((id) => {
     const m = state.markets.get(id.toLowerCase());
     const health = stateOf(id) ?? '-';
-    if (!m) return { market: id.slice(0, 10), bid: null, ask: null, orders: 0, fills: 0, net: 0, pnl: 0n, stream: '-', state: health, regime: '-', toxicity: null, attribution: NO_ATTRIBUTION };
+    const score = scoreOf(id);
+    if (!m) return { market: id.slice(0, 10), bid: null, ask: null, orders: 0, fills: 0, net: 0, pnl: 0n, stream: '-', state: health, regime: '-', toxicity: null, attribution: NO_ATTRIBUTION, score };
     let bid: number | null = null;
     let ask: number | null = null;
     for (const o of m.orders.values()) {
@@ -77,6 +88,7 @@ export function summaryRows(state: StoreState, marketIds: readonly Bytes32[], fi
       regime: edge.regime,
       toxicity: edge.toxicity,
       attribution: marketAttribution(m),
+      score,
     };
   });
 }
@@ -95,6 +107,9 @@ const usdcShort = (v: bigint): string => {
   return `${n >= 0 ? '+' : '-'}${body}`;
 };
 
+/** A rank score, three decimals; '-' for a market no rank entry selected. */
+const rankScore = (v: number | null): string => (v === null ? '-' : v.toFixed(3));
+
 /** Toxicity in ¢ per share, one decimal, signed; '-' before any fill. */
 const toxCents = (t: number | null): string => (t === null ? '-' : `${t >= 0 ? '+' : ''}${(t / 10_000).toFixed(1)}`);
 
@@ -110,11 +125,13 @@ export function formatSummary(rows: readonly SummaryRow[], header: string): stri
   }
   // the edge of each market, in a block of its own: regime, toxicity and the PnL attribution (USDC),
   // whose four components sum to the market's PnL of its fills
-  lines.push(`${'market'.padEnd(w)}  ${'regime'.padEnd(11)}  ${'tox¢/sh'.padStart(7)}  ${'spread'.padStart(9)}  ${'inventory'.padStart(9)}  ${'fees'.padStart(8)}  ${'resolution'.padStart(10)}`);
+  // with rank entries, each ranked market's score (the `bookmaker markets rank` figure) ends its row
+  const ranked = rows.some((r) => r.score !== null);
+  lines.push(`${'market'.padEnd(w)}  ${'regime'.padEnd(11)}  ${'tox¢/sh'.padStart(7)}  ${'spread'.padStart(9)}  ${'inventory'.padStart(9)}  ${'fees'.padStart(8)}  ${'resolution'.padStart(10)}${ranked ? `  ${'rank'.padStart(6)}` : ''}`);
   for (const r of rows) {
     const a = r.attribution;
     lines.push(
-      `${r.market.slice(0, w).padEnd(w)}  ${r.regime.padEnd(11)}  ${toxCents(r.toxicity).padStart(7)}  ${usdc(a.spreadCapture).padStart(9)}  ${usdc(a.inventory).padStart(9)}  ${usdc(a.fees).padStart(8)}  ${usdc(a.resolution).padStart(10)}`,
+      `${r.market.slice(0, w).padEnd(w)}  ${r.regime.padEnd(11)}  ${toxCents(r.toxicity).padStart(7)}  ${usdc(a.spreadCapture).padStart(9)}  ${usdc(a.inventory).padStart(9)}  ${usdc(a.fees).padStart(8)}  ${usdc(a.resolution).padStart(10)}${ranked ? `  ${rankScore(r.score).padStart(6)}` : ''}`,
     );
   }
   lines.push(`total pnl ${usdc(total)} USDC`);
@@ -142,7 +159,7 @@ export function formatSummaryLine(rows: readonly SummaryRow[], header: string): 
     fills += r.fills;
     const q = (p: number | null): string => (p === null ? '-' : (p / 10_000).toFixed(0));
     const a = r.attribution;
-    const tail = ` ${q(r.bid)}/${q(r.ask)}¢ ord ${r.orders} fills ${r.fills} pos ${(r.net / 1e6).toFixed(0)} ${usdcShort(r.pnl)} ${r.state} | ${r.regime} tox ${toxCents(r.toxicity)}¢ sifr ${usdcShort(a.spreadCapture)}/${usdcShort(a.inventory)}/${usdcShort(a.fees)}/${usdcShort(a.resolution)}`;
+    const tail = ` ${q(r.bid)}/${q(r.ask)}¢ ord ${r.orders} fills ${r.fills} pos ${(r.net / 1e6).toFixed(0)} ${usdcShort(r.pnl)} ${r.state} | ${r.regime} tox ${toxCents(r.toxicity)}¢ sifr ${usdcShort(a.spreadCapture)}/${usdcShort(a.inventory)}/${usdcShort(a.fees)}/${usdcShort(a.resolution)}${r.score !== null ? ` rank ${rankScore(r.score)}` : ''}`;
     const room = Math.max(6, Math.min(40, LINE_WIDTH - 2 - tail.length));
     return fit(`  ${r.market.slice(0, room)}${tail}`);
   });
@@ -201,17 +218,7 @@ export function startSummary(p: SummaryPrinter): () => void {
  * Null when rotation has nothing to say (refresh off and nothing retired or retiring).
  */
 export function formatRotationLine(
-  s: {
-    readonly active: number;
-    readonly retiring: number;
-    readonly stuck: number;
-    readonly windowMs: number;
-    readonly startedInWindow: number;
-    readonly retiredInWindow: number;
-    readonly retiredByReason: Readonly<Record<string, number | undefined>>;
-    readonly retired: number;
-    readonly lastRefreshError: string | null;
-  },
+  s: Pick<RotationSummary, 'active' | 'retiring' | 'stuck' | 'windowMs' | 'startedInWindow' | 'retiredInWindow' | 'retiredByReason' | 'retired' | 'lastRefreshError'>,
   refreshing: boolean,
 ): string | null {
   if (!refreshing && s.retired === 0 && s.retiring === 0) return null;

@@ -23,7 +23,7 @@ test('rows show own best quotes (resting at the venue only), fills, position, Pn
   s.dispatch({ type: 'OrderFilled', marketId: M, nonce: null, outcomeIndex: 1, side: 0, price: 400_000, size: 2_000_000, fee: 0, ts: 2 });
   const [r] = summaryRows(s.state, [M], new Map([[M.toLowerCase(), 1]]), () => 'quoting', 2);
   const { attribution, ...rest } = r!;
-  assert.deepEqual({ ...rest, pnl: String(r!.pnl) }, { market: 'rain-tomorrow', bid: 480_000, ask: 520_000, orders: 2, fills: 1, net: 2_000_000, pnl: '0', stream: '-', state: 'quoting', regime: 'quiet', toxicity: null });
+  assert.deepEqual({ ...rest, pnl: String(r!.pnl) }, { market: 'rain-tomorrow', bid: 480_000, ask: 520_000, orders: 2, fills: 1, net: 2_000_000, pnl: '0', stream: '-', state: 'quoting', regime: 'quiet', toxicity: null, score: null });
   assert.equal(attribution.total, 0n, 'no mid yet: nothing to attribute');
   const lines = formatSummary([r!], 'header');
   assert.equal(lines[0], 'header');
@@ -77,6 +77,7 @@ test('the line summary wraps per market and never exceeds 120 columns', () => {
     regime: 'reduce-only',
     toxicity: -123_456,
     attribution: { spreadCapture: 12_345_678_900n, inventory: -111_111_111_000n, fees: -9_999_999_999n, resolution: 0n, total: -98_765_432_099n },
+    score: null,
   }));
   const out = formatSummaryLine(rows, `12:00:00 collateral 123456789.00 USDC quoting 3/6 stale: balances,activity,oracle,markets,fills ${'x'.repeat(80)}`);
   const lines = out.split('\n');
@@ -90,6 +91,22 @@ test('the line summary wraps per market and never exceeds 120 columns', () => {
   assert.ok(one.length <= 120, one);
   assert.match(one, /^  a-very-long-market-\S* 48\/52¢ ord 4 fills 1234 pos -250 -12\.34 quoting \| trending tox -0\.8¢ sifr \+3\.21\/-15\.00\/-0\.55\/\+0\.00$/);
   for (const l of formatSummary(rows, 'x'.repeat(200))) assert.ok(l.length <= 120, `table: ${l.length} columns: ${l}`);
+});
+
+test('a market a rank entry selected shows its score (table column and line), others a dash; no column without rank', () => {
+  const s = new StateStore();
+  const [plain] = summaryRows(s.state, [('0x' + 'ab'.repeat(32)) as Bytes32], new Map());
+  assert.equal(plain!.score, null);
+  assert.ok(!formatSummary([plain!], 'h').some((l) => /\brank\b/.test(l)), 'no rank column when nothing is ranked');
+  const [ranked, other] = summaryRows(s.state, [('0x' + 'ab'.repeat(32)) as Bytes32, ('0x' + 'cd'.repeat(32)) as Bytes32], new Map(), () => 'quoting', 0, (id) => (id.startsWith('0xab') ? 0.37125 : null));
+  assert.equal(ranked!.score, 0.37125);
+  const table = formatSummary([ranked!, other!], 'h');
+  assert.match(table[table.length - 4]!, /\s+rank$/);
+  assert.match(table[table.length - 3]!, /\s0\.371$/);
+  assert.match(table[table.length - 2]!, /\s-$/);
+  const line = formatSummaryLine([ranked!, other!], 'h').split('\n');
+  assert.match(line[1]!, / rank 0\.371$/);
+  assert.doesNotMatch(line[2]!, /rank/);
 });
 
 test('the printer redraws in place on a TTY and appends otherwise; stop prints a last frame', () => {
