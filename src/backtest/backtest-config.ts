@@ -10,6 +10,8 @@
  *       feedMs: 0              #   for feedMs, "recorded" = the recording's own lts − vts
  *       entryMs: 50
  *       responseMs: 50
+ *       fillPollMs: 1000       #   optional: fill reports reach the bot at the next poll of this period
+ *                              #   (+ responseMs), as a live bot that learns its fills by polling
  *     fees: { makerBps: 0, takerBps: 50 }   # whole bps, charged by the matching engine
  *     startingCollateral: 10000   # USDC: the bot's engine account (orders it cannot afford are refused)
  *     sampleSeconds: 1         # report sampling interval (exchange time)
@@ -32,7 +34,7 @@ import { QUEUE_MODELS, type QueueModelName } from './queue-model.ts';
 export interface BacktestSettings {
   readonly queueModel: QueueModelName;
   readonly queuePower: number;
-  readonly latency: { readonly feedMs: DelaySpec | 'recorded'; readonly entryMs: DelaySpec; readonly responseMs: DelaySpec };
+  readonly latency: { readonly feedMs: DelaySpec | 'recorded'; readonly entryMs: DelaySpec; readonly responseMs: DelaySpec; readonly fillPollMs?: number };
   readonly fees: FeeSpec;
   /** 1e-6 USDC */
   readonly startingCollateral: bigint;
@@ -72,7 +74,8 @@ export function parseBacktestSettings(raw: unknown, path = 'backtest'): Backtest
   const o = readOptionalObject(raw, path, ['queueModel', 'queuePower', 'latency', 'fees', 'startingCollateral', 'sampleSeconds', 'seed', 'rankLookbackSeconds']);
   const d = DEFAULT_BACKTEST;
   const lp = `${path}.latency`;
-  const l = readOptionalObject(o.latency, lp, ['feedMs', 'entryMs', 'responseMs']);
+  const l = readOptionalObject(o.latency, lp, ['feedMs', 'entryMs', 'responseMs', 'fillPollMs']);
+  const fillPollMs = readNumber(l, 'fillPollMs', lp, { min: 0, max: 3_600_000 }, 0);
   const fp = `${path}.fees`;
   const f = readOptionalObject(o.fees, fp, ['makerBps', 'takerBps']);
   const fees = checkFees({ makerBps: readNumber(f, 'makerBps', fp, { min: 0, max: 10_000, integer: true }, d.fees.makerBps), takerBps: readNumber(f, 'takerBps', fp, { min: 0, max: 10_000, integer: true }, d.fees.takerBps) });
@@ -83,6 +86,7 @@ export function parseBacktestSettings(raw: unknown, path = 'backtest'): Backtest
       feedMs: readDelay(l, 'feedMs', lp, 0, true),
       entryMs: readDelay(l, 'entryMs', lp, 50, false) as DelaySpec,
       responseMs: readDelay(l, 'responseMs', lp, 50, false) as DelaySpec,
+      ...(fillPollMs > 0 ? { fillPollMs } : {}),
     },
     fees,
     startingCollateral: BigInt(Math.round(readNumber(o, 'startingCollateral', path, { min: 0, max: 1e9 }, 10_000) * 1e6)),

@@ -4,7 +4,7 @@
  * Columns: time (ISO, ms), market (id), market_name (the recording's, else empty), side (YES terms:
  * buy = bought YES exposure), outcome (yes | no: the order's outcome), order_side (buy | sell, the
  * order's own side), price and yes_price (USDC per share, exact), size (shares, exact), liquidity
- * (maker | taker), fee (USDC, exact), cause (trade | cross | take), mid_at_fill (the recorded YES mid
+ * (maker | taker), fee (USDC, exact), cause (trade | cross | take | taker), mid_at_fill (the recorded YES mid
  * just before the fill, USDC), then markout_<h> for each horizon: (mid(t + h) − price) for a buy and
  * (price − mid(t + h)) for a sell, USDC per share, empty when t + h is past the end of the data.
  * Money columns are written from the integer units, never through a float.

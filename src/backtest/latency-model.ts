@@ -10,6 +10,7 @@
  */
 import { BadInputError } from '../model/errors.ts';
 import { createRng, type Rng } from '../sim/rng.ts';
+import { KIND_XLEVEL } from './recording/columns.ts';
 
 /** A constant delay, or samples of a recorded distribution. */
 export type DelaySpec = number | { readonly samples: readonly number[] };
@@ -63,11 +64,16 @@ export function latencyModel(spec: LatencySpec, seed = 1): LatencyModel {
   };
 }
 
-/** Feed delays observed in a recording (local receive − venue time, ms), for `feedMs: recorded`. */
-export function recordedFeedDelays(lts: ArrayLike<number>, vts: ArrayLike<number>, max = 100_000): number[] {
+/**
+ * Feed delays observed in a recording (local receive − venue time, ms), for `feedMs: recorded`. With
+ * `kind`, only rows of the public feed count (kinds below KIND_XLEVEL): the venue's drop copy is
+ * written as the engine acts, so its delay is no feed delay.
+ */
+export function recordedFeedDelays(lts: ArrayLike<number>, vts: ArrayLike<number>, max = 100_000, kind?: ArrayLike<number>): number[] {
   const out: number[] = [];
   const step = Math.max(1, Math.floor(lts.length / max));
   for (let i = 0; i < lts.length; i += step) {
+    if (kind !== undefined && kind[i]! >= KIND_XLEVEL) continue;
     const d = lts[i]! - vts[i]!;
     if (d >= 0 && d < 3_600_000) out.push(d);
   }

@@ -8,6 +8,14 @@
  * On stop the writer is closed and the binary columns (book.cols) are rebuilt from every file, so a
  * backtest can replay the recording at full speed.
  *
+ * With `flow` (a local exchange in the same process, src/sim/flow-tap.ts) the recording also gets
+ * the venue's drop copy: the book of everybody but the recorded bot (`xbook`) and the incoming taker
+ * orders (`taker`), in the engine's own order, and the bot's own quotes and fills as the venue
+ * booked them (`ownbook`, `ownfill`: the check a replay is compared with). A backtest then replays exactly what the bot traded
+ * against — the others' liquidity with its own simulated orders in the bot's place, and each
+ * taker's order matched against both — instead of inferring it from the public stream, which
+ * carries the bot's own quotes and fills as if they were somebody else's.
+ *
  *   const rec = await startRecorder({ baseUrl, markets: [id], out: 'recordings/x' });
  *   ...
  *   const manifest = await rec.stop();
@@ -21,6 +29,7 @@ import { createBookStream } from '../exchange/stream/book-stream.ts';
 import { venueSnapshotFetcher } from '../exchange/stream/venue-snapshot-fetcher.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { BookEvent } from '../model/stream.ts';
+import type { FlowEvent, FlowTapOptions } from '../sim/flow-tap.ts';
 import { ONE } from '../model/units.ts';
 import { toColumns, writeColumns } from './recording/columns.ts';
 import type { LevelPair, RecordedEvent, RecordingManifest } from './recording/format.ts';
@@ -42,6 +51,11 @@ export interface RecorderOptions {
   readonly rotateMs?: number;
   readonly clock?: Clock;
   readonly logger?: Logger;
+  /**
+   * The venue's drop copy, when the venue is a local exchange in this process: `tap` is its
+   * `tapFlow`, `exclude` the address of the bot whose own orders are left out of it.
+   */
+  readonly flow?: { readonly tap: (o: FlowTapOptions, sink: (e: FlowEvent) => void) => () => void; readonly exclude?: string };
 }
 
 export interface RecorderStats {
@@ -50,6 +64,8 @@ export interface RecorderStats {
   market: number;
   oracle: number;
   activity: number;
+  /** drop-copy events: others' book changes and taker orders */
+  flow: number;
   errors: number;
 }
 
@@ -89,13 +105,14 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
     ...(o.rotateMs ? { rotateMs: o.rotateMs } : {}),
     now: () => clock.now(),
   });
-  const stats: RecorderStats = { book: 0, trades: 0, market: 0, oracle: 0, activity: 0, errors: 0 };
+  const stats: RecorderStats = { book: 0, trades: 0, market: 0, oracle: 0, activity: 0, flow: 0, errors: 0 };
   const write = (e: RecordedEvent): void => {
     if (e.t === 'book') stats.book++;
     else if (e.t === 'trade') stats.trades++;
     else if (e.t === 'market') stats.market++;
     else if (e.t === 'oracle') stats.oracle++;
     else if (e.t === 'activity') stats.activity++;
+    else if (e.t === 'xbook' || e.t === 'taker' || e.t === 'ownbook' || e.t === 'ownfill') stats.flow++;
     writer.write(e);
   };
   const subs: Subscription[] = [];
@@ -197,14 +214,26 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
     every(o.activityPollMs ?? 2_000, () => void pollActivity(id));
   }
 
+  const stopFlow = o.flow
+    ? o.flow.tap({ markets: o.markets, ...(o.flow.exclude ? { exclude: o.flow.exclude } : {}) }, (e) => {
+        if (stopped) return;
+        const lts = clock.now();
+        if (e.type === 'book') write({ t: 'xbook', m: e.marketId, vts: e.atMs, lts, ...(e.snap ? { snap: true as const } : {}), b: e.bids, a: e.asks });
+        else if (e.type === 'own') write({ t: 'ownbook', m: e.marketId, vts: e.atMs, lts, b: e.side === 'bid' ? [[e.price, e.size]] : [], a: e.side === 'ask' ? [[e.price, e.size]] : [] });
+        else if (e.type === 'taker') write({ t: 'taker', m: e.marketId, vts: e.atMs, lts, p: e.limit, s: e.size, side: e.side });
+        else write({ t: 'ownfill', m: e.marketId, vts: e.atMs, lts, p: e.price, s: e.size, side: e.side, maker: e.maker });
+      })
+    : () => undefined;
+
   return {
     stats,
     async stop() {
       stopped = true;
+      stopFlow();
       for (const s of subs) s.unsubscribe();
       for (const t of timers) t();
       // counted so a replay knows it must read the JSONL for them (columns carry book and trades only)
-      writer.setStats({ bookEvents: stats.book, trades: stats.trades, marketEvents: stats.market, oracleEvents: stats.oracle, activityEvents: stats.activity });
+      writer.setStats({ bookEvents: stats.book, trades: stats.trades, marketEvents: stats.market, oracleEvents: stats.oracle, activityEvents: stats.activity, ...(o.flow ? { flowEvents: stats.flow } : {}) });
       const manifest = await writer.close();
       await client.close();
       const all = { ...manifest.stats };

@@ -5,14 +5,22 @@
  * to at most one per `publishMs` per market with a leading and a trailing edge — the cadence at which
  * the kernel ticks anyway — so the hot path stays at a few nanoseconds per row. Trades, oracle
  * updates and market metadata are passed on as they come. Markets the bot does not quote are skipped.
+ *
+ * A market recorded with the venue's drop copy (`exact`) shows the bot what the venue's stream
+ * showed the recorded bot, with the simulated bot in its place: the others' book (XLEVEL / XCLEAR
+ * rows) plus the simulated bot's own resting orders (`own`, reported by the sim exchange and
+ * delayed like the feed), instead of the recorded stream's book, which carries the recorded bot's
+ * quotes. Its recorded trades still reach the bot as they came. Such a book is published once per
+ * instant of virtual time rather than conflated to `publishMs`: the live stream hands the bot every
+ * change, and the kernel's own throttle decides when it ticks.
  */
 import { L2Book } from '../core/l2-book.ts';
 import type { Clock } from '../core/clock.ts';
-import type { BookSnapshot } from '../model/book.ts';
+import type { BookLevel, BookSnapshot } from '../model/book.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { MarketStatus } from '../strategy/types.ts';
 import type { StateEvent } from '../state/events.ts';
-import { KIND_CLEAR, KIND_LEVEL, KIND_TRADE, type Columns } from './recording/columns.ts';
+import { KIND_CLEAR, KIND_LEVEL, KIND_TRADE, KIND_XCLEAR, KIND_XLEVEL, type Columns } from './recording/columns.ts';
 import type { SideEvent } from './replay-source.ts';
 
 export interface ReplayFeedOptions {
@@ -25,10 +33,15 @@ export interface ReplayFeedOptions {
   readonly publishMs: number;
   readonly depth: number;
   readonly dispatch: (e: StateEvent) => void;
+  /** per column market: 1 when it is replayed from the venue's drop copy (SimExchange.exact) */
+  readonly exact?: Uint8Array;
 }
 
 export class ReplayFeed {
   private readonly books: L2Book[];
+  /** the simulated bot's own resting size per level, for drop-copy markets */
+  private readonly ownBooks: L2Book[];
+  private readonly exact: Uint8Array;
   private readonly dirty: Uint8Array;
   private readonly lastPublish: Float64Array;
   private readonly lastVts: Float64Array;
@@ -39,6 +52,8 @@ export class ReplayFeed {
   constructor(private readonly o: ReplayFeedOptions) {
     const n = o.cols.markets.length;
     this.books = o.cols.markets.map((_, i) => new L2Book({ tick: o.bookTicks[i]! }));
+    this.ownBooks = o.cols.markets.map((_, i) => new L2Book({ tick: o.bookTicks[i]! }));
+    this.exact = o.exact ?? new Uint8Array(n);
     this.dirty = new Uint8Array(n);
     this.lastPublish = new Float64Array(n).fill(-Infinity);
     this.lastVts = new Float64Array(n);
@@ -52,7 +67,11 @@ export class ReplayFeed {
     const c = this.o.cols;
     const m = c.market[r]!;
     if (!this.quoted[m]) return;
-    const k = c.kind[r]!;
+    let k = c.kind[r]!;
+    // a drop-copy market: the others' book replaces the stream's (which carries the recorded bot's quotes)
+    if (this.exact[m] === 1 && k !== KIND_TRADE) k = k === KIND_XLEVEL ? KIND_LEVEL : k === KIND_XCLEAR ? KIND_CLEAR : -1;
+    else if (k === KIND_XLEVEL || k === KIND_XCLEAR) return;
+    if (k < 0) return;
     this.lastVts[m] = c.vts[r]!;
     if (k === KIND_LEVEL) {
       try {
@@ -75,6 +94,17 @@ export class ReplayFeed {
     }
   }
 
+  /** The simulated bot's resting size at a level of a drop-copy market, as the bot's feed reports it now. */
+  own(m: number, side: 'bid' | 'ask', price: number, size: number): void {
+    if (!this.quoted[m] || this.exact[m] !== 1) return;
+    try {
+      this.ownBooks[m]!.applyLevel(side, price, size);
+    } catch {
+      return; // a price the book grid cannot hold: the sim exchange refused such an order already
+    }
+    this.markBook(m);
+  }
+
   /** A recorded oracle update or metadata snapshot reaches the bot now. */
   side(e: SideEvent): void {
     const t = this.o.clock.now();
@@ -93,6 +123,15 @@ export class ReplayFeed {
   private markBook(m: number): void {
     this.dirty[m] = 1;
     if (this.trailing[m]) return;
+    if (this.exact[m] === 1) {
+      // as the venue's stream: every change reaches the bot (the kernel throttles its own ticks), once
+      // per instant — a timer due now runs after the rows and reports of this instant already queued
+      this.trailing[m] = this.o.clock.setTimeout(() => {
+        this.trailing[m] = null;
+        if (this.dirty[m]) this.publish(m);
+      }, 0);
+      return;
+    }
     const wait = this.lastPublish[m]! + this.o.publishMs - this.o.clock.now();
     if (wait <= 0) this.publish(m);
     else
@@ -108,9 +147,30 @@ export class ReplayFeed {
     this.lastPublish[m] = now;
     const b = this.books[m]!;
     const seq = ++this.seq;
-    const book: BookSnapshot = { marketId: this.o.cols.markets[m] as Bytes32, outcomeIndex: 1, bids: b.levels('bid', this.o.depth), asks: b.levels('ask', this.o.depth), venueTs: this.lastVts[m]!, seq };
+    const d = this.o.depth;
+    const mine = this.exact[m] === 1 ? this.ownBooks[m]! : null;
+    const bids = mine === null ? b.levels('bid', d) : mergeLevels(b.levels('bid', d), mine.levels('bid', d), 'bid', d);
+    const asks = mine === null ? b.levels('ask', d) : mergeLevels(b.levels('ask', d), mine.levels('ask', d), 'ask', d);
+    const book: BookSnapshot = { marketId: this.o.cols.markets[m] as Bytes32, outcomeIndex: 1, bids, asks, venueTs: this.lastVts[m]!, seq };
     this.o.dispatch({ type: 'BookEventReceived', event: { type: 'snapshot', book, seq, localTs: now, source: 'stream' }, ts: now });
   }
+}
+
+/** Two books' levels (best first) summed price by price, best first, at most `depth`. */
+export function mergeLevels(a: readonly BookLevel[], b: readonly BookLevel[], side: 'bid' | 'ask', depth: number): BookLevel[] {
+  if (b.length === 0) return a as BookLevel[];
+  const out: BookLevel[] = [];
+  let i = 0;
+  let j = 0;
+  const first = (x: number, y: number): boolean => (side === 'bid' ? x > y : x < y);
+  while (out.length < depth && (i < a.length || j < b.length)) {
+    const x = a[i];
+    const y = b[j];
+    if (y === undefined || (x !== undefined && first(x.price, y.price))) (out.push(x!), i++);
+    else if (x === undefined || first(y.price, x.price)) (out.push(y), j++);
+    else (out.push({ price: x.price, size: x.size + y.size }), i++, j++);
+  }
+  return out;
 }
 
 /** An oracle confidence label or number → [0, 1]. */

@@ -37,7 +37,7 @@ import type { StateEvent } from '../state/events.ts';
 import type { BacktestSettings } from './backtest-config.ts';
 import { latencyModel, recordedFeedDelays, type LatencyModel } from './latency-model.ts';
 import { queueModel } from './queue-model.ts';
-import { KIND_TRADE } from './recording/columns.ts';
+import { KIND_TAKER, KIND_TRADE, KIND_XLEVEL } from './recording/columns.ts';
 import type { ReplaySource } from './replay-source.ts';
 import { ReplayFeed } from './replay-feed.ts';
 import { RunCollector } from './run-collector.ts';
@@ -70,6 +70,8 @@ export interface BacktestInput {
    * ranking before the replay): `source` is then the source it returned. Undefined: ranked here.
    */
   readonly ranking?: RecordingRanking | null;
+  /** replay from the public stream even where the recording has the venue's drop copy (for comparisons) */
+  readonly ignoreDropCopy?: boolean;
 }
 
 export interface ReplayProgress {
@@ -213,12 +215,16 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const recordedFeed = settings.latency.feedMs === 'recorded';
   const latency: LatencyModel = latencyModel(
     {
-      feedMs: settings.latency.feedMs === 'recorded' ? recordedOrZero(recordedFeedDelays(cols.lts, cols.vts)) : settings.latency.feedMs,
+      feedMs: settings.latency.feedMs === 'recorded' ? recordedOrZero(recordedFeedDelays(cols.lts, cols.vts, undefined, cols.kind)) : settings.latency.feedMs,
       entryMs: settings.latency.entryMs,
       responseMs: settings.latency.responseMs,
     },
     settings.seed,
   );
+  // A bot that learns its fills by polling (every fillPollMs, from the start of the run) hears of a
+  // fill at the next poll; without fillPollMs the venue's answer carries it at once.
+  const fillPoll = settings.latency.fillPollMs ?? 0;
+  const fillReportWait = (at: number): number => (fillPoll > 0 ? (fillPoll - ((at - start) % fillPoll)) % fillPoll : 0);
   let drain = false;
   const collectorRef: { c: RunCollector | null } = { c: null };
   // the newest fill whose holdings the bot has been told (reports can arrive out of order with sampled latency)
@@ -229,6 +235,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     queue: queueModel(fast ? 'none' : settings.queueModel, settings.queuePower),
     fees: settings.fees,
     collateral: settings.startingCollateral,
+    ...(input.ignoreDropCopy ? { ignoreDropCopy: true } : {}),
     onFill: (f, after) => {
       collectorRef.c!.onFill(f);
       // The fill report reaches the bot after the response latency, like the venue's activity feed,
@@ -243,9 +250,20 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
         // one batch: the kernel shrinks the order manager's copy of the order once and ticks after all of it
         kernel.onEvents(es);
         drain = true;
-      }, latency.response());
+      }, fillReportWait(clock.now()) + latency.response());
+    },
+    // A drop-copy market: the venue's book shows our own orders, so the bot's feed does too (after the
+    // feed delay, in order per market), and the mid a fill is measured against includes them.
+    onOwnLevel: (m, side, price, size) => {
+      const now = clock.now();
+      collectorRef.c?.onMid(m, now, exchange.mid(m));
+      const at = Math.max(now + latency.feed(), ownFeedAt[m] ?? -Infinity);
+      ownFeedAt[m] = at;
+      clock.setTimeout(() => feedRef.f?.own(m, side, price, size), at - now);
     },
   });
+  const ownFeedAt: number[] = [];
+  const feedRef: { f: ReplayFeed | null } = { f: null };
   const collector = new RunCollector(cols.markets, () => exchange);
   collectorRef.c = collector;
   const venue = new SimVenue({ clock, exchange, latency, batchLimit: config.orders.batchLimit, onDelivered: () => (drain = true) });
@@ -312,7 +330,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
 
   // The bot's feeds: its own copy of the books (conflated snapshots), trades, oracle and metadata.
   const quotedSet = new Set(kernelMarkets.map((km) => cols.markets.indexOf(km.marketId)));
-  const feed = new ReplayFeed({ cols, bookTicks: exchange.books.map((b) => b.tick), clock, quoted: quotedSet, publishMs: config.orders.requoteIntervalMs, depth: config.feeds.bookDepth, dispatch: (e) => kernel.onEvent(e) });
+  const feed = new ReplayFeed({ cols, bookTicks: exchange.books.map((b) => b.tick), clock, quoted: quotedSet, publishMs: config.orders.requoteIntervalMs, depth: config.feeds.bookDepth, dispatch: (e) => kernel.onEvent(e), exact: exchange.exact });
+  feedRef.f = feed;
 
   // Exchange time of a row: its local time, or with `feedMs: recorded` its venue time (kept monotone).
   let exPrev = -Infinity;
@@ -322,8 +341,19 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     return exPrev;
   };
   let botPrev = -Infinity;
+  // The venue's drop copy is written as the engine acts (lts ≈ venue time): it reaches the bot after a
+  // feed delay, one delay per instant (the rows of one venue instant arrive together, as one message).
+  let xLts = NaN;
+  let xDelay = 0;
   const botTime = (r: number): number => {
-    const t = recordedFeed ? cols.lts[r]! : cols.lts[r]! + latency.feed();
+    let t: number;
+    if (cols.kind[r]! >= KIND_XLEVEL) {
+      if (cols.lts[r] !== xLts) {
+        xLts = cols.lts[r]!;
+        xDelay = latency.feed();
+      }
+      t = xLts + xDelay;
+    } else t = recordedFeed ? cols.lts[r]! : cols.lts[r]! + latency.feed();
     botPrev = Math.max(botPrev, t);
     return botPrev;
   };
@@ -371,7 +401,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
       const r = rows[i]!;
       exchange.applyRow(r, tx);
       const m = cols.market[r]!;
-      if (cols.kind[r] !== KIND_TRADE) collector.onMid(m, tx, exchange.books[m]!.mid());
+      if (cols.kind[r] !== KIND_TRADE) collector.onMid(m, tx, exchange.mid(m));
       i++;
       tx = i < nRows ? exTime(rows[i]!) : Infinity;
       if (i >= nextProgress) {
@@ -445,15 +475,16 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   };
 }
 
-/** Book rows (snapshots, deltas) and trade rows of the quoted markets among the first `n` rows. */
+/** Book rows (snapshots, deltas, drop-copy levels) and trade rows of the quoted markets among the first `n` rows. */
 function countQuotedRows(cols: ReplaySource['cols'], rows: Uint32Array, n: number, quoted: ReadonlySet<number>): { book: number; trade: number } {
   let book = 0;
   let trade = 0;
   for (let k = 0; k < n; k++) {
     const r = rows[k]!;
     if (!quoted.has(cols.market[r]!)) continue;
-    if (cols.kind[r] === KIND_TRADE) trade++;
-    else book++;
+    const kind = cols.kind[r]!;
+    if (kind === KIND_TRADE) trade++;
+    else if (kind !== KIND_TAKER) book++;
   }
   return { book, trade };
 }

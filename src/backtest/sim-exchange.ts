@@ -31,6 +31,20 @@
  * Own orders never enter the recorded book, and the recorded flow does not react to them. Snapshots
  * (a CLEAR row then levels at the same timestamp) re-state the book: they neither cross nor advance
  * queues, they only cap the queue in front at the new level size.
+ *
+ * A market recorded with the venue's drop copy (XLEVEL / XCLEAR / TAKER rows, src/sim/flow-tap.ts)
+ * is replayed from it instead of from the public stream: the book is the others' book (the recorded
+ * bot's own quotes left out, so our orders take their place rather than queue behind them), and
+ * fills come from the recorded taker orders, not from the recorded trades (which include the
+ * recorded bot's own fills):
+ *     'taker'  a recorded taker order reached our resting order: it is walked through the others'
+ *              levels and our orders in price-time priority (others strictly better first; at our
+ *              price the queue in front of us first, then us), up to its limit and quantity. The
+ *              others it consumed at our price advance our queue (and are credited against the
+ *              level decrease the drop copy reports next).
+ *   'cross' and 'take' work as above on the others' book. The public stream's rows of such a market
+ *   (its book, which carries the recorded bot's quotes, and its trades) are skipped here; the
+ *   replay feed still gives them to the bot as its view of the market.
  */
 import { L2Book } from '../core/l2-book.ts';
 import { MatchingEngine } from '../engine/matching-engine.ts';
@@ -39,13 +53,13 @@ import { BadInputError, InvariantError } from '../model/errors.ts';
 import type { Bytes32, OrderStatus, OutcomeIndex, SideValue, VenueOrder, VoidReason } from '../model/order.ts';
 import type { PlannedOrder } from '../model/venue.ts';
 import { ONE } from '../model/units.ts';
-import { KIND_CLEAR, KIND_LEVEL, KIND_TRADE, type Columns } from './recording/columns.ts';
+import { KIND_CLEAR, KIND_LEVEL, KIND_TAKER, KIND_TRADE, KIND_XCLEAR, KIND_XLEVEL, type Columns } from './recording/columns.ts';
 import { toEngineOrder } from './engine-order.ts';
 import { engineMarketConfig, type FeeSpec } from './fee-model.ts';
 import type { QueueModel, QueueState } from './queue-model.ts';
 import { tapeOrder } from './tape-order.ts';
 
-export type FillCause = 'trade' | 'cross' | 'take';
+export type FillCause = 'trade' | 'cross' | 'take' | 'taker';
 
 export interface SimFill {
   readonly at: number;
@@ -107,6 +121,14 @@ export interface SimExchangeOptions {
   /** the bot's starting collateral, 1e-6 USDC (default 10 000 USDC) */
   readonly collateral?: bigint;
   readonly onFill: (f: SimFill, after: HoldingsAfter) => void;
+  /**
+   * Our resting size at a YES-terms level of a drop-copy market changed (an order rested, filled,
+   * was cancelled or expired): `size` is the new total of our orders at (side, price). For a replay
+   * feed that shows the bot its own orders in the book, as the venue's stream does.
+   */
+  readonly onOwnLevel?: (market: number, side: 'bid' | 'ask', price: number, size: number) => void;
+  /** replay from the public stream even where the recording has the venue's drop copy (the old way, for comparisons) */
+  readonly ignoreDropCopy?: boolean;
 }
 
 export const DEFAULT_SIM_COLLATERAL = 10_000_000_000n;
@@ -127,6 +149,12 @@ export class SimExchange {
   private readonly byKey = new Map<string, SimOrder>();
   private readonly byEngineId = new Map<number, SimOrder>();
   private readonly snapshotAt: Float64Array;
+  /** 1 for a market recorded with the venue's drop copy (replayed from XLEVEL / XCLEAR / TAKER rows) */
+  readonly exact: Uint8Array;
+  /** our resting size per market and YES-terms level ("b<price>" / "a<price>"), for onOwnLevel */
+  private readonly ownLevels: Map<string, number>[];
+  /** markets whose own levels may have changed since the last flush */
+  private readonly ownDirty: number[] = [];
   private readonly events: EngineEvent[] = [];
   /** the bot's holdings per market and its collateral, moved by the engine's fill deltas only */
   private readonly yes: number[];
@@ -154,6 +182,10 @@ export class SimExchange {
     opts.cols.markets.forEach((m, i) => this.marketIndex.set(m.toLowerCase(), i));
     this.own = Array.from({ length: n }, () => []);
     this.snapshotAt = new Float64Array(n).fill(-1);
+    this.exact = new Uint8Array(n);
+    const c = opts.cols;
+    if (opts.ignoreDropCopy !== true) for (let i = 0; i < c.rows; i++) if (c.kind[i]! >= KIND_XLEVEL) this.exact[c.market[i]!] = 1;
+    this.ownLevels = Array.from({ length: n }, () => new Map<string, number>());
     this.yes = new Array<number>(n).fill(0);
     this.no = new Array<number>(n).fill(0);
     this.engine = new MatchingEngine({ sink: (e) => this.onEngineEvent(e) });
@@ -216,7 +248,10 @@ export class SimExchange {
     if (at >= this.nextExpiry) this.expireUntil(at);
     const c = this.opts.cols;
     const m = c.market[i]!;
-    const k = c.kind[i]!;
+    let k = c.kind[i]!;
+    // a market with the venue's drop copy: its rows replace the public stream's on this side
+    if (this.exact[m] === 1) k = k === KIND_XLEVEL ? KIND_LEVEL : k === KIND_XCLEAR ? KIND_CLEAR : k === KIND_TAKER ? KIND_TAKER : -1;
+    else if (k >= KIND_XLEVEL) return; // a drop copy this replay does not use
     const book = this.books[m]!;
     const orders = this.own[m]!;
     if (k === KIND_LEVEL) {
@@ -238,7 +273,25 @@ export class SimExchange {
     } else if (k === KIND_CLEAR) {
       book.clear();
       this.snapshotAt[m] = c.lts[i]!;
+    } else if (k === KIND_TAKER) {
+      if (orders.length > 0) this.onTaker(m, orders, c.side[i]!, c.price[i]!, c.size[i]!, i, at);
     }
+  }
+
+  /**
+   * The mid a market observer sees at the venue: the recorded book's; for a drop-copy market the
+   * others' book with our resting orders in it (what the venue's public book shows). NaN when a side is empty.
+   */
+  mid(m: number): number {
+    const b = this.books[m]!;
+    if (this.exact[m] !== 1) return b.mid();
+    let bid = b.bestBid();
+    let ask = b.bestAsk();
+    const ob = this.engine.bestBid(m);
+    const oa = this.engine.bestAsk(m);
+    if (ob > 0 && ob > bid) bid = ob;
+    if (oa > 0 && (ask < 0 || oa < ask)) ask = oa;
+    return bid > 0 && ask > 0 ? (bid + ask) / 2 : NaN;
   }
 
   /** Run the engine's expiry sweep once virtual time reaches the earliest own expiry. */
@@ -296,6 +349,52 @@ export class SimExchange {
   }
 
   /**
+   * A recorded taker order (side 0 = buy, 1 = sell; YES-terms limit; shares) meets the others' book
+   * and our resting orders: price-time priority, others strictly better than our price first, then at
+   * our price the queue in front of each of our orders, that order, and the others behind.
+   */
+  private onTaker(m: number, orders: SimOrder[], takerSide: number, limit: number, size: number, row: number, at: number): void {
+    const ourSide = takerSide === 0 ? 1 : 0; // a taker buy reaches our asks, a sell our bids
+    const reach = (p: number): boolean => (ourSide === 1 ? p <= limit : p >= limit);
+    const mine = byPriority(orders.filter((o) => o.yesSide === ourSide && reach(o.yesPrice)));
+    if (mine.length === 0) return;
+    const better = (a: number, b: number): boolean => (ourSide === 1 ? a < b : a > b);
+    const levels = this.books[m]!.levels(ourSide === 1 ? 'ask' : 'bid');
+    let li = 0;
+    let left = size;
+    let k = 0;
+    while (k < mine.length && left > 0) {
+      const p = mine[k]!.yesPrice;
+      while (li < levels.length && better(levels[li]!.price, p) && left > 0) left -= Math.min(left, levels[li++]!.size);
+      if (left <= 0) break;
+      const atP = li < levels.length && levels[li]!.price === p ? levels[li]!.size : 0;
+      let others = 0; // others at p this taker consumed
+      const group: SimOrder[] = [];
+      while (k < mine.length && mine[k]!.yesPrice === p) group.push(mine[k++]!);
+      for (const o of group) {
+        const inFront = Math.max(0, Math.min(o.q.ahead, atP) - others);
+        const t = Math.min(left, inFront);
+        left -= t;
+        others += t;
+        if (left <= 0) break;
+        if (o.state === 'open') left -= this.fillResting(o, Math.min(o.remaining, left), 'taker', row, at);
+      }
+      if (left > 0) {
+        const t = Math.min(left, Math.max(0, atP - others));
+        left -= t;
+        others += t;
+      }
+      // the others consumed at p leave the queue in front of us; the drop copy reports that decrease next
+      for (const o of group) {
+        o.q.ahead -= Math.min(o.q.ahead, others);
+        o.q.credit += others;
+      }
+      if (atP > 0) li++;
+    }
+    this.sweep(orders);
+  }
+
+  /**
    * The tape trades `size` with our resting order `o` at its price (IOC). Returns the shares the bot
    * traded: the engine may void the order instead (its signed limits no longer allow the fill), and
    * at one price the engine's time priority picks which of our orders there trades first.
@@ -341,6 +440,7 @@ export class SimExchange {
       } else if (e.type === 'done') this.ownDone(e);
     }
     ev.length = 0;
+    if (this.ownDirty.length > 0) this.flushOwnLevels();
     return traded;
   }
 
@@ -349,6 +449,7 @@ export class SimExchange {
     if (!o) throw new InvariantError(`engine fill for unknown own order ${party.id}`);
     o.filled += e.size;
     o.remaining -= e.size;
+    this.markOwn(o.market);
     o.fees += party.fee;
     const m = e.market;
     this.yes[m] = this.yes[m]! + party.yesDelta;
@@ -383,11 +484,36 @@ export class SimExchange {
     const o = this.byEngineId.get(e.id);
     if (!o) return; // a tape order
     this.byEngineId.delete(e.id);
+    this.markOwn(o.market);
     o.state = e.status;
     o.voidReason = e.voidReason;
     if (e.cause === 'expiry') this.expired++;
     else if (e.cause === 'self_trade') this.selfTradeCancels++;
     else if (e.status === 'voided' && e.cause !== 'ioc') this.voided++;
+  }
+
+  /** Our levels of market m may have changed (only drop-copy markets report them: the feed shows them there only). */
+  private markOwn(m: number): void {
+    if (this.exact[m] === 1 && this.opts.onOwnLevel !== undefined && !this.ownDirty.includes(m)) this.ownDirty.push(m);
+  }
+
+  /** Report our resting size at every level of the dirty markets that changed since the last report. */
+  private flushOwnLevels(): void {
+    const report = this.opts.onOwnLevel;
+    if (report === undefined) return;
+    for (const m of this.ownDirty) {
+      const now = new Map<string, number>();
+      for (const o of this.own[m]!) {
+        if (o.state !== 'open' || o.remaining <= 0) continue;
+        const key = `${o.yesSide === 0 ? 'b' : 'a'}${o.yesPrice}`;
+        now.set(key, (now.get(key) ?? 0) + o.remaining);
+      }
+      const last = this.ownLevels[m]!;
+      for (const [key, size] of now) if (last.get(key) !== size) report(m, key[0] === 'b' ? 'bid' : 'ask', Number(key.slice(1)), size);
+      for (const key of last.keys()) if (!now.has(key)) report(m, key[0] === 'b' ? 'bid' : 'ask', Number(key.slice(1)), 0);
+      this.ownLevels[m] = now;
+    }
+    this.ownDirty.length = 0;
   }
 
   private sweep(orders: SimOrder[]): void {
@@ -425,6 +551,8 @@ export class SimExchange {
     if (o.state === 'open') {
       o.q = this.opts.queue.join(this.books[market]!.sizeAt(yesSide === 0 ? 'bid' : 'ask', yesPrice));
       this.own[market]!.push(o);
+      this.markOwn(market);
+      if (this.ownDirty.length > 0) this.flushOwnLevels();
       if (p.expiry) this.nextExpiry = Math.min(this.nextExpiry, p.expiry * 1000);
     }
     this.sweep(this.own[market]!); // a self-trade may have cancelled a resting one

@@ -128,14 +128,16 @@ async function main(): Promise<void> {
     setTimeout(() => process.exit(code), 200);
   });
   send({ type: 'ready', trader: bot.trader, markets: bot.markets.length, metricsUrl: bot.metricsUrl, pid: process.pid });
-  // the health model's verdict for the referee's no-silent-not-quoting check
+  // the health model's verdict for the referee's no-silent-not-quoting check, once a second (the
+  // referee judges reports up to 2 s old; every report costs an evaluation of every market and an
+  // IPC message of every market's state, charged to the bot's CPU in the load benchmark)
   const health = setInterval(() => {
     if (stopping) return;
-    bot.healthModel.evaluate();
+    bot.healthModel.evaluateOncePerTurn();
     const markets: Record<string, string> = {};
     for (const m of bot.healthModel.markets()) markets[m.marketId.toLowerCase()] = m.state;
     send({ type: 'health', at: Date.now(), markets });
-  }, 500);
+  }, 1_000);
   health.unref();
 }
 

@@ -13,7 +13,7 @@ export type ChildMessage =
   | { type: 'submitted'; nonce: string; body: string; retry: boolean }
   | { type: 'unhandled'; kind: 'unhandledRejection' | 'uncaughtException'; message: string }
   | { type: 'stats'; stats: ChildStats }
-  /** the health model's state per market (lower-case id → state), every 500 ms */
+  /** the health model's state per market (lower-case id → state), every second */
   | { type: 'health'; at: number; markets: Record<string, string> }
   | { type: 'stopped'; code: number };
 

@@ -25,7 +25,7 @@ export function registerHealthMetrics(registry: Registry, health: () => HealthMo
     collect() {
       const h = health();
       if (!h) return;
-      h.evaluate();
+      h.evaluateOncePerTurn();
       this.reset();
       for (const m of h.markets()) for (const s of HEALTH_STATES) this.set({ market: m.marketId, state: s }, m.state === s ? 1 : 0);
     },

@@ -68,6 +68,8 @@ import { buildRunReport, type RunReport } from './run-report.ts';
 import { marketAttribution } from '../state/edge-view.ts';
 import { QuotingKernel, type KernelMarket } from './quoting-kernel.ts';
 import { selectMarkets } from './select-markets.ts';
+import { registerRankMetrics } from '../metrics/rank-metrics.ts';
+import { rankReports, rankScores } from './rank/ranker.ts';
 import { rankLeftBecause } from './rank/ranker.ts';
 import { MarketRotation, type RotationSummary, type RotationEvent } from './rotation/market-rotation.ts';
 import { registerRotationMetrics } from './rotation/rotation-metrics.ts';
@@ -291,9 +293,18 @@ async function wire(
    * hysteresis) is given after start-up; on a refresh an empty selection is an answer (every market
    * left), at start-up and on a reload it is a config error.
    */
-  const select = (c: BotConfig, previous?: ReadonlySet<string>, allowEmpty = false): Promise<KernelMarket[]> =>
-    selectMarkets(client, c.markets, { maxMarkets: c.selection.maxMarkets, shard: cfg.selection.shard, log: o.logger, allowEmpty, ...(previous ? { previous } : {}) });
-  const markets: KernelMarket[] = await retryStartupStep('select markets', () => select(cfg), { clock, log, ...(signal ? { signal } : {}) });
+  // rank entries: each selected market's score and terms on /metrics after every selection (issue 14)
+  const rankMetrics = registerRankMetrics(metrics.registry);
+  const select = async (c: BotConfig, previous?: ReadonlySet<string>, allowEmpty = false): Promise<KernelMarket[]> => {
+    const chosen = await selectMarkets(client, c.markets, { maxMarkets: c.selection.maxMarkets, shard: cfg.selection.shard, log: o.logger, allowEmpty, ...(previous ? { previous } : {}) });
+    rankMetrics.update(rankScores(), rankReports());
+    return chosen;
+  };
+  // with refreshes on, a start-up that selects nothing (a shard whose markets do not exist yet, a
+  // category not yet listed) waits for the refreshes instead of exiting: a fleet pod would crash-loop
+  const waitForMarkets = cfg.selection.refreshMs > 0;
+  const markets: KernelMarket[] = await retryStartupStep('select markets', () => select(cfg, undefined, waitForMarkets), { clock, log, ...(signal ? { signal } : {}) });
+  if (markets.length === 0) log.warn({ refreshSeconds: cfg.selection.refreshMs / 1000, shard: cfg.selection.shard ? shardText(cfg.selection.shard) : null }, 'no market at the venue matches the selectors yet; quoting nothing until a refresh selects one');
   const marketIds = markets.map((m) => m.marketId);
   /** the live market lists once rotation is wired (src/runtime/rotation/bot-markets.ts); the start-up set before */
   let lists: BotMarkets | null = null;
@@ -576,7 +587,7 @@ async function wire(
   // live quote past the grace (health model); a stale feed is a named reason there, after the grace
   const ready = (): Record<string, boolean> => {
     const r = readiness();
-    healthModel.evaluate();
+    healthModel.evaluateOncePerTurn();
     const h = healthModel.readiness();
     return { reconciled: r.reconciled, notHalted: r.notHalted && h.process !== 'halted', running: h.process === 'running' || h.process === 'halted', marketsQuoting: !h.reasons.some((x) => x.startsWith('market ')) };
   };

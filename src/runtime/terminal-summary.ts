@@ -1,11 +1,13 @@
 /**
  * The compact live summary `bookmaker run` prints: per market its quotes (best own bid/ask), the
  * orders resting at the venue, fills (paper fills in --paper), position, PnL and its health state
- * (quoting, or the reason it is not), plus a header line with totals. Redrawn in place on a TTY;
- * otherwise a header line and one line per market, each at most 120 columns (logs and CI output
- * stay readable).
+ * (quoting, or the reason it is not), and its edge — the regime, the toxicity (decayed own markout,
+ * ¢ per share) and the PnL attribution (spread capture, inventory, fees, resolution; USDC) — plus a
+ * header line with totals. Redrawn in place on a TTY (the edge in a second block of per-market
+ * rows, so every line stays within 120 columns); otherwise a header line and one line per market,
+ * each at most 120 columns (logs and CI output stay readable; the market name gives way first).
  *
- *   const rows = summaryRows(store.state, marketIds, fills, stateOf?)   // pure
+ *   const rows = summaryRows(store.state, marketIds, fills, stateOf?, now?)   // pure
  *   formatSummary(rows, header) → string[]                             // pure (the TTY table)
  *   formatSummaryLine(rows, header) → string                           // pure (not a TTY: lines ≤ 120 columns)
  *   const stop = startSummary({ clock, everyMs, write, tty, render })
@@ -13,9 +15,11 @@
 import type { Clock } from '../core/clock.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { StoreState } from '../state/market-state.ts';
+import { edgeView, marketAttribution, type MarketAttribution } from '../state/edge-view.ts';
 import { marketPnl } from '../state/market-view.ts';
 import { toYesTerms } from '../strategy/to-orders.ts';
 import { liveOrders } from './health/health-model.ts';
+import type { RotationSummary } from './rotation/market-rotation.ts';
 
 export interface SummaryRow {
   readonly market: string;
@@ -31,13 +35,36 @@ export interface SummaryRow {
   readonly stream: string;
   /** health state: quoting, or why not (health-model.ts) */
   readonly state: string;
+  /** the market's regime at `now` (src/state/regime.ts), '-' when the market is unknown */
+  readonly regime: string;
+  /** decayed own markout at the toxicity horizon, 1e-6 USDC per share (negative = picked off); null before any fill */
+  readonly toxicity: number | null;
+  /** PnL attribution, 1e-6 USDC, summing exactly to its total (src/state/edge-view.ts) */
+  readonly attribution: MarketAttribution;
+  /** the market's rank score when a `rank:` entry selected it (src/runtime/rank/), else null */
+  readonly score: number | null;
 }
 
-export function summaryRows(state: StoreState, marketIds: readonly Bytes32[], fills: ReadonlyMap<string, number>, stateOf: (marketId: Bytes32) => string | null = () => null): SummaryRow[] {
+const NO_ATTRIBUTION: MarketAttribution = { spreadCapture: 0n, inventory: 0n, fees: 0n, resolution: 0n, total: 0n };
+
+/**
+ * One row per market. `now` (ms) is when the regime and the decayed toxicity are read; the caller
+ * passes its clock's time (the summary itself reads no clock). Without it the regime is read at the
+ * store's last event, which is right for a finished run.
+ */
+export function summaryRows(
+  state: StoreState,
+  marketIds: readonly Bytes32[],
+  fills: ReadonlyMap<string, number>,
+  stateOf: (marketId: Bytes32) => string | null = () => null,
+  now?: number,
+  scoreOf: (marketId: Bytes32) => number | null = () => null,
+): SummaryRow[] {
   return marketIds.map((id) => {
     const m = state.markets.get(id.toLowerCase());
     const health = stateOf(id) ?? '-';
-    if (!m) return { market: id.slice(0, 10), bid: null, ask: null, orders: 0, fills: 0, net: 0, pnl: 0n, stream: '-', state: health };
+    const score = scoreOf(id);
+    if (!m) return { market: id.slice(0, 10), bid: null, ask: null, orders: 0, fills: 0, net: 0, pnl: 0n, stream: '-', state: health, regime: '-', toxicity: null, attribution: NO_ATTRIBUTION, score };
     let bid: number | null = null;
     let ask: number | null = null;
     for (const o of m.orders.values()) {
@@ -47,6 +74,7 @@ export function summaryRows(state: StoreState, marketIds: readonly Bytes32[], fi
       else ask = ask === null ? y.price : Math.min(ask, y.price);
     }
     const p = marketPnl(m);
+    const edge = edgeView(m, now ?? state.ts);
     return {
       market: m.slug ?? id.slice(0, 10),
       bid,
@@ -57,6 +85,10 @@ export function summaryRows(state: StoreState, marketIds: readonly Bytes32[], fi
       pnl: p.realised + p.unrealised,
       stream: m.streamState ?? '-',
       state: health,
+      regime: edge.regime,
+      toxicity: edge.toxicity,
+      attribution: marketAttribution(m),
+      score,
     };
   });
 }
@@ -66,6 +98,20 @@ const usdc = (v: bigint): string => {
   const n = Number(v) / 1e6;
   return `${n >= 0 ? '+' : ''}${n.toFixed(2)}`;
 };
+
+/** USDC, signed: two decimals below 1 000, then thousands or millions with one (for the one-line form). */
+const usdcShort = (v: bigint): string => {
+  const n = Number(v) / 1e6;
+  const a = Math.abs(n);
+  const body = a < 1_000 ? a.toFixed(2) : a < 1e6 ? `${(a / 1e3).toFixed(1)}k` : `${(a / 1e6).toFixed(1)}M`;
+  return `${n >= 0 ? '+' : '-'}${body}`;
+};
+
+/** A rank score, three decimals; '-' for a market no rank entry selected. */
+const rankScore = (v: number | null): string => (v === null ? '-' : v.toFixed(3));
+
+/** Toxicity in ¢ per share, one decimal, signed; '-' before any fill. */
+const toxCents = (t: number | null): string => (t === null ? '-' : `${t >= 0 ? '+' : ''}${(t / 10_000).toFixed(1)}`);
 
 export function formatSummary(rows: readonly SummaryRow[], header: string): string[] {
   const w = Math.min(32, Math.max(6, ...rows.map((r) => r.market.length)));
@@ -77,16 +123,31 @@ export function formatSummary(rows: readonly SummaryRow[], header: string): stri
       `${r.market.slice(0, w).padEnd(w)}  ${cents(r.bid)}  ${cents(r.ask)}  ${String(r.orders).padStart(3)}  ${String(r.fills).padStart(5)}  ${(r.net / 1e6).toFixed(2).padStart(9)}  ${usdc(r.pnl).padStart(9)}  ${r.stream.padEnd(12)}  ${r.state}`,
     );
   }
+  // the edge of each market, in a block of its own: regime, toxicity and the PnL attribution (USDC),
+  // whose four components sum to the market's PnL of its fills
+  // with rank entries, each ranked market's score (the `bookmaker markets rank` figure) ends its row
+  const ranked = rows.some((r) => r.score !== null);
+  lines.push(`${'market'.padEnd(w)}  ${'regime'.padEnd(11)}  ${'tox¢/sh'.padStart(7)}  ${'spread'.padStart(9)}  ${'inventory'.padStart(9)}  ${'fees'.padStart(8)}  ${'resolution'.padStart(10)}${ranked ? `  ${'rank'.padStart(6)}` : ''}`);
+  for (const r of rows) {
+    const a = r.attribution;
+    lines.push(
+      `${r.market.slice(0, w).padEnd(w)}  ${r.regime.padEnd(11)}  ${toxCents(r.toxicity).padStart(7)}  ${usdc(a.spreadCapture).padStart(9)}  ${usdc(a.inventory).padStart(9)}  ${usdc(a.fees).padStart(8)}  ${usdc(a.resolution).padStart(10)}${ranked ? `  ${rankScore(r.score).padStart(6)}` : ''}`,
+    );
+  }
   lines.push(`total pnl ${usdc(total)} USDC`);
-  return lines;
+  return lines.map(fit);
 }
 
 export const LINE_WIDTH = 120;
-const fit = (s: string): string => (s.length <= LINE_WIDTH ? s : `${s.slice(0, LINE_WIDTH - 1)}…`);
+function fit(s: string): string {
+  return s.length <= LINE_WIDTH ? s : `${s.slice(0, LINE_WIDTH - 1)}…`;
+}
 
 /**
  * For logs and pipes: the header with totals on one line, then one line per market
- * (`name bid/ask¢ ord N fills N pos N pnl state`), each at most 120 columns.
+ * (`name bid/ask¢ ord N fills N pos N pnl state | regime tox ¢ sifr S/I/F/R`: the attribution's
+ * spread, inventory, fees and resolution in USDC), each at most 120
+ * columns: the market name is shortened first, so the figures stay whole.
  */
 export function formatSummaryLine(rows: readonly SummaryRow[], header: string): string {
   let total = 0n;
@@ -97,7 +158,10 @@ export function formatSummaryLine(rows: readonly SummaryRow[], header: string): 
     orders += r.orders;
     fills += r.fills;
     const q = (p: number | null): string => (p === null ? '-' : (p / 10_000).toFixed(0));
-    return fit(`  ${r.market.slice(0, 40)} ${q(r.bid)}/${q(r.ask)}¢ ord ${r.orders} fills ${r.fills} pos ${(r.net / 1e6).toFixed(0)} ${usdc(r.pnl)} ${r.state}`);
+    const a = r.attribution;
+    const tail = ` ${q(r.bid)}/${q(r.ask)}¢ ord ${r.orders} fills ${r.fills} pos ${(r.net / 1e6).toFixed(0)} ${usdcShort(r.pnl)} ${r.state} | ${r.regime} tox ${toxCents(r.toxicity)}¢ sifr ${usdcShort(a.spreadCapture)}/${usdcShort(a.inventory)}/${usdcShort(a.fees)}/${usdcShort(a.resolution)}${r.score !== null ? ` rank ${rankScore(r.score)}` : ''}`;
+    const room = Math.max(6, Math.min(40, LINE_WIDTH - 2 - tail.length));
+    return fit(`  ${r.market.slice(0, room)}${tail}`);
   });
   return [fit(`${header} | orders ${orders} fills ${fills} pnl ${usdc(total)} USDC`), ...parts].join('\n');
 }
@@ -154,17 +218,7 @@ export function startSummary(p: SummaryPrinter): () => void {
  * Null when rotation has nothing to say (refresh off and nothing retired or retiring).
  */
 export function formatRotationLine(
-  s: {
-    readonly active: number;
-    readonly retiring: number;
-    readonly stuck: number;
-    readonly windowMs: number;
-    readonly startedInWindow: number;
-    readonly retiredInWindow: number;
-    readonly retiredByReason: Readonly<Record<string, number | undefined>>;
-    readonly retired: number;
-    readonly lastRefreshError: string | null;
-  },
+  s: Pick<RotationSummary, 'active' | 'retiring' | 'stuck' | 'windowMs' | 'startedInWindow' | 'retiredInWindow' | 'retiredByReason' | 'retired' | 'lastRefreshError'>,
   refreshing: boolean,
 ): string | null {
   if (!refreshing && s.retired === 0 && s.retiring === 0) return null;

@@ -29,11 +29,28 @@ export interface TickToWireSink {
   throttle(seconds: number): void;
 }
 
-const lower = (s: string): string => s.toLowerCase();
+/** One market's meter state, mutated in place (nothing is allocated per event or per tick). */
+interface Slot {
+  /** arrival of the first unhandled book event (NaN: none) */
+  pending: number;
+  /** the armed tick's start of measurement (NaN: not armed) and its generation */
+  from: number;
+  gen: number;
+}
+
+/** The sync of the tick armed as `gen` settled: nothing it did not write is owed to its event any more. */
+function disarm(s: Slot, gen: number): void {
+  if (s.gen === gen) s.from = Number.NaN;
+}
+
+/** Raw market-id spellings remembered before the cache is dropped (ids come from config: a handful). */
+const MAX_IDS = 10_000;
 
 export class TickToWireMeter {
-  private readonly pending = new Map<string, number>();
-  private readonly armed = new Map<string, { from: number; gen: number }>();
+  /** by lower-case id */
+  private readonly slots = new Map<string, Slot>();
+  /** by the id exactly as a caller spelled it (no toLowerCase per event on the hot path) */
+  private readonly byRaw = new Map<string, Slot>();
   private gen = 0;
   private readonly sink: TickToWireSink;
   private readonly now: () => number;
@@ -43,57 +60,76 @@ export class TickToWireMeter {
     this.now = now;
   }
 
+  private slot(marketId: string): Slot {
+    let s = this.byRaw.get(marketId);
+    if (s !== undefined) return s;
+    const k = marketId.toLowerCase();
+    s = this.slots.get(k);
+    if (s === undefined) {
+      s = { pending: Number.NaN, from: Number.NaN, gen: 0 };
+      this.slots.set(k, s);
+    }
+    if (this.byRaw.size >= MAX_IDS) this.byRaw.clear();
+    this.byRaw.set(marketId, s);
+    return s;
+  }
+
   bookEvent(marketId: string): void {
-    const k = lower(marketId);
-    if (!this.pending.has(k)) this.pending.set(k, this.now());
+    const s = this.slot(marketId);
+    if (s.pending !== s.pending) s.pending = this.now(); // NaN: no event waiting yet
   }
 
   tickStart(marketId: string, cause: TickCause): void {
-    const k = lower(marketId);
-    const at = this.pending.get(k);
-    this.pending.delete(k);
-    this.armed.delete(k);
-    if (at === undefined || cause === 'housekeeping' || cause === 'manual') return;
+    const s = this.slot(marketId);
+    const at = s.pending;
+    s.pending = Number.NaN;
+    s.from = Number.NaN;
+    if (at !== at || cause === 'housekeeping' || cause === 'manual') return;
     if (cause === 'throttled') {
       const t = this.now();
       this.sink.throttle(Math.max(0, t - at) / 1000);
-      this.armed.set(k, { from: t, gen: ++this.gen });
+      s.from = t;
     } else {
       this.sink.throttle(0);
-      this.armed.set(k, { from: at, gen: ++this.gen });
+      s.from = at;
     }
+    s.gen = ++this.gen;
   }
 
   /** The tick's sync: once it settles, whatever it did not write is no longer owed to the event. */
   tickEnd(marketId: string, sync: Promise<unknown> | null): void {
-    const k = lower(marketId);
-    const a = this.armed.get(k);
-    if (!a) return;
-    const drop = (): void => {
-      if (this.armed.get(k)?.gen === a.gen) this.armed.delete(k);
-    };
-    if (sync === null) drop();
-    else void sync.then(drop, drop);
+    const s = this.slot(marketId);
+    if (s.from !== s.from) return; // not armed (or already written)
+    if (sync === null) {
+      s.from = Number.NaN;
+      return;
+    }
+    const gen = s.gen;
+    void sync.then(
+      () => disarm(s, gen),
+      () => disarm(s, gen),
+    );
   }
 
-  /** A retired market: drop what is kept for it. */
+  /** A retired market: drop what is kept for it (its slot and every spelling of its id). */
   forget(marketId: string): void {
-    const k = lower(marketId);
-    this.pending.delete(k);
-    this.armed.delete(k);
+    const s = this.slots.get(marketId.toLowerCase());
+    if (s === undefined) return;
+    this.slots.delete(marketId.toLowerCase());
+    for (const [raw, x] of this.byRaw) if (x === s) this.byRaw.delete(raw);
   }
 
-  /** Per-market entries held now (tests). */
+  /** Per-market entries held now (tests): slots and remembered spellings. */
   get size(): number {
-    return this.pending.size + this.armed.size;
+    return this.slots.size + this.byRaw.size;
   }
 
   write(marketId: string | null): void {
     if (marketId === null) return;
-    const k = lower(marketId);
-    const a = this.armed.get(k);
-    if (a === undefined) return;
-    this.armed.delete(k);
-    this.sink.tickToWire(Math.max(0, this.now() - a.from) / 1000);
+    const s = this.slot(marketId);
+    const from = s.from;
+    if (from !== from) return;
+    s.from = Number.NaN;
+    this.sink.tickToWire(Math.max(0, this.now() - from) / 1000);
   }
 }

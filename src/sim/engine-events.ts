@@ -7,6 +7,7 @@
 import { ONE } from '../model/units.ts';
 import type { EngineEvent, FillParty } from '../engine/types.ts';
 import type { BookStreamHub, LevelChange } from './book-stream.ts';
+import type { FlowTap } from './flow-tap.ts';
 import type { ExchangeState } from './context.ts';
 import type { EngineHost } from './engine-host.ts';
 import type { OrderService } from './order-service.ts';
@@ -16,6 +17,8 @@ import type { MarketStats } from './market-stats.ts';
 export class EngineEventHandler {
   private readonly pendingLevels = new Map<string, Map<string, LevelChange>>();
   private flushScheduled = false;
+  /** the drop copy for in-process recorders (./flow-tap.ts), set by the exchange */
+  tap: FlowTap | null = null;
 
   constructor(
     private readonly state: ExchangeState,
@@ -26,6 +29,7 @@ export class EngineEventHandler {
   ) {}
 
   handle = (e: EngineEvent): void => {
+    if (this.tap?.active) this.tap.onEngineEvent(e);
     switch (e.type) {
       case 'fill':
         this.onFill(e);

@@ -20,6 +20,7 @@ import { BookStreamHub } from './book-stream.ts';
 import { checksum } from './checksum.ts';
 import type { ExchangeServices, ExchangeSettings, ExchangeState, NewMarketInput, TradingGuard } from './context.ts';
 import { EngineEventHandler } from './engine-events.ts';
+import { FlowTap, type FlowEvent, type FlowTapOptions } from './flow-tap.ts';
 import { EngineHost } from './engine-host.ts';
 import { FaultInjector, faultProfile, type FaultSettings } from './faults.ts';
 import { listen, type RunningServer } from './http-server.ts';
@@ -116,6 +117,11 @@ export interface LocalExchange {
   expireNow(): number;
   /** register a timer callback driven by the exchange clock; cleared on close */
   every(ms: number, fn: () => void): void;
+  /**
+   * The venue's drop copy of some markets for an in-process recorder (./flow-tap.ts): the book of
+   * everybody but `exclude` and the incoming taker orders, in the engine's order. Returns the stop function.
+   */
+  tapFlow(o: FlowTapOptions, sink: (e: FlowEvent) => void): () => void;
 }
 
 const DEFAULT_SETTINGS: ExchangeSettings = {
@@ -216,6 +222,8 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
   const state: ExchangeState = { settings, clock, chain, keys, stores: { markets, orders: [], activity }, ext, tradingGuards, services, engine: host };
   const orders = new OrderService(state, host, chain);
   events = new EngineEventHandler(state, hub, stats, host, orders);
+  const flowTap = new FlowTap(host, () => clock.now());
+  events.tap = flowTap;
   setInternals(state, { orders, hub, stats, faults, events });
 
   function addMarket(input: NewMarketInput, now: number): MarketRecord {
@@ -436,6 +444,7 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
       return running.baseUrl;
     },
     baseUrl: () => running?.baseUrl,
+    tapFlow: (o, sink) => flowTap.open(o, sink),
     async close() {
       if (closed) return;
       closed = true;

@@ -221,7 +221,9 @@ export function onTradeEdge(e: EdgeState, ts: number, size: number, takerBuys: b
     volFast: fast,
     volSlow: slow,
     volTs: Math.max(e.volTs, ts),
-    ...(burst ? { eventUntil: Math.max(e.eventUntil, ts + r.eventHoldMs), eventCause: 'volume-burst' as const } : {}),
+    // undefined keeps the field (edgeWith): no spread, no extra object per trade
+    eventUntil: burst ? Math.max(e.eventUntil, ts + r.eventHoldMs) : undefined,
+    eventCause: burst ? 'volume-burst' : undefined,
   });
 }
 
@@ -253,12 +255,12 @@ export function onMidEdge(e: EdgeState, ts: number, mid: number, history: readon
   const move = trendRef === null ? 0 : Math.abs(mid - trendRef);
   const trending = move >= r.trendMove || (e.trending && move >= r.trendMove / 2);
   if (!jump && trending === e.trending) return e;
-  return edgeWith(e, { trending, ...(jump ? { eventUntil: Math.max(e.eventUntil, ts + r.eventHoldMs), eventCause: 'mid-jump' as const } : {}) });
+  return edgeWith(e, { trending, eventUntil: jump ? Math.max(e.eventUntil, ts + r.eventHoldMs) : undefined, eventCause: jump ? 'mid-jump' : undefined });
 }
 
 /** A new oracle reading: an oracle jump is an event. */
 export function onOracleEdge(e: EdgeState, ts: number, probability: number): EdgeState {
   const r = e.settings.regime;
   const jump = e.lastOracle !== null && Math.abs(probability - e.lastOracle) >= r.oracleJump;
-  return edgeWith(e, { lastOracle: probability, ...(jump ? { eventUntil: Math.max(e.eventUntil, ts + r.eventHoldMs), eventCause: 'oracle-jump' as const } : {}) });
+  return edgeWith(e, { lastOracle: probability, eventUntil: jump ? Math.max(e.eventUntil, ts + r.eventHoldMs) : undefined, eventCause: jump ? 'oracle-jump' : undefined });
 }

@@ -12,7 +12,7 @@ import { decay } from './edge-state.ts';
 import type { MarketState } from './market-state.ts';
 import { attributionMicro } from './pnl-attribution.ts';
 import { toMicro, unrealisedScaled } from './position.ts';
-import { regimeOf, toxicityAt } from './regime.ts';
+import { regimeOf, toxicityWeight } from './regime.ts';
 
 interface Memo {
   markoutSums: MarketState['edge']['markouts'] | null;
@@ -80,14 +80,13 @@ export function edgeView(m: MarketState, now: number): ViewEdge {
   const memo = memoOf(m);
   const e = m.edge;
   const r = regimeOf(m, now);
-  const tox = toxicityAt(e, now);
   const flowSize = e.flowDen * decay(now - e.flowTs, e.settings.flowHalfLifeMs);
   return {
     regime: r.regime,
     regimeSince: r.regime === e.regime ? e.regimeSince : now,
     regimeCause: r.cause,
-    toxicity: tox.markout,
-    toxicityWeight: tox.weight,
+    toxicity: e.toxDen > 0 ? e.toxNum / e.toxDen : null,
+    toxicityWeight: toxicityWeight(e, now),
     flowImbalance: e.flowDen > 0 ? e.flowNum / e.flowDen : 0,
     flowSize: flowSize * 1e6,
     markouts: memo.markouts,

@@ -14,9 +14,8 @@
  *
  * Thresholds: src/state/edge-settings.ts (config `edge.regime`).
  */
-import type { Regime } from '../strategy/types.ts';
-import type { MidSample } from '../strategy/types.ts';
-import { decay, midAtOrBefore, type EdgeState } from './edge-state.ts';
+import type { MidSample, Regime } from '../strategy/types.ts';
+import { decay, midAtOrBefore, type EdgeState, type EventCause } from './edge-state.ts';
 
 export interface RegimeInputs {
   readonly status: string;
@@ -34,27 +33,50 @@ export interface RegimeReading {
   readonly cause: string | null;
 }
 
-const QUIET: RegimeReading = { regime: 'quiet', cause: null };
+/*
+ * Every reading there can be, built once: regimeOf runs on every market event in the reducer and on
+ * every view, and must not allocate (a market in the event or trending regime would otherwise make
+ * a reading per book delta).
+ */
+const reading = (regime: Regime, cause: string | null): RegimeReading => Object.freeze({ regime, cause });
+const QUIET = reading('quiet', null);
+const HALTED_STATUS = reading('halted', 'status');
+const HALTED_BY: Readonly<Record<'migration' | 'halted', RegimeReading>> = { migration: reading('halted', 'migration'), halted: reading('halted', 'halted') };
+const REDUCE_DEADLINE = reading('reduce-only', 'deadline');
+const REDUCE_TOXICITY = reading('reduce-only', 'toxicity');
+const EVENT_BY: Readonly<Record<EventCause, RegimeReading>> = {
+  'mid-jump': reading('event', 'mid-jump'),
+  'oracle-jump': reading('event', 'oracle-jump'),
+  'volume-burst': reading('event', 'volume-burst'),
+};
+const EVENT_UNKNOWN = reading('event', null);
+const TRENDING_MOVE = reading('trending', 'mid-move');
+const TRENDING_FLOW = reading('trending', 'flow');
 
 /** The decayed toxicity average at `now` (1e-6 USDC per share) and the fills' weight behind it. */
 export function toxicityAt(e: EdgeState, now: number): { markout: number | null; weight: number } {
   if (e.toxDen <= 0) return { markout: null, weight: 0 };
-  return { markout: e.toxNum / e.toxDen, weight: e.toxCount * decay(now - e.toxTs, e.settings.toxicityHalfLifeMs) };
+  return { markout: e.toxNum / e.toxDen, weight: toxicityWeight(e, now) };
+}
+
+/** The decayed count of fills behind the toxicity average at `now` (0 without any). */
+export function toxicityWeight(e: EdgeState, now: number): number {
+  return e.toxDen <= 0 ? 0 : e.toxCount * decay(now - e.toxTs, e.settings.toxicityHalfLifeMs);
 }
 
 export function regimeOf(m: RegimeInputs, now: number): RegimeReading {
-  if (m.status !== 'active') return { regime: 'halted', cause: 'status' };
-  if (m.blocked !== null) return { regime: 'halted', cause: m.blocked };
+  if (m.status !== 'active') return HALTED_STATUS;
+  if (m.blocked !== null) return HALTED_BY[m.blocked];
   const e = m.edge;
   const r = e.settings.regime;
-  if (r.reduceOnlyBeforeDeadlineMs > 0 && m.deadline !== null && m.deadline - now <= r.reduceOnlyBeforeDeadlineMs) return { regime: 'reduce-only', cause: 'deadline' };
+  if (r.reduceOnlyBeforeDeadlineMs > 0 && m.deadline !== null && m.deadline - now <= r.reduceOnlyBeforeDeadlineMs) return REDUCE_DEADLINE;
   if (r.reduceOnlyMarkout > 0 && e.toxDen > 0) {
-    const t = toxicityAt(e, now);
-    if (t.markout !== null && t.weight >= r.minFills && t.markout <= -r.reduceOnlyMarkout) return { regime: 'reduce-only', cause: 'toxicity' };
+    const markout = e.toxNum / e.toxDen;
+    if (toxicityWeight(e, now) >= r.minFills && markout <= -r.reduceOnlyMarkout) return REDUCE_TOXICITY;
   }
-  if (now < e.eventUntil) return { regime: 'event', cause: e.eventCause };
-  if (moveTrend(m, now)) return { regime: 'trending', cause: 'mid-move' };
-  if (e.flowDen > 0 && Math.abs(e.flowNum / e.flowDen) >= r.trendImbalance) return { regime: 'trending', cause: 'flow' };
+  if (now < e.eventUntil) return e.eventCause === null ? EVENT_UNKNOWN : EVENT_BY[e.eventCause];
+  if (moveTrend(m, now)) return TRENDING_MOVE;
+  if (e.flowDen > 0 && Math.abs(e.flowNum / e.flowDen) >= r.trendImbalance) return TRENDING_FLOW;
   return QUIET;
 }
 

@@ -117,3 +117,58 @@ test('virtual clock scheduler: RxJS timers run on virtual time', async () => {
   while (clock.runNext());
   assert.deepEqual(at, [250]);
 });
+
+// ---- a market recorded with the venue's drop copy (src/sim/flow-tap.ts) ----
+const M0 = cols([book(0, [], [])]).markets[0]!;
+const xbook = (t: number, b: [number, number][], a: [number, number][], snap = false): RecordedEvent => ({ t: 'xbook', m: M0, vts: t, lts: t, b, a, ...(snap ? { snap: true as const } : {}) });
+const taker = (t: number, p: number, s: number, side: 'buy' | 'sell'): RecordedEvent => ({ t: 'taker', m: M0, vts: t, lts: t, p, s, side });
+
+test('drop copy: the public stream\'s book (with the recorded bot\'s quote in it) and its trades are not what we queue behind or fill from', () => {
+  // the stream shows the recorded bot's own 10 at 55 on top of the others' 20; its fill printed as a trade
+  const { x, fills, until } = setup([
+    book(0, [[400_000, 20 * S]], [[550_000, 30 * S]], true),
+    xbook(0, [[400_000, 20 * S]], [[550_000, 20 * S]], true),
+    trade(10, 550_000, 25 * S, 'buy'),
+  ]);
+  until(0);
+  const o = order({ outcomeIndex: 0, side: 0, price: 450_000, size: 10 * S }); // YES ask at 55
+  x.place(o, 0);
+  assert.equal(x.get(o.nonce)!.q.ahead, 20 * S, 'behind the others only, not behind the recorded bot');
+  until(10);
+  assert.equal(fills.length, 0, 'a recorded trade is no fill of ours here: the taker orders are');
+});
+
+test('drop copy: a taker order walks the others\' better levels, the queue in front of us, then us, up to its limit', () => {
+  const { x, fills, until } = setup([
+    xbook(0, [[400_000, 20 * S]], [[540_000, 5 * S], [550_000, 8 * S], [600_000, 50 * S]], true),
+    taker(10, 550_000, 20 * S, 'buy'), // 5 @ 54, then at 55: 8 in front of us, then 7 of our 10
+    xbook(10, [], [[540_000, 0], [550_000, 0]]), // the drop copy reports the others it took (credited, not a second advance)
+    taker(20, 540_000, 9 * S, 'buy'), // its limit is below our price: it never reaches us
+    taker(30, 560_000, 2 * S, 'buy'), // the queue in front of us was consumed by the first: 2 more of ours
+  ]);
+  until(0);
+  const o = order({ outcomeIndex: 0, side: 0, price: 450_000, size: 10 * S }); // YES ask at 55, joins behind 8
+  x.place(o, 0);
+  until(30);
+  assert.deepEqual(fills.map((f) => [f.cause, f.at, f.yesPrice, f.size, f.maker, f.row]), [
+    ['taker', 10, 550_000, 7 * S, true, 5],
+    ['taker', 30, 550_000, 2 * S, true, 9],
+  ]);
+  assert.equal(x.get(o.nonce)!.remaining, 1 * S);
+});
+
+test('drop copy: our resting size is reported per level, and the observer mid includes our orders', () => {
+  const own: [string, number, number][] = [];
+  const c = cols([xbook(0, [[400_000, 20 * S]], [[600_000, 20 * S]], true), taker(10, 500_000, 3 * S, 'sell')]);
+  const x = new SimExchange({ cols: c, ticks: [10_000], queue: queueModel('level'), fees: { makerBps: 0, takerBps: 0 }, onFill: () => undefined, onOwnLevel: (_m, side, price, size) => own.push([side, price, size]) });
+  for (let r = 0; r < 3; r++) x.applyRow(r, 0);
+  assert.equal(x.mid(0), 500_000);
+  const o = order({ side: 0, price: 500_000, size: 5 * S });
+  x.place(o, 1);
+  assert.equal(x.mid(0), 550_000, 'our bid at 50 is the best bid the venue shows');
+  x.applyRow(3, 10); // a taker sells 3 into our bid
+  x.cancel(o.nonce, 11);
+  assert.deepEqual(own, [['bid', 500_000, 5 * S], ['bid', 500_000, 2 * S], ['bid', 500_000, 0]]);
+  const ignored = new SimExchange({ cols: c, ticks: [10_000], queue: queueModel('level'), fees: { makerBps: 0, takerBps: 0 }, onFill: () => undefined, ignoreDropCopy: true });
+  assert.equal(ignored.exact[0], 0, 'ignoreDropCopy replays from the stream');
+});

@@ -1,19 +1,27 @@
 /**
- * health-cost (issue 11): what the watchdog heartbeat, the honest tick-to-wire meter, API latency on
- * every request and the default process/Node.js metrics cost. "Before" is a checkout of the code
- * before issue 11 (a git worktree, e.g. `git worktree add ../base 1d73146` with node_modules
- * linked), "after" is this checkout; the two run ALTERNATING in the same session, each in its own
- * process:
- * - tick-to-wire.bench (in-process pipeline; "after" runs instrumented as the bot does), p50/p99;
- * - load.bench (the bot as a child process quoting 200 markets, 2,000 deltas/s; "after" with the
- *   watchdog thread owning the metrics socket), bot CPU % and event-loop lag p99.
+ * health-cost (issue 11): what this tree adds on the hot path over the code before issue 11 — the
+ * watchdog heartbeat, the honest tick-to-wire meter, API latency on every request, the default
+ * process/Node.js metrics, the health model's strategy timing, plus (charged to the same figure)
+ * issue 15's edge state in the reducer and issue 16's ledger hook. "Before" is a checkout of the
+ * code before issue 11, "after" is this checkout; they run ALTERNATING in the same session (round 1
+ * before→after, round 2 after→before, …), each in its own process:
+ * - tick-to-wire.bench (in-process pipeline; "after" runs instrumented as the bot does): wall p50 /
+ *   p99 per tick and the tick's CPU time p50;
+ * - load.bench (the bot as a child process quoting 200 markets, 2,000 book deltas/s; "after" with
+ *   the watchdog thread owning the metrics socket): bot CPU % and event-loop lag p99.
  *
- *   npm run bench -- health-cost --base ../base [--rounds 3] [--ticks 4000] [--load-minutes 2] [--load-rounds 2]
+ * Set up the base once (a worktree sharing this install):
+ *   git worktree add ../base 1d73146 && ln -s "$PWD/node_modules" ../base/node_modules
+ *   npm run bench -- health-cost --base ../base [--rounds 3] [--ticks 3000] [--load-rounds 2] [--load-minutes 1]
  *
- * Figure: after / before of the medians over rounds (target ≤ 1.05).
+ * Output: every run as it ends (stderr), then a table with, per measure, the medians over rounds
+ * and their ratio (the figure; target ≤ 1.05) and each round's own after/before ratio (a pair ran
+ * back to back, so on a shared machine the pairs show how much of a ratio is noise). The load
+ * average at start and end says how quiet the machine was. Last line: one JSON object.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import os from 'node:os';
 import { resolve } from 'node:path';
 import { report } from './lib.ts';
 
@@ -21,16 +29,28 @@ function opt(name: string, d: string | null): string | null {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? (process.argv[i + 1] ?? null) : d;
 }
+function count(name: string, d: string, min: number): number {
+  const v = Number(opt(name, d));
+  if (!Number.isFinite(v) || v < min) {
+    process.stderr.write(`health-cost: --${name} must be a number ≥ ${min}\n`);
+    process.exit(2);
+  }
+  return v;
+}
 const base = opt('base', null);
-if (!base || !existsSync(resolve(base, 'test/bench/tick-to-wire.bench.ts'))) {
-  process.stderr.write('health-cost: --base DIR must be a checkout of the code before issue 11 (with node_modules)\n');
+if (!base || !existsSync(resolve(base, 'test/bench/tick-to-wire.bench.ts')) || !existsSync(resolve(base, 'node_modules'))) {
+  process.stderr.write(
+    'health-cost: --base DIR must be a checkout of the code before issue 11 with node_modules, e.g.\n' +
+      '  git worktree add ../base 1d73146 && ln -s "$PWD/node_modules" ../base/node_modules\n' +
+      '  npm run bench -- health-cost --base ../base\n',
+  );
   process.exit(2);
 }
 const here = resolve(new URL('../..', import.meta.url).pathname);
-const ROUNDS = Number(opt('rounds', '3'));
-const TICKS = Number(opt('ticks', '4000'));
-const LOAD_MIN = Number(opt('load-minutes', '2'));
-const LOAD_ROUNDS = Number(opt('load-rounds', '2'));
+const ROUNDS = count('rounds', '3', 1);
+const TICKS = count('ticks', '3000', 100);
+const LOAD_MIN = count('load-minutes', '1', 0.1);
+const LOAD_ROUNDS = count('load-rounds', '2', 0);
 
 type Json = Record<string, number>;
 function bench(dir: string, name: string, args: string[]): Json {
@@ -46,57 +66,86 @@ const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
+const r3 = (x: number): number => Math.round(x * 1000) / 1000;
+const load1 = (): string => os.loadavg()[0]!.toFixed(2);
 
-const t2w: { before: Json[]; after: Json[] } = { before: [], after: [] };
-for (let i = 0; i < ROUNDS; i++) {
-  // alternate which goes first, so neither always meets the warmer or the quieter machine
-  const order = i % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const);
-  for (const which of order) {
-    const r = bench(which === 'before' ? base : here, 'tick-to-wire', ['--ticks', String(TICKS)]);
-    t2w[which].push(r);
-    process.stderr.write(`tick-to-wire round ${i + 1} ${which}: p50 ${r.p50} µs, p99 ${r.p99} µs\n`);
+/** Runs `name` in both trees, alternating which goes first; one pair per round. */
+function alternate(name: string, rounds: number, args: string[], say: (which: string, r: Json) => string): { before: Json[]; after: Json[] } {
+  const out: { before: Json[]; after: Json[] } = { before: [], after: [] };
+  for (let i = 0; i < rounds; i++) {
+    // alternate which goes first, so neither always meets the warmer or the quieter machine
+    const order = i % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const);
+    for (const which of order) {
+      const r = bench(which === 'before' ? base! : here, name, args);
+      out[which].push(r);
+      process.stderr.write(`${name} round ${i + 1} ${which.padEnd(6)}: ${say(which, r)} (load avg ${load1()})\n`);
+    }
   }
-}
-const load: { before: Json[]; after: Json[] } = { before: [], after: [] };
-for (let i = 0; i < LOAD_ROUNDS; i++) {
-  const order = i % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const);
-  for (const which of order) {
-    const r = bench(which === 'before' ? base : here, 'load', ['--minutes', String(LOAD_MIN)]);
-    load[which].push(r);
-    process.stderr.write(`load round ${i + 1} ${which}: CPU ${r.cpuPercent} %, lag p99 ${r.p99} ms, dropped ${r.dropped}\n`);
-  }
+  return out;
 }
 
-const m = (xs: Json[], k: string): number => median(xs.map((x) => x[k]!));
-const b50 = m(t2w.before, 'p50');
-const a50 = m(t2w.after, 'p50');
-const b99 = m(t2w.before, 'p99');
-const a99 = m(t2w.after, 'p99');
-const bCpu = LOAD_ROUNDS ? m(load.before, 'cpuPercent') : NaN;
-const aCpu = LOAD_ROUNDS ? m(load.after, 'cpuPercent') : NaN;
-const bLag = LOAD_ROUNDS ? m(load.before, 'p99') : NaN;
-const aLag = LOAD_ROUNDS ? m(load.after, 'p99') : NaN;
-const r2 = (x: number): number => Math.round(x * 1000) / 1000;
+const loadAtStart = load1();
+const t2w = alternate('tick-to-wire', ROUNDS, ['--ticks', String(TICKS)], (_w, r) => `p50 ${r.p50} µs, p99 ${r.p99} µs, CPU p50 ${r.cpuP50} µs`);
+const load = alternate('load', LOAD_ROUNDS, ['--minutes', String(LOAD_MIN)], (_w, r) => {
+  // CPU per 1,000 book deltas/s delivered: on a busy machine the driver delivers fewer than 2,000/s
+  r.cpuPerK = Math.round((r.cpuPercent! / (r.deltasPerSecond! / 1000)) * 100) / 100;
+  return `CPU ${r.cpuPercent} % (${r.cpuPerK} % per 1,000 deltas/s at ${r.deltasPerSecond}/s), lag p99 ${r.p99} ms, dropped ${r.dropped}`;
+});
+const loadAtEnd = load1();
+
+interface Measure {
+  before: number;
+  after: number;
+  ratio: number;
+  pairs: number[];
+}
+function measure(runs: { before: Json[]; after: Json[] }, key: string): Measure | null {
+  if (runs.before.length === 0) return null;
+  const before = r3(median(runs.before.map((x) => x[key]!)));
+  const after = r3(median(runs.after.map((x) => x[key]!)));
+  return { before, after, ratio: r3(after / before), pairs: runs.after.map((a, i) => r3(a[key]! / runs.before[i]![key]!)) };
+}
+const p50 = measure(t2w, 'p50')!;
+const p99 = measure(t2w, 'p99')!;
+const cpu50 = measure(t2w, 'cpuP50')!;
+const cpu = measure(load, 'cpuPercent');
+const cpuPerK = measure(load, 'cpuPerK');
+const lag = measure(load, 'p99');
+const row = (label: string, m: Measure | null, unit: string): [string, string] =>
+  m ? [label, `${m.before} → ${m.after} ${unit}  ×${m.ratio}   pairs ×${m.pairs.join(', ×')}`] : [label, 'not run (--load-rounds 0)'];
 report(
   [
-    ['rounds (tick-to-wire / load)', `${ROUNDS} / ${LOAD_ROUNDS}`],
-    ['tick-to-wire p50 before / after (µs)', `${b50} / ${a50}  (×${r2(a50 / b50)})`],
-    ['tick-to-wire p99 before / after (µs)', `${b99} / ${a99}  (×${r2(a99 / b99)})`],
-    ['load bot CPU % before / after', `${bCpu} / ${aCpu}  (×${r2(aCpu / bCpu)})`],
-    ['load lag p99 ms before / after', `${bLag} / ${aLag}  (×${r2(aLag / bLag)})`],
-    ['load dropped before / after', `${load.before.map((x) => x.dropped).join(',')} / ${load.after.map((x) => x.dropped).join(',')}`],
+    ['rounds (tick-to-wire / load)', `${ROUNDS} × ${TICKS} ticks / ${LOAD_ROUNDS} × ${LOAD_MIN} min`],
+    ['load average at start / end', `${loadAtStart} / ${loadAtEnd} (2 cores; above ~0.5 the ratios are noisy)`],
+    ['', 'before → after (medians), ratio, each pair\'s ratio'],
+    row('tick-to-wire p50 (wall)', p50, 'µs'),
+    row('tick-to-wire p99 (wall)', p99, 'µs'),
+    row('tick-to-wire CPU per tick p50', cpu50, 'µs'),
+    row('load: bot CPU (% of a core)', cpu, '%'),
+    row('load: bot CPU per 1,000 deltas/s', cpuPerK, '%'),
+    row('load: event-loop lag p99', lag, 'ms'),
+    ['load: dropped deltas before / after', `${load.before.map((x) => x.dropped).join(',') || '-'} / ${load.after.map((x) => x.dropped).join(',') || '-'}`],
+    ['target (≤ 1.05: p50 and load CPU)', `p50 ${p50.ratio <= 1.05 ? 'met' : 'NOT met'}; load CPU ${cpu === null ? 'not run' : cpu.ratio <= 1.05 ? 'met' : 'NOT met'}`],
   ],
   {
     name: 'health-cost',
     unit: 'after/before, tick-to-wire p50',
-    value: r2(a50 / b50),
-    p50: a50,
-    p99: a99,
-    baseline: 'code before issue 11 (1d73146), same session, alternating',
-    baselineValue: b50,
-    ratio: r2(a50 / b50),
-    p99Ratio: r2(a99 / b99),
-    loadCpuRatio: r2(aCpu / bCpu),
-    loadLagP99Ratio: r2(aLag / bLag),
+    value: p50.ratio,
+    p50: p50.after,
+    p99: p99.after,
+    baseline: 'code before issue 11 (--base), same session, alternating',
+    baselineValue: p50.before,
+    ratio: p50.ratio,
+    p50Pairs: p50.pairs,
+    p99Ratio: p99.ratio,
+    cpuP50Ratio: cpu50.ratio,
+    loadCpuRatio: cpu?.ratio ?? null,
+    loadCpuBefore: cpu?.before ?? null,
+    loadCpuAfter: cpu?.after ?? null,
+    loadCpuPairs: cpu?.pairs ?? [],
+    loadCpuPerKRatio: cpuPerK?.ratio ?? null,
+    loadLagP99Ratio: lag?.ratio ?? null,
+    loadAvgStart: Number(loadAtStart),
+    loadAvgEnd: Number(loadAtEnd),
   },
 );

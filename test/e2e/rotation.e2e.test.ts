@@ -140,3 +140,39 @@ test('rotation: a market listed by id that is already closed at start-up retires
     await h.close();
   }
 });
+
+test('rotation: a start-up that selects nothing waits for a refresh (no exit), then quotes the first market that appears', async () => {
+  const h: Harness = await startExchange({ markets: 2 });
+  const services = h.ex.state.services;
+  try {
+    const cfg = await parseConfigText(yaml(h, { markets: `  refreshSeconds: 1\n  select:\n    - filter: { category: launches-later }` }), '', { env: {} });
+    const bot = await startTestBot(h, cfg);
+    let stopped = false;
+    try {
+      assert.deepEqual(bot.markets, [], 'nothing selected at start-up, and the bot runs');
+      assert.equal((await openOrders(h.bot)).length, 0);
+      const added = services.addMarket({ question: 'Will the first market of the category arrive?', category: 'launches-later' }, Date.now());
+      const m = added.id as Bytes32;
+      await setBook(h, m, 470_000, 530_000);
+      await waitFor('the first market of the category quoted', async () => (await openOrders(h.bot, m)).length === 2);
+      assert.equal((await openOrders(h.bot)).filter((o) => o.marketId.toLowerCase() !== m.toLowerCase()).length, 0, 'only that market');
+      await bot.stop();
+      stopped = true;
+      assert.equal((await openOrders(h.bot)).length, 0, 'nothing left after stop');
+    } finally {
+      if (!stopped) await bot.stop();
+    }
+  } finally {
+    await h.close();
+  }
+});
+
+test('rotation off (refreshSeconds 0): a start-up that selects nothing is still a config error', async () => {
+  const h: Harness = await startExchange({ markets: 1 });
+  try {
+    const cfg = await parseConfigText(yaml(h, { markets: `  refreshSeconds: 0\n  select:\n    - filter: { category: launches-later }` }), '', { env: {} });
+    await assert.rejects(startTestBot(h, cfg), /no market at the venue matches the configured selectors/);
+  } finally {
+    await h.close();
+  }
+});

@@ -50,7 +50,8 @@ test('live: the summary counts what the venue holds, names a state per market, f
     assert.equal(block.length, 1 + h.markets.length, c.out());
     for (const l of block) assert.ok(l.length <= 120, `${l.length} columns: ${l}`);
     assert.match(block[0]!, /quoting 2\/2/);
-    for (const l of block.slice(1)) assert.match(l, /ord 2 fills 0 .* quoting$/);
+    // no fill yet: no toxicity, a zero attribution (the regime is whatever the book did)
+    for (const l of block.slice(1)) assert.match(l, /ord 2 fills 0 .* quoting \| [a-z-]+ tox -¢ sifr \+0\.00\/\+0\.00\/\+0\.00\/\+0\.00$/);
     c.proc.kill('SIGTERM');
     assert.equal(await withTimeout(c.exit, 20_000, 'no exit after SIGTERM'), 0, c.out());
     assert.match(c.out(), /run report: [\d.]+ s, stopped by SIGTERM, exit 0/);

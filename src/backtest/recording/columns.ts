@@ -7,6 +7,9 @@
  *         1 CLEAR      a snapshot starts: clear both sides of the market's book (price = size = 0)
  *         2 TRADE      side 0 = taker buy, 1 = taker sell
  *         3 BBO        price = best bid, size = best ask (0 = none)
+ *         4 XLEVEL     the venue's drop copy (`xbook`): set the others' level (side, price) to size
+ *         5 XCLEAR     a drop-copy snapshot starts: clear the others' book
+ *         6 TAKER      a drop-copy taker order: side 0 = buy, 1 = sell; price = limit; size = shares
  *
  * File `book.cols`: "BMKCOLS1", u32 header length, JSON header {version, rows, markets}, padding to
  * 8 bytes, then the columns lts f64, vts f64, price f64, size f64, market u16, kind u8, side u8.
@@ -20,6 +23,9 @@ export const KIND_LEVEL = 0;
 export const KIND_CLEAR = 1;
 export const KIND_TRADE = 2;
 export const KIND_BBO = 3;
+export const KIND_XLEVEL = 4;
+export const KIND_XCLEAR = 5;
+export const KIND_TAKER = 6;
 
 export interface Columns {
   rows: number;
@@ -49,7 +55,7 @@ function alloc(n: number, markets: string[]): Columns {
   };
 }
 
-/** Build columns from recorded events (book, trade and bbo; other kinds are not market data). */
+/** Build columns from recorded events (book, trade, bbo, xbook and taker; other kinds are not market data). */
 export function toColumns(events: Iterable<RecordedEvent>, markets: readonly string[]): Columns {
   const index = new Map(markets.map((m, i) => [m, i]));
   if (markets.length > 65535) throw new BadInputError('markets', 'at most 65535 markets', markets.length);
@@ -78,6 +84,11 @@ export function toColumns(events: Iterable<RecordedEvent>, markets: readonly str
       for (const [p, s] of e.a) push(e.lts, e.vts, m, KIND_LEVEL, 1, p, s);
     } else if (e.t === 'trade') push(e.lts, e.vts, m, KIND_TRADE, e.side === 'buy' ? 0 : 1, e.p, e.s);
     else if (e.t === 'bbo') push(e.lts, e.vts, m, KIND_BBO, 0, e.bid, e.ask);
+    else if (e.t === 'xbook') {
+      if (e.snap) push(e.lts, e.vts, m, KIND_XCLEAR, 0, 0, 0);
+      for (const [p, s] of e.b) push(e.lts, e.vts, m, KIND_XLEVEL, 0, p, s);
+      for (const [p, s] of e.a) push(e.lts, e.vts, m, KIND_XLEVEL, 1, p, s);
+    } else if (e.t === 'taker') push(e.lts, e.vts, m, KIND_TAKER, e.side === 'buy' ? 0 : 1, e.p, e.s);
   }
   return shrink(c);
 }

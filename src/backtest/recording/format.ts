@@ -31,6 +31,20 @@ export type RecordedEvent =
   | { t: 'oracle'; m: string; vts: number; lts: number; probability: number; confidence: string | null }
   /** Market metadata snapshot (status, deadline, resolution…), as the venue sent it. */
   | { t: 'market'; m: string; vts: number; lts: number; meta: Record<string, unknown> }
+  /**
+   * The venue's drop copy (a local exchange tapped in-process, src/sim/flow-tap.ts): the book of
+   * everybody but the recording bot, as the engine changed it (`snap: true` replaces both sides).
+   */
+  | { t: 'xbook'; m: string; vts: number; lts: number; snap?: true; b: LevelPair[]; a: LevelPair[] }
+  /**
+   * The drop copy's taker flow: an incoming order of somebody else that traded on arrival (or was
+   * IOC / FOK): its YES-terms side, limit price `p` and share quantity `s`, before its fills.
+   */
+  | { t: 'taker'; m: string; vts: number; lts: number; p: number; s: number; side: 'buy' | 'sell' }
+  /** The drop copy's quotes of the recorded bot itself: its resting size per YES-terms level, as the venue held them. */
+  | { t: 'ownbook'; m: string; vts: number; lts: number; b: LevelPair[]; a: LevelPair[] }
+  /** The drop copy's fills of the recorded bot itself (YES-terms side, price, shares; maker or taker): the check for a replay. */
+  | { t: 'ownfill'; m: string; vts: number; lts: number; p: number; s: number; side: 'buy' | 'sell'; maker: boolean }
   /** Raw venue activity item (kept for completeness; replay ignores unknown kinds). */
   | { t: 'activity'; m: string; vts: number; lts: number; item: Record<string, unknown> };
 
@@ -91,11 +105,15 @@ export function validateEvent(x: unknown): RecordedEvent {
   if (!isNonNegInt(e.lts)) throw new BadInputError('lts', 'a timestamp in ms', e.lts);
   switch (e.t) {
     case 'book':
+    case 'xbook':
+    case 'ownbook':
       checkLevels(e.b, 'b');
       checkLevels(e.a, 'a');
       if (e.seq !== undefined && !isNonNegInt(e.seq)) throw new BadInputError('seq', 'a non-negative integer', e.seq);
       return e as RecordedEvent;
     case 'trade':
+    case 'taker':
+    case 'ownfill':
       if (!isNonNegInt(e.p) || e.p === 0) throw new BadInputError('p', 'a positive integer price', e.p);
       if (!isNonNegInt(e.s) || e.s === 0) throw new BadInputError('s', 'a positive integer size', e.s);
       if (e.side !== 'buy' && e.side !== 'sell') throw new BadInputError('side', 'buy or sell', e.side);
@@ -114,7 +132,7 @@ export function validateEvent(x: unknown): RecordedEvent {
       if (typeof e.item !== 'object' || e.item === null) throw new BadInputError('item', 'an object', e.item);
       return e as RecordedEvent;
     default:
-      throw new BadInputError('t', 'one of book, trade, bbo, oracle, market, activity', e.t);
+      throw new BadInputError('t', 'one of book, trade, bbo, xbook, taker, ownbook, ownfill, oracle, market, activity', e.t);
   }
 }
 

@@ -8,6 +8,7 @@
  * A bot whose kill-switch latch is set in the ledger does not quote and, when stopped, exits 3.
  * SIGHUP reloads the config (src/control/bot-control.ts).
  */
+import { rankScores } from '../../runtime/rank/ranker.ts';
 import { writeFileSync } from 'node:fs';
 import type { CommandSpec, ParsedArgs } from '../args.ts';
 import { systemClock } from '../../core/clock.ts';
@@ -193,7 +194,8 @@ function endOfRunReport(bot: Bot, stopReason: string, code: number, logger: Retu
 
 function render(bot: Bot): { table: string[]; line: string } {
   bot.healthModel.evaluate();
-  const rows = summaryRows(bot.store.state, bot.markets, bot.fills, (id) => bot.healthModel.marketState(id));
+  const scores = rankScores();
+  const rows = summaryRows(bot.store.state, bot.markets, bot.fills, (id) => bot.healthModel.marketState(id), systemClock.now(), (id) => scores.get(id.toLowerCase())?.score ?? null);
   const s = bot.store.state;
   const collateral = s.collateral === null ? '-' : (Number(s.collateral) / 1e6).toFixed(2);
   const stale = bot.health.stale(systemClock.now()).filter((n) => !n.startsWith('book:'));

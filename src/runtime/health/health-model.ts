@@ -7,8 +7,9 @@
  *   health.setProcess('running')                 // 'starting' → 'running' → 'stopping' → 'stopped'
  *   health.halt('kill-switch' | 'halted', why)   // the process stopped quoting by itself
  *   health.refused(marketId, now) / accepted(…)  // create outcomes (orders-refused)
- *   health.evaluate()                            // recompute now: transitions, durations (1 Hz timer,
- *                                                // every scrape, every /readyz)
+ *   health.evaluate()                            // recompute now: transitions, durations (1 Hz timer)
+ *   health.evaluateOncePerTurn()                 // the same, once per synchronous turn (a scrape's
+ *                                                // gauges and /readyz share one evaluation)
  *   health.markets()  → MarketHealth[]           // the states as of the last evaluate
  *   health.readiness() → { ready, reasons, … }   // /readyz
  *   health.report()   → time in each state per market (end-of-run report)
@@ -25,7 +26,8 @@ import type { Clock } from '../../core/clock.ts';
 import { silentLogger, type Logger } from '../../core/logger.ts';
 import type { Bytes32 } from '../../model/order.ts';
 import type { RiskReason } from '../../risk/types.ts';
-import type { MarketState as StoreMarket, StoreState } from '../../state/market-state.ts';
+import type { MarketState as StoreMarket, OwnOrder, StoreState } from '../../state/market-state.ts';
+import { PersistentMap } from '../../state/persistent-map.ts';
 import type { KernelTick } from '../quoting-kernel.ts';
 import { ThrottledLog } from './throttled-log.ts';
 
@@ -193,6 +195,7 @@ export class HealthModel {
   }
 
   setProcess(s: Exclude<ProcessState, 'halted'>): void {
+    this.turnState = null;
     if (this.processState === 'halted') return; // a halt stays the last word (its reason is the report's)
     if (this.processState === s) return;
     this.evaluate();
@@ -203,6 +206,7 @@ export class HealthModel {
 
   /** The process stopped quoting by itself: the kill switch, or a halt (broken invariant, fatal refusal). */
   halt(kind: 'kill-switch' | 'halted', reason: string, marketState: HealthState = kind): void {
+    this.turnState = null;
     if (this.haltKind) return;
     this.evaluate();
     this.haltKind = kind;
@@ -218,6 +222,7 @@ export class HealthModel {
    * (`bookmaker ctl clear-kill`) and quoting resumed: the halt is lifted.
    */
   resumeAfterHalt(): void {
+    this.turnState = null;
     if (!this.haltKind) return;
     this.evaluate();
     this.haltKind = null;
@@ -229,6 +234,7 @@ export class HealthModel {
 
   /** A create of this market was refused by the venue (status, code, message in `what`). */
   refused(marketId: Bytes32, at: number, what: string): void {
+    this.turnState = null;
     const s = this.slot(marketId);
     if (!s) return;
     s.lastRefusalAt = at;
@@ -237,6 +243,7 @@ export class HealthModel {
 
   /** A create of this market was accepted. */
   accepted(marketId: Bytes32, at: number): void {
+    this.turnState = null;
     const s = this.slot(marketId);
     if (s) s.lastAcceptAt = at;
   }
@@ -262,6 +269,29 @@ export class HealthModel {
   marketState(marketId: Bytes32): HealthState | null {
     return this.slot(marketId)?.state ?? null;
   }
+
+  /**
+   * evaluate(), unless it already ran in this same synchronous turn at the same clock reading with
+   * the same store snapshot and nothing told to the model since. One scrape reads the model from
+   * three gauges (market_state, ready, halted) and /readyz from one more call; all of a scrape's
+   * collects run in one synchronous turn, in which no event can change what the model reads, so one
+   * evaluation serves them all. Direct evaluate() calls (timers, tests) always recompute.
+   */
+  evaluateOncePerTurn(): void {
+    const st = this.opts.state();
+    if (this.turnFresh && st === this.turnState && this.opts.clock.now() === this.lastEvalAt) return;
+    this.evaluate();
+    this.turnState = st;
+    if (!this.turnFresh) {
+      this.turnFresh = true;
+      queueMicrotask(() => {
+        this.turnFresh = false;
+        this.turnState = null;
+      });
+    }
+  }
+  private turnFresh = false;
+  private turnState: StoreState | null = null;
 
   /** Recompute every market's state now; log transitions (throttled) and add up time per state. */
   evaluate(): void {
@@ -412,7 +442,12 @@ export class HealthModel {
 /** Orders the venue acknowledged that rest now (not creates in flight, not cancels on their way). */
 export function liveOrders(m: StoreMarket): number {
   let n = 0;
-  for (const o of m.orders.values()) if (o.state === 'working' && !o.slot.startsWith('orphan:')) n++;
+  const orders = m.orders;
+  if (orders instanceof PersistentMap) {
+    // the store's map: its cached value list (no generator per evaluate and market)
+    const list = orders.valueList();
+    for (let i = 0; i < list.length; i++) if (isLive(list[i]!)) n++;
+  } else for (const o of orders.values()) if (isLive(o)) n++;
   return n;
 }
 
@@ -437,3 +472,5 @@ function newSlot(marketId: Bytes32, now: number): Slot {
     wasLive: false,
   };
 }
+
+const isLive = (o: OwnOrder): boolean => o.state === 'working' && !o.slot.startsWith('orphan:');

@@ -289,3 +289,44 @@ test('refused creates count for the venue-error-rate kill switch: a refusal stor
   assert.equal(health.killSwitch, true);
   assert.equal(health.readiness().ready, false);
 });
+
+test('one evaluation per synchronous turn for a scrape; anything that can change the answer recomputes', async () => {
+  const clock = new ManualClock();
+  let state = new StateStore().state;
+  let classified = 0;
+  const h = new HealthModel({
+    markets: [M1, M2],
+    state: () => state,
+    lastTick: () => {
+      classified++;
+      return null;
+    },
+    clock,
+  });
+  const evaluations = (): number => classified / 2; // one classification per market
+  // a scrape: the market_state gauge, the ready and halted gauges, /readyz
+  h.evaluateOncePerTurn();
+  h.evaluateOncePerTurn();
+  h.evaluateOncePerTurn();
+  assert.equal(evaluations(), 1);
+  // told something: recomputed in the same turn
+  h.refused(M1, clock.now(), '403 FORBIDDEN: not your wallet');
+  h.evaluateOncePerTurn();
+  assert.equal(evaluations(), 2);
+  // a new store snapshot: recomputed
+  state = new StateStore().state;
+  h.evaluateOncePerTurn();
+  assert.equal(evaluations(), 3);
+  // the clock moved: recomputed (durations are charged to the millisecond)
+  clock.advance(5);
+  h.evaluateOncePerTurn();
+  h.evaluateOncePerTurn();
+  assert.equal(evaluations(), 4);
+  // the next turn: recomputed; direct evaluate() always recomputes
+  await Promise.resolve();
+  h.evaluateOncePerTurn();
+  assert.equal(evaluations(), 5);
+  h.evaluate();
+  h.evaluate();
+  assert.equal(evaluations(), 7);
+});

@@ -30,6 +30,11 @@ test('bookmaker run with a rank entry quotes the top markets by score and nothin
       const scores = rankScores();
       assert.deepEqual([...scores.keys()].sort(), [wide, middle].map((x) => x.toLowerCase()).sort());
       assert.ok(Math.abs(scores.get(wide.toLowerCase())!.terms.spread! - 0.8) < 1e-9);
+      // the running bot exposes each selected market's score and terms, and no series for the others
+      const text = await bot.metrics.registry.metrics();
+      assert.match(text, new RegExp(`bookmaker_market_rank_score\\{market="${wide.toLowerCase()}"\\} `));
+      assert.match(text, new RegExp(`bookmaker_market_rank_term\\{market="${middle.toLowerCase()}",term="spread"\\} 0\\.5`));
+      assert.doesNotMatch(text, new RegExp(`bookmaker_market_rank_score\\{market="${narrow.toLowerCase()}"`));
       await bot.stop();
       stopped = true;
       assert.equal((await openOrders(h.bot)).length, 0, 'no order left after stop');
