@@ -291,7 +291,8 @@ async function wire(
   /**
    * The selectors at the venue. `previous` (lower-case ids quoted now, for the rank entries'
    * hysteresis) is given after start-up; on a refresh an empty selection is an answer (every market
-   * left), at start-up and on a reload it is a config error.
+   * left), and at start-up too while refreshes are on (see below); on a reload, or at start-up with
+   * refreshes off, it is a config error.
    */
   // rank entries: each selected market's score and terms on /metrics after every selection (issue 14)
   const rankMetrics = registerRankMetrics(metrics.registry);
