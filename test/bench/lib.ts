@@ -80,3 +80,25 @@ export function latencyMicros(fn: () => void, n = 20_000): Float64Array {
   }
   return lat.sort();
 }
+
+/**
+ * A soak's second half: the mean of the points at or after `minutes / 2` and their least-squares growth
+ * over that half (slope × minutes / 2), in the points' unit. `t` is in minutes since the start.
+ */
+export function secondHalf(points: readonly { t: number; v: number }[], minutes: number): { mean: number; growth: number; n: number } {
+  const half = points.filter((p) => p.t >= minutes / 2);
+  const mean = half.reduce((a, p) => a + p.v, 0) / half.length;
+  const tm = half.reduce((a, p) => a + p.t, 0) / half.length;
+  const slope = half.reduce((a, p) => a + (p.t - tm) * (p.v - mean), 0) / Math.max(1e-9, half.reduce((a, p) => a + (p.t - tm) ** 2, 0));
+  return { mean, growth: slope * (minutes / 2), n: half.length };
+}
+
+/**
+ * One full collection of a `--trace-gc` line: `[pid:isolate] <ms since the isolate started> ms:
+ * Mark-Compact a (b) -> LIVE (d) MB, …` → the isolate (null when the line has no prefix), the ms and the
+ * live heap in MB; null for any other line.
+ */
+export function markCompact(line: string): { isolate: string | null; ms: number; live: number } | null {
+  const m = /(?:\[\d+:(0x[0-9a-f]+)\]\s+)?(\d+(?:\.\d+)?) ms: Mark-Compact[^\d]*[\d.]+ \([\d.]+\) -> ([\d.]+) \(/.exec(line);
+  return m ? { isolate: m[1] ?? null, ms: Number(m[2]), live: Number(m[3]) } : null;
+}

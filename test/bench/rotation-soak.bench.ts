@@ -30,7 +30,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demoWallet } from '../../src/sim/local-exchange.ts';
-import { report } from './lib.ts';
+import { markCompact, report, secondHalf } from './lib.ts';
 
 const arg = (name: string, d: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -135,8 +135,8 @@ const spawnedAt = Date.now();
 const bot = child(['run', '-c', cfg, '--api-key', KEY, '--metrics-port', String(metricsPort), '--log-level', 'warn', '--summary-seconds', '0'], { ...process.env, BOOKMAKER_PRIVATE_KEY: privateKey }, ['--trace-gc'], (line) => {
   if (!line.includes(' ms: ')) return false;
   // `[pid:addr] <ms since the isolate started> ms: Mark-Compact a (b) -> LIVE (d) MB, ...`
-  const m = /\[\d+:(0x[0-9a-f]+)\]\s+(\d+(?:\.\d+)?) ms: Mark-Compact[^\d]*[\d.]+ \([\d.]+\) -> ([\d.]+) \(/.exec(line);
-  if (m) majors.push({ isolate: m[1]!, at: spawnedAt + Number(m[2]), live: Number(m[3]) });
+  const g = markCompact(line);
+  if (g && g.isolate !== null) majors.push({ isolate: g.isolate, at: spawnedAt + g.ms, live: g.live });
   return true;
 });
 
@@ -272,21 +272,14 @@ sim.proc.kill('SIGTERM');
 await sim.exited;
 rmSync(dir, { recursive: true, force: true });
 
-function secondHalf(points: readonly { t: number; v: number }[]): { mean: number; growth: number; n: number } {
-  const half = points.filter((p) => p.t >= MINUTES / 2);
-  const mean = half.reduce((a, p) => a + p.v, 0) / half.length;
-  const tm = half.reduce((a, p) => a + p.t, 0) / half.length;
-  const slope = half.reduce((a, p) => a + (p.t - tm) * (p.v - mean), 0) / Math.max(1e-9, half.reduce((a, p) => a + (p.t - tm) ** 2, 0));
-  return { mean, growth: slope * (MINUTES / 2), n: half.length };
-}
-const rss = secondHalf(samples.map((s) => ({ t: s.t, v: s.rssMb })));
+const rss = secondHalf(samples.map((s) => ({ t: s.t, v: s.rssMb })), MINUTES);
 const at = (t: number) => samples.reduce((best, s) => (Math.abs(s.t - t) < Math.abs(best.t - t) ? s : best));
 // the bot's main isolate: the one holding the most (a worker thread, e.g. the watchdog's, has its own small heap)
 const biggest = new Map<string, number>();
 for (const g of majors) biggest.set(g.isolate, Math.max(biggest.get(g.isolate) ?? 0, g.live));
 const mainIsolate = [...biggest].sort((a, b) => b[1] - a[1])[0]?.[0];
 const liveSeries = majors.filter((g) => g.isolate === mainIsolate).map((g) => ({ t: (g.at - t0) / 60_000, v: g.live })).filter((g) => g.t >= 0 && g.t <= MINUTES);
-const live = secondHalf(liveSeries);
+const live = secondHalf(liveSeries, MINUTES);
 const liveFirst = liveSeries[0]?.v ?? NaN;
 const liveLast = liveSeries.at(-1)?.v ?? NaN;
 const lags = samples.map((s) => s.lagP99Ms).filter(Number.isFinite).sort((a, b) => a - b);

@@ -28,7 +28,7 @@ import { createLocalExchange } from '../../src/sim/local-exchange.ts';
 import { generatedMarketInput } from '../../src/sim/market-factory.ts';
 import { toSubmitOrder } from '../../src/sim/agents/order-builder.ts';
 import type { Address } from '../../src/model/order.ts';
-import { report } from './lib.ts';
+import { markCompact, report, secondHalf } from './lib.ts';
 
 const arg = (name: string, d: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -124,8 +124,8 @@ child.stdout.on('data', (b: Buffer) => {
   const lines = text.split('\n');
   partial = lines.pop()!;
   for (const line of lines) {
-    const m = /(\d+(?:\.\d+)?) ms: Mark-Compact[^\d]*[\d.]+ \([\d.]+\) -> ([\d.]+) \(/.exec(line);
-    if (m) majors.push({ at: spawnedAt + Number(m[1]), live: Number(m[2]) });
+    const g = markCompact(line);
+    if (g) majors.push({ at: spawnedAt + g.ms, live: g.live });
     // the GC trace is most of the output; keep only the bot's own lines
     else if (!line.includes(' ms: ')) out += line + '\n';
   }
@@ -163,21 +163,13 @@ agents.stop();
 await ex.close();
 rmSync(dir, { recursive: true, force: true });
 
-/** Mean and least-squares growth over the second half (slope × half the duration), MB. */
-function secondHalf(points: readonly { t: number; v: number }[]): { mean: number; growth: number; n: number } {
-  const half = points.filter((p) => p.t >= MINUTES / 2);
-  const mean = half.reduce((a, p) => a + p.v, 0) / half.length;
-  const tm = half.reduce((a, p) => a + p.t, 0) / half.length;
-  const slope = half.reduce((a, p) => a + (p.t - tm) * (p.v - mean), 0) / Math.max(1e-9, half.reduce((a, p) => a + (p.t - tm) ** 2, 0));
-  return { mean, growth: slope * (MINUTES / 2), n: half.length };
-}
-const rssHalf = secondHalf(samples.map((s) => ({ t: s.t, v: s.rss })));
+const rssHalf = secondHalf(samples.map((s) => ({ t: s.t, v: s.rss })), MINUTES);
 const mean = rssHalf.mean;
 const growth = rssHalf.growth;
 const peak = Math.max(...samples.map((s) => s.rss));
 const rssAt = (t: number): number => samples.reduce((best, s) => (Math.abs(s.t - t) < Math.abs(best.t - t) ? s : best)).rss;
 const liveSeries = majors.map((g) => ({ t: (g.at - t0) / 60_000, v: g.live })).filter((g) => g.t >= 0 && g.t <= MINUTES);
-const live = secondHalf(liveSeries);
+const live = secondHalf(liveSeries, MINUTES);
 const liveFirst = liveSeries[0]?.v ?? Number.NaN;
 const liveLast = liveSeries.at(-1)?.v ?? Number.NaN;
 report(
