@@ -8,14 +8,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { polymarketRecording } from '../bench/fixtures.ts';
-import { importKalshi } from '../../src/backtest/importers/kalshi.ts';
-import { readEvents, readManifest } from '../../src/backtest/recording/reader.ts';
-import { toColumns, writeColumns } from '../../src/backtest/recording/columns.ts';
+import { kalshiRecording, polymarketRecording } from '../bench/fixtures.ts';
 import { explainRun, type DiagnosticsCounts } from '../../src/backtest/run-diagnostics.ts';
 import type { BacktestSummary } from '../../src/backtest/report-summary.ts';
 
@@ -24,17 +21,6 @@ const bin = join(process.cwd(), 'bin', 'bookmaker.js');
 const out = mkdtempSync(join(tmpdir(), 'bookmaker-explain-'));
 process.on('exit', () => rmSync(out, { recursive: true, force: true }));
 
-/** The Kalshi KXINX trades of data/ imported as a recording (cached in the OS temp folder). */
-async function kalshiRecording(): Promise<string> {
-  const dir = join(tmpdir(), 'bookmaker-test-kalshi-v1');
-  if (!existsSync(join(dir, 'book.cols'))) {
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    await importKalshi(join(process.cwd(), 'data', 'kalshi-kxinx-trades', 'trades.csv.gz'), dir);
-    writeColumns(dir, toColumns(readEvents(dir), readManifest(dir).markets.map((m) => m.id)));
-  }
-  return dir;
-}
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {

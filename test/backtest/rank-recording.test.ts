@@ -8,15 +8,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
-import { polymarketRecording } from '../bench/fixtures.ts';
-import { importKalshi } from '../../src/backtest/importers/kalshi.ts';
-import { readEvents, readManifest } from '../../src/backtest/recording/reader.ts';
-import { toColumns, writeColumns } from '../../src/backtest/recording/columns.ts';
+import { kalshiRecording, polymarketRecording } from '../bench/fixtures.ts';
+import { toColumns } from '../../src/backtest/recording/columns.ts';
 import type { RecordedEvent, RecordingManifest } from '../../src/backtest/recording/format.ts';
 import { loadBacktestConfig } from '../../src/backtest/backtest-config.ts';
 import { loadReplaySource } from '../../src/backtest/replay-source.ts';
@@ -32,17 +30,6 @@ const bin = join(process.cwd(), 'bin', 'bookmaker.js');
 const out = mkdtempSync(join(tmpdir(), 'bookmaker-rank-rec-'));
 process.on('exit', () => rmSync(out, { recursive: true, force: true }));
 
-/** The Kalshi KXINX trades of data/ imported as a recording (cached in the OS temp folder, shared with explain.test.ts). */
-async function kalshiRecording(): Promise<string> {
-  const dir = join(tmpdir(), 'bookmaker-test-kalshi-v1');
-  if (!existsSync(join(dir, 'book.cols'))) {
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    await importKalshi(join(process.cwd(), 'data', 'kalshi-kxinx-trades', 'trades.csv.gz'), dir);
-    writeColumns(dir, toColumns(readEvents(dir), readManifest(dir).markets.map((m) => m.id)));
-  }
-  return dir;
-}
 
 /** config/backtest.yaml with `markets:` replaced and `backtest:` extras appended. */
 function rankConfig(name: string, markets: string, backtestExtra = ''): string {
