@@ -26,6 +26,8 @@
  *   nothing) every `pollIntervalMs`, and retries the stream every `streamRetryMs`; the first valid stream
  *   event ends polling.
  * - Malformed events are logged (rate-limited) and counted, never thrown into the pipeline.
+ * - `event: status` (the market's venue status: closed, resolved, ...) is sequenced like any event and
+ *   emitted as a 'market-status' event when the status changes; one with an unknown status is malformed.
  * - Status events: connecting, live, reconnecting, stale, polling; 'closed' when the server ends a stream.
  *   Emitted on change, plus keep-alive repeats of 'live' / 'polling' (`keepaliveStatusMs`) while the source
  *   is alive but quiet (heartbeats, 304s), so staleness can be judged from the Observable alone.
@@ -94,7 +96,10 @@ export interface BookStreamStats {
   gaps: number;
   resyncs: number;
   resyncErrors: number;
+  /** events dropped as malformed (bad JSON, fields, units, unknown market status), logged (sampled) */
   malformed: number;
+  /** market statuses told (event: status that changed the market's status) */
+  marketStatuses: number;
   idleTimeouts: number;
   polls: number;
   notModified: number;
@@ -153,6 +158,7 @@ function newStats(): BookStreamStats {
     resyncs: 0,
     resyncErrors: 0,
     malformed: 0,
+    marketStatuses: 0,
     idleTimeouts: 0,
     polls: 0,
     notModified: 0,
@@ -200,6 +206,8 @@ class StreamSession {
   private lastSeq: number | undefined;
   private failures = 0;
   private lastState: StreamState | undefined;
+  /** the market's venue status last told (event: status), across this subscription's connections */
+  private marketStatus: string | undefined;
 
   private resyncToken = 0;
   private resyncing = false;
@@ -290,7 +298,7 @@ class StreamSession {
     const es = new EventSource(this.url, { fetch: fetchForEs });
     this.es = es;
     const onEvent = (ev: MessageEvent): void => this.onMessage(id, ev);
-    for (const name of ['snapshot', 'delta', 'trade', 'message']) es.addEventListener(name, onEvent);
+    for (const name of ['snapshot', 'delta', 'trade', 'status', 'message']) es.addEventListener(name, onEvent);
     es.addEventListener('error', (ev) => this.onStreamError(id, (ev as { message?: string }).message));
     this.touch();
     this.armIdle(id);
@@ -493,7 +501,10 @@ class StreamSession {
       return;
     }
     if (e.seq <= last) {
-      this.stats.duplicates++;
+      // A market status at or below the baseline is news when it differs from the last one told: a
+      // fresh connection to a closed or resolved market gets it with the snapshot's own seq.
+      if (e.type === 'market-status' && e.status !== this.marketStatus) this.emitMarketStatus(e);
+      else this.stats.duplicates++;
       return;
     }
     if (e.seq !== last + 1) {
@@ -504,6 +515,19 @@ class StreamSession {
     }
     this.lastSeq = e.seq;
     this.connBaseline = true; // a resumed connection (Last-Event-ID) continues the known sequence
+    if (e.type === 'market-status') {
+      // in sequence (it takes its seq), but told only when it changes: every reconnect to an ended
+      // market repeats it
+      if (e.status !== this.marketStatus) this.emitMarketStatus(e);
+      return;
+    }
+    this.emit(e);
+  }
+
+  private emitMarketStatus(e: SeqEvent & { type: 'market-status' }): void {
+    this.marketStatus = e.status;
+    this.stats.marketStatuses++;
+    this.log.info({ status: e.status, payoutYes: e.payoutYes, seq: e.seq }, 'market status from the book stream');
     this.emit(e);
   }
 
