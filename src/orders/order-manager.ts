@@ -139,7 +139,7 @@ export class OrderManager {
   /** by lower-cased nonce */
   private readonly entries = new TrackedOrders();
   /** orders gone from the venue whose fills may not be in the position yet (see `settleMs`) */
-  private readonly parked = new Map<string, { entry: Entry; readAfter: number; ended: OrderManagerEvent }>();
+  private readonly parked = new Map<string, { entry: Entry; readAfter: number; ended: OrderManagerEvent; market: string }>();
   /** orders the feed reported closed (fills in) while a call on them was still out: not parked when it returns */
   private readonly settledEarly = new Set<string>();
   /** per market: the last desired set synced, with the exposure version it was risk-checked at (see sync) */
@@ -251,7 +251,7 @@ export class OrderManager {
     const k = lower(marketId);
     if (this.needsReconcile.has(k) || this.queued.has(k) || this.chains.has(k)) return false;
     for (const _ of this.entries.ofMarket(k)) return false;
-    if (this.parked.size > 0) for (const p of this.parked.values()) if (lower(p.entry.marketId) === k) return false;
+    if (this.parked.size > 0) for (const p of this.parked.values()) if (p.market === k) return false;
     return true;
   }
 
@@ -297,7 +297,8 @@ export class OrderManager {
       this.emit(ended);
       return;
     }
-    this.parked.set(k, { entry: e, readAfter: now + ms, ended });
+    // the market id lower-cased once here, not per parked order at every positions read
+    this.parked.set(k, { entry: e, readAfter: now + ms, ended, market: lower(e.marketId) });
     // no longer a live quote (the risk layer must not take a new identical quote for it), but counted
     this.emit({ type: 'OrderParked', marketId: e.marketId, nonce: e.planned.nonce, ts: now });
   }
@@ -317,7 +318,7 @@ export class OrderManager {
   positionsRead(marketId: Bytes32, startedAt: number): void {
     if (this.parked.size === 0) return;
     const mk = lower(marketId);
-    for (const [k, p] of this.parked) if (p.readAfter <= startedAt && lower(p.entry.marketId) === mk) this.unpark(k);
+    for (const [k, p] of this.parked) if (p.readAfter <= startedAt && p.market === mk) this.unpark(k);
   }
 
   /**
