@@ -8,6 +8,7 @@
  *   bindStoreMetrics(metrics, store)                  // counters from events (bind-store-metrics.ts)
  *   metrics.apiLatency.observe({ method, endpoint, status }, seconds)   // the venue transport (every attempt)
  *   metrics.tickToWire.observe(seconds)                          // the runtime (src/runtime/tick-to-wire.ts)
+ *   metrics.tickToWireCancel.observe(seconds)                    // the same, for cancel-only sends
  *   metrics.requoteThrottle.observe(seconds)                     // the runtime: throttle wait, apart
  *   metrics.rateBudgetPressure.set(0..1)                         // the risk gate's token bucket
  *   await metrics.registry.metrics()                            // exposition text
@@ -78,6 +79,12 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
     tickToWire: new FastHistogram({
       name: `${p}tick_to_wire_seconds`,
       help: 'From the book event that caused a send to the signed request written, excluding the requote throttle wait',
+      buckets: LATENCY_BUCKETS,
+      registers: r,
+    }),
+    tickToWireCancel: new FastHistogram({
+      name: `${p}tick_to_wire_cancel_seconds`,
+      help: 'As tick_to_wire_seconds, for a book event whose first request carried only cancels (a requote that only pulls quotes)',
       buckets: LATENCY_BUCKETS,
       registers: r,
     }),

@@ -395,7 +395,7 @@ export class OrderManager {
     for (const e of this.entries.ofMarket(lower(marketId))) if (e.state === 'working') resting.push(e);
     for (let i = 0; i < resting.length; i += this.venue.batchLimit) {
       const nonces = resting.slice(i, i + this.venue.batchLimit).map((t) => this.startCancel(marketId, t));
-      this.applyAnswers([], nonces, await this.callBatch([], nonces));
+      this.applyAnswers([], nonces, await this.callBatch([], nonces, marketId));
     }
   }
 
@@ -563,7 +563,7 @@ export class OrderManager {
       if (a.kind !== 'create') cancels.push(this.startCancel(marketId, a.cancel));
       if (a.kind !== 'cancel') creates.push(this.startCreate(marketId, a.desired));
     }
-    this.applyAnswers(creates, cancels, await this.callBatch(creates, cancels));
+    this.applyAnswers(creates, cancels, await this.callBatch(creates, cancels, marketId));
   }
 
   /** A batch's outcomes; items the venue did not answer for are treated as retryable failures. */
@@ -575,10 +575,11 @@ export class OrderManager {
     for (const n of cancels) if (!answered.has(lower(n))) this.applyCancel({ ok: false, nonce: n, code: 'NO_ANSWER', message: 'no outcome', retryable: true });
   }
 
-  private async callBatch(creates: PlannedOrder[], cancels: Bytes32[]): Promise<BatchResult> {
+  /** `marketId`: the one market of the call, when there is one (see VenuePort.batch). */
+  private async callBatch(creates: PlannedOrder[], cancels: Bytes32[], marketId?: Bytes32): Promise<BatchResult> {
     const t0 = this.clock.now();
     try {
-      const res = await this.venue.batch(creates, cancels);
+      const res = await (marketId === undefined ? this.venue.batch(creates, cancels) : this.venue.batch(creates, cancels, marketId));
       // a create the venue refused is a failed call for the error-rate kill switch
       this.emit({ type: 'VenueCallCompleted', call: 'batch', ok: !res.creates.some(isRefusal), ms: this.clock.now() - t0, ts: this.clock.now() });
       return res;

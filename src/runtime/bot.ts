@@ -365,7 +365,11 @@ async function wire(
   ledger.bind(store);
   const fills = ledger.fills;
   const startedAt = clock.now();
-  const wireMeter = new TickToWireMeter({ tickToWire: (sec) => metrics.tickToWire.observe(sec), throttle: (sec) => metrics.requoteThrottle.observe(sec) });
+  const wireMeter = new TickToWireMeter({
+    tickToWire: (sec) => metrics.tickToWire.observe(sec),
+    tickToCancel: (sec) => metrics.tickToWireCancel.observe(sec),
+    throttle: (sec) => metrics.requoteThrottle.observe(sec),
+  });
 
   let paperVenue: PaperVenue | null = null;
   let liveVenue: LiveVenue | null = null;
@@ -395,7 +399,7 @@ async function wire(
       signer: signer!,
       batchLimit: cfg.orders.batchLimit,
       // tick-to-wire: from the book event that caused the send (see tick-to-wire.ts)
-      onWrite: (marketId) => wireMeter.write(marketId),
+      onWrite: (marketId, cancelOnly) => wireMeter.write(marketId, cancelOnly),
     });
   }
 
