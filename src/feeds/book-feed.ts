@@ -43,6 +43,8 @@ export interface BookFeedOptions {
   /** a stale stream counts as stale after this long without an event (default 15 000) */
   staleAfterMs?: number;
   onReconnect?: (marketId: Bytes32) => void;
+  /** a stream event dropped as malformed (logged by the stream, sampled): for a metric */
+  onMalformed?: (marketId: Bytes32) => void;
   logger?: Logger;
   /** extra stream options (tests: backoff, fetch) */
   stream?: Partial<BookStreamOptions>;
@@ -84,6 +86,7 @@ export function createBookFeed(opts: BookFeedOptions): BookFeed {
       logger: log,
       ...(opts.idleTimeoutMs ? { idleTimeoutMs: opts.idleTimeoutMs } : {}),
       ...(opts.pollIntervalMs ? { pollIntervalMs: opts.pollIntervalMs } : {}),
+      ...(opts.onMalformed ? { onMalformed: () => opts.onMalformed!(marketId) } : {}),
       ...opts.stream,
     });
     streams.set(marketId.toLowerCase(), bs);

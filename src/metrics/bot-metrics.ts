@@ -68,6 +68,7 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
     venueCalls: new Counter({ name: `${p}venue_calls_total`, help: 'Order-manager venue calls by kind and result', labelNames: ['call', 'ok'], registers: r }),
     marketsBlocked: new Counter({ name: `${p}market_blocks_total`, help: 'Markets where quoting stopped (409 migration, halt)', labelNames: ['market', 'reason'], registers: r }),
     streamReconnects: new Counter({ name: `${p}stream_reconnects_total`, help: 'Book stream reconnects', labelNames: ['market'], registers: r }),
+    bookEventsDropped: new Counter({ name: `${p}book_events_dropped_total`, help: 'Book stream events dropped as malformed (bad JSON or fields, an unknown market status), each logged (sampled)', registers: r }),
     // the three histograms on the hot path (every request, every caused send, every tick): ./fast-histogram.ts
     apiLatency: new FastHistogram({
       name: `${p}api_latency_seconds`,

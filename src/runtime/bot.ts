@@ -509,6 +509,7 @@ async function wire(
       pollIntervalMs: cfg.feeds.bookPollMs,
       health,
       onReconnect: reconnected,
+      onMalformed: () => metrics.bookEventsDropped.inc(),
       logger: o.logger,
     });
   const books = bookFeedOf(marketIds);

@@ -37,7 +37,7 @@ import { Observable, type Subscriber } from 'rxjs';
 import { EventSource, type FetchLike, type FetchLikeResponse } from 'eventsource';
 import { fetch as undiciFetch } from 'undici';
 import type { BookPriceUnits, BookSizeUnits } from '../../model/book.ts';
-import { BadInputError } from '../../model/errors.ts';
+import { BadInputError, type BadResponseError } from '../../model/errors.ts';
 import type { Bytes32, OutcomeIndex } from '../../model/order.ts';
 import type { BookEvent } from '../../model/stream.ts';
 import { systemClock, type Clock } from '../../core/clock.ts';
@@ -84,6 +84,8 @@ export interface BookStreamOptions {
    * staleness from the Observable alone sees a quiet market as alive (default 5 000; 0 = off).
    */
   keepaliveStatusMs?: number;
+  /** called for every event dropped as malformed (after it is counted in stats.malformed), e.g. for a metric */
+  onMalformed?: (error: BadResponseError) => void;
 }
 
 export interface BookStreamStats {
@@ -445,6 +447,7 @@ class StreamSession {
     const r = this.parser.parse(ev.type, typeof ev.data === 'string' ? ev.data : String(ev.data), ev.lastEventId ?? '', this.clock.now());
     if (!r.ok) {
       this.stats.malformed++;
+      this.opts.onMalformed?.(r.error);
       // Log the first few and then a sample, so a flood of bad events cannot flood the logs.
       if (this.malformedLogged < 10 || this.stats.malformed % 1000 === 0) {
         this.malformedLogged++;

@@ -416,7 +416,8 @@ test('bad options are rejected with the field named', () => {
 });
 
 test('event: status becomes a market-status event once per change, in sequence; an unknown status is a counted drop', async () => {
-  const t = await setup();
+  const dropped: string[] = [];
+  const t = await setup({ onMalformed: (e) => dropped.push(e.message) });
   try {
     const c1 = await t.server.waitForConn(1);
     c1.send('snapshot', wireBook(1));
@@ -425,6 +426,8 @@ test('event: status becomes a market-status event once per change, in sequence; 
     c1.send('delta', delta(3, [{ side: 'bid', price: 43, size: 1 }]));
     await t.col.waitFor(isSeq('delta', 3), 'delta 3 (the unknown status took no seq)');
     assert.equal(t.stream.stats.malformed, 1);
+    assert.equal(dropped.length, 1, 'handed to onMalformed (the bot\'s bookmaker_book_events_dropped_total)');
+    assert.match(dropped[0]!, /status/);
     assert.equal(t.stream.stats.gaps, 0, 'the status took its seq: no resync after it');
     // the resolution, then the server ends the stream; a reconnect gets snapshot + the same status again
     c1.send('status', { marketId: M, outcomeIndex: 1, seq: 4, timestamp: TS, status: 'resolved', outcome: 1, payoutPcts: [0, 100] });
