@@ -77,9 +77,12 @@ export interface Recorder {
 const levels = (ls: readonly { price: number; size: number }[]): LevelPair[] => ls.map((l) => [l.price, l.size]);
 const mirror = (ls: readonly { price: number; size: number }[]): LevelPair[] => ls.map((l) => [ONE - l.price, l.size]);
 
-/** A stream event → a recorded event in YES terms (null for statuses). */
+/**
+ * A stream event → a recorded event in YES terms (null for statuses: connection states, and market
+ * statuses, which the recording takes from its metadata poll).
+ */
 export function recordBookEvent(e: BookEvent): RecordedEvent | null {
-  if (e.type === 'status') return null;
+  if (e.type === 'status' || e.type === 'market-status') return null;
   if (e.type === 'snapshot') {
     const b = e.book;
     const yes = b.outcomeIndex === 1;

@@ -90,6 +90,13 @@ export function parseLocal(raw: unknown, path: string): LocalVenueSettings {
   const ap = at(path, 'agents');
   const a = readOptionalObject(o.agents, ap, AGENT_KEYS);
   const int = (obj: typeof o, k: string, p: string, min: number, max: number, d: number) => readNumber(obj, k, p, { min, max, integer: true }, d);
+  // the defaults are the agents' own (noise 0.3 + informed 0.2 arrivals per second), as `bookmaker sim` runs them
+  const noiseTakers = int(a, 'noiseTakers', ap, 0, 1000, 3);
+  const informedTakers = int(a, 'informedTakers', ap, 0, 1000, 2);
+  const takerRatePerSecond = readNumber(a, 'takerRatePerSecond', ap, { min: 0, max: 10_000 }, 0.5);
+  if (a.takerRatePerSecond !== undefined && takerRatePerSecond > 0 && noiseTakers + informedTakers === 0) {
+    throw new ConfigFieldError(at(ap, 'takerRatePerSecond'), '0 (or left out) when noiseTakers and informedTakers are both 0: the rate is shared by the takers', a.takerRatePerSecond);
+  }
   return {
     seed: int(o, 'seed', path, 0, 2 ** 32 - 1, 42),
     port: int(o, 'port', path, 0, 65535, 0),
@@ -97,10 +104,10 @@ export function parseLocal(raw: unknown, path: string): LocalVenueSettings {
     tick: Math.round(readNumber(o, 'tick', path, { min: 0.000001, max: 0.1 }, 0.01) * 1e6),
     startingCollateral: BigInt(Math.round(readNumber(o, 'startingCollateral', path, { min: 0, max: 1e9 }, 10_000) * 1e6)),
     agents: {
-      noiseTakers: int(a, 'noiseTakers', ap, 0, 1000, 3),
-      informedTakers: int(a, 'informedTakers', ap, 0, 1000, 1),
+      noiseTakers,
+      informedTakers,
       makers: int(a, 'makers', ap, 0, 1000, 1),
-      takerRatePerSecond: readNumber(a, 'takerRatePerSecond', ap, { min: 0, max: 10_000 }, 0.5),
+      takerRatePerSecond,
     },
     faults: parseFaults(o.faults, at(path, 'faults')),
     // periods are kept to whole milliseconds when used; fractions of a second are allowed for tests

@@ -22,11 +22,15 @@ export interface LocalVenueSettings {
   readonly tick: number;
   /** collateral credited to the bot's wallet at start, 1e-6 USDC */
   readonly startingCollateral: bigint;
+  /** the simulated counterparties per market (src/sim/counterparties.ts counterpartyAgents) */
   readonly agents: {
+    /** noise takers (default 3) */
     readonly noiseTakers: number;
+    /** informed takers (default 2) */
     readonly informedTakers: number;
+    /** other makers besides the background maker (default 1) */
     readonly makers: number;
-    /** mean taker arrivals per second per market */
+    /** mean taker arrivals per second per market, shared evenly by the noise and informed takers (default 0.5) */
     readonly takerRatePerSecond: number;
   };
   /** market churn (src/sim/market-churn.ts): a new generated market every this many seconds (0 = none, the default) */

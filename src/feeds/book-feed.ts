@@ -11,6 +11,10 @@
  * Staleness: health source `book:<marketId>` is touched on every event, heartbeat-driven statuses
  * included; the risk gate's own stale-book guard is what pulls quotes.
  *
+ * Market status: the stream's `event: status` (a market closed or resolved) comes out as
+ * MarketMetadataUpdated {status, payoutYes}, the market poll's own event, so the runtime retires the
+ * market at once rather than at the next poll.
+ *
  * A changing set of markets (rotation): `add(marketId)` opens a market's stream while the feed runs,
  * `remove(marketId)` closes it (the connection ends, its health source is dropped). The streams run
  * while `events$` has a subscriber; a market added before that starts with the subscription.
@@ -39,6 +43,8 @@ export interface BookFeedOptions {
   /** a stale stream counts as stale after this long without an event (default 15 000) */
   staleAfterMs?: number;
   onReconnect?: (marketId: Bytes32) => void;
+  /** a stream event dropped as malformed (logged by the stream, sampled): for a metric */
+  onMalformed?: (marketId: Bytes32) => void;
   logger?: Logger;
   /** extra stream options (tests: backoff, fetch) */
   stream?: Partial<BookStreamOptions>;
@@ -54,7 +60,7 @@ export interface BookFeed {
   remove(marketId: Bytes32): boolean;
 }
 
-function venueTsOf(e: BookEvent): number {
+function venueTsOf(e: Exclude<BookEvent, { type: 'market-status' }>): number {
   if (e.type === 'snapshot') return e.book.venueTs;
   return e.type === 'status' ? 0 : e.venueTs;
 }
@@ -80,6 +86,7 @@ export function createBookFeed(opts: BookFeedOptions): BookFeed {
       logger: log,
       ...(opts.idleTimeoutMs ? { idleTimeoutMs: opts.idleTimeoutMs } : {}),
       ...(opts.pollIntervalMs ? { pollIntervalMs: opts.pollIntervalMs } : {}),
+      ...(opts.onMalformed ? { onMalformed: () => opts.onMalformed!(marketId) } : {}),
       ...opts.stream,
     });
     streams.set(marketId.toLowerCase(), bs);
@@ -95,7 +102,13 @@ export function createBookFeed(opts: BookFeedOptions): BookFeed {
         }
         if (e.type !== 'status' || e.state === 'live' || e.state === 'polling') opts.health?.ok(source, opts.clock.now());
       }),
-      map((e) => feedEvent(source, { type: 'BookEventReceived', event: e, ts: opts.clock.now() }, venueTsOf(e), e.localTs)),
+      map((e) =>
+        e.type === 'market-status'
+          ? // a venue fact, not book data: the same event as the market poll's, so it takes the same path
+            // (store status, risk gate, claims, rotation retirement) without waiting for that poll
+            feedEvent(source, { type: 'MarketMetadataUpdated', marketId, status: e.status, payoutYes: e.payoutYes, ts: opts.clock.now() }, e.venueTs, e.localTs)
+          : feedEvent(source, { type: 'BookEventReceived', event: e, ts: opts.clock.now() }, venueTsOf(e), e.localTs),
+      ),
       catchError((err: unknown) => {
         // the stream client does not error by contract; if it ever does, this market goes quiet and
         // the stale-book guard pulls its quotes rather than the whole pipeline stopping

@@ -8,6 +8,7 @@
  *   bindStoreMetrics(metrics, store)                  // counters from events (bind-store-metrics.ts)
  *   metrics.apiLatency.observe({ method, endpoint, status }, seconds)   // the venue transport (every attempt)
  *   metrics.tickToWire.observe(seconds)                          // the runtime (src/runtime/tick-to-wire.ts)
+ *   metrics.tickToWireCancel.observe(seconds)                    // the same, for cancel-only sends
  *   metrics.requoteThrottle.observe(seconds)                     // the runtime: throttle wait, apart
  *   metrics.rateBudgetPressure.set(0..1)                         // the risk gate's token bucket
  *   await metrics.registry.metrics()                            // exposition text
@@ -67,6 +68,7 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
     venueCalls: new Counter({ name: `${p}venue_calls_total`, help: 'Order-manager venue calls by kind and result', labelNames: ['call', 'ok'], registers: r }),
     marketsBlocked: new Counter({ name: `${p}market_blocks_total`, help: 'Markets where quoting stopped (409 migration, halt)', labelNames: ['market', 'reason'], registers: r }),
     streamReconnects: new Counter({ name: `${p}stream_reconnects_total`, help: 'Book stream reconnects', labelNames: ['market'], registers: r }),
+    bookEventsDropped: new Counter({ name: `${p}book_events_dropped_total`, help: 'Book stream events dropped as malformed (bad JSON or fields, an unknown market status), each logged (sampled)', registers: r }),
     // the three histograms on the hot path (every request, every caused send, every tick): ./fast-histogram.ts
     apiLatency: new FastHistogram({
       name: `${p}api_latency_seconds`,
@@ -78,6 +80,12 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
     tickToWire: new FastHistogram({
       name: `${p}tick_to_wire_seconds`,
       help: 'From the book event that caused a send to the signed request written, excluding the requote throttle wait',
+      buckets: LATENCY_BUCKETS,
+      registers: r,
+    }),
+    tickToWireCancel: new FastHistogram({
+      name: `${p}tick_to_wire_cancel_seconds`,
+      help: 'As tick_to_wire_seconds, for a book event whose first request carried only cancels (a requote that only pulls quotes)',
       buckets: LATENCY_BUCKETS,
       registers: r,
     }),

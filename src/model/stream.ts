@@ -6,6 +6,11 @@
  *   event: snapshot   id: <seq>   data: {"marketId","outcomeIndex","bids":[{price,size}],"asks":[…],"timestamp","seq"}
  *   event: delta      id: <seq>   data: {"marketId","outcomeIndex","seq","timestamp","changes":[{"side":"bid"|"ask","price","size"}]}
  *   event: trade      id: <seq>   data: {"marketId","outcomeIndex","seq","timestamp","price","size","takerSide":"buy"|"sell"}
+ *   event: status     id: <seq>   data: {"marketId","outcomeIndex","seq","timestamp","status":"active"|"pending"|"resolved"|"closed",
+ *                                        "resolutionStatus"?, "outcome"?: 1|0|null, "payoutPcts"?: [NO %, YES %]|null, "resolvedAt"?}
+ *                     the market's venue status changed (the local exchange sends it when a market closes, and
+ *                     when it resolves, just before the stream ends); a fresh connection to a market that is no
+ *                     longer active gets it right after the snapshot, with the snapshot's seq
  *   : heartbeat <ms>  (comment line, every few seconds)
  * Prices and sizes use the same units as the JSON order book of the same server (cents and shares on
  * the local exchange). A delta's size is the new absolute size at that level, 0 = removed.
@@ -46,6 +51,10 @@ export interface WireTrade {
   takerSide: 'buy' | 'sell';
 }
 
+/** A market's venue status as the stream reports it (openapi Market.status). */
+export type StreamMarketStatus = 'active' | 'pending' | 'resolved' | 'closed';
+export const STREAM_MARKET_STATUSES: readonly StreamMarketStatus[] = ['active', 'pending', 'resolved', 'closed'];
+
 /** Typed events out of the streaming client; all in integer units. */
 export type BookEvent =
   | { type: 'snapshot'; book: BookSnapshot; seq: number; localTs: number; source: 'stream' | 'poll' | 'resync' }
@@ -71,6 +80,19 @@ export type BookEvent =
       localTs: number;
     }
   | {
+      /** the market's venue status, from the stream's `event: status` (emitted when it changes) */
+      type: 'market-status';
+      marketId: Bytes32;
+      outcomeIndex: OutcomeIndex;
+      seq: number;
+      status: StreamMarketStatus;
+      /** on resolution: what one YES share pays, 1e-6 USDC (1e6 = YES won, 0 = NO won); null otherwise or for a split */
+      payoutYes: number | null;
+      venueTs: number;
+      localTs: number;
+    }
+  | {
+      /** the connection's own state (not the market's) */
       type: 'status';
       marketId: Bytes32;
       outcomeIndex: OutcomeIndex;

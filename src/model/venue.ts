@@ -26,8 +26,12 @@ export interface VenuePort {
   readonly trader: Address;
   /** the venue's batch limit (orders per bulk call) */
   readonly batchLimit: number;
-  /** Cancels and creates in as few calls as possible (one mixed bulk call when they fit). */
-  batch(creates: PlannedOrder[], cancels: Bytes32[]): Promise<BatchResult>;
+  /**
+   * Cancels and creates in as few calls as possible (one mixed bulk call when they fit). `marketId`:
+   * the one market they all belong to, when the caller knows it (a cancel carries no market; the
+   * live venue's tick-to-wire metric needs one); omitted for calls across markets.
+   */
+  batch(creates: PlannedOrder[], cancels: Bytes32[], marketId?: Bytes32): Promise<BatchResult>;
   /** One-for-one move: cancel `cancelNonce` and create `create` in one call. */
   cancelReplace(cancelNonce: Bytes32, create: PlannedOrder): Promise<{ cancel: CancelOutcome; create: CreateOutcome }>;
   /** Every open order of the trader (all pages), optionally for one market. */

@@ -139,7 +139,7 @@ export class OrderManager {
   /** by lower-cased nonce */
   private readonly entries = new TrackedOrders();
   /** orders gone from the venue whose fills may not be in the position yet (see `settleMs`) */
-  private readonly parked = new Map<string, { entry: Entry; readAfter: number; ended: OrderManagerEvent }>();
+  private readonly parked = new Map<string, { entry: Entry; readAfter: number; ended: OrderManagerEvent; market: string }>();
   /** orders the feed reported closed (fills in) while a call on them was still out: not parked when it returns */
   private readonly settledEarly = new Set<string>();
   /** per market: the last desired set synced, with the exposure version it was risk-checked at (see sync) */
@@ -251,7 +251,7 @@ export class OrderManager {
     const k = lower(marketId);
     if (this.needsReconcile.has(k) || this.queued.has(k) || this.chains.has(k)) return false;
     for (const _ of this.entries.ofMarket(k)) return false;
-    if (this.parked.size > 0) for (const p of this.parked.values()) if (lower(p.entry.marketId) === k) return false;
+    if (this.parked.size > 0) for (const p of this.parked.values()) if (p.market === k) return false;
     return true;
   }
 
@@ -297,7 +297,8 @@ export class OrderManager {
       this.emit(ended);
       return;
     }
-    this.parked.set(k, { entry: e, readAfter: now + ms, ended });
+    // the market id lower-cased once here, not per parked order at every positions read
+    this.parked.set(k, { entry: e, readAfter: now + ms, ended, market: lower(e.marketId) });
     // no longer a live quote (the risk layer must not take a new identical quote for it), but counted
     this.emit({ type: 'OrderParked', marketId: e.marketId, nonce: e.planned.nonce, ts: now });
   }
@@ -317,7 +318,7 @@ export class OrderManager {
   positionsRead(marketId: Bytes32, startedAt: number): void {
     if (this.parked.size === 0) return;
     const mk = lower(marketId);
-    for (const [k, p] of this.parked) if (p.readAfter <= startedAt && lower(p.entry.marketId) === mk) this.unpark(k);
+    for (const [k, p] of this.parked) if (p.readAfter <= startedAt && p.market === mk) this.unpark(k);
   }
 
   /**
@@ -394,7 +395,7 @@ export class OrderManager {
     for (const e of this.entries.ofMarket(lower(marketId))) if (e.state === 'working') resting.push(e);
     for (let i = 0; i < resting.length; i += this.venue.batchLimit) {
       const nonces = resting.slice(i, i + this.venue.batchLimit).map((t) => this.startCancel(marketId, t));
-      this.applyAnswers([], nonces, await this.callBatch([], nonces));
+      this.applyAnswers([], nonces, await this.callBatch([], nonces, marketId));
     }
   }
 
@@ -562,7 +563,7 @@ export class OrderManager {
       if (a.kind !== 'create') cancels.push(this.startCancel(marketId, a.cancel));
       if (a.kind !== 'cancel') creates.push(this.startCreate(marketId, a.desired));
     }
-    this.applyAnswers(creates, cancels, await this.callBatch(creates, cancels));
+    this.applyAnswers(creates, cancels, await this.callBatch(creates, cancels, marketId));
   }
 
   /** A batch's outcomes; items the venue did not answer for are treated as retryable failures. */
@@ -574,10 +575,11 @@ export class OrderManager {
     for (const n of cancels) if (!answered.has(lower(n))) this.applyCancel({ ok: false, nonce: n, code: 'NO_ANSWER', message: 'no outcome', retryable: true });
   }
 
-  private async callBatch(creates: PlannedOrder[], cancels: Bytes32[]): Promise<BatchResult> {
+  /** `marketId`: the one market of the call, when there is one (see VenuePort.batch). */
+  private async callBatch(creates: PlannedOrder[], cancels: Bytes32[], marketId?: Bytes32): Promise<BatchResult> {
     const t0 = this.clock.now();
     try {
-      const res = await this.venue.batch(creates, cancels);
+      const res = await (marketId === undefined ? this.venue.batch(creates, cancels) : this.venue.batch(creates, cancels, marketId));
       // a create the venue refused is a failed call for the error-rate kill switch
       this.emit({ type: 'VenueCallCompleted', call: 'batch', ok: !res.creates.some(isRefusal), ms: this.clock.now() - t0, ts: this.clock.now() });
       return res;

@@ -142,6 +142,8 @@ export interface Bot {
   readonly metrics: BotMetrics;
   /** the embedded local exchange, when one was started */
   readonly localExchange: LocalExchange | null;
+  /** its simulated counterparties (venue.local.agents), when it was started */
+  readonly localAgents: Counterparties | null;
   readonly paper: boolean;
   /** own fills per market (lower-case id), for the summary */
   readonly fills: ReadonlyMap<string, number>;
@@ -173,7 +175,7 @@ interface VenueSetup {
 async function startEmbedded(s: LocalVenueSettings, chain: ChainConfig): Promise<VenueSetup> {
   // loaded only when used: the exchange and its agents are ~60 MB of resident code a live bot never needs
   const { createLocalExchange } = await import('../sim/local-exchange.ts');
-  const { startCounterparties } = await import('../sim/counterparties.ts');
+  const { startCounterparties, counterpartyAgents } = await import('../sim/counterparties.ts');
   const { startMarketChurn, churnOptions } = await import('../sim/market-churn.ts');
   const { faultSettingsOf } = await import('../sim/faults.ts');
   const privateKey = `0x${randomBytes(32).toString('hex')}`;
@@ -190,11 +192,8 @@ async function startEmbedded(s: LocalVenueSettings, chain: ChainConfig): Promise
   });
   // markets created and resolved over time (venue.local.newMarketEverySeconds …); deadlines kept either way
   const churn = startMarketChurn(local, churnOptions(s.seed, s));
-  const agents = startCounterparties(local, {
-    seed: s.seed,
-    otherMakers: Math.max(0, s.agents.makers),
-    churn,
-  });
+  // venue.local.agents: other makers, and the noise and informed takers sharing takerRatePerSecond
+  const agents = startCounterparties(local, { seed: s.seed, ...counterpartyAgents(s.agents), churn });
   const baseUrl = await local.start(s.port);
   return { baseUrl, chain, apiKey, privateKey, local, agents };
 }
@@ -366,7 +365,11 @@ async function wire(
   ledger.bind(store);
   const fills = ledger.fills;
   const startedAt = clock.now();
-  const wireMeter = new TickToWireMeter({ tickToWire: (sec) => metrics.tickToWire.observe(sec), throttle: (sec) => metrics.requoteThrottle.observe(sec) });
+  const wireMeter = new TickToWireMeter({
+    tickToWire: (sec) => metrics.tickToWire.observe(sec),
+    tickToCancel: (sec) => metrics.tickToWireCancel.observe(sec),
+    throttle: (sec) => metrics.requoteThrottle.observe(sec),
+  });
 
   let paperVenue: PaperVenue | null = null;
   let liveVenue: LiveVenue | null = null;
@@ -396,7 +399,7 @@ async function wire(
       signer: signer!,
       batchLimit: cfg.orders.batchLimit,
       // tick-to-wire: from the book event that caused the send (see tick-to-wire.ts)
-      onWrite: (marketId) => wireMeter.write(marketId),
+      onWrite: (marketId, cancelOnly) => wireMeter.write(marketId, cancelOnly),
     });
   }
 
@@ -506,6 +509,7 @@ async function wire(
       pollIntervalMs: cfg.feeds.bookPollMs,
       health,
       onReconnect: reconnected,
+      onMalformed: () => metrics.bookEventsDropped.inc(),
       logger: o.logger,
     });
   const books = bookFeedOf(marketIds);
@@ -818,6 +822,7 @@ async function wire(
     },
     metrics,
     localExchange: v.local,
+    localAgents: v.agents,
     paper,
     fills,
     exit: exitCode.promise,

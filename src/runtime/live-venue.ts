@@ -57,8 +57,11 @@ export interface LiveVenueOptions {
   nowSec?: () => number;
   /** signed bodies kept for resends at most (oldest dropped first; default 10 000) */
   maxKeptBodies?: number;
-  /** called when a signed request is about to be written, with its market (tick-to-wire metric) */
-  onWrite?: (marketId: Bytes32 | null) => void;
+  /**
+   * called when a signed request is about to be written, with its market (null: unknown, or several)
+   * and whether it carries only cancels (tick-to-wire metric)
+   */
+  onWrite?: (marketId: Bytes32 | null, cancelOnly: boolean) => void;
 }
 
 export interface LiveVenue extends VenuePort {
@@ -126,11 +129,11 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
     return o;
   }
 
-  async function runChunk(chunk: Op[]): Promise<BatchResult> {
+  async function runChunk(chunk: Op[], marketId: Bytes32 | null): Promise<BatchResult> {
     const creates = chunk.filter((o): o is Extract<Op, { type: 'create' }> => o.type === 'create');
     const cancels = chunk.filter((o): o is Extract<Op, { type: 'cancel' }> => o.type === 'cancel');
     const alreadySent = creates.some((c) => c.resend);
-    opts.onWrite?.(creates[0]?.planned.marketId ?? null);
+    opts.onWrite?.(creates[0]?.planned.marketId ?? marketId, creates.length === 0);
     let res: BulkResult;
     try {
       if (creates.length === 0) res = await orders.bulkCancel(cancels.map((c) => c.body));
@@ -147,7 +150,8 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
   async function resendOneByOne(creates: Extract<Op, { type: 'create' }>[], cancels: Extract<Op, { type: 'cancel' }>[]): Promise<BatchResult> {
     const out: BatchResult = { creates: [], cancels: [] };
     if (cancels.length > 0) {
-      const r = await runChunk(cancels);
+      // a resend, not a send an event caused: no market for the tick-to-wire meter
+      const r = await runChunk(cancels, null);
       out.cancels.push(...r.cancels);
     }
     for (const c of creates) {
@@ -161,13 +165,13 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
     return out;
   }
 
-  async function batch(creates: PlannedOrder[], cancels: Bytes32[]): Promise<BatchResult> {
+  async function batch(creates: PlannedOrder[], cancels: Bytes32[], marketId?: Bytes32): Promise<BatchResult> {
     const ops: Op[] = [];
     for (const n of cancels) ops.push({ type: 'cancel', nonce: n, body: cancelBodyOf(n) });
     for (const p of creates) ops.push({ type: 'create', planned: p, ...bodyOf(p) });
     const out: BatchResult = { creates: [], cancels: [] };
     for (let i = 0; i < ops.length; i += batchLimit) {
-      const r = await runChunk(ops.slice(i, i + batchLimit));
+      const r = await runChunk(ops.slice(i, i + batchLimit), marketId ?? null);
       out.creates.push(...r.creates.map(settle));
       out.cancels.push(...r.cancels);
     }
@@ -177,7 +181,7 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
   async function cancelReplace(cancelNonce: Bytes32, create: PlannedOrder): Promise<{ cancel: CancelOutcome; create: CreateOutcome }> {
     const cancelBody = cancelBodyOf(cancelNonce);
     const { body, resend } = bodyOf(create);
-    opts.onWrite?.(create.marketId);
+    opts.onWrite?.(create.marketId, false);
     try {
       const r = await orders.cancelReplace(cancelBody, body, { alreadySent: resend });
       return {

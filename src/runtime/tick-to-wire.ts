@@ -6,7 +6,7 @@
  *   meter.bookEvent(marketId)            // the feed sink, for every book snapshot/delta, before the kernel sees it
  *   meter.tickStart(marketId, cause)     // QuotingKernel onTickStart
  *   meter.tickEnd(marketId, sync)        // QuotingKernel onTick, with kernel.lastSync(marketId)
- *   meter.write(marketId)                // the live venue's onWrite, when a signed request is written
+ *   meter.write(marketId, cancelOnly)    // the live venue's onWrite, when a signed request is written
  *
  * Rules (each a fix of what the old gauge did):
  * - the first unhandled book event of a market is the cause; later events before the tick coalesce into it;
@@ -15,7 +15,9 @@
  * - a housekeeping or manual tick arms nothing and discards any cause, and EVERY tick start disarms
  *   what the previous tick armed: a book event whose tick sent nothing is never charged to a later
  *   timer- or fill-driven order;
- * - a write consumes the arm (one observation per caused send); when the tick's sync has settled
+ * - a write consumes the arm (one observation per caused send): into `tickToWire` when the request
+ *   carries a create, into `tickToCancel` when it carries only cancels (a requote that only pulls
+ *   quotes; its cancel bodies are mostly signed ahead, so it would flatter the create figure); when the tick's sync has settled
  *   without writing (its desired set matched what rests), the arm is dropped, so a later write
  *   outside any tick (a retry, a reconcile's re-place) is not charged to that event either.
  * The wall clock here is performance.now(): the runtime layer, not a pure one.
@@ -25,6 +27,11 @@ import type { TickCause } from './quoting-kernel.ts';
 export interface TickToWireSink {
   /** seconds from the causing event (or the throttled tick's start) to the request written */
   tickToWire(seconds: number): void;
+  /**
+   * the same, when the first request the event caused carries only cancels. Absent: such a write still
+   * consumes the event (it is never charged to a later send) but is not observed.
+   */
+  tickToCancel?(seconds: number): void;
   /** seconds the requote throttle held the causing event (0 when the tick ran at once) */
   throttle(seconds: number): void;
 }
@@ -124,12 +131,14 @@ export class TickToWireMeter {
     return this.slots.size + this.byRaw.size;
   }
 
-  write(marketId: string | null): void {
+  write(marketId: string | null, cancelOnly = false): void {
     if (marketId === null) return;
     const s = this.slot(marketId);
     const from = s.from;
     if (from !== from) return;
     s.from = Number.NaN;
-    this.sink.tickToWire(Math.max(0, this.now() - from) / 1000);
+    const seconds = Math.max(0, this.now() - from) / 1000;
+    if (!cancelOnly) this.sink.tickToWire(seconds);
+    else this.sink.tickToCancel?.(seconds);
   }
 }

@@ -211,9 +211,11 @@ export class BookStreamHub {
 
   /**
    * Attach an SSE response: headers, then either the missed events (Last-Event-ID still buffered)
-   * or a full snapshot, then live events. `book` is read at attach time.
+   * or a full snapshot, then live events. `book` is read at attach time. `status` (a market that is
+   * not active, e.g. closed) follows a fresh snapshot as `event: status` with the snapshot's seq, so a
+   * client that connects after the change still hears it (a resumed one gets the buffered frame).
    */
-  attach(res: ServerResponse, marketId: string, outcomeIndex: 0 | 1, book: YesBook, lastEventId: string | undefined, nowMs: number): void {
+  attach(res: ServerResponse, marketId: string, outcomeIndex: 0 | 1, book: YesBook, lastEventId: string | undefined, nowMs: number, status?: object): void {
     const s = this.stream(marketId, outcomeIndex);
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
@@ -230,6 +232,7 @@ export class BookStreamHub {
       const view = outcomeView(book, outcomeIndex, Number.MAX_SAFE_INTEGER);
       const snap = { ...wireBook(s.marketId, outcomeIndex, view, nowMs), seq: s.seq };
       res.write(frameText('snapshot', s.seq, snap));
+      if (status) res.write(frameText('status', s.seq, { marketId: s.marketId, outcomeIndex, seq: s.seq, timestamp: new Date(nowMs).toISOString(), ...status }));
     }
     s.subs.add(sub);
     const cleanup = (): void => {
@@ -250,6 +253,22 @@ export class BookStreamHub {
         }
     }, this.opts.heartbeatMs);
     this.heartbeat.unref();
+  }
+
+  /**
+   * A market's status changed and its streams go on (closed: resting orders stay and can be
+   * cancelled, the book still moves as they go): each stream sends `event: status` with the next seq,
+   * buffered like any event so a resuming client gets it.
+   */
+  publishStatus(marketId: string, status: object, nowMs: number): void {
+    if (this.streams.size === 0) return;
+    const ts = new Date(nowMs).toISOString();
+    for (const oi of [1, 0] as const) {
+      const s = this.streams.get(`${marketId.toLowerCase()}|${oi}`);
+      if (!s) continue;
+      s.seq++;
+      this.emit(s, { seq: s.seq, text: frameText('status', s.seq, { marketId: s.marketId, outcomeIndex: oi, seq: s.seq, timestamp: ts, ...status }) });
+    }
   }
 
   /**

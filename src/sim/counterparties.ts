@@ -21,6 +21,8 @@ import { createMarketChurn, type MarketChurn } from './market-churn.ts';
 import { derivedAddress } from './market-factory.ts';
 import type { LocalExchange } from './local-exchange.ts';
 import { createRng } from './rng.ts';
+import { DEFAULT_NOISE_TAKER } from './agents/noise-taker.ts';
+import { DEFAULT_INFORMED_TAKER } from './agents/informed-taker.ts';
 
 export interface CounterpartyOptions {
   seed: number;
@@ -45,11 +47,40 @@ export interface Counterparties {
   /** run one step now (also what the timer calls) */
   step(): void;
   stop(): void;
+  /** what every market's agents run with: other makers, and the takers' arrivals per second per market */
+  readonly settings: { readonly otherMakers: number; readonly noiseRatePerSec: number; readonly informedRatePerSec: number };
   /** hidden fair YES probability by market id after the last step (tests, diagnostics) */
   readonly fair: Map<string, number>;
 }
 
 const AGENT_FUNDS = 10_000_000_000_000n; // 10M USDC per agent: they never run dry in a long run
+
+/** The agents of a config's `venue.local.agents` (src/config/types.ts LocalVenueSettings['agents']). */
+export interface AgentCounts {
+  readonly noiseTakers: number;
+  readonly informedTakers: number;
+  /** other makers per market besides the background maker */
+  readonly makers: number;
+  /** mean taker arrivals per second per market, all takers together */
+  readonly takerRatePerSecond: number;
+}
+
+/**
+ * The counterparty options of a config's agents. The taker rate is shared by the takers: each noise or
+ * informed taker arrives at `takerRatePerSecond / (noiseTakers + informedTakers)`. Takers of one kind
+ * are one Poisson stream at the sum of their rates (the same arrivals as that many independent takers)
+ * from one engine account. The defaults (3 noise, 2 informed, 0.5 per second) are the agents' own
+ * defaults, i.e. what `bookmaker sim` runs: noise 0.3 and informed 0.2 arrivals per second.
+ */
+export function counterpartyAgents(a: AgentCounts): Pick<CounterpartyOptions, 'otherMakers' | 'agents'> {
+  const takers = a.noiseTakers + a.informedTakers;
+  // rate × n / takers (not (rate / takers) × n): the defaults come out as exactly 0.3 and 0.2
+  const share = (n: number): number => (takers > 0 ? (a.takerRatePerSecond * n) / takers : 0);
+  return {
+    otherMakers: Math.max(0, a.makers),
+    agents: { noise: { ratePerSec: share(a.noiseTakers) }, informed: { ratePerSec: share(a.informedTakers) } },
+  };
+}
 
 export function startCounterparties(ex: LocalExchange, opts: CounterpartyOptions): Counterparties {
   const { state } = ex;
@@ -142,6 +173,11 @@ export function startCounterparties(ex: LocalExchange, opts: CounterpartyOptions
   ex.every(opts.intervalMs ?? 500, step);
   return {
     step,
+    settings: {
+      otherMakers: traders.otherMakers.length,
+      noiseRatePerSec: opts.agents?.noise?.ratePerSec ?? DEFAULT_NOISE_TAKER.ratePerSec,
+      informedRatePerSec: opts.agents?.informed?.ratePerSec ?? DEFAULT_INFORMED_TAKER.ratePerSec,
+    },
     stop: () => {
       stopped = true;
     },

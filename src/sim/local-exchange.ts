@@ -268,6 +268,8 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
     m.status = 'closed';
     m.resolutionStatus = 'pending';
     m.closedAt = now;
+    // the book streams say so at once (they stay open: resting orders can still be cancelled)
+    hub.publishStatus(m.id, marketStatusEvent(m), now);
     return m;
   }
 

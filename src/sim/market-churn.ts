@@ -6,7 +6,8 @@
  * venue shows it (openapi `status` active|pending|resolved|closed, `resolutionStatus` none|pending|resolved):
  *
  *     active ──deadline──► closed (resolutionStatus pending: no new order is accepted, resting
- *                                   orders stay and can be cancelled, nothing matches)
+ *                                   orders stay and can be cancelled, nothing matches; the book
+ *                                   streams send `event: status` and go on)
  *            ──deadline + resolutionDelayMs──► resolved (seeded payout YES or NO; resting orders
  *                                   voided MARKET_RESOLVED; positions claimable; a `resolution`
  *                                   activity entry; the book streams send `event: status` and end)

@@ -82,6 +82,9 @@ function reduceBook(m: MarketState, ev: BookEvent, lim: ReduceLimits): MarketSta
   // only a live source vouches for the book: a status saying it reconnects or went stale must not
   // reset the silence timer (a stream failing over and over would otherwise never count as silent)
   if (ev.type === 'status') return marketWith(m, ev.state === 'live' || ev.state === 'polling' ? { streamLastEventAt: ev.localTs, streamState: ev.state } : { streamState: ev.state });
+  // the book feed hands a market status on as MarketMetadataUpdated; one dispatched raw still counts
+  // as a live stream event and sets the status, never touching the book
+  if (ev.type === 'market-status') return marketWith(m, { streamLastEventAt: ev.localTs, status: ev.status });
   if (ev.type === 'trade') {
     // Trades are taken from the view the YES-terms book is built from, so two streams do not double them.
     const primary = m.books.yes ? 1 : 0;

@@ -40,6 +40,9 @@ function checkResult(r: ParsedBookEvent): void {
     checkLevels(e.asks, 'delta ask');
     assert.ok(Number.isSafeInteger(e.seq), `seq ${e.seq}`);
     assert.ok(Number.isFinite(e.venueTs), 'venueTs finite');
+  } else if (e.type === 'market-status') {
+    assert.ok(['active', 'pending', 'resolved', 'closed'].includes(e.status), `market status ${e.status}`);
+    assert.ok(e.payoutYes === null || (Number.isSafeInteger(e.payoutYes) && e.payoutYes >= 0 && e.payoutYes <= 1_000_000), `payoutYes ${e.payoutYes}`);
   } else {
     assert.ok(Number.isSafeInteger(e.price) && e.price > 0 && e.price < 1_000_000, `trade price ${e.price}`);
     assert.ok(Number.isSafeInteger(e.size) && e.size > 0, `trade size ${e.size}`);

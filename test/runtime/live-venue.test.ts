@@ -239,3 +239,21 @@ test('refusals keep the venue\'s status, code and message: a whole call refused 
   assert.match(refused.message, /insufficient balance/);
   assert.equal(refused.retryable, false);
 });
+
+test('onWrite names the market of each request and whether it carries only cancels (a cancel-only call needs the caller\'s market)', async () => {
+  const { client } = fakeClient();
+  const writes: [Bytes32 | null, boolean][] = [];
+  const v = createLiveVenue({ client: { orders: client }, signer, onWrite: (m, cancelOnly) => writes.push([m, cancelOnly]) });
+  await v.batch([planned()], [nonce()]);
+  await v.batch([planned()], []);
+  await v.batch([], [nonce()], M); // a requote of market M that only cancels
+  await v.batch([], [nonce()]); // cancels across markets (reconcile, cancel-all): no market
+  await v.cancelReplace(nonce(), planned());
+  assert.deepEqual(writes, [
+    [M, false],
+    [M, false],
+    [M, true],
+    [null, true],
+    [M, false],
+  ]);
+});

@@ -79,3 +79,24 @@ test("a tick whose sync settled without writing owes nothing: a later write outs
   settle();
   assert.equal(wire.length, 1);
 });
+
+test('a cancel-only send is observed apart, consumes the event, and is dropped (not misfiled) when the sink has no cancel series', () => {
+  let t = 0;
+  const wire: number[] = [];
+  const cancel: number[] = [];
+  const m = new TickToWireMeter({ tickToWire: (s) => wire.push(s), tickToCancel: (s) => cancel.push(s), throttle: () => undefined }, () => t);
+  m.bookEvent('0xA');
+  m.tickStart('0xA', 'event');
+  t = 0.25;
+  m.write('0xA', true);
+  m.write('0xA'); // a later create of the same tick: the event was already charged once
+  assert.deepEqual(cancel.map((s) => Math.round(s * 1e6)), [250]);
+  assert.deepEqual(wire, []);
+  const bare: number[] = [];
+  const old = new TickToWireMeter({ tickToWire: (s) => bare.push(s), throttle: () => undefined }, () => t);
+  old.bookEvent('0xA');
+  old.tickStart('0xA', 'event');
+  old.write('0xA', true);
+  old.write('0xA');
+  assert.deepEqual(bare, [], 'a cancel-only write is never counted as a create');
+});

@@ -84,8 +84,19 @@ test('at the deadline: closed (resolution pending), new orders 409, resting orde
   const resting2 = maker.signOrder({ marketId: m.id, outcomeIndex: 1, side: 0, price: 200_000, size: 5_000_000 });
   assert.equal((await h.call('POST', '/orders', { key: 'maker-key', body: resting2 })).status, 201);
 
+  // a book stream open across the deadline hears the close at once (event: status, the next seq) and stays open
+  const url = `${h.baseUrl}/markets/${m.id}/orderbook?outcomeIndex=1`;
+  const acrossClose = readSse(url, {}, (f) => f.some((x) => x.event === 'status'), 10_000);
+  for (let i = 0; i < 50 && h.ex.hub.subscriberCount() === 0; i++) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(h.ex.hub.subscriberCount(), 1);
   run(m.deadline - h.clock.now());
   assert.equal(m.status, 'closed');
+  const heard = await acrossClose;
+  const closedFrame = heard.frames.find((f) => f.event === 'status')!;
+  assert.equal(heard.frames[0]!.event, 'snapshot');
+  assert.deepEqual([closedFrame.data.status, closedFrame.data.resolutionStatus, closedFrame.data.outcome], ['closed', 'pending', null]);
+  assert.equal(closedFrame.data.seq, heard.frames[heard.frames.length - 2]!.data.seq + 1, 'the close takes the next seq');
+  for (let i = 0; i < 50 && h.ex.hub.subscriberCount() > 0; i++) await new Promise((r) => setTimeout(r, 20));
   const closed = await h.call('GET', `/markets/${m.id}`);
   assert.equal(closed.body.market.status, 'closed');
   assert.equal(closed.body.market.resolutionStatus, 'pending');
@@ -99,8 +110,8 @@ test('at the deadline: closed (resolution pending), new orders 409, resting orde
   assert.equal(cancel.status, 201, JSON.stringify(cancel.body));
   assert.equal(cancel.body.alreadyCancelled, false);
 
-  // a book stream open across the resolution: its last event is the status, then the stream ends
-  const url = `${h.baseUrl}/markets/${m.id}/orderbook?outcomeIndex=1`;
+  // a book stream open across the resolution: its last event is the status, then the stream ends; opened
+  // on a closed market it starts with the snapshot and the closed status (the snapshot's seq)
   const streaming = readSse(url, {}, () => false, 10_000);
   for (let i = 0; i < 50 && h.ex.hub.subscriberCount() === 0; i++) await new Promise((r) => setTimeout(r, 20));
   assert.equal(h.ex.hub.subscriberCount(), 1);
@@ -109,6 +120,9 @@ test('at the deadline: closed (resolution pending), new orders 409, resting orde
   const got = await streaming; // returns because the server ended the stream (the predicate never stops it)
   const events = got.frames.map((f) => f.event);
   assert.equal(events[0], 'snapshot');
+  assert.equal(events[1], 'status');
+  assert.equal(got.frames[1]!.data.status, 'closed');
+  assert.equal(got.frames[1]!.data.seq, got.frames[0]!.data.seq);
   assert.equal(events[events.length - 1], 'status');
   const status = got.frames[got.frames.length - 1]!.data;
   assert.equal(status.status, 'resolved');

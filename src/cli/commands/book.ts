@@ -196,6 +196,8 @@ interface WatchView {
   seq: number | undefined;
   venueTs: number;
   lastTrade: { price: number; size: number; takerSide: string } | undefined;
+  /** the market's venue status once the stream has said it (event: status) */
+  market?: string;
 }
 
 function applyEvent(book: L2Book, e: Exclude<BookEvent, { type: 'status' }>, view: WatchView): void {
@@ -207,8 +209,12 @@ function applyEvent(book: L2Book, e: Exclude<BookEvent, { type: 'status' }>, vie
     book.applyLevels('bid', e.bids);
     book.applyLevels('ask', e.asks);
     view.venueTs = e.venueTs;
-  } else {
+  } else if (e.type === 'trade') {
     view.lastTrade = { price: e.price, size: e.size, takerSide: e.takerSide };
+    view.venueTs = e.venueTs;
+  } else {
+    // the market's venue status: shown in the header (and its own line), the book is unchanged
+    view.market = e.status;
     view.venueTs = e.venueTs;
   }
 }
@@ -235,6 +241,7 @@ function ladderHeader(a: BookArgs, venueTs: number, view: WatchView | undefined)
   const outcome = a.outcomeIndex === 1 ? 'YES' : 'NO';
   const parts = [`market ${a.marketId}`, `outcome ${outcome}`];
   if (view) parts.push(`stream ${view.state}`, `seq ${view.seq ?? '-'}`);
+  if (view?.market) parts.push(`market status ${view.market}`);
   if (venueTs > 0) parts.push(new Date(venueTs).toISOString());
   let h = parts.join('  ');
   if (view?.lastTrade) h += `\nlast trade ${cents(view.lastTrade.price)}¢ × ${shares(view.lastTrade.size)} (taker ${view.lastTrade.takerSide})`;
@@ -274,6 +281,7 @@ function top(book: L2Book): string {
 export function updateLine(e: Exclude<BookEvent, { type: 'status' }>, book: L2Book): string {
   if (e.type === 'snapshot') return `seq ${e.seq} snapshot (${e.source}) ${e.book.bids.length} bids ${e.book.asks.length} asks  ${top(book)}`;
   if (e.type === 'trade') return `seq ${e.seq} trade ${cents(e.price)}¢ × ${shares(e.size)} taker ${e.takerSide}  ${top(book)}`;
+  if (e.type === 'market-status') return `seq ${e.seq} market ${e.status}${e.payoutYes !== null ? ` (a YES share pays ${cents(e.payoutYes)}¢)` : ''}  ${top(book)}`;
   const ch = [...e.bids.map((l) => `bid ${cents(l.price)}=${shares(l.size)}`), ...e.asks.map((l) => `ask ${cents(l.price)}=${shares(l.size)}`)];
   return `seq ${e.seq} delta ${ch.join(' ')}  ${top(book)}`;
 }

@@ -22,7 +22,7 @@ import type { MarketSortBy } from '../../exchange/client/markets.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import type { BotConfig } from '../../config/types.ts';
 import { createLocalExchange } from '../../sim/local-exchange.ts';
-import { startCounterparties } from '../../sim/counterparties.ts';
+import { counterpartyAgents, startCounterparties } from '../../sim/counterparties.ts';
 import { selectMarkets } from '../../runtime/select-markets.ts';
 import { shardFromEnv } from '../../config/env-overrides.ts';
 import { parseShardText } from '../../config/parse-markets.ts';
@@ -162,7 +162,7 @@ async function runRank(o: ParsedArgs['options'], io: MarketsIO): Promise<number>
     if (cfg.venue.kind === 'local') {
       const l = cfg.venue.local;
       const ex = createLocalExchange({ seed: l.seed, markets: l.markets, apiKeys: [{ key: 'ranker', perms: ['read'] }] });
-      const agents = startCounterparties(ex, { seed: l.seed });
+      const agents = startCounterparties(ex, { seed: l.seed, ...counterpartyAgents(l.agents) });
       baseUrl = await ex.start(0);
       apiKey = 'ranker';
       stopLocal = async () => {

@@ -15,7 +15,7 @@ import { loadApiKey } from '../../config/secrets.ts';
 import { chainByName } from '../../exchange/chains.ts';
 import { createVenueClient, type VenueClient } from '../../exchange/venue-client.ts';
 import { createLocalExchange } from '../../sim/local-exchange.ts';
-import { startCounterparties } from '../../sim/counterparties.ts';
+import { counterpartyAgents, startCounterparties } from '../../sim/counterparties.ts';
 import { startRecorder } from '../../backtest/recorder.ts';
 import type { BotConfig, RankTerm } from '../../config/types.ts';
 import { shardFromEnv } from '../../config/env-overrides.ts';
@@ -81,7 +81,7 @@ const command: CommandSpec = {
       if (cfg.venue.kind === 'local') {
         const l = cfg.venue.local;
         const ex = createLocalExchange({ seed: l.seed, markets: l.markets, apiKeys: [{ key: 'recorder', perms: ['read'] }] });
-        const agents = startCounterparties(ex, { seed: l.seed });
+        const agents = startCounterparties(ex, { seed: l.seed, ...counterpartyAgents(l.agents) });
         baseUrl = await ex.start(l.port);
         stopLocal = async () => {
           agents.stop();

@@ -26,6 +26,8 @@
  *   nothing) every `pollIntervalMs`, and retries the stream every `streamRetryMs`; the first valid stream
  *   event ends polling.
  * - Malformed events are logged (rate-limited) and counted, never thrown into the pipeline.
+ * - `event: status` (the market's venue status: closed, resolved, ...) is sequenced like any event and
+ *   emitted as a 'market-status' event when the status changes; one with an unknown status is malformed.
  * - Status events: connecting, live, reconnecting, stale, polling; 'closed' when the server ends a stream.
  *   Emitted on change, plus keep-alive repeats of 'live' / 'polling' (`keepaliveStatusMs`) while the source
  *   is alive but quiet (heartbeats, 304s), so staleness can be judged from the Observable alone.
@@ -35,7 +37,7 @@ import { Observable, type Subscriber } from 'rxjs';
 import { EventSource, type FetchLike, type FetchLikeResponse } from 'eventsource';
 import { fetch as undiciFetch } from 'undici';
 import type { BookPriceUnits, BookSizeUnits } from '../../model/book.ts';
-import { BadInputError } from '../../model/errors.ts';
+import { BadInputError, type BadResponseError } from '../../model/errors.ts';
 import type { Bytes32, OutcomeIndex } from '../../model/order.ts';
 import type { BookEvent } from '../../model/stream.ts';
 import { systemClock, type Clock } from '../../core/clock.ts';
@@ -82,6 +84,8 @@ export interface BookStreamOptions {
    * staleness from the Observable alone sees a quiet market as alive (default 5 000; 0 = off).
    */
   keepaliveStatusMs?: number;
+  /** called for every event dropped as malformed (after it is counted in stats.malformed), e.g. for a metric */
+  onMalformed?: (error: BadResponseError) => void;
 }
 
 export interface BookStreamStats {
@@ -94,7 +98,10 @@ export interface BookStreamStats {
   gaps: number;
   resyncs: number;
   resyncErrors: number;
+  /** events dropped as malformed (bad JSON, fields, units, unknown market status), logged (sampled) */
   malformed: number;
+  /** market statuses told (event: status that changed the market's status) */
+  marketStatuses: number;
   idleTimeouts: number;
   polls: number;
   notModified: number;
@@ -153,6 +160,7 @@ function newStats(): BookStreamStats {
     resyncs: 0,
     resyncErrors: 0,
     malformed: 0,
+    marketStatuses: 0,
     idleTimeouts: 0,
     polls: 0,
     notModified: 0,
@@ -200,6 +208,8 @@ class StreamSession {
   private lastSeq: number | undefined;
   private failures = 0;
   private lastState: StreamState | undefined;
+  /** the market's venue status last told (event: status), across this subscription's connections */
+  private marketStatus: string | undefined;
 
   private resyncToken = 0;
   private resyncing = false;
@@ -290,7 +300,7 @@ class StreamSession {
     const es = new EventSource(this.url, { fetch: fetchForEs });
     this.es = es;
     const onEvent = (ev: MessageEvent): void => this.onMessage(id, ev);
-    for (const name of ['snapshot', 'delta', 'trade', 'message']) es.addEventListener(name, onEvent);
+    for (const name of ['snapshot', 'delta', 'trade', 'status', 'message']) es.addEventListener(name, onEvent);
     es.addEventListener('error', (ev) => this.onStreamError(id, (ev as { message?: string }).message));
     this.touch();
     this.armIdle(id);
@@ -437,6 +447,7 @@ class StreamSession {
     const r = this.parser.parse(ev.type, typeof ev.data === 'string' ? ev.data : String(ev.data), ev.lastEventId ?? '', this.clock.now());
     if (!r.ok) {
       this.stats.malformed++;
+      this.opts.onMalformed?.(r.error);
       // Log the first few and then a sample, so a flood of bad events cannot flood the logs.
       if (this.malformedLogged < 10 || this.stats.malformed % 1000 === 0) {
         this.malformedLogged++;
@@ -493,7 +504,10 @@ class StreamSession {
       return;
     }
     if (e.seq <= last) {
-      this.stats.duplicates++;
+      // A market status at or below the baseline is news when it differs from the last one told: a
+      // fresh connection to a closed or resolved market gets it with the snapshot's own seq.
+      if (e.type === 'market-status' && e.status !== this.marketStatus) this.emitMarketStatus(e);
+      else this.stats.duplicates++;
       return;
     }
     if (e.seq !== last + 1) {
@@ -504,6 +518,19 @@ class StreamSession {
     }
     this.lastSeq = e.seq;
     this.connBaseline = true; // a resumed connection (Last-Event-ID) continues the known sequence
+    if (e.type === 'market-status') {
+      // in sequence (it takes its seq), but told only when it changes: every reconnect to an ended
+      // market repeats it
+      if (e.status !== this.marketStatus) this.emitMarketStatus(e);
+      return;
+    }
+    this.emit(e);
+  }
+
+  private emitMarketStatus(e: SeqEvent & { type: 'market-status' }): void {
+    this.marketStatus = e.status;
+    this.stats.marketStatuses++;
+    this.log.info({ status: e.status, payoutYes: e.payoutYes, seq: e.seq }, 'market status from the book stream');
     this.emit(e);
   }
 

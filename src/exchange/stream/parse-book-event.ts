@@ -9,6 +9,8 @@
  * prices (normalize-orderbook's rule over the whole book) and then reused for every delta and trade, so a
  * lone delta price is never guessed on its own; before any such snapshot a delta's own prices decide.
  *
+ * `event: status` (the market's venue status; see src/model/stream.ts) becomes a 'market-status' event.
+ *
  * Usage:
  *   const parser = new BookEventParser({ marketId, outcomeIndex });
  *   const r = parser.parse(ev.type, ev.data, ev.lastEventId, clock.now());
@@ -18,7 +20,8 @@ import { BadResponseError } from '../../model/errors.ts';
 import { BadInputError } from '../../model/errors.ts';
 import type { BookLevel, BookPriceUnits, BookSizeUnits } from '../../model/book.ts';
 import type { Bytes32, OutcomeIndex } from '../../model/order.ts';
-import type { BookEvent } from '../../model/stream.ts';
+import { STREAM_MARKET_STATUSES, type BookEvent, type StreamMarketStatus } from '../../model/stream.ts';
+import { ONE } from '../../model/units.ts';
 import { detectPriceUnits, normalizeOrderbook, normalizePrice, normalizeSize } from '../client/normalize-orderbook.ts';
 
 export type ParsedBookEvent = { ok: true; event: Exclude<BookEvent, { type: 'status' }> } | { ok: false; error: BadResponseError };
@@ -88,7 +91,8 @@ export class BookEventParser {
       if (eventType === 'trade' || (eventType === 'message' && 'takerSide' in o)) {
         return { ok: true, event: this.trade(o, lastEventId, localTs, endpoint) };
       }
-      throw reject(endpoint, '(event)', 'a snapshot, delta or trade event', eventType);
+      if (eventType === 'status') return { ok: true, event: this.marketStatus(o, lastEventId, localTs, endpoint) };
+      throw reject(endpoint, '(event)', 'a snapshot, delta, trade or status event', eventType);
     } catch (e) {
       if (e instanceof Reject) return { ok: false, error: e.error };
       if (e instanceof BadResponseError) return { ok: false, error: e };
@@ -168,6 +172,32 @@ export class BookEventParser {
       price: price(o.price, this.unitsFor([o.price]), 'price', endpoint),
       size: sz,
       takerSide: o.takerSide,
+      venueTs: readTimestamp(o.timestamp, endpoint),
+      localTs,
+    };
+  }
+
+  /**
+   * `event: status`: the market's venue status. An unknown status, or a resolution outcome that is not
+   * 1, 0 or null, is malformed (dropped by the caller): guessing would retire, or keep, a market wrongly.
+   */
+  private marketStatus(o: Record<string, unknown>, lastEventId: string, localTs: number, endpoint: string): BookEvent & { type: 'market-status' } {
+    const seq = readSeq(o.seq, lastEventId, endpoint);
+    const status = o.status;
+    if (typeof status !== 'string' || !(STREAM_MARKET_STATUSES as readonly string[]).includes(status)) {
+      throw reject(endpoint, 'status', `one of ${STREAM_MARKET_STATUSES.join(', ')}`, status);
+    }
+    const outcome = o.outcome;
+    if (outcome !== undefined && outcome !== null && outcome !== 0 && outcome !== 1) throw reject(endpoint, 'outcome', '1 (YES), 0 (NO) or null', outcome);
+    // the same rule as the market poll (market-feed.ts): a split payout is not guessed from percentages
+    const payoutYes = status === 'resolved' && (outcome === 0 || outcome === 1) ? (outcome === 1 ? ONE : 0) : null;
+    return {
+      type: 'market-status',
+      marketId: this.eventMarket(o),
+      outcomeIndex: this.outcomeIndex,
+      seq,
+      status: status as StreamMarketStatus,
+      payoutYes,
       venueTs: readTimestamp(o.timestamp, endpoint),
       localTs,
     };

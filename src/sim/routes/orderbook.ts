@@ -41,7 +41,8 @@ function orderbook(ctx: RequestContext): Reply {
       return { kind: 'handled' };
     }
     const last = ctx.headers['last-event-id'];
-    internalsOf(ctx.state).hub.attach(ctx.res, m.id, outcomeIndex, book, typeof last === 'string' ? last : undefined, ctx.now);
+    const status = m.status === 'active' ? undefined : marketStatusEvent(m);
+    internalsOf(ctx.state).hub.attach(ctx.res, m.id, outcomeIndex, book, typeof last === 'string' ? last : undefined, ctx.now, status);
     return { kind: 'handled' };
   }
   const view = outcomeView(book, outcomeIndex, depth);

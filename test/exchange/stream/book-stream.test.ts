@@ -414,3 +414,39 @@ test('bad options are rejected with the field named', () => {
   assert.throws(() => createBookStream({ baseUrl: 'http://x', marketId: M, outcomeIndex: 2 as 1, fetchSnapshot }), /outcomeIndex/);
   assert.throws(() => createBookStream({ baseUrl: 'http://x', marketId: M, outcomeIndex: 1, depth: 500, fetchSnapshot }), /depth/);
 });
+
+test('event: status becomes a market-status event once per change, in sequence; an unknown status is a counted drop', async () => {
+  const dropped: string[] = [];
+  const t = await setup({ onMalformed: (e) => dropped.push(e.message) });
+  try {
+    const c1 = await t.server.waitForConn(1);
+    c1.send('snapshot', wireBook(1));
+    c1.send('status', { marketId: M, outcomeIndex: 1, seq: 2, timestamp: TS, status: 'closed', resolutionStatus: 'pending', outcome: null, payoutPcts: null });
+    c1.send('status', { marketId: M, outcomeIndex: 1, seq: 3, timestamp: TS, status: 'halted-ish' });
+    c1.send('delta', delta(3, [{ side: 'bid', price: 43, size: 1 }]));
+    await t.col.waitFor(isSeq('delta', 3), 'delta 3 (the unknown status took no seq)');
+    assert.equal(t.stream.stats.malformed, 1);
+    assert.equal(dropped.length, 1, 'handed to onMalformed (the bot\'s bookmaker_book_events_dropped_total)');
+    assert.match(dropped[0]!, /status/);
+    assert.equal(t.stream.stats.gaps, 0, 'the status took its seq: no resync after it');
+    // the resolution, then the server ends the stream; a reconnect gets snapshot + the same status again
+    c1.send('status', { marketId: M, outcomeIndex: 1, seq: 4, timestamp: TS, status: 'resolved', outcome: 1, payoutPcts: [0, 100] });
+    c1.end();
+    const c2 = await t.server.waitForConn(2);
+    c2.send('snapshot', wireBook(4));
+    c2.send('status', { marketId: M, outcomeIndex: 1, seq: 4, timestamp: TS, status: 'resolved', outcome: 1, payoutPcts: [0, 100] });
+    c2.send('delta', delta(5, [{ side: 'bid', price: 42, size: 1 }]));
+    await t.col.waitFor(isSeq('delta', 5), 'delta 5');
+    const told = t.col.data().filter((e) => e.type === 'market-status');
+    assert.deepEqual(
+      told.map((e) => (e.type === 'market-status' ? [e.seq, e.status, e.payoutYes, e.venueTs] : [])),
+      [
+        [2, 'closed', null, Date.parse(TS)],
+        [4, 'resolved', 1_000_000, Date.parse(TS)],
+      ],
+    );
+    assert.equal(t.stream.stats.marketStatuses, 2);
+  } finally {
+    await t.done();
+  }
+});

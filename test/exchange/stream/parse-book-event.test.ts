@@ -121,3 +121,24 @@ test('property: arbitrary JSON never throws out of parse()', () => {
     { numRuns: 2000, seed: 8 },
   );
 });
+
+test('event: status: the market status and, when resolved, the payout of YES; unknown statuses and outcomes are drops', () => {
+  const p = mk();
+  const closed = ok(p.parse('status', JSON.stringify({ marketId: M, outcomeIndex: 1, seq: 7, timestamp: '2026-11-21T00:00:00Z', status: 'closed', resolutionStatus: 'pending', outcome: null, payoutPcts: null, resolvedAt: null }), '7', 5));
+  assert.deepEqual(closed, { type: 'market-status', marketId: M, outcomeIndex: 1, seq: 7, status: 'closed', payoutYes: null, venueTs: Date.parse('2026-11-21T00:00:00Z'), localTs: 5 });
+  const yes = ok(p.parse('status', JSON.stringify({ seq: 8, status: 'resolved', outcome: 1, payoutPcts: [0, 100] }), '8', 0));
+  assert.equal(yes.type === 'market-status' && yes.payoutYes, 1_000_000);
+  const no = ok(p.parse('status', JSON.stringify({ status: 'resolved', outcome: 0 }), '9', 0));
+  assert.equal(no.type === 'market-status' && no.payoutYes, 0);
+  assert.equal(no.seq, 9, 'seq from the SSE id');
+  // a split payout is not guessed (the market poll's rule)
+  const split = ok(p.parse('status', JSON.stringify({ seq: 10, status: 'resolved', outcome: null, payoutPcts: [62.5, 37.5] }), '', 0));
+  assert.equal(split.type === 'market-status' && split.payoutYes, null);
+
+  assert.equal(bad(p.parse('status', JSON.stringify({ seq: 1, status: 'frozen' }), '', 0)).message.includes('status'), true);
+  assert.equal(bad(p.parse('status', JSON.stringify({ seq: 1 }), '', 0)).message.includes('status'), true);
+  assert.equal(bad(p.parse('status', JSON.stringify({ seq: 1, status: 'resolved', outcome: 'yes' }), '', 0)).message.includes('outcome'), true);
+  assert.equal(bad(p.parse('status', JSON.stringify({ status: 'closed' }), '', 0)).message.includes('seq'), true);
+  assert.equal(bad(p.parse('status', JSON.stringify({ seq: 1, status: 'closed', marketId: '0x' + '34'.repeat(32) }), '', 0)).message.includes('marketId'), true);
+  assert.equal(bad(p.parse('status', 'not json', '', 0)).message.includes('JSON'), true);
+});
