@@ -193,23 +193,10 @@ const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
  * much cheaper than an event-loop turn; the order manager's chains are a few dozen hops deep at most,
  * and anything deeper still runs at the next drain (the order stays deterministic either way).
  */
-export function settle(): Promise<void> {
-  // The same MICROTASK_HOPS microtask jobs, in the same places in the queue, as an async function
-  // awaiting `undefined` that many times (each await and each then() on a settled promise queues
-  // exactly one job; the promise resolves in the last), so every continuation runs at the same point
-  // as before; a then() on one settled promise costs about half an await's resumption, and a run
-  // drains ~8 000 times (test/backtest/settle.test.ts pins the order).
-  return new Promise((resolve) => {
-    let k = 0;
-    const hop = (): void => {
-      if (++k >= MICROTASK_HOPS) resolve();
-      else SETTLED.then(hop);
-    };
-    SETTLED.then(hop);
-  });
+async function settle(): Promise<void> {
+  for (let k = 0; k < MICROTASK_HOPS; k++) await undefined;
 }
-export const MICROTASK_HOPS = 64;
-const SETTLED = Promise.resolve();
+const MICROTASK_HOPS = 64;
 
 export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const { config, settings } = input;
