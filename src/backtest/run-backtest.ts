@@ -192,11 +192,33 @@ const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
  * Let the bot's pending promise continuations run before virtual time moves on. Microtask hops are
  * much cheaper than an event-loop turn; the order manager's chains are a few dozen hops deep at most,
  * and anything deeper still runs at the next drain (the order stays deterministic either way).
+ *
+ * The hops are MICROTASK_HOPS jobs queued one after the other, each by the one before, and the
+ * returned promise resolves in the last: exactly the jobs an async loop of `await undefined` queues,
+ * in the same places, so every continuation runs at the same point (test/backtest/settle.test.ts
+ * checks this against that loop). Each hop is a then() on one settled promise with one bound
+ * function per drain: an await allocates about two and a half times as much (a run drains ~8 000
+ * times, 64 hops each, and those awaits were ~45 % of everything the capture backtest allocated;
+ * the young generation then filled twice as often and promoted medium-lived state to the old one).
  */
-async function settle(): Promise<void> {
-  for (let k = 0; k < MICROTASK_HOPS; k++) await undefined;
+export function settle(): Promise<void> {
+  return new Promise((resolve) => void SETTLED.then(new Drain(resolve).step));
 }
-const MICROTASK_HOPS = 64;
+export const MICROTASK_HOPS = 64;
+const SETTLED = Promise.resolve();
+
+class Drain {
+  private left = MICROTASK_HOPS;
+  /** this drain's hop, bound once (a closure per hop would allocate what the awaits did) */
+  readonly step: () => void;
+  constructor(private readonly done: () => void) {
+    this.step = this.hop.bind(this);
+  }
+  private hop(): void {
+    if (--this.left > 0) void SETTLED.then(this.step);
+    else this.done();
+  }
+}
 
 export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const { config, settings } = input;
