@@ -397,7 +397,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   let nextProgress = PROGRESS_ROWS;
   let drains = 0;
   let incomplete: Incomplete | null = null;
-  const progress = (): void => input.onProgress?.(nRows > 0 ? i / nRows : 1, { rows: i, totalRows: nRows, at: clock.now() });
+  // the row count comes in as an argument: a closure over `i` would move the loop's index into a context
+  const progress = (done: number): void => input.onProgress?.(nRows > 0 ? done / nRows : 1, { rows: done, totalRows: nRows, at: clock.now() });
   while (i < nRows || j < nRows || s < side.length) {
     const due = clock.nextDue();
     // Let the bot's promises run before virtual time moves on (once per timestamp, not per event).
@@ -406,7 +407,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
       await settle();
       if (++drains % YIELD_EVERY === 0) {
         await turn(); // signals (Ctrl-C) and output get their turn
-        progress();
+        progress(i);
       }
       if (input.signal?.aborted) {
         incomplete = { reason: 'interrupted', rowsReplayed: i, rowsTotal: nRows, stoppedAt: clock.now() };
@@ -429,7 +430,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
       tx = i < nRows ? exTime(rows[i]!) : Infinity;
       if (i >= nextProgress) {
         nextProgress += PROGRESS_ROWS;
-        progress();
+        progress(i);
         if (input.signal?.aborted) {
           incomplete = { reason: 'interrupted', rowsReplayed: i, rowsTotal: nRows, stoppedAt: clock.now() };
           break;
