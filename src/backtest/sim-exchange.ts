@@ -182,9 +182,7 @@ export class SimExchange {
     opts.cols.markets.forEach((m, i) => this.marketIndex.set(m.toLowerCase(), i));
     this.own = Array.from({ length: n }, () => []);
     this.snapshotAt = new Float64Array(n).fill(-1);
-    this.exact = new Uint8Array(n);
-    const c = opts.cols;
-    if (opts.ignoreDropCopy !== true) for (let i = 0; i < c.rows; i++) if (c.kind[i]! >= KIND_XLEVEL) this.exact[c.market[i]!] = 1;
+    this.exact = opts.ignoreDropCopy === true ? new Uint8Array(n) : dropCopyMarkets(opts.cols);
     this.ownLevels = Array.from({ length: n }, () => new Map<string, number>());
     this.yes = new Array<number>(n).fill(0);
     this.no = new Array<number>(n).fill(0);
@@ -638,4 +636,17 @@ export class SimExchange {
 /** Own orders in the engine's priority: best YES price first, then first placed (the sort is stable). */
 function byPriority(orders: SimOrder[]): SimOrder[] {
   return orders.length < 2 ? orders : [...orders].sort((a, b) => (a.yesSide === 0 ? b.yesPrice - a.yesPrice : a.yesPrice - b.yesPrice));
+}
+
+/**
+ * 1 for each market with drop-copy rows (XLEVEL / XCLEAR / TAKER). A pass over every row, kept out of
+ * the constructor: a loop there is compiled on stack replacement against the half-built object and
+ * was thrown away (deoptimised) again on most runs of a sweep or benchmark.
+ */
+function dropCopyMarkets(c: Columns): Uint8Array {
+  const out = new Uint8Array(c.markets.length);
+  const kind = c.kind;
+  const market = c.market;
+  for (let i = 0; i < c.rows; i++) if (kind[i]! >= KIND_XLEVEL) out[market[i]!] = 1;
+  return out;
 }

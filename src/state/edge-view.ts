@@ -80,7 +80,8 @@ export function edgeView(m: MarketState, now: number): ViewEdge {
   const memo = memoOf(m);
   const e = m.edge;
   const r = regimeOf(m, now);
-  const flowSize = e.flowDen * decay(now - e.flowTs, e.settings.flowHalfLifeMs);
+  // no taker volume yet: the decayed size is 0 without the pow
+  const flowSize = e.flowDen > 0 ? e.flowDen * decay(now - e.flowTs, e.settings.flowHalfLifeMs) : 0;
   return {
     regime: r.regime,
     regimeSince: r.regime === e.regime ? e.regimeSince : now,

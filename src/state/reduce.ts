@@ -15,7 +15,7 @@ import { PersistentMap } from './persistent-map.ts';
 import { releaseMarket } from './release-market.ts';
 import { applyFill, syncHoldings, yesTermsTrade } from './position.ts';
 import { DEFAULT_EDGE, type EdgeSettings } from './edge-settings.ts';
-import { edgeWith, onFillEdge, onMidEdge, onOracleEdge, onResolvedEdge, onTradeEdge, settleMarkouts } from './edge-state.ts';
+import { edgeWithRegime, onFillEdge, onMidEdge, onOracleEdge, onResolvedEdge, onTradeEdge, settleMarkouts } from './edge-state.ts';
 import { regimeOf } from './regime.ts';
 
 export interface ReduceLimits {
@@ -191,7 +191,7 @@ function reduceMarket(m0: MarketState, e: MarketEvent, lim: ReduceLimits): Marke
   const after = reduceMarketEvent(m, e, lim);
   const r = regimeOf(after, e.ts).regime;
   if (r === after.edge.regime) return after;
-  return marketWith(after, { edge: edgeWith(after.edge, { regime: r, regimeSince: e.ts, transitions: after.edge.transitions + 1 }) });
+  return marketWith(after, { edge: edgeWithRegime(after.edge, r, e.ts) });
 }
 
 function reduceMarketEvent(m: MarketState, e: MarketEvent, lim: ReduceLimits): MarketState {
