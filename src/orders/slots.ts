@@ -46,6 +46,22 @@ function cachedSlot(marketId: Bytes32, side: 'bid' | 'ask', level: number): stri
   return (slots[i] ??= slotOf(marketId, side, level));
 }
 
+/**
+ * A released market's slot strings and parsed slots go (market rotation, at every release): the
+ * caches then follow the markets the bot quotes, not every market it ever quoted.
+ */
+export function forgetMarketSlots(marketId: string): void {
+  const k = marketId.toLowerCase();
+  for (const id of slotCache.keys()) if (id.toLowerCase() === k) slotCache.delete(id);
+  const prefix = `${k}:`;
+  for (const slot of parseCache.keys()) if (slot.startsWith(prefix)) parseCache.delete(slot);
+}
+
+/** Entries held by the slot caches now (tests: nothing left behind after retirements). */
+export function slotCacheSize(): number {
+  return slotCache.size + parseCache.size;
+}
+
 /** The parts of a slot name, or null when it is not one of ours (the result is shared: read it only). */
 export function parseSlot(slot: string): ParsedSlot | null {
   let p = parseCache.get(slot);

@@ -657,8 +657,9 @@ async function wire(
       const pnl = m ? marketPnl(m) : { realised: 0n, unrealised: 0n };
       // the ledger's figures object: late fills of a kept position still add to it until the market is gone
       retiredRows.push({ time, ledger: ledger.market(id), realised: pnl.realised, unrealised: pnl.unrealised, net: m?.position.net ?? 0, retired: reason, ...(m ? { attribution: marketAttribution(m) } : {}) });
-      // beyond the bound, the oldest rows fold into one line (the report's totals stay exact)
-      if (retiredRows.length > RETIRED_ROWS_MAX) foldRetired(earlier, retiredRows.shift()!);
+      // beyond the bound, the oldest rows fold into one line (the report's totals stay exact); a
+      // market still holding a position keeps its row (its PnL is read again at the report)
+      keepRetiredRows(retiredRows, earlier, RETIRED_ROWS_MAX, (marketId) => store.state.markets.has(marketId.toLowerCase()));
     },
     onGone: (id) => void ledger.forget(id),
   });
@@ -842,14 +843,30 @@ async function wire(
   };
 }
 
-/** Rows of the end-of-run report kept for released markets (the newest this many). */
-const RETIRED_ROWS_MAX = 1_000;
+/**
+ * Rows of the end-of-run report kept for released markets (the newest this many; older ones fold into
+ * one). A row is ~600 bytes of heap (its time states, ledger figures, attribution bigints, label), so
+ * 200 rows are ~120 KB; 1,000 were ~600 KB, filled over the first ~8 hours of a market every 30 s.
+ */
+export const RETIRED_ROWS_MAX = 200;
 export type RetiredRow = Parameters<typeof buildRunReport>[0]['markets'][number];
 
 /** Retired markets' report rows past the bound, folded into one. */
 export interface EarlierRetired {
   count: number;
   row: RetiredRow | null;
+}
+
+/**
+ * Bound the retired rows to `max`: the oldest rows whose market left the store fold into `acc`
+ * (rows of markets still holding a position are folded last, when nothing else is left to fold).
+ */
+export function keepRetiredRows(rows: RetiredRow[], acc: EarlierRetired, max: number, stillHeld: (marketId: Bytes32) => boolean): void {
+  while (rows.length > max) {
+    let i = rows.findIndex((r) => !stillHeld(r.time.marketId));
+    if (i < 0) i = 0;
+    foldRetired(acc, rows.splice(i, 1)[0]!);
+  }
 }
 
 export function foldRetired(acc: EarlierRetired, r: RetiredRow): void {

@@ -94,6 +94,8 @@ export interface RunReportClaims {
   readonly totalClaimableUsdc: string;
   readonly reads: number;
   readonly readErrors: number;
+  /** settled resolved markets (claimed, nothing to claim) beyond the listed newest 500, counted only */
+  readonly earlierSettled?: number;
 }
 
 export interface RunReportInput {
@@ -231,6 +233,7 @@ function claimsBlock(c: ClaimsSnapshot): RunReportClaims {
     totalClaimableUsdc: micro(c.total),
     reads: c.reads,
     readErrors: c.readErrors,
+    ...(c.earlierSettled > 0 ? { earlierSettled: c.earlierSettled } : {}),
   };
 }
 
@@ -276,7 +279,9 @@ export function formatRunReport(r: RunReport): string[] {
     }
   }
   if (r.claims && r.claims.markets.length > 0) {
-    lines.push(fit(`  after resolution: ${r.claims.markets.length} market(s) resolved, ${usd(r.claims.totalClaimableUsdc)} USDC claimable${r.claims.readErrors ? ` (${r.claims.readErrors} failed reads)` : ''}`));
+    const earlier = r.claims.earlierSettled ?? 0;
+    lines.push(fit(`  after resolution: ${r.claims.markets.length + earlier} market(s) resolved, ${usd(r.claims.totalClaimableUsdc)} USDC claimable${r.claims.readErrors ? ` (${r.claims.readErrors} failed reads)` : ''}`));
+    if (earlier > 0) lines.push(fit(`    (${earlier} earlier settled market(s), claimed or with nothing to claim, not listed)`));
     for (const m of r.claims.markets) {
       const pay = m.payoutYesUsdc === null ? 'payout unknown' : `YES pays ${usd(m.payoutYesUsdc)}, NO ${usd(m.payoutNoUsdc ?? '0.000000')}`;
       lines.push(fit(`    ${m.marketId.slice(0, 10)}… ${m.state}: ${usd(m.claimableUsdc)} USDC (${pay}; held YES ${usd(m.yesShares)}, NO ${usd(m.noShares)})`));

@@ -22,6 +22,18 @@ interface Memo {
 const memos = new Map<string, Memo>();
 const MEMO_MAX = 100_000;
 
+/** A released market's memo goes (market rotation, at every release; see forgetMarketViewMemo). */
+export function forgetEdgeViewMemo(marketId: string): void {
+  if (memos.delete(marketId)) return;
+  const k = marketId.toLowerCase();
+  for (const id of memos.keys()) if (id.toLowerCase() === k) memos.delete(id);
+}
+
+/** Markets with a memo now (tests). */
+export function edgeViewMemoCount(): number {
+  return memos.size;
+}
+
 const mark2Of = (m: MarketState): number | null => (m.payoutYes !== null ? m.payoutYes * 2 : m.lastMid2);
 
 export interface MarketAttribution {

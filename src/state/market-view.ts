@@ -60,6 +60,22 @@ interface Contribution {
 const memos = new Map<string, MarketMemo>();
 const MEMO_MAX = 100_000;
 
+/**
+ * A released market's memo goes (it holds the market's last books, orders and quote list): market
+ * rotation calls this at every release, so the memos follow the markets the bot holds, not every
+ * market it ever held (issue 14: a few KB per retired market otherwise, until MEMO_MAX).
+ */
+export function forgetMarketViewMemo(marketId: string): void {
+  if (memos.delete(marketId)) return;
+  const k = marketId.toLowerCase();
+  for (const id of memos.keys()) if (id.toLowerCase() === k) memos.delete(id);
+}
+
+/** Markets with a memo now (tests: nothing left behind after retirements). */
+export function marketViewMemoCount(): number {
+  return memos.size;
+}
+
 function memoOf(m: MarketState): MarketMemo {
   let memo = memos.get(m.marketId);
   if (memo === undefined) {

@@ -15,8 +15,8 @@
  * - orders left in retired markets: the most open orders of the bot seen at once in markets that
  *   closed more than two refreshes (+5 s) earlier or resolved (must be 0), and the bot's open orders
  *   after it stopped (must be 0);
- * - the heap left after each full (mark-compact) collection, from the bot's `--trace-gc`: first, last
- *   and second-half growth (RSS alone cannot tell a leak from V8 letting its heap grow);
+ * - the heap left after each full (mark-compact) collection, from the bot's `--trace-gc`: first, middle,
+ *   last and second-half growth (RSS alone cannot tell a leak from V8 letting its heap grow);
  * - event-loop lag p99 (the largest and the median of the samples).
  *
  *   npm run bench -- rotation-soak [--minutes 60] [--every 30] [--lifetime 300] [--refresh 10]
@@ -282,6 +282,8 @@ const liveSeries = majors.filter((g) => g.isolate === mainIsolate).map((g) => ({
 const live = secondHalf(liveSeries, MINUTES);
 const liveFirst = liveSeries[0]?.v ?? NaN;
 const liveLast = liveSeries.at(-1)?.v ?? NaN;
+/** the full GC nearest the middle of the soak (the start of its second half) */
+const liveMiddle = liveSeries.length ? liveSeries.reduce((best, g) => (Math.abs(g.t - MINUTES / 2) < Math.abs(best.t - MINUTES / 2) ? g : best)).v : NaN;
 const lags = samples.map((s) => s.lagP99Ms).filter(Number.isFinite).sort((a, b) => a - b);
 const lagMax = lags.at(-1) ?? NaN;
 const lagMedian = lags.length ? lags[Math.floor(lags.length / 2)]! : NaN;
@@ -297,7 +299,7 @@ report(
     ['RSS MB start / middle / end', `${r1(samples[0]!.rssMb)} / ${r1(at(MINUTES / 2).rssMb)} / ${r1(last.rssMb)}`],
     ['second-half RSS growth MB (slope × duration)', rss.growth],
     ['full GCs (mark-compact) in the soak', String(liveSeries.length)],
-    ['live heap MB after the first / last full GC', `${r1(liveFirst)} / ${r1(liveLast)}`],
+    ['live heap MB after the first / middle / last full GC', `${r1(liveFirst)} / ${r1(liveMiddle)} / ${r1(liveLast)}`],
     ['second-half live-heap growth MB (slope × duration)', live.n >= 2 ? live.growth : NaN],
     ['most open orders at once in retired markets (must be 0)', `${worstLeft}${worstLeftMarkets.length ? ` in ${worstLeftMarkets.join(', ')}` : ''}`],
     ['open orders after the bot stopped (must be 0)', String(afterStop)],
@@ -312,6 +314,7 @@ report(
     rssMiddleMb: r1(at(MINUTES / 2).rssMb),
     rssEndMb: r1(last.rssMb),
     liveHeapFirstMb: liveFirst,
+    liveHeapMiddleMb: liveMiddle,
     liveHeapLastMb: liveLast,
     liveHeapSecondHalfGrowthMb: live.n >= 2 ? r1(live.growth) : null,
     marketsCreated: created,

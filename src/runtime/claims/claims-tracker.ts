@@ -70,6 +70,8 @@ export interface ClaimsSnapshot {
   /** reads of the endpoint, and how many failed */
   readonly reads: number;
   readonly readErrors: number;
+  /** settled markets (claimed or nothing to claim) no longer listed in `markets` (SETTLED_LISTED_MAX) */
+  readonly earlierSettled: number;
 }
 
 interface Pending {
@@ -78,6 +80,16 @@ interface Pending {
 }
 
 const ONE = 1_000_000n;
+
+/**
+ * Settled markets (claimed, or nothing to claim) listed at most, the newest: a bot that runs for weeks
+ * on a venue whose markets come and go resolves thousands, and each settled row is history only
+ * (~300 bytes). Older ones leave the list and are counted (`earlierSettled`). Markets with something
+ * claimable, or whose read is pending, are always listed.
+ */
+export const SETTLED_LISTED_MAX = 500;
+/** resolutions remembered so each market is handled once (oldest dropped; a market's feed stops with its retirement) */
+export const RESOLVED_SEEN_MAX = 1_000;
 const usdcNumber = (v: bigint): number => Number(v) / 1e6;
 
 export class ClaimsTracker {
@@ -91,6 +103,7 @@ export class ClaimsTracker {
   private readonly errorsCounter: Counter | null;
   private reads = 0;
   private readErrors = 0;
+  private earlierSettled = 0;
   private failures = 0;
   private reading: Promise<void> | null = null;
   private again = false;
@@ -132,12 +145,13 @@ export class ClaimsTracker {
   marketResolved(marketId: string, payoutYes: number | null, held: boolean): void {
     const id = marketId.toLowerCase();
     if (this.stopped || !this.owns(id) || this.resolvedSeen.has(id)) return;
-    this.resolvedSeen.add(id);
+    this.seen(id);
     const pay = payoutYes === null ? null : BigInt(payoutYes);
     if (this.markets.get(id)?.state === 'claimable') return; // already read (e.g. at start-up)
     if (!held) {
       this.markets.set(id, { marketId: id as Bytes32, state: 'nothing-to-claim', payoutYes: pay, payoutNo: pay === null ? null : ONE - pay, yesShares: 0n, noShares: 0n, claimable: 0n });
       this.log.info({ market: id, payoutYes: pay === null ? null : micro(pay), claimableUsdc: micro(0n) }, `market ${id} resolved${pay === null ? '' : ` (a YES share pays ${micro(pay)} USDC)`}: no position in the books, nothing to claim`);
+      this.trimSettled();
       // one read all the same (no retries): the venue's word wins over books that missed a fill
       void this.readNow();
       return;
@@ -157,7 +171,32 @@ export class ClaimsTracker {
 
   report(): ClaimsSnapshot {
     const markets = [...this.markets.values()].sort((a, b) => (a.marketId < b.marketId ? -1 : a.marketId > b.marketId ? 1 : 0));
-    return { markets, total: this.total(), reads: this.reads, readErrors: this.readErrors };
+    return { markets, total: this.total(), reads: this.reads, readErrors: this.readErrors, earlierSettled: this.earlierSettled };
+  }
+
+  /** Markets held now (listed, and remembered as resolved): bounded (tests). */
+  get heldMarketState(): number {
+    return this.markets.size + this.pending.size + this.resolvedSeen.size;
+  }
+
+  private seen(id: string): void {
+    if (this.resolvedSeen.has(id)) return;
+    this.resolvedSeen.add(id);
+    if (this.resolvedSeen.size > RESOLVED_SEEN_MAX) this.resolvedSeen.delete(this.resolvedSeen.values().next().value!);
+  }
+
+  /** The oldest settled markets beyond SETTLED_LISTED_MAX leave the list (counted). */
+  private trimSettled(): void {
+    let settled = 0;
+    for (const m of this.markets.values()) if (m.state === 'claimed' || m.state === 'nothing-to-claim') settled++;
+    if (settled <= SETTLED_LISTED_MAX) return;
+    for (const [id, m] of this.markets) {
+      if (settled <= SETTLED_LISTED_MAX) break;
+      if (m.state !== 'claimed' && m.state !== 'nothing-to-claim') continue;
+      this.markets.delete(id);
+      this.earlierSettled++;
+      settled--;
+    }
   }
 
   stop(): void {
@@ -220,7 +259,7 @@ export class ClaimsTracker {
       const prev = this.markets.get(id);
       const pend = this.pending.get(id);
       this.pending.delete(id);
-      this.resolvedSeen.add(id);
+      this.seen(id);
       const payoutYes = m.payoutYes ?? pend?.payoutYes ?? prev?.payoutYes ?? null;
       const payoutNo = m.payoutNo ?? (payoutYes === null ? null : ONE - payoutYes);
       const next: ClaimsMarket = { marketId: id, state: m.claimable > 0n ? 'claimable' : prev?.state === 'claimable' ? 'claimed' : 'nothing-to-claim', payoutYes, payoutNo, yesShares: m.yesShares, noShares: m.noShares, claimable: m.claimable };
@@ -248,6 +287,7 @@ export class ClaimsTracker {
       if (m) this.markets.set(id, { ...m, state: 'nothing-to-claim' });
       this.log.warn({ market: id, reads: p.tries }, `market ${id} resolved with a position in the books, but the venue shows nothing claimable for it (a losing side, or already claimed)`);
     }
+    this.trimSettled();
   }
 
   private setGauge(id: string, claimable: bigint): void {

@@ -14,7 +14,7 @@ import { VenueError } from '../../../src/exchange/client/errors.ts';
 import type { Claimable } from '../../../src/exchange/client/portfolio.ts';
 import type { Address, Bytes32 } from '../../../src/model/order.ts';
 import { summarizeClaimable } from '../../../src/runtime/claims/claimable-summary.ts';
-import { ClaimsTracker } from '../../../src/runtime/claims/claims-tracker.ts';
+import { ClaimsTracker, RESOLVED_SEEN_MAX, SETTLED_LISTED_MAX } from '../../../src/runtime/claims/claims-tracker.ts';
 import { buildRunReport, formatRunReport } from '../../../src/runtime/run-report.ts';
 
 const A = ('0x' + 'a1'.repeat(32)) as Bytes32;
@@ -159,6 +159,36 @@ test('the tracker: start-up read, a resolution read until it shows, logs with pa
   assert.match(text, /after resolution: 3 market\(s\) resolved, 2\.00 USDC claimable \(1 failed reads\)/);
   t.stop();
   assert.equal(clock.timers.length, 0, 'stop cancels the timer');
+});
+
+test('weeks of rotation: thousands of settled resolutions keep a bounded list (the newest, the rest counted); claimable ones always listed', async () => {
+  const clock = manualClock();
+  const { logger } = capture();
+  // B stays claimable throughout; every other market resolves with nothing held
+  const t = new ClaimsTracker({ read: async () => ({ positions: [pos(B, 0, 2_000_000n, 2_000_000n)], markets: [mkt(B, [1_000_000n, 0n])], totalClaimable: 2_000_000n }), clock, logger });
+  await t.start();
+  const N = 5_000;
+  const idOf = (i: number) => ('0x' + i.toString(16).padStart(64, '0')) as Bytes32;
+  for (let i = 1; i <= N; i++) {
+    t.marketResolved(idOf(i), 1_000_000, false);
+    if (i % 500 === 0) await settle();
+  }
+  await settle();
+  const snap = t.report();
+  assert.equal(snap.markets.length, SETTLED_LISTED_MAX + 1, 'the newest settled markets and the claimable one');
+  assert.ok(snap.markets.some((m) => m.marketId === B && m.state === 'claimable'), 'a claimable market is never dropped');
+  assert.ok(snap.markets.some((m) => m.marketId === idOf(N)), 'the newest settled market is listed');
+  assert.ok(!snap.markets.some((m) => m.marketId === idOf(1)), 'the oldest is not');
+  assert.equal(snap.earlierSettled, N - SETTLED_LISTED_MAX);
+  assert.equal(snap.total, 2_000_000n);
+  assert.ok(t.heldMarketState <= SETTLED_LISTED_MAX + 1 + RESOLVED_SEEN_MAX, `held ${t.heldMarketState}`);
+  // the report says how many resolved in all
+  const report = buildRunReport({ startedAt: 0, stoppedAt: 1_000, paper: false, stopReason: 'SIGTERM', exitCode: 0, process: 'stopped', haltedBecause: null, markets: [], claims: snap });
+  assert.equal(report.claims!.earlierSettled, N - SETTLED_LISTED_MAX);
+  const text = formatRunReport(report).join('\n');
+  assert.match(text, new RegExp(`after resolution: ${N + 1} market\\(s\\) resolved, 2\\.00 USDC claimable`));
+  assert.match(text, new RegExp(`\\(${N - SETTLED_LISTED_MAX} earlier settled market\\(s\\)`));
+  t.stop();
 });
 
 test('a resolution the venue never shows as claimable ends after maxTries with a warning, and the timer stops', async () => {

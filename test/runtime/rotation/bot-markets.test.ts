@@ -17,12 +17,15 @@ import { bindStoreMetrics } from '../../../src/metrics/bind-store-metrics.ts';
 import { createBotMetrics } from '../../../src/metrics/bot-metrics.ts';
 import type { Bytes32 } from '../../../src/model/order.ts';
 import { OrderManager } from '../../../src/orders/order-manager.ts';
+import { slotCacheSize } from '../../../src/orders/slots.ts';
 import { HealthModel } from '../../../src/runtime/health/health-model.ts';
 import { QuotingKernel, type KernelMarket } from '../../../src/runtime/quoting-kernel.ts';
 import { BotMarkets } from '../../../src/runtime/rotation/bot-markets.ts';
 import { MarketRotation } from '../../../src/runtime/rotation/market-rotation.ts';
 import { TickToWireMeter } from '../../../src/runtime/tick-to-wire.ts';
+import { edgeView, edgeViewMemoCount } from '../../../src/state/edge-view.ts';
 import type { StateEvent } from '../../../src/state/events.ts';
+import { marketViewMemoCount, selectMarketView } from '../../../src/state/market-view.ts';
 import { StateStore } from '../../../src/state/store.ts';
 import { ManualClock } from '../../exchange/stream/manual-clock.ts';
 import { FakeVenue } from '../../orders/fake-venue.ts';
@@ -154,10 +157,18 @@ describe('BotMarkets under MarketRotation', () => {
 
   test('1,000 start/retire cycles leave no per-market state behind', async () => {
     const r = rig();
+    // the process-wide memos keyed by market (earlier tests of this file may have left entries)
+    const memos = () => ({ views: marketViewMemoCount(), edgeViews: edgeViewMemoCount(), slots: slotCacheSize() });
+    const memosBefore = memos();
     for (let i = 0; i < 1_000; i++) {
       r.select([km(i)]);
       await r.rotation.refresh();
       await until(r.clock, () => ofMarket(r.venue, id(i)) === 2 && !r.rotation.isRetiring(id(i - 1)));
+      // what the summary, metrics and report read of a quoting market (edge view, PnL, view)
+      const m = r.store.state.markets.get(id(i).toLowerCase());
+      assert.ok(m, 'quoting');
+      edgeView(m, r.clock.now());
+      assert.ok(selectMarketView(r.store.state, id(i), r.clock.now()));
     }
     r.select([]);
     await r.rotation.refresh();
@@ -179,6 +190,8 @@ describe('BotMarkets under MarketRotation', () => {
       ownSet: r.om.ownMarkets()!.length,
     };
     assert.deepEqual(held, { rotation: 0, kernel: 0, orderManager: 0, health: 0, store: 0, bookStreams: 0, feedHealth: 0, meter: 0, lists: 0, ownSet: 0 });
+    // the view, edge-view and slot memos of the 1,000 retired markets went with them
+    assert.deepEqual(memos(), memosBefore);
     // metric series: removal is asynchronous (prom-client's get); give it a turn
     await new Promise((res) => setImmediate(res));
     const text = await r.metrics.registry.metrics();

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Bytes32 } from '../../../src/model/order.ts';
 import type { KernelMarket } from '../../../src/runtime/quoting-kernel.ts';
-import { MarketRotation, type RetireReason, type RotationMetricsSink, type RotationPorts, type StartReason } from '../../../src/runtime/rotation/market-rotation.ts';
+import { ENDED_MAX, MarketRotation, type RetireReason, type RotationMetricsSink, type RotationPorts, type StartReason } from '../../../src/runtime/rotation/market-rotation.ts';
 import { ManualClock } from '../../exchange/stream/manual-clock.ts';
 
 const id = (n: number): Bytes32 => `0x${n.toString(16).padStart(64, '0')}` as Bytes32;
@@ -343,5 +343,30 @@ describe('MarketRotation', () => {
     assert.equal(rot.summary().retired, 1_000);
     // the event log keeps only the summary window
     assert.ok(rot.recent().length <= 2 * 61, `recent events ${rot.recent().length}`);
+  });
+
+  test('markets retired as resolved are remembered in a small bounded set: the newest ENDED_MAX', async () => {
+    const clock = new ManualClock();
+    const f = fake();
+    const rot = new MarketRotation({ ports: f.ports, clock, refreshMs: 0, windowMs: 60_000 });
+    const n = ENDED_MAX + 500;
+    for (let i = 0; i < n; i++) f.reasons.set(id(i), 'resolved');
+    for (let i = 0; i < n; i++) {
+      f.selection = [km(i)];
+      await rot.refresh();
+      clock.advance(1_000);
+    }
+    f.selection = [];
+    await rot.refresh();
+    await rot.settled();
+    assert.equal(rot.summary().retired, n);
+    assert.ok(ENDED_MAX <= 2_000, 'a few hundred KB of ids at most');
+    assert.equal(rot.endedRemembered, ENDED_MAX);
+    // the newest ended market is still refused though a selector by id lists it
+    f.calls.length = 0;
+    f.selection = [km(n - 1)];
+    await rot.refresh();
+    assert.equal(rot.isActive(id(n - 1)), false);
+    assert.deepEqual(f.calls, []);
   });
 });

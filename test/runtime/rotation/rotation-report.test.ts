@@ -104,3 +104,39 @@ test('retired rows past the bound fold into one row whose figures add up exactly
     retired: 'various',
   });
 });
+
+test('weeks of rotation: the retired rows stay a few hundred KB; the oldest fold, rows of markets still holding a position stay, totals exact', async () => {
+  const { keepRetiredRows, RETIRED_ROWS_MAX } = await import('../../../src/runtime/bot.ts');
+  type Row = Parameters<typeof keepRetiredRows>[0][number];
+  const idOf = (i: number) => `0x${i.toString(16).padStart(64, '0')}` as Bytes32;
+  const row = (i: number): Row => ({
+    time: { marketId: idOf(i), label: `btc-close-above-${i}-at-12-00`, observedMs: 300_000, liveMs: 250_000, states: { quoting: 250_000, 'market-paused': 30_000, 'stale-book': 20_000 } },
+    ledger: { fills: 3, shares: 15_000_000, notional12: 7_500_000_000_000n, fees: 12_345 },
+    realised: BigInt(i),
+    unrealised: -1n,
+    net: 0,
+    retired: 'resolved',
+    attribution: { spreadCapture: 123_456n, inventory: -23_456n, fees: -12_345n, resolution: 0n, total: 87_655n },
+  });
+  const rows: Row[] = [];
+  const acc: { count: number; row: Row | null } = { count: 0, row: null };
+  // market 7 still holds a position (its payout unknown): its row is not folded away
+  const held = idOf(7);
+  const N = 5_000;
+  for (let i = 0; i < N; i++) {
+    rows.push(row(i));
+    keepRetiredRows(rows, acc, RETIRED_ROWS_MAX, (id) => id === held);
+  }
+  assert.equal(rows.length, RETIRED_ROWS_MAX);
+  assert.equal(acc.count, N - RETIRED_ROWS_MAX);
+  assert.ok(rows.some((r) => r.time.marketId === held), 'the held market keeps its row');
+  assert.equal(rows.at(-1)!.time.marketId, idOf(N - 1), 'the newest rows are kept');
+  // exact totals: listed + folded = every row
+  const fills = rows.reduce((a, r) => a + r.ledger.fills, 0) + acc.row!.ledger.fills;
+  const realised = rows.reduce((a, r) => a + r.realised, 0n) + acc.row!.realised;
+  assert.equal(fills, 3 * N);
+  assert.equal(realised, BigInt((N * (N - 1)) / 2));
+  // small: the kept rows serialize to a few hundred KB at most (issue 14: memory flat over weeks)
+  const bytes = JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)).length;
+  assert.ok(bytes <= 200_000, `kept rows ${bytes} bytes`);
+});
