@@ -6,6 +6,12 @@
  * run alternately, so load on the shared machine hits both alike. Figure: recorded events per
  * wall-second of this tree, best of N alternating pairs; baseline: the same for the base tree.
  * `npm run bench -- backtest-edge [pairs]` (default 5); BOOKMAKER_BASE_FIRST=1 loads and runs the base first.
+ *
+ * `npm run bench -- backtest-edge [pairs] --processes`: each tree in processes of its own instead (one V8
+ * heap per tree: in one process the tree loaded second can inherit the first's allocation-site and JIT
+ * decisions, which made the in-process ratio swing with the load order). Per pair one process per tree,
+ * the order alternating; each process warms up twice and keeps the best of three runs. Figures: the
+ * median over the pairs of each tree's best, and the median of the per-pair ratios.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -18,7 +24,7 @@ if (!existsSync(`${baseTree}/src/backtest/run-backtest.ts`)) {
   process.stderr.write(`backtest-edge: no base tree at ${baseTree} (set BOOKMAKER_BASE_TREE)\n`);
   process.exit(2);
 }
-const pairs = Number(process.argv[2] ?? 5);
+const pairs = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 5);
 const dir = await polymarketRecording();
 
 interface Tree {
@@ -45,6 +51,67 @@ async function tree(root: string, label: string): Promise<Tree> {
       return { secs, cpu: (c.user + c.system) / 1e6, rows: r.rowsReplayed, fills: s.fills, pnl: s.pnl.total };
     },
   };
+}
+
+const CHILD = process.env.BACKTEST_EDGE_CHILD;
+if (CHILD !== undefined) {
+  // child of --processes: one tree, two warm-ups, best of three, one JSON line
+  const t = await tree(CHILD, CHILD);
+  await t.run();
+  await t.run();
+  const runs = [await t.run(), await t.run(), await t.run()];
+  const wall = runs.reduce((p, q) => (q.secs < p.secs ? q : p));
+  const cpu = runs.reduce((p, q) => (q.cpu < p.cpu ? q : p));
+  process.stdout.write(JSON.stringify({ wall: wall.rows / wall.secs, cpu: cpu.rows / cpu.cpu, rows: wall.rows, fills: wall.fills, pnl: wall.pnl }) + '\n');
+  process.exit(0);
+}
+
+if (process.argv.includes('--processes')) {
+  const { execFileSync } = await import('node:child_process');
+  const here = new URL(import.meta.url).pathname;
+  type Out = { wall: number; cpu: number; rows: number; fills: number; pnl: number };
+  const child = (root: string): Out => {
+    const out = execFileSync(process.execPath, ['--import', 'tsx', here], { cwd: process.cwd(), env: { ...process.env, BACKTEST_EDGE_CHILD: root }, encoding: 'utf8', maxBuffer: 1 << 26 });
+    return JSON.parse(out.trim().split('\n').pop()!) as Out;
+  };
+  const mine: Out[] = [];
+  const theirs: Out[] = [];
+  for (let i = 0; i < pairs; i++) {
+    if (i % 2 === 0) {
+      mine.push(child(process.cwd()));
+      theirs.push(child(baseTree));
+    } else {
+      theirs.push(child(baseTree));
+      mine.push(child(process.cwd()));
+    }
+    process.stderr.write(`pair ${i + 1}/${pairs}: wall ${(mine[i]!.wall / theirs[i]!.wall).toFixed(3)}x, cpu ${(mine[i]!.cpu / theirs[i]!.cpu).toFixed(3)}x\n`);
+  }
+  const median = (xs: number[]) => {
+    const s = [...xs].sort((x, y) => x - y);
+    const m = s.length >> 1;
+    return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+  };
+  const wa = median(mine.map((o) => o.wall));
+  const wb = median(theirs.map((o) => o.wall));
+  const ca = median(mine.map((o) => o.cpu));
+  const cb = median(theirs.map((o) => o.cpu));
+  const rw = median(mine.map((o, i) => o.wall / theirs[i]!.wall));
+  const rc = median(mine.map((o, i) => o.cpu / theirs[i]!.cpu));
+  report(
+    [
+      ['recording', `polymarket-tickscope, ${mine[0]!.rows.toLocaleString('en-US')} rows; ${pairs} pairs of processes, order alternating`],
+      ['this tree: events/s wall (median of bests)', wa],
+      ['base tree: events/s wall (median of bests)', wb],
+      ['this tree: events/s per CPU-second (median of bests)', ca],
+      ['base tree: events/s per CPU-second (median of bests)', cb],
+      ['ratio wall (median of pair ratios)', rw],
+      ['ratio CPU (median of pair ratios)', rc],
+      ['pair ratios wall', mine.map((o, i) => (o.wall / theirs[i]!.wall).toFixed(3)).join(' ')],
+      ['fills / PnL (this, base)', `${mine[0]!.fills} / ${mine[0]!.pnl} · ${theirs[0]!.fills} / ${theirs[0]!.pnl}`],
+    ],
+    { name: 'backtest-edge', unit: 'events/s', value: Math.round(wa), baseline: 'the same backtest before issue 15 (1d73146), processes of its own', baselineValue: Math.round(wb), ratio: Number(rw.toFixed(4)), cpuRatio: Number(rc.toFixed(4)) },
+  );
+  process.exit(0);
 }
 
 // load order can favour one tree (JIT warm-up, shared dependencies): BOOKMAKER_BASE_FIRST=1 reverses it
