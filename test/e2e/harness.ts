@@ -126,6 +126,19 @@ export async function startTestBot(h: Harness, cfg: BotConfig, more: Partial<Bot
 }
 
 /** Poll until `cond` holds (checked every 50 ms); throws with `what` after `ms`. Never a pass/fail on timing. */
+/** The bot's /metrics text (asserts a 200). */
+export async function scrapeMetrics(bot: { metricsUrl: string | null }): Promise<string> {
+  const r = await fetch(`${bot.metricsUrl}/metrics`);
+  if (r.status !== 200) throw new Error(`GET ${bot.metricsUrl}/metrics: ${r.status}`);
+  return r.text();
+}
+
+/** The value of one unlabelled series (or one exact `name{labels}`) in a /metrics text; NaN when absent. */
+export function metricValue(text: string, series: string): number {
+  const line = text.split('\n').find((l) => l.startsWith(series + ' '));
+  return line ? Number(line.slice(series.length + 1)) : NaN;
+}
+
 export async function waitFor(what: string, cond: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
   const end = Date.now() + ms;
   for (;;) {

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Bot } from '../../src/runtime/bot.ts';
-import { config, openOrders, place, setBook, startExchange, startTestBot, waitFor, type Harness } from './harness.ts';
+import { config, metricValue, openOrders, place, scrapeMetrics, setBook, startExchange, startTestBot, waitFor, type Harness } from './harness.ts';
 import { freePort } from './sim-process.ts';
 
 const STRATEGY = new URL('./fixtures/pull-above-strategy.ts', import.meta.url).pathname;
@@ -27,16 +27,8 @@ after(async () => {
   await h?.close();
 });
 
-async function scrape(): Promise<string> {
-  const r = await fetch(`${bot.metricsUrl}/metrics`);
-  assert.equal(r.status, 200);
-  return r.text();
-}
-
-function value(text: string, series: string): number {
-  const line = text.split('\n').find((l) => l.startsWith(series + ' '));
-  return line ? Number(line.slice(series.length + 1)) : NaN;
-}
+const scrape = (): Promise<string> => scrapeMetrics(bot);
+const value = metricValue;
 
 test('a book event whose requote only cancels is observed in the cancel-only tick-to-wire series', async () => {
   const before = await scrape();
