@@ -182,7 +182,10 @@ export interface MarketView {
   readonly status: MarketStatus;
   /** the injected clock's now, ms */
   readonly now: number;
-  /** YES-terms book (both outcomes merged); null before the first snapshot */
+  /**
+   * YES-terms book (both outcomes merged); null before the first snapshot. It holds the bot's own
+   * resting orders: `othersBook(view)` (src/strategy/others-book.ts) is the book without them.
+   */
   readonly book: ViewBook | null;
   /** local time the book source was last heard alive (events, heartbeat keep-alives, 304 polls), ms */
   readonly streamLastEventAt: number | null;

@@ -1,0 +1,88 @@
+/**
+ * The market's book without the bot's own orders ("the others' book"), for fair values that must not
+ * follow the bot's own quotes.
+ *
+ * Entry points:
+ *   othersBook(view) → ViewBook | null   the view's book less every own quote in `view.quotes`
+ *   bookExcluding(book, quotes) → ViewBook
+ *   fairBook(view, from) → ViewBook | null   `from: 'others'` → othersBook(view), `'book'` → view.book
+ *
+ * Why: a fair value taken from a book that holds the bot's own quotes moves whenever the bot joins or
+ * leaves the touch, so the bot chases its own orders (bands around a microprice became a two-cycle
+ * whose phase a millisecond decided, live and in replays alike).
+ *
+ * What is subtracted: each own quote's remaining size at its YES-terms price level, whatever its
+ * state (in flight, working or being cancelled: the book may already, or still, hold it), exact in
+ * integer units, clamped at 0; a level left empty is removed, and mid and microprice are recomputed
+ * from what remains (src/strategy/view-book.ts). An own order the book does not (yet, or any more)
+ * hold can only take size off others at its price, never add any: the others' book errs toward
+ * thinner, never toward the bot's own. Quotes deeper than the view's depth change nothing.
+ *
+ * Cost: the same book object when no own quote sits at a price of the book (no allocation), and one
+ * result remembered per market for its (book, quotes) pair: the store keeps both objects while
+ * neither changes (src/state/market-view.ts), so ticks between changes reuse it. Nothing is computed
+ * for a strategy that does not ask. Live and backtest run this same code on the same view.
+ */
+import type { MarketView, ViewBook, ViewLevel, WorkingQuote } from './types.ts';
+import { viewBook } from './view-book.ts';
+
+/** Where a strategy takes its fair value from: the others' book (default) or the whole book. */
+export type FairFrom = 'others' | 'book';
+export const FAIR_FROM: readonly FairFrom[] = ['others', 'book'];
+
+interface Memo {
+  book: ViewBook;
+  quotes: readonly WorkingQuote[];
+  out: ViewBook;
+}
+
+const memos = new Map<string, Memo>();
+const MEMO_MAX = 100_000;
+
+export function othersBook(view: MarketView): ViewBook | null {
+  const book = view.book;
+  if (book === null) return null;
+  const quotes = view.quotes;
+  if (quotes.length === 0) return book;
+  const memo = memos.get(view.marketId);
+  if (memo !== undefined && memo.book === book && memo.quotes === quotes) return memo.out;
+  const out = bookExcluding(book, quotes);
+  if (memo !== undefined) {
+    memo.book = book;
+    memo.quotes = quotes;
+    memo.out = out;
+  } else {
+    if (memos.size >= MEMO_MAX) memos.clear();
+    memos.set(view.marketId, { book, quotes, out });
+  }
+  return out;
+}
+
+/** `book` less `quotes` (the same object when none of them sits at a price of the book). */
+export function bookExcluding(book: ViewBook, quotes: readonly WorkingQuote[]): ViewBook {
+  const bids = subtract(book.bids, quotes, 'bid');
+  const asks = subtract(book.asks, quotes, 'ask');
+  if (bids === book.bids && asks === book.asks) return book;
+  return viewBook(bids, asks, book.venueTs, book.updatedAt);
+}
+
+export function fairBook(view: MarketView, from: FairFrom): ViewBook | null {
+  return from === 'others' ? othersBook(view) : view.book;
+}
+
+function subtract(levels: readonly ViewLevel[], quotes: readonly WorkingQuote[], side: 'bid' | 'ask'): readonly ViewLevel[] {
+  let out: ViewLevel[] | null = null;
+  for (let k = 0; k < quotes.length; k++) {
+    const q = quotes[k]!;
+    if (q.side !== side || !(q.size > 0)) continue;
+    const src: readonly ViewLevel[] = out ?? levels;
+    let i = 0;
+    while (i < src.length && src[i]!.price !== q.price) i++;
+    if (i === src.length) continue;
+    if (out === null) out = levels.slice();
+    const left = out[i]!.size - q.size;
+    if (left > 0) out[i] = { price: q.price, size: left };
+    else out.splice(i, 1);
+  }
+  return out ?? levels;
+}
