@@ -7,6 +7,8 @@ import type { PlannedOrder } from '../../src/model/venue.ts';
 import type { StateEvent } from '../../src/state/events.ts';
 import { selectMarketView } from '../../src/state/market-view.ts';
 import { StateStore } from '../../src/state/store.ts';
+import { RunDiagnostics } from '../../src/backtest/run-diagnostics.ts';
+import type { KernelTick } from '../../src/runtime/quoting-kernel.ts';
 import { bookExcluding, fairBook, othersBook } from '../../src/strategy/others-book.ts';
 import type { ViewLevel, WorkingQuote } from '../../src/strategy/types.ts';
 import { viewBook } from '../../src/strategy/view-book.ts';
@@ -99,4 +101,13 @@ test('othersBook on the store-built view: the venue book less the orders the sto
   assert.equal(v.book!.bestAsk, 510_000, 'the view’s own book is untouched');
   // a later tick with nothing changed reuses the remembered result
   assert.equal(othersBook(selectMarketView(store.state, MARKET, 1500)!), got);
+});
+
+test('backtest diagnostics name a book two-sided only thanks to own quotes', () => {
+  const d = new RunDiagnostics();
+  const tick: KernelTick = { at: NOW, action: 'pull', desired: [], denied: 0, strategyError: null, returned: null };
+  const book = viewBook(lv([[480_000, 10 * S]]), lv([[520_000, 10 * S]]), 1, 2);
+  d.onTick(tick, makeView({ book, quotes: [q('ask', 520_000, 10 * S)] }));
+  d.onTick(tick, makeView({ book, quotes: [q('ask', 530_000, 10 * S)] }));
+  assert.deepEqual(d.counts.returnedNothingBecause, { 'two-sided only with own quotes': 1, 'two-sided book, no oracle price': 1 });
 });
