@@ -16,7 +16,9 @@
  * integer units, clamped at 0; a level left empty is removed, and mid and microprice are recomputed
  * from what remains (src/strategy/view-book.ts). An own order the book does not (yet, or any more)
  * hold can only take size off others at its price, never add any: the others' book errs toward
- * thinner, never toward the bot's own. Quotes deeper than the view's depth change nothing.
+ * thinner, never toward the bot's own. Quotes deeper than the view's depth change nothing. A book
+ * marked `withoutOwn` (a backtest of a recording without the venue's drop copy shows the replayed
+ * bot the recorded book alone) is the others' book as it is.
  *
  * Cost: the same book object when no own quote sits at a price of the book (no allocation), and one
  * result remembered per market for its (book, quotes) pair: the store keeps both objects while
@@ -43,7 +45,8 @@ export function othersBook(view: MarketView): ViewBook | null {
   const book = view.book;
   if (book === null) return null;
   const quotes = view.quotes;
-  if (quotes.length === 0) return book;
+  // a replay's book without the drop copy never held our orders: it is the others' already
+  if (quotes.length === 0 || book.withoutOwn === true) return book;
   const memo = memos.get(view.marketId);
   if (memo !== undefined && memo.book === book && memo.quotes === quotes) return memo.out;
   const out = bookExcluding(book, quotes);

@@ -36,6 +36,12 @@ export interface ViewBook {
   readonly venueTs: number;
   /** local clock time the last update was applied, ms */
   readonly updatedAt: number;
+  /**
+   * true when the book is known NOT to hold the bot's own orders (a backtest replaying a recording
+   * without the venue's drop copy shows the bot the recorded book alone); absent on a venue's book,
+   * which holds them. `othersBook(view)` subtracts own quotes only from a book that may hold them.
+   */
+  readonly withoutOwn?: true;
 }
 
 export interface ViewTrade {

@@ -111,3 +111,10 @@ test('backtest diagnostics name a book two-sided only thanks to own quotes', () 
   d.onTick(tick, makeView({ book, quotes: [q('ask', 530_000, 10 * S)] }));
   assert.deepEqual(d.counts.returnedNothingBecause, { 'two-sided only with own quotes': 1, 'two-sided book, no oracle price': 1 });
 });
+
+test('othersBook: a book marked withoutOwn (a replay without the drop copy) is the others’ book as it is', () => {
+  const book = viewBook(lv([[490_000, 40 * S]]), lv([[510_000, 30 * S]]), 1, 2, true);
+  const v = makeView({ book, quotes: [q('bid', 490_000, 40 * S)] });
+  assert.equal(othersBook(v), book);
+  assert.equal(viewBook(lv([[490_000, 40 * S]]), lv([[510_000, 30 * S]]), 1, 2).withoutOwn, undefined, 'a venue book holds our orders');
+});
