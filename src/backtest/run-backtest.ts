@@ -421,10 +421,16 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
       s++;
       ts = s < side.length ? Math.max(ts, side[s]!.lts + (recordedFeed ? 0 : latency.feed())) : Infinity;
     } else {
-      clock.advanceTo(tb);
-      feed.row(rows[j]!);
-      j++;
-      tb = j < nRows ? botTime(rows[j]!) : Infinity;
+      // every row that reaches the bot at this instant, before any timer due now (the drop copy's
+      // publication, a zero-delay timer, must see the whole instant, as the venue's stream sends a
+      // command's changes in one message)
+      const at = tb;
+      clock.advanceTo(at);
+      do {
+        feed.row(rows[j]!);
+        j++;
+        tb = j < nRows ? botTime(rows[j]!) : Infinity;
+      } while (tb === at);
     }
   }
   if (drain) await settle();
