@@ -79,9 +79,11 @@ function subtract(levels: readonly ViewLevel[], quotes: readonly WorkingQuote[],
     const q = quotes[k]!;
     if (q.side !== side || !(q.size > 0)) continue;
     const src: readonly ViewLevel[] = out ?? levels;
+    // best first: bids descending, asks ascending; own quotes sit near the top, so this is short
     let i = 0;
-    while (i < src.length && src[i]!.price !== q.price) i++;
-    if (i === src.length) continue;
+    if (side === 'bid') while (i < src.length && src[i]!.price > q.price) i++;
+    else while (i < src.length && src[i]!.price < q.price) i++;
+    if (i === src.length || src[i]!.price !== q.price) continue;
     if (out === null) out = levels.slice();
     const left = out[i]!.size - q.size;
     if (left > 0) out[i] = { price: q.price, size: left };
