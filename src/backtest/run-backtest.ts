@@ -42,7 +42,7 @@ import type { ReplaySource } from './replay-source.ts';
 import { ReplayFeed } from './replay-feed.ts';
 import { RunCollector } from './run-collector.ts';
 import { RunDiagnostics, type DiagnosticsCounts } from './run-diagnostics.ts';
-import { SimExchange } from './sim-exchange.ts';
+import { SimExchange, type SimOrder } from './sim-exchange.ts';
 import { SimVenue } from './sim-venue.ts';
 import { VirtualClock } from './virtual-clock.ts';
 
@@ -254,6 +254,22 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     },
     // A drop-copy market: the venue's book shows our own orders, so the bot's feed does too (after the
     // feed delay, in order per market), and the mid a fill is measured against includes them.
+    // A bot that polls learns an order's end at the next poll too, after its fills (the own-orders read,
+    // src/feeds/own-orders-feed.ts): until then an order whose cancel was answered stays parked and
+    // counted (OrderManager settleMs, as live), and its sells keep their inventory out of the next
+    // set. Filled orders end with their fill report, as before.
+    ...(fillPoll > 0
+      ? {
+          onOrderDone: (o: SimOrder) => {
+            if (o.state === 'filled') return;
+            const status = o.state;
+            clock.setTimeout(() => {
+              kernel.onEvents([{ type: 'OrderClosed', marketId: o.planned.marketId, nonce: o.planned.nonce, status, ts: clock.now() }]);
+              drain = true;
+            }, fillReportWait(clock.now()) + latency.response());
+          },
+        }
+      : {}),
     onOwnLevel: (m, side, price, size) => {
       const now = clock.now();
       collectorRef.c?.onMid(m, now, exchange.mid(m));
@@ -297,6 +313,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     tolerances: { price: config.orders.priceTolerance, sizeFraction: config.orders.sizeTolerance },
     nonces: new NonceSource(1_000_000, seededBytes(settings.seed)),
     inFlightTimeoutMs: config.orders.inFlightTimeoutMs,
+    // as live (src/runtime/bot.ts): a cancelled order is parked until a poll sees it closed
+    ...(fillPoll > 0 ? { settleMs: Math.max(30_000, 10 * fillPoll) } : {}),
     ...(config.orders.deadManExpiryMs > 0 ? { deadManSeconds: Math.round(config.orders.deadManExpiryMs / 1000) } : {}),
     logger: log,
     emit: (e) => kernel.onOrderManagerEvent(e),
