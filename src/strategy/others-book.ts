@@ -63,31 +63,41 @@ export function othersBook(view: MarketView): ViewBook | null {
 
 /** `book` less `quotes` (the same object when none of them sits at a price of the book). */
 export function bookExcluding(book: ViewBook, quotes: readonly WorkingQuote[]): ViewBook {
-  const bids = subtract(book.bids, quotes, 'bid');
-  const asks = subtract(book.asks, quotes, 'ask');
-  if (bids === book.bids && asks === book.asks) return book;
-  return viewBook(bids, asks, book.venueTs, book.updatedAt);
+  // one pass over the quotes; a side is copied only when a quote takes size off one of its levels
+  let bids: ViewLevel[] | null = null;
+  let asks: ViewLevel[] | null = null;
+  for (let k = 0; k < quotes.length; k++) {
+    const q = quotes[k]!;
+    if (!(q.size > 0)) continue;
+    if (q.side === 'bid') {
+      const src: readonly ViewLevel[] = bids ?? book.bids;
+      // best first (bids descending): own quotes sit near the top, so the scan is short
+      let i = 0;
+      while (i < src.length && src[i]!.price > q.price) i++;
+      if (i === src.length || src[i]!.price !== q.price) continue;
+      bids ??= book.bids.slice();
+      take(bids, i, q.size);
+    } else if (q.side === 'ask') {
+      const src: readonly ViewLevel[] = asks ?? book.asks;
+      let i = 0;
+      while (i < src.length && src[i]!.price < q.price) i++;
+      if (i === src.length || src[i]!.price !== q.price) continue;
+      asks ??= book.asks.slice();
+      take(asks, i, q.size);
+    }
+  }
+  if (bids === null && asks === null) return book;
+  return viewBook(bids ?? book.bids, asks ?? book.asks, book.venueTs, book.updatedAt);
+}
+
+/** Take `size` off level i (exact integers), removing the level when nothing is left. */
+function take(levels: ViewLevel[], i: number, size: number): void {
+  const l = levels[i]!;
+  const left = l.size - size;
+  if (left > 0) levels[i] = { price: l.price, size: left };
+  else levels.splice(i, 1);
 }
 
 export function fairBook(view: MarketView, from: FairFrom): ViewBook | null {
   return from === 'others' ? othersBook(view) : view.book;
-}
-
-function subtract(levels: readonly ViewLevel[], quotes: readonly WorkingQuote[], side: 'bid' | 'ask'): readonly ViewLevel[] {
-  let out: ViewLevel[] | null = null;
-  for (let k = 0; k < quotes.length; k++) {
-    const q = quotes[k]!;
-    if (q.side !== side || !(q.size > 0)) continue;
-    const src: readonly ViewLevel[] = out ?? levels;
-    // best first: bids descending, asks ascending; own quotes sit near the top, so this is short
-    let i = 0;
-    if (side === 'bid') while (i < src.length && src[i]!.price > q.price) i++;
-    else while (i < src.length && src[i]!.price < q.price) i++;
-    if (i === src.length || src[i]!.price !== q.price) continue;
-    if (out === null) out = levels.slice();
-    const left = out[i]!.size - q.size;
-    if (left > 0) out[i] = { price: q.price, size: left };
-    else out.splice(i, 1);
-  }
-  return out ?? levels;
 }
