@@ -176,6 +176,9 @@ for (const seed of seeds) {
     const venueFills: Fill[] = [];
     for (const e of readEvents(out)) if (e.t === 'ownfill') venueFills.push({ t: e.vts, m: e.m.toLowerCase(), bid: e.side === 'buy', p: e.p, s: e.s });
     // fills as the venue booked them (the bot's own count merges the fills one poll saw of an order)
+    // the risk gate's denials by reason: the live store's count against the backtest's
+    const liveDenials: Record<string, number> = {};
+    for (const m of bot.store.state.markets.values()) for (const [k, n] of m.denials) liveDenials[k] = (liveDenials[k] ?? 0) + n;
     const liveSide: Side = { fills: venueFills.length, volume: Number(volume / 1_000_000n) / 1e6, shares: venueFills.reduce((a, f) => a + f.s, 0) / 1e6, pnl: usd(total), attribution };
     const bt = await buildBacktestConfig('parity.yaml', parseDocument(text + BACKTEST).toJS() as Record<string, unknown>, {}, {});
     const exactRun = await runBacktest({ source: loadReplaySource(out), config: bt.bot, settings: bt.settings });
@@ -209,8 +212,8 @@ for (const seed of seeds) {
       seconds,
       stopCode: code,
       venueFills: venueFills.length,
-      live: liveSide,
-      dropCopy: { ...exact, gaps: gaps(exact), liveFillsReproduced: mE, replaySpread },
+      live: { ...liveSide, denials: liveDenials },
+      dropCopy: { ...exact, gaps: gaps(exact), liveFillsReproduced: mE, replaySpread, denials: exactRun.diagnostics.denials, pulls: exactRun.diagnostics.pulls },
       dropCopyMeasuredLatency: { latency, entryMs: calibrated.latency.entryMs, responseMs: calibrated.latency.responseMs, ...cal, gaps: gaps(cal), liveFillsReproduced: matched(venueFills, calRun) },
       streamOnly: { ...stream, gaps: gaps(stream), liveFillsReproduced: mS },
     };

@@ -28,6 +28,7 @@ export { loadStrategy, BUILTIN_STRATEGIES, type BuiltinStrategy } from './strate
 // ── Helpers for strategies (pure: no clock, no I/O) ────────────────────────────────────────────────
 export { ladder, type LadderSpec } from './strategy/ladder.ts';
 export { fairPrice, microprice, type FairSource } from './strategy/fair-price.ts';
+export { othersBook, bookExcluding, fairBook, FAIR_FROM, type FairFrom } from './strategy/others-book.ts';
 export { ewmaSigma, type EwmaOptions } from './strategy/volatility.ts';
 export { snapPrice, maxPrice, isOnGrid } from './strategy/snap-price.ts';
 export { viewBook } from './strategy/view-book.ts';

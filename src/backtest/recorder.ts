@@ -217,10 +217,26 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
     every(o.activityPollMs ?? 2_000, () => void pollActivity(id));
   }
 
+  // The drop copy arrives synchronously, event by event, while the venue runs one command; the venue's
+  // stream sends that command's level changes as one message (src/sim/engine-events.ts coalesces them
+  // per microtask). Every row of one synchronous burst gets the same local time, so a replay delivers
+  // them to the bot as one instant (src/backtest/run-backtest.ts botTime), never half a command: the
+  // clock could otherwise tick between two rows of one maker's cancel-and-replace, and the replayed bot
+  // would quote on a book the live one never saw.
+  let burstLts: number | null = null;
+  const burstTime = (): number => {
+    if (burstLts === null) {
+      burstLts = clock.now();
+      queueMicrotask(() => {
+        burstLts = null;
+      });
+    }
+    return burstLts;
+  };
   const stopFlow = o.flow
     ? o.flow.tap({ markets: o.markets, ...(o.flow.exclude ? { exclude: o.flow.exclude } : {}) }, (e) => {
         if (stopped) return;
-        const lts = clock.now();
+        const lts = burstTime();
         if (e.type === 'book') write({ t: 'xbook', m: e.marketId, vts: e.atMs, lts, ...(e.snap ? { snap: true as const } : {}), b: e.bids, a: e.asks });
         else if (e.type === 'own') write({ t: 'ownbook', m: e.marketId, vts: e.atMs, lts, b: e.side === 'bid' ? [[e.price, e.size]] : [], a: e.side === 'ask' ? [[e.price, e.size]] : [] });
         else if (e.type === 'taker') write({ t: 'taker', m: e.marketId, vts: e.atMs, lts, p: e.limit, s: e.size, side: e.side });

@@ -151,7 +151,8 @@ export class ReplayFeed {
     const mine = this.exact[m] === 1 ? this.ownBooks[m]! : null;
     const bids = mine === null ? b.levels('bid', d) : mergeLevels(b.levels('bid', d), mine.levels('bid', d), 'bid', d);
     const asks = mine === null ? b.levels('ask', d) : mergeLevels(b.levels('ask', d), mine.levels('ask', d), 'ask', d);
-    const book: BookSnapshot = { marketId: this.o.cols.markets[m] as Bytes32, outcomeIndex: 1, bids, asks, venueTs: this.lastVts[m]!, seq };
+    // without the drop copy the bot's own orders are not in the book it sees (src/strategy/others-book.ts)
+    const book: BookSnapshot = { marketId: this.o.cols.markets[m] as Bytes32, outcomeIndex: 1, bids, asks, venueTs: this.lastVts[m]!, seq, withoutOwn: mine === null };
     this.o.dispatch({ type: 'BookEventReceived', event: { type: 'snapshot', book, seq, localTs: now, source: 'stream' }, ts: now });
   }
 }

@@ -42,7 +42,7 @@ import type { ReplaySource } from './replay-source.ts';
 import { ReplayFeed } from './replay-feed.ts';
 import { RunCollector } from './run-collector.ts';
 import { RunDiagnostics, type DiagnosticsCounts } from './run-diagnostics.ts';
-import { SimExchange } from './sim-exchange.ts';
+import { SimExchange, type SimOrder } from './sim-exchange.ts';
 import { SimVenue } from './sim-venue.ts';
 import { VirtualClock } from './virtual-clock.ts';
 
@@ -276,6 +276,22 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     },
     // A drop-copy market: the venue's book shows our own orders, so the bot's feed does too (after the
     // feed delay, in order per market), and the mid a fill is measured against includes them.
+    // A bot that polls learns an order's end at the next poll too, after its fills (the own-orders read,
+    // src/feeds/own-orders-feed.ts): until then an order whose cancel was answered stays parked and
+    // counted (OrderManager settleMs, as live), and its sells keep their inventory out of the next
+    // set. Filled orders end with their fill report, as before.
+    ...(fillPoll > 0
+      ? {
+          onOrderDone: (o: SimOrder) => {
+            if (o.state === 'filled') return;
+            const status = o.state;
+            clock.setTimeout(() => {
+              kernel.onEvents([{ type: 'OrderClosed', marketId: o.planned.marketId, nonce: o.planned.nonce, status, ts: clock.now() }]);
+              drain = true;
+            }, fillReportWait(clock.now()) + latency.response());
+          },
+        }
+      : {}),
     onOwnLevel: (m, side, price, size) => {
       const now = clock.now();
       collectorRef.c?.onMid(m, now, exchange.mid(m));
@@ -320,6 +336,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     tolerances: { price: config.orders.priceTolerance, sizeFraction: config.orders.sizeTolerance },
     nonces: new NonceSource(1_000_000, seededBytes(settings.seed)),
     inFlightTimeoutMs: config.orders.inFlightTimeoutMs,
+    // as live (src/runtime/bot.ts): a cancelled order is parked until a poll sees it closed
+    ...(fillPoll > 0 ? { settleMs: Math.max(30_000, 10 * fillPoll) } : {}),
     ...(config.orders.deadManExpiryMs > 0 ? { deadManSeconds: Math.round(config.orders.deadManExpiryMs / 1000) } : {}),
     logger: log,
     emit: (e) => kernel.onOrderManagerEvent(e),
@@ -445,10 +463,16 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
       s++;
       ts = s < side.length ? Math.max(ts, side[s]!.lts + (recordedFeed ? 0 : latency.feed())) : Infinity;
     } else {
-      clock.advanceTo(tb);
-      feed.row(rows[j]!);
-      j++;
-      tb = j < nRows ? botTime(rows[j]!) : Infinity;
+      // every row that reaches the bot at this instant, before any timer due now (the drop copy's
+      // publication, a zero-delay timer, must see the whole instant, as the venue's stream sends a
+      // command's changes in one message)
+      const at = tb;
+      clock.advanceTo(at);
+      do {
+        feed.row(rows[j]!);
+        j++;
+        tb = j < nRows ? botTime(rows[j]!) : Infinity;
+      } while (tb === at);
     }
   }
   if (drain) await settle();

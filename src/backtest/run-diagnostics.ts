@@ -6,13 +6,14 @@
  * same counts and the same words.
  */
 import type { KernelTick } from '../runtime/quoting-kernel.ts';
+import { othersBook } from '../strategy/others-book.ts';
 import type { MarketView } from '../strategy/types.ts';
 
 /**
  * What a market's view held on a tick where its strategy returned nothing (null): facts about the view,
  * not a guess at the strategy's reasoning (a strategy that ignores the oracle can still meet "no oracle").
  */
-export type NothingBecause = 'market not active' | 'no book yet' | 'one-sided book' | 'two-sided book, no oracle price' | 'two-sided book and an oracle price';
+export type NothingBecause = 'market not active' | 'no book yet' | 'one-sided book' | 'two-sided only with own quotes' | 'two-sided book, no oracle price' | 'two-sided book and an oracle price';
 
 /** Risk reasons that mean the strategy's prices fell outside what may be quoted. */
 const RANGE_REASONS = new Set(['PRICE_OUT_OF_RANGE', 'FAR_FROM_FAIR', 'CROSSES_BOOK']);
@@ -87,6 +88,8 @@ function nothingBecause(v: MarketView): NothingBecause {
   if (v.status !== 'active') return 'market not active';
   if (v.book === null) return 'no book yet';
   if (v.book.mid === null) return 'one-sided book';
+  // fair values come from the others' book by default (src/strategy/others-book.ts)
+  if (v.quotes.length > 0 && othersBook(v)?.mid === null) return 'two-sided only with own quotes';
   if (v.oracle === null) return 'two-sided book, no oracle price';
   return 'two-sided book and an oracle price';
 }

@@ -129,6 +129,8 @@ export interface SimExchangeOptions {
   readonly onOwnLevel?: (market: number, side: 'bid' | 'ask', price: number, size: number) => void;
   /** replay from the public stream even where the recording has the venue's drop copy (the old way, for comparisons) */
   readonly ignoreDropCopy?: boolean;
+  /** one of our orders ended at the venue (filled, cancelled, expired or voided), for a feed that reports it */
+  readonly onOrderDone?: (o: SimOrder) => void;
 }
 
 export const DEFAULT_SIM_COLLATERAL = 10_000_000_000n;
@@ -488,6 +490,7 @@ export class SimExchange {
     if (e.cause === 'expiry') this.expired++;
     else if (e.cause === 'self_trade') this.selfTradeCancels++;
     else if (e.status === 'voided' && e.cause !== 'ioc') this.voided++;
+    this.opts.onOrderDone?.(o);
   }
 
   /** Our levels of market m may have changed (only drop-copy markets report them: the feed shows them there only). */

@@ -20,6 +20,11 @@ export interface BookSnapshot {
   venueTs: number;
   /** stream sequence, when the book came from the stream */
   seq?: number;
+  /**
+   * set (true) by a backtest's replay when the book is the recording's alone, without the replayed
+   * bot's own orders (a recording without the venue's drop copy); never set for a venue's book
+   */
+  withoutOwn?: boolean;
 }
 
 /**

@@ -91,7 +91,8 @@ function bookOf(m: MarketState, memo: MarketMemo): ViewBook | null {
   if (memo.books === m.books) return memo.book;
   const y = yesTermsLevels(m.books);
   if (!y) return null;
-  const v = viewBook(y.bids, y.asks, y.venueTs, m.bookUpdatedAt);
+  // a replay without the drop copy marks its books as not holding our orders (src/strategy/others-book.ts)
+  const v = viewBook(y.bids, y.asks, y.venueTs, m.bookUpdatedAt, (m.books.yes ?? m.books.no)?.withoutOwn === true);
   memo.books = m.books;
   memo.book = v;
   return v;

@@ -36,6 +36,12 @@ export interface ViewBook {
   readonly venueTs: number;
   /** local clock time the last update was applied, ms */
   readonly updatedAt: number;
+  /**
+   * true when the book is known NOT to hold the bot's own orders (a backtest replaying a recording
+   * without the venue's drop copy shows the bot the recorded book alone); absent on a venue's book,
+   * which holds them. `othersBook(view)` subtracts own quotes only from a book that may hold them.
+   */
+  readonly withoutOwn?: true;
 }
 
 export interface ViewTrade {
@@ -182,7 +188,10 @@ export interface MarketView {
   readonly status: MarketStatus;
   /** the injected clock's now, ms */
   readonly now: number;
-  /** YES-terms book (both outcomes merged); null before the first snapshot */
+  /**
+   * YES-terms book (both outcomes merged); null before the first snapshot. It holds the bot's own
+   * resting orders: `othersBook(view)` (src/strategy/others-book.ts) is the book without them.
+   */
   readonly book: ViewBook | null;
   /** local time the book source was last heard alive (events, heartbeat keep-alives, 304 polls), ms */
   readonly streamLastEventAt: number | null;

@@ -4,10 +4,13 @@
  */
 import { ConfigFieldError, at, readEnum, readNumber, readObject, readOptionalNumber, sharesToUnits } from '../../src/config/fields.ts';
 import type { FairSource } from '../../src/strategy/fair-price.ts';
+import { FAIR_FROM, type FairFrom } from '../../src/strategy/others-book.ts';
 import { parseEdgeGuard, type EdgeGuardConfig } from '../../src/strategy/edge-adjust.ts';
 
 export interface AvellanedaConfig {
   readonly fair: FairSource;
+  /** the book the fair price is taken from: the others' (own quotes taken out, default) or the whole book */
+  readonly fairFrom: FairFrom;
   /** risk aversion γ > 0 */
   readonly gamma: number;
   /** order-arrival intensity decay k > 0 (per unit of probability distance) */
@@ -33,7 +36,7 @@ export interface AvellanedaConfig {
   readonly toxicity: EdgeGuardConfig;
 }
 
-const KEYS = ['fair', 'gamma', 'k', 'sigma', 'ewmaLambda', 'minSigma', 'horizonFloorSeconds', 'horizonCapSeconds', 'inventoryUnit', 'minSpread', 'maxSpread', 'size', 'levels', 'levelSpacing', 'toxicity'];
+const KEYS = ['fair', 'fairFrom', 'gamma', 'k', 'sigma', 'ewmaLambda', 'minSigma', 'horizonFloorSeconds', 'horizonCapSeconds', 'inventoryUnit', 'minSpread', 'maxSpread', 'size', 'levels', 'levelSpacing', 'toxicity'];
 
 export function parseAvellanedaConfig(raw: unknown, path: string): AvellanedaConfig {
   const o = readObject(raw ?? {}, path, KEYS);
@@ -41,6 +44,7 @@ export function parseAvellanedaConfig(raw: unknown, path: string): AvellanedaCon
   const minSpread = readNumber(o, 'minSpread', path, { min: 0, max: 1, lt: true }, 0.01);
   const cfg: AvellanedaConfig = {
     fair: readEnum<FairSource>(o, 'fair', path, ['mid', 'microprice'], 'mid'),
+    fairFrom: readEnum<FairFrom>(o, 'fairFrom', path, FAIR_FROM, 'others'),
     gamma: readNumber(o, 'gamma', path, { min: 0, gt: true, max: 1000 }, 0.5),
     k: readNumber(o, 'k', path, { min: 0, gt: true, max: 1e6 }, 150),
     sigma: readOptionalNumber(o, 'sigma', path, { min: 0, gt: true, max: 1 }),

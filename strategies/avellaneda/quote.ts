@@ -1,5 +1,6 @@
 /** avellaneda quote function: reservation price and optimal spread around the fair price. */
 import { fairPrice } from '../../src/strategy/fair-price.ts';
+import { fairBook } from '../../src/strategy/others-book.ts';
 import { adjustedSize, allowedSides, edgeAdjust } from '../../src/strategy/edge-adjust.ts';
 import { ladder } from '../../src/strategy/ladder.ts';
 import { ewmaSigma } from '../../src/strategy/volatility.ts';
@@ -8,7 +9,7 @@ import type { AvellanedaConfig } from './config.ts';
 import { horizonSeconds, optimalSpread, reservationPrice } from './model.ts';
 
 export function quoteAvellaneda(view: MarketView, cfg: AvellanedaConfig): DesiredQuote[] | null {
-  const ref = fairPrice(view.book, cfg.fair);
+  const ref = fairPrice(fairBook(view, cfg.fairFrom), cfg.fair);
   if (ref === null || cfg.size < view.minSize) return null;
   const sigma = cfg.sigma ?? ewmaSigma(view.midHistory, { lambda: cfg.ewmaLambda, minSigma: cfg.minSigma });
   const inputs = {

@@ -4,6 +4,7 @@
  */
 import { ConfigFieldError, at, readEnum, readList, readNumber, readObject, sharesToUnits } from '../../src/config/fields.ts';
 import type { FairSource } from '../../src/strategy/fair-price.ts';
+import { FAIR_FROM, type FairFrom } from '../../src/strategy/others-book.ts';
 import { parseEdgeGuard, type EdgeGuardConfig } from '../../src/strategy/edge-adjust.ts';
 
 export interface Band {
@@ -17,6 +18,8 @@ export interface Band {
 
 export interface BandsConfig {
   readonly fair: FairSource;
+  /** the book the fair price is taken from: the others' (own quotes taken out, default) or the whole book */
+  readonly fairFrom: FairFrom;
   readonly bands: readonly Band[];
   /** fair-price shift per share of net position, 1e-6 price units per share (long → lower) */
   readonly inventorySkew: number;
@@ -24,12 +27,13 @@ export interface BandsConfig {
   readonly toxicity: EdgeGuardConfig;
 }
 
-const KEYS = ['fair', 'bands', 'inventorySkew', 'toxicity'];
+const KEYS = ['fair', 'fairFrom', 'bands', 'inventorySkew', 'toxicity'];
 const BAND_KEYS = ['minMargin', 'targetMargin', 'maxMargin', 'size'];
 
 export function parseBandsConfig(raw: unknown, path: string): BandsConfig {
   const o = readObject(raw ?? {}, path, KEYS);
   const fair = readEnum<FairSource>(o, 'fair', path, ['mid', 'microprice'], 'microprice');
+  const fairFrom = readEnum<FairFrom>(o, 'fairFrom', path, FAIR_FROM, 'others');
   const list = o.bands === undefined ? DEFAULT_BANDS : readList(o, 'bands', path, { min: 1, max: 20 });
   const bands = list.map((b, i) => parseBand(b, at(at(path, 'bands'), i)));
   for (let i = 1; i < bands.length; i++) {
@@ -39,7 +43,7 @@ export function parseBandsConfig(raw: unknown, path: string): BandsConfig {
     }
   }
   const skew = readNumber(o, 'inventorySkew', path, { min: 0, max: 0.01 }, 0);
-  return { fair, bands, inventorySkew: skew * 1e6, toxicity: parseEdgeGuard(o.toxicity, at(path, 'toxicity')) };
+  return { fair, fairFrom, bands, inventorySkew: skew * 1e6, toxicity: parseEdgeGuard(o.toxicity, at(path, 'toxicity')) };
 }
 
 const DEFAULT_BANDS = [

@@ -6,13 +6,14 @@
  * out of its band.
  */
 import { fairPrice } from '../../src/strategy/fair-price.ts';
+import { fairBook } from '../../src/strategy/others-book.ts';
 import { adjustedSize, edgeAdjust, type EdgeAdjustment } from '../../src/strategy/edge-adjust.ts';
 import { snapPrice } from '../../src/strategy/snap-price.ts';
 import type { DesiredQuote, MarketView, WorkingQuote } from '../../src/strategy/types.ts';
 import type { Band, BandsConfig } from './config.ts';
 
 export function quoteBands(view: MarketView, cfg: BandsConfig): DesiredQuote[] | null {
-  const ref = fairPrice(view.book, cfg.fair);
+  const ref = fairPrice(fairBook(view, cfg.fairFrom), cfg.fair);
   if (ref === null) return null; // no two-sided book: no reference to quote around
   const fair = ref - cfg.inventorySkew * (view.position.net / 1e6);
   // toxicity / regime: every margin moves out by the extra half spread, sizes shrink, sides may go

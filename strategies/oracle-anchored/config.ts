@@ -1,10 +1,13 @@
 /** oracle-anchored configuration: weights and spreads in probability, ages in seconds, sizes in shares. */
 import { ConfigFieldError, at, readBoolean, readEnum, readNumber, readObject, sharesToUnits } from '../../src/config/fields.ts';
 import type { FairSource } from '../../src/strategy/fair-price.ts';
+import { FAIR_FROM, type FairFrom } from '../../src/strategy/others-book.ts';
 import { parseEdgeGuard, type EdgeGuardConfig } from '../../src/strategy/edge-adjust.ts';
 
 export interface OracleAnchoredConfig {
   readonly book: FairSource;
+  /** the book the book price is taken from: the others' (own quotes taken out, default) or the whole book */
+  readonly fairFrom: FairFrom;
   /** weight of a fresh, fully confident oracle in the blend, [0, 1] */
   readonly oracleWeight: number;
   /** an oracle older than this is stale (weight 0), ms; the weight decays linearly up to it */
@@ -26,12 +29,13 @@ export interface OracleAnchoredConfig {
   readonly toxicity: EdgeGuardConfig;
 }
 
-const KEYS = ['book', 'oracleWeight', 'maxOracleAgeSeconds', 'pullWhenStale', 'halfSpread', 'disagreeThreshold', 'widenFactor', 'inventorySkew', 'size', 'levels', 'levelSpacing', 'toxicity'];
+const KEYS = ['book', 'fairFrom', 'oracleWeight', 'maxOracleAgeSeconds', 'pullWhenStale', 'halfSpread', 'disagreeThreshold', 'widenFactor', 'inventorySkew', 'size', 'levels', 'levelSpacing', 'toxicity'];
 
 export function parseOracleAnchoredConfig(raw: unknown, path: string): OracleAnchoredConfig {
   const o = readObject(raw ?? {}, path, KEYS);
   const cfg: OracleAnchoredConfig = {
     book: readEnum<FairSource>(o, 'book', path, ['mid', 'microprice'], 'microprice'),
+    fairFrom: readEnum<FairFrom>(o, 'fairFrom', path, FAIR_FROM, 'others'),
     oracleWeight: readNumber(o, 'oracleWeight', path, { min: 0, max: 1 }, 0.5),
     maxOracleAgeMs: readNumber(o, 'maxOracleAgeSeconds', path, { min: 0, gt: true, max: 31_536_000 }, 300) * 1000,
     pullWhenStale: readBoolean(o, 'pullWhenStale', path, false),

@@ -1,5 +1,6 @@
 /** oracle-anchored quote function: a ladder around the oracle/book blend, wider when they disagree. */
 import { fairPrice } from '../../src/strategy/fair-price.ts';
+import { fairBook } from '../../src/strategy/others-book.ts';
 import { adjustedSize, allowedSides, edgeAdjust } from '../../src/strategy/edge-adjust.ts';
 import { ladder } from '../../src/strategy/ladder.ts';
 import type { DesiredQuote, MarketView } from '../../src/strategy/types.ts';
@@ -8,7 +9,7 @@ import { blendFair } from './fair-value.ts';
 
 export function quoteOracleAnchored(view: MarketView, cfg: OracleAnchoredConfig): DesiredQuote[] | null {
   if (cfg.size < view.minSize) return null;
-  const ref = fairPrice(view.book, cfg.book);
+  const ref = fairPrice(fairBook(view, cfg.fairFrom), cfg.book);
   const blend = blendFair(ref === null ? null : ref / 1e6, view.oracle, cfg.oracleWeight, cfg.maxOracleAgeMs);
   if (!blend || (blend.stale && cfg.pullWhenStale)) return null;
   const half = blend.disagreement > cfg.disagreeThreshold ? cfg.halfSpread * cfg.widenFactor : cfg.halfSpread;

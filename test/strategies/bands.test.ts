@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import bands from '../../strategies/bands/index.ts';
 import { ConfigError } from '../../src/model/errors.ts';
 import { makeView, NOW, S } from '../strategy/make-view.ts';
+import { viewBook } from '../../src/strategy/view-book.ts';
 import type { WorkingQuote } from '../../src/strategy/types.ts';
 
 const cfg = bands.parseConfig(
@@ -82,10 +83,72 @@ test('bands: config errors name the path', () => {
     [{ bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 1, colour: 'red' }] }, /^p\.bands\[0\]\.colour: expected a known key/],
     [{ bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.05, size: 1 }, { minMargin: 0.04, targetMargin: 0.06, maxMargin: 0.07, size: 1 }] }, /^p\.bands\[1\]\.minMargin: expected a margin >= the previous band's maxMargin \(0\.05\), got 0\.04/],
     [{ fair: 'last' }, /^p\.fair: expected one of mid, microprice, got "last"/],
+    [{ fairFrom: 'mine' }, /^p\.fairFrom: expected one of others, book, got "mine"/],
     ['wide', /^p: expected a mapping, got "wide"/],
   ];
   for (const [raw, re] of bad) {
     assert.throws(() => bands.parseConfig(raw, 'p'), (e: unknown) => e instanceof ConfigError && re.test(e.message), JSON.stringify(raw));
   }
   assert.equal(bands.parseConfig(undefined, 'p').bands.length, 2, 'defaults apply');
+});
+
+test('bands: own quotes at the touch no longer move the fair price (default fairFrom: others)', () => {
+  // the default config: fair microprice from the others' book; one band 1/2/3¢ × 10
+  const c = bands.parseConfig({ bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }] }, 'p');
+  const asBook = bands.parseConfig({ fairFrom: 'book', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }] }, 'p');
+  assert.equal(c.fairFrom, 'others', 'the default');
+  // others: bid 48¢ × 10, ask 52¢ × 30: microprice (48·30 + 52·10)/40 = 49¢ → targets 47¢ / 51¢
+  type L = { price: number; size: number };
+  const others = { bids: [{ price: 480_000, size: 10 * S }], asks: [{ price: 520_000, size: 30 * S }] };
+  const rows: { name: string; quotes: WorkingQuote[]; bids: L[]; asks: L[]; want: [string, number, number][] }[] = [
+    {
+      // whole book: bid 48 × 30 → microprice 50¢: the old fair; the band keeps our bid either way
+      name: 'own bid joins the best bid',
+      quotes: [own('bid', 480_000, 20 * S, 0)],
+      bids: [{ price: 480_000, size: 30 * S }],
+      asks: others.asks,
+      want: [['bid', 480_000, 20 * S], ['ask', 510_000, 10 * S]],
+    },
+    {
+      // whole book: microprice (49·30 + 52·10)/40 = 49.75¢
+      name: 'own bid improves the touch',
+      quotes: [own('bid', 490_000, 10 * S, 0)],
+      bids: [{ price: 490_000, size: 10 * S }, ...others.bids],
+      asks: others.asks,
+      want: [['bid', 470_000, 10 * S], ['ask', 510_000, 10 * S]],
+    },
+    {
+      // whole book: microprice (48·30 + 51·10)/40 = 48.75¢
+      name: 'own ask improves the touch',
+      quotes: [own('ask', 510_000, 30 * S, 0)],
+      bids: others.bids,
+      asks: [{ price: 510_000, size: 30 * S }, ...others.asks],
+      want: [['bid', 470_000, 10 * S], ['ask', 510_000, 30 * S]],
+    },
+    {
+      // in flight: the venue book already shows it
+      name: 'own in-flight bid at the touch, both sides quoted',
+      // whole book: microprice (49·40 + 52·30)/70 ≈ 50.29¢, which would keep the bid at 49¢
+      quotes: [own('bid', 490_000, 30 * S, 0, 'in-flight'), own('ask', 520_000, 10 * S, 0)],
+      bids: [{ price: 490_000, size: 30 * S }, ...others.bids],
+      asks: [{ price: 520_000, size: 40 * S }],
+      want: [['bid', 470_000, 10 * S], ['ask', 520_000, 10 * S]],
+    },
+  ];
+  const flat = (x: ReturnType<typeof bands.quote>) => x && x.map((q) => [q.side, q.price, q.size]);
+  for (const r of rows) {
+    const whole = makeView({ book: viewBook(r.bids, r.asks, NOW - 100, NOW - 100), quotes: r.quotes });
+    const alone = makeView({ book: viewBook(others.bids, others.asks, NOW - 100, NOW - 100), quotes: r.quotes });
+    assert.deepEqual(flat(bands.quote(whole, c)), r.want, r.name);
+    // the others' book given as the whole book (nothing of ours in it): the same quotes
+    assert.deepEqual(flat(bands.quote(whole, c)), flat(bands.quote(alone, asBook)), `${r.name}: the same quotes as on the others' book alone`);
+    assert.notDeepEqual(flat(bands.quote(whole, asBook)), r.want, `${r.name}: fairFrom: book still follows the own quote`);
+  }
+});
+
+test('bands: the bot alone on one side of the book has no fair price to quote around', () => {
+  const c = bands.parseConfig({ bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }] }, 'p');
+  const v = makeView({ bids: [{ price: 480_000, size: 10 * S }], asks: [{ price: 520_000, size: 10 * S }], quotes: [own('ask', 520_000, 10 * S, 0)] });
+  assert.equal(bands.quote(v, c), null);
+  assert.ok(bands.quote(v, { ...c, fairFrom: 'book' }) !== null);
 });
