@@ -61,6 +61,18 @@ export function othersBook(view: MarketView): ViewBook | null {
   return out;
 }
 
+/** Drop a released market's remembered result (src/runtime/rotation/bot-markets.ts): it holds the market's last book. */
+export function forgetOthersBookMemo(marketId: string): void {
+  if (memos.delete(marketId)) return;
+  const k = marketId.toLowerCase();
+  for (const id of memos.keys()) if (id.toLowerCase() === k) memos.delete(id);
+}
+
+/** How many markets have a remembered result (tests). */
+export function othersBookMemoCount(): number {
+  return memos.size;
+}
+
 /** `book` less `quotes` (the same object when none of them sits at a price of the book). */
 export function bookExcluding(book: ViewBook, quotes: readonly WorkingQuote[]): ViewBook {
   // one pass over the quotes; a side is copied only when a quote takes size off one of its levels

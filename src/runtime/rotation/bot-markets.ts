@@ -30,6 +30,7 @@ import { removeMarketSeries } from '../../metrics/remove-market-series.ts';
 import { forgetMarketSlots } from '../../orders/slots.ts';
 import { forgetEdgeViewMemo } from '../../state/edge-view.ts';
 import { forgetMarketViewMemo } from '../../state/market-view.ts';
+import { forgetOthersBookMemo } from '../../strategy/others-book.ts';
 import type { MarketState } from '../../state/market-state.ts';
 import { isSettled } from '../../state/release-market.ts';
 import type { StateEvent } from '../../state/events.ts';
@@ -78,12 +79,13 @@ export interface BotMarketsOptions {
 }
 
 /**
- * The process-wide memos keyed by market (views, edge view, slot strings): a released market's go,
+ * The process-wide memos keyed by market (views, edge view, others' book, slot strings): a released market's go,
  * with its last books and orders (a kept position's slim record builds a small one again).
  */
 function forgetCaches(id: Bytes32): void {
   forgetMarketViewMemo(id);
   forgetEdgeViewMemo(id);
+  forgetOthersBookMemo(id);
   forgetMarketSlots(id);
 }
 

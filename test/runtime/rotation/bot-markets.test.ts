@@ -26,6 +26,7 @@ import { TickToWireMeter } from '../../../src/runtime/tick-to-wire.ts';
 import { edgeView, edgeViewMemoCount } from '../../../src/state/edge-view.ts';
 import type { StateEvent } from '../../../src/state/events.ts';
 import { marketViewMemoCount, selectMarketView } from '../../../src/state/market-view.ts';
+import { othersBook, othersBookMemoCount } from '../../../src/strategy/others-book.ts';
 import { StateStore } from '../../../src/state/store.ts';
 import { ManualClock } from '../../exchange/stream/manual-clock.ts';
 import { FakeVenue } from '../../orders/fake-venue.ts';
@@ -158,7 +159,7 @@ describe('BotMarkets under MarketRotation', () => {
   test('1,000 start/retire cycles leave no per-market state behind', async () => {
     const r = rig();
     // the process-wide memos keyed by market (earlier tests of this file may have left entries)
-    const memos = () => ({ views: marketViewMemoCount(), edgeViews: edgeViewMemoCount(), slots: slotCacheSize() });
+    const memos = () => ({ views: marketViewMemoCount(), edgeViews: edgeViewMemoCount(), othersBooks: othersBookMemoCount(), slots: slotCacheSize() });
     const memosBefore = memos();
     for (let i = 0; i < 1_000; i++) {
       r.select([km(i)]);
@@ -168,7 +169,9 @@ describe('BotMarkets under MarketRotation', () => {
       const m = r.store.state.markets.get(id(i).toLowerCase());
       assert.ok(m, 'quoting');
       edgeView(m, r.clock.now());
-      assert.ok(selectMarketView(r.store.state, id(i), r.clock.now()));
+      const view = selectMarketView(r.store.state, id(i), r.clock.now());
+      assert.ok(view);
+      othersBook(view); // what the shipped strategies' fair value reads (fairFrom: others)
     }
     r.select([]);
     await r.rotation.refresh();
@@ -190,7 +193,7 @@ describe('BotMarkets under MarketRotation', () => {
       ownSet: r.om.ownMarkets()!.length,
     };
     assert.deepEqual(held, { rotation: 0, kernel: 0, orderManager: 0, health: 0, store: 0, bookStreams: 0, feedHealth: 0, meter: 0, lists: 0, ownSet: 0 });
-    // the view, edge-view and slot memos of the 1,000 retired markets went with them
+    // the view, edge-view, others'-book and slot memos of the 1,000 retired markets went with them
     assert.deepEqual(memos(), memosBefore);
     // metric series: removal is asynchronous (prom-client's get); give it a turn
     await new Promise((res) => setImmediate(res));
