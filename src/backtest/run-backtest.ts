@@ -30,7 +30,8 @@ import { OrderManager } from '../orders/order-manager.ts';
 import { schedulePeriodicReconcile } from '../orders/periodic-reconcile.ts';
 import { QuotingKernel, type KernelMarket } from '../runtime/quoting-kernel.ts';
 import { createRng } from '../sim/rng.ts';
-import { DEFAULT_LIMITS } from '../state/reduce.ts';
+import { DEFAULT_LIMITS, type ReduceLimits } from '../state/reduce.ts';
+import { DEFAULT_EDGE } from '../state/edge-settings.ts';
 import { StateStore } from '../state/store.ts';
 import { regimeOf } from '../state/regime.ts';
 import type { StateEvent } from '../state/events.ts';
@@ -303,7 +304,19 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     kernelMarkets.push({ marketId: id as Bytes32, strategy: mc.strategy.module, params: mc.strategy.params, risk });
     strategies.add(mc.strategy.ref);
   }
-  const store = new StateStore({ ...DEFAULT_LIMITS, trades: config.feeds.tradeHistorySize, midSamples: config.feeds.midHistorySize, ...(config.edge ? { edge: config.edge } : {}) });
+  // Every key written out (no spreads): built with spreads, this object got a map of its own on every
+  // run (a copied map, outside V8's transition tree), so each new run deoptimised the reducer code
+  // optimised on the last one's limits (marketsWith, reduceBook, ...). `edge ?? DEFAULT_EDGE` is what
+  // the reducer reads anyway.
+  const limits: ReduceLimits = {
+    trades: config.feeds.tradeHistorySize,
+    midSamples: config.feeds.midHistorySize,
+    midSampleMs: DEFAULT_LIMITS.midSampleMs,
+    fillIds: DEFAULT_LIMITS.fillIds,
+    venueWindowMs: DEFAULT_LIMITS.venueWindowMs,
+    edge: config.edge ?? DEFAULT_EDGE,
+  };
+  const store = new StateStore(limits);
   const log = input.logger ?? silentLogger;
   let ticks = 0;
   const diag = new RunDiagnostics();
