@@ -30,7 +30,8 @@ import { OrderManager } from '../orders/order-manager.ts';
 import { schedulePeriodicReconcile } from '../orders/periodic-reconcile.ts';
 import { QuotingKernel, type KernelMarket } from '../runtime/quoting-kernel.ts';
 import { createRng } from '../sim/rng.ts';
-import { DEFAULT_LIMITS } from '../state/reduce.ts';
+import { DEFAULT_LIMITS, type ReduceLimits } from '../state/reduce.ts';
+import { DEFAULT_EDGE } from '../state/edge-settings.ts';
 import { StateStore } from '../state/store.ts';
 import { regimeOf } from '../state/regime.ts';
 import type { StateEvent } from '../state/events.ts';
@@ -319,7 +320,19 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     kernelMarkets.push({ marketId: id as Bytes32, strategy: mc.strategy.module, params: mc.strategy.params, risk });
     strategies.add(mc.strategy.ref);
   }
-  const store = new StateStore({ ...DEFAULT_LIMITS, trades: config.feeds.tradeHistorySize, midSamples: config.feeds.midHistorySize, ...(config.edge ? { edge: config.edge } : {}) });
+  // Every key written out (no spreads): built with spreads, this object got a map of its own on every
+  // run (a copied map, outside V8's transition tree), so each new run deoptimised the reducer code
+  // optimised on the last one's limits (marketsWith, reduceBook, ...). `edge ?? DEFAULT_EDGE` is what
+  // the reducer reads anyway.
+  const limits: ReduceLimits = {
+    trades: config.feeds.tradeHistorySize,
+    midSamples: config.feeds.midHistorySize,
+    midSampleMs: DEFAULT_LIMITS.midSampleMs,
+    fillIds: DEFAULT_LIMITS.fillIds,
+    venueWindowMs: DEFAULT_LIMITS.venueWindowMs,
+    edge: config.edge ?? DEFAULT_EDGE,
+  };
+  const store = new StateStore(limits);
   const log = input.logger ?? silentLogger;
   let ticks = 0;
   const diag = new RunDiagnostics();
@@ -399,86 +412,101 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     return botPrev;
   };
 
-  let i = 0;
-  let j = 0;
-  let s = 0;
   const side = source.side;
-  let tx = nRows > 0 ? exTime(rows[0]!) : Infinity;
-  let tb = nRows > 0 ? botTime(rows[0]!) : Infinity;
-  let ts = side.length > 0 ? side[0]!.lts + (recordedFeed ? 0 : latency.feed()) : Infinity;
-  let nextSample = start;
+  const tx0 = nRows > 0 ? exTime(rows[0]!) : Infinity;
+  const tb0 = nRows > 0 ? botTime(rows[0]!) : Infinity;
+  const ts0 = side.length > 0 ? side[0]!.lts + (recordedFeed ? 0 : latency.feed()) : Infinity;
+  let lastSample = start;
   // at most ~50 000 samples however long the recording, and at most MAX_POINTS over all markets
   // (memory and report size stay bounded: 423 Kalshi markets over 55 days would otherwise keep 21 M)
   const span = nRows > 0 ? cols.lts[rows[nRows - 1]!]! - start : 0;
   const samples = Math.max(1, Math.min(MAX_SAMPLES, Math.floor(MAX_POINTS / Math.max(1, cols.markets.length))));
   const sampleMs = Math.max(settings.sampleMs, Math.ceil(span / samples));
-  let nextProgress = PROGRESS_ROWS;
-  let drains = 0;
-  let incomplete: Incomplete | null = null;
+  let incomplete = null as Incomplete | null; // (set inside replay: the cast keeps TS from narrowing it to null)
   // the row count comes in as an argument: a closure over `i` would move the loop's index into a context
   const progress = (done: number): void => input.onProgress?.(nRows > 0 ? done / nRows : 1, { rows: done, totalRows: nRows, at: clock.now() });
-  while (i < nRows || j < nRows || s < side.length) {
-    const due = clock.nextDue();
-    // Let the bot's promises run before virtual time moves on (once per timestamp, not per event).
-    if (drain && Math.min(tx, due, tb, ts) > clock.now()) {
-      drain = false;
-      await settle();
-      if (++drains % YIELD_EVERY === 0) {
-        await turn(); // signals (Ctrl-C) and output get their turn
-        progress(i);
-      }
-      if (input.signal?.aborted) {
-        incomplete = { reason: 'interrupted', rowsReplayed: i, rowsTotal: nRows, stoppedAt: clock.now() };
-        break;
-      }
-      continue;
-    }
-    if (tx <= due && tx <= tb && tx <= ts) {
-      while (tx >= nextSample) {
-        exchange.expireUntil(nextSample);
-        collector.sample(nextSample);
-        nextSample += sampleMs;
-      }
-      clock.advanceTo(tx);
-      const r = rows[i]!;
-      exchange.applyRow(r, tx);
-      const m = cols.market[r]!;
-      if (cols.kind[r] !== KIND_TRADE) collector.onMid(m, tx, exchange.mid(m));
-      i++;
-      tx = i < nRows ? exTime(rows[i]!) : Infinity;
-      if (i >= nextProgress) {
-        nextProgress += PROGRESS_ROWS;
-        progress(i);
+  /*
+   * The replay loop in a function of its own: V8 compiles it apart from the set-up above. As part of
+   * runBacktest, every run's set-up code deoptimised the whole function (a map or dependency it
+   * had assumed changed with the new run's objects), and TurboFan recompiled all of it, loop
+   * included, in each of the first runs of a process (~85–120 ms of compile per run, a third of a
+   * run's CPU time). Loop state lives in its locals; nextSample is handed back for the end of data.
+   */
+  const replay = async (): Promise<void> => {
+    let i = 0;
+    let j = 0;
+    let s = 0;
+    let tx = tx0;
+    let tb = tb0;
+    let ts = ts0;
+    let nextProgress = PROGRESS_ROWS;
+    let drains = 0;
+    let nextSample = lastSample;
+    while (i < nRows || j < nRows || s < side.length) {
+      const due = clock.nextDue();
+      // Let the bot's promises run before virtual time moves on (once per timestamp, not per event).
+      if (drain && Math.min(tx, due, tb, ts) > clock.now()) {
+        drain = false;
+        await settle();
+        if (++drains % YIELD_EVERY === 0) {
+          await turn(); // signals (Ctrl-C) and output get their turn
+          progress(i);
+        }
         if (input.signal?.aborted) {
           incomplete = { reason: 'interrupted', rowsReplayed: i, rowsTotal: nRows, stoppedAt: clock.now() };
           break;
         }
+        continue;
       }
-    } else if (due <= tb && due <= ts) {
-      clock.runNext();
-      drain = true;
-    } else if (ts <= tb) {
-      clock.advanceTo(ts);
-      feed.side(side[s]!);
-      s++;
-      ts = s < side.length ? Math.max(ts, side[s]!.lts + (recordedFeed ? 0 : latency.feed())) : Infinity;
-    } else {
-      // every row that reaches the bot at this instant, before any timer due now (the drop copy's
-      // publication, a zero-delay timer, must see the whole instant, as the venue's stream sends a
-      // command's changes in one message)
-      const at = tb;
-      clock.advanceTo(at);
-      do {
-        feed.row(rows[j]!);
-        j++;
-        tb = j < nRows ? botTime(rows[j]!) : Infinity;
-      } while (tb === at);
+      if (tx <= due && tx <= tb && tx <= ts) {
+        while (tx >= nextSample) {
+          exchange.expireUntil(nextSample);
+          collector.sample(nextSample);
+          nextSample += sampleMs;
+        }
+        clock.advanceTo(tx);
+        const r = rows[i]!;
+        exchange.applyRow(r, tx);
+        const m = cols.market[r]!;
+        if (cols.kind[r] !== KIND_TRADE) collector.onMid(m, tx, exchange.mid(m));
+        i++;
+        tx = i < nRows ? exTime(rows[i]!) : Infinity;
+        if (i >= nextProgress) {
+          nextProgress += PROGRESS_ROWS;
+          progress(i);
+          if (input.signal?.aborted) {
+            incomplete = { reason: 'interrupted', rowsReplayed: i, rowsTotal: nRows, stoppedAt: clock.now() };
+            break;
+          }
+        }
+      } else if (due <= tb && due <= ts) {
+        clock.runNext();
+        drain = true;
+      } else if (ts <= tb) {
+        clock.advanceTo(ts);
+        feed.side(side[s]!);
+        s++;
+        ts = s < side.length ? Math.max(ts, side[s]!.lts + (recordedFeed ? 0 : latency.feed())) : Infinity;
+      } else {
+        // every row that reaches the bot at this instant, before any timer due now (the drop copy's
+        // publication, a zero-delay timer, must see the whole instant, as the venue's stream sends a
+        // command's changes in one message)
+        const at = tb;
+        clock.advanceTo(at);
+        do {
+          feed.row(rows[j]!);
+          j++;
+          tb = j < nRows ? botTime(rows[j]!) : Infinity;
+        } while (tb === at);
+      }
     }
-  }
+    lastSample = nextSample;
+  };
+  await replay();
   if (drain) await settle();
   const end = Math.max(clock.now(), start);
-  exchange.expireUntil(Math.max(nextSample, end));
-  collector.sample(Math.max(nextSample, end));
+  exchange.expireUntil(Math.max(lastSample, end));
+  collector.sample(Math.max(lastSample, end));
   if (!incomplete) input.onProgress?.(1, { rows: nRows, totalRows: nRows, at: end });
 
   // End of data: stop quoting and cancel everything, as on SIGTERM, still on virtual time.
