@@ -280,6 +280,16 @@ export class OrderManager {
     return this.entries.get(k) !== undefined || this.parked.has(k);
   }
 
+  /** The tolerances the diff keeps orders within (refresh included), for callers that predict it. */
+  get tolerances(): Tolerances {
+    return this.tol;
+  }
+
+  /** A cancelled or vanished order is parked until its fills are known (settleMs > 0). */
+  get parksEndedOrders(): boolean {
+    return (this.opts.settleMs ?? 0) > 0;
+  }
+
   /** Orders parked now (tests, metrics). */
   get parkedCount(): number {
     return this.parked.size;

@@ -35,13 +35,13 @@ import type { Bytes32 } from '../model/order.ts';
 import type { VenuePort } from '../model/venue.ts';
 import type { DesiredOrder, Tolerances } from '../orders/diff.ts';
 import { OrderManager, type CancelAllResult } from '../orders/order-manager.ts';
-import { desiredOrders } from '../orders/slots.ts';
+import { desiredWithReservedSells } from '../orders/sell-reserve.ts';
 import { INITIAL_RISK_STATE, type QuoteDenied, type RiskLimits, type RiskReason, type RiskState } from '../risk/types.ts';
 import type { OrderManagerEvent, StateEvent } from '../state/events.ts';
 import { selectMarketView } from '../state/market-view.ts';
 import type { StateStore } from '../state/store.ts';
 import { runStrategy, type StrategyTick } from '../strategy/run-strategy.ts';
-import { availableInventory, toOrders, type NoInventoryMode } from '../strategy/to-orders.ts';
+import type { NoInventoryMode } from '../strategy/to-orders.ts';
 import type { MarketView, StrategyModule } from '../strategy/types.ts';
 import { ThrottledLog } from './health/throttled-log.ts';
 
@@ -715,12 +715,23 @@ export class QuotingKernel {
   }
 
   private toDesired(view: MarketView, t: StrategyTick): DesiredOrder[] {
-    // Inventory still promised to sells on their way out cannot be sold again; the sells that stay
-    // are in slots the new set covers, so they are replaced or kept rather than double-counted.
+    // Inventory still promised to sells on their way out (cancel sent, or parked until a poll) cannot
+    // be sold again, nor can that of live sells this set moves (their cancel parks them too); the
+    // sells that stay are in slots the new set covers and keep their tokens (orders/sell-reserve.ts).
     const leaving = view.quotes.filter((q) => q.state === 'cancelling');
-    const inv = availableInventory(view.position, leaving);
-    const mapped = toOrders(t.quotes, inv, { marketId: view.marketId, tick: view.tick, ...(this.opts.noInventory ? { noInventory: this.opts.noInventory } : {}) });
-    return desiredOrders(view.marketId, mapped, t.keeps);
+    const om = this.orderManager;
+    return desiredWithReservedSells({
+      marketId: view.marketId,
+      quotes: t.quotes,
+      ...(t.keeps ? { keeps: t.keeps } : {}),
+      position: view.position,
+      leaving,
+      tracked: om.parksEndedOrders ? om.tracked(view.marketId) : [],
+      tolerances: om.tolerances,
+      nowSec: Math.floor(this.clock.now() / 1000),
+      toOrders: { marketId: view.marketId, tick: view.tick, ...(this.opts.noInventory ? { noInventory: this.opts.noInventory } : {}) },
+      cancelledSellsPark: om.parksEndedOrders,
+    });
   }
 
   private send(marketId: Bytes32, desired: readonly DesiredOrder[]): void {

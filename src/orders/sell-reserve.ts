@@ -1,0 +1,105 @@
+/**
+ * Desired orders for one market with the venue form of each quote chosen against inventory that
+ * is really free (pure).
+ *
+ * Entry point: `desiredWithReservedSells(input)` → `DesiredOrder[]`.
+ *
+ * A YES-terms bid goes out as a NO sale when the NO tokens are free, otherwise as a YES buy (asks
+ * alike, see strategy/to-orders.ts). Tokens are taken by every sell we hold that is not this tick's
+ * own order for its slot:
+ *  - sells on their way out (cancel sent, or cancelled and parked until a poll sees them closed:
+ *    they may have filled unseen) — `leaving`;
+ *  - our working (or in-flight) sells that the diff will NOT keep: a sell moved to a new price is a
+ *    cancel plus a new order, and once that cancel is answered the old sell is parked and still
+ *    holds its tokens. Mapping the new quote as a sale of those same tokens (as if the old sell
+ *    were already gone) made the next tick, which does count the parked sell, flip the quote to a
+ *    buy: a create and a cancel wasted per move, and for a moment two sales of one set of tokens.
+ *    So such a sell's tokens are reserved when deciding, exactly as they are once it is parked.
+ * A sell the diff keeps (same kind, within tolerance) is this tick's order for its slot: its quote
+ * maps onto the same tokens, and any shares it holds beyond the quote's size stay reserved.
+ *
+ * When the order manager drops a cancelled order at once (settleMs 0: every fill is reported
+ * before an order's end), a replaced sell frees its tokens with its cancel and nothing is reserved
+ * for it. All sizes are integer 1e-6 shares.
+ */
+import { InventoryMode, Outcome, Side, type Bytes32 } from '../model/order.ts';
+import { availableInventory, toOrders, type AvailableInventory, type MappedOrder, type ToOrdersOptions } from '../strategy/to-orders.ts';
+import type { DesiredQuote, WorkingQuote } from '../strategy/types.ts';
+import { withinTolerance, type DesiredOrder, type Tolerances, type TrackedOrder } from './diff.ts';
+import { desiredOrders } from './slots.ts';
+
+export interface ReservedSellsInput {
+  readonly marketId: Bytes32;
+  readonly quotes: readonly DesiredQuote[];
+  /** the risk gate's keeps, aligned with `quotes` */
+  readonly keeps?: readonly (Bytes32 | null)[];
+  readonly position: { readonly yes: number; readonly no: number };
+  /** own orders on their way out (cancel sent or parked): their sells hold tokens */
+  readonly leaving: readonly WorkingQuote[];
+  /** the order manager's live orders in this market (working and in flight, not cancelling) */
+  readonly tracked: readonly TrackedOrder[];
+  readonly tolerances: Tolerances;
+  readonly nowSec: number;
+  readonly toOrders: ToOrdersOptions;
+  /** true when a cancelled order is parked until its fills are known (order manager settleMs > 0) */
+  readonly cancelledSellsPark: boolean;
+}
+
+/** A sell that delivers held tokens (mode 2 sells mint on fill and hold none). */
+function holdsTokens(t: TrackedOrder): boolean {
+  return t.planned.side === Side.SELL && t.planned.inventoryMode !== InventoryMode.REQUIRE_NO_INVENTORY;
+}
+
+/** Passes before giving up on a fixed point and reserving every live sell in full (never reached in practice). */
+const MAX_PASSES = 8;
+
+export function desiredWithReservedSells(input: ReservedSellsInput): DesiredOrder[] {
+  const base = availableInventory(input.position, input.leaving);
+  const sells: TrackedOrder[] = [];
+  if (input.cancelledSellsPark) {
+    for (const t of input.tracked) if ((t.state === 'working' || t.state === 'pending-create') && holdsTokens(t)) sells.push(t);
+  }
+  const map = (reserve: AvailableInventory): DesiredOrder[] => {
+    const inv = { yes: Math.max(0, base.yes - reserve.yes), no: Math.max(0, base.no - reserve.no) };
+    const mapped: MappedOrder[] = toOrders(input.quotes, inv, input.toOrders);
+    return desiredOrders(input.marketId, mapped, input.keeps);
+  };
+  if (sells.length === 0) return map({ yes: 0, no: 0 });
+  let reserve: AvailableInventory = { yes: 0, no: 0 };
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const desired = map(reserve);
+    const next = reservedBy(sells, desired, input.tolerances, input.nowSec);
+    if (next.yes === reserve.yes && next.no === reserve.no) return desired;
+    reserve = next;
+  }
+  // no fixed point: every live sell holds its tokens in full (errs towards buying, never over-sells)
+  let yes = 0;
+  let no = 0;
+  for (const t of sells) {
+    if (t.planned.outcomeIndex === Outcome.YES) yes += t.remaining;
+    else no += t.remaining;
+  }
+  return map({ yes, no });
+}
+
+/**
+ * Tokens the live sells hold beyond what `desired` maps onto them: the whole remaining size of a
+ * sell the diff will not keep, and a kept sell's shares beyond its quote's size.
+ */
+function reservedBy(sells: readonly TrackedOrder[], desired: readonly DesiredOrder[], tol: Tolerances, nowSec: number): AvailableInventory {
+  let yes = 0;
+  let no = 0;
+  for (const t of sells) {
+    let want: DesiredOrder | undefined;
+    for (let i = 0; i < desired.length; i++) {
+      if (desired[i]!.slot === t.slot) {
+        want = desired[i];
+        break;
+      }
+    }
+    const held = want !== undefined && withinTolerance(t, want.order, tol, nowSec) ? Math.max(0, t.remaining - want.order.size) : t.remaining;
+    if (t.planned.outcomeIndex === Outcome.YES) yes += held;
+    else no += held;
+  }
+  return { yes, no };
+}
