@@ -1,7 +1,8 @@
 /**
- * Every shell command of README.md works as written. The fenced `sh` blocks are read from the README
- * and run in order, one bash session per block (sharing a scratch folder, exported variables and
- * background processes, as for a reader following the README in one terminal):
+ * Every shell command of README.md and of the pages of docs/ works as written. The fenced `sh` blocks are
+ * read from the README, then from the docs pages in the order docs/README.md links them (then any other
+ * page of docs/, by name), and run in that order, one bash session per block (sharing a scratch folder,
+ * exported variables and background processes, as for a reader following the pages in one terminal):
  *
  * - `bookmaker` is `node bin/bookmaker.js` of this checkout;
  * - the ports the README uses (8787, 8788) become free ports of this machine, so parallel runs never meet;
@@ -19,10 +20,10 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type CommandSpec } from '../src/cli/args.ts';
 import { loadConfig } from '../src/config/load-config.ts';
@@ -30,12 +31,26 @@ import { checkMarketsArgs } from '../src/cli/commands/markets.ts';
 import { readBookArgs } from '../src/cli/commands/book.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
-const README = readFileSync(join(REPO, 'README.md'), 'utf8');
+
+/**
+ * The pages whose commands run, in reading order: README.md, the pages of docs/ in the order docs/README.md
+ * links them, then any other page of docs/ (a page added later is covered without touching this test).
+ */
+export function pagesInOrder(repo = REPO): string[] {
+  const docs = join(repo, 'docs');
+  const all = readdirSync(docs).filter((n) => n.endsWith('.md') && n !== 'README.md').sort().map((n) => `docs/${n}`);
+  const index = readFileSync(join(docs, 'README.md'), 'utf8');
+  const linked = [...index.matchAll(/\]\(([^)#\s]+\.md)(?:#[^)]*)?\)/g)].map((m) => relative(repo, normalize(join(docs, m[1]!))));
+  const ordered = [...new Set(linked)].filter((p) => all.includes(p));
+  return ['README.md', ...ordered, ...all.filter((p) => !ordered.includes(p))];
+}
 /** seconds a `run` (or `npm start`) of the README runs here */
 const RUN_SECONDS = 6;
 const BLOCK_TIMEOUT_MS = 240_000;
 
 export interface Block {
+  /** the page, relative to the repository */
+  file?: string;
   heading: string;
   line: number;
   commands: string[];
@@ -207,7 +222,8 @@ after(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const blocks = shBlocks(README);
+const PAGES = pagesInOrder();
+const blocks = PAGES.flatMap((file) => shBlocks(readFileSync(join(REPO, file), 'utf8')).map((b) => ({ ...b, file })));
 /** sections whose blocks another test runs in the setting they need */
 const RUN_ELSEWHERE: Record<string, string> = {
   'Writing your own': 'run by test/package/pack-install.test.ts, which packs this checkout, installs the tarball into a project outside the repository and runs these commands there',
@@ -215,15 +231,21 @@ const RUN_ELSEWHERE: Record<string, string> = {
 const shown = (cmd: string) => cmd.replace(/\s+#.*$/, '');
 let ports: Map<string, string> | undefined;
 
-test('the README has the blocks this test is about', () => {
-  const headings = blocks.map((b) => b.heading);
-  for (const h of ['Quick start', 'run', 'sim', 'markets and book', 'sign', 'Backtesting']) assert.ok(headings.includes(h), `a sh block under "${h}"`);
-  assert.ok(blocks.some((b) => b.heading.startsWith('Importers')), 'the importers block');
+test('the README and docs/ have the blocks this test is about, in reading order', () => {
+  const at = (h: string) => [...new Set(blocks.filter((b) => b.heading === h || b.heading.startsWith(h)).map((b) => b.file))];
+  assert.deepEqual(at('Quick start'), ['README.md']);
+  for (const h of ['run', 'sim', 'markets and book', 'sign', 'Testnet', 'Live']) assert.deepEqual(at(h), ['docs/getting-started.md'], `a sh block under "${h}"`);
+  assert.deepEqual(at('Importers'), ['docs/recording-format.md'], 'the importers block');
+  assert.ok(at('Commands').includes('docs/backtesting.md'), 'the backtest commands');
+  // the sim of "run" is started before the pages that use it, the import before the backtests
+  assert.ok(PAGES.indexOf('docs/getting-started.md') < PAGES.indexOf('docs/recording-format.md'));
+  assert.ok(PAGES.indexOf('docs/recording-format.md') < PAGES.indexOf('docs/backtesting.md'));
   assert.ok(blocks.every((b) => b.commands.length > 0));
 });
 
 for (const b of blocks) {
-  test(`README.md:${b.line} (${b.heading}): every command works`, { timeout: BLOCK_TIMEOUT_MS }, async (t) => {
+  const where = `${b.file}:${b.line}`;
+  test(`${where} (${b.heading}): every command works`, { timeout: BLOCK_TIMEOUT_MS }, async (t) => {
     ports ??= new Map([
       ['8787', String(await freePort())],
       ['8788', String(await freePort())],
@@ -234,7 +256,7 @@ for (const b of blocks) {
       t.diagnostic(RUN_ELSEWHERE[b.heading]!);
       const named = /test\/\S+\.test\.ts/.exec(RUN_ELSEWHERE[b.heading]!)![0];
       assert.ok(existsSync(join(REPO, named)), `${named} exists`);
-      assert.match(readFileSync(join(REPO, named), 'utf8'), new RegExp(`readmeBlock\\('### ${b.heading}', 'sh'`), `${named} reads the README's "${b.heading}" block`);
+      assert.match(readFileSync(join(REPO, named), 'utf8'), new RegExp(`readmeBlock\\('#{2,3} ${b.heading}', 'sh'`), `${named} reads the "${b.heading}" block of ${b.file}`);
       return;
     }
     for (const raw of b.commands) {
@@ -267,7 +289,7 @@ for (const b of blocks) {
     const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), BLOCK_TIMEOUT_MS - 5_000);
     const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
     clearTimeout(timer);
-    if (code !== 0) writeFileSync(join(work, `block-${b.line}.log`), out);
-    assert.equal(code, 0, `README.md:${b.line} (${b.heading}) failed:\n${out.slice(-4000)}`);
+    if (code !== 0) writeFileSync(join(work, `block-${b.file.replaceAll('/', '-')}-${b.line}.log`), out);
+    assert.equal(code, 0, `${where} (${b.heading}) failed:\n${out.slice(-4000)}`);
   });
 }

@@ -52,7 +52,7 @@ test('packed bookmaker installs into a project outside the repository and backte
     assert.ok(!('tsx' in (manifest.dependencies as Record<string, string>)), 'tsx is not a production dependency');
 
     // ── the README's strategy, verbatim, in the user's project
-    const strategy = readmeBlock('### Writing your own', 'ts');
+    const strategy = readmeBlock('## Writing your own', 'ts');
     assert.match(strategy, /from 'bookmaker';/);
     writeFileSync(join(app, 'fixed-spread.ts'), strategy);
 
@@ -64,7 +64,7 @@ test('packed bookmaker installs into a project outside the repository and backte
     execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: app, encoding: 'utf8' });
 
     // ── the README's commands, run from the project (../bookmaker is this checkout)
-    const commands = readmeBlock('### Writing your own', 'sh', 1).replaceAll('../bookmaker/', `${REPO}/`);
+    const commands = readmeBlock('## Writing your own', 'sh', 1).replaceAll('../bookmaker/', `${REPO}/`);
     assert.match(commands, /npx bookmaker backtest -c backtest\.yaml/);
     execFileSync('bash', ['-euo', 'pipefail', '-c', commands], { cwd: app, env: npmEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     const summary = JSON.parse(readFileSync(join(app, 'out', 'summary.json'), 'utf8')) as {
@@ -80,7 +80,7 @@ test('packed bookmaker installs into a project outside the repository and backte
     assert.ok(summary.fills > 0, 'and was filled');
 
     // ── the README's "backtest from code" and a built-in strategy by name, against the installed package
-    writeFileSync(join(app, 'from-code.mjs'), readmeBlock('## Using bookmaker as a package', 'ts'));
+    writeFileSync(join(app, 'from-code.mjs'), readmeBlock('# Using bookmaker as a package', 'ts'));
     const fromCode = execFileSync(process.execPath, ['from-code.mjs'], { cwd: app, encoding: 'utf8' });
     const m = /^(\d+) fills, PnL -?[0-9.]+ USDC\n$/.exec(fromCode);
     assert.ok(m && Number(m[1]) > 0, `the whole recording through the API: ${fromCode}`);

@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
 /** What a release is built from (everything else in the checkout is tests, CI, data and docs images). */
-const SOURCES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'bin', 'src', 'strategies', 'config', 'docs/backtesting.md'];
+const SOURCES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'bin', 'src', 'strategies', 'config', 'docs'];
 
 /** npm settings a child npm keeps from our environment (where packages come from and are cached). */
 const KEEP_NPM = /^npm_config_(cache|registry|userconfig|globalconfig|proxy|https_proxy|noproxy|cafile|strict_ssl)$/i;
@@ -85,14 +85,19 @@ function packFresh(work: string): string {
   return join(work, tgz);
 }
 
-/** The fenced block of `lang` after `heading` in the README (the nth one, default the first). */
+/**
+ * The fenced block of `lang` after `heading` (the nth one, default the first), in README.md or, for the
+ * sections that moved there, the first page of docs/ that has the heading.
+ */
 export function readmeBlock(heading: string, lang: string, nth = 0): string {
-  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+  const pages = ['README.md', ...readdirSync(join(REPO, 'docs')).filter((n) => n.endsWith('.md')).sort().map((n) => join('docs', n))];
+  const page = pages.map((p) => ({ p, text: readFileSync(join(REPO, p), 'utf8') })).find(({ text }) => text.includes(heading));
+  if (!page) throw new Error(`neither README.md nor docs/ has "${heading}"`);
+  const readme = page.text;
   const from = readme.indexOf(heading);
-  if (from < 0) throw new Error(`README has no "${heading}"`);
   const next = readme.indexOf('\n## ', from + heading.length);
   const section = readme.slice(from, next < 0 ? undefined : next);
   const blocks = [...section.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
-  if (blocks[nth] === undefined) throw new Error(`README "${heading}" has no ${lang} block #${nth}`);
+  if (blocks[nth] === undefined) throw new Error(`${page.p} "${heading}" has no ${lang} block #${nth}`);
   return blocks[nth];
 }

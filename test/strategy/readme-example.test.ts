@@ -1,4 +1,4 @@
-// The README's "Writing your own" strategy example must load through the registry and quote sensibly.
+// The "Writing your own" strategy example of docs/strategies.md must load through the registry and quote sensibly.
 // It imports from 'bookmaker' (the package); here that name is pointed at this checkout's src/index.ts
 // (test/package/pack-install.test.ts runs it against the installed tarball).
 import { test } from 'node:test';
@@ -10,10 +10,11 @@ import { loadStrategy } from '../../src/strategy/registry.ts';
 import type { MarketView } from '../../src/strategy/types.ts';
 
 function readmeExample(): string {
-  const readme = readFileSync('README.md', 'utf8');
-  const section = readme.slice(readme.indexOf('### Writing your own'));
-  const m = /```ts\n([\s\S]*?)```/.exec(section);
-  assert.ok(m, 'README has a ts code block under "Writing your own"');
+  const page = readFileSync('docs/strategies.md', 'utf8');
+  const at = page.indexOf('## Writing your own');
+  assert.ok(at >= 0, 'docs/strategies.md has "Writing your own"');
+  const m = /```ts\n([\s\S]*?)```/.exec(page.slice(at));
+  assert.ok(m, 'docs/strategies.md has a ts code block under "Writing your own"');
   return m[1]!;
 }
 
