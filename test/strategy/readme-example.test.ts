@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadStrategy } from '../../src/strategy/registry.ts';
@@ -40,6 +41,37 @@ test('README strategy example loads by path and quotes around the mid on the tic
       { side: 'ask', price: 490_000, size: 10_000_000, level: 0 },
     ]);
     assert.equal(mod.quote({ tick: 10_000, book: null } as unknown as MarketView, cfg), null);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** The ts block under "Testing your own" (a unit test of the example), its list-item indent removed. */
+function testingExample(): string {
+  const page = readFileSync('docs/strategies.md', 'utf8');
+  const at = page.indexOf('## Testing your own');
+  assert.ok(at >= 0, 'docs/strategies.md has "Testing your own"');
+  const m = /^( *)```ts\n([\s\S]*?)^ *```/m.exec(page.slice(at));
+  assert.ok(m, 'a ts block under "Testing your own"');
+  const indent = m[1]!.length;
+  return m[2]!
+    .split('\n')
+    .map((l) => l.slice(Math.min(indent, l.length - l.trimStart().length)))
+    .join('\n');
+}
+
+test('the "Testing your own" unit test passes against the example strategy', () => {
+  const dir = join(process.cwd(), `.readme-testing-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  try {
+    writeFileSync(join(dir, 'fixed-spread.ts'), fromSources(readmeExample()));
+    const code = testingExample();
+    assert.match(code, /from '\.\/fixed-spread\.ts';/, 'it tests the example by its file name');
+    writeFileSync(join(dir, 'fixed-spread.test.ts'), code.replaceAll("from 'bookmaker';", `from '${pathToFileURL(resolve('src/index.ts')).href}';`));
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_TEST_CONTEXT')); // a run of its own, reporting in TAP
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', 'fixed-spread.test.ts'], { cwd: dir, env, encoding: 'utf8' });
+    assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
+    assert.match(r.stdout, /# pass 1\b/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
