@@ -312,7 +312,10 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await main();
+  await main().catch((e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 1;
+  });
   // the in-process bot of the metrics page leaves timers of its embedded exchange's agents behind
   process.exit(process.exitCode ?? 0);
 }
