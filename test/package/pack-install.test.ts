@@ -1,10 +1,10 @@
 /**
  * bookmaker as a package (issue 13): pack this checkout, install the tarball into a fresh project outside
- * the repository, write the README's strategy there (it imports only from 'bookmaker'), and run the
- * README's commands with the installed `bookmaker`: import the Polymarket data set of data/ and backtest
- * the user's strategy on it. Also: the tarball ships only what runs, the declarations type-check the
- * user's strategy, built-in strategies load by name from the build, and the README's "backtest from code"
- * runs against the installed package.
+ * the repository, write the strategy of docs/strategies.md ("Writing your own") there (it imports only
+ * from 'bookmaker'), and run that section's commands with the installed `bookmaker`: import the Polymarket
+ * data set of data/ and backtest the user's strategy on it. Also: the tarball ships only what runs, the
+ * declarations type-check the user's strategy, built-in strategies load by name from the build, and the
+ * "backtest from code" of docs/package.md runs against the installed package.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -33,7 +33,7 @@ test('packed bookmaker installs into a project outside the repository and backte
   try {
     const tgz = packBookmaker(work);
 
-    // ── a user's project: README flow (npm init, install the tarball and tsx)
+    // ── a user's project: the flow of docs/strategies.md (npm init, install the tarball and tsx)
     const app = join(work, 'my-bot');
     execFileSync('mkdir', ['-p', app]);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'my-bot', version: '1.0.0', private: true, type: 'module' }));
@@ -51,7 +51,7 @@ test('packed bookmaker installs into a project outside the repository and backte
     assert.equal(manifest.private, undefined);
     assert.ok(!('tsx' in (manifest.dependencies as Record<string, string>)), 'tsx is not a production dependency');
 
-    // ── the README's strategy, verbatim, in the user's project
+    // ── the docs' strategy, verbatim, in the user's project
     const strategy = readmeBlock('## Writing your own', 'ts');
     assert.match(strategy, /from 'bookmaker';/);
     writeFileSync(join(app, 'fixed-spread.ts'), strategy);
@@ -63,7 +63,7 @@ test('packed bookmaker installs into a project outside the repository and backte
     );
     execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: app, encoding: 'utf8' });
 
-    // ── the README's commands, run from the project (../bookmaker is this checkout)
+    // ── the docs' commands, run from the project (../bookmaker is this checkout)
     const commands = readmeBlock('## Writing your own', 'sh', 1).replaceAll('../bookmaker/', `${REPO}/`);
     assert.match(commands, /npx bookmaker backtest -c backtest\.yaml/);
     execFileSync('bash', ['-euo', 'pipefail', '-c', commands], { cwd: app, env: npmEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -79,7 +79,7 @@ test('packed bookmaker installs into a project outside the repository and backte
     assert.ok(summary.orders.placed > 0, 'it quoted');
     assert.ok(summary.fills > 0, 'and was filled');
 
-    // ── the README's "backtest from code" and a built-in strategy by name, against the installed package
+    // ── docs/package.md's "backtest from code" and a built-in strategy by name, against the installed package
     writeFileSync(join(app, 'from-code.mjs'), readmeBlock('# Using bookmaker as a package', 'ts'));
     const fromCode = execFileSync(process.execPath, ['from-code.mjs'], { cwd: app, encoding: 'utf8' });
     const m = /^(\d+) fills, PnL -?[0-9.]+ USDC\n$/.exec(fromCode);
