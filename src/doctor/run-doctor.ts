@@ -20,7 +20,7 @@ import { createVenueClient } from '../exchange/venue-client.ts';
 
 import { fail, ok, warn, type CheckResult } from './check.ts';
 import { checkAdmin, checkLedger, checkLimits, checkMetrics } from './local-checks.ts';
-import { checkClock, checkCollateral, checkMarkets, checkMigration, checkTradePermission, checkVenue, checkWallet, describeError, readAccount, type SelectedMarkets, type VenueFacts } from './venue-checks.ts';
+import { checkClock, checkCollateral, collateralToMigrate, checkMarkets, checkMigration, checkTradePermission, checkVenue, checkWallet, describeError, readAccount, type SelectedMarkets, type VenueFacts } from './venue-checks.ts';
 
 export const DEFAULT_CHECK_MS = 5_000;
 export const DEFAULT_TOTAL_MS = 20_000;
@@ -165,7 +165,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     const wallet = status?.walletAddress ?? null;
     if (!wallet) put(notChecked('collateral', 'no wallet to read (the api-key check failed)', 'fix the keys and api-key checks first'));
     else if (!selected || selected.entries.length === 0) put(notChecked('collateral', 'no market selected to size the limits against', 'fix the markets check first'));
-    else await timed('collateral', () => checkCollateral(client, wallet, selected.entries), (r) => r);
+    else await timed('collateral', () => checkCollateral(client, wallet, selected.entries, collateralToMigrate(status, chain)), (r) => r);
   } finally {
     // a stalled connection must not hold the process: close, but do not wait long for it
     await Promise.race([client.close().catch(() => undefined), new Promise((r) => setTimeout(r, 500).unref())]);

@@ -193,13 +193,26 @@ export async function checkMarkets(client: VenueClient, cfg: BotConfig, now: () 
   return { result: ok(name, detail), entries: chosen };
 }
 
-/** The wallet's collateral (as the bot reads it) against what the selected markets' limits can use. */
-export async function checkCollateral(client: VenueClient, wallet: `0x${string}`, entries: readonly Pick<MarketConfig, 'risk'>[]): Promise<CheckResult> {
+/**
+ * USDC still in legacy Holdings that the start-up migration will move to the new Holdings before the
+ * bot quotes (0 when trading is already allowed), 1e-6 USDC.
+ */
+export function collateralToMigrate(status: MigrationStatus | null, chain: ChainConfig): bigint {
+  if (!status || tradingAllowed(status)) return 0n;
+  let sum = 0n;
+  for (const b of status.legacyBalances) if (b.token.toLowerCase() === chain.usdc.toLowerCase()) sum += b.balance;
+  return sum;
+}
+
+/** The wallet's collateral (as the bot reads it, plus what the migration moves first) against what the selected markets' limits can use. */
+export async function checkCollateral(client: VenueClient, wallet: `0x${string}`, entries: readonly Pick<MarketConfig, 'risk'>[], migrating = 0n): Promise<CheckResult> {
   const name = 'collateral';
   const summary = await client.balance.summary(wallet);
-  const have = freeCollateral(summary);
+  const free = freeCollateral(summary);
+  const have = free + migrating;
   const need = capitalNeeded(entries);
-  const detail = `${usdcText(have)} USDC free; the limits of the ${entries.length} selected market(s) can use ${usdcText(need)} USDC (Σ maxNotional, capped by maxTotalNotional)`;
+  const held = migrating > 0n ? `${usdcText(free)} USDC free and ${usdcText(migrating)} USDC in legacy Holdings that the start-up migration moves first` : `${usdcText(free)} USDC free`;
+  const detail = `${held}; the limits of the ${entries.length} selected market(s) can use ${usdcText(need)} USDC (Σ maxNotional, capped by maxTotalNotional)`;
   if (have === 0n) return fail(name, `${detail}: the wallet holds no collateral`, 'deposit USDC into the venue (testnet: POST /balance/mint-test-usdc), then rerun doctor');
   if (have < need) return fail(name, `limits larger than the collateral: ${detail}`, `deposit ${usdcText(need - have)} USDC more, or lower risk.maxNotional / risk.maxTotalNotional to at most ${usdcText(have)} USDC in all`);
   return ok(name, detail);

@@ -121,7 +121,7 @@ function fundsBlockers(st: MigrationStatus): string[] {
 export function migrationPreview(s: MigrationStatus, restore: 'restore' | 'dismiss' = 'restore'): { steps: string[]; blocker: string | null } {
   if (tradingAllowed(s)) return { steps: [], blocker: null };
   const steps: string[] = [];
-  if (s.canStart) steps.push(`start (retires ${s.legacyOpenOrderCount} legacy open order(s))`);
+  if (s.canStart) steps.push(`start (retires ${s.legacyOpenOrderCount} legacy open order(s), then ${restore === 'restore' ? 'restores them as V2 orders or dismisses' : 'dismisses'} them)`);
   const chunks = s.fundsMigrationPlan?.chunks.length ?? 0;
   let blocker: string | null = null;
   if (fundsUnderWay(s)) steps.push(`wait for the sponsored funds migration under way (${s.sponsoredFundsMigrationStatus?.status})`);

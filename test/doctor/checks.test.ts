@@ -95,7 +95,7 @@ describe('migration', () => {
     assert.deepEqual(preview.steps.map((s) => s.split(' ')[0]), ['start', 'migrate']);
     const r = checkMigration(status, MAINNET);
     assert.equal(r.result, 'warn');
-    assert.match(r.detail, /the start-up migration will: start \(retires 2 legacy open order\(s\)\); migrate funds \(1 chunk\(s\), sponsored\)/);
+    assert.match(r.detail, /the start-up migration will: start \(retires 2 legacy open order\(s\), then restores them as V2 orders or dismisses them\); migrate funds \(1 chunk\(s\), sponsored\)/);
     const done = await runStartupMigration({ api, signer, clock, pollIntervalMs: 1000, maxWaitMs: 60_000 });
     assert.deepEqual(done.steps.filter((s) => s === 'start' || s === 'migrate-funds'), ['start', 'migrate-funds']);
     // and afterwards the preview has nothing left to do

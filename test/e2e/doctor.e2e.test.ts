@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import { TESTNET } from '../../src/exchange/chains.ts';
 import { createSigner } from '../../src/exchange/signing/signer.ts';
 import { createVenueClient } from '../../src/exchange/venue-client.ts';
 import { cli, waitFor, withTimeout, type Child } from './harness.ts';
-import { freePort } from './sim-process.ts';
+import { freePort, startSimProcess } from './sim-process.ts';
 
 interface Check {
   name: string;
@@ -183,5 +183,41 @@ test('a ledger that cannot be written, an admin port in use, limits over the col
     noSecrets(r.out, me.privateKey, KEYS.good, 'a-long-enough-admin-token-0123');
   } finally {
     busy.close();
+  }
+});
+
+test('a wallet still to migrate: doctor says what the start-up migration will do, run does it, doctor then finds nothing to do', { timeout: 150_000 }, async () => {
+  // `bookmaker sim` with its demo keys seeds a legacy wallet (legacy orders, funds in legacy Holdings)
+  const legacySim = await startSimProcess(12);
+  try {
+    const m = /demo-key (sim-demo-12-legacy) wallet (0x[0-9a-fA-F]{40}) perms \S+ private-key (0x[0-9a-fA-F]{64})/.exec(legacySim.child.out());
+    assert.ok(m, legacySim.child.out());
+    const [, key, wallet, privateKey] = m;
+    const file = join(dir, 'legacy.yaml');
+    writeFileSync(file, readFileSync(config('legacy-base', { metricsPort: 0 }), 'utf8').replace(baseUrl, legacySim.baseUrl).replace('maxNotional: 100', 'maxNotional: 10'));
+    const before = await doctor(file, key!, privateKey!, ['--metrics-port', String(await freePort())]);
+    const mig = before.checks.get('migration')!;
+    assert.equal(mig.result, 'warn', mig.detail);
+    assert.match(mig.detail, /the start-up migration will: start \(retires 2 legacy open order\(s\), then restores them as V2 orders or dismisses them\); migrate funds \(\d+ chunk\(s\), sponsored\)/);
+    // the legacy funds count: the migration moves them before the bot quotes
+    assert.match(before.checks.get('collateral')!.detail, /^0\.00 USDC free and [1-9][\d.]* USDC in legacy Holdings that the start-up migration moves first/);
+    assert.equal(before.code, 0, before.out);
+
+    const run = cli(['run', '-c', file, '--duration', '3', '--metrics-port', '0', '--summary-seconds', '0', '--log-level', 'info'], { BOOKMAKER_API_KEY: key!, BOOKMAKER_PRIVATE_KEY: privateKey!, BOOKMAKER_ADMIN_TOKEN: '' });
+    try {
+      assert.equal(await withTimeout(run.exit, 90_000, 'run did not stop'), 0, run.out().slice(-3000));
+    } finally {
+      run.proc.kill('SIGKILL');
+    }
+    assert.match(run.out(), /"steps":\["status","start","migrate-funds","restore-orders","ready"\]/);
+
+    const after = await doctor(file, key!, privateKey!, ['--metrics-port', String(await freePort())]);
+    assert.equal(after.checks.get('migration')!.result, 'ok', after.checks.get('migration')!.detail);
+    assert.match(after.checks.get('migration')!.detail, /the start-up migration has nothing to do/);
+    assert.equal(after.code, 0, after.out);
+    assert.ok(after.checks.get('wallet')!.detail.includes(wallet!));
+    noSecrets(before.out + after.out, privateKey!, key!);
+  } finally {
+    await legacySim.close();
   }
 });
