@@ -30,7 +30,8 @@ const account = () => {
 };
 const me = account();
 const stranger = account();
-const KEYS = { good: `doctor-good-${randomBytes(6).toString('hex')}`, readOnly: `doctor-ro-${randomBytes(6).toString('hex')}`, other: `doctor-other-${randomBytes(6).toString('hex')}` };
+const revoker = account();
+const KEYS = { good: `doctor-good-${randomBytes(6).toString('hex')}`, readOnly: `doctor-ro-${randomBytes(6).toString('hex')}`, other: `doctor-other-${randomBytes(6).toString('hex')}`, revoker: `doctor-revoker-${randomBytes(6).toString('hex')}` };
 
 let sim: Child;
 let baseUrl: string;
@@ -38,7 +39,7 @@ let dir: string;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'bookmaker-doctor-'));
-  sim = cli(['sim', '--port', '0', '--seed', '11', '--markets', '2', '--chain', 'testnet', '--no-agents', '--api-key', `${KEYS.good}:${me.wallet}:read,trade`, '--api-key', `${KEYS.readOnly}:${me.wallet}:read`, '--api-key', `${KEYS.other}:${stranger.wallet}:read,trade`]);
+  sim = cli(['sim', '--port', '0', '--seed', '11', '--markets', '2', '--chain', 'testnet', '--no-agents', '--api-key', `${KEYS.good}:${me.wallet}:read,trade`, '--api-key', `${KEYS.readOnly}:${me.wallet}:read`, '--api-key', `${KEYS.other}:${stranger.wallet}:read,trade`, '--api-key', `${KEYS.revoker}:${revoker.wallet}:read,trade`]);
   await waitFor('bookmaker sim prints its URL', () => /listening (\S+)/.test(sim.out()), 30_000);
   baseUrl = /listening (\S+)/.exec(sim.out())![1]!;
 });
@@ -219,5 +220,31 @@ test('a wallet still to migrate: doctor says what the start-up migration will do
     noSecrets(before.out + after.out, privateKey!, key!);
   } finally {
     await legacySim.close();
+  }
+});
+
+test('Settlement V2 not approved as operator: migration fails naming the void reason and the fix; approving again clears it', { timeout: 120_000 }, async () => {
+  const signer = createSigner({ privateKey: revoker.privateKey, chain: TESTNET });
+  const client = createVenueClient({ baseUrl, chain: TESTNET, apiKey: KEYS.revoker });
+  const setApproval = async (approved: boolean): Promise<void> => {
+    const { newHoldingsOperatorNonce } = await client.migration.status();
+    const body = signer.signOperatorApproval({ nonce: newHoldingsOperatorNonce ?? 0n, approved });
+    await client.gasless.setOperator({ user: body.user, settlementVersion: 2, approved, nonce: body.nonce, deadline: body.deadline, signature: body.signature });
+  };
+  try {
+    const file = config('revoker', { metricsPort: await freePort() });
+    await setApproval(false);
+    const r = await doctor(file, KEYS.revoker, revoker.privateKey);
+    assert.equal(r.code, 1, r.out);
+    assert.deepEqual(failed(r), ['migration']);
+    const m = r.checks.get('migration')!;
+    assert.match(m.detail, /Settlement V2 is not approved as operator of this wallet: the venue would void every order \(MISSING_OPERATOR_APPROVAL\)/);
+    assert.match(m.fix, /approve Settlement V2 as operator/);
+    await setApproval(true);
+    const again = await doctor(file, KEYS.revoker, revoker.privateKey);
+    assert.equal(again.code, 0, again.out);
+    assert.equal(again.checks.get('migration')!.result, 'ok');
+  } finally {
+    await client.close();
   }
 });
