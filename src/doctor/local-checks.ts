@@ -11,6 +11,7 @@ import { accessSync, constants, statSync, unlinkSync, writeFileSync } from 'node
 import { dirname, join } from 'node:path';
 import type { BotConfig, MarketConfig } from '../config/types.ts';
 import { ADMIN_TOKEN_ENV } from '../control/admin-server.ts';
+import { registerSecret } from '../core/logger.ts';
 import { ledgerPath } from '../ledger/bot-ledger.ts';
 import type { RiskLimits } from '../risk/types.ts';
 import { fail, ok, usdcText, warn, type CheckResult } from './check.ts';
@@ -97,6 +98,7 @@ export async function checkAdmin(cfg: BotConfig, env: NodeJS.ProcessEnv, metrics
   const name = 'admin';
   const port = cfg.admin.port;
   const token = env[ADMIN_TOKEN_ENV];
+  registerSecret(token);
   if (port === 0) return ok(name, 'admin endpoint off (admin.port 0): bookmaker ctl cannot reach the bot; SIGHUP still reloads');
   if (!token) return warn(name, `admin.port ${port} but ${ADMIN_TOKEN_ENV} is not set: the endpoint stays off and bookmaker ctl (clear-kill, pause, halt) cannot reach the bot`, `set ${ADMIN_TOKEN_ENV} to a random token of at least ${ADMIN_TOKEN_MIN} characters (e.g. openssl rand -hex 24)`);
   if (token.trim().length < ADMIN_TOKEN_MIN) return fail(name, `${ADMIN_TOKEN_ENV} is ${token.trim().length} characters long (at least ${ADMIN_TOKEN_MIN})`, `set ${ADMIN_TOKEN_ENV} to a random token of at least ${ADMIN_TOKEN_MIN} characters (e.g. openssl rand -hex 24)`);

@@ -29,6 +29,9 @@ import { selectMarkets } from '../runtime/select-markets.ts';
 import { fail, ok, usdcText, warn, type CheckResult } from './check.ts';
 import { capitalNeeded } from './local-checks.ts';
 
+/** The largest answer to the one-market list the venue check reads. */
+const MAX_BODY_BYTES = 1 << 20;
+
 export interface VenueFacts {
   /** the venue's clock minus ours at the answer (from its Date header), ms; null without a Date header */
   skewMs: number | null;
@@ -56,7 +59,18 @@ export async function checkVenue(baseUrl: string, chain: ChainConfig, timeoutMs:
     status = res.statusCode;
     const d = res.headers.date;
     dateHeader = Array.isArray(d) ? d[0] : d;
-    text = await res.body.text();
+    // a venue base answers this with a small page: a hostile or wrong host cannot make us read gigabytes
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const c of res.body as AsyncIterable<Buffer>) {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        res.body.destroy();
+        return { result: fail(name, `${baseUrl}: GET /markets?limit=1 answered more than ${MAX_BODY_BYTES} bytes (not a venue API base?)`, 'check the base URL: it must be the API base ending in /v2'), facts: null };
+      }
+      chunks.push(c);
+    }
+    text = Buffer.concat(chunks).toString('utf8');
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError' || /timeout/i.test(err.code ?? '');

@@ -25,7 +25,7 @@ async function venue(answer: (path: string) => { body: unknown; delayMs?: number
     const a = answer(req.url ?? '/');
     if (a === 'stall') return void parked.push(res);
     setTimeout(() => {
-      const text = JSON.stringify(a.body);
+      const text = typeof a.body === 'string' ? a.body : JSON.stringify(a.body);
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
       res.end(text);
     }, a.delayMs ?? 0);
@@ -93,4 +93,21 @@ test('a slow venue: once the total budget is spent, the remaining checks say so 
   assert.match(by.get('api-key')!.detail, /^not checked: no answer within \d+ ms/);
   assert.match(by.get('markets')!.detail, /^not checked: no answer within \d+ ms/);
   assert.equal(r.exitCode, 1);
+});
+
+test('bad answers at the venue base: HTML, another chain, a huge page: the venue check fails saying which, nothing crashes', { timeout: 30_000 }, async () => {
+  const venueCheck = async (answer: unknown) => {
+    const base = await venue(() => ({ body: answer }));
+    const r = await runDoctor({ config: await cfg(base), env, checkMs: 2_000, totalMs: 4_000 });
+    return r.checks.find((c) => c.name === 'venue')!;
+  };
+  const html = await venueCheck('<html>a login page</html>');
+  assert.equal(html.result, 'fail');
+  assert.match(html.detail, /did not answer JSON \(not a venue API base\?\)/);
+  const mainnet = await venueCheck({ markets: [{ id: '0x' + '1'.repeat(64), chainId: '8453' }], cursor: null });
+  assert.equal(mainnet.result, 'fail');
+  assert.match(mainnet.detail, /serves chain 8453, the config says testnet \(84532\)/);
+  const huge = await venueCheck({ markets: [], pad: 'x'.repeat(2 << 20) });
+  assert.equal(huge.result, 'fail');
+  assert.match(huge.detail, /answered more than 1048576 bytes/);
 });
