@@ -132,3 +132,16 @@ export function loadApiKey(src: ApiKeySource = {}): string | undefined {
   registerSecret(key);
   return key;
 }
+
+/** The API key in `wallet.apiKeyFile` (relative to the config's folder), or undefined when none is configured. */
+export function readApiKeyFile(path: string | undefined, configFile: string): string | undefined {
+  if (!path) return undefined;
+  const full = resolve(configFile ? dirname(configFile) : process.cwd(), path);
+  try {
+    const v = readFileSync(full, 'utf8').trim();
+    registerSecret(v);
+    return v || undefined;
+  } catch (e) {
+    throw new ConfigError(`wallet.apiKeyFile ${full}: cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}

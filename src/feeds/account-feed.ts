@@ -31,9 +31,17 @@ export interface AccountFeedOptions {
 
 const SOURCE = 'account';
 
+/**
+ * The collateral the bot trades with, 1e-6 USDC: the settlement balance when the venue reports one,
+ * else the balance. The one reading of a balance summary the bot's state and `bookmaker doctor` share.
+ */
+export function freeCollateral(s: Pick<BalanceSummary, 'usdc'>): bigint {
+  return s.usdc.settlementBalance > 0n ? s.usdc.settlementBalance : s.usdc.balance;
+}
+
 /** One balance summary → the state events it implies (pure). */
 export function accountEvents(s: BalanceSummary, marketIds: readonly Bytes32[], now: number, startedAt = now): FeedEvent[] {
-  const out: FeedEvent[] = [feedEvent(SOURCE, { type: 'BalanceUpdated', collateral: s.usdc.settlementBalance > 0n ? s.usdc.settlementBalance : s.usdc.balance, ts: now }, 0, now)];
+  const out: FeedEvent[] = [feedEvent(SOURCE, { type: 'BalanceUpdated', collateral: freeCollateral(s), ts: now }, 0, now)];
   const held = new Map<string, { yes: number; no: number }>();
   for (const t of s.outcomeTokens) {
     const k = t.marketId.toLowerCase();

@@ -104,6 +104,38 @@ function outstanding(s: MigrationStatus): PendingRestoration[] {
   return s.pendingRestorations.filter((r) => r.status !== 'restored' && r.status !== 'dismissed');
 }
 
+/** What keeps the funds migration from being signed and submitted (empty when nothing does). */
+function fundsBlockers(st: MigrationStatus): string[] {
+  return [
+    !st.sponsoredFundsMigrationAvailable && 'sponsored funds migration unavailable',
+    !st.sponsoredRelayerAddress && 'no sponsored relayer address',
+    st.newHoldingsOperatorNonce === null && 'no new Holdings operator nonce',
+    !st.settlementV2Address && 'no Settlement V2 address',
+  ].filter((x): x is string => typeof x === 'string');
+}
+
+/**
+ * What runStartupMigration would do from this status, without doing it (`bookmaker doctor`): the
+ * steps in order (none when trading is allowed) and what would stop it (null when nothing would).
+ */
+export function migrationPreview(s: MigrationStatus, restore: 'restore' | 'dismiss' = 'restore'): { steps: string[]; blocker: string | null } {
+  if (tradingAllowed(s)) return { steps: [], blocker: null };
+  const steps: string[] = [];
+  if (s.canStart) steps.push(`start (retires ${s.legacyOpenOrderCount} legacy open order(s), then ${restore === 'restore' ? 'restores them as V2 orders or dismisses' : 'dismisses'} them)`);
+  const chunks = s.fundsMigrationPlan?.chunks.length ?? 0;
+  let blocker: string | null = null;
+  if (fundsUnderWay(s)) steps.push(`wait for the sponsored funds migration under way (${s.sponsoredFundsMigrationStatus?.status})`);
+  else if (s.canMigrateFunds && chunks > 0) {
+    const missing = fundsBlockers(s);
+    if (missing.length > 0) blocker = `cannot migrate funds: ${missing.join(', ')}`;
+    else steps.push(`migrate funds (${chunks} chunk(s), sponsored) and approve Settlement V2 as operator`);
+  }
+  const pending = outstanding(s).length;
+  if (pending > 0) steps.push(`${restore === 'restore' && s.canRestoreOrders ? 'restore' : 'dismiss'} ${pending} retired order(s)`);
+  if (steps.length === 0 && blocker === null) steps.push('wait for the venue to complete the migration (polls the status for up to 5 minutes)');
+  return { steps, blocker };
+}
+
 /** A random uint128 as a decimal string (16 CSPRNG bytes, big-endian). */
 export function randomUint128(random: (n: number) => Uint8Array = randomBytes): string {
   return BigInt('0x' + Buffer.from(random(16)).toString('hex')).toString();
@@ -164,12 +196,7 @@ export async function runStartupMigration(opts: MigrationOptions): Promise<Migra
 
   async function submitFunds(st: MigrationStatus): Promise<void> {
     const plan = st.fundsMigrationPlan!;
-    const missing = [
-      !st.sponsoredFundsMigrationAvailable && 'sponsored funds migration unavailable',
-      !st.sponsoredRelayerAddress && 'no sponsored relayer address',
-      st.newHoldingsOperatorNonce === null && 'no new Holdings operator nonce',
-      !st.settlementV2Address && 'no Settlement V2 address',
-    ].filter(Boolean);
+    const missing = fundsBlockers(st);
     if (missing.length > 0) throw new MigrationError(`cannot migrate funds: ${missing.join(', ')}`);
     const shared = nowSec() + 3600;
     const random = opts.random ?? randomBytes;

@@ -10,10 +10,18 @@ export interface GuardTrip {
   readonly detail: string;
 }
 
+/**
+ * Whether a market is inside the deadline guard at `now` (ms): quoting pauses `pauseBeforeDeadlineMs`
+ * before its deadline. The one rule the gate and `bookmaker doctor` share; no deadline = never.
+ */
+export function insideDeadlineGuard(deadline: number | null, now: number, pauseBeforeDeadlineMs: number): boolean {
+  return deadline !== null && now >= deadline - pauseBeforeDeadlineMs;
+}
+
 export function marketGuard(view: MarketView, limits: RiskLimits): GuardTrip | null {
   if (limits.halted) return { reason: 'HALTED', detail: 'trading halted by configuration' };
   if (view.status !== 'active') return { reason: 'MARKET_NOT_ACTIVE', detail: `market status is ${view.status}` };
-  if (view.deadline !== null && view.now >= view.deadline - limits.pauseBeforeDeadlineMs) {
+  if (insideDeadlineGuard(view.deadline, view.now, limits.pauseBeforeDeadlineMs)) {
     return { reason: 'DEADLINE', detail: `within ${limits.pauseBeforeDeadlineMs} ms of the deadline` };
   }
   if (view.flags.migrationActive) return { reason: 'MIGRATION', detail: 'venue migration in progress' };

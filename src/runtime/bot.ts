@@ -19,13 +19,12 @@
  * stop() cancels everything and exits 0 only when the venue reports no open order of ours (else 1).
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Subscription } from 'rxjs';
 import { systemClock, type Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { registerSecret } from '../core/logger.ts';
-import { loadApiKey, loadPrivateKey } from '../config/secrets.ts';
+import { loadApiKey, loadPrivateKey, readApiKeyFile } from '../config/secrets.ts';
 import type { BotConfig, LocalVenueSettings } from '../config/types.ts';
 import { chainByName, type ChainConfig } from '../exchange/chains.ts';
 import { createSigner, type Signer } from '../exchange/signing/signer.ts';
@@ -196,18 +195,6 @@ async function startEmbedded(s: LocalVenueSettings, chain: ChainConfig): Promise
   const agents = startCounterparties(local, { seed: s.seed, ...counterpartyAgents(s.agents), churn });
   const baseUrl = await local.start(s.port);
   return { baseUrl, chain, apiKey, privateKey, local, agents };
-}
-
-function readApiKeyFile(path: string | undefined, configFile: string): string | undefined {
-  if (!path) return undefined;
-  const full = resolve(configFile ? dirname(configFile) : process.cwd(), path);
-  try {
-    const v = readFileSync(full, 'utf8').trim();
-    registerSecret(v);
-    return v || undefined;
-  } catch (e) {
-    throw new ConfigError(`wallet.apiKeyFile ${full}: cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
 }
 
 async function setupVenue(o: BotOptions): Promise<VenueSetup> {
