@@ -234,7 +234,7 @@ let ports: Map<string, string> | undefined;
 test('the README and docs/ have the blocks this test is about, in reading order', () => {
   const at = (h: string) => [...new Set(blocks.filter((b) => b.heading === h || b.heading.startsWith(h)).map((b) => b.file))];
   assert.deepEqual(at('Quick start'), ['README.md']);
-  for (const h of ['run', 'sim', 'markets and book', 'sign', 'Testnet', 'Live']) assert.deepEqual(at(h), ['docs/getting-started.md'], `a sh block under "${h}"`);
+  for (const h of ['Running the bot:', 'The local exchange:', 'Markets and books:', 'Signing without sending:', 'Testnet', 'Live']) assert.deepEqual(at(h), ['docs/getting-started.md'], `a sh block under "${h}"`);
   assert.deepEqual(at('Importers'), ['docs/recording-format.md'], 'the importers block');
   assert.ok(at('Commands').includes('docs/backtesting.md'), 'the backtest commands');
   // the sim of "run" is started before the pages that use it, the import before the backtests

@@ -106,3 +106,8 @@ for (const file of files) {
     assert.deepEqual(brokenLinks(file), [], `${relative(REPO, file)} has broken links`);
   });
 }
+
+test('README.md stays short (at most 20 KB): detail belongs in docs/', () => {
+  const bytes = statSync(join(REPO, 'README.md')).size;
+  assert.ok(bytes <= 20 * 1024, `README.md is ${bytes} bytes`);
+});
