@@ -197,6 +197,8 @@ export interface LedgerSettings {
   readonly flushMs: number;
   /** a position and PnL mark of every market and of the account this often, ms */
   readonly markMs: number;
+  /** the fee model for fills the venue states no fee for, whole bps (default maker 0, taker 50) */
+  readonly fees: { readonly makerBps: number; readonly takerBps: number };
 }
 
 /** The event-loop watchdog (src/runtime/watchdog.ts). */

@@ -14,6 +14,7 @@
 import { applyFill, FLAT, toMicro, type PositionState } from '../state/position.ts';
 import type { OutcomeIndex, SideValue } from '../model/order.ts';
 import type { Ledger } from './ledger.ts';
+import { baselinePositions } from './baseline.ts';
 
 export interface Filter {
   /** ms since the epoch, inclusive */
@@ -34,6 +35,8 @@ interface FillRow {
   fee: number;
   ts: number;
   source: string;
+  fee_source?: string;
+  origin?: string;
 }
 
 function where(f: Filter, tsCol = 'ts', marketCol = 'market_id'): { sql: string; args: unknown[] } {
@@ -54,7 +57,8 @@ const terms = (r: FillRow) => ({ outcomeIndex: r.outcome as OutcomeIndex, side: 
 
 /** Every market's position as the recorded fills leave it, in record order (optionally only fills before `until`). */
 export function replayPositions(ledger: Ledger, opts: { until?: number } = {}): Map<string, PositionState> {
-  const out = new Map<string, PositionState>();
+  // the inherited inventory adopted at the ledger's first start, at its marks (src/ledger/baseline.ts)
+  const out = baselinePositions(ledger.baseline());
   const sql = `SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source FROM fills ${opts.until !== undefined ? 'WHERE ts < ?' : ''} ORDER BY seq`;
   const stmt = ledger.db.prepare(sql);
   for (const r of (opts.until !== undefined ? stmt.iterate(opts.until) : stmt.iterate()) as IterableIterator<FillRow>) {
@@ -198,11 +202,15 @@ export interface FillLine {
   /** USDC */
   readonly fee: number;
   readonly source: string;
+  /** who stated the fee: 'venue' or 'model' (src/ledger/fill-fee.ts) */
+  readonly feeSource: string;
+  /** 'own' or 'foreign' (an order this bookmaker did not place) */
+  readonly origin: string;
 }
 
 export function listFills(ledger: Ledger, f: Filter = {}, limit = 0): FillLine[] {
   const w = where(f);
-  const rows = ledger.db.prepare(`SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source FROM fills ${w.sql} ORDER BY seq ${limit > 0 ? `LIMIT ${Math.floor(limit)}` : ''}`).all(...w.args) as FillRow[];
+  const rows = ledger.db.prepare(`SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, fee_source, origin FROM fills ${w.sql} ORDER BY seq ${limit > 0 ? `LIMIT ${Math.floor(limit)}` : ''}`).all(...w.args) as FillRow[];
   return rows.map((r) => ({
     ts: r.ts,
     marketId: r.market_id,
@@ -214,6 +222,8 @@ export function listFills(ledger: Ledger, f: Filter = {}, limit = 0): FillLine[]
     size: shares(r.size),
     fee: usdc(r.fee),
     source: r.source,
+    feeSource: r.fee_source ?? 'model',
+    origin: r.origin ?? 'own',
   }));
 }
 

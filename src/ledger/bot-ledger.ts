@@ -31,6 +31,9 @@ import { FLAT } from '../state/position.ts';
 import { replayPositions } from './books.ts';
 import { catchUpFills, type CatchUpResult, type CatchUpSource } from './catch-up.ts';
 import { openLedger, type Ledger, type RiskSnapshot } from './ledger.ts';
+import { NO_FEES, type FeeSpec } from './fill-fee.ts';
+import { baselineOf, hasHistory, readVenueHistory, refusal, type HistorySource } from './baseline.ts';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { DAY_MS } from '../risk/kill-switch.ts';
 
 /**
@@ -70,8 +73,10 @@ export interface BotLedgerOptions {
   readonly venue: string;
   /** the chain the account trades on: with the trader, the account a ledger belongs to */
   readonly chain: string;
-  readonly client: CatchUpSource;
+  readonly client: CatchUpSource & Partial<HistorySource>;
   readonly embedded: boolean;
+  /** `run --new-ledger`: a new or empty ledger on a wallet with venue history adopts its holdings as the baseline instead of refusing */
+  readonly newLedger?: boolean;
   readonly markets: number;
   /** paper trading: nothing reaches the venue, so there is nothing to catch up */
   readonly paper: boolean;
@@ -115,6 +120,7 @@ export class BotLedger {
     // wallets on a throwaway exchange: in memory unless ledger.path asks for a file
     const path = ledgerPath(o.config, o.embedded || o.config.venue.kind === 'local', o.paper);
     let ledger: Ledger;
+    const existed = path !== ':memory:' && existsSync(path) && statSync(path).size > 0;
     try {
       ledger = openLedger({ path, clock: o.clock, logger: o.logger, flushMs: o.config.ledger.flushMs });
     } catch (e) {
@@ -126,8 +132,29 @@ export class BotLedger {
       const owner = ledger.meta('account');
       if (owner === null) ledger.setMeta('account', account);
       else if (owner !== account) throw new ConfigError(`ledger ${path} holds the books of ${owner}, not ${account}: set ledger.path to another file`);
-      const catchUp = o.paper ? { recorded: 0, shares: 0, ordersRead: 0, openOrders: [], incomplete: false } : await catchUpFills({ client: o.client, trader: o.trader, ledger, clock: o.clock, logger: o.logger, ...(o.owns ? { owns: o.owns } : {}) });
+      if (!o.paper && path !== ':memory:' && ledger.isFresh() && ledger.baseline() === null && o.client.balance) {
+        // a new or emptied ledger: the wallet's venue history is refused or adopted, never silently lost
+        const h = await readVenueHistory(o.client as HistorySource, o.trader);
+        if (hasHistory(h) && !o.newLedger) {
+          ledger.close();
+          if (!existed) for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
+          throw refusal(path, o.trader, h, existed ? 'empty' : 'new');
+        }
+        const b = await baselineOf(o.client as HistorySource, h, o.clock.now());
+        ledger.adoptBaseline(b);
+        if (hasHistory(h)) {
+          log.warn(
+            { path, holdings: b.holdings.map((x) => ({ marketId: x.marketId, outcomeIndex: x.outcomeIndex, shares: Number(x.shares) / 1e6, mark: x.mark === null ? null : x.mark / 1e6 })), collateral: Number(b.collateral) / 1e6 },
+            'new ledger on a wallet with venue history (--new-ledger): its holdings are adopted at the current marks as the baseline; PnL counts from now',
+          );
+          for (const x of b.holdings) if (x.mark === null) log.warn({ marketId: x.marketId, outcomeIndex: x.outcomeIndex }, 'no mark for an inherited holding: adopted at cost 0, its value will show as PnL at the first mark');
+        }
+      } else if (o.newLedger && !ledger.isFresh()) {
+        log.warn({ path }, '--new-ledger ignored: this ledger already holds books (it applies only to a new or empty ledger)');
+      }
+      const catchUp = o.paper ? { recorded: 0, shares: 0, ordersRead: 0, openOrders: [], incomplete: false } : await catchUpFills({ client: o.client, trader: o.trader, ledger, clock: o.clock, logger: o.logger, fees: o.config.ledger.fees, ...(o.owns ? { owns: o.owns } : {}) });
       const bl = new BotLedger(ledger, catchUp, o.clock, log, o.logger, o.paper, o.owns);
+      bl.fees = o.config.ledger.fees ?? NO_FEES;
       ledger.startup({ configHash: configHash(o.config), configFile: o.config.file, venue: o.venue, trader: o.trader, markets: o.markets, latched: bl.latch?.reason ?? null }, catchUp.recorded);
       log.info({ path, caughtUp: catchUp.recorded, latched: bl.latch?.reason ?? null }, 'ledger open');
       if (bl.latch) {
@@ -179,14 +206,39 @@ export class BotLedger {
     };
   }
 
+  /** nonces this bookmaker placed or adopted in this run (the ledger's orders table holds the earlier ones) */
+  private readonly own = new Set<string>();
+  /** the fee model for fills the venue states no fee for (`ledger.fees`) */
+  fees: FeeSpec = NO_FEES;
+
+  private rememberOwn(nonce: string): void {
+    this.own.add(nonce.toLowerCase());
+    // a bound: older ones are still found in the ledger (isOwn)
+    if (this.own.size > 100_000) this.own.delete(this.own.values().next().value!);
+  }
+
+  /**
+   * Did this bookmaker place (or adopt) the order? Else it is another trader's on the same wallet (a
+   * person, another instance): its fills are 'foreign' (src/feeds/own-orders-feed.ts isOwn).
+   */
+  readonly isOwn = (nonce: string): boolean => {
+    const k = nonce.toLowerCase();
+    if (this.own.has(k)) return true;
+    if (!this.ledger.hasOrder(k)) return false;
+    this.rememberOwn(k);
+    return true;
+  };
+
   /** Record what the bot does and sees. Cheap: a queue push (the writes are batched). */
   onEvent(e: StateEvent): void {
     const l = this.ledger;
     switch (e.type) {
       case 'OrderSubmitted':
+        this.rememberOwn(e.nonce);
         l.orderSubmitted({ nonce: e.nonce, marketId: e.marketId, slot: e.slot, outcomeIndex: e.order.outcomeIndex, side: e.order.side, price: e.order.price, size: e.order.size, ts: e.ts }, e.retry);
         return;
       case 'OrderAdopted':
+        this.rememberOwn(e.nonce);
         l.orderAdopted({ nonce: e.nonce, marketId: e.marketId, slot: e.slot, outcomeIndex: e.order.outcomeIndex, side: e.order.side, price: e.order.price, size: e.order.size, ts: e.ts });
         return;
       case 'OrderAccepted':
@@ -216,7 +268,7 @@ export class BotLedger {
         // a fill without a venue identity cannot be de-duplicated: keyed by what makes it unique here
         const fillId = e.fillId ?? `${e.nonce ?? 'none'}:${e.ts}:${e.size}:${e.price}`;
         const cum = e.fillId !== undefined ? Number(e.fillId.slice(e.fillId.lastIndexOf(':') + 1)) : NaN;
-        l.fill({ fillId, nonce: e.nonce, marketId: e.marketId, outcomeIndex: e.outcomeIndex, side: e.side, price: e.price, size: e.size, fee: e.fee, ts: e.ts, source: 'feed', filled: Number.isSafeInteger(cum) ? cum : null });
+        l.fill({ fillId, nonce: e.nonce, marketId: e.marketId, outcomeIndex: e.outcomeIndex, side: e.side, price: e.price, size: e.size, fee: e.fee, ts: e.ts, source: 'feed', filled: Number.isSafeInteger(cum) ? cum : null, feeSource: e.feeSource ?? 'venue', origin: e.origin ?? 'own' });
         return;
       }
       case 'QuoteDenied': {
@@ -247,6 +299,7 @@ export class BotLedger {
         since: Math.max(this.startedAt, this.clock.now() - 600_000),
         maxLookups: 100,
         alsoNonces: this.catchUp.openOrders.map((x) => x.nonce),
+        fees: this.fees,
         ...(this.owns ? { owns: this.owns } : {}),
       });
       return r.recorded;

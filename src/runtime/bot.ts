@@ -122,6 +122,8 @@ export interface BotOptions {
    * its forwarded /metrics and /readyz) and is armed with the venue's keys to cancel from its thread.
    */
   watchdog?: Watchdog;
+  /** `run --new-ledger`: a new or empty ledger on a wallet with venue history adopts the holdings as its baseline (src/ledger/baseline.ts) instead of refusing the start */
+  newLedger?: boolean;
 }
 
 export interface Bot {
@@ -338,6 +340,7 @@ async function wire(
     embedded: v.local !== null,
     markets: marketIds.length,
     paper,
+    newLedger: o.newLedger === true,
     // a shared wallet (reconcileScope markets, shards): other markets' orders are not this ledger's
     ...(cfg.orders.reconcileScope === 'markets' ? { owns: (id: string) => (cfg.selection.shard ? shardOwns(id, cfg.selection.shard) : known(id)) } : {}),
   });
@@ -536,7 +539,7 @@ async function wire(
       for (const m of store.state.markets.values()) if (m.orders.has(k)) return true;
       return false;
     };
-    subs.push(tradingFeed({ client, trader: venue.trader, marketIds: trackedIds, clock, intervalMs: fillsPollMs(cfg), health, logger: o.logger, isTracked, seed: bookLedger.catchUp.openOrders }).subscribe(sink));
+    subs.push(tradingFeed({ client, trader: venue.trader, marketIds: trackedIds, clock, intervalMs: fillsPollMs(cfg), health, logger: o.logger, isTracked, seed: bookLedger.catchUp.openOrders, fees: bookLedger.fees, isOwn: bookLedger.isOwn }).subscribe(sink));
   }
 
   await untilAborted(waitForBooks(store, marketIds, clock, o.warmupMs ?? 5_000), signal);
