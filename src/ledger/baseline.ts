@@ -60,7 +60,7 @@ export function refusal(path: string, trader: Address, h: VenueHistory, why: 'ne
     h.hasOrders ? 'the order and fill history of its earlier runs' : null,
   ].filter((x) => x !== null).join(' and ');
   return new ConfigError(
-    `ledger ${path} is ${why === 'new' ? 'new (no file was there)' : 'empty (no start-up recorded)'} but wallet ${trader} has history at the venue: ${what}. ` +
+    `ledger ${path} is ${why === 'new' ? 'new (no file was there)' : 'empty (no start-up recorded in it)'} but wallet ${trader} has history at the venue: ${what}. ` +
       'Starting would lose those books (their cost, PnL and fills) and count the holdings as profit. ' +
       'If the ledger was moved or deleted, restore it (or point ledger.path at it); to start new books that adopt the current holdings at the current marks as the baseline (PnL from 0), run with --new-ledger.',
   );

@@ -15,6 +15,7 @@ import { applyFill, FLAT, toMicro, type PositionState } from '../state/position.
 import type { OutcomeIndex, SideValue } from '../model/order.ts';
 import type { Ledger } from './ledger.ts';
 import { baselinePositions } from './baseline.ts';
+import { accountCash } from './account-cash.ts';
 
 export interface Filter {
   /** ms since the epoch, inclusive */
@@ -98,6 +99,21 @@ export interface LedgerSummary {
   readonly lastFillAt: number | null;
   readonly killSwitch: { readonly latched: boolean; readonly reason: string | null; readonly detail: string | null; readonly at: number | null };
   readonly markets: number;
+  /**
+   * USDC: net collateral from trading and fees since the baseline (src/ledger/account-cash.ts): the
+   * venue's collateral balance is the baseline's plus this (deposits, withdrawals and claims aside)
+   */
+  readonly cashUsdc: number;
+  /** every non-zero holding the books hold (resolved-unclaimed included), shares */
+  readonly positions: readonly { readonly marketId: string; readonly outcomeIndex: 0 | 1; readonly shares: number }[];
+  /** USDC: realised (the fills), unrealised and total at the last account mark and its time */
+  readonly pnl: { readonly realised: number; readonly unrealised: number | null; readonly total: number | null; readonly markedAt: number | null };
+  /** fills of orders this bookmaker did not place (a person, another instance on the wallet), counted in every figure above */
+  readonly foreign: { readonly fills: number; readonly volume: number; readonly fees: number };
+  /** fees by who stated them: the venue (or the engine that charged them) or the configured fee model */
+  readonly feesBySource: { readonly venue: number; readonly model: number };
+  /** the inherited inventory adopted at the ledger's first start (null: none) */
+  readonly baseline: { readonly at: number; readonly collateralUsdc: number; readonly holdings: number } | null;
 }
 
 interface RawBooks {
@@ -173,6 +189,17 @@ export function ledgerSummary(ledger: Ledger, f: Filter = {}): LedgerSummary {
     : (ledger.db.prepare('SELECT unrealised FROM marks WHERE market_id = ? ORDER BY id DESC LIMIT 1').get(f.market.toLowerCase()) as { unrealised: string } | undefined);
   const startups = (ledger.db.prepare(`SELECT COUNT(*) AS n FROM startups ${where({ ...(f.since !== undefined ? { since: f.since } : {}) }).sql}`).get(...(f.since !== undefined ? [f.since] : [])) as { n: number }).n;
   const risk = ledger.risk();
+  const acct = accountCash(ledger);
+  const accountMark = ledger.db.prepare('SELECT unrealised, ts FROM marks WHERE market_id IS NULL ORDER BY id DESC LIMIT 1').get() as { unrealised: string; ts: number } | undefined;
+  const fw = where(f);
+  const foreign = ledger.db
+    .prepare(`SELECT COUNT(*) AS n, COALESCE(SUM(fee), 0) AS fees FROM fills ${fw.sql}${fw.sql ? ' AND' : ' WHERE'} origin = 'foreign'`)
+    .get(...fw.args) as { n: number; fees: number };
+  let foreignVolume = 0n;
+  for (const r of ledger.db.prepare(`SELECT price, size FROM fills ${fw.sql}${fw.sql ? ' AND' : ' WHERE'} origin = 'foreign'`).iterate(...fw.args) as IterableIterator<{ price: number; size: number }>) foreignVolume += BigInt(r.price) * BigInt(r.size);
+  const bySource = ledger.db.prepare(`SELECT fee_source AS s, COALESCE(SUM(fee), 0) AS fees FROM fills ${fw.sql} GROUP BY fee_source`).all(...fw.args) as { s: string; fees: number }[];
+  const b = ledger.baseline();
+  const realisedAll = f.since === undefined && f.market === undefined ? realised : [...replayPositions(ledger).values()].reduce((a, p) => a + toMicro(p.realised), 0n);
   return {
     fills,
     volume: usdc(volume),
@@ -185,6 +212,17 @@ export function ledgerSummary(ledger: Ledger, f: Filter = {}): LedgerSummary {
     lastFillAt: range.b,
     killSwitch: { latched: risk.latch !== null, reason: risk.latch?.reason ?? null, detail: risk.latch?.detail ?? null, at: risk.latch?.at ?? null },
     markets: books.length,
+    cashUsdc: usdc(acct.cash),
+    positions: acct.positions.map((x) => ({ marketId: x.marketId, outcomeIndex: x.outcomeIndex, shares: shares(Number(x.shares)) })),
+    pnl: {
+      realised: usdc(realisedAll),
+      unrealised: accountMark ? usdc(BigInt(accountMark.unrealised)) : null,
+      total: accountMark ? usdc(realisedAll + BigInt(accountMark.unrealised)) : null,
+      markedAt: accountMark?.ts ?? null,
+    },
+    foreign: { fills: foreign.n, volume: usdc(toMicro(foreignVolume)), fees: usdc(foreign.fees) },
+    feesBySource: { venue: usdc(bySource.find((x) => x.s === 'venue')?.fees ?? 0), model: usdc(bySource.find((x) => x.s === 'model')?.fees ?? 0) },
+    baseline: b ? { at: b.at, collateralUsdc: usdc(b.collateral), holdings: b.holdings.length } : null,
   };
 }
 

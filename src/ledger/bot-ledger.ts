@@ -120,7 +120,8 @@ export class BotLedger {
     // wallets on a throwaway exchange: in memory unless ledger.path asks for a file
     const path = ledgerPath(o.config, o.embedded || o.config.venue.kind === 'local', o.paper);
     let ledger: Ledger;
-    const existed = path !== ':memory:' && existsSync(path) && statSync(path).size > 0;
+    const existed = path !== ':memory:' && existsSync(path);
+    const emptied = existed && statSync(path).size === 0;
     try {
       ledger = openLedger({ path, clock: o.clock, logger: o.logger, flushMs: o.config.ledger.flushMs });
     } catch (e) {
@@ -138,7 +139,7 @@ export class BotLedger {
         if (hasHistory(h) && !o.newLedger) {
           ledger.close();
           if (!existed) for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
-          throw refusal(path, o.trader, h, existed ? 'empty' : 'new');
+          throw refusal(path, o.trader, h, existed || emptied ? 'empty' : 'new');
         }
         const b = await baselineOf(o.client as HistorySource, h, o.clock.now());
         ledger.adoptBaseline(b);

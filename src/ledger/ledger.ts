@@ -22,7 +22,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
-import { migrate } from './schema.ts';
+import { migrate, SCHEMA_VERSION } from './schema.ts';
 
 export interface LedgerFill {
   readonly fillId: string;
@@ -156,6 +156,12 @@ export class Ledger {
       if (o.path !== ':memory:') this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = NORMAL');
       migrate(this.db);
+    } else {
+      const v = this.db.pragma('user_version', { simple: true }) as number;
+      if (v < SCHEMA_VERSION) {
+        this.db.close();
+        throw new Error(`ledger ${o.path} has schema version ${v}, older than this bookmaker's ${SCHEMA_VERSION}: the next \`bookmaker run\` on it upgrades it in place; read it then`);
+      }
     }
     this.writeBatch = this.db.transaction((recs: Rec[]) => {
       for (const [k, args] of recs) this.stmt(k).run(...args);
