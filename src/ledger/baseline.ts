@@ -56,7 +56,7 @@ export const hasHistory = (h: VenueHistory): boolean => h.hasOrders || h.holding
 export function refusal(path: string, trader: Address, h: VenueHistory, why: 'new' | 'empty'): ConfigError {
   const shown = h.holdings.slice(0, 5).map((x) => `${(Number(x.shares) / 1e6).toFixed(6)} ${x.outcomeIndex === 1 ? 'YES' : 'NO'} of ${x.marketId}`);
   const what = [
-    h.holdings.length > 0 ? `${h.holdings.length} position(s) (${shown.join(', ')}${h.holdings.length > 5 ? ', …' : ''})` : null,
+    h.holdings.length > 0 ? `${h.holdings.length} holding(s) in ${new Set(h.holdings.map((x) => x.marketId)).size} market(s) (${shown.join(', ')}${h.holdings.length > 5 ? ', …' : ''})` : null,
     h.hasOrders ? 'the order and fill history of its earlier runs' : null,
   ].filter((x) => x !== null).join(' and ');
   return new ConfigError(

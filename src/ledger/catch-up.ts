@@ -135,6 +135,7 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
   const accounted = o.ledger.filledByNonce();
   const now = o.clock.now();
   const alive = fresh ? now : Math.min(now, o.ledger.lastSignOfLife());
+  const birth = fresh ? null : o.ledger.firstStartup();
   const fees = o.fees ?? NO_FEES;
   let recorded = 0;
   let shares = 0;
@@ -142,9 +143,14 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
     const filled = filledShares(v);
     const before = accounted.get(k);
     if (before === undefined && fresh) {
-      if (filled > 0) o.ledger.fillBaseline(k, filled);
+      // every open order gets a baseline, 0 included: an order the ledger has no figure for and that
+      // was placed before it began is history (below), so an open one must be on record to count its later fills
+      if (v.status === 'open') o.ledger.fillBaseline(k, filled);
       continue;
     }
+    // placed before this ledger began and not open then (it would have a baseline): its fills are
+    // history, in the holdings the ledger began with (its baseline), never fills of these books
+    if (before === undefined && birth !== null && venueMs(v.insertedAt) < birth) continue;
     const from = before ?? 0;
     if (filled <= from) continue;
     const size = filled - from;

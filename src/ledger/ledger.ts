@@ -387,6 +387,11 @@ export class Ledger {
     return Math.max(q('SELECT MAX(ts) AS t FROM marks'), q('SELECT MAX(ts) AS t FROM fills'), q('SELECT MAX(ts) AS t FROM startups'));
   }
 
+  /** When the ledger began: its first start-up (null before one). */
+  firstStartup(): number | null {
+    return (this.db.prepare('SELECT MIN(ts) AS t FROM startups').get() as { t: number | null }).t;
+  }
+
   /** Is there any record at all (a ledger that never started is fresh)? */
   isFresh(): boolean {
     return this.lastStartup() === null;

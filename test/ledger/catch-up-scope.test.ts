@@ -83,9 +83,11 @@ test('catch-up with owns: only this instance\'s markets are recorded and seeded;
   assert.deepEqual(r.openOrders.map((o) => o.nonce).sort(), [n('a'), n('c')], 'every open order of the wallet seeds the fills feed');
   // without the scope (reconcileScope wallet): an order the ledger never saw placed is foreign
   const l2 = openLedger({ path: ':memory:', clock });
+  clock.t = T0; // begun before the orders were placed (an order placed before a ledger began is history)
   await catchUpFills({ client: source([]), trader: TRADER, ledger: l2, clock });
   l2.startup({ configHash: 'h', configFile: 'f', venue: 'v', trader: TRADER, markets: 1, latched: null }, 0);
   l2.flush();
+  clock.t = T0 + 60_000;
   await catchUpFills({ client: source(venue), trader: TRADER, ledger: l2, clock });
   assert.equal(listFills(l2).find((f) => f.fillId === `${n('b')}:7000000`)?.origin, 'foreign');
   l.close();

@@ -144,7 +144,7 @@ test('a new or emptied ledger on a wallet with holdings is refused naming what w
     await assert.rejects(open(false), (e: Error) => {
       assert.equal(e.name, 'ConfigError');
       assert.match(e.message, /is new/);
-      assert.match(e.message, /1 position\(s\) \(7\.000000 YES of 0x1111/);
+      assert.match(e.message, /1 holding\(s\) in 1 market\(s\) \(7\.000000 YES of 0x1111/);
       assert.match(e.message, /order and fill history/);
       assert.match(e.message, /--new-ledger/);
       return true;
@@ -185,4 +185,19 @@ test('an emptied ledger file (truncated to 0 bytes) on a wallet with order histo
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('a new ledger: orders closed before it began are history (in the baseline), never fills; one open then counts its later fills', async () => {
+  clock.t = T0 + 10_000;
+  const l = openLedger({ path: ':memory:', clock });
+  const closedBefore = order(n('e'), { filledSize: 10_000_000, remainingSize: 0, status: 'filled', insertedAt: new Date(T0).toISOString() });
+  const openThen = order(n('f'), { insertedAt: new Date(T0).toISOString() });
+  await catchUpFills({ client: source([closedBefore, openThen]), trader: TRADER, ledger: l, clock });
+  l.startup({ configHash: 'h', configFile: 'f', venue: 'v', trader: TRADER, markets: 1, latched: null }, 0);
+  clock.t = T0 + 20_000;
+  // the stop's sweep reads every order since the start less a minute of skew: both come back
+  const later = order(n('f'), { filledSize: 3_000_000, remainingSize: 7_000_000, insertedAt: new Date(T0).toISOString() });
+  await catchUpFills({ client: source([closedBefore, later]), trader: TRADER, ledger: l, clock, since: T0 + 10_000 });
+  assert.deepEqual(listFills(l).map((x) => [x.nonce, x.size]), [[n('f'), 3]]);
+  l.close();
 });
