@@ -14,7 +14,7 @@ export const CHAOS_LIMITS = {
   slotsPerSide: 2,
 };
 
-export function chaosConfigYaml(t: ChaosTiming): string {
+export function chaosConfigYaml(t: ChaosTiming, ledgerPath?: string): string {
   return `# written by the chaos orchestrator (src/chaos/chaos-config.ts)
 venue:
   chain: testnet         # the orchestrator's exchange verifies testnet signatures
@@ -53,7 +53,7 @@ feeds:
   balancePollSeconds: 2
 metrics:
   port: 0
-logging:
+${ledgerPath ? `ledger:\n  path: ${JSON.stringify(ledgerPath)}   # the referee reads the books (books-equal-venue)\n  markSeconds: 1\n` : ''}logging:
   level: info
 `;
 }

@@ -105,6 +105,8 @@ export interface LedgerOptions {
   /** open an existing file only (the CLI readers never create one) */
   readonly mustExist?: boolean;
   readonly readonly?: boolean;
+  /** how long a statement waits for another connection's lock, ms (default 5 000; a reader on a busy event loop passes 0) */
+  readonly busyTimeoutMs?: number;
 }
 
 /** A queued write: a statement key and its parameters. */
@@ -151,7 +153,7 @@ export class Ledger {
     this.maxBatch = o.maxBatch ?? 2_000;
     if (o.path !== ':memory:' && !o.mustExist) mkdirSync(dirname(o.path), { recursive: true });
     this.db = new Database(o.path, { fileMustExist: o.mustExist ?? false, readonly: o.readonly ?? false });
-    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma(`busy_timeout = ${Math.max(0, Math.floor(o.busyTimeoutMs ?? 5000))}`);
     if (!o.readonly) {
       if (o.path !== ':memory:') this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = NORMAL');
