@@ -13,7 +13,8 @@
  *   a.figures() / a.market(id) / a.positions() / a.pnl()
  *
  * Exact: positions in 1e-6 shares, money kept scaled (price × size, 1e-12 USDC) as bigint inside
- * and shown in 1e-6 USDC, rounded toward −∞ (src/state/position.ts `toMicro`).
+ * and shown in 1e-6 USDC, rounded toward −∞ per market (src/state/position.ts `toMicro`); the
+ * account's figures are the sums of the markets' (so they add up to the unit).
  *
  * Order-independent: a market's fills are kept ordered by (venue time, fill id); a fill that lands
  * before one already applied re-computes that market from the start of its kept fills (rare: feeds
@@ -125,6 +126,7 @@ interface Base {
   readonly foreign: number;
 }
 
+const NO_PNL = { realised: 0n, unrealised: 0n } as const;
 const ZERO_BASE: Base = { pos: FLAT, cash: 0n, foreign: 0 };
 const SONE = BigInt(ONE);
 
@@ -175,11 +177,13 @@ class MarketBook {
   released = false;
   lastRead: { yes: number; no: number; at: number } | null = null;
   driftSince: number | null = null;
-  /** this market's contribution to the account totals (scaled), as last added */
+  /** this market's contribution to the account totals (1e-6 USDC), as last added */
   cRealised = 0n;
   cUnrealised = 0n;
   cFees = 0n;
   cCash = 0n;
+  /** (cRealised, cUnrealised) as one object, built when asked */
+  micro: { readonly realised: bigint; readonly unrealised: bigint } | null = null;
 
   constructor(marketId: string) {
     this.marketId = marketId;
@@ -220,11 +224,14 @@ export class Account {
   private readonly books = new Map<string, MarketBook>();
   private readonly window: number;
   private readonly idMemory: number;
-  /** scaled totals over every market, folded ones included */
-  private realisedS = 0n;
-  private unrealisedS = 0n;
+  /**
+   * Totals over every market, folded ones included, 1e-6 USDC: the sum of the markets' own figures,
+   * so the per-market figures add up to the account's to the unit.
+   */
+  private realisedM = 0n;
+  private unrealisedM = 0n;
   private feesM = 0n;
-  private cashS = 0n;
+  private cashM = 0n;
   private markedAtMax: number | null = null;
   private cached: AccountFigures | null = null;
   private baselineAt: number | null = null;
@@ -250,17 +257,20 @@ export class Account {
 
   /** Bring the totals up to date with one market's state. */
   private refresh(b: MarketBook): void {
-    const { realised, unrealised } = b.pnlScaled();
+    const ps = b.pnlScaled();
+    const realised = toMicro(ps.realised);
+    const unrealised = toMicro(ps.unrealised);
     const fees = b.state.pos.fees;
-    const cash = b.state.cash + b.claimCash;
-    this.realisedS += realised - b.cRealised;
-    this.unrealisedS += unrealised - b.cUnrealised;
+    const cash = toMicro(b.state.cash + b.claimCash);
+    this.realisedM += realised - b.cRealised;
+    this.unrealisedM += unrealised - b.cUnrealised;
     this.feesM += fees - b.cFees;
-    this.cashS += cash - b.cCash;
+    this.cashM += cash - b.cCash;
     b.cRealised = realised;
     b.cUnrealised = unrealised;
     b.cFees = fees;
     b.cCash = cash;
+    b.micro = null;
     this.cached = null;
   }
 
@@ -427,19 +437,26 @@ export class Account {
 
   figures(): AccountFigures {
     if (this.cached !== null) return this.cached;
-    const realised = toMicro(this.realisedS);
-    const unrealised = toMicro(this.unrealisedS);
-    this.cached = { realised, unrealised, total: realised + unrealised, fees: this.feesM, cash: toMicro(this.cashS), markedAt: this.markedAtMax };
+    const realised = this.realisedM;
+    const unrealised = this.unrealisedM;
+    this.cached = { realised, unrealised, total: realised + unrealised, fees: this.feesM, cash: this.cashM, markedAt: this.markedAtMax };
     return this.cached;
+  }
+
+  /** One market's realised and unrealised PnL, 1e-6 USDC (the strategies' view; 0 for a market the books never traded). */
+  marketPnl(marketId: string): { readonly realised: bigint; readonly unrealised: bigint } {
+    const b = this.books.get(marketId.toLowerCase());
+    if (b === undefined) return NO_PNL;
+    if (b.micro === null) b.micro = { realised: b.cRealised, unrealised: b.cUnrealised };
+    return b.micro;
   }
 
   /** One market's figures (null: the books hold nothing of it, or it was folded away). */
   market(marketId: string): MarketFigures | null {
     const b = this.books.get(marketId.toLowerCase());
     if (b === undefined) return null;
-    const { realised: rs, unrealised: us } = b.pnlScaled();
-    const realised = toMicro(rs);
-    const unrealised = toMicro(us);
+    const realised = b.cRealised;
+    const unrealised = b.cUnrealised;
     const p = b.state.pos;
     const h = b.holdings();
     return {
@@ -448,7 +465,7 @@ export class Account {
       unrealised,
       total: realised + unrealised,
       fees: p.fees,
-      cash: toMicro(b.state.cash + b.claimCash),
+      cash: b.cCash,
       markedAt: b.markedAt,
       yes: h.yes,
       no: h.no,

@@ -2,6 +2,8 @@
  * Reading the books (issue 16): positions rebuilt exactly from the recorded fills, and the
  * summaries behind `bookmaker ledger summary|fills|orders|pnl`.
  *
+ *   accountFromLedger(ledger, { until? })  → Account (src/account/account.ts): the books every PnL
+ *     figure reads, rebuilt from the recorded fills (in venue order) with the last recorded marks
  *   replayPositions(ledger, { until? })  → Map<marketId, PositionState>   (src/state/position.ts)
  *   ledgerSummary(ledger, { since?, market? })  → { fills, volume, fees, realisedPnl, … } in USDC
  *   listFills / listOrders / pnlByMarket
@@ -11,7 +13,8 @@
  * realised PnL is net of fees and uses average cost in YES terms (the same applyFill the live store
  * uses), so the ledger and the running bot agree to the last unit.
  */
-import { applyFill, FLAT, toMicro, type PositionState } from '../state/position.ts';
+import { Account } from '../account/account.ts';
+import { applyFill, FLAT, type PositionState } from '../state/position.ts';
 import type { OutcomeIndex, SideValue } from '../model/order.ts';
 import type { Ledger } from './ledger.ts';
 
@@ -63,6 +66,43 @@ export function replayPositions(ledger: Ledger, opts: { until?: number } = {}): 
   return out;
 }
 
+/** Where the last marks of the markets the books hold are kept (meta key; JSON {marketId: [mark2, at]}). */
+export const MARKS_META = 'account.marks';
+
+/**
+ * The account's books as the ledger holds them: every recorded fill (optionally only those before
+ * `until`), and the marks saved with the last account mark, so a restart with nothing traded in
+ * between resumes at the same PnL.
+ */
+export function accountFromLedger(ledger: Ledger, opts: { until?: number } = {}): Account {
+  const a = new Account();
+  const sql = `SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source FROM fills ${opts.until !== undefined ? 'WHERE ts < ?' : ''} ORDER BY seq`;
+  const stmt = ledger.db.prepare(sql);
+  for (const r of (opts.until !== undefined ? stmt.iterate(opts.until) : stmt.iterate()) as IterableIterator<FillRow>) {
+    a.applyFill({ fillId: r.fill_id, marketId: r.market_id, outcomeIndex: r.outcome as OutcomeIndex, side: r.side as SideValue, price: r.price, size: r.size, fee: r.fee, feeSource: 'venue', ts: r.ts, origin: r.nonce ? 'own' : 'foreign' });
+  }
+  if (opts.until === undefined) {
+    for (const [id, [mark2, at]] of savedMarks(ledger)) a.mark(id, mark2, at);
+  }
+  return a;
+}
+
+/** The marks saved with the last account mark (empty when none, or unreadable). */
+export function savedMarks(ledger: Ledger): Map<string, [number, number]> {
+  const out = new Map<string, [number, number]>();
+  const raw = ledger.meta(MARKS_META);
+  if (raw === null) return out;
+  try {
+    const o = JSON.parse(raw) as Record<string, unknown>;
+    for (const [id, v] of Object.entries(o)) {
+      if (Array.isArray(v) && Number.isSafeInteger(v[0]) && Number.isSafeInteger(v[1]) && v[0] >= 0 && v[0] <= 2_000_000) out.set(id, [v[0] as number, v[1] as number]);
+    }
+  } catch {
+    // a damaged record: no marks (PnL then counts the open positions at 0 until the next mark)
+  }
+  return out;
+}
+
 const usdc = (micro: bigint | number): number => Number(micro) / 1e6;
 const shares = (micro: number): number => micro / 1e6;
 
@@ -110,15 +150,17 @@ interface RawBooks {
  * across it (fills before `since` still set the average cost the period's fills close against).
  */
 function rawBooks(ledger: Ledger, f: Filter): RawBooks[] {
-  const before = f.since !== undefined ? replayPositions(ledger, { until: f.since }) : new Map<string, PositionState>();
-  const after = replayPositions(ledger);
+  const before = f.since !== undefined ? accountFromLedger(ledger, { until: f.since }) : null;
+  const after = accountFromLedger(ledger);
   const out: RawBooks[] = [];
-  for (const [id, p] of after) {
+  for (const id of after.marketIds()) {
     if (f.market !== undefined && id !== f.market.toLowerCase()) continue;
-    const b = before.get(id) ?? FLAT;
-    const n = p.fills - b.fills;
+    const p = after.market(id)!;
+    const b = before?.market(id) ?? null;
+    const n = p.fills - (b?.fills ?? 0);
     if (f.since !== undefined && n === 0) continue;
-    out.push({ marketId: id, fills: n, volume: toMicro(p.volume - b.volume), fees: p.fees - b.fees, realised: toMicro(p.realised) - toMicro(b.realised), net: p.net });
+    // the books' own figures (src/account/account.ts): the same function the running bot reads
+    out.push({ marketId: id, fills: n, volume: p.volume - (b?.volume ?? 0n), fees: p.fees - (b?.fees ?? 0n), realised: p.realised - (b?.realised ?? 0n), net: p.net });
   }
   return out.sort((a, c) => a.marketId.localeCompare(c.marketId));
 }

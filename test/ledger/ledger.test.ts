@@ -2,6 +2,7 @@
  * The ledger (issue 16): batched writes, fill de-duplication by venue id, the latch across reopen,
  * books replayed exactly from the fills, the catch-up's arithmetic, and schema versions.
  */
+import { tradingDay } from '../../src/account/trading-day.ts';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -244,7 +245,7 @@ test('BotLedger: the books carry on into the store; a ledger of another account 
     bl.onEvent({ type: 'OrderFilled', marketId: M, nonce: A as Bytes32, outcomeIndex: 1, side: 0, price: 400_000, size: 10_000_000, fee: 0, fillId: `${A}:10000000`, ts: T0 });
     bl.onEvent({ type: 'OrderFilled', marketId: M, nonce: null, outcomeIndex: 1, side: 1, price: 500_000, size: 4_000_000, fee: 0, fillId: 'B:4000000', ts: T0 + 1 });
     bl.onEvent({ type: 'QuoteDenied', marketId: M, reason: 'POSITION_LIMIT', detail: '', quote: null, ts: T0 });
-    bl.markNow(bl.initialState([M]), { peakPnl: 7_000_000, day: Math.floor(T0 / 86_400_000), dayStartPnl: 1_000_000 });
+    bl.markNow(bl.books(), { peakPnl: 7_000_000, day: Math.floor(T0 / 86_400_000), dayStartPnl: 1_000_000 });
     bl.close();
     bl = await open(TRADER);
     const quoted = bl.initialState([M]).markets.get(M)!.position;
@@ -253,7 +254,7 @@ test('BotLedger: the books carry on into the store; a ledger of another account 
     const unquoted = bl.initialState([]).markets.get(M)!.position;
     assert.equal(unquoted.net, 0, 'a market not quoted is carried flat');
     assert.equal(unquoted.realised, quoted.realised, '…with its realised PnL');
-    assert.deepEqual(bl.initialRisk(), { peakPnl: 7_000_000, day: Math.floor(T0 / 86_400_000), dayStartPnl: 1_000_000 });
+    assert.deepEqual(bl.initialRisk(tradingDay('UTC')), { peakPnl: 7_000_000, day: Math.floor(T0 / 86_400_000), dayStartPnl: 1_000_000 });
     assert.deepEqual(bl.ledger.db.prepare("SELECT reason, count FROM risk_events WHERE kind = 'denials'").all(), [{ reason: 'POSITION_LIMIT', count: 1 }]);
     bl.close();
     await assert.rejects(open(('0x' + '44'.repeat(20)) as Address), /holds the books of 0x3333333333333333333333333333333333333333@testnet/);
