@@ -609,7 +609,14 @@ async function wire(
     const r = readiness();
     healthModel.evaluateOncePerTurn();
     const h = healthModel.readiness();
-    return { reconciled: r.reconciled, notHalted: r.notHalted && h.process !== 'halted', running: h.process === 'running' || h.process === 'halted', marketsQuoting: !h.reasons.some((x) => x.startsWith('market ')) };
+    return {
+      reconciled: r.reconciled,
+      notHalted: r.notHalted && h.process !== 'halted',
+      running: h.process === 'running' || h.process === 'halted',
+      marketsQuoting: !h.reasons.some((x) => x.startsWith('market ')),
+      // the books and the venue's balance reads agree (within the grace): issue 21
+      booksAgree: !h.reasons.some((x) => x.startsWith('books-drift')),
+    };
   };
   metrics.setReadiness(ready);
   const readyDetails = (): Record<string, unknown> => {
