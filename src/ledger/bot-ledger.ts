@@ -175,14 +175,16 @@ export class BotLedger {
    * The kill switch's account figures as the ledger left them (see QuotingKernelOptions.initialRisk).
    * The day's opening PnL carries on within the same trading day; after downtime over a day boundary
    * the day opens at the first account mark recorded in the new day, else at the first PnL the bot
-   * sees (never at a mark from an earlier day).
+   * sees (never at a mark from an earlier day). After a clear (no figures) it opens at the first PnL.
    */
   initialRisk(day: TradingDay): Partial<AccountRiskFigures> {
     const r = this.risk0;
     const today = day.of(this.clock.now());
     let dayStartPnl: number | undefined;
     if (r.day === today && r.dayStartPnl !== null) dayStartPnl = Number(r.dayStartPnl);
-    else {
+    // no figures at all: a new ledger, or an operator's clear (online or offline) reset them; the
+    // day then opens at the first PnL this run sees, not at a mark from before the clear
+    else if (r.day !== null) {
       const m = this.ledger.db.prepare('SELECT pnl FROM marks WHERE market_id IS NULL AND ts >= ? ORDER BY id LIMIT 1').get(day.startOf(today)) as { pnl: string } | undefined;
       if (m) dayStartPnl = Number(BigInt(m.pnl));
     }

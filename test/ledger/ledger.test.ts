@@ -262,3 +262,41 @@ test('BotLedger: the books carry on into the store; a ledger of another account 
     t.done();
   }
 });
+
+test('BotLedger.initialRisk: the day opens at the first mark of a new day after downtime, at the first PnL after a clear', async () => {
+  const { BotLedger } = await import('../../src/ledger/bot-ledger.ts');
+  const { silentLogger } = await import('../../src/core/logger.ts');
+  const t = tmp();
+  try {
+    const clock = manualClock();
+    const cfg = { file: '', venue: { kind: 'url' }, ledger: { path: t.file, flushMs: 200, markMs: 10_000 }, markets: [] } as never;
+    const none = { orders: { async *iterate() {} } };
+    const open = () => BotLedger.open({ config: cfg, clock, logger: silentLogger, trader: TRADER, venue: 'http://x/v2', chain: 'testnet', client: none, embedded: false, markets: 1, paper: false });
+    const utc = tradingDay('UTC');
+    const day0 = utc.of(T0);
+    // day 0: figures saved, an account mark at +5
+    let bl = await open();
+    bl.ledger.mark(T0, null, 0, 5_000_000n, 0n);
+    bl.ledger.saveRiskFigures(9_000_000n, day0, 7_000_000n);
+    bl.close();
+    // three days later, with no mark since: the day opens at the first PnL seen (not at day 0's +5 or +7)
+    clock.t = T0 + 3 * 86_400_000;
+    bl = await open();
+    assert.deepEqual(bl.initialRisk(utc), { peakPnl: 9_000_000 });
+    // a mark already recorded in the new day (a crash before the figures were saved): the day opens there
+    bl.ledger.mark(clock.t - 1000, null, 0, 2_000_000n, 0n);
+    bl.ledger.mark(clock.t - 500, null, 0, 1_000_000n, 0n);
+    bl.ledger.flush();
+    assert.deepEqual(bl.initialRisk(utc), { peakPnl: 9_000_000, day: day0 + 3, dayStartPnl: 2_000_000 });
+    // an operator's clear resets the figures: the day opens at the first PnL of the next run,
+    // not at the (pre-clear) mark of today
+    bl.ledger.saveRiskFigures(9_000_000n, day0 + 3, 2_000_000n);
+    bl.ledger.clearLatch('reviewed', 'cli');
+    bl.close();
+    bl = await open();
+    assert.deepEqual(bl.initialRisk(utc), { peakPnl: null });
+    bl.close();
+  } finally {
+    t.done();
+  }
+});
