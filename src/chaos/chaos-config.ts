@@ -35,10 +35,11 @@ defaults:
     maxPosition: ${CHAOS_LIMITS.maxPosition}
     maxNotional: ${CHAOS_LIMITS.maxNotional}
     maxOrderSize: 20
-    maxDrawdown: 5000
     maxBookAgeSeconds: ${t.maxSilenceSeconds}
     maxStreamSilenceSeconds: ${t.maxSilenceSeconds}
     pauseBeforeDeadlineSeconds: 5
+account:
+  maxDrawdown: 5000
 orders:
   priceTolerance: 0
   sizeTolerance: 0.1

@@ -264,7 +264,7 @@ export interface AccountBooks {
 
 /**
  * Issue 21's invariant, one sample: the bot's books (its ledger's baseline plus the fills since:
- * src/ledger/account-cash.ts) equal the venue's balance to the unit. The referee samples it only when
+ * src/ledger/books.ts accountFromLedger, the account of src/account/account.ts) equal the venue's balance to the unit. The referee samples it only when
  * the bot is quiescent: the venue's account has not changed for longer than the bot's fills poll, so
  * every fill is in the books.
  */

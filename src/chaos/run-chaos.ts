@@ -55,7 +55,7 @@ import {
   type AccountBooks,
 } from './invariants.ts';
 import { accountLedger } from '../sim/routes/account/ledger-of.ts';
-import { accountCash } from '../ledger/account-cash.ts';
+import { accountFromLedger } from '../ledger/books.ts';
 import { openLedger } from '../ledger/ledger.ts';
 import { systemClock } from '../core/clock.ts';
 import { HEALTH_STATES } from '../runtime/health/health-model.ts';
@@ -229,8 +229,9 @@ class Referee {
       try {
         const b = l.baseline();
         if (!b) return; // not begun yet (the first start-up is still running)
-        const a = accountCash(l);
-        books = { collateral: b.collateral + a.cash, holdings: new Map(a.positions.map((x) => [`${x.marketId}:${x.outcomeIndex}`, x.shares])) };
+        // the account's books as the bot rebuilds them at start (src/account/account.ts, one function)
+        const a = accountFromLedger(l);
+        books = { collateral: b.collateral + a.figures().cash, holdings: new Map(a.positions().map((x) => [`${x.marketId}:${x.outcomeIndex}`, BigInt(x.shares)])) };
       } finally {
         l.close();
       }

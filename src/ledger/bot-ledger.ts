@@ -5,10 +5,10 @@
  *   const bl = await BotLedger.open({ config, clock, logger, trader, venue, client, embedded });
  *   new StateStore(limits, bl.initialState())      // positions and PnL carried on from the books
  *   tradingFeed({ …, seed: bl.catchUp.openOrders })  // fill de-duplication continues where it stopped
- *   kernel options: initialRisk: bl.initialRisk(), onKillLatched: bl.latchKill
+ *   kernel options: account: bl.books(), initialRisk: bl.initialRisk(day), onKillLatched: bl.latchKill
  *   bl.latch                                      // the latch read at start (null = clear)
  *   bl.onEvent(e)                                 // every state event (orders, cancels, fills, denials)
- *   bl.startMarks(() => store.state, () => kernel.riskFigures())   // periodic marks
+ *   bl.startMarks(kernel.account, () => kernel.riskFigures())   // periodic marks
  *   bl.close()
  *
  * The ledger belongs to one account (the wallet on a chain; paper trading is its own account): a
@@ -22,19 +22,20 @@ import type { Logger } from '../core/logger.ts';
 import type { BotConfig } from '../config/types.ts';
 import { ConfigError } from '../model/errors.ts';
 import type { Address, Bytes32 } from '../model/order.ts';
-import type { RiskReason, RiskState } from '../risk/types.ts';
+import type { RiskReason } from '../risk/types.ts';
+import type { Account } from '../account/account.ts';
+import type { AccountRiskFigures } from '../account/account-risk.ts';
+import type { TradingDay } from '../account/trading-day.ts';
 import type { StateEvent } from '../state/events.ts';
 import { emptyMarket, emptyState, type MarketState, type StoreState } from '../state/market-state.ts';
-import { marketPnl } from '../state/market-view.ts';
 import { PersistentMap } from '../state/persistent-map.ts';
 import { FLAT } from '../state/position.ts';
-import { replayPositions } from './books.ts';
+import { accountFromLedger, MARKS_META, replayPositions } from './books.ts';
 import { catchUpFills, type CatchUpResult, type CatchUpSource } from './catch-up.ts';
 import { openLedger, type Ledger, type RiskSnapshot } from './ledger.ts';
 import { NO_FEES, type FeeSpec } from './fill-fee.ts';
 import { baselineOf, hasHistory, readVenueHistory, refusal, type HistorySource } from './baseline.ts';
 import { existsSync, rmSync, statSync } from 'node:fs';
-import { DAY_MS } from '../risk/kill-switch.ts';
 
 /**
  * The ledger file for a config: `ledger.path`, else `.bookmaker/<config name>.ledger.sqlite` beside the
@@ -190,15 +191,29 @@ export class BotLedger {
     return { ...s, markets };
   }
 
-  /** The kill switch's account figures as the ledger left them (see QuotingKernelOptions.initialRisk). */
-  initialRisk(): Pick<RiskState, 'peakPnl' | 'day' | 'dayStartPnl'> {
+  /**
+   * The account's books as the ledger holds them (every recorded fill, the last marks): the kernel's
+   * account, so a restart resumes at the PnL it stopped at.
+   */
+  books(): Account {
+    return accountFromLedger(this.ledger);
+  }
+
+  /**
+   * The kill switch's account figures as the ledger left them (see QuotingKernelOptions.initialRisk).
+   * The day's opening PnL carries on within the same trading day; after downtime over a day boundary
+   * the day opens at the first account mark recorded in the new day, else at the first PnL the bot
+   * sees (never at a mark from an earlier day). After a clear (no figures) it opens at the first PnL.
+   */
+  initialRisk(day: TradingDay): Partial<AccountRiskFigures> {
     const r = this.risk0;
-    const today = Math.floor(this.clock.now() / DAY_MS);
+    const today = day.of(this.clock.now());
     let dayStartPnl: number | undefined;
     if (r.day === today && r.dayStartPnl !== null) dayStartPnl = Number(r.dayStartPnl);
-    else {
-      // the bot was down when the day began: the day opened at the last account mark before it
-      const m = this.ledger.db.prepare('SELECT pnl FROM marks WHERE market_id IS NULL AND ts < ? ORDER BY id DESC LIMIT 1').get(today * DAY_MS) as { pnl: string } | undefined;
+    // no figures at all: a new ledger, or an operator's clear (online or offline) reset them; the
+    // day then opens at the first PnL this run sees, not at a mark from before the clear
+    else if (r.day !== null) {
+      const m = this.ledger.db.prepare('SELECT pnl FROM marks WHERE market_id IS NULL AND ts >= ? ORDER BY id LIMIT 1').get(day.startOf(today)) as { pnl: string } | undefined;
       if (m) dayStartPnl = Number(BigInt(m.pnl));
     }
     return {
@@ -327,10 +342,10 @@ export class BotLedger {
    * A mark of every market in the store and of the account, the kill switch's figures and the
    * denials since the last mark, every `config.ledger.markMs` and once more at stop.
    */
-  startMarks(state: () => StoreState, figures: () => { peakPnl: number | null; day: number | null; dayStartPnl: number | null }, everyMs: number): () => void {
+  startMarks(account: Account, figures: () => AccountRiskFigures, everyMs: number): () => void {
     const once = (): void => {
       try {
-        this.markNow(state(), figures());
+        this.markNow(account, figures());
       } catch (e) {
         this.log.error({ err: (e as Error).message }, 'ledger mark failed');
       }
@@ -351,24 +366,29 @@ export class BotLedger {
     };
   }
 
-  markNow(s: StoreState, f: { peakPnl: number | null; day: number | null; dayStartPnl: number | null }): void {
+  /**
+   * A mark of every market the books hold and of the account, all from the account's figures (the
+   * same the kill switch, /metrics and the run report read), the kill switch's figures, and the
+   * marks in force (so a restart resumes at the same PnL).
+   */
+  markNow(account: Account, f: AccountRiskFigures): void {
     const now = this.clock.now();
-    let realised = 0n;
-    let unrealised = 0n;
-    for (const m of s.markets.values()) {
-      const p = marketPnl(m);
-      realised += p.realised;
-      unrealised += p.unrealised;
-      if (m.position.fills > 0 || m.position.net !== 0) this.ledger.mark(now, m.marketId, m.position.net, p.realised, p.unrealised);
+    const marks: Record<string, [number, number]> = {};
+    for (const id of account.marketIds()) {
+      const m = account.market(id)!;
+      if (m.fills > 0 || m.net !== 0) this.ledger.mark(now, id, m.net, m.realised, m.unrealised);
+      if (m.mark2 !== null && m.markedAt !== null && (m.yes !== 0 || m.no !== 0)) marks[id] = [m.mark2, m.markedAt];
     }
-    this.ledger.mark(now, null, 0, realised, unrealised);
+    const a = account.figures();
+    this.ledger.mark(now, null, 0, a.realised, a.unrealised);
+    this.ledger.setMeta(MARKS_META, JSON.stringify(marks));
     for (const [k, n] of this.denials) {
       const [market, reason] = k.split('|') as [string, string];
       this.ledger.riskEvent(now, market, 'denials', reason, n, null);
     }
     this.denials.clear();
     // the peak never goes below what the books say now
-    const pnl = realised + unrealised;
+    const pnl = a.total;
     const peak = f.peakPnl === null ? pnl : BigInt(f.peakPnl) > pnl ? BigInt(f.peakPnl) : pnl;
     this.ledger.saveRiskFigures(peak, f.day, f.dayStartPnl === null ? null : BigInt(f.dayStartPnl));
   }

@@ -20,7 +20,7 @@ import { systemClock } from '../../src/core/clock.ts';
 import { TESTNET } from '../../src/exchange/chains.ts';
 import { createSigner } from '../../src/exchange/signing/signer.ts';
 import { createVenueClient, type VenueClient } from '../../src/exchange/venue-client.ts';
-import { accountCash } from '../../src/ledger/account-cash.ts';
+import { accountFromLedger } from '../../src/ledger/books.ts';
 import { openLedger } from '../../src/ledger/ledger.ts';
 import type { Address } from '../../src/model/order.ts';
 import { cli, waitFor, withTimeout, type Child } from './harness.ts';
@@ -38,11 +38,11 @@ async function venueBooks(client: VenueClient, trader: Address): Promise<{ colla
 function ledgerBooks(file: string): { collateral: bigint; holdings: Map<string, bigint>; fills: number } {
   const l = openLedger({ path: file, clock: systemClock, mustExist: true, readonly: true });
   try {
-    const a = accountCash(l);
+    const a = accountFromLedger(l);
     const b = l.baseline();
     assert.ok(b, 'a ledger on a real venue records its baseline at its first start');
     const fills = (l.db.prepare('SELECT COUNT(*) AS n FROM fills').get() as { n: number }).n;
-    return { collateral: b.collateral + a.cash, holdings: new Map(a.positions.map((p) => [`${p.marketId}:${p.outcomeIndex}`, p.shares])), fills };
+    return { collateral: b.collateral + a.figures().cash, holdings: new Map(a.positions().map((p) => [`${p.marketId}:${p.outcomeIndex}`, BigInt(p.shares)])), fills };
   } finally {
     l.close();
   }
@@ -79,7 +79,6 @@ defaults:
     maxPosition: 500
     maxNotional: 500
     maxOrderSize: 50
-    maxDrawdown: 0
 markets: all
 orders:
   requoteIntervalSeconds: 0.1
@@ -113,8 +112,9 @@ metrics:
     await waitFor('a fill while the bot is down', async () => (await venueBooks(client!, wallet)).collateral !== atCrash.collateral, 90_000);
 
     const report = join(dir, 'report.json');
-    const run2 = run(['--duration', '6', '--report-json', report]);
+    const run2 = run(['--duration', '15', '--report-json', report]); // start-up alone can take 5 s on a loaded machine
     assert.equal(await withTimeout(run2.exit, 120_000, 'run 2 did not stop'), 0, run2.out());
+    assert.match(run2.out(), /quoting \d+ market/, 'run 2 got past its start-up');
     const venue = await venueBooks(client, wallet);
     const books = ledgerBooks(ledger);
     assert.equal(books.collateral, venue.collateral, 'collateral: the baseline plus cashUsdc is the venue balance, to the unit');
@@ -129,8 +129,9 @@ metrics:
     assert.equal(summary.foreign.fills, 0, 'every order was this bookmaker\'s');
     assert.ok(summary.pnl.markedAt !== null && summary.pnl.total !== null);
     // the run report's PnL is the summary's (its last mark is the stop's)
-    const r = JSON.parse(readFileSync(report, 'utf8')) as { totals: { realisedPnlUsdc: string; unrealisedPnlUsdc: string } };
-    assert.equal(Math.round((Number(r.totals.realisedPnlUsdc) + Number(r.totals.unrealisedPnlUsdc)) * 1e6), Math.round(summary.pnl.total * 1e6), `report ${JSON.stringify(r.totals)} vs summary ${JSON.stringify(summary.pnl)}`);
+    const r = JSON.parse(readFileSync(report, 'utf8')) as { account: { pnlUsdc: string; realisedUsdc: string; unrealisedUsdc: string } };
+    assert.equal(Math.round(Number(r.account.pnlUsdc) * 1e6), Math.round(summary.pnl.total! * 1e6), `report ${JSON.stringify(r.account)} vs summary ${JSON.stringify(summary.pnl)}`);
+    assert.equal(Math.round(Number(r.account.realisedUsdc) * 1e6), Math.round(summary.pnl.realised * 1e6));
 
     // the ledger is deleted: the start is refused, naming what would be lost, and leaves no file
     rmSync(ledger, { force: true });
@@ -142,7 +143,7 @@ metrics:
     assert.doesNotMatch(refused.out(), /quoting \d+ market/);
     assert.equal(existsSync(ledger), false);
     // --new-ledger adopts the holdings as the baseline: the new books equal the venue again
-    const adopted = run(['--duration', '3', '--new-ledger']);
+    const adopted = run(['--duration', '10', '--new-ledger']);
     assert.equal(await withTimeout(adopted.exit, 90_000, 'the --new-ledger run did not stop'), 0, adopted.out());
     const venue2 = await venueBooks(client, wallet);
     const books2 = ledgerBooks(ledger);

@@ -198,7 +198,8 @@ function endOfRunReport(bot: Bot, stopReason: string, code: number, logger: Retu
 function render(bot: Bot): { table: string[]; line: string } {
   bot.healthModel.evaluate();
   const scores = rankScores();
-  const rows = summaryRows(bot.store.state, bot.markets, bot.fills, (id) => bot.healthModel.marketState(id), systemClock.now(), (id) => scores.get(id.toLowerCase())?.score ?? null);
+  const books = bot.kernel.account;
+  const rows = summaryRows(bot.store.state, bot.markets, bot.fills, (id) => bot.healthModel.marketState(id), systemClock.now(), (id) => scores.get(id.toLowerCase())?.score ?? null, books);
   const s = bot.store.state;
   const collateral = s.collateral === null ? '-' : (Number(s.collateral) / 1e6).toFixed(2);
   const stale = bot.health.stale(systemClock.now()).filter((n) => !n.startsWith('book:'));
@@ -209,6 +210,7 @@ function render(bot: Bot): { table: string[]; line: string } {
     `quoting ${quoting}/${rows.length}${stale.length ? ` stale: ${stale.join(',')}` : ''}${bot.paper ? ' [paper]' : ''}`;
   // market rotation (issue 14): one line of its own
   const rotation = formatRotationLine(bot.rotation.summary(), bot.rotation.refreshEnabled);
-  const table = formatSummary(rows, header);
-  return { table: rotation ? [...table, rotation] : table, line: formatSummaryLine(rows, header) + (rotation ? `\n${rotation}` : '') };
+  const pnl = books.figures().total;
+  const table = formatSummary(rows, header, pnl);
+  return { table: rotation ? [...table, rotation] : table, line: formatSummaryLine(rows, header, pnl) + (rotation ? `\n${rotation}` : '') };
 }
