@@ -363,6 +363,9 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     requoteIntervalMs: config.orders.requoteIntervalMs,
     noInventory: config.orders.noInventory,
     orderManager: om,
+    // the account's limits act on the backtest's account as live (issue 21); a config built without
+    // the section (tools, tests) gets the defaults
+    ...(config.account ? { accountLimits: config.account } : {}),
     logger: log,
     onTick: (_m, t, view) => {
       ticks++;

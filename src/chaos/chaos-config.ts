@@ -14,7 +14,7 @@ export const CHAOS_LIMITS = {
   slotsPerSide: 2,
 };
 
-export function chaosConfigYaml(t: ChaosTiming): string {
+export function chaosConfigYaml(t: ChaosTiming, ledgerPath?: string): string {
   return `# written by the chaos orchestrator (src/chaos/chaos-config.ts)
 venue:
   chain: testnet         # the orchestrator's exchange verifies testnet signatures
@@ -35,10 +35,11 @@ defaults:
     maxPosition: ${CHAOS_LIMITS.maxPosition}
     maxNotional: ${CHAOS_LIMITS.maxNotional}
     maxOrderSize: 20
-    maxDrawdown: 5000
     maxBookAgeSeconds: ${t.maxSilenceSeconds}
     maxStreamSilenceSeconds: ${t.maxSilenceSeconds}
     pauseBeforeDeadlineSeconds: 5
+account:
+  maxDrawdown: 5000
 orders:
   priceTolerance: 0
   sizeTolerance: 0.1
@@ -53,7 +54,7 @@ feeds:
   balancePollSeconds: 2
 metrics:
   port: 0
-logging:
+${ledgerPath ? `ledger:\n  path: ${JSON.stringify(ledgerPath)}   # the referee reads the books (books-equal-venue)\n  markSeconds: 1\n` : ''}logging:
   level: info
 `;
 }

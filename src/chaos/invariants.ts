@@ -19,7 +19,8 @@ export type InvariantName =
   | 'clean-stop'
   | 'restart-adopts'
   | 'no-silent-not-quoting'
-  | 'no-order-in-ended-market';
+  | 'no-order-in-ended-market'
+  | 'books-equal-venue';
 
 export const INVARIANT_NAMES: readonly InvariantName[] = [
   'position-limit',
@@ -33,6 +34,7 @@ export const INVARIANT_NAMES: readonly InvariantName[] = [
   'restart-adopts',
   'no-silent-not-quoting',
   'no-order-in-ended-market',
+  'books-equal-venue',
 ];
 
 export interface Violation {
@@ -250,6 +252,29 @@ export function ordersInEndedMarkets(open: readonly VenueOrder[], markets: Reado
     if (!m) continue;
     if (m.status === 'resolved') out.push(`order ${o.nonce} open in resolved market ${o.marketId}`);
     else if (now - m.deadline > graceMs) out.push(`order ${o.nonce} open in market ${o.marketId} ${now - m.deadline} ms after its deadline (status ${m.status})`);
+  }
+  return out;
+}
+
+/** An account's collateral and every non-zero holding (`marketId:outcomeIndex` → shares), 1e-6 units. */
+export interface AccountBooks {
+  readonly collateral: bigint;
+  readonly holdings: ReadonlyMap<string, bigint>;
+}
+
+/**
+ * Issue 21's invariant, one sample: the bot's books (its ledger's baseline plus the fills since:
+ * src/ledger/books.ts accountFromLedger, the account of src/account/account.ts) equal the venue's balance to the unit. The referee samples it only when
+ * the bot is quiescent: the venue's account has not changed for longer than the bot's fills poll, so
+ * every fill is in the books.
+ */
+export function booksMismatches(books: AccountBooks, venue: AccountBooks): string[] {
+  const out: string[] = [];
+  if (books.collateral !== venue.collateral) out.push(`collateral: books ${books.collateral} vs venue ${venue.collateral} (1e-6 USDC, diff ${books.collateral - venue.collateral})`);
+  for (const k of [...new Set([...books.holdings.keys(), ...venue.holdings.keys()])].sort()) {
+    const b = books.holdings.get(k) ?? 0n;
+    const v = venue.holdings.get(k) ?? 0n;
+    if (b !== v) out.push(`${k}: books ${b} vs venue ${v} shares (1e-6)`);
   }
   return out;
 }

@@ -19,7 +19,7 @@
  * past its deadline; `no-duplicate-quote` covers the new markets as every other.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { registerSecret } from '../core/logger.ts';
 import { TESTNET } from '../exchange/chains.ts';
@@ -51,7 +51,13 @@ import {
   silentlyNotQuoting,
   ordersInEndedMarkets,
   type MarketEnd,
+  booksMismatches,
+  type AccountBooks,
 } from './invariants.ts';
+import { accountLedger } from '../sim/routes/account/ledger-of.ts';
+import { accountFromLedger } from '../ledger/books.ts';
+import { openLedger } from '../ledger/ledger.ts';
+import { systemClock } from '../core/clock.ts';
 import { HEALTH_STATES } from '../runtime/health/health-model.ts';
 
 export interface ChaosTiming {
@@ -116,6 +122,13 @@ const STALL_GRACE_MS = 3_000;
 const RECONCILE_SLACK_MS = 3_000;
 /** an order may outlive its market's deadline this long (the bot pauses 5 s before it; cancels cross injected latency) */
 const ENDED_GRACE_MS = 5_000;
+/**
+ * books-equal-venue is judged once the venue's account has not changed for this long (the bot's fills
+ * poll is 1 s and its ledger writes every 200 ms: by then every fill is in the books), at most every
+ * BOOKS_EVERY_MS
+ */
+const BOOKS_QUIET_MS = 4_000;
+const BOOKS_EVERY_MS = 2_000;
 /** from a deadline (closed) to the resolution in the rotation event */
 const RESOLUTION_DELAY_MS = 3_000;
 
@@ -179,6 +192,56 @@ class Referee {
     for (const m of this.ex.state.stores.markets.values()) ends.set(m.id.toLowerCase(), m);
     this.tally.record('no-order-in-ended-market', ordersInEndedMarkets(v.open, ends, this.ex.state.clock.now(), ENDED_GRACE_MS), now);
     return v;
+  }
+
+  /** the venue's account as of the last sample, and since when it has not changed */
+  private venueBooks: { key: string; since: number; books: AccountBooks } | null = null;
+  private booksCheckedAt = 0;
+
+  /** The venue's collateral and holdings for the trader, read in process. */
+  venueAccount(): AccountBooks {
+    const l = accountLedger(this.ex.state);
+    const holdings = new Map<string, bigint>();
+    for (const p of l.positions(this.trader)) {
+      if (p.yes !== 0n) holdings.set(`${p.marketId.toLowerCase()}:1`, p.yes);
+      if (p.no !== 0n) holdings.set(`${p.marketId.toLowerCase()}:0`, p.no);
+    }
+    return { collateral: l.collateral(this.trader).total, holdings };
+  }
+
+  /**
+   * books-equal-venue (issue 21): when the bot is up and quiescent — the venue's account unchanged
+   * for BOOKS_QUIET_MS, so no fill is still on its way to the books — the ledger's baseline
+   * collateral plus its cash, and its holdings, equal the venue's to the unit; and once more after
+   * the clean stop (`stopped`: nothing open, the final fills sweep done). `ledgerPath` is read
+   * read-only beside the writing bot (WAL).
+   */
+  checkBooks(now: number, ledgerPath: string, botUp: boolean, stopped = false): void {
+    const v = this.venueAccount();
+    const key = `${v.collateral}|${[...v.holdings].sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => `${k}=${x}`).join(',')}`;
+    if (!this.venueBooks || this.venueBooks.key !== key) this.venueBooks = { key, since: now, books: v };
+    if (!stopped && (!botUp || now - this.venueBooks.since < BOOKS_QUIET_MS || now - this.booksCheckedAt < BOOKS_EVERY_MS)) return;
+    this.booksCheckedAt = now;
+    let books: AccountBooks;
+    try {
+      // never wait on the bot's locks: this process is the exchange the bot trades on
+      const l = openLedger({ path: ledgerPath, clock: systemClock, mustExist: true, readonly: true, busyTimeoutMs: 0 });
+      try {
+        const b = l.baseline();
+        if (!b) return; // not begun yet (the first start-up is still running)
+        // the account's books as the bot rebuilds them at start (src/account/account.ts, one function)
+        const a = accountFromLedger(l);
+        books = { collateral: b.collateral + a.figures().cash, holdings: new Map(a.positions().map((x) => [`${x.marketId}:${x.outcomeIndex}`, BigInt(x.shares)])) };
+      } finally {
+        l.close();
+      }
+    } catch {
+      return; // busy or not there yet: the next quiet sample judges
+    }
+    // the venue must still be where it was (a fill between the two reads is not the books' fault)
+    const again = this.venueAccount();
+    if (again.collateral !== v.collateral) return;
+    this.tally.record('books-equal-venue', booksMismatches(books, v), now);
   }
 
   onHealth(m: Extract<ChildMessage, { type: 'health' }>): void {
@@ -287,7 +350,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   mkdirSync(o.workDir, { recursive: true });
   const keys = chaosKeys(seed);
   const configPath = join(o.workDir, 'chaos-bot.yaml');
-  writeFileSync(configPath, chaosConfigYaml(TIMING));
+  const ledgerPath = join(o.workDir, 'chaos-bot.ledger.sqlite');
+  for (const f of [ledgerPath, `${ledgerPath}-wal`, `${ledgerPath}-shm`]) rmSync(f, { force: true }); // a new exchange, a new wallet: new books
+  writeFileSync(configPath, chaosConfigYaml(TIMING, ledgerPath));
   const rotation = o.rotation ?? true;
   const nMarkets = o.markets ?? 4;
   const startedAt = Date.now();
@@ -413,6 +478,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     while (Date.now() - t0 < D) {
       const now = Date.now();
       referee.sample(now);
+      referee.checkBooks(now, ledgerPath, !expectingExit && openAtKill === null);
       referee.tally.record('no-crash', unexpected.splice(0), now);
       while (next < events.length && now - t0 >= events[next]!.at) {
         const e = events[next++]!;
@@ -438,6 +504,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     const left = referee.view().open;
     referee.tally.record('clean-stop', finalExitCode === 0 ? [] : [`bot exited ${finalExitCode} on SIGTERM`], Date.now());
     referee.tally.record('clean-stop', left.map((x) => `order ${x.nonce} still open at the venue after the stop`), Date.now());
+    // stopped with nothing open, after its final fills sweep: the books must be the venue's now
+    if (left.length === 0) referee.checkBooks(Date.now(), ledgerPath, true, true);
     if (openAtKill) referee.tally.record('restart-adopts', ['the restarted bot never completed a full reconcile'], Date.now());
     referee.tally.record('no-crash', unexpected.splice(0), Date.now());
   } finally {

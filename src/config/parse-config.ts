@@ -13,10 +13,11 @@ import { parseMarkets, parseSelection } from './parse-markets.ts';
 import { parseFeeds, parseLogging, parseMetrics, parseOrders, parseWallet, parseWatchdog } from './parse-settings.ts';
 import { parseVenue } from './parse-venue.ts';
 import { parseAdmin, parseLedger } from './parse-ledger.ts';
+import { parseAccount } from './parse-account.ts';
 import { rejectSecrets } from './secret-guard.ts';
 import type { BotConfig } from './types.ts';
 
-export const TOP_KEYS = ['venue', 'markets', 'defaults', 'orders', 'feeds', 'metrics', 'logging', 'wallet', 'health', 'watchdog', 'edge', 'ledger', 'admin'];
+export const TOP_KEYS = ['venue', 'markets', 'defaults', 'orders', 'feeds', 'metrics', 'logging', 'wallet', 'health', 'watchdog', 'edge', 'ledger', 'admin', 'account'];
 
 export interface ParseOptions {
   /** file name used in messages and as the base for strategy module paths ('' = none) */
@@ -49,6 +50,7 @@ export async function parseBotConfig(doc: unknown, opts: ParseOptions = {}): Pro
       wallet: parseWallet(o.wallet, 'wallet'),
       health: parseHealth(o.health, 'health'),
       edge: parseEdge(o.edge, 'edge'),
+      account: parseAccount(o.account, 'account'),
       ledger: parseLedger(o.ledger, 'ledger', file),
       admin: parseAdmin(o.admin, 'admin'),
     };

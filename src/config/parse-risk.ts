@@ -4,6 +4,7 @@
  * it changes.
  */
 import type { RiskLimits } from '../risk/types.ts';
+import { refuseMovedKeys } from './parse-account.ts';
 import { at, readBoolean, readNumber, readOptionalObject, type Obj } from './fields.ts';
 
 const S = 1_000_000;
@@ -18,11 +19,6 @@ export const DEFAULT_RISK: RiskLimits = {
   allowCrossing: false,
   reduceOnly: false,
   halted: false,
-  maxDrawdown: 100 * S,
-  maxDailyLoss: 0,
-  maxLoss: 0,
-  maxErrorRate: 0.5,
-  minRequestsForErrorRate: 20,
   maxBookAgeMs: 30_000,
   maxStreamSilenceMs: 20_000,
   pauseBeforeDeadlineMs: 300_000,
@@ -31,7 +27,7 @@ export const DEFAULT_RISK: RiskLimits = {
 
 export const RISK_KEYS = [
   'maxPosition', 'maxNotional', 'maxTotalPosition', 'maxTotalNotional', 'maxOrderSize', 'maxDistanceFromFair',
-  'allowCrossing', 'reduceOnly', 'halted', 'maxDrawdown', 'maxDailyLoss', 'maxLoss', 'maxErrorRate', 'minRequestsForErrorRate',
+  'allowCrossing', 'reduceOnly', 'halted',
   'maxBookAgeSeconds', 'maxStreamSilenceSeconds', 'pauseBeforeDeadlineSeconds', 'orderRate',
 ];
 
@@ -43,6 +39,8 @@ function units(o: Obj, key: string, path: string, min: number, scale: number, df
 }
 
 export function parseRisk(raw: unknown, path: string, base: RiskLimits = DEFAULT_RISK): RiskLimits {
+  // the account limits moved to `account:` (issue 21): say where, rather than "unknown key"
+  refuseMovedKeys(raw, path);
   const o = readOptionalObject(raw, path, RISK_KEYS);
   const rate = readOptionalObject(o.orderRate, at(path, 'orderRate'), ['capacity', 'refillPerSecond']);
   const ratePath = at(path, 'orderRate');
@@ -56,11 +54,6 @@ export function parseRisk(raw: unknown, path: string, base: RiskLimits = DEFAULT
     allowCrossing: readBoolean(o, 'allowCrossing', path, base.allowCrossing),
     reduceOnly: readBoolean(o, 'reduceOnly', path, base.reduceOnly),
     halted: readBoolean(o, 'halted', path, base.halted),
-    maxDrawdown: units(o, 'maxDrawdown', path, 0, S, base.maxDrawdown),
-    maxDailyLoss: units(o, 'maxDailyLoss', path, 0, S, base.maxDailyLoss),
-    maxLoss: units(o, 'maxLoss', path, 0, S, base.maxLoss),
-    maxErrorRate: readNumber(o, 'maxErrorRate', path, { min: 0, max: 1 }, base.maxErrorRate),
-    minRequestsForErrorRate: readNumber(o, 'minRequestsForErrorRate', path, { min: 1, max: 1e6, integer: true }, base.minRequestsForErrorRate),
     maxBookAgeMs: ms(o, 'maxBookAgeSeconds', path, base.maxBookAgeMs, true),
     maxStreamSilenceMs: ms(o, 'maxStreamSilenceSeconds', path, base.maxStreamSilenceMs, true),
     pauseBeforeDeadlineMs: ms(o, 'pauseBeforeDeadlineSeconds', path, base.pauseBeforeDeadlineMs, false),

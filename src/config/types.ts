@@ -7,6 +7,7 @@ import type { ChainName } from '../exchange/chains.ts';
 import type { FaultProfileName, FaultSettings } from '../sim/faults.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { RiskLimits } from '../risk/types.ts';
+import type { AccountLimits } from '../account/account-risk.ts';
 import type { EdgeSettings } from '../state/edge-settings.ts';
 import type { NoInventoryMode } from '../strategy/to-orders.ts';
 import type { MarketStatus, StrategyModule } from '../strategy/types.ts';
@@ -180,6 +181,8 @@ export interface BotConfig {
   readonly watchdog: WatchdogSettings;
   readonly logging: { readonly level: LogLevel; readonly pretty: 'auto' | boolean };
   readonly health: HealthSettings;
+  /** the limits on the whole account's PnL and its trading day (`account:`; src/config/parse-account.ts) */
+  readonly account: AccountLimits;
   /** the persistent ledger (src/ledger): `path` resolved against the config's folder; ':memory:' keeps none */
   readonly ledger: LedgerSettings;
   /** the operator endpoint (bookmaker ctl): 127.0.0.1 only, bearer token from BOOKMAKER_ADMIN_TOKEN */
@@ -197,6 +200,8 @@ export interface LedgerSettings {
   readonly flushMs: number;
   /** a position and PnL mark of every market and of the account this often, ms */
   readonly markMs: number;
+  /** the fee model for fills the venue states no fee for, whole bps (default maker 0, taker 50) */
+  readonly fees: { readonly makerBps: number; readonly takerBps: number };
 }
 
 /** The event-loop watchdog (src/runtime/watchdog.ts). */

@@ -11,6 +11,13 @@
  * The venue's activity items carry no trader, so this, not the activity feed, is the source of our
  * fills. The first poll only records a baseline: fills from before the start are history, and the
  * positions come from the balance poll anyway.
+ *
+ * Fees and origin (issue 21): the venue's orders state no fee, so each fill carries the configured
+ * fee model's (`fees`, src/ledger/fill-fee.ts) with `feeSource` 'model'. Every order of the wallet is
+ * read, so a fill of an order this bookmaker did not place (a person or another instance on the same
+ * wallet) is reported too, marked `origin` 'foreign' by `isOwn`: the books count it, so their
+ * positions stay the venue's. Its time, like every fill's here, is the poll's (the venue states no
+ * fill time): at most one poll interval late.
  */
 import type { Observable } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
@@ -22,6 +29,7 @@ import { remainingShares, totalShares } from '../orders/venue-order-shares.ts';
 import { feedEvent, venueMs, type FeedEvent } from './feed-event.ts';
 import type { FeedHealth } from './feed-health.ts';
 import { pollFeed } from './poll-feed.ts';
+import { modelFee, NO_FEES, type FeeSpec } from '../ledger/fill-fee.ts';
 
 export interface OrdersSource {
   orders: {
@@ -50,6 +58,10 @@ export interface OwnOrdersFeedOptions {
    * accounted for. With it there is no baseline poll: every fill after these figures is reported.
    */
   seed?: readonly { nonce: Bytes32; filled: number; ref: number | string }[];
+  /** the fee model for fills the venue states no fee for (`ledger.fees`; default no fees) */
+  fees?: FeeSpec;
+  /** did this bookmaker place the order? (default: every order is its own) */
+  isOwn?: (nonce: Bytes32) => boolean;
 }
 
 const SOURCE = 'own-orders';
@@ -76,14 +88,21 @@ interface Known {
 
 /** orders remembered at most (oldest dropped): the open list of a bot is far smaller */
 const MAX_KNOWN = 20_000;
+/** closed orders remembered (their filled shares), so one read again is not reported twice */
+const MAX_CLOSED = 5_000;
 
 /** The fill tracker, apart from I/O so it can be tested on plain lists. */
 export class FillTracker {
   private readonly known = new Map<string, Known>();
+  private readonly closed = new Map<string, number>();
   private baseline = true;
+  private readonly fees: FeeSpec;
+  private readonly isOwn: ((nonce: Bytes32) => boolean) | undefined;
 
   /** Start from known figures instead of a baseline poll (see OwnOrdersFeedOptions.seed). */
-  constructor(seed?: readonly { nonce: Bytes32; filled: number; ref: number | string }[]) {
+  constructor(seed?: readonly { nonce: Bytes32; filled: number; ref: number | string }[], opts: { fees?: FeeSpec; isOwn?: (nonce: Bytes32) => boolean } = {}) {
+    this.fees = opts.fees ?? NO_FEES;
+    this.isOwn = opts.isOwn;
     if (!seed) return;
     this.baseline = false;
     for (const s of seed) this.known.set(s.nonce.toLowerCase(), { filled: s.filled, nonce: s.nonce, ref: s.ref });
@@ -95,12 +114,17 @@ export class FillTracker {
     for (const o of orders) {
       const k = o.nonce.toLowerCase();
       const filled = filledShares(o);
-      const before = this.known.get(k)?.filled ?? 0;
+      const wasClosed = this.closed.get(k);
+      // a closed order read again (the recent-orders window) with nothing new: already reported
+      if (wasClosed !== undefined && filled <= wasClosed) continue;
+      const before = this.known.get(k)?.filled ?? wasClosed ?? 0;
       if (filled > before && !this.baseline) {
+        const size = filled - before;
+        const origin = this.isOwn && !this.isOwn(o.nonce) ? 'foreign' : 'own';
         out.push(
           feedEvent(
             SOURCE,
-            { type: 'OrderFilled', marketId: o.marketId, nonce: o.nonce, outcomeIndex: o.outcomeIndex, side: o.side, price: o.price, size: filled - before, fee: 0, fillId: `${k}:${filled}`, ts: now },
+            { type: 'OrderFilled', marketId: o.marketId, nonce: o.nonce, outcomeIndex: o.outcomeIndex, side: o.side, price: o.price, size, fee: modelFee(this.fees, o.price, size, o.sv2TimeInForce), feeSource: 'model', origin, fillId: `${k}:${filled}`, ts: now },
             venueMs(o.insertedAt),
             now,
           ),
@@ -111,6 +135,8 @@ export class FillTracker {
         if (this.known.size > MAX_KNOWN) this.known.delete(this.known.keys().next().value!);
       } else {
         this.known.delete(k);
+        this.closed.set(k, Math.max(filled, before));
+        if (this.closed.size > MAX_CLOSED) this.closed.delete(this.closed.keys().next().value!);
         // after its fills (above): the order manager may stop counting the order at worst case
         if (!this.baseline) out.push(feedEvent(SOURCE, { type: 'OrderClosed', marketId: o.marketId, nonce: o.nonce, status: o.status, ts: now }, venueMs(o.insertedAt), now));
       }
@@ -137,8 +163,11 @@ export class FillTracker {
 
 /** One poll of own orders → fill events (kept apart so the runtime can chain it before a balance read). */
 export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 'health' | 'logger'>): () => Promise<FeedEvent[]> {
-  const tracker = new FillTracker(opts.seed);
+  const tracker = new FillTracker(opts.seed, { ...(opts.fees ? { fees: opts.fees } : {}), ...(opts.isOwn ? { isOwn: opts.isOwn } : {}) });
   const maxLookups = opts.maxLookups ?? 20;
+  // a foreign order that ended before this feed began was the catch-up's to record (src/ledger/catch-up.ts)
+  const startedAt = opts.clock.now();
+  const foreignNews = (o: VenueOrder): boolean => opts.isOwn !== undefined && !opts.isOwn(o.nonce) && venueMs(o.insertedAt) >= startedAt;
   async function read(): Promise<FeedEvent[]> {
     const byNonce = new Map<string, VenueOrder>();
     for await (const o of opts.client.orders.iterate({ trader: opts.trader, status: ['open'], limit: 100 })) byNonce.set(o.nonce.toLowerCase(), o);
@@ -148,13 +177,13 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
     if (opts.client.orders.recent) {
       for (const o of await opts.client.orders.recent({ trader: opts.trader, windowSeconds: opts.recentWindowSeconds ?? 30, limit: 500 })) {
         const k = o.nonce.toLowerCase();
-        if (!byNonce.has(k) && (o.status === 'open' || !opts.isTracked || opts.isTracked(o.nonce))) byNonce.set(k, o);
+        if (!byNonce.has(k) && (o.status === 'open' || !opts.isTracked || opts.isTracked(o.nonce) || foreignNews(o))) byNonce.set(k, o);
       }
     }
     let lookups = 0;
     for (const v of tracker.vanished(new Set(byNonce.keys()))) {
-      if (opts.isTracked && !opts.isTracked(v.nonce)) {
-        tracker.forget(v.nonce); // we cancelled it ourselves
+      if (opts.isTracked && !opts.isTracked(v.nonce) && (!opts.isOwn || opts.isOwn(v.nonce))) {
+        tracker.forget(v.nonce); // we cancelled it ourselves (a foreign order is looked up: its last fills count)
         continue;
       }
       if (lookups++ >= maxLookups) break;

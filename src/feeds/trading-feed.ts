@@ -15,6 +15,7 @@ import type { FeedEvent } from './feed-event.ts';
 import { ownOrdersReader, type OrdersSource } from './own-orders-feed.ts';
 import type { MarketIds } from './market-ids.ts';
 import { pollFeed } from './poll-feed.ts';
+import type { FeeSpec } from '../ledger/fill-fee.ts';
 
 export interface TradingFeedOptions {
   client: OrdersSource & BalanceSource;
@@ -29,6 +30,9 @@ export interface TradingFeedOptions {
   isTracked?: (nonce: Bytes32) => boolean;
   /** see OwnOrdersFeedOptions.seed (the ledger's catch-up) */
   seed?: readonly { nonce: Bytes32; filled: number; ref: number | string }[];
+  /** see OwnOrdersFeedOptions.fees and isOwn */
+  fees?: FeeSpec;
+  isOwn?: (nonce: Bytes32) => boolean;
 }
 
 /**

@@ -2,6 +2,8 @@
  * Reading the books (issue 16): positions rebuilt exactly from the recorded fills, and the
  * summaries behind `bookmaker ledger summary|fills|orders|pnl`.
  *
+ *   accountFromLedger(ledger, { until? })  → Account (src/account/account.ts): the books every PnL
+ *     figure reads, rebuilt from the recorded fills (in venue order) with the last recorded marks
  *   replayPositions(ledger, { until? })  → Map<marketId, PositionState>   (src/state/position.ts)
  *   ledgerSummary(ledger, { since?, market? })  → { fills, volume, fees, realisedPnl, … } in USDC
  *   listFills / listOrders / pnlByMarket
@@ -11,9 +13,11 @@
  * realised PnL is net of fees and uses average cost in YES terms (the same applyFill the live store
  * uses), so the ledger and the running bot agree to the last unit.
  */
-import { applyFill, FLAT, toMicro, type PositionState } from '../state/position.ts';
+import { Account } from '../account/account.ts';
+import { applyFill, FLAT, type PositionState } from '../state/position.ts';
 import type { OutcomeIndex, SideValue } from '../model/order.ts';
 import type { Ledger } from './ledger.ts';
+import { baselinePositions } from './baseline.ts';
 
 export interface Filter {
   /** ms since the epoch, inclusive */
@@ -34,6 +38,8 @@ interface FillRow {
   fee: number;
   ts: number;
   source: string;
+  fee_source?: string;
+  origin?: string;
 }
 
 function where(f: Filter, tsCol = 'ts', marketCol = 'market_id'): { sql: string; args: unknown[] } {
@@ -54,11 +60,52 @@ const terms = (r: FillRow) => ({ outcomeIndex: r.outcome as OutcomeIndex, side: 
 
 /** Every market's position as the recorded fills leave it, in record order (optionally only fills before `until`). */
 export function replayPositions(ledger: Ledger, opts: { until?: number } = {}): Map<string, PositionState> {
-  const out = new Map<string, PositionState>();
+  // the inherited inventory adopted at the ledger's first start, at its marks (src/ledger/baseline.ts)
+  const out = baselinePositions(ledger.baseline());
   const sql = `SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source FROM fills ${opts.until !== undefined ? 'WHERE ts < ?' : ''} ORDER BY seq`;
   const stmt = ledger.db.prepare(sql);
   for (const r of (opts.until !== undefined ? stmt.iterate(opts.until) : stmt.iterate()) as IterableIterator<FillRow>) {
     out.set(r.market_id, applyFill(out.get(r.market_id) ?? FLAT, terms(r)));
+  }
+  return out;
+}
+
+/** Where the last marks of the markets the books hold are kept (meta key; JSON {marketId: [mark2, at]}). */
+export const MARKS_META = 'account.marks';
+
+/**
+ * The account's books as the ledger holds them: every recorded fill (optionally only those before
+ * `until`), and the marks saved with the last account mark, so a restart with nothing traded in
+ * between resumes at the same PnL.
+ */
+export function accountFromLedger(ledger: Ledger, opts: { until?: number } = {}): Account {
+  const a = new Account();
+  // the inherited inventory adopted at the ledger's first start, at its marks (src/ledger/baseline.ts)
+  const b = ledger.baseline();
+  if (b) a.adoptBaseline(b.holdings.map((h) => ({ marketId: h.marketId, outcomeIndex: h.outcomeIndex === 1 ? 1 : 0, shares: Number(h.shares), mark: h.mark ?? 0 })), b.at);
+  const sql = `SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, fee_source, origin FROM fills ${opts.until !== undefined ? 'WHERE ts < ?' : ''} ORDER BY seq`;
+  const stmt = ledger.db.prepare(sql);
+  for (const r of (opts.until !== undefined ? stmt.iterate(opts.until) : stmt.iterate()) as IterableIterator<FillRow>) {
+    a.applyFill({ fillId: r.fill_id, marketId: r.market_id, outcomeIndex: r.outcome as OutcomeIndex, side: r.side as SideValue, price: r.price, size: r.size, fee: r.fee, feeSource: r.fee_source === 'venue' ? 'venue' : 'model', ts: r.ts, origin: r.origin === 'foreign' ? 'foreign' : 'own' });
+  }
+  if (opts.until === undefined) {
+    for (const [id, [mark2, at]] of savedMarks(ledger)) a.mark(id, mark2, at);
+  }
+  return a;
+}
+
+/** The marks saved with the last account mark (empty when none, or unreadable). */
+export function savedMarks(ledger: Ledger): Map<string, [number, number]> {
+  const out = new Map<string, [number, number]>();
+  const raw = ledger.meta(MARKS_META);
+  if (raw === null) return out;
+  try {
+    const o = JSON.parse(raw) as Record<string, unknown>;
+    for (const [id, v] of Object.entries(o)) {
+      if (Array.isArray(v) && Number.isSafeInteger(v[0]) && Number.isSafeInteger(v[1]) && v[0] >= 0 && v[0] <= 2_000_000) out.set(id, [v[0] as number, v[1] as number]);
+    }
+  } catch {
+    // a damaged record: no marks (PnL then counts the open positions at 0 until the next mark)
   }
   return out;
 }
@@ -94,6 +141,21 @@ export interface LedgerSummary {
   readonly lastFillAt: number | null;
   readonly killSwitch: { readonly latched: boolean; readonly reason: string | null; readonly detail: string | null; readonly at: number | null };
   readonly markets: number;
+  /**
+   * USDC: net collateral from trading, fees and claimed payouts since the baseline (the account's
+   * `cash`): the venue's collateral balance is the baseline's plus this (deposits and withdrawals aside)
+   */
+  readonly cashUsdc: number;
+  /** every non-zero holding the books hold (resolved-unclaimed included), shares */
+  readonly positions: readonly { readonly marketId: string; readonly outcomeIndex: 0 | 1; readonly shares: number }[];
+  /** USDC, since inception (whatever the filter): the account's figures at its last marks (src/account/account.ts figures), and the time of the last mark (null: none yet) */
+  readonly pnl: { readonly realised: number; readonly unrealised: number; readonly total: number; readonly markedAt: number | null };
+  /** fills of orders this bookmaker did not place (a person, another instance on the wallet), counted in every figure above */
+  readonly foreign: { readonly fills: number; readonly volume: number; readonly fees: number };
+  /** fees by who stated them: the venue (or the engine that charged them) or the configured fee model */
+  readonly feesBySource: { readonly venue: number; readonly model: number };
+  /** the inherited inventory adopted at the ledger's first start (null: none) */
+  readonly baseline: { readonly at: number; readonly collateralUsdc: number; readonly holdings: number } | null;
 }
 
 interface RawBooks {
@@ -109,16 +171,17 @@ interface RawBooks {
  * Books per market over the filter, in 1e-6 units: PnL over a period is the change of realised PnL
  * across it (fills before `since` still set the average cost the period's fills close against).
  */
-function rawBooks(ledger: Ledger, f: Filter): RawBooks[] {
-  const before = f.since !== undefined ? replayPositions(ledger, { until: f.since }) : new Map<string, PositionState>();
-  const after = replayPositions(ledger);
+function rawBooks(ledger: Ledger, f: Filter, after: Account = accountFromLedger(ledger)): RawBooks[] {
+  const before = f.since !== undefined ? accountFromLedger(ledger, { until: f.since }) : null;
   const out: RawBooks[] = [];
-  for (const [id, p] of after) {
+  for (const id of after.marketIds()) {
     if (f.market !== undefined && id !== f.market.toLowerCase()) continue;
-    const b = before.get(id) ?? FLAT;
-    const n = p.fills - b.fills;
+    const p = after.market(id)!;
+    const b = before?.market(id) ?? null;
+    const n = p.fills - (b?.fills ?? 0);
     if (f.since !== undefined && n === 0) continue;
-    out.push({ marketId: id, fills: n, volume: toMicro(p.volume - b.volume), fees: p.fees - b.fees, realised: toMicro(p.realised) - toMicro(b.realised), net: p.net });
+    // the books' own figures (src/account/account.ts): the same function the running bot reads
+    out.push({ marketId: id, fills: n, volume: p.volume - (b?.volume ?? 0n), fees: p.fees - (b?.fees ?? 0n), realised: p.realised - (b?.realised ?? 0n), net: p.net });
   }
   return out.sort((a, c) => a.marketId.localeCompare(c.marketId));
 }
@@ -144,7 +207,9 @@ export function pnlByMarket(ledger: Ledger, f: Filter = {}): MarketBooks[] {
 }
 
 export function ledgerSummary(ledger: Ledger, f: Filter = {}): LedgerSummary {
-  const books = rawBooks(ledger, f);
+  // the account's books (src/account/account.ts): the one function every PnL figure reads
+  const account = accountFromLedger(ledger);
+  const books = rawBooks(ledger, f, account);
   let fills = 0;
   let volume = 0n;
   let fees = 0n;
@@ -169,6 +234,15 @@ export function ledgerSummary(ledger: Ledger, f: Filter = {}): LedgerSummary {
     : (ledger.db.prepare('SELECT unrealised FROM marks WHERE market_id = ? ORDER BY id DESC LIMIT 1').get(f.market.toLowerCase()) as { unrealised: string } | undefined);
   const startups = (ledger.db.prepare(`SELECT COUNT(*) AS n FROM startups ${where({ ...(f.since !== undefined ? { since: f.since } : {}) }).sql}`).get(...(f.since !== undefined ? [f.since] : [])) as { n: number }).n;
   const risk = ledger.risk();
+  const fig = account.figures();
+  const fw = where(f);
+  const foreign = ledger.db
+    .prepare(`SELECT COUNT(*) AS n, COALESCE(SUM(fee), 0) AS fees FROM fills ${fw.sql}${fw.sql ? ' AND' : ' WHERE'} origin = 'foreign'`)
+    .get(...fw.args) as { n: number; fees: number };
+  let foreignVolume = 0n;
+  for (const r of ledger.db.prepare(`SELECT price, size FROM fills ${fw.sql}${fw.sql ? ' AND' : ' WHERE'} origin = 'foreign'`).iterate(...fw.args) as IterableIterator<{ price: number; size: number }>) foreignVolume += BigInt(r.price) * BigInt(r.size);
+  const bySource = ledger.db.prepare(`SELECT fee_source AS s, COALESCE(SUM(fee), 0) AS fees FROM fills ${fw.sql} GROUP BY fee_source`).all(...fw.args) as { s: string; fees: number }[];
+  const b = ledger.baseline();
   return {
     fills,
     volume: usdc(volume),
@@ -181,6 +255,12 @@ export function ledgerSummary(ledger: Ledger, f: Filter = {}): LedgerSummary {
     lastFillAt: range.b,
     killSwitch: { latched: risk.latch !== null, reason: risk.latch?.reason ?? null, detail: risk.latch?.detail ?? null, at: risk.latch?.at ?? null },
     markets: books.length,
+    cashUsdc: usdc(fig.cash),
+    positions: account.positions().map((x) => ({ marketId: x.marketId, outcomeIndex: x.outcomeIndex, shares: shares(x.shares) })),
+    pnl: { realised: usdc(fig.realised), unrealised: usdc(fig.unrealised), total: usdc(fig.total), markedAt: fig.markedAt },
+    foreign: { fills: foreign.n, volume: usdc(foreignVolume / 1_000_000n), fees: usdc(foreign.fees) },
+    feesBySource: { venue: usdc(bySource.find((x) => x.s === 'venue')?.fees ?? 0), model: usdc(bySource.find((x) => x.s === 'model')?.fees ?? 0) },
+    baseline: b ? { at: b.at, collateralUsdc: usdc(b.collateral), holdings: b.holdings.length } : null,
   };
 }
 
@@ -198,11 +278,15 @@ export interface FillLine {
   /** USDC */
   readonly fee: number;
   readonly source: string;
+  /** who stated the fee: 'venue' or 'model' (src/ledger/fill-fee.ts) */
+  readonly feeSource: string;
+  /** 'own' or 'foreign' (an order this bookmaker did not place) */
+  readonly origin: string;
 }
 
 export function listFills(ledger: Ledger, f: Filter = {}, limit = 0): FillLine[] {
   const w = where(f);
-  const rows = ledger.db.prepare(`SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source FROM fills ${w.sql} ORDER BY seq ${limit > 0 ? `LIMIT ${Math.floor(limit)}` : ''}`).all(...w.args) as FillRow[];
+  const rows = ledger.db.prepare(`SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, fee_source, origin FROM fills ${w.sql} ORDER BY seq ${limit > 0 ? `LIMIT ${Math.floor(limit)}` : ''}`).all(...w.args) as FillRow[];
   return rows.map((r) => ({
     ts: r.ts,
     marketId: r.market_id,
@@ -214,6 +298,8 @@ export function listFills(ledger: Ledger, f: Filter = {}, limit = 0): FillLine[]
     size: shares(r.size),
     fee: usdc(r.fee),
     source: r.source,
+    feeSource: r.fee_source ?? 'model',
+    origin: r.origin ?? 'own',
   }));
 }
 

@@ -5,10 +5,10 @@
  *   const bl = await BotLedger.open({ config, clock, logger, trader, venue, client, embedded });
  *   new StateStore(limits, bl.initialState())      // positions and PnL carried on from the books
  *   tradingFeed({ …, seed: bl.catchUp.openOrders })  // fill de-duplication continues where it stopped
- *   kernel options: initialRisk: bl.initialRisk(), onKillLatched: bl.latchKill
+ *   kernel options: account: bl.books(), initialRisk: bl.initialRisk(day), onKillLatched: bl.latchKill
  *   bl.latch                                      // the latch read at start (null = clear)
  *   bl.onEvent(e)                                 // every state event (orders, cancels, fills, denials)
- *   bl.startMarks(() => store.state, () => kernel.riskFigures())   // periodic marks
+ *   bl.startMarks(kernel.account, () => kernel.riskFigures())   // periodic marks
  *   bl.close()
  *
  * The ledger belongs to one account (the wallet on a chain; paper trading is its own account): a
@@ -22,16 +22,20 @@ import type { Logger } from '../core/logger.ts';
 import type { BotConfig } from '../config/types.ts';
 import { ConfigError } from '../model/errors.ts';
 import type { Address, Bytes32 } from '../model/order.ts';
-import type { RiskReason, RiskState } from '../risk/types.ts';
+import type { RiskReason } from '../risk/types.ts';
+import type { Account } from '../account/account.ts';
+import type { AccountRiskFigures } from '../account/account-risk.ts';
+import type { TradingDay } from '../account/trading-day.ts';
 import type { StateEvent } from '../state/events.ts';
 import { emptyMarket, emptyState, type MarketState, type StoreState } from '../state/market-state.ts';
-import { marketPnl } from '../state/market-view.ts';
 import { PersistentMap } from '../state/persistent-map.ts';
 import { FLAT } from '../state/position.ts';
-import { replayPositions } from './books.ts';
+import { accountFromLedger, MARKS_META, replayPositions } from './books.ts';
 import { catchUpFills, type CatchUpResult, type CatchUpSource } from './catch-up.ts';
 import { openLedger, type Ledger, type RiskSnapshot } from './ledger.ts';
-import { DAY_MS } from '../risk/kill-switch.ts';
+import { NO_FEES, type FeeSpec } from './fill-fee.ts';
+import { baselineOf, hasHistory, readVenueHistory, refusal, type HistorySource } from './baseline.ts';
+import { existsSync, rmSync, statSync } from 'node:fs';
 
 /**
  * The ledger file for a config: `ledger.path`, else `.bookmaker/<config name>.ledger.sqlite` beside the
@@ -70,8 +74,10 @@ export interface BotLedgerOptions {
   readonly venue: string;
   /** the chain the account trades on: with the trader, the account a ledger belongs to */
   readonly chain: string;
-  readonly client: CatchUpSource;
+  readonly client: CatchUpSource & Partial<HistorySource>;
   readonly embedded: boolean;
+  /** `run --new-ledger`: a new or empty ledger on a wallet with venue history adopts its holdings as the baseline instead of refusing */
+  readonly newLedger?: boolean;
   readonly markets: number;
   /** paper trading: nothing reaches the venue, so there is nothing to catch up */
   readonly paper: boolean;
@@ -115,6 +121,8 @@ export class BotLedger {
     // wallets on a throwaway exchange: in memory unless ledger.path asks for a file
     const path = ledgerPath(o.config, o.embedded || o.config.venue.kind === 'local', o.paper);
     let ledger: Ledger;
+    const existed = path !== ':memory:' && existsSync(path);
+    const emptied = existed && statSync(path).size === 0;
     try {
       ledger = openLedger({ path, clock: o.clock, logger: o.logger, flushMs: o.config.ledger.flushMs });
     } catch (e) {
@@ -126,8 +134,29 @@ export class BotLedger {
       const owner = ledger.meta('account');
       if (owner === null) ledger.setMeta('account', account);
       else if (owner !== account) throw new ConfigError(`ledger ${path} holds the books of ${owner}, not ${account}: set ledger.path to another file`);
-      const catchUp = o.paper ? { recorded: 0, shares: 0, ordersRead: 0, openOrders: [], incomplete: false } : await catchUpFills({ client: o.client, trader: o.trader, ledger, clock: o.clock, logger: o.logger, ...(o.owns ? { owns: o.owns } : {}) });
+      if (!o.paper && path !== ':memory:' && ledger.isFresh() && ledger.baseline() === null && o.client.balance) {
+        // a new or emptied ledger: the wallet's venue history is refused or adopted, never silently lost
+        const h = await readVenueHistory(o.client as HistorySource, o.trader);
+        if (hasHistory(h) && !o.newLedger) {
+          ledger.close();
+          if (!existed) for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
+          throw refusal(path, o.trader, h, existed || emptied ? 'empty' : 'new');
+        }
+        const b = await baselineOf(o.client as HistorySource, h, o.clock.now());
+        ledger.adoptBaseline(b);
+        if (hasHistory(h)) {
+          log.warn(
+            { path, holdings: b.holdings.map((x) => ({ marketId: x.marketId, outcomeIndex: x.outcomeIndex, shares: Number(x.shares) / 1e6, mark: x.mark === null ? null : x.mark / 1e6 })), collateral: Number(b.collateral) / 1e6 },
+            'new ledger on a wallet with venue history (--new-ledger): its holdings are adopted at the current marks as the baseline; PnL counts from now',
+          );
+          for (const x of b.holdings) if (x.mark === null) log.warn({ marketId: x.marketId, outcomeIndex: x.outcomeIndex }, 'no mark for an inherited holding: adopted at cost 0, its value will show as PnL at the first mark');
+        }
+      } else if (o.newLedger && !ledger.isFresh()) {
+        log.warn({ path }, '--new-ledger ignored: this ledger already holds books (it applies only to a new or empty ledger)');
+      }
+      const catchUp = o.paper ? { recorded: 0, shares: 0, ordersRead: 0, openOrders: [], incomplete: false } : await catchUpFills({ client: o.client, trader: o.trader, ledger, clock: o.clock, logger: o.logger, fees: o.config.ledger.fees, ...(o.owns ? { owns: o.owns } : {}) });
       const bl = new BotLedger(ledger, catchUp, o.clock, log, o.logger, o.paper, o.owns);
+      bl.fees = o.config.ledger.fees ?? NO_FEES;
       ledger.startup({ configHash: configHash(o.config), configFile: o.config.file, venue: o.venue, trader: o.trader, markets: o.markets, latched: bl.latch?.reason ?? null }, catchUp.recorded);
       log.info({ path, caughtUp: catchUp.recorded, latched: bl.latch?.reason ?? null }, 'ledger open');
       if (bl.latch) {
@@ -162,15 +191,29 @@ export class BotLedger {
     return { ...s, markets };
   }
 
-  /** The kill switch's account figures as the ledger left them (see QuotingKernelOptions.initialRisk). */
-  initialRisk(): Pick<RiskState, 'peakPnl' | 'day' | 'dayStartPnl'> {
+  /**
+   * The account's books as the ledger holds them (every recorded fill, the last marks): the kernel's
+   * account, so a restart resumes at the PnL it stopped at.
+   */
+  books(): Account {
+    return accountFromLedger(this.ledger);
+  }
+
+  /**
+   * The kill switch's account figures as the ledger left them (see QuotingKernelOptions.initialRisk).
+   * The day's opening PnL carries on within the same trading day; after downtime over a day boundary
+   * the day opens at the first account mark recorded in the new day, else at the first PnL the bot
+   * sees (never at a mark from an earlier day). After a clear (no figures) it opens at the first PnL.
+   */
+  initialRisk(day: TradingDay): Partial<AccountRiskFigures> {
     const r = this.risk0;
-    const today = Math.floor(this.clock.now() / DAY_MS);
+    const today = day.of(this.clock.now());
     let dayStartPnl: number | undefined;
     if (r.day === today && r.dayStartPnl !== null) dayStartPnl = Number(r.dayStartPnl);
-    else {
-      // the bot was down when the day began: the day opened at the last account mark before it
-      const m = this.ledger.db.prepare('SELECT pnl FROM marks WHERE market_id IS NULL AND ts < ? ORDER BY id DESC LIMIT 1').get(today * DAY_MS) as { pnl: string } | undefined;
+    // no figures at all: a new ledger, or an operator's clear (online or offline) reset them; the
+    // day then opens at the first PnL this run sees, not at a mark from before the clear
+    else if (r.day !== null) {
+      const m = this.ledger.db.prepare('SELECT pnl FROM marks WHERE market_id IS NULL AND ts >= ? ORDER BY id LIMIT 1').get(day.startOf(today)) as { pnl: string } | undefined;
       if (m) dayStartPnl = Number(BigInt(m.pnl));
     }
     return {
@@ -179,14 +222,39 @@ export class BotLedger {
     };
   }
 
+  /** nonces this bookmaker placed or adopted in this run (the ledger's orders table holds the earlier ones) */
+  private readonly own = new Set<string>();
+  /** the fee model for fills the venue states no fee for (`ledger.fees`) */
+  fees: FeeSpec = NO_FEES;
+
+  private rememberOwn(nonce: string): void {
+    this.own.add(nonce.toLowerCase());
+    // a bound: older ones are still found in the ledger (isOwn)
+    if (this.own.size > 100_000) this.own.delete(this.own.values().next().value!);
+  }
+
+  /**
+   * Did this bookmaker place (or adopt) the order? Else it is another trader's on the same wallet (a
+   * person, another instance): its fills are 'foreign' (src/feeds/own-orders-feed.ts isOwn).
+   */
+  readonly isOwn = (nonce: string): boolean => {
+    const k = nonce.toLowerCase();
+    if (this.own.has(k)) return true;
+    if (!this.ledger.hasOrder(k)) return false;
+    this.rememberOwn(k);
+    return true;
+  };
+
   /** Record what the bot does and sees. Cheap: a queue push (the writes are batched). */
   onEvent(e: StateEvent): void {
     const l = this.ledger;
     switch (e.type) {
       case 'OrderSubmitted':
+        this.rememberOwn(e.nonce);
         l.orderSubmitted({ nonce: e.nonce, marketId: e.marketId, slot: e.slot, outcomeIndex: e.order.outcomeIndex, side: e.order.side, price: e.order.price, size: e.order.size, ts: e.ts }, e.retry);
         return;
       case 'OrderAdopted':
+        this.rememberOwn(e.nonce);
         l.orderAdopted({ nonce: e.nonce, marketId: e.marketId, slot: e.slot, outcomeIndex: e.order.outcomeIndex, side: e.order.side, price: e.order.price, size: e.order.size, ts: e.ts });
         return;
       case 'OrderAccepted':
@@ -216,7 +284,7 @@ export class BotLedger {
         // a fill without a venue identity cannot be de-duplicated: keyed by what makes it unique here
         const fillId = e.fillId ?? `${e.nonce ?? 'none'}:${e.ts}:${e.size}:${e.price}`;
         const cum = e.fillId !== undefined ? Number(e.fillId.slice(e.fillId.lastIndexOf(':') + 1)) : NaN;
-        l.fill({ fillId, nonce: e.nonce, marketId: e.marketId, outcomeIndex: e.outcomeIndex, side: e.side, price: e.price, size: e.size, fee: e.fee, ts: e.ts, source: 'feed', filled: Number.isSafeInteger(cum) ? cum : null });
+        l.fill({ fillId, nonce: e.nonce, marketId: e.marketId, outcomeIndex: e.outcomeIndex, side: e.side, price: e.price, size: e.size, fee: e.fee, ts: e.ts, source: 'feed', filled: Number.isSafeInteger(cum) ? cum : null, feeSource: e.feeSource ?? 'venue', origin: e.origin ?? 'own' });
         return;
       }
       case 'QuoteDenied': {
@@ -247,6 +315,7 @@ export class BotLedger {
         since: Math.max(this.startedAt, this.clock.now() - 600_000),
         maxLookups: 100,
         alsoNonces: this.catchUp.openOrders.map((x) => x.nonce),
+        fees: this.fees,
         ...(this.owns ? { owns: this.owns } : {}),
       });
       return r.recorded;
@@ -273,10 +342,10 @@ export class BotLedger {
    * A mark of every market in the store and of the account, the kill switch's figures and the
    * denials since the last mark, every `config.ledger.markMs` and once more at stop.
    */
-  startMarks(state: () => StoreState, figures: () => { peakPnl: number | null; day: number | null; dayStartPnl: number | null }, everyMs: number): () => void {
+  startMarks(account: Account, figures: () => AccountRiskFigures, everyMs: number): () => void {
     const once = (): void => {
       try {
-        this.markNow(state(), figures());
+        this.markNow(account, figures());
       } catch (e) {
         this.log.error({ err: (e as Error).message }, 'ledger mark failed');
       }
@@ -297,24 +366,29 @@ export class BotLedger {
     };
   }
 
-  markNow(s: StoreState, f: { peakPnl: number | null; day: number | null; dayStartPnl: number | null }): void {
+  /**
+   * A mark of every market the books hold and of the account, all from the account's figures (the
+   * same the kill switch, /metrics and the run report read), the kill switch's figures, and the
+   * marks in force (so a restart resumes at the same PnL).
+   */
+  markNow(account: Account, f: AccountRiskFigures): void {
     const now = this.clock.now();
-    let realised = 0n;
-    let unrealised = 0n;
-    for (const m of s.markets.values()) {
-      const p = marketPnl(m);
-      realised += p.realised;
-      unrealised += p.unrealised;
-      if (m.position.fills > 0 || m.position.net !== 0) this.ledger.mark(now, m.marketId, m.position.net, p.realised, p.unrealised);
+    const marks: Record<string, [number, number]> = {};
+    for (const id of account.marketIds()) {
+      const m = account.market(id)!;
+      if (m.fills > 0 || m.net !== 0) this.ledger.mark(now, id, m.net, m.realised, m.unrealised);
+      if (m.mark2 !== null && m.markedAt !== null && (m.yes !== 0 || m.no !== 0)) marks[id] = [m.mark2, m.markedAt];
     }
-    this.ledger.mark(now, null, 0, realised, unrealised);
+    const a = account.figures();
+    this.ledger.mark(now, null, 0, a.realised, a.unrealised);
+    this.ledger.setMeta(MARKS_META, JSON.stringify(marks));
     for (const [k, n] of this.denials) {
       const [market, reason] = k.split('|') as [string, string];
       this.ledger.riskEvent(now, market, 'denials', reason, n, null);
     }
     this.denials.clear();
     // the peak never goes below what the books say now
-    const pnl = realised + unrealised;
+    const pnl = a.total;
     const peak = f.peakPnl === null ? pnl : BigInt(f.peakPnl) > pnl ? BigInt(f.peakPnl) : pnl;
     this.ledger.saveRiskFigures(peak, f.day, f.dayStartPnl === null ? null : BigInt(f.dayStartPnl));
   }

@@ -19,6 +19,18 @@
  * Each order's filled shares at the venue, less what the ledger accounts for, is one fill at the
  * order's own price (we rest as maker). On a fresh ledger nothing is history yet: the open orders'
  * fills so far become their baselines, not fills.
+ *
+ * Venue truth (issue 21): the venue states no fee and no time for a fill. The fee is the configured
+ * fee model's (`fees`, src/ledger/fill-fee.ts; `fee_source` 'model'). The time is the earliest the
+ * fill can have happened as far as the venue and the ledger show: the order's insertion (the venue's
+ * `insertedAt`) or the last sign of life of the previous run (its last mark, fill or start-up),
+ * whichever is later, never after now; so fills made while the bot was down stay on the day they
+ * were made (to within the downtime), not the day of the restart. An order the ledger never saw
+ * placed or adopted is another trader's on the same wallet (a person, another instance): its fills
+ * are recorded with `origin` 'foreign' and counted like any other, so the books hold what the venue
+ * holds. With `owns` (a shared wallet), an order in one of this instance's markets counts as its own
+ * (its record may have been lost in a crash); elsewhere only the orders this ledger placed do. Every
+ * open order of the wallet seeds the fills feed, which reads them all.
  */
 import type { Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
@@ -27,6 +39,7 @@ import type { Address, Bytes32, VenueOrder } from '../model/order.ts';
 import { filledShares } from '../feeds/own-orders-feed.ts';
 import { venueMs } from '../feeds/feed-event.ts';
 import type { Ledger } from './ledger.ts';
+import { modelFee, NO_FEES, type FeeSpec } from './fill-fee.ts';
 
 export interface CatchUpSource {
   orders: { iterate(p: Omit<ListOrdersParams, 'cursor'>): AsyncGenerator<VenueOrder> };
@@ -69,6 +82,8 @@ export interface CatchUpOptions {
    * Absent: every order of the wallet is the bot's.
    */
   readonly owns?: (marketId: string) => boolean;
+  /** the fee model (`ledger.fees`) for the fills recorded now; default no fees */
+  readonly fees?: FeeSpec;
 }
 
 const SKEW_MS = 60_000;
@@ -79,9 +94,7 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
   const last = o.ledger.lastStartup();
   const seen = new Map<string, VenueOrder>();
   const open: VenueOrder[] = [];
-  const ours = (v: VenueOrder): boolean => o.owns === undefined || o.owns(v.marketId.toLowerCase());
   for await (const v of o.client.orders.iterate({ trader: o.trader, status: ['open'], limit: 100 })) {
-    if (!ours(v)) continue;
     seen.set(v.nonce.toLowerCase(), v);
     open.push(v);
   }
@@ -91,7 +104,7 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
     let n = 0;
     for await (const v of o.client.orders.iterate({ trader: o.trader, limit: 100 })) {
       if (venueMs(v.insertedAt) < since) break;
-      if (ours(v)) seen.set(v.nonce.toLowerCase(), v);
+      seen.set(v.nonce.toLowerCase(), v);
       if (++n >= (o.maxOrders ?? 20_000)) {
         log.warn({ read: n }, 'more orders since the last start than the catch-up reads; older ones are looked up by nonce');
         break;
@@ -121,18 +134,30 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
   }
   const accounted = o.ledger.filledByNonce();
   const now = o.clock.now();
+  const alive = fresh ? now : Math.min(now, o.ledger.lastSignOfLife());
+  const birth = fresh ? null : o.ledger.firstStartup();
+  const fees = o.fees ?? NO_FEES;
   let recorded = 0;
   let shares = 0;
   for (const [k, v] of seen) {
     const filled = filledShares(v);
     const before = accounted.get(k);
     if (before === undefined && fresh) {
-      if (filled > 0) o.ledger.fillBaseline(k, filled);
+      // every open order gets a baseline, 0 included: an order the ledger has no figure for and that
+      // was placed before it began is history (below), so an open one must be on record to count its later fills
+      if (v.status === 'open') o.ledger.fillBaseline(k, filled);
       continue;
     }
+    // placed before this ledger began and not open then (it would have a baseline): its fills are
+    // history, in the holdings the ledger began with (its baseline), never fills of these books
+    if (before === undefined && birth !== null && venueMs(v.insertedAt) < birth) continue;
     const from = before ?? 0;
     if (filled <= from) continue;
-    o.ledger.fill({ fillId: `${k}:${filled}`, nonce: k, marketId: v.marketId, outcomeIndex: v.outcomeIndex, side: v.side, price: v.price, size: filled - from, fee: 0, ts: now, source: 'catch-up', filled });
+    const size = filled - from;
+    const ts = Math.min(now, Math.max(alive, venueMs(v.insertedAt)));
+    // ours: the ledger saw it placed (or adopted); else another trader's on this wallet
+    const own = o.ledger.hasOrder(k) || (o.owns !== undefined && o.owns(v.marketId.toLowerCase()));
+    o.ledger.fill({ fillId: `${k}:${filled}`, nonce: k, marketId: v.marketId, outcomeIndex: v.outcomeIndex, side: v.side, price: v.price, size, fee: modelFee(fees, v.price, size, v.sv2TimeInForce), feeSource: 'model', origin: own ? 'own' : 'foreign', ts, source: 'catch-up', filled });
     recorded++;
     shares += filled - from;
   }

@@ -22,7 +22,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
-import { migrate } from './schema.ts';
+import { migrate, SCHEMA_VERSION } from './schema.ts';
 
 export interface LedgerFill {
   readonly fillId: string;
@@ -38,6 +38,30 @@ export interface LedgerFill {
   readonly source: string;
   /** the order's cumulative filled shares after this fill, when known */
   readonly filled?: number | null;
+  /** who stated the fee: the venue (or the engine that charged it) or the configured fee model (default 'model') */
+  readonly feeSource?: FeeSource;
+  /** 'own' (an order this bookmaker placed, the default) or 'foreign' (another instance or a person on the same wallet) */
+  readonly origin?: FillOrigin;
+}
+
+export type FeeSource = 'venue' | 'model';
+export type FillOrigin = 'own' | 'foreign';
+
+/** One holding adopted as the baseline of a ledger (src/ledger/baseline.ts): shares at a mark. */
+export interface BaselineHolding {
+  readonly marketId: string;
+  readonly outcomeIndex: number;
+  /** 1e-6 shares */
+  readonly shares: bigint;
+  /** the price the holding was adopted at, 1e-6 USDC per share (null: no mark was available, adopted at 0) */
+  readonly mark: number | null;
+}
+
+export interface Baseline {
+  readonly at: number;
+  /** the collateral balance at adoption, 1e-6 USDC */
+  readonly collateral: bigint;
+  readonly holdings: readonly BaselineHolding[];
 }
 
 export interface LedgerOrder {
@@ -81,6 +105,8 @@ export interface LedgerOptions {
   /** open an existing file only (the CLI readers never create one) */
   readonly mustExist?: boolean;
   readonly readonly?: boolean;
+  /** how long a statement waits for another connection's lock, ms (default 5 000; a reader on a busy event loop passes 0) */
+  readonly busyTimeoutMs?: number;
 }
 
 /** A queued write: a statement key and its parameters. */
@@ -96,7 +122,7 @@ const SQL: Record<Stmt, string> = {
   answer: `UPDATE orders SET status = CASE WHEN ended_at IS NULL THEN ? ELSE status END, answer = ?, answered_at = ? WHERE nonce = ?`,
   ended: `UPDATE orders SET status = ?, ended_at = ? WHERE nonce = ? AND ended_at IS NULL`,
   cancel: `INSERT INTO cancels (nonce, market_id, ts, result, detail) VALUES (?, ?, ?, ?, ?)`,
-  fill: `INSERT OR IGNORE INTO fills (fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, filled) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  fill: `INSERT OR IGNORE INTO fills (fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, filled, fee_source, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   mark: `INSERT INTO marks (ts, market_id, net, realised, unrealised, pnl) VALUES (?, ?, ?, ?, ?, ?)`,
   risk: `INSERT INTO risk_events (ts, market_id, kind, reason, count, detail) VALUES (?, ?, ?, ?, ?, ?)`,
 };
@@ -127,11 +153,17 @@ export class Ledger {
     this.maxBatch = o.maxBatch ?? 2_000;
     if (o.path !== ':memory:' && !o.mustExist) mkdirSync(dirname(o.path), { recursive: true });
     this.db = new Database(o.path, { fileMustExist: o.mustExist ?? false, readonly: o.readonly ?? false });
-    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma(`busy_timeout = ${Math.max(0, Math.floor(o.busyTimeoutMs ?? 5000))}`);
     if (!o.readonly) {
       if (o.path !== ':memory:') this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = NORMAL');
       migrate(this.db);
+    } else {
+      const v = this.db.pragma('user_version', { simple: true }) as number;
+      if (v < SCHEMA_VERSION) {
+        this.db.close();
+        throw new Error(`ledger ${o.path} has schema version ${v}, older than this bookmaker's ${SCHEMA_VERSION}: the next \`bookmaker run\` on it upgrades it in place; read it then`);
+      }
     }
     this.writeBatch = this.db.transaction((recs: Rec[]) => {
       for (const [k, args] of recs) this.stmt(k).run(...args);
@@ -214,7 +246,7 @@ export class Ledger {
   }
 
   fill(f: LedgerFill): void {
-    this.push(['fill', [f.fillId, f.nonce?.toLowerCase() ?? null, f.marketId.toLowerCase(), f.outcomeIndex, f.side, f.price, f.size, f.fee, f.ts, f.source, f.filled ?? null]]);
+    this.push(['fill', [f.fillId, f.nonce?.toLowerCase() ?? null, f.marketId.toLowerCase(), f.outcomeIndex, f.side, f.price, f.size, f.fee, f.ts, f.source, f.filled ?? null, f.feeSource ?? 'model', f.origin ?? 'own']]);
   }
 
   /** A PnL mark: per market, or the account's (marketId null). Money in 1e-6 USDC. */
@@ -318,6 +350,48 @@ export class Ledger {
   fillBaseline(nonce: string, filled: number): void {
     this.flush();
     this.db.prepare('INSERT INTO fill_baselines (nonce, filled, ts) VALUES (?, ?, ?) ON CONFLICT(nonce) DO NOTHING').run(nonce.toLowerCase(), filled, this.clock.now());
+  }
+
+  /** Orders this ledger saw placed or adopted (for telling own fills from foreign ones), lower-case nonces. */
+  hasOrder(nonce: string): boolean {
+    this.flush();
+    return this.db.prepare('SELECT 1 FROM orders WHERE nonce = ?').get(nonce.toLowerCase()) !== undefined;
+  }
+
+  /** Record the baseline (inherited inventory), at once and in one transaction. Refused when one exists. */
+  adoptBaseline(b: Baseline): void {
+    this.flush();
+    this.db.transaction(() => {
+      if (this.baseline() !== null) throw new Error('the ledger already has a baseline');
+      const ins = this.db.prepare('INSERT INTO baseline (kind, market_id, outcome, shares, mark, marked_at) VALUES (?, ?, ?, ?, ?, ?)');
+      ins.run('collateral', null, -1, b.collateral.toString(), null, b.at);
+      for (const h of b.holdings) ins.run('holding', h.marketId.toLowerCase(), h.outcomeIndex, h.shares.toString(), h.mark, b.at);
+    })();
+  }
+
+  /** The baseline adopted at the ledger's first start, or null (a ledger started on a wallet with no history). */
+  baseline(): Baseline | null {
+    const rows = this.db.prepare('SELECT kind, market_id, outcome, shares, mark, marked_at FROM baseline ORDER BY id').all() as { kind: string; market_id: string | null; outcome: number; shares: string; mark: number | null; marked_at: number }[];
+    if (rows.length === 0) return null;
+    let collateral = 0n;
+    const holdings: BaselineHolding[] = [];
+    for (const r of rows) {
+      if (r.kind === 'collateral') collateral = BigInt(r.shares);
+      else holdings.push({ marketId: r.market_id ?? '', outcomeIndex: r.outcome, shares: BigInt(r.shares), mark: r.mark });
+    }
+    return { at: rows[0]!.marked_at, collateral, holdings };
+  }
+
+  /** The last time the books show the bot alive: its last mark, fill or start-up (0 when none). */
+  lastSignOfLife(): number {
+    this.flush();
+    const q = (sql: string): number => ((this.db.prepare(sql).get() as { t: number | null } | undefined)?.t ?? 0);
+    return Math.max(q('SELECT MAX(ts) AS t FROM marks'), q('SELECT MAX(ts) AS t FROM fills'), q('SELECT MAX(ts) AS t FROM startups'));
+  }
+
+  /** When the ledger began: its first start-up (null before one). */
+  firstStartup(): number | null {
+    return (this.db.prepare('SELECT MIN(ts) AS t FROM startups').get() as { t: number | null }).t;
   }
 
   /** Is there any record at all (a ledger that never started is fresh)? */

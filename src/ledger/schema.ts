@@ -11,7 +11,7 @@
  */
 import type Database from 'better-sqlite3';
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 const V1 = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -120,13 +120,37 @@ CREATE TABLE IF NOT EXISTS risk_state (
 INSERT OR IGNORE INTO risk_state (id, updated_at) VALUES (1, 0);
 `;
 
+/**
+ * Version 2 (issue 21, venue truth): each fill says where its fee came from (`fee_source`: 'venue'
+ * when the venue or the engine stated it, 'model' when the configured fee model computed it) and
+ * whose order it was (`origin`: 'own' = placed by this bookmaker, 'foreign' = another instance or a
+ * person trading the same wallet). Fills recorded before the upgrade were fee 0, bot orders: they are
+ * marked 'model' (nothing stated them) and 'own'. `baseline` holds the inherited inventory adopted at
+ * the first start of a ledger on a wallet with history: each holding, the mark it was adopted at,
+ * and when (`kind` 'collateral' rows hold the collateral balance then, `outcome` -1).
+ */
+const V2 = `
+ALTER TABLE fills ADD COLUMN fee_source TEXT NOT NULL DEFAULT 'model';
+ALTER TABLE fills ADD COLUMN origin TEXT NOT NULL DEFAULT 'own';
+CREATE TABLE IF NOT EXISTS baseline (
+  id         INTEGER PRIMARY KEY,
+  kind       TEXT NOT NULL,
+  market_id  TEXT,
+  outcome    INTEGER NOT NULL,
+  shares     TEXT NOT NULL,
+  mark       INTEGER,
+  marked_at  INTEGER NOT NULL
+);
+`;
+
 /** Create or upgrade the schema; a file written by a newer bookmaker is refused, never rewritten. */
 export function migrate(db: Database.Database): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > SCHEMA_VERSION) throw new Error(`ledger schema version ${version} is newer than this bookmaker understands (${SCHEMA_VERSION})`);
   if (version === SCHEMA_VERSION) return;
   db.transaction(() => {
-    db.exec(V1);
+    if (version < 1) db.exec(V1);
+    if (version < 2) db.exec(V2);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   })();
 }

@@ -21,6 +21,7 @@ import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Clock } from '../core/clock.ts';
 import type { StoreState } from '../state/market-state.ts';
 import { marketPnl, reservedCollateral } from '../state/market-view.ts';
+import type { Account } from '../account/account.ts';
 import { toYesTerms } from '../strategy/to-orders.ts';
 import { registerEdgeMetrics } from './edge-metrics.ts';
 import { FastHistogram } from './fast-histogram.ts';
@@ -47,6 +48,7 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
   const registry = new Registry();
   const r = [registry];
   let source: { state: () => StoreState; clock: Clock } | null = null;
+  let books: Account | null = null;
   const marketLabel = (id: string, slug?: string): string => (opts.labelBySlug && slug ? slug : id);
 
   const m = {
@@ -95,9 +97,14 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
       buckets: [0, ...LATENCY_BUCKETS],
       registers: r,
     }),
+    booksDrift: new Counter({ name: `${p}books_drift_total`, help: 'Balance reads whose tokens differed from the books (a read ahead of its fills, or fills the books never got), by market and outcome', labelNames: ['market', 'outcome'], registers: r }),
     rateBudgetPressure: new Gauge({ name: `${p}rate_budget_pressure`, help: 'Fraction of the order-rate budget in use (0 = idle, 1 = exhausted)', registers: r }),
     setStateSource(state: () => StoreState, clock: Clock): void {
       source = { state, clock };
+    },
+    /** The account's books: the PnL gauges read them (issue 21: one PnL function for every consumer). */
+    setAccount(account: Account): void {
+      books = account;
     },
     /** The same checks /readyz answers with (see readiness.ts); `notHalted` feeds the halted gauge. */
     setReadiness(fn: () => Record<string, boolean>): void {
@@ -151,7 +158,7 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
     'PnL per market, USDC: realised (average cost, net of fees) and unrealised (marked to mid)',
     (s, _n, set) => {
       for (const mk of s.markets.values()) {
-        const pnl = marketPnl(mk);
+        const pnl = books ? books.marketPnl(mk.marketId) : marketPnl(mk);
         const market = marketLabel(mk.marketId, mk.slug);
         set({ market, kind: 'realised' }, Number(pnl.realised) / MICRO);
         set({ market, kind: 'unrealised' }, Number(pnl.unrealised) / MICRO);
@@ -179,6 +186,29 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
   });
   perMarket('stream_staleness_seconds', 'Time since the last book stream event of any kind', (s, now, set) => {
     for (const mk of s.markets.values()) if (mk.streamLastEventAt !== null) set({ market: marketLabel(mk.marketId, mk.slug) }, Math.max(0, now - mk.streamLastEventAt) / 1000);
+  });
+  new Gauge({
+    name: `${p}account_pnl_usdc`,
+    help: 'Account PnL from the books, USDC (every market since inception, released ones included): total, realised (net of fees, resolutions included), unrealised (at the marks), fees',
+    labelNames: ['kind'],
+    registers: r,
+    collect() {
+      this.reset();
+      if (!books) return;
+      const f = books.figures();
+      this.set({ kind: 'total' }, Number(f.total) / MICRO);
+      this.set({ kind: 'realised' }, Number(f.realised) / MICRO);
+      this.set({ kind: 'unrealised' }, Number(f.unrealised) / MICRO);
+      this.set({ kind: 'fees' }, Number(f.fees) / MICRO);
+    },
+  });
+  new Gauge({
+    name: `${p}books_drift_markets`,
+    help: 'Markets whose last balance read differs from the books (tokens held per market and outcome)',
+    registers: r,
+    collect() {
+      if (books) this.set(books.drifts().length === 0 ? 0 : new Set(books.drifts().map((d) => d.marketId)).size);
+    },
   });
   new Gauge({
     name: `${p}collateral_usdc`,

@@ -1,7 +1,7 @@
 /**
  * The risk gate (pure): strategy quotes in, allowed quotes out, one decision per quote and a
  * QuoteDenied event per denial. Stages, in order:
- *  1. kill switch (drawdown from peak PnL, venue error rate) — latched, action 'kill';
+ *  (the kill switch acts on the account, not here: src/account/account-risk.ts, checked by the kernel)
  *  2. market guards (halted, status, deadline, migration, stale book, silent stream) — action 'pull';
  *  3. per-quote price checks (grid and range, crossing, distance from fair, self-trade);
  *  4. size: maxOrderSize, then position / notional / total / reduce-only caps at WORST CASE — every
@@ -18,7 +18,6 @@ import type { Bytes32 } from '../model/order.ts';
 import type { DesiredQuote, MarketView, WorkingQuote } from '../strategy/types.ts';
 import { levelOrder } from '../strategy/level-order.ts';
 import { exposureOf, markPrice, worstNotional, worstPosition, type Exposure } from './exposure.ts';
-import { killSwitch } from './kill-switch.ts';
 import { marketGuard } from './market-guard.ts';
 import { priceCheck, priceContext } from './price-check.ts';
 import { allocateBudget, moveValue, refill } from './rate-budget.ts';
@@ -110,24 +109,22 @@ function denied(view: MarketView, reason: RiskReason, detail: string, quote: Des
 }
 
 /** Every quote of the market pulled (or everything killed) for one market-wide reason. */
-function marketWide(view: MarketView, action: 'pull' | 'kill', reason: RiskReason, detail: string, wanted: number, state: RiskState): RiskResult {
+function marketWide(view: MarketView, action: 'pull', reason: RiskReason, detail: string, wanted: number, state: RiskState): RiskResult {
   return {
     action,
     quotes: [],
     keeps: [],
     decisions: [{ kind: 'deny', quote: null, reason, detail }],
     // one event per tick that had something to deny, not one per quote: the cause is market-wide
-    denied: wanted > 0 || action === 'kill' ? [denied(view, reason, detail, null)] : [],
+    denied: wanted > 0 ? [denied(view, reason, detail, null)] : [],
     state,
   };
 }
 
 export function applyRisk(view: MarketView, quotes: readonly DesiredQuote[] | null, limits: RiskLimits, state: RiskState = INITIAL_RISK_STATE): RiskResult {
-  const kill = killSwitch(view, limits, state);
   const tokens = refill(state.tokens, state.refilledAt, view.now, limits.orderRate);
-  const next: RiskState = { peakPnl: kill.peakPnl, tokens, refilledAt: view.now, killed: kill.killed, day: kill.day, dayStartPnl: kill.dayStartPnl };
+  const next: RiskState = { tokens, refilledAt: view.now };
   const wanted = quotes === null ? 0 : quotes.length;
-  if (kill.killed) return marketWide(view, 'kill', kill.killed, kill.detail, wanted, next);
   // a strategy that quotes nothing still learns which guard stands (one decision, no event: nothing was wanted)
   const guard = marketGuard(view, limits);
   if (guard) return marketWide(view, 'pull', guard.reason, guard.detail, wanted, next);
@@ -249,7 +246,7 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
     out.push(workingAsQuote(kept[k]!));
     keeps.push(kept[k]!.nonce ?? null);
   }
-  return { action: 'quote', quotes: out, keeps, decisions: all, denied: events, state: { peakPnl: state.peakPnl, tokens: tokensLeft, refilledAt: state.refilledAt, killed: state.killed, day: state.day, dayStartPnl: state.dayStartPnl } };
+  return { action: 'quote', quotes: out, keeps, decisions: all, denied: events, state: { tokens: tokensLeft, refilledAt: state.refilledAt } };
 }
 
 /**

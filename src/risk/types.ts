@@ -85,19 +85,6 @@ export interface RiskLimits {
   readonly allowCrossing: boolean;
   readonly reduceOnly: boolean;
   readonly halted: boolean;
-  /** kill switch: drawdown of total PnL from its peak, 1e-6 USDC (0 = off) */
-  readonly maxDrawdown: number;
-  /**
-   * kill switch: loss over the current UTC day, measured from the account PnL at the day's start
-   * (carried across restarts by the ledger), 1e-6 USDC (0 = off)
-   */
-  readonly maxDailyLoss: number;
-  /** kill switch: loss since inception (the ledger's first fill), 1e-6 USDC (0 = off) */
-  readonly maxLoss: number;
-  /** kill switch: venue errors / requests above this fraction in the window (0 = off) */
-  readonly maxErrorRate: number;
-  /** the error rate is ignored until the window holds at least this many requests */
-  readonly minRequestsForErrorRate: number;
   /** stale-data guard: the book must be younger than this, ms */
   readonly maxBookAgeMs: number;
   /** stale-data guard: the stream must have spoken (heartbeat included) within this, ms */
@@ -107,32 +94,24 @@ export interface RiskLimits {
   readonly orderRate: OrderRateLimits;
 }
 
-/** The gate's state between ticks for one market (the kill switch is latched account-wide by the caller). */
+/** The gate's state between ticks for one market (the kill switch is the account's: src/account/account-risk.ts). */
 export interface RiskState {
-  /** highest total PnL seen, 1e-6 USDC (null before the first tick) */
-  readonly peakPnl: number | null;
   /** token bucket level (fractional tokens allowed) */
   readonly tokens: number;
   /** clock time of the last refill, ms (null before the first tick) */
   readonly refilledAt: number | null;
-  /** once set the kill switch stays on until an operator clears it (`bookmaker ctl clear-kill`) */
-  readonly killed: RiskReason | null;
-  /** UTC day number (now / 86 400 000) of `dayStartPnl` (undefined before the first tick) */
-  readonly day?: number;
-  /** account PnL when the UTC day began (or when the bot first saw it), 1e-6 USDC */
-  readonly dayStartPnl?: number;
 }
 
 // every field present from the start: one object shape for every state the gate returns
-export const INITIAL_RISK_STATE: RiskState = { peakPnl: null, tokens: Number.NaN, refilledAt: null, killed: null, day: undefined, dayStartPnl: undefined };
+export const INITIAL_RISK_STATE: RiskState = { tokens: Number.NaN, refilledAt: null };
 
 /**
  * What the gate returns. `action`: 'quote' = send `quotes` (diffed by the order manager);
- * 'pull' = cancel every quote of this market; 'kill' = the kill switch fired, cancel everything
- * everywhere and stop quoting.
+ * 'pull' = cancel every quote of this market; the account's kill switch is checked by
+ * the kernel before the gate (src/account/account-risk.ts).
  */
 export interface RiskResult {
-  readonly action: 'quote' | 'pull' | 'kill';
+  readonly action: 'quote' | 'pull';
   readonly quotes: DesiredQuote[];
   /**
    * Per entry of `quotes`: the nonce of the live own order the quote is (identical, same slot),

@@ -46,7 +46,9 @@ import { schedulePeriodicReconcile } from '../orders/periodic-reconcile.ts';
 import type { Counterparties } from '../sim/counterparties.ts';
 import type { LocalExchange } from '../sim/local-exchange.ts';
 import type { OrderManagerEvent, StateEvent } from '../state/events.ts';
-import { marketPnl, selectMarketView } from '../state/market-view.ts';
+import { selectMarketView } from '../state/market-view.ts';
+import { applyToBooks } from '../account/account-fill.ts';
+import { tradingDay } from '../account/trading-day.ts';
 import { DEFAULT_LIMITS, type ReduceLimits } from '../state/reduce.ts';
 import { StateStore } from '../state/store.ts';
 import { filePositionStore, memoryPositionStore } from '../feeds/activity-cursor.ts';
@@ -121,6 +123,8 @@ export interface BotOptions {
    * its forwarded /metrics and /readyz) and is armed with the venue's keys to cancel from its thread.
    */
   watchdog?: Watchdog;
+  /** `run --new-ledger`: a new or empty ledger on a wallet with venue history adopts the holdings as its baseline (src/ledger/baseline.ts) instead of refusing the start */
+  newLedger?: boolean;
 }
 
 export interface Bot {
@@ -325,13 +329,17 @@ async function wire(
     embedded: v.local !== null,
     markets: marketIds.length,
     paper,
+    newLedger: o.newLedger === true,
     // a shared wallet (reconcileScope markets, shards): other markets' orders are not this ledger's
     ...(cfg.orders.reconcileScope === 'markets' ? { owns: (id: string) => (cfg.selection.shard ? shardOwns(id, cfg.selection.shard) : known(id)) } : {}),
   });
   cleanups.push(() => bookLedger.close());
   const store = new StateStore(storeLimits(cfg), bookLedger.initialState(marketIds));
+  // the account's books (issue 21), rebuilt from the ledger: every PnL figure and the kill switch read them
+  const accountBooks = bookLedger.books();
   registerLedgerMetrics(metrics.registry, bookLedger); // issue 16
   metrics.setStateSource(() => store.state, clock);
+  metrics.setAccount(accountBooks);
   cleanups.push(bindStoreMetrics(metrics, store));
   const health = new FeedHealth();
   let kernel: QuotingKernel | null = null;
@@ -340,6 +348,7 @@ async function wire(
     state: () => store.state,
     lastTick: (id) => kernel?.lastTick(id) ?? null,
     killed: () => kernel?.killed ?? null,
+    drifts: () => accountBooks.drifts(),
     clock,
     graceMs: cfg.health.notQuotingGraceMs,
     logIntervalMs: cfg.health.logIntervalMs,
@@ -367,7 +376,11 @@ async function wire(
   };
   const toKernel = (e: StateEvent): void => {
     if (kernel) kernel.onEvent(e);
-    else store.dispatch(e);
+    else {
+      store.dispatch(e);
+      const d = applyToBooks(accountBooks, e);
+      if (d.length > 0) for (const x of d) metrics.booksDrift.inc({ market: x.marketId, outcome: x.outcomeIndex === 1 ? 'yes' : 'no' });
+    }
   };
   let venue: VenuePort;
   if (paper) {
@@ -523,7 +536,7 @@ async function wire(
       for (const m of store.state.markets.values()) if (m.orders.has(k)) return true;
       return false;
     };
-    subs.push(tradingFeed({ client, trader: venue.trader, marketIds: trackedIds, clock, intervalMs: fillsPollMs(cfg), health, logger: o.logger, isTracked, seed: bookLedger.catchUp.openOrders }).subscribe(sink));
+    subs.push(tradingFeed({ client, trader: venue.trader, marketIds: trackedIds, clock, intervalMs: fillsPollMs(cfg), health, logger: o.logger, isTracked, seed: bookLedger.catchUp.openOrders, fees: bookLedger.fees, isOwn: bookLedger.isOwn }).subscribe(sink));
   }
 
   await untilAborted(waitForBooks(store, marketIds, clock, o.warmupMs ?? 5_000), signal);
@@ -548,7 +561,12 @@ async function wire(
     orderManager: om,
     logger: o.logger,
     ...(bookLedger.latch ? { latched: 'KILL_LATCHED' as const } : {}),
-    initialRisk: bookLedger.initialRisk(),
+    account: accountBooks,
+    accountLimits: cfg.account,
+    initialRisk: bookLedger.initialRisk(tradingDay(cfg.account.dayStartsAt)),
+    onDrift: (_marketId, drifts) => {
+      for (const x of drifts) metrics.booksDrift.inc({ market: x.marketId, outcome: x.outcomeIndex === 1 ? 'yes' : 'no' });
+    },
     onKillLatched: bookLedger.latchKill,
     onTickStart: (marketId, cause) => wireMeter.tickStart(marketId, cause),
     onTick: (marketId) => wireMeter.tickEnd(marketId, kernel?.lastSync(marketId) ?? null),
@@ -581,7 +599,14 @@ async function wire(
     const r = readiness();
     healthModel.evaluateOncePerTurn();
     const h = healthModel.readiness();
-    return { reconciled: r.reconciled, notHalted: r.notHalted && h.process !== 'halted', running: h.process === 'running' || h.process === 'halted', marketsQuoting: !h.reasons.some((x) => x.startsWith('market ')) };
+    return {
+      reconciled: r.reconciled,
+      notHalted: r.notHalted && h.process !== 'halted',
+      running: h.process === 'running' || h.process === 'halted',
+      marketsQuoting: !h.reasons.some((x) => x.startsWith('market ')),
+      // the books and the venue's balance reads agree (within the grace): issue 21
+      booksAgree: !h.reasons.some((x) => x.startsWith('books-drift')),
+    };
   };
   metrics.setReadiness(ready);
   const readyDetails = (): Record<string, unknown> => {
@@ -641,7 +666,7 @@ async function wire(
     registry: metrics.registry,
     onReleased: (id, reason, time, m) => {
       if (!time) return;
-      const pnl = m ? marketPnl(m) : { realised: 0n, unrealised: 0n };
+      const pnl = accountBooks.marketPnl(id);
       // the ledger's figures object: late fills of a kept position still add to it until the market is gone
       retiredRows.push({ time, ledger: ledger.market(id), realised: pnl.realised, unrealised: pnl.unrealised, net: m?.position.net ?? 0, retired: reason, ...(m ? { attribution: marketAttribution(m) } : {}) });
       // beyond the bound, the oldest rows fold into one line (the report's totals stay exact); a
@@ -664,7 +689,7 @@ async function wire(
   cleanups.push(() => rot.stop());
 
   // ---- issue 16: marks, operator control, admin endpoint ----
-  cleanups.push(bookLedger.startMarks(() => store.state, () => k.riskFigures(), cfg.ledger.markMs));
+  cleanups.push(bookLedger.startMarks(accountBooks, () => k.riskFigures(), cfg.ledger.markMs));
   const control: BotControl = new BotControl({
     kernel: k,
     ledger: bookLedger,
@@ -790,16 +815,17 @@ async function wire(
             // (a market started again since has its own row below)
             const m = rot.isActive(r.time.marketId) ? undefined : store.state.markets.get(r.time.marketId.toLowerCase());
             if (!m) return r;
-            const pnl = marketPnl(m);
+            const pnl = accountBooks.marketPnl(r.time.marketId);
             return { ...r, realised: pnl.realised, unrealised: pnl.unrealised, net: m.position.net };
           }),
           ...times.map((time) => {
             const m = store.state.markets.get(time.marketId.toLowerCase());
-            const pnl = m ? marketPnl(m) : { realised: 0n, unrealised: 0n };
+            const pnl = accountBooks.marketPnl(time.marketId);
             return { time, ledger: ledger.market(time.marketId), realised: pnl.realised, unrealised: pnl.unrealised, net: m?.position.net ?? 0, ...(m ? { attribution: marketAttribution(m) } : {}) };
           }),
         ],
         rotation: rotationReport(rot),
+        account: accountBooks.figures(),
         ...(claims ? { claims: claims.report() } : {}),
       });
     },

@@ -17,6 +17,11 @@
  * Fills (OrderFilled with a nonce, de-duplicated by fill id) also shrink the order manager's own copy
  * of the order, so a filled quote is replaced at once rather than at the next reconcile.
  *
+ * The account (issue 21): every fill goes into the account's books (`kernel.account`, given or
+ * built), balance reads are reconciled against them, resolutions realise; each tick marks its market
+ * and checks the account's kill switch (`kernel.accountRisk`) on the account's PnL before the
+ * strategy runs. The per-market risk gate no longer holds any PnL figure.
+ *
  * Per tick of one market: store snapshot → MarketView → strategy → risk gate → to-orders → slots →
  * orderManager.sync. Denials are dispatched into the store as QuoteDenied events. A 'pull' decision
  * syncs an empty set; a 'kill' decision latches, stops quoting everywhere, cancels everything and
@@ -44,6 +49,9 @@ import { runStrategy, type StrategyTick } from '../strategy/run-strategy.ts';
 import type { NoInventoryMode } from '../strategy/to-orders.ts';
 import type { MarketView, StrategyModule } from '../strategy/types.ts';
 import { ThrottledLog } from './health/throttled-log.ts';
+import { Account, type Drift } from '../account/account.ts';
+import { applyToBooks } from '../account/account-fill.ts';
+import { AccountRisk, DEFAULT_ACCOUNT_LIMITS, type AccountLimits, type AccountRiskFigures } from '../account/account-risk.ts';
 
 /** What started a tick (see QuotingKernelOptions.onTickStart). */
 export type TickCause = 'event' | 'throttled' | 'housekeeping' | 'manual';
@@ -94,8 +102,14 @@ export interface QuotingKernelOptions {
    * quoted until `clearKill()`; `desired()` is empty so the start-up reconcile cancels what it finds
    */
   readonly latched?: RiskReason;
-  /** the kill switch's account figures carried over from the ledger (peak PnL, UTC day and its opening PnL) */
-  readonly initialRisk?: Pick<RiskState, 'peakPnl' | 'day' | 'dayStartPnl'>;
+  /** the kill switch's account figures carried over from the ledger (peak PnL, trading day and its opening PnL) */
+  readonly initialRisk?: Partial<AccountRiskFigures>;
+  /** the account's books (rebuilt from the ledger at start); a fresh one when omitted */
+  readonly account?: Account;
+  /** the `account:` limits (default DEFAULT_ACCOUNT_LIMITS) */
+  readonly accountLimits?: AccountLimits;
+  /** a balance read disagrees with the books (logged by the kernel when it begins; metrics, health) */
+  readonly onDrift?: (marketId: Bytes32, drifts: readonly Drift[]) => void;
   /** a broken invariant in the order manager halted it (only when the kernel built it) */
   readonly onHalt?: (err: Error, result: CancelAllResult) => void;
   readonly logger?: Logger;
@@ -199,6 +213,10 @@ function triggersTick(e: StateEvent): boolean {
 
 export class QuotingKernel {
   readonly orderManager: OrderManager;
+  /** the account's books: every PnL figure reads them */
+  readonly account: Account;
+  /** the account's kill switch: peak, trading day and its opening PnL, once per account */
+  readonly accountRisk: AccountRisk;
   private readonly opts: QuotingKernelOptions;
   private readonly clock: Clock;
   private readonly store: StateStore;
@@ -223,6 +241,8 @@ export class QuotingKernel {
     this.store = opts.store;
     this.log = (opts.logger ?? silentLogger).child({ component: 'kernel' });
     this.faults = new ThrottledLog(opts.faultLogIntervalMs ?? 10_000);
+    this.account = opts.account ?? new Account();
+    this.accountRisk = new AccountRisk(opts.accountLimits ?? DEFAULT_ACCOUNT_LIMITS, opts.initialRisk ?? {});
     for (const m of opts.markets) this.addSlot(m);
     if (opts.latched) {
       this.killReason = opts.latched;
@@ -252,6 +272,7 @@ export class QuotingKernel {
     if (this.killReason === null) return false;
     this.killReason = null;
     this.stopped = false;
+    this.accountRisk.reopen(Number(this.account.pnl()), this.clock.now());
     for (const s of this.markets.values()) s.risk = INITIAL_RISK_STATE;
     this.scheduleHousekeeping();
     for (const s of this.markets.values()) this.kick(s);
@@ -263,28 +284,12 @@ export class QuotingKernel {
   }
 
   private addSlot(m: KernelMarket): void {
-    const risk: RiskState = this.opts.initialRisk ? { ...INITIAL_RISK_STATE, ...this.opts.initialRisk } : INITIAL_RISK_STATE;
-    this.markets.set(lower(m.marketId), { cfg: m, risk, lastTickAt: Number.NEGATIVE_INFINITY, cancelTimer: null, last: null, resting: false, retiring: false });
+    this.markets.set(lower(m.marketId), { cfg: m, risk: INITIAL_RISK_STATE, lastTickAt: Number.NEGATIVE_INFINITY, cancelTimer: null, last: null, resting: false, retiring: false });
   }
 
-  /**
-   * The kill switch's account figures across markets, for the ledger: the highest peak any market
-   * saw, and the UTC day with the highest opening PnL recorded for it (the strictest reading).
-   */
-  riskFigures(): { peakPnl: number | null; day: number | null; dayStartPnl: number | null } {
-    let peakPnl: number | null = null;
-    let day: number | null = null;
-    let dayStartPnl: number | null = null;
-    for (const s of this.markets.values()) {
-      const r = s.risk;
-      if (r.peakPnl !== null && (peakPnl === null || r.peakPnl > peakPnl)) peakPnl = r.peakPnl;
-      if (r.day === undefined || r.dayStartPnl === undefined) continue;
-      if (day === null || r.day > day) {
-        day = r.day;
-        dayStartPnl = r.dayStartPnl;
-      } else if (r.day === day && dayStartPnl !== null && r.dayStartPnl > dayStartPnl) dayStartPnl = r.dayStartPnl;
-    }
-    return { peakPnl, day, dayStartPnl };
+  /** The kill switch's account figures, for the ledger (one set per account). */
+  riskFigures(): AccountRiskFigures {
+    return this.accountRisk.figures();
   }
 
   // ---- operator control (bookmaker ctl; src/control) ----
@@ -457,6 +462,7 @@ export class QuotingKernel {
     this.noteNetMove(e);
     const fresh = this.isFreshFill(e);
     this.store.dispatch(e);
+    this.toBooks(e);
     if (fresh) this.applyFill(e);
     if (e.type === 'OrderClosed') this.closeOrder(e);
     if (e.type === 'PositionSynced') this.orderManager.positionsRead(e.marketId, e.readStartedAt ?? e.ts);
@@ -472,6 +478,7 @@ export class QuotingKernel {
     }
     const fills = es.filter((e) => this.isFreshFill(e));
     this.store.dispatchAll(es);
+    for (const e of es) this.toBooks(e);
     for (const f of fills) this.applyFill(f);
     // after the fills: a closed order's fills are in the position before it stops counting
     for (const e of es) if (e.type === 'OrderClosed') this.closeOrder(e);
@@ -480,6 +487,16 @@ export class QuotingKernel {
     const touched = new Set<Bytes32 | null>();
     for (const e of es) if (triggersTick(e)) touched.add(eventMarket(e));
     for (const m of touched) this.markDirty(m);
+  }
+
+  /** The account's share of an event (src/account/account-fill.ts); a drift is logged when it begins. */
+  private toBooks(e: StateEvent): void {
+    const d = applyToBooks(this.account, e);
+    if (d.length === 0 || e.type !== 'PositionSynced') return;
+    if (d[0]!.since === e.ts) {
+      for (const x of d) this.log.warn({ marketId: x.marketId, outcome: x.outcomeIndex === 1 ? 'yes' : 'no', books: x.books, venue: x.venue }, 'balance read differs from the books');
+    }
+    this.opts.onDrift?.(e.marketId, d);
   }
 
   /**
@@ -528,7 +545,7 @@ export class QuotingKernel {
     if (this.killReason !== null || this.haltedByOperator) return out;
     for (const slot of this.markets.values()) {
       if (slot.retiring || this.pausedMarkets.has(lower(slot.cfg.marketId))) continue;
-      const view = selectMarketView(this.store.state, slot.cfg.marketId, this.clock.now());
+      const view = selectMarketView(this.store.state, slot.cfg.marketId, this.clock.now(), undefined, this.account);
       if (!view) continue;
       // the risk state is not advanced: this is a dry run
       const t = runStrategy(view, slot.cfg.strategy, slot.cfg.params, slot.cfg.risk, slot.risk);
@@ -632,6 +649,8 @@ export class QuotingKernel {
     const now = this.clock.now();
     slot.lastTickAt = now;
     const marketId = slot.cfg.marketId;
+    // paused and retiring markets too: their holdings stay in the account at a current mark
+    this.markBooks(marketId, now);
     if (slot.retiring) {
       // retiring on purpose: the health model reads it as market-paused (or market-resolved), not as
       // failing to quote. The slot stays until removeMarket: market rotation removes it once the venue
@@ -647,10 +666,19 @@ export class QuotingKernel {
       return;
     }
     this.opts.onTickStart?.(marketId, cause);
-    const view = selectMarketView(this.store.state, marketId, now);
+    const view = selectMarketView(this.store.state, marketId, now, undefined, this.account);
     if (!view) {
       slot.last = { at: now, action: 'no-view', desired: [], denied: 0, strategyError: null };
       this.opts.onTick?.(marketId, slot.last, null);
+      return;
+    }
+    // the account's kill switch, on the account's PnL, before the strategy (issue 21)
+    const killed = this.accountRisk.check(Number(this.account.pnl()), now, view.venue);
+    if (killed !== null) {
+      const denial: QuoteDenied = { type: 'QuoteDenied', marketId, reason: killed.reason, detail: killed.detail, quote: null, ts: now };
+      this.store.dispatchAll([denial]);
+      slot.last = { at: now, action: 'pull', desired: [], denied: 1, strategyError: null, reason: killed.reason, deniedBy: [denial] };
+      this.kill(killed.reason, killed.detail, marketId);
       return;
     }
     let t: StrategyTick;
@@ -681,12 +709,15 @@ export class QuotingKernel {
         : deniedAll !== undefined
           ? { at: now, action: t.action, desired, denied: t.denied.length, strategyError: t.strategyError, deniedAll, slow, returned, deniedBy: t.denied }
           : { at: now, action: t.action, desired, denied: t.denied.length, strategyError: t.strategyError, slow, returned, deniedBy: t.denied };
-    if (t.action === 'kill') {
-      this.kill(t.denied[0]?.reason ?? slot.risk.killed ?? 'KILL_DRAWDOWN', t.denied[0]?.detail ?? '', marketId);
-      return;
-    }
     this.send(marketId, desired);
     this.opts.onTick?.(marketId, slot.last, view);
+  }
+
+  /** The market's mark in the books: its payout once resolved, else its last mid (O(1) when unchanged). */
+  private markBooks(marketId: Bytes32, now: number): void {
+    const m = this.store.state.markets.get(lower(marketId));
+    if (m === undefined) return;
+    this.account.mark(marketId, m.payoutYes !== null ? m.payoutYes * 2 : m.lastMid2, now);
   }
 
   /**

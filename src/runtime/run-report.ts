@@ -9,6 +9,7 @@
  * Money is exact: amounts are decimal strings of USDC with 6 decimals (the venue's unit), computed
  * from integers; shares likewise. Shares of time are fractions (0..1) rounded to 4 decimals.
  */
+import type { AccountFigures } from '../account/account.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { HealthState, MarketTimeReport, ProcessState } from './health/health-model.ts';
 import type { MarketLedger } from './run-ledger.ts';
@@ -75,8 +76,22 @@ export interface RunReport {
     readonly realisedPnlUsdc: string;
     readonly unrealisedPnlUsdc: string;
   };
+  /**
+   * The account's books at stop (issue 21): the same figures as the kill switch, /metrics and
+   * `ledger summary` (since inception, every market, released ones included), USDC
+   */
+  readonly account?: RunReportAccount;
   /** after resolution (src/runtime/claims): this instance's resolved markets, their payouts and what is claimable */
   readonly claims?: RunReportClaims;
+}
+
+export interface RunReportAccount {
+  readonly pnlUsdc: string;
+  readonly realisedUsdc: string;
+  readonly unrealisedUsdc: string;
+  readonly feesUsdc: string;
+  /** the latest mark in the figures (ISO time; null: never marked) */
+  readonly markedAt: string | null;
 }
 
 export interface RunReportClaims {
@@ -126,6 +141,13 @@ export interface RunReportInput {
   };
   /** the claims tracker's figures (absent in paper mode) */
   readonly claims?: ClaimsSnapshot;
+  /** the account's books' figures (src/account/account.ts), 1e-6 USDC */
+  readonly account?: AccountFigures;
+}
+
+/** The report's account block: the books' figures as exact decimal strings. */
+export function accountBlock(f: AccountFigures): RunReportAccount {
+  return { pnlUsdc: micro(f.total), realisedUsdc: micro(f.realised), unrealisedUsdc: micro(f.unrealised), feesUsdc: micro(f.fees), markedAt: f.markedAt === null ? null : new Date(f.markedAt).toISOString() };
 }
 
 /** An integer amount in 1e-6 units as an exact decimal string ("-1.500000"). */
@@ -215,6 +237,7 @@ export function buildRunReport(i: RunReportInput): RunReport {
         }
       : {}),
     totals: { fills, volumeUsdc: micro(volume), feesUsdc: micro(fees), realisedPnlUsdc: micro(realised), unrealisedPnlUsdc: micro(unrealised) },
+    ...(i.account ? { account: accountBlock(i.account) } : {}),
     ...(i.claims ? { claims: claimsBlock(i.claims) } : {}),
   };
 }
@@ -252,6 +275,8 @@ export function formatRunReport(r: RunReport): string[] {
     fit(`run report: ${r.seconds} s${r.paper ? ' [paper]' : ''}, stopped by ${r.stopReason}, exit ${r.exitCode}${r.haltedBecause ? ` (halted: ${r.haltedBecause})` : ''}`),
     fit(`  total: fills ${t.fills}, volume ${usd(t.volumeUsdc)} USDC, fees ${usd(t.feesUsdc)}, realised ${usd(t.realisedPnlUsdc)}, unrealised ${usd(t.unrealisedPnlUsdc)} USDC`),
   ];
+  const a = r.account;
+  if (a) lines.push(fit(`  account: PnL ${usd(a.pnlUsdc)} USDC (realised ${usd(a.realisedUsdc)}, unrealised ${usd(a.unrealisedUsdc)}, fees ${usd(a.feesUsdc)}) since inception, marked ${a.markedAt ?? 'never'}`));
   const rot = r.rotation;
   // a line when markets came or went during the run (not for the start-up set alone)
   if (rot && (rot.started > (rot.startedBy.startup ?? 0) || rot.retired > 0 || rot.retiringAtStop.length > 0 || rot.refreshFailures > 0)) {

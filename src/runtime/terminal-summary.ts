@@ -17,6 +17,7 @@ import type { Bytes32 } from '../model/order.ts';
 import type { StoreState } from '../state/market-state.ts';
 import { edgeView, marketAttribution, type MarketAttribution } from '../state/edge-view.ts';
 import { marketPnl } from '../state/market-view.ts';
+import type { Account } from '../account/account.ts';
 import { toYesTerms } from '../strategy/to-orders.ts';
 import { liveOrders } from './health/health-model.ts';
 import type { RotationSummary } from './rotation/market-rotation.ts';
@@ -59,6 +60,7 @@ export function summaryRows(
   stateOf: (marketId: Bytes32) => string | null = () => null,
   now?: number,
   scoreOf: (marketId: Bytes32) => number | null = () => null,
+  books?: Account,
 ): SummaryRow[] {
   return marketIds.map((id) => {
     const m = state.markets.get(id.toLowerCase());
@@ -73,7 +75,8 @@ export function summaryRows(
       if (y.side === 'bid') bid = bid === null ? y.price : Math.max(bid, y.price);
       else ask = ask === null ? y.price : Math.min(ask, y.price);
     }
-    const p = marketPnl(m);
+    // the account's books when given (the one PnL function, issue 21), else the store's arithmetic
+    const p = books ? books.marketPnl(m.marketId) : marketPnl(m);
     const edge = edgeView(m, now ?? state.ts);
     return {
       market: m.slug ?? id.slice(0, 10),
@@ -113,7 +116,11 @@ const rankScore = (v: number | null): string => (v === null ? '-' : v.toFixed(3)
 /** Toxicity in ¢ per share, one decimal, signed; '-' before any fill. */
 const toxCents = (t: number | null): string => (t === null ? '-' : `${t >= 0 ? '+' : ''}${(t / 10_000).toFixed(1)}`);
 
-export function formatSummary(rows: readonly SummaryRow[], header: string): string[] {
+/**
+ * `accountPnl` (1e-6 USDC): the account's total from its books, markets released included; without
+ * it the total is the sum of the rows.
+ */
+export function formatSummary(rows: readonly SummaryRow[], header: string, accountPnl?: bigint): string[] {
   const w = Math.min(32, Math.max(6, ...rows.map((r) => r.market.length)));
   const lines = [header, `${'market'.padEnd(w)}  ${'bid'.padStart(6)}  ${'ask'.padStart(6)}  ord  fills  ${'position'.padStart(9)}  ${'pnl USDC'.padStart(9)}  ${'stream'.padEnd(12)}  state`];
   let total = 0n;
@@ -134,7 +141,7 @@ export function formatSummary(rows: readonly SummaryRow[], header: string): stri
       `${r.market.slice(0, w).padEnd(w)}  ${r.regime.padEnd(11)}  ${toxCents(r.toxicity).padStart(7)}  ${usdc(a.spreadCapture).padStart(9)}  ${usdc(a.inventory).padStart(9)}  ${usdc(a.fees).padStart(8)}  ${usdc(a.resolution).padStart(10)}${ranked ? `  ${rankScore(r.score).padStart(6)}` : ''}`,
     );
   }
-  lines.push(`total pnl ${usdc(total)} USDC`);
+  lines.push(accountPnl === undefined ? `total pnl ${usdc(total)} USDC` : `account pnl ${usdc(accountPnl)} USDC (markets listed ${usdc(total)})`);
   return lines.map(fit);
 }
 
@@ -149,7 +156,7 @@ function fit(s: string): string {
  * spread, inventory, fees and resolution in USDC), each at most 120
  * columns: the market name is shortened first, so the figures stay whole.
  */
-export function formatSummaryLine(rows: readonly SummaryRow[], header: string): string {
+export function formatSummaryLine(rows: readonly SummaryRow[], header: string, accountPnl?: bigint): string {
   let total = 0n;
   let orders = 0;
   let fills = 0;
@@ -163,7 +170,7 @@ export function formatSummaryLine(rows: readonly SummaryRow[], header: string): 
     const room = Math.max(6, Math.min(40, LINE_WIDTH - 2 - tail.length));
     return fit(`  ${r.market.slice(0, room)}${tail}`);
   });
-  return [fit(`${header} | orders ${orders} fills ${fills} pnl ${usdc(total)} USDC`), ...parts].join('\n');
+  return [fit(`${header} | orders ${orders} fills ${fills} pnl ${usdc(accountPnl ?? total)} USDC`), ...parts].join('\n');
 }
 
 export interface SummaryPrinter {

@@ -84,6 +84,10 @@ export interface OrderFilled {
   /** venue identity of the fill, for de-duplication (activity id or tx hash + index) */
   readonly fillId?: string;
   readonly ts: number;
+  /** who stated `fee`: the venue or the engine that charged it ('venue', the default) or the configured fee model ('model') */
+  readonly feeSource?: 'venue' | 'model';
+  /** 'foreign': an order this bookmaker did not place (a person or another instance on the wallet); default own */
+  readonly origin?: 'own' | 'foreign';
 }
 
 /**

@@ -3,7 +3,8 @@
  * plus the PnL and reserved-collateral figures the runtime and metrics report.
  *
  * Entry points:
- *   selectMarketView(state, marketId, now) → MarketView | null (null for a market never seen)
+ *   selectMarketView(state, marketId, now, windowMs?, books?) → MarketView | null (null for a market never seen);
+ *     with the account's books (src/account/account.ts) the view's PnL figures are the books' (issue 21)
  *   marketPnl(market) → { realised, unrealised } in 1e-6 USDC (bigint, exact)
  *   reservedCollateral(market) → 1e-6 USDC locked by our open orders (bigint)
  * Derived pieces (view book, quotes, position, PnL, account totals) are remembered per market and
@@ -22,6 +23,7 @@ import type { MarketState, OwnOrder, StoreState } from './market-state.ts';
 import { edgeView } from './edge-view.ts';
 import { PersistentMap } from './persistent-map.ts';
 import { averageEntry, toMicro, unrealisedScaled, type PositionState } from './position.ts';
+import type { Account } from '../account/account.ts';
 
 /**
  * Derived pieces of one market, remembered per market id and recomputed when the immutable object
@@ -200,6 +202,17 @@ function accountOf(s: StoreState): ViewAccount {
   return v;
 }
 
+/** The account totals with the books' PnL (one object per distinct PnL, not per tick). */
+let booksBase: ViewAccount | null = null;
+let booksView: ViewAccount | null = null;
+function withBooksPnl(totals: ViewAccount, books: Account): ViewAccount {
+  const pnl = Number(books.pnl());
+  if (booksBase === totals && booksView !== null && booksView.pnl === pnl) return booksView;
+  booksBase = totals;
+  booksView = { collateral: totals.collateral, pnl, worstCasePosition: totals.worstCasePosition, worstCaseNotional: totals.worstCaseNotional };
+  return booksView;
+}
+
 function venueOf(s: StoreState, now: number, windowMs: number): ViewVenueHealth {
   let requests = 0;
   let errors = 0;
@@ -221,13 +234,15 @@ function positionOf(m: MarketState, memo: MarketMemo): ViewPosition {
   return v;
 }
 
-export function selectMarketView(s: StoreState, marketId: Bytes32, now: number, venueWindowMs = 60_000): MarketView | null {
+export function selectMarketView(s: StoreState, marketId: Bytes32, now: number, venueWindowMs = 60_000, books?: Account): MarketView | null {
   const m = s.markets.get(marketId.toLowerCase());
   if (!m) return null;
   // account first: it brings this market's memo up to date with its current position and orders
-  const account = accountOf(s);
+  const totals = accountOf(s);
   const memo = memoOf(m);
-  const pnl = pnlOf(m, memo);
+  // the books' PnL when given (the account's one figure), else the store's own arithmetic (tools, tests)
+  const account = books === undefined ? totals : withBooksPnl(totals, books);
+  const pnl = books === undefined ? pnlOf(m, memo) : books.marketPnl(m.marketId);
   const o = m.oracle;
   const oracle = o ? { probability: o.probability, confidence: o.confidence, updatedAt: o.updatedAt, ageMs: Math.max(0, now - o.updatedAt) } : null;
   // Two literals rather than a conditional spread: `slug` is present only when known, and a spread

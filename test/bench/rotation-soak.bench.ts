@@ -114,9 +114,10 @@ defaults:
     maxOrderSize: 50
     maxBookAgeSeconds: 30
     maxStreamSilenceSeconds: 15
-    maxDrawdown: 0            # off: the run is about rotation and memory, not PnL
     # the default (300 s) would pause a 5-minute market for its whole life
     pauseBeforeDeadlineSeconds: ${PAUSE_BEFORE_DEADLINE}
+account:
+  maxDrawdown: 0              # off: the run is about rotation and memory, not PnL
 markets:
   refreshSeconds: ${REFRESH}
   select:

@@ -97,7 +97,8 @@ defaults:
     maxOrderSize: 50
     maxBookAgeSeconds: 30
     maxStreamSilenceSeconds: 15
-    maxDrawdown: 0            # off: informed takers win against a demo strategy, and this run is about memory
+account:
+  maxDrawdown: 0              # off: informed takers win against a demo strategy, and this run is about memory
 markets: all
 orders:
   requoteIntervalSeconds: 0.25

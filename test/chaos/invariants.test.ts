@@ -145,3 +145,14 @@ test('no order in an ended market: resolved is always a breach, closed only past
   assert.match(resolved[0]!, /resolved market 0xcc/);
   assert.deepEqual(ordersInEndedMarkets(open, new Map(), 1e12, 0), [], 'an unknown market is not judged');
 });
+
+test('books-equal-venue: equal books pass; a unit of collateral or of one holding is reported', async () => {
+  const { booksMismatches } = await import('../../src/chaos/invariants.ts');
+  const v = { collateral: 10_000_000n, holdings: new Map([['0xab:1', 5_000_000n]]) };
+  assert.deepEqual(booksMismatches({ collateral: 10_000_000n, holdings: new Map([['0xab:1', 5_000_000n]]) }, v), []);
+  const off = booksMismatches({ collateral: 10_000_001n, holdings: new Map([['0xab:1', 4_999_999n], ['0xcd:0', 1n]]) }, v);
+  assert.equal(off.length, 3);
+  assert.match(off[0]!, /collateral: books 10000001 vs venue 10000000/);
+  assert.match(off[1]!, /0xab:1: books 4999999 vs venue 5000000/);
+  assert.match(off[2]!, /0xcd:0: books 1 vs venue 0/);
+});

@@ -20,11 +20,11 @@ test('ledger.path is resolved against the config folder; the default lives besid
   assert.equal(e.admin.port, 0);
 });
 
-test('maxDailyLoss and maxLoss are USDC (0 = off); bad values and unknown keys are refused precisely', async () => {
-  const c = await parseBotConfig({ ...base, defaults: { risk: { maxDailyLoss: 50, maxLoss: 1000 } } }, { file: 'f.yaml', env: {} });
-  assert.equal(c.markets[0]!.risk.maxDailyLoss, 50_000_000);
-  assert.equal(c.markets[0]!.risk.maxLoss, 1_000_000_000);
-  await assert.rejects(parseBotConfig({ ...base, defaults: { risk: { maxDailyLoss: -1 } } }, { file: 'f.yaml', env: {} }), /f\.yaml: defaults\.risk\.maxDailyLoss: expected a number/);
+test('account.maxDailyLoss and account.maxLoss are USDC (0 = off); bad values and unknown keys are refused precisely', async () => {
+  const c = await parseBotConfig({ ...base, account: { maxDailyLoss: 50, maxLoss: 1000 } }, { file: 'f.yaml', env: {} });
+  assert.equal(c.account.maxDailyLoss, 50_000_000);
+  assert.equal(c.account.maxLoss, 1_000_000_000);
+  await assert.rejects(parseBotConfig({ ...base, account: { maxDailyLoss: -1 } }, { file: 'f.yaml', env: {} }), /f\.yaml: account\.maxDailyLoss: expected a number/);
   await assert.rejects(parseBotConfig({ ...base, ledger: { file: 'x' } }, { file: 'f.yaml', env: {} }), /ledger/);
   await assert.rejects(parseBotConfig({ ...base, admin: { port: 70000 } }, { file: 'f.yaml', env: {} }), /admin\.port/);
 });

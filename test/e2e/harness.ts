@@ -70,7 +70,8 @@ export async function startExchange(opts: { markets?: number; seed?: number; fau
 }
 
 /** A bot config for the harness: fast intervals, one band of 10 shares each side at 2¢ from the fair price. */
-export function yaml(h: Harness, extra: { risk?: string; orders?: string; markets?: string; strategy?: string } = {}): string {
+/** `account` is the body of the `account:` section (its lines indented by two spaces), when given. */
+export function yaml(h: Harness, extra: { risk?: string; orders?: string; markets?: string; strategy?: string; account?: string } = {}): string {
   return `
 venue:
   chain: testnet
@@ -106,7 +107,7 @@ feeds:
   bookPollSeconds: 0.5
 metrics:
   port: 0
-`;
+${extra.account ? `account:\n${extra.account}\n` : ''}`;
 }
 
 export async function config(h: Harness, extra: Parameters<typeof yaml>[1] = {}): Promise<BotConfig> {

@@ -88,7 +88,8 @@ defaults:
     maxPosition: 500
     maxNotional: 500
     maxOrderSize: 50
-    maxDrawdown: 0
+account:
+  maxDrawdown: 0
 markets: all
 orders:
   requoteIntervalSeconds: 0.1

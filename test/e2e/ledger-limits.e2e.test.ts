@@ -27,8 +27,8 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function cfgText(h: Harness, ledgerFile: string, risk: string): string {
-  return yaml(h, { risk }) + `ledger:\n  path: ${ledgerFile}\n  markSeconds: 1\n`;
+function cfgText(h: Harness, ledgerFile: string, risk: string, account: string): string {
+  return yaml(h, { risk, account }) + `ledger:\n  path: ${ledgerFile}\n  markSeconds: 1\n`;
 }
 
 /** The bot buys 10 at 0.48 in market 0, then the market drops 20¢: a 2 USDC loss. */
@@ -80,7 +80,7 @@ test('a drawdown kill stays latched across a restart until ctl clear-kill (admin
   const file = join(dir, 'books.sqlite');
   try {
     for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
-    const cfg = await parseConfigText(cfgText(h, file, '    maxPosition: 100\n    maxNotional: 1000\n    maxDrawdown: 0.5\n    maxBookAgeSeconds: 60'), '', { env: {} });
+    const cfg = await parseConfigText(cfgText(h, file, '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 60', '  maxDrawdown: 0.5'), '', { env: {} });
     const bot1 = await startTestBot(h, cfg);
     try {
       await loseTwoDollars(h, bot1);
@@ -131,7 +131,7 @@ test('a daily loss kill stays latched: a held bot stops with exit 3; clear-kill 
   const file = join(dir, 'books.sqlite');
   try {
     for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
-    const cfg = await parseConfigText(cfgText(h, file, '    maxPosition: 100\n    maxNotional: 1000\n    maxDrawdown: 0\n    maxDailyLoss: 0.5\n    maxBookAgeSeconds: 60'), '', { env: {} });
+    const cfg = await parseConfigText(cfgText(h, file, '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 60', '  maxDrawdown: 0\n  maxDailyLoss: 0.5'), '', { env: {} });
     const bot1 = await startTestBot(h, cfg);
     try {
       await loseTwoDollars(h, bot1);
@@ -176,7 +176,7 @@ test('the day\'s loss carries across a restart: two runs that each lose less tha
   const file = join(dir, 'books.sqlite');
   try {
     for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
-    const cfg = await parseConfigText(cfgText(h, file, '    maxPosition: 100\n    maxNotional: 1000\n    maxDrawdown: 0\n    maxDailyLoss: 3\n    maxBookAgeSeconds: 60'), '', { env: {} });
+    const cfg = await parseConfigText(cfgText(h, file, '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 60', '  maxDrawdown: 0\n  maxDailyLoss: 3'), '', { env: {} });
     const bot1 = await startTestBot(h, cfg);
     let code1 = -1;
     try {

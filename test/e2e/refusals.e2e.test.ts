@@ -42,8 +42,8 @@ test('400 INSUFFICIENT_BALANCE: loud and classified, orders-refused, no halt; re
   const logger = createLogger({ level: 'info', destination: { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) } });
   // the error-rate kill switch is off here: a refusal storm would trip it (exit 3, see the health
   // model's unit tests); this test is about the refusals themselves
-  const risk = `    maxPosition: 100\n    maxNotional: 100\n    maxOrderSize: 50\n    maxBookAgeSeconds: 30\n    maxStreamSilenceSeconds: 3\n    maxErrorRate: 0`;
-  const cfg = await config(h, { markets: `  - id: "${m1}"\n  - id: "${m2}"`, orders: '  reconcileScope: markets\n', risk });
+  const risk = `    maxPosition: 100\n    maxNotional: 100\n    maxOrderSize: 50\n    maxBookAgeSeconds: 30\n    maxStreamSilenceSeconds: 3`;
+  const cfg = await config(h, { markets: `  - id: "${m1}"\n  - id: "${m2}"`, orders: '  reconcileScope: markets\n', risk, account: '  maxErrorRate: 0' });
   assert.equal(cfg.orders.reconcileScope, 'markets');
   const bot = await startTestBot(h, cfg, { logger });
   let halted = false;

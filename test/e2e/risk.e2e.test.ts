@@ -62,7 +62,7 @@ test('the position limit holds at worst case (position + every resting bid) whil
 test('the kill switch pulls every quote and exits non-zero', async () => {
   const h = await startExchange({ markets: 2 });
   for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
-  const bot = await startTestBot(h, await config(h, { risk: '    maxPosition: 100\n    maxNotional: 1000\n    maxDrawdown: 0.5\n    maxBookAgeSeconds: 60' }));
+  const bot = await startTestBot(h, await config(h, { risk: '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 60', account: '  maxDrawdown: 0.5' }));
   try {
     await waitFor('quotes in every market', async () => {
       for (const m of h.markets) if ((await openOrders(h.bot, m)).length < 2) return false;

@@ -1,9 +1,9 @@
 /**
  * The ledger's catch-up on a wallet shared with other instances (shards, reconcileScope markets):
- * another instance's orders, open or filled, are neither recorded in this ledger nor seeded into the
- * fills feed; an order this ledger placed is still caught up whatever its market. On the old code
- * every fill of the wallet was recorded: the other shard's 7 shares landed in this instance's books
- * (its PnL, its kill switch).
+ * issue 21 — the books hold what the venue holds, so another instance's fills are recorded too, as
+ * `origin` 'foreign', and every open order of the wallet seeds the fills feed (which reads them all);
+ * an order this ledger placed is 'own' whatever its market. (Issue 16 had them left out: the books
+ * then differed from the venue's holdings by the other shard's 7 shares.)
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -74,18 +74,22 @@ test('catch-up with owns: only this instance\'s markets are recorded and seeded;
     order(n('d'), THEIRS, 4_000_000, 'cancelled'), // ours (the books placed it), in the other market
   ];
   const r = await catchUpFills({ client: source(venue), trader: TRADER, ledger: l, clock, owns: (id) => id === MINE });
-  assert.deepEqual(listFills(l).map((f) => [f.fillId, f.size]).sort(), [
-    [`${n('a')}:2000000`, 2],
-    [`${n('d')}:4000000`, 4],
+  assert.deepEqual(listFills(l).map((f) => [f.fillId, f.size, f.origin, f.feeSource]).sort(), [
+    [`${n('a')}:2000000`, 2, 'own', 'model'],
+    [`${n('b')}:7000000`, 7, 'foreign', 'model'],
+    [`${n('c')}:1000000`, 1, 'foreign', 'model'],
+    [`${n('d')}:4000000`, 4, 'own', 'model'],
   ]);
-  assert.deepEqual(r.openOrders.map((o) => o.nonce), [n('a')], 'only our open orders seed the fills feed');
-  // without the scope (the old behaviour, and reconcileScope wallet) the other shard's fills are taken as ours
+  assert.deepEqual(r.openOrders.map((o) => o.nonce).sort(), [n('a'), n('c')], 'every open order of the wallet seeds the fills feed');
+  // without the scope (reconcileScope wallet): an order the ledger never saw placed is foreign
   const l2 = openLedger({ path: ':memory:', clock });
+  clock.t = T0; // begun before the orders were placed (an order placed before a ledger began is history)
   await catchUpFills({ client: source([]), trader: TRADER, ledger: l2, clock });
   l2.startup({ configHash: 'h', configFile: 'f', venue: 'v', trader: TRADER, markets: 1, latched: null }, 0);
   l2.flush();
+  clock.t = T0 + 60_000;
   await catchUpFills({ client: source(venue), trader: TRADER, ledger: l2, clock });
-  assert.ok(listFills(l2).some((f) => f.fillId === `${n('b')}:7000000`));
+  assert.equal(listFills(l2).find((f) => f.fillId === `${n('b')}:7000000`)?.origin, 'foreign');
   l.close();
   l2.close();
 });

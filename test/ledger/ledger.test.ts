@@ -2,6 +2,7 @@
  * The ledger (issue 16): batched writes, fill de-duplication by venue id, the latch across reopen,
  * books replayed exactly from the fills, the catch-up's arithmetic, and schema versions.
  */
+import { tradingDay } from '../../src/account/trading-day.ts';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -244,7 +245,7 @@ test('BotLedger: the books carry on into the store; a ledger of another account 
     bl.onEvent({ type: 'OrderFilled', marketId: M, nonce: A as Bytes32, outcomeIndex: 1, side: 0, price: 400_000, size: 10_000_000, fee: 0, fillId: `${A}:10000000`, ts: T0 });
     bl.onEvent({ type: 'OrderFilled', marketId: M, nonce: null, outcomeIndex: 1, side: 1, price: 500_000, size: 4_000_000, fee: 0, fillId: 'B:4000000', ts: T0 + 1 });
     bl.onEvent({ type: 'QuoteDenied', marketId: M, reason: 'POSITION_LIMIT', detail: '', quote: null, ts: T0 });
-    bl.markNow(bl.initialState([M]), { peakPnl: 7_000_000, day: Math.floor(T0 / 86_400_000), dayStartPnl: 1_000_000 });
+    bl.markNow(bl.books(), { peakPnl: 7_000_000, day: Math.floor(T0 / 86_400_000), dayStartPnl: 1_000_000 });
     bl.close();
     bl = await open(TRADER);
     const quoted = bl.initialState([M]).markets.get(M)!.position;
@@ -253,10 +254,48 @@ test('BotLedger: the books carry on into the store; a ledger of another account 
     const unquoted = bl.initialState([]).markets.get(M)!.position;
     assert.equal(unquoted.net, 0, 'a market not quoted is carried flat');
     assert.equal(unquoted.realised, quoted.realised, '…with its realised PnL');
-    assert.deepEqual(bl.initialRisk(), { peakPnl: 7_000_000, day: Math.floor(T0 / 86_400_000), dayStartPnl: 1_000_000 });
+    assert.deepEqual(bl.initialRisk(tradingDay('UTC')), { peakPnl: 7_000_000, day: Math.floor(T0 / 86_400_000), dayStartPnl: 1_000_000 });
     assert.deepEqual(bl.ledger.db.prepare("SELECT reason, count FROM risk_events WHERE kind = 'denials'").all(), [{ reason: 'POSITION_LIMIT', count: 1 }]);
     bl.close();
     await assert.rejects(open(('0x' + '44'.repeat(20)) as Address), /holds the books of 0x3333333333333333333333333333333333333333@testnet/);
+  } finally {
+    t.done();
+  }
+});
+
+test('BotLedger.initialRisk: the day opens at the first mark of a new day after downtime, at the first PnL after a clear', async () => {
+  const { BotLedger } = await import('../../src/ledger/bot-ledger.ts');
+  const { silentLogger } = await import('../../src/core/logger.ts');
+  const t = tmp();
+  try {
+    const clock = manualClock();
+    const cfg = { file: '', venue: { kind: 'url' }, ledger: { path: t.file, flushMs: 200, markMs: 10_000 }, markets: [] } as never;
+    const none = { orders: { async *iterate() {} } };
+    const open = () => BotLedger.open({ config: cfg, clock, logger: silentLogger, trader: TRADER, venue: 'http://x/v2', chain: 'testnet', client: none, embedded: false, markets: 1, paper: false });
+    const utc = tradingDay('UTC');
+    const day0 = utc.of(T0);
+    // day 0: figures saved, an account mark at +5
+    let bl = await open();
+    bl.ledger.mark(T0, null, 0, 5_000_000n, 0n);
+    bl.ledger.saveRiskFigures(9_000_000n, day0, 7_000_000n);
+    bl.close();
+    // three days later, with no mark since: the day opens at the first PnL seen (not at day 0's +5 or +7)
+    clock.t = T0 + 3 * 86_400_000;
+    bl = await open();
+    assert.deepEqual(bl.initialRisk(utc), { peakPnl: 9_000_000 });
+    // a mark already recorded in the new day (a crash before the figures were saved): the day opens there
+    bl.ledger.mark(clock.t - 1000, null, 0, 2_000_000n, 0n);
+    bl.ledger.mark(clock.t - 500, null, 0, 1_000_000n, 0n);
+    bl.ledger.flush();
+    assert.deepEqual(bl.initialRisk(utc), { peakPnl: 9_000_000, day: day0 + 3, dayStartPnl: 2_000_000 });
+    // an operator's clear resets the figures: the day opens at the first PnL of the next run,
+    // not at the (pre-clear) mark of today
+    bl.ledger.saveRiskFigures(9_000_000n, day0 + 3, 2_000_000n);
+    bl.ledger.clearLatch('reviewed', 'cli');
+    bl.close();
+    bl = await open();
+    assert.deepEqual(bl.initialRisk(utc), { peakPnl: null });
+    bl.close();
   } finally {
     t.done();
   }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyRisk } from '../../src/risk/apply-risk.ts';
 import { exposureOf, marketWorstCase, worstNotional } from '../../src/risk/exposure.ts';
-import { INITIAL_RISK_STATE, RISK_REASONS, type RiskState } from '../../src/risk/types.ts';
+import { RISK_REASONS, type RiskState } from '../../src/risk/types.ts';
 import { makeView, NOW } from '../strategy/make-view.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import type { DesiredQuote, WorkingQuote } from '../../src/strategy/types.ts';
@@ -209,38 +209,6 @@ test('reduce-only lets only the reducing side through, up to flat', () => {
   assert.ok(flat.decisions.every((d) => d.kind === 'deny' && d.reason === 'REDUCE_ONLY'));
 });
 
-test('kill switch: drawdown from PEAK PnL, latched', () => {
-  const lim = limits({ maxDrawdown: 50 * S });
-  let st: RiskState = INITIAL_RISK_STATE;
-  const step = (pnl: number) => {
-    const r = applyRisk(makeView({ account: { collateral: 0n, pnl, worstCasePosition: 0, worstCaseNotional: 0 } }), two, lim, st);
-    st = r.state;
-    return r;
-  };
-  assert.equal(step(0).action, 'quote');
-  assert.equal(step(100 * S).action, 'quote');
-  assert.equal(st.peakPnl, 100 * S);
-  // still +60 since start, but 40 below the peak: fine; 49 below: fine
-  assert.equal(step(60 * S).action, 'quote');
-  assert.equal(step(51 * S).action, 'quote');
-  // +40 since start is a 60 drawdown from the peak: kill, even though PnL is positive
-  const k = step(40 * S);
-  assert.equal(k.action, 'kill');
-  assert.equal(k.denied[0]!.reason, 'KILL_DRAWDOWN');
-  assert.equal(st.killed, 'KILL_DRAWDOWN');
-  assert.equal(step(200 * S).action, 'kill', 'latched after recovery');
-  assert.equal(applyRisk(makeView(), null, lim, st).action, 'kill', 'even when the strategy pulls');
-});
-
-test('kill switch: venue error rate, only with enough requests', () => {
-  const lim = limits({ maxErrorRate: 0.2, minRequestsForErrorRate: 20 });
-  assert.equal(applyRisk(makeView({ venue: { requests: 10, errors: 9, windowMs: 60_000 } }), two, lim).action, 'quote');
-  assert.equal(applyRisk(makeView({ venue: { requests: 100, errors: 20, windowMs: 60_000 } }), two, lim).action, 'quote');
-  const r = applyRisk(makeView({ venue: { requests: 100, errors: 21, windowMs: 60_000 } }), two, lim);
-  assert.equal(r.action, 'kill');
-  assert.equal(r.state.killed, 'KILL_ERROR_RATE');
-});
-
 test('rate budget: new slots first, then big near moves; denied moves keep the working order', () => {
   const working = [own(bid(470_000, 10 * S, 0)), own(ask(530_000, 10 * S, 0)), own(bid(400_000, 10 * S, 3)), own(ask(600_000, 10 * S, 3))];
   const view = makeView({ quotes: working });
@@ -251,7 +219,7 @@ test('rate budget: new slots first, then big near moves; denied moves keep the w
     ask(620_000, 10 * S, 3), // far move of 2 ticks: value 0.5
     bid(440_000, 10 * S, 1), // new slot: value ∞
   ];
-  const st: RiskState = { peakPnl: 0, tokens: 2, refilledAt: NOW, killed: null };
+  const st: RiskState = { tokens: 2, refilledAt: NOW };
   const r = applyRisk(view, desired, limits({ orderRate: { capacity: 10, refillPerSecond: 1 } }), st);
   const kinds = r.decisions.map((d) => (d.kind === 'deny' ? d.reason : d.kind));
   assert.deepEqual(kinds, ['pass', 'pass', 'RATE_LIMIT', 'RATE_LIMIT', 'pass']);

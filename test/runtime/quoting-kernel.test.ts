@@ -1,3 +1,4 @@
+import { DEFAULT_ACCOUNT_LIMITS } from '../../src/account/account-risk.ts';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import bands from '../../strategies/bands/index.ts';
@@ -91,7 +92,8 @@ test('the kill switch cancels everything and reports once', async () => {
   const kills: string[] = [];
   const kernel = new QuotingKernel({
     clock, venue, store, requoteIntervalMs: 0,
-    markets: [{ ...market(M1), risk: { ...risk, maxErrorRate: 0.5, minRequestsForErrorRate: 2 } }],
+    markets: [market(M1)],
+    accountLimits: { ...DEFAULT_ACCOUNT_LIMITS, maxErrorRate: 0.5, minRequestsForErrorRate: 2 },
     onKill: (reason, _d, res) => kills.push(`${reason}:${res.ok}`),
   });
   kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));

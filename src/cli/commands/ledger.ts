@@ -22,7 +22,7 @@ const command: CommandSpec = {
   usage: 'bookmaker ledger summary|fills|orders|pnl -c FILE [--ledger PATH] [--since T] [--market M] [--csv|--json] [--limit N]',
   description:
     'Reads the ledger named by the config (ledger.path; default .bookmaker/<config name>.ledger.sqlite beside the config) or --ledger. ' +
-    'summary: fills, volume, fees, realised PnL (USDC), orders and cancels, start-ups, the kill-switch latch. fills / orders: one line each. ' +
+    'summary: fills, volume, fees (by source: venue or fee model), realised PnL (USDC), cash and positions since the baseline, PnL at the last mark, foreign fills (orders this bookmaker did not place) apart, orders and cancels, start-ups, the kill-switch latch. fills / orders: one line each. ' +
     'pnl: per market (fills, volume, fees, realised PnL, position, last unrealised mark); --marks lists the account PnL marks instead. ' +
     '--since takes an ISO time (2026-11-25T00:00Z), a duration ago (90m, 24h, 7d) or epoch ms.',
   positionals: ['summary|fills|orders|pnl'],
@@ -100,6 +100,15 @@ function render(ledger: Ledger, sub: Sub, f: Filter, fmt: Format, limit: number,
         ['realisedPnl', s.realisedPnl],
         ['unrealisedPnl', s.unrealisedPnl ?? ''],
         ['markets', s.markets],
+        ['cashUsdc', s.cashUsdc],
+        ['positions', s.positions.map((x) => `${x.shares} ${x.outcomeIndex === 1 ? 'YES' : 'NO'} ${x.marketId}`).join('; ')],
+        ['pnl', s.pnl.markedAt === null ? `${s.pnl.total} (realised ${s.pnl.realised}; no mark yet)` : `${s.pnl.total} (realised ${s.pnl.realised}, unrealised ${s.pnl.unrealised} at ${iso(s.pnl.markedAt)})`],
+        ['feesVenue', s.feesBySource.venue],
+        ['feesModel', s.feesBySource.model],
+        ['foreignFills', s.foreign.fills],
+        ['foreignVolume', s.foreign.volume],
+        ['foreignFees', s.foreign.fees],
+        ['baseline', s.baseline ? `${s.baseline.holdings} holding(s), ${s.baseline.collateralUsdc} USDC, adopted ${iso(s.baseline.at)}` : 'none'],
         ['ordersSent', s.orders.sent],
         ['ordersAccepted', s.orders.accepted],
         ['ordersRejected', s.orders.rejected],

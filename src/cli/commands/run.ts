@@ -31,11 +31,12 @@ import { formatRotationLine, formatSummary, formatSummaryLine, startSummary, sum
 const command: CommandSpec = {
   name: 'run',
   summary: 'run the quoting bot (live venue, testnet, a base URL, or the embedded local exchange)',
-  usage: 'bookmaker run -c FILE [--base-url URL] [--duration S] [--paper] [--metrics-port P] [--api-key K] [--key-file F] [--log-level L] [--report-json FILE] [--shard I/N]',
+  usage: 'bookmaker run -c FILE [--base-url URL] [--duration S] [--paper] [--new-ledger] [--metrics-port P] [--api-key K] [--key-file F] [--log-level L] [--report-json FILE] [--shard I/N]',
   description:
     'Quotes the configured markets until SIGINT/SIGTERM or --duration, then cancels every order and exits 0. ' +
     'A config with a `local` venue starts the embedded local exchange (no keys, no network); --base-url points at any venue instead. ' +
-    '--paper quotes on live data with simulated fills (no order is sent). Keys: BOOKMAKER_PRIVATE_KEY or --key-file, BOOKMAKER_API_KEY or --api-key. ' +
+    '--paper quotes on live data with simulated fills (no order is sent). ' +
+    'A new, missing or emptied ledger on a wallet that holds tokens or has order history is refused (exit 2) unless --new-ledger adopts the holdings as its baseline. Keys: BOOKMAKER_PRIVATE_KEY or --key-file, BOOKMAKER_API_KEY or --api-key. ' +
     '--shard I/N (or BOOKMAKER_SHARD, or markets.shard) quotes only the markets of shard I of N (rendezvous hashing of the market id) and keeps reconcile and cancel-all to them, so N instances can share one wallet. ' +
     'Signals and --duration also end start-up at once. Exit codes: 0 stopped, 1 orders left, 2 config/flags or a busy metrics port, 3 kill switch, 4 halt, 5 watchdog (event loop blocked).',
   options: {
@@ -43,6 +44,7 @@ const command: CommandSpec = {
     'base-url': { type: 'string', description: 'venue API base (overrides the config, including the embedded local exchange)', arg: 'URL' },
     duration: { type: 'duration', description: 'stop after this long (30, 30s, 10m, 2h), exactly as on SIGTERM', arg: 'S' },
     paper: { type: 'boolean', description: 'live data, simulated fills: no order reaches the venue', default: false },
+    'new-ledger': { type: 'boolean', description: 'a new or empty ledger on a wallet with venue history adopts its holdings at the current marks as the baseline (PnL from 0) instead of refusing to start', default: false },
     'metrics-port': { type: 'number', description: 'serve /metrics, /healthz, /readyz on 127.0.0.1:PORT (0 = off; default from the config, 9464)', arg: 'PORT' },
     'api-key': { type: 'string', description: 'venue API key (default BOOKMAKER_API_KEY)', arg: 'KEY' },
     'key-file': { type: 'string', description: 'file holding the private key (mode 0600/0400, or 0440/0640 owned by root; default BOOKMAKER_PRIVATE_KEY)', arg: 'FILE' },
@@ -118,6 +120,7 @@ async function run(args: ParsedArgs): Promise<number> {
         config,
         logger,
         paper: o.paper === true,
+        newLedger: o['new-ledger'] === true,
         signal: startup.signal,
         ...(watchdog ? { watchdog } : {}),
         ...(o['base-url'] ? { baseUrl: o['base-url'] as string } : {}),
@@ -195,7 +198,8 @@ function endOfRunReport(bot: Bot, stopReason: string, code: number, logger: Retu
 function render(bot: Bot): { table: string[]; line: string } {
   bot.healthModel.evaluate();
   const scores = rankScores();
-  const rows = summaryRows(bot.store.state, bot.markets, bot.fills, (id) => bot.healthModel.marketState(id), systemClock.now(), (id) => scores.get(id.toLowerCase())?.score ?? null);
+  const books = bot.kernel.account;
+  const rows = summaryRows(bot.store.state, bot.markets, bot.fills, (id) => bot.healthModel.marketState(id), systemClock.now(), (id) => scores.get(id.toLowerCase())?.score ?? null, books);
   const s = bot.store.state;
   const collateral = s.collateral === null ? '-' : (Number(s.collateral) / 1e6).toFixed(2);
   const stale = bot.health.stale(systemClock.now()).filter((n) => !n.startsWith('book:'));
@@ -206,6 +210,7 @@ function render(bot: Bot): { table: string[]; line: string } {
     `quoting ${quoting}/${rows.length}${stale.length ? ` stale: ${stale.join(',')}` : ''}${bot.paper ? ' [paper]' : ''}`;
   // market rotation (issue 14): one line of its own
   const rotation = formatRotationLine(bot.rotation.summary(), bot.rotation.refreshEnabled);
-  const table = formatSummary(rows, header);
-  return { table: rotation ? [...table, rotation] : table, line: formatSummaryLine(rows, header) + (rotation ? `\n${rotation}` : '') };
+  const pnl = books.figures().total;
+  const table = formatSummary(rows, header, pnl);
+  return { table: rotation ? [...table, rotation] : table, line: formatSummaryLine(rows, header, pnl) + (rotation ? `\n${rotation}` : '') };
 }

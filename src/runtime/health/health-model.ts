@@ -13,6 +13,8 @@
  *   health.markets()  → MarketHealth[]           // the states as of the last evaluate
  *   health.readiness() → { ready, reasons, … }   // /readyz
  *   health.report()   → time in each state per market (end-of-run report)
+ *   health.booksDrift() → the account-level state `books-drift` (a balance read has differed from the
+ *                         books for longer than the grace), or null
  *
  * Nothing here runs per tick: the kernel keeps its last tick per market and this reads it at
  * evaluate time, so the hot path pays nothing; transitions are found (and logged) on change only.
@@ -30,6 +32,7 @@ import type { MarketState as StoreMarket, OwnOrder, StoreState } from '../../sta
 import { PersistentMap } from '../../state/persistent-map.ts';
 import type { KernelTick } from '../quoting-kernel.ts';
 import { ThrottledLog } from './throttled-log.ts';
+import type { Drift } from '../../account/account.ts';
 
 /** Metric label values (kebab-case; `bookmaker_market_state{state}`): never rename, only add. */
 export const HEALTH_STATES = [
@@ -102,6 +105,17 @@ export interface HealthModelOptions {
   readonly logIntervalMs?: number;
   /** the kill switch's reason once fired (read at evaluate) */
   readonly killed?: () => string | null;
+  /** the account's books: the reads that differ from them now (issue 21), for `books-drift` */
+  readonly drifts?: () => readonly Drift[];
+}
+
+/** The account-level state: the books and the venue's balance reads have disagreed past the grace. */
+export interface BooksDrift {
+  readonly state: 'books-drift';
+  /** one line per market and outcome: books vs venue */
+  readonly detail: string;
+  readonly markets: number;
+  readonly since: number;
 }
 
 interface Slot {
@@ -373,12 +387,43 @@ export class HealthModel {
     return s.everLive ? ['quoting', 'orders in flight'] : ['starting', 'first orders in flight'];
   }
 
-  /** /readyz: not ready when the process is halted or stopping, or a market that should quote has had no live quote past the grace. */
+  /**
+   * `books-drift`: some balance read has differed from the books for longer than the grace (a read
+   * ahead of its fills settles well within it). Logged on entering and on leaving.
+   */
+  booksDrift(): BooksDrift | null {
+    const now = this.opts.clock.now();
+    const all = this.opts.drifts?.() ?? [];
+    const old = all.filter((d) => now - d.since > this.graceMs);
+    const drift: BooksDrift | null =
+      old.length === 0
+        ? null
+        : {
+            state: 'books-drift',
+            markets: new Set(old.map((d) => d.marketId)).size,
+            since: Math.min(...old.map((d) => d.since)),
+            detail: old
+              .slice(0, 5)
+              .map((d) => `${d.marketId} ${d.outcomeIndex === 1 ? 'yes' : 'no'}: books ${d.books / 1e6} shares, venue ${d.venue / 1e6}`)
+              .join('; ') + (old.length > 5 ? `; ${old.length - 5} more` : ''),
+          };
+    if ((drift !== null) !== this.drifting) {
+      this.drifting = drift !== null;
+      if (drift) this.log.error({ state: 'books-drift', markets: drift.markets, detail: drift.detail }, 'books-drift: balance reads differ from the books past the grace');
+      else this.log.info({ state: 'books-drift' }, 'books-drift cleared: balance reads agree with the books');
+    }
+    return drift;
+  }
+  private drifting = false;
+
+  /** /readyz: not ready when the process is halted or stopping, a market that should quote has had no live quote past the grace, or the books drift. */
   readiness(): Readiness {
     const ms = this.markets();
     const reasons: string[] = [];
     if (this.processState === 'halted') reasons.push(`process halted: ${this.haltReason}`);
     else if (this.processState !== 'running') reasons.push(`process ${this.processState}`);
+    const drift = this.booksDrift();
+    if (drift) reasons.push(`books-drift for ${Math.round((this.opts.clock.now() - drift.since) / 1000)} s: ${drift.detail}`);
     for (const m of ms) {
       if (m.shouldQuote && m.notQuotingMs > this.graceMs) reasons.push(`market ${m.label}: not quoting for ${Math.round(m.notQuotingMs / 1000)} s: ${m.state} (${m.detail})`);
     }

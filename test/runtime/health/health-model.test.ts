@@ -4,6 +4,7 @@
  * not-quoting clock and the grace work, transitions are logged (throttled), the time per state adds
  * up, and strategy faults (throws, slowness) are contained, counted and logged once then summarised.
  */
+import { DEFAULT_ACCOUNT_LIMITS, type AccountLimits } from '../../../src/account/account-risk.ts';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import bands from '../../../strategies/bands/index.ts';
@@ -36,6 +37,7 @@ interface Setup {
   m2Risk?: typeof risk;
   timer?: () => number;
   graceMs?: number;
+  accountLimits?: AccountLimits;
 }
 
 function setup(o: Setup = {}) {
@@ -63,6 +65,7 @@ function setup(o: Setup = {}) {
     faultLogIntervalMs: 10_000,
     ...(o.timer ? { timer: o.timer, strategyBudgetMs: 50 } : {}),
     onStrategyFault: (market, kind) => void faults.push({ market, kind }),
+    ...(o.accountLimits ? { accountLimits: o.accountLimits } : {}),
   });
   const k = kernel;
   const health = new HealthModel({ markets: [M1, M2], state: () => store.state, lastTick: (id) => k.lastTick(id), killed: () => k.killed, clock, graceMs: o.graceMs ?? 2_000, logger, logIntervalMs: 10_000 });
@@ -272,8 +275,7 @@ test('risk reasons map onto health states', () => {
 });
 
 test('refused creates count for the venue-error-rate kill switch: a refusal storm trips it, every market reads kill-switch', async () => {
-  const strict = { ...risk, maxErrorRate: 0.5, minRequestsForErrorRate: 3 };
-  const { clock, kernel, health, venue } = setup({ m1Risk: strict, m2Risk: strict });
+  const { clock, kernel, health, venue } = setup({ accountLimits: { ...DEFAULT_ACCOUNT_LIMITS, maxErrorRate: 0.5, minRequestsForErrorRate: 3 } });
   venue.createScript = (p) => ({ ok: false, nonce: p.nonce, code: 'bad-request', message: 'insufficient balance', retryable: false, status: 400, venueCode: 'INSUFFICIENT_BALANCE' });
   health.setProcess('running');
   for (let i = 0; i < 10 && !kernel.killed; i++) {

@@ -1,0 +1,54 @@
+/**
+ * A store fill event (OrderFilled) as a fill of the account's books: the one place that maps the
+ * feeds' events to AccountFill, so the live books, the ledger's replay and the backtest key a fill
+ * the same way.
+ */
+import type { OrderFilled, StateEvent } from '../state/events.ts';
+import type { Account, AccountFill, Drift } from './account.ts';
+
+/** The fill's identity: the venue's id, else what makes it unique here (as the ledger records it). */
+export function fillKey(e: Pick<OrderFilled, 'fillId' | 'nonce' | 'ts' | 'size' | 'price'>): string {
+  return e.fillId ?? `${e.nonce ?? 'none'}:${e.ts}:${e.size}:${e.price}`;
+}
+
+export function accountFill(e: OrderFilled): AccountFill {
+  return {
+    fillId: fillKey(e),
+    marketId: e.marketId,
+    outcomeIndex: e.outcomeIndex,
+    side: e.side,
+    price: e.price,
+    size: e.size,
+    fee: e.fee,
+    // the fills feed says when the fee is the configured model's (the venue states none)
+    feeSource: e.feeSource ?? 'venue',
+    ts: e.ts,
+    // the feed tells another trader's order on the same wallet (src/ledger/bot-ledger.ts isOwn); a fill of no order is foreign
+    origin: e.origin ?? (e.nonce ? 'own' : 'foreign'),
+  };
+}
+
+/**
+ * The account's share of a store event: fills, balance reads (reconciled, never written),
+ * resolutions, releases. Returns the drifts a balance read found (empty otherwise). The kernel calls
+ * it for every event; so does the runtime for events that arrive before the kernel exists.
+ */
+export function applyToBooks(account: Account, e: StateEvent): readonly Drift[] {
+  switch (e.type) {
+    case 'OrderFilled':
+      account.applyFill(accountFill(e));
+      return NONE;
+    case 'PositionSynced':
+      return account.reconcile(e.marketId, e.yes, e.no, e.ts);
+    case 'MarketMetadataUpdated':
+      if (e.payoutYes !== undefined && e.payoutYes !== null) account.resolve(e.marketId, e.payoutYes, e.ts);
+      return NONE;
+    case 'MarketReleased':
+      account.release(e.marketId);
+      return NONE;
+    default:
+      return NONE;
+  }
+}
+
+const NONE: readonly Drift[] = [];

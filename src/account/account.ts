@@ -1,0 +1,503 @@
+/**
+ * The account's books (issue 21): one entity, built from fills, that every PnL figure of the bot
+ * reads (kill switch, /metrics, terminal summary, run report, `ledger summary|pnl`). See
+ * docs/books-and-pnl.md for what each figure means.
+ *
+ *   const a = new Account();
+ *   a.applyFill({ fillId, marketId, outcomeIndex, side, price, size, fee, feeSource, ts, origin })  // false: duplicate
+ *   a.adoptBaseline([{ marketId, outcomeIndex, shares, mark }], markedAt)   // inherited holdings, cost = mark
+ *   a.mark(marketId, mark2, at)            // twice the YES mid (the store's lastMid2)
+ *   a.resolve(marketId, payoutYes, at) / a.claimed(marketId, at)
+ *   a.reconcile(marketId, yes, no, at)     // a balance read: compared, never written into the books
+ *   a.release(marketId)                    // the market left the store: folded once nothing is held
+ *   a.figures() / a.market(id) / a.positions() / a.pnl()
+ *
+ * Exact: positions in 1e-6 shares, money kept scaled (price × size, 1e-12 USDC) as bigint inside
+ * and shown in 1e-6 USDC, rounded toward −∞ per market (src/state/position.ts `toMicro`); the
+ * account's figures are the sums of the markets' (so they add up to the unit).
+ *
+ * Order-independent: a market's fills are kept ordered by (venue time, fill id); a fill that lands
+ * before one already applied re-computes that market from the start of its kept fills (rare: feeds
+ * deliver in venue order almost always). Balance reads never touch a cost basis. Totals are kept
+ * incrementally: a fill or a mark changes one market's contribution, so reading the account's PnL
+ * costs O(1) whatever the number of markets.
+ *
+ * Memory is bounded per market: beyond `window` fills the oldest are folded into a base state (a fill
+ * older than the fold can no longer be re-ordered: it is applied at the end and counted in `late`),
+ * and fill ids are remembered up to `idMemory` per market for de-duplication (the ledger's unique
+ * fill id is the durable guard).
+ */
+import type { OutcomeIndex, SideValue } from '../model/order.ts';
+import { ONE, notionalCeil, notionalFloor } from '../model/units.ts';
+import { applyFill as applyToPosition, FLAT, toMicro, unrealisedScaled, type PositionState } from '../state/position.ts';
+
+export type FeeSource = 'venue' | 'model';
+export type FillOrigin = 'own' | 'foreign';
+
+export interface AccountFill {
+  /** the venue's identity of the fill (duplicates are ignored) */
+  readonly fillId: string;
+  readonly marketId: string;
+  readonly outcomeIndex: OutcomeIndex;
+  readonly side: SideValue;
+  /** the order's price in its own outcome's terms, 1e-6 USDC */
+  readonly price: number;
+  /** 1e-6 shares */
+  readonly size: number;
+  /** 1e-6 USDC */
+  readonly fee: number;
+  readonly feeSource: FeeSource;
+  /** venue time, ms */
+  readonly ts: number;
+  /** placed by this bot, or by someone else trading the same wallet */
+  readonly origin: FillOrigin;
+}
+
+export interface BaselineHolding {
+  readonly marketId: string;
+  readonly outcomeIndex: OutcomeIndex;
+  /** 1e-6 shares held when the books began */
+  readonly shares: number;
+  /** the outcome's own price used as the cost, 1e-6 USDC */
+  readonly mark: number;
+}
+
+/** Account figures, 1e-6 USDC. */
+export interface AccountFigures {
+  /** realised PnL net of fees, resolution PnL included */
+  readonly realised: bigint;
+  /** open positions at their marks */
+  readonly unrealised: bigint;
+  /** realised + unrealised */
+  readonly total: bigint;
+  readonly fees: bigint;
+  /** net collateral from trading, fees and claimed payouts since the baseline */
+  readonly cash: bigint;
+  /** the latest mark that entered the figures, ms (null: never marked) */
+  readonly markedAt: number | null;
+}
+
+export interface MarketFigures extends AccountFigures {
+  readonly marketId: string;
+  /** tokens held, 1e-6 shares (0 once claimed) */
+  readonly yes: number;
+  readonly no: number;
+  /** YES-terms net, 1e-6 shares */
+  readonly net: number;
+  readonly fills: number;
+  readonly foreignFills: number;
+  /** traded notional, 1e-6 USDC */
+  readonly volume: bigint;
+  readonly payoutYes: number | null;
+  readonly claimed: boolean;
+  /** twice the YES mark in force (null: none) */
+  readonly mark2: number | null;
+}
+
+export interface Holding {
+  readonly marketId: string;
+  readonly outcomeIndex: OutcomeIndex;
+  readonly shares: number;
+}
+
+/** A balance read that disagrees with the books. */
+export interface Drift {
+  readonly marketId: string;
+  readonly outcomeIndex: OutcomeIndex;
+  /** what the books hold, 1e-6 shares */
+  readonly books: number;
+  /** what the venue said */
+  readonly venue: number;
+  /** since when the books and the reads have disagreed, ms */
+  readonly since: number;
+}
+
+export interface AccountOptions {
+  /** fills kept per market for re-ordering (default 4096) */
+  readonly window?: number;
+  /** fill ids remembered per market for de-duplication (default 16384) */
+  readonly idMemory?: number;
+}
+
+interface Base {
+  readonly pos: PositionState;
+  /** scaled */
+  readonly cash: bigint;
+  readonly foreign: number;
+}
+
+const NO_PNL = { realised: 0n, unrealised: 0n } as const;
+const ZERO_BASE: Base = { pos: FLAT, cash: 0n, foreign: 0 };
+const SONE = BigInt(ONE);
+
+/** Fill order: venue time, then fill id. */
+function before(a: AccountFill, b: AccountFill): boolean {
+  return a.ts < b.ts || (a.ts === b.ts && a.fillId < b.fillId);
+}
+
+/** Scaled collateral flow of one fill (+ received), before the fee: as the venue settles it. */
+function cashOf(pos: PositionState, f: AccountFill): bigint {
+  if (f.side === 0) return -BigInt(notionalCeil(f.price, f.size)) * SONE;
+  const held = Math.max(0, f.outcomeIndex === 1 ? pos.yes : pos.no);
+  const fromInventory = Math.min(held, f.size);
+  let c = BigInt(notionalFloor(f.price, fromInventory));
+  // the rest mints complete sets: it pays the other side of the set
+  if (f.size > fromInventory) c -= BigInt(notionalCeil(ONE - f.price, f.size - fromInventory));
+  return c * SONE;
+}
+
+function step(b: Base, f: AccountFill): Base {
+  const cash = b.cash + cashOf(b.pos, f) - BigInt(f.fee) * SONE;
+  return { pos: applyToPosition(b.pos, f), cash, foreign: b.foreign + (f.origin === 'foreign' ? 1 : 0) };
+}
+
+/** A baseline holding enters as a buy at its mark, with no cash and no fee. */
+function adopt(b: Base, h: BaselineHolding): Base {
+  const pos = applyToPosition(b.pos, { outcomeIndex: h.outcomeIndex, side: 0, price: h.mark, size: h.shares, fee: 0 });
+  return { pos: { ...pos, fills: b.pos.fills, volume: b.pos.volume }, cash: b.cash, foreign: b.foreign };
+}
+
+class MarketBook {
+  readonly marketId: string;
+  /** inherited holdings, applied before every fill */
+  baseline: BaselineHolding[] = [];
+  /** folded fills (beyond the window), applied after the baseline */
+  folded: Base | null = null;
+  /** kept fills, in (ts, fillId) order */
+  readonly fills: AccountFill[] = [];
+  readonly ids = new Set<string>();
+  readonly idQueue: string[] = [];
+  state: Base = ZERO_BASE;
+  mark2: number | null = null;
+  markedAt: number | null = null;
+  payoutYes: number | null = null;
+  claimed = false;
+  /** scaled collateral a claim paid */
+  claimCash = 0n;
+  released = false;
+  lastRead: { yes: number; no: number; at: number } | null = null;
+  driftSince: number | null = null;
+  /** this market's contribution to the account totals (1e-6 USDC), as last added */
+  cRealised = 0n;
+  cUnrealised = 0n;
+  cFees = 0n;
+  cCash = 0n;
+  /** (cRealised, cUnrealised) as one object, built when asked */
+  micro: { readonly realised: bigint; readonly unrealised: bigint } | null = null;
+
+  constructor(marketId: string) {
+    this.marketId = marketId;
+  }
+
+  start(): Base {
+    if (this.folded) return this.folded;
+    let b = ZERO_BASE;
+    for (const h of this.baseline) b = adopt(b, h);
+    return b;
+  }
+
+  recompute(): void {
+    let b = this.start();
+    for (const f of this.fills) b = step(b, f);
+    this.state = b;
+  }
+
+  /** realised (resolution PnL included), unrealised, scaled */
+  pnlScaled(): { realised: bigint; unrealised: bigint } {
+    const p = this.state.pos;
+    if (this.payoutYes !== null) return { realised: p.realised + unrealisedScaled(p, this.payoutYes * 2), unrealised: 0n };
+    return { realised: p.realised, unrealised: this.mark2 === null ? 0n : unrealisedScaled(p, this.mark2) };
+  }
+
+  holdings(): { yes: number; no: number } {
+    return this.claimed ? { yes: 0, no: 0 } : { yes: this.state.pos.yes, no: this.state.pos.no };
+  }
+
+  /** nothing held, nothing to claim */
+  settled(): boolean {
+    const h = this.holdings();
+    return h.yes === 0 && h.no === 0;
+  }
+}
+
+export class Account {
+  private readonly books = new Map<string, MarketBook>();
+  private readonly window: number;
+  private readonly idMemory: number;
+  /**
+   * Totals over every market, folded ones included, 1e-6 USDC: the sum of the markets' own figures,
+   * so the per-market figures add up to the account's to the unit.
+   */
+  private realisedM = 0n;
+  private unrealisedM = 0n;
+  private feesM = 0n;
+  private cashM = 0n;
+  private markedAtMax: number | null = null;
+  private cached: AccountFigures | null = null;
+  private baselineAt: number | null = null;
+  /** fills older than a market's folded history: applied at the end, not in venue order */
+  late = 0;
+  /** fills applied in total (duplicates excluded) */
+  fillCount = 0;
+
+  constructor(o: AccountOptions = {}) {
+    this.window = Math.max(16, o.window ?? 4096);
+    this.idMemory = Math.max(this.window, o.idMemory ?? 16_384);
+  }
+
+  private book(marketId: string): MarketBook {
+    const k = marketId.toLowerCase();
+    let b = this.books.get(k);
+    if (b === undefined) {
+      b = new MarketBook(k);
+      this.books.set(k, b);
+    }
+    return b;
+  }
+
+  /** Bring the totals up to date with one market's state. */
+  private refresh(b: MarketBook): void {
+    const ps = b.pnlScaled();
+    const realised = toMicro(ps.realised);
+    const unrealised = toMicro(ps.unrealised);
+    const fees = b.state.pos.fees;
+    const cash = toMicro(b.state.cash + b.claimCash);
+    this.realisedM += realised - b.cRealised;
+    this.unrealisedM += unrealised - b.cUnrealised;
+    this.feesM += fees - b.cFees;
+    this.cashM += cash - b.cCash;
+    b.cRealised = realised;
+    b.cUnrealised = unrealised;
+    b.cFees = fees;
+    b.cCash = cash;
+    b.micro = null;
+    this.cached = null;
+  }
+
+  /** Apply one fill; false when its fill id was seen already (nothing changes). */
+  applyFill(f: AccountFill): boolean {
+    const b = this.book(f.marketId);
+    if (b.ids.has(f.fillId)) return false;
+    b.ids.add(f.fillId);
+    b.idQueue.push(f.fillId);
+    if (b.idQueue.length > this.idMemory) b.ids.delete(b.idQueue.shift()!);
+    const fills = b.fills;
+    const last = fills[fills.length - 1];
+    if (last === undefined || !before(f, last)) {
+      fills.push(f);
+      b.state = step(b.state, f);
+    } else if (b.folded !== null && fills.length > 0 && before(f, fills[0]!)) {
+      // older than the kept history: cannot be re-ordered any more
+      this.late++;
+      fills.push(f);
+      b.state = step(b.state, f);
+    } else {
+      let i = fills.length - 1;
+      while (i > 0 && before(f, fills[i - 1]!)) i--;
+      fills.splice(i, 0, f);
+      b.recompute();
+    }
+    if (fills.length > this.window) this.fold(b);
+    this.fillCount++;
+    this.refresh(b);
+    this.recheck(b);
+    return true;
+  }
+
+  /** The oldest half of the kept fills go into the base state. */
+  private fold(b: MarketBook): void {
+    const n = b.fills.length - (this.window >> 1);
+    let base = b.start();
+    for (let i = 0; i < n; i++) base = step(base, b.fills[i]!);
+    b.folded = base;
+    b.fills.splice(0, n);
+  }
+
+  /**
+   * Holdings the account had when its books began (a wallet that already held tokens), each at the
+   * mark used as its cost: its PnL starts at 0. Applied before every fill of its market.
+   */
+  adoptBaseline(holdings: readonly BaselineHolding[], markedAt: number): void {
+    for (const h of holdings) {
+      if (h.shares <= 0) continue;
+      const b = this.book(h.marketId);
+      b.baseline.push(h);
+      if (b.folded !== null) b.folded = adopt(b.folded, h);
+      b.recompute();
+      if (b.mark2 === null) {
+        b.mark2 = h.outcomeIndex === 1 ? h.mark * 2 : (ONE - h.mark) * 2;
+        b.markedAt = markedAt;
+      }
+      this.refresh(b);
+    }
+    this.baselineAt = markedAt;
+    this.noteMark(markedAt);
+  }
+
+  get baselineMarkedAt(): number | null {
+    return this.baselineAt;
+  }
+
+  private noteMark(at: number): void {
+    if (this.markedAtMax === null || at > this.markedAtMax) {
+      this.markedAtMax = at;
+      this.cached = null;
+    }
+  }
+
+  /** Mark a market at twice its YES mid (null leaves the mark as it is). O(1) when unchanged. */
+  mark(marketId: string, mark2: number | null, at: number): void {
+    if (mark2 === null) return;
+    const b = this.books.get(marketId.toLowerCase());
+    // a market the books never traded has nothing to mark
+    if (b === undefined) return;
+    if (b.mark2 === mark2) return;
+    b.mark2 = mark2;
+    b.markedAt = at;
+    this.noteMark(at);
+    if (b.state.pos.net !== 0 || b.cUnrealised !== 0n) this.refresh(b);
+  }
+
+  /** The market resolved: one YES share pays `payoutYes` (1e-6 USDC); its PnL is realised at that payout. */
+  resolve(marketId: string, payoutYes: number, at: number): void {
+    const b = this.books.get(marketId.toLowerCase());
+    if (b === undefined || b.payoutYes === payoutYes) return;
+    b.payoutYes = payoutYes;
+    b.mark2 = payoutYes * 2;
+    b.markedAt = at;
+    this.noteMark(at);
+    this.refresh(b);
+  }
+
+  /** A resolved market's tokens were redeemed: they leave the positions and their payout enters the cash. */
+  claimed(marketId: string): void {
+    const b = this.books.get(marketId.toLowerCase());
+    if (b === undefined || b.payoutYes === null || b.claimed) return;
+    const { yes, no } = b.state.pos;
+    b.claimCash = BigInt(notionalFloor(b.payoutYes, Math.max(0, yes)) + notionalFloor(ONE - b.payoutYes, Math.max(0, no))) * SONE;
+    b.claimed = true;
+    this.refresh(b);
+    this.foldIfDone(b);
+  }
+
+  /** The market left the bot's store (rotation, resolution): its books stay until nothing is held. */
+  release(marketId: string): void {
+    const b = this.books.get(marketId.toLowerCase());
+    if (b === undefined) return;
+    b.released = true;
+    this.foldIfDone(b);
+  }
+
+  /**
+   * A released market with nothing held leaves the map; its contribution stays in the totals (its
+   * realised PnL, fees and cash are part of the account's for good). A late fill recreates it.
+   */
+  private foldIfDone(b: MarketBook): void {
+    if (!b.released || !b.settled() || b.cUnrealised !== 0n) return;
+    this.books.delete(b.marketId);
+  }
+
+  /**
+   * A balance read of one market: compared with the books, never written into them. Returns the
+   * differences (empty when they agree); `since` is when the disagreement began.
+   */
+  reconcile(marketId: string, yes: number, no: number, at: number): Drift[] {
+    const b = this.book(marketId);
+    b.lastRead = { yes, no, at };
+    return this.recheck(b, at);
+  }
+
+  /** The differences between the last read and the books now (a fill can settle them). */
+  private recheck(b: MarketBook, at?: number): Drift[] {
+    const r = b.lastRead;
+    if (r === null) return [];
+    const h = b.holdings();
+    if (h.yes === r.yes && h.no === r.no) {
+      b.driftSince = null;
+      return [];
+    }
+    if (b.driftSince === null) b.driftSince = at ?? r.at;
+    const out: Drift[] = [];
+    if (h.yes !== r.yes) out.push({ marketId: b.marketId, outcomeIndex: 1, books: h.yes, venue: r.yes, since: b.driftSince });
+    if (h.no !== r.no) out.push({ marketId: b.marketId, outcomeIndex: 0, books: h.no, venue: r.no, since: b.driftSince });
+    return out;
+  }
+
+  /** Every market whose last read still disagrees with the books. */
+  drifts(): Drift[] {
+    const out: Drift[] = [];
+    for (const b of this.books.values()) if (b.driftSince !== null) out.push(...this.recheck(b));
+    return out;
+  }
+
+  /** The account's total PnL, 1e-6 USDC (the kill switch's figure): O(1). */
+  pnl(): bigint {
+    return this.figures().total;
+  }
+
+  figures(): AccountFigures {
+    if (this.cached !== null) return this.cached;
+    const realised = this.realisedM;
+    const unrealised = this.unrealisedM;
+    this.cached = { realised, unrealised, total: realised + unrealised, fees: this.feesM, cash: this.cashM, markedAt: this.markedAtMax };
+    return this.cached;
+  }
+
+  /** One market's realised and unrealised PnL, 1e-6 USDC (the strategies' view; 0 for a market the books never traded). */
+  marketPnl(marketId: string): { readonly realised: bigint; readonly unrealised: bigint } {
+    const b = this.books.get(marketId.toLowerCase());
+    if (b === undefined) return NO_PNL;
+    if (b.micro === null) b.micro = { realised: b.cRealised, unrealised: b.cUnrealised };
+    return b.micro;
+  }
+
+  /** One market's figures (null: the books hold nothing of it, or it was folded away). */
+  market(marketId: string): MarketFigures | null {
+    const b = this.books.get(marketId.toLowerCase());
+    if (b === undefined) return null;
+    const realised = b.cRealised;
+    const unrealised = b.cUnrealised;
+    const p = b.state.pos;
+    const h = b.holdings();
+    return {
+      marketId: b.marketId,
+      realised,
+      unrealised,
+      total: realised + unrealised,
+      fees: p.fees,
+      cash: b.cCash,
+      markedAt: b.markedAt,
+      yes: h.yes,
+      no: h.no,
+      net: b.claimed ? 0 : p.net,
+      fills: p.fills,
+      foreignFills: b.state.foreign,
+      volume: toMicro(p.volume),
+      payoutYes: b.payoutYes,
+      claimed: b.claimed,
+      mark2: b.mark2,
+    };
+  }
+
+  /** Every market the books hold (folded ones excepted). */
+  marketIds(): string[] {
+    return [...this.books.keys()];
+  }
+
+  /** Every non-zero holding, resolved-unclaimed included. */
+  positions(): Holding[] {
+    const out: Holding[] = [];
+    for (const b of this.books.values()) {
+      const h = b.holdings();
+      if (h.yes !== 0) out.push({ marketId: b.marketId, outcomeIndex: 1, shares: h.yes });
+      if (h.no !== 0) out.push({ marketId: b.marketId, outcomeIndex: 0, shares: h.no });
+    }
+    // one order whatever order the markets arrived in
+    return out.sort((x, y) => (x.marketId < y.marketId ? -1 : x.marketId > y.marketId ? 1 : y.outcomeIndex - x.outcomeIndex));
+  }
+
+  /** The position state of a market as the books hold it (strategies' average entry, tests). */
+  positionOf(marketId: string): PositionState | null {
+    return this.books.get(marketId.toLowerCase())?.state.pos ?? null;
+  }
+}

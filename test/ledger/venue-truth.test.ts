@@ -1,0 +1,199 @@
+/**
+ * Issue 21, venue truth in the ledger: fee sources, venue-bound times, foreign fills, the cash and
+ * positions `ledger summary` shows, and the inherited-inventory baseline (refused without
+ * --new-ledger, adopted with it). On the code before this change: catch-up fills had fee 0 and the
+ * restart's time, the feed's fee was 0, no fill had an origin, summary had no cashUsdc/positions/pnl,
+ * and a new ledger on a wallet with holdings started as if it held nothing.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { asyncScheduler } from 'rxjs';
+import type { Clock } from '../../src/core/clock.ts';
+import { silentLogger } from '../../src/core/logger.ts';
+import { ledgerSummary, listFills, replayPositions } from '../../src/ledger/books.ts';
+import { accountFromLedger } from '../../src/ledger/books.ts';
+import { catchUpFills } from '../../src/ledger/catch-up.ts';
+import { openLedger } from '../../src/ledger/ledger.ts';
+import { BotLedger } from '../../src/ledger/bot-ledger.ts';
+import { FillTracker } from '../../src/feeds/own-orders-feed.ts';
+import { unrealisedScaled, toMicro } from '../../src/state/position.ts';
+import type { Address, Bytes32, VenueOrder } from '../../src/model/order.ts';
+
+const T0 = 1_800_000_000_000;
+const M = ('0x' + '11'.repeat(32)) as Bytes32;
+const TRADER = ('0x' + '33'.repeat(20)) as Address;
+const n = (c: string): Bytes32 => ('0x' + c.repeat(64)) as Bytes32;
+const clock: Clock & { t: number } = { t: T0, now: () => clock.t, scheduler: asyncScheduler, setTimeout: () => () => undefined };
+const FEES = { makerBps: 10, takerBps: 50 };
+
+function order(nonce: Bytes32, o: Partial<VenueOrder> = {}): VenueOrder {
+  return {
+    id: nonce, marketId: M, trader: TRADER, nonce, side: 1, outcomeIndex: 1, price: 600_000, size: 10_000_000, filledSize: 0, remainingSize: 10_000_000,
+    percentFilled: 0, type: 'limit', status: 'open', voidReason: null, insertedAt: new Date(T0 + 1_000).toISOString(), expiry: 0, settlementVersion: 2,
+    sv2OrderKind: 1, sv2TimeInForce: 0, sv2MinSharesOut: null, sv2MaxCollateralIn: null, sv2MinCollateralOut: null, ...o,
+  };
+}
+const source = (orders: VenueOrder[]) => ({
+  orders: {
+    async *iterate(p: { status?: string[]; search?: string }) {
+      for (const o of orders) {
+        if (p.status && !p.status.includes(o.status)) continue;
+        if (p.search && o.nonce !== p.search) continue;
+        yield o;
+      }
+    },
+  },
+});
+
+test('catch-up: the fee model with fee_source model, the time bounded by the venue and the last run, foreign orders apart', async () => {
+  clock.t = T0;
+  const l = openLedger({ path: ':memory:', clock });
+  await catchUpFills({ client: source([]), trader: TRADER, ledger: l, clock });
+  l.startup({ configHash: 'h', configFile: 'f', venue: 'v', trader: TRADER, markets: 1, latched: null }, 0);
+  l.orderSubmitted({ nonce: n('a'), marketId: M, slot: 's', outcomeIndex: 1, side: 1, price: 600_000, size: 10_000_000, ts: T0 }, false);
+  l.mark(T0 + 30_000, null, 0, 0n, 0n); // the previous run's last sign of life
+  l.flush();
+  clock.t = T0 + 3_600_000; // restarted an hour later
+  const venue = [
+    order(n('a'), { filledSize: 2_000_000, remainingSize: 8_000_000 }), // ours, resting: maker fee
+    order(n('b'), { filledSize: 5_000_000, remainingSize: 5_000_000, status: 'cancelled', sv2TimeInForce: 1, insertedAt: new Date(T0 + 600_000).toISOString() }), // someone else's IOC
+  ];
+  await catchUpFills({ client: source(venue), trader: TRADER, ledger: l, clock, fees: FEES });
+  const f = new Map(listFills(l).map((x) => [x.nonce, x]));
+  // 2 shares × 0.60 = 1.2 USDC; 10 bps → 0.0012
+  assert.equal(f.get(n('a'))!.fee, 0.0012);
+  assert.equal(f.get(n('a'))!.feeSource, 'model');
+  assert.equal(f.get(n('a'))!.origin, 'own');
+  assert.equal(f.get(n('a'))!.ts, T0 + 30_000, 'not before the last run was seen alive, not the restart');
+  // 5 × 0.60 = 3 USDC; taker 50 bps → 0.015; inserted after the last sign of life: that time
+  assert.equal(f.get(n('b'))!.fee, 0.015);
+  assert.equal(f.get(n('b'))!.origin, 'foreign');
+  assert.equal(f.get(n('b'))!.ts, T0 + 600_000);
+  const s = ledgerSummary(l);
+  assert.equal(s.foreign.fills, 1);
+  assert.equal(s.foreign.volume, 3);
+  assert.deepEqual(s.feesBySource, { venue: 0, model: 0.0162 });
+  l.close();
+});
+
+test('the fills feed: model fee and origin per fill; a foreign order is marked foreign', () => {
+  const t = new FillTracker([], { fees: FEES, isOwn: (x) => x === n('a') });
+  const ev = t.observe([order(n('a'), { filledSize: 1_000_000, remainingSize: 9_000_000 }), order(n('c'), { filledSize: 3_000_000, remainingSize: 7_000_000, sv2TimeInForce: 2 })], T0);
+  const fills = ev.map((e) => e.event).filter((e) => e.type === 'OrderFilled');
+  assert.deepEqual(fills.map((e) => [e.nonce, e.fee, e.feeSource, e.origin]), [
+    [n('a'), 600, 'model', 'own'],
+    [n('c'), 9_000, 'model', 'foreign'],
+  ]);
+});
+
+test('cash and positions from the fills (the account books, src/account/account.ts): buys pay ⌈p·s⌉ + fee, sales from inventory receive ⌊p·s⌋, sales beyond the holding mint sets', () => {
+  const l = openLedger({ path: ':memory:', clock });
+  const fill = (id: string, outcomeIndex: number, side: number, price: number, size: number, fee: number, origin: 'own' | 'foreign' = 'own') =>
+    l.fill({ fillId: id, nonce: null, marketId: M, outcomeIndex, side, price, size, fee, ts: T0, source: 'feed', origin });
+  fill('1', 1, 0, 333_333, 3_000_001, 5); // buy 3.000001 YES at 0.333333: pays ⌈0.999999333333⌉ = 1000000 + 5
+  fill('2', 1, 1, 500_001, 1_000_001, 0); // sell 1.000001 YES from inventory: receives ⌊0.500001500001⌋ = 500001
+  fill('3', 0, 1, 400_000, 2_000_000, 0, 'foreign'); // sell 2 NO holding none: mints, pays ⌈0.6·2⌉ = 1200000, holds 2 more YES
+  l.flush();
+  const a = accountFromLedger(l);
+  assert.equal(a.figures().cash, -1_000_005n + 500_001n - 1_200_000n);
+  assert.deepEqual(a.positions(), [{ marketId: M.toLowerCase(), outcomeIndex: 1, shares: 4_000_000 }]);
+  const s = ledgerSummary(l);
+  assert.equal(s.cashUsdc, -1.700004);
+  assert.deepEqual(s.positions, [{ marketId: M.toLowerCase(), outcomeIndex: 1, shares: 4 }]);
+  assert.equal(s.pnl.markedAt, null);
+  assert.equal(s.pnl.realised, Number(a.figures().realised) / 1e6, 'the summary shows the account\'s figures');
+  assert.equal(s.foreign.fills, 1);
+  l.close();
+});
+
+function historyClient(yes: bigint, orders: VenueOrder[]) {
+  return {
+    ...source(orders),
+    balance: {
+      async summary() {
+        return {
+          address: TRADER,
+          usdc: { tokenAddress: TRADER, balance: 50_000_000n, settlementBalance: 50_000_000n, walletBalance: 0n },
+          outcomeTokens: yes > 0n ? [{ tokenAddress: TRADER, marketId: M, outcomeIndex: 1 as const, outcomeName: 'Yes', balance: yes, settlementBalance: yes, walletBalance: 0n }] : [],
+        };
+      },
+    },
+    markets: {
+      async orderbook() {
+        return { status: 200 as const, book: { marketId: M, outcomeIndex: 1 as const, bids: [{ price: 400_000, size: 1 }], asks: [{ price: 420_000, size: 1 }], venueTs: 0 } };
+      },
+    },
+  };
+}
+
+test('a new or emptied ledger on a wallet with holdings is refused naming what would be lost; --new-ledger adopts them at the mark (PnL 0)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bm-vt-'));
+  const file = join(dir, 'l.sqlite');
+  try {
+    clock.t = T0;
+    const cfg = { file: '', venue: { kind: 'url' }, ledger: { path: file, flushMs: 200, markMs: 10_000, fees: FEES }, markets: [] } as never;
+    const client = historyClient(7_000_000n, [order(n('a'), { status: 'filled' })]);
+    const open = (newLedger: boolean) => BotLedger.open({ config: cfg, clock, logger: silentLogger, trader: TRADER, venue: 'http://x/v2', chain: 'testnet', client, embedded: false, markets: 1, paper: false, newLedger });
+    await assert.rejects(open(false), (e: Error) => {
+      assert.equal(e.name, 'ConfigError');
+      assert.match(e.message, /is new/);
+      assert.match(e.message, /1 holding\(s\) in 1 market\(s\) \(7\.000000 YES of 0x1111/);
+      assert.match(e.message, /order and fill history/);
+      assert.match(e.message, /--new-ledger/);
+      return true;
+    });
+    assert.equal(existsSync(file), false, 'the refused start leaves no ledger file behind');
+    const bl = await open(true);
+    const b = bl.ledger.baseline()!;
+    assert.equal(b.collateral, 50_000_000n);
+    assert.deepEqual(b.holdings, [{ marketId: M.toLowerCase(), outcomeIndex: 1, shares: 7_000_000n, mark: 410_000 }]);
+    const p = replayPositions(bl.ledger).get(M.toLowerCase())!;
+    assert.equal(p.net, 7_000_000);
+    assert.equal(toMicro(unrealisedScaled(p, 820_000)), 0n, 'at the adopted mark the inherited holding is worth its basis: PnL 0');
+    assert.equal(ledgerSummary(bl.ledger).positions[0]!.shares, 7);
+    bl.close();
+    // a restart of that ledger is not refused (it has started once)
+    (await open(false)).close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('an emptied ledger file (truncated to 0 bytes) on a wallet with order history is refused', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bm-vt-'));
+  const file = join(dir, 'l.sqlite');
+  try {
+    const cfg = { file: '', venue: { kind: 'url' }, ledger: { path: file, flushMs: 200, markMs: 10_000, fees: FEES }, markets: [] } as never;
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(file, '');
+    const client = historyClient(0n, [order(n('a'), { status: 'cancelled' })]);
+    await assert.rejects(
+      BotLedger.open({ config: cfg, clock, logger: silentLogger, trader: TRADER, venue: 'http://x/v2', chain: 'testnet', client, embedded: false, markets: 1, paper: false }),
+      /is empty.*order and fill history.*--new-ledger/s,
+    );
+    // a wallet with no history starts a new ledger as before
+    const bl = await BotLedger.open({ config: cfg, clock, logger: silentLogger, trader: TRADER, venue: 'http://x/v2', chain: 'testnet', client: historyClient(0n, []), embedded: false, markets: 1, paper: false });
+    assert.deepEqual(bl.ledger.baseline()?.holdings, []);
+    bl.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a new ledger: orders closed before it began are history (in the baseline), never fills; one open then counts its later fills', async () => {
+  clock.t = T0 + 10_000;
+  const l = openLedger({ path: ':memory:', clock });
+  const closedBefore = order(n('e'), { filledSize: 10_000_000, remainingSize: 0, status: 'filled', insertedAt: new Date(T0).toISOString() });
+  const openThen = order(n('f'), { insertedAt: new Date(T0).toISOString() });
+  await catchUpFills({ client: source([closedBefore, openThen]), trader: TRADER, ledger: l, clock });
+  l.startup({ configHash: 'h', configFile: 'f', venue: 'v', trader: TRADER, markets: 1, latched: null }, 0);
+  clock.t = T0 + 20_000;
+  // the stop's sweep reads every order since the start less a minute of skew: both come back
+  const later = order(n('f'), { filledSize: 3_000_000, remainingSize: 7_000_000, insertedAt: new Date(T0).toISOString() });
+  await catchUpFills({ client: source([closedBefore, later]), trader: TRADER, ledger: l, clock, since: T0 + 10_000 });
+  assert.deepEqual(listFills(l).map((x) => [x.nonce, x.size]), [[n('f'), 3]]);
+  l.close();
+});
