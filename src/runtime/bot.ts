@@ -441,7 +441,13 @@ async function wire(
 
   // after resolution (src/runtime/claims): claimable positions of this instance's markets, read from
   // the venue at start-up and when a market resolves; logged, counted and in the run report
-  const claims = paper ? null : new ClaimsTracker({ read: () => client.portfolio.claimable(venue.trader), owns: (id) => shardOwns(id, cfg.selection.shard), clock, logger: o.logger, registry: metrics.registry });
+  const claims = paper
+    ? null
+    : new ClaimsTracker({ read: () => client.portfolio.claimable(venue.trader), owns: (id) => shardOwns(id, cfg.selection.shard), clock, logger: o.logger, registry: metrics.registry, onClaimed: (id, payoutYes) => {
+          // the payout first (a market resolved while the bot was down has none in the books yet)
+          if (payoutYes !== null && payoutYes >= 0n && payoutYes <= 1_000_000n) accountBooks.resolve(id, Number(payoutYes), clock.now());
+          accountBooks.claimed(id);
+        } });
   if (claims) cleanups.push(() => claims.stop());
 
   // ---- feeds ----

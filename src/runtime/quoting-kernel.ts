@@ -266,13 +266,14 @@ export class QuotingKernel {
   /**
    * An operator cleared a kill switch this kernel started latched with (or that fired and whose
    * cancels are done): quoting starts afresh, the drawdown peak and the day's opening PnL measured
-   * from now. Returns false when the kernel was not latched.
+   * from now. Returns false when the kernel was not latched (the peak and the day's opening PnL
+   * are measured afresh all the same: a clear resets them, issue 22, and the ledger's copy with them).
    */
   clearKill(): boolean {
+    this.accountRisk.reopen(Number(this.account.pnl()), this.clock.now());
     if (this.killReason === null) return false;
     this.killReason = null;
     this.stopped = false;
-    this.accountRisk.reopen(Number(this.account.pnl()), this.clock.now());
     for (const s of this.markets.values()) s.risk = INITIAL_RISK_STATE;
     this.scheduleHousekeeping();
     for (const s of this.markets.values()) this.kick(s);

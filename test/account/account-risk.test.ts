@@ -77,3 +77,15 @@ test('the trading day follows account.dayStartsAt: UTC, an offset, an IANA zone 
   assert.equal(ny.of(Date.UTC(2026, 6, 1, 3, 59)), july - 1);
   assert.throws(() => tradingDay('Mars/Olympus'), /not an IANA time zone or a UTC offset/);
 });
+
+test('the kernel: a clear measures the peak and the day afresh, latched or not', async () => {
+  const { QuotingKernel } = await import('../../src/runtime/quoting-kernel.ts');
+  const { StateStore } = await import('../../src/state/store.ts');
+  const { FakeVenue } = await import('../orders/fake-venue.ts');
+  const { ManualClock } = await import('../exchange/stream/manual-clock.ts');
+  const clock = new ManualClock(NOW);
+  const k = new QuotingKernel({ clock, venue: new FakeVenue(), store: new StateStore(), markets: [], requoteIntervalMs: 0, housekeepingMs: 0, initialRisk: { peakPnl: 50 * S, day: TODAY - 1, dayStartPnl: 40 * S } });
+  assert.equal(k.clearKill(), false, 'not latched');
+  assert.deepEqual(k.riskFigures(), { peakPnl: 0, day: TODAY, dayStartPnl: 0 });
+  k.stop();
+});

@@ -84,3 +84,15 @@ test('the market that set the peak is released, another loses 40: the drawdown k
   assert.equal(kernel.account.figures().total, 0n);
   kernel.stop();
 });
+
+test('the issue\'s case through the kernel: sell 10 @ 0.70, the balance read lands, then the buy 10 @ 0.50 arrives: realised +2.00', () => {
+  const { clock, kernel } = setup();
+  const t = clock.now();
+  kernel.onEvent({ type: 'OrderFilled', marketId: M1, nonce: null, outcomeIndex: 1, side: 1, price: 700_000, size: 10 * S, fee: 0, fillId: 'sell', ts: t + 2 });
+  kernel.onEvent({ type: 'PositionSynced', marketId: M1, yes: 0, no: 0, ts: t + 3 });
+  kernel.onEvent({ type: 'OrderFilled', marketId: M1, nonce: null, outcomeIndex: 1, side: 0, price: 500_000, size: 10 * S, fee: 0, fillId: 'buy', ts: t + 1 });
+  assert.equal(kernel.account.figures().realised, BigInt(2 * S));
+  assert.deepEqual(kernel.account.positions(), []);
+  assert.deepEqual(kernel.account.drifts(), []);
+  kernel.stop();
+});

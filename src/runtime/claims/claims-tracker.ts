@@ -45,6 +45,8 @@ export interface ClaimsTrackerOptions {
   readonly retryMs?: number;
   /** reads after a resolution before concluding the venue shows nothing claimable (default 6) */
   readonly maxTries?: number;
+  /** a market's claimable amount was claimed (it left the venue's list): the account's books redeem its tokens */
+  readonly onClaimed?: (marketId: Bytes32, payoutYes: bigint | null) => void;
 }
 
 export type ClaimState = 'claimable' | 'claimed' | 'nothing-to-claim' | 'pending';
@@ -277,6 +279,7 @@ export class ClaimsTracker {
       this.markets.set(id, { ...m, state: 'claimed', claimable: 0n });
       this.setGauge(id, 0n);
       this.log.info({ market: id, claimedUsdc: micro(m.claimable) }, `market ${id}: ${micro(m.claimable)} USDC no longer claimable (claimed)`);
+      this.o.onClaimed?.(id as Bytes32, m.payoutYes);
     }
     // resolved with a position, not (yet) in the venue's list
     for (const [id, p] of this.pending) {
