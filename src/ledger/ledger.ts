@@ -18,10 +18,11 @@
  * by its venue identity (`fill_id`, unique), so fetching one twice records it once.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
+import { acquireLedgerLock, createPrivate, type LedgerLock } from './ledger-lock.ts';
 import { migrate } from './schema.ts';
 
 export interface LedgerFill {
@@ -81,6 +82,11 @@ export interface LedgerOptions {
   /** open an existing file only (the CLI readers never create one) */
   readonly mustExist?: boolean;
   readonly readonly?: boolean;
+  /**
+   * take the ledger's write lock (default: every writable file ledger does; see ledger-lock.ts): a
+   * second writer on the same file is refused with LedgerLockedError naming the holder
+   */
+  readonly lock?: boolean;
 }
 
 /** A queued write: a statement key and its parameters. */
@@ -104,6 +110,8 @@ const SQL: Record<Stmt, string> = {
 export class Ledger {
   readonly path: string;
   readonly db: Database.Database;
+  /** the write lock (null: read-only, in memory, or opened with lock: false) */
+  readonly lock: LedgerLock | null;
   private readonly clock: Clock;
   private readonly log: Logger;
   private readonly flushMs: number;
@@ -125,14 +133,28 @@ export class Ledger {
     this.log = (o.logger ?? silentLogger).child({ component: 'ledger' });
     this.flushMs = o.flushMs ?? 200;
     this.maxBatch = o.maxBatch ?? 2_000;
-    if (o.path !== ':memory:' && !o.mustExist) mkdirSync(dirname(o.path), { recursive: true });
-    this.db = new Database(o.path, { fileMustExist: o.mustExist ?? false, readonly: o.readonly ?? false });
-    this.db.pragma('busy_timeout = 5000');
-    if (!o.readonly) {
-      if (o.path !== ':memory:') this.db.pragma('journal_mode = WAL');
-      this.db.pragma('synchronous = NORMAL');
-      migrate(this.db);
+    const file = o.path !== ':memory:';
+    if (file && !o.mustExist) mkdirSync(dirname(o.path), { recursive: true });
+    // one writer per file: the lock first, so a refused second writer has touched nothing
+    const wantLock = file && !o.readonly && o.lock !== false && (!o.mustExist || existsSync(o.path));
+    this.lock = wantLock ? acquireLedgerLock(o.path, this.clock.now()) : null;
+    let db: Database.Database | null = null;
+    try {
+      // created 0600 (the WAL and shared-memory files SQLite creates take the same mode)
+      if (file && !o.mustExist && !o.readonly) createPrivate(o.path);
+      db = new Database(o.path, { fileMustExist: o.mustExist ?? false, readonly: o.readonly ?? false });
+      db.pragma('busy_timeout = 5000');
+      if (!o.readonly) {
+        if (file) db.pragma('journal_mode = WAL');
+        db.pragma('synchronous = NORMAL');
+        migrate(db);
+      }
+    } catch (e) {
+      db?.close();
+      this.lock?.release();
+      throw e;
     }
+    this.db = db;
     this.writeBatch = this.db.transaction((recs: Rec[]) => {
       for (const [k, args] of recs) this.stmt(k).run(...args);
     });
@@ -350,6 +372,7 @@ export class Ledger {
         }
         this.db.close();
       }
+      this.lock?.release();
     }
   }
 }
