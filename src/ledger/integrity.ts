@@ -1,0 +1,109 @@
+/**
+ * Ledger integrity (issue 22): a bounded check at open and a full one for `bookmaker ledger check`.
+ *
+ * At open (openIntegrityCheck): `PRAGMA quick_check(<table>)` of the tables a start reads and the
+ * kill switch depends on (risk_state, meta, startups, operator_actions, risk_events, fill_baselines,
+ * fills) always, then of the remaining tables (orders, cancels, marks, …) one by one while the time
+ * spent stays under `budgetMs` (default 300 ms). quick_check reads every page of the table and its
+ * indexes (b-tree structure, record format, index order) but skips the index-to-table
+ * cross-checks; a large table left unchecked at open is checked by `bookmaker ledger check`, and
+ * damage a start did not reach shows up as a failed write, which fails closed (ledger-unwritable).
+ *
+ * The full check (fullIntegrityCheck) is `PRAGMA integrity_check`: every page, every index entry.
+ */
+import type Database from 'better-sqlite3';
+
+/** Checked at every open, whatever the time: what a start reads and what the kill switch keeps. */
+export const CRITICAL_TABLES = ['risk_state', 'meta', 'startups', 'operator_actions', 'risk_events', 'fill_baselines', 'fills'] as const;
+
+export class LedgerDamagedError extends Error {
+  constructor(
+    readonly path: string,
+    readonly problems: readonly string[],
+  ) {
+    super(`ledger ${path} is damaged (${problems.slice(0, 3).join('; ')}${problems.length > 3 ? `; … ${problems.length - 3} more` : ''}). ${recoverySteps(path)}`);
+    this.name = 'LedgerDamagedError';
+  }
+}
+
+export function recoverySteps(path: string): string {
+  return (
+    'Not starting on damaged books. To recover: (1) stop every process using it and keep the damaged file for inspection; ' +
+    `(2) restore the last backup (\`bookmaker ledger backup --out FILE\` makes one) to ${path}, and run \`bookmaker ledger check --ledger ${path}\`; ` +
+    '(3) without a backup, `bookmaker run --new-ledger` starts fresh books: the history, the PnL peak, the day\'s opening PnL and any kill-switch latch in the damaged file are lost ' +
+    '(fills still at the venue are caught up again). See docs/ledger-operations.md.'
+  );
+}
+
+/** Is this SQLite error one of a damaged or foreign file? */
+export function isDamage(e: unknown): boolean {
+  const code = (e as { code?: string }).code ?? '';
+  return code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB';
+}
+
+function tables(db: Database.Database): string[] {
+  return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]).map((r) => r.name);
+}
+
+function problemsOf(rows: unknown[]): string[] {
+  const out: string[] = [];
+  for (const r of rows) {
+    const v = Object.values(r as Record<string, unknown>)[0];
+    if (v !== 'ok') out.push(String(v));
+  }
+  return out;
+}
+
+export interface IntegrityResult {
+  readonly ok: boolean;
+  readonly problems: string[];
+  /** tables checked (every table for the full check) */
+  readonly checked: string[];
+  /** tables left for `ledger check` (time budget spent) */
+  readonly skipped: string[];
+  readonly ms: number;
+}
+
+/** The bounded check at open (see the header). Never throws: a check that cannot run is a problem. */
+export function openIntegrityCheck(db: Database.Database, budgetMs = 300, now: () => number = () => performance.now()): IntegrityResult {
+  const t0 = now();
+  const problems: string[] = [];
+  const checked: string[] = [];
+  const skipped: string[] = [];
+  let all: string[];
+  try {
+    all = tables(db);
+  } catch (e) {
+    return { ok: false, problems: [(e as Error).message], checked, skipped, ms: now() - t0 };
+  }
+  const critical = CRITICAL_TABLES.filter((t) => all.includes(t));
+  const rest = all.filter((t) => !(CRITICAL_TABLES as readonly string[]).includes(t));
+  for (const t of [...critical, ...rest]) {
+    if (!(CRITICAL_TABLES as readonly string[]).includes(t) && now() - t0 > budgetMs) {
+      skipped.push(t);
+      continue;
+    }
+    try {
+      const p = problemsOf(db.pragma(`quick_check("${t.replaceAll('"', '""')}")`) as unknown[]);
+      problems.push(...p.map((x) => `${t}: ${x}`));
+    } catch (e) {
+      problems.push(`${t}: ${(e as Error).message}`);
+    }
+    checked.push(t);
+  }
+  return { ok: problems.length === 0, problems, checked, skipped, ms: now() - t0 };
+}
+
+/** `PRAGMA integrity_check` of the whole file (every page, every index). */
+export function fullIntegrityCheck(db: Database.Database, now: () => number = () => performance.now()): IntegrityResult {
+  const t0 = now();
+  let problems: string[];
+  let checked: string[] = [];
+  try {
+    checked = tables(db);
+    problems = problemsOf(db.pragma('integrity_check(1000)') as unknown[]);
+  } catch (e) {
+    problems = [(e as Error).message];
+  }
+  return { ok: problems.length === 0, problems, checked, skipped: [], ms: now() - t0 };
+}
