@@ -289,6 +289,23 @@ export class Ledger {
     }
   }
 
+  /**
+   * While writes fail: try again now (the queue, or, with nothing queued, a one-row touch of the
+   * risk state), so a freed disk shows as writable without waiting for the next record.
+   */
+  retryWrites(): void {
+    if (this.failingSince === null || this.closed || !this.db.open || this.db.readonly) return;
+    if (this.queue.length > 0) {
+      this.flush();
+      return;
+    }
+    try {
+      this.writeNow(() => this.db.prepare('UPDATE risk_state SET updated_at = updated_at WHERE id = 1').run(), false);
+    } catch {
+      // still failing: tracked by writeNow
+    }
+  }
+
   /** Copy the WAL into the main file now and then (PASSIVE: never waits on a reader). */
   private maybeCheckpoint(): void {
     if (!this.file || this.writesSinceCheckpoint === 0 || this.clock.now() - this.lastCheckpointAt < this.checkpointMs) return;
@@ -322,6 +339,12 @@ export class Ledger {
     this.goneSince = null;
     if (this.failingSince !== null) return { since: this.failingSince, reason: `writes fail: ${this.lastError ?? 'unknown error'}` };
     return null;
+  }
+
+  /** Seconds the current problem has lasted (0: none). */
+  problemSeconds(): number {
+    const p = this.problem();
+    return p ? Math.max(0, (this.clock.now() - p.since) / 1000) : 0;
   }
 
   private fileGone(): string | null {

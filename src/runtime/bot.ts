@@ -80,6 +80,7 @@ import { ClaimsTracker } from './claims/claims-tracker.ts';
 // ---- issue 16: ledger, limits across restarts, operator control ----
 import { BotLedger } from '../ledger/bot-ledger.ts';
 import { registerLedgerMetrics } from '../ledger/ledger-metrics.ts';
+import { LedgerWatch } from '../ledger/ledger-watch.ts';
 import { BotControl } from '../control/bot-control.ts';
 import { ADMIN_TOKEN_ENV, startAdminEndpoint, type AdminEndpoint, type ControlResult } from '../control/admin-server.ts';
 import { loadConfig } from '../config/load-config.ts';
@@ -343,7 +344,9 @@ async function wire(
   });
   cleanups.push(() => bookLedger.close());
   const store = new StateStore(storeLimits(cfg), bookLedger.initialState(marketIds));
-  registerLedgerMetrics(metrics.registry, bookLedger); // issue 16
+  /** issue 22: holds the bot while the ledger cannot be written (wired once the kernel exists) */
+  let ledgerWatch: LedgerWatch | null = null;
+  registerLedgerMetrics(metrics.registry, bookLedger, 'bookmaker_', () => ledgerWatch); // issue 16
   metrics.setStateSource(() => store.state, clock);
   cleanups.push(bindStoreMetrics(metrics, store));
   const health = new FeedHealth();
@@ -353,6 +356,7 @@ async function wire(
     state: () => store.state,
     lastTick: (id) => kernel?.lastTick(id) ?? null,
     killed: () => kernel?.killed ?? null,
+    ledgerDown: () => ledgerWatch?.down ?? null,
     clock,
     graceMs: cfg.health.notQuotingGraceMs,
     logIntervalMs: cfg.health.logIntervalMs,
@@ -578,6 +582,18 @@ async function wire(
   const k = kernel;
   // a start-up failure from here on must not leave the kernel's timers ticking (shutdown stops it too)
   cleanups.push(() => k.stop());
+  // issue 22: fail closed: a ledger that cannot be written (disk full, file gone, I/O error) past the
+  // grace pulls every quote until writes succeed again
+  const watch = (ledgerWatch = new LedgerWatch({
+    ledger: bookLedger.ledger,
+    clock,
+    graceMs: cfg.ledger.unwritableGraceMs,
+    logger: o.logger,
+    onDown: (why) => k.hold('ledger', why),
+    onUp: () => k.unhold('ledger'),
+  }));
+  watch.start();
+  cleanups.push(() => watch.stop());
   // ---- metrics ----
   const readiness = botReadiness({
     orderManager: om,
@@ -594,7 +610,7 @@ async function wire(
     const r = readiness();
     healthModel.evaluateOncePerTurn();
     const h = healthModel.readiness();
-    return { reconciled: r.reconciled, notHalted: r.notHalted && h.process !== 'halted', running: h.process === 'running' || h.process === 'halted', marketsQuoting: !h.reasons.some((x) => x.startsWith('market ')) };
+    return { reconciled: r.reconciled, notHalted: r.notHalted && h.process !== 'halted', running: h.process === 'running' || h.process === 'halted', marketsQuoting: !h.reasons.some((x) => x.startsWith('market ')), ledgerWritable: ledgerWatch?.down == null };
   };
   metrics.setReadiness(ready);
   const readyDetails = (): Record<string, unknown> => {
