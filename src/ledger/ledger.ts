@@ -25,6 +25,7 @@ import { silentLogger, type Logger } from '../core/logger.ts';
 import { isDamage, LedgerDamagedError, openIntegrityCheck } from './integrity.ts';
 import { latchPathOf, readLatchFile, writeLatchFile } from './latch-file.ts';
 import { acquireLedgerLock, createPrivate, type LedgerLock } from './ledger-lock.ts';
+import { pruneBatch, type PruneCounts } from './retention.ts';
 import { migrate } from './schema.ts';
 
 export interface LedgerFill {
@@ -177,6 +178,9 @@ export class Ledger {
           const check = openIntegrityCheck(db, o.checkBudgetMs ?? 300);
           if (!check.ok) throw new LedgerDamagedError(o.path, check.problems);
           if (check.skipped.length > 0) this.log.info({ skipped: check.skipped, ms: Math.round(check.ms) }, 'ledger integrity: large tables left to `bookmaker ledger check`');
+          // a new file frees pruned pages as it goes (retention.ts); takes effect only before the
+          // first table (an existing file switches with the VACUUM of `bookmaker ledger prune`)
+          db.pragma('auto_vacuum = INCREMENTAL');
           db.pragma('journal_mode = WAL');
         }
         db.pragma('synchronous = NORMAL');
@@ -304,6 +308,12 @@ export class Ledger {
     } catch {
       // still failing: tracked by writeNow
     }
+  }
+
+  /** One prune batch (retention.ts): records older than `cutoff`, at most `batch` rows per table. */
+  prune(cutoff: number, batch: number): PruneCounts {
+    this.flush();
+    return this.writeNow(() => pruneBatch(this.db, cutoff, batch), false);
   }
 
   /** Copy the WAL into the main file now and then (PASSIVE: never waits on a reader). */

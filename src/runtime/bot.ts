@@ -81,6 +81,7 @@ import { ClaimsTracker } from './claims/claims-tracker.ts';
 import { BotLedger } from '../ledger/bot-ledger.ts';
 import { registerLedgerMetrics } from '../ledger/ledger-metrics.ts';
 import { LedgerWatch } from '../ledger/ledger-watch.ts';
+import { schedulePrune } from '../ledger/retention.ts';
 import { BotControl } from '../control/bot-control.ts';
 import { ADMIN_TOKEN_ENV, startAdminEndpoint, type AdminEndpoint, type ControlResult } from '../control/admin-server.ts';
 import { loadConfig } from '../config/load-config.ts';
@@ -594,6 +595,8 @@ async function wire(
   }));
   watch.start();
   cleanups.push(() => watch.stop());
+  // issue 22: orders, cancels and marks older than ledger.retainDays go, in small batches
+  cleanups.push(schedulePrune({ ledger: bookLedger.ledger, clock, retainDays: cfg.ledger.retainDays, logger: o.logger }));
   // ---- metrics ----
   const readiness = botReadiness({
     orderManager: om,
