@@ -14,10 +14,42 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseConfigText } from '../../src/config/load-config.ts';
 import type { Bot } from '../../src/runtime/bot.ts';
-import { BOT_KEY, cli, openOrders, setBook, startExchange, startTestBot, waitFor, withTimeout, yaml, type Harness } from './harness.ts';
+import { readLatchFile } from '../../src/ledger/latch-file.ts';
+import { EXIT_KILL_SWITCH } from '../../src/runtime/bot.ts';
+import { BOT_KEY, cli, openOrders, place, setBook, startExchange, startTestBot, waitFor, withTimeout, yaml, type Harness } from './harness.ts';
 
-function cfgText(h: Harness, ledger: string, grace = 1): string {
-  return yaml(h) + `ledger:\n  path: ${ledger}\n  markSeconds: 1\n  unwritableGraceSeconds: ${grace}\n`;
+function cfgText(h: Harness, ledger: string, grace = 1, risk?: string): string {
+  return yaml(h, risk ? { risk } : {}) + `ledger:\n  path: ${ledger}\n  markSeconds: 1\n  unwritableGraceSeconds: ${grace}\n`;
+}
+
+/** Fill the file system holding `path` until it refuses more. */
+function fillDisk(path: string): void {
+  const fd = openSync(path, 'w');
+  for (const size of [256 * 1024, 4096, 512]) {
+    try {
+      for (;;) writeSync(fd, Buffer.alloc(size));
+    } catch {
+      // ENOSPC
+    }
+  }
+  closeSync(fd);
+}
+
+/** Mount a small tmpfs (root only); null when refused. */
+function tmpfs(size: string): string | null {
+  const dir = mkdtempSync(join(tmpdir(), 'bookmaker-tmpfs-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]);
+    return dir;
+  } catch {
+    rmSync(dir, { recursive: true, force: true });
+    return null;
+  }
+}
+
+function unmount(dir: string): void {
+  execFileSync('umount', [dir]);
+  rmSync(dir, { recursive: true, force: true });
 }
 
 async function quoting(h: Harness): Promise<void> {
@@ -113,12 +145,9 @@ test('the ledger deleted while the bot runs: every quote pulled, /readyz 503 led
 const root = typeof process.getuid === 'function' && process.getuid() === 0;
 
 test('disk full (a tmpfs): every quote pulled and not ready; quoting resumes once space is freed', { skip: root ? false : 'needs root to mount a tmpfs (test/ledger/ledger-durability.test.ts injects the write error instead)' }, async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'bookmaker-disk-full-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', dir]);
-  } catch (e) {
-    rmSync(dir, { recursive: true, force: true });
-    t.skip(`tmpfs mount refused: ${(e as Error).message.split('\n')[0]}`);
+  const dir = tmpfs('4m');
+  if (!dir) {
+    t.skip('tmpfs mount refused');
     return;
   }
   const h = await startExchange({ markets: 2 });
@@ -129,15 +158,7 @@ test('disk full (a tmpfs): every quote pulled and not ready; quoting resumes onc
     const bot = await startTestBot(h, await parseConfigText(cfgText(h, ledger), '', { env: {} }));
     try {
       await quoting(h);
-      const fd = openSync(filler, 'w');
-      for (const size of [256 * 1024, 4096, 512]) {
-        try {
-          for (;;) writeSync(fd, Buffer.alloc(size));
-        } catch {
-          // ENOSPC
-        }
-      }
-      closeSync(fd);
+      fillDisk(filler);
       await waitFor('every quote pulled', async () => (await openOrders(h.bot)).length === 0, 30_000);
       assert.equal(await gauge(bot, 'bookmaker_ledger_unwritable'), 1);
       assert.equal(await gauge(bot, 'bookmaker_ready'), 0);
@@ -152,7 +173,50 @@ test('disk full (a tmpfs): every quote pulled and not ready; quoting resumes onc
     }
   } finally {
     await h.close();
-    execFileSync('umount', [dir]);
-    rmSync(dir, { recursive: true, force: true });
+    unmount(dir);
+  }
+});
+
+test('disk full when the kill switch fires: the latch lands in the latch file, and after space is freed the restart does not quote', { skip: root ? false : 'needs root to mount a tmpfs' }, async (t) => {
+  const dir = tmpfs('4m');
+  if (!dir) {
+    t.skip('tmpfs mount refused');
+    return;
+  }
+  const h = await startExchange({ markets: 2 });
+  const ledger = join(dir, 'books.sqlite');
+  const filler = join(dir, 'filler');
+  try {
+    for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
+    // a long grace: the bot quotes on with the disk full, so the kill switch is what stops it
+    const cfg = await parseConfigText(cfgText(h, ledger, 600, '    maxPosition: 100\n    maxNotional: 1000\n    maxDrawdown: 0.5\n    maxBookAgeSeconds: 60'), '', { env: {} });
+    const bot1 = await startTestBot(h, cfg);
+    try {
+      await quoting(h);
+      fillDisk(filler);
+      const m = h.markets[0]!;
+      await place(h.mover, { marketId: m, outcomeIndex: 1, side: 1, price: 480_000, shares: 10, timeInForce: 1, inventoryMode: 2 });
+      await waitFor('fill seen', () => (bot1.store.state.markets.get(m.toLowerCase())?.position.net ?? 0) > 0);
+      await setBook(h, m, 260_000, 300_000);
+      assert.equal(await withTimeout(bot1.exit, 30_000, 'no kill within 30 s'), EXIT_KILL_SWITCH);
+    } finally {
+      await bot1.stop();
+    }
+    assert.equal(readLatchFile(ledger)?.reason, 'KILL_DRAWDOWN', 'the latch file holds it');
+    rmSync(filler);
+    const bot2 = await startTestBot(h, cfg);
+    try {
+      assert.equal(bot2.kernel.killed, 'KILL_LATCHED');
+      assert.equal(bot2.ledger.latch?.reason, 'KILL_DRAWDOWN');
+      for (let i = 0; i < 8; i++) {
+        assert.equal((await openOrders(h.bot)).length, 0, 'a latched restart places nothing');
+        await new Promise((res) => setTimeout(res, 250));
+      }
+    } finally {
+      await bot2.stop();
+    }
+  } finally {
+    await h.close();
+    unmount(dir);
   }
 });
