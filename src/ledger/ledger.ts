@@ -346,6 +346,11 @@ export class Ledger {
       this.goneSince ??= now;
       return { since: this.goneSince, reason: gone };
     }
+    const lockLost = this.lock?.check() ?? null;
+    if (lockLost) {
+      this.goneSince ??= now;
+      return { since: this.goneSince, reason: lockLost };
+    }
     this.goneSince = null;
     if (this.failingSince !== null) return { since: this.failingSince, reason: `writes fail: ${this.lastError ?? 'unknown error'}` };
     return null;
