@@ -128,12 +128,14 @@ INSERT OR IGNORE INTO risk_state (id, updated_at) VALUES (1, 0);
  *   orders_unended   the catch-up's unended orders (partial: only rows with ended_at NULL)
  *   marks_market     the last mark of the account / of a market (rowid is the index's last column)
  *   cancels_ts       the prune by age; cancels_result: the summary's count of cancels sent
+ *   fills_nonce_size the catch-up's filled shares per order, read from the index alone
  */
 export const INDEXES = `
 CREATE INDEX IF NOT EXISTS orders_unended ON orders (status) WHERE ended_at IS NULL;
 CREATE INDEX IF NOT EXISTS marks_market ON marks (market_id);
 CREATE INDEX IF NOT EXISTS cancels_ts ON cancels (ts);
 CREATE INDEX IF NOT EXISTS cancels_result ON cancels (result);
+CREATE INDEX IF NOT EXISTS fills_nonce_size ON fills (nonce, size);
 `;
 
 /** Create or upgrade the schema; a file written by a newer bookmaker is refused, never rewritten. */
