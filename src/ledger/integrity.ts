@@ -1,11 +1,11 @@
 /**
  * Ledger integrity (issue 22): a bounded check at open and a full one for `bookmaker ledger check`.
  *
- * At open (openIntegrityCheck): `PRAGMA quick_check(<table>)` of the tables a start reads and the
- * kill switch depends on (risk_state, meta, startups, operator_actions, risk_events, fill_baselines,
- * fills) always (the fills: ~0.3 s per 100 000; the start replays every fill anyway), then of each
- * remaining table (orders, cancels, marks, …) whose row count, at ~3 µs a row, fits the time left
- * of `budgetMs` (default 300 ms). quick_check reads every page of the table and its
+ * At open (openIntegrityCheck): `PRAGMA quick_check(<table>)` of the small tables the kill switch
+ * and a start depend on (risk_state, meta, startups, operator_actions, risk_events, fill_baselines)
+ * always, then of the fills, then of each other table (orders, cancels, marks, …), each only when
+ * its row count, at ~3 µs a row, fits the time left of `budgetMs` (default 500 ms: about 150 000
+ * fills). The start then replays every fill, which reads every page of the fills table itself. quick_check reads every page of the table and its
  * indexes (b-tree structure, record format, index order) but skips the index-to-table
  * cross-checks; a large table left unchecked at open is checked by `bookmaker ledger check`, and
  * damage a start did not reach shows up as a failed write, which fails closed (ledger-unwritable).
@@ -15,7 +15,9 @@
 import type Database from 'better-sqlite3';
 
 /** Checked at every open, whatever the time: what a start reads and what the kill switch keeps. */
-export const CRITICAL_TABLES = ['risk_state', 'meta', 'startups', 'operator_actions', 'risk_events', 'fill_baselines', 'fills'] as const;
+export const CRITICAL_TABLES = ['risk_state', 'meta', 'startups', 'operator_actions', 'risk_events', 'fill_baselines'] as const;
+/** Checked next, before the other tables, when they fit the budget: the books. */
+const FIRST_TABLES = ['fills'];
 
 export class LedgerDamagedError extends Error {
   constructor(
@@ -77,7 +79,7 @@ export interface IntegrityResult {
 }
 
 /** The bounded check at open (see the header). Never throws: a check that cannot run is a problem. */
-export function openIntegrityCheck(db: Database.Database, budgetMs = 300, now: () => number = () => performance.now()): IntegrityResult {
+export function openIntegrityCheck(db: Database.Database, budgetMs = 500, now: () => number = () => performance.now()): IntegrityResult {
   const t0 = now();
   const problems: string[] = [];
   const checked: string[] = [];
@@ -89,7 +91,7 @@ export function openIntegrityCheck(db: Database.Database, budgetMs = 300, now: (
     return { ok: false, problems: [(e as Error).message], checked, skipped, ms: now() - t0 };
   }
   const critical = CRITICAL_TABLES.filter((t) => all.includes(t));
-  const rest = all.filter((t) => !(CRITICAL_TABLES as readonly string[]).includes(t));
+  const rest = [...FIRST_TABLES.filter((t) => all.includes(t)), ...all.filter((t) => !(CRITICAL_TABLES as readonly string[]).includes(t) && !FIRST_TABLES.includes(t))];
   for (const t of [...critical, ...rest]) {
     // a table beyond the critical ones only when it fits the time left, by its row count (an O(log n)
     // estimate: the rowid range) at ~3 µs a row, what quick_check takes on this machine's class

@@ -12,10 +12,20 @@
  * never waits on the disk. A record of the kill-switch latch, a start-up or an operator action is
  * written at once: those must survive a crash that comes right after them.
  *
- * Durability: WAL with `synchronous = NORMAL` — a committed transaction survives a process crash
- * (kill -9); a power loss may lose the last transactions but never corrupts the file. Fills lost
- * that way are fetched again from the venue at the next start (continuity.ts), and a fill is keyed
- * by its venue identity (`fill_id`, unique), so fetching one twice records it once.
+ * Durability: WAL with `synchronous = NORMAL` for the batched records — a committed transaction
+ * survives a process crash (kill -9); a power loss may lose the last transactions but never corrupts
+ * the file. Fills lost that way are fetched again from the venue at the next start (continuity.ts),
+ * and a fill is keyed by its venue identity (`fill_id`, unique), so fetching one twice records it
+ * once. The safety records (latch, clear, operator actions, start-ups) commit with
+ * `synchronous = FULL` (issue 22): they survive a power cut too.
+ *
+ * Issue 22 (docs/ledger-operations.md): one writer per file (ledger-lock.ts, taken before anything
+ * is read); files created 0600; a bounded integrity check at open (integrity.ts: damage throws
+ * LedgerDamagedError with the recovery steps); the latch also kept in `<ledger>.latch`
+ * (latch-file.ts), which holds it when the ledger cannot; `problem()` says why the ledger cannot be
+ * written now (failing writes, the file deleted/replaced/emptied, the lock file lost) for the
+ * fail-closed watch (ledger-watch.ts); the WAL checkpointed every `checkpointMs`; `prune()` for
+ * retention (retention.ts).
  */
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
@@ -90,7 +100,7 @@ export interface LedgerOptions {
    * second writer on the same file is refused with LedgerLockedError naming the holder
    */
   readonly lock?: boolean;
-  /** the integrity check at open: its time budget for the tables beyond the critical ones, ms (default 300; see integrity.ts) */
+  /** the integrity check at open: its time budget for the tables beyond the critical ones, ms (default 500; see integrity.ts) */
   readonly checkBudgetMs?: number;
   /** checkpoint the WAL into the main file at least this often while writing, ms (default 60 000) */
   readonly checkpointMs?: number;
@@ -175,7 +185,7 @@ export class Ledger {
       if (!o.readonly) {
         if (file) {
           // damage refuses the start before anything is written (integrity.ts: what is checked, the bound)
-          const check = openIntegrityCheck(db, o.checkBudgetMs ?? 300);
+          const check = openIntegrityCheck(db, o.checkBudgetMs ?? 500);
           if (!check.ok) throw new LedgerDamagedError(o.path, check.problems);
           if (check.skipped.length > 0) this.log.info({ skipped: check.skipped, ms: Math.round(check.ms) }, 'ledger integrity: large tables left to `bookmaker ledger check`');
           // a new file frees pruned pages as it goes (retention.ts); takes effect only before the
@@ -196,7 +206,15 @@ export class Ledger {
     this.db = db;
     this.identity = file ? (({ dev, ino }) => ({ dev, ino }))(statSync(o.path)) : null;
     this.lastCheckpointAt = this.clock.now();
-    if (file && !o.readonly) this.reconcileLatchFile();
+    if (file && !o.readonly) {
+      try {
+        this.reconcileLatchFile();
+      } catch (e) {
+        this.db.close();
+        this.lock?.release();
+        throw new Error(`ledger ${o.path}: the kill-switch latch file ${latchPathOf(o.path)} cannot be read or written (${(e as Error).message})`, { cause: e });
+      }
+    }
     this.writeBatch = this.db.transaction((recs: Rec[]) => {
       for (const [k, args] of recs) this.stmt(k).run(...args);
     });
