@@ -202,6 +202,10 @@ export interface LedgerSettings {
   readonly markMs: number;
   /** the fee model for fills the venue states no fee for, whole bps (default maker 0, taker 50) */
   readonly fees: { readonly makerBps: number; readonly takerBps: number };
+  /** the ledger unwritable this long (disk full, file gone, I/O error) → every quote pulled, health state ledger-unwritable, ms (default 10 000; 0 = at once) */
+  readonly unwritableGraceMs: number;
+  /** orders, cancels and marks older than this many days are pruned (fills, risk records and operator actions never; 0 = keep all; default 90) */
+  readonly retainDays: number;
 }
 
 /** The event-loop watchdog (src/runtime/watchdog.ts). */

@@ -9,11 +9,11 @@
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { AccountLimits } from '../account/account-risk.ts';
 import type { BotConfig, MarketConfig } from '../config/types.ts';
 import { ADMIN_TOKEN_ENV } from '../control/admin-server.ts';
 import { registerSecret } from '../core/logger.ts';
 import { ledgerPath } from '../ledger/bot-ledger.ts';
-import type { RiskLimits } from '../risk/types.ts';
 import { fail, ok, usdcText, warn, type CheckResult } from './check.ts';
 import { portProblem, probePort } from './port-check.ts';
 
@@ -120,15 +120,24 @@ export async function checkMetrics(cfg: BotConfig, port: number): Promise<CheckR
 }
 
 /**
- * The account-wide limits as the config holds them today (per entry, in `risk:`): the smallest value
- * set (non-zero) over the entries, or 0 when none sets it.
+ * The account-wide limits: the PnL limits of the `account:` section, and the total position and
+ * notional of the entries' `risk:` (the smallest value set, non-zero, over the entries; 0 when none).
  */
-export function accountLimits(markets: readonly Pick<MarketConfig, 'risk'>[]): { maxTotalNotional: number; maxTotalPosition: number; maxDrawdown: number; maxDailyLoss: number; maxLoss: number } {
-  const least = (k: keyof RiskLimits): number => {
-    const set = markets.map((m) => m.risk[k] as number).filter((v) => v > 0);
+export function accountLimits(
+  markets: readonly Pick<MarketConfig, 'risk'>[],
+  account?: Pick<AccountLimits, 'maxDrawdown' | 'maxDailyLoss' | 'maxLoss'>,
+): { maxTotalNotional: number; maxTotalPosition: number; maxDrawdown: number; maxDailyLoss: number; maxLoss: number } {
+  const least = (k: 'maxTotalNotional' | 'maxTotalPosition'): number => {
+    const set = markets.map((m) => m.risk[k]).filter((v) => v > 0);
     return set.length ? Math.min(...set) : 0;
   };
-  return { maxTotalNotional: least('maxTotalNotional'), maxTotalPosition: least('maxTotalPosition'), maxDrawdown: least('maxDrawdown'), maxDailyLoss: least('maxDailyLoss'), maxLoss: least('maxLoss') };
+  return {
+    maxTotalNotional: least('maxTotalNotional'),
+    maxTotalPosition: least('maxTotalPosition'),
+    maxDrawdown: account?.maxDrawdown ?? 0,
+    maxDailyLoss: account?.maxDailyLoss ?? 0,
+    maxLoss: account?.maxLoss ?? 0,
+  };
 }
 
 /**
@@ -149,7 +158,7 @@ export function checkLimits(cfg: BotConfig): CheckResult {
   const name = 'limits';
   const fails: string[] = [];
   const warns: string[] = [];
-  const acct = accountLimits(cfg.markets);
+  const acct = accountLimits(cfg.markets, cfg.account);
   cfg.markets.forEach((m, i) => {
     const r = m.risk;
     const at = `markets[${i}].risk`;
@@ -159,7 +168,7 @@ export function checkLimits(cfg: BotConfig): CheckResult {
     if (acct.maxTotalNotional > 0 && r.maxNotional > acct.maxTotalNotional) warns.push(`${at}.maxNotional ${usdcText(r.maxNotional)} exceeds the account-wide maxTotalNotional ${usdcText(acct.maxTotalNotional)}`);
     if (r.halted) warns.push(`${at}.halted is true: these markets never quote`);
   });
-  for (const k of ['maxTotalNotional', 'maxTotalPosition', 'maxDrawdown', 'maxDailyLoss', 'maxLoss'] as const) {
+  for (const k of ['maxTotalNotional', 'maxTotalPosition'] as const) {
     const values = new Set(cfg.markets.map((m) => m.risk[k]));
     if (values.size > 1) warns.push(`the account-wide ${k} differs between entries (${[...values].join(', ')} in 1e-6 units): the smallest acts`);
   }

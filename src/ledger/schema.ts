@@ -143,14 +143,34 @@ CREATE TABLE IF NOT EXISTS baseline (
 );
 `;
 
+/**
+ * Indexes for every start-up query and for the prune (issue 22), created on every writable open
+ * (`IF NOT EXISTS`: a no-op once there; on a large ledger from before them the first open builds them
+ * once). Kept apart from the versioned schema: they change no table, so an older bookmaker reads a
+ * file that has them.
+ *   orders_unended   the catch-up's unended orders (partial: only rows with ended_at NULL)
+ *   marks_market     the last mark of the account / of a market (rowid is the index's last column)
+ *   cancels_ts       the prune by age; cancels_result: the summary's count of cancels sent
+ *   fills_nonce_size the catch-up's filled shares per order, read from the index alone
+ */
+export const INDEXES = `
+CREATE INDEX IF NOT EXISTS orders_unended ON orders (status) WHERE ended_at IS NULL;
+CREATE INDEX IF NOT EXISTS marks_market ON marks (market_id);
+CREATE INDEX IF NOT EXISTS cancels_ts ON cancels (ts);
+CREATE INDEX IF NOT EXISTS cancels_result ON cancels (result);
+CREATE INDEX IF NOT EXISTS fills_nonce_size ON fills (nonce, size);
+`;
+
 /** Create or upgrade the schema; a file written by a newer bookmaker is refused, never rewritten. */
 export function migrate(db: Database.Database): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > SCHEMA_VERSION) throw new Error(`ledger schema version ${version} is newer than this bookmaker understands (${SCHEMA_VERSION})`);
-  if (version === SCHEMA_VERSION) return;
-  db.transaction(() => {
-    if (version < 1) db.exec(V1);
-    if (version < 2) db.exec(V2);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  })();
+  if (version < SCHEMA_VERSION) {
+    db.transaction(() => {
+      if (version < 1) db.exec(V1);
+      if (version < 2) db.exec(V2);
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    })();
+  }
+  db.exec(INDEXES);
 }

@@ -81,6 +81,8 @@ import { ClaimsTracker } from './claims/claims-tracker.ts';
 // ---- issue 16: ledger, limits across restarts, operator control ----
 import { BotLedger } from '../ledger/bot-ledger.ts';
 import { registerLedgerMetrics } from '../ledger/ledger-metrics.ts';
+import { LedgerWatch } from '../ledger/ledger-watch.ts';
+import { schedulePrune } from '../ledger/retention.ts';
 import { BotControl } from '../control/bot-control.ts';
 import { ADMIN_TOKEN_ENV, startAdminEndpoint, type AdminEndpoint, type ControlResult } from '../control/admin-server.ts';
 import { loadConfig } from '../config/load-config.ts';
@@ -337,7 +339,9 @@ async function wire(
   const store = new StateStore(storeLimits(cfg), bookLedger.initialState(marketIds));
   // the account's books (issue 21), rebuilt from the ledger: every PnL figure and the kill switch read them
   const accountBooks = bookLedger.books();
-  registerLedgerMetrics(metrics.registry, bookLedger); // issue 16
+  /** issue 22: holds the bot while the ledger cannot be written (wired once the kernel exists) */
+  let ledgerWatch: LedgerWatch | null = null;
+  registerLedgerMetrics(metrics.registry, bookLedger, 'bookmaker_', () => ledgerWatch); // issue 16
   metrics.setStateSource(() => store.state, clock);
   metrics.setAccount(accountBooks);
   cleanups.push(bindStoreMetrics(metrics, store));
@@ -349,6 +353,7 @@ async function wire(
     lastTick: (id) => kernel?.lastTick(id) ?? null,
     killed: () => kernel?.killed ?? null,
     drifts: () => accountBooks.drifts(),
+    ledgerDown: () => ledgerWatch?.down ?? null,
     clock,
     graceMs: cfg.health.notQuotingGraceMs,
     logIntervalMs: cfg.health.logIntervalMs,
@@ -589,6 +594,20 @@ async function wire(
   const k = kernel;
   // a start-up failure from here on must not leave the kernel's timers ticking (shutdown stops it too)
   cleanups.push(() => k.stop());
+  // issue 22: fail closed: a ledger that cannot be written (disk full, file gone, I/O error) past the
+  // grace pulls every quote until writes succeed again
+  const watch = (ledgerWatch = new LedgerWatch({
+    ledger: bookLedger.ledger,
+    clock,
+    graceMs: cfg.ledger.unwritableGraceMs,
+    logger: o.logger,
+    onDown: (why) => k.hold('ledger', why),
+    onUp: () => k.unhold('ledger'),
+  }));
+  watch.start();
+  cleanups.push(() => watch.stop());
+  // issue 22: orders, cancels and marks older than ledger.retainDays go, in small batches
+  cleanups.push(schedulePrune({ ledger: bookLedger.ledger, clock, retainDays: cfg.ledger.retainDays, logger: o.logger }));
   // ---- metrics ----
   const readiness = botReadiness({
     orderManager: om,
@@ -612,6 +631,7 @@ async function wire(
       marketsQuoting: !h.reasons.some((x) => x.startsWith('market ')),
       // the books and the venue's balance reads agree (within the grace): issue 21
       booksAgree: !h.reasons.some((x) => x.startsWith('books-drift')),
+      ledgerWritable: ledgerWatch?.down == null,
     };
   };
   metrics.setReadiness(ready);

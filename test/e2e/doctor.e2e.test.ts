@@ -68,7 +68,8 @@ defaults:
     maxPosition: 200
     maxNotional: ${o.maxNotional ?? 100}
     maxOrderSize: 50
-    maxDrawdown: 250
+account:
+  maxDrawdown: 250
 markets:
   - all: true
 metrics:

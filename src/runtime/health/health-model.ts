@@ -51,6 +51,7 @@ export const HEALTH_STATES = [
   'market-resolved',
   'risk-limit',
   'strategy-idle',
+  'ledger-unwritable',
 ] as const;
 export type HealthState = (typeof HEALTH_STATES)[number];
 
@@ -107,6 +108,8 @@ export interface HealthModelOptions {
   readonly killed?: () => string | null;
   /** the account's books: the reads that differ from them now (issue 21), for `books-drift` */
   readonly drifts?: () => readonly Drift[];
+  /** why the ledger cannot be written, while the bot is held for it (issue 22; read at evaluate) */
+  readonly ledgerDown?: () => string | null;
 }
 
 /** The account-level state: the books and the venue's balance reads have disagreed past the grace. */
@@ -369,6 +372,8 @@ export class HealthModel {
 
   private classify(s: Slot, m: StoreMarket | undefined, live: number, now: number, st: StoreState): [HealthState, string] {
     if (this.haltKind) return [this.haltState, this.haltReason];
+    const ledgerDown = this.opts.ledgerDown?.() ?? null;
+    if (ledgerDown !== null && this.processState === 'running') return ['ledger-unwritable', `every quote pulled: ${ledgerDown}`];
     const t = this.opts.lastTick(s.marketId);
     if (t?.strategyError) return ['strategy-error', t.strategyError.message];
     if (t?.slow) return ['strategy-slow', 'the strategy ran over its time budget on the last tick'];
@@ -424,6 +429,8 @@ export class HealthModel {
     else if (this.processState !== 'running') reasons.push(`process ${this.processState}`);
     const drift = this.booksDrift();
     if (drift) reasons.push(`books-drift for ${Math.round((this.opts.clock.now() - drift.since) / 1000)} s: ${drift.detail}`);
+    const ledgerDown = this.opts.ledgerDown?.() ?? null;
+    if (ledgerDown !== null) reasons.push(`ledger-unwritable: ${ledgerDown} (every quote pulled until it can be written)`);
     for (const m of ms) {
       if (m.shouldQuote && m.notQuotingMs > this.graceMs) reasons.push(`market ${m.label}: not quoting for ${Math.round(m.notQuotingMs / 1000)} s: ${m.state} (${m.detail})`);
     }

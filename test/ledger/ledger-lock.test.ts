@@ -1,0 +1,117 @@
+/**
+ * One writer per ledger (issue 22): a second writer is refused naming the holder, readers still
+ * read, a holder killed with SIGKILL leaves no stale lock, and the files are created 0600.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { systemClock } from '../../src/core/clock.ts';
+import { acquireLedgerLock, ledgerLockHolder, LedgerLockedError, lockPathOf } from '../../src/ledger/ledger-lock.ts';
+import { openLedger } from '../../src/ledger/ledger.ts';
+
+function tmp(): { dir: string; file: string; done: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'bookmaker-ledger-lock-'));
+  return { dir, file: join(dir, 'l.sqlite'), done: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+test('a second writer on the same ledger is refused, naming the holder; a reader still reads', () => {
+  const t = tmp();
+  try {
+    const a = openLedger({ path: t.file, clock: systemClock });
+    assert.deepEqual(ledgerLockHolder(t.file), a.lock!.holder);
+    assert.equal(a.lock!.holder.pid, process.pid);
+    assert.equal(a.lock!.holder.host, hostname());
+    assert.throws(
+      () => openLedger({ path: t.file, clock: systemClock }),
+      (e: unknown) => e instanceof LedgerLockedError && e.holder?.pid === process.pid && /in use by another bookmaker \(pid \d+ on /.test(e.message),
+    );
+    a.setMeta('k', 'v');
+    const r = openLedger({ path: t.file, clock: systemClock, mustExist: true, readonly: true });
+    assert.equal(r.meta('k'), 'v');
+    r.close();
+    // the refusal did not disturb the holder
+    assert.deepEqual(ledgerLockHolder(t.file), a.lock!.holder);
+    a.close();
+    assert.equal(ledgerLockHolder(t.file), null, 'released at close');
+    const b = openLedger({ path: t.file, clock: systemClock });
+    assert.equal(b.meta('k'), 'v');
+    b.close();
+  } finally {
+    t.done();
+  }
+});
+
+test('ledgerLockHolder: null without a lock file (and creates none), and for :memory:', () => {
+  const t = tmp();
+  try {
+    assert.equal(ledgerLockHolder(t.file), null);
+    assert.throws(() => statSync(lockPathOf(t.file)), /ENOENT/);
+    assert.equal(ledgerLockHolder(':memory:'), null);
+    const l = acquireLedgerLock(t.file);
+    l.release();
+    l.release();
+    assert.equal(ledgerLockHolder(t.file), null);
+  } finally {
+    t.done();
+  }
+});
+
+test('a holder killed with SIGKILL leaves no stale lock: the next writer starts', async () => {
+  const t = tmp();
+  try {
+    const script = `import { openLedger } from ${JSON.stringify(new URL('../../src/ledger/ledger.ts', import.meta.url).href)};
+const l = openLedger({ path: ${JSON.stringify(t.file)}, clock: { now: () => Date.now(), setTimeout: (f, ms) => { const h = setTimeout(f, ms); return () => clearTimeout(h); } } });
+l.setMeta('child', String(process.pid));
+process.stdout.write('held\\n');
+setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => d.toString().includes('held') && resolve());
+      child.on('exit', (c) => reject(new Error(`child exited ${c}`)));
+    });
+    assert.equal(ledgerLockHolder(t.file)?.pid, child.pid, 'the live child holds it');
+    assert.throws(() => openLedger({ path: t.file, clock: systemClock }), (e: unknown) => e instanceof LedgerLockedError && e.holder?.pid === child.pid);
+    const exited = new Promise((r) => child.on('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+    assert.equal(ledgerLockHolder(t.file), null, 'the kernel released it with the process');
+    const l = openLedger({ path: t.file, clock: systemClock });
+    assert.equal(l.meta('child'), String(child.pid));
+    l.close();
+  } finally {
+    t.done();
+  }
+});
+
+test('ledger, WAL and lock files are created 0600', () => {
+  const t = tmp();
+  try {
+    const l = openLedger({ path: t.file, clock: systemClock });
+    l.setMeta('k', 'v');
+    for (const f of [t.file, `${t.file}-wal`, `${t.file}-shm`, lockPathOf(t.file)]) assert.equal(statSync(f).mode & 0o777, 0o600, f);
+    l.close();
+  } finally {
+    t.done();
+  }
+});
+
+test('a lock file deleted by hand: the holder takes the lock again, or, when another writer got in first, reports two writers', () => {
+  const t = tmp();
+  try {
+    const a = openLedger({ path: t.file, clock: systemClock });
+    rmSync(lockPathOf(t.file));
+    assert.equal(a.problem(), null, 'taken again on a new lock file');
+    assert.equal(ledgerLockHolder(t.file)?.pid, process.pid);
+    assert.throws(() => openLedger({ path: t.file, clock: systemClock }), LedgerLockedError);
+    rmSync(lockPathOf(t.file));
+    const b = openLedger({ path: t.file, clock: systemClock }); // the hole a deleted lock file opens
+    assert.match(a.problem()?.reason ?? '', /was deleted or replaced and another process now holds the ledger .*two writers/);
+    b.close();
+    a.lock!.release();
+  } finally {
+    t.done();
+  }
+});
