@@ -30,7 +30,7 @@ import { PersistentMap } from '../state/persistent-map.ts';
 import { FLAT } from '../state/position.ts';
 import { replayPositions } from './books.ts';
 import { catchUpFills, type CatchUpResult, type CatchUpSource } from './catch-up.ts';
-import { openLedger, type Ledger, type RiskSnapshot } from './ledger.ts';
+import { openLedger, type Ledger, type OperatorHolds, type RiskSnapshot } from './ledger.ts';
 import { DAY_MS } from '../risk/kill-switch.ts';
 
 /**
@@ -90,6 +90,10 @@ export class BotLedger {
   private readonly denials = new Map<string, number>();
   private stopMarks: (() => void) | null = null;
   private readonly startedAt: number;
+  /** the last operator clear this bot knows of (Ledger.lastClearSeq): a higher one came from outside */
+  private clearSeq: number;
+  /** another process cleared the kill switch in this ledger while this bot ran: its figures stand */
+  private clearedOutside = false;
 
   private constructor(
     ledger: Ledger,
@@ -107,6 +111,7 @@ export class BotLedger {
     this.startedAt = clock.now();
     this.risk0 = ledger.risk();
     this.latch = this.risk0.latch;
+    this.clearSeq = ledger.lastClearSeq();
   }
 
   static async open(o: BotLedgerOptions): Promise<BotLedger> {
@@ -168,7 +173,10 @@ export class BotLedger {
     const today = Math.floor(this.clock.now() / DAY_MS);
     let dayStartPnl: number | undefined;
     if (r.day === today && r.dayStartPnl !== null) dayStartPnl = Number(r.dayStartPnl);
-    else {
+    else if (r.day === null && r.peakPnl === null) {
+      // an operator clear (online or offline) reset the figures, or none were ever measured: the day
+      // opens where the books stand at the first tick, never at a mark from before the clear (issue 22)
+    } else {
       // the bot was down when the day began: the day opened at the last account mark before it
       const m = this.ledger.db.prepare('SELECT pnl FROM marks WHERE market_id IS NULL AND ts < ? ORDER BY id DESC LIMIT 1').get(today * DAY_MS) as { pnl: string } | undefined;
       if (m) dayStartPnl = Number(BigInt(m.pnl));
@@ -266,7 +274,13 @@ export class BotLedger {
   clearLatch(reason: string, source: string): RiskSnapshot['latch'] {
     const was = this.ledger.clearLatch(reason, source);
     this.latch = null;
+    this.clearSeq = this.ledger.lastClearSeq();
     return was;
+  }
+
+  /** The operator's halt and pauses still in force (issue 22): applied at start-up. */
+  operatorHolds(): OperatorHolds {
+    return this.ledger.operatorHolds();
   }
 
   /**
@@ -313,6 +327,15 @@ export class BotLedger {
       this.ledger.riskEvent(now, market, 'denials', reason, n, null);
     }
     this.denials.clear();
+    // an operator clear this bot did not make (another process on this file): its reset figures
+    // stand; this bot's in-memory peak and day start must not be written back over them (issue 22)
+    if (this.clearedOutside || this.ledger.lastClearSeq() !== this.clearSeq) {
+      if (!this.clearedOutside) {
+        this.clearedOutside = true;
+        this.log.error('the kill switch was cleared in this ledger by another process while this bot runs: its peak and day start are no longer written; restart the bot to measure from the clear');
+      }
+      return;
+    }
     // the peak never goes below what the books say now
     const pnl = realised + unrealised;
     const peak = f.peakPnl === null ? pnl : BigInt(f.peakPnl) > pnl ? BigInt(f.peakPnl) : pnl;

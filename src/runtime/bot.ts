@@ -78,10 +78,13 @@ import { eventMarket } from './quoting-kernel.ts';
 import { shardOwns, shardText, withShard, withShardScope } from './shard.ts';
 import { ClaimsTracker } from './claims/claims-tracker.ts';
 // ---- issue 16: ledger, limits across restarts, operator control ----
-import { BotLedger } from '../ledger/bot-ledger.ts';
+import { BotLedger, configHash } from '../ledger/bot-ledger.ts';
 import { registerLedgerMetrics } from '../ledger/ledger-metrics.ts';
 import { BotControl } from '../control/bot-control.ts';
-import { ADMIN_TOKEN_ENV, startAdminEndpoint, type AdminEndpoint, type ControlResult } from '../control/admin-server.ts';
+import { ADMIN_TOKEN_ENV, checkAdminToken, startAdminEndpoint, type AdminEndpoint, type ControlResult } from '../control/admin-server.ts';
+import { canonicalPath, type BotIdentity } from '../control/identity.ts';
+import { registerControlMetrics } from '../control/control-metrics.ts';
+import { RISK_REASONS, type RiskReason } from '../risk/types.ts';
 import { loadConfig } from '../config/load-config.ts';
 import { PAPER_TRADER } from './paper-venue.ts';
 import { TickToWireMeter } from './tick-to-wire.ts';
@@ -232,6 +235,9 @@ export async function startBot(o: BotOptions): Promise<Bot> {
   const clock = o.clock ?? systemClock;
   const log = o.logger.child({ component: 'bot' });
   const paper = o.paper ?? false;
+  // issue 22: a guessable admin token is a config error before anything starts
+  const token = (o.env ?? process.env)[ADMIN_TOKEN_ENV];
+  if (token && (o.adminPort ?? o.config.admin.port) > 0) checkAdminToken(token);
   // keys and config are checked even when a stop came first: a bad key is reported (exit 2), not hidden
   const v = await setupVenue(o);
   if (o.signal?.aborted) {
@@ -560,7 +566,8 @@ async function wire(
     noInventory: cfg.orders.noInventory,
     orderManager: om,
     logger: o.logger,
-    ...(bookLedger.latch ? { latched: 'KILL_LATCHED' as const } : {}),
+    // a latched start holds with the original reason (KILL_DRAWDOWN …), not a generic one (issue 22)
+    ...(bookLedger.latch ? { latched: latchedReason(bookLedger.latch.reason) } : {}),
     initialRisk: bookLedger.initialRisk(),
     onKillLatched: bookLedger.latchKill,
     onTickStart: (marketId, cause) => wireMeter.tickStart(marketId, cause),
@@ -578,6 +585,15 @@ async function wire(
   const k = kernel;
   // a start-up failure from here on must not leave the kernel's timers ticking (shutdown stops it too)
   cleanups.push(() => k.stop());
+  // issue 22: an operator's halt and pauses from an earlier run hold before anything can tick
+  const holds = bookLedger.operatorHolds();
+  if (holds.halt) k.pause(null);
+  for (const id of holds.pauses.keys()) {
+    const m = marketIds.find((x) => x.toLowerCase() === id);
+    if (m) k.pause(m);
+  }
+  /** the operator's holds as /readyz names them (the control is wired further down) */
+  let operatorReasons: () => string[] = () => (k.halted ? ['halted by the operator (bookmaker ctl resume lifts it)'] : []);
   // ---- metrics ----
   const readiness = botReadiness({
     orderManager: om,
@@ -594,12 +610,19 @@ async function wire(
     const r = readiness();
     healthModel.evaluateOncePerTurn();
     const h = healthModel.readiness();
-    return { reconciled: r.reconciled, notHalted: r.notHalted && h.process !== 'halted', running: h.process === 'running' || h.process === 'halted', marketsQuoting: !h.reasons.some((x) => x.startsWith('market ')) };
+    // an operator's halt or pause is a deliberate stop, but not ready: the bot does not quote what it should (issue 22)
+    return {
+      reconciled: r.reconciled,
+      notHalted: r.notHalted && h.process !== 'halted' && !k.halted,
+      running: h.process === 'running' || h.process === 'halted',
+      marketsQuoting: !h.reasons.some((x) => x.startsWith('market ')),
+      notPaused: k.pausedList().length === 0,
+    };
   };
   metrics.setReadiness(ready);
   const readyDetails = (): Record<string, unknown> => {
     const h = healthModel.readiness();
-    return { process: h.process, reasons: h.reasons, markets: h.markets };
+    return { process: h.process, reasons: [...operatorReasons(), ...h.reasons], markets: h.markets };
   };
   const port = o.metricsPort ?? cfg.metrics.port;
   let endpoint: MetricsEndpoint | null = null;
@@ -693,18 +716,33 @@ async function wire(
       return { active: r.active, retiring: rot.retiringDetails(), started: r.started, retired: r.retired, refreshes: r.refreshes, refreshFailures: r.refreshFailures, lastRefreshError: r.lastRefreshError };
     },
     onKillCleared: () => healthModel.resumeAfterHalt(),
+    identity: () => identity,
+    onReloaded: (next) => (identity = { ...identity, configHash: configHash(next) }),
   });
+  control.restore(holds);
+  operatorReasons = () => control.readinessReasons();
+  registerControlMetrics(metrics.registry, k, control);
   let admin: AdminEndpoint | null = null;
   const adminToken = (o.env ?? process.env)[ADMIN_TOKEN_ENV];
   const adminPort = o.adminPort ?? cfg.admin.port;
+  // issue 22: who this bot is, for `ctl` to check before it acts (GET /admin/status)
+  let identity: BotIdentity = {
+    pid: process.pid,
+    account: venue.trader.toLowerCase(),
+    chain: v.chain.name,
+    configFile: cfg.file ? canonicalPath(cfg.file) : '',
+    configHash: configHash(cfg),
+    ledger: canonicalPath(bookLedger.ledger.path),
+    adminPort: 0,
+    startedAt: new Date(startedAt).toISOString(),
+  };
   if (adminPort > 0 && adminToken) {
     registerSecret(adminToken);
-    try {
-      admin = await startAdminEndpoint({ port: adminPort, token: adminToken, controls: control, logger: o.logger });
-      cleanups.push(() => admin!.close());
-    } catch (e) {
-      log.warn({ port: adminPort, err: (e as Error).message }, 'admin endpoint could not start; continuing without it (SIGHUP still reloads)');
-    }
+    // a port that cannot be bound stops the start-up (AdminPortError, exit 2): ctl would reach
+    // whatever holds it, with this bot's token (issue 22)
+    admin = await startAdminEndpoint({ port: adminPort, token: adminToken, controls: control, logger: o.logger });
+    cleanups.push(() => admin!.close());
+    identity = { ...identity, adminPort: admin.port };
   } else if (adminPort > 0) log.info(`admin endpoint off: set ${ADMIN_TOKEN_ENV} to enable bookmaker ctl`);
   // runs first among the cleanups, after the last cancel and before the client closes
   cleanups.push(async () => void (await bookLedger.finalSweep(client, venue.trader)));
@@ -727,7 +765,10 @@ async function wire(
   for (const m of markets) venueFact(m.marketId, store.state.markets.get(m.marketId.toLowerCase())?.status);
   rot.schedule();
 
-  log.info({ metrics: endpoint?.url ?? 'off', trader: venue.trader }, k.killed ? 'kill switch latched: not quoting' : 'quoting');
+  log.info(
+    { metrics: endpoint?.url ?? 'off', trader: venue.trader, ...(bookLedger.latch ? { reason: bookLedger.latch.reason, detail: bookLedger.latch.detail, since: new Date(bookLedger.latch.at).toISOString() } : {}) },
+    k.killed ? `kill switch latched: not quoting (${bookLedger.latch?.reason ?? k.killed})` : k.halted ? 'halted by the operator: not quoting until bookmaker ctl resume' : 'quoting',
+  );
   started = true;
   void claims?.start(); // positions held from earlier runs that are claimable now
   healthModel.setProcess('running');
@@ -958,4 +999,9 @@ export function storeLimits(cfg: Pick<BotConfig, 'feeds' | 'edge'>): ReduceLimit
 /** Fills matter for quoting within a second; balances ride along in the same poll. */
 function fillsPollMs(cfg: BotConfig): number {
   return Math.min(1_000, cfg.feeds.balancePollMs);
+}
+
+/** The kill reason a latched start holds with: the latch's own when it is one, else KILL_LATCHED. */
+function latchedReason(reason: string): RiskReason {
+  return (RISK_REASONS as readonly string[]).includes(reason) ? (reason as RiskReason) : 'KILL_LATCHED';
 }
