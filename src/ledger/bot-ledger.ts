@@ -274,7 +274,9 @@ export class BotLedger {
   clearLatch(reason: string, source: string): RiskSnapshot['latch'] {
     const was = this.ledger.clearLatch(reason, source);
     this.latch = null;
+    // this bot's own clear: its kernel measures from now, and its figures are written again
     this.clearSeq = this.ledger.lastClearSeq();
+    this.clearedOutside = false;
     return was;
   }
 

@@ -83,6 +83,7 @@ import { registerLedgerMetrics } from '../ledger/ledger-metrics.ts';
 import { BotControl } from '../control/bot-control.ts';
 import { ADMIN_TOKEN_ENV, checkAdminToken, startAdminEndpoint, type AdminEndpoint, type ControlResult } from '../control/admin-server.ts';
 import { canonicalPath, type BotIdentity } from '../control/identity.ts';
+import { writeAdminState } from '../control/admin-state.ts';
 import { registerControlMetrics } from '../control/control-metrics.ts';
 import { RISK_REASONS, type RiskReason } from '../risk/types.ts';
 import { loadConfig } from '../config/load-config.ts';
@@ -743,6 +744,14 @@ async function wire(
     admin = await startAdminEndpoint({ port: adminPort, token: adminToken, controls: control, logger: o.logger });
     cleanups.push(() => admin!.close());
     identity = { ...identity, adminPort: admin.port };
+    // the bound port beside the config, for `ctl -c` after a reload changed admin.port (admin-state.ts)
+    if (cfg.file) {
+      try {
+        cleanups.push(writeAdminState(cfg.file, { pid: process.pid, port: admin.port, configFile: identity.configFile, startedAt: identity.startedAt }));
+      } catch (e) {
+        log.info({ err: (e as Error).message }, 'the admin port could not be noted beside the config; ctl -c reads admin.port from the file');
+      }
+    }
   } else if (adminPort > 0) log.info(`admin endpoint off: set ${ADMIN_TOKEN_ENV} to enable bookmaker ctl`);
   // runs first among the cleanups, after the last cancel and before the client closes
   cleanups.push(async () => void (await bookLedger.finalSweep(client, venue.trader)));

@@ -15,6 +15,7 @@ import { request } from 'undici';
 import type { CommandSpec, ParsedArgs } from '../args.ts';
 import { ADMIN_TOKEN_ENV, checkAdminToken } from '../../control/admin-server.ts';
 import { readCtlTarget, type CtlTarget } from '../../control/ctl-target.ts';
+import { readAdminState } from '../../control/admin-state.ts';
 import { describeIdentity, identityMismatch, parseIdentity } from '../../control/identity.ts';
 import { describeHolder, LedgerLockedError } from '../../ledger/ledger-lock.ts';
 import { openLedger } from '../../ledger/ledger.ts';
@@ -87,7 +88,12 @@ async function run(args: ParsedArgs): Promise<number> {
   const target = file ? await readCtlTarget(file, process.env) : null;
   if (offline) return offlineClear(reason!, (o.ledger as string | undefined) ?? target?.ledger);
 
-  const port = (o.port as number | undefined) ?? target?.adminPort;
+  // the port the bot of this config is bound to, when it noted one (a reload never moves it; admin-state.ts)
+  const bound = target && o.port === undefined ? readAdminState(target.file) : null;
+  if (bound && target && bound.port !== target.adminPort) {
+    process.stderr.write(`bookmaker ctl: the bot of ${target.file} (pid ${bound.pid}) is bound to admin port ${bound.port}; admin.port ${target.adminPort} in the file applies at its next restart\n`);
+  }
+  const port = (o.port as number | undefined) ?? bound?.port ?? target?.adminPort;
   if (port === undefined) throw new BadInputError('--config', 'a config file (-c FILE) or --port', file);
   if (port === 0 && o.port === undefined) throw new ConfigError(`${file}: admin.port is 0: the bot of this config runs no admin endpoint (only SIGHUP reloads it)`);
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new BadInputError('--port', 'an integer from 1 to 65535', port);
