@@ -122,6 +122,11 @@ export class BotControl implements Controls {
     return this.haltHold ? view(this.haltHold) : null;
   }
 
+  /** Is this market under an operator's pause (quoted now or not)? A market rotation restarts starts paused. */
+  isHeldPause(marketId: string): boolean {
+    return this.pauseHolds.has(marketId.toLowerCase());
+  }
+
   /** The pauses in force that hold a quoted market (lower-case id → its pause). */
   pauses(): { market: string; reason: string | null; since: string; source: string }[] {
     const quoted = new Set(this.o.kernel.pausedList());
@@ -157,6 +162,8 @@ export class BotControl implements Controls {
       halt: k.halted ? (this.haltHeld() ?? { reason: null, since: null, source: 'admin' }) : null,
       paused: k.pausedList(),
       pauses: this.pauses(),
+      // pauses held in the ledger for markets this run does not quote now (they apply if it does)
+      heldPauses: [...this.pauseHolds].filter(([id]) => !k.pausedList().includes(id)).map(([market, h]) => ({ market, ...view(h) })),
       markets: k.marketIds().length,
       retiring: k.retiring(),
       ...(this.o.rotation ? { rotation: this.o.rotation() } : {}),

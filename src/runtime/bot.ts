@@ -558,6 +558,8 @@ async function wire(
   }
 
   // ---- reconcile, then quote ----
+  /** an operator's pause held in the ledger (issue 22); the control answers once it is wired */
+  let heldPause: (marketId: Bytes32) => boolean = () => false;
   kernel = new QuotingKernel({
     clock,
     venue,
@@ -569,6 +571,8 @@ async function wire(
     logger: o.logger,
     // a latched start holds with the original reason (KILL_DRAWDOWN …), not a generic one (issue 22)
     ...(bookLedger.latch ? { latched: latchedReason(bookLedger.latch.reason) } : {}),
+    // a market paused by an operator (held in the ledger) starts paused when rotation brings it back
+    heldPause: (id) => heldPause(id),
     initialRisk: bookLedger.initialRisk(),
     onKillLatched: bookLedger.latchKill,
     onTickStart: (marketId, cause) => wireMeter.tickStart(marketId, cause),
@@ -593,6 +597,7 @@ async function wire(
     const m = marketIds.find((x) => x.toLowerCase() === id);
     if (m) k.pause(m);
   }
+  heldPause = (id) => holds.pauses.has(id.toLowerCase());
   /** the operator's holds as /readyz names them (the control is wired further down) */
   let operatorReasons: () => string[] = () => (k.halted ? ['halted by the operator (bookmaker ctl resume lifts it)'] : []);
   // ---- metrics ----
@@ -721,6 +726,7 @@ async function wire(
     onReloaded: (next) => (identity = { ...identity, configHash: configHash(next) }),
   });
   control.restore(holds);
+  heldPause = (id) => control.isHeldPause(id);
   operatorReasons = () => control.readinessReasons();
   registerControlMetrics(metrics.registry, k, control);
   let admin: AdminEndpoint | null = null;
