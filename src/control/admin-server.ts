@@ -40,6 +40,42 @@ export interface Controls {
   resume(market: string | null, reason: string | null): ControlResult | Promise<ControlResult>;
   halt(reason: string | null): ControlResult | Promise<ControlResult>;
   reload(reason: string | null): ControlResult | Promise<ControlResult>;
+  /** false while the bot is still starting: every request then gets 503 (the endpoint binds first) */
+  ready?(): boolean;
+}
+
+const NOT_YET: ControlResult = { status: 503, body: { error: 'the bot is starting: its controls answer once it has reconciled with the venue; try again in a moment' } };
+
+/**
+ * The controls of a bot still starting (issue 22): the endpoint binds before anything else starts, so
+ * a port held by another process stops the start-up at once; requests get 503 until `attach`.
+ */
+export class DeferredControls implements Controls {
+  private c: Controls | null = null;
+  attach(c: Controls): void {
+    this.c = c;
+  }
+  ready(): boolean {
+    return this.c !== null;
+  }
+  status(): Record<string, unknown> {
+    return this.c ? this.c.status() : NOT_YET.body;
+  }
+  clearKill(reason: string): ControlResult | Promise<ControlResult> {
+    return this.c ? this.c.clearKill(reason) : NOT_YET;
+  }
+  pause(market: string | null, reason: string | null): ControlResult | Promise<ControlResult> {
+    return this.c ? this.c.pause(market, reason) : NOT_YET;
+  }
+  resume(market: string | null, reason: string | null): ControlResult | Promise<ControlResult> {
+    return this.c ? this.c.resume(market, reason) : NOT_YET;
+  }
+  halt(reason: string | null): ControlResult | Promise<ControlResult> {
+    return this.c ? this.c.halt(reason) : NOT_YET;
+  }
+  reload(reason: string | null): ControlResult | Promise<ControlResult> {
+    return this.c ? this.c.reload(reason) : NOT_YET;
+  }
 }
 
 export interface AdminEndpoint {
@@ -123,6 +159,7 @@ export async function startAdminEndpoint(o: { port: number; token: string; contr
       log.warn({ path }, 'admin request refused: bad or missing token');
       return send(res, 401, { error: 'missing or wrong bearer token (BOOKMAKER_ADMIN_TOKEN)' });
     }
+    if (o.controls.ready && !o.controls.ready()) return send(res, NOT_YET.status, NOT_YET.body);
     if (path === '/admin/status') {
       if (req.method !== 'GET') return send(res, 405, { error: 'GET only' });
       return send(res, 200, o.controls.status());

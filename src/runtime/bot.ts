@@ -81,7 +81,7 @@ import { ClaimsTracker } from './claims/claims-tracker.ts';
 import { BotLedger, configHash } from '../ledger/bot-ledger.ts';
 import { registerLedgerMetrics } from '../ledger/ledger-metrics.ts';
 import { BotControl } from '../control/bot-control.ts';
-import { ADMIN_TOKEN_ENV, checkAdminToken, startAdminEndpoint, type AdminEndpoint, type ControlResult } from '../control/admin-server.ts';
+import { ADMIN_TOKEN_ENV, checkAdminToken, DeferredControls, startAdminEndpoint, type AdminEndpoint, type ControlResult } from '../control/admin-server.ts';
 import { canonicalPath, type BotIdentity } from '../control/identity.ts';
 import { writeAdminState } from '../control/admin-state.ts';
 import { registerControlMetrics } from '../control/control-metrics.ts';
@@ -166,6 +166,12 @@ export interface Bot {
   stop(reason?: string): Promise<number>;
 }
 
+/** The admin endpoint bound before start-up, and the controls it answers with once attached. */
+interface EarlyAdmin {
+  readonly endpoint: AdminEndpoint;
+  readonly controls: DeferredControls;
+}
+
 interface VenueSetup {
   baseUrl: string;
   chain: ChainConfig;
@@ -236,14 +242,30 @@ export async function startBot(o: BotOptions): Promise<Bot> {
   const clock = o.clock ?? systemClock;
   const log = o.logger.child({ component: 'bot' });
   const paper = o.paper ?? false;
-  // issue 22: a guessable admin token is a config error before anything starts
-  const token = (o.env ?? process.env)[ADMIN_TOKEN_ENV];
-  if (token && (o.adminPort ?? o.config.admin.port) > 0) checkAdminToken(token);
+  // issue 22: the admin endpoint binds before anything else starts: a guessable token is a config
+  // error, and a port held by another process stops the start-up at once (AdminPortError, exit 2),
+  // before a feed, an order or a ledger write; its controls answer 503 until the bot is wired
+  const adminToken = (o.env ?? process.env)[ADMIN_TOKEN_ENV];
+  const adminPort = o.adminPort ?? o.config.admin.port;
+  let admin: EarlyAdmin | null = null;
+  if (adminPort > 0 && adminToken) {
+    checkAdminToken(adminToken);
+    registerSecret(adminToken);
+    const controls = new DeferredControls();
+    admin = { endpoint: await startAdminEndpoint({ port: adminPort, token: adminToken, controls, logger: o.logger }), controls };
+  } else if (adminPort > 0) log.info(`admin endpoint off: set ${ADMIN_TOKEN_ENV} to enable bookmaker ctl`);
   // keys and config are checked even when a stop came first: a bad key is reported (exit 2), not hidden
-  const v = await setupVenue(o);
+  let v: VenueSetup;
+  try {
+    v = await setupVenue(o);
+  } catch (e) {
+    await admin?.endpoint.close();
+    throw e;
+  }
   if (o.signal?.aborted) {
     v.agents?.stop();
     await v.local?.close();
+    await admin?.endpoint.close();
     throw new StartupAbortedError(String(o.signal.reason ?? 'stop'));
   }
   if (o.watchdog) {
@@ -252,12 +274,13 @@ export async function startBot(o: BotOptions): Promise<Bot> {
     else if (v.privateKey && v.apiKey) o.watchdog.arm({ kind: 'live', baseUrl: v.baseUrl, chain: v.chain, apiKey: v.apiKey, privateKey: v.privateKey, batchLimit: o.config.orders.batchLimit });
   }
   const cleanups: (() => Promise<void> | void)[] = [];
+  if (admin) cleanups.push(() => admin.endpoint.close());
   const closeVenue = async (): Promise<void> => {
     v.agents?.stop();
     await v.local?.close();
   };
   try {
-    return await wire(o, v, clock, log, paper, cleanups, closeVenue);
+    return await wire(o, v, clock, log, paper, cleanups, closeVenue, admin);
   } catch (e) {
     const undo = (async () => {
       for (const c of cleanups.reverse()) await c();
@@ -279,6 +302,7 @@ async function wire(
   paper: boolean,
   cleanups: (() => Promise<void> | void)[],
   closeVenue: () => Promise<void>,
+  early: EarlyAdmin | null,
 ): Promise<Bot> {
   // a shard owns only its markets: reconcileScope markets whatever the file says (src/runtime/shard.ts)
   const cfg = withShardScope(o.config);
@@ -729,9 +753,7 @@ async function wire(
   heldPause = (id) => control.isHeldPause(id);
   operatorReasons = () => control.readinessReasons();
   registerControlMetrics(metrics.registry, k, control);
-  let admin: AdminEndpoint | null = null;
-  const adminToken = (o.env ?? process.env)[ADMIN_TOKEN_ENV];
-  const adminPort = o.adminPort ?? cfg.admin.port;
+  const admin: AdminEndpoint | null = early?.endpoint ?? null;
   // issue 22: who this bot is, for `ctl` to check before it acts (GET /admin/status)
   let identity: BotIdentity = {
     pid: process.pid,
@@ -743,13 +765,10 @@ async function wire(
     adminPort: 0,
     startedAt: new Date(startedAt).toISOString(),
   };
-  if (adminPort > 0 && adminToken) {
-    registerSecret(adminToken);
-    // a port that cannot be bound stops the start-up (AdminPortError, exit 2): ctl would reach
-    // whatever holds it, with this bot's token (issue 22)
-    admin = await startAdminEndpoint({ port: adminPort, token: adminToken, controls: control, logger: o.logger });
-    cleanups.push(() => admin!.close());
+  if (admin && early) {
+    // bound at the start of startBot (a port held by another process stopped the start-up there)
     identity = { ...identity, adminPort: admin.port };
+    early.controls.attach(control);
     // the bound port beside the config, for `ctl -c` after a reload changed admin.port (admin-state.ts)
     if (cfg.file) {
       try {
@@ -758,7 +777,7 @@ async function wire(
         log.info({ err: (e as Error).message }, 'the admin port could not be noted beside the config; ctl -c reads admin.port from the file');
       }
     }
-  } else if (adminPort > 0) log.info(`admin endpoint off: set ${ADMIN_TOKEN_ENV} to enable bookmaker ctl`);
+  }
   // runs first among the cleanups, after the last cancel and before the client closes
   cleanups.push(async () => void (await bookLedger.finalSweep(client, venue.trader)));
   // from here on this run may hold orders at the venue: a stop request during the rest of start-up
@@ -788,7 +807,7 @@ async function wire(
   void claims?.start(); // positions held from earlier runs that are claimable now
   healthModel.setProcess('running');
   // issue 16: a latch from an earlier run holds the bot; the health model names it
-  if (bookLedger.latch) healthModel.halt('kill-switch', `kill switch latched in an earlier run (${bookLedger.latch.reason}: ${bookLedger.latch.detail}); clear with bookmaker ctl clear-kill --reason TEXT`);
+  if (bookLedger.latch) healthModel.halt('kill-switch', `kill switch latched in an earlier run (${bookLedger.latch.reason}: ${bookLedger.latch.detail}, since ${new Date(bookLedger.latch.at).toISOString()}); clear with bookmaker ctl clear-kill --reason TEXT`);
   // the health model's clock: transitions and time per state even when nobody scrapes
   let cancelHealthTimer: () => void = () => undefined;
   const healthLoop = (): void => {

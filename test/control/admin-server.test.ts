@@ -5,7 +5,7 @@ import { request } from 'undici';
 import { silentLogger } from '../../src/core/logger.ts';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { AdminPortError, startAdminEndpoint, type Controls } from '../../src/control/admin-server.ts';
+import { AdminPortError, DeferredControls, startAdminEndpoint, type Controls } from '../../src/control/admin-server.ts';
 
 const TOKEN = 'unit-admin-token-0123';
 
@@ -78,5 +78,27 @@ test('issue 22: a token shorter than 16 characters is refused; a port held by an
     });
   } finally {
     await new Promise<void>((r) => foreign.close(() => r()));
+  }
+});
+
+test('issue 22: the endpoint binds before the bot is wired; until then every request is 503, then the controls answer', async () => {
+  const deferred = new DeferredControls();
+  const ep = await startAdminEndpoint({ port: 0, token: TOKEN, controls: deferred, logger: silentLogger });
+  const call = async (method: 'GET' | 'POST', path: string, token = TOKEN) => {
+    const r = await request(`${ep.url}${path}`, { method, headers: { authorization: `Bearer ${token}` } });
+    return { status: r.statusCode, text: await r.body.text() };
+  };
+  try {
+    assert.equal((await call('GET', '/admin/status', 'wrong-token-but-long-enough')).status, 401, 'the token first');
+    const early = await call('POST', '/admin/halt');
+    assert.equal(early.status, 503);
+    assert.match(early.text, /the bot is starting/);
+    assert.equal((await call('GET', '/admin/status')).status, 503);
+    const calls: string[] = [];
+    deferred.attach(fakeControls(calls));
+    assert.equal((await call('POST', '/admin/halt')).status, 200);
+    assert.deepEqual(calls, ['halt:null']);
+  } finally {
+    await ep.close();
   }
 });

@@ -101,6 +101,7 @@ test('controls reach the right bot or nothing; a halt survives kill -9 until res
     assert.equal(await withTimeout(b.exit, 60_000, `bot B runs on with a foreign admin port:\n${b.out().slice(-2000)}`), 2, b.out());
     assert.match(b.out(), new RegExp(`admin port ${adminPort} on 127\\.0\\.0\\.1 cannot be bound \\(EADDRINUSE; held by pid ${a.proc.pid}`));
     assert.ok(!b.out().includes(TOKEN), 'the token is never printed');
+    assert.doesNotMatch(b.out(), /markets selected|ledger open/, 'the port is bound first: bot B stopped before any feed, ledger or order');
 
     // 2. ctl of bot B's config reaches bot A: refused, naming A; nothing done
     const wrong = await ctl(['halt', '-c', fileB, '--reason', 'meant for B']);

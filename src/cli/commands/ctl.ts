@@ -115,6 +115,10 @@ async function run(args: ParsedArgs): Promise<number> {
     process.stderr.write(`bookmaker ctl: the process on 127.0.0.1:${port} refused the token (401): not the token this bot was started with, or not the bot of this config; nothing was done\n`);
     return 1;
   }
+  if (who.status === 503) {
+    process.stderr.write(`bookmaker ctl: the bot on 127.0.0.1:${port} is still starting (${String((who.body as { error?: unknown } | null)?.error ?? 'HTTP 503')}); nothing was done\n`);
+    return 1;
+  }
   const id = parseIdentity((who.body as Record<string, unknown> | null)?.identity);
   if (who.status !== 200 || !id) {
     process.stderr.write(`bookmaker ctl: the process on 127.0.0.1:${port} does not say which bot it is (HTTP ${who.status}); nothing was sent to it\n`);
