@@ -39,6 +39,10 @@ function heapLimitFor(command) {
 
 const command = argv.find((a) => !a.startsWith('-')) ?? '';
 const heapMb = heapLimitFor(command);
+// `run` handles SIGHUP and SIGTERM from the first millisecond (issue 22): noted here until the command
+// takes them over (src/cli/early-signals.ts, the same registry), instead of Node's default exit. A
+// re-executing parent forwards them instead (below).
+if (command === 'run' && heapMb === null) installEarlySignals();
 if (heapMb !== null) {
   // Re-execute with the command's heap limit; forward the stop signals so shutdown (cancel all) still runs.
   const child = spawn(process.execPath, [...process.execArgv, `--max-old-space-size=${heapMb}`, fileURLToPath(import.meta.url), ...argv], {
@@ -65,6 +69,22 @@ if (heapMb !== null) {
   }
   const { main } = await import(pathToFileURL(await entry()).href);
   process.exitCode = await main(argv);
+}
+
+/** See src/cli/early-signals.ts: the same registry, installed before the TypeScript loader. */
+function installEarlySignals() {
+  const key = Symbol.for('bookmaker.earlySignals');
+  if (globalThis[key]) return;
+  const received = [];
+  const handlers = ['SIGHUP', 'SIGTERM', 'SIGINT'].map((sig) => {
+    const h = () => {
+      received.push(sig);
+      process.stderr.write(`bookmaker: ${sig} during start-up: ${sig === 'SIGHUP' ? 'a reload is deferred until the bot runs' : 'stopping once start-up can be interrupted'}\n`);
+    };
+    process.on(sig, h);
+    return [sig, h];
+  });
+  globalThis[key] = { received, release: () => handlers.forEach(([sig, h]) => process.off(sig, h)) };
 }
 
 /** The newest modification time (ms) of the files under `dir`. */

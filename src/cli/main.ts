@@ -2,6 +2,8 @@
  * `bookmaker` CLI dispatcher. Each command lives in ./commands/<name>.ts and exports a default
  * CommandSpec; commands are imported lazily so `bookmaker --help` stays fast.
  */
+// first: `run` handles SIGHUP and SIGTERM from the first millisecond (issue 22)
+import './early-signals.ts';
 import { formatHelp, parseArgs, type CommandSpec } from './args.ts';
 import { BookmakerError } from '../model/errors.ts';
 import { scrubSecrets } from '../core/logger.ts';

@@ -4,7 +4,8 @@
  * Without a token in the environment the endpoint does not start (a control port nobody can
  * authenticate to is no use, and one anybody can is a hole).
  *
- *   GET  /admin/status                     → { latched, paused, halted, markets, retiring }
+ *   GET  /admin/status                     → { identity, latched, halted, halt, paused, pauses, markets, retiring }
+ *                                            (identity: which bot this is, see identity.ts; ctl checks it)
  *   POST /admin/clear-kill  {reason}       → { cleared }
  *   POST /admin/pause       {market?, reason?}   (no market = every market: same as halt)
  *   POST /admin/resume      {market?, reason?}   (no market = lift the halt and every pause)
@@ -14,11 +15,17 @@
  * Answers are JSON; errors are `{ error }` with 400 (bad request or refused config), 401 (token),
  * 404 (unknown path or market), 405, 409 (nothing to do, e.g. clear-kill without a latch is 200 with
  * cleared: false). The token never appears in a log line or an answer.
+ *
+ * Issue 22: a token shorter than MIN_ADMIN_TOKEN_LENGTH is a config error (checkAdminToken), and a
+ * port that cannot be bound is an AdminPortError (exit 2, naming the port and its holder when known):
+ * a bot whose controls would reach another process must not run.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../core/logger.ts';
+import { ConfigError } from '../model/errors.ts';
+import { describeHolder, portHolder, type PortHolder } from './port-holder.ts';
 
 export interface ControlResult {
   readonly status: number;
@@ -33,14 +40,74 @@ export interface Controls {
   resume(market: string | null, reason: string | null): ControlResult | Promise<ControlResult>;
   halt(reason: string | null): ControlResult | Promise<ControlResult>;
   reload(reason: string | null): ControlResult | Promise<ControlResult>;
+  /** false while the bot is still starting: every request then gets 503 (the endpoint binds first) */
+  ready?(): boolean;
+}
+
+const NOT_YET: ControlResult = { status: 503, body: { error: 'the bot is starting: its controls answer once it has reconciled with the venue; try again in a moment' } };
+
+/**
+ * The controls of a bot still starting (issue 22): the endpoint binds before anything else starts, so
+ * a port held by another process stops the start-up at once; requests get 503 until `attach`.
+ */
+export class DeferredControls implements Controls {
+  private c: Controls | null = null;
+  attach(c: Controls): void {
+    this.c = c;
+  }
+  ready(): boolean {
+    return this.c !== null;
+  }
+  status(): Record<string, unknown> {
+    return this.c ? this.c.status() : NOT_YET.body;
+  }
+  clearKill(reason: string): ControlResult | Promise<ControlResult> {
+    return this.c ? this.c.clearKill(reason) : NOT_YET;
+  }
+  pause(market: string | null, reason: string | null): ControlResult | Promise<ControlResult> {
+    return this.c ? this.c.pause(market, reason) : NOT_YET;
+  }
+  resume(market: string | null, reason: string | null): ControlResult | Promise<ControlResult> {
+    return this.c ? this.c.resume(market, reason) : NOT_YET;
+  }
+  halt(reason: string | null): ControlResult | Promise<ControlResult> {
+    return this.c ? this.c.halt(reason) : NOT_YET;
+  }
+  reload(reason: string | null): ControlResult | Promise<ControlResult> {
+    return this.c ? this.c.reload(reason) : NOT_YET;
+  }
 }
 
 export interface AdminEndpoint {
   readonly url: string;
+  /** the port bound (the configured one, or the one picked for port 0) */
+  readonly port: number;
   close(): Promise<void>;
 }
 
 export const ADMIN_TOKEN_ENV = 'BOOKMAKER_ADMIN_TOKEN';
+export const MIN_ADMIN_TOKEN_LENGTH = 16;
+
+/** A token anyone could guess is refused (a config error, exit 2); the token itself is never in the message. */
+export function checkAdminToken(token: string): void {
+  if (token.trim().length < MIN_ADMIN_TOKEN_LENGTH) {
+    throw new ConfigError(`${ADMIN_TOKEN_ENV} is too short (${token.trim().length} characters; at least ${MIN_ADMIN_TOKEN_LENGTH}): use a random one, e.g. \`openssl rand -hex 24\``);
+  }
+}
+
+/** The admin port could not be bound: the bot does not start (exit 2). */
+export class AdminPortError extends ConfigError {
+  readonly port: number;
+  readonly holder: PortHolder | null;
+  constructor(port: number, code: string, holder: PortHolder | null) {
+    super(
+      `admin port ${port} on 127.0.0.1 cannot be bound (${code}; ${describeHolder(holder)}): bookmaker ctl would reach that process instead of this bot. ` +
+        `Stop it, or give this bot another admin.port (BOOKMAKER_ADMIN_PORT; 0 = off), or unset ${ADMIN_TOKEN_ENV} to run without the admin endpoint`,
+    );
+    this.port = port;
+    this.holder = holder;
+  }
+}
 
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
 
@@ -78,6 +145,7 @@ function optString(o: Record<string, unknown>, k: string, max: number): string |
 }
 
 export async function startAdminEndpoint(o: { port: number; token: string; controls: Controls; logger: Logger }): Promise<AdminEndpoint> {
+  checkAdminToken(o.token);
   const log = o.logger.child({ component: 'admin' });
   const tokenDigest = digest(o.token);
   const server: Server = createServer((req, res) => {
@@ -91,6 +159,7 @@ export async function startAdminEndpoint(o: { port: number; token: string; contr
       log.warn({ path }, 'admin request refused: bad or missing token');
       return send(res, 401, { error: 'missing or wrong bearer token (BOOKMAKER_ADMIN_TOKEN)' });
     }
+    if (o.controls.ready && !o.controls.ready()) return send(res, NOT_YET.status, NOT_YET.body);
     if (path === '/admin/status') {
       if (req.method !== 'GET') return send(res, 405, { error: 'GET only' });
       return send(res, 200, o.controls.status());
@@ -130,9 +199,10 @@ export async function startAdminEndpoint(o: { port: number; token: string; contr
     send(res, r.status, r.body);
   }
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (e: NodeJS.ErrnoException): void => reject(new AdminPortError(o.port, e.code ?? 'ERROR', e.code === 'EADDRINUSE' ? portHolder(o.port) : null));
+    server.once('error', failed);
     server.listen(o.port, '127.0.0.1', () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolve();
     });
   });
@@ -141,6 +211,7 @@ export async function startAdminEndpoint(o: { port: number; token: string; contr
   log.info({ url }, 'admin endpoint listening');
   return {
     url,
+    port,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

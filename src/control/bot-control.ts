@@ -11,14 +11,23 @@
  * removed markets retire (quotes pulled, cancels confirmed by the venue, book stream closed, state
  * released); a market still retiring from before is started once its retirement is done. Sections that only a
  * restart can change (venue, orders, feeds, metrics, logging, wallet, ledger, admin) are reported
- * as `ignored` and logged, never half-applied.
+ * as `ignored` and logged, never half-applied; they are compared with the values the process started
+ * with, so every reload keeps reporting them until a restart applies them, and the running config
+ * keeps the started values (`admin.port` stays the port the bot is bound to, as `identity` says).
+ *
+ * Issue 22: a halt or pause is written to the ledger before it takes effect and outlives the
+ * process: a restarted bot applies what the ledger holds (`restore`) before its first quote, and
+ * says so in its log, `/readyz`, `/metrics` and `status`, until `resume`. `status` carries the
+ * bot's identity (identity.ts) so `bookmaker ctl` acts only on the bot of its config.
  */
 import type { Logger } from '../core/logger.ts';
 import type { BotConfig } from '../config/types.ts';
 import type { BotLedger } from '../ledger/bot-ledger.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { KernelMarket, QuotingKernel } from '../runtime/quoting-kernel.ts';
+import type { OperatorHold, OperatorHolds } from '../ledger/ledger.ts';
 import type { Controls, ControlResult } from './admin-server.ts';
+import type { BotIdentity } from './identity.ts';
 
 export interface BotControlOptions {
   readonly kernel: QuotingKernel;
@@ -38,7 +47,20 @@ export interface BotControlOptions {
   readonly rotation?: () => Record<string, unknown>;
   /** the kill switch was cleared and quoting resumed (the runtime's health model follows) */
   readonly onKillCleared?: () => void;
+  /** which bot this is (GET /admin/status `identity`; bookmaker ctl checks it) */
+  readonly identity?: () => BotIdentity;
+  /** a reload applied this config (the identity's config hash follows) */
+  readonly onReloaded?: (next: BotConfig) => void;
 }
+
+/** A halt or pause in force, as status, /readyz and the log show it. */
+export interface HoldView {
+  readonly reason: string | null;
+  readonly since: string;
+  readonly source: string;
+}
+
+const view = (h: OperatorHold): HoldView => ({ reason: h.reason, since: new Date(h.at).toISOString(), source: h.source });
 
 const RESTART_ONLY = ['venue', 'orders', 'feeds', 'metrics', 'logging', 'wallet', 'ledger', 'admin'] as const;
 
@@ -47,10 +69,16 @@ export class BotControl implements Controls {
   private readonly o: BotControlOptions;
   private readonly log: Logger;
   private reloading: Promise<ControlResult> | null = null;
+  /** the config the process started with: restart-only sections are compared with it */
+  private readonly started: BotConfig;
+  /** the halt and pauses in force (lower-case market ids), with their reasons */
+  private haltHold: OperatorHold | null = null;
+  private readonly pauseHolds = new Map<string, OperatorHold>();
 
   constructor(o: BotControlOptions) {
     this.o = o;
     this.config = o.config;
+    this.started = o.config;
     this.log = o.logger.child({ component: 'control' });
   }
 
@@ -58,13 +86,64 @@ export class BotControl implements Controls {
     return this.config;
   }
 
-  private record(action: string, market: string | null, reason: string | null, result: string): void {
+  /** Recorded in the ledger (durable before the action takes effect); false when it could not be. */
+  private record(action: string, market: string | null, reason: string | null, result: string): boolean {
     this.log.warn({ action, market, reason, result }, 'operator action');
     try {
       this.o.ledger?.operatorAction(action, market, reason, result);
+      return true;
     } catch (e) {
-      this.log.error({ err: (e as Error).message }, 'recording an operator action failed');
+      this.log.error({ err: (e as Error).message, action }, 'recording an operator action failed: it holds in this process only, not across a restart');
+      return false;
     }
+  }
+
+  /**
+   * Start-up: the halt and pauses an earlier run left in the ledger hold again before the first
+   * quote. A pause of a market this run does not quote stays in the ledger (and in `status`).
+   */
+  restore(holds: OperatorHolds): void {
+    const k = this.o.kernel;
+    if (holds.halt) {
+      this.haltHold = holds.halt;
+      k.pause(null);
+      this.log.warn({ reason: holds.halt.reason, since: new Date(holds.halt.at).toISOString(), source: holds.halt.source }, 'halted by an operator in an earlier run: not quoting until `bookmaker ctl resume`');
+    }
+    for (const [id, h] of holds.pauses) {
+      this.pauseHolds.set(id, h);
+      const market = this.market(id);
+      if (market) k.pause(market);
+      this.log.warn({ market: id, reason: h.reason, since: new Date(h.at).toISOString(), quoted: market !== null }, market ? 'market paused by an operator in an earlier run: not quoting it until `bookmaker ctl resume MARKET`' : 'a market paused in an earlier run is not quoted by this run; its pause stays in the ledger');
+    }
+  }
+
+  /** The operator halt in force (null when none). */
+  haltHeld(): HoldView | null {
+    return this.haltHold ? view(this.haltHold) : null;
+  }
+
+  /** Is this market under an operator's pause (quoted now or not)? A market rotation restarts starts paused. */
+  isHeldPause(marketId: string): boolean {
+    return this.pauseHolds.has(marketId.toLowerCase());
+  }
+
+  /** The pauses in force that hold a quoted market (lower-case id → its pause). */
+  pauses(): { market: string; reason: string | null; since: string; source: string }[] {
+    const quoted = new Set(this.o.kernel.pausedList());
+    return [...this.pauseHolds].filter(([id]) => quoted.has(id)).map(([market, h]) => ({ market, ...view(h) }));
+  }
+
+  /**
+   * What /readyz says about the operator's holds: one reason per hold in force (none when the bot
+   * quotes freely). A halted or paused bot is not ready: it does not quote what it should.
+   */
+  readinessReasons(): string[] {
+    const out: string[] = [];
+    const h = this.haltHeld();
+    if (h) out.push(`halted by the operator since ${h.since}${h.reason ? `: ${h.reason}` : ''} (bookmaker ctl resume lifts it)`);
+    else if (this.o.kernel.halted) out.push('halted by the operator (bookmaker ctl resume lifts it)');
+    for (const p of this.pauses()) out.push(`market ${p.market} paused by the operator since ${p.since}${p.reason ? `: ${p.reason}` : ''} (bookmaker ctl resume ${p.market} lifts it)`);
+    return out;
   }
 
   private market(m: string): Bytes32 | null {
@@ -76,10 +155,15 @@ export class BotControl implements Controls {
     const k = this.o.kernel;
     const latch = this.o.ledger?.latch ?? null;
     return {
+      ...(this.o.identity ? { identity: this.o.identity() } : {}),
       latched: k.killed !== null,
-      killSwitch: k.killed ? { reason: k.killed, detail: latch?.detail ?? null, since: latch ? new Date(latch.at).toISOString() : null } : null,
+      killSwitch: k.killed ? { reason: latch?.reason ?? k.killed, detail: latch?.detail ?? null, since: latch ? new Date(latch.at).toISOString() : null } : null,
       halted: k.halted,
+      halt: k.halted ? (this.haltHeld() ?? { reason: null, since: null, source: 'admin' }) : null,
       paused: k.pausedList(),
+      pauses: this.pauses(),
+      // pauses held in the ledger for markets this run does not quote now (they apply if it does)
+      heldPauses: [...this.pauseHolds].filter(([id]) => !k.pausedList().includes(id)).map(([market, h]) => ({ market, ...view(h) })),
       markets: k.marketIds().length,
       retiring: k.retiring(),
       ...(this.o.rotation ? { rotation: this.o.rotation() } : {}),
@@ -101,29 +185,37 @@ export class BotControl implements Controls {
     if (market === null) return this.halt(reason);
     const id = this.market(market);
     if (!id) return { status: 404, body: { error: `market ${market} is not quoted by this bot` } };
+    // durable before it takes effect: a crash right after still finds it paused
+    const persisted = this.record('pause', id, reason, 'paused');
+    this.pauseHolds.set(id.toLowerCase(), { reason, at: Date.now(), source: 'admin' });
     this.o.kernel.pause(id);
-    this.record('pause', id, reason, 'paused');
-    return { status: 200, body: { paused: id } };
+    return { status: 200, body: { paused: id, persisted } };
   }
 
   resume(market: string | null, reason: string | null): ControlResult {
     if (market === null) {
+      const persisted = this.record('resume', null, reason, 'halt and every pause lifted');
+      this.haltHold = null;
+      this.pauseHolds.clear();
       this.o.kernel.resume(null);
-      this.record('resume', null, reason, 'halt and every pause lifted');
-      return { status: 200, body: { resumed: 'all' } };
+      return { status: 200, body: { resumed: 'all', persisted } };
     }
-    const id = this.market(market);
+    // a pause held in the ledger for a market this run does not quote can be lifted too
+    const id = this.market(market) ?? (this.pauseHolds.has(market.toLowerCase()) ? (market.toLowerCase() as Bytes32) : null);
     if (!id) return { status: 404, body: { error: `market ${market} is not quoted by this bot` } };
+    const persisted = this.record('resume', id, reason, this.o.kernel.halted ? 'resumed (the global halt still stands)' : 'resumed');
+    this.pauseHolds.delete(id.toLowerCase());
     this.o.kernel.resume(id);
-    this.record('resume', id, reason, this.o.kernel.halted ? 'resumed (the global halt still stands)' : 'resumed');
-    return { status: 200, body: { resumed: id, halted: this.o.kernel.halted } };
+    return { status: 200, body: { resumed: id, halted: this.o.kernel.halted, persisted } };
   }
 
   halt(reason: string | null): ControlResult {
-    this.o.kernel.pause(null);
+    // durable before it takes effect; a halt that cannot be written still halts this process
     this.o.ledger?.riskEvent('halt', 'OPERATOR', reason);
-    this.record('halt', null, reason, 'every quote pulled until resume');
-    return { status: 200, body: { halted: true } };
+    const persisted = this.record('halt', null, reason, 'every quote pulled until resume');
+    this.haltHold = { reason, at: Date.now(), source: 'admin' };
+    this.o.kernel.pause(null);
+    return { status: 200, body: { halted: true, persisted } };
   }
 
   /** One reload at a time; a second request while one runs gets that one's answer. */
@@ -148,9 +240,14 @@ export class BotControl implements Controls {
       this.record('reload', null, reason, `refused: ${msg}`);
       return { status: 400, body: { error: msg, kept: 'the running config' } };
     }
-    const ignored = RESTART_ONLY.filter((k) => JSON.stringify(next[k], bigintSafe) !== JSON.stringify(this.config[k], bigintSafe));
-    // the new config is current before the markets move: a rotation refresh from here selects with it
-    this.config = next;
+    // compared with what the process started with: a change stays reported until a restart applies it
+    const ignored = RESTART_ONLY.filter((k) => JSON.stringify(next[k], bigintSafe) !== JSON.stringify(this.started[k], bigintSafe));
+    // the new config is current before the markets move: a rotation refresh from here selects with it;
+    // the restart-only sections keep the running values (admin.port is the port bound)
+    const kept: Partial<Record<(typeof RESTART_ONLY)[number], unknown>> = {};
+    for (const k of RESTART_ONLY) kept[k] = this.started[k];
+    this.config = { ...next, ...kept } as BotConfig;
+    this.o.onReloaded?.(next);
     const u = await this.o.applyMarkets(markets);
     const result = { added: u.started, removed: u.retired, changed: u.changed, ignored, ...(u.waiting.length ? { waiting: u.waiting } : {}) };
     if (ignored.length > 0) this.log.warn({ ignored }, 'reload: these sections change only with a restart; the running values stay');

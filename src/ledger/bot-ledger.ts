@@ -32,7 +32,7 @@ import { PersistentMap } from '../state/persistent-map.ts';
 import { FLAT } from '../state/position.ts';
 import { accountFromLedger, MARKS_META, replayPositions } from './books.ts';
 import { catchUpFills, type CatchUpResult, type CatchUpSource } from './catch-up.ts';
-import { openLedger, type Ledger, type RiskSnapshot } from './ledger.ts';
+import { openLedger, type Ledger, type OperatorHolds, type RiskSnapshot } from './ledger.ts';
 import { NO_FEES, type FeeSpec } from './fill-fee.ts';
 import { baselineOf, hasHistory, readVenueHistory, refusal, type HistorySource } from './baseline.ts';
 import { existsSync, rmSync, statSync } from 'node:fs';
@@ -96,6 +96,10 @@ export class BotLedger {
   private readonly denials = new Map<string, number>();
   private stopMarks: (() => void) | null = null;
   private readonly startedAt: number;
+  /** the last operator clear this bot knows of (Ledger.lastClearSeq): a higher one came from outside */
+  private clearSeq: number;
+  /** another process cleared the kill switch in this ledger while this bot ran: its figures stand */
+  private clearedOutside = false;
 
   private constructor(
     ledger: Ledger,
@@ -113,6 +117,7 @@ export class BotLedger {
     this.startedAt = clock.now();
     this.risk0 = ledger.risk();
     this.latch = this.risk0.latch;
+    this.clearSeq = ledger.lastClearSeq();
   }
 
   static async open(o: BotLedgerOptions): Promise<BotLedger> {
@@ -339,7 +344,15 @@ export class BotLedger {
   clearLatch(reason: string, source: string): RiskSnapshot['latch'] {
     const was = this.ledger.clearLatch(reason, source);
     this.latch = null;
+    // this bot's own clear: its kernel measures from now, and its figures are written again
+    this.clearSeq = this.ledger.lastClearSeq();
+    this.clearedOutside = false;
     return was;
+  }
+
+  /** The operator's halt and pauses still in force (issue 22): applied at start-up. */
+  operatorHolds(): OperatorHolds {
+    return this.ledger.operatorHolds();
   }
 
   /**
@@ -391,6 +404,15 @@ export class BotLedger {
       this.ledger.riskEvent(now, market, 'denials', reason, n, null);
     }
     this.denials.clear();
+    // an operator clear this bot did not make (another process on this file): its reset figures
+    // stand; this bot's in-memory peak and day start must not be written back over them (issue 22)
+    if (this.clearedOutside || this.ledger.lastClearSeq() !== this.clearSeq) {
+      if (!this.clearedOutside) {
+        this.clearedOutside = true;
+        this.log.error('the kill switch was cleared in this ledger by another process while this bot runs: its peak and day start are no longer written; restart the bot to measure from the clear');
+      }
+      return;
+    }
     // the peak never goes below what the books say now
     const pnl = a.total;
     const peak = f.peakPnl === null ? pnl : BigInt(f.peakPnl) > pnl ? BigInt(f.peakPnl) : pnl;

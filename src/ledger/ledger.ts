@@ -98,6 +98,22 @@ export interface RiskSnapshot {
   readonly dayStartPnl: bigint | null;
 }
 
+/** An operator's halt or pause as the ledger holds it (issue 22: they outlive the process). */
+export interface OperatorHold {
+  readonly reason: string | null;
+  /** ms since the epoch */
+  readonly at: number;
+  /** 'admin' (the endpoint), 'cli' (an offline ctl) */
+  readonly source: string;
+}
+
+/** The halt and the per-market pauses in force: every halt, pause and resume replayed in order. */
+export interface OperatorHolds {
+  readonly halt: OperatorHold | null;
+  /** lower-case market id → its pause */
+  readonly pauses: ReadonlyMap<string, OperatorHold>;
+}
+
 export interface StartupRecord {
   readonly configHash: string;
   readonly configFile: string;
@@ -619,6 +635,38 @@ export class Ledger {
       day: r.day,
       dayStartPnl: r.day_start_pnl === null ? null : BigInt(r.day_start_pnl),
     };
+  }
+
+  /**
+   * The operator's halt and pauses still in force (issue 22): the halt, pause and resume actions
+   * replayed in order (`resume` without a market lifts the halt and every pause). A restarted bot
+   * applies them before its first quote.
+   */
+  operatorHolds(): OperatorHolds {
+    let halt: OperatorHold | null = null;
+    const pauses = new Map<string, OperatorHold>();
+    const rows = this.db.prepare("SELECT ts, action, market, reason, source FROM operator_actions WHERE action IN ('halt', 'pause', 'resume') ORDER BY id").all() as { ts: number; action: string; market: string | null; reason: string | null; source: string }[];
+    for (const r of rows) {
+      const hold = { reason: r.reason, at: r.ts, source: r.source };
+      if (r.action === 'halt') halt = hold;
+      else if (r.action === 'pause' && r.market) pauses.set(r.market.toLowerCase(), hold);
+      else if (r.action === 'resume' && r.market) pauses.delete(r.market.toLowerCase());
+      else if (r.action === 'resume') {
+        halt = null;
+        pauses.clear();
+      }
+    }
+    return { halt, pauses };
+  }
+
+  /**
+   * The sequence of the last operator clear of the kill switch (its operator_actions id; 0 when none).
+   * A bot that read one sequence and finds a higher one was cleared by someone else and must not
+   * write its own figures over the clear (BotLedger.markNow).
+   */
+  lastClearSeq(): number {
+    const r = this.db.prepare("SELECT MAX(id) AS id FROM operator_actions WHERE action = 'clear-kill'").get() as { id: number | null } | undefined;
+    return r?.id ?? 0;
   }
 
   meta(key: string): string | null {

@@ -79,12 +79,16 @@ import { eventMarket } from './quoting-kernel.ts';
 import { shardOwns, shardText, withShard, withShardScope } from './shard.ts';
 import { ClaimsTracker } from './claims/claims-tracker.ts';
 // ---- issue 16: ledger, limits across restarts, operator control ----
-import { BotLedger } from '../ledger/bot-ledger.ts';
+import { BotLedger, configHash } from '../ledger/bot-ledger.ts';
 import { registerLedgerMetrics } from '../ledger/ledger-metrics.ts';
 import { LedgerWatch } from '../ledger/ledger-watch.ts';
 import { schedulePrune } from '../ledger/retention.ts';
 import { BotControl } from '../control/bot-control.ts';
-import { ADMIN_TOKEN_ENV, startAdminEndpoint, type AdminEndpoint, type ControlResult } from '../control/admin-server.ts';
+import { ADMIN_TOKEN_ENV, checkAdminToken, DeferredControls, startAdminEndpoint, type AdminEndpoint, type ControlResult } from '../control/admin-server.ts';
+import { canonicalPath, type BotIdentity } from '../control/identity.ts';
+import { writeAdminState } from '../control/admin-state.ts';
+import { registerControlMetrics } from '../control/control-metrics.ts';
+import { RISK_REASONS, type RiskReason } from '../risk/types.ts';
 import { loadConfig } from '../config/load-config.ts';
 import { PAPER_TRADER } from './paper-venue.ts';
 import { TickToWireMeter } from './tick-to-wire.ts';
@@ -167,6 +171,12 @@ export interface Bot {
   stop(reason?: string): Promise<number>;
 }
 
+/** The admin endpoint bound before start-up, and the controls it answers with once attached. */
+interface EarlyAdmin {
+  readonly endpoint: AdminEndpoint;
+  readonly controls: DeferredControls;
+}
+
 interface VenueSetup {
   baseUrl: string;
   chain: ChainConfig;
@@ -225,11 +235,30 @@ export async function startBot(o: BotOptions): Promise<Bot> {
   const clock = o.clock ?? systemClock;
   const log = o.logger.child({ component: 'bot' });
   const paper = o.paper ?? false;
+  // issue 22: the admin endpoint binds before anything else starts: a guessable token is a config
+  // error, and a port held by another process stops the start-up at once (AdminPortError, exit 2),
+  // before a feed, an order or a ledger write; its controls answer 503 until the bot is wired
+  const adminToken = (o.env ?? process.env)[ADMIN_TOKEN_ENV];
+  const adminPort = o.adminPort ?? o.config.admin.port;
+  let admin: EarlyAdmin | null = null;
+  if (adminPort > 0 && adminToken) {
+    checkAdminToken(adminToken);
+    registerSecret(adminToken);
+    const controls = new DeferredControls();
+    admin = { endpoint: await startAdminEndpoint({ port: adminPort, token: adminToken, controls, logger: o.logger }), controls };
+  } else if (adminPort > 0) log.info(`admin endpoint off: set ${ADMIN_TOKEN_ENV} to enable bookmaker ctl`);
   // keys and config are checked even when a stop came first: a bad key is reported (exit 2), not hidden
-  const v = await setupVenue(o);
+  let v: VenueSetup;
+  try {
+    v = await setupVenue(o);
+  } catch (e) {
+    await admin?.endpoint.close();
+    throw e;
+  }
   if (o.signal?.aborted) {
     v.agents?.stop();
     await v.local?.close();
+    await admin?.endpoint.close();
     throw new StartupAbortedError(String(o.signal.reason ?? 'stop'));
   }
   if (o.watchdog) {
@@ -238,12 +267,13 @@ export async function startBot(o: BotOptions): Promise<Bot> {
     else if (v.privateKey && v.apiKey) o.watchdog.arm({ kind: 'live', baseUrl: v.baseUrl, chain: v.chain, apiKey: v.apiKey, privateKey: v.privateKey, batchLimit: o.config.orders.batchLimit });
   }
   const cleanups: (() => Promise<void> | void)[] = [];
+  if (admin) cleanups.push(() => admin.endpoint.close());
   const closeVenue = async (): Promise<void> => {
     v.agents?.stop();
     await v.local?.close();
   };
   try {
-    return await wire(o, v, clock, log, paper, cleanups, closeVenue);
+    return await wire(o, v, clock, log, paper, cleanups, closeVenue, admin);
   } catch (e) {
     const undo = (async () => {
       for (const c of cleanups.reverse()) await c();
@@ -265,6 +295,7 @@ async function wire(
   paper: boolean,
   cleanups: (() => Promise<void> | void)[],
   closeVenue: () => Promise<void>,
+  early: EarlyAdmin | null,
 ): Promise<Bot> {
   // a shard owns only its markets: reconcileScope markets whatever the file says (src/runtime/shard.ts)
   const cfg = withShardScope(o.config);
@@ -562,6 +593,8 @@ async function wire(
   }
 
   // ---- reconcile, then quote ----
+  /** an operator's pause held in the ledger (issue 22); the control answers once it is wired */
+  let heldPause: (marketId: Bytes32) => boolean = () => false;
   kernel = new QuotingKernel({
     clock,
     venue,
@@ -571,7 +604,10 @@ async function wire(
     noInventory: cfg.orders.noInventory,
     orderManager: om,
     logger: o.logger,
-    ...(bookLedger.latch ? { latched: 'KILL_LATCHED' as const } : {}),
+    // a latched start holds with the original reason (KILL_DRAWDOWN …), not a generic one (issue 22)
+    ...(bookLedger.latch ? { latched: latchedReason(bookLedger.latch.reason) } : {}),
+    // a market paused by an operator (held in the ledger) starts paused when rotation brings it back
+    heldPause: (id) => heldPause(id),
     account: accountBooks,
     accountLimits: cfg.account,
     initialRisk: bookLedger.initialRisk(tradingDay(cfg.account.dayStartsAt)),
@@ -608,6 +644,16 @@ async function wire(
   cleanups.push(() => watch.stop());
   // issue 22: orders, cancels and marks older than ledger.retainDays go, in small batches
   cleanups.push(schedulePrune({ ledger: bookLedger.ledger, clock, retainDays: cfg.ledger.retainDays, logger: o.logger }));
+  // issue 22: an operator's halt and pauses from an earlier run hold before anything can tick
+  const holds = bookLedger.operatorHolds();
+  if (holds.halt) k.pause(null);
+  for (const id of holds.pauses.keys()) {
+    const m = marketIds.find((x) => x.toLowerCase() === id);
+    if (m) k.pause(m);
+  }
+  heldPause = (id) => holds.pauses.has(id.toLowerCase());
+  /** the operator's holds as /readyz names them (the control is wired further down) */
+  let operatorReasons: () => string[] = () => (k.halted ? ['halted by the operator (bookmaker ctl resume lifts it)'] : []);
   // ---- metrics ----
   const readiness = botReadiness({
     orderManager: om,
@@ -624,11 +670,13 @@ async function wire(
     const r = readiness();
     healthModel.evaluateOncePerTurn();
     const h = healthModel.readiness();
+    // an operator's halt or pause is a deliberate stop, but not ready: the bot does not quote what it should (issue 22)
     return {
       reconciled: r.reconciled,
-      notHalted: r.notHalted && h.process !== 'halted',
+      notHalted: r.notHalted && h.process !== 'halted' && !k.halted,
       running: h.process === 'running' || h.process === 'halted',
       marketsQuoting: !h.reasons.some((x) => x.startsWith('market ')),
+      notPaused: k.pausedList().length === 0,
       // the books and the venue's balance reads agree (within the grace): issue 21
       booksAgree: !h.reasons.some((x) => x.startsWith('books-drift')),
       ledgerWritable: ledgerWatch?.down == null,
@@ -637,7 +685,7 @@ async function wire(
   metrics.setReadiness(ready);
   const readyDetails = (): Record<string, unknown> => {
     const h = healthModel.readiness();
-    return { process: h.process, reasons: h.reasons, markets: h.markets };
+    return { process: h.process, reasons: [...operatorReasons(), ...h.reasons], markets: h.markets };
   };
   const port = o.metricsPort ?? cfg.metrics.port;
   let endpoint: MetricsEndpoint | null = null;
@@ -731,19 +779,38 @@ async function wire(
       return { active: r.active, retiring: rot.retiringDetails(), started: r.started, retired: r.retired, refreshes: r.refreshes, refreshFailures: r.refreshFailures, lastRefreshError: r.lastRefreshError };
     },
     onKillCleared: () => healthModel.resumeAfterHalt(),
+    identity: () => identity,
+    onReloaded: (next) => (identity = { ...identity, configHash: configHash(next) }),
   });
-  let admin: AdminEndpoint | null = null;
-  const adminToken = (o.env ?? process.env)[ADMIN_TOKEN_ENV];
-  const adminPort = o.adminPort ?? cfg.admin.port;
-  if (adminPort > 0 && adminToken) {
-    registerSecret(adminToken);
-    try {
-      admin = await startAdminEndpoint({ port: adminPort, token: adminToken, controls: control, logger: o.logger });
-      cleanups.push(() => admin!.close());
-    } catch (e) {
-      log.warn({ port: adminPort, err: (e as Error).message }, 'admin endpoint could not start; continuing without it (SIGHUP still reloads)');
+  control.restore(holds);
+  heldPause = (id) => control.isHeldPause(id);
+  operatorReasons = () => control.readinessReasons();
+  registerControlMetrics(metrics.registry, k, control);
+  const admin: AdminEndpoint | null = early?.endpoint ?? null;
+  // issue 22: who this bot is, for `ctl` to check before it acts (GET /admin/status)
+  let identity: BotIdentity = {
+    pid: process.pid,
+    account: venue.trader.toLowerCase(),
+    chain: v.chain.name,
+    configFile: cfg.file ? canonicalPath(cfg.file) : '',
+    configHash: configHash(cfg),
+    ledger: canonicalPath(bookLedger.ledger.path),
+    adminPort: 0,
+    startedAt: new Date(startedAt).toISOString(),
+  };
+  if (admin && early) {
+    // bound at the start of startBot (a port held by another process stopped the start-up there)
+    identity = { ...identity, adminPort: admin.port };
+    early.controls.attach(control);
+    // the bound port beside the config, for `ctl -c` after a reload changed admin.port (admin-state.ts)
+    if (cfg.file) {
+      try {
+        cleanups.push(writeAdminState(cfg.file, { pid: process.pid, port: admin.port, configFile: identity.configFile, startedAt: identity.startedAt }));
+      } catch (e) {
+        log.info({ err: (e as Error).message }, 'the admin port could not be noted beside the config; ctl -c reads admin.port from the file');
+      }
     }
-  } else if (adminPort > 0) log.info(`admin endpoint off: set ${ADMIN_TOKEN_ENV} to enable bookmaker ctl`);
+  }
   // runs first among the cleanups, after the last cancel and before the client closes
   cleanups.push(async () => void (await bookLedger.finalSweep(client, venue.trader)));
   // from here on this run may hold orders at the venue: a stop request during the rest of start-up
@@ -765,12 +832,15 @@ async function wire(
   for (const m of markets) venueFact(m.marketId, store.state.markets.get(m.marketId.toLowerCase())?.status);
   rot.schedule();
 
-  log.info({ metrics: endpoint?.url ?? 'off', trader: venue.trader }, k.killed ? 'kill switch latched: not quoting' : 'quoting');
+  log.info(
+    { metrics: endpoint?.url ?? 'off', trader: venue.trader, ...(bookLedger.latch ? { reason: bookLedger.latch.reason, detail: bookLedger.latch.detail, since: new Date(bookLedger.latch.at).toISOString() } : {}) },
+    k.killed ? `kill switch latched: not quoting (${bookLedger.latch?.reason ?? k.killed})` : k.halted ? 'halted by the operator: not quoting until bookmaker ctl resume' : 'quoting',
+  );
   started = true;
   void claims?.start(); // positions held from earlier runs that are claimable now
   healthModel.setProcess('running');
   // issue 16: a latch from an earlier run holds the bot; the health model names it
-  if (bookLedger.latch) healthModel.halt('kill-switch', `kill switch latched in an earlier run (${bookLedger.latch.reason}: ${bookLedger.latch.detail}); clear with bookmaker ctl clear-kill --reason TEXT`);
+  if (bookLedger.latch) healthModel.halt('kill-switch', `kill switch latched in an earlier run (${bookLedger.latch.reason}: ${bookLedger.latch.detail}, since ${new Date(bookLedger.latch.at).toISOString()}); clear with bookmaker ctl clear-kill --reason TEXT`);
   // the health model's clock: transitions and time per state even when nobody scrapes
   let cancelHealthTimer: () => void = () => undefined;
   const healthLoop = (): void => {
@@ -997,4 +1067,9 @@ export function storeLimits(cfg: Pick<BotConfig, 'feeds' | 'edge'>): ReduceLimit
 /** Fills matter for quoting within a second; balances ride along in the same poll. */
 function fillsPollMs(cfg: BotConfig): number {
   return Math.min(1_000, cfg.feeds.balancePollMs);
+}
+
+/** The kill reason a latched start holds with: the latch's own when it is one, else KILL_LATCHED. */
+function latchedReason(reason: string): RiskReason {
+  return (RISK_REASONS as readonly string[]).includes(reason) ? (reason as RiskReason) : 'KILL_LATCHED';
 }

@@ -102,6 +102,11 @@ export interface QuotingKernelOptions {
    * quoted until `clearKill()`; `desired()` is empty so the start-up reconcile cancels what it finds
    */
   readonly latched?: RiskReason;
+  /**
+   * an operator's pause that outlives a market's slot (issue 22: held in the ledger until resume): a
+   * market that (re)starts while this says paused starts paused
+   */
+  readonly heldPause?: (marketId: Bytes32) => boolean;
   /** the kill switch's account figures carried over from the ledger (peak PnL, trading day and its opening PnL) */
   readonly initialRisk?: Partial<AccountRiskFigures>;
   /** the account's books (rebuilt from the ledger at start); a fresh one when omitted */
@@ -393,6 +398,7 @@ export class QuotingKernel {
   addMarket(m: KernelMarket): boolean {
     if (this.markets.has(lower(m.marketId))) return false;
     this.addSlot(m);
+    if (this.opts.heldPause?.(m.marketId)) this.pausedMarkets.add(lower(m.marketId));
     const slot = this.markets.get(lower(m.marketId))!;
     this.kick(slot);
     return true;

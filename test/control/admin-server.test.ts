@@ -3,9 +3,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { request } from 'undici';
 import { silentLogger } from '../../src/core/logger.ts';
-import { startAdminEndpoint, type Controls } from '../../src/control/admin-server.ts';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { AdminPortError, DeferredControls, startAdminEndpoint, type Controls } from '../../src/control/admin-server.ts';
 
-const TOKEN = 'unit-admin-token';
+const TOKEN = 'unit-admin-token-0123';
 
 function fakeControls(calls: string[]): Controls {
   const ok = (what: string) => {
@@ -51,6 +53,51 @@ test('admin endpoint: 127.0.0.1 only, bearer token, POST bodies checked before a
     assert.equal((await call('POST', '/admin/halt', JSON.stringify({ reason: 'stop' }))).status, 200);
     assert.equal((await call('POST', '/admin/reload', '')).status, 200);
     assert.deepEqual(calls, ['clear-kill:ok', 'pause:0xabc:news', 'resume:null:null', 'halt:stop', 'reload:null']);
+  } finally {
+    await ep.close();
+  }
+});
+
+test('issue 22: a token shorter than 16 characters is refused; a port held by another process stops the start, naming it', async () => {
+  await assert.rejects(startAdminEndpoint({ port: 0, token: 'short-token', controls: fakeControls([]), logger: silentLogger }), (e: Error) => {
+    assert.equal((e as { code?: string }).code, 'CONFIG');
+    assert.match(e.message, /BOOKMAKER_ADMIN_TOKEN is too short \(11 characters; at least 16\)/);
+    assert.ok(!e.message.includes('short-token'), 'the token is never in the message');
+    return true;
+  });
+  // a foreign listener on the port (this test process)
+  const foreign = createServer();
+  await new Promise<void>((r) => foreign.listen(0, '127.0.0.1', () => r()));
+  const port = (foreign.address() as AddressInfo).port;
+  try {
+    await assert.rejects(startAdminEndpoint({ port, token: TOKEN, controls: fakeControls([]), logger: silentLogger }), (e: Error) => {
+      assert.ok(e instanceof AdminPortError, String(e));
+      assert.equal((e as AdminPortError).code, 'CONFIG', 'a config error: exit 2');
+      assert.match(e.message, new RegExp(`admin port ${port} on 127\\.0\\.0\\.1 cannot be bound \\(EADDRINUSE; held by pid ${process.pid} \\(`));
+      return true;
+    });
+  } finally {
+    await new Promise<void>((r) => foreign.close(() => r()));
+  }
+});
+
+test('issue 22: the endpoint binds before the bot is wired; until then every request is 503, then the controls answer', async () => {
+  const deferred = new DeferredControls();
+  const ep = await startAdminEndpoint({ port: 0, token: TOKEN, controls: deferred, logger: silentLogger });
+  const call = async (method: 'GET' | 'POST', path: string, token = TOKEN) => {
+    const r = await request(`${ep.url}${path}`, { method, headers: { authorization: `Bearer ${token}` } });
+    return { status: r.statusCode, text: await r.body.text() };
+  };
+  try {
+    assert.equal((await call('GET', '/admin/status', 'wrong-token-but-long-enough')).status, 401, 'the token first');
+    const early = await call('POST', '/admin/halt');
+    assert.equal(early.status, 503);
+    assert.match(early.text, /the bot is starting/);
+    assert.equal((await call('GET', '/admin/status')).status, 503);
+    const calls: string[] = [];
+    deferred.attach(fakeControls(calls));
+    assert.equal((await call('POST', '/admin/halt')).status, 200);
+    assert.deepEqual(calls, ['halt:null']);
   } finally {
     await ep.close();
   }

@@ -59,7 +59,8 @@ async function readyGauge(bot: Bot): Promise<number> {
 
 /** A latched bot: it runs, reconciles, places nothing, and is not ready. */
 async function assertHeld(h: Harness, bot: Bot, file: string, reason: string): Promise<void> {
-  assert.equal(bot.kernel.killed, 'KILL_LATCHED');
+  // issue 22: a latched start holds with the original reason, not a generic KILL_LATCHED
+  assert.equal(bot.kernel.killed, reason);
   const sent = ledgerRows(file, 'SELECT COUNT(*) AS n FROM orders')[0]!.n;
   // several housekeeping rounds and a periodic reconcile go by: still nothing placed
   for (let i = 0; i < 6; i++) {
@@ -99,9 +100,9 @@ test('a drawdown kill stays latched across a restart until ctl clear-kill (admin
       assert.ok(bot2.adminUrl, 'the admin endpoint runs');
       await assertHeld(h, bot2, file, 'KILL_DRAWDOWN');
       // a wrong token is refused, and changes nothing
-      const bad = cli(['ctl', 'clear-kill', '--port', String(port), '--reason', 'nope'], { BOOKMAKER_ADMIN_TOKEN: 'wrong' });
+      const bad = cli(['ctl', 'clear-kill', '--port', String(port), '--reason', 'nope'], { BOOKMAKER_ADMIN_TOKEN: 'wrong-but-long-enough-token' });
       assert.equal(await withTimeout(bad.exit, 30_000, 'ctl did not exit'), 1);
-      assert.equal(bot2.kernel.killed, 'KILL_LATCHED');
+      assert.equal(bot2.kernel.killed, 'KILL_DRAWDOWN');
       const ok = cli(['ctl', 'clear-kill', '--port', String(port), '--reason', 'loss reviewed by the desk'], { BOOKMAKER_ADMIN_TOKEN: TOKEN });
       assert.equal(await withTimeout(ok.exit, 30_000, 'ctl did not exit'), 0, ok.out());
       assert.match(ok.out(), /"cleared":true/);
@@ -149,7 +150,7 @@ test('a daily loss kill stays latched: a held bot stops with exit 3; clear-kill 
     }
     assert.equal(code2, EXIT_KILL_SWITCH, 'a bot held by the latch stops with the kill-switch code');
     // no bot running: the CLI clears the file itself
-    const c = cli(['ctl', 'clear-kill', '--port', String(await freePort()), '--ledger', file, '--reason', 'new day budget approved'], { BOOKMAKER_ADMIN_TOKEN: TOKEN });
+    const c = cli(['ctl', 'clear-kill', '--offline', '--ledger', file, '--reason', 'new day budget approved'], { BOOKMAKER_ADMIN_TOKEN: TOKEN });
     assert.equal(await withTimeout(c.exit, 30_000, 'ctl did not exit'), 0, c.out());
     assert.match(c.out(), /"cleared":true,"was":"KILL_DAILY_LOSS"/);
     let code3 = -1;

@@ -6,7 +6,9 @@
  * Signals and --duration count from the first millisecond: during start-up they abort every
  * start-up wait and retry at once (exit 0).
  * A bot whose kill-switch latch is set in the ledger does not quote and, when stopped, exits 3.
- * SIGHUP reloads the config (src/control/bot-control.ts).
+ * SIGHUP reloads the config (src/control/bot-control.ts). SIGHUP, SIGTERM and SIGINT are handled from
+ * the first millisecond (src/cli/early-signals.ts): a SIGHUP during start-up is logged and deferred to a
+ * reload once the bot runs; a stop during start-up ends it at once (exit 0), with a log line.
  */
 import { rankScores } from '../../runtime/rank/ranker.ts';
 import { writeFileSync } from 'node:fs';
@@ -27,6 +29,7 @@ import { StartupAbortedError } from '../../runtime/startup-retry.ts';
 import { MetricsPortError, startWatchdog, type Watchdog } from '../../runtime/watchdog.ts';
 import { formatRunReport } from '../../runtime/run-report.ts';
 import { formatRotationLine, formatSummary, formatSummaryLine, startSummary, summaryRows } from '../../runtime/terminal-summary.ts';
+import { takeEarlySignals } from '../early-signals.ts';
 
 const command: CommandSpec = {
   name: 'run',
@@ -81,11 +84,30 @@ async function run(args: ParsedArgs): Promise<number> {
       startup.abort(s.kind === 'signal' ? s.name : 'duration');
     }
   };
-  const onSignal = (name: string) => () => request({ kind: 'signal', name });
+  /** the logger once it exists (start-up messages before it go to stderr) */
+  let say: (msg: string) => void = (msg) => void process.stderr.write(`bookmaker: ${msg}\n`);
+  const onSignal = (name: string) => () => {
+    if (!stopRequest) say(`${name} during start-up: stopping (start-up ends at once, anything placed is cancelled)`);
+    request({ kind: 'signal', name });
+  };
   const sigint = onSignal('SIGINT');
   const sigterm = onSignal('SIGTERM');
   process.on('SIGINT', sigint);
   process.on('SIGTERM', sigterm);
+  // SIGHUP: a reload once the bot runs; during start-up it is deferred to then (never Node's exit 129)
+  let reloadNow: ((why: string) => void) | null = null;
+  let hupDeferred = false;
+  const sighup = (): void => {
+    if (reloadNow) return reloadNow('SIGHUP');
+    if (!hupDeferred) say('SIGHUP during start-up: the reload is deferred until the bot runs');
+    hupDeferred = true;
+  };
+  process.on('SIGHUP', sighup);
+  // what came before these handlers (the entry caught it): acted on now, in order
+  for (const sig of takeEarlySignals()) {
+    if (sig === 'SIGHUP') hupDeferred = true;
+    else request({ kind: 'signal', name: sig });
+  }
   const secs = o.duration as number | undefined;
   const cancelDuration = secs !== undefined ? systemClock.setTimeout(() => request({ kind: 'duration' }), secs * 1000) : () => undefined;
   let watchdog: Watchdog | null = null;
@@ -103,6 +125,10 @@ async function run(args: ParsedArgs): Promise<number> {
     // logs above, summary below: one terminal object draws both when both streams are the terminal
     const term = tty && errTty && summaryEvery > 0 ? new LiveTerminal(process.stdout) : null;
     const logger = createLogger({ level, pretty, colors: pretty && errTty, destination: term ? term.sink(process.stderr) : process.stderr });
+    say = (msg) => logger.warn(msg);
+    const stopFirst = early as Stop | null;
+    if (stopFirst) logger.warn({ signal: stopFirst.kind === 'signal' ? stopFirst.name : stopFirst.kind }, 'stop requested during start-up: stopping');
+    if (hupDeferred) logger.warn('SIGHUP during start-up: the reload is deferred until the bot runs');
     const port = metricsPort ?? config.metrics.port;
     if (config.watchdog.blockedLimitMs > 0) {
       const wdOpts = { blockedLimitMs: config.watchdog.blockedLimitMs, healthzLimitMs: config.watchdog.healthzLimitMs, log: { level, pretty, colors: pretty && errTty } };
@@ -152,9 +178,11 @@ async function run(args: ParsedArgs): Promise<number> {
         `metrics: ${bot.metricsUrl ? `${bot.metricsUrl}/metrics  (${bot.metricsUrl}/healthz, ${bot.metricsUrl}/readyz)` : 'off'}\n`,
     );
     // ---- issue 16: SIGHUP reloads the config (a bad file is refused, the running config stays) ----
-    const sighup = (): void => void bot.reload('SIGHUP').then((r) => process.stderr.write(`bookmaker: reload (SIGHUP): ${JSON.stringify(r.body)}\n`));
-    process.on('SIGHUP', sighup);
-    const stopSighup = (): void => void process.off('SIGHUP', sighup);
+    reloadNow = (why) => void bot.reload(why).then((r) => process.stderr.write(`bookmaker: reload (${why}): ${JSON.stringify(r.body)}\n`));
+    if (hupDeferred) reloadNow('SIGHUP during start-up');
+    const stopSighup = (): void => {
+      reloadNow = null;
+    };
     const stopSummary =
       summaryEvery > 0
         ? startSummary({ clock: systemClock, everyMs: summaryEvery, write: (s) => process.stdout.write(s), tty, render: () => render(bot).table, renderLine: () => render(bot).line, ...(term ? { terminal: term } : {}) })
@@ -179,6 +207,7 @@ async function run(args: ParsedArgs): Promise<number> {
     await watchdog?.close();
     process.off('SIGINT', sigint);
     process.off('SIGTERM', sigterm);
+    process.off('SIGHUP', sighup);
   }
 }
 

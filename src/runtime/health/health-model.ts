@@ -156,6 +156,7 @@ export function stateOfRiskReason(r: RiskReason, status: StoreMarket['status'] |
     case 'MARKET_NOT_ACTIVE':
       return status === 'resolved' || status === 'closed' ? 'market-resolved' : 'market-paused';
     case 'DEADLINE':
+    case 'PAUSED': // an operator's pause or halt (bookmaker ctl): deliberate; /readyz names it (issue 22)
       return 'market-paused';
     case 'MIGRATION':
       return 'orders-refused';

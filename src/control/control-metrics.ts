@@ -1,0 +1,27 @@
+/**
+ * The operator's holds on /metrics (issue 22), read at scrape time:
+ *   bookmaker_operator_halted          1 while an operator halt holds (bookmaker ctl halt; survives restarts)
+ *   bookmaker_operator_paused_markets  markets paused by an operator (bookmaker ctl pause MARKET)
+ */
+import { Gauge, type Registry } from 'prom-client';
+import type { QuotingKernel } from '../runtime/quoting-kernel.ts';
+import type { BotControl } from './bot-control.ts';
+
+export function registerControlMetrics(registry: Registry, kernel: Pick<QuotingKernel, 'halted'>, control: Pick<BotControl, 'pauses'>, prefix = 'bookmaker_'): void {
+  new Gauge({
+    name: `${prefix}operator_halted`,
+    help: '1 while an operator halt holds (bookmaker ctl halt; it survives restarts until bookmaker ctl resume)',
+    registers: [registry],
+    collect() {
+      this.set(kernel.halted ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: `${prefix}operator_paused_markets`,
+    help: 'Markets paused by an operator (bookmaker ctl pause MARKET; survives restarts until bookmaker ctl resume)',
+    registers: [registry],
+    collect() {
+      this.set(control.pauses().length);
+    },
+  });
+}

@@ -1,0 +1,119 @@
+/**
+ * Issue 22: the operator's state in the ledger. Halts and pauses replay from the operator actions
+ * (they outlive the process); a clear, online or offline, opens the day where the books stand (not
+ * at a mark from before the clear, which re-fired KILL_DAILY_LOSS at the next start); a running bot
+ * never writes its peak and day start over a clear made by another process.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { asyncScheduler } from 'rxjs';
+import type { Clock } from '../../src/core/clock.ts';
+import { silentLogger } from '../../src/core/logger.ts';
+import { BotLedger } from '../../src/ledger/bot-ledger.ts';
+import { openLedger } from '../../src/ledger/ledger.ts';
+import { tradingDay } from '../../src/account/trading-day.ts';
+import type { Address, Bytes32 } from '../../src/model/order.ts';
+
+const M = ('0x' + '11'.repeat(32)) as Bytes32;
+const M2 = ('0x' + '22'.repeat(32)) as Bytes32;
+const TRADER = ('0x' + '33'.repeat(20)) as Address;
+const DAY = 86_400_000;
+const T0 = 20_000 * DAY + 3_600_000; // 01:00 UTC
+
+function clockAt(t: number): Clock & { t: number } {
+  const c = { t, now: () => c.t, scheduler: asyncScheduler, setTimeout: () => () => undefined };
+  return c;
+}
+
+function tmp(): { file: string; done: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'bookmaker-operator-'));
+  return { file: join(dir, 'l.sqlite'), done: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+const open = (file: string, clock: Clock) =>
+  BotLedger.open({
+    config: { file: '', venue: { kind: 'url' }, ledger: { path: file, flushMs: 200, markMs: 10_000 }, markets: [] } as never,
+    clock,
+    logger: silentLogger,
+    trader: TRADER,
+    venue: 'http://x/v2',
+    chain: 'testnet',
+    client: { orders: { async *iterate() {} } } as never,
+    embedded: false,
+    markets: 1,
+    paper: false,
+  });
+
+test('halts and pauses replay from the ledger in order; resume without a market lifts all', () => {
+  const l = openLedger({ path: ':memory:', clock: clockAt(T0) });
+  assert.deepEqual(l.operatorHolds(), { halt: null, pauses: new Map() });
+  l.operatorAction('pause', M, 'news', 'admin', 'paused');
+  l.operatorAction('pause', M2, null, 'admin', 'paused');
+  l.operatorAction('resume', M2, null, 'admin', 'resumed');
+  l.operatorAction('halt', null, 'incident 42', 'admin', 'every quote pulled until resume');
+  l.operatorAction('reload', null, null, 'admin', '{}');
+  let h = l.operatorHolds();
+  assert.deepEqual(h.halt, { reason: 'incident 42', at: T0, source: 'admin' });
+  assert.deepEqual([...h.pauses.keys()], [M.toLowerCase()]);
+  assert.equal(h.pauses.get(M.toLowerCase())?.reason, 'news');
+  l.operatorAction('resume', null, 'over', 'admin', 'halt and every pause lifted');
+  h = l.operatorHolds();
+  assert.equal(h.halt, null);
+  assert.equal(h.pauses.size, 0);
+  l.close();
+});
+
+test('an offline clear opens the day where the books stand, not at the mark before midnight', async () => {
+  const t = tmp();
+  try {
+    const clock = clockAt(T0 - 2 * 3_600_000); // yesterday 23:00
+    let bl = await open(t.file, clock);
+    bl.markNow(bl.books(), { peakPnl: 0, day: Math.floor(clock.t / DAY), dayStartPnl: 0 }); // a mark yesterday at PnL 0
+    clock.t = T0; // today: the day opened at 0, a loss latched the kill switch
+    bl.markNow(bl.books(), { peakPnl: 0, day: Math.floor(T0 / DAY), dayStartPnl: 0 });
+    bl.latchKill('KILL_DAILY_LOSS', 'day PnL -60 < -50', null);
+    bl.close();
+    // the offline clear (bookmaker ctl clear-kill --offline): the bot is stopped
+    const l = openLedger({ path: t.file, clock, mustExist: true });
+    assert.equal(l.clearLatch('budget approved', 'cli')?.reason, 'KILL_DAILY_LOSS');
+    l.close();
+    bl = await open(t.file, clock);
+    const r = bl.initialRisk(tradingDay('UTC'));
+    assert.equal(bl.latch, null);
+    assert.equal(r.peakPnl, null);
+    // before issue 22 the day opened at yesterday's last mark (0), so the same loss fired again at once
+    assert.equal(r.dayStartPnl, undefined, `the day opens at the first tick after the clear, got ${JSON.stringify(r)}`);
+    bl.close();
+  } finally {
+    t.done();
+  }
+});
+
+test('a running bot does not write its peak and day start over a clear made by another process', async () => {
+  const t = tmp();
+  try {
+    const clock = clockAt(T0);
+    const bl = await open(t.file, clock);
+    bl.markNow(bl.books(), { peakPnl: 40_000_000, day: Math.floor(T0 / DAY), dayStartPnl: 35_000_000 });
+    assert.equal(bl.ledger.risk().peakPnl, 40_000_000n);
+    // another process clears the file (the lock keeps ctl out in practice; this is the ledger's own guard)
+    const other = openLedger({ path: t.file, clock, lock: false });
+    other.clearLatch('reset by hand', 'cli');
+    other.close();
+    clock.t += 10_000;
+    bl.markNow(bl.books(), { peakPnl: 40_000_000, day: Math.floor(T0 / DAY), dayStartPnl: 35_000_000 });
+    const r = bl.ledger.risk();
+    assert.equal(r.peakPnl, null, 'the clear stands: the old peak is not written back');
+    assert.equal(r.dayStartPnl, null);
+    // its own clear (the admin endpoint's) resets its kernel too: its figures are written again
+    bl.clearLatch('own clear', 'admin');
+    bl.markNow(bl.books(), { peakPnl: 1_000_000, day: Math.floor(T0 / DAY), dayStartPnl: 0 });
+    assert.equal(bl.ledger.risk().peakPnl, 1_000_000n);
+    bl.close();
+  } finally {
+    t.done();
+  }
+});
