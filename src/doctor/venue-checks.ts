@@ -12,7 +12,7 @@
  *  - collateral: GET /balance/:wallet read as the bot reads it (freeCollateral) against capitalNeeded.
  */
 import { randomBytes } from 'node:crypto';
-import { request } from 'undici';
+import { Agent, request } from 'undici';
 import { silentLogger } from '../core/logger.ts';
 import type { BotConfig, MarketConfig } from '../config/types.ts';
 import type { ChainConfig } from '../exchange/chains.ts';
@@ -53,9 +53,11 @@ export async function checkVenue(baseUrl: string, chain: ChainConfig, timeoutMs:
   let status: number;
   let dateHeader: string | undefined;
   let text: string;
+  // a connection of its own, destroyed after: no keep-alive socket holds the process after the report
+  const dispatcher = new Agent({ connect: { timeout: timeoutMs } });
   try {
     // undici rather than fetch: fetch refuses some ports (e.g. 6000) that a venue base may use
-    const res = await request(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    const res = await request(url, { dispatcher, headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
     status = res.statusCode;
     const d = res.headers.date;
     dateHeader = Array.isArray(d) ? d[0] : d;
@@ -76,6 +78,8 @@ export async function checkVenue(baseUrl: string, chain: ChainConfig, timeoutMs:
     const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError' || /timeout/i.test(err.code ?? '');
     const why = timedOut ? `no answer within ${timeoutMs} ms` : `cannot connect (${err.code ?? err.message})`;
     return { result: fail(name, `${baseUrl}: ${why}`, `check the base URL (--base-url, venue: in the config), DNS, firewall and proxy; the venue must answer GET ${baseUrl}/markets`), facts: null };
+  } finally {
+    void dispatcher.destroy().catch(() => undefined);
   }
   const got = now();
   const rtt = got - sent;
