@@ -152,7 +152,11 @@ export async function checkTradePermission(client: VenueClient, signer: Signer):
   } catch (e) {
     if (e instanceof VenueError && e.status === 404) return ok(name, `trade permission: ${probe} answered 404 (no such order), so the key may cancel and create; no order placed`);
     if (e instanceof VenueError && e.status === 403) return fail(name, `the API key lacks the trade permission: ${probe} answered ${describeError(e)}`, 'issue an API key with the trade permission for this wallet and pass it (--api-key, BOOKMAKER_API_KEY or wallet.apiKeyFile)');
-    if (e instanceof VenueError && e.status === 400) return fail(name, `the venue refused our signature (${describeError(e)}): the EIP-712 domain is not the venue's`, "set venue.chain to the venue's chain (testnet vs mainnet)");
+    if (e instanceof VenueError && e.status === 400) {
+      // a venue checks the signature before it looks the order up: a signature refusal means every order would be refused too
+      if (/signature|signer/i.test(e.message)) return fail(name, `the venue refused our signature (${describeError(e)}): the EIP-712 domain is not the venue's`, "set venue.chain to the venue's chain (testnet vs mainnet)");
+      return warn(name, `${probe} answered ${describeError(e)}: the trade permission could not be confirmed`, 'the key passed authentication and no 403 came back; check the key\'s permissions with the venue if the first orders are refused');
+    }
     if (e instanceof VenueError && e.status === 409) return warn(name, `${probe} answered ${describeError(e)}`, 'see the migration check');
     return fail(name, `${probe} failed: ${describeError(e)}`, 'rerun doctor; if it persists, the venue is degraded');
   }

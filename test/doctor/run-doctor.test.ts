@@ -111,3 +111,23 @@ test('bad answers at the venue base: HTML, another chain, a huge page: the venue
   assert.equal(huge.result, 'fail');
   assert.match(huge.detail, /answered more than 1048576 bytes/);
 });
+
+test('a venue of the other chain that lists no market: the signature probe and Settlement V2 say so', { timeout: 30_000 }, async () => {
+  const { createLocalExchange } = await import('../../src/sim/local-exchange.ts');
+  const { MAINNET, TESTNET } = await import('../../src/exchange/chains.ts');
+  const { createSigner } = await import('../../src/exchange/signing/signer.ts');
+  const wallet = createSigner({ privateKey: env.BOOKMAKER_PRIVATE_KEY, chain: TESTNET }).address;
+  const ex = createLocalExchange({ seed: 3, markets: 0, chain: MAINNET, apiKeys: [{ key: env.BOOKMAKER_API_KEY, wallet }] });
+  const base = await ex.start(0);
+  try {
+    const r = await runDoctor({ config: await cfg(base), env, checkMs: 2_000, totalMs: 6_000 });
+    const by = new Map(r.checks.map((c) => [c.name, c]));
+    assert.equal(by.get('venue')!.result, 'ok'); // nothing listed to compare chains with
+    assert.equal(by.get('permissions')!.result, 'fail');
+    assert.match(by.get('permissions')!.detail, /the venue refused our signature .*the EIP-712 domain is not the venue's/);
+    assert.equal(by.get('migration')!.result, 'fail');
+    assert.match(by.get('migration')!.detail, /the venue's Settlement V2 is 0x00000000008c286A2aaa99c6Be3b3D405A929500, testnet's is/i);
+  } finally {
+    await ex.close();
+  }
+});
