@@ -131,3 +131,22 @@ test('a venue of the other chain that lists no market: the signature probe and S
     await ex.close();
   }
 });
+
+test('a venue that echoes the API key in its refusal: the key never reaches a check (the scrubber)', { timeout: 30_000 }, async () => {
+  const key = `echo-me-${randomBytes(8).toString('hex')}`;
+  const s = createServer((req, res) => {
+    const ok = (req.url ?? '').startsWith('/v2/markets?');
+    const text = JSON.stringify(ok ? { markets: [], cursor: null } : { message: `unknown API key ${req.headers.authorization}`, code: 'UNAUTHORIZED' });
+    res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
+    res.end(text);
+  });
+  servers.push(s);
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const r = await runDoctor({ config: await cfg(`http://127.0.0.1:${(s.address() as AddressInfo).port}/v2`), env: { ...env, BOOKMAKER_API_KEY: key }, checkMs: 2_000, totalMs: 4_000 });
+  const apiKey = r.checks.find((c) => c.name === 'api-key')!;
+  assert.equal(apiKey.result, 'fail');
+  assert.match(apiKey.detail, /unknown API key Bearer \[REDACTED\]/);
+  const all = JSON.stringify(r.checks);
+  assert.ok(!all.includes(key), 'the key is scrubbed');
+  assert.ok(!all.includes(env.BOOKMAKER_PRIVATE_KEY.slice(2)), 'so is the private key');
+});
