@@ -12,6 +12,7 @@
  */
 import { dirname, resolve } from 'node:path';
 import { loadApiKey, loadPrivateKey, readApiKeyFile } from '../config/secrets.ts';
+import { scrubSecrets } from '../core/logger.ts';
 import type { BotConfig } from '../config/types.ts';
 import { chainByName } from '../exchange/chains.ts';
 import type { MigrationStatus } from '../exchange/client/migration.ts';
@@ -175,6 +176,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
 }
 
 function report(results: Map<string, CheckResult>): DoctorReport {
-  const checks = CHECK_NAMES.map((n) => results.get(n) ?? fail(n, 'not checked', 'a bug in bookmaker doctor: please report it'));
+  // a venue's message may echo what we sent (a key in an error text): every detail goes through the scrubber
+  const checks = CHECK_NAMES.map((n) => results.get(n) ?? fail(n, 'not checked', 'a bug in bookmaker doctor: please report it')).map((c) => ({ ...c, detail: scrubSecrets(c.detail), fix: scrubSecrets(c.fix) }));
   return { checks, exitCode: checks.some((c) => c.result === 'fail') ? 1 : 0 };
 }

@@ -12,7 +12,7 @@
  *  - collateral: GET /balance/:wallet read as the bot reads it (freeCollateral) against capitalNeeded.
  */
 import { randomBytes } from 'node:crypto';
-import { request } from 'undici';
+import { Agent, request } from 'undici';
 import { silentLogger } from '../core/logger.ts';
 import type { BotConfig, MarketConfig } from '../config/types.ts';
 import type { ChainConfig } from '../exchange/chains.ts';
@@ -53,9 +53,11 @@ export async function checkVenue(baseUrl: string, chain: ChainConfig, timeoutMs:
   let status: number;
   let dateHeader: string | undefined;
   let text: string;
+  // a connection of its own, destroyed after: no keep-alive socket holds the process after the report
+  const dispatcher = new Agent({ connect: { timeout: timeoutMs } });
   try {
     // undici rather than fetch: fetch refuses some ports (e.g. 6000) that a venue base may use
-    const res = await request(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    const res = await request(url, { dispatcher, headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
     status = res.statusCode;
     const d = res.headers.date;
     dateHeader = Array.isArray(d) ? d[0] : d;
@@ -76,6 +78,8 @@ export async function checkVenue(baseUrl: string, chain: ChainConfig, timeoutMs:
     const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError' || /timeout/i.test(err.code ?? '');
     const why = timedOut ? `no answer within ${timeoutMs} ms` : `cannot connect (${err.code ?? err.message})`;
     return { result: fail(name, `${baseUrl}: ${why}`, `check the base URL (--base-url, venue: in the config), DNS, firewall and proxy; the venue must answer GET ${baseUrl}/markets`), facts: null };
+  } finally {
+    void dispatcher.destroy().catch(() => undefined);
   }
   const got = now();
   const rtt = got - sent;
@@ -148,7 +152,11 @@ export async function checkTradePermission(client: VenueClient, signer: Signer):
   } catch (e) {
     if (e instanceof VenueError && e.status === 404) return ok(name, `trade permission: ${probe} answered 404 (no such order), so the key may cancel and create; no order placed`);
     if (e instanceof VenueError && e.status === 403) return fail(name, `the API key lacks the trade permission: ${probe} answered ${describeError(e)}`, 'issue an API key with the trade permission for this wallet and pass it (--api-key, BOOKMAKER_API_KEY or wallet.apiKeyFile)');
-    if (e instanceof VenueError && e.status === 400) return fail(name, `the venue refused our signature (${describeError(e)}): the EIP-712 domain is not the venue's`, "set venue.chain to the venue's chain (testnet vs mainnet)");
+    if (e instanceof VenueError && e.status === 400) {
+      // a venue checks the signature before it looks the order up: a signature refusal means every order would be refused too
+      if (/signature|signer/i.test(e.message)) return fail(name, `the venue refused our signature (${describeError(e)}): the EIP-712 domain is not the venue's`, "set venue.chain to the venue's chain (testnet vs mainnet)");
+      return warn(name, `${probe} answered ${describeError(e)}: the trade permission could not be confirmed`, 'the key passed authentication and no 403 came back; check the key\'s permissions with the venue if the first orders are refused');
+    }
     if (e instanceof VenueError && e.status === 409) return warn(name, `${probe} answered ${describeError(e)}`, 'see the migration check');
     return fail(name, `${probe} failed: ${describeError(e)}`, 'rerun doctor; if it persists, the venue is degraded');
   }

@@ -128,3 +128,14 @@ describe('the human report', () => {
     assert.equal(text, 'ok    venue       answers\nFAIL  collateral  limits larger than the collateral\n                  fix: deposit\n\ndoctor: 1 ok, 0 warn, 1 fail: NOT ready to go live (exit 1)\n');
   });
 });
+
+describe('the human report, checks not run', () => {
+  it('consecutive checks not run for one reason share a line; the verdict counts each', () => {
+    const nc = (name: string) => ({ name, result: 'fail' as const, detail: 'not checked: the venue check failed', fix: 'fix the venue check first' });
+    const text = formatDoctor([{ name: 'venue', result: 'fail', detail: 'cannot connect', fix: 'check the base URL' }, nc('clock'), nc('api-key'), { name: 'limits', result: 'ok', detail: 'fine', fix: '' }]);
+    assert.equal(
+      text,
+      'FAIL  venue    cannot connect\n               fix: check the base URL\nFAIL  clock, api-key\n               not checked: the venue check failed\n               fix: fix the venue check first\nok    limits   fine\n\ndoctor: 1 ok, 0 warn, 3 fail: NOT ready to go live (exit 1)\n',
+    );
+  });
+});

@@ -111,3 +111,42 @@ test('bad answers at the venue base: HTML, another chain, a huge page: the venue
   assert.equal(huge.result, 'fail');
   assert.match(huge.detail, /answered more than 1048576 bytes/);
 });
+
+test('a venue of the other chain that lists no market: the signature probe and Settlement V2 say so', { timeout: 30_000 }, async () => {
+  const { createLocalExchange } = await import('../../src/sim/local-exchange.ts');
+  const { MAINNET, TESTNET } = await import('../../src/exchange/chains.ts');
+  const { createSigner } = await import('../../src/exchange/signing/signer.ts');
+  const wallet = createSigner({ privateKey: env.BOOKMAKER_PRIVATE_KEY, chain: TESTNET }).address;
+  const ex = createLocalExchange({ seed: 3, markets: 0, chain: MAINNET, apiKeys: [{ key: env.BOOKMAKER_API_KEY, wallet }] });
+  const base = await ex.start(0);
+  try {
+    const r = await runDoctor({ config: await cfg(base), env, checkMs: 2_000, totalMs: 6_000 });
+    const by = new Map(r.checks.map((c) => [c.name, c]));
+    assert.equal(by.get('venue')!.result, 'ok'); // nothing listed to compare chains with
+    assert.equal(by.get('permissions')!.result, 'fail');
+    assert.match(by.get('permissions')!.detail, /the venue refused our signature .*the EIP-712 domain is not the venue's/);
+    assert.equal(by.get('migration')!.result, 'fail');
+    assert.match(by.get('migration')!.detail, /the venue's Settlement V2 is 0x00000000008c286A2aaa99c6Be3b3D405A929500, testnet's is/i);
+  } finally {
+    await ex.close();
+  }
+});
+
+test('a venue that echoes the API key in its refusal: the key never reaches a check (the scrubber)', { timeout: 30_000 }, async () => {
+  const key = `echo-me-${randomBytes(8).toString('hex')}`;
+  const s = createServer((req, res) => {
+    const ok = (req.url ?? '').startsWith('/v2/markets?');
+    const text = JSON.stringify(ok ? { markets: [], cursor: null } : { message: `unknown API key ${req.headers.authorization}`, code: 'UNAUTHORIZED' });
+    res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
+    res.end(text);
+  });
+  servers.push(s);
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const r = await runDoctor({ config: await cfg(`http://127.0.0.1:${(s.address() as AddressInfo).port}/v2`), env: { ...env, BOOKMAKER_API_KEY: key }, checkMs: 2_000, totalMs: 4_000 });
+  const apiKey = r.checks.find((c) => c.name === 'api-key')!;
+  assert.equal(apiKey.result, 'fail');
+  assert.match(apiKey.detail, /unknown API key Bearer \[REDACTED\]/);
+  const all = JSON.stringify(r.checks);
+  assert.ok(!all.includes(key), 'the key is scrubbed');
+  assert.ok(!all.includes(env.BOOKMAKER_PRIVATE_KEY.slice(2)), 'so is the private key');
+});

@@ -14,6 +14,8 @@ import { after, before, test } from 'node:test';
 import { TESTNET } from '../../src/exchange/chains.ts';
 import { createSigner } from '../../src/exchange/signing/signer.ts';
 import { createVenueClient } from '../../src/exchange/venue-client.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
+import { runDoctor } from '../../src/doctor/run-doctor.ts';
 import { cli, waitFor, withTimeout, type Child } from './harness.ts';
 import { freePort, startSimProcess } from './sim-process.ts';
 
@@ -91,6 +93,12 @@ async function doctor(file: string, apiKey: string, privateKey: string, extra: s
   } finally {
     c.proc.kill('SIGKILL');
   }
+}
+
+/** The same checks in this process (real HTTP to the sim process): for the cases that need no process of their own. */
+async function doctorHere(file: string, apiKey: string, privateKey: string, metricsPort: number): Promise<{ code: number; out: string; checks: Map<string, Check> }> {
+  const r = await runDoctor({ config: await loadConfig(file, { env: {} }), env: { BOOKMAKER_API_KEY: apiKey, BOOKMAKER_PRIVATE_KEY: privateKey }, metricsPort });
+  return { code: r.exitCode, out: JSON.stringify(r.checks), checks: new Map(r.checks.map((x) => [x.name, x])) };
 }
 
 function noSecrets(out: string, ...secrets: string[]): void {
@@ -197,7 +205,7 @@ test('a wallet still to migrate: doctor says what the start-up migration will do
     const [, key, wallet, privateKey] = m;
     const file = join(dir, 'legacy.yaml');
     writeFileSync(file, readFileSync(config('legacy-base', { metricsPort: 0 }), 'utf8').replace(baseUrl, legacySim.baseUrl).replace('maxNotional: 100', 'maxNotional: 10'));
-    const before = await doctor(file, key!, privateKey!, ['--metrics-port', String(await freePort())]);
+    const before = await doctorHere(file, key!, privateKey!, await freePort());
     const mig = before.checks.get('migration')!;
     assert.equal(mig.result, 'warn', mig.detail);
     assert.match(mig.detail, /the start-up migration will: start \(retires 2 legacy open order\(s\), then restores them as V2 orders or dismisses them\); migrate funds \(\d+ chunk\(s\), sponsored\)/);
@@ -213,7 +221,7 @@ test('a wallet still to migrate: doctor says what the start-up migration will do
     }
     assert.match(run.out(), /"steps":\["status","start","migrate-funds","restore-orders","ready"\]/);
 
-    const after = await doctor(file, key!, privateKey!, ['--metrics-port', String(await freePort())]);
+    const after = await doctorHere(file, key!, privateKey!, await freePort());
     assert.equal(after.checks.get('migration')!.result, 'ok', after.checks.get('migration')!.detail);
     assert.match(after.checks.get('migration')!.detail, /the start-up migration has nothing to do/);
     assert.equal(after.code, 0, after.out);
@@ -235,14 +243,14 @@ test('Settlement V2 not approved as operator: migration fails naming the void re
   try {
     const file = config('revoker', { metricsPort: await freePort() });
     await setApproval(false);
-    const r = await doctor(file, KEYS.revoker, revoker.privateKey);
+    const r = await doctorHere(file, KEYS.revoker, revoker.privateKey, await freePort());
     assert.equal(r.code, 1, r.out);
     assert.deepEqual(failed(r), ['migration']);
     const m = r.checks.get('migration')!;
     assert.match(m.detail, /Settlement V2 is not approved as operator of this wallet: the venue would void every order \(MISSING_OPERATOR_APPROVAL\)/);
     assert.match(m.fix, /approve Settlement V2 as operator/);
     await setApproval(true);
-    const again = await doctor(file, KEYS.revoker, revoker.privateKey);
+    const again = await doctorHere(file, KEYS.revoker, revoker.privateKey, await freePort());
     assert.equal(again.code, 0, again.out);
     assert.equal(again.checks.get('migration')!.result, 'ok');
   } finally {

@@ -43,12 +43,19 @@ export default command;
 
 const MARK: Record<CheckResult['result'], string> = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL' };
 
-/** The human report: one line per check, its fix below when it is not ok, and a verdict. */
+/**
+ * The human report: one line per check, its fix below when it is not ok, and a verdict. Consecutive
+ * checks not run for one reason share a line (`--json` lists each).
+ */
 export function formatDoctor(checks: readonly CheckResult[]): string {
   const w = Math.max(...checks.map((c) => c.name.length));
   const lines: string[] = [];
-  for (const c of checks) {
-    lines.push(`${MARK[c.result]}  ${c.name.padEnd(w)}  ${c.detail}`);
+  for (let i = 0; i < checks.length; i++) {
+    const c = checks[i]!;
+    const same: string[] = [c.name];
+    while (c.detail.startsWith('not checked') && i + 1 < checks.length && checks[i + 1]!.detail === c.detail && checks[i + 1]!.fix === c.fix && checks[i + 1]!.result === c.result) same.push(checks[++i]!.name);
+    if (same.length > 1) lines.push(`${MARK[c.result]}  ${same.join(', ')}`, `${''.padEnd(6 + w)}  ${c.detail}`);
+    else lines.push(`${MARK[c.result]}  ${c.name.padEnd(w)}  ${c.detail}`);
     if (c.result !== 'ok' && c.fix) lines.push(`${''.padEnd(6 + w)}  fix: ${c.fix}`);
   }
   const n = (r: CheckResult['result']): number => checks.filter((c) => c.result === r).length;
