@@ -402,6 +402,8 @@ export class Account {
    * differences (empty when they agree); `since` is when the disagreement began.
    */
   reconcile(marketId: string, yes: number, no: number, at: number): Drift[] {
+    // a market the books never traded, read flat: nothing to compare (and no entry to keep)
+    if (yes === 0 && no === 0 && !this.books.has(marketId.toLowerCase())) return [];
     const b = this.book(marketId);
     b.lastRead = { yes, no, at };
     return this.recheck(b, at);

@@ -524,7 +524,9 @@ export class QuotingKernel {
     const d = applyToBooks(this.account, e);
     if (d.length === 0 || e.type !== 'PositionSynced') return;
     if (d[0]!.since === e.ts) {
-      for (const x of d) this.log.warn({ marketId: x.marketId, outcome: x.outcomeIndex === 1 ? 'yes' : 'no', books: x.books, venue: x.venue }, 'balance read differs from the books');
+      // info: a read ahead of its fill is normal and settles when the fill lands; past the grace the
+      // health model says books-drift (error)
+      for (const x of d) this.log.info({ marketId: x.marketId, outcome: x.outcomeIndex === 1 ? 'yes' : 'no', books: x.books, venue: x.venue }, 'balance read differs from the books');
     }
     this.opts.onDrift?.(e.marketId, d);
   }
