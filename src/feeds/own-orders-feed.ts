@@ -68,6 +68,19 @@ const SOURCE = 'own-orders';
 
 
 /**
+ * The price of a fill that is all of an order's fills so far (`before` 0): the venue's average fill
+ * price when the order read states one (GET /orders does) and it is on the right side of the limit (a
+ * buy never pays more, a sale never gets less): an order that took liquidity fills at the resting
+ * orders' better prices. Otherwise, or for a later part of an order's fills, the order's own price
+ * (we rest as maker: that is the fill price).
+ */
+export function fillPrice(o: VenueOrder, before: number): number {
+  const avg = o.avgFillPrice;
+  if (before !== 0 || avg === undefined || avg === null || !Number.isSafeInteger(avg) || avg <= 0 || avg >= 1_000_000) return o.price;
+  return (o.side === 0 ? avg <= o.price : avg >= o.price) ? avg : o.price;
+}
+
+/**
  * Shares filled so far. A V2 buy reports `filledSize` as collateral spent (its budget also covers
  * the fee, so scaling the budget would under-count); we rest as maker at our own price, so the
  * shares are the collateral over that price.
@@ -121,10 +134,11 @@ export class FillTracker {
       if (filled > before && !this.baseline) {
         const size = filled - before;
         const origin = this.isOwn && !this.isOwn(o.nonce) ? 'foreign' : 'own';
+        const price = fillPrice(o, before);
         out.push(
           feedEvent(
             SOURCE,
-            { type: 'OrderFilled', marketId: o.marketId, nonce: o.nonce, outcomeIndex: o.outcomeIndex, side: o.side, price: o.price, size, fee: modelFee(this.fees, o.price, size, o.sv2TimeInForce), feeSource: 'model', origin, fillId: `${k}:${filled}`, ts: now },
+            { type: 'OrderFilled', marketId: o.marketId, nonce: o.nonce, outcomeIndex: o.outcomeIndex, side: o.side, price, size, fee: modelFee(this.fees, price, size, o.sv2TimeInForce), feeSource: 'model', origin, fillId: `${k}:${filled}`, ts: now },
             venueMs(o.insertedAt),
             now,
           ),

@@ -17,7 +17,8 @@
  *     the caller names (at stop: the orders found open at start, whose last fills may have raced the
  *     start-up reconcile's cancels).
  * Each order's filled shares at the venue, less what the ledger accounts for, is one fill at the
- * order's own price (we rest as maker). On a fresh ledger nothing is history yet: the open orders'
+ * order's own price (we rest as maker), or at the venue's average fill price when that fill is all
+ * of the order's fills and the read states one (an order that took liquidity: see fillPrice). On a fresh ledger nothing is history yet: the open orders'
  * fills so far become their baselines, not fills.
  *
  * Venue truth (issue 21): the venue states no fee and no time for a fill. The fee is the configured
@@ -36,7 +37,7 @@ import type { Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
 import type { ListOrdersParams } from '../exchange/client/orders-read.ts';
 import type { Address, Bytes32, VenueOrder } from '../model/order.ts';
-import { filledShares } from '../feeds/own-orders-feed.ts';
+import { filledShares, fillPrice } from '../feeds/own-orders-feed.ts';
 import { venueMs } from '../feeds/feed-event.ts';
 import type { Ledger } from './ledger.ts';
 import { modelFee, NO_FEES, type FeeSpec } from './fill-fee.ts';
@@ -157,7 +158,8 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
     const ts = Math.min(now, Math.max(alive, venueMs(v.insertedAt)));
     // ours: the ledger saw it placed (or adopted); else another trader's on this wallet
     const own = o.ledger.hasOrder(k) || (o.owns !== undefined && o.owns(v.marketId.toLowerCase()));
-    o.ledger.fill({ fillId: `${k}:${filled}`, nonce: k, marketId: v.marketId, outcomeIndex: v.outcomeIndex, side: v.side, price: v.price, size, fee: modelFee(fees, v.price, size, v.sv2TimeInForce), feeSource: 'model', origin: own ? 'own' : 'foreign', ts, source: 'catch-up', filled });
+    const price = fillPrice(v, from);
+    o.ledger.fill({ fillId: `${k}:${filled}`, nonce: k, marketId: v.marketId, outcomeIndex: v.outcomeIndex, side: v.side, price, size, fee: modelFee(fees, price, size, v.sv2TimeInForce), feeSource: 'model', origin: own ? 'own' : 'foreign', ts, source: 'catch-up', filled });
     recorded++;
     shares += filled - from;
   }

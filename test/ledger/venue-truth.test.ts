@@ -197,3 +197,19 @@ test('a new ledger: orders closed before it began are history (in the baseline),
   assert.deepEqual(listFills(l).map((x) => [x.nonce, x.size]), [[n('f'), 3]]);
   l.close();
 });
+
+test('an order that took liquidity: its fills are recorded at the venue\'s average fill price when it is all of the order\'s fills (never past the limit)', async () => {
+  clock.t = T0;
+  const l = openLedger({ path: ':memory:', clock });
+  await catchUpFills({ client: source([]), trader: TRADER, ledger: l, clock });
+  l.startup({ configHash: 'h', configFile: 'f', venue: 'v', trader: TRADER, markets: 1, latched: null }, 0);
+  clock.t = T0 + 60_000;
+  const ioc = order(n('1'), { side: 0, price: 950_000, filledSize: 3_000_000, remainingSize: 7_000_000, status: 'cancelled', sv2TimeInForce: 1, avgFillPrice: 640_000 });
+  const wrongSide = order(n('2'), { side: 1, price: 600_000, filledSize: 2_000_000, remainingSize: 8_000_000, status: 'cancelled', avgFillPrice: 500_000 });
+  await catchUpFills({ client: source([ioc, wrongSide]), trader: TRADER, ledger: l, clock, fees: FEES });
+  const f = new Map(listFills(l).map((x) => [x.nonce, x]));
+  assert.equal(f.get(n('1'))!.price, 0.64);
+  assert.equal(f.get(n('1'))!.fee, 0.0096, 'taker 50 bps of 3 × 0.64');
+  assert.equal(f.get(n('2'))!.price, 0.6, 'a sale never fills below its limit: the stated average is not taken');
+  l.close();
+});
