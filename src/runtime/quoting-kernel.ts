@@ -26,8 +26,9 @@
  * runs at once when the last one is at least `requoteIntervalMs` old (so the hot path from a book
  * event to the signed request is synchronous), otherwise a timer on the injected clock runs one
  * coalesced tick at the end of the interval (leading + trailing throttle). Independently, every
- * `housekeepingMs` every market is ticked: a stalled stream sends no events, and this is how the
- * stale-data guard gets to pull the quotes of a silent market.
+ * `housekeepingMs` every market not ticked within that time is ticked: a stalled stream sends no
+ * events, and this is how the stale-data guard gets to pull the quotes of a silent market (at most
+ * 2 × `housekeepingMs` between two ticks of a market; a round over many markets runs in slices).
  */
 import type { Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
@@ -63,7 +64,7 @@ export interface QuotingKernelOptions {
   readonly markets: readonly KernelMarket[];
   /** minimum spacing of two ticks of one market, ms (0 = tick on every event) */
   readonly requoteIntervalMs: number;
-  /** every market is ticked at least this often, ms (default max(1000, requoteIntervalMs)) */
+  /** a market not ticked for this long is ticked by the next housekeeping round, run this often, ms (default max(1000, requoteIntervalMs)) */
   readonly housekeepingMs?: number;
   /** what to send when not holding the outcome being sold (default 'buy-complement') */
   readonly noInventory?: NoInventoryMode;
@@ -163,6 +164,8 @@ export interface MarketsUpdate {
 }
 
 const DEFAULT_TOLERANCES: Tolerances = { price: 0, sizeFraction: 0.1 };
+/** markets ticked per turn of a housekeeping round (see scheduleHousekeeping) */
+const HOUSEKEEPING_SLICE = 250;
 const lower = (s: string): string => s.toLowerCase();
 
 /** The market a state event concerns, or null for account-wide events. */
@@ -591,19 +594,40 @@ export class QuotingKernel {
     }, wait);
   }
 
+  /**
+   * The housekeeping round, every `every` ms. A market ticked within the last `every` ms (an event ran
+   * it) is not due: the round exists for markets that hear nothing, so a market is still ticked at
+   * least every 2 × `every`, and one whose book moves every second costs one tick a second, not two.
+   * A round of more than HOUSEKEEPING_SLICE markets is cut into slices, each in a turn of its own on
+   * the clock, so a round over thousands of markets does not hold the event loop (and the book
+   * events waiting behind it) for the whole round.
+   */
   private scheduleHousekeeping(): void {
     const every = this.opts.housekeepingMs ?? Math.max(1000, this.opts.requoteIntervalMs);
     if (every <= 0) return;
-    const loop = (): void => {
+    let round: MarketSlot[] = [];
+    let at = 0;
+    const slice = (): void => {
       if (this.stopped) return;
-      for (const slot of this.markets.values()) {
-        if (slot.resting || slot.cancelTimer) continue;
+      const now = this.clock.now();
+      const end = Math.min(round.length, at + HOUSEKEEPING_SLICE);
+      for (; at < end; at++) {
+        const slot = round[at]!;
+        // removed since the round began, resting, a trailing tick due, or ticked lately: not due
+        if (slot.resting || slot.cancelTimer || now - slot.lastTickAt < every || this.markets.get(lower(slot.cfg.marketId)) !== slot) continue;
         if (this.restsWithoutEvents(slot)) slot.resting = true;
         else this.runTick(slot, 'housekeeping');
       }
-      if (!this.stopped) this.cancelHousekeeping = this.clock.setTimeout(loop, every);
+      if (this.stopped) return;
+      if (at < round.length) this.cancelHousekeeping = this.clock.setTimeout(slice, 0);
+      else this.cancelHousekeeping = this.clock.setTimeout(start, every);
     };
-    this.cancelHousekeeping = this.clock.setTimeout(loop, every);
+    const start = (): void => {
+      round = [...this.markets.values()];
+      at = 0;
+      slice();
+    };
+    this.cancelHousekeeping = this.clock.setTimeout(start, every);
   }
 
   /** Anything that happens to a market ends its rest (see restsWithoutEvents). */

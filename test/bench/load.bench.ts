@@ -5,7 +5,9 @@
  * received vs published (dropped), events later than 1 s, resyncs; at the exchange: venue calls per
  * second. Target: no dropped events, lag p99 < 50 ms.
  *
- *   npm run bench -- load [--minutes 10] [--markets 200] [--rate 10]
+ *   npm run bench -- load [--minutes 10] [--markets 200] [--rate 10] [--cpu-prof DIR]
+ *
+ * `--cpu-prof DIR` writes a V8 CPU profile of the bot child into DIR (node --cpu-prof) when it exits.
  *
  * The baseline is the same bot quoting the same markets with the books still (no driver) measured in
  * the same run: the ratio says what 2,000 deltas/s cost in CPU over an idle quoting bot.
@@ -32,6 +34,9 @@ const MINUTES = arg('minutes', 10);
 const MARKETS = arg('markets', 200);
 const RATE = arg('rate', 10);
 const WARMUP_MS = 30_000;
+const profIdx = process.argv.indexOf('--cpu-prof');
+const CPU_PROF_DIR = profIdx >= 0 ? process.argv[profIdx + 1] : undefined;
+if (profIdx >= 0 && !CPU_PROF_DIR) throw new Error('--cpu-prof: expected a directory');
 const BASELINE_MS = 20_000;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -65,6 +70,12 @@ ex.router.lookup = ((m: string, p: string) => {
   return lookup(m, p);
 }) as typeof ex.router.lookup;
 
+// every market gets a two-sided book before the bot starts (2 s of the driver at 5 changes/s per
+// market, then still): the bot can quote everything at once, and start-up to all quoted is measured
+const seeding = startBookDriver(ex, { perMarketPerSecond: 5, seed: 78 });
+await sleep(2_000);
+seeding.stop();
+
 const config = join(work, 'load.yaml');
 writeFileSync(
   config,
@@ -72,7 +83,9 @@ writeFileSync(
   chain: testnet
   local: {}
 markets:
-  - all: true
+  maxMarkets: ${MARKETS}
+  refreshSeconds: 0
+  select: all
 defaults:
   strategy:
     name: bands
@@ -103,8 +116,21 @@ logging:
 
 let waiter: ((s: ChildStats) => void) | null = null;
 let quoted = 0;
+// start-up to all quoted: from the spawn to the first health report (once a second) with every
+// market in state 'quoting' (orders live at the venue)
+const spawnedAt = Date.now();
+let readyAt = 0;
+let allQuotedAt = 0;
+let quotingNow = 0;
 const onMessage = (m: ChildMessage): void => {
-  if (m.type === 'ready') quoted = m.markets;
+  if (m.type === 'ready') {
+    quoted = m.markets;
+    readyAt = Date.now();
+  }
+  if (m.type === 'health') {
+    quotingNow = Object.values(m.markets).filter((s) => s === 'quoting').length;
+    if (allQuotedAt === 0 && quotingNow === MARKETS) allQuotedAt = Date.now();
+  }
   if (m.type === 'stats') {
 
     waiter?.(m.stats);
@@ -118,11 +144,17 @@ const bot = await spawnBot({
   logFile: join(work, 'bot.log'),
   onMessage,
   readyTimeoutMs: 180_000,
+  ...(CPU_PROF_DIR ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] } : {}),
 });
+// the bot gone (the watchdog ended a blocked loop, a crash): the run fails at once instead of waiting
+let botExit: string | null = null;
+void bot.exited.then((r) => (botExit = `bot exited (code ${r.code}, signal ${r.signal}); see the log in ${work}`));
 const stats = (): Promise<ChildStats> =>
-  new Promise((resolve) => {
+  new Promise((resolve, reject) => {
+    if (botExit) return reject(new Error(botExit));
     waiter = resolve;
     bot.request({ type: 'stats' });
+    void bot.exited.then(() => reject(new Error(botExit ?? 'bot exited')));
   });
 
 interface Window {
@@ -155,8 +187,13 @@ async function measure(ms: number, progress: boolean, stopTraffic: () => void = 
 }
 
 try {
-  process.stderr.write(`load: bot up quoting ${MARKETS} markets; baseline (still books) ${BASELINE_MS / 1000} s\n`);
-  await sleep(5_000);
+  process.stderr.write(`load: bot up quoting ${MARKETS} markets after ${((readyAt - spawnedAt) / 1000).toFixed(1)} s; waiting until all quote\n`);
+  for (let i = 1; i <= 120 && allQuotedAt === 0; i++) {
+    await sleep(1_000);
+    if (i % 10 === 0) process.stderr.write(`load: ${quotingNow} of ${MARKETS} quoting after ${((Date.now() - spawnedAt) / 1000).toFixed(0)} s\n`);
+  }
+  process.stderr.write(`load: ${quotingNow} of ${MARKETS} quoting after ${((Date.now() - spawnedAt) / 1000).toFixed(1)} s; baseline (still books) ${BASELINE_MS / 1000} s\n`);
+  await sleep(2_000);
   const idle = await measure(BASELINE_MS, false);
   const driver = startBookDriver(ex, { perMarketPerSecond: RATE, seed: 77 });
   process.stderr.write(`load: driver on (${MARKETS * RATE} book changes/s); warm-up ${WARMUP_MS / 1000} s, then ${MINUTES} min measured\n`);
@@ -171,6 +208,8 @@ try {
   report(
     [
       ['markets quoted', `${quoted} of ${MARKETS}`],
+      ['start-up: spawn to ready (s)', (readyAt - spawnedAt) / 1000],
+      ['start-up: spawn to all quoting (s)', allQuotedAt ? (allQuotedAt - spawnedAt) / 1000 : `not within 120 s (${quotingNow} quoting)`],
       ['measured', `${secs.toFixed(0)} s after ${WARMUP_MS / 1000} s warm-up`],
       ['book deltas published/s', w.published / secs],
       ['book deltas received/s', received / secs],
@@ -189,6 +228,8 @@ try {
       ['order calls/s (bot)', (s.venueCalls - w.from.venueCalls) / secs],
       ['driver changes refused', driver.refused],
       ['target', `no dropped events: ${dropped === 0 ? 'met' : 'NOT met'}; lag p99 < 50 ms: ${s.lagP99Ms < 50 ? 'met' : 'NOT met'}`],
+      ['bot CPU per 1,000 deltas/s (%)', (cpuPct / Math.max(1, w.published / secs)) * 1000],
+      ['bot RSS per market (KiB)', s.rssBytes / 1024 / MARKETS],
     ],
     {
       name: 'load',
@@ -208,10 +249,13 @@ try {
       venueCallsPerSecond: Number((w.requests / secs).toFixed(1)),
       minutes: MINUTES,
       markets: quoted,
+      startupAllQuotedSeconds: allQuotedAt ? Number(((allQuotedAt - spawnedAt) / 1000).toFixed(1)) : null,
     },
   );
 } finally {
+  const died = botExit;
   await bot.stop(120_000);
   await ex.close();
-  rmSync(work, { recursive: true, force: true });
+  if (died) process.stderr.write(`load: ${died}\n`);
+  else rmSync(work, { recursive: true, force: true });
 }

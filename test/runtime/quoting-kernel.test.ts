@@ -253,3 +253,66 @@ test('a stale ask that trades on arrival is not placed again before its fill is 
   assert.equal(store.state.markets.get(M1.toLowerCase())!.orders.has(ask.nonce.toLowerCase()), false);
   kernel.stop();
 });
+
+test('housekeeping skips a market an event ticked within the interval, and still ticks a silent one', async () => {
+  const clock = new ManualClock(1_800_000_000_000);
+  const causes: string[] = [];
+  const k = new QuotingKernel({
+    clock,
+    venue: new FakeVenue(),
+    store: new StateStore(),
+    markets: [market(M1), market(M2)],
+    requoteIntervalMs: 0,
+    housekeepingMs: 1000,
+    onTickStart: (id, cause) => causes.push(`${id === M1 ? 'M1' : 'M2'}:${cause}`),
+  });
+  k.onEvent(book(M1, 480_000, 520_000, clock.now()));
+  k.onEvent(book(M2, 480_000, 520_000, clock.now()));
+  await k.flush();
+  causes.length = 0;
+  // M1's book moves just before the round: the round leaves it; M2 heard nothing for a second: ticked
+  clock.advance(900);
+  k.onEvent(book(M1, 481_000, 521_000, clock.now()));
+  clock.advance(100);
+  await k.flush();
+  assert.deepEqual(causes, ['M1:event', 'M2:housekeeping']);
+  // a second later M1 is silent too: both ticked (at most 2 × housekeepingMs between two ticks)
+  causes.length = 0;
+  clock.advance(1000);
+  await k.flush();
+  assert.deepEqual(causes.sort(), ['M1:housekeeping', 'M2:housekeeping']);
+  k.stop();
+});
+
+test('a housekeeping round over many markets ticks every one of them, a slice per turn', async () => {
+  const clock = new ManualClock(1_800_000_000_000);
+  const ids = Array.from({ length: 600 }, (_, i) => ('0x' + (i + 1).toString(16).padStart(64, '0')) as Bytes32);
+  const ticked = new Map<string, number>();
+  const store = new StateStore();
+  const k = new QuotingKernel({
+    clock,
+    venue: new FakeVenue(),
+    store,
+    markets: ids.map(market),
+    requoteIntervalMs: 0,
+    housekeepingMs: 1000,
+    onTickStart: (id, cause) => {
+      if (cause === 'housekeeping') ticked.set(id, (ticked.get(id) ?? 0) + 1);
+    },
+  });
+  for (const id of ids) k.onEvent(book(id, 480_000, 520_000, clock.now()));
+  await k.flush();
+  // each slice after the first is a turn of its own on the clock (a timer of 0 ms)
+  let turns = 0;
+  const setTimeout = clock.setTimeout.bind(clock);
+  clock.setTimeout = (fn, ms) => {
+    if (ms === 0) turns++;
+    return setTimeout(fn, ms);
+  };
+  clock.advance(1000);
+  await k.flush();
+  assert.equal(turns, 2, '600 markets: three slices');
+  assert.equal(ticked.size, ids.length);
+  assert.ok([...ticked.values()].every((n) => n === 1));
+  k.stop();
+});
