@@ -459,11 +459,27 @@ export class QuotingKernel {
     this.wake(eventMarket(e));
     this.noteNetMove(e);
     const fresh = this.isFreshFill(e);
+    const tick = triggersTick(e) && !this.isKeepalive(e);
     this.store.dispatch(e);
     if (fresh) this.applyFill(e);
     if (e.type === 'OrderClosed') this.closeOrder(e);
     if (e.type === 'PositionSynced') this.orderManager.positionsRead(e.marketId, e.readStartedAt ?? e.ts);
-    if (triggersTick(e)) this.markDirty(eventMarket(e));
+    if (tick) this.markDirty(eventMarket(e));
+  }
+
+  /**
+   * A stream status that repeats the market's stream state (the stream's keep-alive of a quiet
+   * market, every few seconds per market) while the market quotes: it only refreshes the stream's
+   * last-event time, which lets the stale-book and stream-silence guards pass, and they already
+   * pass. A market whose last tick did not quote (pulled by a guard, say) is ticked as before, so a
+   * keep-alive can lift a pull. Thousands of quiet markets otherwise tick on every keep-alive for
+   * nothing. Checked before the store applies the event.
+   */
+  private isKeepalive(e: StateEvent): boolean {
+    if (e.type !== 'BookEventReceived' || e.event.type !== 'status') return false;
+    const id = lower(e.event.marketId);
+    if (this.store.state.markets.get(id)?.streamState !== e.event.state) return false;
+    return this.markets.get(id)?.last?.action === 'quote';
   }
 
   /** Reduce a batch together (one store notification), then schedule the markets it touched. */
@@ -474,6 +490,9 @@ export class QuotingKernel {
       this.noteNetMove(e);
     }
     const fills = es.filter((e) => this.isFreshFill(e));
+    // a keep-alive judged against the state before the batch (a status change earlier in the batch
+    // makes its market tick anyway)
+    const keepalive = es.map((e) => this.isKeepalive(e));
     this.store.dispatchAll(es);
     for (const f of fills) this.applyFill(f);
     // after the fills: a closed order's fills are in the position before it stops counting
@@ -481,7 +500,7 @@ export class QuotingKernel {
     // after the syncs are in the store: parked orders those reads cover stop counting
     for (const e of es) if (e.type === 'PositionSynced') this.orderManager.positionsRead(e.marketId, e.readStartedAt ?? e.ts);
     const touched = new Set<Bytes32 | null>();
-    for (const e of es) if (triggersTick(e)) touched.add(eventMarket(e));
+    for (let i = 0; i < es.length; i++) if (triggersTick(es[i]!) && !keepalive[i]) touched.add(eventMarket(es[i]!));
     for (const m of touched) this.markDirty(m);
   }
 

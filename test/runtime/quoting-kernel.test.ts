@@ -316,3 +316,47 @@ test('a housekeeping round over many markets ticks every one of them, a slice pe
   assert.ok([...ticked.values()].every((n) => n === 1));
   k.stop();
 });
+
+function status(marketId: Bytes32, state: 'live' | 'reconnecting', ts: number): StateEvent {
+  return { type: 'BookEventReceived', event: { type: 'status', marketId, outcomeIndex: 1, state, localTs: ts }, ts };
+}
+
+test('a stream keep-alive (status unchanged) does not tick a quoting market; a changed status does', async () => {
+  const clock = new ManualClock(1_800_000_000_000);
+  const causes: string[] = [];
+  const k = new QuotingKernel({ clock, venue: new FakeVenue(), store: new StateStore(), markets: [market(M1)], requoteIntervalMs: 0, housekeepingMs: 0, onTickStart: (_id, cause) => causes.push(cause) });
+  k.onEvent(status(M1, 'live', clock.now()));
+  k.onEvent(book(M1, 480_000, 520_000, clock.now()));
+  await k.flush();
+  assert.equal(k.lastTick(M1)?.action, 'quote');
+  causes.length = 0;
+  clock.advance(2_000);
+  k.onEvent(status(M1, 'live', clock.now()));
+  assert.deepEqual(causes, [], 'the keep-alive ticked nothing');
+  k.onEvent(status(M1, 'reconnecting', clock.now()));
+  k.onEvent(status(M1, 'live', clock.now()));
+  assert.deepEqual(causes, ['event', 'event'], 'each change of the stream state ticks');
+  k.stop();
+});
+
+test('a keep-alive ticks a market whose quotes were pulled for a silent stream, so it quotes again', async () => {
+  const clock = new ManualClock(1_800_000_000_000);
+  const store = new StateStore();
+  const k = new QuotingKernel({ clock, venue: new FakeVenue(), store, markets: [market(M1)], requoteIntervalMs: 0, housekeepingMs: 0 });
+  k.onEvent(status(M1, 'live', clock.now()));
+  k.onEvent(book(M1, 480_000, 520_000, clock.now()));
+  await k.flush();
+  // nothing heard for longer than the limits (5 s): the tick pulls the quotes
+  clock.advance(5_500);
+  k.tick(M1);
+  await k.flush();
+  const pulled = k.lastTick(M1);
+  assert.equal(pulled?.action, 'pull');
+  assert.equal(pulled?.reason, 'STALE_BOOK');
+  // the stream's keep-alive vouches for the book again: the market ticks and quotes
+  k.onEvent(status(M1, 'live', clock.now()));
+  await k.flush();
+  assert.notEqual(k.lastTick(M1), pulled, 'the keep-alive ticked the pulled market');
+  assert.equal(k.lastTick(M1)?.action, 'quote');
+  k.stop();
+});
