@@ -459,12 +459,24 @@ export class QuotingKernel {
     this.wake(eventMarket(e));
     this.noteNetMove(e);
     const fresh = this.isFreshFill(e);
-    const tick = triggersTick(e) && !this.isKeepalive(e);
+    let tick = triggersTick(e) && !this.isKeepalive(e) && !this.isSameHoldings(e);
     this.store.dispatch(e);
     if (fresh) this.applyFill(e);
     if (e.type === 'OrderClosed') this.closeOrder(e);
-    if (e.type === 'PositionSynced') this.orderManager.positionsRead(e.marketId, e.readStartedAt ?? e.ts);
+    // a read that lets parked orders go changes the exposure: the market ticks then
+    if (e.type === 'PositionSynced' && this.orderManager.positionsRead(e.marketId, e.readStartedAt ?? e.ts)) tick = true;
     if (tick) this.markDirty(eventMarket(e));
+  }
+
+  /**
+   * A balance read that finds the holdings the store already has (every quoted market is synced on
+   * every balance poll, held or not): nothing a tick reads has changed, unless the read lets parked
+   * orders go (onEvent ticks then). Checked before the store applies the event.
+   */
+  private isSameHoldings(e: StateEvent): boolean {
+    if (e.type !== 'PositionSynced') return false;
+    const p = this.store.state.markets.get(lower(e.marketId))?.position;
+    return p !== undefined && p.yes === e.yes && p.no === e.no;
   }
 
   /**
@@ -492,15 +504,15 @@ export class QuotingKernel {
     const fills = es.filter((e) => this.isFreshFill(e));
     // a keep-alive judged against the state before the batch (a status change earlier in the batch
     // makes its market tick anyway)
-    const keepalive = es.map((e) => this.isKeepalive(e));
+    const skip = es.map((e) => this.isKeepalive(e) || this.isSameHoldings(e));
     this.store.dispatchAll(es);
     for (const f of fills) this.applyFill(f);
     // after the fills: a closed order's fills are in the position before it stops counting
     for (const e of es) if (e.type === 'OrderClosed') this.closeOrder(e);
-    // after the syncs are in the store: parked orders those reads cover stop counting
-    for (const e of es) if (e.type === 'PositionSynced') this.orderManager.positionsRead(e.marketId, e.readStartedAt ?? e.ts);
     const touched = new Set<Bytes32 | null>();
-    for (let i = 0; i < es.length; i++) if (triggersTick(es[i]!) && !keepalive[i]) touched.add(eventMarket(es[i]!));
+    // after the syncs are in the store: parked orders those reads cover stop counting
+    for (const e of es) if (e.type === 'PositionSynced' && this.orderManager.positionsRead(e.marketId, e.readStartedAt ?? e.ts)) touched.add(e.marketId);
+    for (let i = 0; i < es.length; i++) if (triggersTick(es[i]!) && !skip[i]) touched.add(eventMarket(es[i]!));
     for (const m of touched) this.markDirty(m);
   }
 

@@ -73,8 +73,14 @@ ex.router.lookup = ((m: string, p: string) => {
 // every market gets a two-sided book before the bot starts (2 s of the driver at 5 changes/s per
 // market, then still): the bot can quote everything at once, and start-up to all quoted is measured
 const seeding = startBookDriver(ex, { perMarketPerSecond: 5, seed: 78 });
+const engine = ex.state.engine;
+const indexes = [...ex.state.stores.markets.values()].map((m) => engine.marketIndex(m.id)!);
+const twoSided = (): number => indexes.filter((i) => engine.engine.bestBid(i) > 0 && engine.engine.bestAsk(i) > 0).length;
 await sleep(2_000);
+// until every book has both sides (a one-sided book gives the bands strategy no mid: nothing to quote)
+for (let i = 0; i < 30 && twoSided() < indexes.length; i++) await sleep(500);
 seeding.stop();
+process.stderr.write(`load: ${twoSided()} of ${indexes.length} books two-sided before the bot starts\n`);
 
 const config = join(work, 'load.yaml');
 writeFileSync(
@@ -122,12 +128,20 @@ const spawnedAt = Date.now();
 let readyAt = 0;
 let allQuotedAt = 0;
 let quotingNow = 0;
+let lastHealth: Record<string, string> = {};
+/** the health states of the markets not quoting, counted: `starting 12, rate-budget 3` */
+const notQuoting = (): string => {
+  const by = new Map<string, number>();
+  for (const st of Object.values(lastHealth)) if (st !== 'quoting') by.set(st, (by.get(st) ?? 0) + 1);
+  return [...by].map(([k, n]) => `${k} ${n}`).join(', ') || 'none';
+};
 const onMessage = (m: ChildMessage): void => {
   if (m.type === 'ready') {
     quoted = m.markets;
     readyAt = Date.now();
   }
   if (m.type === 'health') {
+    lastHealth = m.markets;
     quotingNow = Object.values(m.markets).filter((s) => s === 'quoting').length;
     if (allQuotedAt === 0 && quotingNow === MARKETS) allQuotedAt = Date.now();
   }
@@ -190,7 +204,7 @@ try {
   process.stderr.write(`load: bot up quoting ${MARKETS} markets after ${((readyAt - spawnedAt) / 1000).toFixed(1)} s; waiting until all quote\n`);
   for (let i = 1; i <= 120 && allQuotedAt === 0; i++) {
     await sleep(1_000);
-    if (i % 10 === 0) process.stderr.write(`load: ${quotingNow} of ${MARKETS} quoting after ${((Date.now() - spawnedAt) / 1000).toFixed(0)} s\n`);
+    if (i % 10 === 0) process.stderr.write(`load: ${quotingNow} of ${MARKETS} quoting after ${((Date.now() - spawnedAt) / 1000).toFixed(0)} s (not quoting: ${notQuoting()})\n`);
   }
   process.stderr.write(`load: ${quotingNow} of ${MARKETS} quoting after ${((Date.now() - spawnedAt) / 1000).toFixed(1)} s; baseline (still books) ${BASELINE_MS / 1000} s\n`);
   await sleep(2_000);
@@ -210,6 +224,7 @@ try {
       ['markets quoted', `${quoted} of ${MARKETS}`],
       ['start-up: spawn to ready (s)', (readyAt - spawnedAt) / 1000],
       ['start-up: spawn to all quoting (s)', allQuotedAt ? (allQuotedAt - spawnedAt) / 1000 : `not within 120 s (${quotingNow} quoting)`],
+      ['markets not quoting at the end', notQuoting()],
       ['measured', `${secs.toFixed(0)} s after ${WARMUP_MS / 1000} s warm-up`],
       ['book deltas published/s', w.published / secs],
       ['book deltas received/s', received / secs],

@@ -360,3 +360,21 @@ test('a keep-alive ticks a market whose quotes were pulled for a silent stream, 
   assert.equal(k.lastTick(M1)?.action, 'quote');
   k.stop();
 });
+
+test('a balance read that finds the holdings unchanged does not tick the market; a changed one does', async () => {
+  const clock = new ManualClock(1_800_000_000_000);
+  const causes: string[] = [];
+  const k = new QuotingKernel({ clock, venue: new FakeVenue(), store: new StateStore(), markets: [market(M1)], requoteIntervalMs: 0, housekeepingMs: 0, onTickStart: (_id, cause) => causes.push(cause) });
+  const sync = (yes: number, no: number): StateEvent => ({ type: 'PositionSynced', marketId: M1, yes, no, ts: clock.now() });
+  k.onEvent(book(M1, 480_000, 520_000, clock.now()));
+  k.onEvent(sync(0, 0));
+  await k.flush();
+  causes.length = 0;
+  k.onEvent(sync(0, 0));
+  assert.deepEqual(causes, [], 'same holdings: no tick');
+  k.onEvent(sync(5_000_000, 0));
+  assert.deepEqual(causes, ['event'], 'new holdings tick');
+  k.onEvents([sync(5_000_000, 0), sync(5_000_000, 0)]);
+  assert.deepEqual(causes, ['event'], 'a batch of unchanged reads ticks nothing');
+  k.stop();
+});
