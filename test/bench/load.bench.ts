@@ -21,6 +21,8 @@ import { createLocalExchange } from '../../src/sim/local-exchange.ts';
 import { chaosKeys } from '../../src/chaos/run-chaos.ts';
 import { spawnBot } from '../../src/chaos/bot-process.ts';
 import { startBookDriver } from '../../src/chaos/load-driver.ts';
+import { derivedAddress } from '../../src/sim/market-factory.ts';
+import { toSubmitOrder } from '../../src/sim/agents/order-builder.ts';
 import type { ChildMessage, ChildStats } from '../../src/chaos/child-messages.ts';
 
 function arg(name: string, dflt: number): number {
@@ -78,8 +80,16 @@ const indexes = [...ex.state.stores.markets.values()].map((m) => engine.marketIn
 const twoSided = (): number => indexes.filter((i) => engine.engine.bestBid(i) > 0 && engine.engine.bestAsk(i) > 0).length;
 await sleep(2_000);
 // until every book has both sides (a one-sided book gives the bands strategy no mid: nothing to quote)
-for (let i = 0; i < 30 && twoSided() < indexes.length; i++) await sleep(500);
+for (let i = 0; i < 10 && twoSided() < indexes.length; i++) await sleep(500);
 seeding.stop();
+// the few the random walk left one-sided get the missing side from a seeding maker (40¢ / 60¢)
+const seeder = engine.ensureTrader(derivedAddress('bookmaker-load:seeder'));
+engine.deposit(seeder, 10n ** 15n);
+for (const i of indexes) {
+  const now = ex.state.clock.now();
+  if (!(engine.engine.bestBid(i) > 0)) engine.submit(toSubmitOrder({ market: i, trader: seeder, outcome: 1, side: 'buy', price: 400_000, size: 5_000_000, nowMs: now }));
+  if (!(engine.engine.bestAsk(i) > 0)) engine.submit(toSubmitOrder({ market: i, trader: seeder, outcome: 0, side: 'buy', price: 400_000, size: 5_000_000, nowMs: now }));
+}
 process.stderr.write(`load: ${twoSided()} of ${indexes.length} books two-sided before the bot starts\n`);
 
 const config = join(work, 'load.yaml');
