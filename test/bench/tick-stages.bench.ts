@@ -15,7 +15,8 @@
  *   write      the request's bytes written to a loopback TCP socket (the syscall the transport makes)
  *
  * Each stage runs alone in a loop (the other stages' inputs computed once, ahead); the figure is the
- * median of 9 rounds of the mean µs per call. The sum is less than tick-to-wire's p50: what is left is
+ * median of 9 rounds of the mean CPU µs per call (process CPU time: the loopback sink's reads count
+ * in the write stage). The sum is less than tick-to-wire's p50: what is left is
  * the kernel and order manager around the stages (events into the store, entries, promises).
  * `--base DIR`: the same stages from another checkout (with node_modules) in the same process, round
  * by round alternated, with the ratio base/this per stage.
@@ -156,11 +157,15 @@ const connect = (): Promise<Socket> =>
 const trees: { label: string; stages: Stage[] }[] = [{ label: 'this', stages: await stagesOf(here, await connect()) }];
 if (baseDir) trees.push({ label: 'base', stages: await stagesOf(resolve(baseDir), await connect()) });
 
-/** mean µs per call over `iters` calls (the view stage includes a reduce: subtracted below) */
+/**
+ * mean CPU µs per call over `iters` calls (CPU time, not wall: on the shared machine a loop is
+ * descheduled for whole time slices; the view stage includes a reduce, subtracted below)
+ */
 function time(s: Stage): number {
-  const t0 = performance.now();
+  const c0 = process.cpuUsage();
   for (let i = 0; i < s.iters; i++) s.run();
-  return ((performance.now() - t0) * 1000) / s.iters;
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / s.iters;
 }
 // warm-up: every stage of every tree, then rounds alternating the trees per stage
 for (const t of trees) for (const s of t.stages) time({ ...s, iters: Math.ceil(s.iters / 4) });
