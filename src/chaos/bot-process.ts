@@ -26,6 +26,8 @@ export interface SpawnBotOptions {
   onMessage: (m: ChildMessage) => void;
   /** how long to wait for `ready` (default 60 s) */
   readyTimeoutMs?: number;
+  /** extra Node.js flags for the child (benchmarks: `--cpu-prof`, `--cpu-prof-dir=DIR`) */
+  nodeArgs?: readonly string[];
 }
 
 export interface BotProcess {
@@ -40,7 +42,7 @@ export interface BotProcess {
 
 export function spawnBot(o: SpawnBotOptions): Promise<BotProcess> {
   const log = createWriteStream(o.logFile, { flags: 'a' });
-  const child: ChildProcess = spawn(process.execPath, [...LOADER, CHILD, o.configPath, o.baseUrl], {
+  const child: ChildProcess = spawn(process.execPath, [...(o.nodeArgs ?? []), ...LOADER, CHILD, o.configPath, o.baseUrl], {
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     env: o.env,
   });

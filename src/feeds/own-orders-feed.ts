@@ -49,8 +49,11 @@ export interface OwnOrdersFeedOptions {
   logger?: Logger;
   /** lookups of vanished orders per poll at most (default 20) */
   maxLookups?: number;
-  /** does the bot still count this order (resting, or gone but not settled)? default: always */
-  isTracked?: (nonce: Bytes32) => boolean;
+  /**
+   * does the bot still count this order (resting, or gone but not settled)? default: always.
+   * `marketId`, when the venue named the order's market, lets the answer be one lookup.
+   */
+  isTracked?: (nonce: Bytes32, marketId?: Bytes32) => boolean;
   /** how far back the recent-orders read looks, s (default 30; it must exceed the poll interval) */
   recentWindowSeconds?: number;
   /**
@@ -191,7 +194,7 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
     if (opts.client.orders.recent) {
       for (const o of await opts.client.orders.recent({ trader: opts.trader, windowSeconds: opts.recentWindowSeconds ?? 30, limit: 500 })) {
         const k = o.nonce.toLowerCase();
-        if (!byNonce.has(k) && (o.status === 'open' || !opts.isTracked || opts.isTracked(o.nonce) || foreignNews(o))) byNonce.set(k, o);
+        if (!byNonce.has(k) && (o.status === 'open' || !opts.isTracked || opts.isTracked(o.nonce, o.marketId) || foreignNews(o))) byNonce.set(k, o);
       }
     }
     let lookups = 0;

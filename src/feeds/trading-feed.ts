@@ -27,7 +27,7 @@ export interface TradingFeedOptions {
   health?: FeedHealth;
   logger?: Logger;
   /** see OwnOrdersFeedOptions.isTracked */
-  isTracked?: (nonce: Bytes32) => boolean;
+  isTracked?: (nonce: Bytes32, marketId?: Bytes32) => boolean;
   /** see OwnOrdersFeedOptions.seed (the ledger's catch-up) */
   seed?: readonly { nonce: Bytes32; filled: number; ref: number | string }[];
   /** see OwnOrdersFeedOptions.fees and isOwn */

@@ -7,7 +7,7 @@
  * turns an impossible collision (or a bug that re-feeds a nonce) into an InvariantError instead of
  * a silently replaced order; it is bounded so a bot that runs for days does not grow without limit.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
 import { InvariantError } from '../model/errors.ts';
 import type { Bytes32 } from '../model/order.ts';
 
@@ -21,22 +21,43 @@ import type { Bytes32 } from '../model/order.ts';
  */
 export const NONCE_MEMORY = 10_000;
 
+/** CSPRNG bytes drawn 128 nonces at a time: one randomBytes(32) call costs ~2.6 µs, a slice of the pool ~0.25 µs */
+const POOL_BYTES = 32 * 128;
+
 export class NonceSource {
   private readonly recent = new Set<Bytes32>();
   private readonly order: Bytes32[] = [];
   private head = 0;
+  /** the default source's pool of CSPRNG bytes (each byte handed out once), null with an injected source */
+  private readonly pool: Buffer | null;
+  private used = POOL_BYTES;
 
   constructor(
     private readonly memory = NONCE_MEMORY,
     private readonly random: (n: number) => Uint8Array = randomBytes,
-  ) {}
+  ) {
+    this.pool = random === randomBytes ? Buffer.allocUnsafe(POOL_BYTES) : null;
+  }
 
   /** A fresh nonce, never returned before within the remembered window. */
   next(): Bytes32 {
-    const nonce = ('0x' + Buffer.from(this.random(32)).toString('hex')) as Bytes32;
+    const nonce = ('0x' + this.fresh32()) as Bytes32;
     if (nonce.length !== 66) throw new InvariantError('nonce source returned a value that is not 32 bytes');
     this.remember(nonce);
     return nonce;
+  }
+
+  /** 32 fresh random bytes in hex: the next unused slice of the pool (refilled when spent), or the injected source's. */
+  private fresh32(): string {
+    const pool = this.pool;
+    if (pool === null) return Buffer.from(this.random(32)).toString('hex');
+    if (this.used + 32 > POOL_BYTES) {
+      randomFillSync(pool);
+      this.used = 0;
+    }
+    const at = this.used;
+    this.used = at + 32;
+    return pool.toString('hex', at, at + 32);
   }
 
   /** Record a nonce seen elsewhere (e.g. an adopted venue order) so it is never issued again. */

@@ -325,10 +325,18 @@ export class OrderManager {
    * the market that left the book at least `settleMs` before it are in that position now, fills
    * and all, and stop counting.
    */
-  positionsRead(marketId: Bytes32, startedAt: number): void {
-    if (this.parked.size === 0) return;
+  /** Returns whether a parked order of the market stopped counting (its exposure changed). */
+  positionsRead(marketId: Bytes32, startedAt: number): boolean {
+    if (this.parked.size === 0) return false;
     const mk = lower(marketId);
-    for (const [k, p] of this.parked) if (p.readAfter <= startedAt && p.market === mk) this.unpark(k);
+    let released = false;
+    for (const [k, p] of this.parked) {
+      if (p.readAfter <= startedAt && p.market === mk) {
+        this.unpark(k);
+        released = true;
+      }
+    }
+    return released;
   }
 
   /**

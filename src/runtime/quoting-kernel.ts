@@ -31,8 +31,9 @@
  * runs at once when the last one is at least `requoteIntervalMs` old (so the hot path from a book
  * event to the signed request is synchronous), otherwise a timer on the injected clock runs one
  * coalesced tick at the end of the interval (leading + trailing throttle). Independently, every
- * `housekeepingMs` every market is ticked: a stalled stream sends no events, and this is how the
- * stale-data guard gets to pull the quotes of a silent market.
+ * `housekeepingMs` every market not ticked within that time is ticked: a stalled stream sends no
+ * events, and this is how the stale-data guard gets to pull the quotes of a silent market (at most
+ * 2 × `housekeepingMs` between two ticks of a market; a round over many markets runs in slices).
  */
 import type { Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
@@ -71,7 +72,7 @@ export interface QuotingKernelOptions {
   readonly markets: readonly KernelMarket[];
   /** minimum spacing of two ticks of one market, ms (0 = tick on every event) */
   readonly requoteIntervalMs: number;
-  /** every market is ticked at least this often, ms (default max(1000, requoteIntervalMs)) */
+  /** a market not ticked for this long is ticked by the next housekeeping round, run this often, ms (default max(1000, requoteIntervalMs)) */
   readonly housekeepingMs?: number;
   /** what to send when not holding the outcome being sold (default 'buy-complement') */
   readonly noInventory?: NoInventoryMode;
@@ -182,6 +183,8 @@ export interface MarketsUpdate {
 }
 
 const DEFAULT_TOLERANCES: Tolerances = { price: 0, sizeFraction: 0.1 };
+/** markets ticked per turn of a housekeeping round (see scheduleHousekeeping) */
+const HOUSEKEEPING_SLICE = 250;
 const lower = (s: string): string => s.toLowerCase();
 
 /** The market a state event concerns, or null for account-wide events. */
@@ -491,12 +494,40 @@ export class QuotingKernel {
     this.wake(eventMarket(e));
     this.noteNetMove(e);
     const fresh = this.isFreshFill(e);
+    let tick = triggersTick(e) && !this.isKeepalive(e) && !this.isSameHoldings(e);
     this.store.dispatch(e);
     this.toBooks(e);
     if (fresh) this.applyFill(e);
     if (e.type === 'OrderClosed') this.closeOrder(e);
-    if (e.type === 'PositionSynced') this.orderManager.positionsRead(e.marketId, e.readStartedAt ?? e.ts);
-    if (triggersTick(e)) this.markDirty(eventMarket(e));
+    // a read that lets parked orders go changes the exposure: the market ticks then
+    if (e.type === 'PositionSynced' && this.orderManager.positionsRead(e.marketId, e.readStartedAt ?? e.ts)) tick = true;
+    if (tick) this.markDirty(eventMarket(e));
+  }
+
+  /**
+   * A balance read that finds the holdings the store already has (every quoted market is synced on
+   * every balance poll, held or not): nothing a tick reads has changed, unless the read lets parked
+   * orders go (onEvent ticks then). Checked before the store applies the event.
+   */
+  private isSameHoldings(e: StateEvent): boolean {
+    if (e.type !== 'PositionSynced') return false;
+    const p = this.store.state.markets.get(lower(e.marketId))?.position;
+    return p !== undefined && p.yes === e.yes && p.no === e.no;
+  }
+
+  /**
+   * A stream status that repeats the market's stream state (the stream's keep-alive of a quiet
+   * market, every few seconds per market) while the market quotes: it only refreshes the stream's
+   * last-event time, which lets the stale-book and stream-silence guards pass, and they already
+   * pass. A market whose last tick did not quote (pulled by a guard, say) is ticked as before, so a
+   * keep-alive can lift a pull. Thousands of quiet markets otherwise tick on every keep-alive for
+   * nothing. Checked before the store applies the event.
+   */
+  private isKeepalive(e: StateEvent): boolean {
+    if (e.type !== 'BookEventReceived' || e.event.type !== 'status') return false;
+    const id = lower(e.event.marketId);
+    if (this.store.state.markets.get(id)?.streamState !== e.event.state) return false;
+    return this.markets.get(id)?.last?.action === 'quote';
   }
 
   /** Reduce a batch together (one store notification), then schedule the markets it touched. */
@@ -507,15 +538,18 @@ export class QuotingKernel {
       this.noteNetMove(e);
     }
     const fills = es.filter((e) => this.isFreshFill(e));
+    // a keep-alive judged against the state before the batch (a status change earlier in the batch
+    // makes its market tick anyway)
+    const skip = es.map((e) => this.isKeepalive(e) || this.isSameHoldings(e));
     this.store.dispatchAll(es);
     for (const e of es) this.toBooks(e);
     for (const f of fills) this.applyFill(f);
     // after the fills: a closed order's fills are in the position before it stops counting
     for (const e of es) if (e.type === 'OrderClosed') this.closeOrder(e);
-    // after the syncs are in the store: parked orders those reads cover stop counting
-    for (const e of es) if (e.type === 'PositionSynced') this.orderManager.positionsRead(e.marketId, e.readStartedAt ?? e.ts);
     const touched = new Set<Bytes32 | null>();
-    for (const e of es) if (triggersTick(e)) touched.add(eventMarket(e));
+    // after the syncs are in the store: parked orders those reads cover stop counting
+    for (const e of es) if (e.type === 'PositionSynced' && this.orderManager.positionsRead(e.marketId, e.readStartedAt ?? e.ts)) touched.add(e.marketId);
+    for (let i = 0; i < es.length; i++) if (triggersTick(es[i]!) && !skip[i]) touched.add(eventMarket(es[i]!));
     for (const m of touched) this.markDirty(m);
   }
 
@@ -640,19 +674,40 @@ export class QuotingKernel {
     }, wait);
   }
 
+  /**
+   * The housekeeping round, every `every` ms. A market ticked within the last `every` ms (an event ran
+   * it) is not due: the round exists for markets that hear nothing, so a market is still ticked at
+   * least every 2 × `every`, and one whose book moves every second costs one tick a second, not two.
+   * A round of more than HOUSEKEEPING_SLICE markets is cut into slices, each in a turn of its own on
+   * the clock, so a round over thousands of markets does not hold the event loop (and the book
+   * events waiting behind it) for the whole round.
+   */
   private scheduleHousekeeping(): void {
     const every = this.opts.housekeepingMs ?? Math.max(1000, this.opts.requoteIntervalMs);
     if (every <= 0) return;
-    const loop = (): void => {
+    let round: MarketSlot[] = [];
+    let at = 0;
+    const slice = (): void => {
       if (this.stopped) return;
-      for (const slot of this.markets.values()) {
-        if (slot.resting || slot.cancelTimer) continue;
+      const now = this.clock.now();
+      const end = Math.min(round.length, at + HOUSEKEEPING_SLICE);
+      for (; at < end; at++) {
+        const slot = round[at]!;
+        // removed since the round began, resting, a trailing tick due, or ticked lately: not due
+        if (slot.resting || slot.cancelTimer || now - slot.lastTickAt < every || this.markets.get(lower(slot.cfg.marketId)) !== slot) continue;
         if (this.restsWithoutEvents(slot)) slot.resting = true;
         else this.runTick(slot, 'housekeeping');
       }
-      if (!this.stopped) this.cancelHousekeeping = this.clock.setTimeout(loop, every);
+      if (this.stopped) return;
+      if (at < round.length) this.cancelHousekeeping = this.clock.setTimeout(slice, 0);
+      else this.cancelHousekeeping = this.clock.setTimeout(start, every);
     };
-    this.cancelHousekeeping = this.clock.setTimeout(loop, every);
+    const start = (): void => {
+      round = [...this.markets.values()];
+      at = 0;
+      slice();
+    };
+    this.cancelHousekeeping = this.clock.setTimeout(start, every);
   }
 
   /** Anything that happens to a market ends its rest (see restsWithoutEvents). */

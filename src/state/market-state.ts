@@ -13,6 +13,7 @@ import { DEFAULT_EDGE, type EdgeSettings } from './edge-settings.ts';
 import { emptyEdge, type EdgeState } from './edge-state.ts';
 import { PersistentMap } from './persistent-map.ts';
 import { FLAT, type PositionState } from './position.ts';
+import { VenueCallWindow } from './venue-call-window.ts';
 
 export interface OwnOrder {
   readonly slot: string;
@@ -82,8 +83,8 @@ export interface StoreState {
   readonly collateral: bigint | null;
   readonly lastReconcileAt: number | null;
   readonly backoffUntil: number;
-  /** recent venue calls inside the health window */
-  readonly venueCalls: readonly VenueCallSample[];
+  /** recent venue calls inside the health window (src/state/venue-call-window.ts) */
+  readonly venueCalls: VenueCallWindow;
 }
 
 export const DEFAULT_TICK = 10_000;
@@ -117,7 +118,7 @@ export function emptyMarket(marketId: Bytes32, edge: EdgeSettings = DEFAULT_EDGE
 }
 
 export function emptyState(): StoreState {
-  return { version: 0, ts: 0, markets: PersistentMap.empty<MarketState>(), collateral: null, lastReconcileAt: null, backoffUntil: 0, venueCalls: [] };
+  return { version: 0, ts: 0, markets: PersistentMap.empty<MarketState>(), collateral: null, lastReconcileAt: null, backoffUntil: 0, venueCalls: VenueCallWindow.EMPTY };
 }
 
 /**

@@ -214,13 +214,8 @@ function withBooksPnl(totals: ViewAccount, books: Account): ViewAccount {
 }
 
 function venueOf(s: StoreState, now: number, windowMs: number): ViewVenueHealth {
-  let requests = 0;
-  let errors = 0;
-  for (const c of s.venueCalls) {
-    if (c.ts <= now - windowMs) continue;
-    requests++;
-    if (!c.ok) errors++;
-  }
+  // O(log n): the calls of the window are a suffix of the state's time-ordered window
+  const { requests, errors } = s.venueCalls.count(now, windowMs);
   return { requests, errors, windowMs };
 }
 

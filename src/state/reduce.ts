@@ -243,12 +243,9 @@ function reduceInner(s: StoreState, e: StateEvent, lim: ReduceLimits, version: n
       return stateWith(s, { lastReconcileAt: e.ts, version, ts });
     case 'VenueBackedOff':
       return stateWith(s, { backoffUntil: Math.max(s.backoffUntil, e.until), version, ts });
-    case 'VenueCallCompleted': {
-      const from = e.ts - lim.venueWindowMs;
-      const kept = s.venueCalls.filter((c) => c.ts > from);
-      kept.push({ ts: e.ts, ok: e.ok });
-      return stateWith(s, { venueCalls: kept.length > 10_000 ? kept.slice(kept.length - 10_000) : kept, version, ts });
-    }
+    case 'VenueCallCompleted':
+      // the window is shared by the states, not copied (src/state/venue-call-window.ts)
+      return stateWith(s, { venueCalls: s.venueCalls.with(e.ts, e.ok, lim.venueWindowMs), version, ts });
     default:
       return stateWithMarkets(s, marketsWith(s, e.marketId, e, lim), version, ts);
   }

@@ -5,7 +5,9 @@
  * received vs published (dropped), events later than 1 s, resyncs; at the exchange: venue calls per
  * second. Target: no dropped events, lag p99 < 50 ms.
  *
- *   npm run bench -- load [--minutes 10] [--markets 200] [--rate 10]
+ *   npm run bench -- load [--minutes 10] [--markets 200] [--rate 10] [--cpu-prof DIR] [--watchdog-seconds S]
+ *
+ * `--cpu-prof DIR` writes a V8 CPU profile of the bot child into DIR (node --cpu-prof) when it exits.
  *
  * The baseline is the same bot quoting the same markets with the books still (no driver) measured in
  * the same run: the ratio says what 2,000 deltas/s cost in CPU over an idle quoting bot.
@@ -19,6 +21,8 @@ import { createLocalExchange } from '../../src/sim/local-exchange.ts';
 import { chaosKeys } from '../../src/chaos/run-chaos.ts';
 import { spawnBot } from '../../src/chaos/bot-process.ts';
 import { startBookDriver } from '../../src/chaos/load-driver.ts';
+import { derivedAddress } from '../../src/sim/market-factory.ts';
+import { toSubmitOrder } from '../../src/sim/agents/order-builder.ts';
 import type { ChildMessage, ChildStats } from '../../src/chaos/child-messages.ts';
 
 function arg(name: string, dflt: number): number {
@@ -31,7 +35,13 @@ function arg(name: string, dflt: number): number {
 const MINUTES = arg('minutes', 10);
 const MARKETS = arg('markets', 200);
 const RATE = arg('rate', 10);
+// the bot's watchdog ends a loop blocked 5 s (its default); on a machine oversubscribed by other work
+// a burst can stall that long, so the limit can be raised here to measure the lag instead of dying
+const WATCHDOG_SECONDS = process.argv.includes('--watchdog-seconds') ? arg('watchdog-seconds', 5) : undefined;
 const WARMUP_MS = 30_000;
+const profIdx = process.argv.indexOf('--cpu-prof');
+const CPU_PROF_DIR = profIdx >= 0 ? process.argv[profIdx + 1] : undefined;
+if (profIdx >= 0 && !CPU_PROF_DIR) throw new Error('--cpu-prof: expected a directory');
 const BASELINE_MS = 20_000;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -65,6 +75,26 @@ ex.router.lookup = ((m: string, p: string) => {
   return lookup(m, p);
 }) as typeof ex.router.lookup;
 
+// every market gets a two-sided book before the bot starts (2 s of the driver at 5 changes/s per
+// market, then still): the bot can quote everything at once, and start-up to all quoted is measured
+const seeding = startBookDriver(ex, { perMarketPerSecond: 5, seed: 78 });
+const engine = ex.state.engine;
+const indexes = [...ex.state.stores.markets.values()].map((m) => engine.marketIndex(m.id)!);
+const twoSided = (): number => indexes.filter((i) => engine.engine.bestBid(i) > 0 && engine.engine.bestAsk(i) > 0).length;
+await sleep(2_000);
+// until every book has both sides (a one-sided book gives the bands strategy no mid: nothing to quote)
+for (let i = 0; i < 10 && twoSided() < indexes.length; i++) await sleep(500);
+seeding.stop();
+// the few the random walk left one-sided get the missing side from a seeding maker (40¢ / 60¢)
+const seeder = engine.ensureTrader(derivedAddress('bookmaker-load:seeder'));
+engine.deposit(seeder, 10n ** 15n);
+for (const i of indexes) {
+  const now = ex.state.clock.now();
+  if (!(engine.engine.bestBid(i) > 0)) engine.submit(toSubmitOrder({ market: i, trader: seeder, outcome: 1, side: 'buy', price: 400_000, size: 5_000_000, nowMs: now }));
+  if (!(engine.engine.bestAsk(i) > 0)) engine.submit(toSubmitOrder({ market: i, trader: seeder, outcome: 0, side: 'buy', price: 400_000, size: 5_000_000, nowMs: now }));
+}
+process.stderr.write(`load: ${twoSided()} of ${indexes.length} books two-sided before the bot starts\n`);
+
 const config = join(work, 'load.yaml');
 writeFileSync(
   config,
@@ -72,7 +102,9 @@ writeFileSync(
   chain: testnet
   local: {}
 markets:
-  - all: true
+  maxMarkets: ${MARKETS}
+  refreshSeconds: 0
+  select: all
 defaults:
   strategy:
     name: bands
@@ -96,15 +128,39 @@ feeds:
   activityPollSeconds: 2
 metrics:
   port: 0
-logging:
+${WATCHDOG_SECONDS === undefined ? '' : `watchdog:\n  blockedLimitSeconds: ${WATCHDOG_SECONDS}\n`}logging:
   level: warn
 `,
 );
 
 let waiter: ((s: ChildStats) => void) | null = null;
 let quoted = 0;
+// start-up to all quoted: from the spawn to the first health report (once a second) with every
+// market in state 'quoting' (orders live at the venue) or 'strategy-idle' (nothing to quote)
+const spawnedAt = Date.now();
+let readyAt = 0;
+let allQuotedAt = 0;
+let quotingNow = 0;
+let lastHealth: Record<string, string> = {};
+/** the health states of the markets not quoting, counted: `starting 12, rate-budget 3` */
+const notQuoting = (): string => {
+  const by = new Map<string, number>();
+  for (const st of Object.values(lastHealth)) if (st !== 'quoting') by.set(st, (by.get(st) ?? 0) + 1);
+  return [...by].map(([k, n]) => `${k} ${n}`).join(', ') || 'none';
+};
 const onMessage = (m: ChildMessage): void => {
-  if (m.type === 'ready') quoted = m.markets;
+  if (m.type === 'ready') {
+    quoted = m.markets;
+    readyAt = Date.now();
+  }
+  if (m.type === 'health') {
+    lastHealth = m.markets;
+    quotingNow = Object.values(m.markets).filter((s) => s === 'quoting').length;
+    // every market quotes that wants to: the rest are strategy-idle (the bands strategy asks for no
+    // quote on some synthetic books) and count as started
+    const idle = Object.values(m.markets).filter((s) => s === 'strategy-idle').length;
+    if (allQuotedAt === 0 && quotingNow > 0 && quotingNow + idle === MARKETS) allQuotedAt = Date.now();
+  }
   if (m.type === 'stats') {
 
     waiter?.(m.stats);
@@ -118,11 +174,17 @@ const bot = await spawnBot({
   logFile: join(work, 'bot.log'),
   onMessage,
   readyTimeoutMs: 180_000,
+  ...(CPU_PROF_DIR ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] } : {}),
 });
+// the bot gone (the watchdog ended a blocked loop, a crash): the run fails at once instead of waiting
+let botExit: string | null = null;
+void bot.exited.then((r) => (botExit = `bot exited (code ${r.code}, signal ${r.signal}); see the log in ${work}`));
 const stats = (): Promise<ChildStats> =>
-  new Promise((resolve) => {
+  new Promise((resolve, reject) => {
+    if (botExit) return reject(new Error(botExit));
     waiter = resolve;
     bot.request({ type: 'stats' });
+    void bot.exited.then(() => reject(new Error(botExit ?? 'bot exited')));
   });
 
 interface Window {
@@ -155,8 +217,13 @@ async function measure(ms: number, progress: boolean, stopTraffic: () => void = 
 }
 
 try {
-  process.stderr.write(`load: bot up quoting ${MARKETS} markets; baseline (still books) ${BASELINE_MS / 1000} s\n`);
-  await sleep(5_000);
+  process.stderr.write(`load: bot up quoting ${MARKETS} markets after ${((readyAt - spawnedAt) / 1000).toFixed(1)} s; waiting until all quote\n`);
+  for (let i = 1; i <= 120 && allQuotedAt === 0; i++) {
+    await sleep(1_000);
+    if (i % 10 === 0) process.stderr.write(`load: ${quotingNow} of ${MARKETS} quoting after ${((Date.now() - spawnedAt) / 1000).toFixed(0)} s (not quoting: ${notQuoting()})\n`);
+  }
+  process.stderr.write(`load: ${quotingNow} of ${MARKETS} quoting after ${((Date.now() - spawnedAt) / 1000).toFixed(1)} s; baseline (still books) ${BASELINE_MS / 1000} s\n`);
+  await sleep(2_000);
   const idle = await measure(BASELINE_MS, false);
   const driver = startBookDriver(ex, { perMarketPerSecond: RATE, seed: 77 });
   process.stderr.write(`load: driver on (${MARKETS * RATE} book changes/s); warm-up ${WARMUP_MS / 1000} s, then ${MINUTES} min measured\n`);
@@ -171,6 +238,9 @@ try {
   report(
     [
       ['markets quoted', `${quoted} of ${MARKETS}`],
+      ['start-up: spawn to ready (s)', (readyAt - spawnedAt) / 1000],
+      ['start-up: spawn to all quoting (s)', allQuotedAt ? (allQuotedAt - spawnedAt) / 1000 : `not within 120 s (${quotingNow} quoting)`],
+      ['markets not quoting at the end', notQuoting()],
       ['measured', `${secs.toFixed(0)} s after ${WARMUP_MS / 1000} s warm-up`],
       ['book deltas published/s', w.published / secs],
       ['book deltas received/s', received / secs],
@@ -189,6 +259,8 @@ try {
       ['order calls/s (bot)', (s.venueCalls - w.from.venueCalls) / secs],
       ['driver changes refused', driver.refused],
       ['target', `no dropped events: ${dropped === 0 ? 'met' : 'NOT met'}; lag p99 < 50 ms: ${s.lagP99Ms < 50 ? 'met' : 'NOT met'}`],
+      ['bot CPU per 1,000 deltas/s (%)', (cpuPct / Math.max(1, w.published / secs)) * 1000],
+      ['bot RSS per market (KiB)', s.rssBytes / 1024 / MARKETS],
     ],
     {
       name: 'load',
@@ -208,10 +280,13 @@ try {
       venueCallsPerSecond: Number((w.requests / secs).toFixed(1)),
       minutes: MINUTES,
       markets: quoted,
+      startupAllQuotedSeconds: allQuotedAt ? Number(((allQuotedAt - spawnedAt) / 1000).toFixed(1)) : null,
     },
   );
 } finally {
+  const died = botExit;
   await bot.stop(120_000);
   await ex.close();
-  rmSync(work, { recursive: true, force: true });
+  if (died) process.stderr.write(`load: ${died}\n`);
+  else rmSync(work, { recursive: true, force: true });
 }

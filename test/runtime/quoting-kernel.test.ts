@@ -255,3 +255,128 @@ test('a stale ask that trades on arrival is not placed again before its fill is 
   assert.equal(store.state.markets.get(M1.toLowerCase())!.orders.has(ask.nonce.toLowerCase()), false);
   kernel.stop();
 });
+
+test('housekeeping skips a market an event ticked within the interval, and still ticks a silent one', async () => {
+  const clock = new ManualClock(1_800_000_000_000);
+  const causes: string[] = [];
+  const k = new QuotingKernel({
+    clock,
+    venue: new FakeVenue(),
+    store: new StateStore(),
+    markets: [market(M1), market(M2)],
+    requoteIntervalMs: 0,
+    housekeepingMs: 1000,
+    onTickStart: (id, cause) => causes.push(`${id === M1 ? 'M1' : 'M2'}:${cause}`),
+  });
+  k.onEvent(book(M1, 480_000, 520_000, clock.now()));
+  k.onEvent(book(M2, 480_000, 520_000, clock.now()));
+  await k.flush();
+  causes.length = 0;
+  // M1's book moves just before the round: the round leaves it; M2 heard nothing for a second: ticked
+  clock.advance(900);
+  k.onEvent(book(M1, 481_000, 521_000, clock.now()));
+  clock.advance(100);
+  await k.flush();
+  assert.deepEqual(causes, ['M1:event', 'M2:housekeeping']);
+  // a second later M1 is silent too: both ticked (at most 2 × housekeepingMs between two ticks)
+  causes.length = 0;
+  clock.advance(1000);
+  await k.flush();
+  assert.deepEqual(causes.sort(), ['M1:housekeeping', 'M2:housekeeping']);
+  k.stop();
+});
+
+test('a housekeeping round over many markets ticks every one of them, a slice per turn', async () => {
+  const clock = new ManualClock(1_800_000_000_000);
+  const ids = Array.from({ length: 600 }, (_, i) => ('0x' + (i + 1).toString(16).padStart(64, '0')) as Bytes32);
+  const ticked = new Map<string, number>();
+  const store = new StateStore();
+  const k = new QuotingKernel({
+    clock,
+    venue: new FakeVenue(),
+    store,
+    markets: ids.map(market),
+    requoteIntervalMs: 0,
+    housekeepingMs: 1000,
+    onTickStart: (id, cause) => {
+      if (cause === 'housekeeping') ticked.set(id, (ticked.get(id) ?? 0) + 1);
+    },
+  });
+  for (const id of ids) k.onEvent(book(id, 480_000, 520_000, clock.now()));
+  await k.flush();
+  // each slice after the first is a turn of its own on the clock (a timer of 0 ms)
+  let turns = 0;
+  const setTimeout = clock.setTimeout.bind(clock);
+  clock.setTimeout = (fn, ms) => {
+    if (ms === 0) turns++;
+    return setTimeout(fn, ms);
+  };
+  clock.advance(1000);
+  await k.flush();
+  assert.equal(turns, 2, '600 markets: three slices');
+  assert.equal(ticked.size, ids.length);
+  assert.ok([...ticked.values()].every((n) => n === 1));
+  k.stop();
+});
+
+function status(marketId: Bytes32, state: 'live' | 'reconnecting', ts: number): StateEvent {
+  return { type: 'BookEventReceived', event: { type: 'status', marketId, outcomeIndex: 1, state, localTs: ts }, ts };
+}
+
+test('a stream keep-alive (status unchanged) does not tick a quoting market; a changed status does', async () => {
+  const clock = new ManualClock(1_800_000_000_000);
+  const causes: string[] = [];
+  const k = new QuotingKernel({ clock, venue: new FakeVenue(), store: new StateStore(), markets: [market(M1)], requoteIntervalMs: 0, housekeepingMs: 0, onTickStart: (_id, cause) => causes.push(cause) });
+  k.onEvent(status(M1, 'live', clock.now()));
+  k.onEvent(book(M1, 480_000, 520_000, clock.now()));
+  await k.flush();
+  assert.equal(k.lastTick(M1)?.action, 'quote');
+  causes.length = 0;
+  clock.advance(2_000);
+  k.onEvent(status(M1, 'live', clock.now()));
+  assert.deepEqual(causes, [], 'the keep-alive ticked nothing');
+  k.onEvent(status(M1, 'reconnecting', clock.now()));
+  k.onEvent(status(M1, 'live', clock.now()));
+  assert.deepEqual(causes, ['event', 'event'], 'each change of the stream state ticks');
+  k.stop();
+});
+
+test('a keep-alive ticks a market whose quotes were pulled for a silent stream, so it quotes again', async () => {
+  const clock = new ManualClock(1_800_000_000_000);
+  const store = new StateStore();
+  const k = new QuotingKernel({ clock, venue: new FakeVenue(), store, markets: [market(M1)], requoteIntervalMs: 0, housekeepingMs: 0 });
+  k.onEvent(status(M1, 'live', clock.now()));
+  k.onEvent(book(M1, 480_000, 520_000, clock.now()));
+  await k.flush();
+  // nothing heard for longer than the limits (5 s): the tick pulls the quotes
+  clock.advance(5_500);
+  k.tick(M1);
+  await k.flush();
+  const pulled = k.lastTick(M1);
+  assert.equal(pulled?.action, 'pull');
+  assert.equal(pulled?.reason, 'STALE_BOOK');
+  // the stream's keep-alive vouches for the book again: the market ticks and quotes
+  k.onEvent(status(M1, 'live', clock.now()));
+  await k.flush();
+  assert.notEqual(k.lastTick(M1), pulled, 'the keep-alive ticked the pulled market');
+  assert.equal(k.lastTick(M1)?.action, 'quote');
+  k.stop();
+});
+
+test('a balance read that finds the holdings unchanged does not tick the market; a changed one does', async () => {
+  const clock = new ManualClock(1_800_000_000_000);
+  const causes: string[] = [];
+  const k = new QuotingKernel({ clock, venue: new FakeVenue(), store: new StateStore(), markets: [market(M1)], requoteIntervalMs: 0, housekeepingMs: 0, onTickStart: (_id, cause) => causes.push(cause) });
+  const sync = (yes: number, no: number): StateEvent => ({ type: 'PositionSynced', marketId: M1, yes, no, ts: clock.now() });
+  k.onEvent(book(M1, 480_000, 520_000, clock.now()));
+  k.onEvent(sync(0, 0));
+  await k.flush();
+  causes.length = 0;
+  k.onEvent(sync(0, 0));
+  assert.deepEqual(causes, [], 'same holdings: no tick');
+  k.onEvent(sync(5_000_000, 0));
+  assert.deepEqual(causes, ['event'], 'new holdings tick');
+  k.onEvents([sync(5_000_000, 0), sync(5_000_000, 0)]);
+  assert.deepEqual(causes, ['event'], 'a batch of unchanged reads ticks nothing');
+  k.stop();
+});

@@ -1,0 +1,118 @@
+/**
+ * market-memory (issue 24): the bytes one quiet quoted market holds in the bot's core, at rest. N
+ * markets of the local exchange's kind (a 10-level book a side, a mid history of 10 minutes of
+ * samples, stream status live) quote through the same kernel, order manager and store the bot runs
+ * (bands, 2 bands a side: 4 resting orders per market, acknowledged by a stub venue), then sit
+ * still; the figure is (live heap after a full GC with N markets − the same with none) / N.
+ * Counted: the store (books, orders, position, edge state, series), the view memos, the kernel's and
+ * the order manager's per-market records. Not counted: the streams' connections and the feeds
+ * (the load bench's RSS per market carries those).
+ *
+ *   node --expose-gc --import tsx test/bench/market-memory.bench.ts [--markets 2000] [--base DIR]
+ *   (npm run bench -- market-memory runs itself again with --expose-gc)
+ *
+ * `--base DIR`: the same world built from another checkout (with node_modules), measured in the same
+ * process after this tree's world is dropped, with the ratio base/this.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { report } from './lib.ts';
+
+if (typeof globalThis.gc !== 'function') {
+  // re-run with the collector exposed (the figure needs a full GC before each reading)
+  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+  process.exit(r.status ?? 1);
+}
+const gc = globalThis.gc as () => void;
+
+const argOf = (name: string): string | undefined => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const N = Number(argOf('markets') ?? 2000);
+const baseDir = argOf('base');
+if (baseDir !== undefined && !existsSync(resolve(baseDir, 'src/runtime/quoting-kernel.ts'))) {
+  process.stderr.write('market-memory: --base DIR must be a checkout of this project with node_modules\n');
+  process.exit(2);
+}
+const here = resolve(new URL('../..', import.meta.url).pathname);
+type Mod = any;
+const load = (root: string, path: string): Promise<Mod> => import(pathToFileURL(resolve(root, path)).href);
+
+const heap = (): number => {
+  for (let i = 0; i < 3; i++) gc();
+  return process.memoryUsage().heapUsed;
+};
+
+/** The bytes per market of one tree's core with N still, quoted markets. */
+async function perMarket(root: string): Promise<{ bytes: number; orders: number }> {
+  const [{ default: bands }, { DEFAULT_RISK }, { QuotingKernel }, { StateStore }, { FakeVenue, ManualClock }] = await Promise.all([
+    load(root, 'strategies/bands/index.ts'),
+    load(root, 'src/config/parse-risk.ts'),
+    load(root, 'src/runtime/quoting-kernel.ts'),
+    load(root, 'src/state/store.ts'),
+    load(root, 'test/orders/fake-venue.ts'),
+  ]);
+  const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 5 }, { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 5 }] }, 'bench');
+  const risk = { ...DEFAULT_RISK, maxPosition: 1e12, maxNotional: 1e12, maxBookAgeMs: 1e12, maxStreamSilenceMs: 1e12, orderRate: { capacity: 1e12, refillPerSecond: 1e12 } };
+  const build = async (n: number): Promise<{ kernel: Mod; store: Mod; venue: Mod }> => {
+    const clock = new ManualClock(1_800_000_000_000);
+    const venue = new FakeVenue();
+    const store = new StateStore();
+    const ids = Array.from({ length: n }, (_, i) => '0x' + (i + 1).toString(16).padStart(64, '0'));
+    const kernel = new QuotingKernel({ clock, venue, store, markets: ids.map((marketId) => ({ marketId, strategy: bands, params, risk })), requoteIntervalMs: 0, housekeepingMs: 0 });
+    await kernel.orderManager.reconcile();
+    // ten minutes of a quiet market: a status, then a book a second (the mid history samples once a second)
+    for (const id of ids) store.dispatch({ type: 'BookEventReceived', event: { type: 'status', marketId: id, outcomeIndex: 1, state: 'live', localTs: clock.now() }, ts: clock.now() });
+    for (let s = 0; s < 600; s++) {
+      const now = clock.now();
+      for (let i = 0; i < ids.length; i++) {
+        const mid = 500_000 + (i % 7) * 10_000;
+        const lv = (k: number, sign: number) => ({ price: mid + sign * (10_000 + k * 10_000), size: 100_000_000 + k });
+        const ev = { type: 'BookEventReceived', event: { type: 'snapshot', book: { marketId: ids[i], outcomeIndex: 1, bids: Array.from({ length: 10 }, (_, k) => lv(k, -1)), asks: Array.from({ length: 10 }, (_, k) => lv(k, 1)), venueTs: now, seq: s + 1 }, seq: s + 1, localTs: now, source: 'stream' }, ts: now };
+        // the first second and the last tick the kernel (quotes placed, then at rest); the rest only move the store
+        if (s === 0 || s === 599) kernel.onEvent(ev);
+        else store.dispatch(ev);
+      }
+      await kernel.flush();
+      clock.t += 1000;
+    }
+    await kernel.flush();
+    kernel.stop();
+    return { kernel, store, venue };
+  };
+  // warm-up: module state (memos, caches) grown once, then dropped
+  await build(Math.min(N, 50));
+  const h0 = heap();
+  let world: { kernel: Mod; store: Mod; venue: Mod } | null = await build(0);
+  const empty = heap() - h0;
+  world = await build(N);
+  const full = heap() - h0;
+  const orders = world.kernel.orderManager.tracked().length;
+  world = null;
+  heap();
+  return { bytes: (full - empty) / N, orders };
+}
+
+const mine = await perMarket(here);
+const base = baseDir ? await perMarket(resolve(baseDir)) : null;
+const kb = (b: number): number => Math.round(b / 102.4) / 10;
+report(
+  [
+    ['markets (quoted, at rest)', N],
+    ['orders resting', mine.orders],
+    ['bytes per market', Math.round(mine.bytes)],
+    ['KiB per market', kb(mine.bytes)],
+    ...(base ? ([['base: KiB per market', kb(base.bytes)], ['ratio base / this', Math.round((base.bytes / mine.bytes) * 100) / 100]] as [string, number][]) : []),
+    ['goal (issue 24)', '≤ 50 KB per quoted market at rest'],
+  ],
+  {
+    name: 'market-memory',
+    unit: 'bytes per quiet quoted market (live heap)',
+    value: Math.round(mine.bytes),
+    ...(base ? { baseline: `same world, ${baseDir}`, baselineValue: Math.round(base.bytes), ratio: Math.round((base.bytes / mine.bytes) * 100) / 100 } : {}),
+    markets: N,
+  },
+);
