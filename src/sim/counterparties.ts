@@ -103,6 +103,14 @@ export function startCounterparties(ex: LocalExchange, opts: CounterpartyOptions
     return typeof p === 'number' && p > 0 && p < 1 ? p : undefined;
   }
 
+  // Each market present at start-up that states no probability draws its initial one now, in market
+  // order, whatever becomes of it before the first step: drawing lazily at the first step would let
+  // a market resolved (or closed) before then shift every later market onto its neighbour's draw.
+  const startDraws = new Map<string, number>();
+  for (const m of state.stores.markets.values()) {
+    if (m.status === 'active' && fairOfMarket(m.id) === undefined && m.lastPrice === null) startDraws.set(m.id.toLowerCase(), 0.15 + 0.7 * rng.next());
+  }
+
   const trader = (name: string): number => {
     const addr = derivedAddress(`bookmaker-sim:agent:${opts.seed}:${name}`);
     const had = host.traderIndex(addr);
@@ -124,7 +132,7 @@ export function startCounterparties(ex: LocalExchange, opts: CounterpartyOptions
     const m = state.services.findMarket(id);
     const idx = host.marketIndex(id);
     if (!m || idx === undefined || m.status !== 'active') return undefined;
-    const p = initialProbability ?? fairOfMarket(id) ?? (m.lastPrice !== null ? m.lastPrice / 1e6 : 0.15 + 0.7 * rng.next());
+    const p = initialProbability ?? fairOfMarket(id) ?? (m.lastPrice !== null ? m.lastPrice / 1e6 : (startDraws.get(k) ?? 0.15 + 0.7 * rng.next()));
     // with a churn, it closes and resolves the market; the agents just stop when it is no longer active
     a = createMarketAgents({ ...opts.agents, seed: opts.seed, market: idx, traders, initialProbability: p, ...(churn ? {} : { endTimeMs: m.deadline }) }, now);
     agents.set(k, a);
