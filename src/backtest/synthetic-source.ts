@@ -18,7 +18,7 @@
  */
 import { createLocalExchange } from '../sim/local-exchange.ts';
 import { startCounterparties } from '../sim/counterparties.ts';
-import { flowPresetAgents, type FlowPreset } from '../sim/flow-presets.ts';
+import type { FlowPreset } from '../sim/flow-presets.ts';
 import type { NewMarketInput } from '../sim/context.ts';
 import { DEMO_MARKETS } from '../sim/market-factory.ts';
 import { BadInputError } from '../model/errors.ts';
@@ -86,7 +86,7 @@ export async function syntheticSource(o: SyntheticOptions): Promise<ReplaySource
     else if (e.type === 'taker') events.push({ t: 'taker', m: e.marketId, vts: e.atMs, lts, p: e.limit, s: e.size, side: e.side });
     else if (e.type === 'trade') events.push({ t: 'trade', m: e.marketId, vts: e.atMs, lts, p: e.price, s: e.size, side: e.side });
   });
-  const cp = startCounterparties(ex, { seed: o.seed, intervalMs: STEP_MS, agents: flowPresetAgents(o.flow) });
+  const cp = startCounterparties(ex, { seed: o.seed, intervalMs: STEP_MS, flow: o.flow });
   let steps = 0;
   while (clock.nextDue() < end) {
     clock.runNext();

@@ -23,6 +23,7 @@ import type { LocalExchange } from './local-exchange.ts';
 import { createRng } from './rng.ts';
 import { DEFAULT_NOISE_TAKER } from './agents/noise-taker.ts';
 import { DEFAULT_INFORMED_TAKER } from './agents/informed-taker.ts';
+import { flowPresetAgents, type FlowPreset } from './flow-presets.ts';
 
 export interface CounterpartyOptions {
   seed: number;
@@ -39,6 +40,11 @@ export interface CounterpartyOptions {
   churn?: MarketChurn;
   /** other makers per market besides the background maker (default 1) */
   otherMakers?: number;
+  /**
+   * the flow preset (./flow-presets.ts, default benign): its agent settings under `agents`; a preset
+   * other than benign sets the takers' arrival rates itself (those of `agents` are dropped)
+   */
+  flow?: FlowPreset;
   /** overrides passed to every market's agents (rates, sizes, spreads) */
   agents?: Partial<Omit<MarketAgentsConfig, 'seed' | 'market' | 'traders' | 'initialProbability' | 'endTimeMs'>>;
 }
@@ -82,7 +88,22 @@ export function counterpartyAgents(a: AgentCounts): Pick<CounterpartyOptions, 'o
   };
 }
 
-export function startCounterparties(ex: LocalExchange, opts: CounterpartyOptions): Counterparties {
+/** The agent settings of a preset with the caller's overrides (a preset other than benign keeps its own taker rates). */
+function presetAgents(flow: FlowPreset, agents: CounterpartyOptions['agents']): NonNullable<CounterpartyOptions['agents']> {
+  if (flow === 'benign' || !agents) return flowPresetAgents(flow, agents);
+  const { noise, informed, ...rest } = agents;
+  const strip = <T extends { ratePerSec?: number }>(x: T | undefined): Omit<T, 'ratePerSec'> | undefined => {
+    if (!x) return undefined;
+    const { ratePerSec: _drop, ...kept } = x;
+    return kept;
+  };
+  const n = strip(noise);
+  const i = strip(informed);
+  return flowPresetAgents(flow, { ...rest, ...(n ? { noise: n } : {}), ...(i ? { informed: i } : {}) });
+}
+
+export function startCounterparties(ex: LocalExchange, rawOpts: CounterpartyOptions): Counterparties {
+  const opts: CounterpartyOptions = rawOpts.flow === undefined || rawOpts.flow === 'benign' ? rawOpts : { ...rawOpts, agents: presetAgents(rawOpts.flow, rawOpts.agents) };
   const { state } = ex;
   const host = state.engine;
   const rng = createRng(opts.seed ^ 0x6d61726b);

@@ -20,13 +20,14 @@ type AgentOverrides = NonNullable<CounterpartyOptions['agents']>;
 const PRESETS: Readonly<Record<FlowPreset, AgentOverrides>> = {
   benign: {},
   calibrated: {
-    fair: { volPerSqrtSec: 0.004, jumpRatePerSec: 1 / 300, jumpStd: 0.25 },
-    noise: { ratePerSec: 0.08, minSize: 1_000_000, maxSize: 60_000_000, slippageTicks: 2 },
-    informed: { ratePerSec: 0.06, edgeTicks: 1, maxSize: 60_000_000, newsTrades: 1 },
+    fair: { volPerSqrtSec: 0.025, jumpRatePerSec: 1 / 150, jumpStd: 0.35 },
+    maker: { halfSpreadTicks: 1, size: 300_000_000, refreshMs: 1000 },
+    noise: { ratePerSec: 0.04, maxSize: 2_000_000_000, slippageTicks: 2, sizeLogSd: 2.1, sizeMedian: 21 },
+    informed: { ratePerSec: 0.7, edgeTicks: 0, maxSize: 2_000_000_000, sizeLogSd: 2.1, sizeMedian: 21, newsTrades: 2, newsSize: 150_000_000 },
   },
   toxic: {
-    fair: { jumpRatePerSec: 1 / 90, jumpStd: 0.5 },
-    informed: { newsTrades: 3, maxSize: 40_000_000 },
+    fair: { jumpRatePerSec: 1 / 30, jumpStd: 0.9 },
+    informed: { newsTrades: 4, newsSize: 150_000_000 },
   },
 };
 

@@ -102,3 +102,20 @@ test('a market resolved right after start-up leaves the other markets at their o
   assert.equal(disturbed.size, 3, 'the resolved market has no fair value left');
   for (const id of ids.slice(1)) assert.equal(disturbed.get(id), undisturbed.get(id), `market ${id.slice(0, 10)} keeps its fair value`);
 });
+
+test('venue.local.flow picks a flow preset; other than benign, the preset sets the takers\' rates', () => {
+  const v = parseVenue({ local: { flow: 'calibrated' } }, 'venue');
+  if (v.kind !== 'local') throw new Error('not local');
+  assert.equal(v.local.flow, 'calibrated');
+  assert.throws(() => parseVenue({ local: { flow: 'spicy' } }, 'venue'), /venue\.local\.flow/);
+  const ex = createLocalExchange({ seed: 1, markets: 1, clock: manualClock(), expirySweepMs: 0 });
+  const cal = startCounterparties(ex, { seed: 1, ...counterpartyAgents(v.local.agents), flow: v.local.flow });
+  assert.equal(cal.settings.noiseRatePerSec, 0.04);
+  assert.equal(cal.settings.informedRatePerSec, 0.7);
+  assert.equal(cal.settings.otherMakers, 1, 'the config still sets the other makers');
+  const benign = startCounterparties(ex, { seed: 1, ...counterpartyAgents(v.local.agents), flow: 'benign' });
+  assert.equal(benign.settings.noiseRatePerSec, 0.3);
+  cal.stop();
+  benign.stop();
+  void ex.close();
+});

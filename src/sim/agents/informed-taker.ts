@@ -8,7 +8,7 @@ import type { Rng } from '../rng.ts';
 import type { AgentStep, AgentView } from './agent-types.ts';
 import { type ArrivalState } from './noise-taker.ts';
 import { snapPrice, toSubmitOrder } from './order-builder.ts';
-import { exponential } from './random-draws.ts';
+import { exponential, logNormalShares } from './random-draws.ts';
 
 export interface InformedTakerConfig {
   trader: number;
@@ -23,6 +23,11 @@ export interface InformedTakerConfig {
    * move (default 0: none; the `toxic` flow preset sets it)
    */
   newsTrades: number;
+  /** shares of each news order in 1e-6 units (default 0: maxSize) */
+  newsSize: number;
+  /** > 0: sizes log-normal with this log-sd and median `sizeMedian` shares, capped at maxSize (default 0: uniform 1..maxSize) */
+  sizeLogSd: number;
+  sizeMedian: number;
 }
 
 export const DEFAULT_INFORMED_TAKER: Readonly<Omit<InformedTakerConfig, 'trader'>> = Object.freeze({
@@ -30,6 +35,9 @@ export const DEFAULT_INFORMED_TAKER: Readonly<Omit<InformedTakerConfig, 'trader'
   edgeTicks: 2,
   maxSize: 30_000_000,
   newsTrades: 0,
+  newsSize: 0,
+  sizeLogSd: 0,
+  sizeMedian: 10,
 });
 
 /**
@@ -40,7 +48,7 @@ export const DEFAULT_INFORMED_TAKER: Readonly<Omit<InformedTakerConfig, 'trader'
 export function newsOrders(cfg: InformedTakerConfig, nowMs: number, view: AgentView, fairProbability: number): EngineCommand[] {
   const out: EngineCommand[] = [];
   for (let i = 0; i < cfg.newsTrades; i++) {
-    const c = mispricedOrder(cfg, cfg.maxSize, nowMs, view, fairProbability * 1_000_000);
+    const c = mispricedOrder(cfg, cfg.newsSize > 0 ? cfg.newsSize : cfg.maxSize, nowMs, view, fairProbability * 1_000_000);
     if (c) out.push(c);
   }
   return out;
@@ -65,7 +73,7 @@ export function stepInformedTaker(
 }
 
 function informedOrder(cfg: InformedTakerConfig, rng: Rng, nowMs: number, view: AgentView, fair: number): EngineCommand | null {
-  const size = rng.int(1, Math.max(1, Math.round(cfg.maxSize / 1_000_000))) * 1_000_000;
+  const size = cfg.sizeLogSd > 0 ? logNormalShares(rng, cfg.sizeMedian, cfg.sizeLogSd, cfg.maxSize) : rng.int(1, Math.max(1, Math.round(cfg.maxSize / 1_000_000))) * 1_000_000;
   return mispricedOrder(cfg, size, nowMs, view, fair);
 }
 
