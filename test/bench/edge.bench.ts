@@ -8,7 +8,8 @@
  * Each (flow, seed) is generated once and replayed for every strategy and guard setting. The seeds
  * are the bench's own (1…N, never tuned on). Size by environment: EDGE_SEEDS (default 6), EDGE_HOURS
  * (0.5), EDGE_MARKETS (4), EDGE_FLOWS (benign,calibrated,toxic), EDGE_STRATEGIES (all five),
- * EDGE_CAPTURE=0 skips the walk-forward. `npm run bench -- edge`.
+ * EDGE_CAPTURE=0 skips the walk-forward, EDGE_GATE=always measures the guard without its gate.
+ * `npm run bench -- edge`.
  * Figure: the best calibrated strategy's mean PnL per market-hour (USDC); the table has the rest.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,7 +46,8 @@ const strategyBlock = /defaults:\n  strategy:\n(?: {4}.*\n)+/;
 
 /** config/backtest.yaml with another strategy (and its params with the guard on or off). */
 async function configFor(strategy: string, guard: boolean, params = STRATEGY_PARAMS[strategy]!): Promise<LoadedBacktestConfig> {
-  const p = guard ? params.replace(/ }$/, ', toxicity: true }') : params;
+  // EDGE_GATE=always: the guard without its gate (acts on regimes and flow whatever the markouts)
+  const p = guard ? params.replace(/ }$/, process.env.EDGE_GATE === 'always' ? ', toxicity: { gate: always } }' : ', toxicity: true }') : params;
   const text = base.replace(strategyBlock, `defaults:\n  strategy:\n    name: ${strategy}\n    params: ${p}\n`);
   const file = join(work, `${strategy}-${guard ? 'guard' : 'plain'}-${Buffer.from(p).toString('hex').slice(0, 24)}.yaml`);
   writeFileSync(file, text);
