@@ -240,7 +240,7 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
         if (e.type === 'book') write({ t: 'xbook', m: e.marketId, vts: e.atMs, lts, ...(e.snap ? { snap: true as const } : {}), b: e.bids, a: e.asks });
         else if (e.type === 'own') write({ t: 'ownbook', m: e.marketId, vts: e.atMs, lts, b: e.side === 'bid' ? [[e.price, e.size]] : [], a: e.side === 'ask' ? [[e.price, e.size]] : [] });
         else if (e.type === 'taker') write({ t: 'taker', m: e.marketId, vts: e.atMs, lts, p: e.limit, s: e.size, side: e.side });
-        else write({ t: 'ownfill', m: e.marketId, vts: e.atMs, lts, p: e.price, s: e.size, side: e.side, maker: e.maker });
+        else if (e.type === 'fill') write({ t: 'ownfill', m: e.marketId, vts: e.atMs, lts, p: e.price, s: e.size, side: e.side, maker: e.maker });
       })
     : () => undefined;
 

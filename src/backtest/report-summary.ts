@@ -115,12 +115,17 @@ export function markoutHorizons(run: BacktestRun): number[] {
   return [...hs].sort((a, b) => a - b);
 }
 
-function markout(run: BacktestRun, horizonMs: number): Markout {
+/**
+ * The size-weighted markout of the run's fills at one horizon, in ¢ per share; `only`: the fills of
+ * these column markets only (a strategy's markets, src/backtest/seed-summary.ts).
+ */
+export function markout(run: BacktestRun, horizonMs: number, only?: ReadonlySet<number>): Markout {
   const c = run.collector;
   let num = 0;
   let den = 0;
   let n = 0;
   for (const f of c.fills) {
+    if (only !== undefined && !only.has(f.market)) continue;
     const t = f.at + horizonMs;
     if (t > run.end) continue;
     const mid = c.midAt(f.market, t);

@@ -14,6 +14,7 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<{ d
   record: { summary: 'record market data feeds to compressed JSONL', load: () => import('./commands/record.ts') },
   import: { summary: 'convert public data sets (polymarket, kalshi, binance) to the recording format', load: () => import('./commands/import.ts') },
   backtest: { summary: 'replay a recording through strategies, risk and the order manager', load: () => import('./commands/backtest.ts') },
+  calibrate: { summary: 'fit the GLFT fill intensity (A, k) to a recording', load: () => import('./commands/calibrate.ts') },
   sweep: { summary: 'merge the shards of a parameter sweep run on several machines (sweep merge PARTS…)', load: () => import('./commands/sweep.ts') },
   markets: { summary: 'list, search, show or rank markets', load: () => import('./commands/markets.ts') },
   book: { summary: "show a market's order book (optionally live from the stream)", load: () => import('./commands/book.ts') },

@@ -7,6 +7,7 @@
 import type { ChainName } from '../exchange/chains.ts';
 import { ConfigFieldError, at, readEnum, readNumber, readObject, readOptionalNumber, readOptionalObject, readString } from './fields.ts';
 import type { LocalVenueSettings, VenueConfig } from './types.ts';
+import { FLOW_PRESETS } from '../sim/flow-presets.ts';
 import { FAULT_PROFILE_NAMES, FAULT_SETTING_KEYS, faultProfileProblem, isFaultProfileName, type FaultSettings } from '../sim/faults.ts';
 
 const CHAINS: readonly ChainName[] = ['mainnet', 'testnet'];
@@ -40,7 +41,7 @@ export function parseUrl(s: string, path: string): string {
   return s.replace(/\/+$/, '');
 }
 
-const LOCAL_KEYS = ['seed', 'port', 'markets', 'tick', 'startingCollateral', 'agents', 'faults', 'newMarketEverySeconds', 'marketLifetimeSeconds', 'resolutionDelaySeconds', 'maxLiveMarkets'];
+const LOCAL_KEYS = ['seed', 'port', 'markets', 'tick', 'startingCollateral', 'agents', 'flow', 'faults', 'newMarketEverySeconds', 'marketLifetimeSeconds', 'resolutionDelaySeconds', 'maxLiveMarkets'];
 /** a year: longer periods are surely a unit mistake (ms given for seconds) */
 const MAX_CHURN_SECONDS = 365 * 86_400;
 const AGENT_KEYS = ['noiseTakers', 'informedTakers', 'makers', 'takerRatePerSecond'];
@@ -109,6 +110,7 @@ export function parseLocal(raw: unknown, path: string): LocalVenueSettings {
       makers: int(a, 'makers', ap, 0, 1000, 1),
       takerRatePerSecond,
     },
+    flow: readEnum(o, 'flow', path, FLOW_PRESETS, 'benign'),
     faults: parseFaults(o.faults, at(path, 'faults')),
     // periods are kept to whole milliseconds when used; fractions of a second are allowed for tests
     newMarketEverySeconds: readNumber(o, 'newMarketEverySeconds', path, { min: 0, max: MAX_CHURN_SECONDS }, 0),

@@ -34,6 +34,8 @@ export interface LocalVenueSettings {
     /** mean taker arrivals per second per market, shared evenly by the noise and informed takers (default 0.5) */
     readonly takerRatePerSecond: number;
   };
+  /** the counterparties' flow preset (src/sim/flow-presets.ts; default benign); other than benign it sets the takers' rates itself */
+  readonly flow: 'benign' | 'calibrated' | 'toxic';
   /** market churn (src/sim/market-churn.ts): a new generated market every this many seconds (0 = none, the default) */
   readonly newMarketEverySeconds: number;
   /** how long a generated market trades before its deadline, seconds (default 1800) */

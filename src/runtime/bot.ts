@@ -208,7 +208,7 @@ async function startEmbedded(s: LocalVenueSettings, chain: ChainConfig): Promise
   // markets created and resolved over time (venue.local.newMarketEverySeconds …); deadlines kept either way
   const churn = startMarketChurn(local, churnOptions(s.seed, s));
   // venue.local.agents: other makers, and the noise and informed takers sharing takerRatePerSecond
-  const agents = startCounterparties(local, { seed: s.seed, ...counterpartyAgents(s.agents), churn });
+  const agents = startCounterparties(local, { seed: s.seed, ...counterpartyAgents(s.agents), flow: s.flow, churn });
   const baseUrl = await local.start(s.port);
   return { baseUrl, chain, apiKey, privateKey, local, agents };
 }

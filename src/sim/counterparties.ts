@@ -23,6 +23,7 @@ import type { LocalExchange } from './local-exchange.ts';
 import { createRng } from './rng.ts';
 import { DEFAULT_NOISE_TAKER } from './agents/noise-taker.ts';
 import { DEFAULT_INFORMED_TAKER } from './agents/informed-taker.ts';
+import { flowPresetAgents, type FlowPreset } from './flow-presets.ts';
 
 export interface CounterpartyOptions {
   seed: number;
@@ -39,6 +40,11 @@ export interface CounterpartyOptions {
   churn?: MarketChurn;
   /** other makers per market besides the background maker (default 1) */
   otherMakers?: number;
+  /**
+   * the flow preset (./flow-presets.ts, default benign): its agent settings under `agents`; a preset
+   * other than benign sets the takers' arrival rates itself (those of `agents` are dropped)
+   */
+  flow?: FlowPreset;
   /** overrides passed to every market's agents (rates, sizes, spreads) */
   agents?: Partial<Omit<MarketAgentsConfig, 'seed' | 'market' | 'traders' | 'initialProbability' | 'endTimeMs'>>;
 }
@@ -82,7 +88,22 @@ export function counterpartyAgents(a: AgentCounts): Pick<CounterpartyOptions, 'o
   };
 }
 
-export function startCounterparties(ex: LocalExchange, opts: CounterpartyOptions): Counterparties {
+/** The agent settings of a preset with the caller's overrides (a preset other than benign keeps its own taker rates). */
+function presetAgents(flow: FlowPreset, agents: CounterpartyOptions['agents']): NonNullable<CounterpartyOptions['agents']> {
+  if (flow === 'benign' || !agents) return flowPresetAgents(flow, agents);
+  const { noise, informed, ...rest } = agents;
+  const strip = <T extends { ratePerSec?: number }>(x: T | undefined): Omit<T, 'ratePerSec'> | undefined => {
+    if (!x) return undefined;
+    const { ratePerSec: _drop, ...kept } = x;
+    return kept;
+  };
+  const n = strip(noise);
+  const i = strip(informed);
+  return flowPresetAgents(flow, { ...rest, ...(n ? { noise: n } : {}), ...(i ? { informed: i } : {}) });
+}
+
+export function startCounterparties(ex: LocalExchange, rawOpts: CounterpartyOptions): Counterparties {
+  const opts: CounterpartyOptions = rawOpts.flow === undefined || rawOpts.flow === 'benign' ? rawOpts : { ...rawOpts, agents: presetAgents(rawOpts.flow, rawOpts.agents) };
   const { state } = ex;
   const host = state.engine;
   const rng = createRng(opts.seed ^ 0x6d61726b);
@@ -101,6 +122,14 @@ export function startCounterparties(ex: LocalExchange, opts: CounterpartyOptions
   function fairOfMarket(id: string): number | undefined {
     const p = state.services.findMarket(id)?.metadata.initialProbability;
     return typeof p === 'number' && p > 0 && p < 1 ? p : undefined;
+  }
+
+  // Each market present at start-up that states no probability draws its initial one now, in market
+  // order, whatever becomes of it before the first step: drawing lazily at the first step would let
+  // a market resolved (or closed) before then shift every later market onto its neighbour's draw.
+  const startDraws = new Map<string, number>();
+  for (const m of state.stores.markets.values()) {
+    if (m.status === 'active' && fairOfMarket(m.id) === undefined && m.lastPrice === null) startDraws.set(m.id.toLowerCase(), 0.15 + 0.7 * rng.next());
   }
 
   const trader = (name: string): number => {
@@ -124,7 +153,7 @@ export function startCounterparties(ex: LocalExchange, opts: CounterpartyOptions
     const m = state.services.findMarket(id);
     const idx = host.marketIndex(id);
     if (!m || idx === undefined || m.status !== 'active') return undefined;
-    const p = initialProbability ?? fairOfMarket(id) ?? (m.lastPrice !== null ? m.lastPrice / 1e6 : 0.15 + 0.7 * rng.next());
+    const p = initialProbability ?? fairOfMarket(id) ?? (m.lastPrice !== null ? m.lastPrice / 1e6 : (startDraws.get(k) ?? 0.15 + 0.7 * rng.next()));
     // with a churn, it closes and resolves the market; the agents just stop when it is no longer active
     a = createMarketAgents({ ...opts.agents, seed: opts.seed, market: idx, traders, initialProbability: p, ...(churn ? {} : { endTimeMs: m.deadline }) }, now);
     agents.set(k, a);

@@ -30,18 +30,23 @@ export type FlowEvent =
   /** the excluded trader's own resting size at a YES-terms level changed (its quotes, as the venue held them) */
   | { readonly type: 'own'; readonly marketId: string; readonly atMs: number; readonly side: 'bid' | 'ask'; readonly price: number; readonly size: number }
   /** a fill of the excluded trader (the recorded bot): its YES-terms side, the price and shares, maker or taker */
-  | { readonly type: 'fill'; readonly marketId: string; readonly atMs: number; readonly side: 'buy' | 'sell'; readonly price: number; readonly size: number; readonly maker: boolean };
+  | { readonly type: 'fill'; readonly marketId: string; readonly atMs: number; readonly side: 'buy' | 'sell'; readonly price: number; readonly size: number; readonly maker: boolean }
+  /** every trade of the market (with `trades: true`): the taker's YES-terms side, the price and shares (what the public stream prints) */
+  | { readonly type: 'trade'; readonly marketId: string; readonly atMs: number; readonly side: 'buy' | 'sell'; readonly price: number; readonly size: number };
 
 export interface FlowTapOptions {
   /** market ids to tap */
   readonly markets: readonly string[];
   /** the trader whose own orders are left out of the book and whose orders are not taker flow */
   readonly exclude?: string;
+  /** also every trade print (`trade` events; default false) */
+  readonly trades?: boolean;
 }
 
 interface Sub {
   readonly markets: Map<MarketIndex, string>;
   readonly exclude: TraderIndex | undefined;
+  readonly trades: boolean;
   readonly sink: (e: FlowEvent) => void;
   /** the others' book as last emitted, per market: "b<price>" / "a<price>" → size */
   readonly last: Map<MarketIndex, Map<string, number>>;
@@ -73,7 +78,7 @@ export class FlowTap {
       if (idx !== undefined) markets.set(idx, id);
     }
     const exclude = o.exclude === undefined ? undefined : this.host.traderIndex(o.exclude);
-    const sub: Sub = { markets, exclude, sink, last: new Map(), lastOwn: new Map(), gtc: new Map() };
+    const sub: Sub = { markets, exclude, trades: o.trades === true, sink, last: new Map(), lastOwn: new Map(), gtc: new Map() };
     for (const [idx, id] of markets) {
       const book = this.host.engine.book(idx);
       const last = new Map<string, number>();
@@ -130,6 +135,7 @@ export class FlowTap {
             sub.gtc.delete(e.taker.id);
             sub.sink(t);
           }
+          if (sub.trades && sub.markets.has(e.market)) sub.sink({ type: 'trade', marketId: sub.markets.get(e.market)!, atMs: e.atMs, side: e.takerSide === 'bid' ? 'buy' : 'sell', price: e.price, size: e.size });
           break;
         }
         case 'level': {

@@ -55,6 +55,9 @@ export interface EdgeState {
   readonly toxNum: number;
   readonly toxDen: number;
   readonly toxCount: number;
+  /** decayed Σ markout² × size and Σ size² (weights decay twice as fast), for the average's standard error */
+  readonly toxSq: number;
+  readonly toxW2: number;
   readonly toxTs: number;
   /** decayed signed and total taker volume (shares), as of flowTs */
   readonly flowNum: number;
@@ -88,6 +91,8 @@ export function emptyEdge(settings: EdgeSettings): EdgeState {
     toxNum: 0,
     toxDen: 0,
     toxCount: 0,
+    toxSq: 0,
+    toxW2: 0,
     toxTs: 0,
     flowNum: 0,
     flowDen: 0,
@@ -130,6 +135,8 @@ function copyEdge(e: EdgeState): EdgeDraft {
     toxNum: e.toxNum,
     toxDen: e.toxDen,
     toxCount: e.toxCount,
+    toxSq: e.toxSq,
+    toxW2: e.toxW2,
     toxTs: e.toxTs,
     flowNum: e.flowNum,
     flowDen: e.flowDen,
@@ -167,7 +174,7 @@ export function settleMarkouts(e: EdgeState, now: number, mid2: number | null): 
   const toxIdx = hs.indexOf(e.settings.toxicityHorizonMs);
   const mid = mid2 / 2;
   const sums = e.markouts.slice();
-  let { toxNum, toxDen, toxCount, toxTs } = e;
+  let { toxNum, toxDen, toxCount, toxSq, toxW2, toxTs } = e;
   const keep: PendingMarkout[] = [];
   let nextDue = Infinity;
   for (const p of e.pending) {
@@ -183,6 +190,8 @@ export function settleMarkouts(e: EdgeState, now: number, mid2: number | null): 
         toxNum = toxNum * d + edge * shares;
         toxDen = toxDen * d + shares;
         toxCount = toxCount * d + 1;
+        toxSq = toxSq * d + edge * edge * shares;
+        toxW2 = toxW2 * d * d + shares * shares;
         toxTs = Math.max(toxTs, at);
       }
       k++;
@@ -199,6 +208,8 @@ export function settleMarkouts(e: EdgeState, now: number, mid2: number | null): 
   n.toxNum = toxNum;
   n.toxDen = toxDen;
   n.toxCount = toxCount;
+  n.toxSq = toxSq;
+  n.toxW2 = toxW2;
   n.toxTs = toxTs;
   return n;
 }

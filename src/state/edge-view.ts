@@ -88,6 +88,20 @@ function memoOf(m: MarketState): Memo {
   return memo;
 }
 
+/**
+ * Standard error of the decayed toxicity average: weighted variance over the effective sample size
+ * (Σw)² / Σw² of the decayed weights (both unchanged by the common decay to now). Null with fewer
+ * than two fills' worth of weight.
+ */
+export function toxicityStdErr(e: { readonly toxNum: number; readonly toxDen: number; readonly toxSq: number; readonly toxW2: number }): number | null {
+  if (!(e.toxDen > 0) || !(e.toxW2 > 0)) return null;
+  const mean = e.toxNum / e.toxDen;
+  const nEff = (e.toxDen * e.toxDen) / e.toxW2;
+  if (nEff < 2) return null;
+  const variance = Math.max(0, e.toxSq / e.toxDen - mean * mean) * (nEff / (nEff - 1));
+  return Math.sqrt(variance / nEff);
+}
+
 export function edgeView(m: MarketState, now: number): ViewEdge {
   const memo = memoOf(m);
   const e = m.edge;
@@ -100,6 +114,7 @@ export function edgeView(m: MarketState, now: number): ViewEdge {
     regimeCause: r.cause,
     toxicity: e.toxDen > 0 ? e.toxNum / e.toxDen : null,
     toxicityWeight: toxicityWeight(e, now),
+    toxicityStdErr: toxicityStdErr(e),
     flowImbalance: e.flowDen > 0 ? e.flowNum / e.flowDen : 0,
     flowSize: flowSize * 1e6,
     markouts: memo.markouts,

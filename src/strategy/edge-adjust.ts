@@ -17,8 +17,15 @@
  *                                 no ask; selling flow → no bid)
  * The extra half spread is capped at maxWiden. Disabled (`enabled: false`) or without view.edge it
  * changes nothing. Pure: a function of the view and the parameters.
+ *
+ * The gate (`gate: measured`, the default): the responses above except halted and reduce-only act
+ * only while the bot's own measured markouts say the flow is adverse — the upper bound of the
+ * one-sided `confidence` interval of the decayed toxicity average (mean + z·stderr, at least
+ * `minFills` fills' weight behind it) is below zero. Otherwise the helper backs off to neutral: on
+ * benign flow a regime change or one-way flow costs no spread. `gate: always` is the earlier
+ * behaviour (regimes and flow act whatever the markouts).
  */
-import { at, readBoolean, readNumber, readOptionalObject } from '../config/fields.ts';
+import { at, readBoolean, readEnum, readNumber, readOptionalObject } from '../config/fields.ts';
 import type { DesiredQuote, MarketView } from './types.ts';
 
 export interface RegimeResponse {
@@ -47,6 +54,10 @@ export interface EdgeGuardConfig {
   readonly minFlowSize: number;
   readonly trending: RegimeResponse;
   readonly event: RegimeResponse & { readonly pull: boolean };
+  /** measured: act only on markouts shown adverse with `confidence`; always: act on regimes and flow whatever the markouts */
+  readonly gate: 'measured' | 'always';
+  /** one-sided confidence that the markout is below zero before the gate opens, in (0.5, 1) */
+  readonly confidence: number;
 }
 
 export interface EdgeAdjustment {
@@ -74,13 +85,49 @@ export const EDGE_GUARD_DEFAULTS: EdgeGuardConfig = {
   minFlowSize: 100_000_000,
   trending: { widen: 10_000, size: 0.5 },
   event: { widen: 20_000, size: 0.5, pull: false },
+  gate: 'measured',
+  confidence: 0.9,
 };
+
+/**
+ * Standard normal quantile (Acklam's rational approximation, relative error < 1.2e-9), for the
+ * gate's one-sided z at a confidence.
+ */
+export function normalQuantile(p: number): number {
+  if (!(p > 0 && p < 1)) return p === 0 ? -Infinity : p === 1 ? Infinity : NaN;
+  const a = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
+  const b = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
+  const c = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+  const lo = 0.02425;
+  if (p < lo) {
+    const q = Math.sqrt(-2 * Math.log(p));
+    return (((((c[0]! * q + c[1]!) * q + c[2]!) * q + c[3]!) * q + c[4]!) * q + c[5]!) / ((((d[0]! * q + d[1]!) * q + d[2]!) * q + d[3]!) * q + 1);
+  }
+  if (p > 1 - lo) return -normalQuantile(1 - p);
+  const q = p - 0.5;
+  const r = q * q;
+  return ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) / (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1);
+}
+
+/**
+ * The gate: are the bot's own markouts adverse with the configured confidence? The decayed toxicity
+ * average plus z standard errors is below zero, with at least `minFills` fills' weight behind it. A
+ * hand-built view without a standard error takes the average as exact.
+ */
+export function markoutsAdverse(e: NonNullable<MarketView['edge']>, cfg: EdgeGuardConfig): boolean {
+  if (e.toxicity === null || e.toxicityWeight < cfg.minFills) return false;
+  const se = e.toxicityStdErr === undefined ? 0 : e.toxicityStdErr;
+  if (se === null) return false;
+  return e.toxicity + normalQuantile(cfg.confidence) * se < 0;
+}
 
 export function edgeAdjust(view: MarketView, cfg: EdgeGuardConfig): EdgeAdjustment {
   const e = view.edge;
   if (!cfg.enabled || e === undefined) return NEUTRAL;
   const reasons: string[] = [];
   if (e.regime === 'halted') return { extraHalf: 0, sizeFactor: 0, bid: false, ask: false, reasons: ['halted'] };
+  if (cfg.gate === 'measured' && e.regime !== 'reduce-only' && !markoutsAdverse(e, cfg)) return NEUTRAL;
   let bid = true;
   let ask = true;
   let extra = 0;
@@ -129,14 +176,14 @@ export function allowedSides(quotes: readonly DesiredQuote[], adj: EdgeAdjustmen
   return quotes.filter((q) => q.size > 0 && (q.side === 'bid' ? adj.bid : adj.ask));
 }
 
-const KEYS = ['enabled', 'markoutThreshold', 'widenPerMarkout', 'maxWiden', 'sizeCutPerCent', 'minSizeFactor', 'minFills', 'oneSidedImbalance', 'minFlowShares', 'trending', 'event'];
+const KEYS = ['enabled', 'markoutThreshold', 'widenPerMarkout', 'maxWiden', 'sizeCutPerCent', 'minSizeFactor', 'minFills', 'oneSidedImbalance', 'minFlowShares', 'trending', 'event', 'gate', 'confidence'];
 
 /**
  * A strategy's `toxicity:` parameter block (probabilities and shares, as in YAML):
  *   toxicity: { enabled: true, markoutThreshold: 0.005, widenPerMarkout: 1, maxWiden: 0.05,
  *               sizeCutPerCent: 0.25, minSizeFactor: 0.25, minFills: 3, oneSidedImbalance: 0.8,
  *               minFlowShares: 100, trending: { widen: 0.01, size: 0.5 },
- *               event: { widen: 0.02, size: 0.5, pull: false } }
+ *               event: { widen: 0.02, size: 0.5, pull: false }, gate: measured, confidence: 0.9 }
  * `toxicity: true` / `false` is short for `{ enabled: … }` with the defaults.
  */
 export function parseEdgeGuard(raw: unknown, path: string): EdgeGuardConfig {
@@ -166,6 +213,8 @@ export function parseEdgeGuard(raw: unknown, path: string): EdgeGuardConfig {
     minFlowSize: Math.round(readNumber(o, 'minFlowShares', path, { min: 0, max: 1e12 }, d.minFlowSize / 1e6) * 1e6),
     trending: response('trending', d.trending),
     event: response('event', d.event),
+    gate: readEnum(o, 'gate', path, ['measured', 'always'] as const, d.gate),
+    confidence: readNumber(o, 'confidence', path, { min: 0.5, gt: true, max: 0.9999 }, d.confidence),
   };
   return cfg;
 }

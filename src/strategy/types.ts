@@ -169,6 +169,11 @@ export interface ViewEdge {
   readonly toxicity: number | null;
   /** decayed number of fills behind `toxicity` */
   readonly toxicityWeight: number;
+  /**
+   * standard error of `toxicity` (same units; weighted, effective sample size of the decayed
+   * weights); null before two fills; absent in hand-built views (then `toxicity` is taken as exact)
+   */
+  readonly toxicityStdErr?: number | null;
   /** decayed taker-flow imbalance in [−1, 1]: +1 all takers bought YES */
   readonly flowImbalance: number;
   /** decayed taker volume behind it, 1e-6 shares */

@@ -85,7 +85,7 @@ test('packed bookmaker installs into a project outside the repository and backte
     const m = /^(\d+) fills, PnL -?[0-9.]+ USDC\n$/.exec(fromCode);
     assert.ok(m && Number(m[1]) > 0, `the whole recording through the API: ${fromCode}`);
     writeFileSync(join(app, 'builtin.mjs'), "import { loadStrategy, BUILTIN_STRATEGIES } from 'bookmaker';\nfor (const n of BUILTIN_STRATEGIES) console.log((await loadStrategy(n)).name);\n");
-    assert.deepEqual(execFileSync(process.execPath, ['builtin.mjs'], { cwd: app, encoding: 'utf8' }).trim().split('\n'), ['bands', 'avellaneda', 'oracle-anchored']);
+    assert.deepEqual(execFileSync(process.execPath, ['builtin.mjs'], { cwd: app, encoding: 'utf8' }).trim().split('\n'), ['bands', 'avellaneda', 'oracle-anchored', 'glft', 'binary']);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -162,11 +162,13 @@ test('deposit-with-permit: a deposit the ledger refuses leaves the permit nonce 
   const h = await startHarness({ apiKeys: [{ key: 'k', wallet }], privateKeys: { k: pk }, initialCollateral: 0n, markets: 1 });
   try {
     const s = h.signerOf('k');
+    h.ex.state.ext.walletUsdc = { [wallet.toLowerCase()]: 10n ** 16n };
     // 10^16 (1e10 USDC) passes the route's bound but not the engine's 2^53 cap on collateral
     const huge = s.signPermit2({ amount: 10n ** 16n, nonce: 77n });
     const r = await h.call('POST', '/gasless/deposit-with-permit', { key: 'k', body: huge });
     assert.notEqual(r.status, 200);
     assert.equal(h.ex.state.engine.balance(wallet)?.collateral ?? 0n, 0n);
+    assert.equal((h.ex.state.ext.walletUsdc as Record<string, bigint>)[wallet.toLowerCase()], 10n ** 16n, 'the wallet keeps its USDC');
     const small = s.signPermit2({ amount: 5_000_000n, nonce: 77n });
     const ok = await h.call('POST', '/gasless/deposit-with-permit', { key: 'k', body: small });
     assert.equal(ok.status, 200, `the nonce of the refused deposit is still usable: ${JSON.stringify(ok.body)}`);

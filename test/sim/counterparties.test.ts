@@ -68,3 +68,54 @@ test('zero takers send no taker order; noise takers at 4 per second per market s
   const n = await takerOrders({ noiseTakers: 2, informedTakers: 0, makers: 1, takerRatePerSecond: 4 }, 60);
   assert.ok(n > 300 && n < 600, `noise taker orders: ${n}`);
 });
+
+/** The hidden fair value of each market after `steps` steps, when market `resolveFirst` (if any) resolves before the first step. */
+async function fairAfterStart(resolveFirst: number | null, steps: number): Promise<Map<string, number>> {
+  const clock = manualClock();
+  const ex = createLocalExchange({ seed: 11, markets: 4, clock, expirySweepMs: 0 });
+  const ids = [...ex.state.stores.markets.values()].map((m) => m.id);
+  const cp = startCounterparties(ex, { seed: 11, intervalMs: 1e9 });
+  clock.advance(100); // a fraction of a second after start-up
+  if (resolveFirst !== null) ex.state.services.resolveMarket(ids[resolveFirst]!, 1_000_000, clock.now(), 'test');
+  for (let i = 0; i < steps; i++) {
+    clock.advance(250);
+    cp.step();
+  }
+  const out = new Map(cp.fair);
+  // the books follow their own market's fair value: the background maker's mid is near it
+  for (const id of ids) {
+    const f = cp.fair.get(id.toLowerCase());
+    const idx = ex.state.engine.marketIndex(id)!;
+    const bid = ex.state.engine.engine.bestBid(idx);
+    const ask = ex.state.engine.engine.bestAsk(idx);
+    if (f !== undefined && bid > 0 && ask > 0) assert.ok(Math.abs((bid + ask) / 2e6 - f) < 0.1, `market ${id.slice(0, 10)}: mid ${(bid + ask) / 2e6} near its fair ${f}`);
+  }
+  cp.stop();
+  await ex.close();
+  return out;
+}
+
+test('a market resolved right after start-up leaves the other markets at their own fair values', async () => {
+  const undisturbed = await fairAfterStart(null, 1);
+  const disturbed = await fairAfterStart(0, 1);
+  const ids = [...undisturbed.keys()];
+  assert.equal(disturbed.size, 3, 'the resolved market has no fair value left');
+  for (const id of ids.slice(1)) assert.equal(disturbed.get(id), undisturbed.get(id), `market ${id.slice(0, 10)} keeps its fair value`);
+});
+
+test('venue.local.flow picks a flow preset; other than benign, the preset sets the takers\' rates', () => {
+  const v = parseVenue({ local: { flow: 'calibrated' } }, 'venue');
+  if (v.kind !== 'local') throw new Error('not local');
+  assert.equal(v.local.flow, 'calibrated');
+  assert.throws(() => parseVenue({ local: { flow: 'spicy' } }, 'venue'), /venue\.local\.flow/);
+  const ex = createLocalExchange({ seed: 1, markets: 1, clock: manualClock(), expirySweepMs: 0 });
+  const cal = startCounterparties(ex, { seed: 1, ...counterpartyAgents(v.local.agents), flow: v.local.flow });
+  assert.equal(cal.settings.noiseRatePerSec, 0.04);
+  assert.equal(cal.settings.informedRatePerSec, 0.7);
+  assert.equal(cal.settings.otherMakers, 1, 'the config still sets the other makers');
+  const benign = startCounterparties(ex, { seed: 1, ...counterpartyAgents(v.local.agents), flow: 'benign' });
+  assert.equal(benign.settings.noiseRatePerSec, 0.3);
+  cal.stop();
+  benign.stop();
+  void ex.close();
+});

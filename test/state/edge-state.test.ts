@@ -159,3 +159,11 @@ describe('edge: config section', () => {
     assert.throws(() => parseEdge({ horizons: [1] }, 'edge'), /horizons/);
   });
 });
+
+it('toxicityStdErr: the weighted standard error of the toxicity average (equal weights: s/√n)', async () => {
+  const { toxicityStdErr } = await import('../../src/state/edge-view.ts');
+  // markouts 1, 2, 3, 4 of one share each: mean 2.5, sample sd √(5/3), stderr √(5/3)/2
+  assert.ok(Math.abs(toxicityStdErr({ toxNum: 10, toxDen: 4, toxSq: 30, toxW2: 4 })! - Math.sqrt(5 / 3) / 2) < 1e-12);
+  assert.equal(toxicityStdErr({ toxNum: 1, toxDen: 1, toxSq: 1, toxW2: 1 }), null, 'one fill: unknown');
+  assert.equal(toxicityStdErr({ toxNum: 0, toxDen: 0, toxSq: 0, toxW2: 0 }), null);
+});

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EDGE_GUARD_DEFAULTS, edgeAdjust, parseEdgeGuard, type EdgeGuardConfig } from '../../src/strategy/edge-adjust.ts';
+import { EDGE_GUARD_DEFAULTS, edgeAdjust, normalQuantile, parseEdgeGuard, type EdgeGuardConfig } from '../../src/strategy/edge-adjust.ts';
 import type { DesiredQuote, ViewEdge } from '../../src/strategy/types.ts';
 import { loadStrategy } from '../../src/strategy/registry.ts';
 import { makeView, NOW, S } from './make-view.ts';
@@ -13,7 +13,8 @@ const C = 10_000;
 function edge(o: Partial<ViewEdge> = {}): ViewEdge {
   return { regime: 'quiet', regimeSince: 0, regimeCause: null, toxicity: null, toxicityWeight: 0, flowImbalance: 0, flowSize: 0, markouts: [], ...o };
 }
-const ON: EdgeGuardConfig = { ...EDGE_GUARD_DEFAULTS, enabled: true };
+// the table is the responses themselves, with the gate open whatever the markouts (gate: always)
+const ON: EdgeGuardConfig = { ...EDGE_GUARD_DEFAULTS, enabled: true, gate: 'always' };
 
 describe('edgeAdjust: view.edge → widening, size, sides', () => {
   // [name, edge, net position (shares), config, extraHalf (¢), sizeFactor, bid, ask]
@@ -58,6 +59,45 @@ describe('edgeAdjust: view.edge → widening, size, sides', () => {
   });
 });
 
+describe('the gate: the helper acts only on markouts shown adverse with the stated confidence', () => {
+  const M: EdgeGuardConfig = { ...EDGE_GUARD_DEFAULTS, enabled: true }; // gate: measured, confidence 0.9
+  const adj = (e: Partial<ViewEdge>, cfg = M) => edgeAdjust(makeView({ edge: edge(e) }), cfg);
+  it('is the default, at 90 % confidence', () => {
+    assert.equal(EDGE_GUARD_DEFAULTS.gate, 'measured');
+    assert.equal(EDGE_GUARD_DEFAULTS.confidence, 0.9);
+    assert.equal(parseEdgeGuard(true, 'p').gate, 'measured');
+  });
+  it('backs off on a regime change or one-way flow without adverse markouts', () => {
+    assert.deepEqual(adj({ regime: 'event' }).reasons, []);
+    assert.deepEqual(adj({ regime: 'trending', toxicity: 1 * C, toxicityWeight: 10, toxicityStdErr: 0.5 * C }).reasons, []);
+    assert.deepEqual(adj({ flowImbalance: 1, flowSize: 1000 * S, toxicity: 0.3 * C, toxicityWeight: 10, toxicityStdErr: 0.1 * C }).reasons, []);
+  });
+  it('engages when mean + z·stderr < 0: −1¢ ± 0.5¢ at 90 % (z 1.28) yes, −1¢ ± 1¢ no, and at 80 % (z 0.84) yes', () => {
+    assert.deepEqual(adj({ regime: 'event', toxicity: -1 * C, toxicityWeight: 10, toxicityStdErr: 0.5 * C }).reasons, ['event', 'toxicity']);
+    assert.deepEqual(adj({ regime: 'event', toxicity: -1 * C, toxicityWeight: 10, toxicityStdErr: 1 * C }).reasons, []);
+    assert.deepEqual(adj({ regime: 'event', toxicity: -1 * C, toxicityWeight: 10, toxicityStdErr: 1 * C }, { ...M, confidence: 0.8 }).reasons, ['event', 'toxicity']);
+  });
+  it('needs minFills behind the markout and a standard error (two fills); halted and reduce-only act regardless', () => {
+    assert.deepEqual(adj({ toxicity: -5 * C, toxicityWeight: 2, toxicityStdErr: 0.1 * C }).reasons, []);
+    assert.deepEqual(adj({ toxicity: -5 * C, toxicityWeight: 5, toxicityStdErr: null }).reasons, []);
+    assert.deepEqual(adj({ regime: 'halted' }).reasons, ['halted']);
+    assert.deepEqual(adj({ regime: 'reduce-only' }).reasons, ['reduce-only']);
+  });
+  it('normalQuantile: z at 0.9 / 0.95 / 0.975', () => {
+    assert.ok(Math.abs(normalQuantile(0.9) - 1.2815516) < 1e-6);
+    assert.ok(Math.abs(normalQuantile(0.95) - 1.6448536) < 1e-6);
+    assert.ok(Math.abs(normalQuantile(0.975) - 1.959964) < 1e-6);
+    assert.ok(Math.abs(normalQuantile(0.01) + 2.3263479) < 1e-6);
+  });
+  it('parses gate and confidence; a bad gate names the field', () => {
+    const c = parseEdgeGuard({ gate: 'always', confidence: 0.95 }, 'p.toxicity');
+    assert.equal(c.gate, 'always');
+    assert.equal(c.confidence, 0.95);
+    assert.throws(() => parseEdgeGuard({ gate: 'sometimes' }, 'p.toxicity'), /p\.toxicity\.gate/);
+    assert.throws(() => parseEdgeGuard({ confidence: 0.3 }, 'p.toxicity'), /p\.toxicity\.confidence/);
+  });
+});
+
 describe('the shipped strategies use it', () => {
   const toxic = edge({ toxicity: -2.5 * C, toxicityWeight: 5 }); // +2¢ half spread, half size
   const prices = (qs: DesiredQuote[] | null) => (qs ?? []).map((q) => [q.side, q.price, q.size / S]);
@@ -76,7 +116,9 @@ describe('the shipped strategies use it', () => {
       assert.deepEqual(prices(mod.quote(v, plain)), prices(mod.quote(makeView(), plain)));
       assert.deepEqual(prices(mod.quote(makeView(), plain)), [['bid', 480_000, 10], ['ask', 520_000, 10]]);
       assert.deepEqual(prices(mod.quote(v, guarded)), [['bid', 460_000, 5], ['ask', 540_000, 5]]);
-      assert.deepEqual(prices(mod.quote(makeView({ edge: edge({ flowImbalance: 1, flowSize: 1000 * S }) }), guarded)), [['bid', 480_000, 10]]);
+      // one-way flow: one side, once the markouts say the flow is adverse (the gate); not on flow shown benign
+      assert.deepEqual(prices(mod.quote(makeView({ edge: edge({ flowImbalance: 1, flowSize: 1000 * S, toxicity: -0.2 * C, toxicityWeight: 5 }) }), guarded)), [['bid', 480_000, 10]]);
+      assert.deepEqual(prices(mod.quote(makeView({ edge: edge({ flowImbalance: 1, flowSize: 1000 * S, toxicity: 0.2 * C, toxicityWeight: 5 }) }), guarded)), [['bid', 480_000, 10], ['ask', 520_000, 10]]);
       assert.deepEqual(prices(mod.quote(makeView({ edge: edge({ regime: 'halted' }) }), guarded)), []);
       assert.deepEqual(prices(mod.quote(makeView({ edge: edge({ regime: 'reduce-only' }), net: 20 * S, now: NOW }), guarded)).map((q) => q[0]), ['ask']);
     });

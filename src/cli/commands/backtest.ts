@@ -21,6 +21,7 @@ import { fillsCsv } from '../../backtest/fills-csv.ts';
 import { rankingSummary, rankingText } from '../../backtest/rank-recording.ts';
 import { buildSweepHtml } from '../../backtest/sweep-report.ts';
 import { parseShard, shardIndices, sweepJson, sweepPart } from '../../backtest/sweep-shard.ts';
+import { runSyntheticBacktest } from './backtest-synthetic.ts';
 
 function writeOut(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
@@ -56,7 +57,9 @@ function printWarnings(s: BacktestSummary, out: NodeJS.WritableStream): void {
 const command: CommandSpec = {
   name: 'backtest',
   summary: 'replay a recording through strategies, risk and the order manager',
-  usage: 'bookmaker backtest -c FILE --data DIR [--from T --to T] [--report out.html] [--json out.json] [--fills-csv out.csv] [--sweep FILE [--shard I/N]] [--fast] [--workers N]',
+  usage:
+    'bookmaker backtest -c FILE --data DIR [--from T --to T] [--report out.html] [--json out.json] [--fills-csv out.csv] [--sweep FILE [--shard I/N]] [--fast] [--workers N]\n' +
+    '       bookmaker backtest -c FILE --synthetic [--seed N | --seeds A-B] [--hours H] [--markets M] [--flow benign|calibrated|toxic] [--json FILE|-] [--report out.html] [--fills-csv out.csv]',
   description: [
     'Example (the imported Polymarket capture):',
     '  bookmaker import polymarket data/polymarket-tickscope/events.jsonl.gz --out recordings/polymarket',
@@ -65,6 +68,9 @@ const command: CommandSpec = {
     'The config is a bot config plus an optional backtest: section (queue model, latency, fees; see config/backtest.yaml).',
     'Sweeps across machines: each machine runs --sweep FILE --shard I/N --json part-I.json (I = 0 … N − 1),',
     "then 'bookmaker sweep merge part-*.json --json sweep.json --report sweep.html' ranks them all.",
+    'Synthetic markets (--synthetic): the local exchange\'s markets and counterparties on virtual time, replayed the same way;',
+    '  bookmaker backtest -c config/backtest.yaml --synthetic --flow calibrated --hours 1 --seeds 1-20',
+    'prints each strategy\'s mean PnL, volume and markouts over the seeds with 95 % intervals (docs/edge.md).',
   ].join('\n'),
   options: {
     config: { type: 'string', short: 'c', arg: 'FILE', description: 'bot config with an optional backtest: section' },
@@ -78,11 +84,21 @@ const command: CommandSpec = {
     'fills-csv': { type: 'string', arg: 'FILE', description: 'write one CSV row per fill (time, market, side, price, size, liquidity, fee, mid at fill, markouts)' },
     fast: { type: 'boolean', description: 'fast mode: no queue model (always at the front of the queue)' },
     workers: { type: 'number', arg: 'N', description: 'sweep worker threads (default: CPUs)' },
+    synthetic: { type: 'boolean', description: 'synthetic markets on virtual time instead of a recording (docs/edge.md)' },
+    seed: { type: 'number', arg: 'N', description: 'with --synthetic: the flow seed (default 1)' },
+    seeds: { type: 'string', arg: 'A-B', description: 'with --synthetic: run seeds A to B and summarise with 95 % intervals' },
+    hours: { type: 'number', arg: 'H', description: 'with --synthetic: virtual hours (default 1)' },
+    markets: { type: 'number', arg: 'M', description: 'with --synthetic: markets (default 4)' },
+    flow: { type: 'string', arg: 'PRESET', description: 'with --synthetic: benign (default), calibrated or toxic' },
   },
   async run(args) {
     const cfgFile = args.options.config;
     const data = args.options.data;
     if (typeof cfgFile !== 'string' || !cfgFile) throw new BadInputError('--config', 'a config file (-c config/backtest.yaml)', cfgFile);
+    if (args.options.synthetic === true) return runSyntheticBacktest(args, cfgFile, { printSummary, printWarnings });
+    for (const flag of ['seed', 'seeds', 'hours', 'markets', 'flow'] as const) {
+      if (args.options[flag] !== undefined) throw new BadInputError(`--${flag}`, 'to be used with --synthetic', args.options[flag]);
+    }
     if (typeof data !== 'string' || !data) throw new BadInputError('--data', 'a recording directory', data);
     const manifest = readManifest(data);
     const startGuess = manifest.files.find((f) => f.events > 0)?.firstLts ?? 0;

@@ -162,7 +162,7 @@ async function runRank(o: ParsedArgs['options'], io: MarketsIO): Promise<number>
     if (cfg.venue.kind === 'local') {
       const l = cfg.venue.local;
       const ex = createLocalExchange({ seed: l.seed, markets: l.markets, apiKeys: [{ key: 'ranker', perms: ['read'] }] });
-      const agents = startCounterparties(ex, { seed: l.seed, ...counterpartyAgents(l.agents) });
+      const agents = startCounterparties(ex, { seed: l.seed, ...counterpartyAgents(l.agents), flow: l.flow });
       baseUrl = await ex.start(0);
       apiKey = 'ranker';
       stopLocal = async () => {

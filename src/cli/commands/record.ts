@@ -81,7 +81,7 @@ const command: CommandSpec = {
       if (cfg.venue.kind === 'local') {
         const l = cfg.venue.local;
         const ex = createLocalExchange({ seed: l.seed, markets: l.markets, apiKeys: [{ key: 'recorder', perms: ['read'] }] });
-        const agents = startCounterparties(ex, { seed: l.seed, ...counterpartyAgents(l.agents) });
+        const agents = startCounterparties(ex, { seed: l.seed, ...counterpartyAgents(l.agents), flow: l.flow });
         baseUrl = await ex.start(l.port);
         stopLocal = async () => {
           agents.stop();

@@ -4,6 +4,7 @@
  * then, when no --api-key was given, one `demo-key` line per generated key with its throwaway
  * wallet and private key (demo wallets only; never real funds).
  */
+import { FLOW_PRESETS, isFlowPreset } from '../../sim/flow-presets.ts';
 import type { CommandSpec, ParsedArgs } from '../args.ts';
 import { BadInputError } from '../../model/errors.ts';
 import { createLocalExchange, type ApiKeySpec } from '../../sim/local-exchange.ts';
@@ -62,7 +63,7 @@ export function parseChurnFlags(o: ParsedArgs['options']): { newMarketEverySecon
 const command: CommandSpec = {
   name: 'sim',
   summary: 'start the local exchange (HTTP + SSE) on a port',
-  usage: 'bookmaker sim [--port 8787] [--seed 42] [--chain mainnet|testnet] [--api-key KEY[:WALLET[:PERMS]]]... [--faults PROFILE] [--state FILE] [--no-agents] [--new-market-every SECONDS] [--market-lifetime SECONDS] [--resolution-delay SECONDS] [--max-live-markets N]',
+  usage: 'bookmaker sim [--port 8787] [--seed 42] [--chain mainnet|testnet] [--api-key KEY[:WALLET[:PERMS]]]... [--faults PROFILE] [--state FILE] [--no-agents] [--new-market-every SECONDS] [--market-lifetime SECONDS] [--resolution-delay SECONDS] [--max-live-markets N] [--flow benign|calibrated|toxic]',
   description:
     'Serves the venue API under /v2 on 127.0.0.1 with real EIP-712 verification, simulated counterparties and optional fault injection. Prints "listening <base-url>" once ready. Without --api-key, demo keys with throwaway wallets are generated and printed.\n' +
     faultProfileHelp(),
@@ -86,6 +87,7 @@ const command: CommandSpec = {
     'market-lifetime': { type: 'number', description: 'a generated market trades this long, then closes at its deadline', default: 1800, arg: 'SECONDS' },
     'resolution-delay': { type: 'number', description: 'from a deadline (closed, resolution pending) to the resolution (default a tenth of the lifetime, at most 60)', arg: 'SECONDS' },
     'max-live-markets': { type: 'number', description: 'no new market while this many generated markets are active (0 = no cap)', default: 0, arg: 'N' },
+    flow: { type: 'string', choices: [...FLOW_PRESETS], default: 'benign', description: 'counterparty flow preset: benign (default), calibrated (fitted to the Polymarket capture) or toxic (news picked off at once); docs/edge.md', arg: 'PRESET' },
   },
   async run(args: ParsedArgs) {
     const o = args.options;
@@ -94,6 +96,8 @@ const command: CommandSpec = {
     const seed = o.seed as number;
     if (!Number.isSafeInteger(seed)) throw new BadInputError('--seed', 'an integer', seed);
     const churnSeconds = parseChurnFlags(o);
+    const flow = o.flow ?? 'benign';
+    if (!isFlowPreset(flow)) throw new BadInputError('--flow', `one of ${FLOW_PRESETS.join(', ')}`, flow);
     const faults = o.faults === undefined ? undefined : faultProfileFlag('--faults', o.faults as string, 'sim');
     const given = ((o['api-key'] as string[] | undefined) ?? []).map(parseApiKeyFlag);
     const keys = given.length ? given : demoKeys(seed);
@@ -139,7 +143,7 @@ const command: CommandSpec = {
       });
       // deadlines are kept (closed, then resolved) with or without new markets and agents
       const churn = startMarketChurn(ex, churnOptions(seed, churnSeconds));
-      const agents = o.agents ? startCounterparties(ex, { seed, churn }) : undefined;
+      const agents = o.agents ? startCounterparties(ex, { seed, churn, flow }) : undefined;
       const baseUrl = await ex.start(port);
       if (!stopRequested) {
         process.stdout.write(`listening ${baseUrl}\n`);

@@ -12,7 +12,7 @@ import { createRng, type Rng } from '../rng.ts';
 import type { AgentView } from './agent-types.ts';
 import { DEFAULT_MAKER, initMaker, stepMaker, type MakerConfig, type MakerState } from './background-maker.ts';
 import { DEFAULT_FAIR_VALUE, fairProbability, initFairValue, stepFairValue, type FairValueConfig, type FairValueState } from './fair-value.ts';
-import { DEFAULT_INFORMED_TAKER, stepInformedTaker, type InformedTakerConfig } from './informed-taker.ts';
+import { DEFAULT_INFORMED_TAKER, newsOrders, stepInformedTaker, type InformedTakerConfig } from './informed-taker.ts';
 import { DEFAULT_NOISE_TAKER, initArrivals, stepNoiseTaker, type ArrivalState, type NoiseTakerConfig } from './noise-taker.ts';
 import { DEFAULT_ORACLE, initOracle, stepOracle, type OracleConfig, type OracleState, type OracleUpdate } from './oracle-updates.ts';
 import { deriveSeed } from './random-draws.ts';
@@ -97,9 +97,12 @@ export function createMarketAgents(cfg: MarketAgentsConfig, nowMs: number): Mark
  */
 export function stepMarketAgents(a: MarketAgents, nowMs: number, view: AgentView): MarketAgentsStep {
   if (a.resolved) return { commands: [], oracle: null, fairProbability: fairProbability(a.fair.state), resolved: true };
+  const jumpsBefore = a.fair.state.nextJumpMs;
   a.fair.state = stepFairValue(a.fair.state, a.fair.cfg, a.fair.rng, nowMs);
   const fair = fairProbability(a.fair.state);
   const commands: EngineCommand[] = [];
+  // news: a jump in this step, acted on by the informed takers before the makers refresh
+  if (a.fair.state.nextJumpMs !== jumpsBefore && a.informed.cfg.newsTrades > 0) commands.push(...newsOrders(a.informed.cfg, nowMs, view, fair));
 
   const informed = stepInformedTaker(a.informed.cfg, a.informed.state, a.informed.rng, nowMs, view, fair);
   a.informed.state = informed.state;

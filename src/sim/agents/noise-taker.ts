@@ -6,7 +6,7 @@ import type { EngineCommand } from '../../engine/types.ts';
 import type { Rng } from '../rng.ts';
 import type { AgentStep, AgentView } from './agent-types.ts';
 import { snapPrice, toSubmitOrder } from './order-builder.ts';
-import { exponential } from './random-draws.ts';
+import { exponential, logNormalShares } from './random-draws.ts';
 
 export interface NoiseTakerConfig {
   trader: number;
@@ -17,6 +17,9 @@ export interface NoiseTakerConfig {
   maxSize: number;
   /** how far through the touch it will trade, in ticks (default 3) */
   slippageTicks: number;
+  /** > 0: sizes log-normal with this log-sd and median `sizeMedian` shares, capped at maxSize (default 0: uniform) */
+  sizeLogSd: number;
+  sizeMedian: number;
 }
 
 export const DEFAULT_NOISE_TAKER: Readonly<Omit<NoiseTakerConfig, 'trader'>> = Object.freeze({
@@ -24,6 +27,8 @@ export const DEFAULT_NOISE_TAKER: Readonly<Omit<NoiseTakerConfig, 'trader'>> = O
   minSize: 1_000_000,
   maxSize: 20_000_000,
   slippageTicks: 3,
+  sizeLogSd: 0,
+  sizeMedian: 10,
 });
 
 export interface ArrivalState {
@@ -53,7 +58,7 @@ export function stepNoiseTaker(cfg: NoiseTakerConfig, state: ArrivalState, rng: 
 }
 
 function noiseOrder(cfg: NoiseTakerConfig, rng: Rng, nowMs: number, view: AgentView): EngineCommand | null {
-  const size = rng.int(Math.round(cfg.minSize / 1_000_000), Math.round(cfg.maxSize / 1_000_000)) * 1_000_000;
+  const size = cfg.sizeLogSd > 0 ? logNormalShares(rng, cfg.sizeMedian, cfg.sizeLogSd, cfg.maxSize) : rng.int(Math.round(cfg.minSize / 1_000_000), Math.round(cfg.maxSize / 1_000_000)) * 1_000_000;
   const buyYes = rng.chance(0.5);
   const reach = cfg.slippageTicks * view.tick;
   if (buyYes) {

@@ -34,3 +34,13 @@ export function deriveSeed(seed: number, market: number, name: string): number {
   for (let i = 0; i < name.length; i++) mix(name.charCodeAt(i));
   return h >>> 0;
 }
+
+/**
+ * Shares (1e-6 units, whole shares) drawn log-normally: median `median` shares, log-sd `logSd`,
+ * clamped to [1, max] shares. Trade sizes on prediction markets are heavy-tailed (the Polymarket
+ * capture: median 21 shares, 90th percentile 335), which a uniform draw cannot give.
+ */
+export function logNormalShares(rng: Rng, median: number, logSd: number, max: number): number {
+  const shares = Math.round(median * Math.exp(logSd * gaussian(rng)));
+  return Math.min(Math.max(1, Math.round(max / 1_000_000)), Math.max(1, shares)) * 1_000_000;
+}

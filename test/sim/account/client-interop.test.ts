@@ -53,7 +53,8 @@ test('the venue client and the start-up migration runner migrate a seeded legacy
 });
 
 test('the venue client parses every account answer: balance, mint, portfolio, gasless, questions', async () => {
-  const h = await startHarness({ apiKeys: [{ key: 'maker', perms: ['read', 'trade', 'can_create_markets'] }, { key: 'taker' }], markets: 2 });
+  // the faucet mints to the wallet, as on the venue, so the permit deposit has USDC to move
+  const h = await startHarness({ apiKeys: [{ key: 'maker', perms: ['read', 'trade', 'can_create_markets'] }, { key: 'taker' }], markets: 2, accounts: { faucet: 'wallet' } });
   const sleep = async (ms: number) => h.clock.advance(ms);
   const client = createVenueClient({ chain: TESTNET, baseUrl: h.baseUrl, apiKey: 'maker', now: () => h.clock.now(), sleep });
   const taker = createVenueClient({ chain: TESTNET, baseUrl: h.baseUrl, apiKey: 'taker', now: () => h.clock.now(), sleep });

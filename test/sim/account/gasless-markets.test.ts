@@ -57,16 +57,26 @@ test('gasless operator: forged, expired and legacy-version approvals are refused
   assert.equal((await h.call('POST', '/gasless/operator', { body: v1 })).status, 401);
 });
 
-test('deposit-with-permit credits collateral once per Permit2 nonce', async () => {
+test('deposit-with-permit moves the wallet\'s USDC into Holdings once per Permit2 nonce: it creates none', async () => {
   const s = h.signerOf('trader-key');
-  const before = BigInt((await h.call('GET', `/balance/${s.address}`, { key: 'trader-key' })).body.usdc.balance);
+  const bal = async () => (await h.call('GET', `/balance/${s.address}`, { key: 'trader-key' })).body.usdc as { balance: string; settlementBalance: string; walletBalance: string };
   const permit = s.signPermit2({ amount: 25_000_000n });
+  // nothing in the wallet yet: the relay refuses (the chain's transfer would revert), and the nonce stays usable
+  const empty = await h.call('POST', '/gasless/deposit-with-permit', { key: 'trader-key', body: permit });
+  assert.equal(empty.status, 400, JSON.stringify(empty.body));
+  assert.equal(empty.body.field, 'amount');
+  h.ex.state.ext.walletUsdc = { [s.address.toLowerCase()]: 30_000_000n };
+  const before = await bal();
+  assert.equal(before.walletBalance, '30000000');
+  assert.equal(BigInt(before.balance), BigInt(before.settlementBalance) + 30_000_000n);
   const ok = await h.call('POST', '/gasless/deposit-with-permit', { key: 'trader-key', body: permit });
   assert.equal(ok.status, 200, JSON.stringify(ok.body));
   assert.equal(ok.body.amount, '25000000');
   assert.equal(ok.body.token, h.ex.state.chain.usdc);
-  const after = BigInt((await h.call('GET', `/balance/${s.address}`, { key: 'trader-key' })).body.usdc.balance);
-  assert.equal(after - before, 25_000_000n);
+  const after = await bal();
+  assert.equal(BigInt(after.settlementBalance) - BigInt(before.settlementBalance), 25_000_000n, 'Holdings credited');
+  assert.equal(after.walletBalance, '5000000', 'the wallet debited by as much');
+  assert.equal(after.balance, before.balance, 'the total is unchanged: a deposit moves money, it does not create it');
   assert.equal((await h.call('POST', '/gasless/deposit-with-permit', { key: 'trader-key', body: permit })).status, 409, 'nonce replay');
   const legacySpender = s.signPermit2({ amount: 1n, spender: h.ex.state.chain.holdingsLegacy });
   assert.equal((await h.call('POST', '/gasless/deposit-with-permit', { key: 'trader-key', body: legacySpender })).status, 200, 'the SDK-0.6 spender (legacy Holdings) is accepted');
@@ -75,6 +85,9 @@ test('deposit-with-permit credits collateral once per Permit2 nonce', async () =
   assert.equal(f.body.code, 'INVALID_SIGNATURE');
   const tooMuch = s.signPermit2({ amount: 1n });
   assert.equal((await h.call('POST', '/gasless/deposit-with-permit', { key: 'trader-key', body: { ...tooMuch, amount: 'lots' } })).body.field, 'amount');
+  const overdraw = s.signPermit2({ amount: 5_000_000n });
+  assert.equal((await h.call('POST', '/gasless/deposit-with-permit', { key: 'trader-key', body: overdraw })).body.field, 'amount', 'more than the wallet holds (4.999999 left)');
+  assert.equal((await bal()).walletBalance, '4999999');
 });
 
 test('questions and market creation need can_create_markets', async () => {

@@ -17,6 +17,11 @@ export interface AccountOptions {
   submissionProcessingAfterMs: number;
   /** ... and `completed` after this long (from submission) */
   submissionCompletedAfterMs: number;
+  /**
+   * Where the testnet faucet puts USDC: `holdings` (default: tradeable at once) or `wallet` (the
+   * wallet's ERC-20 balance, as on the venue; a permit deposit then moves it into Holdings).
+   */
+  faucet: 'holdings' | 'wallet';
 }
 
 export const DEFAULT_ACCOUNT_OPTIONS: Readonly<AccountOptions> = Object.freeze({
@@ -25,6 +30,7 @@ export const DEFAULT_ACCOUNT_OPTIONS: Readonly<AccountOptions> = Object.freeze({
   marketsPerDay: 10,
   submissionProcessingAfterMs: 2_000,
   submissionCompletedAfterMs: 6_000,
+  faucet: 'holdings',
 });
 
 interface AccountRuntime {

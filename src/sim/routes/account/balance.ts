@@ -2,9 +2,10 @@
  * Balance routes: GET /balance/:address (summary), GET /balance?address&tokenAddress (one ERC-20),
  * GET /balance/settlement?address&tokenAddress, and POST /balance/mint-test-usdc.
  *
- * In the local exchange every token a wallet holds sits in the Holdings contract (the engine's
- * ledger), so `settlementBalance` = `balance` and `walletBalance` = 0: a test mint credits the
- * trading balance at once so the wallet can trade without a deposit step.
+ * In the local exchange every outcome token a wallet holds sits in the Holdings contract (the
+ * engine's ledger). USDC may also sit in the wallet itself (`walletBalance`, see wallet-usdc.ts):
+ * `balance` = `settlementBalance` + `walletBalance`. A test mint credits Holdings at once by default,
+ * so the wallet can trade without a deposit step (account option `faucet`).
  */
 import type { ExchangeState, RequestContext } from '../../context.ts';
 import { HttpError, badRequest } from '../../http-errors.ts';
@@ -17,6 +18,7 @@ import { accountRuntime } from './account-options.ts';
 import { nextAccountTxHash } from './account-data.ts';
 import { accountLedger } from './ledger-of.ts';
 import { checksum, walletOrKey } from './wallet-param.ts';
+import { creditWalletUsdc, walletUsdc } from './wallet-usdc.ts';
 import type { MarketRecord } from '../../records.ts';
 
 const OUTCOME_NAMES = ['No', 'Yes'] as const;
@@ -33,9 +35,12 @@ export function findOutcomeToken(state: ExchangeState, token: string): { market:
 }
 
 /** Balance of one token (USDC or an outcome token) or undefined when the token is unknown. */
-function tokenBalance(state: ExchangeState, wallet: Address, token: Address): { balance: bigint; symbol: string } | undefined {
+function tokenBalance(state: ExchangeState, wallet: Address, token: Address, scope: 'all' | 'settlement'): { balance: bigint; symbol: string } | undefined {
   const ledger = accountLedger(state);
-  if (token.toLowerCase() === state.chain.usdc.toLowerCase()) return { balance: ledger.collateral(wallet).total, symbol: 'USDC' };
+  if (token.toLowerCase() === state.chain.usdc.toLowerCase()) {
+    const inWallet = scope === 'all' ? walletUsdc(state, wallet) : 0n;
+    return { balance: ledger.collateral(wallet).total + inWallet, symbol: 'USDC' };
+  }
   const found = findOutcomeToken(state, token);
   if (!found) return undefined;
   const p = ledger.positions(wallet).find((x) => x.marketId.toLowerCase() === found.market.id.toLowerCase());
@@ -51,7 +56,8 @@ function tokenNotFound(token: string): HttpError {
 function getSummary(ctx: RequestContext) {
   const wallet = walletOrKey(ctx, ctx.params.address, 'address');
   const ledger = accountLedger(ctx.state);
-  const usdc = ledger.collateral(wallet).total.toString();
+  const settled = ledger.collateral(wallet).total;
+  const inWallet = walletUsdc(ctx.state, wallet);
   const outcomeTokens: Record<string, unknown>[] = [];
   for (const p of ledger.positions(wallet)) {
     const m = ctx.state.stores.markets.get(p.marketId.toLowerCase());
@@ -72,7 +78,7 @@ function getSummary(ctx: RequestContext) {
   }
   return json(200, {
     address: wallet,
-    usdc: { tokenAddress: ctx.state.chain.usdc, balance: usdc, settlementBalance: usdc, walletBalance: '0' },
+    usdc: { tokenAddress: ctx.state.chain.usdc, balance: (settled + inWallet).toString(), settlementBalance: settled.toString(), walletBalance: inWallet.toString() },
     outcomeTokens,
   });
 }
@@ -86,7 +92,7 @@ function requiredQueryAddress(ctx: RequestContext, name: string): Address {
 function getTokenBalance(ctx: RequestContext) {
   const wallet = requiredQueryAddress(ctx, 'address');
   const token = requiredQueryAddress(ctx, 'tokenAddress');
-  const found = tokenBalance(ctx.state, wallet, token);
+  const found = tokenBalance(ctx.state, wallet, token, 'all');
   if (!found) throw tokenNotFound(token);
   return json(200, { balance: found.balance.toString(), decimals: 6, symbol: found.symbol });
 }
@@ -94,7 +100,7 @@ function getTokenBalance(ctx: RequestContext) {
 function getSettlementBalance(ctx: RequestContext) {
   const wallet = requiredQueryAddress(ctx, 'address');
   const token = requiredQueryAddress(ctx, 'tokenAddress');
-  const found = tokenBalance(ctx.state, wallet, token);
+  const found = tokenBalance(ctx.state, wallet, token, 'settlement');
   if (!found) throw new HttpError(404, 'NOT_FOUND', `token ${token} is not a known token contract`, { field: 'tokenAddress' });
   return json(200, { balance: found.balance.toString(), account: wallet, token: checksum(token) });
 }
@@ -123,7 +129,8 @@ function postMint(ctx: RequestContext) {
       headers: { ...rateHeaders(decision), 'Retry-After': String(Math.max(1, Math.ceil(decision.retryAfter))) },
     });
   }
-  accountLedger(ctx.state).depositCollateral(wallet, amount);
+  if (rt.options.faucet === 'wallet') creditWalletUsdc(ctx.state, wallet, amount);
+  else accountLedger(ctx.state).depositCollateral(wallet, amount);
   return json(200, { hash: nextAccountTxHash(ctx.state, 'mint', wallet) }, rateHeaders(decision));
 }
 

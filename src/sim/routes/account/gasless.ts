@@ -1,6 +1,6 @@
 /**
  * Gasless relays: POST /gasless/operator (setOperatorBySig) and POST /gasless/deposit-with-permit
- * (Permit2 transfer into Holdings; not in the current spec, shape from protocol.md §5).
+ * (a Permit2 transfer of the wallet's own USDC into Holdings; not in the current API spec).
  *
  * The relay needs no permission beyond a key: the user's signature is the authority, whoever sends
  * it. Nonces behave as on chain: the operator nonce must equal `operatorNonce(user)` and then
@@ -17,6 +17,7 @@ import { applyOperatorApproval, operatorState } from '../../migration/migration-
 import { isOperatorApprovalSigner, isPermitSigner } from '../../migration/verify-signatures.ts';
 import { nextAccountTxHash } from './account-data.ts';
 import { accountLedger } from './ledger-of.ts';
+import { debitWalletUsdc, requireWalletUsdc } from './wallet-usdc.ts';
 
 /** Largest single permit deposit we relay (1e12 USDC in 1e-6 units): beyond is surely a mistake. */
 const MAX_DEPOSIT = 10n ** 18n;
@@ -77,8 +78,12 @@ function postDepositWithPermit(ctx: RequestContext) {
     isPermitSigner({ chain, owner: user, token: chain.usdc, amount, spender, nonce, deadline, signature: sig }),
   );
   if (!signedFor) throw invalidSignature('signature');
-  // the deposit first: should the ledger refuse it, the permit's nonce stays unused (all or nothing)
+  // A deposit moves USDC from the wallet into Holdings: it creates none. The wallet is checked
+  // first; then the credit: should the ledger refuse it, neither the wallet nor the permit's nonce
+  // has changed (all or nothing).
+  requireWalletUsdc(ctx.state, user, amount);
   accountLedger(ctx.state).depositCollateral(user, amount);
+  debitWalletUsdc(ctx.state, user, amount);
   data.usedPermitNonces[nonceKey] = true;
   return json(200, {
     success: true,

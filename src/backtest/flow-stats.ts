@@ -1,0 +1,166 @@
+/**
+ * The character of a market's order flow, measured the same way on a recording (the Polymarket
+ * capture) and on synthetic markets, so a flow preset can be fitted to the real one
+ * (scripts/flow-fit.ts, docs/edge.md):
+ *
+ *   trade rate       trade prints per minute per market (markets with trades)
+ *   trade sizes      shares per print: mean and quantiles
+ *   passive markout  for every print, what its passive side (the maker) made against the mid h later:
+ *                    (mid(t + h) − p) for a maker who bought (the taker sold), (p − mid(t + h)) for one
+ *                    who sold, in ¢ per share, size-weighted, with a 95 % interval (normal, over prints)
+ *   mid jumps        moves of the mid by ≥ 5¢ within 10 s, per market-hour
+ *
+ * The mid is the book's (a drop-copy recording: the others' book, which is the whole book when no bot
+ * is recorded). Rows are walked in local-time order.
+ */
+import { L2Book } from '../core/l2-book.ts';
+import { KIND_CLEAR, KIND_LEVEL, KIND_TRADE, KIND_XCLEAR, KIND_XLEVEL } from './recording/columns.ts';
+import type { ReplaySource } from './replay-source.ts';
+
+export interface MarkoutCi {
+  readonly centsPerShare: number;
+  readonly lo: number;
+  readonly hi: number;
+  readonly n: number;
+}
+
+export interface FlowStats {
+  readonly markets: number;
+  readonly minutes: number;
+  readonly trades: number;
+  readonly tradesPerMarketMinute: number;
+  readonly size: { readonly mean: number; readonly p10: number; readonly p25: number; readonly p50: number; readonly p75: number; readonly p90: number };
+  readonly passiveMarkouts: Readonly<Record<'1s' | '10s' | '60s', MarkoutCi>>;
+  readonly jumpsPerMarketHour: number;
+}
+
+const HORIZONS = [
+  ['1s', 1_000],
+  ['10s', 10_000],
+  ['60s', 60_000],
+] as const;
+
+function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))));
+  return sorted[i]!;
+}
+
+/** Index of the last time ≤ t in an ascending array, −1 when none. */
+function lastAtOrBefore(ts: readonly number[], t: number): number {
+  let lo = 0;
+  let hi = ts.length - 1;
+  let ans = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (ts[mid]! <= t) {
+      ans = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return ans;
+}
+
+export function flowStats(source: ReplaySource): FlowStats {
+  const { cols, rows } = source;
+  const n = cols.markets.length;
+  // a market with drop-copy rows is measured on them (the others' book), else on the public book
+  const exact = new Uint8Array(n);
+  for (let i = 0; i < cols.rows; i++) if (cols.kind[i]! === KIND_XLEVEL || cols.kind[i]! === KIND_XCLEAR) exact[cols.market[i]!] = 1;
+  const books = source.ticks.map((tick) => new L2Book({ tick: Math.min(tick, 1_000) }));
+  const midT: number[][] = Array.from({ length: n }, () => []);
+  const midV: number[][] = Array.from({ length: n }, () => []);
+  const trades: { m: number; t: number; p: number; s: number; takerBuy: boolean }[] = [];
+  let first = Infinity;
+  let last = -Infinity;
+  for (let k = 0; k < rows.length; k++) {
+    const r = rows[k]!;
+    const m = cols.market[r]!;
+    const t = cols.lts[r]!;
+    first = Math.min(first, t);
+    last = Math.max(last, t);
+    let kind = cols.kind[r]!;
+    if (exact[m] === 1) kind = kind === KIND_XLEVEL ? KIND_LEVEL : kind === KIND_XCLEAR ? KIND_CLEAR : kind === KIND_TRADE ? KIND_TRADE : -1;
+    else if (kind === KIND_XLEVEL || kind === KIND_XCLEAR) kind = -1;
+    if (kind === KIND_TRADE) {
+      trades.push({ m, t, p: cols.price[r]!, s: cols.size[r]!, takerBuy: cols.side[r] === 0 });
+      continue;
+    }
+    if (kind !== KIND_LEVEL && kind !== KIND_CLEAR) continue;
+    const b = books[m]!;
+    try {
+      if (kind === KIND_CLEAR) b.clear();
+      else if (cols.side[r] === 0) b.applyBid(cols.price[r]!, cols.size[r]!);
+      else b.applyAsk(cols.price[r]!, cols.size[r]!);
+    } catch {
+      continue;
+    }
+    const bid = b.bestBid();
+    const ask = b.bestAsk();
+    if (!(bid > 0 && ask > 0 && ask > bid)) continue;
+    const mid = (bid + ask) / 2;
+    const ts = midT[m]!;
+    if (ts.length > 0 && ts[ts.length - 1] === t) midV[m]![ts.length - 1] = mid;
+    else {
+      ts.push(t);
+      midV[m]!.push(mid);
+    }
+  }
+  const minutes = Math.max(1e-9, (last - first) / 60_000);
+  const tradedMarkets = new Set(trades.map((x) => x.m)).size;
+  const sizes = trades.map((x) => x.s / 1e6).sort((a, b) => a - b);
+  const markouts = {} as Record<'1s' | '10s' | '60s', MarkoutCi>;
+  for (const [label, h] of HORIZONS) {
+    const vals: number[] = [];
+    const ws: number[] = [];
+    for (const x of trades) {
+      if (x.t + h > last) continue;
+      const i = lastAtOrBefore(midT[x.m]!, x.t + h);
+      if (i < 0) continue;
+      const mid = midV[x.m]![i]!;
+      // the maker sold when the taker bought
+      const edge = x.takerBuy ? x.p - mid : mid - x.p;
+      vals.push(edge / 10_000);
+      ws.push(x.s / 1e6);
+    }
+    const W = ws.reduce((a, b) => a + b, 0);
+    const mean = W > 0 ? vals.reduce((a, v, i) => a + v * ws[i]!, 0) / W : NaN;
+    // weighted variance of the mean, effective n = W² / Σw²
+    const w2 = ws.reduce((a, w) => a + w * w, 0);
+    const varW = W > 0 ? vals.reduce((a, v, i) => a + ws[i]! * (v - mean) ** 2, 0) / W : NaN;
+    const nEff = w2 > 0 ? (W * W) / w2 : 0;
+    const half = nEff > 1 ? 1.96 * Math.sqrt(varW / nEff) : NaN;
+    markouts[label] = { centsPerShare: mean, lo: mean - half, hi: mean + half, n: vals.length };
+  }
+  let jumps = 0;
+  for (let m = 0; m < n; m++) {
+    const ts = midT[m]!;
+    const vs = midV[m]!;
+    let j = 0;
+    let lastJump = -Infinity;
+    for (let i = 0; i < ts.length; i++) {
+      while (ts[j]! < ts[i]! - 10_000) j++;
+      if (ts[i]! - lastJump < 10_000) continue;
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (let q = j; q <= i; q++) {
+        lo = Math.min(lo, vs[q]!);
+        hi = Math.max(hi, vs[q]!);
+      }
+      if (hi - lo >= 50_000) {
+        jumps++;
+        lastJump = ts[i]!;
+      }
+    }
+  }
+  const bookMarkets = midT.filter((t) => t.length > 0).length;
+  return {
+    markets: bookMarkets,
+    minutes,
+    trades: trades.length,
+    tradesPerMarketMinute: trades.length / Math.max(1, tradedMarkets) / minutes,
+    size: { mean: sizes.reduce((a, b) => a + b, 0) / Math.max(1, sizes.length), p10: quantile(sizes, 0.1), p25: quantile(sizes, 0.25), p50: quantile(sizes, 0.5), p75: quantile(sizes, 0.75), p90: quantile(sizes, 0.9) },
+    passiveMarkouts: markouts,
+    jumpsPerMarketHour: jumps / Math.max(1, bookMarkets) / (minutes / 60),
+  };
+}

@@ -1,0 +1,41 @@
+/** binary quote function: p(1 − p) variance, deadline-weighted inventory risk and jump premium, quotes within (0, 1). */
+import { fairPrice } from '../../src/strategy/fair-price.ts';
+import { fairBook } from '../../src/strategy/others-book.ts';
+import { adjustedSize, allowedSides, edgeAdjust } from '../../src/strategy/edge-adjust.ts';
+import { ladder } from '../../src/strategy/ladder.ts';
+import { ewmaSigma } from '../../src/strategy/volatility.ts';
+import type { DesiredQuote, MarketView } from '../../src/strategy/types.ts';
+import type { BinaryConfig } from './config.ts';
+import { deadlineWeight, halfSpread, jumpPremium, reservation } from './model.ts';
+
+export function quoteBinary(view: MarketView, cfg: BinaryConfig): DesiredQuote[] | null {
+  const ref = fairPrice(fairBook(view, cfg.fairFrom), cfg.fair);
+  if (ref === null || cfg.size < view.minSize) return null;
+  // keep p inside (0, 1) so p(1 − p) > 0 even on a book pinned at an edge
+  const tickP = view.tick / 1e6;
+  const p = Math.min(1 - tickP, Math.max(tickP, ref / 1e6));
+  const pq = p * (1 - p);
+  // the mid's σ (probability per √s) divided by p(1 − p) is the logit σ of the model
+  const sigmaLogit = cfg.sigmaLogit ?? Math.max(cfg.minSigmaLogit, ewmaSigma(view.midHistory, { lambda: cfg.ewmaLambda, minSigma: 0 }) / pq);
+  const left = view.deadline === null ? cfg.horizonCapSeconds : (view.deadline - view.now) / 1000;
+  const tau = Math.min(cfg.horizonCapSeconds, Math.max(cfg.horizonFloorSeconds, left));
+  const inputs = {
+    p,
+    q: view.position.net / cfg.inventoryUnit,
+    gamma: cfg.gamma,
+    k: cfg.k,
+    sigmaLogit,
+    tau,
+    terminalRisk: cfg.terminalRisk,
+    jumpPremium: cfg.jumpPremium,
+    w: deadlineWeight(view.now, view.deadline, cfg.deadlineWindowSeconds),
+  };
+  const r = reservation(inputs);
+  const half = Math.min(cfg.maxSpread / 2, Math.max(cfg.minSpread / 2, halfSpread(inputs))) + jumpPremium(inputs);
+  const adj = edgeAdjust(view, cfg.toxicity);
+  const size = adjustedSize(cfg.size, adj, view.minSize);
+  if (size === 0) return [];
+  // the ladder keeps prices inside [tick, 1 − tick] and drops a side pushed beyond its bound
+  const quotes = ladder({ center: r, half: half + adj.extraHalf / 1e6, spacing: cfg.levelSpacing, levels: cfg.levels, size, tick: view.tick, tag: 'binary' });
+  return adj.bid && adj.ask ? quotes : allowedSides(quotes, adj);
+}

@@ -1,0 +1,156 @@
+/**
+ * edge: strategies × flows × guard on synthetic markets (src/backtest/synthetic-source.ts), with 95 %
+ * intervals over seeds, and a walk-forward on the real Polymarket capture. The goals of issue 23:
+ *   calibrated: at least one strategy's mean PnL > 0 with its 95 % interval above 0 (net of fees);
+ *   toxic: the guard cuts the loss by ≥ 50 %; benign: the guard costs ≤ 10 % of PnL;
+ *   capture walk-forward (parameters chosen on the first half, scored on the second): the best
+ *   strategy's PnL ≥ −1 % of its volume at ≥ 150 USDC volume.
+ * Each (flow, seed) is generated once and replayed for every strategy and guard setting. The seeds
+ * are the bench's own (1…N, never tuned on). Size by environment: EDGE_SEEDS (default 6), EDGE_HOURS
+ * (0.5), EDGE_MARKETS (4), EDGE_FLOWS (benign,calibrated,toxic), EDGE_STRATEGIES (all five),
+ * EDGE_CAPTURE=0 skips the walk-forward, EDGE_GATE=always measures the guard without its gate.
+ * `npm run bench -- edge`.
+ * Figure: the best calibrated strategy's mean PnL per market-hour (USDC); the table has the rest.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadBacktestConfig, type LoadedBacktestConfig } from '../../src/backtest/backtest-config.ts';
+import { buildSummary } from '../../src/backtest/report-summary.ts';
+import { runBacktest } from '../../src/backtest/run-backtest.ts';
+import { loadReplaySource, type ReplaySource } from '../../src/backtest/replay-source.ts';
+import { syntheticSource } from '../../src/backtest/synthetic-source.ts';
+import { formatMeanCi, meanCi } from '../../src/backtest/mean-ci.ts';
+import { FLOW_PRESETS, type FlowPreset } from '../../src/sim/flow-presets.ts';
+import { polymarketRecording } from './fixtures.ts';
+import { report } from './lib.ts';
+
+const SEEDS = Number(process.env.EDGE_SEEDS ?? 6);
+const HOURS = Number(process.env.EDGE_HOURS ?? 0.5);
+const MARKETS = Number(process.env.EDGE_MARKETS ?? 4);
+const FLOWS = (process.env.EDGE_FLOWS?.split(',') ?? [...FLOW_PRESETS]) as FlowPreset[];
+
+/** Strategy params for the bench: each strategy's documented example, sized like config/backtest.yaml (25 shares). */
+const STRATEGY_PARAMS: Record<string, string> = {
+  avellaneda: '{ fair: mid, gamma: 0.5, k: 150, inventoryUnit: 50, minSpread: 0.02, maxSpread: 0.2, size: 25 }',
+  bands: '{ fair: microprice, inventorySkew: 0.0005, bands: [{ minMargin: 0.005, targetMargin: 0.01, maxMargin: 0.02, size: 25 }] }',
+  'oracle-anchored': '{ book: microprice, oracleWeight: 0.6, halfSpread: 0.01, inventorySkew: 0.0005, size: 25 }',
+  glft: '{ A: 0.05, k: 0.39, gamma: 0.05, inventoryUnit: 50, minSpread: 0.02, maxSpread: 0.2, size: 25 }',
+  binary: '{ gamma: 0.5, k: 150, inventoryUnit: 50, minSpread: 0.02, maxSpread: 0.2, size: 25 }',
+};
+const STRATEGIES = process.env.EDGE_STRATEGIES?.split(',') ?? Object.keys(STRATEGY_PARAMS);
+
+const work = mkdtempSync(join(tmpdir(), 'bookmaker-edge-bench-'));
+const base = readFileSync('config/backtest.yaml', 'utf8');
+const strategyBlock = /defaults:\n  strategy:\n(?: {4}.*\n)+/;
+
+/** config/backtest.yaml with another strategy (and its params with the guard on or off). */
+async function configFor(strategy: string, guard: boolean, params = STRATEGY_PARAMS[strategy]!): Promise<LoadedBacktestConfig> {
+  // EDGE_GATE=always: the guard without its gate (acts on regimes and flow whatever the markouts)
+  const p = guard ? params.replace(/ }$/, process.env.EDGE_GATE === 'always' ? ', toxicity: { gate: always } }' : ', toxicity: true }') : params;
+  const text = base.replace(strategyBlock, `defaults:\n  strategy:\n    name: ${strategy}\n    params: ${p}\n`);
+  const file = join(work, `${strategy}-${guard ? 'guard' : 'plain'}-${Buffer.from(p).toString('hex').slice(0, 24)}.yaml`);
+  writeFileSync(file, text);
+  return loadBacktestConfig(file);
+}
+
+async function score(source: ReplaySource, cfg: LoadedBacktestConfig): Promise<{ pnl: number; volume: number; fills: number; mk10: number | null }> {
+  const run = await runBacktest({ source, ranking: null, config: cfg.bot, settings: cfg.settings });
+  const s = buildSummary(run);
+  return { pnl: s.pnl.total, volume: s.volume, fills: s.fills, mk10: s.markouts['10s'].centsPerShare };
+}
+
+const t0 = performance.now();
+type Key = `${FlowPreset}|${string}|${'guard' | 'plain'}`;
+const results = new Map<Key, { pnl: number; volume: number; fills: number; mk10: number | null }[]>();
+const configs = new Map<string, LoadedBacktestConfig>();
+for (const s of STRATEGIES) for (const g of [false, true]) configs.set(`${s}|${g ? 'guard' : 'plain'}`, await configFor(s, g));
+for (const flow of FLOWS) {
+  for (let seed = 1; seed <= SEEDS; seed++) {
+    const source = await syntheticSource({ seed, hours: HOURS, markets: MARKETS, flow });
+    for (const [k, cfg] of configs) {
+      const key = `${flow}|${k}` as Key;
+      const r = await score(source, cfg);
+      results.set(key, [...(results.get(key) ?? []), r]);
+    }
+    process.stderr.write(`edge: ${flow} seed ${seed} done (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`);
+  }
+}
+
+const rows: [string, string | number][] = [];
+const lines = ['| flow | strategy | guard | PnL USDC mean [95 % CI] | volume USDC | PnL % of volume | 10 s markout ¢ |', '|---|---|---|---|---|---|---|'];
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+for (const flow of FLOWS) {
+  for (const s of STRATEGIES) {
+    for (const g of ['plain', 'guard'] as const) {
+      const rs = results.get(`${flow}|${s}|${g}`) ?? [];
+      const pnl = meanCi(rs.map((r) => r.pnl));
+      const vol = mean(rs.map((r) => r.volume));
+      const mk = rs.map((r) => r.mk10).filter((v): v is number => v !== null);
+      lines.push(`| ${flow} | ${s} | ${g === 'guard' ? 'on' : 'off'} | ${formatMeanCi(pnl)} | ${vol.toFixed(0)} | ${vol > 0 ? ((pnl.mean / vol) * 100).toFixed(2) : '–'} % | ${mk.length ? mean(mk).toFixed(2) : '–'} |`);
+    }
+  }
+}
+
+// goals
+const goal: string[] = [];
+let bestCal = { s: '', pnl: meanCi([]) };
+if (FLOWS.includes('calibrated')) {
+  for (const s of STRATEGIES) {
+    for (const g of ['plain', 'guard'] as const) {
+      const c = meanCi((results.get(`calibrated|${s}|${g}`) ?? []).map((r) => r.pnl));
+      if (!Number.isFinite(bestCal.pnl.mean) || c.mean > bestCal.pnl.mean) bestCal = { s: `${s} (guard ${g === 'guard' ? 'on' : 'off'})`, pnl: c };
+    }
+  }
+  goal.push(`calibrated: best ${bestCal.s} mean PnL ${formatMeanCi(bestCal.pnl)} → ${bestCal.pnl.lo !== null && bestCal.pnl.lo > 0 ? 'MET' : 'NOT met'} (interval above 0)`);
+}
+const guardEffect = (flow: FlowPreset): string[] =>
+  STRATEGIES.map((s) => {
+    const off = mean((results.get(`${flow}|${s}|plain`) ?? []).map((r) => r.pnl));
+    const on = mean((results.get(`${flow}|${s}|guard`) ?? []).map((r) => r.pnl));
+    if (flow === 'toxic') return off < 0 ? `${s}: loss ${off.toFixed(2)} → ${on.toFixed(2)} (cut ${(((on - off) / -off) * 100).toFixed(0)} %, goal ≥ 50 %: ${on - off >= -off / 2 ? 'MET' : 'NOT met'})` : `${s}: no loss without the guard (${off.toFixed(2)} → ${on.toFixed(2)})`;
+    return off > 0 ? `${s}: ${off.toFixed(2)} → ${on.toFixed(2)} (cost ${(((off - on) / off) * 100).toFixed(1)} %, goal ≤ 10 %: ${off - on <= off / 10 ? 'MET' : 'NOT met'})` : `${s}: no profit to cost (${off.toFixed(2)} → ${on.toFixed(2)})`;
+  });
+if (FLOWS.includes('toxic')) goal.push('toxic, guard:', ...guardEffect('toxic').map((x) => `  ${x}`));
+if (FLOWS.includes('benign')) goal.push('benign, guard:', ...guardEffect('benign').map((x) => `  ${x}`));
+
+// walk-forward on the capture: each strategy's spread (or its first band) and the guard chosen on the first half
+if (process.env.EDGE_CAPTURE !== '0') {
+  const dir = await polymarketRecording();
+  const all = loadReplaySource(dir);
+  const start = all.cols.lts[all.rows[0]!]!;
+  const end = all.cols.lts[all.rows[all.rows.length - 1]!]!;
+  const mid = Math.round((start + end) / 2);
+  const first = loadReplaySource(dir, { to: mid });
+  const second = loadReplaySource(dir, { from: mid });
+  const widths = [0.02, 0.04, 0.08];
+  const variant = (s: string, w: number): string => {
+    const p = STRATEGY_PARAMS[s]!;
+    if (s === 'bands') return p.replace('minMargin: 0.005, targetMargin: 0.01, maxMargin: 0.02', `minMargin: ${w / 4}, targetMargin: ${w / 2}, maxMargin: ${w}`);
+    if (s === 'oracle-anchored') return p.replace('halfSpread: 0.01', `halfSpread: ${w / 2}`);
+    return p.replace('minSpread: 0.02', `minSpread: ${w}`);
+  };
+  const wf: { s: string; pick: string; pnl: number; volume: number }[] = [];
+  for (const s of STRATEGIES) {
+    let best = { pnl: -Infinity, w: widths[0]!, g: false };
+    for (const w of widths) {
+      for (const g of [false, true]) {
+        const r = await score(first, await configFor(s, g, variant(s, w)));
+        if (r.pnl > best.pnl) best = { pnl: r.pnl, w, g };
+      }
+    }
+    const r = await score(second, await configFor(s, best.g, variant(s, best.w)));
+    wf.push({ s, pick: `spread ${best.w}, guard ${best.g ? 'on' : 'off'}`, pnl: r.pnl, volume: r.volume });
+  }
+  lines.push('', '| capture walk-forward (second half) | chosen on the first half | PnL USDC | volume USDC | PnL % of volume |', '|---|---|---|---|---|');
+  for (const w of wf) lines.push(`| ${w.s} | ${w.pick} | ${w.pnl.toFixed(2)} | ${w.volume.toFixed(0)} | ${w.volume > 0 ? ((w.pnl / w.volume) * 100).toFixed(2) : '–'} % |`);
+  const eligible = wf.filter((w) => w.volume >= 150).sort((a, b) => b.pnl / b.volume - a.pnl / a.volume);
+  const top = eligible[0];
+  goal.push(top ? `capture walk-forward: best ${top.s} ${top.pnl.toFixed(2)} on ${top.volume.toFixed(0)} USDC = ${((top.pnl / top.volume) * 100).toFixed(2)} % of volume → ${top.pnl >= -0.01 * top.volume ? 'MET' : 'NOT met'} (≥ −1 % at ≥ 150 USDC)` : 'capture walk-forward: no strategy reached 150 USDC volume → NOT met');
+}
+rmSync(work, { recursive: true, force: true });
+
+process.stdout.write(`edge bench: ${SEEDS} seeds × ${HOURS} h × ${MARKETS} markets per flow (${((performance.now() - t0) / 1000).toFixed(0)} s)\n${lines.join('\n')}\n\n${goal.join('\n')}\n`);
+rows.push(['seeds × hours × markets', `${SEEDS} × ${HOURS} × ${MARKETS}`], ['best calibrated', `${bestCal.s} ${formatMeanCi(bestCal.pnl)}`]);
+const perMarketHour = Number.isFinite(bestCal.pnl.mean) ? bestCal.pnl.mean / (HOURS * MARKETS) : NaN;
+report(rows, { name: 'edge', unit: 'USDC per market-hour (best calibrated strategy, mean)', value: Math.round(perMarketHour * 1000) / 1000 });
