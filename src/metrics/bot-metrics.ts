@@ -203,6 +203,14 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
     },
   });
   new Gauge({
+    name: `${p}books_late_fills`,
+    help: 'Fills older than a market\'s kept history (beyond the re-ordering window) applied out of venue order',
+    registers: r,
+    collect() {
+      if (books) this.set(books.late);
+    },
+  });
+  new Gauge({
     name: `${p}books_drift_markets`,
     help: 'Markets whose last balance read differs from the books (tokens held per market and outcome)',
     registers: r,
