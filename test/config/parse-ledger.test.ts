@@ -28,3 +28,13 @@ test('account.maxDailyLoss and account.maxLoss are USDC (0 = off); bad values an
   await assert.rejects(parseBotConfig({ ...base, ledger: { file: 'x' } }, { file: 'f.yaml', env: {} }), /ledger/);
   await assert.rejects(parseBotConfig({ ...base, admin: { port: 70000 } }, { file: 'f.yaml', env: {} }), /admin\.port/);
 });
+
+test('ledger.fees: the fee model for fills the venue states no fee for (default maker 0, taker 50 bps); bad values are refused', async () => {
+  const d = await parseBotConfig({ ...base }, { file: '/etc/bookmaker/live.yaml', env: {} });
+  assert.deepEqual(d.ledger.fees, { makerBps: 0, takerBps: 50 });
+  const c = await parseBotConfig({ ...base, ledger: { fees: { makerBps: 2, takerBps: 30 } } }, { file: '/etc/bookmaker/live.yaml', env: {} });
+  assert.deepEqual(c.ledger.fees, { makerBps: 2, takerBps: 30 });
+  await assert.rejects(parseBotConfig({ ...base, ledger: { fees: { makerBps: 1.5 } } }, { file: '/etc/bookmaker/live.yaml', env: {} }), /ledger\.fees/);
+  await assert.rejects(parseBotConfig({ ...base, ledger: { fees: { takerBps: -1 } } }, { file: '/etc/bookmaker/live.yaml', env: {} }), /ledger\.fees/);
+  await assert.rejects(parseBotConfig({ ...base, ledger: { fees: { taker: 5 } } }, { file: '/etc/bookmaker/live.yaml', env: {} }), /taker/);
+});

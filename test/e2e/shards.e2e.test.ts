@@ -171,7 +171,8 @@ test('after resolution on a shared wallet: each instance reports the claimable p
   // every market by id (a shard may have no active market left): each bot keeps its shard's
   writeFileSync(file, CONFIG(sim.baseUrl).replace('markets: all', `markets:\n${markets.map((id) => `  - id: "${id}"`).join('\n')}`));
   const bots: Child[] = [0, 1].map((s) =>
-    cli(['run', '-c', file, '--shard', `${s}/2`, '--api-key', sim.key, '--metrics-port', '0', '--log-level', 'info', '--summary-seconds', '0', '--report-json', join(dir, `report-${s}.json`)], {
+    // the wallet holds tokens bought before the bots start: new books adopt them as the baseline (issue 21)
+    cli(['run', '-c', file, '--shard', `${s}/2`, '--new-ledger', '--api-key', sim.key, '--metrics-port', '0', '--log-level', 'info', '--summary-seconds', '0', '--report-json', join(dir, `report-${s}.json`)], {
       BOOKMAKER_PRIVATE_KEY: sim.privateKey,
       BOOKMAKER_LEDGER_PATH: join(dir, `claims-ledger-${s}.sqlite`),
     }),
