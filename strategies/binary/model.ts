@@ -50,6 +50,30 @@ export function jumpPremium(i: BinaryInputs): number {
   return i.jumpPremium * Math.sqrt(i.p * (1 - i.p)) * i.w;
 }
 
+/**
+ * The logit volatility σ_L per √s of a mid history: an EWMA of squared logit changes over their
+ * interval (`var ← λ·var + (1 − λ)·Δlogit²/Δt`), mids kept within [1e-4, 1 − 1e-4]; `min` without
+ * two samples.
+ */
+export function ewmaLogitSigma(history: readonly { readonly ts: number; readonly mid: number }[], lambda: number, min: number): number {
+  const logit = (mid: number) => {
+    const p = Math.min(1 - 1e-4, Math.max(1e-4, mid / 1_000_000));
+    return Math.log(p / (1 - p));
+  };
+  let variance = -1;
+  for (let i = 1; i < history.length; i++) {
+    const a = history[i - 1]!;
+    const b = history[i]!;
+    const dt = (b.ts - a.ts) / 1000;
+    if (!(dt > 0)) continue;
+    const r = logit(b.mid) - logit(a.mid);
+    const inst = (r * r) / dt;
+    variance = variance < 0 ? inst : lambda * variance + (1 - lambda) * inst;
+  }
+  if (variance < 0 || !Number.isFinite(variance)) return min;
+  return Math.max(min, Math.sqrt(variance));
+}
+
 /** The deadline weight: 0 while more than `window` seconds remain, rising linearly to 1 at the deadline (1 after it). */
 export function deadlineWeight(now: number, deadline: number | null, windowSeconds: number): number {
   if (deadline === null || !(windowSeconds > 0)) return 0;

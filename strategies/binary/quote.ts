@@ -3,10 +3,9 @@ import { fairPrice } from '../../src/strategy/fair-price.ts';
 import { fairBook } from '../../src/strategy/others-book.ts';
 import { adjustedSize, allowedSides, edgeAdjust } from '../../src/strategy/edge-adjust.ts';
 import { ladder } from '../../src/strategy/ladder.ts';
-import { ewmaSigma } from '../../src/strategy/volatility.ts';
 import type { DesiredQuote, MarketView } from '../../src/strategy/types.ts';
 import type { BinaryConfig } from './config.ts';
-import { deadlineWeight, halfSpread, jumpPremium, reservation } from './model.ts';
+import { deadlineWeight, ewmaLogitSigma, halfSpread, jumpPremium, reservation } from './model.ts';
 
 export function quoteBinary(view: MarketView, cfg: BinaryConfig): DesiredQuote[] | null {
   const ref = fairPrice(fairBook(view, cfg.fairFrom), cfg.fair);
@@ -14,9 +13,8 @@ export function quoteBinary(view: MarketView, cfg: BinaryConfig): DesiredQuote[]
   // keep p inside (0, 1) so p(1 − p) > 0 even on a book pinned at an edge
   const tickP = view.tick / 1e6;
   const p = Math.min(1 - tickP, Math.max(tickP, ref / 1e6));
-  const pq = p * (1 - p);
-  // the mid's σ (probability per √s) divided by p(1 − p) is the logit σ of the model
-  const sigmaLogit = cfg.sigmaLogit ?? Math.max(cfg.minSigmaLogit, ewmaSigma(view.midHistory, { lambda: cfg.ewmaLambda, minSigma: 0 }) / pq);
+  // σ_L estimated in logit space: the price σ is then σ_L·p(1 − p) at today's p, not an average over past p's
+  const sigmaLogit = cfg.sigmaLogit ?? ewmaLogitSigma(view.midHistory, cfg.ewmaLambda, cfg.minSigmaLogit);
   const left = view.deadline === null ? cfg.horizonCapSeconds : (view.deadline - view.now) / 1000;
   const tau = Math.min(cfg.horizonCapSeconds, Math.max(cfg.horizonFloorSeconds, left));
   const inputs = {

@@ -44,3 +44,12 @@ test('binary quotes: wider near ½ than near the bounds, inside (0, 1), inventor
   assert.ok(spread(binary.quote(makeView({ deadline: NOW + 60_000 }), jp)).width > spread(binary.quote(makeView(), jp)).width);
   assert.throws(() => binary.parseConfig({ jumpPremium: 2 }, 'p'), /p\.jumpPremium/);
 });
+
+test('binary: σ_L is estimated in logit space', async () => {
+  const { ewmaLogitSigma } = await import('../../strategies/binary/model.ts');
+  // logit steps of 0.1 every second: σ_L = 0.1 per √s, wherever p is
+  const logistic = (x: number) => Math.round(1e6 / (1 + Math.exp(-x)));
+  const hist = Array.from({ length: 30 }, (_, i) => ({ ts: NOW - 30_000 + i * 1000, mid: logistic(2 + 0.1 * (i % 2)) }));
+  assert.ok(Math.abs(ewmaLogitSigma(hist, 0.94, 0) - 0.1) < 1e-3);
+  assert.equal(ewmaLogitSigma(hist.slice(0, 1), 0.94, 0.0005), 0.0005);
+});
