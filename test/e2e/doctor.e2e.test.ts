@@ -213,7 +213,8 @@ test('a wallet still to migrate: doctor says what the start-up migration will do
     assert.match(before.checks.get('collateral')!.detail, /^0\.00 USDC free and [1-9][\d.]* USDC in legacy Holdings that the start-up migration moves first/);
     assert.equal(before.code, 0, before.out);
 
-    const run = cli(['run', '-c', file, '--duration', '3', '--metrics-port', '0', '--summary-seconds', '0', '--log-level', 'info'], { BOOKMAKER_API_KEY: key!, BOOKMAKER_PRIVATE_KEY: privateKey!, BOOKMAKER_ADMIN_TOKEN: '' });
+    // a wallet with venue history on a new ledger: `--new-ledger` adopts its holdings as the baseline
+    const run = cli(['run', '-c', file, '--new-ledger', '--duration', '3', '--metrics-port', '0', '--summary-seconds', '0', '--log-level', 'info'], { BOOKMAKER_API_KEY: key!, BOOKMAKER_PRIVATE_KEY: privateKey!, BOOKMAKER_ADMIN_TOKEN: '' });
     try {
       assert.equal(await withTimeout(run.exit, 90_000, 'run did not stop'), 0, run.out().slice(-3000));
     } finally {

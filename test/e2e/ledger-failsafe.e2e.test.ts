@@ -18,8 +18,8 @@ import { readLatchFile } from '../../src/ledger/latch-file.ts';
 import { EXIT_KILL_SWITCH } from '../../src/runtime/bot.ts';
 import { BOT_KEY, cli, openOrders, place, setBook, startExchange, startTestBot, waitFor, withTimeout, yaml, type Harness } from './harness.ts';
 
-function cfgText(h: Harness, ledger: string, grace = 1, risk?: string): string {
-  return yaml(h, risk ? { risk } : {}) + `ledger:\n  path: ${ledger}\n  markSeconds: 1\n  unwritableGraceSeconds: ${grace}\n`;
+function cfgText(h: Harness, ledger: string, grace = 1, risk?: string, account?: string): string {
+  return yaml(h, { ...(risk ? { risk } : {}), ...(account ? { account } : {}) }) + `ledger:\n  path: ${ledger}\n  markSeconds: 1\n  unwritableGraceSeconds: ${grace}\n`;
 }
 
 /** Fill the file system holding `path` until it refuses more. */
@@ -189,7 +189,7 @@ test('disk full when the kill switch fires: the latch lands in the latch file, a
   try {
     for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
     // a long grace: the bot quotes on with the disk full, so the kill switch is what stops it
-    const cfg = await parseConfigText(cfgText(h, ledger, 600, '    maxPosition: 100\n    maxNotional: 1000\n    maxDrawdown: 0.5\n    maxBookAgeSeconds: 60'), '', { env: {} });
+    const cfg = await parseConfigText(cfgText(h, ledger, 600, '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 60', '  maxDrawdown: 0.5'), '', { env: {} });
     const bot1 = await startTestBot(h, cfg);
     try {
       await quoting(h);
