@@ -33,8 +33,8 @@ export function recoverySteps(path: string): string {
   return (
     'Not starting on damaged books. To recover: (1) stop every process using it and keep the damaged file for inspection; ' +
     `(2) restore the last backup (\`bookmaker ledger backup --out FILE\` makes one) to ${path}, and run \`bookmaker ledger check --ledger ${path}\`; ` +
-    '(3) without a backup, `bookmaker run --new-ledger` starts fresh books: the history, the PnL peak, the day\'s opening PnL and any kill-switch latch in the damaged file are lost ' +
-    '(fills still at the venue are caught up again). See docs/ledger-operations.md.'
+    '(3) without a backup, `bookmaker run --new-ledger` starts fresh books: the history, the PnL peak and the day\'s opening PnL in the damaged file are lost ' +
+    '(fills still at the venue are caught up again; a kill-switch latch stays, held by the latch file beside the ledger). See docs/ledger-operations.md.'
   );
 }
 
