@@ -32,6 +32,7 @@ import { PersistentMap } from '../state/persistent-map.ts';
 import { FLAT } from '../state/position.ts';
 import { accountFromLedger, MARKS_META, replayPositions } from './books.ts';
 import { catchUpFills, type CatchUpResult, type CatchUpSource } from './catch-up.ts';
+import { isDamage, LedgerDamagedError } from './integrity.ts';
 import { openLedger, type Ledger, type OperatorHolds, type RiskSnapshot } from './ledger.ts';
 import { NO_FEES, type FeeSpec } from './fill-fee.ts';
 import { baselineOf, hasHistory, readVenueHistory, refusal, type HistorySource } from './baseline.ts';
@@ -189,7 +190,15 @@ export class BotLedger {
     const s = emptyState();
     const q = new Set(quoted.map((id) => id.toLowerCase()));
     let markets = s.markets as PersistentMap<MarketState>;
-    for (const [id, p] of replayPositions(this.ledger)) {
+    let books: ReturnType<typeof replayPositions>;
+    try {
+      books = replayPositions(this.ledger);
+    } catch (e) {
+      // the open check leaves large tables to `ledger check`; the replay reads every fill page
+      if (isDamage(e)) throw new ConfigError(new LedgerDamagedError(this.ledger.path, [`fills: ${(e as Error).message}`]).message, { cause: e });
+      throw e;
+    }
+    for (const [id, p] of books) {
       const position = q.has(id) ? p : { ...FLAT, realised: p.realised, fees: p.fees, volume: p.volume, fills: p.fills };
       markets = markets.set(id, { ...emptyMarket(id as Bytes32), position });
     }

@@ -4,8 +4,9 @@
  * At open (openIntegrityCheck): `PRAGMA quick_check(<table>)` of the small tables the kill switch
  * and a start depend on (risk_state, meta, startups, operator_actions, risk_events, fill_baselines)
  * always, then of the fills, then of each other table (orders, cancels, marks, …), each only when
- * its row count, at ~3 µs a row, fits the time left of `budgetMs` (default 500 ms: about 150 000
- * fills). The start then replays every fill, which reads every page of the fills table itself. quick_check reads every page of the table and its
+ * its row count, at ~3 µs a row, fits the time left of `budgetMs` (default 150 ms: about 50 000
+ * rows). The start then replays every fill, which reads every page of the fills table itself (a
+ * damaged one fails the start). quick_check reads every page of the table and its
  * indexes (b-tree structure, record format, index order) but skips the index-to-table
  * cross-checks; a large table left unchecked at open is checked by `bookmaker ledger check`, and
  * damage a start did not reach shows up as a failed write, which fails closed (ledger-unwritable).
@@ -33,8 +34,8 @@ export function recoverySteps(path: string): string {
   return (
     'Not starting on damaged books. To recover: (1) stop every process using it and keep the damaged file for inspection; ' +
     `(2) restore the last backup (\`bookmaker ledger backup --out FILE\` makes one) to ${path}, and run \`bookmaker ledger check --ledger ${path}\`; ` +
-    '(3) without a backup, `bookmaker run --new-ledger` starts fresh books: the history, the PnL peak, the day\'s opening PnL and any kill-switch latch in the damaged file are lost ' +
-    '(fills still at the venue are caught up again). See docs/ledger-operations.md.'
+    '(3) without a backup, `bookmaker run --new-ledger` starts fresh books: the history, the PnL peak and the day\'s opening PnL in the damaged file are lost ' +
+    '(fills still at the venue are caught up again; a kill-switch latch stays, held by the latch file beside the ledger). See docs/ledger-operations.md.'
   );
 }
 
@@ -79,7 +80,7 @@ export interface IntegrityResult {
 }
 
 /** The bounded check at open (see the header). Never throws: a check that cannot run is a problem. */
-export function openIntegrityCheck(db: Database.Database, budgetMs = 500, now: () => number = () => performance.now()): IntegrityResult {
+export function openIntegrityCheck(db: Database.Database, budgetMs = 150, now: () => number = () => performance.now()): IntegrityResult {
   const t0 = now();
   const problems: string[] = [];
   const checked: string[] = [];

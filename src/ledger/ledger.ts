@@ -36,7 +36,7 @@ import { isDamage, LedgerDamagedError, openIntegrityCheck } from './integrity.ts
 import { latchPathOf, readLatchFile, writeLatchFile } from './latch-file.ts';
 import { acquireLedgerLock, createPrivate, type LedgerLock } from './ledger-lock.ts';
 import { pruneBatch, type PruneCounts } from './retention.ts';
-import { migrate, SCHEMA_VERSION } from './schema.ts';
+import { migrate, missingIndexes, SCHEMA_VERSION } from './schema.ts';
 
 export interface LedgerFill {
   readonly fillId: string;
@@ -142,7 +142,7 @@ export interface LedgerOptions {
    * second writer on the same file is refused with LedgerLockedError naming the holder
    */
   readonly lock?: boolean;
-  /** the integrity check at open: its time budget for the tables beyond the critical ones, ms (default 500; see integrity.ts) */
+  /** the integrity check at open: its time budget for the tables beyond the critical ones, ms (default 150; see integrity.ts) */
   readonly checkBudgetMs?: number;
   /** checkpoint the WAL into the main file at least this often while writing, ms (default 60 000) */
   readonly checkpointMs?: number;
@@ -227,7 +227,7 @@ export class Ledger {
       if (!o.readonly) {
         if (file) {
           // damage refuses the start before anything is written (integrity.ts: what is checked, the bound)
-          const check = openIntegrityCheck(db, o.checkBudgetMs ?? 500);
+          const check = openIntegrityCheck(db, o.checkBudgetMs ?? 150);
           if (!check.ok) throw new LedgerDamagedError(o.path, check.problems);
           if (check.skipped.length > 0) this.log.info({ skipped: check.skipped, ms: Math.round(check.ms) }, 'ledger integrity: large tables left to `bookmaker ledger check`');
           // a new file frees pruned pages as it goes (retention.ts); takes effect only before the
@@ -236,7 +236,10 @@ export class Ledger {
           db.pragma('journal_mode = WAL');
         }
         db.pragma('synchronous = NORMAL');
+        const t0 = performance.now();
+        const missing = missingIndexes(db);
         migrate(db);
+        if (missing > 0 && performance.now() - t0 > 1_000) this.log.info({ indexes: missing, ms: Math.round(performance.now() - t0) }, 'ledger indexes built (once, on the first start of this version on an older ledger)');
         if (file) db.pragma('wal_checkpoint(TRUNCATE)');
       } else {
         const v = db.pragma('user_version', { simple: true }) as number;

@@ -161,6 +161,14 @@ CREATE INDEX IF NOT EXISTS cancels_result ON cancels (result);
 CREATE INDEX IF NOT EXISTS fills_nonce_size ON fills (nonce, size);
 `;
 
+/** How many of INDEXES the file lacks (0 on a new file: it has no tables yet). */
+export function missingIndexes(db: Database.Database): number {
+  const names = [...INDEXES.matchAll(/CREATE INDEX IF NOT EXISTS (\w+)/g)].map((m) => m[1]!);
+  const have = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all() as { name: string }[]).map((r) => r.name));
+  const tables = (db.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number }).n;
+  return tables === 0 ? 0 : names.filter((n) => !have.has(n)).length;
+}
+
 /** Create or upgrade the schema; a file written by a newer bookmaker is refused, never rewritten. */
 export function migrate(db: Database.Database): void {
   const version = db.pragma('user_version', { simple: true }) as number;

@@ -13,7 +13,8 @@ import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { asyncScheduler } from 'rxjs';
 import type { Clock } from '../../src/core/clock.ts';
-import { fullIntegrityCheck, LedgerDamagedError } from '../../src/ledger/integrity.ts';
+import { fullIntegrityCheck, isDamage, LedgerDamagedError } from '../../src/ledger/integrity.ts';
+import { replayPositions } from '../../src/ledger/books.ts';
 import { LATCH_FILE_BYTES, latchPathOf, readLatchFile } from '../../src/ledger/latch-file.ts';
 import { openLedger, type Ledger } from '../../src/ledger/ledger.ts';
 
@@ -263,6 +264,37 @@ test('a ledger from before the latch file gets one with its latch at the next op
     openLedger({ path: t.file, clock: clockAt() }).close();
     assert.equal(readLatchFile(t.file)?.reason, 'KILL_LOSS');
     assert.ok(existsSync(latchPathOf(t.file)));
+  } finally {
+    t.done();
+  }
+});
+
+test('damage in a large fills table the open check leaves to `ledger check` is found by the start\'s replay, as damage', () => {
+  const t = tmp();
+  try {
+    const l = openLedger({ path: t.file, clock: clockAt() });
+    for (let i = 0; i < 60_000; i++) l.fill({ fillId: `f${i}`, nonce: null, marketId: M, outcomeIndex: 1, side: i & 1, price: 500_000, size: 1_000_000, fee: 0, ts: T0 + i, source: 'feed' });
+    l.flush();
+    l.close();
+    // a page in the middle of the fills table's data (the file is mostly fills)
+    const db = new Database(t.file, { readonly: true });
+    const pages = db.pragma('page_count', { simple: true }) as number;
+    const ps = db.pragma('page_size', { simple: true }) as number;
+    db.close();
+    const fd = openSync(t.file, 'r+');
+    for (const p of [Math.floor(pages * 0.3), Math.floor(pages * 0.5)]) writeSync(fd, Buffer.alloc(ps - 16, 0xa5), 0, ps - 16, p * ps + 8);
+    closeSync(fd);
+    let l2: Ledger | null = null;
+    let err: unknown = null;
+    try {
+      l2 = openLedger({ path: t.file, clock: clockAt() }); // 60 000 fills: past the open check's budget
+      replayPositions(l2);
+    } catch (e) {
+      err = e;
+    }
+    l2?.close();
+    assert.ok(err, 'the damage is found at open or at the replay');
+    assert.ok(err instanceof LedgerDamagedError || isDamage(err), `a damage error: ${(err as Error).message}`);
   } finally {
     t.done();
   }
