@@ -13,7 +13,9 @@ import type { AccountLimits } from '../account/account-risk.ts';
 import type { BotConfig, MarketConfig } from '../config/types.ts';
 import { ADMIN_TOKEN_ENV } from '../control/admin-server.ts';
 import { registerSecret } from '../core/logger.ts';
+import { hasHistory, readVenueHistory, type HistorySource } from '../ledger/baseline.ts';
 import { ledgerPath } from '../ledger/bot-ledger.ts';
+import type { Address } from '../model/order.ts';
 import { fail, ok, usdcText, warn, type CheckResult } from './check.ts';
 import { portProblem, probePort } from './port-check.ts';
 
@@ -91,6 +93,32 @@ export function checkLedger(cfg: BotConfig, embedded: boolean): CheckResult {
   const problem = probeWrite(dir);
   if (problem) return fail(name, `${p}: cannot be created: ${dir} is not writable by this account (${problem})`, `make ${dir} writable by uid ${me ?? '?'} or set ledger.path elsewhere`);
   return ok(name, `${p} (will be created at the first start; ${dir} is writable)`);
+}
+
+/**
+ * The ledger against the wallet's venue history (docs/books-and-pnl.md): a new or emptied ledger on a
+ * wallet that holds tokens or has placed orders is refused by `run` (exit 2) unless `--new-ledger`
+ * adopts the holdings as the baseline. null when the ledger already holds books (nothing to add).
+ */
+export async function checkInheritedHistory(cfg: BotConfig, embedded: boolean, client: HistorySource, wallet: Address): Promise<CheckResult | null> {
+  const p = ledgerPath(cfg, embedded || cfg.venue.kind === 'local');
+  if (p === ':memory:') return null;
+  let size = -1;
+  try {
+    size = statSync(p).size;
+  } catch {
+    /* no file yet */
+  }
+  if (size > 0) return null;
+  const h = await readVenueHistory(client, wallet);
+  if (!hasHistory(h)) return ok('ledger', `${p} (${size === 0 ? 'empty' : 'will be created at the first start'}; the wallet has no venue history, so the books start at 0)`);
+  const markets = new Set(h.holdings.map((x) => x.marketId)).size;
+  const what = [h.holdings.length ? `${h.holdings.length} holding(s) in ${markets} market(s)` : null, h.hasOrders ? 'order history' : null].filter(Boolean).join(' and ');
+  return warn(
+    'ledger',
+    `${p} is ${size === 0 ? 'empty' : 'new'} but the wallet has ${what} at the venue: \`bookmaker run\` refuses to start (exit 2) rather than lose them`,
+    'restore the ledger from its backup (docs/ledger-operations.md), or start with `bookmaker run --new-ledger` to adopt the holdings at the current marks as the baseline (PnL counts from then)',
+  );
 }
 
 /** The admin endpoint (bookmaker ctl): off, or a long enough token and a port that can be bound. */

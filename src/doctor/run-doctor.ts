@@ -20,7 +20,8 @@ import { createSigner, type Signer } from '../exchange/signing/signer.ts';
 import { createVenueClient } from '../exchange/venue-client.ts';
 
 import { fail, ok, warn, type CheckResult } from './check.ts';
-import { checkAdmin, checkLedger, checkLimits, checkMetrics } from './local-checks.ts';
+import { checkAdmin, checkInheritedHistory, checkLedger, checkLimits, checkMetrics } from './local-checks.ts';
+import type { Address } from '../model/order.ts';
 import { checkClock, checkCollateral, collateralToMigrate, checkMarkets, checkMigration, checkTradePermission, checkVenue, checkWallet, describeError, readAccount, type SelectedMarkets, type VenueFacts } from './venue-checks.ts';
 
 export const DEFAULT_CHECK_MS = 5_000;
@@ -61,6 +62,16 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   const put = (r: CheckResult): void => void results.set(r.name, r);
 
   /** Run one check within min(checkMs, what is left of totalMs); out of time = failed, not checked. */
+  /** A refinement of a check already made: within the budget, or nothing (the first result stands). */
+  async function withinBudget<T>(f: () => Promise<T>): Promise<T | null> {
+    const left = Math.min(checkMs, endBy - now());
+    if (left <= 0) return null;
+    let timer: NodeJS.Timeout | undefined;
+    const out = await Promise.race([f().catch(() => null), new Promise<null>((r) => (timer = setTimeout(() => r(null), left)))]);
+    clearTimeout(timer);
+    return out;
+  }
+
   async function timed<T>(name: string, f: () => Promise<T>, onTime: (v: T) => CheckResult | null): Promise<T | null> {
     const left = Math.min(checkMs, endBy - now());
     if (left <= 0) {
@@ -167,6 +178,12 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     if (!wallet) put(notChecked('collateral', 'no wallet to read (the api-key check failed)', 'fix the keys and api-key checks first'));
     else if (!selected || selected.entries.length === 0) put(notChecked('collateral', 'no market selected to size the limits against', 'fix the markets check first'));
     else await timed('collateral', () => checkCollateral(client, wallet, selected.entries, collateralToMigrate(status, chain)), (r) => r);
+    // a new or emptied ledger on a wallet with venue history: `run` refuses it without --new-ledger
+    const ledger = results.get('ledger');
+    if (wallet && ledger?.result === 'ok') {
+      const inherited = await withinBudget(() => checkInheritedHistory(cfg, embedded, client, wallet as Address));
+      if (inherited) put(inherited);
+    }
   } finally {
     // a stalled connection must not hold the process: close, but do not wait long for it
     await Promise.race([client.close().catch(() => undefined), new Promise((r) => setTimeout(r, 500).unref())]);
