@@ -4,13 +4,15 @@ import { readNumber, readOptionalObject, readOptionalString } from './fields.ts'
 import type { LedgerSettings } from './types.ts';
 
 export function parseLedger(raw: unknown, path: string, file: string): LedgerSettings {
-  const o = readOptionalObject(raw, path, ['path', 'flushSeconds', 'markSeconds']);
+  const o = readOptionalObject(raw, path, ['path', 'flushSeconds', 'markSeconds', 'unwritableGraceSeconds', 'retainDays']);
   const p = readOptionalString(o, 'path', path);
   const abs = p === undefined || p === '' ? null : p === ':memory:' || isAbsolute(p) ? p : resolve(file ? dirname(file) : process.cwd(), p);
   return {
     path: abs,
     flushMs: Math.round(readNumber(o, 'flushSeconds', path, { min: 0.01, max: 60 }, 0.2) * 1000),
     markMs: Math.round(readNumber(o, 'markSeconds', path, { min: 1, max: 86_400 }, 10) * 1000),
+    unwritableGraceMs: Math.round(readNumber(o, 'unwritableGraceSeconds', path, { min: 0, max: 3_600 }, 10) * 1000),
+    retainDays: readNumber(o, 'retainDays', path, { min: 0, max: 36_500 }, 90),
   };
 }
 

@@ -197,6 +197,10 @@ export interface LedgerSettings {
   readonly flushMs: number;
   /** a position and PnL mark of every market and of the account this often, ms */
   readonly markMs: number;
+  /** the ledger unwritable this long (disk full, file gone, I/O error) → every quote pulled, health state ledger-unwritable, ms (default 10 000; 0 = at once) */
+  readonly unwritableGraceMs: number;
+  /** orders, cancels and marks older than this many days are pruned (fills, risk records and operator actions never; 0 = keep all; default 90) */
+  readonly retainDays: number;
 }
 
 /** The event-loop watchdog (src/runtime/watchdog.ts). */

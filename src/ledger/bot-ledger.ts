@@ -266,8 +266,12 @@ export class BotLedger {
 
   /** The kill switch fired: latch it in the ledger now (durable before this returns). */
   readonly latchKill = (reason: RiskReason, detail: string, marketId: Bytes32 | null): void => {
-    this.ledger.setLatch(reason, detail, marketId);
-    this.latch = this.ledger.risk().latch;
+    this.ledger.setLatch(reason, detail, marketId); // throws only when neither the ledger nor the latch file took it
+    try {
+      this.latch = this.ledger.risk().latch;
+    } catch {
+      this.latch = { reason, detail, at: this.clock.now() }; // the ledger cannot be read: the latch file holds it
+    }
   };
 
   /** Operator clear (bookmaker ctl clear-kill): returns the latch that was cleared, or null. */

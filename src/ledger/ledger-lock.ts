@@ -22,7 +22,7 @@
  */
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 
@@ -97,11 +97,43 @@ function isBusy(e: unknown): boolean {
 /** A held lock. `release()` ends the transaction and closes the file (the process's end does too). */
 export class LedgerLock {
   private released = false;
+  private ino: number;
   constructor(
     readonly path: string,
     readonly holder: LedgerLockHolder,
-    private readonly db: Database.Database,
-  ) {}
+    private db: Database.Database,
+  ) {
+    this.ino = inoOf(lockPathOf(path));
+  }
+
+  /**
+   * Is the lock still the one at the lock file's path? A lock file deleted or replaced by hand would
+   * let a second writer take a new one: the lock is then taken again on the file now at the path
+   * (null: held again, or never lost), or, when another process got there first, the reason.
+   */
+  check(): string | null {
+    if (this.released) return null;
+    if (inoOf(lockPathOf(this.path)) === this.ino) return null;
+    let again: LedgerLock;
+    try {
+      again = acquireLedgerLock(this.path, this.holder.startedAt);
+    } catch (e) {
+      return e instanceof LedgerLockedError
+        ? `the lock file ${lockPathOf(this.path)} was deleted or replaced and another process now holds the ledger (${describeHolder(e.holder)}): two writers`
+        : `the lock file ${lockPathOf(this.path)} was deleted or replaced and cannot be taken again (${(e as Error).message})`;
+    }
+    // keep the new one (a different file: closing the old one does not drop the new lock)
+    const old = this.db;
+    this.db = again.db;
+    this.ino = again.ino;
+    again.released = true;
+    try {
+      if (old.inTransaction) old.exec('ROLLBACK');
+    } finally {
+      old.close();
+    }
+    return null;
+  }
 
   release(): void {
     if (this.released) return;
@@ -111,6 +143,14 @@ export class LedgerLock {
     } finally {
       this.db.close();
     }
+  }
+}
+
+function inoOf(p: string): number {
+  try {
+    return statSync(p).ino;
+  } catch {
+    return -1;
   }
 }
 

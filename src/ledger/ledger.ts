@@ -12,18 +12,31 @@
  * never waits on the disk. A record of the kill-switch latch, a start-up or an operator action is
  * written at once: those must survive a crash that comes right after them.
  *
- * Durability: WAL with `synchronous = NORMAL` — a committed transaction survives a process crash
- * (kill -9); a power loss may lose the last transactions but never corrupts the file. Fills lost
- * that way are fetched again from the venue at the next start (continuity.ts), and a fill is keyed
- * by its venue identity (`fill_id`, unique), so fetching one twice records it once.
+ * Durability: WAL with `synchronous = NORMAL` for the batched records — a committed transaction
+ * survives a process crash (kill -9); a power loss may lose the last transactions but never corrupts
+ * the file. Fills lost that way are fetched again from the venue at the next start (continuity.ts),
+ * and a fill is keyed by its venue identity (`fill_id`, unique), so fetching one twice records it
+ * once. The safety records (latch, clear, operator actions, start-ups) commit with
+ * `synchronous = FULL` (issue 22): they survive a power cut too.
+ *
+ * Issue 22 (docs/ledger-operations.md): one writer per file (ledger-lock.ts, taken before anything
+ * is read); files created 0600; a bounded integrity check at open (integrity.ts: damage throws
+ * LedgerDamagedError with the recovery steps); the latch also kept in `<ledger>.latch`
+ * (latch-file.ts), which holds it when the ledger cannot; `problem()` says why the ledger cannot be
+ * written now (failing writes, the file deleted/replaced/emptied, the lock file lost) for the
+ * fail-closed watch (ledger-watch.ts); the WAL checkpointed every `checkpointMs`; `prune()` for
+ * retention (retention.ts).
  */
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
+import { isDamage, LedgerDamagedError, openIntegrityCheck } from './integrity.ts';
+import { latchPathOf, readLatchFile, writeLatchFile } from './latch-file.ts';
 import { acquireLedgerLock, createPrivate, type LedgerLock } from './ledger-lock.ts';
-import { migrate } from './schema.ts';
+import { pruneBatch, type PruneCounts } from './retention.ts';
+import { migrate, missingIndexes } from './schema.ts';
 
 export interface LedgerFill {
   readonly fillId: string;
@@ -103,6 +116,16 @@ export interface LedgerOptions {
    * second writer on the same file is refused with LedgerLockedError naming the holder
    */
   readonly lock?: boolean;
+  /** the integrity check at open: its time budget for the tables beyond the critical ones, ms (default 150; see integrity.ts) */
+  readonly checkBudgetMs?: number;
+  /** checkpoint the WAL into the main file at least this often while writing, ms (default 60 000) */
+  readonly checkpointMs?: number;
+}
+
+/** Why the ledger cannot be written now, and since when (see Ledger.problem). */
+export interface LedgerProblem {
+  readonly since: number;
+  readonly reason: string;
 }
 
 /** A queued write: a statement key and its parameters. */
@@ -142,6 +165,20 @@ export class Ledger {
   batches = 0;
   /** records that could not be written (logged; the queue is kept for the next try up to a bound) */
   failures = 0;
+  /** records dropped because the queue of failed writes passed its bound (logged) */
+  dropped = 0;
+  /** since when writes fail (null: the last write succeeded), and the last error */
+  failingSince: number | null = null;
+  lastError: string | null = null;
+  /** the latch went to the latch file only: the ledger could not take it (see setLatch) */
+  latchInFileOnly = false;
+  private readonly file: boolean;
+  /** the file's device and inode at open: a deleted or replaced file is told by them (see problem) */
+  private readonly identity: { dev: number; ino: number } | null;
+  private goneSince: number | null = null;
+  private readonly checkpointMs: number;
+  private lastCheckpointAt: number;
+  private writesSinceCheckpoint = 0;
 
   constructor(o: LedgerOptions) {
     this.path = o.path;
@@ -149,7 +186,8 @@ export class Ledger {
     this.log = (o.logger ?? silentLogger).child({ component: 'ledger' });
     this.flushMs = o.flushMs ?? 200;
     this.maxBatch = o.maxBatch ?? 2_000;
-    const file = o.path !== ':memory:';
+    const file = (this.file = o.path !== ':memory:');
+    this.checkpointMs = o.checkpointMs ?? 60_000;
     if (file && !o.mustExist) mkdirSync(dirname(o.path), { recursive: true });
     // one writer per file: the lock first, so a refused second writer has touched nothing
     const wantLock = file && !o.readonly && o.lock !== false && (!o.mustExist || existsSync(o.path));
@@ -161,16 +199,41 @@ export class Ledger {
       db = new Database(o.path, { fileMustExist: o.mustExist ?? false, readonly: o.readonly ?? false });
       db.pragma('busy_timeout = 5000');
       if (!o.readonly) {
-        if (file) db.pragma('journal_mode = WAL');
+        if (file) {
+          // damage refuses the start before anything is written (integrity.ts: what is checked, the bound)
+          const check = openIntegrityCheck(db, o.checkBudgetMs ?? 150);
+          if (!check.ok) throw new LedgerDamagedError(o.path, check.problems);
+          if (check.skipped.length > 0) this.log.info({ skipped: check.skipped, ms: Math.round(check.ms) }, 'ledger integrity: large tables left to `bookmaker ledger check`');
+          // a new file frees pruned pages as it goes (retention.ts); takes effect only before the
+          // first table (an existing file switches with the VACUUM of `bookmaker ledger prune`)
+          db.pragma('auto_vacuum = INCREMENTAL');
+          db.pragma('journal_mode = WAL');
+        }
         db.pragma('synchronous = NORMAL');
+        const t0 = performance.now();
+        const missing = missingIndexes(db);
         migrate(db);
+        if (missing > 0 && performance.now() - t0 > 1_000) this.log.info({ indexes: missing, ms: Math.round(performance.now() - t0) }, 'ledger indexes built (once, on the first start of this version on an older ledger)');
+        if (file) db.pragma('wal_checkpoint(TRUNCATE)');
       }
     } catch (e) {
       db?.close();
       this.lock?.release();
+      if (file && isDamage(e) && !(e instanceof LedgerDamagedError)) throw new LedgerDamagedError(o.path, [(e as Error).message]);
       throw e;
     }
     this.db = db;
+    this.identity = file ? (({ dev, ino }) => ({ dev, ino }))(statSync(o.path)) : null;
+    this.lastCheckpointAt = this.clock.now();
+    if (file && !o.readonly) {
+      try {
+        this.reconcileLatchFile();
+      } catch (e) {
+        this.db.close();
+        this.lock?.release();
+        throw new Error(`ledger ${o.path}: the kill-switch latch file ${latchPathOf(o.path)} cannot be read or written (${(e as Error).message})`, { cause: e });
+      }
+    }
     this.writeBatch = this.db.transaction((recs: Rec[]) => {
       for (const [k, args] of recs) this.stmt(k).run(...args);
     });
@@ -205,11 +268,16 @@ export class Ledger {
       this.writeBatch(batch);
       this.written += batch.length;
       this.batches++;
+      this.wrote();
+      this.maybeCheckpoint();
     } catch (e) {
-      this.failures++;
-      this.log.error({ err: (e as Error).message, records: batch.length }, 'ledger write failed; retrying with the next batch');
+      this.writeFailed(e, batch.length);
       // keep what failed, bounded: a disk that stays broken must not eat the heap
-      this.queue = batch.length + this.queue.length <= 200_000 ? [...batch, ...this.queue] : this.queue;
+      if (batch.length + this.queue.length <= 200_000) this.queue = [...batch, ...this.queue];
+      else {
+        this.dropped += batch.length;
+        this.log.error({ records: batch.length, dropped: this.dropped }, 'ledger write queue full: records dropped (the catch-up at the next start fetches the fills again)');
+      }
       if (!this.cancelTimer && !this.closed) this.cancelTimer = this.clock.setTimeout(() => {
         this.cancelTimer = null;
         this.flush();
@@ -219,6 +287,129 @@ export class Ledger {
 
   get pending(): number {
     return this.queue.length;
+  }
+
+  private wrote(): void {
+    if (this.failingSince !== null) this.log.info({ failingForMs: this.clock.now() - this.failingSince }, 'ledger writes succeed again');
+    this.failingSince = null;
+    this.lastError = null;
+    this.writesSinceCheckpoint++;
+  }
+
+  private writeFailed(e: unknown, records: number): void {
+    this.failures++;
+    this.failingSince ??= this.clock.now();
+    this.lastError = (e as Error).message;
+    this.log.error({ err: this.lastError, records }, 'ledger write failed; retrying with the next batch');
+  }
+
+  /** A write done at once (not queued): failures are tracked as the queue's are, then thrown. */
+  private writeNow<T>(fn: () => T, durable: boolean): T {
+    try {
+      const r = durable ? this.durably(fn) : fn();
+      this.wrote();
+      return r;
+    } catch (e) {
+      this.writeFailed(e, 1);
+      throw e;
+    }
+  }
+
+  /**
+   * Run a write with `synchronous = FULL`: in WAL mode its commit fsyncs the WAL, so it survives a
+   * power cut, not only a crash of the process. For the safety records (latch, clear, operator
+   * actions, start-ups); the batched records stay on NORMAL.
+   */
+  private durably<T>(fn: () => T): T {
+    if (!this.file) return fn();
+    this.db.pragma('synchronous = FULL');
+    try {
+      return fn();
+    } finally {
+      this.db.pragma('synchronous = NORMAL');
+    }
+  }
+
+  /**
+   * While writes fail: try again now (the queue, or, with nothing queued, a one-row touch of the
+   * risk state), so a freed disk shows as writable without waiting for the next record.
+   */
+  retryWrites(): void {
+    if (this.failingSince === null || this.closed || !this.db.open || this.db.readonly) return;
+    if (this.queue.length > 0) {
+      this.flush();
+      return;
+    }
+    try {
+      this.writeNow(() => this.db.prepare('UPDATE risk_state SET updated_at = updated_at WHERE id = 1').run(), false);
+    } catch {
+      // still failing: tracked by writeNow
+    }
+  }
+
+  /** One prune batch (retention.ts): records older than `cutoff`, at most `batch` rows per table. */
+  prune(cutoff: number, batch: number): PruneCounts {
+    this.flush();
+    return this.writeNow(() => pruneBatch(this.db, cutoff, batch), false);
+  }
+
+  /** Copy the WAL into the main file now and then (PASSIVE: never waits on a reader). */
+  private maybeCheckpoint(): void {
+    if (!this.file || this.writesSinceCheckpoint === 0 || this.clock.now() - this.lastCheckpointAt < this.checkpointMs) return;
+    this.checkpoint();
+  }
+
+  /** Checkpoint the WAL into the main file (PASSIVE). Failures are logged, never thrown. */
+  checkpoint(): void {
+    if (!this.file || this.db.readonly || !this.db.open) return;
+    this.lastCheckpointAt = this.clock.now();
+    this.writesSinceCheckpoint = 0;
+    try {
+      this.db.pragma('wal_checkpoint(PASSIVE)');
+    } catch (e) {
+      this.log.warn({ err: (e as Error).message }, 'ledger checkpoint failed');
+    }
+  }
+
+  /**
+   * Why the ledger cannot be written now, or null: writes failing (disk full, I/O error, a damaged
+   * page), or the file deleted or replaced under the process (its inode no longer at the path:
+   * writes would go to a file nobody will ever read). Cheap (one stat); for the health monitor.
+   */
+  problem(): LedgerProblem | null {
+    const now = this.clock.now();
+    const gone = this.fileGone();
+    if (gone) {
+      this.goneSince ??= now;
+      return { since: this.goneSince, reason: gone };
+    }
+    const lockLost = this.lock?.check() ?? null;
+    if (lockLost) {
+      this.goneSince ??= now;
+      return { since: this.goneSince, reason: lockLost };
+    }
+    this.goneSince = null;
+    if (this.failingSince !== null) return { since: this.failingSince, reason: `writes fail: ${this.lastError ?? 'unknown error'}` };
+    return null;
+  }
+
+  /** Seconds the current problem has lasted (0: none). */
+  problemSeconds(): number {
+    const p = this.problem();
+    return p ? Math.max(0, (this.clock.now() - p.since) / 1000) : 0;
+  }
+
+  private fileGone(): string | null {
+    if (!this.identity) return null;
+    let st: { dev: number; ino: number; size: number };
+    try {
+      st = statSync(this.path);
+    } catch (e) {
+      return `the ledger file ${this.path} is gone (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): deleted while the bot runs`;
+    }
+    if (st.dev !== this.identity.dev || st.ino !== this.identity.ino) return `the ledger file ${this.path} was replaced while the bot runs (another file now at its path)`;
+    if (st.size === 0) return `the ledger file ${this.path} was emptied while the bot runs`;
+    return null;
   }
 
   // ---- records (queued) ----
@@ -269,62 +460,149 @@ export class Ledger {
   /** The peak and the day's opening PnL (one row, rewritten): written with the queue. */
   saveRiskFigures(peakPnl: bigint | null, day: number | null, dayStartPnl: bigint | null): void {
     this.flush();
-    this.db.prepare('UPDATE risk_state SET peak_pnl = ?, day = ?, day_start_pnl = ?, updated_at = ? WHERE id = 1').run(peakPnl?.toString() ?? null, day, dayStartPnl?.toString() ?? null, this.clock.now());
+    this.writeNow(() => this.db.prepare('UPDATE risk_state SET peak_pnl = ?, day = ?, day_start_pnl = ?, updated_at = ? WHERE id = 1').run(peakPnl?.toString() ?? null, day, dayStartPnl?.toString() ?? null, this.clock.now()), false);
   }
 
-  /** Latch the kill switch (at once, durable before this returns). The first reason is kept. */
+  /**
+   * Latch the kill switch (at once, durable before this returns: a full sync). The first reason is
+   * kept. The latch also goes to the latch file beside the ledger (latch-file.ts), fsynced; when the
+   * ledger cannot take it (disk full, I/O error, the file deleted under the bot) the latch file alone
+   * holds it, and the next open copies it back. Throws only when neither could record it.
+   */
   setLatch(reason: string, detail: string, marketId: string | null): void {
-    this.flush();
+    try {
+      this.flush();
+    } catch {
+      // the queue's failure is tracked; the latch is what matters now
+    }
     const now = this.clock.now();
-    this.db.transaction(() => {
-      this.db.prepare('UPDATE risk_state SET latch_reason = ?, latch_detail = ?, latch_at = ?, updated_at = ? WHERE id = 1 AND latch_reason IS NULL').run(reason, detail, now, now);
-      this.stmt('risk').run(now, marketId?.toLowerCase() ?? null, 'kill', reason, 1, detail);
-    })();
+    let ledgerErr: Error | null = null;
+    try {
+      this.writeNow(
+        () =>
+          this.db.transaction(() => {
+            this.db.prepare('UPDATE risk_state SET latch_reason = ?, latch_detail = ?, latch_at = ?, updated_at = ? WHERE id = 1 AND latch_reason IS NULL').run(reason, detail, now, now);
+            this.stmt('risk').run(now, marketId?.toLowerCase() ?? null, 'kill', reason, 1, detail);
+          })(),
+        true,
+      );
+      const gone = this.fileGone();
+      if (gone) ledgerErr = new Error(gone);
+    } catch (e) {
+      ledgerErr = e as Error;
+    }
+    if (!this.file) {
+      if (ledgerErr) throw ledgerErr;
+      return;
+    }
+    let latch: RiskSnapshot['latch'] = null;
+    try {
+      latch = ledgerErr ? null : this.risk(false).latch; // the first reason is kept
+    } catch {
+      // unreadable: this latch
+    }
+    latch ??= this.fileLatch() ?? { reason, detail, at: now };
+    try {
+      writeLatchFile(this.path, latch);
+    } catch (e) {
+      if (ledgerErr) throw new Error(`the kill-switch latch could not be recorded: ledger: ${ledgerErr.message}; latch file ${latchPathOf(this.path)}: ${(e as Error).message}`);
+      this.log.error({ err: (e as Error).message, file: latchPathOf(this.path) }, 'kill-switch latch file could not be written (the ledger holds the latch)');
+      return;
+    }
+    if (ledgerErr) {
+      this.latchInFileOnly = true;
+      this.log.error({ err: ledgerErr.message, file: latchPathOf(this.path) }, 'the ledger could not record the kill-switch latch: it is kept in the latch file, which the next start reads');
+    }
+  }
+
+  /** The latch in the latch file (null: clear or none), or, when the ledger holds one, that. */
+  private fileLatch(): RiskSnapshot['latch'] {
+    return this.file ? readLatchFile(this.path) : null;
+  }
+
+  /**
+   * At open: the latch file and the ledger agree. A latch only the file holds (the ledger could not
+   * take it) is copied into the ledger; a missing file is created with the ledger's state.
+   */
+  private reconcileLatchFile(): void {
+    const inFile = this.fileLatch();
+    const inDb = this.risk(false).latch;
+    if (inFile && !inDb) {
+      this.log.warn({ reason: inFile.reason, file: latchPathOf(this.path) }, 'kill-switch latch found in the latch file only (the ledger could not record it): copied into the ledger');
+      this.writeNow(
+        () =>
+          this.db.transaction(() => {
+            this.db.prepare('UPDATE risk_state SET latch_reason = ?, latch_detail = ?, latch_at = ?, updated_at = ? WHERE id = 1 AND latch_reason IS NULL').run(inFile.reason, inFile.detail, inFile.at, this.clock.now());
+            this.stmt('risk').run(this.clock.now(), null, 'kill', inFile.reason, 1, `from the latch file: ${inFile.detail}`);
+          })(),
+        true,
+      );
+    } else if (!existsSync(latchPathOf(this.path)) || (inDb && !inFile)) writeLatchFile(this.path, inDb);
   }
 
   /**
    * Clear the latch (operator). The drawdown peak and the day's opening PnL are reset so the cleared
    * bot measures from where it stands; the loss since inception is not reset (it is the books).
-   * Returns the latch that was cleared, or null when none was set.
+   * Returns the latch that was cleared, or null when none was set. The ledger first (full sync), then
+   * the latch file; either failing throws (and the start stays refused: either record latches).
    */
   clearLatch(reason: string, source: string): RiskSnapshot['latch'] {
     this.flush();
     const now = this.clock.now();
-    return this.db.transaction(() => {
-      const was = this.risk().latch;
-      this.db.prepare('UPDATE risk_state SET latch_reason = NULL, latch_detail = NULL, latch_at = NULL, peak_pnl = NULL, day = NULL, day_start_pnl = NULL, updated_at = ? WHERE id = 1').run(now);
-      this.stmt('risk').run(now, null, 'clear', was?.reason ?? 'none', 1, reason);
-      this.insertAction(now, 'clear-kill', null, reason, source, was ? `cleared ${was.reason}` : 'no latch was set');
-      return was;
-    })();
+    const fileWas = this.fileLatch();
+    const was = this.writeNow(
+      () =>
+        this.db.transaction(() => {
+          const was = this.risk(false).latch ?? fileWas;
+          this.db.prepare('UPDATE risk_state SET latch_reason = NULL, latch_detail = NULL, latch_at = NULL, peak_pnl = NULL, day = NULL, day_start_pnl = NULL, updated_at = ? WHERE id = 1').run(now);
+          this.stmt('risk').run(now, null, 'clear', was?.reason ?? 'none', 1, reason);
+          this.insertAction(now, 'clear-kill', null, reason, source, was ? `cleared ${was.reason}` : 'no latch was set');
+          return was;
+        })(),
+      true,
+    );
+    if (this.file) writeLatchFile(this.path, null);
+    this.latchInFileOnly = false;
+    return was;
   }
 
+  /** An operator action (halt, pause, resume, …): written at once with a full sync. */
   operatorAction(action: string, market: string | null, reason: string | null, source: string, result: string): void {
     this.flush();
-    this.insertAction(this.clock.now(), action, market, reason, source, result);
+    this.writeNow(() => this.insertAction(this.clock.now(), action, market, reason, source, result), true);
   }
 
   private insertAction(ts: number, action: string, market: string | null, reason: string | null, source: string, result: string): void {
     this.db.prepare('INSERT INTO operator_actions (ts, action, market, reason, source, result) VALUES (?, ?, ?, ?, ?, ?)').run(ts, action, market, reason, source, result);
   }
 
+  /** The start-up record: written at once with a full sync. */
   startup(s: StartupRecord, caughtUp: number): number {
     this.flush();
-    const r = this.db
-      .prepare('INSERT INTO startups (ts, config_hash, config_file, venue, trader, markets, latched, caught_up) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(this.clock.now(), s.configHash, s.configFile, s.venue, s.trader.toLowerCase(), s.markets, s.latched, caughtUp);
+    const r = this.writeNow(
+      () =>
+        this.db
+          .prepare('INSERT INTO startups (ts, config_hash, config_file, venue, trader, markets, latched, caught_up) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+          .run(this.clock.now(), s.configHash, s.configFile, s.venue, s.trader.toLowerCase(), s.markets, s.latched, caughtUp),
+      true,
+    );
     return Number(r.lastInsertRowid);
   }
 
   // ---- reads ----
 
-  risk(): RiskSnapshot {
+  /**
+   * The risk state. The latch is the ledger's, or else the latch file's (`withFile`, default): a start
+   * refuses to quote when either says latched.
+   */
+  risk(withFile = true): RiskSnapshot {
     const r = this.db.prepare('SELECT latch_reason, latch_detail, latch_at, peak_pnl, day, day_start_pnl FROM risk_state WHERE id = 1').get() as
       | { latch_reason: string | null; latch_detail: string | null; latch_at: number | null; peak_pnl: string | null; day: number | null; day_start_pnl: string | null }
       | undefined;
-    if (!r) return { latch: null, peakPnl: null, day: null, dayStartPnl: null };
+    const inFile = withFile ? this.fileLatch() : null;
+    if (!r) return { latch: inFile, peakPnl: null, day: null, dayStartPnl: null };
     return {
-      latch: r.latch_reason ? { reason: r.latch_reason, detail: r.latch_detail ?? '', at: r.latch_at ?? 0 } : null,
+      latch: r.latch_reason ? { reason: r.latch_reason, detail: r.latch_detail ?? '', at: r.latch_at ?? 0 } : inFile,
       peakPnl: r.peak_pnl === null ? null : BigInt(r.peak_pnl),
       day: r.day,
       dayStartPnl: r.day_start_pnl === null ? null : BigInt(r.day_start_pnl),

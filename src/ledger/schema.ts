@@ -120,13 +120,41 @@ CREATE TABLE IF NOT EXISTS risk_state (
 INSERT OR IGNORE INTO risk_state (id, updated_at) VALUES (1, 0);
 `;
 
+/**
+ * Indexes for every start-up query and for the prune (issue 22), created on every writable open
+ * (`IF NOT EXISTS`: a no-op once there; on a large ledger from before them the first open builds them
+ * once). Kept apart from the versioned schema: they change no table, so an older bookmaker reads a
+ * file that has them.
+ *   orders_unended   the catch-up's unended orders (partial: only rows with ended_at NULL)
+ *   marks_market     the last mark of the account / of a market (rowid is the index's last column)
+ *   cancels_ts       the prune by age; cancels_result: the summary's count of cancels sent
+ *   fills_nonce_size the catch-up's filled shares per order, read from the index alone
+ */
+export const INDEXES = `
+CREATE INDEX IF NOT EXISTS orders_unended ON orders (status) WHERE ended_at IS NULL;
+CREATE INDEX IF NOT EXISTS marks_market ON marks (market_id);
+CREATE INDEX IF NOT EXISTS cancels_ts ON cancels (ts);
+CREATE INDEX IF NOT EXISTS cancels_result ON cancels (result);
+CREATE INDEX IF NOT EXISTS fills_nonce_size ON fills (nonce, size);
+`;
+
+/** How many of INDEXES the file lacks (0 on a new file: it has no tables yet). */
+export function missingIndexes(db: Database.Database): number {
+  const names = [...INDEXES.matchAll(/CREATE INDEX IF NOT EXISTS (\w+)/g)].map((m) => m[1]!);
+  const have = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all() as { name: string }[]).map((r) => r.name));
+  const tables = (db.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number }).n;
+  return tables === 0 ? 0 : names.filter((n) => !have.has(n)).length;
+}
+
 /** Create or upgrade the schema; a file written by a newer bookmaker is refused, never rewritten. */
 export function migrate(db: Database.Database): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > SCHEMA_VERSION) throw new Error(`ledger schema version ${version} is newer than this bookmaker understands (${SCHEMA_VERSION})`);
-  if (version === SCHEMA_VERSION) return;
-  db.transaction(() => {
-    db.exec(V1);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  })();
+  if (version < SCHEMA_VERSION) {
+    db.transaction(() => {
+      db.exec(V1);
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    })();
+  }
+  db.exec(INDEXES);
 }

@@ -80,6 +80,8 @@ import { ClaimsTracker } from './claims/claims-tracker.ts';
 // ---- issue 16: ledger, limits across restarts, operator control ----
 import { BotLedger, configHash } from '../ledger/bot-ledger.ts';
 import { registerLedgerMetrics } from '../ledger/ledger-metrics.ts';
+import { LedgerWatch } from '../ledger/ledger-watch.ts';
+import { schedulePrune } from '../ledger/retention.ts';
 import { BotControl } from '../control/bot-control.ts';
 import { ADMIN_TOKEN_ENV, checkAdminToken, DeferredControls, startAdminEndpoint, type AdminEndpoint, type ControlResult } from '../control/admin-server.ts';
 import { canonicalPath, type BotIdentity } from '../control/identity.ts';
@@ -374,7 +376,9 @@ async function wire(
   });
   cleanups.push(() => bookLedger.close());
   const store = new StateStore(storeLimits(cfg), bookLedger.initialState(marketIds));
-  registerLedgerMetrics(metrics.registry, bookLedger); // issue 16
+  /** issue 22: holds the bot while the ledger cannot be written (wired once the kernel exists) */
+  let ledgerWatch: LedgerWatch | null = null;
+  registerLedgerMetrics(metrics.registry, bookLedger, 'bookmaker_', () => ledgerWatch); // issue 16
   metrics.setStateSource(() => store.state, clock);
   cleanups.push(bindStoreMetrics(metrics, store));
   const health = new FeedHealth();
@@ -384,6 +388,7 @@ async function wire(
     state: () => store.state,
     lastTick: (id) => kernel?.lastTick(id) ?? null,
     killed: () => kernel?.killed ?? null,
+    ledgerDown: () => ledgerWatch?.down ?? null,
     clock,
     graceMs: cfg.health.notQuotingGraceMs,
     logIntervalMs: cfg.health.logIntervalMs,
@@ -624,6 +629,20 @@ async function wire(
   heldPause = (id) => holds.pauses.has(id.toLowerCase());
   /** the operator's holds as /readyz names them (the control is wired further down) */
   let operatorReasons: () => string[] = () => (k.halted ? ['halted by the operator (bookmaker ctl resume lifts it)'] : []);
+  // issue 22: fail closed: a ledger that cannot be written (disk full, file gone, I/O error) past the
+  // grace pulls every quote until writes succeed again
+  const watch = (ledgerWatch = new LedgerWatch({
+    ledger: bookLedger.ledger,
+    clock,
+    graceMs: cfg.ledger.unwritableGraceMs,
+    logger: o.logger,
+    onDown: (why) => k.hold('ledger', why),
+    onUp: () => k.unhold('ledger'),
+  }));
+  watch.start();
+  cleanups.push(() => watch.stop());
+  // issue 22: orders, cancels and marks older than ledger.retainDays go, in small batches
+  cleanups.push(schedulePrune({ ledger: bookLedger.ledger, clock, retainDays: cfg.ledger.retainDays, logger: o.logger }));
   // ---- metrics ----
   const readiness = botReadiness({
     orderManager: om,
@@ -647,6 +666,7 @@ async function wire(
       running: h.process === 'running' || h.process === 'halted',
       marketsQuoting: !h.reasons.some((x) => x.startsWith('market ')),
       notPaused: k.pausedList().length === 0,
+      ledgerWritable: ledgerWatch?.down == null,
     };
   };
   metrics.setReadiness(ready);

@@ -218,6 +218,8 @@ export class QuotingKernel {
   /** operator pauses (lower-case market ids) and the global halt (bookmaker ctl) */
   private readonly pausedMarkets = new Set<string>();
   private haltedByOperator = false;
+  /** holds the bot places on itself (e.g. 'ledger': the ledger cannot be written), apart from the operator's halt */
+  private readonly holds = new Map<string, string>();
   private readonly faults: ThrottledLog;
   /** markets whose strategy failed on its last tick (lower-case ids) */
   private readonly failing = new Set<string>();
@@ -316,6 +318,27 @@ export class QuotingKernel {
     }
     for (const s of this.markets.values()) if (marketId === null || lower(s.cfg.marketId) === lower(marketId)) this.kick(s);
     return true;
+  }
+
+  /**
+   * A hold the bot places on itself (issue 22: the ledger cannot be written): every quote is pulled,
+   * as by the operator's halt, until `unhold(key)`. Kept apart from the operator's halt: `ctl resume`
+   * does not lift it, and lifting it does not lift a halt.
+   */
+  hold(key: string, reason: string): void {
+    const had = this.holds.size > 0;
+    this.holds.set(key, reason);
+    if (!had) for (const s of this.markets.values()) this.kick(s);
+  }
+
+  unhold(key: string): void {
+    if (!this.holds.delete(key) || this.holds.size > 0) return;
+    for (const s of this.markets.values()) this.kick(s);
+  }
+
+  /** The holds in force (key → reason). */
+  get held(): ReadonlyMap<string, string> {
+    return this.holds;
   }
 
   isPaused(marketId: Bytes32): boolean {
@@ -531,7 +554,7 @@ export class QuotingKernel {
   /** The desired orders of every market as of now, without sending anything (start-up reconcile). */
   desired(): DesiredOrder[] {
     const out: DesiredOrder[] = [];
-    if (this.killReason !== null || this.haltedByOperator) return out;
+    if (this.killReason !== null || this.haltedByOperator || this.holds.size > 0) return out;
     for (const slot of this.markets.values()) {
       if (slot.retiring || this.pausedMarkets.has(lower(slot.cfg.marketId))) continue;
       const view = selectMarketView(this.store.state, slot.cfg.marketId, this.clock.now());
@@ -646,7 +669,7 @@ export class QuotingKernel {
       if (!this.orderManager.isIdle(marketId)) this.send(marketId, []);
       return;
     }
-    if (this.haltedByOperator || (this.pausedMarkets.size > 0 && this.pausedMarkets.has(lower(marketId)))) {
+    if (this.haltedByOperator || this.holds.size > 0 || (this.pausedMarkets.size > 0 && this.pausedMarkets.has(lower(marketId)))) {
       slot.last = { at: now, action: 'pull', desired: [], denied: 0, strategyError: null, reason: 'PAUSED' };
       this.send(marketId, []);
       this.opts.onTick?.(marketId, slot.last, null);

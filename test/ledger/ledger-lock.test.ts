@@ -97,3 +97,21 @@ test('ledger, WAL and lock files are created 0600', () => {
     t.done();
   }
 });
+
+test('a lock file deleted by hand: the holder takes the lock again, or, when another writer got in first, reports two writers', () => {
+  const t = tmp();
+  try {
+    const a = openLedger({ path: t.file, clock: systemClock });
+    rmSync(lockPathOf(t.file));
+    assert.equal(a.problem(), null, 'taken again on a new lock file');
+    assert.equal(ledgerLockHolder(t.file)?.pid, process.pid);
+    assert.throws(() => openLedger({ path: t.file, clock: systemClock }), LedgerLockedError);
+    rmSync(lockPathOf(t.file));
+    const b = openLedger({ path: t.file, clock: systemClock }); // the hole a deleted lock file opens
+    assert.match(a.problem()?.reason ?? '', /was deleted or replaced and another process now holds the ledger .*two writers/);
+    b.close();
+    a.lock!.release();
+  } finally {
+    t.done();
+  }
+});

@@ -2,6 +2,7 @@
  * `bookmaker ledger summary|fills|orders|pnl -c FILE [--since T] [--market M] [--csv|--json]`:
  * the books the bot keeps (src/ledger), for accounting and audits. Read-only: the file is opened
  * read-only and never created, so it is safe next to a running bot (SQLite WAL).
+ * `bookmaker ledger check|backup|prune` (issue 22): see ledger-admin.ts.
  */
 import type { CommandSpec, ParsedArgs } from '../args.ts';
 import { parseDuration } from '../args.ts';
@@ -12,20 +13,30 @@ import { accountMarks, ledgerSummary, listFills, listOrders, pnlByMarket, type F
 import { openLedger, type Ledger } from '../../ledger/ledger.ts';
 import { systemClock } from '../../core/clock.ts';
 import { existsSync } from 'node:fs';
+import { ADMIN_SUBS, runLedgerAdmin, type AdminSub } from './ledger-admin.ts';
 
 const SUBS = ['summary', 'fills', 'orders', 'pnl'] as const;
 type Sub = (typeof SUBS)[number];
+const ALL_SUBS: readonly string[] = [...SUBS, ...ADMIN_SUBS];
 
 const command: CommandSpec = {
   name: 'ledger',
-  summary: 'read the books: summary, fills, orders, pnl (from the ledger the bot keeps)',
-  usage: 'bookmaker ledger summary|fills|orders|pnl -c FILE [--ledger PATH] [--since T] [--market M] [--csv|--json] [--limit N]',
+  summary: 'read the books: summary, fills, orders, pnl (from the ledger the bot keeps); check, backup, prune the ledger',
+  usage:
+    'bookmaker ledger summary|fills|orders|pnl -c FILE [--ledger PATH] [--since T] [--market M] [--csv|--json] [--limit N]\n' +
+    '       bookmaker ledger check -c FILE | --ledger PATH [--json]\n' +
+    '       bookmaker ledger backup --out FILE -c FILE | --ledger PATH [--json]\n' +
+    '       bookmaker ledger prune [--retain-days N] -c FILE | --ledger PATH [--json]',
   description:
     'Reads the ledger named by the config (ledger.path; default .bookmaker/<config name>.ledger.sqlite beside the config) or --ledger. ' +
     'summary: fills, volume, fees, realised PnL (USDC), orders and cancels, start-ups, the kill-switch latch. fills / orders: one line each. ' +
     'pnl: per market (fills, volume, fees, realised PnL, position, last unrealised mark); --marks lists the account PnL marks instead. ' +
-    '--since takes an ISO time (2026-11-25T00:00Z), a duration ago (90m, 24h, 7d) or epoch ms.',
-  positionals: ['summary|fills|orders|pnl'],
+    '--since takes an ISO time (2026-11-25T00:00Z), a duration ago (90m, 24h, 7d) or epoch ms. ' +
+    'check: full integrity check of the file (exit 1 when damaged), its latch file and its writer. ' +
+    'backup --out FILE: a consistent copy of the live ledger (SQLite online backup: what is still in the WAL included), safe beside a running bot; copying the .sqlite file alone is not a backup. ' +
+    'prune: remove orders, cancels and marks older than --retain-days (default ledger.retainDays, 90) and return the space; never fills, risk records or operator actions; refused while a bot writes the ledger (a running bot prunes by itself). ' +
+    'See docs/ledger-operations.md.',
+  positionals: ['summary|fills|orders|pnl|check|backup|prune'],
   options: {
     config: { type: 'string', short: 'c', description: 'YAML config file (names the ledger)', arg: 'FILE' },
     ledger: { type: 'string', description: 'ledger file (overrides the config)', arg: 'PATH' },
@@ -36,6 +47,8 @@ const command: CommandSpec = {
     limit: { type: 'number', description: 'fills/orders: at most N lines (0 = all)', default: 0, arg: 'N' },
     marks: { type: 'boolean', description: 'pnl: the account PnL marks over time', default: false },
     paper: { type: 'boolean', description: "the paper account's books (run --paper keeps them apart)", default: false },
+    out: { type: 'string', description: 'backup: the file to write (never overwritten)', arg: 'FILE' },
+    'retain-days': { type: 'number', description: 'prune: keep this many days (default ledger.retainDays, 90)', arg: 'N' },
   },
   run,
 };
@@ -54,20 +67,27 @@ export function parseSince(text: string, now: number): number {
 
 async function run(args: ParsedArgs): Promise<number> {
   const o = args.options;
-  const sub = args.positionals[0] as Sub | undefined;
-  if (!sub || !SUBS.includes(sub)) throw new BadInputError('command', `one of ${SUBS.join(', ')}`, sub ?? '');
+  const sub = args.positionals[0] as Sub | AdminSub | undefined;
+  if (!sub || !ALL_SUBS.includes(sub)) throw new BadInputError('command', `one of ${ALL_SUBS.join(', ')}`, sub ?? '');
   if (args.positionals.length > 1) throw new BadInputError('arguments', 'one subcommand', args.positionals.join(' '));
   if (o.csv && o.json) throw new BadInputError('--csv/--json', 'one output format', 'both');
   const limit = o.limit as number;
   if (!Number.isInteger(limit) || limit < 0) throw new BadInputError('--limit', 'an integer ≥ 0', limit);
   let path = o.ledger as string | undefined;
+  let retainDays = 90;
   if (!path) {
     const file = o.config as string | undefined;
     if (!file) throw new BadInputError('--config', 'a config file (-c FILE) or --ledger PATH', file);
-    path = ledgerPath(await loadConfig(file, { env: process.env }), false, o.paper === true);
+    const cfg = await loadConfig(file, { env: process.env });
+    path = ledgerPath(cfg, false, o.paper === true);
+    retainDays = cfg.ledger.retainDays;
   }
   if (path === ':memory:') throw new BadInputError('ledger.path', 'a file (this config keeps its ledger in memory)', path);
   if (!existsSync(path)) throw new BadInputError('ledger', 'an existing ledger file (has the bot run with this config?)', path);
+  if ((ADMIN_SUBS as readonly string[]).includes(sub)) {
+    const rd = o['retain-days'] as number | undefined;
+    return runLedgerAdmin(sub as AdminSub, path, { ...(o.out !== undefined ? { out: o.out as string } : {}), retainDays: rd ?? retainDays, json: o.json === true });
+  }
   const market = o.market as string | undefined;
   if (market !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(market)) throw new BadInputError('--market', 'a 0x market id (64 hex digits)', market);
   const f: Filter = {
@@ -77,7 +97,7 @@ async function run(args: ParsedArgs): Promise<number> {
   const ledger = openLedger({ path, clock: systemClock, mustExist: true, readonly: true });
   try {
     const fmt: Format = o.json ? 'json' : o.csv ? 'csv' : 'text';
-    process.stdout.write(render(ledger, sub, f, fmt, limit, o.marks === true));
+    process.stdout.write(render(ledger, sub as Sub, f, fmt, limit, o.marks === true));
   } finally {
     ledger.close();
   }

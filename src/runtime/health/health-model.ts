@@ -48,6 +48,7 @@ export const HEALTH_STATES = [
   'market-resolved',
   'risk-limit',
   'strategy-idle',
+  'ledger-unwritable',
 ] as const;
 export type HealthState = (typeof HEALTH_STATES)[number];
 
@@ -102,6 +103,8 @@ export interface HealthModelOptions {
   readonly logIntervalMs?: number;
   /** the kill switch's reason once fired (read at evaluate) */
   readonly killed?: () => string | null;
+  /** why the ledger cannot be written, while the bot is held for it (issue 22; read at evaluate) */
+  readonly ledgerDown?: () => string | null;
 }
 
 interface Slot {
@@ -356,6 +359,8 @@ export class HealthModel {
 
   private classify(s: Slot, m: StoreMarket | undefined, live: number, now: number, st: StoreState): [HealthState, string] {
     if (this.haltKind) return [this.haltState, this.haltReason];
+    const ledgerDown = this.opts.ledgerDown?.() ?? null;
+    if (ledgerDown !== null && this.processState === 'running') return ['ledger-unwritable', `every quote pulled: ${ledgerDown}`];
     const t = this.opts.lastTick(s.marketId);
     if (t?.strategyError) return ['strategy-error', t.strategyError.message];
     if (t?.slow) return ['strategy-slow', 'the strategy ran over its time budget on the last tick'];
@@ -380,6 +385,8 @@ export class HealthModel {
     const reasons: string[] = [];
     if (this.processState === 'halted') reasons.push(`process halted: ${this.haltReason}`);
     else if (this.processState !== 'running') reasons.push(`process ${this.processState}`);
+    const ledgerDown = this.opts.ledgerDown?.() ?? null;
+    if (ledgerDown !== null) reasons.push(`ledger-unwritable: ${ledgerDown} (every quote pulled until it can be written)`);
     for (const m of ms) {
       if (m.shouldQuote && m.notQuotingMs > this.graceMs) reasons.push(`market ${m.label}: not quoting for ${Math.round(m.notQuotingMs / 1000)} s: ${m.state} (${m.detail})`);
     }

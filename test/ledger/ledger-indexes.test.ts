@@ -1,0 +1,44 @@
+/**
+ * Start-up queries use indexes (issue 22): every statement a start runs against the ledger (the
+ * account check, the catch-up's reads, the risk state, the day's opening mark, the start-up record)
+ * and `ledger summary`'s, captured as they run, then EXPLAIN QUERY PLAN: no full scan of orders,
+ * cancels or marks (the fills replay reads every fill by design). On 2e8e4dd the unended orders
+ * were a full scan of orders.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { asyncScheduler } from 'rxjs';
+import { ledgerSummary } from '../../src/ledger/books.ts';
+import { openLedger } from '../../src/ledger/ledger.ts';
+
+test('no full scan of orders, cancels or marks in the start-up queries and the summary', () => {
+  const clock = { now: () => 1_800_000_000_000, scheduler: asyncScheduler, setTimeout: () => () => undefined };
+  const l = openLedger({ path: ':memory:', clock });
+  const seen = new Set<string>();
+  const prepare = l.db.prepare.bind(l.db);
+  (l.db as { prepare: unknown }).prepare = (sql: string) => {
+    seen.add(sql);
+    return prepare(sql);
+  };
+  // a start (see BotLedger.open, catchUpFills, BotLedger.initialRisk)
+  l.meta('account');
+  l.isFresh();
+  l.lastStartup();
+  l.unendedOrders();
+  l.filledByNonce();
+  l.risk();
+  l.db.prepare('SELECT pnl FROM marks WHERE market_id IS NULL AND ts < ? ORDER BY id DESC LIMIT 1').get(0);
+  l.startup({ configHash: 'h', configFile: 'f', venue: 'v', trader: '0xabc', markets: 1, latched: null }, 0);
+  ledgerSummary(l);
+  (l.db as { prepare: unknown }).prepare = prepare;
+  const scans: string[] = [];
+  for (const sql of seen) {
+    const plan = (l.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => 0)) as { detail: string }[]).map((r) => r.detail);
+    for (const d of plan) if (/^SCAN (orders|cancels|marks)\b/.test(d) && !/USING (COVERING )?INDEX orders_unended/.test(d)) scans.push(`${d}  <-  ${sql.replace(/\s+/g, ' ').slice(0, 120)}`);
+  }
+  assert.ok(seen.size >= 8, `captured ${seen.size} statements`);
+  // the summary's order counts read every order by design (one pass over the table, no index helps a SUM of all rows)
+  const allowed = scans.filter((s) => !/SUM\(sends\)/.test(s));
+  assert.deepEqual(allowed, []);
+  l.close();
+});
