@@ -26,6 +26,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from '../core/logger.ts';
 import { ConfigError } from '../model/errors.ts';
 import { describeHolder, portHolder, type PortHolder } from './port-holder.ts';
+import { HMAC_SCHEME, hmacVerifier } from './admin-auth.ts';
 
 export interface ControlResult {
   readonly status: number;
@@ -111,9 +112,12 @@ export class AdminPortError extends ConfigError {
 
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
 
-function authorised(req: IncomingMessage, tokenDigest: Buffer): boolean {
+/** A bearer token, or (what ctl sends, issue 22) a one-time proof of it bound to this request (admin-auth.ts). */
+function authorised(req: IncomingMessage, path: string, raw: Buffer, token: string, tokenDigest: Buffer, hmac: ReturnType<typeof hmacVerifier>): boolean {
   const h = req.headers.authorization;
-  if (typeof h !== 'string' || !h.startsWith('Bearer ')) return false;
+  if (typeof h !== 'string') return false;
+  if (h.startsWith(`${HMAC_SCHEME} `)) return hmac(h, token, req.method ?? 'GET', path, raw);
+  if (!h.startsWith('Bearer ')) return false;
   return timingSafeEqual(digest(h.slice(7).trim()), tokenDigest);
 }
 
@@ -123,7 +127,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+async function readRaw(req: IncomingMessage): Promise<Buffer> {
   let size = 0;
   const chunks: Buffer[] = [];
   for await (const c of req) {
@@ -131,8 +135,12 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
     if (size > 16_384) throw new Error('body too large (16 KiB at most)');
     chunks.push(c as Buffer);
   }
-  if (size === 0) return {};
-  const v: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  return Buffer.concat(chunks);
+}
+
+function parseJson(raw: Buffer): Record<string, unknown> {
+  if (raw.length === 0) return {};
+  const v: unknown = JSON.parse(raw.toString('utf8'));
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('body must be a JSON object');
   return v as Record<string, unknown>;
 }
@@ -148,6 +156,7 @@ export async function startAdminEndpoint(o: { port: number; token: string; contr
   checkAdminToken(o.token);
   const log = o.logger.child({ component: 'admin' });
   const tokenDigest = digest(o.token);
+  const hmac = hmacVerifier();
   const server: Server = createServer((req, res) => {
     void handle(req, res).catch((e: unknown) => {
       if (!res.headersSent) send(res, 500, { error: (e as Error).message });
@@ -155,7 +164,14 @@ export async function startAdminEndpoint(o: { port: number; token: string; contr
   });
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
-    if (!authorised(req, tokenDigest)) {
+    // the body is read first (bounded): ctl's proof covers it
+    let raw: Buffer;
+    try {
+      raw = await readRaw(req);
+    } catch (e) {
+      return send(res, 400, { error: (e as Error).message });
+    }
+    if (!authorised(req, path, raw, o.token, tokenDigest, hmac)) {
       log.warn({ path }, 'admin request refused: bad or missing token');
       return send(res, 401, { error: 'missing or wrong bearer token (BOOKMAKER_ADMIN_TOKEN)' });
     }
@@ -171,7 +187,7 @@ export async function startAdminEndpoint(o: { port: number; token: string; contr
     let reason: string | null;
     let market: string | null;
     try {
-      body = await readJson(req);
+      body = parseJson(raw);
       reason = optString(body, 'reason', 500);
       market = optString(body, 'market', 200);
     } catch (e) {

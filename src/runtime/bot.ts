@@ -634,6 +634,16 @@ async function wire(
   const k = kernel;
   // a start-up failure from here on must not leave the kernel's timers ticking (shutdown stops it too)
   cleanups.push(() => k.stop());
+  // issue 22: an operator's halt and pauses from an earlier run hold before anything can tick
+  const holds = bookLedger.operatorHolds();
+  if (holds.halt) k.pause(null);
+  for (const id of holds.pauses.keys()) {
+    const m = marketIds.find((x) => x.toLowerCase() === id);
+    if (m) k.pause(m);
+  }
+  heldPause = (id) => holds.pauses.has(id.toLowerCase());
+  /** the operator's holds as /readyz names them (the control is wired further down) */
+  let operatorReasons: () => string[] = () => (k.halted ? ['halted by the operator (bookmaker ctl resume lifts it)'] : []);
   // issue 22: fail closed: a ledger that cannot be written (disk full, file gone, I/O error) past the
   // grace pulls every quote until writes succeed again
   const watch = (ledgerWatch = new LedgerWatch({
@@ -648,16 +658,6 @@ async function wire(
   cleanups.push(() => watch.stop());
   // issue 22: orders, cancels and marks older than ledger.retainDays go, in small batches
   cleanups.push(schedulePrune({ ledger: bookLedger.ledger, clock, retainDays: cfg.ledger.retainDays, logger: o.logger }));
-  // issue 22: an operator's halt and pauses from an earlier run hold before anything can tick
-  const holds = bookLedger.operatorHolds();
-  if (holds.halt) k.pause(null);
-  for (const id of holds.pauses.keys()) {
-    const m = marketIds.find((x) => x.toLowerCase() === id);
-    if (m) k.pause(m);
-  }
-  heldPause = (id) => holds.pauses.has(id.toLowerCase());
-  /** the operator's holds as /readyz names them (the control is wired further down) */
-  let operatorReasons: () => string[] = () => (k.halted ? ['halted by the operator (bookmaker ctl resume lifts it)'] : []);
   // ---- metrics ----
   const readiness = botReadiness({
     orderManager: om,

@@ -5,6 +5,7 @@ import { request } from 'undici';
 import { silentLogger } from '../../src/core/logger.ts';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { signRequest } from '../../src/control/admin-auth.ts';
 import { AdminPortError, DeferredControls, startAdminEndpoint, type Controls } from '../../src/control/admin-server.ts';
 
 const TOKEN = 'unit-admin-token-0123';
@@ -98,6 +99,29 @@ test('issue 22: the endpoint binds before the bot is wired; until then every req
     deferred.attach(fakeControls(calls));
     assert.equal((await call('POST', '/admin/halt')).status, 200);
     assert.deepEqual(calls, ['halt:null']);
+  } finally {
+    await ep.close();
+  }
+});
+
+test('issue 22: ctl proves the token without sending it: a one-time HMAC bound to method, path and body', async () => {
+  const calls: string[] = [];
+  const ep = await startAdminEndpoint({ port: 0, token: TOKEN, controls: fakeControls(calls), logger: silentLogger });
+  const post = async (path: string, body: string, auth: string) => {
+    const r = await request(`${ep.url}${path}`, { method: 'POST', headers: { authorization: auth }, body });
+    return { status: r.statusCode, text: await r.body.text() };
+  };
+  try {
+    const body = JSON.stringify({ reason: 'incident 7' });
+    const auth = signRequest(TOKEN, 'POST', '/admin/halt', body);
+    assert.ok(!auth.includes(TOKEN), 'the header never holds the token');
+    assert.equal((await post('/admin/halt', body, auth)).status, 200);
+    assert.equal((await post('/admin/halt', body, auth)).status, 401, 'a replayed proof is refused');
+    assert.equal((await post('/admin/halt', JSON.stringify({ reason: 'other' }), signRequest(TOKEN, 'POST', '/admin/halt', body))).status, 401, 'another body');
+    assert.equal((await post('/admin/resume', body, signRequest(TOKEN, 'POST', '/admin/halt', body))).status, 401, 'another path');
+    assert.equal((await post('/admin/halt', body, signRequest('another-token-of-length', 'POST', '/admin/halt', body))).status, 401, 'another token');
+    assert.equal((await post('/admin/halt', body, signRequest(TOKEN, 'POST', '/admin/halt', body, Date.now() - 120_000))).status, 401, 'a stale proof');
+    assert.deepEqual(calls, ['halt:incident 7']);
   } finally {
     await ep.close();
   }

@@ -13,6 +13,7 @@
  */
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
+import { createServer } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -203,5 +204,25 @@ test('SIGHUP during start-up is logged and deferred (no exit 129); SIGTERM durin
     assert.match(c.out(), /stopped during start-up \(SIGTERM\), exit 0/);
   } finally {
     if (c.proc.exitCode === null) c.proc.kill('SIGKILL');
+  }
+});
+
+test('a bot does not start with a short admin token, or with its admin port held by a foreign listener (exit 2, naming it)', async () => {
+  const file = join(dir, 'refused.yaml');
+  const adminPort = await freePort();
+  writeFileSync(file, configText({ metricsPort: 0, adminPort, ledger: join(dir, 'refused.sqlite') }));
+  const short = cli(['run', '-c', file, '--summary-seconds', '0'], env({ BOOKMAKER_ADMIN_TOKEN: 'guessable' }));
+  assert.equal(await withTimeout(short.exit, 60_000, 'a short token is accepted'), 2, short.out());
+  assert.match(short.out(), /BOOKMAKER_ADMIN_TOKEN is too short \(9 characters; at least 16\)/);
+  assert.ok(!short.out().includes('guessable'), 'the token is never printed');
+  // not a bookmaker: a plain listener in this test process
+  const foreign = createServer((sock) => sock.end());
+  await new Promise<void>((r) => foreign.listen(adminPort, '127.0.0.1', () => r()));
+  try {
+    const c = cli(['run', '-c', file, '--summary-seconds', '0'], env());
+    assert.equal(await withTimeout(c.exit, 60_000, `the bot runs on beside a foreign admin listener:\n${c.out().slice(-2000)}`), 2, c.out());
+    assert.match(c.out(), new RegExp(`admin port ${adminPort} on 127\\.0\\.0\\.1 cannot be bound \\(EADDRINUSE; held by pid ${process.pid} \\(`));
+  } finally {
+    await new Promise<void>((r) => foreign.close(() => r()));
   }
 });

@@ -16,6 +16,7 @@ import type { CommandSpec, ParsedArgs } from '../args.ts';
 import { ADMIN_TOKEN_ENV, checkAdminToken } from '../../control/admin-server.ts';
 import { readCtlTarget, type CtlTarget } from '../../control/ctl-target.ts';
 import { readAdminState } from '../../control/admin-state.ts';
+import { signRequest } from '../../control/admin-auth.ts';
 import { describeIdentity, identityMismatch, parseIdentity } from '../../control/identity.ts';
 import { describeHolder, LedgerLockedError } from '../../ledger/ledger-lock.ts';
 import { openLedger } from '../../ledger/ledger.ts';
@@ -59,7 +60,8 @@ async function call(port: number, token: string, method: 'GET' | 'POST', action:
   try {
     const res = await request(`http://127.0.0.1:${port}/admin/${action}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      // a one-time proof of the token bound to this request, never the token itself (admin-auth.ts)
+      headers: { authorization: signRequest(token, method, `/admin/${action}`, body ?? ''), 'content-type': 'application/json' },
       ...(body !== undefined ? { body } : {}),
       headersTimeout: 60_000,
       bodyTimeout: 60_000,
