@@ -2,7 +2,7 @@
  * The public API of the `bookmaker` package (`import { ... } from 'bookmaker'`), for strategy authors
  * and integrators. Everything else under src/ is internal and may change between versions; the names
  * below are kept stable (README "Using bookmaker as a package"). This is the one barrel file of the
- * project (design.md §6.1: barrels only for public entry points).
+ * project (docs/architecture.md#habits (habit 1): barrels only for public entry points).
  */
 
 // ── The strategy contract: what a strategy reads, returns and exports ─────────────────────────────

@@ -1,6 +1,6 @@
 /**
  * The bot's planned order as the matching engine takes it: the Settlement V2 limits the live signer
- * would sign (protocol.md §4, the arithmetic of src/exchange/signing/orderMapping.ts), so a backtest
+ * would sign (docs/venue.md#from-a-limit-order-to-a-v2-order, the arithmetic of src/exchange/signing/orderMapping.ts), so a backtest
  * reserves, caps and voids exactly as the venue would. Checked against `toSettlementV2Order` in
  * test/backtest/engine-order.test.ts.
  *

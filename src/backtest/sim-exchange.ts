@@ -534,7 +534,7 @@ export class SimExchange {
     if (!(Number.isSafeInteger(p.size) && p.size > 0)) return this.reject('invalid-size', `size ${p.size}`);
     const tick = this.opts.ticks[market] ?? 1;
     if (p.price % tick !== 0) return this.reject('invalid-price', `price ${p.price} is off the ${tick} tick`);
-    // buy YES / sell NO rest as bids; sell YES / buy NO as asks (design.md §3)
+    // buy YES / sell NO rest as bids; sell YES / buy NO as asks (docs/local-exchange.md)
     const yesSide: 0 | 1 = (p.outcomeIndex === 1) === (p.side === 0) ? 0 : 1;
     const yesPrice = p.outcomeIndex === 1 ? p.price : ONE - p.price;
     const o: SimOrder = { key, planned: p, market, yesSide, yesPrice, engineId: 0, remaining: p.size, filled: 0, fees: 0, q: { ahead: 0, credit: 0 }, state: 'open', voidReason: null, placedAt: at };

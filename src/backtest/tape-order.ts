@@ -32,7 +32,7 @@ export interface TapeOrderSpec {
 
 export function tapeOrder(s: TapeOrderSpec): SubmitOrder {
   const sell = s.inventory >= BigInt(s.size);
-  // an ask is SELL YES or BUY NO; a bid is BUY YES or SELL NO (design.md §3)
+  // an ask is SELL YES or BUY NO; a bid is BUY YES or SELL NO (docs/local-exchange.md)
   const outcome: 0 | 1 = (s.side === 'ask') === sell ? 1 : 0;
   const price = outcome === 1 ? s.yesPrice : ONE - s.yesPrice;
   const cap = notionalCeil(price, s.size) + 1;

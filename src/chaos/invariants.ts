@@ -1,5 +1,5 @@
 /**
- * The invariants of design.md §7 as pure checks over snapshots, plus the tally that counts every
+ * The invariants of docs/architecture.md#invariants as pure checks over snapshots, plus the tally that counts every
  * check run and keeps every violation. Each check returns the list of violations it found (empty
  * = held); the orchestrator (run-chaos.ts) decides when to run which.
  *

@@ -3,7 +3,7 @@
  * exchange injects faults (5xx, 429 bursts, 0–500 ms latency, slow bodies, stream drops, silent
  * stalls, duplicated and reordered stream events), restarts itself once (state kept) and the bot is
  * killed with SIGKILL and started again. A referee in this process checks the invariants of
- * design.md §7 continuously against the exchange's own state (never through the faulty HTTP path).
+ * docs/architecture.md#invariants continuously against the exchange's own state (never through the faulty HTTP path).
  *
  *   const report = await runChaos({ durationMs: 60_000, profile: 'heavy', seed: 7, workDir });
  *   report.violations.length === 0

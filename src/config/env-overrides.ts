@@ -94,7 +94,7 @@ export function applyOverrides(doc: unknown, env: Readonly<Record<string, string
   const set = (path: string, v: unknown, src: string) => {
     setPath(out, path, v, src);
     sources.set(path, src);
-    // a base URL replaces the embedded local exchange (design.md §8: --base-url overrides any venue)
+    // a base URL replaces the embedded local exchange (docs/architecture.md#stable-interfaces: --base-url overrides any venue)
     if (path === 'venue.baseUrl' && isObj(out.venue)) delete (out.venue as Record<string, unknown>).local;
   };
   const venue = env.BOOKMAKER_VENUE;

@@ -1,5 +1,5 @@
 /**
- * Secrets never live in config files (design.md §6.10). Any key named like a secret, or any string
+ * Secrets never live in config files (docs/architecture.md#habits (habit 10)). Any key named like a secret, or any string
  * that looks like a private key outside the fields that legitimately hold 32-byte ids, is refused.
  * The message names the path and where the secret must come from — never the value.
  */

@@ -1,7 +1,7 @@
 /**
  * Loading secrets: the private key (BOOKMAKER_PRIVATE_KEY or a key file) and the venue API key
  * (--api-key or BOOKMAKER_API_KEY). Loaded values are registered for redaction, and no error message
- * ever contains them (design.md §6.10). Secret files (the key file, wallet.apiKeyFile) must not be
+ * ever contains them (docs/architecture.md#habits (habit 10)). Secret files (the key file, wallet.apiKeyFile) must not be
  * readable by others (checkSecretFile).
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';

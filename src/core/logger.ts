@@ -6,7 +6,7 @@ import { prettyStream } from './log-format.ts';
 
 export type { Logger };
 
-/** Paths redacted in every log line (design.md §6.10). */
+/** Paths redacted in every log line (docs/architecture.md#habits (habit 10)). */
 export const REDACT_PATHS = [
   'privateKey',
   'apiKey',

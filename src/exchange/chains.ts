@@ -1,5 +1,5 @@
 /**
- * Chains, API bases and contract addresses (protocol.md §1). Settlement V2 is the default.
+ * Chains, API bases and contract addresses (docs/venue.md#chains-and-contracts). Settlement V2 is the default.
  * A custom venue (the local exchange, a staging host) takes any base URL with either chain's contracts.
  */
 import type { Address } from '../model/order.ts';

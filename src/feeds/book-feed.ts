@@ -3,7 +3,7 @@
  * turned into BookEventReceived state events.
  *
  * Which view: only the YES view (outcomeIndex 1). The venue keeps one book per market in YES terms
- * and serves the NO view as its mirror (design.md §3), so a second stream would double the traffic
+ * and serves the NO view as its mirror (docs/local-exchange.md), so a second stream would double the traffic
  * and the parse cost for no information; the store builds its YES-terms view from the YES book.
  *
  * Reconnects: a stream that goes live again after a break calls `onReconnect(marketId)` so the

@@ -4,7 +4,7 @@
  *
  * Entry points:
  *   startMetricsEndpoint({ registry, port, host?, readiness }) → Promise<MetricsEndpoint | null>
- *     CLI semantics (design.md §8): port 0 turns the endpoint off and returns null.
+ *     CLI semantics (docs/architecture.md#stable-interfaces): port 0 turns the endpoint off and returns null.
  *   createMetricsServer({ registry, readiness }).listen(port, host) → the raw server (tests bind
  *     port 0 to get an ephemeral port).
  * Binds 127.0.0.1 unless a host is configured. Answers carry no secrets: only metric values and

@@ -1,6 +1,6 @@
 /**
  * A retired legacy order's restoration draft → the unsigned V2 limit-order body that restores it
- * (protocol.md §6 step 5): the legacy nonce, expiry and maxFee are reused unchanged, the size is the
+ * (docs/venue.md#migration-to-settlement-v2 (step 5)): the legacy nonce, expiry and maxFee are reused unchanged, the size is the
  * remaining size, timeInForce, clientOrderType and both constraints are copied, no buyValue.
  *
  * Entry point: `restorationBody(draft, trader, field)`; throws BadResponseError naming the draft

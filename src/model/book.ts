@@ -28,7 +28,7 @@ export interface BookSnapshot {
 }
 
 /**
- * How the venue's order-book numbers are read (protocol.md §5 units conflict).
+ * How the venue's order-book numbers are read (docs/venue.md#endpoints units conflict).
  * - price 'auto': every price ≤ 1 and some fractional → dollars; every price ≤ 100 → cents; else 1e-6 units.
  * - size 'shares' (decimal shares) or 'micro' (1e-6 shares).
  */

@@ -1,5 +1,5 @@
 /**
- * Typed errors with a stable `code`, a short message and a `cause` (design.md §6.5).
+ * Typed errors with a stable `code`, a short message and a `cause` (docs/architecture.md#habits (habit 5)).
  * Messages never contain secrets: callers pass field names and public values only.
  */
 export type ErrorCode =

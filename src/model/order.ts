@@ -1,12 +1,12 @@
 /**
  * Order enums, the high-level limit order, the wire body of POST /orders and the signed
- * Settlement V2 struct (protocol.md §3–§5). Integer units per ./units.ts.
+ * Settlement V2 struct (docs/venue.md#encodings-and-enums to #endpoints). Integer units per ./units.ts.
  */
 export type Hex = `0x${string}`;
 export type Address = Hex;
 export type Bytes32 = Hex;
 
-/** outcomeIndex: 1 = YES, 0 = NO (protocol.md §3; the old spec's "0 = yes" is a known conflict). */
+/** outcomeIndex: 1 = YES, 0 = NO (docs/venue.md#encodings-and-enums; the old spec's "0 = yes" is a known conflict). */
 export const Outcome = { NO: 0, YES: 1 } as const;
 export type OutcomeIndex = 0 | 1;
 
@@ -52,7 +52,7 @@ export interface LimitOrder {
   /** 1e-6 shares, > 0 */
   size: number;
   inventoryMode?: InventoryModeValue; // default ANY
-  makerRole?: MakerRoleValue; // default ANY; MAKER_ONLY is refused (protocol.md §3)
+  makerRole?: MakerRoleValue; // default ANY; MAKER_ONLY is refused (docs/venue.md#encodings-and-enums)
   timeInForce?: TimeInForceValue; // default GTC
   /** Buy budget in 1e-6 USDC (market buys); replaces C in maxCollateralIn. */
   buyValue?: number;
@@ -136,7 +136,7 @@ export interface VenueOrder {
   side: SideValue;
   outcomeIndex: OutcomeIndex;
   price: number;
-  /** shares for sells; for V2 buys the all-in collateral budget (protocol.md §4) */
+  /** shares for sells; for V2 buys the all-in collateral budget (docs/venue.md#from-a-limit-order-to-a-v2-order) */
   size: number;
   filledSize: number;
   remainingSize: number;

@@ -1,5 +1,5 @@
 /**
- * Order-book streaming: the wire format (our design, design.md §3; the venue publishes none)
+ * Order-book streaming: the wire format (our design, docs/venue.md#order-book-streaming; the venue publishes none)
  * and the typed events the streaming client emits.
  *
  * Wire (GET /markets/:id/orderbook, Accept: text/event-stream, query depth & outcomeIndex):

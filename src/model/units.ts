@@ -113,7 +113,7 @@ export function mulDivFloor(a: number | bigint, b: number | bigint, d: number | 
   return (BigInt(a) * BigInt(b)) / BigInt(d);
 }
 
-/** Collateral for S shares at price P: ⌈P·S/1e6⌉ for buys, ⌊P·S/1e6⌋ for sells (protocol.md §4). Exact for safe integers. */
+/** Collateral for S shares at price P: ⌈P·S/1e6⌉ for buys, ⌊P·S/1e6⌋ for sells (docs/venue.md#from-a-limit-order-to-a-v2-order). Exact for safe integers. */
 export function notionalCeil(price: number, size: number): number {
   const p = price * size;
   if (p <= Number.MAX_SAFE_INTEGER) {

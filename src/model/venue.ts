@@ -1,5 +1,5 @@
 /**
- * The venue port: the one interface the order manager talks to (design.md §2). Two
+ * The venue port: the one interface the order manager talks to (docs/architecture.md#the-pipeline). Two
  * implementations: the live venue (HTTP client + EIP-712 signing at the edge, src/runtime) and the
  * sim venue (matching engine + latency/queue model, src/backtest). Orders arrive unsigned with their
  * nonce already assigned by the order manager; the live venue signs, the sim venue does not.

@@ -1,5 +1,5 @@
 /**
- * The pure diff of desired quotes against the orders we already have (design.md §2, issue 4 §5).
+ * The pure diff of desired quotes against the orders we already have (docs/architecture.md#the-pipeline, issue 4 §5).
  *
  * Entry point: `diff(desired, tracked, tolerances, nowSec)` → `DiffAction[]`, the minimal set of
  * creates, cancels and one-for-one replaces. Nothing here does I/O or reads a clock.
@@ -59,7 +59,7 @@ export type DiffAction =
   | { readonly kind: 'cancel'; readonly slot: string; readonly cancel: TrackedOrder }
   | { readonly kind: 'replace'; readonly slot: string; readonly cancel: TrackedOrder; readonly desired: DesiredOrder };
 
-/** Settlement V2 order kind (protocol.md §4): buys are 0, sells 2 with mode 2, otherwise 1. */
+/** Settlement V2 order kind (docs/venue.md#from-a-limit-order-to-a-v2-order): buys are 0, sells 2 with mode 2, otherwise 1. */
 export function orderKindOf(o: Pick<LimitOrder, 'side' | 'inventoryMode'>): 0 | 1 | 2 {
   if (o.side === 0) return 0;
   return o.inventoryMode === 2 ? 2 : 1;

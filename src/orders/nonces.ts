@@ -1,5 +1,5 @@
 /**
- * Order nonces (protocol.md §3: bytes32, unique per order, never reused).
+ * Order nonces (docs/venue.md#encodings-and-enums: bytes32, unique per order, never reused).
  *
  * Entry point: `const nonces = new NonceSource(); nonces.next()` → a fresh 0x-prefixed bytes32.
  * The nonce is 32 CSPRNG bytes; the SDK hashes its random bytes with keccak256, which adds nothing

@@ -1,5 +1,5 @@
 /**
- * The order manager (design.md §2, issue 4 §5): keeps each market's orders where the strategy
+ * The order manager (docs/architecture.md#the-pipeline, issue 4 §5): keeps each market's orders where the strategy
  * wants them with the fewest venue calls, owns nonces and in-flight state, reconciles with the
  * venue and cancels everything on the way out.
  *

@@ -11,7 +11,7 @@
  */
 import { BookmakerError } from '../model/errors.ts';
 
-/** Venue codes kept as metric labels (protocol.md §8 and the local exchange's documented codes). */
+/** Venue codes kept as metric labels (docs/venue.md#authentication-errors-and-retries and the local exchange's documented codes). */
 export const VENUE_REFUSAL_CODES: ReadonlySet<string> = new Set([
   'INVALID_JSON',
   'VALIDATION_ERROR',

@@ -3,7 +3,7 @@
  *
  * Entry points: `remainingShares(order)`, `totalShares(order)` and `plannedFromVenue(order)`.
  * The venue stores V2 buys with `size` = the all-in collateral budget and `remainingSize` in the
- * same units (protocol.md §4), so a buy's remaining shares are its signed minSharesOut scaled by
+ * same units (docs/venue.md#from-a-limit-order-to-a-v2-order), so a buy's remaining shares are its signed minSharesOut scaled by
  * the unspent fraction of the budget. Sells and legacy orders carry shares directly.
  */
 import type { VenueOrder } from '../model/order.ts';

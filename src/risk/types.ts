@@ -48,7 +48,7 @@ export type RiskDecision =
   | { readonly kind: 'trim'; readonly quote: DesiredQuote; readonly size: number; readonly reason: RiskReason }
   | { readonly kind: 'deny'; readonly quote: DesiredQuote | null; readonly reason: RiskReason; readonly detail: string };
 
-/** Event for logs and metrics (past tense, design.md §6.4). Emitted for each deny decision. */
+/** Event for logs and metrics (past tense, docs/architecture.md#habits (habit 4)). Emitted for each deny decision. */
 export interface QuoteDenied {
   readonly type: 'QuoteDenied';
   readonly marketId: Bytes32;

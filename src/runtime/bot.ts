@@ -1,5 +1,5 @@
 /**
- * The bot: the one place where live, paper and the embedded demo are wired (design.md §5 runtime).
+ * The bot: the one place where live, paper and the embedded demo are wired (docs/architecture.md#folders runtime).
  * Everything between the feeds and the venue is the shared QuotingKernel.
  *
  *   const bot = await startBot({ config, logger, baseUrl?, paper?, apiKey?, keyFile?, metricsPort? });
@@ -347,7 +347,7 @@ async function wire(
   if (shard) log.info({ shard: shardText(shard), markets: marketIds.length, reconcileScope: 'markets', configured: o.config.orders.reconcileScope }, `shard ${shardText(shard)}: quoting this shard's markets only; start-up reconcile and every cancel-all touch only them (reconcileScope markets)`);
 
   if (signer && !paper) {
-    // safe to re-run from the start (protocol.md §6): a transient failure midway retries the whole flow
+    // safe to re-run from the start (docs/venue.md#migration-to-settlement-v2): a transient failure midway retries the whole flow
     const report = await retryStartupStep('start-up migration', () => runStartupMigration({ api: client.migration, signer, clock, logger: o.logger, restore: 'restore' }), { clock, log, ...(signal ? { signal } : {}) });
     log.info({ outcome: report.outcome, steps: report.steps }, 'start-up migration');
   }

@@ -1,6 +1,6 @@
 /**
  * The live venue: the VenuePort (src/model/venue.ts) over the HTTP client and the signer. Orders are
- * signed here, at the edge, and nowhere else (design.md §2).
+ * signed here, at the edge, and nowhere else (docs/architecture.md#the-pipeline).
  *
  *   const venue = createLiveVenue({ client, signer });   // client: createVenueClient(…), signer: createSigner(…)
  *   await venue.batch(creates, cancels)  → one outcome per item

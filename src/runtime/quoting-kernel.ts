@@ -1,6 +1,6 @@
 /**
  * The quoting kernel: the part of the bot that live, paper and backtest share line for line
- * (design.md §2 and habit 3). Everything time-related goes through the injected Clock, so it runs on
+ * (docs/architecture.md#the-pipeline and habit 3). Everything time-related goes through the injected Clock, so it runs on
  * virtual time; there is no RxJS and no wall-clock read in here.
  *
  * Entry points (stable API):

@@ -1,10 +1,10 @@
 /**
- * Views of a YES-terms book (design.md §3): either outcome's side lists, the wire form of the JSON
+ * Views of a YES-terms book (docs/local-exchange.md): either outcome's side lists, the wire form of the JSON
  * order book, and its ETag.
  *
  * Units of the local exchange's order book (GET /markets/:id/orderbook and its event stream):
  * prices in CENTS (number, 45.5 = 45.5¢ = 455 000 price units) and sizes in SHARES (number,
- * 12.5 = 12 500 000 size units). The venue's units are unknown (protocol.md §5); the client reads
+ * 12.5 = 12 500 000 size units). The venue's units are unknown (docs/venue.md#endpoints); the client reads
  * both through src/model/book.ts's unit settings.
  */
 import { createHash } from 'node:crypto';

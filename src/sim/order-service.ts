@@ -7,7 +7,7 @@
  * The `type:"market"` body variant is accepted and verified as the V2 limit order it maps to:
  * price = maxPrice, size = maxSize, inventoryModeConstraint 0, makerRoleConstraint 0, IOC,
  * clientOrderType "market" (the SDK's own market orders already arrive as such limit bodies; how
- * the venue verifies the legacy variant after the migration is not documented, protocol.md §4).
+ * the venue verifies the legacy variant after the migration is not documented, docs/venue.md#from-a-limit-order-to-a-v2-order).
  */
 import { recoverCancelSigner, recoverDigestSigner } from '../exchange/signing/recover.ts';
 import { toSettlementV2Order } from '../exchange/signing/orderMapping.ts';

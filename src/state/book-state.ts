@@ -5,7 +5,7 @@
  * Entry points: `applyBookEvent(books, event)`, `yesTermsLevels(books)`, `mirror(levels)`.
  *
  * YES terms: the venue keeps one book per market in YES terms and serves either outcome's view of
- * it (design.md §3), so the NO view is the mirror of the YES view (a NO bid at x is a YES ask at
+ * it (docs/local-exchange.md), so the NO view is the mirror of the YES view (a NO bid at x is a YES ask at
  * 1e6 − x). Merging both views would count every level twice, so the YES-terms view is the YES
  * book when we have one and the mirrored NO book otherwise.
  */

@@ -1,5 +1,5 @@
 /**
- * Typed events reduced by the state store (design.md §6.4: events are past tense).
+ * Typed events reduced by the state store (docs/architecture.md#habits (habit 4): events are past tense).
  *
  * Producers: feeds (book, metadata, oracle, balances, fills), the order manager (order lifecycle,
  * reconciliation, blocking on migration, back-off) and the risk gate (QuoteDenied). The store

@@ -1,5 +1,5 @@
 /**
- * The state store (design.md §2): reduces typed events into one immutable snapshot per change and
+ * The state store (docs/architecture.md#the-pipeline): reduces typed events into one immutable snapshot per change and
  * only then notifies, so every listener sees the state that already includes the event.
  *
  * Entry points:

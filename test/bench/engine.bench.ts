@@ -99,7 +99,7 @@ function buildStream(n: number, seed: number): Stream {
     const yesPrice = yes ? 50 - away : 50 + away;
     s.price[i] = (yes ? yesPrice : 100 - yesPrice) * CENT;
     s.size[i] = (1 + Math.floor(r() * 20)) * SHARE;
-    // the SDK's V2 limits for a BUY (protocol.md §4): budget ⌈p·n⌉ + fee cap F, F = 1 % of notional
+    // the SDK's V2 limits for a BUY (docs/venue.md#from-a-limit-order-to-a-v2-order): budget ⌈p·n⌉ + fee cap F, F = 1 % of notional
     const notional = s.price[i]! * s.size[i]!;
     const F = Math.max(1, Math.floor(Math.floor(notional / 100) / 1e6));
     s.maxIn[i] = Math.ceil(notional / 1e6) + F;

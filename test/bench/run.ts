@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- NAME [args]` runs test/bench/NAME.bench.ts. Each benchmark prints a readable
- * table and, as its last line, one JSON object (design.md §8) via `report()` in ./lib.ts.
+ * table and, as its last line, one JSON object (docs/architecture.md#stable-interfaces) via `report()` in ./lib.ts.
  */
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';

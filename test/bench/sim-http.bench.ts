@@ -11,7 +11,7 @@
  * Orders and cancels are signed before the timed loop. Keep-alive connections (undici Pool),
  * `CONCURRENCY` workers each doing create → cancel. An "order" = one create plus its cancel.
  * Two shapes: bulk (POST /orders/bulk/create then /orders/bulk/cancel, 50 per call: how the order
- * manager trades, design.md §2; the headline) and single requests (POST /orders then
+ * manager trades, docs/architecture.md#the-pipeline; the headline) and single requests (POST /orders then
  * POST /orders/cancel per order; p50/p99 are its create+cancel latencies).
  *
  * Each shape runs ROUNDS times (default 3), interleaved with the others, and its best round counts.

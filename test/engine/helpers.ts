@@ -1,6 +1,6 @@
 /**
  * Test helpers: high-level limit orders mapped to engine orders with the SDK's V2 arithmetic
- * (protocol.md §4), and an engine that records its events.
+ * (docs/venue.md#from-a-limit-order-to-a-v2-order), and an engine that records its events.
  */
 import { MatchingEngine } from '../../src/engine/matching-engine.ts';
 import type { EngineEvent, MarketConfig, SubmitOrder } from '../../src/engine/types.ts';
@@ -19,7 +19,7 @@ export interface Opts {
   marketOrder?: boolean;
 }
 
-/** protocol.md §4: default maxFee max(1, ⌊⌊P·S/100⌋/1e6⌋). */
+/** docs/venue.md#from-a-limit-order-to-a-v2-order: default maxFee max(1, ⌊⌊P·S/100⌋/1e6⌋). */
 export function defaultMaxFee(price: number, size: number): number {
   return Math.max(1, Math.floor(Math.floor((price * size) / 100) / 1e6));
 }

@@ -1,5 +1,5 @@
 /**
- * An in-memory migration endpoint modelled on protocol.md §6 (and the local exchange's machine):
+ * An in-memory migration endpoint modelled on docs/venue.md#migration-to-settlement-v2 (and the local exchange's machine):
  * status flags computed from state, each call checked like the venue would, and scripted
  * interruptions — the request lost before the venue applied it, or the answer lost after.
  */

@@ -111,7 +111,7 @@ function freePort(): Promise<number> {
 }
 
 test('the metrics endpoint binds 127.0.0.1 by default and is not reachable on other addresses', async () => {
-  // port 0 means "off" for the endpoint (design.md §8), so take a free port
+  // port 0 means "off" for the endpoint (docs/architecture.md#stable-interfaces), so take a free port
   const ep = await startMetricsEndpoint({ registry: new Registry(), port: await freePort() });
   assert.ok(ep);
   try {

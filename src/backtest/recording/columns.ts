@@ -1,5 +1,5 @@
 /**
- * Compact binary columns of a recording's market-data events, for fast replay (design.md §2: JSONL
+ * Compact binary columns of a recording's market-data events, for fast replay (docs/architecture.md#the-pipeline: JSONL
  * replays at ~0.5 M events/s, typed columns at tens of millions). One row per price level change,
  * trade or top-of-book report:
  *

@@ -1,6 +1,6 @@
 /**
  * `bookmaker sign order JSON|-` and `bookmaker sign cancel NONCE...`: sign without sending, and print
- * the POST /orders body (one object, or an array for an array) or the cancel body as JSON (design.md §8).
+ * the POST /orders body (one object, or an array for an array) or the cancel body as JSON (docs/architecture.md#stable-interfaces).
  */
 import type { CommandSpec, ParsedArgs } from '../args.ts';
 import { BadInputError } from '../../model/errors.ts';

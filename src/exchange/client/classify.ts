@@ -1,5 +1,5 @@
 /**
- * The one error classifier (design.md §6.5), used by the client's retry loop and by the order manager.
+ * The one error classifier (docs/architecture.md#habits (habit 5)), used by the client's retry loop and by the order manager.
  *
  *   retry   — transient; try again soon with jittered back-off (5xx, network, timeout) — only when the call is
  *             a read or an idempotent write; a non-idempotent write may have been applied, so it is 'fail'.
@@ -9,7 +9,7 @@
  *             must migrate first. Stop trading on this path; the caller decides (cancel all, run migration).
  *   fail    — a permanent answer for this request (400/401/403/404, other 409s, malformed bodies).
  *
- * 409 rule (the venue publishes no code list, protocol.md §5): a 409 whose code or message mentions migration
+ * 409 rule (the venue publishes no code list, docs/venue.md#endpoints): a 409 whose code or message mentions migration
  * ("migrat…") is 'migration-required'; one whose code or message mentions a nonce or a duplicate
  * ("nonce", "duplicate", "already exists", "already used", e.g. code `nonce_already_used`) is 'duplicate'.
  * Migration is checked first because a migration message may mention orders that "already exist" elsewhere.

@@ -1,4 +1,4 @@
-/** Public market data besides the book: price history, quotes (protocol.md only) and the market simulator. */
+/** Public market data besides the book: price history, quotes (docs/venue.md only) and the market simulator. */
 import { BadInputError } from '../../model/errors.ts';
 import type { ClientContext } from './context.ts';
 import { arr, asObject, at, nnum, num, oneOf, str, sub, type At, type Rec } from './fields.ts';

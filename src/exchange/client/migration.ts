@@ -1,5 +1,5 @@
 /**
- * Settlement migration (protocol.md §6; auth): status, start, migrate-funds (one chunk or many),
+ * Settlement migration (docs/venue.md#migration-to-settlement-v2; auth): status, start, migrate-funds (one chunk or many),
  * restore-orders, dismiss-orders. Bodies arrive signed (src/exchange/signing); no write here is retried on
  * 5xx or network errors, since each changes state on the venue — the migration module re-reads the status.
  * Every route takes an optional `address` (default: the API key's wallet).
@@ -220,7 +220,7 @@ export interface MigrateFundsResult {
 
 /**
  * POST /account/migration/migrate-funds. Exactly one chunk → `{address?, batchWithdraw, setOperator}`;
- * several → `{address?, chunks:[{batchWithdraw}], setOperator}` (protocol.md §6 step 4).
+ * several → `{address?, chunks:[{batchWithdraw}], setOperator}` (docs/venue.md#migration-to-settlement-v2 (step 4)).
  */
 export async function migrateFunds(ctx: ClientContext, input: MigrateFundsInput): Promise<MigrateFundsResult> {
   const ep = 'POST /account/migration/migrate-funds';

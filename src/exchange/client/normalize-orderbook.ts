@@ -1,7 +1,7 @@
 /**
  * Pure order-book normaliser: the venue's JSON snapshot → a validated `BookSnapshot` in integer units.
  *
- * Why a unit setting at all: protocol.md §5 flags a conflict. The old spec says book levels are "in cents"
+ * Why a unit setting at all: docs/venue.md#endpoints flags a conflict. The old spec says book levels are "in cents"
  * (the SDK prints `price¢`), while the CLI divides them by 10 000 (i.e. reads 1e-6 units). The local
  * exchange serves cents and sizes in decimal shares. So prices are read per `BookPriceUnits`:
  *

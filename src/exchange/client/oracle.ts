@@ -1,5 +1,5 @@
 /**
- * Oracle: the summary (spec) and the oracle quotes list / request / latest (protocol.md §5, old spec only).
+ * Oracle: the summary (spec) and the oracle quotes list / request / latest (docs/venue.md#endpoints, old spec only).
  * A quote request is limited to one per 5 min per market; its 429 may carry `retryAfter` (read by the transport).
  */
 import { BadResponseError } from '../../model/errors.ts';

@@ -1,5 +1,5 @@
 /**
- * Prices outside the order book whose units the venue never states (protocol.md §5): `GET /markets/:id/quotes`
+ * Prices outside the order book whose units the venue never states (docs/venue.md#endpoints): `GET /markets/:id/quotes`
  * (bid/ask/last/spread) and `Market.outcomePrices[]`. They get the same deliberate rule as the book:
  * an explicit `BookPriceUnits`, or 'auto' decided once over every non-null number of one answer
  * (all ≤ 1 with one fractional → dollars; all ≤ 100 → cents; else 1e-6 units). Results are integers in

@@ -1,5 +1,5 @@
 /**
- * EIP-712 domain separators (protocol.md §2), computed once per chain object and cached.
+ * EIP-712 domain separators (docs/venue.md#eip-712-domains-and-structs), computed once per chain object and cached.
  */
 import type { ChainConfig } from '../chains.ts';
 import type { Address } from '../../model/order.ts';

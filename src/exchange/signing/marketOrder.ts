@@ -1,6 +1,6 @@
 /**
  * SDK-style market orders: sent as IOC limit orders labelled clientOrderType "market", priced at the
- * worst acceptable price (protocol.md §4). A buy spends a USDC budget B: S = ⌊B·1e6/P⌋ shares and the
+ * worst acceptable price (docs/venue.md#from-a-limit-order-to-a-v2-order). A buy spends a USDC budget B: S = ⌊B·1e6/P⌋ shares and the
  * body carries buyValue = B; a sell offers S shares.
  */
 import { BadInputError } from '../../model/errors.ts';

@@ -1,5 +1,5 @@
 /**
- * The public migration authorization message (protocol.md §6): five lines joined by "\n", no trailing
+ * The public migration authorization message (docs/venue.md#migration-to-settlement-v2): five lines joined by "\n", no trailing
  * newline, signed with EIP-191 personal_sign.
  */
 import { BadInputError } from '../../model/errors.ts';

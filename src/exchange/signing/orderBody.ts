@@ -1,6 +1,6 @@
 /**
  * LimitOrder (integer units) → the unsigned POST /orders body, with the protocol defaults filled in
- * (protocol.md §3): maxFee 1% of notional, expiry now + 365 days, a fresh CSPRNG nonce.
+ * (docs/venue.md#encodings-and-enums): maxFee 1% of notional, expiry now + 365 days, a fresh CSPRNG nonce.
  */
 import type { Address, Bytes32, LimitOrder, LimitOrderBody } from '../../model/order.ts';
 import { defaultMaxFee } from './orderMapping.ts';

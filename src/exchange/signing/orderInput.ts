@@ -1,7 +1,7 @@
 /**
  * Orders as people write them (the `sign` command, scripts): either a high-level order
  * `{marketId, outcome: "yes"|"no", side: "buy"|"sell", priceCents, size (shares), ...}` or a raw order in
- * integer units `{marketId, outcomeIndex, side, price, size, ...}` (design.md §8). Decimals are exact
+ * integer units `{marketId, outcomeIndex, side, price, size, ...}` (docs/architecture.md#stable-interfaces). Decimals are exact
  * (no floats in money); unknown fields are errors, so a typo never signs an order with a default.
  */
 import { BadInputError } from '../../model/errors.ts';

@@ -1,5 +1,5 @@
 /**
- * The high-level limit order → Settlement V2 struct mapping (protocol.md §4, SDK
+ * The high-level limit order → Settlement V2 struct mapping (docs/venue.md#from-a-limit-order-to-a-v2-order, SDK
  * `legacyLimitOrderToSettlementV2Order`). The venue verifies a signature by rebuilding the struct from
  * the POST body with exactly this arithmetic, so the signer and the local exchange both call
  * `toSettlementV2Order` on the body: one code path, no drift.

@@ -136,7 +136,7 @@ export function recoverBatchWithdrawSigner(m: BatchWithdrawSigned, chain: ChainC
     nonce: toUint256(m.nonce, 'nonce'),
     deadline: toUint256(m.deadline, 'deadline'),
   };
-  // BatchWithdraw is signed on the LEGACY Holdings domain (protocol.md §2, §6).
+  // BatchWithdraw is signed on the LEGACY Holdings domain (docs/venue.md#eip-712-domains-and-structs, #migration-to-settlement-v2).
   const ds = domainSeparators(chain).holdingsLegacy;
   return signerOf(typedDataDigest(ds, hashBatchWithdrawStruct(msg, be.keccak256), be.keccak256), m.signature, be);
 }

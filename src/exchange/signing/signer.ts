@@ -32,7 +32,7 @@ import {
   withdrawsHash,
 } from './structHashes.ts';
 
-/** Deadline of gasless approvals, permits, withdrawals and migration authorizations (protocol.md §5–6). */
+/** Deadline of gasless approvals, permits, withdrawals and migration authorizations (docs/venue.md#endpoints, #migration-to-settlement-v2). */
 export const DEFAULT_DEADLINE_SECONDS = 3600;
 
 type UintInput = string | number | bigint;
@@ -182,7 +182,7 @@ export function createSigner(opts: SignerOptions): Signer {
         nonce: p.nonce === undefined ? randomUint(16) : toUint256(p.nonce, 'nonce'),
         deadline: deadlineOf(p.deadline, nowSec, 'deadline'),
       };
-      // The LEGACY Holdings domain: funds are withdrawn from the old contract (protocol.md §6).
+      // The LEGACY Holdings domain: funds are withdrawn from the old contract (docs/venue.md#migration-to-settlement-v2).
       const signature = signTyped(domains.holdingsLegacy, hashBatchWithdrawStruct(msg, keccak256));
       return { nonce: String(msg.nonce), deadline: String(msg.deadline), signature, withdrawsHash: wh };
     },

@@ -1,6 +1,6 @@
 /**
  * EIP-712 encodeType strings and their type hashes, hashed once at load. Field order is exact
- * (protocol.md §2); the tests pin each hash to the protocol.md value and to viem's.
+ * (docs/venue.md#eip-712-domains-and-structs); the tests pin each hash to the docs/venue.md value and to viem's.
  */
 import { pureKeccak256 } from './keccak.ts';
 

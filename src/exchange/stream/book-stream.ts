@@ -1,5 +1,5 @@
 /**
- * Order-book stream for one market and outcome, as an RxJS `Observable<BookEvent>` (design.md §3).
+ * Order-book stream for one market and outcome, as an RxJS `Observable<BookEvent>` (docs/venue.md#order-book-streaming).
  *
  *   const bs = createBookStream({ baseUrl, marketId, outcomeIndex, fetchSnapshot, clock, logger });
  *   const sub = bs.events$.subscribe((e) => ...);   // each subscription owns one connection

@@ -83,7 +83,7 @@ export class BookEventParser {
       if (json === null || typeof json !== 'object' || Array.isArray(json)) throw reject(endpoint, '(data)', 'a JSON object', json);
       const o = json as Record<string, unknown>;
       this.checkIdentity(o, endpoint);
-      // Any event carrying both sides is a full snapshot, whatever its name (design.md §3).
+      // Any event carrying both sides is a full snapshot, whatever its name (docs/venue.md#order-book-streaming).
       if ('bids' in o && 'asks' in o) return { ok: true, event: this.snapshot(o, lastEventId, localTs, endpoint) };
       if (eventType === 'delta' || (eventType === 'message' && Array.isArray(o.changes))) {
         return { ok: true, event: this.delta(o, lastEventId, localTs, endpoint) };

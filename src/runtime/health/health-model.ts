@@ -1,5 +1,5 @@
 /**
- * The health model (issue 11, design.md §7 "nothing fails silently"): per configured market either
+ * The health model (issue 11, docs/architecture.md#invariants "nothing fails silently"): per configured market either
  * `quoting` or not quoting with a reason, plus the process state. The one source of truth that
  * /readyz, the metrics, the logs (state transitions, throttled) and the terminal summary read.
  *

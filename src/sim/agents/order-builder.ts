@@ -1,6 +1,6 @@
 /**
  * Engine orders from a high-level limit order, with the Settlement V2 limits the SDK would sign
- * (protocol.md §4): C = ⌈P·S⌉ for buys and ⌊P·S⌋ for sells, default maxFee
+ * (docs/venue.md#from-a-limit-order-to-a-v2-order): C = ⌈P·S⌉ for buys and ⌊P·S⌋ for sells, default maxFee
  * max(1, ⌊⌊P·S/100⌋/1e6⌋), buys capped at C + F, inventory sells floored at C − F, sells without
  * inventory capped at (S − C) + F.
  */

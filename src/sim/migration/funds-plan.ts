@@ -1,5 +1,5 @@
 /**
- * The funds-migration plan of one wallet (protocol.md §6): its legacy Holdings balances, split into
+ * The funds-migration plan of one wallet (docs/venue.md#migration-to-settlement-v2): its legacy Holdings balances, split into
  * chunks the user signs one BatchWithdraw each for. The real venue chunks by call count (a sponsored
  * user operation has a gas ceiling); we chunk by a configurable number of tokens per chunk, which
  * gives the same shape — and lets a seeded account exercise the many-chunk body.

@@ -1,5 +1,5 @@
 /**
- * The persisted data of the migration state machine (protocol.md §6). Plain JSON-friendly objects
+ * The persisted data of the migration state machine (docs/venue.md#migration-to-settlement-v2). Plain JSON-friendly objects
  * (bigint allowed) because they live under `state.ext.migration` and are saved with `--state FILE`.
  *
  * Per wallet we keep what the venue tracks during the Settlement V1 → V2 migration: balances still in

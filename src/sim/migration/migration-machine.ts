@@ -1,5 +1,5 @@
 /**
- * The migration state machine over MigrationData (protocol.md §6). Pure functions of the data (no
+ * The migration state machine over MigrationData (docs/venue.md#migration-to-settlement-v2). Pure functions of the data (no
  * HTTP, no clock, no signature checks: the routes verify signatures first and then call these).
  *
  * Per wallet:  legacy state ──start──▶ orders retired, restorations pending
@@ -214,7 +214,7 @@ export function dismissOrders(data: MigrationData, wallet: string, ids: readonly
   return count;
 }
 
-/** The restoration draft the client re-signs as a V2 limit order (protocol.md §6 step 5). */
+/** The restoration draft the client re-signs as a V2 limit order (docs/venue.md#migration-to-settlement-v2 (step 5)). */
 export function restorationDraft(o: LegacyOrder): Record<string, unknown> {
   return {
     type: 'limit',

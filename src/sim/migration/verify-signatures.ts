@@ -1,5 +1,5 @@
 /**
- * Signature checks of the account flows (protocol.md §2, §6), as booleans over the signing module's
+ * Signature checks of the account flows (docs/venue.md#eip-712-domains-and-structs, #migration-to-settlement-v2), as booleans over the signing module's
  * recovery functions: BatchWithdraw on the legacy Holdings domain, OperatorApproval on either Holdings
  * domain, Permit2 PermitTransferFrom, and the EIP-191 migration authorization message. A malformed
  * signature is simply "not the signer": these never throw into a handler.

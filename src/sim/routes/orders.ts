@@ -2,7 +2,7 @@
  * Order routes: create, list, recent, get, cancel, cancel-replace, bulk (mixed), bulk create and
  * bulk cancel.
  *
- * Bulk semantics (the venue's are undocumented; protocol.md §5):
+ * Bulk semantics (the venue's are undocumented; docs/venue.md#endpoints):
  * - at most `batchLimit` items (default 50; more → 400 BATCH_TOO_LARGE), at least one;
  * - every item is checked first (shape, signature, wallet, market, nonce, also against earlier items
  *   of the same call); if any fails nothing is applied and the answer is the first failure's status

@@ -97,7 +97,7 @@ test('orderKindOf: buys are 0 whatever the mode; sells are 2 only with mode 2', 
   assert.equal(orderKindOf(1, 2), 2);
 });
 
-/** An independent statement of protocol.md §4, checked against the implementation on random orders. */
+/** An independent statement of docs/venue.md#from-a-limit-order-to-a-v2-order, checked against the implementation on random orders. */
 function reference(P: bigint, S: bigint, F: bigint, side: number, mode: number, B?: bigint) {
   if (side === 0) return [0n, S, (B ?? -(-(P * S) / 1_000_000n)) + F, 0n];
   const C = (P * S) / 1_000_000n;

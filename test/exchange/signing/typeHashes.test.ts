@@ -7,12 +7,12 @@ import { MAINNET, TESTNET } from '../../../src/exchange/chains.ts';
 
 const hex = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex');
 
-test('V2 Order and CancelNonce type hashes equal the protocol.md values', () => {
+test('V2 Order and CancelNonce type hashes equal the docs/venue.md values', () => {
   assert.equal(hex(TYPE_HASHES.Order), '0x03d465c8fe0a3b37a87df575784bf6493fc3e20ec66f8a93504da05a51bd9a40');
   assert.equal(hex(TYPE_HASHES.CancelNonce), '0xc86859f71ce87c5e18afb1c75e785eeee9f2237530b263475e05502c3d8f337e');
 });
 
-test('the other type hashes match the prefixes and suffixes listed in protocol.md', () => {
+test('the other type hashes match the prefixes and suffixes listed in docs/venue.md', () => {
   const cases: [keyof typeof TYPE_HASHES, string, string][] = [
     ['BatchWithdraw', '0xec6f2dcf', 'f8a18'],
     ['OperatorApproval', '0xde5c44d0', '9ee56'],
@@ -30,7 +30,7 @@ test('every type hash is keccak256 of its encodeType string (checked with viem)'
   }
 });
 
-test('Settlement V2 domain separators equal the protocol.md values', () => {
+test('Settlement V2 domain separators equal the docs/venue.md values', () => {
   assert.equal(hex(domainSeparators(MAINNET).settlementV2), '0xf7012f1505d6cb1c30255606ecc66f159d828b4c1d8865aa61106732d25226a5');
   assert.equal(hex(domainSeparators(TESTNET).settlementV2), '0xa1da58029d11e1ecd9c027741ae1ab4a7ab04b69e8e8f77af5967c67aae01a46');
 });

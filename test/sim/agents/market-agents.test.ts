@@ -138,7 +138,7 @@ describe('agent building blocks', () => {
     assert.ok(maxMove > 0.1, 'a jump moved the fair value');
   });
 
-  it('maps high-level orders to the SDK V2 limits (protocol.md §4 worked examples)', () => {
+  it('maps high-level orders to the SDK V2 limits (docs/venue.md#from-a-limit-order-to-a-v2-order worked examples)', () => {
     const base = { market: 0, trader: 0, nowMs: 0 };
     const buy = toSubmitOrder({ ...base, outcome: 1, side: 'buy', price: 370_000, size: 12_345_678 });
     assert.deepEqual([buy.kind, buy.maxShares, buy.minSharesOut, buy.maxCollateralIn, buy.minCollateralOut, buy.maxFee], [0, 0, 12_345_678, 4_613_580, 0, 45_679]);

@@ -57,7 +57,7 @@ export class ConformanceRecorder {
     if (!inSpec) {
       assert.ok(opts.extraSchema || status >= 400, `${op} is not in the spec: the case must give its schema`);
       const v = status >= 400 ? this.publicError : this.extra(opts.extraSchema!);
-      assert.ok(v(a.body), `${op} ${status} (protocol.md shape): ${describeErrors(v.errors)} in ${JSON.stringify(a.body)?.slice(0, 300)}`);
+      assert.ok(v(a.body), `${op} ${status} (docs/venue.md shape): ${describeErrors(v.errors)} in ${JSON.stringify(a.body)?.slice(0, 300)}`);
       return;
     }
     const documented = this.spec.find(method, path, status);
@@ -88,7 +88,7 @@ export class ConformanceRecorder {
 
   /** A table of operation → statuses, for the test log. */
   table(): string {
-    const rows = [...specOperations(this.spec).map((op) => [op, this.coverage.get(op)] as const), ...[...this.extraCoverage].map(([op, s]) => [`${op} (protocol.md)`, s] as const)];
+    const rows = [...specOperations(this.spec).map((op) => [op, this.coverage.get(op)] as const), ...[...this.extraCoverage].map(([op, s]) => [`${op} (docs/venue.md)`, s] as const)];
     return rows.map(([op, s]) => `${op.padEnd(52)} ${[...(s ?? [])].sort().join(' ') || 'NOT COVERED'}`).join('\n');
   }
 }

@@ -3,7 +3,7 @@
  * ../shared/openapi.json; without either every test here is skipped, naming why) is called over real
  * HTTP (orders signed by the signing module), in success and error cases, and every answer is
  * validated with ajv against the schema the spec documents for its status. Endpoints the spec omits
- * (quotes, oracle quotes, deposit-with-permit) are checked against protocol.md's shapes. The last
+ * (quotes, oracle quotes, deposit-with-permit) are checked against docs/venue.md's shapes. The last
  * test proves coverage: each spec operation answered at least one 2xx and one error.
  */
 import { test as nodeTest, after, before } from 'node:test';
@@ -95,7 +95,7 @@ test('markets: list, search, get, activity, oracle, order book, prices, simulate
   rec.check('POST /markets/{id}/simulate', await call('POST', `/markets/${m0}/simulate`, { body: { side: 'maybe', amount: 10, amountType: 'usd' } }), 400);
 });
 
-test('not in the spec: quotes and oracle quotes (protocol.md shapes)', async () => {
+test('not in the spec: quotes and oracle quotes (docs/venue.md shapes)', async () => {
   const { call } = h;
   rec.check('GET /markets/{id}/quotes', await call('GET', `/markets/${m0}/quotes`), 200, { extraSchema: MARKET_QUOTES });
   rec.check('GET /markets/{id}/quotes', await call('GET', `/markets/${UNKNOWN_MARKET}/quotes`), 404);
@@ -229,10 +229,10 @@ test('migration: status, start, migrate-funds (many chunks and one), restore, di
   rec.check('GET /account/migration', st, 200);
   rec.check('GET /account/migration', await call('GET', '/account/migration?address=0xzz', { key: 'legacy' }), 400);
   rec.check('GET /account/migration', await call('GET', '/account/migration'), 401);
-  // the 409 trading rule, which protocol.md documents beyond the spec's list for bulk routes
+  // the 409 trading rule, which docs/venue.md documents beyond the spec's list for bulk routes
   rec.check('POST /orders', await call('POST', '/orders', { key: 'legacy', body: order('legacy') }), 409);
   rec.check('POST /orders/bulk/create', await call('POST', '/orders/bulk/create', { key: 'legacy', body: { orders: [order('legacy')] } }), 409, {
-    undocumented: '409 MIGRATION_REQUIRED during migration (protocol.md §6; the spec lists 409 only on POST /orders)',
+    undocumented: '409 MIGRATION_REQUIRED during migration (docs/venue.md#migration-to-settlement-v2; the spec lists 409 only on POST /orders)',
   });
 
   rec.check('POST /account/migration/start', await call('POST', '/account/migration/start', { key: 'alice', body: { address: LEGACY } }), 403);

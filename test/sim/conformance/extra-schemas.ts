@@ -1,6 +1,6 @@
 /**
  * Hand-written schemas for the endpoints the current spec no longer lists but the venue still serves
- * (protocol.md §5: quotes, oracle quotes, deposit-with-permit). Draft-07, reusing the spec's
+ * (docs/venue.md#endpoints: quotes, oracle quotes, deposit-with-permit). Draft-07, reusing the spec's
  * component definitions through `openapi#/definitions/...`.
  */
 const num = { type: ['number', 'null'] };

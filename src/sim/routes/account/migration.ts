@@ -1,5 +1,5 @@
 /**
- * Migration routes (protocol.md §6): GET /account/migration, POST /account/migration/start,
+ * Migration routes (docs/venue.md#migration-to-settlement-v2): GET /account/migration, POST /account/migration/start,
  * /migrate-funds, /restore-orders and /dismiss-orders. The state machine lives in
  * src/sim/migration; these handlers parse, verify signatures and shape the answers.
  *
