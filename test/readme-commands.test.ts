@@ -112,7 +112,7 @@ function venueOf(argv: string[]): Promise<string | null> | string | null {
   const [name] = argv;
   if (argv.includes('--base-url')) return null;
   if (name === 'markets' || name === 'book') return argv.includes('--chain') ? argv[argv.indexOf('--chain') + 1]! : 'mainnet';
-  if (name === 'run' || name === 'record') {
+  if (name === 'run' || name === 'record' || name === 'doctor') {
     const i = Math.max(argv.indexOf('-c'), argv.indexOf('--config'));
     if (i < 0) return 'mainnet';
     return loadConfig(join(REPO, argv[i + 1]!), { env: {} }).then((c) => (c.venue.kind === 'local' ? null : c.venue.kind === 'url' ? c.venue.baseUrl : c.venue.kind));
