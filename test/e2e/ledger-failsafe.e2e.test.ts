@@ -206,7 +206,7 @@ test('disk full when the kill switch fires: the latch lands in the latch file, a
     rmSync(filler);
     const bot2 = await startTestBot(h, cfg);
     try {
-      assert.equal(bot2.kernel.killed, 'KILL_LATCHED');
+      assert.equal(bot2.kernel.killed, 'KILL_DRAWDOWN', 'a latched restart holds with the original reason');
       assert.equal(bot2.ledger.latch?.reason, 'KILL_DRAWDOWN');
       for (let i = 0; i < 8; i++) {
         assert.equal((await openOrders(h.bot)).length, 0, 'a latched restart places nothing');
