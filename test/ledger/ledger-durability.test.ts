@@ -204,10 +204,10 @@ test('the WAL is checkpointed into the main file while writing (a kill -9 leaves
 
 const root = typeof process.getuid === 'function' && process.getuid() === 0;
 
-test('disk full (a 1 MB tmpfs): writes fail and are reported, the latch lands in the latch file, and writes resume once space is freed', { skip: root ? false : 'needs root to mount a tmpfs (the injected I/O error test covers the rest)' }, (t) => {
+test('disk full (a 4 MB tmpfs): writes fail and are reported, the latch lands in the latch file, and writes resume once space is freed', { skip: root ? false : 'needs root to mount a tmpfs (the injected I/O error test covers the rest)' }, (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'bookmaker-ledger-full-'));
   try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', dir]);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', dir]);
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
     t.skip(`tmpfs mount refused: ${(e as Error).message.split('\n')[0]}`);
