@@ -12,6 +12,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Address, Bytes32, LimitOrderBody } from '../../../src/model/order.ts';
 import { installMigration } from '../../../src/sim/migration/install.ts';
 import { startHarness, type Harness } from '../account/harness.ts';
+import { creditWalletUsdc } from '../../../src/sim/routes/account/wallet-usdc.ts';
 import { ConformanceRecorder } from './conformance-recorder.ts';
 import { findSpec } from './openapi-schemas.ts';
 import { DEPOSIT_WITH_PERMIT, MARKET_QUOTES, ORACLE_QUOTE_LATEST, ORACLE_QUOTE_LIST, ORACLE_QUOTE_REQUESTED } from './extra-schemas.ts';
@@ -187,6 +188,8 @@ test('gasless operator and (not in the spec) deposit-with-permit', async () => {
   rec.check('POST /gasless/operator', await call('POST', '/gasless/operator', { key: 'bob', body: approval }), 200);
   rec.check('POST /gasless/operator', await call('POST', '/gasless/operator', { key: 'bob', body: approval }), 400);
   rec.check('POST /gasless/operator', await call('POST', '/gasless/operator', { body: approval }), 401);
+  // a deposit moves the wallet's own USDC into Holdings: bob's wallet holds some outside them first
+  creditWalletUsdc(h.ex.state, s.address, 1_000_000n);
   rec.check('POST /gasless/deposit-with-permit', await call('POST', '/gasless/deposit-with-permit', { key: 'bob', body: s.signPermit2({ amount: 1_000_000n }) }), 200, { extraSchema: DEPOSIT_WITH_PERMIT });
   rec.check('POST /gasless/deposit-with-permit', await call('POST', '/gasless/deposit-with-permit', { key: 'bob', body: { user: s.address } }), 400);
 });
