@@ -100,7 +100,7 @@ export function checkLedger(cfg: BotConfig, embedded: boolean): CheckResult {
  * wallet that holds tokens or has placed orders is refused by `run` (exit 2) unless `--new-ledger`
  * adopts the holdings as the baseline. null when the ledger already holds books (nothing to add).
  */
-export async function checkInheritedHistory(cfg: BotConfig, embedded: boolean, client: HistorySource, wallet: Address): Promise<CheckResult | null> {
+export async function checkInheritedHistory(cfg: BotConfig, embedded: boolean, client: HistorySource, wallet: Address, legacy = false): Promise<CheckResult | null> {
   const p = ledgerPath(cfg, embedded || cfg.venue.kind === 'local');
   if (p === ':memory:') return null;
   let size = -1;
@@ -111,9 +111,15 @@ export async function checkInheritedHistory(cfg: BotConfig, embedded: boolean, c
   }
   if (size > 0) return null;
   const h = await readVenueHistory(client, wallet);
-  if (!hasHistory(h)) return ok('ledger', `${p} (${size === 0 ? 'empty' : 'will be created at the first start'}; the wallet has no venue history, so the books start at 0)`);
+  if (!hasHistory(h) && !legacy) return ok('ledger', `${p} (${size === 0 ? 'empty' : 'will be created at the first start'}; the wallet has no venue history, so the books start at 0)`);
   const markets = new Set(h.holdings.map((x) => x.marketId)).size;
-  const what = [h.holdings.length ? `${h.holdings.length} holding(s) in ${markets} market(s)` : null, h.hasOrders ? 'order history' : null].filter(Boolean).join(' and ');
+  const what = [
+    h.holdings.length ? `${h.holdings.length} holding(s) in ${markets} market(s)` : null,
+    h.hasOrders ? 'order history' : null,
+    legacy ? 'legacy orders or tokens that the start-up migration brings over' : null,
+  ]
+    .filter(Boolean)
+    .join(' and ');
   return warn(
     'ledger',
     `${p} is ${size === 0 ? 'empty' : 'new'} but the wallet has ${what} at the venue: \`bookmaker run\` refuses to start (exit 2) rather than lose them`,

@@ -181,7 +181,12 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     // a new or emptied ledger on a wallet with venue history: `run` refuses it without --new-ledger
     const ledger = results.get('ledger');
     if (wallet && ledger?.result === 'ok') {
-      const inherited = await withinBudget(() => checkInheritedHistory(cfg, embedded, client, wallet as Address));
+      // what the start-up migration brings over (restored orders, outcome tokens in the legacy Holdings) is history too
+      const legacy =
+        status !== null &&
+        !status.migrationComplete &&
+        (status.legacyOpenOrderCount > 0 || status.pendingRestorations.length > 0 || status.legacyBalances.some((b) => b.balance > 0n && b.token.toLowerCase() !== chain.usdc.toLowerCase()));
+      const inherited = await withinBudget(() => checkInheritedHistory(cfg, embedded, client, wallet as Address, legacy));
       if (inherited) put(inherited);
     }
   } finally {

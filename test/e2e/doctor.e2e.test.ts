@@ -212,6 +212,11 @@ test('a wallet still to migrate: doctor says what the start-up migration will do
     // the legacy funds count: the migration moves them before the bot quotes
     assert.match(before.checks.get('collateral')!.detail, /^0\.00 USDC free and [1-9][\d.]* USDC in legacy Holdings that the start-up migration moves first/);
     assert.equal(before.code, 0, before.out);
+    // a new ledger on a wallet with venue history: run refuses it without --new-ledger, and doctor says so
+    const led = before.checks.get('ledger')!;
+    assert.equal(led.result, 'warn', led.detail);
+    assert.match(led.detail, /is new but the wallet has .*legacy orders or tokens that the start-up migration brings over at the venue: `bookmaker run` refuses to start \(exit 2\)/);
+    assert.match(led.fix, /bookmaker run --new-ledger/);
 
     // a wallet with venue history on a new ledger: `--new-ledger` adopts its holdings as the baseline
     const run = cli(['run', '-c', file, '--new-ledger', '--duration', '3', '--metrics-port', '0', '--summary-seconds', '0', '--log-level', 'info'], { BOOKMAKER_API_KEY: key!, BOOKMAKER_PRIVATE_KEY: privateKey!, BOOKMAKER_ADMIN_TOKEN: '' });
@@ -226,6 +231,7 @@ test('a wallet still to migrate: doctor says what the start-up migration will do
     assert.equal(after.checks.get('migration')!.result, 'ok', after.checks.get('migration')!.detail);
     assert.match(after.checks.get('migration')!.detail, /the start-up migration has nothing to do/);
     assert.equal(after.code, 0, after.out);
+    assert.equal(after.checks.get('ledger')!.result, 'ok', 'the ledger now holds the books (the baseline)');
     assert.ok(after.checks.get('wallet')!.detail.includes(wallet!));
     noSecrets(before.out + after.out, privateKey!, key!);
   } finally {
