@@ -3,12 +3,12 @@
  * calibrate`, risk aversion, volatility (estimated from the mid history unless fixed), sizes in
  * shares, spreads in probability.
  */
-import { ConfigFieldError, at, readEnum, readNumber, readObject, readOptionalNumber, sharesToUnits } from '../../src/config/fields.ts';
+import { readEnum, readNumber, readObject, readOptionalNumber } from '../../src/config/fields.ts';
 import type { FairSource } from '../../src/strategy/fair-price.ts';
 import { FAIR_FROM, type FairFrom } from '../../src/strategy/others-book.ts';
-import { parseEdgeGuard, type EdgeGuardConfig } from '../../src/strategy/edge-adjust.ts';
+import { LADDER_KEYS, parseLadder, type LadderConfig } from '../../src/strategy/ladder-config.ts';
 
-export interface GlftConfig {
+export interface GlftConfig extends LadderConfig {
   readonly fair: FairSource;
   readonly fairFrom: FairFrom;
   /** fill intensity at the mid, per second (bookmaker calibrate) */
@@ -22,23 +22,13 @@ export interface GlftConfig {
   readonly sigma: number | undefined;
   readonly ewmaLambda: number;
   readonly minSigma: number;
-  /** 1e-6 shares per inventory unit q (and order-size unit Δ = 1) */
-  readonly inventoryUnit: number;
-  /** full spread bounds, probability */
-  readonly minSpread: number;
-  readonly maxSpread: number;
-  /** 1e-6 shares per level */
-  readonly size: number;
-  readonly levels: number;
-  readonly levelSpacing: number;
-  readonly toxicity: EdgeGuardConfig;
 }
 
-const KEYS = ['fair', 'fairFrom', 'A', 'k', 'gamma', 'xi', 'sigma', 'ewmaLambda', 'minSigma', 'inventoryUnit', 'minSpread', 'maxSpread', 'size', 'levels', 'levelSpacing', 'toxicity'];
+const KEYS = ['fair', 'fairFrom', 'A', 'k', 'gamma', 'xi', 'sigma', 'ewmaLambda', 'minSigma', ...LADDER_KEYS];
 
 export function parseGlftConfig(raw: unknown, path: string): GlftConfig {
   const o = readObject(raw ?? {}, path, KEYS);
-  const minSpread = readNumber(o, 'minSpread', path, { min: 0, max: 1, lt: true }, 0.01);
+  const ladder = parseLadder(o, path, 0.01);
   const cfg: GlftConfig = {
     fair: readEnum<FairSource>(o, 'fair', path, ['mid', 'microprice'], 'mid'),
     fairFrom: readEnum<FairFrom>(o, 'fairFrom', path, FAIR_FROM, 'others'),
@@ -49,15 +39,7 @@ export function parseGlftConfig(raw: unknown, path: string): GlftConfig {
     sigma: readOptionalNumber(o, 'sigma', path, { min: 0, gt: true, max: 1 }),
     ewmaLambda: readNumber(o, 'ewmaLambda', path, { min: 0, gt: true, max: 1, lt: true }, 0.94),
     minSigma: readNumber(o, 'minSigma', path, { min: 0, max: 1 }, 0.0001),
-    inventoryUnit: sharesToUnits(readNumber(o, 'inventoryUnit', path, { min: 0, gt: true, max: 1e9 }, 10)),
-    minSpread,
-    maxSpread: readNumber(o, 'maxSpread', path, { min: minSpread, max: 1 }, 0.2),
-    size: sharesToUnits(readNumber(o, 'size', path, { min: 0, gt: true, max: 1e9 }, 10)),
-    levels: readNumber(o, 'levels', path, { min: 1, max: 10, integer: true }, 1),
-    levelSpacing: readNumber(o, 'levelSpacing', path, { min: 0, max: 0.5 }, 0.01),
-    toxicity: parseEdgeGuard(o.toxicity, at(path, 'toxicity')),
+    ...ladder,
   };
-  if (cfg.size < 1) throw new ConfigFieldError(at(path, 'size'), 'at least 0.000001 shares', o.size);
-  if (cfg.inventoryUnit < 1) throw new ConfigFieldError(at(path, 'inventoryUnit'), 'at least 0.000001 shares', o.inventoryUnit);
   return cfg;
 }
