@@ -39,7 +39,7 @@ import { runStartupMigration } from '../migration/startup-migration.ts';
 import { ConfigError } from '../model/errors.ts';
 import type { Address, Bytes32 } from '../model/order.ts';
 import type { VenuePort } from '../model/venue.ts';
-import { NonceSource } from '../orders/nonces.ts';
+import { NONCE_MEMORY, NonceSource } from '../orders/nonces.ts';
 import { OrderManager, type CancelAllResult } from '../orders/order-manager.ts';
 import { VenueRefusedError } from '../orders/refusal.ts';
 import { schedulePeriodicReconcile } from '../orders/periodic-reconcile.ts';
@@ -446,7 +446,8 @@ async function wire(
   const om = new OrderManager({
     venue,
     clock,
-    nonces: new NonceSource(),
+    // nonces carry the ledger's tag: orders a crash left unrecorded are still known as ours (src/orders/nonces.ts)
+    nonces: new NonceSource(NONCE_MEMORY, undefined, bookLedger.ledger.nonceTag()),
     tolerances: { price: cfg.orders.priceTolerance, sizeFraction: cfg.orders.sizeTolerance },
     logger: o.logger,
     emit: (e: OrderManagerEvent) => {
