@@ -13,7 +13,7 @@
  * realised PnL is net of fees and uses average cost in YES terms (the same applyFill the live store
  * uses), so the ledger and the running bot agree to the last unit.
  */
-import { Account } from '../account/account.ts';
+import { Account, type AccountFill } from '../account/account.ts';
 import { applyFill, FLAT, type PositionState } from '../state/position.ts';
 import type { OutcomeIndex, SideValue } from '../model/order.ts';
 import type { Ledger } from './ledger.ts';
@@ -85,13 +85,27 @@ export function accountFromLedger(ledger: Ledger, opts: { until?: number } = {})
   if (b) a.adoptBaseline(b.holdings.map((h) => ({ marketId: h.marketId, outcomeIndex: h.outcomeIndex === 1 ? 1 : 0, shares: Number(h.shares), mark: h.mark ?? 0 })), b.at);
   const sql = `SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, fee_source, origin FROM fills ${opts.until !== undefined ? 'WHERE ts < ?' : ''} ORDER BY seq`;
   const stmt = ledger.db.prepare(sql);
-  for (const r of (opts.until !== undefined ? stmt.iterate(opts.until) : stmt.iterate()) as IterableIterator<FillRow>) {
-    a.applyFill({ fillId: r.fill_id, marketId: r.market_id, outcomeIndex: r.outcome as OutcomeIndex, side: r.side as SideValue, price: r.price, size: r.size, fee: r.fee, feeSource: r.fee_source === 'venue' ? 'venue' : 'model', ts: r.ts, origin: r.origin === 'foreign' ? 'foreign' : 'own' });
-  }
+  for (const r of (opts.until !== undefined ? stmt.iterate(opts.until) : stmt.iterate()) as IterableIterator<FillRow>) a.applyFill(accountFillOf(r));
   if (opts.until === undefined) {
     for (const [id, [mark2, at]] of savedMarks(ledger)) a.mark(id, mark2, at);
   }
   return a;
+}
+
+/** A recorded fill as a fill of the books. */
+function accountFillOf(r: FillRow): AccountFill {
+  return { fillId: r.fill_id, marketId: r.market_id, outcomeIndex: r.outcome as OutcomeIndex, side: r.side as SideValue, price: r.price, size: r.size, fee: r.fee, feeSource: r.fee_source === 'venue' ? 'venue' : 'model', ts: r.ts, origin: r.origin === 'foreign' ? 'foreign' : 'own' };
+}
+
+/** The ledger's last fill record (0: none): with `fillsAfter`, what a step recorded. */
+export function lastFillSeq(ledger: Ledger): number {
+  return (ledger.db.prepare('SELECT COALESCE(MAX(seq), 0) AS s FROM fills').get() as { s: number }).s;
+}
+
+/** The fills recorded after record `seq`, as fills of the books (the stop's sweep gives them to the running books). */
+export function fillsAfter(ledger: Ledger, seq: number): AccountFill[] {
+  const rows = ledger.db.prepare('SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, fee_source, origin FROM fills WHERE seq > ? ORDER BY seq').all(seq) as FillRow[];
+  return rows.map(accountFillOf);
 }
 
 /** The marks saved with the last account mark (empty when none, or unreadable). */

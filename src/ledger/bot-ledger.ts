@@ -30,7 +30,7 @@ import type { StateEvent } from '../state/events.ts';
 import { emptyMarket, emptyState, type MarketState, type StoreState } from '../state/market-state.ts';
 import { PersistentMap } from '../state/persistent-map.ts';
 import { FLAT } from '../state/position.ts';
-import { accountFromLedger, MARKS_META, replayPositions } from './books.ts';
+import { accountFromLedger, fillsAfter, lastFillSeq, MARKS_META, replayPositions } from './books.ts';
 import { catchUpFills, type CatchUpResult, type CatchUpSource } from './catch-up.ts';
 import { isDamage, LedgerDamagedError } from './integrity.ts';
 import { openLedger, type Ledger, type OperatorHolds, type RiskSnapshot } from './ledger.ts';
@@ -315,11 +315,14 @@ export class BotLedger {
    * At stop, after the last cancel: fills that raced the cancels (the feeds are already closed) are
    * read from the venue and recorded, so the books are exact when the process ends. Orders placed in
    * the last 10 minutes, every unfinished one and the ones found open at start (up to 100 lookups)
-   * are read; anything else is completed by the next start's catch-up. Never throws (logged): a stop must not fail on its books.
+   * are read; anything else is completed by the next start's catch-up. The fills it records go into
+   * `account` too (the running books), so the stop's last mark and the run report hold them. Never
+   * throws (logged): a stop must not fail on its books.
    */
-  async finalSweep(client: CatchUpSource, trader: Address): Promise<number> {
+  async finalSweep(client: CatchUpSource, trader: Address, account?: Account): Promise<number> {
     if (this.paper) return 0;
     try {
+      const before = lastFillSeq(this.ledger);
       const r = await catchUpFills({
         client,
         trader,
@@ -332,6 +335,9 @@ export class BotLedger {
         fees: this.fees,
         ...(this.owns ? { owns: this.owns } : {}),
       });
+      // the running books get what the sweep recorded, before the stop's last mark: the run report
+      // and the marks then hold the books a restart rebuilds from the ledger (docs/books-and-pnl.md)
+      if (account !== undefined && r.recorded > 0) for (const f of fillsAfter(this.ledger, before)) account.applyFill(f);
       return r.recorded;
     } catch (e) {
       this.log.warn({ err: (e as Error).message }, 'final fills sweep failed; the next start catches up');

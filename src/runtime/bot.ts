@@ -746,7 +746,7 @@ async function wire(
       if (!time) return;
       const pnl = accountBooks.marketPnl(id);
       // the ledger's figures object: late fills of a kept position still add to it until the market is gone
-      retiredRows.push({ time, ledger: ledger.market(id), realised: pnl.realised, unrealised: pnl.unrealised, net: m?.position.net ?? 0, retired: reason, ...(m ? { attribution: marketAttribution(m) } : {}) });
+      retiredRows.push({ time, ledger: ledger.market(id), realised: pnl.realised, unrealised: pnl.unrealised, net: accountBooks.holdingsOf(id).net, retired: reason, ...(m ? { attribution: marketAttribution(m, accountBooks) } : {}) });
       // beyond the bound, the oldest rows fold into one line (the report's totals stay exact); a
       // market still holding a position keeps its row (its PnL is read again at the report)
       keepRetiredRows(retiredRows, earlier, RETIRED_ROWS_MAX, (marketId) => store.state.markets.has(marketId.toLowerCase()));
@@ -815,8 +815,9 @@ async function wire(
       }
     }
   }
-  // runs first among the cleanups, after the last cancel and before the client closes
-  cleanups.push(async () => void (await bookLedger.finalSweep(client, venue.trader)));
+  // runs first among the cleanups, after the last cancel and before the client closes (and before
+  // the last mark: its fills go into the running books too)
+  cleanups.push(async () => void (await bookLedger.finalSweep(client, venue.trader, accountBooks)));
   // from here on this run may hold orders at the venue: a stop request during the rest of start-up
   // cancels them before startBot gives up (the kill switch and halts do the same through shutdown)
   let started = false;
@@ -916,12 +917,12 @@ async function wire(
             const m = rot.isActive(r.time.marketId) ? undefined : store.state.markets.get(r.time.marketId.toLowerCase());
             if (!m) return r;
             const pnl = accountBooks.marketPnl(r.time.marketId);
-            return { ...r, realised: pnl.realised, unrealised: pnl.unrealised, net: m.position.net };
+            return { ...r, realised: pnl.realised, unrealised: pnl.unrealised, net: accountBooks.holdingsOf(r.time.marketId).net };
           }),
           ...times.map((time) => {
             const m = store.state.markets.get(time.marketId.toLowerCase());
             const pnl = accountBooks.marketPnl(time.marketId);
-            return { time, ledger: ledger.market(time.marketId), realised: pnl.realised, unrealised: pnl.unrealised, net: m?.position.net ?? 0, ...(m ? { attribution: marketAttribution(m) } : {}) };
+            return { time, ledger: ledger.market(time.marketId), realised: pnl.realised, unrealised: pnl.unrealised, net: accountBooks.holdingsOf(time.marketId).net, ...(m ? { attribution: marketAttribution(m, accountBooks) } : {}) };
           }),
         ],
         rotation: rotationReport(rot),
