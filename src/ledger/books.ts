@@ -3,7 +3,8 @@
  * summaries behind `bookmaker ledger summary|fills|orders|pnl`.
  *
  *   accountFromLedger(ledger, { until? })  → Account (src/account/account.ts): the books every PnL
- *     figure reads, rebuilt from the recorded fills (in venue order) with the last recorded marks
+ *     figure reads, rebuilt from the recorded fills (in venue order) with the last recorded marks,
+ *     then the recorded resolutions and claims (replayResolutions)
  *   replayPositions(ledger, { until? })  → Map<marketId, PositionState>   (src/state/position.ts)
  *   ledgerSummary(ledger, { since?, market? })  → { fills, volume, fees, realisedPnl, … } in USDC
  *   listFills / listOrders / pnlByMarket
@@ -89,7 +90,22 @@ export function accountFromLedger(ledger: Ledger, opts: { until?: number } = {})
   if (opts.until === undefined) {
     for (const [id, [mark2, at]] of savedMarks(ledger)) a.mark(id, mark2, at);
   }
+  replayResolutions(ledger, a, opts.until);
   return a;
+}
+
+/**
+ * The resolutions and claims the ledger recorded, into the books (after the fills: a resolved market
+ * trades no more): its PnL realised at the payout, a claimed one's payout in the cash. Optionally
+ * only those before `until` (a claim after it is not yet one).
+ */
+export function replayResolutions(ledger: Ledger, a: Account, until?: number): void {
+  for (const r of ledger.resolutions()) {
+    if (until !== undefined && r.resolvedAt >= until) continue;
+    if (!Number.isSafeInteger(r.payoutYes) || r.payoutYes < 0 || r.payoutYes > 1_000_000) continue;
+    a.resolve(r.marketId, r.payoutYes, r.resolvedAt);
+    if (r.claimedAt !== null && (until === undefined || r.claimedAt < until)) a.claimed(r.marketId);
+  }
 }
 
 /** A recorded fill as a fill of the books. */

@@ -301,6 +301,9 @@ export class BotLedger {
         l.fill({ fillId, nonce: e.nonce, marketId: e.marketId, outcomeIndex: e.outcomeIndex, side: e.side, price: e.price, size: e.size, fee: e.fee, ts: e.ts, source: 'feed', filled: Number.isSafeInteger(cum) ? cum : null, feeSource: e.feeSource ?? 'venue', origin: e.origin ?? 'own' });
         return;
       }
+      case 'MarketMetadataUpdated':
+        if (e.payoutYes !== undefined && e.payoutYes !== null) this.resolved(e.marketId, e.payoutYes, e.ts);
+        return;
       case 'QuoteDenied': {
         const k = `${e.marketId.toLowerCase()}|${e.reason}`;
         this.denials.set(k, (this.denials.get(k) ?? 0) + 1);
@@ -342,6 +345,34 @@ export class BotLedger {
     } catch (e) {
       this.log.warn({ err: (e as Error).message }, 'final fills sweep failed; the next start catches up');
       return 0;
+    }
+  }
+
+  /** payouts recorded by this process, per market (a metadata poll repeats a resolution many times) */
+  private readonly payouts = new Map<string, number>();
+
+  /**
+   * A market resolved (one YES share pays `payoutYes`, 1e-6 USDC): recorded once, so the books rebuilt
+   * from the ledger keep its resolution PnL (src/ledger/books.ts replayResolutions). Never throws.
+   */
+  resolved(marketId: string, payoutYes: number, at: number): void {
+    const k = marketId.toLowerCase();
+    if (!Number.isSafeInteger(payoutYes) || payoutYes < 0 || payoutYes > 1_000_000 || this.payouts.get(k) === payoutYes) return;
+    try {
+      this.ledger.resolution(k, payoutYes, at);
+      this.payouts.set(k, payoutYes);
+    } catch (err) {
+      this.log.warn({ marketId: k, err: (err as Error).message }, 'ledger: resolution not recorded');
+    }
+  }
+
+  /** A resolved market's tokens were claimed (its payout, when the claim states one, recorded first). Never throws. */
+  claimed(marketId: string, payoutYes: number | null, at: number): void {
+    if (payoutYes !== null) this.resolved(marketId, payoutYes, at);
+    try {
+      this.ledger.claim(marketId, at);
+    } catch (err) {
+      this.log.warn({ marketId, err: (err as Error).message }, 'ledger: claim not recorded');
     }
   }
 

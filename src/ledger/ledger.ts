@@ -716,6 +716,27 @@ export class Ledger {
     })();
   }
 
+  /**
+   * A market resolved: one YES share pays `payoutYes` (1e-6 USDC). Written at once (rare). A payout
+   * already recorded is kept, unless the venue states another (then the new one stands).
+   */
+  resolution(marketId: string, payoutYes: number, at: number): void {
+    this.db
+      .prepare('INSERT INTO resolutions (market_id, payout_yes, resolved_at) VALUES (?, ?, ?) ON CONFLICT(market_id) DO UPDATE SET payout_yes = excluded.payout_yes WHERE payout_yes != excluded.payout_yes')
+      .run(marketId.toLowerCase(), payoutYes, at);
+  }
+
+  /** A resolved market's tokens were claimed (the first claim's time is kept). */
+  claim(marketId: string, at: number): void {
+    this.db.prepare('UPDATE resolutions SET claimed_at = ? WHERE market_id = ? AND claimed_at IS NULL').run(at, marketId.toLowerCase());
+  }
+
+  /** Every recorded resolution, in the order they were resolved. */
+  resolutions(): { marketId: string; payoutYes: number; resolvedAt: number; claimedAt: number | null }[] {
+    const rows = this.db.prepare('SELECT market_id, payout_yes, resolved_at, claimed_at FROM resolutions ORDER BY resolved_at, market_id').all() as { market_id: string; payout_yes: number; resolved_at: number; claimed_at: number | null }[];
+    return rows.map((r) => ({ marketId: r.market_id, payoutYes: r.payout_yes, resolvedAt: r.resolved_at, claimedAt: r.claimed_at }));
+  }
+
   /** The baseline adopted at the ledger's first start, or null (a ledger started on a wallet with no history). */
   baseline(): Baseline | null {
     const rows = this.db.prepare('SELECT kind, market_id, outcome, shares, mark, marked_at FROM baseline ORDER BY id').all() as { kind: string; market_id: string | null; outcome: number; shares: string; mark: number | null; marked_at: number }[];

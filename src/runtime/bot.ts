@@ -483,8 +483,11 @@ async function wire(
     ? null
     : new ClaimsTracker({ read: () => client.portfolio.claimable(venue.trader), owns: (id) => shardOwns(id, cfg.selection.shard), clock, logger: o.logger, registry: metrics.registry, onClaimed: (id, payoutYes) => {
           // the payout first (a market resolved while the bot was down has none in the books yet)
-          if (payoutYes !== null && payoutYes >= 0n && payoutYes <= 1_000_000n) accountBooks.resolve(id, Number(payoutYes), clock.now());
+          const payout = payoutYes !== null && payoutYes >= 0n && payoutYes <= 1_000_000n ? Number(payoutYes) : null;
+          if (payout !== null) accountBooks.resolve(id, payout, clock.now());
           accountBooks.claimed(id);
+          // in the ledger too: a restart's books keep the resolution PnL and the claimed payout
+          bookLedger.claimed(id, payout, clock.now());
         } });
   if (claims) cleanups.push(() => claims.stop());
 

@@ -92,3 +92,48 @@ test('the stop sweep gives its fills to the running books: the last mark, the re
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('resolutions and claims are in the ledger: a restart\'s books (and ledger summary) keep the resolution PnL and the claimed payout', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bm-res-'));
+  try {
+    clock.t = T0;
+    const M2 = ('0x' + '22'.repeat(32)) as Bytes32;
+    const cfg = { file: '', venue: { kind: 'url' }, ledger: { path: join(dir, 'l.sqlite'), flushMs: 200, markMs: 10_000, fees: { makerBps: 0, takerBps: 50 } }, markets: [] } as never;
+    const bl = await BotLedger.open({ config: cfg, clock, logger: silentLogger, trader: TRADER, venue: 'http://x/v2', chain: 'testnet', client: client([]), embedded: false, markets: 1, paper: false });
+    const books = bl.books();
+    const fillOf = (marketId: Bytes32, id: string, price: number, size: number) => {
+      const e = { type: 'OrderFilled', marketId, nonce: null, outcomeIndex: 1, side: 0, price, size, fee: 0, fillId: id, ts: clock.t, origin: 'own' } as const;
+      bl.onEvent(e);
+      books.applyFill({ fillId: id, marketId, outcomeIndex: 1, side: 0, price, size, fee: 0, feeSource: 'venue', ts: clock.t, origin: 'own' });
+    };
+    // 10 YES @ 0.30 in M (resolves YES, claimed), 4 YES @ 0.60 in M2 (resolves NO, not claimed)
+    fillOf(M, 'm1', 300_000, 10_000_000);
+    fillOf(M2, 'm2', 600_000, 4_000_000);
+    clock.t = T0 + 60_000;
+    for (const [id, payout] of [[M, 1_000_000], [M2, 0]] as const) {
+      const e = { type: 'MarketMetadataUpdated', marketId: id, status: 'resolved', payoutYes: payout, ts: clock.t } as const;
+      bl.onEvent(e);
+      bl.onEvent(e); // a metadata poll repeats it
+      books.resolve(id, payout, clock.t);
+    }
+    clock.t = T0 + 90_000;
+    books.claimed(M);
+    bl.claimed(M, 1_000_000, clock.t);
+    bl.markNow(books, { peakPnl: null, day: null, dayStartPnl: null });
+    bl.ledger.flush();
+    const live = books.figures();
+    assert.equal(live.realised, 7_000_000n - 2_400_000n, 'M +7.00 at the payout, M2 −2.40');
+    assert.equal(live.cash, -3_000_000n - 2_400_000n + 10_000_000n, 'the claim paid 10');
+    const rebuilt = accountFromLedger(bl.ledger);
+    const f = rebuilt.figures();
+    assert.deepEqual({ r: f.realised, u: f.unrealised, c: f.cash }, { r: live.realised, u: live.unrealised, c: live.cash }, 'the restart\'s books are the running ones (old code: the resolution PnL and the claimed payout were lost)');
+    assert.deepEqual(rebuilt.positions(), books.positions(), 'claimed tokens are gone, unclaimed ones (M2 NO-resolved YES) stay');
+    const s = ledgerSummary(bl.ledger);
+    assert.equal(Math.round(s.pnl.realised * 1e6), Number(live.realised));
+    assert.equal(Math.round(s.cashUsdc * 1e6), Number(live.cash));
+    assert.equal(bl.ledger.resolutions().length, 2);
+    bl.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
