@@ -51,6 +51,8 @@ export interface AccountFill {
   readonly ts: number;
   /** placed by this bot, or by someone else trading the same wallet */
   readonly origin: FillOrigin;
+  /** the venue order's kind when known: a sale of kind 2 (without inventory) mints every share */
+  readonly orderKind?: 0 | 1 | 2 | undefined;
 }
 
 export interface BaselineHolding {
@@ -138,7 +140,8 @@ function before(a: AccountFill, b: AccountFill): boolean {
 /** Scaled collateral flow of one fill (+ received), before the fee: as the venue settles it. */
 function cashOf(pos: PositionState, f: AccountFill): bigint {
   if (f.side === 0) return -BigInt(notionalCeil(f.price, f.size)) * SONE;
-  const held = Math.max(0, f.outcomeIndex === 1 ? pos.yes : pos.no);
+  // a sale without inventory (kind 2) mints every share it sells, whatever is held (as the venue settles it)
+  const held = f.orderKind === 2 ? 0 : Math.max(0, f.outcomeIndex === 1 ? pos.yes : pos.no);
   const fromInventory = Math.min(held, f.size);
   let c = BigInt(notionalFloor(f.price, fromInventory));
   // the rest mints complete sets: it pays the other side of the set

@@ -41,6 +41,7 @@ interface FillRow {
   source: string;
   fee_source?: string;
   origin?: string;
+  order_kind?: number | null;
 }
 
 function where(f: Filter, tsCol = 'ts', marketCol = 'market_id'): { sql: string; args: unknown[] } {
@@ -57,13 +58,14 @@ function where(f: Filter, tsCol = 'ts', marketCol = 'market_id'): { sql: string;
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', args };
 }
 
-const terms = (r: FillRow) => ({ outcomeIndex: r.outcome as OutcomeIndex, side: r.side as SideValue, price: r.price, size: r.size, fee: r.fee });
+const kindOf = (r: FillRow): 0 | 1 | 2 | undefined => (r.order_kind === 0 || r.order_kind === 1 || r.order_kind === 2 ? r.order_kind : undefined);
+const terms = (r: FillRow) => ({ outcomeIndex: r.outcome as OutcomeIndex, side: r.side as SideValue, price: r.price, size: r.size, fee: r.fee, orderKind: kindOf(r) });
 
 /** Every market's position as the recorded fills leave it, in record order (optionally only fills before `until`). */
 export function replayPositions(ledger: Ledger, opts: { until?: number } = {}): Map<string, PositionState> {
   // the inherited inventory adopted at the ledger's first start, at its marks (src/ledger/baseline.ts)
   const out = baselinePositions(ledger.baseline());
-  const sql = `SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source FROM fills ${opts.until !== undefined ? 'WHERE ts < ?' : ''} ORDER BY seq`;
+  const sql = `SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, order_kind FROM fills ${opts.until !== undefined ? 'WHERE ts < ?' : ''} ORDER BY seq`;
   const stmt = ledger.db.prepare(sql);
   for (const r of (opts.until !== undefined ? stmt.iterate(opts.until) : stmt.iterate()) as IterableIterator<FillRow>) {
     out.set(r.market_id, applyFill(out.get(r.market_id) ?? FLAT, terms(r)));
@@ -84,7 +86,7 @@ export function accountFromLedger(ledger: Ledger, opts: { until?: number } = {})
   // the inherited inventory adopted at the ledger's first start, at its marks (src/ledger/baseline.ts)
   const b = ledger.baseline();
   if (b) a.adoptBaseline(b.holdings.map((h) => ({ marketId: h.marketId, outcomeIndex: h.outcomeIndex === 1 ? 1 : 0, shares: Number(h.shares), mark: h.mark ?? 0 })), b.at);
-  const sql = `SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, fee_source, origin FROM fills ${opts.until !== undefined ? 'WHERE ts < ?' : ''} ORDER BY seq`;
+  const sql = `SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, fee_source, origin, order_kind FROM fills ${opts.until !== undefined ? 'WHERE ts < ?' : ''} ORDER BY seq`;
   const stmt = ledger.db.prepare(sql);
   for (const r of (opts.until !== undefined ? stmt.iterate(opts.until) : stmt.iterate()) as IterableIterator<FillRow>) a.applyFill(accountFillOf(r));
   if (opts.until === undefined) {
@@ -110,7 +112,9 @@ export function replayResolutions(ledger: Ledger, a: Account, until?: number): v
 
 /** A recorded fill as a fill of the books. */
 function accountFillOf(r: FillRow): AccountFill {
-  return { fillId: r.fill_id, marketId: r.market_id, outcomeIndex: r.outcome as OutcomeIndex, side: r.side as SideValue, price: r.price, size: r.size, fee: r.fee, feeSource: r.fee_source === 'venue' ? 'venue' : 'model', ts: r.ts, origin: r.origin === 'foreign' ? 'foreign' : 'own' };
+  const orderKind = kindOf(r);
+  const f: AccountFill = { fillId: r.fill_id, marketId: r.market_id, outcomeIndex: r.outcome as OutcomeIndex, side: r.side as SideValue, price: r.price, size: r.size, fee: r.fee, feeSource: r.fee_source === 'venue' ? 'venue' : 'model', ts: r.ts, origin: r.origin === 'foreign' ? 'foreign' : 'own' };
+  return orderKind === undefined ? f : { ...f, orderKind };
 }
 
 /** The ledger's last fill record (0: none): with `fillsAfter`, what a step recorded. */
@@ -120,7 +124,7 @@ export function lastFillSeq(ledger: Ledger): number {
 
 /** The fills recorded after record `seq`, as fills of the books (the stop's sweep gives them to the running books). */
 export function fillsAfter(ledger: Ledger, seq: number): AccountFill[] {
-  const rows = ledger.db.prepare('SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, fee_source, origin FROM fills WHERE seq > ? ORDER BY seq').all(seq) as FillRow[];
+  const rows = ledger.db.prepare('SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, fee_source, origin, order_kind FROM fills WHERE seq > ? ORDER BY seq').all(seq) as FillRow[];
   return rows.map(accountFillOf);
 }
 

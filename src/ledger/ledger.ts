@@ -56,6 +56,8 @@ export interface LedgerFill {
   readonly feeSource?: FeeSource;
   /** 'own' (an order this bookmaker placed, the default) or 'foreign' (another instance or a person on the same wallet) */
   readonly origin?: FillOrigin;
+  /** the venue order's kind when known (0 buy, 1 sale from inventory, 2 sale without: it mints) */
+  readonly orderKind?: 0 | 1 | 2 | null;
 }
 
 export type FeeSource = 'venue' | 'model';
@@ -167,7 +169,7 @@ const SQL: Record<Stmt, string> = {
   answer: `UPDATE orders SET status = CASE WHEN ended_at IS NULL THEN ? ELSE status END, answer = ?, answered_at = ? WHERE nonce = ?`,
   ended: `UPDATE orders SET status = ?, ended_at = ? WHERE nonce = ? AND ended_at IS NULL`,
   cancel: `INSERT INTO cancels (nonce, market_id, ts, result, detail) VALUES (?, ?, ?, ?, ?)`,
-  fill: `INSERT OR IGNORE INTO fills (fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, filled, fee_source, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  fill: `INSERT OR IGNORE INTO fills (fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, filled, fee_source, origin, order_kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   mark: `INSERT INTO marks (ts, market_id, net, realised, unrealised, pnl) VALUES (?, ?, ?, ?, ?, ?)`,
   risk: `INSERT INTO risk_events (ts, market_id, kind, reason, count, detail) VALUES (?, ?, ?, ?, ?, ?)`,
 };
@@ -474,7 +476,7 @@ export class Ledger {
   }
 
   fill(f: LedgerFill): void {
-    this.push(['fill', [f.fillId, f.nonce?.toLowerCase() ?? null, f.marketId.toLowerCase(), f.outcomeIndex, f.side, f.price, f.size, f.fee, f.ts, f.source, f.filled ?? null, f.feeSource ?? 'model', f.origin ?? 'own']]);
+    this.push(['fill', [f.fillId, f.nonce?.toLowerCase() ?? null, f.marketId.toLowerCase(), f.outcomeIndex, f.side, f.price, f.size, f.fee, f.ts, f.source, f.filled ?? null, f.feeSource ?? 'model', f.origin ?? 'own', f.orderKind ?? null]]);
   }
 
   /** A PnL mark: per market, or the account's (marketId null). Money in 1e-6 USDC. */

@@ -144,12 +144,15 @@ CREATE TABLE IF NOT EXISTS baseline (
 `;
 
 /**
- * Version 3 (issue 21, resolution PnL across restarts): `resolutions` holds each market the bot saw
+ * Version 3 (issue 21): each fill keeps its order's kind when known (`order_kind`: 0 buy, 1 sale
+ * from inventory, 2 sale without inventory, which mints a complete set per share whatever is held;
+ * NULL: unknown, recorded before), so the books settle a sale as the venue did. `resolutions` holds each market the bot saw
  * resolve (the payout of one YES share, 1e-6 USDC, and when) and when its tokens were claimed, so the
  * books rebuilt from the ledger keep a resolved market's PnL realised at its payout and its claimed
  * payout in the cash (src/ledger/books.ts replayResolutions).
  */
 const V3 = `
+ALTER TABLE fills ADD COLUMN order_kind INTEGER;
 CREATE TABLE IF NOT EXISTS resolutions (
   market_id    TEXT PRIMARY KEY,
   payout_yes   INTEGER NOT NULL,

@@ -135,3 +135,30 @@ test('applyToBooks: a read is reconciled, never written: the books keep their ho
   applyToBooks(account, fill(M1, 1, 0, 400_000, 4 * S, 1, 'z2'));
   assert.equal(account.agrees(M1), true, 'the fill that explains the read settles it');
 });
+
+test('a sale of kind "without inventory" mints every share, whatever is held: the books settle it as the venue does', () => {
+  const a = new Account();
+  const base = { marketId: M1, outcomeIndex: 1 as const, fee: 0, feeSource: 'venue' as const, origin: 'own' as const };
+  a.applyFill({ ...base, fillId: 'buy', side: 0, price: 400_000, size: 10 * S, ts: 1 });
+  // the ask went out as a YES sale without inventory (placed while flat); the buy filled first
+  a.applyFill({ ...base, fillId: 'sell', side: 1, price: 450_000, size: 10 * S, ts: 2, orderKind: 2 });
+  assert.deepEqual(a.positions(), [
+    { marketId: M1.toLowerCase(), outcomeIndex: 1, shares: 10 * S },
+    { marketId: M1.toLowerCase(), outcomeIndex: 0, shares: 10 * S },
+  ], 'the venue keeps the 10 YES and mints 10 NO (old code: flat)');
+  // paid 4.00 for the YES, paid 0.55 × 10 for the minted sets' other side
+  assert.equal(a.figures().cash, -4_000_000n - 5_500_000n);
+  assert.equal(a.marketPnl(M1).realised, 500_000n, 'the PnL is the same round trip: +0.50');
+  // without the kind (older records): from inventory as far as held
+  const b = new Account();
+  b.applyFill({ ...base, fillId: 'buy', side: 0, price: 400_000, size: 10 * S, ts: 1 });
+  b.applyFill({ ...base, fillId: 'sell', side: 1, price: 450_000, size: 10 * S, ts: 2 });
+  assert.deepEqual(b.positions(), []);
+  assert.equal(b.figures().cash, 500_000n);
+  // the store's position follows the kind too (the same arithmetic)
+  const { clock, store, kernel } = setup();
+  kernel.onEvents([fill(M1, 1, 0, 400_000, 10 * S, clock.now(), 'x'), { ...fill(M1, 1, 1, 450_000, 10 * S, clock.now() + 1, 'y'), orderKind: 2 } as StateEvent]);
+  const p = store.state.markets.get(M1.toLowerCase())!.position;
+  assert.deepEqual({ yes: p.yes, no: p.no, net: p.net }, { yes: 10 * S, no: 10 * S, net: 0 });
+  kernel.stop();
+});
