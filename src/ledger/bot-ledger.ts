@@ -30,7 +30,7 @@ import type { StateEvent } from '../state/events.ts';
 import { emptyMarket, emptyState, type MarketState, type StoreState } from '../state/market-state.ts';
 import { PersistentMap } from '../state/persistent-map.ts';
 import { FLAT } from '../state/position.ts';
-import { accountFromLedger, MARKS_META, replayPositions } from './books.ts';
+import { accountFromLedger, fillsAfter, lastFillSeq, MARKS_META, replayPositions } from './books.ts';
 import { catchUpFills, type CatchUpResult, type CatchUpSource } from './catch-up.ts';
 import { isDamage, LedgerDamagedError } from './integrity.ts';
 import { openLedger, type Ledger, type OperatorHolds, type RiskSnapshot } from './ledger.ts';
@@ -298,9 +298,12 @@ export class BotLedger {
         // a fill without a venue identity cannot be de-duplicated: keyed by what makes it unique here
         const fillId = e.fillId ?? `${e.nonce ?? 'none'}:${e.ts}:${e.size}:${e.price}`;
         const cum = e.fillId !== undefined ? Number(e.fillId.slice(e.fillId.lastIndexOf(':') + 1)) : NaN;
-        l.fill({ fillId, nonce: e.nonce, marketId: e.marketId, outcomeIndex: e.outcomeIndex, side: e.side, price: e.price, size: e.size, fee: e.fee, ts: e.ts, source: 'feed', filled: Number.isSafeInteger(cum) ? cum : null, feeSource: e.feeSource ?? 'venue', origin: e.origin ?? 'own' });
+        l.fill({ fillId, nonce: e.nonce, marketId: e.marketId, outcomeIndex: e.outcomeIndex, side: e.side, price: e.price, size: e.size, fee: e.fee, ts: e.ts, source: 'feed', filled: Number.isSafeInteger(cum) ? cum : null, feeSource: e.feeSource ?? 'venue', origin: e.origin ?? 'own', orderKind: e.orderKind ?? null });
         return;
       }
+      case 'MarketMetadataUpdated':
+        if (e.payoutYes !== undefined && e.payoutYes !== null) this.resolved(e.marketId, e.payoutYes, e.ts);
+        return;
       case 'QuoteDenied': {
         const k = `${e.marketId.toLowerCase()}|${e.reason}`;
         this.denials.set(k, (this.denials.get(k) ?? 0) + 1);
@@ -315,11 +318,14 @@ export class BotLedger {
    * At stop, after the last cancel: fills that raced the cancels (the feeds are already closed) are
    * read from the venue and recorded, so the books are exact when the process ends. Orders placed in
    * the last 10 minutes, every unfinished one and the ones found open at start (up to 100 lookups)
-   * are read; anything else is completed by the next start's catch-up. Never throws (logged): a stop must not fail on its books.
+   * are read; anything else is completed by the next start's catch-up. The fills it records go into
+   * `account` too (the running books), so the stop's last mark and the run report hold them. Never
+   * throws (logged): a stop must not fail on its books.
    */
-  async finalSweep(client: CatchUpSource, trader: Address): Promise<number> {
+  async finalSweep(client: CatchUpSource, trader: Address, account?: Account): Promise<number> {
     if (this.paper) return 0;
     try {
+      const before = lastFillSeq(this.ledger);
       const r = await catchUpFills({
         client,
         trader,
@@ -332,10 +338,41 @@ export class BotLedger {
         fees: this.fees,
         ...(this.owns ? { owns: this.owns } : {}),
       });
+      // the running books get what the sweep recorded, before the stop's last mark: the run report
+      // and the marks then hold the books a restart rebuilds from the ledger (docs/books-and-pnl.md)
+      if (account !== undefined && r.recorded > 0) for (const f of fillsAfter(this.ledger, before)) account.applyFill(f);
       return r.recorded;
     } catch (e) {
       this.log.warn({ err: (e as Error).message }, 'final fills sweep failed; the next start catches up');
       return 0;
+    }
+  }
+
+  /** payouts recorded by this process, per market (a metadata poll repeats a resolution many times) */
+  private readonly payouts = new Map<string, number>();
+
+  /**
+   * A market resolved (one YES share pays `payoutYes`, 1e-6 USDC): recorded once, so the books rebuilt
+   * from the ledger keep its resolution PnL (src/ledger/books.ts replayResolutions). Never throws.
+   */
+  resolved(marketId: string, payoutYes: number, at: number): void {
+    const k = marketId.toLowerCase();
+    if (!Number.isSafeInteger(payoutYes) || payoutYes < 0 || payoutYes > 1_000_000 || this.payouts.get(k) === payoutYes) return;
+    try {
+      this.ledger.resolution(k, payoutYes, at);
+      this.payouts.set(k, payoutYes);
+    } catch (err) {
+      this.log.warn({ marketId: k, err: (err as Error).message }, 'ledger: resolution not recorded');
+    }
+  }
+
+  /** A resolved market's tokens were claimed (its payout, when the claim states one, recorded first). Never throws. */
+  claimed(marketId: string, payoutYes: number | null, at: number): void {
+    if (payoutYes !== null) this.resolved(marketId, payoutYes, at);
+    try {
+      this.ledger.claim(marketId, at);
+    } catch (err) {
+      this.log.warn({ marketId, err: (err as Error).message }, 'ledger: claim not recorded');
     }
   }
 

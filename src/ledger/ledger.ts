@@ -57,6 +57,8 @@ export interface LedgerFill {
   readonly feeSource?: FeeSource;
   /** 'own' (an order this bookmaker placed, the default) or 'foreign' (another instance or a person on the same wallet) */
   readonly origin?: FillOrigin;
+  /** the venue order's kind when known (0 buy, 1 sale from inventory, 2 sale without: it mints) */
+  readonly orderKind?: 0 | 1 | 2 | null;
 }
 
 export type FeeSource = 'venue' | 'model';
@@ -168,7 +170,7 @@ const SQL: Record<Stmt, string> = {
   answer: `UPDATE orders SET status = CASE WHEN ended_at IS NULL THEN ? ELSE status END, answer = ?, answered_at = ? WHERE nonce = ?`,
   ended: `UPDATE orders SET status = ?, ended_at = ? WHERE nonce = ? AND ended_at IS NULL`,
   cancel: `INSERT INTO cancels (nonce, market_id, ts, result, detail) VALUES (?, ?, ?, ?, ?)`,
-  fill: `INSERT OR IGNORE INTO fills (fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, filled, fee_source, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  fill: `INSERT OR IGNORE INTO fills (fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, filled, fee_source, origin, order_kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   mark: `INSERT INTO marks (ts, market_id, net, realised, unrealised, pnl) VALUES (?, ?, ?, ?, ?, ?)`,
   risk: `INSERT INTO risk_events (ts, market_id, kind, reason, count, detail) VALUES (?, ?, ?, ?, ?, ?)`,
 };
@@ -475,7 +477,7 @@ export class Ledger {
   }
 
   fill(f: LedgerFill): void {
-    this.push(['fill', [f.fillId, f.nonce?.toLowerCase() ?? null, f.marketId.toLowerCase(), f.outcomeIndex, f.side, f.price, f.size, f.fee, f.ts, f.source, f.filled ?? null, f.feeSource ?? 'model', f.origin ?? 'own']]);
+    this.push(['fill', [f.fillId, f.nonce?.toLowerCase() ?? null, f.marketId.toLowerCase(), f.outcomeIndex, f.side, f.price, f.size, f.fee, f.ts, f.source, f.filled ?? null, f.feeSource ?? 'model', f.origin ?? 'own', f.orderKind ?? null]]);
   }
 
   /** A PnL mark: per market, or the account's (marketId null). Money in 1e-6 USDC. */
@@ -739,6 +741,27 @@ export class Ledger {
       ins.run('collateral', null, -1, b.collateral.toString(), null, b.at);
       for (const h of b.holdings) ins.run('holding', h.marketId.toLowerCase(), h.outcomeIndex, h.shares.toString(), h.mark, b.at);
     })();
+  }
+
+  /**
+   * A market resolved: one YES share pays `payoutYes` (1e-6 USDC). Written at once (rare). A payout
+   * already recorded is kept, unless the venue states another (then the new one stands).
+   */
+  resolution(marketId: string, payoutYes: number, at: number): void {
+    this.db
+      .prepare('INSERT INTO resolutions (market_id, payout_yes, resolved_at) VALUES (?, ?, ?) ON CONFLICT(market_id) DO UPDATE SET payout_yes = excluded.payout_yes WHERE payout_yes != excluded.payout_yes')
+      .run(marketId.toLowerCase(), payoutYes, at);
+  }
+
+  /** A resolved market's tokens were claimed (the first claim's time is kept). */
+  claim(marketId: string, at: number): void {
+    this.db.prepare('UPDATE resolutions SET claimed_at = ? WHERE market_id = ? AND claimed_at IS NULL').run(at, marketId.toLowerCase());
+  }
+
+  /** Every recorded resolution, in the order they were resolved. */
+  resolutions(): { marketId: string; payoutYes: number; resolvedAt: number; claimedAt: number | null }[] {
+    const rows = this.db.prepare('SELECT market_id, payout_yes, resolved_at, claimed_at FROM resolutions ORDER BY resolved_at, market_id').all() as { market_id: string; payout_yes: number; resolved_at: number; claimed_at: number | null }[];
+    return rows.map((r) => ({ marketId: r.market_id, payoutYes: r.payout_yes, resolvedAt: r.resolved_at, claimedAt: r.claimed_at }));
   }
 
   /** The baseline adopted at the ledger's first start, or null (a ledger started on a wallet with no history). */

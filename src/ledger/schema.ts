@@ -11,7 +11,7 @@
  */
 import type Database from 'better-sqlite3';
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 const V1 = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -144,6 +144,24 @@ CREATE TABLE IF NOT EXISTS baseline (
 `;
 
 /**
+ * Version 3 (issue 21): each fill keeps its order's kind when known (`order_kind`: 0 buy, 1 sale
+ * from inventory, 2 sale without inventory, which mints a complete set per share whatever is held;
+ * NULL: unknown, recorded before), so the books settle a sale as the venue did. `resolutions` holds each market the bot saw
+ * resolve (the payout of one YES share, 1e-6 USDC, and when) and when its tokens were claimed, so the
+ * books rebuilt from the ledger keep a resolved market's PnL realised at its payout and its claimed
+ * payout in the cash (src/ledger/books.ts replayResolutions).
+ */
+const V3 = `
+ALTER TABLE fills ADD COLUMN order_kind INTEGER;
+CREATE TABLE IF NOT EXISTS resolutions (
+  market_id    TEXT PRIMARY KEY,
+  payout_yes   INTEGER NOT NULL,
+  resolved_at  INTEGER NOT NULL,
+  claimed_at   INTEGER
+);
+`;
+
+/**
  * Indexes for every start-up query and for the prune (issue 22), created on every writable open
  * (`IF NOT EXISTS`: a no-op once there; on a large ledger from before them the first open builds them
  * once). Kept apart from the versioned schema: they change no table, so an older bookmaker reads a
@@ -177,6 +195,7 @@ export function migrate(db: Database.Database): void {
     db.transaction(() => {
       if (version < 1) db.exec(V1);
       if (version < 2) db.exec(V2);
+      if (version < 3) db.exec(V3);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
     })();
   }

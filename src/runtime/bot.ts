@@ -484,8 +484,11 @@ async function wire(
     ? null
     : new ClaimsTracker({ read: () => client.portfolio.claimable(venue.trader), owns: (id) => shardOwns(id, cfg.selection.shard), clock, logger: o.logger, registry: metrics.registry, onClaimed: (id, payoutYes) => {
           // the payout first (a market resolved while the bot was down has none in the books yet)
-          if (payoutYes !== null && payoutYes >= 0n && payoutYes <= 1_000_000n) accountBooks.resolve(id, Number(payoutYes), clock.now());
+          const payout = payoutYes !== null && payoutYes >= 0n && payoutYes <= 1_000_000n ? Number(payoutYes) : null;
+          if (payout !== null) accountBooks.resolve(id, payout, clock.now());
           accountBooks.claimed(id);
+          // in the ledger too: a restart's books keep the resolution PnL and the claimed payout
+          bookLedger.claimed(id, payout, clock.now());
         } });
   if (claims) cleanups.push(() => claims.stop());
 
@@ -747,7 +750,7 @@ async function wire(
       if (!time) return;
       const pnl = accountBooks.marketPnl(id);
       // the ledger's figures object: late fills of a kept position still add to it until the market is gone
-      retiredRows.push({ time, ledger: ledger.market(id), realised: pnl.realised, unrealised: pnl.unrealised, net: m?.position.net ?? 0, retired: reason, ...(m ? { attribution: marketAttribution(m) } : {}) });
+      retiredRows.push({ time, ledger: ledger.market(id), realised: pnl.realised, unrealised: pnl.unrealised, net: accountBooks.holdingsOf(id).net, retired: reason, ...(m ? { attribution: marketAttribution(m, accountBooks) } : {}) });
       // beyond the bound, the oldest rows fold into one line (the report's totals stay exact); a
       // market still holding a position keeps its row (its PnL is read again at the report)
       keepRetiredRows(retiredRows, earlier, RETIRED_ROWS_MAX, (marketId) => store.state.markets.has(marketId.toLowerCase()));
@@ -816,8 +819,9 @@ async function wire(
       }
     }
   }
-  // runs first among the cleanups, after the last cancel and before the client closes
-  cleanups.push(async () => void (await bookLedger.finalSweep(client, venue.trader)));
+  // runs first among the cleanups, after the last cancel and before the client closes (and before
+  // the last mark: its fills go into the running books too)
+  cleanups.push(async () => void (await bookLedger.finalSweep(client, venue.trader, accountBooks)));
   // from here on this run may hold orders at the venue: a stop request during the rest of start-up
   // cancels them before startBot gives up (the kill switch and halts do the same through shutdown)
   let started = false;
@@ -917,12 +921,12 @@ async function wire(
             const m = rot.isActive(r.time.marketId) ? undefined : store.state.markets.get(r.time.marketId.toLowerCase());
             if (!m) return r;
             const pnl = accountBooks.marketPnl(r.time.marketId);
-            return { ...r, realised: pnl.realised, unrealised: pnl.unrealised, net: m.position.net };
+            return { ...r, realised: pnl.realised, unrealised: pnl.unrealised, net: accountBooks.holdingsOf(r.time.marketId).net };
           }),
           ...times.map((time) => {
             const m = store.state.markets.get(time.marketId.toLowerCase());
             const pnl = accountBooks.marketPnl(time.marketId);
-            return { time, ledger: ledger.market(time.marketId), realised: pnl.realised, unrealised: pnl.unrealised, net: m?.position.net ?? 0, ...(m ? { attribution: marketAttribution(m) } : {}) };
+            return { time, ledger: ledger.market(time.marketId), realised: pnl.realised, unrealised: pnl.unrealised, net: accountBooks.holdingsOf(time.marketId).net, ...(m ? { attribution: marketAttribution(m, accountBooks) } : {}) };
           }),
         ],
         rotation: rotationReport(rot),

@@ -500,7 +500,7 @@ export class QuotingKernel {
     if (fresh) this.applyFill(e);
     if (e.type === 'OrderClosed') this.closeOrder(e);
     // a read that lets parked orders go changes the exposure: the market ticks then
-    if (e.type === 'PositionSynced' && this.orderManager.positionsRead(e.marketId, e.readStartedAt ?? e.ts)) tick = true;
+    if (e.type === 'PositionSynced' && this.readSettles(e) && this.orderManager.positionsRead(e.marketId, e.readStartedAt ?? e.ts)) tick = true;
     if (tick) this.markDirty(eventMarket(e));
   }
 
@@ -548,9 +548,19 @@ export class QuotingKernel {
     for (const e of es) if (e.type === 'OrderClosed') this.closeOrder(e);
     const touched = new Set<Bytes32 | null>();
     // after the syncs are in the store: parked orders those reads cover stop counting
-    for (const e of es) if (e.type === 'PositionSynced' && this.orderManager.positionsRead(e.marketId, e.readStartedAt ?? e.ts)) touched.add(e.marketId);
+    for (const e of es) if (e.type === 'PositionSynced' && this.readSettles(e) && this.orderManager.positionsRead(e.marketId, e.readStartedAt ?? e.ts)) touched.add(e.marketId);
     for (let i = 0; i < es.length; i++) if (triggersTick(es[i]!) && !skip[i]) touched.add(eventMarket(es[i]!));
     for (const m of touched) this.markDirty(m);
+  }
+
+  /**
+   * A positions read lets parked orders go (their fills are surely in the position) only when the
+   * books hold what it read: the risk layer's position is the books' (fills), never the read, so a
+   * read ahead of a fill must not stop an order from counting before its fill is in the books.
+   * Called after the books reconciled the read.
+   */
+  private readSettles(e: Extract<StateEvent, { type: 'PositionSynced' }>): boolean {
+    return this.account.agrees(e.marketId);
   }
 
   /** The account's share of an event (src/account/account-fill.ts); a drift is logged when it begins. */

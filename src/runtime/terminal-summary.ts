@@ -84,13 +84,13 @@ export function summaryRows(
       ask,
       orders: liveOrders(m),
       fills: fills.get(id.toLowerCase()) ?? 0,
-      net: m.position.net,
+      net: books ? books.holdingsOf(m.marketId).net : m.position.net,
       pnl: p.realised + p.unrealised,
       stream: m.streamState ?? '-',
       state: health,
       regime: edge.regime,
       toxicity: edge.toxicity,
-      attribution: marketAttribution(m),
+      attribution: marketAttribution(m, books),
       score,
     };
   });

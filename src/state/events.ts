@@ -88,6 +88,12 @@ export interface OrderFilled {
   readonly feeSource?: 'venue' | 'model';
   /** 'foreign': an order this bookmaker did not place (a person or another instance on the wallet); default own */
   readonly origin?: 'own' | 'foreign';
+  /**
+   * how the venue settles a sale (the order's kind): 1 from inventory, 2 without (it mints a complete
+   * set per share and keeps the other outcome, whatever is held); absent: from inventory as far as
+   * held, the excess minted (docs/books-and-pnl.md)
+   */
+  readonly orderKind?: 0 | 1 | 2;
 }
 
 /**

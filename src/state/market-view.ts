@@ -4,7 +4,8 @@
  *
  * Entry points:
  *   selectMarketView(state, marketId, now, windowMs?, books?) → MarketView | null (null for a market never seen);
- *     with the account's books (src/account/account.ts) the view's PnL figures are the books' (issue 21)
+ *     with the account's books (src/account/account.ts) the view's position (net, average entry: what
+ *     the risk layer's limits use), its account exposure and its PnL figures are the books' (issue 21)
  *   marketPnl(market) → { realised, unrealised } in 1e-6 USDC (bigint, exact)
  *   reservedCollateral(market) → 1e-6 USDC locked by our open orders (bigint)
  * Derived pieces (view book, quotes, position, PnL, account totals) are remembered per market and
@@ -163,17 +164,26 @@ export function reservedCollateral(m: MarketState): bigint {
   return total;
 }
 
+/**
+ * The position a market's risk and strategy read: the account's books when given (balance reads
+ * only reconcile against them: docs/books-and-pnl.md), else the store's own (tools, tests).
+ */
+function riskPosition(m: MarketState, books: Account | undefined): PositionState {
+  return books === undefined ? m.position : books.holdingsOf(m.marketId);
+}
+
 /** One market's share of the account totals; recomputed when its position, orders or mark change. */
-function contributionOf(m: MarketState): Contribution {
+function contributionOf(m: MarketState, books: Account | undefined): Contribution {
   const memo = memoOf(m);
   const mark2 = mark2Of(m);
-  if (memo.contribution !== null && memo.cPosition === m.position && memo.cOrders === m.orders && memo.cMark2 === mark2) return memo.contribution;
+  const pos = riskPosition(m, books);
+  if (memo.contribution !== null && memo.cPosition === pos && memo.cOrders === m.orders && memo.cMark2 === mark2) return memo.contribution;
   const p = pnlOf(m, memo);
-  const e = exposureOf(m.position.net, quotesOf(m, memo));
+  const e = exposureOf(pos.net, quotesOf(m, memo));
   // a resolved market (payout known) is worth its payout, not at risk: src/risk/exposure.ts accountShare
   const share = accountShare(e, mark2 === null ? 500_000 : mark2 / 2, m.payoutYes !== null);
   const c: Contribution = { pnl: p.realised + p.unrealised, position: share.position, notional: share.notional };
-  memo.cPosition = m.position;
+  memo.cPosition = pos;
   memo.cOrders = m.orders;
   memo.cMark2 = mark2;
   memo.contribution = c;
@@ -182,22 +192,27 @@ function contributionOf(m: MarketState): Contribution {
 
 /** The account totals of the last state asked about (every market's tick on one state shares them). */
 let accountState: StoreState | null = null;
+let accountBooks: Account | undefined;
+let accountVersion = -1;
 let accountView: ViewAccount | null = null;
 
-function accountOf(s: StoreState): ViewAccount {
-  if (accountState === s && accountView !== null) return accountView;
+function accountOf(s: StoreState, books: Account | undefined): ViewAccount {
+  const version = books === undefined ? -1 : books.version;
+  if (accountState === s && accountBooks === books && accountVersion === version && accountView !== null) return accountView;
   let pnl = 0n;
   let position = 0;
   let notional = 0;
   const markets = s.markets instanceof PersistentMap ? s.markets.valueList() : [...s.markets.values()];
   for (let i = 0; i < markets.length; i++) {
-    const c = contributionOf(markets[i]!);
+    const c = contributionOf(markets[i]!, books);
     pnl += c.pnl;
     position += c.position;
     notional += c.notional;
   }
   const v: ViewAccount = { collateral: s.collateral ?? 0n, pnl: Number(pnl), worstCasePosition: position, worstCaseNotional: notional };
   accountState = s;
+  accountBooks = books;
+  accountVersion = version;
   accountView = v;
   return v;
 }
@@ -220,8 +235,8 @@ function venueOf(s: StoreState, now: number, windowMs: number): ViewVenueHealth 
 }
 
 /** The strategy's view of a position, shared by every tick until the position changes. */
-function positionOf(m: MarketState, memo: MarketMemo): ViewPosition {
-  const pos = m.position;
+function positionOf(m: MarketState, memo: MarketMemo, books: Account | undefined): ViewPosition {
+  const pos = riskPosition(m, books);
   if (memo.viewPosition !== null && memo.vpPosition === pos) return memo.viewPosition;
   const v: ViewPosition = { yes: pos.yes, no: pos.no, net: pos.net, avgEntry: averageEntry(pos) };
   memo.vpPosition = pos;
@@ -233,7 +248,7 @@ export function selectMarketView(s: StoreState, marketId: Bytes32, now: number, 
   const m = s.markets.get(marketId.toLowerCase());
   if (!m) return null;
   // account first: it brings this market's memo up to date with its current position and orders
-  const totals = accountOf(s);
+  const totals = accountOf(s, books);
   const memo = memoOf(m);
   // the books' PnL when given (the account's one figure), else the store's own arithmetic (tools, tests)
   const account = books === undefined ? totals : withBooksPnl(totals, books);
@@ -255,7 +270,7 @@ export function selectMarketView(s: StoreState, marketId: Bytes32, now: number, 
       streamLastEventAt: m.streamLastEventAt,
       trades: m.trades,
       midHistory: m.midHistory,
-      position: positionOf(m, memo),
+      position: positionOf(m, memo, books),
       quotes: quotesOf(m, memo),
       oracle,
       pnl: { realised: Number(pnl.realised), unrealised: Number(pnl.unrealised) },
@@ -276,7 +291,7 @@ export function selectMarketView(s: StoreState, marketId: Bytes32, now: number, 
     streamLastEventAt: m.streamLastEventAt,
     trades: m.trades,
     midHistory: m.midHistory,
-    position: positionOf(m, memo),
+    position: positionOf(m, memo, books),
     quotes: quotesOf(m, memo),
     oracle,
     pnl: { realised: Number(pnl.realised), unrealised: Number(pnl.unrealised) },

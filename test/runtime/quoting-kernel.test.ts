@@ -221,6 +221,12 @@ test('an order gone without its fills seen counts until a positions read begun s
   kernel.onEvents([read(goneAt + 2_999)]); // begun too soon after the end: the venue may not have settled the fill yet
   assert.equal(counted(), size);
   kernel.onEvents([read(goneAt + 3_000)]);
+  // the risk layer's position is the books' (fills): a read the books do not hold yet lets nothing go
+  assert.equal(counted(), size, 'the books do not hold the fill yet: the order still counts (old code: 0)');
+  // the fill reaches the books (here without the order's nonce, so the fill itself frees nothing)
+  // and the next read agrees with them: the order stops counting
+  kernel.onEvents([{ type: 'OrderFilled', marketId: M1, nonce: null, outcomeIndex: ask.outcomeIndex, side: ask.side, price: ask.price, size, fee: 0, fillId: 'late', ts: clock.now() }]);
+  kernel.onEvents([read(goneAt + 3_000)]);
   assert.equal(counted(), 0, 'the position holds the fill now: the order stops counting');
   kernel.stop();
 });
