@@ -31,6 +31,7 @@ import { emptyMarket, emptyState, type MarketState, type StoreState } from '../s
 import { PersistentMap } from '../state/persistent-map.ts';
 import { FLAT } from '../state/position.ts';
 import { accountFromLedger, fillsAfter, lastFillSeq, MARKS_META, replayPositions } from './books.ts';
+import { replayBooks, saveBooksCheckpoint, type ReplayedBooks } from './books-checkpoint.ts';
 import { catchUpFills, type CatchUpResult, type CatchUpSource } from './catch-up.ts';
 import { isDamage, LedgerDamagedError } from './integrity.ts';
 import { openLedger, type Ledger, type OperatorHolds, type RiskSnapshot } from './ledger.ts';
@@ -192,7 +193,7 @@ export class BotLedger {
     let markets = s.markets as PersistentMap<MarketState>;
     let books: ReturnType<typeof replayPositions>;
     try {
-      books = replayPositions(this.ledger);
+      books = this.replay().positions;
     } catch (e) {
       // the open check leaves large tables to `ledger check`; the replay reads every fill page
       if (isDamage(e)) throw new ConfigError(new LedgerDamagedError(this.ledger.path, [`fills: ${(e as Error).message}`]).message, { cause: e });
@@ -210,7 +211,19 @@ export class BotLedger {
    * account, so a restart resumes at the PnL it stopped at.
    */
   books(): Account {
-    return accountFromLedger(this.ledger);
+    const replayed = this.replay();
+    // the account is the kernel's from now on: a later call replays again
+    this.replayed = null;
+    return accountFromLedger(this.ledger, { replayed });
+  }
+
+  /** one replay of the fills for the start (initialState and books), from the books checkpoint */
+  private replayed: ReplayedBooks | null = null;
+
+  private replay(): ReplayedBooks {
+    // the start writes a new checkpoint when it replayed many fills after the last (books-checkpoint.ts)
+    this.replayed ??= replayBooks(this.ledger, { logger: this.logger, save: true });
+    return this.replayed;
   }
 
   /**
@@ -482,6 +495,13 @@ export class BotLedger {
   close(): void {
     this.stopMarks?.();
     this.stopMarks = null;
+    try {
+      this.ledger.flush();
+      // a clean stop: the fills of this run go into the books checkpoint, so the next start replays few
+      if (this.ledger.failingSince === null) saveBooksCheckpoint(this.ledger, { logger: this.logger });
+    } catch (e) {
+      this.log.warn({ err: (e as Error).message }, 'books checkpoint skipped at stop');
+    }
     this.ledger.close();
   }
 }

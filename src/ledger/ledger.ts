@@ -696,6 +696,24 @@ export class Ledger {
     return out;
   }
 
+  /**
+   * filledByNonce for the given orders only (the catch-up's: the open, recent and unfinished ones), by
+   * index lookups: an order is in the map when it has a baseline or a recorded fill, as there.
+   */
+  filledFor(nonces: Iterable<string>): Map<string, number> {
+    const out = new Map<string, number>();
+    const base = this.db.prepare('SELECT filled FROM fill_baselines WHERE nonce = ?');
+    const fills = this.db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS filled FROM fills WHERE nonce = ?');
+    for (const raw of nonces) {
+      const k = raw.toLowerCase();
+      if (out.has(k)) continue;
+      const b = base.get(k) as { filled: number } | undefined;
+      const f = fills.get(k) as { n: number; filled: number };
+      if (b !== undefined || f.n > 0) out.set(k, (b?.filled ?? 0) + f.filled);
+    }
+    return out;
+  }
+
   /** Fills of an order from before the ledger met it: accounted as history, never as fills. */
   fillBaseline(nonce: string, filled: number): void {
     this.flush();

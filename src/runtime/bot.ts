@@ -79,7 +79,7 @@ import { eventMarket } from './quoting-kernel.ts';
 import { shardOwns, shardText, withShard, withShardScope } from './shard.ts';
 import { ClaimsTracker } from './claims/claims-tracker.ts';
 // ---- issue 16: ledger, limits across restarts, operator control ----
-import { BotLedger, configHash } from '../ledger/bot-ledger.ts';
+import { BotLedger, configHash, ledgerPath } from '../ledger/bot-ledger.ts';
 import { registerLedgerMetrics } from '../ledger/ledger-metrics.ts';
 import { LedgerWatch } from '../ledger/ledger-watch.ts';
 import { schedulePrune } from '../ledger/retention.ts';
@@ -237,7 +237,7 @@ export async function startBot(o: BotOptions): Promise<Bot> {
   const paper = o.paper ?? false;
   // issue 22: the admin endpoint binds before anything else starts: a guessable token is a config
   // error, and a port held by another process stops the start-up at once (AdminPortError, exit 2),
-  // before a feed, an order or a ledger write; its controls answer 503 until the bot is wired
+  // before a feed, an order or a ledger write; until the bot is wired, status names the start-up phase and a halt is held (DeferredControls)
   const adminToken = (o.env ?? process.env)[ADMIN_TOKEN_ENV];
   const adminPort = o.adminPort ?? o.config.admin.port;
   let admin: EarlyAdmin | null = null;
@@ -245,7 +245,10 @@ export async function startBot(o: BotOptions): Promise<Bot> {
     checkAdminToken(adminToken);
     registerSecret(adminToken);
     const controls = new DeferredControls();
+    // while starting, `ctl status` names the phase and `ctl halt` is held until quoting would begin
+    controls.phase('venue');
     admin = { endpoint: await startAdminEndpoint({ port: adminPort, token: adminToken, controls, logger: o.logger }), controls };
+    controls.identity(startingIdentity(o, admin.endpoint.port, paper));
   } else if (adminPort > 0) log.info(`admin endpoint off: set ${ADMIN_TOKEN_ENV} to enable bookmaker ctl`);
   // keys and config are checked even when a stop came first: a bad key is reported (exit 2), not hidden
   let v: VenueSetup;
@@ -285,6 +288,21 @@ export async function startBot(o: BotOptions): Promise<Bot> {
     else await undo;
     throw e;
   }
+}
+
+/** Who this bot is while it starts (the account and chain are known once the venue is set up). */
+function startingIdentity(o: BotOptions, adminPort: number, paper: boolean): Record<string, unknown> {
+  const cfg = o.config;
+  return {
+    pid: process.pid,
+    account: '',
+    chain: '',
+    configFile: cfg.file ? canonicalPath(cfg.file) : '',
+    configHash: configHash(cfg),
+    ledger: canonicalPath(ledgerPath(cfg, cfg.venue.kind === 'local', paper)),
+    adminPort,
+    startedAt: new Date().toISOString(),
+  };
 }
 
 async function wire(
@@ -327,6 +345,7 @@ async function wire(
   // with refreshes on, a start-up that selects nothing (a shard whose markets do not exist yet, a
   // category not yet listed) waits for the refreshes instead of exiting: a fleet pod would crash-loop
   const waitForMarkets = cfg.selection.refreshMs > 0;
+  early?.controls.phase('select markets');
   const markets: KernelMarket[] = await retryStartupStep('select markets', () => select(cfg, undefined, waitForMarkets), { clock, log, ...(signal ? { signal } : {}) });
   if (markets.length === 0) log.warn({ refreshSeconds: cfg.selection.refreshMs / 1000, shard: cfg.selection.shard ? shardText(cfg.selection.shard) : null }, 'no market at the venue matches the selectors yet; quoting nothing until a refresh selects one');
   const marketIds = markets.map((m) => m.marketId);
@@ -348,11 +367,13 @@ async function wire(
 
   if (signer && !paper) {
     // safe to re-run from the start (docs/venue.md#migration-to-settlement-v2): a transient failure midway retries the whole flow
+    early?.controls.phase('migration');
     const report = await retryStartupStep('start-up migration', () => runStartupMigration({ api: client.migration, signer, clock, logger: o.logger, restore: 'restore' }), { clock, log, ...(signal ? { signal } : {}) });
     log.info({ outcome: report.outcome, steps: report.steps }, 'start-up migration');
   }
 
   // ---- ledger (issue 16): books and the kill-switch latch carried across restarts ----
+  early?.controls.phase('ledger and catch-up');
   const bookLedger = await BotLedger.open({
     config: cfg,
     clock,
@@ -369,6 +390,17 @@ async function wire(
     ...(cfg.orders.reconcileScope === 'markets' ? { owns: (id: string) => (cfg.selection.shard ? shardOwns(id, cfg.selection.shard) : known(id)) } : {}),
   });
   cleanups.push(() => bookLedger.close());
+  // issue 22: a halt sent while starting is written to the ledger now (durable), and read back with
+  // the operator's holds below, before anything can tick
+  early?.controls.bindLedger((reason) => {
+    try {
+      bookLedger.operatorAction('halt', null, reason, 'every quote pulled until resume (sent during start-up)');
+      return true;
+    } catch (e) {
+      log.error({ err: (e as Error).message }, 'a halt sent during start-up could not be written to the ledger: it holds this run only');
+      return false;
+    }
+  });
   const store = new StateStore(storeLimits(cfg), bookLedger.initialState(marketIds));
   // the account's books (issue 21), rebuilt from the ledger: every PnL figure and the kill switch read them
   const accountBooks = bookLedger.books();
@@ -589,6 +621,7 @@ async function wire(
     subs.push(tradingFeed({ client, trader: venue.trader, marketIds: trackedIds, clock, intervalMs: fillsPollMs(cfg), health, logger: o.logger, isTracked, seed: bookLedger.catchUp.openOrders, fees: bookLedger.fees, isOwn: bookLedger.isOwn }).subscribe(sink));
   }
 
+  early?.controls.phase('books and balances');
   await untilAborted(waitForBooks(store, marketIds, clock, o.warmupMs ?? 5_000), signal);
   if (!paper) {
     // A restarted bot that quoted before its first positions read would count its position as 0 and
@@ -810,6 +843,9 @@ async function wire(
     // bound at the start of startBot (a port held by another process stopped the start-up there)
     identity = { ...identity, adminPort: admin.port };
     early.controls.attach(control);
+    // a halt sent while starting that the ledger's holds above did not carry yet: before the first quote
+    const h = early.controls.startupHalt;
+    if (h && !k.halted) control.halt(h.reason);
     // the bound port beside the config, for `ctl -c` after a reload changed admin.port (admin-state.ts)
     if (cfg.file) {
       try {
@@ -831,6 +867,7 @@ async function wire(
     const r = await om.cancelAll();
     log.info({ cancelled: r.cancelled, remaining: r.remaining }, 'stopped during start-up: orders cancelled');
   });
+  early?.controls.phase('reconcile');
   const ok = await untilAborted(om.reconcile(undefined, k.desired()), signal);
   if (!ok) log.warn('start-up reconcile could not read the venue; it is retried periodically');
   if (signal?.aborted) throw new StartupAbortedError(String(signal.reason ?? 'stop'));

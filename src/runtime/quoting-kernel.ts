@@ -741,6 +741,18 @@ export class QuotingKernel {
     return this.orderManager.isIdle(slot.cfg.marketId);
   }
 
+  /** The account's kill switch, on the account's PnL (issue 21): true when it fired. */
+  private accountKill(slot: MarketSlot, view: MarketView, now: number): boolean {
+    const marketId = slot.cfg.marketId;
+    const killed = this.accountRisk.check(Number(this.account.pnl()), now, view.venue);
+    if (killed === null) return false;
+    const denial: QuoteDenied = { type: 'QuoteDenied', marketId, reason: killed.reason, detail: killed.detail, quote: null, ts: now };
+    this.store.dispatchAll([denial]);
+    slot.last = { at: now, action: 'pull', desired: [], denied: 1, strategyError: null, reason: killed.reason, deniedBy: [denial] };
+    this.kill(killed.reason, killed.detail, marketId);
+    return true;
+  }
+
   private runTick(slot: MarketSlot, cause: TickCause): void {
     if (this.stopped) return;
     const now = this.clock.now();
@@ -759,6 +771,12 @@ export class QuotingKernel {
     if (this.haltedByOperator || this.holds.size > 0 || (this.pausedMarkets.size > 0 && this.pausedMarkets.has(lower(marketId)))) {
       slot.last = { at: now, action: 'pull', desired: [], denied: 0, strategyError: null, reason: 'PAUSED' };
       this.send(marketId, []);
+      // held by the bot itself (the ledger cannot be written): nothing is quoted, but the account's
+      // kill switch still watches the PnL and the error rate, tick by tick, as when quoting
+      if (this.holds.size > 0) {
+        const v = selectMarketView(this.store.state, marketId, now, undefined, this.account);
+        if (v && this.accountKill(slot, v, now)) return;
+      }
       this.opts.onTick?.(marketId, slot.last, null);
       return;
     }
@@ -770,14 +788,7 @@ export class QuotingKernel {
       return;
     }
     // the account's kill switch, on the account's PnL, before the strategy (issue 21)
-    const killed = this.accountRisk.check(Number(this.account.pnl()), now, view.venue);
-    if (killed !== null) {
-      const denial: QuoteDenied = { type: 'QuoteDenied', marketId, reason: killed.reason, detail: killed.detail, quote: null, ts: now };
-      this.store.dispatchAll([denial]);
-      slot.last = { at: now, action: 'pull', desired: [], denied: 1, strategyError: null, reason: killed.reason, deniedBy: [denial] };
-      this.kill(killed.reason, killed.detail, marketId);
-      return;
-    }
+    if (this.accountKill(slot, view, now)) return;
     let t: StrategyTick;
     const timer = this.opts.timer;
     const t0 = timer ? timer() : 0;
