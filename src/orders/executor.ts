@@ -22,25 +22,18 @@
  */
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
-import { classify } from '../exchange/client/classify.ts';
+import { classify, failureOf } from '../exchange/client/classify.ts';
 import { VenueError } from '../exchange/client/errors.ts';
 import { BookmakerError } from '../model/errors.ts';
 import type { Bytes32, LimitOrder } from '../model/order.ts';
-import type { BatchResult, CancelOutcome, CreateOutcome, PlannedOrder, VenuePort } from '../model/venue.ts';
+import type { BatchResult, CancelOutcome, CreateOutcome, PlannedOrder, VenueFailure, VenuePort } from '../model/venue.ts';
 import type { OrderManagerEvent } from '../state/events.ts';
 import type { DesiredOrder, TrackedOrder } from './diff.ts';
 import type { NonceSource } from './nonces.ts';
-import { lower, type OrderTable } from './order-table.ts';
+import { lower, type OrderParts, type OrderTable } from './order-table.ts';
 import type { VenueCall } from './plan-calls.ts';
 import { fatalRefusal, VenueRefusedError } from './refusal.ts';
 import type { Entry } from './tracked-orders.ts';
-
-// Outcome codes: the classifier's reasons (src/exchange/client/classify.ts) or our ErrorCodes.
-const RATE_LIMIT_CODES = new Set(['rate-limited', 'RATE_LIMITED', '429']);
-const MIGRATION_CODES = new Set(['migration-required', 'MIGRATION_REQUIRED']);
-const DUPLICATE_CODES = new Set(['duplicate', 'DUPLICATE']);
-/** Our signing or key is broken: every further order would be refused too. Stop safely. */
-const HALT_CODES = new Set(['invalid-signature', 'SIGNING']);
 
 const RESOLVED: Promise<void> = Promise.resolve();
 
@@ -53,13 +46,7 @@ export interface ExecutorOptions {
   rejectCooldownMs?: number;
 }
 
-export interface ExecutorDeps {
-  readonly venue: VenuePort;
-  readonly clock: Clock;
-  readonly log: Logger;
-  readonly emit: (e: OrderManagerEvent) => void;
-  readonly nonces: NonceSource;
-  readonly table: OrderTable;
+export interface ExecutorDeps extends OrderParts {
   readonly opts: ExecutorOptions;
   /** a cancel failed for now: the order manager tries the market again soon */
   readonly retryCancelSoon: (e: Entry, rateLimited: boolean) => void;
@@ -192,8 +179,8 @@ export class OrderExecutor {
     for (const o of res.cancels) this.applyCancel(o);
     for (const o of res.creates) this.applyCreate(o);
     const answered = new Set([...res.creates, ...res.cancels].map((o) => lower(o.nonce)));
-    for (const p of creates) if (!answered.has(lower(p.nonce))) this.applyCreate({ ok: false, nonce: p.nonce, code: 'NO_ANSWER', message: 'no outcome', retryable: true });
-    for (const n of cancels) if (!answered.has(lower(n))) this.applyCancel({ ok: false, nonce: n, code: 'NO_ANSWER', message: 'no outcome', retryable: true });
+    for (const p of creates) if (!answered.has(lower(p.nonce))) this.applyCreate({ ok: false, nonce: p.nonce, code: 'no-answer', message: 'no outcome', retryable: true });
+    for (const n of cancels) if (!answered.has(lower(n))) this.applyCancel({ ok: false, nonce: n, code: 'no-answer', message: 'no outcome', retryable: true });
   }
 
   /** `marketId`: the one market of the call, when there is one (see VenuePort.batch). */
@@ -216,7 +203,7 @@ export class OrderExecutor {
     const e = this.table.entries.get(k);
     if (!e) return;
     const now = this.clock.now();
-    if (o.ok || DUPLICATE_CODES.has(o.code)) {
+    if (o.ok || o.code === 'duplicate') {
       this.backoffStep = 0;
       if (e.state === 'pending-create') e.state = 'working';
       // a fill the answer shows (the order crossed on arrival) changes nothing here: the order
@@ -226,7 +213,7 @@ export class OrderExecutor {
       return;
     }
     const said = { message: o.message, ...(o.status !== undefined ? { status: o.status } : {}), ...(o.venueCode ? { venueCode: o.venueCode } : {}) };
-    const reject = (reason: string, retryable: boolean, mayHaveLanded = false): void =>
+    const reject = (reason: VenueFailure, retryable: boolean, mayHaveLanded = false): void =>
       this.emit({ type: 'OrderRejected', marketId: e.marketId, slot: e.slot, nonce: e.planned.nonce, reason, retryable, mayHaveLanded, ...said, ts: now });
     const fatal = fatalRefusal(o);
     // After a lost answer the order may already be open from an earlier send: whatever a resend is
@@ -237,23 +224,23 @@ export class OrderExecutor {
       e.resend = false;
       this.table.needsReconcile.add(lower(e.marketId));
     };
-    if (HALT_CODES.has(o.code) || fatal) {
-      // no create can get past this refusal (bad key, key of another wallet, bad signature): halt
+    if (o.code === 'invalid-signature' || fatal) {
+      // no create can get past this refusal (bad key, key of another wallet, our signing broken): halt
       if (mayExist) settleLater();
       else this.table.entries.delete(k);
       reject(o.code, false, mayExist);
       this.pendingHalt ??= fatal ? new VenueRefusedError(fatal) : new BookmakerError('SIGNING', `create refused: ${o.code}`);
-    } else if (o.migration || MIGRATION_CODES.has(o.code)) {
+    } else if (o.migration || o.code === 'migration-required') {
       if (mayExist) settleLater();
       else this.table.entries.delete(k);
-      reject('migration', false, mayExist);
+      reject('migration-required', false, mayExist);
       this.block(e.marketId);
-    } else if (RATE_LIMIT_CODES.has(o.code)) {
+    } else if (o.code === 'rate-limited') {
       // A 429 is refused before processing: this send placed nothing. A first send frees the slot;
       // a resend is tried again after the back-off.
       if (mayExist) e.resend = true;
       else this.table.entries.delete(k);
-      reject('rate_limited', true, mayExist);
+      reject('rate-limited', true, mayExist);
       this.startBackoff(now);
     } else if (o.retryable) {
       e.attempts++;
@@ -281,10 +268,11 @@ export class OrderExecutor {
       return;
     }
     this.emit({ type: 'CancelFailed', marketId: e.marketId, nonce: e.planned.nonce, reason: o.code, retryable: o.retryable, ts: now });
-    if (RATE_LIMIT_CODES.has(o.code)) this.startBackoff(now);
+    const rateLimited = o.code === 'rate-limited';
+    if (rateLimited) this.startBackoff(now);
     if (o.retryable) {
       e.state = 'working'; // the next diff cancels it again if it is still unwanted
-      this.retryCancelSoon(e, RATE_LIMIT_CODES.has(o.code));
+      this.retryCancelSoon(e, rateLimited);
     } else {
       // refused for good, most often because the order is no longer open: it filled, and those
       // fills may not be in the position yet, so it is parked (still counted) like an order found gone
@@ -317,7 +305,7 @@ export class OrderExecutor {
 
 /** A create the venue answered with a refusal (4xx other than a rate limit or a duplicate). */
 function isRefusal(c: CreateOutcome): boolean {
-  return !c.ok && c.status !== undefined && c.status >= 400 && c.status < 500 && c.status !== 429 && !DUPLICATE_CODES.has(c.code);
+  return !c.ok && c.status !== undefined && c.status >= 400 && c.status < 500 && c.status !== 429 && c.code !== 'duplicate';
 }
 
 /** The own enumerable keys of an order as to-orders builds it, in that order. */
@@ -347,7 +335,7 @@ function withNonce(order: LimitOrder, nonce: Bytes32, expiry: number | undefined
 export function failedBatch(creates: readonly PlannedOrder[], cancels: readonly Bytes32[], err: unknown): BatchResult {
   const c = classify(err, { idempotent: true });
   const message = err instanceof Error ? err.message : String(err);
-  const code = c.reason === 'unknown' && err instanceof BookmakerError ? err.code : c.reason;
+  const code = failureOf(err, c);
   const migration = c.reason === 'migration-required';
   // 'fail' on a whole call that is not a clear refusal of our request may still have been applied.
   const retryable = c.action === 'retry' || c.action === 'backoff' || (c.action === 'fail' && (c.reason === 'unknown' || c.reason === 'bad-response'));

@@ -8,10 +8,24 @@
  * its executor (executor.ts) and reconciler (reconciler.ts). Keys are lower-case nonces and market ids.
  */
 import type { Clock } from '../core/clock.ts';
+import type { Logger } from '../core/logger.ts';
 import type { Bytes32 } from '../model/order.ts';
+import type { VenuePort } from '../model/venue.ts';
 import type { OrderManagerEvent } from '../state/events.ts';
 import type { TrackedOrder } from './diff.ts';
+import type { NonceSource } from './nonces.ts';
 import { TrackedOrders, type Entry } from './tracked-orders.ts';
+
+/** What the order manager hands each of its parts (executor.ts, reconciler.ts). */
+export interface OrderParts {
+  readonly venue: VenuePort;
+  readonly clock: Clock;
+  readonly log: Logger;
+  /** the order manager's emit (a throwing listener is logged, not raised) */
+  readonly emit: (e: OrderManagerEvent) => void;
+  readonly nonces: NonceSource;
+  readonly table: OrderTable;
+}
 
 export const lower = (s: string): string => s.toLowerCase();
 

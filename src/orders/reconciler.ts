@@ -7,15 +7,10 @@
  * Entry point: `new Reconciler(deps)`, owned by the OrderManager, which serialises its runs
  * (`OrderManager.reconcile`) and calls `reconcileNow(marketId, desired)` and `cancelRounds()`.
  */
-import type { Clock } from '../core/clock.ts';
-import type { Logger } from '../core/logger.ts';
 import type { Bytes32, VenueOrder } from '../model/order.ts';
-import type { VenuePort } from '../model/venue.ts';
-import type { OrderManagerEvent } from '../state/events.ts';
 import type { DesiredOrder, Tolerances } from './diff.ts';
 import { errInfo, type OrderExecutor } from './executor.ts';
-import type { NonceSource } from './nonces.ts';
-import { lower, type OrderTable } from './order-table.ts';
+import { lower, type OrderParts } from './order-table.ts';
 import { planReconcile } from './reconcile.ts';
 import type { Entry } from './tracked-orders.ts';
 import { plannedFromVenue, totalShares } from './venue-order-shares.ts';
@@ -40,13 +35,7 @@ export interface ReconcilerOptions {
   ownMarkets?: readonly Bytes32[];
 }
 
-export interface ReconcilerDeps {
-  readonly venue: VenuePort;
-  readonly clock: Clock;
-  readonly log: Logger;
-  readonly emit: (e: OrderManagerEvent) => void;
-  readonly nonces: NonceSource;
-  readonly table: OrderTable;
+export interface ReconcilerDeps extends OrderParts {
   readonly exec: OrderExecutor;
   /** the tolerances the diff keeps orders within (an order found within them is adopted) */
   readonly tol: Tolerances;
