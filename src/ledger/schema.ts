@@ -1,5 +1,5 @@
 /**
- * The ledger's SQLite schema (issue 16). One file per trading account: every order sent and the
+ * The ledger's SQLite schema. One file per trading account: every order sent and the
  * venue's answer, every cancel, every fill (keyed by its venue identity, so a fill is recorded once),
  * position and PnL marks, risk events, start-ups, operator actions, and the risk state that must
  * outlive the process (the kill-switch latch, the PnL peak, the UTC day's opening PnL).
@@ -121,7 +121,7 @@ INSERT OR IGNORE INTO risk_state (id, updated_at) VALUES (1, 0);
 `;
 
 /**
- * Version 2 (issue 21, venue truth): each fill says where its fee came from (`fee_source`: 'venue'
+ * Version 2 (venue truth): each fill says where its fee came from (`fee_source`: 'venue'
  * when the venue or the engine stated it, 'model' when the configured fee model computed it) and
  * whose order it was (`origin`: 'own' = placed by this bookmaker, 'foreign' = another instance or a
  * person trading the same wallet). Fills recorded before the upgrade were fee 0, bot orders: they are
@@ -144,7 +144,7 @@ CREATE TABLE IF NOT EXISTS baseline (
 `;
 
 /**
- * Indexes for every start-up query and for the prune (issue 22), created on every writable open
+ * Indexes for every start-up query and for the prune, created on every writable open
  * (`IF NOT EXISTS`: a no-op once there; on a large ledger from before them the first open builds them
  * once). Kept apart from the versioned schema: they change no table, so an older bookmaker reads a
  * file that has them.

@@ -4,7 +4,7 @@
  * Producers: feeds (book, metadata, oracle, balances, fills), the order manager (order lifecycle,
  * reconciliation, blocking on migration, back-off) and the risk gate (QuoteDenied). The store
  * (src/state/store.ts) is the one consumer that turns them into snapshots; metrics bind to the
- * same stream (src/metrics/bind-events.ts). All amounts in integer units (src/model/units.ts).
+ * same stream (src/metrics/bind-store-metrics.ts). All amounts in integer units (src/model/units.ts).
  * `ts` is the injected clock's time in ms when the event was produced.
  */
 import type { BookEvent } from '../model/stream.ts';

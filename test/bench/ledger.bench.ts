@@ -1,5 +1,5 @@
 /**
- * ledger (issue 16): what the persistent ledger costs.
+ * ledger: what the persistent ledger costs.
  *  1. write throughput into a file ledger (WAL, synchronous=NORMAL) through the batched writer:
  *     fills/s (one record each) and orders/s (sent + answered + cancel sent + cancelled: 4 records),
  *     flushed in transactions of 2,000; baseline: one transaction per fill (an unbatched writer);

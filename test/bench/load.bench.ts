@@ -1,5 +1,5 @@
 /**
- * Load (issue 6 §3): the real bot (a child process, src/chaos/bot-child.ts) quoting 200 markets on the
+ * Load: the real bot (a child process, src/chaos/bot-child.ts) quoting 200 markets on the
  * local exchange while a synthetic maker changes every book 10 times a second (2,000 deltas/s in all).
  * Measured on the bot: CPU, RSS, event-loop delay p99 (perf_hooks monitorEventLoopDelay), book deltas
  * received vs published (dropped), events later than 1 s, resyncs; at the exchange: venue calls per

@@ -6,7 +6,7 @@
  * that records the time each request body is ready and answers at once. Each tick moves the book by
  * 3¢ so all four quotes move. Latency = event in → the last request of that tick serialised.
  * Baseline: the same pipeline with the pure-JS signer (noble secp256k1, what viem uses).
- * Instrumented as the bot runs it (issue 11): the bot's metrics registry (default process/Node.js
+ * Instrumented as the bot runs it: the bot's metrics registry (default process/Node.js
  * metrics on), the tick-to-wire meter on the kernel's onTickStart/onTick and the venue's onWrite,
  * every request observed in bookmaker_api_latency_seconds as the transport does, and the watchdog's
  * heartbeat timer bumping a SharedArrayBuffer counter every 100 ms, and the health model's strategy

@@ -1,5 +1,5 @@
 /**
- * The books equal the venue (issue 21), end to end against `bookmaker sim --new-market-every 20
+ * The books equal the venue, end to end against `bookmaker sim --new-market-every 20
  * --market-lifetime 50` (markets appear, close and resolve while the bot runs) and `bookmaker run`:
  *   run 1 quotes until fills are recorded → `kill -9` (its quotes keep filling while it is down) →
  *   run 2 catches up, quotes, stops on --duration.

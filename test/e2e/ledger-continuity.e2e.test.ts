@@ -1,5 +1,5 @@
 /**
- * Books that outlive the process (issue 16), end to end against `bookmaker sim` (a child process with
+ * Books that outlive the process, end to end against `bookmaker sim` (a child process with
  * its simulated counterparties) and `bookmaker run` (another child):
  *   run 1 quotes and gets fills → `kill -9` during traffic (its quotes stay at the venue and keep
  *   filling while it is down) → run 2 starts, catches up, quotes, stops on SIGTERM → run 3 starts and
