@@ -24,6 +24,7 @@ import { startBookDriver } from '../../src/chaos/load-driver.ts';
 import { derivedAddress } from '../../src/sim/market-factory.ts';
 import { toSubmitOrder } from '../../src/sim/agents/order-builder.ts';
 import type { ChildMessage, ChildStats } from '../../src/chaos/child-messages.ts';
+import { bandsDefaultsYaml } from '../support/bot-yaml.ts';
 
 function arg(name: string, dflt: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -105,14 +106,7 @@ markets:
   maxMarkets: ${MARKETS}
   refreshSeconds: 0
   select: all
-defaults:
-  strategy:
-    name: bands
-    params:
-      fair: mid
-      bands:
-        - { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 5 }
-  risk:
+${bandsDefaultsYaml([{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 5 }], 'mid')}  risk:
     maxPosition: 100
     maxNotional: 100
     maxBookAgeSeconds: 30

@@ -20,6 +20,7 @@ import type { RunReport } from '../../src/runtime/run-report.ts';
 import { shardOf } from '../../src/runtime/shard.ts';
 import { cli, waitFor, withTimeout, type Child } from './harness.ts';
 import { freePort, startSimProcess, type SimProcess } from './sim-process.ts';
+import { bandsDefaultsYaml, venueYaml } from '../support/bot-yaml.ts';
 
 let sim: SimProcess;
 let dir: string;
@@ -35,17 +36,7 @@ after(async () => {
 });
 
 /** Wide bands and a one-shot order budget: once placed, a bot's orders stay put (no requote), so any change to them is a fill or someone else's cancel. */
-const CONFIG = (baseUrl: string) => `venue:
-  chain: testnet
-  baseUrl: ${baseUrl}
-defaults:
-  strategy:
-    name: bands
-    params:
-      fair: mid
-      bands:
-        - { minMargin: 0.05, targetMargin: 0.12, maxMargin: 0.19, size: 5 }
-  risk:
+const CONFIG = (baseUrl: string) => `${venueYaml(baseUrl)}${bandsDefaultsYaml([{ minMargin: 0.05, targetMargin: 0.12, maxMargin: 0.19, size: 5 }], 'mid')}  risk:
     maxPosition: 100
     maxNotional: 100
     maxOrderSize: 50
