@@ -1,5 +1,5 @@
 /**
- * The account's books (issue 21): one entity, built from fills, that every PnL figure of the bot
+ * The account's books: one entity, built from fills, that every PnL figure of the bot
  * reads (kill switch, /metrics, terminal summary, run report, `ledger summary|pnl`). See
  * docs/books-and-pnl.md for what each figure means.
  *

@@ -1,5 +1,5 @@
 /**
- * The operator endpoint behind `bookmaker ctl` (issue 16): HTTP on 127.0.0.1 only, every request
+ * The operator endpoint behind `bookmaker ctl`: HTTP on 127.0.0.1 only, every request
  * authenticated with `Authorization: Bearer <BOOKMAKER_ADMIN_TOKEN>` (compared in constant time).
  * Without a token in the environment the endpoint does not start (a control port nobody can
  * authenticate to is no use, and one anybody can is a hole).
@@ -18,7 +18,7 @@
  * 404 (unknown path or market), 405, 409 (nothing to do, e.g. clear-kill without a latch is 200 with
  * cleared: false). The token never appears in a log line or an answer.
  *
- * Issue 22: a token shorter than MIN_ADMIN_TOKEN_LENGTH is a config error (checkAdminToken), and a
+ * a token shorter than MIN_ADMIN_TOKEN_LENGTH is a config error (checkAdminToken), and a
  * port that cannot be bound is an AdminPortError (exit 2, naming the port and its holder when known):
  * a bot whose controls would reach another process must not run.
  */
@@ -57,7 +57,7 @@ export interface StartupHalt {
 }
 
 /**
- * The controls of a bot still starting (issue 22): the endpoint binds before anything else starts, so
+ * The controls of a bot still starting: the endpoint binds before anything else starts, so
  * a port held by another process stops the start-up at once. Until `attach`:
  *   - GET /admin/status answers 200 `{ starting: true, phase, since, identity, halted, halt }`, so
  *     `ctl status` says where the start-up is and `ctl` can check which bot answers;
@@ -175,7 +175,7 @@ export class AdminPortError extends ConfigError {
 
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
 
-/** A bearer token, or (what ctl sends, issue 22) a one-time proof of it bound to this request (admin-auth.ts). */
+/** A bearer token, or (what ctl sends) a one-time proof of it bound to this request (admin-auth.ts). */
 function authorised(req: IncomingMessage, path: string, raw: Buffer, token: string, tokenDigest: Buffer, hmac: ReturnType<typeof hmacVerifier>): boolean {
   const h = req.headers.authorization;
   if (typeof h !== 'string') return false;

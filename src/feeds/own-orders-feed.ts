@@ -12,7 +12,7 @@
  * fills. The first poll only records a baseline: fills from before the start are history, and the
  * positions come from the balance poll anyway.
  *
- * Fees and origin (issue 21): the venue's orders state no fee, so each fill carries the configured
+ * Fees and origin: the venue's orders state no fee, so each fill carries the configured
  * fee model's (`fees`, src/ledger/fill-fee.ts) with `feeSource` 'model'. Every order of the wallet is
  * read, so a fill of an order this bookmaker did not place (a person or another instance on the same
  * wallet) is reported too, marked `origin` 'foreign' by `isOwn`: the books count it, so their

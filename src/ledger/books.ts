@@ -1,5 +1,5 @@
 /**
- * Reading the books (issue 16): positions rebuilt exactly from the recorded fills, and the
+ * Reading the books: positions rebuilt exactly from the recorded fills, and the
  * summaries behind `bookmaker ledger summary|fills|orders|pnl`.
  *
  *   accountFromLedger(ledger, { until? })  → Account (src/account/account.ts): the books every PnL

@@ -1,5 +1,5 @@
 /**
- * The live bot's ledger glue (issue 16): everything the runtime does with the ledger, so bot.ts keeps
+ * The live bot's ledger glue: everything the runtime does with the ledger, so bot.ts keeps
  * one small block.
  *
  *   const bl = await BotLedger.open({ config, clock, logger, trader, venue, client, embedded });
@@ -409,7 +409,7 @@ export class BotLedger {
     return was;
   }
 
-  /** The operator's halt and pauses still in force (issue 22): applied at start-up. */
+  /** The operator's halt and pauses still in force: applied at start-up. */
   operatorHolds(): OperatorHolds {
     return this.ledger.operatorHolds();
   }
@@ -464,7 +464,7 @@ export class BotLedger {
     }
     this.denials.clear();
     // an operator clear this bot did not make (another process on this file): its reset figures
-    // stand; this bot's in-memory peak and day start must not be written back over them (issue 22)
+    // stand; this bot's in-memory peak and day start must not be written back over them
     if (this.clearedOutside || this.ledger.lastClearSeq() !== this.clearSeq) {
       if (!this.clearedOutside) {
         this.clearedOutside = true;

@@ -1,5 +1,5 @@
 /**
- * Start-up continuity (issue 16): fills that happened while the bot was down are fetched from the
+ * Start-up continuity: fills that happened while the bot was down are fetched from the
  * venue and recorded, and the live fill tracker is told where the ledger stands so its de-duplication
  * continues where it stopped.
  *
@@ -21,7 +21,7 @@
  * of the order's fills and the read states one (an order that took liquidity: see fillPrice). On a fresh ledger nothing is history yet: the open orders'
  * fills so far become their baselines, not fills.
  *
- * Venue truth (issue 21): the venue states no fee and no time for a fill. The fee is the configured
+ * Venue truth: the venue states no fee and no time for a fill. The fee is the configured
  * fee model's (`fees`, src/ledger/fill-fee.ts; `fee_source` 'model'). The time is the earliest the
  * fill can have happened as far as the venue and the ledger show: the order's insertion (the venue's
  * `insertedAt`) or the last sign of life of the previous run (its last mark, fill or start-up),

@@ -1,5 +1,5 @@
 /**
- * Ledger integrity (issue 22): a bounded check at open and a full one for `bookmaker ledger check`.
+ * Ledger integrity: a bounded check at open and a full one for `bookmaker ledger check`.
  *
  * At open (openIntegrityCheck): `PRAGMA quick_check(<table>)` of the small tables the kill switch
  * and a start depend on (risk_state, meta, startups, operator_actions, risk_events, fill_baselines)

@@ -1,5 +1,5 @@
 /**
- * The ledger: a SQLite file (better-sqlite3, WAL) that outlives the process (issue 16).
+ * The ledger: a SQLite file (better-sqlite3, WAL) that outlives the process.
  *
  *   const ledger = openLedger({ path, clock, logger });   // ':memory:' for a throwaway one
  *   ledger.orderSubmitted(e) / orderAnswered(…) / cancel(…) / fill(f) / mark(…) / riskEvent(…)
@@ -14,12 +14,12 @@
  *
  * Durability: WAL with `synchronous = NORMAL` for the batched records — a committed transaction
  * survives a process crash (kill -9); a power loss may lose the last transactions but never corrupts
- * the file. Fills lost that way are fetched again from the venue at the next start (continuity.ts),
+ * the file. Fills lost that way are fetched again from the venue at the next start (catch-up.ts),
  * and a fill is keyed by its venue identity (`fill_id`, unique), so fetching one twice records it
  * once. The safety records (latch, clear, operator actions, start-ups) commit with
- * `synchronous = FULL` (issue 22): they survive a power cut too.
+ * `synchronous = FULL`: they survive a power cut too.
  *
- * Issue 22 (docs/ledger-operations.md): one writer per file (ledger-lock.ts, taken before anything
+ * Fail-closed (docs/ledger-operations.md): one writer per file (ledger-lock.ts, taken before anything
  * is read); files created 0600; a bounded integrity check at open (integrity.ts: damage throws
  * LedgerDamagedError with the recovery steps); the latch also kept in `<ledger>.latch`
  * (latch-file.ts), which holds it when the ledger cannot; `problem()` says why the ledger cannot be
@@ -101,7 +101,7 @@ export interface RiskSnapshot {
   readonly dayStartPnl: bigint | null;
 }
 
-/** An operator's halt or pause as the ledger holds it (issue 22: they outlive the process). */
+/** An operator's halt or pause as the ledger holds it (they outlive the process). */
 export interface OperatorHold {
   readonly reason: string | null;
   /** ms since the epoch */
@@ -644,7 +644,7 @@ export class Ledger {
   }
 
   /**
-   * The operator's halt and pauses still in force (issue 22): the halt, pause and resume actions
+   * The operator's halt and pauses still in force: the halt, pause and resume actions
    * replayed in order (`resume` without a market lifts the halt and every pause). A restarted bot
    * applies them before its first quote.
    */

@@ -1,5 +1,5 @@
 /**
- * The ledger's SQLite schema (issue 16). One file per trading account: every order sent and the
+ * The ledger's SQLite schema. One file per trading account: every order sent and the
  * venue's answer, every cancel, every fill (keyed by its venue identity, so a fill is recorded once),
  * position and PnL marks, risk events, start-ups, operator actions, and the risk state that must
  * outlive the process (the kill-switch latch, the PnL peak, the UTC day's opening PnL).
@@ -121,7 +121,7 @@ INSERT OR IGNORE INTO risk_state (id, updated_at) VALUES (1, 0);
 `;
 
 /**
- * Version 2 (issue 21, venue truth): each fill says where its fee came from (`fee_source`: 'venue'
+ * Version 2 (venue truth): each fill says where its fee came from (`fee_source`: 'venue'
  * when the venue or the engine stated it, 'model' when the configured fee model computed it) and
  * whose order it was (`origin`: 'own' = placed by this bookmaker, 'foreign' = another instance or a
  * person trading the same wallet). Fills recorded before the upgrade were fee 0, bot orders: they are
@@ -144,7 +144,7 @@ CREATE TABLE IF NOT EXISTS baseline (
 `;
 
 /**
- * Version 3 (issue 21): each fill keeps its order's kind when known (`order_kind`: 0 buy, 1 sale
+ * Version 3: each fill keeps its order's kind when known (`order_kind`: 0 buy, 1 sale
  * from inventory, 2 sale without inventory, which mints a complete set per share whatever is held;
  * NULL: unknown, recorded before), so the books settle a sale as the venue did. `resolutions` holds each market the bot saw
  * resolve (the payout of one YES share, 1e-6 USDC, and when) and when its tokens were claimed, so the
@@ -162,7 +162,7 @@ CREATE TABLE IF NOT EXISTS resolutions (
 `;
 
 /**
- * Indexes for every start-up query and for the prune (issue 22), created on every writable open
+ * Indexes for every start-up query and for the prune, created on every writable open
  * (`IF NOT EXISTS`: a no-op once there; on a large ledger from before them the first open builds them
  * once). Kept apart from the versioned schema: they change no table, so an older bookmaker reads a
  * file that has them.

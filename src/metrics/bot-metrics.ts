@@ -102,7 +102,7 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
     setStateSource(state: () => StoreState, clock: Clock): void {
       source = { state, clock };
     },
-    /** The account's books: the PnL gauges read them (issue 21: one PnL function for every consumer). */
+    /** The account's books: the PnL gauges read them (one PnL function for every consumer). */
     setAccount(account: Account): void {
       books = account;
     },
@@ -229,7 +229,7 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
     },
   });
 
-  // markouts, toxicity, flow, regime and PnL attribution (issue 15): ./edge-metrics.ts
+  // markouts, toxicity, flow, regime and PnL attribution: ./edge-metrics.ts
   registerEdgeMetrics(registry, p, (mk) => marketLabel(mk.marketId, mk.slug), () => (source ? { state: source.state(), clock: source.clock, books: books ?? undefined } : null));
 
   return m;

@@ -1,5 +1,5 @@
 /**
- * Gauges of the edge measures (issue 15): markouts, toxicity, taker flow, regime and PnL
+ * Gauges of the edge measures: markouts, toxicity, taker flow, regime and PnL
  * attribution per market, read from the latest store snapshot at scrape time (nothing on the hot
  * path). Registered by createBotMetrics (./bot-metrics.ts) on the bot's registry:
  *

@@ -5,7 +5,7 @@
  * Entry points:
  *   selectMarketView(state, marketId, now, windowMs?, books?) → MarketView | null (null for a market never seen);
  *     with the account's books (src/account/account.ts) the view's position (net, average entry: what
- *     the risk layer's limits use), its account exposure and its PnL figures are the books' (issue 21)
+ *     the risk layer's limits use), its account exposure and its PnL figures are the books'
  *   marketPnl(market) → { realised, unrealised } in 1e-6 USDC (bigint, exact)
  *   reservedCollateral(market) → 1e-6 USDC locked by our open orders (bigint)
  * Derived pieces (view book, quotes, position, PnL, account totals) are remembered per market and
@@ -66,7 +66,7 @@ const MEMO_MAX = 100_000;
 /**
  * A released market's memo goes (it holds the market's last books, orders and quote list): market
  * rotation calls this at every release, so the memos follow the markets the bot holds, not every
- * market it ever held (issue 14: a few KB per retired market otherwise, until MEMO_MAX).
+ * market it ever held (a few KB per retired market otherwise, until MEMO_MAX).
  */
 export function forgetMarketViewMemo(marketId: string): void {
   if (memos.delete(marketId)) return;

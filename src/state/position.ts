@@ -1,5 +1,5 @@
 /**
- * Position and PnL arithmetic for one market, exact in integers (issue 4 §2).
+ * Position and PnL arithmetic for one market, exact in integers.
  *
  * Entry points: `applyFill(pos, fill)`, `unrealisedScaled(pos, markTimes2)`, `toMicro(scaled)`.
  *

@@ -1,5 +1,5 @@
 /**
- * ledgerfs (issue 22): a large ledger at start-up, in `ledger summary`, and after pruning.
+ * ledgerfs: a large ledger at start-up, in `ledger summary`, and after pruning.
  *
  * One ledger as today's bot leaves it after months of quoting (v1 schema, no issue-22 indexes,
  * auto_vacuum off): --orders (default 1 000 000) orders over 180 days, each with a cancel sent and

@@ -1,5 +1,5 @@
 /**
- * tick-stages: what each stage of the tick-to-wire path costs on its own (issue 24), on the inputs of
+ * tick-stages: what each stage of the tick-to-wire path costs on its own, on the inputs of
  * the tick-to-wire bench's tick (a 2-level book whose mid moves 3¢, the bands strategy with 2 bands a
  * side, 4 resting quotes that all move: 4 cancels signed ahead + 4 creates signed on the tick):
  *

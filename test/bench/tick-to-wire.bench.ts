@@ -6,7 +6,7 @@
  * that records the time each request body is ready and answers at once. Each tick moves the book by
  * 3¢ so all four quotes move. Latency = event in → the last request of that tick serialised.
  * Baseline: the same pipeline with the pure-JS signer (noble secp256k1, what viem uses).
- * Instrumented as the bot runs it (issue 11): the bot's metrics registry (default process/Node.js
+ * Instrumented as the bot runs it: the bot's metrics registry (default process/Node.js
  * metrics on), the tick-to-wire meter on the kernel's onTickStart/onTick and the venue's onWrite,
  * every request observed in bookmaker_api_latency_seconds as the transport does, and the watchdog's
  * heartbeat timer bumping a SharedArrayBuffer counter every 100 ms, and the health model's strategy
@@ -18,12 +18,10 @@ import bands from '../../strategies/bands/index.ts';
 import { systemClock } from '../../src/core/clock.ts';
 import { DEFAULT_RISK } from '../../src/config/parse-risk.ts';
 import { TESTNET } from '../../src/exchange/chains.ts';
-import type { BulkOperation, BulkResult } from '../../src/exchange/client/orders-write.ts';
 import { createSigner } from '../../src/exchange/signing/signer.ts';
-import type { Bytes32, CancelBody, CreateOrderBody, LimitOrderBody, VenueOrder } from '../../src/model/order.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 import { createLiveVenue, type LiveOrdersClient } from '../../src/runtime/live-venue.ts';
 import { QuotingKernel } from '../../src/runtime/quoting-kernel.ts';
-import type { StateEvent } from '../../src/state/events.ts';
 import { StateStore } from '../../src/state/store.ts';
 import { createBotMetrics } from '../../src/metrics/bot-metrics.ts';
 import { TickToWireMeter } from '../../src/runtime/tick-to-wire.ts';
@@ -32,6 +30,7 @@ const metrics = createBotMetrics();
 const beat = new Int32Array(new SharedArrayBuffer(4));
 setInterval(() => Atomics.add(beat, 0, 1), 100).unref();
 import { percentile, report } from './lib.ts';
+import { bookSnapshot, stubOrdersClient } from '../support/stub-orders-client.ts';
 
 const arg = (name: string, d: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -41,68 +40,15 @@ const TICKS = arg('ticks', 4000);
 const M = ('0x' + 'ab'.repeat(32)) as Bytes32;
 const KEY = '0x' + '11'.repeat(32);
 
-function orderOf(body: LimitOrderBody | CreateOrderBody): VenueOrder {
-  const b = body as LimitOrderBody;
-  return {
-    marketId: b.marketId, trader: b.trader, nonce: b.nonce, side: b.side as 0 | 1, outcomeIndex: b.outcomeIndex as 0 | 1, price: Number(b.price), size: Number(b.size),
-    filledSize: 0, remainingSize: Number(b.size), percentFilled: 0, type: 'limit', status: 'open', voidReason: null, insertedAt: '', expiry: Number(b.expiry),
-    settlementVersion: 2, sv2OrderKind: b.side === 0 ? 0 : 1, sv2TimeInForce: 0, sv2MinSharesOut: null, sv2MaxCollateralIn: null, sv2MinCollateralOut: null,
-  };
-}
-
 /** The HTTP client's seam: serialise the body (what the transport writes), note the time, answer. */
 function stubClient(written: number[]): LiveOrdersClient {
-  const wire = (body: unknown): void => {
+  return stubOrdersClient((body) => {
     const t = performance.now();
     JSON.stringify(body);
     written.push(performance.now());
     // what the transport's onResponse does for each attempt
     metrics.apiLatency.observe({ method: 'POST', endpoint: '/orders/bulk', status: '200' }, (performance.now() - t) / 1000);
-  };
-  const creates = (bs: LimitOrderBody[]) => bs.map((b) => ({ type: 'create' as const, ok: true as const, order: orderOf(b) }));
-  const cancels = (cs: CancelBody[]) => cs.map((c) => ({ type: 'cancel' as const, ok: true as const, trader: c.trader, nonce: c.nonce, alreadyCancelled: false }));
-  return {
-    async bulk(ops: BulkOperation[]): Promise<BulkResult> {
-      wire({ operations: ops });
-      const r = ops.map((o) => (o.type === 'create' ? creates([o.order as LimitOrderBody])[0]! : cancels([o.cancel])[0]!));
-      return { results: r, duplicate: false };
-    },
-    async bulkCreate(orders) {
-      wire({ orders });
-      return { results: orders.map((b: LimitOrderBody | CreateOrderBody) => ({ type: 'create' as const, ok: true as const, order: orderOf(b) })), duplicate: false };
-    },
-    async bulkCancel(cs) {
-      wire({ cancels: cs });
-      return { results: cancels(cs), duplicate: false };
-    },
-    async create(body) {
-      wire(body);
-      return { nonce: body.nonce, order: orderOf(body), duplicate: false };
-    },
-    async cancelReplace(cancel, create) {
-      wire({ cancel, create });
-      return { cancel: { trader: cancel.trader, nonce: cancel.nonce, alreadyCancelled: false }, create: { nonce: create.nonce, order: orderOf(create), duplicate: false } };
-    },
-    // eslint-disable-next-line require-yield
-    async *iterate() {
-      return;
-    },
-  };
-}
-
-function book(mid: number, seq: number): StateEvent {
-  const now = systemClock.now();
-  return {
-    type: 'BookEventReceived',
-    event: {
-      type: 'snapshot',
-      book: { marketId: M, outcomeIndex: 1, bids: [{ price: mid - 10_000, size: 500_000_000 }, { price: mid - 20_000, size: 500_000_000 }], asks: [{ price: mid + 10_000, size: 500_000_000 }, { price: mid + 20_000, size: 500_000_000 }], venueTs: now, seq },
-      seq,
-      localTs: now,
-      source: 'stream',
-    },
-    ts: now,
-  };
+  });
 }
 
 async function measure(pure: boolean, ticks: number): Promise<{ lat: Float64Array; cpu: Float64Array; calls: number; orders: number }> {
@@ -137,7 +83,7 @@ async function measure(pure: boolean, ticks: number): Promise<{ lat: Float64Arra
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     meter.bookEvent(M);
-    kernel.onEvent(book(mid, i + 1));
+    kernel.onEvent(bookSnapshot(M, mid, i + 1));
     await kernel.flush();
     const c = process.cpuUsage(c0);
     lat[i] = (written[written.length - 1] ?? Number.NaN) - t0;

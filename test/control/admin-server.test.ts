@@ -1,4 +1,4 @@
-/** The admin endpoint (issue 16): token, methods, bodies, and what reaches the controls. */
+/** The admin endpoint: token, methods, bodies, and what reaches the controls. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { request } from 'undici';

@@ -1,5 +1,5 @@
 /**
- * Start-up queries use indexes (issue 22): every statement a start runs against the ledger (the
+ * Start-up queries use indexes: every statement a start runs against the ledger (the
  * account check, the catch-up's reads, the risk state, the day's opening mark, the start-up record)
  * and `ledger summary`'s, captured as they run, then EXPLAIN QUERY PLAN: no full scan of orders,
  * cancels or marks (the fills replay reads every fill by design). On 2e8e4dd the unended orders
