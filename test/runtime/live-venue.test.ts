@@ -4,6 +4,7 @@ import { TESTNET } from '../../src/exchange/chains.ts';
 import { VenueError } from '../../src/exchange/client/errors.ts';
 import type { BulkOperation, BulkResult } from '../../src/exchange/client/orders-write.ts';
 import { createSigner } from '../../src/exchange/signing/signer.ts';
+import { recoverOrderSigner } from '../../src/exchange/signing/recover.ts';
 import type { Bytes32, CancelBody, LimitOrderBody, VenueOrder } from '../../src/model/order.ts';
 import type { PlannedOrder } from '../../src/model/venue.ts';
 import { createLiveVenue, type LiveOrdersClient } from '../../src/runtime/live-venue.ts';
@@ -256,4 +257,32 @@ test('onWrite names the market of each request and whether it carries only cance
     [null, true],
     [M, false],
   ]);
+});
+
+test('order signatures use ECDSA nonces computed ahead in idle turns, a chunk per turn, refilled once a chunk is used; aheadNonces 0 turns it off', async () => {
+  const turn = () => new Promise((r) => setImmediate(r));
+  const s = createSigner({ privateKey: '0x' + '33'.repeat(32), chain: TESTNET });
+  const { client, calls } = fakeClient();
+  const v = createLiveVenue({ client: { orders: client }, signer: s, aheadNonces: 40 });
+  assert.equal(s.precomputedNonces, 0, 'nothing is computed on the caller\'s turn');
+  await turn();
+  assert.equal(s.precomputedNonces, 16, 'one chunk per idle turn');
+  for (let i = 0; i < 4; i++) await turn();
+  assert.equal(s.precomputedNonces, 40);
+  const r = await v.batch([planned(), planned(), planned()], []);
+  assert.ok(r.creates.every((c) => c.ok));
+  assert.equal(s.precomputedNonces, 37, 'each create took one');
+  for (const b of calls[0]!.body as LimitOrderBody[]) assert.equal(recoverOrderSigner(b, TESTNET), s.address);
+  for (let i = 0; i < 4; i++) await turn();
+  assert.equal(s.precomputedNonces, 37, 'no refill for less than a chunk');
+  await v.batch(Array.from({ length: 13 }, planned), []);
+  assert.equal(s.precomputedNonces, 24);
+  await turn();
+  assert.equal(s.precomputedNonces, 40, 'refilled once half the pool (at most a chunk) was used');
+
+  const off = createSigner({ privateKey: '0x' + '33'.repeat(32), chain: TESTNET });
+  const v0 = createLiveVenue({ client: { orders: fakeClient().client }, signer: off, aheadNonces: 0 });
+  await v0.batch([planned()], []);
+  for (let i = 0; i < 4; i++) await turn();
+  assert.equal(off.precomputedNonces, 0);
 });
