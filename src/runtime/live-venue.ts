@@ -73,11 +73,19 @@ export interface LiveVenueOptions {
    * (docs/performance.md#signing-ahead; default 64, 0: every order signs with RFC 6979)
    */
   aheadNonces?: number;
+  /**
+   * order calls (bulk, cancel-replace, single creates) in flight at once, at most; the rest wait in
+   * order of arrival, unsent, so a start-up burst of thousands of first quotes does not time out in
+   * the HTTP client's queue (docs/performance.md#streams-polling-and-the-venues-request-budget; default 32)
+   */
+  maxInFlight?: number;
 }
 
 export interface LiveVenue extends VenuePort {
   /** signed bodies currently kept for resends (memory check in soak tests) */
   readonly keptBodies: number;
+  /** order calls waiting for one of the `maxInFlight` slots */
+  readonly waitingCalls: number;
   /** cancel bodies currently signed ahead (memory check in soak tests) */
   readonly presignedCancels: number;
   /**
@@ -113,6 +121,34 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
       // bounded like the create bodies: an order we never cancel (filled, expired) must not pin memory
       while (cancelBodies.size > maxKept) cancelBodies.delete(cancelBodies.keys().next().value!);
     });
+  }
+
+  const maxInFlight = Math.max(1, opts.maxInFlight ?? 32);
+  let inFlight = 0;
+  const waiting: (() => void)[] = [];
+  /** null: a slot is taken now; else a promise that resolves with the slot handed over */
+  function acquire(): Promise<void> | null {
+    if (inFlight < maxInFlight) {
+      inFlight++;
+      return null;
+    }
+    return new Promise<void>((r) => waiting.push(r));
+  }
+  function release(): void {
+    const next = waiting.shift();
+    if (next) next();
+    else inFlight--;
+  }
+  /** One order call within the in-flight cap; `onSend` runs when it is really sent. */
+  async function limited<T>(send: () => Promise<T>, onSend?: () => void): Promise<T> {
+    const wait = acquire();
+    if (wait !== null) await wait;
+    try {
+      onSend?.();
+      return await send();
+    } finally {
+      release();
+    }
   }
 
   const aheadTarget = opts.aheadNonces ?? 64;
@@ -161,12 +197,16 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
     const creates = chunk.filter((o): o is Extract<Op, { type: 'create' }> => o.type === 'create');
     const cancels = chunk.filter((o): o is Extract<Op, { type: 'cancel' }> => o.type === 'cancel');
     const alreadySent = creates.some((c) => c.resend);
-    opts.onWrite?.(creates[0]?.planned.marketId ?? marketId, creates.length === 0);
     let res: BulkResult;
     try {
-      if (creates.length === 0) res = await orders.bulkCancel(cancels.map((c) => c.body));
-      else if (cancels.length === 0) res = await orders.bulkCreate(creates.map((c) => c.body), { alreadySent });
-      else res = await orders.bulk(chunk.map(toOperation), { alreadySent });
+      res = await limited(
+        () => {
+          if (creates.length === 0) return orders.bulkCancel(cancels.map((c) => c.body));
+          if (cancels.length === 0) return orders.bulkCreate(creates.map((c) => c.body), { alreadySent });
+          return orders.bulk(chunk.map(toOperation), { alreadySent });
+        },
+        () => opts.onWrite?.(creates[0]?.planned.marketId ?? marketId, creates.length === 0),
+      );
     } catch (err) {
       return refused(chunk, err);
     }
@@ -184,7 +224,7 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
     }
     for (const c of creates) {
       try {
-        const r = await orders.create(c.body, { alreadySent: true });
+        const r = await limited(() => orders.create(c.body, { alreadySent: true }));
         out.creates.push({ ok: true, nonce: c.planned.nonce, order: r.order, duplicate: r.duplicate });
       } catch (err) {
         out.creates.push(failedBatch([c.planned], [], err).creates[0]!);
@@ -209,9 +249,11 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
   async function cancelReplace(cancelNonce: Bytes32, create: PlannedOrder): Promise<{ cancel: CancelOutcome; create: CreateOutcome }> {
     const cancelBody = cancelBodyOf(cancelNonce);
     const { body, resend } = bodyOf(create);
-    opts.onWrite?.(create.marketId, false);
     try {
-      const r = await orders.cancelReplace(cancelBody, body, { alreadySent: resend });
+      const r = await limited(
+        () => orders.cancelReplace(cancelBody, body, { alreadySent: resend }),
+        () => opts.onWrite?.(create.marketId, false),
+      );
       return {
         cancel: { ok: true, nonce: cancelNonce, alreadyCancelled: r.cancel.alreadyCancelled },
         create: settle({ ok: true, nonce: create.nonce, order: r.create.order, duplicate: r.create.duplicate }),
@@ -243,6 +285,9 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
     openOrders,
     get keptBodies() {
       return signed.size;
+    },
+    get waitingCalls() {
+      return waiting.length;
     },
     get presignedCancels() {
       return cancelBodies.size;

@@ -286,3 +286,38 @@ test('order signatures use ECDSA nonces computed ahead in idle turns, a chunk pe
   for (let i = 0; i < 4; i++) await turn();
   assert.equal(off.precomputedNonces, 0);
 });
+
+test('at most maxInFlight order calls are in flight; the rest wait unsent, in order, and onWrite fires when each is sent', async () => {
+  const { client, calls } = fakeClient();
+  const gates: (() => void)[] = [];
+  const gated: LiveOrdersClient = {
+    ...client,
+    async bulkCreate(orders, o) {
+      await new Promise<void>((r) => gates.push(r));
+      return client.bulkCreate(orders, o);
+    },
+  };
+  const writes: (string | null)[] = [];
+  const v = createLiveVenue({ client: { orders: gated }, signer, maxInFlight: 2, aheadNonces: 0, onWrite: (m) => writes.push(m) });
+  const ps = Array.from({ length: 5 }, () => v.batch([planned()], []));
+  const turn = () => new Promise((r) => setImmediate(r));
+  await turn();
+  assert.equal(gates.length, 2, 'two calls sent');
+  assert.equal(writes.length, 2);
+  assert.equal(v.waitingCalls, 3);
+  gates[0]!();
+  await turn();
+  assert.equal(gates.length, 3, 'a finished call lets the next one go');
+  assert.equal(writes.length, 3);
+  assert.equal(v.waitingCalls, 2);
+  for (let i = 1; i < 5; i++) {
+    await turn();
+    gates[i]!();
+  }
+  const rs = await Promise.all(ps);
+  assert.ok(rs.every((r) => r.creates.length === 1 && r.creates[0]!.ok));
+  assert.equal(v.waitingCalls, 0);
+  // sent in the order they were asked for
+  const sent = calls.filter((c) => c.kind === 'bulkCreate').map((c) => (c.body as LimitOrderBody[])[0]!.nonce);
+  assert.deepEqual(sent, rs.map((r) => r.creates[0]!.nonce));
+});
