@@ -5,7 +5,9 @@
  * keccak + libsecp256k1) and JSON.stringify of the request body; the HTTP client is replaced by a stub
  * that records the time each request body is ready and answers at once. Each tick moves the book by
  * 3¢ so all four quotes move. Latency = event in → the last request of that tick serialised.
- * Baseline: the same pipeline with the pure-JS signer (noble secp256k1, what viem uses).
+ * Order signatures use ECDSA nonces computed ahead in the idle turns between ticks, as the live venue
+ * does (docs/performance.md#signing-ahead); a second run signs every order with RFC 6979 instead.
+ * Baseline: the same pipeline with the pure-JS signer (noble secp256k1, what viem uses), RFC 6979.
  * Instrumented as the bot runs it: the bot's metrics registry (default process/Node.js
  * metrics on), the tick-to-wire meter on the kernel's onTickStart/onTick and the venue's onWrite,
  * every request observed in bookmaker_api_latency_seconds as the transport does, and the watchdog's
@@ -51,11 +53,11 @@ function stubClient(written: number[]): LiveOrdersClient {
   });
 }
 
-async function measure(pure: boolean, ticks: number): Promise<{ lat: Float64Array; cpu: Float64Array; calls: number; orders: number }> {
+async function measure(pure: boolean, ticks: number, aheadNonces = 64): Promise<{ lat: Float64Array; cpu: Float64Array; calls: number; orders: number; cpuPerTick: number }> {
   const written: number[] = [];
   const signer = createSigner({ privateKey: KEY, chain: TESTNET, pure });
   const meter = new TickToWireMeter({ tickToWire: (sec) => metrics.tickToWire.observe(sec), throttle: (sec) => metrics.requoteThrottle.observe(sec) });
-  const venue = createLiveVenue({ client: { orders: stubClient(written) }, signer, onWrite: (m) => meter.write(m) });
+  const venue = createLiveVenue({ client: { orders: stubClient(written) }, signer, onWrite: (m) => meter.write(m), aheadNonces });
   const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }, { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 20 }] }, 'bench');
   const risk = { ...DEFAULT_RISK, maxPosition: 1e12, maxNotional: 1e12, maxOrderSize: 1e12, maxBookAgeMs: 1e9, maxStreamSilenceMs: 1e9, orderRate: { capacity: 1e12, refillPerSecond: 1e12 } };
   const kernel: QuotingKernel = new QuotingKernel({
@@ -75,6 +77,7 @@ async function measure(pure: boolean, ticks: number): Promise<{ lat: Float64Arra
   const lat = new Float64Array(ticks);
   const cpu = new Float64Array(ticks);
   let calls = 0;
+  const all0 = process.cpuUsage();
   for (let i = 0; i < ticks; i++) {
     // book events arrive from I/O: the event loop turns between them (idle work such as cancel pre-signing runs here)
     await new Promise((r) => setImmediate(r));
@@ -90,9 +93,11 @@ async function measure(pure: boolean, ticks: number): Promise<{ lat: Float64Arra
     cpu[i] = (c.user + c.system) / 1000;
     calls += written.length;
   }
+  const all = process.cpuUsage(all0);
   kernel.stop();
   const orders = kernel.orderManager.tracked().length;
-  return { lat, cpu, calls, orders };
+  // the whole loop's CPU, idle turns included (the nonces computed ahead are paid there)
+  return { lat, cpu, calls, orders, cpuPerTick: (all.user + all.system) / 1000 / ticks };
 }
 
 const us = (ms: number): number => Math.round(ms * 1000 * 10) / 10;
@@ -102,17 +107,35 @@ function stats(lat: Float64Array): { p50: number; p99: number; max: number; miss
 }
 
 await measure(false, 300); // warm-up (JIT, native module load)
-await measure(true, 100);
-const native = await measure(false, TICKS);
-const pureJs = await measure(true, Math.max(500, Math.floor(TICKS / 4)));
+await measure(false, 300, 0);
+await measure(true, 100, 0);
+// nonces ahead and RFC 6979 alternate, half the ticks at a time, so machine noise falls on both alike
+type Run = Awaited<ReturnType<typeof measure>>;
+const join = (a: Run, b: Run): Run => ({
+  lat: Float64Array.from([...a.lat, ...b.lat]),
+  cpu: Float64Array.from([...a.cpu, ...b.cpu]),
+  calls: a.calls + b.calls,
+  orders: b.orders,
+  cpuPerTick: (a.cpuPerTick * a.lat.length + b.cpuPerTick * b.lat.length) / (a.lat.length + b.lat.length),
+});
+const half = Math.max(250, Math.floor(TICKS / 4));
+const n1 = await measure(false, TICKS - (TICKS >> 1));
+const r1 = await measure(false, half, 0);
+const n2 = await measure(false, TICKS >> 1);
+const r2 = await measure(false, half, 0);
+const native = join(n1, n2);
+const rfc = join(r1, r2);
+const pureJs = await measure(true, Math.max(500, Math.floor(TICKS / 4)), 0);
 const n = stats(native.lat);
 const p = stats(pureJs.lat);
 const nc = stats(native.cpu);
 const pc = stats(pureJs.cpu);
+const r6979 = stats(rfc.lat);
 report(
   [
     ['ticks (native)', TICKS],
     ['venue calls per tick', native.calls / TICKS],
+    ['ticks (native, RFC 6979)', rfc.lat.length],
     ['orders resting after the run', native.orders],
     ['ticks without a request', n.missing],
     ['native p50 µs', us(n.p50)],
@@ -120,6 +143,10 @@ report(
     ['native max µs', us(n.max)],
     ['native CPU-time p50 µs', us(nc.p50)],
     ['native CPU-time p99 µs', us(nc.p99)],
+    ['native CPU per tick, idle turns included, µs', us(native.cpuPerTick)],
+    ['native, every order RFC 6979 (aheadNonces 0): p50 µs', us(r6979.p50)],
+    ['native, every order RFC 6979: p99 µs', us(r6979.p99)],
+    ['native, every order RFC 6979: CPU per tick, idle included, µs', us(rfc.cpuPerTick)],
     ['pure-JS CPU-time p50 µs', us(pc.p50)],
     ['pure-JS p50 µs (baseline)', us(p.p50)],
     ['pure-JS p99 µs (baseline)', us(p.p99)],
@@ -132,7 +159,8 @@ report(
     p99: us(n.p99),
     cpuP50: us(nc.p50),
     cpuP99: us(nc.p99),
-    baseline: 'same pipeline, pure-JS signer (noble), p50',
+    rfc6979P50: us(r6979.p50),
+    baseline: 'same pipeline, pure-JS signer (noble, RFC 6979), p50',
     baselineValue: us(p.p50),
     ratio: Math.round((p.p50 / n.p50) * 100) / 100,
   },
