@@ -24,14 +24,7 @@ import type { StrategyModule } from '../../src/strategy/types.ts';
 import { config, openOrders, setBook, startExchange, startTestBot, waitFor } from '../e2e/harness.ts';
 import { RULES_DIR, SKIP_PROMETHEUS } from './promtool.ts';
 import { ALERTMANAGER_BIN, ALERTMANAGER_DIR, SKIP_ALERTMANAGER } from './amtool.ts';
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
+import { freePort } from '../support/net.ts';
 
 interface ChatMessage {
   title: string;

@@ -9,7 +9,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -17,14 +16,7 @@ import type { BotConfig } from '../../src/config/types.ts';
 import type { StrategyModule } from '../../src/strategy/types.ts';
 import { config, openOrders, setBook, startExchange, startTestBot, waitFor } from '../e2e/harness.ts';
 import { RULES_DIR, SKIP_PROMETHEUS } from './promtool.ts';
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
+import { freePort } from '../support/net.ts';
 
 interface Alert {
   labels: Record<string, string>;

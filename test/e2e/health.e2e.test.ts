@@ -14,7 +14,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -22,6 +21,7 @@ import { createLogger } from '../../src/core/logger.ts';
 import type { BotConfig } from '../../src/config/types.ts';
 import type { StrategyModule } from '../../src/strategy/types.ts';
 import { cli, config, openOrders, setBook, startExchange, startTestBot, waitFor, withTimeout, type Harness } from './harness.ts';
+import { freePort } from '../support/net.ts';
 
 let h: Harness;
 let dir: string;
@@ -44,14 +44,6 @@ function capture(): { logger: ReturnType<typeof createLogger>; lines: Record<str
   const lines: Record<string, unknown>[] = [];
   const logger = createLogger({ level: 'info', destination: { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) } });
   return { logger, lines };
-}
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
 }
 
 test('observation 1: a key pair the venue refuses for every create is loud, not ready, and halts with exit 4', { timeout: 60_000 }, async () => {

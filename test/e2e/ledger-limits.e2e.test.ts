@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -16,16 +15,9 @@ import { openLedger } from '../../src/ledger/ledger.ts';
 import { EXIT_KILL_SWITCH } from '../../src/runtime/bot.ts';
 import type { Bot } from '../../src/runtime/bot.ts';
 import { cli, openOrders, place, setBook, startExchange, startTestBot, waitFor, withTimeout, yaml, type Harness } from './harness.ts';
+import { freePort } from '../support/net.ts';
 
 const TOKEN = 'e2e-admin-token-not-a-secret';
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 function cfgText(h: Harness, ledgerFile: string, risk: string, account: string): string {
   return yaml(h, { risk, account }) + `ledger:\n  path: ${ledgerFile}\n  markSeconds: 1\n`;
