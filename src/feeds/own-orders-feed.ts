@@ -175,6 +175,11 @@ export class FillTracker {
     return out;
   }
 
+  /** Is the order one this tracker saw open (its fills so far counted)? */
+  knows(nonce: string): boolean {
+    return this.known.has(nonce.toLowerCase());
+  }
+
   forget(nonce: Bytes32): void {
     this.known.delete(nonce.toLowerCase());
   }
@@ -200,7 +205,9 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
     if (opts.client.orders.recent) {
       for (const o of await opts.client.orders.recent({ trader: opts.trader, windowSeconds: opts.recentWindowSeconds ?? 30, limit: 500 })) {
         const k = o.nonce.toLowerCase();
-        if (!byNonce.has(k) && (o.status === 'open' || !opts.isTracked || opts.isTracked(o.nonce, o.marketId) || foreignNews(o))) byNonce.set(k, o);
+        // ...and the orders this tracker saw open: the order manager may have let go of one (filled,
+        // cancelled) before this poll read its last fills, which would otherwise never be counted
+        if (!byNonce.has(k) && (o.status === 'open' || !opts.isTracked || opts.isTracked(o.nonce, o.marketId) || tracker.knows(k) || foreignNews(o))) byNonce.set(k, o);
       }
     }
     let lookups = 0;

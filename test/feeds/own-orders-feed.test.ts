@@ -106,3 +106,36 @@ test("a fill carries its order's kind (how the venue settles a sale: without inv
   const f = u.observe([{ ...sell(1_000_000), sv2OrderKind: null }], 2)[0]!.event;
   assert.equal(f.type === 'OrderFilled' && 'orderKind' in f, false, 'a read without the kind leaves it out');
 });
+
+test('an order the order manager let go of (filled or cancelled) before the poll read its last fills: the recent orders still give them', async () => {
+  const { ownOrdersReader } = await import('../../src/feeds/own-orders-feed.ts');
+  let open: VenueOrder[] = [sell(0)];
+  let recent: VenueOrder[] = [];
+  let tracked = true;
+  const client = {
+    orders: {
+      async *iterate() {
+        yield* open;
+      },
+      async recent() {
+        return recent;
+      },
+      async get(): Promise<VenueOrder> {
+        throw new Error('not looked up');
+      },
+    },
+  };
+  const read = ownOrdersReader({ client, trader: '0x0000000000000000000000000000000000000001', clock: { now: () => 1 } as never, isTracked: () => tracked });
+  await read(); // baseline
+  open = [sell(4_000_000)];
+  assert.deepEqual((await read()).map((e) => e.event.type), ['OrderFilled']);
+  // filled to the end and closed; the order manager already dropped it (its own stream said so)
+  open = [];
+  recent = [sell(10_000_000, 'filled')];
+  tracked = false;
+  const ev = (await read()).map((e) => e.event);
+  assert.deepEqual(ev.map((e) => e.type), ['OrderFilled', 'OrderClosed'], 'the last 6 shares are counted');
+  assert.equal(ev[0]!.type === 'OrderFilled' && ev[0]!.size, 6_000_000);
+  // read again in the recent window: nothing new, not reported twice
+  assert.deepEqual(await read(), []);
+});
