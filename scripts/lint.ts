@@ -18,7 +18,7 @@ function files(dir: string, out: string[] = []): string[] {
 }
 
 const problems: string[] = [];
-const pure = [...files('strategies'), ...files('src/strategy'), ...files('src/risk'), ...files('src/engine'), 'src/runtime/rank/score.ts', 'src/runtime/rank/choose.ts', 'src/config/select-markets.ts'];
+const pure = [...files('strategies'), ...files('src/strategy'), ...files('src/risk'), ...files('src/engine'), 'src/selection/score.ts', 'src/selection/choose.ts', 'src/selection/selectors.ts', 'src/kernel/run-strategy.ts'];
 for (const f of pure) {
   const src = readFileSync(f, 'utf8');
   src.split('\n').forEach((line, i) => {

@@ -1,5 +1,5 @@
 /**
- * One backtest: a recording replayed through the quoting kernel (src/runtime/quoting-kernel.ts) —
+ * One backtest: a recording replayed through the quoting kernel (src/kernel/quoting-kernel.ts) —
  * the same store, strategy, risk gate and order manager as live — with only the clock (virtual), the
  * data source (recorded rows) and the venue (the sim venue: the bot's orders in the matching engine,
  * filled by the recorded flow through the queue model) swapped.
@@ -21,14 +21,14 @@
  */
 import { silentLogger, type Logger } from '../core/logger.ts';
 import { BadInputError, ConfigError } from '../model/errors.ts';
-import { capitalOf } from '../runtime/rank/ranker.ts';
+import { capitalOf } from '../selection/ranker.ts';
 import { DEFAULT_RANK_LOOKBACK_MS, rankRecording, rankTime, type RecordingRanking } from './rank-recording.ts';
 import type { BotConfig, MarketConfig } from '../config/types.ts';
 import type { Bytes32 } from '../model/order.ts';
 import { NonceSource } from '../orders/nonces.ts';
 import { OrderManager } from '../orders/order-manager.ts';
 import { schedulePeriodicReconcile } from '../orders/periodic-reconcile.ts';
-import { QuotingKernel, type KernelMarket } from '../runtime/quoting-kernel.ts';
+import { QuotingKernel, type KernelMarket } from '../kernel/quoting-kernel.ts';
 import { createRng } from '../sim/rng.ts';
 import { DEFAULT_LIMITS, type ReduceLimits } from '../state/reduce.ts';
 import { DEFAULT_EDGE } from '../state/edge-settings.ts';
@@ -314,7 +314,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   for (const id of cols.markets) {
     const mc = configFor(config.markets, id, names.get(id.toLowerCase()), ranking?.kept);
     if (!mc) continue;
-    // as live (src/runtime/select-markets.ts): a ranked market's notional limit is its share of the entry's capital
+    // as live (src/selection/select-markets.ts): a ranked market's notional limit is its share of the entry's capital
     const per = mc.select.by === 'rank' ? capitalOf(mc.select.rank, mc).perMarket : 0;
     const risk = per > 0 && per < mc.risk.maxNotional ? { ...mc.risk, maxNotional: per } : mc.risk;
     kernelMarkets.push({ marketId: id as Bytes32, strategy: mc.strategy.module, params: mc.strategy.params, risk });

@@ -58,7 +58,7 @@ import { accountLedger } from '../sim/routes/account/ledger-of.ts';
 import { accountFromLedger } from '../ledger/books.ts';
 import { openLedger } from '../ledger/ledger.ts';
 import { systemClock } from '../core/clock.ts';
-import { HEALTH_STATES } from '../runtime/health/health-model.ts';
+import { HEALTH_STATES } from '../health/health-model.ts';
 
 export interface ChaosTiming {
   maxSilenceSeconds: number;

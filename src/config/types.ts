@@ -71,7 +71,7 @@ export type MarketSelector =
   | { readonly by: 'all' }
   | { readonly by: 'rank'; readonly rank: RankSettings };
 
-/** The terms of a market's rank score (src/runtime/rank/score.ts documents each one's scale). */
+/** The terms of a market's rank score (src/selection/score.ts documents each one's scale). */
 export type RankTerm = 'spread' | 'depth' | 'volume' | 'volume24h' | 'volatility' | 'tradeRate' | 'timeToDeadline' | 'oracleDisagreement' | 'fee';
 
 /** A `rank:` selector (src/config/parse-markets.ts): score every active market, keep the best within capital. */

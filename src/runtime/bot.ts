@@ -61,22 +61,22 @@ import { oracleFeed } from '../feeds/oracle-feed.ts';
 import { tradingFeed } from '../feeds/trading-feed.ts';
 import { endedOrderNonce } from './ended-order.ts';
 import { createLiveVenue, type LiveVenue } from './live-venue.ts';
-import { HealthModel } from './health/health-model.ts';
-import { RefusalLog } from './health/refusal-log.ts';
+import { HealthModel } from '../health/health-model.ts';
+import { RefusalLog } from '../health/refusal-log.ts';
 import { PaperVenue } from './paper-venue.ts';
 import { RunLedger } from './run-ledger.ts';
 import { buildRunReport, type RunReport } from './run-report.ts';
 import { marketAttribution } from '../state/edge-view.ts';
-import { QuotingKernel, type KernelMarket } from './quoting-kernel.ts';
-import { selectMarkets } from './select-markets.ts';
+import { QuotingKernel, type KernelMarket } from '../kernel/quoting-kernel.ts';
+import { selectMarkets } from '../selection/select-markets.ts';
 import { registerRankMetrics } from '../metrics/rank-metrics.ts';
-import { rankReports, rankScores } from './rank/ranker.ts';
-import { rankLeftBecause } from './rank/ranker.ts';
+import { rankReports, rankScores } from '../selection/ranker.ts';
+import { rankLeftBecause } from '../selection/ranker.ts';
 import { MarketRotation, type RotationSummary, type RotationEvent } from './rotation/market-rotation.ts';
 import { registerRotationMetrics } from './rotation/rotation-metrics.ts';
 import { BotMarkets, retireReasonOf } from './rotation/bot-markets.ts';
-import { eventMarket } from './quoting-kernel.ts';
-import { shardOwns, shardText, withShard, withShardScope } from './shard.ts';
+import { eventMarket } from '../kernel/quoting-kernel.ts';
+import { shardOwns, shardText, withShard, withShardScope } from '../selection/shard.ts';
 import { ClaimsTracker } from './claims/claims-tracker.ts';
 // ---- issue 16: ledger, limits across restarts, operator control ----
 import { BotLedger, configHash } from '../ledger/bot-ledger.ts';
@@ -91,7 +91,7 @@ import { registerControlMetrics } from '../control/control-metrics.ts';
 import { RISK_REASONS, type RiskReason } from '../risk/types.ts';
 import { loadConfig } from '../config/load-config.ts';
 import { PAPER_TRADER } from './paper-venue.ts';
-import { TickToWireMeter } from './tick-to-wire.ts';
+import { TickToWireMeter } from '../kernel/tick-to-wire.ts';
 import { retryStartupStep, StartupAbortedError, untilAborted } from './startup-retry.ts';
 import { MetricsPortError, type Watchdog } from './watchdog.ts';
 
@@ -297,7 +297,7 @@ async function wire(
   closeVenue: () => Promise<void>,
   early: EarlyAdmin | null,
 ): Promise<Bot> {
-  // a shard owns only its markets: reconcileScope markets whatever the file says (src/runtime/shard.ts)
+  // a shard owns only its markets: reconcileScope markets whatever the file says (src/selection/shard.ts)
   const cfg = withShardScope(o.config);
   const metrics = createBotMetrics();
   const client: VenueClient = createVenueClient({

@@ -11,7 +11,7 @@
  */
 import type { AccountFigures } from '../account/account.ts';
 import type { Bytes32 } from '../model/order.ts';
-import type { HealthState, MarketTimeReport, ProcessState } from './health/health-model.ts';
+import type { HealthState, MarketTimeReport, ProcessState } from '../health/health-model.ts';
 import type { MarketLedger } from './run-ledger.ts';
 import type { MarketAttribution } from '../state/edge-view.ts';
 import type { ClaimsSnapshot } from './claims/claims-tracker.ts';

@@ -24,7 +24,7 @@ const argOf = (name: string): string | undefined => {
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
 const baseDir = argOf('base');
-if (!baseDir || !existsSync(resolve(baseDir, 'src/runtime/quoting-kernel.ts'))) {
+if (!baseDir || !existsSync(resolve(baseDir, 'src/kernel/quoting-kernel.ts'))) {
   process.stderr.write('health-cost-interleaved: --base DIR must be a checkout of the code before issue 11 with node_modules (see health-cost.bench.ts)\n');
   process.exit(2);
 }
@@ -55,14 +55,14 @@ async function pipeline(root: string, instrumented: boolean): Promise<Pipeline> 
     load(root, 'src/exchange/chains.ts'),
     load(root, 'src/exchange/signing/signer.ts'),
     load(root, 'src/runtime/live-venue.ts'),
-    load(root, 'src/runtime/quoting-kernel.ts'),
+    load(root, 'src/kernel/quoting-kernel.ts'),
     load(root, 'src/state/store.ts'),
   ]);
   let metrics: Mod = null;
   let meter: Mod = null;
   if (instrumented) {
     const { createBotMetrics } = await load(root, 'src/metrics/bot-metrics.ts');
-    const { TickToWireMeter } = await load(root, 'src/runtime/tick-to-wire.ts');
+    const { TickToWireMeter } = await load(root, 'src/kernel/tick-to-wire.ts');
     metrics = createBotMetrics();
     meter = new TickToWireMeter({ tickToWire: (s: number) => metrics.tickToWire.observe(s), throttle: (s: number) => metrics.requoteThrottle.observe(s) });
   }

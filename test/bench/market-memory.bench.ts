@@ -33,7 +33,7 @@ const argOf = (name: string): string | undefined => {
 };
 const N = Number(argOf('markets') ?? 2000);
 const baseDir = argOf('base');
-if (baseDir !== undefined && !existsSync(resolve(baseDir, 'src/runtime/quoting-kernel.ts'))) {
+if (baseDir !== undefined && !existsSync(resolve(baseDir, 'src/kernel/quoting-kernel.ts'))) {
   process.stderr.write('market-memory: --base DIR must be a checkout of this project with node_modules\n');
   process.exit(2);
 }
@@ -51,7 +51,7 @@ async function perMarket(root: string): Promise<{ bytes: number; orders: number 
   const [{ default: bands }, { DEFAULT_RISK }, { QuotingKernel }, { StateStore }, { FakeVenue, ManualClock }] = await Promise.all([
     load(root, 'strategies/bands/index.ts'),
     load(root, 'src/config/parse-risk.ts'),
-    load(root, 'src/runtime/quoting-kernel.ts'),
+    load(root, 'src/kernel/quoting-kernel.ts'),
     load(root, 'src/state/store.ts'),
     load(root, 'test/orders/fake-venue.ts'),
   ]);

@@ -34,7 +34,7 @@ const argOf = (name: string): string | undefined => {
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
 const baseDir = argOf('base');
-if (baseDir !== undefined && !existsSync(resolve(baseDir, 'src/runtime/quoting-kernel.ts'))) {
+if (baseDir !== undefined && !existsSync(resolve(baseDir, 'src/kernel/quoting-kernel.ts'))) {
   process.stderr.write('tick-stages: --base DIR must be a checkout of this project with node_modules\n');
   process.exit(2);
 }

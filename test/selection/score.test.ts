@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_WEIGHTS, depthNearTouch, listInputs, priceVolatilityCents, rankTerms, RANK_TERMS, scoreOf, type RankInputs } from '../../../src/runtime/rank/score.ts';
-import type { MarketInfo } from '../../../src/exchange/client/parse-market.ts';
-import type { RankTerm } from '../../../src/config/types.ts';
+import { DEFAULT_WEIGHTS, depthNearTouch, listInputs, priceVolatilityCents, rankTerms, RANK_TERMS, scoreOf, type RankInputs } from '../../src/selection/score.ts';
+import type { MarketInfo } from '../../src/exchange/client/parse-market.ts';
+import type { RankTerm } from '../../src/config/types.ts';
 
 const DAY = 86_400_000;
 const base: RankInputs = {

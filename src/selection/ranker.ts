@@ -8,8 +8,8 @@
  * terms. selectMarkets uses the process-wide `defaultRanker` unless given one; `rankScores()` and
  * `rankReports()` read it. One selection at a time per ranker (a refresh and a reload must not overlap).
  */
-import type { Logger } from '../../core/logger.ts';
-import type { MarketConfig, RankSettings } from '../../config/types.ts';
+import type { Logger } from '../core/logger.ts';
+import type { MarketConfig, RankSettings } from '../config/types.ts';
 import { chooseRanked, isKept, type RankDecision } from './choose.ts';
 import { gatherRank, type RankRow, type RankSource, type TermDrop } from './gather.ts';
 import type { RankTerms } from './score.ts';

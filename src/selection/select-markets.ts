@@ -1,24 +1,24 @@
 /**
  * Config market selectors → the concrete markets to quote, each with its strategy and risk limits
- * (KernelMarket). This module fetches; the rules are src/config/select-markets.ts (`matchesSelector`,
+ * (KernelMarket). This module fetches; the rules are src/selection/selectors.ts (`matchesSelector`,
  * `assignFirstWins`): entries are applied in config order and a market takes the FIRST entry that
  * selects it, so a specific entry (by id or slug) placed before `all`, a filter or `rank` overrides
  * it; at most `maxMarkets` markets in all. `all` means every active market, newest first (so a new
  * market is picked up at the next refresh); filters take markets by volume; `rank` entries score
- * the active markets and keep the best (src/runtime/rank/), with hysteresis against `previous`.
- * With a shard (src/runtime/shard.ts) only the shard's markets are kept, before the caps and the
+ * the active markets and keep the best (src/selection/), with hysteresis against `previous`.
+ * With a shard (src/selection/shard.ts) only the shard's markets are kept, before the caps and the
  * ranking: each instance fills its own `maxMarkets` from its own share.
  */
 import { ConfigError } from '../model/errors.ts';
 import type { Logger } from '../core/logger.ts';
-import { assignFirstWins, matchesSelector, type EntryOffer, type MarketInfo as SelectionMarket } from '../config/select-markets.ts';
+import { assignFirstWins, matchesSelector, type EntryOffer, type MarketInfo as SelectionMarket } from './selectors.ts';
 import type { MarketConfig } from '../config/types.ts';
 import type { ListMarketsParams } from '../exchange/client/markets.ts';
 import type { MarketInfo } from '../exchange/client/parse-market.ts';
 import type { Bytes32 } from '../model/order.ts';
-import type { KernelMarket } from './quoting-kernel.ts';
-import type { RankSource } from './rank/gather.ts';
-import { capitalOf, defaultRanker, type Ranker } from './rank/ranker.ts';
+import type { KernelMarket } from '../kernel/quoting-kernel.ts';
+import type { RankSource } from './gather.ts';
+import { capitalOf, defaultRanker, type Ranker } from './ranker.ts';
 import { shardOwns, shardText } from './shard.ts';
 
 export interface MarketsSource {
@@ -32,7 +32,7 @@ export interface MarketsSource {
 export interface SelectMarketsOptions {
   /** at most this many markets in all (default 200) */
   readonly maxMarkets?: number;
-  /** keep only this shard's markets (src/runtime/shard.ts; null or absent: every market) */
+  /** keep only this shard's markets (src/selection/shard.ts; null or absent: every market) */
   readonly shard?: { readonly index: number; readonly count: number } | null;
   /** lower-case ids quoted now, for the rank entries' hysteresis (undefined = first selection) */
   readonly previous?: ReadonlySet<string>;
@@ -65,7 +65,7 @@ export async function selectMarkets(client: MarketsSource, entries: readonly Mar
   const maxMarkets = opts.maxMarkets ?? 200;
   const ranker = opts.ranker ?? defaultRanker;
   const now = opts.now ?? Date.now;
-  // with a shard, only this instance's markets (src/runtime/shard.ts, rendezvous hashing), before the
+  // with a shard, only this instance's markets (src/selection/shard.ts, rendezvous hashing), before the
   // caps: rank entries and `all`/filters consult it, so a shard ranks and fills only its own markets
   const shard = opts.shard ?? null;
   const owns = (id: string): boolean => shardOwns(id, shard);

@@ -12,7 +12,7 @@
  * 53-bit weight. So one market costs one SHA-256 (~1 µs) plus N × a few integer multiplies, and
  * N = 10 000 stays cheap. Pure integer maths: the same assignment on every platform and Node version.
  * The assignment is part of the deployment interface (instances of different versions must agree),
- * so test/runtime/shard.test.ts pins known assignments.
+ * so test/selection/shard.test.ts pins known assignments.
  */
 import { createHash } from 'node:crypto';
 

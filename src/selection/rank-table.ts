@@ -3,7 +3,7 @@
  * its score, each enabled term (0..1; `-` = dropped, with the reason in JSON), and whether it was
  * selected or why not.
  */
-import type { RankTerm } from '../../config/types.ts';
+import type { RankTerm } from '../config/types.ts';
 import type { RankReport, RankTableRow } from './ranker.ts';
 import { RANK_TERMS } from './score.ts';
 

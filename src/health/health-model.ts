@@ -24,15 +24,15 @@
  * should quote and has no live quote (an order the venue acknowledged), its not-quoting clock runs;
  * past `graceMs` /readyz answers 503 naming it.
  */
-import type { Clock } from '../../core/clock.ts';
-import { silentLogger, type Logger } from '../../core/logger.ts';
-import type { Bytes32 } from '../../model/order.ts';
-import type { RiskReason } from '../../risk/types.ts';
-import type { MarketState as StoreMarket, OwnOrder, StoreState } from '../../state/market-state.ts';
-import { PersistentMap } from '../../state/persistent-map.ts';
-import type { KernelTick } from '../quoting-kernel.ts';
+import type { Clock } from '../core/clock.ts';
+import { silentLogger, type Logger } from '../core/logger.ts';
+import type { Bytes32 } from '../model/order.ts';
+import type { RiskReason } from '../risk/types.ts';
+import type { MarketState as StoreMarket, OwnOrder, StoreState } from '../state/market-state.ts';
+import { PersistentMap } from '../state/persistent-map.ts';
+import type { KernelTick } from '../kernel/quoting-kernel.ts';
 import { ThrottledLog } from './throttled-log.ts';
-import type { Drift } from '../../account/account.ts';
+import type { Drift } from '../account/account.ts';
 
 /** Metric label values (kebab-case; `bookmaker_market_state{state}`): never rename, only add. */
 export const HEALTH_STATES = [

@@ -4,21 +4,21 @@
  * not-quoting clock and the grace work, transitions are logged (throttled), the time per state adds
  * up, and strategy faults (throws, slowness) are contained, counted and logged once then summarised.
  */
-import { DEFAULT_ACCOUNT_LIMITS, type AccountLimits } from '../../../src/account/account-risk.ts';
+import { DEFAULT_ACCOUNT_LIMITS, type AccountLimits } from '../../src/account/account-risk.ts';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import bands from '../../../strategies/bands/index.ts';
-import { createLogger } from '../../../src/core/logger.ts';
-import { DEFAULT_RISK } from '../../../src/config/parse-risk.ts';
-import type { Bytes32 } from '../../../src/model/order.ts';
-import { OrderManager } from '../../../src/orders/order-manager.ts';
-import { HealthModel, stateOfRiskReason } from '../../../src/runtime/health/health-model.ts';
-import { QuotingKernel, type KernelMarket } from '../../../src/runtime/quoting-kernel.ts';
-import type { StateEvent } from '../../../src/state/events.ts';
-import { StateStore } from '../../../src/state/store.ts';
-import type { StrategyModule } from '../../../src/strategy/types.ts';
-import { ManualClock } from '../../exchange/stream/manual-clock.ts';
-import { FakeVenue, M1, M2 } from '../../orders/fake-venue.ts';
+import bands from '../../strategies/bands/index.ts';
+import { createLogger } from '../../src/core/logger.ts';
+import { DEFAULT_RISK } from '../../src/config/parse-risk.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
+import { OrderManager } from '../../src/orders/order-manager.ts';
+import { HealthModel, stateOfRiskReason } from '../../src/health/health-model.ts';
+import { QuotingKernel, type KernelMarket } from '../../src/kernel/quoting-kernel.ts';
+import type { StateEvent } from '../../src/state/events.ts';
+import { StateStore } from '../../src/state/store.ts';
+import type { StrategyModule } from '../../src/strategy/types.ts';
+import { ManualClock } from '../exchange/stream/manual-clock.ts';
+import { FakeVenue, M1, M2 } from '../orders/fake-venue.ts';
 
 const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }] }, 'strategy');
 const risk = { ...DEFAULT_RISK, maxBookAgeMs: 5_000, maxStreamSilenceMs: 5_000 };

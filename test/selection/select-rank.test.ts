@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
-import { parseConfigText } from '../../../src/config/load-config.ts';
-import { selectMarkets } from '../../../src/runtime/select-markets.ts';
-import { Ranker } from '../../../src/runtime/rank/ranker.ts';
-import { registerRankMetrics } from '../../../src/metrics/rank-metrics.ts';
+import { parseConfigText } from '../../src/config/load-config.ts';
+import { selectMarkets } from '../../src/selection/select-markets.ts';
+import { Ranker } from '../../src/selection/ranker.ts';
+import { registerRankMetrics } from '../../src/metrics/rank-metrics.ts';
 import { fakeSource, market, mid } from './fake-source.ts';
 
 const cfgText = (rank: string, before = '') => `venue: mainnet

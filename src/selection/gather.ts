@@ -16,16 +16,16 @@
  * `error` for another failure, `bad` for an unusable answer), never the refresh; only
  * a failure of the first list page fails the refresh (the caller's start-up retry handles it).
  */
-import type { Logger } from '../../core/logger.ts';
-import { matchesSelector } from '../../config/select-markets.ts';
-import { VenueError } from '../../exchange/client/errors.ts';
-import type { RankSettings, RankTerm } from '../../config/types.ts';
-import type { ActivityPage, ActivityParams } from '../../exchange/client/activity.ts';
-import type { PriceHistory, Timeframe } from '../../exchange/client/market-data.ts';
-import type { ListMarketsParams, MarketPage } from '../../exchange/client/markets.ts';
-import type { OracleQuote } from '../../exchange/client/oracle.ts';
-import type { GetOrderbookOptions, OrderbookAnswer } from '../../exchange/client/orderbook.ts';
-import type { MarketInfo } from '../../exchange/client/parse-market.ts';
+import type { Logger } from '../core/logger.ts';
+import { matchesSelector } from './selectors.ts';
+import { VenueError } from '../exchange/client/errors.ts';
+import type { RankSettings, RankTerm } from '../config/types.ts';
+import type { ActivityPage, ActivityParams } from '../exchange/client/activity.ts';
+import type { PriceHistory, Timeframe } from '../exchange/client/market-data.ts';
+import type { ListMarketsParams, MarketPage } from '../exchange/client/markets.ts';
+import type { OracleQuote } from '../exchange/client/oracle.ts';
+import type { GetOrderbookOptions, OrderbookAnswer } from '../exchange/client/orderbook.ts';
+import type { MarketInfo } from '../exchange/client/parse-market.ts';
 import { depthNearTouch, listInputs, rankTerms, RANK_TERMS, scoreOf, type DropReason, type RankInputs, type RankTerms } from './score.ts';
 
 /** The reads ranking uses (a VenueClient has them all; a source without one drops that term as `unsupported`). */
@@ -157,7 +157,7 @@ export async function gatherRank(src: RankSource, s: RankSettings, ctx: GatherCo
   }
 
   // pre-filter and list-only scores
-  // (the pre-filter of src/config/select-markets.ts; a held market missing from the list is kept to show why it leaves)
+  // (the pre-filter of src/selection/selectors.ts; a held market missing from the list is kept to show why it leaves)
   const cands = [...listed.entries()].filter(([id, m]) => !ctx.skip(id) && (ctx.incumbents.has(id) || matchesSelector({ by: 'rank', rank: s }, { id: m.id, categories: m.categories, status: m.status, volume: m.volume })));
   const base = new Map<string, RankInputs>();
   const listScore = new Map<string, number>();

@@ -1,5 +1,5 @@
 /**
- * Shards (src/runtime/shard.ts): rendezvous hashing of the market id. Every id has exactly one
+ * Shards (src/selection/shard.ts): rendezvous hashing of the market id. Every id has exactly one
  * owner, the shards are balanced, N → N + 1 moves ≈ 1/(N + 1) of the ids and only to the new shard,
  * and the assignment is pinned (instances of different versions must agree). selectMarkets keeps a
  * shard's markets before its caps; `run --shard` and BOOKMAKER_SHARD refuse bad values with exit 2.
@@ -12,8 +12,8 @@ import { parseConfigText } from '../../src/config/load-config.ts';
 import { shardFromEnv } from '../../src/config/env-overrides.ts';
 import type { MarketInfo } from '../../src/exchange/client/parse-market.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
-import { selectMarkets, type MarketsSource } from '../../src/runtime/select-markets.ts';
-import { shardOf, shardOwns, withShard, withShardScope } from '../../src/runtime/shard.ts';
+import { selectMarkets, type MarketsSource } from '../../src/selection/select-markets.ts';
+import { shardOf, shardOwns, withShard, withShardScope } from '../../src/selection/shard.ts';
 
 const ids = Array.from({ length: 10_000 }, (_, i) => `0x${createHash('sha256').update(`market ${i}`).digest('hex')}`);
 
@@ -142,8 +142,8 @@ test('BOOKMAKER_SHARD is read and checked; run --shard and BOOKMAKER_SHARD refus
 });
 
 test('a rank entry ranks only the shard\'s markets: each shard fills its own top N from its own share', async () => {
-  const { fakeSource, market } = await import('./rank/fake-source.ts');
-  const { Ranker } = await import('../../src/runtime/rank/ranker.ts');
+  const { fakeSource, market } = await import('./fake-source.ts');
+  const { Ranker } = await import('../../src/selection/ranker.ts');
   const SPREAD_ONLY = 'weights: { spread: 1, depth: 0, volume: 0, volume24h: 0, volatility: 0, tradeRate: 0, timeToDeadline: 0, oracleDisagreement: 0, fee: 0 }';
   const cfg = await parseConfigText(`venue: mainnet\nmarkets:\n  - rank:\n      top: 3\n      ${SPREAD_ONLY}\n`, 'x.yaml', { env: {} });
   // 12 markets, spreads 1..12 cents: unsharded, the top 3 are the widest three

@@ -17,8 +17,8 @@
  * Signs are the weights' business: wide spreads, volume, trades and time left help a maker (positive
  * weights by default); volatility, oracle disagreement (a sign of informed flow) and fees hurt it.
  */
-import type { MarketInfo } from '../../exchange/client/parse-market.ts';
-import type { RankTerm } from '../../config/types.ts';
+import type { MarketInfo } from '../exchange/client/parse-market.ts';
+import type { RankTerm } from '../config/types.ts';
 
 export const RANK_TERMS: readonly RankTerm[] = ['spread', 'depth', 'volume', 'volume24h', 'volatility', 'tradeRate', 'timeToDeadline', 'oracleDisagreement', 'fee'];
 

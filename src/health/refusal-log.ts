@@ -8,9 +8,9 @@
  *   rl.flush(now)                      // from a timer: summaries that are due
  *   rl.drain(now)                      // at stop: whatever is left
  */
-import type { Logger } from '../../core/logger.ts';
-import { refusalLabel } from '../../orders/refusal.ts';
-import type { OrderRejected } from '../../state/events.ts';
+import type { Logger } from '../core/logger.ts';
+import { refusalLabel } from '../orders/refusal.ts';
+import type { OrderRejected } from '../state/events.ts';
 import { ThrottledLog, type ThrottledSummary } from './throttled-log.ts';
 
 export class RefusalLog {

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runStrategy } from '../../src/strategy/run-strategy.ts';
+import { runStrategy } from '../../src/kernel/run-strategy.ts';
 import { INITIAL_RISK_STATE } from '../../src/risk/types.ts';
 import type { StrategyModule } from '../../src/strategy/types.ts';
 import bands from '../../strategies/bands/index.ts';
-import { makeView } from './make-view.ts';
+import { makeView } from '../strategy/make-view.ts';
 import { limits } from '../risk/limits.ts';
 
 const mod = (quote: (v: unknown) => unknown): StrategyModule<unknown> => ({ name: 't', parseConfig: (r) => r, quote: quote as StrategyModule['quote'] });

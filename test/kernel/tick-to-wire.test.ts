@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { TickToWireMeter } from '../../src/runtime/tick-to-wire.ts';
+import { TickToWireMeter } from '../../src/kernel/tick-to-wire.ts';
 
 function meter() {
   let t = 0;

@@ -1,11 +1,11 @@
 /** The account-level health state `books-drift` (issue 21): a balance read that keeps differing from the books. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Account } from '../../../src/account/account.ts';
-import { createLogger } from '../../../src/core/logger.ts';
-import { emptyState } from '../../../src/state/market-state.ts';
-import { HealthModel } from '../../../src/runtime/health/health-model.ts';
-import { ManualClock } from '../../exchange/stream/manual-clock.ts';
+import { Account } from '../../src/account/account.ts';
+import { createLogger } from '../../src/core/logger.ts';
+import { emptyState } from '../../src/state/market-state.ts';
+import { HealthModel } from '../../src/health/health-model.ts';
+import { ManualClock } from '../exchange/stream/manual-clock.ts';
 
 const M = ('0x' + 'a1'.repeat(32)) as `0x${string}`;
 

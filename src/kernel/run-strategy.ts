@@ -6,7 +6,7 @@
 import { slotLevels } from '../orders/slots.ts';
 import { applyRisk } from '../risk/apply-risk.ts';
 import type { RiskLimits, RiskResult, RiskState } from '../risk/types.ts';
-import type { DesiredQuote, MarketView, StrategyModule } from './types.ts';
+import type { DesiredQuote, MarketView, StrategyModule } from '../strategy/types.ts';
 
 export interface StrategyTick extends RiskResult {
   /** what the strategy returned (null = pull, or after an error) */

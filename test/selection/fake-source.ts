@@ -1,7 +1,7 @@
 /** An in-memory venue for the rank tests: the reads ranking uses, with call counts and injectable faults. */
-import type { MarketInfo } from '../../../src/exchange/client/parse-market.ts';
-import type { RankSource } from '../../../src/runtime/rank/gather.ts';
-import type { Bytes32 } from '../../../src/model/order.ts';
+import type { MarketInfo } from '../../src/exchange/client/parse-market.ts';
+import type { RankSource } from '../../src/selection/gather.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 
 export const mid = (n: number): Bytes32 => ('0x' + n.toString(16).padStart(64, '0')) as Bytes32;
 

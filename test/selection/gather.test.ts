@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gatherRank } from '../../../src/runtime/rank/gather.ts';
-import { DEFAULT_WEIGHTS } from '../../../src/runtime/rank/score.ts';
-import type { RankSettings } from '../../../src/config/types.ts';
+import { gatherRank } from '../../src/selection/gather.ts';
+import { DEFAULT_WEIGHTS } from '../../src/selection/score.ts';
+import type { RankSettings } from '../../src/config/types.ts';
 import { fakeSource, market, mid } from './fake-source.ts';
 
 const NOW = Date.parse('2026-11-26T00:00:00.000Z');

@@ -1,6 +1,6 @@
 /**
  * Which markets to quote with which settings: the rules, pure (the runtime's selectMarkets in
- * src/runtime/select-markets.ts fetches and applies these same functions, so there is one truth).
+ * src/selection/select-markets.ts fetches and applies these same functions, so there is one truth).
  * - `matchesSelector`: whether a listed market passes an entry's selector (rank: its pre-filter).
  * - `assignFirstWins`: entries are tried in order and the first that selects a market wins, so a
  *   specific entry (by id or slug) placed before a filter, `rank` or `all` overrides it for that
@@ -12,7 +12,7 @@
  */
 import type { Bytes32 } from '../model/order.ts';
 import type { MarketStatus } from '../strategy/types.ts';
-import type { MarketConfig, MarketSelector } from './types.ts';
+import type { MarketConfig, MarketSelector } from '../config/types.ts';
 
 export interface MarketInfo {
   readonly id: Bytes32;

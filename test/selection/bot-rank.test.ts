@@ -5,8 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { config, openOrders, setBook, startExchange, startTestBot, waitFor } from '../../e2e/harness.ts';
-import { rankScores } from '../../../src/runtime/rank/ranker.ts';
+import { config, openOrders, setBook, startExchange, startTestBot, waitFor } from '../e2e/harness.ts';
+import { rankScores } from '../../src/selection/ranker.ts';
 
 test('bookmaker run with a rank entry quotes the top markets by score and nothing else; nothing is left after stop', async () => {
   const h = await startExchange({ markets: 4 });

@@ -7,7 +7,7 @@ import type { Bytes32 } from '../../src/model/order.ts';
 import type { StateEvent } from '../../src/state/events.ts';
 import { StateStore } from '../../src/state/store.ts';
 import { OrderManager } from '../../src/orders/order-manager.ts';
-import { QuotingKernel, type KernelMarket } from '../../src/runtime/quoting-kernel.ts';
+import { QuotingKernel, type KernelMarket } from '../../src/kernel/quoting-kernel.ts';
 import { ManualClock } from '../exchange/stream/manual-clock.ts';
 import { FakeVenue, M1, M2, venueOrder } from '../orders/fake-venue.ts';
 
