@@ -130,6 +130,11 @@ export interface QuotingKernelOptions {
   readonly onStrategyFault?: (marketId: Bytes32, kind: 'error' | 'slow', detail: Error | number) => void;
   /** a failing strategy is logged once with its stack, then summarised once per this interval, ms (default 10 000) */
   readonly faultLogIntervalMs?: number;
+  /**
+   * Built before it may quote (the live start-up: events reach the store and the books while the
+   * feeds warm up, nothing ticks): no tick and no housekeeping until `start()`.
+   */
+  readonly deferStart?: boolean;
 }
 
 /** What one tick decided (for observers; the kernel keeps the latest per market). */
@@ -235,6 +240,8 @@ export class QuotingKernel {
   private readonly lastSyncs = new Map<string, Promise<void>>();
   private cancelHousekeeping: (() => void) | null = null;
   private stopped = false;
+  /** built with deferStart and not started yet */
+  private waiting = false;
   private killReason: RiskReason | null = null;
   /** operator pauses (lower-case market ids) and the global halt (bookmaker ctl) */
   private readonly pausedMarkets = new Set<string>();
@@ -258,6 +265,7 @@ export class QuotingKernel {
       this.killReason = opts.latched;
       this.stopped = true;
     }
+    if (opts.deferStart) this.waiting = this.stopped = true;
     this.orderManager =
       opts.orderManager ??
       new OrderManager({
@@ -641,8 +649,18 @@ export class QuotingKernel {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
+  /** Begin ticking (a kernel built with deferStart); a latched kernel stays stopped until clearKill. */
+  start(): void {
+    if (!this.waiting) return;
+    this.waiting = false;
+    if (this.killReason !== null) return;
+    this.stopped = false;
+    this.scheduleHousekeeping();
+  }
+
   /** Stop ticking: clear every timer. The order manager is left as it is. */
   stop(): void {
+    this.waiting = false;
     this.stopped = true;
     this.cancelHousekeeping?.();
     this.cancelHousekeeping = null;

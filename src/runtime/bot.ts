@@ -40,17 +40,15 @@ import { ConfigError } from '../model/errors.ts';
 import type { Address, Bytes32 } from '../model/order.ts';
 import type { VenuePort } from '../model/venue.ts';
 import { NonceSource } from '../orders/nonces.ts';
-import { OrderManager, type CancelAllResult } from '../orders/order-manager.ts';
+import type { CancelAllResult, OrderManager } from '../orders/order-manager.ts';
 import { VenueRefusedError } from '../orders/refusal.ts';
 import { schedulePeriodicReconcile } from '../orders/periodic-reconcile.ts';
 import type { Counterparties } from '../sim/counterparties.ts';
 import type { LocalExchange } from '../sim/local-exchange.ts';
-import type { OrderManagerEvent, StateEvent } from '../state/events.ts';
+import type { StateEvent } from '../state/events.ts';
 import { selectMarketView } from '../state/market-view.ts';
-import { applyToBooks } from '../account/account-fill.ts';
 import { tradingDay } from '../account/trading-day.ts';
-import { DEFAULT_LIMITS, type ReduceLimits } from '../state/reduce.ts';
-import { StateStore } from '../state/store.ts';
+import type { StateStore } from '../state/store.ts';
 import { filePositionStore, memoryPositionStore } from '../feeds/activity-cursor.ts';
 import { activityFeed } from '../feeds/activity-feed.ts';
 import { createBookFeed } from '../feeds/book-feed.ts';
@@ -67,7 +65,8 @@ import { PaperVenue } from './paper-venue.ts';
 import { RunLedger } from './run-ledger.ts';
 import { buildRunReport, type RunReport } from './run-report.ts';
 import { marketAttribution } from '../state/edge-view.ts';
-import { QuotingKernel, type KernelMarket } from '../kernel/quoting-kernel.ts';
+import type { KernelMarket, QuotingKernel } from '../kernel/quoting-kernel.ts';
+import { createTradingCore } from '../kernel/trading-core.ts';
 import { selectMarkets } from '../selection/select-markets.ts';
 import { registerRankMetrics } from '../metrics/rank-metrics.ts';
 import { rankReports, rankScores } from '../selection/ranker.ts';
@@ -369,35 +368,13 @@ async function wire(
     ...(cfg.orders.reconcileScope === 'markets' ? { owns: (id: string) => (cfg.selection.shard ? shardOwns(id, cfg.selection.shard) : known(id)) } : {}),
   });
   cleanups.push(() => bookLedger.close());
-  const store = new StateStore(storeLimits(cfg), bookLedger.initialState(marketIds));
   // the account's books (issue 21), rebuilt from the ledger: every PnL figure and the kill switch read them
   const accountBooks = bookLedger.books();
   /** issue 22: holds the bot while the ledger cannot be written (wired once the kernel exists) */
   let ledgerWatch: LedgerWatch | null = null;
   registerLedgerMetrics(metrics.registry, bookLedger, 'bookmaker_', () => ledgerWatch); // issue 16
-  metrics.setStateSource(() => store.state, clock);
-  metrics.setAccount(accountBooks);
-  cleanups.push(bindStoreMetrics(metrics, store));
   const health = new FeedHealth();
-  let kernel: QuotingKernel | null = null;
-  const healthModel = new HealthModel({
-    markets: marketIds,
-    state: () => store.state,
-    lastTick: (id) => kernel?.lastTick(id) ?? null,
-    killed: () => kernel?.killed ?? null,
-    drifts: () => accountBooks.drifts(),
-    ledgerDown: () => ledgerWatch?.down ?? null,
-    clock,
-    graceMs: cfg.health.notQuotingGraceMs,
-    logIntervalMs: cfg.health.logIntervalMs,
-    logger: o.logger,
-  });
-  const healthMetrics = registerHealthMetrics(metrics.registry, () => healthModel);
   const refusals = new RefusalLog(o.logger, cfg.health.logIntervalMs);
-  // fills, volume and fees of this run, paper fills included, each fill once (summary, report)
-  const ledger = new RunLedger();
-  ledger.bind(store);
-  const fills = ledger.fills;
   const startedAt = clock.now();
   const wireMeter = new TickToWireMeter({
     tickToWire: (sec) => metrics.tickToWire.observe(sec),
@@ -407,29 +384,10 @@ async function wire(
 
   let paperVenue: PaperVenue | null = null;
   let liveVenue: LiveVenue | null = null;
-  /** per-order memory of the venue edge goes when the order is over (see ended-order.ts) */
-  const orderEnded = (e: StateEvent): void => {
-    const nonce = liveVenue ? endedOrderNonce(e) : null;
-    if (nonce) liveVenue!.forget(nonce);
-  };
-  const toKernel = (e: StateEvent): void => {
-    if (kernel) kernel.onEvent(e);
-    else {
-      store.dispatch(e);
-      const d = applyToBooks(accountBooks, e);
-      if (d.length > 0) for (const x of d) metrics.booksDrift.inc({ market: x.marketId, outcome: x.outcomeIndex === 1 ? 'yes' : 'no' });
-    }
-  };
   let venue: VenuePort;
   if (paper) {
-    // paper fills go to the (paper account's) ledger too
-    paperVenue = new PaperVenue({
-      clock,
-      onFill: (e) => {
-        bookLedger.onEvent(e);
-        toKernel(e);
-      },
-    });
+    // paper fills go through the inbound bus like the venue's: the (paper account's) ledger records them too
+    paperVenue = new PaperVenue({ clock, onFill: (e) => core.receive(e) });
     venue = paperVenue;
   } else {
     venue = liveVenue = createLiveVenue({
@@ -443,25 +401,20 @@ async function wire(
 
   const exitCode = deferred<number>();
   let stopping = false;
-  const om = new OrderManager({
-    venue,
+  /** an operator's pause held in the ledger (issue 22); the control answers once it is wired */
+  let heldPause: (marketId: Bytes32) => boolean = () => false;
+  // the trading core as paper, backtest and chaos build it (src/kernel/trading-core.ts); it ticks
+  // once the first books and balance read are in (k.start below): until then events only fill the state
+  const core = createTradingCore({
+    config: cfg,
     clock,
+    venue,
     nonces: new NonceSource(),
-    tolerances: { price: cfg.orders.priceTolerance, sizeFraction: cfg.orders.sizeTolerance },
+    markets,
     logger: o.logger,
-    emit: (e: OrderManagerEvent) => {
-      store.dispatch(e);
-      orderEnded(e);
-      bookLedger.onEvent(e);
-      // 'not-applied': an all-or-nothing bulk call refused for another item (which is reported itself)
-      if (e.type === 'OrderRejected' && e.reason !== 'not-applied') {
-        refusals.note(e, clock.now());
-        healthModel.refused(e.marketId, e.ts, `${e.status ?? '-'} ${e.venueCode ?? e.reason}: ${e.message ?? ''}`);
-      } else if (e.type === 'OrderAccepted') healthModel.accepted(e.marketId, e.ts);
-    },
+    initialState: bookLedger.initialState(marketIds),
+    account: accountBooks,
     ...(cfg.orders.reconcileScope === 'markets' ? { ownMarkets: marketIds } : {}),
-    inFlightTimeoutMs: cfg.orders.inFlightTimeoutMs,
-    ...(cfg.orders.deadManExpiryMs > 0 ? { deadManSeconds: Math.max(2, Math.round(cfg.orders.deadManExpiryMs / 1000)) } : {}),
     // an order gone without its fills seen keeps counting until the fills poll (below) reports it
     // closed, its fills first; failing that, until a balance read begun this long after its end has
     // landed (however many reads fail meanwhile), which leaves the venue that long to settle the
@@ -475,6 +428,69 @@ async function wire(
       else log.fatal({ err: err.message, remaining: result.remaining }, 'order manager halted; exiting');
       void shutdown('halt', result).then(() => exitCode.resolve(EXIT_HALT));
     },
+    kernel: {
+      deferStart: true,
+      // a latched start holds with the original reason (KILL_DRAWDOWN …), not a generic one (issue 22)
+      ...(bookLedger.latch ? { latched: latchedReason(bookLedger.latch.reason) } : {}),
+      // a market paused by an operator (held in the ledger) starts paused when rotation brings it back
+      heldPause: (id) => heldPause(id),
+      initialRisk: bookLedger.initialRisk(tradingDay(cfg.account.dayStartsAt)),
+      onDrift: (_marketId, drifts) => {
+        for (const x of drifts) metrics.booksDrift.inc({ market: x.marketId, outcome: x.outcomeIndex === 1 ? 'yes' : 'no' });
+      },
+      onKillLatched: bookLedger.latchKill,
+      onTickStart: (marketId, cause) => wireMeter.tickStart(marketId, cause),
+      onTick: (marketId) => wireMeter.tickEnd(marketId, k.lastSync(marketId)),
+      timer: () => performance.now(),
+      strategyBudgetMs: cfg.health.strategyBudgetMs,
+      faultLogIntervalMs: cfg.health.logIntervalMs,
+      onStrategyFault: (marketId, kind) => (kind === 'error' ? healthMetrics.strategyErrors : healthMetrics.strategySlow).inc({ market: marketId }),
+      onKill: (reason, detail, result) => {
+        healthModel.halt('kill-switch', `kill switch ${reason}: ${detail}`);
+        log.fatal({ reason, detail, remaining: result.remaining }, 'kill switch: everything cancelled; exiting');
+        void shutdown('kill-switch', result).then(() => exitCode.resolve(EXIT_KILL_SWITCH));
+      },
+    },
+  });
+  const { store, kernel: k, orderManager: om } = core;
+  // a start-up failure from here on must not leave the kernel's timers ticking (shutdown stops it too)
+  cleanups.push(() => k.stop());
+  metrics.setStateSource(() => store.state, clock);
+  metrics.setAccount(accountBooks);
+  cleanups.push(bindStoreMetrics(metrics, store));
+  let kernelStarted = false;
+  const healthModel = new HealthModel({
+    markets: marketIds,
+    state: () => store.state,
+    lastTick: (id) => (kernelStarted ? k.lastTick(id) : null),
+    killed: () => (kernelStarted ? k.killed : null),
+    drifts: () => accountBooks.drifts(),
+    ledgerDown: () => ledgerWatch?.down ?? null,
+    clock,
+    graceMs: cfg.health.notQuotingGraceMs,
+    logIntervalMs: cfg.health.logIntervalMs,
+    logger: o.logger,
+  });
+  const healthMetrics = registerHealthMetrics(metrics.registry, () => healthModel);
+  // fills, volume and fees of this run, paper fills included, each fill once (summary, report)
+  const ledger = new RunLedger();
+  ledger.bind(store);
+  const fills = ledger.fills;
+
+  // ---- event routes: the order manager's events once the store has them, in this order ----
+  /** per-order memory of the venue edge goes when the order is over (see ended-order.ts) */
+  const orderEnded = (e: StateEvent): void => {
+    const nonce = liveVenue ? endedOrderNonce(e) : null;
+    if (nonce) liveVenue!.forget(nonce);
+  };
+  core.orderEvents.on('react', orderEnded);
+  core.orderEvents.on('react', (e) => bookLedger.onEvent(e));
+  core.orderEvents.on('react', (e) => {
+    // 'not-applied': an all-or-nothing bulk call refused for another item (which is reported itself)
+    if (e.type === 'OrderRejected' && e.reason !== 'not-applied') {
+      refusals.note(e, clock.now());
+      healthModel.refused(e.marketId, e.ts, `${e.status ?? '-'} ${e.venueCode ?? e.reason}: ${e.message ?? ''}`);
+    } else if (e.type === 'OrderAccepted') healthModel.accepted(e.marketId, e.ts);
   });
 
   // after resolution (src/runtime/claims): claimable positions of this instance's markets, read from
@@ -488,12 +504,40 @@ async function wire(
         } });
   if (claims) cleanups.push(() => claims.stop());
 
-  // ---- feeds ----
-  const subs: Subscription[] = [];
-  cleanups.push(() => subs.forEach((s) => s.unsubscribe()));
+  // ---- event routes: what the venue reports, around the kernel's state step, in this order ----
   /** the first balance and positions read: no quote before the bot knows what it holds */
   const accountRead = deferred<void>();
   let rotation: MarketRotation | null = null;
+  core.inbound.on('record', (e) => {
+    // tick-to-wire starts at the book event (the kernel may tick on it at once)
+    if (e.type === 'BookEventReceived' && e.event.type !== 'status' && e.event.type !== 'trade') wireMeter.bookEvent(e.event.type === 'snapshot' ? e.event.book.marketId : e.event.marketId);
+    else if (e.type === 'BalanceUpdated') accountRead.resolve();
+  });
+  core.inbound.on('record', (e) => bookLedger.onEvent(e));
+  if (claims) {
+    core.inbound.on('react', (e) => {
+      if (e.type !== 'MarketMetadataUpdated' || e.status !== 'resolved') return;
+      const pos = store.state.markets.get(e.marketId.toLowerCase())?.position;
+      claims.marketResolved(e.marketId, e.payoutYes ?? null, !!pos && (pos.yes !== 0 || pos.no !== 0));
+    });
+  }
+  core.inbound.on('react', orderEnded);
+  core.inbound.on('react', (e) => {
+    if (e.type === 'MarketMetadataUpdated' && rotation) venueFact(e.marketId, e.status);
+  });
+  if (paperVenue) {
+    const pv = paperVenue;
+    core.inbound.on('react', (e) => {
+      if (e.type !== 'BookEventReceived') return;
+      const ev = e.event;
+      const view = selectMarketView(store.state, ev.type === 'snapshot' ? ev.book.marketId : ev.marketId, clock.now());
+      pv.onBookEvent(ev, view?.book?.bestBid ?? null, view?.book?.bestAsk ?? null);
+    });
+  }
+
+  // ---- feeds ----
+  const subs: Subscription[] = [];
+  cleanups.push(() => subs.forEach((s) => s.unsubscribe()));
   const sink = (fe: FeedEvent): void => {
     try {
       const t = fe.event.type;
@@ -506,26 +550,8 @@ async function wire(
         if (t === 'PositionSynced' && fe.event.yes === 0 && fe.event.no === 0) return;
         stranger = true;
       }
-      if (fe.event.type === 'BookEventReceived' && fe.event.event.type !== 'status' && fe.event.event.type !== 'trade') {
-        const ev = fe.event.event;
-        wireMeter.bookEvent(ev.type === 'snapshot' ? ev.book.marketId : ev.marketId);
-      }
-      if (fe.event.type === 'BalanceUpdated') accountRead.resolve();
-      bookLedger.onEvent(fe.event);
-      toKernel(fe.event);
-      if (claims && fe.event.type === 'MarketMetadataUpdated' && fe.event.status === 'resolved') {
-        const pos = store.state.markets.get(fe.event.marketId.toLowerCase())?.position;
-        claims.marketResolved(fe.event.marketId, fe.event.payoutYes ?? null, !!pos && (pos.yes !== 0 || pos.no !== 0));
-      }
-      orderEnded(fe.event);
+      core.receive(fe.event);
       if (stranger && eventId) lists?.retain(eventId);
-      if (fe.event.type === 'MarketMetadataUpdated' && rotation) venueFact(fe.event.marketId, fe.event.status);
-      if (paperVenue && fe.event.type === 'BookEventReceived') {
-        const ev = fe.event.event;
-        const id = ev.type === 'snapshot' ? ev.book.marketId : ev.marketId;
-        const view = selectMarketView(store.state, id, clock.now());
-        paperVenue.onBookEvent(ev, view?.book?.bestBid ?? null, view?.book?.bestAsk ?? null);
-      }
     } catch (err) {
       // a bug downstream must not kill the feed; the invariant checks catch real damage
       log.error({ err: (err as Error).message, source: fe.source }, 'event handling failed');
@@ -596,44 +622,9 @@ async function wire(
     if (!waited) log.warn('no balance/positions read within 60 s; quoting with positions unknown until one lands');
   }
 
-  // ---- reconcile, then quote ----
-  /** an operator's pause held in the ledger (issue 22); the control answers once it is wired */
-  let heldPause: (marketId: Bytes32) => boolean = () => false;
-  kernel = new QuotingKernel({
-    clock,
-    venue,
-    store,
-    markets,
-    requoteIntervalMs: cfg.orders.requoteIntervalMs,
-    noInventory: cfg.orders.noInventory,
-    orderManager: om,
-    logger: o.logger,
-    // a latched start holds with the original reason (KILL_DRAWDOWN …), not a generic one (issue 22)
-    ...(bookLedger.latch ? { latched: latchedReason(bookLedger.latch.reason) } : {}),
-    // a market paused by an operator (held in the ledger) starts paused when rotation brings it back
-    heldPause: (id) => heldPause(id),
-    account: accountBooks,
-    accountLimits: cfg.account,
-    initialRisk: bookLedger.initialRisk(tradingDay(cfg.account.dayStartsAt)),
-    onDrift: (_marketId, drifts) => {
-      for (const x of drifts) metrics.booksDrift.inc({ market: x.marketId, outcome: x.outcomeIndex === 1 ? 'yes' : 'no' });
-    },
-    onKillLatched: bookLedger.latchKill,
-    onTickStart: (marketId, cause) => wireMeter.tickStart(marketId, cause),
-    onTick: (marketId) => wireMeter.tickEnd(marketId, kernel?.lastSync(marketId) ?? null),
-    timer: () => performance.now(),
-    strategyBudgetMs: cfg.health.strategyBudgetMs,
-    faultLogIntervalMs: cfg.health.logIntervalMs,
-    onStrategyFault: (marketId, kind) => (kind === 'error' ? healthMetrics.strategyErrors : healthMetrics.strategySlow).inc({ market: marketId }),
-    onKill: (reason, detail, result) => {
-      healthModel.halt('kill-switch', `kill switch ${reason}: ${detail}`);
-      log.fatal({ reason, detail, remaining: result.remaining }, 'kill switch: everything cancelled; exiting');
-      void shutdown('kill-switch', result).then(() => exitCode.resolve(EXIT_KILL_SWITCH));
-    },
-  });
-  const k = kernel;
-  // a start-up failure from here on must not leave the kernel's timers ticking (shutdown stops it too)
-  cleanups.push(() => k.stop());
+  // ---- reconcile, then quote: the kernel ticks from here on ----
+  kernelStarted = true;
+  k.start();
   // issue 22: an operator's halt and pauses from an earlier run hold before anything can tick
   const holds = bookLedger.operatorHolds();
   if (holds.halt) k.pause(null);
@@ -1062,16 +1053,6 @@ function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
       resolve(x);
     },
   };
-}
-
-/**
- * The store's history sizes from the config, as the backtest sets them (run-backtest.ts): the mid
- * history a strategy estimates volatility from and the recent trades are `feeds.midHistorySize` and
- * `feeds.tradeHistorySize`. The live bot used the reducer's defaults instead (600 mids, one a
- * second), which ignored the setting and kept filling for the first 10 minutes of every run.
- */
-export function storeLimits(cfg: Pick<BotConfig, 'feeds' | 'edge'>): ReduceLimits {
-  return { ...DEFAULT_LIMITS, trades: cfg.feeds.tradeHistorySize, midSamples: cfg.feeds.midHistorySize, ...(cfg.edge ? { edge: cfg.edge } : {}) };
 }
 
 /** Fills matter for quoting within a second; balances ride along in the same poll. */
