@@ -254,7 +254,7 @@ export class BotLedger {
   readonly isOwn = (nonce: string): boolean => {
     const k = nonce.toLowerCase();
     if (this.own.has(k)) return true;
-    if (!this.ledger.hasOrder(k)) return false;
+    if (!this.ledger.isTagged(k) && !this.ledger.hasOrder(k)) return false;
     this.rememberOwn(k);
     return true;
   };

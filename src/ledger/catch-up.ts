@@ -29,7 +29,8 @@
  * were made (to within the downtime), not the day of the restart. An order the ledger never saw
  * placed or adopted is another trader's on the same wallet (a person, another instance): its fills
  * are recorded with `origin` 'foreign' and counted like any other, so the books hold what the venue
- * holds. With `owns` (a shared wallet), an order in one of this instance's markets counts as its own
+ * holds. An order whose nonce begins with the ledger's tag (Ledger.nonceTag) is this bookmaker's
+ * even when a crash lost its record between the send and the batched write. With `owns` (a shared wallet), an order in one of this instance's markets counts as its own
  * (its record may have been lost in a crash); elsewhere only the orders this ledger placed do. Every
  * open order of the wallet seeds the fills feed, which reads them all.
  */
@@ -156,8 +157,9 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
     if (filled <= from) continue;
     const size = filled - from;
     const ts = Math.min(now, Math.max(alive, venueMs(v.insertedAt)));
-    // ours: the ledger saw it placed (or adopted); else another trader's on this wallet
-    const own = o.ledger.hasOrder(k) || (o.owns !== undefined && o.owns(v.marketId.toLowerCase()));
+    // ours: the ledger saw it placed (or adopted) or its nonce has the ledger's tag; else another trader's on this wallet
+    // (a nonce with the ledger's tag was signed by this bookmaker even if a crash lost its record)
+    const own = o.ledger.isTagged(k) || o.ledger.hasOrder(k) || (o.owns !== undefined && o.owns(v.marketId.toLowerCase()));
     const price = fillPrice(v, from);
     o.ledger.fill({ fillId: `${k}:${filled}`, nonce: k, marketId: v.marketId, outcomeIndex: v.outcomeIndex, side: v.side, price, size, fee: modelFee(fees, price, size, v.sv2TimeInForce), feeSource: 'model', origin: own ? 'own' : 'foreign', ts, source: 'catch-up', filled });
     recorded++;

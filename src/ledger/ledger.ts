@@ -28,6 +28,7 @@
  * retention (retention.ts).
  */
 import Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Clock } from '../core/clock.ts';
@@ -698,6 +699,30 @@ export class Ledger {
     this.flush();
     this.db.prepare('INSERT INTO fill_baselines (nonce, filled, ts) VALUES (?, ?, ?) ON CONFLICT(nonce) DO NOTHING').run(nonce.toLowerCase(), filled, this.clock.now());
   }
+
+  /**
+   * This ledger's order-nonce tag: 16 hex digits, drawn once when the ledger is first written and kept
+   * in its meta table. Every nonce the bot signs while this ledger is open begins with it
+   * (src/orders/nonces.ts), so an order whose record a crash lost (sent, then `kill -9` before the
+   * batched write) is still known as this bookmaker's by its nonce alone. Null on a read-only ledger
+   * that never had one.
+   */
+  nonceTag(): string | null {
+    const have = this.meta('nonce_tag');
+    if (have !== null && /^[0-9a-f]{16}$/.test(have)) return have;
+    if (this.db.readonly) return null;
+    const tag = randomBytes(8).toString('hex');
+    this.setMeta('nonce_tag', tag);
+    this.tag = tag;
+    return tag;
+  }
+
+  /** Does the nonce carry this ledger's tag (an order this bookmaker signed, recorded or not)? */
+  isTagged(nonce: string): boolean {
+    if (this.tag === undefined) this.tag = this.meta('nonce_tag');
+    return this.tag !== null && nonce.length === 66 && nonce.slice(2, 18).toLowerCase() === this.tag;
+  }
+  private tag: string | null | undefined;
 
   /** Orders this ledger saw placed or adopted (for telling own fills from foreign ones), lower-case nonces. */
   hasOrder(nonce: string): boolean {

@@ -2,7 +2,7 @@
  * Order nonces (docs/venue.md#encodings-and-enums: bytes32, unique per order, never reused).
  *
  * Entry point: `const nonces = new NonceSource(); nonces.next()` → a fresh 0x-prefixed bytes32.
- * The nonce is 32 CSPRNG bytes; the SDK hashes its random bytes with keccak256, which adds nothing
+ * The nonce is 32 CSPRNG bytes (with a ledger, its first 8 are the ledger's tag: see NONCE_TAG); the SDK hashes its random bytes with keccak256, which adds nothing
  * to 256 bits of CSPRNG output, so we use the bytes directly. A bounded memory of recent nonces
  * turns an impossible collision (or a bug that re-feeds a nonce) into an InvariantError instead of
  * a silently replaced order; it is bounded so a bot that runs for days does not grow without limit.
@@ -21,6 +21,14 @@ import type { Bytes32 } from '../model/order.ts';
  */
 export const NONCE_MEMORY = 10_000;
 
+/**
+ * A tag of 8 bytes that every nonce of one ledger begins with (Ledger.nonceTag), leaving 24 CSPRNG
+ * bytes (192 bits) per nonce: an order whose ledger record a crash lost is still known as this
+ * bookmaker's by its nonce, and another instance's or a person's orders (their own tag, or the SDK's
+ * keccak nonces) are not (a match by chance: 2^-64).
+ */
+const NONCE_TAG = /^[0-9a-f]{16}$/;
+
 /** CSPRNG bytes drawn 128 nonces at a time: one randomBytes(32) call costs ~2.6 µs, a slice of the pool ~0.25 µs */
 const POOL_BYTES = 32 * 128;
 
@@ -32,16 +40,23 @@ export class NonceSource {
   private readonly pool: Buffer | null;
   private used = POOL_BYTES;
 
+  /** the ledger's nonce tag (16 hex digits) every nonce begins with, or '' */
+  private readonly tag: string;
+
   constructor(
     private readonly memory = NONCE_MEMORY,
     private readonly random: (n: number) => Uint8Array = randomBytes,
+    tag?: string | null,
   ) {
     this.pool = random === randomBytes ? Buffer.allocUnsafe(POOL_BYTES) : null;
+    if (tag != null && !NONCE_TAG.test(tag)) throw new InvariantError('a nonce tag is 16 lower-case hex digits');
+    this.tag = tag ?? '';
   }
 
   /** A fresh nonce, never returned before within the remembered window. */
   next(): Bytes32 {
-    const nonce = ('0x' + this.fresh32()) as Bytes32;
+    const fresh = this.fresh32();
+    const nonce = ('0x' + (this.tag === '' ? fresh : this.tag + fresh.slice(16))) as Bytes32;
     if (nonce.length !== 66) throw new InvariantError('nonce source returned a value that is not 32 bytes');
     this.remember(nonce);
     return nonce;

@@ -39,7 +39,7 @@ import { runStartupMigration } from '../migration/startup-migration.ts';
 import { ConfigError } from '../model/errors.ts';
 import type { Address, Bytes32 } from '../model/order.ts';
 import type { VenuePort } from '../model/venue.ts';
-import { NonceSource } from '../orders/nonces.ts';
+import { NONCE_MEMORY, NonceSource } from '../orders/nonces.ts';
 import type { CancelAllResult, OrderManager } from '../orders/order-manager.ts';
 import { VenueRefusedError } from '../orders/refusal.ts';
 import { schedulePeriodicReconcile } from '../orders/periodic-reconcile.ts';
@@ -409,7 +409,8 @@ async function wire(
     config: cfg,
     clock,
     venue,
-    nonces: new NonceSource(),
+    // nonces carry the ledger's tag: orders a crash left unrecorded are still known as ours (src/orders/nonces.ts)
+    nonces: new NonceSource(NONCE_MEMORY, undefined, bookLedger.ledger.nonceTag()),
     markets,
     logger: o.logger,
     initialState: bookLedger.initialState(marketIds),

@@ -79,6 +79,41 @@ test('catch-up: the fee model with fee_source model, the time bounded by the ven
   l.close();
 });
 
+test('an order whose record a crash lost (sent, then kill -9 before the batched write) is still own by its nonce tag; the tag outlives a reopen', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bookmaker-nonce-tag-'));
+  try {
+    const file = join(dir, 'l.sqlite');
+    clock.t = T0;
+    let l = openLedger({ path: file, clock });
+    await catchUpFills({ client: source([]), trader: TRADER, ledger: l, clock });
+    l.startup({ configHash: 'h', configFile: 'f', venue: 'v', trader: TRADER, markets: 1, latched: null }, 0);
+    const tag = l.nonceTag()!;
+    assert.match(tag, /^[0-9a-f]{16}$/);
+    l.flush();
+    l.close();
+    l = openLedger({ path: file, clock });
+    assert.equal(l.nonceTag(), tag, 'drawn once, kept in the ledger');
+    clock.t = T0 + 60_000;
+    const lost = ('0x' + tag + '5'.repeat(48)) as Bytes32; // signed with the tag, never recorded
+    const other = ('0x' + 'f'.repeat(16) + '5'.repeat(48)) as Bytes32; // another instance's tag
+    await catchUpFills({
+      client: source([order(lost, { filledSize: 4_000_000, remainingSize: 6_000_000 }), order(other, { filledSize: 1_000_000, remainingSize: 9_000_000 })]),
+      trader: TRADER, ledger: l, clock,
+    });
+    const f = new Map(listFills(l).map((x) => [x.nonce, x.origin]));
+    assert.equal(f.get(lost), 'own');
+    assert.equal(f.get(other), 'foreign');
+    const bl = { isOwn: (x: string) => l.isTagged(x) };
+    assert.equal(bl.isOwn(lost.toUpperCase().replace('0X', '0x')), true);
+    l.close();
+    const ro = openLedger({ path: file, clock, mustExist: true, readonly: true });
+    assert.equal(ro.nonceTag(), tag, 'read-only commands see the same tag');
+    ro.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('the fills feed: model fee and origin per fill; a foreign order is marked foreign', () => {
   const t = new FillTracker([], { fees: FEES, isOwn: (x) => x === n('a') });
   const ev = t.observe([order(n('a'), { filledSize: 1_000_000, remainingSize: 9_000_000 }), order(n('c'), { filledSize: 3_000_000, remainingSize: 7_000_000, sv2TimeInForce: 2 })], T0);

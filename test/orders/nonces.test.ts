@@ -27,3 +27,17 @@ test('a source repeating itself is an invariant error, not a reused nonce', () =
   src.next();
   assert.throws(() => src.next(), InvariantError);
 });
+
+test('with a ledger tag every nonce begins with it and keeps 24 fresh bytes; a malformed tag is refused', () => {
+  const tag = '0123456789abcdef';
+  const src = new NonceSource(undefined, undefined, tag);
+  const seen = new Set<string>();
+  for (let i = 0; i < 300; i++) {
+    const n = src.next();
+    assert.match(n, /^0x0123456789abcdef[0-9a-f]{48}$/);
+    seen.add(n.slice(18));
+  }
+  assert.equal(seen.size, 300, 'the random part differs nonce to nonce');
+  assert.throws(() => new NonceSource(undefined, undefined, '0123'), InvariantError);
+  assert.throws(() => new NonceSource(undefined, undefined, '0123456789ABCDEF'), InvariantError);
+});
