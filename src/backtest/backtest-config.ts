@@ -27,7 +27,7 @@ import { ConfigFieldError, isObj, readNumber, readObject, readOptionalObject, re
 import type { Overrides } from '../config/env-overrides.ts';
 import type { BotConfig } from '../config/types.ts';
 import { ConfigError } from '../model/errors.ts';
-import { checkFees, type FeeSpec } from './fee-model.ts';
+import { checkFees, type FeeSpec } from '../engine/fee-model.ts';
 import type { DelaySpec } from './latency-model.ts';
 import { QUEUE_MODELS, type QueueModelName } from './queue-model.ts';
 

@@ -1,7 +1,7 @@
 /** `ledger:` and `admin:` sections (issue 16), both optional. */
 import { isAbsolute, resolve, dirname } from 'node:path';
 import { readNumber, readOptionalObject, readOptionalString } from './fields.ts';
-import { checkFees } from '../backtest/fee-model.ts';
+import { checkFees } from '../engine/fee-model.ts';
 import type { LedgerSettings } from './types.ts';
 
 export function parseLedger(raw: unknown, path: string, file: string): LedgerSettings {

@@ -31,7 +31,7 @@ import type { RiskReason } from '../risk/types.ts';
 import type { MarketState as StoreMarket, OwnOrder, StoreState } from '../state/market-state.ts';
 import { PersistentMap } from '../state/persistent-map.ts';
 import type { KernelTick } from '../kernel/quoting-kernel.ts';
-import { ThrottledLog } from './throttled-log.ts';
+import { ThrottledLog } from '../core/throttled-log.ts';
 import type { Drift } from '../account/account.ts';
 
 /** Metric label values (kebab-case; `bookmaker_market_state{state}`): never rename, only add. */

@@ -11,7 +11,7 @@
 import type { Logger } from '../core/logger.ts';
 import { refusalLabel } from '../orders/refusal.ts';
 import type { OrderRejected } from '../state/events.ts';
-import { ThrottledLog, type ThrottledSummary } from './throttled-log.ts';
+import { ThrottledLog, type ThrottledSummary } from '../core/throttled-log.ts';
 
 export class RefusalLog {
   private readonly log: Logger;

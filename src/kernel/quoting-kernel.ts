@@ -49,7 +49,7 @@ import type { StateStore } from '../state/store.ts';
 import { runStrategy, type StrategyTick } from './run-strategy.ts';
 import type { NoInventoryMode } from '../strategy/to-orders.ts';
 import type { MarketView, StrategyModule } from '../strategy/types.ts';
-import { ThrottledLog } from '../health/throttled-log.ts';
+import { ThrottledLog } from '../core/throttled-log.ts';
 import { Account, type Drift } from '../account/account.ts';
 import { applyToBooks } from '../account/account-fill.ts';
 import { AccountRisk, DEFAULT_ACCOUNT_LIMITS, type AccountLimits, type AccountRiskFigures } from '../account/account-risk.ts';

@@ -12,7 +12,7 @@
  * model: that is what `fee_source` 'model' warns of.
  */
 import { feeFor } from '../engine/fill-math.ts';
-import type { FeeSpec } from '../backtest/fee-model.ts';
+import type { FeeSpec } from '../engine/fee-model.ts';
 import type { TimeInForceValue } from '../model/order.ts';
 
 export type { FeeSpec };

@@ -5,7 +5,7 @@
  * USDC unit and never more than what is left of the order's signed `maxFee`.
  */
 import { BadInputError } from '../model/errors.ts';
-import type { MarketConfig } from '../engine/types.ts';
+import type { MarketConfig } from './types.ts';
 
 export interface FeeSpec {
   /** bps of fill collateral charged to a resting (maker) order */

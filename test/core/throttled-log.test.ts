@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ThrottledLog } from '../../src/health/throttled-log.ts';
+import { ThrottledLog } from '../../src/core/throttled-log.ts';
 
 test('a storm is one full line, then one summary per interval; a quiet key starts over with a full line', () => {
   const t = new ThrottledLog(10_000);
