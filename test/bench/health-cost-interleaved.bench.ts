@@ -17,14 +17,14 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { percentile, report } from './lib.ts';
+import { inTree, percentile, report } from './lib.ts';
 
 const argOf = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
 const baseDir = argOf('base');
-if (!baseDir || !existsSync(resolve(baseDir, 'src/kernel/quoting-kernel.ts'))) {
+if (!baseDir || !existsSync(resolve(baseDir, inTree(baseDir, 'src/kernel/quoting-kernel.ts')))) {
   process.stderr.write('health-cost-interleaved: --base DIR must be a checkout of the code before issue 11 with node_modules (see health-cost.bench.ts)\n');
   process.exit(2);
 }
@@ -40,7 +40,7 @@ const KEY = '0x' + '11'.repeat(32);
 
 /** the two trees' modules, typed only by use */
 type Mod = any;
-const load = (root: string, path: string): Promise<Mod> => import(pathToFileURL(resolve(root, path)).href);
+const load = (root: string, path: string): Promise<Mod> => import(pathToFileURL(resolve(root, inTree(root, path))).href);
 
 interface Pipeline {
   tick(): Promise<{ wall: number; cpu: number }>;

@@ -18,7 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { report } from './lib.ts';
+import { inTree, report } from './lib.ts';
 
 if (typeof globalThis.gc !== 'function') {
   // re-run with the collector exposed (the figure needs a full GC before each reading)
@@ -33,13 +33,13 @@ const argOf = (name: string): string | undefined => {
 };
 const N = Number(argOf('markets') ?? 2000);
 const baseDir = argOf('base');
-if (baseDir !== undefined && !existsSync(resolve(baseDir, 'src/kernel/quoting-kernel.ts'))) {
+if (baseDir !== undefined && !existsSync(resolve(baseDir, inTree(baseDir, 'src/kernel/quoting-kernel.ts')))) {
   process.stderr.write('market-memory: --base DIR must be a checkout of this project with node_modules\n');
   process.exit(2);
 }
 const here = resolve(new URL('../..', import.meta.url).pathname);
 type Mod = any;
-const load = (root: string, path: string): Promise<Mod> => import(pathToFileURL(resolve(root, path)).href);
+const load = (root: string, path: string): Promise<Mod> => import(pathToFileURL(resolve(root, inTree(root, path))).href);
 
 const heap = (): number => {
   for (let i = 0; i < 3; i++) gc();
