@@ -23,7 +23,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseDocument } from 'yaml';
 import { parseBotConfig } from '../config/parse-config.ts';
-import { ConfigFieldError, isObj, readNumber, readObject, readOptionalObject, readEnum, type Obj } from '../config/fields.ts';
+import { ConfigFieldError, isObj, readNumber, readObject, readOptionalObject, readEnum, type Obj } from '../core/fields.ts';
 import type { Overrides } from '../config/env-overrides.ts';
 import type { BotConfig } from '../config/types.ts';
 import { ConfigError } from '../model/errors.ts';

@@ -9,7 +9,7 @@ import type { RiskLimits } from '../risk/types.ts';
 import { loadStrategy } from '../strategy/registry.ts';
 import type { MarketStatus } from '../strategy/types.ts';
 import { DEFAULT_WEIGHTS, RANK_TERMS } from '../selection/score.ts';
-import { ConfigFieldError, at, isObj, readBoolean, readEnum, readNumber, readObject, readOptionalNumber, readOptionalObject, readOptionalString, readString, type Obj } from './fields.ts';
+import { ConfigFieldError, at, isObj, readBoolean, readEnum, readNumber, readObject, readOptionalNumber, readOptionalObject, readOptionalString, readString, type Obj } from '../core/fields.ts';
 import { DEFAULT_RISK, parseRisk } from './parse-risk.ts';
 import type { MarketConfig, MarketSelector, RankSettings, RankTerm, SelectionSettings, StrategySettings } from './types.ts';
 

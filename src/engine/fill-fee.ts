@@ -11,8 +11,8 @@
  * the maker rate. A GTC order that crossed on arrival took liquidity and is under-charged by the
  * model: that is what `fee_source` 'model' warns of.
  */
-import { feeFor } from '../engine/fill-math.ts';
-import type { FeeSpec } from '../engine/fee-model.ts';
+import { feeFor } from './fill-math.ts';
+import type { FeeSpec } from './fee-model.ts';
 import type { TimeInForceValue } from '../model/order.ts';
 
 export type { FeeSpec };
