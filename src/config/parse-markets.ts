@@ -8,10 +8,9 @@ import { dirname } from 'node:path';
 import type { RiskLimits } from '../risk/types.ts';
 import { loadStrategy } from '../strategy/registry.ts';
 import type { MarketStatus } from '../strategy/types.ts';
-import { DEFAULT_WEIGHTS, RANK_TERMS } from '../selection/score.ts';
 import { ConfigFieldError, at, isObj, readBoolean, readEnum, readNumber, readObject, readOptionalNumber, readOptionalObject, readOptionalString, readString, type Obj } from '../core/fields.ts';
 import { DEFAULT_RISK, parseRisk } from './parse-risk.ts';
-import type { MarketConfig, MarketSelector, RankSettings, RankTerm, SelectionSettings, StrategySettings } from './types.ts';
+import { DEFAULT_WEIGHTS, RANK_TERMS, type MarketConfig, type MarketSelector, type RankSettings, type RankTerm, type SelectionSettings, type StrategySettings } from './types.ts';
 
 interface RawStrategy {
   readonly ref: string;

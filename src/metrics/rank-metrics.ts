@@ -11,7 +11,7 @@
  * current selection and nothing else.
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { RANK_TERMS } from '../selection/score.ts';
+import { RANK_TERMS } from '../config/types.ts';
 import type { RankedScore, RankReport } from '../selection/ranker.ts';
 
 export interface RankMetrics {

@@ -19,14 +19,14 @@
 import type { Logger } from '../core/logger.ts';
 import { matchesSelector } from './selectors.ts';
 import { VenueError } from '../exchange/client/errors.ts';
-import type { RankSettings, RankTerm } from '../config/types.ts';
+import { RANK_TERMS, type RankSettings, type RankTerm } from '../config/types.ts';
 import type { ActivityPage, ActivityParams } from '../exchange/client/activity.ts';
 import type { PriceHistory, Timeframe } from '../exchange/client/market-data.ts';
 import type { ListMarketsParams, MarketPage } from '../exchange/client/markets.ts';
 import type { OracleQuote } from '../exchange/client/oracle.ts';
 import type { GetOrderbookOptions, OrderbookAnswer } from '../exchange/client/orderbook.ts';
 import type { MarketInfo } from '../exchange/client/parse-market.ts';
-import { depthNearTouch, listInputs, rankTerms, RANK_TERMS, scoreOf, type DropReason, type RankInputs, type RankTerms } from './score.ts';
+import { depthNearTouch, listInputs, rankTerms, scoreOf, type DropReason, type RankInputs, type RankTerms } from './score.ts';
 
 /** The reads ranking uses (a VenueClient has them all; a source without one drops that term as `unsupported`). */
 export interface RankSource {

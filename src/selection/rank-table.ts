@@ -5,7 +5,7 @@
  */
 import type { RankTerm } from '../config/types.ts';
 import type { RankReport, RankTableRow } from './ranker.ts';
-import { RANK_TERMS } from './score.ts';
+import { RANK_TERMS } from '../config/types.ts';
 
 const SHORT: Record<RankTerm, string> = {
   spread: 'SPREAD',

@@ -18,21 +18,7 @@
  * weights by default); volatility, oracle disagreement (a sign of informed flow) and fees hurt it.
  */
 import type { MarketInfo } from '../exchange/client/parse-market.ts';
-import type { RankTerm } from '../config/types.ts';
-
-export const RANK_TERMS: readonly RankTerm[] = ['spread', 'depth', 'volume', 'volume24h', 'volatility', 'tradeRate', 'timeToDeadline', 'oracleDisagreement', 'fee'];
-
-export const DEFAULT_WEIGHTS: Readonly<Record<RankTerm, number>> = {
-  spread: 1,
-  depth: 0.5,
-  volume: 1,
-  volume24h: 0.5,
-  volatility: -0.5,
-  tradeRate: 0.5,
-  timeToDeadline: 0.5,
-  oracleDisagreement: -1,
-  fee: -1,
-};
+import { RANK_TERMS, type RankTerm } from '../config/types.ts';
 
 /** The scale constants of the transforms above. */
 export const SCALES = {

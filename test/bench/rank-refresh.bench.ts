@@ -12,7 +12,7 @@ import { TESTNET } from '../../src/exchange/chains.ts';
 import { selectMarkets } from '../../src/selection/select-markets.ts';
 import { Ranker } from '../../src/selection/ranker.ts';
 import { chooseRanked } from '../../src/selection/choose.ts';
-import { RANK_TERMS } from '../../src/selection/score.ts';
+import { RANK_TERMS } from '../../src/config/types.ts';
 import { createLocalExchange } from '../../src/sim/local-exchange.ts';
 import { startCounterparties } from '../../src/sim/counterparties.ts';
 import { generatedMarketInput } from '../../src/sim/market-factory.ts';

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chooseRanked, isKept, type ChooseSettings, type RankCandidate } from '../../src/selection/choose.ts';
-import { rankTerms, RANK_TERMS } from '../../src/selection/score.ts';
+import { rankTerms } from '../../src/selection/score.ts';
+import { RANK_TERMS } from '../../src/config/types.ts';
 
 const NO_TERMS = Object.fromEntries(RANK_TERMS.map((t) => [t, null])) as ReturnType<typeof rankTerms>['terms'];
 const C = (id: string, score: number, o: Partial<RankCandidate> = {}): RankCandidate => ({ id, score, terms: NO_TERMS, status: 'active', scored: true, ...o });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gatherRank } from '../../src/selection/gather.ts';
-import { DEFAULT_WEIGHTS } from '../../src/selection/score.ts';
+import { DEFAULT_WEIGHTS } from '../../src/config/types.ts';
 import type { RankSettings } from '../../src/config/types.ts';
 import { fakeSource, market, mid } from './fake-source.ts';
 

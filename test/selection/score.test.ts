@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_WEIGHTS, depthNearTouch, listInputs, priceVolatilityCents, rankTerms, RANK_TERMS, scoreOf, type RankInputs } from '../../src/selection/score.ts';
+import { depthNearTouch, listInputs, priceVolatilityCents, rankTerms, scoreOf, type RankInputs } from '../../src/selection/score.ts';
+import { DEFAULT_WEIGHTS, RANK_TERMS } from '../../src/config/types.ts';
 import type { MarketInfo } from '../../src/exchange/client/parse-market.ts';
 import type { RankTerm } from '../../src/config/types.ts';
 
