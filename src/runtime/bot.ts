@@ -18,15 +18,11 @@
  * Stopping: the kill switch or an order-manager halt cancel everything and exit non-zero (3 / 4);
  * stop() cancels everything and exits 0 only when the venue reports no open order of ours (else 1).
  */
-import { randomBytes } from 'node:crypto';
-import { dirname, resolve } from 'node:path';
 import type { Subscription } from 'rxjs';
 import { systemClock, type Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { registerSecret } from '../core/logger.ts';
-import { loadApiKey, loadPrivateKey, readApiKeyFile } from '../config/secrets.ts';
-import type { BotConfig, LocalVenueSettings } from '../config/types.ts';
-import { chainByName, type ChainConfig } from '../exchange/chains.ts';
+import type { BotConfig } from '../config/types.ts';
 import { createSigner, type Signer } from '../exchange/signing/signer.ts';
 import { venueSnapshotFetcher } from '../exchange/stream/venue-snapshot-fetcher.ts';
 import { createVenueClient, type VenueClient } from '../exchange/venue-client.ts';
@@ -36,7 +32,6 @@ import { registerHealthMetrics } from '../metrics/health-metrics.ts';
 import { respond, startMetricsEndpoint, type MetricsEndpoint } from '../metrics/metrics-server.ts';
 import { botReadiness } from '../metrics/readiness.ts';
 import { runStartupMigration } from '../migration/startup-migration.ts';
-import { ConfigError } from '../model/errors.ts';
 import type { Address, Bytes32 } from '../model/order.ts';
 import type { VenuePort } from '../model/venue.ts';
 import { NONCE_MEMORY, NonceSource } from '../orders/nonces.ts';
@@ -71,7 +66,10 @@ import { selectMarkets } from '../selection/select-markets.ts';
 import { registerRankMetrics } from '../metrics/rank-metrics.ts';
 import { rankReports, rankScores } from '../selection/ranker.ts';
 import { rankLeftBecause } from '../selection/ranker.ts';
-import { MarketRotation, type RotationSummary, type RotationEvent } from './rotation/market-rotation.ts';
+import { MarketRotation } from './rotation/market-rotation.ts';
+import { closeVenueSetup, setupVenue, type VenueSetup } from './venue-setup.ts';
+import { keepRetiredRows, RETIRED_ROWS_MAX, rotationReport, type EarlierRetired, type RetiredRow } from './retired-rows.ts';
+import { deferred, waitForBooks, waitForPosition } from './startup-waits.ts';
 import { registerRotationMetrics } from './rotation/rotation-metrics.ts';
 import { BotMarkets, retireReasonOf } from './rotation/bot-markets.ts';
 import { eventMarket } from '../kernel/quoting-kernel.ts';
@@ -176,60 +174,6 @@ interface EarlyAdmin {
   readonly controls: DeferredControls;
 }
 
-interface VenueSetup {
-  baseUrl: string;
-  chain: ChainConfig;
-  apiKey: string | undefined;
-  privateKey: string | undefined;
-  local: LocalExchange | null;
-  agents: Counterparties | null;
-}
-
-/** The embedded local exchange with a throwaway wallet and a demo API key (no keys, no network). */
-async function startEmbedded(s: LocalVenueSettings, chain: ChainConfig): Promise<VenueSetup> {
-  // loaded only when used: the exchange and its agents are ~60 MB of resident code a live bot never needs
-  const { createLocalExchange } = await import('../sim/local-exchange.ts');
-  const { startCounterparties, counterpartyAgents } = await import('../sim/counterparties.ts');
-  const { startMarketChurn, churnOptions } = await import('../sim/market-churn.ts');
-  const { faultSettingsOf } = await import('../sim/faults.ts');
-  const privateKey = `0x${randomBytes(32).toString('hex')}`;
-  registerSecret(privateKey);
-  const signer = createSigner({ privateKey, chain });
-  const apiKey = `demo-${randomBytes(12).toString('hex')}`;
-  const local = createLocalExchange({
-    seed: s.seed,
-    markets: s.markets,
-    apiKeys: [{ key: apiKey, wallet: signer.address }],
-    initialCollateral: s.startingCollateral,
-    chain, // venue.chain: the EIP-712 domains it verifies and the chainId its markets report
-    faults: faultSettingsOf(s.faults.profile, s.faults.overrides),
-  });
-  // markets created and resolved over time (venue.local.newMarketEverySeconds …); deadlines kept either way
-  const churn = startMarketChurn(local, churnOptions(s.seed, s));
-  // venue.local.agents: other makers, and the noise and informed takers sharing takerRatePerSecond
-  const agents = startCounterparties(local, { seed: s.seed, ...counterpartyAgents(s.agents), flow: s.flow, churn });
-  const baseUrl = await local.start(s.port);
-  return { baseUrl, chain, apiKey, privateKey, local, agents };
-}
-
-async function setupVenue(o: BotOptions): Promise<VenueSetup> {
-  const cfg = o.config;
-  const env = o.env ?? process.env;
-  if (cfg.venue.kind === 'local' && !o.baseUrl) return startEmbedded(cfg.venue.local, chainByName(cfg.venue.chain));
-  // a `local` config pointed at a base URL talks to a `bookmaker sim`, which verifies the chain of
-  // `sim --chain` (mainnet by default, as here and as `bookmaker sign`); `venue.chain` says otherwise
-  const chain = chainByName(cfg.venue.chain);
-  const baseUrl = o.baseUrl ?? (cfg.venue.kind === 'url' ? cfg.venue.baseUrl : chain.apiBase);
-  const apiKey = loadApiKey({ ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}), env }) ?? readApiKeyFile(cfg.wallet.apiKeyFile, cfg.file);
-  let privateKey: string | undefined;
-  if (!o.paper) {
-    const keyFile = o.keyFile ?? (cfg.wallet.keyFile ? resolve(cfg.file ? dirname(cfg.file) : process.cwd(), cfg.wallet.keyFile) : undefined);
-    privateKey = loadPrivateKey({ ...(keyFile ? { keyFile } : {}), env });
-    if (!apiKey) throw new ConfigError('no API key: pass --api-key or set BOOKMAKER_API_KEY (trading needs one)');
-  }
-  return { baseUrl, chain, apiKey, privateKey, local: null, agents: null };
-}
-
 export async function startBot(o: BotOptions): Promise<Bot> {
   const clock = o.clock ?? systemClock;
   const log = o.logger.child({ component: 'bot' });
@@ -255,8 +199,7 @@ export async function startBot(o: BotOptions): Promise<Bot> {
     throw e;
   }
   if (o.signal?.aborted) {
-    v.agents?.stop();
-    await v.local?.close();
+    await closeVenueSetup(v);
     await admin?.endpoint.close();
     throw new StartupAbortedError(String(o.signal.reason ?? 'stop'));
   }
@@ -267,10 +210,7 @@ export async function startBot(o: BotOptions): Promise<Bot> {
   }
   const cleanups: (() => Promise<void> | void)[] = [];
   if (admin) cleanups.push(() => admin.endpoint.close());
-  const closeVenue = async (): Promise<void> => {
-    v.agents?.stop();
-    await v.local?.close();
-  };
+  const closeVenue = (): Promise<void> => closeVenueSetup(v);
   try {
     return await wire(o, v, clock, log, paper, cleanups, closeVenue, admin);
   } catch (e) {
@@ -944,114 +884,6 @@ async function wire(
       const code = r.ok ? (latched ? EXIT_KILL_SWITCH : EXIT_OK) : EXIT_ORDERS_LEFT;
       exitCode.resolve(code);
       return exitCode.promise;
-    },
-  };
-}
-
-/**
- * Rows of the end-of-run report kept for released markets (the newest this many; older ones fold into
- * one). A row is ~600 bytes of heap (its time states, ledger figures, attribution bigints, label), so
- * 200 rows are ~120 KB; 1,000 were ~600 KB, filled over the first ~8 hours of a market every 30 s.
- */
-export const RETIRED_ROWS_MAX = 200;
-export type RetiredRow = Parameters<typeof buildRunReport>[0]['markets'][number];
-
-/** Retired markets' report rows past the bound, folded into one. */
-export interface EarlierRetired {
-  count: number;
-  row: RetiredRow | null;
-}
-
-/**
- * Bound the retired rows to `max`: the oldest rows whose market left the store fold into `acc`
- * (rows of markets still holding a position are folded last, when nothing else is left to fold).
- */
-export function keepRetiredRows(rows: RetiredRow[], acc: EarlierRetired, max: number, stillHeld: (marketId: Bytes32) => boolean): void {
-  while (rows.length > max) {
-    let i = rows.findIndex((r) => !stillHeld(r.time.marketId));
-    if (i < 0) i = 0;
-    foldRetired(acc, rows.splice(i, 1)[0]!);
-  }
-}
-
-export function foldRetired(acc: EarlierRetired, r: RetiredRow): void {
-  acc.count++;
-  const p = acc.row;
-  const states: Record<string, number> = { ...(p?.time.states ?? {}) };
-  for (const [k, v] of Object.entries(r.time.states)) states[k] = (states[k] ?? 0) + (v ?? 0);
-  acc.row = {
-    time: { marketId: r.time.marketId, label: `(${acc.count} earlier retired markets)`, observedMs: (p?.time.observedMs ?? 0) + r.time.observedMs, liveMs: (p?.time.liveMs ?? 0) + r.time.liveMs, states },
-    ledger: {
-      fills: (p?.ledger.fills ?? 0) + r.ledger.fills,
-      shares: (p?.ledger.shares ?? 0) + r.ledger.shares,
-      notional12: (p?.ledger.notional12 ?? 0n) + r.ledger.notional12,
-      fees: (p?.ledger.fees ?? 0) + r.ledger.fees,
-    },
-    realised: (p?.realised ?? 0n) + r.realised,
-    unrealised: (p?.unrealised ?? 0n) + r.unrealised,
-    net: 0,
-    retired: 'various',
-  };
-}
-
-/** The run report's rotation section: totals, and the retirements still in progress. */
-function rotationReport(rot: MarketRotation): { summary: RotationSummary; totals: ReturnType<MarketRotation['totals']>; retiring: ReturnType<MarketRotation['retiringDetails']>; recent: readonly RotationEvent[] } {
-  return { summary: rot.summary(), totals: rot.totals(), retiring: rot.retiringDetails(), recent: rot.recent().slice(-50) };
-}
-
-/** Until a balance read of the market lands (PositionSynced), or `ms` passed on the clock (logged). */
-function waitForPosition(store: StateStore, id: Bytes32, clock: Clock, ms: number, log: Logger): Promise<void> {
-  const k = id.toLowerCase();
-  return new Promise((done) => {
-    let cancel: () => void = () => undefined;
-    const sub = store.changes$.subscribe(({ events }) => {
-      for (const e of events) if (e.type === 'PositionSynced' && e.marketId.toLowerCase() === k) return finish(true);
-    });
-    const finish = (read: boolean): void => {
-      cancel();
-      sub.unsubscribe();
-      if (!read) log.warn({ marketId: id, seconds: ms / 1000 }, 'market start: no balance read of it yet; quoting with its position unknown until one lands');
-      done();
-    };
-    cancel = clock.setTimeout(() => finish(false), ms);
-  });
-}
-
-/** Until every market has a book, or `ms` passed on the clock. */
-function waitForBooks(store: StateStore, ids: readonly Bytes32[], clock: Clock, ms: number): Promise<void> {
-  // markets before `seen` had their book: each store change checks from there on (a full scan per
-  // change was quadratic in the markets while thousands of first snapshots arrive)
-  let seen = 0;
-  const have = (): boolean => {
-    while (seen < ids.length && store.state.markets.get(ids[seen]!.toLowerCase())?.books.yes) seen++;
-    return seen === ids.length;
-  };
-  if (have()) return Promise.resolve();
-  return new Promise((done) => {
-    let cancel: () => void = () => undefined;
-    const sub = store.changes$.subscribe(() => {
-      if (!have()) return;
-      finish();
-    });
-    const finish = (): void => {
-      cancel();
-      sub.unsubscribe();
-      done();
-    };
-    cancel = clock.setTimeout(finish, ms);
-  });
-}
-
-function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
-  let resolve!: (v: T) => void;
-  let settled = false;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return {
-    promise,
-    resolve: (x) => {
-      if (settled) return;
-      settled = true;
-      resolve(x);
     },
   };
 }
