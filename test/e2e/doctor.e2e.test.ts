@@ -219,8 +219,11 @@ test('a wallet still to migrate: doctor says what the start-up migration will do
     assert.match(led.fix, /bookmaker run --new-ledger/);
 
     // a wallet with venue history on a new ledger: `--new-ledger` adopts its holdings as the baseline
-    const run = cli(['run', '-c', file, '--new-ledger', '--duration', '3', '--metrics-port', '0', '--summary-seconds', '0', '--log-level', 'info'], { BOOKMAKER_API_KEY: key!, BOOKMAKER_PRIVATE_KEY: privateKey!, BOOKMAKER_ADMIN_TOKEN: '' });
+    // stopped once it quotes (a --duration counts from the process start, and a loaded machine can spend it all in start-up)
+    const run = cli(['run', '-c', file, '--new-ledger', '--metrics-port', '0', '--summary-seconds', '0', '--log-level', 'info'], { BOOKMAKER_API_KEY: key!, BOOKMAKER_PRIVATE_KEY: privateKey!, BOOKMAKER_ADMIN_TOKEN: '' });
     try {
+      await waitFor('the run quotes', () => /quoting \d+ market/.test(run.out()) || run.proc.exitCode !== null, 90_000);
+      run.proc.kill('SIGTERM');
       assert.equal(await withTimeout(run.exit, 90_000, 'run did not stop'), 0, run.out().slice(-3000));
     } finally {
       run.proc.kill('SIGKILL');
