@@ -67,6 +67,7 @@ import { registerRankMetrics } from '../metrics/rank-metrics.ts';
 import { rankReports, rankScores } from '../selection/ranker.ts';
 import { rankLeftBecause } from '../selection/ranker.ts';
 import { MarketRotation } from './rotation/market-rotation.ts';
+import { Lifecycle } from './lifecycle.ts';
 import { closeVenueSetup, setupVenue, type VenueSetup } from './venue-setup.ts';
 import { keepRetiredRows, RETIRED_ROWS_MAX, rotationReport, type EarlierRetired, type RetiredRow } from './retired-rows.ts';
 import { deferred, waitForBooks, waitForPosition } from './startup-waits.ts';
@@ -208,16 +209,16 @@ export async function startBot(o: BotOptions): Promise<Bot> {
     else if (v.local) o.watchdog.arm({ kind: 'embedded' });
     else if (v.privateKey && v.apiKey) o.watchdog.arm({ kind: 'live', baseUrl: v.baseUrl, chain: v.chain, apiKey: v.apiKey, privateKey: v.privateKey, batchLimit: o.config.orders.batchLimit });
   }
-  const cleanups: (() => Promise<void> | void)[] = [];
-  if (admin) cleanups.push(() => admin.endpoint.close());
-  const closeVenue = (): Promise<void> => closeVenueSetup(v);
+  // one lifecycle: each phase below adds what undoes it; a stop or a failed start-up undoes in reverse
+  const life = new Lifecycle();
+  if (admin) life.add(() => admin.endpoint.close());
+  life.enter('venue');
+  life.add(() => closeVenueSetup(v));
   try {
-    return await wire(o, v, clock, log, paper, cleanups, closeVenue, admin);
+    return await wire(o, v, clock, log, paper, life, admin);
   } catch (e) {
-    const undo = (async () => {
-      for (const c of cleanups.reverse()) await c();
-      await closeVenue();
-    })();
+    log.debug({ phase: life.phase, err: (e as Error).message }, 'start-up failed; undoing the phases started');
+    const undo = life.teardown();
     // a stop request must end start-up within a second: a connection attempt still hanging (no
     // network) is not waited for; the process exits with its sockets
     if (e instanceof StartupAbortedError) await Promise.race([undo.catch(() => undefined), new Promise((r) => setTimeout(r, 500).unref())]);
@@ -232,8 +233,7 @@ async function wire(
   clock: Clock,
   log: Logger,
   paper: boolean,
-  cleanups: (() => Promise<void> | void)[],
-  closeVenue: () => Promise<void>,
+  life: Lifecycle,
   early: EarlyAdmin | null,
 ): Promise<Bot> {
   // a shard owns only its markets: reconcileScope markets whatever the file says (src/selection/shard.ts)
@@ -246,7 +246,7 @@ async function wire(
     logger: o.logger,
     onResponse: (r) => metrics.apiLatency.observe({ method: r.method, endpoint: r.endpoint, status: r.status }, r.seconds),
   });
-  cleanups.push(() => client.close());
+  life.add(() => client.close());
   const signer: Signer | null = v.privateKey ? createSigner({ privateKey: v.privateKey, chain: v.chain }) : null;
 
   const signal = o.signal;
@@ -256,6 +256,7 @@ async function wire(
    * left), and at start-up too while refreshes are on (see below); on a reload, or at start-up with
    * refreshes off, it is a config error.
    */
+  life.enter('select');
   // rank entries: each selected market's score and terms on /metrics after every selection (issue 14)
   const rankMetrics = registerRankMetrics(metrics.registry);
   const select = async (c: BotConfig, previous?: ReadonlySet<string>, allowEmpty = false): Promise<KernelMarket[]> => {
@@ -285,12 +286,14 @@ async function wire(
   const shard = cfg.selection.shard;
   if (shard) log.info({ shard: shardText(shard), markets: marketIds.length, reconcileScope: 'markets', configured: o.config.orders.reconcileScope }, `shard ${shardText(shard)}: quoting this shard's markets only; start-up reconcile and every cancel-all touch only them (reconcileScope markets)`);
 
+  life.enter('migration');
   if (signer && !paper) {
     // safe to re-run from the start (docs/venue.md#migration-to-settlement-v2): a transient failure midway retries the whole flow
     const report = await retryStartupStep('start-up migration', () => runStartupMigration({ api: client.migration, signer, clock, logger: o.logger, restore: 'restore' }), { clock, log, ...(signal ? { signal } : {}) });
     log.info({ outcome: report.outcome, steps: report.steps }, 'start-up migration');
   }
 
+  life.enter('ledger');
   // ---- ledger (issue 16): books and the kill-switch latch carried across restarts ----
   const bookLedger = await BotLedger.open({
     config: cfg,
@@ -307,7 +310,7 @@ async function wire(
     // a shared wallet (reconcileScope markets, shards): other markets' orders are not this ledger's
     ...(cfg.orders.reconcileScope === 'markets' ? { owns: (id: string) => (cfg.selection.shard ? shardOwns(id, cfg.selection.shard) : known(id)) } : {}),
   });
-  cleanups.push(() => bookLedger.close());
+  life.add(() => bookLedger.close());
   // the account's books (issue 21), rebuilt from the ledger: every PnL figure and the kill switch read them
   const accountBooks = bookLedger.books();
   /** issue 22: holds the bot while the ledger cannot be written (wired once the kernel exists) */
@@ -322,6 +325,7 @@ async function wire(
     throttle: (sec) => metrics.requoteThrottle.observe(sec),
   });
 
+  life.enter('core');
   let paperVenue: PaperVenue | null = null;
   let liveVenue: LiveVenue | null = null;
   let venue: VenuePort;
@@ -395,10 +399,10 @@ async function wire(
   });
   const { store, kernel: k, orderManager: om } = core;
   // a start-up failure from here on must not leave the kernel's timers ticking (shutdown stops it too)
-  cleanups.push(() => k.stop());
+  life.add(() => k.stop());
   metrics.setStateSource(() => store.state, clock);
   metrics.setAccount(accountBooks);
-  cleanups.push(bindStoreMetrics(metrics, store));
+  life.add(bindStoreMetrics(metrics, store));
   let kernelStarted = false;
   const healthModel = new HealthModel({
     markets: marketIds,
@@ -443,7 +447,7 @@ async function wire(
           if (payoutYes !== null && payoutYes >= 0n && payoutYes <= 1_000_000n) accountBooks.resolve(id, Number(payoutYes), clock.now());
           accountBooks.claimed(id);
         } });
-  if (claims) cleanups.push(() => claims.stop());
+  if (claims) life.add(() => claims.stop());
 
   // ---- event routes: what the venue reports, around the kernel's state step, in this order ----
   /** the first balance and positions read: no quote before the bot knows what it holds */
@@ -476,9 +480,10 @@ async function wire(
     });
   }
 
+  life.enter('feeds');
   // ---- feeds ----
   const subs: Subscription[] = [];
-  cleanups.push(() => subs.forEach((s) => s.unsubscribe()));
+  life.add(() => subs.forEach((s) => s.unsubscribe()));
   const sink = (fe: FeedEvent): void => {
     try {
       const t = fe.event.type;
@@ -563,6 +568,7 @@ async function wire(
     if (!waited) log.warn('no balance/positions read within 60 s; quoting with positions unknown until one lands');
   }
 
+  life.enter('holds');
   // ---- reconcile, then quote: the kernel ticks from here on ----
   kernelStarted = true;
   k.start();
@@ -587,9 +593,10 @@ async function wire(
     onUp: () => k.unhold('ledger'),
   }));
   watch.start();
-  cleanups.push(() => watch.stop());
+  life.add(() => watch.stop());
   // issue 22: orders, cancels and marks older than ledger.retainDays go, in small batches
-  cleanups.push(schedulePrune({ ledger: bookLedger.ledger, clock, retainDays: cfg.ledger.retainDays, logger: o.logger }));
+  life.add(schedulePrune({ ledger: bookLedger.ledger, clock, retainDays: cfg.ledger.retainDays, logger: o.logger }));
+  life.enter('endpoints');
   // ---- metrics ----
   const readiness = botReadiness({
     orderManager: om,
@@ -639,8 +646,9 @@ async function wire(
       log.warn({ port, err: err.message }, 'metrics endpoint could not start; continuing without it (metrics.optional: true)');
     }
   }
-  if (endpoint) cleanups.push(() => endpoint!.close());
+  if (endpoint) life.add(() => endpoint!.close());
 
+  life.enter('rotation');
   // ---- market rotation (issue 14): markets start and retire while the bot runs ----
   /** end-of-run rows of released markets (bounded: the newest RETIRED_ROWS_MAX; older ones folded into `earlier`) */
   const retiredRows: RetiredRow[] = [];
@@ -696,10 +704,11 @@ async function wire(
     ports: bm.ports((previous): Promise<KernelMarket[]> => select(control.currentConfig, previous, true)),
   });
   rotation = rot;
-  cleanups.push(() => rot.stop());
+  life.add(() => rot.stop());
 
+  life.enter('control');
   // ---- issue 16: marks, operator control, admin endpoint ----
-  cleanups.push(bookLedger.startMarks(accountBooks, () => k.riskFigures(), cfg.ledger.markMs));
+  life.add(bookLedger.startMarks(accountBooks, () => k.riskFigures(), cfg.ledger.markMs));
   const control: BotControl = new BotControl({
     kernel: k,
     ledger: bookLedger,
@@ -741,28 +750,29 @@ async function wire(
     // the bound port beside the config, for `ctl -c` after a reload changed admin.port (admin-state.ts)
     if (cfg.file) {
       try {
-        cleanups.push(writeAdminState(cfg.file, { pid: process.pid, port: admin.port, configFile: identity.configFile, startedAt: identity.startedAt }));
+        life.add(writeAdminState(cfg.file, { pid: process.pid, port: admin.port, configFile: identity.configFile, startedAt: identity.startedAt }));
       } catch (e) {
         log.info({ err: (e as Error).message }, 'the admin port could not be noted beside the config; ctl -c reads admin.port from the file');
       }
     }
   }
   // runs first among the cleanups, after the last cancel and before the client closes
-  cleanups.push(async () => void (await bookLedger.finalSweep(client, venue.trader)));
+  life.add(async () => void (await bookLedger.finalSweep(client, venue.trader)));
   // from here on this run may hold orders at the venue: a stop request during the rest of start-up
   // cancels them before startBot gives up (the kill switch and halts do the same through shutdown)
   let started = false;
-  cleanups.push(async () => {
+  life.add(async () => {
     if (started || !signal?.aborted) return;
     k.stop();
     const r = await om.cancelAll();
     log.info({ cancelled: r.cancelled, remaining: r.remaining }, 'stopped during start-up: orders cancelled');
   });
+  life.enter('reconcile');
   const ok = await untilAborted(om.reconcile(undefined, k.desired()), signal);
   if (!ok) log.warn('start-up reconcile could not read the venue; it is retried periodically');
   if (signal?.aborted) throw new StartupAbortedError(String(signal.reason ?? 'stop'));
   for (const id of marketIds) k.tick(id);
-  cleanups.push(schedulePeriodicReconcile(om, clock, cfg.orders.reconcileIntervalMs));
+  life.add(schedulePeriodicReconcile(om, clock, cfg.orders.reconcileIntervalMs));
   rot.begin(markets);
   // a market whose status came in before rotation existed (resolved, closed at start-up) retires now
   for (const m of markets) venueFact(m.marketId, store.state.markets.get(m.marketId.toLowerCase())?.status);
@@ -772,6 +782,7 @@ async function wire(
     { metrics: endpoint?.url ?? 'off', trader: venue.trader, ...(bookLedger.latch ? { reason: bookLedger.latch.reason, detail: bookLedger.latch.detail, since: new Date(bookLedger.latch.at).toISOString() } : {}) },
     k.killed ? `kill switch latched: not quoting (${bookLedger.latch?.reason ?? k.killed})` : k.halted ? 'halted by the operator: not quoting until bookmaker ctl resume' : 'quoting',
   );
+  life.enter('running');
   started = true;
   void claims?.start(); // positions held from earlier runs that are claimable now
   healthModel.setProcess('running');
@@ -786,7 +797,7 @@ async function wire(
     cancelHealthTimer = clock.setTimeout(healthLoop, 1_000);
   };
   cancelHealthTimer = clock.setTimeout(healthLoop, 1_000);
-  cleanups.push(() => cancelHealthTimer());
+  life.add(() => cancelHealthTimer());
 
   // ---- stopping ----
   let stopped: Promise<CancelAllResult> | null = null;
@@ -801,14 +812,7 @@ async function wire(
       for (const s of subs) s.unsubscribe();
       await k.flush();
       const result = already && already.ok ? already : await om.cancelAll();
-      for (const c of cleanups.reverse()) {
-        try {
-          await c();
-        } catch (e) {
-          log.warn({ err: (e as Error).message }, 'cleanup step failed');
-        }
-      }
-      await closeVenue();
+      await life.teardown(log);
       refusals.drain(clock.now());
       healthModel.setProcess('stopped');
       log.info({ reason, cancelled: result.cancelled, remaining: result.remaining, ok: result.ok }, 'stopped');
