@@ -39,7 +39,7 @@ function heapLimitFor(command) {
 
 const command = argv.find((a) => !a.startsWith('-')) ?? '';
 const heapMb = heapLimitFor(command);
-// `run` handles SIGHUP and SIGTERM from the first millisecond (issue 22): noted here until the command
+// `run` handles SIGHUP and SIGTERM from the first millisecond: noted here until the command
 // takes them over (src/cli/early-signals.ts, the same registry), instead of Node's default exit. A
 // re-executing parent forwards them instead (below).
 if (command === 'run' && heapMb === null) installEarlySignals();

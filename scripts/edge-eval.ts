@@ -1,5 +1,5 @@
 /**
- * The README's edge figures (issue 15): each shipped strategy with and without the adverse-selection
+ * The README's edge figures: each shipped strategy with and without the adverse-selection
  * helper (`toxicity`), evaluated honestly.
  *
  *   node --import tsx scripts/edge-eval.ts capture RECORDING [--split +10m]

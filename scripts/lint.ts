@@ -70,6 +70,8 @@ const CLIMBS: Readonly<Record<string, string>> = {
   // the strategy's view carries the account's PnL share and reads a level's slot from its client id
   'src/state/market-view.ts -> src/account/account.ts': 'the view reads the account (a type and its figures)',
   'src/state/market-view.ts -> src/orders/slots.ts': 'the view parses slot ids of own orders',
+  // the attribution view splits the account's PnL of a market into its components
+  'src/state/edge-view.ts -> src/account/account.ts': 'the attribution reads the account (a type and its figures)',
 };
 if (Object.keys(CLIMBS).length > 3) problems.push(`scripts/lint.ts: ${Object.keys(CLIMBS).length} climbing imports allowed; at most 3`);
 const layerOf = (f: string): number => LAYERS.findIndex((names) => names.some((n) => f === n || f.startsWith(`${n}/`)));

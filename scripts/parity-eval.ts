@@ -1,5 +1,5 @@
 /**
- * Live-versus-backtest parity on a longer run (issue 15): the bot trades live on the in-process local
+ * Live-versus-backtest parity on a longer run: the bot trades live on the in-process local
  * exchange (bands, 2 markets, simulated noise and informed takers) while the recorder captures the
  * same markets — the public stream and the venue's drop copy (the others' book, the taker orders, the
  * bot's own quotes and fills: src/sim/flow-tap.ts) — and the recording is then backtested with the

@@ -1,5 +1,5 @@
 /**
- * Risk on the account (issue 21): the kill switch's figures kept once per account, not per market
+ * Risk on the account: the kill switch's figures kept once per account, not per market
  * slot, and checked on every tick of any market against the account's PnL (src/account/account.ts).
  *
  *   const r = new AccountRisk(limits, ledger.initialRisk())
@@ -129,6 +129,6 @@ export class AccountRisk {
 
 /**
  * The figures an offline clear (no bot running) leaves in the ledger: none, so the next start opens
- * its peak and its day at the first PnL it sees (`bookmaker ctl clear-kill` offline; issue 22).
+ * its peak and its day at the first PnL it sees (`bookmaker ctl clear-kill` offline;).
  */
 export const REOPENED_FIGURES: AccountRiskFigures = { peakPnl: null, day: null, dayStartPnl: null };

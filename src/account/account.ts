@@ -1,5 +1,5 @@
 /**
- * The account's books (issue 21): one entity, built from fills, that every PnL figure of the bot
+ * The account's books: one entity, built from fills, that every PnL figure of the bot
  * reads (kill switch, /metrics, terminal summary, run report, `ledger summary|pnl`). See
  * docs/books-and-pnl.md for what each figure means.
  *
@@ -51,6 +51,8 @@ export interface AccountFill {
   readonly ts: number;
   /** placed by this bot, or by someone else trading the same wallet */
   readonly origin: FillOrigin;
+  /** the venue order's kind when known: a sale of kind 2 (without inventory) mints every share */
+  readonly orderKind?: 0 | 1 | 2 | undefined;
 }
 
 export interface BaselineHolding {
@@ -138,7 +140,8 @@ function before(a: AccountFill, b: AccountFill): boolean {
 /** Scaled collateral flow of one fill (+ received), before the fee: as the venue settles it. */
 function cashOf(pos: PositionState, f: AccountFill): bigint {
   if (f.side === 0) return -BigInt(notionalCeil(f.price, f.size)) * SONE;
-  const held = Math.max(0, f.outcomeIndex === 1 ? pos.yes : pos.no);
+  // a sale without inventory (kind 2) mints every share it sells, whatever is held (as the venue settles it)
+  const held = f.orderKind === 2 ? 0 : Math.max(0, f.outcomeIndex === 1 ? pos.yes : pos.no);
   const fromInventory = Math.min(held, f.size);
   let c = BigInt(notionalFloor(f.price, fromInventory));
   // the rest mints complete sets: it pays the other side of the set
@@ -175,6 +178,8 @@ class MarketBook {
   /** scaled collateral a claim paid */
   claimCash = 0n;
   released = false;
+  /** the position with the holdings a claim redeemed taken out (built when asked) */
+  claimedPos: PositionState | null = null;
   lastRead: { yes: number; no: number; at: number } | null = null;
   driftSince: number | null = null;
   /** this market's contribution to the account totals (1e-6 USDC), as last added */
@@ -239,6 +244,8 @@ export class Account {
   late = 0;
   /** fills applied in total (duplicates excluded) */
   fillCount = 0;
+  /** bumped whenever a position changes (a fill, a baseline, a claim): callers cache on it */
+  version = 0;
 
   constructor(o: AccountOptions = {}) {
     this.window = Math.max(16, o.window ?? 4096);
@@ -299,6 +306,7 @@ export class Account {
     }
     if (fills.length > this.window) this.fold(b);
     this.fillCount++;
+    this.version++;
     this.refresh(b);
     this.recheck(b);
     return true;
@@ -330,6 +338,7 @@ export class Account {
       }
       this.refresh(b);
     }
+    this.version++;
     this.baselineAt = markedAt;
     this.noteMark(markedAt);
   }
@@ -376,6 +385,7 @@ export class Account {
     const { yes, no } = b.state.pos;
     b.claimCash = BigInt(notionalFloor(b.payoutYes, Math.max(0, yes)) + notionalFloor(ONE - b.payoutYes, Math.max(0, no))) * SONE;
     b.claimed = true;
+    this.version++;
     this.refresh(b);
     this.foldIfDone(b);
   }
@@ -423,6 +433,12 @@ export class Account {
     if (h.yes !== r.yes) out.push({ marketId: b.marketId, outcomeIndex: 1, books: h.yes, venue: r.yes, since: b.driftSince });
     if (h.no !== r.no) out.push({ marketId: b.marketId, outcomeIndex: 0, books: h.no, venue: r.no, since: b.driftSince });
     return out;
+  }
+
+  /** The market's last balance read equals what the books hold (true for a market never read or never traded). */
+  agrees(marketId: string): boolean {
+    const b = this.books.get(marketId.toLowerCase());
+    return b === undefined || b.driftSince === null;
   }
 
   /** Every market whose last read still disagrees with the books. */
@@ -501,5 +517,19 @@ export class Account {
   /** The position state of a market as the books hold it (strategies' average entry, tests). */
   positionOf(marketId: string): PositionState | null {
     return this.books.get(marketId.toLowerCase())?.state.pos ?? null;
+  }
+
+  /**
+   * The position the risk layer and the strategies use (src/state/market-view.ts): the books' own,
+   * FLAT for a market they never traded, the holdings out once a claim redeemed them. The same
+   * object until a fill, a baseline or a claim changes it (callers cache on identity).
+   */
+  holdingsOf(marketId: string): PositionState {
+    const b = this.books.get(marketId.toLowerCase());
+    if (b === undefined) return FLAT;
+    if (!b.claimed) return b.state.pos;
+    const p = b.state.pos;
+    if (b.claimedPos === null || b.claimedPos.realised !== p.realised || b.claimedPos.fills !== p.fills) b.claimedPos = { ...p, yes: 0, no: 0, net: 0, basis: 0n };
+    return b.claimedPos;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Latency models for the sim venue (issue 5 §3). Three delays, in ms of virtual time:
+ * Latency models for the sim venue. Three delays, in ms of virtual time:
  *   feed      recorded event → the bot sees it (added to the row's local timestamp)
  *   entry     the bot sends a create/cancel → the venue acts on it (an order rests, a cancel lands)
  *   response  the venue acted → the bot receives the answer (and any fill report)

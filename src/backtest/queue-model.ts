@@ -1,6 +1,6 @@
 /**
  * Queue-position models: where our resting order stands in the recorded queue at its price, and how
- * much of a recorded trade reaches it (issue 5 §3). The recorded book never contains our own order,
+ * much of a recorded trade reaches it. The recorded book never contains our own order,
  * so `ahead` is the recorded size still in front of us, in 1e-6 shares.
  *
  * The rule (all models):

@@ -1,5 +1,5 @@
 /**
- * The JSON summary of a backtest run (issue 5 §4). Money in USDC and sizes in shares as plain
+ * The JSON summary of a backtest run. Money in USDC and sizes in shares as plain
  * numbers converted from exact integers (never accumulated in floats); nothing from the wall clock,
  * so the same run gives the same bytes.
  *

@@ -11,7 +11,7 @@
  */
 import type { VirtualClock } from './virtual-clock.ts';
 import type { Address, Bytes32, VenueOrder } from '../model/order.ts';
-import type { BatchResult, CancelOutcome, CreateOutcome, PlannedOrder, VenuePort } from '../model/venue.ts';
+import type { BatchResult, CancelOutcome, CreateOutcome, PlannedOrder, VenueFailure, VenuePort } from '../model/venue.ts';
 import type { LatencyModel } from './latency-model.ts';
 import type { SimExchange } from './sim-exchange.ts';
 
@@ -83,12 +83,17 @@ export class SimVenue implements VenuePort {
   private createAt(p: PlannedOrder, at: number): CreateOutcome {
     const r = this.opts.exchange.place(p, at);
     if (r.ok) return { ok: true, nonce: p.nonce, order: null, duplicate: false };
-    return { ok: false, nonce: p.nonce, code: r.code, message: r.message, retryable: false };
+    return { ok: false, nonce: p.nonce, code: simFailure(r.code), message: r.message, retryable: false, venueCode: r.code };
   }
 
   private cancelAt(nonce: Bytes32, at: number): CancelOutcome {
     const r = this.opts.exchange.cancel(nonce, at);
     if (r.ok) return { ok: true, nonce, alreadyCancelled: r.alreadyCancelled };
-    return { ok: false, nonce, code: r.code, message: r.message, retryable: false };
+    return { ok: false, nonce, code: simFailure(r.code), message: r.message, retryable: false };
   }
+}
+
+/** A refusal of the exchange model in the failure vocabulary (its own code goes along as venueCode). */
+function simFailure(code: string): VenueFailure {
+  return code === 'duplicate' || code === 'not-found' ? code : 'bad-request';
 }

@@ -9,7 +9,7 @@
  *   clock.nextDue()                                     // due time of the earliest timer (Infinity if none)
  *   clock.runNext()                                     // advance to the earliest timer and run it
  *   clock.advanceTo(t)                                  // move time forward without running anything
- * The driver interleaves recorded events and timers itself (src/backtest/replay-loop.ts), so a timer
+ * The driver interleaves recorded events and timers itself (the replay loop in src/backtest/run-backtest.ts), so a timer
  * never fires "late" relative to the data.
  */
 import { Subscription, type SchedulerAction, type SchedulerLike } from 'rxjs';

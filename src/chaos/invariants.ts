@@ -219,7 +219,7 @@ export function unsettledAfterRestart(openAtKill: readonly string[], bot: readon
 }
 
 /**
- * Issue 11's invariant, one sample: the markets without a live quote of the bot at the venue whose
+ * No market left unquoted, one sample: the markets without a live quote of the bot at the venue whose
  * health state names no reason (it says `quoting`, or is not a state the model knows). The referee
  * reports a market only when this holds for a whole window (the bot's view of its orders trails the
  * venue's by a feed poll: a quote just filled is still `quoting` for a moment).
@@ -263,7 +263,7 @@ export interface AccountBooks {
 }
 
 /**
- * Issue 21's invariant, one sample: the bot's books (its ledger's baseline plus the fills since:
+ * The books equal the venue, one sample: the bot's books (its ledger's baseline plus the fills since:
  * src/ledger/books.ts accountFromLedger, the account of src/account/account.ts) equal the venue's balance to the unit. The referee samples it only when
  * the bot is quiescent: the venue's account has not changed for longer than the bot's fills poll, so
  * every fill is in the books.

@@ -1,5 +1,5 @@
 /**
- * The chaos soak (issue 6 §1): the real bot, as a child process, quotes the local exchange while the
+ * The chaos soak: the real bot, as a child process, quotes the local exchange while the
  * exchange injects faults (5xx, 429 bursts, 0–500 ms latency, slow bodies, stream drops, silent
  * stalls, duplicated and reordered stream events), restarts itself once (state kept) and the bot is
  * killed with SIGKILL and started again. A referee in this process checks the invariants of
@@ -218,7 +218,7 @@ class Referee {
   }
 
   /**
-   * books-equal-venue (issue 21): when the bot is up and quiescent — the venue's account unchanged
+   * books-equal-venue: when the bot is up and quiescent — the venue's account unchanged
    * for BOOKS_QUIET_MS, so no fill is still on its way to the books — the ledger's baseline
    * collateral plus its cash, and its holdings, equal the venue's to the unit. `stopped` judges at
    * once (not used yet: see the stop below). `ledgerPath` is read read-only beside the writing bot (WAL).

@@ -1,5 +1,5 @@
 /**
- * Signals from the first millisecond (issue 22). Until `bookmaker run` installs its own handlers,
+ * Signals from the first millisecond. Until `bookmaker run` installs its own handlers,
  * Node's defaults would end the process on SIGHUP (exit 129, no log) or SIGTERM (no cleanup, no
  * log). This module, imported first by the CLI entry (and mirrored in bin/bookmaker.js, which runs
  * before the TypeScript loader), catches SIGHUP, SIGTERM and SIGINT for the `run` command, notes

@@ -2,7 +2,7 @@
  * `bookmaker` CLI dispatcher. Each command lives in ./commands/<name>.ts and exports a default
  * CommandSpec; commands are imported lazily so `bookmaker --help` stays fast.
  */
-// first: `run` handles SIGHUP and SIGTERM from the first millisecond (issue 22)
+// first: `run` handles SIGHUP and SIGTERM from the first millisecond
 import './early-signals.ts';
 import { formatHelp, parseArgs, type CommandSpec } from './args.ts';
 import { BookmakerError } from '../model/errors.ts';

@@ -1,5 +1,5 @@
 /**
- * `account:` settings (issue 21): the limits that act on the whole account's PnL, in human units →
+ * `account:` settings: the limits that act on the whole account's PnL, in human units →
  * AccountLimits in integer units. Every key is optional (DEFAULT_ACCOUNT_LIMITS).
  *
  *   account:

@@ -1,5 +1,5 @@
 /**
- * `health:` section (optional, with defaults): the health model's thresholds (issue 11).
+ * `health:` section (optional, with defaults): the health model's thresholds.
  *   notQuotingGraceSeconds  a market that should quote and has had no live quote this long makes /readyz
  *                           answer 503 (default 30)
  *   strategyBudgetMs        a strategy call slower than this is counted and marks its market

@@ -1,4 +1,4 @@
-/** `ledger:` and `admin:` sections (issue 16), both optional. */
+/** `ledger:` and `admin:` sections, both optional. */
 import { isAbsolute, resolve, dirname } from 'node:path';
 import { readNumber, readOptionalObject, readOptionalString } from '../core/fields.ts';
 import { checkFees } from '../engine/fee-model.ts';

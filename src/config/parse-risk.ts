@@ -39,7 +39,7 @@ function units(o: Obj, key: string, path: string, min: number, scale: number, df
 }
 
 export function parseRisk(raw: unknown, path: string, base: RiskLimits = DEFAULT_RISK): RiskLimits {
-  // the account limits moved to `account:` (issue 21): say where, rather than "unknown key"
+  // the account limits moved to `account:`: say where, rather than "unknown key"
   refuseMovedKeys(raw, path);
   const o = readOptionalObject(raw, path, RISK_KEYS);
   const rate = readOptionalObject(o.orderRate, at(path, 'orderRate'), ['capacity', 'refillPerSecond']);

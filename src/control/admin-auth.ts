@@ -1,5 +1,5 @@
 /**
- * How `bookmaker ctl` proves it holds the admin token without sending it (issue 22): each request
+ * How `bookmaker ctl` proves it holds the admin token without sending it: each request
  * carries `Authorization: Bookmaker-HMAC ts=<ms>,nonce=<hex>,mac=<hex>`, where mac is
  * HMAC-SHA256(token, method \n path \n ts \n nonce \n sha256(body)). Whatever answers on the port — the
  * bot, or a process that took its port — sees a one-time proof bound to that request, never the

@@ -1,11 +1,13 @@
 /**
- * The operator endpoint behind `bookmaker ctl` (issue 16): HTTP on 127.0.0.1 only, every request
+ * The operator endpoint behind `bookmaker ctl`: HTTP on 127.0.0.1 only, every request
  * authenticated with `Authorization: Bearer <BOOKMAKER_ADMIN_TOKEN>` (compared in constant time).
  * Without a token in the environment the endpoint does not start (a control port nobody can
  * authenticate to is no use, and one anybody can is a hole).
  *
  *   GET  /admin/status                     → { identity, latched, halted, halt, paused, pauses, markets, retiring }
- *                                            (identity: which bot this is, see identity.ts; ctl checks it)
+ *                                            (identity: which bot this is, see identity.ts; ctl checks it);
+ *                                            while starting { identity, starting, phase, since, halted, halt }
+ *                                            (DeferredControls: a halt is accepted then, other actions are 503)
  *   POST /admin/clear-kill  {reason}       → { cleared }
  *   POST /admin/pause       {market?, reason?}   (no market = every market: same as halt)
  *   POST /admin/resume      {market?, reason?}   (no market = lift the halt and every pause)
@@ -16,7 +18,7 @@
  * 404 (unknown path or market), 405, 409 (nothing to do, e.g. clear-kill without a latch is 200 with
  * cleared: false). The token never appears in a log line or an answer.
  *
- * Issue 22: a token shorter than MIN_ADMIN_TOKEN_LENGTH is a config error (checkAdminToken), and a
+ * a token shorter than MIN_ADMIN_TOKEN_LENGTH is a config error (checkAdminToken), and a
  * port that cannot be bound is an AdminPortError (exit 2, naming the port and its holder when known):
  * a bot whose controls would reach another process must not run.
  */
@@ -41,41 +43,102 @@ export interface Controls {
   resume(market: string | null, reason: string | null): ControlResult | Promise<ControlResult>;
   halt(reason: string | null): ControlResult | Promise<ControlResult>;
   reload(reason: string | null): ControlResult | Promise<ControlResult>;
-  /** false while the bot is still starting: every request then gets 503 (the endpoint binds first) */
+  /** false while the bot is still starting (DeferredControls answers for it then) */
   ready?(): boolean;
 }
 
-const NOT_YET: ControlResult = { status: 503, body: { error: 'the bot is starting: its controls answer once it has reconciled with the venue; try again in a moment' } };
+/** A halt sent while the bot starts (issue 22): held, and applied before its first quote. */
+export interface StartupHalt {
+  readonly reason: string | null;
+  /** ms since the epoch */
+  readonly at: number;
+  /** written to the ledger (durable): once the ledger is open */
+  persisted: boolean;
+}
 
 /**
- * The controls of a bot still starting (issue 22): the endpoint binds before anything else starts, so
- * a port held by another process stops the start-up at once; requests get 503 until `attach`.
+ * The controls of a bot still starting: the endpoint binds before anything else starts, so
+ * a port held by another process stops the start-up at once. Until `attach`:
+ *   - GET /admin/status answers 200 `{ starting: true, phase, since, identity, halted, halt }`, so
+ *     `ctl status` says where the start-up is and `ctl` can check which bot answers;
+ *   - POST /admin/halt is accepted (200 `{ halted: true, starting: true, phase, persisted }`): kept in
+ *     memory, written to the ledger as soon as it is open (`bindLedger`; at once after that), and
+ *     applied before the first quote (the bot reads it back with the ledger's operator holds, or
+ *     from `startupHalt` at attach);
+ *   - every other action answers 503 naming the phase (try again once the bot runs).
  */
 export class DeferredControls implements Controls {
   private c: Controls | null = null;
+  private phaseName = 'starting';
+  private phaseSince = Date.now();
+  private id: Record<string, unknown> | null = null;
+  private readonly halts: StartupHalt[] = [];
+  private recorder: ((reason: string | null) => boolean) | null = null;
+
   attach(c: Controls): void {
     this.c = c;
   }
   ready(): boolean {
     return this.c !== null;
   }
+  /** Where the start-up is (venue, select markets, migration, ledger and catch-up, books, reconcile). */
+  phase(name: string): void {
+    this.phaseName = name;
+    this.phaseSince = Date.now();
+  }
+  get currentPhase(): string {
+    return this.phaseName;
+  }
+  /** Who this bot is, as far as known yet (see identity.ts; `ctl` checks it before it acts). */
+  identity(id: Record<string, unknown>): void {
+    this.id = id;
+  }
+  /**
+   * The ledger is open: halts received so far are written to it, later ones at once. `record`
+   * returns whether the write succeeded (a halt that cannot be written still holds this process).
+   */
+  bindLedger(record: (reason: string | null) => boolean): void {
+    this.recorder = record;
+    for (const h of this.halts) if (!h.persisted) h.persisted = record(h.reason);
+  }
+  /** The last halt received while starting (null: none). */
+  get startupHalt(): StartupHalt | null {
+    return this.halts[this.halts.length - 1] ?? null;
+  }
+  private notYet(): ControlResult {
+    return { status: 503, body: { error: `the bot is starting (${this.phaseName}): only status and halt answer until it runs; try again in a moment`, starting: true, phase: this.phaseName } };
+  }
   status(): Record<string, unknown> {
-    return this.c ? this.c.status() : NOT_YET.body;
+    if (this.c) return this.c.status();
+    const h = this.startupHalt;
+    return {
+      ...(this.id ? { identity: this.id } : {}),
+      starting: true,
+      phase: this.phaseName,
+      since: new Date(this.phaseSince).toISOString(),
+      halted: h !== null,
+      halt: h ? { reason: h.reason, since: new Date(h.at).toISOString(), source: 'admin', persisted: h.persisted } : null,
+    };
   }
   clearKill(reason: string): ControlResult | Promise<ControlResult> {
-    return this.c ? this.c.clearKill(reason) : NOT_YET;
+    return this.c ? this.c.clearKill(reason) : this.notYet();
   }
   pause(market: string | null, reason: string | null): ControlResult | Promise<ControlResult> {
-    return this.c ? this.c.pause(market, reason) : NOT_YET;
+    if (this.c) return this.c.pause(market, reason);
+    return market === null ? this.halt(reason) : this.notYet();
   }
   resume(market: string | null, reason: string | null): ControlResult | Promise<ControlResult> {
-    return this.c ? this.c.resume(market, reason) : NOT_YET;
+    return this.c ? this.c.resume(market, reason) : this.notYet();
   }
   halt(reason: string | null): ControlResult | Promise<ControlResult> {
-    return this.c ? this.c.halt(reason) : NOT_YET;
+    if (this.c) return this.c.halt(reason);
+    const h: StartupHalt = { reason, at: Date.now(), persisted: false };
+    if (this.recorder) h.persisted = this.recorder(reason);
+    this.halts.push(h);
+    return { status: 200, body: { halted: true, starting: true, phase: this.phaseName, persisted: h.persisted } };
   }
   reload(reason: string | null): ControlResult | Promise<ControlResult> {
-    return this.c ? this.c.reload(reason) : NOT_YET;
+    return this.c ? this.c.reload(reason) : this.notYet();
   }
 }
 
@@ -112,7 +175,7 @@ export class AdminPortError extends ConfigError {
 
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
 
-/** A bearer token, or (what ctl sends, issue 22) a one-time proof of it bound to this request (admin-auth.ts). */
+/** A bearer token, or (what ctl sends) a one-time proof of it bound to this request (admin-auth.ts). */
 function authorised(req: IncomingMessage, path: string, raw: Buffer, token: string, tokenDigest: Buffer, hmac: ReturnType<typeof hmacVerifier>): boolean {
   const h = req.headers.authorization;
   if (typeof h !== 'string') return false;
@@ -175,7 +238,6 @@ export async function startAdminEndpoint(o: { port: number; token: string; contr
       log.warn({ path }, 'admin request refused: bad or missing token');
       return send(res, 401, { error: 'missing or wrong bearer token (BOOKMAKER_ADMIN_TOKEN)' });
     }
-    if (o.controls.ready && !o.controls.ready()) return send(res, NOT_YET.status, NOT_YET.body);
     if (path === '/admin/status') {
       if (req.method !== 'GET') return send(res, 405, { error: 'GET only' });
       return send(res, 200, o.controls.status());

@@ -1,5 +1,5 @@
 /**
- * Where a running bot says which admin port it is bound to (issue 22): a small file beside its
+ * Where a running bot says which admin port it is bound to: a small file beside its
  * config, `.bookmaker/<config name>.admin.json` (`{ pid, port, configFile, startedAt }`, mode 0600),
  * written once the endpoint listens and removed at stop. A reload never moves the endpoint, so after
  * a reload that changed `admin.port` the file's port is still the bot's; `ctl -c FILE` reads it when

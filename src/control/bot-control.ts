@@ -1,5 +1,5 @@
 /**
- * Operator control of the running bot (issue 16): clear the kill-switch latch, pause/resume a
+ * Operator control of the running bot: clear the kill-switch latch, pause/resume a
  * market, halt everything, reload the config — without a restart. The admin endpoint
  * (admin-server.ts) and SIGHUP drive it; every action is logged and recorded in the ledger.
  *
@@ -15,7 +15,7 @@
  * with, so every reload keeps reporting them until a restart applies them, and the running config
  * keeps the started values (`admin.port` stays the port the bot is bound to, as `identity` says).
  *
- * Issue 22: a halt or pause is written to the ledger before it takes effect and outlives the
+ * a halt or pause is written to the ledger before it takes effect and outlives the
  * process: a restarted bot applies what the ledger holds (`restore`) before its first quote, and
  * says so in its log, `/readyz`, `/metrics` and `status`, until `resume`. `status` carries the
  * bot's identity (identity.ts) so `bookmaker ctl` acts only on the bot of its config.

@@ -1,5 +1,5 @@
 /**
- * The operator's holds on /metrics (issue 22), read at scrape time:
+ * The operator's holds on /metrics, read at scrape time:
  *   bookmaker_operator_halted          1 while an operator halt holds (bookmaker ctl halt; survives restarts)
  *   bookmaker_operator_paused_markets  markets paused by an operator (bookmaker ctl pause MARKET)
  */

@@ -1,5 +1,5 @@
 /**
- * What `bookmaker ctl` reads from a config file (issue 22): the admin port and the ledger file,
+ * What `bookmaker ctl` reads from a config file: the admin port and the ledger file,
  * nothing else. The rest of the file is not validated here, so an error elsewhere in it (a strategy
  * parameter mid-edit, a missing key file) never blocks an emergency `ctl halt`. The environment
  * overrides apply as for `run` (BOOKMAKER_ADMIN_PORT, BOOKMAKER_LEDGER_PATH, BOOKMAKER_VENUE …).

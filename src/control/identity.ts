@@ -1,5 +1,5 @@
 /**
- * Which bot answers on an admin port (issue 22): the running bot states its identity in
+ * Which bot answers on an admin port: the running bot states its identity in
  * `GET /admin/status` (`identity`), and `bookmaker ctl` checks it against the config it was given
  * before it acts, so a control meant for one bot never reaches another.
  *

@@ -1,6 +1,6 @@
 /**
  * Aggregates a storm of like events into a few log lines: the first event of a key is told at once,
- * the rest are counted and told as one summary per interval (issue 11: "a storm is a few lines").
+ * the rest are counted and told as one summary per interval ("a storm is a few lines").
  *
  *   const t = new ThrottledLog(intervalMs);
  *   const r = t.hit(key, now, detail)   // → 'first' (log it in full), or null (counted)

@@ -1,7 +1,7 @@
 /**
- * The fee of a fill the venue states no fee for (issue 21). The venue's order reads (`GET /orders`,
+ * The fee of a fill the venue states no fee for. The venue's order reads (`GET /orders`,
  * `/orders/recent`, `/orders/:id`) give an order's filled size but no fee and no fill time, and no
- * other endpoint states an own fill's fee (docs/books-venue-truth.md). Such fills are recorded with
+ * other endpoint states an own fill's fee (docs/books-and-pnl.md#venue-truth-fees-times-other-traders-fills). Such fills are recorded with
  * the configured fee model's fee (`ledger.fees`) and `fee_source` 'model'; fills whose fee an engine
  * charged and stated (paper trading, the backtest's sim venue) keep theirs, as 'venue'.
  *

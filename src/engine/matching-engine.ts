@@ -1,5 +1,5 @@
 /**
- * The matching engine (issue 3 §1): one YES-terms price-time book per binary market over an
+ * The matching engine: one YES-terms price-time book per binary market over an
  * order pool of fixed-size typed-array records (./order-pool.ts), with an exact integer ledger.
  * Pure and deterministic: time only comes in as `nowMs` arguments, events go to an optional
  * synchronous sink, built only when one is attached.

@@ -1,5 +1,5 @@
 /**
- * Public API of the matching engine (issue 3 §1). The engine is pure: no clock (time comes in as
+ * Public API of the matching engine. The engine is pure: no clock (time comes in as
  * `nowMs` arguments, order expiry is unix seconds), no I/O, deterministic for a given command stream.
  *
  * Identity: markets and traders are small engine-assigned integers (`addMarket`, `addTrader`); the
@@ -301,7 +301,7 @@ export interface MarketInfo {
   volume: bigint;
 }
 
-/** The engine's query and command surface (implemented by `MatchingEngine` in ./engine.ts). */
+/** The engine's query and command surface (implemented by `MatchingEngine` in ./matching-engine.ts). */
 export interface Engine {
   addMarket(config?: Partial<MarketConfig>): MarketIndex;
   addTrader(): TraderIndex;

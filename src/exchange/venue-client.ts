@@ -1,5 +1,5 @@
 /**
- * The venue HTTP client: one object over every endpoint of the Context Markets API v2 (issue 2 §2).
+ * The venue HTTP client: one object over every endpoint of the Context Markets API v2.
  *
  *   const client = createVenueClient({ chain: 'testnet', apiKey })          // or baseUrl: 'http://127.0.0.1:8787/v2'
  *   client.markets   .list(p) .iterate(p) .search(p) .iterateSearch(p) .get(id)

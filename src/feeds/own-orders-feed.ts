@@ -12,7 +12,7 @@
  * fills. The first poll only records a baseline: fills from before the start are history, and the
  * positions come from the balance poll anyway.
  *
- * Fees and origin (issue 21): the venue's orders state no fee, so each fill carries the configured
+ * Fees and origin: the venue's orders state no fee, so each fill carries the configured
  * fee model's (`fees`, src/engine/fill-fee.ts) with `feeSource` 'model'. Every order of the wallet is
  * read, so a fill of an order this bookmaker did not place (a person or another instance on the same
  * wallet) is reported too, marked `origin` 'foreign' by `isOwn`: the books count it, so their
@@ -88,6 +88,12 @@ export function fillPrice(o: VenueOrder, before: number): number {
  * the fee, so scaling the budget would under-count); we rest as maker at our own price, so the
  * shares are the collateral over that price.
  */
+/** The order's kind as a fill carries it (how the venue settles a sale), when the read states it. */
+export function kindOf(o: Pick<VenueOrder, 'sv2OrderKind'>): { orderKind?: 0 | 1 | 2 } {
+  const k = o.sv2OrderKind;
+  return k === 0 || k === 1 || k === 2 ? { orderKind: k } : {};
+}
+
 export function filledShares(o: VenueOrder): number {
   if (o.side === 0 && o.settlementVersion === 2 && o.sv2MinSharesOut !== null && o.price > 0) {
     return Math.min(totalShares(o), Math.round((o.filledSize * 1_000_000) / o.price));
@@ -141,7 +147,7 @@ export class FillTracker {
         out.push(
           feedEvent(
             SOURCE,
-            { type: 'OrderFilled', marketId: o.marketId, nonce: o.nonce, outcomeIndex: o.outcomeIndex, side: o.side, price, size, fee: modelFee(this.fees, price, size, o.sv2TimeInForce), feeSource: 'model', origin, fillId: `${k}:${filled}`, ts: now },
+            { type: 'OrderFilled', marketId: o.marketId, nonce: o.nonce, outcomeIndex: o.outcomeIndex, side: o.side, price, size, fee: modelFee(this.fees, price, size, o.sv2TimeInForce), feeSource: 'model', origin, fillId: `${k}:${filled}`, ts: now, ...kindOf(o) },
             venueMs(o.insertedAt),
             now,
           ),

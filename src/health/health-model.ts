@@ -1,5 +1,5 @@
 /**
- * The health model (issue 11, docs/architecture.md#invariants "nothing fails silently"): per configured market either
+ * The health model (docs/architecture.md#invariants "nothing fails silently"): per configured market either
  * `quoting` or not quoting with a reason, plus the process state. The one source of truth that
  * /readyz, the metrics, the logs (state transitions, throttled) and the terminal summary read.
  *
@@ -106,9 +106,9 @@ export interface HealthModelOptions {
   readonly logIntervalMs?: number;
   /** the kill switch's reason once fired (read at evaluate) */
   readonly killed?: () => string | null;
-  /** the account's books: the reads that differ from them now (issue 21), for `books-drift` */
+  /** the account's books: the reads that differ from them now, for `books-drift` */
   readonly drifts?: () => readonly Drift[];
-  /** why the ledger cannot be written, while the bot is held for it (issue 22; read at evaluate) */
+  /** why the ledger cannot be written, while the bot is held for it (read at evaluate) */
   readonly ledgerDown?: () => string | null;
 }
 
@@ -156,7 +156,7 @@ export function stateOfRiskReason(r: RiskReason, status: StoreMarket['status'] |
     case 'MARKET_NOT_ACTIVE':
       return status === 'resolved' || status === 'closed' ? 'market-resolved' : 'market-paused';
     case 'DEADLINE':
-    case 'PAUSED': // an operator's pause or halt (bookmaker ctl): deliberate; /readyz names it (issue 22)
+    case 'PAUSED': // an operator's pause or halt (bookmaker ctl): deliberate; /readyz names it
       return 'market-paused';
     case 'MIGRATION':
       return 'orders-refused';
@@ -236,7 +236,7 @@ export class HealthModel {
   }
 
   /**
-   * issue 16: an operator cleared the kill-switch latch the process started held by
+   * an operator cleared the kill-switch latch the process started held by
    * (`bookmaker ctl clear-kill`) and quoting resumed: the halt is lifted.
    */
   resumeAfterHalt(): void {

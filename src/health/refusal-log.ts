@@ -1,5 +1,5 @@
 /**
- * Venue refusals, loud but never a line per order (issue 11): the first refusal of a market and code
+ * Venue refusals, loud but never a line per order: the first refusal of a market and code
  * is logged at warn with the venue's status, code and message; further ones are counted and told as
  * one line per market and code per interval.
  *

@@ -508,7 +508,7 @@ export class QuotingKernel {
     if (fresh) this.applyFill(e);
     if (e.type === 'OrderClosed') this.closeOrder(e);
     // a read that lets parked orders go changes the exposure: the market ticks then
-    if (e.type === 'PositionSynced' && this.orderManager.positionsRead(e.marketId, e.readStartedAt ?? e.ts)) tick = true;
+    if (e.type === 'PositionSynced' && this.readSettles(e) && this.orderManager.positionsRead(e.marketId, e.readStartedAt ?? e.ts)) tick = true;
     if (tick) this.markDirty(eventMarket(e));
   }
 
@@ -556,9 +556,19 @@ export class QuotingKernel {
     for (const e of es) if (e.type === 'OrderClosed') this.closeOrder(e);
     const touched = new Set<Bytes32 | null>();
     // after the syncs are in the store: parked orders those reads cover stop counting
-    for (const e of es) if (e.type === 'PositionSynced' && this.orderManager.positionsRead(e.marketId, e.readStartedAt ?? e.ts)) touched.add(e.marketId);
+    for (const e of es) if (e.type === 'PositionSynced' && this.readSettles(e) && this.orderManager.positionsRead(e.marketId, e.readStartedAt ?? e.ts)) touched.add(e.marketId);
     for (let i = 0; i < es.length; i++) if (triggersTick(es[i]!) && !skip[i]) touched.add(eventMarket(es[i]!));
     for (const m of touched) this.markDirty(m);
+  }
+
+  /**
+   * A positions read lets parked orders go (their fills are surely in the position) only when the
+   * books hold what it read: the risk layer's position is the books' (fills), never the read, so a
+   * read ahead of a fill must not stop an order from counting before its fill is in the books.
+   * Called after the books reconciled the read.
+   */
+  private readSettles(e: Extract<StateEvent, { type: 'PositionSynced' }>): boolean {
+    return this.account.agrees(e.marketId);
   }
 
   /** The account's share of an event (src/account/account-fill.ts); a drift is logged when it begins. */
@@ -749,6 +759,18 @@ export class QuotingKernel {
     return this.orderManager.isIdle(slot.cfg.marketId);
   }
 
+  /** The account's kill switch, on the account's PnL (issue 21): true when it fired. */
+  private accountKill(slot: MarketSlot, view: MarketView, now: number): boolean {
+    const marketId = slot.cfg.marketId;
+    const killed = this.accountRisk.check(Number(this.account.pnl()), now, view.venue);
+    if (killed === null) return false;
+    const denial: QuoteDenied = { type: 'QuoteDenied', marketId, reason: killed.reason, detail: killed.detail, quote: null, ts: now };
+    this.store.dispatchAll([denial]);
+    slot.last = { at: now, action: 'pull', desired: [], denied: 1, strategyError: null, reason: killed.reason, deniedBy: [denial] };
+    this.kill(killed.reason, killed.detail, marketId);
+    return true;
+  }
+
   private runTick(slot: MarketSlot, cause: TickCause): void {
     if (this.stopped) return;
     const now = this.clock.now();
@@ -767,6 +789,12 @@ export class QuotingKernel {
     if (this.haltedByOperator || this.holds.size > 0 || (this.pausedMarkets.size > 0 && this.pausedMarkets.has(lower(marketId)))) {
       slot.last = { at: now, action: 'pull', desired: [], denied: 0, strategyError: null, reason: 'PAUSED' };
       this.send(marketId, []);
+      // held by the bot itself (the ledger cannot be written): nothing is quoted, but the account's
+      // kill switch still watches the PnL and the error rate, tick by tick, as when quoting
+      if (this.holds.size > 0) {
+        const v = selectMarketView(this.store.state, marketId, now, undefined, this.account);
+        if (v && this.accountKill(slot, v, now)) return;
+      }
       this.opts.onTick?.(marketId, slot.last, null);
       return;
     }
@@ -778,14 +806,7 @@ export class QuotingKernel {
       return;
     }
     // the account's kill switch, on the account's PnL, before the strategy (issue 21)
-    const killed = this.accountRisk.check(Number(this.account.pnl()), now, view.venue);
-    if (killed !== null) {
-      const denial: QuoteDenied = { type: 'QuoteDenied', marketId, reason: killed.reason, detail: killed.detail, quote: null, ts: now };
-      this.store.dispatchAll([denial]);
-      slot.last = { at: now, action: 'pull', desired: [], denied: 1, strategyError: null, reason: killed.reason, deniedBy: [denial] };
-      this.kill(killed.reason, killed.detail, marketId);
-      return;
-    }
+    if (this.accountKill(slot, view, now)) return;
     let t: StrategyTick;
     const timer = this.opts.timer;
     const t0 = timer ? timer() : 0;

@@ -1,5 +1,5 @@
 /**
- * Inherited inventory (issue 21): the first start of a ledger on a wallet that already holds tokens
+ * Inherited inventory: the first start of a ledger on a wallet that already holds tokens
  * or has order history. Such a ledger cannot explain what the wallet holds, so it either refuses to
  * start (nothing would be lost silently) or, with `run --new-ledger`, adopts the holdings at the
  * current mark as its baseline: PnL starts at 0 and only what happens from then on counts.

@@ -1,9 +1,10 @@
 /**
- * Reading the books (issue 16): positions rebuilt exactly from the recorded fills, and the
+ * Reading the books: positions rebuilt exactly from the recorded fills, and the
  * summaries behind `bookmaker ledger summary|fills|orders|pnl`.
  *
  *   accountFromLedger(ledger, { until? })  → Account (src/account/account.ts): the books every PnL
- *     figure reads, rebuilt from the recorded fills (in venue order) with the last recorded marks
+ *     figure reads, rebuilt from the recorded fills (in venue order) with the last recorded marks,
+ *     then the recorded resolutions and claims (replayResolutions)
  *   replayPositions(ledger, { until? })  → Map<marketId, PositionState>   (src/state/position.ts)
  *   ledgerSummary(ledger, { since?, market? })  → { fills, volume, fees, realisedPnl, … } in USDC
  *   listFills / listOrders / pnlByMarket
@@ -13,11 +14,11 @@
  * realised PnL is net of fees and uses average cost in YES terms (the same applyFill the live store
  * uses), so the ledger and the running bot agree to the last unit.
  */
-import { Account } from '../account/account.ts';
-import { applyFill, FLAT, type PositionState } from '../state/position.ts';
+import { Account, type AccountFill } from '../account/account.ts';
+import type { PositionState } from '../state/position.ts';
 import type { OutcomeIndex, SideValue } from '../model/order.ts';
 import type { Ledger } from './ledger.ts';
-import { baselinePositions } from './baseline.ts';
+import { replayBooks, type ReplayedBooks } from './books-checkpoint.ts';
 
 export interface Filter {
   /** ms since the epoch, inclusive */
@@ -40,6 +41,7 @@ interface FillRow {
   source: string;
   fee_source?: string;
   origin?: string;
+  order_kind?: number | null;
 }
 
 function where(f: Filter, tsCol = 'ts', marketCol = 'market_id'): { sql: string; args: unknown[] } {
@@ -56,18 +58,14 @@ function where(f: Filter, tsCol = 'ts', marketCol = 'market_id'): { sql: string;
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', args };
 }
 
-const terms = (r: FillRow) => ({ outcomeIndex: r.outcome as OutcomeIndex, side: r.side as SideValue, price: r.price, size: r.size, fee: r.fee });
-
-/** Every market's position as the recorded fills leave it, in record order (optionally only fills before `until`). */
+/**
+ * Every market's position as the recorded fills leave it, in record order (optionally only fills
+ * before `until`). Without `until` it starts from the books checkpoint (books-checkpoint.ts).
+ */
 export function replayPositions(ledger: Ledger, opts: { until?: number } = {}): Map<string, PositionState> {
-  // the inherited inventory adopted at the ledger's first start, at its marks (src/ledger/baseline.ts)
-  const out = baselinePositions(ledger.baseline());
-  const sql = `SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source FROM fills ${opts.until !== undefined ? 'WHERE ts < ?' : ''} ORDER BY seq`;
-  const stmt = ledger.db.prepare(sql);
-  for (const r of (opts.until !== undefined ? stmt.iterate(opts.until) : stmt.iterate()) as IterableIterator<FillRow>) {
-    out.set(r.market_id, applyFill(out.get(r.market_id) ?? FLAT, terms(r)));
-  }
-  return out;
+  // the inherited inventory adopted at the ledger's first start, at its marks (src/ledger/baseline.ts),
+  // and every fill: books-checkpoint.ts (from its checkpoint when whole)
+  return replayBooks(ledger, opts.until !== undefined ? { until: opts.until } : {}).positions;
 }
 
 /** Where the last marks of the markets the books hold are kept (meta key; JSON {marketId: [mark2, at]}). */
@@ -76,22 +74,53 @@ export const MARKS_META = 'account.marks';
 /**
  * The account's books as the ledger holds them: every recorded fill (optionally only those before
  * `until`), and the marks saved with the last account mark, so a restart with nothing traded in
- * between resumes at the same PnL.
+ * between resumes at the same PnL. Without `until` the fills are replayed from the books checkpoint
+ * (books-checkpoint.ts: the same books as a replay of every fill, to the unit); `replayed` passes a
+ * replay already made (the bot's start).
  */
-export function accountFromLedger(ledger: Ledger, opts: { until?: number } = {}): Account {
-  const a = new Account();
-  // the inherited inventory adopted at the ledger's first start, at its marks (src/ledger/baseline.ts)
-  const b = ledger.baseline();
-  if (b) a.adoptBaseline(b.holdings.map((h) => ({ marketId: h.marketId, outcomeIndex: h.outcomeIndex === 1 ? 1 : 0, shares: Number(h.shares), mark: h.mark ?? 0 })), b.at);
-  const sql = `SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, fee_source, origin FROM fills ${opts.until !== undefined ? 'WHERE ts < ?' : ''} ORDER BY seq`;
-  const stmt = ledger.db.prepare(sql);
-  for (const r of (opts.until !== undefined ? stmt.iterate(opts.until) : stmt.iterate()) as IterableIterator<FillRow>) {
-    a.applyFill({ fillId: r.fill_id, marketId: r.market_id, outcomeIndex: r.outcome as OutcomeIndex, side: r.side as SideValue, price: r.price, size: r.size, fee: r.fee, feeSource: r.fee_source === 'venue' ? 'venue' : 'model', ts: r.ts, origin: r.origin === 'foreign' ? 'foreign' : 'own' });
-  }
+export function accountFromLedger(ledger: Ledger, opts: { until?: number; replayed?: ReplayedBooks } = {}): Account {
+  // the inherited inventory adopted at the ledger's first start (src/ledger/baseline.ts) and every
+  // recorded fill, in record order: books-checkpoint.ts (from its checkpoint when whole)
+  const a = (opts.replayed ?? replayBooks(ledger, opts.until !== undefined ? { until: opts.until } : {})).account;
   if (opts.until === undefined) {
     for (const [id, [mark2, at]] of savedMarks(ledger)) a.mark(id, mark2, at);
   }
+  replayResolutions(ledger, a, opts.until);
   return a;
+}
+
+/**
+ * The resolutions and claims the ledger recorded, into the books (after the fills: a resolved market
+ * trades no more): its PnL realised at the payout, a claimed one's payout in the cash. Optionally
+ * only those before `until` (a claim after it is not yet one).
+ */
+export function replayResolutions(ledger: Ledger, a: Account, until?: number): void {
+  for (const r of ledger.resolutions()) {
+    if (until !== undefined && r.resolvedAt >= until) continue;
+    if (!Number.isSafeInteger(r.payoutYes) || r.payoutYes < 0 || r.payoutYes > 1_000_000) continue;
+    a.resolve(r.marketId, r.payoutYes, r.resolvedAt);
+    if (r.claimedAt !== null && (until === undefined || r.claimedAt < until)) a.claimed(r.marketId);
+  }
+}
+
+const kindOf = (r: FillRow): 0 | 1 | 2 | undefined => (r.order_kind === 0 || r.order_kind === 1 || r.order_kind === 2 ? r.order_kind : undefined);
+
+/** A recorded fill as a fill of the books. */
+function accountFillOf(r: FillRow): AccountFill {
+  const orderKind = kindOf(r);
+  const f: AccountFill = { fillId: r.fill_id, marketId: r.market_id, outcomeIndex: r.outcome as OutcomeIndex, side: r.side as SideValue, price: r.price, size: r.size, fee: r.fee, feeSource: r.fee_source === 'venue' ? 'venue' : 'model', ts: r.ts, origin: r.origin === 'foreign' ? 'foreign' : 'own' };
+  return orderKind === undefined ? f : { ...f, orderKind };
+}
+
+/** The ledger's last fill record (0: none): with `fillsAfter`, what a step recorded. */
+export function lastFillSeq(ledger: Ledger): number {
+  return (ledger.db.prepare('SELECT COALESCE(MAX(seq), 0) AS s FROM fills').get() as { s: number }).s;
+}
+
+/** The fills recorded after record `seq`, as fills of the books (the stop's sweep gives them to the running books). */
+export function fillsAfter(ledger: Ledger, seq: number): AccountFill[] {
+  const rows = ledger.db.prepare('SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, fee_source, origin, order_kind FROM fills WHERE seq > ? ORDER BY seq').all(seq) as FillRow[];
+  return rows.map(accountFillOf);
 }
 
 /** The marks saved with the last account mark (empty when none, or unreadable). */
@@ -228,7 +257,8 @@ export function ledgerSummary(ledger: Ledger, f: Filter = {}): LedgerSummary {
     .get(...w.args) as { sent: number | null; accepted: number | null; rejected: number | null; adopted: number | null };
   const wc = where(f);
   const cancels = (ledger.db.prepare(`SELECT COUNT(*) AS n FROM cancels ${wc.sql}${wc.sql ? ' AND' : ' WHERE'} result = 'sent'`).get(...wc.args) as { n: number }).n;
-  const range = ledger.db.prepare(`SELECT MIN(ts) AS a, MAX(ts) AS b FROM fills ${wc.sql}`).get(...wc.args) as { a: number | null; b: number | null };
+  // two lookups at the ends of an index (MIN and MAX in one SELECT read every row)
+  const range = ledger.db.prepare(`SELECT (SELECT MIN(ts) FROM fills ${wc.sql}) AS a, (SELECT MAX(ts) FROM fills ${wc.sql}) AS b`).get(...wc.args, ...wc.args) as { a: number | null; b: number | null };
   const mark = f.market === undefined
     ? (ledger.db.prepare('SELECT unrealised FROM marks WHERE market_id IS NULL ORDER BY id DESC LIMIT 1').get() as { unrealised: string } | undefined)
     : (ledger.db.prepare('SELECT unrealised FROM marks WHERE market_id = ? ORDER BY id DESC LIMIT 1').get(f.market.toLowerCase()) as { unrealised: string } | undefined);

@@ -1,5 +1,5 @@
 /**
- * The live bot's ledger glue (issue 16): everything the runtime does with the ledger, so bot.ts keeps
+ * The live bot's ledger glue: everything the runtime does with the ledger, so bot.ts keeps
  * one small block.
  *
  *   const bl = await BotLedger.open({ config, clock, logger, trader, venue, client, embedded });
@@ -30,7 +30,8 @@ import type { StateEvent } from '../state/events.ts';
 import { emptyMarket, emptyState, type MarketState, type StoreState } from '../state/market-state.ts';
 import { PersistentMap } from '../state/persistent-map.ts';
 import { FLAT } from '../state/position.ts';
-import { accountFromLedger, MARKS_META, replayPositions } from './books.ts';
+import { accountFromLedger, fillsAfter, lastFillSeq, MARKS_META, replayPositions } from './books.ts';
+import { replayBooks, saveBooksCheckpoint, type ReplayedBooks } from './books-checkpoint.ts';
 import { catchUpFills, type CatchUpResult, type CatchUpSource } from './catch-up.ts';
 import { isDamage, LedgerDamagedError } from './integrity.ts';
 import { openLedger, type Ledger, type OperatorHolds, type RiskSnapshot } from './ledger.ts';
@@ -192,7 +193,7 @@ export class BotLedger {
     let markets = s.markets as PersistentMap<MarketState>;
     let books: ReturnType<typeof replayPositions>;
     try {
-      books = replayPositions(this.ledger);
+      books = this.replay().positions;
     } catch (e) {
       // the open check leaves large tables to `ledger check`; the replay reads every fill page
       if (isDamage(e)) throw new ConfigError(new LedgerDamagedError(this.ledger.path, [`fills: ${(e as Error).message}`]).message, { cause: e });
@@ -210,7 +211,19 @@ export class BotLedger {
    * account, so a restart resumes at the PnL it stopped at.
    */
   books(): Account {
-    return accountFromLedger(this.ledger);
+    const replayed = this.replay();
+    // the account is the kernel's from now on: a later call replays again
+    this.replayed = null;
+    return accountFromLedger(this.ledger, { replayed });
+  }
+
+  /** one replay of the fills for the start (initialState and books), from the books checkpoint */
+  private replayed: ReplayedBooks | null = null;
+
+  private replay(): ReplayedBooks {
+    // the start writes a new checkpoint when it replayed many fills after the last (books-checkpoint.ts)
+    this.replayed ??= replayBooks(this.ledger, { logger: this.logger, save: true });
+    return this.replayed;
   }
 
   /**
@@ -298,9 +311,12 @@ export class BotLedger {
         // a fill without a venue identity cannot be de-duplicated: keyed by what makes it unique here
         const fillId = e.fillId ?? `${e.nonce ?? 'none'}:${e.ts}:${e.size}:${e.price}`;
         const cum = e.fillId !== undefined ? Number(e.fillId.slice(e.fillId.lastIndexOf(':') + 1)) : NaN;
-        l.fill({ fillId, nonce: e.nonce, marketId: e.marketId, outcomeIndex: e.outcomeIndex, side: e.side, price: e.price, size: e.size, fee: e.fee, ts: e.ts, source: 'feed', filled: Number.isSafeInteger(cum) ? cum : null, feeSource: e.feeSource ?? 'venue', origin: e.origin ?? 'own' });
+        l.fill({ fillId, nonce: e.nonce, marketId: e.marketId, outcomeIndex: e.outcomeIndex, side: e.side, price: e.price, size: e.size, fee: e.fee, ts: e.ts, source: 'feed', filled: Number.isSafeInteger(cum) ? cum : null, feeSource: e.feeSource ?? 'venue', origin: e.origin ?? 'own', orderKind: e.orderKind ?? null });
         return;
       }
+      case 'MarketMetadataUpdated':
+        if (e.payoutYes !== undefined && e.payoutYes !== null) this.resolved(e.marketId, e.payoutYes, e.ts);
+        return;
       case 'QuoteDenied': {
         const k = `${e.marketId.toLowerCase()}|${e.reason}`;
         this.denials.set(k, (this.denials.get(k) ?? 0) + 1);
@@ -315,11 +331,14 @@ export class BotLedger {
    * At stop, after the last cancel: fills that raced the cancels (the feeds are already closed) are
    * read from the venue and recorded, so the books are exact when the process ends. Orders placed in
    * the last 10 minutes, every unfinished one and the ones found open at start (up to 100 lookups)
-   * are read; anything else is completed by the next start's catch-up. Never throws (logged): a stop must not fail on its books.
+   * are read; anything else is completed by the next start's catch-up. The fills it records go into
+   * `account` too (the running books), so the stop's last mark and the run report hold them. Never
+   * throws (logged): a stop must not fail on its books.
    */
-  async finalSweep(client: CatchUpSource, trader: Address): Promise<number> {
+  async finalSweep(client: CatchUpSource, trader: Address, account?: Account): Promise<number> {
     if (this.paper) return 0;
     try {
+      const before = lastFillSeq(this.ledger);
       const r = await catchUpFills({
         client,
         trader,
@@ -332,10 +351,41 @@ export class BotLedger {
         fees: this.fees,
         ...(this.owns ? { owns: this.owns } : {}),
       });
+      // the running books get what the sweep recorded, before the stop's last mark: the run report
+      // and the marks then hold the books a restart rebuilds from the ledger (docs/books-and-pnl.md)
+      if (account !== undefined && r.recorded > 0) for (const f of fillsAfter(this.ledger, before)) account.applyFill(f);
       return r.recorded;
     } catch (e) {
       this.log.warn({ err: (e as Error).message }, 'final fills sweep failed; the next start catches up');
       return 0;
+    }
+  }
+
+  /** payouts recorded by this process, per market (a metadata poll repeats a resolution many times) */
+  private readonly payouts = new Map<string, number>();
+
+  /**
+   * A market resolved (one YES share pays `payoutYes`, 1e-6 USDC): recorded once, so the books rebuilt
+   * from the ledger keep its resolution PnL (src/ledger/books.ts replayResolutions). Never throws.
+   */
+  resolved(marketId: string, payoutYes: number, at: number): void {
+    const k = marketId.toLowerCase();
+    if (!Number.isSafeInteger(payoutYes) || payoutYes < 0 || payoutYes > 1_000_000 || this.payouts.get(k) === payoutYes) return;
+    try {
+      this.ledger.resolution(k, payoutYes, at);
+      this.payouts.set(k, payoutYes);
+    } catch (err) {
+      this.log.warn({ marketId: k, err: (err as Error).message }, 'ledger: resolution not recorded');
+    }
+  }
+
+  /** A resolved market's tokens were claimed (its payout, when the claim states one, recorded first). Never throws. */
+  claimed(marketId: string, payoutYes: number | null, at: number): void {
+    if (payoutYes !== null) this.resolved(marketId, payoutYes, at);
+    try {
+      this.ledger.claim(marketId, at);
+    } catch (err) {
+      this.log.warn({ marketId, err: (err as Error).message }, 'ledger: claim not recorded');
     }
   }
 
@@ -359,7 +409,7 @@ export class BotLedger {
     return was;
   }
 
-  /** The operator's halt and pauses still in force (issue 22): applied at start-up. */
+  /** The operator's halt and pauses still in force: applied at start-up. */
   operatorHolds(): OperatorHolds {
     return this.ledger.operatorHolds();
   }
@@ -414,7 +464,7 @@ export class BotLedger {
     }
     this.denials.clear();
     // an operator clear this bot did not make (another process on this file): its reset figures
-    // stand; this bot's in-memory peak and day start must not be written back over them (issue 22)
+    // stand; this bot's in-memory peak and day start must not be written back over them
     if (this.clearedOutside || this.ledger.lastClearSeq() !== this.clearSeq) {
       if (!this.clearedOutside) {
         this.clearedOutside = true;
@@ -445,6 +495,13 @@ export class BotLedger {
   close(): void {
     this.stopMarks?.();
     this.stopMarks = null;
+    try {
+      this.ledger.flush();
+      // a clean stop: the fills of this run go into the books checkpoint, so the next start replays few
+      if (this.ledger.failingSince === null) saveBooksCheckpoint(this.ledger, { logger: this.logger });
+    } catch (e) {
+      this.log.warn({ err: (e as Error).message }, 'books checkpoint skipped at stop');
+    }
     this.ledger.close();
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Start-up continuity (issue 16): fills that happened while the bot was down are fetched from the
+ * Start-up continuity: fills that happened while the bot was down are fetched from the
  * venue and recorded, and the live fill tracker is told where the ledger stands so its de-duplication
  * continues where it stopped.
  *
@@ -21,7 +21,7 @@
  * of the order's fills and the read states one (an order that took liquidity: see fillPrice). On a fresh ledger nothing is history yet: the open orders'
  * fills so far become their baselines, not fills.
  *
- * Venue truth (issue 21): the venue states no fee and no time for a fill. The fee is the configured
+ * Venue truth: the venue states no fee and no time for a fill. The fee is the configured
  * fee model's (`fees`, src/engine/fill-fee.ts; `fee_source` 'model'). The time is the earliest the
  * fill can have happened as far as the venue and the ledger show: the order's insertion (the venue's
  * `insertedAt`) or the last sign of life of the previous run (its last mark, fill or start-up),
@@ -134,7 +134,8 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
       }
     }
   }
-  const accounted = o.ledger.filledByNonce();
+  // only the orders read (an index lookup each), not every order the ledger ever filled
+  const accounted = o.ledger.filledFor(seen.keys());
   const now = o.clock.now();
   const alive = fresh ? now : Math.min(now, o.ledger.lastSignOfLife());
   const birth = fresh ? null : o.ledger.firstStartup();
@@ -161,7 +162,7 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
     // (a nonce with the ledger's tag was signed by this bookmaker even if a crash lost its record)
     const own = o.ledger.isTagged(k) || o.ledger.hasOrder(k) || (o.owns !== undefined && o.owns(v.marketId.toLowerCase()));
     const price = fillPrice(v, from);
-    o.ledger.fill({ fillId: `${k}:${filled}`, nonce: k, marketId: v.marketId, outcomeIndex: v.outcomeIndex, side: v.side, price, size, fee: modelFee(fees, price, size, v.sv2TimeInForce), feeSource: 'model', origin: own ? 'own' : 'foreign', ts, source: 'catch-up', filled });
+    o.ledger.fill({ fillId: `${k}:${filled}`, nonce: k, marketId: v.marketId, outcomeIndex: v.outcomeIndex, side: v.side, price, size, fee: modelFee(fees, price, size, v.sv2TimeInForce), feeSource: 'model', origin: own ? 'own' : 'foreign', ts, source: 'catch-up', filled, orderKind: v.sv2OrderKind ?? null });
     recorded++;
     shares += filled - from;
   }

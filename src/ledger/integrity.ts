@@ -1,12 +1,13 @@
 /**
- * Ledger integrity (issue 22): a bounded check at open and a full one for `bookmaker ledger check`.
+ * Ledger integrity: a bounded check at open and a full one for `bookmaker ledger check`.
  *
  * At open (openIntegrityCheck): `PRAGMA quick_check(<table>)` of the small tables the kill switch
  * and a start depend on (risk_state, meta, startups, operator_actions, risk_events, fill_baselines)
  * always, then of the fills, then of each other table (orders, cancels, marks, …), each only when
  * its row count, at ~3 µs a row, fits the time left of `budgetMs` (default 150 ms: about 50 000
- * rows). The start then replays every fill, which reads every page of the fills table itself (a
- * damaged one fails the start). quick_check reads every page of the table and its
+ * rows). The start then replays the fills after the books checkpoint (books-checkpoint.ts; the
+ * checkpoint carries its own digest, and every fill when it has none), reading those pages itself (a
+ * damaged one fails the start); older fill pages are left to `ledger check`. quick_check reads every page of the table and its
  * indexes (b-tree structure, record format, index order) but skips the index-to-table
  * cross-checks; a large table left unchecked at open is checked by `bookmaker ledger check`, and
  * damage a start did not reach shows up as a failed write, which fails closed (ledger-unwritable).

@@ -1,5 +1,5 @@
 /**
- * The second record of the kill-switch latch (issue 22): `<ledger>.latch`, beside the ledger.
+ * The second record of the kill-switch latch: `<ledger>.latch`, beside the ledger.
  *
  * The ledger is the first record of a latch; this file is the one that still works when the ledger
  * cannot be written (disk full, I/O error, the file deleted under the bot). A start refuses to quote

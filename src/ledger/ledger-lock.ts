@@ -1,5 +1,5 @@
 /**
- * One writer per ledger (issue 22): a lock that dies with its process.
+ * One writer per ledger: a lock that dies with its process.
  *
  *   const lock = acquireLedgerLock(path)   // throws LedgerLockedError naming the holder
  *   ledgerLockHolder(path)                 // {pid, host, startedAt} of the live holder, or null

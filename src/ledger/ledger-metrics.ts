@@ -1,11 +1,11 @@
 /**
- * The ledger's gauges (issue 16), registered on the bot's registry and read at scrape time (nothing
+ * The ledger's gauges, registered on the bot's registry and read at scrape time (nothing
  * on the hot path):
  *   bookmaker_kill_switch_latched         1 while the ledger holds a kill-switch latch
  *   bookmaker_ledger_records_written      records committed since start
  *   bookmaker_ledger_pending_records      records queued, not yet committed
  *   bookmaker_ledger_write_failures       failed transactions since start (the batch is retried)
- *   bookmaker_ledger_unwritable           1 while the bot is held because the ledger cannot be written (issue 22)
+ *   bookmaker_ledger_unwritable           1 while the bot is held because the ledger cannot be written
  *   bookmaker_ledger_problem_seconds      how long the ledger has been failing or gone (0 when fine)
  *   bookmaker_ledger_dropped_records      records dropped because the queue of failed writes overflowed
  */

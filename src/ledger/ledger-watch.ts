@@ -1,5 +1,5 @@
 /**
- * Fail closed when the ledger cannot be written (issue 22).
+ * Fail closed when the ledger cannot be written.
  *
  *   const watch = new LedgerWatch({ ledger, clock, graceMs, logger, onDown, onUp });
  *   watch.start()      // checks once a second (a stat and, while failing, one retried write)

@@ -1,5 +1,5 @@
 /**
- * The ledger: a SQLite file (better-sqlite3, WAL) that outlives the process (issue 16).
+ * The ledger: a SQLite file (better-sqlite3, WAL) that outlives the process.
  *
  *   const ledger = openLedger({ path, clock, logger });   // ':memory:' for a throwaway one
  *   ledger.orderSubmitted(e) / orderAnswered(…) / cancel(…) / fill(f) / mark(…) / riskEvent(…)
@@ -14,12 +14,12 @@
  *
  * Durability: WAL with `synchronous = NORMAL` for the batched records — a committed transaction
  * survives a process crash (kill -9); a power loss may lose the last transactions but never corrupts
- * the file. Fills lost that way are fetched again from the venue at the next start (continuity.ts),
+ * the file. Fills lost that way are fetched again from the venue at the next start (catch-up.ts),
  * and a fill is keyed by its venue identity (`fill_id`, unique), so fetching one twice records it
  * once. The safety records (latch, clear, operator actions, start-ups) commit with
- * `synchronous = FULL` (issue 22): they survive a power cut too.
+ * `synchronous = FULL`: they survive a power cut too.
  *
- * Issue 22 (docs/ledger-operations.md): one writer per file (ledger-lock.ts, taken before anything
+ * Fail-closed (docs/ledger-operations.md): one writer per file (ledger-lock.ts, taken before anything
  * is read); files created 0600; a bounded integrity check at open (integrity.ts: damage throws
  * LedgerDamagedError with the recovery steps); the latch also kept in `<ledger>.latch`
  * (latch-file.ts), which holds it when the ledger cannot; `problem()` says why the ledger cannot be
@@ -57,6 +57,8 @@ export interface LedgerFill {
   readonly feeSource?: FeeSource;
   /** 'own' (an order this bookmaker placed, the default) or 'foreign' (another instance or a person on the same wallet) */
   readonly origin?: FillOrigin;
+  /** the venue order's kind when known (0 buy, 1 sale from inventory, 2 sale without: it mints) */
+  readonly orderKind?: 0 | 1 | 2 | null;
 }
 
 export type FeeSource = 'venue' | 'model';
@@ -99,7 +101,7 @@ export interface RiskSnapshot {
   readonly dayStartPnl: bigint | null;
 }
 
-/** An operator's halt or pause as the ledger holds it (issue 22: they outlive the process). */
+/** An operator's halt or pause as the ledger holds it (they outlive the process). */
 export interface OperatorHold {
   readonly reason: string | null;
   /** ms since the epoch */
@@ -168,7 +170,7 @@ const SQL: Record<Stmt, string> = {
   answer: `UPDATE orders SET status = CASE WHEN ended_at IS NULL THEN ? ELSE status END, answer = ?, answered_at = ? WHERE nonce = ?`,
   ended: `UPDATE orders SET status = ?, ended_at = ? WHERE nonce = ? AND ended_at IS NULL`,
   cancel: `INSERT INTO cancels (nonce, market_id, ts, result, detail) VALUES (?, ?, ?, ?, ?)`,
-  fill: `INSERT OR IGNORE INTO fills (fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, filled, fee_source, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  fill: `INSERT OR IGNORE INTO fills (fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, filled, fee_source, origin, order_kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   mark: `INSERT INTO marks (ts, market_id, net, realised, unrealised, pnl) VALUES (?, ?, ?, ?, ?, ?)`,
   risk: `INSERT INTO risk_events (ts, market_id, kind, reason, count, detail) VALUES (?, ?, ?, ?, ?, ?)`,
 };
@@ -475,7 +477,7 @@ export class Ledger {
   }
 
   fill(f: LedgerFill): void {
-    this.push(['fill', [f.fillId, f.nonce?.toLowerCase() ?? null, f.marketId.toLowerCase(), f.outcomeIndex, f.side, f.price, f.size, f.fee, f.ts, f.source, f.filled ?? null, f.feeSource ?? 'model', f.origin ?? 'own']]);
+    this.push(['fill', [f.fillId, f.nonce?.toLowerCase() ?? null, f.marketId.toLowerCase(), f.outcomeIndex, f.side, f.price, f.size, f.fee, f.ts, f.source, f.filled ?? null, f.feeSource ?? 'model', f.origin ?? 'own', f.orderKind ?? null]]);
   }
 
   /** A PnL mark: per market, or the account's (marketId null). Money in 1e-6 USDC. */
@@ -642,7 +644,7 @@ export class Ledger {
   }
 
   /**
-   * The operator's halt and pauses still in force (issue 22): the halt, pause and resume actions
+   * The operator's halt and pauses still in force: the halt, pause and resume actions
    * replayed in order (`resume` without a market lifts the halt and every pause). A restarted bot
    * applies them before its first quote.
    */
@@ -694,6 +696,24 @@ export class Ledger {
     return out;
   }
 
+  /**
+   * filledByNonce for the given orders only (the catch-up's: the open, recent and unfinished ones), by
+   * index lookups: an order is in the map when it has a baseline or a recorded fill, as there.
+   */
+  filledFor(nonces: Iterable<string>): Map<string, number> {
+    const out = new Map<string, number>();
+    const base = this.db.prepare('SELECT filled FROM fill_baselines WHERE nonce = ?');
+    const fills = this.db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS filled FROM fills WHERE nonce = ?');
+    for (const raw of nonces) {
+      const k = raw.toLowerCase();
+      if (out.has(k)) continue;
+      const b = base.get(k) as { filled: number } | undefined;
+      const f = fills.get(k) as { n: number; filled: number };
+      if (b !== undefined || f.n > 0) out.set(k, (b?.filled ?? 0) + f.filled);
+    }
+    return out;
+  }
+
   /** Fills of an order from before the ledger met it: accounted as history, never as fills. */
   fillBaseline(nonce: string, filled: number): void {
     this.flush();
@@ -739,6 +759,27 @@ export class Ledger {
       ins.run('collateral', null, -1, b.collateral.toString(), null, b.at);
       for (const h of b.holdings) ins.run('holding', h.marketId.toLowerCase(), h.outcomeIndex, h.shares.toString(), h.mark, b.at);
     })();
+  }
+
+  /**
+   * A market resolved: one YES share pays `payoutYes` (1e-6 USDC). Written at once (rare). A payout
+   * already recorded is kept, unless the venue states another (then the new one stands).
+   */
+  resolution(marketId: string, payoutYes: number, at: number): void {
+    this.db
+      .prepare('INSERT INTO resolutions (market_id, payout_yes, resolved_at) VALUES (?, ?, ?) ON CONFLICT(market_id) DO UPDATE SET payout_yes = excluded.payout_yes WHERE payout_yes != excluded.payout_yes')
+      .run(marketId.toLowerCase(), payoutYes, at);
+  }
+
+  /** A resolved market's tokens were claimed (the first claim's time is kept). */
+  claim(marketId: string, at: number): void {
+    this.db.prepare('UPDATE resolutions SET claimed_at = ? WHERE market_id = ? AND claimed_at IS NULL').run(at, marketId.toLowerCase());
+  }
+
+  /** Every recorded resolution, in the order they were resolved. */
+  resolutions(): { marketId: string; payoutYes: number; resolvedAt: number; claimedAt: number | null }[] {
+    const rows = this.db.prepare('SELECT market_id, payout_yes, resolved_at, claimed_at FROM resolutions ORDER BY resolved_at, market_id').all() as { market_id: string; payout_yes: number; resolved_at: number; claimed_at: number | null }[];
+    return rows.map((r) => ({ marketId: r.market_id, payoutYes: r.payout_yes, resolvedAt: r.resolved_at, claimedAt: r.claimed_at }));
   }
 
   /** The baseline adopted at the ledger's first start, or null (a ledger started on a wallet with no history). */

@@ -1,5 +1,5 @@
 /**
- * Retention (issue 22): orders, cancels and marks older than `ledger.retainDays` are pruned; fills,
+ * Retention: orders, cancels and marks older than `ledger.retainDays` are pruned; fills,
  * fill baselines, risk events, operator actions, start-ups and the risk state never are.
  *
  *   pruneBatch(db, cutoff, batch)     // one bounded batch per table (the bot's timer, a few ms)

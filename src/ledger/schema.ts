@@ -1,5 +1,5 @@
 /**
- * The ledger's SQLite schema (issue 16). One file per trading account: every order sent and the
+ * The ledger's SQLite schema. One file per trading account: every order sent and the
  * venue's answer, every cancel, every fill (keyed by its venue identity, so a fill is recorded once),
  * position and PnL marks, risk events, start-ups, operator actions, and the risk state that must
  * outlive the process (the kill-switch latch, the PnL peak, the UTC day's opening PnL).
@@ -11,7 +11,7 @@
  */
 import type Database from 'better-sqlite3';
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 const V1 = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -121,7 +121,7 @@ INSERT OR IGNORE INTO risk_state (id, updated_at) VALUES (1, 0);
 `;
 
 /**
- * Version 2 (issue 21, venue truth): each fill says where its fee came from (`fee_source`: 'venue'
+ * Version 2 (venue truth): each fill says where its fee came from (`fee_source`: 'venue'
  * when the venue or the engine stated it, 'model' when the configured fee model computed it) and
  * whose order it was (`origin`: 'own' = placed by this bookmaker, 'foreign' = another instance or a
  * person trading the same wallet). Fills recorded before the upgrade were fee 0, bot orders: they are
@@ -144,7 +144,25 @@ CREATE TABLE IF NOT EXISTS baseline (
 `;
 
 /**
- * Indexes for every start-up query and for the prune (issue 22), created on every writable open
+ * Version 3: each fill keeps its order's kind when known (`order_kind`: 0 buy, 1 sale
+ * from inventory, 2 sale without inventory, which mints a complete set per share whatever is held;
+ * NULL: unknown, recorded before), so the books settle a sale as the venue did. `resolutions` holds each market the bot saw
+ * resolve (the payout of one YES share, 1e-6 USDC, and when) and when its tokens were claimed, so the
+ * books rebuilt from the ledger keep a resolved market's PnL realised at its payout and its claimed
+ * payout in the cash (src/ledger/books.ts replayResolutions).
+ */
+const V3 = `
+ALTER TABLE fills ADD COLUMN order_kind INTEGER;
+CREATE TABLE IF NOT EXISTS resolutions (
+  market_id    TEXT PRIMARY KEY,
+  payout_yes   INTEGER NOT NULL,
+  resolved_at  INTEGER NOT NULL,
+  claimed_at   INTEGER
+);
+`;
+
+/**
+ * Indexes for every start-up query and for the prune, created on every writable open
  * (`IF NOT EXISTS`: a no-op once there; on a large ledger from before them the first open builds them
  * once). Kept apart from the versioned schema: they change no table, so an older bookmaker reads a
  * file that has them.
@@ -152,6 +170,9 @@ CREATE TABLE IF NOT EXISTS baseline (
  *   marks_market     the last mark of the account / of a market (rowid is the index's last column)
  *   cancels_ts       the prune by age; cancels_result: the summary's count of cancels sent
  *   fills_nonce_size the catch-up's filled shares per order, read from the index alone
+ *   orders_counts    `ledger summary`'s order counts, read from the index alone (a tenth of the table's pages)
+ *   fills_origin     the summary's foreign fills (a few rows, not every fill)
+ *   fills_fee_source the summary's fees by who stated them, read from the index alone
  */
 export const INDEXES = `
 CREATE INDEX IF NOT EXISTS orders_unended ON orders (status) WHERE ended_at IS NULL;
@@ -159,6 +180,28 @@ CREATE INDEX IF NOT EXISTS marks_market ON marks (market_id);
 CREATE INDEX IF NOT EXISTS cancels_ts ON cancels (ts);
 CREATE INDEX IF NOT EXISTS cancels_result ON cancels (result);
 CREATE INDEX IF NOT EXISTS fills_nonce_size ON fills (nonce, size);
+CREATE INDEX IF NOT EXISTS orders_counts ON orders (status, answer, sends);
+CREATE INDEX IF NOT EXISTS fills_origin ON fills (origin);
+CREATE INDEX IF NOT EXISTS fills_fee_source ON fills (fee_source, fee);
+`;
+
+/**
+ * The books checkpoint (src/ledger/books-checkpoint.ts): one row, the account's books up to one fill,
+ * so a start replays only the fills after it. A cache of what the fills say, created on every
+ * writable open like INDEXES (an older bookmaker ignores it).
+ */
+export const CHECKPOINT_TABLE = `
+CREATE TABLE IF NOT EXISTS books_checkpoint (
+  id           INTEGER PRIMARY KEY CHECK (id = 1),
+  seq          INTEGER NOT NULL,
+  fills        INTEGER NOT NULL,
+  last_fill_id TEXT,
+  baseline     INTEGER NOT NULL,
+  shape        TEXT NOT NULL,
+  digest       TEXT NOT NULL,
+  state        TEXT NOT NULL,
+  written_at   INTEGER NOT NULL
+);
 `;
 
 /** How many of INDEXES the file lacks (0 on a new file: it has no tables yet). */
@@ -177,8 +220,10 @@ export function migrate(db: Database.Database): void {
     db.transaction(() => {
       if (version < 1) db.exec(V1);
       if (version < 2) db.exec(V2);
+      if (version < 3) db.exec(V3);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
     })();
   }
   db.exec(INDEXES);
+  db.exec(CHECKPOINT_TABLE);
 }

@@ -102,7 +102,7 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
     setStateSource(state: () => StoreState, clock: Clock): void {
       source = { state, clock };
     },
-    /** The account's books: the PnL gauges read them (issue 21: one PnL function for every consumer). */
+    /** The account's books: the PnL gauges read them (one PnL function for every consumer). */
     setAccount(account: Account): void {
       books = account;
     },
@@ -151,7 +151,8 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
     });
 
   perMarket('position_shares', 'Net YES position (YES − NO), shares', (s, _n, set) => {
-    for (const mk of s.markets.values()) set({ market: marketLabel(mk.marketId, mk.slug) }, mk.position.net / MICRO);
+    // the books' position when the account is set (what the limits use), else the store's
+    for (const mk of s.markets.values()) set({ market: marketLabel(mk.marketId, mk.slug) }, (books ? books.holdingsOf(mk.marketId) : mk.position).net / MICRO);
   });
   perMarket(
     'pnl_usdc',
@@ -228,8 +229,8 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
     },
   });
 
-  // markouts, toxicity, flow, regime and PnL attribution (issue 15): ./edge-metrics.ts
-  registerEdgeMetrics(registry, p, (mk) => marketLabel(mk.marketId, mk.slug), () => (source ? { state: source.state(), clock: source.clock } : null));
+  // markouts, toxicity, flow, regime and PnL attribution: ./edge-metrics.ts
+  registerEdgeMetrics(registry, p, (mk) => marketLabel(mk.marketId, mk.slug), () => (source ? { state: source.state(), clock: source.clock, books: books ?? undefined } : null));
 
   return m;
 }

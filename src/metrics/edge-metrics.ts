@@ -1,5 +1,5 @@
 /**
- * Gauges of the edge measures (issue 15): markouts, toxicity, taker flow, regime and PnL
+ * Gauges of the edge measures: markouts, toxicity, taker flow, regime and PnL
  * attribution per market, read from the latest store snapshot at scrape time (nothing on the hot
  * path). Registered by createBotMetrics (./bot-metrics.ts) on the bot's registry:
  *
@@ -12,17 +12,19 @@
  *   {p}pnl_attribution_usdc{market,component}      spread_capture, inventory, fees, resolution (sum = PnL of the fills)
  */
 import { Gauge, type Registry } from 'prom-client';
+import type { Account } from '../account/account.ts';
 import type { Clock } from '../core/clock.ts';
 import { horizonLabel } from '../state/edge-settings.ts';
 import { edgeView, marketAttribution } from '../state/edge-view.ts';
 import type { MarketState, StoreState } from '../state/market-state.ts';
 import { REGIMES } from '../strategy/types.ts';
 
-export type EdgeSource = () => { state: StoreState; clock: Clock } | null;
+/** the store, the clock and (when the bot has one) the account's books the attribution sums to */
+export type EdgeSource = () => { state: StoreState; clock: Clock; books?: Account | undefined } | null;
 
 export function registerEdgeMetrics(registry: Registry, prefix: string, label: (m: MarketState) => string, source: EdgeSource): void {
   const r = [registry];
-  const gauge = (name: string, help: string, labelNames: string[], read: (m: MarketState, now: number, set: (labels: Record<string, string>, v: number) => void) => void) =>
+  const gauge = (name: string, help: string, labelNames: string[], read: (m: MarketState, now: number, set: (labels: Record<string, string>, v: number) => void, books: Account | undefined) => void) =>
     new Gauge({
       name: `${prefix}${name}`,
       help,
@@ -33,7 +35,7 @@ export function registerEdgeMetrics(registry: Registry, prefix: string, label: (
         const src = source();
         if (!src) return;
         const now = src.clock.now();
-        for (const m of src.state.markets.values()) read(m, now, (labels, v) => this.set(labels, v));
+        for (const m of src.state.markets.values()) read(m, now, (labels, v) => this.set(labels, v), src.books);
       },
     });
   gauge('markout_cents', 'Mean markout of own fills at each horizon, cents per share (mid move in our favour; negative = adverse)', ['market', 'horizon'], (m, now, set) => {
@@ -56,8 +58,8 @@ export function registerEdgeMetrics(registry: Registry, prefix: string, label: (
   gauge('regime_transitions', 'Regime changes of the market since start', ['market'], (m, _now, set) => {
     set({ market: label(m) }, m.edge.transitions);
   });
-  gauge('pnl_attribution_usdc', "PnL of the market's fills by source, USDC: spread_capture, inventory, fees, resolution (exact; they sum to the fills' PnL)", ['market', 'component'], (m, _now, set) => {
-    const a = marketAttribution(m);
+  gauge('pnl_attribution_usdc', "PnL of the market's fills by source, USDC: spread_capture, inventory, fees, resolution (exact; they sum to the market's PnL in the books)", ['market', 'component'], (m, _now, set, books) => {
+    const a = marketAttribution(m, books);
     const market = label(m);
     set({ market, component: 'spread_capture' }, Number(a.spreadCapture) / 1e6);
     set({ market, component: 'inventory' }, Number(a.inventory) / 1e6);

@@ -1,5 +1,5 @@
 /**
- * The health model's metrics (issue 11 metric contract; the Grafana dashboard and the alert rules in
+ * The health model's metrics (the metric contract; the Grafana dashboard and the alert rules in
  * deploy/prometheus/ rely on these exact names):
  *   bookmaker_market_state{market,state}            1 for the market's current state, 0 for the others
  *   bookmaker_market_not_quoting_seconds{market}     time without a live quote while it should quote

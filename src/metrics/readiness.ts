@@ -23,7 +23,7 @@ export interface ReadinessSources {
   /** the runtime's own halt (kill switch), if any */
   halted?: () => boolean;
   /**
-   * the kill-switch latch is set in the ledger (issue 16): an earlier run's kill switch, not yet
+   * the kill-switch latch is set in the ledger: an earlier run's kill switch, not yet
    * cleared by `bookmaker ctl clear-kill`. Reported as its own check, `killSwitchClear`.
    */
   killSwitchLatched?: () => boolean;

@@ -1,5 +1,5 @@
 /**
- * Start-up migration (docs/venue.md#migration-to-settlement-v2, issue 4 §6): before quoting, bring the wallet onto
+ * Start-up migration (docs/venue.md#migration-to-settlement-v2): before quoting, bring the wallet onto
  * Settlement V2 so the venue's 409 trading rule no longer applies.
  *
  * Entry point:

@@ -9,13 +9,46 @@ import type { Address, Bytes32, LimitOrder, VenueOrder } from './order.ts';
 /** A create with its nonce fixed, so a retry resends the same order (and the same signed body). */
 export type PlannedOrder = LimitOrder & { nonce: Bytes32 };
 
+/**
+ * What went wrong with a venue call, as the venue client's classifier names it
+ * (src/exchange/client/classify.ts; the HTTP statuses behind each: docs/venue.md#authentication-errors-and-retries).
+ */
+export type ErrorReason =
+  | 'rate-limited'
+  | 'server-error'
+  | 'network'
+  | 'timeout'
+  | 'duplicate'
+  | 'migration-required'
+  | 'invalid-signature'
+  | 'bad-request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'bad-response'
+  | 'not-idempotent'
+  | 'unknown';
+
+/**
+ * Why a create or a cancel failed: the one failure vocabulary from the venue client to the order
+ * manager. A venue maps its answer (or the error its call threw) to it once, where it reads the answer
+ * (the live venue with the client's classifier and `failureOf`, the sim and paper venues from their
+ * own refusals); the order manager, its events and the metrics use it as it is. The venue's own code,
+ * when it gave one, travels beside it as `venueCode`.
+ * - an ErrorReason: the venue's answer (or the call's failure) for this item;
+ * - `not-applied`: the venue refused another item of the same call, so this one was not applied;
+ * - `no-answer`: the venue's answer said nothing about this item.
+ */
+export type VenueFailure = ErrorReason | 'not-applied' | 'no-answer';
+
 export type CreateOutcome =
   | { ok: true; nonce: Bytes32; order: VenueOrder | null; duplicate: boolean }
-  | { ok: false; nonce: Bytes32; code: string; message: string; retryable: boolean; migration?: boolean; status?: number; venueCode?: string };
+  | { ok: false; nonce: Bytes32; code: VenueFailure; message: string; retryable: boolean; migration?: boolean; status?: number; venueCode?: string };
 
 export type CancelOutcome =
   | { ok: true; nonce: Bytes32; alreadyCancelled: boolean }
-  | { ok: false; nonce: Bytes32; code: string; message: string; retryable: boolean };
+  | { ok: false; nonce: Bytes32; code: VenueFailure; message: string; retryable: boolean };
 
 export interface BatchResult {
   creates: CreateOutcome[];

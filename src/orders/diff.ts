@@ -1,5 +1,5 @@
 /**
- * The pure diff of desired quotes against the orders we already have (docs/architecture.md#the-pipeline, issue 4 §5).
+ * The pure diff of desired quotes against the orders we already have (docs/architecture.md#the-pipeline).
  *
  * Entry point: `diff(desired, tracked, tolerances, nowSec)` → `DiffAction[]`, the minimal set of
  * creates, cancels and one-for-one replaces. Nothing here does I/O or reads a clock.

@@ -1,5 +1,5 @@
 /**
- * Periodic reconciliation (issue 4 §5: at start-up, after every stream reconnect and periodically).
+ * Periodic reconciliation (at start-up, after every stream reconnect and periodically).
  *
  * Entry point: `const stop = schedulePeriodicReconcile(om, clock, 30_000)`; call `stop()` on
  * shutdown. Uses the injected clock's timers, so backtests reconcile on virtual time; a run never

@@ -1,5 +1,5 @@
 /**
- * Packs diff actions into venue calls (issue 4 §5: the fewest venue calls).
+ * Packs diff actions into venue calls (the fewest venue calls).
  *
  * Entry point: `planCalls(actions, batchLimit)` → `VenueCall[]`.
  * - exactly one replace and nothing else → one cancel-replace call;

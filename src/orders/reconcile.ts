@@ -1,5 +1,5 @@
 /**
- * The pure half of reconciliation (issue 4 §5; docs/architecture.md#invariants "adopts or cancels every order it
+ * The pure half of reconciliation (docs/architecture.md#invariants "adopts or cancels every order it
  * finds; never quotes twice for the same slot").
  *
  * Entry point: `planReconcile(open, tracked, desired, tolerances, nowMs, settleMs)` → what to

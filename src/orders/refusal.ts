@@ -1,5 +1,5 @@
 /**
- * Venue refusals, classified for people and for metrics (issue 11).
+ * Venue refusals, classified for people and for metrics.
  *
  *   refusalLabel(o)   → the metric label: the venue's `code` when it is one of a bounded, documented
  *                       set, `other` for any other venue code, else the client's classifier reason
@@ -10,6 +10,7 @@
  * Pure: no clock, no I/O. Messages carry only public values (status, code, the venue's message).
  */
 import { BookmakerError } from '../model/errors.ts';
+import type { VenueFailure } from '../model/venue.ts';
 
 /** Venue codes kept as metric labels (docs/venue.md#authentication-errors-and-retries and the local exchange's documented codes). */
 export const VENUE_REFUSAL_CODES: ReadonlySet<string> = new Set([
@@ -34,24 +35,24 @@ export const VENUE_REFUSAL_CODES: ReadonlySet<string> = new Set([
   'MARKET_NOT_ACTIVE',
 ]);
 
-/** Outcomes that never reached a venue answer with a code (classifier reasons and our own). */
-const LOCAL_REASONS: ReadonlySet<string> = new Set([
+/** Failures with no venue answer naming a code (the call failed, or the item was not answered or not applied). */
+const LOCAL_REASONS: ReadonlySet<VenueFailure> = new Set<VenueFailure>([
   'network',
   'timeout',
   'server-error',
   'rate-limited',
-  'rate_limited',
   'bad-response',
   'not-idempotent',
   'not-applied',
-  'migration',
+  'no-answer',
+  'migration-required',
   'unknown',
 ]);
 
 /** The parts of a refused create this module reads. */
 export interface Refusal {
-  /** classifier reason or our code (see CreateOutcome.code) */
-  readonly code: string;
+  /** why, in the failure vocabulary (see CreateOutcome.code) */
+  readonly code: VenueFailure;
   readonly message: string;
   /** HTTP status of the venue's answer, when there was one */
   readonly status?: number | undefined;
@@ -100,7 +101,7 @@ const SIGNATURE = /signature/i;
  */
 export function fatalRefusal(o: Refusal): FatalRefusal | null {
   const what = `${o.status ?? '-'} ${o.venueCode ?? o.code}: ${o.message}`;
-  const signature = o.code === 'invalid-signature' || o.code === 'SIGNING' || o.venueCode === 'INVALID_SIGNATURE' || (o.status === 400 && SIGNATURE.test(o.message));
+  const signature = o.code === 'invalid-signature' || o.venueCode === 'INVALID_SIGNATURE' || (o.status === 400 && SIGNATURE.test(o.message));
   if (signature) {
     return {
       cause: `the venue rejects this bot's order signatures (${what})`,

@@ -77,7 +77,7 @@ import { eventMarket } from '../kernel/quoting-kernel.ts';
 import { shardOwns, shardText, withShard, withShardScope } from '../selection/shard.ts';
 import { ClaimsTracker } from './claims/claims-tracker.ts';
 // ---- issue 16: ledger, limits across restarts, operator control ----
-import { BotLedger, configHash } from '../ledger/bot-ledger.ts';
+import { BotLedger, configHash, ledgerPath } from '../ledger/bot-ledger.ts';
 import { registerLedgerMetrics } from '../ledger/ledger-metrics.ts';
 import { LedgerWatch } from '../ledger/ledger-watch.ts';
 import { schedulePrune } from '../ledger/retention.ts';
@@ -181,7 +181,7 @@ export async function startBot(o: BotOptions): Promise<Bot> {
   const paper = o.paper ?? false;
   // issue 22: the admin endpoint binds before anything else starts: a guessable token is a config
   // error, and a port held by another process stops the start-up at once (AdminPortError, exit 2),
-  // before a feed, an order or a ledger write; its controls answer 503 until the bot is wired
+  // before a feed, an order or a ledger write; until the bot is wired, status names the start-up phase and a halt is held (DeferredControls)
   const adminToken = (o.env ?? process.env)[ADMIN_TOKEN_ENV];
   const adminPort = o.adminPort ?? o.config.admin.port;
   let admin: EarlyAdmin | null = null;
@@ -189,7 +189,10 @@ export async function startBot(o: BotOptions): Promise<Bot> {
     checkAdminToken(adminToken);
     registerSecret(adminToken);
     const controls = new DeferredControls();
+    // while starting, `ctl status` names the phase and `ctl halt` is held until quoting would begin
+    controls.phase('venue');
     admin = { endpoint: await startAdminEndpoint({ port: adminPort, token: adminToken, controls, logger: o.logger }), controls };
+    controls.identity(startingIdentity(o, admin.endpoint.port, paper));
   } else if (adminPort > 0) log.info(`admin endpoint off: set ${ADMIN_TOKEN_ENV} to enable bookmaker ctl`);
   // keys and config are checked even when a stop came first: a bad key is reported (exit 2), not hidden
   let v: VenueSetup;
@@ -225,6 +228,21 @@ export async function startBot(o: BotOptions): Promise<Bot> {
     else await undo;
     throw e;
   }
+}
+
+/** Who this bot is while it starts (the account and chain are known once the venue is set up). */
+function startingIdentity(o: BotOptions, adminPort: number, paper: boolean): Record<string, unknown> {
+  const cfg = o.config;
+  return {
+    pid: process.pid,
+    account: '',
+    chain: '',
+    configFile: cfg.file ? canonicalPath(cfg.file) : '',
+    configHash: configHash(cfg),
+    ledger: canonicalPath(ledgerPath(cfg, cfg.venue.kind === 'local', paper)),
+    adminPort,
+    startedAt: new Date().toISOString(),
+  };
 }
 
 async function wire(
@@ -267,6 +285,7 @@ async function wire(
   // with refreshes on, a start-up that selects nothing (a shard whose markets do not exist yet, a
   // category not yet listed) waits for the refreshes instead of exiting: a fleet pod would crash-loop
   const waitForMarkets = cfg.selection.refreshMs > 0;
+  early?.controls.phase('select markets');
   const markets: KernelMarket[] = await retryStartupStep('select markets', () => select(cfg, undefined, waitForMarkets), { clock, log, ...(signal ? { signal } : {}) });
   if (markets.length === 0) log.warn({ refreshSeconds: cfg.selection.refreshMs / 1000, shard: cfg.selection.shard ? shardText(cfg.selection.shard) : null }, 'no market at the venue matches the selectors yet; quoting nothing until a refresh selects one');
   const marketIds = markets.map((m) => m.marketId);
@@ -289,12 +308,14 @@ async function wire(
   life.enter('migration');
   if (signer && !paper) {
     // safe to re-run from the start (docs/venue.md#migration-to-settlement-v2): a transient failure midway retries the whole flow
+    early?.controls.phase('migration');
     const report = await retryStartupStep('start-up migration', () => runStartupMigration({ api: client.migration, signer, clock, logger: o.logger, restore: 'restore' }), { clock, log, ...(signal ? { signal } : {}) });
     log.info({ outcome: report.outcome, steps: report.steps }, 'start-up migration');
   }
 
   life.enter('ledger');
   // ---- ledger (issue 16): books and the kill-switch latch carried across restarts ----
+  early?.controls.phase('ledger and catch-up');
   const bookLedger = await BotLedger.open({
     config: cfg,
     clock,
@@ -311,6 +332,17 @@ async function wire(
     ...(cfg.orders.reconcileScope === 'markets' ? { owns: (id: string) => (cfg.selection.shard ? shardOwns(id, cfg.selection.shard) : known(id)) } : {}),
   });
   life.add(() => bookLedger.close());
+  // issue 22: a halt sent while starting is written to the ledger now (durable), and read back with
+  // the operator's holds below, before anything can tick
+  early?.controls.bindLedger((reason) => {
+    try {
+      bookLedger.operatorAction('halt', null, reason, 'every quote pulled until resume (sent during start-up)');
+      return true;
+    } catch (e) {
+      log.error({ err: (e as Error).message }, 'a halt sent during start-up could not be written to the ledger: it holds this run only');
+      return false;
+    }
+  });
   // the account's books (issue 21), rebuilt from the ledger: every PnL figure and the kill switch read them
   const accountBooks = bookLedger.books();
   /** issue 22: holds the bot while the ledger cannot be written (wired once the kernel exists) */
@@ -444,8 +476,11 @@ async function wire(
     ? null
     : new ClaimsTracker({ read: () => client.portfolio.claimable(venue.trader), owns: (id) => shardOwns(id, cfg.selection.shard), clock, logger: o.logger, registry: metrics.registry, onClaimed: (id, payoutYes) => {
           // the payout first (a market resolved while the bot was down has none in the books yet)
-          if (payoutYes !== null && payoutYes >= 0n && payoutYes <= 1_000_000n) accountBooks.resolve(id, Number(payoutYes), clock.now());
+          const payout = payoutYes !== null && payoutYes >= 0n && payoutYes <= 1_000_000n ? Number(payoutYes) : null;
+          if (payout !== null) accountBooks.resolve(id, payout, clock.now());
           accountBooks.claimed(id);
+          // in the ledger too: a restart's books keep the resolution PnL and the claimed payout
+          bookLedger.claimed(id, payout, clock.now());
         } });
   if (claims) life.add(() => claims.stop());
 
@@ -557,6 +592,7 @@ async function wire(
     subs.push(tradingFeed({ client, trader: venue.trader, marketIds: trackedIds, clock, intervalMs: fillsPollMs(cfg), health, logger: o.logger, isTracked, seed: bookLedger.catchUp.openOrders, fees: bookLedger.fees, isOwn: bookLedger.isOwn }).subscribe(sink));
   }
 
+  early?.controls.phase('books and balances');
   await untilAborted(waitForBooks(store, marketIds, clock, o.warmupMs ?? 5_000), signal);
   if (!paper) {
     // A restarted bot that quoted before its first positions read would count its position as 0 and
@@ -686,7 +722,7 @@ async function wire(
       if (!time) return;
       const pnl = accountBooks.marketPnl(id);
       // the ledger's figures object: late fills of a kept position still add to it until the market is gone
-      retiredRows.push({ time, ledger: ledger.market(id), realised: pnl.realised, unrealised: pnl.unrealised, net: m?.position.net ?? 0, retired: reason, ...(m ? { attribution: marketAttribution(m) } : {}) });
+      retiredRows.push({ time, ledger: ledger.market(id), realised: pnl.realised, unrealised: pnl.unrealised, net: accountBooks.holdingsOf(id).net, retired: reason, ...(m ? { attribution: marketAttribution(m, accountBooks) } : {}) });
       // beyond the bound, the oldest rows fold into one line (the report's totals stay exact); a
       // market still holding a position keeps its row (its PnL is read again at the report)
       keepRetiredRows(retiredRows, earlier, RETIRED_ROWS_MAX, (marketId) => store.state.markets.has(marketId.toLowerCase()));
@@ -747,6 +783,9 @@ async function wire(
     // bound at the start of startBot (a port held by another process stopped the start-up there)
     identity = { ...identity, adminPort: admin.port };
     early.controls.attach(control);
+    // a halt sent while starting that the ledger's holds above did not carry yet: before the first quote
+    const h = early.controls.startupHalt;
+    if (h && !k.halted) control.halt(h.reason);
     // the bound port beside the config, for `ctl -c` after a reload changed admin.port (admin-state.ts)
     if (cfg.file) {
       try {
@@ -756,8 +795,9 @@ async function wire(
       }
     }
   }
-  // runs first among the cleanups, after the last cancel and before the client closes
-  life.add(async () => void (await bookLedger.finalSweep(client, venue.trader)));
+  // runs first among the cleanups, after the last cancel and before the client closes (and before
+  // the last mark: its fills go into the running books too)
+  life.add(async () => void (await bookLedger.finalSweep(client, venue.trader, accountBooks)));
   // from here on this run may hold orders at the venue: a stop request during the rest of start-up
   // cancels them before startBot gives up (the kill switch and halts do the same through shutdown)
   let started = false;
@@ -768,6 +808,7 @@ async function wire(
     log.info({ cancelled: r.cancelled, remaining: r.remaining }, 'stopped during start-up: orders cancelled');
   });
   life.enter('reconcile');
+  early?.controls.phase('reconcile');
   const ok = await untilAborted(om.reconcile(undefined, k.desired()), signal);
   if (!ok) log.warn('start-up reconcile could not read the venue; it is retried periodically');
   if (signal?.aborted) throw new StartupAbortedError(String(signal.reason ?? 'stop'));
@@ -852,12 +893,12 @@ async function wire(
             const m = rot.isActive(r.time.marketId) ? undefined : store.state.markets.get(r.time.marketId.toLowerCase());
             if (!m) return r;
             const pnl = accountBooks.marketPnl(r.time.marketId);
-            return { ...r, realised: pnl.realised, unrealised: pnl.unrealised, net: m.position.net };
+            return { ...r, realised: pnl.realised, unrealised: pnl.unrealised, net: accountBooks.holdingsOf(r.time.marketId).net };
           }),
           ...times.map((time) => {
             const m = store.state.markets.get(time.marketId.toLowerCase());
             const pnl = accountBooks.marketPnl(time.marketId);
-            return { time, ledger: ledger.market(time.marketId), realised: pnl.realised, unrealised: pnl.unrealised, net: m?.position.net ?? 0, ...(m ? { attribution: marketAttribution(m) } : {}) };
+            return { time, ledger: ledger.market(time.marketId), realised: pnl.realised, unrealised: pnl.unrealised, net: accountBooks.holdingsOf(time.marketId).net, ...(m ? { attribution: marketAttribution(m, accountBooks) } : {}) };
           }),
         ],
         rotation: rotationReport(rot),

@@ -22,6 +22,9 @@
  * cancel (filled, expired, gone) never uses its body: the runtime calls `forget(nonce)` then, so the
  * kept bodies track the orders still resting instead of filling up to the cap with dead ones.
  *
+ * Order signatures use ECDSA nonces the signer computed ahead, also in idle time (`aheadNonces`), so
+ * the hot path does not pay for the point multiplication; when they run out it signs with RFC 6979.
+ *
  * Failures become per-item outcomes through the client's classifier: a whole call that failed on a
  * transport/5xx/429 gives every item the same classified outcome (retryable, back-off); a call the
  * venue refused because of some items (`errors[]` with indexes in the error body) gives those items
@@ -47,7 +50,10 @@ export interface LiveOrdersClient {
   iterate(p: Omit<ListOrdersParams, 'cursor'>): AsyncGenerator<VenueOrder>;
 }
 
-export type LiveSigner = Pick<Signer, 'address' | 'signOrder' | 'signCancel'>;
+export type LiveSigner = Pick<Signer, 'address' | 'signOrder' | 'signCancel'> & Partial<Pick<Signer, 'precomputeNonces' | 'precomputedNonces'>>;
+
+/** ECDSA nonces computed ahead per idle turn (about 35 µs each with the native add-on). */
+const AHEAD_CHUNK = 16;
 
 export interface LiveVenueOptions {
   client: { orders: LiveOrdersClient };
@@ -62,11 +68,24 @@ export interface LiveVenueOptions {
    * and whether it carries only cancels (tick-to-wire metric)
    */
   onWrite?: (marketId: Bytes32 | null, cancelOnly: boolean) => void;
+  /**
+   * ECDSA nonces the signer keeps computed ahead for order signatures, refilled in idle time
+   * (docs/performance.md#signing-ahead; default 64, 0: every order signs with RFC 6979)
+   */
+  aheadNonces?: number;
+  /**
+   * order calls (bulk, cancel-replace, single creates) in flight at once, at most; the rest wait in
+   * order of arrival, unsent, so a start-up burst of thousands of first quotes does not time out in
+   * the HTTP client's queue (docs/performance.md#streams-polling-and-the-venues-request-budget; default 32)
+   */
+  maxInFlight?: number;
 }
 
 export interface LiveVenue extends VenuePort {
   /** signed bodies currently kept for resends (memory check in soak tests) */
   readonly keptBodies: number;
+  /** order calls waiting for one of the `maxInFlight` slots */
+  readonly waitingCalls: number;
   /** cancel bodies currently signed ahead (memory check in soak tests) */
   readonly presignedCancels: number;
   /**
@@ -104,6 +123,50 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
     });
   }
 
+  const maxInFlight = Math.max(1, opts.maxInFlight ?? 32);
+  let inFlight = 0;
+  const waiting: (() => void)[] = [];
+  /** null: a slot is taken now; else a promise that resolves with the slot handed over */
+  function acquire(): Promise<void> | null {
+    if (inFlight < maxInFlight) {
+      inFlight++;
+      return null;
+    }
+    return new Promise<void>((r) => waiting.push(r));
+  }
+  function release(): void {
+    const next = waiting.shift();
+    if (next) next();
+    else inFlight--;
+  }
+  /** One order call within the in-flight cap; `onSend` runs when it is really sent. */
+  async function limited<T>(send: () => Promise<T>, onSend?: () => void): Promise<T> {
+    const wait = acquire();
+    if (wait !== null) await wait;
+    try {
+      onSend?.();
+      return await send();
+    } finally {
+      release();
+    }
+  }
+
+  const aheadTarget = opts.aheadNonces ?? 64;
+  // a refill waits until a chunk (or half the pool) is used, so the one inversion of a fill is shared
+  const aheadLow = aheadTarget - Math.min(AHEAD_CHUNK, Math.ceil(aheadTarget / 2));
+  let aheadQueued = false;
+  /** Top the signer's nonces up in idle turns, a chunk per turn so a book event never waits long. */
+  function refillAhead(untilFull = false): void {
+    if (aheadQueued || aheadTarget <= 0 || !signer.precomputeNonces) return;
+    if (!untilFull && (signer.precomputedNonces ?? 0) > aheadLow) return;
+    aheadQueued = true;
+    setImmediate(() => {
+      aheadQueued = false;
+      if (signer.precomputeNonces!(aheadTarget, AHEAD_CHUNK) < aheadTarget) refillAhead(true);
+    });
+  }
+  refillAhead(true);
+
   function cancelBodyOf(nonce: Bytes32): CancelBody {
     const k = lower(nonce);
     const kept = cancelBodies.get(k);
@@ -117,6 +180,7 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
     const kept = signed.get(k);
     if (kept) return { body: kept, resend: true };
     const body = signer.signOrder(p, opts.nowSec?.());
+    refillAhead();
     signed.set(k, body);
     if (signed.size > maxKept) signed.delete(signed.keys().next().value!);
     return { body, resend: false };
@@ -133,12 +197,16 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
     const creates = chunk.filter((o): o is Extract<Op, { type: 'create' }> => o.type === 'create');
     const cancels = chunk.filter((o): o is Extract<Op, { type: 'cancel' }> => o.type === 'cancel');
     const alreadySent = creates.some((c) => c.resend);
-    opts.onWrite?.(creates[0]?.planned.marketId ?? marketId, creates.length === 0);
     let res: BulkResult;
     try {
-      if (creates.length === 0) res = await orders.bulkCancel(cancels.map((c) => c.body));
-      else if (cancels.length === 0) res = await orders.bulkCreate(creates.map((c) => c.body), { alreadySent });
-      else res = await orders.bulk(chunk.map(toOperation), { alreadySent });
+      res = await limited(
+        () => {
+          if (creates.length === 0) return orders.bulkCancel(cancels.map((c) => c.body));
+          if (cancels.length === 0) return orders.bulkCreate(creates.map((c) => c.body), { alreadySent });
+          return orders.bulk(chunk.map(toOperation), { alreadySent });
+        },
+        () => opts.onWrite?.(creates[0]?.planned.marketId ?? marketId, creates.length === 0),
+      );
     } catch (err) {
       return refused(chunk, err);
     }
@@ -156,7 +224,7 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
     }
     for (const c of creates) {
       try {
-        const r = await orders.create(c.body, { alreadySent: true });
+        const r = await limited(() => orders.create(c.body, { alreadySent: true }));
         out.creates.push({ ok: true, nonce: c.planned.nonce, order: r.order, duplicate: r.duplicate });
       } catch (err) {
         out.creates.push(failedBatch([c.planned], [], err).creates[0]!);
@@ -181,9 +249,11 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
   async function cancelReplace(cancelNonce: Bytes32, create: PlannedOrder): Promise<{ cancel: CancelOutcome; create: CreateOutcome }> {
     const cancelBody = cancelBodyOf(cancelNonce);
     const { body, resend } = bodyOf(create);
-    opts.onWrite?.(create.marketId, false);
     try {
-      const r = await orders.cancelReplace(cancelBody, body, { alreadySent: resend });
+      const r = await limited(
+        () => orders.cancelReplace(cancelBody, body, { alreadySent: resend }),
+        () => opts.onWrite?.(create.marketId, false),
+      );
       return {
         cancel: { ok: true, nonce: cancelNonce, alreadyCancelled: r.cancel.alreadyCancelled },
         create: settle({ ok: true, nonce: create.nonce, order: r.create.order, duplicate: r.create.duplicate }),
@@ -215,6 +285,9 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
     openOrders,
     get keptBodies() {
       return signed.size;
+    },
+    get waitingCalls() {
+      return waiting.length;
     },
     get presignedCancels() {
       return cancelBodies.size;

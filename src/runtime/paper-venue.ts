@@ -17,6 +17,7 @@ import type { BookEvent } from '../model/stream.ts';
 import type { BatchResult, CancelOutcome, CreateOutcome, PlannedOrder, VenuePort } from '../model/venue.ts';
 import type { OrderFilled } from '../state/events.ts';
 import { toYesTerms } from '../strategy/to-orders.ts';
+import { kindOf } from '../feeds/own-orders-feed.ts';
 
 export interface PaperVenueOptions {
   clock: Clock;
@@ -106,6 +107,7 @@ export class PaperVenue implements VenuePort {
       fee: 0,
       fillId: `paper:${lower(o.nonce)}:${o.filledSize}`,
       ts: this.opts.clock.now(),
+      ...kindOf(o),
     });
   }
 

@@ -1,5 +1,5 @@
 /**
- * The end-of-run report (issue 11): per market volume, fills, fees, realised and unrealised PnL, the
+ * The end-of-run report: per market volume, fills, fees, realised and unrealised PnL, the
  * share of time quoting and the reasons for not quoting with their durations; printed and logged at
  * stop, written as JSON by `bookmaker run --report-json FILE`.
  *
@@ -40,11 +40,11 @@ export interface RunReportMarket {
    * the mark): spread capture, inventory (mid moves on the position held), fees, resolution payout
    */
   readonly pnlAttributionUsdc?: { readonly spreadCapture: string; readonly inventory: string; readonly fees: string; readonly resolution: string; readonly total: string };
-  /** market rotation retired it during the run, for this reason (issue 14) */
+  /** market rotation retired it during the run, for this reason */
   readonly retired?: string;
 }
 
-/** Market rotation over the run (issue 14). */
+/** Market rotation over the run. */
 export interface RunReportRotation {
   /** markets quoted at stop */
   readonly active: number;
@@ -78,7 +78,7 @@ export interface RunReport {
     readonly unrealisedPnlUsdc: string;
   };
   /**
-   * The account's books at stop (issue 21): the same figures as the kill switch, /metrics and
+   * The account's books at stop: the same figures as the kill switch, /metrics and
    * `ledger summary` (since inception, every market, released ones included), USDC
    */
   readonly account?: RunReportAccount;

@@ -75,7 +75,7 @@ export function summaryRows(
       if (y.side === 'bid') bid = bid === null ? y.price : Math.max(bid, y.price);
       else ask = ask === null ? y.price : Math.min(ask, y.price);
     }
-    // the account's books when given (the one PnL function, issue 21), else the store's arithmetic
+    // the account's books when given (the one PnL function), else the store's arithmetic
     const p = books ? books.marketPnl(m.marketId) : marketPnl(m);
     const edge = edgeView(m, now ?? state.ts);
     return {
@@ -84,13 +84,13 @@ export function summaryRows(
       ask,
       orders: liveOrders(m),
       fills: fills.get(id.toLowerCase()) ?? 0,
-      net: m.position.net,
+      net: books ? books.holdingsOf(m.marketId).net : m.position.net,
       pnl: p.realised + p.unrealised,
       stream: m.streamState ?? '-',
       state: health,
       regime: edge.regime,
       toxicity: edge.toxicity,
-      attribution: marketAttribution(m),
+      attribution: marketAttribution(m, books),
       score,
     };
   });
@@ -220,7 +220,7 @@ export function startSummary(p: SummaryPrinter): () => void {
 }
 
 /**
- * Market rotation's line of the summary (issue 14), e.g.
+ * Market rotation's line of the summary, e.g.
  * `rotation: 12 active, +3 started, −2 retired (resolved 2) in the last 10 min, 1 retiring`.
  * Null when rotation has nothing to say (refresh off and nothing retired or retiring).
  */

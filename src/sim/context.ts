@@ -2,7 +2,7 @@
  * The request context handed to every route handler, and the shared exchange state object the
  * handlers read and change.
  *
- * The state is one object per local exchange (see ./exchange-state.ts, which builds it). Route
+ * The state is one object per local exchange (see ./local-exchange.ts, which builds it). Route
  * modules must keep their own persistent data either in the typed stores below or under
  * `state.ext[<module name>]` as JSON-friendly data (bigint allowed): everything reachable from
  * `stores` and `ext` is saved with `--state FILE` and restored on start.

@@ -93,7 +93,7 @@ export const FAULT_PROFILES: Readonly<Record<FaultProfileName, FaultSettings>> =
     streamDuplicateRate: 0.02,
     streamReorderRate: 0.02,
   },
-  /** the chaos soak of issue 6: ~5 % 5xx, 429 bursts, 0–500 ms latency, stream drops, stalls, duplicates, reordering */
+  /** the chaos soak: ~5 % 5xx, 429 bursts, 0–500 ms latency, stream drops, stalls, duplicates, reordering */
   heavy: {
     ...NO_FAULTS,
     latencyMs: 0,

@@ -11,15 +11,20 @@ export interface Rng {
   chance(p: number): boolean;
 }
 
-export function createRng(seed: number): Rng {
-  let a = (seed >>> 0) ^ 0x9e3779b9;
-  const next = (): number => {
+/** The bare generator: uniform in [0, 1), the same sequence for the same seed (tests and benches use it too). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
     a = (a + 0x6d2b79f5) >>> 0;
     let t = a;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+export function createRng(seed: number): Rng {
+  const next = mulberry32((seed >>> 0) ^ 0x9e3779b9);
   return {
     next,
     int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)),

@@ -2,7 +2,7 @@
  * The strategy's ViewEdge of one market (markouts, toxicity, flow, regime), and the exact PnL
  * attribution of a market in 1e-6 USDC for metrics, summaries and reports.
  *
- * Entry points: `edgeView(market, now)`, `marketAttribution(market)`.
+ * Entry points: `edgeView(market, now)`, `marketAttribution(market, books?)`.
  * The markouts are remembered per market and rebuilt only when they change; the regime and the
  * decayed weights are read at `now` on every call. The attribution (bigint maths) is computed only
  * when asked for, never per tick.
@@ -10,7 +10,8 @@
 import type { ViewEdge, ViewMarkout } from '../strategy/types.ts';
 import { decay } from './edge-state.ts';
 import type { MarketState } from './market-state.ts';
-import { attributionMicro } from './pnl-attribution.ts';
+import { attributionMicro, attributionToBooks } from './pnl-attribution.ts';
+import type { Account } from '../account/account.ts';
 import { toMicro, unrealisedScaled } from './position.ts';
 import { regimeOf, toxicityWeight } from './regime.ts';
 
@@ -46,13 +47,22 @@ export interface MarketAttribution {
 }
 
 /**
- * The market's attribution in 1e-6 USDC, summing exactly to the PnL the fills imply at the current
+ * The market's attribution in 1e-6 USDC. With the account's books (every runtime consumer: metrics,
+ * terminal summary, run report), summing exactly to the books' PnL of the market
+ * (src/state/pnl-attribution.ts attributionToBooks; docs/books-and-pnl.md). Without (tools, tests),
+ * summing exactly to the PnL the fills imply at the current
  * mark (the last mid, or the payout once resolved), rounded as src/state/position.ts rounds it. A
  * position sync that rewrote the holdings (PositionSynced) is not a fill: the store's own PnL then
  * differs from this by what the venue reported beyond the fills.
  */
-export function marketAttribution(m: MarketState): MarketAttribution {
+export function marketAttribution(m: MarketState, books?: Account): MarketAttribution {
   const a = m.edge.attribution;
+  if (books !== undefined) {
+    // the books' figures (issue 21: one PnL function): the components add up to the account's
+    // per-market PnL to the unit, the PnL every other consumer shows
+    const pnl = books.marketPnl(m.marketId);
+    return attributionToBooks(a, books.market(m.marketId)?.fees ?? 0n, pnl.realised + pnl.unrealised);
+  }
   const mark2 = mark2Of(m);
   // the same rounding as the reported PnL: realised and unrealised each floored to 1e-6 USDC
   const target = a.fills === 0 ? 0n : fillsPnlMicro(a.net, a.mid2, mark2, m);

@@ -4,12 +4,12 @@
  * Producers: feeds (book, metadata, oracle, balances, fills), the order manager (order lifecycle,
  * reconciliation, blocking on migration, back-off) and the risk gate (QuoteDenied). The store
  * (src/state/store.ts) is the one consumer that turns them into snapshots; metrics bind to the
- * same stream (src/metrics/bind-events.ts). All amounts in integer units (src/model/units.ts).
+ * same stream (src/metrics/bind-store-metrics.ts). All amounts in integer units (src/model/units.ts).
  * `ts` is the injected clock's time in ms when the event was produced.
  */
 import type { BookEvent } from '../model/stream.ts';
 import type { Bytes32, OrderStatus, OutcomeIndex, SideValue } from '../model/order.ts';
-import type { PlannedOrder } from '../model/venue.ts';
+import type { PlannedOrder, VenueFailure } from '../model/venue.ts';
 import type { QuoteDenied } from '../risk/types.ts';
 import type { MarketStatus } from '../strategy/types.ts';
 
@@ -88,6 +88,12 @@ export interface OrderFilled {
   readonly feeSource?: 'venue' | 'model';
   /** 'foreign': an order this bookmaker did not place (a person or another instance on the wallet); default own */
   readonly origin?: 'own' | 'foreign';
+  /**
+   * how the venue settles a sale (the order's kind): 1 from inventory, 2 without (it mints a complete
+   * set per share and keeps the other outcome, whatever is held); absent: from inventory as far as
+   * held, the excess minted (docs/books-and-pnl.md)
+   */
+  readonly orderKind?: 0 | 1 | 2;
 }
 
 /**
@@ -127,8 +133,8 @@ export interface OrderRejected {
   readonly marketId: Bytes32;
   readonly slot: string;
   readonly nonce: Bytes32;
-  /** the venue/classifier code, used as the metrics label */
-  readonly reason: string;
+  /** why, in the failure vocabulary (src/model/venue.ts); the metrics label is refusalLabel's */
+  readonly reason: VenueFailure;
   readonly retryable: boolean;
   /** the order may still have reached the venue (a lost answer): it stays in flight until settled */
   readonly mayHaveLanded: boolean;
@@ -158,7 +164,7 @@ export interface CancelFailed {
   readonly type: 'CancelFailed';
   readonly marketId: Bytes32;
   readonly nonce: Bytes32;
-  readonly reason: string;
+  readonly reason: VenueFailure;
   readonly retryable: boolean;
   readonly ts: number;
 }

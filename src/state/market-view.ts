@@ -4,7 +4,8 @@
  *
  * Entry points:
  *   selectMarketView(state, marketId, now, windowMs?, books?) → MarketView | null (null for a market never seen);
- *     with the account's books (src/account/account.ts) the view's PnL figures are the books' (issue 21)
+ *     with the account's books (src/account/account.ts) the view's position (net, average entry: what
+ *     the risk layer's limits use), its account exposure and its PnL figures are the books'
  *   marketPnl(market) → { realised, unrealised } in 1e-6 USDC (bigint, exact)
  *   reservedCollateral(market) → 1e-6 USDC locked by our open orders (bigint)
  * Derived pieces (view book, quotes, position, PnL, account totals) are remembered per market and
@@ -65,7 +66,7 @@ const MEMO_MAX = 100_000;
 /**
  * A released market's memo goes (it holds the market's last books, orders and quote list): market
  * rotation calls this at every release, so the memos follow the markets the bot holds, not every
- * market it ever held (issue 14: a few KB per retired market otherwise, until MEMO_MAX).
+ * market it ever held (a few KB per retired market otherwise, until MEMO_MAX).
  */
 export function forgetMarketViewMemo(marketId: string): void {
   if (memos.delete(marketId)) return;
@@ -163,43 +164,128 @@ export function reservedCollateral(m: MarketState): bigint {
   return total;
 }
 
+/**
+ * The position a market's risk and strategy read: the account's books when given (balance reads
+ * only reconcile against them: docs/books-and-pnl.md), else the store's own (tools, tests).
+ */
+function riskPosition(m: MarketState, books: Account | undefined): PositionState {
+  return books === undefined ? m.position : books.holdingsOf(m.marketId);
+}
+
 /** One market's share of the account totals; recomputed when its position, orders or mark change. */
-function contributionOf(m: MarketState): Contribution {
+function contributionOf(m: MarketState, books: Account | undefined): Contribution {
   const memo = memoOf(m);
   const mark2 = mark2Of(m);
-  if (memo.contribution !== null && memo.cPosition === m.position && memo.cOrders === m.orders && memo.cMark2 === mark2) return memo.contribution;
+  const pos = riskPosition(m, books);
+  if (memo.contribution !== null && memo.cPosition === pos && memo.cOrders === m.orders && memo.cMark2 === mark2) return memo.contribution;
   const p = pnlOf(m, memo);
-  const e = exposureOf(m.position.net, quotesOf(m, memo));
+  const e = exposureOf(pos.net, quotesOf(m, memo));
   // a resolved market (payout known) is worth its payout, not at risk: src/risk/exposure.ts accountShare
   const share = accountShare(e, mark2 === null ? 500_000 : mark2 / 2, m.payoutYes !== null);
   const c: Contribution = { pnl: p.realised + p.unrealised, position: share.position, notional: share.notional };
-  memo.cPosition = m.position;
+  memo.cPosition = pos;
   memo.cOrders = m.orders;
   memo.cMark2 = mark2;
   memo.contribution = c;
   return c;
 }
 
-/** The account totals of the last state asked about (every market's tick on one state shares them). */
-let accountState: StoreState | null = null;
-let accountView: ViewAccount | null = null;
+/**
+ * The account totals, kept incrementally: the sums of every market's contribution for the last
+ * state asked about, and the contribution each market added. A new state of the store differs from
+ * the last in the markets an event touched (a book delta: one), so the next totals take those
+ * markets' old contributions out and their new ones in, instead of summing every market again
+ * (at 2,000 markets and a new state per delta, that sum was half of the bot's CPU). The figures are
+ * the same as the full sum's: PnL is a bigint, positions and notionals integers (checked; a sum
+ * that leaves the safe integers is summed in full again). States from unrelated maps (another
+ * store, a plain Map) are summed in full, and so is every state after the account's books changed
+ * (a fill, a resolution: rare beside book deltas), since a market's contribution reads its holdings
+ * from the books.
+ */
+interface Totals {
+  state: StoreState;
+  markets: ReadonlyMap<string, MarketState>;
+  books: Account | undefined;
+  /** the books' version the sums were made at (-1 without books) */
+  version: number;
+  /** the contribution counted in the sums, by market key */
+  counted: Map<string, Contribution>;
+  pnl: bigint;
+  position: number;
+  notional: number;
+  view: ViewAccount;
+}
+let totals: Totals | null = null;
 
-function accountOf(s: StoreState): ViewAccount {
-  if (accountState === s && accountView !== null) return accountView;
+/** At most this many buckets changed: update the sums; more (an unrelated state): sum in full. */
+const INCREMENTAL_BUCKETS = 4;
+
+function fullTotals(s: StoreState, books: Account | undefined): Totals {
+  const counted = new Map<string, Contribution>();
   let pnl = 0n;
   let position = 0;
   let notional = 0;
-  const markets = s.markets instanceof PersistentMap ? s.markets.valueList() : [...s.markets.values()];
-  for (let i = 0; i < markets.length; i++) {
-    const c = contributionOf(markets[i]!);
+  for (const [k, m] of s.markets) {
+    const c = contributionOf(m, books);
+    counted.set(k, c);
     pnl += c.pnl;
     position += c.position;
     notional += c.notional;
   }
-  const v: ViewAccount = { collateral: s.collateral ?? 0n, pnl: Number(pnl), worstCasePosition: position, worstCaseNotional: notional };
-  accountState = s;
-  accountView = v;
-  return v;
+  return { state: s, markets: s.markets, books, version: books === undefined ? -1 : books.version, counted, pnl, position, notional, view: accountView(s, pnl, position, notional, null) };
+}
+
+/** The view of the sums: the last one when nothing it shows changed. */
+function accountView(s: StoreState, pnl: bigint, position: number, notional: number, last: ViewAccount | null): ViewAccount {
+  const collateral = s.collateral ?? 0n;
+  const p = Number(pnl);
+  if (last !== null && last.collateral === collateral && last.pnl === p && last.worstCasePosition === position && last.worstCaseNotional === notional) return last;
+  return { collateral, pnl: p, worstCasePosition: position, worstCaseNotional: notional };
+}
+
+function accountOf(s: StoreState, books: Account | undefined): ViewAccount {
+  const t = totals;
+  const version = books === undefined ? -1 : books.version;
+  if (t === null || t.books !== books || t.version !== version) return (totals = fullTotals(s, books)).view;
+  if (t.state === s) return t.view;
+  const prev = t.markets;
+  if (prev === s.markets) {
+    // the markets are the same (a balance or venue-call event): only the collateral can differ
+  } else if (prev instanceof PersistentMap && s.markets instanceof PersistentMap && s.markets.bucketsChangedSince(prev) <= INCREMENTAL_BUCKETS) {
+    (s.markets as PersistentMap<MarketState>).forEachChangeSince(prev as PersistentMap<MarketState>, (k, _before, after) => {
+      const old = t.counted.get(k);
+      if (old !== undefined) {
+        t.pnl -= old.pnl;
+        t.position -= old.position;
+        t.notional -= old.notional;
+        t.counted.delete(k);
+      }
+      if (after !== undefined) {
+        const c = contributionOf(after, books);
+        t.pnl += c.pnl;
+        t.position += c.position;
+        t.notional += c.notional;
+        t.counted.set(k, c);
+      }
+    });
+    if (!Number.isSafeInteger(t.position) || !Number.isSafeInteger(t.notional)) return (totals = fullTotals(s, books)).view;
+  } else {
+    return (totals = fullTotals(s, books)).view;
+  }
+  t.state = s;
+  t.markets = s.markets;
+  t.view = accountView(s, t.pnl, t.position, t.notional, t.view);
+  return t.view;
+}
+
+/** The account totals of a state, kept incrementally (see above): what every market's view shows. */
+export function accountTotals(s: StoreState, books?: Account): ViewAccount {
+  return accountOf(s, books);
+}
+
+/** The same totals summed over every market (no incremental state): the reference the tests compare with. */
+export function accountTotalsSummed(s: StoreState, books?: Account): ViewAccount {
+  return fullTotals(s, books).view;
 }
 
 /** The account totals with the books' PnL (one object per distinct PnL, not per tick). */
@@ -220,8 +306,8 @@ function venueOf(s: StoreState, now: number, windowMs: number): ViewVenueHealth 
 }
 
 /** The strategy's view of a position, shared by every tick until the position changes. */
-function positionOf(m: MarketState, memo: MarketMemo): ViewPosition {
-  const pos = m.position;
+function positionOf(m: MarketState, memo: MarketMemo, books: Account | undefined): ViewPosition {
+  const pos = riskPosition(m, books);
   if (memo.viewPosition !== null && memo.vpPosition === pos) return memo.viewPosition;
   const v: ViewPosition = { yes: pos.yes, no: pos.no, net: pos.net, avgEntry: averageEntry(pos) };
   memo.vpPosition = pos;
@@ -233,7 +319,7 @@ export function selectMarketView(s: StoreState, marketId: Bytes32, now: number, 
   const m = s.markets.get(marketId.toLowerCase());
   if (!m) return null;
   // account first: it brings this market's memo up to date with its current position and orders
-  const totals = accountOf(s);
+  const totals = accountOf(s, books);
   const memo = memoOf(m);
   // the books' PnL when given (the account's one figure), else the store's own arithmetic (tools, tests)
   const account = books === undefined ? totals : withBooksPnl(totals, books);
@@ -255,7 +341,7 @@ export function selectMarketView(s: StoreState, marketId: Bytes32, now: number, 
       streamLastEventAt: m.streamLastEventAt,
       trades: m.trades,
       midHistory: m.midHistory,
-      position: positionOf(m, memo),
+      position: positionOf(m, memo, books),
       quotes: quotesOf(m, memo),
       oracle,
       pnl: { realised: Number(pnl.realised), unrealised: Number(pnl.unrealised) },
@@ -276,7 +362,7 @@ export function selectMarketView(s: StoreState, marketId: Bytes32, now: number, 
     streamLastEventAt: m.streamLastEventAt,
     trades: m.trades,
     midHistory: m.midHistory,
-    position: positionOf(m, memo),
+    position: positionOf(m, memo, books),
     quotes: quotesOf(m, memo),
     oracle,
     pnl: { realised: Number(pnl.realised), unrealised: Number(pnl.unrealised) },

@@ -96,6 +96,42 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
   }
   private valuesCache: V[] | null = null;
 
+  /**
+   * Calls `fn(key, before, after)` for every key whose value differs (by identity) between `from`
+   * and this map: set (before undefined), replaced, or deleted (after undefined). Buckets shared by
+   * the two maps are skipped, so two states one update apart cost one bucket, not the whole map.
+   */
+  forEachChangeSince(from: PersistentMap<V>, fn: (key: string, before: V | undefined, after: V | undefined) => void): void {
+    if (from === this) return;
+    for (let b = 0; b < BUCKETS; b++) {
+      const now = this.buckets[b]!;
+      const old = from.buckets[b]!;
+      if (now === old) continue;
+      // the usual case: the same keys in the same order (set replaces in place), some values replaced
+      let aligned = now.length === old.length;
+      for (let j = 0; aligned && j < now.length; j++) if (now[j]![0] !== old[j]![0]) aligned = false;
+      if (aligned) {
+        for (let j = 0; j < now.length; j++) if (now[j]![1] !== old[j]![1]) fn(now[j]![0], old[j]![1], now[j]![1]);
+        continue;
+      }
+      const before = new Map<string, V>();
+      for (const e of old) before.set(e[0], e[1]);
+      for (const e of now) {
+        const v = before.get(e[0]);
+        if (v !== e[1] || !before.has(e[0])) fn(e[0], v, e[1]);
+        before.delete(e[0]);
+      }
+      for (const [k, v] of before) fn(k, v, undefined);
+    }
+  }
+
+  /** How many of the buckets differ from `from`'s (0: the same entries; an update changes one). */
+  bucketsChangedSince(from: PersistentMap<V>): number {
+    let n = 0;
+    for (let b = 0; b < BUCKETS; b++) if (this.buckets[b] !== from.buckets[b]) n++;
+    return n;
+  }
+
   *entries(): MapIterator<[string, V]> {
     for (const b of this.buckets) for (const e of b) yield [e[0], e[1]];
   }

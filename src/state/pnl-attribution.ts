@@ -18,6 +18,7 @@
  *   resolveAt(state, lastMid2, payoutYes)   the market resolved: book the jump to the payout
  *   attributionExact(state, mark2)          the four components, half-scaled bigint, exact
  *   attributionMicro(state, mark2, target?) the components in 1e-6 USDC, summing exactly to target
+ *   attributionToBooks(state, fees, total)  the components summing exactly to the books' PnL of the market
  *   attributeFills(fills, mark2)            the whole fold for a list of fills (tests, reports)
  */
 import { ONE } from '../model/units.ts';
@@ -138,16 +139,38 @@ const KEYS = ['spreadCapture', 'inventory', 'fees', 'resolution'] as const;
 export function apportion(e: AttributionComponents<bigint>, target: bigint): AttributionComponents<bigint> & { total: bigint } {
   const floors = KEYS.map((k) => floorDiv(e[k], SCALE2));
   const rems = KEYS.map((k, i) => e[k] - floors[i]! * SCALE2);
-  let gap = target - floors.reduce((x, y) => x + y, 0n);
+  const gap = target - floors.reduce((x, y) => x + y, 0n);
   // only components that were rounded take part: an exact one (the fees; a zero resolution) stays
   // exact; ordered by dropped remainder, largest first (ties: the fixed component order)
   let live = [0, 1, 2, 3].filter((i) => rems[i] !== 0n);
   if (live.length === 0) live = [1];
   const order = live.sort((i, j) => (rems[j]! > rems[i]! ? 1 : rems[j]! < rems[i]! ? -1 : i - j));
+  // round robin over `order` (the gap's whole rounds at once, then the rest: O(components), not
+  // O(gap)): a gap above, one more unit each from the first; below, one less each from the last
   const n = order.length;
-  for (let k = 0; gap > 0n; k = (k + 1) % n, gap--) floors[order[k]!]!++;
-  for (let k = n - 1; gap < 0n; k = (k + n - 1) % n, gap++) floors[order[k]!]!--;
+  const sign = gap < 0n ? -1n : 1n;
+  const abs = gap * sign;
+  const rounds = abs / BigInt(n);
+  const rest = Number(abs % BigInt(n));
+  for (let k = 0; k < n; k++) {
+    const extra = sign > 0n ? (k < rest ? 1n : 0n) : k >= n - rest ? 1n : 0n;
+    floors[order[k]!]! += sign * (rounds + extra);
+  }
   return { spreadCapture: floors[0]!, inventory: floors[1]!, fees: floors[2]!, resolution: floors[3]!, total: target };
+}
+
+/**
+ * The components in 1e-6 USDC summing exactly to the books' PnL of the market (`booksTotal`:
+ * src/account/account.ts, realised + unrealised): spread capture and resolution of the fills this
+ * state folded (floored), the fees as the books hold them (every fee of the market, exact), and
+ * inventory the rest: the position's moves to the books' mark, plus whatever the books hold beyond
+ * these fills (a baseline adopted at its mark, fills of an earlier run). O(1).
+ */
+export function attributionToBooks(a: AttributionState, booksFees: bigint, booksTotal: bigint): AttributionComponents<bigint> & { total: bigint } {
+  const spreadCapture = floorDiv(a.spread2, SCALE2);
+  const resolution = floorDiv(a.resolution2, SCALE2);
+  const fees = -booksFees;
+  return { spreadCapture, inventory: booksTotal - spreadCapture - fees - resolution, fees, resolution, total: booksTotal };
 }
 
 /** Fold a list of fills, each with the mid at its time (twice the mid, or null). */

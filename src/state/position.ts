@@ -1,5 +1,5 @@
 /**
- * Position and PnL arithmetic for one market, exact in integers (issue 4 §2).
+ * Position and PnL arithmetic for one market, exact in integers.
  *
  * Entry points: `applyFill(pos, fill)`, `unrealisedScaled(pos, markTimes2)`, `toMicro(scaled)`.
  *
@@ -40,6 +40,8 @@ export interface FillTerms {
   readonly size: number;
   /** 1e-6 USDC */
   readonly fee: number;
+  /** the venue order's kind when known (2: a sale without inventory mints every share it sells) */
+  readonly orderKind?: 0 | 1 | 2 | undefined;
 }
 
 /** The fill as a signed YES-terms trade: quantity (+ buys YES exposure) and YES price. */
@@ -50,14 +52,16 @@ export function yesTermsTrade(f: FillTerms): { qty: number; price: number } {
 
 /**
  * Holdings after a fill. Selling more of an outcome than is held means the venue minted complete
- * sets for the excess (sell without inventory), which leaves us holding the other outcome.
+ * sets for the excess (sell without inventory), which leaves us holding the other outcome. A sale
+ * whose order kind says "without inventory" (2) mints every share, whatever is held: the venue
+ * settles by the order's kind.
  */
 function holdingsAfter(pos: PositionState, f: FillTerms): { yes: number; no: number } {
   let held = f.outcomeIndex === 1 ? pos.yes : pos.no;
   let other = f.outcomeIndex === 1 ? pos.no : pos.yes;
   if (f.side === 0) held += f.size;
   else {
-    const fromInventory = Math.min(Math.max(held, 0), f.size);
+    const fromInventory = f.orderKind === 2 ? 0 : Math.min(Math.max(held, 0), f.size);
     held -= fromInventory;
     other += f.size - fromInventory;
   }

@@ -1,4 +1,4 @@
-/** The account's kill switch (issue 21): figures kept once per account; the trading day's zone (issue 22). */
+/** The account's kill switch: figures kept once per account; the trading day's zone. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AccountRisk, DEFAULT_ACCOUNT_LIMITS, type AccountLimits } from '../../src/account/account-risk.ts';

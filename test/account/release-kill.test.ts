@@ -1,5 +1,5 @@
 /**
- * Markets leave the store, not the account (issue 21): the kill switch acts on the account's PnL,
+ * Markets leave the store, not the account: the kill switch acts on the account's PnL,
  * released markets included.
  */
 import assert from 'node:assert/strict';

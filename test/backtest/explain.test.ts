@@ -1,5 +1,5 @@
 /**
- * Backtests explain themselves (issue 13): a run that places no order, or fills nothing, ends with a
+ * Backtests explain themselves: a run that places no order, or fills nothing, ends with a
  * warning that gives the reasons (on stderr, in the JSON summary and as a banner in the HTML report),
  * and Ctrl-C writes the report so far, marked incomplete. The two cases of the issue: the Kalshi trades
  * import (no books) and `backtest -c config/live.yaml` (oracle-anchored, no oracle in the recording),

@@ -1,5 +1,5 @@
 /**
- * backtest-edge: what the edge bookkeeping (markouts, toxicity, regimes, attribution, issue 15)
+ * backtest-edge: what the edge bookkeeping (markouts, toxicity, regimes, attribution)
  * costs a backtest. The full backtest of the Polymarket capture with config/backtest.yaml, this
  * tree against a checkout of the code before it (BOOKMAKER_BASE_TREE, default ../h15-base: e.g.
  * `git worktree add ../h15-base 1d73146` with a node_modules link), both loaded in this process and

@@ -1,5 +1,5 @@
 /**
- * The chaos soak as a benchmark (issue 6 §1): `npm run bench -- chaos-soak [--minutes 10] [--profile heavy]
+ * The chaos soak as a benchmark: `npm run bench -- chaos-soak [--minutes 10] [--profile heavy]
  * [--seed N]` runs src/chaos/run-chaos.ts and reports faults injected by kind, invariant checks and
  * violations (the figure; must be 0). No baseline: the comparison is with the invariants themselves.
  */

@@ -13,6 +13,7 @@ import { runInNewContext } from 'node:vm';
 import { MatchingEngine } from '../../src/engine/matching-engine.ts';
 import type { SubmitOrder } from '../../src/engine/types.ts';
 import { report } from './lib.ts';
+import { mulberry32 } from '../../src/sim/rng.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -23,16 +24,7 @@ const CENT = 10_000;
 const SHARE = 1_000_000;
 
 // ---------------------------------------------------------------- the stream (seeded)
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 /**
  * The stream as typed columns; each order object is built right before it is submitted (as a server

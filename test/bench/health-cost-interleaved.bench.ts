@@ -18,6 +18,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inTree, percentile, report } from './lib.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
+import { bookSnapshot, stubOrdersClient } from '../support/stub-orders-client.ts';
 
 const argOf = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
@@ -67,11 +69,6 @@ async function pipeline(root: string, instrumented: boolean): Promise<Pipeline> 
     meter = new TickToWireMeter({ tickToWire: (s: number) => metrics.tickToWire.observe(s), throttle: (s: number) => metrics.requoteThrottle.observe(s) });
   }
   const written: number[] = [];
-  const orderOf = (b: Mod): Mod => ({
-    marketId: b.marketId, trader: b.trader, nonce: b.nonce, side: b.side, outcomeIndex: b.outcomeIndex, price: Number(b.price), size: Number(b.size),
-    filledSize: 0, remainingSize: Number(b.size), percentFilled: 0, type: 'limit', status: 'open', voidReason: null, insertedAt: '', expiry: Number(b.expiry),
-    settlementVersion: 2, sv2OrderKind: b.side === 0 ? 0 : 1, sv2TimeInForce: 0, sv2MinSharesOut: null, sv2MaxCollateralIn: null, sv2MinCollateralOut: null,
-  });
   const wire = (body: unknown): void => {
     const t = performance.now();
     JSON.stringify(body);
@@ -79,32 +76,7 @@ async function pipeline(root: string, instrumented: boolean): Promise<Pipeline> 
     // what the transport's onResponse does for each attempt
     if (metrics) metrics.apiLatency.observe({ method: 'POST', endpoint: '/orders/bulk', status: '200' }, (performance.now() - t) / 1000);
   };
-  const cancelled = (c: Mod): Mod => ({ type: 'cancel', ok: true, trader: c.trader, nonce: c.nonce, alreadyCancelled: false });
-  const client = {
-    async bulk(ops: Mod[]) {
-      wire({ operations: ops });
-      return { results: ops.map((o) => (o.type === 'create' ? { type: 'create', ok: true, order: orderOf(o.order) } : cancelled(o.cancel))), duplicate: false };
-    },
-    async bulkCreate(orders: Mod[]) {
-      wire({ orders });
-      return { results: orders.map((b) => ({ type: 'create', ok: true, order: orderOf(b) })), duplicate: false };
-    },
-    async bulkCancel(cs: Mod[]) {
-      wire({ cancels: cs });
-      return { results: cs.map(cancelled), duplicate: false };
-    },
-    async create(body: Mod) {
-      wire(body);
-      return { nonce: body.nonce, order: orderOf(body), duplicate: false };
-    },
-    async cancelReplace(cancel: Mod, create: Mod) {
-      wire({ cancel, create });
-      return { cancel: { trader: cancel.trader, nonce: cancel.nonce, alreadyCancelled: false }, create: { nonce: create.nonce, order: orderOf(create), duplicate: false } };
-    },
-    async *iterate() {
-      // no open orders at the start
-    },
-  };
+  const client = stubOrdersClient(wire);
   const signer = createSigner({ privateKey: KEY, chain: TESTNET, pure: false });
   const venue = createLiveVenue({ client: { orders: client }, signer, ...(meter ? { onWrite: (m: string | null) => meter.write(m) } : {}) });
   const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }, { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 20 }] }, 'bench');
@@ -132,19 +104,8 @@ async function pipeline(root: string, instrumented: boolean): Promise<Pipeline> 
     async tick() {
       written.length = 0;
       seq++;
-      const now = systemClock.now();
       const mid = seq % 2 === 0 ? 530_000 : 500_000;
-      const ev = {
-        type: 'BookEventReceived',
-        event: {
-          type: 'snapshot',
-          book: { marketId: M, outcomeIndex: 1, bids: [{ price: mid - 10_000, size: 500_000_000 }, { price: mid - 20_000, size: 500_000_000 }], asks: [{ price: mid + 10_000, size: 500_000_000 }, { price: mid + 20_000, size: 500_000_000 }], venueTs: now, seq },
-          seq,
-          localTs: now,
-          source: 'stream',
-        },
-        ts: now,
-      };
+      const ev = bookSnapshot(M as Bytes32, mid, seq);
       const c0 = process.cpuUsage();
       const t0 = performance.now();
       if (meter) meter.bookEvent(M);

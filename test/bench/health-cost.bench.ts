@@ -1,5 +1,5 @@
 /**
- * health-cost (issue 11): what this tree adds on the hot path over the code before issue 11 — the
+ * health-cost: what this tree adds on the hot path over the code before issue 11 — the
  * watchdog heartbeat, the honest tick-to-wire meter, API latency on every request, the default
  * process/Node.js metrics, the health model's strategy timing, plus (charged to the same figure)
  * issue 15's edge state in the reducer and issue 16's ledger hook. "Before" is a checkout of the

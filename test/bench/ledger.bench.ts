@@ -1,5 +1,5 @@
 /**
- * ledger (issue 16): what the persistent ledger costs.
+ * ledger: what the persistent ledger costs.
  *  1. write throughput into a file ledger (WAL, synchronous=NORMAL) through the batched writer:
  *     fills/s (one record each) and orders/s (sent + answered + cancel sent + cancelled: 4 records),
  *     flushed in transactions of 2,000; baseline: one transaction per fill (an unbatched writer);
@@ -19,18 +19,17 @@ import { systemClock } from '../../src/core/clock.ts';
 import { silentLogger } from '../../src/core/logger.ts';
 import { DEFAULT_RISK } from '../../src/config/parse-risk.ts';
 import { TESTNET } from '../../src/exchange/chains.ts';
-import type { BulkOperation, BulkResult } from '../../src/exchange/client/orders-write.ts';
 import { createSigner } from '../../src/exchange/signing/signer.ts';
 import { BotLedger } from '../../src/ledger/bot-ledger.ts';
 import { openLedger } from '../../src/ledger/ledger.ts';
 import type { BotConfig } from '../../src/config/types.ts';
-import type { Address, Bytes32, CancelBody, CreateOrderBody, LimitOrderBody, VenueOrder } from '../../src/model/order.ts';
+import type { Address, Bytes32 } from '../../src/model/order.ts';
 import { OrderManager } from '../../src/orders/order-manager.ts';
 import { createLiveVenue, type LiveOrdersClient } from '../../src/runtime/live-venue.ts';
 import { QuotingKernel } from '../../src/kernel/quoting-kernel.ts';
-import type { StateEvent } from '../../src/state/events.ts';
 import { StateStore } from '../../src/state/store.ts';
 import { percentile, report } from './lib.ts';
+import { bookSnapshot, stubOrdersClient } from '../support/stub-orders-client.ts';
 
 const arg = (name: string, d: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -99,62 +98,11 @@ function unbatchedFillsPerSecond(n: number): number {
 }
 
 // ---- 2. tick-to-wire with and without the ledger hook ----
-function orderOf(body: LimitOrderBody | CreateOrderBody): VenueOrder {
-  const b = body as LimitOrderBody;
-  return {
-    marketId: b.marketId, trader: b.trader, nonce: b.nonce, side: b.side as 0 | 1, outcomeIndex: b.outcomeIndex as 0 | 1, price: Number(b.price), size: Number(b.size),
-    filledSize: 0, remainingSize: Number(b.size), percentFilled: 0, type: 'limit', status: 'open', voidReason: null, insertedAt: '', expiry: Number(b.expiry),
-    settlementVersion: 2, sv2OrderKind: b.side === 0 ? 0 : 1, sv2TimeInForce: 0, sv2MinSharesOut: null, sv2MaxCollateralIn: null, sv2MinCollateralOut: null,
-  };
-}
-
 function stubClient(written: number[]): LiveOrdersClient {
-  const wire = (body: unknown): void => {
+  return stubOrdersClient((body) => {
     JSON.stringify(body);
     written.push(performance.now());
-  };
-  const cancels = (cs: CancelBody[]) => cs.map((c) => ({ type: 'cancel' as const, ok: true as const, trader: c.trader, nonce: c.nonce, alreadyCancelled: false }));
-  return {
-    async bulk(ops: BulkOperation[]): Promise<BulkResult> {
-      wire({ operations: ops });
-      return { results: ops.map((o) => (o.type === 'create' ? { type: 'create' as const, ok: true as const, order: orderOf(o.order as LimitOrderBody) } : cancels([o.cancel])[0]!)), duplicate: false };
-    },
-    async bulkCreate(orders) {
-      wire({ orders });
-      return { results: orders.map((b: LimitOrderBody | CreateOrderBody) => ({ type: 'create' as const, ok: true as const, order: orderOf(b) })), duplicate: false };
-    },
-    async bulkCancel(cs) {
-      wire({ cancels: cs });
-      return { results: cancels(cs), duplicate: false };
-    },
-    async create(body) {
-      wire(body);
-      return { nonce: body.nonce, order: orderOf(body), duplicate: false };
-    },
-    async cancelReplace(cancel, create) {
-      wire({ cancel, create });
-      return { cancel: { trader: cancel.trader, nonce: cancel.nonce, alreadyCancelled: false }, create: { nonce: create.nonce, order: orderOf(create), duplicate: false } };
-    },
-    // eslint-disable-next-line require-yield
-    async *iterate() {
-      return;
-    },
-  };
-}
-
-function book(mid: number, seq: number): StateEvent {
-  const now = systemClock.now();
-  return {
-    type: 'BookEventReceived',
-    event: {
-      type: 'snapshot',
-      book: { marketId: M, outcomeIndex: 1, bids: [{ price: mid - 10_000, size: 500_000_000 }, { price: mid - 20_000, size: 500_000_000 }], asks: [{ price: mid + 10_000, size: 500_000_000 }, { price: mid + 20_000, size: 500_000_000 }], venueTs: now, seq },
-      seq,
-      localTs: now,
-      source: 'stream',
-    },
-    ts: now,
-  };
+  });
 }
 
 let ledgerRound = 0;
@@ -187,7 +135,7 @@ async function tickToWire(withLedger: boolean, ticks: number): Promise<{ lat: nu
     await new Promise((r) => setImmediate(r));
     written.length = 0;
     const t0 = performance.now();
-    kernel.onEvent(book(i % 2 === 0 ? 530_000 : 500_000, i + 1));
+    kernel.onEvent(bookSnapshot(M, i % 2 === 0 ? 530_000 : 500_000, i + 1));
     await kernel.flush();
     const last = written[written.length - 1];
     if (last !== undefined) lat.push(last - t0);

@@ -1,5 +1,5 @@
 /**
- * ledgerfs (issue 22): a large ledger at start-up, in `ledger summary`, and after pruning.
+ * ledgerfs: a large ledger at start-up, in `ledger summary`, and after pruning.
  *
  * One ledger as today's bot leaves it after months of quoting (v1 schema, no issue-22 indexes,
  * auto_vacuum off): --orders (default 1 000 000) orders over 180 days, each with a cancel sent and
@@ -7,8 +7,9 @@
  * (518 400 marks), 100 start-ups. Then, per round, for the baseline tree (--base, default
  * /work/base) and this tree, alternating which goes first, each on a fresh copy of that file:
  *   - start-up: what a bot's start does with its ledger (open for writing, the account check, the
- *     catch-up's reads, the fills replay, the risk state and the day's opening mark, the start-up
- *     record, close), in a child process; the first open of a copy (this tree builds its indexes
+ *     catch-up's reads, the fills replay for the store's first state and the kernel's account, the
+ *     risk state and the day's opening mark, the start-up record), in a child process, then its
+ *     stop (close); the first open of a copy (this tree builds its indexes and its books checkpoint
  *     then, once) and the median of three later starts (every later start);
  *   - `bookmaker ledger summary --ledger FILE`: the CLI process, wall time, and the summary alone
  *     in process (median of three);
@@ -84,8 +85,11 @@ async function build(): Promise<number> {
 
 const PROBE = `
 const [tree, file] = process.argv.slice(2);
+const { existsSync } = await import('node:fs');
 const { openLedger } = await import(tree + '/src/ledger/ledger.ts');
-const { replayPositions, ledgerSummary } = await import(tree + '/src/ledger/books.ts');
+const { replayPositions, accountFromLedger, ledgerSummary } = await import(tree + '/src/ledger/books.ts');
+// a tree with the books checkpoint (books-checkpoint.ts) starts from it, as its bot does
+const cp = existsSync(tree + '/src/ledger/books-checkpoint.ts') ? await import(tree + '/src/ledger/books-checkpoint.ts') : null;
 const clock = { now: () => Date.now(), setTimeout: (f, ms) => { const h = setTimeout(f, ms); return () => clearTimeout(h); } };
 function start() {
   const t0 = performance.now();
@@ -94,14 +98,26 @@ function start() {
   l.meta('account');
   l.isFresh();
   l.lastStartup();
-  l.unendedOrders();
-  l.filledByNonce();
-  replayPositions(l);
+  const unended = l.unendedOrders();
+  // the catch-up's filled shares: of the orders it read (here the open ones), or of every order
+  if (typeof l.filledFor === 'function') l.filledFor(unended.map((u) => u.nonce));
+  else l.filledByNonce();
+  // the store's first state and the kernel's account (BotLedger.initialState and books)
+  const t1 = performance.now();
+  if (cp) accountFromLedger(l, { replayed: cp.replayBooks(l, { save: true }) });
+  else {
+    replayPositions(l);
+    accountFromLedger(l);
+  }
+  const tReplay = performance.now() - t1;
   l.risk();
   l.db.prepare('SELECT pnl FROM marks WHERE market_id IS NULL AND ts < ? ORDER BY id DESC LIMIT 1').get(Math.floor(Date.now() / 86400000) * 86400000);
   l.startup({ configHash: 'h', configFile: 'f', venue: 'v', trader: '0xabc', markets: 20, latched: null }, 0);
+  const total = performance.now() - t0;
+  // the stop (BotLedger.close)
+  if (cp) cp.saveBooksCheckpoint(l);
   l.close();
-  return { open: tOpen, total: performance.now() - t0 };
+  return { open: tOpen, replay: tReplay, total };
 }
 const first = start();
 // later starts: the median of three (the file is in the page cache by now, as on a restart)
@@ -122,8 +138,8 @@ const probeFile = join(work, 'probe.mjs');
 writeFileSync(probeFile, PROBE);
 
 interface Probe {
-  first: { open: number; total: number };
-  second: { open: number; total: number };
+  first: { open: number; replay: number; total: number };
+  second: { open: number; replay: number; total: number };
   summary: number;
 }
 
@@ -158,9 +174,9 @@ const masterBytes = onDisk(master);
 process.stdout.write(`built ${ORDERS} orders, ${FILLS} fills: ${(masterBytes / 2 ** 20).toFixed(1)} MiB in ${(buildMs / 1000).toFixed(1)} s\n`);
 
 type Side = 'base' | 'head';
-const res: Record<Side, { first: number[]; second: number[]; firstOpen: number[]; summary: number[]; cli: number[]; cliNoop: number[] }> = {
-  base: { first: [], second: [], firstOpen: [], summary: [], cli: [], cliNoop: [] },
-  head: { first: [], second: [], firstOpen: [], summary: [], cli: [], cliNoop: [] },
+const res: Record<Side, { first: number[]; second: number[]; secondReplay: number[]; firstOpen: number[]; summary: number[]; cli: number[]; cliNoop: number[] }> = {
+  base: { first: [], second: [], secondReplay: [], firstOpen: [], summary: [], cli: [], cliNoop: [] },
+  head: { first: [], second: [], secondReplay: [], firstOpen: [], summary: [], cli: [], cliNoop: [] },
 };
 for (let round = 0; round < ROUNDS; round++) {
   const order: Side[] = round % 2 === 0 ? ['base', 'head'] : ['head', 'base'];
@@ -172,6 +188,7 @@ for (let round = 0; round < ROUNDS; round++) {
     res[side].first.push(p.first.total);
     res[side].firstOpen.push(p.first.open);
     res[side].second.push(p.second.total);
+    res[side].secondReplay.push(p.second.replay);
     res[side].summary.push(p.summary);
     res[side].cli.push(cliMs(tree, ['ledger', 'summary', '--ledger', copy]));
     res[side].cliNoop.push(cliMs(tree, ['ledger', '--help']));
@@ -194,6 +211,7 @@ report(
     ['ledger', `${ORDERS} orders, ${FILLS} fills, ${(masterBytes / 2 ** 20).toFixed(1)} MiB`],
     ['start-up, first open (base / head)', `${ms(med(res.base.first))} / ${ms(med(res.head.first))} (head builds its indexes: open ${ms(med(res.head.firstOpen))})`],
     ['start-up, later opens (base / head)', `${ms(med(res.base.second))} / ${ms(med(res.head.second))}  ratio ${ratio('second').toFixed(3)}`],
+    ['  of which the fills replay (base / head)', `${ms(med(res.base.secondReplay))} / ${ms(med(res.head.secondReplay))}`],
     ['ledger summary in process (base / head)', `${ms(med(res.base.summary))} / ${ms(med(res.head.summary))}  ratio ${ratio('summary').toFixed(3)}`],
     ['ledger summary CLI wall (base / head)', `${ms(med(res.base.cli))} / ${ms(med(res.head.cli))} (CLI start alone: ${ms(med(res.base.cliNoop))} / ${ms(med(res.head.cliNoop))})`],
     ['bytes per fill before prune', `${(masterBytes / FILLS).toFixed(0)}`],

@@ -1,5 +1,5 @@
 /**
- * Load (issue 6 §3): the real bot (a child process, src/chaos/bot-child.ts) quoting 200 markets on the
+ * Load: the real bot (a child process, src/chaos/bot-child.ts) quoting 200 markets on the
  * local exchange while a synthetic maker changes every book 10 times a second (2,000 deltas/s in all).
  * Measured on the bot: CPU, RSS, event-loop delay p99 (perf_hooks monitorEventLoopDelay), book deltas
  * received vs published (dropped), events later than 1 s, resyncs; at the exchange: venue calls per
@@ -24,6 +24,7 @@ import { startBookDriver } from '../../src/chaos/load-driver.ts';
 import { derivedAddress } from '../../src/sim/market-factory.ts';
 import { toSubmitOrder } from '../../src/sim/agents/order-builder.ts';
 import type { ChildMessage, ChildStats } from '../../src/chaos/child-messages.ts';
+import { bandsDefaultsYaml } from '../support/bot-yaml.ts';
 
 function arg(name: string, dflt: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -105,14 +106,7 @@ markets:
   maxMarkets: ${MARKETS}
   refreshSeconds: 0
   select: all
-defaults:
-  strategy:
-    name: bands
-    params:
-      fair: mid
-      bands:
-        - { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 5 }
-  risk:
+${bandsDefaultsYaml([{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 5 }], 'mid')}  risk:
     maxPosition: 100
     maxNotional: 100
     maxBookAgeSeconds: 30

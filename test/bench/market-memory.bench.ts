@@ -1,5 +1,5 @@
 /**
- * market-memory (issue 24): the bytes one quiet quoted market holds in the bot's core, at rest. N
+ * market-memory: the bytes one quiet quoted market holds in the bot's core, at rest. N
  * markets of the local exchange's kind (a 10-level book a side, a mid history of 10 minutes of
  * samples, stream status live) quote through the same kernel, order manager and store the bot runs
  * (bands, 2 bands a side: 4 resting orders per market, acknowledged by a stub venue), then sit

@@ -19,6 +19,7 @@ import { QuotingKernel, type KernelTick } from '../../src/kernel/quoting-kernel.
 import { StateStore } from '../../src/state/store.ts';
 import { report } from './lib.ts';
 import { ManualClock } from '../exchange/stream/manual-clock.ts';
+import { mulberry32 } from '../../src/sim/rng.ts';
 
 const arg = (name: string, d: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -53,17 +54,7 @@ class CountingVenue implements VenuePort {
   }
 }
 
-/** mulberry32: a small seeded PRNG so both runs see the same moves */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 const ids = Array.from({ length: MARKETS }, (_, i) => ('0x' + (i + 1).toString(16).padStart(2, '0').repeat(32)) as Bytes32);
 const clock = new ManualClock(1_800_000_000_000);

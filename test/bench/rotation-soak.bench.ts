@@ -31,6 +31,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demoWallet } from '../../src/sim/local-exchange.ts';
 import { markCompact, report, secondHalf } from './lib.ts';
+import { bandsDefaultsYaml } from '../support/bot-yaml.ts';
 
 const arg = (name: string, d: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -101,14 +102,7 @@ writeFileSync(
   cfg,
   `venue:
   baseUrl: ${baseUrl}
-defaults:
-  strategy:
-    name: bands
-    params:
-      fair: microprice
-      bands:
-        - { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 5 }
-  risk:
+${bandsDefaultsYaml([{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 5 }], 'microprice')}  risk:
     maxPosition: 200
     maxNotional: 150
     maxOrderSize: 50

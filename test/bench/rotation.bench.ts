@@ -1,5 +1,5 @@
 /**
- * rotation: what starting and retiring a market costs a running bot (issue 14), against the local
+ * rotation: what starting and retiring a market costs a running bot, against the local
  * exchange in this process over real HTTP (no counterparties; a second account rests a book in each
  * new market). The bot runs `markets: { refreshSeconds: 1, select: [ { all: true } ] }`; each cycle
  * adds a market, waits until the bot quotes it, then closes the previous one (status closed: its

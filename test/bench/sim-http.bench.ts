@@ -22,7 +22,7 @@
  * Baseline (same run, same bulk loop): the server verifying through the pure-JS crypto path
  * (@noble/curves + @noble/hashes, what viem uses; BOOKMAKER_PURE_JS=1), i.e. a viem-based server.
  *
- * Journal (issue 12): the single and bulk shapes also run with `--state` on (every change written
+ * Journal: the single and bulk shapes also run with `--state` on (every change written
  * and fdatasynced to the journal before its answer, group commit), interleaved with the same shapes
  * without it; the JSON carries both and their ratio (target: ≥ 2,000 orders/s journalled and
  * ≥ 70 % of the unjournalled rate).

@@ -5,7 +5,7 @@
  *
  * Figures: the server's RSS before, at its peak during the stall, and after the stalled connections
  * are gone (they get 503 at once past the anonymous body budget, or 408 at the body timeout);
- * the keyed client's create and cancel latencies (p50, p99). Targets (issue 12): RSS growth under
+ * the keyed client's create and cancel latencies (p50, p99). Targets: RSS growth under
  * 100 MB that returns afterwards, keyed p99 under 50 ms.
  */
 import { fork } from 'node:child_process';

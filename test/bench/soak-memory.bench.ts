@@ -29,6 +29,7 @@ import { generatedMarketInput } from '../../src/sim/market-factory.ts';
 import { toSubmitOrder } from '../../src/sim/agents/order-builder.ts';
 import type { Address } from '../../src/model/order.ts';
 import { markCompact, report, secondHalf } from './lib.ts';
+import { bandsDefaultsYaml, venueYaml } from '../support/bot-yaml.ts';
 
 const arg = (name: string, d: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -80,18 +81,7 @@ const dir = mkdtempSync(join(tmpdir(), 'bookmaker-soak-'));
 const cfg = join(dir, 'soak.yaml');
 writeFileSync(
   cfg,
-  `venue:
-  chain: testnet
-  baseUrl: ${baseUrl}
-defaults:
-  strategy:
-    name: bands
-    params:
-      fair: microprice
-      bands:
-        - { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 5 }
-        - { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 10 }
-  risk:
+  `${venueYaml(baseUrl)}${bandsDefaultsYaml([{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 5 }, { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 10 }], 'microprice')}  risk:
     maxPosition: 200
     maxNotional: 150
     maxOrderSize: 50

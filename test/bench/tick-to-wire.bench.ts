@@ -5,8 +5,10 @@
  * keccak + libsecp256k1) and JSON.stringify of the request body; the HTTP client is replaced by a stub
  * that records the time each request body is ready and answers at once. Each tick moves the book by
  * 3¢ so all four quotes move. Latency = event in → the last request of that tick serialised.
- * Baseline: the same pipeline with the pure-JS signer (noble secp256k1, what viem uses).
- * Instrumented as the bot runs it (issue 11): the bot's metrics registry (default process/Node.js
+ * Order signatures use ECDSA nonces computed ahead in the idle turns between ticks, as the live venue
+ * does (docs/performance.md#signing-ahead); a second run signs every order with RFC 6979 instead.
+ * Baseline: the same pipeline with the pure-JS signer (noble secp256k1, what viem uses), RFC 6979.
+ * Instrumented as the bot runs it: the bot's metrics registry (default process/Node.js
  * metrics on), the tick-to-wire meter on the kernel's onTickStart/onTick and the venue's onWrite,
  * every request observed in bookmaker_api_latency_seconds as the transport does, and the watchdog's
  * heartbeat timer bumping a SharedArrayBuffer counter every 100 ms, and the health model's strategy
@@ -18,12 +20,10 @@ import bands from '../../strategies/bands/index.ts';
 import { systemClock } from '../../src/core/clock.ts';
 import { DEFAULT_RISK } from '../../src/config/parse-risk.ts';
 import { TESTNET } from '../../src/exchange/chains.ts';
-import type { BulkOperation, BulkResult } from '../../src/exchange/client/orders-write.ts';
 import { createSigner } from '../../src/exchange/signing/signer.ts';
-import type { Bytes32, CancelBody, CreateOrderBody, LimitOrderBody, VenueOrder } from '../../src/model/order.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 import { createLiveVenue, type LiveOrdersClient } from '../../src/runtime/live-venue.ts';
 import { QuotingKernel } from '../../src/kernel/quoting-kernel.ts';
-import type { StateEvent } from '../../src/state/events.ts';
 import { StateStore } from '../../src/state/store.ts';
 import { createBotMetrics } from '../../src/metrics/bot-metrics.ts';
 import { TickToWireMeter } from '../../src/kernel/tick-to-wire.ts';
@@ -32,6 +32,7 @@ const metrics = createBotMetrics();
 const beat = new Int32Array(new SharedArrayBuffer(4));
 setInterval(() => Atomics.add(beat, 0, 1), 100).unref();
 import { percentile, report } from './lib.ts';
+import { bookSnapshot, stubOrdersClient } from '../support/stub-orders-client.ts';
 
 const arg = (name: string, d: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -41,75 +42,22 @@ const TICKS = arg('ticks', 4000);
 const M = ('0x' + 'ab'.repeat(32)) as Bytes32;
 const KEY = '0x' + '11'.repeat(32);
 
-function orderOf(body: LimitOrderBody | CreateOrderBody): VenueOrder {
-  const b = body as LimitOrderBody;
-  return {
-    marketId: b.marketId, trader: b.trader, nonce: b.nonce, side: b.side as 0 | 1, outcomeIndex: b.outcomeIndex as 0 | 1, price: Number(b.price), size: Number(b.size),
-    filledSize: 0, remainingSize: Number(b.size), percentFilled: 0, type: 'limit', status: 'open', voidReason: null, insertedAt: '', expiry: Number(b.expiry),
-    settlementVersion: 2, sv2OrderKind: b.side === 0 ? 0 : 1, sv2TimeInForce: 0, sv2MinSharesOut: null, sv2MaxCollateralIn: null, sv2MinCollateralOut: null,
-  };
-}
-
 /** The HTTP client's seam: serialise the body (what the transport writes), note the time, answer. */
 function stubClient(written: number[]): LiveOrdersClient {
-  const wire = (body: unknown): void => {
+  return stubOrdersClient((body) => {
     const t = performance.now();
     JSON.stringify(body);
     written.push(performance.now());
     // what the transport's onResponse does for each attempt
     metrics.apiLatency.observe({ method: 'POST', endpoint: '/orders/bulk', status: '200' }, (performance.now() - t) / 1000);
-  };
-  const creates = (bs: LimitOrderBody[]) => bs.map((b) => ({ type: 'create' as const, ok: true as const, order: orderOf(b) }));
-  const cancels = (cs: CancelBody[]) => cs.map((c) => ({ type: 'cancel' as const, ok: true as const, trader: c.trader, nonce: c.nonce, alreadyCancelled: false }));
-  return {
-    async bulk(ops: BulkOperation[]): Promise<BulkResult> {
-      wire({ operations: ops });
-      const r = ops.map((o) => (o.type === 'create' ? creates([o.order as LimitOrderBody])[0]! : cancels([o.cancel])[0]!));
-      return { results: r, duplicate: false };
-    },
-    async bulkCreate(orders) {
-      wire({ orders });
-      return { results: orders.map((b: LimitOrderBody | CreateOrderBody) => ({ type: 'create' as const, ok: true as const, order: orderOf(b) })), duplicate: false };
-    },
-    async bulkCancel(cs) {
-      wire({ cancels: cs });
-      return { results: cancels(cs), duplicate: false };
-    },
-    async create(body) {
-      wire(body);
-      return { nonce: body.nonce, order: orderOf(body), duplicate: false };
-    },
-    async cancelReplace(cancel, create) {
-      wire({ cancel, create });
-      return { cancel: { trader: cancel.trader, nonce: cancel.nonce, alreadyCancelled: false }, create: { nonce: create.nonce, order: orderOf(create), duplicate: false } };
-    },
-    // eslint-disable-next-line require-yield
-    async *iterate() {
-      return;
-    },
-  };
+  });
 }
 
-function book(mid: number, seq: number): StateEvent {
-  const now = systemClock.now();
-  return {
-    type: 'BookEventReceived',
-    event: {
-      type: 'snapshot',
-      book: { marketId: M, outcomeIndex: 1, bids: [{ price: mid - 10_000, size: 500_000_000 }, { price: mid - 20_000, size: 500_000_000 }], asks: [{ price: mid + 10_000, size: 500_000_000 }, { price: mid + 20_000, size: 500_000_000 }], venueTs: now, seq },
-      seq,
-      localTs: now,
-      source: 'stream',
-    },
-    ts: now,
-  };
-}
-
-async function measure(pure: boolean, ticks: number): Promise<{ lat: Float64Array; cpu: Float64Array; calls: number; orders: number }> {
+async function measure(pure: boolean, ticks: number, aheadNonces = 64): Promise<{ lat: Float64Array; cpu: Float64Array; calls: number; orders: number; cpuPerTick: number }> {
   const written: number[] = [];
   const signer = createSigner({ privateKey: KEY, chain: TESTNET, pure });
   const meter = new TickToWireMeter({ tickToWire: (sec) => metrics.tickToWire.observe(sec), throttle: (sec) => metrics.requoteThrottle.observe(sec) });
-  const venue = createLiveVenue({ client: { orders: stubClient(written) }, signer, onWrite: (m) => meter.write(m) });
+  const venue = createLiveVenue({ client: { orders: stubClient(written) }, signer, onWrite: (m) => meter.write(m), aheadNonces });
   const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }, { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 20 }] }, 'bench');
   const risk = { ...DEFAULT_RISK, maxPosition: 1e12, maxNotional: 1e12, maxOrderSize: 1e12, maxBookAgeMs: 1e9, maxStreamSilenceMs: 1e9, orderRate: { capacity: 1e12, refillPerSecond: 1e12 } };
   const kernel: QuotingKernel = new QuotingKernel({
@@ -129,6 +77,7 @@ async function measure(pure: boolean, ticks: number): Promise<{ lat: Float64Arra
   const lat = new Float64Array(ticks);
   const cpu = new Float64Array(ticks);
   let calls = 0;
+  const all0 = process.cpuUsage();
   for (let i = 0; i < ticks; i++) {
     // book events arrive from I/O: the event loop turns between them (idle work such as cancel pre-signing runs here)
     await new Promise((r) => setImmediate(r));
@@ -137,16 +86,18 @@ async function measure(pure: boolean, ticks: number): Promise<{ lat: Float64Arra
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     meter.bookEvent(M);
-    kernel.onEvent(book(mid, i + 1));
+    kernel.onEvent(bookSnapshot(M, mid, i + 1));
     await kernel.flush();
     const c = process.cpuUsage(c0);
     lat[i] = (written[written.length - 1] ?? Number.NaN) - t0;
     cpu[i] = (c.user + c.system) / 1000;
     calls += written.length;
   }
+  const all = process.cpuUsage(all0);
   kernel.stop();
   const orders = kernel.orderManager.tracked().length;
-  return { lat, cpu, calls, orders };
+  // the whole loop's CPU, idle turns included (the nonces computed ahead are paid there)
+  return { lat, cpu, calls, orders, cpuPerTick: (all.user + all.system) / 1000 / ticks };
 }
 
 const us = (ms: number): number => Math.round(ms * 1000 * 10) / 10;
@@ -156,17 +107,35 @@ function stats(lat: Float64Array): { p50: number; p99: number; max: number; miss
 }
 
 await measure(false, 300); // warm-up (JIT, native module load)
-await measure(true, 100);
-const native = await measure(false, TICKS);
-const pureJs = await measure(true, Math.max(500, Math.floor(TICKS / 4)));
+await measure(false, 300, 0);
+await measure(true, 100, 0);
+// nonces ahead and RFC 6979 alternate, half the ticks at a time, so machine noise falls on both alike
+type Run = Awaited<ReturnType<typeof measure>>;
+const join = (a: Run, b: Run): Run => ({
+  lat: Float64Array.from([...a.lat, ...b.lat]),
+  cpu: Float64Array.from([...a.cpu, ...b.cpu]),
+  calls: a.calls + b.calls,
+  orders: b.orders,
+  cpuPerTick: (a.cpuPerTick * a.lat.length + b.cpuPerTick * b.lat.length) / (a.lat.length + b.lat.length),
+});
+const half = Math.max(250, Math.floor(TICKS / 4));
+const n1 = await measure(false, TICKS - (TICKS >> 1));
+const r1 = await measure(false, half, 0);
+const n2 = await measure(false, TICKS >> 1);
+const r2 = await measure(false, half, 0);
+const native = join(n1, n2);
+const rfc = join(r1, r2);
+const pureJs = await measure(true, Math.max(500, Math.floor(TICKS / 4)), 0);
 const n = stats(native.lat);
 const p = stats(pureJs.lat);
 const nc = stats(native.cpu);
 const pc = stats(pureJs.cpu);
+const r6979 = stats(rfc.lat);
 report(
   [
     ['ticks (native)', TICKS],
     ['venue calls per tick', native.calls / TICKS],
+    ['ticks (native, RFC 6979)', rfc.lat.length],
     ['orders resting after the run', native.orders],
     ['ticks without a request', n.missing],
     ['native p50 µs', us(n.p50)],
@@ -174,6 +143,10 @@ report(
     ['native max µs', us(n.max)],
     ['native CPU-time p50 µs', us(nc.p50)],
     ['native CPU-time p99 µs', us(nc.p99)],
+    ['native CPU per tick, idle turns included, µs', us(native.cpuPerTick)],
+    ['native, every order RFC 6979 (aheadNonces 0): p50 µs', us(r6979.p50)],
+    ['native, every order RFC 6979: p99 µs', us(r6979.p99)],
+    ['native, every order RFC 6979: CPU per tick, idle included, µs', us(rfc.cpuPerTick)],
     ['pure-JS CPU-time p50 µs', us(pc.p50)],
     ['pure-JS p50 µs (baseline)', us(p.p50)],
     ['pure-JS p99 µs (baseline)', us(p.p99)],
@@ -186,7 +159,8 @@ report(
     p99: us(n.p99),
     cpuP50: us(nc.p50),
     cpuP99: us(nc.p99),
-    baseline: 'same pipeline, pure-JS signer (noble), p50',
+    rfc6979P50: us(r6979.p50),
+    baseline: 'same pipeline, pure-JS signer (noble, RFC 6979), p50',
     baselineValue: us(p.p50),
     ratio: Math.round((p.p50 / n.p50) * 100) / 100,
   },

@@ -1,5 +1,5 @@
 /**
- * `bookmaker ledger check|backup|prune` (issue 22), as an operator runs them (the CLI in a child
+ * `bookmaker ledger check|backup|prune`, as an operator runs them (the CLI in a child
  * process): a backup of a live WAL ledger holds what is still in the WAL (a copy of the .sqlite file
  * does not); check finds a damaged page (exit 1) and says how to recover; prune removes old orders,
  * cancels and marks only, returns the space, and is refused while a bot writes the ledger.

@@ -1,4 +1,4 @@
-/** The `account:` section (issue 21) and the account limits' old place under `risk:`. */
+/** The `account:` section and the account limits' old place under `risk:`. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseBotConfig } from '../../src/config/parse-config.ts';

@@ -1,4 +1,4 @@
-/** The `ledger:` and `admin:` sections and the new loss limits (issue 16). */
+/** The `ledger:` and `admin:` sections and the new loss limits. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseBotConfig } from '../../src/config/parse-config.ts';

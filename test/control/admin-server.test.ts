@@ -1,4 +1,4 @@
-/** The admin endpoint (issue 16): token, methods, bodies, and what reaches the controls. */
+/** The admin endpoint: token, methods, bodies, and what reaches the controls. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { request } from 'undici';
@@ -82,19 +82,42 @@ test('issue 22: a token shorter than 16 characters is refused; a port held by an
   }
 });
 
-test('issue 22: the endpoint binds before the bot is wired; until then every request is 503, then the controls answer', async () => {
+test('issue 22: the endpoint binds before the bot is wired; until then status names the phase, a halt is held (written once the ledger is open), other actions are 503', async () => {
   const deferred = new DeferredControls();
+  deferred.phase('select markets');
+  deferred.identity({ pid: 1, configFile: '/x.yaml', ledger: '/x.sqlite' });
   const ep = await startAdminEndpoint({ port: 0, token: TOKEN, controls: deferred, logger: silentLogger });
-  const call = async (method: 'GET' | 'POST', path: string, token = TOKEN) => {
-    const r = await request(`${ep.url}${path}`, { method, headers: { authorization: `Bearer ${token}` } });
-    return { status: r.statusCode, text: await r.body.text() };
+  const call = async (method: 'GET' | 'POST', path: string, token = TOKEN, body?: string) => {
+    const r = await request(`${ep.url}${path}`, { method, headers: { authorization: `Bearer ${token}` }, ...(body ? { body } : {}) });
+    return { status: r.statusCode, json: (await r.body.json()) as Record<string, unknown> };
   };
   try {
     assert.equal((await call('GET', '/admin/status', 'wrong-token-but-long-enough')).status, 401, 'the token first');
-    const early = await call('POST', '/admin/halt');
-    assert.equal(early.status, 503);
-    assert.match(early.text, /the bot is starting/);
-    assert.equal((await call('GET', '/admin/status')).status, 503);
+    const st = await call('GET', '/admin/status');
+    assert.equal(st.status, 200);
+    assert.equal(st.json.starting, true);
+    assert.equal(st.json.phase, 'select markets');
+    assert.deepEqual(st.json.identity, { pid: 1, configFile: '/x.yaml', ledger: '/x.sqlite' });
+    assert.equal(st.json.halted, false);
+    const resume = await call('POST', '/admin/resume');
+    assert.equal(resume.status, 503);
+    assert.match(String(resume.json.error), /the bot is starting \(select markets\)/);
+    assert.equal((await call('POST', '/admin/clear-kill', TOKEN, JSON.stringify({ reason: 'r' }))).status, 503);
+    const early = await call('POST', '/admin/halt', TOKEN, JSON.stringify({ reason: 'first' }));
+    assert.equal(early.status, 200);
+    assert.deepEqual(early.json, { halted: true, starting: true, phase: 'select markets', persisted: false });
+    // the ledger opens: the held halt is written, and a later one at once
+    const written: (string | null)[] = [];
+    deferred.phase('ledger and catch-up');
+    deferred.bindLedger((reason) => (written.push(reason), true));
+    assert.deepEqual(written, ['first']);
+    const later = await call('POST', '/admin/halt', TOKEN, JSON.stringify({ reason: 'second' }));
+    assert.equal(later.json.persisted, true);
+    assert.deepEqual(written, ['first', 'second']);
+    assert.deepEqual(deferred.startupHalt, { reason: 'second', at: deferred.startupHalt!.at, persisted: true });
+    const halted = await call('GET', '/admin/status');
+    assert.equal(halted.json.halted, true);
+    assert.equal(halted.json.phase, 'ledger and catch-up');
     const calls: string[] = [];
     deferred.attach(fakeControls(calls));
     assert.equal((await call('POST', '/admin/halt')).status, 200);

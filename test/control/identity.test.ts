@@ -1,5 +1,5 @@
 /**
- * Issue 22: which bot answers. ctl acts only on the bot of its config (same config file or same
+ * which bot answers. ctl acts only on the bot of its config (same config file or same
  * ledger file, compared as canonical paths), and reads only admin.port and ledger.path from the
  * config, so an error elsewhere in the file never blocks an emergency halt.
  */

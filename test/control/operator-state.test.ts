@@ -1,5 +1,5 @@
 /**
- * Issue 22: the operator's state in the ledger. Halts and pauses replay from the operator actions
+ * the operator's state in the ledger. Halts and pauses replay from the operator actions
  * (they outlive the process); a clear, online or offline, opens the day where the books stand (not
  * at a mark from before the clear, which re-fired KILL_DAILY_LOSS at the next start); a running bot
  * never writes its peak and day start over a clear made by another process.

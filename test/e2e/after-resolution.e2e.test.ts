@@ -1,5 +1,5 @@
 /**
- * Issue 14, after resolution, over real HTTP against the local exchange: the bot buys 10 YES in one
+ * After resolution, over real HTTP against the local exchange: the bot buys 10 YES in one
  * market, the exchange resolves it YES (`resolveMarket`), and
  *  - the bot has no open order left in it;
  *  - the claimable position is read from GET /portfolio/:address/claimable and reported: a log line

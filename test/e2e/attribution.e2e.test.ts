@@ -46,6 +46,12 @@ test('live on the local exchange: per market, the attribution sums exactly to th
     assert.equal(m.edge.attribution.fills, m.position.fills);
     assert.equal(a.total, pnl.realised + pnl.unrealised, `${m.marketId}: attribution vs PnL`);
     assert.equal(-a.fees, m.position.fees);
+    // with the account's books (what /metrics, the summary and the report show): to the books' PnL
+    const books = bot.kernel.account;
+    const b = marketAttribution(m, books);
+    const bp = books.marketPnl(m.marketId);
+    assert.equal(b.spreadCapture + b.inventory + b.fees + b.resolution, bp.realised + bp.unrealised, `${m.marketId}: attribution vs the books`);
+    assert.equal(-b.fees, books.market(m.marketId)!.fees);
     const v = selectMarketView(bot.store.state, m.marketId as Bytes32, Date.now())!;
     assert.ok(v.edge!.markouts.some((k) => k.n > 0), 'markouts measured live');
   }

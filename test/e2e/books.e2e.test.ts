@@ -1,5 +1,5 @@
 /**
- * One PnL function for every consumer (issue 21), end to end against the local exchange over HTTP:
+ * One PnL function for every consumer, end to end against the local exchange over HTTP:
  * the kill switch's figure (the kernel's books), /metrics, the run report's account block and
  * `ledger summary|pnl` agree to the unit; a restart with nothing traded in between resumes at the
  * same PnL.

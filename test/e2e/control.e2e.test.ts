@@ -1,5 +1,5 @@
 /**
- * Control without restarts (issue 16): a reload (SIGHUP's path, and `bookmaker ctl reload`) applies a
+ * Control without restarts: a reload (SIGHUP's path, and `bookmaker ctl reload`) applies a
  * changed risk limit without pulling the quotes that still pass, a changed strategy parameter from
  * the next tick, starts an added market and retires a removed one with no order left; a bad file is
  * refused with the loader's message and the running config stays. Per-market pause/resume and the
@@ -65,7 +65,7 @@ test('reload, pause, resume and halt change a running bot without a restart', as
       assert.deepEqual(r1.body.added, [m2]);
       assert.deepEqual(r1.body.changed, [m0]);
       await waitFor('m1 retired with no order left', async () => (await openOrders(h.bot, m1)).length === 0 && !bot.kernel.marketIds().includes(m1));
-      // issue 14: a reload's retired market goes through the rotation: its book stream closes (it stayed open until restart)
+      // a reload's retired market goes through the rotation: its book stream closes (it stayed open until restart)
       await waitFor('m1 book stream closed', () => !bot.health.all().some((s) => s.name === `book:${m1.toLowerCase()}`));
       assert.equal(bot.rotation.totals().retired.reload, 1);
       await waitFor('m2 quoted', async () => (await openOrders(h.bot, m2)).length === 2);

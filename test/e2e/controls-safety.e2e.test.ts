@@ -1,5 +1,5 @@
 /**
- * Issue 22, controls that reach the right bot or nothing, and halts that survive restarts: real
+ * Controls that reach the right bot or nothing, and halts that survive restarts: real
  * processes, as an operator runs them (`bookmaker run` against `bookmaker sim`, `bookmaker ctl`).
  *   - a second bot on the same admin port does not start (exit 2, naming the port and the holder);
  *   - `ctl -c B.yaml` reaching bot A is refused (exit 2, naming A) and changes nothing;

@@ -18,6 +18,7 @@ import { loadConfig } from '../../src/config/load-config.ts';
 import { runDoctor } from '../../src/doctor/run-doctor.ts';
 import { cli, waitFor, withTimeout, type Child } from './harness.ts';
 import { freePort, startSimProcess } from './sim-process.ts';
+import { bandsDefaultsYaml, venueYaml } from '../support/bot-yaml.ts';
 
 interface Check {
   name: string;
@@ -57,16 +58,7 @@ function config(name: string, o: { maxNotional?: number; ledger?: string; adminP
   const file = join(dir, `${name}.yaml`);
   writeFileSync(
     file,
-    `venue:
-  chain: testnet
-  baseUrl: ${baseUrl}
-defaults:
-  strategy:
-    name: bands
-    params:
-      bands:
-        - { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }
-  risk:
+    `${venueYaml(baseUrl)}${bandsDefaultsYaml([{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }])}  risk:
     maxPosition: 200
     maxNotional: ${o.maxNotional ?? 100}
     maxOrderSize: 50

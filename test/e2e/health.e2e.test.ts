@@ -1,5 +1,5 @@
 /**
- * Issue 11, observations 1 and 2, over real HTTP against the local exchange:
+ * Observations 1 and 2, over real HTTP against the local exchange:
  * 1. a key pair the venue refuses for every create (the private key of one wallet, the API key of
  *    another: 403 "orders may only be placed for this API key's wallet") is loud — a warn line with
  *    status, code and message, an error naming the cause and the fix —, /readyz says not ready, the

@@ -1,5 +1,5 @@
 /**
- * Books that outlive the process (issue 16), end to end against `bookmaker sim` (a child process with
+ * Books that outlive the process, end to end against `bookmaker sim` (a child process with
  * its simulated counterparties) and `bookmaker run` (another child):
  *   run 1 quotes and gets fills → `kill -9` during traffic (its quotes stay at the venue and keep
  *   filling while it is down) → run 2 starts, catches up, quotes, stops on SIGTERM → run 3 starts and
@@ -22,6 +22,7 @@ import { filledShares } from '../../src/feeds/own-orders-feed.ts';
 import { openLedger } from '../../src/ledger/ledger.ts';
 import type { Address } from '../../src/model/order.ts';
 import { cli, waitFor, withTimeout, type Child } from './harness.ts';
+import { bandsDefaultsYaml, venueYaml } from '../support/bot-yaml.ts';
 
 const KEY = 'continuity-bot-key';
 
@@ -74,17 +75,7 @@ test('run, kill -9 during traffic, fills while down, run again: the ledger equal
     const file = join(dir, 'bot.yaml');
     writeFileSync(
       file,
-      `venue:
-  chain: testnet
-  baseUrl: ${baseUrl}
-defaults:
-  strategy:
-    name: bands
-    params:
-      fair: mid
-      bands:
-        - { minMargin: 0.005, targetMargin: 0.01, maxMargin: 0.02, size: 10 }
-  risk:
+      `${venueYaml(baseUrl)}${bandsDefaultsYaml([{ minMargin: 0.005, targetMargin: 0.01, maxMargin: 0.02, size: 10 }], 'mid')}  risk:
     maxPosition: 500
     maxNotional: 500
     maxOrderSize: 50

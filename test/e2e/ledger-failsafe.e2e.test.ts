@@ -1,5 +1,5 @@
 /**
- * The ledger fails closed (issue 22), on the user's path: `bookmaker run` against the local exchange.
+ * The ledger fails closed, on the user's path: `bookmaker run` against the local exchange.
  *   - two bots on one ledger: the second `run` is refused (exit 2) naming the holder; `ledger summary`
  *     still reads; after `kill -9` of the holder a restart runs (no stale lock);
  *   - the ledger deleted while the bot runs: every quote pulled, /readyz 503 `ledger-unwritable`,

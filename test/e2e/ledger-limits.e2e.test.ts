@@ -1,5 +1,5 @@
 /**
- * Limits that survive a restart (issue 16): a kill switch that fired stays latched in the ledger; a
+ * Limits that survive a restart: a kill switch that fired stays latched in the ledger; a
  * restarted bot places no order, says why (log, readiness, exit code 3 when stopped) until an
  * operator runs `bookmaker ctl clear-kill --reason TEXT`, over the admin endpoint or, with no bot
  * running, on the ledger file. Once for the drawdown limit, once for the daily loss limit.
@@ -59,7 +59,7 @@ async function readyGauge(bot: Bot): Promise<number> {
 
 /** A latched bot: it runs, reconciles, places nothing, and is not ready. */
 async function assertHeld(h: Harness, bot: Bot, file: string, reason: string): Promise<void> {
-  // issue 22: a latched start holds with the original reason, not a generic KILL_LATCHED
+  // a latched start holds with the original reason, not a generic KILL_LATCHED
   assert.equal(bot.kernel.killed, reason);
   const sent = ledgerRows(file, 'SELECT COUNT(*) AS n FROM orders')[0]!.n;
   // several housekeeping rounds and a periodic reconcile go by: still nothing placed

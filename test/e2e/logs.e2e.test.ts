@@ -1,5 +1,5 @@
 /**
- * Issue 11, observation 6 (log modes): `logging.pretty` / BOOKMAKER_LOG_PRETTY decide between
+ * Observation 6 (log modes): `logging.pretty` / BOOKMAKER_LOG_PRETTY decide between
  * human-readable lines and JSON (the setting used to be validated and then ignored). Run on the
  * `npm start` demo (embedded local exchange), stderr a pipe, so 'auto' means JSON.
  */

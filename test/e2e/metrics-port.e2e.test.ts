@@ -1,5 +1,5 @@
 /**
- * Issue 11, observation 7: a busy metrics port is a start-up error (exit 2, the message names the
+ * Observation 7: a busy metrics port is a start-up error (exit 2, the message names the
  * port), not a warning followed by a blind run, unless `metrics.optional: true`. Both with the
  * watchdog (which owns the socket) and without it (the in-process endpoint).
  */

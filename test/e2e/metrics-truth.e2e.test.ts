@@ -1,5 +1,5 @@
 /**
- * Issue 11, observation 5: metrics that tell the truth, scraped over HTTP from a bot quoting the
+ * Observation 5: metrics that tell the truth, scraped over HTTP from a bot quoting the
  * local exchange over real HTTP.
  * - bookmaker_api_latency_seconds is observed for the bot's real calls, labelled by method, path
  *   template and status (never a raw market id or address);

@@ -1,5 +1,5 @@
 /**
- * Issue 11, observation 6 (refusals) and orders.reconcileScope, over real HTTP: the bot's wallet has
+ * Observation 6 (refusals) and orders.reconcileScope, over real HTTP: the bot's wallet has
  * its collateral locked by an order of its own in a market this bot does not manage, so the venue
  * refuses its creates with 400 INSUFFICIENT_BALANCE. The refusal is logged at warn with status, code
  * and message (aggregated: a few lines, not one per order), the metric carries the venue's code,

@@ -1,5 +1,5 @@
 /**
- * Issue 14's end-to-end case on the churning local exchange: `bookmaker sim --new-market-every 3
+ * The end-to-end case on the churning local exchange: `bookmaker sim --new-market-every 3
  * --market-lifetime 6 --resolution-delay 3` (a separate process, with its counterparties), and a bot
  * started with `markets: { refreshSeconds: 1, select: [ { all: true } ] }` that
  *   - quotes markets created after it started (no restart),

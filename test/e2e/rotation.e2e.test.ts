@@ -1,5 +1,5 @@
 /**
- * Market rotation end to end (issue 14), against the local exchange over real HTTP: a bot started
+ * Market rotation end to end, against the local exchange over real HTTP: a bot started
  * with `markets: { refreshSeconds: 1, select: [ { all: true } ] }`
  *   - quotes a market created after it started (within a refresh or two: waited for, not timed),
  *   - retires a market the venue resolves and one it closes while our quotes rest there: no open

@@ -1,5 +1,5 @@
 /**
- * Issue 14, shards, over real HTTP and real processes: one `bookmaker sim` (its own process, with its
+ * Shards, over real HTTP and real processes: one `bookmaker sim` (its own process, with its
  * counterparties), two `bookmaker run` processes on ONE wallet (same private key, same API key) with
  * `--shard 0/2` and `--shard 1/2` and `markets: all`. They quote disjoint sets of markets whose union
  * is every market of the venue (each market's owner is the one rendezvous hashing names), and
@@ -20,6 +20,7 @@ import type { RunReport } from '../../src/runtime/run-report.ts';
 import { shardOf } from '../../src/selection/shard.ts';
 import { cli, waitFor, withTimeout, type Child } from './harness.ts';
 import { freePort, startSimProcess, type SimProcess } from './sim-process.ts';
+import { bandsDefaultsYaml, venueYaml } from '../support/bot-yaml.ts';
 
 let sim: SimProcess;
 let dir: string;
@@ -35,17 +36,7 @@ after(async () => {
 });
 
 /** Wide bands and a one-shot order budget: once placed, a bot's orders stay put (no requote), so any change to them is a fill or someone else's cancel. */
-const CONFIG = (baseUrl: string) => `venue:
-  chain: testnet
-  baseUrl: ${baseUrl}
-defaults:
-  strategy:
-    name: bands
-    params:
-      fair: mid
-      bands:
-        - { minMargin: 0.05, targetMargin: 0.12, maxMargin: 0.19, size: 5 }
-  risk:
+const CONFIG = (baseUrl: string) => `${venueYaml(baseUrl)}${bandsDefaultsYaml([{ minMargin: 0.05, targetMargin: 0.12, maxMargin: 0.19, size: 5 }], 'mid')}  risk:
     maxPosition: 100
     maxNotional: 100
     maxOrderSize: 50
@@ -171,7 +162,7 @@ test('after resolution on a shared wallet: each instance reports the claimable p
   // every market by id (a shard may have no active market left): each bot keeps its shard's
   writeFileSync(file, CONFIG(sim.baseUrl).replace('markets: all', `markets:\n${markets.map((id) => `  - id: "${id}"`).join('\n')}`));
   const bots: Child[] = [0, 1].map((s) =>
-    // the wallet holds tokens bought before the bots start: new books adopt them as the baseline (issue 21)
+    // the wallet holds tokens bought before the bots start: new books adopt them as the baseline
     cli(['run', '-c', file, '--shard', `${s}/2`, '--new-ledger', '--api-key', sim.key, '--metrics-port', '0', '--log-level', 'info', '--summary-seconds', '0', '--report-json', join(dir, `report-${s}.json`)], {
       BOOKMAKER_PRIVATE_KEY: sim.privateKey,
       BOOKMAKER_LEDGER_PATH: join(dir, `claims-ledger-${s}.sqlite`),

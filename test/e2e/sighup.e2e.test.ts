@@ -1,5 +1,5 @@
 /**
- * SIGHUP reloads the config of a running `bookmaker run` (issue 16): a bad file is refused with the
+ * SIGHUP reloads the config of a running `bookmaker run`: a bad file is refused with the
  * loader's message and the quotes stay as they were; a good one applies (a band size) without a
  * restart; SIGTERM still stops cleanly (exit 0, nothing left open).
  */

@@ -1,6 +1,6 @@
 /**
  * An API key the venue refuses (401) at start-up is the same halt as a refusal of every create
- * (issue 11): exit 4 with the cause and the fix, and the key never appears in the output. (Before:
+ *: exit 4 with the cause and the fix, and the key never appears in the output. (Before:
  * exit 1, "unexpected error".)
  */
 import assert from 'node:assert/strict';

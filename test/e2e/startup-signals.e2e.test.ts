@@ -1,5 +1,5 @@
 /**
- * Issue 11, observation 4: signals and --duration during start-up retries. The venue is unreachable
+ * Observation 4: signals and --duration during start-up retries. The venue is unreachable
  * (nothing listens on the port), so market selection retries with growing pauses for up to two
  * minutes. SIGTERM and --duration must stop the bot at once (exit 0, long before that schedule
  * would end), and every retry warning must carry the error itself (code, endpoint, message).

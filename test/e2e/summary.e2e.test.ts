@@ -1,5 +1,5 @@
 /**
- * Issue 11, the summary and the end-of-run report, from the CLI over real HTTP:
+ * The summary and the end-of-run report, from the CLI over real HTTP:
  * - live: the summary's orders equal the orders open at the venue, each market has a state, every
  *   line fits 120 columns; --report-json writes the report at stop;
  * - --paper: paper fills show in the summary and in the report.

@@ -1,5 +1,5 @@
 /**
- * Issue 11, observation 3: a strategy that never returns (a synchronous endless loop). The venue is
+ * Observation 3: a strategy that never returns (a synchronous endless loop). The venue is
  * `bookmaker sim` in its own process, so it keeps answering while the bot is blocked. Expected: the
  * watchdog thread makes /healthz fail, cancels the bot's orders at the venue with its own client and
  * signer, logs fatal and ends the process with exit code 5. (Before: /healthz stopped answering,

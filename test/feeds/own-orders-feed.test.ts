@@ -94,3 +94,15 @@ test('a vanished order whose lookup fails transiently is looked up again; only a
   assert.equal(lookups, before, 'not looked up again after a 404');
   assert.equal(lookups, 3);
 });
+
+test("a fill carries its order's kind (how the venue settles a sale: without inventory it mints)", () => {
+  const t = new FillTracker();
+  const mint = (filled: number): VenueOrder => ({ ...sell(filled), sv2OrderKind: 2 });
+  t.observe([mint(0)], 1);
+  const e = t.observe([mint(4_000_000)], 2)[0]!.event;
+  assert.equal(e.type === 'OrderFilled' ? e.orderKind : null, 2, 'old code: no kind, the books sold from inventory');
+  const u = new FillTracker();
+  u.observe([{ ...sell(0), sv2OrderKind: null }], 1);
+  const f = u.observe([{ ...sell(1_000_000), sv2OrderKind: null }], 2)[0]!.event;
+  assert.equal(f.type === 'OrderFilled' && 'orderKind' in f, false, 'a read without the kind leaves it out');
+});

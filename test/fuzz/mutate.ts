@@ -4,6 +4,7 @@
  * mutator that damages a valid JSON value in place of a few nodes (replace, delete, wrap, swap type).
  */
 import fc from 'fast-check';
+import { mulberry32 } from '../../src/sim/rng.ts';
 
 export const JUNK_CONSTANTS: readonly unknown[] = [
   null, true, false, 0, -1, 1, 1.5, -0.000001, 1e308, -1e308, 2 ** 53 + 1, Number.MAX_SAFE_INTEGER, 1e21,
@@ -20,16 +21,7 @@ export const junk: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** A tiny deterministic PRNG (mulberry32) so a mutation is reproducible from its seed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const prng = mulberry32;
 
 type Json = unknown;
 

@@ -1,4 +1,4 @@
-/** The account-level health state `books-drift` (issue 21): a balance read that keeps differing from the books. */
+/** The account-level health state `books-drift`: a balance read that keeps differing from the books. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Account } from '../../src/account/account.ts';

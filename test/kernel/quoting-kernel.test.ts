@@ -221,6 +221,12 @@ test('an order gone without its fills seen counts until a positions read begun s
   kernel.onEvents([read(goneAt + 2_999)]); // begun too soon after the end: the venue may not have settled the fill yet
   assert.equal(counted(), size);
   kernel.onEvents([read(goneAt + 3_000)]);
+  // the risk layer's position is the books' (fills): a read the books do not hold yet lets nothing go
+  assert.equal(counted(), size, 'the books do not hold the fill yet: the order still counts (old code: 0)');
+  // the fill reaches the books (here without the order's nonce, so the fill itself frees nothing)
+  // and the next read agrees with them: the order stops counting
+  kernel.onEvents([{ type: 'OrderFilled', marketId: M1, nonce: null, outcomeIndex: ask.outcomeIndex, side: ask.side, price: ask.price, size, fee: 0, fillId: 'late', ts: clock.now() }]);
+  kernel.onEvents([read(goneAt + 3_000)]);
   assert.equal(counted(), 0, 'the position holds the fill now: the order stops counting');
   kernel.stop();
 });
@@ -379,4 +385,37 @@ test('a balance read that finds the holdings unchanged does not tick the market;
   k.onEvents([sync(5_000_000, 0), sync(5_000_000, 0)]);
   assert.deepEqual(causes, ['event'], 'a batch of unchanged reads ticks nothing');
   k.stop();
+});
+
+test('held because the ledger cannot be written: quotes pulled, nothing placed, and the account kill switch still fires', async () => {
+  const clock = new ManualClock(1_800_000_000_000);
+  const venue = new FakeVenue();
+  const store = new StateStore();
+  const kills: string[] = [];
+  const kernel = new QuotingKernel({
+    clock, venue, store, requoteIntervalMs: 0,
+    markets: [market(M1)],
+    accountLimits: { ...DEFAULT_ACCOUNT_LIMITS, maxErrorRate: 0.5, minRequestsForErrorRate: 2 },
+    onKill: (reason, _d, res) => kills.push(`${reason}:${res.ok}`),
+  });
+  kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));
+  await kernel.flush();
+  assert.equal(venue.open.size, 2);
+  kernel.hold('ledger', 'writes fail');
+  await kernel.flush();
+  assert.equal(venue.open.size, 0, 'every quote pulled');
+  const placed = creates(venue).length;
+  // it keeps ticking while held: each book event is a tick that pulls (and places nothing)
+  kernel.onEvent(book(M1, 481_000, 521_000, clock.now()));
+  await kernel.flush();
+  assert.equal(kernel.lastTick(M1)?.reason, 'PAUSED');
+  assert.equal(kernel.lastTick(M1)?.at, clock.now());
+  assert.equal(creates(venue).length, placed, 'nothing placed while held');
+  // the account goes bad while held: the kill switch fires on the next tick, not once writes resume
+  for (let i = 0; i < 4; i++) kernel.onEvent({ type: 'VenueCallCompleted', call: 'batch', ok: false, ms: 1, ts: clock.now() });
+  kernel.onEvent(book(M1, 482_000, 522_000, clock.now()));
+  await pump(clock, () => kills.length > 0);
+  assert.deepEqual(kills, ['KILL_ERROR_RATE:true']);
+  assert.equal(kernel.killed, 'KILL_ERROR_RATE');
+  assert.equal(creates(venue).length, placed, 'nothing placed');
 });

@@ -1,5 +1,5 @@
 /**
- * A ledger that cannot be lost or silently damaged (issue 22): safety records commit with a full
+ * A ledger that cannot be lost or silently damaged: safety records commit with a full
  * sync, a latch the ledger cannot take is kept in the fsynced latch file (disk full, file deleted,
  * I/O error) and read back at the next open, a damaged page refuses the open, writes that fail or a
  * file deleted under the process are reported as a problem, and the WAL is checkpointed.

@@ -1,5 +1,5 @@
 /**
- * One writer per ledger (issue 22): a second writer is refused naming the holder, readers still
+ * One writer per ledger: a second writer is refused naming the holder, readers still
  * read, a holder killed with SIGKILL leaves no stale lock, and the files are created 0600.
  */
 import assert from 'node:assert/strict';

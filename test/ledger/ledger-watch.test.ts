@@ -1,5 +1,5 @@
 /**
- * Fail closed (issue 22): the watch holds the bot once the ledger has been unwritable for the grace,
+ * Fail closed: the watch holds the bot once the ledger has been unwritable for the grace,
  * not before, and lets it go once writes succeed again (it retries them itself).
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * The ledger (issue 16): batched writes, fill de-duplication by venue id, the latch across reopen,
+ * The ledger: batched writes, fill de-duplication by venue id, the latch across reopen,
  * books replayed exactly from the fills, the catch-up's arithmetic, and schema versions.
  */
 import { tradingDay } from '../../src/account/trading-day.ts';

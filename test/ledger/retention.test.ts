@@ -1,5 +1,5 @@
 /**
- * Retention (issue 22): the bot's prune runs in bounded batches on its clock until nothing older
+ * Retention: the bot's prune runs in bounded batches on its clock until nothing older
  * than ledger.retainDays is left, then idles; retainDays 0 prunes nothing; a new ledger frees pages
  * as it goes (auto_vacuum INCREMENTAL).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 21, venue truth in the ledger: fee sources, venue-bound times, foreign fills, the cash and
+ * Venue truth in the ledger: fee sources, venue-bound times, foreign fills, the cash and
  * positions `ledger summary` shows, and the inherited-inventory baseline (refused without
  * --new-ledger, adopted with it). On the code before this change: catch-up fills had fee 0 and the
  * restart's time, the feed's fee was 0, no fill had an origin, summary had no cashUsdc/positions/pnl,

@@ -122,7 +122,7 @@ describe('grafana dashboard', () => {
     // the health model's metrics are registered by the runtime beside the bot's (src/metrics/health-metrics.ts)
     const { registerHealthMetrics } = await import('../../src/metrics/health-metrics.ts');
     registerHealthMetrics(metrics.registry, () => null);
-    // and market rotation's (issue 14, src/runtime/rotation/rotation-metrics.ts)
+    // and market rotation's (src/runtime/rotation/rotation-metrics.ts)
     const { registerRotationMetrics } = await import('../../src/runtime/rotation/rotation-metrics.ts');
     registerRotationMetrics(metrics.registry, () => null);
     const exported = new Set((await metrics.registry.getMetricsAsJSON()).map((x) => x.name));

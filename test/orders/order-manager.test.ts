@@ -6,6 +6,7 @@ import type { Bytes32, LimitOrder } from '../../src/model/order.ts';
 import type { DesiredOrder } from '../../src/orders/diff.ts';
 import { NonceSource } from '../../src/orders/nonces.ts';
 import { OrderManager, type OrderManagerOptions } from '../../src/orders/order-manager.ts';
+import { refusalLabel } from '../../src/orders/refusal.ts';
 import type { OrderManagerEvent } from '../../src/state/events.ts';
 import { FakeVenue, M1, M2, ManualClock, venueOrder } from './fake-venue.ts';
 
@@ -131,7 +132,7 @@ describe('OrderManager outcomes', () => {
       if (!fail) return undefined;
       fail = false;
       venue.open.set(p.nonce, venueOrder(p)); // it landed although the answer was lost
-      return { ok: false, nonce: p.nonce, code: 'VENUE_ERROR', message: '502', retryable: true };
+      return { ok: false, nonce: p.nonce, code: 'server-error', message: '502', retryable: true };
     };
     const one = [quotes(500_000)[0]!];
     await om.sync(M1, one);
@@ -145,10 +146,12 @@ describe('OrderManager outcomes', () => {
   });
 
   it('a thrown network error marks the whole batch retryable, then retries', async () => {
-    const { venue, om } = setup();
+    const { venue, om, of } = setup();
     venue.throwNext = new BookmakerError('NETWORK', 'socket hang up');
     await om.sync(M1, quotes(500_000));
     assert.equal(venue.open.size, 0);
+    // our own NETWORK error speaks the same vocabulary as the venue client's classifier
+    assert.deepEqual(new Set(of('OrderRejected').map((e) => [e.reason, refusalLabel({ code: e.reason, message: e.message ?? '' })].join(' '))), new Set(['network network']));
     await om.sync(M1, quotes(500_000));
     assert.equal(venue.open.size, 4);
     assert.equal(new Set(venue.received.map((p) => p.nonce)).size, 4, 'no new nonces on retry');
@@ -156,7 +159,7 @@ describe('OrderManager outcomes', () => {
 
   it('after maxRetries the create is settled by reconciliation', async () => {
     const { venue, om, clock } = setup({ maxRetries: 1, inFlightTimeoutMs: 1000 });
-    venue.createScript = (p) => ({ ok: false, nonce: p.nonce, code: 'VENUE_ERROR', message: '503', retryable: true });
+    venue.createScript = (p) => ({ ok: false, nonce: p.nonce, code: 'server-error', message: '503', retryable: true });
     const one = [quotes(500_000)[0]!];
     await om.sync(M1, one);
     await om.sync(M1, one);
@@ -173,9 +176,9 @@ describe('OrderManager outcomes', () => {
   it('429: nothing placed, back-off sheds requotes but still cancels, then resumes', async () => {
     const { venue, om, clock, of } = setup({ backoffBaseMs: 1000 });
     await om.sync(M1, quotes(500_000).slice(0, 2));
-    venue.createScript = (p) => ({ ok: false, nonce: p.nonce, code: 'RATE_LIMITED', message: '429', retryable: true });
+    venue.createScript = (p) => ({ ok: false, nonce: p.nonce, code: 'rate-limited', message: '429', retryable: true });
     await om.sync(M1, quotes(500_000));
-    assert.equal(of('OrderRejected').filter((e) => e.reason === 'rate_limited').length, 2);
+    assert.equal(of('OrderRejected').filter((e) => e.reason === 'rate-limited').length, 2);
     venue.createScript = () => undefined;
     const calls = venue.venueCalls().length;
     await om.sync(M1, quotes(600_000));
@@ -189,7 +192,7 @@ describe('OrderManager outcomes', () => {
 
   it('409 migration blocks the market until resumeMarket; other markets keep quoting', async () => {
     const { venue, om, of } = setup();
-    venue.createScript = (p) => (p.marketId === M1 ? { ok: false, nonce: p.nonce, code: 'MIGRATION_REQUIRED', message: '409', retryable: false, migration: true } : undefined);
+    venue.createScript = (p) => (p.marketId === M1 ? { ok: false, nonce: p.nonce, code: 'migration-required', message: '409', retryable: false, migration: true } : undefined);
     await om.sync(M1, quotes(500_000));
     await om.sync(M2, quotes(500_000, M2));
     assert.equal(om.isBlocked(M1), true);
@@ -234,7 +237,7 @@ describe('OrderManager outcomes', () => {
 
   it('partial bulk failure: the rejected slot cools down, the others work', async () => {
     const { venue, om, clock } = setup({ rejectCooldownMs: 1000 });
-    venue.createScript = (p) => (p.price === 490_000 ? { ok: false, nonce: p.nonce, code: 'BAD_INPUT', message: 'price', retryable: false } : undefined);
+    venue.createScript = (p) => (p.price === 490_000 ? { ok: false, nonce: p.nonce, code: 'bad-request', message: 'price', retryable: false } : undefined);
     await om.sync(M1, quotes(500_000));
     assert.equal(venue.open.size, 3);
     await om.sync(M1, quotes(500_000));
@@ -249,7 +252,7 @@ describe('OrderManager outcomes', () => {
     await om.sync(M1, quotes(500_000).slice(0, 1));
     const n = [...venue.open.keys()][0]!;
     venue.open.delete(n);
-    venue.cancelScript = (x) => ({ ok: false, nonce: x, code: 'NOT_FOUND', message: '404', retryable: false });
+    venue.cancelScript = (x) => ({ ok: false, nonce: x, code: 'not-found', message: '404', retryable: false });
     await om.sync(M1, []);
     assert.equal(om.tracked().length, 0);
     venue.cancelScript = () => undefined;
@@ -262,7 +265,7 @@ describe('OrderManager outcomes', () => {
     await om.sync(M1, quotes(500_000).slice(0, 1));
     const n = [...venue.open.keys()][0]! as Bytes32;
     venue.open.delete(n); // filled at the venue; the fills feed has not reported it yet
-    venue.cancelScript = (x) => ({ ok: false, nonce: x, code: 'ORDER_NOT_OPEN', message: '409 filled', retryable: false });
+    venue.cancelScript = (x) => ({ ok: false, nonce: x, code: 'conflict', message: '409 filled', retryable: false });
     await om.sync(M1, []);
     assert.equal(om.tracked().length, 0, 'no longer a live quote');
     assert.ok(om.knows(n), 'but still tracked as parked');
@@ -508,7 +511,7 @@ describe('OrderManager.cancelAll and halt', () => {
   it('is bounded: reports failure when orders will not go', async () => {
     const { venue, om } = setup({ cancelAllRounds: 3 });
     await om.sync(M1, quotes(500_000));
-    venue.cancelScript = (n) => ({ ok: false, nonce: n, code: 'VENUE_ERROR', message: '500', retryable: true });
+    venue.cancelScript = (n) => ({ ok: false, nonce: n, code: 'server-error', message: '500', retryable: true });
     const r = await om.cancelAll();
     assert.deepEqual({ ok: r.ok, rounds: r.rounds, remaining: r.remaining }, { ok: false, rounds: 3, remaining: 4 });
   });

@@ -14,7 +14,7 @@ test('the metric label is the venue code from a bounded set; unknown codes are o
   assert.equal(refusalLabel({ code: 'timeout', message: 't' }), 'timeout');
   assert.equal(refusalLabel({ code: 'forbidden', message: 'x', status: 403 }), 'FORBIDDEN');
   assert.equal(refusalLabel({ code: 'bad-request', message: 'x', status: 400 }), 'VALIDATION_ERROR');
-  assert.equal(refusalLabel({ code: 'weird', message: 'x' }), 'other');
+  assert.equal(refusalLabel({ code: 'conflict', message: 'x' }), 'other');
 });
 
 test('refusals no create can get past are fatal, with a cause and a fix; per-order refusals are not', () => {

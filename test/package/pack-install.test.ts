@@ -1,5 +1,5 @@
 /**
- * bookmaker as a package (issue 13): pack this checkout, install the tarball into a fresh project outside
+ * bookmaker as a package: pack this checkout, install the tarball into a fresh project outside
  * the repository, write the strategy of docs/strategies.md ("Writing your own") there (it imports only
  * from 'bookmaker'), and run that section's commands with the installed `bookmaker`: import the Polymarket
  * data set of data/ and backtest the user's strategy on it. Also: the tarball ships only what runs, the

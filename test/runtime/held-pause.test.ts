@@ -1,5 +1,5 @@
 /**
- * Issue 22: an operator's pause outlives a market's slot. A market that rotation releases and brings
+ * an operator's pause outlives a market's slot. A market that rotation releases and brings
  * back while the ledger still holds its pause starts paused (QuotingKernelOptions.heldPause): no quote
  * until `ctl resume MARKET`.
  */

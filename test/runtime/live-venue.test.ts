@@ -4,6 +4,7 @@ import { TESTNET } from '../../src/exchange/chains.ts';
 import { VenueError } from '../../src/exchange/client/errors.ts';
 import type { BulkOperation, BulkResult } from '../../src/exchange/client/orders-write.ts';
 import { createSigner } from '../../src/exchange/signing/signer.ts';
+import { recoverOrderSigner } from '../../src/exchange/signing/recover.ts';
 import type { Bytes32, CancelBody, LimitOrderBody, VenueOrder } from '../../src/model/order.ts';
 import type { PlannedOrder } from '../../src/model/venue.ts';
 import { createLiveVenue, type LiveOrdersClient } from '../../src/runtime/live-venue.ts';
@@ -256,4 +257,67 @@ test('onWrite names the market of each request and whether it carries only cance
     [null, true],
     [M, false],
   ]);
+});
+
+test('order signatures use ECDSA nonces computed ahead in idle turns, a chunk per turn, refilled once a chunk is used; aheadNonces 0 turns it off', async () => {
+  const turn = () => new Promise((r) => setImmediate(r));
+  const s = createSigner({ privateKey: '0x' + '33'.repeat(32), chain: TESTNET });
+  const { client, calls } = fakeClient();
+  const v = createLiveVenue({ client: { orders: client }, signer: s, aheadNonces: 40 });
+  assert.equal(s.precomputedNonces, 0, 'nothing is computed on the caller\'s turn');
+  await turn();
+  assert.equal(s.precomputedNonces, 16, 'one chunk per idle turn');
+  for (let i = 0; i < 4; i++) await turn();
+  assert.equal(s.precomputedNonces, 40);
+  const r = await v.batch([planned(), planned(), planned()], []);
+  assert.ok(r.creates.every((c) => c.ok));
+  assert.equal(s.precomputedNonces, 37, 'each create took one');
+  for (const b of calls[0]!.body as LimitOrderBody[]) assert.equal(recoverOrderSigner(b, TESTNET), s.address);
+  for (let i = 0; i < 4; i++) await turn();
+  assert.equal(s.precomputedNonces, 37, 'no refill for less than a chunk');
+  await v.batch(Array.from({ length: 13 }, planned), []);
+  assert.equal(s.precomputedNonces, 24);
+  await turn();
+  assert.equal(s.precomputedNonces, 40, 'refilled once half the pool (at most a chunk) was used');
+
+  const off = createSigner({ privateKey: '0x' + '33'.repeat(32), chain: TESTNET });
+  const v0 = createLiveVenue({ client: { orders: fakeClient().client }, signer: off, aheadNonces: 0 });
+  await v0.batch([planned()], []);
+  for (let i = 0; i < 4; i++) await turn();
+  assert.equal(off.precomputedNonces, 0);
+});
+
+test('at most maxInFlight order calls are in flight; the rest wait unsent, in order, and onWrite fires when each is sent', async () => {
+  const { client, calls } = fakeClient();
+  const gates: (() => void)[] = [];
+  const gated: LiveOrdersClient = {
+    ...client,
+    async bulkCreate(orders, o) {
+      await new Promise<void>((r) => gates.push(r));
+      return client.bulkCreate(orders, o);
+    },
+  };
+  const writes: (string | null)[] = [];
+  const v = createLiveVenue({ client: { orders: gated }, signer, maxInFlight: 2, aheadNonces: 0, onWrite: (m) => writes.push(m) });
+  const ps = Array.from({ length: 5 }, () => v.batch([planned()], []));
+  const turn = () => new Promise((r) => setImmediate(r));
+  await turn();
+  assert.equal(gates.length, 2, 'two calls sent');
+  assert.equal(writes.length, 2);
+  assert.equal(v.waitingCalls, 3);
+  gates[0]!();
+  await turn();
+  assert.equal(gates.length, 3, 'a finished call lets the next one go');
+  assert.equal(writes.length, 3);
+  assert.equal(v.waitingCalls, 2);
+  for (let i = 1; i < 5; i++) {
+    await turn();
+    gates[i]!();
+  }
+  const rs = await Promise.all(ps);
+  assert.ok(rs.every((r) => r.creates.length === 1 && r.creates[0]!.ok));
+  assert.equal(v.waitingCalls, 0);
+  // sent in the order they were asked for
+  const sent = calls.filter((c) => c.kind === 'bulkCreate').map((c) => (c.body as LimitOrderBody[])[0]!.nonce);
+  assert.deepEqual(sent, rs.map((r) => r.creates[0]!.nonce));
 });

@@ -34,6 +34,17 @@ function book(marketId: Bytes32, bid: number, ask: number, ts: number): StateEve
 const bidForm = (p: PlannedOrder): 'no-sale' | 'yes-buy' | null =>
   p.outcomeIndex === Outcome.NO && p.side === Side.SELL ? 'no-sale' : p.outcomeIndex === Outcome.YES && p.side === Side.BUY ? 'yes-buy' : null;
 
+/**
+ * The NO held: a fill the books count (the risk layer's position is the books': a balance read
+ * alone only reconciles against them, docs/books-and-pnl.md) and the read that agrees.
+ */
+function holdNo(ts: number): StateEvent[] {
+  return [
+    { type: 'OrderFilled', marketId: M1, nonce: null, outcomeIndex: Outcome.NO, side: Side.BUY, price: 500_000, size: HELD_NO, fee: 0, fillId: 'held-no', ts },
+    { type: 'PositionSynced', marketId: M1, yes: 0, no: HELD_NO, ts },
+  ];
+}
+
 function setup(settleMs: number) {
   const clock = new ManualClock(1_800_000_000_000);
   const venue = new FakeVenue();
@@ -73,7 +84,7 @@ function setup(settleMs: number) {
 
 test('a moved NO sale does not flip to a YES buy and back while its cancelled predecessor is parked', async () => {
   const s = setup(3_000);
-  s.kernel.onEvents([{ type: 'PositionSynced', marketId: M1, yes: 0, no: HELD_NO, ts: s.clock.now() }]);
+  s.kernel.onEvents(holdNo(s.clock.now()));
   await s.tick(480_000, 520_000);
   await s.tick(480_000, 520_000);
   assert.deepEqual(s.bids.map((b) => b.form), ['no-sale'], 'the bid is a NO sale from the NO held');
@@ -107,7 +118,7 @@ test('a moved NO sale does not flip to a YES buy and back while its cancelled pr
 
 test('with settleMs 0 (fills known at an order end) a moved NO sale stays a NO sale', async () => {
   const s = setup(0);
-  s.kernel.onEvents([{ type: 'PositionSynced', marketId: M1, yes: 0, no: HELD_NO, ts: s.clock.now() }]);
+  s.kernel.onEvents(holdNo(s.clock.now()));
   await s.tick(480_000, 520_000);
   await s.tick(480_000, 520_000);
   await s.tick(490_000, 530_000);

@@ -1,5 +1,5 @@
 /**
- * The local exchange refuses what a real venue must refuse (issue 6 §4): forged signatures (signed by
+ * The local exchange refuses what a real venue must refuse: forged signatures (signed by
  * another key, or a tampered field under a valid signature), replayed nonces (create and cancel), keys
  * without the trade permission, orders for another key's wallet, and cancels of another trader's order.
  * After every refusal the victim's order is still open and untouched.

@@ -1,5 +1,5 @@
 /**
- * Secrets never leave their box (docs/architecture.md#habits (habit 10), issue 6 §4): a full short bot session with known key
+ * Secrets never leave their box (docs/architecture.md#habits (habit 10)): a full short bot session with known key
  * material — `bookmaker run` against a local exchange at debug log level, its /metrics, /healthz and
  * /readyz bodies, a `bookmaker record` session and its recording files, and a chaos soak's report and
  * bot logs — then every byte is searched for the private key and the API key, with and without 0x, in

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { applyFill, FLAT, toMicro, unrealisedScaled, yesTermsTrade, type FillTerms, type PositionState } from '../../src/state/position.ts';
-import { addFill, attributionExact, attributionMicro, NO_ATTRIBUTION, resolveAt, type AttributionState } from '../../src/state/pnl-attribution.ts';
+import { addFill, apportion, attributionExact, attributionMicro, NO_ATTRIBUTION, resolveAt, type AttributionState } from '../../src/state/pnl-attribution.ts';
 
 const fillArb = fc.record({
   outcomeIndex: fc.constantFrom(0 as const, 1 as const),
@@ -102,5 +102,45 @@ describe('PnL attribution', () => {
     );
     // = Σ qty·(payout − price) − fees: 10·(1 − 0.48) − 4·(1 − 0.42) − 0.01
     assert.equal(m.total, 5_200_000n - 2_320_000n - 10_000n);
+  });
+
+  /** The unit-at-a-time round robin apportion replaced (the reference for small gaps). */
+  function apportionByUnits(e: { spreadCapture: bigint; inventory: bigint; fees: bigint; resolution: bigint }, target: bigint) {
+    const SCALE2 = 2_000_000n;
+    const fl = (x: bigint) => (x % SCALE2 !== 0n && x < 0n ? x / SCALE2 - 1n : x / SCALE2);
+    const ks = ['spreadCapture', 'inventory', 'fees', 'resolution'] as const;
+    const floors = ks.map((k) => fl(e[k]));
+    const rems = ks.map((k, i) => e[k] - floors[i]! * SCALE2);
+    let gap = target - floors.reduce((x, y) => x + y, 0n);
+    let live = [0, 1, 2, 3].filter((i) => rems[i] !== 0n);
+    if (live.length === 0) live = [1];
+    const order = live.sort((i, j) => (rems[j]! > rems[i]! ? 1 : rems[j]! < rems[i]! ? -1 : i - j));
+    const n = order.length;
+    for (let k = 0; gap > 0n; k = (k + 1) % n, gap--) floors[order[k]!]!++;
+    for (let k = n - 1; gap < 0n; k = (k + n - 1) % n, gap++) floors[order[k]!]!--;
+    return { spreadCapture: floors[0]!, inventory: floors[1]!, fees: floors[2]!, resolution: floors[3]!, total: target };
+  }
+
+  it('apportion: the same split as one unit at a time, for any gap up or down', () => {
+    const comp = fc.bigInt({ min: -100_000_000_000_000n, max: 100_000_000_000_000n });
+    fc.assert(
+      fc.property(comp, comp, comp, comp, fc.bigInt({ min: -200n, max: 200n }), (s, i, f, r, d) => {
+        const e = { spreadCapture: s, inventory: i, fees: f * 2_000_000n, resolution: r };
+        const fl = (x: bigint) => (x % 2_000_000n !== 0n && x < 0n ? x / 2_000_000n - 1n : x / 2_000_000n);
+        const target = fl(s) + fl(i) + f + fl(r) + d;
+        assert.deepEqual(apportion(e, target), apportionByUnits(e, target));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('apportion: a gap of 1e15 units (a target far from the floors) is split in O(components), exactly', { timeout: 60_000 }, () => {
+    const e = { spreadCapture: 3n, inventory: -5n, fees: 0n, resolution: 7n };
+    // the old loop ran once per unit of gap: 1e15 iterations (it never finished); now: 2 live components share it
+    const a = apportion(e, 1_000_000_000_000_000n + 1n);
+    assert.equal(a.spreadCapture + a.inventory + a.fees + a.resolution, 1_000_000_000_000_000n + 1n);
+    assert.equal(a.fees, 0n, 'an exact component stays exact');
+    const b = apportion(e, -1_000_000_000_000_000n);
+    assert.equal(b.spreadCapture + b.inventory + b.fees + b.resolution, -1_000_000_000_000_000n);
   });
 });

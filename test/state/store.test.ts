@@ -99,8 +99,8 @@ describe('StateStore', () => {
     const a = planned(1, 1, 0, 400_000);
     const b = planned(2, 1, 0, 390_000);
     for (const o of [a, b]) s = reduce(s, { type: 'OrderSubmitted', marketId: M, slot: 's', nonce: o.nonce, order: o, retry: false, ts: 1 });
-    s = reduce(s, { type: 'OrderRejected', marketId: M, slot: 's', nonce: a.nonce, reason: 'VENUE_ERROR', retryable: true, mayHaveLanded: true, ts: 2 });
-    s = reduce(s, { type: 'OrderRejected', marketId: M, slot: 's', nonce: b.nonce, reason: 'BAD_INPUT', retryable: false, mayHaveLanded: false, ts: 2 });
+    s = reduce(s, { type: 'OrderRejected', marketId: M, slot: 's', nonce: a.nonce, reason: 'server-error', retryable: true, mayHaveLanded: true, ts: 2 });
+    s = reduce(s, { type: 'OrderRejected', marketId: M, slot: 's', nonce: b.nonce, reason: 'bad-request', retryable: false, mayHaveLanded: false, ts: 2 });
     assert.deepEqual([...s.markets.get(M)!.orders.keys()], [a.nonce]);
   });
 
@@ -109,7 +109,7 @@ describe('StateStore', () => {
     const a = planned(1, 1, 1, 600_000);
     s = reduce(s, { type: 'OrderSubmitted', marketId: M, slot: 's', nonce: a.nonce, order: a, retry: false, ts: 1 });
     s = reduce(s, { type: 'OrderAccepted', marketId: M, nonce: a.nonce, duplicate: false, ts: 2 });
-    s = reduce(s, { type: 'CancelFailed', marketId: M, nonce: a.nonce, reason: 'ORDER_NOT_OPEN', retryable: false, ts: 3 });
+    s = reduce(s, { type: 'CancelFailed', marketId: M, nonce: a.nonce, reason: 'conflict', retryable: false, ts: 3 });
     assert.equal(s.markets.get(M)!.orders.get(a.nonce)?.state, 'cancelling', 'its fills may still be on the way');
     s = reduce(s, { type: 'OrderGone', marketId: M, nonce: a.nonce, ts: 4 });
     assert.equal(s.markets.get(M)!.orders.size, 0);

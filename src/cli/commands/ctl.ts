@@ -3,7 +3,7 @@
  * operator control of a running bot over its admin endpoint (127.0.0.1:admin.port, bearer token
  * from BOOKMAKER_ADMIN_TOKEN). See docs/control.md.
  *
- * Issue 22: ctl reads only the admin port and the ledger path from the config (ctl-target.ts), so an
+ * ctl reads only the admin port and the ledger path from the config (ctl-target.ts), so an
  * error elsewhere in the file never blocks an emergency halt. Before it acts it asks the bot who it
  * is (`GET /admin/status`, `identity`) and refuses (exit 2, naming the bot that answered) when that
  * is not the bot of its config. `clear-kill --offline` clears the latch in the ledger file of a
@@ -105,7 +105,7 @@ async function run(args: ParsedArgs): Promise<number> {
   }
   checkAdminToken(token);
 
-  // who answers: the bot of this config, or nothing is sent (issue 22)
+  // who answers: the bot of this config, or nothing is sent
   let who: Answer;
   try {
     who = await call(port, token, 'GET', 'status');

@@ -1,5 +1,5 @@
 /**
- * `bookmaker ledger check|backup|prune` (issue 22): the ledger's care, for an operator.
+ * `bookmaker ledger check|backup|prune`: the ledger's care, for an operator.
  *
  *   check               full `PRAGMA integrity_check`; the latch file and the writer lock too.
  *                       Exit 0 sound, 1 damaged. Read-only: safe beside a running bot.

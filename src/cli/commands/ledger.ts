@@ -2,7 +2,7 @@
  * `bookmaker ledger summary|fills|orders|pnl -c FILE [--since T] [--market M] [--csv|--json]`:
  * the books the bot keeps (src/ledger), for accounting and audits. Read-only: the file is opened
  * read-only and never created, so it is safe next to a running bot (SQLite WAL).
- * `bookmaker ledger check|backup|prune` (issue 22): see ledger-admin.ts.
+ * `bookmaker ledger check|backup|prune`: see ledger-admin.ts.
  */
 import type { CommandSpec, ParsedArgs } from '../args.ts';
 import { parseDuration } from '../args.ts';

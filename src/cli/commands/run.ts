@@ -177,7 +177,7 @@ async function run(args: ParsedArgs): Promise<number> {
       `bookmaker: quoting ${bot.markets.length} market(s)${config.selection.shard ? ` of shard ${config.selection.shard.index}/${config.selection.shard.count}` : ''} on ${bot.baseUrl}${embedded ? ' (embedded local exchange)' : ''}${bot.paper ? ' [paper]' : ''}\n` +
         `metrics: ${bot.metricsUrl ? `${bot.metricsUrl}/metrics  (${bot.metricsUrl}/healthz, ${bot.metricsUrl}/readyz)` : 'off'}\n`,
     );
-    // ---- issue 16: SIGHUP reloads the config (a bad file is refused, the running config stays) ----
+    // ---- SIGHUP reloads the config (a bad file is refused, the running config stays) ----
     reloadNow = (why) => void bot.reload(why).then((r) => process.stderr.write(`bookmaker: reload (${why}): ${JSON.stringify(r.body)}\n`));
     if (hupDeferred) reloadNow('SIGHUP during start-up');
     const stopSighup = (): void => {
@@ -237,7 +237,7 @@ function render(bot: Bot): { table: string[]; line: string } {
   const header =
     `${new Date().toISOString().slice(11, 19)} collateral ${collateral} USDC ${proc}${bot.kernel.killed ? `KILLED (${bot.kernel.killed}) ` : ''}` +
     `quoting ${quoting}/${rows.length}${stale.length ? ` stale: ${stale.join(',')}` : ''}${bot.paper ? ' [paper]' : ''}`;
-  // market rotation (issue 14): one line of its own
+  // market rotation: one line of its own
   const rotation = formatRotationLine(bot.rotation.summary(), bot.rotation.refreshEnabled);
   const pnl = books.figures().total;
   const table = formatSummary(rows, header, pnl);

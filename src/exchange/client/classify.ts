@@ -16,27 +16,13 @@
  * Any other 409 is a plain 'conflict' → fail.
  * Invalid signature: a 400 (or 401) whose code or message mentions "signature" → halt.
  */
-import { BadResponseError, BookmakerError } from '../../model/errors.ts';
+import { BadResponseError, BookmakerError, type ErrorCode } from '../../model/errors.ts';
+import type { ErrorReason, VenueFailure } from '../../model/venue.ts';
 import { NetworkError, TimeoutError, VenueError } from './errors.ts';
 
 export type ErrorAction = 'retry' | 'backoff' | 'halt' | 'fail';
 
-export type ErrorReason =
-  | 'rate-limited'
-  | 'server-error'
-  | 'network'
-  | 'timeout'
-  | 'duplicate'
-  | 'migration-required'
-  | 'invalid-signature'
-  | 'bad-request'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not-found'
-  | 'conflict'
-  | 'bad-response'
-  | 'not-idempotent'
-  | 'unknown';
+export type { ErrorReason };
 
 export interface Classification {
   action: ErrorAction;
@@ -85,4 +71,24 @@ function classifyVenue(e: VenueError, idempotent: boolean): Classification {
   if (s === 404) return { action: 'fail', reason: 'not-found' };
   if (s === 408 || s >= 500) return idempotent ? { action: 'retry', reason: 'server-error' } : { action: 'fail', reason: 'not-idempotent' };
   return { action: 'fail', reason: 'unknown' };
+}
+
+/** Our own typed errors a venue call may throw (a rate limiter, the signer), in the failure vocabulary. */
+const FAILURE_OF_CODE: Partial<Record<ErrorCode, VenueFailure>> = {
+  RATE_LIMITED: 'rate-limited',
+  SIGNING: 'invalid-signature',
+  MIGRATION_REQUIRED: 'migration-required',
+  DUPLICATE: 'duplicate',
+  NETWORK: 'network',
+  TIMEOUT: 'timeout',
+  BAD_RESPONSE: 'bad-response',
+};
+
+/**
+ * A failed call in the failure vocabulary (src/model/venue.ts VenueFailure): the classifier's reason,
+ * or, for one of our own errors the classifier knows no more of, the reason its code names.
+ */
+export function failureOf(err: unknown, c: Classification = classify(err)): VenueFailure {
+  if (c.reason !== 'unknown' || !(err instanceof BookmakerError)) return c.reason;
+  return FAILURE_OF_CODE[err.code] ?? 'unknown';
 }

@@ -11,6 +11,7 @@ import { MakerRole, type Address, type Bytes32, type CancelBody, type Hex, type 
 import type { ChainConfig } from '../chains.ts';
 import { registerSecret } from '../../core/logger.ts';
 import { addressFromPublicKey, assertAddress } from './address.ts';
+import { createAheadNonces } from './ahead-nonces.ts';
 import { cryptoBackend, type BackendInfo } from './backend.ts';
 import { domainSeparators } from './domains.ts';
 import { assertBytes32, bytesToHex, toUint256 } from './hex.ts';
@@ -89,6 +90,15 @@ export interface Signer {
   signOrder(order: LimitOrder, nowSec?: number): LimitOrderBody;
   /** A market order as an IOC limit order with clientOrderType "market". */
   signMarketOrder(order: MarketOrder, nowSec?: number): LimitOrderBody;
+  /**
+   * Compute ECDSA nonces ahead, in idle time, until `target` are ready (at most `max` now); returns
+   * how many are ready. While some are, order signatures use them: two multiplications instead of a
+   * point multiplication, valid and low-s, but not RFC 6979's bytes (docs/performance.md#signing-ahead).
+   * Other messages always sign with RFC 6979.
+   */
+  precomputeNonces(target: number, max?: number): number;
+  /** ECDSA nonces ready for order signatures. */
+  readonly precomputedNonces: number;
   /** Sign an already-built body (e.g. a migration restore reusing nonce, expiry and maxFee). Its trader must be this signer. */
   signOrderBody(body: UnsignedLimitOrderBody): LimitOrderBody;
   signCancel(nonce: Bytes32): CancelBody;
@@ -128,6 +138,12 @@ export function createSigner(opts: SignerOptions): Signer {
 
   const signDigest = (digest: Uint8Array): Hex => encodeSignature((out) => ecdsa.sign(digest, key, out));
   const signTyped = (domain: Buffer, structHash: Uint8Array): Hex => signDigest(typedDataDigest(domain, structHash, keccak256));
+  const ahead = createAheadNonces(ecdsa, key);
+  const signOrderDigest = (digest: Uint8Array): Hex =>
+    encodeSignature((out) => {
+      const recid = ahead.sign(digest, out);
+      return recid >= 0 ? recid : ecdsa.sign(digest, key, out);
+    });
   const deadlineOf = (d: UintInput | undefined, nowSec: number | undefined, field: string): bigint =>
     d === undefined ? BigInt(Math.floor(nowSec ?? clock()) + DEFAULT_DEADLINE_SECONDS) : toUint256(d, field);
 
@@ -138,7 +154,7 @@ export function createSigner(opts: SignerOptions): Signer {
     }
     // The struct is rebuilt from the body with the venue's own arithmetic, so what we sign is what it verifies.
     const struct = toSettlementV2Order(body);
-    const signature = signTyped(domains.settlementV2, hashOrderStruct(struct, keccak256));
+    const signature = signOrderDigest(typedDataDigest(domains.settlementV2, hashOrderStruct(struct, keccak256), keccak256));
     return { ...body, signature };
   }
 
@@ -152,6 +168,13 @@ export function createSigner(opts: SignerOptions): Signer {
     backend: be.info,
     signOrder,
     signOrderBody,
+    precomputeNonces(target, max = Number.POSITIVE_INFINITY) {
+      const want = Math.min(Math.floor(target) - ahead.size, Math.floor(max));
+      return want > 0 ? ahead.fill(want) : ahead.size;
+    },
+    get precomputedNonces() {
+      return ahead.size;
+    },
     signMarketOrder: (order, nowSec) => signOrder(marketOrderToLimitOrder(order), nowSec),
     signCancel(nonce) {
       assertBytes32(nonce, 'nonce');

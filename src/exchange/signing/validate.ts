@@ -1,5 +1,5 @@
 /**
- * Checks of a LimitOrder before anything is signed (issue 2, "Bad input"): every problem is a
+ * Checks of a LimitOrder before anything is signed ("Bad input"): every problem is a
  * BadInputError naming the field, so a wrong order is never signed silently.
  */
 import { BadInputError } from '../../model/errors.ts';

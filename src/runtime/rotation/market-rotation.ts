@@ -1,5 +1,5 @@
 /**
- * Market rotation (issue 14): the set of quoted markets changes while the bot runs.
+ * Market rotation: the set of quoted markets changes while the bot runs.
  *
  *   const rot = new MarketRotation({ ports, clock, refreshMs, logger, metrics });
  *   rot.begin(startupMarkets)        // the markets the bot started with (counted as `startup`)

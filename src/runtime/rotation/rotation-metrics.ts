@@ -1,5 +1,5 @@
 /**
- * The rotation's metrics (issue 14), on the bot's registry:
+ * The rotation's metrics, on the bot's registry:
  *   bookmaker_markets_active                      gauge: markets quoted now (started, not retiring)
  *   bookmaker_markets_retiring                    gauge: markets whose quotes are pulled and cancels not yet confirmed
  *   bookmaker_markets_retiring_stuck              gauge: of those, the ones a full round of venue reads could not confirm

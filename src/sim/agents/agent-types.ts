@@ -1,5 +1,5 @@
 /**
- * Shared shapes of the simulated counterparties (issue 3 §3). Every generator is a function of
+ * Shared shapes of the simulated counterparties. Every generator is a function of
  * (config, state, rng, nowMs, view) that returns its next state and the engine commands to apply;
  * it reads no clock and does no I/O, so a seed and a sequence of calls reproduce it exactly.
  */

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classify } from '../../../src/exchange/client/classify.ts';
+import { classify, failureOf } from '../../../src/exchange/client/classify.ts';
 import { NetworkError, TimeoutError, VenueError, venueErrorFromBody } from '../../../src/exchange/client/errors.ts';
-import { BadResponseError } from '../../../src/model/errors.ts';
+import { BadResponseError, BookmakerError } from '../../../src/model/errors.ts';
 import { backoffDelay, nextDelay, DEFAULT_RETRY } from '../../../src/exchange/client/backoff.ts';
 import { parseRetryAfter, retryAfterMsOf } from '../../../src/exchange/client/retry-after.ts';
 
@@ -85,4 +85,16 @@ test('Retry-After: seconds, HTTP date, X-RateLimit-Reset, body retryAfter', () =
   assert.equal(retryAfterMsOf({}, { message: 'wait', retryAfter: 2 }, now), 2000);
   assert.equal(retryAfterMsOf({ 'retry-after': '1', 'x-ratelimit-reset': String(now / 1000 + 12) }, null, now), 1000);
   assert.equal(retryAfterMsOf({}, null, now), null);
+});
+
+test('failureOf: one failure vocabulary for venue answers and our own thrown errors', () => {
+  assert.equal(failureOf(ve(429, null)), 'rate-limited');
+  assert.equal(failureOf(ve(409, { message: 'wallet must migrate' })), 'migration-required');
+  assert.equal(failureOf(new NetworkError('POST /orders', 'reset', 'ECONNRESET')), 'network');
+  // our own typed errors name the same reasons as the venue's answers would
+  assert.equal(failureOf(new BookmakerError('RATE_LIMITED', 'local limiter')), 'rate-limited');
+  assert.equal(failureOf(new BookmakerError('SIGNING', 'no key')), 'invalid-signature');
+  assert.equal(failureOf(new BookmakerError('NETWORK', 'down')), 'network');
+  assert.equal(failureOf(new BookmakerError('CONFIG', 'x')), 'unknown');
+  assert.equal(failureOf(new Error('plain')), 'unknown');
 });

@@ -4,6 +4,7 @@
  */
 import type { ChainConfig } from '../../../src/exchange/chains.ts';
 import type { Bytes32, LimitOrder } from '../../../src/model/order.ts';
+import { mulberry32 } from '../../../src/sim/rng.ts';
 
 export const ORDER_TYPES = {
   Order: [
@@ -79,16 +80,7 @@ export const TEST_KEYS = [
 export const MARKET = '0x3f1c8e2d0a9b7c6d5e4f30211203f4e5d6c7b8a9f0e1d2c3b4a5968778695a4b' as Bytes32;
 
 /** mulberry32: small, fast, deterministic. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const rng = mulberry32;
 
 export function randInt(r: () => number, lo: number, hi: number): number {
   return lo + Math.floor(r() * (hi - lo + 1));

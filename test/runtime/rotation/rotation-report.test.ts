@@ -136,7 +136,7 @@ test('weeks of rotation: the retired rows stay a few hundred KB; the oldest fold
   const realised = rows.reduce((a, r) => a + r.realised, 0n) + acc.row!.realised;
   assert.equal(fills, 3 * N);
   assert.equal(realised, BigInt((N * (N - 1)) / 2));
-  // small: the kept rows serialize to a few hundred KB at most (issue 14: memory flat over weeks)
+  // small: the kept rows serialize to a few hundred KB at most (memory flat over weeks)
   const bytes = JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)).length;
   assert.ok(bytes <= 200_000, `kept rows ${bytes} bytes`);
 });

@@ -1,0 +1,222 @@
+/**
+ * The books checkpoint (docs/ledger-operations.md "The books checkpoint"): the account's books as
+ * the recorded fills leave them up to one fill, kept in the ledger, so a start or `ledger summary`
+ * replays only the fills recorded after it instead of every fill since the ledger began.
+ *
+ *   const r = replayBooks(ledger, { logger, save: true })
+ *   r.account     // the Account after the baseline and every fill (before the saved marks), as a full replay gives it
+ *   r.positions   // every market's position in record order (replayPositions)
+ *   r.tail        // fills replayed after the checkpoint (all of them without one)
+ *   r.checkpoint  // 'used', 'none', or why one was ignored
+ *   saveBooksCheckpoint(ledger, { logger })  // at a clean stop: a new checkpoint when the tail is long
+ *
+ * What a checkpoint holds: every field of the account (src/account/account-snapshot.ts: whatever the
+ * Account keeps, bigints as decimal text) and the record-order positions, after the baseline and the
+ * fills up to `seq`; what it covers (`seq`, the number of fills up to it, the id of the fill at
+ * `seq`, the number of baseline rows); the account's shape when written; a SHA-256 of the state.
+ *
+ * A checkpoint is used only when all of these hold now: the digest matches the state, the shape is
+ * this bookmaker's Account, the fills up to `seq` are as many as it covered and the fill at `seq` is
+ * the same, and the baseline is unchanged. Otherwise it is ignored (logged, with the reason) and
+ * every fill is replayed: the result is the same either way, a damaged or stale checkpoint only
+ * costs time. A checkpoint is written (one row, replaced) at a start whose replay went through
+ * `minTail` fills or more after it (or had none), and at a clean stop when that many were recorded
+ * since: never on the quoting path. It is a cache of what the fills say, never a record of its own:
+ * `bookmaker ledger check` and a backup carry it, and deleting it loses nothing.
+ */
+import { createHash } from 'node:crypto';
+import { Account } from '../account/account.ts';
+import { restoreAccount, restoreValue, snapshotAccount, snapshotValue, type AccountSnapshot } from '../account/account-snapshot.ts';
+import { silentLogger, type Logger } from '../core/logger.ts';
+import type { OutcomeIndex, SideValue } from '../model/order.ts';
+import { applyFill, FLAT, type PositionState } from '../state/position.ts';
+import { baselinePositions } from './baseline.ts';
+import type { Ledger } from './ledger.ts';
+
+/** write a new checkpoint once the replay after the last one passes this many fills */
+export const CHECKPOINT_MIN_TAIL = 1_000;
+
+export interface ReplayedBooks {
+  /** the books after the baseline and every recorded fill, before the saved marks */
+  readonly account: Account;
+  /** every market's position, the fills applied in record order */
+  readonly positions: Map<string, PositionState>;
+  /** the last fill applied (its seq; 0: none) */
+  readonly seq: number;
+  /** fills replayed after the checkpoint (every fill without one) */
+  readonly tail: number;
+  /** 'used', 'none', or why the checkpoint was ignored */
+  readonly checkpoint: string;
+}
+
+interface FillRow {
+  seq: number;
+  fill_id: string;
+  market_id: string;
+  outcome: number;
+  side: number;
+  price: number;
+  size: number;
+  fee: number;
+  ts: number;
+  fee_source?: string;
+  origin?: string;
+  order_kind?: number | null;
+}
+
+interface CheckpointRow {
+  seq: number;
+  fills: number;
+  last_fill_id: string | null;
+  baseline: number;
+  shape: string;
+  digest: string;
+  state: string;
+}
+
+interface CheckpointState {
+  readonly account: AccountSnapshot;
+  readonly positions: { readonly strings: readonly string[]; readonly value: never };
+}
+
+const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
+
+function hasTable(ledger: Ledger): boolean {
+  return ledger.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'books_checkpoint'").get() !== undefined;
+}
+
+const baselineRows = (ledger: Ledger): number => (ledger.db.prepare('SELECT COUNT(*) AS n FROM baseline').get() as { n: number }).n;
+
+/** Fills recorded up to `seq`: all of them less those after it (a count over an index, then over the tail's rows). */
+function fillsUpTo(ledger: Ledger, seq: number): number {
+  const all = (ledger.db.prepare('SELECT COUNT(*) AS n FROM fills').get() as { n: number }).n;
+  const after = (ledger.db.prepare('SELECT COUNT(*) AS n FROM fills WHERE seq > ?').get(seq) as { n: number }).n;
+  return all - after;
+}
+
+/** The checkpoint's state when it is valid now; else why not. */
+function readCheckpoint(ledger: Ledger): { row: CheckpointRow; account: Account; positions: Map<string, PositionState> } | string {
+  if (!hasTable(ledger)) return 'none';
+  const row = ledger.db.prepare('SELECT seq, fills, last_fill_id, baseline, shape, digest, state FROM books_checkpoint WHERE id = 1').get() as CheckpointRow | undefined;
+  if (row === undefined) return 'none';
+  if (typeof row.state !== 'string' || sha256(row.state) !== row.digest) return 'its digest does not match its state (damaged)';
+  if (fillsUpTo(ledger, row.seq) !== row.fills) return `the fills it covers changed (${row.fills} up to fill ${row.seq} then, ${fillsUpTo(ledger, row.seq)} now)`;
+  if (row.seq > 0) {
+    const at = ledger.db.prepare('SELECT fill_id FROM fills WHERE seq = ?').get(row.seq) as { fill_id: string } | undefined;
+    if (at?.fill_id !== row.last_fill_id) return `the fill it ends at is not the one it covered (${row.last_fill_id} then, ${at?.fill_id ?? 'none'} now)`;
+  }
+  if (baselineRows(ledger) !== row.baseline) return 'the baseline changed since it was written';
+  try {
+    const s = JSON.parse(row.state) as CheckpointState;
+    if (s.account?.shape !== row.shape) return 'a damaged checkpoint (its shape does not match its state)';
+    const account = restoreAccount(s.account);
+    const positions = restoreValue(s.positions);
+    if (!(positions instanceof Map)) return 'a damaged checkpoint (no positions)';
+    return { row, account, positions: positions as Map<string, PositionState> };
+  } catch (e) {
+    return `it cannot be read by this bookmaker (${(e as Error).message})`;
+  }
+}
+
+/** The checkpoint's coverage alone (no state read): its seq, or null without one. */
+function checkpointSeq(ledger: Ledger): number | null {
+  if (!hasTable(ledger)) return null;
+  const r = ledger.db.prepare('SELECT seq FROM books_checkpoint WHERE id = 1').get() as { seq: number } | undefined;
+  return r?.seq ?? null;
+}
+
+function writeCheckpoint(ledger: Ledger, r: ReplayedBooks, log: Logger): void {
+  const t0 = performance.now();
+  try {
+    const account = snapshotAccount(r.account);
+    const state = JSON.stringify({ account, positions: snapshotValue(r.positions) });
+    const lastId = r.seq > 0 ? ((ledger.db.prepare('SELECT fill_id FROM fills WHERE seq = ?').get(r.seq) as { fill_id: string } | undefined)?.fill_id ?? null) : null;
+    ledger.db
+      .prepare('INSERT OR REPLACE INTO books_checkpoint (id, seq, fills, last_fill_id, baseline, shape, digest, state, written_at) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(r.seq, fillsUpTo(ledger, r.seq), lastId, baselineRows(ledger), account.shape, sha256(state), state, Date.now());
+    log.info({ seq: r.seq, bytes: state.length, ms: Math.round(performance.now() - t0) }, 'books checkpoint written');
+  } catch (e) {
+    // a cache: the next start replays from the older checkpoint (or every fill)
+    log.warn({ err: (e as Error).message }, 'books checkpoint could not be written (the next start replays more fills)');
+  }
+}
+
+const fillOf = (r: FillRow) => ({
+  fillId: r.fill_id,
+  marketId: r.market_id,
+  outcomeIndex: r.outcome as OutcomeIndex,
+  side: r.side as SideValue,
+  price: r.price,
+  size: r.size,
+  fee: r.fee,
+  feeSource: r.fee_source === 'venue' ? ('venue' as const) : ('model' as const),
+  ts: r.ts,
+  origin: r.origin === 'foreign' ? ('foreign' as const) : ('own' as const),
+  // how the venue settled the order (a sale without inventory mints): books.ts kindOf
+  ...(r.order_kind === 0 || r.order_kind === 1 || r.order_kind === 2 ? { orderKind: r.order_kind as 0 | 1 | 2 } : {}),
+});
+
+/** The baseline and every fill from the start (no checkpoint). */
+function fromStart(ledger: Ledger): { account: Account; positions: Map<string, PositionState> } {
+  const account = new Account();
+  const b = ledger.baseline();
+  if (b) account.adoptBaseline(b.holdings.map((h) => ({ marketId: h.marketId, outcomeIndex: h.outcomeIndex === 1 ? 1 : 0, shares: Number(h.shares), mark: h.mark ?? 0 })), b.at);
+  return { account, positions: baselinePositions(b) };
+}
+
+export interface ReplayOptions {
+  readonly logger?: Logger;
+  /** write a new checkpoint when the replay went through `minTail` fills after the last one (a writable ledger only) */
+  readonly save?: boolean;
+  /** default CHECKPOINT_MIN_TAIL */
+  readonly minTail?: number;
+  /** ignore any checkpoint: replay every fill (tests, `ledger check`) */
+  readonly full?: boolean;
+  /** only the fills before this time, ms (no checkpoint: it covers fills by record order, not time) */
+  readonly until?: number;
+}
+
+/** The books from the checkpoint and the fills after it (or from every fill): see the file's head. */
+export function replayBooks(ledger: Ledger, o: ReplayOptions = {}): ReplayedBooks {
+  const log = (o.logger ?? silentLogger).child({ component: 'ledger' });
+  const cp = o.full || o.until !== undefined ? 'none' : readCheckpoint(ledger);
+  let start: { account: Account; positions: Map<string, PositionState> };
+  let seq = 0;
+  let checkpoint: string;
+  if (typeof cp === 'string') {
+    checkpoint = cp;
+    if (cp !== 'none') log.warn({ path: ledger.path, why: cp }, 'books checkpoint ignored: replaying every fill');
+    start = fromStart(ledger);
+  } else {
+    checkpoint = 'used';
+    start = cp;
+    seq = cp.row.seq;
+  }
+  const { account, positions } = start;
+  let tail = 0;
+  const stmt = ledger.db.prepare(`SELECT seq, fill_id, market_id, outcome, side, price, size, fee, ts, fee_source, origin, order_kind FROM fills WHERE seq > ? ${o.until !== undefined ? 'AND ts < ?' : ''} ORDER BY seq`);
+  for (const r of (o.until !== undefined ? stmt.iterate(seq, o.until) : stmt.iterate(seq)) as IterableIterator<FillRow>) {
+    const f = fillOf(r);
+    account.applyFill(f);
+    positions.set(r.market_id, applyFill(positions.get(r.market_id) ?? FLAT, f));
+    seq = r.seq;
+    tail++;
+  }
+  const out: ReplayedBooks = { account, positions, seq, tail, checkpoint };
+  const minTail = o.minTail ?? CHECKPOINT_MIN_TAIL;
+  if (o.save && o.until === undefined && !ledger.db.readonly && (tail >= minTail || (checkpoint !== 'used' && tail > 0))) writeCheckpoint(ledger, out, log);
+  return out;
+}
+
+/**
+ * At a clean stop: a new checkpoint when `minTail` fills or more were recorded after the last one
+ * (the replay from it costs what those fills cost, once, here rather than at the next start).
+ */
+export function saveBooksCheckpoint(ledger: Ledger, o: { logger?: Logger; minTail?: number } = {}): void {
+  if (ledger.db.readonly || !ledger.db.open) return;
+  const minTail = o.minTail ?? CHECKPOINT_MIN_TAIL;
+  const seq = checkpointSeq(ledger) ?? 0;
+  const after = (ledger.db.prepare('SELECT COUNT(*) AS n FROM fills WHERE seq > ?').get(seq) as { n: number }).n;
+  if (after < minTail) return;
+  replayBooks(ledger, { ...o, save: true, minTail });
+}

@@ -1,0 +1,196 @@
+/**
+ * The order manager's reconciler (docs/architecture.md#invariants: "adopts or cancels every order it
+ * finds; never quotes twice for the same slot"): reads the venue's open orders and carries out the
+ * plan of reconcile.ts on the order table (confirm, adopt, cancel strangers, park what is gone);
+ * cancels everything on the way out; knows which markets' orders are the bot's (reconcileScope).
+ *
+ * Entry point: `new Reconciler(deps)`, owned by the OrderManager, which serialises its runs
+ * (`OrderManager.reconcile`) and calls `reconcileNow(marketId, desired)` and `cancelRounds()`.
+ */
+import type { Bytes32, VenueOrder } from '../model/order.ts';
+import type { DesiredOrder, Tolerances } from './diff.ts';
+import { errInfo, type OrderExecutor } from './executor.ts';
+import { lower, type OrderParts } from './order-table.ts';
+import { planReconcile } from './reconcile.ts';
+import type { Entry } from './tracked-orders.ts';
+import { plannedFromVenue, totalShares } from './venue-order-shares.ts';
+
+/** A market's desired orders and `exposureVersion` when they were risk-checked (undefined: not known). */
+export interface DesiredSet {
+  readonly desired: readonly DesiredOrder[];
+  readonly checkedAt: number | undefined;
+}
+
+export interface CancelAllResult {
+  readonly ok: boolean;
+  readonly rounds: number;
+  readonly cancelled: number;
+  /** orders still open at the venue after the last round */
+  readonly remaining: number;
+}
+
+/** The OrderManagerOptions the reconciler reads (see there). */
+export interface ReconcilerOptions {
+  inFlightTimeoutMs?: number;
+  ownMarkets?: readonly Bytes32[];
+}
+
+export interface ReconcilerDeps extends OrderParts {
+  readonly exec: OrderExecutor;
+  /** the tolerances the diff keeps orders within (an order found within them is adopted) */
+  readonly tol: Tolerances;
+  /** per market: the last desired set synced (the order manager's; read, never written here) */
+  readonly lastDesired: ReadonlyMap<string, DesiredSet>;
+  readonly opts: ReconcilerOptions;
+}
+
+export class Reconciler {
+  private readonly d: ReconcilerDeps;
+  /** at least one reconciliation with the venue succeeded */
+  reconciledOnce = false;
+  /** undefined until first read (then from `ownMarkets`); null = the whole wallet is the bot's */
+  private ownSet: Set<string> | null | undefined = undefined;
+  private readonly toldStrangers = new Set<string>();
+
+  constructor(deps: ReconcilerDeps) {
+    this.d = deps;
+  }
+
+  /** One reconciliation (see OrderManager.reconcile); false when the venue could not be read. */
+  async reconcileNow(marketId: Bytes32 | undefined, desiredArg: readonly DesiredOrder[] | undefined): Promise<boolean> {
+    const { venue, clock, log, emit, nonces, table, exec } = this.d;
+    const t0 = clock.now();
+    let open: VenueOrder[];
+    try {
+      open = await venue.openOrders(marketId);
+      emit({ type: 'VenueCallCompleted', call: 'open-orders', ok: true, ms: clock.now() - t0, ts: clock.now() });
+    } catch (err) {
+      emit({ type: 'VenueCallCompleted', call: 'open-orders', ok: false, ms: clock.now() - t0, ts: clock.now() });
+      log.warn({ err: errInfo(err) }, 'reconcile: could not list open orders');
+      return false;
+    }
+    const inScope = (m: string): boolean => (marketId === undefined || lower(m) === lower(marketId)) && this.owns(m);
+    const desired = (desiredArg ?? [...this.d.lastDesired.values()].flatMap((s) => s.desired)).filter((d) => inScope(d.order.marketId) && !exec.blocked.has(lower(d.order.marketId)));
+    const tracked = table.tracked(marketId);
+    const plan = planReconcile(open.filter((o) => inScope(o.marketId)), tracked, desired, this.d.tol, clock.now(), this.d.opts.inFlightTimeoutMs ?? 10_000);
+    const now = clock.now();
+
+    for (const n of plan.confirm) {
+      const e = table.entries.get(lower(n))!;
+      if (e.state === 'pending-create') {
+        e.state = 'working';
+        e.resend = false;
+        emit({ type: 'OrderAccepted', marketId: e.marketId, nonce: e.planned.nonce, duplicate: false, ts: now });
+      }
+      // a partial fill the list shows is not applied: the fills feed reports it (see countedShares)
+    }
+    for (const t of plan.forget) {
+      // gone from the venue without our cancel landing: filled, expired or voided; fills it had
+      // may not be in the position yet, so it is parked rather than forgotten
+      const k = lower(t.planned.nonce);
+      const e = table.entries.get(k);
+      if (!e) continue;
+      table.exposureChanged(e.marketId);
+      table.park(k, e, { type: 'OrderGone', marketId: e.marketId, nonce: e.planned.nonce, ts: now }, now);
+    }
+    // A found order is counted at its whole size, less the fills the feed reports from now on: its
+    // fills so far may reach the position (balance poll) before or after the feed reports them, so
+    // counting only what rests now would drop a fill reported late from the worst case. Counting
+    // the whole size errs the safe way when those fills were in the position already.
+    const found = (o: VenueOrder, slot: string, state: Entry['state']): void => {
+      const resting = plannedFromVenue(o);
+      const planned = { ...resting, size: Math.max(resting.size, totalShares(o)) };
+      if (!nonces.has(planned.nonce)) nonces.remember(planned.nonce);
+      table.entries.set(lower(o.nonce), { marketId: o.marketId, slot, planned, remaining: planned.size, state, sentAt: now, attempts: 0, resend: false });
+      emit({ type: 'OrderAdopted', marketId: o.marketId, slot, nonce: planned.nonce, order: planned, remaining: planned.size, ts: now });
+    };
+    for (const a of plan.adopt) found(a.order, a.slot, 'working');
+    for (const o of plan.cancel) {
+      // an order this run did not place and does not want: say so (once per order), with its market
+      if (this.toldStrangers.size > 10_000) this.toldStrangers.clear();
+      if (!this.toldStrangers.has(lower(o.nonce))) log.warn(
+        { marketId: o.marketId, nonce: o.nonce, outcome: o.outcomeIndex, side: o.side === 0 ? 'buy' : 'sell', price: o.price, scope: this.ownMarkets() ? 'markets' : 'wallet' },
+        'reconcile: cancelling an open order this bot did not place (or no longer wants)',
+      );
+      this.toldStrangers.add(lower(o.nonce));
+      // a stranger on its way out still counts until its cancel is answered and its fills are in
+      found(o, `orphan:${lower(o.nonce)}`, 'pending-cancel');
+      emit({ type: 'CancelSubmitted', marketId: o.marketId, nonce: o.nonce, ts: now });
+    }
+    const cancels = plan.cancel.map((o) => o.nonce);
+    for (let i = 0; i < cancels.length; i += venue.batchLimit) {
+      const chunk = cancels.slice(i, i + venue.batchLimit);
+      const res = await exec.callBatch([], chunk);
+      for (const o of res.cancels) exec.applyCancel(o);
+    }
+    if (marketId === undefined) table.needsReconcile.clear();
+    else table.needsReconcile.delete(lower(marketId));
+    this.reconciledOnce = true;
+    log.info({ marketId: marketId ?? 'all', adopted: plan.adopt.length, cancelled: plan.cancel.length, forgotten: plan.forget.length }, 'reconciled with venue');
+    emit({ type: 'OrdersReconciled', marketId: marketId ?? null, adopted: plan.adopt.length, cancelled: plan.cancel.length, dropped: plan.forget.length, ts: now });
+    return true;
+  }
+
+  /**
+   * Lists the venue's open orders of the bot and cancels them in batches until the venue reports
+   * none, at most `rounds` times with `pause` ms between them (the loop of OrderManager.cancelAll).
+   */
+  async cancelRounds(rounds: number, pause: number): Promise<CancelAllResult> {
+    const { venue, clock, log, emit, table, exec } = this.d;
+    let cancelled = 0;
+    let remaining = -1;
+    for (let round = 1; round <= rounds; round++) {
+      let open: VenueOrder[];
+      try {
+        open = (await venue.openOrders()).filter((o) => o.status === 'open' && this.owns(o.marketId));
+      } catch (err) {
+        log.warn({ err: errInfo(err), round }, 'cancelAll: could not list open orders');
+        await this.sleep(pause);
+        continue;
+      }
+      remaining = open.length;
+      if (open.length === 0) {
+        table.clear();
+        log.info({ rounds: round, cancelled }, 'cancelAll: no open orders at the venue');
+        return { ok: true, rounds: round, cancelled, remaining: 0 };
+      }
+      const nonces = open.map((o) => o.nonce);
+      for (let i = 0; i < nonces.length; i += venue.batchLimit) {
+        const res = await exec.callBatch([], nonces.slice(i, i + venue.batchLimit));
+        for (const c of res.cancels) {
+          if (c.ok) {
+            cancelled++;
+            const e = table.entries.get(lower(c.nonce));
+            table.entries.delete(lower(c.nonce));
+            emit({ type: 'OrderCancelled', marketId: e?.marketId ?? open.find((o) => lower(o.nonce) === lower(c.nonce))!.marketId, nonce: c.nonce, alreadyCancelled: c.alreadyCancelled, ts: clock.now() });
+          }
+        }
+      }
+      if (round < rounds) await this.sleep(pause);
+    }
+    log.error({ rounds, remaining }, 'cancelAll: orders still open after the last round');
+    return { ok: false, rounds, cancelled, remaining: Math.max(remaining, 0) };
+  }
+
+  /** An order in this market is the bot's to manage (reconcileScope). */
+  owns(marketId: string): boolean {
+    if (this.ownSet === undefined) this.ownSet = this.d.opts.ownMarkets ? new Set(this.d.opts.ownMarkets.map(lower)) : null;
+    return this.ownSet === null || this.ownSet.has(lower(marketId));
+  }
+
+  /** See OrderManager.setOwnMarkets. */
+  setOwnMarkets(ids: readonly string[] | null): void {
+    this.ownSet = ids === null ? null : new Set(ids.map(lower));
+  }
+
+  /** the markets whose orders are the bot's, or null for the whole wallet */
+  ownMarkets(): string[] | null {
+    if (this.ownSet === undefined) this.owns('');
+    return this.ownSet ? [...this.ownSet] : null;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (ms <= 0) return Promise.resolve();
+    return new Promise((r) => this.d.clock.setTimeout(r, ms));
+  }
+}

@@ -1,0 +1,37 @@
+/** Random fills for the account and ledger tests: deterministic by seed. */
+import type { AccountFill } from '../../src/account/account.ts';
+
+/** a small deterministic generator (mulberry32) */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export const M = (i: number): string => '0x' + i.toString(16).padStart(64, '0');
+
+export function randomFills(seed: number, n: number, markets = 4): AccountFill[] {
+  const r = rng(seed);
+  const out: AccountFill[] = [];
+  for (let i = 0; i < n; i++) {
+    out.push({
+      fillId: `${M(i)}:${i}`,
+      marketId: M(Math.floor(r() * markets)),
+      outcomeIndex: r() < 0.5 ? 1 : 0,
+      side: r() < 0.5 ? 0 : 1,
+      price: 1_000 + Math.floor(r() * 998_000),
+      size: 1 + Math.floor(r() * 50_000_000),
+      fee: Math.floor(r() * 20_000),
+      feeSource: r() < 0.5 ? 'venue' : 'model',
+      // mostly in order, sometimes late (re-ordered within the window, or beyond it)
+      ts: 1_800_000_000_000 + i * 1_000 - (r() < 0.1 ? Math.floor(r() * 200_000) : 0),
+      origin: r() < 0.2 ? 'foreign' : 'own',
+    });
+  }
+  return out;
+}

@@ -1,0 +1,70 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { inspect } from 'node:util';
+import { verifyTypedData } from 'viem';
+import { createSigner } from '../../../src/exchange/signing/signer.ts';
+import { toSettlementV2Order } from '../../../src/exchange/signing/orderMapping.ts';
+import { recoverOrderSigner } from '../../../src/exchange/signing/recover.ts';
+import { MAINNET, TESTNET } from '../../../src/exchange/chains.ts';
+import { MARKET, ORDER_TYPES, TEST_KEYS, randomOrder, rng, settlementV2Domain } from './fixtures.ts';
+
+const NOW = 1_800_000_000;
+const HALF_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n >> 1n;
+const sOf = (sig: string): bigint => BigInt(`0x${sig.slice(66, 130)}`);
+
+for (const pure of [false, true]) {
+  test(`${pure ? 'pure' : 'native'}: orders signed with nonces computed ahead recover to the signer, low-s, and viem verifies them`, async () => {
+    const r = rng(7);
+    for (const [i, key] of TEST_KEYS.entries()) {
+      const chain = i % 2 ? TESTNET : MAINNET;
+      const s = createSigner({ privateKey: key, chain, pure });
+      const n = pure ? 12 : 60;
+      assert.equal(s.precomputeNonces(n), n);
+      for (let j = 0; j < n; j++) {
+        const body = s.signOrder(randomOrder(r, (j % 3) as 0 | 1 | 2), NOW);
+        assert.equal(s.precomputedNonces, n - j - 1, 'one nonce consumed per order');
+        assert.equal(recoverOrderSigner(body, chain), s.address);
+        assert.ok(sOf(body.signature) <= HALF_N, 'low-s');
+        assert.match(body.signature.slice(130), /^1[bc]$/, 'v is 27 or 28');
+        if (j < 4) {
+          const ok = await verifyTypedData({ address: s.address, domain: settlementV2Domain(chain), types: ORDER_TYPES, primaryType: 'Order', message: toSettlementV2Order(body), signature: body.signature });
+          assert.ok(ok, `viem verifies order ${j}`);
+        }
+      }
+    }
+  });
+}
+
+test('a nonce computed ahead is used once: 2,000 signatures, 2,000 distinct r, then RFC 6979 again', () => {
+  const s = createSigner({ privateKey: TEST_KEYS[0], chain: TESTNET });
+  const plain = createSigner({ privateKey: TEST_KEYS[0], chain: TESTNET });
+  s.precomputeNonces(2000);
+  const seen = new Set<string>();
+  const order = { marketId: MARKET, outcomeIndex: 1 as const, side: 0 as const, price: 500_000, size: 1_000_000 };
+  for (let i = 0; i < 2000; i++) seen.add(s.signOrder({ ...order, nonce: `0x${i.toString(16).padStart(64, '0')}` as `0x${string}` }, NOW).signature.slice(0, 66));
+  assert.equal(seen.size, 2000);
+  assert.equal(s.precomputedNonces, 0);
+  // the same message twice: different signatures while the pool lasts, RFC 6979's bytes once it is empty
+  const fixed = { ...order, nonce: `0x${'5'.repeat(64)}` as `0x${string}` };
+  s.precomputeNonces(2);
+  const a = s.signOrder(fixed, NOW).signature;
+  const b = s.signOrder(fixed, NOW).signature;
+  assert.notEqual(a, b);
+  assert.equal(s.signOrder(fixed, NOW).signature, plain.signOrder(fixed, NOW).signature);
+});
+
+test('precomputeNonces tops up to the target, at most max per call; other messages never take one', () => {
+  const s = createSigner({ privateKey: TEST_KEYS[1], chain: TESTNET });
+  const plain = createSigner({ privateKey: TEST_KEYS[1], chain: TESTNET });
+  assert.equal(s.precomputedNonces, 0);
+  assert.equal(s.precomputeNonces(10, 4), 4);
+  assert.equal(s.precomputeNonces(10, 4), 8);
+  assert.equal(s.precomputeNonces(10, 4), 10);
+  assert.equal(s.precomputeNonces(5), 10, 'never drops nonces above the target');
+  const nonce = `0x${'ab'.repeat(32)}` as `0x${string}`;
+  assert.deepEqual(s.signCancel(nonce), plain.signCancel(nonce));
+  assert.equal(s.signMessage('hello'), plain.signMessage('hello'));
+  assert.equal(s.precomputedNonces, 10);
+  // the pool is internal: nothing of it shows in JSON or inspect output
+  assert.doesNotMatch(JSON.stringify(s) + inspect(s, { showHidden: true, depth: 5 }), /kinv|[0-9a-f]{64}/i);
+});

@@ -1,0 +1,32 @@
+/**
+ * Pieces of bot configs (YAML text) that tests and benches write again and again: the local
+ * exchange as the venue, and the `defaults:` of the bands strategy. A config is the pieces plus
+ * what the test is about, e.g.
+ *
+ *   `${venueYaml(baseUrl)}${bandsDefaultsYaml([{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }], 'mid')}  risk:\n    maxPosition: 100\n`
+ */
+
+/** One band of the bands strategy (margins as fractions of 1 USDC, size in shares). */
+export interface Band {
+  readonly minMargin: number;
+  readonly targetMargin: number;
+  readonly maxMargin: number;
+  readonly size: number;
+}
+
+/** `venue:` on a local exchange (testnet chain) at `baseUrl`. */
+export function venueYaml(baseUrl: string): string {
+  return `venue:\n  chain: testnet\n  baseUrl: ${baseUrl}\n`;
+}
+
+/**
+ * `defaults:` with the bands strategy on these bands and fair price (`fair:` left out when
+ * undefined); more keys of `defaults:` (`risk:`, …) may follow at two spaces.
+ */
+export function bandsDefaultsYaml(bands: readonly Band[], fair?: string): string {
+  const lines = ['defaults:', '  strategy:', '    name: bands', '    params:'];
+  if (fair !== undefined) lines.push(`      fair: ${fair}`);
+  lines.push('      bands:');
+  for (const b of bands) lines.push(`        - { minMargin: ${b.minMargin}, targetMargin: ${b.targetMargin}, maxMargin: ${b.maxMargin}, size: ${b.size} }`);
+  return `${lines.join('\n')}\n`;
+}
