@@ -21,7 +21,6 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +28,7 @@ import { parseArgs, type CommandSpec } from '../src/cli/args.ts';
 import { loadConfig } from '../src/config/load-config.ts';
 import { checkMarketsArgs } from '../src/cli/commands/markets.ts';
 import { readBookArgs } from '../src/cli/commands/book.ts';
+import { freePort } from './support/net.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 
@@ -149,17 +149,6 @@ async function checkFlags(argv: string[]): Promise<void> {
   // the command's own checks that run before any request
   if (name === 'markets') checkMarketsArgs(parsed);
   if (name === 'book') readBookArgs(parsed);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 const prelude = (state: string) => `

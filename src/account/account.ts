@@ -525,7 +525,7 @@ export class Account {
    * object until a fill, a baseline or a claim changes it (callers cache on identity).
    */
   holdingsOf(marketId: string): PositionState {
-    const b = this.books.get(marketId.toLowerCase());
+    const b = this.books.get(marketId) ?? this.books.get(marketId.toLowerCase());
     if (b === undefined) return FLAT;
     if (!b.claimed) return b.state.pos;
     const p = b.state.pos;

@@ -29,6 +29,10 @@ export interface FlowStats {
   readonly minutes: number;
   readonly trades: number;
   readonly tradesPerMarketMinute: number;
+  /** 95 % interval of the trade rate: mean ± 1.96·sd/√n over the market-minutes of the traded markets */
+  readonly tradeRateCi: { readonly lo: number; readonly hi: number };
+  /** 95 % intervals of the median and 90th percentile print size: distribution-free, from the binomial ranks */
+  readonly sizeCi: { readonly p50: { readonly lo: number; readonly hi: number }; readonly p90: { readonly lo: number; readonly hi: number } };
   readonly size: { readonly mean: number; readonly p10: number; readonly p25: number; readonly p50: number; readonly p75: number; readonly p90: number };
   readonly passiveMarkouts: Readonly<Record<'1s' | '10s' | '60s', MarkoutCi>>;
   readonly jumpsPerMarketHour: number;
@@ -39,6 +43,15 @@ const HORIZONS = [
   ['10s', 10_000],
   ['60s', 60_000],
 ] as const;
+
+/** 95 % interval of the q-quantile of a sorted sample: the order statistics at ranks n·q ∓ 1.96·√(n·q·(1 − q)). */
+export function quantileCi(sorted: readonly number[], q: number): { lo: number; hi: number } {
+  const n = sorted.length;
+  if (n === 0) return { lo: NaN, hi: NaN };
+  const half = 1.96 * Math.sqrt(n * q * (1 - q));
+  const at = (r: number) => sorted[Math.min(n - 1, Math.max(0, Math.round(r)))]!;
+  return { lo: at(n * q - half - 1), hi: at(n * q + half - 1) };
+}
 
 function quantile(sorted: readonly number[], q: number): number {
   if (sorted.length === 0) return NaN;
@@ -154,11 +167,22 @@ export function flowStats(source: ReplaySource): FlowStats {
     }
   }
   const bookMarkets = midT.filter((t) => t.length > 0).length;
+  // trades per market-minute bin of the traded markets (empty bins count as 0)
+  const tradedIds = [...new Set(trades.map((x) => x.m))];
+  const binsPerMarket = Math.max(1, Math.ceil(minutes));
+  const bins = new Float64Array(tradedIds.length * binsPerMarket);
+  for (const x of trades) bins[tradedIds.indexOf(x.m) * binsPerMarket + Math.min(binsPerMarket - 1, Math.floor((x.t - first) / 60_000))]! += 1;
+  const binMean = bins.reduce((a, b) => a + b, 0) / Math.max(1, bins.length);
+  const binSd = Math.sqrt(bins.reduce((a, b) => a + (b - binMean) ** 2, 0) / Math.max(1, bins.length - 1));
+  const rateHalf = bins.length > 1 ? (1.96 * binSd) / Math.sqrt(bins.length) : NaN;
+  const rate = trades.length / Math.max(1, tradedMarkets) / minutes;
   return {
     markets: bookMarkets,
     minutes,
     trades: trades.length,
-    tradesPerMarketMinute: trades.length / Math.max(1, tradedMarkets) / minutes,
+    tradesPerMarketMinute: rate,
+    tradeRateCi: { lo: rate - rateHalf, hi: rate + rateHalf },
+    sizeCi: { p50: quantileCi(sizes, 0.5), p90: quantileCi(sizes, 0.9) },
     size: { mean: sizes.reduce((a, b) => a + b, 0) / Math.max(1, sizes.length), p10: quantile(sizes, 0.1), p25: quantile(sizes, 0.25), p50: quantile(sizes, 0.5), p75: quantile(sizes, 0.75), p90: quantile(sizes, 0.9) },
     passiveMarkouts: markouts,
     jumpsPerMarketHour: jumps / Math.max(1, bookMarkets) / (minutes / 60),

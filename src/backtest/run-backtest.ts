@@ -263,7 +263,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
       // with the holdings and collateral the engine booked (what the account feed would read then).
       clock.setTimeout(() => {
         const ts = clock.now();
-        const es: StateEvent[] = [{ type: 'OrderFilled', marketId: f.marketId, nonce: f.nonce, outcomeIndex: f.outcomeIndex, side: f.side, price: f.price, size: f.size, fee: f.fee, fillId: `sim-${f.seq}`, ts }];
+        const es: StateEvent[] = [{ type: 'OrderFilled', marketId: f.marketId, nonce: f.nonce, outcomeIndex: f.outcomeIndex, side: f.side, price: f.price, size: f.size, fee: f.fee, fillId: `sim-${f.seq}`, ts, orderKind: f.orderKind }];
         if (f.seq > syncedSeq) {
           syncedSeq = f.seq;
           es.push({ type: 'PositionSynced', marketId: f.marketId, yes: after.yes, no: after.no, ts }, { type: 'BalanceUpdated', collateral: after.collateral, ts });

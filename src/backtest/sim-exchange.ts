@@ -80,6 +80,8 @@ export interface SimFill {
   readonly cause: FillCause;
   /** how the engine booked it: a complete set minted, merged, or tokens transferred */
   readonly match: MatchKind;
+  /** the order's kind (0 buy, 1 sale from inventory, 2 sale without: it mints), as the venue's order read states it */
+  readonly orderKind: 0 | 1 | 2;
   /** the recorded row that explains it (trade or crossing level), -1 for 'take' */
   readonly row: number;
   readonly seq: number;
@@ -472,6 +474,7 @@ export class SimExchange {
         maker,
         cause,
         match: e.match,
+        orderKind: p.side === 0 ? 0 : p.inventoryMode === 2 ? 2 : 1,
         row,
         seq: this.fillSeq++,
       },

@@ -17,7 +17,7 @@
  * same seed and config give the same fills.
  */
 import { createLocalExchange } from '../sim/local-exchange.ts';
-import { startCounterparties } from '../sim/counterparties.ts';
+import { startCounterparties, type CounterpartyOptions } from '../sim/counterparties.ts';
 import type { FlowPreset } from '../sim/flow-presets.ts';
 import type { NewMarketInput } from '../sim/context.ts';
 import { DEMO_MARKETS } from '../sim/market-factory.ts';
@@ -36,6 +36,11 @@ export interface SyntheticOptions {
   readonly flow: FlowPreset;
   /** virtual start time, ms since the epoch (default 2026-01-05T00:00:00Z: a fixed time, for determinism) */
   readonly startMs?: number;
+  /**
+   * agent settings on top of the preset's (src/sim/counterparties.ts `agents`; with `benign`, taken
+   * as they are: how scripts/flow-calibrate.ts tries candidate settings)
+   */
+  readonly agents?: CounterpartyOptions['agents'];
 }
 
 export const SYNTHETIC_START_MS = Date.UTC(2026, 0, 5, 0, 0, 0);
@@ -86,7 +91,7 @@ export async function syntheticSource(o: SyntheticOptions): Promise<ReplaySource
     else if (e.type === 'taker') events.push({ t: 'taker', m: e.marketId, vts: e.atMs, lts, p: e.limit, s: e.size, side: e.side });
     else if (e.type === 'trade') events.push({ t: 'trade', m: e.marketId, vts: e.atMs, lts, p: e.price, s: e.size, side: e.side });
   });
-  const cp = startCounterparties(ex, { seed: o.seed, intervalMs: STEP_MS, flow: o.flow });
+  const cp = startCounterparties(ex, { seed: o.seed, intervalMs: STEP_MS, flow: o.flow, ...(o.agents ? { agents: o.agents } : {}) });
   let steps = 0;
   while (clock.nextDue() < end) {
     clock.runNext();

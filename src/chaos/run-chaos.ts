@@ -221,7 +221,7 @@ class Referee {
    * books-equal-venue: when the bot is up and quiescent — the venue's account unchanged
    * for BOOKS_QUIET_MS, so no fill is still on its way to the books — the ledger's baseline
    * collateral plus its cash, and its holdings, equal the venue's to the unit. `stopped` judges at
-   * once (not used yet: see the stop below). `ledgerPath` is read read-only beside the writing bot (WAL).
+   * once (after the final stop). `ledgerPath` is read read-only beside the writing bot (WAL).
    */
   checkBooks(now: number, ledgerPath: string, botUp: boolean, stopped = false): void {
     const v = this.venueAccount();
@@ -523,10 +523,10 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     const left = referee.view().open;
     referee.tally.record('clean-stop', finalExitCode === 0 ? [] : [`bot exited ${finalExitCode} on SIGTERM`], Date.now());
     referee.tally.record('clean-stop', left.map((x) => `order ${x.nonce} still open at the venue after the stop`), Date.now());
-    // Not judged after the stop (yet): one 45 s heavy soak in three ended with the venue holding 10 YES
-    // and 10 NO of one market (9.5 USDC) the books lacked, at the after-stop check only; its cause (a
-    // fill racing the stop's cancels after the final sweep, or a lost fill) is not known. checkBooks
-    // (…, stopped = true) prints the venue's orders in the markets that differ, for whoever picks it up.
+    // after the stop too: the bot's orders are all gone, so its account at the venue no longer
+    // moves, and the ledger must hold it to the unit (fills that raced the cancels included: the
+    // stop's final sweep records them)
+    referee.checkBooks(Date.now(), ledgerPath, false, true);
     if (openAtKill) referee.tally.record('restart-adopts', ['the restarted bot never completed a full reconcile'], Date.now());
     referee.tally.record('no-crash', unexpected.splice(0), Date.now());
   } finally {

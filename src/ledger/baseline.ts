@@ -36,18 +36,41 @@ export interface VenueHistory {
   readonly hasOrders: boolean;
 }
 
-export async function readVenueHistory(client: HistorySource, trader: Address): Promise<VenueHistory> {
+/**
+ * What the venue holds for the wallet. With `owns` (an instance scoped to some markets of a shared
+ * wallet: shards, orders.reconcileScope markets) only the holdings and orders of its markets count:
+ * a sibling instance's trading is not this ledger's history. The orders are then read newest first,
+ * at most `maxOrders` (default 2,000), for one in a market it owns; `scanned` says when that bound
+ * ended the search without one (logged by the caller).
+ */
+export async function readVenueHistory(client: HistorySource, trader: Address, o: { owns?: (marketId: string) => boolean; maxOrders?: number } = {}): Promise<VenueHistory & { readonly bounded?: boolean }> {
   const s = await client.balance.summary(trader);
+  const owns = o.owns;
   const holdings = s.outcomeTokens
-    .filter((t) => t.balance > 0n)
+    .filter((t) => t.balance > 0n && (owns === undefined || owns(t.marketId.toLowerCase())))
     .map((t) => ({ marketId: t.marketId.toLowerCase(), outcomeIndex: t.outcomeIndex, shares: t.balance }))
     .sort((a, b) => a.marketId.localeCompare(b.marketId) || a.outcomeIndex - b.outcomeIndex);
   let hasOrders = false;
-  for await (const _ of client.orders.iterate({ trader, limit: 1 })) {
-    hasOrders = true;
-    break;
+  let bounded = false;
+  if (owns === undefined) {
+    for await (const _ of client.orders.iterate({ trader, limit: 1 })) {
+      hasOrders = true;
+      break;
+    }
+  } else {
+    let n = 0;
+    for await (const v of client.orders.iterate({ trader, limit: 100 })) {
+      if (owns(v.marketId.toLowerCase())) {
+        hasOrders = true;
+        break;
+      }
+      if (++n >= (o.maxOrders ?? 2_000)) {
+        bounded = true;
+        break;
+      }
+    }
   }
-  return { collateral: s.usdc.settlementBalance > 0n ? s.usdc.settlementBalance : s.usdc.balance, holdings, hasOrders };
+  return { collateral: s.usdc.settlementBalance > 0n ? s.usdc.settlementBalance : s.usdc.balance, holdings, hasOrders, ...(bounded ? { bounded } : {}) };
 }
 
 export const hasHistory = (h: VenueHistory): boolean => h.hasOrders || h.holdings.length > 0;

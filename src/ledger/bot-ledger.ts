@@ -143,7 +143,9 @@ export class BotLedger {
       else if (owner !== account) throw new ConfigError(`ledger ${path} holds the books of ${owner}, not ${account}: set ledger.path to another file`);
       if (!o.paper && path !== ':memory:' && ledger.isFresh() && ledger.baseline() === null && o.client.balance) {
         // a new or emptied ledger: the wallet's venue history is refused or adopted, never silently lost
-        const h = await readVenueHistory(o.client as HistorySource, o.trader);
+        // a scoped instance (shards, reconcileScope markets) on a shared wallet: only its markets' history counts
+        const h = await readVenueHistory(o.client as HistorySource, o.trader, o.owns ? { owns: o.owns } : {});
+        if (h.bounded) log.warn({ path }, 'new ledger: no order of this instance\'s markets among the wallet\'s latest 2,000 orders (other instances\' orders): starting new books');
         if (hasHistory(h) && !o.newLedger) {
           ledger.close();
           if (!existed) for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });

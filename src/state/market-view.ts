@@ -52,6 +52,9 @@ interface MarketMemo {
   cOrders: ReadonlyMap<string, OwnOrder> | null;
   cMark2: number | null;
   contribution: Contribution | null;
+  /** the books (and their version) cPosition was read from */
+  cBooks: Account | null;
+  cVersion: number;
 }
 
 interface Contribution {
@@ -83,7 +86,7 @@ function memoOf(m: MarketState): MarketMemo {
   let memo = memos.get(m.marketId);
   if (memo === undefined) {
     if (memos.size >= MEMO_MAX) memos.clear();
-    memo = { books: null, book: null, orders: null, quotes: [], vpPosition: null, viewPosition: null, pnlPosition: null, pnlMark2: null, realised: 0n, unrealised: 0n, cPosition: null, cOrders: null, cMark2: null, contribution: null };
+    memo = { books: null, book: null, orders: null, quotes: [], vpPosition: null, viewPosition: null, pnlPosition: null, pnlMark2: null, realised: 0n, unrealised: 0n, cPosition: null, cOrders: null, cMark2: null, contribution: null, cBooks: null, cVersion: -1 };
     memos.set(m.marketId, memo);
   }
   return memo;
@@ -176,7 +179,16 @@ function riskPosition(m: MarketState, books: Account | undefined): PositionState
 function contributionOf(m: MarketState, books: Account | undefined): Contribution {
   const memo = memoOf(m);
   const mark2 = mark2Of(m);
-  const pos = riskPosition(m, books);
+  // the books' position is looked up again only after a fill anywhere (the account's version moved):
+  // the account totals walk every market on every new state
+  let pos: PositionState;
+  if (books === undefined) pos = m.position;
+  else if (memo.cBooks === books && memo.cVersion === books.version && memo.cPosition !== null) pos = memo.cPosition;
+  else {
+    pos = books.holdingsOf(m.marketId);
+    memo.cBooks = books;
+    memo.cVersion = books.version;
+  }
   if (memo.contribution !== null && memo.cPosition === pos && memo.cOrders === m.orders && memo.cMark2 === mark2) return memo.contribution;
   const p = pnlOf(m, memo);
   const e = exposureOf(pos.net, quotesOf(m, memo));

@@ -5,6 +5,7 @@
  */
 import { ConfigFieldError, at, readNumber, sharesToUnits, type Obj } from '../core/fields.ts';
 import { parseEdgeGuard, type EdgeGuardConfig } from './edge-adjust.ts';
+import type { MarketView } from './types.ts';
 
 export interface LadderConfig {
   /** net position is measured in units of this many 1e-6 shares (q = net / inventoryUnit) */
@@ -19,9 +20,23 @@ export interface LadderConfig {
   readonly levelSpacing: number;
   /** adverse-selection helper (src/strategy/edge-adjust.ts) */
   readonly toxicity: EdgeGuardConfig;
+  /**
+   * lean on the taker flow: the quotes' center moves by flowLean × the decayed taker-flow imbalance
+   * (−1 … +1, the view's `edge.flowImbalance`), probability; 0 = off (the default). Takers who bought
+   * lately predict a rising mid on an informed book: leaning with them quotes less of what they
+   * are about to pick off (docs/edge.md)
+   */
+  readonly flowLean: number;
 }
 
-export const LADDER_KEYS = ['inventoryUnit', 'minSpread', 'maxSpread', 'size', 'levels', 'levelSpacing', 'toxicity'];
+export const LADDER_KEYS = ['inventoryUnit', 'minSpread', 'maxSpread', 'size', 'levels', 'levelSpacing', 'toxicity', 'flowLean'];
+
+/** The shift of the quotes' center from the taker flow, probability (0 without a flow lean or a flow). */
+export function flowLeanShift(view: MarketView, cfg: Pick<LadderConfig, 'flowLean'>): number {
+  if (cfg.flowLean === 0 || !view.edge) return 0;
+  const x = view.edge.flowImbalance;
+  return Number.isFinite(x) ? cfg.flowLean * Math.min(1, Math.max(-1, x)) : 0;
+}
 
 export function parseLadder(o: Obj, path: string, minSpreadDefault: number): LadderConfig {
   const minSpread = readNumber(o, 'minSpread', path, { min: 0, max: 1, lt: true }, minSpreadDefault);
@@ -33,6 +48,7 @@ export function parseLadder(o: Obj, path: string, minSpreadDefault: number): Lad
     levels: readNumber(o, 'levels', path, { min: 1, max: 10, integer: true }, 1),
     levelSpacing: readNumber(o, 'levelSpacing', path, { min: 0, max: 0.5 }, 0.01),
     toxicity: parseEdgeGuard(o.toxicity, at(path, 'toxicity')),
+    flowLean: readNumber(o, 'flowLean', path, { min: 0, max: 0.5 }, 0),
   };
   if (cfg.size < 1) throw new ConfigFieldError(at(path, 'size'), 'at least 0.000001 shares', o.size);
   if (cfg.inventoryUnit < 1) throw new ConfigFieldError(at(path, 'inventoryUnit'), 'at least 0.000001 shares', o.inventoryUnit);

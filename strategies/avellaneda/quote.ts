@@ -3,6 +3,7 @@ import { fairPrice } from '../../src/strategy/fair-price.ts';
 import { fairBook } from '../../src/strategy/others-book.ts';
 import { adjustedSize, allowedSides, edgeAdjust } from '../../src/strategy/edge-adjust.ts';
 import { ladder } from '../../src/strategy/ladder.ts';
+import { flowLeanShift } from '../../src/strategy/ladder-config.ts';
 import { ewmaSigma } from '../../src/strategy/volatility.ts';
 import type { DesiredQuote, MarketView } from '../../src/strategy/types.ts';
 import type { AvellanedaConfig } from './config.ts';
@@ -21,7 +22,7 @@ export function quoteAvellaneda(view: MarketView, cfg: AvellanedaConfig): Desire
     k: cfg.k,
   };
   // r may leave [0, 1] under heavy inventory; the ladder clamps prices and drops a pinned side
-  const r = reservationPrice(inputs);
+  const r = reservationPrice(inputs) + flowLeanShift(view, cfg);
   const spread = Math.min(cfg.maxSpread, Math.max(cfg.minSpread, optimalSpread(inputs)));
   // toxicity / regime: a wider half spread, a smaller size, maybe one side (src/strategy/edge-adjust.ts)
   const adj = edgeAdjust(view, cfg.toxicity);

@@ -3,6 +3,7 @@ import { fairPrice } from '../../src/strategy/fair-price.ts';
 import { fairBook } from '../../src/strategy/others-book.ts';
 import { adjustedSize, allowedSides, edgeAdjust } from '../../src/strategy/edge-adjust.ts';
 import { ladder } from '../../src/strategy/ladder.ts';
+import { flowLeanShift } from '../../src/strategy/ladder-config.ts';
 import type { DesiredQuote, MarketView } from '../../src/strategy/types.ts';
 import type { BinaryConfig } from './config.ts';
 import { deadlineWeight, ewmaLogitSigma, halfSpread, jumpPremium, reservation } from './model.ts';
@@ -28,7 +29,7 @@ export function quoteBinary(view: MarketView, cfg: BinaryConfig): DesiredQuote[]
     jumpPremium: cfg.jumpPremium,
     w: deadlineWeight(view.now, view.deadline, cfg.deadlineWindowSeconds),
   };
-  const r = reservation(inputs);
+  const r = reservation(inputs) + flowLeanShift(view, cfg);
   const half = Math.min(cfg.maxSpread / 2, Math.max(cfg.minSpread / 2, halfSpread(inputs))) + jumpPremium(inputs);
   const adj = edgeAdjust(view, cfg.toxicity);
   const size = adjustedSize(cfg.size, adj, view.minSize);

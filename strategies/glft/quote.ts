@@ -3,6 +3,7 @@ import { fairPrice } from '../../src/strategy/fair-price.ts';
 import { fairBook } from '../../src/strategy/others-book.ts';
 import { adjustedSize, allowedSides, edgeAdjust } from '../../src/strategy/edge-adjust.ts';
 import { ladder } from '../../src/strategy/ladder.ts';
+import { flowLeanShift } from '../../src/strategy/ladder-config.ts';
 import { ewmaSigma } from '../../src/strategy/volatility.ts';
 import type { DesiredQuote, MarketView } from '../../src/strategy/types.ts';
 import type { GlftConfig } from './config.ts';
@@ -17,7 +18,7 @@ export function quoteGlft(view: MarketView, cfg: GlftConfig): DesiredQuote[] | n
   const { half, skew } = glftQuotes(c, sigma / tickP, 1);
   const q = view.position.net / cfg.inventoryUnit;
   // ticks → probability; the spread clamp as the other strategies
-  const center = ref / 1e6 - skew * q * tickP;
+  const center = ref / 1e6 - skew * q * tickP + flowLeanShift(view, cfg);
   const halfP = Math.min(cfg.maxSpread / 2, Math.max(cfg.minSpread / 2, half * tickP));
   const adj = edgeAdjust(view, cfg.toxicity);
   const size = adjustedSize(cfg.size, adj, view.minSize);

@@ -61,7 +61,7 @@ test('an order the bot cannot afford is refused UNDER_COLLATERALIZED; an afforda
   assert.deepEqual(x.checkInvariants(), []);
 });
 
-test('the sim venue answers a refused create as a non-retryable failure with the engine code', async () => {
+test('the sim venue answers a refused create as a non-retryable bad-request failure with the engine code beside it', async () => {
   const clock = new VirtualClock(0);
   const { x, until } = setup([quiet()], { collateral: 100_000n });
   until(0);
@@ -71,7 +71,9 @@ test('the sim venue answers a refused create as a non-retryable failure with the
   while (clock.runNext()) await Promise.resolve();
   await new Promise((r) => setImmediate(r));
   assert.ok(out && !out.ok);
-  assert.equal(out.code, 'UNDER_COLLATERALIZED');
+  // the one failure vocabulary (docs/venue.md): a refusal of the request, the engine's code kept beside it
+  assert.equal(out.code, 'bad-request');
+  assert.equal(out.venueCode, 'UNDER_COLLATERALIZED');
   assert.equal(out.retryable, false);
 });
 

@@ -8,7 +8,10 @@
  * Each (flow, seed) is generated once and replayed for every strategy and guard setting. The seeds
  * are the bench's own (1…N, never tuned on). Size by environment: EDGE_SEEDS (default 6), EDGE_HOURS
  * (0.5), EDGE_MARKETS (4), EDGE_FLOWS (benign,calibrated,toxic), EDGE_STRATEGIES (all five),
- * EDGE_CAPTURE=0 skips the walk-forward, EDGE_GATE=always measures the guard without its gate.
+ * EDGE_CAPTURE=0 skips the walk-forward, EDGE_GATE=always measures the guard without its gate,
+ * EDGE_FIRST_SEED (1) moves the seeds (tuning runs use 9001…, never the bench's own), EDGE_EXTRA
+ * appends settings to the params of avellaneda, glft and binary (e.g. 'flowLean: 0.01'),
+ * EDGE_WF_LEANS (0,0.05,0.1) the flow leans the walk-forward chooses from.
  * `npm run bench -- edge`.
  * Figure: the best calibrated strategy's mean PnL per market-hour (USDC); the table has the rest.
  */
@@ -26,6 +29,8 @@ import { polymarketRecording } from './fixtures.ts';
 import { report } from './lib.ts';
 
 const SEEDS = Number(process.env.EDGE_SEEDS ?? 6);
+const FIRST_SEED = Number(process.env.EDGE_FIRST_SEED ?? 1);
+const EXTRA = process.env.EDGE_EXTRA ?? '';
 const HOURS = Number(process.env.EDGE_HOURS ?? 0.5);
 const MARKETS = Number(process.env.EDGE_MARKETS ?? 4);
 const FLOWS = (process.env.EDGE_FLOWS?.split(',') ?? [...FLOW_PRESETS]) as FlowPreset[];
@@ -39,6 +44,7 @@ const STRATEGY_PARAMS: Record<string, string> = {
   binary: '{ gamma: 0.5, k: 150, inventoryUnit: 50, minSpread: 0.02, maxSpread: 0.2, size: 25 }',
 };
 const STRATEGIES = process.env.EDGE_STRATEGIES?.split(',') ?? Object.keys(STRATEGY_PARAMS);
+if (EXTRA) for (const s of ['avellaneda', 'glft', 'binary']) STRATEGY_PARAMS[s] = STRATEGY_PARAMS[s]!.replace(/ }$/, `, ${EXTRA} }`);
 
 const work = mkdtempSync(join(tmpdir(), 'bookmaker-edge-bench-'));
 const base = readFileSync('config/backtest.yaml', 'utf8');
@@ -66,7 +72,7 @@ const results = new Map<Key, { pnl: number; volume: number; fills: number; mk10:
 const configs = new Map<string, LoadedBacktestConfig>();
 for (const s of STRATEGIES) for (const g of [false, true]) configs.set(`${s}|${g ? 'guard' : 'plain'}`, await configFor(s, g));
 for (const flow of FLOWS) {
-  for (let seed = 1; seed <= SEEDS; seed++) {
+  for (let seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++) {
     const source = await syntheticSource({ seed, hours: HOURS, markets: MARKETS, flow });
     for (const [k, cfg] of configs) {
       const key = `${flow}|${k}` as Key;
@@ -130,17 +136,22 @@ if (process.env.EDGE_CAPTURE !== '0') {
     if (s === 'oracle-anchored') return p.replace('halfSpread: 0.01', `halfSpread: ${w / 2}`);
     return p.replace('minSpread: 0.02', `minSpread: ${w}`);
   };
+  // the flow lean too, for the strategies that have it (EDGE_WF_LEANS, default 0,0.05,0.1)
+  const leans = (process.env.EDGE_WF_LEANS ?? '0,0.05,0.1').split(',').map(Number);
+  const withLean = (s: string, p: string, lean: number): string => (lean > 0 && ['avellaneda', 'glft', 'binary'].includes(s) && !/flowLean/.test(p) ? p.replace(/ }$/, `, flowLean: ${lean} }`) : p);
   const wf: { s: string; pick: string; pnl: number; volume: number }[] = [];
   for (const s of STRATEGIES) {
-    let best = { pnl: -Infinity, w: widths[0]!, g: false };
+    let best = { pnl: -Infinity, w: widths[0]!, g: false, lean: 0 };
     for (const w of widths) {
       for (const g of [false, true]) {
-        const r = await score(first, await configFor(s, g, variant(s, w)));
-        if (r.pnl > best.pnl) best = { pnl: r.pnl, w, g };
+        for (const lean of ['avellaneda', 'glft', 'binary'].includes(s) ? leans : [0]) {
+          const r = await score(first, await configFor(s, g, withLean(s, variant(s, w), lean)));
+          if (r.pnl > best.pnl) best = { pnl: r.pnl, w, g, lean };
+        }
       }
     }
-    const r = await score(second, await configFor(s, best.g, variant(s, best.w)));
-    wf.push({ s, pick: `spread ${best.w}, guard ${best.g ? 'on' : 'off'}`, pnl: r.pnl, volume: r.volume });
+    const r = await score(second, await configFor(s, best.g, withLean(s, variant(s, best.w), best.lean)));
+    wf.push({ s, pick: `spread ${best.w}, guard ${best.g ? 'on' : 'off'}${best.lean > 0 ? `, flowLean ${best.lean}` : ''}`, pnl: r.pnl, volume: r.volume });
   }
   lines.push('', '| capture walk-forward (second half) | chosen on the first half | PnL USDC | volume USDC | PnL % of volume |', '|---|---|---|---|---|');
   for (const w of wf) lines.push(`| ${w.s} | ${w.pick} | ${w.pnl.toFixed(2)} | ${w.volume.toFixed(0)} | ${w.volume > 0 ? ((w.pnl / w.volume) * 100).toFixed(2) : '–'} % |`);
@@ -150,7 +161,7 @@ if (process.env.EDGE_CAPTURE !== '0') {
 }
 rmSync(work, { recursive: true, force: true });
 
-process.stdout.write(`edge bench: ${SEEDS} seeds × ${HOURS} h × ${MARKETS} markets per flow (${((performance.now() - t0) / 1000).toFixed(0)} s)\n${lines.join('\n')}\n\n${goal.join('\n')}\n`);
+process.stdout.write(`edge bench: ${SEEDS} seeds (from ${FIRST_SEED}) × ${HOURS} h × ${MARKETS} markets per flow${EXTRA ? ` (${EXTRA})` : ''} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n${lines.join('\n')}\n\n${goal.join('\n')}\n`);
 rows.push(['seeds × hours × markets', `${SEEDS} × ${HOURS} × ${MARKETS}`], ['best calibrated', `${bestCal.s} ${formatMeanCi(bestCal.pnl)}`]);
 const perMarketHour = Number.isFinite(bestCal.pnl.mean) ? bestCal.pnl.mean / (HOURS * MARKETS) : NaN;
 report(rows, { name: 'edge', unit: 'USDC per market-hour (best calibrated strategy, mean)', value: Math.round(perMarketHour * 1000) / 1000 });

@@ -26,12 +26,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demoWallet } from '../../src/sim/local-exchange.ts';
 import { markCompact, report, secondHalf } from './lib.ts';
 import { bandsDefaultsYaml } from '../support/bot-yaml.ts';
+import { freePort } from '../support/net.ts';
 
 const arg = (name: string, d: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -50,17 +50,6 @@ const SEED = 42;
 const KEY = 'rotation-soak-key';
 const ROOT = new URL('../../', import.meta.url).pathname;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
 
 function child(args: string[], env: NodeJS.ProcessEnv, nodeArgs: string[] = [], onLine?: (line: string) => boolean): { proc: ChildProcess; out: () => string; exited: Promise<number | null> } {
   const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -8,11 +8,11 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { copyCheckout, npm, npmEnv } from '../package/pack.ts';
 import { percentile, report } from './lib.ts';
+import { freePort } from '../support/net.ts';
 
 const ri = process.argv.indexOf('--rounds');
 const ROUNDS = ri > 0 ? Number(process.argv[ri + 1]) : 5;
@@ -31,16 +31,6 @@ function helpMs(side: 'built' | 'tsx'): number {
   const ms = performance.now() - t0;
   if (r.status !== 0 || !r.stdout.includes('Usage: bookmaker run')) throw new Error(`run --help (${side}) failed: ${r.stderr}`);
   return ms;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
 }
 
 async function firstQuoteMs(side: 'built' | 'tsx'): Promise<number> {

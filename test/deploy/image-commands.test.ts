@@ -13,11 +13,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO, npmEnv } from '../package/pack.ts';
 import { envOf, execForm, healthcheck, heapLimits, readDockerfile, type Stage } from './dockerfile.ts';
+import { freePort } from '../support/net.ts';
 
 const stages = readDockerfile(join(REPO, 'Dockerfile'));
 
@@ -55,16 +55,6 @@ function runStage(stage: Stage, dir: string, stageDirs: Record<string, string>, 
     }
   }
   return env;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
 }
 
 /** pid → command line of the processes whose parent is `pid` (Linux /proc). */

@@ -13,6 +13,7 @@ import runCommand from '../../src/cli/commands/run.ts';
 import { keyFileModeProblem } from '../../src/config/secrets.ts';
 import { startMetricsEndpoint } from '../../src/metrics/metrics-server.ts';
 import { envOf, execForm, heapLimits, readDockerfile } from './dockerfile.ts';
+import { freePort } from '../support/net.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a parsed manifest, checked field by field
 type Obj = Record<string, any>;
@@ -97,17 +98,6 @@ test('probes and scraping use the metrics port the image serves, and the memory 
     await ep.close();
   }
 });
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
 
 test('the ledger (books and the kill-switch latch) lives on a persistent volume, so a restarted container keeps its latch', () => {
   const pod = (docs[0]!.toJS() as Obj).spec.template.spec;

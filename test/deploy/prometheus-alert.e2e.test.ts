@@ -9,22 +9,13 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { BotConfig } from '../../src/config/types.ts';
-import type { StrategyModule } from '../../src/strategy/types.ts';
 import { config, openOrders, setBook, startExchange, startTestBot, waitFor } from '../e2e/harness.ts';
 import { RULES_DIR, SKIP_PROMETHEUS } from './promtool.ts';
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
+import { freePort } from '../support/net.ts';
+import { withFailingStrategy } from '../support/failing-strategy.ts';
 
 interface Alert {
   labels: Record<string, string>;
@@ -38,21 +29,8 @@ test('a real Prometheus fires BookmakerMarketNotQuoting once the bot stops quoti
   let out = '';
   try {
     for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
-    const failing = { on: false };
     const base = await config(h);
-    const wrap = (m: StrategyModule<unknown>): StrategyModule<unknown> => ({
-      name: 'fails-on-demand',
-      parseConfig: (raw, path) => m.parseConfig(raw, path),
-      quote: (view, c) => {
-        if (failing.on) throw new Error('strategy broke');
-        return m.quote(view, c);
-      },
-    });
-    const cfg: BotConfig = {
-      ...base,
-      health: { ...base.health, notQuotingGraceMs: 1_000 },
-      markets: base.markets.map((m) => ({ ...m, strategy: { ...m.strategy, module: wrap(m.strategy.module) } })),
-    };
+    const { cfg, failing } = withFailingStrategy(base, 1_000);
     const botPort = await freePort();
     const bot = await startTestBot(h, cfg, { metricsPort: botPort });
     try {

@@ -8,10 +8,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import { test } from 'node:test';
 import { config, openOrders, setBook, startExchange, startTestBot, waitFor } from '../e2e/harness.ts';
 import { promtool, RULES_DIR, SKIP_PROMTOOL } from './promtool.ts';
+import { freePort } from '../support/net.ts';
 
 const RULES = join(RULES_DIR, 'bookmaker-alerts.yml');
 
@@ -30,14 +30,6 @@ test('promtool test rules: every alert fires (and stays quiet) as its unit tests
   const tests = readFileSync(join(RULES_DIR, 'bookmaker-alerts.test.yml'), 'utf8');
   for (const a of alerts) assert.match(tests, new RegExp(`alertname: ${a}\\b`), `${a} has no unit test`);
 });
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 test('promtool check metrics on a live bot, and the rules use only metrics it exposes', { skip: SKIP_PROMTOOL, timeout: 60_000 }, async () => {
   const h = await startExchange({ markets: 2 });

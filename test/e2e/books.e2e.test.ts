@@ -14,7 +14,7 @@ import { parseConfigText } from '../../src/config/load-config.ts';
 import { openLedger } from '../../src/ledger/ledger.ts';
 import { ledgerSummary, pnlByMarket } from '../../src/ledger/books.ts';
 import { micro } from '../../src/model/units.ts';
-import { openOrders, place, setBook, startExchange, startTestBot, waitFor, yaml } from './harness.ts';
+import { openOrders, place, setBook, startExchange, startTestBot, waitFor, yaml, waitQuoting } from './harness.ts';
 
 test('kill switch, /metrics, run report and ledger summary read the same account figures; a restart resumes at them', async () => {
   const h = await startExchange({ markets: 2 });
@@ -27,10 +27,7 @@ test('kill switch, /metrics, run report and ledger summary read the same account
     const bot1 = await startTestBot(h, cfg);
     let report;
     try {
-      await waitFor('quotes in every market', async () => {
-        for (const m of h.markets) if ((await openOrders(h.bot, m)).length < 2) return false;
-        return true;
-      });
+      await waitQuoting(h);
       // a taker sells 10 YES into the bot's bid, and the book moves: realised 0, unrealised non-zero
       const m = h.markets[0]!;
       await place(h.mover, { marketId: m, outcomeIndex: 1, side: 1, price: 480_000, shares: 10, timeInForce: 1, inventoryMode: 2 });

@@ -7,7 +7,6 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -15,16 +14,9 @@ import { request } from 'undici';
 import { loadConfig } from '../../src/config/load-config.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import { cli, openOrders, setBook, startExchange, startTestBot, waitFor, withTimeout, yaml, type Harness } from './harness.ts';
+import { freePort } from '../support/net.ts';
 
 const TOKEN = 'e2e-control-token';
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 function text(h: Harness, ledger: string, o: { markets: Bytes32[]; size?: number; maxPosition?: number; margins?: string }): string {
   return (

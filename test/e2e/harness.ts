@@ -207,3 +207,19 @@ export function cli(args: string[], env: NodeJS.ProcessEnv = {}): Child {
   return { proc, out: () => out, exit };
 }
 
+/** Every market of the exchange has the bot's two quotes at the venue (default wait 15 s). */
+export async function waitQuoting(h: Harness, ms?: number): Promise<void> {
+  await waitFor('quotes in every market', async () => {
+    for (const m of h.markets) if ((await openOrders(h.bot, m)).length < 2) return false;
+    return true;
+  }, ms);
+}
+
+/** Once quoting: the bot buys 10 YES at 0.48 in market 0 and the market drops 20¢, a 2 USDC loss. */
+export async function loseTwoDollars(h: Harness, bot: Bot): Promise<void> {
+  await waitQuoting(h);
+  const m = h.markets[0]!;
+  await place(h.mover, { marketId: m, outcomeIndex: 1, side: 1, price: 480_000, shares: 10, timeInForce: 1, inventoryMode: 2 });
+  await waitFor('fill seen', () => (bot.store.state.markets.get(m.toLowerCase())?.position.net ?? 0) > 0);
+  await setBook(h, m, 260_000, 300_000);
+}

@@ -14,14 +14,13 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createLogger } from '../../src/core/logger.ts';
-import type { BotConfig } from '../../src/config/types.ts';
-import type { StrategyModule } from '../../src/strategy/types.ts';
 import { cli, config, openOrders, setBook, startExchange, startTestBot, waitFor, withTimeout, type Harness } from './harness.ts';
+import { freePort } from '../support/net.ts';
+import { withFailingStrategy } from '../support/failing-strategy.ts';
 
 let h: Harness;
 let dir: string;
@@ -44,14 +43,6 @@ function capture(): { logger: ReturnType<typeof createLogger>; lines: Record<str
   const lines: Record<string, unknown>[] = [];
   const logger = createLogger({ level: 'info', destination: { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) } });
   return { logger, lines };
-}
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
 }
 
 test('observation 1: a key pair the venue refuses for every create is loud, not ready, and halts with exit 4', { timeout: 60_000 }, async () => {
@@ -117,20 +108,7 @@ test('observation 1 as reported: `bookmaker sim --seed 5`, `run -c config/local.
 test('observation 2: a strategy that throws on every tick → strategy-error, 503 after the grace, a few log lines', { timeout: 60_000 }, async () => {
   const { logger, lines } = capture();
   const base = await config(h, { orders: '' });
-  const failing = { on: false };
-  const wrap = (m: StrategyModule<unknown>): StrategyModule<unknown> => ({
-    name: 'sometimes-throws',
-    parseConfig: (raw, path) => m.parseConfig(raw, path),
-    quote: (view, c) => {
-      if (failing.on) throw new Error('model blew up');
-      return m.quote(view, c);
-    },
-  });
-  const cfg: BotConfig = {
-    ...base,
-    health: { ...base.health, notQuotingGraceMs: 1_500 },
-    markets: base.markets.map((m) => ({ ...m, strategy: { ...m.strategy, module: wrap(m.strategy.module) } })),
-  };
+  const { cfg, failing } = withFailingStrategy(base, 1_500, { name: 'sometimes-throws', message: 'model blew up' });
   const port = await freePort();
   const bot = await startTestBot(h, cfg, { logger, metricsPort: port });
   try {

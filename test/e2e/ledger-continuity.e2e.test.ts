@@ -122,12 +122,18 @@ metrics:
     await waitFor('a fill while the bot is down', async () => (await venueFills(client!, wallet)).shares > atCrash.shares, 90_000);
     const whileDown = await venueFills(client, wallet);
 
-    // run 2: catches up, quotes, stops cleanly
-    const run2 = run(['--duration', '4']);
-    assert.equal(await withTimeout(run2.exit, 90_000, 'run 2 did not stop'), 0, run2.out());
-    // run 3: starts (catch-up: nothing new) and stops
-    const run3 = run(['--duration', '6']); // start-up alone can take 5 s on a loaded machine: a shorter run may end before its ledger opens
-    assert.equal(await withTimeout(run3.exit, 90_000, 'run 3 did not stop'), 0, run3.out());
+    // run 2: catches up, quotes, stops cleanly; run 3: starts (catch-up: nothing new) and stops. Each
+    // is stopped once it runs (its start-up done: catch-up, reconcile of what the crash left, first
+    // quotes), not after a fixed time: a loaded machine can take longer than any --duration to start,
+    // and a run stopped during its start-up never reconciles the crashed run's orders, which then
+    // keep filling after the last run
+    for (const [name, ms] of [['run 2', 1_000], ['run 3', 0]] as const) {
+      const c = run();
+      await waitLine(c, /bookmaker: quoting \d+ market/, `${name} runs`, 120_000);
+      if (ms > 0) await new Promise((r) => setTimeout(r, ms)); // a moment of quoting (not a timing assertion)
+      c.proc.kill('SIGTERM');
+      assert.equal(await withTimeout(c.exit, 90_000, `${name} did not stop`), 0, c.out());
+    }
 
     const venue = await venueFills(client, wallet);
     const books = ledgerFills(ledger);

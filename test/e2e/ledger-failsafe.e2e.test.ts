@@ -16,7 +16,7 @@ import { parseConfigText } from '../../src/config/load-config.ts';
 import type { Bot } from '../../src/runtime/bot.ts';
 import { readLatchFile } from '../../src/ledger/latch-file.ts';
 import { EXIT_KILL_SWITCH } from '../../src/runtime/bot.ts';
-import { BOT_KEY, cli, openOrders, place, setBook, startExchange, startTestBot, waitFor, withTimeout, yaml, type Harness } from './harness.ts';
+import { BOT_KEY, cli, openOrders, place, setBook, startExchange, startTestBot, waitFor, withTimeout, yaml, type Harness, waitQuoting } from './harness.ts';
 
 function cfgText(h: Harness, ledger: string, grace = 1, risk?: string, account?: string): string {
   return yaml(h, { ...(risk ? { risk } : {}), ...(account ? { account } : {}) }) + `ledger:\n  path: ${ledger}\n  markSeconds: 1\n  unwritableGraceSeconds: ${grace}\n`;
@@ -53,10 +53,7 @@ function unmount(dir: string): void {
 }
 
 async function quoting(h: Harness): Promise<void> {
-  await waitFor('quotes in every market', async () => {
-    for (const m of h.markets) if ((await openOrders(h.bot, m)).length < 2) return false;
-    return true;
-  }, 30_000);
+  await waitQuoting(h, 30_000);
 }
 
 async function gauge(bot: Bot, name: string): Promise<number> {

@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -15,32 +14,13 @@ import { parseConfigText } from '../../src/config/load-config.ts';
 import { openLedger } from '../../src/ledger/ledger.ts';
 import { EXIT_KILL_SWITCH } from '../../src/runtime/bot.ts';
 import type { Bot } from '../../src/runtime/bot.ts';
-import { cli, openOrders, place, setBook, startExchange, startTestBot, waitFor, withTimeout, yaml, type Harness } from './harness.ts';
+import { cli, openOrders, setBook, startExchange, startTestBot, waitFor, withTimeout, yaml, type Harness, loseTwoDollars } from './harness.ts';
+import { freePort } from '../support/net.ts';
 
 const TOKEN = 'e2e-admin-token-not-a-secret';
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-
 function cfgText(h: Harness, ledgerFile: string, risk: string, account: string): string {
   return yaml(h, { risk, account }) + `ledger:\n  path: ${ledgerFile}\n  markSeconds: 1\n`;
-}
-
-/** The bot buys 10 at 0.48 in market 0, then the market drops 20¢: a 2 USDC loss. */
-async function loseTwoDollars(h: Harness, bot: Bot): Promise<void> {
-  await waitFor('quotes in every market', async () => {
-    for (const m of h.markets) if ((await openOrders(h.bot, m)).length < 2) return false;
-    return true;
-  });
-  const m = h.markets[0]!;
-  await place(h.mover, { marketId: m, outcomeIndex: 1, side: 1, price: 480_000, shares: 10, timeInForce: 1, inventoryMode: 2 });
-  await waitFor('fill seen', () => (bot.store.state.markets.get(m.toLowerCase())?.position.net ?? 0) > 0);
-  await setBook(h, m, 260_000, 300_000);
 }
 
 function ledgerRows(file: string, sql: string): Record<string, unknown>[] {

@@ -23,7 +23,8 @@ test('a restart after a crash adopts what it finds and never double-quotes', asy
     const file = join(dir, 'bot.yaml');
     writeFileSync(file, yaml(h));
     const c = cli(['run', '-c', file, '--api-key', BOT_KEY, '--metrics-port', '0', '--log-level', 'warn', '--summary-seconds', '0'], { BOOKMAKER_PRIVATE_KEY: h.bot.privateKey });
-    await waitFor('the first bot quotes', async () => (await openOrders(h.bot)).length === 4, 20_000);
+    // a child process: its start-up alone (tsx, the venue, the warm-up) takes 10 s and more on a loaded machine
+    await waitFor('the first bot quotes', async () => (await openOrders(h.bot)).length === 4, 120_000);
     c.proc.kill('SIGKILL'); // a crash: no cancel
     await withTimeout(c.exit, 10_000, 'child did not die');
     const left = await openOrders(h.bot);
@@ -61,7 +62,7 @@ test('a restart into a moved market cancels the stale quotes and requotes once p
   try {
     await setBook(h, m, 480_000, 520_000);
     const first = await startTestBot(h, await config(h));
-    await waitFor('first quotes', async () => (await openOrders(h.bot)).length === 2);
+    await waitFor('first quotes', async () => (await openOrders(h.bot)).length === 2, 60_000);
     // simulate a crash: stop quoting without cancelling
     first.kernel.stop();
     const before = (await openOrders(h.bot)).map((o) => o.nonce);
@@ -71,7 +72,7 @@ test('a restart into a moved market cancels the stale quotes and requotes once p
       await waitFor('requoted around 0.70', async () => {
         const ys = (await openOrders(h.bot)).map(yesTerms);
         return ys.length === 2 && ys.some((y) => y.side === 'bid' && y.price === 680_000);
-      });
+      }, 60_000);
       const after = (await openOrders(h.bot)).map((o) => o.nonce);
       assert.ok(after.every((n) => !before.includes(n)), 'the stale quotes are gone');
       const s = await perSlot(h, m);

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import type { Bytes32 } from '../../src/model/order.ts';
 import { remainingShares } from '../../src/orders/venue-order-shares.ts';
 import { EXIT_KILL_SWITCH } from '../../src/runtime/bot.ts';
-import { config, withTimeout, openOrders, place, setBook, startExchange, startTestBot, waitFor, yesTerms, type Harness } from './harness.ts';
+import { config, withTimeout, openOrders, place, setBook, startExchange, startTestBot, waitFor, yesTerms, type Harness, loseTwoDollars } from './harness.ts';
 
 async function netAtVenue(h: Harness, m: Bytes32): Promise<number> {
   const s = await h.bot.client.balance.summary(h.bot.wallet);
@@ -64,15 +64,8 @@ test('the kill switch pulls every quote and exits non-zero', async () => {
   for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
   const bot = await startTestBot(h, await config(h, { risk: '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 60', account: '  maxDrawdown: 0.5' }));
   try {
-    await waitFor('quotes in every market', async () => {
-      for (const m of h.markets) if ((await openOrders(h.bot, m)).length < 2) return false;
-      return true;
-    });
-    const m = h.markets[0]!;
     // the bot buys 10 at 0.48, then the market drops 20¢: a 2 USDC loss against a 0.5 limit
-    await place(h.mover, { marketId: m, outcomeIndex: 1, side: 1, price: 480_000, shares: 10, timeInForce: 1, inventoryMode: 2 });
-    await waitFor('fill seen', () => (bot.store.state.markets.get(m.toLowerCase())?.position.net ?? 0) > 0);
-    await setBook(h, m, 260_000, 300_000);
+    await loseTwoDollars(h, bot);
     const code = await withTimeout(bot.exit, 20_000, 'no kill within 20 s');
     assert.equal(code, EXIT_KILL_SWITCH);
     assert.equal(bot.kernel.killed, 'KILL_DRAWDOWN');

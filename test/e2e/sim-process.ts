@@ -6,6 +6,7 @@ import { TESTNET } from '../../src/exchange/chains.ts';
 import { createVenueClient, type VenueClient } from '../../src/exchange/venue-client.ts';
 import type { VenueOrder } from '../../src/model/order.ts';
 import { cli, waitFor, type Child } from './harness.ts';
+export { freePort } from '../support/net.ts';
 
 export interface SimProcess {
   child: Child;
@@ -48,15 +49,3 @@ export async function startSimProcess(seed = 5, extra: string[] = []): Promise<S
   };
 }
 
-/** A free TCP port on 127.0.0.1 (bound and released). */
-export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}

@@ -8,13 +8,13 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { keyFileModeProblem, loadPrivateKey } from '../../src/config/secrets.ts';
 import { ConfigError } from '../../src/model/errors.ts';
 import { startMetricsEndpoint } from '../../src/metrics/metrics-server.ts';
+import { freePort } from '../support/net.ts';
 
 const KEY = '0x' + '7a'.repeat(32);
 const dir = mkdtempSync(join(tmpdir(), 'bm-keyfile-'));
@@ -99,16 +99,6 @@ test('bookmaker run --key-file with mode 0644: exit 2, a clear message, no key m
   assert.match(r.stderr, /permissions 0644 are too open/);
   assert.ok(!(r.stdout + r.stderr).toLowerCase().includes(KEY.slice(2)), 'no key bytes in the output');
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
 
 test('the metrics endpoint binds 127.0.0.1 by default and is not reachable on other addresses', async () => {
   // port 0 means "off" for the endpoint (docs/architecture.md#stable-interfaces), so take a free port

@@ -9,7 +9,6 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -19,6 +18,7 @@ import { createSigner } from '../../src/exchange/signing/signer.ts';
 import { TESTNET } from '../../src/exchange/chains.ts';
 import { chaosKeys, runChaos } from '../../src/chaos/run-chaos.ts';
 import { chaosReportJson, formatChaosReport } from '../../src/chaos/chaos-report.ts';
+import { freePort } from '../support/net.ts';
 
 // known key material: a mixed-case private key given without 0x, and an API key
 const KEY_HEX = '5ec0e0' + '0123456789abcdef'.repeat(3) + 'AbCdEf0123';
@@ -36,16 +36,6 @@ const VARIANTS = [KEY_HEX, KEY_HEX.toLowerCase(), KEY_HEX.toUpperCase(), `0x${KE
 function leaks(text: string): string[] {
   const lower = text.toLowerCase();
   return VARIANTS.filter((v) => lower.includes(v.toLowerCase().replace(/^0x/, '')));
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
 }
 
 function runCli(args: string[], env: NodeJS.ProcessEnv, whileRunning?: (stdout: () => string) => Promise<void>): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { parseVenue } from '../../src/config/parse-venue.ts';
 import { counterpartyAgents, startCounterparties, type AgentCounts } from '../../src/sim/counterparties.ts';
 import { createLocalExchange } from '../../src/sim/local-exchange.ts';
+import { CALIBRATED_FIT } from '../../src/sim/flow-presets.ts';
 import { manualClock } from './account/harness.ts';
 
 function agentsOf(raw: Record<string, unknown>): AgentCounts {
@@ -110,8 +111,9 @@ test('venue.local.flow picks a flow preset; other than benign, the preset sets t
   assert.throws(() => parseVenue({ local: { flow: 'spicy' } }, 'venue'), /venue\.local\.flow/);
   const ex = createLocalExchange({ seed: 1, markets: 1, clock: manualClock(), expirySweepMs: 0 });
   const cal = startCounterparties(ex, { seed: 1, ...counterpartyAgents(v.local.agents), flow: v.local.flow });
-  assert.equal(cal.settings.noiseRatePerSec, 0.04);
-  assert.equal(cal.settings.informedRatePerSec, 0.7);
+  assert.equal(cal.settings.noiseRatePerSec, CALIBRATED_FIT.noiseRatePerSec);
+  assert.equal(cal.settings.informedRatePerSec, CALIBRATED_FIT.informedRatePerSec);
+  assert.notEqual(CALIBRATED_FIT.informedRatePerSec, 0.2, 'not the agents\' default');
   assert.equal(cal.settings.otherMakers, 1, 'the config still sets the other makers');
   const benign = startCounterparties(ex, { seed: 1, ...counterpartyAgents(v.local.agents), flow: 'benign' });
   assert.equal(benign.settings.noiseRatePerSec, 0.3);

@@ -26,6 +26,15 @@ export interface MakerConfig {
   refreshMs: number;
   /** std of the maker's error about the fair value, in probability (default 0.003) */
   fairNoise: number;
+  /**
+   * how slowly the maker learns the fair value, in seconds (default 0: at once): it quotes around
+   * its belief, which moves toward the fair value by 1 − e^(−dt/lag) of the gap over dt, so its
+   * quotes trail a move for about `lagSeconds` and informed takers keep trading against them
+   * meanwhile (the slowly growing adverse markout of a real book; docs/edge.md)
+   */
+  lagSeconds: number;
+  /** the part of a move of the fair value that trails (default 1: all of it); the rest is learned at once */
+  lagShare: number;
 }
 
 export const DEFAULT_MAKER: Readonly<Omit<MakerConfig, 'trader'>> = Object.freeze({
@@ -36,14 +45,28 @@ export const DEFAULT_MAKER: Readonly<Omit<MakerConfig, 'trader'>> = Object.freez
   sizeJitter: 0.5,
   refreshMs: 2000,
   fairNoise: 0.003,
+  lagSeconds: 0,
+  lagShare: 1,
 });
 
 export interface MakerState {
   nextMs: number;
+  /** the trailing part of the maker's view of the fair value (probability) and when it was last updated; only with a lag */
+  belief?: number;
+  beliefMs?: number;
 }
 
 export function initMaker(nowMs: number): MakerState {
   return { nextMs: nowMs };
+}
+
+/** The lagging maker's trailing view moved toward `fairProbability` for the time since its last update. */
+function updatedBelief(cfg: MakerConfig, state: MakerState, nowMs: number, fairProbability: number): MakerState {
+  if (!(cfg.lagSeconds > 0)) return state;
+  if (state.belief === undefined || state.beliefMs === undefined) return { ...state, belief: fairProbability, beliefMs: nowMs };
+  const dt = Math.max(0, nowMs - state.beliefMs) / 1000;
+  const a = 1 - Math.exp(-dt / cfg.lagSeconds);
+  return { ...state, belief: state.belief + a * (fairProbability - state.belief), beliefMs: nowMs };
 }
 
 /** Shares for one level: the mean ± jitter, rounded to whole shares, at least one share. */
@@ -60,9 +83,11 @@ export function stepMaker(
   view: AgentView,
   fairProbability: number,
 ): AgentStep<MakerState> {
+  state = updatedBelief(cfg, state, nowMs, fairProbability);
   if (nowMs < state.nextMs) return { state, commands: [], nextMs: state.nextMs };
   const tick = view.tick;
-  const fair = (fairProbability + cfg.fairNoise * gaussian(rng)) * 1_000_000;
+  const belief = state.belief === undefined ? fairProbability : cfg.lagShare * state.belief + (1 - cfg.lagShare) * fairProbability;
+  const fair = (belief + cfg.fairNoise * gaussian(rng)) * 1_000_000;
   const commands: EngineCommand[] = [{ type: 'cancelAll', trader: cfg.trader, market: view.market, nowMs }];
   for (let i = 0; i < cfg.levels; i++) {
     const away = (cfg.halfSpreadTicks + i * cfg.stepTicks) * tick;
@@ -75,5 +100,5 @@ export function stepMaker(
     }
   }
   const nextMs = nowMs + cfg.refreshMs;
-  return { state: { nextMs }, commands, nextMs };
+  return { state: { ...state, nextMs }, commands, nextMs };
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MatchingEngine } from '../../../src/engine/matching-engine.ts';
 import type { EngineEvent } from '../../../src/engine/types.ts';
+import { DEFAULT_MAKER, initMaker, stepMaker } from '../../../src/sim/agents/background-maker.ts';
 import { DEFAULT_FAIR_VALUE, fairProbability, initFairValue, stepFairValue } from '../../../src/sim/agents/fair-value.ts';
 import { createMarketAgents, stepMarketAgents, type MarketAgentsConfig } from '../../../src/sim/agents/market-agents.ts';
 import { generateMarket } from '../../../src/sim/agents/market-metadata.ts';
@@ -136,6 +137,31 @@ describe('agent building blocks', () => {
       assert.ok(p >= cfg.bound - 1e-12 && p <= 1 - cfg.bound + 1e-12);
     }
     assert.ok(maxMove > 0.1, 'a jump moved the fair value');
+  });
+
+  it('a lagging maker trails a jump of the fair value: part at once, the rest over lagSeconds', () => {
+    const view = { market: 0, tick: 10_000, bestBid: 0, bestAsk: 0 };
+    const cfg = { ...DEFAULT_MAKER, trader: 0, levels: 1, halfSpreadTicks: 1, fairNoise: 0, refreshMs: 1000, lagSeconds: 20, lagShare: 0.5 };
+    /** the maker's bid (YES terms) after quoting at t with the fair value p */
+    const bidAt = (st: ReturnType<typeof initMaker>, t: number, p: number) => {
+      const r = stepMaker(cfg, st, createRng(1), t, view, p);
+      const sub = r.commands.find((c) => c.type === 'submit' && c.order.outcome === 1);
+      return { state: r.state, bid: sub && sub.type === 'submit' ? sub.order.price : NaN };
+    };
+    let st = initMaker(0);
+    ({ state: st } = bidAt(st, 0, 0.4));
+    // the fair value jumps 0.4 → 0.6: half of it at once, the other half still 0.2 behind
+    let r = bidAt(st, 1000, 0.6);
+    const trailing = 0.2 * Math.exp(-1 / 20);
+    assert.equal(r.bid, snapPrice((0.6 - 0.5 * trailing) * 1e6 - 10_000, 10_000, 'down'));
+    // 100 s later (5 lags) it has (nearly) caught up: 0.6 − 0.5·0.2·e^(−101/20) ≈ 0.5994
+    for (let t = 2000; t <= 101_000; t += 1000) r = bidAt(r.state, t, 0.6);
+    assert.equal(r.bid, snapPrice((0.6 - 0.1 * Math.exp(-101 / 20)) * 1e6 - 10_000, 10_000, 'down'));
+    assert.ok(r.bid > bidAt(st, 1000, 0.6).bid);
+    // no lag (the default): the quote follows the fair value at once
+    const plain = stepMaker({ ...cfg, lagSeconds: 0 }, initMaker(0), createRng(1), 0, view, 0.4);
+    const jumped = stepMaker({ ...cfg, lagSeconds: 0 }, plain.state, createRng(1), 1000, view, 0.6);
+    assert.ok(jumped.commands.some((c) => c.type === 'submit' && c.order.outcome === 1 && c.order.price === 590_000));
   });
 
   it('maps high-level orders to the SDK V2 limits (docs/venue.md#from-a-limit-order-to-a-v2-order worked examples)', () => {
