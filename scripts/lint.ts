@@ -3,10 +3,12 @@
  * - pure layers (strategies, src/strategy, src/risk, src/engine, and the pure modules listed with them)
  *   never read the wall clock or do I/O;
  * - library code under src/ does not print with console.* (the CLI and the sim's entry may);
- * - relative imports carry an explicit .ts extension (ESM resolution at run time).
+ * - relative imports carry an explicit .ts extension (ESM resolution at run time);
+ * - imports go down the table of layers (docs/architecture.md#layers): a file imports its own layer and
+ *   those below; an import that climbs fails, naming both files, unless it is one of the few listed.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 
 function files(dir: string, out: string[] = []): string[] {
   for (const n of readdirSync(dir)) {
@@ -18,7 +20,7 @@ function files(dir: string, out: string[] = []): string[] {
 }
 
 const problems: string[] = [];
-const pure = [...files('strategies'), ...files('src/strategy'), ...files('src/risk'), ...files('src/engine'), 'src/runtime/rank/score.ts', 'src/runtime/rank/choose.ts', 'src/config/select-markets.ts'];
+const pure = [...files('strategies'), ...files('src/strategy'), ...files('src/risk'), ...files('src/engine'), 'src/selection/score.ts', 'src/selection/choose.ts', 'src/selection/selectors.ts', 'src/kernel/run-strategy.ts'];
 for (const f of pure) {
   const src = readFileSync(f, 'utf8');
   src.split('\n').forEach((line, i) => {
@@ -37,6 +39,58 @@ for (const f of files('src')) {
     if (m && !/\.(ts|js|mjs|json)$/.test(m[1]!)) problems.push(`${f}:${i + 1}: relative import without extension: ${m[1]}`);
   });
 }
+// ---- layers, bottom first (docs/architecture.md#layers) ----
+const LAYERS: readonly (readonly string[])[] = [
+  ['src/model'],
+  ['src/core'],
+  ['src/engine'],
+  ['src/exchange'],
+  ['src/migration'],
+  ['src/sim'],
+  ['src/strategy', 'strategies'],
+  ['src/risk'],
+  ['src/state'],
+  ['src/account'],
+  ['src/config'],
+  ['src/orders'],
+  ['src/feeds'],
+  ['src/ledger'],
+  ['src/kernel'],
+  ['src/selection'],
+  ['src/health'],
+  ['src/metrics'],
+  ['src/control'],
+  ['src/backtest'],
+  ['src/runtime'],
+  ['src/chaos', 'src/doctor'],
+  ['src/cli', 'src/index.ts'],
+];
+/** The imports allowed to climb (at most three), each with why it stays. */
+const CLIMBS: Readonly<Record<string, string>> = {
+  // the strategy's view carries the account's PnL share and reads a level's slot from its client id
+  'src/state/market-view.ts -> src/account/account.ts': 'the view reads the account (a type and its figures)',
+  'src/state/market-view.ts -> src/orders/slots.ts': 'the view parses slot ids of own orders',
+  // the attribution view splits the account's PnL of a market into its components
+  'src/state/edge-view.ts -> src/account/account.ts': 'the attribution reads the account (a type and its figures)',
+};
+if (Object.keys(CLIMBS).length > 3) problems.push(`scripts/lint.ts: ${Object.keys(CLIMBS).length} climbing imports allowed; at most 3`);
+const layerOf = (f: string): number => LAYERS.findIndex((names) => names.some((n) => f === n || f.startsWith(`${n}/`)));
+for (const f of [...files('src'), ...files('strategies')]) {
+  const from = layerOf(f);
+  if (from < 0) {
+    problems.push(`${f}: in no layer of scripts/lint.ts LAYERS (add its folder where it belongs)`);
+    continue;
+  }
+  const src = readFileSync(f, 'utf8');
+  for (const m of src.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]+)['"]/gm)) {
+    const target = relative('.', resolve(dirname(f), m[1]!));
+    const to = layerOf(target);
+    if (to <= from) continue;
+    const key = `${f} -> ${target}`;
+    if (!(key in CLIMBS)) problems.push(`${f}: imports ${target}, a higher layer (${LAYERS[to]!.join(', ')} above ${LAYERS[from]!.join(', ')}; docs/architecture.md#layers)`);
+  }
+}
+
 if (problems.length) {
   process.stderr.write(problems.join('\n') + `\n${problems.length} problem(s)\n`);
   process.exit(1);

@@ -23,11 +23,11 @@
 import { readFile } from 'node:fs/promises';
 import { parseDocument } from 'yaml';
 import { parseBotConfig } from '../config/parse-config.ts';
-import { ConfigFieldError, isObj, readNumber, readObject, readOptionalObject, readEnum, type Obj } from '../config/fields.ts';
+import { ConfigFieldError, isObj, readNumber, readObject, readOptionalObject, readEnum, type Obj } from '../core/fields.ts';
 import type { Overrides } from '../config/env-overrides.ts';
 import type { BotConfig } from '../config/types.ts';
 import { ConfigError } from '../model/errors.ts';
-import { checkFees, type FeeSpec } from './fee-model.ts';
+import { checkFees, type FeeSpec } from '../engine/fee-model.ts';
 import type { DelaySpec } from './latency-model.ts';
 import { QUEUE_MODELS, type QueueModelName } from './queue-model.ts';
 

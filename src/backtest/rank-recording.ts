@@ -1,7 +1,7 @@
 /**
  * `rank:` entries in a backtest: the recording's markets are ranked once, at the rank time T, with the
- * live rank score (src/runtime/rank/score.ts: the same terms, transforms and weights) and the live
- * choice (src/runtime/rank/choose.ts: top N within the entry's capital; the first selection, so no
+ * live rank score (src/selection/score.ts: the same terms, transforms and weights) and the live
+ * choice (src/selection/choose.ts: top N within the entry's capital; the first selection, so no
  * hysteresis), from what the recording holds before T only (no look-ahead into the replayed window):
  *
  *   T = max(window start, recording start + look-back)   (look-back: backtest.rankLookbackSeconds, 1 h)
@@ -31,10 +31,11 @@
  */
 import type { MarketConfig, RankTerm } from '../config/types.ts';
 import { ConfigError } from '../model/errors.ts';
-import { chooseRanked } from '../runtime/rank/choose.ts';
-import type { TermDrop } from '../runtime/rank/gather.ts';
-import { capitalOf, type RankReport, type RankTableRow } from '../runtime/rank/ranker.ts';
-import { depthNearTouch, priceVolatilityCents, rankTerms, RANK_TERMS, SCALES, scoreOf, type DropReason, type RankInputs, type RankTerms } from '../runtime/rank/score.ts';
+import { chooseRanked } from '../selection/choose.ts';
+import type { TermDrop } from '../selection/gather.ts';
+import { capitalOf, type RankReport, type RankTableRow } from '../selection/ranker.ts';
+import { depthNearTouch, priceVolatilityCents, rankTerms, SCALES, scoreOf, type DropReason, type RankInputs, type RankTerms } from '../selection/score.ts';
+import { RANK_TERMS } from '../config/types.ts';
 import { createReplayState, replayBook } from './book-replay.ts';
 import { KIND_TRADE, type Columns } from './recording/columns.ts';
 import type { RecordingManifest } from './recording/format.ts';

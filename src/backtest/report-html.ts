@@ -7,7 +7,7 @@
  * range control zooms every time chart. Then the run (strategy and parameters, data, models), the
  * summary and per-market tables, markets named by the recording's names where it has them.
  */
-import { RANK_TERMS } from '../runtime/rank/score.ts';
+import { RANK_TERMS } from '../config/types.ts';
 import { markoutHorizons } from './report-summary.ts';
 import { categoryChart, waterfallChart } from './svg-bars.ts';
 import { lineChart, zoomScript, type ChartMarker, type ChartSeries } from './svg-chart.ts';

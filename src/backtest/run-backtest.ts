@@ -1,5 +1,5 @@
 /**
- * One backtest: a recording replayed through the quoting kernel (src/runtime/quoting-kernel.ts) —
+ * One backtest: a recording replayed through the quoting kernel (src/kernel/quoting-kernel.ts) —
  * the same store, strategy, risk gate and order manager as live — with only the clock (virtual), the
  * data source (recorded rows) and the venue (the sim venue: the bot's orders in the matching engine,
  * filled by the recorded flow through the queue model) swapped.
@@ -21,18 +21,16 @@
  */
 import { silentLogger, type Logger } from '../core/logger.ts';
 import { BadInputError, ConfigError } from '../model/errors.ts';
-import { capitalOf } from '../runtime/rank/ranker.ts';
+import { capitalOf } from '../selection/ranker.ts';
 import { DEFAULT_RANK_LOOKBACK_MS, rankRecording, rankTime, type RecordingRanking } from './rank-recording.ts';
 import type { BotConfig, MarketConfig } from '../config/types.ts';
 import type { Bytes32 } from '../model/order.ts';
 import { NonceSource } from '../orders/nonces.ts';
-import { OrderManager } from '../orders/order-manager.ts';
 import { schedulePeriodicReconcile } from '../orders/periodic-reconcile.ts';
-import { QuotingKernel, type KernelMarket } from '../runtime/quoting-kernel.ts';
+import type { KernelMarket } from '../kernel/quoting-kernel.ts';
+import { createTradingCore } from '../kernel/trading-core.ts';
 import { createRng } from '../sim/rng.ts';
-import { DEFAULT_LIMITS, type ReduceLimits } from '../state/reduce.ts';
-import { DEFAULT_EDGE } from '../state/edge-settings.ts';
-import { StateStore } from '../state/store.ts';
+import type { StateStore } from '../state/store.ts';
 import { regimeOf } from '../state/regime.ts';
 import type { StateEvent } from '../state/events.ts';
 import type { BacktestSettings } from './backtest-config.ts';
@@ -271,7 +269,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
           es.push({ type: 'PositionSynced', marketId: f.marketId, yes: after.yes, no: after.no, ts }, { type: 'BalanceUpdated', collateral: after.collateral, ts });
         }
         // one batch: the kernel shrinks the order manager's copy of the order once and ticks after all of it
-        kernel.onEvents(es);
+        core.receiveAll(es);
         drain = true;
       }, fillReportWait(clock.now()) + latency.response());
     },
@@ -287,7 +285,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
             if (o.state === 'filled') return;
             const status = o.state;
             clock.setTimeout(() => {
-              kernel.onEvents([{ type: 'OrderClosed', marketId: o.planned.marketId, nonce: o.planned.nonce, status, ts: clock.now() }]);
+              core.receiveAll([{ type: 'OrderClosed', marketId: o.planned.marketId, nonce: o.planned.nonce, status, ts: clock.now() }]);
               drain = true;
             }, fillReportWait(clock.now()) + latency.response());
           },
@@ -314,69 +312,44 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   for (const id of cols.markets) {
     const mc = configFor(config.markets, id, names.get(id.toLowerCase()), ranking?.kept);
     if (!mc) continue;
-    // as live (src/runtime/select-markets.ts): a ranked market's notional limit is its share of the entry's capital
+    // as live (src/selection/select-markets.ts): a ranked market's notional limit is its share of the entry's capital
     const per = mc.select.by === 'rank' ? capitalOf(mc.select.rank, mc).perMarket : 0;
     const risk = per > 0 && per < mc.risk.maxNotional ? { ...mc.risk, maxNotional: per } : mc.risk;
     kernelMarkets.push({ marketId: id as Bytes32, strategy: mc.strategy.module, params: mc.strategy.params, risk });
     strategies.add(mc.strategy.ref);
   }
-  // Every key written out (no spreads): built with spreads, this object got a map of its own on every
-  // run (a copied map, outside V8's transition tree), so each new run deoptimised the reducer code
-  // optimised on the last one's limits (marketsWith, reduceBook, ...). `edge ?? DEFAULT_EDGE` is what
-  // the reducer reads anyway.
-  const limits: ReduceLimits = {
-    trades: config.feeds.tradeHistorySize,
-    midSamples: config.feeds.midHistorySize,
-    midSampleMs: DEFAULT_LIMITS.midSampleMs,
-    fillIds: DEFAULT_LIMITS.fillIds,
-    venueWindowMs: DEFAULT_LIMITS.venueWindowMs,
-    edge: config.edge ?? DEFAULT_EDGE,
-  };
-  const store = new StateStore(limits);
   const log = input.logger ?? silentLogger;
   let ticks = 0;
   const diag = new RunDiagnostics();
   // the bot's regime per market at each sample (what its strategies saw), for the report
   const storeKeys = cols.markets.map((id) => id.toLowerCase()); // the store's keys, built once rather than per sample
+  // the trading core as live (src/kernel/trading-core.ts): only the clock, the venue and the nonces differ
+  const core = createTradingCore({
+    config,
+    clock,
+    venue,
+    nonces: new NonceSource(1_000_000, seededBytes(settings.seed)),
+    markets: kernelMarkets,
+    logger: log,
+    // as live: a cancelled order is parked until a poll sees it closed
+    ...(fillPoll > 0 ? { settleMs: Math.max(30_000, 10 * fillPoll) } : {}),
+    kernel: {
+      onTick: (_m, t, view) => {
+        ticks++;
+        diag.onTick(t, view);
+        drain = true;
+      },
+    },
+  });
+  const { store, kernel, orderManager: om } = core;
   collector.regimeSource = (m, t) => {
     const ms = store.state.markets.get(storeKeys[m]!);
     return ms === undefined ? null : regimeOf(ms, t).regime;
   };
-  // The order manager is built here only to give it seeded nonces; the kernel owns it otherwise.
-  const om: OrderManager = new OrderManager({
-    venue,
-    clock,
-    tolerances: { price: config.orders.priceTolerance, sizeFraction: config.orders.sizeTolerance },
-    nonces: new NonceSource(1_000_000, seededBytes(settings.seed)),
-    inFlightTimeoutMs: config.orders.inFlightTimeoutMs,
-    // as live (src/runtime/bot.ts): a cancelled order is parked until a poll sees it closed
-    ...(fillPoll > 0 ? { settleMs: Math.max(30_000, 10 * fillPoll) } : {}),
-    ...(config.orders.deadManExpiryMs > 0 ? { deadManSeconds: Math.round(config.orders.deadManExpiryMs / 1000) } : {}),
-    logger: log,
-    emit: (e) => kernel.onOrderManagerEvent(e),
-  });
-  const kernel: QuotingKernel = new QuotingKernel({
-    clock,
-    venue,
-    store,
-    markets: kernelMarkets,
-    requoteIntervalMs: config.orders.requoteIntervalMs,
-    noInventory: config.orders.noInventory,
-    orderManager: om,
-    // the account's limits act on the backtest's account as live (issue 21); a config built without
-    // the section (tools, tests) gets the defaults
-    ...(config.account ? { accountLimits: config.account } : {}),
-    logger: log,
-    onTick: (_m, t, view) => {
-      ticks++;
-      diag.onTick(t, view);
-      drain = true;
-    },
-  });
 
   // Start-up as live: metadata, balance, then reconcile with the (empty) venue.
   const now0 = clock.now();
-  kernel.onEvents([
+  core.receiveAll([
     ...cols.markets.map((id, i): StateEvent => ({ type: 'MarketMetadataUpdated', marketId: id as Bytes32, tick: source.ticks[i]!, status: 'active', ts: now0 })),
     { type: 'BalanceUpdated', collateral: settings.startingCollateral, ts: now0 },
   ]);
@@ -387,7 +360,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
 
   // The bot's feeds: its own copy of the books (conflated snapshots), trades, oracle and metadata.
   const quotedSet = new Set(kernelMarkets.map((km) => cols.markets.indexOf(km.marketId)));
-  const feed = new ReplayFeed({ cols, bookTicks: exchange.books.map((b) => b.tick), clock, quoted: quotedSet, publishMs: config.orders.requoteIntervalMs, depth: config.feeds.bookDepth, dispatch: (e) => kernel.onEvent(e), exact: exchange.exact });
+  const feed = new ReplayFeed({ cols, bookTicks: exchange.books.map((b) => b.tick), clock, quoted: quotedSet, publishMs: config.orders.requoteIntervalMs, depth: config.feeds.bookDepth, dispatch: (e) => core.receive(e), exact: exchange.exact });
   feedRef.f = feed;
 
   // Exchange time of a row: its local time, or with `feedMs: recorded` its venue time (kept monotone).

@@ -5,7 +5,7 @@
  * placed no order or filled nothing ends with. Counting only: no clock, no I/O; the same run gives the
  * same counts and the same words.
  */
-import type { KernelTick } from '../runtime/quoting-kernel.ts';
+import type { KernelTick } from '../kernel/quoting-kernel.ts';
 import { othersBook } from '../strategy/others-book.ts';
 import type { MarketView } from '../strategy/types.ts';
 

@@ -55,7 +55,7 @@ import type { PlannedOrder } from '../model/venue.ts';
 import { ONE } from '../model/units.ts';
 import { KIND_CLEAR, KIND_LEVEL, KIND_TAKER, KIND_TRADE, KIND_XCLEAR, KIND_XLEVEL, type Columns } from './recording/columns.ts';
 import { toEngineOrder } from './engine-order.ts';
-import { engineMarketConfig, type FeeSpec } from './fee-model.ts';
+import { engineMarketConfig, type FeeSpec } from '../engine/fee-model.ts';
 import type { QueueModel, QueueState } from './queue-model.ts';
 import { tapeOrder } from './tape-order.ts';
 

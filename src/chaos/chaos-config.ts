@@ -3,7 +3,12 @@
  * limits tight enough that fills push against them, and staleness limits short enough that a silent
  * stall must pull quotes well before the stream's idle timeout reconnects it (so the check sees it).
  */
-import type { ChaosTiming } from './run-chaos.ts';
+
+export interface ChaosTiming {
+  maxSilenceSeconds: number;
+  streamIdleSeconds: number;
+  reconcileSeconds: number;
+}
 
 export const CHAOS_LIMITS = {
   /** shares, worst case per market */

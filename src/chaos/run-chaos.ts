@@ -32,7 +32,7 @@ import { createLocalExchange, type LocalExchange } from '../sim/local-exchange.t
 import { DEMO_MARKETS } from '../sim/market-factory.ts';
 import { startMarketChurn, type MarketChurn } from '../sim/market-churn.ts';
 import { spawnBot, type BotProcess } from './bot-process.ts';
-import { CHAOS_LIMITS, chaosConfigYaml } from './chaos-config.ts';
+import { CHAOS_LIMITS, chaosConfigYaml, type ChaosTiming } from './chaos-config.ts';
 import type { ChildMessage } from './child-messages.ts';
 import { stalledMarkets, traderView, type TraderView } from './exchange-view.ts';
 import {
@@ -58,13 +58,7 @@ import { accountLedger } from '../sim/routes/account/ledger-of.ts';
 import { accountFromLedger } from '../ledger/books.ts';
 import { openLedger } from '../ledger/ledger.ts';
 import { systemClock } from '../core/clock.ts';
-import { HEALTH_STATES } from '../runtime/health/health-model.ts';
-
-export interface ChaosTiming {
-  maxSilenceSeconds: number;
-  streamIdleSeconds: number;
-  reconcileSeconds: number;
-}
+import { HEALTH_STATES } from '../health/health-model.ts';
 
 export interface ChaosOptions {
   durationMs: number;

@@ -25,7 +25,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../model/errors.ts';
-import { isObj } from './fields.ts';
+import { isObj } from '../core/fields.ts';
 import { parseShardText } from './parse-markets.ts';
 
 const NAMED: Record<string, string> = {

@@ -13,7 +13,7 @@
 import { DEFAULT_ACCOUNT_LIMITS, type AccountLimits } from '../account/account-risk.ts';
 import { tradingDay } from '../account/trading-day.ts';
 import { ConfigError } from '../model/errors.ts';
-import { at, ConfigFieldError, readNumber, readOptionalObject, readString } from './fields.ts';
+import { at, ConfigFieldError, readNumber, readOptionalObject, readString } from '../core/fields.ts';
 
 export const ACCOUNT_KEYS = ['maxDrawdown', 'maxDailyLoss', 'maxLoss', 'maxErrorRate', 'minRequestsForErrorRate', 'dayStartsAt'];
 

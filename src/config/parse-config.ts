@@ -6,7 +6,7 @@
  */
 import { ConfigError } from '../model/errors.ts';
 import { applyOverrides, overrideSourceOf, type Overrides } from './env-overrides.ts';
-import { ConfigFieldError, readObject } from './fields.ts';
+import { ConfigFieldError, readObject } from '../core/fields.ts';
 import { parseHealth } from './parse-health.ts';
 import { parseEdge } from './parse-edge.ts';
 import { parseMarkets, parseSelection } from './parse-markets.ts';

@@ -20,7 +20,7 @@
  *       reduceOnlyBeforeDeadlineSeconds: 0
  */
 import { DEFAULT_EDGE, DEFAULT_REGIME, type EdgeSettings, type RegimeSettings } from '../state/edge-settings.ts';
-import { ConfigFieldError, at, checkNumber, readNumber, readOptionalObject } from './fields.ts';
+import { ConfigFieldError, at, checkNumber, readNumber, readOptionalObject } from '../core/fields.ts';
 
 const ms = (s: number): number => Math.round(s * 1000);
 

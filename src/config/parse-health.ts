@@ -7,7 +7,7 @@
  *   logIntervalSeconds      storms (refusals, strategy errors, state flapping) are summarised once per
  *                           this interval after their first line (default 10)
  */
-import { readNumber, readOptionalObject } from './fields.ts';
+import { readNumber, readOptionalObject } from '../core/fields.ts';
 import type { HealthSettings } from './types.ts';
 
 export function parseHealth(raw: unknown, path: string): HealthSettings {

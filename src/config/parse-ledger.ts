@@ -1,7 +1,7 @@
 /** `ledger:` and `admin:` sections, both optional. */
 import { isAbsolute, resolve, dirname } from 'node:path';
-import { readNumber, readOptionalObject, readOptionalString } from './fields.ts';
-import { checkFees } from '../backtest/fee-model.ts';
+import { readNumber, readOptionalObject, readOptionalString } from '../core/fields.ts';
+import { checkFees } from '../engine/fee-model.ts';
 import type { LedgerSettings } from './types.ts';
 
 export function parseLedger(raw: unknown, path: string, file: string): LedgerSettings {
@@ -20,7 +20,7 @@ export function parseLedger(raw: unknown, path: string, file: string): LedgerSet
 
 /**
  * `ledger.fees: { makerBps, takerBps }`: the fee model recorded for fills the venue states no fee
- * for (src/ledger/fill-fee.ts). The default is the local exchange's schedule (maker 0, taker 50 bps).
+ * for (src/engine/fill-fee.ts). The default is the local exchange's schedule (maker 0, taker 50 bps).
  */
 function parseFees(raw: unknown, path: string): { makerBps: number; takerBps: number } {
   const f = readOptionalObject(raw, path, ['makerBps', 'takerBps']);

@@ -8,10 +8,9 @@ import { dirname } from 'node:path';
 import type { RiskLimits } from '../risk/types.ts';
 import { loadStrategy } from '../strategy/registry.ts';
 import type { MarketStatus } from '../strategy/types.ts';
-import { DEFAULT_WEIGHTS, RANK_TERMS } from '../runtime/rank/score.ts';
-import { ConfigFieldError, at, isObj, readBoolean, readEnum, readNumber, readObject, readOptionalNumber, readOptionalObject, readOptionalString, readString, type Obj } from './fields.ts';
+import { ConfigFieldError, at, isObj, readBoolean, readEnum, readNumber, readObject, readOptionalNumber, readOptionalObject, readOptionalString, readString, type Obj } from '../core/fields.ts';
 import { DEFAULT_RISK, parseRisk } from './parse-risk.ts';
-import type { MarketConfig, MarketSelector, RankSettings, RankTerm, SelectionSettings, StrategySettings } from './types.ts';
+import { DEFAULT_WEIGHTS, RANK_TERMS, type MarketConfig, type MarketSelector, type RankSettings, type RankTerm, type SelectionSettings, type StrategySettings } from './types.ts';
 
 interface RawStrategy {
   readonly ref: string;
@@ -52,7 +51,7 @@ const USDC = 1_000_000;
 /**
  * `rank: { top, minScore, capital: { perMarket, total }, hysteresis: { enterMargin, minHoldSeconds },
  * weights: { term: w }, filter: { category, minVolume }, feeBps, budget: { requests, concurrency, shortlist } }`
- * (src/runtime/rank/ documents the terms and the budget). Amounts in USDC.
+ * (src/selection/ documents the terms and the budget). Amounts in USDC.
  */
 function parseRank(raw: unknown, path: string): RankSettings {
   const o = readObject(raw ?? {}, path, RANK_KEYS);

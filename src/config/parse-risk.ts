@@ -5,7 +5,7 @@
  */
 import type { RiskLimits } from '../risk/types.ts';
 import { refuseMovedKeys } from './parse-account.ts';
-import { at, readBoolean, readNumber, readOptionalObject, type Obj } from './fields.ts';
+import { at, readBoolean, readNumber, readOptionalObject, type Obj } from '../core/fields.ts';
 
 const S = 1_000_000;
 

@@ -1,6 +1,6 @@
 /** `orders:`, `feeds:`, `metrics:`, `logging:` and `wallet:` sections (all optional, with defaults). */
 import type { NoInventoryMode } from '../strategy/to-orders.ts';
-import { ConfigFieldError, at, readBoolean, readEnum, readNumber, readOptionalObject, readOptionalString, readString } from './fields.ts';
+import { ConfigFieldError, at, readBoolean, readEnum, readNumber, readOptionalObject, readOptionalString, readString } from '../core/fields.ts';
 import { LOG_LEVELS, type FeedSettings, type LogLevel, type OrderManagerSettings, type WatchdogSettings } from './types.ts';
 
 const secs = (v: number) => Math.round(v * 1000);

@@ -5,7 +5,7 @@
  * faults).
  */
 import type { ChainName } from '../exchange/chains.ts';
-import { ConfigFieldError, at, readEnum, readNumber, readObject, readOptionalNumber, readOptionalObject, readString } from './fields.ts';
+import { ConfigFieldError, at, readEnum, readNumber, readObject, readOptionalNumber, readOptionalObject, readString } from '../core/fields.ts';
 import type { LocalVenueSettings, VenueConfig } from './types.ts';
 import { FLOW_PRESETS } from '../sim/flow-presets.ts';
 import { FAULT_PROFILE_NAMES, FAULT_SETTING_KEYS, faultProfileProblem, isFaultProfileName, type FaultSettings } from '../sim/faults.ts';

@@ -4,7 +4,7 @@
  * The message names the path and where the secret must come from — never the value.
  */
 import { ConfigError } from '../model/errors.ts';
-import { at, isObj } from './fields.ts';
+import { at, isObj } from '../core/fields.ts';
 
 const SECRET_NAMES = new Set(['privatekey', 'apikey', 'apisecret', 'secret', 'secretkey', 'password', 'passphrase', 'mnemonic', 'seedphrase', 'authorization', 'bearer', 'token', 'accesstoken', 'signingkey', 'walletkey']);
 const SECRET_SUFFIXES = ['privatekey', 'apikey', 'secret', 'password', 'mnemonic'];

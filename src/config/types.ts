@@ -71,8 +71,23 @@ export type MarketSelector =
   | { readonly by: 'all' }
   | { readonly by: 'rank'; readonly rank: RankSettings };
 
-/** The terms of a market's rank score (src/runtime/rank/score.ts documents each one's scale). */
+/** The terms of a market's rank score (src/selection/score.ts documents each one's scale). */
 export type RankTerm = 'spread' | 'depth' | 'volume' | 'volume24h' | 'volatility' | 'tradeRate' | 'timeToDeadline' | 'oracleDisagreement' | 'fee';
+
+/** The rank terms in the order the report and the metrics list them (src/selection/score.ts computes them). */
+export const RANK_TERMS: readonly RankTerm[] = ['spread', 'depth', 'volume', 'volume24h', 'volatility', 'tradeRate', 'timeToDeadline', 'oracleDisagreement', 'fee'];
+
+export const DEFAULT_WEIGHTS: Readonly<Record<RankTerm, number>> = {
+  spread: 1,
+  depth: 0.5,
+  volume: 1,
+  volume24h: 0.5,
+  volatility: -0.5,
+  tradeRate: 0.5,
+  timeToDeadline: 0.5,
+  oracleDisagreement: -1,
+  fee: -1,
+};
 
 /** A `rank:` selector (src/config/parse-markets.ts): score every active market, keep the best within capital. */
 export interface RankSettings {

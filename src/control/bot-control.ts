@@ -24,7 +24,7 @@ import type { Logger } from '../core/logger.ts';
 import type { BotConfig } from '../config/types.ts';
 import type { BotLedger } from '../ledger/bot-ledger.ts';
 import type { Bytes32 } from '../model/order.ts';
-import type { KernelMarket, QuotingKernel } from '../runtime/quoting-kernel.ts';
+import type { KernelMarket, QuotingKernel } from '../kernel/quoting-kernel.ts';
 import type { OperatorHold, OperatorHolds } from '../ledger/ledger.ts';
 import type { Controls, ControlResult } from './admin-server.ts';
 import type { BotIdentity } from './identity.ts';

@@ -4,7 +4,7 @@
  *   bookmaker_operator_paused_markets  markets paused by an operator (bookmaker ctl pause MARKET)
  */
 import { Gauge, type Registry } from 'prom-client';
-import type { QuotingKernel } from '../runtime/quoting-kernel.ts';
+import type { QuotingKernel } from '../kernel/quoting-kernel.ts';
 import type { BotControl } from './bot-control.ts';
 
 export function registerControlMetrics(registry: Registry, kernel: Pick<QuotingKernel, 'halted'>, control: Pick<BotControl, 'pauses'>, prefix = 'bookmaker_'): void {

@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseDocument } from 'yaml';
 import { applyOverrides } from '../config/env-overrides.ts';
-import { isObj } from '../config/fields.ts';
+import { isObj } from '../core/fields.ts';
 import { parseAdmin, parseLedger } from '../config/parse-ledger.ts';
 import { ledgerPath } from '../ledger/bot-ledger.ts';
 import { ConfigError } from '../model/errors.ts';

@@ -25,7 +25,7 @@ import { venueMs } from '../feeds/feed-event.ts';
 import { migrationPreview, tradingAllowed } from '../migration/startup-migration.ts';
 import type { Bytes32 } from '../model/order.ts';
 import { insideDeadlineGuard } from '../risk/market-guard.ts';
-import { selectMarkets } from '../runtime/select-markets.ts';
+import { selectMarkets } from '../selection/select-markets.ts';
 import { fail, ok, usdcText, warn, type CheckResult } from './check.ts';
 import { capitalNeeded } from './local-checks.ts';
 

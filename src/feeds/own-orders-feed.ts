@@ -13,7 +13,7 @@
  * positions come from the balance poll anyway.
  *
  * Fees and origin: the venue's orders state no fee, so each fill carries the configured
- * fee model's (`fees`, src/ledger/fill-fee.ts) with `feeSource` 'model'. Every order of the wallet is
+ * fee model's (`fees`, src/engine/fill-fee.ts) with `feeSource` 'model'. Every order of the wallet is
  * read, so a fill of an order this bookmaker did not place (a person or another instance on the same
  * wallet) is reported too, marked `origin` 'foreign' by `isOwn`: the books count it, so their
  * positions stay the venue's. Its time, like every fill's here, is the poll's (the venue states no
@@ -29,7 +29,7 @@ import { remainingShares, totalShares } from '../orders/venue-order-shares.ts';
 import { feedEvent, venueMs, type FeedEvent } from './feed-event.ts';
 import type { FeedHealth } from './feed-health.ts';
 import { pollFeed } from './poll-feed.ts';
-import { modelFee, NO_FEES, type FeeSpec } from '../ledger/fill-fee.ts';
+import { modelFee, NO_FEES, type FeeSpec } from '../engine/fill-fee.ts';
 
 export interface OrdersSource {
   orders: {

@@ -15,7 +15,7 @@ import type { FeedEvent } from './feed-event.ts';
 import { ownOrdersReader, type OrdersSource } from './own-orders-feed.ts';
 import type { MarketIds } from './market-ids.ts';
 import { pollFeed } from './poll-feed.ts';
-import type { FeeSpec } from '../ledger/fill-fee.ts';
+import type { FeeSpec } from '../engine/fill-fee.ts';
 
 export interface TradingFeedOptions {
   client: OrdersSource & BalanceSource;

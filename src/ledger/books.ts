@@ -308,7 +308,7 @@ export interface FillLine {
   /** USDC */
   readonly fee: number;
   readonly source: string;
-  /** who stated the fee: 'venue' or 'model' (src/ledger/fill-fee.ts) */
+  /** who stated the fee: 'venue' or 'model' (src/engine/fill-fee.ts) */
   readonly feeSource: string;
   /** 'own' or 'foreign' (an order this bookmaker did not place) */
   readonly origin: string;

@@ -35,7 +35,7 @@ import { replayBooks, saveBooksCheckpoint, type ReplayedBooks } from './books-ch
 import { catchUpFills, type CatchUpResult, type CatchUpSource } from './catch-up.ts';
 import { isDamage, LedgerDamagedError } from './integrity.ts';
 import { openLedger, type Ledger, type OperatorHolds, type RiskSnapshot } from './ledger.ts';
-import { NO_FEES, type FeeSpec } from './fill-fee.ts';
+import { NO_FEES, type FeeSpec } from '../engine/fill-fee.ts';
 import { baselineOf, hasHistory, readVenueHistory, refusal, type HistorySource } from './baseline.ts';
 import { existsSync, rmSync, statSync } from 'node:fs';
 

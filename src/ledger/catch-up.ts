@@ -22,7 +22,7 @@
  * fills so far become their baselines, not fills.
  *
  * Venue truth: the venue states no fee and no time for a fill. The fee is the configured
- * fee model's (`fees`, src/ledger/fill-fee.ts; `fee_source` 'model'). The time is the earliest the
+ * fee model's (`fees`, src/engine/fill-fee.ts; `fee_source` 'model'). The time is the earliest the
  * fill can have happened as far as the venue and the ledger show: the order's insertion (the venue's
  * `insertedAt`) or the last sign of life of the previous run (its last mark, fill or start-up),
  * whichever is later, never after now; so fills made while the bot was down stay on the day they
@@ -41,7 +41,7 @@ import type { Address, Bytes32, VenueOrder } from '../model/order.ts';
 import { filledShares, fillPrice } from '../feeds/own-orders-feed.ts';
 import { venueMs } from '../feeds/feed-event.ts';
 import type { Ledger } from './ledger.ts';
-import { modelFee, NO_FEES, type FeeSpec } from './fill-fee.ts';
+import { modelFee, NO_FEES, type FeeSpec } from '../engine/fill-fee.ts';
 
 export interface CatchUpSource {
   orders: { iterate(p: Omit<ListOrdersParams, 'cursor'>): AsyncGenerator<VenueOrder> };

@@ -19,7 +19,6 @@
 import type Database from 'better-sqlite3';
 import type { Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
-import type { Ledger } from './ledger.ts';
 
 export const DAY_MS = 86_400_000;
 
@@ -68,8 +67,13 @@ export function cutoffOf(now: number, retainDays: number): number {
   return now - Math.round(retainDays * DAY_MS);
 }
 
+/** What the prune timer needs of the ledger (Ledger.prune). */
+export interface Prunable {
+  prune(cutoff: number, batch: number): PruneCounts;
+}
+
 export interface SchedulePruneOptions {
-  readonly ledger: Ledger;
+  readonly ledger: Prunable;
   readonly clock: Clock;
   /** 0: keep everything (no prune) */
   readonly retainDays: number;

@@ -7,7 +7,7 @@
  *   metrics.setStateSource(() => store.state, clock)  // gauges computed at scrape time
  *   bindStoreMetrics(metrics, store)                  // counters from events (bind-store-metrics.ts)
  *   metrics.apiLatency.observe({ method, endpoint, status }, seconds)   // the venue transport (every attempt)
- *   metrics.tickToWire.observe(seconds)                          // the runtime (src/runtime/tick-to-wire.ts)
+ *   metrics.tickToWire.observe(seconds)                          // the runtime (src/kernel/tick-to-wire.ts)
  *   metrics.tickToWireCancel.observe(seconds)                    // the same, for cancel-only sends
  *   metrics.requoteThrottle.observe(seconds)                     // the runtime: throttle wait, apart
  *   metrics.rateBudgetPressure.set(0..1)                         // the risk gate's token bucket

@@ -13,7 +13,7 @@
  *   hm.strategyErrors.inc({ market }); hm.strategySlow.inc({ market })
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { HEALTH_STATES, type HealthModel } from '../runtime/health/health-model.ts';
+import { HEALTH_STATES, type HealthModel } from '../health/health-model.ts';
 
 export function registerHealthMetrics(registry: Registry, health: () => HealthModel | null, prefix = 'bookmaker_') {
   const r = [registry];

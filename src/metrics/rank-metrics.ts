@@ -1,5 +1,5 @@
 /**
- * Gauges of the rank selector (src/runtime/rank/), for the selected markets only:
+ * Gauges of the rank selector (src/selection/), for the selected markets only:
  *
  *   {p}market_rank_score{market}              the market's score (Σ weight · term)
  *   {p}market_rank_term{market,term}          each known term, 0..1 (a dropped term has no series)
@@ -11,8 +11,8 @@
  * current selection and nothing else.
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { RANK_TERMS } from '../runtime/rank/score.ts';
-import type { RankedScore, RankReport } from '../runtime/rank/ranker.ts';
+import { RANK_TERMS } from '../config/types.ts';
+import type { RankedScore, RankReport } from '../selection/ranker.ts';
 
 export interface RankMetrics {
   /** scores: lower-case id → the selected market's score; reports: the refresh's rank reports (drops, requests) */
@@ -21,7 +21,7 @@ export interface RankMetrics {
 
 export function registerRankMetrics(registry: Registry, prefix = 'bookmaker_', label: (id: string, s: RankedScore) => string = (id) => id): RankMetrics {
   const r = [registry];
-  const score = new Gauge({ name: `${prefix}market_rank_score`, help: 'Rank score of each selected market (sum of weight x term; src/runtime/rank/score.ts)', labelNames: ['market'], registers: r });
+  const score = new Gauge({ name: `${prefix}market_rank_score`, help: 'Rank score of each selected market (sum of weight x term; src/selection/score.ts)', labelNames: ['market'], registers: r });
   const term = new Gauge({ name: `${prefix}market_rank_term`, help: 'Each known rank term of each selected market, 0..1', labelNames: ['market', 'term'], registers: r });
   const drops = new Counter({ name: `${prefix}market_rank_term_drops_total`, help: 'Rank terms dropped for missing or bad data (one per market and refresh), by term and reason', labelNames: ['term', 'reason'], registers: r });
   const requests = new Gauge({ name: `${prefix}market_rank_requests`, help: "Requests the last refresh's ranking spent (all rank entries)", registers: r });

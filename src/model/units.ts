@@ -67,6 +67,14 @@ export function scaledToDecimal(v: bigint | number, decimals: number): string {
   return (neg ? '-' : '') + (frac ? `${int}.${frac}` : int);
 }
 
+/** An integer amount in 1e-6 units as an exact decimal string with all six decimals ("-1.500000"). */
+export function micro(v: bigint | number): string {
+  const n = typeof v === 'bigint' ? v : BigInt(v);
+  const neg = n < 0n;
+  const a = neg ? -n : n;
+  return `${neg ? '-' : ''}${a / 1_000_000n}.${(a % 1_000_000n).toString().padStart(6, '0')}`;
+}
+
 /**
  * A JSON number (possibly fractional, e.g. 45.5 cents or 12.25 shares) → integer scaled units,
  * via its shortest decimal representation so binary artefacts (0.29 → 0.28999…) do not leak.

@@ -18,15 +18,11 @@
  * Stopping: the kill switch or an order-manager halt cancel everything and exit non-zero (3 / 4);
  * stop() cancels everything and exits 0 only when the venue reports no open order of ours (else 1).
  */
-import { randomBytes } from 'node:crypto';
-import { dirname, resolve } from 'node:path';
 import type { Subscription } from 'rxjs';
 import { systemClock, type Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { registerSecret } from '../core/logger.ts';
-import { loadApiKey, loadPrivateKey, readApiKeyFile } from '../config/secrets.ts';
-import type { BotConfig, LocalVenueSettings } from '../config/types.ts';
-import { chainByName, type ChainConfig } from '../exchange/chains.ts';
+import type { BotConfig } from '../config/types.ts';
 import { createSigner, type Signer } from '../exchange/signing/signer.ts';
 import { venueSnapshotFetcher } from '../exchange/stream/venue-snapshot-fetcher.ts';
 import { createVenueClient, type VenueClient } from '../exchange/venue-client.ts';
@@ -36,21 +32,18 @@ import { registerHealthMetrics } from '../metrics/health-metrics.ts';
 import { respond, startMetricsEndpoint, type MetricsEndpoint } from '../metrics/metrics-server.ts';
 import { botReadiness } from '../metrics/readiness.ts';
 import { runStartupMigration } from '../migration/startup-migration.ts';
-import { ConfigError } from '../model/errors.ts';
 import type { Address, Bytes32 } from '../model/order.ts';
 import type { VenuePort } from '../model/venue.ts';
 import { NONCE_MEMORY, NonceSource } from '../orders/nonces.ts';
-import { OrderManager, type CancelAllResult } from '../orders/order-manager.ts';
+import type { CancelAllResult, OrderManager } from '../orders/order-manager.ts';
 import { VenueRefusedError } from '../orders/refusal.ts';
 import { schedulePeriodicReconcile } from '../orders/periodic-reconcile.ts';
 import type { Counterparties } from '../sim/counterparties.ts';
 import type { LocalExchange } from '../sim/local-exchange.ts';
-import type { OrderManagerEvent, StateEvent } from '../state/events.ts';
+import type { StateEvent } from '../state/events.ts';
 import { selectMarketView } from '../state/market-view.ts';
-import { applyToBooks } from '../account/account-fill.ts';
 import { tradingDay } from '../account/trading-day.ts';
-import { DEFAULT_LIMITS, type ReduceLimits } from '../state/reduce.ts';
-import { StateStore } from '../state/store.ts';
+import type { StateStore } from '../state/store.ts';
 import { filePositionStore, memoryPositionStore } from '../feeds/activity-cursor.ts';
 import { activityFeed } from '../feeds/activity-feed.ts';
 import { createBookFeed } from '../feeds/book-feed.ts';
@@ -61,22 +54,27 @@ import { oracleFeed } from '../feeds/oracle-feed.ts';
 import { tradingFeed } from '../feeds/trading-feed.ts';
 import { endedOrderNonce } from './ended-order.ts';
 import { createLiveVenue, type LiveVenue } from './live-venue.ts';
-import { HealthModel } from './health/health-model.ts';
-import { RefusalLog } from './health/refusal-log.ts';
+import { HealthModel } from '../health/health-model.ts';
+import { RefusalLog } from '../health/refusal-log.ts';
 import { PaperVenue } from './paper-venue.ts';
 import { RunLedger } from './run-ledger.ts';
 import { buildRunReport, type RunReport } from './run-report.ts';
 import { marketAttribution } from '../state/edge-view.ts';
-import { QuotingKernel, type KernelMarket } from './quoting-kernel.ts';
-import { selectMarkets } from './select-markets.ts';
+import type { KernelMarket, QuotingKernel } from '../kernel/quoting-kernel.ts';
+import { createTradingCore } from '../kernel/trading-core.ts';
+import { selectMarkets } from '../selection/select-markets.ts';
 import { registerRankMetrics } from '../metrics/rank-metrics.ts';
-import { rankReports, rankScores } from './rank/ranker.ts';
-import { rankLeftBecause } from './rank/ranker.ts';
-import { MarketRotation, type RotationSummary, type RotationEvent } from './rotation/market-rotation.ts';
+import { rankReports, rankScores } from '../selection/ranker.ts';
+import { rankLeftBecause } from '../selection/ranker.ts';
+import { MarketRotation } from './rotation/market-rotation.ts';
+import { Lifecycle } from './lifecycle.ts';
+import { closeVenueSetup, setupVenue, type VenueSetup } from './venue-setup.ts';
+import { keepRetiredRows, RETIRED_ROWS_MAX, rotationReport, type EarlierRetired, type RetiredRow } from './retired-rows.ts';
+import { deferred, waitForBooks, waitForPosition } from './startup-waits.ts';
 import { registerRotationMetrics } from './rotation/rotation-metrics.ts';
 import { BotMarkets, retireReasonOf } from './rotation/bot-markets.ts';
-import { eventMarket } from './quoting-kernel.ts';
-import { shardOwns, shardText, withShard, withShardScope } from './shard.ts';
+import { eventMarket } from '../kernel/quoting-kernel.ts';
+import { shardOwns, shardText, withShard, withShardScope } from '../selection/shard.ts';
 import { ClaimsTracker } from './claims/claims-tracker.ts';
 // ---- issue 16: ledger, limits across restarts, operator control ----
 import { BotLedger, configHash, ledgerPath } from '../ledger/bot-ledger.ts';
@@ -91,7 +89,7 @@ import { registerControlMetrics } from '../control/control-metrics.ts';
 import { RISK_REASONS, type RiskReason } from '../risk/types.ts';
 import { loadConfig } from '../config/load-config.ts';
 import { PAPER_TRADER } from './paper-venue.ts';
-import { TickToWireMeter } from './tick-to-wire.ts';
+import { TickToWireMeter } from '../kernel/tick-to-wire.ts';
 import { retryStartupStep, StartupAbortedError, untilAborted } from './startup-retry.ts';
 import { MetricsPortError, type Watchdog } from './watchdog.ts';
 
@@ -177,60 +175,6 @@ interface EarlyAdmin {
   readonly controls: DeferredControls;
 }
 
-interface VenueSetup {
-  baseUrl: string;
-  chain: ChainConfig;
-  apiKey: string | undefined;
-  privateKey: string | undefined;
-  local: LocalExchange | null;
-  agents: Counterparties | null;
-}
-
-/** The embedded local exchange with a throwaway wallet and a demo API key (no keys, no network). */
-async function startEmbedded(s: LocalVenueSettings, chain: ChainConfig): Promise<VenueSetup> {
-  // loaded only when used: the exchange and its agents are ~60 MB of resident code a live bot never needs
-  const { createLocalExchange } = await import('../sim/local-exchange.ts');
-  const { startCounterparties, counterpartyAgents } = await import('../sim/counterparties.ts');
-  const { startMarketChurn, churnOptions } = await import('../sim/market-churn.ts');
-  const { faultSettingsOf } = await import('../sim/faults.ts');
-  const privateKey = `0x${randomBytes(32).toString('hex')}`;
-  registerSecret(privateKey);
-  const signer = createSigner({ privateKey, chain });
-  const apiKey = `demo-${randomBytes(12).toString('hex')}`;
-  const local = createLocalExchange({
-    seed: s.seed,
-    markets: s.markets,
-    apiKeys: [{ key: apiKey, wallet: signer.address }],
-    initialCollateral: s.startingCollateral,
-    chain, // venue.chain: the EIP-712 domains it verifies and the chainId its markets report
-    faults: faultSettingsOf(s.faults.profile, s.faults.overrides),
-  });
-  // markets created and resolved over time (venue.local.newMarketEverySeconds …); deadlines kept either way
-  const churn = startMarketChurn(local, churnOptions(s.seed, s));
-  // venue.local.agents: other makers, and the noise and informed takers sharing takerRatePerSecond
-  const agents = startCounterparties(local, { seed: s.seed, ...counterpartyAgents(s.agents), flow: s.flow, churn });
-  const baseUrl = await local.start(s.port);
-  return { baseUrl, chain, apiKey, privateKey, local, agents };
-}
-
-async function setupVenue(o: BotOptions): Promise<VenueSetup> {
-  const cfg = o.config;
-  const env = o.env ?? process.env;
-  if (cfg.venue.kind === 'local' && !o.baseUrl) return startEmbedded(cfg.venue.local, chainByName(cfg.venue.chain));
-  // a `local` config pointed at a base URL talks to a `bookmaker sim`, which verifies the chain of
-  // `sim --chain` (mainnet by default, as here and as `bookmaker sign`); `venue.chain` says otherwise
-  const chain = chainByName(cfg.venue.chain);
-  const baseUrl = o.baseUrl ?? (cfg.venue.kind === 'url' ? cfg.venue.baseUrl : chain.apiBase);
-  const apiKey = loadApiKey({ ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}), env }) ?? readApiKeyFile(cfg.wallet.apiKeyFile, cfg.file);
-  let privateKey: string | undefined;
-  if (!o.paper) {
-    const keyFile = o.keyFile ?? (cfg.wallet.keyFile ? resolve(cfg.file ? dirname(cfg.file) : process.cwd(), cfg.wallet.keyFile) : undefined);
-    privateKey = loadPrivateKey({ ...(keyFile ? { keyFile } : {}), env });
-    if (!apiKey) throw new ConfigError('no API key: pass --api-key or set BOOKMAKER_API_KEY (trading needs one)');
-  }
-  return { baseUrl, chain, apiKey, privateKey, local: null, agents: null };
-}
-
 export async function startBot(o: BotOptions): Promise<Bot> {
   const clock = o.clock ?? systemClock;
   const log = o.logger.child({ component: 'bot' });
@@ -259,8 +203,7 @@ export async function startBot(o: BotOptions): Promise<Bot> {
     throw e;
   }
   if (o.signal?.aborted) {
-    v.agents?.stop();
-    await v.local?.close();
+    await closeVenueSetup(v);
     await admin?.endpoint.close();
     throw new StartupAbortedError(String(o.signal.reason ?? 'stop'));
   }
@@ -269,19 +212,16 @@ export async function startBot(o: BotOptions): Promise<Bot> {
     else if (v.local) o.watchdog.arm({ kind: 'embedded' });
     else if (v.privateKey && v.apiKey) o.watchdog.arm({ kind: 'live', baseUrl: v.baseUrl, chain: v.chain, apiKey: v.apiKey, privateKey: v.privateKey, batchLimit: o.config.orders.batchLimit });
   }
-  const cleanups: (() => Promise<void> | void)[] = [];
-  if (admin) cleanups.push(() => admin.endpoint.close());
-  const closeVenue = async (): Promise<void> => {
-    v.agents?.stop();
-    await v.local?.close();
-  };
+  // one lifecycle: each phase below adds what undoes it; a stop or a failed start-up undoes in reverse
+  const life = new Lifecycle();
+  if (admin) life.add(() => admin.endpoint.close());
+  life.enter('venue');
+  life.add(() => closeVenueSetup(v));
   try {
-    return await wire(o, v, clock, log, paper, cleanups, closeVenue, admin);
+    return await wire(o, v, clock, log, paper, life, admin);
   } catch (e) {
-    const undo = (async () => {
-      for (const c of cleanups.reverse()) await c();
-      await closeVenue();
-    })();
+    log.debug({ phase: life.phase, err: (e as Error).message }, 'start-up failed; undoing the phases started');
+    const undo = life.teardown();
     // a stop request must end start-up within a second: a connection attempt still hanging (no
     // network) is not waited for; the process exits with its sockets
     if (e instanceof StartupAbortedError) await Promise.race([undo.catch(() => undefined), new Promise((r) => setTimeout(r, 500).unref())]);
@@ -311,11 +251,10 @@ async function wire(
   clock: Clock,
   log: Logger,
   paper: boolean,
-  cleanups: (() => Promise<void> | void)[],
-  closeVenue: () => Promise<void>,
+  life: Lifecycle,
   early: EarlyAdmin | null,
 ): Promise<Bot> {
-  // a shard owns only its markets: reconcileScope markets whatever the file says (src/runtime/shard.ts)
+  // a shard owns only its markets: reconcileScope markets whatever the file says (src/selection/shard.ts)
   const cfg = withShardScope(o.config);
   const metrics = createBotMetrics();
   const client: VenueClient = createVenueClient({
@@ -325,7 +264,7 @@ async function wire(
     logger: o.logger,
     onResponse: (r) => metrics.apiLatency.observe({ method: r.method, endpoint: r.endpoint, status: r.status }, r.seconds),
   });
-  cleanups.push(() => client.close());
+  life.add(() => client.close());
   const signer: Signer | null = v.privateKey ? createSigner({ privateKey: v.privateKey, chain: v.chain }) : null;
 
   const signal = o.signal;
@@ -335,6 +274,7 @@ async function wire(
    * left), and at start-up too while refreshes are on (see below); on a reload, or at start-up with
    * refreshes off, it is a config error.
    */
+  life.enter('select');
   // rank entries: each selected market's score and terms on /metrics after every selection (issue 14)
   const rankMetrics = registerRankMetrics(metrics.registry);
   const select = async (c: BotConfig, previous?: ReadonlySet<string>, allowEmpty = false): Promise<KernelMarket[]> => {
@@ -365,6 +305,7 @@ async function wire(
   const shard = cfg.selection.shard;
   if (shard) log.info({ shard: shardText(shard), markets: marketIds.length, reconcileScope: 'markets', configured: o.config.orders.reconcileScope }, `shard ${shardText(shard)}: quoting this shard's markets only; start-up reconcile and every cancel-all touch only them (reconcileScope markets)`);
 
+  life.enter('migration');
   if (signer && !paper) {
     // safe to re-run from the start (docs/venue.md#migration-to-settlement-v2): a transient failure midway retries the whole flow
     early?.controls.phase('migration');
@@ -372,6 +313,7 @@ async function wire(
     log.info({ outcome: report.outcome, steps: report.steps }, 'start-up migration');
   }
 
+  life.enter('ledger');
   // ---- ledger (issue 16): books and the kill-switch latch carried across restarts ----
   early?.controls.phase('ledger and catch-up');
   const bookLedger = await BotLedger.open({
@@ -389,7 +331,7 @@ async function wire(
     // a shared wallet (reconcileScope markets, shards): other markets' orders are not this ledger's
     ...(cfg.orders.reconcileScope === 'markets' ? { owns: (id: string) => (cfg.selection.shard ? shardOwns(id, cfg.selection.shard) : known(id)) } : {}),
   });
-  cleanups.push(() => bookLedger.close());
+  life.add(() => bookLedger.close());
   // issue 22: a halt sent while starting is written to the ledger now (durable), and read back with
   // the operator's holds below, before anything can tick
   early?.controls.bindLedger((reason) => {
@@ -401,35 +343,13 @@ async function wire(
       return false;
     }
   });
-  const store = new StateStore(storeLimits(cfg), bookLedger.initialState(marketIds));
   // the account's books (issue 21), rebuilt from the ledger: every PnL figure and the kill switch read them
   const accountBooks = bookLedger.books();
   /** issue 22: holds the bot while the ledger cannot be written (wired once the kernel exists) */
   let ledgerWatch: LedgerWatch | null = null;
   registerLedgerMetrics(metrics.registry, bookLedger, 'bookmaker_', () => ledgerWatch); // issue 16
-  metrics.setStateSource(() => store.state, clock);
-  metrics.setAccount(accountBooks);
-  cleanups.push(bindStoreMetrics(metrics, store));
   const health = new FeedHealth();
-  let kernel: QuotingKernel | null = null;
-  const healthModel = new HealthModel({
-    markets: marketIds,
-    state: () => store.state,
-    lastTick: (id) => kernel?.lastTick(id) ?? null,
-    killed: () => kernel?.killed ?? null,
-    drifts: () => accountBooks.drifts(),
-    ledgerDown: () => ledgerWatch?.down ?? null,
-    clock,
-    graceMs: cfg.health.notQuotingGraceMs,
-    logIntervalMs: cfg.health.logIntervalMs,
-    logger: o.logger,
-  });
-  const healthMetrics = registerHealthMetrics(metrics.registry, () => healthModel);
   const refusals = new RefusalLog(o.logger, cfg.health.logIntervalMs);
-  // fills, volume and fees of this run, paper fills included, each fill once (summary, report)
-  const ledger = new RunLedger();
-  ledger.bind(store);
-  const fills = ledger.fills;
   const startedAt = clock.now();
   const wireMeter = new TickToWireMeter({
     tickToWire: (sec) => metrics.tickToWire.observe(sec),
@@ -437,31 +357,13 @@ async function wire(
     throttle: (sec) => metrics.requoteThrottle.observe(sec),
   });
 
+  life.enter('core');
   let paperVenue: PaperVenue | null = null;
   let liveVenue: LiveVenue | null = null;
-  /** per-order memory of the venue edge goes when the order is over (see ended-order.ts) */
-  const orderEnded = (e: StateEvent): void => {
-    const nonce = liveVenue ? endedOrderNonce(e) : null;
-    if (nonce) liveVenue!.forget(nonce);
-  };
-  const toKernel = (e: StateEvent): void => {
-    if (kernel) kernel.onEvent(e);
-    else {
-      store.dispatch(e);
-      const d = applyToBooks(accountBooks, e);
-      if (d.length > 0) for (const x of d) metrics.booksDrift.inc({ market: x.marketId, outcome: x.outcomeIndex === 1 ? 'yes' : 'no' });
-    }
-  };
   let venue: VenuePort;
   if (paper) {
-    // paper fills go to the (paper account's) ledger too
-    paperVenue = new PaperVenue({
-      clock,
-      onFill: (e) => {
-        bookLedger.onEvent(e);
-        toKernel(e);
-      },
-    });
+    // paper fills go through the inbound bus like the venue's: the (paper account's) ledger records them too
+    paperVenue = new PaperVenue({ clock, onFill: (e) => core.receive(e) });
     venue = paperVenue;
   } else {
     venue = liveVenue = createLiveVenue({
@@ -475,26 +377,21 @@ async function wire(
 
   const exitCode = deferred<number>();
   let stopping = false;
-  const om = new OrderManager({
-    venue,
+  /** an operator's pause held in the ledger (issue 22); the control answers once it is wired */
+  let heldPause: (marketId: Bytes32) => boolean = () => false;
+  // the trading core as paper, backtest and chaos build it (src/kernel/trading-core.ts); it ticks
+  // once the first books and balance read are in (k.start below): until then events only fill the state
+  const core = createTradingCore({
+    config: cfg,
     clock,
+    venue,
     // nonces carry the ledger's tag: orders a crash left unrecorded are still known as ours (src/orders/nonces.ts)
     nonces: new NonceSource(NONCE_MEMORY, undefined, bookLedger.ledger.nonceTag()),
-    tolerances: { price: cfg.orders.priceTolerance, sizeFraction: cfg.orders.sizeTolerance },
+    markets,
     logger: o.logger,
-    emit: (e: OrderManagerEvent) => {
-      store.dispatch(e);
-      orderEnded(e);
-      bookLedger.onEvent(e);
-      // 'not-applied': an all-or-nothing bulk call refused for another item (which is reported itself)
-      if (e.type === 'OrderRejected' && e.reason !== 'not-applied') {
-        refusals.note(e, clock.now());
-        healthModel.refused(e.marketId, e.ts, `${e.status ?? '-'} ${e.venueCode ?? e.reason}: ${e.message ?? ''}`);
-      } else if (e.type === 'OrderAccepted') healthModel.accepted(e.marketId, e.ts);
-    },
+    initialState: bookLedger.initialState(marketIds),
+    account: accountBooks,
     ...(cfg.orders.reconcileScope === 'markets' ? { ownMarkets: marketIds } : {}),
-    inFlightTimeoutMs: cfg.orders.inFlightTimeoutMs,
-    ...(cfg.orders.deadManExpiryMs > 0 ? { deadManSeconds: Math.max(2, Math.round(cfg.orders.deadManExpiryMs / 1000)) } : {}),
     // an order gone without its fills seen keeps counting until the fills poll (below) reports it
     // closed, its fills first; failing that, until a balance read begun this long after its end has
     // landed (however many reads fail meanwhile), which leaves the venue that long to settle the
@@ -508,6 +405,69 @@ async function wire(
       else log.fatal({ err: err.message, remaining: result.remaining }, 'order manager halted; exiting');
       void shutdown('halt', result).then(() => exitCode.resolve(EXIT_HALT));
     },
+    kernel: {
+      deferStart: true,
+      // a latched start holds with the original reason (KILL_DRAWDOWN …), not a generic one (issue 22)
+      ...(bookLedger.latch ? { latched: latchedReason(bookLedger.latch.reason) } : {}),
+      // a market paused by an operator (held in the ledger) starts paused when rotation brings it back
+      heldPause: (id) => heldPause(id),
+      initialRisk: bookLedger.initialRisk(tradingDay(cfg.account.dayStartsAt)),
+      onDrift: (_marketId, drifts) => {
+        for (const x of drifts) metrics.booksDrift.inc({ market: x.marketId, outcome: x.outcomeIndex === 1 ? 'yes' : 'no' });
+      },
+      onKillLatched: bookLedger.latchKill,
+      onTickStart: (marketId, cause) => wireMeter.tickStart(marketId, cause),
+      onTick: (marketId) => wireMeter.tickEnd(marketId, k.lastSync(marketId)),
+      timer: () => performance.now(),
+      strategyBudgetMs: cfg.health.strategyBudgetMs,
+      faultLogIntervalMs: cfg.health.logIntervalMs,
+      onStrategyFault: (marketId, kind) => (kind === 'error' ? healthMetrics.strategyErrors : healthMetrics.strategySlow).inc({ market: marketId }),
+      onKill: (reason, detail, result) => {
+        healthModel.halt('kill-switch', `kill switch ${reason}: ${detail}`);
+        log.fatal({ reason, detail, remaining: result.remaining }, 'kill switch: everything cancelled; exiting');
+        void shutdown('kill-switch', result).then(() => exitCode.resolve(EXIT_KILL_SWITCH));
+      },
+    },
+  });
+  const { store, kernel: k, orderManager: om } = core;
+  // a start-up failure from here on must not leave the kernel's timers ticking (shutdown stops it too)
+  life.add(() => k.stop());
+  metrics.setStateSource(() => store.state, clock);
+  metrics.setAccount(accountBooks);
+  life.add(bindStoreMetrics(metrics, store));
+  let kernelStarted = false;
+  const healthModel = new HealthModel({
+    markets: marketIds,
+    state: () => store.state,
+    lastTick: (id) => (kernelStarted ? k.lastTick(id) : null),
+    killed: () => (kernelStarted ? k.killed : null),
+    drifts: () => accountBooks.drifts(),
+    ledgerDown: () => ledgerWatch?.down ?? null,
+    clock,
+    graceMs: cfg.health.notQuotingGraceMs,
+    logIntervalMs: cfg.health.logIntervalMs,
+    logger: o.logger,
+  });
+  const healthMetrics = registerHealthMetrics(metrics.registry, () => healthModel);
+  // fills, volume and fees of this run, paper fills included, each fill once (summary, report)
+  const ledger = new RunLedger();
+  ledger.bind(store);
+  const fills = ledger.fills;
+
+  // ---- event routes: the order manager's events once the store has them, in this order ----
+  /** per-order memory of the venue edge goes when the order is over (see ended-order.ts) */
+  const orderEnded = (e: StateEvent): void => {
+    const nonce = liveVenue ? endedOrderNonce(e) : null;
+    if (nonce) liveVenue!.forget(nonce);
+  };
+  core.orderEvents.on('react', orderEnded);
+  core.orderEvents.on('react', (e) => bookLedger.onEvent(e));
+  core.orderEvents.on('react', (e) => {
+    // 'not-applied': an all-or-nothing bulk call refused for another item (which is reported itself)
+    if (e.type === 'OrderRejected' && e.reason !== 'not-applied') {
+      refusals.note(e, clock.now());
+      healthModel.refused(e.marketId, e.ts, `${e.status ?? '-'} ${e.venueCode ?? e.reason}: ${e.message ?? ''}`);
+    } else if (e.type === 'OrderAccepted') healthModel.accepted(e.marketId, e.ts);
   });
 
   // after resolution (src/runtime/claims): claimable positions of this instance's markets, read from
@@ -522,14 +482,43 @@ async function wire(
           // in the ledger too: a restart's books keep the resolution PnL and the claimed payout
           bookLedger.claimed(id, payout, clock.now());
         } });
-  if (claims) cleanups.push(() => claims.stop());
+  if (claims) life.add(() => claims.stop());
 
-  // ---- feeds ----
-  const subs: Subscription[] = [];
-  cleanups.push(() => subs.forEach((s) => s.unsubscribe()));
+  // ---- event routes: what the venue reports, around the kernel's state step, in this order ----
   /** the first balance and positions read: no quote before the bot knows what it holds */
   const accountRead = deferred<void>();
   let rotation: MarketRotation | null = null;
+  core.inbound.on('record', (e) => {
+    // tick-to-wire starts at the book event (the kernel may tick on it at once)
+    if (e.type === 'BookEventReceived' && e.event.type !== 'status' && e.event.type !== 'trade') wireMeter.bookEvent(e.event.type === 'snapshot' ? e.event.book.marketId : e.event.marketId);
+    else if (e.type === 'BalanceUpdated') accountRead.resolve();
+  });
+  core.inbound.on('record', (e) => bookLedger.onEvent(e));
+  if (claims) {
+    core.inbound.on('react', (e) => {
+      if (e.type !== 'MarketMetadataUpdated' || e.status !== 'resolved') return;
+      const pos = store.state.markets.get(e.marketId.toLowerCase())?.position;
+      claims.marketResolved(e.marketId, e.payoutYes ?? null, !!pos && (pos.yes !== 0 || pos.no !== 0));
+    });
+  }
+  core.inbound.on('react', orderEnded);
+  core.inbound.on('react', (e) => {
+    if (e.type === 'MarketMetadataUpdated' && rotation) venueFact(e.marketId, e.status);
+  });
+  if (paperVenue) {
+    const pv = paperVenue;
+    core.inbound.on('react', (e) => {
+      if (e.type !== 'BookEventReceived') return;
+      const ev = e.event;
+      const view = selectMarketView(store.state, ev.type === 'snapshot' ? ev.book.marketId : ev.marketId, clock.now());
+      pv.onBookEvent(ev, view?.book?.bestBid ?? null, view?.book?.bestAsk ?? null);
+    });
+  }
+
+  life.enter('feeds');
+  // ---- feeds ----
+  const subs: Subscription[] = [];
+  life.add(() => subs.forEach((s) => s.unsubscribe()));
   const sink = (fe: FeedEvent): void => {
     try {
       const t = fe.event.type;
@@ -542,26 +531,8 @@ async function wire(
         if (t === 'PositionSynced' && fe.event.yes === 0 && fe.event.no === 0) return;
         stranger = true;
       }
-      if (fe.event.type === 'BookEventReceived' && fe.event.event.type !== 'status' && fe.event.event.type !== 'trade') {
-        const ev = fe.event.event;
-        wireMeter.bookEvent(ev.type === 'snapshot' ? ev.book.marketId : ev.marketId);
-      }
-      if (fe.event.type === 'BalanceUpdated') accountRead.resolve();
-      bookLedger.onEvent(fe.event);
-      toKernel(fe.event);
-      if (claims && fe.event.type === 'MarketMetadataUpdated' && fe.event.status === 'resolved') {
-        const pos = store.state.markets.get(fe.event.marketId.toLowerCase())?.position;
-        claims.marketResolved(fe.event.marketId, fe.event.payoutYes ?? null, !!pos && (pos.yes !== 0 || pos.no !== 0));
-      }
-      orderEnded(fe.event);
+      core.receive(fe.event);
       if (stranger && eventId) lists?.retain(eventId);
-      if (fe.event.type === 'MarketMetadataUpdated' && rotation) venueFact(fe.event.marketId, fe.event.status);
-      if (paperVenue && fe.event.type === 'BookEventReceived') {
-        const ev = fe.event.event;
-        const id = ev.type === 'snapshot' ? ev.book.marketId : ev.marketId;
-        const view = selectMarketView(store.state, id, clock.now());
-        paperVenue.onBookEvent(ev, view?.book?.bestBid ?? null, view?.book?.bestAsk ?? null);
-      }
     } catch (err) {
       // a bug downstream must not kill the feed; the invariant checks catch real damage
       log.error({ err: (err as Error).message, source: fe.source }, 'event handling failed');
@@ -633,44 +604,10 @@ async function wire(
     if (!waited) log.warn('no balance/positions read within 60 s; quoting with positions unknown until one lands');
   }
 
-  // ---- reconcile, then quote ----
-  /** an operator's pause held in the ledger (issue 22); the control answers once it is wired */
-  let heldPause: (marketId: Bytes32) => boolean = () => false;
-  kernel = new QuotingKernel({
-    clock,
-    venue,
-    store,
-    markets,
-    requoteIntervalMs: cfg.orders.requoteIntervalMs,
-    noInventory: cfg.orders.noInventory,
-    orderManager: om,
-    logger: o.logger,
-    // a latched start holds with the original reason (KILL_DRAWDOWN …), not a generic one (issue 22)
-    ...(bookLedger.latch ? { latched: latchedReason(bookLedger.latch.reason) } : {}),
-    // a market paused by an operator (held in the ledger) starts paused when rotation brings it back
-    heldPause: (id) => heldPause(id),
-    account: accountBooks,
-    accountLimits: cfg.account,
-    initialRisk: bookLedger.initialRisk(tradingDay(cfg.account.dayStartsAt)),
-    onDrift: (_marketId, drifts) => {
-      for (const x of drifts) metrics.booksDrift.inc({ market: x.marketId, outcome: x.outcomeIndex === 1 ? 'yes' : 'no' });
-    },
-    onKillLatched: bookLedger.latchKill,
-    onTickStart: (marketId, cause) => wireMeter.tickStart(marketId, cause),
-    onTick: (marketId) => wireMeter.tickEnd(marketId, kernel?.lastSync(marketId) ?? null),
-    timer: () => performance.now(),
-    strategyBudgetMs: cfg.health.strategyBudgetMs,
-    faultLogIntervalMs: cfg.health.logIntervalMs,
-    onStrategyFault: (marketId, kind) => (kind === 'error' ? healthMetrics.strategyErrors : healthMetrics.strategySlow).inc({ market: marketId }),
-    onKill: (reason, detail, result) => {
-      healthModel.halt('kill-switch', `kill switch ${reason}: ${detail}`);
-      log.fatal({ reason, detail, remaining: result.remaining }, 'kill switch: everything cancelled; exiting');
-      void shutdown('kill-switch', result).then(() => exitCode.resolve(EXIT_KILL_SWITCH));
-    },
-  });
-  const k = kernel;
-  // a start-up failure from here on must not leave the kernel's timers ticking (shutdown stops it too)
-  cleanups.push(() => k.stop());
+  life.enter('holds');
+  // ---- reconcile, then quote: the kernel ticks from here on ----
+  kernelStarted = true;
+  k.start();
   // issue 22: an operator's halt and pauses from an earlier run hold before anything can tick
   const holds = bookLedger.operatorHolds();
   if (holds.halt) k.pause(null);
@@ -692,9 +629,10 @@ async function wire(
     onUp: () => k.unhold('ledger'),
   }));
   watch.start();
-  cleanups.push(() => watch.stop());
+  life.add(() => watch.stop());
   // issue 22: orders, cancels and marks older than ledger.retainDays go, in small batches
-  cleanups.push(schedulePrune({ ledger: bookLedger.ledger, clock, retainDays: cfg.ledger.retainDays, logger: o.logger }));
+  life.add(schedulePrune({ ledger: bookLedger.ledger, clock, retainDays: cfg.ledger.retainDays, logger: o.logger }));
+  life.enter('endpoints');
   // ---- metrics ----
   const readiness = botReadiness({
     orderManager: om,
@@ -744,8 +682,9 @@ async function wire(
       log.warn({ port, err: err.message }, 'metrics endpoint could not start; continuing without it (metrics.optional: true)');
     }
   }
-  if (endpoint) cleanups.push(() => endpoint!.close());
+  if (endpoint) life.add(() => endpoint!.close());
 
+  life.enter('rotation');
   // ---- market rotation (issue 14): markets start and retire while the bot runs ----
   /** end-of-run rows of released markets (bounded: the newest RETIRED_ROWS_MAX; older ones folded into `earlier`) */
   const retiredRows: RetiredRow[] = [];
@@ -801,10 +740,11 @@ async function wire(
     ports: bm.ports((previous): Promise<KernelMarket[]> => select(control.currentConfig, previous, true)),
   });
   rotation = rot;
-  cleanups.push(() => rot.stop());
+  life.add(() => rot.stop());
 
+  life.enter('control');
   // ---- issue 16: marks, operator control, admin endpoint ----
-  cleanups.push(bookLedger.startMarks(accountBooks, () => k.riskFigures(), cfg.ledger.markMs));
+  life.add(bookLedger.startMarks(accountBooks, () => k.riskFigures(), cfg.ledger.markMs));
   const control: BotControl = new BotControl({
     kernel: k,
     ledger: bookLedger,
@@ -849,7 +789,7 @@ async function wire(
     // the bound port beside the config, for `ctl -c` after a reload changed admin.port (admin-state.ts)
     if (cfg.file) {
       try {
-        cleanups.push(writeAdminState(cfg.file, { pid: process.pid, port: admin.port, configFile: identity.configFile, startedAt: identity.startedAt }));
+        life.add(writeAdminState(cfg.file, { pid: process.pid, port: admin.port, configFile: identity.configFile, startedAt: identity.startedAt }));
       } catch (e) {
         log.info({ err: (e as Error).message }, 'the admin port could not be noted beside the config; ctl -c reads admin.port from the file');
       }
@@ -857,22 +797,23 @@ async function wire(
   }
   // runs first among the cleanups, after the last cancel and before the client closes (and before
   // the last mark: its fills go into the running books too)
-  cleanups.push(async () => void (await bookLedger.finalSweep(client, venue.trader, accountBooks)));
+  life.add(async () => void (await bookLedger.finalSweep(client, venue.trader, accountBooks)));
   // from here on this run may hold orders at the venue: a stop request during the rest of start-up
   // cancels them before startBot gives up (the kill switch and halts do the same through shutdown)
   let started = false;
-  cleanups.push(async () => {
+  life.add(async () => {
     if (started || !signal?.aborted) return;
     k.stop();
     const r = await om.cancelAll();
     log.info({ cancelled: r.cancelled, remaining: r.remaining }, 'stopped during start-up: orders cancelled');
   });
+  life.enter('reconcile');
   early?.controls.phase('reconcile');
   const ok = await untilAborted(om.reconcile(undefined, k.desired()), signal);
   if (!ok) log.warn('start-up reconcile could not read the venue; it is retried periodically');
   if (signal?.aborted) throw new StartupAbortedError(String(signal.reason ?? 'stop'));
   for (const id of marketIds) k.tick(id);
-  cleanups.push(schedulePeriodicReconcile(om, clock, cfg.orders.reconcileIntervalMs));
+  life.add(schedulePeriodicReconcile(om, clock, cfg.orders.reconcileIntervalMs));
   rot.begin(markets);
   // a market whose status came in before rotation existed (resolved, closed at start-up) retires now
   for (const m of markets) venueFact(m.marketId, store.state.markets.get(m.marketId.toLowerCase())?.status);
@@ -882,6 +823,7 @@ async function wire(
     { metrics: endpoint?.url ?? 'off', trader: venue.trader, ...(bookLedger.latch ? { reason: bookLedger.latch.reason, detail: bookLedger.latch.detail, since: new Date(bookLedger.latch.at).toISOString() } : {}) },
     k.killed ? `kill switch latched: not quoting (${bookLedger.latch?.reason ?? k.killed})` : k.halted ? 'halted by the operator: not quoting until bookmaker ctl resume' : 'quoting',
   );
+  life.enter('running');
   started = true;
   void claims?.start(); // positions held from earlier runs that are claimable now
   healthModel.setProcess('running');
@@ -896,7 +838,7 @@ async function wire(
     cancelHealthTimer = clock.setTimeout(healthLoop, 1_000);
   };
   cancelHealthTimer = clock.setTimeout(healthLoop, 1_000);
-  cleanups.push(() => cancelHealthTimer());
+  life.add(() => cancelHealthTimer());
 
   // ---- stopping ----
   let stopped: Promise<CancelAllResult> | null = null;
@@ -911,14 +853,7 @@ async function wire(
       for (const s of subs) s.unsubscribe();
       await k.flush();
       const result = already && already.ok ? already : await om.cancelAll();
-      for (const c of cleanups.reverse()) {
-        try {
-          await c();
-        } catch (e) {
-          log.warn({ err: (e as Error).message }, 'cleanup step failed');
-        }
-      }
-      await closeVenue();
+      await life.teardown(log);
       refusals.drain(clock.now());
       healthModel.setProcess('stopped');
       log.info({ reason, cancelled: result.cancelled, remaining: result.remaining, ok: result.ok }, 'stopped');
@@ -996,124 +931,6 @@ async function wire(
       return exitCode.promise;
     },
   };
-}
-
-/**
- * Rows of the end-of-run report kept for released markets (the newest this many; older ones fold into
- * one). A row is ~600 bytes of heap (its time states, ledger figures, attribution bigints, label), so
- * 200 rows are ~120 KB; 1,000 were ~600 KB, filled over the first ~8 hours of a market every 30 s.
- */
-export const RETIRED_ROWS_MAX = 200;
-export type RetiredRow = Parameters<typeof buildRunReport>[0]['markets'][number];
-
-/** Retired markets' report rows past the bound, folded into one. */
-export interface EarlierRetired {
-  count: number;
-  row: RetiredRow | null;
-}
-
-/**
- * Bound the retired rows to `max`: the oldest rows whose market left the store fold into `acc`
- * (rows of markets still holding a position are folded last, when nothing else is left to fold).
- */
-export function keepRetiredRows(rows: RetiredRow[], acc: EarlierRetired, max: number, stillHeld: (marketId: Bytes32) => boolean): void {
-  while (rows.length > max) {
-    let i = rows.findIndex((r) => !stillHeld(r.time.marketId));
-    if (i < 0) i = 0;
-    foldRetired(acc, rows.splice(i, 1)[0]!);
-  }
-}
-
-export function foldRetired(acc: EarlierRetired, r: RetiredRow): void {
-  acc.count++;
-  const p = acc.row;
-  const states: Record<string, number> = { ...(p?.time.states ?? {}) };
-  for (const [k, v] of Object.entries(r.time.states)) states[k] = (states[k] ?? 0) + (v ?? 0);
-  acc.row = {
-    time: { marketId: r.time.marketId, label: `(${acc.count} earlier retired markets)`, observedMs: (p?.time.observedMs ?? 0) + r.time.observedMs, liveMs: (p?.time.liveMs ?? 0) + r.time.liveMs, states },
-    ledger: {
-      fills: (p?.ledger.fills ?? 0) + r.ledger.fills,
-      shares: (p?.ledger.shares ?? 0) + r.ledger.shares,
-      notional12: (p?.ledger.notional12 ?? 0n) + r.ledger.notional12,
-      fees: (p?.ledger.fees ?? 0) + r.ledger.fees,
-    },
-    realised: (p?.realised ?? 0n) + r.realised,
-    unrealised: (p?.unrealised ?? 0n) + r.unrealised,
-    net: 0,
-    retired: 'various',
-  };
-}
-
-/** The run report's rotation section: totals, and the retirements still in progress. */
-function rotationReport(rot: MarketRotation): { summary: RotationSummary; totals: ReturnType<MarketRotation['totals']>; retiring: ReturnType<MarketRotation['retiringDetails']>; recent: readonly RotationEvent[] } {
-  return { summary: rot.summary(), totals: rot.totals(), retiring: rot.retiringDetails(), recent: rot.recent().slice(-50) };
-}
-
-/** Until a balance read of the market lands (PositionSynced), or `ms` passed on the clock (logged). */
-function waitForPosition(store: StateStore, id: Bytes32, clock: Clock, ms: number, log: Logger): Promise<void> {
-  const k = id.toLowerCase();
-  return new Promise((done) => {
-    let cancel: () => void = () => undefined;
-    const sub = store.changes$.subscribe(({ events }) => {
-      for (const e of events) if (e.type === 'PositionSynced' && e.marketId.toLowerCase() === k) return finish(true);
-    });
-    const finish = (read: boolean): void => {
-      cancel();
-      sub.unsubscribe();
-      if (!read) log.warn({ marketId: id, seconds: ms / 1000 }, 'market start: no balance read of it yet; quoting with its position unknown until one lands');
-      done();
-    };
-    cancel = clock.setTimeout(() => finish(false), ms);
-  });
-}
-
-/** Until every market has a book, or `ms` passed on the clock. */
-function waitForBooks(store: StateStore, ids: readonly Bytes32[], clock: Clock, ms: number): Promise<void> {
-  // markets before `seen` had their book: each store change checks from there on (a full scan per
-  // change was quadratic in the markets while thousands of first snapshots arrive)
-  let seen = 0;
-  const have = (): boolean => {
-    while (seen < ids.length && store.state.markets.get(ids[seen]!.toLowerCase())?.books.yes) seen++;
-    return seen === ids.length;
-  };
-  if (have()) return Promise.resolve();
-  return new Promise((done) => {
-    let cancel: () => void = () => undefined;
-    const sub = store.changes$.subscribe(() => {
-      if (!have()) return;
-      finish();
-    });
-    const finish = (): void => {
-      cancel();
-      sub.unsubscribe();
-      done();
-    };
-    cancel = clock.setTimeout(finish, ms);
-  });
-}
-
-function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
-  let resolve!: (v: T) => void;
-  let settled = false;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return {
-    promise,
-    resolve: (x) => {
-      if (settled) return;
-      settled = true;
-      resolve(x);
-    },
-  };
-}
-
-/**
- * The store's history sizes from the config, as the backtest sets them (run-backtest.ts): the mid
- * history a strategy estimates volatility from and the recent trades are `feeds.midHistorySize` and
- * `feeds.tradeHistorySize`. The live bot used the reducer's defaults instead (600 mids, one a
- * second), which ignored the setting and kept filling for the first 10 minutes of every run.
- */
-export function storeLimits(cfg: Pick<BotConfig, 'feeds' | 'edge'>): ReduceLimits {
-  return { ...DEFAULT_LIMITS, trades: cfg.feeds.tradeHistorySize, midSamples: cfg.feeds.midHistorySize, ...(cfg.edge ? { edge: cfg.edge } : {}) };
 }
 
 /** Fills matter for quoting within a second; balances ride along in the same poll. */

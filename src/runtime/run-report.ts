@@ -10,8 +10,9 @@
  * from integers; shares likewise. Shares of time are fractions (0..1) rounded to 4 decimals.
  */
 import type { AccountFigures } from '../account/account.ts';
+import { micro } from '../model/units.ts';
 import type { Bytes32 } from '../model/order.ts';
-import type { HealthState, MarketTimeReport, ProcessState } from './health/health-model.ts';
+import type { HealthState, MarketTimeReport, ProcessState } from '../health/health-model.ts';
 import type { MarketLedger } from './run-ledger.ts';
 import type { MarketAttribution } from '../state/edge-view.ts';
 import type { ClaimsSnapshot } from './claims/claims-tracker.ts';
@@ -150,13 +151,6 @@ export function accountBlock(f: AccountFigures): RunReportAccount {
   return { pnlUsdc: micro(f.total), realisedUsdc: micro(f.realised), unrealisedUsdc: micro(f.unrealised), feesUsdc: micro(f.fees), markedAt: f.markedAt === null ? null : new Date(f.markedAt).toISOString() };
 }
 
-/** An integer amount in 1e-6 units as an exact decimal string ("-1.500000"). */
-export function micro(v: bigint | number): string {
-  const n = typeof v === 'bigint' ? v : BigInt(v);
-  const neg = n < 0n;
-  const a = neg ? -n : n;
-  return `${neg ? '-' : ''}${a / 1_000_000n}.${(a % 1_000_000n).toString().padStart(6, '0')}`;
-}
 
 /** 1e-12 USDC → 1e-6 USDC, rounded half away from zero. */
 function round12(v: bigint): bigint {

@@ -19,7 +19,7 @@ import { edgeView, marketAttribution, type MarketAttribution } from '../state/ed
 import { marketPnl } from '../state/market-view.ts';
 import type { Account } from '../account/account.ts';
 import { toYesTerms } from '../strategy/to-orders.ts';
-import { liveOrders } from './health/health-model.ts';
+import { liveOrders } from '../health/health-model.ts';
 import type { RotationSummary } from './rotation/market-rotation.ts';
 
 export interface SummaryRow {
@@ -42,7 +42,7 @@ export interface SummaryRow {
   readonly toxicity: number | null;
   /** PnL attribution, 1e-6 USDC, summing exactly to its total (src/state/edge-view.ts) */
   readonly attribution: MarketAttribution;
-  /** the market's rank score when a `rank:` entry selected it (src/runtime/rank/), else null */
+  /** the market's rank score when a `rank:` entry selected it (src/selection/), else null */
   readonly score: number | null;
 }
 

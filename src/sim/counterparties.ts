@@ -16,14 +16,14 @@
  * not starting them (`--no-agents`, tests); `step()` advances them by hand.
  */
 import type { EngineCommand } from '../engine/types.ts';
-import { createMarketAgents, stepMarketAgents, type MarketAgents, type MarketAgentsConfig } from './agents/market-agents.ts';
+import { createMarketAgents, stepMarketAgents, type MarketAgents } from './agents/market-agents.ts';
 import { createMarketChurn, type MarketChurn } from './market-churn.ts';
 import { derivedAddress } from './market-factory.ts';
 import type { LocalExchange } from './local-exchange.ts';
 import { createRng } from './rng.ts';
 import { DEFAULT_NOISE_TAKER } from './agents/noise-taker.ts';
 import { DEFAULT_INFORMED_TAKER } from './agents/informed-taker.ts';
-import { flowPresetAgents, type FlowPreset } from './flow-presets.ts';
+import { flowPresetAgents, type AgentOverrides, type FlowPreset } from './flow-presets.ts';
 
 export interface CounterpartyOptions {
   seed: number;
@@ -46,7 +46,7 @@ export interface CounterpartyOptions {
    */
   flow?: FlowPreset;
   /** overrides passed to every market's agents (rates, sizes, spreads) */
-  agents?: Partial<Omit<MarketAgentsConfig, 'seed' | 'market' | 'traders' | 'initialProbability' | 'endTimeMs'>>;
+  agents?: AgentOverrides;
 }
 
 export interface Counterparties {

@@ -10,12 +10,13 @@
  *   toxic       benign plus news: frequent fair-value jumps that the informed takers act on at once,
  *               with full-size orders, before the makers move their quotes.
  */
-import type { CounterpartyOptions } from './counterparties.ts';
+import type { MarketAgentsConfig } from './agents/market-agents.ts';
 
 export const FLOW_PRESETS = ['benign', 'calibrated', 'toxic'] as const;
 export type FlowPreset = (typeof FLOW_PRESETS)[number];
 
-type AgentOverrides = NonNullable<CounterpartyOptions['agents']>;
+/** Overrides passed to every market's agents (rates, sizes, spreads). */
+export type AgentOverrides = Partial<Omit<MarketAgentsConfig, 'seed' | 'market' | 'traders' | 'initialProbability' | 'endTimeMs'>>;
 
 /**
  * The fitted settings of the `calibrated` preset. The model: a 1-tick background maker whose view

@@ -4,7 +4,9 @@
  * are handled by the state file codec (./state-file.ts).
  */
 import type { Address, Bytes32, OrderKindValue, OrderStatus, OutcomeIndex, SideValue, TimeInForceValue, VoidReason } from '../model/order.ts';
-import type { Permission } from './router.ts';
+
+/** Permissions an API key may hold. `trade` covers orders; `can_create_markets` the market creation path. */
+export type Permission = 'read' | 'trade' | 'can_create_markets' | 'admin';
 
 export interface ApiKeyRecord {
   /** the bearer token; never logged */

@@ -22,11 +22,11 @@
  * injection run before the handler; handlers never repeat them.
  */
 import type { RequestContext } from './context.ts';
+import type { Permission } from './records.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Permissions an API key may hold. `trade` covers orders; `can_create_markets` the market creation path. */
-export type Permission = 'read' | 'trade' | 'can_create_markets' | 'admin';
+/** Every permission an API key may hold (`Permission`, records.ts). */
 export const ALL_PERMISSIONS: readonly Permission[] = ['read', 'trade', 'can_create_markets', 'admin'];
 /** What a key gets when its permissions are not given. */
 export const DEFAULT_PERMISSIONS: readonly Permission[] = ['read', 'trade'];

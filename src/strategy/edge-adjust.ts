@@ -25,7 +25,7 @@
  * benign flow a regime change or one-way flow costs no spread. `gate: always` is the earlier
  * behaviour (regimes and flow act whatever the markouts).
  */
-import { at, readBoolean, readEnum, readNumber, readOptionalObject } from '../config/fields.ts';
+import { at, readBoolean, readEnum, readNumber, readOptionalObject } from '../core/fields.ts';
 import type { DesiredQuote, MarketView } from './types.ts';
 
 export interface RegimeResponse {

@@ -3,7 +3,7 @@
  * spread bounds, level size, count and spacing, and the toxicity guard. Parsed in one place so their
  * bounds, defaults and errors cannot drift apart; each strategy spreads the result after its own keys.
  */
-import { ConfigFieldError, at, readNumber, sharesToUnits, type Obj } from '../config/fields.ts';
+import { ConfigFieldError, at, readNumber, sharesToUnits, type Obj } from '../core/fields.ts';
 import { parseEdgeGuard, type EdgeGuardConfig } from './edge-adjust.ts';
 import type { MarketView } from './types.ts';
 

@@ -2,7 +2,7 @@
  * avellaneda configuration. Model parameters are in probability space (a price of 0.5 = 50¢) and
  * seconds; order sizes in shares.
  */
-import { readEnum, readNumber, readObject, readOptionalNumber } from '../../src/config/fields.ts';
+import { readEnum, readNumber, readObject, readOptionalNumber } from '../../src/core/fields.ts';
 import type { FairSource } from '../../src/strategy/fair-price.ts';
 import { FAIR_FROM, type FairFrom } from '../../src/strategy/others-book.ts';
 import { LADDER_KEYS, parseLadder, type LadderConfig } from '../../src/strategy/ladder-config.ts';

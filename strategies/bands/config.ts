@@ -2,7 +2,7 @@
  * bands configuration. Margins are probability distances from the fair price (0.02 = 2¢), sizes
  * are shares; both are converted to integer units once here.
  */
-import { ConfigFieldError, at, readEnum, readList, readNumber, readObject, sharesToUnits } from '../../src/config/fields.ts';
+import { ConfigFieldError, at, readEnum, readList, readNumber, readObject, sharesToUnits } from '../../src/core/fields.ts';
 import type { FairSource } from '../../src/strategy/fair-price.ts';
 import { FAIR_FROM, type FairFrom } from '../../src/strategy/others-book.ts';
 import { parseEdgeGuard, type EdgeGuardConfig } from '../../src/strategy/edge-adjust.ts';

@@ -3,7 +3,7 @@
  * calibrate`, risk aversion, volatility (estimated from the mid history unless fixed), sizes in
  * shares, spreads in probability.
  */
-import { readEnum, readNumber, readObject, readOptionalNumber } from '../../src/config/fields.ts';
+import { readEnum, readNumber, readObject, readOptionalNumber } from '../../src/core/fields.ts';
 import type { FairSource } from '../../src/strategy/fair-price.ts';
 import { FAIR_FROM, type FairFrom } from '../../src/strategy/others-book.ts';
 import { LADDER_KEYS, parseLadder, type LadderConfig } from '../../src/strategy/ladder-config.ts';

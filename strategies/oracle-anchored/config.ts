@@ -1,5 +1,5 @@
 /** oracle-anchored configuration: weights and spreads in probability, ages in seconds, sizes in shares. */
-import { ConfigFieldError, at, readBoolean, readEnum, readNumber, readObject, sharesToUnits } from '../../src/config/fields.ts';
+import { ConfigFieldError, at, readBoolean, readEnum, readNumber, readObject, sharesToUnits } from '../../src/core/fields.ts';
 import type { FairSource } from '../../src/strategy/fair-price.ts';
 import { FAIR_FROM, type FairFrom } from '../../src/strategy/others-book.ts';
 import { parseEdgeGuard, type EdgeGuardConfig } from '../../src/strategy/edge-adjust.ts';

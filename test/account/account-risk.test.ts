@@ -79,7 +79,7 @@ test('the trading day follows account.dayStartsAt: UTC, an offset, an IANA zone 
 });
 
 test('the kernel: a clear measures the peak and the day afresh, latched or not', async () => {
-  const { QuotingKernel } = await import('../../src/runtime/quoting-kernel.ts');
+  const { QuotingKernel } = await import('../../src/kernel/quoting-kernel.ts');
   const { StateStore } = await import('../../src/state/store.ts');
   const { FakeVenue } = await import('../orders/fake-venue.ts');
   const { ManualClock } = await import('../exchange/stream/manual-clock.ts');

@@ -14,7 +14,7 @@ import type { StateEvent } from '../../src/state/events.ts';
 import { StateStore } from '../../src/state/store.ts';
 import { selectMarketView } from '../../src/state/market-view.ts';
 import { marketAttribution } from '../../src/state/edge-view.ts';
-import { QuotingKernel } from '../../src/runtime/quoting-kernel.ts';
+import { QuotingKernel } from '../../src/kernel/quoting-kernel.ts';
 import { ManualClock } from '../exchange/stream/manual-clock.ts';
 import { FakeVenue, M1, M2 } from '../orders/fake-venue.ts';
 

@@ -10,7 +10,7 @@ import { DEFAULT_ACCOUNT_LIMITS } from '../../src/account/account-risk.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import type { StateEvent } from '../../src/state/events.ts';
 import { StateStore } from '../../src/state/store.ts';
-import { QuotingKernel } from '../../src/runtime/quoting-kernel.ts';
+import { QuotingKernel } from '../../src/kernel/quoting-kernel.ts';
 import { ManualClock } from '../exchange/stream/manual-clock.ts';
 import { FakeVenue, M1, M2 } from '../orders/fake-venue.ts';
 

@@ -22,7 +22,7 @@ import { applyRanking, configFor } from '../../src/backtest/run-backtest.ts';
 import { rankRecording, rankTime } from '../../src/backtest/rank-recording.ts';
 import type { BacktestSummary } from '../../src/backtest/report-summary.ts';
 import type { MarketConfig } from '../../src/config/types.ts';
-import { DEFAULT_WEIGHTS } from '../../src/runtime/rank/score.ts';
+import { DEFAULT_WEIGHTS } from '../../src/config/types.ts';
 import { ConfigError } from '../../src/model/errors.ts';
 
 const run = promisify(execFile);

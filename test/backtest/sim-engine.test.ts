@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseBacktestSettings } from '../../src/backtest/backtest-config.ts';
-import { ConfigFieldError } from '../../src/config/fields.ts';
+import { ConfigFieldError } from '../../src/core/fields.ts';
 import { queueModel } from '../../src/backtest/queue-model.ts';
 import { SimExchange, type HoldingsAfter, type SimFill } from '../../src/backtest/sim-exchange.ts';
 import { SimVenue } from '../../src/backtest/sim-venue.ts';

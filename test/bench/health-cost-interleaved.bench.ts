@@ -17,7 +17,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { percentile, report } from './lib.ts';
+import { inTree, percentile, report } from './lib.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import { bookSnapshot, stubOrdersClient } from '../support/stub-orders-client.ts';
 
@@ -26,7 +26,7 @@ const argOf = (name: string): string | undefined => {
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
 const baseDir = argOf('base');
-if (!baseDir || !existsSync(resolve(baseDir, 'src/runtime/quoting-kernel.ts'))) {
+if (!baseDir || !existsSync(resolve(baseDir, inTree(baseDir, 'src/kernel/quoting-kernel.ts')))) {
   process.stderr.write('health-cost-interleaved: --base DIR must be a checkout of the code before issue 11 with node_modules (see health-cost.bench.ts)\n');
   process.exit(2);
 }
@@ -42,7 +42,7 @@ const KEY = '0x' + '11'.repeat(32);
 
 /** the two trees' modules, typed only by use */
 type Mod = any;
-const load = (root: string, path: string): Promise<Mod> => import(pathToFileURL(resolve(root, path)).href);
+const load = (root: string, path: string): Promise<Mod> => import(pathToFileURL(resolve(root, inTree(root, path))).href);
 
 interface Pipeline {
   tick(): Promise<{ wall: number; cpu: number }>;
@@ -57,14 +57,14 @@ async function pipeline(root: string, instrumented: boolean): Promise<Pipeline> 
     load(root, 'src/exchange/chains.ts'),
     load(root, 'src/exchange/signing/signer.ts'),
     load(root, 'src/runtime/live-venue.ts'),
-    load(root, 'src/runtime/quoting-kernel.ts'),
+    load(root, 'src/kernel/quoting-kernel.ts'),
     load(root, 'src/state/store.ts'),
   ]);
   let metrics: Mod = null;
   let meter: Mod = null;
   if (instrumented) {
     const { createBotMetrics } = await load(root, 'src/metrics/bot-metrics.ts');
-    const { TickToWireMeter } = await load(root, 'src/runtime/tick-to-wire.ts');
+    const { TickToWireMeter } = await load(root, 'src/kernel/tick-to-wire.ts');
     metrics = createBotMetrics();
     meter = new TickToWireMeter({ tickToWire: (s: number) => metrics.tickToWire.observe(s), throttle: (s: number) => metrics.requoteThrottle.observe(s) });
   }

@@ -26,7 +26,7 @@ import type { BotConfig } from '../../src/config/types.ts';
 import type { Address, Bytes32 } from '../../src/model/order.ts';
 import { OrderManager } from '../../src/orders/order-manager.ts';
 import { createLiveVenue, type LiveOrdersClient } from '../../src/runtime/live-venue.ts';
-import { QuotingKernel } from '../../src/runtime/quoting-kernel.ts';
+import { QuotingKernel } from '../../src/kernel/quoting-kernel.ts';
 import { StateStore } from '../../src/state/store.ts';
 import { percentile, report } from './lib.ts';
 import { bookSnapshot, stubOrdersClient } from '../support/stub-orders-client.ts';

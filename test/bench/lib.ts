@@ -1,5 +1,7 @@
 /** Shared helpers for benchmarks: timing loops, percentiles, the table and the last-line JSON. */
 import os from 'node:os';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 export interface BenchResult {
   name: string;
@@ -101,4 +103,18 @@ export function secondHalf(points: readonly { t: number; v: number }[], minutes:
 export function markCompact(line: string): { isolate: string | null; ms: number; live: number } | null {
   const m = /(?:\[\d+:(0x[0-9a-f]+)\]\s+)?(\d+(?:\.\d+)?) ms: Mark-Compact[^\d]*[\d.]+ \([\d.]+\) -> ([\d.]+) \(/.exec(line);
   return m ? { isolate: m[1] ?? null, ms: Number(m[2]), live: Number(m[3]) } : null;
+}
+
+/**
+ * A module's path in a checkout that may predate a move (the kernel and the tick-to-wire meter lived in
+ * src/runtime, the per-tick strategy step in src/strategy): today's path when the checkout has it.
+ */
+const MOVED: Readonly<Record<string, string>> = {
+  'src/kernel/quoting-kernel.ts': 'src/runtime/quoting-kernel.ts',
+  'src/kernel/tick-to-wire.ts': 'src/runtime/tick-to-wire.ts',
+  'src/kernel/run-strategy.ts': 'src/strategy/run-strategy.ts',
+};
+export function inTree(root: string, path: string): string {
+  const before = MOVED[path];
+  return before !== undefined && !existsSync(resolve(root, path)) ? before : path;
 }

@@ -18,7 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { report } from './lib.ts';
+import { inTree, report } from './lib.ts';
 
 if (typeof globalThis.gc !== 'function') {
   // re-run with the collector exposed (the figure needs a full GC before each reading)
@@ -33,13 +33,13 @@ const argOf = (name: string): string | undefined => {
 };
 const N = Number(argOf('markets') ?? 2000);
 const baseDir = argOf('base');
-if (baseDir !== undefined && !existsSync(resolve(baseDir, 'src/runtime/quoting-kernel.ts'))) {
+if (baseDir !== undefined && !existsSync(resolve(baseDir, inTree(baseDir, 'src/kernel/quoting-kernel.ts')))) {
   process.stderr.write('market-memory: --base DIR must be a checkout of this project with node_modules\n');
   process.exit(2);
 }
 const here = resolve(new URL('../..', import.meta.url).pathname);
 type Mod = any;
-const load = (root: string, path: string): Promise<Mod> => import(pathToFileURL(resolve(root, path)).href);
+const load = (root: string, path: string): Promise<Mod> => import(pathToFileURL(resolve(root, inTree(root, path))).href);
 
 const heap = (): number => {
   for (let i = 0; i < 3; i++) gc();
@@ -51,7 +51,7 @@ async function perMarket(root: string): Promise<{ bytes: number; orders: number 
   const [{ default: bands }, { DEFAULT_RISK }, { QuotingKernel }, { StateStore }, { FakeVenue, ManualClock }] = await Promise.all([
     load(root, 'strategies/bands/index.ts'),
     load(root, 'src/config/parse-risk.ts'),
-    load(root, 'src/runtime/quoting-kernel.ts'),
+    load(root, 'src/kernel/quoting-kernel.ts'),
     load(root, 'src/state/store.ts'),
     load(root, 'test/orders/fake-venue.ts'),
   ]);

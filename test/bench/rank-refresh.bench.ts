@@ -9,10 +9,10 @@
 import { parseConfigText } from '../../src/config/load-config.ts';
 import { createVenueClient } from '../../src/exchange/venue-client.ts';
 import { TESTNET } from '../../src/exchange/chains.ts';
-import { selectMarkets } from '../../src/runtime/select-markets.ts';
-import { Ranker } from '../../src/runtime/rank/ranker.ts';
-import { chooseRanked } from '../../src/runtime/rank/choose.ts';
-import { RANK_TERMS } from '../../src/runtime/rank/score.ts';
+import { selectMarkets } from '../../src/selection/select-markets.ts';
+import { Ranker } from '../../src/selection/ranker.ts';
+import { chooseRanked } from '../../src/selection/choose.ts';
+import { RANK_TERMS } from '../../src/config/types.ts';
 import { createLocalExchange } from '../../src/sim/local-exchange.ts';
 import { startCounterparties } from '../../src/sim/counterparties.ts';
 import { generatedMarketInput } from '../../src/sim/market-factory.ts';

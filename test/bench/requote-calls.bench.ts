@@ -15,7 +15,7 @@ import bands from '../../strategies/bands/index.ts';
 import { DEFAULT_RISK } from '../../src/config/parse-risk.ts';
 import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
 import type { BatchResult, CancelOutcome, CreateOutcome, PlannedOrder, VenuePort } from '../../src/model/venue.ts';
-import { QuotingKernel, type KernelTick } from '../../src/runtime/quoting-kernel.ts';
+import { QuotingKernel, type KernelTick } from '../../src/kernel/quoting-kernel.ts';
 import { StateStore } from '../../src/state/store.ts';
 import { report } from './lib.ts';
 import { ManualClock } from '../exchange/stream/manual-clock.ts';

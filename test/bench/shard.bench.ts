@@ -1,12 +1,12 @@
 /**
- * Shard assignment (src/runtime/shard.ts): rendezvous hashing of market ids, as run by every
+ * Shard assignment (src/selection/shard.ts): rendezvous hashing of market ids, as run by every
  * selection refresh. Figures: assignments per second for N = 4 shards (the headline), N = 16 and
  * N = 10 000 (the largest accepted), and the share of 10 000 ids that move when N grows by one.
  * Baseline, in the same run: SHA-256 of the id modulo N (one hash, no per-shard weights), the
  * cheapest stable assignment, which moves most ids when N changes.
  */
 import { createHash } from 'node:crypto';
-import { shardOf } from '../../src/runtime/shard.ts';
+import { shardOf } from '../../src/selection/shard.ts';
 import { opsPerSecond, report } from './lib.ts';
 
 const ids = Array.from({ length: 1024 }, (_, i) => `0x${createHash('sha256').update(`bench market ${i}`).digest('hex')}`);

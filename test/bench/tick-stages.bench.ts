@@ -28,14 +28,14 @@ import { existsSync } from 'node:fs';
 import { createConnection, createServer, type Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { report } from './lib.ts';
+import { inTree, report } from './lib.ts';
 
 const argOf = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
 const baseDir = argOf('base');
-if (baseDir !== undefined && !existsSync(resolve(baseDir, 'src/runtime/quoting-kernel.ts'))) {
+if (baseDir !== undefined && !existsSync(resolve(baseDir, inTree(baseDir, 'src/kernel/quoting-kernel.ts')))) {
   process.stderr.write('tick-stages: --base DIR must be a checkout of this project with node_modules\n');
   process.exit(2);
 }
@@ -46,7 +46,7 @@ const KEY = '0x' + '11'.repeat(32);
 
 /** a tree's modules, typed only by use */
 type Mod = any;
-const load = (root: string, path: string): Promise<Mod> => import(pathToFileURL(resolve(root, path)).href);
+const load = (root: string, path: string): Promise<Mod> => import(pathToFileURL(resolve(root, inTree(root, path))).href);
 
 /** `prepare` runs untimed before a timed loop; an `idle` stage is work done between ticks, not in the sum */
 type Stage = { name: string; iters: number; run: () => void; prepare?: (iters: number) => void; idle?: boolean };

@@ -23,10 +23,10 @@ import { TESTNET } from '../../src/exchange/chains.ts';
 import { createSigner } from '../../src/exchange/signing/signer.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import { createLiveVenue, type LiveOrdersClient } from '../../src/runtime/live-venue.ts';
-import { QuotingKernel } from '../../src/runtime/quoting-kernel.ts';
+import { QuotingKernel } from '../../src/kernel/quoting-kernel.ts';
 import { StateStore } from '../../src/state/store.ts';
 import { createBotMetrics } from '../../src/metrics/bot-metrics.ts';
-import { TickToWireMeter } from '../../src/runtime/tick-to-wire.ts';
+import { TickToWireMeter } from '../../src/kernel/tick-to-wire.ts';
 
 const metrics = createBotMetrics();
 const beat = new Int32Array(new SharedArrayBuffer(4));

@@ -14,7 +14,7 @@ import { BadInputError } from '../../src/model/errors.ts';
 import { createLocalExchange, type LocalExchange } from '../../src/sim/local-exchange.ts';
 import { derivedAddress } from '../../src/sim/market-factory.ts';
 import { toSubmitOrder } from '../../src/sim/agents/order-builder.ts';
-import { shardOf } from '../../src/runtime/shard.ts';
+import { shardOf } from '../../src/selection/shard.ts';
 
 let ex: LocalExchange;
 let baseUrl: string;

@@ -15,7 +15,7 @@ import { createVenueClient, type VenueClient } from '../../src/exchange/venue-cl
 import { createLocalExchange, type LocalExchange } from '../../src/sim/local-exchange.ts';
 import { derivedAddress } from '../../src/sim/market-factory.ts';
 import { toSubmitOrder } from '../../src/sim/agents/order-builder.ts';
-import { shardOf } from '../../src/runtime/shard.ts';
+import { shardOf } from '../../src/selection/shard.ts';
 
 let ex: LocalExchange;
 let client: VenueClient;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseConfigText } from '../../src/config/load-config.ts';
-import { DEFAULT_WEIGHTS } from '../../src/runtime/rank/score.ts';
+import { DEFAULT_WEIGHTS } from '../../src/config/types.ts';
 import type { RankSettings } from '../../src/config/types.ts';
 
 const parse = (markets: string) => parseConfigText(`venue: mainnet\n${markets}`, 'x.yaml', { env: {} });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseConfigText } from '../../src/config/load-config.ts';
-import { selectMarkets, type MarketInfo } from '../../src/config/select-markets.ts';
+import { selectMarkets, type MarketInfo } from '../../src/selection/selectors.ts';
 
 const id = (n: number) => ('0x' + n.toString(16).padStart(64, '0')) as `0x${string}`;
 const M = (n: number, o: Partial<MarketInfo> = {}): MarketInfo => ({ id: id(n), slug: `m${n}`, category: n % 2 ? 'sports' : 'politics', status: 'active', volume: n * 1_000_000_000, ...o });
@@ -32,7 +32,7 @@ markets:
 });
 
 test('assignFirstWins: first entry wins, an owned market does not count toward a later limit, maxMarkets caps the whole', async () => {
-  const { assignFirstWins } = await import('../../src/config/select-markets.ts');
+  const { assignFirstWins } = await import('../../src/selection/selectors.ts');
   const got = assignFirstWins(
     [
       { ids: ['0xA', '0xb'], limit: 0 },
@@ -45,7 +45,7 @@ test('assignFirstWins: first entry wins, an owned market does not count toward a
 });
 
 test('matchesSelector: categories from the venue list, case-insensitive; rank pre-filter is active, category and volume', async () => {
-  const { matchesSelector } = await import('../../src/config/select-markets.ts');
+  const { matchesSelector } = await import('../../src/selection/selectors.ts');
   const c = await parseConfigText(`venue: mainnet\nmarkets:\n  - filter: { category: Sports, minVolume: 5 }\n  - rank: { filter: { category: sports, minVolume: 5 } }\n`, 'x.yaml', { env: {} });
   const [f, r] = c.markets.map((m) => m.select);
   const m = { id: id(1), categories: ['news', 'SPORTS'], status: 'active' as const, volume: 5_000_000n };

@@ -13,7 +13,7 @@ import { systemClock } from '../../src/core/clock.ts';
 import { parseConfigText } from '../../src/config/load-config.ts';
 import { openLedger } from '../../src/ledger/ledger.ts';
 import { ledgerSummary, pnlByMarket } from '../../src/ledger/books.ts';
-import { micro } from '../../src/runtime/run-report.ts';
+import { micro } from '../../src/model/units.ts';
 import { openOrders, place, setBook, startExchange, startTestBot, waitFor, yaml, waitQuoting } from './harness.ts';
 
 test('kill switch, /metrics, run report and ledger summary read the same account figures; a restart resumes at them', async () => {

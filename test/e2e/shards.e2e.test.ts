@@ -17,7 +17,7 @@ import { TESTNET } from '../../src/exchange/chains.ts';
 import { createSigner } from '../../src/exchange/signing/signer.ts';
 import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
 import type { RunReport } from '../../src/runtime/run-report.ts';
-import { shardOf } from '../../src/runtime/shard.ts';
+import { shardOf } from '../../src/selection/shard.ts';
 import { cli, waitFor, withTimeout, type Child } from './harness.ts';
 import { freePort, startSimProcess, type SimProcess } from './sim-process.ts';
 import { bandsDefaultsYaml, venueYaml } from '../support/bot-yaml.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseFeeds } from '../../src/config/parse-settings.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
-import { storeLimits } from '../../src/runtime/bot.ts';
+import { storeLimits } from '../../src/kernel/trading-core.ts';
 import { StateStore } from '../../src/state/store.ts';
 import { NONCE_MEMORY, NonceSource } from '../../src/orders/nonces.ts';
 

@@ -14,7 +14,7 @@ import type { PlannedOrder } from '../../src/model/venue.ts';
 import type { StateEvent } from '../../src/state/events.ts';
 import { StateStore } from '../../src/state/store.ts';
 import { OrderManager } from '../../src/orders/order-manager.ts';
-import { QuotingKernel } from '../../src/runtime/quoting-kernel.ts';
+import { QuotingKernel } from '../../src/kernel/quoting-kernel.ts';
 import { ManualClock } from '../exchange/stream/manual-clock.ts';
 import { FakeVenue, M1 } from '../orders/fake-venue.ts';
 

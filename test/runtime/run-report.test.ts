@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Bytes32 } from '../../src/model/order.ts';
 import { RunLedger } from '../../src/runtime/run-ledger.ts';
-import { buildRunReport, formatRunReport, micro } from '../../src/runtime/run-report.ts';
+import { buildRunReport, formatRunReport } from '../../src/runtime/run-report.ts';
+import { micro } from '../../src/model/units.ts';
 
 const M = ('0x' + 'ab'.repeat(32)) as Bytes32;
 

@@ -8,7 +8,7 @@ import type { StateEvent } from '../../src/state/events.ts';
 import { selectMarketView } from '../../src/state/market-view.ts';
 import { StateStore } from '../../src/state/store.ts';
 import { RunDiagnostics } from '../../src/backtest/run-diagnostics.ts';
-import type { KernelTick } from '../../src/runtime/quoting-kernel.ts';
+import type { KernelTick } from '../../src/kernel/quoting-kernel.ts';
 import { bookExcluding, fairBook, othersBook } from '../../src/strategy/others-book.ts';
 import type { ViewLevel, WorkingQuote } from '../../src/strategy/types.ts';
 import { viewBook } from '../../src/strategy/view-book.ts';

@@ -13,7 +13,7 @@ import { shardFromEnv } from '../../config/env-overrides.ts';
 import { parseShardText } from '../../config/parse-markets.ts';
 import { scrubSecrets } from '../../core/logger.ts';
 import { BadInputError } from '../../model/errors.ts';
-import { withShard } from '../../runtime/shard.ts';
+import { withShard } from '../../selection/shard.ts';
 import type { CheckResult } from '../../doctor/check.ts';
 import { DEFAULT_CHECK_MS, DEFAULT_TOTAL_MS, runDoctor } from '../../doctor/run-doctor.ts';
 

@@ -23,12 +23,12 @@ import { loadConfig } from '../../config/load-config.ts';
 import type { BotConfig } from '../../config/types.ts';
 import { createLocalExchange } from '../../sim/local-exchange.ts';
 import { counterpartyAgents, startCounterparties } from '../../sim/counterparties.ts';
-import { selectMarkets } from '../../runtime/select-markets.ts';
+import { selectMarkets } from '../../selection/select-markets.ts';
 import { shardFromEnv } from '../../config/env-overrides.ts';
 import { parseShardText } from '../../config/parse-markets.ts';
-import { shardText, withShard } from '../../runtime/shard.ts';
-import { Ranker } from '../../runtime/rank/ranker.ts';
-import { formatRankTable, rankJson } from '../../runtime/rank/rank-table.ts';
+import { shardText, withShard } from '../../selection/shard.ts';
+import { Ranker } from '../../selection/ranker.ts';
+import { formatRankTable, rankJson } from '../../selection/rank-table.ts';
 
 export interface MarketsIO {
   out: { write(s: string): unknown };

@@ -20,13 +20,13 @@ import { startRecorder } from '../../backtest/recorder.ts';
 import type { BotConfig, RankTerm } from '../../config/types.ts';
 import { shardFromEnv } from '../../config/env-overrides.ts';
 import type { Logger } from '../../core/logger.ts';
-import { selectMarkets, type MarketsSource } from '../../runtime/select-markets.ts';
-import { Ranker, type RankReport } from '../../runtime/rank/ranker.ts';
-import { formatRankTable } from '../../runtime/rank/rank-table.ts';
-import type { Shard } from '../../runtime/shard.ts';
+import { selectMarkets, type MarketsSource } from '../../selection/select-markets.ts';
+import { Ranker, type RankReport } from '../../selection/ranker.ts';
+import { formatRankTable } from '../../selection/rank-table.ts';
+import type { Shard } from '../../selection/shard.ts';
 
 /**
- * The markets a recording of this config holds: the bot's own selection (src/runtime/select-markets.ts:
+ * The markets a recording of this config holds: the bot's own selection (src/selection/select-markets.ts:
  * ids, slugs, filters, `all`, and `rank:` entries ranked as the bot ranks them now, the shard of the
  * config or BOOKMAKER_SHARD, markets.maxMarkets), so a recording holds what the bot would quote.
  * Returns the ids and the rank reports (empty without rank entries) for the terminal.

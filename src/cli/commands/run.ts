@@ -10,7 +10,7 @@
  * the first millisecond (src/cli/early-signals.ts): a SIGHUP during start-up is logged and deferred to a
  * reload once the bot runs; a stop during start-up ends it at once (exit 0), with a log line.
  */
-import { rankScores } from '../../runtime/rank/ranker.ts';
+import { rankScores } from '../../selection/ranker.ts';
 import { writeFileSync } from 'node:fs';
 import type { CommandSpec, ParsedArgs } from '../args.ts';
 import { systemClock } from '../../core/clock.ts';
@@ -19,7 +19,7 @@ import { createLogger } from '../../core/logger.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { shardFromEnv } from '../../config/env-overrides.ts';
 import { parseShardText } from '../../config/parse-markets.ts';
-import { withShard } from '../../runtime/shard.ts';
+import { withShard } from '../../selection/shard.ts';
 import { LOG_LEVELS } from '../../config/types.ts';
 import { BadInputError } from '../../model/errors.ts';
 import { EXIT_HALT, startBot, type Bot } from '../../runtime/bot.ts';

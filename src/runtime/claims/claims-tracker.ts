@@ -28,7 +28,7 @@ import type { Logger } from '../../core/logger.ts';
 import { VenueError } from '../../exchange/client/errors.ts';
 import type { Claimable } from '../../exchange/client/portfolio.ts';
 import type { Bytes32 } from '../../model/order.ts';
-import { micro } from '../run-report.ts';
+import { micro } from '../../model/units.ts';
 import { summarizeClaimable, type ClaimableMarketSummary } from './claimable-summary.ts';
 
 export interface ClaimsTrackerOptions {

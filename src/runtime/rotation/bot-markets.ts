@@ -35,8 +35,8 @@ import type { MarketState } from '../../state/market-state.ts';
 import { isSettled } from '../../state/release-market.ts';
 import type { StateEvent } from '../../state/events.ts';
 import type { StateStore } from '../../state/store.ts';
-import type { HealthModel, MarketTimeReport } from '../health/health-model.ts';
-import type { QuotingKernel } from '../quoting-kernel.ts';
+import type { HealthModel, MarketTimeReport } from '../../health/health-model.ts';
+import type { QuotingKernel } from '../../kernel/quoting-kernel.ts';
 import type { RetireReason, RotationPorts } from './market-rotation.ts';
 
 export interface BotMarketsOptions {

@@ -25,7 +25,7 @@
 import type { Clock } from '../../core/clock.ts';
 import { silentLogger, type Logger } from '../../core/logger.ts';
 import type { Bytes32 } from '../../model/order.ts';
-import type { KernelMarket } from '../quoting-kernel.ts';
+import type { KernelMarket } from '../../kernel/quoting-kernel.ts';
 
 export type StartReason = 'startup' | 'selected' | 'reload';
 export type RetireReason = 'resolved' | 'closed' | 'paused' | 'filtered-out' | 'ranked-out' | 'shard' | 'reload';

@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../../core/clock.ts';
 import type { ApiKeyRecord } from '../records.ts';
 import type { HostLogEntry } from '../engine-host.ts';
-import type { Permission } from '../router.ts';
+import type { Permission } from '../records.ts';
 import { encodeJson, type DurableFiles, type JournalRecord } from './durable-files.ts';
 
 export interface RequestRecord extends JournalRecord {

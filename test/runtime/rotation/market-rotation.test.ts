@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Bytes32 } from '../../../src/model/order.ts';
-import type { KernelMarket } from '../../../src/runtime/quoting-kernel.ts';
+import type { KernelMarket } from '../../../src/kernel/quoting-kernel.ts';
 import { ENDED_MAX, MarketRotation, type RetireReason, type RotationMetricsSink, type RotationPorts, type StartReason } from '../../../src/runtime/rotation/market-rotation.ts';
 import { ManualClock } from '../../exchange/stream/manual-clock.ts';
 

@@ -81,7 +81,7 @@ test('the run report: a rotation section, a line, and retired markets named', ()
 });
 
 test('retired rows past the bound fold into one row whose figures add up exactly', async () => {
-  const { foldRetired } = await import('../../../src/runtime/bot.ts');
+  const { foldRetired } = await import('../../../src/runtime/retired-rows.ts');
   const M = `0x${'cd'.repeat(32)}` as Bytes32;
   const row = (fills: number, realised: bigint) => ({
     time: { marketId: M, label: 'x', observedMs: 1_000, liveMs: 500, states: { quoting: 500, 'market-paused': 500 } },
@@ -106,7 +106,7 @@ test('retired rows past the bound fold into one row whose figures add up exactly
 });
 
 test('weeks of rotation: the retired rows stay a few hundred KB; the oldest fold, rows of markets still holding a position stay, totals exact', async () => {
-  const { keepRetiredRows, RETIRED_ROWS_MAX } = await import('../../../src/runtime/bot.ts');
+  const { keepRetiredRows, RETIRED_ROWS_MAX } = await import('../../../src/runtime/retired-rows.ts');
   type Row = Parameters<typeof keepRetiredRows>[0][number];
   const idOf = (i: number) => `0x${i.toString(16).padStart(64, '0')}` as Bytes32;
   const row = (i: number): Row => ({

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { TickToWireMeter } from '../../src/kernel/tick-to-wire.ts';
+
+function meter() {
+  let t = 0;
+  const wire: number[] = [];
+  const throttle: number[] = [];
+  const m = new TickToWireMeter({ tickToWire: (s) => wire.push(s), throttle: (s) => throttle.push(s) }, () => t);
+  return { m, wire, throttle, at: (ms: number) => (t = ms) };
+}
+
+test('an event-driven tick charges from the event; a throttled tick reports the wait apart', () => {
+  const { m, wire, throttle, at } = meter();
+  at(1000);
+  m.bookEvent('0xA');
+  at(1000.2);
+  m.tickStart('0xa', 'event');
+  at(1000.5);
+  m.write('0xA');
+  assert.deepEqual(wire.map((s) => Math.round(s * 1e6)), [500]);
+  assert.deepEqual(throttle, [0]);
+  at(2000);
+  m.bookEvent('0xA');
+  at(2100);
+  m.bookEvent('0xA'); // coalesced into the first
+  at(2200);
+  m.tickStart('0xA', 'throttled');
+  at(2200.3);
+  m.write('0xA');
+  assert.deepEqual(wire.map((s) => Math.round(s * 1e6)), [500, 300]);
+  assert.deepEqual(throttle.map((s) => Math.round(s * 1e3)), [0, 200]);
+});
+
+test('a book event whose tick sent nothing is not charged to a later timer-driven order', () => {
+  const { m, wire, at } = meter();
+  at(0);
+  m.bookEvent('0xA');
+  m.tickStart('0xA', 'event'); // desired unchanged: nothing written
+  at(5000);
+  m.tickStart('0xA', 'housekeeping');
+  m.write('0xA');
+  at(6000);
+  m.tickStart('0xA', 'manual');
+  m.write('0xA');
+  assert.deepEqual(wire, []);
+  m.write(null);
+  assert.deepEqual(wire, []);
+});
+
+test('one observation per caused send', () => {
+  const { m, wire, at } = meter();
+  at(0);
+  m.bookEvent('0xA');
+  m.tickStart('0xA', 'event');
+  at(1);
+  m.write('0xA');
+  m.write('0xA');
+  assert.equal(wire.length, 1);
+});
+
+test("a tick whose sync settled without writing owes nothing: a later write outside a tick is not charged", async () => {
+  const { m, wire, at } = meter();
+  at(0);
+  m.bookEvent('0xA');
+  m.tickStart('0xA', 'event');
+  m.tickEnd('0xA', Promise.resolve());
+  await new Promise((r) => setImmediate(r));
+  at(2000);
+  m.write('0xA');
+  assert.deepEqual(wire, []);
+  // a sync still running keeps the arm: its write is the caused send
+  m.bookEvent('0xA');
+  m.tickStart('0xA', 'event');
+  let settle!: () => void;
+  m.tickEnd('0xA', new Promise<void>((r) => (settle = r)));
+  at(2001);
+  m.write('0xA');
+  settle();
+  assert.equal(wire.length, 1);
+});
+
+test('a cancel-only send is observed apart, consumes the event, and is dropped (not misfiled) when the sink has no cancel series', () => {
+  let t = 0;
+  const wire: number[] = [];
+  const cancel: number[] = [];
+  const m = new TickToWireMeter({ tickToWire: (s) => wire.push(s), tickToCancel: (s) => cancel.push(s), throttle: () => undefined }, () => t);
+  m.bookEvent('0xA');
+  m.tickStart('0xA', 'event');
+  t = 0.25;
+  m.write('0xA', true);
+  m.write('0xA'); // a later create of the same tick: the event was already charged once
+  assert.deepEqual(cancel.map((s) => Math.round(s * 1e6)), [250]);
+  assert.deepEqual(wire, []);
+  const bare: number[] = [];
+  const old = new TickToWireMeter({ tickToWire: (s) => bare.push(s), throttle: () => undefined }, () => t);
+  old.bookEvent('0xA');
+  old.tickStart('0xA', 'event');
+  old.write('0xA', true);
+  old.write('0xA');
+  assert.deepEqual(bare, [], 'a cancel-only write is never counted as a create');
+});

@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import bands from '../../strategies/bands/index.ts';
+import { DEFAULT_RISK } from '../../src/config/parse-risk.ts';
+import { parseFeeds, parseOrders } from '../../src/config/parse-settings.ts';
+import { silentLogger } from '../../src/core/logger.ts';
+import { EventBus } from '../../src/kernel/event-bus.ts';
+import { createTradingCore, deadManSeconds, type CoreConfig } from '../../src/kernel/trading-core.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
+import { NonceSource } from '../../src/orders/nonces.ts';
+import type { StateEvent } from '../../src/state/events.ts';
+import { ManualClock } from '../exchange/stream/manual-clock.ts';
+import { FakeVenue, M1 } from '../orders/fake-venue.ts';
+
+const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }] }, 'strategy');
+const config: CoreConfig = { orders: parseOrders({ requoteIntervalSeconds: 0.25, deadManExpirySeconds: 60 }, 'orders'), feeds: parseFeeds(undefined, 'feeds'), edge: undefined };
+
+function book(marketId: Bytes32, bid: number, ask: number, ts: number): StateEvent {
+  return {
+    type: 'BookEventReceived',
+    event: { type: 'snapshot', book: { marketId, outcomeIndex: 1, bids: [{ price: bid, size: 100_000_000 }], asks: [{ price: ask, size: 100_000_000 }], venueTs: ts }, seq: 1, localTs: ts, source: 'stream' },
+    ts,
+  };
+}
+
+function core(deferStart = false) {
+  const clock = new ManualClock(1_800_000_000_000);
+  const venue = new FakeVenue();
+  const c = createTradingCore({ config, clock, venue, nonces: new NonceSource(), markets: [{ marketId: M1, strategy: bands, params, risk: DEFAULT_RISK }], logger: silentLogger, kernel: { deferStart } });
+  return { clock, venue, c };
+}
+
+test('the bus tells record listeners before the state step and react listeners after it, each stage in the order added', () => {
+  const bus = new EventBus<number>();
+  const seen: string[] = [];
+  bus.on('react', (e) => seen.push(`react1 ${e}`));
+  bus.on('record', (e) => seen.push(`record1 ${e}`));
+  const off = bus.on('react', (e) => seen.push(`react2 ${e}`));
+  bus.on('record', (e) => seen.push(`record2 ${e}`));
+  bus.publish(7, (e) => seen.push(`apply ${e}`));
+  assert.deepEqual(seen, ['record1 7', 'record2 7', 'apply 7', 'react1 7', 'react2 7']);
+  seen.length = 0;
+  off();
+  bus.publishAll([1, 2], (es) => seen.push(`apply ${es.join(',')}`));
+  assert.deepEqual(seen, ['record1 1', 'record2 1', 'record1 2', 'record2 2', 'apply 1,2', 'react1 1', 'react1 2']);
+});
+
+test('an event received goes through the bus around the kernel: recorded before the store has it, told after', async () => {
+  const { clock, venue, c } = core();
+  const atRecord: boolean[] = [];
+  const atReact: boolean[] = [];
+  const has = (): boolean => c.store.state.markets.get(M1.toLowerCase())?.books.yes != null;
+  c.inbound.on('record', () => atRecord.push(has()));
+  c.inbound.on('react', () => atReact.push(has()));
+  c.receive(book(M1, 480_000, 520_000, clock.now()));
+  assert.deepEqual(atRecord, [false]);
+  assert.deepEqual(atReact, [true]);
+  await c.kernel.flush();
+  assert.equal(venue.open.size, 2, 'the kernel ticked on the book and quoted');
+  c.kernel.stop();
+});
+
+test("the order manager's events reach the store through the kernel, then the order-event listeners", async () => {
+  const { clock, c } = core();
+  const told: { type: string; inStore: boolean }[] = [];
+  c.orderEvents.on('react', (e) => {
+    const nonce = 'nonce' in e ? String(e.nonce).toLowerCase() : '';
+    told.push({ type: e.type, inStore: c.store.state.markets.get(M1.toLowerCase())?.orders.has(nonce) ?? false });
+  });
+  c.receive(book(M1, 480_000, 520_000, clock.now()));
+  await c.kernel.flush();
+  const accepted = told.filter((t) => t.type === 'OrderAccepted');
+  assert.equal(accepted.length, 2);
+  assert.ok(accepted.every((t) => t.inStore), 'the store has each accepted order before a listener is told');
+  c.kernel.stop();
+});
+
+test('a core built with deferStart fills its state but does not tick until started', async () => {
+  const { clock, venue, c } = core(true);
+  c.receive(book(M1, 480_000, 520_000, clock.now()));
+  clock.advance(5_000);
+  await c.kernel.flush();
+  assert.ok(c.store.state.markets.get(M1.toLowerCase())?.books.yes, 'the book is in the store');
+  assert.equal(venue.calls.length, 0, 'nothing sent before start');
+  c.kernel.start();
+  c.receive(book(M1, 480_000, 520_000, clock.now()));
+  await c.kernel.flush();
+  assert.equal(venue.open.size, 2);
+  c.kernel.stop();
+});
+
+test('live and backtest sign one dead-man expiry: whole seconds, at least 2, 0 = off', () => {
+  assert.equal(deadManSeconds(0), 0);
+  assert.equal(deadManSeconds(1_000), 2);
+  assert.equal(deadManSeconds(60_000), 60);
+  assert.equal(deadManSeconds(90_400), 90);
+});
