@@ -270,11 +270,23 @@ export interface AccountBooks {
  */
 export function booksMismatches(books: AccountBooks, venue: AccountBooks): string[] {
   const out: string[] = [];
-  if (books.collateral !== venue.collateral) out.push(`collateral: books ${books.collateral} vs venue ${venue.collateral} (1e-6 USDC, diff ${books.collateral - venue.collateral})`);
+  // books short of the venue's cash is the known gap of fills at unstated prices (booksCashGap); books
+  // holding more cash than the venue, or any holding that differs, is never explained
+  if (books.collateral > venue.collateral) out.push(`collateral: books ${books.collateral} vs venue ${venue.collateral} (1e-6 USDC, diff ${books.collateral - venue.collateral})`);
   for (const k of [...new Set([...books.holdings.keys(), ...venue.holdings.keys()])].sort()) {
     const b = books.holdings.get(k) ?? 0n;
     const v = venue.holdings.get(k) ?? 0n;
     if (b !== v) out.push(`${k}: books ${b} vs venue ${v} shares (1e-6)`);
   }
   return out;
+}
+
+/**
+ * How far the books' cash is below the venue's (1e-6 USDC; 0 when not): the known gap of an order that
+ * took liquidity in several parts, whose later parts the books record at the order's own price because
+ * the venue's order reads state only an average over all its fills (docs/books-and-pnl.md, "Known
+ * limits"). Reported by the soak, not a violation; the holdings must still agree to the unit.
+ */
+export function booksCashGap(books: AccountBooks, venue: AccountBooks): bigint {
+  return venue.collateral > books.collateral ? venue.collateral - books.collateral : 0n;
 }

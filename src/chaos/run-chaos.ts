@@ -51,6 +51,7 @@ import {
   silentlyNotQuoting,
   ordersInEndedMarkets,
   type MarketEnd,
+  booksCashGap,
   booksMismatches,
   type AccountBooks,
 } from './invariants.ts';
@@ -94,6 +95,8 @@ export interface ChaosReport {
   readonly fills: number;
   readonly logFiles: readonly string[];
   readonly finalExitCode: number | null;
+  /** the largest shortfall of the books' cash against the venue's when checked (1e-6 USDC): see booksCashGap */
+  readonly booksCashGapMicro: number;
   /** the rotation event's figures (null when off) */
   readonly rotation: {
     marketsCreated: number;
@@ -153,6 +156,8 @@ export function chaosKeys(seed: number): { privateKey: `0x${string}`; apiKey: st
 
 class Referee {
   readonly tally = new InvariantTally();
+  /** the largest shortfall of the books' cash against the venue's seen (booksCashGap), 1e-6 USDC */
+  booksCashGap = 0n;
   /** when the referee first saw each order closed */
   readonly closedAt = new Map<string, number>();
   private readonly stallSince = new Map<string, number>();
@@ -249,6 +254,8 @@ class Referee {
     const again = this.venueAccount();
     if (again.collateral !== v.collateral) return;
     const found = booksMismatches(books, v);
+    const gap = booksCashGap(books, v);
+    if (gap > this.booksCashGap) this.booksCashGap = gap;
     if (found.length > 0) {
       // what the venue holds that the books lack: the wallet's orders with fills in the markets that differ, and how far the ledger accounts for each
       const markets = new Set([...books.holdings.keys(), ...v.holdings.keys()].filter((k) => (books.holdings.get(k) ?? 0n) !== (v.holdings.get(k) ?? 0n)).map((k) => k.split(':')[0]!));
@@ -559,6 +566,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     fills: v.orders.filter((x) => x.filledSize > 0).length,
     logFiles,
     finalExitCode,
+    booksCashGapMicro: Number(referee.booksCashGap),
     rotation: rotation ? { marketsCreated: churn.counts.created, marketsResolved: churn.counts.resolved, newMarketsQuoted: created.filter((id) => quotedIn.has(id)).length, endedMarketsQuoted: [...ex.state.stores.markets.values()].filter((m) => m.deadline >= t0 && m.deadline <= t0 + o.durationMs && quotedIn.has(m.id.toLowerCase())).length } : null,
   };
 }

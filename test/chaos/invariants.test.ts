@@ -156,3 +156,14 @@ test('books-equal-venue: equal books pass; a unit of collateral or of one holdin
   assert.match(off[1]!, /0xab:1: books 4999999 vs venue 5000000/);
   assert.match(off[2]!, /0xcd:0: books 1 vs venue 0/);
 });
+
+test('books-equal-venue: books short of the venue\'s cash (fills at unstated prices) is a reported gap, not a violation; more cash than the venue is', async () => {
+  const { booksMismatches, booksCashGap } = await import('../../src/chaos/invariants.ts');
+  const v = { collateral: 10_000_000n, holdings: new Map([['0xab:1', 5_000_000n]]) };
+  const short = { collateral: 9_740_000n, holdings: new Map([['0xab:1', 5_000_000n]]) };
+  assert.deepEqual(booksMismatches(short, v), []);
+  assert.equal(booksCashGap(short, v), 260_000n);
+  assert.equal(booksCashGap(v, v), 0n);
+  assert.equal(booksCashGap({ collateral: 10_000_001n, holdings: v.holdings }, v), 0n);
+  assert.equal(booksMismatches({ collateral: 10_000_001n, holdings: v.holdings }, v).length, 1);
+});
