@@ -47,7 +47,7 @@ export interface Controls {
   ready?(): boolean;
 }
 
-/** A halt sent while the bot starts (issue 22): held, and applied before its first quote. */
+/** A halt sent while the bot starts: held, and applied before its first quote. */
 export interface StartupHalt {
   readonly reason: string | null;
   /** ms since the epoch */

@@ -17,7 +17,7 @@
  * Fills (OrderFilled with a nonce, de-duplicated by fill id) also shrink the order manager's own copy
  * of the order, so a filled quote is replaced at once rather than at the next reconcile.
  *
- * The account (issue 21): every fill goes into the account's books (`kernel.account`, given or
+ * The account: every fill goes into the account's books (`kernel.account`, given or
  * built), balance reads are reconciled against them, resolutions realise; each tick marks its market
  * and checks the account's kill switch (`kernel.accountRisk`) on the account's PnL before the
  * strategy runs. The per-market risk gate no longer holds any PnL figure.
@@ -104,7 +104,7 @@ export interface QuotingKernelOptions {
    */
   readonly latched?: RiskReason;
   /**
-   * an operator's pause that outlives a market's slot (issue 22: held in the ledger until resume): a
+   * an operator's pause that outlives a market's slot (held in the ledger until resume): a
    * market that (re)starts while this says paused starts paused
    */
   readonly heldPause?: (marketId: Bytes32) => boolean;
@@ -285,7 +285,7 @@ export class QuotingKernel {
    * An operator cleared a kill switch this kernel started latched with (or that fired and whose
    * cancels are done): quoting starts afresh, the drawdown peak and the day's opening PnL measured
    * from now. Returns false when the kernel was not latched (the peak and the day's opening PnL
-   * are measured afresh all the same: a clear resets them, issue 22, and the ledger's copy with them).
+   * are measured afresh all the same: a clear resets them, and the ledger's copy with them).
    */
   clearKill(): boolean {
     this.accountRisk.reopen(Number(this.account.pnl()), this.clock.now());
@@ -338,7 +338,7 @@ export class QuotingKernel {
   }
 
   /**
-   * A hold the bot places on itself (issue 22: the ledger cannot be written): every quote is pulled,
+   * A hold the bot places on itself (the ledger cannot be written): every quote is pulled,
    * as by the operator's halt, until `unhold(key)`. Kept apart from the operator's halt: `ctl resume`
    * does not lift it, and lifting it does not lift a halt.
    */
@@ -759,7 +759,7 @@ export class QuotingKernel {
     return this.orderManager.isIdle(slot.cfg.marketId);
   }
 
-  /** The account's kill switch, on the account's PnL (issue 21): true when it fired. */
+  /** The account's kill switch, on the account's PnL: true when it fired. */
   private accountKill(slot: MarketSlot, view: MarketView, now: number): boolean {
     const marketId = slot.cfg.marketId;
     const killed = this.accountRisk.check(Number(this.account.pnl()), now, view.venue);
@@ -805,7 +805,7 @@ export class QuotingKernel {
       this.opts.onTick?.(marketId, slot.last, null);
       return;
     }
-    // the account's kill switch, on the account's PnL, before the strategy (issue 21)
+    // the account's kill switch, on the account's PnL, before the strategy
     if (this.accountKill(slot, view, now)) return;
     let t: StrategyTick;
     const timer = this.opts.timer;

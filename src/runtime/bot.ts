@@ -76,7 +76,7 @@ import { BotMarkets, retireReasonOf } from './rotation/bot-markets.ts';
 import { eventMarket } from '../kernel/quoting-kernel.ts';
 import { shardOwns, shardText, withShard, withShardScope } from '../selection/shard.ts';
 import { ClaimsTracker } from './claims/claims-tracker.ts';
-// ---- issue 16: ledger, limits across restarts, operator control ----
+// ---- ledger, limits across restarts, operator control ----
 import { BotLedger, configHash, ledgerPath } from '../ledger/bot-ledger.ts';
 import { registerLedgerMetrics } from '../ledger/ledger-metrics.ts';
 import { LedgerWatch } from '../ledger/ledger-watch.ts';
@@ -162,7 +162,7 @@ export interface Bot {
   readonly control: BotControl;
   /** the admin endpoint's URL, when it runs */
   readonly adminUrl: string | null;
-  /** market rotation (issue 14): starts and retirements while the bot runs */
+  /** market rotation: starts and retirements while the bot runs */
   readonly rotation: MarketRotation;
   /** reload the config file (SIGHUP, `bookmaker ctl reload`) */
   reload(reason?: string): Promise<ControlResult>;
@@ -179,7 +179,7 @@ export async function startBot(o: BotOptions): Promise<Bot> {
   const clock = o.clock ?? systemClock;
   const log = o.logger.child({ component: 'bot' });
   const paper = o.paper ?? false;
-  // issue 22: the admin endpoint binds before anything else starts: a guessable token is a config
+  // the admin endpoint binds before anything else starts: a guessable token is a config
   // error, and a port held by another process stops the start-up at once (AdminPortError, exit 2),
   // before a feed, an order or a ledger write; until the bot is wired, status names the start-up phase and a halt is held (DeferredControls)
   const adminToken = (o.env ?? process.env)[ADMIN_TOKEN_ENV];
@@ -275,7 +275,7 @@ async function wire(
    * refreshes off, it is a config error.
    */
   life.enter('select');
-  // rank entries: each selected market's score and terms on /metrics after every selection (issue 14)
+  // rank entries: each selected market's score and terms on /metrics after every selection
   const rankMetrics = registerRankMetrics(metrics.registry);
   const select = async (c: BotConfig, previous?: ReadonlySet<string>, allowEmpty = false): Promise<KernelMarket[]> => {
     const chosen = await selectMarkets(client, c.markets, { maxMarkets: c.selection.maxMarkets, shard: cfg.selection.shard, log: o.logger, allowEmpty, ...(previous ? { previous } : {}) });
@@ -314,7 +314,7 @@ async function wire(
   }
 
   life.enter('ledger');
-  // ---- ledger (issue 16): books and the kill-switch latch carried across restarts ----
+  // ---- ledger: books and the kill-switch latch carried across restarts ----
   early?.controls.phase('ledger and catch-up');
   const bookLedger = await BotLedger.open({
     config: cfg,
@@ -332,7 +332,7 @@ async function wire(
     ...(cfg.orders.reconcileScope === 'markets' ? { owns: (id: string) => (cfg.selection.shard ? shardOwns(id, cfg.selection.shard) : known(id)) } : {}),
   });
   life.add(() => bookLedger.close());
-  // issue 22: a halt sent while starting is written to the ledger now (durable), and read back with
+  // a halt sent while starting is written to the ledger now (durable), and read back with
   // the operator's holds below, before anything can tick
   early?.controls.bindLedger((reason) => {
     try {
@@ -343,11 +343,11 @@ async function wire(
       return false;
     }
   });
-  // the account's books (issue 21), rebuilt from the ledger: every PnL figure and the kill switch read them
+  // the account's books, rebuilt from the ledger: every PnL figure and the kill switch read them
   const accountBooks = bookLedger.books();
-  /** issue 22: holds the bot while the ledger cannot be written (wired once the kernel exists) */
+  /** holds the bot while the ledger cannot be written (wired once the kernel exists) */
   let ledgerWatch: LedgerWatch | null = null;
-  registerLedgerMetrics(metrics.registry, bookLedger, 'bookmaker_', () => ledgerWatch); // issue 16
+  registerLedgerMetrics(metrics.registry, bookLedger, 'bookmaker_', () => ledgerWatch);
   const health = new FeedHealth();
   const refusals = new RefusalLog(o.logger, cfg.health.logIntervalMs);
   const startedAt = clock.now();
@@ -377,7 +377,7 @@ async function wire(
 
   const exitCode = deferred<number>();
   let stopping = false;
-  /** an operator's pause held in the ledger (issue 22); the control answers once it is wired */
+  /** an operator's pause held in the ledger; the control answers once it is wired */
   let heldPause: (marketId: Bytes32) => boolean = () => false;
   // the trading core as paper, backtest and chaos build it (src/kernel/trading-core.ts); it ticks
   // once the first books and balance read are in (k.start below): until then events only fill the state
@@ -407,7 +407,7 @@ async function wire(
     },
     kernel: {
       deferStart: true,
-      // a latched start holds with the original reason (KILL_DRAWDOWN …), not a generic one (issue 22)
+      // a latched start holds with the original reason (KILL_DRAWDOWN …), not a generic one
       ...(bookLedger.latch ? { latched: latchedReason(bookLedger.latch.reason) } : {}),
       // a market paused by an operator (held in the ledger) starts paused when rotation brings it back
       heldPause: (id) => heldPause(id),
@@ -608,7 +608,7 @@ async function wire(
   // ---- reconcile, then quote: the kernel ticks from here on ----
   kernelStarted = true;
   k.start();
-  // issue 22: an operator's halt and pauses from an earlier run hold before anything can tick
+  // an operator's halt and pauses from an earlier run hold before anything can tick
   const holds = bookLedger.operatorHolds();
   if (holds.halt) k.pause(null);
   for (const id of holds.pauses.keys()) {
@@ -618,7 +618,7 @@ async function wire(
   heldPause = (id) => holds.pauses.has(id.toLowerCase());
   /** the operator's holds as /readyz names them (the control is wired further down) */
   let operatorReasons: () => string[] = () => (k.halted ? ['halted by the operator (bookmaker ctl resume lifts it)'] : []);
-  // issue 22: fail closed: a ledger that cannot be written (disk full, file gone, I/O error) past the
+  // fail closed: a ledger that cannot be written (disk full, file gone, I/O error) past the
   // grace pulls every quote until writes succeed again
   const watch = (ledgerWatch = new LedgerWatch({
     ledger: bookLedger.ledger,
@@ -630,7 +630,7 @@ async function wire(
   }));
   watch.start();
   life.add(() => watch.stop());
-  // issue 22: orders, cancels and marks older than ledger.retainDays go, in small batches
+  // orders, cancels and marks older than ledger.retainDays go, in small batches
   life.add(schedulePrune({ ledger: bookLedger.ledger, clock, retainDays: cfg.ledger.retainDays, logger: o.logger }));
   life.enter('endpoints');
   // ---- metrics ----
@@ -649,14 +649,14 @@ async function wire(
     const r = readiness();
     healthModel.evaluateOncePerTurn();
     const h = healthModel.readiness();
-    // an operator's halt or pause is a deliberate stop, but not ready: the bot does not quote what it should (issue 22)
+    // an operator's halt or pause is a deliberate stop, but not ready: the bot does not quote what it should
     return {
       reconciled: r.reconciled,
       notHalted: r.notHalted && h.process !== 'halted' && !k.halted,
       running: h.process === 'running' || h.process === 'halted',
       marketsQuoting: !h.reasons.some((x) => x.startsWith('market ')),
       notPaused: k.pausedList().length === 0,
-      // the books and the venue's balance reads agree (within the grace): issue 21
+      // the books and the venue's balance reads agree (within the grace)
       booksAgree: !h.reasons.some((x) => x.startsWith('books-drift')),
       ledgerWritable: ledgerWatch?.down == null,
     };
@@ -685,7 +685,7 @@ async function wire(
   if (endpoint) life.add(() => endpoint!.close());
 
   life.enter('rotation');
-  // ---- market rotation (issue 14): markets start and retire while the bot runs ----
+  // ---- market rotation: markets start and retire while the bot runs ----
   /** end-of-run rows of released markets (bounded: the newest RETIRED_ROWS_MAX; older ones folded into `earlier`) */
   const retiredRows: RetiredRow[] = [];
   const earlier: EarlierRetired = { count: 0, row: null };
@@ -743,7 +743,7 @@ async function wire(
   life.add(() => rot.stop());
 
   life.enter('control');
-  // ---- issue 16: marks, operator control, admin endpoint ----
+  // ---- marks, operator control, admin endpoint ----
   life.add(bookLedger.startMarks(accountBooks, () => k.riskFigures(), cfg.ledger.markMs));
   const control: BotControl = new BotControl({
     kernel: k,
@@ -768,7 +768,7 @@ async function wire(
   operatorReasons = () => control.readinessReasons();
   registerControlMetrics(metrics.registry, k, control);
   const admin: AdminEndpoint | null = early?.endpoint ?? null;
-  // issue 22: who this bot is, for `ctl` to check before it acts (GET /admin/status)
+  // who this bot is, for `ctl` to check before it acts (GET /admin/status)
   let identity: BotIdentity = {
     pid: process.pid,
     account: venue.trader.toLowerCase(),
@@ -827,7 +827,7 @@ async function wire(
   started = true;
   void claims?.start(); // positions held from earlier runs that are claimable now
   healthModel.setProcess('running');
-  // issue 16: a latch from an earlier run holds the bot; the health model names it
+  // a latch from an earlier run holds the bot; the health model names it
   if (bookLedger.latch) healthModel.halt('kill-switch', `kill switch latched in an earlier run (${bookLedger.latch.reason}: ${bookLedger.latch.detail}, since ${new Date(bookLedger.latch.at).toISOString()}); clear with bookmaker ctl clear-kill --reason TEXT`);
   // the health model's clock: transitions and time per state even when nobody scrapes
   let cancelHealthTimer: () => void = () => undefined;
@@ -923,7 +923,7 @@ async function wire(
     rotation: rot,
     reload: (reason) => control.reload(reason ?? 'SIGHUP'),
     async stop(reason = 'stop') {
-      // a bot held by a latched kill switch stops with the kill-switch code (issue 16)
+      // a bot held by a latched kill switch stops with the kill-switch code
       const latched = k.killed !== null;
       const r = await shutdown(reason);
       const code = r.ok ? (latched ? EXIT_KILL_SWITCH : EXIT_OK) : EXIT_ORDERS_LEFT;

@@ -58,7 +58,7 @@ export interface MarketAttribution {
 export function marketAttribution(m: MarketState, books?: Account): MarketAttribution {
   const a = m.edge.attribution;
   if (books !== undefined) {
-    // the books' figures (issue 21: one PnL function): the components add up to the account's
+    // the books' figures (one PnL function): the components add up to the account's
     // per-market PnL to the unit, the PnL every other consumer shows
     const pnl = books.marketPnl(m.marketId);
     return attributionToBooks(a, books.market(m.marketId)?.fees ?? 0n, pnl.realised + pnl.unrealised);
