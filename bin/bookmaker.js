@@ -79,7 +79,9 @@ function installEarlySignals() {
   const handlers = ['SIGHUP', 'SIGTERM', 'SIGINT'].map((sig) => {
     const h = () => {
       received.push(sig);
-      process.stderr.write(`bookmaker: ${sig} during start-up: ${sig === 'SIGHUP' ? 'a reload is deferred until the bot runs' : 'stopping once start-up can be interrupted'}\n`);
+      process.stderr.write(
+        `bookmaker: ${sig} during start-up: ${sig === 'SIGHUP' ? 'a reload is deferred until the bot runs' : 'stopping once start-up can be interrupted'}\n`,
+      );
     };
     process.on(sig, h);
     return [sig, h];

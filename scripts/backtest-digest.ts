@@ -17,10 +17,27 @@ const data = await polymarketRecording();
 const out = mkdtempSync(join(tmpdir(), 'backtest-digest-'));
 try {
   const files = { json: join(out, 'summary.json'), report: join(out, 'report.html'), fills: join(out, 'fills.csv') };
-  execFileSync(process.execPath, [join(tree, 'bin/bookmaker.js'), 'backtest', '-c', join(tree, 'config/backtest.yaml'), '--data', data, '--json', files.json, '--report', files.report, '--fills-csv', files.fills], {
-    cwd: tree,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  execFileSync(
+    process.execPath,
+    [
+      join(tree, 'bin/bookmaker.js'),
+      'backtest',
+      '-c',
+      join(tree, 'config/backtest.yaml'),
+      '--data',
+      data,
+      '--json',
+      files.json,
+      '--report',
+      files.report,
+      '--fills-csv',
+      files.fills,
+    ],
+    {
+      cwd: tree,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const digest = (f: string): string => createHash('sha256').update(readFileSync(f)).digest('hex');
   const s = JSON.parse(readFileSync(files.json, 'utf8')) as { fills?: number; pnl?: { total?: number } };
   process.stdout.write(`tree ${tree}\nfills ${s.fills} pnl ${s.pnl?.total}\n`);

@@ -27,7 +27,13 @@ const HEADER = (what: string) =>
 export async function cliPage(): Promise<string> {
   const { COMMANDS } = await import('../src/cli/main.ts');
   const { formatHelp } = await import('../src/cli/args.ts');
-  const out = [HEADER("each command's `--help`"), '# CLI reference\n', 'Every command of `bookmaker` (`node bin/bookmaker.js` in a checkout) with its `--help`. Exit codes: [exit-codes.md](exit-codes.md).\n', '| command | what it does |', '|---|---|'];
+  const out = [
+    HEADER("each command's `--help`"),
+    '# CLI reference\n',
+    'Every command of `bookmaker` (`node bin/bookmaker.js` in a checkout) with its `--help`. Exit codes: [exit-codes.md](exit-codes.md).\n',
+    '| command | what it does |',
+    '|---|---|',
+  ];
   const names = Object.keys(COMMANDS);
   for (const n of names) out.push(`| [\`${n}\`](#${n}) | ${COMMANDS[n]!.summary.replaceAll('|', '\\|')} |`);
   out.push('');
@@ -158,7 +164,7 @@ export async function configPage(): Promise<string> {
   const out = [
     HEADER('the config parser (src/config), by asking it about each key'),
     '# Configuration keys\n',
-    'Every key a config file may hold, with what the parser expects there, in its own words (numbers in the units of the YAML: shares, USDC, probabilities, seconds). `[]` marks the items of a list. Unknown keys are errors. What each key means and its default: [Configuration](../configuration.md) and [`src/config/README.md`](../../src/config/README.md); strategy parameters: each strategy\'s README.\n',
+    "Every key a config file may hold, with what the parser expects there, in its own words (numbers in the units of the YAML: shares, USDC, probabilities, seconds). `[]` marks the items of a list. Unknown keys are errors. What each key means and its default: [Configuration](../configuration.md) and [`src/config/README.md`](../../src/config/README.md); strategy parameters: each strategy's README.\n",
     `Sections: ${top.map((t) => `[\`${t}\`](#${t.toLowerCase()})`).join(', ')}.\n`,
   ];
   for (const t of top) {
@@ -189,7 +195,12 @@ export async function botMetrics(): Promise<MetricRow[]> {
   const bot = await startBot({ config, logger: silentLogger, metricsPort: 0, adminPort: 0, warmupMs: 2_000, env: {} });
   try {
     const rows: MetricRow[] = [];
-    for (const m of bot.metrics.registry.getMetricsAsArray() as unknown as Array<{ name: string; help: string; labelNames?: string[]; get(): Promise<{ type: string }> }>) {
+    for (const m of bot.metrics.registry.getMetricsAsArray() as unknown as Array<{
+      name: string;
+      help: string;
+      labelNames?: string[];
+      get(): Promise<{ type: string }>;
+    }>) {
       if (!m.name.startsWith('bookmaker_')) continue;
       rows.push({ name: m.name, type: (await m.get()).type, labels: [...(m.labelNames ?? [])], help: m.help });
     }
@@ -208,7 +219,8 @@ export async function metricsPage(): Promise<string> {
     '| metric | type | labels | help |',
     '|---|---|---|---|',
   ];
-  for (const r of rows) out.push(`| \`${r.name}\` | ${r.type} | ${r.labels.map((l) => `\`${l}\``).join(', ') || '—'} | ${r.help.replaceAll('|', '\\|').replace(/\s+/g, ' ')} |`);
+  for (const r of rows)
+    out.push(`| \`${r.name}\` | ${r.type} | ${r.labels.map((l) => `\`${l}\``).join(', ') || '—'} | ${r.help.replaceAll('|', '\\|').replace(/\s+/g, ' ')} |`);
   out.push('');
   return out.join('\n');
 }
@@ -219,8 +231,10 @@ export async function metricsPage(): Promise<string> {
 export const EXIT_MEANINGS: Record<string, string> = {
   EXIT_OK: 'stopped on SIGINT, SIGTERM or `--duration`, and the venue shows no order of the bot open',
   EXIT_ORDERS_LEFT: 'stopped, but some orders could not be cancelled (the log lists them); or an unexpected error',
-  EXIT_KILL_SWITCH: 'the kill switch fired (drawdown, daily loss, loss since inception, venue error rate), or a latched kill switch was found at start and the bot was stopped: everything cancelled; `bookmaker ctl clear-kill` clears it',
-  EXIT_HALT: 'halted: a refusal no order can pass (bad API key, a key of another wallet, an invalid signature) or a broken invariant; everything cancelled; the fatal log line says why and how to fix it',
+  EXIT_KILL_SWITCH:
+    'the kill switch fired (drawdown, daily loss, loss since inception, venue error rate), or a latched kill switch was found at start and the bot was stopped: everything cancelled; `bookmaker ctl clear-kill` clears it',
+  EXIT_HALT:
+    'halted: a refusal no order can pass (bad API key, a key of another wallet, an invalid signature) or a broken invariant; everything cancelled; the fatal log line says why and how to fix it',
   EXIT_WATCHDOG: 'the watchdog found the event loop blocked past `watchdog.blockedLimitSeconds`: it cancelled every order from its own thread and exited',
 };
 

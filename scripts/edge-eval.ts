@@ -30,8 +30,20 @@ interface Strategy {
 }
 
 const STRATEGIES: Strategy[] = [
-  { name: 'bands', grid: [0.01, 0.02, 0.03, 0.05].map((m) => ({ label: `targetMargin ${m}`, params: { fair: 'mid', bands: [{ minMargin: m / 2, targetMargin: m, maxMargin: m * 1.5, size: 25 }] } })) },
-  { name: 'avellaneda', grid: [0.02, 0.04, 0.06, 0.08].map((s) => ({ label: `minSpread ${s}`, params: { fair: 'mid', gamma: 0.5, k: 150, inventoryUnit: 50, minSpread: s, maxSpread: 0.2, size: 25 } })) },
+  {
+    name: 'bands',
+    grid: [0.01, 0.02, 0.03, 0.05].map((m) => ({
+      label: `targetMargin ${m}`,
+      params: { fair: 'mid', bands: [{ minMargin: m / 2, targetMargin: m, maxMargin: m * 1.5, size: 25 }] },
+    })),
+  },
+  {
+    name: 'avellaneda',
+    grid: [0.02, 0.04, 0.06, 0.08].map((s) => ({
+      label: `minSpread ${s}`,
+      params: { fair: 'mid', gamma: 0.5, k: 150, inventoryUnit: 50, minSpread: s, maxSpread: 0.2, size: 25 },
+    })),
+  },
   { name: 'oracle-anchored', grid: [0.01, 0.02, 0.03, 0.04].map((h) => ({ label: `halfSpread ${h}`, params: { halfSpread: h, size: 25 } })) },
 ];
 
@@ -56,7 +68,10 @@ async function capture(dir: string): Promise<void> {
   const manifest = readManifest(dir);
   const start = manifest.files.find((x) => x.events > 0)!.firstLts;
   const split = parseTimeFlag(flag('--split') ?? '+10m', '--split', start);
-  rows.push('| strategy | helper | chosen on train | train PnL | test PnL | test volume | test fills | test markout 1 s / 10 s / 60 s (¢) | test attribution spread / inventory / fees |', '|---|---|---|---|---|---|---|---|---|');
+  rows.push(
+    '| strategy | helper | chosen on train | train PnL | test PnL | test volume | test fills | test markout 1 s / 10 s / 60 s (¢) | test attribution spread / inventory / fees |',
+    '|---|---|---|---|---|---|---|---|---|',
+  );
   for (const s of STRATEGIES) {
     for (const helper of [false, true]) {
       let best: { label: string; params: Params; pnl: number } | null = null;
@@ -68,8 +83,21 @@ async function capture(dir: string): Promise<void> {
       }
       const t = await backtest(dir, s.name, best!.params, { from: split });
       const a = t.pnl.attribution;
-      out({ part: 'test', strategy: s.name, helper, choice: best!.label, pnl: t.pnl.total, volume: t.volume, fills: t.fills, markouts: t.markouts, attribution: a, regimes: t.regimes });
-      rows.push(`| ${s.name} | ${helper ? 'on' : 'off'} | ${best!.label} | ${f2(best!.pnl)} | ${f2(t.pnl.total)} | ${f2(t.volume, 0)} | ${t.fills} | ${f2(t.markouts['1s']?.centsPerShare)} / ${f2(t.markouts['10s']?.centsPerShare)} / ${f2(t.markouts['60s']?.centsPerShare)} | ${f2(a.spreadCapture)} / ${f2(a.inventory)} / ${f2(a.fees)} |`);
+      out({
+        part: 'test',
+        strategy: s.name,
+        helper,
+        choice: best!.label,
+        pnl: t.pnl.total,
+        volume: t.volume,
+        fills: t.fills,
+        markouts: t.markouts,
+        attribution: a,
+        regimes: t.regimes,
+      });
+      rows.push(
+        `| ${s.name} | ${helper ? 'on' : 'off'} | ${best!.label} | ${f2(best!.pnl)} | ${f2(t.pnl.total)} | ${f2(t.volume, 0)} | ${t.fills} | ${f2(t.markouts['1s']?.centsPerShare)} / ${f2(t.markouts['10s']?.centsPerShare)} / ${f2(t.markouts['60s']?.centsPerShare)} | ${f2(a.spreadCapture)} / ${f2(a.inventory)} / ${f2(a.fees)} |`,
+      );
     }
   }
 }
@@ -79,7 +107,10 @@ async function local(): Promise<void> {
   const seconds = Number(flag('--seconds') ?? 20);
   const rate = Number(flag('--rate') ?? 12);
   const { startBot } = await import('../src/runtime/bot.ts');
-  rows.push('| seed | strategy | helper | PnL | volume | fills | markout 1 s / 5 s / 10 s (¢) | spread / inventory / fees |', '|---|---|---|---|---|---|---|---|');
+  rows.push(
+    '| seed | strategy | helper | PnL | volume | fills | markout 1 s / 5 s / 10 s (¢) | spread / inventory / fees |',
+    '|---|---|---|---|---|---|---|---|',
+  );
   const mid = (s: Strategy) => s.grid[1]!;
   for (const seed of seeds) {
     for (const s of STRATEGIES) {
@@ -128,8 +159,19 @@ logging: { level: warn }
         await bot.stop();
         const c = (h: number) => (mk.get(h) && mk.get(h)!.n > 0 ? mk.get(h)!.e / mk.get(h)!.n / 10_000 : null);
         const usd = (x: bigint) => Number(x) / 1e6;
-        out({ seed, strategy: s.name, helper, pnl: usd(pnl), volume: Number(vol / 1_000_000n) / 1e6, fills, markouts: { '1s': c(1000), '5s': c(5000), '10s': c(10000) }, attribution: { spreadCapture: usd(attr.s), inventory: usd(attr.i), fees: usd(attr.f) } });
-        rows.push(`| ${seed} | ${s.name} | ${helper ? 'on' : 'off'} | ${f2(usd(pnl))} | ${f2(Number(vol / 1_000_000n) / 1e6, 0)} | ${fills} | ${f2(c(1000))} / ${f2(c(5000))} / ${f2(c(10000))} | ${f2(usd(attr.s))} / ${f2(usd(attr.i))} / ${f2(usd(attr.f))} |`);
+        out({
+          seed,
+          strategy: s.name,
+          helper,
+          pnl: usd(pnl),
+          volume: Number(vol / 1_000_000n) / 1e6,
+          fills,
+          markouts: { '1s': c(1000), '5s': c(5000), '10s': c(10000) },
+          attribution: { spreadCapture: usd(attr.s), inventory: usd(attr.i), fees: usd(attr.f) },
+        });
+        rows.push(
+          `| ${seed} | ${s.name} | ${helper ? 'on' : 'off'} | ${f2(usd(pnl))} | ${f2(Number(vol / 1_000_000n) / 1e6, 0)} | ${fills} | ${f2(c(1000))} / ${f2(c(5000))} / ${f2(c(10000))} | ${f2(usd(attr.s))} / ${f2(usd(attr.i))} / ${f2(usd(attr.f))} |`,
+        );
       }
     }
   }

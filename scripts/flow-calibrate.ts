@@ -21,7 +21,9 @@ import { flowStats, type FlowStats } from '../src/backtest/flow-stats.ts';
 import { syntheticSource } from '../src/backtest/synthetic-source.ts';
 import { CALIBRATED_FIT, calibratedAgents, type CalibratedFit } from '../src/sim/flow-presets.ts';
 
-const { values } = parseArgs({ options: { seeds: { type: 'string', default: '9001-9003' }, hours: { type: 'string', default: '1' }, steps: { type: 'string', default: '1.6,1.25,1.1' } } });
+const { values } = parseArgs({
+  options: { seeds: { type: 'string', default: '9001-9003' }, hours: { type: 'string', default: '1' }, steps: { type: 'string', default: '1.6,1.25,1.1' } },
+});
 const [a, b] = values.seeds!.split('-').map(Number);
 const seeds = Array.from({ length: (b ?? a!) - a! + 1 }, (_, i) => a! + i);
 const hours = Number(values.hours);
@@ -54,17 +56,32 @@ async function measure(fit: CalibratedFit): Promise<Pick<FlowStats, 'tradesPerMa
   const all: FlowStats[] = [];
   for (const seed of seeds) all.push(flowStats(await syntheticSource({ seed, hours, markets: 4, flow: 'benign', agents: calibratedAgents(fit) })));
   const avg = (f: (x: FlowStats) => number) => all.reduce((acc, x) => acc + f(x), 0) / all.length;
-  const mk = (h: (typeof HORIZONS)[number]) => ({ centsPerShare: avg((x) => x.passiveMarkouts[h].centsPerShare), lo: NaN, hi: NaN, n: avg((x) => x.passiveMarkouts[h].n) });
+  const mk = (h: (typeof HORIZONS)[number]) => ({
+    centsPerShare: avg((x) => x.passiveMarkouts[h].centsPerShare),
+    lo: NaN,
+    hi: NaN,
+    n: avg((x) => x.passiveMarkouts[h].n),
+  });
   return {
     tradesPerMarketMinute: avg((x) => x.tradesPerMarketMinute),
-    size: { mean: avg((x) => x.size.mean), p10: avg((x) => x.size.p10), p25: avg((x) => x.size.p25), p50: avg((x) => x.size.p50), p75: avg((x) => x.size.p75), p90: avg((x) => x.size.p90) },
+    size: {
+      mean: avg((x) => x.size.mean),
+      p10: avg((x) => x.size.p10),
+      p25: avg((x) => x.size.p25),
+      p50: avg((x) => x.size.p50),
+      p75: avg((x) => x.size.p75),
+      p90: avg((x) => x.size.p90),
+    },
     passiveMarkouts: { '1s': mk('1s'), '10s': mk('10s'), '60s': mk('60s') },
   };
 }
 
 /** Sum of squared z, with a steep penalty outside the interval so the worst statistic is fitted first. */
 const loss = (z: Record<string, number>) => Object.values(z).reduce((acc, v) => acc + v * v + (Math.abs(v) > 1 ? 4 * (Math.abs(v) - 1) : 0), 0);
-const show = (z: Record<string, number>) => Object.entries(z).map(([k, v]) => `${k} ${v >= 0 ? '+' : ''}${v.toFixed(2)}`).join(', ');
+const show = (z: Record<string, number>) =>
+  Object.entries(z)
+    .map(([k, v]) => `${k} ${v >= 0 ? '+' : ''}${v.toFixed(2)}`)
+    .join(', ');
 
 /** The settings searched, each with its bounds; shares and rates move multiplicatively. */
 const KNOBS: { key: keyof CalibratedFit; lo: number; hi: number; round?: (v: number) => number }[] = [

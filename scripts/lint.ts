@@ -20,7 +20,16 @@ function files(dir: string, out: string[] = []): string[] {
 }
 
 const problems: string[] = [];
-const pure = [...files('strategies'), ...files('src/strategy'), ...files('src/risk'), ...files('src/engine'), 'src/selection/score.ts', 'src/selection/choose.ts', 'src/selection/selectors.ts', 'src/kernel/run-strategy.ts'];
+const pure = [
+  ...files('strategies'),
+  ...files('src/strategy'),
+  ...files('src/risk'),
+  ...files('src/engine'),
+  'src/selection/score.ts',
+  'src/selection/choose.ts',
+  'src/selection/selectors.ts',
+  'src/kernel/run-strategy.ts',
+];
 for (const f of pure) {
   const src = readFileSync(f, 'utf8');
   src.split('\n').forEach((line, i) => {
@@ -87,7 +96,8 @@ for (const f of [...files('src'), ...files('strategies')]) {
     const to = layerOf(target);
     if (to <= from) continue;
     const key = `${f} -> ${target}`;
-    if (!(key in CLIMBS)) problems.push(`${f}: imports ${target}, a higher layer (${LAYERS[to]!.join(', ')} above ${LAYERS[from]!.join(', ')}; docs/architecture.md#layers)`);
+    if (!(key in CLIMBS))
+      problems.push(`${f}: imports ${target}, a higher layer (${LAYERS[to]!.join(', ')} above ${LAYERS[from]!.join(', ')}; docs/architecture.md#layers)`);
   }
 }
 

@@ -142,7 +142,10 @@ function matched(live: readonly Fill[], run: BacktestRun): { fills: number; shar
  * and mean round trip of its order calls (POST), in ms.
  */
 async function measuredLatency(bot: Awaited<ReturnType<typeof startBot>>): Promise<{ tickToWireMs: number; postMs: number }> {
-  const mean = (values: readonly { metricName?: string; labels: Partial<Record<string, string | number>>; value: number }[], keep: (l: Partial<Record<string, string | number>>) => boolean): number => {
+  const mean = (
+    values: readonly { metricName?: string; labels: Partial<Record<string, string | number>>; value: number }[],
+    keep: (l: Partial<Record<string, string | number>>) => boolean,
+  ): number => {
     let sum = 0;
     let count = 0;
     for (const v of values) {
@@ -158,14 +161,29 @@ async function measuredLatency(bot: Awaited<ReturnType<typeof startBot>>): Promi
 }
 
 const results: Record<string, unknown>[] = [];
-const sum = { live: { fills: 0, volume: 0, shares: 0, pnl: 0 }, exact: { fills: 0, volume: 0, shares: 0, pnl: 0 }, cal: { fills: 0, volume: 0, shares: 0, pnl: 0 }, stream: { fills: 0, volume: 0, shares: 0, pnl: 0 }, replayMean: { fills: 0, volume: 0, pnl: 0 }, venueFills: 0, matchedExact: 0, matchedStream: 0 };
+const sum = {
+  live: { fills: 0, volume: 0, shares: 0, pnl: 0 },
+  exact: { fills: 0, volume: 0, shares: 0, pnl: 0 },
+  cal: { fills: 0, volume: 0, shares: 0, pnl: 0 },
+  stream: { fills: 0, volume: 0, shares: 0, pnl: 0 },
+  replayMean: { fills: 0, volume: 0, pnl: 0 },
+  venueFills: 0,
+  matchedExact: 0,
+  matchedStream: 0,
+};
 for (const seed of seeds) {
   const out = keep ? join(keep, `seed-${seed}`) : mkdtempSync(join(tmpdir(), 'bookmaker-parity-eval-'));
   try {
     const text = config(seed);
     const cfg = await parseConfigText(text, 'parity.yaml', { env: {} });
     const bot = await startBot({ config: cfg, logger: silentLogger, metricsPort: 0, env: {} });
-    const rec = await startRecorder({ baseUrl: bot.baseUrl, markets: bot.markets, out, oraclePollMs: 60_000, flow: { tap: bot.localExchange!.tapFlow, exclude: bot.trader } });
+    const rec = await startRecorder({
+      baseUrl: bot.baseUrl,
+      markets: bot.markets,
+      out,
+      oraclePollMs: 60_000,
+      flow: { tap: bot.localExchange!.tapFlow, exclude: bot.trader },
+    });
     await new Promise((r) => setTimeout(r, seconds * 1000));
     const latency = await measuredLatency(bot);
     const code = await bot.stop();
@@ -179,7 +197,13 @@ for (const seed of seeds) {
     // the risk gate's denials by reason: the live store's count against the backtest's
     const liveDenials: Record<string, number> = {};
     for (const m of bot.store.state.markets.values()) for (const [k, n] of m.denials) liveDenials[k] = (liveDenials[k] ?? 0) + n;
-    const liveSide: Side = { fills: venueFills.length, volume: Number(volume / 1_000_000n) / 1e6, shares: venueFills.reduce((a, f) => a + f.s, 0) / 1e6, pnl: usd(total), attribution };
+    const liveSide: Side = {
+      fills: venueFills.length,
+      volume: Number(volume / 1_000_000n) / 1e6,
+      shares: venueFills.reduce((a, f) => a + f.s, 0) / 1e6,
+      pnl: usd(total),
+      attribution,
+    };
     const bt = await buildBacktestConfig('parity.yaml', parseDocument(text + BACKTEST).toJS() as Record<string, unknown>, {}, {});
     const exactRun = await runBacktest({ source: loadReplaySource(out), config: bt.bot, settings: bt.settings });
     const streamRun = await runBacktest({ source: loadReplaySource(out), config: bt.bot, settings: bt.settings, ignoreDropCopy: true });
@@ -197,29 +221,61 @@ for (const seed of seeds) {
       runs: spread,
       mean: { fills: mean('fills'), volume: Number(mean('volume').toFixed(4)), pnl: Number(mean('pnl').toFixed(6)) },
       gapsOfMean: { fills: pct(mean('fills'), liveSide.fills), volume: pct(mean('volume'), liveSide.volume), pnl: pct(mean('pnl'), liveSide.pnl) },
-      range: { fills: [Math.min(...spread.map((x) => x.fills)), Math.max(...spread.map((x) => x.fills))], volume: [Math.min(...spread.map((x) => x.volume)), Math.max(...spread.map((x) => x.volume))], pnl: [Math.min(...spread.map((x) => x.pnl)), Math.max(...spread.map((x) => x.pnl))] },
+      range: {
+        fills: [Math.min(...spread.map((x) => x.fills)), Math.max(...spread.map((x) => x.fills))],
+        volume: [Math.min(...spread.map((x) => x.volume)), Math.max(...spread.map((x) => x.volume))],
+        pnl: [Math.min(...spread.map((x) => x.pnl)), Math.max(...spread.map((x) => x.pnl))],
+      },
     };
     // the same drop-copy replay with the latency the live bot measured on itself: entry = tick-to-wire +
     // half a round trip, response = half a round trip
-    const calibrated = { ...bt.settings, latency: { ...bt.settings.latency, entryMs: latency.tickToWireMs + latency.postMs / 2, responseMs: latency.postMs / 2 } };
+    const calibrated = {
+      ...bt.settings,
+      latency: { ...bt.settings.latency, entryMs: latency.tickToWireMs + latency.postMs / 2, responseMs: latency.postMs / 2 },
+    };
     const calRun = await runBacktest({ source: loadReplaySource(out), config: bt.bot, settings: calibrated });
     const cal = backtestSide(calRun);
     const mE = matched(venueFills, exactRun);
     const mS = matched(venueFills, streamRun);
-    const gaps = (b: Side) => ({ fills: pct(b.fills, liveSide.fills), volume: pct(b.volume, liveSide.volume), shares: pct(b.shares, liveSide.shares), pnl: pct(b.pnl, liveSide.pnl), pnlUsdc: Number((b.pnl - liveSide.pnl).toFixed(6)) });
+    const gaps = (b: Side) => ({
+      fills: pct(b.fills, liveSide.fills),
+      volume: pct(b.volume, liveSide.volume),
+      shares: pct(b.shares, liveSide.shares),
+      pnl: pct(b.pnl, liveSide.pnl),
+      pnlUsdc: Number((b.pnl - liveSide.pnl).toFixed(6)),
+    });
     const r = {
       seed,
       seconds,
       stopCode: code,
       venueFills: venueFills.length,
       live: { ...liveSide, denials: liveDenials },
-      dropCopy: { ...exact, gaps: gaps(exact), liveFillsReproduced: mE, replaySpread, denials: exactRun.diagnostics.denials, pulls: exactRun.diagnostics.pulls },
-      dropCopyMeasuredLatency: { latency, entryMs: calibrated.latency.entryMs, responseMs: calibrated.latency.responseMs, ...cal, gaps: gaps(cal), liveFillsReproduced: matched(venueFills, calRun) },
+      dropCopy: {
+        ...exact,
+        gaps: gaps(exact),
+        liveFillsReproduced: mE,
+        replaySpread,
+        denials: exactRun.diagnostics.denials,
+        pulls: exactRun.diagnostics.pulls,
+      },
+      dropCopyMeasuredLatency: {
+        latency,
+        entryMs: calibrated.latency.entryMs,
+        responseMs: calibrated.latency.responseMs,
+        ...cal,
+        gaps: gaps(cal),
+        liveFillsReproduced: matched(venueFills, calRun),
+      },
       streamOnly: { ...stream, gaps: gaps(stream), liveFillsReproduced: mS },
     };
     results.push(r);
     process.stdout.write(JSON.stringify(r) + '\n');
-    for (const [k, v] of [['live', liveSide], ['exact', exact], ['cal', cal], ['stream', stream]] as const) {
+    for (const [k, v] of [
+      ['live', liveSide],
+      ['exact', exact],
+      ['cal', cal],
+      ['stream', stream],
+    ] as const) {
       sum[k].fills += v.fills;
       sum[k].volume += v.volume;
       sum[k].shares += v.shares;
@@ -239,10 +295,39 @@ const total = {
   seeds,
   seconds,
   live: sum.live,
-  dropCopy: { ...sum.exact, gaps: { fills: pct(sum.exact.fills, sum.live.fills), volume: pct(sum.exact.volume, sum.live.volume), shares: pct(sum.exact.shares, sum.live.shares), pnl: pct(sum.exact.pnl, sum.live.pnl) }, liveFillsReproduced: sum.matchedExact },
-  dropCopyMeasuredLatency: { ...sum.cal, gaps: { fills: pct(sum.cal.fills, sum.live.fills), volume: pct(sum.cal.volume, sum.live.volume), shares: pct(sum.cal.shares, sum.live.shares), pnl: pct(sum.cal.pnl, sum.live.pnl) } },
-  dropCopyMeanOverReplaySeeds: { ...sum.replayMean, gaps: { fills: pct(sum.replayMean.fills, sum.live.fills), volume: pct(sum.replayMean.volume, sum.live.volume), pnl: pct(sum.replayMean.pnl, sum.live.pnl) } },
-  streamOnly: { ...sum.stream, gaps: { fills: pct(sum.stream.fills, sum.live.fills), volume: pct(sum.stream.volume, sum.live.volume), shares: pct(sum.stream.shares, sum.live.shares), pnl: pct(sum.stream.pnl, sum.live.pnl) }, liveFillsReproduced: sum.matchedStream },
+  dropCopy: {
+    ...sum.exact,
+    gaps: {
+      fills: pct(sum.exact.fills, sum.live.fills),
+      volume: pct(sum.exact.volume, sum.live.volume),
+      shares: pct(sum.exact.shares, sum.live.shares),
+      pnl: pct(sum.exact.pnl, sum.live.pnl),
+    },
+    liveFillsReproduced: sum.matchedExact,
+  },
+  dropCopyMeasuredLatency: {
+    ...sum.cal,
+    gaps: {
+      fills: pct(sum.cal.fills, sum.live.fills),
+      volume: pct(sum.cal.volume, sum.live.volume),
+      shares: pct(sum.cal.shares, sum.live.shares),
+      pnl: pct(sum.cal.pnl, sum.live.pnl),
+    },
+  },
+  dropCopyMeanOverReplaySeeds: {
+    ...sum.replayMean,
+    gaps: { fills: pct(sum.replayMean.fills, sum.live.fills), volume: pct(sum.replayMean.volume, sum.live.volume), pnl: pct(sum.replayMean.pnl, sum.live.pnl) },
+  },
+  streamOnly: {
+    ...sum.stream,
+    gaps: {
+      fills: pct(sum.stream.fills, sum.live.fills),
+      volume: pct(sum.stream.volume, sum.live.volume),
+      shares: pct(sum.stream.shares, sum.live.shares),
+      pnl: pct(sum.stream.pnl, sum.live.pnl),
+    },
+    liveFillsReproduced: sum.matchedStream,
+  },
   venueFills: sum.venueFills,
 };
 process.stdout.write(JSON.stringify({ total, runs: results }) + '\n');

@@ -38,7 +38,10 @@ const REPO = fileURLToPath(new URL('..', import.meta.url));
  */
 export function pagesInOrder(repo = REPO): string[] {
   const docs = join(repo, 'docs');
-  const all = readdirSync(docs).filter((n) => n.endsWith('.md') && n !== 'README.md').sort().map((n) => `docs/${n}`);
+  const all = readdirSync(docs)
+    .filter((n) => n.endsWith('.md') && n !== 'README.md')
+    .sort()
+    .map((n) => `docs/${n}`);
   const index = readFileSync(join(docs, 'README.md'), 'utf8');
   const linked = [...index.matchAll(/\]\(([^)#\s]+\.md)(?:#[^)]*)?\)/g)].map((m) => relative(repo, normalize(join(docs, m[1]!))));
   const ordered = [...new Set(linked)].filter((p) => all.includes(p));
@@ -115,7 +118,9 @@ function venueOf(argv: string[]): Promise<string | null> | string | null {
   if (name === 'run' || name === 'record' || name === 'doctor') {
     const i = Math.max(argv.indexOf('-c'), argv.indexOf('--config'));
     if (i < 0) return 'mainnet';
-    return loadConfig(join(REPO, argv[i + 1]!), { env: {} }).then((c) => (c.venue.kind === 'local' ? null : c.venue.kind === 'url' ? c.venue.baseUrl : c.venue.kind));
+    return loadConfig(join(REPO, argv[i + 1]!), { env: {} }).then((c) =>
+      c.venue.kind === 'local' ? null : c.venue.kind === 'url' ? c.venue.baseUrl : c.venue.kind,
+    );
   }
   return null;
 }
@@ -127,7 +132,11 @@ async function plan(cmd: string): Promise<Plan> {
   } catch {
     return { kind: 'shell', cmd }; // command substitutions with nested quotes: for bash, never the venue
   }
-  if (w[0] === 'docker') return { kind: 'skip', why: "Docker is not available on these machines; test/deploy/image-commands.test.ts runs the image's commands the way the Dockerfile does" };
+  if (w[0] === 'docker')
+    return {
+      kind: 'skip',
+      why: "Docker is not available on these machines; test/deploy/image-commands.test.ts runs the image's commands the way the Dockerfile does",
+    };
   if (w[0] === 'kubectl') return { kind: 'skip', why: 'needs a Kubernetes cluster; test/deploy/kubernetes.test.ts checks the manifest' };
   if (w[0] === 'npm' && w[1] === 'ci') return { kind: 'skip', why: 'installs node_modules; .ci/run runs it on a clean checkout' };
   if (w[0] === 'npm' && w[1] === 'test') return { kind: 'skip', why: 'the suite this test is part of; .ci/run runs it' };
@@ -215,7 +224,8 @@ const PAGES = pagesInOrder();
 const blocks = PAGES.flatMap((file) => shBlocks(readFileSync(join(REPO, file), 'utf8')).map((b) => ({ ...b, file })));
 /** sections whose blocks another test runs in the setting they need */
 const RUN_ELSEWHERE: Record<string, string> = {
-  'Writing your own': 'run by test/package/pack-install.test.ts, which packs this checkout, installs the tarball into a project outside the repository and runs these commands there',
+  'Writing your own':
+    'run by test/package/pack-install.test.ts, which packs this checkout, installs the tarball into a project outside the repository and runs these commands there',
 };
 const shown = (cmd: string) => cmd.replace(/\s+#.*$/, '');
 let ports: Map<string, string> | undefined;
@@ -223,7 +233,8 @@ let ports: Map<string, string> | undefined;
 test('the README and docs/ have the blocks this test is about, in reading order', () => {
   const at = (h: string) => [...new Set(blocks.filter((b) => b.heading === h || b.heading.startsWith(h)).map((b) => b.file))];
   assert.deepEqual(at('Quick start'), ['README.md']);
-  for (const h of ['Running the bot:', 'The local exchange:', 'Markets and books:', 'Signing without sending:', 'Testnet', 'Live']) assert.deepEqual(at(h), ['docs/getting-started.md'], `a sh block under "${h}"`);
+  for (const h of ['Running the bot:', 'The local exchange:', 'Markets and books:', 'Signing without sending:', 'Testnet', 'Live'])
+    assert.deepEqual(at(h), ['docs/getting-started.md'], `a sh block under "${h}"`);
   assert.deepEqual(at('Importers'), ['docs/recording-format.md'], 'the importers block');
   assert.ok(at('Commands').includes('docs/backtesting.md'), 'the backtest commands');
   // the sim of "run" is started before the pages that use it, the import before the backtests
@@ -245,7 +256,11 @@ for (const b of blocks) {
       t.diagnostic(RUN_ELSEWHERE[b.heading]!);
       const named = /test\/\S+\.test\.ts/.exec(RUN_ELSEWHERE[b.heading]!)![0];
       assert.ok(existsSync(join(REPO, named)), `${named} exists`);
-      assert.match(readFileSync(join(REPO, named), 'utf8'), new RegExp(`readmeBlock\\('#{2,3} ${b.heading}', 'sh'`), `${named} reads the "${b.heading}" block of ${b.file}`);
+      assert.match(
+        readFileSync(join(REPO, named), 'utf8'),
+        new RegExp(`readmeBlock\\('#{2,3} ${b.heading}', 'sh'`),
+        `${named} reads the "${b.heading}" block of ${b.file}`,
+      );
       return;
     }
     for (const raw of b.commands) {

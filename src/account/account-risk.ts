@@ -90,11 +90,17 @@ export class AccountRisk {
     const l = this.limits;
     const drawdown = this.peakPnl - pnl;
     if (l.maxDrawdown > 0 && drawdown > l.maxDrawdown) {
-      return this.fire('KILL_DRAWDOWN', `account drawdown ${usdc(drawdown)} USDC from peak ${usdc(this.peakPnl)} exceeds account.maxDrawdown ${usdc(l.maxDrawdown)}`);
+      return this.fire(
+        'KILL_DRAWDOWN',
+        `account drawdown ${usdc(drawdown)} USDC from peak ${usdc(this.peakPnl)} exceeds account.maxDrawdown ${usdc(l.maxDrawdown)}`,
+      );
     }
     const dailyLoss = this.dayStartPnl - pnl;
     if (l.maxDailyLoss > 0 && dailyLoss > l.maxDailyLoss) {
-      return this.fire('KILL_DAILY_LOSS', `account loss ${usdc(dailyLoss)} USDC since the trading day began (${this.day.zone}; PnL ${usdc(this.dayStartPnl)} then, ${usdc(pnl)} now) exceeds account.maxDailyLoss ${usdc(l.maxDailyLoss)}`);
+      return this.fire(
+        'KILL_DAILY_LOSS',
+        `account loss ${usdc(dailyLoss)} USDC since the trading day began (${this.day.zone}; PnL ${usdc(this.dayStartPnl)} then, ${usdc(pnl)} now) exceeds account.maxDailyLoss ${usdc(l.maxDailyLoss)}`,
+      );
     }
     if (l.maxLoss > 0 && -pnl > l.maxLoss) {
       return this.fire('KILL_LOSS', `account loss ${usdc(-pnl)} USDC since inception exceeds account.maxLoss ${usdc(l.maxLoss)}`);

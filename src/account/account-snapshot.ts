@@ -97,7 +97,16 @@ function encode(v: unknown, bookProto: object, t: Interner): Json {
     if (v.length > 1 && isPlain(first)) {
       const keys = Object.keys(first);
       const same = v.every((r) => isPlain(r) && Object.keys(r).length === keys.length && keys.every((k) => k in r && flat(r[k])));
-      if (same) return { $rows: keys, v: v.map((r) => keys.map((k) => { const x = (r as Fields)[k]; return typeof x === 'string' ? t.put(x) : (x as Json); })) };
+      if (same)
+        return {
+          $rows: keys,
+          v: v.map((r) =>
+            keys.map((k) => {
+              const x = (r as Fields)[k];
+              return typeof x === 'string' ? t.put(x) : (x as Json);
+            }),
+          ),
+        };
     }
     return v.map((x) => encode(x, bookProto, t));
   }
@@ -215,7 +224,8 @@ export function restoreAccount(s: AccountSnapshot): Account {
     return b;
   };
   const f = s.account as Record<string, Json>;
-  if (Object.keys(f).sort().join(',') !== Object.keys(fields).sort().join(',')) throw new Error('the books snapshot has other fields than this bookmaker keeps');
+  if (Object.keys(f).sort().join(',') !== Object.keys(fields).sort().join(','))
+    throw new Error('the books snapshot has other fields than this bookmaker keeps');
   decodeFields(f, fields, newBook, t);
   return a;
 }
@@ -228,9 +238,13 @@ export function snapshotValue(v: unknown): { readonly strings: readonly string[]
 
 export function restoreValue(s: { readonly strings: readonly string[]; readonly value: Json }): unknown {
   if (s === null || typeof s !== 'object' || !Array.isArray(s.strings)) throw new Error('a damaged books snapshot');
-  return decode(s.value, () => {
-    throw new Error('a market book where none belongs in the books snapshot');
-  }, s.strings);
+  return decode(
+    s.value,
+    () => {
+      throw new Error('a market book where none belongs in the books snapshot');
+    },
+    s.strings,
+  );
 }
 
 const NO_PROTO = Object.create(null) as object;

@@ -529,7 +529,8 @@ export class Account {
     if (b === undefined) return FLAT;
     if (!b.claimed) return b.state.pos;
     const p = b.state.pos;
-    if (b.claimedPos === null || b.claimedPos.realised !== p.realised || b.claimedPos.fills !== p.fills) b.claimedPos = { ...p, yes: 0, no: 0, net: 0, basis: 0n };
+    if (b.claimedPos === null || b.claimedPos.realised !== p.realised || b.claimedPos.fills !== p.fills)
+      b.claimedPos = { ...p, yes: 0, no: 0, net: 0, basis: 0n };
     return b.claimedPos;
   }
 }

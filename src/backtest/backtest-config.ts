@@ -71,14 +71,26 @@ function readDelay(o: Obj, key: string, path: string, dflt: DelaySpec, allowReco
 }
 
 export function parseBacktestSettings(raw: unknown, path = 'backtest'): BacktestSettings {
-  const o = readOptionalObject(raw, path, ['queueModel', 'queuePower', 'latency', 'fees', 'startingCollateral', 'sampleSeconds', 'seed', 'rankLookbackSeconds']);
+  const o = readOptionalObject(raw, path, [
+    'queueModel',
+    'queuePower',
+    'latency',
+    'fees',
+    'startingCollateral',
+    'sampleSeconds',
+    'seed',
+    'rankLookbackSeconds',
+  ]);
   const d = DEFAULT_BACKTEST;
   const lp = `${path}.latency`;
   const l = readOptionalObject(o.latency, lp, ['feedMs', 'entryMs', 'responseMs', 'fillPollMs']);
   const fillPollMs = readNumber(l, 'fillPollMs', lp, { min: 0, max: 3_600_000 }, 0);
   const fp = `${path}.fees`;
   const f = readOptionalObject(o.fees, fp, ['makerBps', 'takerBps']);
-  const fees = checkFees({ makerBps: readNumber(f, 'makerBps', fp, { min: 0, max: 10_000, integer: true }, d.fees.makerBps), takerBps: readNumber(f, 'takerBps', fp, { min: 0, max: 10_000, integer: true }, d.fees.takerBps) });
+  const fees = checkFees({
+    makerBps: readNumber(f, 'makerBps', fp, { min: 0, max: 10_000, integer: true }, d.fees.makerBps),
+    takerBps: readNumber(f, 'takerBps', fp, { min: 0, max: 10_000, integer: true }, d.fees.takerBps),
+  });
   return {
     queueModel: readEnum<QueueModelName>(o, 'queueModel', path, QUEUE_MODELS, d.queueModel),
     queuePower: readNumber(o, 'queuePower', path, { min: 0.1, max: 10 }, d.queuePower),
@@ -119,7 +131,12 @@ export async function readYamlDoc(path: string): Promise<Record<string, unknown>
 }
 
 /** Split off `backtest:`, apply `overrides` (dotted paths, e.g. from a sweep grid) and validate both parts. */
-export async function buildBacktestConfig(file: string, doc: Record<string, unknown>, overrides: Overrides = {}, env: Readonly<Record<string, string | undefined>> = {}): Promise<LoadedBacktestConfig> {
+export async function buildBacktestConfig(
+  file: string,
+  doc: Record<string, unknown>,
+  overrides: Overrides = {},
+  env: Readonly<Record<string, string | undefined>> = {},
+): Promise<LoadedBacktestConfig> {
   const { backtest, ...rest } = doc;
   const btOverrides: Record<string, unknown> = {};
   const botOverrides: Record<string, unknown> = {};
@@ -143,7 +160,11 @@ export async function buildBacktestConfig(file: string, doc: Record<string, unkn
   return { bot, settings, doc: rest, backtestRaw: backtest };
 }
 
-export async function loadBacktestConfig(file: string, overrides: Overrides = {}, env: Readonly<Record<string, string | undefined>> = process.env): Promise<LoadedBacktestConfig> {
+export async function loadBacktestConfig(
+  file: string,
+  overrides: Overrides = {},
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<LoadedBacktestConfig> {
   return buildBacktestConfig(file, await readYamlDoc(file), overrides, env);
 }
 

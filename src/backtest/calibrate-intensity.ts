@@ -92,7 +92,18 @@ function fit(market: string, depths: readonly number[], seconds: number, minTrad
   const seSlope = Math.sqrt(s2 / sxx);
   const seIntercept = Math.sqrt(s2 * (1 / m + (mx * mx) / sxx));
   const A = Math.exp(intercept);
-  return { market, trades: depths.length, seconds, A, k: -slope, seA: A * seIntercept, seK: seSlope, r2: sst > 0 ? 1 - sse / sst : 1, rmsRelError: Math.sqrt(rel / m), points };
+  return {
+    market,
+    trades: depths.length,
+    seconds,
+    A,
+    k: -slope,
+    seA: A * seIntercept,
+    seK: seSlope,
+    r2: sst > 0 ? 1 - sse / sst : 1,
+    rmsRelError: Math.sqrt(rel / m),
+    points,
+  };
 }
 
 export function calibrateIntensity(source: ReplaySource, minTrades = 5): CalibrationResult {

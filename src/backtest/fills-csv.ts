@@ -28,7 +28,22 @@ export function fillsCsv(run: BacktestRun): string {
   const c = run.collector;
   const hs = markoutHorizons(run);
   const names = new Map(run.source.manifest.markets.map((m) => [m.id.toLowerCase(), m.name]));
-  const header = ['time', 'market', 'market_name', 'side', 'outcome', 'order_side', 'price', 'yes_price', 'size', 'liquidity', 'fee', 'cause', 'mid_at_fill', ...hs.map((h) => `markout_${horizonLabel(h)}`)];
+  const header = [
+    'time',
+    'market',
+    'market_name',
+    'side',
+    'outcome',
+    'order_side',
+    'price',
+    'yes_price',
+    'size',
+    'liquidity',
+    'fee',
+    'cause',
+    'mid_at_fill',
+    ...hs.map((h) => `markout_${horizonLabel(h)}`),
+  ];
   const lines = [header.join(',')];
   c.fills.forEach((f, i) => {
     const mid2 = c.fillMid2[i]!;

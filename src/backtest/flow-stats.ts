@@ -183,7 +183,14 @@ export function flowStats(source: ReplaySource): FlowStats {
     tradesPerMarketMinute: rate,
     tradeRateCi: { lo: rate - rateHalf, hi: rate + rateHalf },
     sizeCi: { p50: quantileCi(sizes, 0.5), p90: quantileCi(sizes, 0.9) },
-    size: { mean: sizes.reduce((a, b) => a + b, 0) / Math.max(1, sizes.length), p10: quantile(sizes, 0.1), p25: quantile(sizes, 0.25), p50: quantile(sizes, 0.5), p75: quantile(sizes, 0.75), p90: quantile(sizes, 0.9) },
+    size: {
+      mean: sizes.reduce((a, b) => a + b, 0) / Math.max(1, sizes.length),
+      p10: quantile(sizes, 0.1),
+      p25: quantile(sizes, 0.25),
+      p50: quantile(sizes, 0.5),
+      p75: quantile(sizes, 0.75),
+      p90: quantile(sizes, 0.9),
+    },
     passiveMarkouts: markouts,
     jumpsPerMarketHour: jumps / Math.max(1, bookMarkets) / (minutes / 60),
   };

@@ -40,7 +40,8 @@ function checkDelay(d: DelaySpec, field: string): DelaySpec {
     throw new BadInputError(field, 'a number of ms or { samples: [ms, …] } with at least one sample', d);
   }
   d.samples.forEach((s, i) => {
-    if (typeof s !== 'number' || !Number.isFinite(s) || s < 0 || s > 3_600_000) throw new BadInputError(`${field}.samples[${i}]`, 'a delay in ms between 0 and 3600000', s);
+    if (typeof s !== 'number' || !Number.isFinite(s) || s < 0 || s > 3_600_000)
+      throw new BadInputError(`${field}.samples[${i}]`, 'a delay in ms between 0 and 3600000', s);
   });
   return d;
 }

@@ -96,8 +96,14 @@ export function checkRankable(entries: readonly MarketConfig[], manifest: Record
   for (const [i, m] of entries.entries()) {
     if (m.select.by !== 'rank') continue;
     const r = m.select.rank;
-    if (r.minVolume > 0) throw new ConfigError(`markets[${i}]: rank.minVolume filters on the venue's lifetime volume, which a recording does not hold (${manifest.source}); remove minVolume for the backtest, or select the markets by id`);
-    if (r.category !== undefined && !withCategories) throw new ConfigError(`markets[${i}]: rank.category needs the markets' categories, and this recording (${manifest.source}) has no market metadata with categories; remove category for the backtest, or select the markets by id`);
+    if (r.minVolume > 0)
+      throw new ConfigError(
+        `markets[${i}]: rank.minVolume filters on the venue's lifetime volume, which a recording does not hold (${manifest.source}); remove minVolume for the backtest, or select the markets by id`,
+      );
+    if (r.category !== undefined && !withCategories)
+      throw new ConfigError(
+        `markets[${i}]: rank.category needs the markets' categories, and this recording (${manifest.source}) has no market metadata with categories; remove category for the backtest, or select the markets by id`,
+      );
   }
 }
 
@@ -106,7 +112,13 @@ export function checkRankable(entries: readonly MarketConfig[], manifest: Record
  * entry before `entry` (id, slug, all, filter) already quotes the market; rank entries before it claim
  * what they kept.
  */
-export function rankRecording(input: RecordingRankInput, entries: readonly MarketConfig[], at: number, lookbackMs: number, claimedBefore: (entry: number, id: string, name: string | undefined) => boolean): Omit<RecordingRanking, 'movedFrom'> {
+export function rankRecording(
+  input: RecordingRankInput,
+  entries: readonly MarketConfig[],
+  at: number,
+  lookbackMs: number,
+  claimedBefore: (entry: number, id: string, name: string | undefined) => boolean,
+): Omit<RecordingRanking, 'movedFrom'> {
   const { cols, manifest } = input;
   checkRankable(entries, manifest, input.side);
   const n = cols.markets.length;
@@ -223,7 +235,13 @@ export function rankRecording(input: RecordingRankInput, entries: readonly Marke
     const byId = new Map(rows.map((r) => [r.id, r]));
     const table: RankTableRow[] = decisions
       .map((d) => ({ ...d, marketId: byId.get(d.id)!.marketId, name: byId.get(d.id)!.name, drops: byId.get(d.id)!.drops }))
-      .sort((a, b) => Number(isKeptVerdict(b.verdict)) - Number(isKeptVerdict(a.verdict)) || (a.place || Infinity) - (b.place || Infinity) || b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      .sort(
+        (a, b) =>
+          Number(isKeptVerdict(b.verdict)) - Number(isKeptVerdict(a.verdict)) ||
+          (a.place || Infinity) - (b.place || Infinity) ||
+          b.score - a.score ||
+          (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+      );
     reports.push({ entry: ei, rows: table, requests: 0, listTruncated: false, ...cap });
     kept.set(ei, new Set(table.filter((r) => isKeptVerdict(r.verdict)).map((r) => r.id)));
   }
@@ -257,8 +275,12 @@ export function rankingSummary(r: RecordingRanking): RankingSummary {
       entry: rep.entry,
       candidates: rep.rows.length,
       eligible: rep.rows.filter((x) => x.verdict !== 'ineligible').length,
-      selected: rep.rows.filter((x) => r.kept.get(rep.entry)?.has(x.id) === true).map((x) => ({ marketId: x.marketId, name: x.name, score: x.score, terms: x.terms })),
-      droppedTerms: droppedTerms(rep).map((d) => (RECORDING_TERM_NOTES[d.term] !== undefined && d.reason === 'unsupported' ? { ...d, note: RECORDING_TERM_NOTES[d.term]! } : d)),
+      selected: rep.rows
+        .filter((x) => r.kept.get(rep.entry)?.has(x.id) === true)
+        .map((x) => ({ marketId: x.marketId, name: x.name, score: x.score, terms: x.terms })),
+      droppedTerms: droppedTerms(rep).map((d) =>
+        RECORDING_TERM_NOTES[d.term] !== undefined && d.reason === 'unsupported' ? { ...d, note: RECORDING_TERM_NOTES[d.term]! } : d,
+      ),
     })),
   };
 }
@@ -267,9 +289,12 @@ export function rankingSummary(r: RecordingRanking): RankingSummary {
 export function rankingText(s: RankingSummary): string {
   const out: string[] = [];
   for (const e of s.entries) {
-    out.push(`rank: markets entry ${e.entry} ranked ${e.candidates} recorded market(s) (${e.eligible} eligible) at ${s.at} over a ${s.lookbackSeconds} s look-back${s.windowMovedFrom ? ` (the replay starts there, after the look-back warm-up; the window started at ${s.windowMovedFrom})` : ''}; selected ${e.selected.length}:`);
+    out.push(
+      `rank: markets entry ${e.entry} ranked ${e.candidates} recorded market(s) (${e.eligible} eligible) at ${s.at} over a ${s.lookbackSeconds} s look-back${s.windowMovedFrom ? ` (the replay starts there, after the look-back warm-up; the window started at ${s.windowMovedFrom})` : ''}; selected ${e.selected.length}:`,
+    );
     for (const m of e.selected) out.push(`  ${m.name}  score ${m.score.toFixed(3)}`);
-    if (e.droppedTerms.length > 0) out.push(`  terms dropped: ${e.droppedTerms.map((d) => `${d.term} (${d.reason}${d.note ? `: ${d.note}` : ''}, ${d.markets} market(s))`).join(', ')}`);
+    if (e.droppedTerms.length > 0)
+      out.push(`  terms dropped: ${e.droppedTerms.map((d) => `${d.term} (${d.reason}${d.note ? `: ${d.note}` : ''}, ${d.markets} market(s))`).join(', ')}`);
   }
   return out.join('\n') + '\n';
 }

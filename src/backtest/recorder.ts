@@ -86,14 +86,39 @@ export function recordBookEvent(e: BookEvent): RecordedEvent | null {
   if (e.type === 'snapshot') {
     const b = e.book;
     const yes = b.outcomeIndex === 1;
-    return { t: 'book', m: b.marketId, vts: b.venueTs || e.localTs, lts: e.localTs, seq: e.seq, snap: true, b: yes ? levels(b.bids) : mirror(b.asks), a: yes ? levels(b.asks) : mirror(b.bids) };
+    return {
+      t: 'book',
+      m: b.marketId,
+      vts: b.venueTs || e.localTs,
+      lts: e.localTs,
+      seq: e.seq,
+      snap: true,
+      b: yes ? levels(b.bids) : mirror(b.asks),
+      a: yes ? levels(b.asks) : mirror(b.bids),
+    };
   }
   if (e.type === 'delta') {
     const yes = e.outcomeIndex === 1;
-    return { t: 'book', m: e.marketId, vts: e.venueTs || e.localTs, lts: e.localTs, seq: e.seq, b: yes ? levels(e.bids) : mirror(e.asks), a: yes ? levels(e.asks) : mirror(e.bids) };
+    return {
+      t: 'book',
+      m: e.marketId,
+      vts: e.venueTs || e.localTs,
+      lts: e.localTs,
+      seq: e.seq,
+      b: yes ? levels(e.bids) : mirror(e.asks),
+      a: yes ? levels(e.asks) : mirror(e.bids),
+    };
   }
   const yes = e.outcomeIndex === 1;
-  return { t: 'trade', m: e.marketId, vts: e.venueTs || e.localTs, lts: e.localTs, p: yes ? e.price : ONE - e.price, s: e.size, side: yes ? e.takerSide : e.takerSide === 'buy' ? 'sell' : 'buy' };
+  return {
+    t: 'trade',
+    m: e.marketId,
+    vts: e.venueTs || e.localTs,
+    lts: e.localTs,
+    p: yes ? e.price : ONE - e.price,
+    s: e.size,
+    side: yes ? e.takerSide : e.takerSide === 'buy' ? 'sell' : 'buy',
+  };
 }
 
 export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
@@ -127,7 +152,13 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
       const m = await client.markets.get(id);
       if (stopped) return;
       const now = clock.now();
-      write({ t: 'market', m: id, vts: now, lts: now, meta: { status: m.status, deadline: m.deadline, slug: m.slug, question: m.question, outcome: m.outcome, resolutionStatus: m.resolutionStatus } });
+      write({
+        t: 'market',
+        m: id,
+        vts: now,
+        lts: now,
+        meta: { status: m.status, deadline: m.deadline, slug: m.slug, question: m.question, outcome: m.outcome, resolutionStatus: m.resolutionStatus },
+      });
       // the manifest names the market, so reports show names rather than ids
       const name = typeof m.slug === 'string' && m.slug ? m.slug : typeof m.question === 'string' ? m.question : '';
       if (name) writer.nameMarket(id, name);
@@ -147,7 +178,14 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
       const now = clock.now();
       const vts = Date.parse(q.completedAt ?? q.createdAt);
       const p = q.probability <= 1 ? q.probability : q.probability / 100;
-      const e: RecordedEvent = { t: 'oracle', m: id, vts: Number.isFinite(vts) ? vts : now, lts: now, probability: Math.round(Math.min(1, Math.max(0, p)) * 1e6), confidence: q.confidence };
+      const e: RecordedEvent = {
+        t: 'oracle',
+        m: id,
+        vts: Number.isFinite(vts) ? vts : now,
+        lts: now,
+        probability: Math.round(Math.min(1, Math.max(0, p)) * 1e6),
+        confidence: q.confidence,
+      };
       const sig = `${q.id}|${e.vts}|${e.probability}|${e.confidence}`;
       if (lastOracle.get(id) === sig) return;
       lastOracle.set(id, sig);
@@ -238,7 +276,15 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
         if (stopped) return;
         const lts = burstTime();
         if (e.type === 'book') write({ t: 'xbook', m: e.marketId, vts: e.atMs, lts, ...(e.snap ? { snap: true as const } : {}), b: e.bids, a: e.asks });
-        else if (e.type === 'own') write({ t: 'ownbook', m: e.marketId, vts: e.atMs, lts, b: e.side === 'bid' ? [[e.price, e.size]] : [], a: e.side === 'ask' ? [[e.price, e.size]] : [] });
+        else if (e.type === 'own')
+          write({
+            t: 'ownbook',
+            m: e.marketId,
+            vts: e.atMs,
+            lts,
+            b: e.side === 'bid' ? [[e.price, e.size]] : [],
+            a: e.side === 'ask' ? [[e.price, e.size]] : [],
+          });
         else if (e.type === 'taker') write({ t: 'taker', m: e.marketId, vts: e.atMs, lts, p: e.limit, s: e.size, side: e.side });
         else if (e.type === 'fill') write({ t: 'ownfill', m: e.marketId, vts: e.atMs, lts, p: e.price, s: e.size, side: e.side, maker: e.maker });
       })
@@ -252,7 +298,14 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
       for (const s of subs) s.unsubscribe();
       for (const t of timers) t();
       // counted so a replay knows it must read the JSONL for them (columns carry book and trades only)
-      writer.setStats({ bookEvents: stats.book, trades: stats.trades, marketEvents: stats.market, oracleEvents: stats.oracle, activityEvents: stats.activity, ...(o.flow ? { flowEvents: stats.flow } : {}) });
+      writer.setStats({
+        bookEvents: stats.book,
+        trades: stats.trades,
+        marketEvents: stats.market,
+        oracleEvents: stats.oracle,
+        activityEvents: stats.activity,
+        ...(o.flow ? { flowEvents: stats.flow } : {}),
+      });
       const manifest = await writer.close();
       await client.close();
       const all = { ...manifest.stats };
@@ -268,7 +321,13 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
           yield e;
         }
       };
-      writeColumns(o.out, toColumns(counted(), manifest.markets.map((m) => m.id)));
+      writeColumns(
+        o.out,
+        toColumns(
+          counted(),
+          manifest.markets.map((m) => m.id),
+        ),
+      );
       all.marketEvents = market;
       all.oracleEvents = oracle;
       const finalWriter = new RecordingWriter({ dir: o.out, source: o.baseUrl });

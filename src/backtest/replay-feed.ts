@@ -88,7 +88,17 @@ export class ReplayFeed {
       const t = this.o.clock.now();
       this.o.dispatch({
         type: 'BookEventReceived',
-        event: { type: 'trade', marketId: c.markets[m] as Bytes32, outcomeIndex: 1, seq: ++this.seq, price: c.price[r]!, size: c.size[r]!, takerSide: c.side[r] === 0 ? 'buy' : 'sell', venueTs: c.vts[r]!, localTs: t },
+        event: {
+          type: 'trade',
+          marketId: c.markets[m] as Bytes32,
+          outcomeIndex: 1,
+          seq: ++this.seq,
+          price: c.price[r]!,
+          size: c.size[r]!,
+          takerSide: c.side[r] === 0 ? 'buy' : 'sell',
+          venueTs: c.vts[r]!,
+          localTs: t,
+        },
         ts: t,
       });
     }
@@ -108,7 +118,15 @@ export class ReplayFeed {
   /** A recorded oracle update or metadata snapshot reaches the bot now. */
   side(e: SideEvent): void {
     const t = this.o.clock.now();
-    if (e.t === 'oracle') this.o.dispatch({ type: 'OracleUpdated', marketId: e.m as Bytes32, probability: e.probability / 1e6, confidence: confidenceOf(e.confidence), updatedAt: e.vts, ts: t });
+    if (e.t === 'oracle')
+      this.o.dispatch({
+        type: 'OracleUpdated',
+        marketId: e.m as Bytes32,
+        probability: e.probability / 1e6,
+        confidence: confidenceOf(e.confidence),
+        updatedAt: e.vts,
+        ts: t,
+      });
     else this.o.dispatch({ type: 'MarketMetadataUpdated', marketId: e.m as Bytes32, ...metaOf(e.meta), ts: t });
   }
 
@@ -152,7 +170,15 @@ export class ReplayFeed {
     const bids = mine === null ? b.levels('bid', d) : mergeLevels(b.levels('bid', d), mine.levels('bid', d), 'bid', d);
     const asks = mine === null ? b.levels('ask', d) : mergeLevels(b.levels('ask', d), mine.levels('ask', d), 'ask', d);
     // without the drop copy the bot's own orders are not in the book it sees (src/strategy/others-book.ts)
-    const book: BookSnapshot = { marketId: this.o.cols.markets[m] as Bytes32, outcomeIndex: 1, bids, asks, venueTs: this.lastVts[m]!, seq, withoutOwn: mine === null };
+    const book: BookSnapshot = {
+      marketId: this.o.cols.markets[m] as Bytes32,
+      outcomeIndex: 1,
+      bids,
+      asks,
+      venueTs: this.lastVts[m]!,
+      seq,
+      withoutOwn: mine === null,
+    };
     this.o.dispatch({ type: 'BookEventReceived', event: { type: 'snapshot', book, seq, localTs: now, source: 'stream' }, ts: now });
   }
 }
@@ -167,9 +193,9 @@ export function mergeLevels(a: readonly BookLevel[], b: readonly BookLevel[], si
   while (out.length < depth && (i < a.length || j < b.length)) {
     const x = a[i];
     const y = b[j];
-    if (y === undefined || (x !== undefined && first(x.price, y.price))) (out.push(x!), i++);
-    else if (x === undefined || first(y.price, x.price)) (out.push(y), j++);
-    else (out.push({ price: x.price, size: x.size + y.size }), i++, j++);
+    if (y === undefined || (x !== undefined && first(x.price, y.price))) out.push(x!), i++;
+    else if (x === undefined || first(y.price, x.price)) out.push(y), j++;
+    else out.push({ price: x.price, size: x.size + y.size }), i++, j++;
   }
   return out;
 }

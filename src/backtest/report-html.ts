@@ -53,7 +53,13 @@ function quotesChart(run: BacktestRun, m: number, height: number): string {
   const cents = (v: readonly number[]): number[] => v.map((x) => x / 10_000);
   const markers: ChartMarker[] = c.fills
     .filter((f) => f.market === m)
-    .map((f) => ({ t: f.at, v: f.yesPrice / 10_000, color: f.yesSide === 'bid' ? '#2ca02c' : '#d62728', up: f.yesSide === 'bid', title: `${new Date(f.at).toISOString().slice(11, 23)} ${f.yesSide === 'bid' ? 'bought' : 'sold'} ${f.size / 1e6} @ ${f.yesPrice / 10_000}¢ (${f.maker ? 'maker' : 'taker'}, ${f.cause})` }));
+    .map((f) => ({
+      t: f.at,
+      v: f.yesPrice / 10_000,
+      color: f.yesSide === 'bid' ? '#2ca02c' : '#d62728',
+      up: f.yesSide === 'bid',
+      title: `${new Date(f.at).toISOString().slice(11, 23)} ${f.yesSide === 'bid' ? 'bought' : 'sold'} ${f.size / 1e6} @ ${f.yesPrice / 10_000}¢ (${f.maker ? 'maker' : 'taker'}, ${f.cause})`,
+    }));
   return lineChart({
     title: `Best bid and ask with own quotes and fills — ${namer(run)(ser.marketId)} (YES price, cents)`,
     width: 1300,
@@ -78,12 +84,20 @@ function quotesChart(run: BacktestRun, m: number, height: number): string {
 function rankingHtml(s: BacktestSummary): string {
   const r = s.ranking;
   if (!r) return '';
-  const out = [`<h2>Ranked markets</h2>`, `<p id="ranking">Ranked at ${esc(r.at)} over a ${r.lookbackSeconds} s look-back${r.windowMovedFrom ? ` (the replay starts there; the window started at ${esc(r.windowMovedFrom)})` : ''}.</p>`];
+  const out = [
+    `<h2>Ranked markets</h2>`,
+    `<p id="ranking">Ranked at ${esc(r.at)} over a ${r.lookbackSeconds} s look-back${r.windowMovedFrom ? ` (the replay starts there; the window started at ${esc(r.windowMovedFrom)})` : ''}.</p>`,
+  ];
   for (const e of r.entries) {
     const terms = RANK_TERMS.filter((t) => e.selected.some((m) => m.terms[t] !== null));
-    out.push(`<p>markets entry ${e.entry}: ${e.selected.length} selected of ${e.candidates} candidates (${e.eligible} eligible)${e.droppedTerms.length > 0 ? `; terms dropped: ${esc(e.droppedTerms.map((d) => `${d.term} (${d.reason}${d.note ? `: ${d.note}` : ''}, ${d.markets})`).join(', '))}` : ''}</p>`);
+    out.push(
+      `<p>markets entry ${e.entry}: ${e.selected.length} selected of ${e.candidates} candidates (${e.eligible} eligible)${e.droppedTerms.length > 0 ? `; terms dropped: ${esc(e.droppedTerms.map((d) => `${d.term} (${d.reason}${d.note ? `: ${d.note}` : ''}, ${d.markets})`).join(', '))}` : ''}</p>`,
+    );
     out.push(`<table class="ranking"><tr><th>market</th><th>score</th>${terms.map((t) => `<th>${t}</th>`).join('')}</tr>`);
-    for (const m of e.selected) out.push(`<tr><td>${esc(m.name)}</td><td>${m.score.toFixed(3)}</td>${terms.map((t) => `<td>${m.terms[t] === null ? '–' : m.terms[t]!.toFixed(2)}</td>`).join('')}</tr>`);
+    for (const m of e.selected)
+      out.push(
+        `<tr><td>${esc(m.name)}</td><td>${m.score.toFixed(3)}</td>${terms.map((t) => `<td>${m.terms[t] === null ? '–' : m.terms[t]!.toFixed(2)}</td>`).join('')}</tr>`,
+      );
     out.push('</table>');
   }
   return out.join('\n') + '\n';
@@ -150,8 +164,16 @@ export function buildHtml(run: BacktestRun, s: BacktestSummary, title = 'bookmak
   const quoted = new Set(run.quoted.map((q) => q.toLowerCase()));
   const others = c.series.map((ser, m) => (m !== fm && quoted.has(ser.marketId.toLowerCase()) ? quotesChart(run, m, 220) : '')).filter(Boolean);
   const rows: [string, string][] = [
-    ['PnL attribution', `spread capture ${num(a.spreadCapture, 6)} · inventory ${num(a.inventory, 6)} · fees ${num(a.fees, 6)} · resolution ${num(a.resolution, 6)} = ${num(s.pnl.total, 6)} USDC`],
-    ['regimes (share of samples)', Object.entries(s.regimes).map(([k, v]) => `${esc(k)} ${num(v * 100, 1)}%`).join(' · ')],
+    [
+      'PnL attribution',
+      `spread capture ${num(a.spreadCapture, 6)} · inventory ${num(a.inventory, 6)} · fees ${num(a.fees, 6)} · resolution ${num(a.resolution, 6)} = ${num(s.pnl.total, 6)} USDC`,
+    ],
+    [
+      'regimes (share of samples)',
+      Object.entries(s.regimes)
+        .map(([k, v]) => `${esc(k)} ${num(v * 100, 1)}%`)
+        .join(' · '),
+    ],
     ['recording', `${esc(s.recording.source)} · ${s.recording.markets} markets · ${s.recording.rows.toLocaleString('en-US')} rows`],
     ['window', `${s.recording.from} → ${s.recording.to} (${num(s.recording.seconds, 0)} s)`],
     ['mode', `${s.settings.mode} · queue ${esc(s.settings.queueModel)} · strategies ${esc(s.settings.strategies.join(', '))}`],
@@ -159,13 +181,34 @@ export function buildHtml(run: BacktestRun, s: BacktestSummary, title = 'bookmak
     ['fees paid', `${num(s.feesPaid)} USDC`],
     ['volume', `${num(s.volume)} USDC in ${s.fills} fills`],
     ['maker / taker', `${s.maker.fills} fills (${num(s.maker.volume)} USDC) / ${s.taker.fills} fills (${num(s.taker.volume)} USDC)`],
-    ['fill causes', Object.entries(s.fillCauses).map(([k, v]) => `${k} ${v}`).join(' · ')],
-    ['inventory', `max long ${num(s.inventory.maxLong)} · max short ${num(s.inventory.maxShort)} · mean |net| ${num(s.inventory.meanAbs)} · final Σ|net| ${num(s.inventory.finalAbs)} shares`],
+    [
+      'fill causes',
+      Object.entries(s.fillCauses)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(' · '),
+    ],
+    [
+      'inventory',
+      `max long ${num(s.inventory.maxLong)} · max short ${num(s.inventory.maxShort)} · mean |net| ${num(s.inventory.meanAbs)} · final Σ|net| ${num(s.inventory.finalAbs)} shares`,
+    ],
     ['max drawdown', `${num(s.maxDrawdown)} USDC`],
-    ['Sharpe', s.sharpe.value === null ? `– (${s.sharpe.note ?? 'undefined'})` : `${num(s.sharpe.value, 3)} per ${s.sharpe.period} (${s.sharpe.periods} ${s.sharpe.period}s, not annualised)`],
-    ['markouts (¢/share)', Object.entries(s.markouts).map(([h, k]) => `${h}: ${num(k.centsPerShare, 3)} (n=${k.n})`).join(' · ')],
+    [
+      'Sharpe',
+      s.sharpe.value === null
+        ? `– (${s.sharpe.note ?? 'undefined'})`
+        : `${num(s.sharpe.value, 3)} per ${s.sharpe.period} (${s.sharpe.periods} ${s.sharpe.period}s, not annualised)`,
+    ],
+    [
+      'markouts (¢/share)',
+      Object.entries(s.markouts)
+        .map(([h, k]) => `${h}: ${num(k.centsPerShare, 3)} (n=${k.n})`)
+        .join(' · '),
+    ],
     ['quote uptime', `two-sided ${num(s.quoteUptime.twoSided * 100, 1)}% · any side ${num(s.quoteUptime.anySide * 100, 1)}%`],
-    ['orders', `${s.orders.placed} placed · ${s.orders.cancelled} cancelled · ${s.orders.rejected} rejected · ${s.orders.venueCalls} venue calls · order-to-fill ${num(s.orderToFill, 1)}`],
+    [
+      'orders',
+      `${s.orders.placed} placed · ${s.orders.cancelled} cancelled · ${s.orders.rejected} rejected · ${s.orders.venueCalls} venue calls · order-to-fill ${num(s.orderToFill, 1)}`,
+    ],
     ['kill switch', s.killed ? esc(s.killed) : 'not fired'],
   ];
   const table = rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${v}</td></tr>`).join('\n');
@@ -282,7 +325,8 @@ function runTable(run: BacktestRun, s: BacktestSummary): string {
   }
   const m = run.source.manifest;
   rows.push(['data', `${esc(m.source)} · ${esc(run.source.dir)} · ${m.markets.length} markets · ${s.recording.from} → ${s.recording.to}`]);
-  for (const mk of m.markets) rows.push([`market ${esc(name(mk.id))}`, `${esc(mk.id)} · tick ${mk.tick / 1e6}${mk.origin ? ` · ${esc(json(mk.origin))}` : ''}`]);
+  for (const mk of m.markets)
+    rows.push([`market ${esc(name(mk.id))}`, `${esc(mk.id)} · tick ${mk.tick / 1e6}${mk.origin ? ` · ${esc(json(mk.origin))}` : ''}`]);
   rows.push(['queue model', `${esc(s.settings.queueModel)}${run.fast ? ' (fast mode: always at the front)' : ''}`]);
   rows.push(['latency model', esc(json(s.settings.latency))]);
   rows.push(['fee model', `maker ${s.settings.fees.makerBps} bps · taker ${s.settings.fees.takerBps} bps`]);

@@ -65,7 +65,14 @@ export interface MarketSummary {
 export interface BacktestSummary {
   readonly format: 'bookmaker-backtest-summary';
   readonly version: 1;
-  readonly recording: { readonly source: string; readonly markets: number; readonly rows: number; readonly from: string; readonly to: string; readonly seconds: number };
+  readonly recording: {
+    readonly source: string;
+    readonly markets: number;
+    readonly rows: number;
+    readonly from: string;
+    readonly to: string;
+    readonly seconds: number;
+  };
   readonly settings: {
     readonly mode: 'full' | 'fast';
     readonly queueModel: string;

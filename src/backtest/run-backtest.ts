@@ -134,7 +134,12 @@ const MAX_POINTS = 2_000_000;
  * The config entry that quotes a recorded market, or null (matched by id, `all`, filter; slug by market
  * name; a `rank:` entry by the markets it kept, `ranked` by entry index: src/backtest/rank-recording.ts).
  */
-export function configFor(markets: readonly MarketConfig[], id: string, name: string | undefined, ranked?: ReadonlyMap<number, ReadonlySet<string>>): MarketConfig | null {
+export function configFor(
+  markets: readonly MarketConfig[],
+  id: string,
+  name: string | undefined,
+  ranked?: ReadonlyMap<number, ReadonlySet<string>>,
+): MarketConfig | null {
   for (const [i, m] of markets.entries()) {
     const s = m.select;
     if (s.by === 'all' || s.by === 'filter') return m;
@@ -169,9 +174,17 @@ export function applyRanking(source: ReplaySource, config: BotConfig, settings: 
   }
   const earlier = [...(source.sideBefore ?? []), ...source.side.filter((e) => e.lts < at)];
   const names = new Map(source.manifest.markets.map((m) => [m.id.toLowerCase(), m.name]));
-  const r = rankRecording({ cols, manifest: source.manifest, ticks: source.ticks, side: earlier }, config.markets, at, lookbackMs, (entry, id) => configFor(config.markets.slice(0, entry), id, names.get(id.toLowerCase())) !== null);
+  const r = rankRecording(
+    { cols, manifest: source.manifest, ticks: source.ticks, side: earlier },
+    config.markets,
+    at,
+    lookbackMs,
+    (entry, id) => configFor(config.markets.slice(0, entry), id, names.get(id.toLowerCase())) !== null,
+  );
   const moved = at > windowStart;
-  const shifted: ReplaySource = moved ? { ...source, rows: rows.subarray(first), side: source.side.filter((e) => e.lts >= at), sideBefore: earlier, from: at } : source;
+  const shifted: ReplaySource = moved
+    ? { ...source, rows: rows.subarray(first), side: source.side.filter((e) => e.lts >= at), sideBefore: earlier, from: at }
+    : source;
   return { source: shifted, ranking: { ...r, movedFrom: moved ? windowStart : null } };
 }
 
@@ -225,7 +238,11 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   // of other prices (the Binance import) would have every book row refused and replay to an empty
   // report, so it is refused here with the reason instead.
   if (input.source.manifest.genericPrices) {
-    throw new BadInputError('--data', `a recording of prediction-market prices in (0, 1) (${input.source.manifest.source} has genericPrices: its prices are outside that range)`, input.source.dir);
+    throw new BadInputError(
+      '--data',
+      `a recording of prediction-market prices in (0, 1) (${input.source.manifest.source} has genericPrices: its prices are outside that range)`,
+      input.source.dir,
+    );
   }
   const fast = input.fast === true || settings.queueModel === 'none';
   const { source, ranking } = input.ranking !== undefined ? { source: input.source, ranking: input.ranking } : applyRanking(input.source, config, settings);
@@ -263,10 +280,27 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
       // with the holdings and collateral the engine booked (what the account feed would read then).
       clock.setTimeout(() => {
         const ts = clock.now();
-        const es: StateEvent[] = [{ type: 'OrderFilled', marketId: f.marketId, nonce: f.nonce, outcomeIndex: f.outcomeIndex, side: f.side, price: f.price, size: f.size, fee: f.fee, fillId: `sim-${f.seq}`, ts, orderKind: f.orderKind }];
+        const es: StateEvent[] = [
+          {
+            type: 'OrderFilled',
+            marketId: f.marketId,
+            nonce: f.nonce,
+            outcomeIndex: f.outcomeIndex,
+            side: f.side,
+            price: f.price,
+            size: f.size,
+            fee: f.fee,
+            fillId: `sim-${f.seq}`,
+            ts,
+            orderKind: f.orderKind,
+          },
+        ];
         if (f.seq > syncedSeq) {
           syncedSeq = f.seq;
-          es.push({ type: 'PositionSynced', marketId: f.marketId, yes: after.yes, no: after.no, ts }, { type: 'BalanceUpdated', collateral: after.collateral, ts });
+          es.push(
+            { type: 'PositionSynced', marketId: f.marketId, yes: after.yes, no: after.no, ts },
+            { type: 'BalanceUpdated', collateral: after.collateral, ts },
+          );
         }
         // one batch: the kernel shrinks the order manager's copy of the order once and ticks after all of it
         core.receiveAll(es);
@@ -350,7 +384,9 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   // Start-up as live: metadata, balance, then reconcile with the (empty) venue.
   const now0 = clock.now();
   core.receiveAll([
-    ...cols.markets.map((id, i): StateEvent => ({ type: 'MarketMetadataUpdated', marketId: id as Bytes32, tick: source.ticks[i]!, status: 'active', ts: now0 })),
+    ...cols.markets.map(
+      (id, i): StateEvent => ({ type: 'MarketMetadataUpdated', marketId: id as Bytes32, tick: source.ticks[i]!, status: 'active', ts: now0 }),
+    ),
     { type: 'BalanceUpdated', collateral: settings.startingCollateral, ts: now0 },
   ]);
   void om.reconcile(undefined, []);
@@ -360,7 +396,16 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
 
   // The bot's feeds: its own copy of the books (conflated snapshots), trades, oracle and metadata.
   const quotedSet = new Set(kernelMarkets.map((km) => cols.markets.indexOf(km.marketId)));
-  const feed = new ReplayFeed({ cols, bookTicks: exchange.books.map((b) => b.tick), clock, quoted: quotedSet, publishMs: config.orders.requoteIntervalMs, depth: config.feeds.bookDepth, dispatch: (e) => core.receive(e), exact: exchange.exact });
+  const feed = new ReplayFeed({
+    cols,
+    bookTicks: exchange.books.map((b) => b.tick),
+    clock,
+    quoted: quotedSet,
+    publishMs: config.orders.requoteIntervalMs,
+    depth: config.feeds.bookDepth,
+    dispatch: (e) => core.receive(e),
+    exact: exchange.exact,
+  });
   feedRef.f = feed;
 
   // Exchange time of a row: its local time, or with `feedMs: recorded` its venue time (kept monotone).
@@ -523,7 +568,11 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     incomplete,
     ...(config.edge ? { edgeHorizonsMs: config.edge.markoutHorizonsMs } : {}),
     ranking,
-    strategyParams: kernelMarkets.map((k) => ({ marketId: k.marketId, strategy: config.markets.find((mc) => mc.strategy.module === k.strategy && mc.strategy.params === k.params)?.strategy.ref ?? k.strategy.name, params: k.params })),
+    strategyParams: kernelMarkets.map((k) => ({
+      marketId: k.marketId,
+      strategy: config.markets.find((mc) => mc.strategy.module === k.strategy && mc.strategy.params === k.params)?.strategy.ref ?? k.strategy.name,
+      params: k.params,
+    })),
   };
 }
 

@@ -13,7 +13,13 @@ import type { MarketView } from '../strategy/types.ts';
  * What a market's view held on a tick where its strategy returned nothing (null): facts about the view,
  * not a guess at the strategy's reasoning (a strategy that ignores the oracle can still meet "no oracle").
  */
-export type NothingBecause = 'market not active' | 'no book yet' | 'one-sided book' | 'two-sided only with own quotes' | 'two-sided book, no oracle price' | 'two-sided book and an oracle price';
+export type NothingBecause =
+  | 'market not active'
+  | 'no book yet'
+  | 'one-sided book'
+  | 'two-sided only with own quotes'
+  | 'two-sided book, no oracle price'
+  | 'two-sided book and an oracle price';
 
 /** Risk reasons that mean the strategy's prices fell outside what may be quoted. */
 const RANGE_REASONS = new Set(['PRICE_OUT_OF_RANGE', 'FAR_FROM_FAIR', 'CROSSES_BOOK']);
@@ -128,28 +134,43 @@ export function explainRun(x: ExplainInput): string[] {
   const c = x.counts;
   const out: string[] = [noOrders ? 'the backtest placed no order' : `the backtest placed ${n(x.ordersPlaced)} orders and none was filled`];
   if (x.marketsQuoted === 0) {
-    out.push(`the config quotes none of the recording's ${n(x.marketsInRecording)} markets: check its markets: section against the recording's market ids and slugs`);
+    out.push(
+      `the config quotes none of the recording's ${n(x.marketsInRecording)} markets: check its markets: section against the recording's market ids and slugs`,
+    );
     return out;
   }
   out.push(`quoted ${n(x.marketsQuoted)} of ${n(x.marketsInRecording)} markets with ${x.strategies.join(', ')}: ${n(c.ticks)} strategy ticks`);
   if (x.bookRows === 0) {
-    out.push(`the recording has no order-book rows for the quoted markets (${n(x.tradeRows)} trades only): the strategies quote around a book, so there is nothing to quote on; use a recording with books (bookmaker record, or the polymarket import)`);
+    out.push(
+      `the recording has no order-book rows for the quoted markets (${n(x.tradeRows)} trades only): the strategies quote around a book, so there is nothing to quote on; use a recording with books (bookmaker record, or the polymarket import)`,
+    );
   }
   if (x.killed) out.push(`the kill switch fired: ${x.killed}`);
   if (c.noView > 0) out.push(`no market view on ${n(c.noView)} ticks (${pct(c.noView, c.ticks)}): no metadata or book for the market yet`);
   if (c.returnedNothing > 0) {
-    out.push(`the strategy returned nothing on ${n(c.returnedNothing)} of ${n(c.ticks)} ticks (${pct(c.returnedNothing, c.ticks)}); its view then: ${byCount(c.returnedNothingBecause)}`);
+    out.push(
+      `the strategy returned nothing on ${n(c.returnedNothing)} of ${n(c.ticks)} ticks (${pct(c.returnedNothing, c.ticks)}); its view then: ${byCount(c.returnedNothingBecause)}`,
+    );
   }
   if (c.returnedEmpty > 0) out.push(`the strategy returned an empty list on ${n(c.returnedEmpty)} ticks (${pct(c.returnedEmpty, c.ticks)})`);
   if (c.strategyErrors > 0) out.push(`the strategy failed on ${n(c.strategyErrors)} ticks: ${c.firstStrategyError ?? ''}`);
   if (Object.keys(c.pulls).length > 0) out.push(`quotes pulled by a market-wide risk guard: ${byCount(c.pulls)}`);
   if (Object.keys(c.denials).length > 0) out.push(`quotes denied by the risk gate, by reason: ${byCount(c.denials)}`);
-  if (c.outOfRange > 0) out.push(`${n(c.outOfRange)} quotes had prices outside the quotable range (outside [tick, 1 − tick], off the tick grid, too far from fair, or crossing the book)`);
-  if (noOrders && c.quotingTicks > 0) out.push(`${n(c.quotingTicks)} ticks wanted quotes, but the order manager sent none (the venue refused, or the collateral did not cover them)`);
+  if (c.outOfRange > 0)
+    out.push(
+      `${n(c.outOfRange)} quotes had prices outside the quotable range (outside [tick, 1 − tick], off the tick grid, too far from fair, or crossing the book)`,
+    );
+  if (noOrders && c.quotingTicks > 0)
+    out.push(`${n(c.quotingTicks)} ticks wanted quotes, but the order manager sent none (the venue refused, or the collateral did not cover them)`);
   if (!noOrders) {
-    out.push(`the quoted markets recorded ${n(x.tradeRows)} trades; quotes rested on both sides ${(x.twoSidedUptime * 100).toFixed(1)}% of the time; queue model ${x.queueModel}`);
+    out.push(
+      `the quoted markets recorded ${n(x.tradeRows)} trades; quotes rested on both sides ${(x.twoSidedUptime * 100).toFixed(1)}% of the time; queue model ${x.queueModel}`,
+    );
     if (x.tradeRows === 0) out.push('fills come from recorded trades and book crossings: with no trades in the window only a crossing book can fill an order');
-    else if (x.queueModel !== 'none') out.push(`the ${x.queueModel} queue model puts an order behind the recorded size at its price: try --fast (front of the queue) to see whether the prices were ever reached`);
+    else if (x.queueModel !== 'none')
+      out.push(
+        `the ${x.queueModel} queue model puts an order behind the recorded size at its price: try --fast (front of the queue) to see whether the prices were ever reached`,
+      );
   }
   return out;
 }

@@ -48,22 +48,24 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult[]> {
     let next = 0;
     const n = Math.min(o.workers, jobs.length);
     await Promise.all(
-      Array.from({ length: n }, () =>
-        new Promise<void>((resolve, reject) => {
-          // from sources the worker needs tsx registered in its thread (the bootstrap); the build runs as is
-          const w = new Worker(new URL(COMPILED ? './sweep-worker.js' : './sweep-worker-bootstrap.mjs', import.meta.url));
-          const feed = (): void => {
-            if (next < jobs.length && !o.signal?.aborted) w.postMessage(jobs[next++]!);
-            else void w.terminate().then(() => resolve());
-          };
-          w.on('message', (res: SweepJobResponse) => {
-            results.set(res.index, res);
-            o.onProgress?.(++done, jobs.length);
-            feed();
-          });
-          w.on('error', reject);
-          w.on('online', feed);
-        }),
+      Array.from(
+        { length: n },
+        () =>
+          new Promise<void>((resolve, reject) => {
+            // from sources the worker needs tsx registered in its thread (the bootstrap); the build runs as is
+            const w = new Worker(new URL(COMPILED ? './sweep-worker.js' : './sweep-worker-bootstrap.mjs', import.meta.url));
+            const feed = (): void => {
+              if (next < jobs.length && !o.signal?.aborted) w.postMessage(jobs[next++]!);
+              else void w.terminate().then(() => resolve());
+            };
+            w.on('message', (res: SweepJobResponse) => {
+              results.set(res.index, res);
+              o.onProgress?.(++done, jobs.length);
+              feed();
+            });
+            w.on('error', reject);
+            w.on('online', feed);
+          }),
       ),
     );
   }

@@ -240,7 +240,8 @@ export class SimExchange {
     if (bal.collateral !== this.collateral) out.push(`reported collateral ${this.collateral} != engine ${bal.collateral}`);
     for (let m = 0; m < this.own.length; m++) {
       const p = this.engine.position(this.bot, m);
-      if (p.yes !== BigInt(this.yes[m]!) || p.no !== BigInt(this.no[m]!)) out.push(`market ${m}: reported holdings ${this.yes[m]}/${this.no[m]} != engine ${p.yes}/${p.no}`);
+      if (p.yes !== BigInt(this.yes[m]!) || p.no !== BigInt(this.no[m]!))
+        out.push(`market ${m}: reported holdings ${this.yes[m]}/${this.no[m]} != engine ${p.yes}/${p.no}`);
     }
     return out;
   }
@@ -404,7 +405,16 @@ export class SimExchange {
   private fillResting(o: SimOrder, size: number, cause: FillCause, row: number, at: number): number {
     if (size <= 0) return 0;
     const side = o.yesSide === 0 ? 'ask' : 'bid';
-    const cmd = tapeOrder({ market: o.market, trader: this.tape, side, yesPrice: o.yesPrice, size, inventory: this.tapeInventory(o.market, side), timeInForce: 1, nowMs: at });
+    const cmd = tapeOrder({
+      market: o.market,
+      trader: this.tape,
+      side,
+      yesPrice: o.yesPrice,
+      size,
+      inventory: this.tapeInventory(o.market, side),
+      timeInForce: 1,
+      nowMs: at,
+    });
     const r = this.engine.submit(cmd);
     if (!r.ok) {
       this.events.length = 0;
@@ -540,7 +550,21 @@ export class SimExchange {
     // buy YES / sell NO rest as bids; sell YES / buy NO as asks (docs/local-exchange.md)
     const yesSide: 0 | 1 = (p.outcomeIndex === 1) === (p.side === 0) ? 0 : 1;
     const yesPrice = p.outcomeIndex === 1 ? p.price : ONE - p.price;
-    const o: SimOrder = { key, planned: p, market, yesSide, yesPrice, engineId: 0, remaining: p.size, filled: 0, fees: 0, q: { ahead: 0, credit: 0 }, state: 'open', voidReason: null, placedAt: at };
+    const o: SimOrder = {
+      key,
+      planned: p,
+      market,
+      yesSide,
+      yesPrice,
+      engineId: 0,
+      remaining: p.size,
+      filled: 0,
+      fees: 0,
+      q: { ahead: 0, credit: 0 },
+      state: 'open',
+      voidReason: null,
+      placedAt: at,
+    };
     const rested = this.restTape(o, at);
     const r = this.engine.submit(toEngineOrder(p, market, this.bot, at));
     if (r.ok) {
@@ -583,7 +607,9 @@ export class SimExchange {
       if (need <= 0 || (bid ? l.price > o.yesPrice : l.price < o.yesPrice)) break;
       if ((ownBest > 0 && (bid ? l.price <= ownBest : l.price >= ownBest)) || l.price % tick !== 0) continue;
       const size = Math.min(l.size, need);
-      const r = this.engine.submit(tapeOrder({ market: m, trader: this.tape, side, yesPrice: l.price, size, inventory: this.tapeInventory(m, side), timeInForce: 0, nowMs: at }));
+      const r = this.engine.submit(
+        tapeOrder({ market: m, trader: this.tape, side, yesPrice: l.price, size, inventory: this.tapeInventory(m, side), timeInForce: 0, nowMs: at }),
+      );
       if (!r.ok) throw new InvariantError(`the backtest tape could not rest a recorded level (${r.code} ${r.field}: ${r.message})`);
       need -= size;
       n++;

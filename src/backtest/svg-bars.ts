@@ -35,9 +35,13 @@ function axes(f: Frame, title: string, yLabel: string): string[] {
   const step = niceStep((f.v1 - f.v0) / 5);
   for (let v = Math.ceil(f.v0 / step) * step; v <= f.v1 + 1e-9; v += step) {
     const yy = f.y(v).toFixed(1);
-    out.push(`<line x1="${pad.l}" x2="${W - pad.r}" y1="${yy}" y2="${yy}" stroke="${Math.abs(v) < step / 1e6 ? '#999' : '#eee'}"/><text x="${pad.l - 6}" y="${yy}" font-size="10" text-anchor="end" dominant-baseline="middle" fill="#666">${fmt(Number(v.toPrecision(12)), Math.abs(step) >= 1 ? 0 : 2)}</text>`);
+    out.push(
+      `<line x1="${pad.l}" x2="${W - pad.r}" y1="${yy}" y2="${yy}" stroke="${Math.abs(v) < step / 1e6 ? '#999' : '#eee'}"/><text x="${pad.l - 6}" y="${yy}" font-size="10" text-anchor="end" dominant-baseline="middle" fill="#666">${fmt(Number(v.toPrecision(12)), Math.abs(step) >= 1 ? 0 : 2)}</text>`,
+    );
   }
-  out.push(`<text x="12" y="${(pad.t + H - pad.b) / 2}" font-size="10" fill="#666" transform="rotate(-90 12 ${(pad.t + H - pad.b) / 2})" text-anchor="middle">${esc(yLabel)}</text>`);
+  out.push(
+    `<text x="12" y="${(pad.t + H - pad.b) / 2}" font-size="10" fill="#666" transform="rotate(-90 12 ${(pad.t + H - pad.b) / 2})" text-anchor="middle">${esc(yLabel)}</text>`,
+  );
   return out;
 }
 
@@ -63,7 +67,10 @@ export function waterfallChart(o: { title: string; width: number; height: number
     hi = Math.max(hi, run);
   }
   const f = frame(o.width, o.height, lo, hi);
-  const parts = [`<svg class="chart waterfall" viewBox="0 0 ${o.width} ${o.height}" width="${o.width}" height="${o.height}" role="img" aria-label="${esc(o.title)}">`, ...axes(f, o.title, o.unit)];
+  const parts = [
+    `<svg class="chart waterfall" viewBox="0 0 ${o.width} ${o.height}" width="${o.width}" height="${o.height}" role="img" aria-label="${esc(o.title)}">`,
+    ...axes(f, o.title, o.unit),
+  ];
   const n = o.steps.length + 1;
   const slot = (o.width - f.pad.l - f.pad.r) / n;
   const bw = slot * 0.6;
@@ -72,8 +79,12 @@ export function waterfallChart(o: { title: string; width: number; height: number
     const x = f.pad.l + slot * i + (slot - bw) / 2;
     const y0 = f.y(Math.max(from, to));
     const h = Math.max(1, Math.abs(f.y(from) - f.y(to)));
-    parts.push(`<rect class="bar" x="${x.toFixed(1)}" y="${y0.toFixed(1)}" width="${bw.toFixed(1)}" height="${h.toFixed(1)}" fill="${color}"><title>${esc(name)}: ${fmt(value, 6)} ${esc(o.unit)}</title></rect>`);
-    parts.push(`<text x="${(x + bw / 2).toFixed(1)}" y="${(y0 - 4).toFixed(1)}" font-size="11" text-anchor="middle" fill="#222">${value >= 0 ? '+' : ''}${fmt(value)}</text>`);
+    parts.push(
+      `<rect class="bar" x="${x.toFixed(1)}" y="${y0.toFixed(1)}" width="${bw.toFixed(1)}" height="${h.toFixed(1)}" fill="${color}"><title>${esc(name)}: ${fmt(value, 6)} ${esc(o.unit)}</title></rect>`,
+    );
+    parts.push(
+      `<text x="${(x + bw / 2).toFixed(1)}" y="${(y0 - 4).toFixed(1)}" font-size="11" text-anchor="middle" fill="#222">${value >= 0 ? '+' : ''}${fmt(value)}</text>`,
+    );
     parts.push(`<text x="${(x + bw / 2).toFixed(1)}" y="${o.height - 22}" font-size="11" text-anchor="middle" fill="#333">${esc(name)}</text>`);
   };
   o.steps.forEach((s, i) => {
@@ -93,26 +104,42 @@ export interface CategorySeries {
 }
 
 /** One point per category (evenly spaced), joined per series, with a legend. */
-export function categoryChart(o: { title: string; width: number; height: number; yLabel: string; categories: readonly string[]; series: readonly CategorySeries[] }): string {
+export function categoryChart(o: {
+  title: string;
+  width: number;
+  height: number;
+  yLabel: string;
+  categories: readonly string[];
+  series: readonly CategorySeries[];
+}): string {
   const vals = o.series.flatMap((s) => s.v.filter((v): v is number => v !== null && Number.isFinite(v)));
   const f = frame(o.width, o.height, vals.length ? Math.min(...vals) : 0, vals.length ? Math.max(...vals) : 1);
-  const parts = [`<svg class="chart category" viewBox="0 0 ${o.width} ${o.height}" width="${o.width}" height="${o.height}" role="img" aria-label="${esc(o.title)}">`, ...axes(f, o.title, o.yLabel)];
+  const parts = [
+    `<svg class="chart category" viewBox="0 0 ${o.width} ${o.height}" width="${o.width}" height="${o.height}" role="img" aria-label="${esc(o.title)}">`,
+    ...axes(f, o.title, o.yLabel),
+  ];
   const n = o.categories.length;
   const slot = (o.width - f.pad.l - f.pad.r) / Math.max(1, n);
   const x = (i: number): number => f.pad.l + slot * (i + 0.5);
-  o.categories.forEach((c, i) => parts.push(`<text x="${x(i).toFixed(1)}" y="${o.height - 22}" font-size="11" text-anchor="middle" fill="#333">${esc(c)}</text>`));
+  o.categories.forEach((c, i) =>
+    parts.push(`<text x="${x(i).toFixed(1)}" y="${o.height - 22}" font-size="11" text-anchor="middle" fill="#333">${esc(c)}</text>`),
+  );
   for (const s of o.series) {
     let d = '';
     s.v.forEach((v, i) => {
       if (v === null || !Number.isFinite(v)) return;
       d += `${d ? 'L' : 'M'}${x(i).toFixed(1)},${f.y(v).toFixed(1)}`;
-      parts.push(`<circle cx="${x(i).toFixed(1)}" cy="${f.y(v).toFixed(1)}" r="3.5" fill="${s.color}"><title>${esc(s.name)} ${esc(o.categories[i]!)}: ${fmt(v, 3)}</title></circle>`);
+      parts.push(
+        `<circle cx="${x(i).toFixed(1)}" cy="${f.y(v).toFixed(1)}" r="3.5" fill="${s.color}"><title>${esc(s.name)} ${esc(o.categories[i]!)}: ${fmt(v, 3)}</title></circle>`,
+      );
     });
     if (d) parts.push(`<path d="${d}" fill="none" stroke="${s.color}" stroke-width="1.6"><title>${esc(s.name)}</title></path>`);
   }
   let lx = f.pad.l + 8;
   for (const s of o.series) {
-    parts.push(`<rect x="${lx}" y="${f.pad.t + 6}" width="10" height="3" fill="${s.color}"/><text x="${lx + 14}" y="${f.pad.t + 10}" font-size="10" fill="#333">${esc(s.name)}</text>`);
+    parts.push(
+      `<rect x="${lx}" y="${f.pad.t + 6}" width="10" height="3" fill="${s.color}"/><text x="${lx + 14}" y="${f.pad.t + 10}" font-size="10" fill="#333">${esc(s.name)}</text>`,
+    );
     lx += 24 + s.name.length * 6;
   }
   parts.push('</svg>');
@@ -120,7 +147,15 @@ export function categoryChart(o: { title: string; width: number; height: number;
 }
 
 /** A heatmap of a two-parameter grid: rows × columns, colour from red (low) to green (high). */
-export function heatmapChart(o: { title: string; rowName: string; colName: string; rows: readonly string[]; cols: readonly string[]; cells: readonly (readonly (number | null)[])[]; unit: string }): string {
+export function heatmapChart(o: {
+  title: string;
+  rowName: string;
+  colName: string;
+  rows: readonly string[];
+  cols: readonly string[];
+  cells: readonly (readonly (number | null)[])[];
+  unit: string;
+}): string {
   const cw = Math.max(70, Math.min(140, Math.floor(900 / Math.max(1, o.cols.length))));
   const ch = 34;
   const left = 150;
@@ -136,7 +171,10 @@ export function heatmapChart(o: { title: string; rowName: string; colName: strin
     const g = Math.round(48 + 130 * t);
     return `rgb(${r},${g},70)`;
   };
-  const parts = [`<svg class="chart heatmap" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${esc(o.title)}">`, `<rect x="0" y="0" width="${W}" height="${H}" fill="#fff"/>`];
+  const parts = [
+    `<svg class="chart heatmap" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${esc(o.title)}">`,
+    `<rect x="0" y="0" width="${W}" height="${H}" fill="#fff"/>`,
+  ];
   parts.push(`<text x="12" y="18" font-size="13" font-weight="600" fill="#222">${esc(o.title)}</text>`);
   parts.push(`<text x="12" y="${top - 48}" font-size="11" fill="#333">rows: ${esc(o.rowName)} ↓</text>`);
   parts.push(`<text x="${left}" y="${top - 28}" font-size="11" fill="#333">columns: ${esc(o.colName)} →</text>`);
@@ -147,8 +185,12 @@ export function heatmapChart(o: { title: string; rowName: string; colName: strin
       const v = o.cells[i]?.[j] ?? null;
       const x = left + cw * j;
       const y = top + ch * i;
-      parts.push(`<rect class="cell" x="${x}" y="${y}" width="${cw - 2}" height="${ch - 2}" fill="${v === null ? '#ddd' : color(v)}"><title>${esc(o.rowName)} ${esc(r)}, ${esc(o.colName)} ${esc(o.cols[j]!)}: ${v === null ? 'failed' : `${fmt(v)} ${esc(o.unit)}`}</title></rect>`);
-      parts.push(`<text x="${x + cw / 2 - 1}" y="${y + ch / 2}" font-size="11" text-anchor="middle" dominant-baseline="middle" fill="#fff">${v === null ? '×' : fmt(v)}</text>`);
+      parts.push(
+        `<rect class="cell" x="${x}" y="${y}" width="${cw - 2}" height="${ch - 2}" fill="${v === null ? '#ddd' : color(v)}"><title>${esc(o.rowName)} ${esc(r)}, ${esc(o.colName)} ${esc(o.cols[j]!)}: ${v === null ? 'failed' : `${fmt(v)} ${esc(o.unit)}`}</title></rect>`,
+      );
+      parts.push(
+        `<text x="${x + cw / 2 - 1}" y="${y + ch / 2}" font-size="11" text-anchor="middle" dominant-baseline="middle" fill="#fff">${v === null ? '×' : fmt(v)}</text>`,
+      );
     });
   });
   parts.push('</svg>');

@@ -46,7 +46,6 @@ function idOf(text: string): string {
   return `c${(h >>> 0).toString(36)}`;
 }
 
-
 function niceTicks(lo: number, hi: number, n: number): number[] {
   if (!(hi > lo)) return [lo];
   const raw = (hi - lo) / n;
@@ -109,20 +108,28 @@ export function lineChart(spec: ChartSpec): string {
   const parts: string[] = [];
   const zoom = spec.zoom === true;
   const clip = idOf(spec.title);
-  parts.push(`<svg class="chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${esc(spec.title)}"${zoom ? ` data-zoom="1" data-t0="${t0}" data-t1="${t1}" data-px="${pad.l}" data-pw="${iw}"` : ''}>`);
+  parts.push(
+    `<svg class="chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${esc(spec.title)}"${zoom ? ` data-zoom="1" data-t0="${t0}" data-t1="${t1}" data-px="${pad.l}" data-pw="${iw}"` : ''}>`,
+  );
   if (zoom) parts.push(`<defs><clipPath id="${clip}"><rect x="${pad.l}" y="${pad.t}" width="${iw}" height="${ih}"/></clipPath></defs>`);
   parts.push(`<rect x="0" y="0" width="${W}" height="${H}" fill="#fff"/>`);
   parts.push(`<text x="${pad.l}" y="18" font-size="13" font-weight="600" fill="#222">${esc(spec.title)}</text>`);
   for (const v of niceTicks(v0, v1, 5)) {
     const yy = y(v).toFixed(1);
-    parts.push(`<line x1="${pad.l}" x2="${W - pad.r}" y1="${yy}" y2="${yy}" stroke="#eee"/><text x="${pad.l - 6}" y="${yy}" font-size="10" text-anchor="end" dominant-baseline="middle" fill="#666">${fmtNum(v)}</text>`);
+    parts.push(
+      `<line x1="${pad.l}" x2="${W - pad.r}" y1="${yy}" y2="${yy}" stroke="#eee"/><text x="${pad.l - 6}" y="${yy}" font-size="10" text-anchor="end" dominant-baseline="middle" fill="#666">${fmtNum(v)}</text>`,
+    );
   }
   for (let k = 0; k <= 5; k++) {
     const t = t0 + ((t1 - t0) * k) / 5;
     const anchor = k === 0 ? 'start' : k === 5 ? 'end' : 'middle';
-    parts.push(`<text${zoom ? ` class="xt" data-f="${k / 5}"` : ''} x="${x(t).toFixed(1)}" y="${H - 8}" font-size="10" text-anchor="${anchor}" fill="#666">${fmtTime(t)}</text>`);
+    parts.push(
+      `<text${zoom ? ` class="xt" data-f="${k / 5}"` : ''} x="${x(t).toFixed(1)}" y="${H - 8}" font-size="10" text-anchor="${anchor}" fill="#666">${fmtTime(t)}</text>`,
+    );
   }
-  parts.push(`<text x="12" y="${pad.t + ih / 2}" font-size="10" fill="#666" transform="rotate(-90 12 ${pad.t + ih / 2})" text-anchor="middle">${esc(spec.yLabel)}</text>`);
+  parts.push(
+    `<text x="12" y="${pad.t + ih / 2}" font-size="10" fill="#666" transform="rotate(-90 12 ${pad.t + ih / 2})" text-anchor="middle">${esc(spec.yLabel)}</text>`,
+  );
   parts.push(`<rect x="${pad.l}" y="${pad.t}" width="${iw}" height="${ih}" fill="none" stroke="#ccc"/>`);
   const maxPts = spec.maxPoints ?? 1500;
   if (zoom) parts.push(`<g clip-path="url(#${clip})"><g class="zx">`);
@@ -150,7 +157,9 @@ export function lineChart(spec: ChartSpec): string {
       const y0 = y(0).toFixed(1);
       parts.push(`<path d="${d}L${lastX},${y0}L${firstX},${y0}Z" fill="${s.color}" fill-opacity="0.18" stroke="none"/>`);
     }
-    parts.push(`<path d="${d}" fill="none" stroke="${s.color}" stroke-width="1.4"${s.dash ? ' stroke-dasharray="4 3"' : ''}${zoom ? ' vector-effect="non-scaling-stroke"' : ''}><title>${esc(s.name)}</title></path>`);
+    parts.push(
+      `<path d="${d}" fill="none" stroke="${s.color}" stroke-width="1.4"${s.dash ? ' stroke-dasharray="4 3"' : ''}${zoom ? ' vector-effect="non-scaling-stroke"' : ''}><title>${esc(s.name)}</title></path>`,
+    );
   }
   if (zoom) parts.push('</g>');
   for (const m of spec.markers ?? []) {
@@ -159,7 +168,9 @@ export function lineChart(spec: ChartSpec): string {
     if (zoom) {
       // drawn around (0, 0) and moved by the zoom control, so a marker keeps its shape
       const pts = m.up ? '0,-6 -5,4 5,4' : '0,6 -5,-4 5,-4';
-      parts.push(`<g class="mk" data-x="${cx.toFixed(1)}" data-y="${cy.toFixed(1)}" transform="translate(${cx.toFixed(1)},${cy.toFixed(1)})"><polygon class="fill-marker" points="${pts}" fill="${m.color}" stroke="#000" stroke-width="0.5"><title>${esc(m.title)}</title></polygon></g>`);
+      parts.push(
+        `<g class="mk" data-x="${cx.toFixed(1)}" data-y="${cy.toFixed(1)}" transform="translate(${cx.toFixed(1)},${cy.toFixed(1)})"><polygon class="fill-marker" points="${pts}" fill="${m.color}" stroke="#000" stroke-width="0.5"><title>${esc(m.title)}</title></polygon></g>`,
+      );
       continue;
     }
     const pts = m.up ? `${cx},${cy - 6} ${cx - 5},${cy + 4} ${cx + 5},${cy + 4}` : `${cx},${cy + 6} ${cx - 5},${cy - 4} ${cx + 5},${cy - 4}`;
@@ -169,7 +180,9 @@ export function lineChart(spec: ChartSpec): string {
   // legend
   let lx = pad.l + 8;
   for (const s of spec.series) {
-    parts.push(`<rect x="${lx}" y="${pad.t + 6}" width="10" height="3" fill="${s.color}"/><text x="${lx + 14}" y="${pad.t + 10}" font-size="10" fill="#333">${esc(s.name)}</text>`);
+    parts.push(
+      `<rect x="${lx}" y="${pad.t + 6}" width="10" height="3" fill="${s.color}"/><text x="${lx + 14}" y="${pad.t + 10}" font-size="10" fill="#333">${esc(s.name)}</text>`,
+    );
     lx += 24 + s.name.length * 6;
   }
   parts.push('</svg>');

@@ -35,7 +35,8 @@ export function parseSweepSpec(doc: unknown, file: string): SweepSpec {
   const o = doc as Record<string, unknown>;
   for (const k of Object.keys(o)) if (!['grid', 'rankBy', 'fast', 'maxRuns'].includes(k)) bad(`${k}: unknown key (grid, rankBy, fast, maxRuns)`);
   const g = o.grid;
-  if (typeof g !== 'object' || g === null || Array.isArray(g) || Object.keys(g).length === 0) return bad('grid: expected a mapping of config path → list of values');
+  if (typeof g !== 'object' || g === null || Array.isArray(g) || Object.keys(g).length === 0)
+    return bad('grid: expected a mapping of config path → list of values');
   const grid: [string, unknown[]][] = [];
   for (const [path, values] of Object.entries(g as Record<string, unknown>)) {
     if (!/^[A-Za-z_][\w-]*(\.[\w-]+)*$/.test(path)) bad(`grid.${path}: expected a dotted config path such as defaults.strategy.params.gamma`);
@@ -113,7 +114,16 @@ export function formatRanked(results: readonly SweepResult[], grid: SweepSpec['g
     const s = r.summary;
     const vals = keys.map((k) => JSON.stringify(r.combo[k]));
     if (!s) return [String(i + 1), ...vals, `error: ${r.error ?? '?'}`, '', '', '', '', ''];
-    return [String(i + 1), ...vals, s.pnl.total.toFixed(2), String(s.fills), s.volume.toFixed(0), s.maxDrawdown.toFixed(2), s.sharpe.value === null ? '–' : `${s.sharpe.value.toFixed(3)}/${s.sharpe.period}`, `${(s.quoteUptime.twoSided * 100).toFixed(1)}%`];
+    return [
+      String(i + 1),
+      ...vals,
+      s.pnl.total.toFixed(2),
+      String(s.fills),
+      s.volume.toFixed(0),
+      s.maxDrawdown.toFixed(2),
+      s.sharpe.value === null ? '–' : `${s.sharpe.value.toFixed(3)}/${s.sharpe.period}`,
+      `${(s.quoteUptime.twoSided * 100).toFixed(1)}%`,
+    ];
   });
   const w = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
   const line = (r: string[]) => r.map((x, c) => x.padStart(w[c]!)).join('  ');

@@ -29,7 +29,8 @@ let cached: { key: string; source: ReplaySource } | null = null;
 
 function sourceFor(r: SweepJobRequest): ReplaySource {
   const key = `${r.data}|${r.from ?? ''}|${r.to ?? ''}`;
-  if (!cached || cached.key !== key) cached = { key, source: loadReplaySource(r.data, { ...(r.from !== undefined ? { from: r.from } : {}), ...(r.to !== undefined ? { to: r.to } : {}) }) };
+  if (!cached || cached.key !== key)
+    cached = { key, source: loadReplaySource(r.data, { ...(r.from !== undefined ? { from: r.from } : {}), ...(r.to !== undefined ? { to: r.to } : {}) }) };
   return cached.source;
 }
 

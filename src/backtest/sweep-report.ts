@@ -18,13 +18,26 @@ const SCORE: Record<RankBy, { label: string; unit: string; of: (r: SweepResult) 
 export function buildSweepHtml(ranked: readonly SweepResult[], spec: Pick<SweepSpec, 'grid' | 'rankBy' | 'fast'>, title = 'bookmaker sweep'): string {
   const keys = spec.grid.map(([p]) => p);
   const score = SCORE[spec.rankBy];
-  const head = ['#', ...keys.map((k) => k.split('.').slice(-2).join('.')), 'PnL', 'spread', 'inventory', 'fees', 'fills', 'volume', 'max DD', 'Sharpe', '10 s markout ¢', 'uptime'];
+  const head = [
+    '#',
+    ...keys.map((k) => k.split('.').slice(-2).join('.')),
+    'PnL',
+    'spread',
+    'inventory',
+    'fees',
+    'fills',
+    'volume',
+    'max DD',
+    'Sharpe',
+    '10 s markout ¢',
+    'uptime',
+  ];
   const rows = ranked.map((r, i) => {
     const s = r.summary;
     const vals = keys.map((k) => `<td>${esc(JSON.stringify(r.combo[k]))}</td>`).join('');
     if (!s) return `<tr class="failed"><td>${i + 1}</td>${vals}<td colspan="${head.length - 1 - keys.length}">error: ${esc(r.error ?? '?')}</td></tr>`;
     const a = s.pnl.attribution;
-    return `<tr><td>${i + 1}</td>${vals}<td>${num(s.pnl.total)}</td><td>${num(a?.spreadCapture)}</td><td>${num(a?.inventory)}</td><td>${num(a?.fees)}</td><td>${s.fills}</td><td>${num(s.volume, 0)}</td><td>${num(s.maxDrawdown)}</td><td>${s.sharpe.value === null ? '–' : `${num(s.sharpe.value, 3)}/${esc(s.sharpe.period ?? "?")}`}</td><td>${num(s.markouts['10s']?.centsPerShare, 3)}</td><td>${num(s.quoteUptime.twoSided * 100, 1)}%</td></tr>`;
+    return `<tr><td>${i + 1}</td>${vals}<td>${num(s.pnl.total)}</td><td>${num(a?.spreadCapture)}</td><td>${num(a?.inventory)}</td><td>${num(a?.fees)}</td><td>${s.fills}</td><td>${num(s.volume, 0)}</td><td>${num(s.maxDrawdown)}</td><td>${s.sharpe.value === null ? '–' : `${num(s.sharpe.value, 3)}/${esc(s.sharpe.period ?? '?')}`}</td><td>${num(s.markouts['10s']?.centsPerShare, 3)}</td><td>${num(s.quoteUptime.twoSided * 100, 1)}%</td></tr>`;
   });
   const varying = spec.grid.filter(([, v]) => v.length > 1);
   let heat = '';

@@ -24,7 +24,8 @@ export function parseShard(text: string): Shard {
   const m = /^(\d+)\/(\d+)$/.exec(text.trim());
   const index = m ? Number(m[1]) : NaN;
   const count = m ? Number(m[2]) : NaN;
-  if (!m || !(count >= 1 && count <= 10_000) || !(index >= 0 && index < count)) throw new BadInputError('--shard', 'I/N with N from 1 to 10000 and I from 0 to N − 1 (e.g. 0/4 … 3/4)', text);
+  if (!m || !(count >= 1 && count <= 10_000) || !(index >= 0 && index < count))
+    throw new BadInputError('--shard', 'I/N with N from 1 to 10000 and I from 0 to N − 1 (e.g. 0/4 … 3/4)', text);
   return { index, count };
 }
 
@@ -59,7 +60,13 @@ export function sweepPart(spec: SweepSpec, shard: Shard, data: string, window: {
 
 /** The ranked results as the sweep's `--json` writes them (one machine or merged: the same bytes). */
 export function sweepJson(ranked: readonly SweepResult[]): string {
-  return JSON.stringify(ranked.map((r) => ({ combo: r.combo, summary: r.summary, ...(r.error ? { error: r.error } : {}) })), null, 2) + '\n';
+  return (
+    JSON.stringify(
+      ranked.map((r) => ({ combo: r.combo, summary: r.summary, ...(r.error ? { error: r.error } : {}) })),
+      null,
+      2,
+    ) + '\n'
+  );
 }
 
 export function readPart(file: string): SweepPart {
@@ -70,8 +77,10 @@ export function readPart(file: string): SweepPart {
     throw new BadInputError(file, 'a readable sweep part file (JSON written by backtest --sweep … --shard I/N --json FILE)', (e as Error).message);
   }
   const p = doc as Partial<SweepPart>;
-  if (p?.format !== 'bookmaker-sweep-part' || p.version !== 1) throw new BadInputError(file, 'format "bookmaker-sweep-part", version 1', `${String(p?.format)} v${String(p?.version)}`);
-  if (!p.sweep || !Array.isArray(p.sweep.grid) || !(RANK_BY as readonly unknown[]).includes(p.sweep.rankBy) || !Array.isArray(p.results) || !p.shard) throw new BadInputError(file, 'a sweep part with shard, sweep.grid, sweep.rankBy and results', 'a malformed part');
+  if (p?.format !== 'bookmaker-sweep-part' || p.version !== 1)
+    throw new BadInputError(file, 'format "bookmaker-sweep-part", version 1', `${String(p?.format)} v${String(p?.version)}`);
+  if (!p.sweep || !Array.isArray(p.sweep.grid) || !(RANK_BY as readonly unknown[]).includes(p.sweep.rankBy) || !Array.isArray(p.results) || !p.shard)
+    throw new BadInputError(file, 'a sweep part with shard, sweep.grid, sweep.rankBy and results', 'a malformed part');
   return p as SweepPart;
 }
 
@@ -94,12 +103,20 @@ export function mergeParts(parts: readonly { file: string; part: SweepPart }[]):
   const combos = expandGrid(first.sweep.grid);
   const byIndex = new Map<number, { file: string; r: SweepResult }>();
   for (const { file, part } of parts) {
-    if (key(part) !== k0) throw new BadInputError(file, `a part of the same sweep as ${parts[0]!.file} (grid, rankBy, fast, data and window must match)`, `shard ${part.shard.index}/${part.shard.count}`);
+    if (key(part) !== k0)
+      throw new BadInputError(
+        file,
+        `a part of the same sweep as ${parts[0]!.file} (grid, rankBy, fast, data and window must match)`,
+        `shard ${part.shard.index}/${part.shard.count}`,
+      );
     for (const r of part.results) {
-      if (!Number.isInteger(r.index) || r.index < 0 || r.index >= combos.length) throw new BadInputError(file, `result indices from 0 to ${combos.length - 1}`, r.index);
-      if (JSON.stringify(r.combo) !== JSON.stringify(combos[r.index])) throw new BadInputError(file, `the grid's combination at index ${r.index} (${JSON.stringify(combos[r.index])})`, JSON.stringify(r.combo));
+      if (!Number.isInteger(r.index) || r.index < 0 || r.index >= combos.length)
+        throw new BadInputError(file, `result indices from 0 to ${combos.length - 1}`, r.index);
+      if (JSON.stringify(r.combo) !== JSON.stringify(combos[r.index]))
+        throw new BadInputError(file, `the grid's combination at index ${r.index} (${JSON.stringify(combos[r.index])})`, JSON.stringify(r.combo));
       const seen = byIndex.get(r.index);
-      if (seen && JSON.stringify(seen.r) !== JSON.stringify(r)) throw new BadInputError(file, `one result per combination (index ${r.index} differs from ${seen.file})`, r.index);
+      if (seen && JSON.stringify(seen.r) !== JSON.stringify(r))
+        throw new BadInputError(file, `one result per combination (index ${r.index} differs from ${seen.file})`, r.index);
       byIndex.set(r.index, { file, r });
     }
   }
@@ -107,7 +124,11 @@ export function mergeParts(parts: readonly { file: string; part: SweepPart }[]):
   if (missing.length > 0) {
     const n = first.shard.count;
     const shards = [...new Set(missing.map((i) => i % n))].sort((a, b) => a - b);
-    throw new BadInputError('PARTS', `every combination of the grid (${combos.length})`, `${missing.length} missing: indices ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''} (shards ${shards.map((s) => `${s}/${n}`).join(', ')})`);
+    throw new BadInputError(
+      'PARTS',
+      `every combination of the grid (${combos.length})`,
+      `${missing.length} missing: indices ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''} (shards ${shards.map((s) => `${s}/${n}`).join(', ')})`,
+    );
   }
   return { spec: { grid: first.sweep.grid, rankBy: first.sweep.rankBy, fast: first.sweep.fast }, results: combos.map((_, i) => byIndex.get(i)!.r) };
 }

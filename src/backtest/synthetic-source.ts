@@ -52,7 +52,11 @@ function marketInputs(n: number, endMs: number): NewMarketInput[] {
   const out: NewMarketInput[] = [];
   for (let i = 0; i < n; i++) {
     const demo = DEMO_MARKETS[i];
-    out.push(demo ? { ...demo, deadline: endMs + 3_600_000 } : { question: `Will synthetic event ${i + 1} happen?`, shortQuestion: `Synthetic event ${i + 1}?`, deadline: endMs + 3_600_000 });
+    out.push(
+      demo
+        ? { ...demo, deadline: endMs + 3_600_000 }
+        : { question: `Will synthetic event ${i + 1} happen?`, shortQuestion: `Synthetic event ${i + 1}?`, deadline: endMs + 3_600_000 },
+    );
   }
   return out;
 }
@@ -74,7 +78,20 @@ export async function syntheticSource(o: SyntheticOptions): Promise<ReplaySource
   const events: RecordedEvent[] = [];
   const side: SideEvent[] = [];
   for (const m of ex.state.stores.markets.values()) {
-    side.push({ t: 'market', m: m.id, vts: start, lts: start, meta: { status: m.status, deadline: new Date(m.deadline).toISOString(), slug: m.slug, question: m.question, outcome: null, resolutionStatus: m.resolutionStatus } });
+    side.push({
+      t: 'market',
+      m: m.id,
+      vts: start,
+      lts: start,
+      meta: {
+        status: m.status,
+        deadline: new Date(m.deadline).toISOString(),
+        slug: m.slug,
+        question: m.question,
+        outcome: null,
+        resolutionStatus: m.resolutionStatus,
+      },
+    });
   }
   // the oracle's answers, as the recorder's oracle poll would write them (each quote once)
   const services = ex.state.services;
@@ -82,7 +99,14 @@ export async function syntheticSource(o: SyntheticOptions): Promise<ReplaySource
   services.oracleUpdate = (marketId, now, chance, posts) => {
     oracleUpdate(marketId, now, chance, posts);
     if (chance === null) return;
-    side.push({ t: 'oracle', m: marketId, vts: now, lts: now, probability: Math.round(Math.min(1, Math.max(0, chance)) * 1e6), confidence: posts >= 10 ? 'high' : posts >= 5 ? 'medium' : 'low' });
+    side.push({
+      t: 'oracle',
+      m: marketId,
+      vts: now,
+      lts: now,
+      probability: Math.round(Math.min(1, Math.max(0, chance)) * 1e6),
+      confidence: posts >= 10 ? 'high' : posts >= 5 ? 'medium' : 'low',
+    });
   };
   const stopTap = ex.tapFlow({ markets: ids, trades: true }, (e) => {
     // every row of one engine command at one virtual instant: a replay delivers them together
@@ -116,5 +140,15 @@ export async function syntheticSource(o: SyntheticOptions): Promise<ReplaySource
   };
   const cols = toColumns(events, ids);
   side.sort((a, b) => a.lts - b.lts);
-  return { dir: `synthetic:${o.flow}:${o.seed}`, manifest, cols, rows: windowRows(cols.lts, cols.rows, start, end + 1), side, sideBefore: [], ticks, from: start, to: end + 1 };
+  return {
+    dir: `synthetic:${o.flow}:${o.seed}`,
+    manifest,
+    cols,
+    rows: windowRows(cols.lts, cols.rows, start, end + 1),
+    side,
+    sideBefore: [],
+    ticks,
+    from: start,
+    to: end + 1,
+  };
 }

@@ -16,13 +16,35 @@ function table(title: string, rows: readonly (readonly string[])[]): string[] {
 
 export function formatChaosReport(r: ChaosReport): string {
   const out: string[] = [];
-  out.push(`chaos soak: ${(r.durationMs / 1000).toFixed(0)} s, profile ${r.profile}, seed ${r.seed}, ${r.markets} markets, ${r.botStarts} bot starts, ${r.ordersPlaced} orders placed, ${r.fills} with fills`);
+  out.push(
+    `chaos soak: ${(r.durationMs / 1000).toFixed(0)} s, profile ${r.profile}, seed ${r.seed}, ${r.markets} markets, ${r.botStarts} bot starts, ${r.ordersPlaced} orders placed, ${r.fills} with fills`,
+  );
   out.push('');
-  out.push(...table('Faults injected', [['kind', 'count'], ...FAULT_ROWS.map((k) => [k, String(r.faults[k] ?? 0)]), ['total', String(FAULT_ROWS.reduce((a, k) => a + (r.faults[k] ?? 0), 0))]]));
-  if (r.rotation) out.push('', `rotation: ${r.rotation.marketsCreated} market(s) created and ${r.rotation.marketsResolved} resolved during the run; the bot quoted ${r.rotation.newMarketsQuoted} of the new ones and ${r.rotation.endedMarketsQuoted} of the ended ones before they ended`);
-  if (r.booksCashGapMicro > 0) out.push('', `books cash below the venue's by up to ${(r.booksCashGapMicro / 1e6).toFixed(6)} USDC (fills of orders that took liquidity in parts: the venue states only their average price; docs/books-and-pnl.md, "Known limits")`);
+  out.push(
+    ...table('Faults injected', [
+      ['kind', 'count'],
+      ...FAULT_ROWS.map((k) => [k, String(r.faults[k] ?? 0)]),
+      ['total', String(FAULT_ROWS.reduce((a, k) => a + (r.faults[k] ?? 0), 0))],
+    ]),
+  );
+  if (r.rotation)
+    out.push(
+      '',
+      `rotation: ${r.rotation.marketsCreated} market(s) created and ${r.rotation.marketsResolved} resolved during the run; the bot quoted ${r.rotation.newMarketsQuoted} of the new ones and ${r.rotation.endedMarketsQuoted} of the ended ones before they ended`,
+    );
+  if (r.booksCashGapMicro > 0)
+    out.push(
+      '',
+      `books cash below the venue's by up to ${(r.booksCashGapMicro / 1e6).toFixed(6)} USDC (fills of orders that took liquidity in parts: the venue states only their average price; docs/books-and-pnl.md, "Known limits")`,
+    );
   out.push('');
-  out.push(...table('Invariants', [['invariant', 'checks', 'violations'], ...INVARIANT_NAMES.map((n) => [n, String(r.checks[n]), String(r.violationCounts[n])]), ['total', String(r.totalChecks), String(r.totalViolations)]]));
+  out.push(
+    ...table('Invariants', [
+      ['invariant', 'checks', 'violations'],
+      ...INVARIANT_NAMES.map((n) => [n, String(r.checks[n]), String(r.violationCounts[n])]),
+      ['total', String(r.totalChecks), String(r.totalViolations)],
+    ]),
+  );
   if (r.violations.length) {
     out.push('', 'Violations:');
     for (const v of r.violations.slice(0, 50)) out.push(`  [${v.invariant}] ${new Date(v.atMs).toISOString()} ${v.detail}`);

@@ -128,7 +128,13 @@ export function positionBreaches(net: ReadonlyMap<string, number>, open: readonl
  * Notional limit per market at worst case. The bot values at its own mark, which can lag the venue's
  * by an event, so a breach is only reported when it holds at every mark in [mark − slack, mark + slack].
  */
-export function notionalBreaches(net: ReadonlyMap<string, number>, open: readonly VenueOrder[], marks: ReadonlyMap<string, number>, limits: LimitSpec, markSlack = 50_000): string[] {
+export function notionalBreaches(
+  net: ReadonlyMap<string, number>,
+  open: readonly VenueOrder[],
+  marks: ReadonlyMap<string, number>,
+  limits: LimitSpec,
+  markSlack = 50_000,
+): string[] {
   const out: string[] = [];
   const grouped = byMarket(open);
   for (const m of new Set([...net.keys(), ...grouped.keys()])) {
@@ -188,14 +194,20 @@ export interface BotOrderView {
  *   - an order open at the venue, placed before the cutoff, that the bot does not track (a leak);
  *   - an order the bot holds as working that the venue closed before the cutoff, or never had.
  */
-export function reconcileMismatches(bot: readonly BotOrderView[], venue: readonly VenueOrder[], closedAt: ReadonlyMap<string, number>, cutoff: number): string[] {
+export function reconcileMismatches(
+  bot: readonly BotOrderView[],
+  venue: readonly VenueOrder[],
+  closedAt: ReadonlyMap<string, number>,
+  cutoff: number,
+): string[] {
   const out: string[] = [];
   const tracked = new Map(bot.map((b) => [b.nonce.toLowerCase(), b]));
   const known = new Map(venue.map((o) => [o.nonce.toLowerCase(), o]));
   for (const o of venue) {
     if (o.status !== 'open') continue;
     const placed = Date.parse(o.insertedAt ?? '');
-    if (Number.isFinite(placed) && placed < cutoff && !tracked.has(o.nonce.toLowerCase())) out.push(`venue holds open order ${o.nonce} (placed ${new Date(placed).toISOString()}) the bot does not track`);
+    if (Number.isFinite(placed) && placed < cutoff && !tracked.has(o.nonce.toLowerCase()))
+      out.push(`venue holds open order ${o.nonce} (placed ${new Date(placed).toISOString()}) the bot does not track`);
   }
   for (const b of bot) {
     if (b.state !== 'working') continue;
@@ -206,7 +218,8 @@ export function reconcileMismatches(bot: readonly BotOrderView[], venue: readonl
       continue;
     }
     const closed = closedAt.get(k);
-    if (o.status !== 'open' && closed !== undefined && closed < cutoff) out.push(`bot holds working order ${b.nonce} the venue closed (${o.status}) at ${new Date(closed).toISOString()}`);
+    if (o.status !== 'open' && closed !== undefined && closed < cutoff)
+      out.push(`bot holds working order ${b.nonce} the venue closed (${o.status}) at ${new Date(closed).toISOString()}`);
   }
   return out;
 }
@@ -215,7 +228,9 @@ export function reconcileMismatches(bot: readonly BotOrderView[], venue: readonl
 export function unsettledAfterRestart(openAtKill: readonly string[], bot: readonly BotOrderView[], venue: readonly VenueOrder[]): string[] {
   const tracked = new Set(bot.map((b) => b.nonce.toLowerCase()));
   const status = new Map(venue.map((o) => [o.nonce.toLowerCase(), o.status]));
-  return openAtKill.filter((n) => status.get(n.toLowerCase()) === 'open' && !tracked.has(n.toLowerCase())).map((n) => `order ${n} open before the kill was neither adopted nor cancelled`);
+  return openAtKill
+    .filter((n) => status.get(n.toLowerCase()) === 'open' && !tracked.has(n.toLowerCase()))
+    .map((n) => `order ${n} open before the kill was neither adopted nor cancelled`);
 }
 
 /**
@@ -251,7 +266,8 @@ export function ordersInEndedMarkets(open: readonly VenueOrder[], markets: Reado
     const m = markets.get(o.marketId.toLowerCase());
     if (!m) continue;
     if (m.status === 'resolved') out.push(`order ${o.nonce} open in resolved market ${o.marketId}`);
-    else if (now - m.deadline > graceMs) out.push(`order ${o.nonce} open in market ${o.marketId} ${now - m.deadline} ms after its deadline (status ${m.status})`);
+    else if (now - m.deadline > graceMs)
+      out.push(`order ${o.nonce} open in market ${o.marketId} ${now - m.deadline} ms after its deadline (status ${m.status})`);
   }
   return out;
 }
@@ -272,7 +288,8 @@ export function booksMismatches(books: AccountBooks, venue: AccountBooks): strin
   const out: string[] = [];
   // books short of the venue's cash is the known gap of fills at unstated prices (booksCashGap); books
   // holding more cash than the venue, or any holding that differs, is never explained
-  if (books.collateral > venue.collateral) out.push(`collateral: books ${books.collateral} vs venue ${venue.collateral} (1e-6 USDC, diff ${books.collateral - venue.collateral})`);
+  if (books.collateral > venue.collateral)
+    out.push(`collateral: books ${books.collateral} vs venue ${venue.collateral} (1e-6 USDC, diff ${books.collateral - venue.collateral})`);
   for (const k of [...new Set([...books.holdings.keys(), ...venue.holdings.keys()])].sort()) {
     const b = books.holdings.get(k) ?? 0n;
     const v = venue.holdings.get(k) ?? 0n;

@@ -66,7 +66,15 @@ export function startBookDriver(ex: LocalExchange, o: BookDriverOptions): BookDr
     if (!bid && bestBid > 0 && yesPrice <= bestBid) yesPrice = bestBid + m.tick;
     if (yesPrice <= 0 || yesPrice >= 1_000_000) return;
     // a YES ask is a NO bid at 1 − p: both sides need only collateral
-    const order = toSubmitOrder({ market: m.index, trader, outcome: bid ? 1 : 0, side: 'buy', price: bid ? yesPrice : 1_000_000 - yesPrice, size: (1 + Math.floor(rng.next() * 5)) * 1_000_000, nowMs: now });
+    const order = toSubmitOrder({
+      market: m.index,
+      trader,
+      outcome: bid ? 1 : 0,
+      side: 'buy',
+      price: bid ? yesPrice : 1_000_000 - yesPrice,
+      size: (1 + Math.floor(rng.next() * 5)) * 1_000_000,
+      nowMs: now,
+    });
     const r = host.submit(order);
     if (r.ok && r.status === 'open') {
       list.push(r.id);

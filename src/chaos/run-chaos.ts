@@ -195,9 +195,16 @@ class Referee {
     const describe = (k: string): string =>
       v.open
         .filter((o) => `${o.marketId.toLowerCase()}:${yesSide(o)}` === k)
-        .map((o) => `${o.nonce.slice(0, 10)} ${o.outcomeIndex === 1 ? 'YES' : 'NO'} ${o.side === 0 ? 'buy' : 'sell'} ${remainingShares(o) / 1e6}@${o.price} placed ${o.insertedAt.slice(11, 23)}`)
+        .map(
+          (o) =>
+            `${o.nonce.slice(0, 10)} ${o.outcomeIndex === 1 ? 'YES' : 'NO'} ${o.side === 0 ? 'buy' : 'sell'} ${remainingShares(o) / 1e6}@${o.price} placed ${o.insertedAt.slice(11, 23)}`,
+        )
         .join('; ');
-    this.tally.record('no-duplicate-quote', [...over].filter((k) => this.overQuotedBefore.has(k)).map((k) => `${k}: more open orders than slots for ${SAMPLE_MS} ms+ (${describe(k)})`), now);
+    this.tally.record(
+      'no-duplicate-quote',
+      [...over].filter((k) => this.overQuotedBefore.has(k)).map((k) => `${k}: more open orders than slots for ${SAMPLE_MS} ms+ (${describe(k)})`),
+      now,
+    );
     this.overQuotedBefore = over;
     this.checkStalls(v, now);
     this.checkSilence(v, now);
@@ -230,7 +237,10 @@ class Referee {
    */
   checkBooks(now: number, ledgerPath: string, botUp: boolean, stopped = false): void {
     const v = this.venueAccount();
-    const key = `${v.collateral}|${[...v.holdings].sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => `${k}=${x}`).join(',')}`;
+    const key = `${v.collateral}|${[...v.holdings]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, x]) => `${k}=${x}`)
+      .join(',')}`;
     if (!this.venueBooks || this.venueBooks.key !== key) this.venueBooks = { key, since: now, books: v };
     if (!stopped && (!botUp || now - this.venueBooks.since < BOOKS_QUIET_MS || now - this.booksCheckedAt < BOOKS_EVERY_MS)) return;
     this.booksCheckedAt = now;
@@ -243,7 +253,10 @@ class Referee {
         if (!b) return; // not begun yet (the first start-up is still running)
         // the account's books as the bot rebuilds them at start (src/account/account.ts, one function)
         const a = accountFromLedger(l);
-        books = { collateral: b.collateral + a.figures().cash, holdings: new Map(a.positions().map((x) => [`${x.marketId}:${x.outcomeIndex}`, BigInt(x.shares)])) };
+        books = {
+          collateral: b.collateral + a.figures().cash,
+          holdings: new Map(a.positions().map((x) => [`${x.marketId}:${x.outcomeIndex}`, BigInt(x.shares)])),
+        };
       } finally {
         l.close();
       }
@@ -258,12 +271,18 @@ class Referee {
     if (gap > this.booksCashGap) this.booksCashGap = gap;
     if (found.length > 0) {
       // what the venue holds that the books lack: the wallet's orders with fills in the markets that differ, and how far the ledger accounts for each
-      const markets = new Set([...books.holdings.keys(), ...v.holdings.keys()].filter((k) => (books.holdings.get(k) ?? 0n) !== (v.holdings.get(k) ?? 0n)).map((k) => k.split(':')[0]!));
+      const markets = new Set(
+        [...books.holdings.keys(), ...v.holdings.keys()]
+          .filter((k) => (books.holdings.get(k) ?? 0n) !== (v.holdings.get(k) ?? 0n))
+          .map((k) => k.split(':')[0]!),
+      );
       const accounted = ledgerFilled(ledgerPath);
       for (const o of this.view().orders) {
         const f = o.filledSize;
         if (f === 0 || !markets.has(o.marketId.toLowerCase())) continue;
-        found.push(`  venue order ${o.nonce} ${o.outcomeIndex === 1 ? 'YES' : 'NO'} ${o.side === 0 ? 'buy' : 'sell'} @${o.price} ${o.status} filledSize ${f} placed ${o.insertedAt}; ledger accounts ${accounted.get(o.nonce.toLowerCase()) ?? 'nothing'}`);
+        found.push(
+          `  venue order ${o.nonce} ${o.outcomeIndex === 1 ? 'YES' : 'NO'} ${o.side === 0 ? 'buy' : 'sell'} @${o.price} ${o.status} filledSize ${f} placed ${o.insertedAt}; ledger accounts ${accounted.get(o.nonce.toLowerCase()) ?? 'nothing'}`,
+        );
       }
       found.push(`  checked ${stopped ? 'after the stop' : 'while quiescent'}`);
     }
@@ -529,7 +548,11 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     finalExitCode = await bot.stop(90_000);
     const left = referee.view().open;
     referee.tally.record('clean-stop', finalExitCode === 0 ? [] : [`bot exited ${finalExitCode} on SIGTERM`], Date.now());
-    referee.tally.record('clean-stop', left.map((x) => `order ${x.nonce} still open at the venue after the stop`), Date.now());
+    referee.tally.record(
+      'clean-stop',
+      left.map((x) => `order ${x.nonce} still open at the venue after the stop`),
+      Date.now(),
+    );
     // after the stop too: the bot's orders are all gone, so its account at the venue no longer
     // moves, and the ledger must hold it to the unit (fills that raced the cancels included: the
     // stop's final sweep records them)
@@ -547,7 +570,10 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   }
 
   const v = referee.view();
-  const faults = { ...ex.faults.counts, botKill9: kills, marketCreated: churn.counts.created, marketResolved: churn.counts.resolved } as Record<ChaosFault, number>;
+  const faults = { ...ex.faults.counts, botKill9: kills, marketCreated: churn.counts.created, marketResolved: churn.counts.resolved } as Record<
+    ChaosFault,
+    number
+  >;
   const quotedIn = new Set(v.orders.map((x) => x.marketId.toLowerCase()));
   const t = referee.tally;
   return {
@@ -567,7 +593,16 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     logFiles,
     finalExitCode,
     booksCashGapMicro: Number(referee.booksCashGap),
-    rotation: rotation ? { marketsCreated: churn.counts.created, marketsResolved: churn.counts.resolved, newMarketsQuoted: created.filter((id) => quotedIn.has(id)).length, endedMarketsQuoted: [...ex.state.stores.markets.values()].filter((m) => m.deadline >= t0 && m.deadline <= t0 + o.durationMs && quotedIn.has(m.id.toLowerCase())).length } : null,
+    rotation: rotation
+      ? {
+          marketsCreated: churn.counts.created,
+          marketsResolved: churn.counts.resolved,
+          newMarketsQuoted: created.filter((id) => quotedIn.has(id)).length,
+          endedMarketsQuoted: [...ex.state.stores.markets.values()].filter(
+            (m) => m.deadline >= t0 && m.deadline <= t0 + o.durationMs && quotedIn.has(m.id.toLowerCase()),
+          ).length,
+        }
+      : null,
   };
 }
 

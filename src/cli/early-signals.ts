@@ -26,7 +26,9 @@ export function installEarlySignals(): void {
   const handlers = SIGNALS.map((sig) => {
     const h = (): void => {
       received.push(sig);
-      process.stderr.write(`bookmaker: ${sig} during start-up: ${sig === 'SIGHUP' ? 'a reload is deferred until the bot runs' : 'stopping once start-up can be interrupted'}\n`);
+      process.stderr.write(
+        `bookmaker: ${sig} during start-up: ${sig === 'SIGHUP' ? 'a reload is deferred until the bot runs' : 'stopping once start-up can be interrupted'}\n`,
+      );
     };
     process.on(sig, h);
     return [sig, h] as const;

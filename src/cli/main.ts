@@ -21,7 +21,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<{ d
   sign: { summary: 'sign orders and print the POST /orders body without sending it', load: () => import('./commands/sign.ts') },
   chaos: { summary: 'run the bot against the local exchange under injected faults and check invariants', load: () => import('./commands/chaos.ts') },
   ledger: { summary: 'read the books the bot keeps: summary, fills, orders, pnl', load: () => import('./commands/ledger.ts') },
-  doctor: { summary: 'preflight of a live start: keys, wallet, permissions, collateral, migration, clock, markets, ports, ledger, limits', load: () => import('./commands/doctor.ts') },
+  doctor: {
+    summary: 'preflight of a live start: keys, wallet, permissions, collateral, migration, clock, markets, ports, ledger, limits',
+    load: () => import('./commands/doctor.ts'),
+  },
   ctl: { summary: 'control a running bot: clear-kill, reload, pause, resume, halt, status', load: () => import('./commands/ctl.ts') },
 };
 

@@ -87,7 +87,11 @@ function venueObject(short: string): Record<string, unknown> {
  * Apply env then explicit overrides (CLI flags win over env) to a deep copy of the document.
  * Returns the new document and which paths were overridden by what.
  */
-export function applyOverrides(doc: unknown, env: Readonly<Record<string, string | undefined>>, overrides: Overrides): { doc: unknown; sources: OverrideSources } {
+export function applyOverrides(
+  doc: unknown,
+  env: Readonly<Record<string, string | undefined>>,
+  overrides: Overrides,
+): { doc: unknown; sources: OverrideSources } {
   const sources: OverrideSources = new Map();
   if (!isObj(doc)) return { doc, sources };
   const out = structuredClone(doc) as Record<string, unknown>;
@@ -107,7 +111,8 @@ export function applyOverrides(doc: unknown, env: Readonly<Record<string, string
   for (const [name, path] of Object.entries(NAMED)) {
     if (name === 'BOOKMAKER_STRATEGY') continue;
     const v = env[name];
-    if (v !== undefined && v !== '') set(path, name === 'BOOKMAKER_STRATEGY' || name === 'BOOKMAKER_KEY_FILE' || name === 'BOOKMAKER_BASE_URL' ? v : scalar(v), name);
+    if (v !== undefined && v !== '')
+      set(path, name === 'BOOKMAKER_STRATEGY' || name === 'BOOKMAKER_KEY_FILE' || name === 'BOOKMAKER_BASE_URL' ? v : scalar(v), name);
   }
   for (const [name, v] of Object.entries(env)) {
     if (!name.startsWith('BOOKMAKER__') || v === undefined) continue;

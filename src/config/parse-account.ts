@@ -47,7 +47,9 @@ export function refuseMovedKeys(raw: unknown, path: string): void {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return;
   for (const k of MOVED_TO_ACCOUNT) {
     if (k in raw) {
-      throw new ConfigError(`${at(path, k)}: ${k} is an account limit now: move it to the top-level \`account:\` section (account.${k}); it acts on the whole account's PnL, not on one market`);
+      throw new ConfigError(
+        `${at(path, k)}: ${k} is an account limit now: move it to the top-level \`account:\` section (account.${k}); it acts on the whole account's PnL, not on one market`,
+      );
     }
   }
 }

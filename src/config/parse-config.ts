@@ -17,7 +17,22 @@ import { parseAccount } from './parse-account.ts';
 import { rejectSecrets } from './secret-guard.ts';
 import type { BotConfig } from './types.ts';
 
-export const TOP_KEYS = ['venue', 'markets', 'defaults', 'orders', 'feeds', 'metrics', 'logging', 'wallet', 'health', 'watchdog', 'edge', 'ledger', 'admin', 'account'];
+export const TOP_KEYS = [
+  'venue',
+  'markets',
+  'defaults',
+  'orders',
+  'feeds',
+  'metrics',
+  'logging',
+  'wallet',
+  'health',
+  'watchdog',
+  'edge',
+  'ledger',
+  'admin',
+  'account',
+];
 
 export interface ParseOptions {
   /** file name used in messages and as the base for strategy module paths ('' = none) */

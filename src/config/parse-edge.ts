@@ -30,13 +30,16 @@ export function parseEdge(raw: unknown, path: string): EdgeSettings {
   let horizons = DEFAULT_EDGE.markoutHorizonsMs;
   if (o.markoutHorizonsSeconds !== undefined) {
     const list = o.markoutHorizonsSeconds;
-    if (!Array.isArray(list) || list.length === 0 || list.length > 20) throw new ConfigFieldError(at(path, 'markoutHorizonsSeconds'), 'a list of 1 to 20 horizons in seconds', list);
+    if (!Array.isArray(list) || list.length === 0 || list.length > 20)
+      throw new ConfigFieldError(at(path, 'markoutHorizonsSeconds'), 'a list of 1 to 20 horizons in seconds', list);
     horizons = list.map((v, i) => ms(checkNumber(v, at(at(path, 'markoutHorizonsSeconds'), i), { min: 0, gt: true, max: 86_400 })));
-    for (let i = 1; i < horizons.length; i++) if (!(horizons[i]! > horizons[i - 1]!)) throw new ConfigFieldError(at(at(path, 'markoutHorizonsSeconds'), i), 'horizons in increasing order', list[i]);
+    for (let i = 1; i < horizons.length; i++)
+      if (!(horizons[i]! > horizons[i - 1]!)) throw new ConfigFieldError(at(at(path, 'markoutHorizonsSeconds'), i), 'horizons in increasing order', list[i]);
   }
   const defaultTox = horizons.includes(DEFAULT_EDGE.toxicityHorizonMs) ? DEFAULT_EDGE.toxicityHorizonMs / 1000 : horizons[0]! / 1000;
   const tox = ms(readNumber(o, 'toxicityHorizonSeconds', path, { min: 0, gt: true, max: 86_400 }, defaultTox));
-  if (!horizons.includes(tox)) throw new ConfigFieldError(at(path, 'toxicityHorizonSeconds'), `one of the markout horizons (${horizons.map((h) => h / 1000).join(', ')})`, tox / 1000);
+  if (!horizons.includes(tox))
+    throw new ConfigFieldError(at(path, 'toxicityHorizonSeconds'), `one of the markout horizons (${horizons.map((h) => h / 1000).join(', ')})`, tox / 1000);
   return {
     ...DEFAULT_EDGE,
     markoutHorizonsMs: horizons,
@@ -48,7 +51,20 @@ export function parseEdge(raw: unknown, path: string): EdgeSettings {
 }
 
 function parseRegime(raw: unknown, path: string): RegimeSettings {
-  const o = readOptionalObject(raw, path, ['midJump', 'midJumpWindowSeconds', 'oracleJump', 'burstFactor', 'burstMinShares', 'eventHoldSeconds', 'trendMove', 'trendWindowSeconds', 'trendImbalance', 'reduceOnlyMarkout', 'minFills', 'reduceOnlyBeforeDeadlineSeconds']);
+  const o = readOptionalObject(raw, path, [
+    'midJump',
+    'midJumpWindowSeconds',
+    'oracleJump',
+    'burstFactor',
+    'burstMinShares',
+    'eventHoldSeconds',
+    'trendMove',
+    'trendWindowSeconds',
+    'trendImbalance',
+    'reduceOnlyMarkout',
+    'minFills',
+    'reduceOnlyBeforeDeadlineSeconds',
+  ]);
   const d = DEFAULT_REGIME;
   const price = (k: string, dflt: number) => Math.round(readNumber(o, k, path, { min: 0, max: 1 }, dflt / 1e6) * 1e6);
   const secs = (k: string, dflt: number, min = 0) => ms(readNumber(o, k, path, { min, max: 31_536_000 }, dflt / 1000));

@@ -24,7 +24,10 @@ export function parseLedger(raw: unknown, path: string, file: string): LedgerSet
  */
 function parseFees(raw: unknown, path: string): { makerBps: number; takerBps: number } {
   const f = readOptionalObject(raw, path, ['makerBps', 'takerBps']);
-  return checkFees({ makerBps: readNumber(f, 'makerBps', path, { min: 0, max: 10_000, integer: true }, 0), takerBps: readNumber(f, 'takerBps', path, { min: 0, max: 10_000, integer: true }, 50) });
+  return checkFees({
+    makerBps: readNumber(f, 'makerBps', path, { min: 0, max: 10_000, integer: true }, 0),
+    takerBps: readNumber(f, 'takerBps', path, { min: 0, max: 10_000, integer: true }, 50),
+  });
 }
 
 export function parseAdmin(raw: unknown, path: string): { port: number } {

@@ -8,9 +8,31 @@ import { dirname } from 'node:path';
 import type { RiskLimits } from '../risk/types.ts';
 import { loadStrategy } from '../strategy/registry.ts';
 import type { MarketStatus } from '../strategy/types.ts';
-import { ConfigFieldError, at, isObj, readBoolean, readEnum, readNumber, readObject, readOptionalNumber, readOptionalObject, readOptionalString, readString, type Obj } from '../core/fields.ts';
+import {
+  ConfigFieldError,
+  at,
+  isObj,
+  readBoolean,
+  readEnum,
+  readNumber,
+  readObject,
+  readOptionalNumber,
+  readOptionalObject,
+  readOptionalString,
+  readString,
+  type Obj,
+} from '../core/fields.ts';
 import { DEFAULT_RISK, parseRisk } from './parse-risk.ts';
-import { DEFAULT_WEIGHTS, RANK_TERMS, type MarketConfig, type MarketSelector, type RankSettings, type RankTerm, type SelectionSettings, type StrategySettings } from './types.ts';
+import {
+  DEFAULT_WEIGHTS,
+  RANK_TERMS,
+  type MarketConfig,
+  type MarketSelector,
+  type RankSettings,
+  type RankTerm,
+  type SelectionSettings,
+  type StrategySettings,
+} from './types.ts';
 
 interface RawStrategy {
   readonly ref: string;
@@ -89,15 +111,26 @@ function parseRank(raw: unknown, path: string): RankSettings {
   const reads = (['depth', 'volatility', 'tradeRate', 'oracleDisagreement'] as const).filter((t) => weights[t] !== 0).length;
   let least = r.top * reads;
   while (least - Math.floor(least / 4) < r.top * reads) least++;
-  if (r.maxRequests < least) throw new ConfigFieldError(at(bp, 'requests'), `at least ${least} (a quarter for the market list, then ${reads} read(s) for each of the top ${r.top})`, r.maxRequests);
-  if (r.perMarket !== null && r.total !== null && r.total > 0 && r.total < r.perMarket) throw new ConfigFieldError(at(cp, 'total'), `at least perMarket (${r.perMarket / USDC}) or 0 for no cap`, r.total / USDC);
+  if (r.maxRequests < least)
+    throw new ConfigFieldError(
+      at(bp, 'requests'),
+      `at least ${least} (a quarter for the market list, then ${reads} read(s) for each of the top ${r.top})`,
+      r.maxRequests,
+    );
+  if (r.perMarket !== null && r.total !== null && r.total > 0 && r.total < r.perMarket)
+    throw new ConfigFieldError(at(cp, 'total'), `at least perMarket (${r.perMarket / USDC}) or 0 for no cap`, r.total / USDC);
   return category === undefined ? r : { ...r, category };
 }
 
 function parseSelector(o: Obj, path: string): MarketSelector {
   const kinds = ['id', 'slug', 'filter', 'all', 'rank'].filter((k) => o[k] !== undefined);
   if (kinds.length !== 1) {
-    throw new ConfigFieldError(path, 'exactly one of id, slug, filter, all or rank', kinds.length ? kinds.join(' and ') : 'none', kinds.length ? kinds.join(' and ') : 'none');
+    throw new ConfigFieldError(
+      path,
+      'exactly one of id, slug, filter, all or rank',
+      kinds.length ? kinds.join(' and ') : 'none',
+      kinds.length ? kinds.join(' and ') : 'none',
+    );
   }
   if (o.rank !== undefined) return { by: 'rank', rank: parseRank(o.rank, at(path, 'rank')) };
   if (o.id !== undefined) {
@@ -135,7 +168,8 @@ export function parseShardText(text: unknown, path: string): { index: number; co
   const m = typeof text === 'string' ? /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text) : null;
   const index = m ? Number(m[1]) : NaN;
   const count = m ? Number(m[2]) : NaN;
-  if (!m || !(count >= 1 && count <= 10_000) || !(index >= 0 && index < count)) throw new ConfigFieldError(path, 'I/N with N from 1 to 10000 and I from 0 to N − 1 (e.g. 0/2)', text);
+  if (!m || !(count >= 1 && count <= 10_000) || !(index >= 0 && index < count))
+    throw new ConfigFieldError(path, 'I/N with N from 1 to 10000 and I from 0 to N − 1 (e.g. 0/2)', text);
   return { index, count };
 }
 
@@ -183,7 +217,12 @@ export async function parseMarkets(doc: Obj, ctx: MarketsContext): Promise<Marke
     const path = at(listPath, i);
     const o = readObject(entries[i], path, ['id', 'slug', 'filter', 'all', 'rank', 'strategy', 'risk']);
     const select = parseSelector(o, path);
-    const strat = rawStrategy(o.strategy, at(path, 'strategy'), defaultStrategy) ?? { ref: 'bands', where: 'defaults.strategy', params: undefined, path: at(path, 'strategy.params') };
+    const strat = rawStrategy(o.strategy, at(path, 'strategy'), defaultStrategy) ?? {
+      ref: 'bands',
+      where: 'defaults.strategy',
+      params: undefined,
+      path: at(path, 'strategy.params'),
+    };
     const strategy = await resolveStrategy(strat, baseDir);
     out.push({ select, strategy, risk: parseRisk(o.risk, at(path, 'risk'), defaultRisk) });
   }

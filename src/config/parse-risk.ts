@@ -26,9 +26,19 @@ export const DEFAULT_RISK: RiskLimits = {
 };
 
 export const RISK_KEYS = [
-  'maxPosition', 'maxNotional', 'maxTotalPosition', 'maxTotalNotional', 'maxOrderSize', 'maxDistanceFromFair',
-  'allowCrossing', 'reduceOnly', 'halted',
-  'maxBookAgeSeconds', 'maxStreamSilenceSeconds', 'pauseBeforeDeadlineSeconds', 'orderRate',
+  'maxPosition',
+  'maxNotional',
+  'maxTotalPosition',
+  'maxTotalNotional',
+  'maxOrderSize',
+  'maxDistanceFromFair',
+  'allowCrossing',
+  'reduceOnly',
+  'halted',
+  'maxBookAgeSeconds',
+  'maxStreamSilenceSeconds',
+  'pauseBeforeDeadlineSeconds',
+  'orderRate',
 ];
 
 const BIG = 1e9; // shares or USDC: far above any sane limit, far below 2^53 in 1e-6 units

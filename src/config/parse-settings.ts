@@ -6,7 +6,17 @@ import { LOG_LEVELS, type FeedSettings, type LogLevel, type OrderManagerSettings
 const secs = (v: number) => Math.round(v * 1000);
 
 export function parseOrders(raw: unknown, path: string): OrderManagerSettings {
-  const o = readOptionalObject(raw, path, ['priceTolerance', 'sizeTolerance', 'batchLimit', 'requoteIntervalSeconds', 'deadManExpirySeconds', 'inFlightTimeoutSeconds', 'reconcileIntervalSeconds', 'noInventory', 'reconcileScope']);
+  const o = readOptionalObject(raw, path, [
+    'priceTolerance',
+    'sizeTolerance',
+    'batchLimit',
+    'requoteIntervalSeconds',
+    'deadManExpirySeconds',
+    'inFlightTimeoutSeconds',
+    'reconcileIntervalSeconds',
+    'noInventory',
+    'reconcileScope',
+  ]);
   const deadMan = readNumber(o, 'deadManExpirySeconds', path, { min: 0, max: 31_536_000 }, 0);
   // below 10 s a refresh could not reliably land before expiry: every order would lapse
   if (deadMan > 0 && deadMan < 10) throw new ConfigFieldError(at(path, 'deadManExpirySeconds'), '0 (off) or a number in [10, 31536000]', deadMan);
@@ -24,7 +34,16 @@ export function parseOrders(raw: unknown, path: string): OrderManagerSettings {
 }
 
 export function parseFeeds(raw: unknown, path: string): FeedSettings {
-  const o = readOptionalObject(raw, path, ['bookDepth', 'bookPollSeconds', 'activityPollSeconds', 'balancePollSeconds', 'oraclePollSeconds', 'streamIdleTimeoutSeconds', 'midHistorySize', 'tradeHistorySize']);
+  const o = readOptionalObject(raw, path, [
+    'bookDepth',
+    'bookPollSeconds',
+    'activityPollSeconds',
+    'balancePollSeconds',
+    'oraclePollSeconds',
+    'streamIdleTimeoutSeconds',
+    'midHistorySize',
+    'tradeHistorySize',
+  ]);
   const interval = (k: string, d: number) => secs(readNumber(o, k, path, { min: 0.05, max: 86_400 }, d));
   return {
     bookDepth: readNumber(o, 'bookDepth', path, { min: 1, max: 100, integer: true }, 10),

@@ -41,7 +41,20 @@ export function parseUrl(s: string, path: string): string {
   return s.replace(/\/+$/, '');
 }
 
-const LOCAL_KEYS = ['seed', 'port', 'markets', 'tick', 'startingCollateral', 'agents', 'flow', 'faults', 'newMarketEverySeconds', 'marketLifetimeSeconds', 'resolutionDelaySeconds', 'maxLiveMarkets'];
+const LOCAL_KEYS = [
+  'seed',
+  'port',
+  'markets',
+  'tick',
+  'startingCollateral',
+  'agents',
+  'flow',
+  'faults',
+  'newMarketEverySeconds',
+  'marketLifetimeSeconds',
+  'resolutionDelaySeconds',
+  'maxLiveMarkets',
+];
 /** a year: longer periods are surely a unit mistake (ms given for seconds) */
 const MAX_CHURN_SECONDS = 365 * 86_400;
 const AGENT_KEYS = ['noiseTakers', 'informedTakers', 'makers', 'takerRatePerSecond'];
@@ -77,7 +90,8 @@ function parseFaults(raw: unknown, fp: string): LocalVenueSettings['faults'] {
       if (OLD_FAULT_KEYS[k]) throw new ConfigFieldError(at(fp, k), `no such setting: use ${OLD_FAULT_KEYS[k]}`, (obj as Record<string, unknown>)[k]);
     }
     const p = (obj as Record<string, unknown>).profile;
-    if (typeof p === 'string' && !isFaultProfileName(p)) throw new ConfigFieldError(at(fp, 'profile'), `one of ${FAULT_PROFILE_NAMES.join(', ')} (${faultProfileProblem(p)})`, p);
+    if (typeof p === 'string' && !isFaultProfileName(p))
+      throw new ConfigFieldError(at(fp, 'profile'), `one of ${FAULT_PROFILE_NAMES.join(', ')} (${faultProfileProblem(p)})`, p);
   }
   const f = readOptionalObject(obj, fp, FAULT_KEYS);
   const profile = readEnum(f, 'profile', fp, FAULT_PROFILE_NAMES, 'none');
@@ -96,7 +110,11 @@ export function parseLocal(raw: unknown, path: string): LocalVenueSettings {
   const informedTakers = int(a, 'informedTakers', ap, 0, 1000, 2);
   const takerRatePerSecond = readNumber(a, 'takerRatePerSecond', ap, { min: 0, max: 10_000 }, 0.5);
   if (a.takerRatePerSecond !== undefined && takerRatePerSecond > 0 && noiseTakers + informedTakers === 0) {
-    throw new ConfigFieldError(at(ap, 'takerRatePerSecond'), '0 (or left out) when noiseTakers and informedTakers are both 0: the rate is shared by the takers', a.takerRatePerSecond);
+    throw new ConfigFieldError(
+      at(ap, 'takerRatePerSecond'),
+      '0 (or left out) when noiseTakers and informedTakers are both 0: the rate is shared by the takers',
+      a.takerRatePerSecond,
+    );
   }
   return {
     seed: int(o, 'seed', path, 0, 2 ** 32 - 1, 42),

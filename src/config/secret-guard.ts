@@ -6,7 +6,23 @@
 import { ConfigError } from '../model/errors.ts';
 import { at, isObj } from '../core/fields.ts';
 
-const SECRET_NAMES = new Set(['privatekey', 'apikey', 'apisecret', 'secret', 'secretkey', 'password', 'passphrase', 'mnemonic', 'seedphrase', 'authorization', 'bearer', 'token', 'accesstoken', 'signingkey', 'walletkey']);
+const SECRET_NAMES = new Set([
+  'privatekey',
+  'apikey',
+  'apisecret',
+  'secret',
+  'secretkey',
+  'password',
+  'passphrase',
+  'mnemonic',
+  'seedphrase',
+  'authorization',
+  'bearer',
+  'token',
+  'accesstoken',
+  'signingkey',
+  'walletkey',
+]);
 const SECRET_SUFFIXES = ['privatekey', 'apikey', 'secret', 'password', 'mnemonic'];
 /** 32 bytes of hex: a private key, or a market id / hash where the schema expects one */
 const HEX32 = /^(0x)?[0-9a-fA-F]{64}$/;

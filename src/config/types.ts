@@ -75,7 +75,17 @@ export type MarketSelector =
 export type RankTerm = 'spread' | 'depth' | 'volume' | 'volume24h' | 'volatility' | 'tradeRate' | 'timeToDeadline' | 'oracleDisagreement' | 'fee';
 
 /** The rank terms in the order the report and the metrics list them (src/selection/score.ts computes them). */
-export const RANK_TERMS: readonly RankTerm[] = ['spread', 'depth', 'volume', 'volume24h', 'volatility', 'tradeRate', 'timeToDeadline', 'oracleDisagreement', 'fee'];
+export const RANK_TERMS: readonly RankTerm[] = [
+  'spread',
+  'depth',
+  'volume',
+  'volume24h',
+  'volatility',
+  'tradeRate',
+  'timeToDeadline',
+  'oracleDisagreement',
+  'fee',
+];
 
 export const DEFAULT_WEIGHTS: Readonly<Record<RankTerm, number>> = {
   spread: 1,
@@ -182,7 +192,6 @@ export interface FeedSettings {
   readonly midHistorySize: number;
   readonly tradeHistorySize: number;
 }
-
 
 export interface BotConfig {
   /** the file it came from ('' when built from an object) */

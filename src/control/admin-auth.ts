@@ -16,7 +16,9 @@ const WINDOW_MS = 30_000;
 
 const sha256 = (b: Buffer | string): string => createHash('sha256').update(b).digest('hex');
 const mac = (token: string, method: string, path: string, ts: string, nonce: string, body: Buffer | string): string =>
-  createHmac('sha256', token).update(`${method.toUpperCase()}\n${path}\n${ts}\n${nonce}\n${sha256(body)}`).digest('hex');
+  createHmac('sha256', token)
+    .update(`${method.toUpperCase()}\n${path}\n${ts}\n${nonce}\n${sha256(body)}`)
+    .digest('hex');
 
 export function signRequest(token: string, method: string, path: string, body: string, now = Date.now()): string {
   const ts = String(now);

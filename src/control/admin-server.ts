@@ -106,7 +106,14 @@ export class DeferredControls implements Controls {
     return this.halts[this.halts.length - 1] ?? null;
   }
   private notYet(): ControlResult {
-    return { status: 503, body: { error: `the bot is starting (${this.phaseName}): only status and halt answer until it runs; try again in a moment`, starting: true, phase: this.phaseName } };
+    return {
+      status: 503,
+      body: {
+        error: `the bot is starting (${this.phaseName}): only status and halt answer until it runs; try again in a moment`,
+        starting: true,
+        phase: this.phaseName,
+      },
+    };
   }
   status(): Record<string, unknown> {
     if (this.c) return this.c.status();
@@ -155,7 +162,9 @@ export const MIN_ADMIN_TOKEN_LENGTH = 16;
 /** A token anyone could guess is refused (a config error, exit 2); the token itself is never in the message. */
 export function checkAdminToken(token: string): void {
   if (token.trim().length < MIN_ADMIN_TOKEN_LENGTH) {
-    throw new ConfigError(`${ADMIN_TOKEN_ENV} is too short (${token.trim().length} characters; at least ${MIN_ADMIN_TOKEN_LENGTH}): use a random one, e.g. \`openssl rand -hex 24\``);
+    throw new ConfigError(
+      `${ADMIN_TOKEN_ENV} is too short (${token.trim().length} characters; at least ${MIN_ADMIN_TOKEN_LENGTH}): use a random one, e.g. \`openssl rand -hex 24\``,
+    );
   }
 }
 
@@ -277,7 +286,8 @@ export async function startAdminEndpoint(o: { port: number; token: string; contr
     send(res, r.status, r.body);
   }
   await new Promise<void>((resolve, reject) => {
-    const failed = (e: NodeJS.ErrnoException): void => reject(new AdminPortError(o.port, e.code ?? 'ERROR', e.code === 'EADDRINUSE' ? portHolder(o.port) : null));
+    const failed = (e: NodeJS.ErrnoException): void =>
+      reject(new AdminPortError(o.port, e.code ?? 'ERROR', e.code === 'EADDRINUSE' ? portHolder(o.port) : null));
     server.once('error', failed);
     server.listen(o.port, '127.0.0.1', () => {
       server.off('error', failed);

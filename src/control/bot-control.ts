@@ -107,13 +107,21 @@ export class BotControl implements Controls {
     if (holds.halt) {
       this.haltHold = holds.halt;
       k.pause(null);
-      this.log.warn({ reason: holds.halt.reason, since: new Date(holds.halt.at).toISOString(), source: holds.halt.source }, 'halted by an operator in an earlier run: not quoting until `bookmaker ctl resume`');
+      this.log.warn(
+        { reason: holds.halt.reason, since: new Date(holds.halt.at).toISOString(), source: holds.halt.source },
+        'halted by an operator in an earlier run: not quoting until `bookmaker ctl resume`',
+      );
     }
     for (const [id, h] of holds.pauses) {
       this.pauseHolds.set(id, h);
       const market = this.market(id);
       if (market) k.pause(market);
-      this.log.warn({ market: id, reason: h.reason, since: new Date(h.at).toISOString(), quoted: market !== null }, market ? 'market paused by an operator in an earlier run: not quoting it until `bookmaker ctl resume MARKET`' : 'a market paused in an earlier run is not quoted by this run; its pause stays in the ledger');
+      this.log.warn(
+        { market: id, reason: h.reason, since: new Date(h.at).toISOString(), quoted: market !== null },
+        market
+          ? 'market paused by an operator in an earlier run: not quoting it until `bookmaker ctl resume MARKET`'
+          : 'a market paused in an earlier run is not quoted by this run; its pause stays in the ledger',
+      );
     }
   }
 
@@ -142,7 +150,8 @@ export class BotControl implements Controls {
     const h = this.haltHeld();
     if (h) out.push(`halted by the operator since ${h.since}${h.reason ? `: ${h.reason}` : ''} (bookmaker ctl resume lifts it)`);
     else if (this.o.kernel.halted) out.push('halted by the operator (bookmaker ctl resume lifts it)');
-    for (const p of this.pauses()) out.push(`market ${p.market} paused by the operator since ${p.since}${p.reason ? `: ${p.reason}` : ''} (bookmaker ctl resume ${p.market} lifts it)`);
+    for (const p of this.pauses())
+      out.push(`market ${p.market} paused by the operator since ${p.since}${p.reason ? `: ${p.reason}` : ''} (bookmaker ctl resume ${p.market} lifts it)`);
     return out;
   }
 
@@ -157,7 +166,9 @@ export class BotControl implements Controls {
     return {
       ...(this.o.identity ? { identity: this.o.identity() } : {}),
       latched: k.killed !== null,
-      killSwitch: k.killed ? { reason: latch?.reason ?? k.killed, detail: latch?.detail ?? null, since: latch ? new Date(latch.at).toISOString() : null } : null,
+      killSwitch: k.killed
+        ? { reason: latch?.reason ?? k.killed, detail: latch?.detail ?? null, since: latch ? new Date(latch.at).toISOString() : null }
+        : null,
       halted: k.halted,
       halt: k.halted ? (this.haltHeld() ?? { reason: null, since: null, source: 'admin' }) : null,
       paused: k.pausedList(),
@@ -176,7 +187,10 @@ export class BotControl implements Controls {
     const resumed = this.o.kernel.clearKill();
     if (resumed) this.o.onKillCleared?.();
     const cleared = was !== null || resumed;
-    this.log.warn({ reason, was: was?.reason ?? kernelWas, resumed }, cleared ? 'kill switch cleared by the operator' : 'clear-kill: no kill switch was latched');
+    this.log.warn(
+      { reason, was: was?.reason ?? kernelWas, resumed },
+      cleared ? 'kill switch cleared by the operator' : 'clear-kill: no kill switch was latched',
+    );
     if (!this.o.ledger) this.record('clear-kill', null, reason, cleared ? `cleared ${kernelWas}` : 'no latch was set');
     return { status: 200, body: { cleared, was: was?.reason ?? kernelWas ?? null, quoting: resumed } };
   }

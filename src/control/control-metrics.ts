@@ -7,7 +7,12 @@ import { Gauge, type Registry } from 'prom-client';
 import type { QuotingKernel } from '../kernel/quoting-kernel.ts';
 import type { BotControl } from './bot-control.ts';
 
-export function registerControlMetrics(registry: Registry, kernel: Pick<QuotingKernel, 'halted'>, control: Pick<BotControl, 'pauses'>, prefix = 'bookmaker_'): void {
+export function registerControlMetrics(
+  registry: Registry,
+  kernel: Pick<QuotingKernel, 'halted'>,
+  control: Pick<BotControl, 'pauses'>,
+  prefix = 'bookmaker_',
+): void {
   new Gauge({
     name: `${prefix}operator_halted`,
     help: '1 while an operator halt holds (bookmaker ctl halt; it survives restarts until bookmaker ctl resume)',

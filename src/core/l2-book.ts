@@ -51,7 +51,8 @@ function windowSlots(tick: number, minPrice: unknown, maxPrice: unknown): number
     throw new BadInputError('maxPrice', `an integer multiple of the ${tick}-unit tick, at least minPrice ${minPrice}`, maxPrice);
   }
   const slots = (maxPrice - minPrice) / tick + 1;
-  if (slots > L2_MAX_SLOTS) throw new BadInputError('maxPrice', `a window of at most ${L2_MAX_SLOTS} ticks (${slots} asked: ${Math.round((slots * 16) / 2 ** 20)} MB)`, maxPrice);
+  if (slots > L2_MAX_SLOTS)
+    throw new BadInputError('maxPrice', `a window of at most ${L2_MAX_SLOTS} ticks (${slots} asked: ${Math.round((slots * 16) / 2 ** 20)} MB)`, maxPrice);
   return slots;
 }
 

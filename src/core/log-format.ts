@@ -50,7 +50,12 @@ export function formatPretty(line: string, o: PrettyOptions = {}): string {
   } catch {
     return line.endsWith('\n') ? line : line + '\n';
   }
-  const lv = LEVELS[Number(rec.level)] ?? { name: String(rec.level ?? '?').toUpperCase().padEnd(5), color: '' };
+  const lv = LEVELS[Number(rec.level)] ?? {
+    name: String(rec.level ?? '?')
+      .toUpperCase()
+      .padEnd(5),
+    color: '',
+  };
   const c = o.colors === true;
   const time = typeof rec.time === 'number' ? clock(rec.time) : '--:--:--.---';
   const comp = typeof rec.component === 'string' ? `${rec.component}: ` : '';
@@ -64,7 +69,12 @@ export function formatPretty(line: string, o: PrettyOptions = {}): string {
       const rest = Object.fromEntries(Object.entries(e).filter(([n]) => n !== 'stack' && n !== 'message' && n !== 'type'));
       extras.push(`${k}=${value(typeof e.message === 'string' ? e.message : e)}`);
       for (const [n, x] of Object.entries(rest)) extras.push(`${k}.${n}=${value(x)}`);
-      if (typeof e.stack === 'string') stack = e.stack.split('\n').slice(1).map((l) => `    ${l.trim()}`).join('\n');
+      if (typeof e.stack === 'string')
+        stack = e.stack
+          .split('\n')
+          .slice(1)
+          .map((l) => `    ${l.trim()}`)
+          .join('\n');
       continue;
     }
     extras.push(`${k}=${value(v)}`);

@@ -59,7 +59,11 @@ export function checkLedger(cfg: BotConfig, embedded: boolean): CheckResult {
   const p = ledgerPath(cfg, embedded);
   if (p === ':memory:') {
     if (embedded) return ok(name, 'in memory (the embedded demo keeps no books)');
-    return warn(name, "ledger.path is ':memory:': fills, positions, PnL and the kill-switch latch are not kept across restarts", 'remove ledger.path (default: .bookmaker/<config>.ledger.sqlite beside the config) or set it to a file');
+    return warn(
+      name,
+      "ledger.path is ':memory:': fills, positions, PnL and the kill-switch latch are not kept across restarts",
+      'remove ledger.path (default: .bookmaker/<config>.ledger.sqlite beside the config) or set it to a file',
+    );
   }
   const me = uid();
   let st: ReturnType<typeof statSync> | null = null;
@@ -67,11 +71,21 @@ export function checkLedger(cfg: BotConfig, embedded: boolean): CheckResult {
     st = statSync(p);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') return fail(name, `${p}: cannot be read (${code ?? 'error'})`, `make ${dirname(p)} a folder this account (uid ${me ?? '?'}) can write, or set ledger.path elsewhere`);
+    if (code !== 'ENOENT' && code !== 'ENOTDIR')
+      return fail(
+        name,
+        `${p}: cannot be read (${code ?? 'error'})`,
+        `make ${dirname(p)} a folder this account (uid ${me ?? '?'}) can write, or set ledger.path elsewhere`,
+      );
   }
   if (st) {
     if (!st.isFile()) return fail(name, `${p}: exists and is not a regular file`, 'set ledger.path to a file name');
-    if (me !== null && st.uid !== me) return fail(name, `${p}: owned by uid ${st.uid}, this account is uid ${me}`, `run the bot as uid ${st.uid}, or chown ${me} ${p} (and its -wal and -shm files)`);
+    if (me !== null && st.uid !== me)
+      return fail(
+        name,
+        `${p}: owned by uid ${st.uid}, this account is uid ${me}`,
+        `run the bot as uid ${st.uid}, or chown ${me} ${p} (and its -wal and -shm files)`,
+      );
     try {
       accessSync(p, constants.R_OK | constants.W_OK);
     } catch {
@@ -79,7 +93,12 @@ export function checkLedger(cfg: BotConfig, embedded: boolean): CheckResult {
     }
     // SQLite writes its -wal and -shm files beside the ledger
     const problem = probeWrite(dirname(p));
-    if (problem) return fail(name, `${p}: its folder ${dirname(p)} is not writable (${problem}); SQLite needs it for the journal`, `make ${dirname(p)} writable by uid ${me ?? '?'}`);
+    if (problem)
+      return fail(
+        name,
+        `${p}: its folder ${dirname(p)} is not writable (${problem}); SQLite needs it for the journal`,
+        `make ${dirname(p)} writable by uid ${me ?? '?'}`,
+      );
     return ok(name, `${p} (exists, owned by uid ${st.uid}, writable)`);
   }
   const dir = existingAncestor(p);
@@ -89,9 +108,15 @@ export function checkLedger(cfg: BotConfig, embedded: boolean): CheckResult {
   } catch {
     /* reported below */
   }
-  if (!isDir) return fail(name, `${p}: cannot be created: ${dir} is not a folder`, `set ledger.path to a file in a folder this account (uid ${me ?? '?'}) can write`);
+  if (!isDir)
+    return fail(name, `${p}: cannot be created: ${dir} is not a folder`, `set ledger.path to a file in a folder this account (uid ${me ?? '?'}) can write`);
   const problem = probeWrite(dir);
-  if (problem) return fail(name, `${p}: cannot be created: ${dir} is not writable by this account (${problem})`, `make ${dir} writable by uid ${me ?? '?'} or set ledger.path elsewhere`);
+  if (problem)
+    return fail(
+      name,
+      `${p}: cannot be created: ${dir} is not writable by this account (${problem})`,
+      `make ${dir} writable by uid ${me ?? '?'} or set ledger.path elsewhere`,
+    );
   return ok(name, `${p} (will be created at the first start; ${dir} is writable)`);
 }
 
@@ -100,7 +125,13 @@ export function checkLedger(cfg: BotConfig, embedded: boolean): CheckResult {
  * wallet that holds tokens or has placed orders is refused by `run` (exit 2) unless `--new-ledger`
  * adopts the holdings as the baseline. null when the ledger already holds books (nothing to add).
  */
-export async function checkInheritedHistory(cfg: BotConfig, embedded: boolean, client: HistorySource, wallet: Address, legacy = false): Promise<CheckResult | null> {
+export async function checkInheritedHistory(
+  cfg: BotConfig,
+  embedded: boolean,
+  client: HistorySource,
+  wallet: Address,
+  legacy = false,
+): Promise<CheckResult | null> {
   const p = ledgerPath(cfg, embedded || cfg.venue.kind === 'local');
   if (p === ':memory:') return null;
   let size = -1;
@@ -111,7 +142,8 @@ export async function checkInheritedHistory(cfg: BotConfig, embedded: boolean, c
   }
   if (size > 0) return null;
   const h = await readVenueHistory(client, wallet);
-  if (!hasHistory(h) && !legacy) return ok('ledger', `${p} (${size === 0 ? 'empty' : 'will be created at the first start'}; the wallet has no venue history, so the books start at 0)`);
+  if (!hasHistory(h) && !legacy)
+    return ok('ledger', `${p} (${size === 0 ? 'empty' : 'will be created at the first start'}; the wallet has no venue history, so the books start at 0)`);
   const markets = new Set(h.holdings.map((x) => x.marketId)).size;
   const what = [
     h.holdings.length ? `${h.holdings.length} holding(s) in ${markets} market(s)` : null,
@@ -134,23 +166,46 @@ export async function checkAdmin(cfg: BotConfig, env: NodeJS.ProcessEnv, metrics
   const token = env[ADMIN_TOKEN_ENV];
   registerSecret(token);
   if (port === 0) return ok(name, 'admin endpoint off (admin.port 0): bookmaker ctl cannot reach the bot; SIGHUP still reloads');
-  if (!token) return warn(name, `admin.port ${port} but ${ADMIN_TOKEN_ENV} is not set: the endpoint stays off and bookmaker ctl (clear-kill, pause, halt) cannot reach the bot`, `set ${ADMIN_TOKEN_ENV} to a random token of at least ${ADMIN_TOKEN_MIN} characters (e.g. openssl rand -hex 24)`);
-  if (token.trim().length < ADMIN_TOKEN_MIN) return fail(name, `${ADMIN_TOKEN_ENV} is ${token.trim().length} characters long (at least ${ADMIN_TOKEN_MIN})`, `set ${ADMIN_TOKEN_ENV} to a random token of at least ${ADMIN_TOKEN_MIN} characters (e.g. openssl rand -hex 24)`);
-  if (port === metricsPort) return fail(name, `admin.port ${port} is also the metrics port`, 'give the admin endpoint and the metrics endpoint different ports');
+  if (!token)
+    return warn(
+      name,
+      `admin.port ${port} but ${ADMIN_TOKEN_ENV} is not set: the endpoint stays off and bookmaker ctl (clear-kill, pause, halt) cannot reach the bot`,
+      `set ${ADMIN_TOKEN_ENV} to a random token of at least ${ADMIN_TOKEN_MIN} characters (e.g. openssl rand -hex 24)`,
+    );
+  if (token.trim().length < ADMIN_TOKEN_MIN)
+    return fail(
+      name,
+      `${ADMIN_TOKEN_ENV} is ${token.trim().length} characters long (at least ${ADMIN_TOKEN_MIN})`,
+      `set ${ADMIN_TOKEN_ENV} to a random token of at least ${ADMIN_TOKEN_MIN} characters (e.g. openssl rand -hex 24)`,
+    );
+  if (port === metricsPort)
+    return fail(name, `admin.port ${port} is also the metrics port`, 'give the admin endpoint and the metrics endpoint different ports');
   const p = await probePort(port, '127.0.0.1');
-  if (!p.free) return fail(name, `admin port 127.0.0.1:${port} ${portProblem(p.code)}`, `stop what holds port ${port} (ss -ltnp 'sport = :${port}') or set admin.port to a free port`);
+  if (!p.free)
+    return fail(
+      name,
+      `admin port 127.0.0.1:${port} ${portProblem(p.code)}`,
+      `stop what holds port ${port} (ss -ltnp 'sport = :${port}') or set admin.port to a free port`,
+    );
   return ok(name, `admin endpoint on 127.0.0.1:${port}, token set (${ADMIN_TOKEN_MIN}+ characters), port free`);
 }
 
 /** The metrics endpoint: off, or a port that can be bound (metrics.optional turns a busy port into a warning). */
 export async function checkMetrics(cfg: BotConfig, port: number): Promise<CheckResult> {
   const name = 'metrics';
-  if (port === 0) return warn(name, 'metrics endpoint off (port 0): no /metrics, /healthz or /readyz, so no alert can fire', 'set metrics.port (default 9464) and scrape it (docs/alerting.md)');
+  if (port === 0)
+    return warn(
+      name,
+      'metrics endpoint off (port 0): no /metrics, /healthz or /readyz, so no alert can fire',
+      'set metrics.port (default 9464) and scrape it (docs/alerting.md)',
+    );
   const p = await probePort(port, cfg.metrics.host);
   if (p.free) return ok(name, `/metrics, /healthz, /readyz on ${cfg.metrics.host}:${port} (port free)`);
   const detail = `metrics port ${cfg.metrics.host}:${port} ${portProblem(p.code)}`;
   const fix = `stop what holds port ${port} (ss -ltnp 'sport = :${port}') or pass --metrics-port / set metrics.port to a free port`;
-  return cfg.metrics.optional ? warn(name, `${detail}; metrics.optional: the bot runs without metrics`, fix) : fail(name, `${detail}; the bot would exit 2 at start-up`, fix);
+  return cfg.metrics.optional
+    ? warn(name, `${detail}; metrics.optional: the bot runs without metrics`, fix)
+    : fail(name, `${detail}; the bot would exit 2 at start-up`, fix);
 }
 
 /**
@@ -197,17 +252,22 @@ export function checkLimits(cfg: BotConfig): CheckResult {
     const r = m.risk;
     const at = `markets[${i}].risk`;
     if (r.maxOrderSize < VENUE_MIN_ORDER_SIZE) fails.push(`${at}.maxOrderSize ${shares(r.maxOrderSize)} is below the venue's smallest order (0.01 shares)`);
-    if (r.maxOrderSize > r.maxPosition) warns.push(`${at}.maxOrderSize ${shares(r.maxOrderSize)} exceeds maxPosition ${shares(r.maxPosition)} (orders are trimmed to the position limit)`);
-    if (acct.maxTotalPosition > 0 && r.maxPosition > acct.maxTotalPosition) warns.push(`${at}.maxPosition ${shares(r.maxPosition)} exceeds the account-wide maxTotalPosition ${shares(acct.maxTotalPosition)}`);
-    if (acct.maxTotalNotional > 0 && r.maxNotional > acct.maxTotalNotional) warns.push(`${at}.maxNotional ${usdcText(r.maxNotional)} exceeds the account-wide maxTotalNotional ${usdcText(acct.maxTotalNotional)}`);
+    if (r.maxOrderSize > r.maxPosition)
+      warns.push(`${at}.maxOrderSize ${shares(r.maxOrderSize)} exceeds maxPosition ${shares(r.maxPosition)} (orders are trimmed to the position limit)`);
+    if (acct.maxTotalPosition > 0 && r.maxPosition > acct.maxTotalPosition)
+      warns.push(`${at}.maxPosition ${shares(r.maxPosition)} exceeds the account-wide maxTotalPosition ${shares(acct.maxTotalPosition)}`);
+    if (acct.maxTotalNotional > 0 && r.maxNotional > acct.maxTotalNotional)
+      warns.push(`${at}.maxNotional ${usdcText(r.maxNotional)} exceeds the account-wide maxTotalNotional ${usdcText(acct.maxTotalNotional)}`);
     if (r.halted) warns.push(`${at}.halted is true: these markets never quote`);
   });
   for (const k of ['maxTotalNotional', 'maxTotalPosition'] as const) {
     const values = new Set(cfg.markets.map((m) => m.risk[k]));
     if (values.size > 1) warns.push(`the account-wide ${k} differs between entries (${[...values].join(', ')} in 1e-6 units): the smallest acts`);
   }
-  if (acct.maxDailyLoss > 0 && acct.maxLoss > 0 && acct.maxDailyLoss > acct.maxLoss) warns.push(`maxDailyLoss ${usdcText(acct.maxDailyLoss)} exceeds maxLoss ${usdcText(acct.maxLoss)}: the daily limit never fires first`);
-  if (acct.maxDrawdown === 0 && acct.maxDailyLoss === 0 && acct.maxLoss === 0) warns.push('no loss limit is set (maxDrawdown, maxDailyLoss, maxLoss all 0): nothing stops a losing bot');
+  if (acct.maxDailyLoss > 0 && acct.maxLoss > 0 && acct.maxDailyLoss > acct.maxLoss)
+    warns.push(`maxDailyLoss ${usdcText(acct.maxDailyLoss)} exceeds maxLoss ${usdcText(acct.maxLoss)}: the daily limit never fires first`);
+  if (acct.maxDrawdown === 0 && acct.maxDailyLoss === 0 && acct.maxLoss === 0)
+    warns.push('no loss limit is set (maxDrawdown, maxDailyLoss, maxLoss all 0): nothing stops a losing bot');
   if (fails.length) return fail(name, [...fails, ...warns].join('; '), 'raise the limits named above to at least the venue minimum');
   if (warns.length) return warn(name, warns.join('; '), 'make each per-market limit at most its account-wide counterpart and maxOrderSize at most maxPosition');
   return ok(name, `${cfg.markets.length} entr${cfg.markets.length === 1 ? 'y' : 'ies'}: order sizes within positions, per-market within account-wide limits`);

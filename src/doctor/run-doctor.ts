@@ -22,13 +22,41 @@ import { createVenueClient } from '../exchange/venue-client.ts';
 import { fail, ok, warn, type CheckResult } from './check.ts';
 import { checkAdmin, checkInheritedHistory, checkLedger, checkLimits, checkMetrics } from './local-checks.ts';
 import type { Address } from '../model/order.ts';
-import { checkClock, checkCollateral, collateralToMigrate, checkMarkets, checkMigration, checkTradePermission, checkVenue, checkWallet, describeError, readAccount, type SelectedMarkets, type VenueFacts } from './venue-checks.ts';
+import {
+  checkClock,
+  checkCollateral,
+  collateralToMigrate,
+  checkMarkets,
+  checkMigration,
+  checkTradePermission,
+  checkVenue,
+  checkWallet,
+  describeError,
+  readAccount,
+  type SelectedMarkets,
+  type VenueFacts,
+} from './venue-checks.ts';
 
 export const DEFAULT_CHECK_MS = 5_000;
 export const DEFAULT_TOTAL_MS = 20_000;
 
 /** The order checks are reported in (every run reports each of them once). */
-export const CHECK_NAMES = ['config', 'keys', 'venue', 'clock', 'api-key', 'wallet', 'permissions', 'migration', 'markets', 'collateral', 'limits', 'ledger', 'admin', 'metrics'] as const;
+export const CHECK_NAMES = [
+  'config',
+  'keys',
+  'venue',
+  'clock',
+  'api-key',
+  'wallet',
+  'permissions',
+  'migration',
+  'markets',
+  'collateral',
+  'limits',
+  'ledger',
+  'admin',
+  'metrics',
+] as const;
 
 export interface DoctorOptions {
   config: BotConfig;
@@ -88,7 +116,13 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     ]);
     clearTimeout(timer);
     if (out === 'late') {
-      put(notChecked(name, `no answer within ${left} ms (the per-check budget is ${checkMs / 1000} s)`, 'check the network path to the venue and its status; rerun doctor, or raise --timeout'));
+      put(
+        notChecked(
+          name,
+          `no answer within ${left} ms (the per-check budget is ${checkMs / 1000} s)`,
+          'check the network path to the venue and its status; rerun doctor, or raise --timeout',
+        ),
+      );
       return null;
     }
     if ('e' in out) {
@@ -111,7 +145,12 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   const venueNames = ['venue', 'clock', 'api-key', 'wallet', 'permissions', 'migration', 'markets', 'collateral'] as const;
   if (embedded) {
     put(ok('keys', 'the embedded local exchange uses a throwaway wallet and a demo key'));
-    put(ok('venue', 'embedded local exchange (no keys, no network): nothing at a venue to check; run doctor with --base-url (or a testnet/mainnet config) before going live'));
+    put(
+      ok(
+        'venue',
+        'embedded local exchange (no keys, no network): nothing at a venue to check; run doctor with --base-url (or a testnet/mainnet config) before going live',
+      ),
+    );
     for (const n of venueNames.slice(1)) put(ok(n, 'embedded local exchange: not applicable'));
     await local;
     return report(results);
@@ -135,12 +174,23 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   } catch (e) {
     keyProblems.push((e as Error).message);
   }
-  if (keyProblems.length) put(fail('keys', keyProblems.join('; '), 'give the private key (BOOKMAKER_PRIVATE_KEY or --key-file, mode 0600) and the API key (--api-key, BOOKMAKER_API_KEY or wallet.apiKeyFile)'));
+  if (keyProblems.length)
+    put(
+      fail(
+        'keys',
+        keyProblems.join('; '),
+        'give the private key (BOOKMAKER_PRIVATE_KEY or --key-file, mode 0600) and the API key (--api-key, BOOKMAKER_API_KEY or wallet.apiKeyFile)',
+      ),
+    );
   else put(ok('keys', `private key of ${signer!.address} and an API key loaded (neither is printed)`));
 
   const client = createVenueClient({ baseUrl, chain, ...(apiKey ? { apiKey } : {}), timeoutMs: checkMs, retry: { maxAttempts: 1 } });
   try {
-    const v = await timed('venue', () => checkVenue(baseUrl, chain, checkMs, now), (x) => x.result);
+    const v = await timed(
+      'venue',
+      () => checkVenue(baseUrl, chain, checkMs, now),
+      (x) => x.result,
+    );
     const facts: VenueFacts | null = v?.facts ?? null;
     if (!v || v.result.result === 'fail') {
       const why = 'the venue check failed';
@@ -155,7 +205,11 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
         for (const n of ['api-key', 'wallet', 'permissions', 'migration']) put(notChecked(n, 'no API key', 'see the keys check'));
         return null;
       }
-      const a = await timed('api-key', () => readAccount(client), (x) => x.result);
+      const a = await timed(
+        'api-key',
+        () => readAccount(client),
+        (x) => x.result,
+      );
       const status = a?.status ?? null;
       if (!status) {
         for (const n of ['wallet', 'permissions', 'migration']) put(notChecked(n, 'the API key check failed', 'fix the api-key check first'));
@@ -168,16 +222,31 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
       }
       const w = checkWallet(status, signer);
       put(w);
-      if (w.result === 'fail') put(notChecked('permissions', 'the private key is not the API key wallet\'s', 'fix the wallet check first'));
-      else await timed('permissions', () => checkTradePermission(client, signer!), (r) => r);
+      if (w.result === 'fail') put(notChecked('permissions', "the private key is not the API key wallet's", 'fix the wallet check first'));
+      else
+        await timed(
+          'permissions',
+          () => checkTradePermission(client, signer!),
+          (r) => r,
+        );
       return status;
     })();
-    const markets = timed('markets', () => checkMarkets(client, cfg, now), (x: SelectedMarkets) => x.result);
+    const markets = timed(
+      'markets',
+      () => checkMarkets(client, cfg, now),
+      (x: SelectedMarkets) => x.result,
+    );
     const [status, selected] = await Promise.all([account, markets]);
     const wallet = status?.walletAddress ?? null;
     if (!wallet) put(notChecked('collateral', 'no wallet to read (the api-key check failed)', 'fix the keys and api-key checks first'));
-    else if (!selected || selected.entries.length === 0) put(notChecked('collateral', 'no market selected to size the limits against', 'fix the markets check first'));
-    else await timed('collateral', () => checkCollateral(client, wallet, selected.entries, collateralToMigrate(status, chain)), (r) => r);
+    else if (!selected || selected.entries.length === 0)
+      put(notChecked('collateral', 'no market selected to size the limits against', 'fix the markets check first'));
+    else
+      await timed(
+        'collateral',
+        () => checkCollateral(client, wallet, selected.entries, collateralToMigrate(status, chain)),
+        (r) => r,
+      );
     // a new or emptied ledger on a wallet with venue history: `run` refuses it without --new-ledger
     const ledger = results.get('ledger');
     if (wallet && ledger?.result === 'ok') {
@@ -185,7 +254,9 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
       const legacy =
         status !== null &&
         !status.migrationComplete &&
-        (status.legacyOpenOrderCount > 0 || status.pendingRestorations.length > 0 || status.legacyBalances.some((b) => b.balance > 0n && b.token.toLowerCase() !== chain.usdc.toLowerCase()));
+        (status.legacyOpenOrderCount > 0 ||
+          status.pendingRestorations.length > 0 ||
+          status.legacyBalances.some((b) => b.balance > 0n && b.token.toLowerCase() !== chain.usdc.toLowerCase()));
       const inherited = await withinBudget(() => checkInheritedHistory(cfg, embedded, client, wallet as Address, legacy));
       if (inherited) put(inherited);
     }
@@ -199,6 +270,10 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
 
 function report(results: Map<string, CheckResult>): DoctorReport {
   // a venue's message may echo what we sent (a key in an error text): every detail goes through the scrubber
-  const checks = CHECK_NAMES.map((n) => results.get(n) ?? fail(n, 'not checked', 'a bug in bookmaker doctor: please report it')).map((c) => ({ ...c, detail: scrubSecrets(c.detail), fix: scrubSecrets(c.fix) }));
+  const checks = CHECK_NAMES.map((n) => results.get(n) ?? fail(n, 'not checked', 'a bug in bookmaker doctor: please report it')).map((c) => ({
+    ...c,
+    detail: scrubSecrets(c.detail),
+    fix: scrubSecrets(c.fix),
+  }));
   return { checks, exitCode: checks.some((c) => c.result === 'fail') ? 1 : 0 };
 }

@@ -145,7 +145,16 @@ export function orderLimitErrors(
   o: Omit<
     Pick<
       OrderState,
-      'kind' | 'filledShares' | 'collateralPaid' | 'collateralReceived' | 'fees' | 'maxFee' | 'maxShares' | 'minSharesOut' | 'maxCollateralIn' | 'minCollateralOut'
+      | 'kind'
+      | 'filledShares'
+      | 'collateralPaid'
+      | 'collateralReceived'
+      | 'fees'
+      | 'maxFee'
+      | 'maxShares'
+      | 'minSharesOut'
+      | 'maxCollateralIn'
+      | 'minCollateralOut'
     >,
     'kind'
   > & { kind: number },

@@ -59,16 +59,30 @@ export class Ledger {
   /** The ledger as plain data (its live arrays, not copies): serialise it before the next command. */
   exportData(): LedgerData {
     return {
-      collateral: this.collateral, reserved: this.reserved, traders: this.traders, fee: this.fee, total: this.total,
-      yes: this.yes, no: this.no, yesReserved: this.yesReserved, noReserved: this.noReserved, posMarket: this.posMarket, posTrader: this.posTrader,
-      positionsUsed: this.positionsUsed, posIndex: this.posIndex, lastMarket: this.lastMarket, lastPos: this.lastPos, byTrader: this.byTrader,
+      collateral: this.collateral,
+      reserved: this.reserved,
+      traders: this.traders,
+      fee: this.fee,
+      total: this.total,
+      yes: this.yes,
+      no: this.no,
+      yesReserved: this.yesReserved,
+      noReserved: this.noReserved,
+      posMarket: this.posMarket,
+      posTrader: this.posTrader,
+      positionsUsed: this.positionsUsed,
+      posIndex: this.posIndex,
+      lastMarket: this.lastMarket,
+      lastPos: this.lastPos,
+      byTrader: this.byTrader,
     };
   }
 
   /** Replace this ledger's contents with `d` (copied). */
   restoreData(d: LedgerData): void {
     const n = d.traders;
-    if (d.posIndex.length !== n || d.byTrader.length !== n || d.collateral.length < n || d.lastMarket.length < n) throw new Error('ledger data: per-trader lists do not match the trader count');
+    if (d.posIndex.length !== n || d.byTrader.length !== n || d.collateral.length < n || d.lastMarket.length < n)
+      throw new Error('ledger data: per-trader lists do not match the trader count');
     if (d.yes.length < d.positionsUsed) throw new Error('ledger data: position arrays shorter than the positions used');
     this.collateral = new Float64Array(d.collateral);
     this.reserved = new Float64Array(d.reserved);

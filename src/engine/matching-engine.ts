@@ -107,7 +107,6 @@ const RESTING = 2;
 type DoneCause = Extract<EngineEvent, { type: 'done' }>['cause'];
 type FinalStatus = Exclude<OrderStatus, 'open'>;
 
-
 function scratch(): LimitState {
   // -0 (a double) for the fields `load` fills from the pool's Float64Arrays, which hold doubles
   // there from the first fill on: the object starts with the map it ends with, so a new engine's
@@ -332,7 +331,21 @@ export class MatchingEngine implements Engine {
       (kind === KIND_BUY ? minSharesOut : maxShares) < cfg.minOrderSize ||
       (kind !== KIND_SELL_INVENTORY && maxCollateralIn === 0)
     ) {
-      const bad = validateOrderFields(outcome, kind, price, maxShares, minSharesOut, maxCollateralIn, minCollateralOut, maxFee, timeInForce, makerRole, expiry, nowMs, cfg);
+      const bad = validateOrderFields(
+        outcome,
+        kind,
+        price,
+        maxShares,
+        minSharesOut,
+        maxCollateralIn,
+        minCollateralOut,
+        maxFee,
+        timeInForce,
+        makerRole,
+        expiry,
+        nowMs,
+        cfg,
+      );
       if (bad) return bad;
     }
 
@@ -520,7 +533,7 @@ export class MatchingEngine implements Engine {
     const opp = 1 - side;
     const limit = fl >>> FL_LEVEL;
     const trader = tiv[tb + I_TRADER]!;
-    const qty = fc[t >>> CHUNK_BITS]![((t & CHUNK_MASK) * F_STRIDE) + F_QTY]!;
+    const qty = fc[t >>> CHUNK_BITS]![(t & CHUNK_MASK) * F_STRIDE + F_QTY]!;
     const tOut = (fl >> FL_OUTCOME) & 1;
     const ts = this.load(this.ts, t);
     const counts = L.count[opp];
@@ -803,19 +816,35 @@ export class MatchingEngine implements Engine {
     if (mk.status !== 'open') return reject('MARKET_NOT_OPEN', 'market', `market is ${mk.status}`);
     const trader = o.trader;
     if (!Number.isInteger(trader) || trader < 0 || trader >= this.ledger.traders) return reject('UNKNOWN_TRADER', 'trader', `no trader ${String(trader)}`);
-    const bad = validateOrderFields(o.outcome, o.kind, o.price, o.maxShares, o.minSharesOut, o.maxCollateralIn, o.minCollateralOut, o.maxFee, o.timeInForce, o.makerRole, o.expiry, o.nowMs, mk.config);
+    const bad = validateOrderFields(
+      o.outcome,
+      o.kind,
+      o.price,
+      o.maxShares,
+      o.minSharesOut,
+      o.maxCollateralIn,
+      o.minCollateralOut,
+      o.maxFee,
+      o.timeInForce,
+      o.makerRole,
+      o.expiry,
+      o.nowMs,
+      mk.config,
+    );
     if (bad) return bad;
     const ledger = this.ledger;
     if (o.kind === KIND_SELL_INVENTORY) {
       const pos = ledger.findPosition(trader, o.market);
-      if ((pos < 0 ? 0 : ledger.availableTokens(pos, o.outcome)) + adjust.tokens < o.maxShares) return reject('UNDER_COLLATERALIZED', 'maxShares', 'not enough outcome tokens to reserve maxShares');
+      if ((pos < 0 ? 0 : ledger.availableTokens(pos, o.outcome)) + adjust.tokens < o.maxShares)
+        return reject('UNDER_COLLATERALIZED', 'maxShares', 'not enough outcome tokens to reserve maxShares');
     } else if (ledger.available(trader) + adjust.collateral < o.maxCollateralIn) {
       return reject('UNDER_COLLATERALIZED', 'maxCollateralIn', 'not enough collateral to reserve maxCollateralIn');
     }
     const L = mk.ladder;
     const side = (o.outcome === 1) === (o.kind === KIND_BUY) ? 0 : 1;
     const level = Math.round((o.outcome === 1 ? o.price : ONE - o.price) * L.invTick);
-    if ((o.makerRole ?? 0) === 1 && (side === 0 ? level >= L.bestAsk : level <= L.bestBid)) return reject('WOULD_CROSS', 'makerRole', 'a maker-only order would take liquidity');
+    if ((o.makerRole ?? 0) === 1 && (side === 0 ? level >= L.bestAsk : level <= L.bestBid))
+      return reject('WOULD_CROSS', 'makerRole', 'a maker-only order would take liquidity');
     return null;
   }
 
@@ -923,8 +952,7 @@ export class MatchingEngine implements Engine {
   }
 
   transferTokens(from: number, to: number, market: number, outcome: OutcomeIndex, amount: bigint): CommandResult {
-    const bad =
-      this.checkTrader(from, 'from') ?? this.checkTrader(to, 'to') ?? this.checkMarket(market) ?? checkAmount(amount, 'amount');
+    const bad = this.checkTrader(from, 'from') ?? this.checkTrader(to, 'to') ?? this.checkMarket(market) ?? checkAmount(amount, 'amount');
     if (bad) return bad;
     if (outcome !== 0 && outcome !== 1) return reject('BAD_INPUT', 'outcome', 'outcome must be 0 or 1');
     const n = Number(amount);
@@ -944,7 +972,7 @@ export class MatchingEngine implements Engine {
     }
     const p = this.pool;
     for (let s = 0; s < p.used; s++) {
-      if (isOpen(p.alive(s)) && p.ic[s >>> CHUNK_BITS]![((s & CHUNK_MASK) * I_STRIDE) + I_MARKET] === market) {
+      if (isOpen(p.alive(s)) && p.ic[s >>> CHUNK_BITS]![(s & CHUNK_MASK) * I_STRIDE + I_MARKET] === market) {
         this.finish(s, 'voided', 'MARKET_RESOLVED', 'resolution', nowMs, true);
       }
     }

@@ -156,7 +156,7 @@ export class OrderPool {
   alloc(): number {
     let slot = this.freeHead;
     if (slot !== NIL) {
-      this.freeHead = this.ic[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * I_STRIDE) + I_NEXT]!;
+      this.freeHead = this.ic[slot >>> CHUNK_BITS]![(slot & CHUNK_MASK) * I_STRIDE + I_NEXT]!;
     } else {
       if (this.used === this.capacity) this.grow();
       slot = this.used++;
@@ -181,21 +181,21 @@ export class OrderPool {
 
   /** The packed flags of a slot (FL_*; 0 when free). */
   flags(slot: number): number {
-    return this.ic[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * I_STRIDE) + I_FLAGS]!;
+    return this.ic[slot >>> CHUNK_BITS]![(slot & CHUNK_MASK) * I_STRIDE + I_FLAGS]!;
   }
 
   /** 0 free, 1 live, 2 resting, 3 tombstone */
   alive(slot: number): number {
-    return this.ic[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * I_STRIDE) + I_FLAGS]! & FL_ALIVE_MASK;
+    return this.ic[slot >>> CHUNK_BITS]![(slot & CHUNK_MASK) * I_STRIDE + I_FLAGS]! & FL_ALIVE_MASK;
   }
 
   /** The next slot in the slot's level queue (or free list), -1 at the end. */
   next(slot: number): number {
-    return this.ic[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * I_STRIDE) + I_NEXT]!;
+    return this.ic[slot >>> CHUNK_BITS]![(slot & CHUNK_MASK) * I_STRIDE + I_NEXT]!;
   }
 
   idOf(slot: number): number {
-    return (this.ic[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * I_STRIDE) + I_GEN]! >>> 0) * SLOT_COUNT + slot;
+    return (this.ic[slot >>> CHUNK_BITS]![(slot & CHUNK_MASK) * I_STRIDE + I_GEN]! >>> 0) * SLOT_COUNT + slot;
   }
 
   /** The live (not tombstoned) slot of an id, or -1. Reads only the slot's hot record. */
@@ -249,8 +249,8 @@ export class OrderPool {
   /** All four signed limits of the order in `slot` (the inverse of `setLimits`). */
   limitsOf(slot: number): OrderLimits {
     const fl = this.flags(slot);
-    const qty = this.fc[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * F_STRIDE) + F_QTY]!;
-    const limit = this.cc[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * C_STRIDE) + C_LIMIT]!;
+    const qty = this.fc[slot >>> CHUNK_BITS]![(slot & CHUNK_MASK) * F_STRIDE + F_QTY]!;
+    const limit = this.cc[slot >>> CHUNK_BITS]![(slot & CHUNK_MASK) * C_STRIDE + C_LIMIT]!;
     const kind = (fl >> FL_KIND) & 3;
     const [x, y] = (fl >> FL_EXTRAS) & 1 ? this.extras.get(slot)! : [0, 0];
     if (kind === 0) return { maxShares: x, minSharesOut: qty, maxCollateralIn: limit, minCollateralOut: y };
@@ -266,12 +266,12 @@ export class OrderPool {
     const f = this.fc[slot >>> CHUNK_BITS]!;
     const fb = (slot & CHUNK_MASK) * F_STRIDE;
     if (((this.flags(slot) >> FL_KIND) & 3) === 1) return f[fb + F_RESV]!;
-    return this.cc[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * C_STRIDE) + C_LIMIT]! - f[fb + F_RESV]! - f[fb + F_FEES]!;
+    return this.cc[slot >>> CHUNK_BITS]![(slot & CHUNK_MASK) * C_STRIDE + C_LIMIT]! - f[fb + F_RESV]! - f[fb + F_FEES]!;
   }
 
   /** The order's expiry in unix seconds, 0 for none. */
   expiryOf(slot: number): number {
-    return this.cc[slot >>> CHUNK_BITS]![((slot & CHUNK_MASK) * C_STRIDE) + C_EXPIRY]!;
+    return this.cc[slot >>> CHUNK_BITS]![(slot & CHUNK_MASK) * C_STRIDE + C_EXPIRY]!;
   }
 
   /** The pool as plain data (the live chunks, not copies): serialise it before the next command. */

@@ -77,14 +77,29 @@ export class PriceLadder {
 
   /** The ladder as plain data (its live arrays): serialise it before the next command. */
   exportData(): PriceLadderData {
-    return { tick: this.tick, head: this.head, tail: this.tail, size: this.size, count: this.count, tombs: this.tombs, bestBid: this.bestBid, bestAsk: this.bestAsk };
+    return {
+      tick: this.tick,
+      head: this.head,
+      tail: this.tail,
+      size: this.size,
+      count: this.count,
+      tombs: this.tombs,
+      bestBid: this.bestBid,
+      bestAsk: this.bestAsk,
+    };
   }
 
   /** Copy `d` into this ladder (same tick). */
   restoreData(d: PriceLadderData): void {
     if (d.tick !== this.tick) throw new Error(`price ladder data: tick ${d.tick}, expected ${this.tick}`);
     for (const side of [0, 1] as const) {
-      for (const [to, from] of [[this.head, d.head], [this.tail, d.tail], [this.size, d.size], [this.count, d.count], [this.tombs, d.tombs]] as const) {
+      for (const [to, from] of [
+        [this.head, d.head],
+        [this.tail, d.tail],
+        [this.size, d.size],
+        [this.count, d.count],
+        [this.tombs, d.tombs],
+      ] as const) {
         if (from[side].length !== to[side].length) throw new Error('price ladder data: a level array has the wrong length');
         to[side].set(from[side] as never);
       }
@@ -104,7 +119,7 @@ export class PriceLadder {
     lv[b + I_PREV] = t;
     lv[b + I_NEXT] = NIL;
     if (t === NIL) this.head[side][level] = slot;
-    else lc[t >>> CHUNK_BITS]![((t & CHUNK_MASK) * I_STRIDE) + I_NEXT] = slot;
+    else lc[t >>> CHUNK_BITS]![(t & CHUNK_MASK) * I_STRIDE + I_NEXT] = slot;
     this.tail[side][level] = slot;
     this.size[side][level] = this.size[side][level]! + shares;
     this.count[side][level] = this.count[side][level]! + 1;
@@ -133,7 +148,7 @@ export class PriceLadder {
    */
   bury(pool: OrderPool, slot: number, side: number, level: number, shares: number): void {
     const lv = pool.ic[slot >>> CHUNK_BITS]!;
-    const b = ((slot & CHUNK_MASK) * I_STRIDE) + I_FLAGS;
+    const b = (slot & CHUNK_MASK) * I_STRIDE + I_FLAGS;
     lv[b] = lv[b]! | ALIVE_TOMB;
     const c = this.count[side][level]! - 1;
     const d = this.tombs[side][level]! + 1;
@@ -161,7 +176,7 @@ export class PriceLadder {
     const lc = pool.ic;
     let s = this.head[side][level]!;
     while (s !== NIL) {
-      const nx = lc[s >>> CHUNK_BITS]![((s & CHUNK_MASK) * I_STRIDE) + I_NEXT]!;
+      const nx = lc[s >>> CHUNK_BITS]![(s & CHUNK_MASK) * I_STRIDE + I_NEXT]!;
       pool.free(s);
       s = nx;
     }
@@ -194,9 +209,9 @@ export class PriceLadder {
     const p = lv[b + I_PREV]!;
     const nx = lv[b + I_NEXT]!;
     if (p === NIL) this.head[side][level] = nx;
-    else lc[p >>> CHUNK_BITS]![((p & CHUNK_MASK) * I_STRIDE) + I_NEXT] = nx;
+    else lc[p >>> CHUNK_BITS]![(p & CHUNK_MASK) * I_STRIDE + I_NEXT] = nx;
     if (nx === NIL) this.tail[side][level] = p;
-    else lc[nx >>> CHUNK_BITS]![((nx & CHUNK_MASK) * I_STRIDE) + I_PREV] = p;
+    else lc[nx >>> CHUNK_BITS]![(nx & CHUNK_MASK) * I_STRIDE + I_PREV] = p;
     lv[b + I_PREV] = NIL;
     lv[b + I_NEXT] = NIL;
   }

@@ -17,14 +17,7 @@
  * SELL_NO_INVENTORY pays ⌈(1−q)·n⌉ and receives n of the other outcome. Payers round up, receivers
  * down; the dust and all fees go to the venue fee account, so collateral is conserved exactly.
  */
-import type {
-  MakerRoleValue,
-  OrderKindValue,
-  OrderStatus,
-  OutcomeIndex,
-  TimeInForceValue,
-  VoidReason,
-} from '../model/order.ts';
+import type { MakerRoleValue, OrderKindValue, OrderStatus, OutcomeIndex, TimeInForceValue, VoidReason } from '../model/order.ts';
 
 export type MarketIndex = number;
 export type TraderIndex = number;

@@ -24,7 +24,21 @@ function badAmount(field: string): Rejection {
 }
 
 export function validateOrder(o: SubmitOrder, cfg: MarketConfig): Rejection | null {
-  return validateOrderFields(o.outcome, o.kind, o.price, o.maxShares, o.minSharesOut, o.maxCollateralIn, o.minCollateralOut, o.maxFee, o.timeInForce, o.makerRole, o.expiry, o.nowMs, cfg);
+  return validateOrderFields(
+    o.outcome,
+    o.kind,
+    o.price,
+    o.maxShares,
+    o.minSharesOut,
+    o.maxCollateralIn,
+    o.minCollateralOut,
+    o.maxFee,
+    o.timeInForce,
+    o.makerRole,
+    o.expiry,
+    o.nowMs,
+    cfg,
+  );
 }
 
 /**

@@ -36,7 +36,8 @@ export function filePositionStore(path: string): PositionStore {
     load() {
       try {
         const v = JSON.parse(readFileSync(path, 'utf8')) as Partial<ActivityPosition>;
-        if (typeof v.newestTs === 'number' && Array.isArray(v.keysAtNewest) && v.keysAtNewest.every((k) => typeof k === 'string')) return { newestTs: v.newestTs, keysAtNewest: v.keysAtNewest };
+        if (typeof v.newestTs === 'number' && Array.isArray(v.keysAtNewest) && v.keysAtNewest.every((k) => typeof k === 'string'))
+          return { newestTs: v.newestTs, keysAtNewest: v.keysAtNewest };
       } catch {
         /* missing or unreadable: start fresh */
       }

@@ -68,7 +68,11 @@ export function advance(pos: ActivityPosition, fresh: readonly ActivityItem[]): 
 }
 
 /** Page back from the newest item until the saved position; returns new items oldest first. */
-export async function readNew(client: ActivitySource, pos: ActivityPosition, maxPages: number): Promise<{ items: ActivityItem[]; complete: boolean; pages: number }> {
+export async function readNew(
+  client: ActivitySource,
+  pos: ActivityPosition,
+  maxPages: number,
+): Promise<{ items: ActivityItem[]; complete: boolean; pages: number }> {
   const seenKeys = new Set(pos.keysAtNewest);
   const fresh: ActivityItem[] = [];
   let cursor: string | undefined;
@@ -102,7 +106,9 @@ function payoutOf(i: ActivityItem): number | null {
 
 export function itemEvents(i: ActivityItem, quoted: ReadonlySet<string>, now: number): FeedEvent[] {
   if (i.type !== 'resolution' || !i.marketId || !quoted.has(i.marketId.toLowerCase())) return [];
-  return [feedEvent(SOURCE, { type: 'MarketMetadataUpdated', marketId: i.marketId, status: 'resolved', payoutYes: payoutOf(i), ts: now }, venueMs(i.timestamp), now)];
+  return [
+    feedEvent(SOURCE, { type: 'MarketMetadataUpdated', marketId: i.marketId, status: 'resolved', payoutYes: payoutOf(i), ts: now }, venueMs(i.timestamp), now),
+  ];
 }
 
 export function activityFeed(opts: ActivityFeedOptions): Observable<FeedEvent> {
@@ -127,5 +133,12 @@ export function activityFeed(opts: ActivityFeedOptions): Observable<FeedEvent> {
     }
     return out;
   }
-  return pollFeed({ name: SOURCE, clock: opts.clock, intervalMs: opts.intervalMs, read, ...(opts.health ? { health: opts.health } : {}), ...(opts.logger ? { logger: opts.logger } : {}) });
+  return pollFeed({
+    name: SOURCE,
+    clock: opts.clock,
+    intervalMs: opts.intervalMs,
+    read,
+    ...(opts.health ? { health: opts.health } : {}),
+    ...(opts.logger ? { logger: opts.logger } : {}),
+  });
 }

@@ -57,5 +57,12 @@ export function marketFeed(opts: MarketFeedOptions): Observable<FeedEvent> {
     }
     return out;
   }
-  return pollFeed({ name: SOURCE, clock: opts.clock, intervalMs: opts.intervalMs, read, ...(opts.health ? { health: opts.health } : {}), ...(opts.logger ? { logger: opts.logger } : {}) });
+  return pollFeed({
+    name: SOURCE,
+    clock: opts.clock,
+    intervalMs: opts.intervalMs,
+    read,
+    ...(opts.health ? { health: opts.health } : {}),
+    ...(opts.logger ? { logger: opts.logger } : {}),
+  });
 }

@@ -63,5 +63,12 @@ export function oracleFeed(opts: OracleFeedOptions): Observable<FeedEvent> {
     }
     return out;
   }
-  return pollFeed({ name: SOURCE, clock: opts.clock, intervalMs: opts.intervalMs, read, ...(opts.health ? { health: opts.health } : {}), ...(opts.logger ? { logger: opts.logger } : {}) });
+  return pollFeed({
+    name: SOURCE,
+    clock: opts.clock,
+    intervalMs: opts.intervalMs,
+    read,
+    ...(opts.health ? { health: opts.health } : {}),
+    ...(opts.logger ? { logger: opts.logger } : {}),
+  });
 }

@@ -69,7 +69,6 @@ export interface OwnOrdersFeedOptions {
 
 const SOURCE = 'own-orders';
 
-
 /**
  * The price of a fill that is all of an order's fills so far (`before` 0): the venue's average fill
  * price when the order read states one (GET /orders does) and it is on the right side of the limit (a
@@ -147,7 +146,21 @@ export class FillTracker {
         out.push(
           feedEvent(
             SOURCE,
-            { type: 'OrderFilled', marketId: o.marketId, nonce: o.nonce, outcomeIndex: o.outcomeIndex, side: o.side, price, size, fee: modelFee(this.fees, price, size, o.sv2TimeInForce), feeSource: 'model', origin, fillId: `${k}:${filled}`, ts: now, ...kindOf(o) },
+            {
+              type: 'OrderFilled',
+              marketId: o.marketId,
+              nonce: o.nonce,
+              outcomeIndex: o.outcomeIndex,
+              side: o.side,
+              price,
+              size,
+              fee: modelFee(this.fees, price, size, o.sv2TimeInForce),
+              feeSource: 'model',
+              origin,
+              fillId: `${k}:${filled}`,
+              ts: now,
+              ...kindOf(o),
+            },
             venueMs(o.insertedAt),
             now,
           ),
@@ -161,7 +174,8 @@ export class FillTracker {
         this.closed.set(k, Math.max(filled, before));
         if (this.closed.size > MAX_CLOSED) this.closed.delete(this.closed.keys().next().value!);
         // after its fills (above): the order manager may stop counting the order at worst case
-        if (!this.baseline) out.push(feedEvent(SOURCE, { type: 'OrderClosed', marketId: o.marketId, nonce: o.nonce, status: o.status, ts: now }, venueMs(o.insertedAt), now));
+        if (!this.baseline)
+          out.push(feedEvent(SOURCE, { type: 'OrderClosed', marketId: o.marketId, nonce: o.nonce, status: o.status, ts: now }, venueMs(o.insertedAt), now));
       }
     }
     this.baseline = false;
@@ -207,7 +221,8 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
         const k = o.nonce.toLowerCase();
         // ...and the orders this tracker saw open: the order manager may have let go of one (filled,
         // cancelled) before this poll read its last fills, which would otherwise never be counted
-        if (!byNonce.has(k) && (o.status === 'open' || !opts.isTracked || opts.isTracked(o.nonce, o.marketId) || tracker.knows(k) || foreignNews(o))) byNonce.set(k, o);
+        if (!byNonce.has(k) && (o.status === 'open' || !opts.isTracked || opts.isTracked(o.nonce, o.marketId) || tracker.knows(k) || foreignNews(o)))
+          byNonce.set(k, o);
       }
     }
     let lookups = 0;
@@ -233,5 +248,12 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
 
 export function ownOrdersFeed(opts: OwnOrdersFeedOptions): Observable<FeedEvent> {
   const read = ownOrdersReader(opts);
-  return pollFeed({ name: SOURCE, clock: opts.clock, intervalMs: opts.intervalMs, read, ...(opts.health ? { health: opts.health } : {}), ...(opts.logger ? { logger: opts.logger } : {}) });
+  return pollFeed({
+    name: SOURCE,
+    clock: opts.clock,
+    intervalMs: opts.intervalMs,
+    read,
+    ...(opts.health ? { health: opts.health } : {}),
+    ...(opts.logger ? { logger: opts.logger } : {}),
+  });
 }

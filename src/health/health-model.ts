@@ -408,14 +408,19 @@ export class HealthModel {
             state: 'books-drift',
             markets: new Set(old.map((d) => d.marketId)).size,
             since: Math.min(...old.map((d) => d.since)),
-            detail: old
-              .slice(0, 5)
-              .map((d) => `${d.marketId} ${d.outcomeIndex === 1 ? 'yes' : 'no'}: books ${d.books / 1e6} shares, venue ${d.venue / 1e6}`)
-              .join('; ') + (old.length > 5 ? `; ${old.length - 5} more` : ''),
+            detail:
+              old
+                .slice(0, 5)
+                .map((d) => `${d.marketId} ${d.outcomeIndex === 1 ? 'yes' : 'no'}: books ${d.books / 1e6} shares, venue ${d.venue / 1e6}`)
+                .join('; ') + (old.length > 5 ? `; ${old.length - 5} more` : ''),
           };
     if ((drift !== null) !== this.drifting) {
       this.drifting = drift !== null;
-      if (drift) this.log.error({ state: 'books-drift', markets: drift.markets, detail: drift.detail }, 'books-drift: balance reads differ from the books past the grace');
+      if (drift)
+        this.log.error(
+          { state: 'books-drift', markets: drift.markets, detail: drift.detail },
+          'books-drift: balance reads differ from the books past the grace',
+        );
       else this.log.info({ state: 'books-drift' }, 'books-drift cleared: balance reads agree with the books');
     }
     return drift;
@@ -433,13 +438,20 @@ export class HealthModel {
     const ledgerDown = this.opts.ledgerDown?.() ?? null;
     if (ledgerDown !== null) reasons.push(`ledger-unwritable: ${ledgerDown} (every quote pulled until it can be written)`);
     for (const m of ms) {
-      if (m.shouldQuote && m.notQuotingMs > this.graceMs) reasons.push(`market ${m.label}: not quoting for ${Math.round(m.notQuotingMs / 1000)} s: ${m.state} (${m.detail})`);
+      if (m.shouldQuote && m.notQuotingMs > this.graceMs)
+        reasons.push(`market ${m.label}: not quoting for ${Math.round(m.notQuotingMs / 1000)} s: ${m.state} (${m.detail})`);
     }
     return {
       ready: reasons.length === 0,
       process: this.processState,
       reasons,
-      markets: ms.map((m) => ({ market: m.label, marketId: m.marketId, state: m.state, detail: m.detail, notQuotingSeconds: Math.round(m.notQuotingMs / 100) / 10 })),
+      markets: ms.map((m) => ({
+        market: m.label,
+        marketId: m.marketId,
+        state: m.state,
+        detail: m.detail,
+        notQuotingSeconds: Math.round(m.notQuotingMs / 100) / 10,
+      })),
     };
   }
 

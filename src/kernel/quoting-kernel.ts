@@ -303,7 +303,15 @@ export class QuotingKernel {
   }
 
   private addSlot(m: KernelMarket): void {
-    this.markets.set(lower(m.marketId), { cfg: m, risk: INITIAL_RISK_STATE, lastTickAt: Number.NEGATIVE_INFINITY, cancelTimer: null, last: null, resting: false, retiring: false });
+    this.markets.set(lower(m.marketId), {
+      cfg: m,
+      risk: INITIAL_RISK_STATE,
+      lastTickAt: Number.NEGATIVE_INFINITY,
+      cancelTimer: null,
+      last: null,
+      resting: false,
+      retiring: false,
+    });
   }
 
   /** The kill switch's account figures, for the ledger (one set per account). */
@@ -388,7 +396,13 @@ export class QuotingKernel {
       }
       const was = slot.retiring;
       slot.retiring = false;
-      if (was || slot.cfg.strategy !== m.strategy || JSON.stringify(slot.cfg.params) !== JSON.stringify(m.params) || JSON.stringify(slot.cfg.risk) !== JSON.stringify(m.risk)) changed.push(m.marketId);
+      if (
+        was ||
+        slot.cfg.strategy !== m.strategy ||
+        JSON.stringify(slot.cfg.params) !== JSON.stringify(m.params) ||
+        JSON.stringify(slot.cfg.risk) !== JSON.stringify(m.risk)
+      )
+        changed.push(m.marketId);
       (slot as { cfg: KernelMarket }).cfg = m;
     }
     for (const [k, slot] of this.markets) {
@@ -556,7 +570,8 @@ export class QuotingKernel {
     for (const e of es) if (e.type === 'OrderClosed') this.closeOrder(e);
     const touched = new Set<Bytes32 | null>();
     // after the syncs are in the store: parked orders those reads cover stop counting
-    for (const e of es) if (e.type === 'PositionSynced' && this.readSettles(e) && this.orderManager.positionsRead(e.marketId, e.readStartedAt ?? e.ts)) touched.add(e.marketId);
+    for (const e of es)
+      if (e.type === 'PositionSynced' && this.readSettles(e) && this.orderManager.positionsRead(e.marketId, e.readStartedAt ?? e.ts)) touched.add(e.marketId);
     for (let i = 0; i < es.length; i++) if (triggersTick(es[i]!) && !skip[i]) touched.add(eventMarket(es[i]!));
     for (const m of touched) this.markDirty(m);
   }
@@ -578,7 +593,11 @@ export class QuotingKernel {
     if (d[0]!.since === e.ts) {
       // info: a read ahead of its fill is normal and settles when the fill lands; past the grace the
       // health model says books-drift (error)
-      for (const x of d) this.log.info({ marketId: x.marketId, outcome: x.outcomeIndex === 1 ? 'yes' : 'no', books: x.books, venue: x.venue }, 'balance read differs from the books');
+      for (const x of d)
+        this.log.info(
+          { marketId: x.marketId, outcome: x.outcomeIndex === 1 ? 'yes' : 'no', books: x.books, venue: x.venue },
+          'balance read differs from the books',
+        );
     }
     this.opts.onDrift?.(e.marketId, d);
   }

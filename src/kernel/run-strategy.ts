@@ -27,7 +27,16 @@ export function runStrategy(view: MarketView, strategy: StrategyModule<unknown>,
   }
   const gated = applyRisk(view, wanted === null ? null : withSlotLevels(sanitized(wanted)), limits, state);
   // an explicit literal: a spread of the gate's result cost a slow-path copy on every tick
-  return { action: gated.action, quotes: gated.quotes, keeps: gated.keeps, decisions: gated.decisions, denied: gated.denied, state: gated.state, wanted, strategyError };
+  return {
+    action: gated.action,
+    quotes: gated.quotes,
+    keeps: gated.keeps,
+    decisions: gated.decisions,
+    denied: gated.denied,
+    state: gated.state,
+    wanted,
+    strategyError,
+  };
 }
 
 /**

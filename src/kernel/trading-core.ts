@@ -37,7 +37,21 @@ export type CoreConfig = Pick<BotConfig, 'orders' | 'feeds' | 'edge'> & { readon
 /** The kernel's hooks and carried-over state a caller may add (the rest is the core's to set). */
 export type KernelHooks = Omit<
   QuotingKernelOptions,
-  'clock' | 'venue' | 'store' | 'markets' | 'requoteIntervalMs' | 'noInventory' | 'orderManager' | 'account' | 'accountLimits' | 'logger' | 'tolerances' | 'deadManSeconds' | 'inFlightTimeoutMs' | 'onOrderEvent' | 'onHalt'
+  | 'clock'
+  | 'venue'
+  | 'store'
+  | 'markets'
+  | 'requoteIntervalMs'
+  | 'noInventory'
+  | 'orderManager'
+  | 'account'
+  | 'accountLimits'
+  | 'logger'
+  | 'tolerances'
+  | 'deadManSeconds'
+  | 'inFlightTimeoutMs'
+  | 'onOrderEvent'
+  | 'onHalt'
 >;
 
 export interface TradingCoreOptions {

@@ -43,7 +43,11 @@ export interface VenueHistory {
  * at most `maxOrders` (default 2,000), for one in a market it owns; `scanned` says when that bound
  * ended the search without one (logged by the caller).
  */
-export async function readVenueHistory(client: HistorySource, trader: Address, o: { owns?: (marketId: string) => boolean; maxOrders?: number } = {}): Promise<VenueHistory & { readonly bounded?: boolean }> {
+export async function readVenueHistory(
+  client: HistorySource,
+  trader: Address,
+  o: { owns?: (marketId: string) => boolean; maxOrders?: number } = {},
+): Promise<VenueHistory & { readonly bounded?: boolean }> {
   const s = await client.balance.summary(trader);
   const owns = o.owns;
   const holdings = s.outcomeTokens
@@ -79,9 +83,13 @@ export const hasHistory = (h: VenueHistory): boolean => h.hasOrders || h.holding
 export function refusal(path: string, trader: Address, h: VenueHistory, why: 'new' | 'empty'): ConfigError {
   const shown = h.holdings.slice(0, 5).map((x) => `${(Number(x.shares) / 1e6).toFixed(6)} ${x.outcomeIndex === 1 ? 'YES' : 'NO'} of ${x.marketId}`);
   const what = [
-    h.holdings.length > 0 ? `${h.holdings.length} holding(s) in ${new Set(h.holdings.map((x) => x.marketId)).size} market(s) (${shown.join(', ')}${h.holdings.length > 5 ? ', …' : ''})` : null,
+    h.holdings.length > 0
+      ? `${h.holdings.length} holding(s) in ${new Set(h.holdings.map((x) => x.marketId)).size} market(s) (${shown.join(', ')}${h.holdings.length > 5 ? ', …' : ''})`
+      : null,
     h.hasOrders ? 'the order and fill history of its earlier runs' : null,
-  ].filter((x) => x !== null).join(' and ');
+  ]
+    .filter((x) => x !== null)
+    .join(' and ');
   return new ConfigError(
     `ledger ${path} is ${why === 'new' ? 'new (no file was there)' : 'empty (no start-up recorded in it)'} but wallet ${trader} has history at the venue: ${what}. ` +
       'Starting would lose those books (their cost, PnL and fills) and count the holdings as profit. ' +

@@ -97,10 +97,13 @@ function fillsUpTo(ledger: Ledger, seq: number): number {
 /** The checkpoint's state when it is valid now; else why not. */
 function readCheckpoint(ledger: Ledger): { row: CheckpointRow; account: Account; positions: Map<string, PositionState> } | string {
   if (!hasTable(ledger)) return 'none';
-  const row = ledger.db.prepare('SELECT seq, fills, last_fill_id, baseline, shape, digest, state FROM books_checkpoint WHERE id = 1').get() as CheckpointRow | undefined;
+  const row = ledger.db.prepare('SELECT seq, fills, last_fill_id, baseline, shape, digest, state FROM books_checkpoint WHERE id = 1').get() as
+    | CheckpointRow
+    | undefined;
   if (row === undefined) return 'none';
   if (typeof row.state !== 'string' || sha256(row.state) !== row.digest) return 'its digest does not match its state (damaged)';
-  if (fillsUpTo(ledger, row.seq) !== row.fills) return `the fills it covers changed (${row.fills} up to fill ${row.seq} then, ${fillsUpTo(ledger, row.seq)} now)`;
+  if (fillsUpTo(ledger, row.seq) !== row.fills)
+    return `the fills it covers changed (${row.fills} up to fill ${row.seq} then, ${fillsUpTo(ledger, row.seq)} now)`;
   if (row.seq > 0) {
     const at = ledger.db.prepare('SELECT fill_id FROM fills WHERE seq = ?').get(row.seq) as { fill_id: string } | undefined;
     if (at?.fill_id !== row.last_fill_id) return `the fill it ends at is not the one it covered (${row.last_fill_id} then, ${at?.fill_id ?? 'none'} now)`;
@@ -130,9 +133,12 @@ function writeCheckpoint(ledger: Ledger, r: ReplayedBooks, log: Logger): void {
   try {
     const account = snapshotAccount(r.account);
     const state = JSON.stringify({ account, positions: snapshotValue(r.positions) });
-    const lastId = r.seq > 0 ? ((ledger.db.prepare('SELECT fill_id FROM fills WHERE seq = ?').get(r.seq) as { fill_id: string } | undefined)?.fill_id ?? null) : null;
+    const lastId =
+      r.seq > 0 ? ((ledger.db.prepare('SELECT fill_id FROM fills WHERE seq = ?').get(r.seq) as { fill_id: string } | undefined)?.fill_id ?? null) : null;
     ledger.db
-      .prepare('INSERT OR REPLACE INTO books_checkpoint (id, seq, fills, last_fill_id, baseline, shape, digest, state, written_at) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT OR REPLACE INTO books_checkpoint (id, seq, fills, last_fill_id, baseline, shape, digest, state, written_at) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)',
+      )
       .run(r.seq, fillsUpTo(ledger, r.seq), lastId, baselineRows(ledger), account.shape, sha256(state), state, Date.now());
     log.info({ seq: r.seq, bytes: state.length, ms: Math.round(performance.now() - t0) }, 'books checkpoint written');
   } catch (e) {
@@ -160,7 +166,11 @@ const fillOf = (r: FillRow) => ({
 function fromStart(ledger: Ledger): { account: Account; positions: Map<string, PositionState> } {
   const account = new Account();
   const b = ledger.baseline();
-  if (b) account.adoptBaseline(b.holdings.map((h) => ({ marketId: h.marketId, outcomeIndex: h.outcomeIndex === 1 ? 1 : 0, shares: Number(h.shares), mark: h.mark ?? 0 })), b.at);
+  if (b)
+    account.adoptBaseline(
+      b.holdings.map((h) => ({ marketId: h.marketId, outcomeIndex: h.outcomeIndex === 1 ? 1 : 0, shares: Number(h.shares), mark: h.mark ?? 0 })),
+      b.at,
+    );
   return { account, positions: baselinePositions(b) };
 }
 
@@ -194,7 +204,9 @@ export function replayBooks(ledger: Ledger, o: ReplayOptions = {}): ReplayedBook
   }
   const { account, positions } = start;
   let tail = 0;
-  const stmt = ledger.db.prepare(`SELECT seq, fill_id, market_id, outcome, side, price, size, fee, ts, fee_source, origin, order_kind FROM fills WHERE seq > ? ${o.until !== undefined ? 'AND ts < ?' : ''} ORDER BY seq`);
+  const stmt = ledger.db.prepare(
+    `SELECT seq, fill_id, market_id, outcome, side, price, size, fee, ts, fee_source, origin, order_kind FROM fills WHERE seq > ? ${o.until !== undefined ? 'AND ts < ?' : ''} ORDER BY seq`,
+  );
   for (const r of (o.until !== undefined ? stmt.iterate(seq, o.until) : stmt.iterate(seq)) as IterableIterator<FillRow>) {
     const f = fillOf(r);
     account.applyFill(f);

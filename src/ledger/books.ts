@@ -108,7 +108,18 @@ const kindOf = (r: FillRow): 0 | 1 | 2 | undefined => (r.order_kind === 0 || r.o
 /** A recorded fill as a fill of the books. */
 function accountFillOf(r: FillRow): AccountFill {
   const orderKind = kindOf(r);
-  const f: AccountFill = { fillId: r.fill_id, marketId: r.market_id, outcomeIndex: r.outcome as OutcomeIndex, side: r.side as SideValue, price: r.price, size: r.size, fee: r.fee, feeSource: r.fee_source === 'venue' ? 'venue' : 'model', ts: r.ts, origin: r.origin === 'foreign' ? 'foreign' : 'own' };
+  const f: AccountFill = {
+    fillId: r.fill_id,
+    marketId: r.market_id,
+    outcomeIndex: r.outcome as OutcomeIndex,
+    side: r.side as SideValue,
+    price: r.price,
+    size: r.size,
+    fee: r.fee,
+    feeSource: r.fee_source === 'venue' ? 'venue' : 'model',
+    ts: r.ts,
+    origin: r.origin === 'foreign' ? 'foreign' : 'own',
+  };
   return orderKind === undefined ? f : { ...f, orderKind };
 }
 
@@ -119,7 +130,11 @@ export function lastFillSeq(ledger: Ledger): number {
 
 /** The fills recorded after record `seq`, as fills of the books (the stop's sweep gives them to the running books). */
 export function fillsAfter(ledger: Ledger, seq: number): AccountFill[] {
-  const rows = ledger.db.prepare('SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, fee_source, origin, order_kind FROM fills WHERE seq > ? ORDER BY seq').all(seq) as FillRow[];
+  const rows = ledger.db
+    .prepare(
+      'SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, fee_source, origin, order_kind FROM fills WHERE seq > ? ORDER BY seq',
+    )
+    .all(seq) as FillRow[];
   return rows.map(accountFillOf);
 }
 
@@ -131,7 +146,8 @@ export function savedMarks(ledger: Ledger): Map<string, [number, number]> {
   try {
     const o = JSON.parse(raw) as Record<string, unknown>;
     for (const [id, v] of Object.entries(o)) {
-      if (Array.isArray(v) && Number.isSafeInteger(v[0]) && Number.isSafeInteger(v[1]) && v[0] >= 0 && v[0] <= 2_000_000) out.set(id, [v[0] as number, v[1] as number]);
+      if (Array.isArray(v) && Number.isSafeInteger(v[0]) && Number.isSafeInteger(v[1]) && v[0] >= 0 && v[0] <= 2_000_000)
+        out.set(id, [v[0] as number, v[1] as number]);
     }
   } catch {
     // a damaged record: no marks (PnL then counts the open positions at 0 until the next mark)
@@ -210,14 +226,23 @@ function rawBooks(ledger: Ledger, f: Filter, after: Account = accountFromLedger(
     const n = p.fills - (b?.fills ?? 0);
     if (f.since !== undefined && n === 0) continue;
     // the books' own figures (src/account/account.ts): the same function the running bot reads
-    out.push({ marketId: id, fills: n, volume: p.volume - (b?.volume ?? 0n), fees: p.fees - (b?.fees ?? 0n), realised: p.realised - (b?.realised ?? 0n), net: p.net });
+    out.push({
+      marketId: id,
+      fills: n,
+      volume: p.volume - (b?.volume ?? 0n),
+      fees: p.fees - (b?.fees ?? 0n),
+      realised: p.realised - (b?.realised ?? 0n),
+      net: p.net,
+    });
   }
   return out.sort((a, c) => a.marketId.localeCompare(c.marketId));
 }
 
 export function pnlByMarket(ledger: Ledger, f: Filter = {}): MarketBooks[] {
   const marks = new Map<string, { unrealised: string; ts: number }>();
-  for (const r of ledger.db.prepare('SELECT market_id, unrealised, ts FROM marks WHERE id IN (SELECT MAX(id) FROM marks WHERE market_id IS NOT NULL GROUP BY market_id)').all() as { market_id: string; unrealised: string; ts: number }[]) {
+  for (const r of ledger.db
+    .prepare('SELECT market_id, unrealised, ts FROM marks WHERE id IN (SELECT MAX(id) FROM marks WHERE market_id IS NOT NULL GROUP BY market_id)')
+    .all() as { market_id: string; unrealised: string; ts: number }[]) {
     marks.set(r.market_id, { unrealised: r.unrealised, ts: r.ts });
   }
   return rawBooks(ledger, f).map((b) => {
@@ -256,13 +281,24 @@ export function ledgerSummary(ledger: Ledger, f: Filter = {}): LedgerSummary {
     )
     .get(...w.args) as { sent: number | null; accepted: number | null; rejected: number | null; adopted: number | null };
   const wc = where(f);
-  const cancels = (ledger.db.prepare(`SELECT COUNT(*) AS n FROM cancels ${wc.sql}${wc.sql ? ' AND' : ' WHERE'} result = 'sent'`).get(...wc.args) as { n: number }).n;
+  const cancels = (
+    ledger.db.prepare(`SELECT COUNT(*) AS n FROM cancels ${wc.sql}${wc.sql ? ' AND' : ' WHERE'} result = 'sent'`).get(...wc.args) as { n: number }
+  ).n;
   // two lookups at the ends of an index (MIN and MAX in one SELECT read every row)
-  const range = ledger.db.prepare(`SELECT (SELECT MIN(ts) FROM fills ${wc.sql}) AS a, (SELECT MAX(ts) FROM fills ${wc.sql}) AS b`).get(...wc.args, ...wc.args) as { a: number | null; b: number | null };
-  const mark = f.market === undefined
-    ? (ledger.db.prepare('SELECT unrealised FROM marks WHERE market_id IS NULL ORDER BY id DESC LIMIT 1').get() as { unrealised: string } | undefined)
-    : (ledger.db.prepare('SELECT unrealised FROM marks WHERE market_id = ? ORDER BY id DESC LIMIT 1').get(f.market.toLowerCase()) as { unrealised: string } | undefined);
-  const startups = (ledger.db.prepare(`SELECT COUNT(*) AS n FROM startups ${where({ ...(f.since !== undefined ? { since: f.since } : {}) }).sql}`).get(...(f.since !== undefined ? [f.since] : [])) as { n: number }).n;
+  const range = ledger.db
+    .prepare(`SELECT (SELECT MIN(ts) FROM fills ${wc.sql}) AS a, (SELECT MAX(ts) FROM fills ${wc.sql}) AS b`)
+    .get(...wc.args, ...wc.args) as { a: number | null; b: number | null };
+  const mark =
+    f.market === undefined
+      ? (ledger.db.prepare('SELECT unrealised FROM marks WHERE market_id IS NULL ORDER BY id DESC LIMIT 1').get() as { unrealised: string } | undefined)
+      : (ledger.db.prepare('SELECT unrealised FROM marks WHERE market_id = ? ORDER BY id DESC LIMIT 1').get(f.market.toLowerCase()) as
+          | { unrealised: string }
+          | undefined);
+  const startups = (
+    ledger.db
+      .prepare(`SELECT COUNT(*) AS n FROM startups ${where({ ...(f.since !== undefined ? { since: f.since } : {}) }).sql}`)
+      .get(...(f.since !== undefined ? [f.since] : [])) as { n: number }
+  ).n;
   const risk = ledger.risk();
   const fig = account.figures();
   const fw = where(f);
@@ -270,8 +306,14 @@ export function ledgerSummary(ledger: Ledger, f: Filter = {}): LedgerSummary {
     .prepare(`SELECT COUNT(*) AS n, COALESCE(SUM(fee), 0) AS fees FROM fills ${fw.sql}${fw.sql ? ' AND' : ' WHERE'} origin = 'foreign'`)
     .get(...fw.args) as { n: number; fees: number };
   let foreignVolume = 0n;
-  for (const r of ledger.db.prepare(`SELECT price, size FROM fills ${fw.sql}${fw.sql ? ' AND' : ' WHERE'} origin = 'foreign'`).iterate(...fw.args) as IterableIterator<{ price: number; size: number }>) foreignVolume += BigInt(r.price) * BigInt(r.size);
-  const bySource = ledger.db.prepare(`SELECT fee_source AS s, COALESCE(SUM(fee), 0) AS fees FROM fills ${fw.sql} GROUP BY fee_source`).all(...fw.args) as { s: string; fees: number }[];
+  for (const r of ledger.db
+    .prepare(`SELECT price, size FROM fills ${fw.sql}${fw.sql ? ' AND' : ' WHERE'} origin = 'foreign'`)
+    .iterate(...fw.args) as IterableIterator<{ price: number; size: number }>)
+    foreignVolume += BigInt(r.price) * BigInt(r.size);
+  const bySource = ledger.db.prepare(`SELECT fee_source AS s, COALESCE(SUM(fee), 0) AS fees FROM fills ${fw.sql} GROUP BY fee_source`).all(...fw.args) as {
+    s: string;
+    fees: number;
+  }[];
   const b = ledger.baseline();
   return {
     fills,
@@ -316,7 +358,11 @@ export interface FillLine {
 
 export function listFills(ledger: Ledger, f: Filter = {}, limit = 0): FillLine[] {
   const w = where(f);
-  const rows = ledger.db.prepare(`SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, fee_source, origin FROM fills ${w.sql} ORDER BY seq ${limit > 0 ? `LIMIT ${Math.floor(limit)}` : ''}`).all(...w.args) as FillRow[];
+  const rows = ledger.db
+    .prepare(
+      `SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, fee_source, origin FROM fills ${w.sql} ORDER BY seq ${limit > 0 ? `LIMIT ${Math.floor(limit)}` : ''}`,
+    )
+    .all(...w.args) as FillRow[];
   return rows.map((r) => ({
     ts: r.ts,
     marketId: r.market_id,
@@ -356,7 +402,21 @@ export function listOrders(ledger: Ledger, f: Filter = {}, limit = 0): OrderLine
     .prepare(
       `SELECT o.*, COALESCE((SELECT SUM(size) FROM fills WHERE fills.nonce = o.nonce), 0) AS filled FROM orders o ${w.sql} ORDER BY o.submitted_at, o.rowid ${limit > 0 ? `LIMIT ${Math.floor(limit)}` : ''}`,
     )
-    .all(...w.args) as { submitted_at: number; market_id: string; nonce: string; slot: string; outcome: number; side: number; price: number; size: number; sends: number; status: string; answer: string | null; ended_at: number | null; filled: number }[];
+    .all(...w.args) as {
+    submitted_at: number;
+    market_id: string;
+    nonce: string;
+    slot: string;
+    outcome: number;
+    side: number;
+    price: number;
+    size: number;
+    sends: number;
+    status: string;
+    answer: string | null;
+    ended_at: number | null;
+    filled: number;
+  }[];
   return rows.map((r) => ({
     submittedAt: r.submitted_at,
     marketId: r.market_id,
@@ -377,6 +437,8 @@ export function listOrders(ledger: Ledger, f: Filter = {}, limit = 0): OrderLine
 /** The account PnL marks over time (for `ledger pnl --marks`). */
 export function accountMarks(ledger: Ledger, f: Filter = {}): { ts: number; realisedPnl: number; unrealisedPnl: number; pnl: number }[] {
   const w = where({ ...(f.since !== undefined ? { since: f.since } : {}) });
-  const rows = ledger.db.prepare(`SELECT ts, realised, unrealised, pnl FROM marks ${w.sql}${w.sql ? ' AND' : ' WHERE'} market_id IS NULL ORDER BY id`).all(...w.args) as { ts: number; realised: string; unrealised: string; pnl: string }[];
+  const rows = ledger.db
+    .prepare(`SELECT ts, realised, unrealised, pnl FROM marks ${w.sql}${w.sql ? ' AND' : ' WHERE'} market_id IS NULL ORDER BY id`)
+    .all(...w.args) as { ts: number; realised: string; unrealised: string; pnl: string }[];
   return rows.map((r) => ({ ts: r.ts, realisedPnl: usdc(BigInt(r.realised)), unrealisedPnl: usdc(BigInt(r.unrealised)), pnl: usdc(BigInt(r.pnl)) }));
 }

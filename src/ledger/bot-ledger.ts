@@ -145,7 +145,11 @@ export class BotLedger {
         // a new or emptied ledger: the wallet's venue history is refused or adopted, never silently lost
         // a scoped instance (shards, reconcileScope markets) on a shared wallet: only its markets' history counts
         const h = await readVenueHistory(o.client as HistorySource, o.trader, o.owns ? { owns: o.owns } : {});
-        if (h.bounded) log.warn({ path }, 'new ledger: no order of this instance\'s markets among the wallet\'s latest 2,000 orders (other instances\' orders): starting new books');
+        if (h.bounded)
+          log.warn(
+            { path },
+            "new ledger: no order of this instance's markets among the wallet's latest 2,000 orders (other instances' orders): starting new books",
+          );
         if (hasHistory(h) && !o.newLedger) {
           ledger.close();
           if (!existed) for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
@@ -155,18 +159,52 @@ export class BotLedger {
         ledger.adoptBaseline(b);
         if (hasHistory(h)) {
           log.warn(
-            { path, holdings: b.holdings.map((x) => ({ marketId: x.marketId, outcomeIndex: x.outcomeIndex, shares: Number(x.shares) / 1e6, mark: x.mark === null ? null : x.mark / 1e6 })), collateral: Number(b.collateral) / 1e6 },
+            {
+              path,
+              holdings: b.holdings.map((x) => ({
+                marketId: x.marketId,
+                outcomeIndex: x.outcomeIndex,
+                shares: Number(x.shares) / 1e6,
+                mark: x.mark === null ? null : x.mark / 1e6,
+              })),
+              collateral: Number(b.collateral) / 1e6,
+            },
             'new ledger on a wallet with venue history (--new-ledger): its holdings are adopted at the current marks as the baseline; PnL counts from now',
           );
-          for (const x of b.holdings) if (x.mark === null) log.warn({ marketId: x.marketId, outcomeIndex: x.outcomeIndex }, 'no mark for an inherited holding: adopted at cost 0, its value will show as PnL at the first mark');
+          for (const x of b.holdings)
+            if (x.mark === null)
+              log.warn(
+                { marketId: x.marketId, outcomeIndex: x.outcomeIndex },
+                'no mark for an inherited holding: adopted at cost 0, its value will show as PnL at the first mark',
+              );
         }
       } else if (o.newLedger && !ledger.isFresh()) {
         log.warn({ path }, '--new-ledger ignored: this ledger already holds books (it applies only to a new or empty ledger)');
       }
-      const catchUp = o.paper ? { recorded: 0, shares: 0, ordersRead: 0, openOrders: [], incomplete: false } : await catchUpFills({ client: o.client, trader: o.trader, ledger, clock: o.clock, logger: o.logger, fees: o.config.ledger.fees, ...(o.owns ? { owns: o.owns } : {}) });
+      const catchUp = o.paper
+        ? { recorded: 0, shares: 0, ordersRead: 0, openOrders: [], incomplete: false }
+        : await catchUpFills({
+            client: o.client,
+            trader: o.trader,
+            ledger,
+            clock: o.clock,
+            logger: o.logger,
+            fees: o.config.ledger.fees,
+            ...(o.owns ? { owns: o.owns } : {}),
+          });
       const bl = new BotLedger(ledger, catchUp, o.clock, log, o.logger, o.paper, o.owns);
       bl.fees = o.config.ledger.fees ?? NO_FEES;
-      ledger.startup({ configHash: configHash(o.config), configFile: o.config.file, venue: o.venue, trader: o.trader, markets: o.markets, latched: bl.latch?.reason ?? null }, catchUp.recorded);
+      ledger.startup(
+        {
+          configHash: configHash(o.config),
+          configFile: o.config.file,
+          venue: o.venue,
+          trader: o.trader,
+          markets: o.markets,
+          latched: bl.latch?.reason ?? null,
+        },
+        catchUp.recorded,
+      );
       log.info({ path, caughtUp: catchUp.recorded, latched: bl.latch?.reason ?? null }, 'ledger open');
       if (bl.latch) {
         log.error(
@@ -242,7 +280,9 @@ export class BotLedger {
     // no figures at all: a new ledger, or an operator's clear (online or offline) reset them; the
     // day then opens at the first PnL this run sees, not at a mark from before the clear
     else if (r.day !== null) {
-      const m = this.ledger.db.prepare('SELECT pnl FROM marks WHERE market_id IS NULL AND ts >= ? ORDER BY id LIMIT 1').get(day.startOf(today)) as { pnl: string } | undefined;
+      const m = this.ledger.db.prepare('SELECT pnl FROM marks WHERE market_id IS NULL AND ts >= ? ORDER BY id LIMIT 1').get(day.startOf(today)) as
+        | { pnl: string }
+        | undefined;
       if (m) dayStartPnl = Number(BigInt(m.pnl));
     }
     return {
@@ -280,18 +320,44 @@ export class BotLedger {
     switch (e.type) {
       case 'OrderSubmitted':
         this.rememberOwn(e.nonce);
-        l.orderSubmitted({ nonce: e.nonce, marketId: e.marketId, slot: e.slot, outcomeIndex: e.order.outcomeIndex, side: e.order.side, price: e.order.price, size: e.order.size, ts: e.ts }, e.retry);
+        l.orderSubmitted(
+          {
+            nonce: e.nonce,
+            marketId: e.marketId,
+            slot: e.slot,
+            outcomeIndex: e.order.outcomeIndex,
+            side: e.order.side,
+            price: e.order.price,
+            size: e.order.size,
+            ts: e.ts,
+          },
+          e.retry,
+        );
         return;
       case 'OrderAdopted':
         this.rememberOwn(e.nonce);
-        l.orderAdopted({ nonce: e.nonce, marketId: e.marketId, slot: e.slot, outcomeIndex: e.order.outcomeIndex, side: e.order.side, price: e.order.price, size: e.order.size, ts: e.ts });
+        l.orderAdopted({
+          nonce: e.nonce,
+          marketId: e.marketId,
+          slot: e.slot,
+          outcomeIndex: e.order.outcomeIndex,
+          side: e.order.side,
+          price: e.order.price,
+          size: e.order.size,
+          ts: e.ts,
+        });
         return;
       case 'OrderAccepted':
         l.orderAnswered(e.nonce, 'accepted', e.duplicate ? 'duplicate' : 'created', e.ts);
         return;
       case 'OrderRejected':
         // a lost answer may still have placed it: only a final refusal is 'rejected'
-        l.orderAnswered(e.nonce, e.mayHaveLanded ? 'unknown' : 'rejected', `${e.reason}${e.retryable ? ' (retryable)' : ''}${e.mayHaveLanded ? ' (may have landed)' : ''}`, e.ts);
+        l.orderAnswered(
+          e.nonce,
+          e.mayHaveLanded ? 'unknown' : 'rejected',
+          `${e.reason}${e.retryable ? ' (retryable)' : ''}${e.mayHaveLanded ? ' (may have landed)' : ''}`,
+          e.ts,
+        );
         return;
       case 'CancelSubmitted':
         l.cancel(e.nonce, e.marketId, 'sent', null, e.ts);
@@ -313,7 +379,22 @@ export class BotLedger {
         // a fill without a venue identity cannot be de-duplicated: keyed by what makes it unique here
         const fillId = e.fillId ?? `${e.nonce ?? 'none'}:${e.ts}:${e.size}:${e.price}`;
         const cum = e.fillId !== undefined ? Number(e.fillId.slice(e.fillId.lastIndexOf(':') + 1)) : NaN;
-        l.fill({ fillId, nonce: e.nonce, marketId: e.marketId, outcomeIndex: e.outcomeIndex, side: e.side, price: e.price, size: e.size, fee: e.fee, ts: e.ts, source: 'feed', filled: Number.isSafeInteger(cum) ? cum : null, feeSource: e.feeSource ?? 'venue', origin: e.origin ?? 'own', orderKind: e.orderKind ?? null });
+        l.fill({
+          fillId,
+          nonce: e.nonce,
+          marketId: e.marketId,
+          outcomeIndex: e.outcomeIndex,
+          side: e.side,
+          price: e.price,
+          size: e.size,
+          fee: e.fee,
+          ts: e.ts,
+          source: 'feed',
+          filled: Number.isSafeInteger(cum) ? cum : null,
+          feeSource: e.feeSource ?? 'venue',
+          origin: e.origin ?? 'own',
+          orderKind: e.orderKind ?? null,
+        });
         return;
       }
       case 'MarketMetadataUpdated':
@@ -470,7 +551,9 @@ export class BotLedger {
     if (this.clearedOutside || this.ledger.lastClearSeq() !== this.clearSeq) {
       if (!this.clearedOutside) {
         this.clearedOutside = true;
-        this.log.error('the kill switch was cleared in this ledger by another process while this bot runs: its peak and day start are no longer written; restart the bot to measure from the clear');
+        this.log.error(
+          'the kill switch was cleared in this ledger by another process while this bot runs: its peak and day start are no longer written; restart the bot to measure from the clear',
+        );
       }
       return;
     }

@@ -162,7 +162,22 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
     // (a nonce with the ledger's tag was signed by this bookmaker even if a crash lost its record)
     const own = o.ledger.isTagged(k) || o.ledger.hasOrder(k) || (o.owns !== undefined && o.owns(v.marketId.toLowerCase()));
     const price = fillPrice(v, from);
-    o.ledger.fill({ fillId: `${k}:${filled}`, nonce: k, marketId: v.marketId, outcomeIndex: v.outcomeIndex, side: v.side, price, size, fee: modelFee(fees, price, size, v.sv2TimeInForce), feeSource: 'model', origin: own ? 'own' : 'foreign', ts, source: 'catch-up', filled, orderKind: v.sv2OrderKind ?? null });
+    o.ledger.fill({
+      fillId: `${k}:${filled}`,
+      nonce: k,
+      marketId: v.marketId,
+      outcomeIndex: v.outcomeIndex,
+      side: v.side,
+      price,
+      size,
+      fee: modelFee(fees, price, size, v.sv2TimeInForce),
+      feeSource: 'model',
+      origin: own ? 'own' : 'foreign',
+      ts,
+      source: 'catch-up',
+      filled,
+      orderKind: v.sv2OrderKind ?? null,
+    });
     recorded++;
     shares += filled - from;
   }

@@ -26,7 +26,9 @@ export class LedgerDamagedError extends Error {
     readonly path: string,
     readonly problems: readonly string[],
   ) {
-    super(`ledger ${path} is damaged (${problems.slice(0, 3).join('; ')}${problems.length > 3 ? `; … ${problems.length - 3} more` : ''}). ${recoverySteps(path)}`);
+    super(
+      `ledger ${path} is damaged (${problems.slice(0, 3).join('; ')}${problems.length > 3 ? `; … ${problems.length - 3} more` : ''}). ${recoverySteps(path)}`,
+    );
     this.name = 'LedgerDamagedError';
   }
 }
@@ -35,7 +37,7 @@ export function recoverySteps(path: string): string {
   return (
     'Not starting on damaged books. To recover: (1) stop every process using it and keep the damaged file for inspection; ' +
     `(2) restore the last backup (\`bookmaker ledger backup --out FILE\` makes one) to ${path}, and run \`bookmaker ledger check --ledger ${path}\`; ` +
-    '(3) without a backup, `bookmaker run --new-ledger` starts fresh books: the history, the PnL peak and the day\'s opening PnL in the damaged file are lost ' +
+    "(3) without a backup, `bookmaker run --new-ledger` starts fresh books: the history, the PnL peak and the day's opening PnL in the damaged file are lost " +
     '(fills still at the venue are caught up again; a kill-switch latch stays, held by the latch file beside the ledger). See docs/ledger-operations.md.'
   );
 }
@@ -95,7 +97,10 @@ export function openIntegrityCheck(db: Database.Database, budgetMs = 150, now: (
     return { ok: false, problems: [(e as Error).message], checked, skipped, ms: now() - t0 };
   }
   const critical = CRITICAL_TABLES.filter((t) => all.includes(t));
-  const rest = [...FIRST_TABLES.filter((t) => all.includes(t)), ...all.filter((t) => !(CRITICAL_TABLES as readonly string[]).includes(t) && !FIRST_TABLES.includes(t))];
+  const rest = [
+    ...FIRST_TABLES.filter((t) => all.includes(t)),
+    ...all.filter((t) => !(CRITICAL_TABLES as readonly string[]).includes(t) && !FIRST_TABLES.includes(t)),
+  ];
   for (const t of [...critical, ...rest]) {
     // a table beyond the critical ones only when it fits the time left, by its row count (an O(log n)
     // estimate: the rowid range) at ~3 µs a row, what quick_check takes on this machine's class

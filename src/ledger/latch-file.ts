@@ -26,9 +26,7 @@ export function latchPathOf(ledgerPath: string): string {
 }
 
 function encode(latch: FileLatch | null): Buffer {
-  const body = latch
-    ? { latched: true, reason: latch.reason.slice(0, 100), detail: latch.detail.slice(0, 600), at: latch.at }
-    : { latched: false };
+  const body = latch ? { latched: true, reason: latch.reason.slice(0, 100), detail: latch.detail.slice(0, 600), at: latch.at } : { latched: false };
   const text = JSON.stringify(body);
   const buf = Buffer.alloc(LATCH_FILE_BYTES, 0x20);
   buf.write(text, 0, 'utf8');
@@ -92,7 +90,8 @@ export function readLatchFile(ledgerPath: string): FileLatch | null {
   try {
     const o = JSON.parse(text) as { latched?: unknown; reason?: unknown; detail?: unknown; at?: unknown };
     if (o.latched === false) return null;
-    if (o.latched === true && typeof o.reason === 'string') return { reason: o.reason, detail: typeof o.detail === 'string' ? o.detail : '', at: typeof o.at === 'number' ? o.at : 0 };
+    if (o.latched === true && typeof o.reason === 'string')
+      return { reason: o.reason, detail: typeof o.detail === 'string' ? o.detail : '', at: typeof o.at === 'number' ? o.at : 0 };
   } catch {
     // fall through: damaged
   }

@@ -56,7 +56,8 @@ export function lockPathOf(ledgerPath: string): string {
   return `${ledgerPath}.lock`;
 }
 
-const SCHEMA = 'CREATE TABLE IF NOT EXISTS holder (id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT NULL, host TEXT NOT NULL, started_at INTEGER NOT NULL, token TEXT NOT NULL)';
+const SCHEMA =
+  'CREATE TABLE IF NOT EXISTS holder (id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT NULL, host TEXT NOT NULL, started_at INTEGER NOT NULL, token TEXT NOT NULL)';
 
 /** Create a file with mode 0600 when it does not exist (never opens an existing one). */
 export function createPrivate(path: string): void {
@@ -82,7 +83,9 @@ function openLockDb(lockPath: string, create: boolean): Database.Database | null
 
 function readHolder(db: Database.Database): (LedgerLockHolder & { token: string }) | null {
   try {
-    const r = db.prepare('SELECT pid, host, started_at, token FROM holder WHERE id = 1').get() as { pid: number; host: string; started_at: number; token: string } | undefined;
+    const r = db.prepare('SELECT pid, host, started_at, token FROM holder WHERE id = 1').get() as
+      | { pid: number; host: string; started_at: number; token: string }
+      | undefined;
     return r ? { pid: r.pid, host: r.host, startedAt: r.started_at, token: r.token } : null;
   } catch {
     return null; // no table yet: a lock file that was never written

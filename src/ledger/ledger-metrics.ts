@@ -29,7 +29,9 @@ export function registerLedgerMetrics(registry: Registry, bl: BotLedger, prefix 
   gauge('ledger_records_written', 'Ledger records committed since start', () => bl.ledger.written);
   gauge('ledger_pending_records', 'Ledger records queued and not yet committed', () => bl.ledger.pending);
   gauge('ledger_write_failures', 'Ledger transactions that failed since start (their records are retried)', () => bl.ledger.failures);
-  gauge('ledger_unwritable', '1 while every quote is pulled because the ledger cannot be written (health state ledger-unwritable)', () => (watch()?.down ? 1 : 0));
+  gauge('ledger_unwritable', '1 while every quote is pulled because the ledger cannot be written (health state ledger-unwritable)', () =>
+    watch()?.down ? 1 : 0,
+  );
   gauge('ledger_problem_seconds', 'Seconds the ledger has been failing writes or gone from its path (0 when writable)', () => bl.ledger.problemSeconds());
   gauge('ledger_dropped_records', 'Ledger records dropped because the queue of failed writes overflowed', () => bl.ledger.dropped);
 }

@@ -232,7 +232,8 @@ export class Ledger {
           // damage refuses the start before anything is written (integrity.ts: what is checked, the bound)
           const check = openIntegrityCheck(db, o.checkBudgetMs ?? 150);
           if (!check.ok) throw new LedgerDamagedError(o.path, check.problems);
-          if (check.skipped.length > 0) this.log.info({ skipped: check.skipped, ms: Math.round(check.ms) }, 'ledger integrity: large tables left to `bookmaker ledger check`');
+          if (check.skipped.length > 0)
+            this.log.info({ skipped: check.skipped, ms: Math.round(check.ms) }, 'ledger integrity: large tables left to `bookmaker ledger check`');
           // a new file frees pruned pages as it goes (retention.ts); takes effect only before the
           // first table (an existing file switches with the VACUUM of `bookmaker ledger prune`)
           db.pragma('auto_vacuum = INCREMENTAL');
@@ -242,12 +243,18 @@ export class Ledger {
         const t0 = performance.now();
         const missing = missingIndexes(db);
         migrate(db);
-        if (missing > 0 && performance.now() - t0 > 1_000) this.log.info({ indexes: missing, ms: Math.round(performance.now() - t0) }, 'ledger indexes built (once, on the first start of this version on an older ledger)');
+        if (missing > 0 && performance.now() - t0 > 1_000)
+          this.log.info(
+            { indexes: missing, ms: Math.round(performance.now() - t0) },
+            'ledger indexes built (once, on the first start of this version on an older ledger)',
+          );
         if (file) db.pragma('wal_checkpoint(TRUNCATE)');
       } else {
         const v = db.pragma('user_version', { simple: true }) as number;
         if (v < SCHEMA_VERSION) {
-          throw new Error(`ledger ${o.path} has schema version ${v}, older than this bookmaker's ${SCHEMA_VERSION}: the next \`bookmaker run\` on it upgrades it in place; read it then`);
+          throw new Error(
+            `ledger ${o.path} has schema version ${v}, older than this bookmaker's ${SCHEMA_VERSION}: the next \`bookmaker run\` on it upgrades it in place; read it then`,
+          );
         }
       }
     } catch (e) {
@@ -265,7 +272,9 @@ export class Ledger {
       } catch (e) {
         this.db.close();
         this.lock?.release();
-        throw new Error(`ledger ${o.path}: the kill-switch latch file ${latchPathOf(o.path)} cannot be read or written (${(e as Error).message})`, { cause: e });
+        throw new Error(`ledger ${o.path}: the kill-switch latch file ${latchPathOf(o.path)} cannot be read or written (${(e as Error).message})`, {
+          cause: e,
+        });
       }
     }
     this.writeBatch = this.db.transaction((recs: Rec[]) => {
@@ -283,10 +292,11 @@ export class Ledger {
     if (this.closed) return;
     this.queue.push(r);
     if (this.queue.length >= this.maxBatch) this.flush();
-    else if (!this.cancelTimer) this.cancelTimer = this.clock.setTimeout(() => {
-      this.cancelTimer = null;
-      this.flush();
-    }, this.flushMs);
+    else if (!this.cancelTimer)
+      this.cancelTimer = this.clock.setTimeout(() => {
+        this.cancelTimer = null;
+        this.flush();
+      }, this.flushMs);
   }
 
   /** Write every queued record in one transaction. A failure is logged and the batch kept for the next try. */
@@ -310,12 +320,19 @@ export class Ledger {
       if (batch.length + this.queue.length <= 200_000) this.queue = [...batch, ...this.queue];
       else {
         this.dropped += batch.length;
-        this.log.error({ records: batch.length, dropped: this.dropped }, 'ledger write queue full: records dropped (the catch-up at the next start fetches the fills again)');
+        this.log.error(
+          { records: batch.length, dropped: this.dropped },
+          'ledger write queue full: records dropped (the catch-up at the next start fetches the fills again)',
+        );
       }
-      if (!this.cancelTimer && !this.closed) this.cancelTimer = this.clock.setTimeout(() => {
-        this.cancelTimer = null;
-        this.flush();
-      }, Math.max(1_000, this.flushMs));
+      if (!this.cancelTimer && !this.closed)
+        this.cancelTimer = this.clock.setTimeout(
+          () => {
+            this.cancelTimer = null;
+            this.flush();
+          },
+          Math.max(1_000, this.flushMs),
+        );
     }
   }
 
@@ -441,7 +458,8 @@ export class Ledger {
     } catch (e) {
       return `the ledger file ${this.path} is gone (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): deleted while the bot runs`;
     }
-    if (st.dev !== this.identity.dev || st.ino !== this.identity.ino) return `the ledger file ${this.path} was replaced while the bot runs (another file now at its path)`;
+    if (st.dev !== this.identity.dev || st.ino !== this.identity.ino)
+      return `the ledger file ${this.path} was replaced while the bot runs (another file now at its path)`;
     if (st.size === 0) return `the ledger file ${this.path} was emptied while the bot runs`;
     return null;
   }
@@ -477,7 +495,25 @@ export class Ledger {
   }
 
   fill(f: LedgerFill): void {
-    this.push(['fill', [f.fillId, f.nonce?.toLowerCase() ?? null, f.marketId.toLowerCase(), f.outcomeIndex, f.side, f.price, f.size, f.fee, f.ts, f.source, f.filled ?? null, f.feeSource ?? 'model', f.origin ?? 'own', f.orderKind ?? null]]);
+    this.push([
+      'fill',
+      [
+        f.fillId,
+        f.nonce?.toLowerCase() ?? null,
+        f.marketId.toLowerCase(),
+        f.outcomeIndex,
+        f.side,
+        f.price,
+        f.size,
+        f.fee,
+        f.ts,
+        f.source,
+        f.filled ?? null,
+        f.feeSource ?? 'model',
+        f.origin ?? 'own',
+        f.orderKind ?? null,
+      ],
+    ]);
   }
 
   /** A PnL mark: per market, or the account's (marketId null). Money in 1e-6 USDC. */
@@ -494,7 +530,13 @@ export class Ledger {
   /** The peak and the day's opening PnL (one row, rewritten): written with the queue. */
   saveRiskFigures(peakPnl: bigint | null, day: number | null, dayStartPnl: bigint | null): void {
     this.flush();
-    this.writeNow(() => this.db.prepare('UPDATE risk_state SET peak_pnl = ?, day = ?, day_start_pnl = ?, updated_at = ? WHERE id = 1').run(peakPnl?.toString() ?? null, day, dayStartPnl?.toString() ?? null, this.clock.now()), false);
+    this.writeNow(
+      () =>
+        this.db
+          .prepare('UPDATE risk_state SET peak_pnl = ?, day = ?, day_start_pnl = ?, updated_at = ? WHERE id = 1')
+          .run(peakPnl?.toString() ?? null, day, dayStartPnl?.toString() ?? null, this.clock.now()),
+      false,
+    );
   }
 
   /**
@@ -515,7 +557,9 @@ export class Ledger {
       this.writeNow(
         () =>
           this.db.transaction(() => {
-            this.db.prepare('UPDATE risk_state SET latch_reason = ?, latch_detail = ?, latch_at = ?, updated_at = ? WHERE id = 1 AND latch_reason IS NULL').run(reason, detail, now, now);
+            this.db
+              .prepare('UPDATE risk_state SET latch_reason = ?, latch_detail = ?, latch_at = ?, updated_at = ? WHERE id = 1 AND latch_reason IS NULL')
+              .run(reason, detail, now, now);
             this.stmt('risk').run(now, marketId?.toLowerCase() ?? null, 'kill', reason, 1, detail);
           })(),
         true,
@@ -539,13 +583,19 @@ export class Ledger {
     try {
       writeLatchFile(this.path, latch);
     } catch (e) {
-      if (ledgerErr) throw new Error(`the kill-switch latch could not be recorded: ledger: ${ledgerErr.message}; latch file ${latchPathOf(this.path)}: ${(e as Error).message}`);
+      if (ledgerErr)
+        throw new Error(
+          `the kill-switch latch could not be recorded: ledger: ${ledgerErr.message}; latch file ${latchPathOf(this.path)}: ${(e as Error).message}`,
+        );
       this.log.error({ err: (e as Error).message, file: latchPathOf(this.path) }, 'kill-switch latch file could not be written (the ledger holds the latch)');
       return;
     }
     if (ledgerErr) {
       this.latchInFileOnly = true;
-      this.log.error({ err: ledgerErr.message, file: latchPathOf(this.path) }, 'the ledger could not record the kill-switch latch: it is kept in the latch file, which the next start reads');
+      this.log.error(
+        { err: ledgerErr.message, file: latchPathOf(this.path) },
+        'the ledger could not record the kill-switch latch: it is kept in the latch file, which the next start reads',
+      );
     }
   }
 
@@ -562,11 +612,16 @@ export class Ledger {
     const inFile = this.fileLatch();
     const inDb = this.risk(false).latch;
     if (inFile && !inDb) {
-      this.log.warn({ reason: inFile.reason, file: latchPathOf(this.path) }, 'kill-switch latch found in the latch file only (the ledger could not record it): copied into the ledger');
+      this.log.warn(
+        { reason: inFile.reason, file: latchPathOf(this.path) },
+        'kill-switch latch found in the latch file only (the ledger could not record it): copied into the ledger',
+      );
       this.writeNow(
         () =>
           this.db.transaction(() => {
-            this.db.prepare('UPDATE risk_state SET latch_reason = ?, latch_detail = ?, latch_at = ?, updated_at = ? WHERE id = 1 AND latch_reason IS NULL').run(inFile.reason, inFile.detail, inFile.at, this.clock.now());
+            this.db
+              .prepare('UPDATE risk_state SET latch_reason = ?, latch_detail = ?, latch_at = ?, updated_at = ? WHERE id = 1 AND latch_reason IS NULL')
+              .run(inFile.reason, inFile.detail, inFile.at, this.clock.now());
             this.stmt('risk').run(this.clock.now(), null, 'kill', inFile.reason, 1, `from the latch file: ${inFile.detail}`);
           })(),
         true,
@@ -588,7 +643,11 @@ export class Ledger {
       () =>
         this.db.transaction(() => {
           const was = this.risk(false).latch ?? fileWas;
-          this.db.prepare('UPDATE risk_state SET latch_reason = NULL, latch_detail = NULL, latch_at = NULL, peak_pnl = NULL, day = NULL, day_start_pnl = NULL, updated_at = ? WHERE id = 1').run(now);
+          this.db
+            .prepare(
+              'UPDATE risk_state SET latch_reason = NULL, latch_detail = NULL, latch_at = NULL, peak_pnl = NULL, day = NULL, day_start_pnl = NULL, updated_at = ? WHERE id = 1',
+            )
+            .run(now);
           this.stmt('risk').run(now, null, 'clear', was?.reason ?? 'none', 1, reason);
           this.insertAction(now, 'clear-kill', null, reason, source, was ? `cleared ${was.reason}` : 'no latch was set');
           return was;
@@ -607,7 +666,9 @@ export class Ledger {
   }
 
   private insertAction(ts: number, action: string, market: string | null, reason: string | null, source: string, result: string): void {
-    this.db.prepare('INSERT INTO operator_actions (ts, action, market, reason, source, result) VALUES (?, ?, ?, ?, ?, ?)').run(ts, action, market, reason, source, result);
+    this.db
+      .prepare('INSERT INTO operator_actions (ts, action, market, reason, source, result) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(ts, action, market, reason, source, result);
   }
 
   /** The start-up record: written at once with a full sync. */
@@ -631,7 +692,14 @@ export class Ledger {
    */
   risk(withFile = true): RiskSnapshot {
     const r = this.db.prepare('SELECT latch_reason, latch_detail, latch_at, peak_pnl, day, day_start_pnl FROM risk_state WHERE id = 1').get() as
-      | { latch_reason: string | null; latch_detail: string | null; latch_at: number | null; peak_pnl: string | null; day: number | null; day_start_pnl: string | null }
+      | {
+          latch_reason: string | null;
+          latch_detail: string | null;
+          latch_at: number | null;
+          peak_pnl: string | null;
+          day: number | null;
+          day_start_pnl: string | null;
+        }
       | undefined;
     const inFile = withFile ? this.fileLatch() : null;
     if (!r) return { latch: inFile, peakPnl: null, day: null, dayStartPnl: null };
@@ -651,7 +719,9 @@ export class Ledger {
   operatorHolds(): OperatorHolds {
     let halt: OperatorHold | null = null;
     const pauses = new Map<string, OperatorHold>();
-    const rows = this.db.prepare("SELECT ts, action, market, reason, source FROM operator_actions WHERE action IN ('halt', 'pause', 'resume') ORDER BY id").all() as { ts: number; action: string; market: string | null; reason: string | null; source: string }[];
+    const rows = this.db
+      .prepare("SELECT ts, action, market, reason, source FROM operator_actions WHERE action IN ('halt', 'pause', 'resume') ORDER BY id")
+      .all() as { ts: number; action: string; market: string | null; reason: string | null; source: string }[];
     for (const r of rows) {
       const hold = { reason: r.reason, at: r.ts, source: r.source };
       if (r.action === 'halt') halt = hold;
@@ -691,7 +761,10 @@ export class Ledger {
   filledByNonce(): Map<string, number> {
     const out = new Map<string, number>();
     for (const r of this.db.prepare('SELECT nonce, filled FROM fill_baselines').all() as { nonce: string; filled: number }[]) out.set(r.nonce, r.filled);
-    const rows = this.db.prepare('SELECT nonce, SUM(size) AS filled FROM fills WHERE nonce IS NOT NULL GROUP BY nonce').all() as { nonce: string; filled: number }[];
+    const rows = this.db.prepare('SELECT nonce, SUM(size) AS filled FROM fills WHERE nonce IS NOT NULL GROUP BY nonce').all() as {
+      nonce: string;
+      filled: number;
+    }[];
     for (const r of rows) out.set(r.nonce, (out.get(r.nonce) ?? 0) + r.filled);
     return out;
   }
@@ -717,7 +790,9 @@ export class Ledger {
   /** Fills of an order from before the ledger met it: accounted as history, never as fills. */
   fillBaseline(nonce: string, filled: number): void {
     this.flush();
-    this.db.prepare('INSERT INTO fill_baselines (nonce, filled, ts) VALUES (?, ?, ?) ON CONFLICT(nonce) DO NOTHING').run(nonce.toLowerCase(), filled, this.clock.now());
+    this.db
+      .prepare('INSERT INTO fill_baselines (nonce, filled, ts) VALUES (?, ?, ?) ON CONFLICT(nonce) DO NOTHING')
+      .run(nonce.toLowerCase(), filled, this.clock.now());
   }
 
   /**
@@ -767,7 +842,9 @@ export class Ledger {
    */
   resolution(marketId: string, payoutYes: number, at: number): void {
     this.db
-      .prepare('INSERT INTO resolutions (market_id, payout_yes, resolved_at) VALUES (?, ?, ?) ON CONFLICT(market_id) DO UPDATE SET payout_yes = excluded.payout_yes WHERE payout_yes != excluded.payout_yes')
+      .prepare(
+        'INSERT INTO resolutions (market_id, payout_yes, resolved_at) VALUES (?, ?, ?) ON CONFLICT(market_id) DO UPDATE SET payout_yes = excluded.payout_yes WHERE payout_yes != excluded.payout_yes',
+      )
       .run(marketId.toLowerCase(), payoutYes, at);
   }
 
@@ -778,13 +855,25 @@ export class Ledger {
 
   /** Every recorded resolution, in the order they were resolved. */
   resolutions(): { marketId: string; payoutYes: number; resolvedAt: number; claimedAt: number | null }[] {
-    const rows = this.db.prepare('SELECT market_id, payout_yes, resolved_at, claimed_at FROM resolutions ORDER BY resolved_at, market_id').all() as { market_id: string; payout_yes: number; resolved_at: number; claimed_at: number | null }[];
+    const rows = this.db.prepare('SELECT market_id, payout_yes, resolved_at, claimed_at FROM resolutions ORDER BY resolved_at, market_id').all() as {
+      market_id: string;
+      payout_yes: number;
+      resolved_at: number;
+      claimed_at: number | null;
+    }[];
     return rows.map((r) => ({ marketId: r.market_id, payoutYes: r.payout_yes, resolvedAt: r.resolved_at, claimedAt: r.claimed_at }));
   }
 
   /** The baseline adopted at the ledger's first start, or null (a ledger started on a wallet with no history). */
   baseline(): Baseline | null {
-    const rows = this.db.prepare('SELECT kind, market_id, outcome, shares, mark, marked_at FROM baseline ORDER BY id').all() as { kind: string; market_id: string | null; outcome: number; shares: string; mark: number | null; marked_at: number }[];
+    const rows = this.db.prepare('SELECT kind, market_id, outcome, shares, mark, marked_at FROM baseline ORDER BY id').all() as {
+      kind: string;
+      market_id: string | null;
+      outcome: number;
+      shares: string;
+      mark: number | null;
+      marked_at: number;
+    }[];
     if (rows.length === 0) return null;
     let collateral = 0n;
     const holdings: BaselineHolding[] = [];
@@ -798,7 +887,7 @@ export class Ledger {
   /** The last time the books show the bot alive: its last mark, fill or start-up (0 when none). */
   lastSignOfLife(): number {
     this.flush();
-    const q = (sql: string): number => ((this.db.prepare(sql).get() as { t: number | null } | undefined)?.t ?? 0);
+    const q = (sql: string): number => (this.db.prepare(sql).get() as { t: number | null } | undefined)?.t ?? 0;
     return Math.max(q('SELECT MAX(ts) AS t FROM marks'), q('SELECT MAX(ts) AS t FROM fills'), q('SELECT MAX(ts) AS t FROM startups'));
   }
 
@@ -814,7 +903,10 @@ export class Ledger {
 
   /** Orders the ledger saw sent or adopted and never saw end (a crash leaves some). */
   unendedOrders(): { nonce: string; marketId: string }[] {
-    return (this.db.prepare("SELECT nonce, market_id AS marketId FROM orders WHERE ended_at IS NULL AND status != 'rejected'").all() as { nonce: string; marketId: string }[]);
+    return this.db.prepare("SELECT nonce, market_id AS marketId FROM orders WHERE ended_at IS NULL AND status != 'rejected'").all() as {
+      nonce: string;
+      marketId: string;
+    }[];
   }
 
   /** Time of the first start-up, and of the last one before this (null when none). */

@@ -105,7 +105,10 @@ export function schedulePrune(o: SchedulePruneOptions): () => void {
       total.cancels += b.cancels;
       total.marks += b.marks;
       if (!more && total.orders + total.cancels + total.marks > 0) {
-        log.info({ ...total, retainDays: o.retainDays }, 'ledger pruned: records older than ledger.retainDays removed (fills, risk records and operator actions are kept)');
+        log.info(
+          { ...total, retainDays: o.retainDays },
+          'ledger pruned: records older than ledger.retainDays removed (fills, risk records and operator actions are kept)',
+        );
         total.orders = total.cancels = total.marks = 0;
       }
     } catch (e) {

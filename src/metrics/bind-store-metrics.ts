@@ -36,7 +36,10 @@ export function countEvent(m: BotMetrics, e: StateEvent, state: StoreState, bySl
       m.ordersCancelled.inc({ market: label(state, e.marketId, bySlug) });
       break;
     case 'OrderRejected':
-      m.ordersRejected.inc({ market: label(state, e.marketId, bySlug), reason: refusalLabel({ code: e.reason, message: e.message ?? '', status: e.status, venueCode: e.venueCode }) });
+      m.ordersRejected.inc({
+        market: label(state, e.marketId, bySlug),
+        reason: refusalLabel({ code: e.reason, message: e.message ?? '', status: e.status, venueCode: e.venueCode }),
+      });
       break;
     case 'CancelFailed':
       m.cancelsFailed.inc({ market: label(state, e.marketId, bySlug), reason: e.reason });

@@ -53,24 +53,63 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
 
   const m = {
     registry,
-    ordersSent: new Counter({ name: `${p}orders_sent_total`, help: 'Orders sent to the venue by action (create, resend of the same signed order, cancel)', labelNames: ['market', 'action'], registers: r }),
-    ordersAccepted: new Counter({ name: `${p}orders_accepted_total`, help: 'Creates the venue accepted; duplicate="true" when a 409 duplicate showed an earlier send had placed it', labelNames: ['market', 'duplicate'], registers: r }),
+    ordersSent: new Counter({
+      name: `${p}orders_sent_total`,
+      help: 'Orders sent to the venue by action (create, resend of the same signed order, cancel)',
+      labelNames: ['market', 'action'],
+      registers: r,
+    }),
+    ordersAccepted: new Counter({
+      name: `${p}orders_accepted_total`,
+      help: 'Creates the venue accepted; duplicate="true" when a 409 duplicate showed an earlier send had placed it',
+      labelNames: ['market', 'duplicate'],
+      registers: r,
+    }),
     ordersCancelled: new Counter({ name: `${p}orders_cancelled_total`, help: 'Orders cancelled at the venue', labelNames: ['market'], registers: r }),
-    ordersRejected: new Counter({ name: `${p}orders_rejected_total`, help: "Creates the venue refused, by the venue's code (a bounded set; unknown codes are 'other'; network, timeout, server-error when no answer had a code)", labelNames: ['market', 'reason'], registers: r }),
-    cancelsFailed: new Counter({ name: `${p}cancels_failed_total`, help: 'Cancels that failed, by reason code', labelNames: ['market', 'reason'], registers: r }),
-    ordersAdopted: new Counter({ name: `${p}orders_adopted_total`, help: 'Orders found at the venue and adopted into a quote slot by reconciliation', labelNames: ['market'], registers: r }),
+    ordersRejected: new Counter({
+      name: `${p}orders_rejected_total`,
+      help: "Creates the venue refused, by the venue's code (a bounded set; unknown codes are 'other'; network, timeout, server-error when no answer had a code)",
+      labelNames: ['market', 'reason'],
+      registers: r,
+    }),
+    cancelsFailed: new Counter({
+      name: `${p}cancels_failed_total`,
+      help: 'Cancels that failed, by reason code',
+      labelNames: ['market', 'reason'],
+      registers: r,
+    }),
+    ordersAdopted: new Counter({
+      name: `${p}orders_adopted_total`,
+      help: 'Orders found at the venue and adopted into a quote slot by reconciliation',
+      labelNames: ['market'],
+      registers: r,
+    }),
     reconciles: new Counter({ name: `${p}reconciles_total`, help: 'Reconciliations with the venue', registers: r }),
     fills: new Counter({ name: `${p}fills_total`, help: 'Own fills', labelNames: ['market', 'side'], registers: r }),
     fillShares: new Counter({ name: `${p}fill_volume_shares_total`, help: 'Shares filled', labelNames: ['market'], registers: r }),
     fillNotional: new Counter({ name: `${p}fill_volume_usdc_total`, help: 'Notional filled, USDC', labelNames: ['market'], registers: r }),
     fees: new Counter({ name: `${p}fees_usdc_total`, help: 'Fees paid, USDC', labelNames: ['market'], registers: r }),
-    riskDenials: new Counter({ name: `${p}risk_denials_total`, help: 'Quotes trimmed or denied by the risk layer, by reason', labelNames: ['market', 'reason'], registers: r }),
+    riskDenials: new Counter({
+      name: `${p}risk_denials_total`,
+      help: 'Quotes trimmed or denied by the risk layer, by reason',
+      labelNames: ['market', 'reason'],
+      registers: r,
+    }),
     requotesShed: new Counter({ name: `${p}requotes_shed_total`, help: 'Requotes not sent because of a venue back-off (429)', registers: r }),
     backoffs: new Counter({ name: `${p}venue_backoffs_total`, help: 'Back-offs started after the venue rate-limited us', registers: r }),
     venueCalls: new Counter({ name: `${p}venue_calls_total`, help: 'Order-manager venue calls by kind and result', labelNames: ['call', 'ok'], registers: r }),
-    marketsBlocked: new Counter({ name: `${p}market_blocks_total`, help: 'Markets where quoting stopped (409 migration, halt)', labelNames: ['market', 'reason'], registers: r }),
+    marketsBlocked: new Counter({
+      name: `${p}market_blocks_total`,
+      help: 'Markets where quoting stopped (409 migration, halt)',
+      labelNames: ['market', 'reason'],
+      registers: r,
+    }),
     streamReconnects: new Counter({ name: `${p}stream_reconnects_total`, help: 'Book stream reconnects', labelNames: ['market'], registers: r }),
-    bookEventsDropped: new Counter({ name: `${p}book_events_dropped_total`, help: 'Book stream events dropped as malformed (bad JSON or fields, an unknown market status), each logged (sampled)', registers: r }),
+    bookEventsDropped: new Counter({
+      name: `${p}book_events_dropped_total`,
+      help: 'Book stream events dropped as malformed (bad JSON or fields, an unknown market status), each logged (sampled)',
+      registers: r,
+    }),
     // the three histograms on the hot path (every request, every caused send, every tick): ./fast-histogram.ts
     apiLatency: new FastHistogram({
       name: `${p}api_latency_seconds`,
@@ -97,8 +136,17 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
       buckets: [0, ...LATENCY_BUCKETS],
       registers: r,
     }),
-    booksDrift: new Counter({ name: `${p}books_drift_total`, help: 'Balance reads whose tokens differed from the books (a read ahead of its fills, or fills the books never got), by market and outcome', labelNames: ['market', 'outcome'], registers: r }),
-    rateBudgetPressure: new Gauge({ name: `${p}rate_budget_pressure`, help: 'Fraction of the order-rate budget in use (0 = idle, 1 = exhausted)', registers: r }),
+    booksDrift: new Counter({
+      name: `${p}books_drift_total`,
+      help: 'Balance reads whose tokens differed from the books (a read ahead of its fills, or fills the books never got), by market and outcome',
+      labelNames: ['market', 'outcome'],
+      registers: r,
+    }),
+    rateBudgetPressure: new Gauge({
+      name: `${p}rate_budget_pressure`,
+      help: 'Fraction of the order-rate budget in use (0 = idle, 1 = exhausted)',
+      registers: r,
+    }),
     setStateSource(state: () => StoreState, clock: Clock): void {
       source = { state, clock };
     },
@@ -137,7 +185,12 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
   });
 
   // Per-market gauges are read from the latest store snapshot at scrape time: nothing on the hot path.
-  const perMarket = (name: string, help: string, read: (s: StoreState, now: number, set: (labels: Record<string, string>, v: number) => void) => void, labelNames: string[] = ['market']) =>
+  const perMarket = (
+    name: string,
+    help: string,
+    read: (s: StoreState, now: number, set: (labels: Record<string, string>, v: number) => void) => void,
+    labelNames: string[] = ['market'],
+  ) =>
     new Gauge({
       name: `${p}${name}`,
       help,
@@ -186,7 +239,8 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
     for (const mk of s.markets.values()) set({ market: marketLabel(mk.marketId, mk.slug) }, Number(reservedCollateral(mk)) / MICRO);
   });
   perMarket('stream_staleness_seconds', 'Time since the last book stream event of any kind', (s, now, set) => {
-    for (const mk of s.markets.values()) if (mk.streamLastEventAt !== null) set({ market: marketLabel(mk.marketId, mk.slug) }, Math.max(0, now - mk.streamLastEventAt) / 1000);
+    for (const mk of s.markets.values())
+      if (mk.streamLastEventAt !== null) set({ market: marketLabel(mk.marketId, mk.slug) }, Math.max(0, now - mk.streamLastEventAt) / 1000);
   });
   new Gauge({
     name: `${p}account_pnl_usdc`,
@@ -205,7 +259,7 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
   });
   new Gauge({
     name: `${p}books_late_fills`,
-    help: 'Fills older than a market\'s kept history (beyond the re-ordering window) applied out of venue order',
+    help: "Fills older than a market's kept history (beyond the re-ordering window) applied out of venue order",
     registers: r,
     collect() {
       if (books) this.set(books.late);
@@ -230,7 +284,12 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
   });
 
   // markouts, toxicity, flow, regime and PnL attribution: ./edge-metrics.ts
-  registerEdgeMetrics(registry, p, (mk) => marketLabel(mk.marketId, mk.slug), () => (source ? { state: source.state(), clock: source.clock, books: books ?? undefined } : null));
+  registerEdgeMetrics(
+    registry,
+    p,
+    (mk) => marketLabel(mk.marketId, mk.slug),
+    () => (source ? { state: source.state(), clock: source.clock, books: books ?? undefined } : null),
+  );
 
   return m;
 }

@@ -24,7 +24,12 @@ export type EdgeSource = () => { state: StoreState; clock: Clock; books?: Accoun
 
 export function registerEdgeMetrics(registry: Registry, prefix: string, label: (m: MarketState) => string, source: EdgeSource): void {
   const r = [registry];
-  const gauge = (name: string, help: string, labelNames: string[], read: (m: MarketState, now: number, set: (labels: Record<string, string>, v: number) => void, books: Account | undefined) => void) =>
+  const gauge = (
+    name: string,
+    help: string,
+    labelNames: string[],
+    read: (m: MarketState, now: number, set: (labels: Record<string, string>, v: number) => void, books: Account | undefined) => void,
+  ) =>
     new Gauge({
       name: `${prefix}${name}`,
       help,
@@ -38,16 +43,26 @@ export function registerEdgeMetrics(registry: Registry, prefix: string, label: (
         for (const m of src.state.markets.values()) read(m, now, (labels, v) => this.set(labels, v), src.books);
       },
     });
-  gauge('markout_cents', 'Mean markout of own fills at each horizon, cents per share (mid move in our favour; negative = adverse)', ['market', 'horizon'], (m, now, set) => {
-    for (const k of edgeView(m, now).markouts) if (k.perShare !== null) set({ market: label(m), horizon: horizonLabel(k.horizonMs) }, k.perShare / 10_000);
-  });
+  gauge(
+    'markout_cents',
+    'Mean markout of own fills at each horizon, cents per share (mid move in our favour; negative = adverse)',
+    ['market', 'horizon'],
+    (m, now, set) => {
+      for (const k of edgeView(m, now).markouts) if (k.perShare !== null) set({ market: label(m), horizon: horizonLabel(k.horizonMs) }, k.perShare / 10_000);
+    },
+  );
   gauge('markout_fills', 'Own fills whose markout at each horizon is known', ['market', 'horizon'], (m, now, set) => {
     for (const k of edgeView(m, now).markouts) set({ market: label(m), horizon: horizonLabel(k.horizonMs) }, k.n);
   });
-  gauge('toxicity_cents', 'Decayed size-weighted own markout at the toxicity horizon, cents per share (negative = informed flow)', ['market'], (m, now, set) => {
-    const t = edgeView(m, now).toxicity;
-    if (t !== null) set({ market: label(m) }, t / 10_000);
-  });
+  gauge(
+    'toxicity_cents',
+    'Decayed size-weighted own markout at the toxicity horizon, cents per share (negative = informed flow)',
+    ['market'],
+    (m, now, set) => {
+      const t = edgeView(m, now).toxicity;
+      if (t !== null) set({ market: label(m) }, t / 10_000);
+    },
+  );
   gauge('flow_imbalance', 'Decayed taker-flow imbalance (buy − sell) / (buy + sell), −1 … 1', ['market'], (m, now, set) => {
     set({ market: label(m) }, edgeView(m, now).flowImbalance);
   });
@@ -58,12 +73,17 @@ export function registerEdgeMetrics(registry: Registry, prefix: string, label: (
   gauge('regime_transitions', 'Regime changes of the market since start', ['market'], (m, _now, set) => {
     set({ market: label(m) }, m.edge.transitions);
   });
-  gauge('pnl_attribution_usdc', "PnL of the market's fills by source, USDC: spread_capture, inventory, fees, resolution (exact; they sum to the market's PnL in the books)", ['market', 'component'], (m, _now, set, books) => {
-    const a = marketAttribution(m, books);
-    const market = label(m);
-    set({ market, component: 'spread_capture' }, Number(a.spreadCapture) / 1e6);
-    set({ market, component: 'inventory' }, Number(a.inventory) / 1e6);
-    set({ market, component: 'fees' }, Number(a.fees) / 1e6);
-    set({ market, component: 'resolution' }, Number(a.resolution) / 1e6);
-  });
+  gauge(
+    'pnl_attribution_usdc',
+    "PnL of the market's fills by source, USDC: spread_capture, inventory, fees, resolution (exact; they sum to the market's PnL in the books)",
+    ['market', 'component'],
+    (m, _now, set, books) => {
+      const a = marketAttribution(m, books);
+      const market = label(m);
+      set({ market, component: 'spread_capture' }, Number(a.spreadCapture) / 1e6);
+      set({ market, component: 'inventory' }, Number(a.inventory) / 1e6);
+      set({ market, component: 'fees' }, Number(a.fees) / 1e6);
+      set({ market, component: 'resolution' }, Number(a.resolution) / 1e6);
+    },
+  );
 }

@@ -173,7 +173,12 @@ export class FastHistogram<L extends string = never> {
   /** As prom-client's Histogram#get: each value's labels with the series' labels merged in. */
   async get(): Promise<{ name: string; help: string; type: 'histogram'; values: ValuePair[]; aggregator: 'sum' }> {
     const data = this.getForPromString();
-    data.values = data.values.map(({ labels, sharedLabels, value, metricName, exemplar }) => ({ value, metricName, exemplar, labels: { ...labels, ...sharedLabels } }));
+    data.values = data.values.map(({ labels, sharedLabels, value, metricName, exemplar }) => ({
+      value,
+      metricName,
+      exemplar,
+      labels: { ...labels, ...sharedLabels },
+    }));
     return data;
   }
 }

@@ -61,8 +61,18 @@ export function registerHealthMetrics(registry: Registry, health: () => HealthMo
     },
   });
   return {
-    strategyErrors: new Counter({ name: `${prefix}strategy_errors_total`, help: 'Strategy calls that threw or returned something that is not a list of quotes', labelNames: ['market'], registers: r }),
-    strategySlow: new Counter({ name: `${prefix}strategy_slow_total`, help: 'Strategy calls (strategy + risk gate) slower than health.strategyBudgetMs', labelNames: ['market'], registers: r }),
+    strategyErrors: new Counter({
+      name: `${prefix}strategy_errors_total`,
+      help: 'Strategy calls that threw or returned something that is not a list of quotes',
+      labelNames: ['market'],
+      registers: r,
+    }),
+    strategySlow: new Counter({
+      name: `${prefix}strategy_slow_total`,
+      help: 'Strategy calls (strategy + risk gate) slower than health.strategyBudgetMs',
+      labelNames: ['market'],
+      registers: r,
+    }),
   };
 }
 

@@ -49,7 +49,11 @@ export async function respond(opts: MetricsServerOptions, method: string, path: 
   if (path === '/readyz') {
     const checks = opts.readiness ? opts.readiness() : {};
     const ready = Object.values(checks).every(Boolean);
-    return { status: ready ? 200 : 503, type: 'application/json', body: JSON.stringify({ ready, checks, ...(opts.readyDetails ? opts.readyDetails() : {}) }) + '\n' };
+    return {
+      status: ready ? 200 : 503,
+      type: 'application/json',
+      body: JSON.stringify({ ready, checks, ...(opts.readyDetails ? opts.readyDetails() : {}) }) + '\n',
+    };
   }
   return { status: 404, type: 'text/plain', body: 'not found\n' };
 }

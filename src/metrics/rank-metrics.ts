@@ -21,9 +21,24 @@ export interface RankMetrics {
 
 export function registerRankMetrics(registry: Registry, prefix = 'bookmaker_', label: (id: string, s: RankedScore) => string = (id) => id): RankMetrics {
   const r = [registry];
-  const score = new Gauge({ name: `${prefix}market_rank_score`, help: 'Rank score of each selected market (sum of weight x term; src/selection/score.ts)', labelNames: ['market'], registers: r });
-  const term = new Gauge({ name: `${prefix}market_rank_term`, help: 'Each known rank term of each selected market, 0..1', labelNames: ['market', 'term'], registers: r });
-  const drops = new Counter({ name: `${prefix}market_rank_term_drops_total`, help: 'Rank terms dropped for missing or bad data (one per market and refresh), by term and reason', labelNames: ['term', 'reason'], registers: r });
+  const score = new Gauge({
+    name: `${prefix}market_rank_score`,
+    help: 'Rank score of each selected market (sum of weight x term; src/selection/score.ts)',
+    labelNames: ['market'],
+    registers: r,
+  });
+  const term = new Gauge({
+    name: `${prefix}market_rank_term`,
+    help: 'Each known rank term of each selected market, 0..1',
+    labelNames: ['market', 'term'],
+    registers: r,
+  });
+  const drops = new Counter({
+    name: `${prefix}market_rank_term_drops_total`,
+    help: 'Rank terms dropped for missing or bad data (one per market and refresh), by term and reason',
+    labelNames: ['term', 'reason'],
+    registers: r,
+  });
   const requests = new Gauge({ name: `${prefix}market_rank_requests`, help: "Requests the last refresh's ranking spent (all rank entries)", registers: r });
   /** market label → the terms it has series for */
   let shown = new Map<string, Set<string>>();

@@ -25,7 +25,11 @@ const SAMPLE_LABELS = new Set(['le', 'quantile']);
  * Series removed. `names` are the market's label values (its id, and its slug where metrics label by
  * slug); compared case-insensitively.
  */
-export async function removeMarketSeries(registry: Registry, names: readonly string[], keep: (metricName: string) => boolean = KEEP_AFTER_RELEASE): Promise<number> {
+export async function removeMarketSeries(
+  registry: Registry,
+  names: readonly string[],
+  keep: (metricName: string) => boolean = KEEP_AFTER_RELEASE,
+): Promise<number> {
   const want = new Set(names.map((n) => n.toLowerCase()));
   let removed = 0;
   for (const metric of registry.getMetricsAsArray() as unknown as Removable[]) {

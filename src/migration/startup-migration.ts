@@ -43,7 +43,10 @@ export interface MigrationApi {
   status(address?: Address): Promise<MigrationStatus>;
   start(opts: { address?: Address; authorization?: MigrationAuthorization }): Promise<StartMigrationResult>;
   migrateFunds(input: MigrateFundsInput): Promise<MigrateFundsResult>;
-  restoreOrders(restorations: { legacyOrderId: number; order: CreateOrderBody }[], address?: Address): Promise<{ restoredCount: number; failedCount: number; results: RestoreItemResult[] }>;
+  restoreOrders(
+    restorations: { legacyOrderId: number; order: CreateOrderBody }[],
+    address?: Address,
+  ): Promise<{ restoredCount: number; failedCount: number; results: RestoreItemResult[] }>;
   dismissOrders(opts: { address?: Address; authorization?: MigrationAuthorization; legacyOrderIds?: number[] }): Promise<{ dismissedCount: number }>;
 }
 
@@ -121,7 +124,10 @@ function fundsBlockers(st: MigrationStatus): string[] {
 export function migrationPreview(s: MigrationStatus, restore: 'restore' | 'dismiss' = 'restore'): { steps: string[]; blocker: string | null } {
   if (tradingAllowed(s)) return { steps: [], blocker: null };
   const steps: string[] = [];
-  if (s.canStart) steps.push(`start (retires ${s.legacyOpenOrderCount} legacy open order(s), then ${restore === 'restore' ? 'restores them as V2 orders or dismisses' : 'dismisses'} them)`);
+  if (s.canStart)
+    steps.push(
+      `start (retires ${s.legacyOpenOrderCount} legacy open order(s), then ${restore === 'restore' ? 'restores them as V2 orders or dismisses' : 'dismisses'} them)`,
+    );
   const chunks = s.fundsMigrationPlan?.chunks.length ?? 0;
   let blocker: string | null = null;
   if (fundsUnderWay(s)) steps.push(`wait for the sponsored funds migration under way (${s.sponsoredFundsMigrationStatus?.status})`);
@@ -204,7 +210,13 @@ export async function runStartupMigration(opts: MigrationOptions): Promise<Migra
       const w = signer.signBatchWithdraw({ to: st.sponsoredRelayerAddress!, tokens: chunk.tokens, nonce: randomUint128(random), deadline: shared });
       return { nonce: w.nonce, deadline: w.deadline, signature: w.signature };
     });
-    const op = signer.signOperatorApproval({ nonce: st.newHoldingsOperatorNonce!, deadline: shared, approved: true, settlementVersion: 2, operator: st.settlementV2Address! });
+    const op = signer.signOperatorApproval({
+      nonce: st.newHoldingsOperatorNonce!,
+      deadline: shared,
+      approved: true,
+      settlementVersion: 2,
+      operator: st.settlementV2Address!,
+    });
     const res = await api.migrateFunds({
       ...(opts.address ? { address: opts.address } : {}),
       batchWithdraws,
@@ -221,15 +233,22 @@ export async function runStartupMigration(opts: MigrationOptions): Promise<Migra
     const toRestore: { legacyOrderId: number; order: CreateOrderBody }[] = [];
     for (const [i, r] of list.entries()) {
       const expiry = Number(r.draft.expiry);
-      const restorable = (opts.restore ?? 'restore') === 'restore' && r.status !== 'failed' && st.canRestoreOrders && Number.isFinite(expiry) && expiry - nowSec() > minLife;
+      const restorable =
+        (opts.restore ?? 'restore') === 'restore' && r.status !== 'failed' && st.canRestoreOrders && Number.isFinite(expiry) && expiry - nowSec() > minLife;
       if (!restorable) {
         toDismiss.push(r.legacyOrderId);
         continue;
       }
       try {
-        toRestore.push({ legacyOrderId: r.legacyOrderId, order: signer.signOrderBody(restorationBody(r.draft, signer.address, `pendingRestorations[${i}].draft`)) });
+        toRestore.push({
+          legacyOrderId: r.legacyOrderId,
+          order: signer.signOrderBody(restorationBody(r.draft, signer.address, `pendingRestorations[${i}].draft`)),
+        });
       } catch (err) {
-        log.warn({ legacyOrderId: r.legacyOrderId, err: err instanceof Error ? err.message : String(err) }, 'migration: draft cannot be restored; dismissing it');
+        log.warn(
+          { legacyOrderId: r.legacyOrderId, err: err instanceof Error ? err.message : String(err) },
+          'migration: draft cannot be restored; dismissing it',
+        );
         toDismiss.push(r.legacyOrderId);
       }
     }

@@ -114,7 +114,10 @@ export class OrderExecutor {
         e.sentAt = now;
         this.emit({ type: 'OrderSubmitted', marketId, slot: e.slot, nonce: e.planned.nonce, order: e.planned, retry: true, ts: now });
       }
-      const res = await this.callBatch(chunk.map((e) => e.planned), []);
+      const res = await this.callBatch(
+        chunk.map((e) => e.planned),
+        [],
+      );
       for (const o of res.creates) this.applyCreate(o);
     }
   }
@@ -129,7 +132,16 @@ export class OrderExecutor {
   private startCreate(marketId: Bytes32, d: DesiredOrder): PlannedOrder {
     const planned = this.plan(d);
     const now = this.clock.now();
-    this.table.entries.set(lower(planned.nonce), { marketId, slot: d.slot, planned, remaining: planned.size, state: 'pending-create', sentAt: now, attempts: 0, resend: false });
+    this.table.entries.set(lower(planned.nonce), {
+      marketId,
+      slot: d.slot,
+      planned,
+      remaining: planned.size,
+      state: 'pending-create',
+      sentAt: now,
+      attempts: 0,
+      resend: false,
+    });
     this.emit({ type: 'OrderSubmitted', marketId, slot: d.slot, nonce: planned.nonce, order: planned, retry: false, ts: now });
     return planned;
   }
@@ -179,7 +191,8 @@ export class OrderExecutor {
     for (const o of res.cancels) this.applyCancel(o);
     for (const o of res.creates) this.applyCreate(o);
     const answered = new Set([...res.creates, ...res.cancels].map((o) => lower(o.nonce)));
-    for (const p of creates) if (!answered.has(lower(p.nonce))) this.applyCreate({ ok: false, nonce: p.nonce, code: 'no-answer', message: 'no outcome', retryable: true });
+    for (const p of creates)
+      if (!answered.has(lower(p.nonce))) this.applyCreate({ ok: false, nonce: p.nonce, code: 'no-answer', message: 'no outcome', retryable: true });
     for (const n of cancels) if (!answered.has(lower(n))) this.applyCancel({ ok: false, nonce: n, code: 'no-answer', message: 'no outcome', retryable: true });
   }
 
@@ -322,7 +335,8 @@ function withNonce(order: LimitOrder, nonce: Bytes32, expiry: number | undefined
   for (let i = 0; mapped && i < keys.length; i++) mapped = keys[i] === MAPPED_KEYS[i];
   if (mapped) {
     const o = order;
-    if (expiry === undefined) return { marketId: o.marketId, size: o.size, outcomeIndex: o.outcomeIndex, side: o.side, price: o.price, inventoryMode: o.inventoryMode!, nonce };
+    if (expiry === undefined)
+      return { marketId: o.marketId, size: o.size, outcomeIndex: o.outcomeIndex, side: o.side, price: o.price, inventoryMode: o.inventoryMode!, nonce };
     return { marketId: o.marketId, size: o.size, outcomeIndex: o.outcomeIndex, side: o.side, price: o.price, inventoryMode: o.inventoryMode!, nonce, expiry };
   }
   return expiry === undefined ? { ...order, nonce } : { ...order, nonce, expiry };

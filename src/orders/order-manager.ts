@@ -468,7 +468,16 @@ export class OrderManager {
 
   /** Per-market entries held now (tests: nothing left behind after retirements). */
   get heldMarketState(): number {
-    return this.lastDesired.size + this.table.heldSize + this.exec.blocked.size + this.nextReconcileAt.size + this.cancelRetryTimers.size + this.exec.cooldown.size + this.chains.size + this.queued.size;
+    return (
+      this.lastDesired.size +
+      this.table.heldSize +
+      this.exec.blocked.size +
+      this.nextReconcileAt.size +
+      this.cancelRetryTimers.size +
+      this.exec.cooldown.size +
+      this.chains.size +
+      this.queued.size
+    );
   }
 
   /** the markets whose orders are the bot's, or null for the whole wallet */

@@ -70,9 +70,18 @@ export class Reconciler {
       return false;
     }
     const inScope = (m: string): boolean => (marketId === undefined || lower(m) === lower(marketId)) && this.owns(m);
-    const desired = (desiredArg ?? [...this.d.lastDesired.values()].flatMap((s) => s.desired)).filter((d) => inScope(d.order.marketId) && !exec.blocked.has(lower(d.order.marketId)));
+    const desired = (desiredArg ?? [...this.d.lastDesired.values()].flatMap((s) => s.desired)).filter(
+      (d) => inScope(d.order.marketId) && !exec.blocked.has(lower(d.order.marketId)),
+    );
     const tracked = table.tracked(marketId);
-    const plan = planReconcile(open.filter((o) => inScope(o.marketId)), tracked, desired, this.d.tol, clock.now(), this.d.opts.inFlightTimeoutMs ?? 10_000);
+    const plan = planReconcile(
+      open.filter((o) => inScope(o.marketId)),
+      tracked,
+      desired,
+      this.d.tol,
+      clock.now(),
+      this.d.opts.inFlightTimeoutMs ?? 10_000,
+    );
     const now = clock.now();
 
     for (const n of plan.confirm) {
@@ -108,10 +117,18 @@ export class Reconciler {
     for (const o of plan.cancel) {
       // an order this run did not place and does not want: say so (once per order), with its market
       if (this.toldStrangers.size > 10_000) this.toldStrangers.clear();
-      if (!this.toldStrangers.has(lower(o.nonce))) log.warn(
-        { marketId: o.marketId, nonce: o.nonce, outcome: o.outcomeIndex, side: o.side === 0 ? 'buy' : 'sell', price: o.price, scope: this.ownMarkets() ? 'markets' : 'wallet' },
-        'reconcile: cancelling an open order this bot did not place (or no longer wants)',
-      );
+      if (!this.toldStrangers.has(lower(o.nonce)))
+        log.warn(
+          {
+            marketId: o.marketId,
+            nonce: o.nonce,
+            outcome: o.outcomeIndex,
+            side: o.side === 0 ? 'buy' : 'sell',
+            price: o.price,
+            scope: this.ownMarkets() ? 'markets' : 'wallet',
+          },
+          'reconcile: cancelling an open order this bot did not place (or no longer wants)',
+        );
       this.toldStrangers.add(lower(o.nonce));
       // a stranger on its way out still counts until its cancel is answered and its fills are in
       found(o, `orphan:${lower(o.nonce)}`, 'pending-cancel');
@@ -126,8 +143,18 @@ export class Reconciler {
     if (marketId === undefined) table.needsReconcile.clear();
     else table.needsReconcile.delete(lower(marketId));
     this.reconciledOnce = true;
-    log.info({ marketId: marketId ?? 'all', adopted: plan.adopt.length, cancelled: plan.cancel.length, forgotten: plan.forget.length }, 'reconciled with venue');
-    emit({ type: 'OrdersReconciled', marketId: marketId ?? null, adopted: plan.adopt.length, cancelled: plan.cancel.length, dropped: plan.forget.length, ts: now });
+    log.info(
+      { marketId: marketId ?? 'all', adopted: plan.adopt.length, cancelled: plan.cancel.length, forgotten: plan.forget.length },
+      'reconciled with venue',
+    );
+    emit({
+      type: 'OrdersReconciled',
+      marketId: marketId ?? null,
+      adopted: plan.adopt.length,
+      cancelled: plan.cancel.length,
+      dropped: plan.forget.length,
+      ts: now,
+    });
     return true;
   }
 
@@ -162,7 +189,13 @@ export class Reconciler {
             cancelled++;
             const e = table.entries.get(lower(c.nonce));
             table.entries.delete(lower(c.nonce));
-            emit({ type: 'OrderCancelled', marketId: e?.marketId ?? open.find((o) => lower(o.nonce) === lower(c.nonce))!.marketId, nonce: c.nonce, alreadyCancelled: c.alreadyCancelled, ts: clock.now() });
+            emit({
+              type: 'OrderCancelled',
+              marketId: e?.marketId ?? open.find((o) => lower(o.nonce) === lower(c.nonce))!.marketId,
+              nonce: c.nonce,
+              alreadyCancelled: c.alreadyCancelled,
+              ts: clock.now(),
+            });
           }
         }
       }

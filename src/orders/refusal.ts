@@ -105,7 +105,7 @@ export function fatalRefusal(o: Refusal): FatalRefusal | null {
   if (signature) {
     return {
       cause: `the venue rejects this bot's order signatures (${what})`,
-      fix: 'check that the private key (BOOKMAKER_PRIVATE_KEY / --key-file) is the trading wallet\'s and that the chain (venue.chain) matches the venue',
+      fix: "check that the private key (BOOKMAKER_PRIVATE_KEY / --key-file) is the trading wallet's and that the chain (venue.chain) matches the venue",
     };
   }
   const unauthorized = o.status === 401 || o.venueCode === 'UNAUTHORIZED' || o.code === 'unauthorized';

@@ -94,7 +94,8 @@ function matchExisting(view: MarketView, quotes: readonly DesiredQuote[]): (Work
     let m: WorkingQuote | undefined;
     for (let j = 0; j < own.length; j++) {
       const w = own[j]!;
-      if (w.state === 'cancelling' || (used !== null && used[j]) || w.side !== q.side || w.price !== q.price || w.size !== q.size || w.level !== q.level) continue;
+      if (w.state === 'cancelling' || (used !== null && used[j]) || w.side !== q.side || w.price !== q.price || w.size !== q.size || w.level !== q.level)
+        continue;
       m = w;
       (used ??= new Array<boolean>(own.length).fill(false))[j] = true;
       break;
@@ -150,7 +151,8 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
     const q = quotes[i]!;
     const trip = priceCheck(q, view, limits, ctx);
     if (trip) decisions[i] = { kind: 'deny', quote: q, reason: trip.reason, detail: trip.detail };
-    else if (view.flags.selfTradeWarning && !matched[i]) decisions[i] = { kind: 'deny', quote: q, reason: 'SELF_TRADE', detail: 'venue simulate flagged SELF_TRADE' };
+    else if (view.flags.selfTradeWarning && !matched[i])
+      decisions[i] = { kind: 'deny', quote: q, reason: 'SELF_TRADE', detail: 'venue simulate flagged SELF_TRADE' };
   }
 
   // 4. sizes: closest levels get the room first
@@ -217,7 +219,12 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
       if (budget.granted[k]) continue;
       const i = costlyIdx[k]!;
       const old = olds[k];
-      decisions[i] = { kind: 'deny', quote: quotes[i]!, reason: 'RATE_LIMIT', detail: old ? `order budget spent: kept the working ${old.side} at ${old.price}` : 'order budget spent' };
+      decisions[i] = {
+        kind: 'deny',
+        quote: quotes[i]!,
+        reason: 'RATE_LIMIT',
+        detail: old ? `order budget spent: kept the working ${old.side} at ${old.price}` : 'order budget spent',
+      };
       if (old && !priceCheck(old, view, limits, ctx)) kept.push(old);
     }
   }
@@ -272,13 +279,23 @@ function shedPastCap(
     const i = order[k]!;
     const q = quotes[i]!;
     if (!matched[i] || decisions[i] || q.side !== side) continue;
-    decisions[i] = { kind: 'deny', quote: q, reason: cap.reason, detail: `working ${side} ${q.size} at ${q.price} pulled: the side's position ${netOnSide} plus working ${staying} is past the limit ${cap.limit}` };
+    decisions[i] = {
+      kind: 'deny',
+      quote: q,
+      reason: cap.reason,
+      detail: `working ${side} ${q.size} at ${q.price} pulled: the side's position ${netOnSide} plus working ${staying} is past the limit ${cap.limit}`,
+    };
     staying -= q.size;
   }
 }
 
 /** Total size of the quotes on one side that stay as the orders they match. */
-function stayingSize(quotes: readonly DesiredQuote[], matched: readonly (WorkingQuote | undefined)[], decisions: readonly (RiskDecision | undefined)[], side: 'bid' | 'ask'): number {
+function stayingSize(
+  quotes: readonly DesiredQuote[],
+  matched: readonly (WorkingQuote | undefined)[],
+  decisions: readonly (RiskDecision | undefined)[],
+  side: 'bid' | 'ask',
+): number {
   let n = 0;
   for (let i = 0; i < quotes.length; i++) if (matched[i] && !decisions[i] && quotes[i]!.side === side) n += quotes[i]!.size;
   return n;

@@ -48,7 +48,8 @@ export function isWellFormed(q: DesiredQuote): boolean {
 
 export function priceCheck(q: DesiredQuote, view: MarketView, limits: RiskLimits, ctx: PriceContext): GuardTrip | null {
   if (!isWellFormed(q)) return { reason: 'BAD_QUOTE', detail: 'side, integer price and positive integer size required' };
-  if (!isOnGrid(q.price, view.tick)) return { reason: 'PRICE_OUT_OF_RANGE', detail: `price ${q.price} is off the tick ${view.tick} grid or outside [tick, 1e6 − tick]` };
+  if (!isOnGrid(q.price, view.tick))
+    return { reason: 'PRICE_OUT_OF_RANGE', detail: `price ${q.price} is off the tick ${view.tick} grid or outside [tick, 1e6 − tick]` };
   const bid = q.side === 'bid';
   const opp = bid ? view.book?.bestAsk : view.book?.bestBid;
   if (!limits.allowCrossing && opp != null && (bid ? q.price >= opp : q.price <= opp)) {

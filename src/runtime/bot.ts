@@ -98,7 +98,6 @@ export const EXIT_ORDERS_LEFT = 1;
 export const EXIT_KILL_SWITCH = 3;
 export const EXIT_HALT = 4;
 
-
 export interface BotOptions {
   config: BotConfig;
   logger: Logger;
@@ -210,7 +209,8 @@ export async function startBot(o: BotOptions): Promise<Bot> {
   if (o.watchdog) {
     if (paper) o.watchdog.arm({ kind: 'paper' });
     else if (v.local) o.watchdog.arm({ kind: 'embedded' });
-    else if (v.privateKey && v.apiKey) o.watchdog.arm({ kind: 'live', baseUrl: v.baseUrl, chain: v.chain, apiKey: v.apiKey, privateKey: v.privateKey, batchLimit: o.config.orders.batchLimit });
+    else if (v.privateKey && v.apiKey)
+      o.watchdog.arm({ kind: 'live', baseUrl: v.baseUrl, chain: v.chain, apiKey: v.apiKey, privateKey: v.privateKey, batchLimit: o.config.orders.batchLimit });
   }
   // one lifecycle: each phase below adds what undoes it; a stop or a failed start-up undoes in reverse
   const life = new Lifecycle();
@@ -245,15 +245,7 @@ function startingIdentity(o: BotOptions, adminPort: number, paper: boolean): Rec
   };
 }
 
-async function wire(
-  o: BotOptions,
-  v: VenueSetup,
-  clock: Clock,
-  log: Logger,
-  paper: boolean,
-  life: Lifecycle,
-  early: EarlyAdmin | null,
-): Promise<Bot> {
+async function wire(o: BotOptions, v: VenueSetup, clock: Clock, log: Logger, paper: boolean, life: Lifecycle, early: EarlyAdmin | null): Promise<Bot> {
   // a shard owns only its markets: reconcileScope markets whatever the file says (src/selection/shard.ts)
   const cfg = withShardScope(o.config);
   const metrics = createBotMetrics();
@@ -278,7 +270,13 @@ async function wire(
   // rank entries: each selected market's score and terms on /metrics after every selection
   const rankMetrics = registerRankMetrics(metrics.registry);
   const select = async (c: BotConfig, previous?: ReadonlySet<string>, allowEmpty = false): Promise<KernelMarket[]> => {
-    const chosen = await selectMarkets(client, c.markets, { maxMarkets: c.selection.maxMarkets, shard: cfg.selection.shard, log: o.logger, allowEmpty, ...(previous ? { previous } : {}) });
+    const chosen = await selectMarkets(client, c.markets, {
+      maxMarkets: c.selection.maxMarkets,
+      shard: cfg.selection.shard,
+      log: o.logger,
+      allowEmpty,
+      ...(previous ? { previous } : {}),
+    });
     rankMetrics.update(rankScores(), rankReports());
     return chosen;
   };
@@ -286,8 +284,16 @@ async function wire(
   // category not yet listed) waits for the refreshes instead of exiting: a fleet pod would crash-loop
   const waitForMarkets = cfg.selection.refreshMs > 0;
   early?.controls.phase('select markets');
-  const markets: KernelMarket[] = await retryStartupStep('select markets', () => select(cfg, undefined, waitForMarkets), { clock, log, ...(signal ? { signal } : {}) });
-  if (markets.length === 0) log.warn({ refreshSeconds: cfg.selection.refreshMs / 1000, shard: cfg.selection.shard ? shardText(cfg.selection.shard) : null }, 'no market at the venue matches the selectors yet; quoting nothing until a refresh selects one');
+  const markets: KernelMarket[] = await retryStartupStep('select markets', () => select(cfg, undefined, waitForMarkets), {
+    clock,
+    log,
+    ...(signal ? { signal } : {}),
+  });
+  if (markets.length === 0)
+    log.warn(
+      { refreshSeconds: cfg.selection.refreshMs / 1000, shard: cfg.selection.shard ? shardText(cfg.selection.shard) : null },
+      'no market at the venue matches the selectors yet; quoting nothing until a refresh selects one',
+    );
   const marketIds = markets.map((m) => m.marketId);
   /** the live market lists once rotation is wired (src/runtime/rotation/bot-markets.ts); the start-up set before */
   let lists: BotMarkets | null = null;
@@ -303,13 +309,21 @@ async function wire(
   if (o.watchdog && cfg.orders.reconcileScope === 'markets') o.watchdog.scope(marketIds);
   log.info({ venue: v.baseUrl, markets: marketIds.length, paper, embedded: v.local !== null }, 'markets selected');
   const shard = cfg.selection.shard;
-  if (shard) log.info({ shard: shardText(shard), markets: marketIds.length, reconcileScope: 'markets', configured: o.config.orders.reconcileScope }, `shard ${shardText(shard)}: quoting this shard's markets only; start-up reconcile and every cancel-all touch only them (reconcileScope markets)`);
+  if (shard)
+    log.info(
+      { shard: shardText(shard), markets: marketIds.length, reconcileScope: 'markets', configured: o.config.orders.reconcileScope },
+      `shard ${shardText(shard)}: quoting this shard's markets only; start-up reconcile and every cancel-all touch only them (reconcileScope markets)`,
+    );
 
   life.enter('migration');
   if (signer && !paper) {
     // safe to re-run from the start (docs/venue.md#migration-to-settlement-v2): a transient failure midway retries the whole flow
     early?.controls.phase('migration');
-    const report = await retryStartupStep('start-up migration', () => runStartupMigration({ api: client.migration, signer, clock, logger: o.logger, restore: 'restore' }), { clock, log, ...(signal ? { signal } : {}) });
+    const report = await retryStartupStep(
+      'start-up migration',
+      () => runStartupMigration({ api: client.migration, signer, clock, logger: o.logger, restore: 'restore' }),
+      { clock, log, ...(signal ? { signal } : {}) },
+    );
     log.info({ outcome: report.outcome, steps: report.steps }, 'start-up migration');
   }
 
@@ -401,7 +415,11 @@ async function wire(
       bookLedger.riskEvent('halt', 'INVARIANT', err.message);
       const refused = err.cause instanceof VenueRefusedError ? err.cause : null;
       healthModel.halt('halted', refused ? `${refused.refusal}; fix: ${refused.fix}` : err.message, refused ? 'orders-refused' : 'halted');
-      if (refused) log.fatal({ cause: refused.refusal, fix: refused.fix, remaining: result.remaining }, `venue refuses every order: ${refused.refusal}; fix: ${refused.fix}; exiting (4)`);
+      if (refused)
+        log.fatal(
+          { cause: refused.refusal, fix: refused.fix, remaining: result.remaining },
+          `venue refuses every order: ${refused.refusal}; fix: ${refused.fix}; exiting (4)`,
+        );
       else log.fatal({ err: err.message, remaining: result.remaining }, 'order manager halted; exiting');
       void shutdown('halt', result).then(() => exitCode.resolve(EXIT_HALT));
     },
@@ -474,14 +492,21 @@ async function wire(
   // the venue at start-up and when a market resolves; logged, counted and in the run report
   const claims = paper
     ? null
-    : new ClaimsTracker({ read: () => client.portfolio.claimable(venue.trader), owns: (id) => shardOwns(id, cfg.selection.shard), clock, logger: o.logger, registry: metrics.registry, onClaimed: (id, payoutYes) => {
+    : new ClaimsTracker({
+        read: () => client.portfolio.claimable(venue.trader),
+        owns: (id) => shardOwns(id, cfg.selection.shard),
+        clock,
+        logger: o.logger,
+        registry: metrics.registry,
+        onClaimed: (id, payoutYes) => {
           // the payout first (a market resolved while the bot was down has none in the books yet)
           const payout = payoutYes !== null && payoutYes >= 0n && payoutYes <= 1_000_000n ? Number(payoutYes) : null;
           if (payout !== null) accountBooks.resolve(id, payout, clock.now());
           accountBooks.claimed(id);
           // in the ledger too: a restart's books keep the resolution PnL and the claimed payout
           bookLedger.claimed(id, payout, clock.now());
-        } });
+        },
+      });
   if (claims) life.add(() => claims.stop());
 
   // ---- event routes: what the venue reports, around the kernel's state step, in this order ----
@@ -490,7 +515,8 @@ async function wire(
   let rotation: MarketRotation | null = null;
   core.inbound.on('record', (e) => {
     // tick-to-wire starts at the book event (the kernel may tick on it at once)
-    if (e.type === 'BookEventReceived' && e.event.type !== 'status' && e.event.type !== 'trade') wireMeter.bookEvent(e.event.type === 'snapshot' ? e.event.book.marketId : e.event.marketId);
+    if (e.type === 'BookEventReceived' && e.event.type !== 'status' && e.event.type !== 'trade')
+      wireMeter.bookEvent(e.event.type === 'snapshot' ? e.event.book.marketId : e.event.marketId);
     else if (e.type === 'BalanceUpdated') accountRead.resolve();
   });
   core.inbound.on('record', (e) => bookLedger.onEvent(e));
@@ -565,7 +591,9 @@ async function wire(
     });
   const books = bookFeedOf(marketIds);
   subs.push(books.events$.subscribe(sink));
-  subs.push(marketFeed({ client, marketIds: trackedIds, clock, intervalMs: Math.max(5_000, cfg.feeds.balancePollMs * 2), health, logger: o.logger }).subscribe(sink));
+  subs.push(
+    marketFeed({ client, marketIds: trackedIds, clock, intervalMs: Math.max(5_000, cfg.feeds.balancePollMs * 2), health, logger: o.logger }).subscribe(sink),
+  );
   subs.push(oracleFeed({ client, marketIds: liveIds, clock, intervalMs: cfg.feeds.oraclePollMs, health, logger: o.logger }).subscribe(sink));
   subs.push(
     activityFeed({
@@ -589,7 +617,21 @@ async function wire(
       for (const m of store.state.markets.values()) if (m.orders.has(k)) return true;
       return false;
     };
-    subs.push(tradingFeed({ client, trader: venue.trader, marketIds: trackedIds, clock, intervalMs: fillsPollMs(cfg), health, logger: o.logger, isTracked, seed: bookLedger.catchUp.openOrders, fees: bookLedger.fees, isOwn: bookLedger.isOwn }).subscribe(sink));
+    subs.push(
+      tradingFeed({
+        client,
+        trader: venue.trader,
+        marketIds: trackedIds,
+        clock,
+        intervalMs: fillsPollMs(cfg),
+        health,
+        logger: o.logger,
+        isTracked,
+        seed: bookLedger.catchUp.openOrders,
+        fees: bookLedger.fees,
+        isOwn: bookLedger.isOwn,
+      }).subscribe(sink),
+    );
   }
 
   early?.controls.phase('books and balances');
@@ -600,7 +642,10 @@ async function wire(
     // retried by the feed, so this waits through venue trouble, bounded so a venue that never
     // answers the balance read still gets the start-up reconcile and the dead-man cleanup.
     let cancelWait: () => void = () => undefined;
-    const waited = await untilAborted(Promise.race([accountRead.promise.then(() => true), new Promise<boolean>((r) => (cancelWait = clock.setTimeout(() => r(false), 60_000)))]), signal).finally(() => cancelWait());
+    const waited = await untilAborted(
+      Promise.race([accountRead.promise.then(() => true), new Promise<boolean>((r) => (cancelWait = clock.setTimeout(() => r(false), 60_000)))]),
+      signal,
+    ).finally(() => cancelWait());
     if (!waited) log.warn('no balance/positions read within 60 s; quoting with positions unknown until one lands');
   }
 
@@ -722,7 +767,15 @@ async function wire(
       if (!time) return;
       const pnl = accountBooks.marketPnl(id);
       // the ledger's figures object: late fills of a kept position still add to it until the market is gone
-      retiredRows.push({ time, ledger: ledger.market(id), realised: pnl.realised, unrealised: pnl.unrealised, net: accountBooks.holdingsOf(id).net, retired: reason, ...(m ? { attribution: marketAttribution(m, accountBooks) } : {}) });
+      retiredRows.push({
+        time,
+        ledger: ledger.market(id),
+        realised: pnl.realised,
+        unrealised: pnl.unrealised,
+        net: accountBooks.holdingsOf(id).net,
+        retired: reason,
+        ...(m ? { attribution: marketAttribution(m, accountBooks) } : {}),
+      });
       // beyond the bound, the oldest rows fold into one line (the report's totals stay exact); a
       // market still holding a position keeps its row (its PnL is read again at the report)
       keepRetiredRows(retiredRows, earlier, RETIRED_ROWS_MAX, (marketId) => store.state.markets.has(marketId.toLowerCase()));
@@ -757,7 +810,15 @@ async function wire(
     applyMarkets: (next) => rot.apply(next, 'reload'),
     rotation: () => {
       const r = rot.summary();
-      return { active: r.active, retiring: rot.retiringDetails(), started: r.started, retired: r.retired, refreshes: r.refreshes, refreshFailures: r.refreshFailures, lastRefreshError: r.lastRefreshError };
+      return {
+        active: r.active,
+        retiring: rot.retiringDetails(),
+        started: r.started,
+        retired: r.retired,
+        refreshes: r.refreshes,
+        refreshFailures: r.refreshFailures,
+        lastRefreshError: r.lastRefreshError,
+      };
     },
     onKillCleared: () => healthModel.resumeAfterHalt(),
     identity: () => identity,
@@ -820,15 +881,27 @@ async function wire(
   rot.schedule();
 
   log.info(
-    { metrics: endpoint?.url ?? 'off', trader: venue.trader, ...(bookLedger.latch ? { reason: bookLedger.latch.reason, detail: bookLedger.latch.detail, since: new Date(bookLedger.latch.at).toISOString() } : {}) },
-    k.killed ? `kill switch latched: not quoting (${bookLedger.latch?.reason ?? k.killed})` : k.halted ? 'halted by the operator: not quoting until bookmaker ctl resume' : 'quoting',
+    {
+      metrics: endpoint?.url ?? 'off',
+      trader: venue.trader,
+      ...(bookLedger.latch ? { reason: bookLedger.latch.reason, detail: bookLedger.latch.detail, since: new Date(bookLedger.latch.at).toISOString() } : {}),
+    },
+    k.killed
+      ? `kill switch latched: not quoting (${bookLedger.latch?.reason ?? k.killed})`
+      : k.halted
+        ? 'halted by the operator: not quoting until bookmaker ctl resume'
+        : 'quoting',
   );
   life.enter('running');
   started = true;
   void claims?.start(); // positions held from earlier runs that are claimable now
   healthModel.setProcess('running');
   // a latch from an earlier run holds the bot; the health model names it
-  if (bookLedger.latch) healthModel.halt('kill-switch', `kill switch latched in an earlier run (${bookLedger.latch.reason}: ${bookLedger.latch.detail}, since ${new Date(bookLedger.latch.at).toISOString()}); clear with bookmaker ctl clear-kill --reason TEXT`);
+  if (bookLedger.latch)
+    healthModel.halt(
+      'kill-switch',
+      `kill switch latched in an earlier run (${bookLedger.latch.reason}: ${bookLedger.latch.detail}, since ${new Date(bookLedger.latch.at).toISOString()}); clear with bookmaker ctl clear-kill --reason TEXT`,
+    );
   // the health model's clock: transitions and time per state even when nobody scrapes
   let cancelHealthTimer: () => void = () => undefined;
   const healthLoop = (): void => {
@@ -898,7 +971,14 @@ async function wire(
           ...times.map((time) => {
             const m = store.state.markets.get(time.marketId.toLowerCase());
             const pnl = accountBooks.marketPnl(time.marketId);
-            return { time, ledger: ledger.market(time.marketId), realised: pnl.realised, unrealised: pnl.unrealised, net: accountBooks.holdingsOf(time.marketId).net, ...(m ? { attribution: marketAttribution(m, accountBooks) } : {}) };
+            return {
+              time,
+              ledger: ledger.market(time.marketId),
+              realised: pnl.realised,
+              unrealised: pnl.unrealised,
+              net: accountBooks.holdingsOf(time.marketId).net,
+              ...(m ? { attribution: marketAttribution(m, accountBooks) } : {}),
+            };
           }),
         ],
         rotation: rotationReport(rot),

@@ -11,7 +11,20 @@
 import type { Logger } from '../core/logger.ts';
 
 /** The phases of the live start-up, in order. */
-export type StartupPhase = 'admin' | 'venue' | 'select' | 'migration' | 'ledger' | 'core' | 'feeds' | 'holds' | 'endpoints' | 'rotation' | 'control' | 'reconcile' | 'running';
+export type StartupPhase =
+  | 'admin'
+  | 'venue'
+  | 'select'
+  | 'migration'
+  | 'ledger'
+  | 'core'
+  | 'feeds'
+  | 'holds'
+  | 'endpoints'
+  | 'rotation'
+  | 'control'
+  | 'reconcile'
+  | 'running';
 
 type Undo = () => Promise<void> | void;
 

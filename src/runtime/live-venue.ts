@@ -33,7 +33,15 @@
  */
 import { classify } from '../exchange/client/classify.ts';
 import { VenueError } from '../exchange/client/errors.ts';
-import { BATCH_LIMIT, type BulkItem, type BulkItemError, type BulkOperation, type BulkResult, type CancelResult, type CreateResult } from '../exchange/client/orders-write.ts';
+import {
+  BATCH_LIMIT,
+  type BulkItem,
+  type BulkItemError,
+  type BulkOperation,
+  type BulkResult,
+  type CancelResult,
+  type CreateResult,
+} from '../exchange/client/orders-write.ts';
 import type { ListOrdersParams } from '../exchange/client/orders-read.ts';
 import type { Signer } from '../exchange/signing/signer.ts';
 import type { Address, Bytes32, CancelBody, LimitOrderBody, VenueOrder } from '../model/order.ts';
@@ -202,7 +210,11 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
       res = await limited(
         () => {
           if (creates.length === 0) return orders.bulkCancel(cancels.map((c) => c.body));
-          if (cancels.length === 0) return orders.bulkCreate(creates.map((c) => c.body), { alreadySent });
+          if (cancels.length === 0)
+            return orders.bulkCreate(
+              creates.map((c) => c.body),
+              { alreadySent },
+            );
           return orders.bulk(chunk.map(toOperation), { alreadySent });
         },
         () => opts.onWrite?.(creates[0]?.planned.marketId ?? marketId, creates.length === 0),
@@ -372,16 +384,32 @@ function refused(chunk: readonly Op[], err: unknown): BatchResult {
   chunk.forEach((op, i) => {
     const e = byIndex.get(i);
     if (op.type === 'create') {
-      out.creates.push(e ? itemCreateFailure(op.planned.nonce, e.error, e.code, (err as VenueError).status) : { ok: false, nonce: op.planned.nonce, code: 'not-applied', message: 'another item of the call was refused', retryable: true });
+      out.creates.push(
+        e
+          ? itemCreateFailure(op.planned.nonce, e.error, e.code, (err as VenueError).status)
+          : { ok: false, nonce: op.planned.nonce, code: 'not-applied', message: 'another item of the call was refused', retryable: true },
+      );
     } else {
-      out.cancels.push(e ? itemCancelFailure(op.nonce, e.error, e.code) : { ok: false, nonce: op.nonce, code: 'not-applied', message: 'another item of the call was refused', retryable: true });
+      out.cancels.push(
+        e
+          ? itemCancelFailure(op.nonce, e.error, e.code)
+          : { ok: false, nonce: op.nonce, code: 'not-applied', message: 'another item of the call was refused', retryable: true },
+      );
     }
   });
   return out;
 }
 
 /** Statuses of the venue codes that name one (an item's code says more than the whole call's status). */
-const CODE_STATUS: Readonly<Record<string, number>> = { UNAUTHORIZED: 401, FORBIDDEN: 403, NOT_FOUND: 404, RATE_LIMITED: 429, MIGRATION_REQUIRED: 409, nonce_already_used: 409, CONFLICT: 409 };
+const CODE_STATUS: Readonly<Record<string, number>> = {
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  RATE_LIMITED: 429,
+  MIGRATION_REQUIRED: 409,
+  nonce_already_used: 409,
+  CONFLICT: 409,
+};
 
 /** The status an item's refusal stands for: its code's, else read from its text, else the call's (a 4xx). */
 function itemStatus(message: string, code: string | null, callStatus: number | undefined): number {
@@ -404,7 +432,15 @@ function itemCreateFailure(nonce: Bytes32, message: string, code: string | null,
   const c = classifyItem(message, code, callStatus);
   if (c.reason === 'duplicate') return { ok: true, nonce, order: null, duplicate: true };
   const said = { status: itemStatus(message, code, callStatus), ...(code ? { venueCode: code } : {}) };
-  return { ok: false, nonce, code: c.reason, message, retryable: c.action === 'retry' || c.action === 'backoff', migration: c.reason === 'migration-required', ...said };
+  return {
+    ok: false,
+    nonce,
+    code: c.reason,
+    message,
+    retryable: c.action === 'retry' || c.action === 'backoff',
+    migration: c.reason === 'migration-required',
+    ...said,
+  };
 }
 
 function itemCancelFailure(nonce: Bytes32, message: string, code: string | null): CancelOutcome {

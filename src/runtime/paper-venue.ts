@@ -84,7 +84,8 @@ export class PaperVenue implements VenuePort {
     }
     for (const o of mine) {
       const y = toYesTerms(o.outcomeIndex, o.side, o.price);
-      if ((y.side === 'bid' && bestAsk !== null && bestAsk <= y.price) || (y.side === 'ask' && bestBid !== null && bestBid >= y.price)) this.fill(o, o.remainingSize);
+      if ((y.side === 'bid' && bestAsk !== null && bestAsk <= y.price) || (y.side === 'ask' && bestBid !== null && bestBid >= y.price))
+        this.fill(o, o.remainingSize);
     }
   }
 

@@ -38,7 +38,13 @@ export function foldRetired(acc: EarlierRetired, r: RetiredRow): void {
   const states: Record<string, number> = { ...(p?.time.states ?? {}) };
   for (const [k, v] of Object.entries(r.time.states)) states[k] = (states[k] ?? 0) + (v ?? 0);
   acc.row = {
-    time: { marketId: r.time.marketId, label: `(${acc.count} earlier retired markets)`, observedMs: (p?.time.observedMs ?? 0) + r.time.observedMs, liveMs: (p?.time.liveMs ?? 0) + r.time.liveMs, states },
+    time: {
+      marketId: r.time.marketId,
+      label: `(${acc.count} earlier retired markets)`,
+      observedMs: (p?.time.observedMs ?? 0) + r.time.observedMs,
+      liveMs: (p?.time.liveMs ?? 0) + r.time.liveMs,
+      states,
+    },
     ledger: {
       fills: (p?.ledger.fills ?? 0) + r.ledger.fills,
       shares: (p?.ledger.shares ?? 0) + r.ledger.shares,
@@ -53,6 +59,11 @@ export function foldRetired(acc: EarlierRetired, r: RetiredRow): void {
 }
 
 /** The run report's rotation section: totals, and the retirements still in progress. */
-export function rotationReport(rot: MarketRotation): { summary: RotationSummary; totals: ReturnType<MarketRotation['totals']>; retiring: ReturnType<MarketRotation['retiringDetails']>; recent: readonly RotationEvent[] } {
+export function rotationReport(rot: MarketRotation): {
+  summary: RotationSummary;
+  totals: ReturnType<MarketRotation['totals']>;
+  retiring: ReturnType<MarketRotation['retiringDetails']>;
+  recent: readonly RotationEvent[];
+} {
   return { summary: rot.summary(), totals: rot.totals(), retiring: rot.retiringDetails(), recent: rot.recent().slice(-50) };
 }

@@ -39,7 +39,13 @@ export interface RunReportMarket {
    * where the PnL of this run's fills came from (USDC; the four sum exactly to `total`, the fills' PnL at
    * the mark): spread capture, inventory (mid moves on the position held), fees, resolution payout
    */
-  readonly pnlAttributionUsdc?: { readonly spreadCapture: string; readonly inventory: string; readonly fees: string; readonly resolution: string; readonly total: string };
+  readonly pnlAttributionUsdc?: {
+    readonly spreadCapture: string;
+    readonly inventory: string;
+    readonly fees: string;
+    readonly resolution: string;
+    readonly total: string;
+  };
   /** market rotation retired it during the run, for this reason */
   readonly retired?: string;
 }
@@ -136,7 +142,13 @@ export interface RunReportInput {
     readonly retired?: string;
   }[];
   readonly rotation?: {
-    readonly summary: { readonly active: number; readonly started: number; readonly retired: number; readonly refreshes: number; readonly refreshFailures: number };
+    readonly summary: {
+      readonly active: number;
+      readonly started: number;
+      readonly retired: number;
+      readonly refreshes: number;
+      readonly refreshFailures: number;
+    };
     readonly totals: { readonly started: Readonly<Record<string, number>>; readonly retired: Readonly<Record<string, number>> };
     readonly retiring: readonly { readonly marketId: string; readonly reason: string; readonly seconds: number; readonly stuck: boolean }[];
   };
@@ -148,9 +160,14 @@ export interface RunReportInput {
 
 /** The report's account block: the books' figures as exact decimal strings. */
 export function accountBlock(f: AccountFigures): RunReportAccount {
-  return { pnlUsdc: micro(f.total), realisedUsdc: micro(f.realised), unrealisedUsdc: micro(f.unrealised), feesUsdc: micro(f.fees), markedAt: f.markedAt === null ? null : new Date(f.markedAt).toISOString() };
+  return {
+    pnlUsdc: micro(f.total),
+    realisedUsdc: micro(f.realised),
+    unrealisedUsdc: micro(f.unrealised),
+    feesUsdc: micro(f.fees),
+    markedAt: f.markedAt === null ? null : new Date(f.markedAt).toISOString(),
+  };
 }
-
 
 /** 1e-12 USDC → 1e-6 USDC, rounded half away from zero. */
 function round12(v: bigint): bigint {
@@ -266,11 +283,20 @@ const usd = (s: string): string => {
 export function formatRunReport(r: RunReport): string[] {
   const t = r.totals;
   const lines = [
-    fit(`run report: ${r.seconds} s${r.paper ? ' [paper]' : ''}, stopped by ${r.stopReason}, exit ${r.exitCode}${r.haltedBecause ? ` (halted: ${r.haltedBecause})` : ''}`),
-    fit(`  total: fills ${t.fills}, volume ${usd(t.volumeUsdc)} USDC, fees ${usd(t.feesUsdc)}, realised ${usd(t.realisedPnlUsdc)}, unrealised ${usd(t.unrealisedPnlUsdc)} USDC`),
+    fit(
+      `run report: ${r.seconds} s${r.paper ? ' [paper]' : ''}, stopped by ${r.stopReason}, exit ${r.exitCode}${r.haltedBecause ? ` (halted: ${r.haltedBecause})` : ''}`,
+    ),
+    fit(
+      `  total: fills ${t.fills}, volume ${usd(t.volumeUsdc)} USDC, fees ${usd(t.feesUsdc)}, realised ${usd(t.realisedPnlUsdc)}, unrealised ${usd(t.unrealisedPnlUsdc)} USDC`,
+    ),
   ];
   const a = r.account;
-  if (a) lines.push(fit(`  account: PnL ${usd(a.pnlUsdc)} USDC (realised ${usd(a.realisedUsdc)}, unrealised ${usd(a.unrealisedUsdc)}, fees ${usd(a.feesUsdc)}) since inception, marked ${a.markedAt ?? 'never'}`));
+  if (a)
+    lines.push(
+      fit(
+        `  account: PnL ${usd(a.pnlUsdc)} USDC (realised ${usd(a.realisedUsdc)}, unrealised ${usd(a.unrealisedUsdc)}, fees ${usd(a.feesUsdc)}) since inception, marked ${a.markedAt ?? 'never'}`,
+      ),
+    );
   const rot = r.rotation;
   // a line when markets came or went during the run (not for the start-up set alone)
   if (rot && (rot.started > (rot.startedBy.startup ?? 0) || rot.retired > 0 || rot.retiringAtStop.length > 0 || rot.refreshFailures > 0)) {
@@ -280,7 +306,11 @@ export function formatRunReport(r: RunReport): string[] {
         .map(([k, n]) => `${k} ${n}`)
         .join(', ');
     const retiredBy = by(rot.retiredBy);
-    lines.push(fit(`  rotation: ${rot.active} active at stop, ${rot.started} started (${by(rot.startedBy) || '-'}), ${rot.retired} retired${retiredBy ? ` (${retiredBy})` : ''}`));
+    lines.push(
+      fit(
+        `  rotation: ${rot.active} active at stop, ${rot.started} started (${by(rot.startedBy) || '-'}), ${rot.retired} retired${retiredBy ? ` (${retiredBy})` : ''}`,
+      ),
+    );
     if (rot.retiringAtStop.length > 0 || rot.refreshFailures > 0) {
       lines.push(fit(`    still retiring at stop ${rot.retiringAtStop.length} (cancelled by the stop), failed refreshes ${rot.refreshFailures}`));
     }
@@ -289,17 +319,27 @@ export function formatRunReport(r: RunReport): string[] {
     const why = m.notQuoting.length ? m.notQuoting.map((n) => `${n.state} ${n.seconds}s`).join(', ') : '-';
     lines.push(
       fit(`  ${m.market}${m.retired ? ` (retired: ${m.retired})` : ''}`),
-      fit(`    quoting ${(m.quotingShare * 100).toFixed(1)}%, fills ${m.fills}, volume ${usd(m.volumeUsdc)} USDC, fees ${usd(m.feesUsdc)}, realised ${usd(m.realisedPnlUsdc)}, unrealised ${usd(m.unrealisedPnlUsdc)} USDC`),
+      fit(
+        `    quoting ${(m.quotingShare * 100).toFixed(1)}%, fills ${m.fills}, volume ${usd(m.volumeUsdc)} USDC, fees ${usd(m.feesUsdc)}, realised ${usd(m.realisedPnlUsdc)}, unrealised ${usd(m.unrealisedPnlUsdc)} USDC`,
+      ),
       fit(`    not quoting: ${why}`),
     );
     const a = m.pnlAttributionUsdc;
     if (a && m.fills > 0) {
-      lines.push(fit(`    pnl by source: spread ${usd(a.spreadCapture)}, inventory ${usd(a.inventory)}, fees ${usd(a.fees)}, resolution ${usd(a.resolution)} = ${usd(a.total)} USDC`));
+      lines.push(
+        fit(
+          `    pnl by source: spread ${usd(a.spreadCapture)}, inventory ${usd(a.inventory)}, fees ${usd(a.fees)}, resolution ${usd(a.resolution)} = ${usd(a.total)} USDC`,
+        ),
+      );
     }
   }
   if (r.claims && r.claims.markets.length > 0) {
     const earlier = r.claims.earlierSettled ?? 0;
-    lines.push(fit(`  after resolution: ${r.claims.markets.length + earlier} market(s) resolved, ${usd(r.claims.totalClaimableUsdc)} USDC claimable${r.claims.readErrors ? ` (${r.claims.readErrors} failed reads)` : ''}`));
+    lines.push(
+      fit(
+        `  after resolution: ${r.claims.markets.length + earlier} market(s) resolved, ${usd(r.claims.totalClaimableUsdc)} USDC claimable${r.claims.readErrors ? ` (${r.claims.readErrors} failed reads)` : ''}`,
+      ),
+    );
     if (earlier > 0) lines.push(fit(`    (${earlier} earlier settled market(s), claimed or with nothing to claim, not listed)`));
     for (const m of r.claims.markets) {
       const pay = m.payoutYesUsdc === null ? 'payout unknown' : `YES pays ${usd(m.payoutYesUsdc)}, NO ${usd(m.payoutNoUsdc ?? '0.000000')}`;

@@ -71,7 +71,9 @@ export function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined):
 /** The fields of an error worth a log line: code, HTTP status, endpoint, message (secrets scrubbed). */
 export function errorFields(err: unknown): { code?: string; status?: number; endpoint?: string; message: string } {
   const e = err as { venueCode?: unknown; errno?: unknown; code?: unknown; status?: unknown; endpoint?: unknown; message?: unknown } | null;
-  const out: { code?: string; status?: number; endpoint?: string; message: string } = { message: scrubSecrets(typeof e?.message === 'string' ? e.message : String(err)) };
+  const out: { code?: string; status?: number; endpoint?: string; message: string } = {
+    message: scrubSecrets(typeof e?.message === 'string' ? e.message : String(err)),
+  };
   const code = [e?.venueCode, e?.errno, e?.code].find((c) => typeof c === 'string' && c !== '');
   if (typeof code === 'string') out.code = code;
   if (typeof e?.status === 'number') out.status = e.status;
@@ -94,10 +96,14 @@ export async function retryStartupStep<T>(name: string, step: () => Promise<T>, 
       await untilAborted(
         new Promise<void>((resolve) => {
           const cancel = o.clock.setTimeout(resolve, wait);
-          o.signal?.addEventListener('abort', () => {
-            cancel();
-            resolve();
-          }, { once: true });
+          o.signal?.addEventListener(
+            'abort',
+            () => {
+              cancel();
+              resolve();
+            },
+            { once: true },
+          );
         }),
         o.signal,
       );

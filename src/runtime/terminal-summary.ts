@@ -66,7 +66,22 @@ export function summaryRows(
     const m = state.markets.get(id.toLowerCase());
     const health = stateOf(id) ?? '-';
     const score = scoreOf(id);
-    if (!m) return { market: id.slice(0, 10), bid: null, ask: null, orders: 0, fills: 0, net: 0, pnl: 0n, stream: '-', state: health, regime: '-', toxicity: null, attribution: NO_ATTRIBUTION, score };
+    if (!m)
+      return {
+        market: id.slice(0, 10),
+        bid: null,
+        ask: null,
+        orders: 0,
+        fills: 0,
+        net: 0,
+        pnl: 0n,
+        stream: '-',
+        state: health,
+        regime: '-',
+        toxicity: null,
+        attribution: NO_ATTRIBUTION,
+        score,
+      };
     let bid: number | null = null;
     let ask: number | null = null;
     for (const o of m.orders.values()) {
@@ -122,7 +137,10 @@ const toxCents = (t: number | null): string => (t === null ? '-' : `${t >= 0 ? '
  */
 export function formatSummary(rows: readonly SummaryRow[], header: string, accountPnl?: bigint): string[] {
   const w = Math.min(32, Math.max(6, ...rows.map((r) => r.market.length)));
-  const lines = [header, `${'market'.padEnd(w)}  ${'bid'.padStart(6)}  ${'ask'.padStart(6)}  ord  fills  ${'position'.padStart(9)}  ${'pnl USDC'.padStart(9)}  ${'stream'.padEnd(12)}  state`];
+  const lines = [
+    header,
+    `${'market'.padEnd(w)}  ${'bid'.padStart(6)}  ${'ask'.padStart(6)}  ord  fills  ${'position'.padStart(9)}  ${'pnl USDC'.padStart(9)}  ${'stream'.padEnd(12)}  state`,
+  ];
   let total = 0n;
   for (const r of rows) {
     total += r.pnl;
@@ -134,7 +152,9 @@ export function formatSummary(rows: readonly SummaryRow[], header: string, accou
   // whose four components sum to the market's PnL of its fills
   // with rank entries, each ranked market's score (the `bookmaker markets rank` figure) ends its row
   const ranked = rows.some((r) => r.score !== null);
-  lines.push(`${'market'.padEnd(w)}  ${'regime'.padEnd(11)}  ${'tox¢/sh'.padStart(7)}  ${'spread'.padStart(9)}  ${'inventory'.padStart(9)}  ${'fees'.padStart(8)}  ${'resolution'.padStart(10)}${ranked ? `  ${'rank'.padStart(6)}` : ''}`);
+  lines.push(
+    `${'market'.padEnd(w)}  ${'regime'.padEnd(11)}  ${'tox¢/sh'.padStart(7)}  ${'spread'.padStart(9)}  ${'inventory'.padStart(9)}  ${'fees'.padStart(8)}  ${'resolution'.padStart(10)}${ranked ? `  ${'rank'.padStart(6)}` : ''}`,
+  );
   for (const r of rows) {
     const a = r.attribution;
     lines.push(
@@ -225,7 +245,10 @@ export function startSummary(p: SummaryPrinter): () => void {
  * Null when rotation has nothing to say (refresh off and nothing retired or retiring).
  */
 export function formatRotationLine(
-  s: Pick<RotationSummary, 'active' | 'retiring' | 'stuck' | 'windowMs' | 'startedInWindow' | 'retiredInWindow' | 'retiredByReason' | 'retired' | 'lastRefreshError'>,
+  s: Pick<
+    RotationSummary,
+    'active' | 'retiring' | 'stuck' | 'windowMs' | 'startedInWindow' | 'retiredInWindow' | 'retiredByReason' | 'retired' | 'lastRefreshError'
+  >,
   refreshing: boolean,
 ): string | null {
   if (!refreshing && s.retired === 0 && s.retiring === 0) return null;

@@ -102,7 +102,10 @@ function run(d: WatchdogWorkerData): void {
   async function fire(): Promise<void> {
     fired = true;
     const blockedSeconds = Math.round(age()) / 1000;
-    log.fatal({ blockedSeconds, limitSeconds: d.blockedLimitMs / 1000, exitCode: EXIT_WATCHDOG }, 'event loop blocked: the watchdog cancels every open order and ends the process');
+    log.fatal(
+      { blockedSeconds, limitSeconds: d.blockedLimitMs / 1000, exitCode: EXIT_WATCHDOG },
+      'event loop blocked: the watchdog cancels every open order and ends the process',
+    );
     try {
       await cancelEverything();
     } catch (e) {
@@ -147,7 +150,8 @@ function run(d: WatchdogWorkerData): void {
     } finally {
       await client.close().catch(() => undefined);
     }
-    if (remaining === 0) log.warn({ cancelled, scope: scope === null ? 'wallet' : `${scope.size} markets` }, 'watchdog: no order of the bot left open at the venue');
+    if (remaining === 0)
+      log.warn({ cancelled, scope: scope === null ? 'wallet' : `${scope.size} markets` }, 'watchdog: no order of the bot left open at the venue');
     else log.error({ cancelled, remaining }, 'watchdog: orders may remain open at the venue (their dead-man expiry ends them)');
   }
 
@@ -202,7 +206,9 @@ function run(d: WatchdogWorkerData): void {
       });
     });
     server.keepAliveTimeout = 5_000;
-    server.once('error', (e: NodeJS.ErrnoException) => port.postMessage({ type: 'listen-error', code: e.code ?? 'ERROR', message: e.message } satisfies FromWorker));
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      port.postMessage({ type: 'listen-error', code: e.code ?? 'ERROR', message: e.message } satisfies FromWorker),
+    );
     server.listen(d.metrics.port, d.metrics.host, () => {
       const a = server!.address() as AddressInfo;
       const h = a.family === 'IPv6' ? `[${a.address}]` : a.address;

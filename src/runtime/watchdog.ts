@@ -69,7 +69,11 @@ export async function startWatchdog(o: WatchdogOptions): Promise<Watchdog> {
     log: o.log,
   };
   // from sources the thread needs tsx registered in it (the bootstrap); the build runs as is
-  const worker = new Worker(new URL(COMPILED ? './watchdog-worker.js' : './watchdog-worker-bootstrap.mjs', import.meta.url), { workerData: data, stdout: false, stderr: false });
+  const worker = new Worker(new URL(COMPILED ? './watchdog-worker.js' : './watchdog-worker-bootstrap.mjs', import.meta.url), {
+    workerData: data,
+    stdout: false,
+    stderr: false,
+  });
   const tick = setInterval(() => Atomics.add(beat, 0, 1), heartbeatMs);
   tick.unref();
   let answer: ((method: string, path: string) => Promise<EndpointAnswer>) | null = null;

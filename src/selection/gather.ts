@@ -98,7 +98,6 @@ async function mapLimit<T, R>(items: readonly T[], n: number, fn: (x: T) => Prom
   return out;
 }
 
-
 function tsMs(ts: string | null): number | null {
   if (ts === null) return null;
   if (/^\d+(\.\d+)?$/.test(ts)) {
@@ -130,7 +129,13 @@ export async function gatherRank(src: RankSource, s: RankSettings, ctx: GatherCo
     requests++;
     let page: MarketPage;
     try {
-      page = await src.markets.list({ status: ['active'], sortBy: 'volume', limit: 50, ...(s.category ? { category: s.category } : {}), ...(cursor ? { cursor } : {}) });
+      page = await src.markets.list({
+        status: ['active'],
+        sortBy: 'volume',
+        limit: 50,
+        ...(s.category ? { category: s.category } : {}),
+        ...(cursor ? { cursor } : {}),
+      });
     } catch (e) {
       if (listed.size === 0) throw e;
       ctx.log?.warn({ err: errText(e), listed: listed.size }, 'rank: a market list page failed; ranking the markets listed so far');
@@ -158,7 +163,11 @@ export async function gatherRank(src: RankSource, s: RankSettings, ctx: GatherCo
 
   // pre-filter and list-only scores
   // (the pre-filter of src/selection/selectors.ts; a held market missing from the list is kept to show why it leaves)
-  const cands = [...listed.entries()].filter(([id, m]) => !ctx.skip(id) && (ctx.incumbents.has(id) || matchesSelector({ by: 'rank', rank: s }, { id: m.id, categories: m.categories, status: m.status, volume: m.volume })));
+  const cands = [...listed.entries()].filter(
+    ([id, m]) =>
+      !ctx.skip(id) &&
+      (ctx.incumbents.has(id) || matchesSelector({ by: 'rank', rank: s }, { id: m.id, categories: m.categories, status: m.status, volume: m.volume })),
+  );
   const base = new Map<string, RankInputs>();
   const listScore = new Map<string, number>();
   for (const [id, m] of cands) {
@@ -234,9 +243,19 @@ export async function gatherRank(src: RankSource, s: RankSettings, ctx: GatherCo
     const { terms, bad } = rankTerms(x);
     const drops: TermDrop[] = [];
     if (d) {
-      for (const t of RANK_TERMS) if (s.weights[t] !== 0 && terms[t] === null) drops.push({ term: t, reason: d.why.get(t) ?? (bad.includes(t) ? 'bad' : 'missing') });
+      for (const t of RANK_TERMS)
+        if (s.weights[t] !== 0 && terms[t] === null) drops.push({ term: t, reason: d.why.get(t) ?? (bad.includes(t) ? 'bad' : 'missing') });
     }
-    rows.push({ id, marketId: m.id, name: m.slug ?? (m.shortQuestion || m.question), status: m.status, score: scoreOf(terms, s.weights), terms, drops, scored: inShort.has(id) });
+    rows.push({
+      id,
+      marketId: m.id,
+      name: m.slug ?? (m.shortQuestion || m.question),
+      status: m.status,
+      score: scoreOf(terms, s.weights),
+      terms,
+      drops,
+      scored: inShort.has(id),
+    });
   }
   return { rows, requests, listTruncated };
 }

@@ -29,7 +29,11 @@ export function verdictText(r: RankTableRow, finalSelected: ReadonlySet<string>)
 const clip = (s: string, n: number): string => (s.length > n ? s.slice(0, n - 1) + '…' : s);
 const usdc = (v: number): string => (v / 1e6).toFixed(2);
 
-export function formatRankTable(reports: readonly RankReport[], weights: (entry: number) => Readonly<Record<RankTerm, number>>, finalSelected: ReadonlySet<string>): string {
+export function formatRankTable(
+  reports: readonly RankReport[],
+  weights: (entry: number) => Readonly<Record<RankTerm, number>>,
+  finalSelected: ReadonlySet<string>,
+): string {
   if (reports.length === 0) return 'no rank entries in markets:\n';
   const out: string[] = [];
   for (const rep of reports) {
@@ -41,7 +45,13 @@ export function formatRankTable(reports: readonly RankReport[], weights: (entry:
     );
     out.push(`weights: ${terms.map((t) => `${t} ${w[t]}`).join(', ') || 'none'}`);
     const head = ['MARKET', 'NAME', 'SCORE', ...terms.map((t) => SHORT[t]), 'SELECTED'];
-    const rows = rep.rows.map((r) => [r.marketId, clip(r.name, 40), r.score.toFixed(3), ...terms.map((t) => (r.terms[t] === null ? '-' : r.terms[t]!.toFixed(2))), verdictText(r, finalSelected)]);
+    const rows = rep.rows.map((r) => [
+      r.marketId,
+      clip(r.name, 40),
+      r.score.toFixed(3),
+      ...terms.map((t) => (r.terms[t] === null ? '-' : r.terms[t]!.toFixed(2))),
+      verdictText(r, finalSelected),
+    ]);
     const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const line = (r: string[]): string => r.map((c, i) => (i === r.length - 1 ? c : i >= 2 ? c.padStart(width[i]!) : c.padEnd(width[i]!))).join('  ');
     out.push(line(head), ...rows.map(line), '');

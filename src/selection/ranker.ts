@@ -46,14 +46,23 @@ export class Ranker {
   private readonly reports = new Map<number, RankReport>();
   private selected = new Map<string, RankedScore>();
 
-  async rank(src: RankSource, entry: number, cfg: MarketConfig, ctx: { nowMs: number; skip: (id: string) => boolean; previous: ReadonlySet<string> | undefined; log?: Logger }): Promise<RankReport> {
+  async rank(
+    src: RankSource,
+    entry: number,
+    cfg: MarketConfig,
+    ctx: { nowMs: number; skip: (id: string) => boolean; previous: ReadonlySet<string> | undefined; log?: Logger },
+  ): Promise<RankReport> {
     if (cfg.select.by !== 'rank') throw new Error(`entry ${entry} is not a rank entry`);
     const s = cfg.select.rank;
     const entered = this.entered.get(entry) ?? new Map<string, number>();
     const incumbents = new Set([...entered.keys()].filter((id) => ctx.previous?.has(id) ?? false));
     const g = await gatherRank(src, s, { nowMs: ctx.nowMs, skip: ctx.skip, incumbents, ...(ctx.log ? { log: ctx.log } : {}) });
     const cap = capitalOf(s, cfg);
-    const decisions = chooseRanked(g.rows, { top: s.top, minScore: s.minScore, perMarket: cap.perMarket, total: cap.total, enterMargin: s.enterMargin, minHoldMs: s.minHoldMs }, { previous: ctx.previous, enteredAt: entered, nowMs: ctx.nowMs });
+    const decisions = chooseRanked(
+      g.rows,
+      { top: s.top, minScore: s.minScore, perMarket: cap.perMarket, total: cap.total, enterMargin: s.enterMargin, minHoldMs: s.minHoldMs },
+      { previous: ctx.previous, enteredAt: entered, nowMs: ctx.nowMs },
+    );
     const byId = new Map(g.rows.map((r) => [r.id, r]));
     const rows = decisions
       .map((d) => ({ ...d, marketId: byId.get(d.id)!.marketId, name: byId.get(d.id)!.name, drops: byId.get(d.id)!.drops }))
@@ -61,7 +70,11 @@ export class Ranker {
     const report: RankReport = { entry, rows, requests: g.requests, listTruncated: g.listTruncated, ...cap };
     this.reports.set(entry, report);
     const drops = rows.flatMap((r) => r.drops);
-    if (drops.length > 0 && ctx.log) ctx.log.info({ entry, drops: dropCounts(drops), markets: rows.filter((r) => r.drops.length > 0).length }, 'rank: terms dropped for missing or bad data (they count 0)');
+    if (drops.length > 0 && ctx.log)
+      ctx.log.info(
+        { entry, drops: dropCounts(drops), markets: rows.filter((r) => r.drops.length > 0).length },
+        'rank: terms dropped for missing or bad data (they count 0)',
+      );
     return report;
   }
 

@@ -99,7 +99,11 @@ export function listInputs(m: MarketInfo, nowMs: number, feeBps: number): RankIn
 }
 
 /** USDC resting within `window` of each side's best price (YES terms; bids desc, asks asc). */
-export function depthNearTouch(bids: readonly { price: number; size: number }[], asks: readonly { price: number; size: number }[], window = SCALES.depthWindow): number | null {
+export function depthNearTouch(
+  bids: readonly { price: number; size: number }[],
+  asks: readonly { price: number; size: number }[],
+  window = SCALES.depthWindow,
+): number | null {
   let usdc = 0;
   const side = (levels: readonly { price: number; size: number }[], within: (p: number) => boolean): boolean => {
     for (const l of levels) {
@@ -166,7 +170,8 @@ export function rankTerms(x: RankInputs): { terms: RankTerms; bad: RankTerm[] } 
   }
   let oracle: number | null = null;
   if (x.oracleProbability !== null) {
-    if (finite(x.oracleProbability) && x.oracleProbability >= 0 && x.oracleProbability <= 1 && mid !== null) oracle = clamp01(Math.abs(x.oracleProbability - mid / ONE) / SCALES.oracleFull);
+    if (finite(x.oracleProbability) && x.oracleProbability >= 0 && x.oracleProbability <= 1 && mid !== null)
+      oracle = clamp01(Math.abs(x.oracleProbability - mid / ONE) / SCALES.oracleFull);
     else if (mid !== null) bad.push('oracleDisagreement');
   }
   let fee: number | null;

@@ -60,7 +60,11 @@ export function selectionInfo(m: MarketInfo): SelectionMarket {
   return { id: m.id, ...(m.slug !== null ? { slug: m.slug } : {}), categories: m.categories, status: m.status, volume: m.volume };
 }
 
-export async function selectMarkets(client: MarketsSource, entries: readonly MarketConfig[], options: SelectMarketsOptions | number = {}): Promise<KernelMarket[]> {
+export async function selectMarkets(
+  client: MarketsSource,
+  entries: readonly MarketConfig[],
+  options: SelectMarketsOptions | number = {},
+): Promise<KernelMarket[]> {
   const opts: SelectMarketsOptions = typeof options === 'number' ? { maxMarkets: options } : options;
   const maxMarkets = opts.maxMarkets ?? 200;
   const ranker = opts.ranker ?? defaultRanker;
@@ -87,7 +91,12 @@ export async function selectMarkets(client: MarketsSource, entries: readonly Mar
     } else if (s.by === 'rank') {
       if (typeof client.markets.list !== 'function') throw new ConfigError(`markets[${i}]: a rank entry needs a venue client that lists markets`);
       const taken = assignFirstWins(offers, maxMarkets);
-      const report = await ranker.rank(client as RankSource, i, cfg, { nowMs: now(), skip: (id) => taken.has(id) || !owns(id), previous: opts.previous, ...(opts.log ? { log: opts.log } : {}) });
+      const report = await ranker.rank(client as RankSource, i, cfg, {
+        nowMs: now(),
+        skip: (id) => taken.has(id) || !owns(id),
+        previous: opts.previous,
+        ...(opts.log ? { log: opts.log } : {}),
+      });
       const cap = capitalOf(s.rank, cfg);
       capital.set(i, cap.perMarket);
       const kept = report.rows.filter((r) => r.verdict === 'selected' || r.verdict === 'kept' || r.verdict === 'held');
@@ -96,16 +105,25 @@ export async function selectMarkets(client: MarketsSource, entries: readonly Mar
       continue;
     } else if (s.by === 'filter') {
       const p: Omit<ListMarketsParams, 'cursor'> = { status: [s.status], limit: 50, sortBy: 'volume', ...(s.category ? { category: s.category } : {}) };
-      found = await take(client.markets.iterate(p), (m) => owns(m.id) && matchesSelector(s, selectionInfo(m)), (s.limit || maxMarkets) + offers.reduce((n, o) => n + o.ids.length, 0));
+      found = await take(
+        client.markets.iterate(p),
+        (m) => owns(m.id) && matchesSelector(s, selectionInfo(m)),
+        (s.limit || maxMarkets) + offers.reduce((n, o) => n + o.ids.length, 0),
+      );
     } else {
-      found = await take(client.markets.iterate({ status: ['active'], limit: 50, sortBy: 'new' }), (m) => owns(m.id) && matchesSelector(s, selectionInfo(m)), maxMarkets + offers.reduce((n, o) => n + o.ids.length, 0));
+      found = await take(
+        client.markets.iterate({ status: ['active'], limit: 50, sortBy: 'new' }),
+        (m) => owns(m.id) && matchesSelector(s, selectionInfo(m)),
+        maxMarkets + offers.reduce((n, o) => n + o.ids.length, 0),
+      );
     }
     for (const m of found) if (!spelled.has(m.id.toLowerCase())) spelled.set(m.id.toLowerCase(), m.id);
     offers.push({ ids: found.map((m) => m.id), limit: s.by === 'filter' ? s.limit : 0 });
   }
   const taken = assignFirstWins(offers, maxMarkets);
   ranker.commit(taken, now());
-  if (taken.size === 0 && !opts.allowEmpty) throw new ConfigError(`markets: no market at the venue matches the configured selectors${shard ? ` in shard ${shardText(shard)}` : ''}`);
+  if (taken.size === 0 && !opts.allowEmpty)
+    throw new ConfigError(`markets: no market at the venue matches the configured selectors${shard ? ` in shard ${shardText(shard)}` : ''}`);
   return [...taken].map(([id, entry]) => {
     const cfg = entries[entry]!;
     const per = capital.get(entry);

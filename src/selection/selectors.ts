@@ -83,7 +83,9 @@ export function assignFirstWins(offers: readonly EntryOffer[], maxMarkets = Numb
 }
 
 export function selectMarkets(configs: readonly MarketConfig[], markets: readonly MarketInfo[], maxMarkets = Number.POSITIVE_INFINITY): Selection {
-  const byVolume = [...markets].sort((a, b) => (BigInt(b.volume) > BigInt(a.volume) ? 1 : BigInt(b.volume) < BigInt(a.volume) ? -1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const byVolume = [...markets].sort((a, b) =>
+    BigInt(b.volume) > BigInt(a.volume) ? 1 : BigInt(b.volume) < BigInt(a.volume) ? -1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
+  );
   const missing: string[] = [];
   const offers = configs.map((config): EntryOffer => {
     const sel = config.select;

@@ -80,7 +80,9 @@ export function shardText(shard: Shard): string {
  * so the start-up reconcile and every cancel-all (order manager and watchdog) touch only this shard's
  * markets, never the orders of another instance on the same wallet. Unchanged without a shard.
  */
-export function withShardScope<C extends { readonly selection: { readonly shard: Shard | null }; readonly orders: { readonly reconcileScope: 'wallet' | 'markets' } }>(cfg: C): C {
+export function withShardScope<
+  C extends { readonly selection: { readonly shard: Shard | null }; readonly orders: { readonly reconcileScope: 'wallet' | 'markets' } },
+>(cfg: C): C {
   if (cfg.selection.shard === null || cfg.orders.reconcileScope === 'markets') return cfg;
   return { ...cfg, orders: { ...cfg.orders, reconcileScope: 'markets' } };
 }

@@ -153,7 +153,15 @@ export class BookStreamHub {
       s.seq++;
       this.emit(s, {
         seq: s.seq,
-        text: frameText('trade', s.seq, { marketId: s.marketId, outcomeIndex: oi, seq: s.seq, timestamp: ts, price: toCents(p), size: toShares(size), takerSide: side }),
+        text: frameText('trade', s.seq, {
+          marketId: s.marketId,
+          outcomeIndex: oi,
+          seq: s.seq,
+          timestamp: ts,
+          price: toCents(p),
+          size: toShares(size),
+          takerSide: side,
+        }),
       });
     }
   }
@@ -232,7 +240,8 @@ export class BookStreamHub {
       const view = outcomeView(book, outcomeIndex, Number.MAX_SAFE_INTEGER);
       const snap = { ...wireBook(s.marketId, outcomeIndex, view, nowMs), seq: s.seq };
       res.write(frameText('snapshot', s.seq, snap));
-      if (status) res.write(frameText('status', s.seq, { marketId: s.marketId, outcomeIndex, seq: s.seq, timestamp: new Date(nowMs).toISOString(), ...status }));
+      if (status)
+        res.write(frameText('status', s.seq, { marketId: s.marketId, outcomeIndex, seq: s.seq, timestamp: new Date(nowMs).toISOString(), ...status }));
     }
     s.subs.add(sub);
     const cleanup = (): void => {

@@ -103,7 +103,8 @@ function presetAgents(flow: FlowPreset, agents: CounterpartyOptions['agents']): 
 }
 
 export function startCounterparties(ex: LocalExchange, rawOpts: CounterpartyOptions): Counterparties {
-  const opts: CounterpartyOptions = rawOpts.flow === undefined || rawOpts.flow === 'benign' ? rawOpts : { ...rawOpts, agents: presetAgents(rawOpts.flow, rawOpts.agents) };
+  const opts: CounterpartyOptions =
+    rawOpts.flow === undefined || rawOpts.flow === 'benign' ? rawOpts : { ...rawOpts, agents: presetAgents(rawOpts.flow, rawOpts.agents) };
   const { state } = ex;
   const host = state.engine;
   const rng = createRng(opts.seed ^ 0x6d61726b);
@@ -112,7 +113,11 @@ export function startCounterparties(ex: LocalExchange, rawOpts: CounterpartyOpti
   // a churn of our own (stepped with the agents) when asked for generated markets and none was given
   const ownChurn =
     opts.churn === undefined && (opts.newMarketEveryMs ?? 0) > 0
-      ? createMarketChurn(ex, { seed: opts.seed, newMarketEveryMs: opts.newMarketEveryMs!, ...(opts.marketLifetimeMs !== undefined ? { lifetimeMs: opts.marketLifetimeMs } : {}) })
+      ? createMarketChurn(ex, {
+          seed: opts.seed,
+          newMarketEveryMs: opts.newMarketEveryMs!,
+          ...(opts.marketLifetimeMs !== undefined ? { lifetimeMs: opts.marketLifetimeMs } : {}),
+        })
       : undefined;
   const churn = opts.churn ?? ownChurn;
   if (churn) churn.payoutProbability = (id) => fair.get(id.toLowerCase()) ?? fairOfMarket(id);

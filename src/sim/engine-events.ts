@@ -120,7 +120,9 @@ export class EngineEventHandler {
         amount: Math.round((takerPrice * e.size) / ONE) / ONE,
         contracts: e.size / ONE,
       },
-      traders: [this.host.traderAddress(e.maker.trader), this.host.traderAddress(e.taker.trader)].filter((x): x is `0x${string}` => !!x).map((x) => x.toLowerCase()),
+      traders: [this.host.traderAddress(e.maker.trader), this.host.traderAddress(e.taker.trader)]
+        .filter((x): x is `0x${string}` => !!x)
+        .map((x) => x.toLowerCase()),
     });
     this.flush();
     this.hub.publishTrade(id, e.price, e.size, e.takerSide === 'bid' ? 'buy' : 'sell', e.atMs);

@@ -36,7 +36,17 @@ export interface FaultSettings {
 }
 
 export type FaultKind = 'latency' | 'error5xx' | 'burst429' | 'slowBody' | 'streamDrop' | 'streamStall' | 'streamDuplicate' | 'streamReorder' | 'restart';
-export const FAULT_KINDS: readonly FaultKind[] = ['latency', 'error5xx', 'burst429', 'slowBody', 'streamDrop', 'streamStall', 'streamDuplicate', 'streamReorder', 'restart'];
+export const FAULT_KINDS: readonly FaultKind[] = [
+  'latency',
+  'error5xx',
+  'burst429',
+  'slowBody',
+  'streamDrop',
+  'streamStall',
+  'streamDuplicate',
+  'streamReorder',
+  'restart',
+];
 
 export const NO_FAULTS: FaultSettings = {
   latencyMs: 0,

@@ -59,9 +59,23 @@ export const CALIBRATED_FIT: Readonly<CalibratedFit> = Object.freeze({
 export function calibratedAgents(f: CalibratedFit): AgentOverrides {
   return {
     fair: { volPerSqrtSec: 0.025, jumpRatePerSec: f.jumpRatePerSec, jumpStd: f.jumpStd },
-    maker: { halfSpreadTicks: f.makerHalfSpreadTicks, size: Math.round(f.makerSizeShares) * 1_000_000, refreshMs: 1000, lagSeconds: f.makerLagSeconds, lagShare: f.makerLagShare },
+    maker: {
+      halfSpreadTicks: f.makerHalfSpreadTicks,
+      size: Math.round(f.makerSizeShares) * 1_000_000,
+      refreshMs: 1000,
+      lagSeconds: f.makerLagSeconds,
+      lagShare: f.makerLagShare,
+    },
     noise: { ratePerSec: f.noiseRatePerSec, maxSize: 2_000_000_000, slippageTicks: 2, sizeLogSd: f.sizeLogSd, sizeMedian: 21 },
-    informed: { ratePerSec: f.informedRatePerSec, edgeTicks: 0, maxSize: 2_000_000_000, sizeLogSd: f.sizeLogSd, sizeMedian: 21, newsTrades: 2, newsSize: 150_000_000 },
+    informed: {
+      ratePerSec: f.informedRatePerSec,
+      edgeTicks: 0,
+      maxSize: 2_000_000_000,
+      sizeLogSd: f.sizeLogSd,
+      sizeMedian: 21,
+      newsTrades: 2,
+      newsSize: 150_000_000,
+    },
   };
 }
 

@@ -26,11 +26,27 @@ export type FlowLevel = [price: number, size: number];
 
 export type FlowEvent =
   | { readonly type: 'book'; readonly marketId: string; readonly atMs: number; readonly snap: boolean; readonly bids: FlowLevel[]; readonly asks: FlowLevel[] }
-  | { readonly type: 'taker'; readonly marketId: string; readonly atMs: number; readonly side: 'buy' | 'sell'; readonly limit: number; readonly size: number; readonly timeInForce: number }
+  | {
+      readonly type: 'taker';
+      readonly marketId: string;
+      readonly atMs: number;
+      readonly side: 'buy' | 'sell';
+      readonly limit: number;
+      readonly size: number;
+      readonly timeInForce: number;
+    }
   /** the excluded trader's own resting size at a YES-terms level changed (its quotes, as the venue held them) */
   | { readonly type: 'own'; readonly marketId: string; readonly atMs: number; readonly side: 'bid' | 'ask'; readonly price: number; readonly size: number }
   /** a fill of the excluded trader (the recorded bot): its YES-terms side, the price and shares, maker or taker */
-  | { readonly type: 'fill'; readonly marketId: string; readonly atMs: number; readonly side: 'buy' | 'sell'; readonly price: number; readonly size: number; readonly maker: boolean }
+  | {
+      readonly type: 'fill';
+      readonly marketId: string;
+      readonly atMs: number;
+      readonly side: 'buy' | 'sell';
+      readonly price: number;
+      readonly size: number;
+      readonly maker: boolean;
+    }
   /** every trade of the market (with `trades: true`): the taker's YES-terms side, the price and shares (what the public stream prints) */
   | { readonly type: 'trade'; readonly marketId: string; readonly atMs: number; readonly side: 'buy' | 'sell'; readonly price: number; readonly size: number };
 
@@ -86,22 +102,24 @@ export class FlowTap {
       const asks: FlowLevel[] = [];
       for (const l of book.bids) {
         const s = l.size - this.ownAt(sub, idx, 'bid', l.price);
-        if (s > 0) (bids.push([l.price, s]), last.set(`b${l.price}`, s));
+        if (s > 0) bids.push([l.price, s]), last.set(`b${l.price}`, s);
       }
       for (const l of book.asks) {
         const s = l.size - this.ownAt(sub, idx, 'ask', l.price);
-        if (s > 0) (asks.push([l.price, s]), last.set(`a${l.price}`, s));
+        if (s > 0) asks.push([l.price, s]), last.set(`a${l.price}`, s);
       }
       sub.last.set(idx, last);
       sink({ type: 'book', marketId: id, atMs: nowMs, snap: true, bids, asks });
       // the excluded trader's quotes already resting
       const lastOwn = new Map<string, number>();
-      if (exclude !== undefined) for (const ord of this.host.engine.openOrders({ trader: exclude, market: idx })) {
-        const key = `${ord.side === 'bid' ? 'b' : 'a'}${ord.bookPrice}`;
-        lastOwn.set(key, (lastOwn.get(key) ?? 0) + ord.remainingShares);
-      }
+      if (exclude !== undefined)
+        for (const ord of this.host.engine.openOrders({ trader: exclude, market: idx })) {
+          const key = `${ord.side === 'bid' ? 'b' : 'a'}${ord.bookPrice}`;
+          lastOwn.set(key, (lastOwn.get(key) ?? 0) + ord.remainingShares);
+        }
       sub.lastOwn.set(idx, lastOwn);
-      for (const [key, size] of lastOwn) sink({ type: 'own', marketId: id, atMs: nowMs, side: key[0] === 'b' ? 'bid' : 'ask', price: Number(key.slice(1)), size });
+      for (const [key, size] of lastOwn)
+        sink({ type: 'own', marketId: id, atMs: nowMs, side: key[0] === 'b' ? 'bid' : 'ask', price: Number(key.slice(1)), size });
     }
     this.subs.add(sub);
     return () => {
@@ -117,7 +135,15 @@ export class FlowTap {
           if (!sub.markets.has(e.market) || e.trader === sub.exclude) break;
           const o = this.host.engine.order(e.id);
           if (!o) break;
-          const t = { type: 'taker' as const, marketId: sub.markets.get(e.market)!, atMs: e.atMs, side: e.side === 'bid' ? ('buy' as const) : ('sell' as const), limit: e.bookPrice, size: o.quantity, timeInForce: o.timeInForce };
+          const t = {
+            type: 'taker' as const,
+            marketId: sub.markets.get(e.market)!,
+            atMs: e.atMs,
+            side: e.side === 'bid' ? ('buy' as const) : ('sell' as const),
+            limit: e.bookPrice,
+            size: o.quantity,
+            timeInForce: o.timeInForce,
+          };
           // an IOC or FOK order is taker flow whether it trades or not; a GTC one only if it trades on arrival
           if (o.timeInForce !== 0) sub.sink(t);
           else sub.gtc.set(e.id, t);
@@ -126,7 +152,8 @@ export class FlowTap {
         case 'fill': {
           if (sub.exclude !== undefined && sub.markets.has(e.market)) {
             const id = sub.markets.get(e.market)!;
-            const own = (maker: boolean, bid: boolean): void => sub.sink({ type: 'fill', marketId: id, atMs: e.atMs, side: bid ? 'buy' : 'sell', price: e.price, size: e.size, maker });
+            const own = (maker: boolean, bid: boolean): void =>
+              sub.sink({ type: 'fill', marketId: id, atMs: e.atMs, side: bid ? 'buy' : 'sell', price: e.price, size: e.size, maker });
             if (e.maker.trader === sub.exclude) own(true, e.takerSide === 'ask');
             if (e.taker.trader === sub.exclude) own(false, e.takerSide === 'bid');
           }
@@ -135,7 +162,15 @@ export class FlowTap {
             sub.gtc.delete(e.taker.id);
             sub.sink(t);
           }
-          if (sub.trades && sub.markets.has(e.market)) sub.sink({ type: 'trade', marketId: sub.markets.get(e.market)!, atMs: e.atMs, side: e.takerSide === 'bid' ? 'buy' : 'sell', price: e.price, size: e.size });
+          if (sub.trades && sub.markets.has(e.market))
+            sub.sink({
+              type: 'trade',
+              marketId: sub.markets.get(e.market)!,
+              atMs: e.atMs,
+              side: e.takerSide === 'bid' ? 'buy' : 'sell',
+              price: e.price,
+              size: e.size,
+            });
           break;
         }
         case 'level': {
@@ -156,7 +191,14 @@ export class FlowTap {
           if (size > 0) last.set(key, size);
           else last.delete(key);
           const l: FlowLevel[] = [[e.price, size]];
-          sub.sink({ type: 'book', marketId: sub.markets.get(e.market)!, atMs: this.now(), snap: false, bids: e.side === 'bid' ? l : [], asks: e.side === 'ask' ? l : [] });
+          sub.sink({
+            type: 'book',
+            marketId: sub.markets.get(e.market)!,
+            atMs: this.now(),
+            snap: false,
+            bids: e.side === 'bid' ? l : [],
+            asks: e.side === 'ask' ? l : [],
+          });
           break;
         }
         default:

@@ -78,8 +78,7 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (field: string, message: string): HttpError =>
-  new HttpError(400, 'VALIDATION_ERROR', `${field}: ${message}`, { field });
+export const badRequest = (field: string, message: string): HttpError => new HttpError(400, 'VALIDATION_ERROR', `${field}: ${message}`, { field });
 export const invalidSignature = (field = 'signature'): HttpError =>
   new HttpError(400, 'INVALID_SIGNATURE', `${field}: the recovered signer is not the trader`, { field });
 export const unauthorized = (): HttpError => new HttpError(401, 'UNAUTHORIZED', 'missing or unknown API key');

@@ -73,7 +73,13 @@ export class BodyBudget {
  * The bytes count against the shared `budget` while the request is read and handled (a declared
  * Content-Length is reserved up front); `release()` gives them back.
  */
-function readBody(req: IncomingMessage, limit: number, budget: BodyBudget, timeoutMs: number, anonymous: boolean): { body: Promise<Buffer>; release: () => void } {
+function readBody(
+  req: IncomingMessage,
+  limit: number,
+  budget: BodyBudget,
+  timeoutMs: number,
+  anonymous: boolean,
+): { body: Promise<Buffer>; release: () => void } {
   let held = 0;
   const release = (): void => {
     budget.give(held, anonymous);
@@ -231,7 +237,8 @@ export async function handleRequest(deps: HttpServerDeps, req: IncomingMessage, 
   let closeAfter = false;
   try {
     const url = splitTarget(req.url ?? '/');
-    if (url.pathname !== BASE_PATH && !url.pathname.startsWith(BASE_PATH + '/')) throw new HttpError(404, 'NOT_FOUND', `no such path (the API lives under ${BASE_PATH})`);
+    if (url.pathname !== BASE_PATH && !url.pathname.startsWith(BASE_PATH + '/'))
+      throw new HttpError(404, 'NOT_FOUND', `no such path (the API lives under ${BASE_PATH})`);
     path = url.pathname.slice(BASE_PATH.length) || '/';
 
     const delay = faults.latency();
@@ -239,7 +246,8 @@ export async function handleRequest(deps: HttpServerDeps, req: IncomingMessage, 
 
     const found = router.lookup(method, path);
     if (!found.ok) {
-      if (found.status === 405) throw new HttpError(405, 'METHOD_NOT_ALLOWED', `method ${method} not allowed here`, { headers: { Allow: found.allowed.join(', ') } });
+      if (found.status === 405)
+        throw new HttpError(405, 'METHOD_NOT_ALLOWED', `method ${method} not allowed here`, { headers: { Allow: found.allowed.join(', ') } });
       throw new HttpError(404, 'NOT_FOUND', `no such path: ${path}`);
     }
     const { route, params } = found.match;
@@ -275,7 +283,8 @@ export async function handleRequest(deps: HttpServerDeps, req: IncomingMessage, 
 
     const journal = deps.journal;
     const journalled = journal !== undefined && journal.writing && method !== 'GET' && method !== 'HEAD' && route.readOnly !== true;
-    if (journalled && journal.failed) throw new HttpError(503, 'SERVICE_UNAVAILABLE', 'the exchange cannot write its journal; changes are refused until it is restarted');
+    if (journalled && journal.failed)
+      throw new HttpError(503, 'SERVICE_UNAVAILABLE', 'the exchange cannot write its journal; changes are refused until it is restarted');
 
     let body: unknown;
     let rawText = '';
@@ -352,7 +361,14 @@ export async function handleRequest(deps: HttpServerDeps, req: IncomingMessage, 
  * record on disk before the answer (an answer, success or refusal, is never sent for a change that
  * could still be lost). A request that changed nothing and was refused is not written.
  */
-async function journalledCall(deps: HttpServerDeps, journal: ExchangeJournal, handler: Handler, ctx: RequestContext, rawText: string, query: URLSearchParams): Promise<Reply> {
+async function journalledCall(
+  deps: HttpServerDeps,
+  journal: ExchangeJournal,
+  handler: Handler,
+  ctx: RequestContext,
+  rawText: string,
+  query: URLSearchParams,
+): Promise<Reply> {
   const engine = deps.state.engine;
   const mark = engine.changes;
   let reply: Reply | undefined;
@@ -360,7 +376,8 @@ async function journalledCall(deps: HttpServerDeps, journal: ExchangeJournal, ha
   journal.enter(ctx.now);
   try {
     const answer = handler(ctx);
-    if (answer && typeof (answer as Promise<Reply>).then === 'function') throw new Error(`handler of ${ctx.method} ${ctx.path} is asynchronous; journalled routes must be synchronous`);
+    if (answer && typeof (answer as Promise<Reply>).then === 'function')
+      throw new Error(`handler of ${ctx.method} ${ctx.path} is asynchronous; journalled routes must be synchronous`);
     reply = answer as Reply;
   } catch (e) {
     thrown = e;

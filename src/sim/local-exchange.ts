@@ -150,7 +150,8 @@ export function demoWallet(seed: number, key: string): { wallet: Address; privat
 }
 
 function keyRecord(spec: ApiKeySpec, seed: number): ApiKeyRecord {
-  if (typeof spec.key !== 'string' || spec.key.length < 1 || spec.key.length > 200 || /\s/.test(spec.key)) throw new Error('api key: expected 1–200 non-space characters');
+  if (typeof spec.key !== 'string' || spec.key.length < 1 || spec.key.length > 200 || /\s/.test(spec.key))
+    throw new Error('api key: expected 1–200 non-space characters');
   registerSecret(spec.key);
   const perms = spec.perms ?? [...DEFAULT_PERMISSIONS];
   for (const p of perms) if (!ALL_PERMISSIONS.includes(p)) throw new Error(`api key permission '${p}': expected one of ${ALL_PERMISSIONS.join(', ')}`);
@@ -210,15 +211,21 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
       return e;
     },
     findMarket: (idOrSlug) => markets.get(idOrSlug.toLowerCase()) ?? slugs.get(idOrSlug.toLowerCase()),
-    resolveMarket: (idOrSlug, payoutYes, now, evidence = null) => journal.service('resolveMarket', [idOrSlug, payoutYes, now, evidence], () => resolveMarket(idOrSlug, payoutYes, now, evidence)),
+    resolveMarket: (idOrSlug, payoutYes, now, evidence = null) =>
+      journal.service('resolveMarket', [idOrSlug, payoutYes, now, evidence], () => resolveMarket(idOrSlug, payoutYes, now, evidence)),
     closeMarket: (idOrSlug, now) => journal.service('closeMarket', [idOrSlug, now], () => closeMarket(idOrSlug, now)),
-    oracleUpdate: (marketId, now, chance, posts) => journal.service('oracleUpdate', [marketId, now, chance, posts], () => oracleUpdate(state, marketId, now, chance, posts)),
+    oracleUpdate: (marketId, now, chance, posts) =>
+      journal.service('oracleUpdate', [marketId, now, chance, posts], () => oracleUpdate(state, marketId, now, chance, posts)),
   };
 
   // engine events only flow once commands run, by which time `events` exists
   let events: EngineEventHandler | undefined;
   // snapshots store the engine's live state, not its command history: no command log is kept
-  const host = new EngineHost((sink) => new MatchingEngine({ sink }), (e) => events?.handle(e), false);
+  const host = new EngineHost(
+    (sink) => new MatchingEngine({ sink }),
+    (e) => events?.handle(e),
+    false,
+  );
   host.onEntry = (e) => journal.host(e);
   const state: ExchangeState = { settings, clock, chain, keys, stores: { markets, orders: [], activity }, ext, tradingGuards, services, engine: host };
   const orders = new OrderService(state, host, chain);
@@ -321,7 +328,13 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
     for (const spec of options.apiKeys ?? []) fundKey(keyRecord(spec, settings.seed));
   }
 
-  function restoreCommon(s: { keys: ApiKeyRecord[]; markets: MarketRecord[]; activity: ActivityEntry[]; ext: Record<string, unknown>; counters: Record<string, number> }): void {
+  function restoreCommon(s: {
+    keys: ApiKeyRecord[];
+    markets: MarketRecord[];
+    activity: ActivityEntry[];
+    ext: Record<string, unknown>;
+    counters: Record<string, number>;
+  }): void {
     for (const k of s.keys) addKey(k);
     for (const m of s.markets) {
       markets.set(m.id.toLowerCase(), m);

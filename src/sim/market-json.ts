@@ -73,7 +73,7 @@ export function marketJson(m: MarketRecord, top: BookTop, volume24h: bigint, cha
     payoutPcts: m.payoutPcts,
     resolutionStatus: m.resolutionStatus,
     metadata: {
-      mediaHash: m.metadata.mediaHash ?? ('0x' + '0'.repeat(64)),
+      mediaHash: m.metadata.mediaHash ?? '0x' + '0'.repeat(64),
       startTime: Math.floor(m.createdAt / 1000),
       endTime: Math.floor(m.deadline / 1000),
       criteria: m.resolutionCriteria,

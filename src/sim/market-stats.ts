@@ -56,7 +56,12 @@ export class MarketStats {
   }
 
   /** Last YES price per interval bucket, as probabilities (0–1), time in unix seconds. */
-  prices(marketId: string, timeframe: Timeframe, now: number, createdAt: number): { prices: { time: number; price: number }[]; startTime: number; endTime: number; interval: number } {
+  prices(
+    marketId: string,
+    timeframe: Timeframe,
+    now: number,
+    createdAt: number,
+  ): { prices: { time: number; price: number }[]; startTime: number; endTime: number; interval: number } {
     const a = this.trades.get(marketId.toLowerCase()) ?? [];
     const start = Math.max(createdAt, now - WINDOW[timeframe]);
     const interval = INTERVAL[timeframe];

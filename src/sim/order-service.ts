@@ -17,7 +17,17 @@ import { bytesToHex } from '../exchange/signing/hex.ts';
 import { hashOrderStruct, typedDataDigest } from '../exchange/signing/structHashes.ts';
 import type { ChainConfig } from '../exchange/chains.ts';
 import { BadInputError } from '../model/errors.ts';
-import type { Address, Bytes32, CancelBody, LimitOrderBody, OrderKindValue, OutcomeIndex, SettlementV2Order, SideValue, TimeInForceValue } from '../model/order.ts';
+import type {
+  Address,
+  Bytes32,
+  CancelBody,
+  LimitOrderBody,
+  OrderKindValue,
+  OutcomeIndex,
+  SettlementV2Order,
+  SideValue,
+  TimeInForceValue,
+} from '../model/order.ts';
 import type { SubmitOrder } from '../engine/types.ts';
 import { checksum } from './checksum.ts';
 import type { ExchangeState } from './context.ts';
@@ -88,7 +98,8 @@ export function toLimitBody(raw: unknown, prefix: string): LimitOrderBody {
     body.buyValue = b.buyValue as string;
   }
   if (b.timeInForce !== undefined && b.timeInForce !== null) body.timeInForce = v.int(b.timeInForce, fieldPath(prefix, 'timeInForce'), 0, 2);
-  if (b.clientOrderType !== undefined && b.clientOrderType !== null) body.clientOrderType = v.oneOf(b.clientOrderType, fieldPath(prefix, 'clientOrderType'), ['limit', 'market'] as const);
+  if (b.clientOrderType !== undefined && b.clientOrderType !== null)
+    body.clientOrderType = v.oneOf(b.clientOrderType, fieldPath(prefix, 'clientOrderType'), ['limit', 'market'] as const);
   return body;
 }
 
@@ -185,7 +196,7 @@ export class OrderService {
    */
   prepare(raw: unknown, prefix: string, caller: ApiKeyRecord, now: number, batchNonces?: Set<string>): PreparedOrder {
     const body = toLimitBody(raw, prefix);
-      let struct: SettlementV2Order;
+    let struct: SettlementV2Order;
     let rec: { hash: Bytes32; signer: Address };
     try {
       // one struct build for both the digest and the engine command (recoverOrder would rebuild it)
@@ -197,7 +208,8 @@ export class OrderService {
       rethrowBadInput(e, prefix);
     }
     if (rec.signer.toLowerCase() !== body.trader.toLowerCase()) throw invalidSignature(fieldPath(prefix, 'signature'));
-    if (caller.wallet.toLowerCase() !== body.trader.toLowerCase()) throw forbidden(`${fieldPath(prefix, 'trader')}: orders may only be placed for this API key's wallet`);
+    if (caller.wallet.toLowerCase() !== body.trader.toLowerCase())
+      throw forbidden(`${fieldPath(prefix, 'trader')}: orders may only be placed for this API key's wallet`);
     const market = this.state.services.findMarket(body.marketId);
     const mIdx = market ? this.host.marketIndex(market.id) : undefined;
     if (!market || mIdx === undefined) throw notFound(`market ${body.marketId}`);
@@ -310,7 +322,8 @@ export class OrderService {
       const tk = `${cmd.market}|${cmd.outcome}`;
       if (cmd.trader < 0) {
         // a wallet new to the engine holds nothing: only an order needing no reservation could pass
-        if (cmd.kind === 1 ? cmd.maxShares > 0 : cmd.maxCollateralIn > 0) throw withIndex(this.rejection('UNDER_COLLATERALIZED', fieldPath(p.prefix, 'size'), 'not enough collateral to reserve maxCollateralIn'), i);
+        if (cmd.kind === 1 ? cmd.maxShares > 0 : cmd.maxCollateralIn > 0)
+          throw withIndex(this.rejection('UNDER_COLLATERALIZED', fieldPath(p.prefix, 'size'), 'not enough collateral to reserve maxCollateralIn'), i);
         continue;
       }
       const r = eng.precheck(cmd, { collateral, tokens: tokens.get(tk) ?? 0 });
@@ -381,7 +394,11 @@ export class OrderService {
   /** Checks of a cancel that change nothing: shape, CancelNonce signature, wallet, guards, existence. */
   prepareCancel(raw: unknown, prefix: string, caller: ApiKeyRecord, now: number): StoredOrder {
     const b = v.object(raw, prefix || 'body');
-      const body: CancelBody = { trader: v.address(b.trader, fieldPath(prefix, 'trader')), nonce: v.bytes32(b.nonce, fieldPath(prefix, 'nonce')), signature: v.signature(b.signature, fieldPath(prefix, 'signature')) };
+    const body: CancelBody = {
+      trader: v.address(b.trader, fieldPath(prefix, 'trader')),
+      nonce: v.bytes32(b.nonce, fieldPath(prefix, 'nonce')),
+      signature: v.signature(b.signature, fieldPath(prefix, 'signature')),
+    };
     let signer: Address;
     try {
       signer = recoverCancelSigner(body, this.chain, this.crypto);
@@ -389,7 +406,8 @@ export class OrderService {
       rethrowBadInput(e, prefix);
     }
     if (signer.toLowerCase() !== body.trader.toLowerCase()) throw invalidSignature(fieldPath(prefix, 'signature'));
-    if (caller.wallet.toLowerCase() !== body.trader.toLowerCase()) throw forbidden(`${fieldPath(prefix, 'trader')}: orders may only be cancelled by this API key's wallet`);
+    if (caller.wallet.toLowerCase() !== body.trader.toLowerCase())
+      throw forbidden(`${fieldPath(prefix, 'trader')}: orders may only be cancelled by this API key's wallet`);
     for (const g of this.state.tradingGuards) g(body.trader, 'cancel', now);
     const o = this.byTraderNonce(body.trader, body.nonce);
     if (!o) throw notFound(`order with nonce ${body.nonce}`);

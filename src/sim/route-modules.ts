@@ -15,4 +15,16 @@ import * as migration from './routes/account/migration.ts';
 import * as portfolio from './routes/account/portfolio.ts';
 import * as questions from './routes/account/questions.ts';
 
-export const ROUTE_MODULES: readonly { register(router: Router): void }[] = [orders, markets, orderbook, activity, oracle, simulate, balance, gasless, migration, portfolio, questions];
+export const ROUTE_MODULES: readonly { register(router: Router): void }[] = [
+  orders,
+  markets,
+  orderbook,
+  activity,
+  oracle,
+  simulate,
+  balance,
+  gasless,
+  migration,
+  portfolio,
+  questions,
+];

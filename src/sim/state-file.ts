@@ -48,7 +48,8 @@ export function decodeState(text: string): SavedState {
     }
     return v;
   }) as SavedState;
-  if (!s || typeof s !== 'object' || s.version !== STATE_FILE_VERSION) throw new Error(`state file: unsupported version ${String((s as { version?: unknown })?.version)}`);
+  if (!s || typeof s !== 'object' || s.version !== STATE_FILE_VERSION)
+    throw new Error(`state file: unsupported version ${String((s as { version?: unknown })?.version)}`);
   for (const k of ['keys', 'markets', 'orders', 'activity', 'engineLog'] as const) if (!Array.isArray(s[k])) throw new Error(`state file: ${k} is not a list`);
   return s;
 }

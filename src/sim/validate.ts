@@ -66,7 +66,10 @@ const HALF_N_HEX = '7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b
 export function signature(v: unknown, field: string): Hex {
   if (typeof v !== 'string' || !/^0x[0-9a-fA-F]{130}$/.test(v)) throw badRequest(field, 'expected a 65-byte hex signature');
   const sv = v.slice(66, 130).toLowerCase();
-  if (sv > HALF_N_HEX) throw new HttpError(400, 'INVALID_SIGNATURE', `${field}: s is in the upper half of the curve order (high-s signatures are refused, as on chain)`, { field });
+  if (sv > HALF_N_HEX)
+    throw new HttpError(400, 'INVALID_SIGNATURE', `${field}: s is in the upper half of the curve order (high-s signatures are refused, as on chain)`, {
+      field,
+    });
   const recovery = v.slice(130, 132).toLowerCase();
   if (recovery !== '1b' && recovery !== '1c') throw new HttpError(400, 'INVALID_SIGNATURE', `${field}: v must be 27 or 28`, { field });
   return v as Hex;

@@ -118,7 +118,15 @@ export function emptyMarket(marketId: Bytes32, edge: EdgeSettings = DEFAULT_EDGE
 }
 
 export function emptyState(): StoreState {
-  return { version: 0, ts: 0, markets: PersistentMap.empty<MarketState>(), collateral: null, lastReconcileAt: null, backoffUntil: 0, venueCalls: VenueCallWindow.EMPTY };
+  return {
+    version: 0,
+    ts: 0,
+    markets: PersistentMap.empty<MarketState>(),
+    collateral: null,
+    lastReconcileAt: null,
+    backoffUntil: 0,
+    venueCalls: VenueCallWindow.EMPTY,
+  };
 }
 
 /**

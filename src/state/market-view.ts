@@ -86,7 +86,24 @@ function memoOf(m: MarketState): MarketMemo {
   let memo = memos.get(m.marketId);
   if (memo === undefined) {
     if (memos.size >= MEMO_MAX) memos.clear();
-    memo = { books: null, book: null, orders: null, quotes: [], vpPosition: null, viewPosition: null, pnlPosition: null, pnlMark2: null, realised: 0n, unrealised: 0n, cPosition: null, cOrders: null, cMark2: null, contribution: null, cBooks: null, cVersion: -1 };
+    memo = {
+      books: null,
+      book: null,
+      orders: null,
+      quotes: [],
+      vpPosition: null,
+      viewPosition: null,
+      pnlPosition: null,
+      pnlMark2: null,
+      realised: 0n,
+      unrealised: 0n,
+      cPosition: null,
+      cOrders: null,
+      cMark2: null,
+      contribution: null,
+      cBooks: null,
+      cVersion: -1,
+    };
     memos.set(m.marketId, memo);
   }
   return memo;
@@ -116,8 +133,27 @@ function quotesOf(m: MarketState, memo: MarketMemo): WorkingQuote[] {
     // `level` only when the slot names one: two literals, not a conditional spread
     out.push(
       slot
-        ? { side: y.side, price: y.price, size: o.remaining, state: STATE[o.state], nonce: o.order.nonce, level: slot.level, outcomeIndex: o.order.outcomeIndex, venueSide, placedAt: o.placedAt }
-        : { side: y.side, price: y.price, size: o.remaining, state: STATE[o.state], nonce: o.order.nonce, outcomeIndex: o.order.outcomeIndex, venueSide, placedAt: o.placedAt },
+        ? {
+            side: y.side,
+            price: y.price,
+            size: o.remaining,
+            state: STATE[o.state],
+            nonce: o.order.nonce,
+            level: slot.level,
+            outcomeIndex: o.order.outcomeIndex,
+            venueSide,
+            placedAt: o.placedAt,
+          }
+        : {
+            side: y.side,
+            price: y.price,
+            size: o.remaining,
+            state: STATE[o.state],
+            nonce: o.order.nonce,
+            outcomeIndex: o.order.outcomeIndex,
+            venueSide,
+            placedAt: o.placedAt,
+          },
     );
   }
   memo.orders = m.orders;
@@ -244,14 +280,25 @@ function fullTotals(s: StoreState, books: Account | undefined): Totals {
     position += c.position;
     notional += c.notional;
   }
-  return { state: s, markets: s.markets, books, version: books === undefined ? -1 : books.version, counted, pnl, position, notional, view: accountView(s, pnl, position, notional, null) };
+  return {
+    state: s,
+    markets: s.markets,
+    books,
+    version: books === undefined ? -1 : books.version,
+    counted,
+    pnl,
+    position,
+    notional,
+    view: accountView(s, pnl, position, notional, null),
+  };
 }
 
 /** The view of the sums: the last one when nothing it shows changed. */
 function accountView(s: StoreState, pnl: bigint, position: number, notional: number, last: ViewAccount | null): ViewAccount {
   const collateral = s.collateral ?? 0n;
   const p = Number(pnl);
-  if (last !== null && last.collateral === collateral && last.pnl === p && last.worstCasePosition === position && last.worstCaseNotional === notional) return last;
+  if (last !== null && last.collateral === collateral && last.pnl === p && last.worstCasePosition === position && last.worstCaseNotional === notional)
+    return last;
   return { collateral, pnl: p, worstCasePosition: position, worstCaseNotional: notional };
 }
 

@@ -129,7 +129,12 @@ function floorDiv(x: bigint, d: bigint): bigint {
  * remainder), or are taken from the smallest when the target is below the floors' sum; a component
  * that was exact (the fees, a zero resolution) stays exact (inventory takes the gap when all are).
  */
-export function attributionMicro(a: AttributionState, mark2: number | null, targetMicro?: bigint, basis?: bigint): AttributionComponents<bigint> & { total: bigint } {
+export function attributionMicro(
+  a: AttributionState,
+  mark2: number | null,
+  targetMicro?: bigint,
+  basis?: bigint,
+): AttributionComponents<bigint> & { total: bigint } {
   const e = attributionExact(a, mark2, basis);
   return apportion(e, targetMicro ?? floorDiv(e.total, SCALE2));
 }
@@ -174,7 +179,10 @@ export function attributionToBooks(a: AttributionState, booksFees: bigint, books
 }
 
 /** Fold a list of fills, each with the mid at its time (twice the mid, or null). */
-export function attributeFills(fills: readonly (AttributionFill & { readonly mid2: number | null })[], mark2: number | null): AttributionComponents<bigint> & { total: bigint } {
+export function attributeFills(
+  fills: readonly (AttributionFill & { readonly mid2: number | null })[],
+  mark2: number | null,
+): AttributionComponents<bigint> & { total: bigint } {
   let a = NO_ATTRIBUTION;
   for (const f of fills) a = addFill(a, f, f.mid2);
   return attributionExact(a, mark2);

@@ -76,7 +76,7 @@ export function applyFill(pos: PositionState, f: FillTerms): PositionState {
   let basis = pos.basis;
   let realised = pos.realised - BigInt(f.fee) * BigInt(ONE);
   let q = BigInt(qty);
-  if (net !== 0n && (net > 0n) !== (q > 0n)) {
+  if (net !== 0n && net > 0n !== q > 0n) {
     const absNet = net < 0n ? -net : net;
     const absQ = q < 0n ? -q : q;
     const closing = absQ < absNet ? absQ : absNet;

@@ -10,7 +10,17 @@ import { ONE } from '../model/units.ts';
 import type { ViewTrade } from '../strategy/types.ts';
 import { applyBookEvent, mid2 } from './book-state.ts';
 import type { OrderManagerEvent, StateEvent } from './events.ts';
-import { emptyMarket, marketWith, marketWithBook, marketWithOrders, stateWith, stateWithMarkets, type MarketState, type OwnOrder, type StoreState } from './market-state.ts';
+import {
+  emptyMarket,
+  marketWith,
+  marketWithBook,
+  marketWithOrders,
+  stateWith,
+  stateWithMarkets,
+  type MarketState,
+  type OwnOrder,
+  type StoreState,
+} from './market-state.ts';
 import { PersistentMap } from './persistent-map.ts';
 import { releaseMarket } from './release-market.ts';
 import { applyFill, syncHoldings, yesTermsTrade } from './position.ts';
@@ -81,7 +91,8 @@ function yesTrade(ev: Extract<BookEvent, { type: 'trade' }>): ViewTrade {
 function reduceBook(m: MarketState, ev: BookEvent, lim: ReduceLimits): MarketState {
   // only a live source vouches for the book: a status saying it reconnects or went stale must not
   // reset the silence timer (a stream failing over and over would otherwise never count as silent)
-  if (ev.type === 'status') return marketWith(m, ev.state === 'live' || ev.state === 'polling' ? { streamLastEventAt: ev.localTs, streamState: ev.state } : { streamState: ev.state });
+  if (ev.type === 'status')
+    return marketWith(m, ev.state === 'live' || ev.state === 'polling' ? { streamLastEventAt: ev.localTs, streamState: ev.state } : { streamState: ev.state });
   // the book feed hands a market status on as MarketMetadataUpdated; one dispatched raw still counts
   // as a live stream event and sets the status, never touching the book
   if (ev.type === 'market-status') return marketWith(m, { streamLastEventAt: ev.localTs, status: ev.status });
@@ -90,7 +101,11 @@ function reduceBook(m: MarketState, ev: BookEvent, lim: ReduceLimits): MarketSta
     const primary = m.books.yes ? 1 : 0;
     if (ev.outcomeIndex !== primary) return marketWith(m, { streamLastEventAt: ev.localTs });
     const t = yesTrade(ev);
-    return marketWith(m, { streamLastEventAt: ev.localTs, trades: pushBounded(m.trades, t, lim.trades), edge: onTradeEdge(m.edge, ev.localTs, t.size, t.takerSide === 'buy') });
+    return marketWith(m, {
+      streamLastEventAt: ev.localTs,
+      trades: pushBounded(m.trades, t, lim.trades),
+      edge: onTradeEdge(m.edge, ev.localTs, t.size, t.takerSide === 'buy'),
+    });
   }
   const books = applyBookEvent(m.books, ev);
   const localTs = ev.localTs;
@@ -209,7 +224,10 @@ function reduceMarketEvent(m: MarketState, e: MarketEvent, lim: ReduceLimits): M
         payoutYes: e.payoutYes === undefined ? m.payoutYes : e.payoutYes,
       });
     case 'OracleUpdated':
-      return marketWith(m, { oracle: { probability: e.probability, confidence: e.confidence, updatedAt: e.updatedAt }, edge: onOracleEdge(m.edge, e.ts, e.probability) });
+      return marketWith(m, {
+        oracle: { probability: e.probability, confidence: e.confidence, updatedAt: e.updatedAt },
+        edge: onOracleEdge(m.edge, e.ts, e.probability),
+      });
     case 'PositionSynced':
       return marketWith(m, { position: syncHoldings(m.position, e.yes, e.no) });
     case 'OrderFilled':

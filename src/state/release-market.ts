@@ -13,7 +13,11 @@ export function isSettled(m: MarketState): boolean {
 }
 
 /** The markets map after a release: the market dropped, or reduced to its position record. */
-export function releaseMarket(markets: ReadonlyMap<string, MarketState>, e: MarketReleased, edge: EdgeSettings = DEFAULT_EDGE): ReadonlyMap<string, MarketState> {
+export function releaseMarket(
+  markets: ReadonlyMap<string, MarketState>,
+  e: MarketReleased,
+  edge: EdgeSettings = DEFAULT_EDGE,
+): ReadonlyMap<string, MarketState> {
   const k = e.marketId.toLowerCase();
   const m = markets.get(k);
   if (!m) return markets;

@@ -107,7 +107,9 @@ export function normalQuantile(p: number): number {
   if (p > 1 - lo) return -normalQuantile(1 - p);
   const q = p - 0.5;
   const r = q * q;
-  return ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) / (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1);
+  return (
+    ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) / (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1)
+  );
 }
 
 /**
@@ -176,7 +178,21 @@ export function allowedSides(quotes: readonly DesiredQuote[], adj: EdgeAdjustmen
   return quotes.filter((q) => q.size > 0 && (q.side === 'bid' ? adj.bid : adj.ask));
 }
 
-const KEYS = ['enabled', 'markoutThreshold', 'widenPerMarkout', 'maxWiden', 'sizeCutPerCent', 'minSizeFactor', 'minFills', 'oneSidedImbalance', 'minFlowShares', 'trending', 'event', 'gate', 'confidence'];
+const KEYS = [
+  'enabled',
+  'markoutThreshold',
+  'widenPerMarkout',
+  'maxWiden',
+  'sizeCutPerCent',
+  'minSizeFactor',
+  'minFills',
+  'oneSidedImbalance',
+  'minFlowShares',
+  'trending',
+  'event',
+  'gate',
+  'confidence',
+];
 
 /**
  * A strategy's `toxicity:` parameter block (probabilities and shares, as in YAML):

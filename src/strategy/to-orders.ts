@@ -56,20 +56,54 @@ export function toOrder(q: DesiredQuote, inv: AvailableInventory, opts: ToOrders
   const size = q.size;
   if (q.side === 'bid') {
     if (inv.no >= size) {
-      return { quote, form: 'sell-no', order: { marketId, size, outcomeIndex: Outcome.NO, side: Side.SELL, price: snapPrice(ONE - price, 'ask', opts.tick), inventoryMode: InventoryMode.REQUIRE_INVENTORY } };
+      return {
+        quote,
+        form: 'sell-no',
+        order: {
+          marketId,
+          size,
+          outcomeIndex: Outcome.NO,
+          side: Side.SELL,
+          price: snapPrice(ONE - price, 'ask', opts.tick),
+          inventoryMode: InventoryMode.REQUIRE_INVENTORY,
+        },
+      };
     }
     if (mint) {
-      return { quote, form: 'sell-no-mint', order: { marketId, size, outcomeIndex: Outcome.NO, side: Side.SELL, price: snapPrice(ONE - price, 'ask', opts.tick), inventoryMode: InventoryMode.REQUIRE_NO_INVENTORY } };
+      return {
+        quote,
+        form: 'sell-no-mint',
+        order: {
+          marketId,
+          size,
+          outcomeIndex: Outcome.NO,
+          side: Side.SELL,
+          price: snapPrice(ONE - price, 'ask', opts.tick),
+          inventoryMode: InventoryMode.REQUIRE_NO_INVENTORY,
+        },
+      };
     }
     return { quote, form: 'buy-yes', order: { marketId, size, outcomeIndex: Outcome.YES, side: Side.BUY, price, inventoryMode: InventoryMode.ANY } };
   }
   if (inv.yes >= size) {
-    return { quote, form: 'sell-yes', order: { marketId, size, outcomeIndex: Outcome.YES, side: Side.SELL, price, inventoryMode: InventoryMode.REQUIRE_INVENTORY } };
+    return {
+      quote,
+      form: 'sell-yes',
+      order: { marketId, size, outcomeIndex: Outcome.YES, side: Side.SELL, price, inventoryMode: InventoryMode.REQUIRE_INVENTORY },
+    };
   }
   if (mint) {
-    return { quote, form: 'sell-yes-mint', order: { marketId, size, outcomeIndex: Outcome.YES, side: Side.SELL, price, inventoryMode: InventoryMode.REQUIRE_NO_INVENTORY } };
+    return {
+      quote,
+      form: 'sell-yes-mint',
+      order: { marketId, size, outcomeIndex: Outcome.YES, side: Side.SELL, price, inventoryMode: InventoryMode.REQUIRE_NO_INVENTORY },
+    };
   }
-  return { quote, form: 'buy-no', order: { marketId, size, outcomeIndex: Outcome.NO, side: Side.BUY, price: snapPrice(ONE - price, 'bid', opts.tick), inventoryMode: InventoryMode.ANY } };
+  return {
+    quote,
+    form: 'buy-no',
+    order: { marketId, size, outcomeIndex: Outcome.NO, side: Side.BUY, price: snapPrice(ONE - price, 'bid', opts.tick), inventoryMode: InventoryMode.ANY },
+  };
 }
 
 /**

@@ -28,6 +28,14 @@ export function quoteAvellaneda(view: MarketView, cfg: AvellanedaConfig): Desire
   const adj = edgeAdjust(view, cfg.toxicity);
   const size = adjustedSize(cfg.size, adj, view.minSize);
   if (size === 0) return [];
-  const quotes = ladder({ center: r, half: spread / 2 + adj.extraHalf / 1e6, spacing: cfg.levelSpacing, levels: cfg.levels, size, tick: view.tick, tag: 'avellaneda' });
+  const quotes = ladder({
+    center: r,
+    half: spread / 2 + adj.extraHalf / 1e6,
+    spacing: cfg.levelSpacing,
+    levels: cfg.levels,
+    size,
+    tick: view.tick,
+    tag: 'avellaneda',
+  });
   return adj.bid && adj.ask ? quotes : allowedSides(quotes, adj);
 }

@@ -39,7 +39,11 @@ export function parseBandsConfig(raw: unknown, path: string): BandsConfig {
   for (let i = 1; i < bands.length; i++) {
     // Overlapping bands would both claim the same order and churn it between levels.
     if (bands[i]!.minMargin < bands[i - 1]!.maxMargin) {
-      throw new ConfigFieldError(at(at(at(path, 'bands'), i), 'minMargin'), `a margin >= the previous band's maxMargin (${bands[i - 1]!.maxMargin / 1e6})`, bands[i]!.minMargin / 1e6);
+      throw new ConfigFieldError(
+        at(at(at(path, 'bands'), i), 'minMargin'),
+        `a margin >= the previous band's maxMargin (${bands[i - 1]!.maxMargin / 1e6})`,
+        bands[i]!.minMargin / 1e6,
+      );
     }
   }
   const skew = readNumber(o, 'inventorySkew', path, { min: 0, max: 0.01 }, 0);

@@ -24,7 +24,21 @@ export interface BinaryConfig extends LadderConfig {
   readonly deadlineWindowSeconds: number;
 }
 
-const KEYS = ['fair', 'fairFrom', 'gamma', 'k', 'sigmaLogit', 'ewmaLambda', 'minSigmaLogit', 'horizonFloorSeconds', 'horizonCapSeconds', 'terminalRisk', 'jumpPremium', 'deadlineWindowSeconds', ...LADDER_KEYS];
+const KEYS = [
+  'fair',
+  'fairFrom',
+  'gamma',
+  'k',
+  'sigmaLogit',
+  'ewmaLambda',
+  'minSigmaLogit',
+  'horizonFloorSeconds',
+  'horizonCapSeconds',
+  'terminalRisk',
+  'jumpPremium',
+  'deadlineWindowSeconds',
+  ...LADDER_KEYS,
+];
 
 export function parseBinaryConfig(raw: unknown, path: string): BinaryConfig {
   const o = readObject(raw ?? {}, path, KEYS);

@@ -29,7 +29,21 @@ export interface OracleAnchoredConfig {
   readonly toxicity: EdgeGuardConfig;
 }
 
-const KEYS = ['book', 'fairFrom', 'oracleWeight', 'maxOracleAgeSeconds', 'pullWhenStale', 'halfSpread', 'disagreeThreshold', 'widenFactor', 'inventorySkew', 'size', 'levels', 'levelSpacing', 'toxicity'];
+const KEYS = [
+  'book',
+  'fairFrom',
+  'oracleWeight',
+  'maxOracleAgeSeconds',
+  'pullWhenStale',
+  'halfSpread',
+  'disagreeThreshold',
+  'widenFactor',
+  'inventorySkew',
+  'size',
+  'levels',
+  'levelSpacing',
+  'toxicity',
+];
 
 export function parseOracleAnchoredConfig(raw: unknown, path: string): OracleAnchoredConfig {
   const o = readObject(raw ?? {}, path, KEYS);

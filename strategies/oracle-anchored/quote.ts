@@ -18,6 +18,14 @@ export function quoteOracleAnchored(view: MarketView, cfg: OracleAnchoredConfig)
   const adj = edgeAdjust(view, cfg.toxicity);
   const size = adjustedSize(cfg.size, adj, view.minSize);
   if (size === 0) return [];
-  const quotes = ladder({ center, half: half + adj.extraHalf / 1e6, spacing: cfg.levelSpacing, levels: cfg.levels, size, tick: view.tick, tag: 'oracle-anchored' });
+  const quotes = ladder({
+    center,
+    half: half + adj.extraHalf / 1e6,
+    spacing: cfg.levelSpacing,
+    levels: cfg.levels,
+    size,
+    tick: view.tick,
+    tag: 'oracle-anchored',
+  });
   return adj.bid && adj.ask ? quotes : allowedSides(quotes, adj);
 }

@@ -26,7 +26,7 @@ test('drawdown from the PEAK account PnL, latched once fired', () => {
   assert.equal(r.check(160 * S, NOW, quiet), null, 'an operator clear measures from the PnL then');
 });
 
-test('drawdown measures from a peak carried in (the ledger\'s), not from the first PnL seen', () => {
+test("drawdown measures from a peak carried in (the ledger's), not from the first PnL seen", () => {
   assert.equal(new AccountRisk(lim({ maxDrawdown: 50 * S }), { peakPnl: 100 * S }).check(40 * S, NOW, quiet)?.reason, 'KILL_DRAWDOWN');
   assert.equal(new AccountRisk(lim({ maxDrawdown: 50 * S })).check(40 * S, NOW, quiet), null);
 });
@@ -39,7 +39,7 @@ test('daily loss: from the PnL when the trading day began, carried in (restarts)
   assert.equal(new AccountRisk(lim({ maxDailyLoss: 5 * S })).check(4 * S, NOW, quiet), null);
 });
 
-test('a new trading day opens at the PnL first seen in it, not at an old day\'s', () => {
+test("a new trading day opens at the PnL first seen in it, not at an old day's", () => {
   const r = new AccountRisk(lim({ maxDailyLoss: 5 * S }), { day: TODAY - 20, dayStartPnl: 20 * S });
   assert.equal(r.check(12 * S, NOW, quiet), null);
   assert.deepEqual(r.figures(), { peakPnl: 12 * S, day: TODAY, dayStartPnl: 12 * S });
@@ -84,7 +84,15 @@ test('the kernel: a clear measures the peak and the day afresh, latched or not',
   const { FakeVenue } = await import('../orders/fake-venue.ts');
   const { ManualClock } = await import('../exchange/stream/manual-clock.ts');
   const clock = new ManualClock(NOW);
-  const k = new QuotingKernel({ clock, venue: new FakeVenue(), store: new StateStore(), markets: [], requoteIntervalMs: 0, housekeepingMs: 0, initialRisk: { peakPnl: 50 * S, day: TODAY - 1, dayStartPnl: 40 * S } });
+  const k = new QuotingKernel({
+    clock,
+    venue: new FakeVenue(),
+    store: new StateStore(),
+    markets: [],
+    requoteIntervalMs: 0,
+    housekeepingMs: 0,
+    initialRisk: { peakPnl: 50 * S, day: TODAY - 1, dayStartPnl: 40 * S },
+  });
   assert.equal(k.clearKill(), false, 'not latched');
   assert.deepEqual(k.riskFigures(), { peakPnl: 0, day: TODAY, dayStartPnl: 0 });
   k.stop();

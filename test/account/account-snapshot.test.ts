@@ -37,7 +37,10 @@ test('a snapshot restores every field of the account, to the unit', () => {
 });
 
 test('long strings are kept once; a string that begins with "~" survives', () => {
-  const v = new Map<string, unknown>([['~7', { s: '~~x', big: -12345678901234567890n, u: undefined, n: [1, 2.5, null] }], [M(1), new Set([M(1), M(2)])]]);
+  const v = new Map<string, unknown>([
+    ['~7', { s: '~~x', big: -12345678901234567890n, u: undefined, n: [1, 2.5, null] }],
+    [M(1), new Set([M(1), M(2)])],
+  ]);
   const s = snapshotValue(v);
   assert.equal(s.strings.length, 2);
   assert.deepStrictEqual(restoreValue(JSON.parse(JSON.stringify(s))), v);

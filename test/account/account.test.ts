@@ -41,7 +41,11 @@ describe('account books', () => {
     const sell = fill(1, 1, 700_000, 10 * S, 2);
     a.applyFill(sell);
     // the venue's read after both fills: flat
-    assert.deepEqual(a.reconcile(M, 0, 0, 3), [{ marketId: M, outcomeIndex: 0, books: 10 * S, venue: 0, since: 3 }], 'before the buy arrives the books hold NO from the minted sale');
+    assert.deepEqual(
+      a.reconcile(M, 0, 0, 3),
+      [{ marketId: M, outcomeIndex: 0, books: 10 * S, venue: 0, since: 3 }],
+      'before the buy arrives the books hold NO from the minted sale',
+    );
     a.applyFill(buy);
     assert.equal(a.figures().realised, BigInt(2 * S));
     assert.deepEqual(a.positions(), []);
@@ -80,7 +84,13 @@ describe('account books', () => {
 
   it('a baseline enters at its mark: PnL starts at 0, later fills close against it', () => {
     const a = new Account();
-    a.adoptBaseline([{ marketId: M, outcomeIndex: 1, shares: 20 * S, mark: 300_000 }, { marketId: N, outcomeIndex: 0, shares: 5 * S, mark: 600_000 }], 100);
+    a.adoptBaseline(
+      [
+        { marketId: M, outcomeIndex: 1, shares: 20 * S, mark: 300_000 },
+        { marketId: N, outcomeIndex: 0, shares: 5 * S, mark: 600_000 },
+      ],
+      100,
+    );
     assert.equal(a.figures().total, 0n);
     assert.equal(a.figures().markedAt, 100);
     a.applyFill(fill(1, 1, 350_000, 20 * S, 101));
@@ -128,14 +138,28 @@ describe('account books: order independence (property)', () => {
   it('any interleaving of the same fills and balance reads gives the same positions and realised PnL to the unit', () => {
     fc.assert(
       fc.property(fillsArb, fc.array(fc.nat(), { minLength: 60, maxLength: 60 }), fc.array(fc.nat(), { maxLength: 10 }), (raw, perm, reads) => {
-        const fills: AccountFill[] = raw.map((r, i) => ({ fillId: `x${String(i).padStart(3, '0')}`, marketId: r.market, outcomeIndex: r.outcomeIndex, side: r.side, price: r.price, size: r.size, fee: r.fee, feeSource: 'venue', ts: r.ts, origin: 'own' }));
+        const fills: AccountFill[] = raw.map((r, i) => ({
+          fillId: `x${String(i).padStart(3, '0')}`,
+          marketId: r.market,
+          outcomeIndex: r.outcomeIndex,
+          side: r.side,
+          price: r.price,
+          size: r.size,
+          fee: r.fee,
+          feeSource: 'venue',
+          ts: r.ts,
+          origin: 'own',
+        }));
         // venue order (ts, then id) against a shuffled arrival with balance reads sprinkled in
         const inOrder = new Account();
         for (const f of [...fills].sort((x, y) => x.ts - y.ts || (x.fillId < y.fillId ? -1 : 1))) inOrder.applyFill(f);
-        const shuffled = fills.map((f, i) => ({ f, k: perm[i % perm.length]! * 1000 + i })).sort((x, y) => x.k - y.k).map((x) => x.f);
+        const shuffled = fills
+          .map((f, i) => ({ f, k: perm[i % perm.length]! * 1000 + i }))
+          .sort((x, y) => x.k - y.k)
+          .map((x) => x.f);
         const other = new Account();
         shuffled.forEach((f, i) => {
-          if (reads.includes(i)) other.reconcile(f.marketId, (i * 7) % 13 * S, 0, i);
+          if (reads.includes(i)) other.reconcile(f.marketId, ((i * 7) % 13) * S, 0, i);
           other.applyFill(f);
         });
         assert.deepEqual(other.positions(), inOrder.positions());

@@ -25,7 +25,13 @@ const risk = { ...DEFAULT_RISK, maxBookAgeMs: 60_000, maxStreamSilenceMs: 60_000
 function book(marketId: Bytes32, bid: number, ask: number, ts: number): StateEvent {
   return {
     type: 'BookEventReceived',
-    event: { type: 'snapshot', book: { marketId, outcomeIndex: 1, bids: [{ price: bid, size: 100 * S }], asks: [{ price: ask, size: 100 * S }], venueTs: ts }, seq: 1, localTs: ts, source: 'stream' },
+    event: {
+      type: 'snapshot',
+      book: { marketId, outcomeIndex: 1, bids: [{ price: bid, size: 100 * S }], asks: [{ price: ask, size: 100 * S }], venueTs: ts },
+      seq: 1,
+      localTs: ts,
+      source: 'stream',
+    },
     ts,
   };
 }
@@ -46,7 +52,15 @@ const read = (marketId: Bytes32, yes: number, no: number, ts: number): StateEven
 function setup(account = new Account()) {
   const clock = new ManualClock(1_800_000_000_000);
   const store = new StateStore();
-  const kernel = new QuotingKernel({ clock, venue: new FakeVenue(), store, account, markets: [M1, M2].map((marketId) => ({ marketId, strategy: bands, params, risk })), requoteIntervalMs: 0, housekeepingMs: 0 });
+  const kernel = new QuotingKernel({
+    clock,
+    venue: new FakeVenue(),
+    store,
+    account,
+    markets: [M1, M2].map((marketId) => ({ marketId, strategy: bands, params, risk })),
+    requoteIntervalMs: 0,
+    housekeepingMs: 0,
+  });
   const view = (m: Bytes32) => selectMarketView(store.state, m, clock.now(), undefined, account)!;
   return { clock, store, kernel, account, view };
 }
@@ -96,7 +110,11 @@ test('the attribution adds up to the books per market, to the unit: inherited in
   const { clock, store, kernel, view } = setup(account);
   let t = clock.now();
   kernel.onEvents([book(M1, 400_001, 410_000, t), book(M2, 300_000, 310_000, t)]);
-  kernel.onEvents([fill(M1, 1, 0, 400_001, 3_333_333, ++t, 'x1', 6_667), fill(M1, 0, 0, 590_000, 1_234_567, ++t, 'x2', 3_704), fill(M2, 1, 1, 310_000, 5 * S, ++t, 'y1', 7_750)]);
+  kernel.onEvents([
+    fill(M1, 1, 0, 400_001, 3_333_333, ++t, 'x1', 6_667),
+    fill(M1, 0, 0, 590_000, 1_234_567, ++t, 'x2', 3_704),
+    fill(M2, 1, 1, 310_000, 5 * S, ++t, 'y1', 7_750),
+  ]);
   kernel.onEvents([book(M1, 433_333, 433_334, ++t), book(M2, 250_001, 250_002, t)]);
   kernel.tick(M1);
   kernel.tick(M2);
@@ -142,10 +160,14 @@ test('a sale of kind "without inventory" mints every share, whatever is held: th
   a.applyFill({ ...base, fillId: 'buy', side: 0, price: 400_000, size: 10 * S, ts: 1 });
   // the ask went out as a YES sale without inventory (placed while flat); the buy filled first
   a.applyFill({ ...base, fillId: 'sell', side: 1, price: 450_000, size: 10 * S, ts: 2, orderKind: 2 });
-  assert.deepEqual(a.positions(), [
-    { marketId: M1.toLowerCase(), outcomeIndex: 1, shares: 10 * S },
-    { marketId: M1.toLowerCase(), outcomeIndex: 0, shares: 10 * S },
-  ], 'the venue keeps the 10 YES and mints 10 NO (old code: flat)');
+  assert.deepEqual(
+    a.positions(),
+    [
+      { marketId: M1.toLowerCase(), outcomeIndex: 1, shares: 10 * S },
+      { marketId: M1.toLowerCase(), outcomeIndex: 0, shares: 10 * S },
+    ],
+    'the venue keeps the 10 YES and mints 10 NO (old code: flat)',
+  );
   // paid 4.00 for the YES, paid 0.55 × 10 for the minted sets' other side
   assert.equal(a.figures().cash, -4_000_000n - 5_500_000n);
   assert.equal(a.marketPnl(M1).realised, 500_000n, 'the PnL is the same round trip: +0.50');
@@ -157,7 +179,10 @@ test('a sale of kind "without inventory" mints every share, whatever is held: th
   assert.equal(b.figures().cash, 500_000n);
   // the store's position follows the kind too (the same arithmetic)
   const { clock, store, kernel } = setup();
-  kernel.onEvents([fill(M1, 1, 0, 400_000, 10 * S, clock.now(), 'x'), { ...fill(M1, 1, 1, 450_000, 10 * S, clock.now() + 1, 'y'), orderKind: 2 } as StateEvent]);
+  kernel.onEvents([
+    fill(M1, 1, 0, 400_000, 10 * S, clock.now(), 'x'),
+    { ...fill(M1, 1, 1, 450_000, 10 * S, clock.now() + 1, 'y'), orderKind: 2 } as StateEvent,
+  ]);
   const p = store.state.markets.get(M1.toLowerCase())!.position;
   assert.deepEqual({ yes: p.yes, no: p.no, net: p.net }, { yes: 10 * S, no: 10 * S, net: 0 });
   kernel.stop();

@@ -22,12 +22,29 @@ const M3 = ('0x' + '33'.repeat(32)) as Bytes32;
 function book(marketId: Bytes32, bid: number, ask: number, ts: number): StateEvent {
   return {
     type: 'BookEventReceived',
-    event: { type: 'snapshot', book: { marketId, outcomeIndex: 1, bids: [{ price: bid, size: 100 * S }], asks: [{ price: ask, size: 100 * S }], venueTs: ts }, seq: 1, localTs: ts, source: 'stream' },
+    event: {
+      type: 'snapshot',
+      book: { marketId, outcomeIndex: 1, bids: [{ price: bid, size: 100 * S }], asks: [{ price: ask, size: 100 * S }], venueTs: ts },
+      seq: 1,
+      localTs: ts,
+      source: 'stream',
+    },
     ts,
   };
 }
 let n = 0;
-const fill = (marketId: Bytes32, side: 0 | 1, price: number, size: number, ts: number): StateEvent => ({ type: 'OrderFilled', marketId, nonce: null, outcomeIndex: 1, side, price, size, fee: 0, fillId: `f${++n}`, ts });
+const fill = (marketId: Bytes32, side: 0 | 1, price: number, size: number, ts: number): StateEvent => ({
+  type: 'OrderFilled',
+  marketId,
+  nonce: null,
+  outcomeIndex: 1,
+  side,
+  price,
+  size,
+  fee: 0,
+  fillId: `f${++n}`,
+  ts,
+});
 
 function setup() {
   const clock = new ManualClock(1_800_000_000_000);
@@ -85,7 +102,7 @@ test('the market that set the peak is released, another loses 40: the drawdown k
   kernel.stop();
 });
 
-test('the issue\'s case through the kernel: sell 10 @ 0.70, the balance read lands, then the buy 10 @ 0.50 arrives: realised +2.00', () => {
+test("the issue's case through the kernel: sell 10 @ 0.70, the balance read lands, then the buy 10 @ 0.50 arrives: realised +2.00", () => {
   const { clock, kernel } = setup();
   const t = clock.now();
   kernel.onEvent({ type: 'OrderFilled', marketId: M1, nonce: null, outcomeIndex: 1, side: 1, price: 700_000, size: 10 * S, fee: 0, fillId: 'sell', ts: t + 2 });

@@ -31,7 +31,11 @@ test('pnl.attribution sums exactly to pnl.total on the Polymarket backtest', asy
   }
   // the components are the markets' summed
   for (const k of ['spreadCapture', 'inventory', 'fees', 'resolution'] as const) {
-    assert.equal(s.markets.reduce((t, m) => t + micro(m.attribution[k]), 0), micro(a[k]), k);
+    assert.equal(
+      s.markets.reduce((t, m) => t + micro(m.attribution[k]), 0),
+      micro(a[k]),
+      k,
+    );
   }
   // the bot was picked off on this capture: negative markouts, losses from inventory, not from the spread
   assert.ok(a.spreadCapture > 0 && a.inventory < 0, JSON.stringify(a));

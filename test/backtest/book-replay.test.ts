@@ -28,7 +28,10 @@ before(async () => {
   await importBinance(DATA, dir);
   manifest = readManifest(dir);
   events = [...readEvents(dir)];
-  cols = toColumns(events, manifest.markets.map((m) => m.id));
+  cols = toColumns(
+    events,
+    manifest.markets.map((m) => m.id),
+  );
   windows = bookOptionsFromColumns(cols, { ticks: manifest.markets.map((m) => m.tick) });
 });
 
@@ -38,7 +41,10 @@ test('windows derived from the capture: the manifest tick, clipped to the slot b
   assert.equal(manifest.genericPrices, true);
   // the gcd of the level prices agrees with the manifest's tick (0.01 USDT spot, 0.1 USDT USD-M)
   const byGcd = bookOptionsFromColumns(cols);
-  assert.deepEqual(byGcd.map((w) => w.tick), [10_000, 100_000]);
+  assert.deepEqual(
+    byGcd.map((w) => w.tick),
+    [10_000, 100_000],
+  );
   for (const [i, w] of windows.entries()) {
     assert.equal(w.tick, manifest.markets[i]!.tick);
     // both deep snapshots span far more than a dense array should hold (spot: 15,460–200,000 USDT)
@@ -93,9 +99,9 @@ test('replay of the real capture: top of book equals a full reference at every b
     const w = windows[m]!;
     if (e.t === 'book') {
       const r = ref[m]!;
-      if (e.snap) (r.bid.clear(), r.ask.clear());
-      for (const [p, s] of e.b) (s === 0 ? r.bid.delete(p) : r.bid.set(p, s), (expectOutside += +(p < w.minPrice || p > w.maxPrice)));
-      for (const [p, s] of e.a) (s === 0 ? r.ask.delete(p) : r.ask.set(p, s), (expectOutside += +(p < w.minPrice || p > w.maxPrice)));
+      if (e.snap) r.bid.clear(), r.ask.clear();
+      for (const [p, s] of e.b) s === 0 ? r.bid.delete(p) : r.bid.set(p, s), (expectOutside += +(p < w.minPrice || p > w.maxPrice));
+      for (const [p, s] of e.a) s === 0 ? r.ask.delete(p) : r.ask.set(p, s), (expectOutside += +(p < w.minPrice || p > w.maxPrice));
       lastSeq[m] = e.seq!;
     } else if (e.t === 'bbo' && lastSeq[m]! >= 0) {
       const book = st.books[m]!;
@@ -112,7 +118,11 @@ test('replay of the real capture: top of book equals a full reference at every b
     if (e.t === 'bbo') tickerK[m]!++;
   }
   assert.equal(row, cols.rows);
-  assert.deepEqual(tickerK, ids.map((a) => a.length), 'every bookTicker line has its bbo event, in order');
+  assert.deepEqual(
+    tickerK,
+    ids.map((a) => a.length),
+    'every bookTicker line has its bbo event, in order',
+  );
   assert.equal(st.rejected, 0);
   assert.equal(st.outside, expectOutside);
   assert.ok(st.outside > 0 && st.outside < 0.01 * st.applied, `${st.outside} outside of ${st.applied}`);

@@ -26,7 +26,19 @@ test('backtest a 2-minute window: summary on stdout, JSON and HTML files written
   const data = await polymarketRecording();
   const out = mkdtempSync(join(tmpdir(), 'bookmaker-btcli-'));
   try {
-    const r = await cli(['backtest', '-c', 'config/backtest.yaml', '--data', data, '--to', '+2m', '--json', join(out, 's.json'), '--report', join(out, 'r.html')]);
+    const r = await cli([
+      'backtest',
+      '-c',
+      'config/backtest.yaml',
+      '--data',
+      data,
+      '--to',
+      '+2m',
+      '--json',
+      join(out, 's.json'),
+      '--report',
+      join(out, 'r.html'),
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^backtest polymarket-tickscope: \d+ rows, 6 markets/);
     assert.match(r.stdout, /PnL\s+-?\d+\.\d\d USDC/);
@@ -63,7 +75,10 @@ test('bad flags and inputs are named errors with exit code 2', async () => {
     [['backtest', '-c', 'config/backtest.yaml', '--data', data, '--from', 'yesterday-ish'], /--from: expected an ISO time/],
     [['backtest', '-c', 'config/backtest.yaml', '--data', data, '--from', '+5m', '--to', '+1m'], /--from: expected a time before --to/],
     [['backtest', '-c', 'config/backtest.yaml', '--data', data, '--sweep', '/nonexistent.yaml'], /cannot read the sweep file/],
-    [['backtest', '-c', 'config/backtest.yaml', '--data', data, '--from', '+2h'], /--from\/--to: expected a window with recorded events \(the recording spans 2026-06-07T01:30/],
+    [
+      ['backtest', '-c', 'config/backtest.yaml', '--data', data, '--from', '+2h'],
+      /--from\/--to: expected a window with recorded events \(the recording spans 2026-06-07T01:30/,
+    ],
     [['record', '-c', 'config/local.yaml'], /--out/],
   ];
   for (const [args, re] of cases) {

@@ -26,7 +26,13 @@ test('toEngineOrder carries exactly the signed Settlement V2 limits', () => {
   fc.assert(
     fc.property(planned, (o) => {
       const { maxFee, buyValue, ...rest } = o;
-      const p: PlannedOrder = { marketId: M, nonce: NONCE, ...rest, ...(maxFee !== undefined ? { maxFee } : {}), ...(buyValue !== undefined && rest.side === 0 ? { buyValue } : {}) };
+      const p: PlannedOrder = {
+        marketId: M,
+        nonce: NONCE,
+        ...rest,
+        ...(maxFee !== undefined ? { maxFee } : {}),
+        ...(buyValue !== undefined && rest.side === 0 ? { buyValue } : {}),
+      };
       const e = toEngineOrder(p, 3, 7, 1_000);
       const fee = p.maxFee ?? defaultMaxFee(p.price, p.size);
       const v2 = toSettlementV2Order({
@@ -46,7 +52,17 @@ test('toEngineOrder carries exactly the signed Settlement V2 limits', () => {
       });
       assert.deepEqual(
         [e.kind, e.maxShares, e.minSharesOut, e.maxCollateralIn, e.minCollateralOut, e.maxFee, e.outcome, e.expiry, e.timeInForce],
-        [v2.orderKind, Number(v2.maxShares), Number(v2.minSharesOut), Number(v2.maxCollateralIn), Number(v2.minCollateralOut), Number(v2.maxFee), v2.outcomeIndex, Number(v2.expiry), v2.timeInForce],
+        [
+          v2.orderKind,
+          Number(v2.maxShares),
+          Number(v2.minSharesOut),
+          Number(v2.maxCollateralIn),
+          Number(v2.minCollateralOut),
+          Number(v2.maxFee),
+          v2.outcomeIndex,
+          Number(v2.expiry),
+          v2.timeInForce,
+        ],
       );
       assert.deepEqual([e.market, e.trader, e.price, e.nowMs], [3, 7, p.price, 1_000]);
     }),

@@ -21,7 +21,6 @@ const bin = join(process.cwd(), 'bin', 'bookmaker.js');
 const out = mkdtempSync(join(tmpdir(), 'bookmaker-explain-'));
 process.on('exit', () => rmSync(out, { recursive: true, force: true }));
 
-
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const r = await run(process.execPath, [bin, ...args], { env: { ...process.env, BOOKMAKER_PRIVATE_KEY: '' }, timeout: 120_000, maxBuffer: 64 << 20 });
@@ -64,7 +63,10 @@ test('backtest -c config/live.yaml: oracle-anchored places no order, and the war
   assert.ok(m, r.stderr);
   assert.match(m[3]!, /^two-sided book, no oracle price [\d,]+/, 'the first reason (the most frequent) is the missing oracle');
   const because = s.diagnostics.returnedNothingBecause;
-  assert.equal(Object.values(because).reduce((a, b) => a + b, 0), s.diagnostics.returnedNothing);
+  assert.equal(
+    Object.values(because).reduce((a, b) => a + b, 0),
+    s.diagnostics.returnedNothing,
+  );
   assert.ok(because['two-sided book, no oracle price']! > s.diagnostics.returnedNothing / 2);
   assert.deepEqual(s.warnings.slice(0, 1), ['the backtest placed no order']);
 });
@@ -94,7 +96,18 @@ const counts = (over: Partial<DiagnosticsCounts> = {}): DiagnosticsCounts => ({
   quotingTicks: 100,
   ...over,
 });
-const base = { strategies: ['bands'], marketsInRecording: 6, marketsQuoted: 6, bookRows: 5000, tradeRows: 300, ordersPlaced: 40, fills: 0, twoSidedUptime: 0.9, queueModel: 'level', killed: null };
+const base = {
+  strategies: ['bands'],
+  marketsInRecording: 6,
+  marketsQuoted: 6,
+  bookRows: 5000,
+  tradeRows: 300,
+  ordersPlaced: 40,
+  fills: 0,
+  twoSidedUptime: 0.9,
+  queueModel: 'level',
+  killed: null,
+};
 
 test('orders placed, none filled: the warning gives the trades, uptime and the queue model', () => {
   const w = explainRun({ ...base, counts: counts({ denials: { FAR_FROM_FAIR: 12, POSITION_LIMIT: 3 }, outOfRange: 12 }) });
@@ -111,7 +124,12 @@ test('no order: a config that quotes none of the markets, strategy errors, and a
     'the backtest placed no order',
     "the config quotes none of the recording's 6 markets: check its markets: section against the recording's market ids and slugs",
   ]);
-  const w = explainRun({ ...base, ordersPlaced: 0, killed: 'KILL_DRAWDOWN', counts: counts({ strategyErrors: 100, firstStrategyError: 'boom', quotingTicks: 0 }) });
+  const w = explainRun({
+    ...base,
+    ordersPlaced: 0,
+    killed: 'KILL_DRAWDOWN',
+    counts: counts({ strategyErrors: 100, firstStrategyError: 'boom', quotingTicks: 0 }),
+  });
   assert.ok(w.includes('the kill switch fired: KILL_DRAWDOWN'));
   assert.ok(w.includes('the strategy failed on 100 ticks: boom'));
 });

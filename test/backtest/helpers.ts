@@ -10,7 +10,15 @@ export function cols(events: RecordedEvent[]): Columns {
   return toColumns(events, [M]);
 }
 
-export const book = (t: number, b: [number, number][], a: [number, number][], snap = false): RecordedEvent => ({ t: 'book', m: M, vts: t, lts: t, b, a, ...(snap ? { snap: true as const } : {}) });
+export const book = (t: number, b: [number, number][], a: [number, number][], snap = false): RecordedEvent => ({
+  t: 'book',
+  m: M,
+  vts: t,
+  lts: t,
+  b,
+  a,
+  ...(snap ? { snap: true as const } : {}),
+});
 export const trade = (t: number, p: number, s: number, side: 'buy' | 'sell'): RecordedEvent => ({ t: 'trade', m: M, vts: t, lts: t, p, s, side });
 
 let n = 0;

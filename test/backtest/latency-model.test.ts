@@ -32,16 +32,28 @@ test('sampled latency: draws come from the recorded samples, reproducibly for a 
   const db = Array.from({ length: 200 }, () => b.entry());
   assert.deepEqual(da, db);
   assert.equal(a.constant, false);
-  assert.deepEqual([...new Set(da)].sort((x, y) => x - y), [10, 20, 30]);
+  assert.deepEqual(
+    [...new Set(da)].sort((x, y) => x - y),
+    [10, 20, 30],
+  );
   assert.equal(a.response(), 7);
   // roughly uniform: each sample drawn at least 40 times out of 200
   for (const v of [10, 20, 30]) assert.ok(da.filter((x) => x === v).length >= 40, `sample ${v} drawn too rarely`);
 });
 
 test('latency specs are validated with the field named', () => {
-  assert.throws(() => latencyModel({ feedMs: -1, entryMs: 0, responseMs: 0 }), (e: unknown) => e instanceof BadInputError && e.field === 'latency.feedMs');
-  assert.throws(() => latencyModel({ feedMs: 0, entryMs: { samples: [] }, responseMs: 0 }), (e: unknown) => e instanceof BadInputError && e.field === 'latency.entryMs');
-  assert.throws(() => latencyModel({ feedMs: 0, entryMs: 0, responseMs: { samples: [1, Number.NaN] } }), (e: unknown) => e instanceof BadInputError && e.field === 'latency.responseMs.samples[1]');
+  assert.throws(
+    () => latencyModel({ feedMs: -1, entryMs: 0, responseMs: 0 }),
+    (e: unknown) => e instanceof BadInputError && e.field === 'latency.feedMs',
+  );
+  assert.throws(
+    () => latencyModel({ feedMs: 0, entryMs: { samples: [] }, responseMs: 0 }),
+    (e: unknown) => e instanceof BadInputError && e.field === 'latency.entryMs',
+  );
+  assert.throws(
+    () => latencyModel({ feedMs: 0, entryMs: 0, responseMs: { samples: [1, Number.NaN] } }),
+    (e: unknown) => e instanceof BadInputError && e.field === 'latency.responseMs.samples[1]',
+  );
 });
 
 test('recorded feed delays are local minus venue time', () => {
@@ -58,8 +70,20 @@ const timing: { entry: number; response: number; restsAt: number; ackAt: number 
 for (const row of timing) {
   test(`sim venue: entry ${row.entry} ms, response ${row.response} ms → order rests at +${row.restsAt - 1000}, answer at +${row.ackAt - 1000}`, async () => {
     const clock = new VirtualClock(1000);
-    const x = new SimExchange({ cols: cols([book(0, [[400_000, 10_000_000]], [[600_000, 10_000_000]])]), ticks: [10_000], queue: queueModel('level'), fees: { makerBps: 0, takerBps: 0 }, onFill: () => undefined });
-    const v = new SimVenue({ clock, exchange: x, latency: latencyModel({ feedMs: 0, entryMs: row.entry, responseMs: row.response }), batchLimit: 10, onDelivered: () => undefined });
+    const x = new SimExchange({
+      cols: cols([book(0, [[400_000, 10_000_000]], [[600_000, 10_000_000]])]),
+      ticks: [10_000],
+      queue: queueModel('level'),
+      fees: { makerBps: 0, takerBps: 0 },
+      onFill: () => undefined,
+    });
+    const v = new SimVenue({
+      clock,
+      exchange: x,
+      latency: latencyModel({ feedMs: 0, entryMs: row.entry, responseMs: row.response }),
+      batchLimit: 10,
+      onDelivered: () => undefined,
+    });
     const o = order({ side: 0, price: 450_000, size: 1_000_000 });
     let answeredAt = -1;
     void v.batch([o], []).then(() => (answeredAt = clock.now()));
@@ -82,14 +106,23 @@ test('a cancel takes effect only after the entry latency: a trade in between sti
   const x = new SimExchange({ cols: c, ticks: [10_000], queue: queueModel('level'), fees: { makerBps: 0, takerBps: 0 }, onFill: (f) => fills.push(f) });
   x.applyRow(0, 0); // rows 0 and 1: the book's bid and ask levels
   x.applyRow(1, 0);
-  const v = new SimVenue({ clock, exchange: x, latency: latencyModel({ feedMs: 0, entryMs: 50, responseMs: 0 }), batchLimit: 10, onDelivered: () => undefined });
+  const v = new SimVenue({
+    clock,
+    exchange: x,
+    latency: latencyModel({ feedMs: 0, entryMs: 50, responseMs: 0 }),
+    batchLimit: 10,
+    onDelivered: () => undefined,
+  });
   const o = order({ side: 0, price: 400_000, size: 5_000_000 });
   assert.equal(x.place(o, 0).ok, true); // rests behind 10 shares
   void v.batch([], [o.nonce]); // sent at t=0, lands at t=50
   clock.advanceTo(30);
   x.applyRow(2, 30); // 12 shares sold at 40¢: 10 ahead of us, 2 reach us
   while (clock.runNext()) await Promise.resolve();
-  assert.deepEqual(fills.map((f) => [f.size, f.cause, f.at]), [[2_000_000, 'trade', 30]]);
+  assert.deepEqual(
+    fills.map((f) => [f.size, f.cause, f.at]),
+    [[2_000_000, 'trade', 30]],
+  );
   assert.equal(x.get(o.nonce)!.state, 'cancelled');
   assert.equal(x.get(o.nonce)!.remaining, 3_000_000);
 });
@@ -115,7 +148,11 @@ test('feed latency in a backtest: the bot sees the last recorded book at its tim
   try {
     const cfg = await loadBacktestConfig('config/backtest.yaml', {}, {});
     const seenAt = async (feedMs: number | { samples: number[] }): Promise<number> => {
-      const run = await runBacktest({ source: loadReplaySource(dir), config: cfg.bot, settings: { ...cfg.settings, latency: { ...cfg.settings.latency, feedMs } } });
+      const run = await runBacktest({
+        source: loadReplaySource(dir),
+        config: cfg.bot,
+        settings: { ...cfg.settings, latency: { ...cfg.settings.latency, feedMs } },
+      });
       assert.ok(run.exchange.placed > 0, 'the bot quoted on the books it saw');
       return run.store.state.markets.get(M)!.bookUpdatedAt - (FEED_T0 + 6000);
     };

@@ -29,7 +29,20 @@ test('fillPollMs: a cancelled order leaves the bot’s view at the next poll, no
     const w = new RecordingWriter({ dir, source: 'test', markets: [{ id: M, tick: 10_000 }] });
     w.write({ t: 'xbook', m: M, vts: T0, lts: T0, snap: true, b: [[400_000, 100 * S]], a: [[600_000, 100 * S]] });
     // the others' book moves up 4¢ at +3.5 s: bands (fair 50 → 54) cancels both quotes and replaces them
-    w.write({ t: 'xbook', m: M, vts: T0 + 3500, lts: T0 + 3500, b: [[400_000, 0], [440_000, 100 * S]], a: [[600_000, 0], [640_000, 100 * S]] });
+    w.write({
+      t: 'xbook',
+      m: M,
+      vts: T0 + 3500,
+      lts: T0 + 3500,
+      b: [
+        [400_000, 0],
+        [440_000, 100 * S],
+      ],
+      a: [
+        [600_000, 0],
+        [640_000, 100 * S],
+      ],
+    });
     w.write({ t: 'xbook', m: M, vts: T0 + 9000, lts: T0 + 9000, b: [[430_000, 5 * S]], a: [] });
     await w.close();
     writeColumns(dir, toColumns(readEvents(dir), [M]));
@@ -61,7 +74,10 @@ backtest: { queueModel: level, latency: { feedMs: 0, entryMs: 2, responseMs: 2, 
     const polled = await seen(1000);
     // cancels answered at ~3.504 s; the next poll is at 4 s (+2 ms response)
     const before = polled.filter((t) => t.at > 3510 && t.at < 4000);
-    assert.ok(before.length > 0 && before.every((t) => t.cancelling === 2), `until the poll the two cancelled quotes are still counted: ${JSON.stringify(before)}`);
+    assert.ok(
+      before.length > 0 && before.every((t) => t.cancelling === 2),
+      `until the poll the two cancelled quotes are still counted: ${JSON.stringify(before)}`,
+    );
     const after = polled.filter((t) => t.at > 4010 && t.at < 9000);
     assert.ok(after.length > 0 && after.every((t) => t.cancelling === 0), `after the poll they are gone: ${JSON.stringify(after)}`);
     // without polling (the venue's answer carries everything at once) they leave at the cancel's answer

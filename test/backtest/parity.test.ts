@@ -56,7 +56,13 @@ test('parity: live on the local exchange vs the backtest of its recording', { sk
   try {
     const cfg = await parseConfigText(CONFIG, 'parity.yaml', { env: {} });
     const bot = await startBot!({ config: cfg, logger: silentLogger, metricsPort: 0, env: {} });
-    const rec = await startRecorder({ baseUrl: bot.baseUrl, markets: bot.markets, out, oraclePollMs: 60_000, flow: { tap: bot.localExchange!.tapFlow, exclude: bot.trader } });
+    const rec = await startRecorder({
+      baseUrl: bot.baseUrl,
+      markets: bot.markets,
+      out,
+      oraclePollMs: 60_000,
+      flow: { tap: bot.localExchange!.tapFlow, exclude: bot.trader },
+    });
     await new Promise((r) => setTimeout(r, 8000));
     const code = await bot.stop();
     await rec.stop();
@@ -79,7 +85,10 @@ test('parity: live on the local exchange vs the backtest of its recording', { sk
     const bt = await buildBacktestConfig('parity.yaml', parseDocument(CONFIG + BACKTEST).toJS() as Record<string, unknown>, {}, {});
     const source = loadReplaySource(out);
     const { cols } = source;
-    const runs = { dropCopy: await runBacktest({ source, config: bt.bot, settings: bt.settings }), streamOnly: await runBacktest({ source, config: bt.bot, settings: bt.settings, ignoreDropCopy: true }) };
+    const runs = {
+      dropCopy: await runBacktest({ source, config: bt.bot, settings: bt.settings }),
+      streamOnly: await runBacktest({ source, config: bt.bot, settings: bt.settings, ignoreDropCopy: true }),
+    };
     const lines: string[] = [];
     for (const [name, run] of Object.entries(runs)) {
       assert.ok(run.rowsReplayed > 0, 'the recording replayed');
@@ -95,13 +104,19 @@ test('parity: live on the local exchange vs the backtest of its recording', { sk
           assert.ok(f.yesSide === 'ask' ? cols.price[f.row]! >= f.yesPrice : cols.price[f.row]! <= f.yesPrice);
         }
       }
-      if (name === 'dropCopy') assert.ok(run.collector.fills.every((f) => f.cause !== 'trade'), 'no recorded trade fills a drop-copy replay');
+      if (name === 'dropCopy')
+        assert.ok(
+          run.collector.fills.every((f) => f.cause !== 'trade'),
+          'no recorded trade fills a drop-copy replay',
+        );
       const s = buildSummary(run);
       const used = new Set<number>();
       let reproduced = 0;
       for (const l of venueFills) {
-        const k = run.collector.fills.findIndex((f, i) => !used.has(i) && f.marketId.toLowerCase() === l.m && (f.yesSide === 'bid') === l.bid && f.yesPrice === l.p && Math.abs(f.at - l.t) <= 300);
-        if (k >= 0) (used.add(k), reproduced++);
+        const k = run.collector.fills.findIndex(
+          (f, i) => !used.has(i) && f.marketId.toLowerCase() === l.m && (f.yesSide === 'bid') === l.bid && f.yesPrice === l.p && Math.abs(f.at - l.t) <= 300,
+        );
+        if (k >= 0) used.add(k), reproduced++;
       }
       lines.push(`${name}: ${s.fills} fills, PnL ${s.pnl.total.toFixed(4)} USDC, ${reproduced}/${venueFills.length} live fills reproduced`);
     }
@@ -110,7 +125,9 @@ test('parity: live on the local exchange vs the backtest of its recording', { sk
       const p = marketPnl(m);
       livePnl += p.realised + p.unrealised;
     }
-    process.stdout.write(`parity: live ${liveFills} fills, PnL ${(Number(livePnl) / 1e6).toFixed(4)} USDC | ${lines.join(' | ')} (${cols.rows} rows recorded)\n`);
+    process.stdout.write(
+      `parity: live ${liveFills} fills, PnL ${(Number(livePnl) / 1e6).toFixed(4)} USDC | ${lines.join(' | ')} (${cols.rows} rows recorded)\n`,
+    );
     assert.ok(liveFills > 0, 'the live bot traded');
   } finally {
     rmSync(out, { recursive: true, force: true });

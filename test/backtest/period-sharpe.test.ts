@@ -31,7 +31,10 @@ test('per-period PnL changes: mean / sample standard deviation, from the last sa
   const sd = Math.sqrt(d.reduce((a, x) => a + (x - mean) ** 2, 0) / 3);
   assert.equal(r.value, Number((mean / sd).toFixed(6)));
   // the same curve sampled every 10 s, and with a sample missing at a boundary, gives the same figure
-  const every10 = periodSharpe(t.filter((_, i) => i % 10 === 0), pnl.filter((_, i) => i % 10 === 0));
+  const every10 = periodSharpe(
+    t.filter((_, i) => i % 10 === 0),
+    pnl.filter((_, i) => i % 10 === 0),
+  );
   assert.deepEqual(every10, r);
   assert.equal(PERIOD_MS.hour, 3_600_000);
 });

@@ -44,7 +44,7 @@ test('fills happen on the real capture, and every fill is explained by a recorde
     while (k < rows.length && cols.lts[rows[k]!]! <= f.at) {
       const r = rows[k++]!;
       const b = books[cols.market[r]!]!;
-      if (cols.kind[r] === KIND_LEVEL) (cols.side[r] === 0 ? b.applyBid(cols.price[r]!, cols.size[r]!) : b.applyAsk(cols.price[r]!, cols.size[r]!));
+      if (cols.kind[r] === KIND_LEVEL) cols.side[r] === 0 ? b.applyBid(cols.price[r]!, cols.size[r]!) : b.applyAsk(cols.price[r]!, cols.size[r]!);
       else if (cols.kind[r] === KIND_CLEAR) b.clear();
     }
     const bid = f.yesSide === 'bid';
@@ -111,7 +111,10 @@ test('the JSON summary has every field the issue names, each consistent with the
   assert.equal(s.maker.volume, vol(fills.filter((f) => f.maker)));
   assert.equal(s.taker.volume, vol(fills.filter((f) => !f.maker)));
   assert.equal(s.feesPaid, fills.reduce((a, f) => a + f.fee, 0) / 1e6);
-  assert.equal(s.markets.reduce((a, m) => a + m.fills, 0), s.fills);
+  assert.equal(
+    s.markets.reduce((a, m) => a + m.fills, 0),
+    s.fills,
+  );
   // inventory statistics from the sampled net positions
   const nets = c.series.flatMap((m) => m.net);
   assert.equal(s.inventory.maxLong, Math.max(0, ...nets) / 1e6);
@@ -129,7 +132,11 @@ test('the JSON summary has every field the issue names, each consistent with the
   assert.ok(!('annualised' in s.sharpe));
   // markouts at the three horizons: fills whose horizon passes the end are left out
   const end = Date.parse(s.recording.to);
-  for (const [k, h] of [['1s', 1_000], ['10s', 10_000], ['60s', 60_000]] as const) {
+  for (const [k, h] of [
+    ['1s', 1_000],
+    ['10s', 10_000],
+    ['60s', 60_000],
+  ] as const) {
     assert.equal(s.markouts[k].n, fills.filter((f) => f.at + h <= end).length, `markout ${k} count`);
     assert.equal(typeof s.markouts[k].centsPerShare, 'number', `markout ${k}`);
   }
@@ -157,7 +164,10 @@ test('positions and collateral of the bot equal the matching engine ledger; cons
     else cash -= BigInt(notionalCeil(ONE - f.price, f.size) + f.fee);
   }
   assert.equal(balance.collateral, cfg.settings.startingCollateral + cash, 'collateral moved by exactly the fills');
-  assert.ok(first.collector.fills.some((f) => f.fee > 0), 'fees were charged');
+  assert.ok(
+    first.collector.fills.some((f) => f.fee > 0),
+    'fees were charged',
+  );
   for (const [m, id] of first.source.cols.markets.entries()) {
     const p = x.engine.position(x.bot, m);
     const mine = first.store.state.markets.get(id.toLowerCase());
@@ -173,7 +183,10 @@ test('a bot short of collateral has its orders refused UNDER_COLLATERALIZED and 
   const poor = await runBacktest({ source: loadReplaySource(dir, window), config: cfg.bot, settings: { ...cfg.settings, startingCollateral: 15_000_000n } });
   const s = buildSummary(poor);
   assert.ok((poor.exchange.rejectedBy.get('UNDER_COLLATERALIZED') ?? 0) > 0, `refusals: ${JSON.stringify([...poor.exchange.rejectedBy])}`);
-  assert.equal(s.orders.rejected, [...poor.exchange.rejectedBy.values()].reduce((a, b) => a + b, 0));
+  assert.equal(
+    s.orders.rejected,
+    [...poor.exchange.rejectedBy.values()].reduce((a, b) => a + b, 0),
+  );
   const { balance } = poor.exchange.account();
   assert.ok(balance.collateral >= 0n);
   assert.deepEqual(poor.exchange.checkInvariants(), []);
@@ -213,11 +226,16 @@ test('the HTML report is self-contained: no network URL, no external script or s
   // one inline script (the zoom control), nothing loaded: no src, no link, no import, only in-file url(#…) references
   assert.equal(html.match(/<script/g)?.length, 1);
   assert.doesNotMatch(html, /<script[^>]*src|<link|@import|url\((?!#)/i);
-  assert.equal(html.match(/<svg /g)?.length, 4 + first.quoted.length, 'PnL, attribution, inventory, markout curve, and best bid/ask with quotes for every quoted market');
+  assert.equal(
+    html.match(/<svg /g)?.length,
+    4 + first.quoted.length,
+    'PnL, attribution, inventory, markout curve, and best bid/ask with quotes for every quoted market',
+  );
   assert.ok((html.match(/<path d="M/g)?.length ?? 0) >= 4, 'charts have lines');
   assert.ok((html.match(/class="fill-marker"/g)?.length ?? 0) >= 1, 'fills are marked on the price chart');
   assert.match(html, /<table class="summary">/);
-  for (const k of ['total PnL', 'max drawdown', 'Sharpe', 'markouts', 'quote uptime', 'order-to-fill', 'fees paid', 'maker / taker']) assert.ok(html.includes(k), k);
+  for (const k of ['total PnL', 'max drawdown', 'Sharpe', 'markouts', 'quote uptime', 'order-to-fill', 'fees paid', 'maker / taker'])
+    assert.ok(html.includes(k), k);
 });
 
 test('fast mode (no queue model) fills at least as often as the queue model', async () => {

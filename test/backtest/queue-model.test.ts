@@ -51,8 +51,14 @@ for (const [i, row] of table.entries()) {
 }
 
 test('unknown queue model names are typed errors naming the field', () => {
-  assert.throws(() => queueModel('optimistic' as QueueModelName), (e: unknown) => e instanceof BadInputError && e.field === 'queueModel');
-  assert.throws(() => queueModel('level', -1), (e: unknown) => e instanceof BadInputError && e.field === 'queuePower');
+  assert.throws(
+    () => queueModel('optimistic' as QueueModelName),
+    (e: unknown) => e instanceof BadInputError && e.field === 'queueModel',
+  );
+  assert.throws(
+    () => queueModel('level', -1),
+    (e: unknown) => e instanceof BadInputError && e.field === 'queuePower',
+  );
 });
 
 test('probabilistic: the queue position stays in whole units, so fills are whole (a bigint ledger books them)', async () => {

@@ -30,7 +30,6 @@ const bin = join(process.cwd(), 'bin', 'bookmaker.js');
 const out = mkdtempSync(join(tmpdir(), 'bookmaker-rank-rec-'));
 process.on('exit', () => rmSync(out, { recursive: true, force: true }));
 
-
 /** config/backtest.yaml with `markets:` replaced and `backtest:` extras appended. */
 function rankConfig(name: string, markets: string, backtestExtra = ''): string {
   const base = readFileSync(join(process.cwd(), 'config', 'backtest.yaml'), 'utf8');
@@ -43,12 +42,38 @@ function rankConfig(name: string, markets: string, backtestExtra = ''): string {
 
 function rankEntry(top: number, extra: Partial<MarketConfig['risk']> = {}, rank: Record<string, unknown> = {}): MarketConfig {
   return {
-    select: { by: 'rank', rank: { top, minScore: null, perMarket: null, total: null, enterMargin: 0.1, minHoldMs: 600_000, weights: DEFAULT_WEIGHTS, minVolume: 0, feeBps: 0, maxRequests: 200, concurrency: 4, shortlist: 0, ...rank } },
+    select: {
+      by: 'rank',
+      rank: {
+        top,
+        minScore: null,
+        perMarket: null,
+        total: null,
+        enterMargin: 0.1,
+        minHoldMs: 600_000,
+        weights: DEFAULT_WEIGHTS,
+        minVolume: 0,
+        feeBps: 0,
+        maxRequests: 200,
+        concurrency: 4,
+        shortlist: 0,
+        ...rank,
+      },
+    },
     risk: { maxNotional: 400_000_000, maxTotalNotional: 0, ...extra },
   } as unknown as MarketConfig;
 }
 
-const manifest = (ids: string[]): RecordingManifest => ({ format: 'bookmaker-recording', version: 1, source: 'unit', createdAt: '2026-01-01T00:00:00Z', priceScale: 1_000_000, sizeScale: 1_000_000, markets: ids.map((id) => ({ id, name: id.toUpperCase(), tick: 10_000 })), files: [] });
+const manifest = (ids: string[]): RecordingManifest => ({
+  format: 'bookmaker-recording',
+  version: 1,
+  source: 'unit',
+  createdAt: '2026-01-01T00:00:00Z',
+  priceScale: 1_000_000,
+  sizeScale: 1_000_000,
+  markets: ids.map((id) => ({ id, name: id.toUpperCase(), tick: 10_000 })),
+  files: [],
+});
 
 const H = 3_600_000;
 const T0 = 1_767_225_600_000; // 2026-01-01T00:00:00Z
@@ -69,7 +94,18 @@ test('the terms a recording gives: a unit table over three markets', () => {
   // b: a book 0.50/0.51, 1 trade, data after T; c: data only before T (ended); d: first row after T (unknown at T)
   const at = T0 + H;
   const ev: RecordedEvent[] = [
-    { t: 'book', m: 'a', vts: T0, lts: T0, snap: true, b: [[400_000, 100_000_000], [300_000, 50_000_000]], a: [[460_000, 200_000_000]] },
+    {
+      t: 'book',
+      m: 'a',
+      vts: T0,
+      lts: T0,
+      snap: true,
+      b: [
+        [400_000, 100_000_000],
+        [300_000, 50_000_000],
+      ],
+      a: [[460_000, 200_000_000]],
+    },
     { t: 'book', m: 'b', vts: T0 + 1, lts: T0 + 1, snap: true, b: [[500_000, 10_000_000]], a: [[510_000, 10_000_000]] },
     { t: 'trade', m: 'c', vts: T0 + 2, lts: T0 + 2, p: 200_000, s: 5_000_000, side: 'buy' },
     { t: 'trade', m: 'a', vts: T0 + 1000, lts: T0 + 1000, p: 460_000, s: 10_000_000, side: 'buy' },
@@ -94,7 +130,10 @@ test('the terms a recording gives: a unit table over three markets', () => {
   assert.equal(a.terms.volume, null);
   assert.equal(a.terms.volatility, 0, 'the book did not move: 17 equal mids');
   assert.equal(a.terms.fee, 0);
-  assert.deepEqual(a.drops.map((d) => `${d.term}:${d.reason}`), ['volume:unsupported', 'timeToDeadline:missing', 'oracleDisagreement:missing']);
+  assert.deepEqual(
+    a.drops.map((d) => `${d.term}:${d.reason}`),
+    ['volume:unsupported', 'timeToDeadline:missing', 'oracleDisagreement:missing'],
+  );
   assert.equal(rows.get('b')!.terms.spread, 0.1);
   assert.equal(rows.get('b')!.terms.tradeRate, 1 / 21);
   assert.equal(rows.get('c')!.status, 'ended');
@@ -127,7 +166,10 @@ test('the terms a recording gives: a unit table over three markets', () => {
   assert.equal(b.status, 'active', 'the status before T, not the resolution after it');
   assert.ok(Math.abs(b.terms.timeToDeadline! - (1 - Math.exp(-1))) < 1e-12);
   assert.ok(Math.abs(b.terms.oracleDisagreement! - 0.2 / 0.2) < 1e-9); // |0.705 − 0.505| / 0.20
-  assert.equal(r3.reports[0]!.rows.some((x) => x.id === 'a'), false);
+  assert.equal(
+    r3.reports[0]!.rows.some((x) => x.id === 'a'),
+    false,
+  );
 });
 
 test('the top N within the capital, and configFor quotes exactly the kept markets of each rank entry', () => {
@@ -153,13 +195,24 @@ test('the top N within the capital, and configFor quotes exactly the kept market
 test('refused rather than guessed: minVolume, category without metadata, a window shorter than the look-back', async () => {
   const data = await polymarketRecording();
   const src = loadReplaySource(data);
-  const c1 = await loadBacktestConfig(rankConfig('minvol.yaml', '  - rank:\n      top: 2\n      filter: { minVolume: 1000 }\n', '  rankLookbackSeconds: 300\n'));
-  assert.throws(() => applyRanking(src, c1.bot, c1.settings), (e: unknown) => e instanceof ConfigError && /rank\.minVolume .*lifetime volume.*select the markets by id/.test(e.message));
+  const c1 = await loadBacktestConfig(
+    rankConfig('minvol.yaml', '  - rank:\n      top: 2\n      filter: { minVolume: 1000 }\n', '  rankLookbackSeconds: 300\n'),
+  );
+  assert.throws(
+    () => applyRanking(src, c1.bot, c1.settings),
+    (e: unknown) => e instanceof ConfigError && /rank\.minVolume .*lifetime volume.*select the markets by id/.test(e.message),
+  );
   const c2 = await loadBacktestConfig(rankConfig('cat.yaml', '  - rank:\n      top: 2\n      filter: { category: sports }\n', '  rankLookbackSeconds: 300\n'));
-  assert.throws(() => applyRanking(src, c2.bot, c2.settings), (e: unknown) => e instanceof ConfigError && /rank\.category .*no market metadata with categories/.test(e.message));
+  assert.throws(
+    () => applyRanking(src, c2.bot, c2.settings),
+    (e: unknown) => e instanceof ConfigError && /rank\.category .*no market metadata with categories/.test(e.message),
+  );
   // the capture is 20 minutes long: a one-hour look-back leaves no window
   const c3 = await loadBacktestConfig(rankConfig('long.yaml', '  - rank:\n      top: 2\n'));
-  assert.throws(() => applyRanking(src, c3.bot, c3.settings), (e: unknown) => e instanceof ConfigError && /look-back of 3600 s .*window ends before that.*rankLookbackSeconds/.test(e.message));
+  assert.throws(
+    () => applyRanking(src, c3.bot, c3.settings),
+    (e: unknown) => e instanceof ConfigError && /look-back of 3600 s .*window ends before that.*rankLookbackSeconds/.test(e.message),
+  );
 });
 
 /** Per ticker: trades and USDC notional in [from, to), and whether it trades at or after `to`, from the CSV itself. */
@@ -232,7 +285,10 @@ test('bookmaker backtest with only a rank entry quotes the ranked markets (Polym
   assert.ok(s.ranking);
   const sel = s.ranking.entries[0]!.selected;
   assert.equal(sel.length, 3);
-  const quoted = s.markets.filter((m) => m.quoted).map((m) => m.marketId.toLowerCase()).sort();
+  const quoted = s.markets
+    .filter((m) => m.quoted)
+    .map((m) => m.marketId.toLowerCase())
+    .sort();
   assert.deepEqual(quoted, sel.map((m) => m.marketId.toLowerCase()).sort(), 'quoted = ranked in (the old code quoted none)');
   assert.ok(s.orders.placed > 0);
   // ranked 5 minutes into the capture (the look-back warm-up), and the replay starts there
@@ -240,8 +296,14 @@ test('bookmaker backtest with only a rank entry quotes the ranked markets (Polym
   assert.equal(s.ranking.at, new Date(start + 300_000).toISOString());
   assert.equal(s.ranking.windowMovedFrom, new Date(start).toISOString());
   assert.ok(Date.parse(s.recording.from) >= start + 300_000);
-  assert.deepEqual(s.ranking.entries[0]!.droppedTerms.map((d) => `${d.term}:${d.reason}`), ['volume:unsupported', 'timeToDeadline:missing', 'oracleDisagreement:missing']);
-  assert.match(r.stderr, /^rank: markets entry 0 ranked 6 recorded market\(s\) \(6 eligible\) at 2026-06-07T01:35:51\.472Z over a 300 s look-back .*selected 3:$/m);
+  assert.deepEqual(
+    s.ranking.entries[0]!.droppedTerms.map((d) => `${d.term}:${d.reason}`),
+    ['volume:unsupported', 'timeToDeadline:missing', 'oracleDisagreement:missing'],
+  );
+  assert.match(
+    r.stderr,
+    /^rank: markets entry 0 ranked 6 recorded market\(s\) \(6 eligible\) at 2026-06-07T01:35:51\.472Z over a 300 s look-back .*selected 3:$/m,
+  );
   assert.match(r.stderr, /terms dropped: volume \(unsupported: the venue's lifetime volume is not in a recording, 6 market\(s\)\)/);
   const page = readFileSync(html, 'utf8');
   assert.match(page, /<h2>Ranked markets<\/h2>/);

@@ -36,7 +36,16 @@ test('record the local exchange for a few seconds, read it back, resume after a 
       if (latest.quote.status === 'completed') break;
       await sleep(100);
     }
-    const rec = await startRecorder({ baseUrl: base, apiKey: 'rec-key', markets, out, metadataPollMs: 1000, oraclePollMs: 300, activityPollMs: 500, rotateMs: 1500 });
+    const rec = await startRecorder({
+      baseUrl: base,
+      apiKey: 'rec-key',
+      markets,
+      out,
+      metadataPollMs: 1000,
+      oraclePollMs: 300,
+      activityPollMs: 500,
+      rotateMs: 1500,
+    });
     await sleep(3500);
     const m1 = await rec.stop();
     assert.equal(rec.stats.errors, 0, 'no failed polls');
@@ -50,7 +59,8 @@ test('record the local exchange for a few seconds, read it back, resume after a 
     const oracle = events.filter((e) => e.t === 'oracle');
     assert.equal(oracle.length, 1);
     assert.equal(oracle[0]!.m, markets[0]);
-    if (oracle[0]!.t === 'oracle') assert.ok(oracle[0].probability >= 0 && oracle[0].probability <= 1_000_000 && oracle[0].lts >= oracle[0].vts, JSON.stringify(oracle[0]));
+    if (oracle[0]!.t === 'oracle')
+      assert.ok(oracle[0].probability >= 0 && oracle[0].probability <= 1_000_000 && oracle[0].lts >= oracle[0].vts, JSON.stringify(oracle[0]));
     assert.equal(readManifest(out).stats?.oracleEvents, 1);
     // the manifest names each market by its slug, for reports
     const slugs = new Map([...ex.state.stores.markets.values()].map((m) => [m.id.toLowerCase(), (m as { slug?: string }).slug]));
@@ -69,7 +79,8 @@ test('record the local exchange for a few seconds, read it back, resume after a 
     for (const e of events) {
       assert.ok(markets.includes(e.m as Bytes32), 'only recorded markets');
       assert.ok(e.lts >= e.vts - 5, 'local receive time at or after venue time');
-      if (e.t === 'book') for (const [p] of [...e.b, ...e.a]) assert.ok(p > 0 && p < 1_000_000 && p % 10_000 === 0, `YES price in 1e-6 units on the 1¢ tick (${p})`);
+      if (e.t === 'book')
+        for (const [p] of [...e.b, ...e.a]) assert.ok(p > 0 && p < 1_000_000 && p % 10_000 === 0, `YES price in 1e-6 units on the 1¢ tick (${p})`);
     }
     // the book built from the recording is not crossed
     const cols = readColumns(out);

@@ -21,7 +21,9 @@ import { polymarketRecording } from '../bench/fixtures.ts';
 const run = promisify(execFile);
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 
-test('the HTML report renders in headless Chromium: charts and table in the DOM, a non-blank screenshot', { skip: CHROMIUM ? false : 'chromium not installed' }, async () => {
+test('the HTML report renders in headless Chromium: charts and table in the DOM, a non-blank screenshot', {
+  skip: CHROMIUM ? false : 'chromium not installed',
+}, async () => {
   const dir = await polymarketRecording();
   const out = mkdtempSync(join(tmpdir(), 'bookmaker-chromium-'));
   try {
@@ -49,13 +51,18 @@ test('the HTML report renders in headless Chromium: charts and table in the DOM,
       '--window-size=1280,1600',
     ];
     const dom = (await run(CHROMIUM!, [...base, '--dump-dom', url], { timeout: 60_000, maxBuffer: 64 << 20 })).stdout;
-    assert.equal(dom.match(/<svg /g)?.length, 4 + r.quoted.length, 'PnL, attribution waterfall, inventory, markout curve, and best bid/ask with quotes for every quoted market');
+    assert.equal(
+      dom.match(/<svg /g)?.length,
+      4 + r.quoted.length,
+      'PnL, attribution waterfall, inventory, markout curve, and best bid/ask with quotes for every quoted market',
+    );
     assert.match(dom, /<table class="summary">/);
     assert.match(dom, /<svg class="chart waterfall"[^>]*aria-label="Where the PnL came from/);
     assert.equal(dom.match(/<rect class="bar"/g)?.length, 5, 'four components and the total');
     assert.match(dom, /<svg class="chart category"[^>]*aria-label="Markout curve/);
     assert.match(dom, /aria-label="Best bid and ask with own quotes and fills/);
-    for (const legend of ['recorded best bid', 'recorded best ask', 'own bid', 'own ask', '▲ bought (fill)', '▼ sold (fill)']) assert.ok(dom.includes(`>${legend}</text>`), `legend: ${legend}`);
+    for (const legend of ['recorded best bid', 'recorded best ask', 'own bid', 'own ask', '▲ bought (fill)', '▼ sold (fill)'])
+      assert.ok(dom.includes(`>${legend}</text>`), `legend: ${legend}`);
     assert.match(dom, /<table class="run">[\s\S]*strategy avellaneda[\s\S]*queue model/);
     // zoom: the page opened at a range rescales the time charts (the script ran in the browser)
     const zoomed = (await run(CHROMIUM!, [...base, '--dump-dom', `${url}#zoom=0.25,0.5`], { timeout: 60_000, maxBuffer: 64 << 20 })).stdout;

@@ -18,7 +18,7 @@ import { book, cols, order, trade } from './helpers.ts';
 const S = 1_000_000;
 const T0 = 1_700_000_000_000;
 const cents = fc.integer({ min: 1, max: 99 }).map((c) => c * 10_000);
-const shares = fc.integer({ min: 1, max: 40 }).map((n) => n * S / 4);
+const shares = fc.integer({ min: 1, max: 40 }).map((n) => (n * S) / 4);
 
 const recorded = fc.oneof(
   fc.record({ kind: fc.constant('level' as const), bid: fc.boolean(), price: cents, size: fc.oneof(fc.constant(0), shares) }),
@@ -37,7 +37,10 @@ const own = fc.record({
 });
 const cancel = fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat() });
 const scenario = fc.record({
-  steps: fc.array(fc.oneof({ weight: 3, arbitrary: recorded }, { weight: 2, arbitrary: own }, { weight: 1, arbitrary: cancel }), { minLength: 5, maxLength: 60 }),
+  steps: fc.array(fc.oneof({ weight: 3, arbitrary: recorded }, { weight: 2, arbitrary: own }, { weight: 1, arbitrary: cancel }), {
+    minLength: 5,
+    maxLength: 60,
+  }),
   collateral: fc.integer({ min: 0, max: 200 }).map((usdc) => BigInt(usdc) * 1_000_000n),
   fees: fc.record({ makerBps: fc.integer({ min: 0, max: 200 }), takerBps: fc.integer({ min: 0, max: 500 }) }),
   queue: fc.constantFrom(...QUEUE_MODELS),
@@ -57,7 +60,14 @@ test('the engine-backed exchange model keeps the ledger exact under any flow and
       const c = cols(events);
       const fills: SimFill[] = [];
       const after: HoldingsAfter[] = [];
-      const x = new SimExchange({ cols: c, ticks: [10_000], queue: queueModel(sc.queue), fees: sc.fees, collateral: sc.collateral, onFill: (f, a) => (fills.push(f), after.push(a)) });
+      const x = new SimExchange({
+        cols: c,
+        ticks: [10_000],
+        queue: queueModel(sc.queue),
+        fees: sc.fees,
+        collateral: sc.collateral,
+        onFill: (f, a) => (fills.push(f), after.push(a)),
+      });
       let row = 0;
       const until = (t: number) => {
         while (row < c.rows && c.lts[row]! <= t) x.applyRow(row, c.lts[row]!), row++;
@@ -68,7 +78,11 @@ test('the engine-backed exchange model keeps the ledger exact under any flow and
         const t = T0 + (k + 1) * 1000;
         if (st.kind === 'order') {
           const { kind: _k, expiresInS, maxFee, ...o } = st;
-          const p = order({ ...o, ...(maxFee !== undefined ? { maxFee } : {}), ...(expiresInS !== undefined ? { expiry: Math.floor(t / 1000) + expiresInS } : {}) });
+          const p = order({
+            ...o,
+            ...(maxFee !== undefined ? { maxFee } : {}),
+            ...(expiresInS !== undefined ? { expiry: Math.floor(t / 1000) + expiresInS } : {}),
+          });
           if (x.place(p, t).ok) placed.push(p);
         } else if (st.kind === 'cancel') {
           if (placed.length > 0) x.cancel(placed[st.pick % placed.length]!.nonce, t);

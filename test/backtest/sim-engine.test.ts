@@ -65,7 +65,13 @@ test('the sim venue answers a refused create as a non-retryable bad-request fail
   const clock = new VirtualClock(0);
   const { x, until } = setup([quiet()], { collateral: 100_000n });
   until(0);
-  const v = new SimVenue({ clock, exchange: x, latency: latencyModel({ feedMs: 0, entryMs: 10, responseMs: 10 }), batchLimit: 10, onDelivered: () => undefined });
+  const v = new SimVenue({
+    clock,
+    exchange: x,
+    latency: latencyModel({ feedMs: 0, entryMs: 10, responseMs: 10 }),
+    batchLimit: 10,
+    onDelivered: () => undefined,
+  });
   let out: CreateOutcome | undefined;
   void v.batch([order({ side: 0, price: 450_000, size: 10 * S })], []).then((r) => (out = r.creates[0]));
   while (clock.runNext()) await Promise.resolve();
@@ -88,7 +94,10 @@ test('a dead-man order fills until its expiry, then the engine expires it and it
   const o = order({ side: 0, price: 420_000, size: 5 * S, expiry: t0 / 1000 + 10 });
   assert.equal(x.place(o, t0).ok, true);
   until(t0 + 5_000);
-  assert.deepEqual(fills.map((f) => [f.size, f.cause]), [[2 * S, 'trade']]);
+  assert.deepEqual(
+    fills.map((f) => [f.size, f.cause]),
+    [[2 * S, 'trade']],
+  );
   until(t0 + 20_000);
   assert.equal(fills.length, 1, 'no fill after the expiry');
   assert.equal(x.get(o.nonce)!.state, 'expired');
@@ -103,25 +112,49 @@ test('a dead-man order fills until its expiry, then the engine expires it and it
 });
 
 test('maker fees are the configured bps of the fill collateral, never above the signed maxFee in total', () => {
-  const { x, fills, after, until } = setup(
-    [quiet(), trade(10, 490_000, 2 * S, 'sell'), trade(20, 490_000, 2 * S, 'sell'), trade(30, 490_000, 1 * S, 'sell')],
-    { fees: { makerBps: 100, takerBps: 0 } },
-  );
+  const { x, fills, after, until } = setup([quiet(), trade(10, 490_000, 2 * S, 'sell'), trade(20, 490_000, 2 * S, 'sell'), trade(30, 490_000, 1 * S, 'sell')], {
+    fees: { makerBps: 100, takerBps: 0 },
+  });
   until(0);
   assert.equal(x.place(order({ side: 0, price: 500_000, size: 5 * S, maxFee: 15_000 }), 0).ok, true);
   until(30);
   // 1 USDC of collateral per 2-share fill → 1% = 0.01 USDC; the cap of 0.015 leaves 0.005, then nothing
-  assert.deepEqual(fills.map((f) => [f.size, f.fee, f.maker]), [[2 * S, 10_000, true], [2 * S, 5_000, true], [1 * S, 0, true]]);
+  assert.deepEqual(
+    fills.map((f) => [f.size, f.fee, f.maker]),
+    [
+      [2 * S, 10_000, true],
+      [2 * S, 5_000, true],
+      [1 * S, 0, true],
+    ],
+  );
   assert.equal(after[2]!.collateral, 10_000_000_000n - 2_500_000n - 15_000n, 'paid the notional and the capped fees');
   assert.equal(x.get(fills[0]!.nonce)!.state, 'filled');
   assert.deepEqual(x.checkInvariants(), []);
 });
 
 test('taker fees on a take on arrival stay within maxFee across the levels taken', () => {
-  const { x, fills, until } = setup([book(0, [[400_000, 10 * S]], [[500_000, 2 * S], [510_000, 2 * S]])], { fees: { makerBps: 0, takerBps: 10_000 } });
+  const { x, fills, until } = setup(
+    [
+      book(
+        0,
+        [[400_000, 10 * S]],
+        [
+          [500_000, 2 * S],
+          [510_000, 2 * S],
+        ],
+      ),
+    ],
+    { fees: { makerBps: 0, takerBps: 10_000 } },
+  );
   until(0);
   x.place(order({ side: 0, price: 510_000, size: 4 * S, maxFee: 3 }), 0);
-  assert.deepEqual(fills.map((f) => [f.cause, f.size, f.price, f.fee]), [['take', 2 * S, 500_000, 3], ['take', 2 * S, 510_000, 0]]);
+  assert.deepEqual(
+    fills.map((f) => [f.cause, f.size, f.price, f.fee]),
+    [
+      ['take', 2 * S, 500_000, 3],
+      ['take', 2 * S, 510_000, 0],
+    ],
+  );
   assert.equal(x.books[0]!.sizeAt('ask', 500_000) + x.books[0]!.sizeAt('ask', 510_000), 0, 'both recorded levels taken');
   assert.deepEqual(x.checkInvariants(), []);
 });
@@ -140,8 +173,18 @@ test('holdings after each fill are the engine ledger; the tape makes mints, merg
   until(20);
   x.place(order({ side: 1, price: 600_000, size: 1 * S, inventoryMode: 2 }), 20);
   until(30);
-  assert.deepEqual(fills.map((f) => f.match), ['mint', 'merge', 'transfer']);
-  assert.deepEqual(after.map((a) => [a.yes, a.no]), [[2 * S, 0], [1 * S, 0], [1 * S, 1 * S]]);
+  assert.deepEqual(
+    fills.map((f) => f.match),
+    ['mint', 'merge', 'transfer'],
+  );
+  assert.deepEqual(
+    after.map((a) => [a.yes, a.no]),
+    [
+      [2 * S, 0],
+      [1 * S, 0],
+      [1 * S, 1 * S],
+    ],
+  );
   const p = x.engine.position(x.bot, 0);
   assert.deepEqual([p.yes, p.no], [BigInt(after[2]!.yes), BigInt(after[2]!.no)]);
   assert.equal(x.account().balance.collateral, after[2]!.collateral);
@@ -154,11 +197,28 @@ test('a crossing level is shared among our orders best price first, not counted 
   x.place(order({ side: 0, price: 450_000, size: 2 * S }), 0);
   x.place(order({ side: 0, price: 460_000, size: 2 * S }), 0);
   until(10);
-  assert.deepEqual(fills.map((f) => [f.cause, f.yesPrice, f.size, f.row]), [['cross', 460_000, 2 * S, 2], ['cross', 450_000, 1 * S, 2]]);
+  assert.deepEqual(
+    fills.map((f) => [f.cause, f.yesPrice, f.size, f.row]),
+    [
+      ['cross', 460_000, 2 * S, 2],
+      ['cross', 450_000, 1 * S, 2],
+    ],
+  );
 });
 
 test('a take skips recorded levels our resting order already crosses', () => {
-  const { x, fills, until } = setup([quiet(), book(10, [[400_000, 10 * S]], [[470_000, 2 * S], [490_000, 1 * S]], true)]);
+  const { x, fills, until } = setup([
+    quiet(),
+    book(
+      10,
+      [[400_000, 10 * S]],
+      [
+        [470_000, 2 * S],
+        [490_000, 1 * S],
+      ],
+      true,
+    ),
+  ]);
   until(0);
   const old = order({ side: 0, price: 480_000, size: 2 * S });
   x.place(old, 0);
@@ -166,7 +226,10 @@ test('a take skips recorded levels our resting order already crosses', () => {
   assert.equal(fills.length, 0);
   const o = order({ side: 0, price: 490_000, size: 5 * S });
   x.place(o, 10);
-  assert.deepEqual(fills.map((f) => [f.cause, f.yesPrice, f.size, f.nonce]), [['take', 490_000, 1 * S, o.nonce]]);
+  assert.deepEqual(
+    fills.map((f) => [f.cause, f.yesPrice, f.size, f.nonce]),
+    [['take', 490_000, 1 * S, o.nonce]],
+  );
   assert.equal(x.get(old.nonce)!.remaining, 2 * S);
   assert.equal(x.get(o.nonce)!.remaining, 4 * S);
   assert.deepEqual(x.ownTop(0), { bid: 490_000, ask: -1 });
@@ -220,7 +283,11 @@ test('the sim venue no longer lists an order the engine expired', async () => {
 
 test('config: fees are whole basis points (the engine charges no fractions); the engine account is at most 1e9 USDC', () => {
   const bad = (raw: unknown, path: string) =>
-    assert.throws(() => parseBacktestSettings(raw), (e: unknown) => e instanceof ConfigFieldError && e.path === path, path);
+    assert.throws(
+      () => parseBacktestSettings(raw),
+      (e: unknown) => e instanceof ConfigFieldError && e.path === path,
+      path,
+    );
   bad({ fees: { makerBps: 2.5 } }, 'backtest.fees.makerBps');
   bad({ fees: { takerBps: -1 } }, 'backtest.fees.takerBps');
   bad({ startingCollateral: 2e9 }, 'backtest.startingCollateral');

@@ -26,7 +26,10 @@ test('a trade through our bid fills it (bounded by the trade size), as maker', (
   until(0);
   x.place(order({ side: 0, price: 420_000, size: 5 * S }), 0); // improves the bid: nobody in front
   until(10);
-  assert.deepEqual(fills.map((f) => [f.cause, f.size, f.price, f.maker]), [['trade', 3 * S, 420_000, true]]);
+  assert.deepEqual(
+    fills.map((f) => [f.cause, f.size, f.price, f.maker]),
+    [['trade', 3 * S, 420_000, true]],
+  );
 });
 
 test('a crossing ask fills our bid at our price with the size it added', () => {
@@ -34,18 +37,37 @@ test('a crossing ask fills our bid at our price with the size it added', () => {
   until(0);
   x.place(order({ side: 0, price: 460_000, size: 5 * S }), 0);
   until(10);
-  assert.deepEqual(fills.map((f) => [f.cause, f.size, f.price, f.row]), [['cross', 2 * S, 460_000, 2]]);
+  assert.deepEqual(
+    fills.map((f) => [f.cause, f.size, f.price, f.row]),
+    [['cross', 2 * S, 460_000, 2]],
+  );
 });
 
 test('an order that crosses on arrival takes the recorded levels at their prices (taker fee), the rest rests', () => {
-  const { x, fills, until } = setup([book(0, [[400_000, 10 * S]], [[500_000, 2 * S], [510_000, 1 * S], [600_000, 10 * S]])], { makerBps: 0, takerBps: 100 });
+  const { x, fills, until } = setup(
+    [
+      book(
+        0,
+        [[400_000, 10 * S]],
+        [
+          [500_000, 2 * S],
+          [510_000, 1 * S],
+          [600_000, 10 * S],
+        ],
+      ),
+    ],
+    { makerBps: 0, takerBps: 100 },
+  );
   until(0);
   const o = order({ side: 0, price: 510_000, size: 5 * S });
   x.place(o, 0);
-  assert.deepEqual(fills.map((f) => [f.cause, f.size, f.price, f.maker, f.fee]), [
-    ['take', 2 * S, 500_000, false, 10_000], // 1 USDC notional × 1% = 0.01 USDC
-    ['take', 1 * S, 510_000, false, 5_100],
-  ]);
+  assert.deepEqual(
+    fills.map((f) => [f.cause, f.size, f.price, f.maker, f.fee]),
+    [
+      ['take', 2 * S, 500_000, false, 10_000], // 1 USDC notional × 1% = 0.01 USDC
+      ['take', 1 * S, 510_000, false, 5_100],
+    ],
+  );
   assert.equal(x.get(o.nonce)!.remaining, 2 * S);
   assert.equal(x.books[0]!.bestAsk(), 600_000); // taken levels are gone until the recording sets them again
   assert.deepEqual(x.ownTop(0), { bid: 510_000, ask: -1 });
@@ -64,7 +86,10 @@ test('a NO buy rests as a YES ask at 1 − p and is filled by a YES taker buy', 
   x.place(order({ outcomeIndex: 0, side: 0, price: 450_000, size: 2 * S }), 0); // YES ask at 55¢
   assert.deepEqual(x.ownTop(0), { bid: -1, ask: 550_000 });
   until(10);
-  assert.deepEqual(fills.map((f) => [f.yesSide, f.yesPrice, f.price, f.outcomeIndex, f.size]), [['ask', 550_000, 450_000, 0, 1 * S]]);
+  assert.deepEqual(
+    fills.map((f) => [f.yesSide, f.yesPrice, f.price, f.outcomeIndex, f.size]),
+    [['ask', 550_000, 450_000, 0, 1 * S]],
+  );
 });
 
 test('a snapshot restates the book without crossing or advancing queues', () => {
@@ -80,7 +105,11 @@ test('a snapshot restates the book without crossing or advancing queues', () => 
 
 test('bad orders are refused with a code, not thrown', () => {
   const { x } = setup([]);
-  assert.deepEqual(x.place(order({ side: 0, price: 455_000, size: S }), 0), { ok: false, code: 'invalid-price', message: 'price 455000 is off the 10000 tick' });
+  assert.deepEqual(x.place(order({ side: 0, price: 455_000, size: S }), 0), {
+    ok: false,
+    code: 'invalid-price',
+    message: 'price 455000 is off the 10000 tick',
+  });
   assert.equal(x.place(order({ side: 0, price: 450_000, size: 0 }), 0).ok, false);
   assert.equal(x.place({ ...order({ side: 0, price: 450_000, size: S }), marketId: `0x${'cd'.repeat(32)}` }, 0).ok, false);
   assert.equal(x.place({ ...order({ side: 0, price: 450_000, size: S }), side: 3 as 0 }, 0).ok, false);
@@ -120,10 +149,18 @@ test('virtual clock scheduler: RxJS timers run on virtual time', async () => {
 
 // ---- a market recorded with the venue's drop copy (src/sim/flow-tap.ts) ----
 const M0 = cols([book(0, [], [])]).markets[0]!;
-const xbook = (t: number, b: [number, number][], a: [number, number][], snap = false): RecordedEvent => ({ t: 'xbook', m: M0, vts: t, lts: t, b, a, ...(snap ? { snap: true as const } : {}) });
+const xbook = (t: number, b: [number, number][], a: [number, number][], snap = false): RecordedEvent => ({
+  t: 'xbook',
+  m: M0,
+  vts: t,
+  lts: t,
+  b,
+  a,
+  ...(snap ? { snap: true as const } : {}),
+});
 const taker = (t: number, p: number, s: number, side: 'buy' | 'sell'): RecordedEvent => ({ t: 'taker', m: M0, vts: t, lts: t, p, s, side });
 
-test('drop copy: the public stream\'s book (with the recorded bot\'s quote in it) and its trades are not what we queue behind or fill from', () => {
+test("drop copy: the public stream's book (with the recorded bot's quote in it) and its trades are not what we queue behind or fill from", () => {
   // the stream shows the recorded bot's own 10 at 55 on top of the others' 20; its fill printed as a trade
   const { x, fills, until } = setup([
     book(0, [[400_000, 20 * S]], [[550_000, 30 * S]], true),
@@ -138,11 +175,27 @@ test('drop copy: the public stream\'s book (with the recorded bot\'s quote in it
   assert.equal(fills.length, 0, 'a recorded trade is no fill of ours here: the taker orders are');
 });
 
-test('drop copy: a taker order walks the others\' better levels, the queue in front of us, then us, up to its limit', () => {
+test("drop copy: a taker order walks the others' better levels, the queue in front of us, then us, up to its limit", () => {
   const { x, fills, until } = setup([
-    xbook(0, [[400_000, 20 * S]], [[540_000, 5 * S], [550_000, 8 * S], [600_000, 50 * S]], true),
+    xbook(
+      0,
+      [[400_000, 20 * S]],
+      [
+        [540_000, 5 * S],
+        [550_000, 8 * S],
+        [600_000, 50 * S],
+      ],
+      true,
+    ),
     taker(10, 550_000, 20 * S, 'buy'), // 5 @ 54, then at 55: 8 in front of us, then 7 of our 10
-    xbook(10, [], [[540_000, 0], [550_000, 0]]), // the drop copy reports the others it took (credited, not a second advance)
+    xbook(
+      10,
+      [],
+      [
+        [540_000, 0],
+        [550_000, 0],
+      ],
+    ), // the drop copy reports the others it took (credited, not a second advance)
     taker(20, 540_000, 9 * S, 'buy'), // its limit is below our price: it never reaches us
     taker(30, 560_000, 2 * S, 'buy'), // the queue in front of us was consumed by the first: 2 more of ours
   ]);
@@ -150,17 +203,27 @@ test('drop copy: a taker order walks the others\' better levels, the queue in fr
   const o = order({ outcomeIndex: 0, side: 0, price: 450_000, size: 10 * S }); // YES ask at 55, joins behind 8
   x.place(o, 0);
   until(30);
-  assert.deepEqual(fills.map((f) => [f.cause, f.at, f.yesPrice, f.size, f.maker, f.row]), [
-    ['taker', 10, 550_000, 7 * S, true, 5],
-    ['taker', 30, 550_000, 2 * S, true, 9],
-  ]);
+  assert.deepEqual(
+    fills.map((f) => [f.cause, f.at, f.yesPrice, f.size, f.maker, f.row]),
+    [
+      ['taker', 10, 550_000, 7 * S, true, 5],
+      ['taker', 30, 550_000, 2 * S, true, 9],
+    ],
+  );
   assert.equal(x.get(o.nonce)!.remaining, 1 * S);
 });
 
 test('drop copy: our resting size is reported per level, and the observer mid includes our orders', () => {
   const own: [string, number, number][] = [];
   const c = cols([xbook(0, [[400_000, 20 * S]], [[600_000, 20 * S]], true), taker(10, 500_000, 3 * S, 'sell')]);
-  const x = new SimExchange({ cols: c, ticks: [10_000], queue: queueModel('level'), fees: { makerBps: 0, takerBps: 0 }, onFill: () => undefined, onOwnLevel: (_m, side, price, size) => own.push([side, price, size]) });
+  const x = new SimExchange({
+    cols: c,
+    ticks: [10_000],
+    queue: queueModel('level'),
+    fees: { makerBps: 0, takerBps: 0 },
+    onFill: () => undefined,
+    onOwnLevel: (_m, side, price, size) => own.push([side, price, size]),
+  });
   for (let r = 0; r < 3; r++) x.applyRow(r, 0);
   assert.equal(x.mid(0), 500_000);
   const o = order({ side: 0, price: 500_000, size: 5 * S });
@@ -168,7 +231,18 @@ test('drop copy: our resting size is reported per level, and the observer mid in
   assert.equal(x.mid(0), 550_000, 'our bid at 50 is the best bid the venue shows');
   x.applyRow(3, 10); // a taker sells 3 into our bid
   x.cancel(o.nonce, 11);
-  assert.deepEqual(own, [['bid', 500_000, 5 * S], ['bid', 500_000, 2 * S], ['bid', 500_000, 0]]);
-  const ignored = new SimExchange({ cols: c, ticks: [10_000], queue: queueModel('level'), fees: { makerBps: 0, takerBps: 0 }, onFill: () => undefined, ignoreDropCopy: true });
+  assert.deepEqual(own, [
+    ['bid', 500_000, 5 * S],
+    ['bid', 500_000, 2 * S],
+    ['bid', 500_000, 0],
+  ]);
+  const ignored = new SimExchange({
+    cols: c,
+    ticks: [10_000],
+    queue: queueModel('level'),
+    fees: { makerBps: 0, takerBps: 0 },
+    onFill: () => undefined,
+    ignoreDropCopy: true,
+  });
   assert.equal(ignored.exact[0], 0, 'ignoreDropCopy replays from the stream');
 });

@@ -27,8 +27,25 @@ test('shards 0/2 and 1/2 merged equal the one-machine sweep (JSON bytes), with a
   const dir = mkdtempSync(join(tmpdir(), 'bookmaker-shard-'));
   try {
     const sweep = join(dir, 'sweep.yaml');
-    writeFileSync(sweep, 'grid:\n  defaults.strategy.params.gamma: [0.1, 1]\n  defaults.strategy.params.minSpread: [0.02, 0.04, 0.06]\nrankBy: pnl\nfast: true\n');
-    const common = ['backtest', '-c', 'config/backtest.yaml', '--data', data, '--from', String(from), '--to', String(from + 90_000), '--sweep', sweep, '--workers', '0'];
+    writeFileSync(
+      sweep,
+      'grid:\n  defaults.strategy.params.gamma: [0.1, 1]\n  defaults.strategy.params.minSpread: [0.02, 0.04, 0.06]\nrankBy: pnl\nfast: true\n',
+    );
+    const common = [
+      'backtest',
+      '-c',
+      'config/backtest.yaml',
+      '--data',
+      data,
+      '--from',
+      String(from),
+      '--to',
+      String(from + 90_000),
+      '--sweep',
+      sweep,
+      '--workers',
+      '0',
+    ];
     const [whole, p0, p1] = await Promise.all([
       cli([...common, '--json', join(dir, 'whole.json'), '--report', join(dir, 'whole.html')]),
       cli([...common, '--shard', '0/2', '--json', join(dir, 'part-0.json')]),
@@ -36,13 +53,26 @@ test('shards 0/2 and 1/2 merged equal the one-machine sweep (JSON bytes), with a
     ]);
     assert.match(p0.stdout, /shard 0\/2: 3 of 6 runs/);
     assert.match(p1.stdout, /shard 1\/2: 3 of 6 runs/);
-    const merged = await cli(['sweep', 'merge', join(dir, 'part-1.json'), join(dir, 'part-0.json'), '--json', join(dir, 'merged.json'), '--report', join(dir, 'merged.html')]);
+    const merged = await cli([
+      'sweep',
+      'merge',
+      join(dir, 'part-1.json'),
+      join(dir, 'part-0.json'),
+      '--json',
+      join(dir, 'merged.json'),
+      '--report',
+      join(dir, 'merged.html'),
+    ]);
     const a = readFileSync(join(dir, 'whole.json'), 'utf8');
     const b = readFileSync(join(dir, 'merged.json'), 'utf8');
     assert.equal(JSON.parse(a).length, 6);
     assert.equal(b, a, 'merged JSON = one-machine JSON');
     // the ranked table printed by both is the same too
-    const table = (out: string) => out.split('\n').filter((l) => /^\s*(#|\d+)\s/.test(l)).join('\n');
+    const table = (out: string) =>
+      out
+        .split('\n')
+        .filter((l) => /^\s*(#|\d+)\s/.test(l))
+        .join('\n');
     assert.equal(table(merged.stdout), table(whole.stdout));
     const html = readFileSync(join(dir, 'merged.html'), 'utf8');
     assert.equal(html, readFileSync(join(dir, 'whole.html'), 'utf8'));
@@ -50,7 +80,10 @@ test('shards 0/2 and 1/2 merged equal the one-machine sweep (JSON bytes), with a
     assert.equal(html.match(/<rect class="cell"/g)?.length, 6);
     assert.equal(html.match(/<tr><td>\d+<\/td>/g)?.length, 6, 'six ranked rows');
     // a missing part is refused, naming what is missing
-    await assert.rejects(cli(['sweep', 'merge', join(dir, 'part-0.json')]), (e: { stderr: string; code: number }) => /3 missing: indices 1, 3, 5 \(shards 1\/2\)/.test(e.stderr) && e.code !== 0);
+    await assert.rejects(
+      cli(['sweep', 'merge', join(dir, 'part-0.json')]),
+      (e: { stderr: string; code: number }) => /3 missing: indices 1, 3, 5 \(shards 1\/2\)/.test(e.stderr) && e.code !== 0,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -67,13 +100,48 @@ test('shard arithmetic and merge checks', () => {
   const res = (i: number, x: number): SweepResult => ({ index: i, combo: { 'a.x': x, 'b.y': 3 }, summary: null, error: `e${i}` });
   const p0 = sweepPart(spec, { index: 0, count: 2 }, 'd', {}, [res(0, 1)]);
   const p1 = sweepPart(spec, { index: 1, count: 2 }, 'd', {}, [res(1, 2)]);
-  assert.deepEqual(mergeParts([{ file: 'a', part: p0 }, { file: 'b', part: p1 }]).results.map((r) => r.index), [0, 1]);
+  assert.deepEqual(
+    mergeParts([
+      { file: 'a', part: p0 },
+      { file: 'b', part: p1 },
+    ]).results.map((r) => r.index),
+    [0, 1],
+  );
   // the same part twice is fine; a foreign part (another window) or a wrong combination is not
-  assert.equal(mergeParts([{ file: 'a', part: p0 }, { file: 'a2', part: p0 }, { file: 'b', part: p1 }]).results.length, 2);
+  assert.equal(
+    mergeParts([
+      { file: 'a', part: p0 },
+      { file: 'a2', part: p0 },
+      { file: 'b', part: p1 },
+    ]).results.length,
+    2,
+  );
   const foreign: SweepPart = { ...p1, window: { from: 5 } };
-  assert.throws(() => mergeParts([{ file: 'a', part: p0 }, { file: 'b', part: foreign }]), /b: expected a part of the same sweep as a/);
+  assert.throws(
+    () =>
+      mergeParts([
+        { file: 'a', part: p0 },
+        { file: 'b', part: foreign },
+      ]),
+    /b: expected a part of the same sweep as a/,
+  );
   const wrong: SweepPart = { ...p1, results: [res(1, 7)] };
-  assert.throws(() => mergeParts([{ file: 'a', part: p0 }, { file: 'b', part: wrong }]), /combination at index 1/);
+  assert.throws(
+    () =>
+      mergeParts([
+        { file: 'a', part: p0 },
+        { file: 'b', part: wrong },
+      ]),
+    /combination at index 1/,
+  );
   const clash: SweepPart = { ...p0, results: [{ ...res(0, 1), error: 'other' }] };
-  assert.throws(() => mergeParts([{ file: 'a', part: p0 }, { file: 'c', part: clash }, { file: 'b', part: p1 }]), /index 0 differs from a/);
+  assert.throws(
+    () =>
+      mergeParts([
+        { file: 'a', part: p0 },
+        { file: 'c', part: clash },
+        { file: 'b', part: p1 },
+      ]),
+    /index 0 differs from a/,
+  );
 });

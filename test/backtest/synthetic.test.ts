@@ -74,12 +74,16 @@ test('seed summary: per strategy, the mean and 95 % interval of the runs', async
   const cfg = await loadBacktestConfig('config/backtest.yaml');
   const runs = [];
   for (const seed of [1, 2]) {
-    const run = await runBacktest({ source: await syntheticSource({ seed, hours: 0.05, markets: 1, flow: 'benign' }), config: cfg.bot, settings: cfg.settings });
+    const run = await runBacktest({
+      source: await syntheticSource({ seed, hours: 0.05, markets: 1, flow: 'benign' }),
+      config: cfg.bot,
+      settings: cfg.settings,
+    });
     const summary = buildSummary(run);
     const figures = strategyFigures(run, summary);
     assert.equal(figures.length, 1);
-    assert.equal(figures[0]!.pnl.toFixed(6), summary.pnl.total.toFixed(6), 'one strategy on every market: its PnL is the run\'s');
-    assert.equal(figures[0]!.markouts['1s'], summary.markouts['1s'].centsPerShare, 'and its markout is the summary\'s');
+    assert.equal(figures[0]!.pnl.toFixed(6), summary.pnl.total.toFixed(6), "one strategy on every market: its PnL is the run's");
+    assert.equal(figures[0]!.markouts['1s'], summary.markouts['1s'].centsPerShare, "and its markout is the summary's");
     runs.push({ seed, figures });
   }
   const [s] = summariseSeeds(runs);

@@ -71,7 +71,12 @@ if (process.argv.includes('--processes')) {
   const here = new URL(import.meta.url).pathname;
   type Out = { wall: number; cpu: number; rows: number; fills: number; pnl: number };
   const child = (root: string): Out => {
-    const out = execFileSync(process.execPath, ['--import', 'tsx', here], { cwd: process.cwd(), env: { ...process.env, BACKTEST_EDGE_CHILD: root }, encoding: 'utf8', maxBuffer: 1 << 26 });
+    const out = execFileSync(process.execPath, ['--import', 'tsx', here], {
+      cwd: process.cwd(),
+      env: { ...process.env, BACKTEST_EDGE_CHILD: root },
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    });
     return JSON.parse(out.trim().split('\n').pop()!) as Out;
   };
   const mine: Out[] = [];
@@ -109,7 +114,15 @@ if (process.argv.includes('--processes')) {
       ['pair ratios wall', mine.map((o, i) => (o.wall / theirs[i]!.wall).toFixed(3)).join(' ')],
       ['fills / PnL (this, base)', `${mine[0]!.fills} / ${mine[0]!.pnl} · ${theirs[0]!.fills} / ${theirs[0]!.pnl}`],
     ],
-    { name: 'backtest-edge', unit: 'events/s', value: Math.round(wa), baseline: 'the same backtest before issue 15 (1d73146), processes of its own', baselineValue: Math.round(wb), ratio: Number(rw.toFixed(4)), cpuRatio: Number(rc.toFixed(4)) },
+    {
+      name: 'backtest-edge',
+      unit: 'events/s',
+      value: Math.round(wa),
+      baseline: 'the same backtest before issue 15 (1d73146), processes of its own',
+      baselineValue: Math.round(wb),
+      ratio: Number(rw.toFixed(4)),
+      cpuRatio: Number(rc.toFixed(4)),
+    },
   );
   process.exit(0);
 }
@@ -151,5 +164,13 @@ report(
     ['ratio CPU (this / base)', ca / cb],
     ['fills / PnL (this, base)', `${best(a).fills} / ${best(a).pnl} · ${best(b).fills} / ${best(b).pnl}`],
   ],
-  { name: 'backtest-edge', unit: 'events/s', value: Math.round(ra), baseline: 'the same backtest before issue 15 (1d73146)', baselineValue: Math.round(rb), ratio: Number((ra / rb).toFixed(4)), cpuRatio: Number((ca / cb).toFixed(4)) },
+  {
+    name: 'backtest-edge',
+    unit: 'events/s',
+    value: Math.round(ra),
+    baseline: 'the same backtest before issue 15 (1d73146)',
+    baselineValue: Math.round(rb),
+    ratio: Number((ra / rb).toFixed(4)),
+    cpuRatio: Number((ca / cb).toFixed(4)),
+  },
 );

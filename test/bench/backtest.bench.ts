@@ -50,7 +50,10 @@ const rate = best.rows / best.secs;
 
 report(
   [
-    ['recording', `polymarket-tickscope: ${best.rows.toLocaleString('en-US')} rows, ${source.cols.markets.length} markets, ${((source.cols.lts[source.cols.rows - 1]! - source.cols.lts[0]!) / 60_000).toFixed(1)} min`],
+    [
+      'recording',
+      `polymarket-tickscope: ${best.rows.toLocaleString('en-US')} rows, ${source.cols.markets.length} markets, ${((source.cols.lts[source.cols.rows - 1]! - source.cols.lts[0]!) / 60_000).toFixed(1)} min`,
+    ],
     ['full backtest wall time, s (best of 5)', best.secs],
     ['full backtest CPU time, s (best of 5)', bestCpu.cpu],
     ['full backtest events/s (wall)', rate],
@@ -61,5 +64,15 @@ report(
     ['book-only replay events/s (baseline)', baseRate],
     ['ratio (full / book-only)', rate / baseRate],
   ],
-  { name: 'backtest', unit: 'events/s', value: Math.round(rate), baseline: 'book-only replay', baselineValue: Math.round(baseRate), ratio: Number((rate / baseRate).toFixed(4)), wallSeconds: Number(best.secs.toFixed(2)), cpuEventsPerSecond: Math.round(bestCpu.rows / bestCpu.cpu), cpuMicrosPerTick: Number(((bestCpu.cpu * 1e6) / bestCpu.ticks).toFixed(1)) },
+  {
+    name: 'backtest',
+    unit: 'events/s',
+    value: Math.round(rate),
+    baseline: 'book-only replay',
+    baselineValue: Math.round(baseRate),
+    ratio: Number((rate / baseRate).toFixed(4)),
+    wallSeconds: Number(best.secs.toFixed(2)),
+    cpuEventsPerSecond: Math.round(bestCpu.rows / bestCpu.cpu),
+    cpuMicrosPerTick: Number(((bestCpu.cpu * 1e6) / bestCpu.ticks).toFixed(1)),
+  },
 );

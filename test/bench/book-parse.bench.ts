@@ -12,7 +12,7 @@ const MARKET = '0x' + '5a'.repeat(32);
 /** Deterministic pseudo-random snapshots (LCG), so every run parses the same texts. */
 function snapshots(n: number): string[] {
   let s = 12345;
-  const rnd = (): number => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rnd = (): number => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const out: string[] = [];
   for (let k = 0; k < n; k++) {
     const mid = 30 + Math.floor(rnd() * 40);
@@ -71,5 +71,12 @@ report(
     ['target', '≥ 40,000/s'],
     ['method', 'best of 7 alternating 300 ms rounds'],
   ],
-  { name: 'book-parse', unit: 'snapshots/s', value: Math.round(parseAndNormalise), baseline: 'JSON.parse alone', baselineValue: Math.round(parseOnly), ratio: Number(ratio.toFixed(3)) },
+  {
+    name: 'book-parse',
+    unit: 'snapshots/s',
+    value: Math.round(parseAndNormalise),
+    baseline: 'JSON.parse alone',
+    baselineValue: Math.round(parseOnly),
+    ratio: Number(ratio.toFixed(3)),
+  },
 );

@@ -29,7 +29,9 @@ report(
     ['faults injected', faults],
     ...Object.entries(r.faults).map(([k, v]) => [`  ${k}`, v] as [string, number]),
     ['invariant checks', r.totalChecks],
-    ...Object.entries(r.checks).map(([k, v]) => [`  ${k}`, `${v} checks, ${r.violationCounts[k as keyof typeof r.violationCounts]} violations`] as [string, string]),
+    ...Object.entries(r.checks).map(
+      ([k, v]) => [`  ${k}`, `${v} checks, ${r.violationCounts[k as keyof typeof r.violationCounts]} violations`] as [string, string],
+    ),
     ['violations', r.totalViolations],
     ['orders placed / with fills', `${r.ordersPlaced} / ${r.fills}`],
     ['bot starts (kill -9 + restart)', r.botStarts],

@@ -93,7 +93,9 @@ for (const flow of FLOWS) {
       const pnl = meanCi(rs.map((r) => r.pnl));
       const vol = mean(rs.map((r) => r.volume));
       const mk = rs.map((r) => r.mk10).filter((v): v is number => v !== null);
-      lines.push(`| ${flow} | ${s} | ${g === 'guard' ? 'on' : 'off'} | ${formatMeanCi(pnl)} | ${vol.toFixed(0)} | ${vol > 0 ? ((pnl.mean / vol) * 100).toFixed(2) : '–'} % | ${mk.length ? mean(mk).toFixed(2) : '–'} |`);
+      lines.push(
+        `| ${flow} | ${s} | ${g === 'guard' ? 'on' : 'off'} | ${formatMeanCi(pnl)} | ${vol.toFixed(0)} | ${vol > 0 ? ((pnl.mean / vol) * 100).toFixed(2) : '–'} % | ${mk.length ? mean(mk).toFixed(2) : '–'} |`,
+      );
     }
   }
 }
@@ -108,14 +110,21 @@ if (FLOWS.includes('calibrated')) {
       if (!Number.isFinite(bestCal.pnl.mean) || c.mean > bestCal.pnl.mean) bestCal = { s: `${s} (guard ${g === 'guard' ? 'on' : 'off'})`, pnl: c };
     }
   }
-  goal.push(`calibrated: best ${bestCal.s} mean PnL ${formatMeanCi(bestCal.pnl)} → ${bestCal.pnl.lo !== null && bestCal.pnl.lo > 0 ? 'MET' : 'NOT met'} (interval above 0)`);
+  goal.push(
+    `calibrated: best ${bestCal.s} mean PnL ${formatMeanCi(bestCal.pnl)} → ${bestCal.pnl.lo !== null && bestCal.pnl.lo > 0 ? 'MET' : 'NOT met'} (interval above 0)`,
+  );
 }
 const guardEffect = (flow: FlowPreset): string[] =>
   STRATEGIES.map((s) => {
     const off = mean((results.get(`${flow}|${s}|plain`) ?? []).map((r) => r.pnl));
     const on = mean((results.get(`${flow}|${s}|guard`) ?? []).map((r) => r.pnl));
-    if (flow === 'toxic') return off < 0 ? `${s}: loss ${off.toFixed(2)} → ${on.toFixed(2)} (cut ${(((on - off) / -off) * 100).toFixed(0)} %, goal ≥ 50 %: ${on - off >= -off / 2 ? 'MET' : 'NOT met'})` : `${s}: no loss without the guard (${off.toFixed(2)} → ${on.toFixed(2)})`;
-    return off > 0 ? `${s}: ${off.toFixed(2)} → ${on.toFixed(2)} (cost ${(((off - on) / off) * 100).toFixed(1)} %, goal ≤ 10 %: ${off - on <= off / 10 ? 'MET' : 'NOT met'})` : `${s}: no profit to cost (${off.toFixed(2)} → ${on.toFixed(2)})`;
+    if (flow === 'toxic')
+      return off < 0
+        ? `${s}: loss ${off.toFixed(2)} → ${on.toFixed(2)} (cut ${(((on - off) / -off) * 100).toFixed(0)} %, goal ≥ 50 %: ${on - off >= -off / 2 ? 'MET' : 'NOT met'})`
+        : `${s}: no loss without the guard (${off.toFixed(2)} → ${on.toFixed(2)})`;
+    return off > 0
+      ? `${s}: ${off.toFixed(2)} → ${on.toFixed(2)} (cost ${(((off - on) / off) * 100).toFixed(1)} %, goal ≤ 10 %: ${off - on <= off / 10 ? 'MET' : 'NOT met'})`
+      : `${s}: no profit to cost (${off.toFixed(2)} → ${on.toFixed(2)})`;
   });
 if (FLOWS.includes('toxic')) goal.push('toxic, guard:', ...guardEffect('toxic').map((x) => `  ${x}`));
 if (FLOWS.includes('benign')) goal.push('benign, guard:', ...guardEffect('benign').map((x) => `  ${x}`));
@@ -132,13 +141,15 @@ if (process.env.EDGE_CAPTURE !== '0') {
   const widths = [0.02, 0.04, 0.08];
   const variant = (s: string, w: number): string => {
     const p = STRATEGY_PARAMS[s]!;
-    if (s === 'bands') return p.replace('minMargin: 0.005, targetMargin: 0.01, maxMargin: 0.02', `minMargin: ${w / 4}, targetMargin: ${w / 2}, maxMargin: ${w}`);
+    if (s === 'bands')
+      return p.replace('minMargin: 0.005, targetMargin: 0.01, maxMargin: 0.02', `minMargin: ${w / 4}, targetMargin: ${w / 2}, maxMargin: ${w}`);
     if (s === 'oracle-anchored') return p.replace('halfSpread: 0.01', `halfSpread: ${w / 2}`);
     return p.replace('minSpread: 0.02', `minSpread: ${w}`);
   };
   // the flow lean too, for the strategies that have it (EDGE_WF_LEANS, default 0,0.05,0.1)
   const leans = (process.env.EDGE_WF_LEANS ?? '0,0.05,0.1').split(',').map(Number);
-  const withLean = (s: string, p: string, lean: number): string => (lean > 0 && ['avellaneda', 'glft', 'binary'].includes(s) && !/flowLean/.test(p) ? p.replace(/ }$/, `, flowLean: ${lean} }`) : p);
+  const withLean = (s: string, p: string, lean: number): string =>
+    lean > 0 && ['avellaneda', 'glft', 'binary'].includes(s) && !/flowLean/.test(p) ? p.replace(/ }$/, `, flowLean: ${lean} }`) : p;
   const wf: { s: string; pick: string; pnl: number; volume: number }[] = [];
   for (const s of STRATEGIES) {
     let best = { pnl: -Infinity, w: widths[0]!, g: false, lean: 0 };
@@ -154,14 +165,21 @@ if (process.env.EDGE_CAPTURE !== '0') {
     wf.push({ s, pick: `spread ${best.w}, guard ${best.g ? 'on' : 'off'}${best.lean > 0 ? `, flowLean ${best.lean}` : ''}`, pnl: r.pnl, volume: r.volume });
   }
   lines.push('', '| capture walk-forward (second half) | chosen on the first half | PnL USDC | volume USDC | PnL % of volume |', '|---|---|---|---|---|');
-  for (const w of wf) lines.push(`| ${w.s} | ${w.pick} | ${w.pnl.toFixed(2)} | ${w.volume.toFixed(0)} | ${w.volume > 0 ? ((w.pnl / w.volume) * 100).toFixed(2) : '–'} % |`);
+  for (const w of wf)
+    lines.push(`| ${w.s} | ${w.pick} | ${w.pnl.toFixed(2)} | ${w.volume.toFixed(0)} | ${w.volume > 0 ? ((w.pnl / w.volume) * 100).toFixed(2) : '–'} % |`);
   const eligible = wf.filter((w) => w.volume >= 150).sort((a, b) => b.pnl / b.volume - a.pnl / a.volume);
   const top = eligible[0];
-  goal.push(top ? `capture walk-forward: best ${top.s} ${top.pnl.toFixed(2)} on ${top.volume.toFixed(0)} USDC = ${((top.pnl / top.volume) * 100).toFixed(2)} % of volume → ${top.pnl >= -0.01 * top.volume ? 'MET' : 'NOT met'} (≥ −1 % at ≥ 150 USDC)` : 'capture walk-forward: no strategy reached 150 USDC volume → NOT met');
+  goal.push(
+    top
+      ? `capture walk-forward: best ${top.s} ${top.pnl.toFixed(2)} on ${top.volume.toFixed(0)} USDC = ${((top.pnl / top.volume) * 100).toFixed(2)} % of volume → ${top.pnl >= -0.01 * top.volume ? 'MET' : 'NOT met'} (≥ −1 % at ≥ 150 USDC)`
+      : 'capture walk-forward: no strategy reached 150 USDC volume → NOT met',
+  );
 }
 rmSync(work, { recursive: true, force: true });
 
-process.stdout.write(`edge bench: ${SEEDS} seeds (from ${FIRST_SEED}) × ${HOURS} h × ${MARKETS} markets per flow${EXTRA ? ` (${EXTRA})` : ''} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n${lines.join('\n')}\n\n${goal.join('\n')}\n`);
+process.stdout.write(
+  `edge bench: ${SEEDS} seeds (from ${FIRST_SEED}) × ${HOURS} h × ${MARKETS} markets per flow${EXTRA ? ` (${EXTRA})` : ''} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n${lines.join('\n')}\n\n${goal.join('\n')}\n`,
+);
 rows.push(['seeds × hours × markets', `${SEEDS} × ${HOURS} × ${MARKETS}`], ['best calibrated', `${bestCal.s} ${formatMeanCi(bestCal.pnl)}`]);
 const perMarketHour = Number.isFinite(bestCal.pnl.mean) ? bestCal.pnl.mean / (HOURS * MARKETS) : NaN;
 report(rows, { name: 'edge', unit: 'USDC per market-hour (best calibrated strategy, mean)', value: Math.round(perMarketHour * 1000) / 1000 });

@@ -357,7 +357,20 @@ async function memoryPerOrder(n: number, which: 'engine' | 'baseline'): Promise<
     const price = (yes ? yesPrice : 100 - yesPrice) * CENT;
     // the stream's object shape (timeInForce included), so this phase does not leave the engine's
     // property loads polymorphic for the timed runs
-    orders.push({ market: 0, trader: i % TRADERS, outcome: yes ? 1 : 0, kind: 0, price, maxShares: 0, minSharesOut: SHARE, maxCollateralIn: SHARE, minCollateralOut: 0, maxFee: 1, timeInForce: 0, nowMs: 0 });
+    orders.push({
+      market: 0,
+      trader: i % TRADERS,
+      outcome: yes ? 1 : 0,
+      kind: 0,
+      price,
+      maxShares: 0,
+      minSharesOut: SHARE,
+      maxCollateralIn: SHARE,
+      minCollateralOut: 0,
+      maxFee: 1,
+      timeInForce: 0,
+      nowMs: 0,
+    });
   }
   const before = await memUsed();
   if (which === 'engine') {
@@ -470,7 +483,7 @@ if (phase === 'engine' || phase === 'baseline') {
   const baseRate = (N * 1000) / best(base.cpuMs);
   const engineWall = (N * 1000) / best(eng.wallMs);
   const baseWall = (N * 1000) / best(base.wallMs);
-  const rates = (xs: number[]) => xs.map((ms) => ((N / ms) * 1000 / 1e6).toFixed(2)).join(' / ');
+  const rates = (xs: number[]) => xs.map((ms) => (((N / ms) * 1000) / 1e6).toFixed(2)).join(' / ');
   // lazy cancels leave tombstones holding slots: the book at the end of the stream uses this many
   // slots per resting order, so its bytes per resting order are the memory phase's figure (a book
   // without cancels) times this

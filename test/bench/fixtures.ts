@@ -17,7 +17,13 @@ export async function polymarketRecording(): Promise<string> {
   if (!existsSync(join(dir, 'book.cols'))) {
     mkdirSync(dir, { recursive: true });
     await importPolymarket(join(DATA_DIR, 'polymarket-tickscope', 'events.jsonl.gz'), dir);
-    writeColumns(dir, toColumns(readEvents(dir), readManifest(dir).markets.map((m) => m.id)));
+    writeColumns(
+      dir,
+      toColumns(
+        readEvents(dir),
+        readManifest(dir).markets.map((m) => m.id),
+      ),
+    );
   }
   return dir;
 }
@@ -28,7 +34,13 @@ export async function binanceRecording(): Promise<string> {
   if (!existsSync(join(dir, 'book.cols'))) {
     mkdirSync(dir, { recursive: true });
     await importBinance(join(DATA_DIR, 'binance-hftbacktest'), dir);
-    writeColumns(dir, toColumns(readEvents(dir), readManifest(dir).markets.map((m) => m.id)));
+    writeColumns(
+      dir,
+      toColumns(
+        readEvents(dir),
+        readManifest(dir).markets.map((m) => m.id),
+      ),
+    );
   }
   return dir;
 }
@@ -45,7 +57,13 @@ export async function kalshiRecording(): Promise<string> {
   rmSync(mine, { recursive: true, force: true });
   mkdirSync(mine, { recursive: true });
   await importKalshi(join(DATA_DIR, 'kalshi-kxinx-trades', 'trades.csv.gz'), mine);
-  writeColumns(mine, toColumns(readEvents(mine), readManifest(mine).markets.map((m) => m.id)));
+  writeColumns(
+    mine,
+    toColumns(
+      readEvents(mine),
+      readManifest(mine).markets.map((m) => m.id),
+    ),
+  );
   if (existsSync(join(dir, 'book.cols'))) rmSync(mine, { recursive: true, force: true });
   else {
     rmSync(dir, { recursive: true, force: true }); // a cache left half-written by a killed run

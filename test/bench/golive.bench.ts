@@ -25,7 +25,16 @@ const ROUNDS = ri > 0 ? Number(process.argv[ri + 1]) : 5;
 
 const privateKey = `0x${randomBytes(32).toString('hex')}`;
 const wallet = createSigner({ privateKey, chain: TESTNET }).address;
-const ex = createLocalExchange({ seed: 9, markets: 3, chain: TESTNET, apiKeys: [{ key: 'bench-good-key', wallet }, { key: 'bench-ro-key', wallet, perms: ['read'] }], rateLimit: { capacity: 100_000, refillPerSecond: 100_000 } });
+const ex = createLocalExchange({
+  seed: 9,
+  markets: 3,
+  chain: TESTNET,
+  apiKeys: [
+    { key: 'bench-good-key', wallet },
+    { key: 'bench-ro-key', wallet, perms: ['read'] },
+  ],
+  rateLimit: { capacity: 100_000, refillPerSecond: 100_000 },
+});
 const agents = startCounterparties(ex, { seed: 9, ...counterpartyAgents({ noiseTakers: 1, informedTakers: 0, makers: 1, takerRatePerSecond: 0.5 }) });
 const baseUrl = await ex.start(0);
 const config = await parseConfigText(
@@ -39,8 +48,12 @@ async function doctorMs(apiKey: string, expect: string): Promise<number> {
   const t0 = performance.now();
   const r = await runDoctor({ config, env: env(apiKey), metricsPort: 0 });
   const ms = performance.now() - t0;
-  const failed = r.checks.filter((c) => c.result === 'fail').map((c) => c.name).join(',');
-  if (failed !== expect) throw new Error(`doctor: expected failures '${expect}', got '${failed}': ${JSON.stringify(r.checks.filter((c) => c.result === 'fail'))}`);
+  const failed = r.checks
+    .filter((c) => c.result === 'fail')
+    .map((c) => c.name)
+    .join(',');
+  if (failed !== expect)
+    throw new Error(`doctor: expected failures '${expect}', got '${failed}': ${JSON.stringify(r.checks.filter((c) => c.result === 'fail'))}`);
   return ms;
 }
 
@@ -81,7 +94,11 @@ stall.close();
 agents.stop();
 await ex.close();
 
-const med = (xs: number[]): number => percentile([...xs].sort((a, b) => a - b), 0.5);
+const med = (xs: number[]): number =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
 const doctorDiag = med(diagnose);
 const botDiag = med(halt);
 report(
@@ -92,6 +109,14 @@ report(
     ['run (baseline): halt on the 403 at its first create, median ms', botDiag.toFixed(0)],
     ['doctor, venue never answers (budget 5 s per check, 20 s total), ms', stalledMs.toFixed(0)],
   ],
-  { name: 'golive', unit: 'ms to the trade-permission diagnosis', value: Math.round(doctorDiag), baseline: 'bookmaker run halting on the 403', baselineValue: Math.round(botDiag), ratio: Number((botDiag / doctorDiag).toFixed(1)), p50: Math.round(med(healthy)) },
+  {
+    name: 'golive',
+    unit: 'ms to the trade-permission diagnosis',
+    value: Math.round(doctorDiag),
+    baseline: 'bookmaker run halting on the 403',
+    baselineValue: Math.round(botDiag),
+    ratio: Number((botDiag / doctorDiag).toFixed(1)),
+    p50: Math.round(med(healthy)),
+  },
 );
 process.exit(0);

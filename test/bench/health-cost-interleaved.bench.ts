@@ -50,16 +50,17 @@ interface Pipeline {
 
 /** The tick-to-wire bench's pipeline from one tree; `instrumented`: as this tree's bot runs it. */
 async function pipeline(root: string, instrumented: boolean): Promise<Pipeline> {
-  const [{ default: bands }, { systemClock }, { DEFAULT_RISK }, { TESTNET }, { createSigner }, { createLiveVenue }, { QuotingKernel }, { StateStore }] = await Promise.all([
-    load(root, 'strategies/bands/index.ts'),
-    load(root, 'src/core/clock.ts'),
-    load(root, 'src/config/parse-risk.ts'),
-    load(root, 'src/exchange/chains.ts'),
-    load(root, 'src/exchange/signing/signer.ts'),
-    load(root, 'src/runtime/live-venue.ts'),
-    load(root, 'src/kernel/quoting-kernel.ts'),
-    load(root, 'src/state/store.ts'),
-  ]);
+  const [{ default: bands }, { systemClock }, { DEFAULT_RISK }, { TESTNET }, { createSigner }, { createLiveVenue }, { QuotingKernel }, { StateStore }] =
+    await Promise.all([
+      load(root, 'strategies/bands/index.ts'),
+      load(root, 'src/core/clock.ts'),
+      load(root, 'src/config/parse-risk.ts'),
+      load(root, 'src/exchange/chains.ts'),
+      load(root, 'src/exchange/signing/signer.ts'),
+      load(root, 'src/runtime/live-venue.ts'),
+      load(root, 'src/kernel/quoting-kernel.ts'),
+      load(root, 'src/state/store.ts'),
+    ]);
   let metrics: Mod = null;
   let meter: Mod = null;
   if (instrumented) {
@@ -79,8 +80,25 @@ async function pipeline(root: string, instrumented: boolean): Promise<Pipeline> 
   const client = stubOrdersClient(wire);
   const signer = createSigner({ privateKey: KEY, chain: TESTNET, pure: false });
   const venue = createLiveVenue({ client: { orders: client }, signer, ...(meter ? { onWrite: (m: string | null) => meter.write(m) } : {}) });
-  const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }, { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 20 }] }, 'bench');
-  const risk = { ...DEFAULT_RISK, maxPosition: 1e12, maxNotional: 1e12, maxOrderSize: 1e12, maxBookAgeMs: 1e9, maxStreamSilenceMs: 1e9, orderRate: { capacity: 1e12, refillPerSecond: 1e12 } };
+  const params = bands.parseConfig(
+    {
+      fair: 'mid',
+      bands: [
+        { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 },
+        { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 20 },
+      ],
+    },
+    'bench',
+  );
+  const risk = {
+    ...DEFAULT_RISK,
+    maxPosition: 1e12,
+    maxNotional: 1e12,
+    maxOrderSize: 1e12,
+    maxBookAgeMs: 1e9,
+    maxStreamSilenceMs: 1e9,
+    orderRate: { capacity: 1e12, refillPerSecond: 1e12 },
+  };
   const kernel: Mod = new QuotingKernel({
     clock: systemClock,
     venue,
@@ -127,7 +145,16 @@ const WARM = 300;
 const res = { before: { wall: [] as number[], cpu: [] as number[] }, after: { wall: [] as number[], cpu: [] as number[] } };
 for (let i = 0; i < TICKS + WARM; i++) {
   // ABBA: neither side always runs first
-  const order = i % 4 === 0 || i % 4 === 3 ? ([['before', before], ['after', after]] as const) : ([['after', after], ['before', before]] as const);
+  const order =
+    i % 4 === 0 || i % 4 === 3
+      ? ([
+          ['before', before],
+          ['after', after],
+        ] as const)
+      : ([
+          ['after', after],
+          ['before', before],
+        ] as const);
   for (const [name, p] of order) {
     // book events arrive from I/O: the event loop turns between them
     await new Promise((r) => setImmediate(r));
@@ -138,7 +165,11 @@ for (let i = 0; i < TICKS + WARM; i++) {
     }
   }
 }
-const stat = (xs: number[], q: number): number => percentile([...xs].filter(Number.isFinite).sort((a, b) => a - b), q) * 1000;
+const stat = (xs: number[], q: number): number =>
+  percentile(
+    [...xs].filter(Number.isFinite).sort((a, b) => a - b),
+    q,
+  ) * 1000;
 const r1 = (x: number): number => Math.round(x * 10) / 10;
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
 const b50 = stat(res.before.wall, 0.5);

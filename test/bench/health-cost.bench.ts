@@ -54,7 +54,12 @@ const LOAD_ROUNDS = count('load-rounds', '2', 0);
 
 type Json = Record<string, number>;
 function bench(dir: string, name: string, args: string[]): Json {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'test/bench/run.ts', name, ...args], { cwd: dir, encoding: 'utf8', maxBuffer: 64 << 20, env: process.env });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'test/bench/run.ts', name, ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+    env: process.env,
+  });
   const last = r.stdout.trim().split('\n').at(-1) ?? '';
   try {
     return JSON.parse(last) as Json;
@@ -117,7 +122,7 @@ report(
   [
     ['rounds (tick-to-wire / load)', `${ROUNDS} × ${TICKS} ticks / ${LOAD_ROUNDS} × ${LOAD_MIN} min`],
     ['load average at start / end', `${loadAtStart} / ${loadAtEnd} (2 cores; above ~0.5 the ratios are noisy)`],
-    ['', 'before → after (medians), ratio, each pair\'s ratio'],
+    ['', "before → after (medians), ratio, each pair's ratio"],
     row('tick-to-wire p50 (wall)', p50, 'µs'),
     row('tick-to-wire p99 (wall)', p99, 'µs'),
     row('tick-to-wire CPU per tick p50', cpu50, 'µs'),
@@ -125,7 +130,10 @@ report(
     row('load: bot CPU per 1,000 deltas/s', cpuPerK, '%'),
     row('load: event-loop lag p99', lag, 'ms'),
     ['load: dropped deltas before / after', `${load.before.map((x) => x.dropped).join(',') || '-'} / ${load.after.map((x) => x.dropped).join(',') || '-'}`],
-    ['target (≤ 1.05: p50 and load CPU)', `p50 ${p50.ratio <= 1.05 ? 'met' : 'NOT met'}; load CPU ${cpu === null ? 'not run' : cpu.ratio <= 1.05 ? 'met' : 'NOT met'}`],
+    [
+      'target (≤ 1.05: p50 and load CPU)',
+      `p50 ${p50.ratio <= 1.05 ? 'met' : 'NOT met'}; load CPU ${cpu === null ? 'not run' : cpu.ratio <= 1.05 ? 'met' : 'NOT met'}`,
+    ],
   ],
   {
     name: 'health-cost',

@@ -56,7 +56,20 @@ function fillsPerSecond(n: number): { wall: number; cpu: number; pushNs: number 
   let pushMs = 0;
   for (let i = 0; i < n; i += 2000) {
     const p0 = performance.now();
-    for (let j = i; j < Math.min(n, i + 2000); j++) l.fill({ fillId: `${hex(j)}:10000000`, nonce: hex(j), marketId: M, outcomeIndex: 1, side: j & 1, price: 400_000 + (j % 100) * 1000, size: 10_000_000, fee: 0, ts: 1_800_000_000_000 + j, source: 'feed', filled: 10_000_000 });
+    for (let j = i; j < Math.min(n, i + 2000); j++)
+      l.fill({
+        fillId: `${hex(j)}:10000000`,
+        nonce: hex(j),
+        marketId: M,
+        outcomeIndex: 1,
+        side: j & 1,
+        price: 400_000 + (j % 100) * 1000,
+        size: 10_000_000,
+        fee: 0,
+        ts: 1_800_000_000_000 + j,
+        source: 'feed',
+        filled: 10_000_000,
+      });
     pushMs += performance.now() - p0;
     l.flush();
   }
@@ -72,7 +85,10 @@ function ordersPerSecond(n: number): number {
   for (let i = 0; i < n; i += 500) {
     for (let j = i; j < Math.min(n, i + 500); j++) {
       const nonce = hex(j);
-      l.orderSubmitted({ nonce, marketId: M, slot: `${M}:bid:0`, outcomeIndex: 1, side: 0, price: 480_000, size: 10_000_000, ts: 1_800_000_000_000 + j }, false);
+      l.orderSubmitted(
+        { nonce, marketId: M, slot: `${M}:bid:0`, outcomeIndex: 1, side: 0, price: 480_000, size: 10_000_000, ts: 1_800_000_000_000 + j },
+        false,
+      );
       l.orderAnswered(nonce, 'accepted', 'created', 1_800_000_000_000 + j);
       l.cancel(nonce, M, 'sent', null, 1_800_000_000_001 + j);
       l.cancel(nonce, M, 'cancelled', null, 1_800_000_000_002 + j);
@@ -89,7 +105,19 @@ function unbatchedFillsPerSecond(n: number): number {
   const l = openLedger({ path: join(work, `unbatched-${n}.sqlite`), clock: systemClock });
   const t0 = performance.now();
   for (let j = 0; j < n; j++) {
-    l.fill({ fillId: `${hex(j)}:10000000`, nonce: hex(j), marketId: M, outcomeIndex: 1, side: j & 1, price: 400_000, size: 10_000_000, fee: 0, ts: 1_800_000_000_000 + j, source: 'feed', filled: 10_000_000 });
+    l.fill({
+      fillId: `${hex(j)}:10000000`,
+      nonce: hex(j),
+      marketId: M,
+      outcomeIndex: 1,
+      side: j & 1,
+      price: 400_000,
+      size: 10_000_000,
+      fee: 0,
+      ts: 1_800_000_000_000 + j,
+      source: 'feed',
+      filled: 10_000_000,
+    });
     l.flush();
   }
   const wall = performance.now() - t0;
@@ -112,11 +140,44 @@ async function tickToWire(withLedger: boolean, ticks: number): Promise<{ lat: nu
   const venue = createLiveVenue({ client: { orders: stubClient(written) }, signer });
   let bl: BotLedger | null = null;
   if (withLedger) {
-    const cfg = { file: '', venue: { kind: 'url' }, ledger: { path: join(work, `ttw-${ledgerRound++}.sqlite`), flushMs: 200, markMs: 10_000 }, markets: [] } as unknown as BotConfig;
-    bl = await BotLedger.open({ config: cfg, clock: systemClock, logger: silentLogger, trader: signer.address as Address, venue: 'bench', chain: 'testnet', client: { orders: { async *iterate() {} } }, embedded: false, markets: 1, paper: false });
+    const cfg = {
+      file: '',
+      venue: { kind: 'url' },
+      ledger: { path: join(work, `ttw-${ledgerRound++}.sqlite`), flushMs: 200, markMs: 10_000 },
+      markets: [],
+    } as unknown as BotConfig;
+    bl = await BotLedger.open({
+      config: cfg,
+      clock: systemClock,
+      logger: silentLogger,
+      trader: signer.address as Address,
+      venue: 'bench',
+      chain: 'testnet',
+      client: { orders: { async *iterate() {} } },
+      embedded: false,
+      markets: 1,
+      paper: false,
+    });
   }
-  const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }, { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 20 }] }, 'bench');
-  const risk = { ...DEFAULT_RISK, maxPosition: 1e12, maxNotional: 1e12, maxOrderSize: 1e12, maxBookAgeMs: 1e9, maxStreamSilenceMs: 1e9, orderRate: { capacity: 1e12, refillPerSecond: 1e12 } };
+  const params = bands.parseConfig(
+    {
+      fair: 'mid',
+      bands: [
+        { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 },
+        { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 20 },
+      ],
+    },
+    'bench',
+  );
+  const risk = {
+    ...DEFAULT_RISK,
+    maxPosition: 1e12,
+    maxNotional: 1e12,
+    maxOrderSize: 1e12,
+    maxBookAgeMs: 1e9,
+    maxStreamSilenceMs: 1e9,
+    orderRate: { capacity: 1e12, refillPerSecond: 1e12 },
+  };
   const store = new StateStore();
   // as the bot wires it: the order manager's events go into the store, then to the ledger
   const om = new OrderManager({
@@ -128,7 +189,15 @@ async function tickToWire(withLedger: boolean, ticks: number): Promise<{ lat: nu
       bl?.onEvent(e);
     },
   });
-  const kernel = new QuotingKernel({ clock: systemClock, venue, store, markets: [{ marketId: M, strategy: bands, params, risk }], requoteIntervalMs: 0, housekeepingMs: 0, orderManager: om });
+  const kernel = new QuotingKernel({
+    clock: systemClock,
+    venue,
+    store,
+    markets: [{ marketId: M, strategy: bands, params, risk }],
+    requoteIntervalMs: 0,
+    housekeepingMs: 0,
+    orderManager: om,
+  });
   await om.reconcile();
   const lat: number[] = [];
   for (let i = 0; i < ticks; i++) {

@@ -53,7 +53,9 @@ async function build(): Promise<number> {
   const M = (i: number): string => '0x' + (i % 20).toString(16).padStart(64, '0');
   const hex = (i: number): string => '0x' + i.toString(16).padStart(64, '0');
   db.transaction(() => {
-    const o = db.prepare("INSERT INTO orders (nonce, market_id, slot, outcome, side, price, size, submitted_at, sends, status, answer, answered_at, ended_at) VALUES (?, ?, ?, 1, ?, 480000, 10000000, ?, 1, ?, 'created', ?, ?)");
+    const o = db.prepare(
+      "INSERT INTO orders (nonce, market_id, slot, outcome, side, price, size, submitted_at, sends, status, answer, answered_at, ended_at) VALUES (?, ?, ?, 1, ?, 480000, 10000000, ?, 1, ?, 'created', ?, ?)",
+    );
     const c = db.prepare('INSERT INTO cancels (nonce, market_id, ts, result, detail) VALUES (?, ?, ?, ?, NULL)');
     for (let i = 0; i < ORDERS; i++) {
       const ts = t00 + Math.floor((i / ORDERS) * span);
@@ -64,7 +66,9 @@ async function build(): Promise<number> {
         c.run(hex(i), M(i), ts + 5_000, 'cancelled');
       }
     }
-    const f = db.prepare("INSERT INTO fills (fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, filled) VALUES (?, ?, ?, 1, ?, ?, 10000000, 0, ?, 'feed', 10000000)");
+    const f = db.prepare(
+      "INSERT INTO fills (fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, filled) VALUES (?, ?, ?, 1, ?, ?, 10000000, 0, ?, 'feed', 10000000)",
+    );
     for (let i = 0; i < FILLS; i++) {
       const j = Math.floor((i / FILLS) * ORDERS);
       f.run(`${hex(j)}:10000000`, hex(j), M(j), i & 1, 470_000 + (i % 60) * 1000, t00 + Math.floor((i / FILLS) * span));
@@ -74,7 +78,9 @@ async function build(): Promise<number> {
       m.run(ts, null, '1000000', '-5000', '995000');
       m.run(ts, M(0), '1000000', '-5000', '995000');
     }
-    const s = db.prepare("INSERT INTO startups (ts, config_hash, config_file, venue, trader, markets, latched, caught_up) VALUES (?, 'h', 'f', 'v', '0xabc', 20, NULL, 0)");
+    const s = db.prepare(
+      "INSERT INTO startups (ts, config_hash, config_file, venue, trader, markets, latched, caught_up) VALUES (?, 'h', 'f', 'v', '0xabc', 20, NULL, 0)",
+    );
     for (let i = 0; i < 100; i++) s.run(t00 + i * (span / 100));
     db.prepare("INSERT INTO meta (key, value) VALUES ('account', '0xabc@testnet')").run();
   })();
@@ -174,7 +180,10 @@ const masterBytes = onDisk(master);
 process.stdout.write(`built ${ORDERS} orders, ${FILLS} fills: ${(masterBytes / 2 ** 20).toFixed(1)} MiB in ${(buildMs / 1000).toFixed(1)} s\n`);
 
 type Side = 'base' | 'head';
-const res: Record<Side, { first: number[]; second: number[]; secondReplay: number[]; firstOpen: number[]; summary: number[]; cli: number[]; cliNoop: number[] }> = {
+const res: Record<
+  Side,
+  { first: number[]; second: number[]; secondReplay: number[]; firstOpen: number[]; summary: number[]; cli: number[]; cliNoop: number[] }
+> = {
   base: { first: [], second: [], secondReplay: [], firstOpen: [], summary: [], cli: [], cliNoop: [] },
   head: { first: [], second: [], secondReplay: [], firstOpen: [], summary: [], cli: [], cliNoop: [] },
 };
@@ -203,17 +212,27 @@ const pruneMs = cliMs(HEAD, ['ledger', 'prune', '--ledger', pcopy, '--retain-day
 const prunedBytes = onDisk(pcopy);
 const after = probe(HEAD, pcopy);
 
-const med = (xs: number[]): number => percentile([...xs].sort((a, b) => a - b), 0.5);
+const med = (xs: number[]): number =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
 const ms = (x: number): string => `${x.toFixed(0)} ms`;
 const ratio = (s: keyof (typeof res)['base']): number => med(res.head[s]) / med(res.base[s]);
 report(
   [
     ['ledger', `${ORDERS} orders, ${FILLS} fills, ${(masterBytes / 2 ** 20).toFixed(1)} MiB`],
-    ['start-up, first open (base / head)', `${ms(med(res.base.first))} / ${ms(med(res.head.first))} (head builds its indexes: open ${ms(med(res.head.firstOpen))})`],
+    [
+      'start-up, first open (base / head)',
+      `${ms(med(res.base.first))} / ${ms(med(res.head.first))} (head builds its indexes: open ${ms(med(res.head.firstOpen))})`,
+    ],
     ['start-up, later opens (base / head)', `${ms(med(res.base.second))} / ${ms(med(res.head.second))}  ratio ${ratio('second').toFixed(3)}`],
     ['  of which the fills replay (base / head)', `${ms(med(res.base.secondReplay))} / ${ms(med(res.head.secondReplay))}`],
     ['ledger summary in process (base / head)', `${ms(med(res.base.summary))} / ${ms(med(res.head.summary))}  ratio ${ratio('summary').toFixed(3)}`],
-    ['ledger summary CLI wall (base / head)', `${ms(med(res.base.cli))} / ${ms(med(res.head.cli))} (CLI start alone: ${ms(med(res.base.cliNoop))} / ${ms(med(res.head.cliNoop))})`],
+    [
+      'ledger summary CLI wall (base / head)',
+      `${ms(med(res.base.cli))} / ${ms(med(res.head.cli))} (CLI start alone: ${ms(med(res.base.cliNoop))} / ${ms(med(res.head.cliNoop))})`,
+    ],
     ['bytes per fill before prune', `${(masterBytes / FILLS).toFixed(0)}`],
     ['prune --retain-days 90', `${ms(pruneMs)} (with the one VACUUM of a ledger from before)`],
     ['bytes per fill after prune', `${(prunedBytes / FILLS).toFixed(0)}`],

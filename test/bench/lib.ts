@@ -91,7 +91,12 @@ export function secondHalf(points: readonly { t: number; v: number }[], minutes:
   const half = points.filter((p) => p.t >= minutes / 2);
   const mean = half.reduce((a, p) => a + p.v, 0) / half.length;
   const tm = half.reduce((a, p) => a + p.t, 0) / half.length;
-  const slope = half.reduce((a, p) => a + (p.t - tm) * (p.v - mean), 0) / Math.max(1e-9, half.reduce((a, p) => a + (p.t - tm) ** 2, 0));
+  const slope =
+    half.reduce((a, p) => a + (p.t - tm) * (p.v - mean), 0) /
+    Math.max(
+      1e-9,
+      half.reduce((a, p) => a + (p.t - tm) ** 2, 0),
+    );
   return { mean, growth: slope * (minutes / 2), n: half.length };
 }
 

@@ -51,7 +51,12 @@ const keys = chaosKeys(77);
 const ex = createLocalExchange({
   seed: 77,
   // generated markets: the demo list has only a handful
-  markets: Array.from({ length: MARKETS }, (_, i) => ({ question: `Load market ${i + 1}: will it resolve YES?`, slug: `load-${i + 1}`, deadline: Date.now() + 30 * 86_400_000, tick: 10_000 })),
+  markets: Array.from({ length: MARKETS }, (_, i) => ({
+    question: `Load market ${i + 1}: will it resolve YES?`,
+    slug: `load-${i + 1}`,
+    deadline: Date.now() + 30 * 86_400_000,
+    tick: 10_000,
+  })),
   apiKeys: [{ key: keys.apiKey, wallet: keys.address }],
   chain: TESTNET,
   // the venue's own rate limit is not what is measured here
@@ -91,8 +96,10 @@ const seeder = engine.ensureTrader(derivedAddress('bookmaker-load:seeder'));
 engine.deposit(seeder, 10n ** 15n);
 for (const i of indexes) {
   const now = ex.state.clock.now();
-  if (!(engine.engine.bestBid(i) > 0)) engine.submit(toSubmitOrder({ market: i, trader: seeder, outcome: 1, side: 'buy', price: 400_000, size: 5_000_000, nowMs: now }));
-  if (!(engine.engine.bestAsk(i) > 0)) engine.submit(toSubmitOrder({ market: i, trader: seeder, outcome: 0, side: 'buy', price: 400_000, size: 5_000_000, nowMs: now }));
+  if (!(engine.engine.bestBid(i) > 0))
+    engine.submit(toSubmitOrder({ market: i, trader: seeder, outcome: 1, side: 'buy', price: 400_000, size: 5_000_000, nowMs: now }));
+  if (!(engine.engine.bestAsk(i) > 0))
+    engine.submit(toSubmitOrder({ market: i, trader: seeder, outcome: 0, side: 'buy', price: 400_000, size: 5_000_000, nowMs: now }));
 }
 process.stderr.write(`load: ${twoSided()} of ${indexes.length} books two-sided before the bot starts\n`);
 
@@ -156,7 +163,6 @@ const onMessage = (m: ChildMessage): void => {
     if (allQuotedAt === 0 && quotingNow > 0 && quotingNow + idle === MARKETS) allQuotedAt = Date.now();
   }
   if (m.type === 'stats') {
-
     waiter?.(m.stats);
     waiter = null;
   }
@@ -199,7 +205,9 @@ async function measure(ms: number, progress: boolean, stopTraffic: () => void = 
     await sleep(Math.min(30_000, ms - (Date.now() - t0)));
     if (progress) {
       const s = await stats();
-      process.stderr.write(`load: ${((Date.now() - t0) / 1000).toFixed(0)} s, lag p99 ${s.lagP99Ms.toFixed(1)} ms, rss ${(s.rssBytes / 2 ** 20).toFixed(0)} MiB, deltas ${s.bookDeltas - from.bookDeltas}/${published - p0}\n`);
+      process.stderr.write(
+        `load: ${((Date.now() - t0) / 1000).toFixed(0)} s, lag p99 ${s.lagP99Ms.toFixed(1)} ms, rss ${(s.rssBytes / 2 ** 20).toFixed(0)} MiB, deltas ${s.bookDeltas - from.bookDeltas}/${published - p0}\n`,
+      );
     }
   }
   // stop the traffic, then let in-flight deltas arrive before counting what was received
@@ -207,16 +215,28 @@ async function measure(ms: number, progress: boolean, stopTraffic: () => void = 
   const publishedAtEnd = published;
   await sleep(2_000);
   const to = await stats();
-  return { ms: Date.now() - t0 - 2_000, cpuMs: to.cpuUserMs + to.cpuSystemMs - from.cpuUserMs - from.cpuSystemMs, published: publishedAtEnd - p0, requests: requests - r0, from, to };
+  return {
+    ms: Date.now() - t0 - 2_000,
+    cpuMs: to.cpuUserMs + to.cpuSystemMs - from.cpuUserMs - from.cpuSystemMs,
+    published: publishedAtEnd - p0,
+    requests: requests - r0,
+    from,
+    to,
+  };
 }
 
 try {
   process.stderr.write(`load: bot up quoting ${MARKETS} markets after ${((readyAt - spawnedAt) / 1000).toFixed(1)} s; waiting until all quote\n`);
   for (let i = 1; i <= 120 && allQuotedAt === 0; i++) {
     await sleep(1_000);
-    if (i % 10 === 0) process.stderr.write(`load: ${quotingNow} of ${MARKETS} quoting after ${((Date.now() - spawnedAt) / 1000).toFixed(0)} s (not quoting: ${notQuoting()})\n`);
+    if (i % 10 === 0)
+      process.stderr.write(
+        `load: ${quotingNow} of ${MARKETS} quoting after ${((Date.now() - spawnedAt) / 1000).toFixed(0)} s (not quoting: ${notQuoting()})\n`,
+      );
   }
-  process.stderr.write(`load: ${quotingNow} of ${MARKETS} quoting after ${((Date.now() - spawnedAt) / 1000).toFixed(1)} s; baseline (still books) ${BASELINE_MS / 1000} s\n`);
+  process.stderr.write(
+    `load: ${quotingNow} of ${MARKETS} quoting after ${((Date.now() - spawnedAt) / 1000).toFixed(1)} s; baseline (still books) ${BASELINE_MS / 1000} s\n`,
+  );
   await sleep(2_000);
   const idle = await measure(BASELINE_MS, false);
   const driver = startBookDriver(ex, { perMarketPerSecond: RATE, seed: 77 });

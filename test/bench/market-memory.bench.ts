@@ -55,23 +55,68 @@ async function perMarket(root: string): Promise<{ bytes: number; orders: number 
     load(root, 'src/state/store.ts'),
     load(root, 'test/orders/fake-venue.ts'),
   ]);
-  const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 5 }, { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 5 }] }, 'bench');
-  const risk = { ...DEFAULT_RISK, maxPosition: 1e12, maxNotional: 1e12, maxBookAgeMs: 1e12, maxStreamSilenceMs: 1e12, orderRate: { capacity: 1e12, refillPerSecond: 1e12 } };
+  const params = bands.parseConfig(
+    {
+      fair: 'mid',
+      bands: [
+        { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 5 },
+        { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 5 },
+      ],
+    },
+    'bench',
+  );
+  const risk = {
+    ...DEFAULT_RISK,
+    maxPosition: 1e12,
+    maxNotional: 1e12,
+    maxBookAgeMs: 1e12,
+    maxStreamSilenceMs: 1e12,
+    orderRate: { capacity: 1e12, refillPerSecond: 1e12 },
+  };
   const build = async (n: number): Promise<{ kernel: Mod; store: Mod; venue: Mod }> => {
     const clock = new ManualClock(1_800_000_000_000);
     const venue = new FakeVenue();
     const store = new StateStore();
     const ids = Array.from({ length: n }, (_, i) => '0x' + (i + 1).toString(16).padStart(64, '0'));
-    const kernel = new QuotingKernel({ clock, venue, store, markets: ids.map((marketId) => ({ marketId, strategy: bands, params, risk })), requoteIntervalMs: 0, housekeepingMs: 0 });
+    const kernel = new QuotingKernel({
+      clock,
+      venue,
+      store,
+      markets: ids.map((marketId) => ({ marketId, strategy: bands, params, risk })),
+      requoteIntervalMs: 0,
+      housekeepingMs: 0,
+    });
     await kernel.orderManager.reconcile();
     // ten minutes of a quiet market: a status, then a book a second (the mid history samples once a second)
-    for (const id of ids) store.dispatch({ type: 'BookEventReceived', event: { type: 'status', marketId: id, outcomeIndex: 1, state: 'live', localTs: clock.now() }, ts: clock.now() });
+    for (const id of ids)
+      store.dispatch({
+        type: 'BookEventReceived',
+        event: { type: 'status', marketId: id, outcomeIndex: 1, state: 'live', localTs: clock.now() },
+        ts: clock.now(),
+      });
     for (let s = 0; s < 600; s++) {
       const now = clock.now();
       for (let i = 0; i < ids.length; i++) {
         const mid = 500_000 + (i % 7) * 10_000;
         const lv = (k: number, sign: number) => ({ price: mid + sign * (10_000 + k * 10_000), size: 100_000_000 + k });
-        const ev = { type: 'BookEventReceived', event: { type: 'snapshot', book: { marketId: ids[i], outcomeIndex: 1, bids: Array.from({ length: 10 }, (_, k) => lv(k, -1)), asks: Array.from({ length: 10 }, (_, k) => lv(k, 1)), venueTs: now, seq: s + 1 }, seq: s + 1, localTs: now, source: 'stream' }, ts: now };
+        const ev = {
+          type: 'BookEventReceived',
+          event: {
+            type: 'snapshot',
+            book: {
+              marketId: ids[i],
+              outcomeIndex: 1,
+              bids: Array.from({ length: 10 }, (_, k) => lv(k, -1)),
+              asks: Array.from({ length: 10 }, (_, k) => lv(k, 1)),
+              venueTs: now,
+              seq: s + 1,
+            },
+            seq: s + 1,
+            localTs: now,
+            source: 'stream',
+          },
+          ts: now,
+        };
         // the first second and the last tick the kernel (quotes placed, then at rest); the rest only move the store
         if (s === 0 || s === 599) kernel.onEvent(ev);
         else store.dispatch(ev);
@@ -105,7 +150,12 @@ report(
     ['orders resting', mine.orders],
     ['bytes per market', Math.round(mine.bytes)],
     ['KiB per market', kb(mine.bytes)],
-    ...(base ? ([['base: KiB per market', kb(base.bytes)], ['ratio base / this', Math.round((base.bytes / mine.bytes) * 100) / 100]] as [string, number][]) : []),
+    ...(base
+      ? ([
+          ['base: KiB per market', kb(base.bytes)],
+          ['ratio base / this', Math.round((base.bytes / mine.bytes) * 100) / 100],
+        ] as [string, number][])
+      : []),
     ['goal (issue 24)', '≤ 50 KB per quoted market at rest'],
   ],
   {

@@ -21,24 +21,46 @@ function view(k: number): MarketView {
   const mid = 500_000 + ((k * 7919) % 11) * 10_000 - 50_000;
   const bids = levels(mid - 10_000, -10_000);
   const asks = levels(mid + 10_000, 10_000);
-  const own = (side: 'bid' | 'ask', price: number, level: number): WorkingQuote => ({ side, price, size: 10 * S, level, state: 'working', outcomeIndex: 1, venueSide: side === 'bid' ? 'buy' : 'sell', placedAt: NOW - 1000 });
+  const own = (side: 'bid' | 'ask', price: number, level: number): WorkingQuote => ({
+    side,
+    price,
+    size: 10 * S,
+    level,
+    state: 'working',
+    outcomeIndex: 1,
+    venueSide: side === 'bid' ? 'buy' : 'sell',
+    placedAt: NOW - 1000,
+  });
   return {
     marketId: ('0x' + 'ab'.repeat(32)) as `0x${string}`,
-    tick: 10_000, minSize: S, deadline: NOW + 86_400_000, status: 'active', now: NOW + k,
+    tick: 10_000,
+    minSize: S,
+    deadline: NOW + 86_400_000,
+    status: 'active',
+    now: NOW + k,
     book: viewBook(bids, asks, NOW, NOW + k),
-    streamLastEventAt: NOW + k, trades: [],
+    streamLastEventAt: NOW + k,
+    trades: [],
     midHistory: Array.from({ length: 120 }, (_, i) => ({ ts: NOW - (120 - i) * 500, mid: 500_000 + ((i * 31) % 7) * 5_000 })),
     position: { yes: 20 * S, no: 0, net: 20 * S, avgEntry: 480_000 },
     quotes: [own('bid', mid - 20_000, 0), own('ask', mid + 20_000, 0), own('bid', mid - 40_000, 1), own('ask', mid + 40_000, 1)],
-    oracle: null, pnl: { realised: 0, unrealised: 0 },
+    oracle: null,
+    pnl: { realised: 0, unrealised: 0 },
     account: { collateral: 10_000n * BigInt(S), pnl: 0, worstCasePosition: 100 * S, worstCaseNotional: 50 * S },
-    venue: { requests: 100, errors: 1, windowMs: 60_000 }, flags: {},
+    venue: { requests: 100, errors: 1, windowMs: 60_000 },
+    flags: {},
   };
 }
 
 const views = Array.from({ length: 64 }, (_, k) => view(k));
 const cfg = avellaneda.parseConfig({ levels: 2, levelSpacing: 0.02 }, 'bench');
-const limits = { ...DEFAULT_RISK, maxTotalPosition: 1000 * S, maxTotalNotional: 500 * S, maxDistanceFromFair: 200_000, orderRate: { capacity: 1e6, refillPerSecond: 1e6 } };
+const limits = {
+  ...DEFAULT_RISK,
+  maxTotalPosition: 1000 * S,
+  maxTotalNotional: 500 * S,
+  maxDistanceFromFair: 200_000,
+  orderRate: { capacity: 1e6, refillPerSecond: 1e6 },
+};
 const book = JSON.stringify({ marketId: views[0]!.marketId, bids: views[0]!.book!.bids, asks: views[0]!.book!.asks, timestamp: new Date(NOW).toISOString() });
 
 let state: RiskState = INITIAL_RISK_STATE;
@@ -79,5 +101,14 @@ report(
     ['baseline: JSON.parse 20-level book /CPU-s', bestBase],
     ['ratio (ticks / parses)', best / bestBase],
   ],
-  { name: 'quote-risk', unit: 'ticks/s', value: Math.round(best), baseline: 'JSON.parse of a 20-level book', baselineValue: Math.round(bestBase), ratio: Number((best / bestBase).toFixed(2)), p50: Number(p50.toFixed(2)), p99: Number(p99.toFixed(2)) },
+  {
+    name: 'quote-risk',
+    unit: 'ticks/s',
+    value: Math.round(best),
+    baseline: 'JSON.parse of a 20-level book',
+    baselineValue: Math.round(bestBase),
+    ratio: Number((best / bestBase).toFixed(2)),
+    p50: Number(p50.toFixed(2)),
+    p99: Number(p99.toFixed(2)),
+  },
 );

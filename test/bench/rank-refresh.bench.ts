@@ -21,7 +21,12 @@ import { percentile, report } from './lib.ts';
 const ROUNDS = Number(process.env.RANK_BENCH_ROUNDS ?? 5);
 const MARKETS = 500;
 
-const ex = createLocalExchange({ seed: 3, markets: Array.from({ length: MARKETS }, (_, i) => generatedMarketInput(i + 1)), apiKeys: [{ key: 'bench', perms: ['read'] }], rateLimit: { capacity: 1e9, refillPerSecond: 1e9 } });
+const ex = createLocalExchange({
+  seed: 3,
+  markets: Array.from({ length: MARKETS }, (_, i) => generatedMarketInput(i + 1)),
+  apiKeys: [{ key: 'bench', perms: ['read'] }],
+  rateLimit: { capacity: 1e9, refillPerSecond: 1e9 },
+});
 const agents = startCounterparties(ex, { seed: 3 });
 const baseUrl = await ex.start(0);
 await new Promise((r) => setTimeout(r, 2000)); // the makers' first quotes
@@ -61,12 +66,22 @@ await ex.close();
 
 // the pure choice over 5 000 candidates
 const terms = Object.fromEntries(RANK_TERMS.map((t) => [t, 0.5])) as never;
-const cands = Array.from({ length: 5000 }, (_, i) => ({ id: `0x${i.toString(16).padStart(64, '0')}`, score: Math.sin(i) * 2, terms, status: 'active', scored: true }));
+const cands = Array.from({ length: 5000 }, (_, i) => ({
+  id: `0x${i.toString(16).padStart(64, '0')}`,
+  score: Math.sin(i) * 2,
+  terms,
+  status: 'active',
+  scored: true,
+}));
 const previous = new Set(cands.slice(0, 20).map((c) => c.id));
 const chooseUs: number[] = [];
 for (let i = 0; i < 50; i++) {
   const t0 = performance.now();
-  chooseRanked(cands, { top: 20, minScore: 0, perMarket: 150e6, total: 1500e6, enterMargin: 0.1, minHoldMs: 600_000 }, { previous, enteredAt: new Map(), nowMs: 0 });
+  chooseRanked(
+    cands,
+    { top: 20, minScore: 0, perMarket: 150e6, total: 1500e6, enterMargin: 0.1, minHoldMs: 600_000 },
+    { previous, enteredAt: new Map(), nowMs: 0 },
+  );
   chooseUs.push((performance.now() - t0) * 1000);
 }
 
@@ -84,5 +99,15 @@ report(
     ['all: true selection p50, ms (baseline)', base],
     ['choose over 5 000 candidates p50, µs', percentile(s(chooseUs), 0.5)],
   ],
-  { name: 'rank-refresh', unit: 'ms', value: p50, p50, baseline: 'all: true selection (market list only)', baselineValue: base, ratio: p50 / base, requests: rankRequests, chooseP50Us: percentile(s(chooseUs), 0.5) },
+  {
+    name: 'rank-refresh',
+    unit: 'ms',
+    value: p50,
+    p50,
+    baseline: 'all: true selection (market list only)',
+    baselineValue: base,
+    ratio: p50 / base,
+    requests: rankRequests,
+    chooseP50Us: percentile(s(chooseUs), 0.5),
+  },
 );

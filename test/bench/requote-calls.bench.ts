@@ -60,8 +60,25 @@ const ids = Array.from({ length: MARKETS }, (_, i) => ('0x' + (i + 1).toString(1
 const clock = new ManualClock(1_800_000_000_000);
 const venue = new CountingVenue();
 const store = new StateStore();
-const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }, { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 20 }] }, 'bench');
-const risk = { ...DEFAULT_RISK, maxPosition: 1e12, maxNotional: 1e12, maxOrderSize: 1e12, maxBookAgeMs: 60_000, maxStreamSilenceMs: 60_000, orderRate: { capacity: 1e9, refillPerSecond: 1e9 } };
+const params = bands.parseConfig(
+  {
+    fair: 'mid',
+    bands: [
+      { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 },
+      { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 20 },
+    ],
+  },
+  'bench',
+);
+const risk = {
+  ...DEFAULT_RISK,
+  maxPosition: 1e12,
+  maxNotional: 1e12,
+  maxOrderSize: 1e12,
+  maxBookAgeMs: 60_000,
+  maxStreamSilenceMs: 60_000,
+  orderRate: { capacity: 1e9, refillPerSecond: 1e9 },
+};
 
 // naive baseline over the same ticks: cancel whatever rests, then create the whole desired set
 const naive = { calls: 0, resting: new Map<string, number>() };
@@ -108,7 +125,20 @@ while (clock.now() < end) {
       type: 'BookEventReceived',
       event: {
         type: 'snapshot',
-        book: { marketId: ids[i]!, outcomeIndex: 1, bids: [{ price: mid - TICK, size: jitter() }, { price: mid - 2 * TICK, size: jitter() }], asks: [{ price: mid + TICK, size: jitter() }, { price: mid + 2 * TICK, size: jitter() }], venueTs: now, seq: ++seq },
+        book: {
+          marketId: ids[i]!,
+          outcomeIndex: 1,
+          bids: [
+            { price: mid - TICK, size: jitter() },
+            { price: mid - 2 * TICK, size: jitter() },
+          ],
+          asks: [
+            { price: mid + TICK, size: jitter() },
+            { price: mid + 2 * TICK, size: jitter() },
+          ],
+          venueTs: now,
+          seq: ++seq,
+        },
         seq,
         localTs: now,
         source: 'stream',
@@ -136,5 +166,12 @@ report(
     ['naive cancel-all + create calls / minute', naivePerMin],
     ['order manager calls per kernel tick', ours / Math.max(1, ticks)],
   ],
-  { name: 'requote-calls', unit: 'venue calls/min (10 markets)', value: Math.round(perMin * 10) / 10, baseline: 'naive cancel-all-then-create', baselineValue: Math.round(naivePerMin * 10) / 10, ratio: Math.round((naivePerMin / perMin) * 100) / 100 },
+  {
+    name: 'requote-calls',
+    unit: 'venue calls/min (10 markets)',
+    value: Math.round(perMin * 10) / 10,
+    baseline: 'naive cancel-all-then-create',
+    baselineValue: Math.round(naivePerMin * 10) / 10,
+    ratio: Math.round((naivePerMin / perMin) * 100) / 100,
+  },
 );

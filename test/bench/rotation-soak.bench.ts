@@ -51,7 +51,12 @@ const KEY = 'rotation-soak-key';
 const ROOT = new URL('../../', import.meta.url).pathname;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function child(args: string[], env: NodeJS.ProcessEnv, nodeArgs: string[] = [], onLine?: (line: string) => boolean): { proc: ChildProcess; out: () => string; exited: Promise<number | null> } {
+function child(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  nodeArgs: string[] = [],
+  onLine?: (line: string) => boolean,
+): { proc: ChildProcess; out: () => string; exited: Promise<number | null> } {
   const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let partial = '';
@@ -72,7 +77,24 @@ function child(args: string[], env: NodeJS.ProcessEnv, nodeArgs: string[] = [], 
 }
 
 const simPort = await freePort();
-const sim = child(['sim', '--port', String(simPort), '--seed', String(SEED), '--api-key', KEY, '--markets', '4', '--new-market-every', String(EVERY), '--market-lifetime', String(LIFETIME)], process.env);
+const sim = child(
+  [
+    'sim',
+    '--port',
+    String(simPort),
+    '--seed',
+    String(SEED),
+    '--api-key',
+    KEY,
+    '--markets',
+    '4',
+    '--new-market-every',
+    String(EVERY),
+    '--market-lifetime',
+    String(LIFETIME),
+  ],
+  process.env,
+);
 let baseUrl = '';
 for (;;) {
   const m = /^listening (\S+)$/m.exec(sim.out());
@@ -116,13 +138,18 @@ const metricsPort = await freePort();
 /** the heap V8 keeps after each full (mark-compact) collection: what the bot really holds, RSS saw-tooth aside */
 const majors: { isolate: string; at: number; live: number }[] = [];
 const spawnedAt = Date.now();
-const bot = child(['run', '-c', cfg, '--api-key', KEY, '--metrics-port', String(metricsPort), '--log-level', 'warn', '--summary-seconds', '0'], { ...process.env, BOOKMAKER_PRIVATE_KEY: privateKey }, ['--trace-gc'], (line) => {
-  if (!line.includes(' ms: ')) return false;
-  // `[pid:addr] <ms since the isolate started> ms: Mark-Compact a (b) -> LIVE (d) MB, ...`
-  const g = markCompact(line);
-  if (g && g.isolate !== null) majors.push({ isolate: g.isolate, at: spawnedAt + g.ms, live: g.live });
-  return true;
-});
+const bot = child(
+  ['run', '-c', cfg, '--api-key', KEY, '--metrics-port', String(metricsPort), '--log-level', 'warn', '--summary-seconds', '0'],
+  { ...process.env, BOOKMAKER_PRIVATE_KEY: privateKey },
+  ['--trace-gc'],
+  (line) => {
+    if (!line.includes(' ms: ')) return false;
+    // `[pid:addr] <ms since the isolate started> ms: Mark-Compact a (b) -> LIVE (d) MB, ...`
+    const g = markCompact(line);
+    if (g && g.isolate !== null) majors.push({ isolate: g.isolate, at: spawnedAt + g.ms, live: g.live });
+    return true;
+  },
+);
 
 const auth = { authorization: `Bearer ${KEY}` };
 async function getJson<T>(url: string): Promise<T> {
@@ -179,7 +206,9 @@ async function openOrders(): Promise<{ marketId: string }[]> {
   const all: { marketId: string }[] = [];
   let cursor: string | null = null;
   do {
-    const page: { orders: { marketId: string }[]; cursor: string | null } = await getJson(`${baseUrl}/orders?trader=${wallet}&status=open&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const page: { orders: { marketId: string }[]; cursor: string | null } = await getJson(
+      `${baseUrl}/orders?trader=${wallet}&status=open&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     all.push(...page.orders);
     cursor = page.orders.length ? page.cursor : null;
   } while (cursor);
@@ -244,7 +273,9 @@ let created = 0;
 {
   let cursor: string | null = null;
   do {
-    const page: { markets: VenueMarket[]; cursor: string | null } = await getJson(`${baseUrl}/markets?status=active,closed,resolved,pending&sortBy=new&limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const page: { markets: VenueMarket[]; cursor: string | null } = await getJson(
+      `${baseUrl}/markets?status=active,closed,resolved,pending&sortBy=new&limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     created += page.markets.filter((m) => Date.parse(m.createdAt) >= t0).length;
     cursor = page.markets.length ? page.cursor : null;
   } while (cursor);
@@ -256,25 +287,37 @@ sim.proc.kill('SIGTERM');
 await sim.exited;
 rmSync(dir, { recursive: true, force: true });
 
-const rss = secondHalf(samples.map((s) => ({ t: s.t, v: s.rssMb })), MINUTES);
+const rss = secondHalf(
+  samples.map((s) => ({ t: s.t, v: s.rssMb })),
+  MINUTES,
+);
 const at = (t: number) => samples.reduce((best, s) => (Math.abs(s.t - t) < Math.abs(best.t - t) ? s : best));
 // the bot's main isolate: the one holding the most (a worker thread, e.g. the watchdog's, has its own small heap)
 const biggest = new Map<string, number>();
 for (const g of majors) biggest.set(g.isolate, Math.max(biggest.get(g.isolate) ?? 0, g.live));
 const mainIsolate = [...biggest].sort((a, b) => b[1] - a[1])[0]?.[0];
-const liveSeries = majors.filter((g) => g.isolate === mainIsolate).map((g) => ({ t: (g.at - t0) / 60_000, v: g.live })).filter((g) => g.t >= 0 && g.t <= MINUTES);
+const liveSeries = majors
+  .filter((g) => g.isolate === mainIsolate)
+  .map((g) => ({ t: (g.at - t0) / 60_000, v: g.live }))
+  .filter((g) => g.t >= 0 && g.t <= MINUTES);
 const live = secondHalf(liveSeries, MINUTES);
 const liveFirst = liveSeries[0]?.v ?? NaN;
 const liveLast = liveSeries.at(-1)?.v ?? NaN;
 /** the full GC nearest the middle of the soak (the start of its second half) */
 const liveMiddle = liveSeries.length ? liveSeries.reduce((best, g) => (Math.abs(g.t - MINUTES / 2) < Math.abs(best.t - MINUTES / 2) ? g : best)).v : NaN;
-const lags = samples.map((s) => s.lagP99Ms).filter(Number.isFinite).sort((a, b) => a - b);
+const lags = samples
+  .map((s) => s.lagP99Ms)
+  .filter(Number.isFinite)
+  .sort((a, b) => a - b);
 const lagMax = lags.at(-1) ?? NaN;
 const lagMedian = lags.length ? lags[Math.floor(lags.length / 2)]! : NaN;
 const r1 = (x: number) => Math.round(x * 10) / 10;
 report(
   [
-    ['minutes / new market every s / lifetime s / refresh s / pause before deadline s', `${MINUTES} / ${EVERY} / ${LIFETIME} / ${REFRESH} / ${PAUSE_BEFORE_DEADLINE}`],
+    [
+      'minutes / new market every s / lifetime s / refresh s / pause before deadline s',
+      `${MINUTES} / ${EVERY} / ${LIFETIME} / ${REFRESH} / ${PAUSE_BEFORE_DEADLINE}`,
+    ],
     ['markets created by the venue during the soak', String(created)],
     ['markets started by the bot (bookmaker_markets_started_total)', String(last.started)],
     ['markets retired by the bot (bookmaker_markets_retired_total)', `${last.retired} ${JSON.stringify(last.retiredBy)}`],

@@ -60,7 +60,12 @@ const retireMs = events.filter((e) => e.kind === 'retired' && e.ms !== undefined
 const tSettle = performance.now();
 await waitFor('retired records settled', () => bot.store.state.markets.size === bot.rotation.activeIds().length, 60_000).catch(() => undefined);
 const settleMs = performance.now() - tSettle;
-const held = { store: bot.store.state.markets.size, health: bot.healthModel.markets().length, kernel: bot.kernel.marketIds().length, active: bot.rotation.activeIds().length };
+const held = {
+  store: bot.store.state.markets.size,
+  health: bot.healthModel.markets().length,
+  kernel: bot.kernel.marketIds().length,
+  active: bot.rotation.activeIds().length,
+};
 const code = await bot.stop('bench');
 await h.close();
 

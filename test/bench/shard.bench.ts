@@ -26,7 +26,8 @@ const mod4 = best(() => void (sink += modulo(ids[i++ & 1023]!, 4)));
 const rdv16 = best(() => void (sink += shardOf(ids[i++ & 1023]!, 16)));
 const rdv10k = best(() => void (sink += shardOf(ids[i++ & 1023]!, 10_000)), 1);
 
-const movedShare = (assign: (id: string, n: number) => number, n: number): number => many.filter((id) => assign(id, n) !== assign(id, n + 1)).length / many.length;
+const movedShare = (assign: (id: string, n: number) => number, n: number): number =>
+  many.filter((id) => assign(id, n) !== assign(id, n + 1)).length / many.length;
 const movedRdv = movedShare(shardOf, 4);
 const movedMod = movedShare(modulo, 4);
 if (sink === -1) process.stdout.write('');
@@ -40,5 +41,16 @@ report(
     ['moved 4 → 5, rendezvous', `${(movedRdv * 100).toFixed(1)} % (ideal 20 %)`],
     ['moved 4 → 5, sha256 mod N', `${(movedMod * 100).toFixed(1)} %`],
   ],
-  { name: 'shard', unit: 'ids/s', value: Math.round(rdv4), baseline: 'sha256 mod N', baselineValue: Math.round(mod4), ratio: Math.round((rdv4 / mod4) * 100) / 100, n16: Math.round(rdv16), n10000: Math.round(rdv10k), movedRendezvous: movedRdv, movedModulo: movedMod },
+  {
+    name: 'shard',
+    unit: 'ids/s',
+    value: Math.round(rdv4),
+    baseline: 'sha256 mod N',
+    baselineValue: Math.round(mod4),
+    ratio: Math.round((rdv4 / mod4) * 100) / 100,
+    n16: Math.round(rdv16),
+    n10000: Math.round(rdv10k),
+    movedRendezvous: movedRdv,
+    movedModulo: movedMod,
+  },
 );

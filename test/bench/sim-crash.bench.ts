@@ -29,7 +29,16 @@ try {
       ['acknowledged changes lost', 0],
       ['seconds', s],
     ],
-    { name: 'sim-crash', unit: 'acknowledged changes lost over kill -9 cycles', value: 0, cycles: r.cycles, acked: r.acked, cancels: r.cancels, checked: r.checked, replayed: r.replayed },
+    {
+      name: 'sim-crash',
+      unit: 'acknowledged changes lost over kill -9 cycles',
+      value: 0,
+      cycles: r.cycles,
+      acked: r.acked,
+      cancels: r.cancels,
+      checked: r.checked,
+      replayed: r.replayed,
+    },
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });

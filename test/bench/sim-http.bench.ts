@@ -94,7 +94,13 @@ async function round(pureJs: boolean, seconds: number, n: number, batch: number,
   else delete env.SIM_HTTP_JOURNAL_DIR;
   if (pureJs) env.BOOKMAKER_PURE_JS = '1';
   else delete env.BOOKMAKER_PURE_JS;
-  const child = fork(fileURLToPath(import.meta.url), [], { env, execArgv: process.env.SIM_HTTP_PROF ? ['--cpu-prof', '--cpu-prof-interval=200', '--cpu-prof-dir=' + process.env.SIM_HTTP_PROF, '--import', 'tsx'] : ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(import.meta.url), [], {
+    env,
+    execArgv: process.env.SIM_HTTP_PROF
+      ? ['--cpu-prof', '--cpu-prof-interval=200', '--cpu-prof-dir=' + process.env.SIM_HTTP_PROF, '--import', 'tsx']
+      : ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   try {
     const ready = (await request(child, { type: 'none' }, 'ready')) as Extract<ServerMsg, { type: 'ready' }>;
     const signer = createSigner({ privateKey: ready.privateKey, chain: TESTNET });
@@ -103,11 +109,21 @@ async function round(pureJs: boolean, seconds: number, n: number, batch: number,
       const orders: LimitOrderBody[] = [];
       const cancels: CancelBody[] = [];
       for (let j = 0; j < batch; j++) {
-        const body = signer.signOrder({ marketId: ready.marketIds[(i + j) % ready.marketIds.length]!, outcomeIndex: 1, side: 0, price: 10_000 * (1 + ((i + j) % 30)), size: 1_000_000 });
+        const body = signer.signOrder({
+          marketId: ready.marketIds[(i + j) % ready.marketIds.length]!,
+          outcomeIndex: 1,
+          side: 0,
+          price: 10_000 * (1 + ((i + j) % 30)),
+          size: 1_000_000,
+        });
         orders.push(body);
         cancels.push(signer.signCancel(body.nonce));
       }
-      work.push(batch === 1 ? { order: JSON.stringify(orders[0]), cancel: JSON.stringify(cancels[0]) } : { order: JSON.stringify({ orders }), cancel: JSON.stringify({ cancels }) });
+      work.push(
+        batch === 1
+          ? { order: JSON.stringify(orders[0]), cancel: JSON.stringify(cancels[0]) }
+          : { order: JSON.stringify({ orders }), cancel: JSON.stringify({ cancels }) },
+      );
     }
     const createPath = batch === 1 ? '/orders' : '/orders/bulk/create';
     const cancelPath = batch === 1 ? '/orders/cancel' : '/orders/bulk/cancel';
@@ -152,7 +168,13 @@ async function round(pureJs: boolean, seconds: number, n: number, batch: number,
     const cpu1 = ((await request(child, { type: 'cpu' }, 'cpu')) as Extract<ServerMsg, { type: 'cpu' }>).micros;
     await pool.close();
     latencies.sort((x, y) => x - y);
-    return { ordersPerSec: done / elapsed, ordersPerServerCpuSec: done / ((cpu1 - cpu0) / 1e6), p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), failures };
+    return {
+      ordersPerSec: done / elapsed,
+      ordersPerServerCpuSec: done / ((cpu1 - cpu0) / 1e6),
+      p50: percentile(latencies, 0.5),
+      p99: percentile(latencies, 0.99),
+      failures,
+    };
   } finally {
     child.send({ type: 'stop' });
     await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(undefined)));
@@ -192,7 +214,13 @@ if (process.env.SIM_HTTP_ROLE === 'server') {
         ['single, journal on: orders per server CPU-second', singleJ?.ordersPerServerCpuSec ?? NaN],
         ['single, journal on: wall-clock orders/s', singleJ?.ordersPerSec ?? NaN],
       ],
-      { name: 'sim-http', unit: `orders per server CPU-second (${[...shapes].join(', ')} only)`, value: Math.round(only.ordersPerServerCpuSec), p50: only.p50, p99: only.p99 },
+      {
+        name: 'sim-http',
+        unit: `orders per server CPU-second (${[...shapes].join(', ')} only)`,
+        value: Math.round(only.ordersPerServerCpuSec),
+        p50: only.p50,
+        p99: only.p99,
+      },
     );
     process.exit(0);
   }
@@ -222,7 +250,7 @@ if (process.env.SIM_HTTP_ROLE === 'server') {
       ['  wall-clock orders/s', bulkJ.ordersPerSec],
       ['  journal on / off, per server CPU-second', bulkJ.ordersPerServerCpuSec / bulk.ordersPerServerCpuSec],
       ['concurrency (keep-alive connections)', CONCURRENCY],
-    ['rounds (best of, interleaved)', ROUNDS],
+      ['rounds (best of, interleaved)', ROUNDS],
     ],
     {
       name: 'sim-http',

@@ -26,7 +26,13 @@ function rssMb(pid: number): number {
 }
 
 if (process.env.SIM_RESOURCES_ROLE === 'server') {
-  const ex = createLocalExchange({ seed: 4, apiKeys: [{ key: 'keyed' }], expirySweepMs: 0, initialCollateral: 10n ** 13n, rateLimit: { capacity: 1e6, refillPerSecond: 1e6 } });
+  const ex = createLocalExchange({
+    seed: 4,
+    apiKeys: [{ key: 'keyed' }],
+    expirySweepMs: 0,
+    initialCollateral: 10n ** 13n,
+    rateLimit: { capacity: 1e6, refillPerSecond: 1e6 },
+  });
   const base = await ex.start(0);
   process.send!({ base, pk: ex.state.keys.get('keyed')!.privateKey, market: [...ex.state.stores.markets.values()][0]!.id });
 } else {
@@ -36,7 +42,11 @@ if (process.env.SIM_RESOURCES_ROLE === 'server') {
     const signer = createSigner({ privateKey: ready.pk, chain: TESTNET });
     const url = new URL(ready.base);
     const post = async (path: string, body: unknown): Promise<number> => {
-      const r = await fetch(ready.base + path, { method: 'POST', headers: { authorization: 'Bearer keyed', 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const r = await fetch(ready.base + path, {
+        method: 'POST',
+        headers: { authorization: 'Bearer keyed', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       await r.arrayBuffer();
       return r.status;
     };
@@ -56,7 +66,11 @@ if (process.env.SIM_RESOURCES_ROLE === 'server') {
       const s = connect(Number(url.port), '127.0.0.1');
       s.on('error', () => undefined);
       s.on('data', () => answered++);
-      s.write(`POST /v2/markets/${ready.market}/simulate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 900000\r\n\r\n` + '{"x":"' + 'a'.repeat(1000));
+      s.write(
+        `POST /v2/markets/${ready.market}/simulate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 900000\r\n\r\n` +
+          '{"x":"' +
+          'a'.repeat(1000),
+      );
       sockets.push(s);
     }
     let peak = before;
@@ -95,7 +109,19 @@ if (process.env.SIM_RESOURCES_ROLE === 'server') {
         ['  latency p50 ms', p50],
         ['  latency p99 ms', p99],
       ],
-      { name: 'sim-resources', unit: 'MB of server RSS growth under 1,000 stalled-body connections', value: Math.round((peak - before) * 10) / 10, baseline: 'target 100 MB', baselineValue: 100, ratio: Math.round(((peak - before) / 100) * 100) / 100, p50: Math.round(p50 * 100) / 100, p99: Math.round(p99 * 100) / 100, rssBeforeMb: Math.round(before), rssAfterMb: Math.round(after), keyedFailures: failures },
+      {
+        name: 'sim-resources',
+        unit: 'MB of server RSS growth under 1,000 stalled-body connections',
+        value: Math.round((peak - before) * 10) / 10,
+        baseline: 'target 100 MB',
+        baselineValue: 100,
+        ratio: Math.round(((peak - before) / 100) * 100) / 100,
+        p50: Math.round(p50 * 100) / 100,
+        p99: Math.round(p99 * 100) / 100,
+        rssBeforeMb: Math.round(before),
+        rssAfterMb: Math.round(after),
+        keyedFailures: failures,
+      },
     );
   } finally {
     child.kill();

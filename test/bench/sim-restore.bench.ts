@@ -35,7 +35,14 @@ if (process.env.SIM_RESTORE_ROLE === 'restore') {
   const r = await fetch(`${base}/markets?limit=1`);
   const firstAnswerMs = performance.now() - t0;
   const bad = ex.state.engine.engine.checkInvariants();
-  process.send!({ restoreMs, firstAnswerMs, status: r.status, orders: ex.state.stores.orders.length, invariants: bad.length, rssMb: process.memoryUsage().rss / 2 ** 20 });
+  process.send!({
+    restoreMs,
+    firstAnswerMs,
+    status: r.status,
+    orders: ex.state.stores.orders.length,
+    invariants: bad.length,
+    rssMb: process.memoryUsage().rss / 2 ** 20,
+  });
   process.exit(0);
 } else {
   const dir = mkdtempSync(join(tmpdir(), 'sim-restore-'));
@@ -91,11 +98,16 @@ if (process.env.SIM_RESTORE_ROLE === 'restore') {
     const bytes = readdirSync(dir).reduce((n, f) => n + statSync(join(dir, f)).size, 0);
     // SIM_RESTORE_HEAP_MB: the restored process's old-space limit (a 1 M-order state lives near node's default)
     const heap = process.env.SIM_RESTORE_HEAP_MB ? [`--max-old-space-size=${process.env.SIM_RESTORE_HEAP_MB}`] : [];
-    const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, SIM_RESTORE_ROLE: 'restore', SIM_RESTORE_FILE: file }, execArgv: [...heap, '--import', 'tsx'] });
-    const got = await new Promise<{ restoreMs: number; firstAnswerMs: number; status: number; orders: number; invariants: number; rssMb: number }>((resolve, reject) => {
-      child.once('message', resolve as (m: unknown) => void);
-      child.once('exit', (c) => reject(new Error(`restore child exited ${c}`)));
+    const child = fork(fileURLToPath(import.meta.url), [], {
+      env: { ...process.env, SIM_RESTORE_ROLE: 'restore', SIM_RESTORE_FILE: file },
+      execArgv: [...heap, '--import', 'tsx'],
     });
+    const got = await new Promise<{ restoreMs: number; firstAnswerMs: number; status: number; orders: number; invariants: number; rssMb: number }>(
+      (resolve, reject) => {
+        child.once('message', resolve as (m: unknown) => void);
+        child.once('exit', (c) => reject(new Error(`restore child exited ${c}`)));
+      },
+    );
     if (got.orders !== ORDERS || got.invariants !== 0 || got.status !== 200) throw new Error(`bad restore: ${JSON.stringify(got)}`);
     report(
       [
@@ -107,7 +119,14 @@ if (process.env.SIM_RESTORE_ROLE === 'restore') {
         ['restore: first HTTP answer s', got.firstAnswerMs / 1000],
         ['restored process RSS MB', got.rssMb],
       ],
-      { name: 'sim-restore', unit: `seconds to restore a state built from ${ORDERS} orders`, value: Math.round(got.restoreMs) / 1000, firstAnswerSeconds: Math.round(got.firstAnswerMs) / 1000, fileMb: Math.round(bytes / 2 ** 20), snapshotSeconds: Math.round(snapshotMs) / 1000 },
+      {
+        name: 'sim-restore',
+        unit: `seconds to restore a state built from ${ORDERS} orders`,
+        value: Math.round(got.restoreMs) / 1000,
+        firstAnswerSeconds: Math.round(got.firstAnswerMs) / 1000,
+        fileMb: Math.round(bytes / 2 ** 20),
+        snapshotSeconds: Math.round(snapshotMs) / 1000,
+      },
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

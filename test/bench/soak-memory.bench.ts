@@ -41,7 +41,13 @@ const MARKETS = 50;
 const KEY = 'soak-bot-key';
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-const ex = createLocalExchange({ seed: 11, markets: Array.from({ length: MARKETS }, (_, i) => generatedMarketInput(i + 1)), apiKeys: [{ key: KEY }], rateLimit: { capacity: 100_000, refillPerSecond: 100_000 }, expirySweepMs: 1000 });
+const ex = createLocalExchange({
+  seed: 11,
+  markets: Array.from({ length: MARKETS }, (_, i) => generatedMarketInput(i + 1)),
+  apiKeys: [{ key: KEY }],
+  rateLimit: { capacity: 100_000, refillPerSecond: 100_000 },
+  expirySweepMs: 1000,
+});
 let updates = 0;
 const publish = ex.hub.publishChanges.bind(ex.hub);
 ex.hub.publishChanges = (...a: Parameters<typeof publish>) => {
@@ -81,7 +87,13 @@ const dir = mkdtempSync(join(tmpdir(), 'bookmaker-soak-'));
 const cfg = join(dir, 'soak.yaml');
 writeFileSync(
   cfg,
-  `${venueYaml(baseUrl)}${bandsDefaultsYaml([{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 5 }, { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 10 }], 'microprice')}  risk:
+  `${venueYaml(baseUrl)}${bandsDefaultsYaml(
+    [
+      { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 5 },
+      { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 10 },
+    ],
+    'microprice',
+  )}  risk:
     maxPosition: 200
     maxNotional: 150
     maxOrderSize: 50
@@ -101,11 +113,19 @@ metrics:
 );
 
 const spawnedAt = Date.now();
-const child = spawn(process.execPath, ['--trace-gc', '--import', 'tsx', 'src/cli/main.ts', 'run', '-c', cfg, '--api-key', KEY, '--log-level', 'error', '--summary-seconds', '0'], {
-  cwd: ROOT,
-  env: { ...process.env, BOOKMAKER_PRIVATE_KEY: pk, ...(HEAP_MB > 0 ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${HEAP_MB}`.trim() } : {}) },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const child = spawn(
+  process.execPath,
+  ['--trace-gc', '--import', 'tsx', 'src/cli/main.ts', 'run', '-c', cfg, '--api-key', KEY, '--log-level', 'error', '--summary-seconds', '0'],
+  {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      BOOKMAKER_PRIVATE_KEY: pk,
+      ...(HEAP_MB > 0 ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${HEAP_MB}`.trim() } : {}),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
 let out = '';
 /** heap after each full collection: `<ms since the isolate started> ms: Mark-Compact a (b) -> LIVE (d) MB` */
 const majors: { at: number; live: number }[] = [];
@@ -143,10 +163,14 @@ while (Date.now() < end) {
   if (child.exitCode !== null) throw new Error(`the bot exited during the soak (code ${child.exitCode})`);
   const s = { t: (Date.now() - t0) / 60_000, rss: rssMb(child.pid!) };
   samples.push(s);
-  process.stderr.write(`soak ${s.t.toFixed(1)} min  rss ${s.rss.toFixed(1)} MB  updates/s/market ${((updates - u0) / ((Date.now() - t0) / 1000) / MARKETS).toFixed(1)}\n`);
+  process.stderr.write(
+    `soak ${s.t.toFixed(1)} min  rss ${s.rss.toFixed(1)} MB  updates/s/market ${((updates - u0) / ((Date.now() - t0) / 1000) / MARKETS).toFixed(1)}\n`,
+  );
 }
 const rate = (updates - u0) / ((Date.now() - t0) / 1000) / MARKETS;
-const openBefore = (await (await fetch(`${baseUrl}/orders?trader=${ex.state.keys.get(KEY)!.wallet}&status=open&limit=100`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as { orders: unknown[] };
+const openBefore = (await (
+  await fetch(`${baseUrl}/orders?trader=${ex.state.keys.get(KEY)!.wallet}&status=open&limit=100`, { headers: { authorization: `Bearer ${KEY}` } })
+).json()) as { orders: unknown[] };
 child.kill('SIGTERM');
 const code = await exited;
 clearInterval(drive);
@@ -154,7 +178,10 @@ agents.stop();
 await ex.close();
 rmSync(dir, { recursive: true, force: true });
 
-const rssHalf = secondHalf(samples.map((s) => ({ t: s.t, v: s.rss })), MINUTES);
+const rssHalf = secondHalf(
+  samples.map((s) => ({ t: s.t, v: s.rss })),
+  MINUTES,
+);
 const mean = rssHalf.mean;
 const growth = rssHalf.growth;
 const peak = Math.max(...samples.map((s) => s.rss));
@@ -180,5 +207,20 @@ report(
     ['second-half live-heap growth MB (slope × duration)', live.n >= 2 ? live.growth : Number.NaN],
     ['bot exit code after SIGTERM', code ?? -1],
   ],
-  { name: 'soak-memory', unit: 'MB RSS (peak)', value: Math.round(peak * 10) / 10, secondHalfMeanMb: Math.round(mean * 10) / 10, secondHalfGrowthMb: Math.round(growth * 10) / 10, rssHalfTimeMb: Math.round(rssAt(MINUTES / 2) * 10) / 10, rssEndMb: Math.round(samples.at(-1)!.rss * 10) / 10, liveHeapLastMb: liveLast, liveHeapSecondHalfGrowthMb: live.n >= 2 ? Math.round(live.growth * 10) / 10 : null, updatesPerSecondPerMarket: Math.round(rate * 10) / 10, heapCapMb: HEAP_MB, baseline: 'target 200 MB', baselineValue: 200, ratio: Math.round((peak / 200) * 100) / 100 },
+  {
+    name: 'soak-memory',
+    unit: 'MB RSS (peak)',
+    value: Math.round(peak * 10) / 10,
+    secondHalfMeanMb: Math.round(mean * 10) / 10,
+    secondHalfGrowthMb: Math.round(growth * 10) / 10,
+    rssHalfTimeMb: Math.round(rssAt(MINUTES / 2) * 10) / 10,
+    rssEndMb: Math.round(samples.at(-1)!.rss * 10) / 10,
+    liveHeapLastMb: liveLast,
+    liveHeapSecondHalfGrowthMb: live.n >= 2 ? Math.round(live.growth * 10) / 10 : null,
+    updatesPerSecondPerMarket: Math.round(rate * 10) / 10,
+    heapCapMb: HEAP_MB,
+    baseline: 'target 200 MB',
+    baselineValue: 200,
+    ratio: Math.round((peak / 200) * 100) / 100,
+  },
 );

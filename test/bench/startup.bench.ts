@@ -23,7 +23,11 @@ const tb = performance.now();
 npm(['run', 'build'], dir);
 const buildMs = performance.now() - tb;
 
-const envFor = (side: 'built' | 'tsx'): NodeJS.ProcessEnv => ({ ...npmEnv(), BOOKMAKER_PRIVATE_KEY: '', ...(side === 'tsx' ? { BOOKMAKER_SOURCE: '1' } : { BOOKMAKER_SOURCE: '' }) });
+const envFor = (side: 'built' | 'tsx'): NodeJS.ProcessEnv => ({
+  ...npmEnv(),
+  BOOKMAKER_PRIVATE_KEY: '',
+  ...(side === 'tsx' ? { BOOKMAKER_SOURCE: '1' } : { BOOKMAKER_SOURCE: '' }),
+});
 
 function helpMs(side: 'built' | 'tsx'): number {
   const t0 = performance.now();
@@ -81,7 +85,11 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
-const med = (v: number[]): number => percentile([...v].sort((a, b) => a - b), 0.5);
+const med = (v: number[]): number =>
+  percentile(
+    [...v].sort((a, b) => a - b),
+    0.5,
+  );
 const r1 = (x: number): number => Math.round(x);
 const helpBuilt = med(help.built);
 const helpTsx = med(help.tsx);

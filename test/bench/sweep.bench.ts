@@ -15,7 +15,10 @@ import { polymarketRecording } from './fixtures.ts';
 import { report } from './lib.ts';
 
 const data = await polymarketRecording();
-const spec = parseSweepSpec({ grid: { 'defaults.strategy.params.gamma': [0.05, 0.1, 0.5, 1], 'defaults.strategy.params.minSpread': [0.01, 0.02, 0.03, 0.04] }, fast: true }, 'bench');
+const spec = parseSweepSpec(
+  { grid: { 'defaults.strategy.params.gamma': [0.05, 0.1, 0.5, 1], 'defaults.strategy.params.minSpread': [0.01, 0.02, 0.03, 0.04] }, fast: true },
+  'bench',
+);
 const runs = 16;
 
 async function timed(workers: number): Promise<number> {
@@ -56,5 +59,13 @@ report(
     ['scaling 1 → 2 workers', s1 / s2],
     ['control: CPU loop scaling 1 → 2 threads', (2 * spin1) / spin2],
   ],
-  { name: 'sweep', unit: 'runs/s', value: Number((runs / s2).toFixed(3)), baseline: '1 worker thread', baselineValue: Number((runs / s1).toFixed(3)), ratio: Number((s1 / s2).toFixed(2)), controlScaling: Number(((2 * spin1) / spin2).toFixed(2)) },
+  {
+    name: 'sweep',
+    unit: 'runs/s',
+    value: Number((runs / s2).toFixed(3)),
+    baseline: '1 worker thread',
+    baselineValue: Number((runs / s1).toFixed(3)),
+    ratio: Number((s1 / s2).toFixed(2)),
+    controlScaling: Number(((2 * spin1) / spin2).toFixed(2)),
+  },
 );

@@ -52,7 +52,20 @@ const load = (root: string, path: string): Promise<Mod> => import(pathToFileURL(
 type Stage = { name: string; iters: number; run: () => void; prepare?: (iters: number) => void; idle?: boolean };
 
 async function stagesOf(root: string, sink: Socket): Promise<Stage[]> {
-  const [{ default: bands }, { DEFAULT_RISK }, { TESTNET }, { createSigner }, { StateStore }, { selectMarketView }, { applyRisk }, { INITIAL_RISK_STATE }, { desiredWithReservedSells }, { diff }, { planCalls }, { NonceSource }] = await Promise.all([
+  const [
+    { default: bands },
+    { DEFAULT_RISK },
+    { TESTNET },
+    { createSigner },
+    { StateStore },
+    { selectMarketView },
+    { applyRisk },
+    { INITIAL_RISK_STATE },
+    { desiredWithReservedSells },
+    { diff },
+    { planCalls },
+    { NonceSource },
+  ] = await Promise.all([
     load(root, 'strategies/bands/index.ts'),
     load(root, 'src/config/parse-risk.ts'),
     load(root, 'src/exchange/chains.ts'),
@@ -66,8 +79,25 @@ async function stagesOf(root: string, sink: Socket): Promise<Stage[]> {
     load(root, 'src/orders/plan-calls.ts'),
     load(root, 'src/orders/nonces.ts'),
   ]);
-  const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }, { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 20 }] }, 'bench');
-  const risk = { ...DEFAULT_RISK, maxPosition: 1e12, maxNotional: 1e12, maxOrderSize: 1e12, maxBookAgeMs: 1e9, maxStreamSilenceMs: 1e9, orderRate: { capacity: 1e12, refillPerSecond: 1e12 } };
+  const params = bands.parseConfig(
+    {
+      fair: 'mid',
+      bands: [
+        { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 },
+        { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 20 },
+      ],
+    },
+    'bench',
+  );
+  const risk = {
+    ...DEFAULT_RISK,
+    maxPosition: 1e12,
+    maxNotional: 1e12,
+    maxOrderSize: 1e12,
+    maxBookAgeMs: 1e9,
+    maxStreamSilenceMs: 1e9,
+    orderRate: { capacity: 1e12, refillPerSecond: 1e12 },
+  };
   const signer = createSigner({ privateKey: KEY, chain: TESTNET, pure: false });
   const nonces = new NonceSource();
   const store = new StateStore();
@@ -77,7 +107,26 @@ async function stagesOf(root: string, sink: Socket): Promise<Stage[]> {
     seq++;
     return {
       type: 'BookEventReceived',
-      event: { type: 'snapshot', book: { marketId: M, outcomeIndex: 1, bids: [{ price: mid - 10_000, size: 500_000_000 }, { price: mid - 20_000, size: 500_000_000 }], asks: [{ price: mid + 10_000, size: 500_000_000 }, { price: mid + 20_000, size: 500_000_000 }], venueTs: now, seq }, seq, localTs: now, source: 'stream' },
+      event: {
+        type: 'snapshot',
+        book: {
+          marketId: M,
+          outcomeIndex: 1,
+          bids: [
+            { price: mid - 10_000, size: 500_000_000 },
+            { price: mid - 20_000, size: 500_000_000 },
+          ],
+          asks: [
+            { price: mid + 10_000, size: 500_000_000 },
+            { price: mid + 20_000, size: 500_000_000 },
+          ],
+          venueTs: now,
+          seq,
+        },
+        seq,
+        localTs: now,
+        source: 'stream',
+      },
       ts: now,
     };
   };
@@ -93,16 +142,37 @@ async function stagesOf(root: string, sink: Socket): Promise<Stage[]> {
   const quotes = views.map((v: Mod) => bands.quote(v, params));
   const gated = views.map((v: Mod, i: number) => applyRisk(v, quotes[i], risk, INITIAL_RISK_STATE));
   const toOrders = (i: number): Mod =>
-    desiredWithReservedSells({ marketId: M, quotes: gated[i].quotes, keeps: gated[i].keeps, position: views[i].position, leaving: [], tracked: [], tolerances: tol, nowSec, toOrders: { marketId: M, tick: views[i].tick }, cancelledSellsPark: true });
+    desiredWithReservedSells({
+      marketId: M,
+      quotes: gated[i].quotes,
+      keeps: gated[i].keeps,
+      position: views[i].position,
+      leaving: [],
+      tracked: [],
+      tolerances: tol,
+      nowSec,
+      toOrders: { marketId: M, tick: views[i].tick },
+      cancelledSellsPark: true,
+    });
   const desired = [toOrders(0), toOrders(1)];
   // resting: the other mid's orders, so all four move
-  const tracked = desired.map((d: Mod[], i: number) => desired[1 - i].map((x: Mod, j: number) => ({ slot: x.slot, planned: { ...x.order, nonce: '0x' + (j + 1).toString(16).padStart(64, '0') }, remaining: x.order.size, state: 'working', sentAt: 0 })));
+  const tracked = desired.map((d: Mod[], i: number) =>
+    desired[1 - i].map((x: Mod, j: number) => ({
+      slot: x.slot,
+      planned: { ...x.order, nonce: '0x' + (j + 1).toString(16).padStart(64, '0') },
+      remaining: x.order.size,
+      state: 'working',
+      sentAt: 0,
+    })),
+  );
   const actions = [0, 1].map((i) => diff(desired[i], tracked[i], tol, nowSec));
   if (actions[0].length !== 4) throw new Error(`tick-stages: expected 4 moves, got ${actions[0].length}`);
   const planned = desired[0].map((d: Mod) => ({ ...d.order, nonce: nonces.next(), expiry: nowSec + 3600 }));
   const createBodies = planned.map((p: Mod) => signer.signOrder(p, nowSec));
   const cancelBodies = tracked[0].map((t: Mod) => signer.signCancel(t.planned.nonce));
-  const request = { operations: [...cancelBodies.map((c: Mod) => ({ type: 'cancel', cancel: c })), ...createBodies.map((o: Mod) => ({ type: 'create', order: o }))] };
+  const request = {
+    operations: [...cancelBodies.map((c: Mod) => ({ type: 'cancel', cancel: c })), ...createBodies.map((o: Mod) => ({ type: 'create', order: o }))],
+  };
   const wire = Buffer.from(JSON.stringify(request));
   let k = 0;
   let keep: unknown = null;

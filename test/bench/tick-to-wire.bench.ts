@@ -53,13 +53,34 @@ function stubClient(written: number[]): LiveOrdersClient {
   });
 }
 
-async function measure(pure: boolean, ticks: number, aheadNonces = 64): Promise<{ lat: Float64Array; cpu: Float64Array; calls: number; orders: number; cpuPerTick: number }> {
+async function measure(
+  pure: boolean,
+  ticks: number,
+  aheadNonces = 64,
+): Promise<{ lat: Float64Array; cpu: Float64Array; calls: number; orders: number; cpuPerTick: number }> {
   const written: number[] = [];
   const signer = createSigner({ privateKey: KEY, chain: TESTNET, pure });
   const meter = new TickToWireMeter({ tickToWire: (sec) => metrics.tickToWire.observe(sec), throttle: (sec) => metrics.requoteThrottle.observe(sec) });
   const venue = createLiveVenue({ client: { orders: stubClient(written) }, signer, onWrite: (m) => meter.write(m), aheadNonces });
-  const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }, { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 20 }] }, 'bench');
-  const risk = { ...DEFAULT_RISK, maxPosition: 1e12, maxNotional: 1e12, maxOrderSize: 1e12, maxBookAgeMs: 1e9, maxStreamSilenceMs: 1e9, orderRate: { capacity: 1e12, refillPerSecond: 1e12 } };
+  const params = bands.parseConfig(
+    {
+      fair: 'mid',
+      bands: [
+        { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 },
+        { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 20 },
+      ],
+    },
+    'bench',
+  );
+  const risk = {
+    ...DEFAULT_RISK,
+    maxPosition: 1e12,
+    maxNotional: 1e12,
+    maxOrderSize: 1e12,
+    maxBookAgeMs: 1e9,
+    maxStreamSilenceMs: 1e9,
+    orderRate: { capacity: 1e12, refillPerSecond: 1e12 },
+  };
   const kernel: QuotingKernel = new QuotingKernel({
     clock: systemClock,
     venue,

@@ -29,7 +29,8 @@ before(async () => {
 test('45 s heavy chaos soak: faults of every kind injected, every invariant checked', (t) => {
   const r = report;
   t.diagnostic(formatChaosReport(r));
-  for (const k of [...FAULT_KINDS, 'botKill9' as const, 'marketCreated' as const, 'marketResolved' as const]) assert.ok(r.faults[k] > 0, `fault ${k} injected (${r.faults[k]})`);
+  for (const k of [...FAULT_KINDS, 'botKill9' as const, 'marketCreated' as const, 'marketResolved' as const])
+    assert.ok(r.faults[k] > 0, `fault ${k} injected (${r.faults[k]})`);
   assert.ok(r.rotation, 'the rotation event ran');
   assert.equal(r.rotation.marketsCreated, 1);
   assert.equal(r.rotation.marketsResolved, 2, 'the start-up market ending half way and the new one');
@@ -68,7 +69,10 @@ test('bookmaker chaos --json writes the report and exits 0', { timeout: 120_000 
   const dir = mkdtempSync(join(tmpdir(), 'bm-chaos-cli-'));
   const out = join(dir, 'report.json');
   try {
-    const r = await cli(['chaos', '--duration', '20s', '--profile', 'flaky', '--seed', '5', '--json', out, '--work-dir', join(dir, 'work'), '--quiet'], 110_000);
+    const r = await cli(
+      ['chaos', '--duration', '20s', '--profile', 'flaky', '--seed', '5', '--json', out, '--work-dir', join(dir, 'work'), '--quiet'],
+      110_000,
+    );
     const report = JSON.parse(readFileSync(out, 'utf8'));
     assert.deepEqual(report.violations, [], r.stdout);
     assert.equal(r.code, 0, r.stderr);

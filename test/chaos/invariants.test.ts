@@ -118,11 +118,36 @@ test('the tally counts checks and violations by invariant', () => {
 
 test('no silent not-quoting: a market without a live quote must have a reason in the health model', () => {
   const known = new Set(['quoting', 'stale-book', 'strategy-error', 'starting']);
-  const open = new Map([['0xaa', 2], ['0xbb', 0]]);
+  const open = new Map([
+    ['0xaa', 2],
+    ['0xbb', 0],
+  ]);
   // quoting with orders at the venue, or not quoting with a reason: fine
-  assert.deepEqual(silentlyNotQuoting(open, new Map([['0xaa', 'quoting'], ['0xbb', 'stale-book'], ['0xcc', 'strategy-error']]), known), []);
+  assert.deepEqual(
+    silentlyNotQuoting(
+      open,
+      new Map([
+        ['0xaa', 'quoting'],
+        ['0xbb', 'stale-book'],
+        ['0xcc', 'strategy-error'],
+      ]),
+      known,
+    ),
+    [],
+  );
   // nothing at the venue while the model says quoting, or a state the model does not know: silent
-  assert.deepEqual(silentlyNotQuoting(open, new Map([['0xAA', 'quoting'], ['0xbb', 'quoting'], ['0xcc', 'mystery']]), known), ['0xbb', '0xcc']);
+  assert.deepEqual(
+    silentlyNotQuoting(
+      open,
+      new Map([
+        ['0xAA', 'quoting'],
+        ['0xbb', 'quoting'],
+        ['0xcc', 'mystery'],
+      ]),
+      known,
+    ),
+    ['0xbb', '0xcc'],
+  );
 });
 
 test('no order in an ended market: resolved is always a breach, closed only past the grace', () => {
@@ -150,14 +175,23 @@ test('books-equal-venue: equal books pass; a unit of collateral or of one holdin
   const { booksMismatches } = await import('../../src/chaos/invariants.ts');
   const v = { collateral: 10_000_000n, holdings: new Map([['0xab:1', 5_000_000n]]) };
   assert.deepEqual(booksMismatches({ collateral: 10_000_000n, holdings: new Map([['0xab:1', 5_000_000n]]) }, v), []);
-  const off = booksMismatches({ collateral: 10_000_001n, holdings: new Map([['0xab:1', 4_999_999n], ['0xcd:0', 1n]]) }, v);
+  const off = booksMismatches(
+    {
+      collateral: 10_000_001n,
+      holdings: new Map([
+        ['0xab:1', 4_999_999n],
+        ['0xcd:0', 1n],
+      ]),
+    },
+    v,
+  );
   assert.equal(off.length, 3);
   assert.match(off[0]!, /collateral: books 10000001 vs venue 10000000/);
   assert.match(off[1]!, /0xab:1: books 4999999 vs venue 5000000/);
   assert.match(off[2]!, /0xcd:0: books 1 vs venue 0/);
 });
 
-test('books-equal-venue: books short of the venue\'s cash (fills at unstated prices) is a reported gap, not a violation; more cash than the venue is', async () => {
+test("books-equal-venue: books short of the venue's cash (fills at unstated prices) is a reported gap, not a violation; more cash than the venue is", async () => {
   const { booksMismatches, booksCashGap } = await import('../../src/chaos/invariants.ts');
   const v = { collateral: 10_000_000n, holdings: new Map([['0xab:1', 5_000_000n]]) };
   const short = { collateral: 9_740_000n, holdings: new Map([['0xab:1', 5_000_000n]]) };

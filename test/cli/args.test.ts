@@ -21,7 +21,10 @@ test('parses flags, short flags, inline values, --no-, repeatables and defaults'
 });
 
 test('bad flags are clear errors naming the flag', () => {
-  assert.throws(() => parseArgs(['--nope'], spec), (e: unknown) => e instanceof BadInputError && /--nope/.test(e.message));
+  assert.throws(
+    () => parseArgs(['--nope'], spec),
+    (e: unknown) => e instanceof BadInputError && /--nope/.test(e.message),
+  );
   assert.throws(() => parseArgs(['--port', 'abc'], spec), /--port: expected a number/);
   assert.throws(() => parseArgs(['--config'], spec), /--config: expected a value FILE/);
   assert.throws(() => parseArgs(['--outcome', 'maybe'], spec), /one of yes, no/);
@@ -38,7 +41,13 @@ test('durations accept s, m, h, ms and refuse nonsense', () => {
 });
 
 test('help lists every option, and long flags do not run into their description', () => {
-  const h = formatHelp({ name: 'x', summary: 'sum', usage: 'bookmaker x', options: { ...spec, 'api-key': { type: 'string', arg: 'KEY[:WALLET[:PERMISSIONS]]', description: 'a key' } }, run: async () => 0 });
+  const h = formatHelp({
+    name: 'x',
+    summary: 'sum',
+    usage: 'bookmaker x',
+    options: { ...spec, 'api-key': { type: 'string', arg: 'KEY[:WALLET[:PERMISSIONS]]', description: 'a key' } },
+    run: async () => 0,
+  });
   for (const name of Object.keys(spec)) assert.match(h, new RegExp(`--${name}`));
   assert.doesNotMatch(h, /PERMISSIONS\]\]a key/);
   assert.match(h, /-h, --help/);

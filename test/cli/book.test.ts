@@ -121,7 +121,10 @@ test('--watch on a terminal redraws the ladder in place; --json --watch prints o
     await until(() => jout.text.includes('"type":"trade"'), 'the trade object');
     ac2.abort();
     await done2;
-    const objs = jout.text.trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; bestAsk?: number });
+    const objs = jout.text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; bestAsk?: number });
     assert.deepEqual(
       objs.map((o) => o.type),
       ['status', 'status', 'snapshot', 'trade'],

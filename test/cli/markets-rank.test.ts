@@ -83,7 +83,10 @@ test('markets rank --json: every active market scored; the widest spreads select
   const j = JSON.parse(out);
   assert.equal(j.entries.length, 1);
   const e = j.entries[0];
-  const rows = new Map<string, { verdict: string; score: number; terms: Record<string, number | null>; drops: { term: string; reason: string }[]; selected: boolean }>(e.markets.map((m: { marketId: string }) => [m.marketId.toLowerCase(), m]));
+  const rows = new Map<
+    string,
+    { verdict: string; score: number; terms: Record<string, number | null>; drops: { term: string; reason: string }[]; selected: boolean }
+  >(e.markets.map((m: { marketId: string }) => [m.marketId.toLowerCase(), m]));
   assert.equal(rows.size, 4);
   const wide = rows.get(bySpread.get(10)!)!;
   const mid = rows.get(bySpread.get(6)!)!;
@@ -128,10 +131,17 @@ test('markets rank needs -c; flags are checked before any request', async () => 
 test('markets rank --shard I/N and BOOKMAKER_SHARD: each shard ranks only its own markets, as run --shard does; the two shards partition the markets', async () => {
   const rankOf = async (argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ candidates: string[]; selected: string[]; shard: unknown }> => {
     let out = '';
-    const code = await runMarkets(parseArgs(['rank', '-c', config(RANK.replace('top: 2', 'top: 4')), '--json', ...argv, '--base-url', baseUrl], command.options), { out: { write: (s: string) => (out += s) }, env });
+    const code = await runMarkets(
+      parseArgs(['rank', '-c', config(RANK.replace('top: 2', 'top: 4')), '--json', ...argv, '--base-url', baseUrl], command.options),
+      { out: { write: (s: string) => (out += s) }, env },
+    );
     assert.equal(code, 0);
     const j = JSON.parse(out);
-    return { candidates: j.entries[0].markets.map((m: { marketId: string }) => m.marketId.toLowerCase()).sort(), selected: j.selected.map((x: string) => x.toLowerCase()).sort(), shard: j.shard };
+    return {
+      candidates: j.entries[0].markets.map((m: { marketId: string }) => m.marketId.toLowerCase()).sort(),
+      selected: j.selected.map((x: string) => x.toLowerCase()).sort(),
+      shard: j.shard,
+    };
   };
   const all = [...bySpread.values()].sort();
   const s0 = await rankOf(['--shard', '0/2']);
@@ -149,10 +159,16 @@ test('markets rank --shard I/N and BOOKMAKER_SHARD: each shard ranks only its ow
   assert.deepEqual((await rankOf([])).candidates, all, 'no shard: every market');
   // the table says which shard
   let text = '';
-  await runMarkets(parseArgs(['rank', '-c', config(RANK), '--shard', '1/2', '--base-url', baseUrl], command.options), { out: { write: (s: string) => (text += s) }, env: {} });
+  await runMarkets(parseArgs(['rank', '-c', config(RANK), '--shard', '1/2', '--base-url', baseUrl], command.options), {
+    out: { write: (s: string) => (text += s) },
+    env: {},
+  });
   assert.match(text.trimEnd().split('\n').at(-1)!, /^\d market\(s\) selected by the whole markets: list in shard 1\/2$/);
   // bad values, before any request
   await assert.rejects(run(['rank', '-c', 'x.yaml', '--shard', '2/2']), (e: unknown) => e instanceof Error && /--shard/.test(e.message));
   await assert.rejects(run(['list', '--shard', '0/2']), (e: unknown) => e instanceof BadInputError && /only with markets rank/.test(e.message));
-  await assert.rejects(runMarkets(parseArgs(['rank', '-c', config(RANK), '--base-url', baseUrl], command.options), { out: { write: () => true }, env: { BOOKMAKER_SHARD: 'x' } }), (e: unknown) => e instanceof Error && /BOOKMAKER_SHARD/.test(e.message));
+  await assert.rejects(
+    runMarkets(parseArgs(['rank', '-c', config(RANK), '--base-url', baseUrl], command.options), { out: { write: () => true }, env: { BOOKMAKER_SHARD: 'x' } }),
+    (e: unknown) => e instanceof Error && /BOOKMAKER_SHARD/.test(e.message),
+  );
 });

@@ -30,7 +30,10 @@ after(() => h?.close());
 
 async function markets(argv: string[]): Promise<string[][]> {
   let out = '';
-  const code = await runMarkets(parseArgs(['list', ...argv, '--base-url', h.base], marketsCommand.options), { out: { write: (s: string) => (out += s) }, env: {} });
+  const code = await runMarkets(parseArgs(['list', ...argv, '--base-url', h.base], marketsCommand.options), {
+    out: { write: (s: string) => (out += s) },
+    env: {},
+  });
   assert.equal(code, 0);
   const [head, ...rows] = out.trimEnd().split('\n');
   assert.match(head!, /^MARKET\s+STATUS/);
@@ -40,7 +43,11 @@ async function markets(argv: string[]): Promise<string[][]> {
 async function book(key: string): Promise<string> {
   let out = '';
   const err = { write: (s: string) => ((out += s), true) };
-  const code = await runBook(parseArgs([key, '--base-url', h.base, '--depth', '5'], bookCommand.options), { out: { write: (s: string) => (out += s) }, err, tty: false });
+  const code = await runBook(parseArgs([key, '--base-url', h.base, '--depth', '5'], bookCommand.options), {
+    out: { write: (s: string) => (out += s) },
+    err,
+    tty: false,
+  });
   assert.equal(code, 0, out);
   return out;
 }

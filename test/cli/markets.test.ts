@@ -39,7 +39,9 @@ test('list: compact table with YES bid/ask in cents and volume in USDC', async (
 });
 
 test('list --all --json follows cursors and prints integer units with bigints as strings', async () => {
-  fx.on('GET /markets', (r) => (r.query.get('cursor') ? { body: { markets: [marketJson()], cursor: null } } : { body: { markets: [marketJson()], cursor: 'c' } }));
+  fx.on('GET /markets', (r) =>
+    r.query.get('cursor') ? { body: { markets: [marketJson()], cursor: null } } : { body: { markets: [marketJson()], cursor: 'c' } },
+  );
   const { out } = await run(['list', '--all', '--json']);
   const arr = JSON.parse(out);
   assert.equal(arr.length, 2);
@@ -78,7 +80,9 @@ test('venue errors surface as VenueError (the dispatcher prints them and exits 1
 
 test('formatTable: empty list and missing prices', () => {
   assert.equal(formatTable([]), 'no markets\n');
-  const bare = { id: MARKET_ID, status: 'active', outcomePrices: [], volume: 0n, shortQuestion: 'Q', question: 'Q' } as unknown as Parameters<typeof formatTable>[0][number];
+  const bare = { id: MARKET_ID, status: 'active', outcomePrices: [], volume: 0n, shortQuestion: 'Q', question: 'Q' } as unknown as Parameters<
+    typeof formatTable
+  >[0][number];
   const t = formatTable([bare]);
   assert.match(t, /-\s+-\s+\$0/);
   // no slug: the full id, never shortened

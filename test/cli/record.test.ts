@@ -38,7 +38,8 @@ before(async () => {
     for (const o of [
       { side: 'buy' as const, price: 400_000 },
       { side: 'sell' as const, price: 400_000 + cents * 10_000, mode: 'mint' as const },
-    ]) assert.equal(host.submit(toSubmitOrder({ market, trader: t, outcome: 1, size: 50_000_000, nowMs, ...o })).ok, true);
+    ])
+      assert.equal(host.submit(toSubmitOrder({ market, trader: t, outcome: 1, size: 50_000_000, nowMs, ...o })).ok, true);
   });
   bySpread.set(0, ids[3]!.toLowerCase());
   dir = mkdtempSync(join(tmpdir(), 'bookmaker-record-'));
@@ -76,7 +77,7 @@ test('record: an id entry before the rank entry keeps its market, the rank fills
   assert.equal(all.reports.length, 0);
 });
 
-test('record with BOOKMAKER_SHARD records only the shard\'s markets, as the bot of that shard quotes them', async () => {
+test("record with BOOKMAKER_SHARD records only the shard's markets, as the bot of that shard quotes them", async () => {
   const cfg = await config('  - all: true');
   const s0 = await recordSelection(cfg, client, { env: { BOOKMAKER_SHARD: '0/2' } });
   const s1 = await recordSelection(cfg, client, { env: { BOOKMAKER_SHARD: '1/2' } });

@@ -50,7 +50,18 @@ test('sign order JSON (argument): prints one signed body that recovers to the ke
   assert.equal(toSettlementV2Order(body).maxCollateralIn, 4_613_580n);
   assert.equal(recoverOrderSigner(body, MAINNET), ADDRESS);
   // Deterministic: same order, same key, same chain → the same signature as the library.
-  assert.equal(body.signature, createSigner({ privateKey: KEY, chain: MAINNET }).signOrder({ marketId: MARKET as never, outcomeIndex: 1, side: 0, price: 370_000, size: 12_345_678, nonce: NONCE as never, expiry: 1_900_000_000 }).signature);
+  assert.equal(
+    body.signature,
+    createSigner({ privateKey: KEY, chain: MAINNET }).signOrder({
+      marketId: MARKET as never,
+      outcomeIndex: 1,
+      side: 0,
+      price: 370_000,
+      size: 12_345_678,
+      nonce: NONCE as never,
+      expiry: 1_900_000_000,
+    }).signature,
+  );
   assert.ok(!r.stdout.includes(KEY.slice(2)) && !r.stderr.includes(KEY.slice(2)));
 });
 
@@ -81,7 +92,9 @@ test('sign cancel NONCE prints {trader, nonce, signature}', async () => {
 });
 
 test('bad input exits 2 naming the field; a too-open key file is refused; the key is never printed', async () => {
-  const bad = await cli(['order', JSON.stringify({ marketId: MARKET, outcome: 'yes', side: 'buy', priceCents: 100, size: 1 })], { env: { BOOKMAKER_PRIVATE_KEY: KEY } });
+  const bad = await cli(['order', JSON.stringify({ marketId: MARKET, outcome: 'yes', side: 'buy', priceCents: 100, size: 1 })], {
+    env: { BOOKMAKER_PRIVATE_KEY: KEY },
+  });
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /priceCents/);
   assert.equal(bad.stdout, '');
@@ -105,11 +118,22 @@ test('signOrdersJson / signCancels (in process): shapes and validation before an
   assert.ok(Array.isArray(many) && many.length === 1);
   assert.throws(() => signOrdersJson([], s, 0), BadInputError);
   assert.throws(
-    () => signOrdersJson([{ marketId: MARKET, outcome: 'yes', side: 'buy', priceCents: 50, size: 1 }, { marketId: MARKET, outcome: 'yes', side: 'buy', priceCents: 50 }], s, 0),
+    () =>
+      signOrdersJson(
+        [
+          { marketId: MARKET, outcome: 'yes', side: 'buy', priceCents: 50, size: 1 },
+          { marketId: MARKET, outcome: 'yes', side: 'buy', priceCents: 50 },
+        ],
+        s,
+        0,
+      ),
     (e: unknown) => e instanceof BadInputError && e.field === 'orders[1].size',
   );
   const cs = signCancels([NONCE, '0x' + '01'.repeat(32)], s) as CancelBody[];
   assert.equal(cs.length, 2);
-  assert.throws(() => signCancels(['0x12'], s), (e: unknown) => e instanceof BadInputError && e.field === 'nonce');
+  assert.throws(
+    () => signCancels(['0x12'], s),
+    (e: unknown) => e instanceof BadInputError && e.field === 'nonce',
+  );
   assert.throws(() => signCancels([], s), BadInputError);
 });

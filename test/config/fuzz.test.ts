@@ -16,13 +16,65 @@ const scalar = fc.oneof(
   fc.boolean(),
   fc.constant(null),
   fc.string({ maxLength: 12 }),
-  fc.constantFrom('mainnet', 'testnet', 'local', 'http://127.0.0.1:1/v2', 'bands', 'avellaneda', 'oracle-anchored', 'all', 'mid', 'microprice', 'active', '0x' + 'ab'.repeat(32)),
+  fc.constantFrom(
+    'mainnet',
+    'testnet',
+    'local',
+    'http://127.0.0.1:1/v2',
+    'bands',
+    'avellaneda',
+    'oracle-anchored',
+    'all',
+    'mid',
+    'microprice',
+    'active',
+    '0x' + 'ab'.repeat(32),
+  ),
   fc.constantFrom(0, 0.01, 0.5, 1, 10, 50, 1e9, -0.5),
 );
 const KEYS = [
-  'venue', 'markets', 'defaults', 'orders', 'feeds', 'metrics', 'logging', 'wallet', 'strategy', 'risk', 'params', 'name', 'id', 'slug', 'filter', 'all',
-  'local', 'chain', 'baseUrl', 'seed', 'bands', 'minMargin', 'targetMargin', 'maxMargin', 'size', 'gamma', 'k', 'sigma', 'maxPosition', 'maxNotional',
-  'orderRate', 'capacity', 'port', 'level', 'batchLimit', 'halfSpread', 'oracleWeight', 'faults', 'agents', 'status', 'limit', 'keyFile',
+  'venue',
+  'markets',
+  'defaults',
+  'orders',
+  'feeds',
+  'metrics',
+  'logging',
+  'wallet',
+  'strategy',
+  'risk',
+  'params',
+  'name',
+  'id',
+  'slug',
+  'filter',
+  'all',
+  'local',
+  'chain',
+  'baseUrl',
+  'seed',
+  'bands',
+  'minMargin',
+  'targetMargin',
+  'maxMargin',
+  'size',
+  'gamma',
+  'k',
+  'sigma',
+  'maxPosition',
+  'maxNotional',
+  'orderRate',
+  'capacity',
+  'port',
+  'level',
+  'batchLimit',
+  'halfSpread',
+  'oracleWeight',
+  'faults',
+  'agents',
+  'status',
+  'limit',
+  'keyFile',
 ];
 const { tree } = fc.letrec((tie) => ({
   tree: fc.oneof({ depthSize: 'small', withCrossShrink: true }, scalar, tie('arr'), tie('obj')),
@@ -31,13 +83,25 @@ const { tree } = fc.letrec((tie) => ({
 }));
 
 /** Documents close to valid ones, so the fuzz reaches the deep validators too. */
-const nearValid = fc.record({
-  venue: fc.oneof(fc.constantFrom('mainnet', 'local', 'testnet'), tree),
-  markets: fc.oneof(fc.constant('all'), fc.array(fc.record({ slug: fc.string({ minLength: 1, maxLength: 5 }), strategy: fc.oneof(fc.constantFrom('bands', 'avellaneda', 'oracle-anchored'), tree), risk: tree }, { requiredKeys: ['slug'] }), { minLength: 1, maxLength: 3 })),
-  defaults: fc.record({ strategy: tree, risk: tree }, { requiredKeys: [] }),
-  orders: tree,
-  metrics: tree,
-}, { requiredKeys: ['venue', 'markets'] });
+const nearValid = fc.record(
+  {
+    venue: fc.oneof(fc.constantFrom('mainnet', 'local', 'testnet'), tree),
+    markets: fc.oneof(
+      fc.constant('all'),
+      fc.array(
+        fc.record(
+          { slug: fc.string({ minLength: 1, maxLength: 5 }), strategy: fc.oneof(fc.constantFrom('bands', 'avellaneda', 'oracle-anchored'), tree), risk: tree },
+          { requiredKeys: ['slug'] },
+        ),
+        { minLength: 1, maxLength: 3 },
+      ),
+    ),
+    defaults: fc.record({ strategy: tree, risk: tree }, { requiredKeys: [] }),
+    orders: tree,
+    metrics: tree,
+  },
+  { requiredKeys: ['venue', 'markets'] },
+);
 
 async function outcome(p: Promise<unknown>): Promise<'ok' | 'config-error'> {
   try {
@@ -63,8 +127,23 @@ test('fuzz: random documents → BotConfig or ConfigError', async () => {
 test('fuzz: random YAML text and env values → BotConfig or ConfigError', async () => {
   await fc.assert(
     fc.asyncProperty(
-      fc.oneof(fc.string({ maxLength: 80 }), nearValid.map((d) => stringify(d)), nearValid.map((d) => stringify(d).slice(0, 40))),
-      fc.dictionary(fc.constantFrom('BOOKMAKER_METRICS_PORT', 'BOOKMAKER_VENUE', 'BOOKMAKER_STRATEGY', 'BOOKMAKER__orders__batchLimit', 'BOOKMAKER_BASE_URL', 'BOOKMAKER_HALTED'), fc.string({ maxLength: 10 }), { maxKeys: 3 }),
+      fc.oneof(
+        fc.string({ maxLength: 80 }),
+        nearValid.map((d) => stringify(d)),
+        nearValid.map((d) => stringify(d).slice(0, 40)),
+      ),
+      fc.dictionary(
+        fc.constantFrom(
+          'BOOKMAKER_METRICS_PORT',
+          'BOOKMAKER_VENUE',
+          'BOOKMAKER_STRATEGY',
+          'BOOKMAKER__orders__batchLimit',
+          'BOOKMAKER_BASE_URL',
+          'BOOKMAKER_HALTED',
+        ),
+        fc.string({ maxLength: 10 }),
+        { maxKeys: 3 },
+      ),
       async (text, env) => {
         await outcome(parseConfigText(text, 'f.yaml', { env }));
       },

@@ -20,17 +20,25 @@ const base = `venue: mainnet\nmarkets:\n  - id: "${ID}"\n`;
 
 async function rejects(text: string, re: RegExp, opts: { env?: Record<string, string>; overrides?: Record<string, unknown> } = {}): Promise<string> {
   let msg = '';
-  await assert.rejects(parseConfigText(text, 'config/t.yaml', { env: opts.env ?? {}, overrides: opts.overrides ?? {} }), (e: unknown) => {
-    msg = (e as Error).message;
-    return e instanceof ConfigError && re.test(msg);
-  }, text);
+  await assert.rejects(
+    parseConfigText(text, 'config/t.yaml', { env: opts.env ?? {}, overrides: opts.overrides ?? {} }),
+    (e: unknown) => {
+      msg = (e as Error).message;
+      return e instanceof ConfigError && re.test(msg);
+    },
+    text,
+  );
   return msg;
 }
 
 test('every shipped config validates', async () => {
   const files = [
-    ...readdirSync('config').filter((f) => f.endsWith('.yaml')).map((f) => join('config', f)),
-    ...readdirSync('config/strategies').filter((f) => f.endsWith('.yaml')).map((f) => join('config/strategies', f)),
+    ...readdirSync('config')
+      .filter((f) => f.endsWith('.yaml'))
+      .map((f) => join('config', f)),
+    ...readdirSync('config/strategies')
+      .filter((f) => f.endsWith('.yaml'))
+      .map((f) => join('config/strategies', f)),
   ];
   assert.ok(files.length >= 6, files.join(','));
   for (const f of files) {
@@ -118,7 +126,10 @@ test('messages name file, path, expected and got', async () => {
     [`venue: mainnet\nmarkets:\n  - { id: "0x12" }\n`, /markets\[0\]\.id: expected a market id \(0x \+ 64 hex digits\), got "0x12"/],
     [`venue: mainnet\nmarkets:\n  - { slug: a, all: true }\n`, /markets\[0\]: expected exactly one of id, slug, filter, all or rank, got slug and all/],
     [`venue: mainnet\nmarkets:\n  - { slug: a, strategy: bandz }\n`, /markets\[0\]\.strategy: expected a loadable strategy \(unknown strategy "bandz"/],
-    [`venue: mainnet\nmarkets:\n  - { filter: { status: open } }\n`, /markets\[0\]\.filter\.status: expected one of active, pending, resolved, closed, got "open"/],
+    [
+      `venue: mainnet\nmarkets:\n  - { filter: { status: open } }\n`,
+      /markets\[0\]\.filter\.status: expected one of active, pending, resolved, closed, got "open"/,
+    ],
     [`venue: { local: { seed: -1 } }\n`, /venue\.local\.seed: expected an integer in \[0, 4294967295\], got -1/],
     [`venue: { local: {}, baseUrl: "http://x" }\n`, /venue\.baseUrl: expected either baseUrl or local, not both/],
     [`- a\n- b\n`, /^config\/t\.yaml: \(root\): expected a mapping, got a list/],
@@ -173,12 +184,18 @@ test('environment overrides', async () => {
   const c5 = await parseConfigText(local, 'x.yaml', { env: { BOOKMAKER_METRICS_PORT: '1234' }, overrides: { 'metrics.port': 4321 } });
   assert.equal(c5.metrics.port, 4321);
   // a bad env value names the variable
-  await rejects(local, /^config\/t\.yaml: \(set by BOOKMAKER_METRICS_PORT\) metrics\.port: expected an integer in \[0, 65535\], got "lots"$/, { env: { BOOKMAKER_METRICS_PORT: 'lots' } });
-  await rejects(local, /\(set by BOOKMAKER__defaults__risk__maxPosition\) defaults\.risk\.maxPosition/, { env: { BOOKMAKER__defaults__risk__maxPosition: '0' } });
+  await rejects(local, /^config\/t\.yaml: \(set by BOOKMAKER_METRICS_PORT\) metrics\.port: expected an integer in \[0, 65535\], got "lots"$/, {
+    env: { BOOKMAKER_METRICS_PORT: 'lots' },
+  });
+  await rejects(local, /\(set by BOOKMAKER__defaults__risk__maxPosition\) defaults\.risk\.maxPosition/, {
+    env: { BOOKMAKER__defaults__risk__maxPosition: '0' },
+  });
   await rejects(local, /refused key "__proto__"/, { overrides: { '__proto__.polluted': 1 } });
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
   // a key-like value pushed in through an override is refused without being echoed
-  const leaked = await rejects(local, /after environment overrides\): logging\.level: a value that looks like a private key/, { env: { BOOKMAKER_LOG_LEVEL: '0x' + '7'.repeat(64) } });
+  const leaked = await rejects(local, /after environment overrides\): logging\.level: a value that looks like a private key/, {
+    env: { BOOKMAKER_LOG_LEVEL: '0x' + '7'.repeat(64) },
+  });
   assert.ok(!leaked.includes('7'.repeat(64)));
   // secrets in env are not config: ignored here
   const c6 = await parseConfigText(local, 'x.yaml', { env: { BOOKMAKER_PRIVATE_KEY: '0x' + '1'.repeat(64), BOOKMAKER_API_KEY: 'k' } });
@@ -196,14 +213,23 @@ export default { name: 'mine', parseConfig(raw, path) { if (typeof raw.edge !== 
   const c = await loadConfig(file, { env: {} });
   assert.equal(c.markets[0]!.strategy.module.name, 'mine');
   writeFileSync(file, `venue: local\ndefaults:\n  strategy: { name: ./mine.ts, params: { edge: x } }\n`);
-  await assert.rejects(loadConfig(file, { env: {} }), (e: unknown) => e instanceof ConfigError && e.message === `${file}: defaults.strategy.params.edge: expected a number`);
-  await assert.rejects(loadConfig(join(dir, 'missing.yaml'), { env: {} }), (e: unknown) => e instanceof ConfigError && /missing\.yaml: cannot read the config file \(ENOENT\)/.test(e.message));
+  await assert.rejects(
+    loadConfig(file, { env: {} }),
+    (e: unknown) => e instanceof ConfigError && e.message === `${file}: defaults.strategy.params.edge: expected a number`,
+  );
+  await assert.rejects(
+    loadConfig(join(dir, 'missing.yaml'), { env: {} }),
+    (e: unknown) => e instanceof ConfigError && /missing\.yaml: cannot read the config file \(ENOENT\)/.test(e.message),
+  );
 });
 
 test('parseBotConfig accepts an object (defaults for everything optional)', async () => {
   const c = await parseBotConfig({ venue: 'local' }, { env: {} });
   assert.equal(c.venue.kind, 'local');
-  assert.deepEqual(c.markets.map((m) => m.select), [{ by: 'all' }]);
+  assert.deepEqual(
+    c.markets.map((m) => m.select),
+    [{ by: 'all' }],
+  );
   assert.equal(c.orders.batchLimit, 50);
   assert.equal(c.metrics.host, '127.0.0.1');
   if (c.venue.kind === 'local') assert.equal(c.venue.local.seed, 42);
@@ -217,10 +243,14 @@ test('venue.local.faults: the fault profiles of sim and chaos, with single setti
     if (c.venue.kind !== 'local') throw new Error('unreachable');
     return faultSettingsOf(c.venue.local.faults.profile, c.venue.local.faults.overrides);
   };
-  for (const name of ['none', 'latency', 'slow', 'flaky', 'streams', 'mixed', 'heavy'] as const) assert.deepEqual(await faultsOf(name), FAULT_PROFILES[name], name);
+  for (const name of ['none', 'latency', 'slow', 'flaky', 'streams', 'mixed', 'heavy'] as const)
+    assert.deepEqual(await faultsOf(name), FAULT_PROFILES[name], name);
   assert.deepEqual(await faultsOf('{ profile: streams, errorRate: 0.1, latencyMs: 30 }'), { ...FAULT_PROFILES.streams, errorRate: 0.1, latencyMs: 30 });
   assert.deepEqual(await faultsOf('{ streamStallRate: 0.5 }'), { ...FAULT_PROFILES.none, streamStallRate: 0.5 });
-  await rejects(local('chaos'), /venue\.local\.faults\.profile: expected one of none, latency, slow, flaky, streams, mixed, heavy \('chaos' is the old name of 'mixed'\), got "chaos"/);
+  await rejects(
+    local('chaos'),
+    /venue\.local\.faults\.profile: expected one of none, latency, slow, flaky, streams, mixed, heavy \('chaos' is the old name of 'mixed'\), got "chaos"/,
+  );
   await rejects(local('light'), /venue\.local\.faults\.profile: .*'light' is not a profile.*'flaky' is the nearest/);
   await rejects(local('{ profile: heavy, stallEverySeconds: 10 }'), /venue\.local\.faults\.stallEverySeconds: .*use streamStallRate/);
   await rejects(local('{ errorRate: 2 }'), /venue\.local\.faults\.errorRate: expected a number in \[0, 1\], got 2/);

@@ -15,7 +15,10 @@ test('ledger.path is resolved against the config folder; the default lives besid
   assert.equal(ledgerPath(d, false), '/etc/bookmaker/.bookmaker/live.ledger.sqlite');
   assert.equal(ledgerPath(d, true), ':memory:', 'the embedded demo keeps none');
   assert.equal(d.admin.port, 9465);
-  const e = await parseBotConfig(base, { file: '/etc/bookmaker/live.yaml', env: { BOOKMAKER_LEDGER_PATH: '/var/lib/bookmaker/l.sqlite', BOOKMAKER_ADMIN_PORT: '0' } });
+  const e = await parseBotConfig(base, {
+    file: '/etc/bookmaker/live.yaml',
+    env: { BOOKMAKER_LEDGER_PATH: '/var/lib/bookmaker/l.sqlite', BOOKMAKER_ADMIN_PORT: '0' },
+  });
   assert.equal(e.ledger.path, '/var/lib/bookmaker/l.sqlite');
   assert.equal(e.admin.port, 0);
 });
@@ -24,7 +27,10 @@ test('account.maxDailyLoss and account.maxLoss are USDC (0 = off); bad values an
   const c = await parseBotConfig({ ...base, account: { maxDailyLoss: 50, maxLoss: 1000 } }, { file: 'f.yaml', env: {} });
   assert.equal(c.account.maxDailyLoss, 50_000_000);
   assert.equal(c.account.maxLoss, 1_000_000_000);
-  await assert.rejects(parseBotConfig({ ...base, account: { maxDailyLoss: -1 } }, { file: 'f.yaml', env: {} }), /f\.yaml: account\.maxDailyLoss: expected a number/);
+  await assert.rejects(
+    parseBotConfig({ ...base, account: { maxDailyLoss: -1 } }, { file: 'f.yaml', env: {} }),
+    /f\.yaml: account\.maxDailyLoss: expected a number/,
+  );
   await assert.rejects(parseBotConfig({ ...base, ledger: { file: 'x' } }, { file: 'f.yaml', env: {} }), /ledger/);
   await assert.rejects(parseBotConfig({ ...base, admin: { port: 70000 } }, { file: 'f.yaml', env: {} }), /admin\.port/);
 });

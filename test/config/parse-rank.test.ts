@@ -29,7 +29,10 @@ test('rank: defaults (top 20, no floor, capital from risk, margin 0.1, hold 600 
   });
   // the budget's floor follows the reads the weights need: none → any budget
   assert.equal((await rankOf('markets:\n  - rank: { budget: { requests: 106 } }\n')).maxRequests, 106);
-  assert.equal((await rankOf('markets:\n  - rank: { budget: { requests: 1 }, weights: { depth: 0, volatility: 0, tradeRate: 0, oracleDisagreement: 0 } }\n')).maxRequests, 1);
+  assert.equal(
+    (await rankOf('markets:\n  - rank: { budget: { requests: 1 }, weights: { depth: 0, volatility: 0, tradeRate: 0, oracleDisagreement: 0 } }\n')).maxRequests,
+    1,
+  );
   // an empty `rank:` is the defaults too
   assert.equal((await rankOf('markets:\n  - rank:\n')).top, 20);
 });
@@ -81,7 +84,10 @@ test('rank: bad settings are clear errors with their path', async () => {
     ['rank: { feeBps: -1 }', /markets\[0\]\.rank\.feeBps/],
     ['rank: true', /markets\[0\]\.rank: expected a mapping/],
     // 20 markets × 4 reads = 80 after the list's quarter: at least 106 (106 − ⌊106 / 4⌋ = 80)
-    ['rank: { budget: { requests: 105 } }', /markets\[0\]\.rank\.budget\.requests: expected at least 106 \(a quarter for the market list, then 4 read\(s\) for each of the top 20\), got 105/],
+    [
+      'rank: { budget: { requests: 105 } }',
+      /markets\[0\]\.rank\.budget\.requests: expected at least 106 \(a quarter for the market list, then 4 read\(s\) for each of the top 20\), got 105/,
+    ],
     ['rank: {}\n    all: true', /markets\[0\]: expected exactly one of id, slug, filter, all or rank/],
   ];
   for (const [entry, re] of bad) await assert.rejects(parse(`markets:\n  - ${entry}\n`), re, entry);

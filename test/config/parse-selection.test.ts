@@ -13,10 +13,16 @@ test('markets as a list: the selection defaults (refresh every 60 s, 200 markets
 test('markets as a mapping: refreshSeconds, maxMarkets, shard and the entries under select', async () => {
   const c = await parse('markets:\n  refreshSeconds: 2.5\n  maxMarkets: 30\n  shard: 1/3\n  select:\n    - slug: a\n    - all: true\n');
   assert.deepEqual(c.selection, { refreshMs: 2_500, maxMarkets: 30, shard: { index: 1, count: 3 } });
-  assert.deepEqual(c.markets.map((m) => m.select.by), ['slug', 'all']);
+  assert.deepEqual(
+    c.markets.map((m) => m.select.by),
+    ['slug', 'all'],
+  );
   const off = await parse('markets:\n  refreshSeconds: 0\n  select: all\n');
   assert.equal(off.selection.refreshMs, 0);
-  assert.deepEqual(off.markets.map((m) => m.select.by), ['all']);
+  assert.deepEqual(
+    off.markets.map((m) => m.select.by),
+    ['all'],
+  );
 });
 
 test('bad selection settings are clear errors with their path', async () => {

@@ -66,11 +66,16 @@ test('API key: flag wins over env; absent is undefined; registered for redaction
   assert.equal(loadApiKey({ env: {} }), undefined);
   assert.equal(scrubSecrets('Bearer ctx_pk_env_123456'), 'Bearer [REDACTED]');
   const bad = 'ctx_pk_with space';
-  assert.throws(() => loadApiKey({ apiKey: bad, env: {} }), (e: unknown) => e instanceof BookmakerError && /--api-key/.test(e.message) && !e.message.includes(bad));
+  assert.throws(
+    () => loadApiKey({ apiKey: bad, env: {} }),
+    (e: unknown) => e instanceof BookmakerError && /--api-key/.test(e.message) && !e.message.includes(bad),
+  );
   assert.throws(() => loadApiKey({ env: { BOOKMAKER_API_KEY: 'abc\ndef_123' } }), /BOOKMAKER_API_KEY/);
 });
 
-test('wallet.apiKeyFile is held to the key-file rule when the config loads: 0600/0400 pass, wider modes are refused naming the fix, never the key', { skip: process.platform === 'win32' }, async () => {
+test('wallet.apiKeyFile is held to the key-file rule when the config loads: 0600/0400 pass, wider modes are refused naming the fix, never the key', {
+  skip: process.platform === 'win32',
+}, async () => {
   const API = 'ak-live-1a2b3c4d5e6f7a8b9c0d';
   const sub = mkdtempSync(join(dir, 'api-'));
   const cfg = join(sub, 'bot.yaml');
@@ -101,7 +106,9 @@ test('wallet.apiKeyFile is held to the key-file rule when the config loads: 0600
   await assert.rejects(loadConfig(cfg, { env: {} }), /wallet\.apiKeyFile .*: not a regular file/);
 });
 
-test('wallet.apiKeyFile group-readable 0440/0640: loads when root owns it, refused when another user does (both owners, as the key file)', { skip: process.platform === 'win32' }, async () => {
+test('wallet.apiKeyFile group-readable 0440/0640: loads when root owns it, refused when another user does (both owners, as the key file)', {
+  skip: process.platform === 'win32',
+}, async () => {
   const sub = mkdtempSync(join(dir, 'api-owner-'));
   const file = join(sub, 'api.key');
   const cfg = join(sub, 'bot.yaml');
@@ -117,7 +124,11 @@ test('wallet.apiKeyFile group-readable 0440/0640: loads when root owns it, refus
       chownSync(file, 4321, 4321);
     }
     // the file is now another user's than root's: ours (not root), or 4321's
-    await assert.rejects(loadConfig(cfg, { env: {} }), /wallet\.apiKeyFile .*too open \(it is group-readable but not owned by root\)/, `user-owned ${mode.toString(8)}`);
+    await assert.rejects(
+      loadConfig(cfg, { env: {} }),
+      /wallet\.apiKeyFile .*too open \(it is group-readable but not owned by root\)/,
+      `user-owned ${mode.toString(8)}`,
+    );
   }
 });
 

@@ -4,7 +4,14 @@ import { parseConfigText } from '../../src/config/load-config.ts';
 import { selectMarkets, type MarketInfo } from '../../src/selection/selectors.ts';
 
 const id = (n: number) => ('0x' + n.toString(16).padStart(64, '0')) as `0x${string}`;
-const M = (n: number, o: Partial<MarketInfo> = {}): MarketInfo => ({ id: id(n), slug: `m${n}`, category: n % 2 ? 'sports' : 'politics', status: 'active', volume: n * 1_000_000_000, ...o });
+const M = (n: number, o: Partial<MarketInfo> = {}): MarketInfo => ({
+  id: id(n),
+  slug: `m${n}`,
+  category: n % 2 ? 'sports' : 'politics',
+  status: 'active',
+  volume: n * 1_000_000_000,
+  ...o,
+});
 const list = [M(1), M(2), M(3), M(4, { status: 'resolved' }), M(5), M(6)];
 
 test('first entry wins; filters by status, category, volume; limit by volume', async () => {
@@ -41,12 +48,24 @@ test('assignFirstWins: first entry wins, an owned market does not count toward a
     ],
     4,
   );
-  assert.deepEqual([...got], [['0xa', 0], ['0xb', 0], ['0xc', 1], ['0xe', 2]]);
+  assert.deepEqual(
+    [...got],
+    [
+      ['0xa', 0],
+      ['0xb', 0],
+      ['0xc', 1],
+      ['0xe', 2],
+    ],
+  );
 });
 
 test('matchesSelector: categories from the venue list, case-insensitive; rank pre-filter is active, category and volume', async () => {
   const { matchesSelector } = await import('../../src/selection/selectors.ts');
-  const c = await parseConfigText(`venue: mainnet\nmarkets:\n  - filter: { category: Sports, minVolume: 5 }\n  - rank: { filter: { category: sports, minVolume: 5 } }\n`, 'x.yaml', { env: {} });
+  const c = await parseConfigText(
+    `venue: mainnet\nmarkets:\n  - filter: { category: Sports, minVolume: 5 }\n  - rank: { filter: { category: sports, minVolume: 5 } }\n`,
+    'x.yaml',
+    { env: {} },
+  );
   const [f, r] = c.markets.map((m) => m.select);
   const m = { id: id(1), categories: ['news', 'SPORTS'], status: 'active' as const, volume: 5_000_000n };
   assert.equal(matchesSelector(f!, m), true);

@@ -29,7 +29,11 @@ test('admin endpoint: 127.0.0.1 only, bearer token, POST bodies checked before a
   const calls: string[] = [];
   const ep = await startAdminEndpoint({ port: 0, token: TOKEN, controls: fakeControls(calls), logger: silentLogger });
   const call = async (method: 'GET' | 'POST', path: string, body?: string, token = TOKEN) => {
-    const r = await request(`${ep.url}${path}`, { method, headers: token ? { authorization: `Bearer ${token}` } : {}, ...(body !== undefined ? { body } : {}) });
+    const r = await request(`${ep.url}${path}`, {
+      method,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      ...(body !== undefined ? { body } : {}),
+    });
     return { status: r.statusCode, text: await r.body.text() };
   };
   try {

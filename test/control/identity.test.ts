@@ -46,7 +46,10 @@ test('the bot of a config: same config file (through a symlink too) or same ledg
 
 test('ctl reads only admin.port and ledger.path: an error elsewhere does not block it; its own sections are checked', async () => {
   const file = join(dir, 'broken.yaml');
-  writeFileSync(file, 'venue:\n  chain: testnet\n  baseUrl: http://127.0.0.1:1/v2\ndefaults:\n  strategy: { name: nope }\n  risk: { maxPosition: -1 }\nmarkets: allx\nadmin:\n  port: 9999\nledger:\n  path: books.sqlite\n');
+  writeFileSync(
+    file,
+    'venue:\n  chain: testnet\n  baseUrl: http://127.0.0.1:1/v2\ndefaults:\n  strategy: { name: nope }\n  risk: { maxPosition: -1 }\nmarkets: allx\nadmin:\n  port: 9999\nledger:\n  path: books.sqlite\n',
+  );
   await assert.rejects(loadConfig(file, { env: {} }), 'the bot refuses this file');
   assert.deepEqual(await readCtlTarget(file, {}), { file, adminPort: 9999, ledger: join(dir, 'books.sqlite') });
   assert.equal((await readCtlTarget(file, { BOOKMAKER_ADMIN_PORT: '9470' })).adminPort, 9470, 'the environment overrides apply as for run');

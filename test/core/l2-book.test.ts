@@ -72,10 +72,16 @@ test('a new snapshot replaces everything', () => {
 test('bad input is a BadInputError naming the field, and a bad snapshot leaves the book intact', () => {
   const b = new L2Book({ tick: 10_000 });
   b.applyLevel('bid', 400_000, 10);
-  assert.throws(() => b.applyLevel('bid', 405_000, 1), (e: unknown) => e instanceof BadInputError && e.field === 'bid.price');
+  assert.throws(
+    () => b.applyLevel('bid', 405_000, 1),
+    (e: unknown) => e instanceof BadInputError && e.field === 'bid.price',
+  );
   assert.throws(() => b.applyLevel('ask', 0, 1), BadInputError);
   assert.throws(() => b.applyLevel('ask', 1_000_000, 1), BadInputError);
-  assert.throws(() => b.applyLevel('ask', 500_000, -1), (e: unknown) => e instanceof BadInputError && e.field === 'ask.size');
+  assert.throws(
+    () => b.applyLevel('ask', 500_000, -1),
+    (e: unknown) => e instanceof BadInputError && e.field === 'ask.size',
+  );
   assert.throws(() => b.applyLevel('ask', 500_000, NaN), BadInputError);
   assert.throws(() => b.applyLevel('ask', 500_000, 1.5), BadInputError);
   assert.throws(
@@ -83,7 +89,10 @@ test('bad input is a BadInputError naming the field, and a bad snapshot leaves t
     (e: unknown) => e instanceof BadInputError && e.field === 'asks[0].price',
   );
   assert.equal(b.bestBid(), 400_000);
-  assert.throws(() => new L2Book({ tick: 3 }), (e: unknown) => e instanceof BadInputError && e.field === 'tick');
+  assert.throws(
+    () => new L2Book({ tick: 3 }),
+    (e: unknown) => e instanceof BadInputError && e.field === 'tick',
+  );
 });
 
 test('microprice leans toward the thinner side', () => {
@@ -152,7 +161,12 @@ test('property: snapshots interleaved with updates leave no stale level behind',
   const level = fc.record({ idx: fc.integer({ min: 1, max: 9_999 }), size: fc.integer({ min: 1, max: 1e12 }) });
   const step = fc.oneof(
     fc.record({ kind: fc.constant('snap' as const), bids: fc.array(level, { maxLength: 8 }), asks: fc.array(level, { maxLength: 8 }) }),
-    fc.record({ kind: fc.constant('lvl' as const), side: fc.constantFrom('bid' as const, 'ask' as const), idx: fc.integer({ min: 1, max: 9_999 }), size: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 1e12 })) }),
+    fc.record({
+      kind: fc.constant('lvl' as const),
+      side: fc.constantFrom('bid' as const, 'ask' as const),
+      idx: fc.integer({ min: 1, max: 9_999 }),
+      size: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 1e12 })),
+    }),
   );
   fc.assert(
     fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
@@ -171,7 +185,8 @@ test('property: snapshots interleaved with updates leave no stale level behind',
           else ref[s.side].set(s.idx * tick, s.size);
         }
       }
-      const want = (m: Map<number, number>, desc: boolean) => [...m].sort((a, b) => (desc ? b[0] - a[0] : a[0] - b[0])).map(([price, size]) => ({ price, size }));
+      const want = (m: Map<number, number>, desc: boolean) =>
+        [...m].sort((a, b) => (desc ? b[0] - a[0] : a[0] - b[0])).map(([price, size]) => ({ price, size }));
       assert.deepEqual(book.levels('bid'), want(ref.bid, true));
       assert.deepEqual(book.levels('ask'), want(ref.ask, false));
     }),
@@ -253,7 +268,10 @@ test('window: off-grid, out-of-window and bad options are BadInputErrors naming 
   assert.throws(() => new L2Book({ tick: 10_000, minPrice: 1e10 }), named('maxPrice'));
   assert.throws(() => new L2Book({ tick: 10_000, minPrice: 2e10, maxPrice: 1e10 }), named('maxPrice'));
   // the window that a blind 0..200,000 USDT range at the spot tick would need: refused, with its cost
-  assert.throws(() => new L2Book({ tick: 10_000, minPrice: 10_000, maxPrice: 200_000_000_000 }), (e: unknown) => named('maxPrice')(e) && /MB/.test((e as Error).message));
+  assert.throws(
+    () => new L2Book({ tick: 10_000, minPrice: 10_000, maxPrice: 200_000_000_000 }),
+    (e: unknown) => named('maxPrice')(e) && /MB/.test((e as Error).message),
+  );
   // a window lifts the "tick divides 1e6" rule (it is about the (0, 1) grid); the default book keeps it
   assert.equal(new L2Book({ tick: 3, minPrice: 3, maxPrice: 30 }).slots, 10);
   assert.throws(() => new L2Book({ tick: 3 }), named('tick'));
@@ -265,7 +283,10 @@ test('the default book is unchanged: range (0, 1) exclusive, slot 0 is price 0',
   b.applyLevel('bid', 10_000, 1);
   b.applyLevel('ask', 990_000, 1);
   assert.deepEqual([b.bestBid(), b.bestAsk(), b.sizeAt('bid', 0)], [10_000, 990_000, 0]);
-  assert.throws(() => b.applyLevel('bid', 0, 1), (e: unknown) => e instanceof BadInputError && /strictly between 0 and 1000000/.test(e.message));
+  assert.throws(
+    () => b.applyLevel('bid', 0, 1),
+    (e: unknown) => e instanceof BadInputError && /strictly between 0 and 1000000/.test(e.message),
+  );
 });
 
 test('property: a windowed book agrees with a Map reference', () => {

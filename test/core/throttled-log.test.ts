@@ -11,7 +11,10 @@ test('a storm is one full line, then one summary per interval; a quiet key start
     t.due(ms, (key, s) => sums.push({ key, count: s.count, last: s.last }));
   }
   assert.deepEqual(firsts, [0]);
-  assert.deepEqual(sums.map((s) => s.count), [100, 100]);
+  assert.deepEqual(
+    sums.map((s) => s.count),
+    [100, 100],
+  );
   assert.equal(sums[1]!.last, 'e20000');
   // 250 events in 25 s → 1 line + 2 summaries (200); the other 49 are told by drain
   const left: number[] = [];

@@ -28,13 +28,21 @@ function manifest(dir: string): Map<string, string> {
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 test('data/ holds the three data sets, each with a README, a licence and a MANIFEST.sha256', () => {
-  assert.deepEqual(readdirSync(DATA).filter((n) => statSync(join(DATA, n)).isDirectory()).sort(), SETS);
+  assert.deepEqual(
+    readdirSync(DATA)
+      .filter((n) => statSync(join(DATA, n)).isDirectory())
+      .sort(),
+    SETS,
+  );
   assert.ok(existsSync(join(DATA, 'README.md')), 'data/README.md');
   for (const set of SETS) {
     const names = readdirSync(join(DATA, set));
     assert.ok(names.includes('README.md'), `${set}: README.md`);
     assert.ok(names.includes('MANIFEST.sha256'), `${set}: MANIFEST.sha256`);
-    assert.ok(names.some((n) => n.startsWith('LICENSE')), `${set}: a LICENSE file`);
+    assert.ok(
+      names.some((n) => n.startsWith('LICENSE')),
+      `${set}: a LICENSE file`,
+    );
   }
 });
 
@@ -60,7 +68,7 @@ test('the copies are byte-identical to ../shared/data where the development mach
   assert.equal(sha256(join(DATA, 'README.md')), sha256(join(shared, 'README.md')), 'README.md');
 });
 
-test("nothing reads ../shared but the OpenAPI conformance suite: tests, sources, configs, docs and README use data/", () => {
+test('nothing reads ../shared but the OpenAPI conformance suite: tests, sources, configs, docs and README use data/', () => {
   const root = fileURLToPath(new URL('../../', import.meta.url));
   const allowed = new Set([
     'test/sim/conformance/openapi-schemas.ts', // BOOKMAKER_OPENAPI or ../shared/openapi.json, else skip

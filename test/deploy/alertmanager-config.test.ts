@@ -12,7 +12,9 @@ import { RULES_DIR } from './promtool.ts';
 import { ALERTMANAGER_DIR, amtool, SKIP_AMTOOL } from './amtool.ts';
 
 const FILE = join(ALERTMANAGER_DIR, 'alertmanager.yml');
-const rules = parse(readFileSync(join(RULES_DIR, 'bookmaker-alerts.yml'), 'utf8')) as { groups: { rules: { alert: string; labels: { severity: string } }[] }[] };
+const rules = parse(readFileSync(join(RULES_DIR, 'bookmaker-alerts.yml'), 'utf8')) as {
+  groups: { rules: { alert: string; labels: { severity: string } }[] }[];
+};
 const alerts = rules.groups.flatMap((g) => g.rules);
 
 describe('deploy/alertmanager/alertmanager.yml', () => {
@@ -25,9 +27,21 @@ describe('deploy/alertmanager/alertmanager.yml', () => {
   it('routes every alert of the shipped rules: critical to on-call (chat and e-mail), warning to chat', { skip: SKIP_AMTOOL }, () => {
     assert.ok(alerts.length >= 10);
     for (const a of alerts) {
-      const r = amtool(['config', 'routes', 'test', `--config.file=${FILE}`, `alertname=${a.alert}`, `severity=${a.labels.severity}`, 'instance=bot-1:9464', 'market=0xabc']);
+      const r = amtool([
+        'config',
+        'routes',
+        'test',
+        `--config.file=${FILE}`,
+        `alertname=${a.alert}`,
+        `severity=${a.labels.severity}`,
+        'instance=bot-1:9464',
+        'market=0xabc',
+      ]);
       assert.equal(r.status, 0, r.out);
-      const receiver = r.out.trim().split('\n').find((l) => l.startsWith('bookmaker-'));
+      const receiver = r.out
+        .trim()
+        .split('\n')
+        .find((l) => l.startsWith('bookmaker-'));
       assert.equal(receiver, a.labels.severity === 'critical' ? 'bookmaker-oncall' : 'bookmaker-chat', `${a.alert} (${a.labels.severity})`);
     }
   });
@@ -47,7 +61,8 @@ describe('deploy/alertmanager/alertmanager.yml', () => {
     const walk = (v: unknown, path: string): void => {
       if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`));
       else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k);
-      else if (/(api_url|webhook_url|bot_token|password|auth_secret|credentials|url)$/.test(path.split('.').pop() ?? '') && !path.endsWith('_file')) inline.push(path);
+      else if (/(api_url|webhook_url|bot_token|password|auth_secret|credentials|url)$/.test(path.split('.').pop() ?? '') && !path.endsWith('_file'))
+        inline.push(path);
     };
     walk(cfg, '');
     assert.deepEqual(inline, []);

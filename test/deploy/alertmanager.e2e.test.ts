@@ -104,7 +104,10 @@ async function stop(p: ChildProcess | null): Promise<void> {
   if (p.exitCode === null) p.kill('SIGKILL');
 }
 
-test('a fired alert reaches a person: Prometheus scraping a bot → Alertmanager → chat webhook and e-mail; BookmakerDown inhibits per-market alerts', { skip: SKIP_PROMETHEUS || SKIP_ALERTMANAGER, timeout: 150_000 }, async () => {
+test('a fired alert reaches a person: Prometheus scraping a bot → Alertmanager → chat webhook and e-mail; BookmakerDown inhibits per-market alerts', {
+  skip: SKIP_PROMETHEUS || SKIP_ALERTMANAGER,
+  timeout: 150_000,
+}, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'bookmaker-am-'));
   const h = await startExchange({ markets: 2 });
   const chat = await chatWebhook();
@@ -136,7 +139,13 @@ test('a fired alert reaches a person: Prometheus scraping a bot → Alertmanager
       amPort = await freePort();
       am = spawnLogged(
         ALERTMANAGER_BIN!,
-        [`--config.file=${join(dir, 'alertmanager.yml')}`, `--storage.path=${join(dir, 'am-data')}`, `--web.listen-address=127.0.0.1:${amPort}`, '--cluster.listen-address=', '--log.level=warn'],
+        [
+          `--config.file=${join(dir, 'alertmanager.yml')}`,
+          `--storage.path=${join(dir, 'am-data')}`,
+          `--web.listen-address=127.0.0.1:${amPort}`,
+          '--cluster.listen-address=',
+          '--log.level=warn',
+        ],
         dir,
         log,
       );
@@ -150,7 +159,17 @@ test('a fired alert reaches a person: Prometheus scraping a bot → Alertmanager
         `global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nrule_files:\n  - rules.yml\nalerting:\n  alertmanagers:\n    - static_configs:\n        - targets: ['127.0.0.1:${amPort}']\nscrape_configs:\n  - job_name: bookmaker\n    static_configs:\n      - targets: ['127.0.0.1:${botPort}']\n`,
       );
       const promPort = await freePort();
-      prom = spawnLogged('prometheus', [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${promPort}`, '--log.level=warn'], dir, log);
+      prom = spawnLogged(
+        'prometheus',
+        [
+          `--config.file=${join(dir, 'prometheus.yml')}`,
+          `--storage.tsdb.path=${join(dir, 'data')}`,
+          `--web.listen-address=127.0.0.1:${promPort}`,
+          '--log.level=warn',
+        ],
+        dir,
+        log,
+      );
       const query = async (q: string): Promise<unknown[]> => {
         const r = await fetch(`http://127.0.0.1:${promPort}/api/v1/query?query=${encodeURIComponent(q)}`).catch(() => null);
         if (!r || !r.ok) return [];
@@ -182,14 +201,28 @@ test('a fired alert reaches a person: Prometheus scraping a bot → Alertmanager
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify([
-        { labels: { alertname: 'BookmakerDown', severity: 'critical', instance, job: 'bookmaker' }, annotations: { summary: `bookmaker ${instance} down` }, endsAt },
-        { labels: { alertname: 'BookmakerMarketNotQuoting', severity: 'critical', instance, job: 'bookmaker', market: '0xfeed' }, annotations: { summary: `bookmaker ${instance}: market 0xfeed not quoting` }, endsAt },
+        {
+          labels: { alertname: 'BookmakerDown', severity: 'critical', instance, job: 'bookmaker' },
+          annotations: { summary: `bookmaker ${instance} down` },
+          endsAt,
+        },
+        {
+          labels: { alertname: 'BookmakerMarketNotQuoting', severity: 'critical', instance, job: 'bookmaker', market: '0xfeed' },
+          annotations: { summary: `bookmaker ${instance}: market 0xfeed not quoting` },
+          endsAt,
+        },
       ]),
     });
     assert.equal(post.status, 200, await post.text());
     type AmAlert = { labels: Record<string, string>; status: { state: string; inhibitedBy: string[] } };
-    const mine = async (): Promise<AmAlert[]> => ((await (await fetch(`${amApi}/alerts?filter=instance%3D%22${encodeURIComponent(instance)}%22`)).json()) as AmAlert[]);
-    await waitFor('Alertmanager suppressed the per-market alert under BookmakerDown', async () => (await mine()).some((a) => a.labels.alertname === 'BookmakerMarketNotQuoting' && a.status.state === 'suppressed' && a.status.inhibitedBy.length > 0), 20_000);
+    const mine = async (): Promise<AmAlert[]> =>
+      (await (await fetch(`${amApi}/alerts?filter=instance%3D%22${encodeURIComponent(instance)}%22`)).json()) as AmAlert[];
+    await waitFor(
+      'Alertmanager suppressed the per-market alert under BookmakerDown',
+      async () =>
+        (await mine()).some((a) => a.labels.alertname === 'BookmakerMarketNotQuoting' && a.status.state === 'suppressed' && a.status.inhibitedBy.length > 0),
+      20_000,
+    );
     await waitFor('BookmakerDown delivered', () => chat.messages.some((m) => m.title === `FIRING: BookmakerDown on ${instance}`), 30_000);
     assert.equal((await mine()).find((a) => a.labels.alertname === 'BookmakerDown')!.status.state, 'active');
     assert.ok(!chat.messages.some((m) => m.text.includes('market 0xfeed')), 'the inhibited per-market alert was not delivered');

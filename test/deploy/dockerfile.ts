@@ -83,5 +83,11 @@ export function healthcheck(stage: Stage): { flags: Record<string, string>; cmd:
 
 /** BOOKMAKER_HEAP_LIMITS "run=128 import=2048" → { run: 128, import: 2048 }. */
 export function heapLimits(spec: string): Record<string, number> {
-  return Object.fromEntries(spec.split(/[\s,]+/).filter(Boolean).map((p) => p.split('=') as [string, string]).map(([k, v]) => [k, Number(v)]));
+  return Object.fromEntries(
+    spec
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .map((p) => p.split('=') as [string, string])
+      .map(([k, v]) => [k, Number(v)]),
+  );
 }

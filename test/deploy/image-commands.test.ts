@@ -71,7 +71,9 @@ function childrenOf(pid: number): { pid: number; cmdline: string[] }[] {
   return out;
 }
 
-test("the image's commands: compiled build, production install without tsx, --help, an import and a backtest under their heap limits, run with HEALTHCHECK and its heap limit", { timeout: 240_000 }, async (t) => {
+test("the image's commands: compiled build, production install without tsx, --help, an import and a backtest under their heap limits, run with HEALTHCHECK and its heap limit", {
+  timeout: 240_000,
+}, async (t) => {
   assert.deepEqual(
     stages.map((s) => s.name),
     ['build', 'runtime'],
@@ -98,7 +100,8 @@ test("the image's commands: compiled build, production install without tsx, --he
     const entry = execForm(stages[1]!, 'ENTRYPOINT');
     assert.deepEqual(entry.slice(0, 1), ['node']);
     const imageEnv = { ...npmEnv(env), BOOKMAKER_PRIVATE_KEY: '', BOOKMAKER_API_KEY: '' };
-    const cli = (args: string[], timeout = 120_000) => spawnSync(entry[0]!, [...entry.slice(1), ...args], { cwd: app, env: imageEnv, encoding: 'utf8', timeout });
+    const cli = (args: string[], timeout = 120_000) =>
+      spawnSync(entry[0]!, [...entry.slice(1), ...args], { cwd: app, env: imageEnv, encoding: 'utf8', timeout });
 
     const help = cli(['--help']);
     assert.equal(help.status, 0, help.stderr);
@@ -128,7 +131,11 @@ test("the image's commands: compiled build, production install without tsx, --he
     const hc = healthcheck(stages[1]!);
     assert.ok(hc.flags.interval && hc.flags.timeout && hc.flags['start-period'], 'interval, timeout and start period set');
     const probe = () => spawnSync(hc.cmd[0]!, hc.cmd.slice(1), { cwd: app, env: runEnv, encoding: 'utf8', timeout: 30_000 });
-    const bot = spawn(entry[0]!, [...entry.slice(1), 'run', '-c', 'config/local.yaml', '--duration', '120'], { cwd: app, env: runEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const bot = spawn(entry[0]!, [...entry.slice(1), 'run', '-c', 'config/local.yaml', '--duration', '120'], {
+      cwd: app,
+      env: runEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     bot.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
     const exited = new Promise<number | null>((resolve) => bot.once('exit', (code) => resolve(code)));

@@ -45,7 +45,10 @@ function podEnv(container: Obj, ordinal: number, podName: string): Record<string
 
 test('the shards manifest parses: a headless Service and a StatefulSet of N pods, no key material', () => {
   for (const d of docs) assert.deepEqual(d.errors, []);
-  assert.deepEqual(docs.map((d) => (d.toJS() as Obj).kind), ['Service', 'StatefulSet']);
+  assert.deepEqual(
+    docs.map((d) => (d.toJS() as Obj).kind),
+    ['Service', 'StatefulSet'],
+  );
   const svc = byKind('Service');
   const sts = byKind('StatefulSet');
   assert.equal(sts.apiVersion, 'apps/v1');
@@ -55,7 +58,7 @@ test('the shards manifest parses: a headless Service and a StatefulSet of N pods
   assert.deepEqual(sts.spec.selector.matchLabels, sts.spec.template.metadata.labels);
   assert.notDeepEqual(sts.spec.template.metadata.labels, { 'app.kubernetes.io/name': 'bookmaker' }, 'not selected by the single-bot Deployment');
   assert.equal(sts.spec.podManagementPolicy, 'Parallel');
-  assert.ok(sts.spec.template.spec.terminationGracePeriodSeconds >= 30, 'time to cancel the shard\'s orders on SIGTERM');
+  assert.ok(sts.spec.template.spec.terminationGracePeriodSeconds >= 30, "time to cancel the shard's orders on SIGTERM");
   assert.doesNotMatch(text, /(?:0x)?[0-9a-fA-F]{64}/, 'no key material in the manifest');
 });
 
@@ -105,7 +108,11 @@ test('one ledger volume per pod (volumeClaimTemplates), mounted where BOOKMAKER_
   assert.ok(mount, `a volume above ${path}`);
   assert.notEqual(mount.readOnly, true);
   // from the claim template, not a shared claim or a pod volume: each ordinal keeps its own books and latch
-  assert.equal(sts.spec.template.spec.volumes.find((v: Obj) => v.name === mount.name), undefined, 'not a pod-level volume');
+  assert.equal(
+    sts.spec.template.spec.volumes.find((v: Obj) => v.name === mount.name),
+    undefined,
+    'not a pod-level volume',
+  );
   const tpl = sts.spec.volumeClaimTemplates.find((t: Obj) => t.metadata.name === mount.name);
   assert.ok(tpl, 'a volumeClaimTemplate of that name');
   assert.deepEqual(tpl.spec.accessModes, ['ReadWriteOnce']);

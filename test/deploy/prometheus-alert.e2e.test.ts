@@ -43,7 +43,16 @@ test('a real Prometheus fires BookmakerMarketNotQuoting once the bot stops quoti
         `global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nrule_files:\n  - rules.yml\nscrape_configs:\n  - job_name: bookmaker\n    static_configs:\n      - targets: ['127.0.0.1:${botPort}']\n`,
       );
       const promPort = await freePort();
-      prom = spawn('prometheus', [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${promPort}`, '--log.level=warn'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+      prom = spawn(
+        'prometheus',
+        [
+          `--config.file=${join(dir, 'prometheus.yml')}`,
+          `--storage.tsdb.path=${join(dir, 'data')}`,
+          `--web.listen-address=127.0.0.1:${promPort}`,
+          '--log.level=warn',
+        ],
+        { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       prom.stdout!.on('data', (b: Buffer) => (out += b.toString()));
       prom.stderr!.on('data', (b: Buffer) => (out += b.toString()));
       const api = `http://127.0.0.1:${promPort}/api/v1`;
@@ -60,8 +69,19 @@ test('a real Prometheus fires BookmakerMarketNotQuoting once the bot stops quoti
 
       await waitFor('Prometheus scraped the quoting bot', async () => (await query('bookmaker_market_state{state="quoting"} == 1')).length === 2, 40_000);
       // a few evaluations on the quoting bot: nothing fires
-      await waitFor('rules evaluated', async () => (await query('ALERTS')).length === 0 && (await query('count_over_time(bookmaker_ready[10s])')).length > 0 && (await query('count_over_time(up[10s]) >= 3')).length > 0, 20_000);
-      assert.deepEqual((await alerts()).filter((a) => a.labels.alertname === 'BookmakerMarketNotQuoting'), [], 'no not-quoting alert while quoting');
+      await waitFor(
+        'rules evaluated',
+        async () =>
+          (await query('ALERTS')).length === 0 &&
+          (await query('count_over_time(bookmaker_ready[10s])')).length > 0 &&
+          (await query('count_over_time(up[10s]) >= 3')).length > 0,
+        20_000,
+      );
+      assert.deepEqual(
+        (await alerts()).filter((a) => a.labels.alertname === 'BookmakerMarketNotQuoting'),
+        [],
+        'no not-quoting alert while quoting',
+      );
 
       failing.on = true;
       for (const m of h.markets) await setBook(h, m, 470_000, 530_000);

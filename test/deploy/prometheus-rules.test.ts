@@ -44,7 +44,10 @@ test('promtool check metrics on a live bot, and the rules use only metrics it ex
       // …_requests_total, …_resources_total: prom-client's names, which we do not rename); any other
       // finding, and any parse error, fails
       const promClientNames = /^nodejs_active_(handles|requests|resources)_total non-counter metrics should not have "_total" suffix$/;
-      const findings = r.out.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !promClientNames.test(l));
+      const findings = r.out
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l !== '' && !promClientNames.test(l));
       assert.deepEqual(findings, [], r.out);
       assert.ok(r.status === 0 || r.out.trim() !== '', `promtool exited ${r.status} without a finding`);
       const exposed = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]!));
@@ -52,7 +55,14 @@ test('promtool check metrics on a live bot, and the rules use only metrics it ex
       assert.ok(used.size >= 8, [...used].join(' '));
       for (const name of used) assert.ok(exposed.has(name) || exposed.has(name.replace(/_total$/, '')), `rule metric ${name} is not exposed by the bot`);
       // the metric contract of issue 11
-      for (const name of ['bookmaker_market_state', 'bookmaker_market_not_quoting_seconds', 'bookmaker_kill_switch_active', 'bookmaker_halted', 'bookmaker_ready']) assert.ok(exposed.has(name), name);
+      for (const name of [
+        'bookmaker_market_state',
+        'bookmaker_market_not_quoting_seconds',
+        'bookmaker_kill_switch_active',
+        'bookmaker_halted',
+        'bookmaker_ready',
+      ])
+        assert.ok(exposed.has(name), name);
       assert.match(text, /^bookmaker_market_state\{market="0x[0-9a-f]{64}",state="quoting"\} 1$/m);
       assert.match(text, /^bookmaker_kill_switch_active 0$/m);
     } finally {

@@ -25,7 +25,16 @@ test('the sweep Indexed Job runs every shard of the grid with the bot image', as
   const docs = parseAllDocuments(readFileSync('deploy/kubernetes/sweep-job.yaml', 'utf8'));
   assert.equal(docs.length, 1);
   assert.deepEqual(docs[0]!.errors, []);
-  const job = docs[0]!.toJS() as { apiVersion: string; kind: string; spec: { completionMode: string; completions: number; parallelism: number; template: { spec: { restartPolicy: string; containers: Container[]; volumes: { name: string }[] } } } };
+  const job = docs[0]!.toJS() as {
+    apiVersion: string;
+    kind: string;
+    spec: {
+      completionMode: string;
+      completions: number;
+      parallelism: number;
+      template: { spec: { restartPolicy: string; containers: Container[]; volumes: { name: string }[] } };
+    };
+  };
   assert.equal(job.apiVersion, 'batch/v1');
   assert.equal(job.kind, 'Job');
   assert.equal(job.spec.completionMode, 'Indexed');

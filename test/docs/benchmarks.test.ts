@@ -20,7 +20,12 @@ export function benchmarkRows(md: string): string[][] {
   const rows: string[][] = [];
   for (const l of lines.slice(at + 2)) {
     if (!l.startsWith('|')) break;
-    rows.push(l.slice(1, l.endsWith('|') ? -1 : undefined).split(/(?<!\\)\|/).map((c) => c.trim()));
+    rows.push(
+      l
+        .slice(1, l.endsWith('|') ? -1 : undefined)
+        .split(/(?<!\\)\|/)
+        .map((c) => c.trim()),
+    );
   }
   return rows;
 }
@@ -29,10 +34,12 @@ export function benchmarkRows(md: string): string[][] {
 export function tableProblems(md: string): string[] {
   const problems: string[] = [];
   const header = md.split('\n').find((l) => /^\|\s*benchmark\s*\|/.test(l));
-  if (!header || !/^\|\s*benchmark\s*\|\s*command\s*\|\s*figure\s*\|\s*baseline\s*\|\s*ratio\s*\|\s*date\s*\|$/.test(header)) problems.push('header is not | benchmark | command | figure | baseline | ratio | date |');
+  if (!header || !/^\|\s*benchmark\s*\|\s*command\s*\|\s*figure\s*\|\s*baseline\s*\|\s*ratio\s*\|\s*date\s*\|$/.test(header))
+    problems.push('header is not | benchmark | command | figure | baseline | ratio | date |');
   for (const r of benchmarkRows(md)) {
     if (r.length !== 6) problems.push(`${r[0]}: ${r.length} cells, not 6`);
-    for (const c of r) if (c.length > MAX_CELL || /<br|\n/.test(c)) problems.push(`${r[0]}: a cell longer than one short line (${c.length} > ${MAX_CELL}): ${c.slice(0, 60)}…`);
+    for (const c of r)
+      if (c.length > MAX_CELL || /<br|\n/.test(c)) problems.push(`${r[0]}: a cell longer than one short line (${c.length} > ${MAX_CELL}): ${c.slice(0, 60)}…`);
     if (!/^\d{4}-\d{2}-\d{2}$/.test(r[5] ?? '')) problems.push(`${r[0]}: date "${r[5]}" is not YYYY-MM-DD`);
   }
   return problems;

@@ -98,7 +98,10 @@ test('heading ids and link targets are read as GitHub renders them', () => {
 test('a missing page and a missing heading are both reported; a page still landing is not', () => {
   const page = join(REPO, 'docs', 'README.md');
   const md = '[a](no-such-page.md) [b](architecture.md#no-such-heading) [c](architecture.md#invariants) [d](go-live.md) `[e](in-code.md)`';
-  assert.deepEqual(brokenLinks(page, md), ['no-such-page.md: no such file docs/no-such-page.md', 'architecture.md#no-such-heading: docs/architecture.md has no heading #no-such-heading']);
+  assert.deepEqual(brokenLinks(page, md), [
+    'no-such-page.md: no such file docs/no-such-page.md',
+    'architecture.md#no-such-heading: docs/architecture.md has no heading #no-such-heading',
+  ]);
 });
 
 for (const file of files) {

@@ -20,6 +20,9 @@ test('docs/reference is up to date (else: npm run docs)', { timeout: 120_000 }, 
 
 test('every exit code constant of src/ is found and has a meaning', () => {
   const codes = exitCodes();
-  assert.ok(codes.some((c) => c.name === 'EXIT_KILL_SWITCH' && c.code === 3), 'EXIT_KILL_SWITCH = 3 found');
+  assert.ok(
+    codes.some((c) => c.name === 'EXIT_KILL_SWITCH' && c.code === 3),
+    'EXIT_KILL_SWITCH = 3 found',
+  );
   for (const c of codes) assert.ok(c.name in EXIT_MEANINGS, `${c.name} (${c.file}) has a meaning`);
 });

@@ -88,16 +88,31 @@ describe('migration', () => {
   it('the preview names the steps runStartupMigration then takes', async () => {
     const clock = new SteppingClock();
     const future = Math.floor(clock.now() / 1000) + 86_400;
-    const api = new FakeMigrationApi(clock, { chunks: [5_000_000n], orders: [{ id: 1, expiry: future }, { id: 2, expiry: future }] });
+    const api = new FakeMigrationApi(clock, {
+      chunks: [5_000_000n],
+      orders: [
+        { id: 1, expiry: future },
+        { id: 2, expiry: future },
+      ],
+    });
     const status = await api.status();
     const preview = migrationPreview(status);
     assert.equal(preview.blocker, null);
-    assert.deepEqual(preview.steps.map((s) => s.split(' ')[0]), ['start', 'migrate']);
+    assert.deepEqual(
+      preview.steps.map((s) => s.split(' ')[0]),
+      ['start', 'migrate'],
+    );
     const r = checkMigration(status, MAINNET);
     assert.equal(r.result, 'warn');
-    assert.match(r.detail, /the start-up migration will: start \(retires 2 legacy open order\(s\), then restores them as V2 orders or dismisses them\); migrate funds \(1 chunk\(s\), sponsored\)/);
+    assert.match(
+      r.detail,
+      /the start-up migration will: start \(retires 2 legacy open order\(s\), then restores them as V2 orders or dismisses them\); migrate funds \(1 chunk\(s\), sponsored\)/,
+    );
     const done = await runStartupMigration({ api, signer, clock, pollIntervalMs: 1000, maxWaitMs: 60_000 });
-    assert.deepEqual(done.steps.filter((s) => s === 'start' || s === 'migrate-funds'), ['start', 'migrate-funds']);
+    assert.deepEqual(
+      done.steps.filter((s) => s === 'start' || s === 'migrate-funds'),
+      ['start', 'migrate-funds'],
+    );
     // and afterwards the preview has nothing left to do
     const after = await api.status();
     assert.deepEqual(migrationPreview(after).steps, []);
@@ -125,14 +140,22 @@ describe('the human report', () => {
       { name: 'venue', result: 'ok', detail: 'answers', fix: '' },
       { name: 'collateral', result: 'fail', detail: 'limits larger than the collateral', fix: 'deposit' },
     ]);
-    assert.equal(text, 'ok    venue       answers\nFAIL  collateral  limits larger than the collateral\n                  fix: deposit\n\ndoctor: 1 ok, 0 warn, 1 fail: NOT ready to go live (exit 1)\n');
+    assert.equal(
+      text,
+      'ok    venue       answers\nFAIL  collateral  limits larger than the collateral\n                  fix: deposit\n\ndoctor: 1 ok, 0 warn, 1 fail: NOT ready to go live (exit 1)\n',
+    );
   });
 });
 
 describe('the human report, checks not run', () => {
   it('consecutive checks not run for one reason share a line; the verdict counts each', () => {
     const nc = (name: string) => ({ name, result: 'fail' as const, detail: 'not checked: the venue check failed', fix: 'fix the venue check first' });
-    const text = formatDoctor([{ name: 'venue', result: 'fail', detail: 'cannot connect', fix: 'check the base URL' }, nc('clock'), nc('api-key'), { name: 'limits', result: 'ok', detail: 'fine', fix: '' }]);
+    const text = formatDoctor([
+      { name: 'venue', result: 'fail', detail: 'cannot connect', fix: 'check the base URL' },
+      nc('clock'),
+      nc('api-key'),
+      { name: 'limits', result: 'ok', detail: 'fine', fix: '' },
+    ]);
     assert.equal(
       text,
       'FAIL  venue    cannot connect\n               fix: check the base URL\nFAIL  clock, api-key\n               not checked: the venue check failed\n               fix: fix the venue check first\nok    limits   fine\n\ndoctor: 1 ok, 0 warn, 3 fail: NOT ready to go live (exit 1)\n',

@@ -30,10 +30,14 @@ test('doctor and the bot agree on the free collateral and on the markets inside 
       await waitFor('the bot read its balance', () => bot.store.state.collateral !== null, 20_000);
       const collateral = bot.store.state.collateral!;
       assert.match(by.get('collateral')!.detail, new RegExp(`^${usdcText(collateral).replace('.', '\\.')} USDC free;`));
-      await waitFor('the first market paused before its deadline', () => {
-        bot.healthModel.evaluate();
-        return bot.healthModel.marketState(h.markets[0]!) === 'market-paused';
-      }, 20_000);
+      await waitFor(
+        'the first market paused before its deadline',
+        () => {
+          bot.healthModel.evaluate();
+          return bot.healthModel.marketState(h.markets[0]!) === 'market-paused';
+        },
+        20_000,
+      );
       bot.healthModel.evaluate();
       assert.notEqual(bot.healthModel.marketState(h.markets[1]!), 'market-paused');
     } finally {

@@ -45,7 +45,9 @@ async function cfg(baseUrl: string) {
 
 const env = { BOOKMAKER_PRIVATE_KEY: `0x${randomBytes(32).toString('hex')}`, BOOKMAKER_API_KEY: 'doctor-test-key-1' };
 
-test('a venue that never answers: the venue check fails within --timeout, every venue check says not checked, local checks still report', { timeout: 30_000 }, async () => {
+test('a venue that never answers: the venue check fails within --timeout, every venue check says not checked, local checks still report', {
+  timeout: 30_000,
+}, async () => {
   const base = await venue(() => 'stall');
   const t0 = Date.now();
   const r = await runDoctor({ config: await cfg(base), env, checkMs: 1_000, totalMs: 3_000 });
@@ -64,7 +66,9 @@ test('a venue that never answers: the venue check fails within --timeout, every 
   assert.equal(by.get('metrics')!.result, 'warn'); // port 0: no alert can fire
 });
 
-test('a venue whose public reads answer but whose account reads stall: each stalled check fails as not checked within its budget, naming it', { timeout: 30_000 }, async () => {
+test('a venue whose public reads answer but whose account reads stall: each stalled check fails as not checked within its budget, naming it', {
+  timeout: 30_000,
+}, async () => {
   const base = await venue((path) => (path.startsWith('/v2/markets?') ? { body: { markets: [], cursor: null } } : 'stall'));
   const t0 = Date.now();
   const r = await runDoctor({ config: await cfg(base), env, checkMs: 1_000, totalMs: 4_000 });
@@ -142,7 +146,12 @@ test('a venue that echoes the API key in its refusal: the key never reaches a ch
   });
   servers.push(s);
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const r = await runDoctor({ config: await cfg(`http://127.0.0.1:${(s.address() as AddressInfo).port}/v2`), env: { ...env, BOOKMAKER_API_KEY: key }, checkMs: 2_000, totalMs: 4_000 });
+  const r = await runDoctor({
+    config: await cfg(`http://127.0.0.1:${(s.address() as AddressInfo).port}/v2`),
+    env: { ...env, BOOKMAKER_API_KEY: key },
+    checkMs: 2_000,
+    totalMs: 4_000,
+  });
   const apiKey = r.checks.find((c) => c.name === 'api-key')!;
   assert.equal(apiKey.result, 'fail');
   assert.match(apiKey.detail, /unknown API key Bearer \[REDACTED\]/);

@@ -27,7 +27,8 @@ test('a resolved market: orders gone, claimable position logged, counted and rep
   const logger = createLogger({ level: 'info', destination: { write: (s: string) => void logs.push(s) } });
   // each market's worst case is 10 shares (one bid and one ask of 10); the total limit of 25 leaves
   // room for both, until a 10-share position in m1 makes its worst long 20
-  const risk = '    maxPosition: 100\n    maxNotional: 1000\n    maxOrderSize: 50\n    maxTotalPosition: 25\n    maxBookAgeSeconds: 60\n    maxStreamSilenceSeconds: 60';
+  const risk =
+    '    maxPosition: 100\n    maxNotional: 1000\n    maxOrderSize: 50\n    maxTotalPosition: 25\n    maxBookAgeSeconds: 60\n    maxStreamSilenceSeconds: 60';
   const bot = await startTestBot(h, await config(h, { risk }), { logger });
   let bot2: Awaited<ReturnType<typeof startTestBot>> | null = null;
   try {
@@ -37,19 +38,41 @@ test('a resolved market: orders gone, claimable position logged, counted and rep
     const bid = (await openOrders(h.bot, m1)).map(yesTerms).find((o) => o.side === 'bid')!;
     await place(h.mover, { marketId: m1, outcomeIndex: 1, side: 1, price: bid.price, shares: 10, timeInForce: 1, inventoryMode: 2 });
     await waitFor('the bot holds 10 YES in m1', () => (bot.store.state.markets.get(m1l)?.position.net ?? 0) === 10 * S, 15_000);
-    await waitFor('the total limit counts the live position', () => selectMarketView(bot.store.state, m2, Date.now())!.account.worstCasePosition > 20 * S, 10_000);
+    await waitFor(
+      'the total limit counts the live position',
+      () => selectMarketView(bot.store.state, m2, Date.now())!.account.worstCasePosition > 20 * S,
+      10_000,
+    );
     // and bites: m1's new bid fits in 25 − 10 (m2) − 10 (the position) = 5 shares
     await waitFor('m1 re-bids within the total limit', async () => (await openOrders(h.bot, m1)).some((o) => yesTerms(o).side === 'bid'), 10_000);
-    for (const o of await openOrders(h.bot, m1)) if (yesTerms(o).side === 'bid') assert.ok(remainingShares(o) <= 5 * S, `m1 bid of ${remainingShares(o)} under the total limit`);
+    for (const o of await openOrders(h.bot, m1))
+      if (yesTerms(o).side === 'bid') assert.ok(remainingShares(o) <= 5 * S, `m1 bid of ${remainingShares(o)} under the total limit`);
 
     h.ex.state.services.resolveMarket(m1, 1_000_000, Date.now(), 'e2e: YES');
     await waitFor('no open order left in the resolved market', async () => (await openOrders(h.bot, m1)).length === 0, 20_000);
-    await waitFor('the claimable position is reported', () => bot.report('test', 0).claims?.markets.some((m) => m.marketId === m1l && m.state === 'claimable') === true, 20_000);
+    await waitFor(
+      'the claimable position is reported',
+      () => bot.report('test', 0).claims?.markets.some((m) => m.marketId === m1l && m.state === 'claimable') === true,
+      20_000,
+    );
     const claims = bot.report('test', 0).claims!;
-    assert.deepEqual(claims.markets.find((m) => m.marketId === m1l), { marketId: m1l, state: 'claimable', payoutYesUsdc: '1.000000', payoutNoUsdc: '0.000000', yesShares: '10.000000', noShares: '0.000000', claimableUsdc: '10.000000' });
+    assert.deepEqual(
+      claims.markets.find((m) => m.marketId === m1l),
+      {
+        marketId: m1l,
+        state: 'claimable',
+        payoutYesUsdc: '1.000000',
+        payoutNoUsdc: '0.000000',
+        yesShares: '10.000000',
+        noShares: '0.000000',
+        claimableUsdc: '10.000000',
+      },
+    );
     assert.equal(claims.totalClaimableUsdc, '10.000000');
     // the log line: market, payout, amount
-    const line = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => typeof l.msg === 'string' && l.msg.includes(`market ${m1l} resolved: 10.000000 USDC claimable`));
+    const line = logs
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => typeof l.msg === 'string' && l.msg.includes(`market ${m1l} resolved: 10.000000 USDC claimable`));
     assert.ok(line, 'a log line for the market');
     assert.equal(line.payoutYes, '1.000000');
     assert.equal(line.claimableUsdc, '10.000000');
@@ -66,8 +89,14 @@ test('a resolved market: orders gone, claimable position logged, counted and rep
 
     // a later run quoting only m2 reports the claimable position of m1 at start-up
     const logs2: string[] = [];
-    bot2 = await startTestBot(h, await config(h, { risk, markets: `  - id: "${m2}"` }), { logger: createLogger({ level: 'info', destination: { write: (s: string) => void logs2.push(s) } }) });
-    await waitFor('the start-up read reports m1', () => bot2!.report('test', 0).claims?.markets.some((m) => m.marketId === m1l && m.claimableUsdc === '10.000000') === true, 15_000);
+    bot2 = await startTestBot(h, await config(h, { risk, markets: `  - id: "${m2}"` }), {
+      logger: createLogger({ level: 'info', destination: { write: (s: string) => void logs2.push(s) } }),
+    });
+    await waitFor(
+      'the start-up read reports m1',
+      () => bot2!.report('test', 0).claims?.markets.some((m) => m.marketId === m1l && m.claimableUsdc === '10.000000') === true,
+      15_000,
+    );
     assert.ok(logs2.some((l) => l.includes(`market ${m1l} resolved: 10.000000 USDC claimable`)));
   } finally {
     await bot.stop();

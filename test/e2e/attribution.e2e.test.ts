@@ -53,6 +53,9 @@ test('live on the local exchange: per market, the attribution sums exactly to th
     assert.equal(b.spreadCapture + b.inventory + b.fees + b.resolution, bp.realised + bp.unrealised, `${m.marketId}: attribution vs the books`);
     assert.equal(-b.fees, books.market(m.marketId)!.fees);
     const v = selectMarketView(bot.store.state, m.marketId as Bytes32, Date.now())!;
-    assert.ok(v.edge!.markouts.some((k) => k.n > 0), 'markouts measured live');
+    assert.ok(
+      v.edge!.markouts.some((k) => k.n > 0),
+      'markouts measured live',
+    );
   }
 });

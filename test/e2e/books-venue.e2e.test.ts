@@ -43,7 +43,11 @@ function ledgerBooks(file: string): { collateral: bigint; holdings: Map<string, 
     const b = l.baseline();
     assert.ok(b, 'a ledger on a real venue records its baseline at its first start');
     const fills = (l.db.prepare('SELECT COUNT(*) AS n FROM fills').get() as { n: number }).n;
-    return { collateral: b.collateral + a.figures().cash, holdings: new Map(a.positions().map((p) => [`${p.marketId}:${p.outcomeIndex}`, BigInt(p.shares)])), fills };
+    return {
+      collateral: b.collateral + a.figures().cash,
+      holdings: new Map(a.positions().map((p) => [`${p.marketId}:${p.outcomeIndex}`, BigInt(p.shares)])),
+      fills,
+    };
   } finally {
     l.close();
   }
@@ -51,11 +55,27 @@ function ledgerBooks(file: string): { collateral: bigint; holdings: Map<string, 
 
 const sorted = (m: Map<string, bigint>) => [...m.entries()].sort(([a], [b]) => a.localeCompare(b));
 
-test('kill -9 and restart on a rotating sim: the ledger\'s cash and positions equal the venue\'s; a deleted ledger is refused until --new-ledger', async () => {
+test("kill -9 and restart on a rotating sim: the ledger's cash and positions equal the venue's; a deleted ledger is refused until --new-ledger", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'bookmaker-books-venue-'));
   const privateKey = `0x${randomBytes(32).toString('hex')}`;
   const wallet = createSigner({ privateKey, chain: TESTNET }).address;
-  const sim = cli(['sim', '--port', '0', '--seed', '5', '--markets', '3', '--chain', 'testnet', '--new-market-every', '20', '--market-lifetime', '50', '--api-key', `${KEY}:${wallet}`]);
+  const sim = cli([
+    'sim',
+    '--port',
+    '0',
+    '--seed',
+    '5',
+    '--markets',
+    '3',
+    '--chain',
+    'testnet',
+    '--new-market-every',
+    '20',
+    '--market-lifetime',
+    '50',
+    '--api-key',
+    `${KEY}:${wallet}`,
+  ]);
   const children: Child[] = [sim];
   let client: VenueClient | null = null;
   try {
@@ -113,16 +133,37 @@ metrics:
 
     const s = cli(['ledger', 'summary', '-c', file, '--json']);
     assert.equal(await withTimeout(s.exit, 60_000, 'ledger summary did not exit'), 0, s.out());
-    const summary = JSON.parse(s.out()) as { fills: number; cashUsdc: number; positions: { marketId: string; outcomeIndex: number; shares: number }[]; pnl: { realised: number; unrealised: number | null; total: number | null; markedAt: number | null }; foreign: { fills: number } };
+    const summary = JSON.parse(s.out()) as {
+      fills: number;
+      cashUsdc: number;
+      positions: { marketId: string; outcomeIndex: number; shares: number }[];
+      pnl: { realised: number; unrealised: number | null; total: number | null; markedAt: number | null };
+      foreign: { fills: number };
+    };
     assert.equal(summary.fills, books.fills);
     assert.equal(Math.round(summary.cashUsdc * 1e6), Number(books.collateral - ledgerBaseline(ledger)));
-    assert.deepEqual(summary.positions.map((p) => [`${p.marketId}:${p.outcomeIndex}`, BigInt(Math.round(p.shares * 1e6))]).sort(([a], [b]) => String(a).localeCompare(String(b))), sorted(venue.holdings));
-    assert.equal(summary.foreign.fills, 0, 'every order was this bookmaker\'s');
+    assert.deepEqual(
+      summary.positions
+        .map((p) => [`${p.marketId}:${p.outcomeIndex}`, BigInt(Math.round(p.shares * 1e6))])
+        .sort(([a], [b]) => String(a).localeCompare(String(b))),
+      sorted(venue.holdings),
+    );
+    assert.equal(summary.foreign.fills, 0, "every order was this bookmaker's");
     assert.ok(summary.pnl.markedAt !== null && summary.pnl.total !== null);
     // the run report's PnL is the summary's (its last mark is the stop's)
-    const r = JSON.parse(readFileSync(report, 'utf8')) as { account: { pnlUsdc: string; realisedUsdc: string; unrealisedUsdc: string; markedAt: string | null } };
-    assert.equal(Math.round(Number(r.account.realisedUsdc) * 1e6), Math.round(summary.pnl.realised * 1e6), `report ${JSON.stringify(r.account)} vs summary ${JSON.stringify(summary.pnl)}`);
-    reportVsSummary = { report: Math.round(Number(r.account.pnlUsdc) * 1e6), summary: Math.round(summary.pnl.total * 1e6), detail: `report ${JSON.stringify(r.account)} vs summary ${JSON.stringify(summary.pnl)}` };
+    const r = JSON.parse(readFileSync(report, 'utf8')) as {
+      account: { pnlUsdc: string; realisedUsdc: string; unrealisedUsdc: string; markedAt: string | null };
+    };
+    assert.equal(
+      Math.round(Number(r.account.realisedUsdc) * 1e6),
+      Math.round(summary.pnl.realised * 1e6),
+      `report ${JSON.stringify(r.account)} vs summary ${JSON.stringify(summary.pnl)}`,
+    );
+    reportVsSummary = {
+      report: Math.round(Number(r.account.pnlUsdc) * 1e6),
+      summary: Math.round(summary.pnl.total * 1e6),
+      detail: `report ${JSON.stringify(r.account)} vs summary ${JSON.stringify(summary.pnl)}`,
+    };
 
     // the ledger is deleted: the start is refused, naming what would be lost, and leaves no file
     rmSync(ledger, { force: true });
@@ -155,7 +196,7 @@ let reportVsSummary: { report: number; summary: number; detail: string } | null 
 // ledger) held them, and the two totals differed in the unrealised part (seen: report 1.82 = 1.54 +
 // 0.28, summary 1.85 = 1.54 + 0.31, same markedAt). The sweep's fills go into the running books now,
 // before the stop's last mark.
-test('the run report\'s account PnL equals ledger summary\'s total', () => {
+test("the run report's account PnL equals ledger summary's total", () => {
   assert.ok(reportVsSummary, 'the run above reached the comparison');
   assert.equal(reportVsSummary.report, reportVsSummary.summary, reportVsSummary.detail);
 });

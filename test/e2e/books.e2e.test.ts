@@ -22,7 +22,9 @@ test('kill switch, /metrics, run report and ledger summary read the same account
   const file = join(dir, 'books.sqlite');
   try {
     for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
-    const text = yaml(h, { risk: '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 60', account: '  maxDrawdown: 0' }) + `ledger:\n  path: ${file}\n  markSeconds: 1\n`;
+    const text =
+      yaml(h, { risk: '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 60', account: '  maxDrawdown: 0' }) +
+      `ledger:\n  path: ${file}\n  markSeconds: 1\n`;
     const cfg = await parseConfigText(text, '', { env: {} });
     const bot1 = await startTestBot(h, cfg);
     let report;
@@ -41,8 +43,11 @@ test('kill switch, /metrics, run report and ledger summary read the same account
       assert.notEqual(f.unrealised, 0n);
       const scraped = await bot1.metrics.registry.metrics();
       const total = Number(/^bookmaker_account_pnl_usdc\{kind="total"\} (\S+)$/m.exec(scraped)?.[1]);
-      assert.equal(Math.round(total * 1e6), Number(f.total), '/metrics shows the books\' total');
-      const perMarket = [...scraped.matchAll(/^bookmaker_pnl_usdc\{market="[^"]+",kind="(?:realised|unrealised)"\} (\S+)$/gm)].reduce((s, x) => s + Math.round(Number(x[1]) * 1e6), 0);
+      assert.equal(Math.round(total * 1e6), Number(f.total), "/metrics shows the books' total");
+      const perMarket = [...scraped.matchAll(/^bookmaker_pnl_usdc\{market="[^"]+",kind="(?:realised|unrealised)"\} (\S+)$/gm)].reduce(
+        (s, x) => s + Math.round(Number(x[1]) * 1e6),
+        0,
+      );
       assert.equal(perMarket, Number(f.total), 'the per-market gauges add up to the account total');
       report = bot1.report('test', 0);
     } finally {
@@ -53,7 +58,11 @@ test('kill switch, /metrics, run report and ledger summary read the same account
     let fromLedger: { realised: number; unrealised: number | null; byMarket: number };
     try {
       const s = ledgerSummary(l);
-      fromLedger = { realised: s.realisedPnl, unrealised: s.unrealisedPnl, byMarket: pnlByMarket(l).reduce((a, b) => a + Math.round(b.realisedPnl * 1e6) + Math.round((b.unrealisedPnl ?? 0) * 1e6), 0) };
+      fromLedger = {
+        realised: s.realisedPnl,
+        unrealised: s.unrealisedPnl,
+        byMarket: pnlByMarket(l).reduce((a, b) => a + Math.round(b.realisedPnl * 1e6) + Math.round((b.unrealisedPnl ?? 0) * 1e6), 0),
+      };
     } finally {
       l.close();
     }
@@ -66,7 +75,10 @@ test('kill switch, /metrics, run report and ledger summary read the same account
     try {
       bot2.control.pause(null, 'test');
       assert.equal(micro(bot2.kernel.account.figures().total), final.pnlUsdc, 'a restart resumes at the PnL it stopped at');
-      assert.deepEqual(bot2.kernel.account.positions().map((p) => p.shares), [10_000_000]);
+      assert.deepEqual(
+        bot2.kernel.account.positions().map((p) => p.shares),
+        [10_000_000],
+      );
     } finally {
       await bot2.stop();
     }

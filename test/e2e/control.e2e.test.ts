@@ -40,9 +40,16 @@ test('reload, pause, resume and halt change a running bot without a restart', as
     for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
     writeFileSync(file, text(h, ledger, { markets: [m0, m1] }));
     const port = await freePort();
-    const bot = await startTestBot(h, await loadConfig(file, { env: {} }), { adminPort: port, env: { BOOKMAKER_PRIVATE_KEY: h.bot.privateKey, BOOKMAKER_ADMIN_TOKEN: TOKEN } });
+    const bot = await startTestBot(h, await loadConfig(file, { env: {} }), {
+      adminPort: port,
+      env: { BOOKMAKER_PRIVATE_KEY: h.bot.privateKey, BOOKMAKER_ADMIN_TOKEN: TOKEN },
+    });
     const admin = async (path: string, body: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> => {
-      const r = await request(`http://127.0.0.1:${port}/admin/${path}`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(body) });
+      const r = await request(`http://127.0.0.1:${port}/admin/${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}` },
+        body: JSON.stringify(body),
+      });
       return { status: r.statusCode, body: (await r.body.json()) as Record<string, unknown> };
     };
     try {
@@ -99,7 +106,13 @@ test('reload, pause, resume and halt change a running bot without a restart', as
       await unauth.body.dump();
       assert.equal((await openOrders(h.bot, m0)).length, 2, 'a refused request changes nothing');
 
-      const actions = (bot.ledger.ledger.db.prepare('SELECT action, market, reason FROM operator_actions ORDER BY id').all() as { action: string; market: string | null; reason: string | null }[]).map((a) => `${a.action}:${a.market ?? ''}:${a.reason ?? ''}`);
+      const actions = (
+        bot.ledger.ledger.db.prepare('SELECT action, market, reason FROM operator_actions ORDER BY id').all() as {
+          action: string;
+          market: string | null;
+          reason: string | null;
+        }[]
+      ).map((a) => `${a.action}:${a.market ?? ''}:${a.reason ?? ''}`);
       assert.deepEqual(actions, ['reload::test', 'reload::typo', 'reload::size 12', `pause:${m0}:news`, `resume:${m0}:`, 'halt::desk says stop', 'resume::']);
     } finally {
       assert.equal(await bot.stop(), 0);

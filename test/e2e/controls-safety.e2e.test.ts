@@ -62,7 +62,12 @@ admin:
 `;
 }
 
-const env = (more: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({ BOOKMAKER_PRIVATE_KEY: sim.privateKey, BOOKMAKER_API_KEY: sim.key, BOOKMAKER_ADMIN_TOKEN: TOKEN, ...more });
+const env = (more: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+  BOOKMAKER_PRIVATE_KEY: sim.privateKey,
+  BOOKMAKER_API_KEY: sim.key,
+  BOOKMAKER_ADMIN_TOKEN: TOKEN,
+  ...more,
+});
 const run = (file: string): Child => cli(['run', '-c', file, '--summary-seconds', '0', '--log-level', 'info'], env());
 async function ctl(args: string[], more: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; out: string }> {
   const c = cli(['ctl', ...args], env(more));
@@ -135,12 +140,19 @@ test('controls reach the right bot or nothing; a halt survives kill -9 until res
     await waitFor('reconciled', () => /"msg":"halted by the operator: not quoting until bookmaker ctl resume"/.test(a.out()), 30_000);
     const r = await readyz(mA);
     assert.equal(r.status, 503, JSON.stringify(r.body));
-    assert.ok(r.body.reasons.some((x) => /^halted by the operator since .*: incident 7/.test(x)), JSON.stringify(r.body.reasons));
+    assert.ok(
+      r.body.reasons.some((x) => /^halted by the operator since .*: incident 7/.test(x)),
+      JSON.stringify(r.body.reasons),
+    );
     assert.equal(await metric(mA, 'bookmaker_operator_halted'), 1);
     assert.equal(await metric(mA, 'bookmaker_ready'), 0);
     const status = await ctl(['status', '-c', fileA]);
     assert.equal(status.code, 0, status.out);
-    const s = JSON.parse(status.out.split('\n').find((l) => l.startsWith('{'))!) as { halted: boolean; halt: { reason: string }; identity: { pid: number; ledger: string } };
+    const s = JSON.parse(status.out.split('\n').find((l) => l.startsWith('{'))!) as {
+      halted: boolean;
+      halt: { reason: string };
+      identity: { pid: number; ledger: string };
+    };
     assert.equal(s.halted, true);
     assert.equal(s.halt.reason, 'incident 7');
     assert.equal(s.identity.pid, a.proc.pid);

@@ -47,7 +47,10 @@ const env = (): NodeJS.ProcessEnv => ({ BOOKMAKER_PRIVATE_KEY: sim.privateKey, B
 async function ctl(args: string[]): Promise<{ code: number | null; out: string; json: Record<string, unknown> | null }> {
   const c = cli(['ctl', ...args], env());
   const code = await withTimeout(c.exit, 60_000, `ctl ${args.join(' ')} did not exit`);
-  const line = c.out().split('\n').find((l) => l.startsWith('{'));
+  const line = c
+    .out()
+    .split('\n')
+    .find((l) => l.startsWith('{'));
   return { code, out: c.out(), json: line ? (JSON.parse(line) as Record<string, unknown>) : null };
 }
 /** the admin status as the endpoint answers it (the bearer token; ctl sends a one-time proof of it) */
@@ -118,11 +121,15 @@ admin:
     const running = await status(adminPort);
     assert.equal(running.halted, true, JSON.stringify(running));
     assert.equal((running.halt as { reason?: string }).reason, 'halt before it quotes');
-    await waitFor('/readyz says halted', async () => {
-      const r = await fetch(`http://127.0.0.1:${metricsPort}/readyz`);
-      const b = (await r.json()) as { reasons: string[] };
-      return r.status === 503 && b.reasons.some((x) => /halted by the operator/.test(x));
-    }, 30_000);
+    await waitFor(
+      '/readyz says halted',
+      async () => {
+        const r = await fetch(`http://127.0.0.1:${metricsPort}/readyz`);
+        const b = (await r.json()) as { reasons: string[] };
+        return r.status === 503 && b.reasons.some((x) => /halted by the operator/.test(x));
+      },
+      30_000,
+    );
     for (let i = 0; i < 4; i++) {
       assert.equal((await sim.openOrders()).length, 0, 'nothing quoted while halted');
       await new Promise((r) => setTimeout(r, 250));

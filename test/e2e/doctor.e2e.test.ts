@@ -34,7 +34,12 @@ const account = () => {
 const me = account();
 const stranger = account();
 const revoker = account();
-const KEYS = { good: `doctor-good-${randomBytes(6).toString('hex')}`, readOnly: `doctor-ro-${randomBytes(6).toString('hex')}`, other: `doctor-other-${randomBytes(6).toString('hex')}`, revoker: `doctor-revoker-${randomBytes(6).toString('hex')}` };
+const KEYS = {
+  good: `doctor-good-${randomBytes(6).toString('hex')}`,
+  readOnly: `doctor-ro-${randomBytes(6).toString('hex')}`,
+  other: `doctor-other-${randomBytes(6).toString('hex')}`,
+  revoker: `doctor-revoker-${randomBytes(6).toString('hex')}`,
+};
 
 let sim: Child;
 let baseUrl: string;
@@ -42,7 +47,26 @@ let dir: string;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'bookmaker-doctor-'));
-  sim = cli(['sim', '--port', '0', '--seed', '11', '--markets', '2', '--chain', 'testnet', '--no-agents', '--api-key', `${KEYS.good}:${me.wallet}:read,trade`, '--api-key', `${KEYS.readOnly}:${me.wallet}:read`, '--api-key', `${KEYS.other}:${stranger.wallet}:read,trade`, '--api-key', `${KEYS.revoker}:${revoker.wallet}:read,trade`]);
+  sim = cli([
+    'sim',
+    '--port',
+    '0',
+    '--seed',
+    '11',
+    '--markets',
+    '2',
+    '--chain',
+    'testnet',
+    '--no-agents',
+    '--api-key',
+    `${KEYS.good}:${me.wallet}:read,trade`,
+    '--api-key',
+    `${KEYS.readOnly}:${me.wallet}:read`,
+    '--api-key',
+    `${KEYS.other}:${stranger.wallet}:read,trade`,
+    '--api-key',
+    `${KEYS.revoker}:${revoker.wallet}:read,trade`,
+  ]);
   await waitFor('bookmaker sim prints its URL', () => /listening (\S+)/.test(sim.out()), 30_000);
   baseUrl = /listening (\S+)/.exec(sim.out())![1]!;
 });
@@ -75,8 +99,19 @@ ${o.ledger ? `ledger:\n  path: ${o.ledger}\n` : ''}`,
   return file;
 }
 
-async function doctor(file: string, apiKey: string, privateKey: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; out: string; checks: Map<string, Check> }> {
-  const c = cli(['doctor', '-c', file, '--json', ...extra], { BOOKMAKER_API_KEY: apiKey, BOOKMAKER_PRIVATE_KEY: privateKey, BOOKMAKER_ADMIN_TOKEN: '', ...env });
+async function doctor(
+  file: string,
+  apiKey: string,
+  privateKey: string,
+  extra: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; out: string; checks: Map<string, Check> }> {
+  const c = cli(['doctor', '-c', file, '--json', ...extra], {
+    BOOKMAKER_API_KEY: apiKey,
+    BOOKMAKER_PRIVATE_KEY: privateKey,
+    BOOKMAKER_ADMIN_TOKEN: '',
+    ...env,
+  });
   try {
     const code = await withTimeout(c.exit, 60_000, 'doctor did not finish');
     const out = c.out();
@@ -88,8 +123,17 @@ async function doctor(file: string, apiKey: string, privateKey: string, extra: s
 }
 
 /** The same checks in this process (real HTTP to the sim process): for the cases that need no process of their own. */
-async function doctorHere(file: string, apiKey: string, privateKey: string, metricsPort: number): Promise<{ code: number; out: string; checks: Map<string, Check> }> {
-  const r = await runDoctor({ config: await loadConfig(file, { env: {} }), env: { BOOKMAKER_API_KEY: apiKey, BOOKMAKER_PRIVATE_KEY: privateKey }, metricsPort });
+async function doctorHere(
+  file: string,
+  apiKey: string,
+  privateKey: string,
+  metricsPort: number,
+): Promise<{ code: number; out: string; checks: Map<string, Check> }> {
+  const r = await runDoctor({
+    config: await loadConfig(file, { env: {} }),
+    env: { BOOKMAKER_API_KEY: apiKey, BOOKMAKER_PRIVATE_KEY: privateKey },
+    metricsPort,
+  });
   return { code: r.exitCode, out: JSON.stringify(r.checks), checks: new Map(r.checks.map((x) => [x.name, x])) };
 }
 
@@ -158,7 +202,8 @@ test('venue unreachable: venue fails with the fix, the venue checks say not chec
   assert.equal(v.result, 'fail');
   assert.match(v.detail, /cannot connect \(ECONNREFUSED\)/);
   assert.match(v.fix, /check the base URL/);
-  for (const n of ['clock', 'api-key', 'wallet', 'permissions', 'migration', 'markets', 'collateral']) assert.match(r.checks.get(n)!.detail, /^not checked: the venue check failed/, n);
+  for (const n of ['clock', 'api-key', 'wallet', 'permissions', 'migration', 'markets', 'collateral'])
+    assert.match(r.checks.get(n)!.detail, /^not checked: the venue check failed/, n);
   for (const n of ['keys', 'limits', 'ledger', 'admin', 'metrics']) assert.notEqual(r.checks.get(n)!.result, 'fail', n);
 });
 
@@ -188,7 +233,9 @@ test('a ledger that cannot be written, an admin port in use, limits over the col
   }
 });
 
-test('a wallet still to migrate: doctor says what the start-up migration will do, run does it, doctor then finds nothing to do', { timeout: 150_000 }, async () => {
+test('a wallet still to migrate: doctor says what the start-up migration will do, run does it, doctor then finds nothing to do', {
+  timeout: 150_000,
+}, async () => {
   // `bookmaker sim` with its demo keys seeds a legacy wallet (legacy orders, funds in legacy Holdings)
   const legacySim = await startSimProcess(12);
   try {
@@ -196,23 +243,38 @@ test('a wallet still to migrate: doctor says what the start-up migration will do
     assert.ok(m, legacySim.child.out());
     const [, key, wallet, privateKey] = m;
     const file = join(dir, 'legacy.yaml');
-    writeFileSync(file, readFileSync(config('legacy-base', { metricsPort: 0 }), 'utf8').replace(baseUrl, legacySim.baseUrl).replace('maxNotional: 100', 'maxNotional: 10'));
+    writeFileSync(
+      file,
+      readFileSync(config('legacy-base', { metricsPort: 0 }), 'utf8')
+        .replace(baseUrl, legacySim.baseUrl)
+        .replace('maxNotional: 100', 'maxNotional: 10'),
+    );
     const before = await doctorHere(file, key!, privateKey!, await freePort());
     const mig = before.checks.get('migration')!;
     assert.equal(mig.result, 'warn', mig.detail);
-    assert.match(mig.detail, /the start-up migration will: start \(retires 2 legacy open order\(s\), then restores them as V2 orders or dismisses them\); migrate funds \(\d+ chunk\(s\), sponsored\)/);
+    assert.match(
+      mig.detail,
+      /the start-up migration will: start \(retires 2 legacy open order\(s\), then restores them as V2 orders or dismisses them\); migrate funds \(\d+ chunk\(s\), sponsored\)/,
+    );
     // the legacy funds count: the migration moves them before the bot quotes
     assert.match(before.checks.get('collateral')!.detail, /^0\.00 USDC free and [1-9][\d.]* USDC in legacy Holdings that the start-up migration moves first/);
     assert.equal(before.code, 0, before.out);
     // a new ledger on a wallet with venue history: run refuses it without --new-ledger, and doctor says so
     const led = before.checks.get('ledger')!;
     assert.equal(led.result, 'warn', led.detail);
-    assert.match(led.detail, /is new but the wallet has .*legacy orders or tokens that the start-up migration brings over at the venue: `bookmaker run` refuses to start \(exit 2\)/);
+    assert.match(
+      led.detail,
+      /is new but the wallet has .*legacy orders or tokens that the start-up migration brings over at the venue: `bookmaker run` refuses to start \(exit 2\)/,
+    );
     assert.match(led.fix, /bookmaker run --new-ledger/);
 
     // a wallet with venue history on a new ledger: `--new-ledger` adopts its holdings as the baseline
     // stopped once it quotes (a --duration counts from the process start, and a loaded machine can spend it all in start-up)
-    const run = cli(['run', '-c', file, '--new-ledger', '--metrics-port', '0', '--summary-seconds', '0', '--log-level', 'info'], { BOOKMAKER_API_KEY: key!, BOOKMAKER_PRIVATE_KEY: privateKey!, BOOKMAKER_ADMIN_TOKEN: '' });
+    const run = cli(['run', '-c', file, '--new-ledger', '--metrics-port', '0', '--summary-seconds', '0', '--log-level', 'info'], {
+      BOOKMAKER_API_KEY: key!,
+      BOOKMAKER_PRIVATE_KEY: privateKey!,
+      BOOKMAKER_ADMIN_TOKEN: '',
+    });
     try {
       await waitFor('the run quotes', () => /quoting \d+ market/.test(run.out()) || run.proc.exitCode !== null, 90_000);
       run.proc.kill('SIGTERM');
@@ -234,13 +296,22 @@ test('a wallet still to migrate: doctor says what the start-up migration will do
   }
 });
 
-test('Settlement V2 not approved as operator: migration fails naming the void reason and the fix; approving again clears it', { timeout: 120_000 }, async () => {
+test('Settlement V2 not approved as operator: migration fails naming the void reason and the fix; approving again clears it', {
+  timeout: 120_000,
+}, async () => {
   const signer = createSigner({ privateKey: revoker.privateKey, chain: TESTNET });
   const client = createVenueClient({ baseUrl, chain: TESTNET, apiKey: KEYS.revoker });
   const setApproval = async (approved: boolean): Promise<void> => {
     const { newHoldingsOperatorNonce } = await client.migration.status();
     const body = signer.signOperatorApproval({ nonce: newHoldingsOperatorNonce ?? 0n, approved });
-    await client.gasless.setOperator({ user: body.user, settlementVersion: 2, approved, nonce: body.nonce, deadline: body.deadline, signature: body.signature });
+    await client.gasless.setOperator({
+      user: body.user,
+      settlementVersion: 2,
+      approved,
+      nonce: body.nonce,
+      deadline: body.deadline,
+      signature: body.signature,
+    });
   };
   try {
     const file = config('revoker', { metricsPort: await freePort() });

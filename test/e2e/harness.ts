@@ -50,7 +50,13 @@ export async function startExchange(opts: { markets?: number; seed?: number; fau
   const account = (key: string): Account => {
     const rec = ex.state.keys.get(key)!;
     const signer = createSigner({ privateKey: rec.privateKey!, chain: TESTNET });
-    return { key, wallet: rec.wallet, privateKey: rec.privateKey! as `0x${string}`, signer, client: createVenueClient({ baseUrl, chain: TESTNET, apiKey: key, retry: { maxAttempts: 2 } }) };
+    return {
+      key,
+      wallet: rec.wallet,
+      privateKey: rec.privateKey! as `0x${string}`,
+      signer,
+      client: createVenueClient({ baseUrl, chain: TESTNET, apiKey: key, retry: { maxAttempts: 2 } }),
+    };
   };
   const bot = account(BOT_KEY);
   const mover = account(MOVER_KEY);
@@ -80,15 +86,21 @@ defaults:
   strategy:
     name: bands
     params:
-${extra.strategy ?? `      fair: mid
+${
+  extra.strategy ??
+  `      fair: mid
       bands:
-        - { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }`}
+        - { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }`
+}
   risk:
-${extra.risk ?? `    maxPosition: 100
+${
+  extra.risk ??
+  `    maxPosition: 100
     maxNotional: 100
     maxOrderSize: 50
     maxBookAgeSeconds: 30
-    maxStreamSilenceSeconds: 3`}
+    maxStreamSilenceSeconds: 3`
+}
 markets:
 ${extra.markets ?? h.markets.map((m) => `  - id: "${m}"`).join('\n')}
 orders:
@@ -199,7 +211,11 @@ export interface Child {
 }
 
 export function cli(args: string[], env: NodeJS.ProcessEnv = {}): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   proc.stdout!.on('data', (b: Buffer) => (out += b.toString()));
   proc.stderr!.on('data', (b: Buffer) => (out += b.toString()));
@@ -209,10 +225,14 @@ export function cli(args: string[], env: NodeJS.ProcessEnv = {}): Child {
 
 /** Every market of the exchange has the bot's two quotes at the venue (default wait 15 s). */
 export async function waitQuoting(h: Harness, ms?: number): Promise<void> {
-  await waitFor('quotes in every market', async () => {
-    for (const m of h.markets) if ((await openOrders(h.bot, m)).length < 2) return false;
-    return true;
-  }, ms);
+  await waitFor(
+    'quotes in every market',
+    async () => {
+      for (const m of h.markets) if ((await openOrders(h.bot, m)).length < 2) return false;
+      return true;
+    },
+    ms,
+  );
 }
 
 /** Once quoting: the bot buys 10 YES at 0.48 in market 0 and the market drops 20¢, a 2 USDC loss. */

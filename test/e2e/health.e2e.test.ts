@@ -81,14 +81,18 @@ test('observation 1: a key pair the venue refuses for every create is loud, not 
   assert.match(text, /bookmaker_halted 1/);
 });
 
-test('observation 1 as reported: `bookmaker sim --seed 5`, `run -c config/local.yaml` with the admin wallet\'s key and the maker\'s API key → exit 4, cause and fix', { timeout: 90_000 }, async () => {
+test("observation 1 as reported: `bookmaker sim --seed 5`, `run -c config/local.yaml` with the admin wallet's key and the maker's API key → exit 4, cause and fix", {
+  timeout: 90_000,
+}, async () => {
   const sim = cli(['sim', '--seed', '5', '--port', '0']);
   let bot: ReturnType<typeof cli> | null = null;
   try {
     await waitFor('the sim listening with its demo keys', () => /demo-key sim-demo-5-admin .* private-key 0x[0-9a-f]{64}/.test(sim.out()), 30_000);
     const baseUrl = /listening (\S+)/.exec(sim.out())![1]!;
     const adminKey = /demo-key sim-demo-5-admin .* private-key (0x[0-9a-f]{64})/.exec(sim.out())![1]!;
-    bot = cli(['run', '-c', 'config/local.yaml', '--base-url', baseUrl, '--api-key', 'sim-demo-5-maker', '--metrics-port', '0', '--summary-seconds', '0'], { BOOKMAKER_PRIVATE_KEY: adminKey });
+    bot = cli(['run', '-c', 'config/local.yaml', '--base-url', baseUrl, '--api-key', 'sim-demo-5-maker', '--metrics-port', '0', '--summary-seconds', '0'], {
+      BOOKMAKER_PRIVATE_KEY: adminKey,
+    });
     const code = await withTimeout(bot.exit, 45_000, 'the bot did not halt by itself');
     const out = bot.out();
     assert.equal(code, 4, out);
@@ -135,7 +139,10 @@ test('observation 2: a strategy that throws on every tick → strategy-error, 50
     assert.ok(body);
     const b = body as { ready: boolean; reasons: string[]; markets: { state: string }[] };
     assert.equal(b.ready, false);
-    assert.deepEqual(b.markets.map((m) => m.state), ['strategy-error', 'strategy-error']);
+    assert.deepEqual(
+      b.markets.map((m) => m.state),
+      ['strategy-error', 'strategy-error'],
+    );
     assert.match(b.reasons.join('\n'), /strategy-error \(model blew up\)/);
 
     const text = await (await fetch(`${bot.metricsUrl}/metrics`)).text();

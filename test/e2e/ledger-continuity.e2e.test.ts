@@ -47,7 +47,8 @@ function ledgerFills(file: string): { byNonce: Map<string, number>; bySource: Ma
     const byNonce = new Map<string, number>();
     for (const r of l.db.prepare('SELECT nonce, SUM(size) AS s FROM fills GROUP BY nonce').all() as { nonce: string; s: number }[]) byNonce.set(r.nonce, r.s);
     const bySource = new Map<string, number>();
-    for (const r of l.db.prepare('SELECT source, COUNT(*) AS n FROM fills GROUP BY source').all() as { source: string; n: number }[]) bySource.set(r.source, r.n);
+    for (const r of l.db.prepare('SELECT source, COUNT(*) AS n FROM fills GROUP BY source').all() as { source: string; n: number }[])
+      bySource.set(r.source, r.n);
     const rows = (l.db.prepare('SELECT COUNT(*) AS n FROM fills').get() as { n: number }).n;
     return { byNonce, bySource, rows };
   } finally {
@@ -101,13 +102,17 @@ metrics:
 
     // run 1: quote until the ledger holds fills, then die without cancelling anything
     const run1 = run();
-    await waitFor('run 1 has recorded fills', () => {
-      try {
-        return ledgerFills(ledger).rows >= 3;
-      } catch {
-        return false; // not created yet
-      }
-    }, 90_000);
+    await waitFor(
+      'run 1 has recorded fills',
+      () => {
+        try {
+          return ledgerFills(ledger).rows >= 3;
+        } catch {
+          return false; // not created yet
+        }
+      },
+      90_000,
+    );
     run1.proc.kill('SIGKILL');
     await withTimeout(run1.exit, 10_000, 'run 1 did not die');
     // the file a crash left (WAL and all) opens cleanly
@@ -127,7 +132,10 @@ metrics:
     // quotes), not after a fixed time: a loaded machine can take longer than any --duration to start,
     // and a run stopped during its start-up never reconciles the crashed run's orders, which then
     // keep filling after the last run
-    for (const [name, ms] of [['run 2', 1_000], ['run 3', 0]] as const) {
+    for (const [name, ms] of [
+      ['run 2', 1_000],
+      ['run 3', 0],
+    ] as const) {
       const c = run();
       await waitLine(c, /bookmaker: quoting \d+ market/, `${name} runs`, 120_000);
       if (ms > 0) await new Promise((r) => setTimeout(r, ms)); // a moment of quoting (not a timing assertion)

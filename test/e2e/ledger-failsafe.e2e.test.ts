@@ -19,7 +19,10 @@ import { EXIT_KILL_SWITCH } from '../../src/runtime/bot.ts';
 import { BOT_KEY, cli, openOrders, place, setBook, startExchange, startTestBot, waitFor, withTimeout, yaml, type Harness, waitQuoting } from './harness.ts';
 
 function cfgText(h: Harness, ledger: string, grace = 1, risk?: string, account?: string): string {
-  return yaml(h, { ...(risk ? { risk } : {}), ...(account ? { account } : {}) }) + `ledger:\n  path: ${ledger}\n  markSeconds: 1\n  unwritableGraceSeconds: ${grace}\n`;
+  return (
+    yaml(h, { ...(risk ? { risk } : {}), ...(account ? { account } : {}) }) +
+    `ledger:\n  path: ${ledger}\n  markSeconds: 1\n  unwritableGraceSeconds: ${grace}\n`
+  );
 }
 
 /** Fill the file system holding `path` until it refuses more. */
@@ -74,7 +77,9 @@ test('two bots on one ledger: the second run is refused (exit 2) naming the hold
   const file = join(dir, 'bot.yaml');
   const children: ReturnType<typeof cli>[] = [];
   const run = (): ReturnType<typeof cli> => {
-    const c = cli(['run', '-c', file, '--api-key', BOT_KEY, '--metrics-port', '0', '--log-level', 'warn', '--summary-seconds', '0'], { BOOKMAKER_PRIVATE_KEY: h.bot.privateKey });
+    const c = cli(['run', '-c', file, '--api-key', BOT_KEY, '--metrics-port', '0', '--log-level', 'warn', '--summary-seconds', '0'], {
+      BOOKMAKER_PRIVATE_KEY: h.bot.privateKey,
+    });
     children.push(c);
     return c;
   };
@@ -118,8 +123,14 @@ test('the ledger deleted while the bot runs: every quote pulled, /readyz 503 led
       assert.equal(await gauge(bot, 'bookmaker_ledger_unwritable'), 1);
       assert.equal(await gauge(bot, 'bookmaker_ready'), 0);
       const r = bot.healthModel.readiness();
-      assert.ok(r.reasons.some((x) => /^ledger-unwritable: the ledger file .* is gone \(ENOENT\)/.test(x)), r.reasons.join(' | '));
-      assert.ok(r.markets.every((m) => m.state === 'ledger-unwritable'), JSON.stringify(r.markets));
+      assert.ok(
+        r.reasons.some((x) => /^ledger-unwritable: the ledger file .* is gone \(ENOENT\)/.test(x)),
+        r.reasons.join(' | '),
+      );
+      assert.ok(
+        r.markets.every((m) => m.state === 'ledger-unwritable'),
+        JSON.stringify(r.markets),
+      );
       if (bot.metricsUrl) {
         const z = await readyz(bot);
         assert.equal(z.status, 503);
@@ -141,7 +152,9 @@ test('the ledger deleted while the bot runs: every quote pulled, /readyz 503 led
 
 const root = typeof process.getuid === 'function' && process.getuid() === 0;
 
-test('disk full (a tmpfs): every quote pulled and not ready; quoting resumes once space is freed', { skip: root ? false : 'needs root to mount a tmpfs (test/ledger/ledger-durability.test.ts injects the write error instead)' }, async (t) => {
+test('disk full (a tmpfs): every quote pulled and not ready; quoting resumes once space is freed', {
+  skip: root ? false : 'needs root to mount a tmpfs (test/ledger/ledger-durability.test.ts injects the write error instead)',
+}, async (t) => {
   const dir = tmpfs('4m');
   if (!dir) {
     t.skip('tmpfs mount refused');
@@ -159,7 +172,10 @@ test('disk full (a tmpfs): every quote pulled and not ready; quoting resumes onc
       await waitFor('every quote pulled', async () => (await openOrders(h.bot)).length === 0, 30_000);
       assert.equal(await gauge(bot, 'bookmaker_ledger_unwritable'), 1);
       assert.equal(await gauge(bot, 'bookmaker_ready'), 0);
-      assert.ok(bot.healthModel.readiness().reasons.some((x) => /^ledger-unwritable: writes fail: .*full/.test(x)), bot.healthModel.readiness().reasons.join(' | '));
+      assert.ok(
+        bot.healthModel.readiness().reasons.some((x) => /^ledger-unwritable: writes fail: .*full/.test(x)),
+        bot.healthModel.readiness().reasons.join(' | '),
+      );
       assert.ok((await gauge(bot, 'bookmaker_ledger_write_failures')) > 0);
       rmSync(filler);
       await quoting(h);
@@ -174,7 +190,9 @@ test('disk full (a tmpfs): every quote pulled and not ready; quoting resumes onc
   }
 });
 
-test('disk full when the kill switch fires: the latch lands in the latch file, and after space is freed the restart does not quote', { skip: root ? false : 'needs root to mount a tmpfs' }, async (t) => {
+test('disk full when the kill switch fires: the latch lands in the latch file, and after space is freed the restart does not quote', {
+  skip: root ? false : 'needs root to mount a tmpfs',
+}, async (t) => {
   const dir = tmpfs('4m');
   if (!dir) {
     t.skip('tmpfs mount refused');
@@ -186,7 +204,11 @@ test('disk full when the kill switch fires: the latch lands in the latch file, a
   try {
     for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
     // a long grace: the bot quotes on with the disk full, so the kill switch is what stops it
-    const cfg = await parseConfigText(cfgText(h, ledger, 600, '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 60', '  maxDrawdown: 0.5'), '', { env: {} });
+    const cfg = await parseConfigText(
+      cfgText(h, ledger, 600, '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 60', '  maxDrawdown: 0.5'),
+      '',
+      { env: {} },
+    );
     const bot1 = await startTestBot(h, cfg);
     try {
       await quoting(h);

@@ -61,7 +61,9 @@ test('a drawdown kill stays latched across a restart until ctl clear-kill (admin
   const file = join(dir, 'books.sqlite');
   try {
     for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
-    const cfg = await parseConfigText(cfgText(h, file, '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 60', '  maxDrawdown: 0.5'), '', { env: {} });
+    const cfg = await parseConfigText(cfgText(h, file, '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 60', '  maxDrawdown: 0.5'), '', {
+      env: {},
+    });
     const bot1 = await startTestBot(h, cfg);
     try {
       await loseTwoDollars(h, bot1);
@@ -98,7 +100,10 @@ test('a drawdown kill stays latched across a restart until ctl clear-kill (admin
     const actions = ledgerRows(file, "SELECT action, reason, source FROM operator_actions WHERE action = 'clear-kill'");
     assert.deepEqual(actions, [{ action: 'clear-kill', reason: 'loss reviewed by the desk', source: 'admin' }]);
     const events = ledgerRows(file, "SELECT kind, reason FROM risk_events WHERE kind IN ('kill', 'clear') ORDER BY id");
-    assert.deepEqual(events, [{ kind: 'kill', reason: 'KILL_DRAWDOWN' }, { kind: 'clear', reason: 'KILL_DRAWDOWN' }]);
+    assert.deepEqual(events, [
+      { kind: 'kill', reason: 'KILL_DRAWDOWN' },
+      { kind: 'clear', reason: 'KILL_DRAWDOWN' },
+    ]);
     assert.deepEqual(ledgerRows(file, 'SELECT latched FROM startups ORDER BY id'), [{ latched: null }, { latched: 'KILL_DRAWDOWN' }]);
   } finally {
     await h.close();
@@ -112,7 +117,11 @@ test('a daily loss kill stays latched: a held bot stops with exit 3; clear-kill 
   const file = join(dir, 'books.sqlite');
   try {
     for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
-    const cfg = await parseConfigText(cfgText(h, file, '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 60', '  maxDrawdown: 0\n  maxDailyLoss: 0.5'), '', { env: {} });
+    const cfg = await parseConfigText(
+      cfgText(h, file, '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 60', '  maxDrawdown: 0\n  maxDailyLoss: 0.5'),
+      '',
+      { env: {} },
+    );
     const bot1 = await startTestBot(h, cfg);
     try {
       await loseTwoDollars(h, bot1);
@@ -144,20 +153,26 @@ test('a daily loss kill stays latched: a held bot stops with exit 3; clear-kill 
       code3 = await bot3.stop();
     }
     assert.equal(code3, 0);
-    assert.deepEqual(ledgerRows(file, "SELECT action, reason, source FROM operator_actions"), [{ action: 'clear-kill', reason: 'new day budget approved', source: 'cli' }]);
+    assert.deepEqual(ledgerRows(file, 'SELECT action, reason, source FROM operator_actions'), [
+      { action: 'clear-kill', reason: 'new day budget approved', source: 'cli' },
+    ]);
   } finally {
     await h.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });
 
-test('the day\'s loss carries across a restart: two runs that each lose less than maxDailyLoss trip it together', async () => {
+test("the day's loss carries across a restart: two runs that each lose less than maxDailyLoss trip it together", async () => {
   const h = await startExchange({ markets: 2 });
   const dir = mkdtempSync(join(tmpdir(), 'bookmaker-ledger-'));
   const file = join(dir, 'books.sqlite');
   try {
     for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
-    const cfg = await parseConfigText(cfgText(h, file, '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 60', '  maxDrawdown: 0\n  maxDailyLoss: 3'), '', { env: {} });
+    const cfg = await parseConfigText(
+      cfgText(h, file, '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 60', '  maxDrawdown: 0\n  maxDailyLoss: 3'),
+      '',
+      { env: {} },
+    );
     const bot1 = await startTestBot(h, cfg);
     let code1 = -1;
     try {

@@ -35,7 +35,10 @@ test('auto on a pipe (and BOOKMAKER_LOG_PRETTY=false): one JSON object per log l
     const c = cli(demo, env);
     try {
       assert.equal(await quoteThenStop(c), 0, c.out());
-      const logs = c.out().split('\n').filter((l) => l.startsWith('{'));
+      const logs = c
+        .out()
+        .split('\n')
+        .filter((l) => l.startsWith('{'));
       assert.ok(logs.length >= 3, c.out());
       for (const l of logs) assert.equal(typeof (JSON.parse(l) as { msg: unknown }).msg, 'string');
       assert.ok(logs.some((l) => (JSON.parse(l) as { msg: string }).msg === 'quoting'));

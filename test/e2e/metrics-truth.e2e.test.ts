@@ -35,9 +35,18 @@ test('API latency is observed for real calls with method, endpoint template and 
   const text = await scrape();
   const lines = text.split('\n').filter((l) => l.startsWith('bookmaker_api_latency_seconds_count{'));
   assert.ok(lines.length >= 3, text);
-  assert.ok(lines.some((l) => l.includes('method="GET"') && l.includes('endpoint="/markets/:id"') && l.includes('status="200"')), lines.join('\n'));
-  assert.ok(lines.some((l) => l.includes('method="GET"') && l.includes('endpoint="/balance/:address"')), lines.join('\n'));
-  assert.ok(lines.some((l) => l.includes('method="POST"') && /endpoint="\/orders\/bulk(\/create)?"/.test(l)), lines.join('\n'));
+  assert.ok(
+    lines.some((l) => l.includes('method="GET"') && l.includes('endpoint="/markets/:id"') && l.includes('status="200"')),
+    lines.join('\n'),
+  );
+  assert.ok(
+    lines.some((l) => l.includes('method="GET"') && l.includes('endpoint="/balance/:address"')),
+    lines.join('\n'),
+  );
+  assert.ok(
+    lines.some((l) => l.includes('method="POST"') && /endpoint="\/orders\/bulk(\/create)?"/.test(l)),
+    lines.join('\n'),
+  );
   for (const l of lines) assert.doesNotMatch(l, /0x[0-9a-fA-F]{8}/, `a raw id in a label: ${l}`);
 });
 
@@ -63,7 +72,9 @@ test('a book event that triggered nothing is not charged to a later send it did 
   const desired = bot.kernel.desired().filter((d) => d.order.marketId.toLowerCase() === m.toLowerCase());
   assert.ok(desired.length > 0);
   const before = await scrape();
-  const moved = desired.map((d) => ({ ...d, keeps: undefined, order: { ...d.order, price: d.order.side === 0 ? d.order.price - 10_000 : d.order.price + 10_000 } })).map(({ keeps: _k, ...d }) => d);
+  const moved = desired
+    .map((d) => ({ ...d, keeps: undefined, order: { ...d.order, price: d.order.side === 0 ? d.order.price - 10_000 : d.order.price + 10_000 } }))
+    .map(({ keeps: _k, ...d }) => d);
   await bot.orderManager.sync(m, moved);
   await waitFor('the moved quotes rest at the venue', async () => (await openOrders(h.bot, m)).some((o) => !sentBefore.includes(o.nonce)));
   const after = await scrape();

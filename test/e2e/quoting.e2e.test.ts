@@ -21,7 +21,13 @@ after(async () => {
   await h?.close();
 });
 
-const bestBid = async (m: `0x${string}`) => Math.max(...(await openOrders(h.bot, m)).map(yesTerms).filter((y) => y.side === 'bid').map((y) => y.price));
+const bestBid = async (m: `0x${string}`) =>
+  Math.max(
+    ...(await openOrders(h.bot, m))
+      .map(yesTerms)
+      .filter((y) => y.side === 'bid')
+      .map((y) => y.price),
+  );
 
 test('quotes appear on both sides of every market', async () => {
   await waitFor('two quotes per market', async () => {

@@ -25,8 +25,10 @@ after(async () => {
   await h?.close();
 });
 
-test('400 INSUFFICIENT_BALANCE: loud and classified, orders-refused, no halt; reconcileScope markets leaves other markets alone', { timeout: 60_000 }, async () => {
-  const [m1, m2, elsewhere] = h.markets as [typeof h.markets[0], typeof h.markets[0], typeof h.markets[0]];
+test('400 INSUFFICIENT_BALANCE: loud and classified, orders-refused, no halt; reconcileScope markets leaves other markets alone', {
+  timeout: 60_000,
+}, async () => {
+  const [m1, m2, elsewhere] = h.markets as [(typeof h.markets)[0], (typeof h.markets)[0], (typeof h.markets)[0]];
   // lock nearly all of the bot wallet's 10 000 USDC in a market the bot will not manage: 0.99 bids
   // as large as the venue accepts, down to 1 share (less than one 10-share quote is left)
   const locks: string[] = [];
@@ -49,7 +51,12 @@ test('400 INSUFFICIENT_BALANCE: loud and classified, orders-refused, no halt; re
   let halted = false;
   void bot.exit.then(() => (halted = true));
   try {
-    await waitFor('refusals with the venue code in the metrics', async () => /bookmaker_orders_rejected_total\{market="0x[0-9a-f]+",reason="INSUFFICIENT_BALANCE"\} ([5-9]|\d\d)/.test(await bot.metrics.registry.metrics()), 20_000);
+    await waitFor(
+      'refusals with the venue code in the metrics',
+      async () =>
+        /bookmaker_orders_rejected_total\{market="0x[0-9a-f]+",reason="INSUFFICIENT_BALANCE"\} ([5-9]|\d\d)/.test(await bot.metrics.registry.metrics()),
+      20_000,
+    );
     // (a stream reconnect on a loaded machine can show as stream-silent for a moment: that reason comes first)
     await waitFor('both markets read orders-refused', () => {
       bot.healthModel.evaluate();

@@ -22,7 +22,9 @@ test('a restart after a crash adopts what it finds and never double-quotes', asy
     for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
     const file = join(dir, 'bot.yaml');
     writeFileSync(file, yaml(h));
-    const c = cli(['run', '-c', file, '--api-key', BOT_KEY, '--metrics-port', '0', '--log-level', 'warn', '--summary-seconds', '0'], { BOOKMAKER_PRIVATE_KEY: h.bot.privateKey });
+    const c = cli(['run', '-c', file, '--api-key', BOT_KEY, '--metrics-port', '0', '--log-level', 'warn', '--summary-seconds', '0'], {
+      BOOKMAKER_PRIVATE_KEY: h.bot.privateKey,
+    });
     // a child process: its start-up alone (tsx, the venue, the warm-up) takes 10 s and more on a loaded machine
     await waitFor('the first bot quotes', async () => (await openOrders(h.bot)).length === 4, 120_000);
     c.proc.kill('SIGKILL'); // a crash: no cancel
@@ -69,12 +71,19 @@ test('a restart into a moved market cancels the stale quotes and requotes once p
     await setBook(h, m, 680_000, 720_000);
     const bot = await startTestBot(h, await config(h));
     try {
-      await waitFor('requoted around 0.70', async () => {
-        const ys = (await openOrders(h.bot)).map(yesTerms);
-        return ys.length === 2 && ys.some((y) => y.side === 'bid' && y.price === 680_000);
-      }, 60_000);
+      await waitFor(
+        'requoted around 0.70',
+        async () => {
+          const ys = (await openOrders(h.bot)).map(yesTerms);
+          return ys.length === 2 && ys.some((y) => y.side === 'bid' && y.price === 680_000);
+        },
+        60_000,
+      );
       const after = (await openOrders(h.bot)).map((o) => o.nonce);
-      assert.ok(after.every((n) => !before.includes(n)), 'the stale quotes are gone');
+      assert.ok(
+        after.every((n) => !before.includes(n)),
+        'the stale quotes are gone',
+      );
       const s = await perSlot(h, m);
       assert.deepEqual(s, { bids: 1, asks: 1 });
     } finally {

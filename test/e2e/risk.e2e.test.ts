@@ -37,8 +37,20 @@ test('the position limit holds at worst case (position + every resting bid) whil
       if (before.bids === 0) break;
       // take the whole bid: the bot buys, then may only re-bid what is left under the limit
       // the strategy skews its bid down as it gets long; sell down to its lowest bid (still above the mover's 0.46)
-      await place(h.mover, { marketId: m, outcomeIndex: 1, side: 1, price: Math.max(before.best, 470_000), shares: before.bids / 1e6, timeInForce: 1, inventoryMode: 2 });
-      await waitFor('the fill is seen', async () => (await netAtVenue(h, m)) > before.net && (bot.store.state.markets.get(m.toLowerCase())?.position.net ?? 0) >= (await netAtVenue(h, m)), 5_000).catch(() => undefined);
+      await place(h.mover, {
+        marketId: m,
+        outcomeIndex: 1,
+        side: 1,
+        price: Math.max(before.best, 470_000),
+        shares: before.bids / 1e6,
+        timeInForce: 1,
+        inventoryMode: 2,
+      });
+      await waitFor(
+        'the fill is seen',
+        async () => (await netAtVenue(h, m)) > before.net && (bot.store.state.markets.get(m.toLowerCase())?.position.net ?? 0) >= (await netAtVenue(h, m)),
+        5_000,
+      ).catch(() => undefined);
       // let it requote: a new bid unless the limit leaves less than the market minimum (1 share)
       await waitFor('a new bid or a full position', async () => {
         const w = await worstLong(h, m);
@@ -62,7 +74,10 @@ test('the position limit holds at worst case (position + every resting bid) whil
 test('the kill switch pulls every quote and exits non-zero', async () => {
   const h = await startExchange({ markets: 2 });
   for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
-  const bot = await startTestBot(h, await config(h, { risk: '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 60', account: '  maxDrawdown: 0.5' }));
+  const bot = await startTestBot(
+    h,
+    await config(h, { risk: '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 60', account: '  maxDrawdown: 0.5' }),
+  );
   try {
     // the bot buys 10 at 0.48, then the market drops 20¢: a 2 USDC loss against a 0.5 limit
     await loseTwoDollars(h, bot);

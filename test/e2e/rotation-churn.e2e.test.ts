@@ -20,11 +20,12 @@ import { startBot } from '../../src/runtime/bot.ts';
 import { waitFor, yaml, yesTerms, type Harness } from './harness.ts';
 import { startSimProcess } from './sim-process.ts';
 
-test('rotation on a churning venue: new markets quoted, closed and resolved ones left clean', () => churn(['--new-market-every', '3', '--market-lifetime', '6', '--resolution-delay', '3'], 2, 90_000));
+test('rotation on a churning venue: new markets quoted, closed and resolved ones left clean', () =>
+  churn(['--new-market-every', '3', '--market-lifetime', '6', '--resolution-delay', '3'], 2, 90_000));
 
 // the issue's own figures: a market every 15 s living 45 s (about a minute: the first market created
 // after the start has to reach its deadline); one closed market retired is enough here
-test('rotation on the issue\'s churn (sim --new-market-every 15 --market-lifetime 45): the same, at the issue\'s pace', () =>
+test("rotation on the issue's churn (sim --new-market-every 15 --market-lifetime 45): the same, at the issue's pace", () =>
   churn(['--new-market-every', '15', '--market-lifetime', '45', '--resolution-delay', '3'], 1, 150_000));
 
 async function churn(flags: string[], atLeast: number, waitMs: number): Promise<void> {
@@ -38,7 +39,14 @@ async function churn(flags: string[], atLeast: number, waitMs: number): Promise<
     const cfg = await parseConfigText(text, '', { env: {} });
     const before = new Set<string>();
     for await (const m of sim.client.markets.iterate({ status: ['active'], limit: 50 })) before.add(m.id.toLowerCase());
-    const bot = await startBot({ config: cfg, logger: silentLogger, apiKey: sim.key, env: { BOOKMAKER_PRIVATE_KEY: sim.privateKey }, metricsPort: 0, warmupMs: 3_000 });
+    const bot = await startBot({
+      config: cfg,
+      logger: silentLogger,
+      apiKey: sim.key,
+      env: { BOOKMAKER_PRIVATE_KEY: sim.privateKey },
+      metricsPort: 0,
+      warmupMs: 3_000,
+    });
     let stopped = false;
     /** markets (lower-case) where an order of ours was seen open, and the venue status then */
     const quotedNew = new Set<string>();
@@ -87,7 +95,10 @@ async function churn(flags: string[], atLeast: number, waitMs: number): Promise<
       });
       assert.deepEqual(violations, []);
       // retired markets are gone from the bot: kernel slot, health model
-      const retiredIds = bot.rotation.recent().filter((e) => e.kind === 'retired').map((e) => e.marketId);
+      const retiredIds = bot.rotation
+        .recent()
+        .filter((e) => e.kind === 'retired')
+        .map((e) => e.marketId);
       assert.ok(retiredIds.length >= atLeast);
       for (const id of retiredIds) {
         if (bot.rotation.isActive(id)) continue; // (not re-listed: a closed market never comes back)

@@ -30,7 +30,6 @@ function slotsOnce(orders: readonly VenueOrder[]): void {
   for (const o of orders) assert.ok(o.size <= 50_000_000, `order size ${o.size} past maxOrderSize`);
 }
 
-
 test('rotation: a new market is quoted, resolved and closed markets retire with nothing left behind', async () => {
   const h: Harness = await startExchange({ markets: 3 });
   const [m0, m1, m2] = h.markets as [Bytes32, Bytes32, Bytes32];
@@ -91,8 +90,8 @@ test('rotation: a new market is quoted, resolved and closed markets retire with 
       assert.match(metrics, /bookmaker_markets_retired_total\{reason="resolved"\} 1/);
       assert.match(metrics, /bookmaker_markets_retired_total\{reason="closed"\} 1/);
       assert.match(metrics, /bookmaker_market_retire_seconds_count 2/);
-      const leftOver = metrics.split("\n").filter((l) => l.toLowerCase().includes(`market="${m2.toLowerCase()}"`));
-      assert.deepEqual(leftOver, [], "the retired market has no label series left");
+      const leftOver = metrics.split('\n').filter((l) => l.toLowerCase().includes(`market="${m2.toLowerCase()}"`));
+      assert.deepEqual(leftOver, [], 'the retired market has no label series left');
 
       // the markets still quoted keep quoting, one order per slot
       await waitFor('m0 and m3 still quoted', async () => (await openOrders(h.bot, m0)).length === 2 && (await openOrders(h.bot, m3)).length === 2);

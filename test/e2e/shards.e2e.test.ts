@@ -36,7 +36,9 @@ after(async () => {
 });
 
 /** Wide bands and a one-shot order budget: once placed, a bot's orders stay put (no requote), so any change to them is a fill or someone else's cancel. */
-const CONFIG = (baseUrl: string) => `${venueYaml(baseUrl)}${bandsDefaultsYaml([{ minMargin: 0.05, targetMargin: 0.12, maxMargin: 0.19, size: 5 }], 'mid')}  risk:
+const CONFIG = (
+  baseUrl: string,
+) => `${venueYaml(baseUrl)}${bandsDefaultsYaml([{ minMargin: 0.05, targetMargin: 0.12, maxMargin: 0.19, size: 5 }], 'mid')}  risk:
     maxPosition: 100
     maxNotional: 100
     maxOrderSize: 50
@@ -68,7 +70,9 @@ async function allOrders(): Promise<Map<string, VenueOrder>> {
   return out;
 }
 
-test('two instances on one wallet with --shard 0/2 and 1/2: disjoint markets, union = every market; SIGTERM to one leaves the other\'s orders untouched', { timeout: 150_000 }, async () => {
+test("two instances on one wallet with --shard 0/2 and 1/2: disjoint markets, union = every market; SIGTERM to one leaves the other's orders untouched", {
+  timeout: 150_000,
+}, async () => {
   const markets: Bytes32[] = [];
   for await (const m of sim.client.markets.iterate({ status: ['active'], limit: 50 })) markets.push(m.id);
   assert.equal(markets.length, 4);
@@ -140,7 +144,9 @@ test('two instances on one wallet with --shard 0/2 and 1/2: disjoint markets, un
   }
 });
 
-test('after resolution on a shared wallet: each instance reports the claimable positions of its own shard only, and the two add up to the wallet\'s', { timeout: 150_000 }, async () => {
+test("after resolution on a shared wallet: each instance reports the claimable positions of its own shard only, and the two add up to the wallet's", {
+  timeout: 150_000,
+}, async () => {
   const markets: Bytes32[] = [];
   for await (const m of sim.client.markets.iterate({ status: ['active'], limit: 50 })) markets.push(m.id);
   const [m0] = markets.filter((id) => shardOf(id, 2) === 0);
@@ -148,14 +154,20 @@ test('after resolution on a shared wallet: each instance reports the claimable p
   assert.ok(m0 && m1, 'a market in each shard');
   // the wallet takes YES in one market of each shard (IOC buys from the simulated makers), then both resolve YES
   const signer = createSigner({ privateKey: sim.privateKey, chain: TESTNET });
-  for (const id of [m0, m1]) await sim.client.orders.create(signer.signOrder({ marketId: id, outcomeIndex: 1, side: 0, price: 990_000, size: 3_000_000, timeInForce: 1 }));
+  for (const id of [m0, m1])
+    await sim.client.orders.create(signer.signOrder({ marketId: id, outcomeIndex: 1, side: 0, price: 990_000, size: 3_000_000, timeInForce: 1 }));
   const admin = /demo-key (sim-demo-5-admin) /.exec(sim.child.out())![1]!;
   for (const id of [m0, m1]) {
-    const r = await fetch(`${sim.baseUrl}/markets/${id}/resolve`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify({ outcome: 'yes' }) });
+    const r = await fetch(`${sim.baseUrl}/markets/${id}/resolve`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ outcome: 'yes' }),
+    });
     assert.equal(r.status, 200, await r.text());
   }
   const wallet = await sim.client.portfolio.claimable(sim.wallet);
-  const owed = (id: string): bigint => wallet.positions.filter((p) => p.marketId.toLowerCase() === id.toLowerCase()).reduce((a, p) => a + p.claimableAmount, 0n);
+  const owed = (id: string): bigint =>
+    wallet.positions.filter((p) => p.marketId.toLowerCase() === id.toLowerCase()).reduce((a, p) => a + p.claimableAmount, 0n);
   assert.ok(owed(m0) > 0n && owed(m1) > 0n, `the wallet holds claimable YES in both: ${owed(m0)} / ${owed(m1)}`);
 
   const file = join(dir, 'shard-claims.yaml');
@@ -163,16 +175,41 @@ test('after resolution on a shared wallet: each instance reports the claimable p
   writeFileSync(file, CONFIG(sim.baseUrl).replace('markets: all', `markets:\n${markets.map((id) => `  - id: "${id}"`).join('\n')}`));
   const bots: Child[] = [0, 1].map((s) =>
     // the wallet holds tokens bought before the bots start: new books adopt them as the baseline
-    cli(['run', '-c', file, '--shard', `${s}/2`, '--new-ledger', '--api-key', sim.key, '--metrics-port', '0', '--log-level', 'info', '--summary-seconds', '0', '--report-json', join(dir, `report-${s}.json`)], {
-      BOOKMAKER_PRIVATE_KEY: sim.privateKey,
-      BOOKMAKER_LEDGER_PATH: join(dir, `claims-ledger-${s}.sqlite`),
-    }),
+    cli(
+      [
+        'run',
+        '-c',
+        file,
+        '--shard',
+        `${s}/2`,
+        '--new-ledger',
+        '--api-key',
+        sim.key,
+        '--metrics-port',
+        '0',
+        '--log-level',
+        'info',
+        '--summary-seconds',
+        '0',
+        '--report-json',
+        join(dir, `report-${s}.json`),
+      ],
+      {
+        BOOKMAKER_PRIVATE_KEY: sim.privateKey,
+        BOOKMAKER_LEDGER_PATH: join(dir, `claims-ledger-${s}.sqlite`),
+      },
+    ),
   );
   try {
     // the start-up read: each bot reports its own shard's market, with the venue's exact amount
     const usdc = (v: bigint): string => `${v / 1_000_000n}.${(v % 1_000_000n).toString().padStart(6, '0')}`;
     const mine = [m0, m1].map((id) => id.toLowerCase());
-    for (const s of [0, 1]) await waitFor(`bot ${s} reports its claimable market`, () => bots[s]!.out().includes(`market ${mine[s]} resolved: ${usdc(owed(mine[s]!))} USDC claimable`), 60_000);
+    for (const s of [0, 1])
+      await waitFor(
+        `bot ${s} reports its claimable market`,
+        () => bots[s]!.out().includes(`market ${mine[s]} resolved: ${usdc(owed(mine[s]!))} USDC claimable`),
+        60_000,
+      );
     // past start-up (a stop during start-up ends without a report)
     for (const s of [0, 1]) await waitFor(`bot ${s} is up`, () => bots[s]!.out().includes(`of shard ${s}/2 on`), 60_000);
     for (const s of [0, 1]) {
@@ -181,7 +218,11 @@ test('after resolution on a shared wallet: each instance reports the claimable p
     }
     const reports = [0, 1].map((s) => JSON.parse(readFileSync(join(dir, `report-${s}.json`), 'utf8')) as RunReport);
     for (const s of [0, 1]) {
-      assert.deepEqual(reports[s]!.claims!.markets.map((m) => [m.marketId, m.state, m.claimableUsdc, m.payoutYesUsdc]), [[mine[s], 'claimable', usdc(owed(mine[s]!)), '1.000000']], `bot ${s}'s report`);
+      assert.deepEqual(
+        reports[s]!.claims!.markets.map((m) => [m.marketId, m.state, m.claimableUsdc, m.payoutYesUsdc]),
+        [[mine[s], 'claimable', usdc(owed(mine[s]!)), '1.000000']],
+        `bot ${s}'s report`,
+      );
       assert.ok(!bots[s]!.out().includes(`market ${mine[1 - s]} resolved`), `bot ${s} never reports the other shard's market`);
     }
     const sum = reports.reduce((a, r) => a + BigInt(r.claims!.totalClaimableUsdc.replace('.', '')), 0n);

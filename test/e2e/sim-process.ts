@@ -48,4 +48,3 @@ export async function startSimProcess(seed = 5, extra: string[] = []): Promise<S
     },
   };
 }
-

@@ -18,7 +18,9 @@ after(async () => {
 
 test('a 401 at start-up: exit 4, cause and fix, no key in the output', { timeout: 90_000 }, async () => {
   const badKey = 'not-a-key-of-this-venue-5f2c';
-  const c = cli(['run', '-c', 'config/local.yaml', '--base-url', sim.baseUrl, '--api-key', badKey, '--metrics-port', '0', '--summary-seconds', '0'], { BOOKMAKER_PRIVATE_KEY: sim.privateKey });
+  const c = cli(['run', '-c', 'config/local.yaml', '--base-url', sim.baseUrl, '--api-key', badKey, '--metrics-port', '0', '--summary-seconds', '0'], {
+    BOOKMAKER_PRIVATE_KEY: sim.privateKey,
+  });
   try {
     const code = await withTimeout(c.exit, 60_000, 'the bot did not halt by itself');
     const out = c.out();

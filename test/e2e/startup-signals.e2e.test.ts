@@ -45,7 +45,10 @@ test('SIGTERM during start-up retries stops the bot at once with exit 0; the war
   const c = cli(args(), { BOOKMAKER_PRIVATE_KEY: KEY });
   try {
     await waitFor('a start-up retry warning', () => retryLine.test(c.out()), 30_000);
-    const warn = c.out().split('\n').find((l) => retryLine.test(l))!;
+    const warn = c
+      .out()
+      .split('\n')
+      .find((l) => retryLine.test(l))!;
     const rec = JSON.parse(warn) as Record<string, unknown>;
     assert.equal(rec.step, 'select markets');
     assert.equal(rec.code, 'ECONNREFUSED', warn);

@@ -42,7 +42,9 @@ function lastSummary(out: string): string[] {
 
 test('live: the summary counts what the venue holds, names a state per market, fits 120 columns; --report-json', { timeout: 60_000 }, async () => {
   const report = join(dir, 'live-report.json');
-  const c = cli(['run', '-c', file, '--api-key', BOT_KEY, '--metrics-port', '0', '--log-level', 'warn', '--summary-seconds', '0.5', '--report-json', report], { BOOKMAKER_PRIVATE_KEY: h.bot.privateKey });
+  const c = cli(['run', '-c', file, '--api-key', BOT_KEY, '--metrics-port', '0', '--log-level', 'warn', '--summary-seconds', '0.5', '--report-json', report], {
+    BOOKMAKER_PRIVATE_KEY: h.bot.privateKey,
+  });
   try {
     await waitFor('the bot quotes at the venue', async () => (await openOrders(h.bot)).length === 4, 20_000);
     await waitFor('a summary that shows the 4 orders', () => /\| orders 4 fills 0/.test(lastSummary(c.out())[0] ?? ''), 15_000);

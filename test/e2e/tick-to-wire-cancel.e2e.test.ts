@@ -19,7 +19,9 @@ let bot: Bot;
 before(async () => {
   h = await startExchange({ markets: 1 });
   await setBook(h, h.markets[0]!, 450_000, 550_000);
-  bot = await startTestBot(h, await config(h, { strategy: '      {}', markets: `  - id: "${h.markets[0]}"\n    strategy: { name: "${STRATEGY}" }` }), { metricsPort: await freePort() });
+  bot = await startTestBot(h, await config(h, { strategy: '      {}', markets: `  - id: "${h.markets[0]}"\n    strategy: { name: "${STRATEGY}" }` }), {
+    metricsPort: await freePort(),
+  });
   await waitFor('the bot quotes', async () => (await openOrders(h.bot)).length === 2);
 });
 after(async () => {

@@ -31,7 +31,10 @@ test('a stalled stream pulls the quotes within the staleness limit', async () =>
   const m = h.markets[0]!;
   await setBook(h, m, 480_000, 520_000);
   const stopWiggle = wiggle(h, m);
-  const bot = await startTestBot(h, await config(h, { risk: '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 1.5\n    maxStreamSilenceSeconds: 1.5' }));
+  const bot = await startTestBot(
+    h,
+    await config(h, { risk: '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 1.5\n    maxStreamSilenceSeconds: 1.5' }),
+  );
   try {
     await waitFor('quoting', async () => (await openOrders(h.bot, m)).length === 2);
     // every stream event from now on stalls its connection (open socket, no bytes)

@@ -85,7 +85,10 @@ watchdog:
   healthzLimitSeconds: 1
 `,
   );
-  const c = cli(['run', '-c', file, '--api-key', sim.key, '--log-level', 'warn', '--summary-seconds', '0'], { BOOKMAKER_PRIVATE_KEY: sim.privateKey, BOOKMAKER_TEST_BLOCK_FILE: block });
+  const c = cli(['run', '-c', file, '--api-key', sim.key, '--log-level', 'warn', '--summary-seconds', '0'], {
+    BOOKMAKER_PRIVATE_KEY: sim.privateKey,
+    BOOKMAKER_TEST_BLOCK_FILE: block,
+  });
   const closed = outputClosed(c.proc);
   try {
     await waitFor('the bot quotes at the venue', async () => (await sim.openOrders()).length >= 2, 40_000);
@@ -93,10 +96,14 @@ watchdog:
     writeFileSync(block, '');
     // the next tick enters the endless loop: /healthz must turn 503 (answered by the watchdog thread)
     let seen: number | 'down' = 200;
-    await waitFor('/healthz fails while the loop is blocked', async () => {
-      seen = await healthz(port);
-      return seen === 503 || c.proc.exitCode !== null;
-    }, 30_000);
+    await waitFor(
+      '/healthz fails while the loop is blocked',
+      async () => {
+        seen = await healthz(port);
+        return seen === 503 || c.proc.exitCode !== null;
+      },
+      30_000,
+    );
     assert.equal(seen, 503, `/healthz answered ${seen}; output:\n${c.out()}`);
     const code = await withTimeout(c.exit, 40_000, 'the blocked bot did not exit');
     assert.equal(code, 5, c.out());

@@ -52,7 +52,8 @@ it('random order streams keep every invariant and every signed limit', () => {
         try {
           runStream(cmds, payoutPct, makerFeeBps, takerFeeBps);
         } catch (err) {
-          if (process.env.DEBUG_PROP) writeFileSync(process.env.DEBUG_PROP, JSON.stringify({ cmds, payoutPct, makerFeeBps, takerFeeBps, msg: (err as Error).message }));
+          if (process.env.DEBUG_PROP)
+            writeFileSync(process.env.DEBUG_PROP, JSON.stringify({ cmds, payoutPct, makerFeeBps, takerFeeBps, msg: (err as Error).message }));
           throw err;
         }
       },
@@ -66,67 +67,67 @@ type Cmd = typeof cmdArb extends fc.Arbitrary<infer C> ? C : never;
 function runStream(cmds: Cmd[], payoutPct: number, makerFeeBps: number, takerFeeBps: number): void {
   {
     {
-        const events: EngineEvent[] = [];
-        const e = new MatchingEngine({ sink: (ev) => events.push(ev) });
-        const m = e.addMarket({ makerFeeBps, takerFeeBps, minOrderSize: 250_000, minFillSize: 100_000 });
-        for (let i = 0; i < TRADERS; i++) {
-          e.addTrader();
-          e.deposit(i, 200n * BigInt(SHARE));
-          e.mintSets(i, m, 20n * BigInt(SHARE));
-        }
-        const ids: number[] = [];
-        const bookPrice = new Map<number, { side: string; price: number }>();
-        let nowMs = 1_000_000;
-        const check = (label: string) => {
-          const errs = e.checkInvariants();
-          assert.deepEqual(errs, [], label);
-          for (const ev of events) {
-            if (ev.type === 'accepted') bookPrice.set(ev.id, { side: ev.side, price: ev.bookPrice });
-            if (ev.type === 'done') assert.deepEqual(orderLimitErrors(ev.order), [], `${label}: done order ${ev.id}`);
-            if (ev.type === 'fill') {
-              assert.notEqual(ev.maker.trader, ev.taker.trader, 'self-trade');
-              assert.ok(ev.size >= 100_000, 'fill below the minimum');
-              const mk = bookPrice.get(ev.maker.id)!;
-              const tk = bookPrice.get(ev.taker.id)!;
-              assert.equal(ev.price, mk.price, 'match at the maker price');
-              assert.ok(tk.side === 'bid' ? ev.price <= tk.price : ev.price >= tk.price, 'traded through the taker limit');
-            }
+      const events: EngineEvent[] = [];
+      const e = new MatchingEngine({ sink: (ev) => events.push(ev) });
+      const m = e.addMarket({ makerFeeBps, takerFeeBps, minOrderSize: 250_000, minFillSize: 100_000 });
+      for (let i = 0; i < TRADERS; i++) {
+        e.addTrader();
+        e.deposit(i, 200n * BigInt(SHARE));
+        e.mintSets(i, m, 20n * BigInt(SHARE));
+      }
+      const ids: number[] = [];
+      const bookPrice = new Map<number, { side: string; price: number }>();
+      let nowMs = 1_000_000;
+      const check = (label: string) => {
+        const errs = e.checkInvariants();
+        assert.deepEqual(errs, [], label);
+        for (const ev of events) {
+          if (ev.type === 'accepted') bookPrice.set(ev.id, { side: ev.side, price: ev.bookPrice });
+          if (ev.type === 'done') assert.deepEqual(orderLimitErrors(ev.order), [], `${label}: done order ${ev.id}`);
+          if (ev.type === 'fill') {
+            assert.notEqual(ev.maker.trader, ev.taker.trader, 'self-trade');
+            assert.ok(ev.size >= 100_000, 'fill below the minimum');
+            const mk = bookPrice.get(ev.maker.id)!;
+            const tk = bookPrice.get(ev.taker.id)!;
+            assert.equal(ev.price, mk.price, 'match at the maker price');
+            assert.ok(tk.side === 'bid' ? ev.price <= tk.price : ev.price >= tk.price, 'traded through the taker limit');
           }
-          events.length = 0;
-          for (const o of e.openOrders()) assert.deepEqual(orderLimitErrors(o), [], `${label}: open order ${o.id}`);
-        };
-        for (const c of cmds) {
-          if (c.type === 'order') {
-            const o = limit(m, c.trader, c.outcome, c.side, c.cents * CENT + c.offTick, c.size, {
-              mode: c.mode,
-              tif: c.tif,
-              nowMs,
-              expiry: c.expiryIn ? Math.floor(nowMs / 1000) + c.expiryIn : 0,
-            });
-            o.maxFee = Math.floor((o.maxFee * c.feePct) / 100);
-            o.maxCollateralIn = Math.floor((o.maxCollateralIn * c.budgetPct) / 100);
-            o.minCollateralOut = Math.floor((o.minCollateralOut * c.floorPct) / 100);
-            const r = e.submit(o);
-            if (r.ok) ids.push(r.id);
-          } else if (c.type === 'cancel') {
-            if (ids.length) e.cancel(ids[c.pick % ids.length]!, nowMs);
-          } else if (c.type === 'tick') {
-            nowMs += c.seconds * 1000;
-            e.expire(nowMs);
-          } else if (c.type === 'mint') {
-            e.mintSets(c.trader, m, BigInt(c.shares * SHARE));
-          } else if (c.type === 'merge') {
-            e.mergeSets(c.trader, m, BigInt(c.shares * SHARE));
-          } else {
-            e.withdraw(c.trader, BigInt(c.usd * SHARE));
-          }
-          check(c.type);
         }
-        assert.equal(e.resolve(m, payoutPct * 10_000, nowMs).ok, true);
-        check('resolve');
-        for (let i = 0; i < TRADERS; i++) assert.equal(e.claim(i, m).ok, true);
-        check('claims');
-        assert.equal(e.market(m)!.status, 'resolved');
+        events.length = 0;
+        for (const o of e.openOrders()) assert.deepEqual(orderLimitErrors(o), [], `${label}: open order ${o.id}`);
+      };
+      for (const c of cmds) {
+        if (c.type === 'order') {
+          const o = limit(m, c.trader, c.outcome, c.side, c.cents * CENT + c.offTick, c.size, {
+            mode: c.mode,
+            tif: c.tif,
+            nowMs,
+            expiry: c.expiryIn ? Math.floor(nowMs / 1000) + c.expiryIn : 0,
+          });
+          o.maxFee = Math.floor((o.maxFee * c.feePct) / 100);
+          o.maxCollateralIn = Math.floor((o.maxCollateralIn * c.budgetPct) / 100);
+          o.minCollateralOut = Math.floor((o.minCollateralOut * c.floorPct) / 100);
+          const r = e.submit(o);
+          if (r.ok) ids.push(r.id);
+        } else if (c.type === 'cancel') {
+          if (ids.length) e.cancel(ids[c.pick % ids.length]!, nowMs);
+        } else if (c.type === 'tick') {
+          nowMs += c.seconds * 1000;
+          e.expire(nowMs);
+        } else if (c.type === 'mint') {
+          e.mintSets(c.trader, m, BigInt(c.shares * SHARE));
+        } else if (c.type === 'merge') {
+          e.mergeSets(c.trader, m, BigInt(c.shares * SHARE));
+        } else {
+          e.withdraw(c.trader, BigInt(c.usd * SHARE));
+        }
+        check(c.type);
+      }
+      assert.equal(e.resolve(m, payoutPct * 10_000, nowMs).ok, true);
+      check('resolve');
+      for (let i = 0; i < TRADERS; i++) assert.equal(e.claim(i, m).ok, true);
+      check('claims');
+      assert.equal(e.market(m)!.status, 'resolved');
     }
   }
 }
@@ -155,7 +156,19 @@ it('garbage commands are refused with a typed rejection, never a throw or a brok
   });
   const junkCmd = fc.oneof(
     junkOrder.map((order) => ({ type: 'submit', order })),
-    fc.record({ type: fc.constantFrom('cancel', 'void', 'expire', 'deposit', 'withdraw', 'mintSets', 'mergeSets', 'resolve', 'claim', 'transferTokens', 'bogus'), id: num, trader: num, market: num, amount: fc.oneof(fc.bigInt(), num), payoutYes: num, nowMs: num, reason: fc.string(), outcome: num, from: num, to: num }),
+    fc.record({
+      type: fc.constantFrom('cancel', 'void', 'expire', 'deposit', 'withdraw', 'mintSets', 'mergeSets', 'resolve', 'claim', 'transferTokens', 'bogus'),
+      id: num,
+      trader: num,
+      market: num,
+      amount: fc.oneof(fc.bigInt(), num),
+      payoutYes: num,
+      nowMs: num,
+      reason: fc.string(),
+      outcome: num,
+      from: num,
+      to: num,
+    }),
     fc.anything(),
   );
   fc.assert(

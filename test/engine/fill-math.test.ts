@@ -66,10 +66,7 @@ describe('fill arithmetic', () => {
     // the float floor-division with remainder correction must match exact arithmetic, including
     // products just around multiples of 1e6 / 1e4 and just below 2^53
     const ceilDiv = (a: bigint, d: bigint) => (a + d - 1n) / d;
-    const amount = fc.oneof(
-      fc.integer({ min: 1, max: 1_000_000 }),
-      fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
-    );
+    const amount = fc.oneof(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }));
     // at a leg price of 1e-6 the product is n itself: multiples of 1e6 plus or minus one, where a
     // float quotient rounds the wrong way
     const edge = fc.tuple(fc.integer({ min: 1, max: 9_007_199_254 }), fc.constantFrom(-1, 1), fc.constantFrom(0, 1, 2));

@@ -25,15 +25,7 @@ export function defaultMaxFee(price: number, size: number): number {
 }
 
 /** A high-level order (outcome 'yes'/'no', side buy/sell, price and size in 1e-6 units) as a SubmitOrder. */
-export function limit(
-  market: number,
-  trader: number,
-  outcome: 'yes' | 'no',
-  side: 'buy' | 'sell',
-  price: number,
-  size: number,
-  o: Opts = {},
-): SubmitOrder {
+export function limit(market: number, trader: number, outcome: 'yes' | 'no', side: 'buy' | 'sell', price: number, size: number, o: Opts = {}): SubmitOrder {
   const F = o.maxFee ?? defaultMaxFee(price, size);
   const base = {
     market,

@@ -138,7 +138,10 @@ describe('hot and cold records', () => {
     const buy = limit(market, t[0]!, 'yes', 'buy', 40 * CENT, 10 * SHARE, { expiry: 5_000_000, nowMs: 1_000 });
     const m = engine.submit(buy);
     assert.ok(m.ok && m.status === 'open');
-    for (const [size, nowMs] of [[3 * SHARE, 2_000], [2 * SHARE, 3_000]] as const) {
+    for (const [size, nowMs] of [
+      [3 * SHARE, 2_000],
+      [2 * SHARE, 3_000],
+    ] as const) {
       const r = engine.submit(limit(market, t[1]!, 'no', 'buy', 60 * CENT, size, { tif: 1, nowMs }));
       assert.ok(r.ok && r.status === 'filled');
     }

@@ -74,7 +74,19 @@ describe('submit: orders of several object shapes', () => {
     const base = limit(0, 0, 'no', 'buy', 30 * CENT, 3 * SHARE);
     const shapes: SubmitOrder[] = [
       base,
-      { nowMs: base.nowMs, market: 0, trader: 0, outcome: 0, kind: 0, price: base.price, maxShares: 0, minSharesOut: 3 * SHARE, maxCollateralIn: base.maxCollateralIn, minCollateralOut: 0, maxFee: base.maxFee },
+      {
+        nowMs: base.nowMs,
+        market: 0,
+        trader: 0,
+        outcome: 0,
+        kind: 0,
+        price: base.price,
+        maxShares: 0,
+        minSharesOut: 3 * SHARE,
+        maxCollateralIn: base.maxCollateralIn,
+        minCollateralOut: 0,
+        maxFee: base.maxFee,
+      },
       { ...base, expiry: undefined, makerRole: undefined, timeInForce: undefined, marketOrder: undefined },
     ];
     const states = shapes.map((o) => {
@@ -120,7 +132,21 @@ describe('validateOrderFields', () => {
     for (const patch of bad) {
       const o = { ...good, ...patch } as SubmitOrder;
       const a = validateOrder(o, cfg);
-      const b = validateOrderFields(o.outcome, o.kind, o.price, o.maxShares, o.minSharesOut, o.maxCollateralIn, o.minCollateralOut, o.maxFee, o.timeInForce, o.makerRole, o.expiry, o.nowMs, cfg);
+      const b = validateOrderFields(
+        o.outcome,
+        o.kind,
+        o.price,
+        o.maxShares,
+        o.minSharesOut,
+        o.maxCollateralIn,
+        o.minCollateralOut,
+        o.maxFee,
+        o.timeInForce,
+        o.makerRole,
+        o.expiry,
+        o.nowMs,
+        cfg,
+      );
       assert.deepEqual(b, a, JSON.stringify(patch));
     }
     assert.equal(validateOrder(good, cfg), null);
@@ -190,10 +216,15 @@ describe('submit: the inline field checks', () => {
       e.addMarket(cfg);
       e.deposit(e.addTrader(), 10n ** 15n);
       let r: ReturnType<MatchingEngine['submit']> | undefined;
-      assert.doesNotThrow(() => {
-        r = e.submit(o);
-      }, String(Object.keys(patch)));
-      const label = Object.entries(patch).map(([k, v]) => `${k}=${typeof v === 'symbol' ? 'symbol' : typeof v === 'object' ? 'object' : String(v)}`).join(',');
+      assert.doesNotThrow(
+        () => {
+          r = e.submit(o);
+        },
+        String(Object.keys(patch)),
+      );
+      const label = Object.entries(patch)
+        .map(([k, v]) => `${k}=${typeof v === 'symbol' ? 'symbol' : typeof v === 'object' ? 'object' : String(v)}`)
+        .join(',');
       if (want) assert.deepEqual(r, want, label);
       else assert.equal(r!.ok, true, `${label}: ${JSON.stringify(r)}`);
     }

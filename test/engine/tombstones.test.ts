@@ -31,7 +31,10 @@ describe('tombstones', () => {
     assert.deepEqual(engine.book(market).bids, [{ price: 50 * CENT, size: 2 * SHARE, orders: 2 }]);
     const r = engine.submit(limit(market, t[1]!, 'no', 'buy', 50 * CENT, SHARE, { tif: 1 }));
     assert.ok(r.ok && r.status === 'filled');
-    assert.deepEqual(fills().map((f) => f.maker.id), [ids[1]]);
+    assert.deepEqual(
+      fills().map((f) => f.maker.id),
+      [ids[1]],
+    );
     assert.deepEqual(engine.checkInvariants(), []);
     // the taker's walk freed the tombstone: one slot left, one open order
     assert.deepEqual(engine.slotStats(), { slots: 1, open: 1, tombstones: 0 });
@@ -59,7 +62,10 @@ describe('tombstones', () => {
     engine.cancel(ids[1]!, 1);
     const r = engine.submit(limit(market, t[1]!, 'no', 'buy', 45 * CENT, SHARE, { tif: 1 }));
     assert.ok(r.ok && r.status === 'filled');
-    assert.deepEqual(fills().map((f) => [f.maker.id, f.price]), [[ids[0], 55 * CENT]]);
+    assert.deepEqual(
+      fills().map((f) => [f.maker.id, f.price]),
+      [[ids[0], 55 * CENT]],
+    );
     assert.equal(engine.bestBid(market), 50 * CENT);
     // a new order at the emptied level rests behind nothing (the leftover tombstone is dropped)
     const again = bids(engine, market, t[2]!, 55, 1);
@@ -95,7 +101,10 @@ describe('tombstones', () => {
     const { engine, market, t, dones } = setup(NO_FEES);
     const ids = bids(engine, market, t[0]!, 40, 3);
     engine.cancel(ids[1]!, 1);
-    assert.deepEqual(engine.openOrders({ trader: t[0]! }).map((o) => o.id), [ids[0], ids[2]]);
+    assert.deepEqual(
+      engine.openOrders({ trader: t[0]! }).map((o) => o.id),
+      [ids[0], ids[2]],
+    );
     const n0 = dones().length;
     assert.equal(engine.cancelAll(t[0]!, market, 2), 2);
     assert.equal(dones().length, n0 + 2, 'no done event for the tombstone');
@@ -120,11 +129,25 @@ describe('tombstones', () => {
   });
 
   it('matches a plain reference book under random adds, cancels and crossing orders', () => {
-    type Op = { type: 'add'; trader: number; cents: number; shares: number } | { type: 'cancel'; pick: number } | { type: 'take'; cents: number; shares: number };
+    type Op =
+      | { type: 'add'; trader: number; cents: number; shares: number }
+      | { type: 'cancel'; pick: number }
+      | { type: 'take'; cents: number; shares: number };
     const opArb: fc.Arbitrary<Op> = fc.oneof(
-      { weight: 6, arbitrary: fc.record({ type: fc.constant('add' as const), trader: fc.nat(2), cents: fc.integer({ min: 45, max: 50 }), shares: fc.integer({ min: 1, max: 4 }) }) },
+      {
+        weight: 6,
+        arbitrary: fc.record({
+          type: fc.constant('add' as const),
+          trader: fc.nat(2),
+          cents: fc.integer({ min: 45, max: 50 }),
+          shares: fc.integer({ min: 1, max: 4 }),
+        }),
+      },
       { weight: 5, arbitrary: fc.record({ type: fc.constant('cancel' as const), pick: fc.nat(10_000) }) },
-      { weight: 2, arbitrary: fc.record({ type: fc.constant('take' as const), cents: fc.integer({ min: 44, max: 50 }), shares: fc.integer({ min: 1, max: 8 }) }) },
+      {
+        weight: 2,
+        arbitrary: fc.record({ type: fc.constant('take' as const), cents: fc.integer({ min: 44, max: 50 }), shares: fc.integer({ min: 1, max: 8 }) }),
+      },
     );
     fc.assert(
       fc.property(fc.array(opArb, { minLength: 1, maxLength: 300 }), (ops) => {
@@ -161,7 +184,12 @@ describe('tombstones', () => {
             // trader 3 never rests, so no self-trade: a BUY NO at (100 − c)¢ sells YES down to c¢
             const r = engine.submit(limit(market, t[3]!, 'no', 'buy', (100 - op.cents) * CENT, op.shares * SHARE, { tif: 1 }));
             assert.ok(r.ok);
-            assert.deepEqual(fills().slice(n0).map((f) => [f.maker.id, f.size]), expected);
+            assert.deepEqual(
+              fills()
+                .slice(n0)
+                .map((f) => [f.maker.id, f.size]),
+              expected,
+            );
           }
           const levels = new Map<number, { size: number; orders: number }>();
           for (const o of ref) {

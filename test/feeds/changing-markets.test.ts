@@ -56,8 +56,14 @@ test('the market feed polls the markets of its getter as of each round', async (
       }
     }, 1);
   });
-  assert.ok(asked.some((r) => r.includes(id(2))), 'the added market is polled');
-  assert.ok(asked.some((r) => r.length === 1 && r[0] === id(2)), 'the retired one is not');
+  assert.ok(
+    asked.some((r) => r.includes(id(2))),
+    'the added market is polled',
+  );
+  assert.ok(
+    asked.some((r) => r.length === 1 && r[0] === id(2)),
+    'the retired one is not',
+  );
   // events: one per market per change; the market that came back is reported again (its memo went)
   const perMarket = (m: Bytes32): number => got.filter((e) => e.event.type === 'MarketMetadataUpdated' && e.event.marketId === m).length;
   assert.equal(perMarket(id(2)), 1);
@@ -80,11 +86,20 @@ test('the book feed opens a stream for an added market and closes it, with its h
   assert.equal(feed.add(id(2)), true);
   assert.equal(feed.add(id(2)), false, 'never two streams for one market');
   assert.deepEqual([...feed.streams.keys()], [id(1), id(2)]);
-  assert.deepEqual(health.all().map((h) => h.name).sort(), [`book:${id(1)}`, `book:${id(2)}`]);
+  assert.deepEqual(
+    health
+      .all()
+      .map((h) => h.name)
+      .sort(),
+    [`book:${id(1)}`, `book:${id(2)}`],
+  );
   assert.equal(feed.remove(id(1)), true);
   assert.equal(feed.remove(id(1)), false);
   assert.deepEqual([...feed.streams.keys()], [id(2)]);
-  assert.deepEqual(health.all().map((h) => h.name), [`book:${id(2)}`]);
+  assert.deepEqual(
+    health.all().map((h) => h.name),
+    [`book:${id(2)}`],
+  );
   sub.unsubscribe();
   // added while nobody listens: it starts with the next subscription
   feed.add(id(3));

@@ -8,15 +8,43 @@ const N = ('0x' + '01'.repeat(32)) as Bytes32;
 
 function sell(filled: number, status: VenueOrder['status'] = 'open'): VenueOrder {
   return {
-    id: 7, marketId: M, trader: '0x0000000000000000000000000000000000000001', nonce: N, side: 1, outcomeIndex: 1, price: 550_000, size: 10_000_000, filledSize: filled,
-    remainingSize: 10_000_000 - filled, percentFilled: 0, type: 'limit', status, voidReason: null, insertedAt: '2026-11-21T00:00:00.000Z', expiry: 0, settlementVersion: 2,
-    sv2OrderKind: 1, sv2TimeInForce: 0, sv2MinSharesOut: null, sv2MaxCollateralIn: null, sv2MinCollateralOut: null,
+    id: 7,
+    marketId: M,
+    trader: '0x0000000000000000000000000000000000000001',
+    nonce: N,
+    side: 1,
+    outcomeIndex: 1,
+    price: 550_000,
+    size: 10_000_000,
+    filledSize: filled,
+    remainingSize: 10_000_000 - filled,
+    percentFilled: 0,
+    type: 'limit',
+    status,
+    voidReason: null,
+    insertedAt: '2026-11-21T00:00:00.000Z',
+    expiry: 0,
+    settlementVersion: 2,
+    sv2OrderKind: 1,
+    sv2TimeInForce: 0,
+    sv2MinSharesOut: null,
+    sv2MaxCollateralIn: null,
+    sv2MinCollateralOut: null,
   };
 }
 
 test('a V2 buy fill is counted in shares from the collateral spent at its price', () => {
   // 10 shares at 0.48 with a 1 % fee allowance: budget 4.848 USDC; 4 shares filled = 1.92 USDC spent
-  const buy: VenueOrder = { ...sell(0), side: 0, price: 480_000, size: 4_848_000, filledSize: 1_920_000, remainingSize: 2_928_000, sv2MinSharesOut: 10_000_000n, sv2OrderKind: 0 };
+  const buy: VenueOrder = {
+    ...sell(0),
+    side: 0,
+    price: 480_000,
+    size: 4_848_000,
+    filledSize: 1_920_000,
+    remainingSize: 2_928_000,
+    sv2MinSharesOut: 10_000_000n,
+    sv2OrderKind: 0,
+  };
   assert.equal(filledShares(buy), 4_000_000);
 });
 
@@ -39,7 +67,10 @@ test('an order that completes is reported once and then forgotten', () => {
   t.observe([sell(0)], 1);
   const f = t.observe([sell(10_000_000, 'filled')], 2);
   // the fill first, then the close that lets the order manager stop counting the order
-  assert.deepEqual(f.map((e) => e.event.type), ['OrderFilled', 'OrderClosed']);
+  assert.deepEqual(
+    f.map((e) => e.event.type),
+    ['OrderFilled', 'OrderClosed'],
+  );
   assert.equal(f[1]!.event.type === 'OrderClosed' && f[1]!.event.status, 'filled');
   assert.equal(t.size, 0);
   assert.deepEqual(
@@ -82,7 +113,11 @@ test('a vanished order whose lookup fails transiently is looked up again; only a
   answers.push(err(503));
   assert.deepEqual(await read(), [], 'the 5xx poll learns nothing');
   answers.push(sell(10_000_000, 'filled'));
-  assert.deepEqual((await read()).map((e) => e.event.type), ['OrderFilled', 'OrderClosed'], 'the next poll still finds the fill');
+  assert.deepEqual(
+    (await read()).map((e) => e.event.type),
+    ['OrderFilled', 'OrderClosed'],
+    'the next poll still finds the fill',
+  );
   // a 404: the venue does not know it; nothing more to ask
   open = [{ ...sell(0), id: 8, nonce: ('0x' + '02'.repeat(32)) as Bytes32 }];
   await read();
@@ -128,13 +163,20 @@ test('an order the order manager let go of (filled or cancelled) before the poll
   const read = ownOrdersReader({ client, trader: '0x0000000000000000000000000000000000000001', clock: { now: () => 1 } as never, isTracked: () => tracked });
   await read(); // baseline
   open = [sell(4_000_000)];
-  assert.deepEqual((await read()).map((e) => e.event.type), ['OrderFilled']);
+  assert.deepEqual(
+    (await read()).map((e) => e.event.type),
+    ['OrderFilled'],
+  );
   // filled to the end and closed; the order manager already dropped it (its own stream said so)
   open = [];
   recent = [sell(10_000_000, 'filled')];
   tracked = false;
   const ev = (await read()).map((e) => e.event);
-  assert.deepEqual(ev.map((e) => e.type), ['OrderFilled', 'OrderClosed'], 'the last 6 shares are counted');
+  assert.deepEqual(
+    ev.map((e) => e.type),
+    ['OrderFilled', 'OrderClosed'],
+    'the last 6 shares are counted',
+  );
   assert.equal(ev[0]!.type === 'OrderFilled' && ev[0]!.size, 6_000_000);
   // read again in the recent window: nothing new, not reported twice
   assert.deepEqual(await read(), []);

@@ -33,7 +33,10 @@ test('a failing read is counted and skipped; the feed keeps polling and never er
     });
   });
   assert.equal(errored, false);
-  assert.deepEqual(got.map((e) => (e.event.type === 'BalanceUpdated' ? e.event.collateral : -1n)), [1n, 3n, 5n]);
+  assert.deepEqual(
+    got.map((e) => (e.event.type === 'BalanceUpdated' ? e.event.collateral : -1n)),
+    [1n, 3n, 5n],
+  );
   const h = health.all()[0]!;
   assert.equal(h.okCount, 3);
   assert.ok(h.errorCount >= 2);

@@ -10,9 +10,28 @@ const TRADER = '0x0000000000000000000000000000000000000001' as Address;
 
 function sell(filled: number): VenueOrder {
   return {
-    id: 7, marketId: M, trader: TRADER, nonce: N, side: 1, outcomeIndex: 1, price: 550_000, size: 10_000_000, filledSize: filled,
-    remainingSize: 10_000_000 - filled, percentFilled: 0, type: 'limit', status: 'open', voidReason: null, insertedAt: '2026-11-21T00:00:00.000Z', expiry: 0, settlementVersion: 2,
-    sv2OrderKind: 1, sv2TimeInForce: 0, sv2MinSharesOut: null, sv2MaxCollateralIn: null, sv2MinCollateralOut: null,
+    id: 7,
+    marketId: M,
+    trader: TRADER,
+    nonce: N,
+    side: 1,
+    outcomeIndex: 1,
+    price: 550_000,
+    size: 10_000_000,
+    filledSize: filled,
+    remainingSize: 10_000_000 - filled,
+    percentFilled: 0,
+    type: 'limit',
+    status: 'open',
+    voidReason: null,
+    insertedAt: '2026-11-21T00:00:00.000Z',
+    expiry: 0,
+    settlementVersion: 2,
+    sv2OrderKind: 1,
+    sv2TimeInForce: 0,
+    sv2MinSharesOut: null,
+    sv2MaxCollateralIn: null,
+    sv2MinCollateralOut: null,
   };
 }
 
@@ -40,14 +59,29 @@ test('fills read before a failed balance read are not lost: they lead the next g
     },
   };
   const read = tradingReader({ client, trader: TRADER, marketIds: [M], clock: { now: () => 1 } as never });
-  assert.deepEqual((await read()).map((e) => e.event.type), ['BalanceUpdated', 'PositionSynced'], 'the first poll is a baseline');
+  assert.deepEqual(
+    (await read()).map((e) => e.event.type),
+    ['BalanceUpdated', 'PositionSynced'],
+    'the first poll is a baseline',
+  );
   filled = 3_000_000;
   balanceFails = 2;
   await assert.rejects(read(), /503/);
   filled = 4_000_000;
   await assert.rejects(read(), /503/, 'the balance read fails again: the orders read still ran');
   const types = (await read()).map((e) => e.event);
-  assert.deepEqual(types.map((e) => e.type), ['OrderFilled', 'OrderFilled', 'BalanceUpdated', 'PositionSynced'], 'both fills, in order, before the balances');
-  assert.deepEqual(types.flatMap((e) => (e.type === 'OrderFilled' ? [e.size] : [])), [3_000_000, 1_000_000]);
-  assert.deepEqual((await read()).map((e) => e.event.type), ['BalanceUpdated', 'PositionSynced'], 'carried once, not again');
+  assert.deepEqual(
+    types.map((e) => e.type),
+    ['OrderFilled', 'OrderFilled', 'BalanceUpdated', 'PositionSynced'],
+    'both fills, in order, before the balances',
+  );
+  assert.deepEqual(
+    types.flatMap((e) => (e.type === 'OrderFilled' ? [e.size] : [])),
+    [3_000_000, 1_000_000],
+  );
+  assert.deepEqual(
+    (await read()).map((e) => e.event.type),
+    ['BalanceUpdated', 'PositionSynced'],
+    'carried once, not again',
+  );
 });

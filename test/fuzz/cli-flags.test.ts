@@ -33,7 +33,29 @@ function checkParsed(spec: CommandSpec, options: Record<string, unknown>): void 
 }
 
 const junkValue = fc.oneof(
-  fc.constantFrom('', '-', '--', '-1', '0', '1e9', '1e400', 'NaN', 'Infinity', '0x', '10m', '1.5h', '0s', '-5s', '99999999999999999999', 'true', 'false', '=', '--help', '__proto__', 'constructor'),
+  fc.constantFrom(
+    '',
+    '-',
+    '--',
+    '-1',
+    '0',
+    '1e9',
+    '1e400',
+    'NaN',
+    'Infinity',
+    '0x',
+    '10m',
+    '1.5h',
+    '0s',
+    '-5s',
+    '99999999999999999999',
+    'true',
+    'false',
+    '=',
+    '--help',
+    '__proto__',
+    'constructor',
+  ),
   fc.string({ maxLength: 12 }),
   fc.integer().map(String),
   fc.double().map(String),
@@ -74,6 +96,10 @@ for (const [name, entry] of Object.entries(COMMANDS)) {
 
 test('regression: Object.prototype names are unknown options, not a crash or a confusing message', () => {
   for (const flag of ['--constructor', '--toString', '--__proto__', '--hasOwnProperty']) {
-    assert.throws(() => parseArgs([flag, 'x'], { port: { type: 'number', description: 'port' } }), (e: unknown) => e instanceof BadInputError && /known option/.test(e.message), flag);
+    assert.throws(
+      () => parseArgs([flag, 'x'], { port: { type: 'number', description: 'port' } }),
+      (e: unknown) => e instanceof BadInputError && /known option/.test(e.message),
+      flag,
+    );
   }
 });

@@ -70,7 +70,14 @@ for (const file of FILES) {
 }
 
 test('YAML hazards: alias bombs, deep nesting, tags, huge scalars, binary', async (t) => {
-  const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]', ...Array.from({ length: 9 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`)].join('\n');
+  const bomb = [
+    'a: &a ["x","x","x","x","x","x","x","x","x"]',
+    ...Array.from(
+      { length: 9 },
+      (_, i) =>
+        `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`,
+    ),
+  ].join('\n');
   const texts = [
     bomb,
     'venue: ' + '['.repeat(3000) + ']'.repeat(3000),

@@ -30,7 +30,10 @@ let total = 0;
 before(async () => {
   ex = createLocalExchange({
     seed: 23,
-    apiKeys: [{ key: KEY, perms: ['read', 'trade', 'can_create_markets'] }, { key: 'reader-key', perms: ['read'] }],
+    apiKeys: [
+      { key: KEY, perms: ['read', 'trade', 'can_create_markets'] },
+      { key: 'reader-key', perms: ['read'] },
+    ],
     expirySweepMs: 0,
     rateLimit: { capacity: 1e9, refillPerSecond: 1e9 },
     onError: (e, method, path) => handlerErrors.push(`${method} ${path}: ${(e as Error)?.stack ?? String(e)}`),
@@ -55,7 +58,12 @@ async function send(r: Req): Promise<{ status: number; body: unknown }> {
   const headers: Record<string, string> = {};
   if (r.key) headers.authorization = `Bearer ${r.key}`;
   if (r.body !== undefined) headers['content-type'] = r.contentType ?? 'application/json';
-  const res = await fetch(base + r.path, { method: r.method, headers, signal: AbortSignal.timeout(REQUEST_DEADLINE_MS), ...(r.body !== undefined ? { body: r.body } : {}) });
+  const res = await fetch(base + r.path, {
+    method: r.method,
+    headers,
+    signal: AbortSignal.timeout(REQUEST_DEADLINE_MS),
+    ...(r.body !== undefined ? { body: r.body } : {}),
+  });
   const text = await res.text();
   let body: unknown = text;
   try {
@@ -77,7 +85,8 @@ async function fuzzAll(reqs: Req[]): Promise<string[]> {
         const b = res.body as { message?: unknown; code?: unknown } | undefined;
         const what = `${r.method} ${r.path} ${r.body?.slice(0, 160) ?? ''} → ${res.status} ${JSON.stringify(res.body)?.slice(0, 160)}`;
         if (res.status >= 500) bad.push(what);
-        else if (res.status >= 400 && res.status !== 304 && !(typeof b?.message === 'string' && b.message.length > 0 && typeof b.code === 'string')) bad.push(`no {message, code}: ${what}`);
+        else if (res.status >= 400 && res.status !== 304 && !(typeof b?.message === 'string' && b.message.length > 0 && typeof b.code === 'string'))
+          bad.push(`no {message, code}: ${what}`);
       }),
     );
   }
@@ -103,7 +112,15 @@ test('mutated signed order bodies on every order route: 4xx {message, code}, nev
     (o) => ['/orders', o],
     (_o, c) => ['/orders/cancel', c],
     (o, c) => ['/orders/cancel-replace', { cancel: c, create: o }],
-    (o, c) => ['/orders/bulk', { operations: [{ type: 'create', order: o }, { type: 'cancel', cancel: c }] }],
+    (o, c) => [
+      '/orders/bulk',
+      {
+        operations: [
+          { type: 'create', order: o },
+          { type: 'cancel', cancel: c },
+        ],
+      },
+    ],
     (o) => ['/orders/bulk/create', { orders: [o, o] }],
     (_o, c) => ['/orders/bulk/cancel', { cancels: [c] }],
     (o) => ['/orders/simulate', o],
@@ -128,17 +145,34 @@ test('mutated account bodies (mint, migration, gasless, questions, market create
     ['/balance/mint-test-usdc', { address: alice.address, amount: '100' }],
     ['/account/migration/start', { address: alice.address }],
     ['/account/migration/migrate-funds', { address: alice.address, steps: [{ chunkIndex: 0, signature: '0x' + '11'.repeat(65) }] }],
-    ['/account/migration/restore-orders', { address: alice.address, restorations: [{ legacyOrderId: 1, order: alice.signOrder({ marketId, outcomeIndex: 1, side: 0, price: 100_000, size: 1_000_000 }) }] }],
+    [
+      '/account/migration/restore-orders',
+      {
+        address: alice.address,
+        restorations: [{ legacyOrderId: 1, order: alice.signOrder({ marketId, outcomeIndex: 1, side: 0, price: 100_000, size: 1_000_000 }) }],
+      },
+    ],
     ['/account/migration/dismiss-orders', { address: alice.address, legacyOrderIds: [1, 2] }],
-    ['/gasless/operator', { user: alice.address, operator: alice.address, approved: true, nonce: '0', deadline: '9999999999', signature: '0x' + '22'.repeat(65) }],
+    [
+      '/gasless/operator',
+      { user: alice.address, operator: alice.address, approved: true, nonce: '0', deadline: '9999999999', signature: '0x' + '22'.repeat(65) },
+    ],
     ['/gasless/deposit-with-permit', { user: alice.address, amount: '1000000', deadline: '9999999999', signature: '0x' + '33'.repeat(65) }],
     ['/questions', { question: 'Will the fuzz pass?' }],
-    ['/questions/agent-submit', { market: { formattedQuestion: 'Q?', shortQuestion: 'Q', marketQuestion: 'Q?', resolutionCriteria: 'x', endTime: '2027-01-01T00:00:00Z' } }],
+    [
+      '/questions/agent-submit',
+      { market: { formattedQuestion: 'Q?', shortQuestion: 'Q', marketQuestion: 'Q?', resolutionCriteria: 'x', endTime: '2027-01-01T00:00:00Z' } },
+    ],
     ['/markets/create', { questionId: '0x' + '44'.repeat(32) }],
     [`/markets/${marketId}/simulate`, { side: 'yes', amount: 10, amountType: 'usd' }],
   ];
   const cases = fc.sample(fc.tuple(fc.nat(bodies.length - 1), fc.integer(), fc.integer({ min: 1, max: 3 })), { numRuns: 800, seed: 6402 });
-  const reqs: Req[] = cases.map(([i, seed, count]) => ({ method: 'POST', path: bodies[i]![0], body: JSON.stringify(mutateJson(bodies[i]![1], seed, count)) ?? 'null', key: KEY }));
+  const reqs: Req[] = cases.map(([i, seed, count]) => ({
+    method: 'POST',
+    path: bodies[i]![0],
+    body: JSON.stringify(mutateJson(bodies[i]![1], seed, count)) ?? 'null',
+    key: KEY,
+  }));
   const bad = await fuzzAll(reqs);
   t.diagnostic(`fuzz cases: ${reqs.length}`);
   assert.deepEqual(bad.slice(0, 5), [], `${bad.length} bad answers`);
@@ -147,18 +181,72 @@ test('mutated account bodies (mint, migration, gasless, questions, market create
 
 test('junk queries, path parameters, methods and content types: never 5xx', async (t) => {
   const templates = [
-    '/markets?$q', '/markets/search?$q', '/markets/$p', '/markets/$p/orderbook?$q', '/markets/$p/prices?$q', '/markets/$p/quotes', '/markets/$p/oracle',
-    '/markets/$p/oracle/quotes', '/markets/$p/activity?$q', '/activity?$q', '/orders?$q', '/orders/recent?$q', '/orders/$p', '/portfolio/$p?$q',
-    '/portfolio/$p/positions?$q', '/portfolio/$p/claimable', '/portfolio/$p/stats', '/balance/$p', '/balance/settlement?$q', '/questions/submissions/$p', '/account/migration?$q',
+    '/markets?$q',
+    '/markets/search?$q',
+    '/markets/$p',
+    '/markets/$p/orderbook?$q',
+    '/markets/$p/prices?$q',
+    '/markets/$p/quotes',
+    '/markets/$p/oracle',
+    '/markets/$p/oracle/quotes',
+    '/markets/$p/activity?$q',
+    '/activity?$q',
+    '/orders?$q',
+    '/orders/recent?$q',
+    '/orders/$p',
+    '/portfolio/$p?$q',
+    '/portfolio/$p/positions?$q',
+    '/portfolio/$p/claimable',
+    '/portfolio/$p/stats',
+    '/balance/$p',
+    '/balance/settlement?$q',
+    '/questions/submissions/$p',
+    '/account/migration?$q',
   ];
-  const names = ['limit', 'cursor', 'depth', 'outcomeIndex', 'status', 'sortBy', 'timeframe', 'q', 'offset', 'trader', 'marketId', 'windowSeconds', 'address', 'tokenAddress', 'kind'];
-  const word = fc.oneof(junk.map((j) => (typeof j === 'string' ? j.slice(0, 300) : JSON.stringify(j) ?? '')), fc.constantFrom(marketId, alice.address, '-1', '0', '1e9', '%zz', '..', '../..', 'null'));
-  const cases = fc.sample(fc.tuple(fc.constantFrom(...templates), fc.constantFrom(...names), word, word, fc.constantFrom('GET', 'GET', 'GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'), fc.constantFrom(KEY, 'reader-key', undefined, 'wrong-key')), { numRuns: 1200, seed: 6403 });
+  const names = [
+    'limit',
+    'cursor',
+    'depth',
+    'outcomeIndex',
+    'status',
+    'sortBy',
+    'timeframe',
+    'q',
+    'offset',
+    'trader',
+    'marketId',
+    'windowSeconds',
+    'address',
+    'tokenAddress',
+    'kind',
+  ];
+  const word = fc.oneof(
+    junk.map((j) => (typeof j === 'string' ? j.slice(0, 300) : (JSON.stringify(j) ?? ''))),
+    fc.constantFrom(marketId, alice.address, '-1', '0', '1e9', '%zz', '..', '../..', 'null'),
+  );
+  const cases = fc.sample(
+    fc.tuple(
+      fc.constantFrom(...templates),
+      fc.constantFrom(...names),
+      word,
+      word,
+      fc.constantFrom('GET', 'GET', 'GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'),
+      fc.constantFrom(KEY, 'reader-key', undefined, 'wrong-key'),
+    ),
+    { numRuns: 1200, seed: 6403 },
+  );
   const reqs: Req[] = cases.map(([tpl, name, a, b, method, key]) => {
     // raw % sequences are kept on purpose half of the time: the router must survive malformed escapes
     const p = a.includes('%zz') ? a : encodeURIComponent(a) || 'x';
     const path = tpl.replace('$p', p).replace('$q', `${encodeURIComponent(name)}=${encodeURIComponent(b)}&${name}=${encodeURIComponent(a)}`);
-    return { method, path, ...(key ? { key } : {}), ...(method === 'POST' || method === 'PUT' ? { body: b, contentType: ['application/json', 'text/plain', 'application/x-www-form-urlencoded'][b.length % 3]! } : {}) };
+    return {
+      method,
+      path,
+      ...(key ? { key } : {}),
+      ...(method === 'POST' || method === 'PUT'
+        ? { body: b, contentType: ['application/json', 'text/plain', 'application/x-www-form-urlencoded'][b.length % 3]! }
+        : {}),
+    };
   });
   const bad = await fuzzAll(reqs);
   t.diagnostic(`fuzz cases: ${reqs.length}`);
@@ -182,7 +270,8 @@ test('a wrong-typed field of a signed order is refused with a 400 naming that fi
       if (r.status === 201) continue; // some junk is still a valid value of a lenient field
       assert.ok(r.status >= 400 && r.status < 500, `${field}=${JSON.stringify(w)} → ${r.status}`);
       // a refusal names the field, unless the refusal is the signature check (a changed field breaks it)
-      if (!`${b.field ?? ''} ${b.message ?? ''}`.includes(field) && !/signature|signer/i.test(b.message ?? '')) unnamed.push(`${field}=${JSON.stringify(w)}: ${b.message}`);
+      if (!`${b.field ?? ''} ${b.message ?? ''}`.includes(field) && !/signature|signer/i.test(b.message ?? ''))
+        unnamed.push(`${field}=${JSON.stringify(w)}: ${b.message}`);
     }
   }
   t.diagnostic(`fuzz cases: ${n}`);

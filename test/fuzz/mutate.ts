@@ -7,9 +7,40 @@ import fc from 'fast-check';
 import { mulberry32 } from '../../src/sim/rng.ts';
 
 export const JUNK_CONSTANTS: readonly unknown[] = [
-  null, true, false, 0, -1, 1, 1.5, -0.000001, 1e308, -1e308, 2 ** 53 + 1, Number.MAX_SAFE_INTEGER, 1e21,
-  '', ' ', '0', '-1', '1e400', '-5', 'NaN', 'Infinity', '0x', '0x' + 'zz'.repeat(32), '9'.repeat(90), '1.2.3', '0.0000001', '__proto__', 'constructor',
-  [], {}, [[]], { a: {} }, [null], 'x'.repeat(10_000),
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1,
+  1.5,
+  -0.000001,
+  1e308,
+  -1e308,
+  2 ** 53 + 1,
+  Number.MAX_SAFE_INTEGER,
+  1e21,
+  '',
+  ' ',
+  '0',
+  '-1',
+  '1e400',
+  '-5',
+  'NaN',
+  'Infinity',
+  '0x',
+  '0x' + 'zz'.repeat(32),
+  '9'.repeat(90),
+  '1.2.3',
+  '0.0000001',
+  '__proto__',
+  'constructor',
+  [],
+  {},
+  [[]],
+  { a: {} },
+  [null],
+  'x'.repeat(10_000),
 ];
 
 export const junk: fc.Arbitrary<unknown> = fc.oneof(
@@ -62,7 +93,9 @@ export function mutateJson(value: Json, seed: number, count: number): Json {
       if (Array.isArray(node)) node.splice(key as number, 1);
       else delete (node as Record<string, unknown>)[key as string];
     } else if (op < 0.3) (node as Record<string | number, unknown>)[key] = [cur];
-    else if (op < 0.4) (node as Record<string | number, unknown>)[key] = typeof cur === 'number' ? String(cur) : typeof cur === 'string' && cur !== '' && Number.isFinite(Number(cur)) ? Number(cur) : null;
+    else if (op < 0.4)
+      (node as Record<string | number, unknown>)[key] =
+        typeof cur === 'number' ? String(cur) : typeof cur === 'string' && cur !== '' && Number.isFinite(Number(cur)) ? Number(cur) : null;
     else if (op < 0.5 && typeof cur === 'number') (node as Record<string | number, unknown>)[key] = pick([-cur, cur * 1e12, cur + 0.5, -1, 1e300]);
     else (node as Record<string | number, unknown>)[key] = junkValue();
   }

@@ -59,11 +59,18 @@ test('events files with mutated lines, truncation and garbage: valid events out,
       const dir = freshDir();
       writeFileSync(join(dir, 'manifest.json'), JSON.stringify(MANIFEST));
       const rnd = prng(seed);
-      const lines = EVENTS.map((e, i) => (rnd() < 0.4 ? JSON.stringify(mutateJson(e, seed + i, mutations + 1)) ?? 'undefined' : JSON.stringify(e)));
+      const lines = EVENTS.map((e, i) => (rnd() < 0.4 ? (JSON.stringify(mutateJson(e, seed + i, mutations + 1)) ?? 'undefined') : JSON.stringify(e)));
       if (rnd() < 0.2) lines.push('{"t":"book"', '\u0000\u0001', '[1,2,3]', 'x'.repeat(10_000));
       const text = lines.join('\n') + '\n';
       const gz = gzipSync(text);
-      const bytes = form === 'gzip' ? gz : form === 'truncated' ? gz.subarray(0, Math.max(1, Math.floor(gz.length * rnd()))) : form === 'garbage' ? Buffer.from(text) : Buffer.alloc(0);
+      const bytes =
+        form === 'gzip'
+          ? gz
+          : form === 'truncated'
+            ? gz.subarray(0, Math.max(1, Math.floor(gz.length * rnd())))
+            : form === 'garbage'
+              ? Buffer.from(text)
+              : Buffer.alloc(0);
       writeFileSync(join(dir, 'events-000001.jsonl.gz'), bytes);
       assert.equal(readManifest(dir).source, 'fuzz');
       const { events, stats } = readAll(dir);
@@ -84,7 +91,7 @@ test('damaged manifests: a manifest or a BadInputError', (t) => {
   fc.assert(
     fc.property(fc.integer(), fc.integer({ min: 1, max: 4 }), fc.boolean(), (seed, count, asText) => {
       n++;
-      const text = asText ? JSON.stringify(MANIFEST).slice(0, Math.abs(seed) % 200) : JSON.stringify(mutateJson(MANIFEST, seed, count)) ?? '';
+      const text = asText ? JSON.stringify(MANIFEST).slice(0, Math.abs(seed) % 200) : (JSON.stringify(mutateJson(MANIFEST, seed, count)) ?? '');
       writeFileSync(join(dir, 'manifest.json'), text);
       try {
         const m = readManifest(dir);
@@ -112,7 +119,10 @@ test('corrupt book.cols: BadInputError naming the file, never a RangeError or Sy
       else if (how === 'flip') for (let i = 0; i < 4; i++) bytes[Math.floor(rnd() * bytes.length)] = Math.floor(rnd() * 256);
       else {
         const hl = bytes.readUInt32LE(8);
-        const header = how === 'header' ? '{"version":1,"rows":' : JSON.stringify({ version: 1, rows: [-1, 1e9, 2.5, '3', null, 2 ** 40][Math.floor(rnd() * 6)], markets: [M] });
+        const header =
+          how === 'header'
+            ? '{"version":1,"rows":'
+            : JSON.stringify({ version: 1, rows: [-1, 1e9, 2.5, '3', null, 2 ** 40][Math.floor(rnd() * 6)], markets: [M] });
         const hb = Buffer.from(header.padEnd(hl, ' ').slice(0, Math.max(hl, header.length)));
         const head = Buffer.alloc(12);
         bytes.copy(head, 0, 0, 8);

@@ -54,7 +54,14 @@ const level = fc.record({ price: fc.integer({ min: 1, max: 99 }), size: fc.integ
 const validEvent = fc.oneof(
   fc.record({
     type: fc.constant('snapshot'),
-    data: fc.record({ marketId: fc.constant(MARKET), outcomeIndex: fc.constant(1), bids: fc.array(level, { maxLength: 6 }), asks: fc.array(level, { maxLength: 6 }), timestamp: fc.constant('2026-11-21T10:00:00Z'), seq: fc.nat(1000) }),
+    data: fc.record({
+      marketId: fc.constant(MARKET),
+      outcomeIndex: fc.constant(1),
+      bids: fc.array(level, { maxLength: 6 }),
+      asks: fc.array(level, { maxLength: 6 }),
+      timestamp: fc.constant('2026-11-21T10:00:00Z'),
+      seq: fc.nat(1000),
+    }),
   }),
   fc.record({
     type: fc.constant('delta'),
@@ -68,7 +75,15 @@ const validEvent = fc.oneof(
   }),
   fc.record({
     type: fc.constant('trade'),
-    data: fc.record({ marketId: fc.constant(MARKET), outcomeIndex: fc.constant(1), seq: fc.nat(1000), timestamp: fc.constant('2026-11-21T10:00:00Z'), price: fc.integer({ min: 1, max: 99 }), size: fc.integer({ min: 1, max: 100 }), takerSide: fc.constantFrom('buy', 'sell') }),
+    data: fc.record({
+      marketId: fc.constant(MARKET),
+      outcomeIndex: fc.constant(1),
+      seq: fc.nat(1000),
+      timestamp: fc.constant('2026-11-21T10:00:00Z'),
+      price: fc.integer({ min: 1, max: 99 }),
+      size: fc.integer({ min: 1, max: 100 }),
+      takerSide: fc.constantFrom('buy', 'sell'),
+    }),
   }),
 );
 
@@ -89,13 +104,22 @@ test('mutated valid events: never a throw, accepted values always in range', (t)
 
 test('arbitrary text, event names and ids: never a throw', (t) => {
   let n = 0;
-  const text = fc.oneof(fc.string({ maxLength: 200 }), fc.jsonValue().map((v) => JSON.stringify(v)), fc.constantFrom('', '{', 'null', '[]', '{"bids":1,"asks":2}', '{"changes":null}', '{"takerSide":"buy"}', '{"bids":[],"asks":[],"seq":1e400}'));
+  const text = fc.oneof(
+    fc.string({ maxLength: 200 }),
+    fc.jsonValue().map((v) => JSON.stringify(v)),
+    fc.constantFrom('', '{', 'null', '[]', '{"bids":1,"asks":2}', '{"changes":null}', '{"takerSide":"buy"}', '{"bids":[],"asks":[],"seq":1e400}'),
+  );
   fc.assert(
-    fc.property(fc.oneof(fc.constantFrom('snapshot', 'delta', 'trade', 'message', ''), fc.string({ maxLength: 10 })), text, fc.string({ maxLength: 25 }), (type, data, id) => {
-      n++;
-      const parser = new BookEventParser({ marketId: MARKET, outcomeIndex: 0 });
-      checkResult(parser.parse(type, data, id, 1));
-    }),
+    fc.property(
+      fc.oneof(fc.constantFrom('snapshot', 'delta', 'trade', 'message', ''), fc.string({ maxLength: 10 })),
+      text,
+      fc.string({ maxLength: 25 }),
+      (type, data, id) => {
+        n++;
+        const parser = new BookEventParser({ marketId: MARKET, outcomeIndex: 0 });
+        checkResult(parser.parse(type, data, id, 1));
+      },
+    ),
     { numRuns: RUNS, seed: 602 },
   );
   t.diagnostic(`fuzz cases: ${n}`);

@@ -64,9 +64,19 @@ function calls(): Call[] {
     { name: 'orders.list', run: (c) => ordersRead.listOrders(c, { trader: owner }) },
     { name: 'orders.recent', run: (c) => ordersRead.recentOrders(c, { trader: owner }) },
     { name: 'orders.get', run: (c) => ordersRead.getOrder(c, o1.nonce) },
-    { name: 'orders.simulate', run: (c) => ordersRead.simulateOrder(c, { marketId, trader: owner, maxSize: 1_000_000, maxPrice: 500_000, outcomeIndex: 1, side: 'bid' }) },
+    {
+      name: 'orders.simulate',
+      run: (c) => ordersRead.simulateOrder(c, { marketId, trader: owner, maxSize: 1_000_000, maxPrice: 500_000, outcomeIndex: 1, side: 'bid' }),
+    },
     { name: 'orders.cancelReplace', run: (c) => ordersWrite.cancelReplace(c, signer.signCancel(o1.nonce), order()) },
-    { name: 'orders.bulk', run: (c) => ordersWrite.bulk(c, [{ type: 'create', order: order() }, { type: 'create', order: order() }]) },
+    {
+      name: 'orders.bulk',
+      run: (c) =>
+        ordersWrite.bulk(c, [
+          { type: 'create', order: order() },
+          { type: 'create', order: order() },
+        ]),
+    },
     { name: 'orders.bulkCreate', run: (c) => ordersWrite.bulkCreate(c, [order(), order()]) },
     { name: 'orders.bulkCancel', run: (c) => ordersWrite.bulkCancel(c, [signer.signCancel(o1.nonce)]) },
     { name: 'orders.cancel', run: (c) => ordersWrite.cancelOrder(c, signer.signCancel(order().nonce)) },
@@ -119,7 +129,12 @@ function checkAccepted(v: unknown, depth = 0): void {
 const seeds = new Map<string, unknown>();
 
 before(async () => {
-  ex = createLocalExchange({ seed: SEED, apiKeys: [{ key: KEY, perms: ['read', 'trade', 'can_create_markets'] }], expirySweepMs: 0, rateLimit: { capacity: 1e9, refillPerSecond: 1e9 } });
+  ex = createLocalExchange({
+    seed: SEED,
+    apiKeys: [{ key: KEY, perms: ['read', 'trade', 'can_create_markets'] }],
+    expirySweepMs: 0,
+    rateLimit: { capacity: 1e9, refillPerSecond: 1e9 },
+  });
   const baseUrl = await ex.start(0);
   const w = demoWallet(SEED, KEY);
   signer = createSigner({ privateKey: w.privateKey, chain: TESTNET });
@@ -176,7 +191,8 @@ test('every endpoint: mutated real answers resolve or reject with a typed error,
         const v = await c.run(fakeContext(json));
         checkAccepted(v);
       } catch (e) {
-        if (!(e instanceof BookmakerError)) failures.push(`${c.name}: ${(e as Error)?.constructor?.name} ${(e as Error)?.message} for ${JSON.stringify(json)?.slice(0, 300)}`);
+        if (!(e instanceof BookmakerError))
+          failures.push(`${c.name}: ${(e as Error)?.constructor?.name} ${(e as Error)?.message} for ${JSON.stringify(json)?.slice(0, 300)}`);
       }
     }
   }
@@ -187,14 +203,18 @@ test('every endpoint: mutated real answers resolve or reject with a typed error,
 test('every endpoint: arbitrary JSON answers and error statuses give typed errors', async (t) => {
   let n = 0;
   const failures: string[] = [];
-  const answers = fc.sample(fc.tuple(fc.jsonValue({ maxDepth: 3 }), fc.constantFrom(200, 200, 200, 201, 204, 400, 404, 409, 429, 500)), { numRuns: 120, seed: 777 });
+  const answers = fc.sample(fc.tuple(fc.jsonValue({ maxDepth: 3 }), fc.constantFrom(200, 200, 200, 201, 204, 400, 404, 409, 429, 500)), {
+    numRuns: 120,
+    seed: 777,
+  });
   for (const c of calls()) {
     for (const [json, status] of answers) {
       n++;
       try {
         await c.run(fakeContext(json, status));
       } catch (e) {
-        if (!(e instanceof BookmakerError)) failures.push(`${c.name}: ${(e as Error)?.constructor?.name} ${(e as Error)?.message} for ${JSON.stringify(json)?.slice(0, 200)}`);
+        if (!(e instanceof BookmakerError))
+          failures.push(`${c.name}: ${(e as Error)?.constructor?.name} ${(e as Error)?.message} for ${JSON.stringify(json)?.slice(0, 200)}`);
       }
     }
   }

@@ -28,7 +28,18 @@ test('a read that differs is normal for the grace, then books-drift: /readyz nam
   assert.equal(r.ready, false);
   assert.match(r.reasons.join('\n'), new RegExp(`books-drift for 2 s: ${M} yes: books 0 shares, venue 10`));
   assert.ok(lines.some((l) => l.msg === 'books-drift: balance reads differ from the books past the grace'));
-  books.applyFill({ fillId: 'f1', marketId: M, outcomeIndex: 1, side: 0, price: 500_000, size: 10_000_000, fee: 0, feeSource: 'venue', ts: clock.now() - 3_000, origin: 'own' });
+  books.applyFill({
+    fillId: 'f1',
+    marketId: M,
+    outcomeIndex: 1,
+    side: 0,
+    price: 500_000,
+    size: 10_000_000,
+    fee: 0,
+    feeSource: 'venue',
+    ts: clock.now() - 3_000,
+    origin: 'own',
+  });
   assert.equal(h.booksDrift(), null);
   assert.equal(h.readiness().ready, true);
   assert.ok(lines.some((l) => l.msg === 'books-drift cleared: balance reads agree with the books'));

@@ -26,7 +26,13 @@ const risk = { ...DEFAULT_RISK, maxBookAgeMs: 5_000, maxStreamSilenceMs: 5_000 }
 function book(marketId: Bytes32, bid: number, ask: number, ts: number): StateEvent {
   return {
     type: 'BookEventReceived',
-    event: { type: 'snapshot', book: { marketId, outcomeIndex: 1, bids: [{ price: bid, size: 100_000_000 }], asks: [{ price: ask, size: 100_000_000 }], venueTs: ts }, seq: 1, localTs: ts, source: 'stream' },
+    event: {
+      type: 'snapshot',
+      book: { marketId, outcomeIndex: 1, bids: [{ price: bid, size: 100_000_000 }], asks: [{ price: ask, size: 100_000_000 }], venueTs: ts },
+      seq: 1,
+      localTs: ts,
+      source: 'stream',
+    },
     ts,
   };
 }
@@ -48,7 +54,14 @@ function setup(o: Setup = {}) {
   const logger = createLogger({ level: 'info', destination: { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) } });
   const faults: { market: Bytes32; kind: string }[] = [];
   let kernel: QuotingKernel | null = null;
-  const om = new OrderManager({ venue, clock, tolerances: { price: 0, sizeFraction: 0.1 }, emit: (e) => kernel!.onOrderManagerEvent(e), cancelAllDelayMs: 0, logger });
+  const om = new OrderManager({
+    venue,
+    clock,
+    tolerances: { price: 0, sizeFraction: 0.1 },
+    emit: (e) => kernel!.onOrderManagerEvent(e),
+    cancelAllDelayMs: 0,
+    logger,
+  });
   const markets: KernelMarket[] = [
     { marketId: M1, strategy: o.strategy ?? bands, params, risk: o.m1Risk ?? risk },
     { marketId: M2, strategy: o.strategy ?? bands, params, risk: o.m2Risk ?? risk },
@@ -68,7 +81,16 @@ function setup(o: Setup = {}) {
     ...(o.accountLimits ? { accountLimits: o.accountLimits } : {}),
   });
   const k = kernel;
-  const health = new HealthModel({ markets: [M1, M2], state: () => store.state, lastTick: (id) => k.lastTick(id), killed: () => k.killed, clock, graceMs: o.graceMs ?? 2_000, logger, logIntervalMs: 10_000 });
+  const health = new HealthModel({
+    markets: [M1, M2],
+    state: () => store.state,
+    lastTick: (id) => k.lastTick(id),
+    killed: () => k.killed,
+    clock,
+    graceMs: o.graceMs ?? 2_000,
+    logger,
+    logIntervalMs: 10_000,
+  });
   return { clock, venue, store, kernel: k, om, health, lines, faults };
 }
 
@@ -130,7 +152,7 @@ test('a stale book pulls quotes: stale-book, the not-quoting clock runs, and /re
   assert.equal(health.markets()[0]!.notQuotingMs, 0);
   assert.equal(health.readiness().ready, true);
   const rep = health.report()[0]!;
-  assert.ok((rep.states.quoting ?? 0) > 0 && ((rep.states['stream-silent'] ?? 0) + (rep.states['stale-book'] ?? 0)) > 0, JSON.stringify(rep));
+  assert.ok((rep.states.quoting ?? 0) > 0 && (rep.states['stream-silent'] ?? 0) + (rep.states['stale-book'] ?? 0) > 0, JSON.stringify(rep));
   const sum = Object.values(rep.states).reduce((a, b) => a + (b ?? 0), 0);
   assert.equal(sum, rep.observedMs, 'time per state adds up to the time observed');
   kernel.stop();
@@ -154,9 +176,17 @@ test('halted by config is a deliberate pause: named, never a readiness failure',
   kernel.stop();
 });
 
-test('refused creates: orders-refused with the venue\'s words; an accepted create clears it', async () => {
+test("refused creates: orders-refused with the venue's words; an accepted create clears it", async () => {
   const { clock, kernel, health, venue } = setup();
-  venue.createScript = (p) => ({ ok: false, nonce: p.nonce, code: 'bad-request', message: 'insufficient balance', retryable: false, status: 400, venueCode: 'INSUFFICIENT_BALANCE' });
+  venue.createScript = (p) => ({
+    ok: false,
+    nonce: p.nonce,
+    code: 'bad-request',
+    message: 'insufficient balance',
+    retryable: false,
+    status: 400,
+    venueCode: 'INSUFFICIENT_BALANCE',
+  });
   kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));
   await kernel.flush();
   health.setProcess('running');
@@ -276,7 +306,15 @@ test('risk reasons map onto health states', () => {
 
 test('refused creates count for the venue-error-rate kill switch: a refusal storm trips it, every market reads kill-switch', async () => {
   const { clock, kernel, health, venue } = setup({ accountLimits: { ...DEFAULT_ACCOUNT_LIMITS, maxErrorRate: 0.5, minRequestsForErrorRate: 3 } });
-  venue.createScript = (p) => ({ ok: false, nonce: p.nonce, code: 'bad-request', message: 'insufficient balance', retryable: false, status: 400, venueCode: 'INSUFFICIENT_BALANCE' });
+  venue.createScript = (p) => ({
+    ok: false,
+    nonce: p.nonce,
+    code: 'bad-request',
+    message: 'insufficient balance',
+    retryable: false,
+    status: 400,
+    venueCode: 'INSUFFICIENT_BALANCE',
+  });
   health.setProcess('running');
   for (let i = 0; i < 10 && !kernel.killed; i++) {
     clock.advance(1_100);

@@ -21,7 +21,13 @@ function market(id: Bytes32): KernelMarket {
 function book(marketId: Bytes32, bid: number, ask: number, ts: number): StateEvent {
   return {
     type: 'BookEventReceived',
-    event: { type: 'snapshot', book: { marketId, outcomeIndex: 1, bids: [{ price: bid, size: 100_000_000 }], asks: [{ price: ask, size: 100_000_000 }], venueTs: ts }, seq: 1, localTs: ts, source: 'stream' },
+    event: {
+      type: 'snapshot',
+      book: { marketId, outcomeIndex: 1, bids: [{ price: bid, size: 100_000_000 }], asks: [{ price: ask, size: 100_000_000 }], venueTs: ts },
+      seq: 1,
+      localTs: ts,
+      source: 'stream',
+    },
     ts,
   };
 }
@@ -91,7 +97,10 @@ test('the kill switch cancels everything and reports once', async () => {
   const store = new StateStore();
   const kills: string[] = [];
   const kernel = new QuotingKernel({
-    clock, venue, store, requoteIntervalMs: 0,
+    clock,
+    venue,
+    store,
+    requoteIntervalMs: 0,
     markets: [market(M1)],
     accountLimits: { ...DEFAULT_ACCOUNT_LIMITS, maxErrorRate: 0.5, minRequestsForErrorRate: 2 },
     onKill: (reason, _d, res) => kills.push(`${reason}:${res.ok}`),
@@ -138,7 +147,18 @@ test('worst case: a fill the venue shows before the fills feed does keeps counti
   venue.open.set(ask.nonce, { ...ask, remainingSize: ask.remainingSize - 4_000_000, filledSize: ask.filledSize + 4_000_000 });
   await kernel.orderManager.reconcile(M1);
   assert.equal(counted(), size, 'the position does not hold the fill yet: the order still counts in full');
-  const fill = { type: 'OrderFilled' as const, marketId: M1, nonce: ask.nonce, outcomeIndex: ask.outcomeIndex, side: ask.side, price: ask.price, size: 4_000_000, fee: 0, fillId: `${ask.nonce}:4`, ts: clock.now() };
+  const fill = {
+    type: 'OrderFilled' as const,
+    marketId: M1,
+    nonce: ask.nonce,
+    outcomeIndex: ask.outcomeIndex,
+    side: ask.side,
+    price: ask.price,
+    size: 4_000_000,
+    fee: 0,
+    fillId: `${ask.nonce}:4`,
+    ts: clock.now(),
+  };
   kernel.onEvent(fill);
   assert.equal(counted(), size - 4_000_000, 'now the fill is in the position and out of the order');
   // the venue closes it (the rest filled, rounding one unit short of what the feed saw): the store lets go
@@ -156,7 +176,11 @@ test('housekeeping skips a market pulled for a reason only an event can lift, un
   const store = new StateStore();
   const ticks: string[] = [];
   const kernel = new QuotingKernel({
-    clock, venue, store, requoteIntervalMs: 0, housekeepingMs: 1000,
+    clock,
+    venue,
+    store,
+    requoteIntervalMs: 0,
+    housekeepingMs: 1000,
     markets: [market(M1), market(M2)],
     onTick: (m, t) => ticks.push(`${m === M1 ? 'M1' : 'M2'}:${t.action}${t.reason ? ':' + t.reason : ''}`),
   });
@@ -171,8 +195,15 @@ test('housekeeping skips a market pulled for a reason only an event can lift, un
   // M1 has no book: its metadata tick pulled (STALE_BOOK) and housekeeping leaves it alone since;
   // M2 is ticked every second while it quotes, pulled once when its book goes stale (5 s), then left too
   assert.equal(kernel.lastTick(M1)?.reason, 'STALE_BOOK');
-  assert.deepEqual(ticks.filter((t) => t.startsWith('M1')), [], ticks.join(' '));
-  assert.deepEqual(ticks.filter((t) => t.startsWith('M2')), ['M2:quote', 'M2:quote', 'M2:quote', 'M2:quote', 'M2:quote', 'M2:pull:STALE_BOOK']);
+  assert.deepEqual(
+    ticks.filter((t) => t.startsWith('M1')),
+    [],
+    ticks.join(' '),
+  );
+  assert.deepEqual(
+    ticks.filter((t) => t.startsWith('M2')),
+    ['M2:quote', 'M2:quote', 'M2:quote', 'M2:quote', 'M2:quote', 'M2:pull:STALE_BOOK'],
+  );
   assert.equal([...venue.open.values()].filter((o) => o.marketId === M2).length, 0, 'the stale quotes were pulled');
   // a book for M1 wakes it: it quotes
   kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));
@@ -225,7 +256,20 @@ test('an order gone without its fills seen counts until a positions read begun s
   assert.equal(counted(), size, 'the books do not hold the fill yet: the order still counts (old code: 0)');
   // the fill reaches the books (here without the order's nonce, so the fill itself frees nothing)
   // and the next read agrees with them: the order stops counting
-  kernel.onEvents([{ type: 'OrderFilled', marketId: M1, nonce: null, outcomeIndex: ask.outcomeIndex, side: ask.side, price: ask.price, size, fee: 0, fillId: 'late', ts: clock.now() }]);
+  kernel.onEvents([
+    {
+      type: 'OrderFilled',
+      marketId: M1,
+      nonce: null,
+      outcomeIndex: ask.outcomeIndex,
+      side: ask.side,
+      price: ask.price,
+      size,
+      fee: 0,
+      fillId: 'late',
+      ts: clock.now(),
+    },
+  ]);
   kernel.onEvents([read(goneAt + 3_000)]);
   assert.equal(counted(), 0, 'the position holds the fill now: the order stops counting');
   kernel.stop();
@@ -251,7 +295,18 @@ test('a stale ask that trades on arrival is not placed again before its fill is 
   assert.equal(creates(venue).filter(isAsk).length, 1, 'the filled ask keeps its slot until the fill is reported');
   // the fills feed reports it, the positions read follows: the next tick may quote the ask again
   kernel.onEvents([
-    { type: 'OrderFilled', marketId: M1, nonce: ask.nonce, outcomeIndex: ask.outcomeIndex, side: ask.side, price: ask.price, size: ask.size, fee: 0, fillId: `${ask.nonce}:all`, ts: clock.now() },
+    {
+      type: 'OrderFilled',
+      marketId: M1,
+      nonce: ask.nonce,
+      outcomeIndex: ask.outcomeIndex,
+      side: ask.side,
+      price: ask.price,
+      size: ask.size,
+      fee: 0,
+      fillId: `${ask.nonce}:all`,
+      ts: clock.now(),
+    },
     { type: 'PositionSynced', marketId: M1, yes: 0, no: ask.outcomeIndex === 0 ? ask.size : 0, ts: clock.now() },
     book(M1, 480_000, 520_000, clock.now()),
   ]);
@@ -332,7 +387,15 @@ function status(marketId: Bytes32, state: 'live' | 'reconnecting', ts: number): 
 test('a stream keep-alive (status unchanged) does not tick a quoting market; a changed status does', async () => {
   const clock = new ManualClock(1_800_000_000_000);
   const causes: string[] = [];
-  const k = new QuotingKernel({ clock, venue: new FakeVenue(), store: new StateStore(), markets: [market(M1)], requoteIntervalMs: 0, housekeepingMs: 0, onTickStart: (_id, cause) => causes.push(cause) });
+  const k = new QuotingKernel({
+    clock,
+    venue: new FakeVenue(),
+    store: new StateStore(),
+    markets: [market(M1)],
+    requoteIntervalMs: 0,
+    housekeepingMs: 0,
+    onTickStart: (_id, cause) => causes.push(cause),
+  });
   k.onEvent(status(M1, 'live', clock.now()));
   k.onEvent(book(M1, 480_000, 520_000, clock.now()));
   await k.flush();
@@ -372,7 +435,15 @@ test('a keep-alive ticks a market whose quotes were pulled for a silent stream, 
 test('a balance read that finds the holdings unchanged does not tick the market; a changed one does', async () => {
   const clock = new ManualClock(1_800_000_000_000);
   const causes: string[] = [];
-  const k = new QuotingKernel({ clock, venue: new FakeVenue(), store: new StateStore(), markets: [market(M1)], requoteIntervalMs: 0, housekeepingMs: 0, onTickStart: (_id, cause) => causes.push(cause) });
+  const k = new QuotingKernel({
+    clock,
+    venue: new FakeVenue(),
+    store: new StateStore(),
+    markets: [market(M1)],
+    requoteIntervalMs: 0,
+    housekeepingMs: 0,
+    onTickStart: (_id, cause) => causes.push(cause),
+  });
   const sync = (yes: number, no: number): StateEvent => ({ type: 'PositionSynced', marketId: M1, yes, no, ts: clock.now() });
   k.onEvent(book(M1, 480_000, 520_000, clock.now()));
   k.onEvent(sync(0, 0));
@@ -393,7 +464,10 @@ test('held because the ledger cannot be written: quotes pulled, nothing placed, 
   const store = new StateStore();
   const kills: string[] = [];
   const kernel = new QuotingKernel({
-    clock, venue, store, requoteIntervalMs: 0,
+    clock,
+    venue,
+    store,
+    requoteIntervalMs: 0,
     markets: [market(M1)],
     accountLimits: { ...DEFAULT_ACCOUNT_LIMITS, maxErrorRate: 0.5, minRequestsForErrorRate: 2 },
     onKill: (reason, _d, res) => kills.push(`${reason}:${res.ok}`),

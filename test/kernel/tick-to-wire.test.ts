@@ -18,7 +18,10 @@ test('an event-driven tick charges from the event; a throttled tick reports the 
   m.tickStart('0xa', 'event');
   at(1000.5);
   m.write('0xA');
-  assert.deepEqual(wire.map((s) => Math.round(s * 1e6)), [500]);
+  assert.deepEqual(
+    wire.map((s) => Math.round(s * 1e6)),
+    [500],
+  );
   assert.deepEqual(throttle, [0]);
   at(2000);
   m.bookEvent('0xA');
@@ -28,8 +31,14 @@ test('an event-driven tick charges from the event; a throttled tick reports the 
   m.tickStart('0xA', 'throttled');
   at(2200.3);
   m.write('0xA');
-  assert.deepEqual(wire.map((s) => Math.round(s * 1e6)), [500, 300]);
-  assert.deepEqual(throttle.map((s) => Math.round(s * 1e3)), [0, 200]);
+  assert.deepEqual(
+    wire.map((s) => Math.round(s * 1e6)),
+    [500, 300],
+  );
+  assert.deepEqual(
+    throttle.map((s) => Math.round(s * 1e3)),
+    [0, 200],
+  );
 });
 
 test('a book event whose tick sent nothing is not charged to a later timer-driven order', () => {
@@ -59,7 +68,7 @@ test('one observation per caused send', () => {
   assert.equal(wire.length, 1);
 });
 
-test("a tick whose sync settled without writing owes nothing: a later write outside a tick is not charged", async () => {
+test('a tick whose sync settled without writing owes nothing: a later write outside a tick is not charged', async () => {
   const { m, wire, at } = meter();
   at(0);
   m.bookEvent('0xA');
@@ -90,7 +99,10 @@ test('a cancel-only send is observed apart, consumes the event, and is dropped (
   t = 0.25;
   m.write('0xA', true);
   m.write('0xA'); // a later create of the same tick: the event was already charged once
-  assert.deepEqual(cancel.map((s) => Math.round(s * 1e6)), [250]);
+  assert.deepEqual(
+    cancel.map((s) => Math.round(s * 1e6)),
+    [250],
+  );
   assert.deepEqual(wire, []);
   const bare: number[] = [];
   const old = new TickToWireMeter({ tickToWire: (s) => bare.push(s), throttle: () => undefined }, () => t);

@@ -13,12 +13,22 @@ import { ManualClock } from '../exchange/stream/manual-clock.ts';
 import { FakeVenue, M1 } from '../orders/fake-venue.ts';
 
 const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }] }, 'strategy');
-const config: CoreConfig = { orders: parseOrders({ requoteIntervalSeconds: 0.25, deadManExpirySeconds: 60 }, 'orders'), feeds: parseFeeds(undefined, 'feeds'), edge: undefined };
+const config: CoreConfig = {
+  orders: parseOrders({ requoteIntervalSeconds: 0.25, deadManExpirySeconds: 60 }, 'orders'),
+  feeds: parseFeeds(undefined, 'feeds'),
+  edge: undefined,
+};
 
 function book(marketId: Bytes32, bid: number, ask: number, ts: number): StateEvent {
   return {
     type: 'BookEventReceived',
-    event: { type: 'snapshot', book: { marketId, outcomeIndex: 1, bids: [{ price: bid, size: 100_000_000 }], asks: [{ price: ask, size: 100_000_000 }], venueTs: ts }, seq: 1, localTs: ts, source: 'stream' },
+    event: {
+      type: 'snapshot',
+      book: { marketId, outcomeIndex: 1, bids: [{ price: bid, size: 100_000_000 }], asks: [{ price: ask, size: 100_000_000 }], venueTs: ts },
+      seq: 1,
+      localTs: ts,
+      source: 'stream',
+    },
     ts,
   };
 }
@@ -26,7 +36,15 @@ function book(marketId: Bytes32, bid: number, ask: number, ts: number): StateEve
 function core(deferStart = false) {
   const clock = new ManualClock(1_800_000_000_000);
   const venue = new FakeVenue();
-  const c = createTradingCore({ config, clock, venue, nonces: new NonceSource(), markets: [{ marketId: M1, strategy: bands, params, risk: DEFAULT_RISK }], logger: silentLogger, kernel: { deferStart } });
+  const c = createTradingCore({
+    config,
+    clock,
+    venue,
+    nonces: new NonceSource(),
+    markets: [{ marketId: M1, strategy: bands, params, risk: DEFAULT_RISK }],
+    logger: silentLogger,
+    kernel: { deferStart },
+  });
   return { clock, venue, c };
 }
 
@@ -71,7 +89,10 @@ test("the order manager's events reach the store through the kernel, then the or
   await c.kernel.flush();
   const accepted = told.filter((t) => t.type === 'OrderAccepted');
   assert.equal(accepted.length, 2);
-  assert.ok(accepted.every((t) => t.inStore), 'the store has each accepted order before a listener is told');
+  assert.ok(
+    accepted.every((t) => t.inStore),
+    'the store has each accepted order before a listener is told',
+  );
   c.kernel.stop();
 });
 

@@ -32,14 +32,24 @@ test('a lone instance: any order or holding of the wallet is history', async () 
   assert.equal(hasHistory(await readVenueHistory(venue([], []), TRADER)), false);
 });
 
-test('a scoped instance: a sibling\'s orders and holdings are not its history; its own markets\' are', async () => {
+test("a scoped instance: a sibling's orders and holdings are not its history; its own markets' are", async () => {
   const ownsA = (m: string) => m === A;
   const sibling = await readVenueHistory(venue([B, B, B], [{ marketId: B, outcomeIndex: 1, balance: 7n }]), TRADER, { owns: ownsA });
   assert.equal(hasHistory(sibling), false);
   assert.deepEqual(sibling.holdings, []);
-  const mine = await readVenueHistory(venue([B, A], [{ marketId: A, outcomeIndex: 0, balance: 3n }, { marketId: B, outcomeIndex: 1, balance: 7n }]), TRADER, { owns: ownsA });
+  const mine = await readVenueHistory(
+    venue(
+      [B, A],
+      [
+        { marketId: A, outcomeIndex: 0, balance: 3n },
+        { marketId: B, outcomeIndex: 1, balance: 7n },
+      ],
+    ),
+    TRADER,
+    { owns: ownsA },
+  );
   assert.equal(mine.hasOrders, true);
-  assert.deepEqual(mine.holdings, [{ marketId: A, outcomeIndex: 0, shares: 3n }], 'only its markets\' holdings are adopted');
+  assert.deepEqual(mine.holdings, [{ marketId: A, outcomeIndex: 0, shares: 3n }], "only its markets' holdings are adopted");
   // the search is bounded; the bound is reported
   const many = await readVenueHistory(venue(Array(50).fill(B), []), TRADER, { owns: ownsA, maxOrders: 10 });
   assert.equal(many.hasOrders, false);

@@ -28,14 +28,31 @@ const clock = { now: () => 1_800_000_000_000, scheduler: asyncScheduler, setTime
 
 function record(l: Ledger, seed: number, n: number, from = 0): void {
   for (const f of randomFills(seed, n, 5)) {
-    l.fill({ fillId: `${seed}:${from}:${f.fillId}`, nonce: null, marketId: f.marketId, outcomeIndex: f.outcomeIndex, side: f.side, price: f.price, size: f.size, fee: f.fee, ts: f.ts, source: 'feed', feeSource: f.feeSource, origin: f.origin });
+    l.fill({
+      fillId: `${seed}:${from}:${f.fillId}`,
+      nonce: null,
+      marketId: f.marketId,
+      outcomeIndex: f.outcomeIndex,
+      side: f.side,
+      price: f.price,
+      size: f.size,
+      fee: f.fee,
+      ts: f.ts,
+      source: 'feed',
+      feeSource: f.feeSource,
+      origin: f.origin,
+    });
   }
   l.flush();
 }
 
 function newLedger(): Ledger {
   const l = openLedger({ path: ':memory:', clock });
-  l.adoptBaseline({ at: 1_799_000_000_000, collateral: 5_000_000_000n, holdings: [{ marketId: '0x' + '0'.repeat(64), outcomeIndex: 1, shares: 9_000_000n, mark: 410_000 }] });
+  l.adoptBaseline({
+    at: 1_799_000_000_000,
+    collateral: 5_000_000_000n,
+    holdings: [{ marketId: '0x' + '0'.repeat(64), outcomeIndex: 1, shares: 9_000_000n, mark: 410_000 }],
+  });
   return l;
 }
 
@@ -87,23 +104,61 @@ test('a start replays only the fills after the checkpoint; a clean stop writes o
 
 test('a damaged or stale checkpoint is ignored, logged, and every fill replayed', () => {
   const cases: [string, (l: Ledger) => void, RegExp][] = [
-    ['state edited', (l) => l.db.prepare("UPDATE books_checkpoint SET state = replace(state, '\"fillCount\":', '\"fillCount\":1')").run(), /digest/],
-    ['state and digest edited alike (not JSON any more)', (l) => {
-      const s = (l.db.prepare('SELECT state FROM books_checkpoint').get() as { state: string }).state.slice(0, -3);
-      l.db.prepare('UPDATE books_checkpoint SET state = ?, digest = ?').run(s, require256(s));
-    }, /cannot be read/],
+    ['state edited', (l) => l.db.prepare('UPDATE books_checkpoint SET state = replace(state, \'"fillCount":\', \'"fillCount":1\')').run(), /digest/],
+    [
+      'state and digest edited alike (not JSON any more)',
+      (l) => {
+        const s = (l.db.prepare('SELECT state FROM books_checkpoint').get() as { state: string }).state.slice(0, -3);
+        l.db.prepare('UPDATE books_checkpoint SET state = ?, digest = ?').run(s, require256(s));
+      },
+      /cannot be read/,
+    ],
     ['a covered fill deleted', (l) => l.db.prepare('DELETE FROM fills WHERE seq = 5').run(), /fills it covers changed/],
-    ['the last covered fill replaced', (l) => {
-      const seq = (l.db.prepare('SELECT seq FROM books_checkpoint').get() as { seq: number }).seq;
-      const row = l.db.prepare('SELECT * FROM fills WHERE seq = ?').get(seq) as Record<string, unknown>;
-      l.db.prepare('DELETE FROM fills WHERE seq = ?').run(seq);
-      l.db.prepare('INSERT INTO fills (seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, filled, fee_source, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(seq, 'other', row.nonce, row.market_id, row.outcome, row.side, row.price, 1, row.fee, row.ts, row.source, row.filled, row.fee_source, row.origin);
-    }, /not the one it covered/],
-    ['the baseline changed', (l) => l.db.prepare("INSERT INTO baseline (kind, market_id, outcome, shares, mark, marked_at) VALUES ('holding', '0x1', 0, '5', 1, 0)").run(), /baseline changed/],
-    ['written for another shape of the account', (l) => {
-      const s = (l.db.prepare('SELECT state FROM books_checkpoint').get() as { state: string }).state.replace('"shape":"account:', '"shape":"account:resolutions,');
-      l.db.prepare('UPDATE books_checkpoint SET state = ?, digest = ?, shape = ?').run(s, require256(s), 'x');
-    }, /shape/],
+    [
+      'the last covered fill replaced',
+      (l) => {
+        const seq = (l.db.prepare('SELECT seq FROM books_checkpoint').get() as { seq: number }).seq;
+        const row = l.db.prepare('SELECT * FROM fills WHERE seq = ?').get(seq) as Record<string, unknown>;
+        l.db.prepare('DELETE FROM fills WHERE seq = ?').run(seq);
+        l.db
+          .prepare(
+            'INSERT INTO fills (seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, filled, fee_source, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          )
+          .run(
+            seq,
+            'other',
+            row.nonce,
+            row.market_id,
+            row.outcome,
+            row.side,
+            row.price,
+            1,
+            row.fee,
+            row.ts,
+            row.source,
+            row.filled,
+            row.fee_source,
+            row.origin,
+          );
+      },
+      /not the one it covered/,
+    ],
+    [
+      'the baseline changed',
+      (l) => l.db.prepare("INSERT INTO baseline (kind, market_id, outcome, shares, mark, marked_at) VALUES ('holding', '0x1', 0, '5', 1, 0)").run(),
+      /baseline changed/,
+    ],
+    [
+      'written for another shape of the account',
+      (l) => {
+        const s = (l.db.prepare('SELECT state FROM books_checkpoint').get() as { state: string }).state.replace(
+          '"shape":"account:',
+          '"shape":"account:resolutions,',
+        );
+        l.db.prepare('UPDATE books_checkpoint SET state = ?, digest = ?, shape = ?').run(s, require256(s), 'x');
+      },
+      /shape/,
+    ],
   ];
   for (const [name, spoil, why] of cases) {
     const l = newLedger();
@@ -115,7 +170,10 @@ test('a damaged or stale checkpoint is ignored, logged, and every fill replayed'
     const r = replayBooks(l, { logger: cap.logger });
     assert.notEqual(r.checkpoint, 'used', name);
     assert.match(r.checkpoint, why, name);
-    assert.ok(cap.lines.some((x) => x.msg === 'books checkpoint ignored: replaying every fill' && why.test(String(x.why))), `${name}: ${JSON.stringify(cap.lines)}`);
+    assert.ok(
+      cap.lines.some((x) => x.msg === 'books checkpoint ignored: replaying every fill' && why.test(String(x.why))),
+      `${name}: ${JSON.stringify(cap.lines)}`,
+    );
     const full = replayBooks(l, { full: true });
     assert.deepStrictEqual(r.account, full.account, name);
     assert.deepStrictEqual(r.positions, full.positions, name);
@@ -168,7 +226,11 @@ test('a checkpoint keeps how each sale settled (order kind) and the resolutions 
   l.fill({ fillId: 'k3', nonce: null, marketId: M, outcomeIndex: 0, side: 1, price: 500_000, size: 2_000_000, fee: 0, ts: 3, source: 'feed', orderKind: 2 });
   l.flush();
   // before the resolution: the holdings as the venue settled each sale (5 YES and 3 NO, not 2 YES)
-  const heldBefore = (a: Account) => a.positions().filter((p) => p.marketId === M).map((p) => [p.outcomeIndex, p.shares]);
+  const heldBefore = (a: Account) =>
+    a
+      .positions()
+      .filter((p) => p.marketId === M)
+      .map((p) => [p.outcomeIndex, p.shares]);
   const settled = new Account();
   for (const f of fillsAfter(l, 0)) if (f.marketId === M) settled.applyFill(f);
   assert.deepStrictEqual(heldBefore(accountFromLedger(l)), heldBefore(settled));
@@ -183,7 +245,10 @@ test('a checkpoint keeps how each sale settled (order kind) and the resolutions 
   // and both equal the books built fill by fill from the records (each with its order kind)
   const byHand = new Account();
   const b = l.baseline()!;
-  byHand.adoptBaseline(b.holdings.map((h) => ({ marketId: h.marketId, outcomeIndex: h.outcomeIndex === 1 ? 1 : 0, shares: Number(h.shares), mark: h.mark ?? 0 })), b.at);
+  byHand.adoptBaseline(
+    b.holdings.map((h) => ({ marketId: h.marketId, outcomeIndex: h.outcomeIndex === 1 ? 1 : 0, shares: Number(h.shares), mark: h.mark ?? 0 })),
+    b.at,
+  );
   for (const f of fillsAfter(l, 0)) byHand.applyFill(f);
   replayResolutions(l, byHand);
   assert.deepStrictEqual(viaCheckpoint.figures(), byHand.figures());

@@ -59,7 +59,7 @@ const source = (orders: VenueOrder[]) => ({
 });
 const n = (c: string): string => '0x' + c.repeat(64);
 
-test('catch-up with owns: only this instance\'s markets are recorded and seeded; its own orders are caught up in any market', async () => {
+test("catch-up with owns: only this instance's markets are recorded and seeded; its own orders are caught up in any market", async () => {
   const l = openLedger({ path: ':memory:', clock });
   // a first start (fresh: baselines only), then this instance placed an order in THEIRS before the scope moved
   await catchUpFills({ client: source([]), trader: TRADER, ledger: l, clock, owns: (id) => id === MINE });
@@ -74,12 +74,17 @@ test('catch-up with owns: only this instance\'s markets are recorded and seeded;
     order(n('d'), THEIRS, 4_000_000, 'cancelled'), // ours (the books placed it), in the other market
   ];
   const r = await catchUpFills({ client: source(venue), trader: TRADER, ledger: l, clock, owns: (id) => id === MINE });
-  assert.deepEqual(listFills(l).map((f) => [f.fillId, f.size, f.origin, f.feeSource]).sort(), [
-    [`${n('a')}:2000000`, 2, 'own', 'model'],
-    [`${n('b')}:7000000`, 7, 'foreign', 'model'],
-    [`${n('c')}:1000000`, 1, 'foreign', 'model'],
-    [`${n('d')}:4000000`, 4, 'own', 'model'],
-  ]);
+  assert.deepEqual(
+    listFills(l)
+      .map((f) => [f.fillId, f.size, f.origin, f.feeSource])
+      .sort(),
+    [
+      [`${n('a')}:2000000`, 2, 'own', 'model'],
+      [`${n('b')}:7000000`, 7, 'foreign', 'model'],
+      [`${n('c')}:1000000`, 1, 'foreign', 'model'],
+      [`${n('d')}:4000000`, 4, 'own', 'model'],
+    ],
+  );
   assert.deepEqual(r.openOrders.map((o) => o.nonce).sort(), [n('a'), n('c')], 'every open order of the wallet seeds the fills feed');
   // without the scope (reconcileScope wallet): an order the ledger never saw placed is foreign
   const l2 = openLedger({ path: ':memory:', clock });

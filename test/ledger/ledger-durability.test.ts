@@ -173,7 +173,12 @@ test('a damaged page refuses the open, naming the file and the recovery; a full 
     damage(copy, 'marks');
     assert.throws(
       () => openLedger({ path: copy, clock: clockAt() }),
-      (e: unknown) => e instanceof LedgerDamagedError && e.message.includes(copy) && /restore the last backup/.test(e.message) && /--new-ledger/.test(e.message) && /ledger check/.test(e.message),
+      (e: unknown) =>
+        e instanceof LedgerDamagedError &&
+        e.message.includes(copy) &&
+        /restore the last backup/.test(e.message) &&
+        /--new-ledger/.test(e.message) &&
+        /ledger check/.test(e.message),
     );
     const ro = new Database(copy, { readonly: true });
     assert.equal(fullIntegrityCheck(ro).ok, false);
@@ -204,7 +209,9 @@ test('the WAL is checkpointed into the main file while writing (a kill -9 leaves
 
 const root = typeof process.getuid === 'function' && process.getuid() === 0;
 
-test('disk full (a 4 MB tmpfs): writes fail and are reported, the latch lands in the latch file, and writes resume once space is freed', { skip: root ? false : 'needs root to mount a tmpfs (the injected I/O error test covers the rest)' }, (t) => {
+test('disk full (a 4 MB tmpfs): writes fail and are reported, the latch lands in the latch file, and writes resume once space is freed', {
+  skip: root ? false : 'needs root to mount a tmpfs (the injected I/O error test covers the rest)',
+}, (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'bookmaker-ledger-full-'));
   try {
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', dir]);
@@ -269,11 +276,12 @@ test('a ledger from before the latch file gets one with its latch at the next op
   }
 });
 
-test('damage in a large fills table the open check leaves to `ledger check` is found by the start\'s replay, as damage', () => {
+test("damage in a large fills table the open check leaves to `ledger check` is found by the start's replay, as damage", () => {
   const t = tmp();
   try {
     const l = openLedger({ path: t.file, clock: clockAt() });
-    for (let i = 0; i < 60_000; i++) l.fill({ fillId: `f${i}`, nonce: null, marketId: M, outcomeIndex: 1, side: i & 1, price: 500_000, size: 1_000_000, fee: 0, ts: T0 + i, source: 'feed' });
+    for (let i = 0; i < 60_000; i++)
+      l.fill({ fillId: `f${i}`, nonce: null, marketId: M, outcomeIndex: 1, side: i & 1, price: 500_000, size: 1_000_000, fee: 0, ts: T0 + i, source: 'feed' });
     l.flush();
     l.close();
     // a page in the middle of the fills table's data (the file is mostly fills)

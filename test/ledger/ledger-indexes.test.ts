@@ -37,8 +37,12 @@ test('no full scan of orders, cancels or marks in the start-up queries and the s
   (l.db as { prepare: unknown }).prepare = prepare;
   const scans: string[] = [];
   for (const sql of seen) {
-    const plan = (l.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => 0)) as { detail: string }[]).map((r) => r.detail);
-    for (const d of plan) if (/^SCAN (orders|cancels|marks)\b/.test(d) && !/USING (COVERING )?INDEX orders_unended/.test(d)) scans.push(`${d}  <-  ${sql.replace(/\s+/g, ' ').slice(0, 120)}`);
+    const plan = (
+      l.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => 0)) as { detail: string }[]
+    ).map((r) => r.detail);
+    for (const d of plan)
+      if (/^SCAN (orders|cancels|marks)\b/.test(d) && !/USING (COVERING )?INDEX orders_unended/.test(d))
+        scans.push(`${d}  <-  ${sql.replace(/\s+/g, ' ').slice(0, 120)}`);
   }
   assert.ok(seen.size >= 8, `captured ${seen.size} statements`);
   // the summary's order counts read every order by design (one pass; no index helps a SUM of all rows)

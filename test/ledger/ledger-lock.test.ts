@@ -73,7 +73,10 @@ setInterval(() => {}, 1000);`;
       child.on('exit', (c) => reject(new Error(`child exited ${c}`)));
     });
     assert.equal(ledgerLockHolder(t.file)?.pid, child.pid, 'the live child holds it');
-    assert.throws(() => openLedger({ path: t.file, clock: systemClock }), (e: unknown) => e instanceof LedgerLockedError && e.holder?.pid === child.pid);
+    assert.throws(
+      () => openLedger({ path: t.file, clock: systemClock }),
+      (e: unknown) => e instanceof LedgerLockedError && e.holder?.pid === child.pid,
+    );
     const exited = new Promise((r) => child.on('exit', r));
     child.kill('SIGKILL');
     await exited;

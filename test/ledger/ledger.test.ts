@@ -48,13 +48,28 @@ function tmp(): { dir: string; file: string; done: () => void } {
   return { dir, file: join(dir, 'l.sqlite'), done: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-const fill = (o: Partial<LedgerFill> & { fillId: string }): LedgerFill => ({ nonce: null, marketId: M, outcomeIndex: 1, side: 0, price: 400_000, size: 10_000_000, fee: 0, ts: T0, source: 'feed', ...o });
+const fill = (o: Partial<LedgerFill> & { fillId: string }): LedgerFill => ({
+  nonce: null,
+  marketId: M,
+  outcomeIndex: 1,
+  side: 0,
+  price: 400_000,
+  size: 10_000_000,
+  fee: 0,
+  ts: T0,
+  source: 'feed',
+  ...o,
+});
 const count = (l: Ledger, table: string): number => (l.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
 
 test('records are queued off the hot path and written in one transaction per flush', () => {
   const clock = manualClock();
   const l = openLedger({ path: ':memory:', clock });
-  for (let i = 0; i < 100; i++) l.orderSubmitted({ nonce: `0x${i.toString(16).padStart(64, '0')}`, marketId: M, slot: 's', outcomeIndex: 1, side: 0, price: 400_000, size: 1_000_000, ts: T0 }, false);
+  for (let i = 0; i < 100; i++)
+    l.orderSubmitted(
+      { nonce: `0x${i.toString(16).padStart(64, '0')}`, marketId: M, slot: 's', outcomeIndex: 1, side: 0, price: 400_000, size: 1_000_000, ts: T0 },
+      false,
+    );
   assert.equal(count(l, 'orders'), 0, 'nothing written before the flush');
   assert.equal(l.pending, 100);
   assert.equal(clock.timers.length, 1, 'one flush timer, not one per record');
@@ -102,7 +117,9 @@ test('the latch survives a reopen; a clear resets the peak and the day and is re
     const was = l.clearLatch('reviewed', 'cli');
     assert.equal(was?.reason, 'KILL_DRAWDOWN');
     assert.deepEqual(l.risk(), { latch: null, peakPnl: null, day: null, dayStartPnl: null });
-    assert.deepEqual(l.db.prepare('SELECT action, reason, source, result FROM operator_actions').all(), [{ action: 'clear-kill', reason: 'reviewed', source: 'cli', result: 'cleared KILL_DRAWDOWN' }]);
+    assert.deepEqual(l.db.prepare('SELECT action, reason, source, result FROM operator_actions').all(), [
+      { action: 'clear-kill', reason: 'reviewed', source: 'cli', result: 'cleared KILL_DRAWDOWN' },
+    ]);
     assert.equal(l.clearLatch('again', 'cli'), null);
     l.close();
   } finally {
@@ -128,7 +145,10 @@ test('books: positions and realised PnL replayed exactly (average cost, YES term
   assert.equal(s.volume, 10.499999);
   assert.equal(s.realisedPnl, 1.146667);
   const byM = pnlByMarket(l, { market: M2 });
-  assert.deepEqual(byM.map((b) => [b.fills, b.realisedPnl, b.position]), [[2, 0.166667, 2]]);
+  assert.deepEqual(
+    byM.map((b) => [b.fills, b.realisedPnl, b.position]),
+    [[2, 0.166667, 2]],
+  );
   // since: the period's realised PnL closes against the cost carried in from before
   const since = ledgerSummary(l, { since: T0 + 1000 });
   assert.equal(since.fills, 3);
@@ -190,7 +210,7 @@ function source(orders: VenueOrder[]) {
   };
 }
 
-test('catch-up: a fresh ledger takes baselines; later, the fills made while down are recorded once with the feed\'s ids', async () => {
+test("catch-up: a fresh ledger takes baselines; later, the fills made while down are recorded once with the feed's ids", async () => {
   const clock = manualClock();
   const l = openLedger({ path: ':memory:', clock });
   const A = '0x' + 'a'.repeat(64);
@@ -198,7 +218,10 @@ test('catch-up: a fresh ledger takes baselines; later, the fills made while down
   // first start: A is open with 4 shares filled before the ledger existed
   let r = await catchUpFills({ client: source([order(A, 4_000_000, 'open')]), trader: TRADER, ledger: l, clock });
   assert.equal(r.recorded, 0);
-  assert.deepEqual(r.openOrders.map((o) => [o.nonce, o.filled]), [[A, 4_000_000]]);
+  assert.deepEqual(
+    r.openOrders.map((o) => [o.nonce, o.filled]),
+    [[A, 4_000_000]],
+  );
   l.startup({ configHash: 'h', configFile: 'f', venue: 'v', trader: TRADER, markets: 1, latched: null }, 0);
   // the feed saw A fill to 6; B was placed; then a crash lost nothing but the bot was down while A filled to 10 and B to 3
   l.fill(fill({ fillId: `${A}:6000000`, nonce: A, size: 2_000_000 }));
@@ -208,16 +231,24 @@ test('catch-up: a fresh ledger takes baselines; later, the fills made while down
   const venue = [order(A, 10_000_000, 'filled'), order(B, 3_000_000, 'cancelled', new Date(T0 + 10_000).toISOString())];
   r = await catchUpFills({ client: source(venue), trader: TRADER, ledger: l, clock });
   assert.equal(r.recorded, 2);
-  assert.deepEqual(listFills(l).map((f) => [f.fillId, f.size, f.source]).sort(), [
-    [`${A}:10000000`, 4, 'catch-up'],
-    [`${A}:6000000`, 2, 'feed'],
-    [`${B}:3000000`, 3, 'catch-up'],
-  ]);
+  assert.deepEqual(
+    listFills(l)
+      .map((f) => [f.fillId, f.size, f.source])
+      .sort(),
+    [
+      [`${A}:10000000`, 4, 'catch-up'],
+      [`${A}:6000000`, 2, 'feed'],
+      [`${B}:3000000`, 3, 'catch-up'],
+    ],
+  );
   // again (a second restart): nothing new, nothing doubled
   r = await catchUpFills({ client: source(venue), trader: TRADER, ledger: l, clock });
   assert.equal(r.recorded, 0);
   assert.equal(count(l, 'fills'), 3);
-  assert.deepEqual([...l.filledByNonce()].sort(), [[A, 10_000_000], [B, 3_000_000]]);
+  assert.deepEqual([...l.filledByNonce()].sort(), [
+    [A, 10_000_000],
+    [B, 3_000_000],
+  ]);
   l.close();
 });
 
@@ -237,13 +268,58 @@ test('BotLedger: the books carry on into the store; a ledger of another account 
     const clock = manualClock();
     const cfg = { file: '', venue: { kind: 'url' }, ledger: { path: t.file, flushMs: 200, markMs: 10_000 }, markets: [] } as never;
     const none = { orders: { async *iterate() {} } };
-    const open = (trader: Address) => BotLedger.open({ config: cfg, clock, logger: silentLogger, trader, venue: 'http://x/v2', chain: 'testnet', client: none, embedded: false, markets: 1, paper: false });
+    const open = (trader: Address) =>
+      BotLedger.open({
+        config: cfg,
+        clock,
+        logger: silentLogger,
+        trader,
+        venue: 'http://x/v2',
+        chain: 'testnet',
+        client: none,
+        embedded: false,
+        markets: 1,
+        paper: false,
+      });
     let bl = await open(TRADER);
     const A = '0x' + 'a'.repeat(64);
     // buy 10 YES at 0.40 then sell 4 at 0.50: realised 0.40, net 6
-    bl.onEvent({ type: 'OrderFilled', marketId: M, nonce: A as Bytes32, outcomeIndex: 1, side: 0, price: 400_000, size: 10_000_000, fee: 0, fillId: `${A}:10000000`, ts: T0 });
-    bl.onEvent({ type: 'OrderFilled', marketId: M, nonce: A as Bytes32, outcomeIndex: 1, side: 0, price: 400_000, size: 10_000_000, fee: 0, fillId: `${A}:10000000`, ts: T0 });
-    bl.onEvent({ type: 'OrderFilled', marketId: M, nonce: null, outcomeIndex: 1, side: 1, price: 500_000, size: 4_000_000, fee: 0, fillId: 'B:4000000', ts: T0 + 1 });
+    bl.onEvent({
+      type: 'OrderFilled',
+      marketId: M,
+      nonce: A as Bytes32,
+      outcomeIndex: 1,
+      side: 0,
+      price: 400_000,
+      size: 10_000_000,
+      fee: 0,
+      fillId: `${A}:10000000`,
+      ts: T0,
+    });
+    bl.onEvent({
+      type: 'OrderFilled',
+      marketId: M,
+      nonce: A as Bytes32,
+      outcomeIndex: 1,
+      side: 0,
+      price: 400_000,
+      size: 10_000_000,
+      fee: 0,
+      fillId: `${A}:10000000`,
+      ts: T0,
+    });
+    bl.onEvent({
+      type: 'OrderFilled',
+      marketId: M,
+      nonce: null,
+      outcomeIndex: 1,
+      side: 1,
+      price: 500_000,
+      size: 4_000_000,
+      fee: 0,
+      fillId: 'B:4000000',
+      ts: T0 + 1,
+    });
     bl.onEvent({ type: 'QuoteDenied', marketId: M, reason: 'POSITION_LIMIT', detail: '', quote: null, ts: T0 });
     bl.markNow(bl.books(), { peakPnl: 7_000_000, day: Math.floor(T0 / 86_400_000), dayStartPnl: 1_000_000 });
     bl.close();
@@ -271,7 +347,19 @@ test('BotLedger.initialRisk: the day opens at the first mark of a new day after 
     const clock = manualClock();
     const cfg = { file: '', venue: { kind: 'url' }, ledger: { path: t.file, flushMs: 200, markMs: 10_000 }, markets: [] } as never;
     const none = { orders: { async *iterate() {} } };
-    const open = () => BotLedger.open({ config: cfg, clock, logger: silentLogger, trader: TRADER, venue: 'http://x/v2', chain: 'testnet', client: none, embedded: false, markets: 1, paper: false });
+    const open = () =>
+      BotLedger.open({
+        config: cfg,
+        clock,
+        logger: silentLogger,
+        trader: TRADER,
+        venue: 'http://x/v2',
+        chain: 'testnet',
+        client: none,
+        embedded: false,
+        markets: 1,
+        paper: false,
+      });
     const utc = tradingDay('UTC');
     const day0 = utc.of(T0);
     // day 0: figures saved, an account mark at +5

@@ -25,9 +25,29 @@ const clock: Clock & { t: number } = { t: T0, now: () => clock.t, scheduler: asy
 
 function order(nonce: Bytes32, o: Partial<VenueOrder> = {}): VenueOrder {
   return {
-    id: nonce, marketId: M, trader: TRADER, nonce, side: 0, outcomeIndex: 1, price: 400_000, size: 10_000_000, filledSize: 0, remainingSize: 10_000_000,
-    percentFilled: 0, type: 'limit', status: 'open', voidReason: null, insertedAt: new Date(T0 + 1_000).toISOString(), expiry: 0, settlementVersion: 2,
-    sv2OrderKind: 1, sv2TimeInForce: 0, sv2MinSharesOut: null, sv2MaxCollateralIn: null, sv2MinCollateralOut: null, ...o,
+    id: nonce,
+    marketId: M,
+    trader: TRADER,
+    nonce,
+    side: 0,
+    outcomeIndex: 1,
+    price: 400_000,
+    size: 10_000_000,
+    filledSize: 0,
+    remainingSize: 10_000_000,
+    percentFilled: 0,
+    type: 'limit',
+    status: 'open',
+    voidReason: null,
+    insertedAt: new Date(T0 + 1_000).toISOString(),
+    expiry: 0,
+    settlementVersion: 2,
+    sv2OrderKind: 1,
+    sv2TimeInForce: 0,
+    sv2MinSharesOut: null,
+    sv2MaxCollateralIn: null,
+    sv2MinCollateralOut: null,
+    ...o,
   };
 }
 
@@ -59,47 +79,124 @@ test('the stop sweep gives its fills to the running books: the last mark, the re
   const dir = mkdtempSync(join(tmpdir(), 'bm-sweep-'));
   try {
     clock.t = T0;
-    const cfg = { file: '', venue: { kind: 'url' }, ledger: { path: join(dir, 'l.sqlite'), flushMs: 200, markMs: 10_000, fees: { makerBps: 0, takerBps: 50 } }, markets: [] } as never;
-    const bl = await BotLedger.open({ config: cfg, clock, logger: silentLogger, trader: TRADER, venue: 'http://x/v2', chain: 'testnet', client: client([]), embedded: false, markets: 1, paper: false });
+    const cfg = {
+      file: '',
+      venue: { kind: 'url' },
+      ledger: { path: join(dir, 'l.sqlite'), flushMs: 200, markMs: 10_000, fees: { makerBps: 0, takerBps: 50 } },
+      markets: [],
+    } as never;
+    const bl = await BotLedger.open({
+      config: cfg,
+      clock,
+      logger: silentLogger,
+      trader: TRADER,
+      venue: 'http://x/v2',
+      chain: 'testnet',
+      client: client([]),
+      embedded: false,
+      markets: 1,
+      paper: false,
+    });
     const books = bl.books();
     // the run: a quote bought 5 YES @ 0.40 (seen by the feed), the market is marked at 0.50
     const a = n('a');
     const b = n('b');
     clock.t = T0 + 2_000;
-    bl.onEvent({ type: 'OrderSubmitted', marketId: M, nonce: a, slot: 'bid:0', order: { nonce: a, outcomeIndex: 1, side: 0, price: 400_000, size: 10_000_000 } as never, retry: false, ts: clock.t });
-    bl.onEvent({ type: 'OrderSubmitted', marketId: M, nonce: b, slot: 'bid:1', order: { nonce: b, outcomeIndex: 1, side: 0, price: 390_000, size: 10_000_000 } as never, retry: false, ts: clock.t });
-    const first = { type: 'OrderFilled', marketId: M, nonce: a, outcomeIndex: 1, side: 0, price: 400_000, size: 5_000_000, fee: 0, fillId: `${a}:5000000`, ts: clock.t + 100 } as const;
+    bl.onEvent({
+      type: 'OrderSubmitted',
+      marketId: M,
+      nonce: a,
+      slot: 'bid:0',
+      order: { nonce: a, outcomeIndex: 1, side: 0, price: 400_000, size: 10_000_000 } as never,
+      retry: false,
+      ts: clock.t,
+    });
+    bl.onEvent({
+      type: 'OrderSubmitted',
+      marketId: M,
+      nonce: b,
+      slot: 'bid:1',
+      order: { nonce: b, outcomeIndex: 1, side: 0, price: 390_000, size: 10_000_000 } as never,
+      retry: false,
+      ts: clock.t,
+    });
+    const first = {
+      type: 'OrderFilled',
+      marketId: M,
+      nonce: a,
+      outcomeIndex: 1,
+      side: 0,
+      price: 400_000,
+      size: 5_000_000,
+      fee: 0,
+      fillId: `${a}:5000000`,
+      ts: clock.t + 100,
+    } as const;
     bl.onEvent(first);
-    books.applyFill({ fillId: first.fillId, marketId: M, outcomeIndex: 1, side: 0, price: 400_000, size: 5_000_000, fee: 0, feeSource: 'venue', ts: first.ts, origin: 'own' });
+    books.applyFill({
+      fillId: first.fillId,
+      marketId: M,
+      outcomeIndex: 1,
+      side: 0,
+      price: 400_000,
+      size: 5_000_000,
+      fee: 0,
+      feeSource: 'venue',
+      ts: first.ts,
+      origin: 'own',
+    });
     books.mark(M, 1_000_000, clock.t + 200);
     bl.ledger.flush();
     // the stop: the cancels raced a fill of 10 @ 0.39 on the other quote, which only the sweep sees
     clock.t = T0 + 5_000;
-    const venue = [order(a, { filledSize: 5_000_000, remainingSize: 5_000_000, status: 'cancelled' }), order(b, { price: 390_000, filledSize: 10_000_000, remainingSize: 0, status: 'filled' })];
+    const venue = [
+      order(a, { filledSize: 5_000_000, remainingSize: 5_000_000, status: 'cancelled' }),
+      order(b, { price: 390_000, filledSize: 10_000_000, remainingSize: 0, status: 'filled' }),
+    ];
     const swept = await bl.finalSweep(client(venue), TRADER, books);
     assert.equal(swept, 1);
-    assert.deepEqual(books.positions(), [{ marketId: M.toLowerCase(), outcomeIndex: 1, shares: 15_000_000 }], 'the running books hold the swept fill (old code: 5 YES)');
+    assert.deepEqual(
+      books.positions(),
+      [{ marketId: M.toLowerCase(), outcomeIndex: 1, shares: 15_000_000 }],
+      'the running books hold the swept fill (old code: 5 YES)',
+    );
     bl.markNow(books, { peakPnl: null, day: null, dayStartPnl: null });
     const report = books.figures();
     bl.ledger.flush();
     const rebuilt = accountFromLedger(bl.ledger).figures();
     assert.deepEqual({ r: rebuilt.realised, u: rebuilt.unrealised, t: rebuilt.total }, { r: report.realised, u: report.unrealised, t: report.total });
     const s = ledgerSummary(bl.ledger);
-    assert.equal(Math.round(s.pnl.total * 1e6), Number(report.total), 'ledger summary\'s total is the report\'s');
-    assert.equal(report.unrealised, 5_000_000n * 100_000n / 1_000_000n + 10_000_000n * 110_000n / 1_000_000n);
+    assert.equal(Math.round(s.pnl.total * 1e6), Number(report.total), "ledger summary's total is the report's");
+    assert.equal(report.unrealised, (5_000_000n * 100_000n) / 1_000_000n + (10_000_000n * 110_000n) / 1_000_000n);
     bl.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
 
-test('resolutions and claims are in the ledger: a restart\'s books (and ledger summary) keep the resolution PnL and the claimed payout', async () => {
+test("resolutions and claims are in the ledger: a restart's books (and ledger summary) keep the resolution PnL and the claimed payout", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'bm-res-'));
   try {
     clock.t = T0;
     const M2 = ('0x' + '22'.repeat(32)) as Bytes32;
-    const cfg = { file: '', venue: { kind: 'url' }, ledger: { path: join(dir, 'l.sqlite'), flushMs: 200, markMs: 10_000, fees: { makerBps: 0, takerBps: 50 } }, markets: [] } as never;
-    const bl = await BotLedger.open({ config: cfg, clock, logger: silentLogger, trader: TRADER, venue: 'http://x/v2', chain: 'testnet', client: client([]), embedded: false, markets: 1, paper: false });
+    const cfg = {
+      file: '',
+      venue: { kind: 'url' },
+      ledger: { path: join(dir, 'l.sqlite'), flushMs: 200, markMs: 10_000, fees: { makerBps: 0, takerBps: 50 } },
+      markets: [],
+    } as never;
+    const bl = await BotLedger.open({
+      config: cfg,
+      clock,
+      logger: silentLogger,
+      trader: TRADER,
+      venue: 'http://x/v2',
+      chain: 'testnet',
+      client: client([]),
+      embedded: false,
+      markets: 1,
+      paper: false,
+    });
     const books = bl.books();
     const fillOf = (marketId: Bytes32, id: string, price: number, size: number) => {
       const e = { type: 'OrderFilled', marketId, nonce: null, outcomeIndex: 1, side: 0, price, size, fee: 0, fillId: id, ts: clock.t, origin: 'own' } as const;
@@ -110,7 +207,10 @@ test('resolutions and claims are in the ledger: a restart\'s books (and ledger s
     fillOf(M, 'm1', 300_000, 10_000_000);
     fillOf(M2, 'm2', 600_000, 4_000_000);
     clock.t = T0 + 60_000;
-    for (const [id, payout] of [[M, 1_000_000], [M2, 0]] as const) {
+    for (const [id, payout] of [
+      [M, 1_000_000],
+      [M2, 0],
+    ] as const) {
       const e = { type: 'MarketMetadataUpdated', marketId: id, status: 'resolved', payoutYes: payout, ts: clock.t } as const;
       bl.onEvent(e);
       bl.onEvent(e); // a metadata poll repeats it
@@ -126,7 +226,11 @@ test('resolutions and claims are in the ledger: a restart\'s books (and ledger s
     assert.equal(live.cash, -3_000_000n - 2_400_000n + 10_000_000n, 'the claim paid 10');
     const rebuilt = accountFromLedger(bl.ledger);
     const f = rebuilt.figures();
-    assert.deepEqual({ r: f.realised, u: f.unrealised, c: f.cash }, { r: live.realised, u: live.unrealised, c: live.cash }, 'the restart\'s books are the running ones (old code: the resolution PnL and the claimed payout were lost)');
+    assert.deepEqual(
+      { r: f.realised, u: f.unrealised, c: f.cash },
+      { r: live.realised, u: live.unrealised, c: live.cash },
+      "the restart's books are the running ones (old code: the resolution PnL and the claimed payout were lost)",
+    );
     assert.deepEqual(rebuilt.positions(), books.positions(), 'claimed tokens are gone, unclaimed ones (M2 NO-resolved YES) stay');
     const s = ledgerSummary(bl.ledger);
     assert.equal(Math.round(s.pnl.realised * 1e6), Number(live.realised));

@@ -31,9 +31,29 @@ const FEES = { makerBps: 10, takerBps: 50 };
 
 function order(nonce: Bytes32, o: Partial<VenueOrder> = {}): VenueOrder {
   return {
-    id: nonce, marketId: M, trader: TRADER, nonce, side: 1, outcomeIndex: 1, price: 600_000, size: 10_000_000, filledSize: 0, remainingSize: 10_000_000,
-    percentFilled: 0, type: 'limit', status: 'open', voidReason: null, insertedAt: new Date(T0 + 1_000).toISOString(), expiry: 0, settlementVersion: 2,
-    sv2OrderKind: 1, sv2TimeInForce: 0, sv2MinSharesOut: null, sv2MaxCollateralIn: null, sv2MinCollateralOut: null, ...o,
+    id: nonce,
+    marketId: M,
+    trader: TRADER,
+    nonce,
+    side: 1,
+    outcomeIndex: 1,
+    price: 600_000,
+    size: 10_000_000,
+    filledSize: 0,
+    remainingSize: 10_000_000,
+    percentFilled: 0,
+    type: 'limit',
+    status: 'open',
+    voidReason: null,
+    insertedAt: new Date(T0 + 1_000).toISOString(),
+    expiry: 0,
+    settlementVersion: 2,
+    sv2OrderKind: 1,
+    sv2TimeInForce: 0,
+    sv2MinSharesOut: null,
+    sv2MaxCollateralIn: null,
+    sv2MinCollateralOut: null,
+    ...o,
   };
 }
 const source = (orders: VenueOrder[]) => ({
@@ -59,7 +79,13 @@ test('catch-up: the fee model with fee_source model, the time bounded by the ven
   clock.t = T0 + 3_600_000; // restarted an hour later
   const venue = [
     order(n('a'), { filledSize: 2_000_000, remainingSize: 8_000_000 }), // ours, resting: maker fee
-    order(n('b'), { filledSize: 5_000_000, remainingSize: 5_000_000, status: 'cancelled', sv2TimeInForce: 1, insertedAt: new Date(T0 + 600_000).toISOString() }), // someone else's IOC
+    order(n('b'), {
+      filledSize: 5_000_000,
+      remainingSize: 5_000_000,
+      status: 'cancelled',
+      sv2TimeInForce: 1,
+      insertedAt: new Date(T0 + 600_000).toISOString(),
+    }), // someone else's IOC
   ];
   await catchUpFills({ client: source(venue), trader: TRADER, ledger: l, clock, fees: FEES });
   const f = new Map(listFills(l).map((x) => [x.nonce, x]));
@@ -98,7 +124,9 @@ test('an order whose record a crash lost (sent, then kill -9 before the batched 
     const other = ('0x' + 'f'.repeat(16) + '5'.repeat(48)) as Bytes32; // another instance's tag
     await catchUpFills({
       client: source([order(lost, { filledSize: 4_000_000, remainingSize: 6_000_000 }), order(other, { filledSize: 1_000_000, remainingSize: 9_000_000 })]),
-      trader: TRADER, ledger: l, clock,
+      trader: TRADER,
+      ledger: l,
+      clock,
     });
     const f = new Map(listFills(l).map((x) => [x.nonce, x.origin]));
     assert.equal(f.get(lost), 'own');
@@ -116,12 +144,18 @@ test('an order whose record a crash lost (sent, then kill -9 before the batched 
 
 test('the fills feed: model fee and origin per fill; a foreign order is marked foreign', () => {
   const t = new FillTracker([], { fees: FEES, isOwn: (x) => x === n('a') });
-  const ev = t.observe([order(n('a'), { filledSize: 1_000_000, remainingSize: 9_000_000 }), order(n('c'), { filledSize: 3_000_000, remainingSize: 7_000_000, sv2TimeInForce: 2 })], T0);
+  const ev = t.observe(
+    [order(n('a'), { filledSize: 1_000_000, remainingSize: 9_000_000 }), order(n('c'), { filledSize: 3_000_000, remainingSize: 7_000_000, sv2TimeInForce: 2 })],
+    T0,
+  );
   const fills = ev.map((e) => e.event).filter((e) => e.type === 'OrderFilled');
-  assert.deepEqual(fills.map((e) => [e.nonce, e.fee, e.feeSource, e.origin]), [
-    [n('a'), 600, 'model', 'own'],
-    [n('c'), 9_000, 'model', 'foreign'],
-  ]);
+  assert.deepEqual(
+    fills.map((e) => [e.nonce, e.fee, e.feeSource, e.origin]),
+    [
+      [n('a'), 600, 'model', 'own'],
+      [n('c'), 9_000, 'model', 'foreign'],
+    ],
+  );
 });
 
 test('cash and positions from the fills (the account books, src/account/account.ts): buys pay ⌈p·s⌉ + fee, sales from inventory receive ⌊p·s⌋, sales beyond the holding mint sets', () => {
@@ -139,7 +173,7 @@ test('cash and positions from the fills (the account books, src/account/account.
   assert.equal(s.cashUsdc, -1.700004);
   assert.deepEqual(s.positions, [{ marketId: M.toLowerCase(), outcomeIndex: 1, shares: 4 }]);
   assert.equal(s.pnl.markedAt, null);
-  assert.equal(s.pnl.realised, Number(a.figures().realised) / 1e6, 'the summary shows the account\'s figures');
+  assert.equal(s.pnl.realised, Number(a.figures().realised) / 1e6, "the summary shows the account's figures");
   assert.equal(s.foreign.fills, 1);
   l.close();
 });
@@ -152,13 +186,19 @@ function historyClient(yes: bigint, orders: VenueOrder[]) {
         return {
           address: TRADER,
           usdc: { tokenAddress: TRADER, balance: 50_000_000n, settlementBalance: 50_000_000n, walletBalance: 0n },
-          outcomeTokens: yes > 0n ? [{ tokenAddress: TRADER, marketId: M, outcomeIndex: 1 as const, outcomeName: 'Yes', balance: yes, settlementBalance: yes, walletBalance: 0n }] : [],
+          outcomeTokens:
+            yes > 0n
+              ? [{ tokenAddress: TRADER, marketId: M, outcomeIndex: 1 as const, outcomeName: 'Yes', balance: yes, settlementBalance: yes, walletBalance: 0n }]
+              : [],
         };
       },
     },
     markets: {
       async orderbook() {
-        return { status: 200 as const, book: { marketId: M, outcomeIndex: 1 as const, bids: [{ price: 400_000, size: 1 }], asks: [{ price: 420_000, size: 1 }], venueTs: 0 } };
+        return {
+          status: 200 as const,
+          book: { marketId: M, outcomeIndex: 1 as const, bids: [{ price: 400_000, size: 1 }], asks: [{ price: 420_000, size: 1 }], venueTs: 0 },
+        };
       },
     },
   };
@@ -171,7 +211,20 @@ test('a new or emptied ledger on a wallet with holdings is refused naming what w
     clock.t = T0;
     const cfg = { file: '', venue: { kind: 'url' }, ledger: { path: file, flushMs: 200, markMs: 10_000, fees: FEES }, markets: [] } as never;
     const client = historyClient(7_000_000n, [order(n('a'), { status: 'filled' })]);
-    const open = (newLedger: boolean) => BotLedger.open({ config: cfg, clock, logger: silentLogger, trader: TRADER, venue: 'http://x/v2', chain: 'testnet', client, embedded: false, markets: 1, paper: false, newLedger });
+    const open = (newLedger: boolean) =>
+      BotLedger.open({
+        config: cfg,
+        clock,
+        logger: silentLogger,
+        trader: TRADER,
+        venue: 'http://x/v2',
+        chain: 'testnet',
+        client,
+        embedded: false,
+        markets: 1,
+        paper: false,
+        newLedger,
+      });
     await assert.rejects(open(false), (e: Error) => {
       assert.equal(e.name, 'ConfigError');
       assert.match(e.message, /is new/);
@@ -206,11 +259,33 @@ test('an emptied ledger file (truncated to 0 bytes) on a wallet with order histo
     writeFileSync(file, '');
     const client = historyClient(0n, [order(n('a'), { status: 'cancelled' })]);
     await assert.rejects(
-      BotLedger.open({ config: cfg, clock, logger: silentLogger, trader: TRADER, venue: 'http://x/v2', chain: 'testnet', client, embedded: false, markets: 1, paper: false }),
+      BotLedger.open({
+        config: cfg,
+        clock,
+        logger: silentLogger,
+        trader: TRADER,
+        venue: 'http://x/v2',
+        chain: 'testnet',
+        client,
+        embedded: false,
+        markets: 1,
+        paper: false,
+      }),
       /is empty.*order and fill history.*--new-ledger/s,
     );
     // a wallet with no history starts a new ledger as before
-    const bl = await BotLedger.open({ config: cfg, clock, logger: silentLogger, trader: TRADER, venue: 'http://x/v2', chain: 'testnet', client: historyClient(0n, []), embedded: false, markets: 1, paper: false });
+    const bl = await BotLedger.open({
+      config: cfg,
+      clock,
+      logger: silentLogger,
+      trader: TRADER,
+      venue: 'http://x/v2',
+      chain: 'testnet',
+      client: historyClient(0n, []),
+      embedded: false,
+      markets: 1,
+      paper: false,
+    });
     assert.deepEqual(bl.ledger.baseline()?.holdings, []);
     bl.close();
   } finally {
@@ -229,17 +304,28 @@ test('a new ledger: orders closed before it began are history (in the baseline),
   // the stop's sweep reads every order since the start less a minute of skew: both come back
   const later = order(n('f'), { filledSize: 3_000_000, remainingSize: 7_000_000, insertedAt: new Date(T0).toISOString() });
   await catchUpFills({ client: source([closedBefore, later]), trader: TRADER, ledger: l, clock, since: T0 + 10_000 });
-  assert.deepEqual(listFills(l).map((x) => [x.nonce, x.size]), [[n('f'), 3]]);
+  assert.deepEqual(
+    listFills(l).map((x) => [x.nonce, x.size]),
+    [[n('f'), 3]],
+  );
   l.close();
 });
 
-test('an order that took liquidity: its fills are recorded at the venue\'s average fill price when it is all of the order\'s fills (never past the limit)', async () => {
+test("an order that took liquidity: its fills are recorded at the venue's average fill price when it is all of the order's fills (never past the limit)", async () => {
   clock.t = T0;
   const l = openLedger({ path: ':memory:', clock });
   await catchUpFills({ client: source([]), trader: TRADER, ledger: l, clock });
   l.startup({ configHash: 'h', configFile: 'f', venue: 'v', trader: TRADER, markets: 1, latched: null }, 0);
   clock.t = T0 + 60_000;
-  const ioc = order(n('1'), { side: 0, price: 950_000, filledSize: 3_000_000, remainingSize: 7_000_000, status: 'cancelled', sv2TimeInForce: 1, avgFillPrice: 640_000 });
+  const ioc = order(n('1'), {
+    side: 0,
+    price: 950_000,
+    filledSize: 3_000_000,
+    remainingSize: 7_000_000,
+    status: 'cancelled',
+    sv2TimeInForce: 1,
+    avgFillPrice: 640_000,
+  });
   const wrongSide = order(n('2'), { side: 1, price: 600_000, filledSize: 2_000_000, remainingSize: 8_000_000, status: 'cancelled', avgFillPrice: 500_000 });
   await catchUpFills({ client: source([ioc, wrongSide]), trader: TRADER, ledger: l, clock, fees: FEES });
   const f = new Map(listFills(l).map((x) => [x.nonce, x]));

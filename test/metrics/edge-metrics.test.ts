@@ -13,7 +13,17 @@ import { ManualClock } from '../orders/fake-venue.ts';
 
 const M = ('0x' + 'ef'.repeat(32)) as Bytes32;
 const S = 1_000_000;
-const book = (ts: number, bid: number, ask: number): StateEvent => ({ type: 'BookEventReceived', event: { type: 'snapshot', book: { marketId: M, outcomeIndex: 1, bids: [{ price: bid, size: 100 * S }], asks: [{ price: ask, size: 100 * S }], venueTs: ts }, seq: ts, localTs: ts, source: 'stream' }, ts });
+const book = (ts: number, bid: number, ask: number): StateEvent => ({
+  type: 'BookEventReceived',
+  event: {
+    type: 'snapshot',
+    book: { marketId: M, outcomeIndex: 1, bids: [{ price: bid, size: 100 * S }], asks: [{ price: ask, size: 100 * S }], venueTs: ts },
+    seq: ts,
+    localTs: ts,
+    source: 'stream',
+  },
+  ts,
+});
 const value = (text: string, name: string, labels: string): number => {
   const l = text.split('\n').find((x) => x.startsWith(`${name}{${labels}}`));
   assert.ok(l, `${name}{${labels}} present`);
@@ -31,7 +41,11 @@ it('exports markouts, toxicity, flow, regime and attribution per market', async 
     // bought 10 @ 48¢ (mid 50¢), sold 4 @ 53¢ (mid 50¢), fee 0.01
     { type: 'OrderFilled', marketId: M, nonce: null, outcomeIndex: 1, side: 0, price: 480_000, size: 10 * S, fee: 10_000, fillId: 'a', ts: 1_000 },
     { type: 'OrderFilled', marketId: M, nonce: null, outcomeIndex: 1, side: 1, price: 530_000, size: 4 * S, fee: 0, fillId: 'b', ts: 1_000 },
-    { type: 'BookEventReceived', event: { type: 'trade', marketId: M, outcomeIndex: 1, seq: 9, price: 500_000, size: 20 * S, takerSide: 'sell', venueTs: 1_500, localTs: 1_500 }, ts: 1_500 },
+    {
+      type: 'BookEventReceived',
+      event: { type: 'trade', marketId: M, outcomeIndex: 1, seq: 9, price: 500_000, size: 20 * S, takerSide: 'sell', venueTs: 1_500, localTs: 1_500 },
+      ts: 1_500,
+    },
     // mid 45¢ from 1.5 s: jump (event regime); 1 s markouts: buy −3¢ (×10), sell +8¢ (×4)
     book(1_500, 440_000, 460_000),
     book(2_500, 440_000, 460_000),
@@ -50,6 +64,8 @@ it('exports markouts, toxicity, flow, regime and attribution per market', async 
   const part = (c: string) => Math.round(value(text, 'bookmaker_pnl_attribution_usdc', `${mk},component="${c}"`) * 1e6);
   // spread: 10 × 2¢ + 4 × 3¢; inventory: net 6 × (45 − 50)¢; fees −0.01
   assert.deepEqual([part('spread_capture'), part('inventory'), part('fees'), part('resolution')], [320_000, -300_000, -10_000, 0]);
-  const pnl = Math.round(value(text, 'bookmaker_pnl_usdc', `${mk},kind="realised"`) * 1e6) + Math.round(value(text, 'bookmaker_pnl_usdc', `${mk},kind="unrealised"`) * 1e6);
+  const pnl =
+    Math.round(value(text, 'bookmaker_pnl_usdc', `${mk},kind="realised"`) * 1e6) +
+    Math.round(value(text, 'bookmaker_pnl_usdc', `${mk},kind="unrealised"`) * 1e6);
   assert.equal(part('spread_capture') + part('inventory') + part('fees') + part('resolution'), pnl);
 });

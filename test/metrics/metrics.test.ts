@@ -26,13 +26,47 @@ describe('bot metrics', () => {
     const ask = { marketId: M, outcomeIndex: 0 as const, side: 0 as const, price: 530_000, size: 10 * S, nonce: ('0x' + '02'.repeat(32)) as Bytes32 };
     store.dispatchAll([
       { type: 'MarketMetadataUpdated', marketId: M, slug: 'rain-tomorrow', ts: 1 },
-      { type: 'BookEventReceived', event: { type: 'snapshot', book: { marketId: M, outcomeIndex: 1, bids: [{ price: 440_000, size: S }], asks: [{ price: 460_000, size: S }], venueTs: 0 }, seq: 1, localTs: 7_000, source: 'stream' }, ts: 7_000 },
+      {
+        type: 'BookEventReceived',
+        event: {
+          type: 'snapshot',
+          book: { marketId: M, outcomeIndex: 1, bids: [{ price: 440_000, size: S }], asks: [{ price: 460_000, size: S }], venueTs: 0 },
+          seq: 1,
+          localTs: 7_000,
+          source: 'stream',
+        },
+        ts: 7_000,
+      },
       { type: 'OrderSubmitted', marketId: M, slot: 'b', nonce, order: bid, retry: false, ts: 1 },
       { type: 'OrderSubmitted', marketId: M, slot: 'b', nonce, order: bid, retry: true, ts: 1 },
       { type: 'OrderAccepted', marketId: M, nonce, duplicate: true, ts: 1 },
       { type: 'OrderAdopted', marketId: M, slot: 'a', nonce: ask.nonce, order: ask, remaining: ask.size, ts: 1 },
-      { type: 'OrderRejected', marketId: M, slot: 'x', nonce: ('0x' + '03'.repeat(32)) as Bytes32, reason: 'bad-request', retryable: false, mayHaveLanded: false, status: 400, venueCode: 'INSUFFICIENT_BALANCE', message: 'not enough collateral', ts: 1 },
-      { type: 'OrderRejected', marketId: M, slot: 'y', nonce: ('0x' + '04'.repeat(32)) as Bytes32, reason: 'bad-request', retryable: false, mayHaveLanded: false, status: 400, venueCode: 'SOMETHING_NEW', message: 'a code we do not know', ts: 1 },
+      {
+        type: 'OrderRejected',
+        marketId: M,
+        slot: 'x',
+        nonce: ('0x' + '03'.repeat(32)) as Bytes32,
+        reason: 'bad-request',
+        retryable: false,
+        mayHaveLanded: false,
+        status: 400,
+        venueCode: 'INSUFFICIENT_BALANCE',
+        message: 'not enough collateral',
+        ts: 1,
+      },
+      {
+        type: 'OrderRejected',
+        marketId: M,
+        slot: 'y',
+        nonce: ('0x' + '04'.repeat(32)) as Bytes32,
+        reason: 'bad-request',
+        retryable: false,
+        mayHaveLanded: false,
+        status: 400,
+        venueCode: 'SOMETHING_NEW',
+        message: 'a code we do not know',
+        ts: 1,
+      },
       { type: 'OrderFilled', marketId: M, nonce: null, outcomeIndex: 1, side: 0, price: 400_000, size: 10 * S, fee: 2_000, ts: 1 },
       { type: 'QuoteDenied', marketId: M, reason: 'POSITION_LIMIT', detail: 'x', quote: null, ts: 1 },
       { type: 'VenueBackedOff', until: 5, shed: 3, ts: 1 },
@@ -117,7 +151,9 @@ describe('metrics server', () => {
 describe('grafana dashboard', () => {
   it('uses only metric names the bot exports', async () => {
     const { readFileSync } = await import('node:fs');
-    const dash = JSON.parse(readFileSync(new URL('../../config/grafana-dashboard.json', import.meta.url), 'utf8')) as { panels: { targets: { expr: string }[] }[] };
+    const dash = JSON.parse(readFileSync(new URL('../../config/grafana-dashboard.json', import.meta.url), 'utf8')) as {
+      panels: { targets: { expr: string }[] }[];
+    };
     const metrics = createBotMetrics();
     // the health model's metrics are registered by the runtime beside the bot's (src/metrics/health-metrics.ts)
     const { registerHealthMetrics } = await import('../../src/metrics/health-metrics.ts');
@@ -127,9 +163,17 @@ describe('grafana dashboard', () => {
     registerRotationMetrics(metrics.registry, () => null);
     const exported = new Set((await metrics.registry.getMetricsAsJSON()).map((x) => x.name));
     const used = new Set<string>();
-    for (const p of dash.panels) for (const t of p.targets) for (const name of t.expr.match(/\b(?:bookmaker|process|nodejs)_[a-z0-9_]+/g) ?? []) used.add(name.replace(/_(bucket|count|sum)$/, ''));
+    for (const p of dash.panels)
+      for (const t of p.targets)
+        for (const name of t.expr.match(/\b(?:bookmaker|process|nodejs)_[a-z0-9_]+/g) ?? []) used.add(name.replace(/_(bucket|count|sum)$/, ''));
     assert.ok(used.size >= 15);
-    const healthModel = ['bookmaker_market_state', 'bookmaker_market_not_quoting_seconds', 'bookmaker_kill_switch_active', 'bookmaker_strategy_errors_total', 'bookmaker_strategy_slow_total'];
+    const healthModel = [
+      'bookmaker_market_state',
+      'bookmaker_market_not_quoting_seconds',
+      'bookmaker_kill_switch_active',
+      'bookmaker_strategy_errors_total',
+      'bookmaker_strategy_slow_total',
+    ];
     for (const name of used) assert.ok(exported.has(name), `dashboard uses unknown metric ${name}`);
     // every metric issue 11 added or renamed has a panel (process/Node.js defaults included)
     for (const name of [

@@ -114,7 +114,15 @@ export class FakeMigrationApi implements MigrationApi {
         this.opNonce++;
       }
     }
-    const pending: PendingRestoration[] = this.outstanding().map((o) => ({ id: o.id, legacyOrderId: o.id, legacyOrderHash: null, legacyMarketId: String(o.draft.marketId), status: o.status === 'failed' ? 'failed' : 'pending', draft: o.draft, error: null }));
+    const pending: PendingRestoration[] = this.outstanding().map((o) => ({
+      id: o.id,
+      legacyOrderId: o.id,
+      legacyOrderHash: null,
+      legacyMarketId: String(o.draft.marketId),
+      status: o.status === 'failed' ? 'failed' : 'pending',
+      draft: o.draft,
+      error: null,
+    }));
     const tokens = (amount: bigint) => [{ token: USDC, amount }];
     return {
       migrationActive: this.active,
@@ -125,7 +133,14 @@ export class FakeMigrationApi implements MigrationApi {
       newBalances: [],
       v2OperatorApproved: this.opApproved,
       newHoldingsOperatorNonce: this.opNonce,
-      fundsMigrationPlan: { phase: this.chunks.length ? 'ready' : 'none', callCount: 0, chunkCount: this.chunks.length, calls: [], tokens: [], chunks: this.chunks.map((a) => ({ callCount: 1, calls: [], tokens: tokens(a) })) },
+      fundsMigrationPlan: {
+        phase: this.chunks.length ? 'ready' : 'none',
+        callCount: 0,
+        chunkCount: this.chunks.length,
+        calls: [],
+        tokens: [],
+        chunks: this.chunks.map((a) => ({ callCount: 1, calls: [], tokens: tokens(a) })),
+      },
       pendingRestorations: pending,
       voidedLegacyOrderCount: 0,
       legacyOpenOrderCount: this.orders.filter((o) => o.status === 'open').length,
@@ -149,7 +164,15 @@ export class FakeMigrationApi implements MigrationApi {
     let retired = 0;
     for (const o of this.orders) if (o.status === 'open') (o.status = 'retired'), retired++;
     this.gate('start', 'after');
-    return { retiredCount: retired, restorableCount: retired, legacyBalances: [], newBalances: [], fundsMigrationPlan: null, pendingRestorations: [], legacyOpenOrderCount: 0 };
+    return {
+      retiredCount: retired,
+      restorableCount: retired,
+      legacyBalances: [],
+      newBalances: [],
+      fundsMigrationPlan: null,
+      pendingRestorations: [],
+      legacyOpenOrderCount: 0,
+    };
   }
 
   async migrateFunds(input: MigrateFundsInput) {
@@ -173,7 +196,14 @@ export class FakeMigrationApi implements MigrationApi {
       this.fundsStatus = 'completed';
     }
     this.gate('migrateFunds', 'after');
-    return { userOperationHash: '0x' + 'aa'.repeat(32), txHash: '0x' + 'bb'.repeat(32), executions: [], legacyBalances: [], newBalances: [], v2OperatorApproved: this.opApproved };
+    return {
+      userOperationHash: '0x' + 'aa'.repeat(32),
+      txHash: '0x' + 'bb'.repeat(32),
+      executions: [],
+      legacyBalances: [],
+      newBalances: [],
+      v2OperatorApproved: this.opApproved,
+    };
   }
 
   async restoreOrders(items: { legacyOrderId: number; order: CreateOrderBody }[]) {

@@ -28,7 +28,15 @@ describe('start-up migration against the local exchange', () => {
   const b = legacyWallet('b');
 
   before(async () => {
-    ex = createLocalExchange({ seed: 7, markets: 2, apiKeys: [{ key: 'key-a', wallet: a.address }, { key: 'key-b', wallet: b.address }], expirySweepMs: 0 });
+    ex = createLocalExchange({
+      seed: 7,
+      markets: 2,
+      apiKeys: [
+        { key: 'key-a', wallet: a.address },
+        { key: 'key-b', wallet: b.address },
+      ],
+      expirySweepMs: 0,
+    });
     const markets = [...ex.state.stores.markets.values()].map((m) => m.id as Bytes32);
     const seed = (wallet: `0x${string}`) => ({
       wallet,
@@ -58,12 +66,19 @@ describe('start-up migration against the local exchange', () => {
       const logger = createLogger({ level: 'info', destination: { write: (l: string) => void lines.push(l) } });
       const r = await runStartupMigration({ api: client.migration, signer: a, clock: systemClock, logger, pollIntervalMs: 50, maxWaitMs: 10_000 });
       for (const l of lines) if (l.includes('refused')) t.diagnostic(l.trim());
-      assert.ok(lines.some((l) => l.includes('"step":"migrate-funds"')), 'each step is logged');
+      assert.ok(
+        lines.some((l) => l.includes('"step":"migrate-funds"')),
+        'each step is logged',
+      );
       assert.equal(r.outcome, 'completed');
       assert.ok(r.fundsChunks >= 2, `several chunks expected, got ${r.fundsChunks}`);
       assert.deepEqual({ restored: r.restored, failed: r.failedRestorations }, { restored: 2, failed: 0 }, JSON.stringify(r));
       const open = (await client.orders.list({ trader: a.address, status: ['open'] })).orders;
-      assert.deepEqual(open.map((o) => o.settlementVersion), [2, 2], 'restored as V2 orders');
+      assert.deepEqual(
+        open.map((o) => o.settlementVersion),
+        [2, 2],
+        'restored as V2 orders',
+      );
       const s = await client.migration.status();
       assert.equal(s.migrationComplete, true);
       assert.equal(s.v2OperatorApproved, true);

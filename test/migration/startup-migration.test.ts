@@ -21,7 +21,14 @@ function setup(api: (clock: SteppingClock) => FakeMigrationApi, opts: Partial<Mi
 
 const future = (clock: SteppingClock, s: number) => Math.floor(clock.now() / 1000) + s;
 const legacy = (clock: SteppingClock, opts: { chunks?: bigint[] } = {}) =>
-  new FakeMigrationApi(clock, { ...opts, orders: [{ id: 1, expiry: future(clock, 86_400) }, { id: 2, expiry: future(clock, 86_400) }, { id: 3, expiry: future(clock, 10) }] });
+  new FakeMigrationApi(clock, {
+    ...opts,
+    orders: [
+      { id: 1, expiry: future(clock, 86_400) },
+      { id: 2, expiry: future(clock, 86_400) },
+      { id: 3, expiry: future(clock, 10) },
+    ],
+  });
 
 describe('start-up migration', () => {
   it('does nothing when migration is inactive', async () => {
@@ -50,9 +57,15 @@ describe('start-up migration', () => {
     const r = await run();
     assert.equal(r.outcome, 'completed');
     assert.deepEqual(r.steps, ['status', 'start', 'migrate-funds', 'restore-orders', 'dismiss-orders', 'ready']);
-    assert.deepEqual({ retired: r.retired, chunks: r.fundsChunks, restored: r.restored, dismissed: r.dismissed }, { retired: 3, chunks: 1, restored: 2, dismissed: 1 });
+    assert.deepEqual(
+      { retired: r.retired, chunks: r.fundsChunks, restored: r.restored, dismissed: r.dismissed },
+      { retired: 3, chunks: 1, restored: 2, dismissed: 1 },
+    );
     assert.equal(venue.fundsBodies[0]!.batchWithdraws.length, 1);
-    assert.deepEqual(venue.orders.map((o) => o.status), ['restored', 'restored', 'dismissed']);
+    assert.deepEqual(
+      venue.orders.map((o) => o.status),
+      ['restored', 'restored', 'dismissed'],
+    );
   });
 
   it('many chunks: one BatchWithdraw per chunk with distinct uint128 nonces and one shared deadline', async () => {
@@ -79,7 +92,10 @@ describe('start-up migration', () => {
     const r = await run();
     assert.equal(r.outcome, 'completed');
     assert.equal(r.failedRestorations, 1);
-    assert.deepEqual(venue.orders.map((o) => o.status), ['restored', 'dismissed', 'dismissed']);
+    assert.deepEqual(
+      venue.orders.map((o) => o.status),
+      ['restored', 'dismissed', 'dismissed'],
+    );
   });
 
   it('waits while the sponsored funds migration is pending, without resubmitting', async () => {
@@ -95,15 +111,20 @@ describe('start-up migration', () => {
   });
 
   it('gives up with a MigrationError when trading is not allowed in time', async () => {
-    const { run } = setup((c) => {
-      const v = withTrader(new FakeMigrationApi(c));
-      v.pendingReads = 1_000_000;
-      return v;
-    }, { maxWaitMs: 10_000 });
+    const { run } = setup(
+      (c) => {
+        const v = withTrader(new FakeMigrationApi(c));
+        v.pendingReads = 1_000_000;
+        return v;
+      },
+      { maxWaitMs: 10_000 },
+    );
     await assert.rejects(run(), (e: unknown) => e instanceof MigrationError && /did not complete/.test(e.message));
   });
 
-  const interrupts: Interrupt[] = (['start', 'migrateFunds', 'restoreOrders', 'dismissOrders'] as const).flatMap((call) => (['before', 'after'] as const).map((when) => ({ call, when })));
+  const interrupts: Interrupt[] = (['start', 'migrateFunds', 'restoreOrders', 'dismissOrders'] as const).flatMap((call) =>
+    (['before', 'after'] as const).map((when) => ({ call, when })),
+  );
   for (const it_ of interrupts) {
     it(`interrupted at ${it_.call} (${it_.when} the venue applied it) and re-run: completes, nothing applied twice`, async () => {
       const { venue, run } = setup((c) => withTrader(legacy(c)));
@@ -122,19 +143,37 @@ describe('start-up migration', () => {
 
 describe('migration helpers', () => {
   it('randomUint128 reads 16 bytes big-endian', () => {
-    assert.equal(randomUint128(() => Uint8Array.from({ length: 16 }, (_, i) => (i === 15 ? 1 : 0))), '1');
-    assert.equal(randomUint128(() => new Uint8Array(16).fill(0xff)), String(2n ** 128n - 1n));
-    assert.equal(randomUint128(() => Uint8Array.from({ length: 16 }, (_, i) => (i === 0 ? 1 : 0))), String(2n ** 120n));
+    assert.equal(
+      randomUint128(() => Uint8Array.from({ length: 16 }, (_, i) => (i === 15 ? 1 : 0))),
+      '1',
+    );
+    assert.equal(
+      randomUint128(() => new Uint8Array(16).fill(0xff)),
+      String(2n ** 128n - 1n),
+    );
+    assert.equal(
+      randomUint128(() => Uint8Array.from({ length: 16 }, (_, i) => (i === 0 ? 1 : 0))),
+      String(2n ** 120n),
+    );
   });
 
   it('restorationBody reuses nonce/expiry/maxFee, sizes by remainingSize, and names a bad field', () => {
     const v = new FakeMigrationApi(new SteppingClock(), { orders: [{ id: 7, expiry: 2_000_000_000 }] });
     const draft: Record<string, unknown> = { ...v.orders[0]!.draft, trader: signer.address };
     const body = restorationBody(draft, signer.address);
-    assert.deepEqual([body.nonce, body.expiry, body.maxFee, body.size, body.timeInForce, body.clientOrderType], [draft.nonce, draft.expiry, draft.maxFee, '7000000', 0, 'limit']);
+    assert.deepEqual(
+      [body.nonce, body.expiry, body.maxFee, body.size, body.timeInForce, body.clientOrderType],
+      [draft.nonce, draft.expiry, draft.maxFee, '7000000', 0, 'limit'],
+    );
     assert.equal('buyValue' in body, false);
-    assert.throws(() => restorationBody({ ...draft, maxFee: 12 }, signer.address, 'd'), (e: unknown) => e instanceof BadResponseError && e.field === 'd.maxFee');
-    assert.throws(() => restorationBody({ ...draft, trader: WALLET.replace('2', '9') }, signer.address, 'd'), (e: unknown) => e instanceof BadResponseError && e.field === 'd.trader');
+    assert.throws(
+      () => restorationBody({ ...draft, maxFee: 12 }, signer.address, 'd'),
+      (e: unknown) => e instanceof BadResponseError && e.field === 'd.maxFee',
+    );
+    assert.throws(
+      () => restorationBody({ ...draft, trader: WALLET.replace('2', '9') }, signer.address, 'd'),
+      (e: unknown) => e instanceof BadResponseError && e.field === 'd.trader',
+    );
   });
 });
 

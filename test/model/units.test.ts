@@ -1,6 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { centsToPrice, decimalToScaled, notionalCeil, notionalFloor, numberToScaled, parseUintNumber, scaledToDecimal, sharesToSize } from '../../src/model/units.ts';
+import {
+  centsToPrice,
+  decimalToScaled,
+  notionalCeil,
+  notionalFloor,
+  numberToScaled,
+  parseUintNumber,
+  scaledToDecimal,
+  sharesToSize,
+} from '../../src/model/units.ts';
 import { BadInputError } from '../../src/model/errors.ts';
 
 test('cents to price units, half-up, rejects out of (0,100)', () => {

@@ -8,7 +8,14 @@ import { M1 } from './fake-venue.ts';
 
 const tol: Tolerances = { price: 10_000, sizeFraction: 0.1 };
 const nonce = (i: number): Bytes32 => ('0x' + i.toString(16).padStart(64, '0')) as Bytes32;
-const order = (price: number, size = 10_000_000, side: 0 | 1 = 0, extra: Partial<LimitOrder> = {}): LimitOrder => ({ marketId: M1, outcomeIndex: 1, side, price, size, ...extra });
+const order = (price: number, size = 10_000_000, side: 0 | 1 = 0, extra: Partial<LimitOrder> = {}): LimitOrder => ({
+  marketId: M1,
+  outcomeIndex: 1,
+  side,
+  price,
+  size,
+  ...extra,
+});
 const want = (slot: string, o: LimitOrder): DesiredOrder => ({ slot, order: o });
 const have = (slot: string, o: LimitOrder, n: number, state: TrackedOrder['state'] = 'working', remaining = o.size): TrackedOrder => ({
   slot,
@@ -71,7 +78,10 @@ describe('diff', () => {
   });
 
   it('a slot named twice in the desired set is bad input', () => {
-    assert.throws(() => diff([want('b0', order(1)), want('b0', order(2))], [], tol, 0), (e: unknown) => e instanceof BadInputError && e.field === 'desired[1].slot');
+    assert.throws(
+      () => diff([want('b0', order(1)), want('b0', order(2))], [], tol, 0),
+      (e: unknown) => e instanceof BadInputError && e.field === 'desired[1].slot',
+    );
   });
 
   it('dead-man: an order close to expiry is replaced even when price and size match', () => {
@@ -97,7 +107,10 @@ describe('planCalls', () => {
 
   it('one replace alone is one cancel-replace call', () => {
     const c = planCalls([replace(1)], 50);
-    assert.deepEqual(c.map((x) => x.kind), ['cancel-replace']);
+    assert.deepEqual(
+      c.map((x) => x.kind),
+      ['cancel-replace'],
+    );
   });
 
   it('a 4-order requote is one bulk call', () => {
@@ -107,18 +120,39 @@ describe('planCalls', () => {
   });
 
   it('batches at the limit: 120 creates with limit 50 → 50, 50, 20', () => {
-    const c = planCalls(Array.from({ length: 120 }, (_, i) => create(i)), 50);
-    assert.deepEqual(c.map((x) => (x.kind === 'batch' ? x.actions.length : -1)), [50, 50, 20]);
+    const c = planCalls(
+      Array.from({ length: 120 }, (_, i) => create(i)),
+      50,
+    );
+    assert.deepEqual(
+      c.map((x) => (x.kind === 'batch' ? x.actions.length : -1)),
+      [50, 50, 20],
+    );
   });
 
   it('exactly at the limit is one call; one more is two', () => {
-    assert.equal(planCalls(Array.from({ length: 50 }, (_, i) => create(i)), 50).length, 1);
-    assert.equal(planCalls(Array.from({ length: 51 }, (_, i) => create(i)), 50).length, 2);
+    assert.equal(
+      planCalls(
+        Array.from({ length: 50 }, (_, i) => create(i)),
+        50,
+      ).length,
+      1,
+    );
+    assert.equal(
+      planCalls(
+        Array.from({ length: 51 }, (_, i) => create(i)),
+        50,
+      ).length,
+      2,
+    );
   });
 
   it('never splits a replace across calls and counts it as two operations', () => {
     const c = planCalls([cancel(1), replace(2), replace(3)], 3);
-    assert.deepEqual(c.map((x) => (x.kind === 'batch' ? x.actions.map((a) => a.slot) : [])), [['c1', 'r2'], ['r3']]);
+    assert.deepEqual(
+      c.map((x) => (x.kind === 'batch' ? x.actions.map((a) => a.slot) : [])),
+      [['c1', 'r2'], ['r3']],
+    );
   });
 
   it('refuses a batch limit below 2', () => {

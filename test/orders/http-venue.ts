@@ -29,7 +29,10 @@ export function httpVenue(client: Client, signer: Signer, batchLimit = 50): Venu
     batchLimit,
     async batch(creates, cancels): Promise<BatchResult> {
       const alreadySent = creates.some((p) => signed.has(p.nonce));
-      const ops: BulkOperation[] = [...cancels.map((n) => ({ type: 'cancel' as const, cancel: signer.signCancel(n) })), ...creates.map((p) => ({ type: 'create' as const, order: bodyOf(p) }))];
+      const ops: BulkOperation[] = [
+        ...cancels.map((n) => ({ type: 'cancel' as const, cancel: signer.signCancel(n) })),
+        ...creates.map((p) => ({ type: 'create' as const, order: bodyOf(p) })),
+      ];
       const res = await client.orders.bulk(ops, { alreadySent });
       if (res.duplicate) {
         return { creates: creates.map((p) => ({ ok: true, nonce: p.nonce, order: null, duplicate: true })), cancels: [] };
@@ -38,10 +41,16 @@ export function httpVenue(client: Client, signer: Signer, batchLimit = 50): Venu
       res.results.forEach((r, i) => {
         if (i < cancels.length) {
           const nonce = cancels[i]!;
-          out.cancels.push(r.ok && r.type === 'cancel' ? { ok: true, nonce, alreadyCancelled: r.alreadyCancelled } : { ok: false, nonce, code: 'bad-request', message: r.ok ? 'unexpected item' : r.error, retryable: false });
+          out.cancels.push(
+            r.ok && r.type === 'cancel'
+              ? { ok: true, nonce, alreadyCancelled: r.alreadyCancelled }
+              : { ok: false, nonce, code: 'bad-request', message: r.ok ? 'unexpected item' : r.error, retryable: false },
+          );
         } else {
           const nonce = creates[i - cancels.length]!.nonce;
-          out.creates.push(r.ok && r.type === 'create' ? { ok: true, nonce, order: r.order, duplicate: false } : failCreate(nonce, r.ok ? 'unexpected item' : r.error));
+          out.creates.push(
+            r.ok && r.type === 'create' ? { ok: true, nonce, order: r.order, duplicate: false } : failCreate(nonce, r.ok ? 'unexpected item' : r.error),
+          );
         }
       });
       return out;

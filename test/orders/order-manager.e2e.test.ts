@@ -24,8 +24,14 @@ const legacy = createSigner({ privateKey: keccak256(toHex('order-manager-e2e-leg
 /** Far from the market so simulated takers leave them alone: YES bids at 10¢/8¢, YES asks as NO buys (asks at 90¢/92¢). */
 function quotes(marketId: Bytes32, shift = 0): DesiredOrder[] {
   return [0, 1].flatMap((level) => [
-    { slot: `${marketId}:bid:${level}`, order: { marketId, outcomeIndex: 1 as const, side: 0 as const, price: 100_000 - level * 20_000 + shift, size: 5_000_000 } },
-    { slot: `${marketId}:ask:${level}`, order: { marketId, outcomeIndex: 0 as const, side: 0 as const, price: 100_000 - level * 20_000 + shift, size: 3_000_000 } },
+    {
+      slot: `${marketId}:bid:${level}`,
+      order: { marketId, outcomeIndex: 1 as const, side: 0 as const, price: 100_000 - level * 20_000 + shift, size: 5_000_000 },
+    },
+    {
+      slot: `${marketId}:ask:${level}`,
+      order: { marketId, outcomeIndex: 0 as const, side: 0 as const, price: 100_000 - level * 20_000 + shift, size: 3_000_000 },
+    },
   ]);
 }
 
@@ -35,7 +41,15 @@ describe('OrderManager against the local exchange', () => {
   let market: Bytes32;
 
   before(async () => {
-    ex = createLocalExchange({ seed: 11, markets: 1, apiKeys: [{ key: 'om-key', wallet: signer.address }, { key: 'legacy-key', wallet: legacy.address }], expirySweepMs: 0 });
+    ex = createLocalExchange({
+      seed: 11,
+      markets: 1,
+      apiKeys: [
+        { key: 'om-key', wallet: signer.address },
+        { key: 'legacy-key', wallet: legacy.address },
+      ],
+      expirySweepMs: 0,
+    });
     market = [...ex.state.stores.markets.values()][0]!.id as Bytes32;
     client = createVenueClient({ baseUrl: await ex.start(0), apiKey: 'om-key', chain: TESTNET });
   });
@@ -45,7 +59,8 @@ describe('OrderManager against the local exchange', () => {
   });
 
   const open = async () => (await httpVenue(client, signer).openOrders(market)).filter((o) => o.status === 'open');
-  const manager = () => new OrderManager({ venue: httpVenue(client, signer), clock: systemClock, tolerances: { price: 5_000, sizeFraction: 0.1 }, cancelAllDelayMs: 50 });
+  const manager = () =>
+    new OrderManager({ venue: httpVenue(client, signer), clock: systemClock, tolerances: { price: 5_000, sizeFraction: 0.1 }, cancelAllDelayMs: 50 });
 
   it('quotes, requotes, survives a restart without double-quoting, and cancels everything', async () => {
     const om = manager();
@@ -56,11 +71,20 @@ describe('OrderManager against the local exchange', () => {
     await om.sync(market, quotes(market, 10_000)); // every quote moves by 1¢: one mixed bulk call
     const moved = await open();
     assert.equal(moved.length, 4);
-    assert.deepEqual(moved.map((o) => o.price).sort((a, b) => a - b), [90_000, 90_000, 110_000, 110_000]);
+    assert.deepEqual(
+      moved.map((o) => o.price).sort((a, b) => a - b),
+      [90_000, 90_000, 110_000, 110_000],
+    );
 
     // restart: a fresh manager finds the four orders and adopts them all (buys read back in shares)
     const adopted: string[] = [];
-    const om2 = new OrderManager({ venue: httpVenue(client, signer), clock: systemClock, tolerances: { price: 5_000, sizeFraction: 0.1 }, cancelAllDelayMs: 50, emit: (e) => e.type === 'OrderAdopted' && adopted.push(e.slot) });
+    const om2 = new OrderManager({
+      venue: httpVenue(client, signer),
+      clock: systemClock,
+      tolerances: { price: 5_000, sizeFraction: 0.1 },
+      cancelAllDelayMs: 50,
+      emit: (e) => e.type === 'OrderAdopted' && adopted.push(e.slot),
+    });
     await om2.reconcile(undefined, quotes(market, 10_000));
     assert.equal(adopted.length, 4);
     await om2.sync(market, quotes(market, 10_000));

@@ -38,7 +38,15 @@ describe('OrderManager under generated venue behaviour', () => {
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), fc.integer({ min: 2, max: 6 }), async (steps, batchLimit) => {
         const venue = new FakeVenue(batchLimit);
         const clock = new ManualClock();
-        const om = new OrderManager({ venue, clock, tolerances: { price: 2_000, sizeFraction: 0.1 }, inFlightTimeoutMs: 2_000, maxRetries: 2, backoffBaseMs: 500, cancelAllDelayMs: 0 });
+        const om = new OrderManager({
+          venue,
+          clock,
+          tolerances: { price: 2_000, sizeFraction: 0.1 },
+          inFlightTimeoutMs: 2_000,
+          maxRetries: 2,
+          backoffBaseMs: 500,
+          cancelAllDelayMs: 0,
+        });
         const bodies = new Map<Bytes32, string>();
         for (const s of steps) {
           let i = 0;
@@ -72,7 +80,11 @@ describe('OrderManager under generated venue behaviour', () => {
         }
         venue.createScript = () => undefined;
         await om.reconcile(M1);
-        for (const o of venue.open.values()) assert.ok(om.tracked().some((t) => t.planned.nonce === o.nonce), 'after reconcile every open order is tracked');
+        for (const o of venue.open.values())
+          assert.ok(
+            om.tracked().some((t) => t.planned.nonce === o.nonce),
+            'after reconcile every open order is tracked',
+          );
         const r = await om.cancelAll();
         assert.equal(r.ok, true);
         assert.equal(venue.open.size, 0);

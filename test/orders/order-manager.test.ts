@@ -84,7 +84,10 @@ describe('OrderManager.sync', () => {
     venue.hold = new Promise((r) => (release = r));
     const first = om.sync(M1, quotes(500_000));
     await new Promise((r) => setImmediate(r));
-    assert.deepEqual(om.tracked().map((t) => t.state), ['pending-create', 'pending-create', 'pending-create', 'pending-create']);
+    assert.deepEqual(
+      om.tracked().map((t) => t.state),
+      ['pending-create', 'pending-create', 'pending-create', 'pending-create'],
+    );
     const a = om.sync(M1, quotes(600_000));
     const b = om.sync(M1, quotes(700_000));
     assert.equal(a, b, 'queued ticks share one follow-up');
@@ -101,7 +104,7 @@ describe('OrderManager.sync', () => {
     const { venue, om } = setup();
     let mid = 500_000;
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const rnd = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const ticks = 600;
     for (let k = 0; k < ticks; k++) {
       mid += Math.round((rnd() - 0.5) * 8_000); // mostly noise inside the 5 000 tolerance, sometimes a move
@@ -120,7 +123,10 @@ describe('OrderManager.sync', () => {
     const { venue, om } = setup({}, 4);
     const many = Array.from({ length: 10 }, (_, i) => ({ slot: `s${i}`, order: order(100_000 + i * 10_000) }));
     await om.sync(M1, many);
-    assert.deepEqual(venue.venueCalls().map((c) => (c.kind === 'batch' ? c.creates.length : -1)), [4, 4, 2]);
+    assert.deepEqual(
+      venue.venueCalls().map((c) => (c.kind === 'batch' ? c.creates.length : -1)),
+      [4, 4, 2],
+    );
   });
 });
 
@@ -141,7 +147,10 @@ describe('OrderManager outcomes', () => {
     assert.equal(venue.received.length, 2);
     assert.deepEqual(venue.received[1], venue.received[0], 'resent body identical');
     assert.equal(om.tracked()[0]!.state, 'working');
-    assert.deepEqual(of('OrderAccepted').map((e) => e.duplicate), [true]);
+    assert.deepEqual(
+      of('OrderAccepted').map((e) => e.duplicate),
+      [true],
+    );
     assert.equal(venue.open.size, 1);
   });
 
@@ -151,7 +160,10 @@ describe('OrderManager outcomes', () => {
     await om.sync(M1, quotes(500_000));
     assert.equal(venue.open.size, 0);
     // our own NETWORK error speaks the same vocabulary as the venue client's classifier
-    assert.deepEqual(new Set(of('OrderRejected').map((e) => [e.reason, refusalLabel({ code: e.reason, message: e.message ?? '' })].join(' '))), new Set(['network network']));
+    assert.deepEqual(
+      new Set(of('OrderRejected').map((e) => [e.reason, refusalLabel({ code: e.reason, message: e.message ?? '' })].join(' '))),
+      new Set(['network network']),
+    );
     await om.sync(M1, quotes(500_000));
     assert.equal(venue.open.size, 4);
     assert.equal(new Set(venue.received.map((p) => p.nonce)).size, 4, 'no new nonces on retry');
@@ -192,7 +204,8 @@ describe('OrderManager outcomes', () => {
 
   it('409 migration blocks the market until resumeMarket; other markets keep quoting', async () => {
     const { venue, om, of } = setup();
-    venue.createScript = (p) => (p.marketId === M1 ? { ok: false, nonce: p.nonce, code: 'migration-required', message: '409', retryable: false, migration: true } : undefined);
+    venue.createScript = (p) =>
+      p.marketId === M1 ? { ok: false, nonce: p.nonce, code: 'migration-required', message: '409', retryable: false, migration: true } : undefined;
     await om.sync(M1, quotes(500_000));
     await om.sync(M2, quotes(500_000, M2));
     assert.equal(om.isBlocked(M1), true);
@@ -219,7 +232,14 @@ describe('OrderManager outcomes', () => {
 
   it('a thrown 409 migration blocks the market', async () => {
     const { venue, om } = setup();
-    venue.throwNext = new VenueError({ status: 409, venueCode: 'MIGRATION_REQUIRED', message: 'wallet must migrate', endpoint: 'POST /orders/bulk', retryAfterMs: null, body: null });
+    venue.throwNext = new VenueError({
+      status: 409,
+      venueCode: 'MIGRATION_REQUIRED',
+      message: 'wallet must migrate',
+      endpoint: 'POST /orders/bulk',
+      retryAfterMs: null,
+      body: null,
+    });
     await om.sync(M1, quotes(500_000));
     assert.equal(om.isBlocked(M1), true);
   });
@@ -269,10 +289,16 @@ describe('OrderManager outcomes', () => {
     await om.sync(M1, []);
     assert.equal(om.tracked().length, 0, 'no longer a live quote');
     assert.ok(om.knows(n), 'but still tracked as parked');
-    assert.deepEqual(of('OrderParked').map((e) => e.nonce), [n]);
+    assert.deepEqual(
+      of('OrderParked').map((e) => e.nonce),
+      [n],
+    );
     assert.deepEqual(of('OrderGone'), [], 'the store keeps counting it');
     om.settle(n); // the feed reports it closed, its fills first
-    assert.deepEqual(of('OrderGone').map((e) => e.nonce), [n]);
+    assert.deepEqual(
+      of('OrderGone').map((e) => e.nonce),
+      [n],
+    );
     assert.ok(!om.knows(n));
   });
 
@@ -289,7 +315,10 @@ describe('OrderManager outcomes', () => {
     release();
     await pulling;
     assert.deepEqual(of('OrderParked'), [], 'nothing left to wait for');
-    assert.deepEqual(of('OrderCancelled').map((e) => e.nonce), [n]);
+    assert.deepEqual(
+      of('OrderCancelled').map((e) => e.nonce),
+      [n],
+    );
     assert.ok(!om.knows(n));
   });
 
@@ -338,7 +367,8 @@ describe('OrderManager outcomes', () => {
     const { venue, om, clock } = setup();
     await om.sync(M1, quotes(500_000));
     let failures = 2; // a 5xx, then a 429, then the venue takes it
-    venue.cancelScript = (x) => (failures-- > 0 ? { ok: false, nonce: x, code: failures === 1 ? 'server-error' : 'rate-limited', message: 'try again', retryable: true } : undefined);
+    venue.cancelScript = (x) =>
+      failures-- > 0 ? { ok: false, nonce: x, code: failures === 1 ? 'server-error' : 'rate-limited', message: 'try again', retryable: true } : undefined;
     await om.sync(M1, []); // the pull: two of the four cancels are refused for now
     for (let i = 0; i < 10 && venue.open.size > 0; i++) await new Promise((r) => setImmediate(r));
     assert.equal(venue.open.size, 0, 'pulled without another tick');
@@ -378,7 +408,11 @@ describe('OrderManager outcomes', () => {
     clock.t += 31_000; // past half-life: the diff would refresh it by a cancel-replace
     await om.sync(M1, kept);
     const refresh = venue.venueCalls().at(-1)!;
-    assert.deepEqual(refresh.kind === 'batch' && [refresh.creates.length, refresh.cancels], [0, [n]], 'only the cancel: the gate counted the quote once, as the old order');
+    assert.deepEqual(
+      refresh.kind === 'batch' && [refresh.creates.length, refresh.cancels],
+      [0, [n]],
+      'only the cancel: the gate counted the quote once, as the old order',
+    );
     assert.equal(venue.open.size, 0);
     await om.sync(M1, kept); // the slot is empty and the quote still names the old order: nothing
     assert.equal(venue.venueCalls().at(-1), refresh);
@@ -416,7 +450,15 @@ describe('OrderManager.reconcile', () => {
     assert.equal(found.filter((e) => !e.slot.startsWith('orphan:')).length, 1, 'one adopted into its slot');
     // the other three are counted (at their whole size) while their cancels are on the way
     assert.equal(found.filter((e) => e.slot.startsWith('orphan:')).length, 3);
-    assert.deepEqual(of('CancelSubmitted').map((e) => e.nonce).sort(), found.filter((e) => e.slot.startsWith('orphan:')).map((e) => e.nonce).sort());
+    assert.deepEqual(
+      of('CancelSubmitted')
+        .map((e) => e.nonce)
+        .sort(),
+      found
+        .filter((e) => e.slot.startsWith('orphan:'))
+        .map((e) => e.nonce)
+        .sort(),
+    );
     assert.equal(venue.open.size, 1);
     assert.equal(om.ready, true);
     await om.sync(M1, q);
@@ -436,7 +478,10 @@ describe('OrderManager.reconcile', () => {
     assert.equal(om.tracked(M1)[0]!.remaining, p.size, 'the diff sees what the store counts');
     // the feed reports the earlier fill late: the count shrinks to what rests, the order stays
     om.applyFill(p.nonce, 500_000);
-    assert.deepEqual(of('OrderRemainingChanged').map((e) => e.remaining), [p.size - 500_000]);
+    assert.deepEqual(
+      of('OrderRemainingChanged').map((e) => e.remaining),
+      [p.size - 500_000],
+    );
     assert.ok(om.knows(p.nonce));
     assert.equal(om.tracked(M1)[0]!.remaining, p.size - 500_000);
   });
@@ -453,7 +498,10 @@ describe('OrderManager.reconcile', () => {
     // not hold yet still counts as exposure, and the order keeps its slot meanwhile
     const size = venue.open.get(b!)!.size;
     assert.deepEqual(of('OrderRemainingChanged'), []);
-    assert.ok(om.tracked(M1).some((t) => t.planned.nonce === b && t.remaining === size), 'b still counts its whole size');
+    assert.ok(
+      om.tracked(M1).some((t) => t.planned.nonce === b && t.remaining === size),
+      'b still counts its whole size',
+    );
     // a set checked now re-places the vanished order and leaves b alone: the gate took the identical
     // quote as b, already counted at 10, so topping b up now would add the 8 filled on top
     await om.sync(M1, quotes(500_000), om.exposureVersion(M1));
@@ -462,7 +510,11 @@ describe('OrderManager.reconcile', () => {
     assert.deepEqual(last.kind === 'batch' && [last.creates.length, last.cancels.length], [1, 0]);
     assert.ok(venue.open.has(b!), 'b rests untouched');
     om.applyFill(b as Bytes32, size - 2_000_000 - 500_000);
-    assert.deepEqual(of('OrderRemainingChanged').map((e) => e.remaining), [2_500_000], 'planned less the fills seen');
+    assert.deepEqual(
+      of('OrderRemainingChanged').map((e) => e.remaining),
+      [2_500_000],
+      'planned less the fills seen',
+    );
     await om.sync(M1, quotes(500_000));
     assert.equal(venue.open.size, 4);
     assertOnePerSlot(venue, om);
@@ -687,6 +739,9 @@ describe('OrderManager: remaining size from fills and from the venue never count
     assert.equal(events.filter((e) => e.type === 'OrderRemainingChanged' && e.nonce === n && e.remaining === 0).length, 0);
     // a later fill of the rest ends it
     om.applyFill(n, 2_000_000);
-    assert.equal(om.tracked(M1).find((t) => t.planned.nonce === n), undefined);
+    assert.equal(
+      om.tracked(M1).find((t) => t.planned.nonce === n),
+      undefined,
+    );
   });
 });

@@ -11,13 +11,35 @@ const nonce = (i: number): Bytes32 => ('0x' + i.toString(16).padStart(64, '0')) 
 const order = (price: number, side: 0 | 1 = 0): LimitOrder => ({ marketId: M1, outcomeIndex: 1, side, price, size: 10_000_000 });
 const want = (slot: string, o: LimitOrder): DesiredOrder => ({ slot, order: o });
 const at = (o: LimitOrder, n: number, remaining?: number) => venueOrder({ ...o, nonce: nonce(n) }, remaining);
-const tracked = (slot: string, o: LimitOrder, n: number, state: TrackedOrder['state'], sentAt = 0): TrackedOrder => ({ slot, planned: { ...o, nonce: nonce(n) }, remaining: o.size, state, sentAt });
+const tracked = (slot: string, o: LimitOrder, n: number, state: TrackedOrder['state'], sentAt = 0): TrackedOrder => ({
+  slot,
+  planned: { ...o, nonce: nonce(n) },
+  remaining: o.size,
+  state,
+  sentAt,
+});
 
 describe('planReconcile', () => {
   it('adopts strangers that fit free slots and cancels the rest', () => {
-    const plan = planReconcile([at(order(400_000), 1), at(order(600_000, 1), 2), at(order(200_000), 3)], [], [want('b0', order(405_000)), want('a0', order(600_000, 1))], tol, 0, 1000);
-    assert.deepEqual(plan.adopt.map((a) => [a.slot, a.order.nonce]), [['b0', nonce(1)], ['a0', nonce(2)]]);
-    assert.deepEqual(plan.cancel.map((o) => o.nonce), [nonce(3)]);
+    const plan = planReconcile(
+      [at(order(400_000), 1), at(order(600_000, 1), 2), at(order(200_000), 3)],
+      [],
+      [want('b0', order(405_000)), want('a0', order(600_000, 1))],
+      tol,
+      0,
+      1000,
+    );
+    assert.deepEqual(
+      plan.adopt.map((a) => [a.slot, a.order.nonce]),
+      [
+        ['b0', nonce(1)],
+        ['a0', nonce(2)],
+      ],
+    );
+    assert.deepEqual(
+      plan.cancel.map((o) => o.nonce),
+      [nonce(3)],
+    );
   });
 
   it('never adopts two orders into one slot', () => {
@@ -27,21 +49,49 @@ describe('planReconcile', () => {
   });
 
   it('does not adopt into a slot we already fill', () => {
-    const plan = planReconcile([at(order(400_000), 1), at(order(400_000), 2)], [tracked('b0', order(400_000), 1, 'working')], [want('b0', order(400_000))], tol, 0, 1000);
+    const plan = planReconcile(
+      [at(order(400_000), 1), at(order(400_000), 2)],
+      [tracked('b0', order(400_000), 1, 'working')],
+      [want('b0', order(400_000))],
+      tol,
+      0,
+      1000,
+    );
     assert.deepEqual(plan.confirm, [nonce(1)]);
     assert.deepEqual(plan.adopt, []);
-    assert.deepEqual(plan.cancel.map((o) => o.nonce), [nonce(2)]);
+    assert.deepEqual(
+      plan.cancel.map((o) => o.nonce),
+      [nonce(2)],
+    );
   });
 
   it('forgets tracked orders the venue no longer lists, but waits for young creates', () => {
-    const t = [tracked('b0', order(400_000), 1, 'working'), tracked('b1', order(390_000), 2, 'pending-create', 900), tracked('b2', order(380_000), 3, 'pending-create', 0), tracked('b3', order(370_000), 4, 'pending-cancel')];
+    const t = [
+      tracked('b0', order(400_000), 1, 'working'),
+      tracked('b1', order(390_000), 2, 'pending-create', 900),
+      tracked('b2', order(380_000), 3, 'pending-create', 0),
+      tracked('b3', order(370_000), 4, 'pending-cancel'),
+    ];
     const plan = planReconcile([], t, [], tol, 1000, 500);
-    assert.deepEqual(plan.forget.map((x) => x.planned.nonce), [nonce(1), nonce(3), nonce(4)]);
+    assert.deepEqual(
+      plan.forget.map((x) => x.planned.nonce),
+      [nonce(1), nonce(3), nonce(4)],
+    );
   });
 
   it('a young pending create keeps its slot free of strangers', () => {
-    const plan = planReconcile([at(order(400_000), 9)], [tracked('b0', order(400_000), 1, 'pending-create', 900)], [want('b0', order(400_000))], tol, 1000, 500);
-    assert.deepEqual(plan.cancel.map((o) => o.nonce), [nonce(9)]);
+    const plan = planReconcile(
+      [at(order(400_000), 9)],
+      [tracked('b0', order(400_000), 1, 'pending-create', 900)],
+      [want('b0', order(400_000))],
+      tol,
+      1000,
+      500,
+    );
+    assert.deepEqual(
+      plan.cancel.map((o) => o.nonce),
+      [nonce(9)],
+    );
   });
 
   it('confirms what the venue lists open, whatever its fills; ignores non-open statuses', () => {

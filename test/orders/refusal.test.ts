@@ -18,7 +18,12 @@ test('the metric label is the venue code from a bounded set; unknown codes are o
 });
 
 test('refusals no create can get past are fatal, with a cause and a fix; per-order refusals are not', () => {
-  const mismatch = fatalRefusal({ code: 'forbidden', status: 403, venueCode: 'FORBIDDEN', message: "orders[0].trader: orders may only be placed for this API key's wallet" });
+  const mismatch = fatalRefusal({
+    code: 'forbidden',
+    status: 403,
+    venueCode: 'FORBIDDEN',
+    message: "orders[0].trader: orders may only be placed for this API key's wallet",
+  });
   assert.ok(mismatch);
   assert.match(mismatch.cause, /another wallet/);
   assert.match(mismatch.fix, /API key issued for the signing wallet/);
@@ -30,20 +35,38 @@ test('refusals no create can get past are fatal, with a cause and a fix; per-ord
   assert.equal(fatalRefusal({ code: 'rate-limited', status: 429, venueCode: 'RATE_LIMITED', message: 'slow down' }), null);
 });
 
-function setup(ownMarkets?: typeof M1[]) {
+function setup(ownMarkets?: (typeof M1)[]) {
   const venue = new FakeVenue();
   const clock = new ManualClock();
   const events: OrderManagerEvent[] = [];
   let halted: Error | null = null;
-  const om = new OrderManager({ venue, clock, tolerances: { price: 0, sizeFraction: 0.1 }, emit: (e) => events.push(e), cancelAllDelayMs: 0, onHalt: (err) => (halted = err), ...(ownMarkets ? { ownMarkets } : {}) });
+  const om = new OrderManager({
+    venue,
+    clock,
+    tolerances: { price: 0, sizeFraction: 0.1 },
+    emit: (e) => events.push(e),
+    cancelAllDelayMs: 0,
+    onHalt: (err) => (halted = err),
+    ...(ownMarkets ? { ownMarkets } : {}),
+  });
   return { venue, om, events, halted: () => halted };
 }
 
-const desired = (marketId: typeof M1) => [{ slot: `${marketId}:b0`, order: { marketId, outcomeIndex: 1 as const, side: 0 as const, price: 480_000, size: 10_000_000, inventoryMode: 0 as const } }];
+const desired = (marketId: typeof M1) => [
+  { slot: `${marketId}:b0`, order: { marketId, outcomeIndex: 1 as const, side: 0 as const, price: 480_000, size: 10_000_000, inventoryMode: 0 as const } },
+];
 
 test('a 403 wallet/key mismatch halts the order manager with the cause and the fix; the event keeps status, code and message', async () => {
   const { venue, om, events, halted } = setup();
-  venue.createScript = (p) => ({ ok: false, nonce: p.nonce, code: 'forbidden', message: "orders may only be placed for this API key's wallet", retryable: false, status: 403, venueCode: 'FORBIDDEN' });
+  venue.createScript = (p) => ({
+    ok: false,
+    nonce: p.nonce,
+    code: 'forbidden',
+    message: "orders may only be placed for this API key's wallet",
+    retryable: false,
+    status: 403,
+    venueCode: 'FORBIDDEN',
+  });
   await om.reconcile();
   await om.sync(M1, desired(M1));
   for (let i = 0; i < 20 && !halted(); i++) await new Promise((r) => setImmediate(r));
@@ -61,7 +84,15 @@ test('a 403 wallet/key mismatch halts the order manager with the cause and the f
 
 test('an insufficient-balance refusal does not halt, but counts as a failed call', async () => {
   const { venue, om, events, halted } = setup();
-  venue.createScript = (p) => ({ ok: false, nonce: p.nonce, code: 'bad-request', message: 'insufficient balance', retryable: false, status: 400, venueCode: 'INSUFFICIENT_BALANCE' });
+  venue.createScript = (p) => ({
+    ok: false,
+    nonce: p.nonce,
+    code: 'bad-request',
+    message: 'insufficient balance',
+    retryable: false,
+    status: 400,
+    venueCode: 'INSUFFICIENT_BALANCE',
+  });
   await om.reconcile();
   await om.sync(M1, desired(M1));
   assert.equal(halted(), null);
@@ -83,7 +114,7 @@ test('reconcileScope markets: orders of other markets in the wallet are neither 
   assert.ok(venue.open.has(someoneElses.nonce));
 });
 
-test('reconcileScope wallet (default): every open order of the wallet is the bot\'s', async () => {
+test("reconcileScope wallet (default): every open order of the wallet is the bot's", async () => {
   const { venue, om } = setup();
   const other = { marketId: M2, outcomeIndex: 1 as const, side: 0 as const, price: 300_000, size: 1_000_000, nonce: ('0x' + '0e'.repeat(32)) as typeof M1 };
   venue.open.set(other.nonce, venueOrder(other));

@@ -12,30 +12,61 @@ const TOL = { price: 0, sizeFraction: 0.1 };
 const bid = (price: number, size: number, level = 0): DesiredQuote => ({ side: 'bid', price, size, level });
 
 function noSale(slot: string, price: number, size: number, state: TrackedOrder['state'] = 'working', remaining = size): TrackedOrder {
-  const planned: PlannedOrder = { marketId: M1, size, outcomeIndex: Outcome.NO, side: Side.SELL, price, inventoryMode: InventoryMode.REQUIRE_INVENTORY, nonce: ('0x' + slot.length.toString(16).padStart(2, '0') + price.toString(16).padStart(62, '0')) as Bytes32 };
+  const planned: PlannedOrder = {
+    marketId: M1,
+    size,
+    outcomeIndex: Outcome.NO,
+    side: Side.SELL,
+    price,
+    inventoryMode: InventoryMode.REQUIRE_INVENTORY,
+    nonce: ('0x' + slot.length.toString(16).padStart(2, '0') + price.toString(16).padStart(62, '0')) as Bytes32,
+  };
   return { slot, planned, remaining, state, sentAt: 0 };
 }
 
 function input(over: Partial<ReservedSellsInput>): ReservedSellsInput {
-  return { marketId: M1, quotes: [], position: { yes: 0, no: 0 }, leaving: [], tracked: [], tolerances: TOL, nowSec: 1_800_000_000, toOrders: { marketId: M1, tick: 1_000 }, cancelledSellsPark: true, ...over };
+  return {
+    marketId: M1,
+    quotes: [],
+    position: { yes: 0, no: 0 },
+    leaving: [],
+    tracked: [],
+    tolerances: TOL,
+    nowSec: 1_800_000_000,
+    toOrders: { marketId: M1, tick: 1_000 },
+    cancelledSellsPark: true,
+    ...over,
+  };
 }
 
-const form = (o: { outcomeIndex: number; side: number }) => (o.outcomeIndex === Outcome.NO && o.side === Side.SELL ? 'no-sale' : o.outcomeIndex === Outcome.YES && o.side === Side.BUY ? 'yes-buy' : 'other');
+const form = (o: { outcomeIndex: number; side: number }) =>
+  o.outcomeIndex === Outcome.NO && o.side === Side.SELL ? 'no-sale' : o.outcomeIndex === Outcome.YES && o.side === Side.BUY ? 'yes-buy' : 'other';
 const BID0 = slotOf(M1, 'bid', 0);
 
 test('a NO sale kept where it is keeps its tokens: the bid stays a NO sale', () => {
-  const out = desiredWithReservedSells(input({ quotes: [bid(480_000, 10_000_000)], position: { yes: 0, no: 10_000_000 }, tracked: [noSale(BID0, 520_000, 10_000_000)] }));
+  const out = desiredWithReservedSells(
+    input({ quotes: [bid(480_000, 10_000_000)], position: { yes: 0, no: 10_000_000 }, tracked: [noSale(BID0, 520_000, 10_000_000)] }),
+  );
   assert.equal(form(out[0]!.order), 'no-sale');
 });
 
 test('a NO sale the tick moves holds its tokens until its end is known: the moved bid is a YES buy', () => {
-  const out = desiredWithReservedSells(input({ quotes: [bid(490_000, 10_000_000)], position: { yes: 0, no: 10_000_000 }, tracked: [noSale(BID0, 520_000, 10_000_000)] }));
+  const out = desiredWithReservedSells(
+    input({ quotes: [bid(490_000, 10_000_000)], position: { yes: 0, no: 10_000_000 }, tracked: [noSale(BID0, 520_000, 10_000_000)] }),
+  );
   assert.equal(form(out[0]!.order), 'yes-buy');
   assert.equal(out[0]!.order.price, 490_000);
 });
 
 test('without parking (settleMs 0) the moved bid is a NO sale of the same tokens', () => {
-  const out = desiredWithReservedSells(input({ quotes: [bid(490_000, 10_000_000)], position: { yes: 0, no: 10_000_000 }, tracked: [noSale(BID0, 520_000, 10_000_000)], cancelledSellsPark: false }));
+  const out = desiredWithReservedSells(
+    input({
+      quotes: [bid(490_000, 10_000_000)],
+      position: { yes: 0, no: 10_000_000 },
+      tracked: [noSale(BID0, 520_000, 10_000_000)],
+      cancelledSellsPark: false,
+    }),
+  );
   assert.equal(form(out[0]!.order), 'no-sale');
   assert.equal(out[0]!.order.price, 510_000);
 });
@@ -61,8 +92,12 @@ test("a kept sale's shares beyond its quote's size stay reserved for the other l
 
 test('an in-flight NO sale not matching this tick, or a sale whose slot is gone, holds its tokens', () => {
   const pos = { yes: 0, no: 10_000_000 };
-  const inflight = desiredWithReservedSells(input({ quotes: [bid(490_000, 10_000_000)], position: pos, tracked: [noSale(BID0, 520_000, 10_000_000, 'pending-create')] }));
+  const inflight = desiredWithReservedSells(
+    input({ quotes: [bid(490_000, 10_000_000)], position: pos, tracked: [noSale(BID0, 520_000, 10_000_000, 'pending-create')] }),
+  );
   assert.equal(form(inflight[0]!.order), 'yes-buy');
-  const other = desiredWithReservedSells(input({ quotes: [bid(480_000, 10_000_000)], position: pos, tracked: [noSale(slotOf(M1, 'bid', 3), 520_000, 10_000_000)] }));
+  const other = desiredWithReservedSells(
+    input({ quotes: [bid(480_000, 10_000_000)], position: pos, tracked: [noSale(slotOf(M1, 'bid', 3), 520_000, 10_000_000)] }),
+  );
   assert.equal(form(other[0]!.order), 'yes-buy');
 });

@@ -20,7 +20,8 @@ test('the entry point runs the build when it is fresh, the sources when it is st
     execFileSync('mv', [join(work, 'package', 'dist'), join(dir, 'dist')]);
     // mark the build so the test can see which code ran
     appendFileSync(join(dir, 'dist', 'src', 'cli', 'main.js'), "\nprocess.stderr.write('[from dist]\\n');\n");
-    const run = (env: NodeJS.ProcessEnv = {}) => spawnSync(process.execPath, ['bin/bookmaker.js', 'run', '--help'], { cwd: dir, env: { ...process.env, BOOKMAKER_SOURCE: '', ...env }, encoding: 'utf8' });
+    const run = (env: NodeJS.ProcessEnv = {}) =>
+      spawnSync(process.execPath, ['bin/bookmaker.js', 'run', '--help'], { cwd: dir, env: { ...process.env, BOOKMAKER_SOURCE: '', ...env }, encoding: 'utf8' });
 
     const built = run();
     assert.equal(built.status, 0, built.stderr);

@@ -26,7 +26,9 @@ function files(dir: string, out: string[] = [], base = dir): string[] {
   return out;
 }
 
-test('packed bookmaker installs into a project outside the repository and backtests a strategy that imports only from "bookmaker"', { timeout: 240_000 }, () => {
+test('packed bookmaker installs into a project outside the repository and backtests a strategy that imports only from "bookmaker"', {
+  timeout: 240_000,
+}, () => {
   assert.ok(existsSync(DATA), `the data set is in the repository: ${relative(REPO, DATA)}`);
   const work = mkdtempSync(join(tmpdir(), 'bookmaker-pack-'));
   assert.ok(relative(REPO, work).startsWith('..'), 'the project lives outside the repository');
@@ -59,7 +61,10 @@ test('packed bookmaker installs into a project outside the repository and backte
     // ── the declarations type-check it (strict, NodeNext, as a user's tsconfig would)
     writeFileSync(
       join(app, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['fixed-spread.ts'] }),
+      JSON.stringify({
+        compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: [] },
+        files: ['fixed-spread.ts'],
+      }),
     );
     execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: app, encoding: 'utf8' });
 
@@ -84,8 +89,17 @@ test('packed bookmaker installs into a project outside the repository and backte
     const fromCode = execFileSync(process.execPath, ['from-code.mjs'], { cwd: app, encoding: 'utf8' });
     const m = /^(\d+) fills, PnL -?[0-9.]+ USDC\n$/.exec(fromCode);
     assert.ok(m && Number(m[1]) > 0, `the whole recording through the API: ${fromCode}`);
-    writeFileSync(join(app, 'builtin.mjs'), "import { loadStrategy, BUILTIN_STRATEGIES } from 'bookmaker';\nfor (const n of BUILTIN_STRATEGIES) console.log((await loadStrategy(n)).name);\n");
-    assert.deepEqual(execFileSync(process.execPath, ['builtin.mjs'], { cwd: app, encoding: 'utf8' }).trim().split('\n'), ['bands', 'avellaneda', 'oracle-anchored', 'glft', 'binary']);
+    writeFileSync(
+      join(app, 'builtin.mjs'),
+      "import { loadStrategy, BUILTIN_STRATEGIES } from 'bookmaker';\nfor (const n of BUILTIN_STRATEGIES) console.log((await loadStrategy(n)).name);\n",
+    );
+    assert.deepEqual(execFileSync(process.execPath, ['builtin.mjs'], { cwd: app, encoding: 'utf8' }).trim().split('\n'), [
+      'bands',
+      'avellaneda',
+      'oracle-anchored',
+      'glft',
+      'binary',
+    ]);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

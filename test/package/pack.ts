@@ -5,7 +5,20 @@
  */
 import { execFileSync, type ExecFileSyncOptions } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -90,7 +103,13 @@ function packFresh(work: string): string {
  * sections that moved there, the first page of docs/ that has the heading.
  */
 export function readmeBlock(heading: string, lang: string, nth = 0): string {
-  const pages = ['README.md', ...readdirSync(join(REPO, 'docs')).filter((n) => n.endsWith('.md')).sort().map((n) => join('docs', n))];
+  const pages = [
+    'README.md',
+    ...readdirSync(join(REPO, 'docs'))
+      .filter((n) => n.endsWith('.md'))
+      .sort()
+      .map((n) => join('docs', n)),
+  ];
   const page = pages.map((p) => ({ p, text: readFileSync(join(REPO, p), 'utf8') })).find(({ text }) => text.includes(heading));
   if (!page) throw new Error(`neither README.md nor docs/ has "${heading}"`);
   const readme = page.text;

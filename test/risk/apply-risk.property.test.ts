@@ -25,7 +25,10 @@ const size = fc.integer({ min: 1, max: 200 }).map((n) => n * S);
 const side = fc.constantFrom<'bid' | 'ask'>('bid', 'ask');
 const desired = fc.record({ side, price: tickIdx.map((t) => t * 10_000), size, level: fc.integer({ min: 0, max: 4 }) });
 const working = fc.record({
-  side, price: tickIdx.map((t) => t * 10_000), size, level: fc.integer({ min: 0, max: 4 }),
+  side,
+  price: tickIdx.map((t) => t * 10_000),
+  size,
+  level: fc.integer({ min: 0, max: 4 }),
   state: fc.constantFrom<WorkingQuote['state']>('working', 'in-flight', 'cancelling'),
 });
 
@@ -37,14 +40,25 @@ test('property: limits hold at worst case and outputs are valid', () => {
       fc.array(desired, { maxLength: 8 }),
       fc.integer({ min: 1, max: 98 }),
       fc.integer({ min: 1, max: 20 }),
-      fc.record({ maxPosition: fc.integer({ min: 1, max: 400 }), maxNotional: fc.integer({ min: 1, max: 200 }), maxOrderSize: fc.integer({ min: 1, max: 100 }), reduceOnly: fc.boolean() }),
+      fc.record({
+        maxPosition: fc.integer({ min: 1, max: 400 }),
+        maxNotional: fc.integer({ min: 1, max: 200 }),
+        maxOrderSize: fc.integer({ min: 1, max: 100 }),
+        reduceOnly: fc.boolean(),
+      }),
       fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }),
       (net, own, fresh0, bidTick, spreadTicks, l, keep) => {
         // some desired quotes repeat live orders exactly (the strategy wants them to stay)
         const want = [...own.filter((_, i) => keep[i]).map(({ side, price, size, level }) => ({ side, price, size, level })), ...fresh0];
         const bestBid = bidTick * 10_000;
         const bestAsk = Math.min(990_000, bestBid + spreadTicks * 10_000);
-        const quotes: WorkingQuote[] = own.map((w, i) => ({ ...w, nonce: `0x${(i + 1).toString(16).padStart(64, '0')}` as Bytes32, outcomeIndex: 1, venueSide: w.side === 'bid' ? 'buy' : 'sell', placedAt: NOW - 1 }));
+        const quotes: WorkingQuote[] = own.map((w, i) => ({
+          ...w,
+          nonce: `0x${(i + 1).toString(16).padStart(64, '0')}` as Bytes32,
+          outcomeIndex: 1,
+          venueSide: w.side === 'bid' ? 'buy' : 'sell',
+          placedAt: NOW - 1,
+        }));
         const view = makeView({ net, quotes, bids: [{ price: bestBid, size: S }], asks: bestAsk > bestBid ? [{ price: bestAsk, size: S }] : [] });
         const lim = limits({ maxPosition: l.maxPosition * S, maxNotional: l.maxNotional * S, maxOrderSize: l.maxOrderSize * S, reduceOnly: l.reduceOnly });
         const r = applyRisk(view, want as DesiredQuote[], lim);

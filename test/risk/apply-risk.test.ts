@@ -11,7 +11,11 @@ import { limits, S } from './limits.ts';
 const bid = (price: number, size: number, level = 0): DesiredQuote => ({ side: 'bid', price, size, level });
 const ask = (price: number, size: number, level = 0): DesiredQuote => ({ side: 'ask', price, size, level });
 const own = (q: DesiredQuote, state: WorkingQuote['state'] = 'working'): WorkingQuote => ({
-  ...q, state, outcomeIndex: 1, venueSide: q.side === 'bid' ? 'buy' : 'sell', placedAt: NOW - 1000,
+  ...q,
+  state,
+  outcomeIndex: 1,
+  venueSide: q.side === 'bid' ? 'buy' : 'sell',
+  placedAt: NOW - 1000,
 });
 const two = [bid(470_000, 10 * S), ask(530_000, 10 * S)];
 
@@ -19,7 +23,10 @@ test('clean pass', () => {
   const r = applyRisk(makeView(), two, limits());
   assert.equal(r.action, 'quote');
   assert.deepEqual(r.quotes, two);
-  assert.deepEqual(r.decisions.map((d) => d.kind), ['pass', 'pass']);
+  assert.deepEqual(
+    r.decisions.map((d) => d.kind),
+    ['pass', 'pass'],
+  );
   assert.equal(r.denied.length, 0);
 });
 
@@ -33,7 +40,12 @@ test('market-wide guards pull every quote with one reason', () => {
     ['migration', makeView({ flags: { migrationActive: true } }), limits(), 'MIGRATION'],
     ['no book', makeView({ book: null }), limits(), 'STALE_BOOK'],
     ['old polled book', makeView({ book: { ...makeView().book!, updatedAt: NOW - 10_001 }, streamLastEventAt: null }), limits(), 'STALE_BOOK'],
-    ['old book, stream quiet as long', makeView({ book: { ...makeView().book!, updatedAt: NOW - 10_001 }, streamLastEventAt: NOW - 10_001 }), limits({ maxStreamSilenceMs: 60_000 }), 'STALE_BOOK'],
+    [
+      'old book, stream quiet as long',
+      makeView({ book: { ...makeView().book!, updatedAt: NOW - 10_001 }, streamLastEventAt: NOW - 10_001 }),
+      limits({ maxStreamSilenceMs: 60_000 }),
+      'STALE_BOOK',
+    ],
     ['silent stream', makeView({ streamLastEventAt: NOW - 20_000 }), limits(), 'STREAM_SILENT'],
   ];
   for (const [name, view, lim, reason] of rows) {
@@ -61,7 +73,10 @@ test('strategy null pulls without denial events, reporting the guard that stands
   const halted = applyRisk(makeView(), null, limits({ halted: true }));
   assert.equal(halted.action, 'pull');
   assert.equal(halted.denied.length, 0, 'nothing was wanted: no event');
-  assert.deepEqual(halted.decisions.map((d) => d.kind === 'deny' && d.quote === null && d.reason), ['HALTED']);
+  assert.deepEqual(
+    halted.decisions.map((d) => d.kind === 'deny' && d.quote === null && d.reason),
+    ['HALTED'],
+  );
 });
 
 test('price checks', () => {
@@ -96,11 +111,17 @@ test('price checks', () => {
 
 test('self-trade: the desired set must not cross itself, and the venue warning blocks new orders', () => {
   const r = applyRisk(makeView(), [bid(500_000, S), ask(500_000, S)], limits({ allowCrossing: true }));
-  assert.deepEqual(r.decisions.map((d) => d.kind === 'deny' && d.reason), ['SELF_TRADE', 'SELF_TRADE']);
+  assert.deepEqual(
+    r.decisions.map((d) => d.kind === 'deny' && d.reason),
+    ['SELF_TRADE', 'SELF_TRADE'],
+  );
   const existing = bid(470_000, 10 * S);
   const v = makeView({ flags: { selfTradeWarning: true }, quotes: [own(existing)] });
   const r2 = applyRisk(v, [existing, ask(530_000, S)], limits());
-  assert.deepEqual(r2.decisions.map((d) => d.kind === 'deny' ? d.reason : d.kind), ['pass', 'SELF_TRADE']);
+  assert.deepEqual(
+    r2.decisions.map((d) => (d.kind === 'deny' ? d.reason : d.kind)),
+    ['pass', 'SELF_TRADE'],
+  );
 });
 
 test('max order size trims', () => {
@@ -120,7 +141,10 @@ test('position limit counts working AND in-flight orders at worst case', () => {
   assert.equal(r.decisions[1]!.kind, 'pass', 'asks reduce the long side');
   // a second bid gets nothing: denied, not trimmed to zero
   const r2 = applyRisk(view, [bid(470_000, 15 * S, 0), bid(410_000, 5 * S, 1)], limits({ maxPosition: 100 * S }));
-  assert.deepEqual(r2.decisions.map((d) => d.kind === 'deny' ? d.reason : d.kind), ['pass', 'POSITION_LIMIT']);
+  assert.deepEqual(
+    r2.decisions.map((d) => (d.kind === 'deny' ? d.reason : d.kind)),
+    ['pass', 'POSITION_LIMIT'],
+  );
   // the worst case never exceeds the limit
   const after = exposureOf(view.position.net, [...view.quotes, ...r.quotes]);
   assert.ok(after.long <= 100 * S && after.short <= 100 * S);
@@ -142,16 +166,26 @@ test('working quotes left past the limit by a moved position are pulled, farthes
   const far = ask(550_000, 5 * S, 1);
   const view = makeView({ net: -50 * S, quotes: [own(near), own(far)] });
   const r = applyRisk(view, [near, far], limits({ maxPosition: 60 * S }));
-  assert.deepEqual(r.decisions.map((d) => d.kind === 'deny' ? d.reason : d.kind), ['pass', 'POSITION_LIMIT']);
+  assert.deepEqual(
+    r.decisions.map((d) => (d.kind === 'deny' ? d.reason : d.kind)),
+    ['pass', 'POSITION_LIMIT'],
+  );
   assert.deepEqual(r.quotes, [near]);
   // short 53: both go (53 + 10 is still past 60)
   const r2 = applyRisk(makeView({ net: -53 * S, quotes: [own(near), own(far)] }), [near, far], limits({ maxPosition: 60 * S }));
-  assert.deepEqual(r2.decisions.map((d) => d.kind), ['deny', 'deny']);
+  assert.deepEqual(
+    r2.decisions.map((d) => d.kind),
+    ['deny', 'deny'],
+  );
   assert.deepEqual(r2.quotes, []);
   // an order already cancelling is not matched and not shed again; the bids are untouched
   const b = bid(470_000, 10 * S);
   const r3 = applyRisk(makeView({ net: -50 * S, quotes: [own(near), own(far, 'cancelling'), own(b)] }), [b, near], limits({ maxPosition: 60 * S }));
-  assert.deepEqual(r3.decisions.map((d) => d.kind), ['pass', 'pass'], '50 + 10 staying fits');
+  assert.deepEqual(
+    r3.decisions.map((d) => d.kind),
+    ['pass', 'pass'],
+    '50 + 10 staying fits',
+  );
 });
 
 test('a live order identical to a quote but in another slot is not that quote: the quote is counted', () => {
@@ -162,13 +196,20 @@ test('a live order identical to a quote but in another slot is not that quote: t
   const old1 = ask(570_000, 10 * S, 1);
   const view = makeView({ quotes: [own(old0), own(old1)] });
   const r = applyRisk(view, [ask(570_000, 10 * S, 0), ask(580_000, 10 * S, 1)], limits({ maxPosition: 20 * S }));
-  assert.deepEqual(r.decisions.map((d) => (d.kind === 'deny' ? d.reason : d.kind)), ['POSITION_LIMIT', 'POSITION_LIMIT'], 'both counted on top of the 20 working');
+  assert.deepEqual(
+    r.decisions.map((d) => (d.kind === 'deny' ? d.reason : d.kind)),
+    ['POSITION_LIMIT', 'POSITION_LIMIT'],
+    'both counted on top of the 20 working',
+  );
   // in its own slot the same quote is the order: it passes without being counted again, and the
   // result names the order it keeps (the order manager never places a new order for it)
   const n0 = ('0x' + '0a'.repeat(32)) as Bytes32;
   const kept = makeView({ quotes: [{ ...own(old0), nonce: n0 }, own(old1)] });
   const same = applyRisk(kept, [old0, old1, ask(590_000, 5 * S, 2)], limits({ maxPosition: 25 * S }));
-  assert.deepEqual(same.decisions.map((d) => d.kind), ['pass', 'pass', 'pass']);
+  assert.deepEqual(
+    same.decisions.map((d) => d.kind),
+    ['pass', 'pass', 'pass'],
+  );
   assert.deepEqual(same.keeps, [n0, null, null], 'an own order without a known nonce keeps nothing; a new quote keeps nothing');
 });
 
@@ -181,11 +222,20 @@ test('short side and minimum size', () => {
 test('notional limit values the long at the mark and the short at 1 − mark', () => {
   // mark = 50¢ (symmetric book): 100 USDC allows 200 shares either way
   const r = applyRisk(makeView(), [bid(470_000, 300 * S), ask(530_000, 300 * S)], limits({ maxNotional: 100 * S }));
-  assert.deepEqual(r.decisions.map((d) => d.kind === 'trim' && [d.size, d.reason]), [[200 * S, 'NOTIONAL_LIMIT'], [200 * S, 'NOTIONAL_LIMIT']]);
+  assert.deepEqual(
+    r.decisions.map((d) => d.kind === 'trim' && [d.size, d.reason]),
+    [
+      [200 * S, 'NOTIONAL_LIMIT'],
+      [200 * S, 'NOTIONAL_LIMIT'],
+    ],
+  );
   // mark 80¢: long 125 shares, short 500
   const v = makeView({ bids: [{ price: 790_000, size: S }], asks: [{ price: 810_000, size: S }] });
   const r2 = applyRisk(v, [bid(780_000, 600 * S), ask(820_000, 600 * S)], limits({ maxNotional: 100 * S }));
-  assert.deepEqual(r2.decisions.map((d) => d.kind === 'trim' && d.size), [125 * S, 500 * S]);
+  assert.deepEqual(
+    r2.decisions.map((d) => d.kind === 'trim' && d.size),
+    [125 * S, 500 * S],
+  );
   assert.ok(worstNotional(exposureOf(0, r2.quotes), 800_000) <= 100 * S);
 });
 
@@ -237,9 +287,17 @@ test('rate budget: new slots first, then big near moves; denied moves keep the w
 test('rate budget refill is capped and starts full', () => {
   const lim = limits({ orderRate: { capacity: 3, refillPerSecond: 1 } });
   const r = applyRisk(makeView(), [bid(470_000, S, 0), bid(460_000, S, 1), bid(450_000, S, 2), bid(440_000, S, 3)], lim);
-  assert.deepEqual(r.decisions.map((d) => d.kind), ['pass', 'pass', 'pass', 'deny']);
+  assert.deepEqual(
+    r.decisions.map((d) => d.kind),
+    ['pass', 'pass', 'pass', 'deny'],
+  );
   assert.equal(r.state.tokens, 0);
-  const later = applyRisk(makeView({ now: NOW + 3_600_000, deadline: null, book: { ...makeView().book!, updatedAt: NOW + 3_600_000 }, streamLastEventAt: null }), [], lim, r.state);
+  const later = applyRisk(
+    makeView({ now: NOW + 3_600_000, deadline: null, book: { ...makeView().book!, updatedAt: NOW + 3_600_000 }, streamLastEventAt: null }),
+    [],
+    lim,
+    r.state,
+  );
   assert.equal(later.state.tokens, 3);
 });
 

@@ -16,8 +16,22 @@ test("the live store keeps the config's mid and trade history sizes, not the red
   for (let i = 0; i < 30; i++) {
     const ts = 1_000 + i * 1_000;
     const p = 400_000 + (i % 5) * 10_000;
-    store.dispatch({ type: 'BookEventReceived', event: { type: 'snapshot', book: { marketId: M, outcomeIndex: 1, bids: [{ price: p, size: S }], asks: [{ price: p + 20_000, size: S }], venueTs: ts }, seq: i + 1, localTs: ts, source: 'stream' }, ts });
-    store.dispatch({ type: 'BookEventReceived', event: { type: 'trade', marketId: M, outcomeIndex: 1, seq: i + 1, price: p, size: S, takerSide: 'sell', venueTs: ts, localTs: ts }, ts });
+    store.dispatch({
+      type: 'BookEventReceived',
+      event: {
+        type: 'snapshot',
+        book: { marketId: M, outcomeIndex: 1, bids: [{ price: p, size: S }], asks: [{ price: p + 20_000, size: S }], venueTs: ts },
+        seq: i + 1,
+        localTs: ts,
+        source: 'stream',
+      },
+      ts,
+    });
+    store.dispatch({
+      type: 'BookEventReceived',
+      event: { type: 'trade', marketId: M, outcomeIndex: 1, seq: i + 1, price: p, size: S, takerSide: 'sell', venueTs: ts, localTs: ts },
+      ts,
+    });
   }
   const m = store.state.markets.get(M)!;
   assert.equal(m.midHistory.length, 7);

@@ -8,7 +8,7 @@ import { silentLogger } from '../../src/core/logger.ts';
 import { parseConfigText } from '../../src/config/load-config.ts';
 import { startBot } from '../../src/runtime/bot.ts';
 
-test('venue.local.agents reach the embedded exchange\'s counterparties', { timeout: 60_000 }, async () => {
+test("venue.local.agents reach the embedded exchange's counterparties", { timeout: 60_000 }, async () => {
   const cfg = await parseConfigText(
     `venue:
   local: { seed: 7, markets: 1, tick: 0.01, agents: { noiseTakers: 1, informedTakers: 3, makers: 0, takerRatePerSecond: 2 } }

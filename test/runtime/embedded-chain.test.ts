@@ -12,7 +12,10 @@ import { MAINNET, TESTNET } from '../../src/exchange/chains.ts';
 import { startBot } from '../../src/runtime/bot.ts';
 import { waitFor } from '../e2e/harness.ts';
 
-for (const [name, chain] of [['mainnet', MAINNET], ['testnet', TESTNET]] as const) {
+for (const [name, chain] of [
+  ['mainnet', MAINNET],
+  ['testnet', TESTNET],
+] as const) {
   test(`venue.chain ${name} with venue.local: the embedded exchange verifies ${name} and the bot's orders are accepted`, { timeout: 60_000 }, async () => {
     const cfg = await parseConfigText(
       `venue:

@@ -15,10 +15,21 @@ import { ManualClock } from '../exchange/stream/manual-clock.ts';
 import { FakeVenue, M1, M2 } from '../orders/fake-venue.ts';
 
 const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }] }, 'strategy');
-const market = (id: Bytes32): KernelMarket => ({ marketId: id, strategy: bands, params, risk: { ...DEFAULT_RISK, maxBookAgeMs: 5_000, maxStreamSilenceMs: 5_000 } });
+const market = (id: Bytes32): KernelMarket => ({
+  marketId: id,
+  strategy: bands,
+  params,
+  risk: { ...DEFAULT_RISK, maxBookAgeMs: 5_000, maxStreamSilenceMs: 5_000 },
+});
 const book = (marketId: Bytes32, ts: number): StateEvent => ({
   type: 'BookEventReceived',
-  event: { type: 'snapshot', book: { marketId, outcomeIndex: 1, bids: [{ price: 480_000, size: 100_000_000 }], asks: [{ price: 520_000, size: 100_000_000 }], venueTs: ts }, seq: 1, localTs: ts, source: 'stream' },
+  event: {
+    type: 'snapshot',
+    book: { marketId, outcomeIndex: 1, bids: [{ price: 480_000, size: 100_000_000 }], asks: [{ price: 520_000, size: 100_000_000 }], venueTs: ts },
+    seq: 1,
+    localTs: ts,
+    source: 'stream',
+  },
   ts,
 });
 
@@ -26,7 +37,15 @@ test('a market that (re)starts under a held pause starts paused; resume lets it 
   const clock = new ManualClock(1_800_000_000_000);
   const venue = new FakeVenue();
   const held = new Set([M2.toLowerCase()]);
-  const kernel = new QuotingKernel({ clock, venue, store: new StateStore(), markets: [market(M1)], requoteIntervalMs: 250, housekeepingMs: 1000, heldPause: (id) => held.has(id.toLowerCase()) });
+  const kernel = new QuotingKernel({
+    clock,
+    venue,
+    store: new StateStore(),
+    markets: [market(M1)],
+    requoteIntervalMs: 250,
+    housekeepingMs: 1000,
+    heldPause: (id) => held.has(id.toLowerCase()),
+  });
   try {
     assert.equal(kernel.addMarket(market(M2)), true);
     assert.equal(kernel.isPaused(M2), true, 'it starts paused');

@@ -39,7 +39,7 @@ function screen() {
         const n = m[1] === '' ? 1 : Number(m[1]);
         if (m[2] === 'A') row = Math.max(0, row - n);
         else if (m[2] === 'K') rows[row] = '';
-        else if (m[2] === 'J') rows.length = row + 1, (rows[row] = rows[row]!.slice(0, col));
+        else if (m[2] === 'J') (rows.length = row + 1), (rows[row] = rows[row]!.slice(0, col));
         i += m[0].length - 1;
       } else if (s[i] === '\r') col = 0;
       else if (s[i] === '\n') {
@@ -76,9 +76,24 @@ test('logs print above the summary; the summary is redrawn below them and never 
 
 test('pretty lines: time, level, component, message, fields; errors with their stack; non-JSON passed through', () => {
   const t = new Date(2026, 0, 2, 3, 4, 5, 6).getTime();
-  const line = formatPretty(JSON.stringify({ level: 40, time: t, pid: 1, hostname: 'h', name: 'bookmaker', component: 'bot', msg: 'retrying', step: 'select markets', attempt: 2, code: 'ECONNREFUSED' }));
+  const line = formatPretty(
+    JSON.stringify({
+      level: 40,
+      time: t,
+      pid: 1,
+      hostname: 'h',
+      name: 'bookmaker',
+      component: 'bot',
+      msg: 'retrying',
+      step: 'select markets',
+      attempt: 2,
+      code: 'ECONNREFUSED',
+    }),
+  );
   assert.equal(line, '03:04:05.006 WARN  bot: retrying step="select markets" attempt=2 code=ECONNREFUSED\n');
-  const err = formatPretty(JSON.stringify({ level: 50, time: t, msg: 'boom', err: { type: 'Error', message: 'bad thing', stack: 'Error: bad thing\n    at f (x.ts:1:1)' } }));
+  const err = formatPretty(
+    JSON.stringify({ level: 50, time: t, msg: 'boom', err: { type: 'Error', message: 'bad thing', stack: 'Error: bad thing\n    at f (x.ts:1:1)' } }),
+  );
   assert.equal(err, '03:04:05.006 ERROR boom err="bad thing"\n    at f (x.ts:1:1)\n');
   assert.equal(formatPretty('not json'), 'not json\n');
   assert.match(formatPretty(JSON.stringify({ level: 60, time: t, msg: 'x' }), { colors: true }), /\x1b\[/);

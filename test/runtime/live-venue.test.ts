@@ -17,9 +17,27 @@ const planned = (): PlannedOrder => ({ marketId: M, outcomeIndex: 1, side: 0, pr
 
 function orderOf(b: LimitOrderBody): VenueOrder {
   return {
-    marketId: b.marketId, trader: b.trader, nonce: b.nonce, side: b.side as 0 | 1, outcomeIndex: b.outcomeIndex as 0 | 1, price: Number(b.price), size: Number(b.size), filledSize: 0,
-    remainingSize: Number(b.size), percentFilled: 0, type: 'limit', status: 'open', voidReason: null, insertedAt: '', expiry: Number(b.expiry), settlementVersion: 2,
-    sv2OrderKind: 0, sv2TimeInForce: 0, sv2MinSharesOut: null, sv2MaxCollateralIn: null, sv2MinCollateralOut: null,
+    marketId: b.marketId,
+    trader: b.trader,
+    nonce: b.nonce,
+    side: b.side as 0 | 1,
+    outcomeIndex: b.outcomeIndex as 0 | 1,
+    price: Number(b.price),
+    size: Number(b.size),
+    filledSize: 0,
+    remainingSize: Number(b.size),
+    percentFilled: 0,
+    type: 'limit',
+    status: 'open',
+    voidReason: null,
+    insertedAt: '',
+    expiry: Number(b.expiry),
+    settlementVersion: 2,
+    sv2OrderKind: 0,
+    sv2TimeInForce: 0,
+    sv2MinSharesOut: null,
+    sv2MaxCollateralIn: null,
+    sv2MinCollateralOut: null,
   };
 }
 
@@ -30,7 +48,11 @@ function fakeClient() {
   const calls: Call[] = [];
   const st = { fail: [] as unknown[], duplicate: false, pages: [] as VenueOrder[][] };
   const answer = (ops: BulkOperation[]): BulkResult => ({
-    results: ops.map((o) => (o.type === 'create' ? { type: 'create' as const, ok: true as const, order: orderOf(o.order as LimitOrderBody) } : { type: 'cancel' as const, ok: true as const, trader: o.cancel.trader, nonce: o.cancel.nonce, alreadyCancelled: false })),
+    results: ops.map((o) =>
+      o.type === 'create'
+        ? { type: 'create' as const, ok: true as const, order: orderOf(o.order as LimitOrderBody) }
+        : { type: 'cancel' as const, ok: true as const, trader: o.cancel.trader, nonce: o.cancel.nonce, alreadyCancelled: false },
+    ),
     duplicate: false,
   });
   const maybeFail = (): void => {
@@ -63,7 +85,10 @@ function fakeClient() {
     async cancelReplace(cancel, create) {
       calls.push({ kind: 'cancelReplace', body: { cancel, create } });
       maybeFail();
-      return { cancel: { trader: cancel.trader, nonce: cancel.nonce, alreadyCancelled: false }, create: { nonce: create.nonce, order: orderOf(create), duplicate: false } };
+      return {
+        cancel: { trader: cancel.trader, nonce: cancel.nonce, alreadyCancelled: false },
+        create: { nonce: create.nonce, order: orderOf(create), duplicate: false },
+      };
     },
     async *iterate(p) {
       calls.push({ kind: 'iterate', body: p });
@@ -74,14 +99,24 @@ function fakeClient() {
 }
 
 const venueError = (status: number, message: string, extra: Record<string, unknown> = {}) =>
-  new VenueError({ status, venueCode: (extra.code as string) ?? null, message, endpoint: 'POST /orders/bulk', retryAfterMs: null, body: { message, ...extra } });
+  new VenueError({
+    status,
+    venueCode: (extra.code as string) ?? null,
+    message,
+    endpoint: 'POST /orders/bulk',
+    retryAfterMs: null,
+    body: { message, ...extra },
+  });
 
 test('creates and cancels together go out as one mixed bulk call; alone as bulk/create or bulk/cancel', async () => {
   const { client, calls } = fakeClient();
   const v = createLiveVenue({ client: { orders: client }, signer });
   const a = planned();
   const r = await v.batch([a, planned()], [nonce()]);
-  assert.deepEqual(calls.map((c) => c.kind), ['bulk']);
+  assert.deepEqual(
+    calls.map((c) => c.kind),
+    ['bulk'],
+  );
   assert.equal(r.creates.length, 2);
   assert.ok(r.creates.every((c) => c.ok));
   assert.ok(r.cancels[0]!.ok);
@@ -89,7 +124,10 @@ test('creates and cancels together go out as one mixed bulk call; alone as bulk/
   assert.equal(ops[0]!.type, 'cancel', 'cancels first, so they free collateral before the creates');
   await v.batch([planned()], []);
   await v.batch([], [nonce()]);
-  assert.deepEqual(calls.map((c) => c.kind), ['bulk', 'bulkCreate', 'bulkCancel']);
+  assert.deepEqual(
+    calls.map((c) => c.kind),
+    ['bulk', 'bulkCreate', 'bulkCancel'],
+  );
 });
 
 test('more than the batch limit is chunked, cancels first', async () => {
@@ -98,7 +136,14 @@ test('more than the batch limit is chunked, cancels first', async () => {
   const creates = Array.from({ length: 70 }, planned);
   const cancels = Array.from({ length: 40 }, nonce);
   const r = await v.batch(creates, cancels);
-  assert.deepEqual(calls.map((c) => [c.kind, (c.body as unknown[]).length]), [['bulk', 50], ['bulkCreate', 50], ['bulkCreate', 10]]);
+  assert.deepEqual(
+    calls.map((c) => [c.kind, (c.body as unknown[]).length]),
+    [
+      ['bulk', 50],
+      ['bulkCreate', 50],
+      ['bulkCreate', 10],
+    ],
+  );
   assert.equal(r.creates.length, 70);
   assert.equal(r.cancels.length, 40);
 });
@@ -127,7 +172,10 @@ test('a duplicate answer to a bulk resend settles each create alone', async () =
   await v.batch([p], []);
   st.duplicate = true;
   const r = await v.batch([p], []);
-  assert.deepEqual(calls.map((c) => c.kind), ['bulkCreate', 'bulkCreate', 'create']);
+  assert.deepEqual(
+    calls.map((c) => c.kind),
+    ['bulkCreate', 'bulkCreate', 'create'],
+  );
   assert.deepEqual(r.creates[0], { ok: true, nonce: p.nonce, order: null, duplicate: true });
 });
 
@@ -166,7 +214,10 @@ test('cancel-replace of an order the venue does not know sends the create alone'
   st.fail.push(venueError(404, 'order with nonce 0x… not found'));
   const p = planned();
   const r = await v.cancelReplace(nonce(), p);
-  assert.deepEqual(calls.map((c) => c.kind), ['cancelReplace', 'bulkCreate']);
+  assert.deepEqual(
+    calls.map((c) => c.kind),
+    ['cancelReplace', 'bulkCreate'],
+  );
   assert.equal(r.cancel.ok && r.cancel.alreadyCancelled, true);
   assert.equal(r.create.ok, true);
 });
@@ -195,7 +246,10 @@ test('cancel bodies signed ahead are dropped when the order ends without our can
   const r = await v.batch([], [a.nonce, c.nonce]);
   assert.ok(r.cancels.every((x) => x.ok));
   const sent = calls.at(-1)!.body as CancelBody[];
-  assert.deepEqual(sent.map((x) => x.nonce), [a.nonce, c.nonce]);
+  assert.deepEqual(
+    sent.map((x) => x.nonce),
+    [a.nonce, c.nonce],
+  );
   assert.deepEqual(sent[0], signer.signCancel(a.nonce));
   assert.equal(v.presignedCancels, 0);
 });
@@ -210,12 +264,17 @@ test('an order forgotten before its cancel was signed ahead is not signed at all
   assert.equal(v.presignedCancels, 0);
 });
 
-test('refusals keep the venue\'s status, code and message: a whole call refused for items, and a 201 listing refused items in `errors`', async () => {
+test("refusals keep the venue's status, code and message: a whole call refused for items, and a 201 listing refused items in `errors`", async () => {
   const { client, st } = fakeClient();
   const v = createLiveVenue({ client: { orders: client }, signer });
   // a 403 naming every item (a key acting for another wallet)
   const [a, b] = [planned(), planned()];
-  st.fail.push(venueError(403, '2 item(s) refused; nothing was applied', { code: 'FORBIDDEN', errors: [0, 1].map((index) => ({ index, error: "orders may only be placed for this API key's wallet", code: 'FORBIDDEN' })) }));
+  st.fail.push(
+    venueError(403, '2 item(s) refused; nothing was applied', {
+      code: 'FORBIDDEN',
+      errors: [0, 1].map((index) => ({ index, error: "orders may only be placed for this API key's wallet", code: 'FORBIDDEN' })),
+    }),
+  );
   const r1 = await v.batch([a, b], []);
   for (const c of r1.creates) {
     assert.ok(!c.ok);
@@ -241,7 +300,7 @@ test('refusals keep the venue\'s status, code and message: a whole call refused 
   assert.equal(refused.retryable, false);
 });
 
-test('onWrite names the market of each request and whether it carries only cancels (a cancel-only call needs the caller\'s market)', async () => {
+test("onWrite names the market of each request and whether it carries only cancels (a cancel-only call needs the caller's market)", async () => {
   const { client } = fakeClient();
   const writes: [Bytes32 | null, boolean][] = [];
   const v = createLiveVenue({ client: { orders: client }, signer, onWrite: (m, cancelOnly) => writes.push([m, cancelOnly]) });
@@ -264,7 +323,7 @@ test('order signatures use ECDSA nonces computed ahead in idle turns, a chunk pe
   const s = createSigner({ privateKey: '0x' + '33'.repeat(32), chain: TESTNET });
   const { client, calls } = fakeClient();
   const v = createLiveVenue({ client: { orders: client }, signer: s, aheadNonces: 40 });
-  assert.equal(s.precomputedNonces, 0, 'nothing is computed on the caller\'s turn');
+  assert.equal(s.precomputedNonces, 0, "nothing is computed on the caller's turn");
   await turn();
   assert.equal(s.precomputedNonces, 16, 'one chunk per idle turn');
   for (let i = 0; i < 4; i++) await turn();
@@ -319,5 +378,8 @@ test('at most maxInFlight order calls are in flight; the rest wait unsent, in or
   assert.equal(v.waitingCalls, 0);
   // sent in the order they were asked for
   const sent = calls.filter((c) => c.kind === 'bulkCreate').map((c) => (c.body as LimitOrderBody[])[0]!.nonce);
-  assert.deepEqual(sent, rs.map((r) => r.creates[0]!.nonce));
+  assert.deepEqual(
+    sent,
+    rs.map((r) => r.creates[0]!.nonce),
+  );
 });

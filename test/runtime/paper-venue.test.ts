@@ -20,7 +20,10 @@ test('orders rest in memory and cancel; nothing is sent anywhere', async () => {
   assert.equal(r.creates[0]!.ok, true);
   assert.equal((await v.openOrders(M)).length, 1);
   const c = await v.batch([], [n(1), n(2)]);
-  assert.deepEqual(c.cancels.map((x) => x.ok && x.alreadyCancelled), [false, true]);
+  assert.deepEqual(
+    c.cancels.map((x) => x.ok && x.alreadyCancelled),
+    [false, true],
+  );
   assert.equal(v.openCount, 0);
 });
 
@@ -35,8 +38,18 @@ test('a public trade fills the quotes it prints through, best price first, up to
     [],
   );
   // a taker sells 6 YES down to 0.46: our 0.48 bid fills 4, our 0.47 bid fills 2
-  v.onBookEvent({ type: 'trade', marketId: M, outcomeIndex: 1, seq: 1, price: 460_000, size: 6_000_000, takerSide: 'sell', venueTs: 0, localTs: 0 }, null, null);
-  assert.deepEqual(fills.map((f) => [f.nonce, f.size, f.price]), [[n(1), 4_000_000, 480_000], [n(2), 2_000_000, 530_000]]);
+  v.onBookEvent(
+    { type: 'trade', marketId: M, outcomeIndex: 1, seq: 1, price: 460_000, size: 6_000_000, takerSide: 'sell', venueTs: 0, localTs: 0 },
+    null,
+    null,
+  );
+  assert.deepEqual(
+    fills.map((f) => [f.nonce, f.size, f.price]),
+    [
+      [n(1), 4_000_000, 480_000],
+      [n(2), 2_000_000, 530_000],
+    ],
+  );
   assert.equal(v.openCount, 2);
 });
 

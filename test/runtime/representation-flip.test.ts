@@ -25,7 +25,13 @@ const HELD_NO = 10_000_000; // exactly one bid's size
 function book(marketId: Bytes32, bid: number, ask: number, ts: number): StateEvent {
   return {
     type: 'BookEventReceived',
-    event: { type: 'snapshot', book: { marketId, outcomeIndex: 1, bids: [{ price: bid, size: 100_000_000 }], asks: [{ price: ask, size: 100_000_000 }], venueTs: ts }, seq: 1, localTs: ts, source: 'stream' },
+    event: {
+      type: 'snapshot',
+      book: { marketId, outcomeIndex: 1, bids: [{ price: bid, size: 100_000_000 }], asks: [{ price: ask, size: 100_000_000 }], venueTs: ts },
+      seq: 1,
+      localTs: ts,
+      source: 'stream',
+    },
     ts,
   };
 }
@@ -51,7 +57,15 @@ function setup(settleMs: number) {
   const store = new StateStore();
   let kernel!: QuotingKernel;
   const om = new OrderManager({ venue, clock, tolerances: { price: 0, sizeFraction: 0.1 }, settleMs, emit: (e) => kernel.onOrderManagerEvent(e) });
-  kernel = new QuotingKernel({ clock, venue, store, markets: [{ marketId: M1, strategy: bands, params, risk }], orderManager: om, requoteIntervalMs: 250, housekeepingMs: 250 });
+  kernel = new QuotingKernel({
+    clock,
+    venue,
+    store,
+    markets: [{ marketId: M1, strategy: bands, params, risk }],
+    orderManager: om,
+    requoteIntervalMs: 250,
+    housekeepingMs: 250,
+  });
   /** every bid create and every cancel, in order, with the NO sales not yet known closed at each NO-sale create */
   const bids: { form: 'no-sale' | 'yes-buy'; price: number; noSalesOut: number }[] = [];
   let cancels = 0;
@@ -87,7 +101,11 @@ test('a moved NO sale does not flip to a YES buy and back while its cancelled pr
   s.kernel.onEvents(holdNo(s.clock.now()));
   await s.tick(480_000, 520_000);
   await s.tick(480_000, 520_000);
-  assert.deepEqual(s.bids.map((b) => b.form), ['no-sale'], 'the bid is a NO sale from the NO held');
+  assert.deepEqual(
+    s.bids.map((b) => b.form),
+    ['no-sale'],
+    'the bid is a NO sale from the NO held',
+  );
   const first = [...s.out.keys()][0]!;
 
   // the book moves: the NO sale is cancelled (answered: parked until a positions read settles it),
@@ -102,7 +120,11 @@ test('a moved NO sale does not flip to a YES buy and back while its cancelled pr
   );
   for (const b of s.bids) if (b.form === 'no-sale') assert.equal(b.noSalesOut, 0, 'no NO sale while the held NO are promised to another (old code: 10 shares)');
   const cancelsWhileParked = s.cancels();
-  assert.equal(cancelsWhileParked, 2, 'the move replaces both quotes once; the wobble inside the bands moves nothing (old code: 3, the NO sale placed at the move cancelled again)');
+  assert.equal(
+    cancelsWhileParked,
+    2,
+    'the move replaces both quotes once; the wobble inside the bands moves nothing (old code: 3, the NO sale placed at the move cancelled again)',
+  );
 
   // the positions read begun settleMs after the cancel lands: the parked sale stops counting, and
   // the bid may go back to a NO sale of tokens that are now known free
@@ -126,6 +148,9 @@ test('with settleMs 0 (fills known at an order end) a moved NO sale stays a NO s
   await s.tick(500_000, 540_000);
   assert.equal(s.om.parkedCount, 0);
   const forms = s.bids.map((b) => `${b.form}@${b.price}`);
-  assert.ok(forms.length >= 2 && s.bids.every((b) => b.form === 'no-sale'), `the cancel frees the tokens at once: each move is a NO sale again (${forms.join(',')})`);
+  assert.ok(
+    forms.length >= 2 && s.bids.every((b) => b.form === 'no-sale'),
+    `the cancel frees the tokens at once: each move is a NO sale again (${forms.join(',')})`,
+  );
   s.kernel.stop();
 });

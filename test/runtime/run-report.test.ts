@@ -17,7 +17,17 @@ test('micro units print exactly', () => {
 
 test('the ledger counts each fill once (by fill id), paper and live alike, with exact notional and fees', () => {
   const l = new RunLedger();
-  const fill = { type: 'OrderFilled' as const, marketId: M, nonce: null, outcomeIndex: 1 as const, side: 0 as const, price: 333_333, size: 3_000_001, fee: 1_234, ts: 1 };
+  const fill = {
+    type: 'OrderFilled' as const,
+    marketId: M,
+    nonce: null,
+    outcomeIndex: 1 as const,
+    side: 0 as const,
+    price: 333_333,
+    size: 3_000_001,
+    fee: 1_234,
+    ts: 1,
+  };
   l.apply({ ...fill, fillId: 'a' });
   l.apply({ ...fill, fillId: 'a' }); // the same fill from a second feed
   l.apply({ ...fill, fillId: 'b' });
@@ -43,7 +53,13 @@ test('the report: exact money per market and in total, share of time quoting, re
     haltedBecause: null,
     markets: [
       {
-        time: { marketId: M, label: 'rain-tomorrow', observedMs: 60_000, liveMs: 45_000, states: { quoting: 45_000, 'stale-book': 5_000, 'strategy-error': 10_000 } },
+        time: {
+          marketId: M,
+          label: 'rain-tomorrow',
+          observedMs: 60_000,
+          liveMs: 45_000,
+          states: { quoting: 45_000, 'stale-book': 5_000, 'strategy-error': 10_000 },
+        },
         ledger: l.market(M),
         realised: -1_234n,
         unrealised: 2_000_001n,
@@ -89,7 +105,13 @@ test('the report carries the PnL by source (issue 15) exactly, and prints it for
   const time = { marketId: M, label: 'rain-tomorrow', observedMs: 60_000, liveMs: 60_000, states: { quoting: 60_000 } };
   const attribution = { spreadCapture: 150_001n, inventory: -1_000_000n, fees: -2_000n, resolution: 0n, total: -851_999n };
   const r = buildRunReport({ ...base, markets: [{ time, ledger: l.market(M), realised: 0n, unrealised: -851_999n, net: 10_000_000, attribution }] });
-  assert.deepEqual(r.markets[0]!.pnlAttributionUsdc, { spreadCapture: '0.150001', inventory: '-1.000000', fees: '-0.002000', resolution: '0.000000', total: '-0.851999' });
+  assert.deepEqual(r.markets[0]!.pnlAttributionUsdc, {
+    spreadCapture: '0.150001',
+    inventory: '-1.000000',
+    fees: '-0.002000',
+    resolution: '0.000000',
+    total: '-0.851999',
+  });
   const line = formatRunReport(r).find((x) => x.includes('pnl by source'));
   assert.equal(line, '    pnl by source: spread 0.15, inventory -1.00, fees 0.00, resolution 0.00 = -0.85 USDC');
   // without attribution (an older store) the field is absent and nothing is printed

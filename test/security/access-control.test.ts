@@ -26,8 +26,16 @@ before(async () => {
 });
 after(() => ex.close());
 
-async function post(path: string, body: unknown, key: string): Promise<{ status: number; body: { code?: string; message?: string } & Record<string, unknown> }> {
-  const r = await fetch(base + path, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+async function post(
+  path: string,
+  body: unknown,
+  key: string,
+): Promise<{ status: number; body: { code?: string; message?: string } & Record<string, unknown> }> {
+  const r = await fetch(base + path, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: r.status, body: (await r.json()) as { code?: string; message?: string } };
 }
 
@@ -50,7 +58,11 @@ test('forged signatures are refused: signed by another key, or a field changed a
   const good = alice.signOrder({ marketId, outcomeIndex: 1, side: 0, price: 100_000, size: 1_000_000 });
   refused(await post('/orders', { ...good, price: '200000' }, 'alice-key'), [400, 401, 403], 'tampered price');
   refused(await post('/orders', { ...good, signature: '0x' + '00'.repeat(65) }, 'alice-key'), [400, 401, 403], 'zero signature');
-  refused(await post('/orders', { ...good, signature: good.signature.slice(0, -2) + (good.signature.endsWith('1b') ? '1c' : '1b') }, 'alice-key'), [400, 401, 403], 'flipped recovery id');
+  refused(
+    await post('/orders', { ...good, signature: good.signature.slice(0, -2) + (good.signature.endsWith('1b') ? '1c' : '1b') }, 'alice-key'),
+    [400, 401, 403],
+    'flipped recovery id',
+  );
   assert.equal(statusOf(alice.address, good.nonce), undefined);
 });
 
@@ -80,8 +92,16 @@ test("another trader's order cannot be cancelled", async () => {
   assert.equal((await post('/orders', o, 'alice-key')).status, 201);
   // bob signs a cancel of alice's nonce, with his own key or claiming to be alice
   refused(await post('/orders/cancel', bob.signCancel(o.nonce), 'bob-key'), [400, 403, 404], "bob cancels alice's nonce");
-  refused(await post('/orders/cancel', { ...bob.signCancel(o.nonce), trader: alice.address }, 'bob-key'), [400, 401, 403, 404], 'cancel claiming alice, signed by bob');
-  refused(await post('/orders/cancel', { ...bob.signCancel(o.nonce), trader: alice.address }, 'alice-key'), [400, 401, 403], "bob's signature under alice's key");
+  refused(
+    await post('/orders/cancel', { ...bob.signCancel(o.nonce), trader: alice.address }, 'bob-key'),
+    [400, 401, 403, 404],
+    'cancel claiming alice, signed by bob',
+  );
+  refused(
+    await post('/orders/cancel', { ...bob.signCancel(o.nonce), trader: alice.address }, 'alice-key'),
+    [400, 401, 403],
+    "bob's signature under alice's key",
+  );
   refused(await post('/orders/bulk/cancel', { cancels: [bob.signCancel(o.nonce)] }, 'bob-key'), [400, 403, 404], 'bulk cancel of a foreign nonce');
   refused(await post('/orders/cancel', alice.signCancel(o.nonce), 'bob-key'), [400, 401, 403], "alice's valid cancel sent with bob's key");
   assert.equal(statusOf(alice.address, o.nonce), 'open', "alice's order is untouched");

@@ -30,7 +30,16 @@ let ex: LocalExchange;
 let agents: Counterparties;
 let base: string;
 
-const VARIANTS = [KEY_HEX, KEY_HEX.toLowerCase(), KEY_HEX.toUpperCase(), `0x${KEY_HEX.toLowerCase()}`, `0X${KEY_HEX.toUpperCase()}`, API_KEY, API_KEY.toLowerCase(), API_KEY.toUpperCase()];
+const VARIANTS = [
+  KEY_HEX,
+  KEY_HEX.toLowerCase(),
+  KEY_HEX.toUpperCase(),
+  `0x${KEY_HEX.toLowerCase()}`,
+  `0X${KEY_HEX.toUpperCase()}`,
+  API_KEY,
+  API_KEY.toLowerCase(),
+  API_KEY.toUpperCase(),
+];
 
 /** Every variant of every secret that occurs in `text`. */
 function leaks(text: string): string[] {
@@ -38,7 +47,11 @@ function leaks(text: string): string[] {
   return VARIANTS.filter((v) => lower.includes(v.toLowerCase().replace(/^0x/, '')));
 }
 
-function runCli(args: string[], env: NodeJS.ProcessEnv, whileRunning?: (stdout: () => string) => Promise<void>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  whileRunning?: (stdout: () => string) => Promise<void>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -73,7 +86,18 @@ before(async () => {
   agents = startCounterparties(ex, { seed: 9, newMarketEveryMs: 0 });
   writeFileSync(
     join(dir, 'bot.yaml'),
-    ['venue:', '  chain: testnet', '  local: {}', 'markets:', '  - all: true', 'defaults:', '  strategy: { name: bands, params: { bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 5 }] } }', 'logging:', '  level: debug', ''].join('\n'),
+    [
+      'venue:',
+      '  chain: testnet',
+      '  local: {}',
+      'markets:',
+      '  - all: true',
+      'defaults:',
+      '  strategy: { name: bands, params: { bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 5 }] } }',
+      'logging:',
+      '  level: debug',
+      '',
+    ].join('\n'),
   );
 });
 after(async () => {
@@ -93,7 +117,23 @@ test('bookmaker run at debug level: stdout, stderr, /metrics, /healthz, /readyz 
   const port = await freePort();
   const bodies: string[] = [];
   const r = await runCli(
-    ['run', '-c', join(dir, 'bot.yaml'), '--base-url', base, '--api-key', API_KEY, '--duration', '10', '--metrics-port', String(port), '--log-level', 'debug', '--summary-seconds', '1'],
+    [
+      'run',
+      '-c',
+      join(dir, 'bot.yaml'),
+      '--base-url',
+      base,
+      '--api-key',
+      API_KEY,
+      '--duration',
+      '10',
+      '--metrics-port',
+      String(port),
+      '--log-level',
+      'debug',
+      '--summary-seconds',
+      '1',
+    ],
     { BOOKMAKER_PRIVATE_KEY: KEY_HEX },
     async (stdout) => {
       // scrape while quoting
@@ -117,7 +157,9 @@ test('bookmaker run at debug level: stdout, stderr, /metrics, /healthz, /readyz 
 
 test('bookmaker record: output and every recording file carry no key material', { timeout: 60_000 }, async () => {
   const out = join(dir, 'rec');
-  const r = await runCli(['record', '-c', join(dir, 'bot.yaml'), '--base-url', base, '--api-key', API_KEY, '--out', out, '--duration', '4'], { BOOKMAKER_PRIVATE_KEY: KEY_HEX });
+  const r = await runCli(['record', '-c', join(dir, 'bot.yaml'), '--base-url', base, '--api-key', API_KEY, '--out', out, '--duration', '4'], {
+    BOOKMAKER_PRIVATE_KEY: KEY_HEX,
+  });
   assert.equal(r.code, 0, r.stderr.slice(-2000));
   const files = allFileText(out);
   assert.ok(files.includes('manifest.json'), 'a recording was written');
@@ -126,7 +168,9 @@ test('bookmaker record: output and every recording file carry no key material', 
 });
 
 test('a failing start (bad key) names the source, never the value', async () => {
-  const r = await runCli(['run', '-c', join(dir, 'bot.yaml'), '--base-url', base, '--api-key', API_KEY, '--duration', '1'], { BOOKMAKER_PRIVATE_KEY: KEY_HEX.slice(0, 60) + 'zz' });
+  const r = await runCli(['run', '-c', join(dir, 'bot.yaml'), '--base-url', base, '--api-key', API_KEY, '--duration', '1'], {
+    BOOKMAKER_PRIVATE_KEY: KEY_HEX.slice(0, 60) + 'zz',
+  });
   assert.notEqual(r.code, 0);
   assert.match(r.stderr, /BOOKMAKER_PRIVATE_KEY/);
   assert.deepEqual(leaks(r.stdout + r.stderr), []);

@@ -10,12 +10,23 @@ const S: ChooseSettings = { top: 3, minScore: null, perMarket: 100, total: 0, en
 const FIRST = { previous: undefined, enteredAt: new Map<string, number>(), nowMs: 0 };
 
 const verdicts = (d: ReturnType<typeof chooseRanked>): Record<string, string> => Object.fromEntries(d.map((x) => [x.id, x.verdict]));
-const keptIds = (d: ReturnType<typeof chooseRanked>): string[] => d.filter((x) => isKept(x.verdict)).map((x) => x.id).sort();
+const keptIds = (d: ReturnType<typeof chooseRanked>): string[] =>
+  d
+    .filter((x) => isKept(x.verdict))
+    .map((x) => x.id)
+    .sort();
 
 test('top N by score; ties broken by id; ineligible and unscored markets are never kept', () => {
-  const d = chooseRanked([C('a', 1), C('b', 3), C('c', 2), C('d', 2), C('e', 9, { status: 'resolved' }), C('f', 9, { status: 'pending' }), C('g', 9, { scored: false })], S, FIRST);
+  const d = chooseRanked(
+    [C('a', 1), C('b', 3), C('c', 2), C('d', 2), C('e', 9, { status: 'resolved' }), C('f', 9, { status: 'pending' }), C('g', 9, { scored: false })],
+    S,
+    FIRST,
+  );
   assert.deepEqual(verdicts(d), { a: 'ranked-out', b: 'selected', c: 'selected', d: 'selected', e: 'ineligible', f: 'ineligible', g: 'not-shortlisted' });
-  assert.deepEqual(d.filter((x) => x.place > 0).map((x) => x.id), ['b', 'c', 'd', 'a']);
+  assert.deepEqual(
+    d.filter((x) => x.place > 0).map((x) => x.id),
+    ['b', 'c', 'd', 'a'],
+  );
 });
 
 test('capital: greedy by score within the total; 0 = no cap', () => {
@@ -25,7 +36,11 @@ test('capital: greedy by score within the total; 0 = no cap', () => {
 });
 
 test('minScore is a floor; a quoted market gets the margin there too', () => {
-  const d = chooseRanked([C('a', 0.5), C('b', -0.05), C('c', -0.2)], { ...S, minScore: 0, enterMargin: 0.1 }, { previous: new Set(['b', 'c']), enteredAt: new Map(), nowMs: 0 });
+  const d = chooseRanked(
+    [C('a', 0.5), C('b', -0.05), C('c', -0.2)],
+    { ...S, minScore: 0, enterMargin: 0.1 },
+    { previous: new Set(['b', 'c']), enteredAt: new Map(), nowMs: 0 },
+  );
   assert.deepEqual(verdicts(d), { a: 'selected', b: 'kept', c: 'below-min-score' });
 });
 

@@ -15,7 +15,10 @@ export interface FakeMarket {
   oracle: number | null;
 }
 
-export function market(n: number, o: { bid?: number | null; ask?: number | null; volume?: bigint; status?: MarketInfo['status']; category?: string; deadline?: string | null } = {}): FakeMarket {
+export function market(
+  n: number,
+  o: { bid?: number | null; ask?: number | null; volume?: bigint; status?: MarketInfo['status']; category?: string; deadline?: string | null } = {},
+): FakeMarket {
   const bid = o.bid === undefined ? 450_000 : o.bid;
   const ask = o.ask === undefined ? 470_000 : o.ask;
   return {
@@ -75,7 +78,9 @@ export function fakeSource(all: FakeMarket[]): Fake {
     }
   };
   const listed = (p: { status?: string[]; category?: string; sortBy?: string }): MarketInfo[] => {
-    const xs = all.map((m) => m.info).filter((m) => (!p.status || p.status.includes(m.status)) && (!p.category || m.categories.some((c) => c.toLowerCase() === p.category!.toLowerCase())));
+    const xs = all
+      .map((m) => m.info)
+      .filter((m) => (!p.status || p.status.includes(m.status)) && (!p.category || m.categories.some((c) => c.toLowerCase() === p.category!.toLowerCase())));
     if (p.sortBy === 'volume') xs.sort((a, b) => (b.volume > a.volume ? 1 : b.volume < a.volume ? -1 : 0));
     if (p.sortBy === 'new') xs.reverse();
     return xs;
@@ -104,15 +109,33 @@ export function fakeSource(all: FakeMarket[]): Fake {
           const m = byId(id);
           return { status: 200 as const, etag: null, book: { marketId: m.info.id, outcomeIndex: 1 as const, bids: m.bids, asks: m.asks, venueTs: 0 } };
         }),
-      prices: (id) => call('prices', () => ({ prices: byId(id).history.map((price, i) => ({ time: i * 900, price })), startTime: 0, endTime: 0, interval: 900 })),
+      prices: (id) =>
+        call('prices', () => ({ prices: byId(id).history.map((price, i) => ({ time: i * 900, price })), startTime: 0, endTime: 0, interval: 900 })),
       latestOracleQuote: (id) =>
         call('oracle', () => {
           const p = byId(id).oracle;
-          return p === null ? null : { id: 1, status: 'completed' as const, probability: p, confidence: null, reasoning: null, referenceMarketsCount: 0, createdAt: '', completedAt: null };
+          return p === null
+            ? null
+            : {
+                id: 1,
+                status: 'completed' as const,
+                probability: p,
+                confidence: null,
+                reasoning: null,
+                referenceMarketsCount: 0,
+                createdAt: '',
+                completedAt: null,
+              };
         }),
     },
     activity: {
-      market: (id) => call('activity', () => ({ marketId: null, activity: Array.from({ length: byId(id).trades }, () => ({ type: 'trade', marketId: null, timestamp: null, data: {} })), cursor: null, hasMore: false })),
+      market: (id) =>
+        call('activity', () => ({
+          marketId: null,
+          activity: Array.from({ length: byId(id).trades }, () => ({ type: 'trade', marketId: null, timestamp: null, data: {} })),
+          cursor: null,
+          hasMore: false,
+        })),
     },
   };
   return src;

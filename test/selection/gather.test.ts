@@ -44,7 +44,13 @@ test('budget: list pages take at most a quarter, the shortlist what is left (4 r
 test('the shortlist is the best by the list-only terms (here volume), and unscored markets carry no drops', async () => {
   const src = fakeSource(range(10));
   const g = await gatherRank(src, S({ shortlist: 3 }), CTX);
-  assert.deepEqual(g.rows.filter((r) => r.scored).map((r) => r.id).sort(), [mid(8), mid(9), mid(10)].sort());
+  assert.deepEqual(
+    g.rows
+      .filter((r) => r.scored)
+      .map((r) => r.id)
+      .sort(),
+    [mid(8), mid(9), mid(10)].sort(),
+  );
   assert.ok(g.rows.filter((r) => !r.scored).every((r) => r.drops.length === 0 && r.terms.depth === null));
 });
 
@@ -99,14 +105,23 @@ test('the first list page failing fails the refresh; a later one ranks what was 
 });
 
 test('pre-filter: category (case-insensitive), minimum volume, markets an earlier entry owns; an incumbent the list lacks is read by id', async () => {
-  const ms = [market(1, { category: 'Weather' }), market(2, { category: 'sports' }), market(3, { category: 'weather', volume: 10n }), market(4, { category: 'weather' }), market(5, { category: 'weather', status: 'resolved' })];
+  const ms = [
+    market(1, { category: 'Weather' }),
+    market(2, { category: 'sports' }),
+    market(3, { category: 'weather', volume: 10n }),
+    market(4, { category: 'weather' }),
+    market(5, { category: 'weather', status: 'resolved' }),
+  ];
   const src = fakeSource(ms);
   const g = await gatherRank(src, S({ category: 'Weather', minVolume: 1_000_000 }), { nowMs: NOW, skip: (id) => id === mid(4), incumbents: new Set([mid(5)]) });
   // listed: 1, 3, 4 (the venue's category match is case-insensitive); 3 is below minVolume, 4 is owned by an earlier entry
-  assert.deepEqual(g.rows.map((r) => [r.id, r.status]), [
-    [mid(1), 'active'],
-    [mid(5), 'resolved'],
-  ]);
+  assert.deepEqual(
+    g.rows.map((r) => [r.id, r.status]),
+    [
+      [mid(1), 'active'],
+      [mid(5), 'resolved'],
+    ],
+  );
   assert.equal(src.calls.get, 1);
   assert.equal(src.calls.orderbook, 1); // only market 1 is scored in full: a resolved market is not shortlisted
 });

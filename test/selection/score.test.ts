@@ -72,7 +72,18 @@ test('every term is within 0..1 or null over a grid of inputs', () => {
     for (const ask of [null, 2, 20_000, 510_000, 999_999])
       for (const depthUsdc of [null, 0, 1e9])
         for (const oracleProbability of [null, 0, 1]) {
-          const r = rankTerms({ ...base, bid, ask, depthUsdc, oracleProbability, feeBps: 30, volume: 5n, history: [0, 1_000_000, 0], tradesLastHour: 1e6, msToDeadline: 1e15 });
+          const r = rankTerms({
+            ...base,
+            bid,
+            ask,
+            depthUsdc,
+            oracleProbability,
+            feeBps: 30,
+            volume: 5n,
+            history: [0, 1_000_000, 0],
+            tradesLastHour: 1e6,
+            msToDeadline: 1e15,
+          });
           for (const t of RANK_TERMS) {
             const v = r.terms[t];
             assert.ok(v === null || (v >= 0 && v <= 1), `${t} = ${v}`);

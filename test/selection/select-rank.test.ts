@@ -23,7 +23,11 @@ const SPREAD_ONLY = 'weights: { spread: 1, depth: 0, volume: 0, volume24h: 0, vo
 const spreadMarket = (n: number, cents: number) => market(n, { bid: 400_000, ask: 400_000 + cents * 10_000 });
 
 test('rank entry in selectMarkets: best by score within top and capital; an earlier entry keeps its market; capital caps maxNotional', async () => {
-  const c = await parseConfigText(cfgText(`top: 3\ncapital: { perMarket: 150, total: 300 }\n${SPREAD_ONLY}`, `  - id: "${mid(1)}"\n    risk: { maxNotional: 999 }\n`), 'x.yaml', { env: {} });
+  const c = await parseConfigText(
+    cfgText(`top: 3\ncapital: { perMarket: 150, total: 300 }\n${SPREAD_ONLY}`, `  - id: "${mid(1)}"\n    risk: { maxNotional: 999 }\n`),
+    'x.yaml',
+    { env: {} },
+  );
   const src = fakeSource([spreadMarket(1, 9), spreadMarket(2, 1), spreadMarket(3, 5), spreadMarket(4, 7), spreadMarket(5, 3)]);
   const ranker = new Ranker();
   const got = await selectMarkets(src, c.markets, { ranker, now: () => 0 });
@@ -99,7 +103,8 @@ test('minHoldSeconds: a newly selected market stays until its hold is over, then
   const b = spreadMarket(2, 3);
   const src = fakeSource([a, b]);
   const ranker = new Ranker();
-  const at = async (ms: number, previous?: Set<string>) => ids(await selectMarkets(src, c.markets, { ranker, ...(previous ? { previous } : {}), now: () => ms }));
+  const at = async (ms: number, previous?: Set<string>) =>
+    ids(await selectMarkets(src, c.markets, { ranker, ...(previous ? { previous } : {}), now: () => ms }));
   assert.deepEqual(await at(0), [mid(1)]);
   b.info.outcomePrices[0]!.bestAsk = 490_000; // b is now far better
   assert.deepEqual(await at(599_000, new Set([mid(1)])), [mid(1)]);
@@ -111,7 +116,17 @@ test('minHoldSeconds: a newly selected market stays until its hold is over, then
 test('metrics: only selected markets have series; a market that leaves loses its series; drops are counted', async () => {
   const reg = new Registry();
   const m = registerRankMetrics(reg);
-  const terms = (spread: number | null) => ({ spread, depth: 0.5, volume: null, volume24h: null, volatility: null, tradeRate: null, timeToDeadline: null, oracleDisagreement: null, fee: null });
+  const terms = (spread: number | null) => ({
+    spread,
+    depth: 0.5,
+    volume: null,
+    volume24h: null,
+    volatility: null,
+    tradeRate: null,
+    timeToDeadline: null,
+    oracleDisagreement: null,
+    fee: null,
+  });
   m.update(
     new Map([
       ['0xa', { score: 1.5, terms: terms(0.25), entry: 0, name: 'a' }],

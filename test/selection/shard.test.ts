@@ -66,7 +66,25 @@ const PINNED_ONE_OF_10000 = 7445;
 
 /** A venue's market list: `n` active markets, newest first. */
 function venue(n: number): MarketsSource {
-  const list: MarketInfo[] = ids.slice(0, n).map((id) => ({ id: id as Bytes32, question: 'q', shortQuestion: 'q', slug: null, status: 'active', resolutionStatus: null, outcomePrices: [], outcomeTokens: [], volume: 0n, volume24h: 0n, participantCount: null, deadline: null, createdAt: null, outcome: null, creator: null, oracle: null, categories: [] }));
+  const list: MarketInfo[] = ids.slice(0, n).map((id) => ({
+    id: id as Bytes32,
+    question: 'q',
+    shortQuestion: 'q',
+    slug: null,
+    status: 'active',
+    resolutionStatus: null,
+    outcomePrices: [],
+    outcomeTokens: [],
+    volume: 0n,
+    volume24h: 0n,
+    participantCount: null,
+    deadline: null,
+    createdAt: null,
+    outcome: null,
+    creator: null,
+    oracle: null,
+    categories: [],
+  }));
   return {
     markets: {
       get: async (id) => {
@@ -83,12 +101,14 @@ function venue(n: number): MarketsSource {
 
 const CONFIG = `venue: local\nmarkets:\n  - id: "${ids[0]}"\n  - all: true\n`;
 
-test('selectMarkets keeps the shard\'s markets before the cap: shards are disjoint, their union is the unsharded selection, each fills its own maxMarkets', async () => {
+test("selectMarkets keeps the shard's markets before the cap: shards are disjoint, their union is the unsharded selection, each fills its own maxMarkets", async () => {
   const cfg = await parseConfigText(CONFIG, 'config/t.yaml', { env: {} });
   const src = venue(60);
   const all = (await selectMarkets(src, cfg.markets, { maxMarkets: 100 })).map((m) => m.marketId);
   assert.equal(all.length, 60);
-  const parts = await Promise.all([0, 1, 2].map(async (index) => (await selectMarkets(src, cfg.markets, { maxMarkets: 100, shard: { index, count: 3 } })).map((m) => m.marketId)));
+  const parts = await Promise.all(
+    [0, 1, 2].map(async (index) => (await selectMarkets(src, cfg.markets, { maxMarkets: 100, shard: { index, count: 3 } })).map((m) => m.marketId)),
+  );
   const union = parts.flat();
   assert.equal(new Set(union).size, union.length, 'disjoint');
   assert.deepEqual([...union].sort(), [...all].sort(), 'the union is every selected market');
@@ -102,10 +122,13 @@ test('selectMarkets keeps the shard\'s markets before the cap: shards are disjoi
     for (const m of few) assert.equal(shardOf(m.marketId, 3), index);
   }
   // nothing in a shard: a clear error naming it
-  await assert.rejects(selectMarkets(venue(1), [cfg.markets[1]!], { shard: { index: shardOf(ids[0]!, 2) === 0 ? 1 : 0, count: 2 } }), /no market .* in shard \d\/2/);
+  await assert.rejects(
+    selectMarkets(venue(1), [cfg.markets[1]!], { shard: { index: shardOf(ids[0]!, 2) === 0 ? 1 : 0, count: 2 } }),
+    /no market .* in shard \d\/2/,
+  );
 });
 
-test('a shard forces reconcileScope markets; withShard replaces the file\'s shard', async () => {
+test("a shard forces reconcileScope markets; withShard replaces the file's shard", async () => {
   const cfg = await parseConfigText(CONFIG, 'config/t.yaml', { env: {} });
   assert.equal(cfg.orders.reconcileScope, 'wallet');
   assert.equal(withShardScope(cfg), cfg, 'no shard: unchanged');
@@ -141,21 +164,29 @@ test('BOOKMAKER_SHARD is read and checked; run --shard and BOOKMAKER_SHARD refus
   }
 });
 
-test('a rank entry ranks only the shard\'s markets: each shard fills its own top N from its own share', async () => {
+test("a rank entry ranks only the shard's markets: each shard fills its own top N from its own share", async () => {
   const { fakeSource, market } = await import('./fake-source.ts');
   const { Ranker } = await import('../../src/selection/ranker.ts');
-  const SPREAD_ONLY = 'weights: { spread: 1, depth: 0, volume: 0, volume24h: 0, volatility: 0, tradeRate: 0, timeToDeadline: 0, oracleDisagreement: 0, fee: 0 }';
+  const SPREAD_ONLY =
+    'weights: { spread: 1, depth: 0, volume: 0, volume24h: 0, volatility: 0, tradeRate: 0, timeToDeadline: 0, oracleDisagreement: 0, fee: 0 }';
   const cfg = await parseConfigText(`venue: mainnet\nmarkets:\n  - rank:\n      top: 3\n      ${SPREAD_ONLY}\n`, 'x.yaml', { env: {} });
   // 12 markets, spreads 1..12 cents: unsharded, the top 3 are the widest three
   const src = fakeSource(Array.from({ length: 12 }, (_, k) => market(k + 1, { bid: 400_000, ask: 400_000 + (k + 1) * 10_000 })));
   const spread = (id: string): number => Number(BigInt(id));
-  const parts = await Promise.all([0, 1].map(async (index) => (await selectMarkets(src, cfg.markets, { ranker: new Ranker(), now: () => 0, shard: { index, count: 2 } })).map((m) => m.marketId)));
+  const parts = await Promise.all(
+    [0, 1].map(async (index) =>
+      (await selectMarkets(src, cfg.markets, { ranker: new Ranker(), now: () => 0, shard: { index, count: 2 } })).map((m) => m.marketId),
+    ),
+  );
   for (const [index, p] of parts.entries()) {
     assert.equal(p.length, 3, `shard ${index} fills its top 3`);
     for (const id of p) assert.equal(shardOf(id, 2), index);
     // and they are the widest of ITS markets
     const own = Array.from({ length: 12 }, (_, k) => k + 1).filter((n) => shardOf(`0x${n.toString(16).padStart(64, '0')}`, 2) === index);
-    assert.deepEqual(p.map(spread).sort((a, b) => b - a), own.sort((a, b) => b - a).slice(0, 3));
+    assert.deepEqual(
+      p.map(spread).sort((a, b) => b - a),
+      own.sort((a, b) => b - a).slice(0, 3),
+    );
   }
   assert.equal(new Set([...parts[0]!, ...parts[1]!]).size, 6, 'disjoint');
 });

@@ -40,14 +40,23 @@ test('cancel-replace: a refused create leaves the old order open and says which 
     assert.equal((await call(h.base, 'POST', '/orders', tooBig, 'alice-key')).status, 400, 'the refused create was not stored (its nonce is free)');
 
     // a bad signature on the create leg: same, nothing applied
-    const forged = { ...h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 450_000, size: USDC }), signature: h.bob.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 450_000, size: USDC }).signature };
+    const forged = {
+      ...h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 450_000, size: USDC }),
+      signature: h.bob.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 450_000, size: USDC }).signature,
+    };
     const f = await call(h.base, 'POST', '/orders/cancel-replace', { cancel: h.alice.signCancel(old.nonce), create: forged }, 'alice-key');
     assert.equal(f.body.code, 'INVALID_SIGNATURE');
     assert.equal(f.body.failedLeg, 'create');
     assert.equal((await call(h.base, 'GET', `/orders/${placed.body.order.id}`, undefined, 'alice-key')).body.status, 'open');
 
     // a cancel leg for an unknown order: failedLeg cancel
-    const u = await call(h.base, 'POST', '/orders/cancel-replace', { cancel: h.alice.signCancel(('0x' + '7'.repeat(64)) as Bytes32), create: tooBig }, 'alice-key');
+    const u = await call(
+      h.base,
+      'POST',
+      '/orders/cancel-replace',
+      { cancel: h.alice.signCancel(('0x' + '7'.repeat(64)) as Bytes32), create: tooBig },
+      'alice-key',
+    );
     assert.equal(u.status, 404);
     assert.equal(u.body.failedLeg, 'cancel');
 
@@ -72,7 +81,10 @@ test('bulk: one create the engine would refuse refuses the whole call; creates m
     const r = await call(h.base, 'POST', '/orders/bulk/create', { orders: [small, small2, third] }, 'alice-key');
     assert.equal(r.status, 400, JSON.stringify(r.body));
     assert.equal(r.body.code, 'INSUFFICIENT_BALANCE');
-    assert.deepEqual(r.body.errors.map((e: { index: number }) => e.index), [2]);
+    assert.deepEqual(
+      r.body.errors.map((e: { index: number }) => e.index),
+      [2],
+    );
     assert.match(r.body.message, /nothing was applied/);
     assert.equal((await call(h.base, 'GET', '/orders', undefined, 'alice-key')).body.orders.length, 0, 'no order of the call was placed');
     assert.equal(h.ex.state.engine.balance(h.ex.state.keys.get('alice-key')!.wallet)!.reserved, 0n, 'nothing reserved');
@@ -80,7 +92,18 @@ test('bulk: one create the engine would refuse refuses the whole call; creates m
     // two fit; then a mixed call cancelling one of them funds a third
     const two = await call(h.base, 'POST', '/orders/bulk/create', { orders: [small, small2] }, 'alice-key');
     assert.equal(two.status, 201);
-    const mixed = await call(h.base, 'POST', '/orders/bulk', { operations: [{ type: 'create', order: third }, { type: 'cancel', cancel: h.alice.signCancel(small.nonce) }] }, 'alice-key');
+    const mixed = await call(
+      h.base,
+      'POST',
+      '/orders/bulk',
+      {
+        operations: [
+          { type: 'create', order: third },
+          { type: 'cancel', cancel: h.alice.signCancel(small.nonce) },
+        ],
+      },
+      'alice-key',
+    );
     assert.equal(mixed.status, 201, JSON.stringify(mixed.body));
     assert.equal(mixed.body.errors, undefined);
     assert.deepEqual(h.ex.state.engine.engine.checkInvariants(), []);
@@ -98,7 +121,16 @@ test('migrate-funds: a resolved market’s legacy tokens are redeemed at the pay
     installMigration(h.ex.state, {
       active: true,
       tokensPerChunk: 5,
-      legacyAccounts: [{ wallet, collateral: 1_000_000_000n, positions: [{ marketId: m0, outcomeIndex: 1, amount: 5_000_000n }, { marketId: m1, outcomeIndex: 0, amount: 3_000_000n }] }],
+      legacyAccounts: [
+        {
+          wallet,
+          collateral: 1_000_000_000n,
+          positions: [
+            { marketId: m0, outcomeIndex: 1, amount: 5_000_000n },
+            { marketId: m1, outcomeIndex: 0, amount: 3_000_000n },
+          ],
+        },
+      ],
     });
     // m1 resolves YES: its NO tokens are worth nothing; resolve m0 to 30 % YES: its YES tokens pay 0.3
     h.ex.state.services.resolveMarket(m0, 300_000, h.clock.now());
@@ -108,7 +140,10 @@ test('migrate-funds: a resolved market’s legacy tokens are redeemed at the pay
     const tokens = st.fundsMigrationPlan.chunks[0].tokens;
     const bw = s.signBatchWithdraw({ to: st.sponsoredRelayerAddress, tokens });
     const op = s.signOperatorApproval({ nonce: st.newHoldingsOperatorNonce });
-    const body = { batchWithdraw: { nonce: bw.nonce, deadline: bw.deadline, signature: bw.signature }, setOperator: { nonce: op.nonce, deadline: op.deadline, signature: op.signature } };
+    const body = {
+      batchWithdraw: { nonce: bw.nonce, deadline: bw.deadline, signature: bw.signature },
+      setOperator: { nonce: op.nonce, deadline: op.deadline, signature: op.signature },
+    };
     const r = await h.call('POST', '/account/migration/migrate-funds', { key: 'legacy-key', body });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     const expected = 1_000_000_000n + (5_000_000n * 300_000n) / 1_000_000n; // + 1.5 USDC for the YES tokens, 0 for the NO
@@ -130,14 +165,30 @@ test('migrate-funds: a token of a halted market refuses the whole chunk and chan
   const h = await startHarness({ apiKeys: [{ key: 'legacy-key', wallet }], privateKeys: { 'legacy-key': pk }, initialCollateral: 0n, markets: 2 });
   try {
     const [m0, m1] = [...h.ex.state.stores.markets.values()].map((m) => m.id) as [Bytes32, Bytes32];
-    installMigration(h.ex.state, { active: true, tokensPerChunk: 5, legacyAccounts: [{ wallet, collateral: 2_000_000n, positions: [{ marketId: m0, outcomeIndex: 1, amount: 4_000_000n }, { marketId: m1, outcomeIndex: 1, amount: 1_000_000n }] }] });
+    installMigration(h.ex.state, {
+      active: true,
+      tokensPerChunk: 5,
+      legacyAccounts: [
+        {
+          wallet,
+          collateral: 2_000_000n,
+          positions: [
+            { marketId: m0, outcomeIndex: 1, amount: 4_000_000n },
+            { marketId: m1, outcomeIndex: 1, amount: 1_000_000n },
+          ],
+        },
+      ],
+    });
     const host = h.ex.state.engine;
     host.setMarketStatus(host.marketIndex(m1)!, 'halted');
     const s = h.signerOf('legacy-key');
     const st = (await h.call('GET', '/account/migration', { key: 'legacy-key' })).body;
     const bw = s.signBatchWithdraw({ to: st.sponsoredRelayerAddress, tokens: st.fundsMigrationPlan.chunks[0].tokens });
     const op = s.signOperatorApproval({ nonce: st.newHoldingsOperatorNonce });
-    const body = { batchWithdraw: { nonce: bw.nonce, deadline: bw.deadline, signature: bw.signature }, setOperator: { nonce: op.nonce, deadline: op.deadline, signature: op.signature } };
+    const body = {
+      batchWithdraw: { nonce: bw.nonce, deadline: bw.deadline, signature: bw.signature },
+      setOperator: { nonce: op.nonce, deadline: op.deadline, signature: op.signature },
+    };
     const r = await h.call('POST', '/account/migration/migrate-funds', { key: 'legacy-key', body });
     assert.equal(r.status, 409, JSON.stringify(r.body));
     assert.equal(host.balance(wallet)?.collateral ?? 0n, 0n, 'no collateral credited');

@@ -72,7 +72,8 @@ test('no sequence of API calls creates or destroys collateral, outside the fauce
           const s = h.signerOf(o.who);
           const body = s.signOrder({ marketId: markets[o.market]!, outcomeIndex: o.outcomeIndex, side: o.side, price: o.price, size: o.size });
           const r = await h.call('POST', '/orders', { key: o.who, body });
-          if (r.status === 201) placed.push({ key: o.who, nonce: body.nonce as Bytes32, marketId: markets[o.market]!, outcomeIndex: o.outcomeIndex, side: o.side, size: o.size });
+          if (r.status === 201)
+            placed.push({ key: o.who, nonce: body.nonce as Bytes32, marketId: markets[o.market]!, outcomeIndex: o.outcomeIndex, side: o.side, size: o.size });
         } else if (placed.length > 0) {
           const p = placed[o.pick % placed.length]!;
           const s = h.signerOf(p.key);

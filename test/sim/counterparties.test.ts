@@ -18,11 +18,20 @@ function agentsOf(raw: Record<string, unknown>): AgentCounts {
   return v.local.agents;
 }
 
-test('the rate is shared by the takers; the defaults are the agents\' defaults, as bookmaker sim runs them', () => {
+test("the rate is shared by the takers; the defaults are the agents' defaults, as bookmaker sim runs them", () => {
   assert.deepEqual(counterpartyAgents(agentsOf({})), { otherMakers: 1, agents: { noise: { ratePerSec: 0.3 }, informed: { ratePerSec: 0.2 } } });
-  assert.deepEqual(counterpartyAgents({ noiseTakers: 3, informedTakers: 1, makers: 2, takerRatePerSecond: 4 }), { otherMakers: 2, agents: { noise: { ratePerSec: 3 }, informed: { ratePerSec: 1 } } });
-  assert.deepEqual(counterpartyAgents({ noiseTakers: 0, informedTakers: 2, makers: 0, takerRatePerSecond: 1 }), { otherMakers: 0, agents: { noise: { ratePerSec: 0 }, informed: { ratePerSec: 1 } } });
-  assert.deepEqual(counterpartyAgents({ noiseTakers: 0, informedTakers: 0, makers: 0, takerRatePerSecond: 0 }), { otherMakers: 0, agents: { noise: { ratePerSec: 0 }, informed: { ratePerSec: 0 } } });
+  assert.deepEqual(counterpartyAgents({ noiseTakers: 3, informedTakers: 1, makers: 2, takerRatePerSecond: 4 }), {
+    otherMakers: 2,
+    agents: { noise: { ratePerSec: 3 }, informed: { ratePerSec: 1 } },
+  });
+  assert.deepEqual(counterpartyAgents({ noiseTakers: 0, informedTakers: 2, makers: 0, takerRatePerSecond: 1 }), {
+    otherMakers: 0,
+    agents: { noise: { ratePerSec: 0 }, informed: { ratePerSec: 1 } },
+  });
+  assert.deepEqual(counterpartyAgents({ noiseTakers: 0, informedTakers: 0, makers: 0, takerRatePerSecond: 0 }), {
+    otherMakers: 0,
+    agents: { noise: { ratePerSec: 0 }, informed: { ratePerSec: 0 } },
+  });
   // bookmaker sim: startCounterparties without agent options
   const ex = createLocalExchange({ seed: 1, markets: 1, clock: manualClock(), expirySweepMs: 0 });
   const sim = startCounterparties(ex, { seed: 1 });
@@ -89,7 +98,8 @@ async function fairAfterStart(resolveFirst: number | null, steps: number): Promi
     const idx = ex.state.engine.marketIndex(id)!;
     const bid = ex.state.engine.engine.bestBid(idx);
     const ask = ex.state.engine.engine.bestAsk(idx);
-    if (f !== undefined && bid > 0 && ask > 0) assert.ok(Math.abs((bid + ask) / 2e6 - f) < 0.1, `market ${id.slice(0, 10)}: mid ${(bid + ask) / 2e6} near its fair ${f}`);
+    if (f !== undefined && bid > 0 && ask > 0)
+      assert.ok(Math.abs((bid + ask) / 2e6 - f) < 0.1, `market ${id.slice(0, 10)}: mid ${(bid + ask) / 2e6} near its fair ${f}`);
   }
   cp.stop();
   await ex.close();
@@ -104,7 +114,7 @@ test('a market resolved right after start-up leaves the other markets at their o
   for (const id of ids.slice(1)) assert.equal(disturbed.get(id), undisturbed.get(id), `market ${id.slice(0, 10)} keeps its fair value`);
 });
 
-test('venue.local.flow picks a flow preset; other than benign, the preset sets the takers\' rates', () => {
+test("venue.local.flow picks a flow preset; other than benign, the preset sets the takers' rates", () => {
   const v = parseVenue({ local: { flow: 'calibrated' } }, 'venue');
   if (v.kind !== 'local') throw new Error('not local');
   assert.equal(v.local.flow, 'calibrated');
@@ -113,7 +123,7 @@ test('venue.local.flow picks a flow preset; other than benign, the preset sets t
   const cal = startCounterparties(ex, { seed: 1, ...counterpartyAgents(v.local.agents), flow: v.local.flow });
   assert.equal(cal.settings.noiseRatePerSec, CALIBRATED_FIT.noiseRatePerSec);
   assert.equal(cal.settings.informedRatePerSec, CALIBRATED_FIT.informedRatePerSec);
-  assert.notEqual(CALIBRATED_FIT.informedRatePerSec, 0.2, 'not the agents\' default');
+  assert.notEqual(CALIBRATED_FIT.informedRatePerSec, 0.2, "not the agents' default");
   assert.equal(cal.settings.otherMakers, 1, 'the config still sets the other makers');
   const benign = startCounterparties(ex, { seed: 1, ...counterpartyAgents(v.local.agents), flow: 'benign' });
   assert.equal(benign.settings.noiseRatePerSec, 0.3);

@@ -27,7 +27,18 @@ test('per-key token bucket: 429 with X-RateLimit-Limit/Remaining/Reset once the 
 });
 
 test('5xx, 429 bursts, latency and slow bodies are injected and counted; state untouched by a failed request', async () => {
-  const h = await harness({ faults: { errorRate: 0.3, burst429Rate: 0.1, burst429Length: 3, latencyMs: 1, latencyJitterMs: 2, slowBodyRate: 0.5, slowBodyChunkBytes: 64, slowBodyPauseMs: 1 } });
+  const h = await harness({
+    faults: {
+      errorRate: 0.3,
+      burst429Rate: 0.1,
+      burst429Length: 3,
+      latencyMs: 1,
+      latencyJitterMs: 2,
+      slowBodyRate: 0.5,
+      slowBodyChunkBytes: 64,
+      slowBodyPauseMs: 1,
+    },
+  });
   try {
     const seen = new Map<number, number>();
     for (let i = 0; i < 60; i++) {
@@ -55,7 +66,13 @@ test('stream faults: duplicates and out-of-order events are counted; a drop ends
     const dup = await readSse(url, {}, (f) => {
       if (f.length >= 1 && posted === 0) {
         posted++;
-        void call(h.base, 'POST', '/orders', h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 100_000, size: 1_000_000 }), 'alice-key');
+        void call(
+          h.base,
+          'POST',
+          '/orders',
+          h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 100_000, size: 1_000_000 }),
+          'alice-key',
+        );
       }
       return f.length >= 3;
     });
@@ -64,25 +81,47 @@ test('stream faults: duplicates and out-of-order events are counted; a drop ends
 
     h.ex.faults.configure({ streamDropRate: 1 });
     posted = 0;
-    const dropped = await readSse(url, {}, (f) => {
-      if (f.length >= 1 && posted === 0) {
-        posted++;
-        void call(h.base, 'POST', '/orders', h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 110_000, size: 1_000_000 }), 'alice-key');
-      }
-      return false; // read until the server ends the stream
-    }, 3000);
+    const dropped = await readSse(
+      url,
+      {},
+      (f) => {
+        if (f.length >= 1 && posted === 0) {
+          posted++;
+          void call(
+            h.base,
+            'POST',
+            '/orders',
+            h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 110_000, size: 1_000_000 }),
+            'alice-key',
+          );
+        }
+        return false; // read until the server ends the stream
+      },
+      3000,
+    );
     assert.equal(dropped.frames.length, 2, 'snapshot, the delta, then the server closed the stream');
     assert.ok(h.ex.faults.counts.streamDrop >= 1);
 
     h.ex.faults.configure({ streamStallRate: 1 });
     posted = 0;
-    const stalled = await readSse(url, {}, (f) => {
-      if (f.length >= 1 && posted === 0) {
-        posted++;
-        void call(h.base, 'POST', '/orders', h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 120_000, size: 1_000_000 }), 'alice-key');
-      }
-      return false;
-    }, 600);
+    const stalled = await readSse(
+      url,
+      {},
+      (f) => {
+        if (f.length >= 1 && posted === 0) {
+          posted++;
+          void call(
+            h.base,
+            'POST',
+            '/orders',
+            h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 120_000, size: 1_000_000 }),
+            'alice-key',
+          );
+        }
+        return false;
+      },
+      600,
+    );
     assert.equal(stalled.frames.length, 1, 'no events after the stall');
     const afterStall = stalled.comments.length;
     assert.ok(h.ex.faults.counts.streamStall >= 1);
@@ -94,8 +133,20 @@ test('stream faults: duplicates and out-of-order events are counted; a drop ends
       if (f.length >= 1 && posted === 0) {
         posted++;
         void (async () => {
-          await call(h.base, 'POST', '/orders', h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 130_000, size: 1_000_000 }), 'alice-key');
-          await call(h.base, 'POST', '/orders', h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 140_000, size: 1_000_000 }), 'alice-key');
+          await call(
+            h.base,
+            'POST',
+            '/orders',
+            h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 130_000, size: 1_000_000 }),
+            'alice-key',
+          );
+          await call(
+            h.base,
+            'POST',
+            '/orders',
+            h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 140_000, size: 1_000_000 }),
+            'alice-key',
+          );
         })();
       }
       return f.length >= 3;
@@ -126,7 +177,11 @@ test('restart keeps state and the port; counted as a fault', async () => {
 test('named profiles: one vocabulary, old CLI names resolve with a deprecation, unknown names are refused', () => {
   assert.deepEqual(Object.keys(FAULT_PROFILES), [...FAULT_PROFILE_NAMES]);
   assert.deepEqual(FAULT_PROFILES.none, NO_FAULTS);
-  for (const [old, now] of [['off', 'none'], ['stream-chaos', 'streams'], ['chaos', 'mixed']] as const) {
+  for (const [old, now] of [
+    ['off', 'none'],
+    ['stream-chaos', 'streams'],
+    ['chaos', 'mixed'],
+  ] as const) {
     const r = resolveFaultProfile(old);
     assert.equal(r.name, now);
     assert.match(r.deprecation!, new RegExp(`'${old}' is deprecated: use '${now}'`));

@@ -15,10 +15,22 @@ test('--chain mainnet: mainnet signatures verify, testnet ones are INVALID_SIGNA
   try {
     const pk = h.ex.state.keys.get('alice-key')!.privateKey!;
     const main = createSigner({ privateKey: pk, chain: MAINNET });
-    const ok = await call(h.base, 'POST', '/orders', main.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 300_000, size: 1_000_000 }), 'alice-key');
+    const ok = await call(
+      h.base,
+      'POST',
+      '/orders',
+      main.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 300_000, size: 1_000_000 }),
+      'alice-key',
+    );
     assert.equal(ok.status, 201, JSON.stringify(ok.body));
     const test = createSigner({ privateKey: pk, chain: TESTNET });
-    const bad = await call(h.base, 'POST', '/orders', test.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 300_000, size: 1_000_000 }), 'alice-key');
+    const bad = await call(
+      h.base,
+      'POST',
+      '/orders',
+      test.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 300_000, size: 1_000_000 }),
+      'alice-key',
+    );
     assert.equal(bad.body.code, 'INVALID_SIGNATURE');
     const m = await call(h.base, 'GET', `/markets/${h.marketId}`);
     assert.equal(String(m.body.market?.chainId ?? m.body.chainId), String(MAINNET.chainId));

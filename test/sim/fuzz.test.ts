@@ -19,7 +19,14 @@ test('random JSON bodies on every order path: 4xx with a code, never 5xx; invari
       key: fc.constantFrom(...Object.keys(good)),
       value: fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.integer()), fc.bigInt().map(String), fc.object()),
     });
-    const samples = fc.sample(fc.oneof(mutated.map((m) => ({ ...good, [m.key]: m.value })), fc.anything(), fc.jsonValue()), { numRuns: 250, seed: 42 });
+    const samples = fc.sample(
+      fc.oneof(
+        mutated.map((m) => ({ ...good, [m.key]: m.value })),
+        fc.anything(),
+        fc.jsonValue(),
+      ),
+      { numRuns: 250, seed: 42 },
+    );
     let i = 0;
     for (const body of samples) {
       const path = PATHS[i++ % PATHS.length]!;
@@ -43,7 +50,15 @@ test('random query strings and path parameters on public routes: never 5xx', asy
     for (const w of words) {
       const e = encodeURIComponent(w);
       const name = names[n++ % names.length]!;
-      for (const path of [`/markets?${name}=${e}`, `/markets/search?${name}=${e}`, `/activity?${name}=${e}`, `/markets/${e || 'x'}`, `/markets/${h.marketId}/orderbook?${name}=${e}`, `/markets/${e || 'x'}/prices?${name}=${e}`, `/orders/${e || 'x'}`]) {
+      for (const path of [
+        `/markets?${name}=${e}`,
+        `/markets/search?${name}=${e}`,
+        `/activity?${name}=${e}`,
+        `/markets/${e || 'x'}`,
+        `/markets/${h.marketId}/orderbook?${name}=${e}`,
+        `/markets/${e || 'x'}/prices?${name}=${e}`,
+        `/orders/${e || 'x'}`,
+      ]) {
         const r = await call(h.base, 'GET', path, undefined, 'alice-key');
         assert.ok(r.status < 500, `${path} → ${r.status}`);
       }

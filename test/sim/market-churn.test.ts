@@ -280,7 +280,11 @@ test('a crash (the files as a kill -9 leaves them, no checkpoint) replays closes
     // an acknowledged request: everything journalled before it is on disk once it is answered
     const signer = createSigner({ privateKey: ex.state.keys.get('k')!.privateKey!, chain: TESTNET });
     const demo = [...ex.state.stores.markets.values()][0]!;
-    const r = await fetch(`${base}/orders`, { method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: JSON.stringify(signer.signOrder({ marketId: demo.id, outcomeIndex: 1, side: 0, price: 100_000, size: 1_000_000 })) });
+    const r = await fetch(`${base}/orders`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      body: JSON.stringify(signer.signOrder({ marketId: demo.id, outcomeIndex: 1, side: 0, price: 100_000, size: 1_000_000 })),
+    });
     assert.equal(r.status, 201);
     mkdirSync(join(dir, 'copy'));
     for (const n of readdirSync(join(dir, 'live'))) copyFileSync(join(dir, 'live', n), join(dir, 'copy', n));

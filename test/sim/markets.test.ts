@@ -134,9 +134,21 @@ test('order simulate: levels, summary, collateral, SELF_TRADE lists the callerâ€
   const bestBidCents = book.body.bids[0].price as number;
   // alice rests a YES ask (a NO buy) just above the best bid, then simulates buying YES through it
   const askPrice = (bestBidCents + 1) * 10_000;
-  const rest = await call(h.base, 'POST', '/orders', h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 0, side: 0, price: 1_000_000 - askPrice, size: 2_000_000 }), 'alice-key');
+  const rest = await call(
+    h.base,
+    'POST',
+    '/orders',
+    h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 0, side: 0, price: 1_000_000 - askPrice, size: 2_000_000 }),
+    'alice-key',
+  );
   assert.equal(rest.status, 201);
-  const r = await call(h.base, 'POST', '/orders/simulate', { marketId: h.marketId, trader: h.alice.address, maxSize: '5000000', maxPrice: '990000', outcomeIndex: 1, side: 'bid' }, 'alice-key');
+  const r = await call(
+    h.base,
+    'POST',
+    '/orders/simulate',
+    { marketId: h.marketId, trader: h.alice.address, maxSize: '5000000', maxPrice: '990000', outcomeIndex: 1, side: 'bid' },
+    'alice-key',
+  );
   assert.equal(r.status, 200);
   assert.ok(r.body.levels.length >= 1);
   assert.equal(r.body.levels[0].price, String(askPrice));
@@ -145,14 +157,34 @@ test('order simulate: levels, summary, collateral, SELF_TRADE lists the callerâ€
   assert.equal(r.body.collateral.isSufficient, true);
   const st = r.body.warnings.find((w: any) => w.type === 'SELF_TRADE');
   assert.ok(st, 'SELF_TRADE warning');
-  assert.deepEqual(st.selfTrades.map((x: any) => x.orderId), [rest.body.order.id]);
-  assert.equal((await call(h.base, 'POST', '/orders/simulate', { marketId: h.marketId, trader: h.alice.address, maxSize: '5', maxPrice: '990000', outcomeIndex: 1, side: 'buy' }, 'alice-key')).body.field, 'side');
+  assert.deepEqual(
+    st.selfTrades.map((x: any) => x.orderId),
+    [rest.body.order.id],
+  );
+  assert.equal(
+    (
+      await call(
+        h.base,
+        'POST',
+        '/orders/simulate',
+        { marketId: h.marketId, trader: h.alice.address, maxSize: '5', maxPrice: '990000', outcomeIndex: 1, side: 'buy' },
+        'alice-key',
+      )
+    ).body.field,
+    'side',
+  );
 });
 
 test('resolution: admin route resolves, open orders are voided MARKET_RESOLVED, activity and market fields follow', async () => {
   const admin = await harness({ seed: 21, apiKeys: [{ key: 'alice-key' }, { key: 'bob-key' }, { key: 'admin-key', perms: ['read', 'admin'] }] });
   try {
-    const o = await call(admin.base, 'POST', '/orders', admin.alice.signOrder({ marketId: admin.marketId, outcomeIndex: 1, side: 0, price: 300_000, size: 1_000_000 }), 'alice-key');
+    const o = await call(
+      admin.base,
+      'POST',
+      '/orders',
+      admin.alice.signOrder({ marketId: admin.marketId, outcomeIndex: 1, side: 0, price: 300_000, size: 1_000_000 }),
+      'alice-key',
+    );
     assert.equal((await call(admin.base, 'POST', `/markets/${admin.marketId}/resolve`, { outcome: 'yes' }, 'alice-key')).status, 403);
     const r = await call(admin.base, 'POST', `/markets/${admin.marketId}/resolve`, { outcome: 'yes', evidence: 'it happened' }, 'admin-key');
     assert.equal(r.status, 200);
@@ -166,7 +198,13 @@ test('resolution: admin route resolves, open orders are voided MARKET_RESOLVED, 
     const act = await call(admin.base, 'GET', '/activity?types=resolution');
     assert.deepEqual(act.body.activity[0].data, { outcome: 'yes', evidence: 'it happened' });
     assert.equal((await call(admin.base, 'POST', `/markets/${admin.marketId}/resolve`, { outcome: 'no' }, 'admin-key')).status, 409);
-    const late = await call(admin.base, 'POST', '/orders', admin.alice.signOrder({ marketId: admin.marketId, outcomeIndex: 1, side: 0, price: 300_000, size: 1_000_000 }), 'alice-key');
+    const late = await call(
+      admin.base,
+      'POST',
+      '/orders',
+      admin.alice.signOrder({ marketId: admin.marketId, outcomeIndex: 1, side: 0, price: 300_000, size: 1_000_000 }),
+      'alice-key',
+    );
     assert.equal(late.status, 409);
   } finally {
     await admin.close();
@@ -198,7 +236,13 @@ test('a taker order filling against the agentsâ€™ orders records its own fills o
   const book = await call(h.base, 'GET', `/markets/${h.marketId}/orderbook?outcomeIndex=1`);
   const ask = book.body.asks[0] as { price: number; size: number };
   const size = Math.min(2, ask.size) * 1_000_000;
-  const r = await call(h.base, 'POST', '/orders', h.bob.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: ask.price * 10_000, size, timeInForce: 1 }), 'bob-key');
+  const r = await call(
+    h.base,
+    'POST',
+    '/orders',
+    h.bob.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: ask.price * 10_000, size, timeInForce: 1 }),
+    'bob-key',
+  );
   assert.equal(r.status, 201);
   assert.equal(r.body.order.status, 'filled');
   const got = await call(h.base, 'GET', `/orders/${r.body.order.id}`, undefined, 'bob-key');

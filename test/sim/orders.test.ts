@@ -175,11 +175,37 @@ test('bulk: mixed operations with per-item results; a bad item refuses the whole
     ],
   );
   const o3 = h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 170_000, size: 2_000_000 });
-  const mixed = await call(h.base, 'POST', '/orders/bulk', { operations: [{ type: 'create', order: o3 }, { type: 'cancel', cancel: h.alice.signCancel(o1.nonce) }] }, A);
+  const mixed = await call(
+    h.base,
+    'POST',
+    '/orders/bulk',
+    {
+      operations: [
+        { type: 'create', order: o3 },
+        { type: 'cancel', cancel: h.alice.signCancel(o1.nonce) },
+      ],
+    },
+    A,
+  );
   assert.equal(mixed.status, 201);
-  assert.deepEqual(mixed.body.results.map((x: any) => x.type), ['cancel', 'create']);
+  assert.deepEqual(
+    mixed.body.results.map((x: any) => x.type),
+    ['cancel', 'create'],
+  );
   const o4 = h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 180_000, size: 2_000_000 });
-  const bad = await call(h.base, 'POST', '/orders/bulk', { operations: [{ type: 'create', order: o4 }, { type: 'create', order: { ...o4, nonce: o3.nonce } }, { type: 'cancel', cancel: { ...h.alice.signCancel(o2.nonce), signature: '0x00' } }] }, A);
+  const bad = await call(
+    h.base,
+    'POST',
+    '/orders/bulk',
+    {
+      operations: [
+        { type: 'create', order: o4 },
+        { type: 'create', order: { ...o4, nonce: o3.nonce } },
+        { type: 'cancel', cancel: { ...h.alice.signCancel(o2.nonce), signature: '0x00' } },
+      ],
+    },
+    A,
+  );
   assert.ok(bad.status === 400 || bad.status === 409);
   assert.deepEqual(
     bad.body.errors.map((e: any) => [e.index, e.operation]),
@@ -192,7 +218,10 @@ test('bulk: mixed operations with per-item results; a bad item refuses the whole
   assert.equal(o4get.status, 404, 'nothing of a refused bulk call is applied');
   const cc = await call(h.base, 'POST', '/orders/bulk/cancel', { cancels: [h.alice.signCancel(o2.nonce), h.alice.signCancel(o1.nonce)] }, A);
   assert.equal(cc.status, 200);
-  assert.deepEqual(cc.body.results.map((x: any) => x.alreadyCancelled), [false, true]);
+  assert.deepEqual(
+    cc.body.results.map((x: any) => x.alreadyCancelled),
+    [false, true],
+  );
 });
 
 test('the batch limit is a setting: more items → 400 BATCH_TOO_LARGE', async () => {

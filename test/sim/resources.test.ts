@@ -27,7 +27,10 @@ const portOf = (base: string) => Number(new URL(base).port);
 test('a stalled body gets 408 REQUEST_TIMEOUT and the connection is closed', async () => {
   const h = await harness({ bodyTimeoutMs: 300 });
   try {
-    const { answer } = rawRequest(portOf(h.base), 'POST /v2/orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer alice-key\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"half":');
+    const { answer } = rawRequest(
+      portOf(h.base),
+      'POST /v2/orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer alice-key\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"half":',
+    );
     const text = await answer; // resolves on close: the server closed it
     assert.match(text, /^HTTP\/1\.1 408 /);
     assert.match(text, /"code":"REQUEST_TIMEOUT"/);
@@ -43,7 +46,13 @@ test('bodies in flight are capped: stalled uploads past the budget get 503 at on
   try {
     // 40 unauthenticated uploads (a public POST that reads its body) declaring 400 kB each, sending a
     // few bytes and stalling: 16 MB if all were held; 2 fit the anonymous half of the 2 MB budget
-    for (let i = 0; i < 40; i++) held.push(rawRequest(port, `POST /v2/markets/${h.marketId}/simulate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 400000\r\n\r\n{"q":`));
+    for (let i = 0; i < 40; i++)
+      held.push(
+        rawRequest(
+          port,
+          `POST /v2/markets/${h.marketId}/simulate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 400000\r\n\r\n{"q":`,
+        ),
+      );
     // the ones that did not fit are answered 503 (and closed) without waiting for their bodies
     const refused = await Promise.race([Promise.all(held.slice(2).map((x) => x.answer)), new Promise<null>((r) => setTimeout(() => r(null), 20_000))]);
     assert.ok(refused, 'the uploads beyond the budget were answered');
@@ -66,7 +75,13 @@ test('keyed stalled uploads beyond the body budget get 503 SERVICE_UNAVAILABLE w
   const port = portOf(h.base);
   const held: { socket: Socket; answer: Promise<string> }[] = [];
   try {
-    for (let i = 0; i < 6; i++) held.push(rawRequest(port, `POST /v2/orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer bob-key\r\nContent-Type: application/json\r\nContent-Length: 400000\r\n\r\n{"q":`));
+    for (let i = 0; i < 6; i++)
+      held.push(
+        rawRequest(
+          port,
+          `POST /v2/orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer bob-key\r\nContent-Type: application/json\r\nContent-Length: 400000\r\n\r\n{"q":`,
+        ),
+      );
     // two fit (800 kB); the other four are refused at once
     const answers = await Promise.race([Promise.all(held.slice(2).map((x) => x.answer)), new Promise<null>((r) => setTimeout(() => r(null), 20_000))]);
     assert.ok(answers, 'the uploads beyond the budget were answered');

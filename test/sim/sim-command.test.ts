@@ -19,9 +19,13 @@ test('--api-key KEY[:WALLET[:PERMS]] parsing', () => {
 test('sim prints the listening line, answers, and saves its state file on SIGTERM', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'sim-cli-'));
   const state = join(dir, 'state.json');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'sim', '--port', '0', '--seed', '3', '--no-agents', '--api-key', 'cli-key', '--state', state, '--faults', 'off'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/main.ts', 'sim', '--port', '0', '--seed', '3', '--no-agents', '--api-key', 'cli-key', '--state', state, '--faults', 'off'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   try {
@@ -54,7 +58,9 @@ test('sim prints the listening line, answers, and saves its state file on SIGTER
 });
 
 test('sim --faults: an unknown or retired profile exits 2 naming the profiles', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'sim', '--port', '0', '--faults', 'light'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'sim', '--port', '0', '--faults', 'light'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
@@ -65,7 +71,26 @@ test('sim --faults: an unknown or retired profile exits 2 naming the profiles', 
 test('sim --new-market-every/--market-lifetime: markets are created, closed and resolved over HTTP; bad values exit 2', async () => {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'sim', '--port', '0', '--seed', '4', '--markets', '1', '--api-key', 'churn-key', '--new-market-every', '0.3', '--market-lifetime', '1', '--resolution-delay', '0.5'],
+    [
+      '--import',
+      'tsx',
+      'src/cli/main.ts',
+      'sim',
+      '--port',
+      '0',
+      '--seed',
+      '4',
+      '--markets',
+      '1',
+      '--api-key',
+      'churn-key',
+      '--new-market-every',
+      '0.3',
+      '--market-lifetime',
+      '1',
+      '--resolution-delay',
+      '0.5',
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let err = '';

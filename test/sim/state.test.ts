@@ -10,7 +10,18 @@ import { decodeState, encodeState } from '../../src/sim/state-file.ts';
 import { startCounterparties } from '../../src/sim/counterparties.ts';
 
 test('state codec round-trips bigints and maps', () => {
-  const s = { version: 1, seed: 1, savedAt: 0, keys: [], markets: [], orders: [], activity: [], ext: { big: 123456789012345678901234567890n, m: new Map([['a', 1n]]) }, counters: {}, engineLog: [] };
+  const s = {
+    version: 1,
+    seed: 1,
+    savedAt: 0,
+    keys: [],
+    markets: [],
+    orders: [],
+    activity: [],
+    ext: { big: 123456789012345678901234567890n, m: new Map([['a', 1n]]) },
+    counters: {},
+    engineLog: [],
+  };
   const back = decodeState(encodeState(s));
   assert.equal(back.ext.big, 123456789012345678901234567890n);
   assert.deepEqual([...(back.ext.m as Map<string, bigint>)], [['a', 1n]]);
@@ -47,7 +58,10 @@ test('close saves and a new exchange restores exactly: books, balances, orders, 
       assert.deepEqual((await call(base2, 'GET', `/markets/${h.marketId}/orderbook?outcomeIndex=1&depth=50`)).body.bids, book1.body.bids);
       assert.deepEqual((await call(base2, 'GET', `/orders?trader=${h.alice.address}&limit=100`, undefined, 'alice-key')).body.orders, orders1.body.orders);
       assert.deepEqual((await call(base2, 'GET', '/activity?limit=100')).body, act1.body);
-      assert.deepEqual((await call(base2, 'GET', '/markets?limit=50')).body.markets.map((m: any) => [m.id, m.volume]), markets1.body.markets.map((m: any) => [m.id, m.volume]));
+      assert.deepEqual(
+        (await call(base2, 'GET', '/markets?limit=50')).body.markets.map((m: any) => [m.id, m.volume]),
+        markets1.body.markets.map((m: any) => [m.id, m.volume]),
+      );
       assert.deepEqual(ex2.state.engine.balance(h.alice.address), balA);
       assert.deepEqual(ex2.state.engine.position(h.bob.address, h.marketId), posB);
       assert.equal(ex2.state.engine.engine.checkInvariants().length, 0);
@@ -58,7 +72,13 @@ test('close saves and a new exchange restores exactly: books, balances, orders, 
       assert.equal(c.status, 201);
       assert.equal((await call(base2, 'GET', `/orders/${r1.body.order.id}`, undefined, 'alice-key')).body.status, 'cancelled');
       // and new orders get fresh ids after the restored ones
-      const fresh = await call(base2, 'POST', '/orders', h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 100_000, size: 1_000_000 }), 'alice-key');
+      const fresh = await call(
+        base2,
+        'POST',
+        '/orders',
+        h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 100_000, size: 1_000_000 }),
+        'alice-key',
+      );
       assert.equal(fresh.body.order.id, ex2.state.stores.orders.length);
     } finally {
       await ex2.close();

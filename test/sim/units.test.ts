@@ -30,8 +30,20 @@ test('router: static segments beat parameters, params are decoded, 404 vs 405', 
 });
 
 test('diffBooks: changed, added and removed levels with absolute sizes', () => {
-  const before = { bids: [{ price: 400_000, size: 5 }, { price: 390_000, size: 2 }], asks: [{ price: 450_000, size: 1 }] };
-  const after = { bids: [{ price: 400_000, size: 7 }], asks: [{ price: 450_000, size: 1 }, { price: 460_000, size: 3 }] };
+  const before = {
+    bids: [
+      { price: 400_000, size: 5 },
+      { price: 390_000, size: 2 },
+    ],
+    asks: [{ price: 450_000, size: 1 }],
+  };
+  const after = {
+    bids: [{ price: 400_000, size: 7 }],
+    asks: [
+      { price: 450_000, size: 1 },
+      { price: 460_000, size: 3 },
+    ],
+  };
   assert.deepEqual(diffBooks(before, after), [
     { side: 'bid', price: 400_000, size: 7 },
     { side: 'bid', price: 390_000, size: 0 },
@@ -60,7 +72,10 @@ test('stream hub: ring buffer replays after Last-Event-ID, falls back to a snaps
   assert.equal((first.text.match(/event: delta/g) ?? []).length, 5);
   const resumed = new Sink();
   hub.attach(resumed as never, '0xaa', 1, book, '1003', now); // 1004 and 1005 are still buffered
-  assert.deepEqual([...resumed.text.matchAll(/id: (\d+)/g)].map((m) => m[1]), ['1004', '1005']);
+  assert.deepEqual(
+    [...resumed.text.matchAll(/id: (\d+)/g)].map((m) => m[1]),
+    ['1004', '1005'],
+  );
   const evicted = new Sink();
   hub.attach(evicted as never, '0xaa', 1, book, '1001', now); // 1002 is gone: fresh snapshot
   assert.match(evicted.text, /^event: snapshot\nid: 1005\n/);
@@ -83,7 +98,10 @@ test('rate limiter refills over time and reports reset', () => {
 test('cursors round-trip; garbage is a 400 naming the field', () => {
   assert.equal(decodeCursor(encodeCursor(42)), 42);
   assert.equal(decodeCursor(null), undefined);
-  assert.throws(() => decodeCursor('!!!'), (e: unknown) => e instanceof HttpError && e.status === 400 && e.field === 'cursor');
+  assert.throws(
+    () => decodeCursor('!!!'),
+    (e: unknown) => e instanceof HttpError && e.status === 400 && e.field === 'cursor',
+  );
 });
 
 test('book views and ETags', () => {

@@ -26,13 +26,31 @@ function randomEvent(r: () => number, markets: number, ts: number, nonce: () => 
   const u = r();
   if (u < 0.45) {
     const mid = 100_000 + Math.floor(r() * 80) * 10_000;
-    return { type: 'BookEventReceived', event: { type: 'snapshot', book: { marketId: M, outcomeIndex: 1, bids: [{ price: mid - 10_000, size: 5 * S }], asks: [{ price: mid + 10_000, size: 5 * S }], venueTs: ts }, seq: ts, localTs: ts, source: 'stream' }, ts };
+    return {
+      type: 'BookEventReceived',
+      event: {
+        type: 'snapshot',
+        book: { marketId: M, outcomeIndex: 1, bids: [{ price: mid - 10_000, size: 5 * S }], asks: [{ price: mid + 10_000, size: 5 * S }], venueTs: ts },
+        seq: ts,
+        localTs: ts,
+        source: 'stream',
+      },
+      ts,
+    };
   }
   if (u < 0.65) {
     const n = nonce();
     live.set(n, M);
     const side = r() < 0.5 ? 0 : 1;
-    const order = { marketId: M, outcomeIndex: (r() < 0.5 ? 0 : 1) as OutcomeIndex, side: side as 0 | 1, price: 100_000 + Math.floor(r() * 80) * 10_000, size: (1 + Math.floor(r() * 20)) * S, nonce: n, inventoryMode: (side === 1 ? 2 : 0) as 0 | 2 };
+    const order = {
+      marketId: M,
+      outcomeIndex: (r() < 0.5 ? 0 : 1) as OutcomeIndex,
+      side: side as 0 | 1,
+      price: 100_000 + Math.floor(r() * 80) * 10_000,
+      size: (1 + Math.floor(r() * 20)) * S,
+      nonce: n,
+      inventoryMode: (side === 1 ? 2 : 0) as 0 | 2,
+    };
     return { type: 'OrderSubmitted', marketId: M, slot: `${M}:bid:${n.slice(-2)}`, nonce: n, order, retry: false, ts };
   }
   if (u < 0.8 && live.size > 0) {
@@ -43,7 +61,18 @@ function randomEvent(r: () => number, markets: number, ts: number, nonce: () => 
     live.delete(n);
     return { type: 'OrderClosed', marketId: m, nonce: n, status: 'cancelled', ts };
   }
-  if (u < 0.95) return { type: 'OrderFilled', marketId: M, nonce: null, outcomeIndex: 1, side: r() < 0.5 ? 0 : 1, price: 100_000 + Math.floor(r() * 80) * 10_000, size: (1 + Math.floor(r() * 10)) * S, fee: Math.floor(r() * 1000), ts };
+  if (u < 0.95)
+    return {
+      type: 'OrderFilled',
+      marketId: M,
+      nonce: null,
+      outcomeIndex: 1,
+      side: r() < 0.5 ? 0 : 1,
+      price: 100_000 + Math.floor(r() * 80) * 10_000,
+      size: (1 + Math.floor(r() * 10)) * S,
+      fee: Math.floor(r() * 1000),
+      ts,
+    };
   return { type: 'BalanceUpdated', collateral: BigInt(Math.floor(r() * 1e12)), ts };
 }
 
@@ -75,7 +104,17 @@ test('the account totals kept incrementally equal the full sum over every market
 test('a state with the same markets but a new balance shows the new collateral; unchanged figures keep their object', () => {
   const store = new StateStore();
   const M = market(1);
-  store.dispatch({ type: 'BookEventReceived', event: { type: 'snapshot', book: { marketId: M, outcomeIndex: 1, bids: [{ price: 400_000, size: S }], asks: [{ price: 420_000, size: S }], venueTs: 1 }, seq: 1, localTs: 1, source: 'stream' }, ts: 1 });
+  store.dispatch({
+    type: 'BookEventReceived',
+    event: {
+      type: 'snapshot',
+      book: { marketId: M, outcomeIndex: 1, bids: [{ price: 400_000, size: S }], asks: [{ price: 420_000, size: S }], venueTs: 1 },
+      seq: 1,
+      localTs: 1,
+      source: 'stream',
+    },
+    ts: 1,
+  });
   const a = accountTotals(store.state);
   store.dispatch({ type: 'BalanceUpdated', collateral: 5n, ts: 2 });
   const b = accountTotals(store.state);
@@ -98,10 +137,33 @@ test('with the account books: the incremental totals equal the full sum after ev
     store.dispatch(e);
     if (e.type === 'OrderFilled') {
       fills++;
-      books.applyFill({ fillId: `f${i}`, marketId: e.marketId, outcomeIndex: e.outcomeIndex, side: e.side, price: e.price, size: e.size, fee: e.fee, feeSource: 'venue', ts: e.ts, origin: 'own' });
+      books.applyFill({
+        fillId: `f${i}`,
+        marketId: e.marketId,
+        outcomeIndex: e.outcomeIndex,
+        side: e.side,
+        price: e.price,
+        size: e.size,
+        fee: e.fee,
+        feeSource: 'venue',
+        ts: e.ts,
+        origin: 'own',
+      });
     }
     // now and then a fill reaches the books alone (the stop's sweep, a catch-up): no market state changes
-    if (r() < 0.05) books.applyFill({ fillId: `b${i}`, marketId: market(Math.floor(r() * 120)), outcomeIndex: 1, side: 0, price: 300_000, size: 2 * S, fee: 0, feeSource: 'model', ts: i + 1, origin: 'own' });
+    if (r() < 0.05)
+      books.applyFill({
+        fillId: `b${i}`,
+        marketId: market(Math.floor(r() * 120)),
+        outcomeIndex: 1,
+        side: 0,
+        price: 300_000,
+        size: 2 * S,
+        fee: 0,
+        feeSource: 'model',
+        ts: i + 1,
+        origin: 'own',
+      });
     const s = store.state;
     assert.deepEqual(accountTotals(s, books), accountTotalsSummed(s, books), `event ${i}`);
   }

@@ -19,14 +19,40 @@ const C = 10_000; // one cent in price units
 
 /** a YES book with best bid/ask around `midCents` (one cent either side) */
 function book(ts: number, midCents: number): StateEvent {
-  const b: BookSnapshot = { marketId: M, outcomeIndex: 1, bids: [{ price: (midCents - 1) * C, size: 100 * S }], asks: [{ price: (midCents + 1) * C, size: 100 * S }], venueTs: ts };
+  const b: BookSnapshot = {
+    marketId: M,
+    outcomeIndex: 1,
+    bids: [{ price: (midCents - 1) * C, size: 100 * S }],
+    asks: [{ price: (midCents + 1) * C, size: 100 * S }],
+    venueTs: ts,
+  };
   return { type: 'BookEventReceived', event: { type: 'snapshot', book: b, seq: ts, localTs: ts, source: 'stream' }, ts };
 }
 /** an own YES fill: buy (side 0) or sell (side 1) `shares` at `cents` */
-const fill = (ts: number, side: 0 | 1, cents: number, shares: number, fee = 0): StateEvent => ({ type: 'OrderFilled', marketId: M, nonce: null, outcomeIndex: 1, side, price: cents * C, size: shares * S, fee, fillId: `f${ts}`, ts });
-const trade = (ts: number, takerSide: 'buy' | 'sell', shares: number, cents = 50): StateEvent => ({ type: 'BookEventReceived', event: { type: 'trade', marketId: M, outcomeIndex: 1, seq: ts, price: cents * C, size: shares * S, takerSide, venueTs: ts, localTs: ts }, ts });
+const fill = (ts: number, side: 0 | 1, cents: number, shares: number, fee = 0): StateEvent => ({
+  type: 'OrderFilled',
+  marketId: M,
+  nonce: null,
+  outcomeIndex: 1,
+  side,
+  price: cents * C,
+  size: shares * S,
+  fee,
+  fillId: `f${ts}`,
+  ts,
+});
+const trade = (ts: number, takerSide: 'buy' | 'sell', shares: number, cents = 50): StateEvent => ({
+  type: 'BookEventReceived',
+  event: { type: 'trade', marketId: M, outcomeIndex: 1, seq: ts, price: cents * C, size: shares * S, takerSide, venueTs: ts, localTs: ts },
+  ts,
+});
 const oracle = (ts: number, p: number): StateEvent => ({ type: 'OracleUpdated', marketId: M, probability: p, confidence: 1, updatedAt: ts, ts });
-const meta = (ts: number, c: Partial<Extract<StateEvent, { type: 'MarketMetadataUpdated' }>>): StateEvent => ({ type: 'MarketMetadataUpdated', marketId: M, ts, ...c });
+const meta = (ts: number, c: Partial<Extract<StateEvent, { type: 'MarketMetadataUpdated' }>>): StateEvent => ({
+  type: 'MarketMetadataUpdated',
+  marketId: M,
+  ts,
+  ...c,
+});
 
 function run(events: StateEvent[], edge: EdgeSettings = DEFAULT_EDGE): StoreState {
   let s = emptyState();
@@ -39,10 +65,37 @@ const cents = (perShare: number | null) => (perShare === null ? null : Math.roun
 describe('markouts', () => {
   // one buy of 10 @ 49¢ at t = 1 000 with the mid at 50¢; the mid then moves; markouts in ¢/share
   const table: { name: string; mids: [number, number][]; now: number; want: Record<string, number | null> }[] = [
-    { name: 'mid still: +1¢ at every horizon reached', mids: [[400_000, 50]], now: 400_000, want: { '1s': 1, '5s': 1, '10s': 1, '30s': 1, '60s': 1, '300s': 1 } },
-    { name: 'mid up 3¢ at 3 s: 1 s sees 50, 5 s on see 53', mids: [[4_000, 53], [400_000, 53]], now: 400_000, want: { '1s': 1, '5s': 4, '10s': 4, '30s': 4, '60s': 4, '300s': 4 } },
-    { name: 'picked off: mid down to 45¢ at 1.5 s, back to 50¢ at 40 s', mids: [[2_500, 45], [41_000, 50], [400_000, 50]], now: 400_000, want: { '1s': 1, '5s': -4, '10s': -4, '30s': -4, '60s': 1, '300s': 1 } },
-    { name: 'horizons not reached yet stay empty', mids: [[8_000, 52]], now: 8_000, want: { '1s': 1, '5s': 1, '10s': null, '30s': null, '60s': null, '300s': null } },
+    {
+      name: 'mid still: +1¢ at every horizon reached',
+      mids: [[400_000, 50]],
+      now: 400_000,
+      want: { '1s': 1, '5s': 1, '10s': 1, '30s': 1, '60s': 1, '300s': 1 },
+    },
+    {
+      name: 'mid up 3¢ at 3 s: 1 s sees 50, 5 s on see 53',
+      mids: [
+        [4_000, 53],
+        [400_000, 53],
+      ],
+      now: 400_000,
+      want: { '1s': 1, '5s': 4, '10s': 4, '30s': 4, '60s': 4, '300s': 4 },
+    },
+    {
+      name: 'picked off: mid down to 45¢ at 1.5 s, back to 50¢ at 40 s',
+      mids: [
+        [2_500, 45],
+        [41_000, 50],
+        [400_000, 50],
+      ],
+      now: 400_000,
+      want: { '1s': 1, '5s': -4, '10s': -4, '30s': -4, '60s': 1, '300s': 1 },
+    },
+    {
+      name: 'horizons not reached yet stay empty',
+      mids: [[8_000, 52]],
+      now: 8_000,
+      want: { '1s': 1, '5s': 1, '10s': null, '30s': null, '60s': null, '300s': null },
+    },
   ];
   for (const row of table) {
     it(row.name, () => {
@@ -61,8 +114,18 @@ describe('markouts', () => {
   });
 
   it('custom horizons', () => {
-    const s = run([book(0, 50), fill(1_000, 0, 49, 10), book(1_600, 60), book(3_000, 60)], { ...DEFAULT_EDGE, markoutHorizonsMs: [500, 2_000], toxicityHorizonMs: 500 });
-    assert.deepEqual(view(s, 3_000).markouts.map((k) => [k.horizonMs, cents(k.perShare)]), [[500, 1], [2_000, 11]]);
+    const s = run([book(0, 50), fill(1_000, 0, 49, 10), book(1_600, 60), book(3_000, 60)], {
+      ...DEFAULT_EDGE,
+      markoutHorizonsMs: [500, 2_000],
+      toxicityHorizonMs: 500,
+    });
+    assert.deepEqual(
+      view(s, 3_000).markouts.map((k) => [k.horizonMs, cents(k.perShare)]),
+      [
+        [500, 1],
+        [2_000, 11],
+      ],
+    );
   });
 });
 
@@ -100,8 +163,20 @@ describe('regimes', () => {
     ['a small oracle move is not an event', [book(0, 50), oracle(10, 0.5), oracle(20, 0.52)], 1_000, 'quiet', null],
     ['event: a burst of volume (5× the slow rate, ≥ 200 shares)', [book(0, 50), trade(1, 'buy', 300)], 1_000, 'event', 'volume-burst'],
     ['trending: a 3¢ drift over a minute, in 1¢ steps', [book(0, 50), book(20_000, 51), book(40_000, 52), book(60_000, 53)], 61_000, 'trending', 'mid-move'],
-    ['a trend holds while the move stays above half (hysteresis)', [book(0, 50), book(20_000, 51), book(40_000, 52), book(60_000, 53), book(90_000, 53), book(121_000, 55)], 121_000, 'trending', 'mid-move'],
-    ['and ends below half of it', [book(0, 50), book(20_000, 51), book(40_000, 52), book(60_000, 53), book(125_000, 53), book(185_000, 53)], 186_000, 'quiet', null],
+    [
+      'a trend holds while the move stays above half (hysteresis)',
+      [book(0, 50), book(20_000, 51), book(40_000, 52), book(60_000, 53), book(90_000, 53), book(121_000, 55)],
+      121_000,
+      'trending',
+      'mid-move',
+    ],
+    [
+      'and ends below half of it',
+      [book(0, 50), book(20_000, 51), book(40_000, 52), book(60_000, 53), book(125_000, 53), book(185_000, 53)],
+      186_000,
+      'quiet',
+      null,
+    ],
     ['halted: the market closed', [book(0, 50), meta(10, { status: 'closed' })], 20, 'halted', 'status'],
     ['halted: trading blocked', [book(0, 50), { type: 'MarketBlocked', marketId: M, reason: 'halted', ts: 10 }], 20, 'halted', 'halted'],
     ['halted outranks an event', [book(0, 50), book(1_000, 50), book(3_000, 53), meta(3_100, { status: 'resolved' })], 4_000, 'halted', 'status'],
@@ -120,7 +195,11 @@ describe('regimes', () => {
   });
 
   it('reduce-only: toxic own flow (markout ≤ −threshold over enough fills), and near the deadline', () => {
-    const edge = { ...DEFAULT_EDGE, toxicityHorizonMs: 1_000, regime: { ...DEFAULT_REGIME, reduceOnlyMarkout: 2 * C, minFills: 2.5, midJump: 1e9, trendMove: 1e9 } };
+    const edge = {
+      ...DEFAULT_EDGE,
+      toxicityHorizonMs: 1_000,
+      regime: { ...DEFAULT_REGIME, reduceOnlyMarkout: 2 * C, minFills: 2.5, midJump: 1e9, trendMove: 1e9 },
+    };
     const evs: StateEvent[] = [book(0, 50)];
     // three buys at 49¢, each followed by the mid at 46¢ one second later (−3¢), then back to 50¢
     for (let k = 0; k < 3; k++) evs.push(fill(10_000 * k + 1_000, 0, 49, 10), book(10_000 * k + 1_500, 46), book(10_000 * k + 2_500, 50));

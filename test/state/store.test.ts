@@ -15,15 +15,42 @@ const S = 1_000_000;
 const n = (i: number): Bytes32 => ('0x' + i.toString(16).padStart(64, '0')) as Bytes32;
 
 function snapshot(outcomeIndex: OutcomeIndex, bids: [number, number][], asks: [number, number][], ts = 1000): StateEvent {
-  const book: BookSnapshot = { marketId: M, outcomeIndex, bids: bids.map(([price, size]) => ({ price, size })), asks: asks.map(([price, size]) => ({ price, size })), venueTs: ts };
+  const book: BookSnapshot = {
+    marketId: M,
+    outcomeIndex,
+    bids: bids.map(([price, size]) => ({ price, size })),
+    asks: asks.map(([price, size]) => ({ price, size })),
+    venueTs: ts,
+  };
   return { type: 'BookEventReceived', event: { type: 'snapshot', book, seq: 1, localTs: ts, source: 'stream' }, ts };
 }
-const planned = (i: number, outcomeIndex: OutcomeIndex, side: 0 | 1, price: number, size = 10 * S, inventoryMode: 0 | 1 | 2 = 0): PlannedOrder => ({ marketId: M, outcomeIndex, side, price, size, nonce: n(i), inventoryMode });
+const planned = (i: number, outcomeIndex: OutcomeIndex, side: 0 | 1, price: number, size = 10 * S, inventoryMode: 0 | 1 | 2 = 0): PlannedOrder => ({
+  marketId: M,
+  outcomeIndex,
+  side,
+  price,
+  size,
+  nonce: n(i),
+  inventoryMode,
+});
 
 describe('book state', () => {
   it('applies absolute-size deltas and keeps sides sorted', () => {
-    const bids = applyLevels([{ price: 500, size: 1 }, { price: 400, size: 2 }], [{ price: 450, size: 5 }, { price: 500, size: 0 }], true);
-    assert.deepEqual(bids, [{ price: 450, size: 5 }, { price: 400, size: 2 }]);
+    const bids = applyLevels(
+      [
+        { price: 500, size: 1 },
+        { price: 400, size: 2 },
+      ],
+      [
+        { price: 450, size: 5 },
+        { price: 500, size: 0 },
+      ],
+      true,
+    );
+    assert.deepEqual(bids, [
+      { price: 450, size: 5 },
+      { price: 400, size: 2 },
+    ]);
   });
   it('YES-terms view: YES book when present, else the mirrored NO book (never both)', () => {
     const no = { marketId: M, outcomeIndex: 0 as const, bids: [{ price: 400_000, size: 1 }], asks: [{ price: 450_000, size: 2 }], venueTs: 0 };
@@ -43,7 +70,10 @@ describe('StateStore', () => {
       seen.push(state.version);
     });
     store.dispatch(snapshot(1, [[400_000, S]], [[420_000, S]]));
-    store.dispatchAll([{ type: 'BalanceUpdated', collateral: 5n, ts: 2 }, { type: 'BalanceUpdated', collateral: 7n, ts: 3 }]);
+    store.dispatchAll([
+      { type: 'BalanceUpdated', collateral: 5n, ts: 2 },
+      { type: 'BalanceUpdated', collateral: 7n, ts: 3 },
+    ]);
     sub.unsubscribe();
     assert.deepEqual(seen, [1, 3]);
     assert.equal(store.state.collateral, 7n);
@@ -54,7 +84,11 @@ describe('StateStore', () => {
     store.dispatch(snapshot(1, [[400_000, S]], [[420_000, S]]));
     const before = store.state;
     const beforeBook = before.markets.get(M)!.books.yes;
-    store.dispatch({ type: 'BookEventReceived', event: { type: 'delta', marketId: M, outcomeIndex: 1, seq: 2, bids: [{ price: 410_000, size: 3 }], asks: [], venueTs: 2000, localTs: 2000 }, ts: 2000 });
+    store.dispatch({
+      type: 'BookEventReceived',
+      event: { type: 'delta', marketId: M, outcomeIndex: 1, seq: 2, bids: [{ price: 410_000, size: 3 }], asks: [], venueTs: 2000, localTs: 2000 },
+      ts: 2000,
+    });
     assert.equal(before.markets.get(M)!.books.yes, beforeBook);
     assert.equal(beforeBook!.bids.length, 1);
     assert.equal(store.state.markets.get(M)!.books.yes!.bids[0]!.price, 410_000);
@@ -128,7 +162,15 @@ describe('StateStore', () => {
     let s = emptyState();
     s = reduce(s, snapshot(1, [[400_000, S]], [[420_000, S]]));
     for (let i = 0; i < 200; i++) {
-      s = reduce(s, { type: 'BookEventReceived', event: { type: 'trade', marketId: M, outcomeIndex: 1, seq: i + 2, price: 410_000, size: S, takerSide: 'buy', venueTs: i, localTs: i }, ts: i }, { ...DEFAULT_LIMITS, trades: 10 });
+      s = reduce(
+        s,
+        {
+          type: 'BookEventReceived',
+          event: { type: 'trade', marketId: M, outcomeIndex: 1, seq: i + 2, price: 410_000, size: S, takerSide: 'buy', venueTs: i, localTs: i },
+          ts: i,
+        },
+        { ...DEFAULT_LIMITS, trades: 10 },
+      );
     }
     assert.equal(s.markets.get(M)!.trades.length, 10);
   });
@@ -151,7 +193,10 @@ describe('selectMarketView', () => {
     const v = selectMarketView(store.state, M, 2000)!;
     assert.equal(v.book!.bestBid, 440_000);
     assert.equal(v.book!.mid, 450_000);
-    assert.deepEqual(v.quotes.map((q) => [q.side, q.price, q.size, q.level, q.venueSide, q.outcomeIndex]), [['ask', 470_000, 5 * S, 0, 'buy', 0]]);
+    assert.deepEqual(
+      v.quotes.map((q) => [q.side, q.price, q.size, q.level, q.venueSide, q.outcomeIndex]),
+      [['ask', 470_000, 5 * S, 0, 'buy', 0]],
+    );
     assert.deepEqual(v.position, { yes: 10 * S, no: 0, net: 10 * S, avgEntry: 400_000 });
     assert.deepEqual(v.pnl, { realised: 0, unrealised: 500_000 });
     assert.equal(v.oracle!.ageMs, 1500);
@@ -176,7 +221,11 @@ describe('selectMarketView', () => {
       { type: 'CancelSubmitted', marketId: M, nonce: ask.nonce, ts: 2 },
     ]);
     const v = selectMarketView(store.state, M, 3)!;
-    assert.deepEqual(v.quotes.map((q) => [q.side, q.state]).sort(), [['ask', 'cancelling'], ['bid', 'in-flight'], ['bid', 'working']]);
+    assert.deepEqual(v.quotes.map((q) => [q.side, q.state]).sort(), [
+      ['ask', 'cancelling'],
+      ['bid', 'in-flight'],
+      ['bid', 'working'],
+    ]);
     // long: 1 + 3 + 2 = 6 shares; short: −1 + 5 = 4 shares → 6
     assert.equal(v.account.worstCasePosition, 6 * S);
   });
@@ -199,10 +248,13 @@ describe('applyLevels (property)', () => {
         const ref = (base: { price: number; size: number }[], ch: { price: number; size: number }[]) => {
           const m = new Map<number, number>();
           for (const l of base) m.set(l.price, l.size);
-          for (const c of ch) (c.size > 0 ? m.set(c.price, c.size) : m.delete(c.price));
+          for (const c of ch) c.size > 0 ? m.set(c.price, c.size) : m.delete(c.price);
           return [...m].map(([price, size]) => ({ price, size })).sort((a, b) => (descending ? b.price - a.price : a.price - b.price));
         };
-        const base = ref([], start.filter((l) => l.size > 0));
+        const base = ref(
+          [],
+          start.filter((l) => l.size > 0),
+        );
         assert.deepEqual(applyLevels(base, changes, descending), ref(base, changes));
       }),
       { numRuns: 1000 },

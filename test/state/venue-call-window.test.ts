@@ -22,7 +22,7 @@ const naiveCount = (calls: readonly Call[], now: number, windowMs: number) => {
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 test('the shared window counts what the copied array counted, step by step (time order, clock steps back, branches)', () => {
@@ -40,7 +40,8 @@ test('the shared window counts what the copied array counted, step by step (time
       const next = { w: b.w.with(ts, ok, 60_000), a: naiveWith(b.a, ts, ok, 60_000), t: Math.max(b.t, ts) };
       assert.equal(next.w.size, next.a.length, `seed ${seed} step ${step}: size`);
       for (const now of [ts, ts + 1, ts + 30_000, ts + 59_999, ts + 60_000, ts + 120_000]) {
-        for (const win of [60_000, 10_000]) assert.deepEqual(next.w.count(now, win), naiveCount(next.a, now, win), `seed ${seed} step ${step} now +${now - ts} window ${win}`);
+        for (const win of [60_000, 10_000])
+          assert.deepEqual(next.w.count(now, win), naiveCount(next.a, now, win), `seed ${seed} step ${step} now +${now - ts} window ${win}`);
       }
       if (r() < 0.03) branches.push(next);
       else branches[branches.length - 1] = pick === branches.length - 1 ? next : branches[branches.length - 1]!;

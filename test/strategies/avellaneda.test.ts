@@ -21,18 +21,79 @@ test('avellaneda: model formulas', () => {
 
 test('avellaneda: quote table', () => {
   const rows: { name: string; params: object; view: ReturnType<typeof makeView>; want: [string, number][] | null }[] = [
-    { name: 'flat inventory, symmetric', params: base, view: makeView(), want: [['bid', 490_000], ['ask', 510_000]] },
-    { name: 'long 2 units: reservation price below mid', params: base, view: makeView({ net: 20 * S }), want: [['bid', 480_000], ['ask', 510_000]] },
-    { name: 'short 2 units: reservation price above mid', params: base, view: makeView({ net: -20 * S }), want: [['bid', 490_000], ['ask', 520_000]] },
-    { name: 'high σ far from deadline: wide', params: { sigma: 0.01 }, view: makeView(), want: [['bid', 400_000], ['ask', 600_000]] },
-    { name: 'high σ 100 s before deadline: narrow', params: { sigma: 0.01 }, view: makeView({ deadline: NOW + 100_000 }), want: [['bid', 490_000], ['ask', 510_000]] },
-    { name: 'maxSpread clamps', params: { sigma: 0.01, maxSpread: 0.1 }, view: makeView(), want: [['bid', 450_000], ['ask', 550_000]] },
-    { name: 'minSpread clamps', params: { sigma: 0.0001, minSpread: 0.06 }, view: makeView(), want: [['bid', 470_000], ['ask', 530_000]] },
+    {
+      name: 'flat inventory, symmetric',
+      params: base,
+      view: makeView(),
+      want: [
+        ['bid', 490_000],
+        ['ask', 510_000],
+      ],
+    },
+    {
+      name: 'long 2 units: reservation price below mid',
+      params: base,
+      view: makeView({ net: 20 * S }),
+      want: [
+        ['bid', 480_000],
+        ['ask', 510_000],
+      ],
+    },
+    {
+      name: 'short 2 units: reservation price above mid',
+      params: base,
+      view: makeView({ net: -20 * S }),
+      want: [
+        ['bid', 490_000],
+        ['ask', 520_000],
+      ],
+    },
+    {
+      name: 'high σ far from deadline: wide',
+      params: { sigma: 0.01 },
+      view: makeView(),
+      want: [
+        ['bid', 400_000],
+        ['ask', 600_000],
+      ],
+    },
+    {
+      name: 'high σ 100 s before deadline: narrow',
+      params: { sigma: 0.01 },
+      view: makeView({ deadline: NOW + 100_000 }),
+      want: [
+        ['bid', 490_000],
+        ['ask', 510_000],
+      ],
+    },
+    {
+      name: 'maxSpread clamps',
+      params: { sigma: 0.01, maxSpread: 0.1 },
+      view: makeView(),
+      want: [
+        ['bid', 450_000],
+        ['ask', 550_000],
+      ],
+    },
+    {
+      name: 'minSpread clamps',
+      params: { sigma: 0.0001, minSpread: 0.06 },
+      view: makeView(),
+      want: [
+        ['bid', 470_000],
+        ['ask', 530_000],
+      ],
+    },
     {
       name: 'two levels',
       params: { ...base, levels: 2, levelSpacing: 0.02 },
       view: makeView(),
-      want: [['bid', 490_000], ['ask', 510_000], ['bid', 470_000], ['ask', 530_000]],
+      want: [
+        ['bid', 490_000],
+        ['ask', 510_000],
+        ['bid', 470_000],
+        ['ask', 530_000],
+      ],
     },
     {
       name: 'heavy long near the floor: only the ask survives, clamped to one tick',
@@ -56,10 +117,23 @@ test('avellaneda: σ from the mid history (EWMA) matches the fixed-σ quote', ()
   assert.ok(Math.abs(ewmaSigma(midHistory, { lambda: 0.94, minSigma: 0 }) - 0.01) < 1e-9);
   const cfg = avellaneda.parseConfig({}, 'p');
   const got = avellaneda.quote(makeView({ midHistory }), cfg);
-  assert.deepEqual(got!.map((q) => q.price), [400_000, 600_000]);
+  assert.deepEqual(
+    got!.map((q) => q.price),
+    [400_000, 600_000],
+  );
   // no usable history → minSigma
   assert.equal(ewmaSigma([{ ts: NOW, mid: 1 }], { lambda: 0.9, minSigma: 0.002 }), 0.002);
-  assert.equal(ewmaSigma([{ ts: NOW, mid: 1 }, { ts: NOW, mid: 900_000 }], { lambda: 0.9, minSigma: 0.002 }), 0.002, 'zero dt ignored');
+  assert.equal(
+    ewmaSigma(
+      [
+        { ts: NOW, mid: 1 },
+        { ts: NOW, mid: 900_000 },
+      ],
+      { lambda: 0.9, minSigma: 0.002 },
+    ),
+    0.002,
+    'zero dt ignored',
+  );
 });
 
 test('avellaneda: config errors name the path', () => {
@@ -73,6 +147,10 @@ test('avellaneda: config errors name the path', () => {
     [{ sigma: -1 }, /^m\.sigma: expected a number in \(0, 1\]/],
   ];
   for (const [raw, re] of bad) {
-    assert.throws(() => avellaneda.parseConfig(raw, 'm'), (e: unknown) => e instanceof ConfigError && re.test(e.message), JSON.stringify(raw));
+    assert.throws(
+      () => avellaneda.parseConfig(raw, 'm'),
+      (e: unknown) => e instanceof ConfigError && re.test(e.message),
+      JSON.stringify(raw),
+    );
   }
 });

@@ -18,7 +18,14 @@ const cfg = bands.parseConfig(
 );
 
 const own = (side: 'bid' | 'ask', price: number, size: number, level: number, state: WorkingQuote['state'] = 'working'): WorkingQuote => ({
-  side, price, size, level, state, outcomeIndex: 1, venueSide: side === 'bid' ? 'buy' : 'sell', placedAt: NOW - 1000,
+  side,
+  price,
+  size,
+  level,
+  state,
+  outcomeIndex: 1,
+  venueSide: side === 'bid' ? 'buy' : 'sell',
+  placedAt: NOW - 1000,
 });
 
 test('bands: quote table', () => {
@@ -26,32 +33,61 @@ test('bands: quote table', () => {
     {
       name: 'flat book at 50, no orders: targets',
       view: makeView(),
-      want: [['bid', 480_000, 10 * S, 0], ['ask', 520_000, 10 * S, 0], ['bid', 450_000, 25 * S, 1], ['ask', 550_000, 25 * S, 1]],
+      want: [
+        ['bid', 480_000, 10 * S, 0],
+        ['ask', 520_000, 10 * S, 0],
+        ['bid', 450_000, 25 * S, 1],
+        ['ask', 550_000, 25 * S, 1],
+      ],
     },
     {
       name: 'own bid inside band 0 is kept unchanged, missing ask placed',
       view: makeView({ quotes: [own('bid', 470_000, 7 * S, 0)] }),
-      want: [['bid', 470_000, 7 * S, 0], ['ask', 520_000, 10 * S, 0], ['bid', 450_000, 25 * S, 1], ['ask', 550_000, 25 * S, 1]],
+      want: [
+        ['bid', 470_000, 7 * S, 0],
+        ['ask', 520_000, 10 * S, 0],
+        ['bid', 450_000, 25 * S, 1],
+        ['ask', 550_000, 25 * S, 1],
+      ],
     },
     {
       name: 'own ask drifted outside band 0 is replaced at target',
       view: makeView({ quotes: [own('ask', 540_000, 10 * S, 0)] }),
-      want: [['bid', 480_000, 10 * S, 0], ['ask', 520_000, 10 * S, 0], ['bid', 450_000, 25 * S, 1], ['ask', 550_000, 25 * S, 1]],
+      want: [
+        ['bid', 480_000, 10 * S, 0],
+        ['ask', 520_000, 10 * S, 0],
+        ['bid', 450_000, 25 * S, 1],
+        ['ask', 550_000, 25 * S, 1],
+      ],
     },
     {
       name: 'cancelling quotes are not kept',
       view: makeView({ quotes: [own('bid', 480_000, 10 * S, 0, 'cancelling')] }),
-      want: [['bid', 480_000, 10 * S, 0], ['ask', 520_000, 10 * S, 0], ['bid', 450_000, 25 * S, 1], ['ask', 550_000, 25 * S, 1]],
+      want: [
+        ['bid', 480_000, 10 * S, 0],
+        ['ask', 520_000, 10 * S, 0],
+        ['bid', 450_000, 25 * S, 1],
+        ['ask', 550_000, 25 * S, 1],
+      ],
     },
     {
       name: 'off-tick mid snaps bids down and asks up',
       view: makeView({ bids: [{ price: 430_000, size: S }], asks: [{ price: 460_000, size: S }] }),
-      want: [['bid', 420_000, 10 * S, 0], ['ask', 470_000, 10 * S, 0], ['bid', 390_000, 25 * S, 1], ['ask', 500_000, 25 * S, 1]],
+      want: [
+        ['bid', 420_000, 10 * S, 0],
+        ['ask', 470_000, 10 * S, 0],
+        ['bid', 390_000, 25 * S, 1],
+        ['ask', 500_000, 25 * S, 1],
+      ],
     },
     {
       name: 'near the floor: a bid clamped inside its band minimum margin is dropped',
       view: makeView({ bids: [{ price: 10_000, size: S }], asks: [{ price: 30_000, size: S }] }),
-      want: [['bid', 10_000, 10 * S, 0], ['ask', 40_000, 10 * S, 0], ['ask', 70_000, 25 * S, 1]],
+      want: [
+        ['bid', 10_000, 10 * S, 0],
+        ['ask', 40_000, 10 * S, 0],
+        ['ask', 70_000, 25 * S, 1],
+      ],
     },
     { name: 'one-sided book: pull', view: makeView({ bids: [{ price: 400_000, size: S }], asks: [] }), want: null },
     { name: 'no book: pull', view: makeView({ book: null }), want: null },
@@ -67,27 +103,48 @@ test('bands: microprice fair and inventory skew shift the targets', () => {
   const c = bands.parseConfig({ fair: 'microprice', inventorySkew: 0.001, bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 1 }] }, 'p');
   // bid size 300 vs ask 100: microprice = (48·100 + 52·300)/400 = 51¢; long 10 shares: −1¢ → 50¢
   const v = makeView({ bids: [{ price: 480_000, size: 300 * S }], asks: [{ price: 520_000, size: 100 * S }], net: 10 * S });
-  assert.deepEqual(bands.quote(v, c)!.map((q) => q.price), [480_000, 520_000]);
+  assert.deepEqual(
+    bands.quote(v, c)!.map((q) => q.price),
+    [480_000, 520_000],
+  );
 });
 
 test('bands: bands smaller than the market minimum size are skipped', () => {
   const v = makeView({ minSize: 20 * S });
-  assert.deepEqual(bands.quote(v, cfg)!.map((q) => q.level), [1, 1]);
+  assert.deepEqual(
+    bands.quote(v, cfg)!.map((q) => q.level),
+    [1, 1],
+  );
 });
 
 test('bands: config errors name the path', () => {
   const bad: [unknown, RegExp][] = [
     [{ bands: [] }, /^p\.bands: expected a list of at least 1/],
     [{ bands: [{ minMargin: 0.02, targetMargin: 0.01, maxMargin: 0.03, size: 1 }] }, /^p\.bands\[0\]\.targetMargin: expected a number in \[0\.02, 0\.5\)/],
-    [{ bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 'ten' }] }, /^p\.bands\[0\]\.size: expected a number in \(0, 1000000000\], got "ten"/],
+    [
+      { bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 'ten' }] },
+      /^p\.bands\[0\]\.size: expected a number in \(0, 1000000000\], got "ten"/,
+    ],
     [{ bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 1, colour: 'red' }] }, /^p\.bands\[0\]\.colour: expected a known key/],
-    [{ bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.05, size: 1 }, { minMargin: 0.04, targetMargin: 0.06, maxMargin: 0.07, size: 1 }] }, /^p\.bands\[1\]\.minMargin: expected a margin >= the previous band's maxMargin \(0\.05\), got 0\.04/],
+    [
+      {
+        bands: [
+          { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.05, size: 1 },
+          { minMargin: 0.04, targetMargin: 0.06, maxMargin: 0.07, size: 1 },
+        ],
+      },
+      /^p\.bands\[1\]\.minMargin: expected a margin >= the previous band's maxMargin \(0\.05\), got 0\.04/,
+    ],
     [{ fair: 'last' }, /^p\.fair: expected one of mid, microprice, got "last"/],
     [{ fairFrom: 'mine' }, /^p\.fairFrom: expected one of others, book, got "mine"/],
     ['wide', /^p: expected a mapping, got "wide"/],
   ];
   for (const [raw, re] of bad) {
-    assert.throws(() => bands.parseConfig(raw, 'p'), (e: unknown) => e instanceof ConfigError && re.test(e.message), JSON.stringify(raw));
+    assert.throws(
+      () => bands.parseConfig(raw, 'p'),
+      (e: unknown) => e instanceof ConfigError && re.test(e.message),
+      JSON.stringify(raw),
+    );
   }
   assert.equal(bands.parseConfig(undefined, 'p').bands.length, 2, 'defaults apply');
 });
@@ -107,7 +164,10 @@ test('bands: own quotes at the touch no longer move the fair price (default fair
       quotes: [own('bid', 480_000, 20 * S, 0)],
       bids: [{ price: 480_000, size: 30 * S }],
       asks: others.asks,
-      want: [['bid', 480_000, 20 * S], ['ask', 510_000, 10 * S]],
+      want: [
+        ['bid', 480_000, 20 * S],
+        ['ask', 510_000, 10 * S],
+      ],
     },
     {
       // whole book: microprice (49·30 + 52·10)/40 = 49.75¢
@@ -115,7 +175,10 @@ test('bands: own quotes at the touch no longer move the fair price (default fair
       quotes: [own('bid', 490_000, 10 * S, 0)],
       bids: [{ price: 490_000, size: 10 * S }, ...others.bids],
       asks: others.asks,
-      want: [['bid', 470_000, 10 * S], ['ask', 510_000, 10 * S]],
+      want: [
+        ['bid', 470_000, 10 * S],
+        ['ask', 510_000, 10 * S],
+      ],
     },
     {
       // whole book: microprice (48·30 + 51·10)/40 = 48.75¢
@@ -123,7 +186,10 @@ test('bands: own quotes at the touch no longer move the fair price (default fair
       quotes: [own('ask', 510_000, 30 * S, 0)],
       bids: others.bids,
       asks: [{ price: 510_000, size: 30 * S }, ...others.asks],
-      want: [['bid', 470_000, 10 * S], ['ask', 510_000, 30 * S]],
+      want: [
+        ['bid', 470_000, 10 * S],
+        ['ask', 510_000, 30 * S],
+      ],
     },
     {
       // in flight: the venue book already shows it
@@ -132,7 +198,10 @@ test('bands: own quotes at the touch no longer move the fair price (default fair
       quotes: [own('bid', 490_000, 30 * S, 0, 'in-flight'), own('ask', 520_000, 10 * S, 0)],
       bids: [{ price: 490_000, size: 30 * S }, ...others.bids],
       asks: [{ price: 520_000, size: 40 * S }],
-      want: [['bid', 470_000, 10 * S], ['ask', 520_000, 10 * S]],
+      want: [
+        ['bid', 470_000, 10 * S],
+        ['ask', 520_000, 10 * S],
+      ],
     },
   ];
   const flat = (x: ReturnType<typeof bands.quote>) => x && x.map((q) => [q.side, q.price, q.size]);

@@ -32,8 +32,14 @@ test('binary quotes: wider near ½ than near the bounds, inside (0, 1), inventor
   const edge = spread(binary.quote(makeView({ bids: [{ price: 940_000, size: 100 * S }], asks: [{ price: 960_000, size: 100 * S }] }), cfg));
   assert.ok(mid.width > edge.width, `σ ∝ p(1 − p): ${mid.width} at ½ > ${edge.width} at 0.95`);
   // at the upper bound the ask stays at or below 1 − tick
-  const top = binary.quote(makeView({ bids: [{ price: 980_000, size: 100 * S }], asks: [{ price: 990_000, size: 100 * S }] }), binary.parseConfig({ minSpread: 0.1, size: 10 }, 'p'))!;
-  assert.ok(top.every((x) => x.price >= 10_000 && x.price <= 990_000), JSON.stringify(top));
+  const top = binary.quote(
+    makeView({ bids: [{ price: 980_000, size: 100 * S }], asks: [{ price: 990_000, size: 100 * S }] }),
+    binary.parseConfig({ minSpread: 0.1, size: 10 }, 'p'),
+  )!;
+  assert.ok(
+    top.every((x) => x.price >= 10_000 && x.price <= 990_000),
+    JSON.stringify(top),
+  );
   // inventory: the same long position skews more an hour before the deadline than a week before
   const risk = binary.parseConfig({ sigmaLogit: 0.0005, terminalRisk: 0.01, jumpPremium: 0, size: 10 }, 'p');
   const far = spread(binary.quote(makeView({ net: 50 * S }), risk));

@@ -33,7 +33,11 @@ test('glft: quotes around the mid, skewed by inventory, within the spread bounds
   assert.ok(long.find((x) => x.side === 'ask')!.price < ask, 'long: the ask comes down to sell');
   assert.ok(long.find((x) => x.side === 'bid')!.price < bid);
   const tight = glft.quote(makeView(), glft.parseConfig({ ...base, maxSpread: 0.02 }, 'p'))!;
-  assert.deepEqual(tight.map((x) => x.price), [490_000, 510_000], 'maxSpread clamps');
+  assert.deepEqual(
+    tight.map((x) => x.price),
+    [490_000, 510_000],
+    'maxSpread clamps',
+  );
   assert.equal(glft.quote(makeView({ bids: [], asks: [] }), cfg), null, 'no book: pull');
   assert.throws(() => glft.parseConfig({ A: 0 }, 'p'), /p\.A/);
 });

@@ -23,17 +23,74 @@ test('oracle-anchored: weight and blend', () => {
 test('oracle-anchored: quote table', () => {
   const base = { book: 'mid', oracleWeight: 0.5, halfSpread: 0.02, disagreeThreshold: 0.05, widenFactor: 2, maxOracleAgeSeconds: 300 };
   const rows: { name: string; params?: object; view: ReturnType<typeof makeView>; want: [string, number][] | null }[] = [
-    { name: 'no oracle: book mid only', view: makeView(), want: [['bid', 480_000], ['ask', 520_000]] },
-    { name: 'agreeing oracle pulls fair by w·Δ', view: makeView({ oracle: oracle(0.54, 1, 0) }), want: [['bid', 500_000], ['ask', 540_000]] },
-    { name: 'disagreeing oracle widens', view: makeView({ oracle: oracle(0.6, 1, 0) }), want: [['bid', 510_000], ['ask', 590_000]] },
-    { name: 'low confidence: small pull, but still widens', view: makeView({ oracle: oracle(0.7, 0.2, 0) }), want: [['bid', 480_000], ['ask', 560_000]] },
-    { name: 'half-stale oracle counts half', view: makeView({ oracle: oracle(0.54, 1, 150_000) }), want: [['bid', 490_000], ['ask', 530_000]] },
-    { name: 'stale oracle ignored', view: makeView({ oracle: oracle(0.9, 1, 400_000) }), want: [['bid', 480_000], ['ask', 520_000]] },
+    {
+      name: 'no oracle: book mid only',
+      view: makeView(),
+      want: [
+        ['bid', 480_000],
+        ['ask', 520_000],
+      ],
+    },
+    {
+      name: 'agreeing oracle pulls fair by w·Δ',
+      view: makeView({ oracle: oracle(0.54, 1, 0) }),
+      want: [
+        ['bid', 500_000],
+        ['ask', 540_000],
+      ],
+    },
+    {
+      name: 'disagreeing oracle widens',
+      view: makeView({ oracle: oracle(0.6, 1, 0) }),
+      want: [
+        ['bid', 510_000],
+        ['ask', 590_000],
+      ],
+    },
+    {
+      name: 'low confidence: small pull, but still widens',
+      view: makeView({ oracle: oracle(0.7, 0.2, 0) }),
+      want: [
+        ['bid', 480_000],
+        ['ask', 560_000],
+      ],
+    },
+    {
+      name: 'half-stale oracle counts half',
+      view: makeView({ oracle: oracle(0.54, 1, 150_000) }),
+      want: [
+        ['bid', 490_000],
+        ['ask', 530_000],
+      ],
+    },
+    {
+      name: 'stale oracle ignored',
+      view: makeView({ oracle: oracle(0.9, 1, 400_000) }),
+      want: [
+        ['bid', 480_000],
+        ['ask', 520_000],
+      ],
+    },
     { name: 'stale oracle with pullWhenStale: pull', params: { pullWhenStale: true }, view: makeView({ oracle: oracle(0.9, 1, 400_000) }), want: null },
     { name: 'missing oracle with pullWhenStale: pull', params: { pullWhenStale: true }, view: makeView(), want: null },
-    { name: 'one-sided book, fresh oracle: quote the oracle', view: makeView({ bids: [{ price: 300_000, size: S }], asks: [], oracle: oracle(0.42, 1, 0) }), want: [['bid', 400_000], ['ask', 440_000]] },
+    {
+      name: 'one-sided book, fresh oracle: quote the oracle',
+      view: makeView({ bids: [{ price: 300_000, size: S }], asks: [], oracle: oracle(0.42, 1, 0) }),
+      want: [
+        ['bid', 400_000],
+        ['ask', 440_000],
+      ],
+    },
     { name: 'one-sided book, no oracle: pull', view: makeView({ bids: [{ price: 300_000, size: S }], asks: [] }), want: null },
-    { name: 'inventory skew: long 10 shares lowers fair 1¢', params: { inventorySkew: 0.001 }, view: makeView({ net: 10 * S }), want: [['bid', 470_000], ['ask', 510_000]] },
+    {
+      name: 'inventory skew: long 10 shares lowers fair 1¢',
+      params: { inventorySkew: 0.001 },
+      view: makeView({ net: 10 * S }),
+      want: [
+        ['bid', 470_000],
+        ['ask', 510_000],
+      ],
+    },
   ];
   for (const r of rows) {
     const cfg = oa.parseConfig({ ...base, ...r.params }, 'p');
@@ -52,6 +109,10 @@ test('oracle-anchored: config errors name the path', () => {
     [[1, 2], /^s: expected a mapping, got a list/],
   ];
   for (const [raw, re] of bad) {
-    assert.throws(() => oa.parseConfig(raw, 's'), (e: unknown) => e instanceof ConfigError && re.test(e.message), JSON.stringify(raw));
+    assert.throws(
+      () => oa.parseConfig(raw, 's'),
+      (e: unknown) => e instanceof ConfigError && re.test(e.message),
+      JSON.stringify(raw),
+    );
   }
 });

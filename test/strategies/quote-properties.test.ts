@@ -23,7 +23,13 @@ test('property: built-in strategies give valid, non-crossing quotes and are pure
       fc.integer({ min: 1, max: 998 }),
       fc.integer({ min: 1, max: 50 }),
       fc.integer({ min: -500, max: 500 }),
-      fc.option(fc.record({ probability: fc.double({ min: 0, max: 1, noNaN: true }), confidence: fc.double({ min: 0, max: 1, noNaN: true }), ageMs: fc.integer({ min: 0, max: 1_000_000 }) })),
+      fc.option(
+        fc.record({
+          probability: fc.double({ min: 0, max: 1, noNaN: true }),
+          confidence: fc.double({ min: 0, max: 1, noNaN: true }),
+          ageMs: fc.integer({ min: 0, max: 1_000_000 }),
+        }),
+      ),
       fc.array(fc.integer({ min: 1, max: 999 }), { maxLength: 30 }),
       fc.option(fc.integer({ min: -86_400_000, max: 86_400_000 * 30 })),
       (mi, tick, bidMilli, spreadMilli, netShares, oracle, mids, deadlineOffset) => {
@@ -43,7 +49,11 @@ test('property: built-in strategies give valid, non-crossing quotes and are pure
         const a = m.quote(view, configs[mi]);
         const b = m.quote(view, configs[mi]);
         assert.deepEqual(a, b, 'deterministic');
-        assert.equal(JSON.stringify(view, (_k, v) => (typeof v === 'bigint' ? String(v) : v)), frozen, 'view untouched');
+        assert.equal(
+          JSON.stringify(view, (_k, v) => (typeof v === 'bigint' ? String(v) : v)),
+          frozen,
+          'view untouched',
+        );
         if (a === null) return;
         for (const q of a) {
           assert.ok(isOnGrid(q.price, tick), `${m.name} ${q.side} ${q.price} tick ${tick}`);

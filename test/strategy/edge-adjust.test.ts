@@ -75,7 +75,10 @@ describe('the gate: the helper acts only on markouts shown adverse with the stat
   it('engages when mean + z·stderr < 0: −1¢ ± 0.5¢ at 90 % (z 1.28) yes, −1¢ ± 1¢ no, and at 80 % (z 0.84) yes', () => {
     assert.deepEqual(adj({ regime: 'event', toxicity: -1 * C, toxicityWeight: 10, toxicityStdErr: 0.5 * C }).reasons, ['event', 'toxicity']);
     assert.deepEqual(adj({ regime: 'event', toxicity: -1 * C, toxicityWeight: 10, toxicityStdErr: 1 * C }).reasons, []);
-    assert.deepEqual(adj({ regime: 'event', toxicity: -1 * C, toxicityWeight: 10, toxicityStdErr: 1 * C }, { ...M, confidence: 0.8 }).reasons, ['event', 'toxicity']);
+    assert.deepEqual(adj({ regime: 'event', toxicity: -1 * C, toxicityWeight: 10, toxicityStdErr: 1 * C }, { ...M, confidence: 0.8 }).reasons, [
+      'event',
+      'toxicity',
+    ]);
   });
   it('needs minFills behind the markout and a standard error (two fills); halted and reduce-only act regardless', () => {
     assert.deepEqual(adj({ toxicity: -5 * C, toxicityWeight: 2, toxicityStdErr: 0.1 * C }).reasons, []);
@@ -114,13 +117,27 @@ describe('the shipped strategies use it', () => {
       const v = makeView({ edge: toxic });
       // default: the helper is off, quotes as without edge data
       assert.deepEqual(prices(mod.quote(v, plain)), prices(mod.quote(makeView(), plain)));
-      assert.deepEqual(prices(mod.quote(makeView(), plain)), [['bid', 480_000, 10], ['ask', 520_000, 10]]);
-      assert.deepEqual(prices(mod.quote(v, guarded)), [['bid', 460_000, 5], ['ask', 540_000, 5]]);
+      assert.deepEqual(prices(mod.quote(makeView(), plain)), [
+        ['bid', 480_000, 10],
+        ['ask', 520_000, 10],
+      ]);
+      assert.deepEqual(prices(mod.quote(v, guarded)), [
+        ['bid', 460_000, 5],
+        ['ask', 540_000, 5],
+      ]);
       // one-way flow: one side, once the markouts say the flow is adverse (the gate); not on flow shown benign
-      assert.deepEqual(prices(mod.quote(makeView({ edge: edge({ flowImbalance: 1, flowSize: 1000 * S, toxicity: -0.2 * C, toxicityWeight: 5 }) }), guarded)), [['bid', 480_000, 10]]);
-      assert.deepEqual(prices(mod.quote(makeView({ edge: edge({ flowImbalance: 1, flowSize: 1000 * S, toxicity: 0.2 * C, toxicityWeight: 5 }) }), guarded)), [['bid', 480_000, 10], ['ask', 520_000, 10]]);
+      assert.deepEqual(prices(mod.quote(makeView({ edge: edge({ flowImbalance: 1, flowSize: 1000 * S, toxicity: -0.2 * C, toxicityWeight: 5 }) }), guarded)), [
+        ['bid', 480_000, 10],
+      ]);
+      assert.deepEqual(prices(mod.quote(makeView({ edge: edge({ flowImbalance: 1, flowSize: 1000 * S, toxicity: 0.2 * C, toxicityWeight: 5 }) }), guarded)), [
+        ['bid', 480_000, 10],
+        ['ask', 520_000, 10],
+      ]);
       assert.deepEqual(prices(mod.quote(makeView({ edge: edge({ regime: 'halted' }) }), guarded)), []);
-      assert.deepEqual(prices(mod.quote(makeView({ edge: edge({ regime: 'reduce-only' }), net: 20 * S, now: NOW }), guarded)).map((q) => q[0]), ['ask']);
+      assert.deepEqual(
+        prices(mod.quote(makeView({ edge: edge({ regime: 'reduce-only' }), net: 20 * S, now: NOW }), guarded)).map((q) => q[0]),
+        ['ask'],
+      );
     });
   }
 });

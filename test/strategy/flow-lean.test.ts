@@ -8,7 +8,16 @@ import { loadStrategy } from '../../src/strategy/registry.ts';
 import type { ViewEdge } from '../../src/strategy/types.ts';
 import { makeView } from './make-view.ts';
 
-const edge = (flowImbalance: number): ViewEdge => ({ regime: 'quiet', regimeSince: 0, regimeCause: null, toxicity: null, toxicityWeight: 0, flowImbalance, flowSize: 1e9, markouts: [] });
+const edge = (flowImbalance: number): ViewEdge => ({
+  regime: 'quiet',
+  regimeSince: 0,
+  regimeCause: null,
+  toxicity: null,
+  toxicityWeight: 0,
+  flowImbalance,
+  flowSize: 1e9,
+  markouts: [],
+});
 const prices = (qs: readonly { side: string; price: number }[] | null) => (qs ?? []).map((q) => `${q.side}@${q.price}`).join(' ');
 const shifted = (qs: readonly { side: string; price: number }[] | null, by: number) => (qs ?? []).map((q) => `${q.side}@${q.price + by}`).join(' ');
 

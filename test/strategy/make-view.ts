@@ -18,7 +18,10 @@ export function makeView(o: ViewOverrides = {}): MarketView {
   const { bids, asks, net, yes, no, ...rest } = o;
   const y = yes ?? Math.max(0, net ?? 0);
   const n = no ?? Math.max(0, -(net ?? 0));
-  const book = bids || asks ? viewBook(bids ?? [], asks ?? [], NOW - 100, NOW - 100) : viewBook([{ price: 480_000, size: 100 * S }], [{ price: 520_000, size: 100 * S }], NOW - 100, NOW - 100);
+  const book =
+    bids || asks
+      ? viewBook(bids ?? [], asks ?? [], NOW - 100, NOW - 100)
+      : viewBook([{ price: 480_000, size: 100 * S }], [{ price: 520_000, size: 100 * S }], NOW - 100, NOW - 100);
   return {
     marketId: MARKET,
     tick: 10_000,

@@ -15,24 +15,152 @@ import { viewBook } from '../../src/strategy/view-book.ts';
 import { makeView, MARKET, NOW, S } from './make-view.ts';
 
 const q = (side: 'bid' | 'ask', price: number, size: number, state: WorkingQuote['state'] = 'working', outcomeIndex: OutcomeIndex = 1): WorkingQuote => ({
-  side, price, size, state, outcomeIndex, venueSide: side === 'bid' ? 'buy' : 'sell', placedAt: NOW - 1000,
+  side,
+  price,
+  size,
+  state,
+  outcomeIndex,
+  venueSide: side === 'bid' ? 'buy' : 'sell',
+  placedAt: NOW - 1000,
 });
 const lv = (pairs: [number, number][]): ViewLevel[] => pairs.map(([price, size]) => ({ price, size }));
 
 test('othersBook: own remaining size subtracted at its level, exact, clamped at 0, emptied levels removed', () => {
-  const bids = lv([[490_000, 40 * S], [480_000, 25 * S], [470_000, 5 * S]]);
-  const asks = lv([[510_000, 30 * S], [520_000, 1_234_567]]);
+  const bids = lv([
+    [490_000, 40 * S],
+    [480_000, 25 * S],
+    [470_000, 5 * S],
+  ]);
+  const asks = lv([
+    [510_000, 30 * S],
+    [520_000, 1_234_567],
+  ]);
   const rows: { name: string; quotes: WorkingQuote[]; bids: [number, number][]; asks: [number, number][] }[] = [
-    { name: 'no own quote', quotes: [], bids: [[490_000, 40 * S], [480_000, 25 * S], [470_000, 5 * S]], asks: [[510_000, 30 * S], [520_000, 1_234_567]] },
-    { name: 'part of the best bid is ours', quotes: [q('bid', 490_000, 10 * S)], bids: [[490_000, 30 * S], [480_000, 25 * S], [470_000, 5 * S]], asks: [[510_000, 30 * S], [520_000, 1_234_567]] },
-    { name: 'the whole best bid is ours: the next level is the touch', quotes: [q('bid', 490_000, 40 * S)], bids: [[480_000, 25 * S], [470_000, 5 * S]], asks: [[510_000, 30 * S], [520_000, 1_234_567]] },
-    { name: 'more than the level holds (its fill not heard yet): clamped, removed', quotes: [q('bid', 470_000, 9 * S)], bids: [[490_000, 40 * S], [480_000, 25 * S]], asks: [[510_000, 30 * S], [520_000, 1_234_567]] },
-    { name: 'two own quotes at one price', quotes: [q('ask', 510_000, 10 * S), q('ask', 510_000, 15 * S, 'in-flight')], bids: [[490_000, 40 * S], [480_000, 25 * S], [470_000, 5 * S]], asks: [[510_000, 5 * S], [520_000, 1_234_567]] },
-    { name: 'exact units: 1.234567 − 0.234567 shares', quotes: [q('ask', 520_000, 234_567)], bids: [[490_000, 40 * S], [480_000, 25 * S], [470_000, 5 * S]], asks: [[510_000, 30 * S], [520_000, S]] },
-    { name: 'a NO buy rests as a YES ask', quotes: [q('ask', 510_000, 30 * S, 'working', 0)], bids: [[490_000, 40 * S], [480_000, 25 * S], [470_000, 5 * S]], asks: [[520_000, 1_234_567]] },
-    { name: 'in flight and cancelling count too', quotes: [q('bid', 490_000, S, 'in-flight'), q('bid', 480_000, 5 * S, 'cancelling')], bids: [[490_000, 39 * S], [480_000, 20 * S], [470_000, 5 * S]], asks: [[510_000, 30 * S], [520_000, 1_234_567]] },
-    { name: 'own quotes at prices the book does not hold change nothing', quotes: [q('bid', 500_000, S), q('ask', 600_000, S), q('bid', 480_000, 0)], bids: [[490_000, 40 * S], [480_000, 25 * S], [470_000, 5 * S]], asks: [[510_000, 30 * S], [520_000, 1_234_567]] },
-    { name: 'a bid quote never touches an ask level at the same price', quotes: [q('bid', 510_000, 30 * S)], bids: [[490_000, 40 * S], [480_000, 25 * S], [470_000, 5 * S]], asks: [[510_000, 30 * S], [520_000, 1_234_567]] },
+    {
+      name: 'no own quote',
+      quotes: [],
+      bids: [
+        [490_000, 40 * S],
+        [480_000, 25 * S],
+        [470_000, 5 * S],
+      ],
+      asks: [
+        [510_000, 30 * S],
+        [520_000, 1_234_567],
+      ],
+    },
+    {
+      name: 'part of the best bid is ours',
+      quotes: [q('bid', 490_000, 10 * S)],
+      bids: [
+        [490_000, 30 * S],
+        [480_000, 25 * S],
+        [470_000, 5 * S],
+      ],
+      asks: [
+        [510_000, 30 * S],
+        [520_000, 1_234_567],
+      ],
+    },
+    {
+      name: 'the whole best bid is ours: the next level is the touch',
+      quotes: [q('bid', 490_000, 40 * S)],
+      bids: [
+        [480_000, 25 * S],
+        [470_000, 5 * S],
+      ],
+      asks: [
+        [510_000, 30 * S],
+        [520_000, 1_234_567],
+      ],
+    },
+    {
+      name: 'more than the level holds (its fill not heard yet): clamped, removed',
+      quotes: [q('bid', 470_000, 9 * S)],
+      bids: [
+        [490_000, 40 * S],
+        [480_000, 25 * S],
+      ],
+      asks: [
+        [510_000, 30 * S],
+        [520_000, 1_234_567],
+      ],
+    },
+    {
+      name: 'two own quotes at one price',
+      quotes: [q('ask', 510_000, 10 * S), q('ask', 510_000, 15 * S, 'in-flight')],
+      bids: [
+        [490_000, 40 * S],
+        [480_000, 25 * S],
+        [470_000, 5 * S],
+      ],
+      asks: [
+        [510_000, 5 * S],
+        [520_000, 1_234_567],
+      ],
+    },
+    {
+      name: 'exact units: 1.234567 − 0.234567 shares',
+      quotes: [q('ask', 520_000, 234_567)],
+      bids: [
+        [490_000, 40 * S],
+        [480_000, 25 * S],
+        [470_000, 5 * S],
+      ],
+      asks: [
+        [510_000, 30 * S],
+        [520_000, S],
+      ],
+    },
+    {
+      name: 'a NO buy rests as a YES ask',
+      quotes: [q('ask', 510_000, 30 * S, 'working', 0)],
+      bids: [
+        [490_000, 40 * S],
+        [480_000, 25 * S],
+        [470_000, 5 * S],
+      ],
+      asks: [[520_000, 1_234_567]],
+    },
+    {
+      name: 'in flight and cancelling count too',
+      quotes: [q('bid', 490_000, S, 'in-flight'), q('bid', 480_000, 5 * S, 'cancelling')],
+      bids: [
+        [490_000, 39 * S],
+        [480_000, 20 * S],
+        [470_000, 5 * S],
+      ],
+      asks: [
+        [510_000, 30 * S],
+        [520_000, 1_234_567],
+      ],
+    },
+    {
+      name: 'own quotes at prices the book does not hold change nothing',
+      quotes: [q('bid', 500_000, S), q('ask', 600_000, S), q('bid', 480_000, 0)],
+      bids: [
+        [490_000, 40 * S],
+        [480_000, 25 * S],
+        [470_000, 5 * S],
+      ],
+      asks: [
+        [510_000, 30 * S],
+        [520_000, 1_234_567],
+      ],
+    },
+    {
+      name: 'a bid quote never touches an ask level at the same price',
+      quotes: [q('bid', 510_000, 30 * S)],
+      bids: [
+        [490_000, 40 * S],
+        [480_000, 25 * S],
+        [470_000, 5 * S],
+      ],
+      asks: [
+        [510_000, 30 * S],
+        [520_000, 1_234_567],
+      ],
+    },
   ];
   for (const r of rows) {
     const book = viewBook(bids, asks, NOW - 100, NOW - 50);
@@ -64,9 +192,33 @@ test('microprice: own quotes at the touch move the whole book’s, not the other
   const others: { bids: [number, number][]; asks: [number, number][] } = { bids: [[480_000, 10 * S]], asks: [[520_000, 30 * S]] };
   const rows: { name: string; quotes: WorkingQuote[]; bids: [number, number][]; asks: [number, number][] }[] = [
     { name: 'own bid joins the best bid', quotes: [q('bid', 480_000, 20 * S)], bids: [[480_000, 30 * S]], asks: [[520_000, 30 * S]] },
-    { name: 'own bid improves the touch', quotes: [q('bid', 490_000, 20 * S)], bids: [[490_000, 20 * S], [480_000, 10 * S]], asks: [[520_000, 30 * S]] },
-    { name: 'own ask improves the touch', quotes: [q('ask', 510_000, 10 * S)], bids: [[480_000, 10 * S]], asks: [[510_000, 10 * S], [520_000, 30 * S]] },
-    { name: 'own quotes on both sides', quotes: [q('bid', 490_000, 10 * S), q('ask', 520_000, 10 * S)], bids: [[490_000, 10 * S], [480_000, 10 * S]], asks: [[520_000, 40 * S]] },
+    {
+      name: 'own bid improves the touch',
+      quotes: [q('bid', 490_000, 20 * S)],
+      bids: [
+        [490_000, 20 * S],
+        [480_000, 10 * S],
+      ],
+      asks: [[520_000, 30 * S]],
+    },
+    {
+      name: 'own ask improves the touch',
+      quotes: [q('ask', 510_000, 10 * S)],
+      bids: [[480_000, 10 * S]],
+      asks: [
+        [510_000, 10 * S],
+        [520_000, 30 * S],
+      ],
+    },
+    {
+      name: 'own quotes on both sides',
+      quotes: [q('bid', 490_000, 10 * S), q('ask', 520_000, 10 * S)],
+      bids: [
+        [490_000, 10 * S],
+        [480_000, 10 * S],
+      ],
+      asks: [[520_000, 40 * S]],
+    },
   ];
   const ref = viewBook(lv(others.bids), lv(others.asks), 1, 2);
   for (const r of rows) {
@@ -80,9 +232,24 @@ test('microprice: own quotes at the touch move the whole book’s, not the other
 
 test('othersBook on the store-built view: the venue book less the orders the store tracks', () => {
   const store = new StateStore();
-  const book: BookSnapshot = { marketId: MARKET, outcomeIndex: 1, bids: lv([[490_000, 40 * S], [480_000, 5 * S]]), asks: lv([[510_000, 30 * S]]), venueTs: 1000 };
+  const book: BookSnapshot = {
+    marketId: MARKET,
+    outcomeIndex: 1,
+    bids: lv([
+      [490_000, 40 * S],
+      [480_000, 5 * S],
+    ]),
+    asks: lv([[510_000, 30 * S]]),
+    venueTs: 1000,
+  };
   const order = (i: number, outcomeIndex: OutcomeIndex, side: 0 | 1, price: number, size: number): PlannedOrder => ({
-    marketId: MARKET, outcomeIndex, side, price, size, nonce: ('0x' + i.toString(16).padStart(64, '0')) as Bytes32, inventoryMode: 0,
+    marketId: MARKET,
+    outcomeIndex,
+    side,
+    price,
+    size,
+    nonce: ('0x' + i.toString(16).padStart(64, '0')) as Bytes32,
+    inventoryMode: 0,
   });
   const bid = order(1, 1, 0, 490_000, 15 * S);
   const noBuy = order(2, 0, 0, 490_000, 30 * S); // a NO buy at 49¢ is a YES ask at 51¢
@@ -95,7 +262,13 @@ test('othersBook on the store-built view: the venue book less the orders the sto
   store.dispatchAll(events);
   const v = selectMarketView(store.state, MARKET, 1004)!;
   const got = othersBook(v)!;
-  assert.deepEqual(got.bids, lv([[490_000, 25 * S], [480_000, 5 * S]]));
+  assert.deepEqual(
+    got.bids,
+    lv([
+      [490_000, 25 * S],
+      [480_000, 5 * S],
+    ]),
+  );
   assert.deepEqual(got.asks, []);
   assert.equal(got.mid, null, 'the bot alone on the ask side: no two-sided others’ book');
   assert.equal(v.book!.bestAsk, 510_000, 'the view’s own book is untouched');

@@ -31,7 +31,17 @@ test('snapPrice: bids down, asks up, clamped to [tick, 1e6 - tick]', () => {
 test('toOrder: inventory cases table', () => {
   const bid: DesiredQuote = { side: 'bid', price: 404_000, size: 5 * S };
   const ask: DesiredQuote = { side: 'ask', price: 606_000, size: 5 * S };
-  const rows: { q: DesiredQuote; yes: number; no: number; mode?: 'buy-complement' | 'sell-no-inventory'; form: string; outcome: number; side: number; price: number; inv: number }[] = [
+  const rows: {
+    q: DesiredQuote;
+    yes: number;
+    no: number;
+    mode?: 'buy-complement' | 'sell-no-inventory';
+    form: string;
+    outcome: number;
+    side: number;
+    price: number;
+    inv: number;
+  }[] = [
     // flat: bid buys YES at the snapped bid, ask buys NO at the complement of the snapped ask
     { q: bid, yes: 0, no: 0, form: 'buy-yes', outcome: 1, side: 0, price: 400_000, inv: 0 },
     { q: ask, yes: 0, no: 0, form: 'buy-no', outcome: 0, side: 0, price: 390_000, inv: 0 },
@@ -82,13 +92,23 @@ test('toOrders never sells more than held across quotes', () => {
   const out = toOrders(quotes, { yes: 0, no: 5 * S }, opts);
   const sold = out.filter((m) => m.form === 'sell-no').reduce((a, m) => a + m.order.size, 0);
   assert.equal(sold, 4 * S);
-  assert.deepEqual(out.map((m) => m.form), ['sell-no', 'sell-no', 'buy-yes', 'buy-yes', 'buy-yes']);
+  assert.deepEqual(
+    out.map((m) => m.form),
+    ['sell-no', 'sell-no', 'buy-yes', 'buy-yes', 'buy-yes'],
+  );
 });
 
 test('availableInventory subtracts open sells from inventory, not minting sells', async () => {
   const { availableInventory } = await import('../../src/strategy/to-orders.ts');
   const w = (outcomeIndex: 0 | 1, venueSide: 'buy' | 'sell', size: number, inventoryMode?: 0 | 1 | 2) => ({
-    side: 'ask' as const, price: 500_000, size, state: 'working' as const, outcomeIndex, venueSide, placedAt: 0, ...(inventoryMode === undefined ? {} : { inventoryMode }),
+    side: 'ask' as const,
+    price: 500_000,
+    size,
+    state: 'working' as const,
+    outcomeIndex,
+    venueSide,
+    placedAt: 0,
+    ...(inventoryMode === undefined ? {} : { inventoryMode }),
   });
   const got = availableInventory({ yes: 10 * S, no: 4 * S }, [w(1, 'sell', 3 * S, 1), w(1, 'sell', 5 * S, 2), w(0, 'sell', 6 * S), w(1, 'buy', 9 * S)]);
   assert.deepEqual(got, { yes: 7 * S, no: 0 });

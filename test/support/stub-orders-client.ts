@@ -17,9 +17,27 @@ import type { StateEvent } from '../../src/state/events.ts';
 export function orderOfBody(body: LimitOrderBody | CreateOrderBody): VenueOrder {
   const b = body as LimitOrderBody;
   return {
-    marketId: b.marketId, trader: b.trader, nonce: b.nonce, side: b.side as 0 | 1, outcomeIndex: b.outcomeIndex as 0 | 1, price: Number(b.price), size: Number(b.size),
-    filledSize: 0, remainingSize: Number(b.size), percentFilled: 0, type: 'limit', status: 'open', voidReason: null, insertedAt: '', expiry: Number(b.expiry),
-    settlementVersion: 2, sv2OrderKind: b.side === 0 ? 0 : 1, sv2TimeInForce: 0, sv2MinSharesOut: null, sv2MaxCollateralIn: null, sv2MinCollateralOut: null,
+    marketId: b.marketId,
+    trader: b.trader,
+    nonce: b.nonce,
+    side: b.side as 0 | 1,
+    outcomeIndex: b.outcomeIndex as 0 | 1,
+    price: Number(b.price),
+    size: Number(b.size),
+    filledSize: 0,
+    remainingSize: Number(b.size),
+    percentFilled: 0,
+    type: 'limit',
+    status: 'open',
+    voidReason: null,
+    insertedAt: '',
+    expiry: Number(b.expiry),
+    settlementVersion: 2,
+    sv2OrderKind: b.side === 0 ? 0 : 1,
+    sv2TimeInForce: 0,
+    sv2MinSharesOut: null,
+    sv2MaxCollateralIn: null,
+    sv2MinCollateralOut: null,
   };
 }
 
@@ -46,7 +64,10 @@ export function stubOrdersClient(wire: (body: unknown) => void): LiveOrdersClien
     },
     async cancelReplace(cancel, create) {
       wire({ cancel, create });
-      return { cancel: { trader: cancel.trader, nonce: cancel.nonce, alreadyCancelled: false }, create: { nonce: create.nonce, order: orderOfBody(create), duplicate: false } };
+      return {
+        cancel: { trader: cancel.trader, nonce: cancel.nonce, alreadyCancelled: false },
+        create: { nonce: create.nonce, order: orderOfBody(create), duplicate: false },
+      };
     },
     // no open orders at the start
     // eslint-disable-next-line require-yield
@@ -63,7 +84,20 @@ export function bookSnapshot(marketId: Bytes32, mid: number, seq: number): State
     type: 'BookEventReceived',
     event: {
       type: 'snapshot',
-      book: { marketId, outcomeIndex: 1, bids: [{ price: mid - 10_000, size: 500_000_000 }, { price: mid - 20_000, size: 500_000_000 }], asks: [{ price: mid + 10_000, size: 500_000_000 }, { price: mid + 20_000, size: 500_000_000 }], venueTs: now, seq },
+      book: {
+        marketId,
+        outcomeIndex: 1,
+        bids: [
+          { price: mid - 10_000, size: 500_000_000 },
+          { price: mid - 20_000, size: 500_000_000 },
+        ],
+        asks: [
+          { price: mid + 10_000, size: 500_000_000 },
+          { price: mid + 20_000, size: 500_000_000 },
+        ],
+        venueTs: now,
+        seq,
+      },
       seq,
       localTs: now,
       source: 'stream',

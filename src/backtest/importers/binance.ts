@@ -105,7 +105,15 @@ function importFile(path: string, kind: 'spot' | 'usdm', stats: ImportStats, eve
     const data = msg.data as Record<string, any>;
     const stream = String(msg.stream);
     if (stream.includes('@depth')) {
-      const d: Diff = { U: Number(data.U), u: Number(data.u), pu: data.pu === undefined ? undefined : Number(data.pu), b: levels(data.b, `${where}: b`), a: levels(data.a, `${where}: a`), E: Number(data.E), lts };
+      const d: Diff = {
+        U: Number(data.U),
+        u: Number(data.u),
+        pu: data.pu === undefined ? undefined : Number(data.pu),
+        b: levels(data.b, `${where}: b`),
+        a: levels(data.a, `${where}: a`),
+        E: Number(data.E),
+        lts,
+      };
       if (lastId < 0) {
         pre.push(d);
         continue;
@@ -121,7 +129,15 @@ function importFile(path: string, kind: 'spot' | 'usdm', stats: ImportStats, eve
       prevU = d.u;
     } else if (stream.endsWith('@trade')) {
       stats[`${kind}Trades`]!++;
-      events.push({ t: 'trade', m, vts: Number(data.T ?? data.E), lts, p: scaled(data.p, `${where}: p`), s: scaled(data.q, `${where}: q`), side: data.m ? 'sell' : 'buy' });
+      events.push({
+        t: 'trade',
+        m,
+        vts: Number(data.T ?? data.E),
+        lts,
+        p: scaled(data.p, `${where}: p`),
+        s: scaled(data.q, `${where}: q`),
+        side: data.m ? 'sell' : 'buy',
+      });
     } else if (stream.endsWith('@bookTicker')) {
       stats[`${kind}Tickers`]!++;
       const bid = scaled(data.b, `${where}: b`);
@@ -144,7 +160,12 @@ function importFile(path: string, kind: 'spot' | 'usdm', stats: ImportStats, eve
 export async function importBinance(path: string, outDir: string): Promise<ImportResult> {
   let files: string[];
   try {
-    files = statSync(path).isDirectory() ? readdirSync(path).filter((f) => /^(spot|usdm)_.*\.gz$/.test(f)).sort().map((f) => join(path, f)) : [path];
+    files = statSync(path).isDirectory()
+      ? readdirSync(path)
+          .filter((f) => /^(spot|usdm)_.*\.gz$/.test(f))
+          .sort()
+          .map((f) => join(path, f))
+      : [path];
   } catch {
     throw new BadInputError('PATH', 'a Binance capture file or folder', path);
   }

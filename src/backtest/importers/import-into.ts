@@ -95,7 +95,14 @@ async function importToTemp(source: ImportSource, path: string, out: string, col
   const dir = mkdtempSync(join(parent, `.${basename(out)}.import-`));
   try {
     const res = await IMPORTERS[source](path, dir);
-    if (columns) writeColumns(dir, toColumns(readEvents(dir), readManifest(dir).markets.map((m) => m.id)));
+    if (columns)
+      writeColumns(
+        dir,
+        toColumns(
+          readEvents(dir),
+          readManifest(dir).markets.map((m) => m.id),
+        ),
+      );
     return { dir, res };
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
@@ -149,18 +156,29 @@ export async function importInto(source: ImportSource, path: string, out: string
 
   if (mode === 'new' || empty) {
     if (!empty) {
-      const ways = canAppend(source) ? 'Use --force to replace it, or --append to add only the events it does not hold yet' : 'Use --force to replace it, or choose another folder';
+      const ways = canAppend(source)
+        ? 'Use --force to replace it, or --append to add only the events it does not hold yet'
+        : 'Use --force to replace it, or choose another folder';
       refuse(`--out ${out}: ${describe(out, names!)}; importing into it again would add a second copy of every event. ${ways}`);
     }
     mkdirSync(out, { recursive: true });
     const res = await IMPORTERS[source](path, out);
-    if (columns) writeColumns(out, toColumns(readEvents(out), readManifest(out).markets.map((m) => m.id)));
+    if (columns)
+      writeColumns(
+        out,
+        toColumns(
+          readEvents(out),
+          readManifest(out).markets.map((m) => m.id),
+        ),
+      );
     return { ...res, mode: 'new' };
   }
 
   const foreign = names!.filter((n) => !RECORDING_FILE.test(n));
   if (foreign.length > 0) {
-    refuse(`--out ${out}: holds files that are not part of a recording (${foreign.slice(0, 5).join(', ')}${foreign.length > 5 ? ', …' : ''}); --${mode} only touches a recording folder, so nothing was changed`);
+    refuse(
+      `--out ${out}: holds files that are not part of a recording (${foreign.slice(0, 5).join(', ')}${foreign.length > 5 ? ', …' : ''}); --${mode} only touches a recording folder, so nothing was changed`,
+    );
   }
 
   if (mode === 'force') {
@@ -172,7 +190,9 @@ export async function importInto(source: ImportSource, path: string, out: string
   // append
   const manifest = readManifest(out);
   if (manifest.source !== SOURCE_NAME[source]) {
-    refuse(`--append: ${out} holds a recording of ${manifest.source}, not of ${SOURCE_NAME[source]}; appending would mix two data sets. Use --force to replace it, or another folder`);
+    refuse(
+      `--append: ${out} holds a recording of ${manifest.source}, not of ${SOURCE_NAME[source]}; appending would mix two data sets. Use --force to replace it, or another folder`,
+    );
   }
   const previous = [...readEvents(out)];
   const { dir: added, res } = await importToTemp(source, path, out, false);
@@ -187,7 +207,14 @@ export async function importInto(source: ImportSource, path: string, out: string
     merged = mkdtempSync(join(parent, `.${basename(out)}.append-`));
     const stats = { ...res.stats, previousEvents: previous.length, appendedEvents: fresh.length, duplicatesSkipped: skipped };
     const written = await writeAll(merged, manifest.source, markets, all, stats, manifest.genericPrices === true);
-    if (columns) writeColumns(merged, toColumns(readEvents(merged), markets.map((m) => m.id)));
+    if (columns)
+      writeColumns(
+        merged,
+        toColumns(
+          readEvents(merged),
+          markets.map((m) => m.id),
+        ),
+      );
     swapIn(merged, out);
     merged = undefined;
     return { ...written, mode, previousEvents: previous.length, duplicatesSkipped: skipped };

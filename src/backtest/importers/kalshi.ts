@@ -31,11 +31,17 @@ export async function importKalshi(path: string, outDir: string): Promise<Import
     const ticker = f[col.ticker!]!;
     if (!Number.isSafeInteger(ts) || ts <= 0) throw new BadInputError(`${where}: ts_ms`, 'a positive integer', f[col.ts_ms!]);
     if (!Number.isInteger(cents) || cents < 1 || cents > 99) throw new BadInputError(`${where}: price_cents`, 'an integer 1..99', f[col.price_cents!]);
-    if (!Number.isFinite(qty) || qty <= 0 || !Number.isInteger(qty)) throw new BadInputError(`${where}: quantity`, 'a whole number of contracts > 0', f[col.quantity!]);
+    if (!Number.isFinite(qty) || qty <= 0 || !Number.isInteger(qty))
+      throw new BadInputError(`${where}: quantity`, 'a whole number of contracts > 0', f[col.quantity!]);
     if (dir !== 'yes_taker' && dir !== 'no_taker') throw new BadInputError(`${where}: direction`, 'yes_taker or no_taker', dir);
     let m = markets.get(ticker);
     if (!m) {
-      m = { id: importedMarketId(`kalshi:${ticker}`), name: ticker, tick: 10_000, origin: { venue: 'kalshi', ticker, group: f[col.group!], date: f[col.date!] } };
+      m = {
+        id: importedMarketId(`kalshi:${ticker}`),
+        name: ticker,
+        tick: 10_000,
+        origin: { venue: 'kalshi', ticker, group: f[col.group!], date: f[col.date!] },
+      };
       markets.set(ticker, m);
     }
     stats.trades!++;

@@ -58,7 +58,8 @@ function parseRow(line: string, lineNo: number): PmRow {
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new BadInputError(`line ${lineNo}: ${k}`, 'a finite non-negative number', v);
     return v;
   };
-  if (o.event_type !== 'PRICE_CHANGE' && o.event_type !== 'LAST_TRADE') throw new BadInputError(`line ${lineNo}: event_type`, 'PRICE_CHANGE or LAST_TRADE', o.event_type);
+  if (o.event_type !== 'PRICE_CHANGE' && o.event_type !== 'LAST_TRADE')
+    throw new BadInputError(`line ${lineNo}: event_type`, 'PRICE_CHANGE or LAST_TRADE', o.event_type);
   if (o.side !== 'BID' && o.side !== 'ASK') throw new BadInputError(`line ${lineNo}: side`, 'BID or ASK', o.side);
   if (typeof o.asset_id !== 'string' || !/^\d+$/.test(o.asset_id)) throw new BadInputError(`line ${lineNo}: asset_id`, 'a decimal token id', o.asset_id);
   const price = num('price');
@@ -128,7 +129,10 @@ export async function importPolymarket(path: string, outDir: string): Promise<Im
       dup[i] = 1;
       const a = rows[i - 1]!.asset_id;
       const b = rows[i]!.asset_id;
-      for (const [x, y] of [[a, b], [b, a]] as const) {
+      for (const [x, y] of [
+        [a, b],
+        [b, a],
+      ] as const) {
         const m = partnerCounts.get(x) ?? new Map<string, number>();
         m.set(y, (m.get(y) ?? 0) + 1);
         partnerCounts.set(x, m);
@@ -200,7 +204,14 @@ export async function importPolymarket(path: string, outDir: string): Promise<Im
       stats.topCorrections!++;
       for (const q of staleBids) bk.bids.set(q, 0);
       for (const q of staleAsks) bk.asks.set(q, 0);
-      out.push({ t: 'book', m: market.id, vts: ts, lts: ts, b: staleBids.sort((a, b) => b - a).map((q) => [q, 0]), a: staleAsks.sort((a, b) => a - b).map((q) => [q, 0]) });
+      out.push({
+        t: 'book',
+        m: market.id,
+        vts: ts,
+        lts: ts,
+        b: staleBids.sort((a, b) => b - a).map((q) => [q, 0]),
+        a: staleAsks.sort((a, b) => a - b).map((q) => [q, 0]),
+      });
     }
     if (bk.bbo[0] !== bestBid || bk.bbo[1] !== bestAsk) {
       bk.bbo = [bestBid, bestAsk];
@@ -214,7 +225,14 @@ export async function importPolymarket(path: string, outDir: string): Promise<Im
   return writeAll(outDir, 'polymarket-tickscope', markets, out, stats);
 }
 
-export async function writeAll(outDir: string, source: string, markets: RecordedMarket[], events: RecordedEvent[], stats: ImportStats, genericPrices = false): Promise<ImportResult> {
+export async function writeAll(
+  outDir: string,
+  source: string,
+  markets: RecordedMarket[],
+  events: RecordedEvent[],
+  stats: ImportStats,
+  genericPrices = false,
+): Promise<ImportResult> {
   const w = new RecordingWriter({ dir: outDir, source, markets, genericPrices, rotateMs: Number.POSITIVE_INFINITY });
   for (const e of events) if (!w.write(e)) await w.drain();
   stats.outputEvents = events.length;

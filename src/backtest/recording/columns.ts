@@ -102,7 +102,16 @@ function grow(c: Columns): Columns {
 
 function shrink(c: Columns): Columns {
   const r = c.rows;
-  return { ...c, lts: c.lts.slice(0, r), vts: c.vts.slice(0, r), price: c.price.slice(0, r), size: c.size.slice(0, r), market: c.market.slice(0, r), kind: c.kind.slice(0, r), side: c.side.slice(0, r) };
+  return {
+    ...c,
+    lts: c.lts.slice(0, r),
+    vts: c.vts.slice(0, r),
+    price: c.price.slice(0, r),
+    size: c.size.slice(0, r),
+    market: c.market.slice(0, r),
+    kind: c.kind.slice(0, r),
+    side: c.side.slice(0, r),
+  };
 }
 
 export function writeColumns(dir: string, c: Columns): string {
@@ -131,7 +140,8 @@ function readHeader(text: string, path: string): { version: number; rows: number
   const o = (h ?? {}) as { version?: unknown; rows?: unknown; markets?: unknown };
   if (o.version !== 1) throw new BadInputError(`${path}: version`, '1', o.version);
   if (typeof o.rows !== 'number' || !Number.isSafeInteger(o.rows) || o.rows < 0) throw new BadInputError(`${path}: rows`, 'a non-negative integer', o.rows);
-  if (!Array.isArray(o.markets) || !o.markets.every((m) => typeof m === 'string')) throw new BadInputError(`${path}: markets`, 'an array of market ids', o.markets);
+  if (!Array.isArray(o.markets) || !o.markets.every((m) => typeof m === 'string'))
+    throw new BadInputError(`${path}: markets`, 'an array of market ids', o.markets);
   return { version: 1, rows: o.rows, markets: o.markets as string[] };
 }
 

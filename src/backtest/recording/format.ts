@@ -140,11 +140,13 @@ export function validateManifest(x: unknown, where: string): RecordingManifest {
   if (typeof x !== 'object' || x === null) throw new BadInputError(`${where}`, 'a manifest object', x);
   const m = x as Partial<RecordingManifest>;
   if (m.format !== RECORDING_FORMAT) throw new BadInputError(`${where}: format`, `"${RECORDING_FORMAT}"`, m.format);
-  if (m.version !== RECORDING_VERSION) throw new BadInputError(`${where}: version`, `${RECORDING_VERSION} (this build reads version ${RECORDING_VERSION})`, m.version);
+  if (m.version !== RECORDING_VERSION)
+    throw new BadInputError(`${where}: version`, `${RECORDING_VERSION} (this build reads version ${RECORDING_VERSION})`, m.version);
   if (!Array.isArray(m.markets)) throw new BadInputError(`${where}: markets`, 'an array', m.markets);
   if (!Array.isArray(m.files)) throw new BadInputError(`${where}: files`, 'an array', m.files);
   for (const [i, f] of m.files.entries()) {
-    if (typeof f?.name !== 'string' || !/^events-\d{6}\.jsonl\.gz$/.test(f.name)) throw new BadInputError(`${where}: files[${i}].name`, 'events-NNNNNN.jsonl.gz', f?.name);
+    if (typeof f?.name !== 'string' || !/^events-\d{6}\.jsonl\.gz$/.test(f.name))
+      throw new BadInputError(`${where}: files[${i}].name`, 'events-NNNNNN.jsonl.gz', f?.name);
   }
   return m as RecordingManifest;
 }

@@ -66,10 +66,15 @@ async function runOne(cfg: LoadedBacktestConfig, opts: SyntheticOptions, fast: b
 }
 
 export function seedTable(stats: readonly StrategySeedStats[], head: string): string {
-  const lines = [head, `  ${'strategy'.padEnd(22)} ${'runs'.padStart(4)}  ${'PnL USDC (mean [95% CI])'.padEnd(30)} ${'volume USDC'.padEnd(28)} ${'fills'.padEnd(22)} markouts 1s / 10s / 60s ¢`];
+  const lines = [
+    head,
+    `  ${'strategy'.padEnd(22)} ${'runs'.padStart(4)}  ${'PnL USDC (mean [95% CI])'.padEnd(30)} ${'volume USDC'.padEnd(28)} ${'fills'.padEnd(22)} markouts 1s / 10s / 60s ¢`,
+  ];
   for (const s of stats) {
     const mk = ['1s', '10s', '60s'].map((h) => formatMeanCi(s.markouts[h]!, 3)).join(' / ');
-    lines.push(`  ${s.strategy.padEnd(22)} ${String(s.runs).padStart(4)}  ${formatMeanCi(s.pnl).padEnd(30)} ${formatMeanCi(s.volume, 1).padEnd(28)} ${formatMeanCi(s.fills, 1).padEnd(22)} ${mk}`);
+    lines.push(
+      `  ${s.strategy.padEnd(22)} ${String(s.runs).padStart(4)}  ${formatMeanCi(s.pnl).padEnd(30)} ${formatMeanCi(s.volume, 1).padEnd(28)} ${formatMeanCi(s.fills, 1).padEnd(22)} ${mk}`,
+    );
   }
   return lines.join('\n') + '\n';
 }
@@ -113,7 +118,11 @@ export async function runSyntheticBacktest(args: ParsedArgs, cfgFile: string, p:
       return summary.incomplete ? 130 : 0;
     }
     if (typeof args.options.report === 'string' || typeof args.options['fills-csv'] === 'string') {
-      throw new BadInputError(typeof args.options.report === 'string' ? '--report' : '--fills-csv', 'a single seed (--seed N): with --seeds the output is the per-strategy table (and --json)', args.options.report ?? args.options['fills-csv']);
+      throw new BadInputError(
+        typeof args.options.report === 'string' ? '--report' : '--fills-csv',
+        'a single seed (--seed N): with --seeds the output is the per-strategy table (and --json)',
+        args.options.report ?? args.options['fills-csv'],
+      );
     }
     const runs: { seed: number; figures: ReturnType<typeof strategyFigures> }[] = [];
     const t0 = performance.now();
@@ -124,11 +133,21 @@ export async function runSyntheticBacktest(args: ParsedArgs, cfgFile: string, p:
       const summary = buildSummary(run);
       const figures = strategyFigures(run, summary);
       runs.push({ seed, figures });
-      process.stderr.write(`seed ${seed}: ${figures.map((f) => `${f.strategy} PnL ${f.pnl.toFixed(2)} on ${f.volume.toFixed(0)} USDC`).join(', ')}${summary.killed ? ` (kill switch: ${summary.killed})` : ''}\n`);
+      process.stderr.write(
+        `seed ${seed}: ${figures.map((f) => `${f.strategy} PnL ${f.pnl.toFixed(2)} on ${f.volume.toFixed(0)} USDC`).join(', ')}${summary.killed ? ` (kill switch: ${summary.killed})` : ''}\n`,
+      );
     }
     const stats = summariseSeeds(runs);
     const head = `synthetic backtest: ${runs.length} seed(s) ${seeds[0]}-${seeds[runs.length - 1] ?? seeds[0]} × ${base.hours} h × ${base.markets} markets, ${base.flow} flow (${((performance.now() - t0) / 1000).toFixed(1)} s)${runs.length < seeds.length ? ` — INCOMPLETE: interrupted after ${runs.length} of ${seeds.length} seeds` : ''}`;
-    const doc = { format: 'bookmaker-synthetic-seeds', version: 1, flow: base.flow, hours: base.hours, markets: base.markets, seeds: runs.map((r) => r.seed), strategies: stats };
+    const doc = {
+      format: 'bookmaker-synthetic-seeds',
+      version: 1,
+      flow: base.flow,
+      hours: base.hours,
+      markets: base.markets,
+      seeds: runs.map((r) => r.seed),
+      strategies: stats,
+    };
     if (json === '-') process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
     else {
       process.stdout.write(seedTable(stats, head));

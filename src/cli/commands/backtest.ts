@@ -39,11 +39,18 @@ function printSummary(s: BacktestSummary, out: NodeJS.WriteStream): void {
     `  markouts      1s ${f(s.markouts['1s'].centsPerShare, 3)}¢, 10s ${f(s.markouts['10s'].centsPerShare, 3)}¢, 60s ${f(s.markouts['60s'].centsPerShare, 3)}¢`,
     `  uptime        two-sided ${(s.quoteUptime.twoSided * 100).toFixed(1)}%, orders ${s.orders.placed}, order-to-fill ${f(s.orderToFill, 1)}`,
     `  attribution   spread ${f(s.pnl.attribution.spreadCapture)}, inventory ${f(s.pnl.attribution.inventory)}, fees ${f(s.pnl.attribution.fees)}, resolution ${f(s.pnl.attribution.resolution)} USDC`,
-    `  markouts all  ${Object.entries(s.markouts).map(([h, m]) => `${h} ${f(m.centsPerShare, 3)}¢`).join(', ')}`,
-    `  regimes       ${Object.entries(s.regimes).map(([r, v]) => `${r} ${(v * 100).toFixed(1)}%`).join(', ')}`,
+    `  markouts all  ${Object.entries(s.markouts)
+      .map(([h, m]) => `${h} ${f(m.centsPerShare, 3)}¢`)
+      .join(', ')}`,
+    `  regimes       ${Object.entries(s.regimes)
+      .map(([r, v]) => `${r} ${(v * 100).toFixed(1)}%`)
+      .join(', ')}`,
   ];
   if (s.killed) lines.push(`  kill switch   ${s.killed}`);
-  if (s.incomplete) lines.push(`  INCOMPLETE    interrupted after ${s.incomplete.rowsReplayed.toLocaleString('en-US')} of ${s.incomplete.rowsTotal.toLocaleString('en-US')} rows`);
+  if (s.incomplete)
+    lines.push(
+      `  INCOMPLETE    interrupted after ${s.incomplete.rowsReplayed.toLocaleString('en-US')} of ${s.incomplete.rowsTotal.toLocaleString('en-US')} rows`,
+    );
   out.write(lines.join('\n') + '\n');
 }
 
@@ -68,9 +75,9 @@ const command: CommandSpec = {
     'The config is a bot config plus an optional backtest: section (queue model, latency, fees; see config/backtest.yaml).',
     'Sweeps across machines: each machine runs --sweep FILE --shard I/N --json part-I.json (I = 0 … N − 1),',
     "then 'bookmaker sweep merge part-*.json --json sweep.json --report sweep.html' ranks them all.",
-    'Synthetic markets (--synthetic): the local exchange\'s markets and counterparties on virtual time, replayed the same way;',
+    "Synthetic markets (--synthetic): the local exchange's markets and counterparties on virtual time, replayed the same way;",
     '  bookmaker backtest -c config/backtest.yaml --synthetic --flow calibrated --hours 1 --seeds 1-20',
-    'prints each strategy\'s mean PnL, volume and markouts over the seeds with 95 % intervals (docs/edge.md).',
+    "prints each strategy's mean PnL, volume and markouts over the seeds with 95 % intervals (docs/edge.md).",
   ].join('\n'),
   options: {
     config: { type: 'string', short: 'c', arg: 'FILE', description: 'bot config with an optional backtest: section' },
@@ -80,8 +87,16 @@ const command: CommandSpec = {
     report: { type: 'string', arg: 'FILE', description: 'write the self-contained HTML report here' },
     json: { type: 'string', arg: 'FILE', description: 'write the JSON summary here ("-" = stdout)' },
     sweep: { type: 'string', arg: 'FILE', description: 'run a parameter sweep (grid YAML) and print a ranked table (--report: its HTML report)' },
-    shard: { type: 'string', arg: 'I/N', description: 'with --sweep: run only the combinations with grid index ≡ I (mod N), I from 0, and write a part file to --json (see sweep merge)' },
-    'fills-csv': { type: 'string', arg: 'FILE', description: 'write one CSV row per fill (time, market, side, price, size, liquidity, fee, mid at fill, markouts)' },
+    shard: {
+      type: 'string',
+      arg: 'I/N',
+      description: 'with --sweep: run only the combinations with grid index ≡ I (mod N), I from 0, and write a part file to --json (see sweep merge)',
+    },
+    'fills-csv': {
+      type: 'string',
+      arg: 'FILE',
+      description: 'write one CSV row per fill (time, market, side, price, size, liquidity, fee, mid at fill, markouts)',
+    },
     fast: { type: 'boolean', description: 'fast mode: no queue model (always at the front of the queue)' },
     workers: { type: 'number', arg: 'N', description: 'sweep worker threads (default: CPUs)' },
     synthetic: { type: 'boolean', description: 'synthetic markets on virtual time instead of a recording (docs/edge.md)' },
@@ -107,11 +122,13 @@ const command: CommandSpec = {
     const win = { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
     const fast = args.options.fast === true;
 
-    if (typeof args.options.shard === 'string' && typeof args.options.sweep !== 'string') throw new BadInputError('--shard', 'to be used with --sweep FILE', args.options.shard);
+    if (typeof args.options.shard === 'string' && typeof args.options.sweep !== 'string')
+      throw new BadInputError('--shard', 'to be used with --sweep FILE', args.options.shard);
     if (typeof args.options.sweep === 'string') {
       const spec = await loadSweepSpec(args.options.sweep);
       const shard = typeof args.options.shard === 'string' ? parseShard(args.options.shard) : null;
-      if (shard && (typeof args.options.json !== 'string' || args.options.json === '-' || !args.options.json)) throw new BadInputError('--json', 'a part file to write with --shard (e.g. --json part-0.json)', args.options.json);
+      if (shard && (typeof args.options.json !== 'string' || args.options.json === '-' || !args.options.json))
+        throw new BadInputError('--json', 'a part file to write with --shard (e.g. --json part-0.json)', args.options.json);
       const workersOpt = args.options.workers;
       if (workersOpt !== undefined && (typeof workersOpt !== 'number' || !Number.isInteger(workersOpt) || workersOpt < 0 || workersOpt > 256)) {
         throw new BadInputError('--workers', 'an integer from 0 to 256', workersOpt);
@@ -133,20 +150,33 @@ const command: CommandSpec = {
       const total = only ? only.length : expandGrid(spec.grid).length;
       let results;
       try {
-        results = await runSweep({ configFile: cfgFile, data, ...win, spec: effective, workers, ...(only ? { only } : {}), signal: stop.signal, onProgress: (d, n) => bar.update(d / n, `${d}/${n} runs`) });
+        results = await runSweep({
+          configFile: cfgFile,
+          data,
+          ...win,
+          spec: effective,
+          workers,
+          ...(only ? { only } : {}),
+          signal: stop.signal,
+          onProgress: (d, n) => bar.update(d / n, `${d}/${n} runs`),
+        });
       } finally {
         process.off('SIGINT', onSigint);
       }
       bar.done();
       if (shard) {
         writeOut(args.options.json as string, JSON.stringify(sweepPart(effective, shard, data, win, results), null, 2) + '\n');
-        process.stdout.write(`sweep shard ${shard.index}/${shard.count}: ${results.length} of ${expandGrid(spec.grid).length} runs (${((performance.now() - t0) / 1000).toFixed(1)} s) → ${args.options.json}\n`);
+        process.stdout.write(
+          `sweep shard ${shard.index}/${shard.count}: ${results.length} of ${expandGrid(spec.grid).length} runs (${((performance.now() - t0) / 1000).toFixed(1)} s) → ${args.options.json}\n`,
+        );
         if (results.length < total) return 130;
         return results.some((r) => !r.summary) ? 1 : 0;
       }
       const ranked = rank(results, spec.rankBy);
       const partial = results.length < total ? ` — INCOMPLETE: interrupted after ${results.length} of ${total} runs` : '';
-      process.stdout.write(`sweep: ${results.length} runs over ${workers} worker thread(s), ranked by ${spec.rankBy} (${((performance.now() - t0) / 1000).toFixed(1)} s)${partial}\n`);
+      process.stdout.write(
+        `sweep: ${results.length} runs over ${workers} worker thread(s), ranked by ${spec.rankBy} (${((performance.now() - t0) / 1000).toFixed(1)} s)${partial}\n`,
+      );
       process.stdout.write(formatRanked(ranked, spec.grid));
       if (typeof args.options.json === 'string') {
         const text = sweepJson(ranked);
@@ -163,7 +193,11 @@ const command: CommandSpec = {
     if (loaded.rows.length === 0) {
       const { lts, rows } = loaded.cols;
       const span = rows > 0 ? `${new Date(lts[0]!).toISOString()} → ${new Date(lts[rows - 1]!).toISOString()}` : 'no events';
-      throw new BadInputError(from !== undefined || to !== undefined ? '--from/--to' : '--data', `a window with recorded events (the recording spans ${span})`, args.options.from ?? args.options.to ?? data);
+      throw new BadInputError(
+        from !== undefined || to !== undefined ? '--from/--to' : '--data',
+        `a window with recorded events (the recording spans ${span})`,
+        args.options.from ?? args.options.to ?? data,
+      );
     }
     // rank: entries are ranked before the replay (the replay may then start after the look-back), and said at once
     const { source, ranking } = applyRanking(loaded, cfg.bot, cfg.settings);
@@ -178,7 +212,9 @@ const command: CommandSpec = {
       process.stderr.write('\ninterrupted: writing the report so far (Ctrl-C again to quit without it)\n');
     };
     process.on('SIGINT', onSigint);
-    process.stderr.write(`backtest: replaying ${source.rows.length.toLocaleString('en-US')} rows of ${source.cols.markets.length} markets (Ctrl-C stops and writes the report so far)\n`);
+    process.stderr.write(
+      `backtest: replaying ${source.rows.length.toLocaleString('en-US')} rows of ${source.cols.markets.length} markets (Ctrl-C stops and writes the report so far)\n`,
+    );
     let run;
     try {
       run = await runBacktest({
@@ -188,7 +224,8 @@ const command: CommandSpec = {
         settings: cfg.settings,
         fast,
         signal: stop.signal,
-        onProgress: (f, at) => bar.update(f, `${new Date(at.at).toISOString().slice(0, 19)}Z · ${at.rows.toLocaleString('en-US')}/${at.totalRows.toLocaleString('en-US')} rows`),
+        onProgress: (f, at) =>
+          bar.update(f, `${new Date(at.at).toISOString().slice(0, 19)}Z · ${at.rows.toLocaleString('en-US')}/${at.totalRows.toLocaleString('en-US')} rows`),
       });
     } finally {
       process.off('SIGINT', onSigint);
@@ -198,7 +235,9 @@ const command: CommandSpec = {
     const summary = buildSummary(run);
     const toStdout = args.options.json === '-';
     if (!toStdout) printSummary(summary, process.stdout);
-    process.stderr.write(`replayed ${run.rowsReplayed.toLocaleString('en-US')} rows in ${secs.toFixed(2)} s (${Math.round(run.rowsReplayed / Math.max(secs, 1e-9)).toLocaleString('en-US')} events/s)\n`);
+    process.stderr.write(
+      `replayed ${run.rowsReplayed.toLocaleString('en-US')} rows in ${secs.toFixed(2)} s (${Math.round(run.rowsReplayed / Math.max(secs, 1e-9)).toLocaleString('en-US')} events/s)\n`,
+    );
     if (typeof args.options.json === 'string') {
       if (toStdout) process.stdout.write(summaryJson(summary));
       else writeOut(args.options.json, summaryJson(summary));

@@ -85,7 +85,8 @@ export function readBookArgs(args: ParsedArgs): BookArgs {
   const o = args.options;
   if (args.positionals.length !== 1) throw new BadInputError('marketId', 'exactly one market id or slug', args.positionals.join(' ') || undefined);
   const marketId = args.positionals[0]!;
-  if (!/^(0x[0-9a-fA-F]{64}|[A-Za-z0-9][A-Za-z0-9_-]{0,199})$/.test(marketId)) throw new BadInputError('marketId', 'a 0x market hash (64 hex digits) or a slug', marketId);
+  if (!/^(0x[0-9a-fA-F]{64}|[A-Za-z0-9][A-Za-z0-9_-]{0,199})$/.test(marketId))
+    throw new BadInputError('marketId', 'a 0x market hash (64 hex digits) or a slug', marketId);
   const depth = o.depth as number;
   if (!Number.isInteger(depth) || depth < 1 || depth > 100) throw new BadInputError('--depth', 'an integer from 1 to 100', depth);
   const baseUrl = o['base-url'] as string | undefined;
@@ -281,7 +282,8 @@ function top(book: L2Book): string {
 export function updateLine(e: Exclude<BookEvent, { type: 'status' }>, book: L2Book): string {
   if (e.type === 'snapshot') return `seq ${e.seq} snapshot (${e.source}) ${e.book.bids.length} bids ${e.book.asks.length} asks  ${top(book)}`;
   if (e.type === 'trade') return `seq ${e.seq} trade ${cents(e.price)}¢ × ${shares(e.size)} taker ${e.takerSide}  ${top(book)}`;
-  if (e.type === 'market-status') return `seq ${e.seq} market ${e.status}${e.payoutYes !== null ? ` (a YES share pays ${cents(e.payoutYes)}¢)` : ''}  ${top(book)}`;
+  if (e.type === 'market-status')
+    return `seq ${e.seq} market ${e.status}${e.payoutYes !== null ? ` (a YES share pays ${cents(e.payoutYes)}¢)` : ''}  ${top(book)}`;
   const ch = [...e.bids.map((l) => `bid ${cents(l.price)}=${shares(l.size)}`), ...e.asks.map((l) => `ask ${cents(l.price)}=${shares(l.size)}`)];
   return `seq ${e.seq} delta ${ch.join(' ')}  ${top(book)}`;
 }

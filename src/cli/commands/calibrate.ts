@@ -44,7 +44,8 @@ const command: CommandSpec = {
     if (typeof data !== 'string' || !data) throw new BadInputError('--data', 'a recording directory', data);
     await loadBacktestConfig(cfgFile);
     const minTrades = args.options['min-trades'] ?? 5;
-    if (typeof minTrades !== 'number' || !Number.isInteger(minTrades) || minTrades < 2 || minTrades > 1e6) throw new BadInputError('--min-trades', 'an integer from 2 to 1000000', minTrades);
+    if (typeof minTrades !== 'number' || !Number.isInteger(minTrades) || minTrades < 2 || minTrades > 1e6)
+      throw new BadInputError('--min-trades', 'an integer from 2 to 1000000', minTrades);
     const manifest = readManifest(data);
     const startGuess = manifest.files.find((f) => f.events > 0)?.firstLts ?? 0;
     const from = typeof args.options.from === 'string' ? parseTimeFlag(args.options.from, '--from', startGuess) : undefined;
@@ -55,7 +56,10 @@ const command: CommandSpec = {
     if (json === '-') {
       process.stdout.write(JSON.stringify(r, null, 2) + '\n');
     } else {
-      const out = [`calibrate ${manifest.source}: fill intensity λ(δ) = A·exp(−k·δ), δ in ticks from the mid`, `  ${'market'.padEnd(40)} ${'trades'.padStart(6)}`];
+      const out = [
+        `calibrate ${manifest.source}: fill intensity λ(δ) = A·exp(−k·δ), δ in ticks from the mid`,
+        `  ${'market'.padEnd(40)} ${'trades'.padStart(6)}`,
+      ];
       for (const f of r.markets) out.push(line(f));
       if (r.pooled) {
         out.push(line(r.pooled));

@@ -44,7 +44,11 @@ const command: CommandSpec = {
     config: { type: 'string', short: 'c', description: 'the YAML config the bot runs with (only admin.port and ledger.path are read)', arg: 'FILE' },
     reason: { type: 'string', description: 'why (recorded with the action; required for clear-kill)', arg: 'TEXT' },
     port: { type: 'number', description: 'admin port (default: the config admin.port); without -c no identity check is possible', arg: 'P' },
-    offline: { type: 'boolean', description: 'clear-kill only: clear the latch in the ledger file of a stopped bot, without the admin endpoint', default: false },
+    offline: {
+      type: 'boolean',
+      description: 'clear-kill only: clear the latch in the ledger file of a stopped bot, without the admin endpoint',
+      default: false,
+    },
     ledger: { type: 'string', description: 'the ledger file for clear-kill --offline (default from the config)', arg: 'PATH' },
   },
   run,
@@ -83,7 +87,8 @@ async function run(args: ParsedArgs): Promise<number> {
   if (market !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(market)) throw new BadInputError('MARKET', 'a 0x market id (64 hex digits)', market);
   if (action === 'pause' && market === undefined) throw new BadInputError('MARKET', 'a market to pause (halt pauses every market)', '');
   const reason = o.reason as string | undefined;
-  if (action === 'clear-kill' && (!reason || reason.trim() === '')) throw new BadInputError('--reason', 'why the kill switch may be cleared (it is recorded)', reason ?? '');
+  if (action === 'clear-kill' && (!reason || reason.trim() === ''))
+    throw new BadInputError('--reason', 'why the kill switch may be cleared (it is recorded)', reason ?? '');
   const offline = o.offline === true;
   if (offline && action !== 'clear-kill') throw new BadInputError('--offline', 'only with clear-kill (every other action needs the running bot)', action);
   const file = o.config as string | undefined;
@@ -93,15 +98,22 @@ async function run(args: ParsedArgs): Promise<number> {
   // the port the bot of this config is bound to, when it noted one (a reload never moves it; admin-state.ts)
   const bound = target && o.port === undefined ? readAdminState(target.file) : null;
   if (bound && target && bound.port !== target.adminPort) {
-    process.stderr.write(`bookmaker ctl: the bot of ${target.file} (pid ${bound.pid}) is bound to admin port ${bound.port}; admin.port ${target.adminPort} in the file applies at its next restart\n`);
+    process.stderr.write(
+      `bookmaker ctl: the bot of ${target.file} (pid ${bound.pid}) is bound to admin port ${bound.port}; admin.port ${target.adminPort} in the file applies at its next restart\n`,
+    );
   }
   const port = (o.port as number | undefined) ?? bound?.port ?? target?.adminPort;
   if (port === undefined) throw new BadInputError('--config', 'a config file (-c FILE) or --port', file);
-  if (port === 0 && o.port === undefined) throw new ConfigError(`${file}: admin.port is 0: the bot of this config runs no admin endpoint (only SIGHUP reloads it)`);
+  if (port === 0 && o.port === undefined)
+    throw new ConfigError(`${file}: admin.port is 0: the bot of this config runs no admin endpoint (only SIGHUP reloads it)`);
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new BadInputError('--port', 'an integer from 1 to 65535', port);
   const token = process.env[ADMIN_TOKEN_ENV];
   if (!token) {
-    throw new BadInputError(ADMIN_TOKEN_ENV, `the admin token the bot was started with (environment)${action === 'clear-kill' ? '; for a stopped bot, clear-kill --offline' : ''}`, '(unset)');
+    throw new BadInputError(
+      ADMIN_TOKEN_ENV,
+      `the admin token the bot was started with (environment)${action === 'clear-kill' ? '; for a stopped bot, clear-kill --offline' : ''}`,
+      '(unset)',
+    );
   }
   checkAdminToken(token);
 
@@ -110,15 +122,20 @@ async function run(args: ParsedArgs): Promise<number> {
   try {
     who = await call(port, token, 'GET', 'status');
   } catch (e) {
-    if (action === 'clear-kill') throw new BookmakerError('NETWORK', `${(e as Error).message}; if the bot is stopped, clear its ledger with clear-kill --offline`, { cause: e });
+    if (action === 'clear-kill')
+      throw new BookmakerError('NETWORK', `${(e as Error).message}; if the bot is stopped, clear its ledger with clear-kill --offline`, { cause: e });
     throw e;
   }
   if (who.status === 401) {
-    process.stderr.write(`bookmaker ctl: the process on 127.0.0.1:${port} refused the token (401): not the token this bot was started with, or not the bot of this config; nothing was done\n`);
+    process.stderr.write(
+      `bookmaker ctl: the process on 127.0.0.1:${port} refused the token (401): not the token this bot was started with, or not the bot of this config; nothing was done\n`,
+    );
     return 1;
   }
   if (who.status === 503) {
-    process.stderr.write(`bookmaker ctl: the bot on 127.0.0.1:${port} is still starting (${String((who.body as { error?: unknown } | null)?.error ?? 'HTTP 503')}); nothing was done\n`);
+    process.stderr.write(
+      `bookmaker ctl: the bot on 127.0.0.1:${port} is still starting (${String((who.body as { error?: unknown } | null)?.error ?? 'HTTP 503')}); nothing was done\n`,
+    );
     return 1;
   }
   const id = parseIdentity((who.body as Record<string, unknown> | null)?.identity);
@@ -134,14 +151,16 @@ async function run(args: ParsedArgs): Promise<number> {
     }
   } else process.stderr.write(`bookmaker ctl: no config given: acting on the bot answering on 127.0.0.1:${port}: ${describeIdentity(id)}\n`);
 
-  const answer = action === 'status' ? who : await call(port, token, 'POST', action, JSON.stringify({ ...(reason ? { reason } : {}), ...(market ? { market } : {}) }));
+  const answer =
+    action === 'status' ? who : await call(port, token, 'POST', action, JSON.stringify({ ...(reason ? { reason } : {}), ...(market ? { market } : {}) }));
   process.stdout.write(JSON.stringify(answer.body) + '\n');
   return answer.status >= 200 && answer.status < 300 ? 0 : 1;
 }
 
 /** clear-kill --offline: the latch cleared in the ledger file itself, never under a running bot. */
 function offlineClear(reason: string, path: CtlTarget['ledger'] | undefined): number {
-  if (!path || path === ':memory:') throw new BadInputError('--ledger', 'the ledger file to clear (this config keeps its books in memory: nothing outlives the bot)', path ?? '');
+  if (!path || path === ':memory:')
+    throw new BadInputError('--ledger', 'the ledger file to clear (this config keeps its books in memory: nothing outlives the bot)', path ?? '');
   if (!existsSync(path)) throw new BadInputError('ledger', 'an existing ledger file', path);
   // the clear takes the ledger's write lock (ledger-lock.ts) for its transaction: refused while a
   // bot holds the file, and no bot can start on it halfway through

@@ -23,7 +23,7 @@ const command: CommandSpec = {
   usage: 'bookmaker doctor -c FILE [--base-url URL] [--json] [--api-key K] [--key-file F] [--metrics-port P] [--shard I/N] [--timeout S] [--total-timeout S]',
   description:
     'Runs every preflight check of a first live start and prints each as ok, warn or fail, with what it found and the fix. ' +
-    'It places no order and makes none of the start-up migration\'s writes (the permission check sends a signed cancel of a random, unused nonce). ' +
+    "It places no order and makes none of the start-up migration's writes (the permission check sends a signed cancel of a random, unused nonce). " +
     'Keys are loaded as `bookmaker run` loads them and never printed. Each venue check has --timeout (default 5 s) and the whole run --total-timeout (default 20 s): ' +
     'a venue that answers slowly or not at all is reported, with what could not be checked. Exit codes: 0 nothing failed, 1 a check failed, 2 config or flags.',
   options: {
@@ -53,7 +53,14 @@ export function formatDoctor(checks: readonly CheckResult[]): string {
   for (let i = 0; i < checks.length; i++) {
     const c = checks[i]!;
     const same: string[] = [c.name];
-    while (c.detail.startsWith('not checked') && i + 1 < checks.length && checks[i + 1]!.detail === c.detail && checks[i + 1]!.fix === c.fix && checks[i + 1]!.result === c.result) same.push(checks[++i]!.name);
+    while (
+      c.detail.startsWith('not checked') &&
+      i + 1 < checks.length &&
+      checks[i + 1]!.detail === c.detail &&
+      checks[i + 1]!.fix === c.fix &&
+      checks[i + 1]!.result === c.result
+    )
+      same.push(checks[++i]!.name);
     if (same.length > 1) lines.push(`${MARK[c.result]}  ${same.join(', ')}`, `${''.padEnd(6 + w)}  ${c.detail}`);
     else lines.push(`${MARK[c.result]}  ${c.name.padEnd(w)}  ${c.detail}`);
     if (c.result !== 'ok' && c.fix) lines.push(`${''.padEnd(6 + w)}  fix: ${c.fix}`);
@@ -69,7 +76,8 @@ async function run(args: ParsedArgs): Promise<number> {
   const file = o.config as string | undefined;
   if (!file) throw new BadInputError('--config', 'a config file (-c config/testnet.yaml)', file);
   const metricsPort = o['metrics-port'] as number | undefined;
-  if (metricsPort !== undefined && (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535)) throw new BadInputError('--metrics-port', 'an integer from 0 to 65535', metricsPort);
+  if (metricsPort !== undefined && (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535))
+    throw new BadInputError('--metrics-port', 'an integer from 0 to 65535', metricsPort);
   const checkS = o.timeout as number;
   const totalS = o['total-timeout'] as number;
   if (!(checkS > 0 && checkS <= 600)) throw new BadInputError('--timeout', 'seconds above 0, at most 600', checkS);

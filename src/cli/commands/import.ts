@@ -35,9 +35,17 @@ const command: CommandSpec = {
     const t0 = performance.now();
     const res = await importInto(source as ImportSource, path, out, { mode, columns: args.options.columns !== false });
     const ms = performance.now() - t0;
-    if (args.options.json) process.stdout.write(JSON.stringify({ source, out, mode: res.mode, markets: res.markets.length, events: res.events, stats: res.stats, ms: Math.round(ms) }) + '\n');
+    if (args.options.json)
+      process.stdout.write(
+        JSON.stringify({ source, out, mode: res.mode, markets: res.markets.length, events: res.events, stats: res.stats, ms: Math.round(ms) }) + '\n',
+      );
     else {
-      const how = res.mode === 'force' ? ' (replaced)' : res.mode === 'append' ? ` (appended ${res.events - res.previousEvents!}, ${res.duplicatesSkipped} already held)` : '';
+      const how =
+        res.mode === 'force'
+          ? ' (replaced)'
+          : res.mode === 'append'
+            ? ` (appended ${res.events - res.previousEvents!}, ${res.duplicatesSkipped} already held)`
+            : '';
       process.stdout.write(`imported ${source}: ${res.events} events, ${res.markets.length} markets → ${out}${how} (${(ms / 1000).toFixed(1)} s)\n`);
       for (const [k, v] of Object.entries(res.stats)) process.stdout.write(`  ${k.padEnd(22)}${v}\n`);
     }

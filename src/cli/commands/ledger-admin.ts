@@ -47,11 +47,24 @@ export async function runLedgerAdmin(sub: AdminSub, path: string, o: { out?: str
       }
       const latch = readLatchFile(path);
       const holder = ledgerLockHolder(path);
-      const obj = { ledger: path, ok: r.ok, problems: r.problems, tables: r.checked.length, ms: Math.round(r.ms), latchFile: latch ? `LATCHED ${latch.reason}` : existsSync(latchPathOf(path)) ? 'clear' : 'none', writer: holder };
+      const obj = {
+        ledger: path,
+        ok: r.ok,
+        problems: r.problems,
+        tables: r.checked.length,
+        ms: Math.round(r.ms),
+        latchFile: latch ? `LATCHED ${latch.reason}` : existsSync(latchPathOf(path)) ? 'clear' : 'none',
+        writer: holder,
+      };
       write(
         obj,
         `ledger ${path}: ${r.ok ? 'ok' : 'DAMAGED'} (integrity_check of ${r.checked.length} tables, ${Math.round(r.ms)} ms)\n` +
-          (r.ok ? '' : r.problems.slice(0, 20).map((p) => `  ${p}\n`).join('') + `${recoverySteps(path)}\n`) +
+          (r.ok
+            ? ''
+            : r.problems
+                .slice(0, 20)
+                .map((p) => `  ${p}\n`)
+                .join('') + `${recoverySteps(path)}\n`) +
           `latch file: ${obj.latchFile}\nwriter: ${holder ? describeHolder(holder) : 'none'}\n`,
       );
       return r.ok ? 0 : 1;
@@ -79,23 +92,34 @@ export async function runLedgerAdmin(sub: AdminSub, path: string, o: { out?: str
       try {
         copy.pragma('journal_mode = DELETE');
         r = fullIntegrityCheck(copy);
-        copyLatch = (copy.prepare('SELECT latch_reason FROM risk_state WHERE id = 1').get() as { latch_reason: string | null } | undefined)?.latch_reason ?? null;
+        copyLatch =
+          (copy.prepare('SELECT latch_reason FROM risk_state WHERE id = 1').get() as { latch_reason: string | null } | undefined)?.latch_reason ?? null;
       } finally {
         copy.close();
       }
       if (!r.ok) {
-        process.stderr.write(`bookmaker ledger backup: the copy ${out} fails its integrity check (${r.problems.slice(0, 3).join('; ')}): the source may be damaged; run bookmaker ledger check --ledger ${path}\n`);
+        process.stderr.write(
+          `bookmaker ledger backup: the copy ${out} fails its integrity check (${r.problems.slice(0, 3).join('; ')}): the source may be damaged; run bookmaker ledger check --ledger ${path}\n`,
+        );
         return 1;
       }
       const latch = readLatchFile(path);
-      if (latch && !copyLatch) process.stderr.write(`note: the kill-switch latch is in the latch file ${latchPathOf(path)} only (${latch.reason}): copy that file too, beside a restored ledger as <restored ledger>.latch\n`);
+      if (latch && !copyLatch)
+        process.stderr.write(
+          `note: the kill-switch latch is in the latch file ${latchPathOf(path)} only (${latch.reason}): copy that file too, beside a restored ledger as <restored ledger>.latch\n`,
+        );
       const obj = { ledger: path, out, bytes: sizeOf(out), ms: Math.round(performance.now() - t0), checked: true, latched: copyLatch ?? latch?.reason ?? null };
       write(obj, `backup of ${path} written to ${out} (${obj.bytes} bytes, ${obj.ms} ms), integrity ok\n`);
       return 0;
     }
     case 'prune': {
       const holder = ledgerLockHolder(path);
-      if (holder) throw new BadInputError('ledger', `a ledger no bot is writing (held by ${describeHolder(holder)}; a running bot prunes by itself, ledger.retainDays)`, path);
+      if (holder)
+        throw new BadInputError(
+          'ledger',
+          `a ledger no bot is writing (held by ${describeHolder(holder)}; a running bot prunes by itself, ledger.retainDays)`,
+          path,
+        );
       if (!(o.retainDays > 0)) throw new BadInputError('--retain-days', 'a number of days > 0', o.retainDays);
       const before = onDisk(path);
       const t0 = performance.now();
@@ -117,7 +141,15 @@ export async function runLedgerAdmin(sub: AdminSub, path: string, o: { out?: str
         ledger.close();
       }
       const after = onDisk(path);
-      const obj = { ledger: path, retainDays: o.retainDays, removed: counts, bytesBefore: before, bytesAfter: after, vacuum, ms: Math.round(performance.now() - t0) };
+      const obj = {
+        ledger: path,
+        retainDays: o.retainDays,
+        removed: counts,
+        bytesBefore: before,
+        bytesAfter: after,
+        vacuum,
+        ms: Math.round(performance.now() - t0),
+      };
       write(
         obj,
         `pruned ${path}: records older than ${o.retainDays} days: ${counts.orders} orders, ${counts.cancels} cancels, ${counts.marks} marks removed (fills, risk records and operator actions kept); ` +

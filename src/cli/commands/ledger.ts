@@ -86,7 +86,11 @@ async function run(args: ParsedArgs): Promise<number> {
   if (!existsSync(path)) throw new BadInputError('ledger', 'an existing ledger file (has the bot run with this config?)', path);
   if ((ADMIN_SUBS as readonly string[]).includes(sub)) {
     const rd = o['retain-days'] as number | undefined;
-    return runLedgerAdmin(sub as AdminSub, path, { ...(o.out !== undefined ? { out: o.out as string } : {}), retainDays: rd ?? retainDays, json: o.json === true });
+    return runLedgerAdmin(sub as AdminSub, path, {
+      ...(o.out !== undefined ? { out: o.out as string } : {}),
+      retainDays: rd ?? retainDays,
+      json: o.json === true,
+    });
   }
   const market = o.market as string | undefined;
   if (market !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(market)) throw new BadInputError('--market', 'a 0x market id (64 hex digits)', market);
@@ -122,7 +126,12 @@ function render(ledger: Ledger, sub: Sub, f: Filter, fmt: Format, limit: number,
         ['markets', s.markets],
         ['cashUsdc', s.cashUsdc],
         ['positions', s.positions.map((x) => `${x.shares} ${x.outcomeIndex === 1 ? 'YES' : 'NO'} ${x.marketId}`).join('; ')],
-        ['pnl', s.pnl.markedAt === null ? `${s.pnl.total} (realised ${s.pnl.realised}; no mark yet)` : `${s.pnl.total} (realised ${s.pnl.realised}, unrealised ${s.pnl.unrealised} at ${iso(s.pnl.markedAt)})`],
+        [
+          'pnl',
+          s.pnl.markedAt === null
+            ? `${s.pnl.total} (realised ${s.pnl.realised}; no mark yet)`
+            : `${s.pnl.total} (realised ${s.pnl.realised}, unrealised ${s.pnl.unrealised} at ${iso(s.pnl.markedAt)})`,
+        ],
         ['feesVenue', s.feesBySource.venue],
         ['feesModel', s.feesBySource.model],
         ['foreignFills', s.foreign.fills],
@@ -143,12 +152,25 @@ function render(ledger: Ledger, sub: Sub, f: Filter, fmt: Format, limit: number,
       return rows.map(([k, v]) => `${k.padEnd(16)}${v}`).join('\n') + '\n';
     }
     case 'fills':
-      return table(listFills(ledger, f, limit).map((x) => ({ ...x, ts: iso(x.ts) })), fmt);
+      return table(
+        listFills(ledger, f, limit).map((x) => ({ ...x, ts: iso(x.ts) })),
+        fmt,
+      );
     case 'orders':
-      return table(listOrders(ledger, f, limit).map((x) => ({ ...x, submittedAt: iso(x.submittedAt), endedAt: iso(x.endedAt) })), fmt);
+      return table(
+        listOrders(ledger, f, limit).map((x) => ({ ...x, submittedAt: iso(x.submittedAt), endedAt: iso(x.endedAt) })),
+        fmt,
+      );
     case 'pnl':
-      if (marks) return table(accountMarks(ledger, f).map((x) => ({ ...x, ts: iso(x.ts) })), fmt);
-      return table(pnlByMarket(ledger, f).map((x) => ({ ...x, markedAt: iso(x.markedAt) })), fmt);
+      if (marks)
+        return table(
+          accountMarks(ledger, f).map((x) => ({ ...x, ts: iso(x.ts) })),
+          fmt,
+        );
+      return table(
+        pnlByMarket(ledger, f).map((x) => ({ ...x, markedAt: iso(x.markedAt) })),
+        fmt,
+      );
   }
 }
 
@@ -164,6 +186,10 @@ function table(rows: Record<string, unknown>[], fmt: Format): string {
   if (fmt === 'csv') return [cols.join(','), ...rows.map((r) => cols.map((c) => csvCell(r[c])).join(','))].join('\n') + '\n';
   const cells = rows.map((r) => cols.map((c) => (r[c] === null || r[c] === undefined ? '' : String(r[c]))));
   const w = cols.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)));
-  const line = (xs: string[]): string => xs.map((x, i) => x.padEnd(w[i]!)).join('  ').trimEnd();
+  const line = (xs: string[]): string =>
+    xs
+      .map((x, i) => x.padEnd(w[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(cols), ...cells.map(line)].join('\n') + '\n';
 }

@@ -50,7 +50,12 @@ const options: CommandSpec['options'] = {
   'sort-by': { type: 'string', choices: SORTS, description: 'list: sort order' },
   search: { type: 'string', arg: 'TEXT', description: 'list: text filter' },
   'price-units': { type: 'string', choices: ['auto', 'cents', 'micro', 'dollars'], default: 'auto', description: 'units of the venue outcome prices' },
-  config: { type: 'string', short: 'c', arg: 'FILE', description: "rank: the bot config whose markets: rank entries are scored (its venue, unless --base-url)" },
+  config: {
+    type: 'string',
+    short: 'c',
+    arg: 'FILE',
+    description: 'rank: the bot config whose markets: rank entries are scored (its venue, unless --base-url)',
+  },
   shard: { type: 'string', arg: 'I/N', description: 'rank: only the markets of shard I of N, as `run --shard` (overrides BOOKMAKER_SHARD and markets.shard)' },
 };
 
@@ -86,10 +91,17 @@ export function formatTable(markets: readonly MarketInfo[], ids = false): string
 }
 
 function formatDetail(m: MarketInfo): string {
-  const lines = [`${m.question}`, `  id          ${m.id}`, `  slug        ${m.slug ?? '-'}`, `  status      ${m.status}${m.resolutionStatus ? ` (resolution: ${m.resolutionStatus})` : ''}`];
+  const lines = [
+    `${m.question}`,
+    `  id          ${m.id}`,
+    `  slug        ${m.slug ?? '-'}`,
+    `  status      ${m.status}${m.resolutionStatus ? ` (resolution: ${m.resolutionStatus})` : ''}`,
+  ];
   lines.push(`  deadline    ${m.deadline ?? '-'}`, `  volume      ${usdc(m.volume)} (24h ${usdc(m.volume24h)})`);
   for (const p of [...m.outcomePrices].sort((a, b) => b.outcomeIndex - a.outcomeIndex)) {
-    lines.push(`  ${p.outcomeIndex === 1 ? 'YES' : 'NO '}         bid ${cents(p.bestBid)}  ask ${cents(p.bestAsk)}  mid ${cents(p.midPrice)}  last ${cents(p.lastPrice)}`);
+    lines.push(
+      `  ${p.outcomeIndex === 1 ? 'YES' : 'NO '}         bid ${cents(p.bestBid)}  ask ${cents(p.bestAsk)}  mid ${cents(p.midPrice)}  last ${cents(p.lastPrice)}`,
+    );
   }
   if (m.outcome !== null) lines.push(`  outcome     ${m.outcome === 1 ? 'YES' : m.outcome === 0 ? 'NO' : m.outcome}`);
   return lines.join('\n') + '\n';
@@ -121,17 +133,26 @@ function limitOf(o: ParsedArgs['options'], max: number): number | undefined {
 function statusesOf(o: ParsedArgs['options']): MarketStatus[] | undefined {
   const v = o.status;
   if (v === undefined) return undefined;
-  const list = String(v).split(',').map((s) => s.trim()).filter(Boolean);
+  const list = String(v)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const s of list) if (!STATUSES.includes(s as MarketStatus)) throw new BadInputError('--status', `a comma list of ${STATUSES.join(', ')}`, v);
   return list as MarketStatus[];
 }
 
 /** Every check of the arguments, before any request (exported for flag-only checks of README commands). */
-export function checkMarketsArgs(args: ParsedArgs): { sub: 'list' | 'search' | 'get' | 'rank'; rest: string[]; limit: number | undefined; status: MarketStatus[] | undefined } {
+export function checkMarketsArgs(args: ParsedArgs): {
+  sub: 'list' | 'search' | 'get' | 'rank';
+  rest: string[];
+  limit: number | undefined;
+  status: MarketStatus[] | undefined;
+} {
   const [sub, ...rest] = args.positionals;
   if (sub !== 'list' && sub !== 'search' && sub !== 'get' && sub !== 'rank') throw new BadInputError('subcommand', 'list, search, get or rank', sub);
   if (sub === 'rank') {
-    if (typeof args.options.config !== 'string' || args.options.config === '') throw new BadInputError('--config', 'a config file (bookmaker markets rank -c FILE)', args.options.config);
+    if (typeof args.options.config !== 'string' || args.options.config === '')
+      throw new BadInputError('--config', 'a config file (bookmaker markets rank -c FILE)', args.options.config);
     if (rest.length > 0) throw new BadInputError('rank', 'no positional arguments', rest.join(' '));
     if (args.options.shard !== undefined) parseShardText(args.options.shard, '--shard');
   } else if (args.options.shard !== undefined) throw new BadInputError('--shard', 'only with markets rank', args.options.shard);
@@ -195,7 +216,11 @@ async function runRank(o: ParsedArgs['options'], io: MarketsIO): Promise<number>
       return sel.rank.weights;
     };
     if (o.json) io.out.write(toJson({ ...(rankJson(reports, selected) as object), selected: chosen.map((m) => m.marketId), shard: cfg.selection.shard }));
-    else io.out.write(formatRankTable(reports, weights, selected) + `${selected.size} market(s) selected by the whole markets: list${cfg.selection.shard ? ` in shard ${shardText(cfg.selection.shard)}` : ''}\n`);
+    else
+      io.out.write(
+        formatRankTable(reports, weights, selected) +
+          `${selected.size} market(s) selected by the whole markets: list${cfg.selection.shard ? ` in shard ${shardText(cfg.selection.shard)}` : ''}\n`,
+      );
     return 0;
   } finally {
     await client.close();
@@ -240,7 +265,8 @@ export async function runMarkets(args: ParsedArgs, io: MarketsIO): Promise<numbe
 const command: CommandSpec = {
   name: 'markets',
   summary: 'list, search, show or rank markets',
-  usage: 'bookmaker markets list|search <text>|get <marketId|slug>|rank -c FILE [--shard I/N] [--chain mainnet|testnet] [--base-url URL] [--api-key KEY] [--json]',
+  usage:
+    'bookmaker markets list|search <text>|get <marketId|slug>|rank -c FILE [--shard I/N] [--chain mainnet|testnet] [--base-url URL] [--api-key KEY] [--json]',
   description:
     "The table's first column is the market's slug (its full 0x id with --ids, or when it has no slug): paste it into `bookmaker book`, `markets get` or a config's markets list. " +
     'Prices are shown in cents (YES outcome) and volume in USDC. --json prints prices in 1e-6 USDC units and amounts as decimal strings. ' +

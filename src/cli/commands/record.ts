@@ -31,10 +31,20 @@ import type { Shard } from '../../selection/shard.ts';
  * config or BOOKMAKER_SHARD, markets.maxMarkets), so a recording holds what the bot would quote.
  * Returns the ids and the rank reports (empty without rank entries) for the terminal.
  */
-export async function recordSelection(cfg: BotConfig, client: MarketsSource, opts: { readonly env?: Readonly<Record<string, string | undefined>>; readonly log?: Logger } = {}): Promise<{ ids: Bytes32[]; reports: RankReport[]; shard: Shard | null }> {
+export async function recordSelection(
+  cfg: BotConfig,
+  client: MarketsSource,
+  opts: { readonly env?: Readonly<Record<string, string | undefined>>; readonly log?: Logger } = {},
+): Promise<{ ids: Bytes32[]; reports: RankReport[]; shard: Shard | null }> {
   const shard = shardFromEnv(opts.env ?? {}) ?? cfg.selection.shard;
   const ranker = new Ranker();
-  const chosen = await selectMarkets(client, cfg.markets, { maxMarkets: cfg.selection.maxMarkets, shard, ranker, allowEmpty: true, ...(opts.log ? { log: opts.log } : {}) });
+  const chosen = await selectMarkets(client, cfg.markets, {
+    maxMarkets: cfg.selection.maxMarkets,
+    shard,
+    ranker,
+    allowEmpty: true,
+    ...(opts.log ? { log: opts.log } : {}),
+  });
   return { ids: chosen.map((m) => m.marketId), reports: ranker.lastReports(), shard };
 }
 
@@ -105,11 +115,26 @@ const command: CommandSpec = {
           };
           process.stderr.write(formatRankTable(sel.reports, weights, new Set(markets.map((m) => m.toLowerCase()))));
         }
-        if (markets.length === 0) throw new BadInputError('markets', `at least one market to record (the config's selectors match none at the venue${sel.shard ? ` in shard ${sel.shard.index}/${sel.shard.count}` : ''})`, 0);
+        if (markets.length === 0)
+          throw new BadInputError(
+            'markets',
+            `at least one market to record (the config's selectors match none at the venue${sel.shard ? ` in shard ${sel.shard.index}/${sel.shard.count}` : ''})`,
+            0,
+          );
       } finally {
         await client.close();
       }
-      const rec = await startRecorder({ baseUrl, ...(key ? { apiKey: key } : {}), markets, out: o.out, depth: cfg.feeds.bookDepth, oraclePollMs: cfg.feeds.oraclePollMs, activityPollMs: cfg.feeds.activityPollMs, rotateBytes: rotateMb * 2 ** 20, rotateMs: rotateMin * 60_000 });
+      const rec = await startRecorder({
+        baseUrl,
+        ...(key ? { apiKey: key } : {}),
+        markets,
+        out: o.out,
+        depth: cfg.feeds.bookDepth,
+        oraclePollMs: cfg.feeds.oraclePollMs,
+        activityPollMs: cfg.feeds.activityPollMs,
+        rotateBytes: rotateMb * 2 ** 20,
+        rotateMs: rotateMin * 60_000,
+      });
       process.stderr.write(`recording ${markets.length} market(s) from ${baseUrl} into ${o.out}\n`);
       await new Promise<void>((resolve) => {
         const done = () => resolve();
@@ -119,7 +144,9 @@ const command: CommandSpec = {
       });
       const manifest = await rec.stop();
       const s = rec.stats;
-      process.stdout.write(`recorded ${s.book} book events, ${s.trades} trades, ${s.market} metadata, ${s.oracle} oracle updates, ${s.activity} activity items (${manifest.files.length} files) → ${o.out}\n`);
+      process.stdout.write(
+        `recorded ${s.book} book events, ${s.trades} trades, ${s.market} metadata, ${s.oracle} oracle updates, ${s.activity} activity items (${manifest.files.length} files) → ${o.out}\n`,
+      );
     } finally {
       await stopLocal?.();
     }

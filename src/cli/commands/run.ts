@@ -34,7 +34,8 @@ import { takeEarlySignals } from '../early-signals.ts';
 const command: CommandSpec = {
   name: 'run',
   summary: 'run the quoting bot (live venue, testnet, a base URL, or the embedded local exchange)',
-  usage: 'bookmaker run -c FILE [--base-url URL] [--duration S] [--paper] [--new-ledger] [--metrics-port P] [--api-key K] [--key-file F] [--log-level L] [--report-json FILE] [--shard I/N]',
+  usage:
+    'bookmaker run -c FILE [--base-url URL] [--duration S] [--paper] [--new-ledger] [--metrics-port P] [--api-key K] [--key-file F] [--log-level L] [--report-json FILE] [--shard I/N]',
   description:
     'Quotes the configured markets until SIGINT/SIGTERM or --duration, then cancels every order and exits 0. ' +
     'A config with a `local` venue starts the embedded local exchange (no keys, no network); --base-url points at any venue instead. ' +
@@ -47,14 +48,36 @@ const command: CommandSpec = {
     'base-url': { type: 'string', description: 'venue API base (overrides the config, including the embedded local exchange)', arg: 'URL' },
     duration: { type: 'duration', description: 'stop after this long (30, 30s, 10m, 2h), exactly as on SIGTERM', arg: 'S' },
     paper: { type: 'boolean', description: 'live data, simulated fills: no order reaches the venue', default: false },
-    'new-ledger': { type: 'boolean', description: 'a new or empty ledger on a wallet with venue history adopts its holdings at the current marks as the baseline (PnL from 0) instead of refusing to start', default: false },
-    'metrics-port': { type: 'number', description: 'serve /metrics, /healthz, /readyz on 127.0.0.1:PORT (0 = off; default from the config, 9464)', arg: 'PORT' },
+    'new-ledger': {
+      type: 'boolean',
+      description:
+        'a new or empty ledger on a wallet with venue history adopts its holdings at the current marks as the baseline (PnL from 0) instead of refusing to start',
+      default: false,
+    },
+    'metrics-port': {
+      type: 'number',
+      description: 'serve /metrics, /healthz, /readyz on 127.0.0.1:PORT (0 = off; default from the config, 9464)',
+      arg: 'PORT',
+    },
     'api-key': { type: 'string', description: 'venue API key (default BOOKMAKER_API_KEY)', arg: 'KEY' },
-    'key-file': { type: 'string', description: 'file holding the private key (mode 0600/0400, or 0440/0640 owned by root; default BOOKMAKER_PRIVATE_KEY)', arg: 'FILE' },
+    'key-file': {
+      type: 'string',
+      description: 'file holding the private key (mode 0600/0400, or 0440/0640 owned by root; default BOOKMAKER_PRIVATE_KEY)',
+      arg: 'FILE',
+    },
     'log-level': { type: 'string', description: 'log level (logs go to stderr)', choices: LOG_LEVELS, arg: 'LEVEL' },
     'summary-seconds': { type: 'number', description: 'terminal summary interval (0 = off)', default: 3, arg: 'S' },
-    shard: { type: 'string', description: "this instance's shard I/N of the selected markets (overrides BOOKMAKER_SHARD and markets.shard); reconcile and cancel-all keep to its markets", arg: 'I/N' },
-    'report-json': { type: 'string', description: 'write the end-of-run report (per market volume, fills, fees, PnL, time quoting, reasons) to FILE as JSON', arg: 'FILE' },
+    shard: {
+      type: 'string',
+      description:
+        "this instance's shard I/N of the selected markets (overrides BOOKMAKER_SHARD and markets.shard); reconcile and cancel-all keep to its markets",
+      arg: 'I/N',
+    },
+    'report-json': {
+      type: 'string',
+      description: 'write the end-of-run report (per market volume, fills, fees, PnL, time quoting, reasons) to FILE as JSON',
+      arg: 'FILE',
+    },
   },
   run,
 };
@@ -67,7 +90,8 @@ async function run(args: ParsedArgs): Promise<number> {
   const file = o.config as string | undefined;
   if (!file) throw new BadInputError('--config', 'a config file (-c config/local.yaml)', file);
   const metricsPort = o['metrics-port'] as number | undefined;
-  if (metricsPort !== undefined && (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535)) throw new BadInputError('--metrics-port', 'an integer from 0 to 65535', metricsPort);
+  if (metricsPort !== undefined && (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535))
+    throw new BadInputError('--metrics-port', 'an integer from 0 to 65535', metricsPort);
   const summaryEvery = (o['summary-seconds'] as number) * 1000;
   if (!Number.isFinite(summaryEvery) || summaryEvery < 0) throw new BadInputError('--summary-seconds', 'a number ≥ 0', o['summary-seconds']);
   const shardFlag = o.shard === undefined ? undefined : parseShardText(o.shard, '--shard');
@@ -131,7 +155,11 @@ async function run(args: ParsedArgs): Promise<number> {
     if (hupDeferred) logger.warn('SIGHUP during start-up: the reload is deferred until the bot runs');
     const port = metricsPort ?? config.metrics.port;
     if (config.watchdog.blockedLimitMs > 0) {
-      const wdOpts = { blockedLimitMs: config.watchdog.blockedLimitMs, healthzLimitMs: config.watchdog.healthzLimitMs, log: { level, pretty, colors: pretty && errTty } };
+      const wdOpts = {
+        blockedLimitMs: config.watchdog.blockedLimitMs,
+        healthzLimitMs: config.watchdog.healthzLimitMs,
+        log: { level, pretty, colors: pretty && errTty },
+      };
       try {
         watchdog = await startWatchdog({ ...wdOpts, metrics: port === 0 ? null : { port, host: config.metrics.host } });
       } catch (e) {
@@ -161,7 +189,10 @@ async function run(args: ParsedArgs): Promise<number> {
           e.status === 401
             ? 'pass the API key the venue issued (--api-key or BOOKMAKER_API_KEY) for the venue at this base URL'
             : 'use an API key with the permissions this call needs, issued for the signing wallet';
-        logger.fatal({ status: e.status, code: e.venueCode, endpoint: e.endpoint, err: e.message, exitCode: EXIT_HALT }, `halting at start-up: the venue refuses this API key (${e.status}). Fix: ${fix}`);
+        logger.fatal(
+          { status: e.status, code: e.venueCode, endpoint: e.endpoint, err: e.message, exitCode: EXIT_HALT },
+          `halting at start-up: the venue refuses this API key (${e.status}). Fix: ${fix}`,
+        );
         process.stderr.write(`bookmaker run: ${e.message}\nhalted at start-up: the venue refuses this API key. Fix: ${fix}. Exit ${EXIT_HALT}\n`);
         await new Promise<void>((r) => logger.flush(() => r()));
         setTimeout(() => process.exit(EXIT_HALT), 1_000).unref();
@@ -185,7 +216,15 @@ async function run(args: ParsedArgs): Promise<number> {
     };
     const stopSummary =
       summaryEvery > 0
-        ? startSummary({ clock: systemClock, everyMs: summaryEvery, write: (s) => process.stdout.write(s), tty, render: () => render(bot).table, renderLine: () => render(bot).line, ...(term ? { terminal: term } : {}) })
+        ? startSummary({
+            clock: systemClock,
+            everyMs: summaryEvery,
+            write: (s) => process.stdout.write(s),
+            tty,
+            render: () => render(bot).table,
+            renderLine: () => render(bot).line,
+            ...(term ? { terminal: term } : {}),
+          })
         : () => undefined;
     const reason = await new Promise<Stop>((resolve) => {
       stopRequest = resolve;
@@ -228,7 +267,15 @@ function render(bot: Bot): { table: string[]; line: string } {
   bot.healthModel.evaluate();
   const scores = rankScores();
   const books = bot.kernel.account;
-  const rows = summaryRows(bot.store.state, bot.markets, bot.fills, (id) => bot.healthModel.marketState(id), systemClock.now(), (id) => scores.get(id.toLowerCase())?.score ?? null, books);
+  const rows = summaryRows(
+    bot.store.state,
+    bot.markets,
+    bot.fills,
+    (id) => bot.healthModel.marketState(id),
+    systemClock.now(),
+    (id) => scores.get(id.toLowerCase())?.score ?? null,
+    books,
+  );
   const s = bot.store.state;
   const collateral = s.collateral === null ? '-' : (Number(s.collateral) / 1e6).toFixed(2);
   const stale = bot.health.stale(systemClock.now()).filter((n) => !n.startsWith('book:'));

@@ -45,16 +45,24 @@ function demoKeys(seed: number): ApiKeySpec[] {
 const YEAR_SECONDS = 365 * 86_400;
 
 /** --new-market-every, --market-lifetime, --resolution-delay, --max-live-markets → the churn's settings (seconds). */
-export function parseChurnFlags(o: ParsedArgs['options']): { newMarketEverySeconds: number; marketLifetimeSeconds: number; resolutionDelaySeconds: number | null; maxLiveMarkets: number } {
+export function parseChurnFlags(o: ParsedArgs['options']): {
+  newMarketEverySeconds: number;
+  marketLifetimeSeconds: number;
+  resolutionDelaySeconds: number | null;
+  maxLiveMarkets: number;
+} {
   const every = o['new-market-every'] as number;
-  if (!Number.isFinite(every) || every < 0 || every > YEAR_SECONDS) throw new BadInputError('--new-market-every', 'a number of seconds from 0 (none) to a year', every);
+  if (!Number.isFinite(every) || every < 0 || every > YEAR_SECONDS)
+    throw new BadInputError('--new-market-every', 'a number of seconds from 0 (none) to a year', every);
   const life = o['market-lifetime'] as number;
-  if (!Number.isFinite(life) || life < 0.001 || life > YEAR_SECONDS) throw new BadInputError('--market-lifetime', 'a number of seconds from 0.001 to a year', life);
+  if (!Number.isFinite(life) || life < 0.001 || life > YEAR_SECONDS)
+    throw new BadInputError('--market-lifetime', 'a number of seconds from 0.001 to a year', life);
   const delayRaw = o['resolution-delay'];
   let delay: number | null = null;
   if (delayRaw !== undefined) {
     delay = delayRaw as number;
-    if (!Number.isFinite(delay) || delay < 0 || delay > YEAR_SECONDS) throw new BadInputError('--resolution-delay', 'a number of seconds from 0 to a year', delay);
+    if (!Number.isFinite(delay) || delay < 0 || delay > YEAR_SECONDS)
+      throw new BadInputError('--resolution-delay', 'a number of seconds from 0 to a year', delay);
   }
   const cap = o['max-live-markets'] as number;
   if (!Number.isSafeInteger(cap) || cap < 0 || cap > 100_000) throw new BadInputError('--max-live-markets', 'an integer from 0 (no cap) to 100000', cap);
@@ -64,7 +72,8 @@ export function parseChurnFlags(o: ParsedArgs['options']): { newMarketEverySecon
 const command: CommandSpec = {
   name: 'sim',
   summary: 'start the local exchange (HTTP + SSE) on a port',
-  usage: 'bookmaker sim [--port 8787] [--seed 42] [--chain mainnet|testnet] [--api-key KEY[:WALLET[:PERMS]]]... [--faults PROFILE] [--state FILE] [--no-agents] [--new-market-every SECONDS] [--market-lifetime SECONDS] [--resolution-delay SECONDS] [--max-live-markets N] [--flow benign|calibrated|toxic]',
+  usage:
+    'bookmaker sim [--port 8787] [--seed 42] [--chain mainnet|testnet] [--api-key KEY[:WALLET[:PERMS]]]... [--faults PROFILE] [--state FILE] [--no-agents] [--new-market-every SECONDS] [--market-lifetime SECONDS] [--resolution-delay SECONDS] [--max-live-markets N] [--flow benign|calibrated|toxic]',
   description:
     'Serves the venue API under /v2 on 127.0.0.1 with real EIP-712 verification, simulated counterparties and optional fault injection. Prints "listening <base-url>" once ready. Without --api-key, demo keys with throwaway wallets are generated and printed.\n' +
     faultProfileHelp(),
@@ -75,20 +84,35 @@ const command: CommandSpec = {
       type: 'string',
       choices: ['mainnet', 'testnet'],
       default: 'mainnet',
-      description: "chain whose EIP-712 domains signatures are verified against and whose chainId markets report (default mainnet, as `bookmaker sign` and `bookmaker run --base-url`)",
+      description:
+        'chain whose EIP-712 domains signatures are verified against and whose chainId markets report (default mainnet, as `bookmaker sign` and `bookmaker run --base-url`)',
       arg: 'NAME',
     },
     'api-key': { type: 'string', multiple: true, description: 'an API key, its wallet and permissions (repeatable)', arg: 'KEY[:WALLET[:PERMS]]' },
     faults: { type: 'string', description: `fault injection profile: ${FAULT_PROFILE_NAMES.join('|')} (default none)`, arg: 'PROFILE' },
-    state: { type: 'string', description: 'state file: restored on start; every acknowledged change is journalled (FILE.wal.N) before its answer; snapshot on SIGHUP and on stop', arg: 'FILE' },
+    state: {
+      type: 'string',
+      description: 'state file: restored on start; every acknowledged change is journalled (FILE.wal.N) before its answer; snapshot on SIGHUP and on stop',
+      arg: 'FILE',
+    },
     agents: { type: 'boolean', description: 'run simulated counterparties (--no-agents to turn off)', default: true },
     markets: { type: 'number', description: 'demo markets on a fresh start', default: 4, arg: 'N' },
     'batch-limit': { type: 'number', description: 'most items per bulk call', default: 50, arg: 'N' },
     'new-market-every': { type: 'number', description: 'create a generated market every SECONDS (0 = none)', default: 0, arg: 'SECONDS' },
     'market-lifetime': { type: 'number', description: 'a generated market trades this long, then closes at its deadline', default: 1800, arg: 'SECONDS' },
-    'resolution-delay': { type: 'number', description: 'from a deadline (closed, resolution pending) to the resolution (default a tenth of the lifetime, at most 60)', arg: 'SECONDS' },
+    'resolution-delay': {
+      type: 'number',
+      description: 'from a deadline (closed, resolution pending) to the resolution (default a tenth of the lifetime, at most 60)',
+      arg: 'SECONDS',
+    },
     'max-live-markets': { type: 'number', description: 'no new market while this many generated markets are active (0 = no cap)', default: 0, arg: 'N' },
-    flow: { type: 'string', choices: [...FLOW_PRESETS], default: 'benign', description: 'counterparty flow preset: benign (default), calibrated (fitted to the Polymarket capture) or toxic (news picked off at once); docs/edge.md', arg: 'PRESET' },
+    flow: {
+      type: 'string',
+      choices: [...FLOW_PRESETS],
+      default: 'benign',
+      description: 'counterparty flow preset: benign (default), calibrated (fitted to the Polymarket capture) or toxic (news picked off at once); docs/edge.md',
+      arg: 'PRESET',
+    },
   },
   async run(args: ParsedArgs) {
     const o = args.options;

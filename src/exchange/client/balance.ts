@@ -32,7 +32,12 @@ export interface BalanceSummary {
 
 function holding(v: unknown, a: At): TokenHolding {
   const o = asObject(v, a);
-  return { tokenAddress: address(o, 'tokenAddress', a), balance: big(o, 'balance', a), settlementBalance: big(o, 'settlementBalance', a), walletBalance: big(o, 'walletBalance', a) };
+  return {
+    tokenAddress: address(o, 'tokenAddress', a),
+    balance: big(o, 'balance', a),
+    settlementBalance: big(o, 'settlementBalance', a),
+    walletBalance: big(o, 'walletBalance', a),
+  };
 }
 
 /** GET /balance/:address. */
@@ -46,24 +51,47 @@ export async function getBalanceSummary(ctx: ClientContext, owner: Address): Pro
     usdc: holding(o.usdc, sub(a, 'usdc')),
     outcomeTokens: arr(o, 'outcomeTokens', a, (v, ta) => {
       const t = asObject(v, ta);
-      return { ...holding(t, ta), marketId: bytes32(t, 'marketId', ta), outcomeIndex: oneOf(t, 'outcomeIndex', ta, [0, 1] as const), outcomeName: nstr(t, 'outcomeName', ta) };
+      return {
+        ...holding(t, ta),
+        marketId: bytes32(t, 'marketId', ta),
+        outcomeIndex: oneOf(t, 'outcomeIndex', ta, [0, 1] as const),
+        outcomeName: nstr(t, 'outcomeName', ta),
+      };
     }),
   };
 }
 
 /** GET /balance?address&tokenAddress → `{balance, decimals, symbol}`. */
-export async function getTokenBalance(ctx: ClientContext, owner: Address, tokenAddress: Address): Promise<{ balance: bigint; decimals: number; symbol: string }> {
+export async function getTokenBalance(
+  ctx: ClientContext,
+  owner: Address,
+  tokenAddress: Address,
+): Promise<{ balance: bigint; decimals: number; symbol: string }> {
   const ep = 'GET /balance';
-  const res = await ctx.t.request({ method: 'GET', path: '/balance', endpoint: ep, query: { address: checkAddress(owner, 'address'), tokenAddress: checkAddress(tokenAddress, 'tokenAddress') } });
+  const res = await ctx.t.request({
+    method: 'GET',
+    path: '/balance',
+    endpoint: ep,
+    query: { address: checkAddress(owner, 'address'), tokenAddress: checkAddress(tokenAddress, 'tokenAddress') },
+  });
   const a = at(ep);
   const o = asObject(res.json, a);
   return { balance: big(o, 'balance', a), decimals: int(o, 'decimals', a, 0, 36), symbol: str(o, 'symbol', a) };
 }
 
 /** GET /balance/settlement?address&tokenAddress → `{balance, account, token}`. */
-export async function getSettlementBalance(ctx: ClientContext, owner: Address, tokenAddress: Address): Promise<{ balance: bigint; account: Address; token: Address }> {
+export async function getSettlementBalance(
+  ctx: ClientContext,
+  owner: Address,
+  tokenAddress: Address,
+): Promise<{ balance: bigint; account: Address; token: Address }> {
   const ep = 'GET /balance/settlement';
-  const res = await ctx.t.request({ method: 'GET', path: '/balance/settlement', endpoint: ep, query: { address: checkAddress(owner, 'address'), tokenAddress: checkAddress(tokenAddress, 'tokenAddress') } });
+  const res = await ctx.t.request({
+    method: 'GET',
+    path: '/balance/settlement',
+    endpoint: ep,
+    query: { address: checkAddress(owner, 'address'), tokenAddress: checkAddress(tokenAddress, 'tokenAddress') },
+  });
   const a = at(ep);
   const o = asObject(res.json, a);
   return { balance: big(o, 'balance', a), account: address(o, 'account', a), token: address(o, 'token', a) };

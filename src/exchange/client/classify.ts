@@ -57,7 +57,10 @@ export function classify(err: unknown, ctx: ClassifyContext = {}): Classificatio
 
 function classifyVenue(e: VenueError, idempotent: boolean): Classification {
   const s = e.status;
-  if (s === 429) return e.retryAfterMs !== null ? { action: 'backoff', reason: 'rate-limited', retryAfterMs: e.retryAfterMs } : { action: 'backoff', reason: 'rate-limited' };
+  if (s === 429)
+    return e.retryAfterMs !== null
+      ? { action: 'backoff', reason: 'rate-limited', retryAfterMs: e.retryAfterMs }
+      : { action: 'backoff', reason: 'rate-limited' };
   if (s === 409) {
     const t = text(e);
     if (MIGRATION.test(t)) return { action: 'halt', reason: 'migration-required' };

@@ -16,7 +16,10 @@ export class VenueError extends BookmakerError {
   /** the parsed error body (null when it was not JSON); kept for callers that need `errors[]` of a bulk call */
   readonly body: unknown;
   constructor(args: { status: number; venueCode: string | null; message: string; endpoint: string; retryAfterMs: number | null; body: unknown }) {
-    super(args.status === 429 ? 'RATE_LIMITED' : 'VENUE_ERROR', `${args.endpoint}: HTTP ${args.status}${args.venueCode ? ` ${args.venueCode}` : ''}: ${args.message}`);
+    super(
+      args.status === 429 ? 'RATE_LIMITED' : 'VENUE_ERROR',
+      `${args.endpoint}: HTTP ${args.status}${args.venueCode ? ` ${args.venueCode}` : ''}: ${args.message}`,
+    );
     this.status = args.status;
     this.venueCode = args.venueCode;
     this.endpoint = args.endpoint;

@@ -31,7 +31,10 @@ export interface OperatorApprovalInput {
 }
 
 /** POST /gasless/operator → `{success, txHash, user, operator, relayer}`. */
-export async function setOperatorGasless(ctx: ClientContext, input: OperatorApprovalInput): Promise<{ txHash: Hex; user: Address; operator: Address; relayer: Address }> {
+export async function setOperatorGasless(
+  ctx: ClientContext,
+  input: OperatorApprovalInput,
+): Promise<{ txHash: Hex; user: Address; operator: Address; relayer: Address }> {
   const ep = 'POST /gasless/operator';
   const body: Rec = {
     user: checkAddress(input.user, 'user'),
@@ -60,7 +63,10 @@ export interface DepositWithPermitInput {
 }
 
 /** POST /gasless/deposit-with-permit → `{success, txHash, user, token, amount, relayer}`. */
-export async function depositWithPermit(ctx: ClientContext, input: DepositWithPermitInput): Promise<{ txHash: Hex; user: Address; token: Address; amount: bigint; relayer: Address }> {
+export async function depositWithPermit(
+  ctx: ClientContext,
+  input: DepositWithPermitInput,
+): Promise<{ txHash: Hex; user: Address; token: Address; amount: bigint; relayer: Address }> {
   const ep = 'POST /gasless/deposit-with-permit';
   const body = {
     user: checkAddress(input.user, 'user'),
@@ -72,5 +78,11 @@ export async function depositWithPermit(ctx: ClientContext, input: DepositWithPe
   const res = await ctx.t.request({ method: 'POST', path: '/gasless/deposit-with-permit', endpoint: ep, body });
   const a = at(ep);
   const o = asObject(res.json, a);
-  return { txHash: bytes32(o, 'txHash', a), user: address(o, 'user', a), token: address(o, 'token', a), amount: big(o, 'amount', a), relayer: address(o, 'relayer', a) };
+  return {
+    txHash: bytes32(o, 'txHash', a),
+    user: address(o, 'user', a),
+    token: address(o, 'token', a),
+    amount: big(o, 'amount', a),
+    relayer: address(o, 'relayer', a),
+  };
 }

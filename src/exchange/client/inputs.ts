@@ -53,7 +53,8 @@ export function checkOptChoice<T extends string>(v: unknown, field: string, choi
  */
 export function checkOptTime(v: unknown, field: string): string | undefined {
   if (v === undefined) return undefined;
-  if (typeof v !== 'string' || v.trim() === '' || Number.isNaN(Date.parse(v))) throw new BadInputError(field, 'a date-parseable time (ISO 8601 recommended)', v);
+  if (typeof v !== 'string' || v.trim() === '' || Number.isNaN(Date.parse(v)))
+    throw new BadInputError(field, 'a date-parseable time (ISO 8601 recommended)', v);
   return v;
 }
 

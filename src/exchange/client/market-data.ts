@@ -40,7 +40,10 @@ export async function getPrices(ctx: ClientContext, marketId: string, timeframe?
     const p = asObject(v, aa);
     return { time: num(p, 'time', aa, 0), price: num(p, 'price', aa, 0), aa };
   });
-  const u = resolvePriceUnits(ctx.priceUnits, raw.map((r) => r.price));
+  const u = resolvePriceUnits(
+    ctx.priceUnits,
+    raw.map((r) => r.price),
+  );
   return {
     prices: raw.map((r) => ({ time: r.time, price: quotePrice(r.price, u, ep, `${r.aa.path}.price`)! })),
     startTime: num(o, 'startTime', a),

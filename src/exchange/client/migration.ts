@@ -65,10 +65,12 @@ export interface MigrationStatus {
 }
 
 function balances(o: Rec, k: string, a: At): { token: Address; balance: bigint }[] {
-  return o[k] === undefined ? [] : arr(o, k, a, (v, ba) => {
-    const b = asObject(v, ba);
-    return { token: address(b, 'token', ba), balance: big(b, 'balance', ba) };
-  });
+  return o[k] === undefined
+    ? []
+    : arr(o, k, a, (v, ba) => {
+        const b = asObject(v, ba);
+        return { token: address(b, 'token', ba), balance: big(b, 'balance', ba) };
+      });
 }
 
 function tokens(o: Rec, a: At): TokenAmount[] {
@@ -136,7 +138,10 @@ export function parseMigrationStatus(json: unknown, ep: string): MigrationStatus
     legacyOpenOrderCount: o.legacyOpenOrderCount === undefined ? 0 : int(o, 'legacyOpenOrderCount', a),
     sponsoredFundsMigrationAvailable: optBool(o, 'sponsoredFundsMigrationAvailable', a),
     sponsoredRelayerAddress: naddress(o, 'sponsoredRelayerAddress', a),
-    sponsoredFundsMigrationStatus: s === null ? null : { status: str(s, 'status', sa), userOperationHash: nstr(s, 'userOperationHash', sa), txHash: nstr(s, 'txHash', sa), error: nstr(s, 'error', sa) },
+    sponsoredFundsMigrationStatus:
+      s === null
+        ? null
+        : { status: str(s, 'status', sa), userOperationHash: nstr(s, 'userOperationHash', sa), txHash: nstr(s, 'txHash', sa), error: nstr(s, 'error', sa) },
     canStart: optBool(o, 'canStart', a),
     canMigrateFunds: optBool(o, 'canMigrateFunds', a),
     canRestoreOrders: optBool(o, 'canRestoreOrders', a),
@@ -180,7 +185,10 @@ function authBody(owner: Address | undefined, authorization: MigrationAuthorizat
 }
 
 /** POST /account/migration/start `{address?, authorization?}`. */
-export async function startMigration(ctx: ClientContext, opts: { address?: Address; authorization?: MigrationAuthorization } = {}): Promise<StartMigrationResult> {
+export async function startMigration(
+  ctx: ClientContext,
+  opts: { address?: Address; authorization?: MigrationAuthorization } = {},
+): Promise<StartMigrationResult> {
   const ep = 'POST /account/migration/start';
   const res = await ctx.t.request({ method: 'POST', path: '/account/migration/start', endpoint: ep, body: authBody(opts.address, opts.authorization) });
   const a = at(ep);
@@ -224,7 +232,8 @@ export interface MigrateFundsResult {
  */
 export async function migrateFunds(ctx: ClientContext, input: MigrateFundsInput): Promise<MigrateFundsResult> {
   const ep = 'POST /account/migration/migrate-funds';
-  if (!Array.isArray(input.batchWithdraws) || input.batchWithdraws.length === 0) throw new BadInputError('batchWithdraws', 'at least one signed BatchWithdraw', input.batchWithdraws);
+  if (!Array.isArray(input.batchWithdraws) || input.batchWithdraws.length === 0)
+    throw new BadInputError('batchWithdraws', 'at least one signed BatchWithdraw', input.batchWithdraws);
   const body: Rec = {};
   if (input.address !== undefined) body.address = checkAddress(input.address, 'address');
   if (input.batchWithdraws.length === 1) body.batchWithdraw = input.batchWithdraws[0];
@@ -236,17 +245,22 @@ export async function migrateFunds(ctx: ClientContext, input: MigrateFundsInput)
   return {
     userOperationHash: str(o, 'userOperationHash', a),
     txHash: str(o, 'txHash', a),
-    executions: o.executions === undefined ? [] : arr(o, 'executions', a, (v, ea) => {
-      const e = asObject(v, ea);
-      return { userOperationHash: str(e, 'userOperationHash', ea), txHash: str(e, 'txHash', ea) };
-    }),
+    executions:
+      o.executions === undefined
+        ? []
+        : arr(o, 'executions', a, (v, ea) => {
+            const e = asObject(v, ea);
+            return { userOperationHash: str(e, 'userOperationHash', ea), txHash: str(e, 'txHash', ea) };
+          }),
     legacyBalances: balances(o, 'legacyBalances', a),
     newBalances: balances(o, 'newBalances', a),
     v2OperatorApproved: optBool(o, 'v2OperatorApproved', a),
   };
 }
 
-export type RestoreItemResult = { legacyOrderId: number; success: true; restoredOrderId: number; restoredOrderHash: string } | { legacyOrderId: number; success: false; error: string };
+export type RestoreItemResult =
+  | { legacyOrderId: number; success: true; restoredOrderId: number; restoredOrderHash: string }
+  | { legacyOrderId: number; success: false; error: string };
 
 /** POST /account/migration/restore-orders `{address?, restorations:[{legacyOrderId, order}] (1–50)}`. */
 export async function restoreOrders(
@@ -255,7 +269,8 @@ export async function restoreOrders(
   owner?: Address,
 ): Promise<{ restoredCount: number; failedCount: number; results: RestoreItemResult[] }> {
   const ep = 'POST /account/migration/restore-orders';
-  if (!Array.isArray(restorations) || restorations.length < 1 || restorations.length > 50) throw new BadInputError('restorations', '1 to 50 items', Array.isArray(restorations) ? `${restorations.length} items` : restorations);
+  if (!Array.isArray(restorations) || restorations.length < 1 || restorations.length > 50)
+    throw new BadInputError('restorations', '1 to 50 items', Array.isArray(restorations) ? `${restorations.length} items` : restorations);
   const body: Rec = { restorations };
   if (owner !== undefined) body.address = checkAddress(owner, 'address');
   const res = await ctx.t.request({ method: 'POST', path: '/account/migration/restore-orders', endpoint: ep, body });
@@ -267,18 +282,23 @@ export async function restoreOrders(
     results: arr(o, 'results', a, (v, ra): RestoreItemResult => {
       const r = asObject(v, ra);
       const legacyOrderId = int(r, 'legacyOrderId', ra);
-      if (bool(r, 'success', ra)) return { legacyOrderId, success: true, restoredOrderId: int(r, 'restoredOrderId', ra), restoredOrderHash: str(r, 'restoredOrderHash', ra) };
+      if (bool(r, 'success', ra))
+        return { legacyOrderId, success: true, restoredOrderId: int(r, 'restoredOrderId', ra), restoredOrderHash: str(r, 'restoredOrderHash', ra) };
       return { legacyOrderId, success: false, error: str(r, 'error', ra) };
     }),
   };
 }
 
 /** POST /account/migration/dismiss-orders `{address?, authorization?, legacyOrderIds?}` → `{dismissedCount}`. */
-export async function dismissOrders(ctx: ClientContext, opts: { address?: Address; authorization?: MigrationAuthorization; legacyOrderIds?: number[] } = {}): Promise<{ dismissedCount: number }> {
+export async function dismissOrders(
+  ctx: ClientContext,
+  opts: { address?: Address; authorization?: MigrationAuthorization; legacyOrderIds?: number[] } = {},
+): Promise<{ dismissedCount: number }> {
   const ep = 'POST /account/migration/dismiss-orders';
   const body = authBody(opts.address, opts.authorization);
   if (opts.legacyOrderIds !== undefined) {
-    if (!Array.isArray(opts.legacyOrderIds) || !opts.legacyOrderIds.every((x) => Number.isSafeInteger(x) && x >= 0)) throw new BadInputError('legacyOrderIds', 'a list of order ids', opts.legacyOrderIds);
+    if (!Array.isArray(opts.legacyOrderIds) || !opts.legacyOrderIds.every((x) => Number.isSafeInteger(x) && x >= 0))
+      throw new BadInputError('legacyOrderIds', 'a list of order ids', opts.legacyOrderIds);
     body.legacyOrderIds = opts.legacyOrderIds;
   }
   const res = await ctx.t.request({ method: 'POST', path: '/account/migration/dismiss-orders', endpoint: ep, body });

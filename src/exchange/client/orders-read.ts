@@ -96,7 +96,8 @@ export async function recentOrders(ctx: ClientContext, p: RecentOrdersParams = {
 /** GET /orders/:id with a numeric DB id or a 0x order hash. */
 export async function getOrder(ctx: ClientContext, id: number | string): Promise<VenueOrder> {
   const ep = 'GET /orders/:id';
-  const ok = (typeof id === 'number' && Number.isSafeInteger(id) && id >= 0) || (typeof id === 'string' && (/^\d+$/.test(id) || /^0x[0-9a-fA-F]{64}$/.test(id)));
+  const ok =
+    (typeof id === 'number' && Number.isSafeInteger(id) && id >= 0) || (typeof id === 'string' && (/^\d+$/.test(id) || /^0x[0-9a-fA-F]{64}$/.test(id)));
   if (!ok) throw new BadInputError('id', 'a numeric order id or a 0x 32-byte order hash', id);
   const res = await ctx.t.request({ method: 'GET', path: `/orders/${seg(id)}`, endpoint: ep });
   return parseOrderAnswer(res.json, at(ep));
@@ -126,7 +127,15 @@ export interface SimulateLevel {
 
 export interface OrderSimulation {
   levels: SimulateLevel[];
-  summary: { fillSize: bigint; fillCost: bigint; takerFee: bigint; weightedAvgPrice: bigint; totalLiquidityAvailable: bigint; percentFillable: number; slippageBps: number };
+  summary: {
+    fillSize: bigint;
+    fillCost: bigint;
+    takerFee: bigint;
+    weightedAvgPrice: bigint;
+    totalLiquidityAvailable: bigint;
+    percentFillable: number;
+    slippageBps: number;
+  };
   collateral: { balance: bigint; outcomeTokenBalance: bigint; requiredForFill: bigint; isSufficient: boolean };
   warnings: Rec[];
 }
@@ -180,10 +189,13 @@ export async function simulateOrder(ctx: ClientContext, p: SimulateOrderParams):
       requiredForFill: big(c, 'requiredForFill', ca),
       isSufficient: bool(c, 'isSufficient', ca),
     },
-    warnings: o.warnings === undefined ? [] : arr(o, 'warnings', a, (v, wa) => {
-      const w = asObject(v, wa);
-      str(w, 'type', wa);
-      return w;
-    }),
+    warnings:
+      o.warnings === undefined
+        ? []
+        : arr(o, 'warnings', a, (v, wa) => {
+            const w = asObject(v, wa);
+            str(w, 'type', wa);
+            return w;
+          }),
   };
 }

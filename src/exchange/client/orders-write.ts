@@ -49,7 +49,8 @@ function checkSigned(body: unknown, field: string): { nonce: Hex } {
 }
 
 function checkBatch(list: unknown, field: string): unknown[] {
-  if (!Array.isArray(list) || list.length === 0 || list.length > BATCH_LIMIT) throw new BadInputError(field, `1 to ${BATCH_LIMIT} items`, Array.isArray(list) ? `${list.length} items` : list);
+  if (!Array.isArray(list) || list.length === 0 || list.length > BATCH_LIMIT)
+    throw new BadInputError(field, `1 to ${BATCH_LIMIT} items`, Array.isArray(list) ? `${list.length} items` : list);
   return list;
 }
 
@@ -94,7 +95,12 @@ export async function cancelOrder(ctx: ClientContext, cancel: CancelBody): Promi
 }
 
 /** POST /orders/cancel-replace `{cancel, create}` → 201 `{cancel:{…}, create:{success, order}}`. */
-export async function cancelReplace(ctx: ClientContext, cancel: CancelBody, create: CreateOrderBody, opts: WriteOptions = {}): Promise<{ cancel: CancelResult; create: CreateResult }> {
+export async function cancelReplace(
+  ctx: ClientContext,
+  cancel: CancelBody,
+  create: CreateOrderBody,
+  opts: WriteOptions = {},
+): Promise<{ cancel: CancelResult; create: CreateResult }> {
   const ep = 'POST /orders/cancel-replace';
   const c = checkSigned(cancel, 'cancel');
   const n = checkSigned(create, 'create');
@@ -103,7 +109,14 @@ export async function cancelReplace(ctx: ClientContext, cancel: CancelBody, crea
     create: { nonce: n.nonce, order: null, duplicate: true },
   });
   try {
-    const res = await ctx.t.request({ method: 'POST', path: '/orders/cancel-replace', endpoint: ep, body: { cancel, create }, idempotent: true, duplicateMeansPlaced: true });
+    const res = await ctx.t.request({
+      method: 'POST',
+      path: '/orders/cancel-replace',
+      endpoint: ep,
+      body: { cancel, create },
+      idempotent: true,
+      duplicateMeansPlaced: true,
+    });
     if (res.duplicate) return placed();
     const a = at(ep);
     const o = asObject(res.json, a);
@@ -127,9 +140,21 @@ export type BulkItem =
 function parseBulkItem(v: unknown, a: At): BulkItem {
   const o = asObject(v, a);
   const type = oneOf(o, 'type', a, ['create', 'cancel'] as const);
-  if (o.success === false) return { type, ok: false, error: typeof o.error === 'string' ? o.error : typeof o.message === 'string' ? o.message : 'failed', ...(typeof o.code === 'string' ? { code: o.code } : {}) };
+  if (o.success === false)
+    return {
+      type,
+      ok: false,
+      error: typeof o.error === 'string' ? o.error : typeof o.message === 'string' ? o.message : 'failed',
+      ...(typeof o.code === 'string' ? { code: o.code } : {}),
+    };
   if (type === 'create') return { type, ok: true, order: parseOrder(o.order, sub(a, 'order')) };
-  return { type, ok: true, trader: o.trader === undefined ? null : address(o, 'trader', a), nonce: hex(o, 'nonce', a), alreadyCancelled: bool(o, 'alreadyCancelled', a) };
+  return {
+    type,
+    ok: true,
+    trader: o.trader === undefined ? null : address(o, 'trader', a),
+    nonce: hex(o, 'nonce', a),
+    alreadyCancelled: bool(o, 'alreadyCancelled', a),
+  };
 }
 
 /** An item a 2xx bulk answer lists as refused (`errors: [{index, error, code}]`), index into the request. */
@@ -197,7 +222,11 @@ function bulkErrors(v: unknown): BulkItemError[] | null {
     if (typeof e !== 'object' || e === null) continue;
     const r = e as Record<string, unknown>;
     if (typeof r.index !== 'number' || !Number.isInteger(r.index)) continue;
-    out.push({ index: r.index, error: typeof r.error === 'string' ? r.error : typeof r.message === 'string' ? r.message : 'refused', code: typeof r.code === 'string' ? r.code : null });
+    out.push({
+      index: r.index,
+      error: typeof r.error === 'string' ? r.error : typeof r.message === 'string' ? r.message : 'refused',
+      code: typeof r.code === 'string' ? r.code : null,
+    });
   }
   return out.length > 0 ? out : null;
 }

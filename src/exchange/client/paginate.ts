@@ -8,7 +8,10 @@ export interface CursorPage<T> {
   cursor: string | null;
 }
 
-export async function* paginateCursor<T>(fetchPage: (cursor: string | undefined) => Promise<CursorPage<T>>, maxPages = Infinity): AsyncGenerator<T, void, undefined> {
+export async function* paginateCursor<T>(
+  fetchPage: (cursor: string | undefined) => Promise<CursorPage<T>>,
+  maxPages = Infinity,
+): AsyncGenerator<T, void, undefined> {
   let cursor: string | undefined;
   const seen = new Set<string>();
   for (let page = 0; page < maxPages; page++) {

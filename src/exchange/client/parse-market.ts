@@ -53,7 +53,10 @@ function parseOutcomePrices(m: Rec, a: At, units: BookPriceUnits): OutcomePrices
     const vals = PRICE_KEYS.map((k) => nnum(o, k, aa, 0));
     return { o, aa, vals };
   });
-  const u = resolvePriceUnits(units, raw.flatMap((r) => r.vals));
+  const u = resolvePriceUnits(
+    units,
+    raw.flatMap((r) => r.vals),
+  );
   return raw.map(({ o, aa, vals }) => {
     const conv = (i: number): number | null => quotePrice(vals[i]!, u, aa.ep, fieldName(aa, PRICE_KEYS[i]!));
     return {

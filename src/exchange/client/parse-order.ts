@@ -86,4 +86,3 @@ export function parseOrderAnswer(v: unknown, a: At): VenueOrder {
   if (o.order !== undefined && o.marketId === undefined) return parseOrder(o.order, sub(a, 'order'));
   return parseOrder(o, a);
 }
-

@@ -52,7 +52,11 @@ export interface PortfolioParams {
   pageSize?: number;
 }
 
-export async function getPortfolio(ctx: ClientContext, owner: Address, p: PortfolioParams = {}): Promise<{ portfolio: Holding[]; marketIds: Bytes32[]; cursor: string | null }> {
+export async function getPortfolio(
+  ctx: ClientContext,
+  owner: Address,
+  p: PortfolioParams = {},
+): Promise<{ portfolio: Holding[]; marketIds: Bytes32[]; cursor: string | null }> {
   const ep = 'GET /portfolio/:address';
   const res = await ctx.t.request({
     method: 'GET',
@@ -67,7 +71,11 @@ export async function getPortfolio(ctx: ClientContext, owner: Address, p: Portfo
   });
   const a = at(ep);
   const o = asObject(res.json, a);
-  return { portfolio: arr(o, 'portfolio', a, parseHolding), marketIds: o.marketIds === undefined ? [] : (strings(o, 'marketIds', a) as Bytes32[]), cursor: pageCursor(o, a, res.headers) };
+  return {
+    portfolio: arr(o, 'portfolio', a, parseHolding),
+    marketIds: o.marketIds === undefined ? [] : (strings(o, 'marketIds', a) as Bytes32[]),
+    cursor: pageCursor(o, a, res.headers),
+  };
 }
 
 export function iteratePortfolio(ctx: ClientContext, owner: Address, p: Omit<PortfolioParams, 'cursor'> = {}): AsyncGenerator<Holding> {

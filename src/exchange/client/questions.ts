@@ -41,7 +41,8 @@ function parseSubmitted(json: unknown, ep: string): QuestionSubmitted {
 /** POST /questions `{question}` (1–1000 characters). */
 export async function submitQuestion(ctx: ClientContext, question: string): Promise<QuestionSubmitted> {
   const ep = 'POST /questions';
-  if (typeof question !== 'string' || question.trim().length === 0 || question.length > 1000) throw new BadInputError('question', 'a text of 1 to 1000 characters', question);
+  if (typeof question !== 'string' || question.trim().length === 0 || question.length > 1000)
+    throw new BadInputError('question', 'a text of 1 to 1000 characters', question);
   const res = await ctx.t.request({ method: 'POST', path: '/questions', endpoint: ep, body: { question } });
   return parseSubmitted(res.json, ep);
 }
@@ -68,9 +69,12 @@ export async function agentSubmit(ctx: ClientContext, market: AgentMarket): Prom
   for (const k of ['formattedQuestion', 'shortQuestion', 'resolutionCriteria'] as const) {
     if (typeof market[k] !== 'string' || market[k].trim() === '') throw new BadInputError(`market.${k}`, 'a non-empty string', market[k]);
   }
-  if (market.marketType !== 'SUBJECTIVE' && market.marketType !== 'OBJECTIVE') throw new BadInputError('market.marketType', 'SUBJECTIVE or OBJECTIVE', market.marketType);
-  if (market.evidenceMode !== 'social_only' && market.evidenceMode !== 'web_enabled') throw new BadInputError('market.evidenceMode', 'social_only or web_enabled', market.evidenceMode);
-  if (typeof market.endTime !== 'string' || !/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(market.endTime)) throw new BadInputError('market.endTime', 'YYYY-MM-DD HH:MM:SS', market.endTime);
+  if (market.marketType !== 'SUBJECTIVE' && market.marketType !== 'OBJECTIVE')
+    throw new BadInputError('market.marketType', 'SUBJECTIVE or OBJECTIVE', market.marketType);
+  if (market.evidenceMode !== 'social_only' && market.evidenceMode !== 'web_enabled')
+    throw new BadInputError('market.evidenceMode', 'social_only or web_enabled', market.evidenceMode);
+  if (typeof market.endTime !== 'string' || !/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(market.endTime))
+    throw new BadInputError('market.endTime', 'YYYY-MM-DD HH:MM:SS', market.endTime);
   const res = await ctx.t.request({ method: 'POST', path: '/questions/agent-submit', endpoint: ep, body: { market } });
   return parseSubmitted(res.json, ep);
 }
@@ -80,10 +84,13 @@ function parseSubmission(json: unknown, a: At): Submission {
   return {
     submissionId: nstr(o, 'submissionId', a),
     status: str(o, 'status', a),
-    questions: o.questions === undefined ? [] : arr(o, 'questions', a, (v, qa) => {
-      const q = asObject(v, qa);
-      return { id: bytes32(q, 'id', qa), text: nstr(q, 'text', qa), shortText: nstr(q, 'shortText', qa), data: q };
-    }),
+    questions:
+      o.questions === undefined
+        ? []
+        : arr(o, 'questions', a, (v, qa) => {
+            const q = asObject(v, qa);
+            return { id: bytes32(q, 'id', qa), text: nstr(q, 'text', qa), shortText: nstr(q, 'shortText', qa), data: q };
+          }),
     statusUpdates: o.statusUpdates === undefined ? [] : arr(o, 'statusUpdates', a, (v, ua) => asObject(v, ua)),
     rejectionReasons: o.rejectionReasons === undefined ? [] : arr(o, 'rejectionReasons', a, (v, ra) => asObject(v, ra)),
     refuseToResolve: o.refuseToResolve === true,
@@ -115,12 +122,29 @@ export async function waitForSubmission(ctx: ClientContext, id: string, opts: Wa
     const s = await getSubmission(ctx, id);
     if (s.status === 'completed') return s;
     if (s.status === 'failed') {
-      const reason = s.rejectionReasons.map((r) => (typeof r.message === 'string' ? r.message : typeof r.reason === 'string' ? r.reason : '')).filter(Boolean).join('; ');
-      throw new VenueError({ status: 422, venueCode: 'submission_failed', message: reason || 'question submission failed', endpoint: ep, retryAfterMs: null, body: null });
+      const reason = s.rejectionReasons
+        .map((r) => (typeof r.message === 'string' ? r.message : typeof r.reason === 'string' ? r.reason : ''))
+        .filter(Boolean)
+        .join('; ');
+      throw new VenueError({
+        status: 422,
+        venueCode: 'submission_failed',
+        message: reason || 'question submission failed',
+        endpoint: ep,
+        retryAfterMs: null,
+        body: null,
+      });
     }
     if (i < max) await ctx.sleep(interval);
   }
-  throw new VenueError({ status: 408, venueCode: 'submission_timeout', message: `submission not completed after ${max} polls`, endpoint: ep, retryAfterMs: null, body: null });
+  throw new VenueError({
+    status: 408,
+    venueCode: 'submission_timeout',
+    message: `submission not completed after ${max} polls`,
+    endpoint: ep,
+    retryAfterMs: null,
+    body: null,
+  });
 }
 
 /** POST /markets/create `{questionId}` → `{marketId, txHash}`. A 429 is the daily limit. */

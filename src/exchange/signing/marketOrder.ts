@@ -4,7 +4,16 @@
  * body carries buyValue = B; a sell offers S shares.
  */
 import { BadInputError } from '../../model/errors.ts';
-import { Side, TimeInForce, type Bytes32, type InventoryModeValue, type LimitOrder, type MakerRoleValue, type OutcomeIndex, type SideValue } from '../../model/order.ts';
+import {
+  Side,
+  TimeInForce,
+  type Bytes32,
+  type InventoryModeValue,
+  type LimitOrder,
+  type MakerRoleValue,
+  type OutcomeIndex,
+  type SideValue,
+} from '../../model/order.ts';
 
 export interface MarketOrder {
   marketId: Bytes32;

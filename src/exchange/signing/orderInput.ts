@@ -13,12 +13,37 @@ import { assertBytes32 } from './hex.ts';
 export type ParsedOrderInput = { kind: 'limit'; order: LimitOrder } | { kind: 'market'; order: MarketOrder };
 
 const HIGH_LEVEL = new Set([
-  'type', 'marketId', 'outcome', 'side', 'priceCents', 'size', 'inventoryMode', 'timeInForce', 'makerRole',
-  'buyValue', 'maxFee', 'expiry', 'expirySeconds', 'nonce',
+  'type',
+  'marketId',
+  'outcome',
+  'side',
+  'priceCents',
+  'size',
+  'inventoryMode',
+  'timeInForce',
+  'makerRole',
+  'buyValue',
+  'maxFee',
+  'expiry',
+  'expirySeconds',
+  'nonce',
 ]);
 const RAW = new Set([
-  'type', 'marketId', 'outcomeIndex', 'side', 'price', 'size', 'inventoryModeConstraint', 'timeInForce', 'makerRoleConstraint',
-  'buyValue', 'maxFee', 'expiry', 'expirySeconds', 'nonce', 'clientOrderType',
+  'type',
+  'marketId',
+  'outcomeIndex',
+  'side',
+  'price',
+  'size',
+  'inventoryModeConstraint',
+  'timeInForce',
+  'makerRoleConstraint',
+  'buyValue',
+  'maxFee',
+  'expiry',
+  'expirySeconds',
+  'nonce',
+  'clientOrderType',
 ]);
 
 function pick<T>(v: unknown, field: string, table: Record<string, T>): T {
@@ -63,7 +88,8 @@ function units(v: unknown, field: string): number {
 }
 
 function expiryOf(o: Record<string, unknown>, nowSec: number, prefix: string): number | undefined {
-  if (o.expiry !== undefined && o.expirySeconds !== undefined) throw new BadInputError(`${prefix}expirySeconds`, 'either expiry or expirySeconds, not both', o.expirySeconds);
+  if (o.expiry !== undefined && o.expirySeconds !== undefined)
+    throw new BadInputError(`${prefix}expirySeconds`, 'either expiry or expirySeconds, not both', o.expirySeconds);
   if (o.expiry !== undefined) {
     const at = units(o.expiry, `${prefix}expiry`);
     // an order that expired before it was signed can only be refused by the venue
@@ -84,13 +110,15 @@ function checkFields(o: Record<string, unknown>, allowed: Set<string>, prefix: s
 
 function price(o: Record<string, unknown>, key: string, prefix: string, isCents: boolean): number {
   const p = isCents ? scaled(o[key], 4, `${prefix}${key}`) : units(o[key], `${prefix}${key}`);
-  if (p <= 0 || p >= 1_000_000) throw new BadInputError(`${prefix}${key}`, isCents ? 'a price strictly between 0 and 100 cents' : 'an integer strictly between 0 and 1000000', o[key]);
+  if (p <= 0 || p >= 1_000_000)
+    throw new BadInputError(`${prefix}${key}`, isCents ? 'a price strictly between 0 and 100 cents' : 'an integer strictly between 0 and 1000000', o[key]);
   return p;
 }
 
 /** Parse one order object; `prefix` (e.g. "orders[2].") goes in front of field names in errors. */
 export function parseOrderInput(input: unknown, nowSec: number, prefix = ''): ParsedOrderInput {
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new BadInputError(prefix ? prefix.slice(0, -1) : 'order', 'an order object', input);
+  if (input === null || typeof input !== 'object' || Array.isArray(input))
+    throw new BadInputError(prefix ? prefix.slice(0, -1) : 'order', 'an order object', input);
   const o = input as Record<string, unknown>;
   const highLevel = 'priceCents' in o || 'outcome' in o;
   checkFields(o, highLevel ? HIGH_LEVEL : RAW, prefix, highLevel ? 'high-level (priceCents, outcome)' : 'raw (price, outcomeIndex)');
@@ -99,9 +127,10 @@ export function parseOrderInput(input: unknown, nowSec: number, prefix = ''): Pa
   const outcomeIndex = highLevel
     ? pick(o.outcome, `${prefix}outcome`, { yes: 1, no: 0 } as const)
     : enumValue(o.outcomeIndex, `${prefix}outcomeIndex`, [0, 1] as const, '0 (NO) or 1 (YES)');
-  const side = highLevel || typeof o.side === 'string'
-    ? pick(o.side, `${prefix}side`, { buy: 0, sell: 1 } as const)
-    : enumValue(o.side, `${prefix}side`, [0, 1] as const, '0 (buy), 1 (sell), "buy" or "sell"');
+  const side =
+    highLevel || typeof o.side === 'string'
+      ? pick(o.side, `${prefix}side`, { buy: 0, sell: 1 } as const)
+      : enumValue(o.side, `${prefix}side`, [0, 1] as const, '0 (buy), 1 (sell), "buy" or "sell"');
   const p = price(o, highLevel ? 'priceCents' : 'price', prefix, highLevel);
   const sizeOf = (): number => {
     const s = highLevel ? scaled(o.size, 6, `${prefix}size`) : units(o.size, `${prefix}size`);
@@ -126,7 +155,8 @@ export function parseOrderInput(input: unknown, nowSec: number, prefix = ''): Pa
   const nonce = opt(o.nonce, (v) => assertBytes32(v, f('nonce')));
 
   if (type === 'market' || o.clientOrderType === 'market') {
-    if (timeInForce !== undefined && timeInForce !== 1) throw new BadInputError(`${prefix}timeInForce`, 'IOC (market orders are immediate-or-cancel)', o.timeInForce);
+    if (timeInForce !== undefined && timeInForce !== 1)
+      throw new BadInputError(`${prefix}timeInForce`, 'IOC (market orders are immediate-or-cancel)', o.timeInForce);
     const m: MarketOrder = { marketId, outcomeIndex, side, maxPrice: p };
     if (side === 0) {
       if (buyValue === undefined) throw new BadInputError(`${prefix}buyValue`, 'the budget of a market buy', undefined);

@@ -116,7 +116,6 @@ export function recoverOperatorApprovalSigner(m: OperatorApprovalSigned, chain: 
   return signerOf(typedDataDigest(ds, hashOperatorApprovalStruct(msg, be.keccak256), be.keccak256), m.signature, be);
 }
 
-
 export interface BatchWithdrawSigned {
   from: string;
   to: string;

@@ -148,7 +148,8 @@ export function createSigner(opts: SignerOptions): Signer {
     d === undefined ? BigInt(Math.floor(nowSec ?? clock()) + DEFAULT_DEADLINE_SECONDS) : toUint256(d, field);
 
   function signOrderBody(body: UnsignedLimitOrderBody): LimitOrderBody {
-    if (body === null || typeof body !== 'object' || typeof body.trader !== 'string' || body.trader.toLowerCase() !== address.toLowerCase()) throw new BadInputError('trader', `this signer's address ${address}`, body?.trader);
+    if (body === null || typeof body !== 'object' || typeof body.trader !== 'string' || body.trader.toLowerCase() !== address.toLowerCase())
+      throw new BadInputError('trader', `this signer's address ${address}`, body?.trader);
     if (body.makerRoleConstraint === MakerRole.MAKER_ONLY) {
       throw new BadInputError('makerRoleConstraint', '0 (ANY) or 2 (TAKER_ONLY); MAKER_ONLY (1) is refused', body.makerRoleConstraint);
     }

@@ -17,8 +17,7 @@ export const TYPE_STRINGS = {
   BatchWithdraw: 'BatchWithdraw(address from,address to,bytes32 withdrawsHash,uint256 nonce,uint256 deadline)',
   /** A referenced struct type is appended after the primary type (EIP-712 encodeType). */
   PermitTransferFrom:
-    'PermitTransferFrom(TokenPermissions permitted,address spender,uint256 nonce,uint256 deadline)' +
-    'TokenPermissions(address token,uint256 amount)',
+    'PermitTransferFrom(TokenPermissions permitted,address spender,uint256 nonce,uint256 deadline)' + 'TokenPermissions(address token,uint256 amount)',
   TokenPermissions: 'TokenPermissions(address token,uint256 amount)',
 } as const;
 

@@ -137,7 +137,10 @@ export class BookEventParser {
     const seq = readSeq(o.seq, lastEventId, endpoint);
     const changes = o.changes;
     if (!Array.isArray(changes)) throw reject(endpoint, 'changes', 'an array of {side, price, size}', changes);
-    const units = this.priceUnits !== 'auto' ? this.priceUnits : this.unitsFor(changes.map((c) => (c && typeof c === 'object' ? (c as { price?: unknown }).price : undefined)));
+    const units =
+      this.priceUnits !== 'auto'
+        ? this.priceUnits
+        : this.unitsFor(changes.map((c) => (c && typeof c === 'object' ? (c as { price?: unknown }).price : undefined)));
     const bids: BookLevel[] = [];
     const asks: BookLevel[] = [];
     for (let i = 0; i < changes.length; i++) {
@@ -210,7 +213,10 @@ export class BookEventParser {
   /** Concrete units for a delta or trade: the snapshot's decision, or this event's own prices before any. */
   private unitsFor(prices: unknown[]): ConcreteUnits {
     if (this.priceUnits !== 'auto') return this.priceUnits;
-    const nums = prices.filter((p): p is number | string => typeof p === 'number' || typeof p === 'string').map(Number).filter(Number.isFinite);
+    const nums = prices
+      .filter((p): p is number | string => typeof p === 'number' || typeof p === 'string')
+      .map(Number)
+      .filter(Number.isFinite);
     return detectPriceUnits(nums);
   }
 }

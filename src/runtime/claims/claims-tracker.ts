@@ -118,7 +118,12 @@ export class ClaimsTracker {
     this.owns = o.owns ?? (() => true);
     if (o.registry) {
       const r = [o.registry];
-      this.perMarket = new Gauge({ name: 'bookmaker_claimable_usdc', help: 'USDC claimable at the venue per resolved market of this instance (removed once claimed)', labelNames: ['market'], registers: r });
+      this.perMarket = new Gauge({
+        name: 'bookmaker_claimable_usdc',
+        help: 'USDC claimable at the venue per resolved market of this instance (removed once claimed)',
+        labelNames: ['market'],
+        registers: r,
+      });
       const self = this;
       new Gauge({
         name: 'bookmaker_claimable_total_usdc',
@@ -128,7 +133,11 @@ export class ClaimsTracker {
           this.set(usdcNumber(self.total()));
         },
       });
-      this.errorsCounter = new Counter({ name: 'bookmaker_claimable_read_errors_total', help: 'Failed reads of GET /portfolio/:address/claimable (retried)', registers: r });
+      this.errorsCounter = new Counter({
+        name: 'bookmaker_claimable_read_errors_total',
+        help: 'Failed reads of GET /portfolio/:address/claimable (retried)',
+        registers: r,
+      });
     } else {
       this.perMarket = null;
       this.errorsCounter = null;
@@ -151,15 +160,34 @@ export class ClaimsTracker {
     const pay = payoutYes === null ? null : BigInt(payoutYes);
     if (this.markets.get(id)?.state === 'claimable') return; // already read (e.g. at start-up)
     if (!held) {
-      this.markets.set(id, { marketId: id as Bytes32, state: 'nothing-to-claim', payoutYes: pay, payoutNo: pay === null ? null : ONE - pay, yesShares: 0n, noShares: 0n, claimable: 0n });
-      this.log.info({ market: id, payoutYes: pay === null ? null : micro(pay), claimableUsdc: micro(0n) }, `market ${id} resolved${pay === null ? '' : ` (a YES share pays ${micro(pay)} USDC)`}: no position in the books, nothing to claim`);
+      this.markets.set(id, {
+        marketId: id as Bytes32,
+        state: 'nothing-to-claim',
+        payoutYes: pay,
+        payoutNo: pay === null ? null : ONE - pay,
+        yesShares: 0n,
+        noShares: 0n,
+        claimable: 0n,
+      });
+      this.log.info(
+        { market: id, payoutYes: pay === null ? null : micro(pay), claimableUsdc: micro(0n) },
+        `market ${id} resolved${pay === null ? '' : ` (a YES share pays ${micro(pay)} USDC)`}: no position in the books, nothing to claim`,
+      );
       this.trimSettled();
       // one read all the same (no retries): the venue's word wins over books that missed a fill
       void this.readNow();
       return;
     }
     this.pending.set(id, { payoutYes: pay, tries: 0 });
-    this.markets.set(id, { marketId: id as Bytes32, state: 'pending', payoutYes: pay, payoutNo: pay === null ? null : ONE - pay, yesShares: 0n, noShares: 0n, claimable: 0n });
+    this.markets.set(id, {
+      marketId: id as Bytes32,
+      state: 'pending',
+      payoutYes: pay,
+      payoutNo: pay === null ? null : ONE - pay,
+      yesShares: 0n,
+      noShares: 0n,
+      claimable: 0n,
+    });
     this.log.info({ market: id, payoutYes: pay === null ? null : micro(pay) }, `market ${id} resolved with a position held: reading what is claimable`);
     void this.readNow();
   }
@@ -241,7 +269,10 @@ export class ClaimsTracker {
         // said once; the next resolution tries again
         this.failures = 0;
         this.pending.clear();
-        this.log.error({ err: (e as Error).message, status }, 'the venue refuses the claimable read; claimable positions are not tracked until the next resolution');
+        this.log.error(
+          { err: (e as Error).message, status },
+          'the venue refuses the claimable read; claimable positions are not tracked until the next resolution',
+        );
         return;
       }
       this.failures++;
@@ -264,13 +295,29 @@ export class ClaimsTracker {
       this.seen(id);
       const payoutYes = m.payoutYes ?? pend?.payoutYes ?? prev?.payoutYes ?? null;
       const payoutNo = m.payoutNo ?? (payoutYes === null ? null : ONE - payoutYes);
-      const next: ClaimsMarket = { marketId: id, state: m.claimable > 0n ? 'claimable' : prev?.state === 'claimable' ? 'claimed' : 'nothing-to-claim', payoutYes, payoutNo, yesShares: m.yesShares, noShares: m.noShares, claimable: m.claimable };
+      const next: ClaimsMarket = {
+        marketId: id,
+        state: m.claimable > 0n ? 'claimable' : prev?.state === 'claimable' ? 'claimed' : 'nothing-to-claim',
+        payoutYes,
+        payoutNo,
+        yesShares: m.yesShares,
+        noShares: m.noShares,
+        claimable: m.claimable,
+      };
       this.markets.set(id, next);
       this.setGauge(id, m.claimable);
       if (prev && prev.claimable === m.claimable && prev.state === next.state) continue;
       this.log.info(
-        { market: id, payoutYes: payoutYes === null ? null : micro(payoutYes), payoutNo: payoutNo === null ? null : micro(payoutNo), yesShares: micro(m.yesShares), noShares: micro(m.noShares), claimableUsdc: micro(m.claimable) },
-        `market ${id} resolved: ${micro(m.claimable)} USDC claimable` + (payoutYes === null ? '' : ` (a YES share pays ${micro(payoutYes)}, a NO share ${micro(payoutNo ?? ONE - payoutYes)} USDC)`),
+        {
+          market: id,
+          payoutYes: payoutYes === null ? null : micro(payoutYes),
+          payoutNo: payoutNo === null ? null : micro(payoutNo),
+          yesShares: micro(m.yesShares),
+          noShares: micro(m.noShares),
+          claimableUsdc: micro(m.claimable),
+        },
+        `market ${id} resolved: ${micro(m.claimable)} USDC claimable` +
+          (payoutYes === null ? '' : ` (a YES share pays ${micro(payoutYes)}, a NO share ${micro(payoutNo ?? ONE - payoutYes)} USDC)`),
       );
     }
     // claimable before, gone from the venue's list now: claimed (by the venue's auto-claim or a person)
@@ -288,7 +335,10 @@ export class ClaimsTracker {
       this.pending.delete(id);
       const m = this.markets.get(id);
       if (m) this.markets.set(id, { ...m, state: 'nothing-to-claim' });
-      this.log.warn({ market: id, reads: p.tries }, `market ${id} resolved with a position in the books, but the venue shows nothing claimable for it (a losing side, or already claimed)`);
+      this.log.warn(
+        { market: id, reads: p.tries },
+        `market ${id} resolved with a position in the books, but the venue shows nothing claimable for it (a losing side, or already claimed)`,
+      );
     }
     this.trimSettled();
   }

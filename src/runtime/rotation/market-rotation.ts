@@ -222,7 +222,10 @@ export class MarketRotation {
    * reason from ports.leaveReason, or `reload` on a reload), hand changed settings to ports.update.
    * Resolves once the starts are done (retirements go on in the background).
    */
-  async apply(next: readonly KernelMarket[], startReason: StartReason): Promise<{ started: Bytes32[]; retired: Bytes32[]; waiting: Bytes32[]; changed: Bytes32[] }> {
+  async apply(
+    next: readonly KernelMarket[],
+    startReason: StartReason,
+  ): Promise<{ started: Bytes32[]; retired: Bytes32[]; waiting: Bytes32[]; changed: Bytes32[] }> {
     const started: Bytes32[] = [];
     const retired: Bytes32[] = [];
     const waiting: Bytes32[] = [];
@@ -363,7 +366,14 @@ export class MarketRotation {
     r.stuck = true;
     this.o.metrics?.retireStuck();
     this.log.error(
-      { marketId: r.marketId, reason: r.reason, attempts: r.attempts, left: left < 0 ? 'unknown' : left, err: lastErr, retryInSeconds: (this.o.retryMs ?? 10_000) / 1000 },
+      {
+        marketId: r.marketId,
+        reason: r.reason,
+        attempts: r.attempts,
+        left: left < 0 ? 'unknown' : left,
+        err: lastErr,
+        retryInSeconds: (this.o.retryMs ?? 10_000) / 1000,
+      },
       'market retirement: cancels not confirmed by the venue; it stays retiring and is tried again',
     );
     r.cancelRetry = this.o.clock.setTimeout(() => {
@@ -409,7 +419,10 @@ export class MarketRotation {
     this.retiredTotals.set(r.reason, (this.retiredTotals.get(r.reason) ?? 0) + 1);
     this.o.metrics?.retired(r.reason, ms / 1000);
     this.push({ at: this.o.clock.now(), kind: 'retired', marketId: r.marketId, reason: r.reason, ms });
-    this.log.info({ marketId: r.marketId, reason: r.reason, seconds: ms / 1000, attempts: r.attempts, active: this.active.size }, 'market retired: no order left at the venue, state released');
+    this.log.info(
+      { marketId: r.marketId, reason: r.reason, seconds: ms / 1000, attempts: r.attempts, active: this.active.size },
+      'market retired: no order left at the venue, state released',
+    );
   }
 
   private push(e: RotationEvent): void {
@@ -446,7 +459,13 @@ export class MarketRotation {
   }
   /** Retirements in progress and their age, for the report and /readyz details. */
   retiringDetails(now = this.o.clock.now()): { marketId: Bytes32; reason: RetireReason; seconds: number; attempts: number; stuck: boolean }[] {
-    return [...this.retirements.values()].map((r) => ({ marketId: r.marketId, reason: r.reason, seconds: (now - r.since) / 1000, attempts: r.attempts, stuck: r.stuck }));
+    return [...this.retirements.values()].map((r) => ({
+      marketId: r.marketId,
+      reason: r.reason,
+      seconds: (now - r.since) / 1000,
+      attempts: r.attempts,
+      stuck: r.stuck,
+    }));
   }
   /** The recent starts and retirements (inside the summary window), oldest first. */
   recent(): readonly RotationEvent[] {
@@ -519,7 +538,11 @@ export class MarketRotation {
 }
 
 function sameSettings(a: KernelMarket, b: KernelMarket): boolean {
-  return a.strategy === b.strategy && JSON.stringify(a.params, bigintSafe) === JSON.stringify(b.params, bigintSafe) && JSON.stringify(a.risk, bigintSafe) === JSON.stringify(b.risk, bigintSafe);
+  return (
+    a.strategy === b.strategy &&
+    JSON.stringify(a.params, bigintSafe) === JSON.stringify(b.params, bigintSafe) &&
+    JSON.stringify(a.risk, bigintSafe) === JSON.stringify(b.risk, bigintSafe)
+  );
 }
 
 function bigintSafe(_k: string, v: unknown): unknown {

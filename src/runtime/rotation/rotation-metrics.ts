@@ -42,8 +42,18 @@ export function registerRotationMetrics(registry: Registry, rotation: () => Mark
       this.set(rot ? rot.summary().stuck : 0);
     },
   });
-  const started = new Counter({ name: `${prefix}markets_started_total`, help: 'Markets started, by reason (startup, selected, reload)', labelNames: ['reason'], registers: r });
-  const retired = new Counter({ name: `${prefix}markets_retired_total`, help: 'Markets retired (cancels confirmed, state released), by reason', labelNames: ['reason'], registers: r });
+  const started = new Counter({
+    name: `${prefix}markets_started_total`,
+    help: 'Markets started, by reason (startup, selected, reload)',
+    labelNames: ['reason'],
+    registers: r,
+  });
+  const retired = new Counter({
+    name: `${prefix}markets_retired_total`,
+    help: 'Markets retired (cancels confirmed, state released), by reason',
+    labelNames: ['reason'],
+    registers: r,
+  });
   for (const reason of START_REASONS) started.inc({ reason }, 0);
   for (const reason of RETIRE_REASONS) retired.inc({ reason }, 0);
   const seconds = new Histogram({
@@ -52,9 +62,21 @@ export function registerRotationMetrics(registry: Registry, rotation: () => Mark
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
     registers: r,
   });
-  const stuck = new Counter({ name: `${prefix}market_retire_stuck_total`, help: 'Retirement rounds that ended with cancels unconfirmed (the market stays retiring and is retried)', registers: r });
-  const startFailed = new Counter({ name: `${prefix}market_start_failures_total`, help: 'Market starts that failed (retried at the next refresh)', registers: r });
-  const refreshFailed = new Counter({ name: `${prefix}rotation_refresh_failures_total`, help: 'Market re-selections that failed (venue unreachable); the current markets stayed', registers: r });
+  const stuck = new Counter({
+    name: `${prefix}market_retire_stuck_total`,
+    help: 'Retirement rounds that ended with cancels unconfirmed (the market stays retiring and is retried)',
+    registers: r,
+  });
+  const startFailed = new Counter({
+    name: `${prefix}market_start_failures_total`,
+    help: 'Market starts that failed (retried at the next refresh)',
+    registers: r,
+  });
+  const refreshFailed = new Counter({
+    name: `${prefix}rotation_refresh_failures_total`,
+    help: 'Market re-selections that failed (venue unreachable); the current markets stayed',
+    registers: r,
+  });
   return {
     started: (reason) => started.inc({ reason }),
     retired: (reason, s) => {

@@ -75,14 +75,7 @@ export function jitteredSize(mean: number, jitter: number, rng: Rng): number {
   return Math.max(1_000_000, Math.round(s / 1_000_000) * 1_000_000);
 }
 
-export function stepMaker(
-  cfg: MakerConfig,
-  state: MakerState,
-  rng: Rng,
-  nowMs: number,
-  view: AgentView,
-  fairProbability: number,
-): AgentStep<MakerState> {
+export function stepMaker(cfg: MakerConfig, state: MakerState, rng: Rng, nowMs: number, view: AgentView, fairProbability: number): AgentStep<MakerState> {
   state = updatedBelief(cfg, state, nowMs, fairProbability);
   if (nowMs < state.nextMs) return { state, commands: [], nextMs: state.nextMs };
   const tick = view.tick;
@@ -96,7 +89,10 @@ export function stepMaker(
     const common = { market: view.market, trader: cfg.trader, side: 'buy' as const, nowMs };
     if (bid < ask) {
       commands.push({ type: 'submit', order: toSubmitOrder({ ...common, outcome: 1, price: bid, size: jitteredSize(cfg.size, cfg.sizeJitter, rng) }) });
-      commands.push({ type: 'submit', order: toSubmitOrder({ ...common, outcome: 0, price: 1_000_000 - ask, size: jitteredSize(cfg.size, cfg.sizeJitter, rng) }) });
+      commands.push({
+        type: 'submit',
+        order: toSubmitOrder({ ...common, outcome: 0, price: 1_000_000 - ask, size: jitteredSize(cfg.size, cfg.sizeJitter, rng) }),
+      });
     }
   }
   const nextMs = nowMs + cfg.refreshMs;

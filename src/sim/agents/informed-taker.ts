@@ -73,7 +73,10 @@ export function stepInformedTaker(
 }
 
 function informedOrder(cfg: InformedTakerConfig, rng: Rng, nowMs: number, view: AgentView, fair: number): EngineCommand | null {
-  const size = cfg.sizeLogSd > 0 ? logNormalShares(rng, cfg.sizeMedian, cfg.sizeLogSd, cfg.maxSize) : rng.int(1, Math.max(1, Math.round(cfg.maxSize / 1_000_000))) * 1_000_000;
+  const size =
+    cfg.sizeLogSd > 0
+      ? logNormalShares(rng, cfg.sizeMedian, cfg.sizeLogSd, cfg.maxSize)
+      : rng.int(1, Math.max(1, Math.round(cfg.maxSize / 1_000_000))) * 1_000_000;
   return mispricedOrder(cfg, size, nowMs, view, fair);
 }
 

@@ -58,16 +58,35 @@ export function stepNoiseTaker(cfg: NoiseTakerConfig, state: ArrivalState, rng: 
 }
 
 function noiseOrder(cfg: NoiseTakerConfig, rng: Rng, nowMs: number, view: AgentView): EngineCommand | null {
-  const size = cfg.sizeLogSd > 0 ? logNormalShares(rng, cfg.sizeMedian, cfg.sizeLogSd, cfg.maxSize) : rng.int(Math.round(cfg.minSize / 1_000_000), Math.round(cfg.maxSize / 1_000_000)) * 1_000_000;
+  const size =
+    cfg.sizeLogSd > 0
+      ? logNormalShares(rng, cfg.sizeMedian, cfg.sizeLogSd, cfg.maxSize)
+      : rng.int(Math.round(cfg.minSize / 1_000_000), Math.round(cfg.maxSize / 1_000_000)) * 1_000_000;
   const buyYes = rng.chance(0.5);
   const reach = cfg.slippageTicks * view.tick;
   if (buyYes) {
     if (view.bestAsk === 0) return null;
     const limit = snapPrice(view.bestAsk + reach, view.tick, 'down');
-    return { type: 'submit', order: toSubmitOrder({ market: view.market, trader: cfg.trader, outcome: 1, side: 'buy', price: limit, size, timeInForce: 1, marketOrder: true, nowMs }) };
+    return {
+      type: 'submit',
+      order: toSubmitOrder({ market: view.market, trader: cfg.trader, outcome: 1, side: 'buy', price: limit, size, timeInForce: 1, marketOrder: true, nowMs }),
+    };
   }
   if (view.bestBid === 0) return null;
   // selling YES exposure = buying NO at 1 − p
   const limitYes = snapPrice(view.bestBid - reach, view.tick, 'up');
-  return { type: 'submit', order: toSubmitOrder({ market: view.market, trader: cfg.trader, outcome: 0, side: 'buy', price: 1_000_000 - limitYes, size, timeInForce: 1, marketOrder: true, nowMs }) };
+  return {
+    type: 'submit',
+    order: toSubmitOrder({
+      market: view.market,
+      trader: cfg.trader,
+      outcome: 0,
+      side: 'buy',
+      price: 1_000_000 - limitYes,
+      size,
+      timeInForce: 1,
+      marketOrder: true,
+      nowMs,
+    }),
+  };
 }

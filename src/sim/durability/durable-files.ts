@@ -151,7 +151,8 @@ export class DurableFiles {
     if (header.version !== SNAPSHOT_VERSION) throw new StateFileError(file, 0, `unsupported snapshot version ${String(header.version)}`);
     const sections = new Map<string, unknown[]>();
     const n = scan.records.length - 2;
-    if (!Array.isArray(header.sections) || header.sections.length !== n) throw new StateFileError(file, 0, `the header lists ${String(header.sections?.length)} sections, the file holds ${n}`);
+    if (!Array.isArray(header.sections) || header.sections.length !== n)
+      throw new StateFileError(file, 0, `the header lists ${String(header.sections?.length)} sections, the file holds ${n}`);
     for (let i = 0; i < n; i++) {
       const name = header.sections[i]!;
       let value: unknown;
@@ -206,7 +207,8 @@ export class DurableFiles {
         } catch {
           throw new StateFileError(path, scan.offsets[r]!, 'a journal record that is not JSON');
         }
-        if (!rec || typeof rec !== 'object' || !Number.isSafeInteger(rec.s) || typeof rec.k !== 'string') throw new StateFileError(path, scan.offsets[r]!, 'a journal record without a seq and kind');
+        if (!rec || typeof rec !== 'object' || !Number.isSafeInteger(rec.s) || typeof rec.k !== 'string')
+          throw new StateFileError(path, scan.offsets[r]!, 'a journal record without a seq and kind');
         if (rec.s < expect) continue; // already in the snapshot
         if (rec.s !== expect) throw new StateFileError(path, scan.offsets[r]!, `journal seq ${rec.s} where ${expect} was expected`);
         expect++;
@@ -258,11 +260,23 @@ export class DurableFiles {
    * synchronously by `build`, which gets the generation and last seq to record); resolves when the
    * snapshot is durable and the covered segments are deleted. Checkpoints run one after another.
    */
-  checkpoint(build: (gen: number, lastSeq: number) => { header: Omit<SnapshotHeader, 'magic' | 'version' | 'gen' | 'lastSeq' | 'sections'>; sections: [string, unknown][] }): Promise<void> {
+  checkpoint(
+    build: (
+      gen: number,
+      lastSeq: number,
+    ) => { header: Omit<SnapshotHeader, 'magic' | 'version' | 'gen' | 'lastSeq' | 'sections'>; sections: [string, unknown][] },
+  ): Promise<void> {
     const gen = ++this.gen;
     const lastSeq = this.seq;
     const parts = build(gen, lastSeq);
-    const header: SnapshotHeader = { magic: SNAPSHOT_MAGIC, version: SNAPSHOT_VERSION, gen, lastSeq, ...parts.header, sections: parts.sections.map((s) => s[0]) };
+    const header: SnapshotHeader = {
+      magic: SNAPSHOT_MAGIC,
+      version: SNAPSHOT_VERSION,
+      gen,
+      lastSeq,
+      ...parts.header,
+      sections: parts.sections.map((s) => s[0]),
+    };
     const frames: Buffer[] = [frameText(JSON.stringify(header))];
     for (const [, value] of parts.sections) frames.push(frame(serialize(value)));
     frames.push(frameText(`{"end":${parts.sections.length}}`));

@@ -36,12 +36,7 @@ export interface PlanContracts {
 }
 
 /** Split non-zero balances into chunks of at most `tokensPerChunk` tokens, in the order given. */
-export function buildFundsPlan(
-  balances: readonly PlanToken[],
-  tokensPerChunk: number,
-  contracts: PlanContracts,
-  wallet: Address,
-): FundsPlan {
+export function buildFundsPlan(balances: readonly PlanToken[], tokensPerChunk: number, contracts: PlanContracts, wallet: Address): FundsPlan {
   const tokens = balances.filter((b) => b.amount > 0n);
   if (tokens.length === 0) return { phase: 'none', tokens: [], chunks: [] };
   const per = Math.max(1, Math.floor(tokensPerChunk));

@@ -72,7 +72,8 @@ export function seedLegacyAccount(data: MigrationData, seed: LegacyAccountSeed, 
     if (!isValidPrice(o.price)) throw new BadInputError(`${field}.orders[${i}].price`, 'a price in (0, 1e6)', o.price);
     if (!Number.isSafeInteger(o.size) || o.size <= 0) throw new BadInputError(`${field}.orders[${i}].size`, 'a positive size', o.size);
     const filled = o.filled ?? 0;
-    if (!Number.isSafeInteger(filled) || filled < 0 || filled >= o.size) throw new BadInputError(`${field}.orders[${i}].filled`, 'a fill below the size', filled);
+    if (!Number.isSafeInteger(filled) || filled < 0 || filled >= o.size)
+      throw new BadInputError(`${field}.orders[${i}].filled`, 'a fill below the size', filled);
     const id = data.nextLegacyOrderId++;
     return {
       id,

@@ -200,7 +200,14 @@ export function dismissOrders(data: MigrationData, wallet: string, ids: readonly
     if (wanted && !wanted.has(o.id)) continue;
     if (o.status === 'open') {
       o.status = 'dismissed';
-      w.restorations.push({ id: data.nextRestorationId++, legacyOrderId: o.id, status: 'dismissed', error: null, restoredOrderId: null, restoredOrderHash: null });
+      w.restorations.push({
+        id: data.nextRestorationId++,
+        legacyOrderId: o.id,
+        status: 'dismissed',
+        error: null,
+        restoredOrderId: null,
+        restoredOrderHash: null,
+      });
       count++;
       continue;
     }

@@ -46,10 +46,22 @@ function requestQuote(ctx: RequestContext): Reply {
   const o = marketOracle(ctx.state, m.id);
   if (o.lastRequestAt !== null && ctx.now - o.lastRequestAt < QUOTE_INTERVAL_MS) {
     const retryAfter = Math.ceil((QUOTE_INTERVAL_MS - (ctx.now - o.lastRequestAt)) / 1000);
-    throw new HttpError(429, 'RATE_LIMITED', 'one oracle quote per market every 5 minutes', { extra: { retryAfter }, headers: { 'Retry-After': String(retryAfter) } });
+    throw new HttpError(429, 'RATE_LIMITED', 'one oracle quote per market every 5 minutes', {
+      extra: { retryAfter },
+      headers: { 'Retry-After': String(retryAfter) },
+    });
   }
   const d = oracleData(ctx.state);
-  const q: OracleQuote = { id: d.nextQuoteId++, status: 'pending', probability: null, confidence: null, reasoning: null, referenceMarketsCount: 0, createdAt: ctx.now, completedAt: null };
+  const q: OracleQuote = {
+    id: d.nextQuoteId++,
+    status: 'pending',
+    probability: null,
+    confidence: null,
+    reasoning: null,
+    referenceMarketsCount: 0,
+    createdAt: ctx.now,
+    completedAt: null,
+  };
   o.quotes.push(q);
   if (o.quotes.length > 100) o.quotes.splice(0, o.quotes.length - 100);
   o.lastRequestAt = ctx.now;

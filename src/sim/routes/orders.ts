@@ -88,7 +88,11 @@ function prepareOps(ctx: RequestContext, items: { type: 'create' | 'cancel'; raw
   if (creates.length) {
     const releases = ops.flatMap((o) => (o.type === 'cancel' ? [o.order] : []));
     try {
-      orders.precheckAll(creates.map((c) => c.prepared), ctx.now, releases);
+      orders.precheckAll(
+        creates.map((c) => c.prepared),
+        ctx.now,
+        releases,
+      );
     } catch (e) {
       if (e instanceof ItemError) refuse([errorOf(e.error, creates[e.index]!.index, 'create')]);
       throw e;
@@ -167,7 +171,10 @@ function cancelReplace(ctx: RequestContext): Reply {
   }
   const c = orders.commitCancel(target, ctx.now);
   const o = orders.commit(prepared, ctx.now);
-  return json(201, { cancel: { success: true, trader: c.trader, nonce: c.nonce, alreadyCancelled: c.alreadyCancelled }, create: { success: true, order: orderJson(o) } });
+  return json(201, {
+    cancel: { success: true, trader: c.trader, nonce: c.nonce, alreadyCancelled: c.alreadyCancelled },
+    create: { success: true, order: orderJson(o) },
+  });
 }
 
 function bulk(ctx: RequestContext): Reply {
@@ -189,7 +196,10 @@ function bulkCreate(ctx: RequestContext): Reply {
   const b = v.object(ctx.body, 'body');
   const list = v.array(b.orders, 'orders');
   checkBatchSize(list, 'orders', ctx.state.settings.batchLimit);
-  const ops = prepareOps(ctx, list.map((raw, index) => ({ type: 'create' as const, raw, field: `orders[${index}]`, index })));
+  const ops = prepareOps(
+    ctx,
+    list.map((raw, index) => ({ type: 'create' as const, raw, field: `orders[${index}]`, index })),
+  );
   const { results, errors } = applyOps(ctx, ops);
   return json(201, errors.length ? { success: true, results, errors: publicErrors(errors) } : { success: true, results });
 }
@@ -198,7 +208,10 @@ function bulkCancel(ctx: RequestContext): Reply {
   const b = v.object(ctx.body, 'body');
   const list = v.array(b.cancels, 'cancels');
   checkBatchSize(list, 'cancels', ctx.state.settings.batchLimit);
-  const ops = prepareOps(ctx, list.map((raw, index) => ({ type: 'cancel' as const, raw, field: `cancels[${index}]`, index })));
+  const ops = prepareOps(
+    ctx,
+    list.map((raw, index) => ({ type: 'cancel' as const, raw, field: `cancels[${index}]`, index })),
+  );
   const { results } = applyOps(ctx, ops);
   return json(200, { success: true, results });
 }

@@ -71,7 +71,13 @@ export function selfTrades(state: ExchangeState, trader: string, marketId: strin
 function selfTradeWarning(list: StoredOrder[]) {
   return {
     type: 'SELF_TRADE',
-    selfTrades: list.map((o) => ({ orderId: o.id, nonce: o.nonce, side: o.side, price: String(o.price), remainingSize: String(Math.max(0, o.size - o.filledSize)) })),
+    selfTrades: list.map((o) => ({
+      orderId: o.id,
+      nonce: o.nonce,
+      side: o.side,
+      price: String(o.price),
+      remainingSize: String(Math.max(0, o.size - o.filledSize)),
+    })),
   };
 }
 
@@ -181,7 +187,12 @@ function orderSimulate(ctx: RequestContext): Reply {
       percentFillable: maxSize > 0 ? Math.round((w.filled / maxSize) * 10_000) / 100 : 0,
       slippageBps: slip,
     },
-    collateral: { balance: available.toString(), outcomeTokenBalance: (tokens > 0n ? tokens : 0n).toString(), requiredForFill: required.toString(), isSufficient: sufficient },
+    collateral: {
+      balance: available.toString(),
+      outcomeTokenBalance: (tokens > 0n ? tokens : 0n).toString(),
+      requiredForFill: required.toString(),
+      isSufficient: sufficient,
+    },
     warnings,
   });
 }

@@ -53,7 +53,12 @@ const tapeB = tape('b.csv.gz', B);
 
 const events = (dir: string): RecordedEvent[] => [...readEvents(dir)];
 const eventsFiles = (dir: string) => readdirSync(dir).filter((n) => n.startsWith('events-'));
-const snapshot = (dir: string) => Object.fromEntries(readdirSync(dir).sort().map((n) => [n, readFileSync(join(dir, n)).toString('base64')]));
+const snapshot = (dir: string) =>
+  Object.fromEntries(
+    readdirSync(dir)
+      .sort()
+      .map((n) => [n, readFileSync(join(dir, n)).toString('base64')]),
+  );
 
 test('a second import into a non-empty folder is refused, naming the folder and --force/--append, and changes nothing', async () => {
   const out = join(root, 'twice');
@@ -61,7 +66,12 @@ test('a second import into a non-empty folder is refused, naming the folder and 
   assert.equal(first.events, 4);
   const before = snapshot(out);
   await assert.rejects(importInto('kalshi', tapeA, out), (e: Error) => {
-    assert.match(e.message, new RegExp(`--out ${out}: holds a recording of kalshi-kxinx-trades \\(2 markets, 1 events file\\); importing into it again would add a second copy of every event\\. Use --force to replace it, or --append`));
+    assert.match(
+      e.message,
+      new RegExp(
+        `--out ${out}: holds a recording of kalshi-kxinx-trades \\(2 markets, 1 events file\\); importing into it again would add a second copy of every event\\. Use --force to replace it, or --append`,
+      ),
+    );
     return (e as { code?: string }).code === 'BAD_INPUT';
   });
   assert.deepEqual(snapshot(out), before);
@@ -84,14 +94,22 @@ test('--force replaces the recording: one copy of every event, built beside it s
   assert.equal(eventsFiles(out).length, 1);
   assert.equal(readManifest(out).files.length, 1);
   assert.ok(existsSync(join(out, 'book.cols')));
-  assert.deepEqual(readdirSync(root).filter((n) => n.startsWith('.force.')), [], 'no temporary folder left');
+  assert.deepEqual(
+    readdirSync(root).filter((n) => n.startsWith('.force.')),
+    [],
+    'no temporary folder left',
+  );
   // a broken input fails before anything of the old recording is touched
   const before = snapshot(out);
   const bad = join(root, 'bad.csv.gz');
   writeFileSync(bad, gzipSync(`${HEADER}\n1,x,T,d,above,0.4,400,1,yes_taker,lift_offer,1_2\n`));
   await assert.rejects(importInto('kalshi', bad, out, { mode: 'force' }), /price_cents/);
   assert.deepEqual(snapshot(out), before);
-  assert.deepEqual(readdirSync(root).filter((n) => n.startsWith('.force.')), [], 'no temporary folder left after a failure');
+  assert.deepEqual(
+    readdirSync(root).filter((n) => n.startsWith('.force.')),
+    [],
+    'no temporary folder left after a failure',
+  );
   // a replacement is a new recording, whatever the source
   await importInto('kalshi', tapeB, out, { mode: 'force' });
   assert.equal(events(out).length, 5);
@@ -102,7 +120,10 @@ test('--force never empties a folder that holds more than a recording', async ()
   await importInto('kalshi', tapeA, out);
   writeFileSync(join(out, 'notes.md'), 'mine');
   const before = snapshot(out);
-  await assert.rejects(importInto('kalshi', tapeA, out, { mode: 'force' }), /holds files that are not part of a recording \(notes\.md\); --force only touches a recording folder, so nothing was changed/);
+  await assert.rejects(
+    importInto('kalshi', tapeA, out, { mode: 'force' }),
+    /holds files that are not part of a recording \(notes\.md\); --force only touches a recording folder, so nothing was changed/,
+  );
   assert.deepEqual(snapshot(out), before);
 });
 
@@ -116,7 +137,10 @@ test('--append joins trade tapes: prints already held are skipped (as a multiset
   assert.equal(r.events, 6, 'A plus the third copy of the pair and the 56¢ print');
   const ev = events(out);
   assert.equal(ev.length, 6);
-  assert.deepEqual(ev.map((e) => e.vts - T0), [0, 10, 10, 10, 20, 30]);
+  assert.deepEqual(
+    ev.map((e) => e.vts - T0),
+    [0, 10, 10, 10, 20, 30],
+  );
   assert.equal(ev.filter((e) => e.t === 'trade' && e.p === 410_000).length, 3);
   assert.equal(eventsFiles(out).length, 1, 'one events file, rewritten whole');
   assert.equal(readManifest(out).markets.length, 2);
@@ -130,7 +154,10 @@ test('--append joins trade tapes: prints already held are skipped (as a multiset
 test('--append is refused where the format cannot be joined, and onto a recording of another source', async () => {
   const out = join(root, 'append-refused');
   await importInto('kalshi', tapeA, out);
-  await assert.rejects(importInto('polymarket', tapeA, out, { mode: 'append' }), /--append: not supported for polymarket: the Polymarket capture is book deltas without snapshots/);
+  await assert.rejects(
+    importInto('polymarket', tapeA, out, { mode: 'append' }),
+    /--append: not supported for polymarket: the Polymarket capture is book deltas without snapshots/,
+  );
   await assert.rejects(importInto('binance', tapeA, out, { mode: 'append' }), /--append: not supported for binance/);
   const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
   writeFileSync(join(out, 'manifest.json'), JSON.stringify({ ...manifest, source: 'something-else' }));
@@ -154,5 +181,8 @@ test('bookmaker import: a second run exits 2 with the reason; --force and --appe
   });
   assert.match((await cli([tapeA, '--out', out, '--force'])).stdout, /4 events, 2 markets → .* \(replaced\)/);
   assert.match((await cli([tapeB, '--out', out, '--append'])).stdout, /6 events, 2 markets → .* \(appended 2, 3 already held\)/);
-  await assert.rejects(cli([tapeA, '--out', out, '--append', '--force']), (e: { code?: number; stderr?: string }) => e.code === 2 && /--force\/--append: expected one of them, not both/.test(e.stderr!));
+  await assert.rejects(
+    cli([tapeA, '--out', out, '--append', '--force']),
+    (e: { code?: number; stderr?: string }) => e.code === 2 && /--force\/--append: expected one of them, not both/.test(e.stderr!),
+  );
 });

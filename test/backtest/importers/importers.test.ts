@@ -32,7 +32,10 @@ test('polymarket: 358,112 rows, mirrored pairs de-duplicated into 6 YES-terms ma
       assert.match(mk.id, /^0x[0-9a-f]{64}$/);
       assert.ok(BigInt(mk.origin!.yesToken as string) < BigInt(mk.origin!.noToken as string));
     }
-    assert.ok(m.markets.some((x) => x.tick === 1_000), 'one market trades on a 0.001 tick');
+    assert.ok(
+      m.markets.some((x) => x.tick === 1_000),
+      'one market trades on a 0.001 tick',
+    );
     const st: ReadStats = { files: 0, lines: 0, events: 0, dropped: 0, dropReasons: [], truncatedFiles: 0 };
     let last = 0;
     let trades = 0;
@@ -107,7 +110,15 @@ test('kalshi: 56,805 prints, 423 tickers, taker direction and cents', async () =
     assert.equal(r.stats.noTaker, 5_546 + 20_690);
     const first = readEvents(dir).next().value as RecordedEvent;
     // First print: KXINX-26JAN02H1600-B6912 at 40¢, 1 contract, yes_taker.
-    assert.deepEqual(first, { t: 'trade', m: r.markets.find((m) => m.name === 'KXINX-26JAN02H1600-B6912')!.id, vts: 1767313178676, lts: 1767313178676, p: 400_000, s: 1_000_000, side: 'buy' });
+    assert.deepEqual(first, {
+      t: 'trade',
+      m: r.markets.find((m) => m.name === 'KXINX-26JAN02H1600-B6912')!.id,
+      vts: 1767313178676,
+      lts: 1767313178676,
+      p: 400_000,
+      s: 1_000_000,
+      side: 'buy',
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

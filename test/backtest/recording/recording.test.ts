@@ -20,7 +20,10 @@ test('writer rotates by size, reader returns every event in order', async () => 
     for (let i = 0; i < 200; i++) w.write(ev(i));
     const man = await w.close();
     assert.ok(man.files.length > 3, `rotated into ${man.files.length} files`);
-    assert.equal(man.files.reduce((s, f) => s + f.events, 0), 200);
+    assert.equal(
+      man.files.reduce((s, f) => s + f.events, 0),
+      200,
+    );
     const got = [...readEvents(dir)];
     assert.equal(got.length, 200);
     assert.deepEqual(got[137], ev(137));
@@ -41,7 +44,10 @@ test('a restarted writer resumes in a new file and keeps the markets; a truncate
     const w2 = new RecordingWriter({ dir, source: 'test' });
     for (let i = 500; i < 510; i++) w2.write(ev(i));
     const man = await w2.close();
-    assert.deepEqual(man.files.map((f) => f.name), ['events-000001.jsonl.gz', 'events-000002.jsonl.gz']);
+    assert.deepEqual(
+      man.files.map((f) => f.name),
+      ['events-000001.jsonl.gz', 'events-000002.jsonl.gz'],
+    );
     assert.equal(readManifest(dir).markets[0]!.id, M);
     const st = stats();
     const got = [...readEvents(dir, st)];
@@ -56,7 +62,10 @@ test('a restarted writer resumes in a new file and keeps the markets; a truncate
 test('malformed lines are dropped and counted, never thrown', () => {
   const dir = mkdtempSync(join(tmpdir(), 'bm-rec-'));
   try {
-    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ format: 'bookmaker-recording', version: 1, source: 't', createdAt: '', priceScale: 1e6, sizeScale: 1e6, markets: [], files: [] }));
+    writeFileSync(
+      join(dir, 'manifest.json'),
+      JSON.stringify({ format: 'bookmaker-recording', version: 1, source: 't', createdAt: '', priceScale: 1e6, sizeScale: 1e6, markets: [], files: [] }),
+    );
     const lines = [
       JSON.stringify(ev(1)),
       '{not json',

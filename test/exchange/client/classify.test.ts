@@ -34,7 +34,10 @@ test('4xx fail with a reason', () => {
 test('409: duplicate vs migration-required vs plain conflict (documented rule)', () => {
   assert.deepEqual(classify(ve(409, { message: 'Nonce already used', code: 'nonce_already_used' })), { action: 'fail', reason: 'duplicate' });
   assert.equal(classify(ve(409, { message: 'Duplicate order' })).reason, 'duplicate');
-  assert.deepEqual(classify(ve(409, { message: 'Wallet must migrate to Settlement V2 first', code: 'migration_required' })), { action: 'halt', reason: 'migration-required' });
+  assert.deepEqual(classify(ve(409, { message: 'Wallet must migrate to Settlement V2 first', code: 'migration_required' })), {
+    action: 'halt',
+    reason: 'migration-required',
+  });
   // migration wins over wording that also looks like a duplicate
   assert.equal(classify(ve(409, { message: 'migration active: orders already exist on legacy' })).reason, 'migration-required');
   assert.deepEqual(classify(ve(409, { message: 'market closed' })), { action: 'fail', reason: 'conflict' });
@@ -68,12 +71,30 @@ test('venue error bodies: {message, code}, {error, message}, text, empty', () =>
 
 test('back-off: full jitter under an exponential ceiling; Retry-After honoured', () => {
   const p = { ...DEFAULT_RETRY, baseDelayMs: 100, maxDelayMs: 1000 };
-  assert.equal(backoffDelay(1, p, () => 0.999999), 99);
-  assert.equal(backoffDelay(3, p, () => 0.5), 200);
-  assert.equal(backoffDelay(10, p, () => 0.999999), 999);
-  assert.equal(backoffDelay(2, p, () => 0), 0);
-  assert.equal(nextDelay(1, p, 5000, () => 0.5), 5000);
-  assert.equal(nextDelay(1, p, undefined, () => 0.5), 50);
+  assert.equal(
+    backoffDelay(1, p, () => 0.999999),
+    99,
+  );
+  assert.equal(
+    backoffDelay(3, p, () => 0.5),
+    200,
+  );
+  assert.equal(
+    backoffDelay(10, p, () => 0.999999),
+    999,
+  );
+  assert.equal(
+    backoffDelay(2, p, () => 0),
+    0,
+  );
+  assert.equal(
+    nextDelay(1, p, 5000, () => 0.5),
+    5000,
+  );
+  assert.equal(
+    nextDelay(1, p, undefined, () => 0.5),
+    50,
+  );
 });
 
 test('Retry-After: seconds, HTTP date, X-RateLimit-Reset, body retryAfter', () => {

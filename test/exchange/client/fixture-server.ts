@@ -40,7 +40,13 @@ export async function startFixture(): Promise<Fixture> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://x');
-      const rec: Recorded = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const rec: Recorded = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       requests.push(rec);
       const key = `${rec.method} ${url.pathname.replace(/^\/v2/, '')}`;
       const q = routes.get(key);
@@ -167,7 +173,12 @@ export function useFixtureClient(apiKey?: string): FixtureClient {
   const ctx = { sleeps: [] } as unknown as FixtureClient;
   before(async () => {
     ctx.fx = await startFixture();
-    ctx.client = createVenueClient({ baseUrl: ctx.fx.baseUrl, ...(apiKey !== undefined ? { apiKey } : {}), sleep: async (ms) => void ctx.sleeps.push(ms), random: () => 0.5 });
+    ctx.client = createVenueClient({
+      baseUrl: ctx.fx.baseUrl,
+      ...(apiKey !== undefined ? { apiKey } : {}),
+      sleep: async (ms) => void ctx.sleeps.push(ms),
+      random: () => 0.5,
+    });
   });
   after(async () => {
     await ctx.client.close();

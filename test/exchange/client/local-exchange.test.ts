@@ -64,7 +64,11 @@ test('signed order round trip: create, duplicate, book, list, get, cancel, alrea
 
   const ob = await client.markets.orderbook(marketId, { outcomeIndex: 1, depth: 50 });
   assert.equal(ob.status, 200);
-  if (ob.status === 200) assert.ok(ob.book.bids.some((l) => l.price === 120_000 && l.size >= 3_000_000), JSON.stringify(ob.book.bids));
+  if (ob.status === 200)
+    assert.ok(
+      ob.book.bids.some((l) => l.price === 120_000 && l.size >= 3_000_000),
+      JSON.stringify(ob.book.bids),
+    );
 
   const mine = [];
   for await (const o of client.orders.iterate({ trader: signer.address, status: ['open'] })) mine.push(o);

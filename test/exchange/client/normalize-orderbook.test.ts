@@ -38,11 +38,25 @@ test('float artefacts do not leak: 0.29 shares is 290000 units, 29.01¢ is 29010
 test('sorted best-first, duplicates merged, zero sizes dropped unless kept', () => {
   const b = normalizeOrderbook({
     marketId: M,
-    bids: [{ price: 40, size: 1 }, { price: 44, size: 2 }, { price: 40, size: 3 }, { price: 41, size: 0 }],
-    asks: [{ price: 50, size: 1 }, { price: 47, size: 2 }],
+    bids: [
+      { price: 40, size: 1 },
+      { price: 44, size: 2 },
+      { price: 40, size: 3 },
+      { price: 41, size: 0 },
+    ],
+    asks: [
+      { price: 50, size: 1 },
+      { price: 47, size: 2 },
+    ],
   });
-  assert.deepEqual(b.bids, [{ price: 440000, size: 2_000_000 }, { price: 400000, size: 4_000_000 }]);
-  assert.deepEqual(b.asks.map((l) => l.price), [470000, 500000]);
+  assert.deepEqual(b.bids, [
+    { price: 440000, size: 2_000_000 },
+    { price: 400000, size: 4_000_000 },
+  ]);
+  assert.deepEqual(
+    b.asks.map((l) => l.price),
+    [470000, 500000],
+  );
   const k = normalizeOrderbook({ marketId: M, bids: [{ price: 41, size: 0 }], asks: [] }, { keepZero: true });
   assert.deepEqual(k.bids, [{ price: 410000, size: 0 }]);
 });
@@ -61,7 +75,10 @@ test('metadata: marketId fallback, outcomeIndex, timestamp forms, seq', () => {
 
 test('malformed input names the field', () => {
   const bad = (json: unknown, field: string): void => {
-    assert.throws(() => normalizeOrderbook(json), (e: unknown) => e instanceof BadResponseError && e.field === field);
+    assert.throws(
+      () => normalizeOrderbook(json),
+      (e: unknown) => e instanceof BadResponseError && e.field === field,
+    );
   };
   bad(null, '(body)');
   bad([], '(body)');
@@ -70,7 +87,17 @@ test('malformed input names the field', () => {
   bad({ marketId: M, bids: [null], asks: [] }, 'bids[0]');
   bad({ marketId: M, bids: [], asks: [{ price: 'NaN', size: 1 }] }, 'asks[0].price');
   bad({ marketId: M, bids: [], asks: [{ price: 45, size: -1 }] }, 'asks[0].size');
-  bad({ marketId: M, bids: [{ price: 45, size: 1 }, { price: Infinity, size: 1 }], asks: [] }, 'bids[1].price');
+  bad(
+    {
+      marketId: M,
+      bids: [
+        { price: 45, size: 1 },
+        { price: Infinity, size: 1 },
+      ],
+      asks: [],
+    },
+    'bids[1].price',
+  );
   bad({ marketId: M, bids: [{ price: 0, size: 1 }], asks: [] }, 'bids[0].price'); // 0 is not a price
   bad({ marketId: M, bids: [{ price: 100, size: 1 }], asks: [] }, 'bids[0].price'); // 100¢ neither
   bad({ marketId: M, outcomeIndex: 2, bids: [], asks: [] }, 'outcomeIndex');
@@ -93,8 +120,14 @@ test('property: any cents/shares book normalises exactly, sorted, without losing
       for (let i = 1; i < b.bids.length; i++) assert.ok(b.bids[i - 1]!.price > b.bids[i]!.price);
       for (let i = 1; i < b.asks.length; i++) assert.ok(b.asks[i - 1]!.price < b.asks[i]!.price);
       const sum = (xs: { s: number }[]) => xs.reduce((a, x) => a + x.s, 0);
-      assert.equal(b.bids.reduce((a, l) => a + l.size, 0), sum(bids));
-      assert.equal(b.asks.reduce((a, l) => a + l.size, 0), sum(asks));
+      assert.equal(
+        b.bids.reduce((a, l) => a + l.size, 0),
+        sum(bids),
+      );
+      assert.equal(
+        b.asks.reduce((a, l) => a + l.size, 0),
+        sum(asks),
+      );
       const seen = new Set([...b.bids, ...b.asks].map((l) => l.price));
       for (const p of seen) assert.ok(allPrices.includes(p));
     }),

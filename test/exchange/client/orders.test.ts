@@ -24,7 +24,11 @@ test('create: 201 → the parsed order, body sent as given with the bearer key',
 });
 
 test('create retried after 5xx meets 409 duplicate → already placed, not an error, sent twice with identical bytes', async () => {
-  ctx.fx.on('POST /orders', { status: 502, body: { message: 'bad gateway' } }, { status: 409, body: { message: 'Nonce already used', code: 'nonce_already_used' } });
+  ctx.fx.on(
+    'POST /orders',
+    { status: 502, body: { message: 'bad gateway' } },
+    { status: 409, body: { message: 'Nonce already used', code: 'nonce_already_used' } },
+  );
   const r = await ctx.client.orders.create(limitBody());
   assert.deepEqual(r, { nonce: NONCE, order: null, duplicate: true });
   assert.equal(ctx.fx.requests.length, 2);
@@ -49,15 +53,25 @@ test('create: 409 during migration → halt; invalid signature → halt; 400 →
 });
 
 test('create: 429 with Retry-After then 201', async () => {
-  ctx.fx.on('POST /orders', { status: 429, body: { message: 'Too many requests' }, headers: { 'retry-after': '1' } }, { status: 201, body: { success: true, order: orderJson() } });
+  ctx.fx.on(
+    'POST /orders',
+    { status: 429, body: { message: 'Too many requests' }, headers: { 'retry-after': '1' } },
+    { status: 201, body: { success: true, order: orderJson() } },
+  );
   const r = await ctx.client.orders.create(limitBody());
   assert.equal(r.duplicate, false);
   assert.deepEqual(ctx.sleeps, [1000]);
 });
 
 test('create refuses an unsigned body before sending', async () => {
-  await assert.rejects(ctx.client.orders.create({ ...limitBody(), signature: '0x12' as `0x${string}` }), (e: unknown) => e instanceof BadInputError && e.field === 'body.signature');
-  await assert.rejects(ctx.client.orders.create({ ...limitBody(), nonce: '0x1' as `0x${string}` }), (e: unknown) => e instanceof BadInputError && e.field === 'body.nonce');
+  await assert.rejects(
+    ctx.client.orders.create({ ...limitBody(), signature: '0x12' as `0x${string}` }),
+    (e: unknown) => e instanceof BadInputError && e.field === 'body.signature',
+  );
+  await assert.rejects(
+    ctx.client.orders.create({ ...limitBody(), nonce: '0x1' as `0x${string}` }),
+    (e: unknown) => e instanceof BadInputError && e.field === 'body.nonce',
+  );
   assert.equal(ctx.fx.requests.length, 0);
 });
 
@@ -71,7 +85,11 @@ test('create: malformed order in the answer → BadResponseError naming the fiel
 });
 
 test('cancel: 201 cancelled, 200 already cancelled (idempotent)', async () => {
-  ctx.fx.on('POST /orders/cancel', { status: 201, body: { success: true, alreadyCancelled: false } }, { status: 200, body: { success: true, alreadyCancelled: true } });
+  ctx.fx.on(
+    'POST /orders/cancel',
+    { status: 201, body: { success: true, alreadyCancelled: false } },
+    { status: 200, body: { success: true, alreadyCancelled: true } },
+  );
   assert.equal((await ctx.client.orders.cancel(cancelBody)).alreadyCancelled, false);
   const again = await ctx.client.orders.cancel(cancelBody);
   assert.deepEqual(again, { trader: TRADER, nonce: NONCE, alreadyCancelled: true });
@@ -85,20 +103,38 @@ test('cancel retried on a network-ish 503 then succeeds', async () => {
 
 test('cancel-replace: both halves parsed; a retried 409 duplicate means it went through', async () => {
   const n2 = ('0x' + '77'.repeat(32)) as `0x${string}`;
-  ctx.fx.on('POST /orders/cancel-replace', { status: 201, body: { cancel: { success: true, trader: TRADER, nonce: NONCE, alreadyCancelled: false }, create: { success: true, order: orderJson({ nonce: n2 }) } } });
+  ctx.fx.on('POST /orders/cancel-replace', {
+    status: 201,
+    body: { cancel: { success: true, trader: TRADER, nonce: NONCE, alreadyCancelled: false }, create: { success: true, order: orderJson({ nonce: n2 }) } },
+  });
   const r = await ctx.client.orders.cancelReplace(cancelBody, limitBody(n2));
   assert.equal(r.cancel.nonce, NONCE);
   assert.equal(r.create.order?.nonce, n2);
   assert.deepEqual(Object.keys(JSON.parse(ctx.fx.requests[0]!.body)), ['cancel', 'create']);
-  ctx.fx.on('POST /orders/cancel-replace', { status: 500, body: { message: 'x' } }, { status: 409, body: { message: 'duplicate order', code: 'nonce_already_used' } });
+  ctx.fx.on(
+    'POST /orders/cancel-replace',
+    { status: 500, body: { message: 'x' } },
+    { status: 409, body: { message: 'duplicate order', code: 'nonce_already_used' } },
+  );
   const d = await ctx.client.orders.cancelReplace(cancelBody, limitBody(n2));
   assert.equal(d.create.duplicate, true);
   assert.equal(d.cancel.alreadyCancelled, true);
 });
 
 test('bulk, bulk create, bulk cancel: shapes, limits, retried duplicate', async () => {
-  ctx.fx.on('POST /orders/bulk', { status: 201, body: { results: [{ type: 'create', success: true, order: orderJson() }, { type: 'cancel', success: true, trader: TRADER, nonce: NONCE, alreadyCancelled: true }] } });
-  const b = await ctx.client.orders.bulk([{ type: 'create', order: limitBody() }, { type: 'cancel', cancel: cancelBody }]);
+  ctx.fx.on('POST /orders/bulk', {
+    status: 201,
+    body: {
+      results: [
+        { type: 'create', success: true, order: orderJson() },
+        { type: 'cancel', success: true, trader: TRADER, nonce: NONCE, alreadyCancelled: true },
+      ],
+    },
+  });
+  const b = await ctx.client.orders.bulk([
+    { type: 'create', order: limitBody() },
+    { type: 'cancel', cancel: cancelBody },
+  ]);
   assert.equal(b.results.length, 2);
   assert.equal(b.results[0]!.type, 'create');
   const c = b.results[1]!;
@@ -106,7 +142,10 @@ test('bulk, bulk create, bulk cancel: shapes, limits, retried duplicate', async 
   ctx.fx.on('POST /orders/bulk/create', { status: 503, body: { message: 'x' } }, { status: 409, body: { message: 'Nonce already used' } });
   const bc = await ctx.client.orders.bulkCreate([limitBody()]);
   assert.deepEqual(bc, { results: [], duplicate: true });
-  ctx.fx.on('POST /orders/bulk/cancel', { status: 200, body: { success: true, results: [{ type: 'cancel', success: true, trader: TRADER, nonce: NONCE, alreadyCancelled: false }] } });
+  ctx.fx.on('POST /orders/bulk/cancel', {
+    status: 200,
+    body: { success: true, results: [{ type: 'cancel', success: true, trader: TRADER, nonce: NONCE, alreadyCancelled: false }] },
+  });
   const bx = await ctx.client.orders.bulkCancel([cancelBody]);
   assert.equal(bx.results.length, 1);
   assert.deepEqual(JSON.parse(ctx.fx.requests.at(-1)!.body), { cancels: [cancelBody] });
@@ -119,11 +158,20 @@ test('orders.list/iterate across pages; recent; get by id and by hash (bare and 
   ctx.fx.on('GET /orders', (r) =>
     r.query.get('cursor') === 'k'
       ? { body: { orders: [orderJson({ nonce: n2, avgFillPrice: null })], markets: {}, cursor: null } }
-      : { body: { orders: [orderJson({ avgFillPrice: '452000', filledSize: '5000000', remainingSize: '5000000', percentFilled: 50 })], markets: { [MARKET_ID]: { shortQuestion: 'Rain?', slug: 'rain' } }, cursor: 'k' } },
+      : {
+          body: {
+            orders: [orderJson({ avgFillPrice: '452000', filledSize: '5000000', remainingSize: '5000000', percentFilled: 50 })],
+            markets: { [MARKET_ID]: { shortQuestion: 'Rain?', slug: 'rain' } },
+            cursor: 'k',
+          },
+        },
   );
   const all = [];
   for await (const o of ctx.client.orders.iterate({ trader: TRADER, status: ['open', 'filled'] })) all.push(o);
-  assert.deepEqual(all.map((o) => o.nonce), [NONCE, n2]);
+  assert.deepEqual(
+    all.map((o) => o.nonce),
+    [NONCE, n2],
+  );
   assert.equal(all[0]!.avgFillPrice, 452000);
   assert.equal(all[0]!.filledSize, 5_000_000);
   assert.equal(ctx.fx.requests[0]!.query.get('status'), 'open,filled');
@@ -141,12 +189,43 @@ test('orders.list/iterate across pages; recent; get by id and by hash (bare and 
 });
 
 test('orders.simulate converts strings to bigint', async () => {
-  const lvl = { price: '450000', sizeAvailable: '1000000', cumulativeSize: '1000000', takerFee: '4500', cumulativeTakerFee: '4500', collateralRequired: '450000', cumulativeCollateral: '450000', makerCount: 1 };
-  ctx.fx.on('POST /orders/simulate', { body: { levels: [lvl], summary: { fillSize: '1000000', fillCost: '450000', takerFee: '4500', weightedAvgPrice: '450000', totalLiquidityAvailable: '1000000', percentFillable: 100, slippageBps: 0 }, collateral: { balance: '99000000', outcomeTokenBalance: '0', requiredForFill: '454500', isSufficient: true }, warnings: [] } });
+  const lvl = {
+    price: '450000',
+    sizeAvailable: '1000000',
+    cumulativeSize: '1000000',
+    takerFee: '4500',
+    cumulativeTakerFee: '4500',
+    collateralRequired: '450000',
+    cumulativeCollateral: '450000',
+    makerCount: 1,
+  };
+  ctx.fx.on('POST /orders/simulate', {
+    body: {
+      levels: [lvl],
+      summary: {
+        fillSize: '1000000',
+        fillCost: '450000',
+        takerFee: '4500',
+        weightedAvgPrice: '450000',
+        totalLiquidityAvailable: '1000000',
+        percentFillable: 100,
+        slippageBps: 0,
+      },
+      collateral: { balance: '99000000', outcomeTokenBalance: '0', requiredForFill: '454500', isSufficient: true },
+      warnings: [],
+    },
+  });
   const s = await ctx.client.orders.simulate({ marketId: MARKET_ID, trader: TRADER, maxSize: 1_000_000, maxPrice: 500000, outcomeIndex: 1, side: 'bid' });
   assert.equal(s.levels[0]!.takerFee, 4500n);
   assert.equal(s.collateral.isSufficient, true);
-  assert.deepEqual(JSON.parse(ctx.fx.requests.at(-1)!.body), { marketId: MARKET_ID, trader: TRADER, maxSize: '1000000', maxPrice: '500000', outcomeIndex: 1, side: 'bid' });
+  assert.deepEqual(JSON.parse(ctx.fx.requests.at(-1)!.body), {
+    marketId: MARKET_ID,
+    trader: TRADER,
+    maxSize: '1000000',
+    maxPrice: '500000',
+    outcomeIndex: 1,
+    side: 'bid',
+  });
 });
 
 test('the API key never appears in an error message', async () => {

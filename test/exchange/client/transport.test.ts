@@ -74,7 +74,10 @@ test('5xx then success: retried with the same bytes, back-off jittered', async (
 
 test('non-idempotent write is not retried on 5xx', async () => {
   fx.on('POST /mint', { status: 500, body: { message: 'oops' } }, { status: 200, body: {} });
-  await assert.rejects(transport().request({ method: 'POST', path: '/mint', endpoint: 'POST /mint', body: {} }), (e: unknown) => e instanceof VenueError && e.status === 500);
+  await assert.rejects(
+    transport().request({ method: 'POST', path: '/mint', endpoint: 'POST /mint', body: {} }),
+    (e: unknown) => e instanceof VenueError && e.status === 500,
+  );
   assert.equal(fx.requests.length, 1);
 });
 
@@ -87,7 +90,15 @@ test('429 honours Retry-After (seconds) and then succeeds', async () => {
 
 test('429 with X-RateLimit-Reset, and the rate-limit state is exposed', async () => {
   const now = 1_800_000_000_000;
-  fx.on('GET /r2', { status: 429, body: { message: 'slow' }, headers: { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now / 1000 + 3) } }, { body: {}, headers: { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': String(now / 1000 + 60) } });
+  fx.on(
+    'GET /r2',
+    {
+      status: 429,
+      body: { message: 'slow' },
+      headers: { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now / 1000 + 3) },
+    },
+    { body: {}, headers: { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': String(now / 1000 + 60) } },
+  );
   const t = transport({ now: () => now });
   await t.request({ method: 'GET', path: '/r2', endpoint: 'GET /r2' });
   assert.deepEqual(sleeps, [3000]);
@@ -96,14 +107,20 @@ test('429 with X-RateLimit-Reset, and the rate-limit state is exposed', async ()
 
 test('retry budget: attempts are bounded and the last error is thrown', async () => {
   fx.on('GET /down', { status: 500, body: { message: 'down', code: 'internal' } });
-  await assert.rejects(transport({ retry: { maxAttempts: 3 } }).request({ method: 'GET', path: '/down', endpoint: 'GET /down' }), (e: unknown) => e instanceof VenueError && e.venueCode === 'internal');
+  await assert.rejects(
+    transport({ retry: { maxAttempts: 3 } }).request({ method: 'GET', path: '/down', endpoint: 'GET /down' }),
+    (e: unknown) => e instanceof VenueError && e.venueCode === 'internal',
+  );
   assert.equal(fx.requests.length, 3);
   assert.equal(sleeps.length, 2);
 });
 
 test('retry budget: a Retry-After beyond the total budget is not waited for', async () => {
   fx.on('GET /long', { status: 429, body: { message: 'later' }, headers: { 'retry-after': '3600' } });
-  await assert.rejects(transport().request({ method: 'GET', path: '/long', endpoint: 'GET /long' }), (e: unknown) => e instanceof VenueError && e.status === 429 && e.retryAfterMs === 3_600_000);
+  await assert.rejects(
+    transport().request({ method: 'GET', path: '/long', endpoint: 'GET /long' }),
+    (e: unknown) => e instanceof VenueError && e.status === 429 && e.retryAfterMs === 3_600_000,
+  );
   assert.equal(fx.requests.length, 1);
   assert.deepEqual(sleeps, []);
 });
@@ -122,7 +139,10 @@ test('4xx is not retried and carries {message, code}', async () => {
 
 test('malformed 2xx body → BadResponseError', async () => {
   fx.on('GET /junk', { raw: '{"markets": [' });
-  await assert.rejects(transport().request({ method: 'GET', path: '/junk', endpoint: 'GET /junk' }), (e: unknown) => e instanceof BadResponseError && e.endpoint === 'GET /junk');
+  await assert.rejects(
+    transport().request({ method: 'GET', path: '/junk', endpoint: 'GET /junk' }),
+    (e: unknown) => e instanceof BadResponseError && e.endpoint === 'GET /junk',
+  );
 });
 
 test('network error: connection refused is a NetworkError, retried for reads', async () => {

@@ -27,7 +27,14 @@ for (const pure of [false, true]) {
         assert.ok(sOf(body.signature) <= HALF_N, 'low-s');
         assert.match(body.signature.slice(130), /^1[bc]$/, 'v is 27 or 28');
         if (j < 4) {
-          const ok = await verifyTypedData({ address: s.address, domain: settlementV2Domain(chain), types: ORDER_TYPES, primaryType: 'Order', message: toSettlementV2Order(body), signature: body.signature });
+          const ok = await verifyTypedData({
+            address: s.address,
+            domain: settlementV2Domain(chain),
+            types: ORDER_TYPES,
+            primaryType: 'Order',
+            message: toSettlementV2Order(body),
+            signature: body.signature,
+          });
           assert.ok(ok, `viem verifies order ${j}`);
         }
       }
@@ -41,7 +48,8 @@ test('a nonce computed ahead is used once: 2,000 signatures, 2,000 distinct r, t
   s.precomputeNonces(2000);
   const seen = new Set<string>();
   const order = { marketId: MARKET, outcomeIndex: 1 as const, side: 0 as const, price: 500_000, size: 1_000_000 };
-  for (let i = 0; i < 2000; i++) seen.add(s.signOrder({ ...order, nonce: `0x${i.toString(16).padStart(64, '0')}` as `0x${string}` }, NOW).signature.slice(0, 66));
+  for (let i = 0; i < 2000; i++)
+    seen.add(s.signOrder({ ...order, nonce: `0x${i.toString(16).padStart(64, '0')}` as `0x${string}` }, NOW).signature.slice(0, 66));
   assert.equal(seen.size, 2000);
   assert.equal(s.precomputedNonces, 0);
   // the same message twice: different signatures while the pool lasts, RFC 6979's bytes once it is empty

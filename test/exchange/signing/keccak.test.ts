@@ -42,7 +42,10 @@ test('assertAddress: lowercase and checksummed pass, a broken checksum or shape 
   // Flip the case of one letter so the checksum breaks.
   const i = [...a].findIndex((c, k) => k > 1 && /[a-fA-F]/.test(c));
   const broken = a.slice(0, i) + (a[i] === a[i]!.toLowerCase() ? a[i]!.toUpperCase() : a[i]!.toLowerCase()) + a.slice(i + 1);
-  assert.throws(() => assertAddress(broken, 'to', pureKeccak256), (e: unknown) => e instanceof BadInputError && e.field === 'to');
+  assert.throws(
+    () => assertAddress(broken, 'to', pureKeccak256),
+    (e: unknown) => e instanceof BadInputError && e.field === 'to',
+  );
   assert.throws(() => assertAddress('0x' + 'a'.repeat(39), 'to', pureKeccak256), BadInputError);
   assert.throws(() => assertAddress(randInt(r, 1, 9), 'to', pureKeccak256), BadInputError);
 });

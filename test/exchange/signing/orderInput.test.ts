@@ -9,10 +9,35 @@ const hl = { marketId: MARKET, outcome: 'yes', side: 'buy', priceCents: 37, size
 
 test('high-level order → integer units', () => {
   assert.deepEqual(parseOrderInput(hl, NOW), { kind: 'limit', order: { marketId: MARKET, outcomeIndex: 1, side: 0, price: 370_000, size: 12_345_678 } });
-  const p = parseOrderInput({ ...hl, outcome: 'NO', side: 'sell', priceCents: '45.5', size: '3', inventoryMode: 'mint', timeInForce: 'fok', maxFee: '12', expirySeconds: 60, makerRole: 'taker' }, NOW);
+  const p = parseOrderInput(
+    {
+      ...hl,
+      outcome: 'NO',
+      side: 'sell',
+      priceCents: '45.5',
+      size: '3',
+      inventoryMode: 'mint',
+      timeInForce: 'fok',
+      maxFee: '12',
+      expirySeconds: 60,
+      makerRole: 'taker',
+    },
+    NOW,
+  );
   assert.deepEqual(p, {
     kind: 'limit',
-    order: { marketId: MARKET, outcomeIndex: 0, side: 1, price: 455_000, size: 3_000_000, inventoryMode: 2, timeInForce: 2, maxFee: 12, expiry: NOW + 60, makerRole: 2 },
+    order: {
+      marketId: MARKET,
+      outcomeIndex: 0,
+      side: 1,
+      price: 455_000,
+      size: 3_000_000,
+      inventoryMode: 2,
+      timeInForce: 2,
+      maxFee: 12,
+      expiry: NOW + 60,
+      makerRole: 2,
+    },
   });
   // 0.29 is 0.28999… in binary; the decimal spelling is used, so no unit is lost.
   assert.equal((parseOrderInput({ ...hl, priceCents: 0.29, size: 0.29 }, NOW).order as { price: number }).price, 2_900);
@@ -20,8 +45,14 @@ test('high-level order → integer units', () => {
 });
 
 test('raw order in integer units (numbers or decimal strings)', () => {
-  const p = parseOrderInput({ marketId: MARKET, outcomeIndex: 0, side: 1, price: '620000', size: 10_000_000, inventoryModeConstraint: 2, expiry: 1_900_000_000 }, NOW);
-  assert.deepEqual(p, { kind: 'limit', order: { marketId: MARKET, outcomeIndex: 0, side: 1, price: 620_000, size: 10_000_000, inventoryMode: 2, expiry: 1_900_000_000 } });
+  const p = parseOrderInput(
+    { marketId: MARKET, outcomeIndex: 0, side: 1, price: '620000', size: 10_000_000, inventoryModeConstraint: 2, expiry: 1_900_000_000 },
+    NOW,
+  );
+  assert.deepEqual(p, {
+    kind: 'limit',
+    order: { marketId: MARKET, outcomeIndex: 0, side: 1, price: 620_000, size: 10_000_000, inventoryMode: 2, expiry: 1_900_000_000 },
+  });
   assert.equal(parseOrderInput({ marketId: MARKET, outcomeIndex: 1, side: 'buy', price: 1, size: 1 }, NOW).order.side, 0);
 });
 
@@ -31,7 +62,10 @@ test('market orders: a buy needs buyValue (USD), a sell needs size', () => {
   const s = parseOrderInput({ type: 'market', marketId: MARKET, outcome: 'no', side: 'sell', priceCents: 40, size: 2 }, NOW);
   assert.deepEqual(s, { kind: 'market', order: { marketId: MARKET, outcomeIndex: 0, side: 1, maxPrice: 400_000, size: 2_000_000 } });
   assert.throws(() => parseOrderInput({ type: 'market', marketId: MARKET, outcome: 'yes', side: 'buy', priceCents: 50 }, NOW), /buyValue/);
-  assert.throws(() => parseOrderInput({ type: 'market', marketId: MARKET, outcome: 'yes', side: 'buy', priceCents: 50, buyValue: 1, timeInForce: 'gtc' }, NOW), /timeInForce/);
+  assert.throws(
+    () => parseOrderInput({ type: 'market', marketId: MARKET, outcome: 'yes', side: 'buy', priceCents: 50, buyValue: 1, timeInForce: 'gtc' }, NOW),
+    /timeInForce/,
+  );
 });
 
 test('bad input names the field (with the array prefix)', () => {
@@ -61,13 +95,29 @@ test('bad input names the field (with the array prefix)', () => {
     ['type', { type: 'stop' }],
   ];
   for (const [field, patch] of cases) {
-    assert.throws(() => parseOrderInput({ ...hl, ...patch }, NOW, 'orders[3].'), (e: unknown) => e instanceof BadInputError && e.field === `orders[3].${field}`, `${field} ${JSON.stringify(patch)}`);
+    assert.throws(
+      () => parseOrderInput({ ...hl, ...patch }, NOW, 'orders[3].'),
+      (e: unknown) => e instanceof BadInputError && e.field === `orders[3].${field}`,
+      `${field} ${JSON.stringify(patch)}`,
+    );
   }
   const raw = { marketId: MARKET, outcomeIndex: 1, side: 0, price: 1, size: 1 };
-  assert.throws(() => parseOrderInput({ ...raw, makerRoleConstraint: 1 }, NOW), (e: unknown) => e instanceof BadInputError && e.field === 'makerRoleConstraint');
-  assert.throws(() => parseOrderInput({ ...raw, outcomeIndex: 2 }, NOW), (e: unknown) => e instanceof BadInputError && e.field === 'outcomeIndex');
-  assert.throws(() => parseOrderInput({ ...raw, price: 1_000_000 }, NOW), (e: unknown) => e instanceof BadInputError && e.field === 'price');
-  assert.throws(() => parseOrderInput({ ...raw, price: 5.5 }, NOW), (e: unknown) => e instanceof BadInputError && e.field === 'price');
+  assert.throws(
+    () => parseOrderInput({ ...raw, makerRoleConstraint: 1 }, NOW),
+    (e: unknown) => e instanceof BadInputError && e.field === 'makerRoleConstraint',
+  );
+  assert.throws(
+    () => parseOrderInput({ ...raw, outcomeIndex: 2 }, NOW),
+    (e: unknown) => e instanceof BadInputError && e.field === 'outcomeIndex',
+  );
+  assert.throws(
+    () => parseOrderInput({ ...raw, price: 1_000_000 }, NOW),
+    (e: unknown) => e instanceof BadInputError && e.field === 'price',
+  );
+  assert.throws(
+    () => parseOrderInput({ ...raw, price: 5.5 }, NOW),
+    (e: unknown) => e instanceof BadInputError && e.field === 'price',
+  );
   assert.throws(() => parseOrderInput([], NOW), BadInputError);
   assert.throws(() => parseOrderInput('x', NOW), BadInputError);
 });

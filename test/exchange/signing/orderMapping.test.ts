@@ -18,19 +18,36 @@ function bodyOf(o: LimitOrder) {
 
 function v2(o: LimitOrder) {
   const s = toSettlementV2Order(bodyOf(o));
-  return { kind: s.orderKind, maxShares: s.maxShares, minSharesOut: s.minSharesOut, maxCollateralIn: s.maxCollateralIn, minCollateralOut: s.minCollateralOut, maxFee: s.maxFee };
+  return {
+    kind: s.orderKind,
+    maxShares: s.maxShares,
+    minSharesOut: s.minSharesOut,
+    maxCollateralIn: s.maxCollateralIn,
+    minCollateralOut: s.minCollateralOut,
+    maxFee: s.maxFee,
+  };
 }
 
 test('worked example 1: buy 12.345678 YES @ 37¢', () => {
   assert.deepEqual(v2({ marketId: MARKET, outcomeIndex: 1, side: 0, price: 370_000, size: 12_345_678 }), {
-    kind: 0, maxShares: 0n, minSharesOut: 12_345_678n, maxCollateralIn: 4_613_580n, minCollateralOut: 0n, maxFee: 45_679n,
+    kind: 0,
+    maxShares: 0n,
+    minSharesOut: 12_345_678n,
+    maxCollateralIn: 4_613_580n,
+    minCollateralOut: 0n,
+    maxFee: 45_679n,
   });
 });
 
 test('worked example 2: sell from inventory 7.333333 YES @ 61¢ (mode 0 and mode 1)', () => {
   for (const inventoryMode of [0, 1] as const) {
     assert.deepEqual(v2({ marketId: MARKET, outcomeIndex: 1, side: 1, price: 610_000, size: 7_333_333, inventoryMode }), {
-      kind: 1, maxShares: 7_333_333n, minSharesOut: 0n, maxCollateralIn: 0n, minCollateralOut: 4_428_600n, maxFee: 44_733n,
+      kind: 1,
+      maxShares: 7_333_333n,
+      minSharesOut: 0n,
+      maxCollateralIn: 0n,
+      minCollateralOut: 4_428_600n,
+      maxFee: 44_733n,
     });
   }
 });
@@ -111,7 +128,9 @@ test('property: 3000 random orders map as the reference formula says', () => {
     const body = bodyOf(o);
     const s = toSettlementV2Order(body);
     const ceil = (x: bigint) => (x + 999_999n) / 1_000_000n;
-    const P = BigInt(o.price), S = BigInt(o.size), F = BigInt(body.maxFee);
+    const P = BigInt(o.price),
+      S = BigInt(o.size),
+      F = BigInt(body.maxFee);
     let exp = reference(P, S, F, o.side, o.inventoryMode ?? 0, o.buyValue === undefined ? undefined : BigInt(o.buyValue));
     if (o.side === 0 && o.buyValue === undefined) exp = [0n, S, ceil(P * S) + F, 0n];
     assert.deepEqual([s.maxShares, s.minSharesOut, s.maxCollateralIn, s.minCollateralOut], exp, JSON.stringify(body));

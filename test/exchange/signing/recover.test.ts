@@ -4,8 +4,15 @@ import { hashTypedData, keccak256, encodeAbiParameters } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createSigner } from '../../../src/exchange/signing/signer.ts';
 import {
-  orderHash, recoverBatchWithdrawSigner, recoverCancelSigner, recoverDigestSigner, recoverOperatorApprovalSigner,
-  recoverOrder, recoverOrderSigner, recoverPermit2Signer, recoverPersonalMessageSigner,
+  orderHash,
+  recoverBatchWithdrawSigner,
+  recoverCancelSigner,
+  recoverDigestSigner,
+  recoverOperatorApprovalSigner,
+  recoverOrder,
+  recoverOrderSigner,
+  recoverPermit2Signer,
+  recoverPersonalMessageSigner,
 } from '../../../src/exchange/signing/recover.ts';
 import { toSettlementV2Order } from '../../../src/exchange/signing/orderMapping.ts';
 import { MAINNET, TESTNET } from '../../../src/exchange/chains.ts';
@@ -33,8 +40,27 @@ test('orderHash is the EIP-712 digest viem computes; recovery gives the checksum
 
 test('an order signed by viem recovers to its signer; the wrong chain or a changed field does not', async () => {
   const acct = privateKeyToAccount(TEST_KEYS[1]);
-  const unsigned = { type: 'limit' as const, marketId: MARKET, trader: acct.address, price: '450000', size: '2000000', outcomeIndex: 1, side: 1, nonce: randHex(rng(1), 32), expiry: '1900000000', maxFee: '9000', makerRoleConstraint: 0, inventoryModeConstraint: 2, timeInForce: 0 };
-  const signature = await acct.signTypedData({ domain: settlementV2Domain(MAINNET), types: ORDER_TYPES, primaryType: 'Order', message: toSettlementV2Order(unsigned) });
+  const unsigned = {
+    type: 'limit' as const,
+    marketId: MARKET,
+    trader: acct.address,
+    price: '450000',
+    size: '2000000',
+    outcomeIndex: 1,
+    side: 1,
+    nonce: randHex(rng(1), 32),
+    expiry: '1900000000',
+    maxFee: '9000',
+    makerRoleConstraint: 0,
+    inventoryModeConstraint: 2,
+    timeInForce: 0,
+  };
+  const signature = await acct.signTypedData({
+    domain: settlementV2Domain(MAINNET),
+    types: ORDER_TYPES,
+    primaryType: 'Order',
+    message: toSettlementV2Order(unsigned),
+  });
   const body: LimitOrderBody = { ...unsigned, signature };
   assert.equal(recoverOrderSigner(body, MAINNET), acct.address);
   assert.notEqual(recoverOrderSigner(body, TESTNET), acct.address);
@@ -57,7 +83,14 @@ test('malformed signatures are BadInputErrors on "signature", never crashes', ()
   const s = createSigner({ privateKey: TEST_KEYS[0], chain: MAINNET });
   const body = s.signOrder({ marketId: MARKET, outcomeIndex: 0, side: 0, price: 1, size: 1 }, NOW);
   const bad = [
-    undefined, 12, '', '0x', '0x1234', body.signature.slice(0, 130), body.signature + '00', body.signature.replace('0x', '0X'),
+    undefined,
+    12,
+    '',
+    '0x',
+    '0x1234',
+    body.signature.slice(0, 130),
+    body.signature + '00',
+    body.signature.replace('0x', '0X'),
     body.signature.slice(0, 130) + '1d', // v = 29
     '0x' + '00'.repeat(64) + '1b', // r = s = 0
     '0x' + 'ff'.repeat(64) + '1b', // r, s above the curve order
@@ -87,15 +120,38 @@ test('cancel, operator approval, batch withdraw, Permit2 and personal_sign all r
       assert.equal(recoverOperatorApprovalSigner(op, chain, { pure }), s.address);
       assert.notEqual(recoverOperatorApprovalSigner({ ...op, settlementVersion: 1 }, chain, { pure }), s.address);
 
-      const tokens = [{ token: chain.usdc, amount: '5000000' }, { token: randHex(rng(8), 20) as Address, amount: '7' }];
+      const tokens = [
+        { token: chain.usdc, amount: '5000000' },
+        { token: randHex(rng(8), 20) as Address, amount: '7' },
+      ];
       const to = privateKeyToAccount(TEST_KEYS[0]).address;
       const bw = s.signBatchWithdraw({ to, tokens, nonce: 99n, deadline: 1_900_000_000 });
-      assert.equal(bw.withdrawsHash, keccak256(encodeAbiParameters([{ type: 'address[]' }, { type: 'uint256[]' }], [tokens.map((t) => t.token), tokens.map((t) => BigInt(t.amount))])));
-      assert.equal(recoverBatchWithdrawSigner({ from: s.address, to, tokens, nonce: bw.nonce, deadline: bw.deadline, signature: bw.signature }, chain, { pure }), s.address);
-      assert.notEqual(recoverBatchWithdrawSigner({ from: s.address, to, tokens: tokens.slice(0, 1), nonce: bw.nonce, deadline: bw.deadline, signature: bw.signature }, chain, { pure }), s.address);
+      assert.equal(
+        bw.withdrawsHash,
+        keccak256(encodeAbiParameters([{ type: 'address[]' }, { type: 'uint256[]' }], [tokens.map((t) => t.token), tokens.map((t) => BigInt(t.amount))])),
+      );
+      assert.equal(
+        recoverBatchWithdrawSigner({ from: s.address, to, tokens, nonce: bw.nonce, deadline: bw.deadline, signature: bw.signature }, chain, { pure }),
+        s.address,
+      );
+      assert.notEqual(
+        recoverBatchWithdrawSigner(
+          { from: s.address, to, tokens: tokens.slice(0, 1), nonce: bw.nonce, deadline: bw.deadline, signature: bw.signature },
+          chain,
+          { pure },
+        ),
+        s.address,
+      );
 
       const p = s.signPermit2({ amount: 10n, nonce: 1n, deadline: 1_900_000_000 });
-      assert.equal(recoverPermit2Signer({ token: chain.usdc, amount: p.amount, spender: chain.holdingsNew, nonce: p.nonce, deadline: p.deadline, signature: p.signature }, chain, { pure }), s.address);
+      assert.equal(
+        recoverPermit2Signer(
+          { token: chain.usdc, amount: p.amount, spender: chain.holdingsNew, nonce: p.nonce, deadline: p.deadline, signature: p.signature },
+          chain,
+          { pure },
+        ),
+        s.address,
+      );
 
       const m = s.signMigrationAuthorization({ action: 'start', deadline: 1_900_000_000 });
       assert.equal(recoverPersonalMessageSigner(m.message, m.signature, { pure }), s.address);
@@ -107,10 +163,17 @@ test('cancel, operator approval, batch withdraw, Permit2 and personal_sign all r
 test('recovery input errors name the field', () => {
   const s = createSigner({ privateKey: TEST_KEYS[2], chain: MAINNET });
   const c = s.signCancel(randHex(rng(5), 32));
-  assert.throws(() => recoverCancelSigner({ ...c, trader: '0x12' as Address }, MAINNET), (e: unknown) => e instanceof BadInputError && e.field === 'trader');
+  assert.throws(
+    () => recoverCancelSigner({ ...c, trader: '0x12' as Address }, MAINNET),
+    (e: unknown) => e instanceof BadInputError && e.field === 'trader',
+  );
   assert.throws(() => recoverCancelSigner(null as never, MAINNET), BadInputError);
   assert.throws(
-    () => recoverBatchWithdrawSigner({ from: s.address, to: s.address, tokens: [{ token: '0x1', amount: '1' }], nonce: '1', deadline: '1', signature: c.signature }, MAINNET),
+    () =>
+      recoverBatchWithdrawSigner(
+        { from: s.address, to: s.address, tokens: [{ token: '0x1', amount: '1' }], nonce: '1', deadline: '1', signature: c.signature },
+        MAINNET,
+      ),
     (e: unknown) => e instanceof BadInputError && e.field === 'tokens[0].token',
   );
   assert.throws(

@@ -11,8 +11,21 @@ import { MAINNET, TESTNET } from '../../../src/exchange/chains.ts';
 import { BadInputError, BookmakerError } from '../../../src/model/errors.ts';
 import type { Address, Bytes32 } from '../../../src/model/order.ts';
 import {
-  BATCH_WITHDRAW_TYPES, CANCEL_TYPES, MARKET, OPERATOR_APPROVAL_TYPES, ORDER_TYPES, PERMIT2_TYPES, TEST_KEYS,
-  holdingsLegacyDomain, holdingsNewDomain, permit2Domain, randHex, randInt, randomOrder, rng, settlementV2Domain,
+  BATCH_WITHDRAW_TYPES,
+  CANCEL_TYPES,
+  MARKET,
+  OPERATOR_APPROVAL_TYPES,
+  ORDER_TYPES,
+  PERMIT2_TYPES,
+  TEST_KEYS,
+  holdingsLegacyDomain,
+  holdingsNewDomain,
+  permit2Domain,
+  randHex,
+  randInt,
+  randomOrder,
+  rng,
+  settlementV2Domain,
 } from './fixtures.ts';
 
 const NOW = 1_800_000_000;
@@ -56,7 +69,10 @@ test('480 random V2 orders (3 kinds, 2 chains, 4 keys): native and pure signatur
     const a = s.native.signOrder(order, NOW);
     const b = s.pure.signOrder(order, NOW);
     const expected = await privateKeyToAccount(key).signTypedData({
-      domain: settlementV2Domain(chain), types: ORDER_TYPES, primaryType: 'Order', message: toSettlementV2Order(a),
+      domain: settlementV2Domain(chain),
+      types: ORDER_TYPES,
+      primaryType: 'Order',
+      message: toSettlementV2Order(a),
     });
     assert.equal(a.signature, expected, `order ${i} native`);
     assert.equal(b.signature, expected, `order ${i} pure`);
@@ -72,7 +88,10 @@ test('market orders are signed as IOC limits with clientOrderType "market"', asy
   assert.equal(body.size, '67567567');
   assert.equal(body.buyValue, '25000000');
   const expected = await privateKeyToAccount(TEST_KEYS[1]).signTypedData({
-    domain: settlementV2Domain(TESTNET), types: ORDER_TYPES, primaryType: 'Order', message: toSettlementV2Order(body),
+    domain: settlementV2Domain(TESTNET),
+    types: ORDER_TYPES,
+    primaryType: 'Order',
+    message: toSettlementV2Order(body),
   });
   assert.equal(body.signature, expected);
 });
@@ -95,7 +114,12 @@ test('cancels match viem on both chains and both backends', async () => {
     const chain = i % 2 ? TESTNET : MAINNET;
     const nonce = randHex(r, 32) as Bytes32;
     const acct = privateKeyToAccount(key);
-    const expected = await acct.signTypedData({ domain: settlementV2Domain(chain), types: CANCEL_TYPES, primaryType: 'CancelNonce', message: { trader: acct.address, nonce } });
+    const expected = await acct.signTypedData({
+      domain: settlementV2Domain(chain),
+      types: CANCEL_TYPES,
+      primaryType: 'CancelNonce',
+      message: { trader: acct.address, nonce },
+    });
     for (const pure of [false, true]) {
       const c = createSigner({ privateKey: key, chain, pure }).signCancel(nonce);
       assert.deepEqual(c, { trader: acct.address, nonce, signature: expected });
@@ -109,17 +133,30 @@ test('operator approvals: V2 on the new Holdings domain, V1 on the legacy one, a
       const acct = privateKeyToAccount(TEST_KEYS[0]);
       const s = createSigner({ privateKey: TEST_KEYS[0], chain, pure });
       const v2 = s.signOperatorApproval({ nonce: '7', deadline: 1_900_000_000 });
-      assert.deepEqual({ ...v2, signature: undefined }, { user: acct.address, settlementVersion: 2, approved: true, nonce: '7', deadline: '1900000000', signature: undefined });
-      assert.equal(v2.signature, await acct.signTypedData({
-        domain: holdingsNewDomain(chain), types: OPERATOR_APPROVAL_TYPES, primaryType: 'OperatorApproval',
-        message: { user: acct.address, operator: chain.settlementV2, approved: true, nonce: 7n, deadline: 1_900_000_000n },
-      }));
+      assert.deepEqual(
+        { ...v2, signature: undefined },
+        { user: acct.address, settlementVersion: 2, approved: true, nonce: '7', deadline: '1900000000', signature: undefined },
+      );
+      assert.equal(
+        v2.signature,
+        await acct.signTypedData({
+          domain: holdingsNewDomain(chain),
+          types: OPERATOR_APPROVAL_TYPES,
+          primaryType: 'OperatorApproval',
+          message: { user: acct.address, operator: chain.settlementV2, approved: true, nonce: 7n, deadline: 1_900_000_000n },
+        }),
+      );
       const v1 = s.signOperatorApproval({ nonce: 0, approved: false, settlementVersion: 1 }, NOW);
       assert.equal(v1.deadline, String(NOW + 3600));
-      assert.equal(v1.signature, await acct.signTypedData({
-        domain: holdingsLegacyDomain(chain), types: OPERATOR_APPROVAL_TYPES, primaryType: 'OperatorApproval',
-        message: { user: acct.address, operator: chain.settlementV1, approved: false, nonce: 0n, deadline: BigInt(NOW + 3600) },
-      }));
+      assert.equal(
+        v1.signature,
+        await acct.signTypedData({
+          domain: holdingsLegacyDomain(chain),
+          types: OPERATOR_APPROVAL_TYPES,
+          primaryType: 'OperatorApproval',
+          message: { user: acct.address, operator: chain.settlementV1, approved: false, nonce: 0n, deadline: BigInt(NOW + 3600) },
+        }),
+      );
     }
   }
 });
@@ -136,10 +173,15 @@ test('batch withdraw: withdrawsHash is keccak(abi.encode(address[], uint256[])) 
       const out = s.signBatchWithdraw({ to, tokens, nonce: (1n << 127n) + BigInt(n), deadline: 1_900_000_000 });
       assert.equal(out.withdrawsHash, wh);
       const acct = privateKeyToAccount(TEST_KEYS[1]);
-      assert.equal(out.signature, await acct.signTypedData({
-        domain: holdingsLegacyDomain(chain), types: BATCH_WITHDRAW_TYPES, primaryType: 'BatchWithdraw',
-        message: { from: acct.address, to, withdrawsHash: wh, nonce: (1n << 127n) + BigInt(n), deadline: 1_900_000_000n },
-      }));
+      assert.equal(
+        out.signature,
+        await acct.signTypedData({
+          domain: holdingsLegacyDomain(chain),
+          types: BATCH_WITHDRAW_TYPES,
+          primaryType: 'BatchWithdraw',
+          message: { from: acct.address, to, withdrawsHash: wh, nonce: (1n << 127n) + BigInt(n), deadline: 1_900_000_000n },
+        }),
+      );
     }
   }
   const s = createSigner({ privateKey: TEST_KEYS[1], chain: MAINNET });
@@ -155,10 +197,15 @@ test('Permit2 PermitTransferFrom (domain without version) matches viem', async (
       const s = createSigner({ privateKey: TEST_KEYS[3], chain, pure });
       const p = s.signPermit2({ amount: '123456789', nonce: 42n, deadline: 1_900_000_000 });
       assert.equal(p.user, acct.address);
-      assert.equal(p.signature, await acct.signTypedData({
-        domain: permit2Domain(chain), types: PERMIT2_TYPES, primaryType: 'PermitTransferFrom',
-        message: { permitted: { token: chain.usdc, amount: 123_456_789n }, spender: chain.holdingsNew, nonce: 42n, deadline: 1_900_000_000n },
-      }));
+      assert.equal(
+        p.signature,
+        await acct.signTypedData({
+          domain: permit2Domain(chain),
+          types: PERMIT2_TYPES,
+          primaryType: 'PermitTransferFrom',
+          message: { permitted: { token: chain.usdc, amount: 123_456_789n }, spender: chain.holdingsNew, nonce: 42n, deadline: 1_900_000_000n },
+        }),
+      );
     }
   }
 });
@@ -168,13 +215,16 @@ test('migration authorization: exact five lines, personal_sign identical to viem
   for (const pure of [false, true]) {
     const s = createSigner({ privateKey: TEST_KEYS[0], chain: MAINNET, pure });
     const a = s.signMigrationAuthorization({ action: 'dismiss-orders', legacyOrderIds: [30, 4, 112], deadline: 1_900_000_000 });
-    assert.equal(a.message, [
-      'Context public API migration authorization',
-      'Action: dismiss-orders',
-      `Wallet: ${acct.address.toLowerCase()}`,
-      'Legacy order ids: 4,30,112',
-      'Deadline: 1900000000',
-    ].join('\n'));
+    assert.equal(
+      a.message,
+      [
+        'Context public API migration authorization',
+        'Action: dismiss-orders',
+        `Wallet: ${acct.address.toLowerCase()}`,
+        'Legacy order ids: 4,30,112',
+        'Deadline: 1900000000',
+      ].join('\n'),
+    );
     assert.equal(a.signature, await acct.signMessage({ message: a.message }));
     const b = s.signMigrationAuthorization({ action: 'start' }, NOW);
     assert.ok(b.message.endsWith(`Legacy order ids: all\nDeadline: ${NOW + 3600}`));
@@ -236,11 +286,30 @@ test('bad orders are refused before signing, with the field named', () => {
     ['clientOrderType', { clientOrderType: 'stop' }],
   ];
   for (const [field, patch] of cases) {
-    assert.throws(() => s.signOrder({ ...good, ...patch } as never, NOW), (e: unknown) => e instanceof BadInputError && e.field === field, `${field} ${JSON.stringify(patch)}`);
+    assert.throws(
+      () => s.signOrder({ ...good, ...patch } as never, NOW),
+      (e: unknown) => e instanceof BadInputError && e.field === field,
+      `${field} ${JSON.stringify(patch)}`,
+    );
   }
-  assert.throws(() => s.signCancel('0x1' as Bytes32), (e: unknown) => e instanceof BadInputError && e.field === 'nonce');
-  assert.throws(() => s.signOperatorApproval({ nonce: -1 }), (e: unknown) => e instanceof BadInputError && e.field === 'nonce');
-  assert.throws(() => s.signBatchWithdraw({ to: s.address, tokens: [] }), (e: unknown) => e instanceof BadInputError && e.field === 'tokens');
-  assert.throws(() => s.signPermit2({ amount: '1', spender: '0xAbcdefabcdefabcdefabcdefabcdefabcdefabcd' as Address }), (e: unknown) => e instanceof BadInputError && e.field === 'spender');
-  assert.throws(() => s.signOrderBody({ ...s.signOrder(good, NOW), trader: MAINNET.usdc }), (e: unknown) => e instanceof BadInputError && e.field === 'trader');
+  assert.throws(
+    () => s.signCancel('0x1' as Bytes32),
+    (e: unknown) => e instanceof BadInputError && e.field === 'nonce',
+  );
+  assert.throws(
+    () => s.signOperatorApproval({ nonce: -1 }),
+    (e: unknown) => e instanceof BadInputError && e.field === 'nonce',
+  );
+  assert.throws(
+    () => s.signBatchWithdraw({ to: s.address, tokens: [] }),
+    (e: unknown) => e instanceof BadInputError && e.field === 'tokens',
+  );
+  assert.throws(
+    () => s.signPermit2({ amount: '1', spender: '0xAbcdefabcdefabcdefabcdefabcdefabcdefabcd' as Address }),
+    (e: unknown) => e instanceof BadInputError && e.field === 'spender',
+  );
+  assert.throws(
+    () => s.signOrderBody({ ...s.signOrder(good, NOW), trader: MAINNET.usdc }),
+    (e: unknown) => e instanceof BadInputError && e.field === 'trader',
+  );
 });

@@ -84,10 +84,7 @@ test('after a server restart a fresh snapshot with a lower seq becomes the new b
     c2.send('snapshot', { ...BOOK, seq: 1, bids: [{ price: 42, size: 2 }] });
     c2.send('delta', delta(2, 43));
     await t.col.waitFor(isSeq('delta', 2), 'delta 2 of the new epoch');
-    assert.deepEqual(
-      t.col.data().map(label),
-      ['snapshot:500', 'snapshot:1', 'delta:2'],
-    );
+    assert.deepEqual(t.col.data().map(label), ['snapshot:500', 'snapshot:1', 'delta:2']);
     assert.equal(t.stream.stats.duplicates, 0);
   } finally {
     t.col.stop();
@@ -113,10 +110,7 @@ test('a failed resync reconnects without Last-Event-ID to get a fresh stream sna
     c2.send('snapshot', { ...BOOK, seq: 9 });
     await t.col.waitFor(isSeq('snapshot', 9), 'fresh snapshot');
     assert.equal(t.stream.stats.resyncErrors, 1);
-    assert.deepEqual(
-      t.col.data().map(label),
-      ['snapshot:1', 'snapshot:9'],
-    );
+    assert.deepEqual(t.col.data().map(label), ['snapshot:1', 'snapshot:9']);
   } finally {
     t.col.stop();
     await t.server.close();

@@ -97,7 +97,13 @@ test('snapshot then deltas are emitted in integer units and applied to an L2 boo
     assert.equal(c.lastEventId, undefined);
     c.send('snapshot', { ...wireBook(1), outcomeIndex: 1 });
     c.heartbeat();
-    c.send('delta', delta(2, [{ side: 'bid', price: 45, size: 0 }, { side: 'ask', price: 46.5, size: 2.5 }]));
+    c.send(
+      'delta',
+      delta(2, [
+        { side: 'bid', price: 45, size: 0 },
+        { side: 'ask', price: 46.5, size: 2.5 },
+      ]),
+    );
     c.send('trade', { marketId: M, outcomeIndex: 1, seq: 3, timestamp: TS, price: 46.5, size: 0.5, takerSide: 'buy' });
     await t.col.waitFor(isSeq('trade', 3), 'trade 3');
     const data = t.col.data();
@@ -324,7 +330,10 @@ test('a server that does not stream is polled with If-None-Match; 304 emits noth
     await until(() => server.requests.filter((r) => r.status === 304).length >= 2, 'two 304 answers');
     assert.ok(server.requests.some((r) => r.headers['if-none-match'] === '"v1"'));
     assert.equal(col.data().length, 1, 'an unchanged book emits no book');
-    assert.ok(col.events.some((e) => e.type === 'status' && e.state === 'polling' && e.reason === 'unchanged'), 'but 304s keep the polling status alive');
+    assert.ok(
+      col.events.some((e) => e.type === 'status' && e.state === 'polling' && e.reason === 'unchanged'),
+      'but 304s keep the polling status alive',
+    );
     // the server logs its second 304 before the client has read it: wait for the client's own count
     await until(() => stream.stats.notModified >= 2, 'two 304 answers handled by the client');
     server.setBook({ ...wireBook(), bids: [{ price: 46, size: 1 }] }, '"v2"');
@@ -426,7 +435,7 @@ test('event: status becomes a market-status event once per change, in sequence; 
     c1.send('delta', delta(3, [{ side: 'bid', price: 43, size: 1 }]));
     await t.col.waitFor(isSeq('delta', 3), 'delta 3 (the unknown status took no seq)');
     assert.equal(t.stream.stats.malformed, 1);
-    assert.equal(dropped.length, 1, 'handed to onMalformed (the bot\'s bookmaker_book_events_dropped_total)');
+    assert.equal(dropped.length, 1, "handed to onMalformed (the bot's bookmaker_book_events_dropped_total)");
     assert.match(dropped[0]!, /status/);
     assert.equal(t.stream.stats.gaps, 0, 'the status took its seq: no resync after it');
     // the resolution, then the server ends the stream; a reconnect gets snapshot + the same status again

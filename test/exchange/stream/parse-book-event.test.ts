@@ -19,7 +19,24 @@ function bad(r: ReturnType<BookEventParser['parse']>): BadResponseError {
 
 test('snapshot: cents and shares become integer units, seq and timestamps kept', () => {
   const p = mk();
-  const e = ok(p.parse('snapshot', JSON.stringify({ marketId: M, outcomeIndex: 1, bids: [{ price: 44, size: 1 }, { price: 45.5, size: 2.25 }], asks: [], timestamp: '2026-11-21T00:00:00Z', seq: 3 }), '3', 77));
+  const e = ok(
+    p.parse(
+      'snapshot',
+      JSON.stringify({
+        marketId: M,
+        outcomeIndex: 1,
+        bids: [
+          { price: 44, size: 1 },
+          { price: 45.5, size: 2.25 },
+        ],
+        asks: [],
+        timestamp: '2026-11-21T00:00:00Z',
+        seq: 3,
+      }),
+      '3',
+      77,
+    ),
+  );
   assert.equal(e.type, 'snapshot');
   if (e.type !== 'snapshot') return;
   assert.deepEqual(e.book.bids, [
@@ -61,7 +78,17 @@ test('explicit units: micro prices and micro sizes', () => {
 
 test('trade events', () => {
   const e = ok(mk().parse('trade', JSON.stringify({ marketId: M, seq: 4, price: 47, size: 2, takerSide: 'sell', timestamp: 1_790_000_000 }), '4', 5));
-  assert.deepEqual(e, { type: 'trade', marketId: M, outcomeIndex: 1, seq: 4, price: 470_000, size: 2_000_000, takerSide: 'sell', venueTs: 1_790_000_000_000, localTs: 5 });
+  assert.deepEqual(e, {
+    type: 'trade',
+    marketId: M,
+    outcomeIndex: 1,
+    seq: 4,
+    price: 470_000,
+    size: 2_000_000,
+    takerSide: 'sell',
+    venueTs: 1_790_000_000_000,
+    localTs: 5,
+  });
 });
 
 test('malformed events are returned as BadResponseError naming the field, never thrown', () => {
@@ -96,17 +123,24 @@ test('a slug subscription cannot check the hash, so any marketId is accepted', (
 test('property: arbitrary JSON never throws out of parse()', () => {
   const p = mk();
   fc.assert(
-    fc.property(fc.constantFrom('snapshot', 'delta', 'trade', 'message', 'x'), fc.oneof(fc.json(), fc.string()), fc.string({ maxLength: 5 }), (name, data, id) => {
-      const r = p.parse(name, data, id, 0);
-      assert.equal(typeof r.ok, 'boolean');
-    }),
+    fc.property(
+      fc.constantFrom('snapshot', 'delta', 'trade', 'message', 'x'),
+      fc.oneof(fc.json(), fc.string()),
+      fc.string({ maxLength: 5 }),
+      (name, data, id) => {
+        const r = p.parse(name, data, id, 0);
+        assert.equal(typeof r.ok, 'boolean');
+      },
+    ),
     { numRuns: 2000, seed: 7 },
   );
   fc.assert(
     fc.property(
       fc.record({
         seq: fc.oneof(fc.nat(), fc.double(), fc.string()),
-        changes: fc.array(fc.record({ side: fc.constantFrom('bid', 'ask', 'x'), price: fc.oneof(fc.double(), fc.nat(), fc.string()), size: fc.oneof(fc.double(), fc.nat()) })),
+        changes: fc.array(
+          fc.record({ side: fc.constantFrom('bid', 'ask', 'x'), price: fc.oneof(fc.double(), fc.nat(), fc.string()), size: fc.oneof(fc.double(), fc.nat()) }),
+        ),
       }),
       (obj) => {
         const r = p.parse('delta', JSON.stringify(obj), '', 0);
@@ -124,8 +158,34 @@ test('property: arbitrary JSON never throws out of parse()', () => {
 
 test('event: status: the market status and, when resolved, the payout of YES; unknown statuses and outcomes are drops', () => {
   const p = mk();
-  const closed = ok(p.parse('status', JSON.stringify({ marketId: M, outcomeIndex: 1, seq: 7, timestamp: '2026-11-21T00:00:00Z', status: 'closed', resolutionStatus: 'pending', outcome: null, payoutPcts: null, resolvedAt: null }), '7', 5));
-  assert.deepEqual(closed, { type: 'market-status', marketId: M, outcomeIndex: 1, seq: 7, status: 'closed', payoutYes: null, venueTs: Date.parse('2026-11-21T00:00:00Z'), localTs: 5 });
+  const closed = ok(
+    p.parse(
+      'status',
+      JSON.stringify({
+        marketId: M,
+        outcomeIndex: 1,
+        seq: 7,
+        timestamp: '2026-11-21T00:00:00Z',
+        status: 'closed',
+        resolutionStatus: 'pending',
+        outcome: null,
+        payoutPcts: null,
+        resolvedAt: null,
+      }),
+      '7',
+      5,
+    ),
+  );
+  assert.deepEqual(closed, {
+    type: 'market-status',
+    marketId: M,
+    outcomeIndex: 1,
+    seq: 7,
+    status: 'closed',
+    payoutYes: null,
+    venueTs: Date.parse('2026-11-21T00:00:00Z'),
+    localTs: 5,
+  });
   const yes = ok(p.parse('status', JSON.stringify({ seq: 8, status: 'resolved', outcome: 1, payoutPcts: [0, 100] }), '8', 0));
   assert.equal(yes.type === 'market-status' && yes.payoutYes, 1_000_000);
   const no = ok(p.parse('status', JSON.stringify({ status: 'resolved', outcome: 0 }), '9', 0));
@@ -139,6 +199,9 @@ test('event: status: the market status and, when resolved, the payout of YES; un
   assert.equal(bad(p.parse('status', JSON.stringify({ seq: 1 }), '', 0)).message.includes('status'), true);
   assert.equal(bad(p.parse('status', JSON.stringify({ seq: 1, status: 'resolved', outcome: 'yes' }), '', 0)).message.includes('outcome'), true);
   assert.equal(bad(p.parse('status', JSON.stringify({ status: 'closed' }), '', 0)).message.includes('seq'), true);
-  assert.equal(bad(p.parse('status', JSON.stringify({ seq: 1, status: 'closed', marketId: '0x' + '34'.repeat(32) }), '', 0)).message.includes('marketId'), true);
+  assert.equal(
+    bad(p.parse('status', JSON.stringify({ seq: 1, status: 'closed', marketId: '0x' + '34'.repeat(32) }), '', 0)).message.includes('marketId'),
+    true,
+  );
   assert.equal(bad(p.parse('status', 'not json', '', 0)).message.includes('JSON'), true);
 });

@@ -22,7 +22,14 @@ const B = ('0x' + 'b2'.repeat(32)) as Bytes32;
 const C = ('0x' + 'c3'.repeat(32)) as Bytes32;
 const TOKEN = ('0x' + 'cd'.repeat(20)) as Address;
 
-const pos = (marketId: Bytes32, outcomeIndex: 0 | 1, balance: bigint, claimableAmount: bigint) => ({ marketId, outcomeIndex, outcomeName: outcomeIndex ? 'Yes' : 'No', tokenAddress: TOKEN, balance, claimableAmount });
+const pos = (marketId: Bytes32, outcomeIndex: 0 | 1, balance: bigint, claimableAmount: bigint) => ({
+  marketId,
+  outcomeIndex,
+  outcomeName: outcomeIndex ? 'Yes' : 'No',
+  tokenAddress: TOKEN,
+  balance,
+  claimableAmount,
+});
 const mkt = (id: Bytes32, payouts: bigint[]) => ({ id, outcomeTokens: [TOKEN, TOKEN], outcomeNames: ['No', 'Yes'], payouts });
 
 function manualClock(): Clock & { timers: { fn: () => void; ms: number }[]; fire(): void } {
@@ -63,10 +70,16 @@ test('summarizeClaimable: exact sums per market, payouts by outcome, only the ma
   assert.deepEqual(all.markets[0], { marketId: A, payoutYes: 1_000_000n, payoutNo: 0n, yesShares: 7_000_000n, noShares: 3_000_000n, claimable: 7_000_000n });
   assert.equal(all.markets[1]!.payoutYes, 0n);
   const mine = summarizeClaimable(c, (id) => id !== B);
-  assert.deepEqual(mine.markets.map((m) => m.marketId), [A, C]);
-  assert.equal(mine.total, 7_000_001n, 'the wallet total is not this instance\'s');
+  assert.deepEqual(
+    mine.markets.map((m) => m.marketId),
+    [A, C],
+  );
+  assert.equal(mine.total, 7_000_001n, "the wallet total is not this instance's");
   // upper-case ids from the venue are matched lower-case
-  assert.equal(summarizeClaimable({ ...c, positions: [pos(A.toUpperCase().replace('0X', '0x') as Bytes32, 1, 5n, 5n)], markets: [] }, (id) => id === A).total, 5n);
+  assert.equal(
+    summarizeClaimable({ ...c, positions: [pos(A.toUpperCase().replace('0X', '0x') as Bytes32, 1, 5n, 5n)], markets: [] }, (id) => id === A).total,
+    5n,
+  );
 });
 
 test('the tracker: start-up read, a resolution read until it shows, logs with payout and amount, metrics, a claim noticed, failed reads survived', async () => {
@@ -98,16 +111,31 @@ test('the tracker: start-up read, a resolution read until it shows, logs with pa
   assert.equal(first.claimableUsdc, '4.000000');
   const metrics = await registry.getMetricsAsJSON();
   const per = metrics.find((m) => m.name === 'bookmaker_claimable_usdc')!;
-  assert.deepEqual(per.values.map((v) => [v.labels.market, v.value]), [[A, 4]]);
+  assert.deepEqual(
+    per.values.map((v) => [v.labels.market, v.value]),
+    [[A, 4]],
+  );
   assert.equal(metrics.find((m) => m.name === 'bookmaker_claimable_total_usdc')!.values[0]!.value, 4);
-  assert.deepEqual(clock.timers.map((x) => x.ms), [60_000], 'something claimable: re-read every interval');
+  assert.deepEqual(
+    clock.timers.map((x) => x.ms),
+    [60_000],
+    'something claimable: re-read every interval',
+  );
 
   // B resolves with a position; the venue does not show it yet, then does
   t.marketResolved(B, 0, true);
   await settle();
   assert.equal(reads, 2);
-  assert.deepEqual(clock.timers.map((x) => x.ms), [4_000], 'retry after 2 s doubling (second try)');
-  answer = { positions: [pos(A, 1, 4_000_000n, 4_000_000n), pos(B, 0, 2_000_000n, 2_000_000n)], markets: [mkt(A, [0n, 1_000_000n]), mkt(B, [1_000_000n, 0n])], totalClaimable: 6_000_000n };
+  assert.deepEqual(
+    clock.timers.map((x) => x.ms),
+    [4_000],
+    'retry after 2 s doubling (second try)',
+  );
+  answer = {
+    positions: [pos(A, 1, 4_000_000n, 4_000_000n), pos(B, 0, 2_000_000n, 2_000_000n)],
+    markets: [mkt(A, [0n, 1_000_000n]), mkt(B, [1_000_000n, 0n])],
+    totalClaimable: 6_000_000n,
+  };
   clock.fire();
   await settle();
   assert.ok(lines().some((l) => l.msg.includes(`market ${B} resolved: 2.000000 USDC claimable (a YES share pays 0.000000, a NO share 1.000000 USDC)`)));
@@ -123,7 +151,11 @@ test('the tracker: start-up read, a resolution read until it shows, logs with pa
   assert.ok(lines().some((l) => l.msg.includes('no position in the books, nothing to claim')));
   await settle();
   assert.equal(reads, 4);
-  assert.deepEqual(clock.timers.map((x) => x.ms), [60_000], 'nothing pending: the claimable re-read only');
+  assert.deepEqual(
+    clock.timers.map((x) => x.ms),
+    [60_000],
+    'nothing pending: the claimable re-read only',
+  );
   // another shard's market is not this instance's business
   t.marketResolved(C, 1_000_000, true);
   await settle();
@@ -135,26 +167,53 @@ test('the tracker: start-up read, a resolution read until it shows, logs with pa
   await settle();
   assert.ok(lines().some((l) => l.msg.includes('could not be read; retrying')));
   assert.equal(t.total(), 6_000_000n);
-  assert.deepEqual(clock.timers.map((x) => x.ms), [2_000]);
+  assert.deepEqual(
+    clock.timers.map((x) => x.ms),
+    [2_000],
+  );
   // A was claimed (the venue's auto-claim): the amount goes, its gauge label too
   answer = { positions: [pos(B, 0, 2_000_000n, 2_000_000n)], markets: [mkt(B, [1_000_000n, 0n])], totalClaimable: 2_000_000n };
   clock.fire();
   await settle();
   assert.ok(lines().some((l) => l.msg.includes(`market ${A}: 4.000000 USDC no longer claimable (claimed)`)));
   const after = await registry.getMetricsAsJSON();
-  assert.deepEqual(after.find((m) => m.name === 'bookmaker_claimable_usdc')!.values.map((v) => [v.labels.market, v.value]), [[B, 2]]);
+  assert.deepEqual(
+    after.find((m) => m.name === 'bookmaker_claimable_usdc')!.values.map((v) => [v.labels.market, v.value]),
+    [[B, 2]],
+  );
   assert.equal(after.find((m) => m.name === 'bookmaker_claimable_read_errors_total')!.values[0]!.value, 1);
 
   // the run report's block: exact strings, one line per market
   const snap = t.report();
-  assert.deepEqual(snap.markets.map((m) => [m.marketId, m.state, m.claimable]), [
-    [A, 'claimed', 0n],
-    [B, 'claimable', 2_000_000n],
-    ['0x' + 'd4'.repeat(32), 'nothing-to-claim', 0n],
-  ]);
-  const report = buildRunReport({ startedAt: 0, stoppedAt: 1_000, paper: false, stopReason: 'SIGTERM', exitCode: 0, process: 'stopped', haltedBecause: null, markets: [], claims: snap });
+  assert.deepEqual(
+    snap.markets.map((m) => [m.marketId, m.state, m.claimable]),
+    [
+      [A, 'claimed', 0n],
+      [B, 'claimable', 2_000_000n],
+      ['0x' + 'd4'.repeat(32), 'nothing-to-claim', 0n],
+    ],
+  );
+  const report = buildRunReport({
+    startedAt: 0,
+    stoppedAt: 1_000,
+    paper: false,
+    stopReason: 'SIGTERM',
+    exitCode: 0,
+    process: 'stopped',
+    haltedBecause: null,
+    markets: [],
+    claims: snap,
+  });
   assert.equal(report.claims!.totalClaimableUsdc, '2.000000');
-  assert.deepEqual(report.claims!.markets[1], { marketId: B, state: 'claimable', payoutYesUsdc: '0.000000', payoutNoUsdc: '1.000000', yesShares: '0.000000', noShares: '2.000000', claimableUsdc: '2.000000' });
+  assert.deepEqual(report.claims!.markets[1], {
+    marketId: B,
+    state: 'claimable',
+    payoutYesUsdc: '0.000000',
+    payoutNoUsdc: '1.000000',
+    yesShares: '0.000000',
+    noShares: '2.000000',
+    claimableUsdc: '2.000000',
+  });
   const text = formatRunReport(report).join('\n');
   assert.match(text, /after resolution: 3 market\(s\) resolved, 2\.00 USDC claimable \(1 failed reads\)/);
   t.stop();
@@ -165,7 +224,11 @@ test('weeks of rotation: thousands of settled resolutions keep a bounded list (t
   const clock = manualClock();
   const { logger } = capture();
   // B stays claimable throughout; every other market resolves with nothing held
-  const t = new ClaimsTracker({ read: async () => ({ positions: [pos(B, 0, 2_000_000n, 2_000_000n)], markets: [mkt(B, [1_000_000n, 0n])], totalClaimable: 2_000_000n }), clock, logger });
+  const t = new ClaimsTracker({
+    read: async () => ({ positions: [pos(B, 0, 2_000_000n, 2_000_000n)], markets: [mkt(B, [1_000_000n, 0n])], totalClaimable: 2_000_000n }),
+    clock,
+    logger,
+  });
   await t.start();
   const N = 5_000;
   const idOf = (i: number) => ('0x' + i.toString(16).padStart(64, '0')) as Bytes32;
@@ -176,14 +239,30 @@ test('weeks of rotation: thousands of settled resolutions keep a bounded list (t
   await settle();
   const snap = t.report();
   assert.equal(snap.markets.length, SETTLED_LISTED_MAX + 1, 'the newest settled markets and the claimable one');
-  assert.ok(snap.markets.some((m) => m.marketId === B && m.state === 'claimable'), 'a claimable market is never dropped');
-  assert.ok(snap.markets.some((m) => m.marketId === idOf(N)), 'the newest settled market is listed');
+  assert.ok(
+    snap.markets.some((m) => m.marketId === B && m.state === 'claimable'),
+    'a claimable market is never dropped',
+  );
+  assert.ok(
+    snap.markets.some((m) => m.marketId === idOf(N)),
+    'the newest settled market is listed',
+  );
   assert.ok(!snap.markets.some((m) => m.marketId === idOf(1)), 'the oldest is not');
   assert.equal(snap.earlierSettled, N - SETTLED_LISTED_MAX);
   assert.equal(snap.total, 2_000_000n);
   assert.ok(t.heldMarketState <= SETTLED_LISTED_MAX + 1 + RESOLVED_SEEN_MAX, `held ${t.heldMarketState}`);
   // the report says how many resolved in all
-  const report = buildRunReport({ startedAt: 0, stoppedAt: 1_000, paper: false, stopReason: 'SIGTERM', exitCode: 0, process: 'stopped', haltedBecause: null, markets: [], claims: snap });
+  const report = buildRunReport({
+    startedAt: 0,
+    stoppedAt: 1_000,
+    paper: false,
+    stopReason: 'SIGTERM',
+    exitCode: 0,
+    process: 'stopped',
+    haltedBecause: null,
+    markets: [],
+    claims: snap,
+  });
   assert.equal(report.claims!.earlierSettled, N - SETTLED_LISTED_MAX);
   const text = formatRunReport(report).join('\n');
   assert.match(text, new RegExp(`after resolution: ${N + 1} market\\(s\\) resolved, 2\\.00 USDC claimable`));
@@ -213,7 +292,14 @@ test('a refusal no retry passes (403): said once, no retry loop, the next resolu
   const t = new ClaimsTracker({
     read: async () => {
       reads++;
-      throw new VenueError({ status: 403, venueCode: null, message: 'forbidden', endpoint: 'GET /portfolio/:address/claimable', retryAfterMs: null, body: null });
+      throw new VenueError({
+        status: 403,
+        venueCode: null,
+        message: 'forbidden',
+        endpoint: 'GET /portfolio/:address/claimable',
+        retryAfterMs: null,
+        body: null,
+      });
     },
     clock,
     logger,

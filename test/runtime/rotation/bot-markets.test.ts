@@ -39,12 +39,22 @@ const km = (n: number): KernelMarket => ({ marketId: id(n), strategy: bands, par
 function book(marketId: Bytes32, ts: number): StateEvent {
   return {
     type: 'BookEventReceived',
-    event: { type: 'snapshot', book: { marketId, outcomeIndex: 1, bids: [{ price: 480_000, size: 100_000_000 }], asks: [{ price: 520_000, size: 100_000_000 }], venueTs: ts }, seq: 1, localTs: ts, source: 'stream' },
+    event: {
+      type: 'snapshot',
+      book: { marketId, outcomeIndex: 1, bids: [{ price: 480_000, size: 100_000_000 }], asks: [{ price: 520_000, size: 100_000_000 }], venueTs: ts },
+      seq: 1,
+      localTs: ts,
+      source: 'stream',
+    },
     ts,
   };
 }
 
-function rig(leftBecause?: (id: Bytes32) => 'ranked-out' | 'shard' | null, firstPosition?: (id: Bytes32) => Promise<void>, status: (id: Bytes32) => string = () => 'active') {
+function rig(
+  leftBecause?: (id: Bytes32) => 'ranked-out' | 'shard' | null,
+  firstPosition?: (id: Bytes32) => Promise<void>,
+  status: (id: Bytes32) => string = () => 'active',
+) {
   const clock = new ManualClock(1_800_000_000_000);
   const venue = new FakeVenue();
   const store = new StateStore();
@@ -69,7 +79,17 @@ function rig(leftBecause?: (id: Bytes32) => 'ranked-out' | 'shard' | null, first
     marketStatus: async () => 'active',
     ...(leftBecause ? { leftBecause } : {}),
     ...(firstPosition ? { firstPosition } : {}),
-    marketInfo: async (m: Bytes32) => ({ status: status(m), event: { type: 'MarketMetadataUpdated', marketId: m, slug: `slug-${Number(m) % 1000}`, status: 'active', deadline: 1_900_000_000_000, ts: clock.now() } as StateEvent }),
+    marketInfo: async (m: Bytes32) => ({
+      status: status(m),
+      event: {
+        type: 'MarketMetadataUpdated',
+        marketId: m,
+        slug: `slug-${Number(m) % 1000}`,
+        status: 'active',
+        deadline: 1_900_000_000_000,
+        ts: clock.now(),
+      } as StateEvent,
+    }),
     ownMarkets: (ids) => om.setOwnMarkets(ids),
     forgetMeter: (m) => meter.forget(m),
     registry: metrics.registry,
@@ -243,7 +263,7 @@ test('a market the selection itself let go (rank, shard) retires with that reaso
   r.unbind();
 });
 
-test('a started market quotes only after its position is read (an earlier run\'s holding counts first)', async () => {
+test("a started market quotes only after its position is read (an earlier run's holding counts first)", async () => {
   let read!: () => void;
   const gate = new Promise<void>((r) => (read = r));
   const r = rig(undefined, () => gate);
@@ -275,7 +295,6 @@ test('a selected market starts only when the venue lists it active, with its met
   r.kernel.stop();
   r.unbind();
 });
-
 
 test('a fill landing after a flat release makes the market followed again until its position is flat', async () => {
   const r = rig();

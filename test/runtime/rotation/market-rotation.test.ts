@@ -8,12 +8,24 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Bytes32 } from '../../../src/model/order.ts';
 import type { KernelMarket } from '../../../src/kernel/quoting-kernel.ts';
-import { ENDED_MAX, MarketRotation, type RetireReason, type RotationMetricsSink, type RotationPorts, type StartReason } from '../../../src/runtime/rotation/market-rotation.ts';
+import {
+  ENDED_MAX,
+  MarketRotation,
+  type RetireReason,
+  type RotationMetricsSink,
+  type RotationPorts,
+  type StartReason,
+} from '../../../src/runtime/rotation/market-rotation.ts';
 import { ManualClock } from '../../exchange/stream/manual-clock.ts';
 
 const id = (n: number): Bytes32 => `0x${n.toString(16).padStart(64, '0')}` as Bytes32;
 const STRATEGY = {} as KernelMarket['strategy'];
-const km = (n: number, params: Record<string, unknown> = {}): KernelMarket => ({ marketId: id(n), strategy: STRATEGY, params, risk: {} as KernelMarket['risk'] });
+const km = (n: number, params: Record<string, unknown> = {}): KernelMarket => ({
+  marketId: id(n),
+  strategy: STRATEGY,
+  params,
+  risk: {} as KernelMarket['risk'],
+});
 
 interface Fake {
   ports: RotationPorts;
@@ -188,7 +200,10 @@ describe('MarketRotation', () => {
     // the cancels land: the next round releases it
     f.open.set(id(1), 0);
     await until(clock, () => !rot.isRetiring(id(1)));
-    assert.deepEqual(f.calls.filter((c) => c.startsWith('release')), ['release 1 closed']);
+    assert.deepEqual(
+      f.calls.filter((c) => c.startsWith('release')),
+      ['release 1 closed'],
+    );
     assert.equal(rot.summary().retired, 1);
     assert.equal(rot.summary().stuck, 0);
     assert.ok(f.calls.filter((c) => c === 'pull 1').length >= 2, 'each round pulls again');
@@ -211,7 +226,10 @@ describe('MarketRotation', () => {
     f.open.set(id(1), 0);
     await rot.refresh();
     await rot.settled();
-    assert.deepEqual(f.calls.filter((c) => !c.startsWith('pull')), ['release 1 paused']);
+    assert.deepEqual(
+      f.calls.filter((c) => !c.startsWith('pull')),
+      ['release 1 paused'],
+    );
     const n = f.calls.length;
     await rot.refresh();
     assert.deepEqual(f.calls.slice(n), ['start 1 selected']);

@@ -30,7 +30,10 @@ test('the summary line: counts in the window, reasons, retiring and a failing re
   // refresh off and nothing retired: no line; something retired (a resolution): a line
   assert.equal(formatRotationLine({ ...base, retired: 0, retiredInWindow: 0, retiredByReason: {} }, false), null);
   assert.ok(formatRotationLine(base, false));
-  assert.equal(formatRotationLine({ ...base, retiredByReason: { resolved: 1, 'filtered-out': 1 } }, true), 'rotation: 12 active, +3 started, −2 retired (resolved 1, filtered-out 1) in the last 10 min');
+  assert.equal(
+    formatRotationLine({ ...base, retiredByReason: { resolved: 1, 'filtered-out': 1 } }, true),
+    'rotation: 12 active, +3 started, −2 retired (resolved 1, filtered-out 1) in the last 10 min',
+  );
   const long = formatRotationLine({ ...base, lastRefreshError: 'x'.repeat(300) }, true)!;
   assert.equal(long.length, 120);
 });
@@ -46,7 +49,16 @@ test('the run report: a rotation section, a line, and retired markets named', ()
     exitCode: 0,
     process: 'stopped',
     haltedBecause: null,
-    markets: [{ time: { marketId: M, label: 'rain-tomorrow', observedMs: 60_000, liveMs: 60_000, states: { quoting: 60_000 } }, ledger: l.market(M), realised: 0n, unrealised: 0n, net: 0, retired: 'resolved' }],
+    markets: [
+      {
+        time: { marketId: M, label: 'rain-tomorrow', observedMs: 60_000, liveMs: 60_000, states: { quoting: 60_000 } },
+        ledger: l.market(M),
+        realised: 0n,
+        unrealised: 0n,
+        net: 0,
+        retired: 'resolved',
+      },
+    ],
     rotation: {
       summary: { active: 3, started: 7, retired: 4, refreshes: 60, refreshFailures: 1 },
       totals: { started: { startup: 2, selected: 5 }, retired: { resolved: 3, 'filtered-out': 1 } },
@@ -70,13 +82,33 @@ test('the run report: a rotation section, a line, and retired markets named', ()
   assert.ok(lines.includes('  rain-tomorrow (retired: resolved)'));
   // nothing beyond the start-up set: the section is in the JSON, no line is printed
   const quiet = buildRunReport({
-    startedAt: 0, stoppedAt: 1000, paper: false, stopReason: 'x', exitCode: 0, process: 'stopped', haltedBecause: null, markets: [],
-    rotation: { summary: { active: 2, started: 2, retired: 0, refreshes: 3, refreshFailures: 0 }, totals: { started: { startup: 2 }, retired: {} }, retiring: [] },
+    startedAt: 0,
+    stoppedAt: 1000,
+    paper: false,
+    stopReason: 'x',
+    exitCode: 0,
+    process: 'stopped',
+    haltedBecause: null,
+    markets: [],
+    rotation: {
+      summary: { active: 2, started: 2, retired: 0, refreshes: 3, refreshFailures: 0 },
+      totals: { started: { startup: 2 }, retired: {} },
+      retiring: [],
+    },
   });
   assert.equal(quiet.rotation?.started, 2);
   assert.ok(!formatRunReport(quiet).some((l) => l.includes('rotation')));
   // without rotation input the report has no section (older callers)
-  const plain = buildRunReport({ startedAt: 0, stoppedAt: 1000, paper: false, stopReason: 'x', exitCode: 0, process: 'stopped', haltedBecause: null, markets: [] });
+  const plain = buildRunReport({
+    startedAt: 0,
+    stoppedAt: 1000,
+    paper: false,
+    stopReason: 'x',
+    exitCode: 0,
+    process: 'stopped',
+    haltedBecause: null,
+    markets: [],
+  });
   assert.equal(plain.rotation, undefined);
 });
 
@@ -110,7 +142,13 @@ test('weeks of rotation: the retired rows stay a few hundred KB; the oldest fold
   type Row = Parameters<typeof keepRetiredRows>[0][number];
   const idOf = (i: number) => `0x${i.toString(16).padStart(64, '0')}` as Bytes32;
   const row = (i: number): Row => ({
-    time: { marketId: idOf(i), label: `btc-close-above-${i}-at-12-00`, observedMs: 300_000, liveMs: 250_000, states: { quoting: 250_000, 'market-paused': 30_000, 'stale-book': 20_000 } },
+    time: {
+      marketId: idOf(i),
+      label: `btc-close-above-${i}-at-12-00`,
+      observedMs: 300_000,
+      liveMs: 250_000,
+      states: { quoting: 250_000, 'market-paused': 30_000, 'stale-book': 20_000 },
+    },
     ledger: { fills: 3, shares: 15_000_000, notional12: 7_500_000_000_000n, fees: 12_345 },
     realised: BigInt(i),
     unrealised: -1n,
@@ -129,7 +167,10 @@ test('weeks of rotation: the retired rows stay a few hundred KB; the oldest fold
   }
   assert.equal(rows.length, RETIRED_ROWS_MAX);
   assert.equal(acc.count, N - RETIRED_ROWS_MAX);
-  assert.ok(rows.some((r) => r.time.marketId === held), 'the held market keeps its row');
+  assert.ok(
+    rows.some((r) => r.time.marketId === held),
+    'the held market keeps its row',
+  );
   assert.equal(rows.at(-1)!.time.marketId, idOf(N - 1), 'the newest rows are kept');
   // exact totals: listed + folded = every row
   const fills = rows.reduce((a, r) => a + r.ledger.fills, 0) + acc.row!.ledger.fills;

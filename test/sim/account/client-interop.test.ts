@@ -54,7 +54,11 @@ test('the venue client and the start-up migration runner migrate a seeded legacy
 
 test('the venue client parses every account answer: balance, mint, portfolio, gasless, questions', async () => {
   // the faucet mints to the wallet, as on the venue, so the permit deposit has USDC to move
-  const h = await startHarness({ apiKeys: [{ key: 'maker', perms: ['read', 'trade', 'can_create_markets'] }, { key: 'taker' }], markets: 2, accounts: { faucet: 'wallet' } });
+  const h = await startHarness({
+    apiKeys: [{ key: 'maker', perms: ['read', 'trade', 'can_create_markets'] }, { key: 'taker' }],
+    markets: 2,
+    accounts: { faucet: 'wallet' },
+  });
   const sleep = async (ms: number) => h.clock.advance(ms);
   const client = createVenueClient({ chain: TESTNET, baseUrl: h.baseUrl, apiKey: 'maker', now: () => h.clock.now(), sleep });
   const taker = createVenueClient({ chain: TESTNET, baseUrl: h.baseUrl, apiKey: 'taker', now: () => h.clock.now(), sleep });
@@ -64,8 +68,20 @@ test('the venue client parses every account answer: balance, mint, portfolio, ga
     const minted = await client.balance.mintTestUsdc(maker.address, '12.5');
     assert.match(minted.hash, /^0x[0-9a-f]{64}$/);
     // a fill, so portfolio answers carry items
-    assert.equal((await h.call('POST', '/orders', { key: 'maker', body: maker.signOrder({ marketId: m0, outcomeIndex: 1, side: 0, price: 450_000, size: 2_000_000 }) })).status, 201);
-    assert.equal((await h.call('POST', '/orders', { key: 'taker', body: h.signerOf('taker').signOrder({ marketId: m0, outcomeIndex: 0, side: 0, price: 550_000, size: 2_000_000 }) })).status, 201);
+    assert.equal(
+      (await h.call('POST', '/orders', { key: 'maker', body: maker.signOrder({ marketId: m0, outcomeIndex: 1, side: 0, price: 450_000, size: 2_000_000 }) }))
+        .status,
+      201,
+    );
+    assert.equal(
+      (
+        await h.call('POST', '/orders', {
+          key: 'taker',
+          body: h.signerOf('taker').signOrder({ marketId: m0, outcomeIndex: 0, side: 0, price: 550_000, size: 2_000_000 }),
+        })
+      ).status,
+      201,
+    );
     const summary = await client.balance.summary(maker.address);
     assert.equal(summary.outcomeTokens.length, 1);
     assert.equal(typeof (await client.balance.token(maker.address, TESTNET.usdc)).balance, 'bigint');
@@ -78,14 +94,23 @@ test('the venue client parses every account answer: balance, mint, portfolio, ga
     const relayed = await client.gasless.setOperator(op);
     assert.equal(relayed.user, maker.address);
     const permit = maker.signPermit2({ amount: 3_000_000n });
-    const dep = await client.gasless.depositWithPermit({ user: permit.user, amount: permit.amount, nonce: permit.nonce, deadline: permit.deadline, signature: permit.signature });
+    const dep = await client.gasless.depositWithPermit({
+      user: permit.user,
+      amount: permit.amount,
+      nonce: permit.nonce,
+      deadline: permit.deadline,
+      signature: permit.signature,
+    });
     assert.equal(dep.amount, 3_000_000n);
     const sub = await client.questions.submit('Will the lighthouse reopen to visitors this summer?');
     const done = await client.questions.waitForSubmission(sub.submissionId, { intervalMs: 1_000, maxAttempts: 20 });
     assert.equal(done.status, 'completed');
     const created = await client.questions.createMarket(done.questions[0]!.id as Bytes32);
     assert.match(created.marketId, /^0x[0-9a-fA-F]{64}$/);
-    await assert.rejects(() => taker.questions.submit('Will it happen at all, ever?'), (e: { status?: number }) => e.status === 403);
+    await assert.rejects(
+      () => taker.questions.submit('Will it happen at all, ever?'),
+      (e: { status?: number }) => e.status === 403,
+    );
   } finally {
     await client.close();
     await taker.close();

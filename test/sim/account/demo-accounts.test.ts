@@ -19,7 +19,11 @@ async function migrate(call: Call, key: string, s: Signer, address: Address): Pr
   const st0 = (await call('GET', `/account/migration${q}`, { key })).body;
   if (st0.canStart) {
     const auth = s.signMigrationAuthorization({ action: 'start' });
-    assert.equal((await call('POST', '/account/migration/start', { key, body: { address, authorization: { deadline: auth.deadline, signature: auth.signature } } })).status, 200);
+    assert.equal(
+      (await call('POST', '/account/migration/start', { key, body: { address, authorization: { deadline: auth.deadline, signature: auth.signature } } }))
+        .status,
+      200,
+    );
   }
   const st = (await call('GET', `/account/migration${q}`, { key })).body;
   if (st.canMigrateFunds) {
@@ -64,7 +68,10 @@ test('demo legacy accounts migrate end to end with their derived keys', async ()
   try {
     const { demoAccounts } = installAccounts(h.ex.state, { migration: { demoLegacyAccounts: 2, tokensPerChunk: 2 } });
     assert.equal(demoAccounts.length, 2);
-    assert.deepEqual(installedDemoAccounts(h.ex.state).map((d) => d.account.wallet), demoAccounts.map((d) => d.account.wallet));
+    assert.deepEqual(
+      installedDemoAccounts(h.ex.state).map((d) => d.account.wallet),
+      demoAccounts.map((d) => d.account.wallet),
+    );
     for (const demo of demoAccounts) {
       const wallet = demo.account.wallet;
       const s = createSigner({ privateKey: demo.privateKey, chain: TESTNET, now: () => Math.floor(h.clock.now() / 1000) });

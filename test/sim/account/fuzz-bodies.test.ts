@@ -10,7 +10,10 @@ import { startHarness, type Harness } from './harness.ts';
 
 let h: Harness;
 before(async () => {
-  h = await startHarness({ apiKeys: [{ key: 'fuzz', perms: ['read', 'trade', 'can_create_markets'] }], accounts: { mintsPerHour: 1_000_000, questionsPerHour: 1_000_000 } });
+  h = await startHarness({
+    apiKeys: [{ key: 'fuzz', perms: ['read', 'trade', 'can_create_markets'] }],
+    accounts: { mintsPerHour: 1_000_000, questionsPerHour: 1_000_000 },
+  });
 });
 after(() => h.close());
 
@@ -51,7 +54,16 @@ function plausible(): Record<string, Record<string, unknown>> {
     '/gasless/operator': { user: w, settlementVersion: 2, approved: true, ...signed },
     '/gasless/deposit-with-permit': { user: w, amount: '5', ...signed },
     '/questions': { question: 'Will it?' },
-    '/questions/agent-submit': { market: { formattedQuestion: 'Q?', shortQuestion: 'Q', marketType: 'OBJECTIVE', evidenceMode: 'web_enabled', resolutionCriteria: 'c', endTime: '2030-01-01 00:00:00' } },
+    '/questions/agent-submit': {
+      market: {
+        formattedQuestion: 'Q?',
+        shortQuestion: 'Q',
+        marketType: 'OBJECTIVE',
+        evidenceMode: 'web_enabled',
+        resolutionCriteria: 'c',
+        endTime: '2030-01-01 00:00:00',
+      },
+    },
     '/markets/create': { questionId: '0x' + 'ab'.repeat(32) },
     '/account/migration/start': { address: w },
     '/account/migration/migrate-funds': { chunks: [{ batchWithdraw: signed }], setOperator: signed },
@@ -103,7 +115,10 @@ test('random query strings and path segments on the GET routes never give a 5xx'
     `/questions/submissions/${seg}`,
   ];
   const qs = fc
-    .array(fc.tuple(fc.constantFrom('address', 'tokenAddress', 'kind', 'cursor', 'pageSize', 'limit', 'status', 'search', 'marketId'), fc.string({ maxLength: 70 })), { maxLength: 4 })
+    .array(
+      fc.tuple(fc.constantFrom('address', 'tokenAddress', 'kind', 'cursor', 'pageSize', 'limit', 'status', 'search', 'marketId'), fc.string({ maxLength: 70 })),
+      { maxLength: 4 },
+    )
     .map((pairs) => new URLSearchParams(pairs).toString());
   await fc.assert(
     fc.asyncProperty(qs, fc.string({ minLength: 1, maxLength: 50 }), fc.nat(), async (q, seg, pick) => {

@@ -57,9 +57,10 @@ test('gasless operator: forged, expired and legacy-version approvals are refused
   assert.equal((await h.call('POST', '/gasless/operator', { body: v1 })).status, 401);
 });
 
-test('deposit-with-permit moves the wallet\'s USDC into Holdings once per Permit2 nonce: it creates none', async () => {
+test("deposit-with-permit moves the wallet's USDC into Holdings once per Permit2 nonce: it creates none", async () => {
   const s = h.signerOf('trader-key');
-  const bal = async () => (await h.call('GET', `/balance/${s.address}`, { key: 'trader-key' })).body.usdc as { balance: string; settlementBalance: string; walletBalance: string };
+  const bal = async () =>
+    (await h.call('GET', `/balance/${s.address}`, { key: 'trader-key' })).body.usdc as { balance: string; settlementBalance: string; walletBalance: string };
   const permit = s.signPermit2({ amount: 25_000_000n });
   // nothing in the wallet yet: the relay refuses (the chain's transfer would revert), and the nonce stays usable
   const empty = await h.call('POST', '/gasless/deposit-with-permit', { key: 'trader-key', body: permit });
@@ -79,14 +80,22 @@ test('deposit-with-permit moves the wallet\'s USDC into Holdings once per Permit
   assert.equal(after.balance, before.balance, 'the total is unchanged: a deposit moves money, it does not create it');
   assert.equal((await h.call('POST', '/gasless/deposit-with-permit', { key: 'trader-key', body: permit })).status, 409, 'nonce replay');
   const legacySpender = s.signPermit2({ amount: 1n, spender: h.ex.state.chain.holdingsLegacy });
-  assert.equal((await h.call('POST', '/gasless/deposit-with-permit', { key: 'trader-key', body: legacySpender })).status, 200, 'the SDK-0.6 spender (legacy Holdings) is accepted');
+  assert.equal(
+    (await h.call('POST', '/gasless/deposit-with-permit', { key: 'trader-key', body: legacySpender })).status,
+    200,
+    'the SDK-0.6 spender (legacy Holdings) is accepted',
+  );
   const forged = { ...h.signerOf('mallory-key').signPermit2({ amount: 5n }), user: s.address };
   const f = await h.call('POST', '/gasless/deposit-with-permit', { key: 'mallory-key', body: forged });
   assert.equal(f.body.code, 'INVALID_SIGNATURE');
   const tooMuch = s.signPermit2({ amount: 1n });
   assert.equal((await h.call('POST', '/gasless/deposit-with-permit', { key: 'trader-key', body: { ...tooMuch, amount: 'lots' } })).body.field, 'amount');
   const overdraw = s.signPermit2({ amount: 5_000_000n });
-  assert.equal((await h.call('POST', '/gasless/deposit-with-permit', { key: 'trader-key', body: overdraw })).body.field, 'amount', 'more than the wallet holds (4.999999 left)');
+  assert.equal(
+    (await h.call('POST', '/gasless/deposit-with-permit', { key: 'trader-key', body: overdraw })).body.field,
+    'amount',
+    'more than the wallet holds (4.999999 left)',
+  );
   assert.equal((await bal()).walletBalance, '4999999');
 });
 
@@ -142,13 +151,46 @@ test('a submission completes over simulated time and becomes a real, tradeable m
 });
 
 test('agent-submit validates the draft, and the daily market limit answers 429', async () => {
-  const bad = await h.call('POST', '/questions/agent-submit', { key: 'creator-key', body: { market: { formattedQuestion: 'Q?', shortQuestion: 'Q', marketType: 'VIBES', evidenceMode: 'web_enabled', resolutionCriteria: 'c', endTime: '2027-01-01 00:00:00' } } });
+  const bad = await h.call('POST', '/questions/agent-submit', {
+    key: 'creator-key',
+    body: {
+      market: {
+        formattedQuestion: 'Q?',
+        shortQuestion: 'Q',
+        marketType: 'VIBES',
+        evidenceMode: 'web_enabled',
+        resolutionCriteria: 'c',
+        endTime: '2027-01-01 00:00:00',
+      },
+    },
+  });
   assert.equal(bad.body.field, 'market.marketType');
-  const badTime = await h.call('POST', '/questions/agent-submit', { key: 'creator-key', body: { market: { formattedQuestion: 'Q?', shortQuestion: 'Q', marketType: 'OBJECTIVE', evidenceMode: 'web_enabled', resolutionCriteria: 'c', endTime: '2027-02-30 00:00:00' } } });
+  const badTime = await h.call('POST', '/questions/agent-submit', {
+    key: 'creator-key',
+    body: {
+      market: {
+        formattedQuestion: 'Q?',
+        shortQuestion: 'Q',
+        marketType: 'OBJECTIVE',
+        evidenceMode: 'web_enabled',
+        resolutionCriteria: 'c',
+        endTime: '2027-02-30 00:00:00',
+      },
+    },
+  });
   assert.equal(badTime.body.field, 'market.endTime');
   const ok = await h.call('POST', '/questions/agent-submit', {
     key: 'creator-key',
-    body: { market: { formattedQuestion: 'Will the ferry run on time all week?', shortQuestion: 'Ferry on time?', marketType: 'OBJECTIVE', evidenceMode: 'social_only', resolutionCriteria: 'Per the operator timetable.', endTime: '2027-01-01 12:00:00' } },
+    body: {
+      market: {
+        formattedQuestion: 'Will the ferry run on time all week?',
+        shortQuestion: 'Ferry on time?',
+        marketType: 'OBJECTIVE',
+        evidenceMode: 'social_only',
+        resolutionCriteria: 'Per the operator timetable.',
+        endTime: '2027-01-01 12:00:00',
+      },
+    },
   });
   assert.equal(ok.status, 200, JSON.stringify(ok.body));
   h.clock.advance(10_000);
@@ -160,7 +202,11 @@ test('agent-submit validates the draft, and the daily market limit answers 429',
   assert.equal(limited.headers.get('x-ratelimit-remaining'), '0');
   assert.ok(limited.headers.get('x-ratelimit-reset'));
   h.clock.advance(86_400_000);
-  assert.equal((await h.call('POST', '/markets/create', { key: 'creator-key', body: { questionId: done.questions[0].id } })).status, 200, 'the limit resets the next day');
+  assert.equal(
+    (await h.call('POST', '/markets/create', { key: 'creator-key', body: { questionId: done.questions[0].id } })).status,
+    200,
+    'the limit resets the next day',
+  );
 });
 
 test('a question too vague to resolve ends as failed with rejection reasons and makes no market', async () => {

@@ -89,7 +89,10 @@ test('status of a seeded legacy account before anything', async () => {
   assert.equal(s.newHoldingsOperatorNonce, '0');
   assert.equal(s.legacyBalances.length, 3);
   assert.equal(s.fundsMigrationPlan.chunkCount, 2);
-  assert.deepEqual(s.fundsMigrationPlan.chunks.map((c: { tokens: unknown[] }) => c.tokens.length), [2, 1]);
+  assert.deepEqual(
+    s.fundsMigrationPlan.chunks.map((c: { tokens: unknown[] }) => c.tokens.length),
+    [2, 1],
+  );
   assert.equal(s.sponsoredRelayerAddress, h.ex.state.ext.migration && (h.ex.state.ext.migration as { relayer: string }).relayer);
   assert.equal(s.holdings.legacy, h.ex.state.chain.holdingsLegacy);
   const other = await h.call('GET', '/account/migration', { key: 'other-key' });
@@ -109,7 +112,15 @@ test('while blocked: create, bulk create, mixed bulk and cancel-replace are 409;
   assert.equal(create.status, 409);
   assert.equal(create.body.code, 'MIGRATION_REQUIRED');
   assert.equal((await h.call('POST', '/orders/bulk/create', { key: 'legacy-key', body: { orders: [order(s)] } })).status, 409);
-  const mixed = await h.call('POST', '/orders/bulk', { key: 'legacy-key', body: { operations: [{ type: 'create', order: order(s) }, { type: 'cancel', cancel: s.signCancel(resting.nonce) }] } });
+  const mixed = await h.call('POST', '/orders/bulk', {
+    key: 'legacy-key',
+    body: {
+      operations: [
+        { type: 'create', order: order(s) },
+        { type: 'cancel', cancel: s.signCancel(resting.nonce) },
+      ],
+    },
+  });
   assert.equal(mixed.status, 409);
   const cr = await h.call('POST', '/orders/cancel-replace', { key: 'legacy-key', body: { cancel: s.signCancel(resting.nonce), create: order(s) } });
   assert.equal(cr.status, 409);
@@ -155,22 +166,37 @@ test('migrate-funds rejects forged, mismatched and stale signatures, then moves 
   })();
   const good = { chunks: chunks.map((c) => ({ batchWithdraw: sign(s, c.tokens) })), setOperator };
 
-  const forged = await h.call('POST', '/account/migration/migrate-funds', { key: 'legacy-key', body: { ...good, chunks: [good.chunks[0], { batchWithdraw: sign(forger, chunks[1]!.tokens) }] } });
+  const forged = await h.call('POST', '/account/migration/migrate-funds', {
+    key: 'legacy-key',
+    body: { ...good, chunks: [good.chunks[0], { batchWithdraw: sign(forger, chunks[1]!.tokens) }] },
+  });
   assert.equal(forged.status, 400);
   assert.equal(forged.body.code, 'INVALID_SIGNATURE');
   assert.equal(forged.body.field, 'chunks[1].batchWithdraw.signature');
   const swapped = await h.call('POST', '/account/migration/migrate-funds', { key: 'legacy-key', body: { ...good, chunks: [good.chunks[1], good.chunks[0]] } });
   assert.equal(swapped.body.code, 'INVALID_SIGNATURE', 'each signature commits to its own chunk');
-  const one = await h.call('POST', '/account/migration/migrate-funds', { key: 'legacy-key', body: { batchWithdraw: good.chunks[0]!.batchWithdraw, setOperator } });
+  const one = await h.call('POST', '/account/migration/migrate-funds', {
+    key: 'legacy-key',
+    body: { batchWithdraw: good.chunks[0]!.batchWithdraw, setOperator },
+  });
   assert.equal(one.status, 400, 'a two-chunk plan needs two signatures');
   const badOp = s.signOperatorApproval({ nonce: '7' });
-  const wrongNonce = await h.call('POST', '/account/migration/migrate-funds', { key: 'legacy-key', body: { ...good, setOperator: { nonce: badOp.nonce, deadline: badOp.deadline, signature: badOp.signature } } });
+  const wrongNonce = await h.call('POST', '/account/migration/migrate-funds', {
+    key: 'legacy-key',
+    body: { ...good, setOperator: { nonce: badOp.nonce, deadline: badOp.deadline, signature: badOp.signature } },
+  });
   assert.equal(wrongNonce.body.field, 'setOperator.nonce');
   const forgedOp = forger.signOperatorApproval({ nonce: '0' });
-  const opForged = await h.call('POST', '/account/migration/migrate-funds', { key: 'legacy-key', body: { ...good, setOperator: { nonce: '0', deadline: forgedOp.deadline, signature: forgedOp.signature } } });
+  const opForged = await h.call('POST', '/account/migration/migrate-funds', {
+    key: 'legacy-key',
+    body: { ...good, setOperator: { nonce: '0', deadline: forgedOp.deadline, signature: forgedOp.signature } },
+  });
   assert.equal(opForged.body.code, 'INVALID_SIGNATURE');
   const stale = s.signBatchWithdraw({ to: relayer, tokens: chunks[0]!.tokens, deadline: Math.floor(h.clock.now() / 1000) - 1 });
-  const expired = await h.call('POST', '/account/migration/migrate-funds', { key: 'legacy-key', body: { ...good, chunks: [{ batchWithdraw: { nonce: stale.nonce, deadline: stale.deadline, signature: stale.signature } }, good.chunks[1]] } });
+  const expired = await h.call('POST', '/account/migration/migrate-funds', {
+    key: 'legacy-key',
+    body: { ...good, chunks: [{ batchWithdraw: { nonce: stale.nonce, deadline: stale.deadline, signature: stale.signature } }, good.chunks[1]] },
+  });
   assert.equal(expired.status, 400);
   assert.equal(expired.body.field, 'chunks[0].batchWithdraw.deadline');
   assert.equal((await h.call('GET', '/account/migration', { key: 'legacy-key' })).body.legacyBalances.length, 3, 'nothing moved by refused calls');
@@ -197,7 +223,10 @@ test('migrate-funds rejects forged, mismatched and stale signatures, then moves 
 
 test('restore-orders verifies each re-signed order and reuses the legacy terms', async () => {
   const s = h.signerOf('legacy-key');
-  const drafts = (await h.call('GET', '/account/migration', { key: 'legacy-key' })).body.pendingRestorations as { legacyOrderId: number; draft: Record<string, any> }[];
+  const drafts = (await h.call('GET', '/account/migration', { key: 'legacy-key' })).body.pendingRestorations as {
+    legacyOrderId: number;
+    draft: Record<string, any>;
+  }[];
   const [a, b, c] = drafts as [(typeof drafts)[0], (typeof drafts)[0], (typeof drafts)[0]];
   const forgedBody = { ...restoreBody(s, a.draft), signature: restoreBody(h.signerOf('other-key'), { ...a.draft, trader: h.walletOf('other-key') }).signature };
   const r = await h.call('POST', '/account/migration/restore-orders', {
@@ -228,7 +257,10 @@ test('restore-orders verifies each re-signed order and reuses the legacy terms',
 
   // each item is whole: a retry of the restored one is refused per item and places nothing twice
   const ordersBefore = h.ex.state.stores.orders.length;
-  const again = await h.call('POST', '/account/migration/restore-orders', { key: 'legacy-key', body: { restorations: [{ legacyOrderId: c.legacyOrderId, order: restoreBody(s, c.draft) }] } });
+  const again = await h.call('POST', '/account/migration/restore-orders', {
+    key: 'legacy-key',
+    body: { restorations: [{ legacyOrderId: c.legacyOrderId, order: restoreBody(s, c.draft) }] },
+  });
   assert.equal(again.body.restoredCount, 0);
   assert.match(again.body.results[0].error, /already restored/);
   assert.equal(h.ex.state.stores.orders.length, ordersBefore);
@@ -262,13 +294,27 @@ test('one chunk, acting for another wallet with the migration authorization, and
   const noAuth = await h.call('POST', '/account/migration/start', { key: 'other-key', body: { address: SINGLE } });
   assert.equal(noAuth.status, 403);
   const forged = h.signerOf('other-key').signMigrationAuthorization({ action: 'start' });
-  const bad = await h.call('POST', '/account/migration/start', { key: 'other-key', body: { address: SINGLE, authorization: { deadline: forged.deadline, signature: forged.signature } } });
+  const bad = await h.call('POST', '/account/migration/start', {
+    key: 'other-key',
+    body: { address: SINGLE, authorization: { deadline: forged.deadline, signature: forged.signature } },
+  });
   assert.equal(bad.status, 400);
   assert.equal(bad.body.field, 'authorization.signature');
   const wrongAction = owner.signMigrationAuthorization({ action: 'dismiss-orders' });
-  assert.equal((await h.call('POST', '/account/migration/start', { key: 'other-key', body: { address: SINGLE, authorization: { deadline: wrongAction.deadline, signature: wrongAction.signature } } })).status, 400);
+  assert.equal(
+    (
+      await h.call('POST', '/account/migration/start', {
+        key: 'other-key',
+        body: { address: SINGLE, authorization: { deadline: wrongAction.deadline, signature: wrongAction.signature } },
+      })
+    ).status,
+    400,
+  );
   const auth = owner.signMigrationAuthorization({ action: 'start' });
-  const started = await h.call('POST', '/account/migration/start', { key: 'other-key', body: { address: SINGLE, authorization: { deadline: auth.deadline, signature: auth.signature } } });
+  const started = await h.call('POST', '/account/migration/start', {
+    key: 'other-key',
+    body: { address: SINGLE, authorization: { deadline: auth.deadline, signature: auth.signature } },
+  });
   assert.equal(started.status, 200, JSON.stringify(started.body));
   assert.equal(started.body.retiredCount, 1);
 
@@ -278,7 +324,10 @@ test('one chunk, acting for another wallet with the migration authorization, and
   const op = owner.signOperatorApproval({ nonce: st.newHoldingsOperatorNonce });
   const moved = await h.call('POST', '/account/migration/migrate-funds', {
     key: 'single-key',
-    body: { batchWithdraw: { nonce: bw.nonce, deadline: bw.deadline, signature: bw.signature }, setOperator: { nonce: op.nonce, deadline: op.deadline, signature: op.signature } },
+    body: {
+      batchWithdraw: { nonce: bw.nonce, deadline: bw.deadline, signature: bw.signature },
+      setOperator: { nonce: op.nonce, deadline: op.deadline, signature: op.signature },
+    },
   });
   assert.equal(moved.status, 200, JSON.stringify(moved.body));
   assert.equal(moved.body.executions.length, 1);

@@ -69,7 +69,10 @@ test('funds plan splits tokens into chunks of the configured size and drops zero
     WALLET,
   );
   assert.equal(plan.phase, 'ready');
-  assert.deepEqual(plan.chunks.map((c) => c.tokens.map((t) => t.amount)), [[5n, 7n], [9n]]);
+  assert.deepEqual(
+    plan.chunks.map((c) => c.tokens.map((t) => t.amount)),
+    [[5n, 7n], [9n]],
+  );
   const wire = fundsPlanToWire(plan) as { chunkCount: number; callCount: number; chunks: { callCount: number; tokens: { amount: string }[] }[] };
   assert.equal(wire.chunkCount, 2);
   assert.equal(wire.chunks[0]!.callCount, 3); // one batch withdraw + two deposits
@@ -96,7 +99,10 @@ test('a seeded legacy wallet is blocked until funds, orders and restorations are
   assert.equal(operatorState(data, 2, WALLET).approved, false, 'legacy wallets start without V2 approval');
   const { executions } = applyFundsMigration(data, WALLET, [11n, 12n], { credit: (_w, a, n) => credits.push([a, n]) }, hash);
   assert.equal(executions.length, 2);
-  assert.deepEqual(credits.map(([, n]) => n), [50_000_000n, 2_000_000n, 3_000_000n]);
+  assert.deepEqual(
+    credits.map(([, n]) => n),
+    [50_000_000n, 2_000_000n, 3_000_000n],
+  );
   assert.deepEqual(credits[1]![0], { kind: 'outcome', marketId: M1, outcomeIndex: 1 });
   assert.deepEqual(operatorState(data, 2, WALLET), { nonce: 1n, approved: true });
   assert.equal(fundsPlanOf(data, w, CONTRACTS).phase, 'completed');
@@ -116,10 +122,19 @@ test('a seeded legacy wallet is blocked until funds, orders and restorations are
 test('batch withdraw nonces cannot be replayed and must differ between chunks', () => {
   const data = seeded();
   const sink = { credit: () => {} };
-  assert.throws(() => applyFundsMigration(data, WALLET, [5n, 5n], sink, hash), (e: unknown) => e instanceof HttpError && e.status === 400);
+  assert.throws(
+    () => applyFundsMigration(data, WALLET, [5n, 5n], sink, hash),
+    (e: unknown) => e instanceof HttpError && e.status === 400,
+  );
   applyFundsMigration(data, WALLET, [5n, 6n], sink, hash);
-  assert.throws(() => applyFundsMigration(data, WALLET, [6n], sink, hash), (e: unknown) => e instanceof HttpError && e.status === 409);
-  assert.throws(() => applyFundsMigration(data, OTHER, [1n], sink, hash), (e: unknown) => e instanceof HttpError && e.status === 409);
+  assert.throws(
+    () => applyFundsMigration(data, WALLET, [6n], sink, hash),
+    (e: unknown) => e instanceof HttpError && e.status === 409,
+  );
+  assert.throws(
+    () => applyFundsMigration(data, OTHER, [1n], sink, hash),
+    (e: unknown) => e instanceof HttpError && e.status === 409,
+  );
 });
 
 test('operator approvals increment the nonce per Holdings version', () => {
@@ -137,7 +152,21 @@ test('a restoration must reuse the retired order terms exactly', () => {
   const draft = restorationDraft(o);
   assert.equal(draft.remainingSize, '1500000');
   assert.equal(draft.reason, 'ready_for_resign');
-  const body = { type: 'limit', marketId: o.marketId, trader: o.trader, side: o.side, outcomeIndex: o.outcomeIndex, price: '700000', size: '1500000', nonce: o.nonce, expiry: String(o.expiry), maxFee: String(o.maxFee), makerRoleConstraint: 0, inventoryModeConstraint: 0, timeInForce: 0 };
+  const body = {
+    type: 'limit',
+    marketId: o.marketId,
+    trader: o.trader,
+    side: o.side,
+    outcomeIndex: o.outcomeIndex,
+    price: '700000',
+    size: '1500000',
+    nonce: o.nonce,
+    expiry: String(o.expiry),
+    maxFee: String(o.maxFee),
+    makerRoleConstraint: 0,
+    inventoryModeConstraint: 0,
+    timeInForce: 0,
+  };
   assert.equal(restoreMismatch(o, body), null);
   assert.equal(restoreMismatch(o, { ...body, nonce: '0x' + '0'.repeat(64) }), 'nonce');
   assert.equal(restoreMismatch(o, { ...body, expiry: String(o.expiry + 1) }), 'expiry');
@@ -148,7 +177,10 @@ test('a restoration must reuse the retired order terms exactly', () => {
 
 test('dismissing unknown ids is a 400 naming the field; open legacy orders can be dismissed before start', () => {
   const data = seeded();
-  assert.throws(() => dismissOrders(data, WALLET, [12345]), (e: unknown) => e instanceof HttpError && e.field === 'legacyOrderIds');
+  assert.throws(
+    () => dismissOrders(data, WALLET, [12345]),
+    (e: unknown) => e instanceof HttpError && e.field === 'legacyOrderIds',
+  );
   const ids = walletState(data, WALLET)!.legacyOrders.map((o) => o.id);
   assert.equal(dismissOrders(data, WALLET, [ids[0]!]), 1);
   assert.equal(walletState(data, WALLET)!.legacyOrders[0]!.status, 'dismissed');
@@ -167,7 +199,10 @@ test('bad seeds are rejected with the field named; demo accounts are determinist
   );
   const a = demoLegacyAccounts(7, 2, [M1, M2]);
   const b = demoLegacyAccounts(7, 2, [M1, M2]);
-  assert.deepEqual(a.map((x) => x.account.wallet), b.map((x) => x.account.wallet));
+  assert.deepEqual(
+    a.map((x) => x.account.wallet),
+    b.map((x) => x.account.wallet),
+  );
   assert.notEqual(a[0]!.account.wallet, a[1]!.account.wallet);
   assert.equal(a[0]!.account.positions!.length, 4);
 });

@@ -114,7 +114,8 @@ test('mint validation names the field', async () => {
 
 test('the mint quota answers 429 with remainingRequests and rate-limit headers', async () => {
   const w = h.walletOf('quota-key');
-  for (let i = 0; i < 3; i++) assert.equal((await h.call('POST', '/balance/mint-test-usdc', { key: 'quota-key', body: { address: w, amount: '1' } })).status, 200);
+  for (let i = 0; i < 3; i++)
+    assert.equal((await h.call('POST', '/balance/mint-test-usdc', { key: 'quota-key', body: { address: w, amount: '1' } })).status, 200);
   const r = await h.call('POST', '/balance/mint-test-usdc', { key: 'quota-key', body: { address: w, amount: '1' } });
   assert.equal(r.status, 429);
   assert.equal(r.body.remainingRequests, 0);
@@ -125,7 +126,11 @@ test('the mint quota answers 429 with remainingRequests and rate-limit headers',
   const bal = await h.call('GET', `/balance/${w}`, { key: 'quota-key' });
   assert.equal(bal.body.usdc.balance, '3000000', 'the refused mint credited nothing');
   h.clock.advance(3_600_000);
-  assert.equal((await h.call('POST', '/balance/mint-test-usdc', { key: 'quota-key', body: { address: w, amount: '1' } })).status, 200, 'the quota refills over the hour');
+  assert.equal(
+    (await h.call('POST', '/balance/mint-test-usdc', { key: 'quota-key', body: { address: w, amount: '1' } })).status,
+    200,
+    'the quota refills over the hour',
+  );
 });
 
 test('after resolution: won, lost and claimable views', async () => {

@@ -43,7 +43,10 @@ test('migration progress and migrated funds are restored from the state file', a
     const st = (await call1('GET', '/account/migration', { key: 'legacy' })).body;
     const bw = signer.signBatchWithdraw({ to: st.sponsoredRelayerAddress, tokens: st.fundsMigrationPlan.chunks[0].tokens });
     const op = signer.signOperatorApproval({ nonce: st.newHoldingsOperatorNonce });
-    const fundsBody = { batchWithdraw: { nonce: bw.nonce, deadline: bw.deadline, signature: bw.signature }, setOperator: { nonce: op.nonce, deadline: op.deadline, signature: op.signature } };
+    const fundsBody = {
+      batchWithdraw: { nonce: bw.nonce, deadline: bw.deadline, signature: bw.signature },
+      setOperator: { nonce: op.nonce, deadline: op.deadline, signature: op.signature },
+    };
     const moved = await call1('POST', '/account/migration/migrate-funds', { key: 'legacy', body: fundsBody });
     assert.equal(moved.status, 200, JSON.stringify(moved.body));
     await ex1.close(); // saves
@@ -61,7 +64,12 @@ test('migration progress and migrated funds are restored from the state file', a
       const bal = (await call2('GET', `/balance/${wallet}`, { key: 'legacy' })).body;
       assert.equal(bal.usdc.balance, '9000000');
       assert.equal(bal.outcomeTokens[0].balance, '4000000');
-      assert.equal((await call2('POST', '/orders', { key: 'legacy', body: signer.signOrder({ marketId: m0, outcomeIndex: 1, side: 0, price: 300_000, size: 1_000_000 }) })).status, 409, 'the 409 rule survives the restart');
+      assert.equal(
+        (await call2('POST', '/orders', { key: 'legacy', body: signer.signOrder({ marketId: m0, outcomeIndex: 1, side: 0, price: 300_000, size: 1_000_000 }) }))
+          .status,
+        409,
+        'the 409 rule survives the restart',
+      );
       const replay = await call2('POST', '/account/migration/migrate-funds', { key: 'legacy', body: fundsBody });
       assert.equal(replay.status, 409, 'spent signatures stay spent');
     } finally {

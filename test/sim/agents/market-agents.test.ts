@@ -26,9 +26,7 @@ function run(seed: number, steps: number, extra: Partial<MarketAgentsConfig> = {
     engine.addTrader();
     engine.deposit(i, 10_000_000_000_000n);
   }
-  const agents = Array.from({ length: markets }, (_, m) =>
-    createMarketAgents({ seed, market: m, traders, initialProbability: 0.4, ...extra }, T0),
-  );
+  const agents = Array.from({ length: markets }, (_, m) => createMarketAgents({ seed, market: m, traders, initialProbability: 0.4, ...extra }, T0));
   const log: string[] = [];
   const oracle: number[] = [];
   const fairs: number[] = [];
@@ -96,7 +94,15 @@ describe('simulated counterparties', () => {
     }
     engine.submit(toSubmitOrder({ market: m, trader: 3, outcome: 0, side: 'buy', price: 800_000, size: 5_000_000, nowMs: T0 })); // YES ask at 20¢
     const a = createMarketAgents(
-      { seed: 1, market: m, traders: { maker: 0, noise: 1, informed: 2 }, initialProbability: 0.7, informed: { ratePerSec: 10 }, noise: { ratePerSec: 0 }, maker: { refreshMs: 1e12 } },
+      {
+        seed: 1,
+        market: m,
+        traders: { maker: 0, noise: 1, informed: 2 },
+        initialProbability: 0.7,
+        informed: { ratePerSec: 10 },
+        noise: { ratePerSec: 0 },
+        maker: { refreshMs: 1e12 },
+      },
       T0,
     );
     a.makers[0]!.state = { nextMs: Infinity };
@@ -167,7 +173,10 @@ describe('agent building blocks', () => {
   it('maps high-level orders to the SDK V2 limits (docs/venue.md#from-a-limit-order-to-a-v2-order worked examples)', () => {
     const base = { market: 0, trader: 0, nowMs: 0 };
     const buy = toSubmitOrder({ ...base, outcome: 1, side: 'buy', price: 370_000, size: 12_345_678 });
-    assert.deepEqual([buy.kind, buy.maxShares, buy.minSharesOut, buy.maxCollateralIn, buy.minCollateralOut, buy.maxFee], [0, 0, 12_345_678, 4_613_580, 0, 45_679]);
+    assert.deepEqual(
+      [buy.kind, buy.maxShares, buy.minSharesOut, buy.maxCollateralIn, buy.minCollateralOut, buy.maxFee],
+      [0, 0, 12_345_678, 4_613_580, 0, 45_679],
+    );
     const inv = toSubmitOrder({ ...base, outcome: 1, side: 'sell', price: 610_000, size: 7_333_333 });
     assert.deepEqual([inv.kind, inv.maxShares, inv.maxCollateralIn, inv.minCollateralOut], [1, 7_333_333, 0, 4_428_600]);
     const mint = toSubmitOrder({ ...base, outcome: 0, side: 'sell', price: 620_000, size: 10_000_000, mode: 'mint' });

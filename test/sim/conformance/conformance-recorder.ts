@@ -88,7 +88,10 @@ export class ConformanceRecorder {
 
   /** A table of operation → statuses, for the test log. */
   table(): string {
-    const rows = [...specOperations(this.spec).map((op) => [op, this.coverage.get(op)] as const), ...[...this.extraCoverage].map(([op, s]) => [`${op} (docs/venue.md)`, s] as const)];
+    const rows = [
+      ...specOperations(this.spec).map((op) => [op, this.coverage.get(op)] as const),
+      ...[...this.extraCoverage].map(([op, s]) => [`${op} (docs/venue.md)`, s] as const),
+    ];
     return rows.map(([op, s]) => `${op.padEnd(52)} ${[...(s ?? [])].sort().join(' ') || 'NOT COVERED'}`).join('\n');
   }
 }

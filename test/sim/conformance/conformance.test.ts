@@ -134,18 +134,41 @@ test('orders: create, list, recent, get, cancel, cancel-replace, bulk, simulate 
   const a = h.signerOf('alice');
   rec.check('POST /orders/cancel', await call('POST', '/orders/cancel', { key: 'alice', body: a.signCancel(resting.nonce) }), 201);
   rec.check('POST /orders/cancel', await call('POST', '/orders/cancel', { key: 'alice', body: a.signCancel(resting.nonce) }), 200);
-  rec.check('POST /orders/cancel', await call('POST', '/orders/cancel', { key: 'alice', body: { ...a.signCancel(resting.nonce), signature: h.signerOf('bob').signCancel(resting.nonce).signature } }), 400);
+  rec.check(
+    'POST /orders/cancel',
+    await call('POST', '/orders/cancel', {
+      key: 'alice',
+      body: { ...a.signCancel(resting.nonce), signature: h.signerOf('bob').signCancel(resting.nonce).signature },
+    }),
+    400,
+  );
 
   const r1 = order('alice', { price: 350_000 });
   rec.check('POST /orders', await call('POST', '/orders', { key: 'alice', body: r1 }), 201);
-  rec.check('POST /orders/cancel-replace', await call('POST', '/orders/cancel-replace', { key: 'alice', body: { cancel: a.signCancel(r1.nonce), create: order('alice', { price: 360_000 }) } }), 201);
+  rec.check(
+    'POST /orders/cancel-replace',
+    await call('POST', '/orders/cancel-replace', { key: 'alice', body: { cancel: a.signCancel(r1.nonce), create: order('alice', { price: 360_000 }) } }),
+    201,
+  );
   rec.check('POST /orders/cancel-replace', await call('POST', '/orders/cancel-replace', { key: 'alice', body: { cancel: {}, create: {} } }), 400);
 
   const b1 = order('alice', { price: 200_000 });
   const b2 = order('alice', { price: 210_000 });
   rec.check('POST /orders/bulk/create', await call('POST', '/orders/bulk/create', { key: 'alice', body: { orders: [b1, b2] } }), 201);
   rec.check('POST /orders/bulk/create', await call('POST', '/orders/bulk/create', { key: 'alice', body: { orders: 'all' } }), 400);
-  rec.check('POST /orders/bulk', await call('POST', '/orders/bulk', { key: 'alice', body: { operations: [{ type: 'cancel', cancel: a.signCancel(b1.nonce) }, { type: 'create', order: order('alice', { price: 220_000 }) }] } }), 201);
+  rec.check(
+    'POST /orders/bulk',
+    await call('POST', '/orders/bulk', {
+      key: 'alice',
+      body: {
+        operations: [
+          { type: 'cancel', cancel: a.signCancel(b1.nonce) },
+          { type: 'create', order: order('alice', { price: 220_000 }) },
+        ],
+      },
+    }),
+    201,
+  );
   rec.check('POST /orders/bulk', await call('POST', '/orders/bulk', { key: 'alice', body: { operations: [{ type: 'explode' }] } }), 400);
   rec.check('POST /orders/bulk/cancel', await call('POST', '/orders/bulk/cancel', { key: 'alice', body: { cancels: [a.signCancel(b2.nonce)] } }), 200);
   rec.check('POST /orders/bulk/cancel', await call('POST', '/orders/bulk/cancel', { key: 'alice', body: { cancels: [{ trader: 'x' }] } }), 400);
@@ -176,7 +199,11 @@ test('portfolio and balance', async () => {
   rec.check('GET /balance/settlement', await call('GET', `/balance/settlement?address=${bob}&tokenAddress=${NOBODY}`, { key: 'bob' }), 404);
   const minter = h.walletOf('minter');
   rec.check('POST /balance/mint-test-usdc', await call('POST', '/balance/mint-test-usdc', { key: 'minter', body: { address: minter, amount: '10' } }), 200);
-  rec.check('POST /balance/mint-test-usdc', await call('POST', '/balance/mint-test-usdc', { key: 'minter', body: { address: minter, amount: '0.0000001' } }), 400);
+  rec.check(
+    'POST /balance/mint-test-usdc',
+    await call('POST', '/balance/mint-test-usdc', { key: 'minter', body: { address: minter, amount: '0.0000001' } }),
+    400,
+  );
   rec.check('POST /balance/mint-test-usdc', await call('POST', '/balance/mint-test-usdc', { key: 'minter', body: { address: minter, amount: '10' } }), 200);
   rec.check('POST /balance/mint-test-usdc', await call('POST', '/balance/mint-test-usdc', { key: 'minter', body: { address: minter, amount: '10' } }), 429);
 });
@@ -190,7 +217,12 @@ test('gasless operator and (not in the spec) deposit-with-permit', async () => {
   rec.check('POST /gasless/operator', await call('POST', '/gasless/operator', { body: approval }), 401);
   // a deposit moves the wallet's own USDC into Holdings: bob's wallet holds some outside them first
   creditWalletUsdc(h.ex.state, s.address, 1_000_000n);
-  rec.check('POST /gasless/deposit-with-permit', await call('POST', '/gasless/deposit-with-permit', { key: 'bob', body: s.signPermit2({ amount: 1_000_000n }) }), 200, { extraSchema: DEPOSIT_WITH_PERMIT });
+  rec.check(
+    'POST /gasless/deposit-with-permit',
+    await call('POST', '/gasless/deposit-with-permit', { key: 'bob', body: s.signPermit2({ amount: 1_000_000n }) }),
+    200,
+    { extraSchema: DEPOSIT_WITH_PERMIT },
+  );
   rec.check('POST /gasless/deposit-with-permit', await call('POST', '/gasless/deposit-with-permit', { key: 'bob', body: { user: s.address } }), 400);
 });
 
@@ -200,10 +232,21 @@ test('questions, submissions and market creation', async () => {
   rec.check('POST /questions', q, 200);
   rec.check('POST /questions', await call('POST', '/questions', { key: 'creator', body: { question: '' } }), 400);
   rec.check('POST /questions', await call('POST', '/questions', { key: 'alice', body: { question: 'Why?' } }), 403);
-  const draft = { formattedQuestion: 'Will the night market open on schedule?', shortQuestion: 'Night market on time?', marketType: 'OBJECTIVE', evidenceMode: 'web_enabled', resolutionCriteria: 'Per the city listing.', endTime: '2027-03-01 18:00:00' };
+  const draft = {
+    formattedQuestion: 'Will the night market open on schedule?',
+    shortQuestion: 'Night market on time?',
+    marketType: 'OBJECTIVE',
+    evidenceMode: 'web_enabled',
+    resolutionCriteria: 'Per the city listing.',
+    endTime: '2027-03-01 18:00:00',
+  };
   const agent = await call('POST', '/questions/agent-submit', { key: 'creator', body: { market: draft } });
   rec.check('POST /questions/agent-submit', agent, 200);
-  rec.check('POST /questions/agent-submit', await call('POST', '/questions/agent-submit', { key: 'creator', body: { market: { ...draft, evidenceMode: 'rumours' } } }), 400);
+  rec.check(
+    'POST /questions/agent-submit',
+    await call('POST', '/questions/agent-submit', { key: 'creator', body: { market: { ...draft, evidenceMode: 'rumours' } } }),
+    400,
+  );
   const sub = `/questions/submissions/${q.body.submissionId}`;
   rec.check('GET /questions/submissions/{id}', await call('GET', sub, { key: 'creator' }), 200);
   h.clock.advance(5_000);
@@ -252,9 +295,21 @@ test('migration: status, start, migrate-funds (many chunks and one), restore, di
     const bw = s.signBatchWithdraw({ to: relayer, tokens: c.tokens });
     return { batchWithdraw: { nonce: bw.nonce, deadline: bw.deadline, signature: bw.signature } };
   });
-  rec.check('POST /account/migration/migrate-funds', await call('POST', '/account/migration/migrate-funds', { key: 'legacy', body: { chunks: chunks.slice().reverse(), setOperator } }), 400);
-  rec.check('POST /account/migration/migrate-funds', await call('POST', '/account/migration/migrate-funds', { key: 'legacy', body: { chunks, setOperator } }), 200);
-  rec.check('POST /account/migration/migrate-funds', await call('POST', '/account/migration/migrate-funds', { key: 'legacy', body: { chunks, setOperator } }), 409);
+  rec.check(
+    'POST /account/migration/migrate-funds',
+    await call('POST', '/account/migration/migrate-funds', { key: 'legacy', body: { chunks: chunks.slice().reverse(), setOperator } }),
+    400,
+  );
+  rec.check(
+    'POST /account/migration/migrate-funds',
+    await call('POST', '/account/migration/migrate-funds', { key: 'legacy', body: { chunks, setOperator } }),
+    200,
+  );
+  rec.check(
+    'POST /account/migration/migrate-funds',
+    await call('POST', '/account/migration/migrate-funds', { key: 'legacy', body: { chunks, setOperator } }),
+    409,
+  );
 
   // the single-chunk body form
   const one = h.signerOf('single');
@@ -265,7 +320,10 @@ test('migration: status, start, migrate-funds (many chunks and one), restore, di
     'POST /account/migration/migrate-funds',
     await call('POST', '/account/migration/migrate-funds', {
       key: 'single',
-      body: { batchWithdraw: { nonce: bw.nonce, deadline: bw.deadline, signature: bw.signature }, setOperator: { nonce: op1.nonce, deadline: op1.deadline, signature: op1.signature } },
+      body: {
+        batchWithdraw: { nonce: bw.nonce, deadline: bw.deadline, signature: bw.signature },
+        setOperator: { nonce: op1.nonce, deadline: op1.deadline, signature: op1.signature },
+      },
     }),
     200,
   );
@@ -287,12 +345,20 @@ test('migration: status, start, migrate-funds (many chunks and one), restore, di
     timeInForce: d.timeInForce,
   });
   const legacyOrderId = started.body.pendingRestorations[0].legacyOrderId;
-  rec.check('POST /account/migration/restore-orders', await call('POST', '/account/migration/restore-orders', { key: 'legacy', body: { restorations: [] } }), 400);
+  rec.check(
+    'POST /account/migration/restore-orders',
+    await call('POST', '/account/migration/restore-orders', { key: 'legacy', body: { restorations: [] } }),
+    400,
+  );
   const restored = await call('POST', '/account/migration/restore-orders', { key: 'legacy', body: { restorations: [{ legacyOrderId, order: restoreOrder }] } });
   rec.check('POST /account/migration/restore-orders', restored, 200);
   assert.equal(restored.body.restoredCount, 1, JSON.stringify(restored.body));
   rec.check('POST /account/migration/dismiss-orders', await call('POST', '/account/migration/dismiss-orders', { key: 'legacy', body: {} }), 200);
-  rec.check('POST /account/migration/dismiss-orders', await call('POST', '/account/migration/dismiss-orders', { key: 'legacy', body: { legacyOrderIds: [-1] } }), 400);
+  rec.check(
+    'POST /account/migration/dismiss-orders',
+    await call('POST', '/account/migration/dismiss-orders', { key: 'legacy', body: { legacyOrderIds: [-1] } }),
+    400,
+  );
   const final = await call('GET', '/account/migration', { key: 'legacy' });
   rec.check('GET /account/migration', final, 200);
   assert.equal(final.body.migrationComplete, true);
@@ -352,10 +418,26 @@ test('the checker itself fails on a wrong shape, a wrong status and an undocumen
   assert.throws(() => probe.check('POST /balance/mint-test-usdc', ok, 201), /expected 201/);
   assert.throws(() => probe.check('POST /balance/mint-test-usdc', { ...ok, status: 409, body: { message: 'x' } }, 409), /not documented/);
   // the mint 429 documents rate-limit headers: their absence fails
-  assert.throws(() => probe.check('POST /balance/mint-test-usdc', { ...ok, status: 429, body: { message: 'x', remainingRequests: 0 } }, 429), /X-RateLimit-Limit/);
+  assert.throws(
+    () => probe.check('POST /balance/mint-test-usdc', { ...ok, status: 429, body: { message: 'x', remainingRequests: 0 } }, 429),
+    /X-RateLimit-Limit/,
+  );
   // nullable fields accept null and nothing else
   const pos = probe.spec.component('PortfolioPosition');
-  const row = { marketId: '0x' + 'a'.repeat(64), slug: null, marketName: 'm', outcomeName: 'Yes', outcomeIndex: 1, size: '1', avgPrice: '1', price: '1', claimState: null, claimableAmount: '0', tokensRedeemed: '0', status: 'open' };
+  const row = {
+    marketId: '0x' + 'a'.repeat(64),
+    slug: null,
+    marketName: 'm',
+    outcomeName: 'Yes',
+    outcomeIndex: 1,
+    size: '1',
+    avgPrice: '1',
+    price: '1',
+    claimState: null,
+    claimableAmount: '0',
+    tokensRedeemed: '0',
+    status: 'open',
+  };
   assert.equal(pos(row), true);
   assert.equal(pos({ ...row, claimState: 'lost' }), false);
   assert.equal(pos({ ...row, slug: 5 }), false);

@@ -31,7 +31,10 @@ export function findSpec(env: NodeJS.ProcessEnv = process.env): { path: string; 
     return { path: null, reason: `BOOKMAKER_OPENAPI=${fromEnv} does not exist: the venue's OpenAPI spec is needed to validate against it` };
   }
   if (existsSync(SHARED_SPEC_PATH)) return { path: SHARED_SPEC_PATH };
-  return { path: null, reason: `no OpenAPI spec: ${SHARED_SPEC_PATH} is absent and BOOKMAKER_OPENAPI is not set (set it to the venue's openapi.json to run these tests)` };
+  return {
+    path: null,
+    reason: `no OpenAPI spec: ${SHARED_SPEC_PATH} is absent and BOOKMAKER_OPENAPI is not set (set it to the venue's openapi.json to run these tests)`,
+  };
 }
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };

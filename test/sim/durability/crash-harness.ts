@@ -40,7 +40,21 @@ export interface Running {
 }
 
 export async function startSim(bundle: string, stateFile: string, extra: string[] = []): Promise<Running> {
-  const args = [bundle, 'sim', '--port', '0', '--seed', String(SEED), '--no-agents', '--markets', '1', ...KEYS.flatMap((k) => ['--api-key', k]), '--state', stateFile, ...extra];
+  const args = [
+    bundle,
+    'sim',
+    '--port',
+    '0',
+    '--seed',
+    String(SEED),
+    '--no-agents',
+    '--markets',
+    '1',
+    ...KEYS.flatMap((k) => ['--api-key', k]),
+    '--state',
+    stateFile,
+    ...extra,
+  ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -83,7 +97,11 @@ export function signers(): [Signer, Signer] {
 
 async function post(base: string, path: string, body: unknown, key: string): Promise<{ status: number; body: any }> {
   for (;;) {
-    const r = await fetch(base + path, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const r = await fetch(base + path, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const text = await r.text();
     // a 429 changed nothing: wait out the key's bucket and send the same body again
     if (r.status === 429) {
@@ -108,7 +126,15 @@ async function get(base: string, path: string, key: string): Promise<{ status: n
 }
 
 /** Traffic until `stop()` is true; answers that never arrive (the process died) are simply not acknowledged. */
-export async function traffic(base: string, marketId: string, s: [Signer, Signer], rng: Rng, ledger: Ledger, stop: () => boolean, workers = 6): Promise<number> {
+export async function traffic(
+  base: string,
+  marketId: string,
+  s: [Signer, Signer],
+  rng: Rng,
+  ledger: Ledger,
+  stop: () => boolean,
+  workers = 6,
+): Promise<number> {
   let sent = 0;
   const one = async (w: number): Promise<void> => {
     while (!stop()) {
@@ -123,7 +149,13 @@ export async function traffic(base: string, marketId: string, s: [Signer, Signer
           if (res.status === 201 && res.body.alreadyCancelled === false) ledger.cancels.push({ who, nonce: pick.nonce });
         } else {
           const price = (30 + Math.floor(rng.next() * 31)) * 10_000;
-          const body = s[who].signOrder({ marketId: marketId as `0x${string}`, outcomeIndex: who === 0 ? 1 : 0, side: 0, price, size: (1 + Math.floor(rng.next() * 3)) * 1_000_000 });
+          const body = s[who].signOrder({
+            marketId: marketId as `0x${string}`,
+            outcomeIndex: who === 0 ? 1 : 0,
+            side: 0,
+            price,
+            size: (1 + Math.floor(rng.next() * 3)) * 1_000_000,
+          });
           sent++;
           const res = await post(base, '/orders', body, KEYS[who]);
           if (res.status === 201) ledger.creates.push({ id: res.body.order.id, nonce: body.nonce, who, body });
@@ -157,7 +189,8 @@ export async function verify(base: string, ledger: Ledger, rng: Rng, replays = 2
       const c = targets[i++]!;
       const r = await get(base, `/orders/${c.id}`, KEYS[c.who]);
       if (r.status !== 200 || r.body.nonce !== c.nonce) errors.push(`acknowledged order ${c.id} (${c.nonce}): ${r.status} ${r.body?.nonce}`);
-      else if (cancelled.has(`${c.who}|${c.nonce}`) && r.body.status !== 'cancelled') errors.push(`order ${c.id}: cancel acknowledged, status ${r.body.status}`);
+      else if (cancelled.has(`${c.who}|${c.nonce}`) && r.body.status !== 'cancelled')
+        errors.push(`order ${c.id}: cancel acknowledged, status ${r.body.status}`);
     }
   };
   await Promise.all(Array.from({ length: 8 }, next));

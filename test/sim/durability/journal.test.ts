@@ -26,7 +26,14 @@ function sha(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
 
-async function withTraffic(fn: (ctx: { dir: string; acked: { id: number; hash: string; nonce: string; body: unknown }[]; cancelled: string[]; h: Awaited<ReturnType<typeof harness>> }) => Promise<void>): Promise<void> {
+async function withTraffic(
+  fn: (ctx: {
+    dir: string;
+    acked: { id: number; hash: string; nonce: string; body: unknown }[];
+    cancelled: string[];
+    h: Awaited<ReturnType<typeof harness>>;
+  }) => Promise<void>,
+): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'sim-journal-'));
   const h = await harness({ stateFile: join(dir, 'state'), seed: 11, apiKeys: KEYS });
   try {
@@ -51,7 +58,13 @@ async function withTraffic(fn: (ctx: { dir: string; acked: { id: number; hash: s
   }
 }
 
-async function checkRestored(dir: string, acked: { id: number; nonce: string; body: unknown }[], cancelled: string[], expected: ReturnType<typeof snapshotOf>, warnings: string[] = []): Promise<void> {
+async function checkRestored(
+  dir: string,
+  acked: { id: number; nonce: string; body: unknown }[],
+  cancelled: string[],
+  expected: ReturnType<typeof snapshotOf>,
+  warnings: string[] = [],
+): Promise<void> {
   const ex = createLocalExchange({ stateFile: join(dir, 'state'), seed: 11, apiKeys: KEYS, expirySweepMs: 0, onWarning: (m) => warnings.push(m) });
   const base = await ex.start(0);
   try {
@@ -96,7 +109,10 @@ test('a torn last journal record is dropped with a warning; the acknowledged rec
     const expected = snapshotOf(h.ex);
     const crash = join(dir, 'crash');
     crashCopy(dir, crash);
-    const seg = readdirSync(crash).filter((n) => n.includes('.wal.')).sort().pop()!;
+    const seg = readdirSync(crash)
+      .filter((n) => n.includes('.wal.'))
+      .sort()
+      .pop()!;
     // half of a record: header and part of a payload, as an append cut by a crash leaves it
     const rec = frameText(JSON.stringify({ s: 999, k: 'req', t: 0 }));
     appendFileSync(join(crash, seg), rec.subarray(0, rec.length - 7));
@@ -112,7 +128,13 @@ test('a flipped bit inside the journal or the snapshot refuses to start, naming 
     // journal: flip one bit in the payload of the second record (records follow it, so not a torn tail)
     const crash = join(dir, 'crash');
     crashCopy(dir, crash);
-    const seg = join(crash, readdirSync(crash).filter((n) => n.includes('.wal.')).sort().pop()!);
+    const seg = join(
+      crash,
+      readdirSync(crash)
+        .filter((n) => n.includes('.wal.'))
+        .sort()
+        .pop()!,
+    );
     const buf = readFileSync(seg);
     const scan = scanRecords(buf, seg);
     assert.ok(scan.records.length >= 5);
@@ -134,7 +156,10 @@ test('a flipped bit inside the journal or the snapshot refuses to start, naming 
     s[s.length - 200] = s[s.length - 200]! ^ 0x10;
     writeFileSync(snap, s);
     const before2 = sha(snap);
-    assert.throws(() => createLocalExchange({ stateFile: snap, seed: 11, apiKeys: KEYS }), (e: unknown) => e instanceof StateFileError && e.file === snap && /offset \d+/.test(e.message));
+    assert.throws(
+      () => createLocalExchange({ stateFile: snap, seed: 11, apiKeys: KEYS }),
+      (e: unknown) => e instanceof StateFileError && e.file === snap && /offset \d+/.test(e.message),
+    );
     assert.equal(sha(snap), before2);
   });
 });
@@ -143,17 +168,35 @@ test('a record of an unknown kind (intact checksum) refuses to start, naming the
   await withTraffic(async ({ dir }) => {
     const crash = join(dir, 'crash');
     crashCopy(dir, crash);
-    const seg = join(crash, readdirSync(crash).filter((n) => n.includes('.wal.')).sort().pop()!);
+    const seg = join(
+      crash,
+      readdirSync(crash)
+        .filter((n) => n.includes('.wal.'))
+        .sort()
+        .pop()!,
+    );
     const scan = scanRecords(readFileSync(seg), seg);
     const last = JSON.parse(scan.records[scan.records.length - 1]!.toString()) as { s: number };
     appendFileSync(seg, frameText(JSON.stringify({ s: last.s + 1, k: 'teleport', t: 1 })));
-    assert.throws(() => createLocalExchange({ stateFile: join(crash, 'state'), seed: 11, apiKeys: KEYS }), /state\.wal\.\*: record seq \d+: unknown record kind 'teleport'/);
+    assert.throws(
+      () => createLocalExchange({ stateFile: join(crash, 'state'), seed: 11, apiKeys: KEYS }),
+      /state\.wal\.\*: record seq \d+: unknown record kind 'teleport'/,
+    );
     // a gap in the seqs is damage too
     const crash2 = join(dir, 'crash2');
     crashCopy(dir, crash2);
-    const seg2 = join(crash2, readdirSync(crash2).filter((n) => n.includes('.wal.')).sort().pop()!);
+    const seg2 = join(
+      crash2,
+      readdirSync(crash2)
+        .filter((n) => n.includes('.wal.'))
+        .sort()
+        .pop()!,
+    );
     appendFileSync(seg2, frameText(JSON.stringify({ s: last.s + 5, k: 'host', t: 1, e: { t: 'trader', address: '0x' + '1'.repeat(40) } })));
-    assert.throws(() => createLocalExchange({ stateFile: join(crash2, 'state'), seed: 11, apiKeys: KEYS }), (e: unknown) => e instanceof StateFileError && /seq \d+ where \d+ was expected/.test(e.message));
+    assert.throws(
+      () => createLocalExchange({ stateFile: join(crash2, 'state'), seed: 11, apiKeys: KEYS }),
+      (e: unknown) => e instanceof StateFileError && /seq \d+ where \d+ was expected/.test(e.message),
+    );
   });
 });
 

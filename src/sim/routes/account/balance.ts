@@ -78,7 +78,12 @@ function getSummary(ctx: RequestContext) {
   }
   return json(200, {
     address: wallet,
-    usdc: { tokenAddress: ctx.state.chain.usdc, balance: (settled + inWallet).toString(), settlementBalance: settled.toString(), walletBalance: inWallet.toString() },
+    usdc: {
+      tokenAddress: ctx.state.chain.usdc,
+      balance: (settled + inWallet).toString(),
+      settlementBalance: settled.toString(),
+      walletBalance: inWallet.toString(),
+    },
     outcomeTokens,
   });
 }

@@ -66,6 +66,8 @@ export function holdings(state: ExchangeState, ledger: WalletLedger, wallet: Add
       claimable: payout === null ? 0n : (balance * payout) / BigInt(ONE),
     });
   }
-  rows.sort((a, b) => (a.market.id.toLowerCase() < b.market.id.toLowerCase() ? -1 : a.market.id.toLowerCase() > b.market.id.toLowerCase() ? 1 : b.outcomeIndex - a.outcomeIndex));
+  rows.sort((a, b) =>
+    a.market.id.toLowerCase() < b.market.id.toLowerCase() ? -1 : a.market.id.toLowerCase() > b.market.id.toLowerCase() ? 1 : b.outcomeIndex - a.outcomeIndex,
+  );
   return rows;
 }

@@ -63,7 +63,13 @@ function pendingRestorationsJson(state: ExchangeState, w: WalletMigration | unde
   if (!w) return [];
   return outstandingRestorations(w).map((r) => {
     const o = w.legacyOrders.find((x) => x.id === r.legacyOrderId)!;
-    const base: Record<string, unknown> = { id: r.id, legacyOrderId: r.legacyOrderId, legacyMarketId: o.marketId, status: r.status, draft: restorationDraft(o) };
+    const base: Record<string, unknown> = {
+      id: r.id,
+      legacyOrderId: r.legacyOrderId,
+      legacyMarketId: o.marketId,
+      status: r.status,
+      draft: restorationDraft(o),
+    };
     if (!full) return base;
     const m = state.stores.markets.get(o.marketId.toLowerCase());
     return { ...base, legacyOrderHash: o.hash, error: r.error, market: m ? { shortQuestion: m.shortQuestion, outcomeNames: ['No', 'Yes'] } : null };
@@ -167,7 +173,11 @@ interface SignedPart {
 
 function signedPart(v: unknown, field: string): SignedPart {
   const o = object(v, field);
-  return { nonce: uintString(o.nonce, `${field}.nonce`), deadline: uintString(o.deadline, `${field}.deadline`), signature: parseSignature(o.signature, `${field}.signature`) };
+  return {
+    nonce: uintString(o.nonce, `${field}.nonce`),
+    deadline: uintString(o.deadline, `${field}.deadline`),
+    signature: parseSignature(o.signature, `${field}.signature`),
+  };
 }
 
 function requireUnexpired(p: SignedPart, field: string, nowMs: number): void {
@@ -182,7 +192,10 @@ function requireUnexpired(p: SignedPart, field: string, nowMs: number): void {
  * market this exchange does not know, or of a halted one, refuses the whole call (409) and nothing
  * is applied.
  */
-type CreditStep = { kind: 'collateral'; amount: bigint } | { kind: 'outcome'; marketId: Bytes32; outcomeIndex: 0 | 1; amount: bigint } | { kind: 'redeemed'; amount: bigint; tokens: bigint; marketId: Bytes32 };
+type CreditStep =
+  | { kind: 'collateral'; amount: bigint }
+  | { kind: 'outcome'; marketId: Bytes32; outcomeIndex: 0 | 1; amount: bigint }
+  | { kind: 'redeemed'; amount: bigint; tokens: bigint; marketId: Bytes32 };
 
 function planCredits(state: ExchangeState, w: WalletMigration): CreditStep[] {
   const host = state.engine;
@@ -236,7 +249,10 @@ function postMigrateFunds(ctx: RequestContext) {
   let parts: { part: SignedPart; field: string }[];
   if (body.chunks !== undefined) {
     const chunks = array(body.chunks, 'chunks', { min: 1, max: 100 });
-    parts = chunks.map((c, i) => ({ part: signedPart(object(c, `chunks[${i}]`).batchWithdraw, `chunks[${i}].batchWithdraw`), field: `chunks[${i}].batchWithdraw` }));
+    parts = chunks.map((c, i) => ({
+      part: signedPart(object(c, `chunks[${i}]`).batchWithdraw, `chunks[${i}].batchWithdraw`),
+      field: `chunks[${i}].batchWithdraw`,
+    }));
   } else if (body.batchWithdraw !== undefined) {
     parts = [{ part: signedPart(body.batchWithdraw, 'batchWithdraw'), field: 'batchWithdraw' }];
   } else {
@@ -276,8 +292,16 @@ function postMigrateFunds(ctx: RequestContext) {
   const ledger = accountLedger(ctx.state);
   // every decision before any change: a refusal below leaves the legacy balances and the ledger as they were
   const steps = planCredits(ctx.state, w);
-  const redeemed = steps.flatMap((s) => (s.kind === 'redeemed' ? [{ marketId: s.marketId, tokens: s.tokens.toString(), collateral: s.amount.toString() }] : []));
-  const { executions } = applyFundsMigration(data, wallet, parts.map((p) => p.part.nonce), creditLedger(ledger, steps), hashText);
+  const redeemed = steps.flatMap((s) =>
+    s.kind === 'redeemed' ? [{ marketId: s.marketId, tokens: s.tokens.toString(), collateral: s.amount.toString() }] : [],
+  );
+  const { executions } = applyFundsMigration(
+    data,
+    wallet,
+    parts.map((p) => p.part.nonce),
+    creditLedger(ledger, steps),
+    hashText,
+  );
   const last = executions[executions.length - 1]!;
   return json(200, {
     success: true,
@@ -297,7 +321,10 @@ function postRestore(ctx: RequestContext) {
   const restorations = array(body.restorations, 'restorations', { min: 1, max: 50 });
   const items = restorations.map((r, i) => {
     const o = object(r, `restorations[${i}]`);
-    return { legacyOrderId: int(o.legacyOrderId, `restorations[${i}].legacyOrderId`, 1, Number.MAX_SAFE_INTEGER), order: object(o.order, `restorations[${i}].order`) };
+    return {
+      legacyOrderId: int(o.legacyOrderId, `restorations[${i}].legacyOrderId`, 1, Number.MAX_SAFE_INTEGER),
+      order: object(o.order, `restorations[${i}].order`),
+    };
   });
   const data = migrationData(ctx.state);
   if (!data.active) throw new HttpError(409, 'CONFLICT', 'migration is not active');
@@ -316,7 +343,9 @@ function postRestore(ctx: RequestContext) {
   });
 }
 
-type RestoreResult = { legacyOrderId: number; success: true; restoredOrderId: number; restoredOrderHash: Bytes32 } | { legacyOrderId: number; success: false; error: string };
+type RestoreResult =
+  | { legacyOrderId: number; success: true; restoredOrderId: number; restoredOrderHash: Bytes32 }
+  | { legacyOrderId: number; success: false; error: string };
 
 function restoreOne(
   state: ExchangeState,
@@ -368,4 +397,3 @@ export function register(router: Router): void {
   router.add({ method: 'POST', path: '/account/migration/restore-orders', auth: true, permission: 'trade', handler: postRestore });
   router.add({ method: 'POST', path: '/account/migration/dismiss-orders', auth: true, permission: 'trade', handler: postDismiss });
 }
-

@@ -54,6 +54,8 @@ export function debitWalletUsdc(state: ExchangeState, wallet: Address, amount: b
 export function requireWalletUsdc(state: ExchangeState, wallet: Address, amount: bigint): void {
   const have = walletUsdc(state, wallet);
   if (amount > have) {
-    throw new HttpError(400, 'VALIDATION_ERROR', `amount: the wallet holds ${have} USDC units outside Holdings, less than the ${amount} to deposit`, { field: 'amount' });
+    throw new HttpError(400, 'VALIDATION_ERROR', `amount: the wallet holds ${have} USDC units outside Holdings, less than the ${amount} to deposit`, {
+      field: 'amount',
+    });
   }
 }
