@@ -8,38 +8,13 @@ import { recoverOrderSigner } from '../../src/exchange/signing/recover.ts';
 import type { Bytes32, CancelBody, LimitOrderBody, VenueOrder } from '../../src/model/order.ts';
 import type { PlannedOrder } from '../../src/model/venue.ts';
 import { createLiveVenue, type LiveOrdersClient } from '../../src/runtime/live-venue.ts';
+import { orderOfBody } from '../support/stub-orders-client.ts';
 
 const signer = createSigner({ privateKey: '0x' + '22'.repeat(32), chain: TESTNET });
 const M = ('0x' + 'cd'.repeat(32)) as Bytes32;
 let n = 0;
 const nonce = (): Bytes32 => ('0x' + (++n).toString(16).padStart(64, '0')) as Bytes32;
 const planned = (): PlannedOrder => ({ marketId: M, outcomeIndex: 1, side: 0, price: 450_000, size: 10_000_000, nonce: nonce() });
-
-function orderOf(b: LimitOrderBody): VenueOrder {
-  return {
-    marketId: b.marketId,
-    trader: b.trader,
-    nonce: b.nonce,
-    side: b.side as 0 | 1,
-    outcomeIndex: b.outcomeIndex as 0 | 1,
-    price: Number(b.price),
-    size: Number(b.size),
-    filledSize: 0,
-    remainingSize: Number(b.size),
-    percentFilled: 0,
-    type: 'limit',
-    status: 'open',
-    voidReason: null,
-    insertedAt: '',
-    expiry: Number(b.expiry),
-    settlementVersion: 2,
-    sv2OrderKind: 0,
-    sv2TimeInForce: 0,
-    sv2MinSharesOut: null,
-    sv2MaxCollateralIn: null,
-    sv2MinCollateralOut: null,
-  };
-}
 
 type Call = { kind: string; body: unknown; alreadySent?: boolean };
 
@@ -50,7 +25,7 @@ function fakeClient() {
   const answer = (ops: BulkOperation[]): BulkResult => ({
     results: ops.map((o) =>
       o.type === 'create'
-        ? { type: 'create' as const, ok: true as const, order: orderOf(o.order as LimitOrderBody) }
+        ? { type: 'create' as const, ok: true as const, order: orderOfBody(o.order as LimitOrderBody) }
         : { type: 'cancel' as const, ok: true as const, trader: o.cancel.trader, nonce: o.cancel.nonce, alreadyCancelled: false },
     ),
     duplicate: false,
@@ -87,7 +62,7 @@ function fakeClient() {
       maybeFail();
       return {
         cancel: { trader: cancel.trader, nonce: cancel.nonce, alreadyCancelled: false },
-        create: { nonce: create.nonce, order: orderOf(create), duplicate: false },
+        create: { nonce: create.nonce, order: orderOfBody(create), duplicate: false },
       };
     },
     async *iterate(p) {
@@ -226,7 +201,7 @@ test('openOrders lists every page of the trader open orders', async () => {
   const { client, calls, st } = fakeClient();
   const v = createLiveVenue({ client: { orders: client }, signer });
   const body = signer.signOrder({ marketId: M, outcomeIndex: 1, side: 0, price: 400_000, size: 1_000_000 });
-  st.pages = [[orderOf(body)], [orderOf({ ...body, nonce: nonce() })]];
+  st.pages = [[orderOfBody(body)], [orderOfBody({ ...body, nonce: nonce() })]];
   const list = await v.openOrders(M);
   assert.equal(list.length, 2);
   assert.deepEqual(calls[0]!.body, { trader: signer.address, status: ['open'], limit: 100, marketId: M });
@@ -286,7 +261,7 @@ test("refusals keep the venue's status, code and message: a whole call refused f
   // a 201 that applied one create and lists the other in `errors` (the engine refused it)
   const [c, d] = [planned(), planned()];
   client.bulkCreate = async (orders) => ({
-    results: [{ type: 'create', ok: true, order: orderOf(orders[0]!) }],
+    results: [{ type: 'create', ok: true, order: orderOfBody(orders[0]!) }],
     errors: [{ index: 1, error: 'insufficient balance: not enough collateral', code: 'INSUFFICIENT_BALANCE' }],
     duplicate: false,
   });
