@@ -25,7 +25,7 @@
  * `bookmaker ledger check` and a backup carry it, and deleting it loses nothing.
  */
 import { createHash } from 'node:crypto';
-import { Account } from '../account/account.ts';
+import { Account, type AccountFill } from '../account/account.ts';
 import { restoreAccount, restoreValue, snapshotAccount, snapshotValue, type AccountSnapshot } from '../account/account-snapshot.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
 import type { OutcomeIndex, SideValue } from '../model/order.ts';
@@ -49,7 +49,8 @@ export interface ReplayedBooks {
   readonly checkpoint: string;
 }
 
-interface FillRow {
+/** A row of the fills table as the replays read it. */
+export interface FillRow {
   seq: number;
   fill_id: string;
   market_id: string;
@@ -147,20 +148,26 @@ function writeCheckpoint(ledger: Ledger, r: ReplayedBooks, log: Logger): void {
   }
 }
 
-const fillOf = (r: FillRow) => ({
-  fillId: r.fill_id,
-  marketId: r.market_id,
-  outcomeIndex: r.outcome as OutcomeIndex,
-  side: r.side as SideValue,
-  price: r.price,
-  size: r.size,
-  fee: r.fee,
-  feeSource: r.fee_source === 'venue' ? ('venue' as const) : ('model' as const),
-  ts: r.ts,
-  origin: r.origin === 'foreign' ? ('foreign' as const) : ('own' as const),
-  // how the venue settled the order (a sale without inventory mints): books.ts kindOf
-  ...(r.order_kind === 0 || r.order_kind === 1 || r.order_kind === 2 ? { orderKind: r.order_kind as 0 | 1 | 2 } : {}),
-});
+/** The order's kind as the fill recorded it (how the venue settled a sale: without inventory it mints), or undefined. */
+const kindOf = (r: FillRow): 0 | 1 | 2 | undefined => (r.order_kind === 0 || r.order_kind === 1 || r.order_kind === 2 ? r.order_kind : undefined);
+
+/** A recorded fill as a fill of the books (every replay of the ledger's fills reads them through this). */
+export function accountFillOf(r: FillRow): AccountFill {
+  const orderKind = kindOf(r);
+  const f: AccountFill = {
+    fillId: r.fill_id,
+    marketId: r.market_id,
+    outcomeIndex: r.outcome as OutcomeIndex,
+    side: r.side as SideValue,
+    price: r.price,
+    size: r.size,
+    fee: r.fee,
+    feeSource: r.fee_source === 'venue' ? 'venue' : 'model',
+    ts: r.ts,
+    origin: r.origin === 'foreign' ? 'foreign' : 'own',
+  };
+  return orderKind === undefined ? f : { ...f, orderKind };
+}
 
 /** The baseline and every fill from the start (no checkpoint). */
 function fromStart(ledger: Ledger): { account: Account; positions: Map<string, PositionState> } {
@@ -208,7 +215,7 @@ export function replayBooks(ledger: Ledger, o: ReplayOptions = {}): ReplayedBook
     `SELECT seq, fill_id, market_id, outcome, side, price, size, fee, ts, fee_source, origin, order_kind FROM fills WHERE seq > ? ${o.until !== undefined ? 'AND ts < ?' : ''} ORDER BY seq`,
   );
   for (const r of (o.until !== undefined ? stmt.iterate(seq, o.until) : stmt.iterate(seq)) as IterableIterator<FillRow>) {
-    const f = fillOf(r);
+    const f = accountFillOf(r);
     account.applyFill(f);
     positions.set(r.market_id, applyFill(positions.get(r.market_id) ?? FLAT, f));
     seq = r.seq;

@@ -16,9 +16,8 @@
  */
 import { Account, type AccountFill } from '../account/account.ts';
 import type { PositionState } from '../state/position.ts';
-import type { OutcomeIndex, SideValue } from '../model/order.ts';
 import type { Ledger } from './ledger.ts';
-import { replayBooks, type ReplayedBooks } from './books-checkpoint.ts';
+import { accountFillOf, replayBooks, type FillRow as ReplayRow, type ReplayedBooks } from './books-checkpoint.ts';
 
 export interface Filter {
   /** ms since the epoch, inclusive */
@@ -27,21 +26,10 @@ export interface Filter {
   readonly market?: string;
 }
 
-interface FillRow {
-  seq: number;
-  fill_id: string;
+/** a fills row as `listFills` reads it: the replays' row and the order's nonce and where the fill came from */
+interface FillRow extends ReplayRow {
   nonce: string | null;
-  market_id: string;
-  outcome: number;
-  side: number;
-  price: number;
-  size: number;
-  fee: number;
-  ts: number;
   source: string;
-  fee_source?: string;
-  origin?: string;
-  order_kind?: number | null;
 }
 
 function where(f: Filter, tsCol = 'ts', marketCol = 'market_id'): { sql: string; args: unknown[] } {
@@ -101,26 +89,6 @@ export function replayResolutions(ledger: Ledger, a: Account, until?: number): v
     a.resolve(r.marketId, r.payoutYes, r.resolvedAt);
     if (r.claimedAt !== null && (until === undefined || r.claimedAt < until)) a.claimed(r.marketId);
   }
-}
-
-const kindOf = (r: FillRow): 0 | 1 | 2 | undefined => (r.order_kind === 0 || r.order_kind === 1 || r.order_kind === 2 ? r.order_kind : undefined);
-
-/** A recorded fill as a fill of the books. */
-function accountFillOf(r: FillRow): AccountFill {
-  const orderKind = kindOf(r);
-  const f: AccountFill = {
-    fillId: r.fill_id,
-    marketId: r.market_id,
-    outcomeIndex: r.outcome as OutcomeIndex,
-    side: r.side as SideValue,
-    price: r.price,
-    size: r.size,
-    fee: r.fee,
-    feeSource: r.fee_source === 'venue' ? 'venue' : 'model',
-    ts: r.ts,
-    origin: r.origin === 'foreign' ? 'foreign' : 'own',
-  };
-  return orderKind === undefined ? f : { ...f, orderKind };
 }
 
 /** The ledger's last fill record (0: none): with `fillsAfter`, what a step recorded. */
