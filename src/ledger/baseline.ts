@@ -34,20 +34,25 @@ export interface VenueHistory {
   readonly holdings: readonly { readonly marketId: string; readonly outcomeIndex: 0 | 1; readonly shares: bigint }[];
   /** the wallet has placed at least one order */
   readonly hasOrders: boolean;
+  /** a scoped read stopped at its bound (HISTORY_SCAN_ORDERS) without an order of the instance's markets */
+  readonly bounded?: boolean;
 }
+
+/** orders a scoped history read looks through at most (newest first) */
+export const HISTORY_SCAN_ORDERS = 2_000;
 
 /**
  * What the venue holds for the wallet. With `owns` (an instance scoped to some markets of a shared
  * wallet: shards, orders.reconcileScope markets) only the holdings and orders of its markets count:
  * a sibling instance's trading is not this ledger's history. The orders are then read newest first,
- * at most `maxOrders` (default 2,000), for one in a market it owns; `scanned` says when that bound
+ * at most `maxOrders` (default HISTORY_SCAN_ORDERS), for one in a market it owns; `bounded` says when that bound
  * ended the search without one (logged by the caller).
  */
 export async function readVenueHistory(
   client: HistorySource,
   trader: Address,
   o: { owns?: (marketId: string) => boolean; maxOrders?: number } = {},
-): Promise<VenueHistory & { readonly bounded?: boolean }> {
+): Promise<VenueHistory> {
   const s = await client.balance.summary(trader);
   const owns = o.owns;
   const holdings = s.outcomeTokens
@@ -68,7 +73,7 @@ export async function readVenueHistory(
         hasOrders = true;
         break;
       }
-      if (++n >= (o.maxOrders ?? 2_000)) {
+      if (++n >= (o.maxOrders ?? HISTORY_SCAN_ORDERS)) {
         bounded = true;
         break;
       }

@@ -36,7 +36,7 @@ import { catchUpFills, type CatchUpResult, type CatchUpSource } from './catch-up
 import { isDamage, LedgerDamagedError } from './integrity.ts';
 import { openLedger, type Ledger, type OperatorHolds, type RiskSnapshot } from './ledger.ts';
 import { NO_FEES, type FeeSpec } from '../engine/fill-fee.ts';
-import { baselineOf, hasHistory, readVenueHistory, refusal, type HistorySource } from './baseline.ts';
+import { baselineOf, hasHistory, HISTORY_SCAN_ORDERS, readVenueHistory, refusal, type HistorySource } from './baseline.ts';
 import { existsSync, rmSync, statSync } from 'node:fs';
 
 /**
@@ -147,8 +147,8 @@ export class BotLedger {
         const h = await readVenueHistory(o.client as HistorySource, o.trader, o.owns ? { owns: o.owns } : {});
         if (h.bounded)
           log.warn(
-            { path },
-            "new ledger: no order of this instance's markets among the wallet's latest 2,000 orders (other instances' orders): starting new books",
+            { path, ordersRead: HISTORY_SCAN_ORDERS },
+            "new ledger: no order of this instance's markets among the wallet's latest orders (other instances' orders): starting new books",
           );
         if (hasHistory(h) && !o.newLedger) {
           ledger.close();
