@@ -217,6 +217,8 @@ class Referee {
   /** the venue's account as of the last sample, and since when it has not changed */
   private venueBooks: { key: string; since: number; books: AccountBooks } | null = null;
   private booksCheckedAt = 0;
+  /** a difference seen at the last quiet check, judged if the next one finds it again (checkBooks) */
+  private booksPending: string | null = null;
 
   /** The venue's collateral and holdings for the trader, read in process. */
   venueAccount(): AccountBooks {
@@ -231,9 +233,9 @@ class Referee {
 
   /**
    * books-equal-venue: when the bot is up and quiescent — the venue's account unchanged
-   * for BOOKS_QUIET_MS, so no fill is still on its way to the books — the ledger's baseline
-   * collateral plus its cash, and its holdings, equal the venue's to the unit. `stopped` judges at
-   * once (after the final stop). `ledgerPath` is read read-only beside the writing bot (WAL).
+   * for BOOKS_QUIET_MS, and a difference found again at the next such check with nothing moved, so
+   * no fill is still on its way to the books — the ledger's baseline collateral plus its cash, and
+   * its holdings, equal the venue's to the unit. `stopped` judges at once (after the final stop). `ledgerPath` is read read-only beside the writing bot (WAL).
    */
   checkBooks(now: number, ledgerPath: string, botUp: boolean, stopped = false): void {
     const v = this.venueAccount();
@@ -268,6 +270,16 @@ class Referee {
     if (again.collateral !== v.collateral) return;
     const found = booksMismatches(books, v);
     const gap = booksCashGap(books, v);
+    // Under injected faults (slow bodies, 429 bursts, stalls) the bot's fills poll can trail the
+    // venue by more than the quiet window, so a difference is judged when the next quiet check finds
+    // it again with neither the venue nor the books moved (a lost fill stays lost: it is caught there),
+    // and at once after the stop (the final sweep has run).
+    const seen = `${key}|${books.collateral}|${found.join(';')}`;
+    if (!stopped && (found.length > 0 || gap > 0n) && this.booksPending !== seen) {
+      this.booksPending = seen;
+      return;
+    }
+    this.booksPending = null;
     if (gap > this.booksCashGap) this.booksCashGap = gap;
     if (found.length > 0) {
       // what the venue holds that the books lack: the wallet's orders with fills in the markets that differ, and how far the ledger accounts for each
