@@ -14,6 +14,7 @@ import type { BotConfig, MarketConfig } from '../config/types.ts';
 import { ADMIN_TOKEN_ENV } from '../control/admin-server.ts';
 import { registerSecret } from '../core/logger.ts';
 import { hasHistory, readVenueHistory, type HistorySource } from '../ledger/baseline.ts';
+import { shardOwns, shardText } from '../selection/shard.ts';
 import { ledgerPath } from '../ledger/bot-ledger.ts';
 import type { Address } from '../model/order.ts';
 import { fail, ok, usdcText, warn, type CheckResult } from './check.ts';
@@ -141,13 +142,15 @@ export async function checkInheritedHistory(
     /* no file yet */
   }
   if (size > 0) return null;
-  const h = await readVenueHistory(client, wallet);
+  // a shard reads only its own markets' history, as `run` does: a sibling's trading is not this ledger's
+  const shard = cfg.selection.shard;
+  const h = await readVenueHistory(client, wallet, shard ? { owns: (id) => shardOwns(id, shard) } : {});
   if (!hasHistory(h) && !legacy)
     return ok('ledger', `${p} (${size === 0 ? 'empty' : 'will be created at the first start'}; the wallet has no venue history, so the books start at 0)`);
   const markets = new Set(h.holdings.map((x) => x.marketId)).size;
   const what = [
     h.holdings.length ? `${h.holdings.length} holding(s) in ${markets} market(s)` : null,
-    h.hasOrders ? 'order history' : null,
+    h.hasOrders ? (shard ? `order history in shard ${shardText(shard)}'s markets` : 'order history') : null,
     legacy ? 'legacy orders or tokens that the start-up migration brings over' : null,
   ]
     .filter(Boolean)

@@ -14,7 +14,10 @@ import { MAINNET } from '../../src/exchange/chains.ts';
 import { createSigner } from '../../src/exchange/signing/signer.ts';
 import { formatDoctor } from '../../src/cli/commands/doctor.ts';
 import { usdcText } from '../../src/doctor/check.ts';
-import { capitalNeeded, checkLedger, checkLimits } from '../../src/doctor/local-checks.ts';
+import { capitalNeeded, checkInheritedHistory, checkLedger, checkLimits } from '../../src/doctor/local-checks.ts';
+import type { HistorySource } from '../../src/ledger/baseline.ts';
+import type { Address, Bytes32, VenueOrder } from '../../src/model/order.ts';
+import { shardOf, withShard } from '../../src/selection/shard.ts';
 import { checkClock, checkMigration } from '../../src/doctor/venue-checks.ts';
 import { migrationPreview, runStartupMigration } from '../../src/migration/startup-migration.ts';
 import { FakeMigrationApi, SteppingClock } from '../migration/fake-migration-api.ts';
@@ -160,5 +163,41 @@ describe('the human report, checks not run', () => {
       text,
       'FAIL  venue    cannot connect\n               fix: check the base URL\nFAIL  clock, api-key\n               not checked: the venue check failed\n               fix: fix the venue check first\nok    limits   fine\n\ndoctor: 1 ok, 0 warn, 3 fail: NOT ready to go live (exit 1)\n',
     );
+  });
+});
+
+describe('the new-ledger check, for a shard of a shared wallet', () => {
+  const wallet = ('0x' + '33'.repeat(20)) as Address;
+  // two markets that two shards split between them
+  const ids = Array.from({ length: 16 }, (_, i) => '0x' + i.toString(16).padStart(2, '0').repeat(32));
+  const mine = ids.find((id) => shardOf(id, 2) === 0)!;
+  const sibling = ids.find((id) => shardOf(id, 2) === 1)!;
+  const venue = (orderMarkets: string[]): HistorySource =>
+    ({
+      balance: { summary: async () => ({ usdc: { balance: 5_000_000n, settlementBalance: 0n }, outcomeTokens: [] }) },
+      orders: {
+        async *iterate() {
+          for (const [i, m] of orderMarkets.entries()) yield { marketId: m as Bytes32, nonce: ('0x' + String(i).padStart(64, '0')) as Bytes32 } as VenueOrder;
+        },
+      },
+    }) as unknown as HistorySource;
+
+  it("a sibling shard's orders do not make shard 0's first start look refused (as `run --shard` reads them)", async () => {
+    const cfg = withShard(await config('    maxPosition: 100', `ledger:\n  path: ${join(dir, 'shard0.sqlite')}\n`), { index: 0, count: 2 });
+    const r = await checkInheritedHistory(cfg, false, venue([sibling, sibling]), wallet);
+    assert.equal(r?.result, 'ok', r?.detail);
+  });
+
+  it("an order in the shard's own markets is history: the check warns that `run` would refuse, naming the shard", async () => {
+    const cfg = withShard(await config('    maxPosition: 100', `ledger:\n  path: ${join(dir, 'shard0.sqlite')}\n`), { index: 0, count: 2 });
+    const r = await checkInheritedHistory(cfg, false, venue([sibling, mine]), wallet);
+    assert.equal(r?.result, 'warn');
+    assert.match(r!.detail, /order history in shard 0\/2's markets/);
+  });
+
+  it('a lone instance counts every order of the wallet', async () => {
+    const cfg = await config('    maxPosition: 100', `ledger:\n  path: ${join(dir, 'lone.sqlite')}\n`);
+    const r = await checkInheritedHistory(cfg, false, venue([sibling]), wallet);
+    assert.equal(r?.result, 'warn');
   });
 });
