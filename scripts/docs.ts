@@ -234,7 +234,7 @@ export const EXIT_MEANINGS: Record<string, string> = {
   EXIT_KILL_SWITCH:
     'the kill switch fired (drawdown, daily loss, loss since inception, venue error rate), or a latched kill switch was found at start and the bot was stopped: everything cancelled; `bookmaker ctl clear-kill` clears it',
   EXIT_HALT:
-    'halted: a refusal no order can pass (bad API key, a key of another wallet, an invalid signature) or a broken invariant; everything cancelled; the fatal log line says why and how to fix it',
+    'halted: a refusal or void no order can pass (bad API key, a key of another wallet, an invalid signature, no operator approval) or a broken invariant; everything cancelled; the fatal log line says why and how to fix it',
   EXIT_WATCHDOG: 'the watchdog found the event loop blocked past `watchdog.blockedLimitSeconds`: it cancelled every order from its own thread and exited',
 };
 

@@ -175,7 +175,14 @@ export class FillTracker {
         if (this.closed.size > MAX_CLOSED) this.closed.delete(this.closed.keys().next().value!);
         // after its fills (above): the order manager may stop counting the order at worst case
         if (!this.baseline)
-          out.push(feedEvent(SOURCE, { type: 'OrderClosed', marketId: o.marketId, nonce: o.nonce, status: o.status, ts: now }, venueMs(o.insertedAt), now));
+          out.push(
+            feedEvent(
+              SOURCE,
+              { type: 'OrderClosed', marketId: o.marketId, nonce: o.nonce, status: o.status, ...(o.voidReason ? { voidReason: o.voidReason } : {}), ts: now },
+              venueMs(o.insertedAt),
+              now,
+            ),
+          );
       }
     }
     this.baseline = false;

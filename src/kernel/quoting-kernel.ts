@@ -42,6 +42,8 @@ import type { VenuePort } from '../model/venue.ts';
 import type { DesiredOrder, Tolerances } from '../orders/diff.ts';
 import { OrderManager, type CancelAllResult } from '../orders/order-manager.ts';
 import { desiredWithReservedSells } from '../orders/sell-reserve.ts';
+import { fatalVoid, VenueRefusedError } from '../orders/refusal.ts';
+import { InvariantError } from '../model/errors.ts';
 import { INITIAL_RISK_STATE, type QuoteDenied, type RiskLimits, type RiskReason, type RiskState } from '../risk/types.ts';
 import type { OrderManagerEvent, StateEvent } from '../state/events.ts';
 import { selectMarketView } from '../state/market-view.ts';
@@ -609,6 +611,12 @@ export class QuotingKernel {
    * phantom exposure is left eating the limits.
    */
   private closeOrder(e: Extract<StateEvent, { type: 'OrderClosed' }>): void {
+    const fatal = e.status === 'voided' && e.voidReason ? fatalVoid(e.voidReason, e.nonce) : null;
+    if (fatal) {
+      // every order would be voided the same way: quoting on would only churn; halt with the fix (exit 4)
+      const refused = new VenueRefusedError(fatal);
+      void this.orderManager.halt(new InvariantError(`venue voids every order: ${refused.message}`, { cause: refused }));
+    }
     this.orderManager.settle(e.nonce);
     if (this.orderManager.knows(e.nonce)) return;
     if (!this.store.state.markets.get(lower(e.marketId))?.orders.has(lower(e.nonce))) return;

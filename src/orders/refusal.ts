@@ -6,10 +6,13 @@
  *                       (network, timeout, server-error, …) when the venue never answered with a code.
  *   fatalRefusal(o)   → { cause, fix } when the refusal cannot succeed on retry for ANY create (bad key,
  *                       a key acting for another wallet, an invalid signature): the runtime halts, exit 4.
+ *   fatalVoid(r, n)   → the same for an order the venue accepted and then voided for a reason every
+ *                       order of the wallet would meet (no operator approval, an invalid signature).
  *
  * Pure: no clock, no I/O. Messages carry only public values (status, code, the venue's message).
  */
 import { BookmakerError } from '../model/errors.ts';
+import type { VoidReason } from '../model/order.ts';
 import type { VenueFailure } from '../model/venue.ts';
 
 /** Venue codes kept as metric labels (docs/venue.md#authentication-errors-and-retries and the local exchange's documented codes). */
@@ -128,6 +131,25 @@ export function fatalRefusal(o: Refusal): FatalRefusal | null {
       fix: 'give the API key the trading permission at the venue, or use a key that has it',
     };
   }
+  return null;
+}
+
+/**
+ * A void that every order of this wallet would meet: the venue accepted the create and then voided it
+ * for a reason of the wallet, not of the order. Returns the cause and the operator's fix, or null for
+ * voids of this order only (under-collateralised, an IOC that did not fill, a resolved market, …).
+ */
+export function fatalVoid(reason: VoidReason, nonce: string): FatalRefusal | null {
+  if (reason === 'MISSING_OPERATOR_APPROVAL')
+    return {
+      cause: `the venue voided order ${nonce} because Settlement V2 is not an approved operator of this wallet (MISSING_OPERATOR_APPROVAL)`,
+      fix: "approve Settlement V2 as operator of the wallet's Holdings (the venue's account set-up, or the start-up migration for a legacy wallet; `bookmaker doctor` checks it), then start again",
+    };
+  if (reason === 'INVALID_SIGNATURE')
+    return {
+      cause: `the venue voided order ${nonce} for an invalid signature (INVALID_SIGNATURE)`,
+      fix: "check that the private key (BOOKMAKER_PRIVATE_KEY / --key-file) is the trading wallet's and that the chain (venue.chain) matches the venue",
+    };
   return null;
 }
 

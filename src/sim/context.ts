@@ -9,12 +9,13 @@
  *
  * Trading rules owned by other modules (e.g. the migration 409 rule) plug in through
  * `state.tradingGuards`: each guard is called before an order create / cancel and throws an
- * HttpError to refuse it.
+ * HttpError to refuse it. Rules that let a create through but void the order on arrival (the
+ * venue's voidReason, e.g. MISSING_OPERATOR_APPROVAL) plug in through `state.orderVoiders`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../core/clock.ts';
 import type { ChainConfig } from '../exchange/chains.ts';
-import type { Address, Bytes32 } from '../model/order.ts';
+import type { Address, Bytes32, VoidReason } from '../model/order.ts';
 import type { ActivityEntry, ApiKeyRecord, MarketRecord, StoredOrder } from './records.ts';
 import type { EngineHost } from './engine-host.ts';
 
@@ -61,6 +62,9 @@ export interface ExchangeSettings {
 
 /** Trading guard: throw an HttpError to refuse the operation. */
 export type TradingGuard = (trader: Address, operation: 'create' | 'cancel', now: number) => void;
+
+/** The reason an accepted create is voided on arrival (never rests, never fills), or null to let it trade. */
+export type OrderVoider = (trader: Address) => VoidReason | null;
 
 /** Operations other route modules may call (implemented by the exchange, not by the routes). */
 export interface ExchangeServices {
@@ -124,6 +128,7 @@ export interface ExchangeState {
   /** route-module state, JSON-friendly (bigint allowed), persisted with the rest */
   readonly ext: Record<string, unknown>;
   readonly tradingGuards: TradingGuard[];
+  readonly orderVoiders: OrderVoider[];
   readonly services: ExchangeServices;
   /** the matching engine behind its id mapping and command log */
   readonly engine: EngineHost;

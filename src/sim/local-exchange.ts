@@ -18,7 +18,8 @@ import { MatchingEngine } from '../engine/matching-engine.ts';
 import type { Address, Bytes32 } from '../model/order.ts';
 import { BookStreamHub } from './book-stream.ts';
 import { checksum } from './checksum.ts';
-import type { ExchangeServices, ExchangeSettings, ExchangeState, NewMarketInput, TradingGuard } from './context.ts';
+import type { ExchangeServices, ExchangeSettings, ExchangeState, NewMarketInput, OrderVoider, TradingGuard } from './context.ts';
+import { missingOperatorApproval } from './migration/install.ts';
 import { EngineEventHandler } from './engine-events.ts';
 import { FlowTap, type FlowEvent, type FlowTapOptions } from './flow-tap.ts';
 import { EngineHost } from './engine-host.ts';
@@ -195,6 +196,7 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
   const counters: Record<string, number> = { markets: 0, activity: 0 };
   const ext: Record<string, unknown> = {};
   const tradingGuards: TradingGuard[] = [];
+  const orderVoiders: OrderVoider[] = [];
 
   // the state object is built before the services that close over it
   const services: ExchangeServices = {
@@ -227,7 +229,20 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
     false,
   );
   host.onEntry = (e) => journal.host(e);
-  const state: ExchangeState = { settings, clock, chain, keys, stores: { markets, orders: [], activity }, ext, tradingGuards, services, engine: host };
+  const state: ExchangeState = {
+    settings,
+    clock,
+    chain,
+    keys,
+    stores: { markets, orders: [], activity },
+    ext,
+    tradingGuards,
+    orderVoiders,
+    services,
+    engine: host,
+  };
+  // every exchange holds the operator approvals (POST /gasless/operator, the funds migration)
+  orderVoiders.push(missingOperatorApproval(state));
   const orders = new OrderService(state, host, chain);
   events = new EngineEventHandler(state, hub, stats, host, orders);
   const flowTap = new FlowTap(host, () => clock.now());

@@ -27,6 +27,7 @@ import type {
   SettlementV2Order,
   SideValue,
   TimeInForceValue,
+  VoidReason,
 } from '../model/order.ts';
 import type { SubmitOrder } from '../engine/types.ts';
 import { checksum } from './checksum.ts';
@@ -341,6 +342,17 @@ export class OrderService {
     const tIdx = this.host.ensureTrader(trader);
     const { stored, cmd } = this.build(p, now);
     cmd.trader = tIdx;
+    const voided = this.voidReasonOf(trader);
+    if (voided !== null) {
+      // accepted and voided on arrival, as the venue does (e.g. no operator approval): it never
+      // reaches the book, reserves nothing, and reads back as voided with its reason
+      stored.status = 'voided';
+      stored.voidReason = voided;
+      stored.voidedAt = now;
+      this.state.stores.orders.push(stored);
+      this.index(stored);
+      return stored;
+    }
     // the order is stored before the engine runs, so the fills it takes at once are recorded on it
     this.state.stores.orders.push(stored);
     this.index(stored);
@@ -362,6 +374,14 @@ export class OrderService {
     const tl = trader.toLowerCase();
     if (!market.participants.includes(tl)) market.participants.push(tl);
     return stored;
+  }
+
+  private voidReasonOf(trader: Address): VoidReason | null {
+    for (const v of this.state.orderVoiders) {
+      const r = v(trader);
+      if (r !== null) return r;
+    }
+    return null;
   }
 
   private unstore(o: StoredOrder): void {

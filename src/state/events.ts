@@ -8,7 +8,7 @@
  * `ts` is the injected clock's time in ms when the event was produced.
  */
 import type { BookEvent } from '../model/stream.ts';
-import type { Bytes32, OrderStatus, OutcomeIndex, SideValue } from '../model/order.ts';
+import type { Bytes32, OrderStatus, OutcomeIndex, SideValue, VoidReason } from '../model/order.ts';
 import type { PlannedOrder, VenueFailure } from '../model/venue.ts';
 import type { QuoteDenied } from '../risk/types.ts';
 import type { MarketStatus } from '../strategy/types.ts';
@@ -105,6 +105,8 @@ export interface OrderClosed {
   readonly marketId: Bytes32;
   readonly nonce: Bytes32;
   readonly status: OrderStatus;
+  /** why the venue voided it (status voided), when it said */
+  readonly voidReason?: VoidReason;
   readonly ts: number;
 }
 

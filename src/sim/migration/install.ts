@@ -9,9 +9,9 @@
 import { keccak256, toHex, getAddress } from 'viem';
 import type { ExchangeState } from '../context.ts';
 import { HttpError } from '../http-errors.ts';
-import type { Address, Bytes32, OutcomeIndex } from '../../model/order.ts';
+import type { Address, Bytes32, OutcomeIndex, VoidReason } from '../../model/order.ts';
 import { emptyMigrationData, type MigrationData } from './migration-data.ts';
-import { isTradingBlocked, walletKey } from './migration-machine.ts';
+import { isTradingBlocked, operatorState, walletKey } from './migration-machine.ts';
 import { demoLegacyAccounts, seedLegacyAccount, type DemoLegacyAccount, type LegacyAccountSeed, type TokenDirectory } from './legacy-seeds.ts';
 
 export const MIGRATION_EXT_KEY = 'migration';
@@ -134,4 +134,17 @@ export function withGuardBypass<T>(state: ExchangeState, wallet: string, fn: () 
   } finally {
     bypass.delete(state);
   }
+}
+
+/**
+ * Settlement V2 must be an approved operator of the trader's new Holdings, or the venue voids the order
+ * on arrival (MISSING_OPERATOR_APPROVAL): a seeded legacy wallet has no approval until its funds
+ * migration grants it, and any wallet can revoke it (POST /gasless/operator with approved false).
+ */
+export function missingOperatorApproval(state: ExchangeState) {
+  return (trader: Address): VoidReason | null => {
+    // read only: no migration data yet means no legacy wallet and no approval changed (all approved)
+    const data = state.ext[MIGRATION_EXT_KEY] as MigrationData | undefined;
+    return data === undefined || operatorState(data, 2, trader).approved ? null : 'MISSING_OPERATOR_APPROVAL';
+  };
 }

@@ -124,9 +124,11 @@ test('while blocked: create, bulk create, mixed bulk and cancel-replace are 409;
   assert.equal(mixed.status, 409);
   const cr = await h.call('POST', '/orders/cancel-replace', { key: 'legacy-key', body: { cancel: s.signCancel(resting.nonce), create: order(s) } });
   assert.equal(cr.status, 409);
+  // cancels are not blocked; this one finds the order over: a legacy wallet has no Settlement V2
+  // operator approval before its funds migration, so the venue voided its order on arrival
   const cancel = await h.call('POST', '/orders/cancel', { key: 'legacy-key', body: s.signCancel(resting.nonce) });
-  assert.equal(cancel.status, 201, JSON.stringify(cancel.body));
-  assert.equal(cancel.body.alreadyCancelled, false);
+  assert.equal(cancel.status, 200, JSON.stringify(cancel.body));
+  assert.equal(cancel.body.alreadyCancelled, true);
   // another wallet trades freely
   assert.equal((await h.call('POST', '/orders', { key: 'other-key', body: order(h.signerOf('other-key')) })).status, 201);
 });
