@@ -36,8 +36,11 @@ class TimerHeap {
     let i = a.length - 1;
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (!less(a[i]!, a[p]!)) break;
-      [a[i], a[p]] = [a[p]!, a[i]!];
+      const x = a[i]!;
+      const y = a[p]!;
+      if (!less(x, y)) break;
+      a[i] = y;
+      a[p] = x;
       i = p;
     }
   }
@@ -55,7 +58,9 @@ class TimerHeap {
         if (l < a.length && less(a[l]!, a[m]!)) m = l;
         if (r < a.length && less(a[r]!, a[m]!)) m = r;
         if (m === i) break;
-        [a[i], a[m]] = [a[m]!, a[i]!];
+        const x = a[i]!;
+        a[i] = a[m]!;
+        a[m] = x;
         i = m;
       }
     }
@@ -88,8 +93,17 @@ export class VirtualClock implements Clock {
     };
   }
 
-  /** Due time of the earliest live timer, Infinity when none is set. */
+  /**
+   * Due time of the earliest live timer, Infinity when none is set. The replay asks before every
+   * step: the common case (the earliest timer is live) is kept small enough to inline.
+   */
   nextDue(): number {
+    const top = this.heap.peek();
+    return top !== undefined && top.fn !== null ? top.at : this.dropCancelled();
+  }
+
+  /** Pop cancelled timers off the top, then the earliest live one's due time (Infinity when none). */
+  private dropCancelled(): number {
     for (;;) {
       const top = this.heap.peek();
       if (!top) return Infinity;

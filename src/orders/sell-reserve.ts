@@ -59,15 +59,10 @@ export function desiredWithReservedSells(input: ReservedSellsInput): DesiredOrde
   if (input.cancelledSellsPark) {
     for (const t of input.tracked) if ((t.state === 'working' || t.state === 'pending-create') && holdsTokens(t)) sells.push(t);
   }
-  const map = (reserve: AvailableInventory): DesiredOrder[] => {
-    const inv = { yes: Math.max(0, base.yes - reserve.yes), no: Math.max(0, base.no - reserve.no) };
-    const mapped: MappedOrder[] = toOrders(input.quotes, inv, input.toOrders);
-    return desiredOrders(input.marketId, mapped, input.keeps);
-  };
-  if (sells.length === 0) return map({ yes: 0, no: 0 });
-  let reserve: AvailableInventory = { yes: 0, no: 0 };
+  if (sells.length === 0) return mapFree(input, base, NONE_RESERVED);
+  let reserve: AvailableInventory = NONE_RESERVED;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
-    const desired = map(reserve);
+    const desired = mapFree(input, base, reserve);
     const next = reservedBy(sells, desired, input.tolerances, input.nowSec);
     if (next.yes === reserve.yes && next.no === reserve.no) return desired;
     reserve = next;
@@ -79,7 +74,20 @@ export function desiredWithReservedSells(input: ReservedSellsInput): DesiredOrde
     if (t.planned.outcomeIndex === Outcome.YES) yes += t.remaining;
     else no += t.remaining;
   }
-  return map({ yes, no });
+  return mapFree(input, base, { yes, no });
+}
+
+const NONE_RESERVED: AvailableInventory = { yes: 0, no: 0 };
+
+/**
+ * The quotes mapped onto the inventory left after `reserve`. A module function rather than a closure
+ * in desiredWithReservedSells: under the tsx loader a named closure is wrapped to keep its name
+ * (a defineProperty per tick, ~2 % of a backtest).
+ */
+function mapFree(input: ReservedSellsInput, base: AvailableInventory, reserve: AvailableInventory): DesiredOrder[] {
+  const inv = { yes: Math.max(0, base.yes - reserve.yes), no: Math.max(0, base.no - reserve.no) };
+  const mapped: MappedOrder[] = toOrders(input.quotes, inv, input.toOrders);
+  return desiredOrders(input.marketId, mapped, input.keeps);
 }
 
 /**

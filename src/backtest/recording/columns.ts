@@ -14,7 +14,7 @@
  * File `book.cols`: "BMKCOLS1", u32 header length, JSON header {version, rows, markets}, padding to
  * 8 bytes, then the columns lts f64, vts f64, price f64, size f64, market u16, kind u8, side u8.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BadInputError } from '../../model/errors.ts';
 import type { RecordedEvent } from './format.ts';
@@ -145,9 +145,31 @@ function readHeader(text: string, path: string): { version: number; rows: number
   return { version: 1, rows: o.rows, markets: o.markets as string[] };
 }
 
+/** A whole file read into a fresh ArrayBuffer. */
+function readAligned(path: string): ArrayBuffer {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const ab = new ArrayBuffer(size);
+    const bytes = new Uint8Array(ab);
+    let at = 0;
+    while (at < size) {
+      const n = readSync(fd, bytes, at, size - at, at);
+      if (n === 0) break;
+      at += n;
+    }
+    return at === size ? ab : ab.slice(0, at);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function readColumns(dir: string): Columns {
   const path = join(dir, 'book.cols');
-  const buf = readFileSync(path);
+  // Read straight into an ArrayBuffer of our own (8-aligned at its start, and the columns start at an
+  // 8-aligned offset of the file), so the typed arrays view it without a copy of the whole file.
+  const ab = readAligned(path);
+  const buf = Buffer.from(ab);
   if (buf.length < 12 || buf.toString('latin1', 0, 8) !== MAGIC) throw new BadInputError(path, `a ${MAGIC} columns file`, buf.toString('latin1', 0, 8));
   const hl = buf.readUInt32LE(8);
   if (12 + hl > buf.length) throw new BadInputError(`${path}: header`, `${hl} header bytes`, `${buf.length - 12} bytes`);
@@ -157,10 +179,7 @@ export function readColumns(dir: string): Columns {
   off += (8 - (off % 8)) % 8;
   // A truncated or corrupt file must be a clear error, not a RangeError from a typed-array view.
   if (off > buf.length || n * ROW_BYTES > buf.length - off) throw new BadInputError(path, `${n} rows of columns`, `${Math.max(0, buf.length - off)} bytes`);
-  // Copy into an 8-aligned ArrayBuffer (Buffer pooling does not guarantee alignment).
-  const ab = new ArrayBuffer(buf.length - off);
-  new Uint8Array(ab).set(buf.subarray(off));
-  let o = 0;
+  let o = off;
   const take = <T>(Ctor: { new (b: ArrayBuffer, o: number, n: number): T; BYTES_PER_ELEMENT: number }): T => {
     const a = new Ctor(ab, o, n);
     o += n * Ctor.BYTES_PER_ELEMENT;
@@ -173,6 +192,6 @@ export function readColumns(dir: string): Columns {
   const market = take(Uint16Array);
   const kind = take(Uint8Array);
   const side = take(Uint8Array);
-  if (o > ab.byteLength) throw new BadInputError(path, `${n} rows of columns`, `${ab.byteLength} bytes`);
+  if (o > ab.byteLength) throw new BadInputError(path, `${n} rows of columns`, `${ab.byteLength - off} bytes`);
   return { rows: n, markets: header.markets, lts, vts, price, size, market, kind, side };
 }

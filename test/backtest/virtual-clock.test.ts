@@ -1,0 +1,66 @@
+/**
+ * The virtual clock's timer heap: due times of live timers only, (due time, insertion order) as the
+ * running order, and cancelled timers skipped wherever they sit in the heap.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { VirtualClock } from '../../src/backtest/virtual-clock.ts';
+import { createRng } from '../../src/sim/rng.ts';
+
+test('nextDue skips cancelled timers at the top and runNext runs the earliest live one', () => {
+  const clock = new VirtualClock(1000);
+  const ran: string[] = [];
+  const cancelA = clock.setTimeout(() => ran.push('a'), 5);
+  const cancelB = clock.setTimeout(() => ran.push('b'), 5);
+  clock.setTimeout(() => ran.push('c'), 7);
+  assert.equal(clock.nextDue(), 1005);
+  cancelA();
+  assert.equal(clock.nextDue(), 1005, 'b is still due at 1005');
+  cancelB();
+  assert.equal(clock.nextDue(), 1007, 'both timers at 1005 are cancelled');
+  assert.equal(clock.runNext(), true);
+  assert.deepEqual(ran, ['c']);
+  assert.equal(clock.now(), 1007);
+  assert.equal(clock.nextDue(), Infinity);
+  assert.equal(clock.runNext(), false);
+});
+
+test('timers run in (due time, insertion order) whatever is cancelled, against a sorted reference', () => {
+  for (let seed = 1; seed <= 20; seed++) {
+    const rng = createRng(seed).next;
+    const clock = new VirtualClock(0);
+    const want: { at: number; seq: number; live: boolean }[] = [];
+    const cancels: (() => void)[] = [];
+    const ran: number[] = [];
+    for (let k = 0; k < 300; k++) {
+      const at = Math.floor(rng() * 50);
+      const seq = k;
+      cancels.push(clock.setTimeout(() => ran.push(seq), at));
+      want.push({ at, seq, live: true });
+    }
+    for (let k = 0; k < 300; k++) {
+      if (rng() < 0.4) {
+        cancels[k]!();
+        want[k]!.live = false;
+      }
+    }
+    const live = want.filter((w) => w.live).sort((x, y) => x.at - y.at || x.seq - y.seq);
+    const dues: number[] = [];
+    for (;;) {
+      const due = clock.nextDue();
+      if (due === Infinity) break;
+      dues.push(due);
+      clock.runNext();
+    }
+    assert.deepEqual(
+      ran,
+      live.map((w) => w.seq),
+      `seed ${seed}`,
+    );
+    assert.deepEqual(
+      dues,
+      live.map((w) => w.at),
+      `seed ${seed}: due times`,
+    );
+  }
+});
