@@ -452,6 +452,7 @@ async function wire(o: BotOptions, v: VenueSetup, clock: Clock, log: Logger, pap
   life.add(() => k.stop());
   metrics.setStateSource(() => store.state, clock);
   metrics.setAccount(accountBooks);
+  if (liveVenue) metrics.setOrderCalls(() => ({ waiting: liveVenue!.waitingCalls, inFlight: liveVenue!.inFlightCalls }));
   life.add(bindStoreMetrics(metrics, store));
   let kernelStarted = false;
   const healthModel = new HealthModel({

@@ -94,6 +94,8 @@ export interface LiveVenue extends VenuePort {
   readonly keptBodies: number;
   /** order calls waiting for one of the `maxInFlight` slots */
   readonly waitingCalls: number;
+  /** order calls sent and not yet answered (at most `maxInFlight`) */
+  readonly inFlightCalls: number;
   /** cancel bodies currently signed ahead (memory check in soak tests) */
   readonly presignedCancels: number;
   /**
@@ -300,6 +302,9 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
     },
     get waitingCalls() {
       return waiting.length;
+    },
+    get inFlightCalls() {
+      return inFlight;
     },
     get presignedCancels() {
       return cancelBodies.size;

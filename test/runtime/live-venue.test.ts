@@ -8,6 +8,7 @@ import { recoverOrderSigner } from '../../src/exchange/signing/recover.ts';
 import type { Bytes32, CancelBody, LimitOrderBody, VenueOrder } from '../../src/model/order.ts';
 import type { PlannedOrder } from '../../src/model/venue.ts';
 import { createLiveVenue, type LiveOrdersClient } from '../../src/runtime/live-venue.ts';
+import { createBotMetrics } from '../../src/metrics/bot-metrics.ts';
 import { orderOfBody } from '../support/stub-orders-client.ts';
 
 const signer = createSigner({ privateKey: '0x' + '22'.repeat(32), chain: TESTNET });
@@ -339,6 +340,13 @@ test('at most maxInFlight order calls are in flight; the rest wait unsent, in or
   assert.equal(gates.length, 2, 'two calls sent');
   assert.equal(writes.length, 2);
   assert.equal(v.waitingCalls, 3);
+  assert.equal(v.inFlightCalls, 2);
+  // the same figures on /metrics, read at scrape time
+  const metrics = createBotMetrics({ defaultMetrics: false });
+  metrics.setOrderCalls(() => ({ waiting: v.waitingCalls, inFlight: v.inFlightCalls }));
+  const scraped = await metrics.registry.metrics();
+  assert.match(scraped, /^bookmaker_order_calls_waiting 3$/m);
+  assert.match(scraped, /^bookmaker_order_calls_in_flight 2$/m);
   gates[0]!();
   await turn();
   assert.equal(gates.length, 3, 'a finished call lets the next one go');
@@ -351,6 +359,8 @@ test('at most maxInFlight order calls are in flight; the rest wait unsent, in or
   const rs = await Promise.all(ps);
   assert.ok(rs.every((r) => r.creates.length === 1 && r.creates[0]!.ok));
   assert.equal(v.waitingCalls, 0);
+  assert.equal(v.inFlightCalls, 0);
+  assert.match(await metrics.registry.metrics(), /^bookmaker_order_calls_waiting 0$/m);
   // sent in the order they were asked for
   const sent = calls.filter((c) => c.kind === 'bulkCreate').map((c) => (c.body as LimitOrderBody[])[0]!.nonce);
   assert.deepEqual(
