@@ -60,8 +60,14 @@ export interface LiveOrdersClient {
 
 export type LiveSigner = Pick<Signer, 'address' | 'signOrder' | 'signCancel'> & Partial<Pick<Signer, 'precomputeNonces' | 'precomputedNonces'>>;
 
-/** ECDSA nonces computed ahead per idle turn (about 35 µs each with the native add-on). */
-const AHEAD_CHUNK = 16;
+/**
+ * Signing work done ahead per idle turn, in signatures: cancel bodies first, then ECDSA nonces (about
+ * 35–50 µs each with the native add-on). A book event that arrives during the turn waits for it, so
+ * the turn is kept to about 150 µs (docs/performance.md#where-the-tail-comes-from).
+ */
+const IDLE_SIGNATURES_PER_TURN = 4;
+/** nonces used before a refill begins, so a refill's turns each share one inversion over a full turn's nonces */
+const AHEAD_REFILL_AFTER = 16;
 
 export interface LiveVenueOptions {
   client: { orders: LiveOrdersClient };
@@ -119,18 +125,10 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
   /** cancel bodies signed ahead for orders we placed, by lower-case nonce */
   const cancelBodies = new Map<string, CancelBody>();
   const toPresign: Bytes32[] = [];
-  let presignQueued = false;
 
   function presignSoon(nonce: Bytes32): void {
     toPresign.push(nonce);
-    if (presignQueued) return;
-    presignQueued = true;
-    setImmediate(() => {
-      presignQueued = false;
-      for (const n of toPresign.splice(0)) if (!cancelBodies.has(lower(n))) cancelBodies.set(lower(n), signer.signCancel(n));
-      // bounded like the create bodies: an order we never cancel (filled, expired) must not pin memory
-      while (cancelBodies.size > maxKept) cancelBodies.delete(cancelBodies.keys().next().value!);
-    });
+    idleSoon();
   }
 
   const maxInFlight = Math.max(1, opts.maxInFlight ?? 32);
@@ -162,18 +160,40 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
   }
 
   const aheadTarget = opts.aheadNonces ?? 64;
-  // a refill waits until a chunk (or half the pool) is used, so the one inversion of a fill is shared
-  const aheadLow = aheadTarget - Math.min(AHEAD_CHUNK, Math.ceil(aheadTarget / 2));
-  let aheadQueued = false;
-  /** Top the signer's nonces up in idle turns, a chunk per turn so a book event never waits long. */
+  // a refill waits until AHEAD_REFILL_AFTER (or half the pool) are used
+  const aheadLow = aheadTarget - Math.min(AHEAD_REFILL_AFTER, Math.ceil(aheadTarget / 2));
+  let refilling = false;
+  /** Top the signer's nonces up in idle turns (see idleTurn). */
   function refillAhead(untilFull = false): void {
-    if (aheadQueued || aheadTarget <= 0 || !signer.precomputeNonces) return;
+    if (refilling || aheadTarget <= 0 || !signer.precomputeNonces) return;
     if (!untilFull && (signer.precomputedNonces ?? 0) > aheadLow) return;
-    aheadQueued = true;
-    setImmediate(() => {
-      aheadQueued = false;
-      if (signer.precomputeNonces!(aheadTarget, AHEAD_CHUNK) < aheadTarget) refillAhead(true);
-    });
+    refilling = true;
+    idleSoon();
+  }
+
+  let idleQueued = false;
+  function idleSoon(): void {
+    if (idleQueued) return;
+    idleQueued = true;
+    setImmediate(idleTurn);
+  }
+  /**
+   * One idle turn of signing ahead: at most IDLE_SIGNATURES_PER_TURN signatures' worth, cancels first
+   * (a requote needs them sooner), then nonces; the rest waits for the next turn, after whatever
+   * I/O (book events) arrived meanwhile.
+   */
+  function idleTurn(): void {
+    idleQueued = false;
+    let budget = IDLE_SIGNATURES_PER_TURN;
+    for (const n of toPresign.splice(0, budget)) {
+      if (cancelBodies.has(lower(n))) continue;
+      cancelBodies.set(lower(n), signer.signCancel(n));
+      budget--;
+    }
+    // bounded like the create bodies: an order we never cancel (filled, expired) must not pin memory
+    while (cancelBodies.size > maxKept) cancelBodies.delete(cancelBodies.keys().next().value!);
+    if (refilling && budget > 0 && signer.precomputeNonces!(aheadTarget, budget) >= aheadTarget) refilling = false;
+    if (toPresign.length > 0 || refilling) idleSoon();
   }
   refillAhead(true);
 

@@ -230,6 +230,19 @@ test('cancel bodies signed ahead are dropped when the order ends without our can
   assert.equal(v.presignedCancels, 0);
 });
 
+test('signing ahead does at most 4 signatures a turn, so a book event arriving meanwhile waits for 4, not for every order just placed', async () => {
+  const { client } = fakeClient();
+  const v = createLiveVenue({ client: { orders: client }, signer, aheadNonces: 0 });
+  await v.batch(Array.from({ length: 10 }, planned), []);
+  const turn = () => new Promise((r) => setImmediate(r));
+  const seen: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    await turn();
+    seen.push(v.presignedCancels);
+  }
+  assert.deepEqual(seen, [4, 8, 10, 10]);
+});
+
 test('an order forgotten before its cancel was signed ahead is not signed at all', async () => {
   const { client } = fakeClient();
   const v = createLiveVenue({ client: { orders: client }, signer });
@@ -294,26 +307,30 @@ test("onWrite names the market of each request and whether it carries only cance
   ]);
 });
 
-test('order signatures use ECDSA nonces computed ahead in idle turns, a chunk per turn, refilled once a chunk is used; aheadNonces 0 turns it off', async () => {
+test('order signatures use ECDSA nonces computed ahead in idle turns, 4 per turn, refilled once 16 are used; aheadNonces 0 turns it off', async () => {
   const turn = () => new Promise((r) => setImmediate(r));
   const s = createSigner({ privateKey: '0x' + '33'.repeat(32), chain: TESTNET });
   const { client, calls } = fakeClient();
   const v = createLiveVenue({ client: { orders: client }, signer: s, aheadNonces: 40 });
   assert.equal(s.precomputedNonces, 0, "nothing is computed on the caller's turn");
   await turn();
-  assert.equal(s.precomputedNonces, 16, 'one chunk per idle turn');
-  for (let i = 0; i < 4; i++) await turn();
+  assert.equal(s.precomputedNonces, 4, "one turn's worth per idle turn");
+  for (let i = 0; i < 9; i++) await turn();
   assert.equal(s.precomputedNonces, 40);
   const r = await v.batch([planned(), planned(), planned()], []);
   assert.ok(r.creates.every((c) => c.ok));
   assert.equal(s.precomputedNonces, 37, 'each create took one');
   for (const b of calls[0]!.body as LimitOrderBody[]) assert.equal(recoverOrderSigner(b, TESTNET), s.address);
+  // the three placed orders' cancels are signed ahead in the next turn; no refill for fewer than 16 used
   for (let i = 0; i < 4; i++) await turn();
-  assert.equal(s.precomputedNonces, 37, 'no refill for less than a chunk');
+  assert.equal(s.precomputedNonces, 37, 'no refill for fewer than 16 used');
   await v.batch(Array.from({ length: 13 }, planned), []);
   assert.equal(s.precomputedNonces, 24);
-  await turn();
-  assert.equal(s.precomputedNonces, 40, 'refilled once half the pool (at most a chunk) was used');
+  // 13 cancels to sign ahead first (4 a turn), then the nonces
+  for (let i = 0; i < 4; i++) await turn();
+  assert.equal(v.presignedCancels, 16);
+  for (let i = 0; i < 4; i++) await turn();
+  assert.equal(s.precomputedNonces, 40, 'refilled once 16 were used, 4 a turn');
 
   const off = createSigner({ privateKey: '0x' + '33'.repeat(32), chain: TESTNET });
   const v0 = createLiveVenue({ client: { orders: fakeClient().client }, signer: off, aheadNonces: 0 });
