@@ -61,9 +61,10 @@ export interface LiveOrdersClient {
 export type LiveSigner = Pick<Signer, 'address' | 'signOrder' | 'signCancel'> & Partial<Pick<Signer, 'precomputeNonces' | 'precomputedNonces'>>;
 
 /**
- * Signing work done ahead per idle turn, in signatures: cancel bodies first, then ECDSA nonces (about
- * 35–50 µs each with the native add-on). A book event that arrives during the turn waits for it, so
- * the turn is kept to about 150 µs (docs/performance.md#where-the-tail-comes-from).
+ * Signing work done ahead per idle turn: at most this many cancel bodies and this many ECDSA nonces
+ * (about 35–50 µs each with the native add-on). A book event that arrives during the turn waits for
+ * it, so the turn is bounded (about 300 µs) however many orders were just placed; four of each keep
+ * up with a four-order requote per turn (docs/performance.md#where-the-tail-comes-from).
  */
 const IDLE_SIGNATURES_PER_TURN = 4;
 /** nonces used before a refill begins, so a refill's turns each share one inversion over a full turn's nonces */
@@ -178,21 +179,15 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
     setImmediate(idleTurn);
   }
   /**
-   * One idle turn of signing ahead: at most IDLE_SIGNATURES_PER_TURN signatures' worth, cancels first
-   * (a requote needs them sooner), then nonces; the rest waits for the next turn, after whatever
-   * I/O (book events) arrived meanwhile.
+   * One idle turn of signing ahead: at most IDLE_SIGNATURES_PER_TURN cancel bodies and as many
+   * nonces; the rest waits for the next turn, after whatever I/O (book events) arrived meanwhile.
    */
   function idleTurn(): void {
     idleQueued = false;
-    let budget = IDLE_SIGNATURES_PER_TURN;
-    for (const n of toPresign.splice(0, budget)) {
-      if (cancelBodies.has(lower(n))) continue;
-      cancelBodies.set(lower(n), signer.signCancel(n));
-      budget--;
-    }
+    for (const n of toPresign.splice(0, IDLE_SIGNATURES_PER_TURN)) if (!cancelBodies.has(lower(n))) cancelBodies.set(lower(n), signer.signCancel(n));
     // bounded like the create bodies: an order we never cancel (filled, expired) must not pin memory
     while (cancelBodies.size > maxKept) cancelBodies.delete(cancelBodies.keys().next().value!);
-    if (refilling && budget > 0 && signer.precomputeNonces!(aheadTarget, budget) >= aheadTarget) refilling = false;
+    if (refilling && signer.precomputeNonces!(aheadTarget, IDLE_SIGNATURES_PER_TURN) >= aheadTarget) refilling = false;
     if (toPresign.length > 0 || refilling) idleSoon();
   }
   refillAhead(true);

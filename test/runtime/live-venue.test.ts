@@ -230,7 +230,7 @@ test('cancel bodies signed ahead are dropped when the order ends without our can
   assert.equal(v.presignedCancels, 0);
 });
 
-test('signing ahead does at most 4 signatures a turn, so a book event arriving meanwhile waits for 4, not for every order just placed', async () => {
+test('signing ahead does at most 4 cancels a turn, so a book event arriving meanwhile waits for 4, not for every order just placed', async () => {
   const { client } = fakeClient();
   const v = createLiveVenue({ client: { orders: client }, signer, aheadNonces: 0 });
   await v.batch(Array.from({ length: 10 }, planned), []);
@@ -326,10 +326,11 @@ test('order signatures use ECDSA nonces computed ahead in idle turns, 4 per turn
   assert.equal(s.precomputedNonces, 37, 'no refill for fewer than 16 used');
   await v.batch(Array.from({ length: 13 }, planned), []);
   assert.equal(s.precomputedNonces, 24);
-  // 13 cancels to sign ahead first (4 a turn), then the nonces
-  for (let i = 0; i < 4; i++) await turn();
+  // 13 cancels to sign ahead and 16 nonces to refill: 4 of each a turn
+  await turn();
+  assert.equal(s.precomputedNonces, 28);
+  for (let i = 0; i < 3; i++) await turn();
   assert.equal(v.presignedCancels, 16);
-  for (let i = 0; i < 4; i++) await turn();
   assert.equal(s.precomputedNonces, 40, 'refilled once 16 were used, 4 a turn');
 
   const off = createSigner({ privateKey: '0x' + '33'.repeat(32), chain: TESTNET });
