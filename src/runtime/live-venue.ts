@@ -125,10 +125,11 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
   const signed = new Map<string, LimitOrderBody>();
   /** cancel bodies signed ahead for orders we placed, by lower-case nonce */
   const cancelBodies = new Map<string, CancelBody>();
-  const toPresign: Bytes32[] = [];
+  /** orders placed whose cancel is still to sign ahead, by lower-case nonce, oldest first (a backlog after a burst) */
+  const toPresign = new Map<string, Bytes32>();
 
   function presignSoon(nonce: Bytes32): void {
-    toPresign.push(nonce);
+    toPresign.set(lower(nonce), nonce);
     idleSoon();
   }
 
@@ -184,18 +185,26 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
    */
   function idleTurn(): void {
     idleQueued = false;
-    for (const n of toPresign.splice(0, IDLE_SIGNATURES_PER_TURN)) if (!cancelBodies.has(lower(n))) cancelBodies.set(lower(n), signer.signCancel(n));
+    let n = 0;
+    for (const [k, nonce] of toPresign) {
+      if (n++ >= IDLE_SIGNATURES_PER_TURN) break;
+      toPresign.delete(k);
+      if (!cancelBodies.has(k)) cancelBodies.set(k, signer.signCancel(nonce));
+    }
     // bounded like the create bodies: an order we never cancel (filled, expired) must not pin memory
     while (cancelBodies.size > maxKept) cancelBodies.delete(cancelBodies.keys().next().value!);
     if (refilling && signer.precomputeNonces!(aheadTarget, IDLE_SIGNATURES_PER_TURN) >= aheadTarget) refilling = false;
-    if (toPresign.length > 0 || refilling) idleSoon();
+    if (toPresign.size > 0 || refilling) idleSoon();
   }
   refillAhead(true);
 
   function cancelBodyOf(nonce: Bytes32): CancelBody {
     const k = lower(nonce);
     const kept = cancelBodies.get(k);
-    if (!kept) return signer.signCancel(nonce);
+    if (!kept) {
+      toPresign.delete(k); // cancelled before its turn came: nothing to sign ahead any more
+      return signer.signCancel(nonce);
+    }
     cancelBodies.delete(k);
     return kept;
   }
@@ -328,8 +337,7 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
       const k = lower(nonce);
       cancelBodies.delete(k);
       // still queued for signing ahead (ended within the same turn): skip it there too
-      const i = toPresign.findIndex((n) => lower(n) === k);
-      if (i >= 0) toPresign.splice(i, 1);
+      toPresign.delete(k);
     },
   };
 }

@@ -243,6 +243,16 @@ test('signing ahead does at most 4 cancels a turn, so a book event arriving mean
   assert.deepEqual(seen, [4, 8, 10, 10]);
 });
 
+test('an order cancelled before its cancel was signed ahead leaves nothing to sign ahead', async () => {
+  const { client } = fakeClient();
+  const v = createLiveVenue({ client: { orders: client }, signer, aheadNonces: 0 });
+  const a = planned();
+  await v.batch([a], []);
+  await v.batch([], [a.nonce]); // same turn: signed on the spot
+  for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+  assert.equal(v.presignedCancels, 0, 'no body kept for an order already cancelled');
+});
+
 test('an order forgotten before its cancel was signed ahead is not signed at all', async () => {
   const { client } = fakeClient();
   const v = createLiveVenue({ client: { orders: client }, signer });
