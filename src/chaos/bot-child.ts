@@ -64,6 +64,11 @@ function onEvent(bot: Bot, e: StateEvent): void {
   }
 }
 
+function memory(): { rssBytes: number; heapUsedBytes: number; externalBytes: number } {
+  const m = process.memoryUsage();
+  return { rssBytes: m.rss, heapUsedBytes: m.heapUsed, externalBytes: m.external };
+}
+
 function stats(bot: Bot): ChildStats {
   const cpu = process.cpuUsage();
   const reconnects = (bot.metrics.streamReconnects as unknown as { hashMap?: Record<string, { value: number }> }).hashMap;
@@ -71,7 +76,7 @@ function stats(bot: Bot): ChildStats {
     atMs: Date.now(),
     cpuUserMs: cpu.user / 1000,
     cpuSystemMs: cpu.system / 1000,
-    rssBytes: process.memoryUsage().rss,
+    ...memory(),
     lagP50Ms: lag.percentile(50) / 1e6,
     lagP99Ms: lag.percentile(99) / 1e6,
     lagMaxMs: lag.max / 1e6,

@@ -23,6 +23,9 @@ export interface ChildStats {
   readonly cpuUserMs: number;
   readonly cpuSystemMs: number;
   readonly rssBytes: number;
+  /** the V8 heap in use, and memory outside it (buffers), at the same moment */
+  readonly heapUsedBytes: number;
+  readonly externalBytes: number;
   readonly lagP50Ms: number;
   readonly lagP99Ms: number;
   readonly lagMaxMs: number;

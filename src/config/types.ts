@@ -187,6 +187,11 @@ export interface FeedSettings {
   readonly activityPollMs: number;
   readonly balancePollMs: number;
   readonly oraclePollMs: number;
+  /**
+   * per-market polls (metadata, oracle quotes): markets read a second at most, each; more markets
+   * than a poll interval allows are read in turn over several intervals
+   */
+  readonly marketReadsPerSecond: number;
   /** an open stream silent this long is reconnected, ms */
   readonly streamIdleTimeoutMs: number;
   readonly midHistorySize: number;

@@ -12,7 +12,7 @@ import type { Bytes32 } from '../model/order.ts';
 import { ONE } from '../model/units.ts';
 import { feedEvent, venueMs, type FeedEvent } from './feed-event.ts';
 import type { FeedHealth } from './feed-health.ts';
-import { idsOf, pruneTo, type MarketIds } from './market-ids.ts';
+import { idsOf, perRound, PollRounds, pruneTo, type MarketIds } from './market-ids.ts';
 import { pollFeed } from './poll-feed.ts';
 
 export interface MarketSource {
@@ -25,6 +25,12 @@ export interface MarketFeedOptions {
   marketIds: MarketIds;
   clock: Clock;
   intervalMs: number;
+  /**
+   * markets read a second at most, on average (`feeds.marketReadsPerSecond`): with more markets than
+   * a round of `intervalMs` may read, each round reads the next ones in turn (default: every market
+   * every round)
+   */
+  readsPerSecond?: number;
   health?: FeedHealth;
   logger?: Logger;
 }
@@ -44,10 +50,12 @@ export function marketEvent(marketId: Bytes32, m: MarketInfo, now: number): Feed
 
 export function marketFeed(opts: MarketFeedOptions): Observable<FeedEvent> {
   const last = new Map<string, string>();
+  const rounds = opts.readsPerSecond === undefined ? null : new PollRounds(perRound(opts.readsPerSecond, opts.intervalMs));
   async function read(): Promise<FeedEvent[]> {
     const out: FeedEvent[] = [];
-    const ids = idsOf(opts.marketIds);
-    pruneTo(last, ids);
+    const all = idsOf(opts.marketIds);
+    pruneTo(last, all);
+    const ids = rounds ? rounds.next(all) : all;
     for (const id of ids) {
       const m = await opts.client.markets.get(id);
       const sig = `${m.slug}|${m.status}|${m.deadline}|${m.outcome}`;

@@ -12,7 +12,7 @@ import type { OracleQuote } from '../exchange/client/oracle.ts';
 import type { Bytes32 } from '../model/order.ts';
 import { feedEvent, venueMs, type FeedEvent } from './feed-event.ts';
 import type { FeedHealth } from './feed-health.ts';
-import { idsOf, pruneTo, type MarketIds } from './market-ids.ts';
+import { idsOf, perRound, PollRounds, pruneTo, type MarketIds } from './market-ids.ts';
 import { pollFeed } from './poll-feed.ts';
 
 export interface OracleSource {
@@ -25,6 +25,12 @@ export interface OracleFeedOptions {
   marketIds: MarketIds;
   clock: Clock;
   intervalMs: number;
+  /**
+   * markets read a second at most, on average (`feeds.marketReadsPerSecond`): with more markets than
+   * a round of `intervalMs` may read, each round reads the next ones in turn (default: every market
+   * every round)
+   */
+  readsPerSecond?: number;
   health?: FeedHealth;
   logger?: Logger;
 }
@@ -43,6 +49,7 @@ export function oracleEvent(marketId: Bytes32, q: OracleQuote | null, now: numbe
 
 export function oracleFeed(opts: OracleFeedOptions): Observable<FeedEvent> {
   const last = new Map<string, string>();
+  const rounds = opts.readsPerSecond === undefined ? null : new PollRounds(perRound(opts.readsPerSecond, opts.intervalMs));
   // a market nobody has asked the oracle about answers 404: no quote yet, not a failure
   const latest = (id: Bytes32): Promise<OracleQuote | null> =>
     opts.client.markets.latestOracleQuote(id).catch((e: unknown) => {
@@ -51,8 +58,9 @@ export function oracleFeed(opts: OracleFeedOptions): Observable<FeedEvent> {
     });
   async function read(): Promise<FeedEvent[]> {
     const out: FeedEvent[] = [];
-    const ids = idsOf(opts.marketIds);
-    pruneTo(last, ids);
+    const all = idsOf(opts.marketIds);
+    pruneTo(last, all);
+    const ids = rounds ? rounds.next(all) : all;
     for (const id of ids) {
       const e = oracleEvent(id, await latest(id), opts.clock.now());
       if (!e || e.event.type !== 'OracleUpdated') continue;

@@ -105,6 +105,8 @@ interface Known {
   nonce: Bytes32;
   /** for the vanished-order lookup */
   ref: number | string;
+  /** the order's market when the venue named it: `isTracked` is then one lookup, not a scan of every market */
+  marketId?: Bytes32;
 }
 
 /** orders remembered at most (oldest dropped): the open list of a bot is far smaller */
@@ -167,7 +169,12 @@ export class FillTracker {
         );
       }
       if (o.status === 'open') {
-        this.known.set(k, { filled: Math.max(filled, before), nonce: o.nonce, ref: o.hash ?? o.id ?? o.nonce });
+        this.known.set(k, {
+          filled: Math.max(filled, before),
+          nonce: o.nonce,
+          ref: o.hash ?? o.id ?? o.nonce,
+          ...(o.marketId ? { marketId: o.marketId } : {}),
+        });
         if (this.known.size > MAX_KNOWN) this.known.delete(this.known.keys().next().value!);
       } else {
         this.known.delete(k);
@@ -190,9 +197,10 @@ export class FillTracker {
   }
 
   /** Orders we tracked as open that this poll did not mention (to look up or forget). */
-  vanished(seen: ReadonlySet<string>): { nonce: Bytes32; ref: number | string }[] {
-    const out: { nonce: Bytes32; ref: number | string }[] = [];
-    for (const [k, v] of this.known) if (!seen.has(k)) out.push({ nonce: v.nonce, ref: v.ref });
+  vanished(seen: ReadonlySet<string>): { nonce: Bytes32; ref: number | string; marketId?: Bytes32 }[] {
+    const out: { nonce: Bytes32; ref: number | string; marketId?: Bytes32 }[] = [];
+    for (const [k, v] of this.known)
+      if (!seen.has(k)) out.push(v.marketId ? { nonce: v.nonce, ref: v.ref, marketId: v.marketId } : { nonce: v.nonce, ref: v.ref });
     return out;
   }
 
@@ -234,7 +242,7 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
     }
     let lookups = 0;
     for (const v of tracker.vanished(new Set(byNonce.keys()))) {
-      if (opts.isTracked && !opts.isTracked(v.nonce) && (!opts.isOwn || opts.isOwn(v.nonce))) {
+      if (opts.isTracked && !opts.isTracked(v.nonce, v.marketId) && (!opts.isOwn || opts.isOwn(v.nonce))) {
         tracker.forget(v.nonce); // we cancelled it ourselves (a foreign order is looked up: its last fills count)
         continue;
       }

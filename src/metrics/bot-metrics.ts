@@ -154,12 +154,33 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
     setAccount(account: Account): void {
       books = account;
     },
+    /** The live venue's order-call queue (src/runtime/live-venue.ts), read at scrape time. */
+    setOrderCalls(read: () => { waiting: number; inFlight: number }): void {
+      orderCalls = read;
+    },
     /** The same checks /readyz answers with (see readiness.ts); `notHalted` feeds the halted gauge. */
     setReadiness(fn: () => Record<string, boolean>): void {
       readiness = fn;
     },
   };
   let readiness: (() => Record<string, boolean>) | null = null;
+  let orderCalls: (() => { waiting: number; inFlight: number }) | null = null;
+  new Gauge({
+    name: `${p}order_calls_waiting`,
+    help: 'Order calls (bulk, cancel-replace, create) waiting, unsent, for a free in-flight slot of the live venue',
+    registers: r,
+    collect() {
+      if (orderCalls) this.set(orderCalls().waiting);
+    },
+  });
+  new Gauge({
+    name: `${p}order_calls_in_flight`,
+    help: "Order calls sent to the venue and not yet answered (at most the live venue's in-flight limit)",
+    registers: r,
+    collect() {
+      if (orderCalls) this.set(orderCalls().inFlight);
+    },
+  });
   if (opts.defaultMetrics ?? true) {
     collectDefaultMetrics({ register: registry });
     // gauges named like counters fail `promtool check metrics`; their labelled forms

@@ -59,6 +59,8 @@ export class OrderTable {
   readonly needsReconcile = new Set<string>();
   /** orders gone from the venue whose fills may not be in the position yet (see `settleMs`) */
   private readonly parked = new Map<string, Parked>();
+  /** the parked orders' keys by market: a positions read of one market looks at that market's only */
+  private readonly parkedByMarket = new Map<string, Set<string>>();
   /** orders the feed reported closed (fills in) while a call on them was still out: not parked when it returns */
   private readonly settledEarly = new Set<string>();
   /** per market: changes to its exposure that no desired set asked for (see exposureVersion) */
@@ -128,8 +130,7 @@ export class OrderTable {
   /** No order of this market tracked or parked. */
   holdsNothing(marketKey: string): boolean {
     for (const _ of this.entries.ofMarket(marketKey)) return false;
-    if (this.parked.size > 0) for (const p of this.parked.values()) if (p.market === marketKey) return false;
-    return true;
+    return !this.parkedByMarket.has(marketKey);
   }
 
   /** See OrderManager.exposureVersion. */
@@ -176,7 +177,11 @@ export class OrderTable {
       this.emit(ended);
       return;
     }
-    this.parked.set(k, { entry: e, readAfter: now + ms, ended, market: lower(e.marketId) });
+    const market = lower(e.marketId);
+    this.parked.set(k, { entry: e, readAfter: now + ms, ended, market });
+    const ks = this.parkedByMarket.get(market);
+    if (ks) ks.add(k);
+    else this.parkedByMarket.set(market, new Set([k]));
     // no longer a live quote (the risk layer must not take a new identical quote for it), but counted
     this.emit({ type: 'OrderParked', marketId: e.marketId, nonce: e.planned.nonce, ts: now });
   }
@@ -185,6 +190,8 @@ export class OrderTable {
     const p = this.parked.get(k);
     if (!p) return;
     this.parked.delete(k);
+    const ks = this.parkedByMarket.get(p.market);
+    if (ks?.delete(k) && ks.size === 0) this.parkedByMarket.delete(p.market);
     this.emit(p.ended);
   }
 
@@ -195,10 +202,11 @@ export class OrderTable {
    */
   positionsRead(marketId: Bytes32, startedAt: number): boolean {
     if (this.parked.size === 0) return false;
-    const mk = lower(marketId);
+    const ks = this.parkedByMarket.get(lower(marketId));
+    if (!ks) return false;
     let released = false;
-    for (const [k, p] of this.parked) {
-      if (p.readAfter <= startedAt && p.market === mk) {
+    for (const k of [...ks]) {
+      if (this.parked.get(k)!.readAfter <= startedAt) {
         this.unpark(k);
         released = true;
       }

@@ -452,6 +452,7 @@ async function wire(o: BotOptions, v: VenueSetup, clock: Clock, log: Logger, pap
   life.add(() => k.stop());
   metrics.setStateSource(() => store.state, clock);
   metrics.setAccount(accountBooks);
+  if (liveVenue) metrics.setOrderCalls(() => ({ waiting: liveVenue!.waitingCalls, inFlight: liveVenue!.inFlightCalls }));
   life.add(bindStoreMetrics(metrics, store));
   let kernelStarted = false;
   const healthModel = new HealthModel({
@@ -592,9 +593,27 @@ async function wire(o: BotOptions, v: VenueSetup, clock: Clock, log: Logger, pap
   const books = bookFeedOf(marketIds);
   subs.push(books.events$.subscribe(sink));
   subs.push(
-    marketFeed({ client, marketIds: trackedIds, clock, intervalMs: Math.max(5_000, cfg.feeds.balancePollMs * 2), health, logger: o.logger }).subscribe(sink),
+    marketFeed({
+      client,
+      marketIds: trackedIds,
+      clock,
+      intervalMs: Math.max(5_000, cfg.feeds.balancePollMs * 2),
+      readsPerSecond: cfg.feeds.marketReadsPerSecond,
+      health,
+      logger: o.logger,
+    }).subscribe(sink),
   );
-  subs.push(oracleFeed({ client, marketIds: liveIds, clock, intervalMs: cfg.feeds.oraclePollMs, health, logger: o.logger }).subscribe(sink));
+  subs.push(
+    oracleFeed({
+      client,
+      marketIds: liveIds,
+      clock,
+      intervalMs: cfg.feeds.oraclePollMs,
+      readsPerSecond: cfg.feeds.marketReadsPerSecond,
+      health,
+      logger: o.logger,
+    }).subscribe(sink),
+  );
   subs.push(
     activityFeed({
       client,

@@ -60,8 +60,15 @@ export interface LiveOrdersClient {
 
 export type LiveSigner = Pick<Signer, 'address' | 'signOrder' | 'signCancel'> & Partial<Pick<Signer, 'precomputeNonces' | 'precomputedNonces'>>;
 
-/** ECDSA nonces computed ahead per idle turn (about 35 µs each with the native add-on). */
-const AHEAD_CHUNK = 16;
+/**
+ * Signing work done ahead per idle turn: at most this many cancel bodies and this many ECDSA nonces
+ * (about 35–50 µs each with the native add-on). A book event that arrives during the turn waits for
+ * it, so the turn is bounded (about 300 µs) however many orders were just placed; four of each keep
+ * up with a four-order requote per turn (docs/performance.md#where-the-tail-comes-from).
+ */
+const IDLE_SIGNATURES_PER_TURN = 4;
+/** nonces used before a refill begins, so a refill's turns each share one inversion over a full turn's nonces */
+const AHEAD_REFILL_AFTER = 16;
 
 export interface LiveVenueOptions {
   client: { orders: LiveOrdersClient };
@@ -94,6 +101,8 @@ export interface LiveVenue extends VenuePort {
   readonly keptBodies: number;
   /** order calls waiting for one of the `maxInFlight` slots */
   readonly waitingCalls: number;
+  /** order calls sent and not yet answered (at most `maxInFlight`) */
+  readonly inFlightCalls: number;
   /** cancel bodies currently signed ahead (memory check in soak tests) */
   readonly presignedCancels: number;
   /**
@@ -116,19 +125,12 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
   const signed = new Map<string, LimitOrderBody>();
   /** cancel bodies signed ahead for orders we placed, by lower-case nonce */
   const cancelBodies = new Map<string, CancelBody>();
-  const toPresign: Bytes32[] = [];
-  let presignQueued = false;
+  /** orders placed whose cancel is still to sign ahead, by lower-case nonce, oldest first (a backlog after a burst) */
+  const toPresign = new Map<string, Bytes32>();
 
   function presignSoon(nonce: Bytes32): void {
-    toPresign.push(nonce);
-    if (presignQueued) return;
-    presignQueued = true;
-    setImmediate(() => {
-      presignQueued = false;
-      for (const n of toPresign.splice(0)) if (!cancelBodies.has(lower(n))) cancelBodies.set(lower(n), signer.signCancel(n));
-      // bounded like the create bodies: an order we never cancel (filled, expired) must not pin memory
-      while (cancelBodies.size > maxKept) cancelBodies.delete(cancelBodies.keys().next().value!);
-    });
+    toPresign.set(lower(nonce), nonce);
+    idleSoon();
   }
 
   const maxInFlight = Math.max(1, opts.maxInFlight ?? 32);
@@ -160,25 +162,49 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
   }
 
   const aheadTarget = opts.aheadNonces ?? 64;
-  // a refill waits until a chunk (or half the pool) is used, so the one inversion of a fill is shared
-  const aheadLow = aheadTarget - Math.min(AHEAD_CHUNK, Math.ceil(aheadTarget / 2));
-  let aheadQueued = false;
-  /** Top the signer's nonces up in idle turns, a chunk per turn so a book event never waits long. */
+  // a refill waits until AHEAD_REFILL_AFTER (or half the pool) are used
+  const aheadLow = aheadTarget - Math.min(AHEAD_REFILL_AFTER, Math.ceil(aheadTarget / 2));
+  let refilling = false;
+  /** Top the signer's nonces up in idle turns (see idleTurn). */
   function refillAhead(untilFull = false): void {
-    if (aheadQueued || aheadTarget <= 0 || !signer.precomputeNonces) return;
+    if (refilling || aheadTarget <= 0 || !signer.precomputeNonces) return;
     if (!untilFull && (signer.precomputedNonces ?? 0) > aheadLow) return;
-    aheadQueued = true;
-    setImmediate(() => {
-      aheadQueued = false;
-      if (signer.precomputeNonces!(aheadTarget, AHEAD_CHUNK) < aheadTarget) refillAhead(true);
-    });
+    refilling = true;
+    idleSoon();
+  }
+
+  let idleQueued = false;
+  function idleSoon(): void {
+    if (idleQueued) return;
+    idleQueued = true;
+    setImmediate(idleTurn);
+  }
+  /**
+   * One idle turn of signing ahead: at most IDLE_SIGNATURES_PER_TURN cancel bodies and as many
+   * nonces; the rest waits for the next turn, after whatever I/O (book events) arrived meanwhile.
+   */
+  function idleTurn(): void {
+    idleQueued = false;
+    let n = 0;
+    for (const [k, nonce] of toPresign) {
+      if (n++ >= IDLE_SIGNATURES_PER_TURN) break;
+      toPresign.delete(k);
+      if (!cancelBodies.has(k)) cancelBodies.set(k, signer.signCancel(nonce));
+    }
+    // bounded like the create bodies: an order we never cancel (filled, expired) must not pin memory
+    while (cancelBodies.size > maxKept) cancelBodies.delete(cancelBodies.keys().next().value!);
+    if (refilling && signer.precomputeNonces!(aheadTarget, IDLE_SIGNATURES_PER_TURN) >= aheadTarget) refilling = false;
+    if (toPresign.size > 0 || refilling) idleSoon();
   }
   refillAhead(true);
 
   function cancelBodyOf(nonce: Bytes32): CancelBody {
     const k = lower(nonce);
     const kept = cancelBodies.get(k);
-    if (!kept) return signer.signCancel(nonce);
+    if (!kept) {
+      toPresign.delete(k); // cancelled before its turn came: nothing to sign ahead any more
+      return signer.signCancel(nonce);
+    }
     cancelBodies.delete(k);
     return kept;
   }
@@ -301,6 +327,9 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
     get waitingCalls() {
       return waiting.length;
     },
+    get inFlightCalls() {
+      return inFlight;
+    },
     get presignedCancels() {
       return cancelBodies.size;
     },
@@ -308,8 +337,7 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
       const k = lower(nonce);
       cancelBodies.delete(k);
       // still queued for signing ahead (ended within the same turn): skip it there too
-      const i = toPresign.findIndex((n) => lower(n) === k);
-      if (i >= 0) toPresign.splice(i, 1);
+      toPresign.delete(k);
     },
   };
 }

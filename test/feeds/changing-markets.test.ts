@@ -11,7 +11,7 @@ import { createBookFeed } from '../../src/feeds/book-feed.ts';
 import type { FeedEvent } from '../../src/feeds/feed-event.ts';
 import { FeedHealth } from '../../src/feeds/feed-health.ts';
 import { marketFeed } from '../../src/feeds/market-feed.ts';
-import { pruneTo } from '../../src/feeds/market-ids.ts';
+import { perRound, PollRounds, pruneTo } from '../../src/feeds/market-ids.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 
 const id = (n: number): Bytes32 => `0x${String(n).padStart(64, '0')}` as Bytes32;
@@ -104,4 +104,56 @@ test('the book feed opens a stream for an added market and closes it, with its h
   // added while nobody listens: it starts with the next subscription
   feed.add(id(3));
   assert.deepEqual([...feed.streams.keys()], [id(2), id(3)]);
+});
+
+test('PollRounds: at most perRound markets a round, markets never read first, then every market in turn', () => {
+  const r = new PollRounds(3);
+  const ids = [1, 2, 3, 4, 5, 6, 7].map(id);
+  assert.deepEqual(r.next(ids.slice(0, 3)), ids.slice(0, 3), 'no more markets than a round: all of them');
+  assert.deepEqual(r.next(ids), [id(4), id(5), id(6)], 'never read first');
+  assert.deepEqual(r.next(ids), [id(7), id(1), id(2)]);
+  assert.deepEqual(r.next(ids), [id(3), id(4), id(5)], 'then in turn');
+  ids.push(id(8));
+  assert.deepEqual(r.next(ids), [id(8), id(6), id(7)], 'a market added is read in the next round');
+  // over many rounds every market is read equally often (within one)
+  const count = new Map<string, number>();
+  for (let i = 0; i < 80; i++) for (const m of r.next(ids)) count.set(m, (count.get(m) ?? 0) + 1);
+  const n = [...count.values()];
+  assert.equal(count.size, ids.length);
+  assert.ok(Math.max(...n) - Math.min(...n) <= 1, `reads per market ${n}`);
+  assert.equal(perRound(20, 10_000), 200);
+  assert.equal(perRound(0.1, 1_000), 1);
+  assert.throws(() => new PollRounds(0), RangeError);
+});
+
+test('the market feed at a reads budget: a round of 2,000 markets reads the budget, not every market', async () => {
+  const ids = Array.from({ length: 2_000 }, (_, i) => id(i + 1));
+  const rounds: number[] = [];
+  let n = 0;
+  const client = {
+    markets: {
+      get: async (m: string): Promise<MarketInfo> => {
+        n++;
+        return { id: m, slug: 'x', status: 'active', deadline: null, outcome: null } as unknown as MarketInfo;
+      },
+    },
+  };
+  await new Promise<void>((done) => {
+    // 20 reads a second over 10 ms rounds: 1 market a round
+    const sub = marketFeed({ client, marketIds: ids, clock: systemClock, intervalMs: 10, readsPerSecond: 20 }).subscribe(() => undefined);
+    const tick = setInterval(() => {
+      if (n === 0) return;
+      rounds.push(n);
+      n = 0;
+      if (rounds.length === 3) {
+        clearInterval(tick);
+        sub.unsubscribe();
+        done();
+      }
+    }, 10);
+  });
+  assert.ok(
+    rounds.every((r) => r <= 2),
+    `reads per round ${rounds}`,
+  );
 });

@@ -83,8 +83,33 @@ test('an order that completes is reported once and then forgotten', () => {
 test('orders that left the open list without a final state are listed for lookup', () => {
   const t = new FillTracker();
   t.observe([sell(0)], 1);
-  assert.deepEqual(t.vanished(new Set()), [{ nonce: N, ref: 7 }]);
+  assert.deepEqual(t.vanished(new Set()), [{ nonce: N, ref: 7, marketId: sell(0).marketId }]);
   assert.deepEqual(t.vanished(new Set([N.toLowerCase()])), []);
+});
+
+test('a vanished order is asked about with its market, so isTracked is one lookup rather than a scan of every market', async () => {
+  const { ownOrdersReader } = await import('../../src/feeds/own-orders-feed.ts');
+  let open: VenueOrder[] = [sell(0)];
+  const asked: [string, string | undefined][] = [];
+  const client = {
+    orders: {
+      async *iterate() {
+        yield* open;
+      },
+      async get(): Promise<VenueOrder> {
+        throw new Error('not looked up');
+      },
+    },
+  };
+  const isTracked = (nonce: string, marketId?: string): boolean => {
+    asked.push([nonce, marketId]);
+    return false;
+  };
+  const read = ownOrdersReader({ client, trader: '0x0000000000000000000000000000000000000001', clock: { now: () => 1 } as never, isTracked });
+  await read();
+  open = [];
+  await read();
+  assert.deepEqual(asked, [[N, sell(0).marketId]]);
 });
 
 test('a vanished order whose lookup fails transiently is looked up again; only a 404 forgets it', async () => {

@@ -8,6 +8,7 @@ import { recoverOrderSigner } from '../../src/exchange/signing/recover.ts';
 import type { Bytes32, CancelBody, LimitOrderBody, VenueOrder } from '../../src/model/order.ts';
 import type { PlannedOrder } from '../../src/model/venue.ts';
 import { createLiveVenue, type LiveOrdersClient } from '../../src/runtime/live-venue.ts';
+import { createBotMetrics } from '../../src/metrics/bot-metrics.ts';
 import { orderOfBody } from '../support/stub-orders-client.ts';
 
 const signer = createSigner({ privateKey: '0x' + '22'.repeat(32), chain: TESTNET });
@@ -229,6 +230,29 @@ test('cancel bodies signed ahead are dropped when the order ends without our can
   assert.equal(v.presignedCancels, 0);
 });
 
+test('signing ahead does at most 4 cancels a turn, so a book event arriving meanwhile waits for 4, not for every order just placed', async () => {
+  const { client } = fakeClient();
+  const v = createLiveVenue({ client: { orders: client }, signer, aheadNonces: 0 });
+  await v.batch(Array.from({ length: 10 }, planned), []);
+  const turn = () => new Promise((r) => setImmediate(r));
+  const seen: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    await turn();
+    seen.push(v.presignedCancels);
+  }
+  assert.deepEqual(seen, [4, 8, 10, 10]);
+});
+
+test('an order cancelled before its cancel was signed ahead leaves nothing to sign ahead', async () => {
+  const { client } = fakeClient();
+  const v = createLiveVenue({ client: { orders: client }, signer, aheadNonces: 0 });
+  const a = planned();
+  await v.batch([a], []);
+  await v.batch([], [a.nonce]); // same turn: signed on the spot
+  for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+  assert.equal(v.presignedCancels, 0, 'no body kept for an order already cancelled');
+});
+
 test('an order forgotten before its cancel was signed ahead is not signed at all', async () => {
   const { client } = fakeClient();
   const v = createLiveVenue({ client: { orders: client }, signer });
@@ -293,26 +317,31 @@ test("onWrite names the market of each request and whether it carries only cance
   ]);
 });
 
-test('order signatures use ECDSA nonces computed ahead in idle turns, a chunk per turn, refilled once a chunk is used; aheadNonces 0 turns it off', async () => {
+test('order signatures use ECDSA nonces computed ahead in idle turns, 4 per turn, refilled once 16 are used; aheadNonces 0 turns it off', async () => {
   const turn = () => new Promise((r) => setImmediate(r));
   const s = createSigner({ privateKey: '0x' + '33'.repeat(32), chain: TESTNET });
   const { client, calls } = fakeClient();
   const v = createLiveVenue({ client: { orders: client }, signer: s, aheadNonces: 40 });
   assert.equal(s.precomputedNonces, 0, "nothing is computed on the caller's turn");
   await turn();
-  assert.equal(s.precomputedNonces, 16, 'one chunk per idle turn');
-  for (let i = 0; i < 4; i++) await turn();
+  assert.equal(s.precomputedNonces, 4, "one turn's worth per idle turn");
+  for (let i = 0; i < 9; i++) await turn();
   assert.equal(s.precomputedNonces, 40);
   const r = await v.batch([planned(), planned(), planned()], []);
   assert.ok(r.creates.every((c) => c.ok));
   assert.equal(s.precomputedNonces, 37, 'each create took one');
   for (const b of calls[0]!.body as LimitOrderBody[]) assert.equal(recoverOrderSigner(b, TESTNET), s.address);
+  // the three placed orders' cancels are signed ahead in the next turn; no refill for fewer than 16 used
   for (let i = 0; i < 4; i++) await turn();
-  assert.equal(s.precomputedNonces, 37, 'no refill for less than a chunk');
+  assert.equal(s.precomputedNonces, 37, 'no refill for fewer than 16 used');
   await v.batch(Array.from({ length: 13 }, planned), []);
   assert.equal(s.precomputedNonces, 24);
+  // 13 cancels to sign ahead and 16 nonces to refill: 4 of each a turn
   await turn();
-  assert.equal(s.precomputedNonces, 40, 'refilled once half the pool (at most a chunk) was used');
+  assert.equal(s.precomputedNonces, 28);
+  for (let i = 0; i < 3; i++) await turn();
+  assert.equal(v.presignedCancels, 16);
+  assert.equal(s.precomputedNonces, 40, 'refilled once 16 were used, 4 a turn');
 
   const off = createSigner({ privateKey: '0x' + '33'.repeat(32), chain: TESTNET });
   const v0 = createLiveVenue({ client: { orders: fakeClient().client }, signer: off, aheadNonces: 0 });
@@ -339,6 +368,13 @@ test('at most maxInFlight order calls are in flight; the rest wait unsent, in or
   assert.equal(gates.length, 2, 'two calls sent');
   assert.equal(writes.length, 2);
   assert.equal(v.waitingCalls, 3);
+  assert.equal(v.inFlightCalls, 2);
+  // the same figures on /metrics, read at scrape time
+  const metrics = createBotMetrics({ defaultMetrics: false });
+  metrics.setOrderCalls(() => ({ waiting: v.waitingCalls, inFlight: v.inFlightCalls }));
+  const scraped = await metrics.registry.metrics();
+  assert.match(scraped, /^bookmaker_order_calls_waiting 3$/m);
+  assert.match(scraped, /^bookmaker_order_calls_in_flight 2$/m);
   gates[0]!();
   await turn();
   assert.equal(gates.length, 3, 'a finished call lets the next one go');
@@ -351,6 +387,8 @@ test('at most maxInFlight order calls are in flight; the rest wait unsent, in or
   const rs = await Promise.all(ps);
   assert.ok(rs.every((r) => r.creates.length === 1 && r.creates[0]!.ok));
   assert.equal(v.waitingCalls, 0);
+  assert.equal(v.inFlightCalls, 0);
+  assert.match(await metrics.registry.metrics(), /^bookmaker_order_calls_waiting 0$/m);
   // sent in the order they were asked for
   const sent = calls.filter((c) => c.kind === 'bulkCreate').map((c) => (c.body as LimitOrderBody[])[0]!.nonce);
   assert.deepEqual(

@@ -7,11 +7,12 @@
  *   sub.unsubscribe();                                // closes the socket and every timer
  *
  * Behaviour, per subscription:
- * - Connects with `eventsource` (WHATWG API) through a custom undici `fetch` that adds Accept,
- *   Authorization and `Last-Event-ID: <last seq applied>` (so a reconnect resumes where the book is), and
- *   that watches the raw bytes, so heartbeat comments (invisible to the EventSource API) keep the idle timer
- *   alive. eventsource's own reconnect is never used: on any error the instance is closed and this module
- *   decides (back-off, polling).
+ * - Connects with a plain `node:http(s)` GET (Accept, Authorization, and `Last-Event-ID: <last seq
+ *   applied>` so a reconnect resumes where the book is; up to 5 redirects followed) and reads the body
+ *   through a lean SSE parser (./sse-parser.ts): one request, one parser and a few closures per
+ *   connection, no WHATWG streams (docs/performance.md). Every chunk of bytes, heartbeat comments
+ *   included, keeps the idle timer alive. Nothing reconnects on its own: on any error the request is
+ *   destroyed and this module decides (back-off, polling).
  * - Sequencing: the first snapshot of a connection sets the baseline; a later event with seq ≤ last is a
  *   duplicate or stale reordering and is dropped; seq = last + 1 is applied; a gap (or a delta before any
  *   snapshot) triggers a resync from the JSON snapshot while later stream events are buffered, then the
@@ -34,8 +35,8 @@
  *   `stats.lastActivityTs` is the same signal for pull-style consumers.
  */
 import { Observable, type Subscriber } from 'rxjs';
-import { EventSource, type FetchLike, type FetchLikeResponse } from 'eventsource';
-import { fetch as undiciFetch } from 'undici';
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { BookPriceUnits, BookSizeUnits } from '../../model/book.ts';
 import { BadInputError, type BadResponseError } from '../../model/errors.ts';
 import type { Bytes32, OutcomeIndex } from '../../model/order.ts';
@@ -45,6 +46,7 @@ import { silentLogger, type Logger } from '../../core/logger.ts';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
 import { BookEventParser } from './parse-book-event.ts';
 import { orderbookUrl, type SnapshotFetcher } from './snapshot-fetcher.ts';
+import { SseParser } from './sse-parser.ts';
 
 export type StreamState = Extract<BookEvent, { type: 'status' }>['state'];
 
@@ -72,8 +74,6 @@ export interface BookStreamOptions {
   streamRetryMs?: number;
   priceUnits?: BookPriceUnits;
   sizeUnits?: BookSizeUnits;
-  /** fetch used for the SSE connection (default undici's) */
-  fetch?: typeof undiciFetch;
   /** jitter source (default Math.random) */
   random?: () => number;
   /** stream events buffered during a resync before giving up and reconnecting fresh (default 10 000) */
@@ -117,6 +117,13 @@ export interface BookStream {
 }
 
 type DataEvent = Exclude<BookEvent, { type: 'status' }>;
+
+/** the stream's event types read (docs/venue.md#order-book-streaming); others are skipped unparsed */
+const EVENT_TYPES: ReadonlySet<string> = new Set(['snapshot', 'delta', 'trade', 'status', 'message']);
+const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
+/** a line longer than this (characters) ends the connection: a stream that never ends a line would grow without bound */
+const MAX_SSE_LINE = 16 * 2 ** 20;
 /** the events that carry a sequence position after the baseline */
 type SeqEvent = Exclude<DataEvent, { type: 'snapshot' }>;
 
@@ -193,13 +200,12 @@ class StreamSession {
   private readonly keepaliveMs: number;
   /** clock time of the last event handed to the subscriber */
   private lastEmitTs = 0;
-  private readonly fetchImpl: typeof undiciFetch;
   private readonly random: () => number;
   private readonly marketId: Bytes32;
 
   private closed = false;
   private mode: 'stream' | 'polling' = 'stream';
-  private es: EventSource | undefined;
+  private req: ClientRequest | undefined;
   private conn: ConnInfo = { id: 0 };
   /** the current connection has delivered a valid event (it is live) */
   private connLive = false;
@@ -241,7 +247,6 @@ class StreamSession {
     this.maxFailures = opts.maxStreamFailures ?? 3;
     this.maxBuffer = opts.maxResyncBuffer ?? 10_000;
     this.keepaliveMs = opts.keepaliveStatusMs ?? 5_000;
-    this.fetchImpl = opts.fetch ?? undiciFetch;
     this.random = opts.random ?? Math.random;
     this.marketId = opts.marketId as Bytes32;
   }
@@ -296,62 +301,79 @@ class StreamSession {
     this.connLive = false;
     this.connBaseline = false;
     this.stats.connects++;
-    const fetchForEs: FetchLike = (url, init) => this.fetchStream(id, url, init);
-    const es = new EventSource(this.url, { fetch: fetchForEs });
-    this.es = es;
-    const onEvent = (ev: MessageEvent): void => this.onMessage(id, ev);
-    for (const name of ['snapshot', 'delta', 'trade', 'status', 'message']) es.addEventListener(name, onEvent);
-    es.addEventListener('error', (ev) => this.onStreamError(id, (ev as { message?: string }).message));
+    this.request(id, this.url, 0);
     this.touch();
     this.armIdle(id);
   }
 
-  /** fetch for the EventSource: our headers, byte-level activity tracking, early release of non-SSE bodies. */
-  private async fetchStream(id: number, url: string | URL, init: Parameters<FetchLike>[1]): Promise<FetchLikeResponse> {
+  /** One HTTP request of connection `id` (a redirect makes another); the body goes through the SSE parser. */
+  private request(id: number, url: string, redirects: number): void {
     const headers: Record<string, string> = { accept: 'text/event-stream', 'cache-control': 'no-cache' };
     if (this.opts.apiKey) headers.authorization = `Bearer ${this.opts.apiKey}`;
     // Resume only from a seq the consumer's book actually reflects.
     if (this.lastSeq !== undefined) headers['last-event-id'] = String(this.lastSeq);
-    const res = await this.fetchImpl(url, { method: 'GET', headers, signal: init.signal, redirect: 'follow' });
-    const contentType = res.headers.get('content-type') ?? '';
-    if (id === this.conn.id) {
-      this.conn.status = res.status;
-      this.conn.contentType = contentType;
+    let req: ClientRequest;
+    try {
+      const u = new URL(url);
+      req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(u, { method: 'GET', headers }, (res) => this.onResponse(id, url, redirects, res));
+    } catch (err) {
+      // a redirect to a URL node cannot request (another scheme): a failed connection like any other
+      this.clock.setTimeout(() => this.onStreamError(id, err instanceof Error ? err.message : String(err)), 0);
+      return;
     }
-    const streaming = res.status === 200 && contentType.startsWith('text/event-stream') && res.body !== null;
-    if (!streaming || id !== this.conn.id || this.closed) {
-      // eventsource will fail this connection without reading the body: release the socket now.
-      await res.body?.cancel().catch(() => undefined);
-      return { status: res.status, url: res.url, redirected: res.redirected, headers: res.headers, body: null };
+    this.req = req;
+    req.on('error', (err) => this.onStreamError(id, err.message));
+    req.end();
+  }
+
+  private onResponse(id: number, url: string, redirects: number, res: IncomingMessage): void {
+    if (this.closed || id !== this.conn.id) {
+      res.destroy();
+      return;
     }
-    const touch = (): void => this.onBytes(id);
-    const markEnded = (): void => {
+    const status = res.statusCode ?? 0;
+    const location = res.headers.location;
+    if (REDIRECTS.has(status) && typeof location === 'string' && redirects < MAX_REDIRECTS) {
+      res.destroy();
+      this.request(id, new URL(location, url).href, redirects + 1);
+      return;
+    }
+    const contentType = res.headers['content-type'] ?? '';
+    this.conn.status = status;
+    this.conn.contentType = contentType;
+    if (status !== 200 || !contentType.startsWith('text/event-stream')) {
+      // nothing to read: release the socket now
+      res.destroy();
+      this.onStreamError(id, status === 200 ? 'not an event stream' : `HTTP ${status}`);
+      return;
+    }
+    const parser = new SseParser((type, data, lastEventId) => this.onMessage(id, type, data, lastEventId), MAX_SSE_LINE);
+    res.on('data', (chunk: Buffer) => {
+      if (id !== this.conn.id) return;
+      this.onBytes(id);
+      try {
+        parser.push(chunk);
+      } catch (err) {
+        // a line past MAX_SSE_LINE: the stream is broken, not one event
+        this.onStreamError(id, err instanceof Error ? err.message : String(err));
+      }
+    });
+    res.on('end', () => {
       if (id === this.conn.id) this.conn.ended = true;
-    };
-    const watched = res.body!.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, ctrl) {
-          touch();
-          ctrl.enqueue(chunk);
-        },
-        flush() {
-          markEnded();
-        },
-      }),
-    );
-    return { status: res.status, url: res.url, redirected: res.redirected, headers: res.headers, body: watched as FetchLikeResponse['body'] };
+      this.onStreamError(id, 'server closed the stream');
+    });
+    res.on('error', (err) => this.onStreamError(id, err.message));
+    // a socket that died mid-body without an error event: the connection is gone all the same
+    res.on('close', () => this.onStreamError(id, 'connection closed'));
   }
 
   private closeConnection(): void {
     this.cancelIdle?.();
     this.cancelIdle = undefined;
-    const es = this.es;
-    if (es) {
-      this.es = undefined;
-      es.close();
-      // eventsource arms its own reconnect timer right after dispatching 'error' (i.e. after this handler
-      // ran); closing again on the next microtask clears it, so no stray timer outlives the connection.
-      queueMicrotask(() => es.close());
+    const req = this.req;
+    if (req) {
+      this.req = undefined;
+      req.destroy(); // the socket and the response with it; their late callbacks see a retired id
     }
   }
 
@@ -442,9 +464,9 @@ class StreamSession {
 
   // ---- stream events ------------------------------------------------------------------------------
 
-  private onMessage(id: number, ev: MessageEvent): void {
-    if (this.closed || id !== this.conn.id) return;
-    const r = this.parser.parse(ev.type, typeof ev.data === 'string' ? ev.data : String(ev.data), ev.lastEventId ?? '', this.clock.now());
+  private onMessage(id: number, type: string, data: string, lastEventId: string): void {
+    if (this.closed || id !== this.conn.id || !EVENT_TYPES.has(type)) return;
+    const r = this.parser.parse(type, data, lastEventId, this.clock.now());
     if (!r.ok) {
       this.stats.malformed++;
       this.opts.onMalformed?.(r.error);
@@ -602,7 +624,7 @@ class StreamSession {
     this.resyncing = false;
     this.buffer = [];
     this.lastSeq = undefined;
-    if (this.mode === 'stream' && this.es) {
+    if (this.mode === 'stream' && this.req) {
       const id = this.conn.id;
       this.failures = Math.max(0, this.failures - 1); // not the connection's fault: do not count it
       this.connectionFailed(id, reason);

@@ -459,3 +459,48 @@ test('event: status becomes a market-status event once per change, in sequence; 
     await t.done();
   }
 });
+
+test('a redirect is followed to the stream (headers and all); a redirect loop is a failed connection, retried', async () => {
+  const { createServer } = await import('node:http');
+  const fixture = new SseFixtureServer(wireBook());
+  const target = await fixture.start();
+  let hops = 0;
+  let loop = false;
+  const front = createServer((req, res) => {
+    hops++;
+    // moved: once to the fixture; in a loop, to itself for ever
+    res.writeHead(307, { location: loop ? (req.url ?? '/') : `${target.replace(/\/v2$/, '')}${req.url}` });
+    res.end();
+  });
+  await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+  const port = (front.address() as { port: number }).port;
+  const stream = createBookStream({
+    baseUrl: `http://127.0.0.1:${port}/v2`,
+    marketId: M,
+    outcomeIndex: 1,
+    apiKey: 'ctx_pk_test_secret_key',
+    fetchSnapshot: fakeFetcher(() => ({ status: 200, book: jsonBook() })),
+    idleTimeoutMs: 60_000,
+    backoff: { initialMs: 5, maxMs: 20, jitter: 0 },
+    maxStreamFailures: 1_000,
+  });
+  const col = new EventCollector(stream.events$);
+  try {
+    const c = await fixture.waitForConn(1);
+    assert.equal(c.req.headers.authorization, 'Bearer ctx_pk_test_secret_key');
+    assert.equal(c.req.headers.accept, 'text/event-stream');
+    c.send('snapshot', { ...wireBook(1), outcomeIndex: 1 });
+    await col.waitFor(isSeq('snapshot', 1), 'snapshot 1');
+    assert.equal(hops, 1);
+    loop = true;
+    c.destroy();
+    await until(() => stream.stats.reconnects >= 3, 'reconnects after redirect loops');
+    // 1 + 6 requests per looping connection (the first and 5 redirects followed)
+    assert.ok(hops >= 1 + 2 * 6, `hops ${hops}`);
+    assert.equal(stream.stats.malformed, 0);
+  } finally {
+    col.stop();
+    await fixture.close();
+    await new Promise((r) => front.close(r));
+  }
+});
