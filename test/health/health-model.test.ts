@@ -19,23 +19,12 @@ import { StateStore } from '../../src/state/store.ts';
 import type { StrategyModule } from '../../src/strategy/types.ts';
 import { ManualClock } from '../exchange/stream/manual-clock.ts';
 import { FakeVenue, M1, M2 } from '../orders/fake-venue.ts';
+import { ONE_BAND, topOfBook } from '../support/quoting.ts';
 
-const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }] }, 'strategy');
+const params = bands.parseConfig(ONE_BAND, 'strategy');
 const risk = { ...DEFAULT_RISK, maxBookAgeMs: 5_000, maxStreamSilenceMs: 5_000 };
 
-function book(marketId: Bytes32, bid: number, ask: number, ts: number): StateEvent {
-  return {
-    type: 'BookEventReceived',
-    event: {
-      type: 'snapshot',
-      book: { marketId, outcomeIndex: 1, bids: [{ price: bid, size: 100_000_000 }], asks: [{ price: ask, size: 100_000_000 }], venueTs: ts },
-      seq: 1,
-      localTs: ts,
-      source: 'stream',
-    },
-    ts,
-  };
-}
+const book = (marketId: Bytes32, bid: number, ask: number, ts: number): StateEvent => topOfBook(marketId, bid, ask, ts);
 
 interface Setup {
   strategy?: StrategyModule<unknown>;
