@@ -37,6 +37,29 @@ async function pump(clock: ManualClock, until: () => boolean): Promise<void> {
   }
 }
 
+/**
+ * One market quoting both sides, with an account kill switch at a 50 % error rate (from 2 calls);
+ * `kills` notes each kill as 'REASON:cancelled-ok'.
+ */
+async function quotingWithKillSwitch() {
+  const clock = new ManualClock(1_800_000_000_000);
+  const venue = new FakeVenue();
+  const kills: string[] = [];
+  const kernel = new QuotingKernel({
+    clock,
+    venue,
+    store: new StateStore(),
+    requoteIntervalMs: 0,
+    markets: [market(M1)],
+    accountLimits: { ...DEFAULT_ACCOUNT_LIMITS, maxErrorRate: 0.5, minRequestsForErrorRate: 2 },
+    onKill: (reason, _d, res) => kills.push(`${reason}:${res.ok}`),
+  });
+  kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));
+  await kernel.flush();
+  assert.equal(venue.open.size, 2);
+  return { clock, venue, kernel, kills };
+}
+
 const creates = (v: FakeVenue) => v.calls.flatMap((c) => (c.kind === 'batch' ? c.creates : c.kind === 'cancel-replace' ? [c.create] : []));
 
 test('a book event ticks at once and quotes both sides around the mid', async () => {
@@ -81,22 +104,7 @@ test('a silent market is pulled by housekeeping once its book is stale', async (
 });
 
 test('the kill switch cancels everything and reports once', async () => {
-  const clock = new ManualClock(1_800_000_000_000);
-  const venue = new FakeVenue();
-  const store = new StateStore();
-  const kills: string[] = [];
-  const kernel = new QuotingKernel({
-    clock,
-    venue,
-    store,
-    requoteIntervalMs: 0,
-    markets: [market(M1)],
-    accountLimits: { ...DEFAULT_ACCOUNT_LIMITS, maxErrorRate: 0.5, minRequestsForErrorRate: 2 },
-    onKill: (reason, _d, res) => kills.push(`${reason}:${res.ok}`),
-  });
-  kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));
-  await kernel.flush();
-  assert.equal(venue.open.size, 2);
+  const { clock, venue, kernel, kills } = await quotingWithKillSwitch();
   for (let i = 0; i < 4; i++) kernel.onEvent({ type: 'VenueCallCompleted', call: 'batch', ok: false, ms: 1, ts: clock.now() });
   kernel.onEvent(book(M1, 481_000, 521_000, clock.now()));
   await pump(clock, () => kills.length > 0);
@@ -373,7 +381,8 @@ function status(marketId: Bytes32, state: 'live' | 'reconnecting', ts: number): 
   return { type: 'BookEventReceived', event: { type: 'status', marketId, outcomeIndex: 1, state, localTs: ts }, ts };
 }
 
-test('a stream keep-alive (status unchanged) does not tick a quoting market; a changed status does', async () => {
+/** One market, no timers; `causes` notes the cause of each tick as it starts. */
+function tickCauses() {
   const clock = new ManualClock(1_800_000_000_000);
   const causes: string[] = [];
   const k = new QuotingKernel({
@@ -385,6 +394,11 @@ test('a stream keep-alive (status unchanged) does not tick a quoting market; a c
     housekeepingMs: 0,
     onTickStart: (_id, cause) => causes.push(cause),
   });
+  return { clock, k, causes };
+}
+
+test('a stream keep-alive (status unchanged) does not tick a quoting market; a changed status does', async () => {
+  const { clock, k, causes } = tickCauses();
   k.onEvent(status(M1, 'live', clock.now()));
   k.onEvent(book(M1, 480_000, 520_000, clock.now()));
   await k.flush();
@@ -422,17 +436,7 @@ test('a keep-alive ticks a market whose quotes were pulled for a silent stream, 
 });
 
 test('a balance read that finds the holdings unchanged does not tick the market; a changed one does', async () => {
-  const clock = new ManualClock(1_800_000_000_000);
-  const causes: string[] = [];
-  const k = new QuotingKernel({
-    clock,
-    venue: new FakeVenue(),
-    store: new StateStore(),
-    markets: [market(M1)],
-    requoteIntervalMs: 0,
-    housekeepingMs: 0,
-    onTickStart: (_id, cause) => causes.push(cause),
-  });
+  const { clock, k, causes } = tickCauses();
   const sync = (yes: number, no: number): StateEvent => ({ type: 'PositionSynced', marketId: M1, yes, no, ts: clock.now() });
   k.onEvent(book(M1, 480_000, 520_000, clock.now()));
   k.onEvent(sync(0, 0));
@@ -448,22 +452,7 @@ test('a balance read that finds the holdings unchanged does not tick the market;
 });
 
 test('held because the ledger cannot be written: quotes pulled, nothing placed, and the account kill switch still fires', async () => {
-  const clock = new ManualClock(1_800_000_000_000);
-  const venue = new FakeVenue();
-  const store = new StateStore();
-  const kills: string[] = [];
-  const kernel = new QuotingKernel({
-    clock,
-    venue,
-    store,
-    requoteIntervalMs: 0,
-    markets: [market(M1)],
-    accountLimits: { ...DEFAULT_ACCOUNT_LIMITS, maxErrorRate: 0.5, minRequestsForErrorRate: 2 },
-    onKill: (reason, _d, res) => kills.push(`${reason}:${res.ok}`),
-  });
-  kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));
-  await kernel.flush();
-  assert.equal(venue.open.size, 2);
+  const { clock, venue, kernel, kills } = await quotingWithKillSwitch();
   kernel.hold('ledger', 'writes fail');
   await kernel.flush();
   assert.equal(venue.open.size, 0, 'every quote pulled');
