@@ -18,7 +18,7 @@ import type { StateEvent } from '../../src/state/events.ts';
 import { StateStore } from '../../src/state/store.ts';
 import type { StrategyModule } from '../../src/strategy/types.ts';
 import { ManualClock } from '../exchange/stream/manual-clock.ts';
-import { FakeVenue, M1, M2 } from '../orders/fake-venue.ts';
+import { FakeVenue, M1, M2, refuseInsufficientBalance } from '../orders/fake-venue.ts';
 import { ONE_BAND, topOfBook } from '../support/quoting.ts';
 
 const params = bands.parseConfig(ONE_BAND, 'strategy');
@@ -167,15 +167,7 @@ test('halted by config is a deliberate pause: named, never a readiness failure',
 
 test("refused creates: orders-refused with the venue's words; an accepted create clears it", async () => {
   const { clock, kernel, health, venue } = setup();
-  venue.createScript = (p) => ({
-    ok: false,
-    nonce: p.nonce,
-    code: 'bad-request',
-    message: 'insufficient balance',
-    retryable: false,
-    status: 400,
-    venueCode: 'INSUFFICIENT_BALANCE',
-  });
+  venue.createScript = refuseInsufficientBalance;
   kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));
   await kernel.flush();
   health.setProcess('running');
@@ -295,15 +287,7 @@ test('risk reasons map onto health states', () => {
 
 test('refused creates count for the venue-error-rate kill switch: a refusal storm trips it, every market reads kill-switch', async () => {
   const { clock, kernel, health, venue } = setup({ accountLimits: { ...DEFAULT_ACCOUNT_LIMITS, maxErrorRate: 0.5, minRequestsForErrorRate: 3 } });
-  venue.createScript = (p) => ({
-    ok: false,
-    nonce: p.nonce,
-    code: 'bad-request',
-    message: 'insufficient balance',
-    retryable: false,
-    status: 400,
-    venueCode: 'INSUFFICIENT_BALANCE',
-  });
+  venue.createScript = refuseInsufficientBalance;
   health.setProcess('running');
   for (let i = 0; i < 10 && !kernel.killed; i++) {
     clock.advance(1_100);
