@@ -10,7 +10,7 @@
  *   on the embedded local exchange of config/local.yaml, then stopped);
  * - exit-codes.md: every `export const EXIT_… = N` of src/, with its meaning from the table below (a new
  *   code without a meaning fails the generation, naming it).
- * test/docs-reference.test.ts fails when a committed page differs from what this generates.
+ * test/docs/reference.test.ts fails when a committed page differs from what this generates.
  */
 import { readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -5,16 +5,20 @@
  * - library code under src/ does not print with console.* (the CLI and the sim's entry may);
  * - relative imports carry an explicit .ts extension (ESM resolution at run time);
  * - imports go down the table of layers (docs/architecture.md#layers): a file imports its own layer and
- *   those below; an import that climbs fails, naming both files, unless it is one of the few listed.
+ *   those below; an import that climbs fails, naming both files, unless it is one of the few listed;
+ * - comments cite what a clone has: a path they name under src/, test/, docs/ (or another top-level
+ *   folder of the repository) exists; code and docs cite docs/ pages, never the private design notes
+ *   outside the repository; code outside test/ carries no issue numbers (the commit history does).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-function files(dir: string, out: string[] = []): string[] {
+function files(dir: string, out: string[] = [], name = /\.ts$/): string[] {
   for (const n of readdirSync(dir)) {
+    if (n === 'node_modules') continue;
     const p = join(dir, n);
-    if (statSync(p).isDirectory()) files(p, out);
-    else if (p.endsWith('.ts')) out.push(p);
+    if (statSync(p).isDirectory()) files(p, out, name);
+    else if (name.test(p)) out.push(p);
   }
   return out;
 }
@@ -99,6 +103,42 @@ for (const f of [...files('src'), ...files('strategies')]) {
     if (!(key in CLIMBS))
       problems.push(`${f}: imports ${target}, a higher layer (${LAYERS[to]!.join(', ')} above ${LAYERS[from]!.join(', ')}; docs/architecture.md#layers)`);
   }
+}
+
+// ---- comments cite what a clone has ----
+/** The comment part of a line of code ('' where it has none): after `//`, `/*`, or a leading `*`. */
+const commentOf = (line: string): string => /(?:^|\s|;)(?:\/\/|\/\*)(.*)$/.exec(line)?.[1] ?? /^\s*\*(.*)$/.exec(line)?.[1] ?? '';
+/** Paths into the repository's folders; a folder (src/, test/) as it stands, anything else only with an extension. */
+const PATH_REF = /(?<![\w./@-])((?:src|test|docs|strategies|scripts|config|data|deploy|bin)\/[\w./-]*\w)/g;
+/** The private notes the code once cited, by name (built so that this file does not cite them itself). */
+const PRIVATE_NOTES = new RegExp(`\\b(${['design', 'protocol'].map((n) => `${n}\\.md`).join('|')})\\b`);
+const ISSUE_NUMBER = /\bissues? #?\d+|\(#\d+\)/i;
+const codeFiles = ['src', 'strategies', 'scripts', 'test', 'bin'].flatMap((d) => files(d, [], /\.(ts|js|mjs)$/));
+for (const f of codeFiles) {
+  readFileSync(f, 'utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      const c = commentOf(line);
+      if (!c) return;
+      for (const [, ref] of c.matchAll(PATH_REF)) {
+        const path = ref!.replace(/\.+$/, '');
+        if (/\b[A-Z]{2,}\b/.test(path)) continue; // a placeholder: test/bench/NAME.bench.ts
+        if (!/^(src|test)\//.test(path) && !/\.\w+$/.test(path)) continue; // prose such as "config/operator"
+        if (!existsSync(path)) problems.push(`${f}:${i + 1}: the comment names ${path}, which does not exist`);
+      }
+      const note = PRIVATE_NOTES.exec(c);
+      if (note) problems.push(`${f}:${i + 1}: the comment cites ${note[1]}, which a clone does not have (cite a docs/ page)`);
+      if (!f.startsWith('test') && ISSUE_NUMBER.test(c))
+        problems.push(`${f}:${i + 1}: an issue number in a comment (say what and why; the history has the rest)`);
+    });
+}
+for (const f of ['README.md', ...files('docs', [], /\.md$/)]) {
+  readFileSync(f, 'utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      const note = PRIVATE_NOTES.exec(line);
+      if (note) problems.push(`${f}:${i + 1}: cites ${note[1]}, which a clone does not have (say it in the docs' own words)`);
+    });
 }
 
 if (problems.length) {

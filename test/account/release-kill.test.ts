@@ -13,25 +13,14 @@ import { StateStore } from '../../src/state/store.ts';
 import { QuotingKernel } from '../../src/kernel/quoting-kernel.ts';
 import { ManualClock } from '../exchange/stream/manual-clock.ts';
 import { FakeVenue, M1, M2 } from '../orders/fake-venue.ts';
+import { ONE_BAND, topOfBook } from '../support/quoting.ts';
 
 const S = 1_000_000;
-const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }] }, 'strategy');
+const params = bands.parseConfig(ONE_BAND, 'strategy');
 const risk = { ...DEFAULT_RISK, maxBookAgeMs: 60_000, maxStreamSilenceMs: 60_000, maxPosition: 1000 * S, maxNotional: 1000 * S };
 const M3 = ('0x' + '33'.repeat(32)) as Bytes32;
 
-function book(marketId: Bytes32, bid: number, ask: number, ts: number): StateEvent {
-  return {
-    type: 'BookEventReceived',
-    event: {
-      type: 'snapshot',
-      book: { marketId, outcomeIndex: 1, bids: [{ price: bid, size: 100 * S }], asks: [{ price: ask, size: 100 * S }], venueTs: ts },
-      seq: 1,
-      localTs: ts,
-      source: 'stream',
-    },
-    ts,
-  };
-}
+const book = (marketId: Bytes32, bid: number, ask: number, ts: number): StateEvent => topOfBook(marketId, bid, ask, ts);
 let n = 0;
 const fill = (marketId: Bytes32, side: 0 | 1, price: number, size: number, ts: number): StateEvent => ({
   type: 'OrderFilled',

@@ -11,38 +11,37 @@ import { toColumns, writeColumns } from '../../src/backtest/recording/columns.ts
 
 export const DATA_DIR = fileURLToPath(new URL('../../data/', import.meta.url));
 
-/** The Polymarket capture imported as a recording (with book.cols); returns its directory. */
-export async function polymarketRecording(): Promise<string> {
-  const dir = join(tmpdir(), 'bookmaker-bench-polymarket-v1');
+/** `dir` as a recording imported by `importInto(dir)` with its book.cols; built once, then reused. */
+async function cachedRecording(dir: string, importInto: (dir: string) => Promise<unknown>): Promise<string> {
   if (!existsSync(join(dir, 'book.cols'))) {
     mkdirSync(dir, { recursive: true });
-    await importPolymarket(join(DATA_DIR, 'polymarket-tickscope', 'events.jsonl.gz'), dir);
-    writeColumns(
-      dir,
-      toColumns(
-        readEvents(dir),
-        readManifest(dir).markets.map((m) => m.id),
-      ),
-    );
+    await importInto(dir);
+    writeBookColumns(dir);
   }
   return dir;
 }
 
+/** The recording's book.cols from its events. */
+function writeBookColumns(dir: string): void {
+  writeColumns(
+    dir,
+    toColumns(
+      readEvents(dir),
+      readManifest(dir).markets.map((m) => m.id),
+    ),
+  );
+}
+
+/** The Polymarket capture imported as a recording (with book.cols); returns its directory. */
+export function polymarketRecording(): Promise<string> {
+  return cachedRecording(join(tmpdir(), 'bookmaker-bench-polymarket-v1'), (dir) =>
+    importPolymarket(join(DATA_DIR, 'polymarket-tickscope', 'events.jsonl.gz'), dir),
+  );
+}
+
 /** The Binance BTCUSDT capture (spot + USD-M) imported as a genericPrices recording with book.cols. */
-export async function binanceRecording(): Promise<string> {
-  const dir = join(tmpdir(), 'bookmaker-bench-binance-v1');
-  if (!existsSync(join(dir, 'book.cols'))) {
-    mkdirSync(dir, { recursive: true });
-    await importBinance(join(DATA_DIR, 'binance-hftbacktest'), dir);
-    writeColumns(
-      dir,
-      toColumns(
-        readEvents(dir),
-        readManifest(dir).markets.map((m) => m.id),
-      ),
-    );
-  }
-  return dir;
+export function binanceRecording(): Promise<string> {
+  return cachedRecording(join(tmpdir(), 'bookmaker-bench-binance-v1'), (dir) => importBinance(join(DATA_DIR, 'binance-hftbacktest'), dir));
 }
 
 /**
@@ -57,13 +56,7 @@ export async function kalshiRecording(): Promise<string> {
   rmSync(mine, { recursive: true, force: true });
   mkdirSync(mine, { recursive: true });
   await importKalshi(join(DATA_DIR, 'kalshi-kxinx-trades', 'trades.csv.gz'), mine);
-  writeColumns(
-    mine,
-    toColumns(
-      readEvents(mine),
-      readManifest(mine).markets.map((m) => m.id),
-    ),
-  );
+  writeBookColumns(mine);
   if (existsSync(join(dir, 'book.cols'))) rmSync(mine, { recursive: true, force: true });
   else {
     rmSync(dir, { recursive: true, force: true }); // a cache left half-written by a killed run

@@ -20,6 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { inTree, percentile, report } from './lib.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import { bookSnapshot, stubOrdersClient } from '../support/stub-orders-client.ts';
+import { twoBands, unboundedRisk } from '../support/quoting.ts';
 
 const argOf = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
@@ -80,25 +81,8 @@ async function pipeline(root: string, instrumented: boolean): Promise<Pipeline> 
   const client = stubOrdersClient(wire);
   const signer = createSigner({ privateKey: KEY, chain: TESTNET, pure: false });
   const venue = createLiveVenue({ client: { orders: client }, signer, ...(meter ? { onWrite: (m: string | null) => meter.write(m) } : {}) });
-  const params = bands.parseConfig(
-    {
-      fair: 'mid',
-      bands: [
-        { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 },
-        { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 20 },
-      ],
-    },
-    'bench',
-  );
-  const risk = {
-    ...DEFAULT_RISK,
-    maxPosition: 1e12,
-    maxNotional: 1e12,
-    maxOrderSize: 1e12,
-    maxBookAgeMs: 1e9,
-    maxStreamSilenceMs: 1e9,
-    orderRate: { capacity: 1e12, refillPerSecond: 1e12 },
-  };
+  const params = bands.parseConfig(twoBands(), 'bench');
+  const risk = unboundedRisk(DEFAULT_RISK);
   const kernel: Mod = new QuotingKernel({
     clock: systemClock,
     venue,

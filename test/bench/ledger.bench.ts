@@ -30,6 +30,7 @@ import { QuotingKernel } from '../../src/kernel/quoting-kernel.ts';
 import { StateStore } from '../../src/state/store.ts';
 import { percentile, report } from './lib.ts';
 import { bookSnapshot, stubOrdersClient } from '../support/stub-orders-client.ts';
+import { twoBands, unboundedRisk } from '../support/quoting.ts';
 
 const arg = (name: string, d: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -159,25 +160,8 @@ async function tickToWire(withLedger: boolean, ticks: number): Promise<{ lat: nu
       paper: false,
     });
   }
-  const params = bands.parseConfig(
-    {
-      fair: 'mid',
-      bands: [
-        { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 },
-        { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 20 },
-      ],
-    },
-    'bench',
-  );
-  const risk = {
-    ...DEFAULT_RISK,
-    maxPosition: 1e12,
-    maxNotional: 1e12,
-    maxOrderSize: 1e12,
-    maxBookAgeMs: 1e9,
-    maxStreamSilenceMs: 1e9,
-    orderRate: { capacity: 1e12, refillPerSecond: 1e12 },
-  };
+  const params = bands.parseConfig(twoBands(), 'bench');
+  const risk = unboundedRisk(DEFAULT_RISK);
   const store = new StateStore();
   // as the bot wires it: the order manager's events go into the store, then to the ledger
   const om = new OrderManager({

@@ -19,6 +19,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { inTree, report } from './lib.ts';
+import { twoBands, unboundedRisk } from '../support/quoting.ts';
 
 if (typeof globalThis.gc !== 'function') {
   // re-run with the collector exposed (the figure needs a full GC before each reading)
@@ -55,24 +56,8 @@ async function perMarket(root: string): Promise<{ bytes: number; orders: number 
     load(root, 'src/state/store.ts'),
     load(root, 'test/orders/fake-venue.ts'),
   ]);
-  const params = bands.parseConfig(
-    {
-      fair: 'mid',
-      bands: [
-        { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 5 },
-        { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 5 },
-      ],
-    },
-    'bench',
-  );
-  const risk = {
-    ...DEFAULT_RISK,
-    maxPosition: 1e12,
-    maxNotional: 1e12,
-    maxBookAgeMs: 1e12,
-    maxStreamSilenceMs: 1e12,
-    orderRate: { capacity: 1e12, refillPerSecond: 1e12 },
-  };
+  const params = bands.parseConfig(twoBands(5, 5), 'bench');
+  const risk = unboundedRisk(DEFAULT_RISK, { maxOrderSize: DEFAULT_RISK.maxOrderSize, maxBookAgeMs: 1e12, maxStreamSilenceMs: 1e12 });
   const build = async (n: number): Promise<{ kernel: Mod; store: Mod; venue: Mod }> => {
     const clock = new ManualClock(1_800_000_000_000);
     const venue = new FakeVenue();

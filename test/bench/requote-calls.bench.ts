@@ -20,6 +20,7 @@ import { StateStore } from '../../src/state/store.ts';
 import { report } from './lib.ts';
 import { ManualClock } from '../exchange/stream/manual-clock.ts';
 import { mulberry32 } from '../../src/sim/rng.ts';
+import { twoBands, unboundedRisk } from '../support/quoting.ts';
 
 const arg = (name: string, d: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -60,25 +61,8 @@ const ids = Array.from({ length: MARKETS }, (_, i) => ('0x' + (i + 1).toString(1
 const clock = new ManualClock(1_800_000_000_000);
 const venue = new CountingVenue();
 const store = new StateStore();
-const params = bands.parseConfig(
-  {
-    fair: 'mid',
-    bands: [
-      { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 },
-      { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 20 },
-    ],
-  },
-  'bench',
-);
-const risk = {
-  ...DEFAULT_RISK,
-  maxPosition: 1e12,
-  maxNotional: 1e12,
-  maxOrderSize: 1e12,
-  maxBookAgeMs: 60_000,
-  maxStreamSilenceMs: 60_000,
-  orderRate: { capacity: 1e9, refillPerSecond: 1e9 },
-};
+const params = bands.parseConfig(twoBands(), 'bench');
+const risk = unboundedRisk(DEFAULT_RISK, { maxBookAgeMs: 60_000, maxStreamSilenceMs: 60_000, orderRate: { capacity: 1e9, refillPerSecond: 1e9 } });
 
 // naive baseline over the same ticks: cancel whatever rests, then create the whole desired set
 const naive = { calls: 0, resting: new Map<string, number>() };

@@ -29,6 +29,7 @@ import { createConnection, createServer, type Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inTree, report } from './lib.ts';
+import { twoBands, unboundedRisk } from '../support/quoting.ts';
 
 const argOf = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
@@ -79,25 +80,8 @@ async function stagesOf(root: string, sink: Socket): Promise<Stage[]> {
     load(root, 'src/orders/plan-calls.ts'),
     load(root, 'src/orders/nonces.ts'),
   ]);
-  const params = bands.parseConfig(
-    {
-      fair: 'mid',
-      bands: [
-        { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 },
-        { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 20 },
-      ],
-    },
-    'bench',
-  );
-  const risk = {
-    ...DEFAULT_RISK,
-    maxPosition: 1e12,
-    maxNotional: 1e12,
-    maxOrderSize: 1e12,
-    maxBookAgeMs: 1e9,
-    maxStreamSilenceMs: 1e9,
-    orderRate: { capacity: 1e12, refillPerSecond: 1e12 },
-  };
+  const params = bands.parseConfig(twoBands(), 'bench');
+  const risk = unboundedRisk(DEFAULT_RISK);
   const signer = createSigner({ privateKey: KEY, chain: TESTNET, pure: false });
   const nonces = new NonceSource();
   const store = new StateStore();

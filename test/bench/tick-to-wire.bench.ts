@@ -33,6 +33,7 @@ const beat = new Int32Array(new SharedArrayBuffer(4));
 setInterval(() => Atomics.add(beat, 0, 1), 100).unref();
 import { percentile, report } from './lib.ts';
 import { bookSnapshot, stubOrdersClient } from '../support/stub-orders-client.ts';
+import { twoBands, unboundedRisk } from '../support/quoting.ts';
 
 const arg = (name: string, d: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -62,25 +63,8 @@ async function measure(
   const signer = createSigner({ privateKey: KEY, chain: TESTNET, pure });
   const meter = new TickToWireMeter({ tickToWire: (sec) => metrics.tickToWire.observe(sec), throttle: (sec) => metrics.requoteThrottle.observe(sec) });
   const venue = createLiveVenue({ client: { orders: stubClient(written) }, signer, onWrite: (m) => meter.write(m), aheadNonces });
-  const params = bands.parseConfig(
-    {
-      fair: 'mid',
-      bands: [
-        { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 },
-        { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: 20 },
-      ],
-    },
-    'bench',
-  );
-  const risk = {
-    ...DEFAULT_RISK,
-    maxPosition: 1e12,
-    maxNotional: 1e12,
-    maxOrderSize: 1e12,
-    maxBookAgeMs: 1e9,
-    maxStreamSilenceMs: 1e9,
-    orderRate: { capacity: 1e12, refillPerSecond: 1e12 },
-  };
+  const params = bands.parseConfig(twoBands(), 'bench');
+  const risk = unboundedRisk(DEFAULT_RISK);
   const kernel: QuotingKernel = new QuotingKernel({
     clock: systemClock,
     venue,

@@ -9,13 +9,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { asyncScheduler } from 'rxjs';
 import type { Clock } from '../../src/core/clock.ts';
-import { silentLogger } from '../../src/core/logger.ts';
-import { BotLedger } from '../../src/ledger/bot-ledger.ts';
 import { openLedger } from '../../src/ledger/ledger.ts';
 import { tradingDay } from '../../src/account/trading-day.ts';
 import type { Address, Bytes32 } from '../../src/model/order.ts';
+import { openBotLedger } from '../support/bot-ledger.ts';
+import { settableClock } from '../support/venue-order.ts';
 
 const M = ('0x' + '11'.repeat(32)) as Bytes32;
 const M2 = ('0x' + '22'.repeat(32)) as Bytes32;
@@ -23,29 +22,14 @@ const TRADER = ('0x' + '33'.repeat(20)) as Address;
 const DAY = 86_400_000;
 const T0 = 20_000 * DAY + 3_600_000; // 01:00 UTC
 
-function clockAt(t: number): Clock & { t: number } {
-  const c = { t, now: () => c.t, scheduler: asyncScheduler, setTimeout: () => () => undefined };
-  return c;
-}
+const clockAt = settableClock;
 
 function tmp(): { file: string; done: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'bookmaker-operator-'));
   return { file: join(dir, 'l.sqlite'), done: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-const open = (file: string, clock: Clock) =>
-  BotLedger.open({
-    config: { file: '', venue: { kind: 'url' }, ledger: { path: file, flushMs: 200, markMs: 10_000 }, markets: [] } as never,
-    clock,
-    logger: silentLogger,
-    trader: TRADER,
-    venue: 'http://x/v2',
-    chain: 'testnet',
-    client: { orders: { async *iterate() {} } } as never,
-    embedded: false,
-    markets: 1,
-    paper: false,
-  });
+const open = (file: string, clock: Clock) => openBotLedger({ path: file, clock, trader: TRADER });
 
 test('halts and pauses replay from the ledger in order; resume without a market lifts all', () => {
   const l = openLedger({ path: ':memory:', clock: clockAt(T0) });

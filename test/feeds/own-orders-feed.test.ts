@@ -1,37 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FillTracker, filledShares } from '../../src/feeds/own-orders-feed.ts';
-import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
+import type { Address, Bytes32, VenueOrder } from '../../src/model/order.ts';
+import { venueOrder } from '../support/venue-order.ts';
 
 const M = ('0x' + 'ab'.repeat(32)) as Bytes32;
 const N = ('0x' + '01'.repeat(32)) as Bytes32;
+const TRADER = '0x0000000000000000000000000000000000000001' as Address;
 
-function sell(filled: number, status: VenueOrder['status'] = 'open'): VenueOrder {
-  return {
-    id: 7,
-    marketId: M,
-    trader: '0x0000000000000000000000000000000000000001',
-    nonce: N,
-    side: 1,
-    outcomeIndex: 1,
-    price: 550_000,
-    size: 10_000_000,
-    filledSize: filled,
-    remainingSize: 10_000_000 - filled,
-    percentFilled: 0,
-    type: 'limit',
-    status,
-    voidReason: null,
-    insertedAt: '2026-11-21T00:00:00.000Z',
-    expiry: 0,
-    settlementVersion: 2,
-    sv2OrderKind: 1,
-    sv2TimeInForce: 0,
-    sv2MinSharesOut: null,
-    sv2MaxCollateralIn: null,
-    sv2MinCollateralOut: null,
-  };
-}
+/** A resting sell of 10 YES at 0.55, `filled` of it filled. */
+const sell = (filledSize: number, status: VenueOrder['status'] = 'open'): VenueOrder =>
+  venueOrder({ id: 7, marketId: M, trader: TRADER, nonce: N, price: 550_000, filledSize, status, insertedAt: '2026-11-21T00:00:00.000Z' });
 
 test('a V2 buy fill is counted in shares from the collateral spent at its price', () => {
   // 10 shares at 0.48 with a 1 % fee allowance: budget 4.848 USDC; 4 shares filled = 1.92 USDC spent

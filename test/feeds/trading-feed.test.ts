@@ -3,37 +3,15 @@ import { test } from 'node:test';
 import { tradingReader } from '../../src/feeds/trading-feed.ts';
 import type { BalanceSummary } from '../../src/exchange/client/balance.ts';
 import type { Address, Bytes32, VenueOrder } from '../../src/model/order.ts';
+import { venueOrder } from '../support/venue-order.ts';
 
 const M = ('0x' + 'ab'.repeat(32)) as Bytes32;
 const N = ('0x' + '01'.repeat(32)) as Bytes32;
 const TRADER = '0x0000000000000000000000000000000000000001' as Address;
 
-function sell(filled: number): VenueOrder {
-  return {
-    id: 7,
-    marketId: M,
-    trader: TRADER,
-    nonce: N,
-    side: 1,
-    outcomeIndex: 1,
-    price: 550_000,
-    size: 10_000_000,
-    filledSize: filled,
-    remainingSize: 10_000_000 - filled,
-    percentFilled: 0,
-    type: 'limit',
-    status: 'open',
-    voidReason: null,
-    insertedAt: '2026-11-21T00:00:00.000Z',
-    expiry: 0,
-    settlementVersion: 2,
-    sv2OrderKind: 1,
-    sv2TimeInForce: 0,
-    sv2MinSharesOut: null,
-    sv2MaxCollateralIn: null,
-    sv2MinCollateralOut: null,
-  };
-}
+/** A resting sell of 10 YES at 0.55, `filled` of it filled. */
+const sell = (filledSize: number): VenueOrder =>
+  venueOrder({ id: 7, marketId: M, trader: TRADER, nonce: N, price: 550_000, filledSize, insertedAt: '2026-11-21T00:00:00.000Z' });
 
 test('fills read before a failed balance read are not lost: they lead the next good poll', async () => {
   let filled = 0;

@@ -18,24 +18,13 @@ import type { StateEvent } from '../../src/state/events.ts';
 import { StateStore } from '../../src/state/store.ts';
 import type { StrategyModule } from '../../src/strategy/types.ts';
 import { ManualClock } from '../exchange/stream/manual-clock.ts';
-import { FakeVenue, M1, M2 } from '../orders/fake-venue.ts';
+import { FakeVenue, M1, M2, refuseInsufficientBalance } from '../orders/fake-venue.ts';
+import { ONE_BAND, topOfBook } from '../support/quoting.ts';
 
-const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }] }, 'strategy');
+const params = bands.parseConfig(ONE_BAND, 'strategy');
 const risk = { ...DEFAULT_RISK, maxBookAgeMs: 5_000, maxStreamSilenceMs: 5_000 };
 
-function book(marketId: Bytes32, bid: number, ask: number, ts: number): StateEvent {
-  return {
-    type: 'BookEventReceived',
-    event: {
-      type: 'snapshot',
-      book: { marketId, outcomeIndex: 1, bids: [{ price: bid, size: 100_000_000 }], asks: [{ price: ask, size: 100_000_000 }], venueTs: ts },
-      seq: 1,
-      localTs: ts,
-      source: 'stream',
-    },
-    ts,
-  };
-}
+const book = (marketId: Bytes32, bid: number, ask: number, ts: number): StateEvent => topOfBook(marketId, bid, ask, ts);
 
 interface Setup {
   strategy?: StrategyModule<unknown>;
@@ -178,15 +167,7 @@ test('halted by config is a deliberate pause: named, never a readiness failure',
 
 test("refused creates: orders-refused with the venue's words; an accepted create clears it", async () => {
   const { clock, kernel, health, venue } = setup();
-  venue.createScript = (p) => ({
-    ok: false,
-    nonce: p.nonce,
-    code: 'bad-request',
-    message: 'insufficient balance',
-    retryable: false,
-    status: 400,
-    venueCode: 'INSUFFICIENT_BALANCE',
-  });
+  venue.createScript = refuseInsufficientBalance;
   kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));
   await kernel.flush();
   health.setProcess('running');
@@ -306,15 +287,7 @@ test('risk reasons map onto health states', () => {
 
 test('refused creates count for the venue-error-rate kill switch: a refusal storm trips it, every market reads kill-switch', async () => {
   const { clock, kernel, health, venue } = setup({ accountLimits: { ...DEFAULT_ACCOUNT_LIMITS, maxErrorRate: 0.5, minRequestsForErrorRate: 3 } });
-  venue.createScript = (p) => ({
-    ok: false,
-    nonce: p.nonce,
-    code: 'bad-request',
-    message: 'insufficient balance',
-    retryable: false,
-    status: 400,
-    venueCode: 'INSUFFICIENT_BALANCE',
-  });
+  venue.createScript = refuseInsufficientBalance;
   health.setProcess('running');
   for (let i = 0; i < 10 && !kernel.killed; i++) {
     clock.advance(1_100);

@@ -10,27 +10,16 @@ import { OrderManager } from '../../src/orders/order-manager.ts';
 import { QuotingKernel, type KernelMarket } from '../../src/kernel/quoting-kernel.ts';
 import { ManualClock } from '../exchange/stream/manual-clock.ts';
 import { FakeVenue, M1, M2, venueOrder } from '../orders/fake-venue.ts';
+import { ONE_BAND, topOfBook } from '../support/quoting.ts';
 
-const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }] }, 'strategy');
+const params = bands.parseConfig(ONE_BAND, 'strategy');
 const risk = { ...DEFAULT_RISK, maxBookAgeMs: 5_000, maxStreamSilenceMs: 5_000 };
 
 function market(id: Bytes32): KernelMarket {
   return { marketId: id, strategy: bands, params, risk };
 }
 
-function book(marketId: Bytes32, bid: number, ask: number, ts: number): StateEvent {
-  return {
-    type: 'BookEventReceived',
-    event: {
-      type: 'snapshot',
-      book: { marketId, outcomeIndex: 1, bids: [{ price: bid, size: 100_000_000 }], asks: [{ price: ask, size: 100_000_000 }], venueTs: ts },
-      seq: 1,
-      localTs: ts,
-      source: 'stream',
-    },
-    ts,
-  };
-}
+const book = (marketId: Bytes32, bid: number, ask: number, ts: number): StateEvent => topOfBook(marketId, bid, ask, ts);
 
 function setup(requoteIntervalMs = 250) {
   const clock = new ManualClock(1_800_000_000_000);
@@ -46,6 +35,29 @@ async function pump(clock: ManualClock, until: () => boolean): Promise<void> {
     await new Promise((r) => setImmediate(r));
     clock.advance(100);
   }
+}
+
+/**
+ * One market quoting both sides, with an account kill switch at a 50 % error rate (from 2 calls);
+ * `kills` notes each kill as 'REASON:cancelled-ok'.
+ */
+async function quotingWithKillSwitch() {
+  const clock = new ManualClock(1_800_000_000_000);
+  const venue = new FakeVenue();
+  const kills: string[] = [];
+  const kernel = new QuotingKernel({
+    clock,
+    venue,
+    store: new StateStore(),
+    requoteIntervalMs: 0,
+    markets: [market(M1)],
+    accountLimits: { ...DEFAULT_ACCOUNT_LIMITS, maxErrorRate: 0.5, minRequestsForErrorRate: 2 },
+    onKill: (reason, _d, res) => kills.push(`${reason}:${res.ok}`),
+  });
+  kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));
+  await kernel.flush();
+  assert.equal(venue.open.size, 2);
+  return { clock, venue, kernel, kills };
 }
 
 const creates = (v: FakeVenue) => v.calls.flatMap((c) => (c.kind === 'batch' ? c.creates : c.kind === 'cancel-replace' ? [c.create] : []));
@@ -92,22 +104,7 @@ test('a silent market is pulled by housekeeping once its book is stale', async (
 });
 
 test('the kill switch cancels everything and reports once', async () => {
-  const clock = new ManualClock(1_800_000_000_000);
-  const venue = new FakeVenue();
-  const store = new StateStore();
-  const kills: string[] = [];
-  const kernel = new QuotingKernel({
-    clock,
-    venue,
-    store,
-    requoteIntervalMs: 0,
-    markets: [market(M1)],
-    accountLimits: { ...DEFAULT_ACCOUNT_LIMITS, maxErrorRate: 0.5, minRequestsForErrorRate: 2 },
-    onKill: (reason, _d, res) => kills.push(`${reason}:${res.ok}`),
-  });
-  kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));
-  await kernel.flush();
-  assert.equal(venue.open.size, 2);
+  const { clock, venue, kernel, kills } = await quotingWithKillSwitch();
   for (let i = 0; i < 4; i++) kernel.onEvent({ type: 'VenueCallCompleted', call: 'batch', ok: false, ms: 1, ts: clock.now() });
   kernel.onEvent(book(M1, 481_000, 521_000, clock.now()));
   await pump(clock, () => kills.length > 0);
@@ -384,7 +381,8 @@ function status(marketId: Bytes32, state: 'live' | 'reconnecting', ts: number): 
   return { type: 'BookEventReceived', event: { type: 'status', marketId, outcomeIndex: 1, state, localTs: ts }, ts };
 }
 
-test('a stream keep-alive (status unchanged) does not tick a quoting market; a changed status does', async () => {
+/** One market, no timers; `causes` notes the cause of each tick as it starts. */
+function tickCauses() {
   const clock = new ManualClock(1_800_000_000_000);
   const causes: string[] = [];
   const k = new QuotingKernel({
@@ -396,6 +394,11 @@ test('a stream keep-alive (status unchanged) does not tick a quoting market; a c
     housekeepingMs: 0,
     onTickStart: (_id, cause) => causes.push(cause),
   });
+  return { clock, k, causes };
+}
+
+test('a stream keep-alive (status unchanged) does not tick a quoting market; a changed status does', async () => {
+  const { clock, k, causes } = tickCauses();
   k.onEvent(status(M1, 'live', clock.now()));
   k.onEvent(book(M1, 480_000, 520_000, clock.now()));
   await k.flush();
@@ -433,17 +436,7 @@ test('a keep-alive ticks a market whose quotes were pulled for a silent stream, 
 });
 
 test('a balance read that finds the holdings unchanged does not tick the market; a changed one does', async () => {
-  const clock = new ManualClock(1_800_000_000_000);
-  const causes: string[] = [];
-  const k = new QuotingKernel({
-    clock,
-    venue: new FakeVenue(),
-    store: new StateStore(),
-    markets: [market(M1)],
-    requoteIntervalMs: 0,
-    housekeepingMs: 0,
-    onTickStart: (_id, cause) => causes.push(cause),
-  });
+  const { clock, k, causes } = tickCauses();
   const sync = (yes: number, no: number): StateEvent => ({ type: 'PositionSynced', marketId: M1, yes, no, ts: clock.now() });
   k.onEvent(book(M1, 480_000, 520_000, clock.now()));
   k.onEvent(sync(0, 0));
@@ -459,22 +452,7 @@ test('a balance read that finds the holdings unchanged does not tick the market;
 });
 
 test('held because the ledger cannot be written: quotes pulled, nothing placed, and the account kill switch still fires', async () => {
-  const clock = new ManualClock(1_800_000_000_000);
-  const venue = new FakeVenue();
-  const store = new StateStore();
-  const kills: string[] = [];
-  const kernel = new QuotingKernel({
-    clock,
-    venue,
-    store,
-    requoteIntervalMs: 0,
-    markets: [market(M1)],
-    accountLimits: { ...DEFAULT_ACCOUNT_LIMITS, maxErrorRate: 0.5, minRequestsForErrorRate: 2 },
-    onKill: (reason, _d, res) => kills.push(`${reason}:${res.ok}`),
-  });
-  kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));
-  await kernel.flush();
-  assert.equal(venue.open.size, 2);
+  const { clock, venue, kernel, kills } = await quotingWithKillSwitch();
   kernel.hold('ledger', 'writes fail');
   await kernel.flush();
   assert.equal(venue.open.size, 0, 'every quote pulled');

@@ -11,27 +11,16 @@ import { NonceSource } from '../../src/orders/nonces.ts';
 import type { StateEvent } from '../../src/state/events.ts';
 import { ManualClock } from '../exchange/stream/manual-clock.ts';
 import { FakeVenue, M1 } from '../orders/fake-venue.ts';
+import { ONE_BAND, topOfBook } from '../support/quoting.ts';
 
-const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }] }, 'strategy');
+const params = bands.parseConfig(ONE_BAND, 'strategy');
 const config: CoreConfig = {
   orders: parseOrders({ requoteIntervalSeconds: 0.25, deadManExpirySeconds: 60 }, 'orders'),
   feeds: parseFeeds(undefined, 'feeds'),
   edge: undefined,
 };
 
-function book(marketId: Bytes32, bid: number, ask: number, ts: number): StateEvent {
-  return {
-    type: 'BookEventReceived',
-    event: {
-      type: 'snapshot',
-      book: { marketId, outcomeIndex: 1, bids: [{ price: bid, size: 100_000_000 }], asks: [{ price: ask, size: 100_000_000 }], venueTs: ts },
-      seq: 1,
-      localTs: ts,
-      source: 'stream',
-    },
-    ts,
-  };
-}
+const book = (marketId: Bytes32, bid: number, ask: number, ts: number): StateEvent => topOfBook(marketId, bid, ask, ts);
 
 function core(deferStart = false) {
   const clock = new ManualClock(1_800_000_000_000);

@@ -7,57 +7,17 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { asyncScheduler } from 'rxjs';
-import type { Clock } from '../../src/core/clock.ts';
 import { listFills } from '../../src/ledger/books.ts';
 import { catchUpFills } from '../../src/ledger/catch-up.ts';
 import { openLedger } from '../../src/ledger/ledger.ts';
-import type { Address, Bytes32, VenueOrder } from '../../src/model/order.ts';
+import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
+import { MARKET as MINE, T0, TRADER, hex32 as n, ordersSource as source, settableClock, venueOrder } from '../support/venue-order.ts';
 
-const T0 = 1_800_000_000_000;
-const MINE = ('0x' + '11'.repeat(32)) as Bytes32;
 const THEIRS = ('0x' + '22'.repeat(32)) as Bytes32;
-const TRADER = ('0x' + '33'.repeat(20)) as Address;
-const clock: Clock & { t: number } = { t: T0, now: () => clock.t, scheduler: asyncScheduler, setTimeout: () => () => undefined };
+const clock = settableClock();
 
-function order(nonce: string, marketId: Bytes32, filled: number, status: VenueOrder['status']): VenueOrder {
-  return {
-    id: nonce,
-    marketId,
-    trader: TRADER,
-    nonce: nonce as Bytes32,
-    side: 1,
-    outcomeIndex: 1,
-    price: 600_000,
-    size: 10_000_000,
-    filledSize: filled,
-    remainingSize: 10_000_000 - filled,
-    percentFilled: 0,
-    type: 'limit',
-    status,
-    voidReason: null,
-    insertedAt: new Date(T0 + 1_000).toISOString(),
-    expiry: 0,
-    settlementVersion: 2,
-    sv2OrderKind: null,
-    sv2TimeInForce: null,
-    sv2MinSharesOut: null,
-    sv2MaxCollateralIn: null,
-    sv2MinCollateralOut: null,
-  };
-}
-const source = (orders: VenueOrder[]) => ({
-  orders: {
-    async *iterate(p: { status?: string[]; search?: string }) {
-      for (const o of orders) {
-        if (p.status && !p.status.includes(o.status)) continue;
-        if (p.search && o.nonce !== p.search) continue;
-        yield o;
-      }
-    },
-  },
-});
-const n = (c: string): string => '0x' + c.repeat(64);
+const order = (nonce: Bytes32, marketId: Bytes32, filledSize: number, status: VenueOrder['status']): VenueOrder =>
+  venueOrder({ nonce, marketId, filledSize, status, sv2OrderKind: null, sv2TimeInForce: null });
 
 test("catch-up with owns: only this instance's markets are recorded and seeded; its own orders are caught up in any market", async () => {
   const l = openLedger({ path: ':memory:', clock });

@@ -7,21 +7,26 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { asyncScheduler } from 'rxjs';
 import { ledgerSummary } from '../../src/ledger/books.ts';
 import { replayBooks } from '../../src/ledger/books-checkpoint.ts';
 import { openLedger } from '../../src/ledger/ledger.ts';
 import { openIntegrityCheck } from '../../src/ledger/integrity.ts';
+import { settableClock } from '../support/venue-order.ts';
 
-test('no full scan of orders, cancels or marks in the start-up queries and the summary', () => {
-  const clock = { now: () => 1_800_000_000_000, scheduler: asyncScheduler, setTimeout: () => () => undefined };
-  const l = openLedger({ path: ':memory:', clock });
+/** A ledger in memory whose prepared statements are noted in `seen` until `stopWatching()`. */
+function watchedLedger() {
+  const l = openLedger({ path: ':memory:', clock: settableClock() });
   const seen = new Set<string>();
   const prepare = l.db.prepare.bind(l.db);
   (l.db as { prepare: unknown }).prepare = (sql: string) => {
     seen.add(sql);
     return prepare(sql);
   };
+  return { l, seen, stopWatching: () => ((l.db as { prepare: unknown }).prepare = prepare) };
+}
+
+test('no full scan of orders, cancels or marks in the start-up queries and the summary', () => {
+  const { l, seen, stopWatching } = watchedLedger();
   // a start (see BotLedger.open, catchUpFills, BotLedger.initialRisk)
   l.meta('account');
   l.isFresh();
@@ -34,7 +39,7 @@ test('no full scan of orders, cancels or marks in the start-up queries and the s
   l.startup({ configHash: 'h', configFile: 'f', venue: 'v', trader: '0xabc', markets: 1, latched: null }, 0);
   ledgerSummary(l);
   replayBooks(l);
-  (l.db as { prepare: unknown }).prepare = prepare;
+  stopWatching();
   const scans: string[] = [];
   for (const sql of seen) {
     const plan = (
@@ -54,16 +59,9 @@ test('no full scan of orders, cancels or marks in the start-up queries and the s
 });
 
 test('the integrity check at open sizes each table from the ends of its rowid b-tree, not by reading it', () => {
-  const clock = { now: () => 1_800_000_000_000, scheduler: asyncScheduler, setTimeout: () => () => undefined };
-  const l = openLedger({ path: ':memory:', clock });
-  const seen = new Set<string>();
-  const prepare = l.db.prepare.bind(l.db);
-  (l.db as { prepare: unknown }).prepare = (sql: string) => {
-    seen.add(sql);
-    return prepare(sql);
-  };
+  const { l, seen, stopWatching } = watchedLedger();
   openIntegrityCheck(l.db, 150);
-  (l.db as { prepare: unknown }).prepare = prepare;
+  stopWatching();
   const sizing = [...seen].filter((s) => /rowid/i.test(s));
   assert.ok(sizing.length >= 5, sizing.join('\n'));
   // on 704fe2c `SELECT MAX(rowid) - MIN(rowid)` read every row (0.5 s of every start on 1 M orders)

@@ -16,6 +16,8 @@ import { openLedger, type Ledger, type LedgerFill } from '../../src/ledger/ledge
 import { SCHEMA_VERSION } from '../../src/ledger/schema.ts';
 import { parseSince } from '../../src/cli/commands/ledger.ts';
 import type { Address, Bytes32, VenueOrder } from '../../src/model/order.ts';
+import { openBotLedger } from '../support/bot-ledger.ts';
+import { TRADER, ordersSource, venueOrder } from '../support/venue-order.ts';
 
 const M = ('0x' + '11'.repeat(32)) as Bytes32;
 const M2 = ('0x' + '22'.repeat(32)) as Bytes32;
@@ -169,46 +171,10 @@ test('a ledger from a newer bookmaker is refused, not rewritten', () => {
   }
 });
 
-const TRADER = ('0x' + '33'.repeat(20)) as Address;
-function order(nonce: string, filled: number, status: VenueOrder['status'], insertedAt = new Date(T0).toISOString()): VenueOrder {
-  return {
-    id: nonce,
-    marketId: M,
-    trader: TRADER,
-    nonce: nonce as Bytes32,
-    side: 1,
-    outcomeIndex: 1,
-    price: 600_000,
-    size: 10_000_000,
-    filledSize: filled,
-    remainingSize: 10_000_000 - filled,
-    percentFilled: 0,
-    type: 'limit',
-    status,
-    voidReason: null,
-    insertedAt,
-    expiry: 0,
-    settlementVersion: 2,
-    sv2OrderKind: null,
-    sv2TimeInForce: null,
-    sv2MinSharesOut: null,
-    sv2MaxCollateralIn: null,
-    sv2MinCollateralOut: null,
-  };
+function order(nonce: string, filledSize: number, status: VenueOrder['status'], insertedAt = new Date(T0).toISOString()): VenueOrder {
+  return venueOrder({ nonce: nonce as Bytes32, marketId: M, filledSize, status, insertedAt, sv2OrderKind: null, sv2TimeInForce: null });
 }
-function source(orders: VenueOrder[]) {
-  return {
-    orders: {
-      async *iterate(p: { status?: string[]; search?: string }) {
-        for (const o of [...orders].reverse()) {
-          if (p.status && !p.status.includes(o.status)) continue;
-          if (p.search && o.nonce !== p.search) continue;
-          yield o;
-        }
-      },
-    },
-  };
-}
+const source = (orders: VenueOrder[]) => ordersSource(orders, { newestFirst: true });
 
 test("catch-up: a fresh ledger takes baselines; later, the fills made while down are recorded once with the feed's ids", async () => {
   const clock = manualClock();
@@ -261,30 +227,14 @@ test('ledger --since: ISO times, durations ago, days, epoch ms; anything else is
 });
 
 test('BotLedger: the books carry on into the store; a ledger of another account is refused', async () => {
-  const { BotLedger } = await import('../../src/ledger/bot-ledger.ts');
-  const { silentLogger } = await import('../../src/core/logger.ts');
   const t = tmp();
   try {
     const clock = manualClock();
-    const cfg = { file: '', venue: { kind: 'url' }, ledger: { path: t.file, flushMs: 200, markMs: 10_000 }, markets: [] } as never;
-    const none = { orders: { async *iterate() {} } };
-    const open = (trader: Address) =>
-      BotLedger.open({
-        config: cfg,
-        clock,
-        logger: silentLogger,
-        trader,
-        venue: 'http://x/v2',
-        chain: 'testnet',
-        client: none,
-        embedded: false,
-        markets: 1,
-        paper: false,
-      });
+    const open = (trader: Address) => openBotLedger({ path: t.file, clock, trader });
     let bl = await open(TRADER);
     const A = '0x' + 'a'.repeat(64);
     // buy 10 YES at 0.40 then sell 4 at 0.50: realised 0.40, net 6
-    bl.onEvent({
+    const bought = {
       type: 'OrderFilled',
       marketId: M,
       nonce: A as Bytes32,
@@ -295,19 +245,9 @@ test('BotLedger: the books carry on into the store; a ledger of another account 
       fee: 0,
       fillId: `${A}:10000000`,
       ts: T0,
-    });
-    bl.onEvent({
-      type: 'OrderFilled',
-      marketId: M,
-      nonce: A as Bytes32,
-      outcomeIndex: 1,
-      side: 0,
-      price: 400_000,
-      size: 10_000_000,
-      fee: 0,
-      fillId: `${A}:10000000`,
-      ts: T0,
-    });
+    } as const;
+    bl.onEvent(bought);
+    bl.onEvent(bought); // heard twice (same fill id): one fill
     bl.onEvent({
       type: 'OrderFilled',
       marketId: M,
@@ -340,26 +280,10 @@ test('BotLedger: the books carry on into the store; a ledger of another account 
 });
 
 test('BotLedger.initialRisk: the day opens at the first mark of a new day after downtime, at the first PnL after a clear', async () => {
-  const { BotLedger } = await import('../../src/ledger/bot-ledger.ts');
-  const { silentLogger } = await import('../../src/core/logger.ts');
   const t = tmp();
   try {
     const clock = manualClock();
-    const cfg = { file: '', venue: { kind: 'url' }, ledger: { path: t.file, flushMs: 200, markMs: 10_000 }, markets: [] } as never;
-    const none = { orders: { async *iterate() {} } };
-    const open = () =>
-      BotLedger.open({
-        config: cfg,
-        clock,
-        logger: silentLogger,
-        trader: TRADER,
-        venue: 'http://x/v2',
-        chain: 'testnet',
-        client: none,
-        embedded: false,
-        markets: 1,
-        paper: false,
-      });
+    const open = () => openBotLedger({ path: t.file, clock, trader: TRADER });
     const utc = tradingDay('UTC');
     const day0 = utc.of(T0);
     // day 0: figures saved, an account mark at +5

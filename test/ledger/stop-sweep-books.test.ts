@@ -10,58 +10,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { asyncScheduler } from 'rxjs';
-import type { Clock } from '../../src/core/clock.ts';
-import { silentLogger } from '../../src/core/logger.ts';
 import { accountFromLedger, ledgerSummary } from '../../src/ledger/books.ts';
-import { BotLedger } from '../../src/ledger/bot-ledger.ts';
-import type { Address, Bytes32, VenueOrder } from '../../src/model/order.ts';
+import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
+import { openBotLedger } from '../support/bot-ledger.ts';
+import { MARKET as M, T0, TRADER, hex32 as n, ordersSource, settableClock, venueOrder } from '../support/venue-order.ts';
 
-const T0 = 1_800_000_000_000;
-const M = ('0x' + '11'.repeat(32)) as Bytes32;
-const TRADER = ('0x' + '33'.repeat(20)) as Address;
-const n = (c: string): Bytes32 => ('0x' + c.repeat(64)) as Bytes32;
-const clock: Clock & { t: number } = { t: T0, now: () => clock.t, scheduler: asyncScheduler, setTimeout: () => () => undefined };
+const clock = settableClock();
 
-function order(nonce: Bytes32, o: Partial<VenueOrder> = {}): VenueOrder {
-  return {
-    id: nonce,
-    marketId: M,
-    trader: TRADER,
-    nonce,
-    side: 0,
-    outcomeIndex: 1,
-    price: 400_000,
-    size: 10_000_000,
-    filledSize: 0,
-    remainingSize: 10_000_000,
-    percentFilled: 0,
-    type: 'limit',
-    status: 'open',
-    voidReason: null,
-    insertedAt: new Date(T0 + 1_000).toISOString(),
-    expiry: 0,
-    settlementVersion: 2,
-    sv2OrderKind: 1,
-    sv2TimeInForce: 0,
-    sv2MinSharesOut: null,
-    sv2MaxCollateralIn: null,
-    sv2MinCollateralOut: null,
-    ...o,
-  };
-}
+/** A resting buy of 10 YES at 0.40. */
+const order = (nonce: Bytes32, o: Partial<VenueOrder> = {}): VenueOrder => venueOrder({ nonce, side: 0, price: 400_000, ...o });
 
 function client(orders: VenueOrder[]) {
   return {
-    orders: {
-      async *iterate(p: { status?: string[]; search?: string }) {
-        for (const o of orders) {
-          if (p.status && !p.status.includes(o.status)) continue;
-          if (p.search && o.nonce !== p.search) continue;
-          yield o;
-        }
-      },
-    },
+    ...ordersSource(orders),
     balance: {
       async summary() {
         return { address: TRADER, usdc: { tokenAddress: TRADER, balance: 50_000_000n, settlementBalance: 50_000_000n, walletBalance: 0n }, outcomeTokens: [] };
@@ -75,28 +36,14 @@ function client(orders: VenueOrder[]) {
   };
 }
 
+/** A live bot's ledger in `dir` on an empty venue (taker fee 50 bps). */
+const openIn = (dir: string) => openBotLedger({ path: join(dir, 'l.sqlite'), clock, trader: TRADER, client: client([]), fees: { makerBps: 0, takerBps: 50 } });
+
 test('the stop sweep gives its fills to the running books: the last mark, the report and ledger summary agree', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'bm-sweep-'));
   try {
     clock.t = T0;
-    const cfg = {
-      file: '',
-      venue: { kind: 'url' },
-      ledger: { path: join(dir, 'l.sqlite'), flushMs: 200, markMs: 10_000, fees: { makerBps: 0, takerBps: 50 } },
-      markets: [],
-    } as never;
-    const bl = await BotLedger.open({
-      config: cfg,
-      clock,
-      logger: silentLogger,
-      trader: TRADER,
-      venue: 'http://x/v2',
-      chain: 'testnet',
-      client: client([]),
-      embedded: false,
-      markets: 1,
-      paper: false,
-    });
+    const bl = await openIn(dir);
     const books = bl.books();
     // the run: a quote bought 5 YES @ 0.40 (seen by the feed), the market is marked at 0.50
     const a = n('a');
@@ -179,24 +126,7 @@ test("resolutions and claims are in the ledger: a restart's books (and ledger su
   try {
     clock.t = T0;
     const M2 = ('0x' + '22'.repeat(32)) as Bytes32;
-    const cfg = {
-      file: '',
-      venue: { kind: 'url' },
-      ledger: { path: join(dir, 'l.sqlite'), flushMs: 200, markMs: 10_000, fees: { makerBps: 0, takerBps: 50 } },
-      markets: [],
-    } as never;
-    const bl = await BotLedger.open({
-      config: cfg,
-      clock,
-      logger: silentLogger,
-      trader: TRADER,
-      venue: 'http://x/v2',
-      chain: 'testnet',
-      client: client([]),
-      embedded: false,
-      markets: 1,
-      paper: false,
-    });
+    const bl = await openIn(dir);
     const books = bl.books();
     const fillOf = (marketId: Bytes32, id: string, price: number, size: number) => {
       const e = { type: 'OrderFilled', marketId, nonce: null, outcomeIndex: 1, side: 0, price, size, fee: 0, fillId: id, ts: clock.t, origin: 'own' } as const;

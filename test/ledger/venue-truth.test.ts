@@ -10,63 +10,20 @@ import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { asyncScheduler } from 'rxjs';
-import type { Clock } from '../../src/core/clock.ts';
-import { silentLogger } from '../../src/core/logger.ts';
 import { ledgerSummary, listFills, replayPositions } from '../../src/ledger/books.ts';
 import { accountFromLedger } from '../../src/ledger/books.ts';
 import { catchUpFills } from '../../src/ledger/catch-up.ts';
 import { openLedger } from '../../src/ledger/ledger.ts';
-import { BotLedger } from '../../src/ledger/bot-ledger.ts';
 import { FillTracker } from '../../src/feeds/own-orders-feed.ts';
 import { unrealisedScaled, toMicro } from '../../src/state/position.ts';
-import type { Address, Bytes32, VenueOrder } from '../../src/model/order.ts';
+import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
+import { openBotLedger } from '../support/bot-ledger.ts';
+import { MARKET as M, T0, TRADER, hex32 as n, ordersSource as source, settableClock, venueOrder } from '../support/venue-order.ts';
 
-const T0 = 1_800_000_000_000;
-const M = ('0x' + '11'.repeat(32)) as Bytes32;
-const TRADER = ('0x' + '33'.repeat(20)) as Address;
-const n = (c: string): Bytes32 => ('0x' + c.repeat(64)) as Bytes32;
-const clock: Clock & { t: number } = { t: T0, now: () => clock.t, scheduler: asyncScheduler, setTimeout: () => () => undefined };
+const clock = settableClock();
 const FEES = { makerBps: 10, takerBps: 50 };
 
-function order(nonce: Bytes32, o: Partial<VenueOrder> = {}): VenueOrder {
-  return {
-    id: nonce,
-    marketId: M,
-    trader: TRADER,
-    nonce,
-    side: 1,
-    outcomeIndex: 1,
-    price: 600_000,
-    size: 10_000_000,
-    filledSize: 0,
-    remainingSize: 10_000_000,
-    percentFilled: 0,
-    type: 'limit',
-    status: 'open',
-    voidReason: null,
-    insertedAt: new Date(T0 + 1_000).toISOString(),
-    expiry: 0,
-    settlementVersion: 2,
-    sv2OrderKind: 1,
-    sv2TimeInForce: 0,
-    sv2MinSharesOut: null,
-    sv2MaxCollateralIn: null,
-    sv2MinCollateralOut: null,
-    ...o,
-  };
-}
-const source = (orders: VenueOrder[]) => ({
-  orders: {
-    async *iterate(p: { status?: string[]; search?: string }) {
-      for (const o of orders) {
-        if (p.status && !p.status.includes(o.status)) continue;
-        if (p.search && o.nonce !== p.search) continue;
-        yield o;
-      }
-    },
-  },
-});
+const order = (nonce: Bytes32, o: Partial<VenueOrder> = {}): VenueOrder => venueOrder({ nonce, ...o });
 
 test('catch-up: the fee model with fee_source model, the time bounded by the venue and the last run, foreign orders apart', async () => {
   clock.t = T0;
@@ -209,22 +166,8 @@ test('a new or emptied ledger on a wallet with holdings is refused naming what w
   const file = join(dir, 'l.sqlite');
   try {
     clock.t = T0;
-    const cfg = { file: '', venue: { kind: 'url' }, ledger: { path: file, flushMs: 200, markMs: 10_000, fees: FEES }, markets: [] } as never;
     const client = historyClient(7_000_000n, [order(n('a'), { status: 'filled' })]);
-    const open = (newLedger: boolean) =>
-      BotLedger.open({
-        config: cfg,
-        clock,
-        logger: silentLogger,
-        trader: TRADER,
-        venue: 'http://x/v2',
-        chain: 'testnet',
-        client,
-        embedded: false,
-        markets: 1,
-        paper: false,
-        newLedger,
-      });
+    const open = (newLedger: boolean) => openBotLedger({ path: file, clock, trader: TRADER, client, fees: FEES, newLedger });
     await assert.rejects(open(false), (e: Error) => {
       assert.equal(e.name, 'ConfigError');
       assert.match(e.message, /is new/);
@@ -254,38 +197,12 @@ test('an emptied ledger file (truncated to 0 bytes) on a wallet with order histo
   const dir = mkdtempSync(join(tmpdir(), 'bm-vt-'));
   const file = join(dir, 'l.sqlite');
   try {
-    const cfg = { file: '', venue: { kind: 'url' }, ledger: { path: file, flushMs: 200, markMs: 10_000, fees: FEES }, markets: [] } as never;
     const { writeFileSync } = await import('node:fs');
     writeFileSync(file, '');
     const client = historyClient(0n, [order(n('a'), { status: 'cancelled' })]);
-    await assert.rejects(
-      BotLedger.open({
-        config: cfg,
-        clock,
-        logger: silentLogger,
-        trader: TRADER,
-        venue: 'http://x/v2',
-        chain: 'testnet',
-        client,
-        embedded: false,
-        markets: 1,
-        paper: false,
-      }),
-      /is empty.*order and fill history.*--new-ledger/s,
-    );
+    await assert.rejects(openBotLedger({ path: file, clock, trader: TRADER, client, fees: FEES }), /is empty.*order and fill history.*--new-ledger/s);
     // a wallet with no history starts a new ledger as before
-    const bl = await BotLedger.open({
-      config: cfg,
-      clock,
-      logger: silentLogger,
-      trader: TRADER,
-      venue: 'http://x/v2',
-      chain: 'testnet',
-      client: historyClient(0n, []),
-      embedded: false,
-      markets: 1,
-      paper: false,
-    });
+    const bl = await openBotLedger({ path: file, clock, trader: TRADER, client: historyClient(0n, []), fees: FEES });
     assert.deepEqual(bl.ledger.baseline()?.holdings, []);
     bl.close();
   } finally {

@@ -54,6 +54,17 @@ export function venueOrder(p: PlannedOrder, remaining = p.size): VenueOrder {
   };
 }
 
+/** A `createScript` that refuses every create as the venue answers a 400 for want of collateral. */
+export const refuseInsufficientBalance = (p: PlannedOrder): CreateOutcome => ({
+  ok: false,
+  nonce: p.nonce,
+  code: 'bad-request',
+  message: 'insufficient balance',
+  retryable: false,
+  status: 400,
+  venueCode: 'INSUFFICIENT_BALANCE',
+});
+
 export class FakeVenue implements VenuePort {
   readonly trader = TRADER;
   readonly open = new Map<string, VenueOrder>();

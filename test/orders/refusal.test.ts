@@ -4,7 +4,7 @@ import { fatalRefusal, refusalLabel } from '../../src/orders/refusal.ts';
 import { OrderManager } from '../../src/orders/order-manager.ts';
 import type { OrderManagerEvent } from '../../src/state/events.ts';
 import { ManualClock } from '../exchange/stream/manual-clock.ts';
-import { FakeVenue, M1, M2, venueOrder } from './fake-venue.ts';
+import { FakeVenue, M1, M2, venueOrder, refuseInsufficientBalance } from './fake-venue.ts';
 
 test('the metric label is the venue code from a bounded set; unknown codes are other; no code → the classifier reason', () => {
   assert.equal(refusalLabel({ code: 'bad-request', message: 'x', status: 400, venueCode: 'INSUFFICIENT_BALANCE' }), 'INSUFFICIENT_BALANCE');
@@ -84,15 +84,7 @@ test('a 403 wallet/key mismatch halts the order manager with the cause and the f
 
 test('an insufficient-balance refusal does not halt, but counts as a failed call', async () => {
   const { venue, om, events, halted } = setup();
-  venue.createScript = (p) => ({
-    ok: false,
-    nonce: p.nonce,
-    code: 'bad-request',
-    message: 'insufficient balance',
-    retryable: false,
-    status: 400,
-    venueCode: 'INSUFFICIENT_BALANCE',
-  });
+  venue.createScript = refuseInsufficientBalance;
   await om.reconcile();
   await om.sync(M1, desired(M1));
   assert.equal(halted(), null);

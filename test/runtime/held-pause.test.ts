@@ -13,25 +13,16 @@ import { StateStore } from '../../src/state/store.ts';
 import { QuotingKernel, type KernelMarket } from '../../src/kernel/quoting-kernel.ts';
 import { ManualClock } from '../exchange/stream/manual-clock.ts';
 import { FakeVenue, M1, M2 } from '../orders/fake-venue.ts';
+import { ONE_BAND, topOfBook } from '../support/quoting.ts';
 
-const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }] }, 'strategy');
+const params = bands.parseConfig(ONE_BAND, 'strategy');
 const market = (id: Bytes32): KernelMarket => ({
   marketId: id,
   strategy: bands,
   params,
   risk: { ...DEFAULT_RISK, maxBookAgeMs: 5_000, maxStreamSilenceMs: 5_000 },
 });
-const book = (marketId: Bytes32, ts: number): StateEvent => ({
-  type: 'BookEventReceived',
-  event: {
-    type: 'snapshot',
-    book: { marketId, outcomeIndex: 1, bids: [{ price: 480_000, size: 100_000_000 }], asks: [{ price: 520_000, size: 100_000_000 }], venueTs: ts },
-    seq: 1,
-    localTs: ts,
-    source: 'stream',
-  },
-  ts,
-});
+const book = (marketId: Bytes32, ts: number): StateEvent => topOfBook(marketId, 480_000, 520_000, ts);
 
 test('a market that (re)starts under a held pause starts paused; resume lets it quote', async () => {
   const clock = new ManualClock(1_800_000_000_000);

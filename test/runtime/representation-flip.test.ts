@@ -17,24 +17,13 @@ import { OrderManager } from '../../src/orders/order-manager.ts';
 import { QuotingKernel } from '../../src/kernel/quoting-kernel.ts';
 import { ManualClock } from '../exchange/stream/manual-clock.ts';
 import { FakeVenue, M1 } from '../orders/fake-venue.ts';
+import { ONE_BAND, topOfBook } from '../support/quoting.ts';
 
-const params = bands.parseConfig({ fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }] }, 'strategy');
+const params = bands.parseConfig(ONE_BAND, 'strategy');
 const risk = { ...DEFAULT_RISK, maxBookAgeMs: 60_000, maxStreamSilenceMs: 60_000 };
 const HELD_NO = 10_000_000; // exactly one bid's size
 
-function book(marketId: Bytes32, bid: number, ask: number, ts: number): StateEvent {
-  return {
-    type: 'BookEventReceived',
-    event: {
-      type: 'snapshot',
-      book: { marketId, outcomeIndex: 1, bids: [{ price: bid, size: 100_000_000 }], asks: [{ price: ask, size: 100_000_000 }], venueTs: ts },
-      seq: 1,
-      localTs: ts,
-      source: 'stream',
-    },
-    ts,
-  };
-}
+const book = (marketId: Bytes32, bid: number, ask: number, ts: number): StateEvent => topOfBook(marketId, bid, ask, ts);
 
 /** The venue form of a YES-terms bid: a NO sale or a YES buy (asks are NO buys here). */
 const bidForm = (p: PlannedOrder): 'no-sale' | 'yes-buy' | null =>

@@ -11,7 +11,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Address, Bytes32 } from '../../src/model/order.ts';
 import { installMigration } from '../../src/sim/migration/install.ts';
 import { call, harness } from './helpers.ts';
-import { startHarness } from './account/harness.ts';
+import { migrateFundsBody, startHarness } from './account/harness.ts';
 
 const USDC = 1_000_000;
 
@@ -112,12 +112,18 @@ test('bulk: one create the engine would refuse refuses the whole call; creates m
   }
 });
 
-test('migrate-funds: a resolved market’s legacy tokens are redeemed at the payout, the whole chunk applies once, and a retry is 409 without a second credit', async () => {
+/** A local exchange of two markets and a wallet with no collateral yet (its key 'legacy-key'), for a funds migration. */
+async function legacyWallet() {
   const pk = generatePrivateKey();
   const wallet = privateKeyToAccount(pk).address as Address;
   const h = await startHarness({ apiKeys: [{ key: 'legacy-key', wallet }], privateKeys: { 'legacy-key': pk }, initialCollateral: 0n, markets: 2 });
+  const [m0, m1] = [...h.ex.state.stores.markets.values()].map((m) => m.id) as [Bytes32, Bytes32];
+  return { h, wallet, m0, m1 };
+}
+
+test('migrate-funds: a resolved market’s legacy tokens are redeemed at the payout, the whole chunk applies once, and a retry is 409 without a second credit', async () => {
+  const { h, wallet, m0, m1 } = await legacyWallet();
   try {
-    const [m0, m1] = [...h.ex.state.stores.markets.values()].map((m) => m.id) as [Bytes32, Bytes32];
     installMigration(h.ex.state, {
       active: true,
       tokensPerChunk: 5,
@@ -135,15 +141,7 @@ test('migrate-funds: a resolved market’s legacy tokens are redeemed at the pay
     // m1 resolves YES: its NO tokens are worth nothing; resolve m0 to 30 % YES: its YES tokens pay 0.3
     h.ex.state.services.resolveMarket(m0, 300_000, h.clock.now());
     h.ex.state.services.resolveMarket(m1, 1_000_000, h.clock.now());
-    const s = h.signerOf('legacy-key');
-    const st = (await h.call('GET', '/account/migration', { key: 'legacy-key' })).body;
-    const tokens = st.fundsMigrationPlan.chunks[0].tokens;
-    const bw = s.signBatchWithdraw({ to: st.sponsoredRelayerAddress, tokens });
-    const op = s.signOperatorApproval({ nonce: st.newHoldingsOperatorNonce });
-    const body = {
-      batchWithdraw: { nonce: bw.nonce, deadline: bw.deadline, signature: bw.signature },
-      setOperator: { nonce: op.nonce, deadline: op.deadline, signature: op.signature },
-    };
+    const body = migrateFundsBody(h.signerOf('legacy-key'), (await h.call('GET', '/account/migration', { key: 'legacy-key' })).body);
     const r = await h.call('POST', '/account/migration/migrate-funds', { key: 'legacy-key', body });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     const expected = 1_000_000_000n + (5_000_000n * 300_000n) / 1_000_000n; // + 1.5 USDC for the YES tokens, 0 for the NO
@@ -160,11 +158,8 @@ test('migrate-funds: a resolved market’s legacy tokens are redeemed at the pay
 });
 
 test('migrate-funds: a token of a halted market refuses the whole chunk and changes nothing; a retry after it reopens applies once', async () => {
-  const pk = generatePrivateKey();
-  const wallet = privateKeyToAccount(pk).address as Address;
-  const h = await startHarness({ apiKeys: [{ key: 'legacy-key', wallet }], privateKeys: { 'legacy-key': pk }, initialCollateral: 0n, markets: 2 });
+  const { h, wallet, m0, m1 } = await legacyWallet();
   try {
-    const [m0, m1] = [...h.ex.state.stores.markets.values()].map((m) => m.id) as [Bytes32, Bytes32];
     installMigration(h.ex.state, {
       active: true,
       tokensPerChunk: 5,
@@ -181,14 +176,7 @@ test('migrate-funds: a token of a halted market refuses the whole chunk and chan
     });
     const host = h.ex.state.engine;
     host.setMarketStatus(host.marketIndex(m1)!, 'halted');
-    const s = h.signerOf('legacy-key');
-    const st = (await h.call('GET', '/account/migration', { key: 'legacy-key' })).body;
-    const bw = s.signBatchWithdraw({ to: st.sponsoredRelayerAddress, tokens: st.fundsMigrationPlan.chunks[0].tokens });
-    const op = s.signOperatorApproval({ nonce: st.newHoldingsOperatorNonce });
-    const body = {
-      batchWithdraw: { nonce: bw.nonce, deadline: bw.deadline, signature: bw.signature },
-      setOperator: { nonce: op.nonce, deadline: op.deadline, signature: op.signature },
-    };
+    const body = migrateFundsBody(h.signerOf('legacy-key'), (await h.call('GET', '/account/migration', { key: 'legacy-key' })).body);
     const r = await h.call('POST', '/account/migration/migrate-funds', { key: 'legacy-key', body });
     assert.equal(r.status, 409, JSON.stringify(r.body));
     assert.equal(host.balance(wallet)?.collateral ?? 0n, 0n, 'no collateral credited');

@@ -26,141 +26,52 @@ const q = (side: 'bid' | 'ask', price: number, size: number, state: WorkingQuote
 const lv = (pairs: [number, number][]): ViewLevel[] => pairs.map(([price, size]) => ({ price, size }));
 
 test('othersBook: own remaining size subtracted at its level, exact, clamped at 0, emptied levels removed', () => {
-  const bids = lv([
+  // the book's levels; a row that leaves a side as it is names it BIDS or ASKS
+  const BIDS: [number, number][] = [
     [490_000, 40 * S],
     [480_000, 25 * S],
     [470_000, 5 * S],
-  ]);
-  const asks = lv([
+  ];
+  const ASKS: [number, number][] = [
     [510_000, 30 * S],
     [520_000, 1_234_567],
-  ]);
+  ];
+  const bids = lv(BIDS);
+  const asks = lv(ASKS);
+  /** `levels` with the size at `price` set to `size` (0: the level is gone). */
+  const set = (levels: [number, number][], price: number, size: number): [number, number][] =>
+    levels.flatMap(([p, sz]): [number, number][] => (p !== price ? [[p, sz]] : size > 0 ? [[p, size]] : []));
   const rows: { name: string; quotes: WorkingQuote[]; bids: [number, number][]; asks: [number, number][] }[] = [
-    {
-      name: 'no own quote',
-      quotes: [],
-      bids: [
-        [490_000, 40 * S],
-        [480_000, 25 * S],
-        [470_000, 5 * S],
-      ],
-      asks: [
-        [510_000, 30 * S],
-        [520_000, 1_234_567],
-      ],
-    },
-    {
-      name: 'part of the best bid is ours',
-      quotes: [q('bid', 490_000, 10 * S)],
-      bids: [
-        [490_000, 30 * S],
-        [480_000, 25 * S],
-        [470_000, 5 * S],
-      ],
-      asks: [
-        [510_000, 30 * S],
-        [520_000, 1_234_567],
-      ],
-    },
-    {
-      name: 'the whole best bid is ours: the next level is the touch',
-      quotes: [q('bid', 490_000, 40 * S)],
-      bids: [
-        [480_000, 25 * S],
-        [470_000, 5 * S],
-      ],
-      asks: [
-        [510_000, 30 * S],
-        [520_000, 1_234_567],
-      ],
-    },
+    { name: 'no own quote', quotes: [], bids: BIDS, asks: ASKS },
+    { name: 'part of the best bid is ours', quotes: [q('bid', 490_000, 10 * S)], bids: set(BIDS, 490_000, 30 * S), asks: ASKS },
+    { name: 'the whole best bid is ours: the next level is the touch', quotes: [q('bid', 490_000, 40 * S)], bids: set(BIDS, 490_000, 0), asks: ASKS },
     {
       name: 'more than the level holds (its fill not heard yet): clamped, removed',
       quotes: [q('bid', 470_000, 9 * S)],
-      bids: [
-        [490_000, 40 * S],
-        [480_000, 25 * S],
-      ],
-      asks: [
-        [510_000, 30 * S],
-        [520_000, 1_234_567],
-      ],
+      bids: set(BIDS, 470_000, 0),
+      asks: ASKS,
     },
     {
       name: 'two own quotes at one price',
       quotes: [q('ask', 510_000, 10 * S), q('ask', 510_000, 15 * S, 'in-flight')],
-      bids: [
-        [490_000, 40 * S],
-        [480_000, 25 * S],
-        [470_000, 5 * S],
-      ],
-      asks: [
-        [510_000, 5 * S],
-        [520_000, 1_234_567],
-      ],
+      bids: BIDS,
+      asks: set(ASKS, 510_000, 5 * S),
     },
-    {
-      name: 'exact units: 1.234567 − 0.234567 shares',
-      quotes: [q('ask', 520_000, 234_567)],
-      bids: [
-        [490_000, 40 * S],
-        [480_000, 25 * S],
-        [470_000, 5 * S],
-      ],
-      asks: [
-        [510_000, 30 * S],
-        [520_000, S],
-      ],
-    },
-    {
-      name: 'a NO buy rests as a YES ask',
-      quotes: [q('ask', 510_000, 30 * S, 'working', 0)],
-      bids: [
-        [490_000, 40 * S],
-        [480_000, 25 * S],
-        [470_000, 5 * S],
-      ],
-      asks: [[520_000, 1_234_567]],
-    },
+    { name: 'exact units: 1.234567 − 0.234567 shares', quotes: [q('ask', 520_000, 234_567)], bids: BIDS, asks: set(ASKS, 520_000, S) },
+    { name: 'a NO buy rests as a YES ask', quotes: [q('ask', 510_000, 30 * S, 'working', 0)], bids: BIDS, asks: [[520_000, 1_234_567]] },
     {
       name: 'in flight and cancelling count too',
       quotes: [q('bid', 490_000, S, 'in-flight'), q('bid', 480_000, 5 * S, 'cancelling')],
-      bids: [
-        [490_000, 39 * S],
-        [480_000, 20 * S],
-        [470_000, 5 * S],
-      ],
-      asks: [
-        [510_000, 30 * S],
-        [520_000, 1_234_567],
-      ],
+      bids: set(set(BIDS, 490_000, 39 * S), 480_000, 20 * S),
+      asks: ASKS,
     },
     {
       name: 'own quotes at prices the book does not hold change nothing',
       quotes: [q('bid', 500_000, S), q('ask', 600_000, S), q('bid', 480_000, 0)],
-      bids: [
-        [490_000, 40 * S],
-        [480_000, 25 * S],
-        [470_000, 5 * S],
-      ],
-      asks: [
-        [510_000, 30 * S],
-        [520_000, 1_234_567],
-      ],
+      bids: BIDS,
+      asks: ASKS,
     },
-    {
-      name: 'a bid quote never touches an ask level at the same price',
-      quotes: [q('bid', 510_000, 30 * S)],
-      bids: [
-        [490_000, 40 * S],
-        [480_000, 25 * S],
-        [470_000, 5 * S],
-      ],
-      asks: [
-        [510_000, 30 * S],
-        [520_000, 1_234_567],
-      ],
-    },
+    { name: 'a bid quote never touches an ask level at the same price', quotes: [q('bid', 510_000, 30 * S)], bids: BIDS, asks: ASKS },
   ];
   for (const r of rows) {
     const book = viewBook(bids, asks, NOW - 100, NOW - 50);

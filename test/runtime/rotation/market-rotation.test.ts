@@ -107,6 +107,18 @@ const flush = async (): Promise<void> => {
   for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
 };
 
+/** A rotation of market 1, retired (`reason`) while one of its orders still rests at the venue. */
+async function retiringWithAnOrder(reason: RetireReason, o: Omit<ConstructorParameters<typeof MarketRotation>[0], 'ports' | 'clock'>) {
+  const clock = new ManualClock();
+  const f = fake();
+  const rot = new MarketRotation({ ports: f.ports, clock, ...o });
+  rot.begin([km(1)]);
+  f.open.set(id(1), 1);
+  rot.retire(id(1), reason);
+  await flush();
+  return { clock, f, rot };
+}
+
 describe('MarketRotation', () => {
   test('a refresh starts what entered and retires what left, with its reason; metrics and summary follow', async () => {
     const clock = new ManualClock();
@@ -210,13 +222,7 @@ describe('MarketRotation', () => {
   });
 
   test('a market re-selected while retiring is not started twice: it starts at the refresh after its release', async () => {
-    const clock = new ManualClock();
-    const f = fake();
-    const rot = new MarketRotation({ ports: f.ports, clock, refreshMs: 0, confirmAttempts: 1, retryMs: 60_000 });
-    rot.begin([km(1)]);
-    f.open.set(id(1), 1);
-    rot.retire(id(1), 'paused');
-    await flush();
+    const { f, rot } = await retiringWithAnOrder('paused', { refreshMs: 0, confirmAttempts: 1, retryMs: 60_000 });
     f.selection = [km(1)];
     await rot.refresh();
     await rot.settled();
@@ -329,13 +335,7 @@ describe('MarketRotation', () => {
   });
 
   test('stop(): no more refreshes or retirement rounds', async () => {
-    const clock = new ManualClock();
-    const f = fake();
-    const rot = new MarketRotation({ ports: f.ports, clock, refreshMs: 1_000, confirmAttempts: 1, retryMs: 1_000 });
-    rot.begin([km(1)]);
-    f.open.set(id(1), 1);
-    rot.retire(id(1), 'closed');
-    await flush();
+    const { clock, f, rot } = await retiringWithAnOrder('closed', { refreshMs: 1_000, confirmAttempts: 1, retryMs: 1_000 });
     rot.stop();
     f.open.set(id(1), 0);
     clock.advance(10_000);

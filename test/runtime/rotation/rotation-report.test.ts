@@ -81,15 +81,9 @@ test('the run report: a rotation section, a line, and retired markets named', ()
   assert.ok(lines.includes('    still retiring at stop 1 (cancelled by the stop), failed refreshes 1'), lines.join('\n'));
   assert.ok(lines.includes('  rain-tomorrow (retired: resolved)'));
   // nothing beyond the start-up set: the section is in the JSON, no line is printed
+  const stopped = { startedAt: 0, stoppedAt: 1000, paper: false, stopReason: 'x', exitCode: 0, process: 'stopped', haltedBecause: null, markets: [] } as const;
   const quiet = buildRunReport({
-    startedAt: 0,
-    stoppedAt: 1000,
-    paper: false,
-    stopReason: 'x',
-    exitCode: 0,
-    process: 'stopped',
-    haltedBecause: null,
-    markets: [],
+    ...stopped,
     rotation: {
       summary: { active: 2, started: 2, retired: 0, refreshes: 3, refreshFailures: 0 },
       totals: { started: { startup: 2 }, retired: {} },
@@ -99,16 +93,7 @@ test('the run report: a rotation section, a line, and retired markets named', ()
   assert.equal(quiet.rotation?.started, 2);
   assert.ok(!formatRunReport(quiet).some((l) => l.includes('rotation')));
   // without rotation input the report has no section (older callers)
-  const plain = buildRunReport({
-    startedAt: 0,
-    stoppedAt: 1000,
-    paper: false,
-    stopReason: 'x',
-    exitCode: 0,
-    process: 'stopped',
-    haltedBecause: null,
-    markets: [],
-  });
+  const plain = buildRunReport(stopped);
   assert.equal(plain.rotation, undefined);
 });
 

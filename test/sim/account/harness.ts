@@ -98,3 +98,20 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     },
   };
 }
+
+/** The status fields of `GET /account/migration` a single-chunk funds migration is signed from. */
+export interface MigrationStatus {
+  sponsoredRelayerAddress: Address;
+  newHoldingsOperatorNonce: string;
+  fundsMigrationPlan: { chunks: { tokens: { token: Address; amount: string }[] }[] };
+}
+
+/** The single-chunk `migrate-funds` body for `status`'s first chunk: the batch withdraw and the operator approval, signed by `s`. */
+export function migrateFundsBody(s: Signer, status: MigrationStatus) {
+  const bw = s.signBatchWithdraw({ to: status.sponsoredRelayerAddress, tokens: status.fundsMigrationPlan.chunks[0]!.tokens });
+  const op = s.signOperatorApproval({ nonce: status.newHoldingsOperatorNonce });
+  return {
+    batchWithdraw: { nonce: bw.nonce, deadline: bw.deadline, signature: bw.signature },
+    setOperator: { nonce: op.nonce, deadline: op.deadline, signature: op.signature },
+  };
+}

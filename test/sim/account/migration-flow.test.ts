@@ -11,7 +11,7 @@ import type { Address, Bytes32 } from '../../../src/model/order.ts';
 import type { Signer } from '../../../src/exchange/signing/signer.ts';
 import type { UnsignedLimitOrderBody } from '../../../src/exchange/signing/orderBody.ts';
 import { installMigration } from '../../../src/sim/migration/install.ts';
-import { startHarness, type Harness } from './harness.ts';
+import { migrateFundsBody, startHarness, type Harness } from './harness.ts';
 
 const legacyPk = generatePrivateKey();
 const LEGACY = privateKeyToAccount(legacyPk).address as Address;
@@ -322,15 +322,7 @@ test('one chunk, acting for another wallet with the migration authorization, and
 
   const st = (await h.call('GET', `/account/migration?address=${SINGLE}`, { key: 'other-key' })).body;
   assert.equal(st.fundsMigrationPlan.chunkCount, 1);
-  const bw = owner.signBatchWithdraw({ to: st.sponsoredRelayerAddress, tokens: st.fundsMigrationPlan.chunks[0].tokens });
-  const op = owner.signOperatorApproval({ nonce: st.newHoldingsOperatorNonce });
-  const moved = await h.call('POST', '/account/migration/migrate-funds', {
-    key: 'single-key',
-    body: {
-      batchWithdraw: { nonce: bw.nonce, deadline: bw.deadline, signature: bw.signature },
-      setOperator: { nonce: op.nonce, deadline: op.deadline, signature: op.signature },
-    },
-  });
+  const moved = await h.call('POST', '/account/migration/migrate-funds', { key: 'single-key', body: migrateFundsBody(owner, st) });
   assert.equal(moved.status, 200, JSON.stringify(moved.body));
   assert.equal(moved.body.executions.length, 1);
 

@@ -1,0 +1,55 @@
+/**
+ * Fixtures of the quoting path for tests and benches: the bands strategy's configs, risk limits that
+ * never bind, and a one-level book snapshot as the stream delivers it.
+ *
+ * The helpers that take a module (`unboundedRisk(DEFAULT_RISK)`) work with the modules a bench loads
+ * from another checkout (`--base DIR`), as well as with this tree's.
+ */
+import type { Bytes32 } from '../../src/model/order.ts';
+import type { StateEvent } from '../../src/state/events.ts';
+
+/** The bands strategy with one band a side: 1–3¢ from mid, 10 shares (parse it at path 'strategy'). */
+export const ONE_BAND = { fair: 'mid', bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }] };
+
+/** The bands strategy with two bands a side: `near` shares at 1–3¢ from mid, `far` at 3–7¢ (the benches' tick). */
+export function twoBands(near = 10, far = 20) {
+  return {
+    fair: 'mid',
+    bands: [
+      { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: near },
+      { minMargin: 0.03, targetMargin: 0.05, maxMargin: 0.07, size: far },
+    ],
+  };
+}
+
+/**
+ * `defaults` (DEFAULT_RISK) with limits that never bind: position, notional, order size, book age,
+ * stream silence and order rate; `o` sets any of them back (a bench measures the path, not the limits).
+ */
+export function unboundedRisk<R extends object>(defaults: R, o: Record<string, unknown> = {}): R {
+  return {
+    ...defaults,
+    maxPosition: 1e12,
+    maxNotional: 1e12,
+    maxOrderSize: 1e12,
+    maxBookAgeMs: 1e9,
+    maxStreamSilenceMs: 1e9,
+    orderRate: { capacity: 1e12, refillPerSecond: 1e12 },
+    ...o,
+  };
+}
+
+/** A stream snapshot of `marketId`'s YES book: one bid and one ask of `size` (100 shares by default). */
+export function topOfBook(marketId: Bytes32, bid: number, ask: number, ts: number, size = 100_000_000): StateEvent {
+  return {
+    type: 'BookEventReceived',
+    event: {
+      type: 'snapshot',
+      book: { marketId, outcomeIndex: 1, bids: [{ price: bid, size }], asks: [{ price: ask, size }], venueTs: ts },
+      seq: 1,
+      localTs: ts,
+      source: 'stream',
+    },
+    ts,
+  };
+}
