@@ -8,12 +8,14 @@
  *   p.cost                                // the order's collateral the books hold after it (null: unknown)
  *
  * The venue states no price per fill, only the average over all of an order's fills (`avgFillPrice`,
- * 1e-6 USDC per share, rounded). The order's collateral so far is then the average × the filled shares,
+ * 1e-6 USDC per share, rounded). A part at the order's own limit is what a resting order's fills are: when the
+ * stated average allows it (what the books hold plus the part at the limit, over the shares, rounds to
+ * the average), the part is settled there, as the venue settles a maker's fill (⌈p·n⌉ paid, ⌊p·n⌋
+ * received: exact). Otherwise the order's collateral so far is the average × the filled shares,
  * rounded to the 1e-6 unit as the venue rounds (up for what a buy pays, down for what a sale receives); the new part's collateral is that total less what the books already hold
  * for the order: avg₂·filled₂ − avg₁·filled₁, with the rounding of each read carried into the next part,
- * so however the fills are split between reads, the order's parts add up to the venue's total for it to
- * the unit. An average at the order's own limit says every fill was at that price: the part is then
- * settled at it, as the venue settles a maker's fill (⌈p·n⌉ paid, ⌊p·n⌋ received). A part whose average is better than the order's limit took liquidity (it is charged the
+ * so however the fills are split between reads, the order's parts add up to what its last average
+ * states (within a unit per share of what it paid when that average is rounded). A part whose average is better than the order's limit took liquidity (it is charged the
  * taker rate of the fee model). A read without an average (the recent-orders list states none), or one
  * that says something impossible (a part outside 0..1 USDC per share, or past the limit by more than
  * the average's rounding), prices the part at the order's own limit, as a maker's fill is.
@@ -65,10 +67,22 @@ export function statedTotal(o: Pick<VenueOrder, 'avgFillPrice' | 'side'>, filled
   return Number(o.side === 0 ? (x + SONE - 1n) / SONE : x / SONE);
 }
 
-/** The fee model's fee for `collateral` (1e-6 USDC): the taker rate for an order that can only take or a part that took. */
-function modelFeeOf(fees: FeeSpec, collateral: number, taker: boolean): number {
+/**
+ * The fee model's fee (1e-6 USDC) of `n` shares whose collateral in the order's own outcome is `own`:
+ * basis points of what the order pays or receives (a sale without inventory pays the other side of
+ * its sets, n − own, as the matching engine charges it: src/engine/fill-math.ts legAmount), at the taker
+ * rate for an order that can only take or a part that took.
+ */
+function modelFeeOf(fees: FeeSpec, o: Pick<VenueOrder, 'sv2OrderKind'>, n: number, own: number, taker: boolean): number {
   const bps = taker ? fees.takerBps : fees.makerBps;
-  return collateral > 0 ? feeFor(collateral, bps, Number.MAX_SAFE_INTEGER) : 0;
+  const base = o.sv2OrderKind === 2 ? n - own : own;
+  return base > 0 && bps > 0 ? feeFor(base, bps, Number.MAX_SAFE_INTEGER) : 0;
+}
+
+/** Is `total` (1e-6 USDC) for `filled` shares what an average of `avg` states (within its ½-unit rounding)? */
+function consistent(total: number, filled: number, avg: number): boolean {
+  const d = BigInt(total) * SONE - BigInt(avg) * BigInt(filled);
+  return 2n * (d < 0n ? -d : d) <= BigInt(filled);
 }
 
 /**
@@ -81,9 +95,11 @@ export function fillPart(o: VenueOrder, filled: number, before: OrderAccounted, 
   const onlyTakes = o.sv2TimeInForce === 1 || o.sv2TimeInForce === 2;
   // the collateral the books hold so far (a first part holds none)
   const held = before.filled === 0 ? 0 : before.cost;
-  // an average at the limit: every fill so far at the order's own price, settled as a maker's (exact)
-  const total = held === null || o.avgFillPrice === o.price ? null : statedTotal(o, filled);
-  if (total !== null && held !== null) {
+  const total = held === null ? null : statedTotal(o, filled);
+  // the part at the order's own limit, when the stated average allows it: a resting order's fills are
+  // there, and the venue settles each at that price (exact)
+  const atLimit = total === null || held === null || consistent(held + own, filled, o.avgFillPrice!);
+  if (!atLimit && total !== null && held !== null) {
     const part = total - held;
     // the stated averages' rounding: at most ½ unit per share of each read, carried into this part
     const slack = Math.ceil(filled / ONE) + Math.ceil(before.filled / ONE) + 1;
@@ -91,14 +107,14 @@ export function fillPart(o: VenueOrder, filled: number, before: OrderAccounted, 
     if (plausible) {
       const took = o.side === 0 ? part < own : part > own;
       const price = Math.min(ONE - 1, Math.max(1, Math.round((part * ONE) / size)));
-      return { size, price, notional: part, fee: modelFeeOf(fees, part, onlyTakes || took), cost: total };
+      return { size, price, notional: part, fee: modelFeeOf(fees, o, size, part, onlyTakes || took), cost: total };
     }
   }
   return {
     size,
     price: o.price,
     notional: undefined,
-    fee: modelFeeOf(fees, notionalFloor(o.price, size), onlyTakes),
+    fee: modelFeeOf(fees, o, size, notionalFloor(o.price, size), onlyTakes),
     cost: held === null ? null : held + own,
   };
 }
