@@ -5,7 +5,7 @@
  * average), and exactly what it paid when that average is exact or every fill was at its own limit.
  * On the code before the parts were derived from the change of (filled, average), every part after the
  * first was booked at the order's limit and the books' cash of a buy that took liquidity fell below
- * the venue's by the price improvement of those parts (the chaos soak's `booksCashGap`).
+ * the venue's by the price improvement of those parts (the gap the chaos soak used to tolerate).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
