@@ -26,6 +26,7 @@ export function accountFill(e: OrderFilled): AccountFill {
     // the feed tells another trader's order on the same wallet (src/ledger/bot-ledger.ts isOwn); a fill of no order is foreign
     origin: e.origin ?? (e.nonce ? 'own' : 'foreign'),
     ...(e.orderKind !== undefined ? { orderKind: e.orderKind } : {}),
+    ...(e.notional !== undefined ? { notional: e.notional } : {}),
   };
 }
 

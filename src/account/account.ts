@@ -53,6 +53,11 @@ export interface AccountFill {
   readonly origin: FillOrigin;
   /** the venue order's kind when known: a sale of kind 2 (without inventory) mints every share */
   readonly orderKind?: 0 | 1 | 2 | undefined;
+  /**
+   * the fill's collateral in its own outcome's terms, 1e-6 USDC, when it is not price × size: a part of
+   * an order that filled at several prices, derived from the venue's average (docs/books-and-pnl.md, "Price")
+   */
+  readonly notional?: number | undefined;
 }
 
 export interface BaselineHolding {
@@ -139,10 +144,16 @@ function before(a: AccountFill, b: AccountFill): boolean {
 
 /** Scaled collateral flow of one fill (+ received), before the fee: as the venue settles it. */
 function cashOf(pos: PositionState, f: AccountFill): bigint {
-  if (f.side === 0) return -BigInt(notionalCeil(f.price, f.size)) * SONE;
+  const n = f.notional;
+  if (f.side === 0) return -BigInt(n ?? notionalCeil(f.price, f.size)) * SONE;
   // a sale without inventory (kind 2) mints every share it sells, whatever is held (as the venue settles it)
   const held = f.orderKind === 2 ? 0 : Math.max(0, f.outcomeIndex === 1 ? pos.yes : pos.no);
   const fromInventory = Math.min(held, f.size);
+  if (n !== undefined) {
+    // the stated collateral, shared pro rata; the minted shares pay the other side of their sets
+    const fromInv = fromInventory === f.size ? n : Number((BigInt(n) * BigInt(fromInventory)) / BigInt(f.size));
+    return BigInt(fromInv - (f.size - fromInventory - (n - fromInv))) * SONE;
+  }
   let c = BigInt(notionalFloor(f.price, fromInventory));
   // the rest mints complete sets: it pays the other side of the set
   if (f.size > fromInventory) c -= BigInt(notionalCeil(ONE - f.price, f.size - fromInventory));

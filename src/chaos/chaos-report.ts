@@ -32,10 +32,10 @@ export function formatChaosReport(r: ChaosReport): string {
       '',
       `rotation: ${r.rotation.marketsCreated} market(s) created and ${r.rotation.marketsResolved} resolved during the run; the bot quoted ${r.rotation.newMarketsQuoted} of the new ones and ${r.rotation.endedMarketsQuoted} of the ended ones before they ended`,
     );
-  if (r.booksCashGapMicro > 0)
+  if (r.booksCashRoundingMicro > 0)
     out.push(
       '',
-      `books cash below the venue's by up to ${(r.booksCashGapMicro / 1e6).toFixed(6)} USDC (fills of orders that took liquidity in parts: the venue states only their average price; docs/books-and-pnl.md, "Known limits")`,
+      `books cash off the venue's by up to ${(r.booksCashRoundingMicro / 1e6).toFixed(6)} USDC, within the rounding of the venue's stated average fill prices (docs/books-and-pnl.md, "Price")`,
     );
   out.push('');
   out.push(

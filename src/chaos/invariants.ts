@@ -282,14 +282,17 @@ export interface AccountBooks {
  * The books equal the venue, one sample: the bot's books (its ledger's baseline plus the fills since:
  * src/ledger/books.ts accountFromLedger, the account of src/account/account.ts) equal the venue's balance to the unit. The referee samples it only when
  * the bot is quiescent: the venue's account has not changed for longer than the bot's fills poll, so
- * every fill is in the books.
+ * every fill is in the books. `roundingMicro` is what the venue's stated average fill prices cannot say
+ * (averageRounding): a collateral difference within it is the books holding what an average states;
+ * beyond it, either way, or any holding that differs, is a violation.
  */
-export function booksMismatches(books: AccountBooks, venue: AccountBooks): string[] {
+export function booksMismatches(books: AccountBooks, venue: AccountBooks, roundingMicro = 0n): string[] {
   const out: string[] = [];
-  // books short of the venue's cash is the known gap of fills at unstated prices (booksCashGap); books
-  // holding more cash than the venue, or any holding that differs, is never explained
-  if (books.collateral > venue.collateral)
-    out.push(`collateral: books ${books.collateral} vs venue ${venue.collateral} (1e-6 USDC, diff ${books.collateral - venue.collateral})`);
+  const d = books.collateral - venue.collateral;
+  if (d > roundingMicro || -d > roundingMicro)
+    out.push(
+      `collateral: books ${books.collateral} vs venue ${venue.collateral} (1e-6 USDC, diff ${d}${roundingMicro > 0n ? `; the averages' rounding allows ${roundingMicro}` : ''})`,
+    );
   for (const k of [...new Set([...books.holdings.keys(), ...venue.holdings.keys()])].sort()) {
     const b = books.holdings.get(k) ?? 0n;
     const v = venue.holdings.get(k) ?? 0n;
@@ -299,11 +302,16 @@ export function booksMismatches(books: AccountBooks, venue: AccountBooks): strin
 }
 
 /**
- * How far the books' cash is below the venue's (1e-6 USDC; 0 when not): the known gap of an order that
- * took liquidity in several parts, whose later parts the books record at the order's own price because
- * the venue's order reads state only an average over all its fills (docs/books-and-pnl.md, "Known
- * limits"). Reported by the soak, not a violation; the holdings must still agree to the unit.
+ * How far the books' cash may lie from the venue's because the venue states an order's fills only as
+ * an average price in 1e-6 units (1e-6 USDC): for each order whose collateral does not divide by its
+ * shares (the average is rounded), a unit per share filled and one more (docs/books-and-pnl.md, "Price").
+ * Orders whose average is exact, a maker's at its limit among them, allow nothing.
  */
-export function booksCashGap(books: AccountBooks, venue: AccountBooks): bigint {
-  return venue.collateral > books.collateral ? venue.collateral - books.collateral : 0n;
+export function averageRounding(orders: readonly { readonly filledShares: number; readonly filledCollateral: number }[]): bigint {
+  let out = 0n;
+  for (const o of orders) {
+    if (o.filledShares <= 0 || (BigInt(o.filledCollateral) * 1_000_000n) % BigInt(o.filledShares) === 0n) continue;
+    out += BigInt(Math.ceil(o.filledShares / 1_000_000) + 1);
+  }
+  return out;
 }

@@ -51,7 +51,7 @@ import {
   silentlyNotQuoting,
   ordersInEndedMarkets,
   type MarketEnd,
-  booksCashGap,
+  averageRounding,
   booksMismatches,
   type AccountBooks,
 } from './invariants.ts';
@@ -95,8 +95,8 @@ export interface ChaosReport {
   readonly fills: number;
   readonly logFiles: readonly string[];
   readonly finalExitCode: number | null;
-  /** the largest shortfall of the books' cash against the venue's when checked (1e-6 USDC): see booksCashGap */
-  readonly booksCashGapMicro: number;
+  /** the largest difference of the books' cash from the venue's that the stated averages' rounding allowed (1e-6 USDC): see averageRounding */
+  readonly booksCashRoundingMicro: number;
   /** the rotation event's figures (null when off) */
   readonly rotation: {
     marketsCreated: number;
@@ -156,8 +156,8 @@ export function chaosKeys(seed: number): { privateKey: `0x${string}`; apiKey: st
 
 class Referee {
   readonly tally = new InvariantTally();
-  /** the largest shortfall of the books' cash against the venue's seen (booksCashGap), 1e-6 USDC */
-  booksCashGap = 0n;
+  /** the largest difference of the books' cash from the venue's within the averages' rounding (averageRounding), 1e-6 USDC */
+  booksCashRounding = 0n;
   /** when the referee first saw each order closed */
   readonly closedAt = new Map<string, number>();
   private readonly stallSince = new Map<string, number>();
@@ -268,19 +268,21 @@ class Referee {
     // the venue must still be where it was (a fill between the two reads is not the books' fault)
     const again = this.venueAccount();
     if (again.collateral !== v.collateral) return;
-    const found = booksMismatches(books, v);
-    const gap = booksCashGap(books, v);
+    // what the venue's stated averages cannot say of the trader's orders (the referee reads the exchange's own records)
+    const rounding = averageRounding(this.ex.orders.byTrader.get(this.trader.toLowerCase()) ?? []);
+    const found = booksMismatches(books, v, rounding);
+    const diff = books.collateral > v.collateral ? books.collateral - v.collateral : v.collateral - books.collateral;
     // Under injected faults (slow bodies, 429 bursts, stalls) the bot's fills poll can trail the
     // venue by more than the quiet window, so a difference is judged when the next quiet check finds
     // it again with neither the venue nor the books moved (a lost fill stays lost: it is caught there),
     // and at once after the stop (the final sweep has run).
     const seen = `${key}|${books.collateral}|${found.join(';')}`;
-    if (!stopped && (found.length > 0 || gap > 0n) && this.booksPending !== seen) {
+    if (!stopped && (found.length > 0 || diff > 0n) && this.booksPending !== seen) {
       this.booksPending = seen;
       return;
     }
     this.booksPending = null;
-    if (gap > this.booksCashGap) this.booksCashGap = gap;
+    if (found.length === 0 && diff > this.booksCashRounding) this.booksCashRounding = diff;
     if (found.length > 0) {
       // what the venue holds that the books lack: the wallet's orders with fills in the markets that differ, and how far the ledger accounts for each
       const markets = new Set(
@@ -604,7 +606,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     fills: v.orders.filter((x) => x.filledSize > 0).length,
     logFiles,
     finalExitCode,
-    booksCashGapMicro: Number(referee.booksCashGap),
+    booksCashRoundingMicro: Number(referee.booksCashRounding),
     rotation: rotation
       ? {
           marketsCreated: churn.counts.created,

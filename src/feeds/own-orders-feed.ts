@@ -1,8 +1,9 @@
 /**
  * Own orders and fills, reconciled from order status: each poll reads the trader's open orders (all
  * pages) and its recently inserted orders that the bot still counts, and compares each order's filled shares with what was seen before. An increase is an
- * OrderFilled at the order's own limit price (we rest as maker, so that is the fill price) with fill
- * id `<nonce>:<filled shares>`, which the store de-duplicates. An order that left the open list while
+ * OrderFilled with fill id `<nonce>:<filled shares>`, which the store de-duplicates, priced from the
+ * change of the order's filled size and average fill price since the last read (./fill-part.ts: a
+ * maker's fills at its own price, a part that took liquidity at what it cost). An order that left the open list while
  * we still track (the store still holds it: resting, or gone but not yet settled — the order manager
  * parks orders whose end it did not see the fills of) is looked up by id: that is how the fill that
  * completed it, or raced our cancel, is seen, followed by an OrderClosed that lets the order manager
@@ -29,7 +30,8 @@ import { remainingShares, totalShares } from '../orders/venue-order-shares.ts';
 import { feedEvent, venueMs, type FeedEvent } from './feed-event.ts';
 import type { FeedHealth } from './feed-health.ts';
 import { pollFeed } from './poll-feed.ts';
-import { modelFee, NO_FEES, type FeeSpec } from '../engine/fill-fee.ts';
+import { NO_FEES, type FeeSpec } from '../engine/fill-fee.ts';
+import { fillPart } from './fill-part.ts';
 
 export interface OrdersSource {
   orders: {
@@ -60,7 +62,7 @@ export interface OwnOrdersFeedOptions {
    * where the ledger stands (src/ledger/catch-up.ts): the open orders and the filled shares already
    * accounted for. With it there is no baseline poll: every fill after these figures is reported.
    */
-  seed?: readonly { nonce: Bytes32; filled: number; ref: number | string }[];
+  seed?: readonly OrderSeed[];
   /** the fee model for fills the venue states no fee for (`ledger.fees`; default no fees) */
   fees?: FeeSpec;
   /** did this bookmaker place the order? (default: every order is its own) */
@@ -68,19 +70,6 @@ export interface OwnOrdersFeedOptions {
 }
 
 const SOURCE = 'own-orders';
-
-/**
- * The price of a fill that is all of an order's fills so far (`before` 0): the venue's average fill
- * price when the order read states one (GET /orders does) and it is on the right side of the limit (a
- * buy never pays more, a sale never gets less): an order that took liquidity fills at the resting
- * orders' better prices. Otherwise, or for a later part of an order's fills, the order's own price
- * (we rest as maker: that is the fill price).
- */
-export function fillPrice(o: VenueOrder, before: number): number {
-  const avg = o.avgFillPrice;
-  if (before !== 0 || avg === undefined || avg === null || !Number.isSafeInteger(avg) || avg <= 0 || avg >= 1_000_000) return o.price;
-  return (o.side === 0 ? avg <= o.price : avg >= o.price) ? avg : o.price;
-}
 
 /**
  * Shares filled so far. A V2 buy reports `filledSize` as collateral spent (its budget also covers
@@ -100,8 +89,18 @@ export function filledShares(o: VenueOrder): number {
   return Math.max(0, totalShares(o) - remainingShares(o));
 }
 
+/** An order the ledger accounts for: its filled shares and their collateral (1e-6 USDC, own outcome; null or absent: unknown). */
+export interface OrderSeed {
+  readonly nonce: Bytes32;
+  readonly filled: number;
+  readonly ref: number | string;
+  readonly cost?: number | null;
+}
+
 interface Known {
   filled: number;
+  /** the collateral of those shares as the books hold it (src/feeds/fill-part.ts; null: unknown) */
+  cost: number | null;
   nonce: Bytes32;
   /** for the vanished-order lookup */
   ref: number | string;
@@ -117,18 +116,18 @@ const MAX_CLOSED = 5_000;
 /** The fill tracker, apart from I/O so it can be tested on plain lists. */
 export class FillTracker {
   private readonly known = new Map<string, Known>();
-  private readonly closed = new Map<string, number>();
+  private readonly closed = new Map<string, { filled: number; cost: number | null }>();
   private baseline = true;
   private readonly fees: FeeSpec;
   private readonly isOwn: ((nonce: Bytes32) => boolean) | undefined;
 
   /** Start from known figures instead of a baseline poll (see OwnOrdersFeedOptions.seed). */
-  constructor(seed?: readonly { nonce: Bytes32; filled: number; ref: number | string }[], opts: { fees?: FeeSpec; isOwn?: (nonce: Bytes32) => boolean } = {}) {
+  constructor(seed?: readonly OrderSeed[], opts: { fees?: FeeSpec; isOwn?: (nonce: Bytes32) => boolean } = {}) {
     this.fees = opts.fees ?? NO_FEES;
     this.isOwn = opts.isOwn;
     if (!seed) return;
     this.baseline = false;
-    for (const s of seed) this.known.set(s.nonce.toLowerCase(), { filled: s.filled, nonce: s.nonce, ref: s.ref });
+    for (const s of seed) this.known.set(s.nonce.toLowerCase(), { filled: s.filled, cost: s.cost ?? (s.filled === 0 ? 0 : null), nonce: s.nonce, ref: s.ref });
   }
 
   /** Orders seen this poll → fill events; `now` is the local clock. */
@@ -139,12 +138,14 @@ export class FillTracker {
       const filled = filledShares(o);
       const wasClosed = this.closed.get(k);
       // a closed order read again (the recent-orders window) with nothing new: already reported
-      if (wasClosed !== undefined && filled <= wasClosed) continue;
-      const before = this.known.get(k)?.filled ?? wasClosed ?? 0;
+      if (wasClosed !== undefined && filled <= wasClosed.filled) continue;
+      const held = this.known.get(k) ?? wasClosed ?? { filled: 0, cost: 0 };
+      const before = held.filled;
+      let cost = held.cost;
       if (filled > before && !this.baseline) {
-        const size = filled - before;
         const origin = this.isOwn && !this.isOwn(o.nonce) ? 'foreign' : 'own';
-        const price = fillPrice(o, before);
+        const part = fillPart(o, filled, held, this.fees);
+        cost = part.cost;
         out.push(
           feedEvent(
             SOURCE,
@@ -154,23 +155,27 @@ export class FillTracker {
               nonce: o.nonce,
               outcomeIndex: o.outcomeIndex,
               side: o.side,
-              price,
-              size,
-              fee: modelFee(this.fees, price, size, o.sv2TimeInForce),
+              price: part.price,
+              size: part.size,
+              fee: part.fee,
               feeSource: 'model',
               origin,
               fillId: `${k}:${filled}`,
               ts: now,
               ...kindOf(o),
+              ...(part.notional !== undefined ? { notional: part.notional } : {}),
             },
             venueMs(o.insertedAt),
             now,
           ),
         );
       }
+      // the baseline poll knows no collateral of the fills it finds (they are history)
+      if (this.baseline && filled > before) cost = null;
       if (o.status === 'open') {
         this.known.set(k, {
           filled: Math.max(filled, before),
+          cost,
           nonce: o.nonce,
           ref: o.hash ?? o.id ?? o.nonce,
           ...(o.marketId ? { marketId: o.marketId } : {}),
@@ -178,7 +183,7 @@ export class FillTracker {
         if (this.known.size > MAX_KNOWN) this.known.delete(this.known.keys().next().value!);
       } else {
         this.known.delete(k);
-        this.closed.set(k, Math.max(filled, before));
+        this.closed.set(k, { filled: Math.max(filled, before), cost });
         if (this.closed.size > MAX_CLOSED) this.closed.delete(this.closed.keys().next().value!);
         // after its fills (above): the order manager may stop counting the order at worst case
         if (!this.baseline)
@@ -202,6 +207,18 @@ export class FillTracker {
     for (const [k, v] of this.known)
       if (!seen.has(k)) out.push(v.marketId ? { nonce: v.nonce, ref: v.ref, marketId: v.marketId } : { nonce: v.nonce, ref: v.ref });
     return out;
+  }
+
+  /**
+   * Would this read of the order report a fill whose price needs the order's average, which the read
+   * does not state (the recent-orders list states none)? Such an order is read again from the list
+   * of orders, which does (src/feeds/fill-part.ts).
+   */
+  needsAverage(o: VenueOrder): boolean {
+    if (this.baseline || o.avgFillPrice !== undefined) return false;
+    const k = o.nonce.toLowerCase();
+    const held = this.known.get(k) ?? this.closed.get(k);
+    return filledShares(o) > (held?.filled ?? 0);
   }
 
   /** Is the order one this tracker saw open (its fills so far counted)? */
@@ -254,6 +271,20 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
         // unknown to the venue: nothing more to learn. Any other failure (5xx, 429, a timeout) is
         // transient: the order is looked up again next poll, or its last fills would never be seen
         if (err instanceof VenueError && err.status === 404) tracker.forget(v.nonce);
+      }
+    }
+    // a new fill seen in a read that states no average fill price: the list of orders states it
+    for (const [k, o] of byNonce) {
+      if (!tracker.needsAverage(o) || lookups++ >= maxLookups) continue;
+      try {
+        for await (const a of opts.client.orders.iterate({ trader: opts.trader, search: o.nonce, limit: 10 })) {
+          if (a.nonce.toLowerCase() !== k) continue;
+          // the same order, read later: never fewer fills than the read it replaces
+          if (filledShares(a) >= filledShares(o)) byNonce.set(k, a);
+          break;
+        }
+      } catch {
+        // priced at its limit this time (src/feeds/fill-part.ts), as before the average was read
       }
     }
     return tracker.observe([...byNonce.values()], opts.clock.now());

@@ -63,6 +63,7 @@ export interface FillRow {
   fee_source?: string;
   origin?: string;
   order_kind?: number | null;
+  notional?: number | null;
 }
 
 interface CheckpointRow {
@@ -166,7 +167,8 @@ export function accountFillOf(r: FillRow): AccountFill {
     ts: r.ts,
     origin: r.origin === 'foreign' ? 'foreign' : 'own',
   };
-  return orderKind === undefined ? f : { ...f, orderKind };
+  const withKind = orderKind === undefined ? f : { ...f, orderKind };
+  return typeof r.notional === 'number' ? { ...withKind, notional: r.notional } : withKind;
 }
 
 /** The baseline and every fill from the start (no checkpoint). */
@@ -212,7 +214,7 @@ export function replayBooks(ledger: Ledger, o: ReplayOptions = {}): ReplayedBook
   const { account, positions } = start;
   let tail = 0;
   const stmt = ledger.db.prepare(
-    `SELECT seq, fill_id, market_id, outcome, side, price, size, fee, ts, fee_source, origin, order_kind FROM fills WHERE seq > ? ${o.until !== undefined ? 'AND ts < ?' : ''} ORDER BY seq`,
+    `SELECT seq, fill_id, market_id, outcome, side, price, size, fee, ts, fee_source, origin, order_kind, notional FROM fills WHERE seq > ? ${o.until !== undefined ? 'AND ts < ?' : ''} ORDER BY seq`,
   );
   for (const r of (o.until !== undefined ? stmt.iterate(seq, o.until) : stmt.iterate(seq)) as IterableIterator<FillRow>) {
     const f = accountFillOf(r);

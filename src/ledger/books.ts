@@ -100,7 +100,7 @@ export function lastFillSeq(ledger: Ledger): number {
 export function fillsAfter(ledger: Ledger, seq: number): AccountFill[] {
   const rows = ledger.db
     .prepare(
-      'SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, fee_source, origin, order_kind FROM fills WHERE seq > ? ORDER BY seq',
+      'SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, fee_source, origin, order_kind, notional FROM fills WHERE seq > ? ORDER BY seq',
     )
     .all(seq) as FillRow[];
   return rows.map(accountFillOf);

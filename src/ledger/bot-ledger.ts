@@ -394,6 +394,7 @@ export class BotLedger {
           feeSource: e.feeSource ?? 'venue',
           origin: e.origin ?? 'own',
           orderKind: e.orderKind ?? null,
+          notional: e.notional ?? null,
         });
         return;
       }

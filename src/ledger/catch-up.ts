@@ -16,9 +16,9 @@
  *  3. every order the ledger saw placed or adopted and never saw end (looked up by nonce), and any
  *     the caller names (at stop: the orders found open at start, whose last fills may have raced the
  *     start-up reconcile's cancels).
- * Each order's filled shares at the venue, less what the ledger accounts for, is one fill at the
- * order's own price (we rest as maker), or at the venue's average fill price when that fill is all
- * of the order's fills and the read states one (an order that took liquidity: see fillPrice). On a fresh ledger nothing is history yet: the open orders'
+ * Each order's filled shares at the venue, less what the ledger accounts for, is one fill, priced from
+ * the order's average fill price and what the ledger already holds of the order (src/feeds/fill-part.ts:
+ * a maker's fills at its own price, a part that took liquidity at what it cost). On a fresh ledger nothing is history yet: the open orders'
  * fills so far become their baselines, not fills.
  *
  * Venue truth: the venue states no fee and no time for a fill. The fee is the configured
@@ -37,21 +37,18 @@
 import type { Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
 import type { ListOrdersParams } from '../exchange/client/orders-read.ts';
-import type { Address, Bytes32, VenueOrder } from '../model/order.ts';
-import { filledShares, fillPrice } from '../feeds/own-orders-feed.ts';
+import type { Address, VenueOrder } from '../model/order.ts';
+import { filledShares, type OrderSeed } from '../feeds/own-orders-feed.ts';
+import { fillPart } from '../feeds/fill-part.ts';
 import { venueMs } from '../feeds/feed-event.ts';
 import type { Ledger } from './ledger.ts';
-import { modelFee, NO_FEES, type FeeSpec } from '../engine/fill-fee.ts';
+import { NO_FEES, type FeeSpec } from '../engine/fill-fee.ts';
 
 export interface CatchUpSource {
   orders: { iterate(p: Omit<ListOrdersParams, 'cursor'>): AsyncGenerator<VenueOrder> };
 }
 
-export interface OpenOrderSeed {
-  readonly nonce: Bytes32;
-  readonly filled: number;
-  readonly ref: number | string;
-}
+export type OpenOrderSeed = OrderSeed;
 
 export interface CatchUpResult {
   readonly recorded: number;
@@ -135,16 +132,21 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
     }
   }
   // only the orders read (an index lookup each), not every order the ledger ever filled
-  const accounted = o.ledger.filledFor(seen.keys());
+  const accounted = o.ledger.accountedFor(seen.keys());
   const now = o.clock.now();
   const alive = fresh ? now : Math.min(now, o.ledger.lastSignOfLife());
   const birth = fresh ? null : o.ledger.firstStartup();
   const fees = o.fees ?? NO_FEES;
   let recorded = 0;
   let shares = 0;
+  // each open order's filled shares and their collateral as the ledger holds them after this catch-up
+  const costs = new Map<string, number | null>();
   for (const [k, v] of seen) {
     const filled = filledShares(v);
-    const before = accounted.get(k);
+    const held = accounted.get(k);
+    const before = held?.filled;
+    // unknown while any of the order's shares are history (a baseline, or fills from before the ledger began)
+    costs.set(k, held !== undefined ? held.cost : filled === 0 ? 0 : null);
     if (before === undefined && fresh) {
       // every open order gets a baseline, 0 included: an order the ledger has no figure for and that
       // was placed before it began is history (below), so an open one must be on record to count its later fills
@@ -161,22 +163,24 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
     // ours: the ledger saw it placed (or adopted) or its nonce has the ledger's tag; else another trader's on this wallet
     // (a nonce with the ledger's tag was signed by this bookmaker even if a crash lost its record)
     const own = o.ledger.isTagged(k) || o.ledger.hasOrder(k) || (o.owns !== undefined && o.owns(v.marketId.toLowerCase()));
-    const price = fillPrice(v, from);
+    const part = fillPart(v, filled, held ?? { filled: 0, cost: 0 }, fees);
+    costs.set(k, part.cost);
     o.ledger.fill({
       fillId: `${k}:${filled}`,
       nonce: k,
       marketId: v.marketId,
       outcomeIndex: v.outcomeIndex,
       side: v.side,
-      price,
+      price: part.price,
       size,
-      fee: modelFee(fees, price, size, v.sv2TimeInForce),
+      fee: part.fee,
       feeSource: 'model',
       origin: own ? 'own' : 'foreign',
       ts,
       source: 'catch-up',
       filled,
       orderKind: v.sv2OrderKind ?? null,
+      notional: part.notional ?? null,
     });
     recorded++;
     shares += filled - from;
@@ -189,7 +193,7 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
     recorded,
     shares,
     ordersRead: seen.size,
-    openOrders: open.map((v) => ({ nonce: v.nonce, filled: filledShares(v), ref: v.hash ?? v.id ?? v.nonce })),
+    openOrders: open.map((v) => ({ nonce: v.nonce, filled: filledShares(v), ref: v.hash ?? v.id ?? v.nonce, cost: costs.get(v.nonce.toLowerCase()) ?? null })),
     incomplete,
   };
 }

@@ -59,6 +59,8 @@ export interface LedgerFill {
   readonly origin?: FillOrigin;
   /** the venue order's kind when known (0 buy, 1 sale from inventory, 2 sale without: it mints) */
   readonly orderKind?: 0 | 1 | 2 | null;
+  /** the fill's collateral in its own outcome's terms (1e-6 USDC) when it is not price × size (null: price × size) */
+  readonly notional?: number | null;
 }
 
 export type FeeSource = 'venue' | 'model';
@@ -170,7 +172,7 @@ const SQL: Record<Stmt, string> = {
   answer: `UPDATE orders SET status = CASE WHEN ended_at IS NULL THEN ? ELSE status END, answer = ?, answered_at = ? WHERE nonce = ?`,
   ended: `UPDATE orders SET status = ?, ended_at = ? WHERE nonce = ? AND ended_at IS NULL`,
   cancel: `INSERT INTO cancels (nonce, market_id, ts, result, detail) VALUES (?, ?, ?, ?, ?)`,
-  fill: `INSERT OR IGNORE INTO fills (fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, filled, fee_source, origin, order_kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  fill: `INSERT OR IGNORE INTO fills (fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, filled, fee_source, origin, order_kind, notional) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   mark: `INSERT INTO marks (ts, market_id, net, realised, unrealised, pnl) VALUES (?, ?, ?, ?, ?, ?)`,
   risk: `INSERT INTO risk_events (ts, market_id, kind, reason, count, detail) VALUES (?, ?, ?, ?, ?, ?)`,
 };
@@ -512,6 +514,7 @@ export class Ledger {
         f.feeSource ?? 'model',
         f.origin ?? 'own',
         f.orderKind ?? null,
+        f.notional ?? null,
       ],
     ]);
   }
@@ -783,6 +786,30 @@ export class Ledger {
       const b = base.get(k) as { filled: number } | undefined;
       const f = fills.get(k) as { n: number; filled: number };
       if (b !== undefined || f.n > 0) out.set(k, (b?.filled ?? 0) + f.filled);
+    }
+    return out;
+  }
+
+  /**
+   * filledFor with the collateral of those shares as the books hold it (1e-6 USDC in the order's own
+   * outcome: a fill's `notional`, else ⌈p·n⌉ paid by a buy, ⌊p·n⌋ received by a sale); null when part of
+   * the order is history (a baseline: fills from before the ledger met it, at prices it never saw).
+   * The next part of an order's fills is derived from it (src/feeds/fill-part.ts).
+   */
+  accountedFor(nonces: Iterable<string>): Map<string, { filled: number; cost: number | null }> {
+    const out = new Map<string, { filled: number; cost: number | null }>();
+    const base = this.db.prepare('SELECT filled FROM fill_baselines WHERE nonce = ?');
+    const fills = this.db.prepare(
+      `SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS filled,
+         COALESCE(SUM(COALESCE(notional, CASE WHEN side = 0 THEN (price * size + 999999) / 1000000 ELSE (price * size) / 1000000 END)), 0) AS cost
+       FROM fills WHERE nonce = ?`,
+    );
+    for (const raw of nonces) {
+      const k = raw.toLowerCase();
+      if (out.has(k)) continue;
+      const b = base.get(k) as { filled: number } | undefined;
+      const f = fills.get(k) as { n: number; filled: number; cost: number };
+      if (b !== undefined || f.n > 0) out.set(k, { filled: (b?.filled ?? 0) + f.filled, cost: b !== undefined && b.filled > 0 ? null : f.cost });
     }
     return out;
   }

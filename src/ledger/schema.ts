@@ -11,7 +11,7 @@
  */
 import type Database from 'better-sqlite3';
 
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 const V1 = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -162,6 +162,16 @@ CREATE TABLE IF NOT EXISTS resolutions (
 `;
 
 /**
+ * Version 4: a fill that is a part of an order filled at several prices keeps its collateral
+ * (`notional`: in its own outcome's terms, 1e-6 USDC), derived from the change of the order's filled
+ * size and average fill price between two reads, so the order's parts add up to what the venue states
+ * for the whole order (docs/books-and-pnl.md, "Price"). NULL: price × size, as before.
+ */
+const V4 = `
+ALTER TABLE fills ADD COLUMN notional INTEGER;
+`;
+
+/**
  * Indexes for every start-up query and for the prune, created on every writable open
  * (`IF NOT EXISTS`: a no-op once there; on a large ledger from before them the first open builds them
  * once). Kept apart from the versioned schema: they change no table, so an older bookmaker reads a
@@ -221,6 +231,7 @@ export function migrate(db: Database.Database): void {
       if (version < 1) db.exec(V1);
       if (version < 2) db.exec(V2);
       if (version < 3) db.exec(V3);
+      if (version < 4) db.exec(V4);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
     })();
   }

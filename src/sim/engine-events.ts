@@ -4,7 +4,7 @@
  * the book streams their deltas and trades. Level changes are coalesced per market and flushed once
  * per turn of the event loop (a microtask), so one command gives one delta per stream.
  */
-import { ONE } from '../model/units.ts';
+import { notionalCeil, notionalFloor, ONE } from '../model/units.ts';
 import type { EngineEvent, FillParty } from '../engine/types.ts';
 import type { BookStreamHub, LevelChange } from './book-stream.ts';
 import type { FlowTap } from './flow-tap.ts';
@@ -82,7 +82,10 @@ export class EngineEventHandler {
   private applyParty(o: StoredOrder, p: FillParty, yesPrice: number, size: number): void {
     const q = p.outcome === 1 ? yesPrice : ONE - yesPrice;
     o.filledShares += size;
-    o.filledCollateral += Math.round((q * size) / ONE);
+    // the collateral exchanged, in the order's own outcome's terms: a buy paid ⌈q·n⌉, a sale from
+    // inventory received ⌊q·n⌋, a sale without inventory paid n − ⌊q·n⌋ (the other side of its sets),
+    // so the stated average fill price is what the order's fills settled at (src/engine/fill-math.ts legAmount)
+    o.filledCollateral += p.kind === 0 ? notionalCeil(q, size) : notionalFloor(q, size);
     o.feesPaid += p.fee;
     // Order.size units: shares for sells; for V2 buys the all-in budget, so count collateral + fee
     if (o.sv2OrderKind === 0) o.filledSize += Math.max(0, -p.collateralDelta);

@@ -94,6 +94,12 @@ export interface OrderFilled {
    * held, the excess minted (docs/books-and-pnl.md)
    */
   readonly orderKind?: 0 | 1 | 2;
+  /**
+   * the fill's collateral in its own outcome's terms, 1e-6 USDC, when it is not price × size: a part
+   * of an order that filled at several prices, derived from the venue's average (`price` is then that
+   * part's average, rounded); absent: price × size
+   */
+  readonly notional?: number;
 }
 
 /**

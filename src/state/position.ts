@@ -42,6 +42,12 @@ export interface FillTerms {
   readonly fee: number;
   /** the venue order's kind when known (2: a sale without inventory mints every share it sells) */
   readonly orderKind?: 0 | 1 | 2 | undefined;
+  /**
+   * the fill's collateral in its own outcome's terms, 1e-6 USDC, when the venue stated it and it is not
+   * price × size (a part of an order that filled at several prices: docs/books-and-pnl.md, "Price");
+   * absent: price × size
+   */
+  readonly notional?: number | undefined;
 }
 
 /** The fill as a signed YES-terms trade: quantity (+ buys YES exposure) and YES price. */
@@ -68,27 +74,42 @@ function holdingsAfter(pos: PositionState, f: FillTerms): { yes: number; no: num
   return f.outcomeIndex === 1 ? { yes: held, no: other } : { yes: other, no: held };
 }
 
+const SONE = BigInt(ONE);
+
+/** The fill's value in YES terms, scaled (price × size): `notional` when stated, else YES price × size. */
+function yesValueScaled(f: FillTerms, qty: number, price: number): bigint {
+  if (f.notional === undefined) return BigInt(qty < 0 ? -qty : qty) * BigInt(price);
+  const own = BigInt(f.notional) * SONE;
+  // a NO share is a complete set (1 USDC) less a YES share
+  return f.outcomeIndex === 1 ? own : BigInt(f.size) * SONE - own;
+}
+
 export function applyFill(pos: PositionState, f: FillTerms): PositionState {
   const { qty, price } = yesTermsTrade(f);
-  const P = BigInt(price);
   const { yes, no } = holdingsAfter(pos, f);
   let net = BigInt(pos.net);
   let basis = pos.basis;
-  let realised = pos.realised - BigInt(f.fee) * BigInt(ONE);
+  let realised = pos.realised - BigInt(f.fee) * SONE;
   let q = BigInt(qty);
+  const absQ0 = q < 0n ? -q : q;
+  // the value of the shares not yet accounted for (all of them, then what is left after a reduction)
+  let value = yesValueScaled(f, qty, price);
   if (net !== 0n && net > 0n !== q > 0n) {
     const absNet = net < 0n ? -net : net;
-    const absQ = q < 0n ? -q : q;
+    const absQ = absQ0;
     const closing = absQ < absNet ? absQ : absNet;
     const sign = net > 0n ? 1n : -1n;
     const removed = (basis * closing) / absNet;
-    realised += sign * closing * P - removed;
+    // the closed shares' share of the fill's value (all of it when the fill only reduces)
+    const exit = closing === absQ0 ? value : (value * closing) / absQ0;
+    realised += sign * exit - removed;
     basis -= removed;
     net -= sign * closing;
     q += sign * closing;
+    value -= exit;
   }
   if (q !== 0n) {
-    basis += q * P;
+    basis += q > 0n ? value : -value;
     net += q;
   }
   return {
@@ -98,7 +119,7 @@ export function applyFill(pos: PositionState, f: FillTerms): PositionState {
     basis,
     realised,
     fees: pos.fees + BigInt(f.fee),
-    volume: pos.volume + BigInt(f.size) * BigInt(f.price),
+    volume: pos.volume + (f.notional === undefined ? BigInt(f.size) * BigInt(f.price) : BigInt(f.notional) * SONE),
     fills: pos.fills + 1,
   };
 }

@@ -191,13 +191,21 @@ test('books-equal-venue: equal books pass; a unit of collateral or of one holdin
   assert.match(off[2]!, /0xcd:0: books 1 vs venue 0/);
 });
 
-test("books-equal-venue: books short of the venue's cash (fills at unstated prices) is a reported gap, not a violation; more cash than the venue is", async () => {
-  const { booksMismatches, booksCashGap } = await import('../../src/chaos/invariants.ts');
+test("books-equal-venue: books short of the venue's cash is a violation again; a difference within the stated averages' rounding is not", async () => {
+  const { booksMismatches, averageRounding } = await import('../../src/chaos/invariants.ts');
   const v = { collateral: 10_000_000n, holdings: new Map([['0xab:1', 5_000_000n]]) };
   const short = { collateral: 9_740_000n, holdings: new Map([['0xab:1', 5_000_000n]]) };
-  assert.deepEqual(booksMismatches(short, v), []);
-  assert.equal(booksCashGap(short, v), 260_000n);
-  assert.equal(booksCashGap(v, v), 0n);
-  assert.equal(booksCashGap({ collateral: 10_000_001n, holdings: v.holdings }, v), 0n);
+  assert.equal(booksMismatches(short, v).length, 1, 'a fill booked at the wrong price is no longer a tolerated gap');
+  assert.match(booksMismatches(short, v)[0]!, /collateral: books 9740000 vs venue 10000000 \(1e-6 USDC, diff -260000\)/);
   assert.equal(booksMismatches({ collateral: 10_000_001n, holdings: v.holdings }, v).length, 1);
+  // 7 shares for 3.53 USDC (average 0.504286, rounded): 7 + 1 units; 12 for 6.18 (0.515, exact): none
+  const rounding = averageRounding([
+    { filledShares: 7_000_000, filledCollateral: 3_530_000 },
+    { filledShares: 12_000_000, filledCollateral: 6_180_000 },
+    { filledShares: 0, filledCollateral: 0 },
+  ]);
+  assert.equal(rounding, 8n);
+  assert.deepEqual(booksMismatches({ collateral: 10_000_002n, holdings: v.holdings }, v, rounding), []);
+  assert.deepEqual(booksMismatches({ collateral: 9_999_992n, holdings: v.holdings }, v, rounding), []);
+  assert.match(booksMismatches({ collateral: 9_999_991n, holdings: v.holdings }, v, rounding)[0]!, /the averages' rounding allows 8/);
 });

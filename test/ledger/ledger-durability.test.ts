@@ -284,13 +284,18 @@ test("damage in a large fills table the open check leaves to `ledger check` is f
       l.fill({ fillId: `f${i}`, nonce: null, marketId: M, outcomeIndex: 1, side: i & 1, price: 500_000, size: 1_000_000, fee: 0, ts: T0 + i, source: 'feed' });
     l.flush();
     l.close();
-    // a page in the middle of the fills table's data (the file is mostly fills)
+    // two leaf pages of the fills table's own data, about a third and a half of the way through it
+    // (pages of its indexes sit between them, so a fixed place in the file may be an index's page)
     const db = new Database(t.file, { readonly: true });
-    const pages = db.pragma('page_count', { simple: true }) as number;
+    const leaves = (db.prepare("SELECT pageno FROM dbstat WHERE name = 'fills' AND pagetype = 'leaf' ORDER BY pageno").all() as { pageno: number }[]).map(
+      (r) => r.pageno,
+    );
     const ps = db.pragma('page_size', { simple: true }) as number;
     db.close();
     const fd = openSync(t.file, 'r+');
-    for (const p of [Math.floor(pages * 0.3), Math.floor(pages * 0.5)]) writeSync(fd, Buffer.alloc(ps - 16, 0xa5), 0, ps - 16, p * ps + 8);
+    // dbstat numbers pages from 1; the file's page n starts at (n − 1) × page size
+    for (const p of [leaves[Math.floor(leaves.length * 0.3)]!, leaves[Math.floor(leaves.length * 0.5)]!])
+      writeSync(fd, Buffer.alloc(ps - 16, 0xa5), 0, ps - 16, (p - 1) * ps + 8);
     closeSync(fd);
     let l2: Ledger | null = null;
     let err: unknown = null;

@@ -1,0 +1,82 @@
+/**
+ * Orders that take liquidity across several levels, end to end over HTTP against the local exchange:
+ * the fills poll (src/feeds/own-orders-feed.ts ownOrdersReader, the venue client) reads the wallet's
+ * orders, and the account's books built from what it reports equal the venue's collateral and tokens
+ * to the 1e-6 unit, fees included.
+ *   1. a sale without inventory that crosses two bids and fills whole between two polls: only the
+ *      recent-orders list shows it, and that list states no average fill price;
+ *   2. a sale that crosses two bids, rests, and is then filled at its limit by a later buyer (two polls).
+ * On the code before the fills poll read the average for such orders and priced parts from it, order 1
+ * was booked at its limit (0.48 where it sold at 0.50 and 0.49: 0.120000 USDC) and both crossing parts
+ * at the maker fee (0.040400 USDC of taker fees missing): the books' fees were 0 and their cash
+ * −11.320000 against the venue's −11.240400.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { systemClock } from '../../src/core/clock.ts';
+import { TESTNET } from '../../src/exchange/chains.ts';
+import { createSigner } from '../../src/exchange/signing/signer.ts';
+import { createVenueClient } from '../../src/exchange/venue-client.ts';
+import { ownOrdersReader } from '../../src/feeds/own-orders-feed.ts';
+import { Account } from '../../src/account/account.ts';
+import { accountFill } from '../../src/account/account-fill.ts';
+import { createLocalExchange } from '../../src/sim/local-exchange.ts';
+import type { OrderFilled } from '../../src/state/events.ts';
+
+const FEES = { makerBps: 0, takerBps: 50 }; // the local exchange's schedule
+
+test('orders that took liquidity across levels: the books built from the fills poll equal the venue to the unit, fees included', async () => {
+  const ex = createLocalExchange({ seed: 11, apiKeys: [{ key: 'alice-key' }, { key: 'bob-key' }], expirySweepMs: 0 });
+  const base = await ex.start(0);
+  try {
+    const alice = createSigner({ privateKey: ex.state.keys.get('alice-key')!.privateKey!, chain: TESTNET });
+    const bob = createSigner({ privateKey: ex.state.keys.get('bob-key')!.privateKey!, chain: TESTNET });
+    const marketId = [...ex.state.stores.markets.values()][0]!.id;
+    const aliceClient = createVenueClient({ baseUrl: base, chain: TESTNET, apiKey: 'alice-key' });
+    const bobClient = createVenueClient({ baseUrl: base, chain: TESTNET, apiKey: 'bob-key' });
+    const place = async (who: 'alice' | 'bob', o: { outcomeIndex: 0 | 1; side: 0 | 1; price: number; size: number; inventoryMode?: 0 | 1 | 2 }) => {
+      const c = who === 'alice' ? aliceClient : bobClient;
+      const body = (who === 'alice' ? alice : bob).signOrder({ marketId, ...o });
+      return c.orders.create(body);
+    };
+    const venue = async () => {
+      const s = await bobClient.balance.summary(bob.address);
+      const tokens = new Map(s.outcomeTokens.filter((t) => t.balance !== 0n).map((t) => [`${t.marketId.toLowerCase()}:${t.outcomeIndex}`, t.balance]));
+      return { collateral: s.usdc.balance, tokens };
+    };
+    const v0 = await venue();
+    const read = ownOrdersReader({ client: bobClient, trader: bob.address, clock: systemClock, seed: [], fees: FEES });
+    const account = new Account();
+    const poll = async () => {
+      for (const e of await read()) if (e.event.type === 'OrderFilled') account.applyFill(accountFill(e.event as OrderFilled));
+    };
+    const bid = (price: number, size: number) => place('alice', { outcomeIndex: 1, side: 0, price, size });
+
+    // 1. crosses 0.50 × 4 and 0.49 × 4, fills whole before the next poll
+    await bid(500_000, 4_000_000);
+    await bid(490_000, 4_000_000);
+    await poll();
+    await place('bob', { outcomeIndex: 1, side: 1, price: 480_000, size: 8_000_000, inventoryMode: 2 });
+    await poll();
+    // 2. crosses 0.50 × 4 and 0.49 × 4 again, rests 6 @ 0.48 (poll), then a buyer fills the rest at 0.48 (poll)
+    await bid(500_000, 4_000_000);
+    await bid(490_000, 4_000_000);
+    await place('bob', { outcomeIndex: 1, side: 1, price: 480_000, size: 14_000_000, inventoryMode: 2 });
+    await poll();
+    await bid(480_000, 6_000_000);
+    await poll();
+
+    const v1 = await venue();
+    const f = account.figures();
+    assert.equal(account.fillCount, 3, 'three parts: order 1 whole, order 2 in two');
+    // the venue took the other side of 22 minted sets: 22 − (3.96 + 3.96 + 2.88) = 11.20 USDC, and the
+    // taker fee on what the crossing parts paid: 50 bps of 4.04 USDC twice
+    assert.equal(v0.collateral - v1.collateral, 11_200_000n + 40_400n);
+    assert.equal(f.fees, 40_400n);
+    assert.equal(f.cash, v1.collateral - v0.collateral, "the books' cash is the venue's collateral change, to the unit");
+    const books = new Map(account.positions().map((p) => [`${p.marketId}:${p.outcomeIndex}`, BigInt(p.shares)]));
+    assert.deepEqual([...books].sort(), [...v1.tokens].sort(), "the books' holdings are the venue's");
+  } finally {
+    await ex.close();
+  }
+});
