@@ -10,6 +10,7 @@ import { BadInputError } from '../model/errors.ts';
 import { readColumns, toColumns, type Columns } from './recording/columns.ts';
 import type { RecordedEvent, RecordingManifest } from './recording/format.ts';
 import { readEvents, readManifest } from './recording/reader.ts';
+import type { VirtualClock } from './virtual-clock.ts';
 
 export type SideEvent = Extract<RecordedEvent, { t: 'oracle' | 'market' }>;
 
@@ -27,6 +28,28 @@ export interface ReplaySource {
   readonly ticks: readonly number[];
   readonly from: number;
   readonly to: number;
+  /**
+   * A source generated as the run goes (closed-loop synthetic markets, src/backtest/synthetic-source.ts):
+   * its rows and side events grow while the backtest runs on `live.clock`, until `live.end`.
+   */
+  readonly live?: LiveFlow;
+}
+
+/** The generator of a closed-loop source, driven by the backtest. */
+export interface LiveFlow {
+  /** the one virtual clock of the run: the generator's timers run on it, and so does the backtest */
+  readonly clock: VirtualClock;
+  /** virtual time the generation ends (ms) */
+  readonly end: number;
+  /** row indices generated so far, in time order (a new array when the columns grew) */
+  rows(): Uint32Array;
+  /**
+   * Start the counterparties; from now on they see the bot's best resting bid and ask in YES terms
+   * (`ownTop`, -1 for a side without one; null for a market the bot's exchange does not have)
+   */
+  start(ownTop: (marketId: string) => { bid: number; ask: number } | null): void;
+  /** stop generating (the counterparties, the tap, the exchange's timers) */
+  stop(): Promise<void>;
 }
 
 export interface SourceOptions {

@@ -250,10 +250,13 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   }
   const fast = input.fast === true || settings.queueModel === 'none';
   const { source, ranking } = input.ranking !== undefined ? { source: input.source, ranking: input.ranking } : applyRanking(input.source, config, settings);
-  const { cols, rows } = source;
-  const nRows = rows.length;
+  const { cols } = source;
+  // a closed-loop source grows as the run goes (the replay loop reads it again after each timer)
+  const live = source.live;
+  let rows = source.rows;
+  let nRows = rows.length;
   const start = nRows > 0 ? cols.lts[rows[0]!]! : 0;
-  const clock = new VirtualClock(start);
+  const clock = live?.clock ?? new VirtualClock(start);
   const recordedFeed = settings.latency.feedMs === 'recorded';
   const latency: LatencyModel = latencyModel(
     {
@@ -443,12 +446,17 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   let lastSample = start;
   // at most ~50 000 samples however long the recording, and at most MAX_POINTS over all markets
   // (memory and report size stay bounded: 423 Kalshi markets over 55 days would otherwise keep 21 M)
-  const span = nRows > 0 ? cols.lts[rows[nRows - 1]!]! - start : 0;
+  const span = live ? live.end - start : nRows > 0 ? cols.lts[rows[nRows - 1]!]! - start : 0;
   const samples = Math.max(1, Math.min(MAX_SAMPLES, Math.floor(MAX_POINTS / Math.max(1, cols.markets.length))));
   const sampleMs = Math.max(settings.sampleMs, Math.ceil(span / samples));
   let incomplete = null as Incomplete | null; // (set inside replay: the cast keeps TS from narrowing it to null)
   // the row count comes in as an argument: a closure over `i` would move the loop's index into a context
-  const progress = (done: number): void => input.onProgress?.(nRows > 0 ? done / nRows : 1, { rows: done, totalRows: nRows, at: clock.now() });
+  const progress = (done: number): void =>
+    input.onProgress?.(live ? Math.min(1, (clock.now() - start) / Math.max(1, span)) : nRows > 0 ? done / nRows : 1, {
+      rows: done,
+      totalRows: nRows,
+      at: clock.now(),
+    });
   /*
    * The replay loop in a function of its own: V8 compiles it apart from the set-up above. As part of
    * runBacktest, every run's set-up code deoptimised the whole function (a map or dependency it
@@ -467,7 +475,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const advance = (): number => {
     let { i, j, s, tx, tb, ts, nextProgress, nextSample } = cur;
     let out = ADVANCE_DONE;
-    while (i < nRows || j < nRows || s < side.length) {
+    while (i < nRows || j < nRows || s < side.length || (live !== undefined && clock.nextDue() < live.end)) {
       const due = clock.nextDue();
       // Let the bot's promises run before virtual time moves on (once per timestamp, not per event).
       if (drain && Math.min(tx, due, tb, ts) > clock.now()) {
@@ -498,6 +506,16 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
       } else if (due <= tb && due <= ts) {
         clock.runNext();
         drain = true;
+        if (live !== undefined) {
+          // the counterparties may have acted: new rows and side events, at this instant or later
+          if (cols.rows !== nRows) {
+            rows = live.rows();
+            nRows = rows.length;
+            if (tx === Infinity && i < nRows) tx = exTime(rows[i]!);
+            if (tb === Infinity && j < nRows) tb = botTime(rows[j]!);
+          }
+          if (ts === Infinity && s < side.length) ts = side[s]!.lts + (recordedFeed ? 0 : latency.feed());
+        }
       } else if (ts <= tb) {
         clock.advanceTo(ts);
         feed.side(side[s]!);
@@ -548,7 +566,12 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     }
     lastSample = cur.nextSample;
   };
+  live?.start((id) => {
+    const m = exchange.marketOf(id);
+    return m < 0 ? null : exchange.ownTop(m);
+  });
   await replay();
+  await live?.stop();
   if (drain) await settle();
   const end = Math.max(clock.now(), start);
   exchange.expireUntil(Math.max(lastSample, end));

@@ -1,30 +1,33 @@
 /**
  * Synthetic markets for a backtest: the local exchange's markets and simulated counterparties
  * (src/sim: hidden fair value, background and other makers, noise and informed takers, oracle
- * updates) run on the backtest's virtual clock for `hours`, and their flow is captured as a
- * recording with the venue's drop copy — the others' book, every taker order and every trade, as
- * the engine produced them (src/sim/flow-tap.ts) — plus the oracle updates and market metadata. The
- * result is a ReplaySource: `runBacktest` replays it through the same kernel, risk gate and order
- * manager as live, with the bot's orders in the sim venue's matching engine and each recorded taker
- * order matched against them and the others' book (src/backtest/sim-exchange.ts).
+ * updates) on a virtual clock, captured with the venue's drop copy — the others' book, every taker
+ * order and every trade, as the engine produced them (src/sim/flow-tap.ts) — plus the oracle updates
+ * and market metadata, as a ReplaySource that `runBacktest` replays through the same kernel, risk
+ * gate and order manager as live, with the bot's orders in the sim venue's matching engine and each
+ * taker order matched against them and the others' book (src/backtest/sim-exchange.ts).
  *
- * The counterparties do not see the bot (the flow is generated first, then replayed): a taker's
- * order is matched against the bot's quotes whenever they are better than the others', as on the
- * venue, but the makers do not move away from the bot's prices and informed takers trade on the
- * others' book only. docs/edge.md says what this means for the results.
+ *   liveSyntheticSource  closed loop (what `backtest --synthetic` runs): one clock. The exchange and
+ *                        its agents run on the backtest's own virtual clock, their rows are appended
+ *                        as the run goes, and the agents act on the book with the bot's resting
+ *                        quotes in it: a taker that crosses reaches the bot's orders, an informed
+ *                        taker weighs the bot's quotes against the fair value.
+ *   syntheticSource      open loop: the whole flow generated first, with nobody quoting in it (what
+ *                        the flow statistics measure, scripts/flow-fit.ts).
+ * With nobody quoting, both give the same rows. docs/edge.md says what the loop does and does not model.
  *
  * Deterministic: the same options give the same rows (no wall clock, seeded everything), so the
  * same seed and config give the same fills.
  */
 import { createLocalExchange } from '../sim/local-exchange.ts';
-import { startCounterparties, type CounterpartyOptions } from '../sim/counterparties.ts';
+import { startCounterparties, type Counterparties, type CounterpartyOptions } from '../sim/counterparties.ts';
 import type { FlowPreset } from '../sim/flow-presets.ts';
 import type { NewMarketInput } from '../sim/context.ts';
 import { DEMO_MARKETS } from '../sim/market-factory.ts';
 import { BadInputError } from '../model/errors.ts';
-import { toColumns } from './recording/columns.ts';
+import { KIND_TAKER, KIND_TRADE, KIND_XCLEAR, KIND_XLEVEL, toColumns, type Columns } from './recording/columns.ts';
 import { RECORDING_FORMAT, type RecordedEvent, type RecordingManifest } from './recording/format.ts';
-import { windowRows, type ReplaySource, type SideEvent } from './replay-source.ts';
+import { windowRows, type LiveFlow, type ReplaySource, type SideEvent } from './replay-source.ts';
 import { VirtualClock } from './virtual-clock.ts';
 
 export interface SyntheticOptions {
@@ -67,16 +70,14 @@ export function validateSyntheticOptions(o: SyntheticOptions): void {
   if (!Number.isSafeInteger(o.markets) || o.markets < 1 || o.markets > 100) throw new BadInputError('--markets', 'an integer from 1 to 100', o.markets);
 }
 
-/** Generate the flow of `markets` synthetic markets over `hours` of virtual time, as a replay source. */
-export async function syntheticSource(o: SyntheticOptions): Promise<ReplaySource> {
+/** A synthetic run's local exchange on a virtual clock, its market metadata and the tap of its drop copy into `sink`. */
+function syntheticExchange(o: SyntheticOptions, sink: (e: RecordedEvent) => void, side: SideEvent[]) {
   validateSyntheticOptions(o);
   const start = o.startMs ?? SYNTHETIC_START_MS;
   const end = start + Math.round(o.hours * 3_600_000);
   const clock = new VirtualClock(start);
   const ex = createLocalExchange({ seed: o.seed, markets: marketInputs(o.markets, end), clock, apiKeys: [], expirySweepMs: 1000 });
   const ids = [...ex.state.stores.markets.values()].map((m) => m.id);
-  const events: RecordedEvent[] = [];
-  const side: SideEvent[] = [];
   for (const m of ex.state.stores.markets.values()) {
     side.push({
       t: 'market',
@@ -111,10 +112,33 @@ export async function syntheticSource(o: SyntheticOptions): Promise<ReplaySource
   const stopTap = ex.tapFlow({ markets: ids, trades: true }, (e) => {
     // every row of one engine command at one virtual instant: a replay delivers them together
     const lts = clock.now();
-    if (e.type === 'book') events.push({ t: 'xbook', m: e.marketId, vts: e.atMs, lts, ...(e.snap ? { snap: true as const } : {}), b: e.bids, a: e.asks });
-    else if (e.type === 'taker') events.push({ t: 'taker', m: e.marketId, vts: e.atMs, lts, p: e.limit, s: e.size, side: e.side });
-    else if (e.type === 'trade') events.push({ t: 'trade', m: e.marketId, vts: e.atMs, lts, p: e.price, s: e.size, side: e.side });
+    if (e.type === 'book') sink({ t: 'xbook', m: e.marketId, vts: e.atMs, lts, ...(e.snap ? { snap: true as const } : {}), b: e.bids, a: e.asks });
+    else if (e.type === 'taker') sink({ t: 'taker', m: e.marketId, vts: e.atMs, lts, p: e.limit, s: e.size, side: e.side });
+    else if (e.type === 'trade') sink({ t: 'trade', m: e.marketId, vts: e.atMs, lts, p: e.price, s: e.size, side: e.side });
   });
+  const manifest = (flowEvents: number): RecordingManifest => ({
+    format: RECORDING_FORMAT,
+    version: 1,
+    source: `synthetic:${o.flow}:seed=${o.seed}:hours=${o.hours}:markets=${o.markets}`,
+    createdAt: new Date(start).toISOString(),
+    priceScale: 1_000_000,
+    sizeScale: 1_000_000,
+    markets: [...ex.state.stores.markets.values()].map((m) => ({ id: m.id, name: m.slug, tick: m.tick })),
+    files: [],
+    stats: { flowEvents, oracleEvents: side.filter((e) => e.t === 'oracle').length, marketEvents: o.markets },
+  });
+  const ticks = [...ex.state.stores.markets.values()].map((m) => m.tick);
+  return { start, end, clock, ex, ids, stopTap, manifest, ticks };
+}
+
+/**
+ * Generate the flow of `markets` synthetic markets over `hours` of virtual time, as a replay source,
+ * with nobody quoting in it (open loop: what the flow statistics of scripts/flow-fit.ts measure).
+ */
+export async function syntheticSource(o: SyntheticOptions): Promise<ReplaySource> {
+  const events: RecordedEvent[] = [];
+  const side: SideEvent[] = [];
+  const { start, end, clock, ex, ids, stopTap, manifest, ticks } = syntheticExchange(o, (e) => events.push(e), side);
   const cp = startCounterparties(ex, { seed: o.seed, intervalMs: STEP_MS, flow: o.flow, ...(o.agents ? { agents: o.agents } : {}) });
   let steps = 0;
   while (clock.nextDue() < end) {
@@ -126,23 +150,11 @@ export async function syntheticSource(o: SyntheticOptions): Promise<ReplaySource
   cp.stop();
   stopTap();
   await ex.close();
-  const ticks = [...ex.state.stores.markets.values()].map((m) => m.tick);
-  const manifest: RecordingManifest = {
-    format: RECORDING_FORMAT,
-    version: 1,
-    source: `synthetic:${o.flow}:seed=${o.seed}:hours=${o.hours}:markets=${o.markets}`,
-    createdAt: new Date(start).toISOString(),
-    priceScale: 1_000_000,
-    sizeScale: 1_000_000,
-    markets: [...ex.state.stores.markets.values()].map((m) => ({ id: m.id, name: m.slug, tick: m.tick })),
-    files: [],
-    stats: { flowEvents: events.length, oracleEvents: side.filter((e) => e.t === 'oracle').length, marketEvents: o.markets },
-  };
   const cols = toColumns(events, ids);
   side.sort((a, b) => a.lts - b.lts);
   return {
     dir: `synthetic:${o.flow}:${o.seed}`,
-    manifest,
+    manifest: manifest(events.length),
     cols,
     rows: windowRows(cols.lts, cols.rows, start, end + 1),
     side,
@@ -151,4 +163,140 @@ export async function syntheticSource(o: SyntheticOptions): Promise<ReplaySource
     from: start,
     to: end + 1,
   };
+}
+
+/**
+ * Synthetic markets in closed loop, for one backtest run: the local exchange and its counterparties
+ * run on the backtest's own clock (`live.clock`), the drop copy's rows are appended to the source's
+ * columns as the run goes, and from `live.start` on the agents act on the book with the bot's
+ * resting quotes in it. A source is used by one run only (the flow depends on the bot).
+ */
+export function liveSyntheticSource(o: SyntheticOptions): ReplaySource & { readonly live: LiveFlow } {
+  const side: SideEvent[] = [];
+  const cols = growableColumns();
+  let index = new Map<string, number>();
+  let flowEvents = 0;
+  const sink = (e: RecordedEvent): void => {
+    flowEvents++;
+    appendEvent(cols, index, e);
+  };
+  const { start, end, clock, ex, ids, stopTap, manifest, ticks } = syntheticExchange(o, sink, side);
+  cols.markets.push(...ids);
+  index = new Map(ids.map((m, i) => [m, i]));
+  // the tap's opening snapshot (empty books: the agents have not stepped) came before the index had
+  // the ids; it is written here, so the run knows from the first row that every market is a drop copy
+  for (let i = 0; i < ids.length; i++) appendRow(cols, start, start, i, KIND_XCLEAR, 0, 0, 0);
+  let identity = new Uint32Array(0);
+  let cp: Counterparties | null = null;
+  let closed = false;
+  const live: LiveFlow = {
+    clock,
+    end,
+    rows: () => {
+      if (identity.length < cols.rows) {
+        identity = new Uint32Array(cols.lts.length);
+        for (let i = 0; i < identity.length; i++) identity[i] = i;
+      }
+      return identity.subarray(0, cols.rows);
+    },
+    start: (ownTop) => {
+      if (cp || closed) return;
+      cp = startCounterparties(ex, {
+        seed: o.seed,
+        intervalMs: STEP_MS,
+        flow: o.flow,
+        ...(o.agents ? { agents: o.agents } : {}),
+        viewOf: (marketId, v) => {
+          const own = ownTop(marketId);
+          if (own === null) return v;
+          return {
+            ...v,
+            bestBid: own.bid > 0 && own.bid > v.bestBid ? own.bid : v.bestBid,
+            bestAsk: own.ask > 0 && (v.bestAsk === 0 || own.ask < v.bestAsk) ? own.ask : v.bestAsk,
+          };
+        },
+      });
+    },
+    stop: async () => {
+      if (closed) return;
+      closed = true;
+      cp?.stop();
+      stopTap();
+      await ex.close();
+    },
+  };
+  return {
+    dir: `synthetic:${o.flow}:${o.seed}:closed-loop`,
+    get manifest() {
+      return manifest(flowEvents);
+    },
+    cols,
+    rows: live.rows(),
+    side,
+    sideBefore: [],
+    ticks,
+    from: start,
+    to: end + 1,
+    live,
+  };
+}
+
+function growableColumns(): Columns {
+  const n = 1 << 16;
+  return {
+    rows: 0,
+    markets: [],
+    lts: new Float64Array(n),
+    vts: new Float64Array(n),
+    price: new Float64Array(n),
+    size: new Float64Array(n),
+    market: new Uint16Array(n),
+    kind: new Uint8Array(n),
+    side: new Uint8Array(n),
+  };
+}
+
+/** Append one row, doubling the columns in place (the same object: readers hold it, not its arrays). */
+function appendRow(c: Columns, lts: number, vts: number, m: number, kind: number, side: number, price: number, size: number): void {
+  if (c.rows === c.lts.length) {
+    const n = c.lts.length * 2;
+    const f = (a: Float64Array): Float64Array => {
+      const b = new Float64Array(n);
+      b.set(a);
+      return b;
+    };
+    c.lts = f(c.lts);
+    c.vts = f(c.vts);
+    c.price = f(c.price);
+    c.size = f(c.size);
+    const market = new Uint16Array(n);
+    market.set(c.market);
+    c.market = market;
+    const kinds = new Uint8Array(n);
+    kinds.set(c.kind);
+    c.kind = kinds;
+    const sides = new Uint8Array(n);
+    sides.set(c.side);
+    c.side = sides;
+  }
+  const i = c.rows++;
+  c.lts[i] = lts;
+  c.vts[i] = vts;
+  c.market[i] = m;
+  c.kind[i] = kind;
+  c.side[i] = side;
+  c.price[i] = price;
+  c.size[i] = size;
+}
+
+/** A drop-copy event as rows (as toColumns writes them). */
+function appendEvent(c: Columns, index: ReadonlyMap<string, number>, e: RecordedEvent): void {
+  const m = index.get(e.m);
+  if (m === undefined) return;
+  if (e.t === 'xbook') {
+    if (e.snap) appendRow(c, e.lts, e.vts, m, KIND_XCLEAR, 0, 0, 0);
+    for (const [p, s] of e.b) appendRow(c, e.lts, e.vts, m, KIND_XLEVEL, 0, p, s);
+    for (const [p, s] of e.a) appendRow(c, e.lts, e.vts, m, KIND_XLEVEL, 1, p, s);
+  } else if (e.t === 'taker') appendRow(c, e.lts, e.vts, m, KIND_TAKER, e.side === 'buy' ? 0 : 1, e.p, e.s);
+  else if (e.t === 'trade') appendRow(c, e.lts, e.vts, m, KIND_TRADE, e.side === 'buy' ? 0 : 1, e.p, e.s);
 }

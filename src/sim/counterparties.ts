@@ -17,6 +17,7 @@
  */
 import type { EngineCommand } from '../engine/types.ts';
 import { createMarketAgents, stepMarketAgents, type MarketAgents } from './agents/market-agents.ts';
+import type { AgentView } from './agents/agent-types.ts';
 import { createMarketChurn, type MarketChurn } from './market-churn.ts';
 import { derivedAddress } from './market-factory.ts';
 import type { LocalExchange } from './local-exchange.ts';
@@ -47,6 +48,12 @@ export interface CounterpartyOptions {
   flow?: FlowPreset;
   /** overrides passed to every market's agents (rates, sizes, spreads) */
   agents?: AgentOverrides;
+  /**
+   * The book the agents act on, from the engine's: a synthetic backtest adds the bot's resting
+   * quotes, which live in its own engine (src/backtest/synthetic-source.ts), so takers that cross
+   * reach them and informed takers weigh them against the fair value. Called once per market and step.
+   */
+  viewOf?: (marketId: string, view: AgentView) => AgentView;
 }
 
 export interface Counterparties {
@@ -179,7 +186,8 @@ export function startCounterparties(ex: LocalExchange, rawOpts: CounterpartyOpti
     const idx = host.marketIndex(id);
     const m = state.services.findMarket(id);
     if (!a || idx === undefined || !m || a.resolved) return;
-    const view = { market: idx, tick: m.tick, bestBid: host.engine.bestBid(idx), bestAsk: host.engine.bestAsk(idx) };
+    const engineView: AgentView = { market: idx, tick: m.tick, bestBid: host.engine.bestBid(idx), bestAsk: host.engine.bestAsk(idx) };
+    const view = opts.viewOf ? opts.viewOf(m.id, engineView) : engineView;
     const r = stepMarketAgents(a, now, view);
     fair.set(id.toLowerCase(), r.fairProbability);
     for (const cmd of r.commands) apply(m.id, cmd, now);

@@ -15,6 +15,7 @@
  *   one-way flow                → |flow imbalance| ≥ oneSidedImbalance over ≥ minFlowShares of
  *                                 decayed taker volume: drop the side takers run over (buying flow →
  *                                 no ask; selling flow → no bid)
+ *   adverse markouts            → while the gate's test holds (below), size × adverseSize
  * The extra half spread is capped at maxWiden. Disabled (`enabled: false`) or without view.edge it
  * changes nothing. Pure: a function of the view and the parameters.
  *
@@ -58,6 +59,8 @@ export interface EdgeGuardConfig {
   readonly gate: 'measured' | 'always';
   /** one-sided confidence that the markout is below zero before the gate opens, in (0.5, 1) */
   readonly confidence: number;
+  /** size multiplier (0, 1] while the bot's markouts are shown adverse (the gate's test), on top of the rest */
+  readonly adverseSize: number;
 }
 
 export interface EdgeAdjustment {
@@ -87,6 +90,7 @@ export const EDGE_GUARD_DEFAULTS: EdgeGuardConfig = {
   event: { widen: 20_000, size: 0.5, pull: false },
   gate: 'measured',
   confidence: 0.9,
+  adverseSize: 0.5,
 };
 
 /**
@@ -129,11 +133,16 @@ export function edgeAdjust(view: MarketView, cfg: EdgeGuardConfig): EdgeAdjustme
   if (!cfg.enabled || e === undefined) return NEUTRAL;
   const reasons: string[] = [];
   if (e.regime === 'halted') return { extraHalf: 0, sizeFactor: 0, bid: false, ask: false, reasons: ['halted'] };
-  if (cfg.gate === 'measured' && e.regime !== 'reduce-only' && !markoutsAdverse(e, cfg)) return NEUTRAL;
+  const adverse = markoutsAdverse(e, cfg);
+  if (cfg.gate === 'measured' && e.regime !== 'reduce-only' && !adverse) return NEUTRAL;
   let bid = true;
   let ask = true;
   let extra = 0;
   let size = 1;
+  if (adverse && cfg.adverseSize < 1) {
+    size *= cfg.adverseSize;
+    reasons.push('adverse');
+  }
   if (e.regime === 'reduce-only') {
     const net = view.position.net;
     bid = net < 0;
@@ -192,6 +201,7 @@ const KEYS = [
   'event',
   'gate',
   'confidence',
+  'adverseSize',
 ];
 
 /**
@@ -199,7 +209,8 @@ const KEYS = [
  *   toxicity: { enabled: true, markoutThreshold: 0.005, widenPerMarkout: 1, maxWiden: 0.05,
  *               sizeCutPerCent: 0.25, minSizeFactor: 0.25, minFills: 3, oneSidedImbalance: 0.8,
  *               minFlowShares: 100, trending: { widen: 0.01, size: 0.5 },
- *               event: { widen: 0.02, size: 0.5, pull: false }, gate: measured, confidence: 0.9 }
+ *               event: { widen: 0.02, size: 0.5, pull: false }, gate: measured, confidence: 0.9,
+ *               adverseSize: 0.5 }
  * `toxicity: true` / `false` is short for `{ enabled: … }` with the defaults.
  */
 export function parseEdgeGuard(raw: unknown, path: string): EdgeGuardConfig {
@@ -231,6 +242,7 @@ export function parseEdgeGuard(raw: unknown, path: string): EdgeGuardConfig {
     event: response('event', d.event),
     gate: readEnum(o, 'gate', path, ['measured', 'always'] as const, d.gate),
     confidence: readNumber(o, 'confidence', path, { min: 0.5, gt: true, max: 0.9999 }, d.confidence),
+    adverseSize: readNumber(o, 'adverseSize', path, { min: 0, gt: true, max: 1 }, d.adverseSize),
   };
   return cfg;
 }

@@ -14,7 +14,7 @@ import { loadBacktestConfig } from '../../src/backtest/backtest-config.ts';
 import { buildSummary, summaryJson } from '../../src/backtest/report-summary.ts';
 import { runBacktest } from '../../src/backtest/run-backtest.ts';
 import { fillsCsv } from '../../src/backtest/fills-csv.ts';
-import { syntheticSource } from '../../src/backtest/synthetic-source.ts';
+import { liveSyntheticSource, syntheticSource } from '../../src/backtest/synthetic-source.ts';
 import { strategyFigures, summariseSeeds } from '../../src/backtest/seed-summary.ts';
 import { meanCi } from '../../src/backtest/mean-ci.ts';
 import { KIND_TAKER, KIND_TRADE, KIND_XLEVEL } from '../../src/backtest/recording/columns.ts';
@@ -35,7 +35,8 @@ async function cli(args: string[]): Promise<{ code: number; stdout: string; stde
 
 async function digestOf(seed: number, flow: FlowPreset = 'benign'): Promise<{ digest: string; fills: number; pnl: number }> {
   const cfg = await loadBacktestConfig('config/backtest.yaml');
-  const source = await syntheticSource({ seed, hours: 0.1, markets: 2, flow });
+  // closed loop, as the CLI runs it
+  const source = liveSyntheticSource({ seed, hours: 0.1, markets: 2, flow });
   const run = await runBacktest({ source, config: cfg.bot, settings: cfg.settings });
   const s = buildSummary(run);
   const digest = createHash('sha256').update(summaryJson(s)).update(fillsCsv(run)).digest('hex');
@@ -75,7 +76,7 @@ test('seed summary: per strategy, the mean and 95 % interval of the runs', async
   const runs = [];
   for (const seed of [1, 2]) {
     const run = await runBacktest({
-      source: await syntheticSource({ seed, hours: 0.05, markets: 1, flow: 'benign' }),
+      source: liveSyntheticSource({ seed, hours: 0.05, markets: 1, flow: 'benign' }),
       config: cfg.bot,
       settings: cfg.settings,
     });

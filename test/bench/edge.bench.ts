@@ -5,7 +5,9 @@
  *   toxic: the guard cuts the loss by ≥ 50 %; benign: the guard costs ≤ 10 % of PnL;
  *   capture walk-forward (parameters chosen on the first half, scored on the second): the best
  *   strategy's PnL ≥ −1 % of its volume at ≥ 150 USDC volume.
- * Each (flow, seed) is generated once and replayed for every strategy and guard setting. The seeds
+ * Closed loop (src/backtest/synthetic-source.ts liveSyntheticSource): each run generates its (flow,
+ * seed) markets as it goes, the counterparties seeing the bot's quotes (EDGE_LOOP=open: generated once
+ * per (flow, seed) and replayed for every strategy and guard setting, the counterparties blind). The seeds
  * are the bench's own (1…N, never tuned on). Size by environment: EDGE_SEEDS (default 6), EDGE_HOURS
  * (0.5), EDGE_MARKETS (4), EDGE_FLOWS (benign,calibrated,toxic), EDGE_STRATEGIES (all five),
  * EDGE_CAPTURE=0 skips the walk-forward, EDGE_GATE=always measures the guard without its gate,
@@ -22,7 +24,7 @@ import { loadBacktestConfig, type LoadedBacktestConfig } from '../../src/backtes
 import { buildSummary } from '../../src/backtest/report-summary.ts';
 import { runBacktest } from '../../src/backtest/run-backtest.ts';
 import { loadReplaySource, type ReplaySource } from '../../src/backtest/replay-source.ts';
-import { syntheticSource } from '../../src/backtest/synthetic-source.ts';
+import { liveSyntheticSource, syntheticSource } from '../../src/backtest/synthetic-source.ts';
 import { formatMeanCi, meanCi } from '../../src/backtest/mean-ci.ts';
 import { FLOW_PRESETS, type FlowPreset } from '../../src/sim/flow-presets.ts';
 import { polymarketRecording } from './fixtures.ts';
@@ -34,6 +36,7 @@ const EXTRA = process.env.EDGE_EXTRA ?? '';
 const HOURS = Number(process.env.EDGE_HOURS ?? 0.5);
 const MARKETS = Number(process.env.EDGE_MARKETS ?? 4);
 const FLOWS = (process.env.EDGE_FLOWS?.split(',') ?? [...FLOW_PRESETS]) as FlowPreset[];
+const OPEN_LOOP = process.env.EDGE_LOOP === 'open';
 
 /** Strategy params for the bench: each strategy's documented example, sized like config/backtest.yaml (25 shares). */
 const STRATEGY_PARAMS: Record<string, string> = {
@@ -73,10 +76,11 @@ const configs = new Map<string, LoadedBacktestConfig>();
 for (const s of STRATEGIES) for (const g of [false, true]) configs.set(`${s}|${g ? 'guard' : 'plain'}`, await configFor(s, g));
 for (const flow of FLOWS) {
   for (let seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++) {
-    const source = await syntheticSource({ seed, hours: HOURS, markets: MARKETS, flow });
+    const opts = { seed, hours: HOURS, markets: MARKETS, flow };
+    const open = OPEN_LOOP ? await syntheticSource(opts) : null;
     for (const [k, cfg] of configs) {
       const key = `${flow}|${k}` as Key;
-      const r = await score(source, cfg);
+      const r = await score(open ?? liveSyntheticSource(opts), cfg);
       results.set(key, [...(results.get(key) ?? []), r]);
     }
     process.stderr.write(`edge: ${flow} seed ${seed} done (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`);
@@ -178,7 +182,7 @@ if (process.env.EDGE_CAPTURE !== '0') {
 rmSync(work, { recursive: true, force: true });
 
 process.stdout.write(
-  `edge bench: ${SEEDS} seeds (from ${FIRST_SEED}) × ${HOURS} h × ${MARKETS} markets per flow${EXTRA ? ` (${EXTRA})` : ''} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n${lines.join('\n')}\n\n${goal.join('\n')}\n`,
+  `edge bench: ${SEEDS} seeds (from ${FIRST_SEED}) × ${HOURS} h × ${MARKETS} markets per flow, ${OPEN_LOOP ? 'open' : 'closed'} loop${EXTRA ? ` (${EXTRA})` : ''} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n${lines.join('\n')}\n\n${goal.join('\n')}\n`,
 );
 rows.push(['seeds × hours × markets', `${SEEDS} × ${HOURS} × ${MARKETS}`], ['best calibrated', `${bestCal.s} ${formatMeanCi(bestCal.pnl)}`]);
 const perMarketHour = Number.isFinite(bestCal.pnl.mean) ? bestCal.pnl.mean / (HOURS * MARKETS) : NaN;

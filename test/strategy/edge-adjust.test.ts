@@ -13,8 +13,9 @@ const C = 10_000;
 function edge(o: Partial<ViewEdge> = {}): ViewEdge {
   return { regime: 'quiet', regimeSince: 0, regimeCause: null, toxicity: null, toxicityWeight: 0, flowImbalance: 0, flowSize: 0, markouts: [], ...o };
 }
-// the table is the responses themselves, with the gate open whatever the markouts (gate: always)
-const ON: EdgeGuardConfig = { ...EDGE_GUARD_DEFAULTS, enabled: true, gate: 'always' };
+// the table is the responses themselves, with the gate open whatever the markouts (gate: always),
+// without the size cut on adverse markouts (adverseSize: 1; tested apart below)
+const ON: EdgeGuardConfig = { ...EDGE_GUARD_DEFAULTS, enabled: true, gate: 'always', adverseSize: 1 };
 
 describe('edgeAdjust: view.edge → widening, size, sides', () => {
   // [name, edge, net position (shares), config, extraHalf (¢), sizeFactor, bid, ask]
@@ -73,9 +74,10 @@ describe('the gate: the helper acts only on markouts shown adverse with the stat
     assert.deepEqual(adj({ flowImbalance: 1, flowSize: 1000 * S, toxicity: 0.3 * C, toxicityWeight: 10, toxicityStdErr: 0.1 * C }).reasons, []);
   });
   it('engages when mean + z·stderr < 0: −1¢ ± 0.5¢ at 90 % (z 1.28) yes, −1¢ ± 1¢ no, and at 80 % (z 0.84) yes', () => {
-    assert.deepEqual(adj({ regime: 'event', toxicity: -1 * C, toxicityWeight: 10, toxicityStdErr: 0.5 * C }).reasons, ['event', 'toxicity']);
+    assert.deepEqual(adj({ regime: 'event', toxicity: -1 * C, toxicityWeight: 10, toxicityStdErr: 0.5 * C }).reasons, ['adverse', 'event', 'toxicity']);
     assert.deepEqual(adj({ regime: 'event', toxicity: -1 * C, toxicityWeight: 10, toxicityStdErr: 1 * C }).reasons, []);
     assert.deepEqual(adj({ regime: 'event', toxicity: -1 * C, toxicityWeight: 10, toxicityStdErr: 1 * C }, { ...M, confidence: 0.8 }).reasons, [
+      'adverse',
       'event',
       'toxicity',
     ]);
@@ -85,6 +87,19 @@ describe('the gate: the helper acts only on markouts shown adverse with the stat
     assert.deepEqual(adj({ toxicity: -5 * C, toxicityWeight: 5, toxicityStdErr: null }).reasons, []);
     assert.deepEqual(adj({ regime: 'halted' }).reasons, ['halted']);
     assert.deepEqual(adj({ regime: 'reduce-only' }).reasons, ['reduce-only']);
+  });
+  it('while the markouts are shown adverse, every size × adverseSize (default ½) on top of the rest; not otherwise', () => {
+    assert.equal(EDGE_GUARD_DEFAULTS.adverseSize, 0.5);
+    const shown = { toxicity: -0.3 * C, toxicityWeight: 10, toxicityStdErr: 0.1 * C }; // −0.3¢ ± 0.1¢: adverse, within the ½¢ threshold
+    const a = adj(shown);
+    assert.deepEqual([a.reasons, a.sizeFactor, a.extraHalf], [['adverse'], 0.5, 0]);
+    const ev = adj({ ...shown, regime: 'event' });
+    assert.deepEqual([ev.reasons, ev.sizeFactor, ev.extraHalf / C], [['adverse', 'event'], 0.25, 2]);
+    assert.equal(adj(shown, { ...M, adverseSize: 1 }).sizeFactor, 1);
+    // not shown adverse (the interval reaches 0): no cut, with gate: always too (the trending response alone)
+    assert.equal(adj({ regime: 'trending', toxicity: -0.3 * C, toxicityWeight: 10, toxicityStdErr: 1 * C }, { ...M, gate: 'always' }).sizeFactor, 0.5);
+    assert.equal(parseEdgeGuard({ adverseSize: 0.3 }, 'p').adverseSize, 0.3);
+    assert.throws(() => parseEdgeGuard({ adverseSize: 0 }, 'p.toxicity'), /p\.toxicity\.adverseSize/);
   });
   it('normalQuantile: z at 0.9 / 0.95 / 0.975', () => {
     assert.ok(Math.abs(normalQuantile(0.9) - 1.2815516) < 1e-6);
@@ -102,7 +117,7 @@ describe('the gate: the helper acts only on markouts shown adverse with the stat
 });
 
 describe('the shipped strategies use it', () => {
-  const toxic = edge({ toxicity: -2.5 * C, toxicityWeight: 5 }); // +2¢ half spread, half size
+  const toxic = edge({ toxicity: -2.5 * C, toxicityWeight: 5 }); // +2¢ half spread, half size, halved again (adverse)
   const prices = (qs: DesiredQuote[] | null) => (qs ?? []).map((q) => [q.side, q.price, q.size / S]);
   const cases: [string, object][] = [
     ['bands', { bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }] }],
@@ -122,12 +137,12 @@ describe('the shipped strategies use it', () => {
         ['ask', 520_000, 10],
       ]);
       assert.deepEqual(prices(mod.quote(v, guarded)), [
-        ['bid', 460_000, 5],
-        ['ask', 540_000, 5],
+        ['bid', 460_000, 2.5],
+        ['ask', 540_000, 2.5],
       ]);
       // one-way flow: one side, once the markouts say the flow is adverse (the gate); not on flow shown benign
       assert.deepEqual(prices(mod.quote(makeView({ edge: edge({ flowImbalance: 1, flowSize: 1000 * S, toxicity: -0.2 * C, toxicityWeight: 5 }) }), guarded)), [
-        ['bid', 480_000, 10],
+        ['bid', 480_000, 5],
       ]);
       assert.deepEqual(prices(mod.quote(makeView({ edge: edge({ flowImbalance: 1, flowSize: 1000 * S, toxicity: 0.2 * C, toxicityWeight: 5 }) }), guarded)), [
         ['bid', 480_000, 10],

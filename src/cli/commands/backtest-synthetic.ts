@@ -15,7 +15,7 @@ import { buildHtml } from '../../backtest/report-html.ts';
 import { buildSummary, summaryJson, type BacktestSummary } from '../../backtest/report-summary.ts';
 import { runBacktest, type BacktestRun } from '../../backtest/run-backtest.ts';
 import { fillsCsv } from '../../backtest/fills-csv.ts';
-import { syntheticSource, validateSyntheticOptions, type SyntheticOptions } from '../../backtest/synthetic-source.ts';
+import { liveSyntheticSource, validateSyntheticOptions, type SyntheticOptions } from '../../backtest/synthetic-source.ts';
 import { strategyFigures, summariseSeeds, type StrategySeedStats } from '../../backtest/seed-summary.ts';
 import { formatMeanCi } from '../../backtest/mean-ci.ts';
 import { FLOW_PRESETS, isFlowPreset } from '../../sim/flow-presets.ts';
@@ -61,7 +61,7 @@ export function syntheticFlags(o: ParsedArgs['options']): { base: Omit<Synthetic
 }
 
 async function runOne(cfg: LoadedBacktestConfig, opts: SyntheticOptions, fast: boolean, signal?: AbortSignal): Promise<BacktestRun> {
-  const source = await syntheticSource(opts);
+  const source = liveSyntheticSource(opts);
   return runBacktest({ source, ranking: null, config: cfg.bot, settings: cfg.settings, fast, ...(signal ? { signal } : {}) });
 }
 
