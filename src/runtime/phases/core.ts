@@ -67,23 +67,7 @@ export function corePhase(c: StartContext, { client, signer }: VenuePhase, { mar
     throttle: (sec) => metrics.requoteThrottle.observe(sec),
   });
 
-  let paperVenue: PaperVenue | null = null;
-  let liveVenue: LiveVenue | null = null;
-  let venue: VenuePort;
-  if (paper) {
-    // paper fills go through the inbound bus like the venue's: the (paper account's) ledger records them too
-    paperVenue = new PaperVenue({ clock, onFill: (e) => core.receive(e) });
-    venue = paperVenue;
-  } else {
-    venue = liveVenue = createLiveVenue({
-      client,
-      signer: signer!,
-      batchLimit: cfg.orders.batchLimit,
-      // tick-to-wire: from the book event that caused the send (see tick-to-wire.ts)
-      onWrite: (marketId, cancelOnly) => wireMeter.write(marketId, cancelOnly),
-    });
-  }
-
+  const { venue, paperVenue, liveVenue } = venuePort(c, client, signer, wireMeter, (e) => core.receive(e));
   const operator = new OperatorView();
   const core = createTradingCore({
     config: cfg,
@@ -173,7 +157,50 @@ export function corePhase(c: StartContext, { client, signer }: VenuePhase, { mar
   const runLedger = new RunLedger();
   runLedger.bind(store);
 
-  // ---- event routes: the order manager's events once the store has them, in this order ----
+  const claims = paper ? null : claimsTracker(c, client, venue, l);
+  if (claims) life.add(() => claims.stop());
+  const accountRead = routeEvents(core, { clock, bookLedger, refusals, healthModel, wireMeter, claims, liveVenue, paperVenue });
+
+  return {
+    core,
+    venue,
+    healthModel,
+    refusals,
+    wireMeter,
+    ledgerWatch,
+    runLedger,
+    claims,
+    operator,
+    shutdown,
+    accountRead,
+    startedAt,
+    startTicking() {
+      ticking = true;
+      k.start();
+    },
+  };
+}
+
+/** What the event routes of the live bot tell. */
+interface Routes {
+  readonly clock: StartContext['clock'];
+  readonly bookLedger: LedgerPhase['bookLedger'];
+  readonly refusals: RefusalLog;
+  readonly healthModel: HealthModel;
+  readonly wireMeter: TickToWireMeter;
+  readonly claims: ClaimsTracker | null;
+  readonly liveVenue: LiveVenue | null;
+  readonly paperVenue: PaperVenue | null;
+}
+
+/**
+ * The live bot's listeners on the core's two buses, in this order (docs/architecture.md#one-assembly);
+ * resolves once the first balance and positions read is in: no quote before the bot knows what it holds.
+ */
+function routeEvents(core: TradingCore, r: Routes): Promise<void> {
+  const { clock, bookLedger, refusals, healthModel, wireMeter, claims, liveVenue, paperVenue } = r;
+  const { store } = core;
+  // ---- the order manager's events once the store has them ----
   /** per-order memory of the venue edge goes when the order is over (see ended-order.ts) */
   const orderEnded = (e: StateEvent): void => {
     const nonce = liveVenue ? endedOrderNonce(e) : null;
@@ -189,28 +216,7 @@ export function corePhase(c: StartContext, { client, signer }: VenuePhase, { mar
     } else if (e.type === 'OrderAccepted') healthModel.accepted(e.marketId, e.ts);
   });
 
-  // after resolution (src/runtime/claims): claimable positions of this instance's markets, read from
-  // the venue at start-up and when a market resolves; logged, counted and in the run report
-  const claims = paper
-    ? null
-    : new ClaimsTracker({
-        read: () => client.portfolio.claimable(venue.trader),
-        owns: (id) => shardOwns(id, cfg.selection.shard),
-        clock,
-        logger: c.o.logger,
-        registry: metrics.registry,
-        onClaimed: (id, payoutYes) => {
-          // the payout first (a market resolved while the bot was down has none in the books yet)
-          const payout = payoutYes !== null && payoutYes >= 0n && payoutYes <= 1_000_000n ? Number(payoutYes) : null;
-          if (payout !== null) accountBooks.resolve(id, payout, clock.now());
-          accountBooks.claimed(id);
-          // in the ledger too: a restart's books keep the resolution PnL and the claimed payout
-          bookLedger.claimed(id, payout, clock.now());
-        },
-      });
-  if (claims) life.add(() => claims.stop());
-
-  // ---- event routes: what the venue reports, around the kernel's state step, in this order ----
+  // ---- what the venue reports, around the kernel's state step (rotation adds its own) ----
   const accountRead = deferred<void>();
   core.inbound.on('record', (e) => {
     // tick-to-wire starts at the book event (the kernel may tick on it at once)
@@ -236,25 +242,53 @@ export function corePhase(c: StartContext, { client, signer }: VenuePhase, { mar
       pv.onBookEvent(ev, view?.book?.bestBid ?? null, view?.book?.bestAsk ?? null);
     });
   }
+  return accountRead.promise;
+}
 
-  return {
-    core,
-    venue,
-    healthModel,
-    refusals,
-    wireMeter,
-    ledgerWatch,
-    runLedger,
-    claims,
-    operator,
-    shutdown,
-    accountRead: accountRead.promise,
-    startedAt,
-    startTicking() {
-      ticking = true;
-      k.start();
+/** The venue port: the paper venue (its fills through the inbound bus) or the live venue (signed, metered). */
+function venuePort(
+  c: StartContext,
+  client: VenuePhase['client'],
+  signer: VenuePhase['signer'],
+  wireMeter: TickToWireMeter,
+  receive: (e: StateEvent) => void,
+): { venue: VenuePort; paperVenue: PaperVenue | null; liveVenue: LiveVenue | null } {
+  if (c.paper) {
+    // paper fills go through the inbound bus like the venue's: the (paper account's) ledger records them too
+    const paperVenue = new PaperVenue({ clock: c.clock, onFill: receive });
+    return { venue: paperVenue, paperVenue, liveVenue: null };
+  }
+  const liveVenue = createLiveVenue({
+    client,
+    signer: signer!,
+    batchLimit: c.cfg.orders.batchLimit,
+    // tick-to-wire: from the book event that caused the send (see tick-to-wire.ts)
+    onWrite: (marketId, cancelOnly) => wireMeter.write(marketId, cancelOnly),
+  });
+  return { venue: liveVenue, paperVenue: null, liveVenue };
+}
+
+/**
+ * After resolution (src/runtime/claims): claimable positions of this instance's markets, read from the
+ * venue at start-up and when a market resolves; logged, counted and in the run report.
+ */
+function claimsTracker(c: StartContext, client: VenuePhase['client'], venue: VenuePort, { bookLedger, accountBooks }: LedgerPhase): ClaimsTracker {
+  const { clock } = c;
+  return new ClaimsTracker({
+    read: () => client.portfolio.claimable(venue.trader),
+    owns: (id) => shardOwns(id, c.cfg.selection.shard),
+    clock,
+    logger: c.o.logger,
+    registry: c.metrics.registry,
+    onClaimed: (id, payoutYes) => {
+      // the payout first (a market resolved while the bot was down has none in the books yet)
+      const payout = payoutYes !== null && payoutYes >= 0n && payoutYes <= 1_000_000n ? Number(payoutYes) : null;
+      if (payout !== null) accountBooks.resolve(id, payout, clock.now());
+      accountBooks.claimed(id);
+      // in the ledger too: a restart's books keep the resolution PnL and the claimed payout
+      bookLedger.claimed(id, payout, clock.now());
     },
-  };
+  });
 }
 
 /** Fills matter for quoting within a second; balances ride along in the same poll. */
