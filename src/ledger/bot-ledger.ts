@@ -1,6 +1,6 @@
 /**
- * The live bot's ledger glue: everything the runtime does with the ledger, so bot.ts keeps
- * one small block.
+ * The live bot's ledger glue: everything the runtime does with the ledger, so the start-up phases
+ * (src/runtime/phases) keep small blocks.
  *
  *   const bl = await BotLedger.open({ config, clock, logger, trader, venue, client, embedded });
  *   new StateStore(limits, bl.initialState())      // positions and PnL carried on from the books

@@ -1,6 +1,7 @@
 /**
- * The end-of-run report's rows of released markets, bounded (src/runtime/bot.ts keeps them as market
- * rotation releases markets), and the report's rotation section.
+ * The end-of-run report's rows of released markets, bounded (the rotation phase,
+ * src/runtime/phases/rotation.ts, keeps them as market rotation releases markets), and the report's
+ * rotation section.
  */
 import type { Bytes32 } from '../model/order.ts';
 import type { buildRunReport } from './run-report.ts';

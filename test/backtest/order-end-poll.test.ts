@@ -1,8 +1,8 @@
 /**
  * With `fillPollMs` the replayed bot learns an order's end as the live bot does: at the next poll of
  * its own orders (src/feeds/own-orders-feed.ts reports it closed). Until then a cancelled order stays
- * parked and counted (OrderManager settleMs, as src/runtime/bot.ts sets it), so its sells keep their
- * inventory out of the next desired set, live and in the replay alike.
+ * parked and counted (OrderManager settleMs, as the live core phase, src/runtime/phases/core.ts,
+ * sets it), so its sells keep their inventory out of the next desired set, live and in the replay alike.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

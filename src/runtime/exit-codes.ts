@@ -1,0 +1,5 @@
+/** The exit codes of `bookmaker run` that the bot itself decides (docs/reference/exit-codes.md). */
+export const EXIT_OK = 0;
+export const EXIT_ORDERS_LEFT = 1;
+export const EXIT_KILL_SWITCH = 3;
+export const EXIT_HALT = 4;

@@ -1,0 +1,119 @@
+/**
+ * The control phase of the live start-up (src/runtime/bot.ts): the periodic marks, operator control
+ * (`bookmaker ctl`, SIGHUP reloads) restored from the ledger's holds, the admin endpoint bound at the
+ * start attached to it (a halt sent while starting acts before the first quote), and the last steps of
+ * a stop: the ledger's final sweep after the last cancel, and the cancel-all of a stop requested during
+ * the rest of start-up.
+ */
+import type { BotConfig } from '../../config/types.ts';
+import { loadConfig } from '../../config/load-config.ts';
+import { writeAdminState } from '../../control/admin-state.ts';
+import { BotControl } from '../../control/bot-control.ts';
+import { registerControlMetrics } from '../../control/control-metrics.ts';
+import { canonicalPath, type BotIdentity } from '../../control/identity.ts';
+import { configHash } from '../../ledger/bot-ledger.ts';
+import type { OperatorHolds as LedgerHolds } from '../../ledger/ledger.ts';
+import { withShard, withShardScope } from '../../selection/shard.ts';
+import type { CorePhase } from './core.ts';
+import type { LedgerPhase } from './ledger.ts';
+import type { RotationPhase } from './rotation.ts';
+import type { SelectPhase } from './select.ts';
+import type { StartContext } from './start-context.ts';
+import type { VenuePhase } from './venue.ts';
+
+export interface ControlPhase {
+  readonly control: BotControl;
+  /** set once start-up is over: a stop from then on is not a stop during start-up */
+  started(): void;
+}
+
+/** Who this bot is, for `ctl` to check before it acts (GET /admin/status). */
+export function botIdentity(cfg: BotConfig, trader: string, chain: string, ledgerFile: string, adminPort: number, startedAt: number): BotIdentity {
+  return {
+    pid: process.pid,
+    account: trader.toLowerCase(),
+    chain,
+    configFile: cfg.file ? canonicalPath(cfg.file) : '',
+    configHash: configHash(cfg),
+    ledger: canonicalPath(ledgerFile),
+    adminPort,
+    startedAt: new Date(startedAt).toISOString(),
+  };
+}
+
+export function controlPhase(
+  c: StartContext,
+  { client }: VenuePhase,
+  s: SelectPhase,
+  { bookLedger, accountBooks }: LedgerPhase,
+  cp: CorePhase,
+  holds: LedgerHolds,
+  { rotation: rot }: RotationPhase,
+): ControlPhase {
+  const { cfg, log, life, early, signal } = c;
+  const { kernel: k, orderManager: om } = cp.core;
+  life.add(bookLedger.startMarks(accountBooks, () => k.riskFigures(), cfg.ledger.markMs));
+  // bound at the start of startBot (a port held by another process stopped the start-up there)
+  let identity = botIdentity(cfg, cp.venue.trader, c.v.chain.name, bookLedger.ledger.path, early?.endpoint.port ?? 0, cp.startedAt);
+  const control = new BotControl({
+    kernel: k,
+    ledger: bookLedger,
+    logger: c.o.logger,
+    config: cfg,
+    // the running shard (flag, environment or file) and its reconcile scope stay across reloads
+    loadConfig: async (file) => withShardScope(withShard(await loadConfig(file, { env: c.o.env ?? process.env }), cfg.selection.shard)),
+    selectMarkets: (next) => s.select(next, new Set(rot.activeIds().map((id) => id.toLowerCase()))),
+    // a reload's markets go through the rotation: added ones start, removed ones retire (books closed)
+    applyMarkets: (next) => rot.apply(next, 'reload'),
+    rotation: () => {
+      const r = rot.summary();
+      return {
+        active: r.active,
+        retiring: rot.retiringDetails(),
+        started: r.started,
+        retired: r.retired,
+        refreshes: r.refreshes,
+        refreshFailures: r.refreshFailures,
+        lastRefreshError: r.lastRefreshError,
+      };
+    },
+    onKillCleared: () => cp.healthModel.resumeAfterHalt(),
+    identity: () => identity,
+    onReloaded: (next) => (identity = { ...identity, configHash: configHash(next) }),
+  });
+  control.restore(holds);
+  cp.operator.use(control);
+  registerControlMetrics(c.metrics.registry, k, control);
+  if (early) {
+    early.controls.attach(control);
+    // a halt sent while starting that the ledger's holds did not carry yet: before the first quote
+    const h = early.controls.startupHalt;
+    if (h && !k.halted) control.halt(h.reason);
+    // the bound port beside the config, for `ctl -c` after a reload changed admin.port (admin-state.ts)
+    if (cfg.file) {
+      try {
+        life.add(writeAdminState(cfg.file, { pid: process.pid, port: early.endpoint.port, configFile: identity.configFile, startedAt: identity.startedAt }));
+      } catch (e) {
+        log.info({ err: (e as Error).message }, 'the admin port could not be noted beside the config; ctl -c reads admin.port from the file');
+      }
+    }
+  }
+  // runs first among the cleanups, after the last cancel and before the client closes (and before
+  // the last mark: its fills go into the running books too)
+  life.add(async () => void (await bookLedger.finalSweep(client, cp.venue.trader, accountBooks)));
+  // from here on this run may hold orders at the venue: a stop request during the rest of start-up
+  // cancels them before startBot gives up (the kill switch and halts do the same through shutdown)
+  let started = false;
+  life.add(async () => {
+    if (started || !signal?.aborted) return;
+    k.stop();
+    const r = await om.cancelAll();
+    log.info({ cancelled: r.cancelled, remaining: r.remaining }, 'stopped during start-up: orders cancelled');
+  });
+  return {
+    control,
+    started() {
+      started = true;
+    },
+  };
+}

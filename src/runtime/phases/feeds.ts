@@ -1,0 +1,180 @@
+/**
+ * The feeds phase of the live start-up (src/runtime/bot.ts): books, market status, oracle, activity and
+ * (live) fills and balances, each into the trading core through one sink that drops market data of
+ * markets the bot no longer follows; then the bounded waits for a first book of every market and
+ * (live) a first balance read, so nothing is quoted on positions the bot does not know yet.
+ */
+import type { Subscription } from 'rxjs';
+import { venueSnapshotFetcher } from '../../exchange/stream/venue-snapshot-fetcher.ts';
+import { filePositionStore, memoryPositionStore } from '../../feeds/activity-cursor.ts';
+import { activityFeed } from '../../feeds/activity-feed.ts';
+import { createBookFeed, type BookFeed } from '../../feeds/book-feed.ts';
+import type { FeedEvent } from '../../feeds/feed-event.ts';
+import { FeedHealth } from '../../feeds/feed-health.ts';
+import { marketFeed } from '../../feeds/market-feed.ts';
+import { oracleFeed } from '../../feeds/oracle-feed.ts';
+import { tradingFeed } from '../../feeds/trading-feed.ts';
+import { eventMarket } from '../../kernel/quoting-kernel.ts';
+import type { Bytes32 } from '../../model/order.ts';
+import type { StateEvent } from '../../state/events.ts';
+import type { StateStore } from '../../state/store.ts';
+import { untilAborted } from '../startup-retry.ts';
+import { waitForBooks } from '../startup-waits.ts';
+import { fillsPollMs, type CorePhase } from './core.ts';
+import type { LedgerPhase } from './ledger.ts';
+import type { MarketLists } from './market-lists.ts';
+import type { SelectPhase } from './select.ts';
+import type { StartContext } from './start-context.ts';
+import type { VenuePhase } from './venue.ts';
+
+export interface FeedsPhase {
+  readonly health: FeedHealth;
+  /** the book feed: rotation subscribes the markets it adds and drops the ones it releases */
+  readonly books: BookFeed;
+}
+
+/**
+ * Where every feed event goes: into the core, unless it is market data of a market the bot no longer
+ * follows (a balance read of a market that left flat says nothing new either). Anything else of such a
+ * market (a late fill) is real: it goes in, and the market's position is followed again.
+ */
+export function feedSink(lists: Pick<MarketLists, 'known' | 'retain'>, receive: (e: StateEvent) => void, onError: (err: Error, source: string) => void) {
+  return (fe: FeedEvent): void => {
+    try {
+      const t = fe.event.type;
+      const eventId = t === 'BalanceUpdated' ? null : eventMarket(fe.event);
+      let stranger = false;
+      if (eventId && !lists.known(eventId)) {
+        if (t === 'BookEventReceived' || t === 'OracleUpdated' || t === 'MarketMetadataUpdated') return;
+        if (t === 'PositionSynced' && fe.event.yes === 0 && fe.event.no === 0) return;
+        stranger = true;
+      }
+      receive(fe.event);
+      if (stranger && eventId) lists.retain(eventId);
+    } catch (err) {
+      // a bug downstream must not kill the feed; the invariant checks catch real damage
+      onError(err as Error, fe.source);
+    }
+  };
+}
+
+/** Whether an order (lower-case or not) is one the store tracks: in its market when the venue names it. */
+export function trackedOrder(store: StateStore): (nonce: Bytes32, marketId?: Bytes32) => boolean {
+  return (nonce, marketId) => {
+    const k = nonce.toLowerCase();
+    // the order's market when the venue names it: one lookup instead of a scan of every market
+    if (marketId !== undefined) return store.state.markets.get(marketId.toLowerCase())?.orders.has(k) ?? false;
+    for (const m of store.state.markets.values()) if (m.orders.has(k)) return true;
+    return false;
+  };
+}
+
+export async function feedsPhase(
+  c: StartContext,
+  { client }: VenuePhase,
+  { marketIds, lists }: SelectPhase,
+  { bookLedger }: LedgerPhase,
+  cp: CorePhase,
+): Promise<FeedsPhase> {
+  const { cfg, clock, log, metrics, v, paper, signal } = c;
+  const { core, shutdown, venue } = cp;
+  const { store, orderManager: om } = core;
+  const health = new FeedHealth();
+  const subs: Subscription[] = [];
+  const unsubscribe = (): void => subs.forEach((s) => s.unsubscribe());
+  c.life.add(unsubscribe);
+  shutdown.onStop(unsubscribe);
+  const sink = feedSink(
+    lists,
+    (e) => core.receive(e),
+    (err, source) => log.error({ err: err.message, source }, 'event handling failed'),
+  );
+  const reconnected = (marketId: Bytes32): void => {
+    metrics.streamReconnects.inc({ market: marketId });
+    if (!shutdown.stopping) void om.reconcile(marketId);
+  };
+  const books = createBookFeed({
+    baseUrl: v.baseUrl,
+    ...(v.apiKey ? { apiKey: v.apiKey } : {}),
+    marketIds,
+    fetchSnapshot: (id) => venueSnapshotFetcher(client, id, 1, cfg.feeds.bookDepth),
+    clock,
+    depth: cfg.feeds.bookDepth,
+    idleTimeoutMs: cfg.feeds.streamIdleTimeoutMs,
+    pollIntervalMs: cfg.feeds.bookPollMs,
+    health,
+    onReconnect: reconnected,
+    onMalformed: () => metrics.bookEventsDropped.inc(),
+    logger: c.o.logger,
+  });
+  subs.push(books.events$.subscribe(sink));
+  subs.push(
+    marketFeed({
+      client,
+      marketIds: lists.tracked,
+      clock,
+      intervalMs: Math.max(5_000, cfg.feeds.balancePollMs * 2),
+      readsPerSecond: cfg.feeds.marketReadsPerSecond,
+      health,
+      logger: c.o.logger,
+    }).subscribe(sink),
+  );
+  subs.push(
+    oracleFeed({
+      client,
+      marketIds: lists.live,
+      clock,
+      intervalMs: cfg.feeds.oraclePollMs,
+      readsPerSecond: cfg.feeds.marketReadsPerSecond,
+      health,
+      logger: c.o.logger,
+    }).subscribe(sink),
+  );
+  subs.push(
+    activityFeed({
+      client,
+      clock,
+      intervalMs: cfg.feeds.activityPollMs,
+      store: c.o.activityStateFile ? filePositionStore(c.o.activityStateFile) : memoryPositionStore(),
+      marketIds: lists.tracked,
+      health,
+      logger: c.o.logger,
+    }).subscribe(sink),
+  );
+  if (paper) {
+    store.dispatch({ type: 'BalanceUpdated', collateral: cfg.venue.kind === 'local' ? cfg.venue.local.startingCollateral : 10_000_000_000n, ts: clock.now() });
+  } else {
+    // fills matter for quoting within a second; balances ride along in the same poll
+    subs.push(
+      tradingFeed({
+        client,
+        trader: venue.trader,
+        marketIds: lists.tracked,
+        clock,
+        intervalMs: fillsPollMs(cfg),
+        health,
+        logger: c.o.logger,
+        isTracked: trackedOrder(store),
+        seed: bookLedger.catchUp.openOrders,
+        fees: bookLedger.fees,
+        isOwn: bookLedger.isOwn,
+      }).subscribe(sink),
+    );
+  }
+
+  c.early?.controls.phase('books and balances');
+  await untilAborted(waitForBooks(store, marketIds, clock, c.o.warmupMs ?? 5_000), signal);
+  if (!paper) {
+    // A restarted bot that quoted before its first positions read would count its position as 0 and
+    // could quote straight past its limits (the venue holds what the last run bought); the read is
+    // retried by the feed, so this waits through venue trouble, bounded so a venue that never
+    // answers the balance read still gets the start-up reconcile and the dead-man cleanup.
+    let cancelWait: () => void = () => undefined;
+    const waited = await untilAborted(
+      Promise.race([cp.accountRead.then(() => true), new Promise<boolean>((r) => (cancelWait = clock.setTimeout(() => r(false), 60_000)))]),
+      signal,
+    ).finally(() => cancelWait());
+    if (!waited) log.warn('no balance/positions read within 60 s; quoting with positions unknown until one lands');
+  }
+  return { health, books };
+}

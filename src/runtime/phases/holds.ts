@@ -1,0 +1,39 @@
+/**
+ * The holds phase of the live start-up (src/runtime/bot.ts): the kernel starts, and before anything can
+ * tick the operator's halt and pauses from an earlier run (or sent during start-up) hold it again; the
+ * watch that pulls every quote while the ledger cannot be written starts, and so does the ledger's
+ * retention.
+ */
+import type { OperatorHolds as LedgerHolds } from '../../ledger/ledger.ts';
+import { schedulePrune } from '../../ledger/retention.ts';
+import type { Bytes32 } from '../../model/order.ts';
+import type { CorePhase } from './core.ts';
+import type { LedgerPhase } from './ledger.ts';
+import type { StartContext } from './start-context.ts';
+
+/** Pause in `kernel` what the ledger holds: the halt, and each held market among `marketIds` (lower-case in the ledger). */
+export function applyHolds(kernel: { pause(marketId: Bytes32 | null): void }, holds: LedgerHolds, marketIds: readonly Bytes32[]): void {
+  if (holds.halt) kernel.pause(null);
+  for (const id of holds.pauses.keys()) {
+    const m = marketIds.find((x) => x.toLowerCase() === id);
+    if (m) kernel.pause(m);
+  }
+}
+
+export function holdsPhase(c: StartContext, marketIds: readonly Bytes32[], { bookLedger }: LedgerPhase, cp: CorePhase): LedgerHolds {
+  const k = cp.core.kernel;
+  cp.startTicking();
+  const holds = bookLedger.operatorHolds();
+  applyHolds(k, holds, marketIds);
+  // until the control is wired (control phase): the ledger's pauses, and the halt as the kernel holds it
+  cp.operator.use({
+    isHeldPause: (id) => holds.pauses.has(id.toLowerCase()),
+    readinessReasons: () => (k.halted ? ['halted by the operator (bookmaker ctl resume lifts it)'] : []),
+  });
+  const watch = cp.ledgerWatch;
+  watch.start();
+  c.life.add(() => watch.stop());
+  // orders, cancels and marks older than ledger.retainDays go, in small batches
+  c.life.add(schedulePrune({ ledger: bookLedger.ledger, clock: c.clock, retainDays: c.cfg.ledger.retainDays, logger: c.o.logger }));
+  return holds;
+}

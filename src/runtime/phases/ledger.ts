@@ -1,0 +1,51 @@
+/**
+ * The ledger phase of the live start-up (src/runtime/bot.ts): the books and the kill-switch latch carried
+ * across restarts (src/ledger), caught up with the venue's history, and a halt sent while starting made
+ * durable in it.
+ */
+import type { Account } from '../../account/account.ts';
+import { BotLedger } from '../../ledger/bot-ledger.ts';
+import { shardOwns } from '../../selection/shard.ts';
+import { PAPER_TRADER } from '../paper-venue.ts';
+import type { SelectPhase } from './select.ts';
+import type { StartContext } from './start-context.ts';
+import type { VenuePhase } from './venue.ts';
+
+export interface LedgerPhase {
+  readonly bookLedger: BotLedger;
+  /** the account's books, rebuilt from the ledger: every PnL figure and the kill switch read them */
+  readonly accountBooks: Account;
+}
+
+export async function ledgerPhase(c: StartContext, { client, signer }: VenuePhase, { marketIds, lists }: SelectPhase): Promise<LedgerPhase> {
+  const { cfg, log, v, paper } = c;
+  c.early?.controls.phase('ledger and catch-up');
+  const bookLedger = await BotLedger.open({
+    config: cfg,
+    clock: c.clock,
+    logger: c.o.logger,
+    trader: signer && !paper ? signer.address : PAPER_TRADER,
+    venue: v.baseUrl,
+    chain: v.chain.name,
+    client,
+    embedded: v.local !== null,
+    markets: marketIds.length,
+    paper,
+    newLedger: c.o.newLedger === true,
+    // a shared wallet (reconcileScope markets, shards): other markets' orders are not this ledger's
+    ...(cfg.orders.reconcileScope === 'markets' ? { owns: (id: string) => (cfg.selection.shard ? shardOwns(id, cfg.selection.shard) : lists.known(id)) } : {}),
+  });
+  c.life.add(() => bookLedger.close());
+  // a halt sent while starting is written to the ledger now (durable), and read back with
+  // the operator's holds (holds phase), before anything can tick
+  c.early?.controls.bindLedger((reason) => {
+    try {
+      bookLedger.operatorAction('halt', null, reason, 'every quote pulled until resume (sent during start-up)');
+      return true;
+    } catch (e) {
+      log.error({ err: (e as Error).message }, 'a halt sent during start-up could not be written to the ledger: it holds this run only');
+      return false;
+    }
+  });
+  return { bookLedger, accountBooks: bookLedger.books() };
+}

@@ -1,0 +1,74 @@
+/**
+ * The last phases of the live start-up (src/runtime/bot.ts): reconcile with the venue, adopting what
+ * matches the strategies' first quotes, then quote; rotation begins and schedules its refreshes
+ * (reconcile); the process is running, with the health model's clock ticking (running).
+ */
+import { schedulePeriodicReconcile } from '../../orders/periodic-reconcile.ts';
+import { StartupAbortedError, untilAborted } from '../startup-retry.ts';
+import type { ControlPhase } from './control.ts';
+import type { CorePhase } from './core.ts';
+import type { EndpointsPhase } from './endpoints.ts';
+import type { LedgerPhase } from './ledger.ts';
+import type { RotationPhase } from './rotation.ts';
+import type { SelectPhase } from './select.ts';
+import type { StartContext } from './start-context.ts';
+
+export async function reconcilePhase(
+  c: StartContext,
+  { markets, marketIds }: SelectPhase,
+  { bookLedger }: LedgerPhase,
+  cp: CorePhase,
+  { endpoint }: EndpointsPhase,
+  { rotation: rot, venueFact }: RotationPhase,
+): Promise<void> {
+  const { log, signal } = c;
+  const { kernel: k, orderManager: om, store } = cp.core;
+  c.early?.controls.phase('reconcile');
+  const ok = await untilAborted(om.reconcile(undefined, k.desired()), signal);
+  if (!ok) log.warn('start-up reconcile could not read the venue; it is retried periodically');
+  if (signal?.aborted) throw new StartupAbortedError(String(signal.reason ?? 'stop'));
+  for (const id of marketIds) k.tick(id);
+  c.life.add(schedulePeriodicReconcile(om, c.clock, c.cfg.orders.reconcileIntervalMs));
+  rot.begin(markets);
+  // a market whose status came in before rotation existed (resolved, closed at start-up) retires now
+  for (const m of markets) venueFact(m.marketId, store.state.markets.get(m.marketId.toLowerCase())?.status);
+  rot.schedule();
+  const latch = bookLedger.latch;
+  log.info(
+    {
+      metrics: endpoint?.url ?? 'off',
+      trader: cp.venue.trader,
+      ...(latch ? { reason: latch.reason, detail: latch.detail, since: new Date(latch.at).toISOString() } : {}),
+    },
+    k.killed
+      ? `kill switch latched: not quoting (${latch?.reason ?? k.killed})`
+      : k.halted
+        ? 'halted by the operator: not quoting until bookmaker ctl resume'
+        : 'quoting',
+  );
+}
+
+export function runningPhase(c: StartContext, { bookLedger }: LedgerPhase, cp: CorePhase, { lists }: RotationPhase, ctl: ControlPhase): void {
+  const { clock } = c;
+  const { healthModel, refusals } = cp;
+  ctl.started();
+  void cp.claims?.start(); // positions held from earlier runs that are claimable now
+  healthModel.setProcess('running');
+  // a latch from an earlier run holds the bot; the health model names it
+  const latch = bookLedger.latch;
+  if (latch)
+    healthModel.halt(
+      'kill-switch',
+      `kill switch latched in an earlier run (${latch.reason}: ${latch.detail}, since ${new Date(latch.at).toISOString()}); clear with bookmaker ctl clear-kill --reason TEXT`,
+    );
+  // the health model's clock: transitions and time per state even when nobody scrapes
+  let cancelHealthTimer: () => void = () => undefined;
+  const healthLoop = (): void => {
+    healthModel.evaluate();
+    refusals.flush(clock.now());
+    lists.sweep();
+    cancelHealthTimer = clock.setTimeout(healthLoop, 1_000);
+  };
+  cancelHealthTimer = clock.setTimeout(healthLoop, 1_000);
+  c.life.add(() => cancelHealthTimer());
+}
