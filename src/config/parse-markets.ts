@@ -5,6 +5,7 @@
  * Strategy modules are loaded here so their params are validated at start-up with exact paths.
  */
 import { dirname } from 'node:path';
+import { bytes32Of } from '../model/ids.ts';
 import type { RiskLimits } from '../risk/types.ts';
 import { loadStrategy } from '../strategy/registry.ts';
 import type { MarketStatus } from '../strategy/types.ts';
@@ -42,7 +43,6 @@ interface RawStrategy {
   readonly path: string;
 }
 
-const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
 const STATUSES: readonly MarketStatus[] = ['active', 'pending', 'resolved', 'closed'];
 
 /** `strategy: bands` or `strategy: { name, params }` → name and raw params (not yet validated). */
@@ -134,8 +134,10 @@ function parseSelector(o: Obj, path: string): MarketSelector {
   }
   if (o.rank !== undefined) return { by: 'rank', rank: parseRank(o.rank, at(path, 'rank')) };
   if (o.id !== undefined) {
-    if (typeof o.id !== 'string' || !BYTES32.test(o.id)) throw new ConfigFieldError(at(path, 'id'), 'a market id (0x + 64 hex digits)', o.id);
-    return { by: 'id', id: o.id.toLowerCase() as `0x${string}` };
+    // normalised here, where it enters (src/model/ids.ts)
+    const id = bytes32Of(o.id);
+    if (id === null) throw new ConfigFieldError(at(path, 'id'), 'a market id (0x + 64 hex digits)', o.id);
+    return { by: 'id', id };
   }
   if (o.slug !== undefined) return { by: 'slug', slug: readString(o, 'slug', path) };
   if (o.all !== undefined) {

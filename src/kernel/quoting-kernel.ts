@@ -180,6 +180,8 @@ interface MarketSlot {
   resting: boolean;
   /** removed by a reload: quotes nothing, and leaves once the order manager holds nothing of it */
   retiring: boolean;
+  /** the market's slot strings so far (src/orders/slots.ts desiredOrders): they go with the slot */
+  readonly slotNames: string[];
 }
 
 /** What a reload changed (see QuotingKernel.updateMarkets). */
@@ -313,6 +315,7 @@ export class QuotingKernel {
       last: null,
       resting: false,
       retiring: false,
+      slotNames: [],
     });
   }
 
@@ -660,7 +663,7 @@ export class QuotingKernel {
       if (!view) continue;
       // the risk state is not advanced: this is a dry run
       const t = runStrategy(view, slot.cfg.strategy, slot.cfg.params, slot.cfg.risk, slot.risk);
-      if (t.action === 'quote') out.push(...this.toDesired(view, t));
+      if (t.action === 'quote') out.push(...this.toDesired(view, t, slot));
     }
     return out;
   }
@@ -852,7 +855,7 @@ export class QuotingKernel {
     if (t.denied.length > 0) this.store.dispatchAll(t.denied);
     if (t.strategyError) this.strategyFailed(marketId, t.strategyError, now);
     else if (this.failing.size > 0 && this.failing.has(lower(marketId))) this.strategyRecovered(marketId, now);
-    const desired = t.action === 'quote' ? this.toDesired(view, t) : [];
+    const desired = t.action === 'quote' ? this.toDesired(view, t, slot) : [];
     const reason = t.action === 'pull' && !t.strategyError ? pullReason(t) : undefined;
     const deniedAll = reason === undefined && desired.length === 0 && t.denied.length > 0 ? t.denied[0]!.reason : undefined;
     const returned = t.strategyError ? undefined : t.wanted === null ? null : t.wanted.length;
@@ -898,7 +901,7 @@ export class QuotingKernel {
     this.log.warn({ marketId, unreportedFailures: more }, 'strategy recovered; quoting again');
   }
 
-  private toDesired(view: MarketView, t: StrategyTick): DesiredOrder[] {
+  private toDesired(view: MarketView, t: StrategyTick, slot: MarketSlot): DesiredOrder[] {
     // Inventory still promised to sells on their way out (cancel sent, or parked until a poll) cannot
     // be sold again, nor can that of live sells this set moves (their cancel parks them too); the
     // sells that stay are in slots the new set covers and keep their tokens (orders/sell-reserve.ts).
@@ -915,6 +918,7 @@ export class QuotingKernel {
       nowSec: Math.floor(this.clock.now() / 1000),
       toOrders: { marketId: view.marketId, tick: view.tick, ...(this.opts.noInventory ? { noInventory: this.opts.noInventory } : {}) },
       cancelledSellsPark: om.parksEndedOrders,
+      slotNames: slot.slotNames,
     });
   }
 

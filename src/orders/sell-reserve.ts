@@ -43,6 +43,8 @@ export interface ReservedSellsInput {
   readonly toOrders: ToOrdersOptions;
   /** true when a cancelled order is parked until its fills are known (order manager settleMs > 0) */
   readonly cancelledSellsPark: boolean;
+  /** the market's slot strings so far, owned by its kernel slot (src/orders/slots.ts desiredOrders) */
+  readonly slotNames?: string[];
 }
 
 /** A sell that delivers held tokens (mode 2 sells mint on fill and hold none). */
@@ -87,7 +89,7 @@ const NONE_RESERVED: AvailableInventory = { yes: 0, no: 0 };
 function mapFree(input: ReservedSellsInput, base: AvailableInventory, reserve: AvailableInventory): DesiredOrder[] {
   const inv = { yes: Math.max(0, base.yes - reserve.yes), no: Math.max(0, base.no - reserve.no) };
   const mapped: MappedOrder[] = toOrders(input.quotes, inv, input.toOrders);
-  return desiredOrders(input.marketId, mapped, input.keeps);
+  return desiredOrders(input.marketId, mapped, input.keeps, input.slotNames);
 }
 
 /**

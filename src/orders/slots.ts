@@ -24,54 +24,23 @@ export interface ParsedSlot {
 const SLOT = /^(0x[0-9a-f]+):(bid|ask):(\d+)$/;
 
 /**
- * Slot strings by market id, indexed by 2·level (+1 for asks). Every tick of every market names the
- * same few slots again, and building one lower-cases and concatenates a 66-character id; a slot is a
- * string, so handing out the same one is indistinguishable. Bounded: cleared when it outgrows what
- * any real bot quotes.
+ * The slot string of (side, level), kept in `names` (one market's, indexed by 2·level, +1 for asks):
+ * every tick of a market names the same few slots again, and building one lower-cases and
+ * concatenates a 66-character id; a slot is a string, so handing out the same one is
+ * indistinguishable. The kernel's slot of the market owns `names` (it goes when the market does);
+ * without it the string is built fresh.
  */
-const slotCache = new Map<string, string[]>();
-const parseCache = new Map<string, ParsedSlot | null>();
-const CACHE_MAX = 65_536;
-
-function cachedSlot(marketId: Bytes32, side: 'bid' | 'ask', level: number): string {
+function slotNamed(marketId: Bytes32, side: 'bid' | 'ask', level: number, names: string[] | undefined): string {
   // integer levels 0…999 are what strategies use; anything else is built fresh
-  if (!(level >= 0 && level < 1000 && (level | 0) === level)) return slotOf(marketId, side, level);
-  let slots = slotCache.get(marketId);
-  if (slots === undefined) {
-    if (slotCache.size >= CACHE_MAX) slotCache.clear();
-    slots = [];
-    slotCache.set(marketId, slots);
-  }
+  if (names === undefined || !(level >= 0 && level < 1000 && (level | 0) === level)) return slotOf(marketId, side, level);
   const i = side === 'bid' ? 2 * level : 2 * level + 1;
-  return (slots[i] ??= slotOf(marketId, side, level));
+  return (names[i] ??= slotOf(marketId, side, level));
 }
 
-/**
- * A released market's slot strings and parsed slots go (market rotation, at every release): the
- * caches then follow the markets the bot quotes, not every market it ever quoted.
- */
-export function forgetMarketSlots(marketId: string): void {
-  const k = marketId.toLowerCase();
-  for (const id of slotCache.keys()) if (id.toLowerCase() === k) slotCache.delete(id);
-  const prefix = `${k}:`;
-  for (const slot of parseCache.keys()) if (slot.startsWith(prefix)) parseCache.delete(slot);
-}
-
-/** Entries held by the slot caches now (tests: nothing left behind after retirements). */
-export function slotCacheSize(): number {
-  return slotCache.size + parseCache.size;
-}
-
-/** The parts of a slot name, or null when it is not one of ours (the result is shared: read it only). */
+/** The parts of a slot name, or null when it is not one of ours (a market's view remembers the level: src/state/market-view.ts). */
 export function parseSlot(slot: string): ParsedSlot | null {
-  let p = parseCache.get(slot);
-  if (p === undefined) {
-    const m = SLOT.exec(slot);
-    p = m ? { marketId: m[1]!, side: m[2] as 'bid' | 'ask', level: Number(m[3]) } : null;
-    if (parseCache.size >= CACHE_MAX) parseCache.clear();
-    parseCache.set(slot, p);
-  }
-  return p;
+  const m = SLOT.exec(slot);
+  return m ? { marketId: m[1]!, side: m[2] as 'bid' | 'ask', level: Number(m[3]) } : null;
 }
 
 /**
@@ -104,16 +73,17 @@ export function slotLevels(quotes: readonly { readonly side: 'bid' | 'ask'; read
 
 /**
  * One DesiredOrder per mapped quote, in the slot `slotLevels` gives it; `keeps` (aligned with
- * `mapped`, from the risk gate) names the live order a quote is.
+ * `mapped`, from the risk gate) names the live order a quote is. `names`: the market's slot strings
+ * so far (see slotNamed), filled in as new ones are named.
  */
-export function desiredOrders(marketId: Bytes32, mapped: readonly MappedOrder[], keeps?: readonly (Bytes32 | null)[]): DesiredOrder[] {
+export function desiredOrders(marketId: Bytes32, mapped: readonly MappedOrder[], keeps?: readonly (Bytes32 | null)[], names?: string[]): DesiredOrder[] {
   const out = new Array<DesiredOrder>(mapped.length);
   const quotes = new Array<MappedOrder['quote']>(mapped.length);
   for (let i = 0; i < mapped.length; i++) quotes[i] = mapped[i]!.quote;
   const levels = slotLevels(quotes);
   for (let i = 0; i < mapped.length; i++) {
     const m = mapped[i]!;
-    const slot = cachedSlot(marketId, m.quote.side, levels[i]!);
+    const slot = slotNamed(marketId, m.quote.side, levels[i]!, names);
     const k = keeps?.[i];
     out[i] = k ? { slot, order: m.order, keeps: k } : { slot, order: m.order };
   }

@@ -3,7 +3,7 @@
  * attribution of a market in 1e-6 USDC for metrics, summaries and reports.
  *
  * Entry points: `edgeView(market, now)`, `marketAttribution(market, books?)`.
- * The markouts are remembered per market and rebuilt only when they change; the regime and the
+ * The markouts are remembered in the market's memo (src/state/market-memo.ts) and rebuilt only when they change; the regime and the
  * decayed weights are read at `now` on every call. The attribution (bigint maths) is computed only
  * when asked for, never per tick.
  */
@@ -14,26 +14,6 @@ import { attributionMicro, attributionToBooks } from './pnl-attribution.ts';
 import type { Account } from '../account/account.ts';
 import { toMicro, unrealisedScaled } from './position.ts';
 import { regimeOf, toxicityWeight } from './regime.ts';
-
-interface Memo {
-  markoutSums: MarketState['edge']['markouts'] | null;
-  markouts: readonly ViewMarkout[];
-}
-
-const memos = new Map<string, Memo>();
-const MEMO_MAX = 100_000;
-
-/** A released market's memo goes (market rotation, at every release; see forgetMarketViewMemo). */
-export function forgetEdgeViewMemo(marketId: string): void {
-  if (memos.delete(marketId)) return;
-  const k = marketId.toLowerCase();
-  for (const id of memos.keys()) if (id.toLowerCase() === k) memos.delete(id);
-}
-
-/** Markets with a memo now (tests). */
-export function edgeViewMemoCount(): number {
-  return memos.size;
-}
 
 const mark2Of = (m: MarketState): number | null => (m.payoutYes !== null ? m.payoutYes * 2 : m.lastMid2);
 
@@ -80,13 +60,9 @@ function fillsPnlMicro(net: bigint, mid2: bigint | null, mark2: number | null, m
   return toMicro(p.realised) + (mark2 === null ? 0n : toMicro(unrealisedScaled(p, mark2)));
 }
 
-function memoOf(m: MarketState): Memo {
-  let memo = memos.get(m.marketId);
-  if (memo === undefined) {
-    if (memos.size >= MEMO_MAX) memos.clear();
-    memo = { markoutSums: null, markouts: [] };
-    memos.set(m.marketId, memo);
-  }
+/** The view's markouts, rebuilt only when the market's markout sums change (kept in its memo, src/state/market-memo.ts). */
+function markoutsOf(m: MarketState): readonly ViewMarkout[] {
+  const memo = m.memo;
   const e = m.edge;
   if (memo.markoutSums !== e.markouts) {
     memo.markouts = e.settings.markoutHorizonsMs.map((h, i) => {
@@ -95,7 +71,7 @@ function memoOf(m: MarketState): Memo {
     });
     memo.markoutSums = e.markouts;
   }
-  return memo;
+  return memo.markouts;
 }
 
 /**
@@ -113,7 +89,7 @@ export function toxicityStdErr(e: { readonly toxNum: number; readonly toxDen: nu
 }
 
 export function edgeView(m: MarketState, now: number): ViewEdge {
-  const memo = memoOf(m);
+  const markouts = markoutsOf(m);
   const e = m.edge;
   const r = regimeOf(m, now);
   // no taker volume yet: the decayed size is 0 without the pow
@@ -127,6 +103,6 @@ export function edgeView(m: MarketState, now: number): ViewEdge {
     toxicityStdErr: toxicityStdErr(e),
     flowImbalance: e.flowDen > 0 ? e.flowNum / e.flowDen : 0,
     flowSize: flowSize * 1e6,
-    markouts: memo.markouts,
+    markouts,
   };
 }

@@ -11,6 +11,7 @@ import type { MarketStatus, MidSample, ViewTrade } from '../strategy/types.ts';
 import { NO_BOOKS, type MarketBooks } from './book-state.ts';
 import { DEFAULT_EDGE, type EdgeSettings } from './edge-settings.ts';
 import { emptyEdge, type EdgeState } from './edge-state.ts';
+import { MarketMemo } from './market-memo.ts';
 import { PersistentMap } from './persistent-map.ts';
 import { FLAT, type PositionState } from './position.ts';
 import { VenueCallWindow } from './venue-call-window.ts';
@@ -65,6 +66,11 @@ export interface MarketState {
   readonly denials: ReadonlyMap<string, number>;
   /** markouts, toxicity, flow, regime triggers and PnL attribution (./edge-state.ts) */
   readonly edge: EdgeState;
+  /**
+   * What the views derive from this market, remembered between ticks (./market-memo.ts): one per
+   * market, carried by every copy the reducer makes, gone with the market.
+   */
+  readonly memo: MarketMemo;
 }
 
 export interface VenueCallSample {
@@ -114,6 +120,7 @@ export function emptyMarket(marketId: Bytes32, edge: EdgeSettings = DEFAULT_EDGE
     blocked: null,
     denials: new Map(),
     edge: emptyEdge(edge),
+    memo: new MarketMemo(),
   };
 }
 
@@ -157,6 +164,7 @@ export function marketWith(m: MarketState, c: Partial<MarketState>): MarketState
     blocked: 'blocked' in c ? c.blocked! : m.blocked,
     denials: 'denials' in c ? c.denials! : m.denials,
     edge: 'edge' in c ? c.edge! : m.edge,
+    memo: m.memo,
   };
 }
 
@@ -195,6 +203,7 @@ export function marketWithBook(
     blocked: m.blocked,
     denials: m.denials,
     edge,
+    memo: m.memo,
   };
 }
 
@@ -222,6 +231,7 @@ export function marketWithOrders(m: MarketState, orders: ReadonlyMap<string, Own
     blocked: m.blocked,
     denials: m.denials,
     edge: m.edge,
+    memo: m.memo,
   };
 }
 

@@ -8,8 +8,8 @@
  *     the risk layer's limits use), its account exposure and its PnL figures are the books'
  *   marketPnl(market) → { realised, unrealised } in 1e-6 USDC (bigint, exact)
  *   reservedCollateral(market) → 1e-6 USDC locked by our open orders (bigint)
- * Derived pieces (view book, quotes, position, PnL, account totals) are remembered per market and
- * recomputed only when the immutable object they come from changes, so building views for every
+ * Derived pieces (view book, quotes, position, PnL, account totals) are remembered in the market's
+ * memo (src/state/market-memo.ts) and recomputed only when the immutable object they come from changes, so building views for every
  * market each tick does not recompute unchanged markets.
  */
 import { accountShare, exposureOf } from '../risk/exposure.ts';
@@ -19,95 +19,22 @@ import { toYesTerms } from '../strategy/to-orders.ts';
 import type { MarketView, ViewAccount, ViewBook, ViewPosition, ViewVenueHealth, WorkingQuote } from '../strategy/types.ts';
 import { viewBook } from '../strategy/view-book.ts';
 import { parseSlot } from '../orders/slots.ts';
-import { yesTermsLevels, type MarketBooks } from './book-state.ts';
+import { yesTermsLevels } from './book-state.ts';
 import type { MarketState, OwnOrder, StoreState } from './market-state.ts';
 import { edgeView } from './edge-view.ts';
 import { PersistentMap } from './persistent-map.ts';
 import { averageEntry, toMicro, unrealisedScaled, type PositionState } from './position.ts';
 import type { Account } from '../account/account.ts';
+import { SLOT_LEVELS_MAX, type Contribution, type MarketMemo } from './market-memo.ts';
 
 /**
- * Derived pieces of one market, remembered per market id and recomputed when the immutable object
- * they derive from is replaced. A WeakMap keyed on those objects did the same job, but every tick
- * brings fresh keys (a new book, a new state), and a WeakMap insert costs ~0.4 µs with its GC
- * (ephemeron) work; a per-market record costs one Map lookup by a string whose hash V8 caches.
- * Each entry is checked by object identity, so states of other stores (tests, sweeps) only evict,
- * never confuse. Bounded: cleared when it outgrows any real set of markets.
+ * Derived pieces of one market, remembered in the market's own memo (src/state/market-memo.ts) and
+ * recomputed when the immutable object they derive from is replaced. A WeakMap keyed on those
+ * objects did the same job, but every tick brings fresh keys (a new book, a new state), and a
+ * WeakMap insert costs ~0.4 µs with its GC (ephemeron) work; the memo is one property read. It goes
+ * with the market's state: a released market leaves nothing here.
  */
-interface MarketMemo {
-  books: MarketBooks | null;
-  book: ViewBook | null;
-  orders: ReadonlyMap<string, OwnOrder> | null;
-  quotes: WorkingQuote[];
-  /** the position `viewPosition` was built from */
-  vpPosition: PositionState | null;
-  viewPosition: ViewPosition | null;
-  /** PnL of `pnlPosition` marked at `pnlMark2` */
-  pnlPosition: PositionState | null;
-  pnlMark2: number | null;
-  realised: bigint;
-  unrealised: bigint;
-  /** the account contribution of (cPosition, cOrders, cMark2) */
-  cPosition: PositionState | null;
-  cOrders: ReadonlyMap<string, OwnOrder> | null;
-  cMark2: number | null;
-  contribution: Contribution | null;
-  /** the books (and their version) cPosition was read from */
-  cBooks: Account | null;
-  cVersion: number;
-}
-
-interface Contribution {
-  readonly pnl: bigint;
-  readonly position: number;
-  readonly notional: number;
-}
-
-const memos = new Map<string, MarketMemo>();
-const MEMO_MAX = 100_000;
-
-/**
- * A released market's memo goes (it holds the market's last books, orders and quote list): market
- * rotation calls this at every release, so the memos follow the markets the bot holds, not every
- * market it ever held (a few KB per retired market otherwise, until MEMO_MAX).
- */
-export function forgetMarketViewMemo(marketId: string): void {
-  if (memos.delete(marketId)) return;
-  const k = marketId.toLowerCase();
-  for (const id of memos.keys()) if (id.toLowerCase() === k) memos.delete(id);
-}
-
-/** Markets with a memo now (tests: nothing left behind after retirements). */
-export function marketViewMemoCount(): number {
-  return memos.size;
-}
-
-function memoOf(m: MarketState): MarketMemo {
-  let memo = memos.get(m.marketId);
-  if (memo === undefined) {
-    if (memos.size >= MEMO_MAX) memos.clear();
-    memo = {
-      books: null,
-      book: null,
-      orders: null,
-      quotes: [],
-      vpPosition: null,
-      viewPosition: null,
-      pnlPosition: null,
-      pnlMark2: null,
-      realised: 0n,
-      unrealised: 0n,
-      cPosition: null,
-      cOrders: null,
-      cMark2: null,
-      contribution: null,
-      cBooks: null,
-      cVersion: -1,
-    };
-    memos.set(m.marketId, memo);
-  }
-  return memo;
-}
+const memoOf = (m: MarketState): MarketMemo => m.memo;
 
 /** The YES-terms view book, built once per books object (with the book time of its first view). */
 function bookOf(m: MarketState, memo: MarketMemo): ViewBook | null {
@@ -121,6 +48,19 @@ function bookOf(m: MarketState, memo: MarketMemo): ViewBook | null {
   return v;
 }
 
+/** The level an own order's slot names (-1: not one of ours), parsed once per slot name and market. */
+function slotLevelOf(memo: MarketMemo, slot: string): number {
+  let levels = memo.slotLevels;
+  if (levels === null) levels = memo.slotLevels = new Map();
+  let level = levels.get(slot);
+  if (level === undefined) {
+    level = parseSlot(slot)?.level ?? -1;
+    if (levels.size >= SLOT_LEVELS_MAX) levels.clear();
+    levels.set(slot, level);
+  }
+  return level;
+}
+
 const STATE: Record<OwnOrder['state'], WorkingQuote['state']> = { working: 'working', 'in-flight': 'in-flight', cancelling: 'cancelling' };
 
 function quotesOf(m: MarketState, memo: MarketMemo): WorkingQuote[] {
@@ -128,18 +68,18 @@ function quotesOf(m: MarketState, memo: MarketMemo): WorkingQuote[] {
   const out: WorkingQuote[] = [];
   for (const o of m.orders.values()) {
     const y = toYesTerms(o.order.outcomeIndex, o.order.side, o.order.price);
-    const slot = parseSlot(o.slot);
+    const level = slotLevelOf(memo, o.slot);
     const venueSide = o.order.side === 0 ? 'buy' : 'sell';
     // `level` only when the slot names one: two literals, not a conditional spread
     out.push(
-      slot
+      level >= 0
         ? {
             side: y.side,
             price: y.price,
             size: o.remaining,
             state: STATE[o.state],
             nonce: o.order.nonce,
-            level: slot.level,
+            level,
             outcomeIndex: o.order.outcomeIndex,
             venueSide,
             placedAt: o.placedAt,
@@ -408,6 +348,7 @@ export function selectMarketView(s: StoreState, marketId: Bytes32, now: number, 
       venue: venueOf(s, now, venueWindowMs),
       flags: { migrationActive: m.blocked === 'migration' },
       edge: edgeView(m, now),
+      memo,
     };
   }
   return {
@@ -429,5 +370,6 @@ export function selectMarketView(s: StoreState, marketId: Bytes32, now: number, 
     venue: venueOf(s, now, venueWindowMs),
     flags: { migrationActive: m.blocked === 'migration' },
     edge: edgeView(m, now),
+    memo,
   };
 }

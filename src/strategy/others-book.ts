@@ -21,8 +21,9 @@
  * bot the recorded book alone) is the others' book as it is.
  *
  * Cost: the same book object when no own quote sits at a price of the book (no allocation), and one
- * result remembered per market for its (book, quotes) pair: the store keeps both objects while
- * neither changes (src/state/market-view.ts), so ticks between changes reuse it. Nothing is computed
+ * result remembered with the market (the view's `memo`, src/state/market-memo.ts) for its (book,
+ * quotes) pair: the store keeps both objects while neither changes (src/state/market-view.ts), so
+ * ticks between changes reuse it; a hand-built view without a memo recomputes. Nothing is computed
  * for a strategy that does not ask. Live and backtest run this same code on the same view.
  */
 import type { MarketView, ViewBook, ViewLevel, WorkingQuote } from './types.ts';
@@ -32,45 +33,24 @@ import { viewBook } from './view-book.ts';
 export type FairFrom = 'others' | 'book';
 export const FAIR_FROM: readonly FairFrom[] = ['others', 'book'];
 
-interface Memo {
-  book: ViewBook;
-  quotes: readonly WorkingQuote[];
-  out: ViewBook;
-}
-
-const memos = new Map<string, Memo>();
-const MEMO_MAX = 100_000;
-
 export function othersBook(view: MarketView): ViewBook | null {
   const book = view.book;
   if (book === null) return null;
   const quotes = view.quotes;
   // a replay's book without the drop copy never held our orders: it is the others' already
   if (quotes.length === 0 || book.withoutOwn === true) return book;
-  const memo = memos.get(view.marketId);
-  if (memo !== undefined && memo.book === book && memo.quotes === quotes) return memo.out;
+  // remembered with the market (the view's memo), so released with it
+  const memo = view.memo;
+  if (memo === undefined) return bookExcluding(book, quotes);
+  const last = memo.others;
+  if (last !== null && last.book === book && last.quotes === quotes) return last.out;
   const out = bookExcluding(book, quotes);
-  if (memo !== undefined) {
-    memo.book = book;
-    memo.quotes = quotes;
-    memo.out = out;
-  } else {
-    if (memos.size >= MEMO_MAX) memos.clear();
-    memos.set(view.marketId, { book, quotes, out });
-  }
+  if (last !== null) {
+    last.book = book;
+    last.quotes = quotes;
+    last.out = out;
+  } else memo.others = { book, quotes, out };
   return out;
-}
-
-/** Drop a released market's remembered result (src/runtime/rotation/bot-markets.ts): it holds the market's last book. */
-export function forgetOthersBookMemo(marketId: string): void {
-  if (memos.delete(marketId)) return;
-  const k = marketId.toLowerCase();
-  for (const id of memos.keys()) if (id.toLowerCase() === k) memos.delete(id);
-}
-
-/** How many markets have a remembered result (tests). */
-export function othersBookMemoCount(): number {
-  return memos.size;
 }
 
 /** `book` less `quotes` (the same object when none of them sits at a price of the book). */

@@ -214,6 +214,20 @@ export interface MarketView {
   readonly flags: ViewFlags;
   /** markouts, toxicity, flow and regime; always set by the store (optional for hand-built views) */
   readonly edge?: ViewEdge;
+  /**
+   * What helpers derive from the view, remembered with the market between ticks (set by the store;
+   * a hand-built view without one recomputes). Strategies never read it.
+   */
+  readonly memo?: ViewMemo;
+}
+
+/**
+ * Results derived from a view and remembered with its market (src/state/market-memo.ts holds the
+ * store's): released with the market, never in a process-wide table.
+ */
+export interface ViewMemo {
+  /** src/strategy/others-book.ts: the others' book of (book, quotes) */
+  others: { book: ViewBook; quotes: readonly WorkingQuote[]; out: ViewBook } | null;
 }
 
 export interface DesiredQuote {

@@ -5,6 +5,7 @@ import type { BookSnapshot } from '../../src/model/book.ts';
 import type { Bytes32, OutcomeIndex } from '../../src/model/order.ts';
 import type { PlannedOrder } from '../../src/model/venue.ts';
 import type { StateEvent } from '../../src/state/events.ts';
+import { MarketMemo } from '../../src/state/market-memo.ts';
 import { selectMarketView } from '../../src/state/market-view.ts';
 import { StateStore } from '../../src/state/store.ts';
 import { RunDiagnostics } from '../../src/backtest/run-diagnostics.ts';
@@ -89,9 +90,13 @@ test('othersBook: unchanged books come back as the same object; results are reme
   assert.equal(othersBook(makeView({ book, quotes: [q('bid', 400_000, S)] })), book, 'no quote at a book price');
   assert.equal(othersBook(makeView({ book: null, quotes: [q('bid', 490_000, S)] })), null);
   const quotes = [q('bid', 490_000, S)];
-  const a = othersBook(makeView({ book, quotes }));
-  assert.equal(othersBook(makeView({ book, quotes })), a, 'same book and quotes: the remembered result');
-  const b = othersBook(makeView({ book, quotes: [q('bid', 490_000, 2 * S)] }))!;
+  // remembered in the view's memo (the market's, src/state/market-memo.ts); a view without one recomputes
+  const memo = new MarketMemo();
+  const a = othersBook(makeView({ book, quotes, memo }));
+  assert.equal(othersBook(makeView({ book, quotes, memo })), a, 'same book and quotes: the remembered result');
+  assert.notEqual(othersBook(makeView({ book, quotes })), a, 'no memo: computed afresh');
+  assert.deepEqual(othersBook(makeView({ book, quotes })), a);
+  const b = othersBook(makeView({ book, quotes: [q('bid', 490_000, 2 * S)], memo }))!;
   assert.equal(b.bids[0]!.size, 38 * S, 'new quotes: recomputed');
   assert.equal(bookExcluding(book, []), book);
   assert.equal(fairBook(makeView({ book, quotes }), 'book'), book);

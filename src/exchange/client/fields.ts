@@ -4,6 +4,7 @@
  * Decimal-integer strings become bigint/number without going through floats.
  */
 import { BadResponseError } from '../../model/errors.ts';
+import { bytes32Of } from '../../model/ids.ts';
 import type { Address, Bytes32, Hex } from '../../model/order.ts';
 
 export type Rec = Record<string, unknown>;
@@ -111,17 +112,17 @@ export function nOneOf<T extends string | number>(o: Rec, k: string, a: At, valu
 }
 
 const HEX = /^0x[0-9a-fA-F]*$/;
-const B32 = /^0x[0-9a-fA-F]{64}$/;
 const ADDR = /^0x[0-9a-fA-F]{40}$/;
 export function hex(o: Rec, k: string, a: At): Hex {
   const v = o[k];
   if (typeof v !== 'string' || !HEX.test(v)) bad(a, k, 'a 0x hex string', v);
   return v as Hex;
 }
+/** A 32-byte id (market id, nonce, hash), normalised to lower case here, where it enters (src/model/ids.ts). */
 export function bytes32(o: Rec, k: string, a: At): Bytes32 {
-  const v = o[k];
-  if (typeof v !== 'string' || !B32.test(v)) bad(a, k, 'a 0x-prefixed 32-byte hex', v);
-  return v as Bytes32;
+  const v = bytes32Of(o[k]);
+  if (v === null) bad(a, k, 'a 0x-prefixed 32-byte hex', o[k]);
+  return v;
 }
 export function nbytes32(o: Rec, k: string, a: At): Bytes32 | null {
   return o[k] === undefined || o[k] === null ? null : bytes32(o, k, a);

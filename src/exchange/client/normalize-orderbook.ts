@@ -21,6 +21,7 @@
  * Bad input throws BadResponseError naming the endpoint and the field (e.g. `asks[3].price`).
  */
 import { BadResponseError, BadInputError } from '../../model/errors.ts';
+import { bytes32Of } from '../../model/ids.ts';
 import { numberToScaled, decimalToScaled, CENT, ONE } from '../../model/units.ts';
 import type { BookLevel, BookPriceUnits, BookSizeUnits, BookSnapshot } from '../../model/book.ts';
 import type { Bytes32, OutcomeIndex } from '../../model/order.ts';
@@ -242,7 +243,9 @@ export function normalizeOrderbook(json: unknown, opts: NormalizeOrderbookOption
     throw new BadResponseError(endpoint, '(body)', 'an order-book object', json);
   }
   const o = json as Record<string, unknown>;
-  const marketId = (typeof o.marketId === 'string' ? o.marketId : opts.marketId) as Bytes32 | undefined;
+  // a market id is normalised where it enters (src/model/ids.ts)
+  const rawId = typeof o.marketId === 'string' ? o.marketId : opts.marketId;
+  const marketId = (bytes32Of(rawId) ?? rawId) as Bytes32 | undefined;
   if (marketId === undefined) throw new BadResponseError(endpoint, 'marketId', 'a market id string', o.marketId);
 
   let outcomeIndex: OutcomeIndex = opts.outcomeIndex ?? 0;

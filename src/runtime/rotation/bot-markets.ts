@@ -16,7 +16,8 @@
  * there, or still tracked, is cancelled by a reconcile of that market and read again later.
  * Release: book stream closed, lists and own set shrunk, health model and kernel slot dropped, the
  * order manager's and tick-to-wire meter's per-market memory forgotten, the store's heavy state
- * dropped (MarketReleased), the view and slot memos keyed by market forgotten, and its metric series removed. A position (or an order whose end is not
+ * dropped (MarketReleased: the memos its views derived go with its state, src/state/market-memo.ts;
+ * the slot names with the kernel's slot), and its metric series removed. A position (or an order whose end is not
  * yet known) keeps a small store record, followed by the position feeds until it is zero or the
  * market's payout is known (claimable).
  */
@@ -27,10 +28,6 @@ import type { Bytes32 } from '../../model/order.ts';
 import type { VenuePort } from '../../model/venue.ts';
 import type { OrderManager } from '../../orders/order-manager.ts';
 import { removeMarketSeries } from '../../metrics/remove-market-series.ts';
-import { forgetMarketSlots } from '../../orders/slots.ts';
-import { forgetEdgeViewMemo } from '../../state/edge-view.ts';
-import { forgetMarketViewMemo } from '../../state/market-view.ts';
-import { forgetOthersBookMemo } from '../../strategy/others-book.ts';
 import type { MarketState } from '../../state/market-state.ts';
 import { isSettled } from '../../state/release-market.ts';
 import type { StateEvent } from '../../state/events.ts';
@@ -76,17 +73,6 @@ export interface BotMarketsOptions {
   readonly onReleased?: (id: Bytes32, reason: RetireReason, time: MarketTimeReport | null, state: MarketState | undefined) => void;
   /** the market left the store for good (released flat, or its kept position went to zero or claimable) */
   readonly onGone?: (id: Bytes32) => void;
-}
-
-/**
- * The process-wide memos keyed by market (views, edge view, others' book, slot strings): a released market's go,
- * with its last books and orders (a kept position's slim record builds a small one again).
- */
-function forgetCaches(id: Bytes32): void {
-  forgetMarketViewMemo(id);
-  forgetEdgeViewMemo(id);
-  forgetOthersBookMemo(id);
-  forgetMarketSlots(id);
 }
 
 /** A venue status that ends quoting in a market → the retirement reason (null: it stays). */
@@ -216,7 +202,6 @@ export class BotMarkets {
     const keep = m !== undefined && !isSettled(m) && m.payoutYes === null;
     if (keep) this.retained.set(key, id);
     o.store.dispatch({ type: 'MarketReleased', marketId: id, keepPosition: keep, ts: o.clock.now() });
-    forgetCaches(id);
     this.removeSeries(id, m?.slug);
     if (!keep) o.onGone?.(id);
   }
@@ -232,7 +217,6 @@ export class BotMarkets {
       o.store.dispatch({ type: 'MarketReleased', marketId: id, keepPosition: false, ts: o.clock.now() });
       // what its last orders' ends (after its release) counted and kept goes too
       o.orderManager.forgetMarket(id);
-      forgetCaches(id);
       this.removeSeries(id, m?.slug);
       o.onGone?.(id);
     }

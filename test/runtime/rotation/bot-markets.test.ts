@@ -17,16 +17,15 @@ import { bindStoreMetrics } from '../../../src/metrics/bind-store-metrics.ts';
 import { createBotMetrics } from '../../../src/metrics/bot-metrics.ts';
 import type { Bytes32 } from '../../../src/model/order.ts';
 import { OrderManager } from '../../../src/orders/order-manager.ts';
-import { slotCacheSize } from '../../../src/orders/slots.ts';
 import { HealthModel } from '../../../src/health/health-model.ts';
 import { QuotingKernel, type KernelMarket } from '../../../src/kernel/quoting-kernel.ts';
 import { BotMarkets } from '../../../src/runtime/rotation/bot-markets.ts';
 import { MarketRotation } from '../../../src/runtime/rotation/market-rotation.ts';
 import { TickToWireMeter } from '../../../src/kernel/tick-to-wire.ts';
-import { edgeView, edgeViewMemoCount } from '../../../src/state/edge-view.ts';
+import { edgeView } from '../../../src/state/edge-view.ts';
 import type { StateEvent } from '../../../src/state/events.ts';
-import { marketViewMemoCount, selectMarketView } from '../../../src/state/market-view.ts';
-import { othersBook, othersBookMemoCount } from '../../../src/strategy/others-book.ts';
+import { selectMarketView } from '../../../src/state/market-view.ts';
+import { othersBook } from '../../../src/strategy/others-book.ts';
 import { StateStore } from '../../../src/state/store.ts';
 import { ManualClock } from '../../exchange/stream/manual-clock.ts';
 import { FakeVenue } from '../../orders/fake-venue.ts';
@@ -178,9 +177,8 @@ describe('BotMarkets under MarketRotation', () => {
 
   test('1,000 start/retire cycles leave no per-market state behind', async () => {
     const r = rig();
-    // the process-wide memos keyed by market (earlier tests of this file may have left entries)
-    const memos = () => ({ views: marketViewMemoCount(), edgeViews: edgeViewMemoCount(), othersBooks: othersBookMemoCount(), slots: slotCacheSize() });
-    const memosBefore = memos();
+    // the memos each market's views filled: held by its state, nowhere else (src/state/market-memo.ts)
+    const memos = new Set<object>();
     for (let i = 0; i < 1_000; i++) {
       r.select([km(i)]);
       await r.rotation.refresh();
@@ -192,6 +190,8 @@ describe('BotMarkets under MarketRotation', () => {
       const view = selectMarketView(r.store.state, id(i), r.clock.now());
       assert.ok(view);
       othersBook(view); // what the shipped strategies' fair value reads (fairFrom: others)
+      assert.ok(m.memo.book !== null && m.memo.others !== null && view.memo === m.memo, 'the view, edge and others-book memos are the market state’s');
+      memos.add(m.memo);
     }
     r.select([]);
     await r.rotation.refresh();
@@ -213,8 +213,10 @@ describe('BotMarkets under MarketRotation', () => {
       ownSet: r.om.ownMarkets()!.length,
     };
     assert.deepEqual(held, { rotation: 0, kernel: 0, orderManager: 0, health: 0, store: 0, bookStreams: 0, feedHealth: 0, meter: 0, lists: 0, ownSet: 0 });
-    // the view, edge-view, others'-book and slot memos of the 1,000 retired markets went with them
-    assert.deepEqual(memos(), memosBefore);
+    // the view, edge-view, others'-book memos of the 1,000 retired markets went with their state, and
+    // the slot names with the kernel's slots (both owners hold nothing above)
+    assert.equal(memos.size, 1_000);
+    for (const m of r.store.state.markets.values()) assert.ok(!memos.has(m.memo));
     // metric series: removal is asynchronous (prom-client's get); give it a turn
     await new Promise((res) => setImmediate(res));
     const text = await r.metrics.registry.metrics();

@@ -1,0 +1,67 @@
+/**
+ * Ids are normalised where they enter (src/model/ids.ts; docs/architecture.md#ids-at-the-boundary):
+ * a market id or nonce in mixed case from the venue, a book payload or the config comes out lower
+ * case, so the code inside matches it with ===.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseConfigText } from '../../src/config/load-config.ts';
+import { parseOrder } from '../../src/exchange/client/parse-order.ts';
+import { normalizeOrderbook } from '../../src/exchange/client/normalize-orderbook.ts';
+import { bytes32Of, isBytes32 } from '../../src/model/ids.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
+import { StateStore } from '../../src/state/store.ts';
+import { selectMarketView } from '../../src/state/market-view.ts';
+
+const LOWER = ('0x' + 'ab'.repeat(32)) as Bytes32;
+const MIXED = '0x' + 'aB'.repeat(32);
+const NONCE_MIXED = '0x' + 'Cd'.repeat(32);
+
+test('bytes32Of: lower-cases a 32-byte hex id, rejects anything else', () => {
+  assert.equal(bytes32Of(MIXED), LOWER);
+  assert.equal(bytes32Of(LOWER), LOWER);
+  assert.equal(isBytes32(LOWER), true);
+  assert.equal(isBytes32(MIXED), false);
+  for (const bad of ['0x' + 'ab'.repeat(31), 'ab'.repeat(32), '0x' + 'zz'.repeat(32), 42, null, undefined]) assert.equal(bytes32Of(bad), null, String(bad));
+});
+
+test('a venue order in mixed case is normalised where it is parsed', () => {
+  const o = parseOrder(
+    {
+      marketId: MIXED,
+      trader: '0x' + '11'.repeat(20),
+      nonce: NONCE_MIXED,
+      side: 0,
+      outcomeIndex: 1,
+      price: '500000',
+      size: '1000000',
+      filledSize: '0',
+      remainingSize: '1000000',
+      percentFilled: 0,
+      type: 'limit',
+      status: 'open',
+      voidReason: null,
+      insertedAt: '2026-01-01T00:00:00Z',
+      expiry: '0',
+      settlementVersion: 2,
+    },
+    { ep: 'GET /orders', path: 'orders[0]' },
+  );
+  assert.equal(o.marketId, LOWER);
+  assert.equal(o.nonce, NONCE_MIXED.toLowerCase());
+});
+
+test('a book payload in mixed case lands on the market the bot keys in lower case', () => {
+  const book = normalizeOrderbook({ marketId: MIXED, outcomeIndex: 1, bids: [{ price: 0.49, size: 10 }], asks: [{ price: 0.51, size: 10 }], timestamp: 1000 });
+  assert.equal(book.marketId, LOWER);
+  const store = new StateStore();
+  store.dispatch({ type: 'BookEventReceived', event: { type: 'snapshot', book, seq: 1, localTs: 1000, source: 'stream' }, ts: 1000 });
+  assert.equal(selectMarketView(store.state, LOWER, 1001)!.marketId, LOWER);
+});
+
+test('a config market id in mixed case is normalised where it is parsed', async () => {
+  const c = await parseConfigText(`venue: mainnet\nmarkets:\n  - id: "${MIXED}"\n`, 'x.yaml', { env: {} });
+  const sel = c.markets[0]!.select;
+  assert.equal(sel.by, 'id');
+  assert.equal(sel.by === 'id' ? sel.id : null, LOWER);
+});
