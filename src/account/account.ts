@@ -29,7 +29,7 @@
  */
 import type { OutcomeIndex, SideValue } from '../model/order.ts';
 import { ONE, notionalCeil, notionalFloor } from '../model/units.ts';
-import { applyFill as applyToPosition, FLAT, toMicro, unrealisedScaled, type PositionState } from '../state/position.ts';
+import { applyFill as applyToPosition, FLAT, syncHoldings, toMicro, unrealisedScaled, type PositionState } from '../state/position.ts';
 
 export type FeeSource = 'venue' | 'model';
 export type FillOrigin = 'own' | 'foreign';
@@ -193,6 +193,8 @@ class MarketBook {
   claimedPos: PositionState | null = null;
   lastRead: { yes: number; no: number; at: number } | null = null;
   driftSince: number | null = null;
+  /** the venue's holdings at the books' average cost, for the limits, while a drift has outlasted the grace */
+  venueHeld: PositionState | null = null;
   /** this market's contribution to the account totals (1e-6 USDC), as last added */
   cRealised = 0n;
   cUnrealised = 0n;
@@ -255,8 +257,14 @@ export class Account {
   late = 0;
   /** fills applied in total (duplicates excluded) */
   fillCount = 0;
-  /** bumped whenever a position changes (a fill, a baseline, a claim): callers cache on it */
+  /** bumped whenever a position changes (a fill, a baseline, a claim, the limits' holdings): callers cache on it */
   version = 0;
+  /**
+   * How long a balance read may differ from the books before the limits use the venue's holdings
+   * (limitHoldingsOf), ms; null: never (the books' own). The bot sets the health grace
+   * (`health.notQuotingGraceSeconds`): the same moment the account state becomes books-drift.
+   */
+  driftGraceMs: number | null = null;
 
   constructor(o: AccountOptions = {}) {
     this.window = Math.max(16, o.window ?? 4096);
@@ -427,7 +435,17 @@ export class Account {
     if (yes === 0 && no === 0 && !this.books.has(marketId.toLowerCase())) return [];
     const b = this.book(marketId);
     b.lastRead = { yes, no, at };
-    return this.recheck(b, at);
+    const d = this.recheck(b, at);
+    // past the grace the limits hold what the venue holds: a fill the books never got must not keep
+    // them on a phantom position (the books stay as they are for PnL; the drift stays raised)
+    if (d.length > 0 && this.driftGraceMs !== null && b.driftSince !== null && at - b.driftSince >= this.driftGraceMs && !b.claimed) {
+      const v = b.venueHeld;
+      if (v === null || v.yes !== yes || v.no !== no || v.fills !== b.state.pos.fills) {
+        b.venueHeld = syncHoldings(b.state.pos, yes, no);
+        this.version++;
+      }
+    }
+    return d;
   }
 
   /** The differences between the last read and the books now (a fill can settle them). */
@@ -437,6 +455,11 @@ export class Account {
     const h = b.holdings();
     if (h.yes === r.yes && h.no === r.no) {
       b.driftSince = null;
+      if (b.venueHeld !== null) {
+        // the books agree again: the limits are back on them
+        b.venueHeld = null;
+        this.version++;
+      }
       return [];
     }
     if (b.driftSince === null) b.driftSince = at ?? r.at;
@@ -523,6 +546,16 @@ export class Account {
     }
     // one order whatever order the markets arrived in
     return out.sort((x, y) => (x.marketId < y.marketId ? -1 : x.marketId > y.marketId ? 1 : y.outcomeIndex - x.outcomeIndex));
+  }
+
+  /**
+   * The position the limits check (src/state/market-view.ts): the books' (holdingsOf), except while a
+   * balance read has differed from them for longer than `driftGraceMs`: then the venue's holdings at
+   * the books' average cost, until the reads agree again (docs/books-and-pnl.md, "Position limits").
+   */
+  limitHoldingsOf(marketId: string): PositionState {
+    const b = this.books.get(marketId) ?? this.books.get(marketId.toLowerCase());
+    return b !== undefined && b.venueHeld !== null ? b.venueHeld : this.holdingsOf(marketId);
   }
 
   /** The position state of a market as the books hold it (strategies' average entry, tests). */

@@ -277,7 +277,10 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
     for (const [k, o] of byNonce) {
       if (!tracker.needsAverage(o) || lookups++ >= maxLookups) continue;
       try {
+        let seen = 0;
         for await (const a of opts.client.orders.iterate({ trader: opts.trader, search: o.nonce, limit: 10 })) {
+          // one page at most: a venue whose search does not match nonces must not page through the history
+          if (++seen > 10) break;
           if (a.nonce.toLowerCase() !== k) continue;
           // the same order, read later: never fewer fills than the read it replaces
           if (filledShares(a) >= filledShares(o)) byNonce.set(k, a);

@@ -32,7 +32,7 @@ import { EventBus } from './event-bus.ts';
 import { QuotingKernel, type KernelMarket, type QuotingKernelOptions } from './quoting-kernel.ts';
 
 /** What the core reads of the config (a backtest's config may lack the account section). */
-export type CoreConfig = Pick<BotConfig, 'orders' | 'feeds' | 'edge'> & { readonly account?: BotConfig['account'] };
+export type CoreConfig = Pick<BotConfig, 'orders' | 'feeds' | 'edge'> & { readonly account?: BotConfig['account']; readonly health?: BotConfig['health'] };
 
 /** The kernel's hooks and carried-over state a caller may add (the rest is the core's to set). */
 export type KernelHooks = Omit<
@@ -124,6 +124,9 @@ export function createTradingCore(o: TradingCoreOptions): TradingCore {
     ...(cfg.account ? { accountLimits: cfg.account } : {}),
     onOrderEvent: (e) => orderEvents.told(e),
   });
+  // past the health grace a balance read that still differs from the books moves the limits onto the
+  // venue's holdings (src/account/account.ts limitHoldingsOf); a config built without `health:` keeps them on the books
+  if (cfg.health) kernel.account.driftGraceMs = cfg.health.notQuotingGraceMs;
   const apply = (e: StateEvent): void => kernel.onEvent(e);
   const applyAll = (es: readonly StateEvent[]): void => kernel.onEvents(es);
   return {

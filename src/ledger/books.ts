@@ -274,10 +274,11 @@ export function ledgerSummary(ledger: Ledger, f: Filter = {}): LedgerSummary {
     .prepare(`SELECT COUNT(*) AS n, COALESCE(SUM(fee), 0) AS fees FROM fills ${fw.sql}${fw.sql ? ' AND' : ' WHERE'} origin = 'foreign'`)
     .get(...fw.args) as { n: number; fees: number };
   let foreignVolume = 0n;
+  // as the books count a fill's volume (src/state/position.ts): its stated collateral, else price × size
   for (const r of ledger.db
-    .prepare(`SELECT price, size FROM fills ${fw.sql}${fw.sql ? ' AND' : ' WHERE'} origin = 'foreign'`)
-    .iterate(...fw.args) as IterableIterator<{ price: number; size: number }>)
-    foreignVolume += BigInt(r.price) * BigInt(r.size);
+    .prepare(`SELECT price, size, notional FROM fills ${fw.sql}${fw.sql ? ' AND' : ' WHERE'} origin = 'foreign'`)
+    .iterate(...fw.args) as IterableIterator<{ price: number; size: number; notional: number | null }>)
+    foreignVolume += r.notional === null ? BigInt(r.price) * BigInt(r.size) : BigInt(r.notional) * 1_000_000n;
   const bySource = ledger.db.prepare(`SELECT fee_source AS s, COALESCE(SUM(fee), 0) AS fees FROM fills ${fw.sql} GROUP BY fee_source`).all(...fw.args) as {
     s: string;
     fees: number;

@@ -401,6 +401,10 @@ export class BotLedger {
       case 'MarketMetadataUpdated':
         if (e.payoutYes !== undefined && e.payoutYes !== null) this.resolved(e.marketId, e.payoutYes, e.ts);
         return;
+      case 'MarketReleased':
+        // no more metadata polls of it: its payout need not be remembered (a later one is one idempotent write)
+        this.payouts.delete(e.marketId.toLowerCase());
+        return;
       case 'QuoteDenied': {
         const k = `${e.marketId.toLowerCase()}|${e.reason}`;
         this.denials.set(k, (this.denials.get(k) ?? 0) + 1);
@@ -445,7 +449,10 @@ export class BotLedger {
     }
   }
 
-  /** payouts recorded by this process, per market (a metadata poll repeats a resolution many times) */
+  /**
+   * payouts recorded by this process, per market still in the bot (a metadata poll repeats a
+   * resolution many times); a released market's is forgotten, so rotation does not grow it
+   */
   private readonly payouts = new Map<string, number>();
 
   /**

@@ -148,7 +148,7 @@ export function reservedCollateral(m: MarketState): bigint {
  * only reconcile against them: docs/books-and-pnl.md), else the store's own (tools, tests).
  */
 function riskPosition(m: MarketState, books: Account | undefined): PositionState {
-  return books === undefined ? m.position : books.holdingsOf(m.marketId);
+  return books === undefined ? m.position : books.limitHoldingsOf(m.marketId);
 }
 
 /** One market's share of the account totals; recomputed when its position, orders or mark change. */
@@ -161,7 +161,7 @@ function contributionOf(m: MarketState, books: Account | undefined): Contributio
   if (books === undefined) pos = m.position;
   else if (memo.cBooks === books && memo.cVersion === books.version && memo.cPosition !== null) pos = memo.cPosition;
   else {
-    pos = books.holdingsOf(m.marketId);
+    pos = books.limitHoldingsOf(m.marketId);
     memo.cBooks = books;
     memo.cVersion = books.version;
   }

@@ -171,3 +171,39 @@ describe('account books: order independence (property)', () => {
     );
   });
 });
+
+describe('a fill the books never get: the limits after the drift grace', () => {
+  it('past the grace the limits hold the venue’s holdings at the books’ average cost; the books, their PnL and the drift stay; a late fill puts the limits back on the books', () => {
+    const a = new Account();
+    a.driftGraceMs = 30_000;
+    a.applyFill(fill(1, 0, 400_000, 10 * S, 1));
+    const booksPos = a.holdingsOf(M);
+    // the venue holds 4 more YES than the books: a fill the books have not got (yet)
+    assert.equal(a.reconcile(M, 14 * S, 0, 1_000).length, 1);
+    assert.equal(a.limitHoldingsOf(M), booksPos, 'within the grace: the books (a read may land before its fill)');
+    a.reconcile(M, 14 * S, 0, 30_999);
+    assert.equal(a.limitHoldingsOf(M).net, 10 * S);
+    const v0 = a.version;
+    assert.equal(a.reconcile(M, 14 * S, 0, 31_000).length, 1, 'the drift stays raised');
+    assert.ok(a.version > v0, 'the views that cache on the version recompute');
+    const lim = a.limitHoldingsOf(M);
+    assert.equal(lim.net, 14 * S, "past the grace: the venue's holdings");
+    assert.equal(Number(lim.basis) / lim.net, 400_000, "at the books' average cost");
+    assert.equal(a.holdingsOf(M).net, 10 * S, 'the books keep what their fills say');
+    assert.equal(a.market(M)!.yes, 10 * S);
+    assert.equal(a.drifts().length, 1);
+    // the fill arrives: the books agree with the venue, the limits are the books' again
+    a.applyFill(fill(1, 0, 420_000, 4 * S, 2));
+    assert.equal(a.drifts().length, 0);
+    assert.equal(a.limitHoldingsOf(M), a.holdingsOf(M));
+    assert.equal(a.limitHoldingsOf(M).net, 14 * S);
+  });
+
+  it('without a grace (tools, tests) the limits stay on the books whatever the reads say', () => {
+    const a = new Account();
+    a.applyFill(fill(1, 0, 400_000, 10 * S, 1));
+    a.reconcile(M, 14 * S, 0, 1_000);
+    a.reconcile(M, 14 * S, 0, 10_000_000);
+    assert.equal(a.limitHoldingsOf(M).net, 10 * S);
+  });
+});

@@ -251,3 +251,38 @@ test("an order that took liquidity: its fills are recorded at the venue's averag
   assert.equal(f.get(n('2'))!.price, 0.6, 'a sale never fills below its limit: the stated average is not taken');
   l.close();
 });
+
+test("the bot ledger records each resolution once and forgets a released market's payout (rotation does not grow its memory)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bm-vt-'));
+  const file = join(dir, 'l.sqlite');
+  try {
+    clock.t = T0;
+    const cfg = { file: '', venue: { kind: 'url' }, ledger: { path: file, flushMs: 200, markMs: 10_000, fees: FEES }, markets: [] } as never;
+    const bl = await BotLedger.open({
+      config: cfg,
+      clock,
+      logger: silentLogger,
+      trader: TRADER,
+      venue: 'http://x/v2',
+      chain: 'testnet',
+      client: historyClient(0n, []),
+      embedded: false,
+      markets: 1,
+      paper: false,
+      newLedger: true,
+    });
+    const payouts = () => (bl as unknown as { payouts: Map<string, number> }).payouts.size;
+    for (let i = 0; i < 50; i++) {
+      const id = `0x${i.toString(16).padStart(64, '0')}` as Bytes32;
+      // a metadata poll repeats the resolution many times: one record
+      for (let k = 0; k < 3; k++) bl.onEvent({ type: 'MarketMetadataUpdated', marketId: id, status: 'resolved', payoutYes: 1_000_000, ts: T0 + i });
+      bl.onEvent({ type: 'MarketReleased', marketId: id, keepPosition: true, ts: T0 + i });
+    }
+    assert.equal(payouts(), 0, 'nothing kept for markets the bot released');
+    bl.ledger.flush();
+    assert.equal((bl.ledger.db.prepare('SELECT COUNT(*) AS n FROM resolutions').get() as { n: number }).n, 50);
+    bl.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
