@@ -19,6 +19,29 @@ export interface EndpointsPhase {
   readonly endpoint: MetricsEndpoint | null;
 }
 
+/**
+ * The checks of /readyz (all true: ready) from the order manager's readiness, the health model's, the
+ * operator's holds in the kernel and the ledger watch. An operator's halt or pause is a deliberate stop,
+ * but not ready: the bot does not quote what it should.
+ */
+export function readyChecks(
+  r: { readonly reconciled: boolean; readonly notHalted: boolean },
+  h: { readonly process: string; readonly reasons: readonly string[] },
+  operator: { readonly halted: boolean; readonly paused: number },
+  ledgerDown: string | null,
+): Record<string, boolean> {
+  return {
+    reconciled: r.reconciled,
+    notHalted: r.notHalted && h.process !== 'halted' && !operator.halted,
+    running: h.process === 'running' || h.process === 'halted',
+    marketsQuoting: !h.reasons.some((x) => x.startsWith('market ')),
+    notPaused: operator.paused === 0,
+    // the books and the venue's balance reads agree (within the grace)
+    booksAgree: !h.reasons.some((x) => x.startsWith('books-drift')),
+    ledgerWritable: ledgerDown == null,
+  };
+}
+
 export async function endpointsPhase(c: StartContext, { lists }: SelectPhase, { bookLedger }: LedgerPhase, cp: CorePhase): Promise<EndpointsPhase> {
   const { cfg, metrics, log } = c;
   const { kernel: k, orderManager: om, store } = cp.core;
@@ -37,18 +60,7 @@ export async function endpointsPhase(c: StartContext, { lists }: SelectPhase, { 
   const ready = (): Record<string, boolean> => {
     const r = readiness();
     healthModel.evaluateOncePerTurn();
-    const h = healthModel.readiness();
-    // an operator's halt or pause is a deliberate stop, but not ready: the bot does not quote what it should
-    return {
-      reconciled: r.reconciled,
-      notHalted: r.notHalted && h.process !== 'halted' && !k.halted,
-      running: h.process === 'running' || h.process === 'halted',
-      marketsQuoting: !h.reasons.some((x) => x.startsWith('market ')),
-      notPaused: k.pausedList().length === 0,
-      // the books and the venue's balance reads agree (within the grace)
-      booksAgree: !h.reasons.some((x) => x.startsWith('books-drift')),
-      ledgerWritable: ledgerWatch.down == null,
-    };
+    return readyChecks(r, healthModel.readiness(), { halted: k.halted, paused: k.pausedList().length }, ledgerWatch.down);
   };
   metrics.setReadiness(ready);
   const readyDetails = (): Record<string, unknown> => {
