@@ -257,20 +257,7 @@ test("the bot ledger records each resolution once and forgets a released market'
   const file = join(dir, 'l.sqlite');
   try {
     clock.t = T0;
-    const cfg = { file: '', venue: { kind: 'url' }, ledger: { path: file, flushMs: 200, markMs: 10_000, fees: FEES }, markets: [] } as never;
-    const bl = await BotLedger.open({
-      config: cfg,
-      clock,
-      logger: silentLogger,
-      trader: TRADER,
-      venue: 'http://x/v2',
-      chain: 'testnet',
-      client: historyClient(0n, []),
-      embedded: false,
-      markets: 1,
-      paper: false,
-      newLedger: true,
-    });
+    const bl = await openBotLedger({ path: file, clock, trader: TRADER, client: historyClient(0n, []), fees: FEES, newLedger: true });
     const payouts = () => (bl as unknown as { payouts: Map<string, number> }).payouts.size;
     for (let i = 0; i < 50; i++) {
       const id = `0x${i.toString(16).padStart(64, '0')}` as Bytes32;
