@@ -22,6 +22,7 @@ import type { Logger } from '../core/logger.ts';
 import type { BotConfig } from '../config/types.ts';
 import { ConfigError } from '../model/errors.ts';
 import type { Address, Bytes32 } from '../model/order.ts';
+import { bytes32Of } from '../model/ids.ts';
 import type { RiskReason } from '../risk/types.ts';
 import type { Account } from '../account/account.ts';
 import type { AccountRiskFigures } from '../account/account-risk.ts';
@@ -241,7 +242,9 @@ export class BotLedger {
     }
     for (const [id, p] of books) {
       const position = q.has(id) ? p : { ...FLAT, realised: p.realised, fees: p.fees, volume: p.volume, fills: p.fills };
-      markets = markets.set(id, { ...emptyMarket(id as Bytes32), position });
+      // a ledger row's id, normalised where it enters (src/model/ids.ts)
+      const key = bytes32Of(id) ?? (id as Bytes32);
+      markets = markets.set(key, { ...emptyMarket(key), position });
     }
     return { ...s, markets };
   }

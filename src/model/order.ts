@@ -4,7 +4,13 @@
  */
 export type Hex = `0x${string}`;
 export type Address = Hex;
-export type Bytes32 = Hex;
+declare const normalId: unique symbol;
+/**
+ * A 32-byte value (market id, nonce, hash) in normal form: `0x` + 64 lower-case hex digits. Made by
+ * src/model/ids.ts (bytes32Of, where it enters) or by code that produces lower-case hex itself;
+ * compare with ===.
+ */
+export type Bytes32 = Hex & { readonly [normalId]: true };
 
 /** outcomeIndex: 1 = YES, 0 = NO (docs/venue.md#encodings-and-enums; the old spec's "0 = yes" is a known conflict). */
 export const Outcome = { NO: 0, YES: 1 } as const;

@@ -12,7 +12,8 @@ import type { MappedOrder } from '../strategy/to-orders.ts';
 import type { DesiredOrder } from './diff.ts';
 
 export function slotOf(marketId: Bytes32, side: 'bid' | 'ask', level: number): string {
-  return `${marketId.toLowerCase()}:${side}:${level}`;
+  // a Bytes32 is lower case already (src/model/ids.ts)
+  return `${marketId}:${side}:${level}`;
 }
 
 export interface ParsedSlot {

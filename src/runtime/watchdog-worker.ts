@@ -22,6 +22,7 @@ import type { AddressInfo } from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger, registerSecret, type Logger } from '../core/logger.ts';
 import type { ChainConfig } from '../exchange/chains.ts';
+import type { Bytes32 } from '../model/order.ts';
 
 export const EXIT_WATCHDOG = 5;
 
@@ -136,7 +137,7 @@ function run(d: WatchdogWorkerData): void {
     let remaining = -1;
     try {
       for (let round = 1; round <= 3; round++) {
-        const open: `0x${string}`[] = [];
+        const open: Bytes32[] = [];
         for await (const o of client.orders.iterate({ trader: signer.address, status: ['open'], limit: 100 })) {
           if (o.status === 'open' && (scope === null || scope.has(o.marketId.toLowerCase()))) open.push(o.nonce);
         }

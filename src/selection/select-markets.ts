@@ -117,7 +117,7 @@ export async function selectMarkets(
         maxMarkets + offers.reduce((n, o) => n + o.ids.length, 0),
       );
     }
-    for (const m of found) if (!spelled.has(m.id.toLowerCase())) spelled.set(m.id.toLowerCase(), m.id);
+    for (const m of found) if (!spelled.has(m.id)) spelled.set(m.id, m.id);
     offers.push({ ids: found.map((m) => m.id), limit: s.by === 'filter' ? s.limit : 0 });
   }
   const taken = assignFirstWins(offers, maxMarkets);

@@ -4,6 +4,7 @@
  * every 5 minutes) that complete a couple of seconds later with the book's current chance.
  * Kept in `state.ext.oracle`, so it is saved with the rest.
  */
+import type { Bytes32 } from '../model/order.ts';
 import type { ExchangeState } from './context.ts';
 
 export const ORACLE_EXT_KEY = 'oracle';
@@ -72,7 +73,7 @@ export function oracleUpdate(state: ExchangeState, marketId: string, now: number
     shortSummary: `Evidence is ${decision}.`,
     expandedSummary: `Simulated oracle check: ${posts} relevant posts, ${decision}${chance === null ? '' : ` (book chance ${(chance * 100).toFixed(1)}%)`}.`,
   };
-  state.services.addActivity({ type: 'oracle_update', marketId: marketId as `0x${string}`, ts: now, data: { confidence: chance, status: decision } });
+  state.services.addActivity({ type: 'oracle_update', marketId: marketId as Bytes32, ts: now, data: { confidence: chance, status: decision } });
 }
 
 /** Advance pending quotes whose processing time has passed (lazy, at read time). */

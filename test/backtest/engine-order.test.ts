@@ -4,11 +4,12 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { toEngineOrder } from '../../src/backtest/engine-order.ts';
 import { tapeOrder } from '../../src/backtest/tape-order.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 import { defaultMaxFee, toSettlementV2Order } from '../../src/exchange/signing/orderMapping.ts';
 import type { PlannedOrder } from '../../src/model/venue.ts';
 import { M } from './helpers.ts';
 
-const NONCE = `0x${'07'.repeat(32)}` as const;
+const NONCE = `0x${'07'.repeat(32)}` as Bytes32;
 const TRADER = `0x${'11'.repeat(20)}` as const;
 
 test('toEngineOrder carries exactly the signed Settlement V2 limits', () => {

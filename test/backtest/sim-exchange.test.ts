@@ -6,6 +6,7 @@ import { SimExchange, type SimFill } from '../../src/backtest/sim-exchange.ts';
 import { VirtualClock } from '../../src/backtest/virtual-clock.ts';
 import type { RecordedEvent } from '../../src/backtest/recording/format.ts';
 import { book, cols, order, trade } from './helpers.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 
 function setup(events: RecordedEvent[], fees = { makerBps: 0, takerBps: 0 }) {
   const c = cols(events);
@@ -111,7 +112,7 @@ test('bad orders are refused with a code, not thrown', () => {
     message: 'price 455000 is off the 10000 tick',
   });
   assert.equal(x.place(order({ side: 0, price: 450_000, size: 0 }), 0).ok, false);
-  assert.equal(x.place({ ...order({ side: 0, price: 450_000, size: S }), marketId: `0x${'cd'.repeat(32)}` }, 0).ok, false);
+  assert.equal(x.place({ ...order({ side: 0, price: 450_000, size: S }), marketId: `0x${'cd'.repeat(32)}` as Bytes32 }, 0).ok, false);
   assert.equal(x.place({ ...order({ side: 0, price: 450_000, size: S }), side: 3 as 0 }, 0).ok, false);
   assert.equal(x.place({ ...order({ side: 0, price: 450_000, size: S }), outcomeIndex: 2 as 1 }, 0).ok, false);
   assert.equal(x.rejected, 5);

@@ -12,6 +12,7 @@ import { viewBook } from '../../src/strategy/view-book.ts';
 import type { MarketView, WorkingQuote } from '../../src/strategy/types.ts';
 import { DEFAULT_RISK } from '../../src/config/parse-risk.ts';
 import { cpuOpsPerSecond, percentile, report } from './lib.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 
 const S = 1_000_000;
 const NOW = 1_800_000_000_000;
@@ -32,7 +33,7 @@ function view(k: number): MarketView {
     placedAt: NOW - 1000,
   });
   return {
-    marketId: ('0x' + 'ab'.repeat(32)) as `0x${string}`,
+    marketId: ('0x' + 'ab'.repeat(32)) as Bytes32,
     tick: 10_000,
     minSize: S,
     deadline: NOW + 86_400_000,

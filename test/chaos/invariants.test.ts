@@ -19,6 +19,7 @@ import {
   silentlyNotQuoting,
   ordersInEndedMarkets,
 } from '../../src/chaos/invariants.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 
 const M = '0x' + 'aa'.repeat(32);
 let n = 0;
@@ -151,9 +152,9 @@ test('no silent not-quoting: a market without a live quote must have a reason in
 });
 
 test('no order in an ended market: resolved is always a breach, closed only past the grace', () => {
-  const A = M as `0x${string}`;
-  const B = `0x${'bb'.repeat(32)}` as const;
-  const C = `0x${'cc'.repeat(32)}` as const;
+  const A = M as Bytes32;
+  const B = `0x${'bb'.repeat(32)}` as Bytes32;
+  const C = `0x${'cc'.repeat(32)}` as Bytes32;
   const open = [order({ marketId: A }), order({ marketId: B }), order({ marketId: C })];
   const markets = new Map([
     [A, { status: 'active', deadline: 100_000 }],

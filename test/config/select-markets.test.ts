@@ -2,8 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseConfigText } from '../../src/config/load-config.ts';
 import { selectMarkets, type MarketInfo } from '../../src/selection/selectors.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 
-const id = (n: number) => ('0x' + n.toString(16).padStart(64, '0')) as `0x${string}`;
+const id = (n: number) => ('0x' + n.toString(16).padStart(64, '0')) as Bytes32;
 const M = (n: number, o: Partial<MarketInfo> = {}): MarketInfo => ({
   id: id(n),
   slug: `m${n}`,

@@ -15,12 +15,13 @@ import { createLogger } from '../../src/core/logger.ts';
 import { remainingShares } from '../../src/orders/venue-order-shares.ts';
 import { selectMarketView } from '../../src/state/market-view.ts';
 import { config, openOrders, place, setBook, startExchange, startTestBot, waitFor, yesTerms } from './harness.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 
 const S = 1_000_000;
 
 test('a resolved market: orders gone, claimable position logged, counted and reported, and no longer in the total limits', { timeout: 90_000 }, async () => {
   const h = await startExchange({ markets: 2 });
-  const [m1, m2] = h.markets as [`0x${string}`, `0x${string}`];
+  const [m1, m2] = h.markets as [Bytes32, Bytes32];
   await setBook(h, m1, 460_000, 540_000);
   await setBook(h, m2, 460_000, 540_000);
   const logs: string[] = [];

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Bot } from '../../src/runtime/bot.ts';
 import { config, openOrders, place, setBook, startExchange, startTestBot, waitFor, yesTerms, type Harness } from './harness.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 
 let h: Harness;
 let bot: Bot;
@@ -21,7 +22,7 @@ after(async () => {
   await h?.close();
 });
 
-const bestBid = async (m: `0x${string}`) =>
+const bestBid = async (m: Bytes32) =>
   Math.max(
     ...(await openOrders(h.bot, m))
       .map(yesTerms)

@@ -7,11 +7,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { config, openOrders, setBook, startExchange, startTestBot, waitFor } from '../e2e/harness.ts';
 import { rankScores } from '../../src/selection/ranker.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 
 test('bookmaker run with a rank entry quotes the top markets by score and nothing else; nothing is left after stop', async () => {
   const h = await startExchange({ markets: 4 });
   try {
-    const [narrow, wide, middle, empty] = h.markets as [`0x${string}`, `0x${string}`, `0x${string}`, `0x${string}`];
+    const [narrow, wide, middle, empty] = h.markets as [Bytes32, Bytes32, Bytes32, Bytes32];
     await setBook(h, narrow, 490_000, 510_000);
     await setBook(h, wide, 460_000, 540_000);
     await setBook(h, middle, 470_000, 520_000);
@@ -23,7 +24,7 @@ test('bookmaker run with a rank entry quotes the top markets by score and nothin
     const bot = await startTestBot(h, cfg);
     let stopped = false;
     try {
-      const quoted = async (id: string) => (await openOrders(h.bot, id as `0x${string}`)).length > 0;
+      const quoted = async (id: string) => (await openOrders(h.bot, id as Bytes32)).length > 0;
       await waitFor('the bot quotes the two widest markets', async () => (await quoted(wide)) && (await quoted(middle)));
       assert.equal(await quoted(narrow), false);
       assert.equal(await quoted(empty), false);

@@ -2,6 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, harness, type Harness } from './helpers.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 
 let h: Harness;
 before(async () => {
@@ -89,7 +90,7 @@ test('malformed bodies → 400 naming the field; unknown market → 404; bad JSO
     assert.equal(r.body.field, field);
     assert.ok(String(r.body.message).includes(field));
   }
-  const other = h.alice.signOrder({ marketId: `0x${'ab'.repeat(32)}`, outcomeIndex: 1, side: 0, price: 300_000, size: 5_000_000 });
+  const other = h.alice.signOrder({ marketId: `0x${'ab'.repeat(32)}` as Bytes32, outcomeIndex: 1, side: 0, price: 300_000, size: 5_000_000 });
   assert.equal((await call(h.base, 'POST', '/orders', other, A)).status, 404);
   const bad = await call(h.base, 'POST', '/orders', '{not json', A);
   assert.equal(bad.status, 400);
@@ -140,7 +141,7 @@ test('cancel: 201 then 200 alreadyCancelled; another trader → 403; unknown non
   assert.equal(r2.body.alreadyCancelled, true);
   const got = await call(h.base, 'GET', `/orders/${c.body.order.id}`, undefined, A);
   assert.equal(got.body.status, 'cancelled');
-  const missing = h.alice.signCancel(`0x${'cd'.repeat(32)}`);
+  const missing = h.alice.signCancel(`0x${'cd'.repeat(32)}` as Bytes32);
   assert.equal((await call(h.base, 'POST', '/orders/cancel', missing, A)).status, 404);
 });
 

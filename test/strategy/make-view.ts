@@ -1,8 +1,9 @@
 /** A MarketView builder for tests: sensible defaults, override what a case needs. */
 import { viewBook } from '../../src/strategy/view-book.ts';
 import type { MarketView, ViewLevel } from '../../src/strategy/types.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 
-export const MARKET = ('0x' + 'ab'.repeat(32)) as `0x${string}`;
+export const MARKET = ('0x' + 'ab'.repeat(32)) as Bytes32;
 export const NOW = 1_800_000_000_000;
 export const S = 1_000_000;
 

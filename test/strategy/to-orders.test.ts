@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { toOrder, toOrders, toYesTerms } from '../../src/strategy/to-orders.ts';
 import { snapPrice, maxPrice, isOnGrid } from '../../src/strategy/snap-price.ts';
 import type { DesiredQuote } from '../../src/strategy/types.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 
-const M = ('0x' + '11'.repeat(32)) as `0x${string}`;
+const M = ('0x' + '11'.repeat(32)) as Bytes32;
 const opts = { marketId: M, tick: 10_000 };
 const S = 1_000_000;
 

@@ -4,5 +4,6 @@ import { keccak256, toBytes } from 'viem';
 import type { Bytes32 } from '../../model/order.ts';
 
 export function importedMarketId(origin: string): Bytes32 {
-  return keccak256(toBytes(origin));
+  // a keccak digest is lower-case hex: the normal form (src/model/ids.ts)
+  return keccak256(toBytes(origin)) as Bytes32;
 }

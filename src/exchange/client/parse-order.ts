@@ -3,7 +3,7 @@
  * may answer a bare Order (spec) or `{order}` (SDK tests): both are accepted (`parseOrderAnswer`).
  */
 import { BadResponseError } from '../../model/errors.ts';
-import { ORDER_STATUSES, type Hex, type VenueOrder, type VoidReason } from '../../model/order.ts';
+import { ORDER_STATUSES, type Bytes32, type VenueOrder, type VoidReason } from '../../model/order.ts';
 import { ONE } from '../../model/units.ts';
 import { address, asObject, fieldName, bytes32, hex, nbig, nOneOf, num, oneOf, str, sub, unum, type At, type Rec } from './fields.ts';
 import { normalizePrice } from './normalize-orderbook.ts';
@@ -52,7 +52,7 @@ export function parseOrder(v: unknown, a: At): VenueOrder {
     marketId: bytes32(o, 'marketId', a),
     trader: address(o, 'trader', a),
     // normalised where it enters (src/model/ids.ts): code inside compares nonces with ===
-    nonce: hex(o, 'nonce', a).toLowerCase() as Hex,
+    nonce: hex(o, 'nonce', a).toLowerCase() as Bytes32,
     side: oneOf(o, 'side', a, [0, 1] as const),
     outcomeIndex: oneOf(o, 'outcomeIndex', a, [0, 1] as const),
     price,

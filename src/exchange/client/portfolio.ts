@@ -1,5 +1,6 @@
 /** Portfolio (auth): summary (cursor), positions (cursor), claimable, stats. Amounts as bigint 1e-6 units. */
 import type { Address, Bytes32, OutcomeIndex } from '../../model/order.ts';
+import { bytes32Of } from '../../model/ids.ts';
 import type { ClientContext } from './context.ts';
 import { BadResponseError } from '../../model/errors.ts';
 import { address, arr, asObject, at, big, bytes32, pageCursor, int, nOneOf, nstr, num, oneOf, sbig, str, strings, type At } from './fields.ts';
@@ -73,7 +74,8 @@ export async function getPortfolio(
   const o = asObject(res.json, a);
   return {
     portfolio: arr(o, 'portfolio', a, parseHolding),
-    marketIds: o.marketIds === undefined ? [] : (strings(o, 'marketIds', a) as Bytes32[]),
+    // normalised where they enter (src/model/ids.ts)
+    marketIds: o.marketIds === undefined ? [] : strings(o, 'marketIds', a).map((x) => bytes32Of(x) ?? (x as Bytes32)),
     cursor: pageCursor(o, a, res.headers),
   };
 }

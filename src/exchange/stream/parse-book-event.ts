@@ -18,6 +18,7 @@
  */
 import { BadResponseError } from '../../model/errors.ts';
 import { BadInputError } from '../../model/errors.ts';
+import { bytes32Of } from '../../model/ids.ts';
 import type { BookLevel, BookPriceUnits, BookSizeUnits } from '../../model/book.ts';
 import type { Bytes32, OutcomeIndex } from '../../model/order.ts';
 import { STREAM_MARKET_STATUSES, type BookEvent, type StreamMarketStatus } from '../../model/stream.ts';
@@ -207,7 +208,8 @@ export class BookEventParser {
   }
 
   private eventMarket(o: Record<string, unknown>): Bytes32 {
-    return (typeof o.marketId === 'string' ? o.marketId : this.marketId) as Bytes32;
+    // normalised where it enters (src/model/ids.ts)
+    return bytes32Of(o.marketId) ?? (this.marketId as Bytes32);
   }
 
   /** Concrete units for a delta or trade: the snapshot's decision, or this event's own prices before any. */

@@ -96,7 +96,7 @@ export class BotMarkets {
   constructor(o: BotMarketsOptions) {
     this.o = o;
     this.ids = [...o.initial];
-    for (const id of this.ids) this.idSet.add(id.toLowerCase());
+    for (const id of this.ids) this.idSet.add(id);
   }
 
   /** quoted, retiring and retained markets: whose positions, fills and resolution the feeds follow */
@@ -115,7 +115,7 @@ export class BotMarkets {
    * release): its position is followed again until it is zero or claimable (see sweep).
    */
   retain(id: Bytes32): void {
-    const k = id.toLowerCase();
+    const k = id;
     if (this.idSet.has(k) || this.retained.has(k) || !this.o.store.state.markets.has(k)) return;
     this.retained.set(k, id);
   }
@@ -133,14 +133,13 @@ export class BotMarkets {
     const k = o.kernel;
     const om = o.orderManager;
     const openOf = async (id: Bytes32): Promise<number> => {
-      const key = id.toLowerCase();
-      return (await o.venue.openOrders(id)).filter((x) => x.status === 'open' && x.marketId.toLowerCase() === key).length;
+      return (await o.venue.openOrders(id)).filter((x) => x.status === 'open' && x.marketId === id).length;
     };
     return {
       select,
       start: async (m, reason) => {
         const id = m.marketId;
-        const key = id.toLowerCase();
+        const key = id;
         // a selector by id lists a market whatever its status: only an active one starts (refresh, reload)
         if (reason !== 'startup' && o.marketInfo) {
           const info = await o.marketInfo(id);
@@ -177,7 +176,7 @@ export class BotMarkets {
       leaveReason: async (id) => {
         const because = o.leftBecause?.(id) ?? null;
         if (because) return because;
-        const known = o.store.state.markets.get(id.toLowerCase())?.status;
+        const known = o.store.state.markets.get(id)?.status;
         const status = (known === 'active' || known === undefined) && o.marketStatus ? await o.marketStatus(id) : known;
         return retireReasonOf(status, true) ?? 'filtered-out';
       },
@@ -186,9 +185,9 @@ export class BotMarkets {
 
   private release(id: Bytes32, reason: RetireReason): void {
     const o = this.o;
-    const key = id.toLowerCase();
+    const key = id;
     o.books.remove(id);
-    const i = this.ids.findIndex((x) => x.toLowerCase() === key);
+    const i = this.ids.indexOf(id);
     if (i >= 0) this.ids.splice(i, 1);
     this.idSet.delete(key);
     this.setOwn();

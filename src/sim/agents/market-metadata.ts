@@ -3,10 +3,11 @@
  * question from templates, slug, category, deadline and the initial probability that seeds the
  * hidden fair value.
  */
+import type { Bytes32 } from '../../model/order.ts';
 import type { Rng } from '../rng.ts';
 
 export interface GeneratedMarket {
-  marketId: `0x${string}`;
+  marketId: Bytes32;
   question: string;
   shortQuestion: string;
   slug: string;
@@ -27,10 +28,11 @@ const SUBJECTS = [
   ['tech', 'A new frontier model release with over %N votes on the arena by %D', [1_000, 5_000]],
 ] as const;
 
-function hex64(rng: Rng): `0x${string}` {
+/** 32 random bytes as lower-case hex (toString(16)): a Bytes32 in normal form. */
+function hex64(rng: Rng): Bytes32 {
   let s = '';
   for (let i = 0; i < 8; i++) s += (Math.floor(rng.next() * 2 ** 32) >>> 0).toString(16).padStart(8, '0');
-  return `0x${s}`;
+  return `0x${s}` as Bytes32;
 }
 
 function day(ms: number): string {

@@ -56,7 +56,7 @@ export interface TokenDirectory {
 const DAY = 86_400;
 
 function legacyOrderHash(seedWallet: Address, id: number, o: LegacyOrderSeed): Bytes32 {
-  return keccak256(toHex(`legacy-order:${seedWallet.toLowerCase()}:${id}:${o.marketId}:${o.outcomeIndex}:${o.side}:${o.price}:${o.size}`));
+  return <Bytes32>keccak256(toHex(`legacy-order:${seedWallet.toLowerCase()}:${id}:${o.marketId}:${o.outcomeIndex}:${o.side}:${o.price}:${o.size}`));
 }
 
 /** Add one legacy account to the migration data. Bad seeds are a BadInputError naming the field. */
@@ -85,7 +85,7 @@ export function seedLegacyAccount(data: MigrationData, seed: LegacyAccountSeed, 
       price: o.price,
       size: o.size,
       remainingSize: o.size - filled,
-      nonce: o.nonce ?? keccak256(toHex(`legacy-nonce:${seed.wallet.toLowerCase()}:${id}`)),
+      nonce: o.nonce ?? (keccak256(toHex(`legacy-nonce:${seed.wallet.toLowerCase()}:${id}`)) as Bytes32),
       expiry: o.expiry ?? nowSec + 30 * DAY,
       // the SDK default: 1 % of notional in USDC units, at least 1
       maxFee: o.maxFee ?? Math.max(1, Math.floor(Math.floor((o.price * o.size) / 100) / 1e6)),

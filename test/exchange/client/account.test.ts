@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { VenueError } from '../../../src/exchange/client/errors.ts';
 import { BadInputError, BadResponseError } from '../../../src/model/errors.ts';
 import { MARKET_ID, SIG, TRADER, limitBody, useFixtureClient } from './fixture-server.ts';
+import type { Bytes32 } from '../../../src/model/order.ts';
 
-const TOKEN = ('0x' + 'cd'.repeat(20)) as `0x${string}`;
+const TOKEN = ('0x' + 'cd'.repeat(20)) as Bytes32;
 const HASH = '0x' + 'ef'.repeat(32);
 
 const ctx = useFixtureClient('ctx_pk_account_tests');
@@ -328,7 +329,7 @@ test('questions: submit, bounded polling (completed, failed → 422, timeout →
     body: { marketId: MARKET_ID, txHash: HASH },
     headers: { 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '4', 'x-ratelimit-reset': '1800000000' },
   });
-  assert.equal((await ctx.client.questions.createMarket(HASH as `0x${string}`)).marketId, MARKET_ID);
+  assert.equal((await ctx.client.questions.createMarket(HASH as Bytes32)).marketId, MARKET_ID);
   assert.equal(ctx.client.rateLimit?.remaining, 4);
   assert.equal(ctx.client.rateLimit?.limit, 5);
 });

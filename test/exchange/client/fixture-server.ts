@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach } from 'node:test';
 import { createVenueClient, type VenueClient } from '../../../src/exchange/venue-client.ts';
+import type { Bytes32 } from '../../../src/model/order.ts';
 
 export interface Answer {
   status?: number;
@@ -79,9 +80,9 @@ export async function startFixture(): Promise<Fixture> {
   };
 }
 
-export const MARKET_ID = ('0x' + 'ab'.repeat(32)) as `0x${string}`;
+export const MARKET_ID = ('0x' + 'ab'.repeat(32)) as Bytes32;
 export const TRADER = ('0x' + '12'.repeat(20)) as `0x${string}`;
-export const NONCE = ('0x' + '34'.repeat(32)) as `0x${string}`;
+export const NONCE = ('0x' + '34'.repeat(32)) as Bytes32;
 export const SIG = ('0x' + '56'.repeat(65)) as `0x${string}`;
 
 /** A venue Order as the spec shapes it (1e-6 units as decimal strings). */
@@ -139,7 +140,7 @@ export function marketJson(over: Record<string, unknown> = {}): Record<string, u
 }
 
 /** A signed limit body (fake signature: this client never verifies). */
-export function limitBody(nonce: `0x${string}` = NONCE) {
+export function limitBody(nonce: Bytes32 = NONCE) {
   return {
     type: 'limit' as const,
     marketId: MARKET_ID,

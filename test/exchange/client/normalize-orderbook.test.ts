@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { detectPriceUnits, normalizeOrderbook, normalizePrice, normalizeSize } from '../../../src/exchange/client/normalize-orderbook.ts';
 import { BadInputError, BadResponseError } from '../../../src/model/errors.ts';
+import type { Bytes32 } from '../../../src/model/order.ts';
 
 const M = '0x' + 'ab'.repeat(32);
 
@@ -62,7 +63,7 @@ test('sorted best-first, duplicates merged, zero sizes dropped unless kept', () 
 });
 
 test('metadata: marketId fallback, outcomeIndex, timestamp forms, seq', () => {
-  const b = normalizeOrderbook({ bids: [], asks: [], timestamp: '2026-11-21T10:00:00.000Z', seq: 7 }, { marketId: M as `0x${string}`, outcomeIndex: 1 });
+  const b = normalizeOrderbook({ bids: [], asks: [], timestamp: '2026-11-21T10:00:00.000Z', seq: 7 }, { marketId: M as Bytes32, outcomeIndex: 1 });
   assert.equal(b.marketId, M);
   assert.equal(b.outcomeIndex, 1);
   assert.equal(b.venueTs, Date.parse('2026-11-21T10:00:00.000Z'));

@@ -4,6 +4,7 @@ import { VenueError } from '../../../src/exchange/client/errors.ts';
 import { classify } from '../../../src/exchange/client/classify.ts';
 import { BadInputError, BadResponseError } from '../../../src/model/errors.ts';
 import { MARKET_ID, NONCE, SIG, TRADER, limitBody, orderJson, useFixtureClient } from './fixture-server.ts';
+import type { Bytes32 } from '../../../src/model/order.ts';
 
 const KEY = 'ctx_pk_test_0123456789abcdef';
 
@@ -65,11 +66,11 @@ test('create: 429 with Retry-After then 201', async () => {
 
 test('create refuses an unsigned body before sending', async () => {
   await assert.rejects(
-    ctx.client.orders.create({ ...limitBody(), signature: '0x12' as `0x${string}` }),
+    ctx.client.orders.create({ ...limitBody(), signature: '0x12' as Bytes32 }),
     (e: unknown) => e instanceof BadInputError && e.field === 'body.signature',
   );
   await assert.rejects(
-    ctx.client.orders.create({ ...limitBody(), nonce: '0x1' as `0x${string}` }),
+    ctx.client.orders.create({ ...limitBody(), nonce: '0x1' as Bytes32 }),
     (e: unknown) => e instanceof BadInputError && e.field === 'body.nonce',
   );
   assert.equal(ctx.fx.requests.length, 0);
@@ -102,7 +103,7 @@ test('cancel retried on a network-ish 503 then succeeds', async () => {
 });
 
 test('cancel-replace: both halves parsed; a retried 409 duplicate means it went through', async () => {
-  const n2 = ('0x' + '77'.repeat(32)) as `0x${string}`;
+  const n2 = ('0x' + '77'.repeat(32)) as Bytes32;
   ctx.fx.on('POST /orders/cancel-replace', {
     status: 201,
     body: { cancel: { success: true, trader: TRADER, nonce: NONCE, alreadyCancelled: false }, create: { success: true, order: orderJson({ nonce: n2 }) } },

@@ -7,6 +7,7 @@ import { toSettlementV2Order } from '../../../src/exchange/signing/orderMapping.
 import { recoverOrderSigner } from '../../../src/exchange/signing/recover.ts';
 import { MAINNET, TESTNET } from '../../../src/exchange/chains.ts';
 import { MARKET, ORDER_TYPES, TEST_KEYS, randomOrder, rng, settlementV2Domain } from './fixtures.ts';
+import type { Bytes32 } from '../../../src/model/order.ts';
 
 const NOW = 1_800_000_000;
 const HALF_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n >> 1n;
@@ -48,12 +49,11 @@ test('a nonce computed ahead is used once: 2,000 signatures, 2,000 distinct r, t
   s.precomputeNonces(2000);
   const seen = new Set<string>();
   const order = { marketId: MARKET, outcomeIndex: 1 as const, side: 0 as const, price: 500_000, size: 1_000_000 };
-  for (let i = 0; i < 2000; i++)
-    seen.add(s.signOrder({ ...order, nonce: `0x${i.toString(16).padStart(64, '0')}` as `0x${string}` }, NOW).signature.slice(0, 66));
+  for (let i = 0; i < 2000; i++) seen.add(s.signOrder({ ...order, nonce: `0x${i.toString(16).padStart(64, '0')}` as Bytes32 }, NOW).signature.slice(0, 66));
   assert.equal(seen.size, 2000);
   assert.equal(s.precomputedNonces, 0);
   // the same message twice: different signatures while the pool lasts, RFC 6979's bytes once it is empty
-  const fixed = { ...order, nonce: `0x${'5'.repeat(64)}` as `0x${string}` };
+  const fixed = { ...order, nonce: `0x${'5'.repeat(64)}` as Bytes32 };
   s.precomputeNonces(2);
   const a = s.signOrder(fixed, NOW).signature;
   const b = s.signOrder(fixed, NOW).signature;
@@ -69,7 +69,7 @@ test('precomputeNonces tops up to the target, at most max per call; other messag
   assert.equal(s.precomputeNonces(10, 4), 8);
   assert.equal(s.precomputeNonces(10, 4), 10);
   assert.equal(s.precomputeNonces(5), 10, 'never drops nonces above the target');
-  const nonce = `0x${'ab'.repeat(32)}` as `0x${string}`;
+  const nonce = `0x${'ab'.repeat(32)}` as Bytes32;
   assert.deepEqual(s.signCancel(nonce), plain.signCancel(nonce));
   assert.equal(s.signMessage('hello'), plain.signMessage('hello'));
   assert.equal(s.precomputedNonces, 10);

@@ -86,10 +86,11 @@ export function randInt(r: () => number, lo: number, hi: number): number {
   return lo + Math.floor(r() * (hi - lo + 1));
 }
 
-export function randHex(r: () => number, bytes: number): `0x${string}` {
+/** Random bytes as lower-case hex (typed Bytes32: the normal form; a shorter one is still a Hex). */
+export function randHex(r: () => number, bytes: number): Bytes32 {
   let s = '0x';
   for (let i = 0; i < bytes; i++) s += randInt(r, 0, 255).toString(16).padStart(2, '0');
-  return s as `0x${string}`;
+  return s as Bytes32;
 }
 
 /** A random valid order of the given kind: 0 buy, 1 sell from inventory, 2 sell without inventory. */

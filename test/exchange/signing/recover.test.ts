@@ -19,6 +19,7 @@ import { MAINNET, TESTNET } from '../../../src/exchange/chains.ts';
 import { BadInputError } from '../../../src/model/errors.ts';
 import type { Address, LimitOrderBody } from '../../../src/model/order.ts';
 import { MARKET, ORDER_TYPES, TEST_KEYS, randHex, randomOrder, rng, settlementV2Domain } from './fixtures.ts';
+import type { Bytes32 } from '../../../src/model/order.ts';
 
 const NOW = 1_800_000_000;
 
@@ -75,7 +76,7 @@ test('v as 0/1 is accepted like 27/28', () => {
   const s = createSigner({ privateKey: TEST_KEYS[0], chain: MAINNET });
   const body = s.signOrder({ marketId: MARKET, outcomeIndex: 0, side: 0, price: 1, size: 1 }, NOW);
   const v = parseInt(body.signature.slice(130), 16);
-  const raw = (body.signature.slice(0, 130) + (v - 27).toString(16).padStart(2, '0')) as `0x${string}`;
+  const raw = (body.signature.slice(0, 130) + (v - 27).toString(16).padStart(2, '0')) as Bytes32;
   assert.equal(recoverOrderSigner({ ...body, signature: raw }, MAINNET), s.address);
 });
 

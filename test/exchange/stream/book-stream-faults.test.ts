@@ -13,8 +13,9 @@ import type { BookLevel, BookSnapshot } from '../../../src/model/book.ts';
 import type { BookEvent } from '../../../src/model/stream.ts';
 import { SseFixtureServer } from './sse-fixture-server.ts';
 import { EventCollector } from './event-collector.ts';
+import type { Bytes32 } from '../../../src/model/order.ts';
 
-const M = ('0x' + '77'.repeat(32)) as `0x${string}`;
+const M = ('0x' + '77'.repeat(32)) as Bytes32;
 type Fault = 'ok' | 'dup' | 'swap' | 'drop';
 
 interface Step {

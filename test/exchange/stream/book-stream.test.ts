@@ -8,8 +8,9 @@ import type { BookEvent } from '../../../src/model/stream.ts';
 import { SseFixtureServer, type FixtureBook } from './sse-fixture-server.ts';
 import { EventCollector, until } from './event-collector.ts';
 import { ManualClock } from './manual-clock.ts';
+import type { Bytes32 } from '../../../src/model/order.ts';
 
-const M = ('0x' + 'ab'.repeat(32)) as `0x${string}`;
+const M = ('0x' + 'ab'.repeat(32)) as Bytes32;
 const TS = '2026-11-21T10:00:00.000Z';
 
 function wireBook(seq?: number): FixtureBook {

@@ -13,6 +13,7 @@ import { MAINNET } from '../../../src/exchange/chains.ts';
 import { createSigner, type Signer } from '../../../src/exchange/signing/signer.ts';
 import { createLocalExchange, demoWallet } from '../../../src/sim/local-exchange.ts';
 import { createRng, type Rng } from '../../../src/sim/rng.ts';
+import type { Bytes32 } from '../../../src/model/order.ts';
 
 export const SEED = 9;
 export const KEYS = ['alice-key', 'bob-key'] as const;
@@ -145,12 +146,12 @@ export async function traffic(
           const mine = ledger.creates.filter((c) => c.who === who);
           if (mine.length === 0) continue;
           const pick = mine[Math.floor(rng.next() * mine.length)]!;
-          const res = await post(base, '/orders/cancel', s[who].signCancel(pick.nonce as `0x${string}`), KEYS[who]);
+          const res = await post(base, '/orders/cancel', s[who].signCancel(pick.nonce as Bytes32), KEYS[who]);
           if (res.status === 201 && res.body.alreadyCancelled === false) ledger.cancels.push({ who, nonce: pick.nonce });
         } else {
           const price = (30 + Math.floor(rng.next() * 31)) * 10_000;
           const body = s[who].signOrder({
-            marketId: marketId as `0x${string}`,
+            marketId: marketId as Bytes32,
             outcomeIndex: who === 0 ? 1 : 0,
             side: 0,
             price,
@@ -262,7 +263,7 @@ export async function crashCycles(bundle: string, stateFile: string, cycles: num
     const bad = ex.state.engine.engine.checkInvariants();
     if (bad.length) throw new Error(`invariants broken after the crashes: ${bad.join('; ')}`);
     const byNonce = new Set(ex.state.stores.orders.map((o) => o.nonce));
-    for (const c of ledger.creates) if (!byNonce.has(c.nonce as `0x${string}`)) throw new Error(`order ${c.id} missing from the restored state`);
+    for (const c of ledger.creates) if (!byNonce.has(c.nonce as Bytes32)) throw new Error(`order ${c.id} missing from the restored state`);
   } finally {
     await ex.close();
   }

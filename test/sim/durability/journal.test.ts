@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { call, harness } from '../helpers.ts';
 import { createLocalExchange } from '../../../src/sim/local-exchange.ts';
 import { frameText, scanRecords, StateFileError } from '../../../src/sim/durability/record-file.ts';
+import type { Bytes32 } from '../../../src/model/order.ts';
 
 const KEYS = [{ key: 'alice-key' }, { key: 'bob-key' }, { key: 'reader-key', perms: ['read' as const] }];
 
@@ -48,7 +49,7 @@ async function withTraffic(
     // a taker fills against the resting bids, one order is cancelled
     const take = h.bob.signOrder({ marketId: h.marketId, outcomeIndex: 0, side: 0, price: 700_000, size: 3_000_000 });
     assert.equal((await call(h.base, 'POST', '/orders', take, 'bob-key')).status, 201);
-    const c = await call(h.base, 'POST', '/orders/cancel', h.alice.signCancel(acked[0]!.nonce as `0x${string}`), 'alice-key');
+    const c = await call(h.base, 'POST', '/orders/cancel', h.alice.signCancel(acked[0]!.nonce as Bytes32), 'alice-key');
     assert.equal(c.status, 201);
     cancelled.push(acked[0]!.nonce);
     await fn({ dir, acked, cancelled, h });

@@ -56,5 +56,5 @@ export function accountData(state: ExchangeState): AccountData {
 export function nextAccountTxHash(state: ExchangeState, label: string, who: Address): Bytes32 {
   const d = accountData(state);
   d.txCounter++;
-  return keccak256(toHex(`bookmaker-sim:${state.settings.seed}:${label}:${who.toLowerCase()}:${d.txCounter}`));
+  return <Bytes32>keccak256(toHex(`bookmaker-sim:${state.settings.seed}:${label}:${who.toLowerCase()}:${d.txCounter}`));
 }

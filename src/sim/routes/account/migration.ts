@@ -37,7 +37,7 @@ import { accountLedger } from './ledger-of.ts';
 import { keyWallet, sameAddress, walletOrKey } from './wallet-param.ts';
 import type { WalletLedger } from './wallet-ledger.ts';
 
-const hashText = (s: string): Bytes32 => keccak256(toHex(s));
+const hashText = (s: string): Bytes32 => keccak256(toHex(s)) as Bytes32;
 
 function contracts(state: ExchangeState) {
   return { holdingsLegacy: state.chain.holdingsLegacy, holdingsNew: state.chain.holdingsNew };
