@@ -1,10 +1,11 @@
 /**
  * `bookmaker backtest -c FILE --synthetic [--seed N | --seeds A-B] [--hours H] [--markets M]
  * [--flow benign|calibrated|toxic] [--json FILE|-] [--report FILE] [--fills-csv FILE]`: the local
- * exchange's markets and counterparties run on virtual time (src/backtest/synthetic-source.ts) and
- * replayed through the same kernel, risk and order manager as a recording. One seed prints the same
- * summary as a recording's backtest; a seed range runs each seed and prints, per strategy, the mean
- * PnL, volume, fills and markouts over the seeds with their 95 % intervals.
+ * exchange's markets and counterparties run on the backtest's virtual clock in closed loop
+ * (src/backtest/synthetic-source.ts: they see the bot's quotes), their flow generated and replayed
+ * through the same kernel, risk and order manager as a recording. One seed prints the same summary
+ * as a recording's backtest; a seed range runs each seed and prints, per strategy, the mean PnL,
+ * volume, fills and markouts over the seeds with their 95 % intervals.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -95,7 +96,9 @@ export async function runSyntheticBacktest(args: ParsedArgs, cfgFile: string, p:
     if (seeds.length === 1) {
       const seed = seeds[0]!;
       const t0 = performance.now();
-      process.stderr.write(`backtest: ${base.hours} h of ${base.markets} synthetic markets, ${base.flow} flow, seed ${seed} (virtual time)\n`);
+      process.stderr.write(
+        `backtest: ${base.hours} h of ${base.markets} synthetic markets, ${base.flow} flow, seed ${seed} (virtual time, closed loop: the counterparties see the bot's quotes)\n`,
+      );
       const run = await runOne(cfg, { ...base, seed }, fast, stop.signal);
       const secs = (performance.now() - t0) / 1000;
       const summary = buildSummary(run);
@@ -138,7 +141,7 @@ export async function runSyntheticBacktest(args: ParsedArgs, cfgFile: string, p:
       );
     }
     const stats = summariseSeeds(runs);
-    const head = `synthetic backtest: ${runs.length} seed(s) ${seeds[0]}-${seeds[runs.length - 1] ?? seeds[0]} × ${base.hours} h × ${base.markets} markets, ${base.flow} flow (${((performance.now() - t0) / 1000).toFixed(1)} s)${runs.length < seeds.length ? ` — INCOMPLETE: interrupted after ${runs.length} of ${seeds.length} seeds` : ''}`;
+    const head = `synthetic backtest: ${runs.length} seed(s) ${seeds[0]}-${seeds[runs.length - 1] ?? seeds[0]} × ${base.hours} h × ${base.markets} markets, ${base.flow} flow, closed loop (${((performance.now() - t0) / 1000).toFixed(1)} s)${runs.length < seeds.length ? ` — INCOMPLETE: interrupted after ${runs.length} of ${seeds.length} seeds` : ''}`;
     const doc = {
       format: 'bookmaker-synthetic-seeds',
       version: 1,
