@@ -8,7 +8,7 @@
  *   those below; an import that climbs fails, naming both files, unless it is one of the few listed;
  * - comments cite what a clone has: a path they name under src/, test/, docs/ (or another top-level
  *   folder of the repository) exists; code and docs cite docs/ pages, never the private design notes
- *   outside the repository; code outside test/ carries no issue numbers (the commit history does).
+ *   outside the repository; no comment carries an issue number (the commit history does).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -128,8 +128,7 @@ for (const f of codeFiles) {
       }
       const note = PRIVATE_NOTES.exec(c);
       if (note) problems.push(`${f}:${i + 1}: the comment cites ${note[1]}, which a clone does not have (cite a docs/ page)`);
-      if (!f.startsWith('test') && ISSUE_NUMBER.test(c))
-        problems.push(`${f}:${i + 1}: an issue number in a comment (say what and why; the history has the rest)`);
+      if (ISSUE_NUMBER.test(c)) problems.push(`${f}:${i + 1}: an issue number in a comment (say what and why; the history has the rest)`);
     });
 }
 for (const f of ['README.md', ...files('docs', [], /\.md$/)]) {

@@ -1,5 +1,5 @@
 /**
- * Every figure from the account (issue 21): the risk layer's position and average entry are the
+ * Every figure from the account (exact books): the risk layer's position and average entry are the
  * books' (a balance read only reconciles against them), and the per-market PnL attribution adds up
  * to the books' per-market PnL to the unit.
  */

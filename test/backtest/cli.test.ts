@@ -1,26 +1,14 @@
 /** `bookmaker backtest` and `bookmaker record` through the CLI binary: outputs, windows, and flag errors. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { polymarketRecording } from '../bench/fixtures.ts';
 import { readManifest } from '../../src/backtest/recording/reader.ts';
+import { bookmaker } from '../support/cli.ts';
 
-const run = promisify(execFile);
-const bin = join(process.cwd(), 'bin', 'bookmaker.js');
-
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await run(process.execPath, [bin, ...args], { env: { ...process.env, BOOKMAKER_PRIVATE_KEY: '' }, timeout: 60_000 });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-  }
-}
+const cli = (args: string[]) => bookmaker(args, { timeoutMs: 60_000 });
 
 test('backtest a 2-minute window: summary on stdout, JSON and HTML files written; --from and --fast', async () => {
   const data = await polymarketRecording();

@@ -7,29 +7,20 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { kalshiRecording, polymarketRecording } from '../bench/fixtures.ts';
 import { explainRun, type DiagnosticsCounts } from '../../src/backtest/run-diagnostics.ts';
 import type { BacktestSummary } from '../../src/backtest/report-summary.ts';
+import { bookmaker } from '../support/cli.ts';
 
-const run = promisify(execFile);
 const bin = join(process.cwd(), 'bin', 'bookmaker.js');
 const out = mkdtempSync(join(tmpdir(), 'bookmaker-explain-'));
 process.on('exit', () => rmSync(out, { recursive: true, force: true }));
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await run(process.execPath, [bin, ...args], { env: { ...process.env, BOOKMAKER_PRIVATE_KEY: '' }, timeout: 120_000, maxBuffer: 64 << 20 });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-  }
-}
+const cli = (args: string[]) => bookmaker(args);
 
 test('the Kalshi trades import: no order placed, and the warning says the recording has no books', async () => {
   const data = await kalshiRecording();

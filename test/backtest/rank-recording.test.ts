@@ -7,11 +7,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { kalshiRecording, polymarketRecording } from '../bench/fixtures.ts';
 import { toColumns } from '../../src/backtest/recording/columns.ts';
@@ -24,9 +22,8 @@ import type { BacktestSummary } from '../../src/backtest/report-summary.ts';
 import type { MarketConfig } from '../../src/config/types.ts';
 import { DEFAULT_WEIGHTS } from '../../src/config/types.ts';
 import { ConfigError } from '../../src/model/errors.ts';
+import { bookmaker } from '../support/cli.ts';
 
-const run = promisify(execFile);
-const bin = join(process.cwd(), 'bin', 'bookmaker.js');
 const out = mkdtempSync(join(tmpdir(), 'bookmaker-rank-rec-'));
 process.on('exit', () => rmSync(out, { recursive: true, force: true }));
 
@@ -264,15 +261,7 @@ test('the Kalshi tape (423 markets): a rank at 19:00 on 20 January keeps the 5 b
   for (const r of eligible) if (!ranking.kept.get(0)!.has(r.id)) assert.ok(r.score <= fifth, `${r.name} ${r.score} beat a kept market ${fifth}`);
 });
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await run(process.execPath, [bin, ...args], { env: { ...process.env, BOOKMAKER_PRIVATE_KEY: '' }, timeout: 120_000, maxBuffer: 64 << 20 });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-  }
-}
+const cli = (args: string[]) => bookmaker(args);
 
 test('bookmaker backtest with only a rank entry quotes the ranked markets (Polymarket capture) and reports them', async () => {
   const data = await polymarketRecording();

@@ -7,9 +7,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { loadBacktestConfig } from '../../src/backtest/backtest-config.ts';
 import { buildSummary, summaryJson } from '../../src/backtest/report-summary.ts';
 import { runBacktest } from '../../src/backtest/run-backtest.ts';
@@ -19,19 +16,9 @@ import { strategyFigures, summariseSeeds } from '../../src/backtest/seed-summary
 import { meanCi } from '../../src/backtest/mean-ci.ts';
 import { KIND_TAKER, KIND_TRADE, KIND_XLEVEL } from '../../src/backtest/recording/columns.ts';
 import type { FlowPreset } from '../../src/sim/flow-presets.ts';
+import { bookmaker } from '../support/cli.ts';
 
-const execRun = promisify(execFile);
-const bin = join(process.cwd(), 'bin', 'bookmaker.js');
-
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await execRun(process.execPath, [bin, ...args], { env: { ...process.env, BOOKMAKER_PRIVATE_KEY: '' }, timeout: 120_000 });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-  }
-}
+const cli = (args: string[]) => bookmaker(args);
 
 async function digestOf(seed: number, flow: FlowPreset = 'benign'): Promise<{ digest: string; fills: number; pnl: number }> {
   const cfg = await loadBacktestConfig('config/backtest.yaml');

@@ -1,6 +1,6 @@
 /**
  * edge: strategies × flows × guard on synthetic markets (src/backtest/synthetic-source.ts), with 95 %
- * intervals over seeds, and a walk-forward on the real Polymarket capture. The goals of issue 23:
+ * intervals over seeds, and a walk-forward on the real Polymarket capture. The goals:
  *   calibrated: at least one strategy's mean PnL > 0 with its 95 % interval above 0 (net of fees);
  *   toxic: the guard cuts the loss by ≥ 50 %; benign: the guard costs ≤ 10 % of PnL;
  *   capture walk-forward (parameters chosen on the first half, scored on the second): the best

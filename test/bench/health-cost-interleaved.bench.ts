@@ -1,5 +1,5 @@
 /**
- * health-cost, interleaved: the tick-to-wire pipeline of the code before issue 11 (`--base DIR`) and
+ * health-cost, interleaved: the tick-to-wire pipeline of the code before the health model (1d73146, `--base DIR`) and
  * of this tree in ONE process, one tick of each in turn (ABBA), so machine noise (other processes,
  * frequency changes, a neighbour's GC) falls on both alike. What differs is the per-tick code path:
  * this tree's store (edge state), kernel (strategy timing, tick hooks) and live venue, plus what the

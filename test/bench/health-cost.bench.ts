@@ -1,9 +1,9 @@
 /**
- * health-cost: what this tree adds on the hot path over the code before issue 11 — the
+ * health-cost: what this tree adds on the hot path over the code before the health model (1d73146) — the
  * watchdog heartbeat, the honest tick-to-wire meter, API latency on every request, the default
  * process/Node.js metrics, the health model's strategy timing, plus (charged to the same figure)
- * issue 15's edge state in the reducer and issue 16's ledger hook. "Before" is a checkout of the
- * code before issue 11, "after" is this checkout; they run ALTERNATING in the same session (round 1
+ * the edge state in the reducer and the ledger hook. "Before" is a checkout of the
+ * code before the health model, "after" is this checkout; they run ALTERNATING in the same session (round 1
  * before→after, round 2 after→before, …), each in its own process:
  * - tick-to-wire.bench (in-process pipeline; "after" runs instrumented as the bot does): wall p50 /
  *   p99 per tick and the tick's CPU time p50;

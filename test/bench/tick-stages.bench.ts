@@ -30,6 +30,8 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inTree, report } from './lib.ts';
 import { twoBands, unboundedRisk } from '../support/quoting.ts';
+import { bookSnapshot } from '../support/stub-orders-client.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 
 const argOf = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
@@ -86,34 +88,8 @@ async function stagesOf(root: string, sink: Socket): Promise<Stage[]> {
   const nonces = new NonceSource();
   const store = new StateStore();
   let seq = 0;
-  const bookEvent = (mid: number): unknown => {
-    const now = Date.now();
-    seq++;
-    return {
-      type: 'BookEventReceived',
-      event: {
-        type: 'snapshot',
-        book: {
-          marketId: M,
-          outcomeIndex: 1,
-          bids: [
-            { price: mid - 10_000, size: 500_000_000 },
-            { price: mid - 20_000, size: 500_000_000 },
-          ],
-          asks: [
-            { price: mid + 10_000, size: 500_000_000 },
-            { price: mid + 20_000, size: 500_000_000 },
-          ],
-          venueTs: now,
-          seq,
-        },
-        seq,
-        localTs: now,
-        source: 'stream',
-      },
-      ts: now,
-    };
-  };
+  // the stream's snapshot of a 2-level book around `mid`, a new seq each
+  const bookEvent = (mid: number): unknown => bookSnapshot(M as Bytes32, mid, ++seq);
   store.dispatch(bookEvent(500_000));
   const tol = { price: 0, sizeFraction: 0.1 };
   const now = Date.now();

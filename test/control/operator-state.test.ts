@@ -68,7 +68,7 @@ test('an offline clear opens the day where the books stand, not at the mark befo
     const r = bl.initialRisk(tradingDay('UTC'));
     assert.equal(bl.latch, null);
     assert.equal(r.peakPnl, null);
-    // before issue 22 the day opened at yesterday's last mark (0), so the same loss fired again at once
+    // before the operator's state was in the ledger the day opened at yesterday's last mark (0), so the same loss fired again at once
     assert.equal(r.dayStartPnl, undefined, `the day opens at the first tick after the clear, got ${JSON.stringify(r)}`);
     bl.close();
   } finally {

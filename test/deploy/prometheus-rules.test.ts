@@ -54,7 +54,7 @@ test('promtool check metrics on a live bot, and the rules use only metrics it ex
       const used = new Set([...readFileSync(RULES, 'utf8').matchAll(/\b(bookmaker_[a-z_]+)/g)].map((m) => m[1]!));
       assert.ok(used.size >= 8, [...used].join(' '));
       for (const name of used) assert.ok(exposed.has(name) || exposed.has(name.replace(/_total$/, '')), `rule metric ${name} is not exposed by the bot`);
-      // the metric contract of issue 11
+      // the metric contract of docs/operating.md (the health model's metrics)
       for (const name of [
         'bookmaker_market_state',
         'bookmaker_market_not_quoting_seconds',

@@ -9,7 +9,7 @@
  *   - `ctl clear-kill` without the bot's token no longer edits the ledger under it, and `--offline`
  *     beside a running bot is refused naming the holder;
  *   - a reload keeps reporting a changed admin.port, and `ctl -c` still reaches the bot on its bound port.
- * Every step fails on the code before issue 22 (see the commit message for how each was checked).
+ * Every step fails on the code before the fail-closed controls (see the commit message for how each was checked).
  */
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';

@@ -1,5 +1,5 @@
 /**
- * The operator's controls while the bot starts (issue 22), as an operator runs them: `bookmaker run`
+ * The operator's controls while the bot starts, as an operator runs them: `bookmaker run`
  * against `bookmaker sim` (behind a port that is down at first, so the start-up waits in market
  * selection), and `bookmaker ctl`:
  *   - `ctl status` says the bot is starting, and in which phase (it answered 503 before);

@@ -7,7 +7,7 @@
  * 2. a strategy that throws on every tick: its markets show strategy-error, /readyz answers 503
  *    with the reason once the grace has passed, and the log holds one line per market plus
  *    summaries, not one per tick.
- * On the code before issue 11 each fails: (1) nothing was logged, the label was "bad-request",
+ * On the code before the health model (1d73146) each fails: (1) nothing was logged, the label was "bad-request",
  * readiness stayed true and the bot ran on (exit 0 at stop); (2) /readyz stayed 200, there was no
  * health state nor strategy_errors_total, and every tick wrote a warning.
  */

@@ -6,7 +6,7 @@
  * the markets read orders-refused, and the bot does not halt (the refusal concerns these orders,
  * not every order). With reconcileScope: markets the locking order, outside the bot's markets, is
  * neither cancelled at start-up nor at stop.
- * Before issue 11: no log line at all, reason="bad-request", and reconcile cancelled every order of
+ * Before the health model: no log line at all, reason="bad-request", and reconcile cancelled every order of
  * the wallet (the lock included) whatever the config said.
  */
 import assert from 'node:assert/strict';

@@ -3,7 +3,7 @@
  * - live: the summary's orders equal the orders open at the venue, each market has a state, every
  *   line fits 120 columns; --report-json writes the report at stop;
  * - --paper: paper fills show in the summary and in the report.
- * On the code before issue 11 these fail: the summary was one unbounded line with no state, paper
+ * On the code before the health model (1d73146) these fail: the summary was one unbounded line with no state, paper
  * fills showed "fills 0", and --report-json was an unknown option.
  */
 import assert from 'node:assert/strict';

@@ -1,8 +1,8 @@
 /**
  * The ledger's catch-up on a wallet shared with other instances (shards, reconcileScope markets):
- * issue 21 — the books hold what the venue holds, so another instance's fills are recorded too, as
+ * the books hold what the venue holds, so another instance's fills are recorded too, as
  * `origin` 'foreign', and every open order of the wallet seeds the fills feed (which reads them all);
- * an order this ledger placed is 'own' whatever its market. (Issue 16 had them left out: the books
+ * an order this ledger placed is 'own' whatever its market. (The first ledger left them out: the books
  * then differed from the venue's holdings by the other shard's 7 shares.)
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * The stop's fills sweep (issue 21): fills that raced the last cancels are recorded in the ledger
+ * The stop's fills sweep: fills that raced the last cancels are recorded in the ledger
  * and given to the running books too, so the stop's last mark, the run report (the running books)
  * and `ledger summary` (the books rebuilt from the ledger) hold the same fills and the same PnL. On
  * the code before this change the sweep reached the ledger only: the report's unrealised PnL then

@@ -175,7 +175,7 @@ describe('grafana dashboard', () => {
       'bookmaker_strategy_slow_total',
     ];
     for (const name of used) assert.ok(exported.has(name), `dashboard uses unknown metric ${name}`);
-    // every metric issue 11 added or renamed has a panel (process/Node.js defaults included)
+    // every health-model metric (added or renamed with it) has a panel (process/Node.js defaults included)
     for (const name of [
       'bookmaker_api_latency_seconds',
       'bookmaker_tick_to_wire_seconds',

@@ -1,6 +1,6 @@
 /**
  * A YES-terms bid held as a NO sale from inventory keeps one venue form while the tokens of its
- * cancelled predecessor are parked (issue 15 parity observation): before the fix, a moved NO sale
+ * cancelled predecessor are parked (seen in the backtest's parity check): before the fix, a moved NO sale
  * went out again as a NO sale (the old one's tokens counted as free), and the next 250 ms tick —
  * which counts the parked old sale — flipped it to a YES buy: a create and a cancel wasted, and for
  * a moment two NO sales of one set of tokens.

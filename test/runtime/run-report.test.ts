@@ -4,6 +4,7 @@ import type { Bytes32 } from '../../src/model/order.ts';
 import { RunLedger } from '../../src/runtime/run-ledger.ts';
 import { buildRunReport, formatRunReport } from '../../src/runtime/run-report.ts';
 import { micro } from '../../src/model/units.ts';
+import { STOPPED_RUN } from '../support/run-report.ts';
 
 const M = ('0x' + 'ab'.repeat(32)) as Bytes32;
 
@@ -44,13 +45,9 @@ test('the report: exact money per market and in total, share of time quoting, re
   const l = new RunLedger();
   l.apply({ type: 'OrderFilled', marketId: M, nonce: null, outcomeIndex: 1, side: 0, price: 333_333, size: 3_000_001, fee: 1_234, ts: 1, fillId: 'x' });
   const r = buildRunReport({
+    ...STOPPED_RUN,
     startedAt: Date.UTC(2026, 10, 25, 12),
     stoppedAt: Date.UTC(2026, 10, 25, 12, 1),
-    paper: false,
-    stopReason: 'SIGTERM',
-    exitCode: 0,
-    process: 'stopped',
-    haltedBecause: null,
     markets: [
       {
         time: {
@@ -93,15 +90,7 @@ test('the report: exact money per market and in total, share of time quoting, re
 test('the report carries the PnL by source (issue 15) exactly, and prints it for markets with fills', () => {
   const l = new RunLedger();
   l.apply({ type: 'OrderFilled', marketId: M, nonce: null, outcomeIndex: 1, side: 0, price: 400_000, size: 10_000_000, fee: 2_000, ts: 1, fillId: 'f' });
-  const base = {
-    startedAt: 0,
-    stoppedAt: 60_000,
-    paper: false,
-    stopReason: 'SIGTERM',
-    exitCode: 0,
-    process: 'stopped' as const,
-    haltedBecause: null,
-  };
+  const base = { ...STOPPED_RUN, stoppedAt: 60_000 };
   const time = { marketId: M, label: 'rain-tomorrow', observedMs: 60_000, liveMs: 60_000, states: { quoting: 60_000 } };
   const attribution = { spreadCapture: 150_001n, inventory: -1_000_000n, fees: -2_000n, resolution: 0n, total: -851_999n };
   const r = buildRunReport({ ...base, markets: [{ time, ledger: l.market(M), realised: 0n, unrealised: -851_999n, net: 10_000_000, attribution }] });

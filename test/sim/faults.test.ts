@@ -61,42 +61,33 @@ test('stream faults: duplicates and out-of-order events are counted; a drop ends
   const h = await harness({ heartbeatMs: 50 });
   try {
     const url = `${h.base}/markets/${h.marketId}/orderbook?outcomeIndex=1`;
-    h.ex.faults.configure({ streamDuplicateRate: 1 });
     let posted = 0;
-    const dup = await readSse(url, {}, (f) => {
-      if (f.length >= 1 && posted === 0) {
-        posted++;
-        void call(
-          h.base,
-          'POST',
-          '/orders',
-          h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 100_000, size: 1_000_000 }),
-          'alice-key',
-        );
-      }
-      return f.length >= 3;
-    });
+    /** A frame callback: once the snapshot is in, alice places one bid at `price` (an event to stream); `done` ends the read. */
+    const afterSnapshot =
+      (price: number, done: (f: unknown[]) => boolean) =>
+      (f: unknown[]): boolean => {
+        if (f.length >= 1 && posted === 0) {
+          posted++;
+          void call(h.base, 'POST', '/orders', h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price, size: 1_000_000 }), 'alice-key');
+        }
+        return done(f);
+      };
+    h.ex.faults.configure({ streamDuplicateRate: 1 });
+    const dup = await readSse(
+      url,
+      {},
+      afterSnapshot(100_000, (f) => f.length >= 3),
+    );
     assert.equal(dup.frames[1]!.data.seq, dup.frames[2]!.data.seq, 'the same event twice');
     assert.ok(h.ex.faults.counts.streamDuplicate >= 1);
 
     h.ex.faults.configure({ streamDropRate: 1 });
     posted = 0;
+    // read until the server ends the stream
     const dropped = await readSse(
       url,
       {},
-      (f) => {
-        if (f.length >= 1 && posted === 0) {
-          posted++;
-          void call(
-            h.base,
-            'POST',
-            '/orders',
-            h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 110_000, size: 1_000_000 }),
-            'alice-key',
-          );
-        }
-        return false; // read until the server ends the stream
-      },
+      afterSnapshot(110_000, () => false),
       3000,
     );
     assert.equal(dropped.frames.length, 2, 'snapshot, the delta, then the server closed the stream');
@@ -107,19 +98,7 @@ test('stream faults: duplicates and out-of-order events are counted; a drop ends
     const stalled = await readSse(
       url,
       {},
-      (f) => {
-        if (f.length >= 1 && posted === 0) {
-          posted++;
-          void call(
-            h.base,
-            'POST',
-            '/orders',
-            h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 120_000, size: 1_000_000 }),
-            'alice-key',
-          );
-        }
-        return false;
-      },
+      afterSnapshot(120_000, () => false),
       600,
     );
     assert.equal(stalled.frames.length, 1, 'no events after the stall');

@@ -1,11 +1,11 @@
 /** `bookmaker sim` as a process: prints `listening <base-url>` once ready, serves, saves state on SIGTERM. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseApiKeyFlag } from '../../src/cli/commands/sim.ts';
+import { runToExit, spawnListening } from '../support/sim-child.ts';
 
 test('--api-key KEY[:WALLET[:PERMS]] parsing', () => {
   assert.deepEqual(parseApiKeyFlag('k1'), { key: 'k1' });
@@ -19,38 +19,20 @@ test('--api-key KEY[:WALLET[:PERMS]] parsing', () => {
 test('sim prints the listening line, answers, and saves its state file on SIGTERM', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'sim-cli-'));
   const state = join(dir, 'state.json');
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'sim', '--port', '0', '--seed', '3', '--no-agents', '--api-key', 'cli-key', '--state', state, '--faults', 'off'],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let err = '';
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const sim = await spawnListening([
+    ...['--import', 'tsx', 'src/cli/main.ts', 'sim', '--port', '0', '--seed', '3', '--no-agents'],
+    ...['--api-key', 'cli-key', '--state', state, '--faults', 'off'],
+  ]);
+  const { child, base } = sim;
   try {
-    let out = '';
-    const base = await new Promise<string>((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`no listening line; stdout: ${out}`)), 15_000);
-      child.stdout.on('data', (d: Buffer) => {
-        out += d.toString();
-        const m = /^listening (http:\/\/127\.0\.0\.1:\d+\/v2)$/m.exec(out);
-        if (m) {
-          clearTimeout(t);
-          resolve(m[1]!);
-        }
-      });
-      child.on('exit', (code) => reject(new Error(`exited ${code}`)));
-    });
-    assert.doesNotMatch(out, /demo-key/, 'no demo keys when keys are given');
+    assert.doesNotMatch(sim.stdout(), /demo-key/, 'no demo keys when keys are given');
     const r = await fetch(`${base}/orders`, { headers: { authorization: 'Bearer cli-key' } });
     assert.equal(r.status, 200);
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
-    assert.equal(await exited, 0);
+    assert.equal(await sim.exited, 0);
     assert.ok(existsSync(state), 'state saved on SIGTERM');
     // the old profile name still works, and says which name replaces it
-    assert.match(err, /sim: warning: --faults fault profile 'off' is deprecated: use 'none'/);
+    assert.match(sim.stderr(), /sim: warning: --faults fault profile 'off' is deprecated: use 'none'/);
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
@@ -58,57 +40,18 @@ test('sim prints the listening line, answers, and saves its state file on SIGTER
 });
 
 test('sim --faults: an unknown or retired profile exits 2 naming the profiles', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'sim', '--port', '0', '--faults', 'light'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let err = '';
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  const { code, stderr: err } = await runToExit(['--import', 'tsx', 'src/cli/main.ts', 'sim', '--port', '0', '--faults', 'light']);
   assert.equal(code, 2);
   assert.match(err, /--faults: expected one of none, latency, slow, flaky, streams, mixed, heavy \('light' is not a profile/);
 });
 
 test('sim --new-market-every/--market-lifetime: markets are created, closed and resolved over HTTP; bad values exit 2', async () => {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/cli/main.ts',
-      'sim',
-      '--port',
-      '0',
-      '--seed',
-      '4',
-      '--markets',
-      '1',
-      '--api-key',
-      'churn-key',
-      '--new-market-every',
-      '0.3',
-      '--market-lifetime',
-      '1',
-      '--resolution-delay',
-      '0.5',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let err = '';
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const sim = await spawnListening([
+    ...['--import', 'tsx', 'src/cli/main.ts', 'sim', '--port', '0', '--seed', '4', '--markets', '1', '--api-key', 'churn-key'],
+    ...['--new-market-every', '0.3', '--market-lifetime', '1', '--resolution-delay', '0.5'],
+  ]);
+  const { child, base } = sim;
   try {
-    let out = '';
-    const base = await new Promise<string>((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`no listening line; stdout: ${out}`)), 15_000);
-      child.stdout.on('data', (d: Buffer) => {
-        out += d.toString();
-        const m = /^listening (http:\/\/127\.0\.0\.1:\d+\/v2)$/m.exec(out);
-        if (m) {
-          clearTimeout(t);
-          resolve(m[1]!);
-        }
-      });
-      child.on('exit', (code) => reject(new Error(`exited ${code}`)));
-    });
     // wait (no time assertion: only a generous bound against hanging) until a generated market has resolved
     type M = { id: string; status: string; createdAt: string; deadline: string; resolutionStatus: string; outcome: number | null };
     let resolved: M | undefined;
@@ -121,14 +64,13 @@ test('sim --new-market-every/--market-lifetime: markets are created, closed and 
       if (!resolved) await new Promise((res) => setTimeout(res, 100));
     }
     assert.ok(resolved, 'a generated market resolved');
-    assert.match(err, /sim: a new market every 0\.3 s, trading 1 s, resolved 0\.5 s after its deadline/);
+    assert.match(sim.stderr(), /sim: a new market every 0\.3 s, trading 1 s, resolved 0\.5 s after its deadline/);
     assert.equal(Date.parse(resolved.deadline) - Date.parse(resolved.createdAt), 1000, 'deadline = creation + lifetime');
     assert.equal(resolved.resolutionStatus, 'resolved');
     assert.ok(resolved.outcome === 0 || resolved.outcome === 1);
     assert.ok(seen.size >= 3, 'the demo market and generated ones');
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
-    assert.equal(await exited, 0);
+    assert.equal(await sim.exited, 0);
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
   }
@@ -137,10 +79,7 @@ test('sim --new-market-every/--market-lifetime: markets are created, closed and 
     ['--market-lifetime', '0'],
     ['--max-live-markets', '1.5'],
   ]) {
-    const c = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'sim', '--port', '0', ...bad], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let e = '';
-    c.stderr.on('data', (d: Buffer) => (e += d.toString()));
-    const code = await new Promise<number | null>((resolve) => c.on('exit', (x) => resolve(x)));
+    const { code, stderr: e } = await runToExit(['--import', 'tsx', 'src/cli/main.ts', 'sim', '--port', '0', ...bad]);
     assert.equal(code, 2, `${bad.join(' ')}: ${e}`);
     assert.match(e, new RegExp(bad[0]!));
   }

@@ -1,5 +1,5 @@
 /**
- * The four failure answers of issue 2 (4xx with {message, code}, 429 with Retry-After, 5xx, malformed body)
+ * The venue's four failure answers (4xx with {message, code}, 429 with Retry-After, 5xx, malformed body)
  * against one endpoint of every family, so a family whose parser or retry flags drift is caught even when its
  * own test file only scripts the happy path. Reads must retry a 5xx; a non-idempotent write (gasless relay)
  * must not, since the venue may already have acted on it.

@@ -16,6 +16,7 @@ import type { Address, Bytes32 } from '../../../src/model/order.ts';
 import { summarizeClaimable } from '../../../src/runtime/claims/claimable-summary.ts';
 import { ClaimsTracker, RESOLVED_SEEN_MAX, SETTLED_LISTED_MAX } from '../../../src/runtime/claims/claims-tracker.ts';
 import { buildRunReport, formatRunReport } from '../../../src/runtime/run-report.ts';
+import { STOPPED_RUN } from '../../support/run-report.ts';
 
 const A = ('0x' + 'a1'.repeat(32)) as Bytes32;
 const B = ('0x' + 'b2'.repeat(32)) as Bytes32;
@@ -84,6 +85,8 @@ test('summarizeClaimable: exact sums per market, payouts by outcome, only the ma
 
 test('the tracker: start-up read, a resolution read until it shows, logs with payout and amount, metrics, a claim noticed, failed reads survived', async () => {
   const clock = manualClock();
+  /** The delays of the timers set now, in ms. */
+  const timerDelays = () => clock.timers.map((x) => x.ms);
   const { logger, lines } = capture();
   const registry = new Registry();
   let answer: Claimable | Error = { positions: [pos(A, 1, 4_000_000n, 4_000_000n)], markets: [mkt(A, [0n, 1_000_000n])], totalClaimable: 4_000_000n };
@@ -116,21 +119,13 @@ test('the tracker: start-up read, a resolution read until it shows, logs with pa
     [[A, 4]],
   );
   assert.equal(metrics.find((m) => m.name === 'bookmaker_claimable_total_usdc')!.values[0]!.value, 4);
-  assert.deepEqual(
-    clock.timers.map((x) => x.ms),
-    [60_000],
-    'something claimable: re-read every interval',
-  );
+  assert.deepEqual(timerDelays(), [60_000], 'something claimable: re-read every interval');
 
   // B resolves with a position; the venue does not show it yet, then does
   t.marketResolved(B, 0, true);
   await settle();
   assert.equal(reads, 2);
-  assert.deepEqual(
-    clock.timers.map((x) => x.ms),
-    [4_000],
-    'retry after 2 s doubling (second try)',
-  );
+  assert.deepEqual(timerDelays(), [4_000], 'retry after 2 s doubling (second try)');
   answer = {
     positions: [pos(A, 1, 4_000_000n, 4_000_000n), pos(B, 0, 2_000_000n, 2_000_000n)],
     markets: [mkt(A, [0n, 1_000_000n]), mkt(B, [1_000_000n, 0n])],
@@ -151,11 +146,7 @@ test('the tracker: start-up read, a resolution read until it shows, logs with pa
   assert.ok(lines().some((l) => l.msg.includes('no position in the books, nothing to claim')));
   await settle();
   assert.equal(reads, 4);
-  assert.deepEqual(
-    clock.timers.map((x) => x.ms),
-    [60_000],
-    'nothing pending: the claimable re-read only',
-  );
+  assert.deepEqual(timerDelays(), [60_000], 'nothing pending: the claimable re-read only');
   // another shard's market is not this instance's business
   t.marketResolved(C, 1_000_000, true);
   await settle();
@@ -193,17 +184,7 @@ test('the tracker: start-up read, a resolution read until it shows, logs with pa
       ['0x' + 'd4'.repeat(32), 'nothing-to-claim', 0n],
     ],
   );
-  const report = buildRunReport({
-    startedAt: 0,
-    stoppedAt: 1_000,
-    paper: false,
-    stopReason: 'SIGTERM',
-    exitCode: 0,
-    process: 'stopped',
-    haltedBecause: null,
-    markets: [],
-    claims: snap,
-  });
+  const report = buildRunReport({ ...STOPPED_RUN, claims: snap });
   assert.equal(report.claims!.totalClaimableUsdc, '2.000000');
   assert.deepEqual(report.claims!.markets[1], {
     marketId: B,
@@ -252,17 +233,7 @@ test('weeks of rotation: thousands of settled resolutions keep a bounded list (t
   assert.equal(snap.total, 2_000_000n);
   assert.ok(t.heldMarketState <= SETTLED_LISTED_MAX + 1 + RESOLVED_SEEN_MAX, `held ${t.heldMarketState}`);
   // the report says how many resolved in all
-  const report = buildRunReport({
-    startedAt: 0,
-    stoppedAt: 1_000,
-    paper: false,
-    stopReason: 'SIGTERM',
-    exitCode: 0,
-    process: 'stopped',
-    haltedBecause: null,
-    markets: [],
-    claims: snap,
-  });
+  const report = buildRunReport({ ...STOPPED_RUN, claims: snap });
   assert.equal(report.claims!.earlierSettled, N - SETTLED_LISTED_MAX);
   const text = formatRunReport(report).join('\n');
   assert.match(text, new RegExp(`after resolution: ${N + 1} market\\(s\\) resolved, 2\\.00 USDC claimable`));

@@ -8,6 +8,7 @@ import type { Bytes32 } from '../../../src/model/order.ts';
 import { buildRunReport, formatRunReport } from '../../../src/runtime/run-report.ts';
 import { RunLedger } from '../../../src/runtime/run-ledger.ts';
 import { formatRotationLine } from '../../../src/runtime/terminal-summary.ts';
+import { STOPPED_RUN } from '../../support/run-report.ts';
 
 const base = {
   active: 12,
@@ -42,13 +43,9 @@ test('the run report: a rotation section, a line, and retired markets named', ()
   const M = `0x${'ab'.repeat(32)}` as Bytes32;
   const l = new RunLedger();
   const r = buildRunReport({
+    ...STOPPED_RUN,
     startedAt: Date.UTC(2026, 10, 25, 12),
     stoppedAt: Date.UTC(2026, 10, 25, 13),
-    paper: false,
-    stopReason: 'SIGTERM',
-    exitCode: 0,
-    process: 'stopped',
-    haltedBecause: null,
     markets: [
       {
         time: { marketId: M, label: 'rain-tomorrow', observedMs: 60_000, liveMs: 60_000, states: { quoting: 60_000 } },
@@ -81,9 +78,8 @@ test('the run report: a rotation section, a line, and retired markets named', ()
   assert.ok(lines.includes('    still retiring at stop 1 (cancelled by the stop), failed refreshes 1'), lines.join('\n'));
   assert.ok(lines.includes('  rain-tomorrow (retired: resolved)'));
   // nothing beyond the start-up set: the section is in the JSON, no line is printed
-  const stopped = { startedAt: 0, stoppedAt: 1000, paper: false, stopReason: 'x', exitCode: 0, process: 'stopped', haltedBecause: null, markets: [] } as const;
   const quiet = buildRunReport({
-    ...stopped,
+    ...STOPPED_RUN,
     rotation: {
       summary: { active: 2, started: 2, retired: 0, refreshes: 3, refreshFailures: 0 },
       totals: { started: { startup: 2 }, retired: {} },
@@ -93,7 +89,7 @@ test('the run report: a rotation section, a line, and retired markets named', ()
   assert.equal(quiet.rotation?.started, 2);
   assert.ok(!formatRunReport(quiet).some((l) => l.includes('rotation')));
   // without rotation input the report has no section (older callers)
-  const plain = buildRunReport(stopped);
+  const plain = buildRunReport(STOPPED_RUN);
   assert.equal(plain.rotation, undefined);
 });
 

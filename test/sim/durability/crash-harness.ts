@@ -4,7 +4,7 @@
  * `kill -9` at a random moment while requests are in flight, and a restart that must show every
  * acknowledged order, fill, cancel and nonce. Used by the crash test and the sim-crash bench.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { createSigner, type Signer } from '../../../src/exchange/signing/signer.
 import { createLocalExchange, demoWallet } from '../../../src/sim/local-exchange.ts';
 import { createRng, type Rng } from '../../../src/sim/rng.ts';
 import type { Bytes32 } from '../../../src/model/order.ts';
+import { spawnListening } from '../../support/sim-child.ts';
 
 export const SEED = 9;
 export const KEYS = ['alice-key', 'bob-key'] as const;
@@ -56,27 +57,8 @@ export async function startSim(bundle: string, stateFile: string, extra: string[
     stateFile,
     ...extra,
   ];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const base = await new Promise<string>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`no listening line within 60 s; stderr: ${err}`)), 60_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /^listening (http:\/\/127\.0\.0\.1:\d+\/v2)$/m.exec(out);
-      if (m) {
-        clearTimeout(t);
-        resolve(m[1]!);
-      }
-    });
-    void exited.then((code) => {
-      clearTimeout(t);
-      reject(new Error(`sim exited ${code} before listening; stderr: ${err}`));
-    });
-  });
-  return { child, base, exited, stderr: () => err };
+  const { child, base, exited, stderr } = await spawnListening(args, 60_000);
+  return { child, base, exited, stderr };
 }
 
 export interface Acked {

@@ -124,18 +124,21 @@ test('a torn last journal record is dropped with a warning; the acknowledged rec
   });
 });
 
+/** A crash copy of the exchange's folder `dir` in `dir/name`, and the path of its last journal segment there. */
+function crashWithLastSegment(dir: string, name: string): { crash: string; seg: string } {
+  const crash = join(dir, name);
+  crashCopy(dir, crash);
+  const last = readdirSync(crash)
+    .filter((n) => n.includes('.wal.'))
+    .sort()
+    .pop()!;
+  return { crash, seg: join(crash, last) };
+}
+
 test('a flipped bit inside the journal or the snapshot refuses to start, naming the file and the offset, and leaves the files as they are', async () => {
   await withTraffic(async ({ dir }) => {
     // journal: flip one bit in the payload of the second record (records follow it, so not a torn tail)
-    const crash = join(dir, 'crash');
-    crashCopy(dir, crash);
-    const seg = join(
-      crash,
-      readdirSync(crash)
-        .filter((n) => n.includes('.wal.'))
-        .sort()
-        .pop()!,
-    );
+    const { crash, seg } = crashWithLastSegment(dir, 'crash');
     const buf = readFileSync(seg);
     const scan = scanRecords(buf, seg);
     assert.ok(scan.records.length >= 5);
@@ -167,15 +170,7 @@ test('a flipped bit inside the journal or the snapshot refuses to start, naming 
 
 test('a record of an unknown kind (intact checksum) refuses to start, naming the journal and the record', async () => {
   await withTraffic(async ({ dir }) => {
-    const crash = join(dir, 'crash');
-    crashCopy(dir, crash);
-    const seg = join(
-      crash,
-      readdirSync(crash)
-        .filter((n) => n.includes('.wal.'))
-        .sort()
-        .pop()!,
-    );
+    const { crash, seg } = crashWithLastSegment(dir, 'crash');
     const scan = scanRecords(readFileSync(seg), seg);
     const last = JSON.parse(scan.records[scan.records.length - 1]!.toString()) as { s: number };
     appendFileSync(seg, frameText(JSON.stringify({ s: last.s + 1, k: 'teleport', t: 1 })));
@@ -184,15 +179,7 @@ test('a record of an unknown kind (intact checksum) refuses to start, naming the
       /state\.wal\.\*: record seq \d+: unknown record kind 'teleport'/,
     );
     // a gap in the seqs is damage too
-    const crash2 = join(dir, 'crash2');
-    crashCopy(dir, crash2);
-    const seg2 = join(
-      crash2,
-      readdirSync(crash2)
-        .filter((n) => n.includes('.wal.'))
-        .sort()
-        .pop()!,
-    );
+    const { crash: crash2, seg: seg2 } = crashWithLastSegment(dir, 'crash2');
     appendFileSync(seg2, frameText(JSON.stringify({ s: last.s + 5, k: 'host', t: 1, e: { t: 'trader', address: '0x' + '1'.repeat(40) } })));
     assert.throws(
       () => createLocalExchange({ stateFile: join(crash2, 'state'), seed: 11, apiKeys: KEYS }),
