@@ -4,7 +4,7 @@
  * requests). A failed read is logged (at most once per minute per source), counted in the health
  * record and skipped: the Observable never errors.
  */
-import { catchError, defer, EMPTY, exhaustMap, from, mergeMap, timer, type Observable } from 'rxjs';
+import { catchError, defer, EMPTY, exhaustMap, from, map, mergeMap, timer, type Observable } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
 import type { FeedEvent } from './feed-event.ts';
@@ -22,15 +22,23 @@ export interface PollFeedOptions {
 }
 
 export function pollFeed(opts: PollFeedOptions): Observable<FeedEvent> {
+  return pollBatches(opts).pipe(mergeMap((events) => from(events)));
+}
+
+/**
+ * The same polling source, one array per good read (empty reads included): for a consumer that
+ * applies a read as one batch (the balance poll's per-market syncs, src/runtime/phases/feeds.ts).
+ */
+export function pollBatches(opts: PollFeedOptions): Observable<readonly FeedEvent[]> {
   const log = (opts.logger ?? silentLogger).child({ feed: opts.name });
   opts.health?.register(opts.name, opts.staleAfterMs ?? opts.intervalMs * 3);
   let lastLogged = Number.NEGATIVE_INFINITY;
   return timer(0, opts.intervalMs, opts.clock.scheduler).pipe(
     exhaustMap(() =>
       defer(() => from(opts.read())).pipe(
-        mergeMap((events) => {
+        map((events) => {
           opts.health?.ok(opts.name, opts.clock.now());
-          return from(events);
+          return events;
         }),
         catchError((err: unknown) => {
           const now = opts.clock.now();

@@ -14,7 +14,7 @@ import type { FeedHealth } from './feed-health.ts';
 import type { FeedEvent } from './feed-event.ts';
 import { ownOrdersReader, type OrdersSource } from './own-orders-feed.ts';
 import type { MarketIds } from './market-ids.ts';
-import { pollFeed } from './poll-feed.ts';
+import { pollBatches, pollFeed } from './poll-feed.ts';
 import type { FeeSpec } from '../engine/fill-fee.ts';
 
 export interface TradingFeedOptions {
@@ -56,6 +56,18 @@ export function tradingReader(opts: Omit<TradingFeedOptions, 'intervalMs' | 'hea
 
 export function tradingFeed(opts: TradingFeedOptions): Observable<FeedEvent> {
   return pollFeed({
+    name: 'account',
+    clock: opts.clock,
+    intervalMs: opts.intervalMs,
+    read: tradingReader(opts),
+    ...(opts.health ? { health: opts.health } : {}),
+    ...(opts.logger ? { logger: opts.logger } : {}),
+  });
+}
+
+/** The same poll, one array per read (fills first, then the balance read): see pollBatches. */
+export function tradingBatches(opts: TradingFeedOptions): Observable<readonly FeedEvent[]> {
+  return pollBatches({
     name: 'account',
     clock: opts.clock,
     intervalMs: opts.intervalMs,

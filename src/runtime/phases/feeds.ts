@@ -13,7 +13,7 @@ import type { FeedEvent } from '../../feeds/feed-event.ts';
 import { FeedHealth } from '../../feeds/feed-health.ts';
 import { marketFeed } from '../../feeds/market-feed.ts';
 import { oracleFeed } from '../../feeds/oracle-feed.ts';
-import { tradingFeed } from '../../feeds/trading-feed.ts';
+import { tradingBatches } from '../../feeds/trading-feed.ts';
 import { eventMarket } from '../../kernel/quoting-kernel.ts';
 import type { Bytes32 } from '../../model/order.ts';
 import type { StateEvent } from '../../state/events.ts';
@@ -33,28 +33,92 @@ export interface FeedsPhase {
   readonly books: BookFeed;
 }
 
+type SinkLists = Pick<MarketLists, 'known' | 'retain'>;
+
 /**
- * Where every feed event goes: into the core, unless it is market data of a market the bot no longer
- * follows (a balance read of a market that left flat says nothing new either). Anything else of such a
- * market (a late fill) is real: it goes in, and the market's position is followed again.
+ * What the sink does with one event: 'drop' market data of a market the bot no longer follows (a
+ * balance read of a market that left flat says nothing new either), 'stranger' anything else of such
+ * a market (a late fill: it goes in, and the market is followed again), 'in' the rest.
  */
-export function feedSink(lists: Pick<MarketLists, 'known' | 'retain'>, receive: (e: StateEvent) => void, onError: (err: Error, source: string) => void) {
+function admit(lists: SinkLists, e: StateEvent): 'in' | 'drop' | 'stranger' {
+  const t = e.type;
+  const eventId = t === 'BalanceUpdated' ? null : eventMarket(e);
+  if (!eventId || lists.known(eventId)) return 'in';
+  if (t === 'BookEventReceived' || t === 'OracleUpdated' || t === 'MarketMetadataUpdated') return 'drop';
+  if (t === 'PositionSynced' && e.yes === 0 && e.no === 0) return 'drop';
+  return 'stranger';
+}
+
+/**
+ * Where every feed event goes: into the core, unless admit() drops it. A stranger's market is
+ * retained after the state has the event.
+ */
+export function feedSink(lists: SinkLists, receive: (e: StateEvent) => void, onError: (err: Error, source: string) => void) {
   return (fe: FeedEvent): void => {
     try {
-      const t = fe.event.type;
-      const eventId = t === 'BalanceUpdated' ? null : eventMarket(fe.event);
-      let stranger = false;
-      if (eventId && !lists.known(eventId)) {
-        if (t === 'BookEventReceived' || t === 'OracleUpdated' || t === 'MarketMetadataUpdated') return;
-        if (t === 'PositionSynced' && fe.event.yes === 0 && fe.event.no === 0) return;
-        stranger = true;
-      }
+      const a = admit(lists, fe.event);
+      if (a === 'drop') return;
       receive(fe.event);
-      if (stranger && eventId) lists.retain(eventId);
+      if (a === 'stranger') lists.retain(eventMarket(fe.event)!);
     } catch (err) {
       // a bug downstream must not kill the feed; the invariant checks catch real damage
       onError(err as Error, fe.source);
     }
+  };
+}
+
+/** A balance read's events: applied together as one batch. */
+const isBalanceRead = (e: StateEvent): boolean => e.type === 'PositionSynced' || e.type === 'BalanceUpdated';
+
+/**
+ * The sink of a poll that arrives as one read (the trading poll: fills, then the balance read of
+ * every followed market). Each run of balance-read events goes into the core as one batch (one
+ * reduce, one store notification, one scheduling pass) instead of thousands of single events a
+ * second; anything else (fills, order updates) goes in one by one, in order, through `one`, so the
+ * fills are in the books before the read that follows them is compared with the books.
+ */
+export function feedBatchSink(
+  lists: SinkLists,
+  one: (fe: FeedEvent) => void,
+  receiveAll: (es: readonly StateEvent[]) => void,
+  onError: (err: Error, source: string) => void,
+) {
+  return (fes: readonly FeedEvent[]): void => {
+    let run: StateEvent[] = [];
+    let strangers: Bytes32[] = [];
+    let source = '';
+    const flush = (): void => {
+      if (run.length === 0) return;
+      const es = run;
+      const gone = strangers;
+      run = [];
+      strangers = [];
+      try {
+        receiveAll(es);
+        for (const id of gone) lists.retain(id);
+      } catch (err) {
+        onError(err as Error, source);
+      }
+    };
+    for (const fe of fes) {
+      if (!isBalanceRead(fe.event)) {
+        flush();
+        one(fe);
+        continue;
+      }
+      let a: ReturnType<typeof admit>;
+      try {
+        a = admit(lists, fe.event);
+      } catch (err) {
+        onError(err as Error, fe.source);
+        continue;
+      }
+      if (a === 'drop') continue;
+      source = fe.source;
+      run.push(fe.event);
+      if (a === 'stranger') strangers.push(eventMarket(fe.event)!);
+    }
+    flush();
   };
 }
 
@@ -87,6 +151,12 @@ export async function feedsPhase(
   const sink = feedSink(
     lists,
     (e) => core.receive(e),
+    (err, source) => log.error({ err: err.message, source }, 'event handling failed'),
+  );
+  const batchSink = feedBatchSink(
+    lists,
+    sink,
+    (es) => core.receiveAll(es),
     (err, source) => log.error({ err: err.message, source }, 'event handling failed'),
   );
   const reconnected = (marketId: Bytes32): void => {
@@ -144,9 +214,9 @@ export async function feedsPhase(
   if (paper) {
     store.dispatch({ type: 'BalanceUpdated', collateral: cfg.venue.kind === 'local' ? cfg.venue.local.startingCollateral : 10_000_000_000n, ts: clock.now() });
   } else {
-    // fills matter for quoting within a second; balances ride along in the same poll
+    // fills matter for quoting within a second; balances ride along in the same poll, applied as one batch
     subs.push(
-      tradingFeed({
+      tradingBatches({
         client,
         trader: venue.trader,
         marketIds: lists.tracked,
@@ -158,7 +228,7 @@ export async function feedsPhase(
         seed: bookLedger.catchUp.openOrders,
         fees: bookLedger.fees,
         isOwn: bookLedger.isOwn,
-      }).subscribe(sink),
+      }).subscribe(batchSink),
     );
   }
 
