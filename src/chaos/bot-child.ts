@@ -64,9 +64,9 @@ function onEvent(bot: Bot, e: StateEvent): void {
   }
 }
 
-function memory(): { rssBytes: number; heapUsedBytes: number; externalBytes: number } {
+function memory(): { rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; externalBytes: number } {
   const m = process.memoryUsage();
-  return { rssBytes: m.rss, heapUsedBytes: m.heapUsed, externalBytes: m.external };
+  return { rssBytes: m.rss, heapUsedBytes: m.heapUsed, heapTotalBytes: m.heapTotal, externalBytes: m.external };
 }
 
 function stats(bot: Bot): ChildStats {

@@ -25,6 +25,8 @@ export interface ChildStats {
   readonly rssBytes: number;
   /** the V8 heap in use, and memory outside it (buffers), at the same moment */
   readonly heapUsedBytes: number;
+  /** V8's heap as reserved (used + free pages + the young generation's semi-spaces) */
+  readonly heapTotalBytes: number;
   readonly externalBytes: number;
   readonly lagP50Ms: number;
   readonly lagP99Ms: number;

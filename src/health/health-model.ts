@@ -141,6 +141,12 @@ interface Slot {
   liveMs: number;
   observedMs: number;
   wasLive: boolean;
+  /** what the last classification read (see evaluate; -1: classify again): the same inputs give the same state */
+  seenEpoch: number;
+  seenTick: KernelTick | null;
+  seenOrders: StoreMarket['orders'] | undefined;
+  seenStatus: StoreMarket['status'] | undefined;
+  seenBlocked: StoreMarket['blocked'] | undefined;
 }
 
 const INDEX = new Map<HealthState, number>(HEALTH_STATES.map((s, i) => [s, i]));
@@ -257,13 +263,16 @@ export class HealthModel {
     if (!s) return;
     s.lastRefusalAt = at;
     s.lastRefusal = what;
+    s.seenEpoch = -1; // classified again at the next evaluate
   }
 
   /** A create of this market was accepted. */
   accepted(marketId: Bytes32, at: number): void {
     this.turnState = null;
     const s = this.slot(marketId);
-    if (s) s.lastAcceptAt = at;
+    if (!s) return;
+    s.lastAcceptAt = at;
+    s.seenEpoch = -1; // classified again at the next evaluate
   }
 
   /** The states as of the last evaluate (evaluate first for "now"). */
@@ -325,17 +334,31 @@ export class HealthModel {
       this.processState = 'halted';
     }
     let changed = false;
+    const epoch = this.inputsEpoch(st, now);
     for (const s of this.slots) {
       const m = st.markets.get(s.key);
       // time since the last evaluate is charged to the state the market was in
       s.durations[INDEX.get(s.state)!]! += dt;
       s.observedMs += dt;
       if (s.wasLive) s.liveMs += dt;
-      const live = m ? liveOrders(m) : 0;
-      s.liveOrders = live;
+      const t = this.opts.lastTick(s.marketId);
+      // A market whose inputs are the ones its last classification read (its orders, status and block
+      // in the store, its last tick, and the process-wide inputs; a refusal or acceptance resets it) keeps its state: at
+      // 2,000 markets most of them, most seconds. Only the clocks below move.
+      let state = s.state;
+      let detail = s.detail;
+      if (s.seenEpoch !== epoch || !this.unchanged(s, m, t)) {
+        s.liveOrders = m ? liveOrders(m) : 0;
+        if (s.liveOrders > 0) s.everLive = true;
+        [state, detail] = this.classify(s, m, t, s.liveOrders, now, st);
+        s.seenEpoch = epoch;
+        s.seenTick = t;
+        s.seenOrders = m?.orders;
+        s.seenStatus = m?.status;
+        s.seenBlocked = m?.blocked;
+      }
+      const live = s.liveOrders;
       s.wasLive = live > 0;
-      if (live > 0) s.everLive = true;
-      const [state, detail] = this.classify(s, m, live, now, st);
       const shouldQuote = !DELIBERATE_STATES.has(state);
       if (live > 0 || !shouldQuote) s.clearAt = now;
       s.notQuotingMs = live > 0 || !shouldQuote ? 0 : now - s.clearAt;
@@ -371,11 +394,32 @@ export class HealthModel {
     else this.log.warn(fields, `market not quoting: ${to}`);
   }
 
-  private classify(s: Slot, m: StoreMarket | undefined, live: number, now: number, st: StoreState): [HealthState, string] {
+  /** The market's inputs are the ones its last classification read (the process-wide ones are the epoch's). */
+  private unchanged(s: Slot, m: StoreMarket | undefined, t: KernelTick | null): boolean {
+    return s.seenTick === t && s.seenOrders === m?.orders && s.seenStatus === m?.status && s.seenBlocked === m?.blocked;
+  }
+
+  /**
+   * A number that moves whenever an input every market's classification reads moves (the process
+   * state, a halt, the ledger, the venue's back-off as of now): a market classified under another
+   * epoch is classified again.
+   */
+  private inputsEpoch(st: StoreState, now: number): number {
+    const ledgerDown = this.opts.ledgerDown?.() ?? null;
+    const key = `${this.processState}\u0000${this.haltKind ?? ''}\u0000${this.haltState}\u0000${this.haltReason}\u0000${ledgerDown ?? '\u0001'}\u0000${st.backoffUntil > now}`;
+    if (key !== this.epochKey) {
+      this.epochKey = key;
+      this.epoch++;
+    }
+    return this.epoch;
+  }
+  private epoch = 0;
+  private epochKey = '';
+
+  private classify(s: Slot, m: StoreMarket | undefined, t: KernelTick | null, live: number, now: number, st: StoreState): [HealthState, string] {
     if (this.haltKind) return [this.haltState, this.haltReason];
     const ledgerDown = this.opts.ledgerDown?.() ?? null;
     if (ledgerDown !== null && this.processState === 'running') return ['ledger-unwritable', `every quote pulled: ${ledgerDown}`];
-    const t = this.opts.lastTick(s.marketId);
     if (t?.strategyError) return ['strategy-error', t.strategyError.message];
     if (t?.slow) return ['strategy-slow', 'the strategy ran over its time budget on the last tick'];
     if (live > 0) return ['quoting', `${live} order(s) live`];
@@ -535,6 +579,11 @@ function newSlot(marketId: Bytes32, now: number): Slot {
     liveMs: 0,
     observedMs: 0,
     wasLive: false,
+    seenEpoch: -1,
+    seenTick: null,
+    seenOrders: undefined,
+    seenStatus: undefined,
+    seenBlocked: undefined,
   };
 }
 

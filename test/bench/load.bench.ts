@@ -5,9 +5,11 @@
  * received vs published (dropped), events later than 1 s, resyncs; at the exchange: venue calls per
  * second. Target: no dropped events, lag p99 < 50 ms.
  *
- *   npm run bench -- load [--minutes 10] [--markets 200] [--rate 10] [--cpu-prof DIR] [--watchdog-seconds S]
+ *   npm run bench -- load [--minutes 10] [--markets 200] [--rate 10] [--cpu-prof DIR] [--watchdog-seconds S] [--heap-mb MB]
  *
  * `--cpu-prof DIR` writes a V8 CPU profile of the bot child into DIR (node --cpu-prof) when it exits.
+ * `--heap-mb MB` starts the bot child with `--max-old-space-size=MB`, as bin/bookmaker.js starts
+ * `bookmaker run` under BOOKMAKER_HEAP_LIMITS (docs/deployment.md); without it the heap is V8's default.
  *
  * The baseline is the same bot quoting the same markets with the books still (no driver) measured in
  * the same run: the ratio says what 2,000 deltas/s cost in CPU over an idle quoting bot.
@@ -43,6 +45,11 @@ const WARMUP_MS = 30_000;
 const profIdx = process.argv.indexOf('--cpu-prof');
 const CPU_PROF_DIR = profIdx >= 0 ? process.argv[profIdx + 1] : undefined;
 if (profIdx >= 0 && !CPU_PROF_DIR) throw new Error('--cpu-prof: expected a directory');
+const HEAP_MB = process.argv.includes('--heap-mb') ? arg('heap-mb', 128) : undefined;
+const NODE_ARGS = [
+  ...(CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : []),
+  ...(HEAP_MB !== undefined ? [`--max-old-space-size=${HEAP_MB}`] : []),
+];
 const BASELINE_MS = 20_000;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -174,7 +181,7 @@ const bot = await spawnBot({
   logFile: join(work, 'bot.log'),
   onMessage,
   readyTimeoutMs: 180_000,
-  ...(CPU_PROF_DIR ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] } : {}),
+  ...(NODE_ARGS.length > 0 ? { nodeArgs: NODE_ARGS } : {}),
 });
 // the bot gone (the watchdog ended a blocked loop, a crash): the run fails at once instead of waiting
 let botExit: string | null = null;
@@ -269,7 +276,10 @@ try {
       ['bot CPU (% of one core)', cpuPct],
       ['bot CPU, still books (%)', idleCpuPct],
       ['bot RSS (MiB)', s.rssBytes / 2 ** 20],
-      ['bot heap used / external (MiB)', `${(s.heapUsedBytes / 2 ** 20).toFixed(0)} / ${(s.externalBytes / 2 ** 20).toFixed(0)}`],
+      [
+        'bot heap used / total / external (MiB)',
+        `${(s.heapUsedBytes / 2 ** 20).toFixed(0)} / ${(s.heapTotalBytes / 2 ** 20).toFixed(0)} / ${(s.externalBytes / 2 ** 20).toFixed(0)}`,
+      ],
       ['venue calls/s (all HTTP)', w.requests / secs],
       ['order calls/s (bot)', (s.venueCalls - w.from.venueCalls) / secs],
       ['driver changes refused', driver.refused],
@@ -290,6 +300,7 @@ try {
       idleLagP99: Number(idle.to.lagP99Ms.toFixed(2)),
       rssMiB: Number((s.rssBytes / 2 ** 20).toFixed(0)),
       heapUsedMiB: Number((s.heapUsedBytes / 2 ** 20).toFixed(0)),
+      heapTotalMiB: Number((s.heapTotalBytes / 2 ** 20).toFixed(0)),
       deltasPerSecond: Number((w.published / secs).toFixed(0)),
       dropped,
       late: s.lateEvents - w.from.lateEvents,

@@ -13,9 +13,10 @@ import { DEFAULT_RISK } from '../../src/config/parse-risk.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import { OrderManager } from '../../src/orders/order-manager.ts';
 import { HealthModel, stateOfRiskReason } from '../../src/health/health-model.ts';
-import { QuotingKernel, type KernelMarket } from '../../src/kernel/quoting-kernel.ts';
+import { QuotingKernel, type KernelMarket, type KernelTick } from '../../src/kernel/quoting-kernel.ts';
 import type { StateEvent } from '../../src/state/events.ts';
 import { StateStore } from '../../src/state/store.ts';
+import type { StoreState } from '../../src/state/market-state.ts';
 import type { StrategyModule } from '../../src/strategy/types.ts';
 import { ManualClock } from '../exchange/stream/manual-clock.ts';
 import { FakeVenue, M1, M2, refuseInsufficientBalance } from '../orders/fake-venue.ts';
@@ -342,4 +343,44 @@ test('one evaluation per synchronous turn for a scrape; anything that can change
   h.evaluate();
   h.evaluate();
   assert.equal(evaluations(), 7);
+});
+
+test('a market whose inputs did not change keeps its state without being classified again; any input change reclassifies it', () => {
+  const clock = new ManualClock();
+  let counted = 0;
+  /** the market's orders: counts how often the model reads them (once per classification) */
+  class Orders extends Map<string, unknown> {
+    override values(): MapIterator<unknown> {
+      counted++;
+      return super.values();
+    }
+  }
+  const order = { state: 'working', slot: 'bid-0' };
+  let market = { slug: 'm1', status: 'active', orders: new Orders([['n1', order]]) };
+  let tick: KernelTick | null = { at: 0, action: 'quote', desired: [], denied: 0, strategyError: null };
+  const state = () => ({ ...new StateStore().state, markets: new Map([[M1.toLowerCase(), market]]) }) as unknown as StoreState;
+  let st = state();
+  const h = new HealthModel({ markets: [M1], state: () => st, lastTick: () => tick, clock });
+  h.setProcess('running');
+  h.evaluate(); // classified as running
+  counted = 0;
+  for (let i = 0; i < 3; i++) {
+    clock.advance(1_000);
+    st = state(); // a new snapshot (a book delta), the same orders, status and tick
+    h.evaluate();
+  }
+  assert.equal(counted, 0, 'nothing the state reads changed: not classified again');
+  assert.equal(h.markets()[0]!.state, 'quoting');
+  assert.equal(h.report()[0]!.states.quoting, 3_000, 'the time in its state still adds up');
+  market = { ...market, orders: new Orders() };
+  st = state();
+  h.evaluate();
+  assert.equal(counted, 1, 'new orders: classified again');
+  assert.equal(h.markets()[0]!.detail, 'the strategy asked for no quotes', 'no live order: classified on the new orders');
+  tick = { ...tick, action: 'no-view' };
+  h.evaluate();
+  assert.equal(h.markets()[0]!.state, 'stale-book', 'a new tick: classified again');
+  h.setProcess('stopping');
+  h.evaluate();
+  assert.equal(h.markets()[0]!.state, 'halted', 'the process state moved: every market classified again');
 });
