@@ -51,7 +51,8 @@ import { migrationPhase } from './phases/migration.ts';
 import { botReport } from './phases/report.ts';
 import { rotationPhase, type RotationPhase } from './phases/rotation.ts';
 import { reconcilePhase, runningPhase } from './phases/running.ts';
-import { selectPhase } from './phases/select.ts';
+import { selectPhase, type SelectPhase } from './phases/select.ts';
+import type { Ranker } from '../selection/ranker.ts';
 import type { StartContext } from './phases/start-context.ts';
 import { armWatchdog, venuePhase } from './phases/venue.ts';
 import type { MarketRotation } from './rotation/market-rotation.ts';
@@ -95,6 +96,8 @@ export interface Bot {
   readonly adminUrl: string | null;
   /** market rotation: starts and retirements while the bot runs */
   readonly rotation: MarketRotation;
+  /** the rank entries' selection state (scores of the ranked markets quoted now) */
+  readonly ranker: Ranker;
   /** reload the config file (SIGHUP, `bookmaker ctl reload`) */
   reload(reason?: string): Promise<ControlResult>;
   stop(reason?: string): Promise<number>;
@@ -167,13 +170,14 @@ async function wire(c: StartContext): Promise<Bot> {
   await reconcilePhase(c, selected, ledger, core, endpoints, rotation);
   life.enter('running');
   runningPhase(c, ledger, core, rotation, control);
-  return liveBot(c, { ledger, core, feeds, endpoints, rotation, control, report: botReport(c, ledger, core, rotation) });
+  return liveBot(c, { selected, ledger, core, feeds, endpoints, rotation, control, report: botReport(c, ledger, core, rotation) });
 }
 
 /** What the phases built, as the bot's callers see it. */
 function liveBot(
   c: StartContext,
   p: {
+    selected: SelectPhase;
     ledger: LedgerPhase;
     core: CorePhase;
     feeds: FeedsPhase;
@@ -198,6 +202,7 @@ function liveBot(
     orderManager: core.orderManager,
     health: p.feeds.health,
     healthModel,
+    ranker: p.selected.ranker,
     report: p.report,
     readyz() {
       const checks = p.endpoints.ready();

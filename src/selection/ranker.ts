@@ -5,8 +5,9 @@
  * (./choose.ts) and keeps the report; `commit(selected, nowMs)` is called by selectMarkets with the
  * final selection so the hold times (minHoldSeconds) start when a market is really selected.
  * `scores()` is the accessor for the summary and the metrics: each selected ranked market's score and
- * terms. selectMarkets uses the process-wide `defaultRanker` unless given one; `rankScores()` and
- * `rankReports()` read it. One selection at a time per ranker (a refresh and a reload must not overlap).
+ * terms. A ranker belongs to whoever selects again (the live bot's select phase, `bot.ranker`); without
+ * one, selectMarkets ranks with a fresh one (a one-off selection: `markets`, `record`, the doctor). One
+ * selection at a time per ranker (a refresh and a reload must not overlap).
  */
 import type { Logger } from '../core/logger.ts';
 import type { MarketConfig, RankSettings } from '../config/types.ts';
@@ -134,22 +135,4 @@ export function dropCounts(drops: readonly TermDrop[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (const d of drops) out[`${d.term}:${d.reason}`] = (out[`${d.term}:${d.reason}`] ?? 0) + 1;
   return out;
-}
-
-/** The ranker selectMarkets uses when none is passed (one bot per process). */
-export const defaultRanker = new Ranker();
-
-/** Each selected ranked market's score and terms, from the last selection of the default ranker. */
-export function rankScores(): ReadonlyMap<string, RankedScore> {
-  return defaultRanker.scores();
-}
-
-/** Why the default ranker's last selection let a scored market go (see Ranker.leftBecause). */
-export function rankLeftBecause(id: string): 'ranked-out' | 'ineligible' | null {
-  return defaultRanker.leftBecause(id);
-}
-
-/** The default ranker's reports of the last selection (every candidate, its verdict, drops, requests). */
-export function rankReports(): RankReport[] {
-  return defaultRanker.lastReports();
 }

@@ -18,7 +18,7 @@ import type { MarketInfo } from '../exchange/client/parse-market.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { KernelMarket } from '../kernel/quoting-kernel.ts';
 import type { RankSource } from './gather.ts';
-import { capitalOf, defaultRanker, type Ranker } from './ranker.ts';
+import { capitalOf, Ranker } from './ranker.ts';
 import { shardOwns, shardText } from './shard.ts';
 
 export interface MarketsSource {
@@ -36,7 +36,7 @@ export interface SelectMarketsOptions {
   readonly shard?: { readonly index: number; readonly count: number } | null;
   /** lower-case ids quoted now, for the rank entries' hysteresis (undefined = first selection) */
   readonly previous?: ReadonlySet<string>;
-  /** keeps rank state between refreshes (default: the process-wide defaultRanker, read by rankScores()) */
+  /** keeps rank state between refreshes, owned by whoever selects again (default: a fresh one, for a one-off selection) */
   readonly ranker?: Ranker;
   /** ms since epoch (default Date.now) — deadlines and hold times */
   readonly now?: () => number;
@@ -67,7 +67,7 @@ export async function selectMarkets(
 ): Promise<KernelMarket[]> {
   const opts: SelectMarketsOptions = typeof options === 'number' ? { maxMarkets: options } : options;
   const maxMarkets = opts.maxMarkets ?? 200;
-  const ranker = opts.ranker ?? defaultRanker;
+  const ranker = opts.ranker ?? new Ranker();
   const now = opts.now ?? Date.now;
   // with a shard, only this instance's markets (src/selection/shard.ts, rendezvous hashing), before the
   // caps: rank entries and `all`/filters consult it, so a shard ranks and fills only its own markets

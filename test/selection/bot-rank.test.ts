@@ -6,7 +6,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { config, openOrders, setBook, startExchange, startTestBot, waitFor } from '../e2e/harness.ts';
-import { rankScores } from '../../src/selection/ranker.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 
 test('bookmaker run with a rank entry quotes the top markets by score and nothing else; nothing is left after stop', async () => {
@@ -28,7 +27,7 @@ test('bookmaker run with a rank entry quotes the top markets by score and nothin
       await waitFor('the bot quotes the two widest markets', async () => (await quoted(wide)) && (await quoted(middle)));
       assert.equal(await quoted(narrow), false);
       assert.equal(await quoted(empty), false);
-      const scores = rankScores();
+      const scores = bot.ranker.scores();
       assert.deepEqual([...scores.keys()].sort(), [wide, middle].map((x) => x.toLowerCase()).sort());
       assert.ok(Math.abs(scores.get(wide.toLowerCase())!.terms.spread! - 0.8) < 1e-9);
       // the running bot exposes each selected market's score and terms, and no series for the others

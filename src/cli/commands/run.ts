@@ -10,7 +10,6 @@
  * the first millisecond (src/cli/early-signals.ts): a SIGHUP during start-up is logged and deferred to a
  * reload once the bot runs; a stop during start-up ends it at once (exit 0), with a log line.
  */
-import { rankScores } from '../../selection/ranker.ts';
 import { writeFileSync } from 'node:fs';
 import type { CommandSpec, ParsedArgs } from '../args.ts';
 import { systemClock } from '../../core/clock.ts';
@@ -265,7 +264,7 @@ function endOfRunReport(bot: Bot, stopReason: string, code: number, logger: Retu
 
 function render(bot: Bot): { table: string[]; line: string } {
   bot.healthModel.evaluate();
-  const scores = rankScores();
+  const scores = bot.ranker.scores();
   const books = bot.kernel.account;
   const rows = summaryRows(
     bot.store.state,

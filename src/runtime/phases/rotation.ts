@@ -8,7 +8,6 @@ import type { BotConfig } from '../../config/types.ts';
 import type { KernelMarket } from '../../kernel/quoting-kernel.ts';
 import { marketEvent } from '../../feeds/market-feed.ts';
 import type { Bytes32 } from '../../model/order.ts';
-import { rankLeftBecause } from '../../selection/ranker.ts';
 import { shardOwns } from '../../selection/shard.ts';
 import { marketAttribution } from '../../state/edge-view.ts';
 import { keepRetiredRows, RETIRED_ROWS_MAX, type EarlierRetired, type RetiredRow } from '../retired-rows.ts';
@@ -65,7 +64,8 @@ export function rotationPhase(
       return { status: m.status, event: marketEvent(id, m, clock.now()).event };
     },
     // the selection knows some reasons itself: another shard's market, or one the rank let go for a better one
-    leftBecause: (id) => (cfg.selection.shard && !shardOwns(id, cfg.selection.shard) ? 'shard' : rankLeftBecause(id) === 'ranked-out' ? 'ranked-out' : null),
+    leftBecause: (id) =>
+      cfg.selection.shard && !shardOwns(id, cfg.selection.shard) ? 'shard' : s.ranker.leftBecause(id) === 'ranked-out' ? 'ranked-out' : null,
     ...(cfg.orders.reconcileScope === 'markets'
       ? {
           ownMarkets: (ids: readonly Bytes32[]) => {

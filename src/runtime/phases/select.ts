@@ -6,7 +6,7 @@ import type { BotConfig } from '../../config/types.ts';
 import type { KernelMarket } from '../../kernel/quoting-kernel.ts';
 import { registerRankMetrics } from '../../metrics/rank-metrics.ts';
 import type { Bytes32 } from '../../model/order.ts';
-import { rankReports, rankScores } from '../../selection/ranker.ts';
+import { Ranker } from '../../selection/ranker.ts';
 import { selectMarkets } from '../../selection/select-markets.ts';
 import { shardText } from '../../selection/shard.ts';
 import { retryStartupStep } from '../startup-retry.ts';
@@ -27,21 +27,25 @@ export interface SelectPhase {
   readonly markets: KernelMarket[];
   readonly marketIds: Bytes32[];
   readonly lists: MarketLists;
+  /** the rank entries' state between refreshes: this bot's, not the process's */
+  readonly ranker: Ranker;
 }
 
 export async function selectPhase(c: StartContext, { client }: VenuePhase): Promise<SelectPhase> {
   const { cfg, log, v, paper } = c;
   // rank entries: each selected market's score and terms on /metrics after every selection
   const rankMetrics = registerRankMetrics(c.metrics.registry);
+  const ranker = new Ranker();
   const select: SelectMarkets = async (next, previous, allowEmpty = false) => {
     const chosen = await selectMarkets(client, next.markets, {
       maxMarkets: next.selection.maxMarkets,
       shard: cfg.selection.shard,
       log: c.o.logger,
       allowEmpty,
+      ranker,
       ...(previous ? { previous } : {}),
     });
-    rankMetrics.update(rankScores(), rankReports());
+    rankMetrics.update(ranker.scores(), ranker.lastReports());
     return chosen;
   };
   // with refreshes on, a start-up that selects nothing (a shard whose markets do not exist yet, a
@@ -64,5 +68,5 @@ export async function selectPhase(c: StartContext, { client }: VenuePhase): Prom
       { shard: shardText(shard), markets: marketIds.length, reconcileScope: 'markets', configured: c.o.config.orders.reconcileScope },
       `shard ${shardText(shard)}: quoting this shard's markets only; start-up reconcile and every cancel-all touch only them (reconcileScope markets)`,
     );
-  return { select, markets, marketIds, lists: new MarketLists(marketIds) };
+  return { select, markets, marketIds, lists: new MarketLists(marketIds), ranker };
 }
