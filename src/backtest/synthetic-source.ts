@@ -25,7 +25,7 @@ import type { FlowPreset } from '../sim/flow-presets.ts';
 import type { NewMarketInput } from '../sim/context.ts';
 import { DEMO_MARKETS } from '../sim/market-factory.ts';
 import { BadInputError } from '../model/errors.ts';
-import { KIND_TAKER, KIND_TRADE, KIND_XCLEAR, KIND_XLEVEL, toColumns, type Columns } from './recording/columns.ts';
+import { allocColumns, appendEventRows, appendRow, KIND_XCLEAR, toColumns, type Columns } from './recording/columns.ts';
 import { RECORDING_FORMAT, type RecordedEvent, type RecordingManifest } from './recording/format.ts';
 import { windowRows, type LiveFlow, type ReplaySource, type SideEvent } from './replay-source.ts';
 import { VirtualClock } from './virtual-clock.ts';
@@ -173,7 +173,7 @@ export async function syntheticSource(o: SyntheticOptions): Promise<ReplaySource
  */
 export function liveSyntheticSource(o: SyntheticOptions): ReplaySource & { readonly live: LiveFlow } {
   const side: SideEvent[] = [];
-  const cols = growableColumns();
+  const cols = allocColumns(1 << 16, []);
   let index = new Map<string, number>();
   let flowEvents = 0;
   const sink = (e: RecordedEvent): void => {
@@ -241,62 +241,8 @@ export function liveSyntheticSource(o: SyntheticOptions): ReplaySource & { reado
   };
 }
 
-function growableColumns(): Columns {
-  const n = 1 << 16;
-  return {
-    rows: 0,
-    markets: [],
-    lts: new Float64Array(n),
-    vts: new Float64Array(n),
-    price: new Float64Array(n),
-    size: new Float64Array(n),
-    market: new Uint16Array(n),
-    kind: new Uint8Array(n),
-    side: new Uint8Array(n),
-  };
-}
-
-/** Append one row, doubling the columns in place (the same object: readers hold it, not its arrays). */
-function appendRow(c: Columns, lts: number, vts: number, m: number, kind: number, side: number, price: number, size: number): void {
-  if (c.rows === c.lts.length) {
-    const n = c.lts.length * 2;
-    const f = (a: Float64Array): Float64Array => {
-      const b = new Float64Array(n);
-      b.set(a);
-      return b;
-    };
-    c.lts = f(c.lts);
-    c.vts = f(c.vts);
-    c.price = f(c.price);
-    c.size = f(c.size);
-    const market = new Uint16Array(n);
-    market.set(c.market);
-    c.market = market;
-    const kinds = new Uint8Array(n);
-    kinds.set(c.kind);
-    c.kind = kinds;
-    const sides = new Uint8Array(n);
-    sides.set(c.side);
-    c.side = sides;
-  }
-  const i = c.rows++;
-  c.lts[i] = lts;
-  c.vts[i] = vts;
-  c.market[i] = m;
-  c.kind[i] = kind;
-  c.side[i] = side;
-  c.price[i] = price;
-  c.size[i] = size;
-}
-
-/** A drop-copy event as rows (as toColumns writes them). */
+/** A drop-copy event as rows, as toColumns writes them (a market the run does not know writes none). */
 function appendEvent(c: Columns, index: ReadonlyMap<string, number>, e: RecordedEvent): void {
   const m = index.get(e.m);
-  if (m === undefined) return;
-  if (e.t === 'xbook') {
-    if (e.snap) appendRow(c, e.lts, e.vts, m, KIND_XCLEAR, 0, 0, 0);
-    for (const [p, s] of e.b) appendRow(c, e.lts, e.vts, m, KIND_XLEVEL, 0, p, s);
-    for (const [p, s] of e.a) appendRow(c, e.lts, e.vts, m, KIND_XLEVEL, 1, p, s);
-  } else if (e.t === 'taker') appendRow(c, e.lts, e.vts, m, KIND_TAKER, e.side === 'buy' ? 0 : 1, e.p, e.s);
-  else if (e.t === 'trade') appendRow(c, e.lts, e.vts, m, KIND_TRADE, e.side === 'buy' ? 0 : 1, e.p, e.s);
+  if (m !== undefined) appendEventRows(c, m, e);
 }

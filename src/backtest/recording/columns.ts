@@ -41,7 +41,8 @@ export interface Columns {
 
 const MAGIC = 'BMKCOLS1';
 
-function alloc(n: number, markets: string[]): Columns {
+/** Columns with room for `n` rows, none used. */
+export function allocColumns(n: number, markets: string[]): Columns {
   return {
     rows: 0,
     markets,
@@ -59,18 +60,7 @@ function alloc(n: number, markets: string[]): Columns {
 export function toColumns(events: Iterable<RecordedEvent>, markets: readonly string[]): Columns {
   const index = new Map(markets.map((m, i) => [m, i]));
   if (markets.length > 65535) throw new BadInputError('markets', 'at most 65535 markets', markets.length);
-  let c = alloc(1024, [...markets]);
-  const push = (lts: number, vts: number, m: number, kind: number, side: number, price: number, size: number) => {
-    if (c.rows === c.lts.length) c = grow(c);
-    const i = c.rows++;
-    c.lts[i] = lts;
-    c.vts[i] = vts;
-    c.market[i] = m;
-    c.kind[i] = kind;
-    c.side[i] = side;
-    c.price[i] = price;
-    c.size[i] = size;
-  };
+  const c = allocColumns(1024, [...markets]);
   for (const e of events) {
     let m = index.get(e.m);
     if (m === undefined) {
@@ -78,26 +68,47 @@ export function toColumns(events: Iterable<RecordedEvent>, markets: readonly str
       c.markets.push(e.m);
       index.set(e.m, m);
     }
-    if (e.t === 'book') {
-      if (e.snap) push(e.lts, e.vts, m, KIND_CLEAR, 0, 0, 0);
-      for (const [p, s] of e.b) push(e.lts, e.vts, m, KIND_LEVEL, 0, p, s);
-      for (const [p, s] of e.a) push(e.lts, e.vts, m, KIND_LEVEL, 1, p, s);
-    } else if (e.t === 'trade') push(e.lts, e.vts, m, KIND_TRADE, e.side === 'buy' ? 0 : 1, e.p, e.s);
-    else if (e.t === 'bbo') push(e.lts, e.vts, m, KIND_BBO, 0, e.bid, e.ask);
-    else if (e.t === 'xbook') {
-      if (e.snap) push(e.lts, e.vts, m, KIND_XCLEAR, 0, 0, 0);
-      for (const [p, s] of e.b) push(e.lts, e.vts, m, KIND_XLEVEL, 0, p, s);
-      for (const [p, s] of e.a) push(e.lts, e.vts, m, KIND_XLEVEL, 1, p, s);
-    } else if (e.t === 'taker') push(e.lts, e.vts, m, KIND_TAKER, e.side === 'buy' ? 0 : 1, e.p, e.s);
+    appendEventRows(c, m, e);
   }
   return shrink(c);
 }
 
-function grow(c: Columns): Columns {
-  const n = alloc(c.lts.length * 2, c.markets);
-  n.rows = c.rows;
-  for (const k of ['lts', 'vts', 'price', 'size', 'market', 'kind', 'side'] as const) (n[k] as { set(a: ArrayLike<number>): void }).set(c[k]);
-  return n;
+/** The rows of one recorded event of market `m` (book, trade, bbo, xbook, taker; other kinds write none). */
+export function appendEventRows(c: Columns, m: number, e: RecordedEvent): void {
+  if (e.t === 'book') {
+    if (e.snap) appendRow(c, e.lts, e.vts, m, KIND_CLEAR, 0, 0, 0);
+    for (const [p, s] of e.b) appendRow(c, e.lts, e.vts, m, KIND_LEVEL, 0, p, s);
+    for (const [p, s] of e.a) appendRow(c, e.lts, e.vts, m, KIND_LEVEL, 1, p, s);
+  } else if (e.t === 'trade') appendRow(c, e.lts, e.vts, m, KIND_TRADE, e.side === 'buy' ? 0 : 1, e.p, e.s);
+  else if (e.t === 'bbo') appendRow(c, e.lts, e.vts, m, KIND_BBO, 0, e.bid, e.ask);
+  else if (e.t === 'xbook') {
+    if (e.snap) appendRow(c, e.lts, e.vts, m, KIND_XCLEAR, 0, 0, 0);
+    for (const [p, s] of e.b) appendRow(c, e.lts, e.vts, m, KIND_XLEVEL, 0, p, s);
+    for (const [p, s] of e.a) appendRow(c, e.lts, e.vts, m, KIND_XLEVEL, 1, p, s);
+  } else if (e.t === 'taker') appendRow(c, e.lts, e.vts, m, KIND_TAKER, e.side === 'buy' ? 0 : 1, e.p, e.s);
+}
+
+/** Append one row, doubling the columns in place when full (the same object: readers hold it, not its arrays). */
+export function appendRow(c: Columns, lts: number, vts: number, m: number, kind: number, side: number, price: number, size: number): void {
+  if (c.rows === c.lts.length) {
+    const n = allocColumns(c.lts.length * 2, c.markets);
+    for (const k of ['lts', 'vts', 'price', 'size', 'market', 'kind', 'side'] as const) (n[k] as { set(a: ArrayLike<number>): void }).set(c[k]);
+    c.lts = n.lts;
+    c.vts = n.vts;
+    c.price = n.price;
+    c.size = n.size;
+    c.market = n.market;
+    c.kind = n.kind;
+    c.side = n.side;
+  }
+  const i = c.rows++;
+  c.lts[i] = lts;
+  c.vts[i] = vts;
+  c.market[i] = m;
+  c.kind[i] = kind;
+  c.side[i] = side;
+  c.price[i] = price;
+  c.size[i] = size;
 }
 
 function shrink(c: Columns): Columns {
