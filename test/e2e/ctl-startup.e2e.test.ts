@@ -3,9 +3,10 @@
  * against `bookmaker sim` (behind a port that is down at first, so the start-up waits in market
  * selection), and `bookmaker ctl`:
  *   - `ctl status` says the bot is starting, and in which phase (it answered 503 before);
- *   - `ctl halt` is accepted while starting (it answered 503, and the halt was lost);
- *   - once the venue answers the bot starts halted: the halt is in the ledger, nothing is quoted,
- *     `ctl status` and /readyz say halted; `ctl resume` lets it quote.
+ *   - `ctl halt` is accepted while starting and written to the ledger file at once, so a start-up
+ *     stopped before it reached the ledger (SIGTERM here; a crash alike) leaves it for the next start;
+ *   - the next start, with the venue up, runs halted: nothing is quoted, `ctl status` and /readyz say
+ *     halted; `ctl resume` lets it quote.
  * Other actions answer 503 naming the phase until the bot runs.
  */
 import assert from 'node:assert/strict';
@@ -59,7 +60,7 @@ async function status(port: number): Promise<Record<string, unknown>> {
   return (await r.json()) as Record<string, unknown>;
 }
 
-test('while the bot starts: ctl status names the phase, ctl halt is held and applied before the first quote; ctl resume lets it quote', async () => {
+test('while the bot starts: ctl status names the phase, ctl halt is written at once and holds the next start before its first quote; ctl resume lets it quote', async () => {
   const venuePort = await freePort();
   const adminPort = await freePort();
   const metricsPort = await freePort();
@@ -93,7 +94,8 @@ admin:
 `,
   );
   let up: Server | null = null;
-  const bot: Child = cli(['run', '-c', file, '--summary-seconds', '0', '--log-level', 'info'], env());
+  const first: Child = cli(['run', '-c', file, '--summary-seconds', '0', '--log-level', 'info'], env());
+  let bot: Child = first;
   try {
     await waitFor('the start-up waits for the venue', () => /start-up step failed transiently; retrying/.test(bot.out()), 60_000);
 
@@ -104,10 +106,11 @@ admin:
     assert.equal(st.json?.phase, 'select markets', st.out);
     assert.equal(st.json?.halted, false, st.out);
 
-    // 2. a halt while starting is accepted (held until the ledger is open); other actions wait
+    // 2. a halt while starting is accepted and written to the ledger file at once; other actions wait
     const halt = await ctl(['halt', '-c', file, '--reason', 'halt before it quotes']);
     assert.equal(halt.code, 0, halt.out);
-    assert.deepEqual(halt.json, { halted: true, starting: true, phase: 'select markets', persisted: false });
+    assert.deepEqual(halt.json, { halted: true, starting: true, phase: 'select markets', persisted: true });
+    assert.match(first.out(), /halt received while starting: written to the ledger/);
     const resumeEarly = await ctl(['resume', '-c', file]);
     assert.equal(resumeEarly.code, 1, resumeEarly.out);
     assert.match(resumeEarly.out, /the bot is starting \(select markets\)/);
@@ -115,11 +118,17 @@ admin:
     assert.equal(again.json?.halted, true, again.out);
     assert.equal((again.json?.halt as { reason?: string } | null)?.reason, 'halt before it quotes');
 
-    // 3. the venue comes up: the bot starts, halted; the halt is in the ledger; nothing is quoted
+    // 3. the start-up is stopped before it reached the ledger; the venue comes up; the next start runs
+    //    halted (the halt is in the ledger file); nothing is quoted
+    first.proc.kill('SIGTERM');
+    assert.equal(await withTimeout(first.exit, 60_000, 'no exit after SIGTERM while starting'), 0, first.out().slice(-2000));
     up = await relay(venuePort);
-    await waitFor('the bot runs', async () => (await status(adminPort)).starting === undefined, 90_000);
+    bot = cli(['run', '-c', file, '--summary-seconds', '0', '--log-level', 'info'], env());
+    // (the new process binds the admin port in a moment: until then the fetch fails)
+    await waitFor('the bot runs', async () => (await status(adminPort).catch(() => ({ starting: true }))).starting === undefined, 90_000);
     const running = await status(adminPort);
     assert.equal(running.halted, true, JSON.stringify(running));
+    assert.match(bot.out(), /halted by an operator in an earlier run/);
     assert.equal((running.halt as { reason?: string }).reason, 'halt before it quotes');
     await waitFor(
       '/readyz says halted',
@@ -149,7 +158,7 @@ admin:
     bot.proc.kill('SIGTERM');
     assert.equal(await withTimeout(bot.exit, 60_000, 'no exit after SIGTERM'), 0, bot.out().slice(-2000));
   } finally {
-    if (bot.proc.exitCode === null) bot.proc.kill('SIGKILL');
+    for (const b of [first, bot]) if (b.proc.exitCode === null) b.proc.kill('SIGKILL');
     await new Promise<void>((r) => (up ? up.close(() => r()) : r()));
   }
 });
