@@ -28,7 +28,9 @@ const argOf = (name: string): string | undefined => {
 };
 const baseDir = argOf('base');
 if (!baseDir || !existsSync(resolve(baseDir, inTree(baseDir, 'src/kernel/quoting-kernel.ts')))) {
-  process.stderr.write('health-cost-interleaved: --base DIR must be a checkout of the code before issue 11 with node_modules (see health-cost.bench.ts)\n');
+  process.stderr.write(
+    'health-cost-interleaved: --base DIR must be a checkout of the code before the health model (1d73146) with node_modules (see health-cost.bench.ts)\n',
+  );
   process.exit(2);
 }
 const TICKS = Number(argOf('ticks') ?? 4000);
@@ -177,7 +179,7 @@ report(
     value: r3(a50 / b50),
     p50: r1(a50),
     p99: r1(a99),
-    baseline: 'code before issue 11 (--base), same process, interleaved tick by tick',
+    baseline: 'code before the health model (--base), same process, interleaved tick by tick',
     baselineValue: r1(b50),
     ratio: r3(a50 / b50),
     p99Ratio: r3(a99 / b99),

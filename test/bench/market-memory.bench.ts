@@ -141,7 +141,7 @@ report(
           ['ratio base / this', Math.round((base.bytes / mine.bytes) * 100) / 100],
         ] as [string, number][])
       : []),
-    ['goal (issue 24)', '≤ 50 KB per quoted market at rest'],
+    ['goal', '≤ 50 KB per quoted market at rest'],
   ],
   {
     name: 'market-memory',
