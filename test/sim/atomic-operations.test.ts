@@ -10,8 +10,9 @@ import assert from 'node:assert/strict';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Address, Bytes32 } from '../../src/model/order.ts';
 import { installMigration } from '../../src/sim/migration/install.ts';
-import { call, harness } from './helpers.ts';
+import { bulk, call, cancelOp, createOp, harness } from './helpers.ts';
 import { migrateFundsBody, startHarness } from './account/harness.ts';
+import { holding } from '../support/legacy-seeds.ts';
 
 const USDC = 1_000_000;
 
@@ -92,18 +93,7 @@ test('bulk: one create the engine would refuse refuses the whole call; creates m
     // two fit; then a mixed call cancelling one of them funds a third
     const two = await call(h.base, 'POST', '/orders/bulk/create', { orders: [small, small2] }, 'alice-key');
     assert.equal(two.status, 201);
-    const mixed = await call(
-      h.base,
-      'POST',
-      '/orders/bulk',
-      {
-        operations: [
-          { type: 'create', order: third },
-          { type: 'cancel', cancel: h.alice.signCancel(small.nonce) },
-        ],
-      },
-      'alice-key',
-    );
+    const mixed = await bulk(h.base, 'alice-key', createOp(third), cancelOp(h.alice.signCancel(small.nonce)));
     assert.equal(mixed.status, 201, JSON.stringify(mixed.body));
     assert.equal(mixed.body.errors, undefined);
     assert.deepEqual(h.ex.state.engine.engine.checkInvariants(), []);
@@ -131,10 +121,7 @@ test('migrate-funds: a resolved market’s legacy tokens are redeemed at the pay
         {
           wallet,
           collateral: 1_000_000_000n,
-          positions: [
-            { marketId: m0, outcomeIndex: 1, amount: 5_000_000n },
-            { marketId: m1, outcomeIndex: 0, amount: 3_000_000n },
-          ],
+          positions: [holding(m0, 1, 5_000_000n), holding(m1, 0, 3_000_000n)],
         },
       ],
     });
@@ -167,10 +154,7 @@ test('migrate-funds: a token of a halted market refuses the whole chunk and chan
         {
           wallet,
           collateral: 2_000_000n,
-          positions: [
-            { marketId: m0, outcomeIndex: 1, amount: 4_000_000n },
-            { marketId: m1, outcomeIndex: 1, amount: 1_000_000n },
-          ],
+          positions: [holding(m0, 1, 4_000_000n), holding(m1, 1, 1_000_000n)],
         },
       ],
     });

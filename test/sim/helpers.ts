@@ -48,6 +48,15 @@ export async function call(base: string, method: string, path: string, body?: un
   return { status: r.status, body: parsed, headers: r.headers };
 }
 
+/** One operation of `POST /orders/bulk`: a create of a signed order, or a cancel. */
+export const createOp = (order: unknown) => ({ type: 'create' as const, order });
+export const cancelOp = (cancel: unknown) => ({ type: 'cancel' as const, cancel });
+
+/** `POST /orders/bulk` with these operations, as `key`. */
+export function bulk(base: string, key: string, ...operations: unknown[]): Promise<Res> {
+  return call(base, 'POST', '/orders/bulk', { operations }, key);
+}
+
 /** Read SSE frames from a streaming response until `until` returns true or the timeout passes. */
 export async function readSse(
   url: string,
