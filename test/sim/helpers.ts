@@ -27,6 +27,16 @@ export async function harness(opts: LocalExchangeOptions = {}): Promise<Harness>
   return { ex, base, alice, bob, marketId, close: () => ex.close() };
 }
 
+/** `body` on a fresh harness (`opts` as for `harness`), closed after it whatever it did. */
+export async function onHarness<T>(body: (h: Harness) => Promise<T>, opts: LocalExchangeOptions = {}): Promise<T> {
+  const h = await harness(opts);
+  try {
+    return await body(h);
+  } finally {
+    await h.close();
+  }
+}
+
 export interface Res {
   status: number;
   body: any;

@@ -1,7 +1,7 @@
 /**
- * The rank selector's settings as the config parser gives them for `rank: {}` (top 20, no floor, margin
- * 0.1, 600 s hold, default weights, 200 requests, 4 at once, no shortlist); `o` overrides any of them.
- * test/config/parse-rank.test.ts checks the parser's defaults against its own literal copy, not this.
+ * The rank selector's settings as the config parser should give them for `rank: {}` (top 20, no floor,
+ * margin 0.1, 600 s hold, default weights, 200 requests, 4 at once, no shortlist); `o` overrides any of
+ * them. test/config/parse-rank.test.ts checks the parser's defaults against these.
  */
 import { DEFAULT_WEIGHTS, type RankSettings } from '../../src/config/types.ts';
 
