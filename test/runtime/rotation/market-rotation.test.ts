@@ -126,6 +126,18 @@ async function retiringWithAnOrder(reason: RetireReason, o: Parameters<typeof ro
   return { clock, f, rot };
 }
 
+/** `n` markets selected one after the other, a second apart (each retires the one before), then none. */
+async function cycle(clock: ManualClock, f: Fake, rot: MarketRotation, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    f.selection = [km(i)];
+    await rot.refresh();
+    clock.advance(1_000);
+  }
+  f.selection = [];
+  await rot.refresh();
+  await rot.settled();
+}
+
 describe('MarketRotation', () => {
   test('a refresh starts what entered and retires what left, with its reason; metrics and summary follow', async () => {
     const { f, m, rot } = rotation({ refreshMs: 1_000 });
@@ -326,14 +338,7 @@ describe('MarketRotation', () => {
 
   test('1,000 start/retire cycles leave no per-market state in the rotation', async () => {
     const { clock, f, rot } = rotation({ refreshMs: 0, windowMs: 60_000 });
-    for (let i = 0; i < 1_000; i++) {
-      f.selection = [km(i)];
-      await rot.refresh();
-      clock.advance(1_000);
-    }
-    f.selection = [];
-    await rot.refresh();
-    await rot.settled();
+    await cycle(clock, f, rot, 1_000);
     assert.equal(rot.heldMarketState, 0);
     assert.equal(rot.summary().started, 1_000);
     assert.equal(rot.summary().retired, 1_000);
@@ -345,14 +350,7 @@ describe('MarketRotation', () => {
     const { clock, f, rot } = rotation({ refreshMs: 0, windowMs: 60_000 });
     const n = ENDED_MAX + 500;
     for (let i = 0; i < n; i++) f.reasons.set(id(i), 'resolved');
-    for (let i = 0; i < n; i++) {
-      f.selection = [km(i)];
-      await rot.refresh();
-      clock.advance(1_000);
-    }
-    f.selection = [];
-    await rot.refresh();
-    await rot.settled();
+    await cycle(clock, f, rot, n);
     assert.equal(rot.summary().retired, n);
     assert.ok(ENDED_MAX <= 2_000, 'a few hundred KB of ids at most');
     assert.equal(rot.endedRemembered, ENDED_MAX);
