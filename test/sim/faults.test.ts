@@ -1,7 +1,7 @@
 /** Rate limits and fault injection: 429 with X-RateLimit-* headers, injected faults counted by kind, restart keeps state. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, onHarness, readSse } from './helpers.ts';
+import { call, onHarness, placeBid, readSse } from './helpers.ts';
 import { FAULT_PROFILE_NAMES, FAULT_PROFILES, NO_FAULTS, faultProfile, resolveFaultProfile } from '../../src/sim/faults.ts';
 
 test('per-key token bucket: 429 with X-RateLimit-Limit/Remaining/Reset once the bucket is empty', async () => {
@@ -112,20 +112,8 @@ test('stream faults: duplicates and out-of-order events are counted; a drop ends
         if (f.length >= 1 && posted === 0) {
           posted++;
           void (async () => {
-            await call(
-              h.base,
-              'POST',
-              '/orders',
-              h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 130_000, size: 1_000_000 }),
-              'alice-key',
-            );
-            await call(
-              h.base,
-              'POST',
-              '/orders',
-              h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 140_000, size: 1_000_000 }),
-              'alice-key',
-            );
+            await placeBid(h, h.alice, 130_000);
+            await placeBid(h, h.alice, 140_000);
           })();
         }
         return f.length >= 3;

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAINNET, TESTNET } from '../../src/exchange/chains.ts';
 import { createSigner } from '../../src/exchange/signing/signer.ts';
-import { call, onHarness } from './helpers.ts';
+import { call, onHarness, placeBid } from './helpers.ts';
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
@@ -15,22 +15,10 @@ test('--chain mainnet: mainnet signatures verify, testnet ones are INVALID_SIGNA
     async (h) => {
       const pk = h.ex.state.keys.get('alice-key')!.privateKey!;
       const main = createSigner({ privateKey: pk, chain: MAINNET });
-      const ok = await call(
-        h.base,
-        'POST',
-        '/orders',
-        main.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 300_000, size: 1_000_000 }),
-        'alice-key',
-      );
+      const ok = await placeBid(h, main, 300_000);
       assert.equal(ok.status, 201, JSON.stringify(ok.body));
       const test = createSigner({ privateKey: pk, chain: TESTNET });
-      const bad = await call(
-        h.base,
-        'POST',
-        '/orders',
-        test.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 300_000, size: 1_000_000 }),
-        'alice-key',
-      );
+      const bad = await placeBid(h, test, 300_000);
       assert.equal(bad.body.code, 'INVALID_SIGNATURE');
       const m = await call(h.base, 'GET', `/markets/${h.marketId}`);
       assert.equal(String(m.body.market?.chainId ?? m.body.chainId), String(MAINNET.chainId));

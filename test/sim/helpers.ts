@@ -58,6 +58,11 @@ export async function call(base: string, method: string, path: string, body?: un
   return { status: r.status, body: parsed, headers: r.headers };
 }
 
+/** `POST /orders` as `key` (alice's by default): a bid for one YES at `price` in the harness's market, signed by `signer`. */
+export function placeBid(h: Harness, signer: Signer, price: number, key = 'alice-key'): Promise<Res> {
+  return call(h.base, 'POST', '/orders', signer.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price, size: 1_000_000 }), key);
+}
+
 /** One operation of `POST /orders/bulk`: a create of a signed order, or a cancel. */
 export const createOp = (order: unknown) => ({ type: 'create' as const, order });
 export const cancelOp = (cancel: unknown) => ({ type: 'cancel' as const, cancel });
