@@ -7,6 +7,8 @@ import { buildBacktestConfig } from '../../src/backtest/backtest-config.ts';
 import { writeColumns } from '../../src/backtest/recording/columns.ts';
 import { readEvents } from '../../src/backtest/recording/reader.ts';
 import { RecordingWriter } from '../../src/backtest/recording/writer.ts';
+import { queueModel, type QueueModelName } from '../../src/backtest/queue-model.ts';
+import { SimExchange, type HoldingsAfter, type SimFill } from '../../src/backtest/sim-exchange.ts';
 import { toColumns, type Columns } from '../../src/backtest/recording/columns.ts';
 import type { RecordedEvent } from '../../src/backtest/recording/format.ts';
 import type { PlannedOrder } from '../../src/model/venue.ts';
@@ -33,6 +35,32 @@ let n = 0;
 export function order(o: Partial<PlannedOrder> & Pick<PlannedOrder, 'side' | 'price' | 'size'>): PlannedOrder {
   n++;
   return { marketId: M, outcomeIndex: 1, nonce: ('0x' + n.toString(16).padStart(64, '0')) as Bytes32, ...o };
+}
+
+/**
+ * A sim exchange over `events` (market M, tick 1¢; the level queue and no fees unless given) that notes
+ * every fill and the holdings after it; `until(t)` applies the recorded rows up to time `t`; `c` the columns.
+ */
+export function simOver(events: RecordedEvent[], o: { queue?: QueueModelName; fees?: { makerBps: number; takerBps: number }; collateral?: bigint } = {}) {
+  const c = cols(events);
+  const fills: SimFill[] = [];
+  const after: HoldingsAfter[] = [];
+  const x = new SimExchange({
+    cols: c,
+    ticks: [10_000],
+    queue: queueModel(o.queue ?? 'level'),
+    fees: o.fees ?? { makerBps: 0, takerBps: 0 },
+    ...(o.collateral !== undefined ? { collateral: o.collateral } : {}),
+    onFill: (f, a) => {
+      fills.push(f);
+      after.push(a);
+    },
+  });
+  let next = 0;
+  const until = (t: number) => {
+    while (next < c.rows && c.lts[next]! <= t) x.applyRow(next, c.lts[next]!), next++;
+  };
+  return { x, fills, after, until, c };
 }
 
 /**
