@@ -20,7 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { inTree, percentile, report } from './lib.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import { bookSnapshot, stubOrdersClient } from '../support/stub-orders-client.ts';
-import { twoBands, unboundedRisk } from '../support/quoting.ts';
+import { benchKernel } from '../support/quoting.ts';
 
 const argOf = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
@@ -83,15 +83,10 @@ async function pipeline(root: string, instrumented: boolean): Promise<Pipeline> 
   const client = stubOrdersClient(wire);
   const signer = createSigner({ privateKey: KEY, chain: TESTNET, pure: false });
   const venue = createLiveVenue({ client: { orders: client }, signer, ...(meter ? { onWrite: (m: string | null) => meter.write(m) } : {}) });
-  const params = bands.parseConfig(twoBands(), 'bench');
-  const risk = unboundedRisk(DEFAULT_RISK);
-  const kernel: Mod = new QuotingKernel({
+  const kernel: Mod = benchKernel({ QuotingKernel, bands, DEFAULT_RISK }, [M], {
     clock: systemClock,
     venue,
     store: new StateStore(),
-    markets: [{ marketId: M, strategy: bands, params, risk }],
-    requoteIntervalMs: 0,
-    housekeepingMs: 0,
     ...(meter
       ? {
           // the health model's strategy timing and the tick-to-wire meter, as the bot wires them

@@ -30,7 +30,7 @@ import { QuotingKernel } from '../../src/kernel/quoting-kernel.ts';
 import { StateStore } from '../../src/state/store.ts';
 import { percentile, report } from './lib.ts';
 import { bookSnapshot, stubOrdersClient } from '../support/stub-orders-client.ts';
-import { twoBands, unboundedRisk } from '../support/quoting.ts';
+import { benchKernel } from '../support/quoting.ts';
 
 const arg = (name: string, d: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -149,8 +149,6 @@ async function tickToWire(withLedger: boolean, ticks: number): Promise<{ lat: nu
       paper: false,
     });
   }
-  const params = bands.parseConfig(twoBands(), 'bench');
-  const risk = unboundedRisk(DEFAULT_RISK);
   const store = new StateStore();
   // as the bot wires it: the order manager's events go into the store, then to the ledger
   const om = new OrderManager({
@@ -162,15 +160,7 @@ async function tickToWire(withLedger: boolean, ticks: number): Promise<{ lat: nu
       bl?.onEvent(e);
     },
   });
-  const kernel = new QuotingKernel({
-    clock: systemClock,
-    venue,
-    store,
-    markets: [{ marketId: M, strategy: bands, params, risk }],
-    requoteIntervalMs: 0,
-    housekeepingMs: 0,
-    orderManager: om,
-  });
+  const kernel = benchKernel({ QuotingKernel, bands, DEFAULT_RISK }, [M], { clock: systemClock, venue, store, orderManager: om });
   await om.reconcile();
   const lat: number[] = [];
   for (let i = 0; i < ticks; i++) {
