@@ -29,60 +29,35 @@ const own = (side: 'bid' | 'ask', price: number, size: number, level: number, st
 });
 
 /** The quotes of a flat book at 50¢ with no own orders: each band's target a side. */
-const TARGETS: [string, number, number, number][] = [
-  ['bid', 480_000, 10 * S, 0],
-  ['ask', 520_000, 10 * S, 0],
-  ['bid', 450_000, 25 * S, 1],
-  ['ask', 550_000, 25 * S, 1],
-];
+const TARGETS = ['bid 480000 10 0', 'ask 520000 10 0', 'bid 450000 25 1', 'ask 550000 25 1'];
 
 test('bands: quote table', () => {
-  const rows: { name: string; view: Parameters<typeof bands.quote>[0]; want: [string, number, number, number][] | null }[] = [
-    {
-      name: 'flat book at 50, no orders: targets',
-      view: makeView(),
-      want: TARGETS,
-    },
+  const rows: { name: string; view: Parameters<typeof bands.quote>[0]; want: string[] | null }[] = [
+    { name: 'flat book at 50, no orders: targets', view: makeView(), want: TARGETS },
     {
       name: 'own bid inside band 0 is kept unchanged, missing ask placed',
       view: makeView({ quotes: [own('bid', 470_000, 7 * S, 0)] }),
-      want: [['bid', 470_000, 7 * S, 0], ...TARGETS.slice(1)],
+      want: ['bid 470000 7 0', ...TARGETS.slice(1)],
     },
-    {
-      name: 'own ask drifted outside band 0 is replaced at target',
-      view: makeView({ quotes: [own('ask', 540_000, 10 * S, 0)] }),
-      want: TARGETS,
-    },
-    {
-      name: 'cancelling quotes are not kept',
-      view: makeView({ quotes: [own('bid', 480_000, 10 * S, 0, 'cancelling')] }),
-      want: TARGETS,
-    },
+    { name: 'own ask drifted outside band 0 is replaced at target', view: makeView({ quotes: [own('ask', 540_000, 10 * S, 0)] }), want: TARGETS },
+    { name: 'cancelling quotes are not kept', view: makeView({ quotes: [own('bid', 480_000, 10 * S, 0, 'cancelling')] }), want: TARGETS },
     {
       name: 'off-tick mid snaps bids down and asks up',
       view: makeView({ bids: [{ price: 430_000, size: S }], asks: [{ price: 460_000, size: S }] }),
-      want: [
-        ['bid', 420_000, 10 * S, 0],
-        ['ask', 470_000, 10 * S, 0],
-        ['bid', 390_000, 25 * S, 1],
-        ['ask', 500_000, 25 * S, 1],
-      ],
+      want: ['bid 420000 10 0', 'ask 470000 10 0', 'bid 390000 25 1', 'ask 500000 25 1'],
     },
     {
       name: 'near the floor: a bid clamped inside its band minimum margin is dropped',
       view: makeView({ bids: [{ price: 10_000, size: S }], asks: [{ price: 30_000, size: S }] }),
-      want: [
-        ['bid', 10_000, 10 * S, 0],
-        ['ask', 40_000, 10 * S, 0],
-        ['ask', 70_000, 25 * S, 1],
-      ],
+      want: ['bid 10000 10 0', 'ask 40000 10 0', 'ask 70000 25 1'],
     },
     { name: 'one-sided book: pull', view: makeView({ bids: [{ price: 400_000, size: S }], asks: [] }), want: null },
     { name: 'no book: pull', view: makeView({ book: null }), want: null },
   ];
   for (const r of rows) {
     const got = bands.quote(r.view, cfg);
-    const flat = got && got.map((q) => [q.side, q.price, q.size, q.level ?? -1]);
+    // each quote as 'side price shares level'
+    const flat = got && got.map((q) => `${q.side} ${q.price} ${q.size / S} ${q.level ?? -1}`);
     assert.deepEqual(flat, r.want, r.name);
   }
 });
