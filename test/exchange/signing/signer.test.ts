@@ -131,34 +131,19 @@ test('operator approvals: V2 on the new Holdings domain, V1 on the legacy one, a
   for (const chain of [MAINNET, TESTNET]) {
     for (const pure of [false, true]) {
       const acct = privateKeyToAccount(TEST_KEYS[0]);
+      // viem's signature of the approval of `operator` by this account
+      const viemApproval = (domain: TypedDataDomain, operator: string, approved: boolean, nonce: bigint, deadline: bigint) =>
+        viemSigns(acct, domain, OPERATOR_APPROVAL_TYPES, 'OperatorApproval', { user: acct.address, operator, approved, nonce, deadline });
       const s = createSigner({ privateKey: TEST_KEYS[0], chain, pure });
       const v2 = s.signOperatorApproval({ nonce: '7', deadline: 1_900_000_000 });
       assert.deepEqual(
         { ...v2, signature: undefined },
         { user: acct.address, settlementVersion: 2, approved: true, nonce: '7', deadline: '1900000000', signature: undefined },
       );
-      assert.equal(
-        v2.signature,
-        await viemSigns(acct, holdingsNewDomain(chain), OPERATOR_APPROVAL_TYPES, 'OperatorApproval', {
-          user: acct.address,
-          operator: chain.settlementV2,
-          approved: true,
-          nonce: 7n,
-          deadline: 1_900_000_000n,
-        }),
-      );
+      assert.equal(v2.signature, await viemApproval(holdingsNewDomain(chain), chain.settlementV2, true, 7n, 1_900_000_000n));
       const v1 = s.signOperatorApproval({ nonce: 0, approved: false, settlementVersion: 1 }, NOW);
       assert.equal(v1.deadline, String(NOW + 3600));
-      assert.equal(
-        v1.signature,
-        await viemSigns(acct, holdingsLegacyDomain(chain), OPERATOR_APPROVAL_TYPES, 'OperatorApproval', {
-          user: acct.address,
-          operator: chain.settlementV1,
-          approved: false,
-          nonce: 0n,
-          deadline: BigInt(NOW + 3600),
-        }),
-      );
+      assert.equal(v1.signature, await viemApproval(holdingsLegacyDomain(chain), chain.settlementV1, false, 0n, BigInt(NOW + 3600)));
     }
   }
 });
