@@ -8,10 +8,12 @@
  *   those below; an import that climbs fails, naming both files, unless it is one of the few listed;
  * - comments cite what a clone has: a path they name under src/, test/, docs/ (or another top-level
  *   folder of the repository) exists; code and docs cite docs/ pages, never the private design notes
- *   outside the repository; no comment carries an issue number (the commit history does).
+ *   outside the repository; no comment carries an issue number (the commit history does), nor does a
+ *   string literal of src/ or test/ (test titles, bench labels: scripts/issue-numbers.ts).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { commentOf, issueNumberProblem, issueNumbers } from './issue-numbers.ts';
 
 function files(dir: string, out: string[] = [], name = /\.ts$/): string[] {
   for (const n of readdirSync(dir)) {
@@ -106,30 +108,26 @@ for (const f of [...files('src'), ...files('strategies')]) {
 }
 
 // ---- comments cite what a clone has ----
-/** The comment part of a line of code ('' where it has none): after `//`, `/*`, or a leading `*`. */
-const commentOf = (line: string): string => /(?:^|\s|;)(?:\/\/|\/\*)(.*)$/.exec(line)?.[1] ?? /^\s*\*(.*)$/.exec(line)?.[1] ?? '';
 /** Paths into the repository's folders; a folder (src/, test/) as it stands, anything else only with an extension. */
 const PATH_REF = /(?<![\w./@-])((?:src|test|docs|strategies|scripts|config|data|deploy|bin)\/[\w./-]*\w)/g;
 /** The private notes the code once cited, by name (built so that this file does not cite them itself). */
 const PRIVATE_NOTES = new RegExp(`\\b(${['design', 'protocol'].map((n) => `${n}\\.md`).join('|')})\\b`);
-const ISSUE_NUMBER = /\bissues? #?\d+|\(#\d+\)/i;
 const codeFiles = ['src', 'strategies', 'scripts', 'test', 'bin'].flatMap((d) => files(d, [], /\.(ts|js|mjs)$/));
 for (const f of codeFiles) {
-  readFileSync(f, 'utf8')
-    .split('\n')
-    .forEach((line, i) => {
-      const c = commentOf(line);
-      if (!c) return;
-      for (const [, ref] of c.matchAll(PATH_REF)) {
-        const path = ref!.replace(/\.+$/, '');
-        if (/\b[A-Z]{2,}\b/.test(path)) continue; // a placeholder: test/bench/NAME.bench.ts
-        if (!/^(src|test)\//.test(path) && !/\.\w+$/.test(path)) continue; // prose such as "config/operator"
-        if (!existsSync(path)) problems.push(`${f}:${i + 1}: the comment names ${path}, which does not exist`);
-      }
-      const note = PRIVATE_NOTES.exec(c);
-      if (note) problems.push(`${f}:${i + 1}: the comment cites ${note[1]}, which a clone does not have (cite a docs/ page)`);
-      if (ISSUE_NUMBER.test(c)) problems.push(`${f}:${i + 1}: an issue number in a comment (say what and why; the history has the rest)`);
-    });
+  const text = readFileSync(f, 'utf8');
+  for (const n of issueNumbers(text, { strings: /^(src|test)\//.test(f) })) problems.push(issueNumberProblem(f, n));
+  text.split('\n').forEach((line, i) => {
+    const c = commentOf(line);
+    if (!c) return;
+    for (const [, ref] of c.matchAll(PATH_REF)) {
+      const path = ref!.replace(/\.+$/, '');
+      if (/\b[A-Z]{2,}\b/.test(path)) continue; // a placeholder: test/bench/NAME.bench.ts
+      if (!/^(src|test)\//.test(path) && !/\.\w+$/.test(path)) continue; // prose such as "config/operator"
+      if (!existsSync(path)) problems.push(`${f}:${i + 1}: the comment names ${path}, which does not exist`);
+    }
+    const note = PRIVATE_NOTES.exec(c);
+    if (note) problems.push(`${f}:${i + 1}: the comment cites ${note[1]}, which a clone does not have (cite a docs/ page)`);
+  });
 }
 for (const f of ['README.md', ...files('docs', [], /\.md$/)]) {
   readFileSync(f, 'utf8')

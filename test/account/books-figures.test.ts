@@ -5,23 +5,17 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import bands from '../../strategies/bands/index.ts';
-import { DEFAULT_RISK } from '../../src/config/parse-risk.ts';
 import { Account } from '../../src/account/account.ts';
 import { applyToBooks } from '../../src/account/account-fill.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import type { StateEvent } from '../../src/state/events.ts';
-import { StateStore } from '../../src/state/store.ts';
 import { selectMarketView } from '../../src/state/market-view.ts';
 import { marketAttribution } from '../../src/state/edge-view.ts';
-import { QuotingKernel } from '../../src/kernel/quoting-kernel.ts';
-import { ManualClock } from '../exchange/stream/manual-clock.ts';
-import { FakeVenue, M1, M2 } from '../orders/fake-venue.ts';
-import { ONE_BAND, topOfBook } from '../support/quoting.ts';
+import { bandsKernel } from './bands-kernel.ts';
+import { M1, M2 } from '../orders/fake-venue.ts';
+import { topOfBook } from '../support/quoting.ts';
 
 const S = 1_000_000;
-const params = bands.parseConfig(ONE_BAND, 'strategy');
-const risk = { ...DEFAULT_RISK, maxBookAgeMs: 60_000, maxStreamSilenceMs: 60_000, maxPosition: 1000 * S, maxNotional: 1000 * S };
 
 const book = (marketId: Bytes32, bid: number, ask: number, ts: number): StateEvent => topOfBook(marketId, bid, ask, ts);
 const fill = (marketId: Bytes32, outcomeIndex: 0 | 1, side: 0 | 1, price: number, size: number, ts: number, id: string, fee = 0): StateEvent => ({
@@ -39,17 +33,7 @@ const fill = (marketId: Bytes32, outcomeIndex: 0 | 1, side: 0 | 1, price: number
 const read = (marketId: Bytes32, yes: number, no: number, ts: number): StateEvent => ({ type: 'PositionSynced', marketId, yes, no, ts });
 
 function setup(account = new Account()) {
-  const clock = new ManualClock(1_800_000_000_000);
-  const store = new StateStore();
-  const kernel = new QuotingKernel({
-    clock,
-    venue: new FakeVenue(),
-    store,
-    account,
-    markets: [M1, M2].map((marketId) => ({ marketId, strategy: bands, params, risk })),
-    requoteIntervalMs: 0,
-    housekeepingMs: 0,
-  });
+  const { clock, store, kernel } = bandsKernel([M1, M2], { account });
   const view = (m: Bytes32) => selectMarketView(store.state, m, clock.now(), undefined, account)!;
   return { clock, store, kernel, account, view };
 }

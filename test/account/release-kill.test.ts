@@ -4,20 +4,17 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import bands from '../../strategies/bands/index.ts';
-import { DEFAULT_RISK } from '../../src/config/parse-risk.ts';
 import { DEFAULT_ACCOUNT_LIMITS } from '../../src/account/account-risk.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import type { StateEvent } from '../../src/state/events.ts';
 import { StateStore } from '../../src/state/store.ts';
 import { QuotingKernel } from '../../src/kernel/quoting-kernel.ts';
 import { ManualClock } from '../exchange/stream/manual-clock.ts';
-import { FakeVenue, M1, M2 } from '../orders/fake-venue.ts';
-import { ONE_BAND, topOfBook } from '../support/quoting.ts';
+import { bandsKernel } from './bands-kernel.ts';
+import { M1, M2 } from '../orders/fake-venue.ts';
+import { topOfBook } from '../support/quoting.ts';
 
 const S = 1_000_000;
-const params = bands.parseConfig(ONE_BAND, 'strategy');
-const risk = { ...DEFAULT_RISK, maxBookAgeMs: 60_000, maxStreamSilenceMs: 60_000, maxPosition: 1000 * S, maxNotional: 1000 * S };
 const M3 = ('0x' + '33'.repeat(32)) as Bytes32;
 
 const book = (marketId: Bytes32, bid: number, ask: number, ts: number): StateEvent => topOfBook(marketId, bid, ask, ts);
@@ -36,17 +33,7 @@ const fill = (marketId: Bytes32, side: 0 | 1, price: number, size: number, ts: n
 });
 
 function setup() {
-  const clock = new ManualClock(1_800_000_000_000);
-  const store = new StateStore();
-  const kernel = new QuotingKernel({
-    clock,
-    venue: new FakeVenue(),
-    store,
-    markets: [M1, M2, M3].map((marketId) => ({ marketId, strategy: bands, params, risk })),
-    requoteIntervalMs: 0,
-    housekeepingMs: 0,
-    accountLimits: { ...DEFAULT_ACCOUNT_LIMITS, maxDrawdown: 30 * S, maxErrorRate: 0 },
-  });
+  const { clock, store, kernel } = bandsKernel([M1, M2, M3], { accountLimits: { ...DEFAULT_ACCOUNT_LIMITS, maxDrawdown: 30 * S, maxErrorRate: 0 } });
   return { clock, kernel, store };
 }
 

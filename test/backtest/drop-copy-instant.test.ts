@@ -9,45 +9,30 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseDocument } from 'yaml';
-import { buildBacktestConfig } from '../../src/backtest/backtest-config.ts';
 import { startRecorder } from '../../src/backtest/recorder.ts';
-import { toColumns, writeColumns } from '../../src/backtest/recording/columns.ts';
 import { readEvents } from '../../src/backtest/recording/reader.ts';
-import { RecordingWriter } from '../../src/backtest/recording/writer.ts';
+import type { RecordingWriter } from '../../src/backtest/recording/writer.ts';
 import { loadReplaySource } from '../../src/backtest/replay-source.ts';
 import { runBacktest } from '../../src/backtest/run-backtest.ts';
 import { systemClock } from '../../src/core/clock.ts';
 import type { FlowEvent } from '../../src/sim/flow-tap.ts';
-import { M } from './helpers.ts';
+import { bandsBacktest, M, onRecording } from './helpers.ts';
 
 const S = 1_000_000;
 const T0 = 1_780_000_000_000;
 
 test('replay: the rows of one drop-copy instant are all applied before the bot sees the book', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bm-instant-'));
-  try {
-    const w = new RecordingWriter({ dir, source: 'test', markets: [{ id: M, tick: 10_000 }] });
-    w.write({ t: 'xbook', m: M, vts: T0, lts: T0, snap: true, b: [[400_000, 100 * S]], a: [[600_000, 100 * S]] });
-    // one command of the other maker, 3 s later: its ask moves from 60 to 59 (removed, then added)
+  // every 3 s, one command of the other maker: its ask moves between 60 and 59 (removed, then added)
+  const commands = (w: RecordingWriter) => {
     for (let k = 1; k <= 5; k++) {
       const t = T0 + k * 3000 + 500; // off the housekeeping ticks (every second), so the book event ticks at once
       const [from, to] = k % 2 === 1 ? [600_000, 590_000] : [590_000, 600_000];
       w.write({ t: 'xbook', m: M, vts: t, lts: t, b: [], a: [[from, 0]] });
       w.write({ t: 'xbook', m: M, vts: t, lts: t, b: [], a: [[to, 100 * S]] });
     }
-    await w.close();
-    writeColumns(dir, toColumns(readEvents(dir), [M]));
-    const text = `
-venue: local
-defaults:
-  strategy: { name: bands, params: { bands: [ { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 } ] } }
-  risk: { maxPosition: 200, maxNotional: 150 }
-markets: all
-orders: { requoteIntervalSeconds: 0.25 }
-backtest: { queueModel: level, latency: { feedMs: 0, entryMs: 2, responseMs: 2 } }
-`;
-    const bt = await buildBacktestConfig('instant.yaml', parseDocument(text).toJS() as Record<string, unknown>, {}, {});
+  };
+  await onRecording(T0, commands, async (dir) => {
+    const bt = await bandsBacktest('instant.yaml');
     const run = await runBacktest({ source: loadReplaySource(dir), config: bt.bot, settings: bt.settings });
     assert.ok(run.exchange.placed > 0, 'the bot quoted');
     // half a command leaves the others' book without an ask: bands would return nothing on that tick
@@ -55,9 +40,7 @@ backtest: { queueModel: level, latency: { feedMs: 0, entryMs: 2, responseMs: 2 }
     const because = { ...run.diagnostics.returnedNothingBecause };
     delete because['no book yet']; // the first tick, before the first book
     assert.deepEqual(because, {}, 'never a half-applied command');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('recorder: every drop-copy row of one synchronous burst has one local time', async () => {

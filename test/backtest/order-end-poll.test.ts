@@ -6,28 +6,18 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { parseDocument } from 'yaml';
-import { buildBacktestConfig } from '../../src/backtest/backtest-config.ts';
-import { toColumns, writeColumns } from '../../src/backtest/recording/columns.ts';
-import { readEvents } from '../../src/backtest/recording/reader.ts';
-import { RecordingWriter } from '../../src/backtest/recording/writer.ts';
+import type { RecordingWriter } from '../../src/backtest/recording/writer.ts';
 import { loadReplaySource } from '../../src/backtest/replay-source.ts';
 import { runBacktest } from '../../src/backtest/run-backtest.ts';
 import type { MarketView, StrategyModule } from '../../src/strategy/types.ts';
 import bands from '../../strategies/bands/index.ts';
-import { M } from './helpers.ts';
+import { bandsBacktest, M, onRecording } from './helpers.ts';
 
 const S = 1_000_000;
 const T0 = 1_780_000_000_000;
 
 test('fillPollMs: a cancelled order leaves the bot’s view at the next poll, not at the cancel’s answer', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bm-poll-'));
-  try {
-    const w = new RecordingWriter({ dir, source: 'test', markets: [{ id: M, tick: 10_000 }] });
-    w.write({ t: 'xbook', m: M, vts: T0, lts: T0, snap: true, b: [[400_000, 100 * S]], a: [[600_000, 100 * S]] });
+  const moves = (w: RecordingWriter) => {
     // the others' book moves up 4¢ at +3.5 s: bands (fair 50 → 54) cancels both quotes and replaces them
     w.write({
       t: 'xbook',
@@ -44,19 +34,10 @@ test('fillPollMs: a cancelled order leaves the bot’s view at the next poll, no
       ],
     });
     w.write({ t: 'xbook', m: M, vts: T0 + 9000, lts: T0 + 9000, b: [[430_000, 5 * S]], a: [] });
-    await w.close();
-    writeColumns(dir, toColumns(readEvents(dir), [M]));
-    const text = (poll: number) => `
-venue: local
-defaults:
-  strategy: { name: bands, params: { bands: [ { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 } ] } }
-  risk: { maxPosition: 200, maxNotional: 150 }
-markets: all
-orders: { requoteIntervalSeconds: 0.25 }
-backtest: { queueModel: level, latency: { feedMs: 0, entryMs: 2, responseMs: 2, fillPollMs: ${poll} } }
-`;
+  };
+  await onRecording(T0, moves, async (dir) => {
     const seen = async (poll: number): Promise<{ at: number; cancelling: number }[]> => {
-      const bt = await buildBacktestConfig('poll.yaml', parseDocument(text(poll)).toJS() as Record<string, unknown>, {}, {});
+      const bt = await bandsBacktest('poll.yaml', `fillPollMs: ${poll}`);
       const ticks: { at: number; cancelling: number }[] = [];
       const logged: StrategyModule<unknown> = {
         name: 'bands-seen',
@@ -83,7 +64,5 @@ backtest: { queueModel: level, latency: { feedMs: 0, entryMs: 2, responseMs: 2, 
     // without polling (the venue's answer carries everything at once) they leave at the cancel's answer
     const direct = (await seen(0)).filter((t) => t.at > 3510 && t.at < 9000);
     assert.ok(direct.length > 0 && direct.every((t) => t.cancelling === 0), JSON.stringify(direct));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

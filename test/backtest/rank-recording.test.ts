@@ -19,10 +19,10 @@ import { loadReplaySource } from '../../src/backtest/replay-source.ts';
 import { applyRanking, configFor } from '../../src/backtest/run-backtest.ts';
 import { rankRecording, rankTime } from '../../src/backtest/rank-recording.ts';
 import type { BacktestSummary } from '../../src/backtest/report-summary.ts';
-import type { MarketConfig } from '../../src/config/types.ts';
-import { DEFAULT_WEIGHTS } from '../../src/config/types.ts';
+import type { MarketConfig, RankSettings } from '../../src/config/types.ts';
 import { ConfigError } from '../../src/model/errors.ts';
 import { bookmaker } from '../support/cli.ts';
+import { rankSettings } from '../support/rank-settings.ts';
 
 const out = mkdtempSync(join(tmpdir(), 'bookmaker-rank-rec-'));
 process.on('exit', () => rmSync(out, { recursive: true, force: true }));
@@ -37,25 +37,11 @@ function rankConfig(name: string, markets: string, backtestExtra = ''): string {
   return p;
 }
 
-function rankEntry(top: number, extra: Partial<MarketConfig['risk']> = {}, rank: Record<string, unknown> = {}): MarketConfig {
+function rankEntry(top: number, extra: Partial<MarketConfig['risk']> = {}, rank: Partial<RankSettings> = {}): MarketConfig {
   return {
     select: {
       by: 'rank',
-      rank: {
-        top,
-        minScore: null,
-        perMarket: null,
-        total: null,
-        enterMargin: 0.1,
-        minHoldMs: 600_000,
-        weights: DEFAULT_WEIGHTS,
-        minVolume: 0,
-        feeBps: 0,
-        maxRequests: 200,
-        concurrency: 4,
-        shortlist: 0,
-        ...rank,
-      },
+      rank: rankSettings({ top, ...rank }),
     },
     risk: { maxNotional: 400_000_000, maxTotalNotional: 0, ...extra },
   } as unknown as MarketConfig;

@@ -7,13 +7,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { queueModel, QUEUE_MODELS } from '../../src/backtest/queue-model.ts';
-import { SimExchange, type HoldingsAfter, type SimFill } from '../../src/backtest/sim-exchange.ts';
+import { QUEUE_MODELS } from '../../src/backtest/queue-model.ts';
 import type { RecordedEvent } from '../../src/backtest/recording/format.ts';
 import { orderKindOf } from '../../src/exchange/signing/orderMapping.ts';
 import { notionalCeil, notionalFloor, ONE } from '../../src/model/units.ts';
 import type { PlannedOrder } from '../../src/model/venue.ts';
-import { book, cols, order, trade } from './helpers.ts';
+import { book, order, simOver, trade } from './helpers.ts';
 
 const S = 1_000_000;
 const T0 = 1_700_000_000_000;
@@ -57,21 +56,7 @@ test('the engine-backed exchange model keeps the ledger exact under any flow and
         if (st.kind === 'level') events.push(book(t, st.bid ? [[st.price, st.size]] : [], st.bid ? [] : [[st.price, st.size]]));
         else if (st.kind === 'trade') events.push(trade(t, st.price, st.size, st.buy ? 'buy' : 'sell'));
       });
-      const c = cols(events);
-      const fills: SimFill[] = [];
-      const after: HoldingsAfter[] = [];
-      const x = new SimExchange({
-        cols: c,
-        ticks: [10_000],
-        queue: queueModel(sc.queue),
-        fees: sc.fees,
-        collateral: sc.collateral,
-        onFill: (f, a) => (fills.push(f), after.push(a)),
-      });
-      let row = 0;
-      const until = (t: number) => {
-        while (row < c.rows && c.lts[row]! <= t) x.applyRow(row, c.lts[row]!), row++;
-      };
+      const { x, fills, after, until, c } = simOver(events, { queue: sc.queue, fees: sc.fees, collateral: sc.collateral });
       const placed: PlannedOrder[] = [];
       until(T0);
       sc.steps.forEach((st, k) => {

@@ -7,38 +7,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseBacktestSettings } from '../../src/backtest/backtest-config.ts';
 import { ConfigFieldError } from '../../src/core/fields.ts';
-import { queueModel } from '../../src/backtest/queue-model.ts';
-import { SimExchange, type HoldingsAfter, type SimFill } from '../../src/backtest/sim-exchange.ts';
 import { SimVenue } from '../../src/backtest/sim-venue.ts';
 import { latencyModel } from '../../src/backtest/latency-model.ts';
 import { VirtualClock } from '../../src/backtest/virtual-clock.ts';
 import type { RecordedEvent } from '../../src/backtest/recording/format.ts';
 import type { CreateOutcome } from '../../src/model/venue.ts';
-import { book, cols, order, trade } from './helpers.ts';
+import { book, order, simOver, trade } from './helpers.ts';
 
 const S = 1_000_000;
 
-function setup(events: RecordedEvent[], o: { fees?: { makerBps: number; takerBps: number }; collateral?: bigint } = {}) {
-  const c = cols(events);
-  const fills: SimFill[] = [];
-  const after: HoldingsAfter[] = [];
-  const x = new SimExchange({
-    cols: c,
-    ticks: [10_000],
-    queue: queueModel('level'),
-    fees: o.fees ?? { makerBps: 0, takerBps: 0 },
-    ...(o.collateral !== undefined ? { collateral: o.collateral } : {}),
-    onFill: (f, a) => {
-      fills.push(f);
-      after.push(a);
-    },
-  });
-  let next = 0;
-  const until = (t: number) => {
-    while (next < c.rows && c.lts[next]! <= t) x.applyRow(next, c.lts[next]!), next++;
-  };
-  return { x, fills, after, until };
-}
+const setup = (events: RecordedEvent[], o: Parameters<typeof simOver>[1] = {}) => simOver(events, o);
 
 const quiet = () => book(0, [[400_000, 10 * S]], [[600_000, 10 * S]]);
 

@@ -18,7 +18,7 @@ import { runDoctor } from '../../src/doctor/run-doctor.ts';
 import { startBot } from '../../src/runtime/bot.ts';
 import { counterpartyAgents, startCounterparties } from '../../src/sim/counterparties.ts';
 import { createLocalExchange } from '../../src/sim/local-exchange.ts';
-import { percentile, report } from './lib.ts';
+import { percentile, report, versus } from './lib.ts';
 
 const ri = process.argv.indexOf('--rounds');
 const ROUNDS = ri > 0 ? Number(process.argv[ri + 1]) : 5;
@@ -109,14 +109,17 @@ report(
     ['run (baseline): halt on the 403 at its first create, median ms', botDiag.toFixed(0)],
     ['doctor, venue never answers (budget 5 s per check, 20 s total), ms', stalledMs.toFixed(0)],
   ],
-  {
-    name: 'golive',
-    unit: 'ms to the trade-permission diagnosis',
-    value: Math.round(doctorDiag),
-    baseline: 'bookmaker run halting on the 403',
-    baselineValue: Math.round(botDiag),
-    ratio: Number((botDiag / doctorDiag).toFixed(1)),
-    p50: Math.round(med(healthy)),
-  },
+  versus(
+    {
+      name: 'golive',
+      unit: 'ms to the trade-permission diagnosis',
+      value: doctorDiag,
+      baseline: 'bookmaker run halting on the 403',
+      baselineValue: botDiag,
+      ratio: botDiag / doctorDiag,
+    },
+    { p50: Math.round(med(healthy)) },
+    1,
+  ),
 );
 process.exit(0);

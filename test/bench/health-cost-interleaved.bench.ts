@@ -20,7 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { inTree, percentile, report } from './lib.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import { bookSnapshot, stubOrdersClient } from '../support/stub-orders-client.ts';
-import { twoBands, unboundedRisk } from '../support/quoting.ts';
+import { benchKernel } from '../support/quoting.ts';
 
 const argOf = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
@@ -28,7 +28,9 @@ const argOf = (name: string): string | undefined => {
 };
 const baseDir = argOf('base');
 if (!baseDir || !existsSync(resolve(baseDir, inTree(baseDir, 'src/kernel/quoting-kernel.ts')))) {
-  process.stderr.write('health-cost-interleaved: --base DIR must be a checkout of the code before issue 11 with node_modules (see health-cost.bench.ts)\n');
+  process.stderr.write(
+    'health-cost-interleaved: --base DIR must be a checkout of the code before the health model (1d73146) with node_modules (see health-cost.bench.ts)\n',
+  );
   process.exit(2);
 }
 const TICKS = Number(argOf('ticks') ?? 4000);
@@ -81,15 +83,10 @@ async function pipeline(root: string, instrumented: boolean): Promise<Pipeline> 
   const client = stubOrdersClient(wire);
   const signer = createSigner({ privateKey: KEY, chain: TESTNET, pure: false });
   const venue = createLiveVenue({ client: { orders: client }, signer, ...(meter ? { onWrite: (m: string | null) => meter.write(m) } : {}) });
-  const params = bands.parseConfig(twoBands(), 'bench');
-  const risk = unboundedRisk(DEFAULT_RISK);
-  const kernel: Mod = new QuotingKernel({
+  const kernel: Mod = benchKernel({ QuotingKernel, bands, DEFAULT_RISK }, [M], {
     clock: systemClock,
     venue,
     store: new StateStore(),
-    markets: [{ marketId: M, strategy: bands, params, risk }],
-    requoteIntervalMs: 0,
-    housekeepingMs: 0,
     ...(meter
       ? {
           // the health model's strategy timing and the tick-to-wire meter, as the bot wires them
@@ -177,7 +174,7 @@ report(
     value: r3(a50 / b50),
     p50: r1(a50),
     p99: r1(a99),
-    baseline: 'code before issue 11 (--base), same process, interleaved tick by tick',
+    baseline: 'code before the health model (--base), same process, interleaved tick by tick',
     baselineValue: r1(b50),
     ratio: r3(a50 / b50),
     p99Ratio: r3(a99 / b99),

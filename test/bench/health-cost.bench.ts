@@ -40,7 +40,7 @@ function count(name: string, d: string, min: number): number {
 const base = opt('base', null);
 if (!base || !existsSync(resolve(base, 'test/bench/tick-to-wire.bench.ts')) || !existsSync(resolve(base, 'node_modules'))) {
   process.stderr.write(
-    'health-cost: --base DIR must be a checkout of the code before issue 11 with node_modules, e.g.\n' +
+    'health-cost: --base DIR must be a checkout of the code before the health model with node_modules, e.g.\n' +
       '  git worktree add ../base 1d73146 && ln -s "$PWD/node_modules" ../base/node_modules\n' +
       '  npm run bench -- health-cost --base ../base\n',
   );
@@ -141,7 +141,7 @@ report(
     value: p50.ratio,
     p50: p50.after,
     p99: p99.after,
-    baseline: 'code before issue 11 (--base), same session, alternating',
+    baseline: 'code before the health model (--base), same session, alternating',
     baselineValue: p50.before,
     ratio: p50.ratio,
     p50Pairs: p50.pairs,

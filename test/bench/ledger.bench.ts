@@ -30,7 +30,7 @@ import { QuotingKernel } from '../../src/kernel/quoting-kernel.ts';
 import { StateStore } from '../../src/state/store.ts';
 import { percentile, report } from './lib.ts';
 import { bookSnapshot, stubOrdersClient } from '../support/stub-orders-client.ts';
-import { twoBands, unboundedRisk } from '../support/quoting.ts';
+import { benchKernel } from '../support/quoting.ts';
 
 const arg = (name: string, d: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -49,6 +49,20 @@ const cpuMs = (): number => {
   return (c.user + c.system) / 1000;
 };
 const hex = (i: number): string => '0x' + i.toString(16).padStart(64, '0');
+/** Fill `j` of the benches: all of order `j` (10 shares, a buy or a sell by parity) at `price`, from the feed. */
+const fillOf = (j: number, price: number) => ({
+  fillId: `${hex(j)}:10000000`,
+  nonce: hex(j),
+  marketId: M,
+  outcomeIndex: 1 as const,
+  side: (j & 1) as 0 | 1,
+  price,
+  size: 10_000_000,
+  fee: 0,
+  ts: 1_800_000_000_000 + j,
+  source: 'feed' as const,
+  filled: 10_000_000,
+});
 
 function fillsPerSecond(n: number): { wall: number; cpu: number; pushNs: number } {
   const l = openLedger({ path: join(work, `fills-${n}.sqlite`), clock: systemClock, maxBatch: 1e9 });
@@ -57,20 +71,7 @@ function fillsPerSecond(n: number): { wall: number; cpu: number; pushNs: number 
   let pushMs = 0;
   for (let i = 0; i < n; i += 2000) {
     const p0 = performance.now();
-    for (let j = i; j < Math.min(n, i + 2000); j++)
-      l.fill({
-        fillId: `${hex(j)}:10000000`,
-        nonce: hex(j),
-        marketId: M,
-        outcomeIndex: 1,
-        side: j & 1,
-        price: 400_000 + (j % 100) * 1000,
-        size: 10_000_000,
-        fee: 0,
-        ts: 1_800_000_000_000 + j,
-        source: 'feed',
-        filled: 10_000_000,
-      });
+    for (let j = i; j < Math.min(n, i + 2000); j++) l.fill(fillOf(j, 400_000 + (j % 100) * 1000));
     pushMs += performance.now() - p0;
     l.flush();
   }
@@ -106,19 +107,7 @@ function unbatchedFillsPerSecond(n: number): number {
   const l = openLedger({ path: join(work, `unbatched-${n}.sqlite`), clock: systemClock });
   const t0 = performance.now();
   for (let j = 0; j < n; j++) {
-    l.fill({
-      fillId: `${hex(j)}:10000000`,
-      nonce: hex(j),
-      marketId: M,
-      outcomeIndex: 1,
-      side: j & 1,
-      price: 400_000,
-      size: 10_000_000,
-      fee: 0,
-      ts: 1_800_000_000_000 + j,
-      source: 'feed',
-      filled: 10_000_000,
-    });
+    l.fill(fillOf(j, 400_000));
     l.flush();
   }
   const wall = performance.now() - t0;
@@ -160,8 +149,6 @@ async function tickToWire(withLedger: boolean, ticks: number): Promise<{ lat: nu
       paper: false,
     });
   }
-  const params = bands.parseConfig(twoBands(), 'bench');
-  const risk = unboundedRisk(DEFAULT_RISK);
   const store = new StateStore();
   // as the bot wires it: the order manager's events go into the store, then to the ledger
   const om = new OrderManager({
@@ -173,15 +160,7 @@ async function tickToWire(withLedger: boolean, ticks: number): Promise<{ lat: nu
       bl?.onEvent(e);
     },
   });
-  const kernel = new QuotingKernel({
-    clock: systemClock,
-    venue,
-    store,
-    markets: [{ marketId: M, strategy: bands, params, risk }],
-    requoteIntervalMs: 0,
-    housekeepingMs: 0,
-    orderManager: om,
-  });
+  const kernel = benchKernel({ QuotingKernel, bands, DEFAULT_RISK }, [M], { clock: systemClock, venue, store, orderManager: om });
   await om.reconcile();
   const lat: number[] = [];
   for (let i = 0; i < ticks; i++) {

@@ -72,6 +72,44 @@ export async function cpuOpsPerSecond(fn: () => unknown, ms = 1000): Promise<num
   return n / ((c.user + c.system) / 1e6);
 }
 
+/**
+ * This tree's `ours` against a `base` line on CPU time: both warmed up, then `rounds` interleaved rounds
+ * of `ms / rounds` each, the best round of each side (so load from elsewhere cannot land on one side only).
+ */
+export async function interleavedCpu(ours: () => unknown, base: () => unknown, ms: number, rounds = 6): Promise<{ ours: number; base: number }> {
+  await cpuOpsPerSecond(ours, 300);
+  await cpuOpsPerSecond(base, 300);
+  let o = 0;
+  let b = 0;
+  for (let k = 0; k < rounds; k++) {
+    o = Math.max(o, await cpuOpsPerSecond(ours, ms / rounds));
+    b = Math.max(b, await cpuOpsPerSecond(base, ms / rounds));
+  }
+  return { ours: o, base: b };
+}
+
+/**
+ * The last line of a bench that measures this tree (`value`) against a baseline: the rates rounded to
+ * whole units, the ratio to `digits` decimals, p50/p99 (µs) to one; `extra` follows.
+ */
+export function versus(
+  r: { name: string; unit: string; value: number; baseline: string; baselineValue: number; ratio: number; p50?: number; p99?: number },
+  extra: Record<string, unknown> = {},
+  digits = 2,
+): BenchResult {
+  return {
+    name: r.name,
+    unit: r.unit,
+    value: Math.round(r.value),
+    baseline: r.baseline,
+    baselineValue: Math.round(r.baselineValue),
+    ratio: Number(r.ratio.toFixed(digits)),
+    ...(r.p50 !== undefined ? { p50: Number(r.p50.toFixed(1)) } : {}),
+    ...(r.p99 !== undefined ? { p99: Number(r.p99.toFixed(1)) } : {}),
+    ...extra,
+  };
+}
+
 /** Time `n` single calls of `fn` (µs each), sorted ascending, for p50/p99. */
 export function latencyMicros(fn: () => void, n = 20_000): Float64Array {
   const lat = new Float64Array(n);

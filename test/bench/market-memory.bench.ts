@@ -19,7 +19,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { inTree, report } from './lib.ts';
-import { twoBands, unboundedRisk } from '../support/quoting.ts';
+import { benchKernel, twoBands, unboundedRisk } from '../support/quoting.ts';
 
 if (typeof globalThis.gc !== 'function') {
   // re-run with the collector exposed (the figure needs a full GC before each reading)
@@ -63,14 +63,7 @@ async function perMarket(root: string): Promise<{ bytes: number; orders: number 
     const venue = new FakeVenue();
     const store = new StateStore();
     const ids = Array.from({ length: n }, (_, i) => '0x' + (i + 1).toString(16).padStart(64, '0'));
-    const kernel = new QuotingKernel({
-      clock,
-      venue,
-      store,
-      markets: ids.map((marketId) => ({ marketId, strategy: bands, params, risk })),
-      requoteIntervalMs: 0,
-      housekeepingMs: 0,
-    });
+    const kernel: Mod = benchKernel({ QuotingKernel, bands, DEFAULT_RISK }, ids, { clock, venue, store, params, risk });
     await kernel.orderManager.reconcile();
     // ten minutes of a quiet market: a status, then a book a second (the mid history samples once a second)
     for (const id of ids)
@@ -141,7 +134,7 @@ report(
           ['ratio base / this', Math.round((base.bytes / mine.bytes) * 100) / 100],
         ] as [string, number][])
       : []),
-    ['goal (issue 24)', '≤ 50 KB per quoted market at rest'],
+    ['goal', '≤ 50 KB per quoted market at rest'],
   ],
   {
     name: 'market-memory',

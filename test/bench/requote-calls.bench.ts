@@ -20,7 +20,7 @@ import { StateStore } from '../../src/state/store.ts';
 import { report } from './lib.ts';
 import { ManualClock } from '../exchange/stream/manual-clock.ts';
 import { mulberry32 } from '../../src/sim/rng.ts';
-import { twoBands, unboundedRisk } from '../support/quoting.ts';
+import { benchKernel, twoBands, unboundedRisk } from '../support/quoting.ts';
 
 const arg = (name: string, d: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -73,11 +73,12 @@ function naiveTick(marketId: Bytes32, t: KernelTick): void {
   naive.resting.set(k, t.desired.length);
 }
 let ticks = 0;
-const kernel = new QuotingKernel({
+const kernel = benchKernel({ QuotingKernel, bands, DEFAULT_RISK }, ids, {
   clock,
   venue,
   store,
-  markets: ids.map((marketId) => ({ marketId, strategy: bands, params, risk })),
+  params,
+  risk,
   requoteIntervalMs: 250,
   housekeepingMs: 1000,
   onTick: (m, t) => {

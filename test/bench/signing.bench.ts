@@ -12,7 +12,7 @@ import { createSigner } from '../../src/exchange/signing/signer.ts';
 import { toSettlementV2Order } from '../../src/exchange/signing/orderMapping.ts';
 import { MAINNET } from '../../src/exchange/chains.ts';
 import type { LimitOrder } from '../../src/model/order.ts';
-import { cpuOpsPerSecond, opsPerSecond, percentile, report, latencyMicros } from './lib.ts';
+import { cpuOpsPerSecond, interleavedCpu, opsPerSecond, percentile, report, latencyMicros, versus } from './lib.ts';
 import { ORDER_TYPES, randomOrder, rng, settlementV2Domain } from '../exchange/signing/fixtures.ts';
 
 const ms = Number(process.argv[2] ?? 3000);
@@ -39,16 +39,8 @@ let i = 0;
 const ours = () => void fast.signOrder(orders[i++ & 63]!, NOW);
 const viem = () => account.signTypedData({ domain, types: ORDER_TYPES, primaryType: 'Order', message: messages[i++ & 63]! });
 
-// Warm both up, then interleave rounds so load from elsewhere cannot land on one side only.
-await cpuOpsPerSecond(ours, 300);
-await cpuOpsPerSecond(viem, 300);
 const ROUNDS = 6;
-let oursCpu = 0;
-let viemCpu = 0;
-for (let k = 0; k < ROUNDS; k++) {
-  oursCpu = Math.max(oursCpu, await cpuOpsPerSecond(ours, ms / ROUNDS));
-  viemCpu = Math.max(viemCpu, await cpuOpsPerSecond(viem, ms / ROUNDS));
-}
+const { ours: oursCpu, base: viemCpu } = await interleavedCpu(ours, viem, ms, ROUNDS);
 const pureCpu = await cpuOpsPerSecond(() => void pure.signOrder(orders[i++ & 63]!, NOW), Math.min(ms / 2, 1000));
 const oursWall = opsPerSecond(ours, ms / ROUNDS, 20);
 const viemWall = await cpuOpsPerSecond(viem, 1).then(async () => {
@@ -80,18 +72,8 @@ report(
     ['bookmaker p50 µs', p50.toFixed(1)],
     ['bookmaker p99 µs', p99.toFixed(1)],
   ],
-  {
-    name: 'signing',
-    unit: 'orders/s (CPU time)',
-    value: Math.round(oursCpu),
-    baseline: 'viem signTypedData',
-    baselineValue: Math.round(viemCpu),
-    ratio: Number(ratio.toFixed(2)),
-    p50: Number(p50.toFixed(1)),
-    p99: Number(p99.toFixed(1)),
-    pureJs: Math.round(pureCpu),
-    wallClock: Math.round(oursWall),
-    baselineWallClock: Math.round(viemWall),
-    backend: fast.backend,
-  },
+  versus(
+    { name: 'signing', unit: 'orders/s (CPU time)', value: oursCpu, baseline: 'viem signTypedData', baselineValue: viemCpu, ratio, p50, p99 },
+    { pureJs: Math.round(pureCpu), wallClock: Math.round(oursWall), baselineWallClock: Math.round(viemWall), backend: fast.backend },
+  ),
 );

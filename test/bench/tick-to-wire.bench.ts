@@ -33,7 +33,7 @@ const beat = new Int32Array(new SharedArrayBuffer(4));
 setInterval(() => Atomics.add(beat, 0, 1), 100).unref();
 import { percentile, report } from './lib.ts';
 import { bookSnapshot, stubOrdersClient } from '../support/stub-orders-client.ts';
-import { twoBands, unboundedRisk } from '../support/quoting.ts';
+import { benchKernel } from '../support/quoting.ts';
 
 const arg = (name: string, d: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -63,15 +63,10 @@ async function measure(
   const signer = createSigner({ privateKey: KEY, chain: TESTNET, pure });
   const meter = new TickToWireMeter({ tickToWire: (sec) => metrics.tickToWire.observe(sec), throttle: (sec) => metrics.requoteThrottle.observe(sec) });
   const venue = createLiveVenue({ client: { orders: stubClient(written) }, signer, onWrite: (m) => meter.write(m), aheadNonces });
-  const params = bands.parseConfig(twoBands(), 'bench');
-  const risk = unboundedRisk(DEFAULT_RISK);
-  const kernel: QuotingKernel = new QuotingKernel({
+  const kernel: QuotingKernel = benchKernel({ QuotingKernel, bands, DEFAULT_RISK }, [M], {
     clock: systemClock,
     venue,
     store: new StateStore(),
-    markets: [{ marketId: M, strategy: bands, params, risk }],
-    requoteIntervalMs: 0,
-    housekeepingMs: 0,
     // the health model's strategy timing, as the bot wires it
     timer: () => performance.now(),
     strategyBudgetMs: 50,

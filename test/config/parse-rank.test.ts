@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { parseConfigText } from '../../src/config/load-config.ts';
 import { DEFAULT_WEIGHTS } from '../../src/config/types.ts';
 import type { RankSettings } from '../../src/config/types.ts';
+import { rankSettings } from '../support/rank-settings.ts';
 
 const parse = (markets: string) => parseConfigText(`venue: mainnet\n${markets}`, 'x.yaml', { env: {} });
 const rankOf = async (markets: string): Promise<RankSettings> => {
@@ -13,20 +14,7 @@ const rankOf = async (markets: string): Promise<RankSettings> => {
 };
 
 test('rank: defaults (top 20, no floor, capital from risk, margin 0.1, hold 600 s, default weights, 200 requests, 4 at once)', async () => {
-  assert.deepEqual(await rankOf('markets:\n  - rank: {}\n'), {
-    top: 20,
-    minScore: null,
-    perMarket: null,
-    total: null,
-    enterMargin: 0.1,
-    minHoldMs: 600_000,
-    weights: DEFAULT_WEIGHTS,
-    minVolume: 0,
-    feeBps: 0,
-    maxRequests: 200,
-    concurrency: 4,
-    shortlist: 0,
-  });
+  assert.deepEqual(await rankOf('markets:\n  - rank: {}\n'), rankSettings());
   // the budget's floor follows the reads the weights need: none → any budget
   assert.equal((await rankOf('markets:\n  - rank: { budget: { requests: 106 } }\n')).maxRequests, 106);
   assert.equal(

@@ -63,7 +63,7 @@ test('admin endpoint: 127.0.0.1 only, bearer token, POST bodies checked before a
   }
 });
 
-test('issue 22: a token shorter than 16 characters is refused; a port held by another process stops the start, naming it', async () => {
+test('a token shorter than 16 characters is refused; a port held by another process stops the start, naming it', async () => {
   await assert.rejects(startAdminEndpoint({ port: 0, token: 'short-token', controls: fakeControls([]), logger: silentLogger }), (e: Error) => {
     assert.equal((e as { code?: string }).code, 'CONFIG');
     assert.match(e.message, /BOOKMAKER_ADMIN_TOKEN is too short \(11 characters; at least 16\)/);
@@ -86,7 +86,7 @@ test('issue 22: a token shorter than 16 characters is refused; a port held by an
   }
 });
 
-test('issue 22: the endpoint binds before the bot is wired; until then status names the phase, a halt is held (written once the ledger is open), other actions are 503', async () => {
+test('the endpoint binds before the bot is wired; until then status names the phase, a halt is held (written once the ledger is open), other actions are 503', async () => {
   const deferred = new DeferredControls();
   deferred.phase('select markets');
   deferred.identity({ pid: 1, configFile: '/x.yaml', ledger: '/x.sqlite' });
@@ -131,7 +131,7 @@ test('issue 22: the endpoint binds before the bot is wired; until then status na
   }
 });
 
-test('issue 22: ctl proves the token without sending it: a one-time HMAC bound to method, path and body', async () => {
+test('ctl proves the token without sending it: a one-time HMAC bound to method, path and body', async () => {
   const calls: string[] = [];
   const ep = await startAdminEndpoint({ port: 0, token: TOKEN, controls: fakeControls(calls), logger: silentLogger });
   const post = async (path: string, body: string, auth: string) => {

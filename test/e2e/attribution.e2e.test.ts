@@ -12,19 +12,14 @@ import { startBot } from '../../src/runtime/bot.ts';
 import { marketAttribution } from '../../src/state/edge-view.ts';
 import { marketPnl, selectMarketView } from '../../src/state/market-view.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
+import { embeddedYaml } from '../support/bot-yaml.ts';
 
-const CONFIG = `
-venue:
-  local: { seed: 11, markets: 2, tick: 0.01, agents: { noiseTakers: 3, informedTakers: 2, makers: 1, takerRatePerSecond: 6 } }
-defaults:
-  strategy: { name: bands, params: { fair: microprice, bands: [ { minMargin: 0.005, targetMargin: 0.01, maxMargin: 0.02, size: 10 } ] } }
-  risk: { maxPosition: 300, maxNotional: 250 }
-markets: all
-orders: { requoteIntervalSeconds: 0.25 }
-edge: { markoutHorizonsSeconds: [0.5, 1], toxicityHorizonSeconds: 1 }
-metrics: { port: 0 }
-logging: { level: warn }
-`;
+const CONFIG = embeddedYaml({
+  local: '{ seed: 11, markets: 2, tick: 0.01, agents: { noiseTakers: 3, informedTakers: 2, makers: 1, takerRatePerSecond: 6 } }',
+  strategy: '{ name: bands, params: { fair: microprice, bands: [ { minMargin: 0.005, targetMargin: 0.01, maxMargin: 0.02, size: 10 } ] } }',
+  risk: '{ maxPosition: 300, maxNotional: 250 }',
+  more: 'orders: { requoteIntervalSeconds: 0.25 }\nedge: { markoutHorizonsSeconds: [0.5, 1], toxicityHorizonSeconds: 1 }\nlogging: { level: warn }\n',
+});
 
 test('live on the local exchange: per market, the attribution sums exactly to the PnL', async () => {
   const cfg = await parseConfigText(CONFIG, 'attribution.yaml', { env: {} });

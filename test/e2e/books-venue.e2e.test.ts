@@ -12,7 +12,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -24,7 +24,7 @@ import { accountFromLedger } from '../../src/ledger/books.ts';
 import { openLedger } from '../../src/ledger/ledger.ts';
 import type { Address } from '../../src/model/order.ts';
 import { cli, waitFor, withTimeout, type Child } from './harness.ts';
-import { bandsDefaultsYaml, venueYaml } from '../support/bot-yaml.ts';
+import { ledgerRuns } from './ledger-runs.ts';
 
 const KEY = 'books-venue-key';
 
@@ -82,31 +82,7 @@ test("kill -9 and restart on a rotating sim: the ledger's cash and positions equ
     await waitFor('the sim listens', () => /listening (http\S+)/.test(sim.out()), 60_000);
     const baseUrl = /listening (http\S+)/.exec(sim.out())![1]!;
     client = createVenueClient({ baseUrl, chain: TESTNET, apiKey: KEY });
-    const ledger = join(dir, 'books.sqlite');
-    const file = join(dir, 'bot.yaml');
-    writeFileSync(
-      file,
-      `${venueYaml(baseUrl)}${bandsDefaultsYaml([{ minMargin: 0.005, targetMargin: 0.01, maxMargin: 0.02, size: 10 }], 'mid')}  risk:
-    maxPosition: 500
-    maxNotional: 500
-    maxOrderSize: 50
-markets: all
-orders:
-  requoteIntervalSeconds: 0.1
-  reconcileIntervalSeconds: 2
-ledger:
-  path: ${ledger}
-  markSeconds: 1
-metrics:
-  port: 0
-`,
-    );
-    const env = { BOOKMAKER_PRIVATE_KEY: privateKey };
-    const run = (more: string[] = []): Child => {
-      const c = cli(['run', '-c', file, '--api-key', KEY, '--summary-seconds', '0', '--log-level', 'warn', ...more], env);
-      children.push(c);
-      return c;
-    };
+    const { file, ledger, run } = ledgerRuns({ dir, baseUrl, key: KEY, privateKey, children });
     const fillsIn = (): number => {
       try {
         return ledgerBooks(ledger).fills;

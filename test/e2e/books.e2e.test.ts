@@ -5,27 +5,16 @@
  * same PnL.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { systemClock } from '../../src/core/clock.ts';
-import { parseConfigText } from '../../src/config/load-config.ts';
 import { openLedger } from '../../src/ledger/ledger.ts';
 import { ledgerSummary, pnlByMarket } from '../../src/ledger/books.ts';
 import { micro } from '../../src/model/units.ts';
-import { openOrders, place, setBook, startExchange, startTestBot, waitFor, yaml, waitQuoting } from './harness.ts';
+import { ledgerConfig, LOSS_RISK, onLedgerExchange, openOrders, place, setBook, startTestBot, waitFor, waitQuoting } from './harness.ts';
 
 test('kill switch, /metrics, run report and ledger summary read the same account figures; a restart resumes at them', async () => {
-  const h = await startExchange({ markets: 2 });
-  const dir = mkdtempSync(join(tmpdir(), 'bookmaker-books-'));
-  const file = join(dir, 'books.sqlite');
-  try {
-    for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
-    const text =
-      yaml(h, { risk: '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 60', account: '  maxDrawdown: 0' }) +
-      `ledger:\n  path: ${file}\n  markSeconds: 1\n`;
-    const cfg = await parseConfigText(text, '', { env: {} });
+  await onLedgerExchange(async (h, file) => {
+    const cfg = await ledgerConfig(h, file, { risk: LOSS_RISK, account: '  maxDrawdown: 0' });
     const bot1 = await startTestBot(h, cfg);
     let report;
     try {
@@ -82,8 +71,5 @@ test('kill switch, /metrics, run report and ledger summary read the same account
     } finally {
       await bot2.stop();
     }
-  } finally {
-    await h.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

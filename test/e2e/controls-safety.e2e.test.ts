@@ -14,38 +14,21 @@
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { createServer } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { cli, waitFor, withTimeout, type Child } from './harness.ts';
-import { freePort, startSimProcess, type SimProcess } from './sim-process.ts';
+import { bandsDefaultsYaml, venueYaml } from '../support/bot-yaml.ts';
+import { freePort, simForFile, type SimProcess } from './sim-process.ts';
 
 const TOKEN = 'e2e-controls-token-0123456789';
 let sim: SimProcess;
 let dir: string;
 
-before(async () => {
-  sim = await startSimProcess(11);
-  dir = mkdtempSync(join(tmpdir(), 'bookmaker-controls-'));
-});
-after(async () => {
-  await sim.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+simForFile(11, [], (s, d) => ((sim = s), (dir = d)));
 
 function configText(o: { metricsPort: number; adminPort: number; ledger: string; broken?: boolean }): string {
-  return `venue:
-  chain: testnet
-  baseUrl: ${sim.baseUrl}
-defaults:
-  strategy:
-    name: bands
-    params:
-      fair: mid
-      bands:
-        - { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: ${o.broken ? -5 : 10} }
-  risk: { maxPosition: 100, maxNotional: 100, maxBookAgeSeconds: 60, maxStreamSilenceSeconds: 30 }
+  return `${venueYaml(sim.baseUrl)}${bandsDefaultsYaml([{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: o.broken ? -5 : 10 }], 'mid')}  risk: { maxPosition: 100, maxNotional: 100, maxBookAgeSeconds: 60, maxStreamSilenceSeconds: 30 }
 markets: all
 orders:
   requoteIntervalSeconds: 0.1

@@ -12,25 +12,18 @@
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { connect, createServer, type Server } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { cli, waitFor, withTimeout, type Child } from './harness.ts';
-import { freePort, startSimProcess, type SimProcess } from './sim-process.ts';
+import { bandsDefaultsYaml, venueYaml } from '../support/bot-yaml.ts';
+import { freePort, simForFile, type SimProcess } from './sim-process.ts';
 
 const TOKEN = 'e2e-startup-token-0123456789';
 let sim: SimProcess;
 let dir: string;
 
-before(async () => {
-  sim = await startSimProcess(17);
-  dir = mkdtempSync(join(tmpdir(), 'bookmaker-ctl-startup-'));
-});
-after(async () => {
-  await sim.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+simForFile(17, [], (s, d) => ((sim = s), (dir = d)));
 
 /** A TCP relay from `port` to the sim: the venue "comes up" when it starts. */
 function relay(port: number): Promise<Server> {
@@ -69,17 +62,7 @@ test('while the bot starts: ctl status names the phase, ctl halt is written at o
   const base = new URL(sim.baseUrl);
   writeFileSync(
     file,
-    `venue:
-  chain: testnet
-  baseUrl: http://127.0.0.1:${venuePort}${base.pathname}
-defaults:
-  strategy:
-    name: bands
-    params:
-      fair: mid
-      bands:
-        - { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }
-  risk: { maxPosition: 100, maxNotional: 100, maxBookAgeSeconds: 60, maxStreamSilenceSeconds: 30 }
+    `${venueYaml(`http://127.0.0.1:${venuePort}${base.pathname}`)}${bandsDefaultsYaml([{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }], 'mid')}  risk: { maxPosition: 100, maxNotional: 100, maxBookAgeSeconds: 60, maxStreamSilenceSeconds: 30 }
 markets: all
 orders:
   requoteIntervalSeconds: 0.1

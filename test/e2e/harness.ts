@@ -5,6 +5,10 @@
  * Everything binds 127.0.0.1 on port 0; `close()` stops the bot and the exchange.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { silentLogger } from '../../src/core/logger.ts';
 import { parseConfigText } from '../../src/config/load-config.ts';
 import type { BotConfig } from '../../src/config/types.ts';
@@ -75,6 +79,36 @@ export async function startExchange(opts: { markets?: number; seed?: number; fau
   };
 }
 
+/**
+ * One exchange for a whole test file: `startExchange` of `o.markets` markets (two by default), every
+ * book held by the mover at `o.book` (0.48/0.52 by default), and a temp folder, handed to `use` before
+ * the file's first test (it may start more: a config file, a bot). After the last test, what `use`
+ * returned runs (stop the bot), then the exchange closes and the folder goes.
+ *
+ *   let h: Harness; let bot: Bot;
+ *   exchangeForFile({}, async (x) => { h = x; bot = await startTestBot(h, await config(h)); return () => bot.stop(); });
+ */
+export function exchangeForFile(
+  o: { markets?: number; book?: readonly [number, number] },
+  use: (h: Harness, dir: string) => void | Promise<void | (() => Promise<unknown>)>,
+): void {
+  let h: Harness | undefined;
+  let dir: string | undefined;
+  let stop: void | (() => Promise<unknown>);
+  before(async () => {
+    h = await startExchange({ markets: o.markets ?? 2 });
+    const [bid, ask] = o.book ?? [480_000, 520_000];
+    for (const m of h.markets) await setBook(h, m, bid, ask);
+    dir = mkdtempSync(join(tmpdir(), 'bookmaker-e2e-'));
+    stop = await use(h, dir);
+  });
+  after(async () => {
+    if (stop) await stop();
+    await h?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+}
+
 /** A bot config for the harness: fast intervals, one band of 10 shares each side at 2¢ from the fair price. */
 /** `account` is the body of the `account:` section (its lines indented by two spaces), when given. */
 export function yaml(h: Harness, extra: { risk?: string; orders?: string; markets?: string; strategy?: string; account?: string } = {}): string {
@@ -124,6 +158,36 @@ ${extra.account ? `account:\n${extra.account}\n` : ''}`;
 
 export async function config(h: Harness, extra: Parameters<typeof yaml>[1] = {}): Promise<BotConfig> {
   return parseConfigText(yaml(h, extra), '', { env: {} });
+}
+
+/** The risk limits of the tests that lose money on purpose: 100 shares, 1000 USDC, books up to a minute old. */
+export const LOSS_RISK = '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 60';
+
+/** The harness's bot config (`yaml`) with a ledger at `path` marking every second; `ledger` adds lines (two spaces in) to its section. */
+export async function ledgerConfig(h: Harness, path: string, extra: Parameters<typeof yaml>[1] & { ledger?: string } = {}): Promise<BotConfig> {
+  const { ledger, ...rest } = extra;
+  return parseConfigText(`${yaml(h, rest)}ledger:\n  path: ${path}\n  markSeconds: 1\n${ledger ?? ''}`, '', { env: {} });
+}
+
+/**
+ * `body` on a fresh exchange of `markets` markets (two by default) whose books the mover holds at
+ * 0.48/0.52, with the path of a ledger file in a folder of its own (`dir`, or a new temp folder); the
+ * exchange is closed and the folder removed (or `o.removeDir(dir)`) after, whatever the body did.
+ */
+export async function onLedgerExchange(
+  body: (h: Harness, ledger: string, dir: string) => Promise<void>,
+  o: { markets?: number; dir?: string; removeDir?: (dir: string) => void } = {},
+): Promise<void> {
+  const h = await startExchange({ markets: o.markets ?? 2 });
+  const dir = o.dir ?? mkdtempSync(join(tmpdir(), 'bookmaker-ledger-'));
+  try {
+    for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
+    await body(h, join(dir, 'books.sqlite'), dir);
+  } finally {
+    await h.close();
+    if (o.removeDir) o.removeDir(dir);
+    else rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export async function startTestBot(h: Harness, cfg: BotConfig, more: Partial<BotOptions> = {}): Promise<Bot> {

@@ -13,29 +13,18 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { createLogger } from '../../src/core/logger.ts';
-import { cli, config, openOrders, setBook, startExchange, startTestBot, waitFor, withTimeout, type Harness } from './harness.ts';
+import { cli, config, openOrders, exchangeForFile, setBook, startTestBot, waitFor, withTimeout, type Harness } from './harness.ts';
 import { freePort } from '../support/net.ts';
 import { withFailingStrategy } from '../support/failing-strategy.ts';
 
 let h: Harness;
-let dir: string;
 /** a wallet the venue has no API key for (like the admin wallet's key next to the maker's API key) */
 const otherKey = `0x${randomBytes(32).toString('hex')}`;
 
-before(async () => {
-  h = await startExchange({ markets: 2 });
-  for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
-  dir = mkdtempSync(join(tmpdir(), 'bookmaker-health-'));
-});
-
-after(async () => {
-  await h?.close();
-  rmSync(dir, { recursive: true, force: true });
+exchangeForFile({}, (x) => {
+  h = x;
 });
 
 /** JSON log lines written by the bot, parsed. */

@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -22,7 +22,7 @@ import { filledShares } from '../../src/feeds/own-orders-feed.ts';
 import { openLedger } from '../../src/ledger/ledger.ts';
 import type { Address } from '../../src/model/order.ts';
 import { cli, waitFor, withTimeout, type Child } from './harness.ts';
-import { bandsDefaultsYaml, venueYaml } from '../support/bot-yaml.ts';
+import { ledgerRuns } from './ledger-runs.ts';
 
 const KEY = 'continuity-bot-key';
 
@@ -72,33 +72,7 @@ test('run, kill -9 during traffic, fills while down, run again: the ledger equal
   try {
     const baseUrl = (await waitLine(sim, /listening (http\S+)/, 'the sim listens'))[1]!;
     client = createVenueClient({ baseUrl, chain: TESTNET, apiKey: KEY });
-    const ledger = join(dir, 'books.sqlite');
-    const file = join(dir, 'bot.yaml');
-    writeFileSync(
-      file,
-      `${venueYaml(baseUrl)}${bandsDefaultsYaml([{ minMargin: 0.005, targetMargin: 0.01, maxMargin: 0.02, size: 10 }], 'mid')}  risk:
-    maxPosition: 500
-    maxNotional: 500
-    maxOrderSize: 50
-account:
-  maxDrawdown: 0
-markets: all
-orders:
-  requoteIntervalSeconds: 0.1
-  reconcileIntervalSeconds: 2
-ledger:
-  path: ${ledger}
-  markSeconds: 1
-metrics:
-  port: 0
-`,
-    );
-    const env = { BOOKMAKER_PRIVATE_KEY: privateKey };
-    const run = (more: string[] = []): Child => {
-      const c = cli(['run', '-c', file, '--api-key', KEY, '--summary-seconds', '0', '--log-level', 'warn', ...more], env);
-      children.push(c);
-      return c;
-    };
+    const { file, ledger, run } = ledgerRuns({ dir, baseUrl, key: KEY, privateKey, children, account: '  maxDrawdown: 0' });
 
     // run 1: quote until the ledger holds fills, then die without cancelling anything
     const run1 = run();

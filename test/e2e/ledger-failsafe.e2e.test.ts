@@ -11,18 +11,40 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
-import { parseConfigText } from '../../src/config/load-config.ts';
+import { test, type TestContext } from 'node:test';
 import type { Bot } from '../../src/runtime/bot.ts';
 import { readLatchFile } from '../../src/ledger/latch-file.ts';
 import { EXIT_KILL_SWITCH } from '../../src/runtime/bot.ts';
-import { BOT_KEY, cli, openOrders, place, setBook, startExchange, startTestBot, waitFor, withTimeout, yaml, type Harness, waitQuoting } from './harness.ts';
+import type { BotConfig } from '../../src/config/types.ts';
+import {
+  BOT_KEY,
+  cli,
+  ledgerConfig,
+  LOSS_RISK,
+  onLedgerExchange,
+  openOrders,
+  place,
+  setBook,
+  startExchange,
+  startTestBot,
+  waitFor,
+  withTimeout,
+  yaml,
+  type Harness,
+  waitQuoting,
+} from './harness.ts';
 
-function cfgText(h: Harness, ledger: string, grace = 1, risk?: string, account?: string): string {
-  return (
-    yaml(h, { ...(risk ? { risk } : {}), ...(account ? { account } : {}) }) +
-    `ledger:\n  path: ${ledger}\n  markSeconds: 1\n  unwritableGraceSeconds: ${grace}\n`
-  );
+function cfgText(h: Harness, ledger: string): string {
+  return `${yaml(h)}ledger:
+  path: ${ledger}
+  markSeconds: 1
+  unwritableGraceSeconds: 1
+`;
+}
+
+/** The harness's config with a ledger at `ledger` that may stay unwritable for `grace` seconds. */
+function failsafeConfig(h: Harness, ledger: string, grace = 1, extra: Parameters<typeof yaml>[1] = {}): Promise<BotConfig> {
+  return ledgerConfig(h, ledger, { ...extra, ledger: `  unwritableGraceSeconds: ${grace}\n` });
 }
 
 /** Fill the file system holding `path` until it refuses more. */
@@ -109,12 +131,8 @@ test('two bots on one ledger: the second run is refused (exit 2) naming the hold
 });
 
 test('the ledger deleted while the bot runs: every quote pulled, /readyz 503 ledger-unwritable, the metric set', async () => {
-  const h = await startExchange({ markets: 2 });
-  const dir = mkdtempSync(join(tmpdir(), 'bookmaker-ledger-gone-'));
-  const ledger = join(dir, 'books.sqlite');
-  try {
-    for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
-    const bot = await startTestBot(h, await parseConfigText(cfgText(h, ledger), '', { env: {} }));
+  await onLedgerExchange(async (h, ledger) => {
+    const bot = await startTestBot(h, await failsafeConfig(h, ledger));
     try {
       await quoting(h);
       assert.equal(await gauge(bot, 'bookmaker_ledger_unwritable'), 0);
@@ -144,28 +162,29 @@ test('the ledger deleted while the bot runs: every quote pulled, /readyz 503 led
     } finally {
       await bot.stop();
     }
-  } finally {
-    await h.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
+
+/**
+ * `body` on `onLedgerExchange` with the ledger's folder a 4 MB tmpfs, and `filler` a file in it to fill
+ * the disk with; the test is skipped where the mount is refused.
+ */
+async function onFullableDisk(t: TestContext, body: (h: Harness, ledger: string, filler: string) => Promise<void>): Promise<void> {
+  const dir = tmpfs('4m');
+  if (!dir) {
+    t.skip('tmpfs mount refused');
+    return;
+  }
+  await onLedgerExchange((h, ledger) => body(h, ledger, join(dir, 'filler')), { dir, removeDir: unmount });
+}
 
 const root = typeof process.getuid === 'function' && process.getuid() === 0;
 
 test('disk full (a tmpfs): every quote pulled and not ready; quoting resumes once space is freed', {
   skip: root ? false : 'needs root to mount a tmpfs (test/ledger/ledger-durability.test.ts injects the write error instead)',
 }, async (t) => {
-  const dir = tmpfs('4m');
-  if (!dir) {
-    t.skip('tmpfs mount refused');
-    return;
-  }
-  const h = await startExchange({ markets: 2 });
-  const ledger = join(dir, 'books.sqlite');
-  const filler = join(dir, 'filler');
-  try {
-    for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
-    const bot = await startTestBot(h, await parseConfigText(cfgText(h, ledger), '', { env: {} }));
+  await onFullableDisk(t, async (h, ledger, filler) => {
+    const bot = await startTestBot(h, await failsafeConfig(h, ledger));
     try {
       await quoting(h);
       fillDisk(filler);
@@ -184,31 +203,15 @@ test('disk full (a tmpfs): every quote pulled and not ready; quoting resumes onc
     } finally {
       await bot.stop();
     }
-  } finally {
-    await h.close();
-    unmount(dir);
-  }
+  });
 });
 
 test('disk full when the kill switch fires: the latch lands in the latch file, and after space is freed the restart does not quote', {
   skip: root ? false : 'needs root to mount a tmpfs',
 }, async (t) => {
-  const dir = tmpfs('4m');
-  if (!dir) {
-    t.skip('tmpfs mount refused');
-    return;
-  }
-  const h = await startExchange({ markets: 2 });
-  const ledger = join(dir, 'books.sqlite');
-  const filler = join(dir, 'filler');
-  try {
-    for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
+  await onFullableDisk(t, async (h, ledger, filler) => {
     // a long grace: the bot quotes on with the disk full, so the kill switch is what stops it
-    const cfg = await parseConfigText(
-      cfgText(h, ledger, 600, '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 60', '  maxDrawdown: 0.5'),
-      '',
-      { env: {} },
-    );
+    const cfg = await failsafeConfig(h, ledger, 600, { risk: LOSS_RISK, account: '  maxDrawdown: 0.5' });
     const bot1 = await startTestBot(h, cfg);
     try {
       await quoting(h);
@@ -234,8 +237,5 @@ test('disk full when the kill switch fires: the latch lands in the latch file, a
     } finally {
       await bot2.stop();
     }
-  } finally {
-    await h.close();
-    unmount(dir);
-  }
+  });
 });

@@ -5,23 +5,27 @@
  * running, on the ledger file. Once for the drawdown limit, once for the daily loss limit.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { systemClock } from '../../src/core/clock.ts';
-import { parseConfigText } from '../../src/config/load-config.ts';
 import { openLedger } from '../../src/ledger/ledger.ts';
 import { EXIT_KILL_SWITCH } from '../../src/runtime/bot.ts';
 import type { Bot } from '../../src/runtime/bot.ts';
-import { cli, openOrders, setBook, startExchange, startTestBot, waitFor, withTimeout, yaml, type Harness, loseTwoDollars } from './harness.ts';
+import {
+  cli,
+  ledgerConfig,
+  LOSS_RISK,
+  onLedgerExchange,
+  openOrders,
+  setBook,
+  startTestBot,
+  waitFor,
+  withTimeout,
+  type Harness,
+  loseTwoDollars,
+} from './harness.ts';
 import { freePort } from '../support/net.ts';
 
 const TOKEN = 'e2e-admin-token-not-a-secret';
-
-function cfgText(h: Harness, ledgerFile: string, risk: string, account: string): string {
-  return yaml(h, { risk, account }) + `ledger:\n  path: ${ledgerFile}\n  markSeconds: 1\n`;
-}
 
 function ledgerRows(file: string, sql: string): Record<string, unknown>[] {
   const l = openLedger({ path: file, clock: systemClock, mustExist: true, readonly: true });
@@ -56,14 +60,8 @@ async function assertHeld(h: Harness, bot: Bot, file: string, reason: string): P
 }
 
 test('a drawdown kill stays latched across a restart until ctl clear-kill (admin endpoint)', async () => {
-  const h = await startExchange({ markets: 2 });
-  const dir = mkdtempSync(join(tmpdir(), 'bookmaker-ledger-'));
-  const file = join(dir, 'books.sqlite');
-  try {
-    for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
-    const cfg = await parseConfigText(cfgText(h, file, '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 60', '  maxDrawdown: 0.5'), '', {
-      env: {},
-    });
+  await onLedgerExchange(async (h, file) => {
+    const cfg = await ledgerConfig(h, file, { risk: LOSS_RISK, account: '  maxDrawdown: 0.5' });
     const bot1 = await startTestBot(h, cfg);
     try {
       await loseTwoDollars(h, bot1);
@@ -105,23 +103,12 @@ test('a drawdown kill stays latched across a restart until ctl clear-kill (admin
       { kind: 'clear', reason: 'KILL_DRAWDOWN' },
     ]);
     assert.deepEqual(ledgerRows(file, 'SELECT latched FROM startups ORDER BY id'), [{ latched: null }, { latched: 'KILL_DRAWDOWN' }]);
-  } finally {
-    await h.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a daily loss kill stays latched: a held bot stops with exit 3; clear-kill works on the file with no bot running', async () => {
-  const h = await startExchange({ markets: 2 });
-  const dir = mkdtempSync(join(tmpdir(), 'bookmaker-ledger-'));
-  const file = join(dir, 'books.sqlite');
-  try {
-    for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
-    const cfg = await parseConfigText(
-      cfgText(h, file, '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 60', '  maxDrawdown: 0\n  maxDailyLoss: 0.5'),
-      '',
-      { env: {} },
-    );
+  await onLedgerExchange(async (h, file) => {
+    const cfg = await ledgerConfig(h, file, { risk: LOSS_RISK, account: '  maxDrawdown: 0\n  maxDailyLoss: 0.5' });
     const bot1 = await startTestBot(h, cfg);
     try {
       await loseTwoDollars(h, bot1);
@@ -156,23 +143,12 @@ test('a daily loss kill stays latched: a held bot stops with exit 3; clear-kill 
     assert.deepEqual(ledgerRows(file, 'SELECT action, reason, source FROM operator_actions'), [
       { action: 'clear-kill', reason: 'new day budget approved', source: 'cli' },
     ]);
-  } finally {
-    await h.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test("the day's loss carries across a restart: two runs that each lose less than maxDailyLoss trip it together", async () => {
-  const h = await startExchange({ markets: 2 });
-  const dir = mkdtempSync(join(tmpdir(), 'bookmaker-ledger-'));
-  const file = join(dir, 'books.sqlite');
-  try {
-    for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
-    const cfg = await parseConfigText(
-      cfgText(h, file, '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 60', '  maxDrawdown: 0\n  maxDailyLoss: 3'),
-      '',
-      { env: {} },
-    );
+  await onLedgerExchange(async (h, file) => {
+    const cfg = await ledgerConfig(h, file, { risk: LOSS_RISK, account: '  maxDrawdown: 0\n  maxDailyLoss: 3' });
     const bot1 = await startTestBot(h, cfg);
     let code1 = -1;
     try {
@@ -202,8 +178,5 @@ test("the day's loss carries across a restart: two runs that each lose less than
     }
     assert.equal(code2, EXIT_KILL_SWITCH);
     assert.equal(ledgerRows(file, 'SELECT latch_reason FROM risk_state')[0]!.latch_reason, 'KILL_DAILY_LOSS');
-  } finally {
-    await h.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

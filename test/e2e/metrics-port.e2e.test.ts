@@ -4,30 +4,24 @@
  * watchdog (which owns the socket) and without it (the in-process endpoint).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { BOT_KEY, cli, openOrders, setBook, startExchange, waitFor, withTimeout, yaml, type Harness } from './harness.ts';
+import { test } from 'node:test';
+import { BOT_KEY, cli, openOrders, exchangeForFile, waitFor, withTimeout, yaml, type Harness } from './harness.ts';
 
 let h: Harness;
 let dir: string;
 let busy: Server;
 let port: number;
 
-before(async () => {
-  h = await startExchange({ markets: 1 });
-  for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
-  dir = mkdtempSync(join(tmpdir(), 'bookmaker-port-'));
+exchangeForFile({ markets: 1 }, async (x, d) => {
+  h = x;
+  dir = d;
   busy = createServer();
   await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
   port = (busy.address() as { port: number }).port;
-});
-after(async () => {
-  await new Promise<void>((r) => busy.close(() => r()));
-  await h?.close();
-  rmSync(dir, { recursive: true, force: true });
+  return () => new Promise<void>((r) => busy.close(() => r()));
 });
 
 function botFile(name: string, extra: string): string {

@@ -9,23 +9,19 @@
  *   charged that send from the ignored event).
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Bot } from '../../src/runtime/bot.ts';
-import { config, metricValue, openOrders, place, scrapeMetrics, setBook, startExchange, startTestBot, waitFor, type Harness } from './harness.ts';
+import { config, metricValue, openOrders, place, scrapeMetrics, exchangeForFile, startTestBot, waitFor, type Harness } from './harness.ts';
 import { freePort } from './sim-process.ts';
 
 let h: Harness;
 let bot: Bot;
 
-before(async () => {
-  h = await startExchange({ markets: 2 });
-  for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
+exchangeForFile({}, async (x) => {
+  h = x;
   bot = await startTestBot(h, await config(h), { metricsPort: await freePort() });
   await waitFor('the bot quotes', async () => (await openOrders(h.bot)).length >= 4);
-});
-after(async () => {
-  await bot?.stop();
-  await h?.close();
+  return () => bot.stop();
 });
 
 const scrape = (): Promise<string> => scrapeMetrics(bot);

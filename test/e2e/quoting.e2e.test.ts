@@ -3,23 +3,18 @@
  * update positions and PnL, and stop() leaves nothing open.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Bot } from '../../src/runtime/bot.ts';
-import { config, openOrders, place, setBook, startExchange, startTestBot, waitFor, yesTerms, type Harness } from './harness.ts';
+import { config, openOrders, place, exchangeForFile, setBook, startTestBot, waitFor, yesTerms, type Harness } from './harness.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 
 let h: Harness;
 let bot: Bot;
 
-before(async () => {
-  h = await startExchange({ markets: 2 });
-  for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
+exchangeForFile({}, async (x) => {
+  h = x;
   bot = await startTestBot(h, await config(h));
-});
-
-after(async () => {
-  await bot?.stop('test end');
-  await h?.close();
+  return () => bot.stop('test end');
 });
 
 const bestBid = async (m: Bytes32) =>

@@ -3,12 +3,25 @@
  * (or cancels) every one of them at start-up and never holds two orders for one quote slot.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Bytes32 } from '../../src/model/order.ts';
-import { BOT_KEY, cli, config, openOrders, setBook, startExchange, startTestBot, waitFor, withTimeout, yaml, yesTerms, type Harness } from './harness.ts';
+import {
+  BOT_KEY,
+  cli,
+  config,
+  onLedgerExchange,
+  openOrders,
+  setBook,
+  startExchange,
+  startTestBot,
+  waitFor,
+  withTimeout,
+  yaml,
+  yesTerms,
+  type Harness,
+} from './harness.ts';
 
 async function perSlot(h: Harness, m: Bytes32): Promise<{ bids: number; asks: number }> {
   const ys = (await openOrders(h.bot, m)).map(yesTerms);
@@ -16,10 +29,7 @@ async function perSlot(h: Harness, m: Bytes32): Promise<{ bids: number; asks: nu
 }
 
 test('a restart after a crash adopts what it finds and never double-quotes', async () => {
-  const h = await startExchange({ markets: 2 });
-  const dir = mkdtempSync(join(tmpdir(), 'bookmaker-e2e-'));
-  try {
-    for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
+  await onLedgerExchange(async (h, _ledger, dir) => {
     const file = join(dir, 'bot.yaml');
     writeFileSync(file, yaml(h));
     const c = cli(['run', '-c', file, '--api-key', BOT_KEY, '--metrics-port', '0', '--log-level', 'warn', '--summary-seconds', '0'], {
@@ -52,10 +62,7 @@ test('a restart after a crash adopts what it finds and never double-quotes', asy
       assert.equal(await bot.stop(), 0);
     }
     assert.equal((await openOrders(h.bot)).length, 0);
-  } finally {
-    await h.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a restart into a moved market cancels the stale quotes and requotes once per slot', async () => {

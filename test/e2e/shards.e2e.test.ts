@@ -9,31 +9,23 @@
  * order of the wallet, the second's included (and `--shard` did not exist).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { TESTNET } from '../../src/exchange/chains.ts';
 import { createSigner } from '../../src/exchange/signing/signer.ts';
 import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
 import type { RunReport } from '../../src/runtime/run-report.ts';
 import { shardOf } from '../../src/selection/shard.ts';
 import { cli, waitFor, withTimeout, type Child } from './harness.ts';
-import { freePort, startSimProcess, type SimProcess } from './sim-process.ts';
+import { freePort, simForFile, type SimProcess } from './sim-process.ts';
 import { bandsDefaultsYaml, venueYaml } from '../support/bot-yaml.ts';
 
 let sim: SimProcess;
 let dir: string;
 
-before(async () => {
-  // seed 5's four demo markets split 2 / 2 between two shards (checked below, not assumed)
-  sim = await startSimProcess(5, ['--markets', '4']);
-  dir = mkdtempSync(join(tmpdir(), 'bookmaker-shards-'));
-});
-after(async () => {
-  await sim?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+// seed 5's four demo markets split 2 / 2 between two shards (checked below, not assumed)
+simForFile(5, ['--markets', '4'], (s, d) => ((sim = s), (dir = d)));
 
 /** Wide bands and a one-shot order budget: once placed, a bot's orders stay put (no requote), so any change to them is a fill or someone else's cancel. */
 const CONFIG = (

@@ -4,27 +4,20 @@
  * start demo) stops by itself and exits 0.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { BOT_KEY, cli, openOrders, setBook, startExchange, waitFor, withTimeout, yaml, type Harness } from './harness.ts';
+import { test } from 'node:test';
+import { BOT_KEY, cli, openOrders, exchangeForFile, waitFor, withTimeout, yaml, type Harness } from './harness.ts';
 
 let h: Harness;
 let dir: string;
 let file: string;
 
-before(async () => {
-  h = await startExchange({ markets: 2 });
-  for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
-  dir = mkdtempSync(join(tmpdir(), 'bookmaker-e2e-'));
+exchangeForFile({}, (x, d) => {
+  h = x;
+  dir = d;
   file = join(dir, 'bot.yaml');
   writeFileSync(file, yaml(h));
-});
-
-after(async () => {
-  await h?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const botArgs = () => ['run', '-c', file, '--api-key', BOT_KEY, '--metrics-port', '0', '--log-level', 'warn', '--summary-seconds', '0'];

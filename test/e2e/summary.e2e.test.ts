@@ -7,28 +7,21 @@
  * fills showed "fills 0", and --report-json was an unknown option.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { RunReport } from '../../src/runtime/run-report.ts';
-import { BOT_KEY, cli, openOrders, place, setBook, startExchange, waitFor, withTimeout, yaml, type Harness } from './harness.ts';
+import { BOT_KEY, cli, openOrders, place, exchangeForFile, setBook, waitFor, withTimeout, yaml, type Harness } from './harness.ts';
 
 let h: Harness;
 let dir: string;
 let file: string;
 
-before(async () => {
-  h = await startExchange({ markets: 2 });
-  for (const m of h.markets) await setBook(h, m, 460_000, 540_000);
-  dir = mkdtempSync(join(tmpdir(), 'bookmaker-summary-'));
+exchangeForFile({ book: [460_000, 540_000] }, (x, d) => {
+  h = x;
+  dir = d;
   file = join(dir, 'bot.yaml');
   writeFileSync(file, yaml(h));
-});
-
-after(async () => {
-  await h?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** The last complete summary block of the output: its header line and the market lines under it. */

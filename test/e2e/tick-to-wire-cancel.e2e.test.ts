@@ -6,9 +6,9 @@
  * Waits are bounded and event-driven; no timing is asserted.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Bot } from '../../src/runtime/bot.ts';
-import { config, metricValue, openOrders, place, scrapeMetrics, setBook, startExchange, startTestBot, waitFor, type Harness } from './harness.ts';
+import { config, metricValue, openOrders, place, scrapeMetrics, exchangeForFile, startTestBot, waitFor, type Harness } from './harness.ts';
 import { freePort } from './sim-process.ts';
 
 const STRATEGY = new URL('./fixtures/pull-above-strategy.ts', import.meta.url).pathname;
@@ -16,17 +16,13 @@ const STRATEGY = new URL('./fixtures/pull-above-strategy.ts', import.meta.url).p
 let h: Harness;
 let bot: Bot;
 
-before(async () => {
-  h = await startExchange({ markets: 1 });
-  await setBook(h, h.markets[0]!, 450_000, 550_000);
+exchangeForFile({ markets: 1, book: [450_000, 550_000] }, async (x) => {
+  h = x;
   bot = await startTestBot(h, await config(h, { strategy: '      {}', markets: `  - id: "${h.markets[0]}"\n    strategy: { name: "${STRATEGY}" }` }), {
     metricsPort: await freePort(),
   });
   await waitFor('the bot quotes', async () => (await openOrders(h.bot)).length === 2);
-});
-after(async () => {
-  await bot?.stop();
-  await h?.close();
+  return () => bot.stop();
 });
 
 const scrape = (): Promise<string> => scrapeMetrics(bot);

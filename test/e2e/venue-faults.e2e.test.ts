@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import type { Bytes32 } from '../../src/model/order.ts';
 import { installMigration } from '../../src/sim/migration/install.ts';
 import { config, openOrders, setBook, startExchange, startTestBot, waitFor, yesTerms, type Harness } from './harness.ts';
+import { holding, legacyOrder } from '../support/legacy-seeds.ts';
 
 /** Keep the book changing (a real market's stream is never silent for long). */
 function wiggle(h: Harness, m: Bytes32): () => void {
@@ -57,12 +58,7 @@ test('start-up migration completes for a seeded legacy account, then the bot quo
   installMigration(h.ex.state, {
     active: true,
     legacyAccounts: [
-      {
-        wallet: h.bot.wallet,
-        collateral: 50_000_000n,
-        positions: [{ marketId: m, outcomeIndex: 1, amount: 3_000_000n }],
-        orders: [{ marketId: m, outcomeIndex: 1, side: 0, price: 300_000, size: 5_000_000 }],
-      },
+      { wallet: h.bot.wallet, collateral: 50_000_000n, positions: [holding(m, 1, 3_000_000n)], orders: [legacyOrder(m, 1, 0, 300_000, 5_000_000)] },
     ],
   });
   const before = await h.bot.client.migration.status(h.bot.wallet);

@@ -7,25 +7,17 @@
  * only: no "Waiting for the debugger to disconnect..." from the inspector session it exits through.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { cli, waitFor, withTimeout } from './harness.ts';
-import { freePort, startSimProcess, type SimProcess } from './sim-process.ts';
+import { freePort, simForFile, type SimProcess } from './sim-process.ts';
 
 let sim: SimProcess;
 let dir: string;
 
-before(async () => {
-  sim = await startSimProcess(5);
-  dir = mkdtempSync(join(tmpdir(), 'bookmaker-watchdog-'));
-});
-after(async () => {
-  await sim?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+simForFile(5, [], (s, d) => ((sim = s), (dir = d)));
 
 const STRATEGY = new URL('./fixtures/blocking-strategy.ts', import.meta.url).pathname;
 

@@ -314,18 +314,28 @@ test('a stale ask that trades on arrival is not placed again before its fill is 
   kernel.stop();
 });
 
-test('housekeeping skips a market an event ticked within the interval, and still ticks a silent one', async () => {
+/**
+ * A kernel over `ids` (M1 unless given) on a fake venue, requotes at once, housekeeping every
+ * `housekeepingMs` (none by default); `causes` notes each tick's cause as it starts ('M2:event' with
+ * more than one market).
+ */
+function tickCauses(ids: Bytes32[] = [M1], housekeepingMs = 0) {
   const clock = new ManualClock(1_800_000_000_000);
   const causes: string[] = [];
   const k = new QuotingKernel({
     clock,
     venue: new FakeVenue(),
     store: new StateStore(),
-    markets: [market(M1), market(M2)],
+    markets: ids.map((id) => market(id)),
     requoteIntervalMs: 0,
-    housekeepingMs: 1000,
-    onTickStart: (id, cause) => causes.push(`${id === M1 ? 'M1' : 'M2'}:${cause}`),
+    housekeepingMs,
+    onTickStart: (id, cause) => causes.push(ids.length > 1 ? `${id === M1 ? 'M1' : 'M2'}:${cause}` : cause),
   });
+  return { clock, k, causes };
+}
+
+test('housekeeping skips a market an event ticked within the interval, and still ticks a silent one', async () => {
+  const { clock, k, causes } = tickCauses([M1, M2], 1000);
   k.onEvent(book(M1, 480_000, 520_000, clock.now()));
   k.onEvent(book(M2, 480_000, 520_000, clock.now()));
   await k.flush();
@@ -379,22 +389,6 @@ test('a housekeeping round over many markets ticks every one of them, a slice pe
 
 function status(marketId: Bytes32, state: 'live' | 'reconnecting', ts: number): StateEvent {
   return { type: 'BookEventReceived', event: { type: 'status', marketId, outcomeIndex: 1, state, localTs: ts }, ts };
-}
-
-/** One market, no timers; `causes` notes the cause of each tick as it starts. */
-function tickCauses() {
-  const clock = new ManualClock(1_800_000_000_000);
-  const causes: string[] = [];
-  const k = new QuotingKernel({
-    clock,
-    venue: new FakeVenue(),
-    store: new StateStore(),
-    markets: [market(M1)],
-    requoteIntervalMs: 0,
-    housekeepingMs: 0,
-    onTickStart: (_id, cause) => causes.push(cause),
-  });
-  return { clock, k, causes };
 }
 
 test('a stream keep-alive (status unchanged) does not tick a quoting market; a changed status does', async () => {

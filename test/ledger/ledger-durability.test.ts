@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { withTmpLedger } from './tmp-ledger.ts';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { asyncScheduler } from 'rxjs';
@@ -26,19 +27,13 @@ function clockAt(): Clock & { t: number } {
   return c;
 }
 
-function tmp(): { dir: string; file: string; done: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'bookmaker-ledger-durable-'));
-  return { dir, file: join(dir, 'l.sqlite'), done: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
 function marks(l: Ledger, n: number, t = T0): void {
   for (let i = 0; i < n; i++) l.mark(t + i, M, i, BigInt(i) * 1_000_000n, 0n);
   l.flush();
 }
 
 test('latch, clear, operator actions and start-ups commit with synchronous = FULL; the batch stays NORMAL', () => {
-  const t = tmp();
-  try {
+  withTmpLedger((t) => {
     const l = openLedger({ path: t.file, clock: clockAt() });
     const seen: string[] = [];
     const pragma = l.db.pragma.bind(l.db);
@@ -66,14 +61,11 @@ test('latch, clear, operator actions and start-ups commit with synchronous = FUL
     });
     assert.equal(l.db.pragma('synchronous', { simple: true }), 1, 'back to NORMAL');
     l.close();
-  } finally {
-    t.done();
-  }
+  });
 });
 
 test('a latch the ledger cannot take (I/O error) is kept in the fsynced latch file and read back at the next open', () => {
-  const t = tmp();
-  try {
+  withTmpLedger((t) => {
     let l = openLedger({ path: t.file, clock: clockAt() });
     assert.equal(statSync(latchPathOf(t.file)).size, LATCH_FILE_BYTES, 'created at open, full size');
     assert.equal(statSync(latchPathOf(t.file)).mode & 0o777, 0o600);
@@ -94,28 +86,22 @@ test('a latch the ledger cannot take (I/O error) is kept in the fsynced latch fi
     assert.equal(readLatchFile(t.file), null, 'a clear clears both');
     assert.equal(l.risk().latch, null);
     l.close();
-  } finally {
-    t.done();
-  }
+  });
 });
 
 test('either record latched is latched: a latch file that says latched, or cannot be read, latches', () => {
-  const t = tmp();
-  try {
+  withTmpLedger((t) => {
     const l = openLedger({ path: t.file, clock: clockAt() });
     l.close();
     writeFileSync(latchPathOf(t.file), 'garbage');
     const r = openLedger({ path: t.file, clock: clockAt(), mustExist: true, readonly: true });
     assert.equal(r.risk().latch?.reason, 'LATCH_FILE_DAMAGED');
     r.close();
-  } finally {
-    t.done();
-  }
+  });
 });
 
 test('a ledger deleted while running: reported as a problem; a latch then goes to the latch file, and a fresh ledger at the path is latched', () => {
-  const t = tmp();
-  try {
+  withTmpLedger((t) => {
     const clock = clockAt();
     const l = openLedger({ path: t.file, clock });
     marks(l, 10);
@@ -131,14 +117,11 @@ test('a ledger deleted while running: reported as a problem; a latch then goes t
     const again = openLedger({ path: t.file, clock });
     assert.equal(again.risk().latch?.reason, 'KILL_DRAWDOWN');
     again.close();
-  } finally {
-    t.done();
-  }
+  });
 });
 
 test('a ledger replaced or emptied while running is reported', () => {
-  const t = tmp();
-  try {
+  withTmpLedger((t) => {
     const l = openLedger({ path: t.file, clock: clockAt() });
     writeFileSync(t.file, ''); // `: > file`
     assert.match(l.problem()?.reason ?? '', /was emptied/);
@@ -146,9 +129,7 @@ test('a ledger replaced or emptied while running is reported', () => {
     writeFileSync(t.file, 'x');
     assert.match(l.problem()?.reason ?? '', /was replaced/);
     l.lock!.release();
-  } finally {
-    t.done();
-  }
+  });
 });
 
 /** Overwrite bytes in the middle of the given table's root page (a damaged page). */
@@ -163,8 +144,7 @@ function damage(file: string, table: string): void {
 }
 
 test('a damaged page refuses the open, naming the file and the recovery; a full check finds it too', () => {
-  const t = tmp();
-  try {
+  withTmpLedger((t) => {
     const l = openLedger({ path: t.file, clock: clockAt() });
     marks(l, 3_000);
     l.close();
@@ -185,14 +165,11 @@ test('a damaged page refuses the open, naming the file and the recovery; a full 
     ro.close();
     // the undamaged original opens
     openLedger({ path: t.file, clock: clockAt() }).close();
-  } finally {
-    t.done();
-  }
+  });
 });
 
 test('the WAL is checkpointed into the main file while writing (a kill -9 leaves a main file that holds the books)', () => {
-  const t = tmp();
-  try {
+  withTmpLedger((t) => {
     const clock = clockAt();
     const l = openLedger({ path: t.file, clock, checkpointMs: 60_000 });
     const before = statSync(t.file).size;
@@ -202,9 +179,7 @@ test('the WAL is checkpointed into the main file while writing (a kill -9 leaves
     marks(l, 1, clock.t);
     assert.ok(statSync(t.file).size > before + 100_000, `main file ${statSync(t.file).size} B after the checkpoint`);
     l.lock!.release();
-  } finally {
-    t.done();
-  }
+  });
 });
 
 const root = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -262,8 +237,7 @@ test('disk full (a 4 MB tmpfs): writes fail and are reported, the latch lands in
 });
 
 test('a ledger from before the latch file gets one with its latch at the next open', () => {
-  const t = tmp();
-  try {
+  withTmpLedger((t) => {
     const l = openLedger({ path: t.file, clock: clockAt() });
     l.setLatch('KILL_LOSS', 'x', null);
     l.close();
@@ -271,14 +245,11 @@ test('a ledger from before the latch file gets one with its latch at the next op
     openLedger({ path: t.file, clock: clockAt() }).close();
     assert.equal(readLatchFile(t.file)?.reason, 'KILL_LOSS');
     assert.ok(existsSync(latchPathOf(t.file)));
-  } finally {
-    t.done();
-  }
+  });
 });
 
 test("damage in a large fills table the open check leaves to `ledger check` is found by the start's replay, as damage", () => {
-  const t = tmp();
-  try {
+  withTmpLedger((t) => {
     const l = openLedger({ path: t.file, clock: clockAt() });
     for (let i = 0; i < 60_000; i++)
       l.fill({ fillId: `f${i}`, nonce: null, marketId: M, outcomeIndex: 1, side: i & 1, price: 500_000, size: 1_000_000, fee: 0, ts: T0 + i, source: 'feed' });
@@ -308,7 +279,5 @@ test("damage in a large fills table the open check leaves to `ledger check` is f
     l2?.close();
     assert.ok(err, 'the damage is found at open or at the replay');
     assert.ok(err instanceof LedgerDamagedError || isDamage(err), `a damage error: ${(err as Error).message}`);
-  } finally {
-    t.done();
-  }
+  });
 });

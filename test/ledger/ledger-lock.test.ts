@@ -4,22 +4,16 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { withTmpLedger } from './tmp-ledger.ts';
 import { test } from 'node:test';
 import { systemClock } from '../../src/core/clock.ts';
 import { acquireLedgerLock, ledgerLockHolder, LedgerLockedError, lockPathOf } from '../../src/ledger/ledger-lock.ts';
 import { openLedger } from '../../src/ledger/ledger.ts';
 
-function tmp(): { dir: string; file: string; done: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'bookmaker-ledger-lock-'));
-  return { dir, file: join(dir, 'l.sqlite'), done: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
 test('a second writer on the same ledger is refused, naming the holder; a reader still reads', () => {
-  const t = tmp();
-  try {
+  withTmpLedger((t) => {
     const a = openLedger({ path: t.file, clock: systemClock });
     assert.deepEqual(ledgerLockHolder(t.file), a.lock!.holder);
     assert.equal(a.lock!.holder.pid, process.pid);
@@ -39,14 +33,11 @@ test('a second writer on the same ledger is refused, naming the holder; a reader
     const b = openLedger({ path: t.file, clock: systemClock });
     assert.equal(b.meta('k'), 'v');
     b.close();
-  } finally {
-    t.done();
-  }
+  });
 });
 
 test('ledgerLockHolder: null without a lock file (and creates none), and for :memory:', () => {
-  const t = tmp();
-  try {
+  withTmpLedger((t) => {
     assert.equal(ledgerLockHolder(t.file), null);
     assert.throws(() => statSync(lockPathOf(t.file)), /ENOENT/);
     assert.equal(ledgerLockHolder(':memory:'), null);
@@ -54,14 +45,11 @@ test('ledgerLockHolder: null without a lock file (and creates none), and for :me
     l.release();
     l.release();
     assert.equal(ledgerLockHolder(t.file), null);
-  } finally {
-    t.done();
-  }
+  });
 });
 
 test('a holder killed with SIGKILL leaves no stale lock: the next writer starts', async () => {
-  const t = tmp();
-  try {
+  await withTmpLedger(async (t) => {
     const script = `import { openLedger } from ${JSON.stringify(new URL('../../src/ledger/ledger.ts', import.meta.url).href)};
 const l = openLedger({ path: ${JSON.stringify(t.file)}, clock: { now: () => Date.now(), setTimeout: (f, ms) => { const h = setTimeout(f, ms); return () => clearTimeout(h); } } });
 l.setMeta('child', String(process.pid));
@@ -84,26 +72,20 @@ setInterval(() => {}, 1000);`;
     const l = openLedger({ path: t.file, clock: systemClock });
     assert.equal(l.meta('child'), String(child.pid));
     l.close();
-  } finally {
-    t.done();
-  }
+  });
 });
 
 test('ledger, WAL and lock files are created 0600', () => {
-  const t = tmp();
-  try {
+  withTmpLedger((t) => {
     const l = openLedger({ path: t.file, clock: systemClock });
     l.setMeta('k', 'v');
     for (const f of [t.file, `${t.file}-wal`, `${t.file}-shm`, lockPathOf(t.file)]) assert.equal(statSync(f).mode & 0o777, 0o600, f);
     l.close();
-  } finally {
-    t.done();
-  }
+  });
 });
 
 test('a lock file deleted by hand: the holder takes the lock again, or, when another writer got in first, reports two writers', () => {
-  const t = tmp();
-  try {
+  withTmpLedger((t) => {
     const a = openLedger({ path: t.file, clock: systemClock });
     rmSync(lockPathOf(t.file));
     assert.equal(a.problem(), null, 'taken again on a new lock file');
@@ -114,7 +96,5 @@ test('a lock file deleted by hand: the holder takes the lock again, or, when ano
     assert.match(a.problem()?.reason ?? '', /was deleted or replaced and another process now holds the ledger .*two writers/);
     b.close();
     a.lock!.release();
-  } finally {
-    t.done();
-  }
+  });
 });

@@ -4,9 +4,7 @@
  */
 import { tradingDay } from '../../src/account/trading-day.ts';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { withTmpLedger } from './tmp-ledger.ts';
 import { test } from 'node:test';
 import { asyncScheduler } from 'rxjs';
 import type { Clock } from '../../src/core/clock.ts';
@@ -43,11 +41,6 @@ function manualClock(): Clock & { t: number; timers: (() => void)[]; fire(): voi
     },
   };
   return c;
-}
-
-function tmp(): { dir: string; file: string; done: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'bookmaker-ledger-unit-'));
-  return { dir, file: join(dir, 'l.sqlite'), done: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 const fill = (o: Partial<LedgerFill> & { fillId: string }): LedgerFill => ({
@@ -104,8 +97,7 @@ test('a fill is recorded once by its venue id, however often it is seen', () => 
 });
 
 test('the latch survives a reopen; a clear resets the peak and the day and is recorded', () => {
-  const t = tmp();
-  try {
+  withTmpLedger((t) => {
     const clock = manualClock();
     let l = openLedger({ path: t.file, clock });
     l.saveRiskFigures(5_000_000n, 7, 3_000_000n);
@@ -124,9 +116,7 @@ test('the latch survives a reopen; a clear resets the peak and the day and is re
     ]);
     assert.equal(l.clearLatch('again', 'cli'), null);
     l.close();
-  } finally {
-    t.done();
-  }
+  });
 });
 
 test('books: positions and realised PnL replayed exactly (average cost, YES terms, fees)', () => {
@@ -160,15 +150,12 @@ test('books: positions and realised PnL replayed exactly (average cost, YES term
 });
 
 test('a ledger from a newer bookmaker is refused, not rewritten', () => {
-  const t = tmp();
-  try {
+  withTmpLedger((t) => {
     const l = openLedger({ path: t.file, clock: manualClock() });
     l.db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     l.close();
     assert.throws(() => openLedger({ path: t.file, clock: manualClock() }), /newer than this bookmaker/);
-  } finally {
-    t.done();
-  }
+  });
 });
 
 function order(nonce: string, filledSize: number, status: VenueOrder['status'], insertedAt = new Date(T0).toISOString()): VenueOrder {
@@ -227,8 +214,7 @@ test('ledger --since: ISO times, durations ago, days, epoch ms; anything else is
 });
 
 test('BotLedger: the books carry on into the store; a ledger of another account is refused', async () => {
-  const t = tmp();
-  try {
+  await withTmpLedger(async (t) => {
     const clock = manualClock();
     const open = (trader: Address) => openBotLedger({ path: t.file, clock, trader });
     let bl = await open(TRADER);
@@ -274,14 +260,11 @@ test('BotLedger: the books carry on into the store; a ledger of another account 
     assert.deepEqual(bl.ledger.db.prepare("SELECT reason, count FROM risk_events WHERE kind = 'denials'").all(), [{ reason: 'POSITION_LIMIT', count: 1 }]);
     bl.close();
     await assert.rejects(open(('0x' + '44'.repeat(20)) as Address), /holds the books of 0x3333333333333333333333333333333333333333@testnet/);
-  } finally {
-    t.done();
-  }
+  });
 });
 
 test('BotLedger.initialRisk: the day opens at the first mark of a new day after downtime, at the first PnL after a clear', async () => {
-  const t = tmp();
-  try {
+  await withTmpLedger(async (t) => {
     const clock = manualClock();
     const open = () => openBotLedger({ path: t.file, clock, trader: TRADER });
     const utc = tradingDay('UTC');
@@ -308,7 +291,5 @@ test('BotLedger.initialRisk: the day opens at the first mark of a new day after 
     bl = await open();
     assert.deepEqual(bl.initialRisk(utc), { peakPnl: null });
     bl.close();
-  } finally {
-    t.done();
-  }
+  });
 });

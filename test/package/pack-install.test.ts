@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { REPO, npm, npmEnv, packBookmaker, readmeBlock } from './pack.ts';
+import { REPO, localPrebuilds, npm, npmEnv, packBookmaker, readmeBlock } from './pack.ts';
 
 const DATA = join(REPO, 'data', 'polymarket-tickscope', 'events.jsonl.gz');
 const TSX_VERSION = (JSON.parse(readFileSync(join(REPO, 'node_modules', 'tsx', 'package.json'), 'utf8')) as { version: string }).version;
@@ -39,7 +39,9 @@ test('packed bookmaker installs into a project outside the repository and backte
     const app = join(work, 'my-bot');
     execFileSync('mkdir', ['-p', app]);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'my-bot', version: '1.0.0', private: true, type: 'module' }));
-    npm(['install', tgz, `tsx@${TSX_VERSION}`, '--prefer-offline', '--no-audit', '--no-fund'], app);
+    // better-sqlite3's install takes this checkout's build as its prebuild (as it would take a download;
+    // offline it compiles SQLite from source instead, most of this test's time)
+    npm(['install', tgz, `tsx@${TSX_VERSION}`, '--prefer-offline', '--no-audit', '--no-fund'], app, { env: npmEnv(localPrebuilds(join(work, 'prebuilds'))) });
     const pkg = join(app, 'node_modules', 'bookmaker');
 
     // ── the tarball holds only what runs

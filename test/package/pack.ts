@@ -43,6 +43,24 @@ export function npm(args: readonly string[], cwd: string, opts: ExecFileSyncOpti
   return execFileSync('npm', args, { cwd, env: npmEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20, ...opts }) as string;
 }
 
+/**
+ * npm settings for a fresh install of bookmaker's dependencies that spare it compiling SQLite:
+ * better-sqlite3's install step (prebuild-install) takes a *local prebuild* where one is offered, as it
+ * would take the one it downloads, and compiles SQLite from source only when it finds neither (offline,
+ * that is a couple of CPU-minutes). The prebuild offered is packed, in `dir`, from this checkout's own
+ * install of better-sqlite3 (same version, same Node ABI, this machine). Where the install resolves
+ * another version, the file name does not match and npm builds as it would without this.
+ */
+export function localPrebuilds(dir: string): NodeJS.ProcessEnv {
+  const pkg = join(REPO, 'node_modules', 'better-sqlite3');
+  if (!existsSync(join(pkg, 'build', 'Release', 'better_sqlite3.node'))) return {};
+  const { version } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { version: string };
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  mkdirSync(dir, { recursive: true });
+  execFileSync('tar', ['-czf', join(dir, name), '-C', pkg, 'build/Release/better_sqlite3.node']);
+  return { npm_config_better_sqlite3_local_prebuilds: dir };
+}
+
 /** sha256 over the release sources' paths and contents: the tarball of these sources. */
 function sourcesHash(): string {
   const h = createHash('sha256');

@@ -7,17 +7,11 @@ import { test } from 'node:test';
 import { silentLogger } from '../../src/core/logger.ts';
 import { parseConfigText } from '../../src/config/load-config.ts';
 import { startBot } from '../../src/runtime/bot.ts';
+import { embeddedYaml } from '../support/bot-yaml.ts';
 
 test("venue.local.agents reach the embedded exchange's counterparties", { timeout: 60_000 }, async () => {
   const cfg = await parseConfigText(
-    `venue:
-  local: { seed: 7, markets: 1, tick: 0.01, agents: { noiseTakers: 1, informedTakers: 3, makers: 0, takerRatePerSecond: 2 } }
-defaults:
-  strategy: { name: bands }
-  risk: { maxPosition: 100, maxNotional: 100 }
-markets: all
-metrics: { port: 0 }
-`,
+    embeddedYaml({ local: '{ seed: 7, markets: 1, tick: 0.01, agents: { noiseTakers: 1, informedTakers: 3, makers: 0, takerRatePerSecond: 2 } }' }),
     '',
     { env: {} },
   );

@@ -10,6 +10,7 @@ import { silentLogger } from '../../src/core/logger.ts';
 import { parseConfigText } from '../../src/config/load-config.ts';
 import { MAINNET, TESTNET } from '../../src/exchange/chains.ts';
 import { startBot } from '../../src/runtime/bot.ts';
+import { embeddedYaml } from '../support/bot-yaml.ts';
 import { waitFor } from '../e2e/harness.ts';
 
 for (const [name, chain] of [
@@ -17,18 +18,9 @@ for (const [name, chain] of [
   ['testnet', TESTNET],
 ] as const) {
   test(`venue.chain ${name} with venue.local: the embedded exchange verifies ${name} and the bot's orders are accepted`, { timeout: 60_000 }, async () => {
-    const cfg = await parseConfigText(
-      `venue:
-${name === 'testnet' ? '  chain: testnet\n' : ''}  local: { seed: 7, markets: 1, tick: 0.01 }
-defaults:
-  strategy: { name: bands }
-  risk: { maxPosition: 100, maxNotional: 100 }
-markets: all
-metrics: { port: 0 }
-`,
-      '',
-      { env: {} },
-    );
+    const cfg = await parseConfigText(embeddedYaml({ local: '{ seed: 7, markets: 1, tick: 0.01 }', ...(name === 'testnet' ? { chain: 'testnet' } : {}) }), '', {
+      env: {},
+    });
     assert.equal(cfg.venue.chain, name);
     const bot = await startBot({ config: cfg, logger: silentLogger, metricsPort: 0, warmupMs: 3_000 });
     try {

@@ -87,7 +87,7 @@ test('the report: exact money per market and in total, share of time quoting, re
   for (const x of lines) assert.ok(x.length <= 120, x);
 });
 
-test('the report carries the PnL by source (issue 15) exactly, and prints it for markets with fills', () => {
+test('the report carries the PnL by source exactly, and prints it for markets with fills', () => {
   const l = new RunLedger();
   l.apply({ type: 'OrderFilled', marketId: M, nonce: null, outcomeIndex: 1, side: 0, price: 400_000, size: 10_000_000, fee: 2_000, ts: 1, fillId: 'f' });
   const base = { ...STOPPED_RUN, stoppedAt: 60_000 };

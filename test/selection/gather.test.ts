@@ -1,26 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gatherRank } from '../../src/selection/gather.ts';
-import { DEFAULT_WEIGHTS } from '../../src/config/types.ts';
 import type { RankSettings } from '../../src/config/types.ts';
 import { fakeSource, market, mid } from './fake-source.ts';
+import { DEFAULT_WEIGHTS } from '../../src/config/types.ts';
+import { rankSettings } from '../support/rank-settings.ts';
 
 const NOW = Date.parse('2026-11-26T00:00:00.000Z');
-const S = (o: Partial<RankSettings> = {}): RankSettings => ({
-  top: 2,
-  minScore: null,
-  perMarket: null,
-  total: null,
-  enterMargin: 0.1,
-  minHoldMs: 0,
-  weights: DEFAULT_WEIGHTS,
-  minVolume: 0,
-  feeBps: 0,
-  maxRequests: 200,
-  concurrency: 4,
-  shortlist: 0,
-  ...o,
-});
+const S = (o: Partial<RankSettings> = {}): RankSettings => rankSettings({ top: 2, minHoldMs: 0, ...o });
 const CTX = { nowMs: NOW, skip: () => false, incumbents: new Set<string>() };
 const range = (n: number, from = 1) => Array.from({ length: n }, (_, i) => market(i + from));
 

@@ -1,145 +1,132 @@
 /** Rate limits and fault injection: 429 with X-RateLimit-* headers, injected faults counted by kind, restart keeps state. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, harness, readSse } from './helpers.ts';
+import { call, onHarness, placeBid, readSse } from './helpers.ts';
 import { FAULT_PROFILE_NAMES, FAULT_PROFILES, NO_FAULTS, faultProfile, resolveFaultProfile } from '../../src/sim/faults.ts';
 
 test('per-key token bucket: 429 with X-RateLimit-Limit/Remaining/Reset once the bucket is empty', async () => {
-  const h = await harness({ rateLimit: { capacity: 3, refillPerSecond: 0.001 } });
-  try {
-    const statuses: number[] = [];
-    let last;
-    for (let i = 0; i < 4; i++) {
-      last = await call(h.base, 'GET', '/orders', undefined, 'alice-key');
-      statuses.push(last.status);
-      assert.equal(last.headers.get('x-ratelimit-limit'), '3');
-      assert.ok(Number(last.headers.get('x-ratelimit-reset')) >= Math.floor(Date.now() / 1000));
-    }
-    assert.deepEqual(statuses, [200, 200, 200, 429]);
-    assert.equal(last!.headers.get('x-ratelimit-remaining'), '0');
-    assert.equal(last!.body.code, 'RATE_LIMITED');
-    assert.ok(Number(last!.headers.get('retry-after')) > 0);
-    // buckets are per key: bob still has his
-    assert.equal((await call(h.base, 'GET', '/orders', undefined, 'bob-key')).status, 200);
-  } finally {
-    await h.close();
-  }
+  await onHarness(
+    async (h) => {
+      const statuses: number[] = [];
+      let last;
+      for (let i = 0; i < 4; i++) {
+        last = await call(h.base, 'GET', '/orders', undefined, 'alice-key');
+        statuses.push(last.status);
+        assert.equal(last.headers.get('x-ratelimit-limit'), '3');
+        assert.ok(Number(last.headers.get('x-ratelimit-reset')) >= Math.floor(Date.now() / 1000));
+      }
+      assert.deepEqual(statuses, [200, 200, 200, 429]);
+      assert.equal(last!.headers.get('x-ratelimit-remaining'), '0');
+      assert.equal(last!.body.code, 'RATE_LIMITED');
+      assert.ok(Number(last!.headers.get('retry-after')) > 0);
+      // buckets are per key: bob still has his
+      assert.equal((await call(h.base, 'GET', '/orders', undefined, 'bob-key')).status, 200);
+    },
+    { rateLimit: { capacity: 3, refillPerSecond: 0.001 } },
+  );
 });
 
 test('5xx, 429 bursts, latency and slow bodies are injected and counted; state untouched by a failed request', async () => {
-  const h = await harness({
-    faults: {
-      errorRate: 0.3,
-      burst429Rate: 0.1,
-      burst429Length: 3,
-      latencyMs: 1,
-      latencyJitterMs: 2,
-      slowBodyRate: 0.5,
-      slowBodyChunkBytes: 64,
-      slowBodyPauseMs: 1,
+  await onHarness(
+    async (h) => {
+      const seen = new Map<number, number>();
+      for (let i = 0; i < 60; i++) {
+        const r = await call(h.base, 'GET', '/markets?limit=2');
+        seen.set(r.status, (seen.get(r.status) ?? 0) + 1);
+        if (r.status >= 400) assert.ok(typeof r.body.message === 'string' && typeof r.body.code === 'string');
+        else assert.equal(r.body.markets.length, 2, 'slow bodies still arrive whole');
+      }
+      const c = h.ex.faults.counts;
+      assert.equal(c.error5xx, (seen.get(500) ?? 0) + (seen.get(503) ?? 0));
+      assert.equal(c.burst429, seen.get(429) ?? 0);
+      assert.ok(c.error5xx > 0 && c.burst429 > 0 && c.slowBody > 0);
+      assert.equal(c.latency, 60);
     },
-  });
-  try {
-    const seen = new Map<number, number>();
-    for (let i = 0; i < 60; i++) {
-      const r = await call(h.base, 'GET', '/markets?limit=2');
-      seen.set(r.status, (seen.get(r.status) ?? 0) + 1);
-      if (r.status >= 400) assert.ok(typeof r.body.message === 'string' && typeof r.body.code === 'string');
-      else assert.equal(r.body.markets.length, 2, 'slow bodies still arrive whole');
-    }
-    const c = h.ex.faults.counts;
-    assert.equal(c.error5xx, (seen.get(500) ?? 0) + (seen.get(503) ?? 0));
-    assert.equal(c.burst429, seen.get(429) ?? 0);
-    assert.ok(c.error5xx > 0 && c.burst429 > 0 && c.slowBody > 0);
-    assert.equal(c.latency, 60);
-  } finally {
-    await h.close();
-  }
+    {
+      faults: {
+        errorRate: 0.3,
+        burst429Rate: 0.1,
+        burst429Length: 3,
+        latencyMs: 1,
+        latencyJitterMs: 2,
+        slowBodyRate: 0.5,
+        slowBodyChunkBytes: 64,
+        slowBodyPauseMs: 1,
+      },
+    },
+  );
 });
 
 test('stream faults: duplicates and out-of-order events are counted; a drop ends the stream; a stall goes silent', async () => {
-  const h = await harness({ heartbeatMs: 50 });
-  try {
-    const url = `${h.base}/markets/${h.marketId}/orderbook?outcomeIndex=1`;
-    let posted = 0;
-    /** A frame callback: once the snapshot is in, alice places one bid at `price` (an event to stream); `done` ends the read. */
-    const afterSnapshot =
-      (price: number, done: (f: unknown[]) => boolean) =>
-      (f: unknown[]): boolean => {
+  await onHarness(
+    async (h) => {
+      const url = `${h.base}/markets/${h.marketId}/orderbook?outcomeIndex=1`;
+      let posted = 0;
+      /** A frame callback: once the snapshot is in, alice places one bid at `price` (an event to stream); `done` ends the read. */
+      const afterSnapshot =
+        (price: number, done: (f: unknown[]) => boolean) =>
+        (f: unknown[]): boolean => {
+          if (f.length >= 1 && posted === 0) {
+            posted++;
+            void call(h.base, 'POST', '/orders', h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price, size: 1_000_000 }), 'alice-key');
+          }
+          return done(f);
+        };
+      h.ex.faults.configure({ streamDuplicateRate: 1 });
+      const dup = await readSse(
+        url,
+        {},
+        afterSnapshot(100_000, (f) => f.length >= 3),
+      );
+      assert.equal(dup.frames[1]!.data.seq, dup.frames[2]!.data.seq, 'the same event twice');
+      assert.ok(h.ex.faults.counts.streamDuplicate >= 1);
+
+      h.ex.faults.configure({ streamDropRate: 1 });
+      posted = 0;
+      // read until the server ends the stream
+      const dropped = await readSse(
+        url,
+        {},
+        afterSnapshot(110_000, () => false),
+        3000,
+      );
+      assert.equal(dropped.frames.length, 2, 'snapshot, the delta, then the server closed the stream');
+      assert.ok(h.ex.faults.counts.streamDrop >= 1);
+
+      h.ex.faults.configure({ streamStallRate: 1 });
+      posted = 0;
+      const stalled = await readSse(
+        url,
+        {},
+        afterSnapshot(120_000, () => false),
+        600,
+      );
+      assert.equal(stalled.frames.length, 1, 'no events after the stall');
+      const afterStall = stalled.comments.length;
+      assert.ok(h.ex.faults.counts.streamStall >= 1);
+      assert.ok(afterStall <= 3, 'no heartbeats after the stall either');
+
+      h.ex.faults.configure({ streamReorderRate: 1 });
+      posted = 0;
+      const reordered = await readSse(url, {}, (f) => {
         if (f.length >= 1 && posted === 0) {
           posted++;
-          void call(h.base, 'POST', '/orders', h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price, size: 1_000_000 }), 'alice-key');
+          void (async () => {
+            await placeBid(h, h.alice, 130_000);
+            await placeBid(h, h.alice, 140_000);
+          })();
         }
-        return done(f);
-      };
-    h.ex.faults.configure({ streamDuplicateRate: 1 });
-    const dup = await readSse(
-      url,
-      {},
-      afterSnapshot(100_000, (f) => f.length >= 3),
-    );
-    assert.equal(dup.frames[1]!.data.seq, dup.frames[2]!.data.seq, 'the same event twice');
-    assert.ok(h.ex.faults.counts.streamDuplicate >= 1);
-
-    h.ex.faults.configure({ streamDropRate: 1 });
-    posted = 0;
-    // read until the server ends the stream
-    const dropped = await readSse(
-      url,
-      {},
-      afterSnapshot(110_000, () => false),
-      3000,
-    );
-    assert.equal(dropped.frames.length, 2, 'snapshot, the delta, then the server closed the stream');
-    assert.ok(h.ex.faults.counts.streamDrop >= 1);
-
-    h.ex.faults.configure({ streamStallRate: 1 });
-    posted = 0;
-    const stalled = await readSse(
-      url,
-      {},
-      afterSnapshot(120_000, () => false),
-      600,
-    );
-    assert.equal(stalled.frames.length, 1, 'no events after the stall');
-    const afterStall = stalled.comments.length;
-    assert.ok(h.ex.faults.counts.streamStall >= 1);
-    assert.ok(afterStall <= 3, 'no heartbeats after the stall either');
-
-    h.ex.faults.configure({ streamReorderRate: 1 });
-    posted = 0;
-    const reordered = await readSse(url, {}, (f) => {
-      if (f.length >= 1 && posted === 0) {
-        posted++;
-        void (async () => {
-          await call(
-            h.base,
-            'POST',
-            '/orders',
-            h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 130_000, size: 1_000_000 }),
-            'alice-key',
-          );
-          await call(
-            h.base,
-            'POST',
-            '/orders',
-            h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 140_000, size: 1_000_000 }),
-            'alice-key',
-          );
-        })();
-      }
-      return f.length >= 3;
-    });
-    assert.ok(reordered.frames[1]!.data.seq > reordered.frames[2]!.data.seq, 'the later event arrives first');
-    assert.ok(h.ex.faults.counts.streamReorder >= 1);
-  } finally {
-    await h.close();
-  }
+        return f.length >= 3;
+      });
+      assert.ok(reordered.frames[1]!.data.seq > reordered.frames[2]!.data.seq, 'the later event arrives first');
+      assert.ok(h.ex.faults.counts.streamReorder >= 1);
+    },
+    { heartbeatMs: 50 },
+  );
 });
 
 test('restart keeps state and the port; counted as a fault', async () => {
-  const h = await harness();
-  try {
+  await onHarness(async (h) => {
     const body = h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 330_000, size: 1_000_000 });
     const r = await call(h.base, 'POST', '/orders', body, 'alice-key');
     const base2 = await h.ex.restart();
@@ -148,9 +135,7 @@ test('restart keeps state and the port; counted as a fault', async () => {
     const got = await call(base2, 'GET', `/orders/${r.body.order.id}`, undefined, 'alice-key');
     assert.equal(got.body.nonce, body.nonce);
     assert.equal((await call(base2, 'POST', '/orders', body, 'alice-key')).status, 409);
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 test('named profiles: one vocabulary, old CLI names resolve with a deprecation, unknown names are refused', () => {

@@ -27,6 +27,16 @@ export async function harness(opts: LocalExchangeOptions = {}): Promise<Harness>
   return { ex, base, alice, bob, marketId, close: () => ex.close() };
 }
 
+/** `body` on a fresh harness (`opts` as for `harness`), closed after it whatever it did. */
+export async function onHarness<T>(body: (h: Harness) => Promise<T>, opts: LocalExchangeOptions = {}): Promise<T> {
+  const h = await harness(opts);
+  try {
+    return await body(h);
+  } finally {
+    await h.close();
+  }
+}
+
 export interface Res {
   status: number;
   body: any;
@@ -46,6 +56,20 @@ export async function call(base: string, method: string, path: string, body?: un
     parsed = text;
   }
   return { status: r.status, body: parsed, headers: r.headers };
+}
+
+/** `POST /orders` as `key` (alice's by default): a bid for one YES at `price` in the harness's market, signed by `signer`. */
+export function placeBid(h: Harness, signer: Signer, price: number, key = 'alice-key'): Promise<Res> {
+  return call(h.base, 'POST', '/orders', signer.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price, size: 1_000_000 }), key);
+}
+
+/** One operation of `POST /orders/bulk`: a create of a signed order, or a cancel. */
+export const createOp = (order: unknown) => ({ type: 'create' as const, order });
+export const cancelOp = (cancel: unknown) => ({ type: 'cancel' as const, cancel });
+
+/** `POST /orders/bulk` with these operations, as `key`. */
+export function bulk(base: string, key: string, ...operations: unknown[]): Promise<Res> {
+  return call(base, 'POST', '/orders/bulk', { operations }, key);
 }
 
 /** Read SSE frames from a streaming response until `until` returns true or the timeout passes. */

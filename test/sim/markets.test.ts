@@ -178,13 +178,16 @@ test('order simulate: levels, summary, collateral, SELF_TRADE lists the callerâ€
 test('resolution: admin route resolves, open orders are voided MARKET_RESOLVED, activity and market fields follow', async () => {
   const admin = await harness({ seed: 21, apiKeys: [{ key: 'alice-key' }, { key: 'bob-key' }, { key: 'admin-key', perms: ['read', 'admin'] }] });
   try {
-    const o = await call(
-      admin.base,
-      'POST',
-      '/orders',
-      admin.alice.signOrder({ marketId: admin.marketId, outcomeIndex: 1, side: 0, price: 300_000, size: 1_000_000 }),
-      'alice-key',
-    );
+    // alice bids 0.30 for one YES
+    const bid = () =>
+      call(
+        admin.base,
+        'POST',
+        '/orders',
+        admin.alice.signOrder({ marketId: admin.marketId, outcomeIndex: 1, side: 0, price: 300_000, size: 1_000_000 }),
+        'alice-key',
+      );
+    const o = await bid();
     assert.equal((await call(admin.base, 'POST', `/markets/${admin.marketId}/resolve`, { outcome: 'yes' }, 'alice-key')).status, 403);
     const r = await call(admin.base, 'POST', `/markets/${admin.marketId}/resolve`, { outcome: 'yes', evidence: 'it happened' }, 'admin-key');
     assert.equal(r.status, 200);
@@ -198,13 +201,7 @@ test('resolution: admin route resolves, open orders are voided MARKET_RESOLVED, 
     const act = await call(admin.base, 'GET', '/activity?types=resolution');
     assert.deepEqual(act.body.activity[0].data, { outcome: 'yes', evidence: 'it happened' });
     assert.equal((await call(admin.base, 'POST', `/markets/${admin.marketId}/resolve`, { outcome: 'no' }, 'admin-key')).status, 409);
-    const late = await call(
-      admin.base,
-      'POST',
-      '/orders',
-      admin.alice.signOrder({ marketId: admin.marketId, outcomeIndex: 1, side: 0, price: 300_000, size: 1_000_000 }),
-      'alice-key',
-    );
+    const late = await bid();
     assert.equal(late.status, 409);
   } finally {
     await admin.close();

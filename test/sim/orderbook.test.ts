@@ -1,7 +1,7 @@
 /** Order book over HTTP: both outcome views, ETag/304, and the event stream (snapshot, delta, trade, resume). */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, harness, readSse, type Harness } from './helpers.ts';
+import { call, harness, type Harness, placeBid, readSse } from './helpers.ts';
 
 let h: Harness;
 before(async () => {
@@ -38,7 +38,7 @@ test('ETag + If-None-Match → 304 until the book changes', async () => {
   assert.ok(etag);
   const r2 = await call(h.base, 'GET', `/markets/${h.marketId}/orderbook?outcomeIndex=1`, undefined, undefined, { 'if-none-match': etag! });
   assert.equal(r2.status, 304);
-  await call(h.base, 'POST', '/orders', h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 410_000, size: 1_000_000 }), A);
+  await placeBid(h, h.alice, 410_000);
   const r3 = await call(h.base, 'GET', `/markets/${h.marketId}/orderbook?outcomeIndex=1`, undefined, undefined, { 'if-none-match': etag! });
   assert.equal(r3.status, 200);
   assert.notEqual(r3.headers.get('etag'), etag);
@@ -79,8 +79,8 @@ test('stream resume: Last-Event-ID replays exactly the missed events; an unknown
   const first = await readSse(url, {}, (f) => f.length >= 1);
   const lastSeq = first.frames[0]!.data.seq as number;
   // two book changes while disconnected
-  await call(h.base, 'POST', '/orders', h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 300_000, size: 1_000_000 }), A);
-  await call(h.base, 'POST', '/orders', h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 310_000, size: 1_000_000 }), A);
+  await placeBid(h, h.alice, 300_000);
+  await placeBid(h, h.alice, 310_000);
   await new Promise((r) => setImmediate(r)); // deltas are flushed per turn of the event loop
   const resumed = await readSse(url, { 'last-event-id': String(lastSeq) }, (f) => f.length >= 2);
   assert.deepEqual(

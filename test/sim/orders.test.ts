@@ -1,7 +1,7 @@
 /** End to end over HTTP: order entry with signatures made by the signing module. */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, harness, type Harness } from './helpers.ts';
+import { bulk, call, cancelOp, createOp, harness, type Harness } from './helpers.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 
 let h: Harness;
@@ -176,37 +176,14 @@ test('bulk: mixed operations with per-item results; a bad item refuses the whole
     ],
   );
   const o3 = h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 170_000, size: 2_000_000 });
-  const mixed = await call(
-    h.base,
-    'POST',
-    '/orders/bulk',
-    {
-      operations: [
-        { type: 'create', order: o3 },
-        { type: 'cancel', cancel: h.alice.signCancel(o1.nonce) },
-      ],
-    },
-    A,
-  );
+  const mixed = await bulk(h.base, A, createOp(o3), cancelOp(h.alice.signCancel(o1.nonce)));
   assert.equal(mixed.status, 201);
   assert.deepEqual(
     mixed.body.results.map((x: any) => x.type),
     ['cancel', 'create'],
   );
   const o4 = h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 180_000, size: 2_000_000 });
-  const bad = await call(
-    h.base,
-    'POST',
-    '/orders/bulk',
-    {
-      operations: [
-        { type: 'create', order: o4 },
-        { type: 'create', order: { ...o4, nonce: o3.nonce } },
-        { type: 'cancel', cancel: { ...h.alice.signCancel(o2.nonce), signature: '0x00' } },
-      ],
-    },
-    A,
-  );
+  const bad = await bulk(h.base, A, createOp(o4), createOp({ ...o4, nonce: o3.nonce }), cancelOp({ ...h.alice.signCancel(o2.nonce), signature: '0x00' }));
   assert.ok(bad.status === 400 || bad.status === 409);
   assert.deepEqual(
     bad.body.errors.map((e: any) => [e.index, e.operation]),

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
-import { call, harness } from './helpers.ts';
+import { call, harness, onHarness } from './helpers.ts';
 
 function rawRequest(port: number, head: string): { socket: Socket; answer: Promise<string> } {
   const socket = connect(port, '127.0.0.1');
@@ -25,18 +25,18 @@ function rawRequest(port: number, head: string): { socket: Socket; answer: Promi
 const portOf = (base: string) => Number(new URL(base).port);
 
 test('a stalled body gets 408 REQUEST_TIMEOUT and the connection is closed', async () => {
-  const h = await harness({ bodyTimeoutMs: 300 });
-  try {
-    const { answer } = rawRequest(
-      portOf(h.base),
-      'POST /v2/orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer alice-key\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"half":',
-    );
-    const text = await answer; // resolves on close: the server closed it
-    assert.match(text, /^HTTP\/1\.1 408 /);
-    assert.match(text, /"code":"REQUEST_TIMEOUT"/);
-  } finally {
-    await h.close();
-  }
+  await onHarness(
+    async (h) => {
+      const { answer } = rawRequest(
+        portOf(h.base),
+        'POST /v2/orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer alice-key\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"half":',
+      );
+      const text = await answer; // resolves on close: the server closed it
+      assert.match(text, /^HTTP\/1\.1 408 /);
+      assert.match(text, /"code":"REQUEST_TIMEOUT"/);
+    },
+    { bodyTimeoutMs: 300 },
+  );
 });
 
 test('bodies in flight are capped: stalled uploads past the budget get 503 at once; a keyed client is served meanwhile', async () => {

@@ -11,15 +11,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { fillTerms } from './fill-arbitrary.ts';
 import { applyFill, FLAT, toMicro, unrealisedScaled, yesTermsTrade, type FillTerms, type PositionState } from '../../src/state/position.ts';
 import { addFill, apportion, attributionExact, attributionMicro, NO_ATTRIBUTION, resolveAt, type AttributionState } from '../../src/state/pnl-attribution.ts';
 
 const fillArb = fc.record({
-  outcomeIndex: fc.constantFrom(0 as const, 1 as const),
-  side: fc.constantFrom(0 as const, 1 as const),
-  price: fc.integer({ min: 1, max: 999_999 }),
-  size: fc.integer({ min: 1, max: 500_000_000 }),
-  fee: fc.integer({ min: 0, max: 2_000_000 }),
+  ...fillTerms(500_000_000, 2_000_000),
   // twice the YES mid just before the fill (odd = a half-unit mid), or none
   mid2: fc.option(fc.integer({ min: 2, max: 1_999_998 }), { nil: null }),
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { fillTerms } from './fill-arbitrary.ts';
 import { applyFill, FLAT, syncHoldings, toMicro, unrealisedScaled, yesTermsTrade, type FillTerms, type PositionState } from '../../src/state/position.ts';
 
 const S = 1_000_000; // one share
@@ -54,13 +55,7 @@ describe('position and PnL (exact integers)', () => {
   });
 
   it('property: after any fills, closing flat realises exactly the cash flows plus complete sets held', () => {
-    const arbFill = fc.record({
-      outcomeIndex: fc.constantFrom(0 as const, 1 as const),
-      side: fc.constantFrom(0 as const, 1 as const),
-      price: fc.integer({ min: 1, max: 999_999 }),
-      size: fc.integer({ min: 1, max: 50_000_000 }),
-      fee: fc.integer({ min: 0, max: 10_000 }),
-    });
+    const arbFill = fc.record(fillTerms(50_000_000, 10_000));
     fc.assert(
       fc.property(fc.array(arbFill, { maxLength: 40 }), fc.integer({ min: 1, max: 999_999 }), (fills, closePrice) => {
         const open = run(fills);

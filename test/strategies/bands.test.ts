@@ -28,73 +28,36 @@ const own = (side: 'bid' | 'ask', price: number, size: number, level: number, st
   placedAt: NOW - 1000,
 });
 
+/** The quotes of a flat book at 50¢ with no own orders: each band's target a side. */
+const TARGETS = ['bid 480000 10 0', 'ask 520000 10 0', 'bid 450000 25 1', 'ask 550000 25 1'];
+
 test('bands: quote table', () => {
-  const rows: { name: string; view: Parameters<typeof bands.quote>[0]; want: [string, number, number, number][] | null }[] = [
-    {
-      name: 'flat book at 50, no orders: targets',
-      view: makeView(),
-      want: [
-        ['bid', 480_000, 10 * S, 0],
-        ['ask', 520_000, 10 * S, 0],
-        ['bid', 450_000, 25 * S, 1],
-        ['ask', 550_000, 25 * S, 1],
-      ],
-    },
+  const rows: { name: string; view: Parameters<typeof bands.quote>[0]; want: string[] | null }[] = [
+    { name: 'flat book at 50, no orders: targets', view: makeView(), want: TARGETS },
     {
       name: 'own bid inside band 0 is kept unchanged, missing ask placed',
       view: makeView({ quotes: [own('bid', 470_000, 7 * S, 0)] }),
-      want: [
-        ['bid', 470_000, 7 * S, 0],
-        ['ask', 520_000, 10 * S, 0],
-        ['bid', 450_000, 25 * S, 1],
-        ['ask', 550_000, 25 * S, 1],
-      ],
+      want: ['bid 470000 7 0', ...TARGETS.slice(1)],
     },
-    {
-      name: 'own ask drifted outside band 0 is replaced at target',
-      view: makeView({ quotes: [own('ask', 540_000, 10 * S, 0)] }),
-      want: [
-        ['bid', 480_000, 10 * S, 0],
-        ['ask', 520_000, 10 * S, 0],
-        ['bid', 450_000, 25 * S, 1],
-        ['ask', 550_000, 25 * S, 1],
-      ],
-    },
-    {
-      name: 'cancelling quotes are not kept',
-      view: makeView({ quotes: [own('bid', 480_000, 10 * S, 0, 'cancelling')] }),
-      want: [
-        ['bid', 480_000, 10 * S, 0],
-        ['ask', 520_000, 10 * S, 0],
-        ['bid', 450_000, 25 * S, 1],
-        ['ask', 550_000, 25 * S, 1],
-      ],
-    },
+    { name: 'own ask drifted outside band 0 is replaced at target', view: makeView({ quotes: [own('ask', 540_000, 10 * S, 0)] }), want: TARGETS },
+    { name: 'cancelling quotes are not kept', view: makeView({ quotes: [own('bid', 480_000, 10 * S, 0, 'cancelling')] }), want: TARGETS },
     {
       name: 'off-tick mid snaps bids down and asks up',
       view: makeView({ bids: [{ price: 430_000, size: S }], asks: [{ price: 460_000, size: S }] }),
-      want: [
-        ['bid', 420_000, 10 * S, 0],
-        ['ask', 470_000, 10 * S, 0],
-        ['bid', 390_000, 25 * S, 1],
-        ['ask', 500_000, 25 * S, 1],
-      ],
+      want: ['bid 420000 10 0', 'ask 470000 10 0', 'bid 390000 25 1', 'ask 500000 25 1'],
     },
     {
       name: 'near the floor: a bid clamped inside its band minimum margin is dropped',
       view: makeView({ bids: [{ price: 10_000, size: S }], asks: [{ price: 30_000, size: S }] }),
-      want: [
-        ['bid', 10_000, 10 * S, 0],
-        ['ask', 40_000, 10 * S, 0],
-        ['ask', 70_000, 25 * S, 1],
-      ],
+      want: ['bid 10000 10 0', 'ask 40000 10 0', 'ask 70000 25 1'],
     },
     { name: 'one-sided book: pull', view: makeView({ bids: [{ price: 400_000, size: S }], asks: [] }), want: null },
     { name: 'no book: pull', view: makeView({ book: null }), want: null },
   ];
   for (const r of rows) {
     const got = bands.quote(r.view, cfg);
-    const flat = got && got.map((q) => [q.side, q.price, q.size, q.level ?? -1]);
+    // each quote as 'side price shares level'
+    const flat = got && got.map((q) => `${q.side} ${q.price} ${q.size / S} ${q.level ?? -1}`);
     assert.deepEqual(flat, r.want, r.name);
   }
 });
@@ -157,17 +120,14 @@ test('bands: own quotes at the touch no longer move the fair price (default fair
   // others: bid 48¢ × 10, ask 52¢ × 30: microprice (48·30 + 52·10)/40 = 49¢ → targets 47¢ / 51¢
   type L = { price: number; size: number };
   const others = { bids: [{ price: 480_000, size: 10 * S }], asks: [{ price: 520_000, size: 30 * S }] };
-  const rows: { name: string; quotes: WorkingQuote[]; bids: L[]; asks: L[]; want: [string, number, number][] }[] = [
+  const rows: { name: string; quotes: WorkingQuote[]; bids: L[]; asks: L[]; want: string[] }[] = [
     {
       // whole book: bid 48 × 30 → microprice 50¢: the old fair; the band keeps our bid either way
       name: 'own bid joins the best bid',
       quotes: [own('bid', 480_000, 20 * S, 0)],
       bids: [{ price: 480_000, size: 30 * S }],
       asks: others.asks,
-      want: [
-        ['bid', 480_000, 20 * S],
-        ['ask', 510_000, 10 * S],
-      ],
+      want: ['bid 480000 20', 'ask 510000 10'],
     },
     {
       // whole book: microprice (49·30 + 52·10)/40 = 49.75¢
@@ -175,10 +135,7 @@ test('bands: own quotes at the touch no longer move the fair price (default fair
       quotes: [own('bid', 490_000, 10 * S, 0)],
       bids: [{ price: 490_000, size: 10 * S }, ...others.bids],
       asks: others.asks,
-      want: [
-        ['bid', 470_000, 10 * S],
-        ['ask', 510_000, 10 * S],
-      ],
+      want: ['bid 470000 10', 'ask 510000 10'],
     },
     {
       // whole book: microprice (48·30 + 51·10)/40 = 48.75¢
@@ -186,10 +143,7 @@ test('bands: own quotes at the touch no longer move the fair price (default fair
       quotes: [own('ask', 510_000, 30 * S, 0)],
       bids: others.bids,
       asks: [{ price: 510_000, size: 30 * S }, ...others.asks],
-      want: [
-        ['bid', 470_000, 10 * S],
-        ['ask', 510_000, 30 * S],
-      ],
+      want: ['bid 470000 10', 'ask 510000 30'],
     },
     {
       // in flight: the venue book already shows it
@@ -198,13 +152,11 @@ test('bands: own quotes at the touch no longer move the fair price (default fair
       quotes: [own('bid', 490_000, 30 * S, 0, 'in-flight'), own('ask', 520_000, 10 * S, 0)],
       bids: [{ price: 490_000, size: 30 * S }, ...others.bids],
       asks: [{ price: 520_000, size: 40 * S }],
-      want: [
-        ['bid', 470_000, 10 * S],
-        ['ask', 520_000, 10 * S],
-      ],
+      want: ['bid 470000 10', 'ask 520000 10'],
     },
   ];
-  const flat = (x: ReturnType<typeof bands.quote>) => x && x.map((q) => [q.side, q.price, q.size]);
+  // each quote as 'side price shares'
+  const flat = (x: ReturnType<typeof bands.quote>) => x && x.map((q) => `${q.side} ${q.price} ${q.size / S}`);
   for (const r of rows) {
     const whole = makeView({ book: viewBook(r.bids, r.asks, NOW - 100, NOW - 100), quotes: r.quotes });
     const alone = makeView({ book: viewBook(others.bids, others.asks, NOW - 100, NOW - 100), quotes: r.quotes });

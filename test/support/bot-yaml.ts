@@ -30,3 +30,19 @@ export function bandsDefaultsYaml(bands: readonly Band[], fair?: string): string
   for (const b of bands) lines.push(`        - { minMargin: ${b.minMargin}, targetMargin: ${b.targetMargin}, maxMargin: ${b.maxMargin}, size: ${b.size} }`);
   return `${lines.join('\n')}\n`;
 }
+
+/**
+ * A bot config on the embedded local exchange: `venue.local` is `o.local` (a YAML flow mapping: seed,
+ * markets, agents…), every market quoted with `o.strategy` (the bands defaults unless given) under
+ * `o.risk` (100 shares, 100 USDC unless given), metrics on a free port; `o.more` adds top-level keys.
+ */
+export function embeddedYaml(o: { local: string; chain?: string; strategy?: string; risk?: string; more?: string }): string {
+  return `venue:
+${o.chain ? `  chain: ${o.chain}\n` : ''}  local: ${o.local}
+defaults:
+  strategy: ${o.strategy ?? '{ name: bands }'}
+  risk: ${o.risk ?? '{ maxPosition: 100, maxNotional: 100 }'}
+markets: all
+metrics: { port: 0 }
+${o.more ?? ''}`;
+}

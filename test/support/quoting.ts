@@ -53,3 +53,21 @@ export function topOfBook(marketId: Bytes32, bid: number, ask: number, ts: numbe
     ts,
   };
 }
+
+/**
+ * The benches' quoting kernel, from `mods` (this tree's modules, or a base checkout's): the bands
+ * strategy on every market of `marketIds` with `o.params` (two bands a side unless given) and `o.risk`
+ * (limits that never bind unless given), no requote or housekeeping timer unless `o` sets one; the rest
+ * of `o` (clock, venue, store, order manager, meters) goes to the kernel as it is.
+ */
+export function benchKernel<O extends object, K>(
+  mods: { QuotingKernel: new (opts: O) => K; bands: { parseConfig(raw: unknown, path: string): unknown }; DEFAULT_RISK: object },
+  marketIds: readonly string[],
+  o: Partial<O> & { params?: unknown; risk?: object },
+): K {
+  const { params, risk, ...more } = o;
+  const p = params ?? mods.bands.parseConfig(twoBands(), 'bench');
+  const r = risk ?? unboundedRisk(mods.DEFAULT_RISK);
+  const markets = marketIds.map((marketId) => ({ marketId, strategy: mods.bands, params: p, risk: r }));
+  return new mods.QuotingKernel({ requoteIntervalMs: 0, housekeepingMs: 0, markets, ...more } as O);
+}

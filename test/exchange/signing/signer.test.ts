@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
-import { encodeAbiParameters, keccak256 } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { encodeAbiParameters, keccak256, type Hex, type TypedData, type TypedDataDomain } from 'viem';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { createSigner } from '../../../src/exchange/signing/signer.ts';
 import { toSettlementV2Order } from '../../../src/exchange/signing/orderMapping.ts';
 import { nativeEcdsa } from '../../../src/exchange/signing/ecdsa.ts';
@@ -29,6 +29,11 @@ import {
 } from './fixtures.ts';
 
 const NOW = 1_800_000_000;
+
+/** The signature viem gives for this typed data: the reference every signature here is checked against. */
+function viemSigns(acct: PrivateKeyAccount, domain: TypedDataDomain, types: TypedData, primaryType: string, message: Record<string, unknown>): Promise<Hex> {
+  return acct.signTypedData({ domain, types, primaryType, message } as never);
+}
 
 test('the native add-ons load on this machine (the fast path is really in use)', () => {
   assert.ok(nativeKeccak256, 'native keccak did not load');
@@ -114,12 +119,7 @@ test('cancels match viem on both chains and both backends', async () => {
     const chain = i % 2 ? TESTNET : MAINNET;
     const nonce = randHex(r, 32) as Bytes32;
     const acct = privateKeyToAccount(key);
-    const expected = await acct.signTypedData({
-      domain: settlementV2Domain(chain),
-      types: CANCEL_TYPES,
-      primaryType: 'CancelNonce',
-      message: { trader: acct.address, nonce },
-    });
+    const expected = await viemSigns(acct, settlementV2Domain(chain), CANCEL_TYPES, 'CancelNonce', { trader: acct.address, nonce });
     for (const pure of [false, true]) {
       const c = createSigner({ privateKey: key, chain, pure }).signCancel(nonce);
       assert.deepEqual(c, { trader: acct.address, nonce, signature: expected });
@@ -131,32 +131,19 @@ test('operator approvals: V2 on the new Holdings domain, V1 on the legacy one, a
   for (const chain of [MAINNET, TESTNET]) {
     for (const pure of [false, true]) {
       const acct = privateKeyToAccount(TEST_KEYS[0]);
+      // viem's signature of the approval of `operator` by this account
+      const viemApproval = (domain: TypedDataDomain, operator: string, approved: boolean, nonce: bigint, deadline: bigint) =>
+        viemSigns(acct, domain, OPERATOR_APPROVAL_TYPES, 'OperatorApproval', { user: acct.address, operator, approved, nonce, deadline });
       const s = createSigner({ privateKey: TEST_KEYS[0], chain, pure });
       const v2 = s.signOperatorApproval({ nonce: '7', deadline: 1_900_000_000 });
       assert.deepEqual(
         { ...v2, signature: undefined },
         { user: acct.address, settlementVersion: 2, approved: true, nonce: '7', deadline: '1900000000', signature: undefined },
       );
-      assert.equal(
-        v2.signature,
-        await acct.signTypedData({
-          domain: holdingsNewDomain(chain),
-          types: OPERATOR_APPROVAL_TYPES,
-          primaryType: 'OperatorApproval',
-          message: { user: acct.address, operator: chain.settlementV2, approved: true, nonce: 7n, deadline: 1_900_000_000n },
-        }),
-      );
+      assert.equal(v2.signature, await viemApproval(holdingsNewDomain(chain), chain.settlementV2, true, 7n, 1_900_000_000n));
       const v1 = s.signOperatorApproval({ nonce: 0, approved: false, settlementVersion: 1 }, NOW);
       assert.equal(v1.deadline, String(NOW + 3600));
-      assert.equal(
-        v1.signature,
-        await acct.signTypedData({
-          domain: holdingsLegacyDomain(chain),
-          types: OPERATOR_APPROVAL_TYPES,
-          primaryType: 'OperatorApproval',
-          message: { user: acct.address, operator: chain.settlementV1, approved: false, nonce: 0n, deadline: BigInt(NOW + 3600) },
-        }),
-      );
+      assert.equal(v1.signature, await viemApproval(holdingsLegacyDomain(chain), chain.settlementV1, false, 0n, BigInt(NOW + 3600)));
     }
   }
 });
@@ -175,11 +162,12 @@ test('batch withdraw: withdrawsHash is keccak(abi.encode(address[], uint256[])) 
       const acct = privateKeyToAccount(TEST_KEYS[1]);
       assert.equal(
         out.signature,
-        await acct.signTypedData({
-          domain: holdingsLegacyDomain(chain),
-          types: BATCH_WITHDRAW_TYPES,
-          primaryType: 'BatchWithdraw',
-          message: { from: acct.address, to, withdrawsHash: wh, nonce: (1n << 127n) + BigInt(n), deadline: 1_900_000_000n },
+        await viemSigns(acct, holdingsLegacyDomain(chain), BATCH_WITHDRAW_TYPES, 'BatchWithdraw', {
+          from: acct.address,
+          to,
+          withdrawsHash: wh,
+          nonce: (1n << 127n) + BigInt(n),
+          deadline: 1_900_000_000n,
         }),
       );
     }
@@ -199,11 +187,11 @@ test('Permit2 PermitTransferFrom (domain without version) matches viem', async (
       assert.equal(p.user, acct.address);
       assert.equal(
         p.signature,
-        await acct.signTypedData({
-          domain: permit2Domain(chain),
-          types: PERMIT2_TYPES,
-          primaryType: 'PermitTransferFrom',
-          message: { permitted: { token: chain.usdc, amount: 123_456_789n }, spender: chain.holdingsNew, nonce: 42n, deadline: 1_900_000_000n },
+        await viemSigns(acct, permit2Domain(chain), PERMIT2_TYPES, 'PermitTransferFrom', {
+          permitted: { token: chain.usdc, amount: 123_456_789n },
+          spender: chain.holdingsNew,
+          nonce: 42n,
+          deadline: 1_900_000_000n,
         }),
       );
     }

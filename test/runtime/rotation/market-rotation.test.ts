@@ -107,11 +107,18 @@ const flush = async (): Promise<void> => {
   for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
 };
 
-/** A rotation of market 1, retired (`reason`) while one of its orders still rests at the venue. */
-async function retiringWithAnOrder(reason: RetireReason, o: Omit<ConstructorParameters<typeof MarketRotation>[0], 'ports' | 'clock'>) {
+/** A rotation over a fresh fake (ports, selection) on a manual clock, counting into a metrics sink `m`. */
+function rotation(o: Omit<ConstructorParameters<typeof MarketRotation>[0], 'ports' | 'clock' | 'metrics'>) {
   const clock = new ManualClock();
   const f = fake();
-  const rot = new MarketRotation({ ports: f.ports, clock, ...o });
+  const m = sink();
+  const rot = new MarketRotation({ ports: f.ports, clock, metrics: m, ...o });
+  return { clock, f, m, rot };
+}
+
+/** A rotation of market 1, retired (`reason`) while one of its orders still rests at the venue. */
+async function retiringWithAnOrder(reason: RetireReason, o: Parameters<typeof rotation>[0]) {
+  const { clock, f, rot } = rotation(o);
   rot.begin([km(1)]);
   f.open.set(id(1), 1);
   rot.retire(id(1), reason);
@@ -119,12 +126,21 @@ async function retiringWithAnOrder(reason: RetireReason, o: Omit<ConstructorPara
   return { clock, f, rot };
 }
 
+/** `n` markets selected one after the other, a second apart (each retires the one before), then none. */
+async function cycle(clock: ManualClock, f: Fake, rot: MarketRotation, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    f.selection = [km(i)];
+    await rot.refresh();
+    clock.advance(1_000);
+  }
+  f.selection = [];
+  await rot.refresh();
+  await rot.settled();
+}
+
 describe('MarketRotation', () => {
   test('a refresh starts what entered and retires what left, with its reason; metrics and summary follow', async () => {
-    const clock = new ManualClock();
-    const f = fake();
-    const m = sink();
-    const rot = new MarketRotation({ ports: f.ports, clock, refreshMs: 1_000, metrics: m });
+    const { f, m, rot } = rotation({ refreshMs: 1_000 });
     rot.begin([km(1), km(2)]);
     f.selection = [km(2), km(3)];
     f.reasons.set(id(1), 'resolved');
@@ -141,9 +157,7 @@ describe('MarketRotation', () => {
   });
 
   test('schedule(): refreshes every refreshMs on the clock; 0 never refreshes', async () => {
-    const clock = new ManualClock();
-    const f = fake();
-    const rot = new MarketRotation({ ports: f.ports, clock, refreshMs: 1_000 });
+    const { clock, f, rot } = rotation({ refreshMs: 1_000 });
     rot.schedule();
     clock.advance(999);
     await flush();
@@ -166,10 +180,7 @@ describe('MarketRotation', () => {
   });
 
   test('a failed refresh keeps every market, is counted, and never retires', async () => {
-    const clock = new ManualClock();
-    const f = fake();
-    const m = sink();
-    const rot = new MarketRotation({ ports: f.ports, clock, refreshMs: 1_000, metrics: m });
+    const { f, m, rot } = rotation({ refreshMs: 1_000 });
     rot.begin([km(1), km(2)]);
     f.selection = 'down';
     assert.equal(await rot.refresh(), false);
@@ -182,9 +193,7 @@ describe('MarketRotation', () => {
   });
 
   test('one refresh at a time: calls during a refresh share it', async () => {
-    const clock = new ManualClock();
-    const f = fake();
-    const rot = new MarketRotation({ ports: f.ports, clock, refreshMs: 1_000 });
+    const { f, rot } = rotation({ refreshMs: 1_000 });
     f.selection = [km(1)];
     const [a, b] = await Promise.all([rot.refresh(), rot.refresh()]);
     assert.equal(a, true);
@@ -194,10 +203,7 @@ describe('MarketRotation', () => {
   });
 
   test('a retirement the venue does not confirm stays retiring, is counted, retried, and released only once confirmed', async () => {
-    const clock = new ManualClock();
-    const f = fake();
-    const m = sink();
-    const rot = new MarketRotation({ ports: f.ports, clock, refreshMs: 0, metrics: m, confirmAttempts: 3, confirmDelayMs: 100, retryMs: 5_000 });
+    const { clock, f, m, rot } = rotation({ refreshMs: 0, confirmAttempts: 3, confirmDelayMs: 100, retryMs: 5_000 });
     rot.begin([km(1)]);
     f.open.set(id(1), 2);
     assert.equal(rot.retire(id(1), 'closed'), true);
@@ -246,9 +252,7 @@ describe('MarketRotation', () => {
   });
 
   test('a market retired while starting finishes its start, then retires', async () => {
-    const clock = new ManualClock();
-    const f = fake();
-    const rot = new MarketRotation({ ports: f.ports, clock, refreshMs: 0 });
+    const { f, rot } = rotation({ refreshMs: 0 });
     f.gates.set(id(5), () => undefined);
     f.selection = [km(5)];
     const applied = rot.refresh();
@@ -263,10 +267,7 @@ describe('MarketRotation', () => {
   });
 
   test('a failed start is counted, cleaned up without counting a retirement, and tried again at the next refresh', async () => {
-    const clock = new ManualClock();
-    const f = fake();
-    const m = sink();
-    const rot = new MarketRotation({ ports: f.ports, clock, refreshMs: 0, metrics: m });
+    const { f, m, rot } = rotation({ refreshMs: 0 });
     f.failStart.add(id(7));
     f.selection = [km(7)];
     await rot.refresh();
@@ -281,9 +282,7 @@ describe('MarketRotation', () => {
   });
 
   test('a reload retires with reason reload and hands changed settings to update', async () => {
-    const clock = new ManualClock();
-    const f = fake();
-    const rot = new MarketRotation({ ports: f.ports, clock, refreshMs: 0 });
+    const { f, rot } = rotation({ refreshMs: 0 });
     rot.begin([km(1, { size: 10 }), km(2)]);
     const r = await rot.apply([km(1, { size: 12 }), km(3)], 'reload');
     await rot.settled();
@@ -292,9 +291,7 @@ describe('MarketRotation', () => {
   });
 
   test('venue facts retire only quoted markets, once', async () => {
-    const clock = new ManualClock();
-    const f = fake();
-    const rot = new MarketRotation({ ports: f.ports, clock, refreshMs: 0 });
+    const { f, rot } = rotation({ refreshMs: 0 });
     rot.begin([km(1)]);
     assert.equal(rot.retire(id(9), 'resolved'), false);
     assert.equal(rot.retire(id(1), 'resolved'), true);
@@ -304,9 +301,7 @@ describe('MarketRotation', () => {
   });
 
   test('a market retired as resolved or closed is not started again though a selector by id still lists it', async () => {
-    const clock = new ManualClock();
-    const f = fake();
-    const rot = new MarketRotation({ ports: f.ports, clock, refreshMs: 0 });
+    const { f, rot } = rotation({ refreshMs: 0 });
     rot.begin([km(1), km(2)]);
     rot.retire(id(1), 'resolved');
     rot.retire(id(2), 'paused');
@@ -318,10 +313,7 @@ describe('MarketRotation', () => {
   });
 
   test('a selected market the venue does not list as active is not started, nor counted, and tried again later', async () => {
-    const clock = new ManualClock();
-    const f = fake();
-    const m = sink();
-    const rot = new MarketRotation({ ports: f.ports, clock, refreshMs: 0, metrics: m });
+    const { f, m, rot } = rotation({ refreshMs: 0 });
     f.inactive.add(id(4));
     f.selection = [km(4)];
     await rot.refresh();
@@ -345,17 +337,8 @@ describe('MarketRotation', () => {
   });
 
   test('1,000 start/retire cycles leave no per-market state in the rotation', async () => {
-    const clock = new ManualClock();
-    const f = fake();
-    const rot = new MarketRotation({ ports: f.ports, clock, refreshMs: 0, windowMs: 60_000 });
-    for (let i = 0; i < 1_000; i++) {
-      f.selection = [km(i)];
-      await rot.refresh();
-      clock.advance(1_000);
-    }
-    f.selection = [];
-    await rot.refresh();
-    await rot.settled();
+    const { clock, f, rot } = rotation({ refreshMs: 0, windowMs: 60_000 });
+    await cycle(clock, f, rot, 1_000);
     assert.equal(rot.heldMarketState, 0);
     assert.equal(rot.summary().started, 1_000);
     assert.equal(rot.summary().retired, 1_000);
@@ -364,19 +347,10 @@ describe('MarketRotation', () => {
   });
 
   test('markets retired as resolved are remembered in a small bounded set: the newest ENDED_MAX', async () => {
-    const clock = new ManualClock();
-    const f = fake();
-    const rot = new MarketRotation({ ports: f.ports, clock, refreshMs: 0, windowMs: 60_000 });
+    const { clock, f, rot } = rotation({ refreshMs: 0, windowMs: 60_000 });
     const n = ENDED_MAX + 500;
     for (let i = 0; i < n; i++) f.reasons.set(id(i), 'resolved');
-    for (let i = 0; i < n; i++) {
-      f.selection = [km(i)];
-      await rot.refresh();
-      clock.advance(1_000);
-    }
-    f.selection = [];
-    await rot.refresh();
-    await rot.settled();
+    await cycle(clock, f, rot, n);
     assert.equal(rot.summary().retired, n);
     assert.ok(ENDED_MAX <= 2_000, 'a few hundred KB of ids at most');
     assert.equal(rot.endedRemembered, ENDED_MAX);

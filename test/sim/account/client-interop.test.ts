@@ -12,6 +12,7 @@ import { runStartupMigration } from '../../../src/migration/startup-migration.ts
 import type { Address, Bytes32 } from '../../../src/model/order.ts';
 import { installMigration, isWalletTradingBlocked } from '../../../src/sim/migration/install.ts';
 import { startHarness } from './harness.ts';
+import { holding, legacyOrder } from '../../support/legacy-seeds.ts';
 
 test('the venue client and the start-up migration runner migrate a seeded legacy account', async () => {
   const pk = generatePrivateKey();
@@ -26,14 +27,8 @@ test('the venue client and the start-up migration runner migrate a seeded legacy
         {
           wallet,
           collateral: 30_000_000n,
-          positions: [
-            { marketId: m0, outcomeIndex: 1, amount: 2_000_000n },
-            { marketId: m1, outcomeIndex: 0, amount: 1_000_000n },
-          ],
-          orders: [
-            { marketId: m0, outcomeIndex: 1, side: 0, price: 300_000, size: 2_000_000 },
-            { marketId: m0, outcomeIndex: 1, side: 1, price: 800_000, size: 1_000_000 },
-          ],
+          positions: [holding(m0, 1, 2_000_000n), holding(m1, 0, 1_000_000n)],
+          orders: [legacyOrder(m0, 1, 0, 300_000, 2_000_000), legacyOrder(m0, 1, 1, 800_000, 1_000_000)],
         },
       ],
     });
@@ -68,16 +63,12 @@ test('the venue client parses every account answer: balance, mint, portfolio, ga
     const minted = await client.balance.mintTestUsdc(maker.address, '12.5');
     assert.match(minted.hash, /^0x[0-9a-f]{64}$/);
     // a fill, so portfolio answers carry items
-    assert.equal(
-      (await h.call('POST', '/orders', { key: 'maker', body: maker.signOrder({ marketId: m0, outcomeIndex: 1, side: 0, price: 450_000, size: 2_000_000 }) }))
-        .status,
-      201,
-    );
+    assert.equal((await h.call('POST', '/orders', { key: 'maker', body: maker.signOrder(legacyOrder(m0, 1, 0, 450_000, 2_000_000)) })).status, 201);
     assert.equal(
       (
         await h.call('POST', '/orders', {
           key: 'taker',
-          body: h.signerOf('taker').signOrder({ marketId: m0, outcomeIndex: 0, side: 0, price: 550_000, size: 2_000_000 }),
+          body: h.signerOf('taker').signOrder(legacyOrder(m0, 0, 0, 550_000, 2_000_000)),
         })
       ).status,
       201,

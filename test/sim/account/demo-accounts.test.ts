@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { TESTNET } from '../../../src/exchange/chains.ts';
 import { createSigner, type Signer } from '../../../src/exchange/signing/signer.ts';
 import type { Address } from '../../../src/model/order.ts';
+import { restorationBody } from '../../../src/migration/restoration-body.ts';
 import { installedDemoAccounts } from '../../../src/sim/migration/install.ts';
 import { installAccounts } from '../../../src/sim/routes/account/install-accounts.ts';
 import type { Call } from '../conformance/http-client.ts';
@@ -41,22 +42,7 @@ async function migrate(call: Call, key: string, s: Signer, address: Address): Pr
   if (pending.length) {
     const restorations = pending.map(({ legacyOrderId, draft: d }) => ({
       legacyOrderId,
-      order: s.signOrderBody({
-        type: 'limit',
-        marketId: d.marketId,
-        trader: d.trader,
-        price: d.price,
-        size: d.remainingSize,
-        outcomeIndex: d.outcomeIndex,
-        side: d.side,
-        nonce: d.nonce,
-        expiry: d.expiry,
-        maxFee: d.maxFee,
-        makerRoleConstraint: d.makerRoleConstraint,
-        inventoryModeConstraint: d.inventoryModeConstraint,
-        timeInForce: d.timeInForce,
-        clientOrderType: d.clientOrderType,
-      }),
+      order: s.signOrderBody(restorationBody(d, s.address)),
     }));
     const r = await call('POST', '/account/migration/restore-orders', { key, body: { address, restorations } });
     assert.equal(r.body.failedCount, 0, JSON.stringify(r.body));

@@ -6,7 +6,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { startHarness, type Harness } from './harness.ts';
+import { agentDraft, startHarness, type Harness } from './harness.ts';
 
 let h: Harness;
 before(async () => {
@@ -55,14 +55,7 @@ function plausible(): Record<string, Record<string, unknown>> {
     '/gasless/deposit-with-permit': { user: w, amount: '5', ...signed },
     '/questions': { question: 'Will it?' },
     '/questions/agent-submit': {
-      market: {
-        formattedQuestion: 'Q?',
-        shortQuestion: 'Q',
-        marketType: 'OBJECTIVE',
-        evidenceMode: 'web_enabled',
-        resolutionCriteria: 'c',
-        endTime: '2030-01-01 00:00:00',
-      },
+      market: agentDraft({ endTime: '2030-01-01 00:00:00' }),
     },
     '/markets/create': { questionId: '0x' + 'ab'.repeat(32) },
     '/account/migration/start': { address: w },

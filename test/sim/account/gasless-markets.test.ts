@@ -5,7 +5,7 @@
  */
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, type Harness } from './harness.ts';
+import { agentDraft, startHarness, type Harness } from './harness.ts';
 
 let h: Harness;
 
@@ -151,45 +151,20 @@ test('a submission completes over simulated time and becomes a real, tradeable m
 });
 
 test('agent-submit validates the draft, and the daily market limit answers 429', async () => {
-  const bad = await h.call('POST', '/questions/agent-submit', {
-    key: 'creator-key',
-    body: {
-      market: {
-        formattedQuestion: 'Q?',
-        shortQuestion: 'Q',
-        marketType: 'VIBES',
-        evidenceMode: 'web_enabled',
-        resolutionCriteria: 'c',
-        endTime: '2027-01-01 00:00:00',
-      },
-    },
-  });
+  const bad = await h.call('POST', '/questions/agent-submit', { key: 'creator-key', body: { market: agentDraft({ marketType: 'VIBES' }) } });
   assert.equal(bad.body.field, 'market.marketType');
-  const badTime = await h.call('POST', '/questions/agent-submit', {
-    key: 'creator-key',
-    body: {
-      market: {
-        formattedQuestion: 'Q?',
-        shortQuestion: 'Q',
-        marketType: 'OBJECTIVE',
-        evidenceMode: 'web_enabled',
-        resolutionCriteria: 'c',
-        endTime: '2027-02-30 00:00:00',
-      },
-    },
-  });
+  const badTime = await h.call('POST', '/questions/agent-submit', { key: 'creator-key', body: { market: agentDraft({ endTime: '2027-02-30 00:00:00' }) } });
   assert.equal(badTime.body.field, 'market.endTime');
   const ok = await h.call('POST', '/questions/agent-submit', {
     key: 'creator-key',
     body: {
-      market: {
+      market: agentDraft({
         formattedQuestion: 'Will the ferry run on time all week?',
         shortQuestion: 'Ferry on time?',
-        marketType: 'OBJECTIVE',
         evidenceMode: 'social_only',
         resolutionCriteria: 'Per the operator timetable.',
         endTime: '2027-01-01 12:00:00',
-      },
+      }),
     },
   });
   assert.equal(ok.status, 200, JSON.stringify(ok.body));

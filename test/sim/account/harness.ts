@@ -115,3 +115,16 @@ export function migrateFundsBody(s: Signer, status: MigrationStatus) {
     setOperator: { nonce: op.nonce, deadline: op.deadline, signature: op.signature },
   };
 }
+
+/** The `market` draft of `POST /questions/agent-submit`: a valid objective question ending 2027-01-01; `o` overrides fields. */
+export function agentDraft(o: Record<string, string> = {}): Record<string, string> {
+  return {
+    formattedQuestion: 'Q?',
+    shortQuestion: 'Q',
+    marketType: 'OBJECTIVE',
+    evidenceMode: 'web_enabled',
+    resolutionCriteria: 'c',
+    endTime: '2027-01-01 00:00:00',
+    ...o,
+  };
+}

@@ -12,6 +12,7 @@ import type { Signer } from '../../../src/exchange/signing/signer.ts';
 import type { UnsignedLimitOrderBody } from '../../../src/exchange/signing/orderBody.ts';
 import { installMigration } from '../../../src/sim/migration/install.ts';
 import { migrateFundsBody, startHarness, type Harness } from './harness.ts';
+import { holding, legacyOrder } from '../../support/legacy-seeds.ts';
 
 const legacyPk = generatePrivateKey();
 const LEGACY = privateKeyToAccount(legacyPk).address as Address;
@@ -35,17 +36,10 @@ before(async () => {
       {
         wallet: LEGACY,
         collateral: 50_000_000n,
-        positions: [
-          { marketId: m0, outcomeIndex: 1, amount: 5_000_000n },
-          { marketId: m1, outcomeIndex: 0, amount: 3_000_000n },
-        ],
-        orders: [
-          { marketId: m0, outcomeIndex: 1, side: 0, price: 400_000, size: 10_000_000 },
-          { marketId: m0, outcomeIndex: 1, side: 1, price: 700_000, size: 2_000_000, filled: 500_000 },
-          { marketId: m1, outcomeIndex: 0, side: 0, price: 300_000, size: 1_000_000 },
-        ],
+        positions: [holding(m0, 1, 5_000_000n), holding(m1, 0, 3_000_000n)],
+        orders: [legacyOrder(m0, 1, 0, 400_000, 10_000_000), legacyOrder(m0, 1, 1, 700_000, 2_000_000, 500_000), legacyOrder(m1, 0, 0, 300_000, 1_000_000)],
       },
-      { wallet: SINGLE, collateral: 7_000_000n, orders: [{ marketId: m1, outcomeIndex: 1, side: 0, price: 200_000, size: 1_000_000 }] },
+      { wallet: SINGLE, collateral: 7_000_000n, orders: [legacyOrder(m1, 1, 0, 200_000, 1_000_000)] },
     ],
   });
 });

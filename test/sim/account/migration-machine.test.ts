@@ -23,6 +23,7 @@ import {
 } from '../../../src/sim/migration/migration-machine.ts';
 import { seedLegacyAccount, demoLegacyAccounts } from '../../../src/sim/migration/legacy-seeds.ts';
 import { HttpError } from '../../../src/sim/http-errors.ts';
+import { holding, legacyOrder } from '../../support/legacy-seeds.ts';
 
 const WALLET = '0x1111111111111111111111111111111111111111' as Address;
 const OTHER = '0x2222222222222222222222222222222222222222' as Address;
@@ -41,14 +42,8 @@ function seeded() {
     {
       wallet: WALLET,
       collateral: 50_000_000n,
-      positions: [
-        { marketId: M1, outcomeIndex: 1, amount: 2_000_000n },
-        { marketId: M2, outcomeIndex: 0, amount: 3_000_000n },
-      ],
-      orders: [
-        { marketId: M1, outcomeIndex: 1, side: 0, price: 400_000, size: 10_000_000 },
-        { marketId: M1, outcomeIndex: 1, side: 1, price: 700_000, size: 2_000_000, filled: 500_000 },
-      ],
+      positions: [holding(M1, 1, 2_000_000n), holding(M2, 0, 3_000_000n)],
+      orders: [legacyOrder(M1, 1, 0, 400_000, 10_000_000), legacyOrder(M1, 1, 1, 700_000, 2_000_000, 500_000)],
     },
     tokens,
     1_700_000_000,
@@ -189,10 +184,7 @@ test('dismissing unknown ids is a 400 naming the field; open legacy orders can b
 
 test('bad seeds are rejected with the field named; demo accounts are deterministic', () => {
   const data = emptyMigrationData({ active: true, tokensPerChunk: 2, relayer: OTHER });
-  assert.throws(
-    () => seedLegacyAccount(data, { wallet: WALLET, orders: [{ marketId: M1, outcomeIndex: 1, side: 0, price: 0, size: 1 }] }, tokens, 0),
-    /orders\[0\]\.price/,
-  );
+  assert.throws(() => seedLegacyAccount(data, { wallet: WALLET, orders: [legacyOrder(M1, 1, 0, 0, 1)] }, tokens, 0), /orders\[0\]\.price/);
   assert.throws(
     () => seedLegacyAccount(data, { wallet: WALLET, positions: [{ marketId: ('0x' + 'cc'.repeat(32)) as Bytes32, outcomeIndex: 1, amount: 1n }] }, tokens, 0),
     /positions\[0\]\.marketId/,

@@ -15,6 +15,7 @@ import { createLocalExchange } from '../../../src/sim/local-exchange.ts';
 import { installMigration } from '../../../src/sim/migration/install.ts';
 import { caller, closeCaller } from '../conformance/http-client.ts';
 import { manualClock } from './harness.ts';
+import { holding, legacyOrder } from '../../support/legacy-seeds.ts';
 
 test('migration progress and migrated funds are restored from the state file', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'bookmaker-account-state-'));
@@ -32,8 +33,8 @@ test('migration progress and migrated funds are restored from the state file', a
         {
           wallet,
           collateral: 9_000_000n,
-          positions: [{ marketId: m0, outcomeIndex: 1 as const, amount: 4_000_000n }],
-          orders: [{ marketId: m0, outcomeIndex: 1 as const, side: 0 as const, price: 250_000, size: 1_000_000 }],
+          positions: [holding(m0, 1, 4_000_000n)],
+          orders: [legacyOrder(m0, 1, 0, 250_000, 1_000_000)],
         },
       ],
     };
@@ -65,8 +66,7 @@ test('migration progress and migrated funds are restored from the state file', a
       assert.equal(bal.usdc.balance, '9000000');
       assert.equal(bal.outcomeTokens[0].balance, '4000000');
       assert.equal(
-        (await call2('POST', '/orders', { key: 'legacy', body: signer.signOrder({ marketId: m0, outcomeIndex: 1, side: 0, price: 300_000, size: 1_000_000 }) }))
-          .status,
+        (await call2('POST', '/orders', { key: 'legacy', body: signer.signOrder(legacyOrder(m0, 1, 0, 300_000, 1_000_000)) })).status,
         409,
         'the 409 rule survives the restart',
       );

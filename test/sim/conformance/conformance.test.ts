@@ -10,12 +10,14 @@ import { test as nodeTest, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Address, Bytes32, LimitOrderBody } from '../../../src/model/order.ts';
+import { restorationBody } from '../../../src/migration/restoration-body.ts';
 import { installMigration } from '../../../src/sim/migration/install.ts';
 import { startHarness, type Harness } from '../account/harness.ts';
 import { creditWalletUsdc } from '../../../src/sim/routes/account/wallet-usdc.ts';
 import { ConformanceRecorder } from './conformance-recorder.ts';
 import { findSpec } from './openapi-schemas.ts';
 import { DEPOSIT_WITH_PERMIT, MARKET_QUOTES, ORACLE_QUOTE_LATEST, ORACLE_QUOTE_LIST, ORACLE_QUOTE_REQUESTED } from './extra-schemas.ts';
+import { holding, legacyOrder } from '../../support/legacy-seeds.ts';
 
 const legacyPk = generatePrivateKey();
 const LEGACY = privateKeyToAccount(legacyPk).address as Address;
@@ -58,11 +60,8 @@ before(async () => {
       {
         wallet: LEGACY,
         collateral: 20_000_000n,
-        positions: [
-          { marketId: m0, outcomeIndex: 1, amount: 2_000_000n },
-          { marketId: m1, outcomeIndex: 0, amount: 1_000_000n },
-        ],
-        orders: [{ marketId: m0, outcomeIndex: 1, side: 0, price: 300_000, size: 2_000_000 }],
+        positions: [holding(m0, 1, 2_000_000n), holding(m1, 0, 1_000_000n)],
+        orders: [legacyOrder(m0, 1, 0, 300_000, 2_000_000)],
       },
       { wallet: SINGLE, collateral: 5_000_000n },
     ],
@@ -329,21 +328,7 @@ test('migration: status, start, migrate-funds (many chunks and one), restore, di
   );
 
   const d = started.body.pendingRestorations[0].draft;
-  const restoreOrder = s.signOrderBody({
-    type: 'limit',
-    marketId: d.marketId,
-    trader: d.trader,
-    price: d.price,
-    size: d.remainingSize,
-    outcomeIndex: d.outcomeIndex,
-    side: d.side,
-    nonce: d.nonce,
-    expiry: d.expiry,
-    maxFee: d.maxFee,
-    makerRoleConstraint: d.makerRoleConstraint,
-    inventoryModeConstraint: d.inventoryModeConstraint,
-    timeInForce: d.timeInForce,
-  });
+  const restoreOrder = s.signOrderBody(restorationBody(d, s.address));
   const legacyOrderId = started.body.pendingRestorations[0].legacyOrderId;
   rec.check(
     'POST /account/migration/restore-orders',
