@@ -5,11 +5,12 @@
  * received vs published (dropped), events later than 1 s, resyncs; at the exchange: venue calls per
  * second. Target: no dropped events, lag p99 < 50 ms.
  *
- *   npm run bench -- load [--minutes 10] [--markets 200] [--rate 10] [--cpu-prof DIR] [--watchdog-seconds S] [--heap-mb MB]
+ *   npm run bench -- load [--minutes 10] [--markets 200] [--rate 10] [--cpu-prof DIR] [--watchdog-seconds S] [--heap-mb MB] [--semi-space-mb MB]
  *
  * `--cpu-prof DIR` writes a V8 CPU profile of the bot child into DIR (node --cpu-prof) when it exits.
  * `--heap-mb MB` starts the bot child with `--max-old-space-size=MB`, as bin/bookmaker.js starts
  * `bookmaker run` under BOOKMAKER_HEAP_LIMITS (docs/deployment.md); without it the heap is V8's default.
+ * `--semi-space-mb MB` starts it with `--max-semi-space-size=MB` (the young generation's semi-space).
  *
  * The baseline is the same bot quoting the same markets with the books still (no driver) measured in
  * the same run: the ratio says what 2,000 deltas/s cost in CPU over an idle quoting bot.
@@ -46,9 +47,11 @@ const profIdx = process.argv.indexOf('--cpu-prof');
 const CPU_PROF_DIR = profIdx >= 0 ? process.argv[profIdx + 1] : undefined;
 if (profIdx >= 0 && !CPU_PROF_DIR) throw new Error('--cpu-prof: expected a directory');
 const HEAP_MB = process.argv.includes('--heap-mb') ? arg('heap-mb', 128) : undefined;
+const SEMI_MB = process.argv.includes('--semi-space-mb') ? arg('semi-space-mb', 16) : undefined;
 const NODE_ARGS = [
   ...(CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : []),
   ...(HEAP_MB !== undefined ? [`--max-old-space-size=${HEAP_MB}`] : []),
+  ...(SEMI_MB !== undefined ? [`--max-semi-space-size=${SEMI_MB}`] : []),
 ];
 const BASELINE_MS = 20_000;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
