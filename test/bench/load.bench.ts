@@ -16,7 +16,7 @@
  * the same run: the ratio says what 2,000 deltas/s cost in CPU over an idle quoting bot.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { report } from './lib.ts';
 import { TESTNET } from '../../src/exchange/chains.ts';
@@ -291,6 +291,8 @@ try {
         `${(s.heapUsedBytes / 2 ** 20).toFixed(0)} / ${(s.heapTotalBytes / 2 ** 20).toFixed(0)} / ${(s.externalBytes / 2 ** 20).toFixed(0)}`,
       ],
       ['venue calls/s (all HTTP)', w.requests / secs],
+      // a machine busy with other work starves the bot (lag in seconds, polls slowed): read the figures with it
+      ['machine load average (1 min) at the end', loadavg()[0]!.toFixed(1)],
       ['order calls/s (bot)', (s.venueCalls - w.from.venueCalls) / secs],
       ['driver changes refused', driver.refused],
       ['target', `no dropped events: ${dropped === 0 ? 'met' : 'NOT met'}; lag p99 < 50 ms: ${s.lagP99Ms < 50 ? 'met' : 'NOT met'}`],
@@ -315,6 +317,7 @@ try {
       dropped,
       late: s.lateEvents - w.from.lateEvents,
       venueCallsPerSecond: Number((w.requests / secs).toFixed(1)),
+      loadAvg: Number(loadavg()[0]!.toFixed(1)),
       minutes: MINUTES,
       markets: quoted,
       startupAllQuotedSeconds: allQuotedAt ? Number(((allQuotedAt - spawnedAt) / 1000).toFixed(1)) : null,
