@@ -6,8 +6,9 @@
  *   node --import tsx src/chaos/bot-child.ts CONFIG BASE_URL      (with an IPC channel; keys in env)
  *
  * Reports (src/chaos/child-messages.ts): ready, its order view at every reconcile, every create it
- * submits, unhandled errors (counted, not fatal, so one run can report them all), load stats on
- * request; SIGTERM or a `stop` message stops it exactly like `bookmaker run` (cancel all, exit code).
+ * submits (both off with BOOKMAKER_CHAOS_ORDER_REPORTS=0), unhandled errors (counted, not fatal, so
+ * one run can report them all), load stats on request; SIGTERM or a `stop` message stops it exactly
+ * like `bookmaker run` (cancel all, exit code).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createLogger, scrubSecrets } from '../core/logger.ts';
@@ -29,6 +30,9 @@ const lag = monitorEventLoopDelay({ resolution: 1 });
 lag.enable();
 const counters = { bookEvents: 0, bookDeltas: 0, resyncs: 0, lateEvents: 0, venueCalls: 0 };
 let lastListedAt = 0;
+// BOOKMAKER_CHAOS_ORDER_REPORTS=0: no message per create and per reconcile (the load benchmark reads
+// none of them; at thousands of markets they are the harness's cost, not the bot's)
+const orderReports = process.env.BOOKMAKER_CHAOS_ORDER_REPORTS !== '0';
 
 function onEvent(bot: Bot, e: StateEvent): void {
   switch (e.type) {
@@ -46,6 +50,7 @@ function onEvent(bot: Bot, e: StateEvent): void {
       if (e.call === 'open-orders' && e.ok) lastListedAt = Date.now();
       return;
     case 'OrdersReconciled':
+      if (!orderReports) return;
       send({
         type: 'reconciled',
         marketId: e.marketId,
@@ -55,6 +60,7 @@ function onEvent(bot: Bot, e: StateEvent): void {
       });
       return;
     case 'OrderSubmitted': {
+      if (!orderReports) return;
       const o = e.order;
       send({ type: 'submitted', nonce: e.nonce, body: `${o.marketId}:${o.outcomeIndex}:${o.side}:${o.price}:${o.size}`, retry: e.retry });
       return;

@@ -228,8 +228,13 @@ function reduceMarketEvent(m: MarketState, e: MarketEvent, lim: ReduceLimits): M
         oracle: { probability: e.probability, confidence: e.confidence, updatedAt: e.updatedAt },
         edge: onOracleEdge(m.edge, e.ts, e.probability),
       });
-    case 'PositionSynced':
-      return marketWith(m, { position: syncHoldings(m.position, e.yes, e.no) });
+    case 'PositionSynced': {
+      // a read of the holdings the market already has (every followed market, on every balance
+      // poll) leaves the market as it is: the state's market map stays shared, so the account
+      // totals and the health model see nothing to recompute
+      const position = syncHoldings(m.position, e.yes, e.no);
+      return position === m.position ? m : marketWith(m, { position });
+    }
     case 'OrderFilled':
       return reduceFill(m, e, lim);
     case 'QuoteDenied': {

@@ -5,17 +5,18 @@
  * received vs published (dropped), events later than 1 s, resyncs; at the exchange: venue calls per
  * second. Target: no dropped events, lag p99 < 50 ms.
  *
- *   npm run bench -- load [--minutes 10] [--markets 200] [--rate 10] [--cpu-prof DIR] [--watchdog-seconds S] [--heap-mb MB]
+ *   npm run bench -- load [--minutes 10] [--markets 200] [--rate 10] [--cpu-prof DIR] [--watchdog-seconds S] [--heap-mb MB] [--semi-space-mb MB]
  *
  * `--cpu-prof DIR` writes a V8 CPU profile of the bot child into DIR (node --cpu-prof) when it exits.
  * `--heap-mb MB` starts the bot child with `--max-old-space-size=MB`, as bin/bookmaker.js starts
  * `bookmaker run` under BOOKMAKER_HEAP_LIMITS (docs/deployment.md); without it the heap is V8's default.
+ * `--semi-space-mb MB` starts it with `--max-semi-space-size=MB` (the young generation's semi-space).
  *
  * The baseline is the same bot quoting the same markets with the books still (no driver) measured in
  * the same run: the ratio says what 2,000 deltas/s cost in CPU over an idle quoting bot.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { report } from './lib.ts';
 import { TESTNET } from '../../src/exchange/chains.ts';
@@ -46,9 +47,11 @@ const profIdx = process.argv.indexOf('--cpu-prof');
 const CPU_PROF_DIR = profIdx >= 0 ? process.argv[profIdx + 1] : undefined;
 if (profIdx >= 0 && !CPU_PROF_DIR) throw new Error('--cpu-prof: expected a directory');
 const HEAP_MB = process.argv.includes('--heap-mb') ? arg('heap-mb', 128) : undefined;
+const SEMI_MB = process.argv.includes('--semi-space-mb') ? arg('semi-space-mb', 16) : undefined;
 const NODE_ARGS = [
   ...(CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : []),
   ...(HEAP_MB !== undefined ? [`--max-old-space-size=${HEAP_MB}`] : []),
+  ...(SEMI_MB !== undefined ? [`--max-semi-space-size=${SEMI_MB}`] : []),
 ];
 const BASELINE_MS = 20_000;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -177,7 +180,14 @@ const onMessage = (m: ChildMessage): void => {
 const bot = await spawnBot({
   configPath: config,
   baseUrl: base,
-  env: { ...process.env, BOOKMAKER_PRIVATE_KEY: keys.privateKey, BOOKMAKER_API_KEY: keys.apiKey, BOOKMAKER_LOG_LEVEL: 'warn' },
+  // no IPC message per create and reconcile: the bench reads none, and the bot's CPU is measured without them
+  env: {
+    ...process.env,
+    BOOKMAKER_PRIVATE_KEY: keys.privateKey,
+    BOOKMAKER_API_KEY: keys.apiKey,
+    BOOKMAKER_LOG_LEVEL: 'warn',
+    BOOKMAKER_CHAOS_ORDER_REPORTS: '0',
+  },
   logFile: join(work, 'bot.log'),
   onMessage,
   readyTimeoutMs: 180_000,
@@ -281,6 +291,8 @@ try {
         `${(s.heapUsedBytes / 2 ** 20).toFixed(0)} / ${(s.heapTotalBytes / 2 ** 20).toFixed(0)} / ${(s.externalBytes / 2 ** 20).toFixed(0)}`,
       ],
       ['venue calls/s (all HTTP)', w.requests / secs],
+      // a machine busy with other work starves the bot (lag in seconds, polls slowed): read the figures with it
+      ['machine load average (1 min) at the end', loadavg()[0]!.toFixed(1)],
       ['order calls/s (bot)', (s.venueCalls - w.from.venueCalls) / secs],
       ['driver changes refused', driver.refused],
       ['target', `no dropped events: ${dropped === 0 ? 'met' : 'NOT met'}; lag p99 < 50 ms: ${s.lagP99Ms < 50 ? 'met' : 'NOT met'}`],
@@ -305,6 +317,7 @@ try {
       dropped,
       late: s.lateEvents - w.from.lateEvents,
       venueCallsPerSecond: Number((w.requests / secs).toFixed(1)),
+      loadAvg: Number(loadavg()[0]!.toFixed(1)),
       minutes: MINUTES,
       markets: quoted,
       startupAllQuotedSeconds: allQuotedAt ? Number(((allQuotedAt - spawnedAt) / 1000).toFixed(1)) : null,

@@ -107,6 +107,19 @@ describe('StateStore', () => {
     assert.deepEqual(marketPnl(s.markets.get(M)!), { realised: 500_000n, unrealised: 0n });
   });
 
+  it('a balance read of the holdings the market already has leaves the market map as it was', () => {
+    let s = emptyState();
+    s = reduce(s, snapshot(1, [[440_000, S]], [[460_000, S]]));
+    s = reduce(s, { type: 'OrderFilled', marketId: M, nonce: null, outcomeIndex: 1, side: 0, price: 400_000, size: 10 * S, fee: 0, fillId: 'a', ts: 1000 });
+    const same = reduce(s, { type: 'PositionSynced', marketId: M, yes: 10 * S, no: 0, ts: 1000 });
+    // the same map and market objects: the account totals and the health model see no change
+    assert.equal(same.markets, s.markets);
+    assert.equal(same.version, s.version + 1);
+    const moved = reduce(same, { type: 'PositionSynced', marketId: M, yes: 12 * S, no: 0, ts: 1000 });
+    assert.notEqual(moved.markets, same.markets);
+    assert.equal(moved.markets.get(M)!.position.yes, 12 * S);
+  });
+
   it('resolution marks at the payout', () => {
     let s = emptyState();
     s = reduce(s, { type: 'OrderFilled', marketId: M, nonce: null, outcomeIndex: 1, side: 0, price: 400_000, size: 10 * S, fee: 0, ts: 5 });
