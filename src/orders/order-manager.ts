@@ -280,9 +280,11 @@ export class OrderManager {
       await this.track(this.syncNow(marketId, want));
     });
     this.chains.set(k, run);
-    void run.finally(() => {
+    // then(f, f), not finally(f): the same call at the same point, without finally's extra promises
+    const done = (): void => {
       if (this.chains.get(k) === run) this.chains.delete(k);
-    });
+    };
+    void run.then(done, done);
     return run;
   }
 
