@@ -47,6 +47,8 @@ export class ReplayFeed {
   private readonly lastVts: Float64Array;
   private readonly quoted: Uint8Array;
   private readonly trailing: ((() => void) | null)[];
+  /** per market, the trailing publication's timer callback, made once (not a closure per timer) */
+  private readonly fire: (() => void)[];
   private seq = 0;
 
   constructor(private readonly o: ReplayFeedOptions) {
@@ -60,6 +62,10 @@ export class ReplayFeed {
     this.quoted = new Uint8Array(n);
     for (const m of o.quoted) this.quoted[m] = 1;
     this.trailing = o.cols.markets.map(() => null);
+    this.fire = o.cols.markets.map((_, m) => () => {
+      this.trailing[m] = null;
+      if (this.dirty[m]) this.publish(m);
+    });
   }
 
   /** Recorded row r reaches the bot now. */
@@ -144,19 +150,12 @@ export class ReplayFeed {
     if (this.exact[m] === 1) {
       // as the venue's stream: every change reaches the bot (the kernel throttles its own ticks), once
       // per instant — a timer due now runs after the rows and reports of this instant already queued
-      this.trailing[m] = this.o.clock.setTimeout(() => {
-        this.trailing[m] = null;
-        if (this.dirty[m]) this.publish(m);
-      }, 0);
+      this.trailing[m] = this.o.clock.setTimeout(this.fire[m]!, 0);
       return;
     }
     const wait = this.lastPublish[m]! + this.o.publishMs - this.o.clock.now();
     if (wait <= 0) this.publish(m);
-    else
-      this.trailing[m] = this.o.clock.setTimeout(() => {
-        this.trailing[m] = null;
-        if (this.dirty[m]) this.publish(m);
-      }, wait);
+    else this.trailing[m] = this.o.clock.setTimeout(this.fire[m]!, wait);
   }
 
   private publish(m: number): void {

@@ -907,16 +907,17 @@ export class QuotingKernel {
     // sells that stay are in slots the new set covers and keep their tokens (orders/sell-reserve.ts).
     const leaving = view.quotes.filter((q) => q.state === 'cancelling');
     const om = this.orderManager;
+    // literals with every key (undefined when absent), not conditional spreads: one object shape per tick
     return desiredWithReservedSells({
       marketId: view.marketId,
       quotes: t.quotes,
-      ...(t.keeps ? { keeps: t.keeps } : {}),
+      keeps: t.keeps,
       position: view.position,
       leaving,
       tracked: om.parksEndedOrders ? om.tracked(view.marketId) : [],
       tolerances: om.tolerances,
       nowSec: Math.floor(this.clock.now() / 1000),
-      toOrders: { marketId: view.marketId, tick: view.tick, ...(this.opts.noInventory ? { noInventory: this.opts.noInventory } : {}) },
+      toOrders: { marketId: view.marketId, tick: view.tick, noInventory: this.opts.noInventory },
       cancelledSellsPark: om.parksEndedOrders,
       slotNames: slot.slotNames,
     });
@@ -930,7 +931,8 @@ export class QuotingKernel {
     this.pending.add(p);
     const k = lower(marketId);
     this.lastSyncs.set(k, p);
-    void p.finally(() => {
+    // `p` never rejects (caught above): a then() is enough, and costs a third of a finally()'s promises
+    void p.then(() => {
       this.pending.delete(p);
       if (this.lastSyncs.get(k) === p) this.lastSyncs.delete(k);
     });

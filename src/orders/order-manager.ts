@@ -280,9 +280,9 @@ export class OrderManager {
       await this.track(this.syncNow(marketId, want));
     });
     this.chains.set(k, run);
-    void run.finally(() => {
-      if (this.chains.get(k) === run) this.chains.delete(k);
-    });
+    // then(f, f), not finally(f): the same call at the same point, without finally's extra promises
+    const end = chainEnd(this.chains, k, run);
+    void run.then(end, end);
     return run;
   }
 
@@ -511,6 +511,17 @@ export class OrderManager {
       this.log.error({ err: errInfo(err), event: e.type }, 'event listener threw');
     }
   }
+}
+
+/**
+ * The clean-up of a market's chain once it ends: made here, at module level, because a named
+ * closure inside a method is wrapped under the tsx loader to keep its name (a defineProperty per
+ * call: 2.5 % of a backtest when it was one, in enqueue).
+ */
+function chainEnd(chains: Map<string, Promise<void>>, k: string, run: Promise<void>): () => void {
+  return () => {
+    if (chains.get(k) === run) chains.delete(k);
+  };
 }
 
 /** A create (or the create half of a replace) for a quote the risk gate took as a live order. */

@@ -13,6 +13,7 @@ import { DEFAULT_EDGE, type EdgeSettings } from './edge-settings.ts';
 import { emptyEdge, type EdgeState } from './edge-state.ts';
 import { MarketMemo } from './market-memo.ts';
 import { PersistentMap } from './persistent-map.ts';
+import { StateMemo } from './state-memo.ts';
 import { FLAT, type PositionState } from './position.ts';
 import { VenueCallWindow } from './venue-call-window.ts';
 
@@ -91,6 +92,11 @@ export interface StoreState {
   readonly backoffUntil: number;
   /** recent venue calls inside the health window (src/state/venue-call-window.ts) */
   readonly venueCalls: VenueCallWindow;
+  /**
+   * What the views derive from the states as a whole, remembered between ticks (./state-memo.ts): one
+   * per store, carried by every state the reducer makes from it, gone with the store.
+   */
+  readonly memo: StateMemo;
 }
 
 export const DEFAULT_TICK = 10_000;
@@ -133,6 +139,7 @@ export function emptyState(): StoreState {
     lastReconcileAt: null,
     backoffUntil: 0,
     venueCalls: VenueCallWindow.EMPTY,
+    memo: new StateMemo(),
   };
 }
 
@@ -181,6 +188,26 @@ export function marketWithBook(
   midHistory: readonly MidSample[],
   edge: EdgeState = m.edge,
 ): MarketState {
+  return marketFrom(m, books, at, at, streamState, midHistory, lastMid2, m.orders, edge);
+}
+
+/** marketWith for a new own-orders map (every order-manager event), as one literal. */
+export function marketWithOrders(m: MarketState, orders: ReadonlyMap<string, OwnOrder>): MarketState {
+  return marketFrom(m, m.books, m.bookUpdatedAt, m.streamLastEventAt, m.streamState, m.midHistory, m.lastMid2, orders, m.edge);
+}
+
+/** The one literal of the hot copies above: the fields a book or an own-orders event replaces, the rest from `m`. */
+function marketFrom(
+  m: MarketState,
+  books: MarketBooks,
+  bookUpdatedAt: number,
+  streamLastEventAt: number | null,
+  streamState: MarketState['streamState'],
+  midHistory: readonly MidSample[],
+  lastMid2: number | null,
+  orders: ReadonlyMap<string, OwnOrder>,
+  edge: EdgeState,
+): MarketState {
   return {
     marketId: m.marketId,
     slug: m.slug,
@@ -190,47 +217,19 @@ export function marketWithBook(
     status: m.status,
     payoutYes: m.payoutYes,
     books,
-    bookUpdatedAt: at,
-    streamLastEventAt: at,
+    bookUpdatedAt,
+    streamLastEventAt,
     streamState,
     trades: m.trades,
     midHistory,
     lastMid2,
-    orders: m.orders,
-    position: m.position,
-    fillIds: m.fillIds,
-    oracle: m.oracle,
-    blocked: m.blocked,
-    denials: m.denials,
-    edge,
-    memo: m.memo,
-  };
-}
-
-/** marketWith for a new own-orders map (every order-manager event), as one literal. */
-export function marketWithOrders(m: MarketState, orders: ReadonlyMap<string, OwnOrder>): MarketState {
-  return {
-    marketId: m.marketId,
-    slug: m.slug,
-    tick: m.tick,
-    minSize: m.minSize,
-    deadline: m.deadline,
-    status: m.status,
-    payoutYes: m.payoutYes,
-    books: m.books,
-    bookUpdatedAt: m.bookUpdatedAt,
-    streamLastEventAt: m.streamLastEventAt,
-    streamState: m.streamState,
-    trades: m.trades,
-    midHistory: m.midHistory,
-    lastMid2: m.lastMid2,
     orders,
     position: m.position,
     fillIds: m.fillIds,
     oracle: m.oracle,
     blocked: m.blocked,
     denials: m.denials,
-    edge: m.edge,
+    edge,
     memo: m.memo,
   };
 }
@@ -245,12 +244,22 @@ export function stateWith(s: StoreState, c: Partial<StoreState>): StoreState {
     lastReconcileAt: 'lastReconcileAt' in c ? c.lastReconcileAt! : s.lastReconcileAt,
     backoffUntil: 'backoffUntil' in c ? c.backoffUntil! : s.backoffUntil,
     venueCalls: 'venueCalls' in c ? c.venueCalls! : s.venueCalls,
+    memo: s.memo,
   };
 }
 
 /** The state after one more reduced event with these markets (the store's hot path, one literal). */
 export function stateWithMarkets(s: StoreState, markets: ReadonlyMap<string, MarketState>, version: number, ts: number): StoreState {
-  return { version, ts, markets, collateral: s.collateral, lastReconcileAt: s.lastReconcileAt, backoffUntil: s.backoffUntil, venueCalls: s.venueCalls };
+  return {
+    version,
+    ts,
+    markets,
+    collateral: s.collateral,
+    lastReconcileAt: s.lastReconcileAt,
+    backoffUntil: s.backoffUntil,
+    venueCalls: s.venueCalls,
+    memo: s.memo,
+  };
 }
 
 export type { BookSnapshot };

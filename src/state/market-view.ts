@@ -8,9 +8,10 @@
  *     the risk layer's limits use), its account exposure and its PnL figures are the books'
  *   marketPnl(market) → { realised, unrealised } in 1e-6 USDC (bigint, exact)
  *   reservedCollateral(market) → 1e-6 USDC locked by our open orders (bigint)
- * Derived pieces (view book, quotes, position, PnL, account totals) are remembered in the market's
- * memo (src/state/market-memo.ts) and recomputed only when the immutable object they come from changes, so building views for every
- * market each tick does not recompute unchanged markets.
+ * Derived pieces (view book, quotes, position, PnL, account contribution) are remembered in the
+ * market's memo (src/state/market-memo.ts), the account totals in the store's (src/state/state-memo.ts),
+ * and recomputed only when the immutable object they come from changes, so building views for every
+ * market each tick does not recompute unchanged markets. Nothing is kept at module level.
  */
 import { accountShare, exposureOf } from '../risk/exposure.ts';
 import type { Bytes32 } from '../model/order.ts';
@@ -26,6 +27,7 @@ import { PersistentMap } from './persistent-map.ts';
 import { averageEntry, toMicro, unrealisedScaled, type PositionState } from './position.ts';
 import type { Account } from '../account/account.ts';
 import { SLOT_LEVELS_MAX, type Contribution, type MarketMemo } from './market-memo.ts';
+import { StateMemo } from './state-memo.ts';
 
 /**
  * Derived pieces of one market, remembered in the market's own memo (src/state/market-memo.ts) and
@@ -179,37 +181,22 @@ function contributionOf(m: MarketState, books: Account | undefined): Contributio
 }
 
 /**
- * The account totals, kept incrementally: the sums of every market's contribution for the last
- * state asked about, and the contribution each market added. A new state of the store differs from
- * the last in the markets an event touched (a book delta: one), so the next totals take those
- * markets' old contributions out and their new ones in, instead of summing every market again
- * (at 2,000 markets and a new state per delta, that sum was half of the bot's CPU). The figures are
- * the same as the full sum's: PnL is a bigint, positions and notionals integers (checked; a sum
- * that leaves the safe integers is summed in full again). States from unrelated maps (another
- * store, a plain Map) are summed in full, and so is every state after the account's books changed
- * (a fill, a resolution: rare beside book deltas), since a market's contribution reads its holdings
- * from the books.
+ * The account totals, kept incrementally in the store's memo (src/state/state-memo.ts): the sums of
+ * every market's contribution for the last state asked about, and the contribution each market
+ * added. A new state of the store differs from the last in the markets an event touched (a book
+ * delta: one), so the next totals take those markets' old contributions out and their new ones in,
+ * instead of summing every market again (at 2,000 markets and a new state per delta, that sum was
+ * half of the bot's CPU). The changed markets are found by comparing the two states' market maps
+ * bucket by bucket (PersistentMap.forEachChangeSince), which is right for any two maps and costs no
+ * more than a full sum when most buckets differ. The figures are the same as the full sum's: PnL is
+ * a bigint, positions and notionals integers (checked; a sum that leaves the safe integers is summed
+ * in full again). A state whose markets are not a PersistentMap (a plain Map) is summed in full, and
+ * so is every state after the account's books changed (a fill, a resolution: rare beside book
+ * deltas), since a market's contribution reads its holdings from the books.
  */
-interface Totals {
-  state: StoreState;
-  markets: ReadonlyMap<string, MarketState>;
-  books: Account | undefined;
-  /** the books' version the sums were made at (-1 without books) */
-  version: number;
-  /** the contribution counted in the sums, by market key */
-  counted: Map<string, Contribution>;
-  pnl: bigint;
-  position: number;
-  notional: number;
-  view: ViewAccount;
-}
-let totals: Totals | null = null;
-
-/** At most this many buckets changed: update the sums; more (an unrelated state): sum in full. */
-const INCREMENTAL_BUCKETS = 4;
-
-function fullTotals(s: StoreState, books: Account | undefined): Totals {
-  const counted = new Map<string, Contribution>();
+function fullTotals(s: StoreState, books: Account | undefined, t: StateMemo): ViewAccount {
+  const counted = t.counted;
+  counted.clear();
   let pnl = 0n;
   let position = 0;
   let notional = 0;
@@ -220,17 +207,19 @@ function fullTotals(s: StoreState, books: Account | undefined): Totals {
     position += c.position;
     notional += c.notional;
   }
-  return {
-    state: s,
-    markets: s.markets,
-    books,
-    version: books === undefined ? -1 : books.version,
-    counted,
-    pnl,
-    position,
-    notional,
-    view: accountView(s, pnl, position, notional, null),
-  };
+  t.books = books;
+  t.version = books === undefined ? -1 : books.version;
+  t.pnl = pnl;
+  t.position = position;
+  t.notional = notional;
+  return settled(s, t);
+}
+
+/** The memo's sums are those of `s` now: remember the state and the view of the sums. */
+function settled(s: StoreState, t: StateMemo): ViewAccount {
+  t.state = s;
+  t.markets = s.markets;
+  return (t.view = accountView(s, t.pnl, t.position, t.notional, t.view));
 }
 
 /** The view of the sums: the last one when nothing it shows changed. */
@@ -243,59 +232,50 @@ function accountView(s: StoreState, pnl: bigint, position: number, notional: num
 }
 
 function accountOf(s: StoreState, books: Account | undefined): ViewAccount {
-  const t = totals;
-  const version = books === undefined ? -1 : books.version;
-  if (t === null || t.books !== books || t.version !== version) return (totals = fullTotals(s, books)).view;
-  if (t.state === s) return t.view;
+  const t = s.memo;
+  if (t.state === s && t.books === books && t.version === (books === undefined ? -1 : books.version)) return t.view!;
   const prev = t.markets;
-  if (prev === s.markets) {
-    // the markets are the same (a balance or venue-call event): only the collateral can differ
-  } else if (prev instanceof PersistentMap && s.markets instanceof PersistentMap && s.markets.bucketsChangedSince(prev) <= INCREMENTAL_BUCKETS) {
-    (s.markets as PersistentMap<MarketState>).forEachChangeSince(prev as PersistentMap<MarketState>, (k, _before, after) => {
-      const old = t.counted.get(k);
-      if (old !== undefined) {
-        t.pnl -= old.pnl;
-        t.position -= old.position;
-        t.notional -= old.notional;
-        t.counted.delete(k);
-      }
-      if (after !== undefined) {
-        const c = contributionOf(after, books);
-        t.pnl += c.pnl;
-        t.position += c.position;
-        t.notional += c.notional;
-        t.counted.set(k, c);
-      }
-    });
-    if (!Number.isSafeInteger(t.position) || !Number.isSafeInteger(t.notional)) return (totals = fullTotals(s, books)).view;
-  } else {
-    return (totals = fullTotals(s, books)).view;
-  }
-  t.state = s;
-  t.markets = s.markets;
-  t.view = accountView(s, t.pnl, t.position, t.notional, t.view);
-  return t.view;
+  const next = s.markets;
+  if (prev === null || t.books !== books || t.version !== (books === undefined ? -1 : books.version)) return fullTotals(s, books, t);
+  if (prev === next) return settled(s, t); // the same markets (a balance or venue-call event): only the collateral can differ
+  if (!(prev instanceof PersistentMap && next instanceof PersistentMap)) return fullTotals(s, books, t);
+  (next as PersistentMap<MarketState>).forEachChangeSince(prev as PersistentMap<MarketState>, (k, _before, after) => {
+    const old = t.counted.get(k);
+    if (old !== undefined) {
+      t.pnl -= old.pnl;
+      t.position -= old.position;
+      t.notional -= old.notional;
+      t.counted.delete(k);
+    }
+    if (after !== undefined) {
+      const c = contributionOf(after, books);
+      t.pnl += c.pnl;
+      t.position += c.position;
+      t.notional += c.notional;
+      t.counted.set(k, c);
+    }
+  });
+  if (!Number.isSafeInteger(t.position) || !Number.isSafeInteger(t.notional)) return fullTotals(s, books, t);
+  return settled(s, t);
 }
 
-/** The account totals of a state, kept incrementally (see above): what every market's view shows. */
+/** The account totals of a state, kept incrementally in its store's memo (see above): what every market's view shows. */
 export function accountTotals(s: StoreState, books?: Account): ViewAccount {
   return accountOf(s, books);
 }
 
 /** The same totals summed over every market (no incremental state): the reference the tests compare with. */
 export function accountTotalsSummed(s: StoreState, books?: Account): ViewAccount {
-  return fullTotals(s, books).view;
+  return fullTotals(s, books, new StateMemo());
 }
 
-/** The account totals with the books' PnL (one object per distinct PnL, not per tick). */
-let booksBase: ViewAccount | null = null;
-let booksView: ViewAccount | null = null;
-function withBooksPnl(totals: ViewAccount, books: Account): ViewAccount {
+/** The account totals with the books' PnL (one object per distinct PnL, not per tick), kept in the store's memo. */
+function withBooksPnl(totals: ViewAccount, books: Account, t: StateMemo): ViewAccount {
   const pnl = Number(books.pnl());
-  if (booksBase === totals && booksView !== null && booksView.pnl === pnl) return booksView;
-  booksBase = totals;
-  booksView = { collateral: totals.collateral, pnl, worstCasePosition: totals.worstCasePosition, worstCaseNotional: totals.worstCaseNotional };
-  return booksView;
+  if (t.booksBase === totals && t.booksView !== null && t.booksView.pnl === pnl) return t.booksView;
+  t.booksBase = totals;
+  t.booksView = { collateral: totals.collateral, pnl, worstCasePosition: totals.worstCasePosition, worstCaseNotional: totals.worstCaseNotional };
+  return t.booksView;
 }
 
 function venueOf(s: StoreState, now: number, windowMs: number): ViewVenueHealth {
@@ -321,38 +301,15 @@ export function selectMarketView(s: StoreState, marketId: Bytes32, now: number, 
   const totals = accountOf(s, books);
   const memo = memoOf(m);
   // the books' PnL when given (the account's one figure), else the store's own arithmetic (tools, tests)
-  const account = books === undefined ? totals : withBooksPnl(totals, books);
+  const account = books === undefined ? totals : withBooksPnl(totals, books, s.memo);
   const pnl = books === undefined ? pnlOf(m, memo) : books.marketPnl(m.marketId);
   const o = m.oracle;
   const oracle = o ? { probability: o.probability, confidence: o.confidence, updatedAt: o.updatedAt, ageMs: Math.max(0, now - o.updatedAt) } : null;
-  // Two literals rather than a conditional spread: `slug` is present only when known, and a spread
-  // that may add a key sends the object down V8's slow path on every tick.
-  if (m.slug !== undefined) {
-    return {
-      marketId: m.marketId,
-      slug: m.slug,
-      tick: m.tick,
-      minSize: m.minSize,
-      deadline: m.deadline,
-      status: m.status,
-      now,
-      book: bookOf(m, memo),
-      streamLastEventAt: m.streamLastEventAt,
-      trades: m.trades,
-      midHistory: m.midHistory,
-      position: positionOf(m, memo, books),
-      quotes: quotesOf(m, memo),
-      oracle,
-      pnl: { realised: Number(pnl.realised), unrealised: Number(pnl.unrealised) },
-      account,
-      venue: venueOf(s, now, venueWindowMs),
-      flags: { migrationActive: m.blocked === 'migration' },
-      edge: edgeView(m, now),
-      memo,
-    };
-  }
+  // `slug` in every view (undefined when unknown): one object shape for every market (a key added
+  // only when known sent the object down V8's slow path)
   return {
     marketId: m.marketId,
+    slug: m.slug,
     tick: m.tick,
     minSize: m.minSize,
     deadline: m.deadline,

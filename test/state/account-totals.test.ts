@@ -169,3 +169,33 @@ test('with the account books: the incremental totals equal the full sum after ev
   }
   assert.ok(fills > 100);
 });
+
+test('two stores keep their own totals: viewing one does not make the other sum every market again', () => {
+  const r = rng(7);
+  let seq = 0;
+  const nonce = (): Bytes32 => `0x${(++seq).toString(16).padStart(64, '0')}` as Bytes32;
+  const a = new StateStore();
+  const b = new StateStore();
+  const liveA = new Map<Bytes32, Bytes32>();
+  const liveB = new Map<Bytes32, Bytes32>();
+  for (let i = 0; i < 300; i++) {
+    a.dispatch(randomEvent(r, 40, i + 1, nonce, liveA));
+    b.dispatch(randomEvent(r, 40, i + 1, nonce, liveB));
+  }
+  const ta = accountTotals(a.state);
+  const tb = accountTotals(b.state);
+  assert.notEqual(a.state.memo, b.state.memo, 'each store its own memo');
+  // each store's totals are remembered with its states: asking again after the other store answers
+  // from what was kept (the same object), and the figures are each store's own full sum
+  assert.equal(accountTotals(a.state), ta);
+  assert.equal(accountTotals(b.state), tb);
+  assert.deepEqual(ta, accountTotalsSummed(a.state));
+  assert.deepEqual(tb, accountTotalsSummed(b.state));
+  // one more event on each, read alternately: still each store's own sums
+  for (let i = 300; i < 400; i++) {
+    a.dispatch(randomEvent(r, 40, i + 1, nonce, liveA));
+    assert.deepEqual(accountTotals(a.state), accountTotalsSummed(a.state), `a, event ${i}`);
+    b.dispatch(randomEvent(r, 40, i + 1, nonce, liveB));
+    assert.deepEqual(accountTotals(b.state), accountTotalsSummed(b.state), `b, event ${i}`);
+  }
+});

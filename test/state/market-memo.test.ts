@@ -117,21 +117,23 @@ function readAndDrop(n: number): WeakRef<object>[] {
     const v = readAll(store, id, 1010);
     refs.push(new WeakRef(v.book!), new WeakRef(othersBook(v)!), new WeakRef(v.quotes), new WeakRef(v.edge!.markouts));
   }
+  // the account totals summed over the store's states, and the last state they were summed for
+  refs.push(new WeakRef(store.state), new WeakRef(store.state.memo.counted));
   return refs;
 }
 
-test('what a dropped store’s markets derived is held by nothing else (no process-wide table)', async () => {
+test('what a dropped store’s markets and states derived is held by nothing else (no process-wide table, no module-level totals)', async () => {
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
   // a backtest's store of many markets, read as a run reads them, then dropped
   const refs = readAndDrop(50);
-  // the account totals keep the last state they summed (src/state/market-view.ts accountTotals): move them on
-  const other = new StateStore();
-  quoted(other, M, 1000);
-  selectMarketView(other.state, M, 1010);
   // WeakRef targets stay alive until the current job ends
   await new Promise((res) => setImmediate(res));
   gc();
   gc();
-  assert.equal(refs.filter((r) => r.deref() !== undefined).length, 0, 'every derived book, quote list and markout list collected with the store');
+  assert.equal(
+    refs.filter((r) => r.deref() !== undefined).length,
+    0,
+    'every derived book, quote list, markout list and the account totals collected with the store',
+  );
 });
