@@ -11,8 +11,8 @@
  *
  * Per market (markets with enough trades) and pooled (all trades, the time span × markets).
  */
-import { L2Book } from '../core/l2-book.ts';
-import { KIND_CLEAR, KIND_LEVEL, KIND_TRADE, KIND_XCLEAR, KIND_XLEVEL } from './recording/columns.ts';
+import { KIND_TRADE } from './recording/columns.ts';
+import { othersRows } from './others-rows.ts';
 import type { ReplaySource } from './replay-source.ts';
 
 export interface IntensityPoint {
@@ -109,9 +109,8 @@ function fit(market: string, depths: readonly number[], seconds: number, minTrad
 export function calibrateIntensity(source: ReplaySource, minTrades = 5): CalibrationResult {
   const { cols, rows } = source;
   const n = cols.markets.length;
-  const exact = new Uint8Array(n);
-  for (let i = 0; i < cols.rows; i++) if (cols.kind[i]! === KIND_XLEVEL || cols.kind[i]! === KIND_XCLEAR) exact[cols.market[i]!] = 1;
-  const books = source.ticks.map((tick) => new L2Book({ tick: Math.min(tick, 1_000) }));
+  const others = othersRows(source);
+  const books = others.books;
   const depths: number[][] = Array.from({ length: n }, () => []);
   let first = Infinity;
   let last = -Infinity;
@@ -121,9 +120,7 @@ export function calibrateIntensity(source: ReplaySource, minTrades = 5): Calibra
     const t = cols.lts[r]!;
     if (t < first) first = t;
     if (t > last) last = t;
-    let kind = cols.kind[r]!;
-    if (exact[m] === 1) kind = kind === KIND_XLEVEL ? KIND_LEVEL : kind === KIND_XCLEAR ? KIND_CLEAR : kind === KIND_TRADE ? KIND_TRADE : -1;
-    else if (kind === KIND_XLEVEL || kind === KIND_XCLEAR) kind = -1;
+    const kind = others.kindAt(r);
     const b = books[m]!;
     if (kind === KIND_TRADE) {
       const bid = b.bestBid();
@@ -131,15 +128,7 @@ export function calibrateIntensity(source: ReplaySource, minTrades = 5): Calibra
       if (bid > 0 && ask > 0 && ask > bid) depths[m]!.push(Math.abs(cols.price[r]! - (bid + ask) / 2) / source.ticks[m]!);
       continue;
     }
-    try {
-      if (kind === KIND_CLEAR) b.clear();
-      else if (kind === KIND_LEVEL) {
-        if (cols.side[r] === 0) b.applyBid(cols.price[r]!, cols.size[r]!);
-        else b.applyAsk(cols.price[r]!, cols.size[r]!);
-      }
-    } catch {
-      // a level the book cannot hold: skipped, as the replay does
-    }
+    others.apply(r, kind);
   }
   const seconds = Math.max(0, (last - first) / 1000);
   const markets: IntensityFit[] = [];

@@ -13,9 +13,10 @@
  * The mid is the book's (a drop-copy recording: the others' book, which is the whole book when no bot
  * is recorded). Rows are walked in local-time order.
  */
-import { L2Book } from '../core/l2-book.ts';
-import { KIND_CLEAR, KIND_LEVEL, KIND_TRADE, KIND_XCLEAR, KIND_XLEVEL } from './recording/columns.ts';
+import { KIND_CLEAR, KIND_LEVEL, KIND_TRADE } from './recording/columns.ts';
+import { othersRows } from './others-rows.ts';
 import type { ReplaySource } from './replay-source.ts';
+import { lastAtOrBefore } from '../core/last-at-or-before.ts';
 
 export interface MarkoutCi {
   readonly centsPerShare: number;
@@ -59,28 +60,12 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[i]!;
 }
 
-/** Index of the last time ≤ t in an ascending array, −1 when none. */
-function lastAtOrBefore(ts: readonly number[], t: number): number {
-  let lo = 0;
-  let hi = ts.length - 1;
-  let ans = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (ts[mid]! <= t) {
-      ans = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return ans;
-}
-
 export function flowStats(source: ReplaySource): FlowStats {
   const { cols, rows } = source;
   const n = cols.markets.length;
   // a market with drop-copy rows is measured on them (the others' book), else on the public book
-  const exact = new Uint8Array(n);
-  for (let i = 0; i < cols.rows; i++) if (cols.kind[i]! === KIND_XLEVEL || cols.kind[i]! === KIND_XCLEAR) exact[cols.market[i]!] = 1;
-  const books = source.ticks.map((tick) => new L2Book({ tick: Math.min(tick, 1_000) }));
+  const others = othersRows(source);
+  const books = others.books;
   const midT: number[][] = Array.from({ length: n }, () => []);
   const midV: number[][] = Array.from({ length: n }, () => []);
   const trades: { m: number; t: number; p: number; s: number; takerBuy: boolean }[] = [];
@@ -92,22 +77,14 @@ export function flowStats(source: ReplaySource): FlowStats {
     const t = cols.lts[r]!;
     first = Math.min(first, t);
     last = Math.max(last, t);
-    let kind = cols.kind[r]!;
-    if (exact[m] === 1) kind = kind === KIND_XLEVEL ? KIND_LEVEL : kind === KIND_XCLEAR ? KIND_CLEAR : kind === KIND_TRADE ? KIND_TRADE : -1;
-    else if (kind === KIND_XLEVEL || kind === KIND_XCLEAR) kind = -1;
+    const kind = others.kindAt(r);
     if (kind === KIND_TRADE) {
       trades.push({ m, t, p: cols.price[r]!, s: cols.size[r]!, takerBuy: cols.side[r] === 0 });
       continue;
     }
     if (kind !== KIND_LEVEL && kind !== KIND_CLEAR) continue;
     const b = books[m]!;
-    try {
-      if (kind === KIND_CLEAR) b.clear();
-      else if (cols.side[r] === 0) b.applyBid(cols.price[r]!, cols.size[r]!);
-      else b.applyAsk(cols.price[r]!, cols.size[r]!);
-    } catch {
-      continue;
-    }
+    if (!others.apply(r, kind)) continue;
     const bid = b.bestBid();
     const ask = b.bestAsk();
     if (!(bid > 0 && ask > 0 && ask > bid)) continue;

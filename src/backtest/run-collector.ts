@@ -4,6 +4,7 @@
  * each market's recorded mid (for markouts), and samples at a fixed interval (mid, own best quotes,
  * inventory, PnL) for the report's charts and statistics.
  */
+import { lastAtOrBefore } from '../core/last-at-or-before.ts';
 import { applyFill, FLAT, toMicro, unrealisedScaled, type PositionState } from '../state/position.ts';
 import { addFill, attributionMicro, NO_ATTRIBUTION, type AttributionComponents, type AttributionState } from '../state/pnl-attribution.ts';
 import type { Regime } from '../strategy/types.ts';
@@ -157,17 +158,7 @@ export class RunCollector {
 
   /** The recorded mid of market m at time t (last change at or before t), NaN before the first. */
   midAt(m: number, t: number): number {
-    const ts = this.midT[m]!;
-    let lo = 0;
-    let hi = ts.length - 1;
-    let ans = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (ts[mid]! <= t) {
-        ans = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
+    const ans = lastAtOrBefore(this.midT[m]!, t);
     return ans < 0 ? NaN : this.midV[m]![ans]!;
   }
 }

@@ -67,6 +67,7 @@ const claimPayout = fm.claimPayout;
 const reject = vo.reject;
 const validateMarketConfig = vo.validateMarketConfig;
 const validateOrderFields = vo.validateOrderFields;
+const validateOrder = vo.validateOrder;
 type LimitState = fm.LimitState;
 const OrderPool = op.OrderPool;
 type OrderPool = op.OrderPool;
@@ -816,21 +817,7 @@ export class MatchingEngine implements Engine {
     if (mk.status !== 'open') return reject('MARKET_NOT_OPEN', 'market', `market is ${mk.status}`);
     const trader = o.trader;
     if (!Number.isInteger(trader) || trader < 0 || trader >= this.ledger.traders) return reject('UNKNOWN_TRADER', 'trader', `no trader ${String(trader)}`);
-    const bad = validateOrderFields(
-      o.outcome,
-      o.kind,
-      o.price,
-      o.maxShares,
-      o.minSharesOut,
-      o.maxCollateralIn,
-      o.minCollateralOut,
-      o.maxFee,
-      o.timeInForce,
-      o.makerRole,
-      o.expiry,
-      o.nowMs,
-      mk.config,
-    );
+    const bad = validateOrder(o, mk.config);
     if (bad) return bad;
     const ledger = this.ledger;
     if (o.kind === KIND_SELL_INVENTORY) {

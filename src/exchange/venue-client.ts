@@ -22,12 +22,10 @@
  * `classify(err)` in ./client/classify.ts says retry / backoff / halt / fail. Creates answer `{duplicate: true}`
  * when a retry finds the order already placed. Prices come back in integer 1e-6 units, sizes in 1e-6 shares.
  */
-import type { Logger } from '../core/logger.ts';
 import type { BookPriceUnits, BookSizeUnits } from '../model/book.ts';
 import { chainByName, MAINNET, type ChainConfig, type ChainName } from './chains.ts';
 import * as activity from './client/activity.ts';
 import * as balance from './client/balance.ts';
-import type { RetryPolicy } from './client/backoff.ts';
 import type { ClientContext } from './client/context.ts';
 import * as gasless from './client/gasless.ts';
 import * as marketData from './client/market-data.ts';
@@ -39,31 +37,19 @@ import * as ordersRead from './client/orders-read.ts';
 import * as ordersWrite from './client/orders-write.ts';
 import * as portfolio from './client/portfolio.ts';
 import * as questions from './client/questions.ts';
-import type { PacingOptions, RateLimitState } from './client/rate-limit.ts';
-import { Transport, type ResponseTiming } from './client/transport.ts';
+import type { RateLimitState } from './client/rate-limit.ts';
+import { Transport, type TransportOptions } from './client/transport.ts';
 
-export interface VenueClientOptions {
+/** The transport's options (key, retry, timeouts, injected sleep and clock, pacing, pool, latency hook) and the venue's. */
+export interface VenueClientOptions extends Omit<TransportOptions, 'baseUrl'> {
   /** 'mainnet' (default) or 'testnet'; ignored for the URL when `baseUrl` is given */
   chain?: ChainName | ChainConfig;
   /** any venue base, used as is (e.g. the local exchange's `http://127.0.0.1:8787/v2`) */
   baseUrl?: string;
-  apiKey?: string;
-  logger?: Logger;
-  retry?: Partial<RetryPolicy>;
-  /** per-attempt timeout, ms (default 10 000) */
-  timeoutMs?: number;
-  /** injected for tests and virtual time */
-  sleep?: (ms: number) => Promise<void>;
-  now?: () => number;
-  random?: () => number;
-  pacing?: PacingOptions;
   /** units of book/quote/outcome prices (default 'auto', see client/normalize-orderbook.ts) */
   priceUnits?: BookPriceUnits;
   /** units of book sizes (default 'shares') */
   sizeUnits?: BookSizeUnits;
-  connections?: number;
-  /** every attempt's method, endpoint template, status and latency (API latency metric) */
-  onResponse?: (r: ResponseTiming) => void;
 }
 
 type Rest<F> = F extends (ctx: ClientContext, ...args: infer A) => infer R ? (...args: A) => R : never;

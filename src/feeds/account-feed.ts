@@ -5,28 +5,21 @@
  * nothing in are synced to zero, so a position closed elsewhere does not linger.
  */
 import type { Observable } from 'rxjs';
-import type { Clock } from '../core/clock.ts';
-import type { Logger } from '../core/logger.ts';
 import type { BalanceSummary } from '../exchange/client/balance.ts';
 import type { Address, Bytes32 } from '../model/order.ts';
 import { feedEvent, type FeedEvent } from './feed-event.ts';
-import type { FeedHealth } from './feed-health.ts';
 import { idsOf, type MarketIds } from './market-ids.ts';
-import { pollFeed } from './poll-feed.ts';
+import { pollFeed, pollOf, type PollTiming } from './poll-feed.ts';
 
 export interface BalanceSource {
   balance: { summary(owner: Address): Promise<BalanceSummary> };
 }
 
-export interface AccountFeedOptions {
+export interface AccountFeedOptions extends PollTiming {
   client: BalanceSource;
   trader: Address;
   /** a fixed list, or a getter read at every poll (markets start and retire while the feed runs) */
   marketIds: MarketIds;
-  clock: Clock;
-  intervalMs: number;
-  health?: FeedHealth;
-  logger?: Logger;
 }
 
 const SOURCE = 'account';
@@ -70,12 +63,5 @@ export function accountReader(opts: Pick<AccountFeedOptions, 'client' | 'trader'
  * one poll, so a position sync rarely lands before the fill that explains it.
  */
 export function accountFeed(opts: AccountFeedOptions): Observable<FeedEvent> {
-  return pollFeed({
-    name: SOURCE,
-    clock: opts.clock,
-    intervalMs: opts.intervalMs,
-    ...(opts.health ? { health: opts.health } : {}),
-    ...(opts.logger ? { logger: opts.logger } : {}),
-    read: accountReader(opts),
-  });
+  return pollFeed(pollOf(SOURCE, opts, accountReader(opts)));
 }

@@ -24,7 +24,7 @@ import { START, type ActivityPosition, type PositionStore } from './activity-cur
 import { feedEvent, venueMs, type FeedEvent } from './feed-event.ts';
 import type { FeedHealth } from './feed-health.ts';
 import { idsOf, type MarketIds } from './market-ids.ts';
-import { pollFeed } from './poll-feed.ts';
+import { pollFeed, pollOf } from './poll-feed.ts';
 
 export interface ActivitySource {
   activity: { list(p?: ActivityParams): Promise<ActivityPage> };
@@ -133,12 +133,5 @@ export function activityFeed(opts: ActivityFeedOptions): Observable<FeedEvent> {
     }
     return out;
   }
-  return pollFeed({
-    name: SOURCE,
-    clock: opts.clock,
-    intervalMs: opts.intervalMs,
-    read,
-    ...(opts.health ? { health: opts.health } : {}),
-    ...(opts.logger ? { logger: opts.logger } : {}),
-  });
+  return pollFeed(pollOf(SOURCE, opts, read));
 }

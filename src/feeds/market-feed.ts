@@ -5,34 +5,18 @@
  * market on time.
  */
 import type { Observable } from 'rxjs';
-import type { Clock } from '../core/clock.ts';
-import type { Logger } from '../core/logger.ts';
 import type { MarketInfo } from '../exchange/client/parse-market.ts';
 import type { Bytes32 } from '../model/order.ts';
 import { ONE } from '../model/units.ts';
 import { feedEvent, venueMs, type FeedEvent } from './feed-event.ts';
-import type { FeedHealth } from './feed-health.ts';
-import { idsOf, perRound, PollRounds, pruneTo, type MarketIds } from './market-ids.ts';
-import { pollFeed } from './poll-feed.ts';
+import { marketPollFeed, type MarketPollOptions } from './poll-feed.ts';
 
 export interface MarketSource {
   markets: { get(id: string): Promise<MarketInfo> };
 }
 
-export interface MarketFeedOptions {
+export interface MarketFeedOptions extends MarketPollOptions {
   client: MarketSource;
-  /** a fixed list, or a getter read at every poll (markets start and retire while the feed runs) */
-  marketIds: MarketIds;
-  clock: Clock;
-  intervalMs: number;
-  /**
-   * markets read a second at most, on average (`feeds.marketReadsPerSecond`): with more markets than
-   * a round of `intervalMs` may read, each round reads the next ones in turn (default: every market
-   * every round)
-   */
-  readsPerSecond?: number;
-  health?: FeedHealth;
-  logger?: Logger;
 }
 
 const SOURCE = 'markets';
@@ -49,28 +33,8 @@ export function marketEvent(marketId: Bytes32, m: MarketInfo, now: number): Feed
 }
 
 export function marketFeed(opts: MarketFeedOptions): Observable<FeedEvent> {
-  const last = new Map<string, string>();
-  const rounds = opts.readsPerSecond === undefined ? null : new PollRounds(perRound(opts.readsPerSecond, opts.intervalMs));
-  async function read(): Promise<FeedEvent[]> {
-    const out: FeedEvent[] = [];
-    const all = idsOf(opts.marketIds);
-    pruneTo(last, all);
-    const ids = rounds ? rounds.next(all) : all;
-    for (const id of ids) {
-      const m = await opts.client.markets.get(id);
-      const sig = `${m.slug}|${m.status}|${m.deadline}|${m.outcome}`;
-      if (last.get(id.toLowerCase()) === sig) continue;
-      last.set(id.toLowerCase(), sig);
-      out.push(marketEvent(id, m, opts.clock.now()));
-    }
-    return out;
-  }
-  return pollFeed({
-    name: SOURCE,
-    clock: opts.clock,
-    intervalMs: opts.intervalMs,
-    read,
-    ...(opts.health ? { health: opts.health } : {}),
-    ...(opts.logger ? { logger: opts.logger } : {}),
+  return marketPollFeed(SOURCE, opts, async (id) => {
+    const m = await opts.client.markets.get(id);
+    return { sig: `${m.slug}|${m.status}|${m.deadline}|${m.outcome}`, event: marketEvent(id, m, opts.clock.now()) };
   });
 }

@@ -29,7 +29,7 @@ import { VenueError } from '../exchange/client/errors.ts';
 import { remainingShares, totalShares } from '../orders/venue-order-shares.ts';
 import { feedEvent, venueMs, type FeedEvent } from './feed-event.ts';
 import type { FeedHealth } from './feed-health.ts';
-import { pollFeed } from './poll-feed.ts';
+import { pollFeed, pollOf } from './poll-feed.ts';
 import { NO_FEES, type FeeSpec } from '../engine/fill-fee.ts';
 import { fillPart } from './fill-part.ts';
 
@@ -297,12 +297,5 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
 
 export function ownOrdersFeed(opts: OwnOrdersFeedOptions): Observable<FeedEvent> {
   const read = ownOrdersReader(opts);
-  return pollFeed({
-    name: SOURCE,
-    clock: opts.clock,
-    intervalMs: opts.intervalMs,
-    read,
-    ...(opts.health ? { health: opts.health } : {}),
-    ...(opts.logger ? { logger: opts.logger } : {}),
-  });
+  return pollFeed(pollOf(SOURCE, opts, read));
 }

@@ -9,16 +9,74 @@ import type { Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
 import type { FeedEvent } from './feed-event.ts';
 import type { FeedHealth } from './feed-health.ts';
+import type { Bytes32 } from '../model/order.ts';
+import { idsOf, perRound, PollRounds, pruneTo, type MarketIds } from './market-ids.ts';
 
-export interface PollFeedOptions {
-  name: string;
+/** What every polling feed takes besides its source: the clock, the interval, where health and logs go. */
+export interface PollTiming {
   clock: Clock;
   intervalMs: number;
-  read: () => Promise<FeedEvent[]>;
   health?: FeedHealth;
+  logger?: Logger;
+}
+
+/** A per-market polling feed's markets, and its read budget. */
+export interface MarketPollOptions extends PollTiming {
+  /** a fixed list, or a getter read at every poll (markets start and retire while the feed runs) */
+  marketIds: MarketIds;
+  /**
+   * markets read a second at most, on average (`feeds.marketReadsPerSecond`): with more markets than
+   * a round of `intervalMs` may read, each round reads the next ones in turn (default: every market
+   * every round)
+   */
+  readsPerSecond?: number;
+}
+
+export interface PollFeedOptions extends PollTiming {
+  name: string;
+  read: () => Promise<FeedEvent[]>;
   /** stale after this many ms without a good read (default 3 × interval) */
   staleAfterMs?: number;
-  logger?: Logger;
+}
+
+/** The poll of a feed named `name` that calls `read` on the feed's timing (its own options). */
+export function pollOf(name: string, timing: PollTiming, read: () => Promise<FeedEvent[]>): PollFeedOptions {
+  return {
+    name,
+    clock: timing.clock,
+    intervalMs: timing.intervalMs,
+    read,
+    ...(timing.health ? { health: timing.health } : {}),
+    ...(timing.logger ? { logger: timing.logger } : {}),
+  };
+}
+
+/**
+ * A per-market poll that emits a market's event only when it changed: `readOne` reads one market and
+ * returns its event with a signature of what matters in it (null: nothing to emit); each round reads
+ * every market, or the next ones in turn under `readsPerSecond`.
+ */
+export function marketPollFeed(
+  name: string,
+  opts: MarketPollOptions,
+  readOne: (id: Bytes32) => Promise<{ sig: string; event: FeedEvent } | null>,
+): Observable<FeedEvent> {
+  const last = new Map<string, string>();
+  const rounds = opts.readsPerSecond === undefined ? null : new PollRounds(perRound(opts.readsPerSecond, opts.intervalMs));
+  async function read(): Promise<FeedEvent[]> {
+    const out: FeedEvent[] = [];
+    const all = idsOf(opts.marketIds);
+    pruneTo(last, all);
+    const ids = rounds ? rounds.next(all) : all;
+    for (const id of ids) {
+      const r = await readOne(id);
+      if (!r || last.get(id.toLowerCase()) === r.sig) continue;
+      last.set(id.toLowerCase(), r.sig);
+      out.push(r.event);
+    }
+    return out;
+  }
+  return pollFeed(pollOf(name, opts, read));
 }
 
 export function pollFeed(opts: PollFeedOptions): Observable<FeedEvent> {

@@ -6,26 +6,15 @@
  * balance read does not lose the fills read before it (see tradingReader).
  */
 import type { Observable } from 'rxjs';
-import type { Clock } from '../core/clock.ts';
-import type { Logger } from '../core/logger.ts';
-import type { Address, Bytes32 } from '../model/order.ts';
-import { accountReader, type BalanceSource } from './account-feed.ts';
-import type { FeedHealth } from './feed-health.ts';
+import type { Bytes32 } from '../model/order.ts';
+import { accountReader, type AccountFeedOptions, type BalanceSource } from './account-feed.ts';
 import type { FeedEvent } from './feed-event.ts';
 import { ownOrdersReader, type OrdersSource } from './own-orders-feed.ts';
-import type { MarketIds } from './market-ids.ts';
-import { pollBatches, pollFeed } from './poll-feed.ts';
+import { pollBatches, pollFeed, pollOf } from './poll-feed.ts';
 import type { FeeSpec } from '../engine/fill-fee.ts';
 
-export interface TradingFeedOptions {
+export interface TradingFeedOptions extends Omit<AccountFeedOptions, 'client'> {
   client: OrdersSource & BalanceSource;
-  trader: Address;
-  /** a fixed list, or a getter read at every poll (markets start and retire while the feed runs) */
-  marketIds: MarketIds;
-  clock: Clock;
-  intervalMs: number;
-  health?: FeedHealth;
-  logger?: Logger;
   /** see OwnOrdersFeedOptions.isTracked */
   isTracked?: (nonce: Bytes32, marketId?: Bytes32) => boolean;
   /** see OwnOrdersFeedOptions.seed (the ledger's catch-up) */
@@ -55,24 +44,10 @@ export function tradingReader(opts: Omit<TradingFeedOptions, 'intervalMs' | 'hea
 }
 
 export function tradingFeed(opts: TradingFeedOptions): Observable<FeedEvent> {
-  return pollFeed({
-    name: 'account',
-    clock: opts.clock,
-    intervalMs: opts.intervalMs,
-    read: tradingReader(opts),
-    ...(opts.health ? { health: opts.health } : {}),
-    ...(opts.logger ? { logger: opts.logger } : {}),
-  });
+  return pollFeed(pollOf('account', opts, tradingReader(opts)));
 }
 
 /** The same poll, one array per read (fills first, then the balance read): see pollBatches. */
 export function tradingBatches(opts: TradingFeedOptions): Observable<readonly FeedEvent[]> {
-  return pollBatches({
-    name: 'account',
-    clock: opts.clock,
-    intervalMs: opts.intervalMs,
-    read: tradingReader(opts),
-    ...(opts.health ? { health: opts.health } : {}),
-    ...(opts.logger ? { logger: opts.logger } : {}),
-  });
+  return pollBatches(pollOf('account', opts, tradingReader(opts)));
 }

@@ -17,7 +17,8 @@
  * Units follow Prometheus conventions: seconds, and USDC / shares as floats (converted from the
  * integer units only here, at the edge).
  */
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { declareOn } from './declare.ts';
 import type { Clock } from '../core/clock.ts';
 import type { StoreState } from '../state/market-state.ts';
 import { marketPnl, reservedCollateral } from '../state/market-view.ts';
@@ -47,69 +48,42 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
   const p = opts.prefix ?? 'bookmaker_';
   const registry = new Registry();
   const r = [registry];
+  const d = declareOn(registry, p);
   let source: { state: () => StoreState; clock: Clock } | null = null;
   let books: Account | null = null;
   const marketLabel = (id: string, slug?: string): string => (opts.labelBySlug && slug ? slug : id);
 
   const m = {
     registry,
-    ordersSent: new Counter({
-      name: `${p}orders_sent_total`,
-      help: 'Orders sent to the venue by action (create, resend of the same signed order, cancel)',
-      labelNames: ['market', 'action'],
-      registers: r,
-    }),
-    ordersAccepted: new Counter({
-      name: `${p}orders_accepted_total`,
-      help: 'Creates the venue accepted; duplicate="true" when a 409 duplicate showed an earlier send had placed it',
-      labelNames: ['market', 'duplicate'],
-      registers: r,
-    }),
-    ordersCancelled: new Counter({ name: `${p}orders_cancelled_total`, help: 'Orders cancelled at the venue', labelNames: ['market'], registers: r }),
-    ordersRejected: new Counter({
-      name: `${p}orders_rejected_total`,
-      help: "Creates the venue refused, by the venue's code (a bounded set; unknown codes are 'other'; network, timeout, server-error when no answer had a code)",
-      labelNames: ['market', 'reason'],
-      registers: r,
-    }),
-    cancelsFailed: new Counter({
-      name: `${p}cancels_failed_total`,
-      help: 'Cancels that failed, by reason code',
-      labelNames: ['market', 'reason'],
-      registers: r,
-    }),
-    ordersAdopted: new Counter({
-      name: `${p}orders_adopted_total`,
-      help: 'Orders found at the venue and adopted into a quote slot by reconciliation',
-      labelNames: ['market'],
-      registers: r,
-    }),
-    reconciles: new Counter({ name: `${p}reconciles_total`, help: 'Reconciliations with the venue', registers: r }),
-    fills: new Counter({ name: `${p}fills_total`, help: 'Own fills', labelNames: ['market', 'side'], registers: r }),
-    fillShares: new Counter({ name: `${p}fill_volume_shares_total`, help: 'Shares filled', labelNames: ['market'], registers: r }),
-    fillNotional: new Counter({ name: `${p}fill_volume_usdc_total`, help: 'Notional filled, USDC', labelNames: ['market'], registers: r }),
-    fees: new Counter({ name: `${p}fees_usdc_total`, help: 'Fees paid, USDC', labelNames: ['market'], registers: r }),
-    riskDenials: new Counter({
-      name: `${p}risk_denials_total`,
-      help: 'Quotes trimmed or denied by the risk layer, by reason',
-      labelNames: ['market', 'reason'],
-      registers: r,
-    }),
-    requotesShed: new Counter({ name: `${p}requotes_shed_total`, help: 'Requotes not sent because of a venue back-off (429)', registers: r }),
-    backoffs: new Counter({ name: `${p}venue_backoffs_total`, help: 'Back-offs started after the venue rate-limited us', registers: r }),
-    venueCalls: new Counter({ name: `${p}venue_calls_total`, help: 'Order-manager venue calls by kind and result', labelNames: ['call', 'ok'], registers: r }),
-    marketsBlocked: new Counter({
-      name: `${p}market_blocks_total`,
-      help: 'Markets where quoting stopped (409 migration, halt)',
-      labelNames: ['market', 'reason'],
-      registers: r,
-    }),
-    streamReconnects: new Counter({ name: `${p}stream_reconnects_total`, help: 'Book stream reconnects', labelNames: ['market'], registers: r }),
-    bookEventsDropped: new Counter({
-      name: `${p}book_events_dropped_total`,
-      help: 'Book stream events dropped as malformed (bad JSON or fields, an unknown market status), each logged (sampled)',
-      registers: r,
-    }),
+    ordersSent: d.counter('orders_sent_total', 'Orders sent to the venue by action (create, resend of the same signed order, cancel)', ['market', 'action']),
+    ordersAccepted: d.counter(
+      'orders_accepted_total',
+      'Creates the venue accepted; duplicate="true" when a 409 duplicate showed an earlier send had placed it',
+      ['market', 'duplicate'],
+    ),
+    ordersCancelled: d.counter('orders_cancelled_total', 'Orders cancelled at the venue', ['market']),
+    ordersRejected: d.counter(
+      'orders_rejected_total',
+      "Creates the venue refused, by the venue's code (a bounded set; unknown codes are 'other'; network, timeout, server-error when no answer had a code)",
+      ['market', 'reason'],
+    ),
+    cancelsFailed: d.counter('cancels_failed_total', 'Cancels that failed, by reason code', ['market', 'reason']),
+    ordersAdopted: d.counter('orders_adopted_total', 'Orders found at the venue and adopted into a quote slot by reconciliation', ['market']),
+    reconciles: d.counter('reconciles_total', 'Reconciliations with the venue'),
+    fills: d.counter('fills_total', 'Own fills', ['market', 'side']),
+    fillShares: d.counter('fill_volume_shares_total', 'Shares filled', ['market']),
+    fillNotional: d.counter('fill_volume_usdc_total', 'Notional filled, USDC', ['market']),
+    fees: d.counter('fees_usdc_total', 'Fees paid, USDC', ['market']),
+    riskDenials: d.counter('risk_denials_total', 'Quotes trimmed or denied by the risk layer, by reason', ['market', 'reason']),
+    requotesShed: d.counter('requotes_shed_total', 'Requotes not sent because of a venue back-off (429)'),
+    backoffs: d.counter('venue_backoffs_total', 'Back-offs started after the venue rate-limited us'),
+    venueCalls: d.counter('venue_calls_total', 'Order-manager venue calls by kind and result', ['call', 'ok']),
+    marketsBlocked: d.counter('market_blocks_total', 'Markets where quoting stopped (409 migration, halt)', ['market', 'reason']),
+    streamReconnects: d.counter('stream_reconnects_total', 'Book stream reconnects', ['market']),
+    bookEventsDropped: d.counter(
+      'book_events_dropped_total',
+      'Book stream events dropped as malformed (bad JSON or fields, an unknown market status), each logged (sampled)',
+    ),
     // the three histograms on the hot path (every request, every caused send, every tick): ./fast-histogram.ts
     apiLatency: new FastHistogram({
       name: `${p}api_latency_seconds`,
@@ -136,17 +110,12 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
       buckets: [0, ...LATENCY_BUCKETS],
       registers: r,
     }),
-    booksDrift: new Counter({
-      name: `${p}books_drift_total`,
-      help: 'Balance reads whose tokens differed from the books (a read ahead of its fills, or fills the books never got), by market and outcome',
-      labelNames: ['market', 'outcome'],
-      registers: r,
-    }),
-    rateBudgetPressure: new Gauge({
-      name: `${p}rate_budget_pressure`,
-      help: 'Fraction of the order-rate budget in use (0 = idle, 1 = exhausted)',
-      registers: r,
-    }),
+    booksDrift: d.counter(
+      'books_drift_total',
+      'Balance reads whose tokens differed from the books (a read ahead of its fills, or fills the books never got), by market and outcome',
+      ['market', 'outcome'],
+    ),
+    rateBudgetPressure: d.gauge('rate_budget_pressure', 'Fraction of the order-rate budget in use (0 = idle, 1 = exhausted)'),
     setStateSource(state: () => StoreState, clock: Clock): void {
       source = { state, clock };
     },
@@ -165,44 +134,28 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
   };
   let readiness: (() => Record<string, boolean>) | null = null;
   let orderCalls: (() => { waiting: number; inFlight: number }) | null = null;
-  new Gauge({
-    name: `${p}order_calls_waiting`,
-    help: 'Order calls (bulk, cancel-replace, create) waiting, unsent, for a free in-flight slot of the live venue',
-    registers: r,
-    collect() {
-      if (orderCalls) this.set(orderCalls().waiting);
-    },
-  });
-  new Gauge({
-    name: `${p}order_calls_in_flight`,
-    help: "Order calls sent to the venue and not yet answered (at most the live venue's in-flight limit)",
-    registers: r,
-    collect() {
-      if (orderCalls) this.set(orderCalls().inFlight);
-    },
-  });
+  d.readGauge(
+    'order_calls_waiting',
+    'Order calls (bulk, cancel-replace, create) waiting, unsent, for a free in-flight slot of the live venue',
+    () => orderCalls?.().waiting,
+  );
+  d.readGauge(
+    'order_calls_in_flight',
+    "Order calls sent to the venue and not yet answered (at most the live venue's in-flight limit)",
+    () => orderCalls?.().inFlight,
+  );
   if (opts.defaultMetrics ?? true) {
     collectDefaultMetrics({ register: registry });
     // gauges named like counters fail `promtool check metrics`; their labelled forms
     // (nodejs_active_handles{type}, nodejs_active_requests{type}, nodejs_active_resources{type}) stay
     for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(name);
   }
-  new Gauge({
-    name: `${p}ready`,
-    help: '1 when feeds are live, orders reconciled and the bot not halted',
-    registers: r,
-    collect() {
-      if (readiness) this.set(Object.values(readiness()).every(Boolean) ? 1 : 0);
-    },
-  });
-  new Gauge({
-    name: `${p}halted`,
-    help: '1 after the kill switch or a broken invariant stopped quoting',
-    registers: r,
-    collect() {
-      const checks = readiness?.();
-      if (checks && 'notHalted' in checks) this.set(checks.notHalted ? 0 : 1);
-    },
+  d.readGauge('ready', '1 when feeds are live, orders reconciled and the bot not halted', () =>
+    readiness ? (Object.values(readiness()).every(Boolean) ? 1 : 0) : undefined,
+  );
+  d.readGauge('halted', '1 after the kill switch or a broken invariant stopped quoting', () => {
+    const checks = readiness?.();
+    return checks && 'notHalted' in checks ? (checks.notHalted ? 0 : 1) : undefined;
   });
 
   // Per-market gauges are read from the latest store snapshot at scrape time: nothing on the hot path.
@@ -278,30 +231,13 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
       this.set({ kind: 'fees' }, Number(f.fees) / MICRO);
     },
   });
-  new Gauge({
-    name: `${p}books_late_fills`,
-    help: "Fills older than a market's kept history (beyond the re-ordering window) applied out of venue order",
-    registers: r,
-    collect() {
-      if (books) this.set(books.late);
-    },
-  });
-  new Gauge({
-    name: `${p}books_drift_markets`,
-    help: 'Markets whose last balance read differs from the books (tokens held per market and outcome)',
-    registers: r,
-    collect() {
-      if (books) this.set(books.drifts().length === 0 ? 0 : new Set(books.drifts().map((d) => d.marketId)).size);
-    },
-  });
-  new Gauge({
-    name: `${p}collateral_usdc`,
-    help: 'Free collateral reported by the venue, USDC',
-    registers: r,
-    collect() {
-      const c = source?.state().collateral;
-      if (c !== undefined && c !== null) this.set(Number(c) / MICRO);
-    },
+  d.readGauge('books_late_fills', "Fills older than a market's kept history (beyond the re-ordering window) applied out of venue order", () => books?.late);
+  d.readGauge('books_drift_markets', 'Markets whose last balance read differs from the books (tokens held per market and outcome)', () =>
+    books ? (books.drifts().length === 0 ? 0 : new Set(books.drifts().map((d) => d.marketId)).size) : undefined,
+  );
+  d.readGauge('collateral_usdc', 'Free collateral reported by the venue, USDC', () => {
+    const c = source?.state().collateral;
+    return c !== undefined && c !== null ? Number(c) / MICRO : undefined;
   });
 
   // markouts, toxicity, flow, regime and PnL attribution: ./edge-metrics.ts

@@ -12,11 +12,13 @@
  *   const hm = registerHealthMetrics(registry, () => health);   // health may come later (null until then)
  *   hm.strategyErrors.inc({ market }); hm.strategySlow.inc({ market })
  */
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Gauge, type Registry } from 'prom-client';
+import { declareOn } from './declare.ts';
 import { HEALTH_STATES, type HealthModel } from '../health/health-model.ts';
 
 export function registerHealthMetrics(registry: Registry, health: () => HealthModel | null, prefix = 'bookmaker_') {
   const r = [registry];
+  const d = declareOn(registry, prefix);
   new Gauge({
     name: `${prefix}market_state`,
     help: `Health state per market: 1 for the current state, 0 for the others (${HEALTH_STATES.join(', ')})`,
@@ -42,37 +44,15 @@ export function registerHealthMetrics(registry: Registry, health: () => HealthMo
       for (const m of h.markets()) this.set({ market: m.marketId }, m.notQuotingMs / 1000);
     },
   });
-  new Gauge({
-    name: `${prefix}kill_switch_active`,
-    help: '1 once the kill switch fired (everything cancelled, the bot exits 3)',
-    registers: r,
-    collect() {
-      const h = health();
-      this.set(h?.killSwitch ? 1 : 0);
-    },
-  });
-  new Gauge({
-    name: `${prefix}not_quoting_grace_seconds`,
-    help: 'health.notQuotingGraceSeconds: a market that should quote and has had no live quote this long fails /readyz',
-    registers: r,
-    collect() {
-      const h = health();
-      if (h) this.set(h.graceSeconds);
-    },
-  });
+  d.readGauge('kill_switch_active', '1 once the kill switch fired (everything cancelled, the bot exits 3)', () => (health()?.killSwitch ? 1 : 0));
+  d.readGauge(
+    'not_quoting_grace_seconds',
+    'health.notQuotingGraceSeconds: a market that should quote and has had no live quote this long fails /readyz',
+    () => health()?.graceSeconds,
+  );
   return {
-    strategyErrors: new Counter({
-      name: `${prefix}strategy_errors_total`,
-      help: 'Strategy calls that threw or returned something that is not a list of quotes',
-      labelNames: ['market'],
-      registers: r,
-    }),
-    strategySlow: new Counter({
-      name: `${prefix}strategy_slow_total`,
-      help: 'Strategy calls (strategy + risk gate) slower than health.strategyBudgetMs',
-      labelNames: ['market'],
-      registers: r,
-    }),
+    strategyErrors: d.counter('strategy_errors_total', 'Strategy calls that threw or returned something that is not a list of quotes', ['market']),
+    strategySlow: d.counter('strategy_slow_total', 'Strategy calls (strategy + risk gate) slower than health.strategyBudgetMs', ['market']),
   };
 }
 

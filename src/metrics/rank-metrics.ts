@@ -10,7 +10,8 @@
  * markets that left the selection (or terms that became unknown) are removed, so the gauges show the
  * current selection and nothing else.
  */
-import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { declareOn } from './declare.ts';
 import { RANK_TERMS } from '../config/types.ts';
 import type { RankedScore, RankReport } from '../selection/ranker.ts';
 
@@ -20,26 +21,14 @@ export interface RankMetrics {
 }
 
 export function registerRankMetrics(registry: Registry, prefix = 'bookmaker_', label: (id: string, s: RankedScore) => string = (id) => id): RankMetrics {
-  const r = [registry];
-  const score = new Gauge({
-    name: `${prefix}market_rank_score`,
-    help: 'Rank score of each selected market (sum of weight x term; src/selection/score.ts)',
-    labelNames: ['market'],
-    registers: r,
-  });
-  const term = new Gauge({
-    name: `${prefix}market_rank_term`,
-    help: 'Each known rank term of each selected market, 0..1',
-    labelNames: ['market', 'term'],
-    registers: r,
-  });
-  const drops = new Counter({
-    name: `${prefix}market_rank_term_drops_total`,
-    help: 'Rank terms dropped for missing or bad data (one per market and refresh), by term and reason',
-    labelNames: ['term', 'reason'],
-    registers: r,
-  });
-  const requests = new Gauge({ name: `${prefix}market_rank_requests`, help: "Requests the last refresh's ranking spent (all rank entries)", registers: r });
+  const d = declareOn(registry, prefix);
+  const score = d.gauge('market_rank_score', 'Rank score of each selected market (sum of weight x term; src/selection/score.ts)', ['market']);
+  const term = d.gauge('market_rank_term', 'Each known rank term of each selected market, 0..1', ['market', 'term']);
+  const drops = d.counter('market_rank_term_drops_total', 'Rank terms dropped for missing or bad data (one per market and refresh), by term and reason', [
+    'term',
+    'reason',
+  ]);
+  const requests = d.gauge('market_rank_requests', "Requests the last refresh's ranking spent (all rank entries)");
   /** market label → the terms it has series for */
   let shown = new Map<string, Set<string>>();
   return {

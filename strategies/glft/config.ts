@@ -3,14 +3,11 @@
  * calibrate`, risk aversion, volatility (estimated from the mid history unless fixed), sizes in
  * shares, spreads in probability.
  */
-import { readEnum, readNumber, readObject, readOptionalNumber } from '../../src/core/fields.ts';
-import type { FairSource } from '../../src/strategy/fair-price.ts';
-import { FAIR_FROM, type FairFrom } from '../../src/strategy/others-book.ts';
+import { readNumber, readObject, readOptionalNumber } from '../../src/core/fields.ts';
+import { FAIR_KEYS, type FairConfig, readEwmaLambda, readFair } from '../../src/strategy/model-fields.ts';
 import { LADDER_KEYS, parseLadder, type LadderConfig } from '../../src/strategy/ladder-config.ts';
 
-export interface GlftConfig extends LadderConfig {
-  readonly fair: FairSource;
-  readonly fairFrom: FairFrom;
+export interface GlftConfig extends LadderConfig, FairConfig {
   /** fill intensity at the mid, per second (bookmaker calibrate) */
   readonly A: number;
   /** intensity decay per tick (bookmaker calibrate) */
@@ -24,20 +21,19 @@ export interface GlftConfig extends LadderConfig {
   readonly minSigma: number;
 }
 
-const KEYS = ['fair', 'fairFrom', 'A', 'k', 'gamma', 'xi', 'sigma', 'ewmaLambda', 'minSigma', ...LADDER_KEYS];
+const KEYS = [...FAIR_KEYS, 'A', 'k', 'gamma', 'xi', 'sigma', 'ewmaLambda', 'minSigma', ...LADDER_KEYS];
 
 export function parseGlftConfig(raw: unknown, path: string): GlftConfig {
   const o = readObject(raw ?? {}, path, KEYS);
   const ladder = parseLadder(o, path, 0.01);
   const cfg: GlftConfig = {
-    fair: readEnum<FairSource>(o, 'fair', path, ['mid', 'microprice'], 'mid'),
-    fairFrom: readEnum<FairFrom>(o, 'fairFrom', path, FAIR_FROM, 'others'),
+    ...readFair(o, path),
     A: readNumber(o, 'A', path, { min: 0, gt: true, max: 1e6 }, 0.5),
     k: readNumber(o, 'k', path, { min: 0, gt: true, max: 1e3 }, 0.5),
     gamma: readNumber(o, 'gamma', path, { min: 0, gt: true, max: 1000 }, 0.05),
     xi: readOptionalNumber(o, 'xi', path, { min: 0, gt: true, max: 1000 }),
     sigma: readOptionalNumber(o, 'sigma', path, { min: 0, gt: true, max: 1 }),
-    ewmaLambda: readNumber(o, 'ewmaLambda', path, { min: 0, gt: true, max: 1, lt: true }, 0.94),
+    ewmaLambda: readEwmaLambda(o, path),
     minSigma: readNumber(o, 'minSigma', path, { min: 0, max: 1 }, 0.0001),
     ...ladder,
   };

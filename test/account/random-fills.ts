@@ -1,22 +1,11 @@
 /** Random fills for the account and ledger tests: deterministic by seed. */
 import type { AccountFill } from '../../src/account/account.ts';
-
-/** a small deterministic generator (mulberry32) */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../../src/sim/rng.ts';
 
 export const M = (i: number): string => '0x' + i.toString(16).padStart(64, '0');
 
 export function randomFills(seed: number, n: number, markets = 4): AccountFill[] {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const out: AccountFill[] = [];
   for (let i = 0; i < n; i++) {
     out.push({

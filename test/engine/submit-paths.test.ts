@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import { MatchingEngine } from '../../src/engine/matching-engine.ts';
 import type { SubmitOrder } from '../../src/engine/types.ts';
 import { DEFAULT_MARKET_CONFIG } from '../../src/engine/types.ts';
-import { validateOrder, validateOrderFields } from '../../src/engine/validate-order.ts';
+import { validateOrder } from '../../src/engine/validate-order.ts';
 import { CENT, SHARE, limit, setup } from './helpers.ts';
 
 describe('submit: the direct rest of a fresh non-crossing GTC payer', () => {
@@ -102,8 +102,8 @@ describe('submit: orders of several object shapes', () => {
   });
 });
 
-describe('validateOrderFields', () => {
-  it('names the same field as validateOrder for every kind of bad order', () => {
+describe('validateOrder', () => {
+  it('refuses every kind of bad order, naming a field it changed', () => {
     const cfg = { ...DEFAULT_MARKET_CONFIG };
     const good = limit(0, 0, 'yes', 'buy', 40 * CENT, 2 * SHARE);
     const bad: Partial<Record<keyof SubmitOrder, unknown>>[] = [
@@ -130,24 +130,10 @@ describe('validateOrderFields', () => {
       {},
     ];
     for (const patch of bad) {
-      const o = { ...good, ...patch } as SubmitOrder;
-      const a = validateOrder(o, cfg);
-      const b = validateOrderFields(
-        o.outcome,
-        o.kind,
-        o.price,
-        o.maxShares,
-        o.minSharesOut,
-        o.maxCollateralIn,
-        o.minCollateralOut,
-        o.maxFee,
-        o.timeInForce,
-        o.makerRole,
-        o.expiry,
-        o.nowMs,
-        cfg,
-      );
-      assert.deepEqual(b, a, JSON.stringify(patch));
+      const r = validateOrder({ ...good, ...patch } as SubmitOrder, cfg);
+      const fields = Object.keys(patch);
+      if (fields.length === 0) assert.equal(r, null);
+      else assert.ok(r && fields.includes(r.field), `${JSON.stringify(patch)} → ${JSON.stringify(r)}`);
     }
     assert.equal(validateOrder(good, cfg), null);
   });

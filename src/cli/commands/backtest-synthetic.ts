@@ -7,28 +7,21 @@
  * as a recording's backtest; a seed range runs each seed and prints, per strategy, the mean PnL,
  * volume, fills and markouts over the seeds with their 95 % intervals.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { ParsedArgs } from '../args.ts';
 import { BadInputError } from '../../model/errors.ts';
 import { loadBacktestConfig, type LoadedBacktestConfig } from '../../backtest/backtest-config.ts';
-import { buildHtml } from '../../backtest/report-html.ts';
-import { buildSummary, summaryJson, type BacktestSummary } from '../../backtest/report-summary.ts';
+import { buildSummary, type BacktestSummary } from '../../backtest/report-summary.ts';
 import { runBacktest, type BacktestRun } from '../../backtest/run-backtest.ts';
-import { fillsCsv } from '../../backtest/fills-csv.ts';
 import { liveSyntheticSource, validateSyntheticOptions, type SyntheticOptions } from '../../backtest/synthetic-source.ts';
 import { strategyFigures, summariseSeeds, type StrategySeedStats } from '../../backtest/seed-summary.ts';
 import { formatMeanCi } from '../../backtest/mean-ci.ts';
 import { FLOW_PRESETS, isFlowPreset } from '../../sim/flow-presets.ts';
+import { onCtrlC } from '../shared-flags.ts';
+import { writeOut, writeRunOutputs } from '../run-outputs.ts';
 
 export interface SyntheticPrinters {
   printSummary(s: BacktestSummary, out: NodeJS.WriteStream): void;
   printWarnings(s: BacktestSummary, out: NodeJS.WritableStream): void;
-}
-
-function writeOut(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
 }
 
 /** `A-B` (inclusive, at most 1000 seeds) or a single seed `A`. */
@@ -85,13 +78,7 @@ export async function runSyntheticBacktest(args: ParsedArgs, cfgFile: string, p:
   const cfg = await loadBacktestConfig(cfgFile);
   const fast = args.options.fast === true;
   const json = typeof args.options.json === 'string' ? args.options.json : undefined;
-  const stop = new AbortController();
-  const onSigint = (): void => {
-    if (stop.signal.aborted) process.exit(130);
-    stop.abort();
-    process.stderr.write('\ninterrupted: writing what is done (Ctrl-C again to quit without it)\n');
-  };
-  process.on('SIGINT', onSigint);
+  const stop = onCtrlC('writing what is done (Ctrl-C again to quit without it)');
   try {
     if (seeds.length === 1) {
       const seed = seeds[0]!;
@@ -105,18 +92,7 @@ export async function runSyntheticBacktest(args: ParsedArgs, cfgFile: string, p:
       const toStdout = json === '-';
       if (!toStdout) p.printSummary(summary, process.stdout);
       process.stderr.write(`generated and replayed ${run.rowsReplayed.toLocaleString('en-US')} rows in ${secs.toFixed(2)} s\n`);
-      if (json !== undefined) {
-        if (toStdout) process.stdout.write(summaryJson(summary));
-        else writeOut(json, summaryJson(summary));
-      }
-      if (typeof args.options.report === 'string') {
-        writeOut(args.options.report, buildHtml(run, summary));
-        if (!toStdout) process.stdout.write(`report: ${args.options.report}\n`);
-      }
-      if (typeof args.options['fills-csv'] === 'string') {
-        writeOut(args.options['fills-csv'], fillsCsv(run));
-        if (!toStdout) process.stdout.write(`fills: ${args.options['fills-csv']} (${run.collector.fills.length} rows)\n`);
-      }
+      writeRunOutputs(run, summary, args.options);
       p.printWarnings(summary, process.stderr);
       return summary.incomplete ? 130 : 0;
     }
@@ -158,6 +134,6 @@ export async function runSyntheticBacktest(args: ParsedArgs, cfgFile: string, p:
     }
     return runs.length < seeds.length ? 130 : 0;
   } finally {
-    process.off('SIGINT', onSigint);
+    stop.dispose();
   }
 }

@@ -3,30 +3,23 @@
  *  [--sweep FILE] [--fast] [--workers N]`: replay a recording through the same strategy, risk and
  * order-manager code as live (src/backtest/run-backtest.ts), or a parameter sweep over it.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname } from 'node:path';
 import type { CommandSpec } from '../args.ts';
 import { BadInputError } from '../../model/errors.ts';
 import { loadBacktestConfig } from '../../backtest/backtest-config.ts';
 import { progressBar } from '../../backtest/progress-bar.ts';
-import { buildHtml } from '../../backtest/report-html.ts';
-import { buildSummary, summaryJson, type BacktestSummary } from '../../backtest/report-summary.ts';
+import { buildSummary, type BacktestSummary } from '../../backtest/report-summary.ts';
 import { loadReplaySource, parseTimeFlag } from '../../backtest/replay-source.ts';
 import { readManifest } from '../../backtest/recording/reader.ts';
 import { applyRanking, runBacktest } from '../../backtest/run-backtest.ts';
 import { runSweep } from '../../backtest/run-sweep.ts';
 import { expandGrid, formatRanked, loadSweepSpec, rank } from '../../backtest/sweep-grid.ts';
-import { fillsCsv } from '../../backtest/fills-csv.ts';
 import { rankingSummary, rankingText } from '../../backtest/rank-recording.ts';
 import { buildSweepHtml } from '../../backtest/sweep-report.ts';
 import { parseShard, shardIndices, sweepJson, sweepPart } from '../../backtest/sweep-shard.ts';
 import { runSyntheticBacktest } from './backtest-synthetic.ts';
-
-function writeOut(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
+import { configFlag, onCtrlC, RECORDING_FLAGS } from '../shared-flags.ts';
+import { writeOut, writeRunOutputs } from '../run-outputs.ts';
 
 function printSummary(s: BacktestSummary, out: NodeJS.WriteStream): void {
   const f = (v: number | null, d = 2) => (v === null ? '–' : v.toFixed(d));
@@ -80,10 +73,8 @@ const command: CommandSpec = {
     "prints each strategy's mean PnL, volume and markouts over the seeds with 95 % intervals (docs/edge.md).",
   ].join('\n'),
   options: {
-    config: { type: 'string', short: 'c', arg: 'FILE', description: 'bot config with an optional backtest: section' },
-    data: { type: 'string', short: 'd', arg: 'DIR', description: 'recording directory (bookmaker record / import)' },
-    from: { type: 'string', arg: 'T', description: 'start of the window' },
-    to: { type: 'string', arg: 'T', description: 'end of the window (exclusive)' },
+    config: configFlag('bot config with an optional backtest: section'),
+    ...RECORDING_FLAGS,
     report: { type: 'string', arg: 'FILE', description: 'write the self-contained HTML report here' },
     json: { type: 'string', arg: 'FILE', description: 'write the JSON summary here ("-" = stdout)' },
     sweep: { type: 'string', arg: 'FILE', description: 'run a parameter sweep (grid YAML) and print a ranked table (--report: its HTML report)' },
@@ -138,13 +129,7 @@ const command: CommandSpec = {
       const bar = progressBar('sweep');
       const t0 = performance.now();
       // Ctrl-C: no further run starts, the runs under way finish and the table ranks those (exit 130)
-      const stop = new AbortController();
-      const onSigint = (): void => {
-        if (stop.signal.aborted) process.exit(130);
-        stop.abort();
-        process.stderr.write('\ninterrupted: finishing the runs under way and ranking the finished ones (Ctrl-C again to quit)\n');
-      };
-      process.on('SIGINT', onSigint);
+      const stop = onCtrlC('finishing the runs under way and ranking the finished ones (Ctrl-C again to quit)');
       const effective = fast ? { ...spec, fast: true } : spec;
       const only = shard ? shardIndices(expandGrid(spec.grid).length, shard) : undefined;
       const total = only ? only.length : expandGrid(spec.grid).length;
@@ -161,7 +146,7 @@ const command: CommandSpec = {
           onProgress: (d, n) => bar.update(d / n, `${d}/${n} runs`),
         });
       } finally {
-        process.off('SIGINT', onSigint);
+        stop.dispose();
       }
       bar.done();
       if (shard) {
@@ -205,13 +190,7 @@ const command: CommandSpec = {
     const bar = progressBar('backtest');
     const t0 = performance.now();
     // Ctrl-C: finish with the report so far, marked incomplete (exit 130); a second Ctrl-C quits at once.
-    const stop = new AbortController();
-    const onSigint = (): void => {
-      if (stop.signal.aborted) process.exit(130);
-      stop.abort();
-      process.stderr.write('\ninterrupted: writing the report so far (Ctrl-C again to quit without it)\n');
-    };
-    process.on('SIGINT', onSigint);
+    const stop = onCtrlC('writing the report so far (Ctrl-C again to quit without it)');
     process.stderr.write(
       `backtest: replaying ${source.rows.length.toLocaleString('en-US')} rows of ${source.cols.markets.length} markets (Ctrl-C stops and writes the report so far)\n`,
     );
@@ -228,7 +207,7 @@ const command: CommandSpec = {
           bar.update(f, `${new Date(at.at).toISOString().slice(0, 19)}Z · ${at.rows.toLocaleString('en-US')}/${at.totalRows.toLocaleString('en-US')} rows`),
       });
     } finally {
-      process.off('SIGINT', onSigint);
+      stop.dispose();
     }
     bar.done();
     const secs = (performance.now() - t0) / 1000;
@@ -238,18 +217,7 @@ const command: CommandSpec = {
     process.stderr.write(
       `replayed ${run.rowsReplayed.toLocaleString('en-US')} rows in ${secs.toFixed(2)} s (${Math.round(run.rowsReplayed / Math.max(secs, 1e-9)).toLocaleString('en-US')} events/s)\n`,
     );
-    if (typeof args.options.json === 'string') {
-      if (toStdout) process.stdout.write(summaryJson(summary));
-      else writeOut(args.options.json, summaryJson(summary));
-    }
-    if (typeof args.options.report === 'string') {
-      writeOut(args.options.report, buildHtml(run, summary));
-      if (!toStdout) process.stdout.write(`report: ${args.options.report}\n`);
-    }
-    if (typeof args.options['fills-csv'] === 'string') {
-      writeOut(args.options['fills-csv'], fillsCsv(run));
-      if (!toStdout) process.stdout.write(`fills: ${args.options['fills-csv']} (${run.collector.fills.length} rows)\n`);
-    }
+    writeRunOutputs(run, summary, args.options);
     printWarnings(summary, process.stderr);
     return summary.incomplete ? 130 : 0;
   },

@@ -12,6 +12,7 @@ import { loadBacktestConfig } from '../../backtest/backtest-config.ts';
 import { calibrateIntensity, type IntensityFit } from '../../backtest/calibrate-intensity.ts';
 import { loadReplaySource, parseTimeFlag } from '../../backtest/replay-source.ts';
 import { readManifest } from '../../backtest/recording/reader.ts';
+import { configFlag, RECORDING_FLAGS } from '../shared-flags.ts';
 
 const g = (v: number, d = 4) => (Number.isFinite(v) ? v.toPrecision(d) : '–');
 
@@ -30,10 +31,8 @@ const command: CommandSpec = {
     '  bookmaker calibrate -c config/strategies/glft.yaml --data recordings/polymarket',
   ].join('\n'),
   options: {
-    config: { type: 'string', short: 'c', arg: 'FILE', description: 'bot config (checked; its backtest: section is not needed)' },
-    data: { type: 'string', short: 'd', arg: 'DIR', description: 'recording directory (bookmaker record / import)' },
-    from: { type: 'string', arg: 'T', description: 'start of the window' },
-    to: { type: 'string', arg: 'T', description: 'end of the window (exclusive)' },
+    config: configFlag('bot config (checked; its backtest: section is not needed)'),
+    ...RECORDING_FLAGS,
     'min-trades': { type: 'number', arg: 'N', description: 'trades needed at a depth for it to enter the fit (default 5)' },
     json: { type: 'string', arg: 'FILE', description: 'write the fit as JSON ("-" = stdout)' },
   },

@@ -16,6 +16,7 @@ import { BadInputError } from '../../model/errors.ts';
 import { withShard } from '../../selection/shard.ts';
 import type { CheckResult } from '../../doctor/check.ts';
 import { DEFAULT_CHECK_MS, DEFAULT_TOTAL_MS, runDoctor } from '../../doctor/run-doctor.ts';
+import { metricsPortFlag, requireConfig } from '../shared-flags.ts';
 
 const command: CommandSpec = {
   name: 'doctor',
@@ -73,11 +74,8 @@ export function formatDoctor(checks: readonly CheckResult[]): string {
 
 async function run(args: ParsedArgs): Promise<number> {
   const o = args.options;
-  const file = o.config as string | undefined;
-  if (!file) throw new BadInputError('--config', 'a config file (-c config/testnet.yaml)', file);
-  const metricsPort = o['metrics-port'] as number | undefined;
-  if (metricsPort !== undefined && (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535))
-    throw new BadInputError('--metrics-port', 'an integer from 0 to 65535', metricsPort);
+  const file = requireConfig(o, '-c config/testnet.yaml');
+  const metricsPort = metricsPortFlag(o);
   const checkS = o.timeout as number;
   const totalS = o['total-timeout'] as number;
   if (!(checkS > 0 && checkS <= 600)) throw new BadInputError('--timeout', 'seconds above 0, at most 600', checkS);

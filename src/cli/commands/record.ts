@@ -24,6 +24,7 @@ import { selectMarkets, type MarketsSource } from '../../selection/select-market
 import { Ranker, type RankReport } from '../../selection/ranker.ts';
 import { formatRankTable } from '../../selection/rank-table.ts';
 import type { Shard } from '../../selection/shard.ts';
+import { configFlag } from '../shared-flags.ts';
 
 /**
  * The markets a recording of this config holds: the bot's own selection (src/selection/select-markets.ts:
@@ -67,7 +68,7 @@ const command: CommandSpec = {
     'events-NNNNNN.jsonl.gz rotated by size and time, book.cols). Re-running into the same DIR resumes the recording.',
   ].join('\n'),
   options: {
-    config: { type: 'string', short: 'c', arg: 'FILE', description: 'bot config (venue and markets)' },
+    config: configFlag('bot config (venue and markets)'),
     out: { type: 'string', short: 'o', arg: 'DIR', description: 'recording directory' },
     duration: { type: 'duration', arg: 'S', description: 'stop after this long (default: until SIGINT/SIGTERM)' },
     'base-url': { type: 'string', arg: 'URL', description: 'venue base URL (overrides the config venue)' },

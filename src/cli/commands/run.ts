@@ -29,6 +29,7 @@ import { MetricsPortError, startWatchdog, type Watchdog } from '../../runtime/wa
 import { formatRunReport } from '../../runtime/run-report.ts';
 import { formatRotationLine, formatSummary, formatSummaryLine, startSummary, summaryRows } from '../../runtime/terminal-summary.ts';
 import { takeEarlySignals } from '../early-signals.ts';
+import { metricsPortFlag, requireConfig } from '../shared-flags.ts';
 
 const command: CommandSpec = {
   name: 'run',
@@ -86,11 +87,8 @@ type Stop = { kind: 'signal'; name: string } | { kind: 'duration' } | { kind: 'e
 
 async function run(args: ParsedArgs): Promise<number> {
   const o = args.options;
-  const file = o.config as string | undefined;
-  if (!file) throw new BadInputError('--config', 'a config file (-c config/local.yaml)', file);
-  const metricsPort = o['metrics-port'] as number | undefined;
-  if (metricsPort !== undefined && (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535))
-    throw new BadInputError('--metrics-port', 'an integer from 0 to 65535', metricsPort);
+  const file = requireConfig(o, '-c config/local.yaml');
+  const metricsPort = metricsPortFlag(o);
   const summaryEvery = (o['summary-seconds'] as number) * 1000;
   if (!Number.isFinite(summaryEvery) || summaryEvery < 0) throw new BadInputError('--summary-seconds', 'a number ≥ 0', o['summary-seconds']);
   const shardFlag = o.shard === undefined ? undefined : parseShardText(o.shard, '--shard');

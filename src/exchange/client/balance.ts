@@ -6,7 +6,7 @@
 import { BadInputError } from '../../model/errors.ts';
 import type { Address, Bytes32, Hex, OutcomeIndex } from '../../model/order.ts';
 import { decimalToScaled } from '../../model/units.ts';
-import type { ClientContext } from './context.ts';
+import { requestObject, type ClientContext } from './context.ts';
 import { address, arr, asObject, at, big, bytes32, int, nstr, oneOf, str, sub, type At } from './fields.ts';
 import { checkAddress } from './inputs.ts';
 import { seg } from './transport.ts';
@@ -43,9 +43,7 @@ function holding(v: unknown, a: At): TokenHolding {
 /** GET /balance/:address. */
 export async function getBalanceSummary(ctx: ClientContext, owner: Address): Promise<BalanceSummary> {
   const ep = 'GET /balance/:address';
-  const res = await ctx.t.request({ method: 'GET', path: `/balance/${seg(checkAddress(owner, 'address'))}`, endpoint: ep });
-  const a = at(ep);
-  const o = asObject(res.json, a);
+  const { o, a } = await requestObject(ctx, { method: 'GET', path: `/balance/${seg(checkAddress(owner, 'address'))}`, endpoint: ep });
   return {
     address: address(o, 'address', a),
     usdc: holding(o.usdc, sub(a, 'usdc')),
@@ -61,21 +59,19 @@ export async function getBalanceSummary(ctx: ClientContext, owner: Address): Pro
   };
 }
 
+/** GET `path`?address&tokenAddress: the answer object. */
+function tokenRead(ctx: ClientContext, path: '/balance' | '/balance/settlement', owner: Address, tokenAddress: Address) {
+  const query = { address: checkAddress(owner, 'address'), tokenAddress: checkAddress(tokenAddress, 'tokenAddress') };
+  return requestObject(ctx, { method: 'GET', path, endpoint: `GET ${path}`, query });
+}
+
 /** GET /balance?address&tokenAddress → `{balance, decimals, symbol}`. */
 export async function getTokenBalance(
   ctx: ClientContext,
   owner: Address,
   tokenAddress: Address,
 ): Promise<{ balance: bigint; decimals: number; symbol: string }> {
-  const ep = 'GET /balance';
-  const res = await ctx.t.request({
-    method: 'GET',
-    path: '/balance',
-    endpoint: ep,
-    query: { address: checkAddress(owner, 'address'), tokenAddress: checkAddress(tokenAddress, 'tokenAddress') },
-  });
-  const a = at(ep);
-  const o = asObject(res.json, a);
+  const { o, a } = await tokenRead(ctx, '/balance', owner, tokenAddress);
   return { balance: big(o, 'balance', a), decimals: int(o, 'decimals', a, 0, 36), symbol: str(o, 'symbol', a) };
 }
 
@@ -85,15 +81,7 @@ export async function getSettlementBalance(
   owner: Address,
   tokenAddress: Address,
 ): Promise<{ balance: bigint; account: Address; token: Address }> {
-  const ep = 'GET /balance/settlement';
-  const res = await ctx.t.request({
-    method: 'GET',
-    path: '/balance/settlement',
-    endpoint: ep,
-    query: { address: checkAddress(owner, 'address'), tokenAddress: checkAddress(tokenAddress, 'tokenAddress') },
-  });
-  const a = at(ep);
-  const o = asObject(res.json, a);
+  const { o, a } = await tokenRead(ctx, '/balance/settlement', owner, tokenAddress);
   return { balance: big(o, 'balance', a), account: address(o, 'account', a), token: address(o, 'token', a) };
 }
 

@@ -41,6 +41,10 @@ export function arr<T>(o: Rec, k: string, a: At, item: (v: unknown, a: At) => T)
   for (let i = 0; i < v.length; i++) out[i] = item(v[i], sub(base, i));
   return out;
 }
+/** An array that may be missing (missing: empty; null or anything else not an array is refused). */
+export function arrIfPresent<T>(o: Rec, k: string, a: At, item: (v: unknown, a: At) => T): T[] {
+  return o[k] === undefined ? [] : arr(o, k, a, item);
+}
 export function optArr<T>(o: Rec, k: string, a: At, item: (v: unknown, a: At) => T): T[] {
   return o[k] === undefined || o[k] === null ? [] : arr(o, k, a, item);
 }

@@ -4,8 +4,8 @@
  */
 import { BadInputError } from '../../model/errors.ts';
 import type { Address, Hex } from '../../model/order.ts';
-import type { ClientContext } from './context.ts';
-import { address, asObject, at, big, bytes32, type Rec } from './fields.ts';
+import { requestObject, type ClientContext } from './context.ts';
+import { address, big, bytes32, type Rec } from './fields.ts';
 import { checkAddress } from './inputs.ts';
 
 const UINT = /^\d+$/;
@@ -47,9 +47,7 @@ export async function setOperatorGasless(
     body.settlementVersion = input.settlementVersion;
   }
   if (input.approved !== undefined) body.approved = input.approved;
-  const res = await ctx.t.request({ method: 'POST', path: '/gasless/operator', endpoint: ep, body });
-  const a = at(ep);
-  const o = asObject(res.json, a);
+  const { o, a } = await requestObject(ctx, { method: 'POST', path: '/gasless/operator', endpoint: ep, body });
   return { txHash: bytes32(o, 'txHash', a), user: address(o, 'user', a), operator: address(o, 'operator', a), relayer: address(o, 'relayer', a) };
 }
 
@@ -75,9 +73,7 @@ export async function depositWithPermit(
     deadline: uintField(input.deadline, 'deadline'),
     signature: sigField(input.signature, 'signature'),
   };
-  const res = await ctx.t.request({ method: 'POST', path: '/gasless/deposit-with-permit', endpoint: ep, body });
-  const a = at(ep);
-  const o = asObject(res.json, a);
+  const { o, a } = await requestObject(ctx, { method: 'POST', path: '/gasless/deposit-with-permit', endpoint: ep, body });
   return {
     txHash: bytes32(o, 'txHash', a),
     user: address(o, 'user', a),

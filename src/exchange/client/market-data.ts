@@ -1,7 +1,7 @@
 /** Public market data besides the book: price history, quotes (docs/venue.md only) and the market simulator. */
 import { BadInputError } from '../../model/errors.ts';
-import type { ClientContext } from './context.ts';
-import { arr, asObject, at, nnum, num, oneOf, str, sub, type At, type Rec } from './fields.ts';
+import { requestObject, type ClientContext } from './context.ts';
+import { arrIfPresent, arr, asObject, nnum, num, oneOf, str, sub, type At, type Rec } from './fields.ts';
 import { checkChoice, checkMarketRef, checkOptAddress } from './inputs.ts';
 import { quotePrice, resolvePriceUnits } from './quote-units.ts';
 import { seg } from './transport.ts';
@@ -28,14 +28,12 @@ export interface PriceHistory {
 export async function getPrices(ctx: ClientContext, marketId: string, timeframe?: Timeframe): Promise<PriceHistory> {
   const ep = 'GET /markets/:id/prices';
   const id = checkMarketRef(marketId);
-  const res = await ctx.t.request({
+  const { o, a } = await requestObject(ctx, {
     method: 'GET',
     path: `/markets/${seg(id)}/prices`,
     endpoint: ep,
     query: { timeframe: timeframe === undefined ? undefined : checkChoice(timeframe, 'timeframe', TIMEFRAMES) },
   });
-  const a = at(ep);
-  const o = asObject(res.json, a);
   const raw = arr(o, 'prices', a, (v, aa) => {
     const p = asObject(v, aa);
     return { time: num(p, 'time', aa, 0), price: num(p, 'price', aa, 0), aa };
@@ -70,9 +68,7 @@ export interface Quotes {
 export async function getQuotes(ctx: ClientContext, marketId: string): Promise<Quotes> {
   const ep = 'GET /markets/:id/quotes';
   const id = checkMarketRef(marketId);
-  const res = await ctx.t.request({ method: 'GET', path: `/markets/${seg(id)}/quotes`, endpoint: ep });
-  const a = at(ep);
-  const o = asObject(res.json, a);
+  const { o, a } = await requestObject(ctx, { method: 'GET', path: `/markets/${seg(id)}/quotes`, endpoint: ep });
   const side = (k: 'yes' | 'no'): { r: Rec; aa: At } => ({ r: asObject(o[k], sub(a, k)), aa: sub(a, k) });
   const y = side('yes');
   const n = side('no');
@@ -120,15 +116,13 @@ export async function simulateMarket(ctx: ClientContext, marketId: string, p: Ma
   if (typeof p.amount !== 'number' || !Number.isFinite(p.amount) || p.amount < 0) throw new BadInputError('amount', 'a finite number ≥ 0', p.amount);
   const amountType = checkChoice(p.amountType ?? 'usd', 'amountType', ['usd', 'contracts'] as const);
   const trader = checkOptAddress(p.trader, 'trader');
-  const res = await ctx.t.request({
+  const { o, a } = await requestObject(ctx, {
     method: 'POST',
     path: `/markets/${seg(id)}/simulate`,
     endpoint: ep,
     body: { side, amount: p.amount, amountType, ...(trader ? { trader } : {}) },
     idempotent: true, // a pure computation: safe to resend
   });
-  const a = at(ep);
-  const o = asObject(res.json, a);
   return {
     marketId: str(o, 'marketId', a),
     side: oneOf(o, 'side', a, ['yes', 'no'] as const),
@@ -137,6 +131,6 @@ export async function simulateMarket(ctx: ClientContext, marketId: string, p: Ma
     estimatedContracts: num(o, 'estimatedContracts', a, 0),
     estimatedAvgPrice: num(o, 'estimatedAvgPrice', a, 0),
     estimatedSlippage: num(o, 'estimatedSlippage', a),
-    warnings: o.warnings === undefined ? [] : arr(o, 'warnings', a, (v, aa) => asObject(v, aa)),
+    warnings: arrIfPresent(o, 'warnings', a, (v, aa) => asObject(v, aa)),
   };
 }

@@ -1,10 +1,10 @@
 /** Markets: list (filters, cursor), search (q, offset + hasMore), get (by hash or slug). */
 import { BadInputError } from '../../model/errors.ts';
 import type { Address } from '../../model/order.ts';
-import type { ClientContext } from './context.ts';
-import { arr, asObject, at, bool, pageCursor, sub } from './fields.ts';
+import { requestObject, type ClientContext } from './context.ts';
+import { arr, bool, pageCursor, sub } from './fields.ts';
 import { checkChoice, checkChoices, checkMarketRef, checkOptAddress, checkOptChoice, checkOptInt } from './inputs.ts';
-import { paginateCursor, paginateOffset } from './paginate.ts';
+import { iterateByCursor, paginateOffset } from './paginate.ts';
 import { MARKET_STATUSES, parseMarket, type MarketInfo, type MarketStatus, type ResolutionStatus } from './parse-market.ts';
 import { seg } from './transport.ts';
 
@@ -49,17 +49,12 @@ function listQuery(p: ListMarketsParams): Record<string, string | number | reado
 
 export async function listMarkets(ctx: ClientContext, params: ListMarketsParams = {}): Promise<MarketPage> {
   const ep = 'GET /markets';
-  const res = await ctx.t.request({ method: 'GET', path: '/markets', endpoint: ep, query: listQuery(params) });
-  const a = at(ep);
-  const o = asObject(res.json, a);
+  const { o, a, res } = await requestObject(ctx, { method: 'GET', path: '/markets', endpoint: ep, query: listQuery(params) });
   return { markets: arr(o, 'markets', a, (v, aa) => parseMarket(v, aa, ctx.priceUnits)), cursor: pageCursor(o, a, res.headers) };
 }
 
 export function iterateMarkets(ctx: ClientContext, params: Omit<ListMarketsParams, 'cursor'> = {}): AsyncGenerator<MarketInfo> {
-  return paginateCursor(async (c) => {
-    const p = await listMarkets(ctx, c === undefined ? params : { ...params, cursor: c });
-    return { items: p.markets, cursor: p.cursor };
-  });
+  return iterateByCursor((q) => listMarkets(ctx, q), params, 'markets');
 }
 
 export interface SearchMarketsParams {
@@ -71,14 +66,12 @@ export interface SearchMarketsParams {
 export async function searchMarkets(ctx: ClientContext, params: SearchMarketsParams): Promise<{ markets: MarketInfo[]; hasMore: boolean }> {
   const ep = 'GET /markets/search';
   if (typeof params.q !== 'string' || params.q.trim() === '') throw new BadInputError('q', 'a non-empty search text', params.q);
-  const res = await ctx.t.request({
+  const { o, a } = await requestObject(ctx, {
     method: 'GET',
     path: '/markets/search',
     endpoint: ep,
     query: { q: params.q, limit: checkOptInt(params.limit, 'limit', 1, 100), offset: checkOptInt(params.offset, 'offset', 0, Number.MAX_SAFE_INTEGER) },
   });
-  const a = at(ep);
-  const o = asObject(res.json, a);
   return { markets: arr(o, 'markets', a, (v, aa) => parseMarket(v, aa, ctx.priceUnits)), hasMore: bool(o, 'hasMore', a) };
 }
 
@@ -92,8 +85,6 @@ export function iterateSearch(ctx: ClientContext, params: Omit<SearchMarketsPara
 /** GET /markets/:id → `{market}` (a bare Market is accepted too). */
 export async function getMarket(ctx: ClientContext, id: string): Promise<MarketInfo> {
   const ep = 'GET /markets/:id';
-  const res = await ctx.t.request({ method: 'GET', path: `/markets/${seg(checkMarketRef(id, 'id'))}`, endpoint: ep });
-  const a = at(ep);
-  const o = asObject(res.json, a);
+  const { o, a } = await requestObject(ctx, { method: 'GET', path: `/markets/${seg(checkMarketRef(id, 'id'))}`, endpoint: ep });
   return o.market !== undefined ? parseMarket(o.market, sub(a, 'market'), ctx.priceUnits) : parseMarket(o, a, ctx.priceUnits);
 }

@@ -6,8 +6,8 @@
  */
 import { BadInputError } from '../../model/errors.ts';
 import type { Address, CreateOrderBody, Hex } from '../../model/order.ts';
-import type { ClientContext } from './context.ts';
-import { address, arr, asObject, at, big, bool, int, naddress, nbig, nstr, str, sub, type At, type Rec } from './fields.ts';
+import { requestObject, type ClientContext } from './context.ts';
+import { arrIfPresent, address, arr, asObject, at, big, bool, int, naddress, nbig, nstr, str, sub, type At, type Rec } from './fields.ts';
 import { checkAddress, checkOptAddress } from './inputs.ts';
 
 export interface TokenAmount {
@@ -46,8 +46,8 @@ export interface MigrationStatus {
   walletAddress: Address;
   holdings: { legacy: Address | null; new: Address | null };
   settlementV2Address: Address | null;
-  legacyBalances: { token: Address; balance: bigint }[];
-  newBalances: { token: Address; balance: bigint }[];
+  legacyBalances: TokenBalance[];
+  newBalances: TokenBalance[];
   v2OperatorApproved: boolean;
   newHoldingsOperatorNonce: bigint | null;
   fundsMigrationPlan: FundsMigrationPlan | null;
@@ -64,7 +64,7 @@ export interface MigrationStatus {
   migrationComplete: boolean;
 }
 
-function balances(o: Rec, k: string, a: At): { token: Address; balance: bigint }[] {
+function balances(o: Rec, k: string, a: At): TokenBalance[] {
   return o[k] === undefined
     ? []
     : arr(o, k, a, (v, ba) => {
@@ -133,7 +133,7 @@ export function parseMigrationStatus(json: unknown, ep: string): MigrationStatus
     v2OperatorApproved: optBool(o, 'v2OperatorApproved', a),
     newHoldingsOperatorNonce: nbig(o, 'newHoldingsOperatorNonce', a),
     fundsMigrationPlan: parsePlan(o.fundsMigrationPlan, sub(a, 'fundsMigrationPlan')),
-    pendingRestorations: o.pendingRestorations === undefined ? [] : arr(o, 'pendingRestorations', a, parseRestoration),
+    pendingRestorations: arrIfPresent(o, 'pendingRestorations', a, parseRestoration),
     voidedLegacyOrderCount: o.voidedLegacyOrderCount === undefined ? 0 : int(o, 'voidedLegacyOrderCount', a),
     legacyOpenOrderCount: o.legacyOpenOrderCount === undefined ? 0 : int(o, 'legacyOpenOrderCount', a),
     sponsoredFundsMigrationAvailable: optBool(o, 'sponsoredFundsMigrationAvailable', a),
@@ -163,11 +163,17 @@ export interface MigrationAuthorization {
   signature: Hex;
 }
 
+/** One token's balance in a migration answer (1e-6 units). */
+export interface TokenBalance {
+  token: Address;
+  balance: bigint;
+}
+
 export interface StartMigrationResult {
   retiredCount: number;
   restorableCount: number;
-  legacyBalances: { token: Address; balance: bigint }[];
-  newBalances: { token: Address; balance: bigint }[];
+  legacyBalances: TokenBalance[];
+  newBalances: TokenBalance[];
   fundsMigrationPlan: FundsMigrationPlan | null;
   pendingRestorations: Rec[];
   legacyOpenOrderCount: number;
@@ -190,16 +196,19 @@ export async function startMigration(
   opts: { address?: Address; authorization?: MigrationAuthorization } = {},
 ): Promise<StartMigrationResult> {
   const ep = 'POST /account/migration/start';
-  const res = await ctx.t.request({ method: 'POST', path: '/account/migration/start', endpoint: ep, body: authBody(opts.address, opts.authorization) });
-  const a = at(ep);
-  const o = asObject(res.json, a);
+  const { o, a } = await requestObject(ctx, {
+    method: 'POST',
+    path: '/account/migration/start',
+    endpoint: ep,
+    body: authBody(opts.address, opts.authorization),
+  });
   return {
     retiredCount: int(o, 'retiredCount', a),
     restorableCount: o.restorableCount === undefined ? 0 : int(o, 'restorableCount', a),
     legacyBalances: balances(o, 'legacyBalances', a),
     newBalances: balances(o, 'newBalances', a),
     fundsMigrationPlan: parsePlan(o.fundsMigrationPlan, sub(a, 'fundsMigrationPlan')),
-    pendingRestorations: o.pendingRestorations === undefined ? [] : arr(o, 'pendingRestorations', a, (v, ra) => asObject(v, ra)),
+    pendingRestorations: arrIfPresent(o, 'pendingRestorations', a, (v, ra) => asObject(v, ra)),
     legacyOpenOrderCount: o.legacyOpenOrderCount === undefined ? 0 : int(o, 'legacyOpenOrderCount', a),
   };
 }
@@ -221,8 +230,8 @@ export interface MigrateFundsResult {
   userOperationHash: string;
   txHash: string;
   executions: { userOperationHash: string; txHash: string }[];
-  legacyBalances: { token: Address; balance: bigint }[];
-  newBalances: { token: Address; balance: bigint }[];
+  legacyBalances: TokenBalance[];
+  newBalances: TokenBalance[];
   v2OperatorApproved: boolean;
 }
 
@@ -239,19 +248,14 @@ export async function migrateFunds(ctx: ClientContext, input: MigrateFundsInput)
   if (input.batchWithdraws.length === 1) body.batchWithdraw = input.batchWithdraws[0];
   else body.chunks = input.batchWithdraws.map((batchWithdraw) => ({ batchWithdraw }));
   body.setOperator = input.setOperator;
-  const res = await ctx.t.request({ method: 'POST', path: '/account/migration/migrate-funds', endpoint: ep, body });
-  const a = at(ep);
-  const o = asObject(res.json, a);
+  const { o, a } = await requestObject(ctx, { method: 'POST', path: '/account/migration/migrate-funds', endpoint: ep, body });
   return {
     userOperationHash: str(o, 'userOperationHash', a),
     txHash: str(o, 'txHash', a),
-    executions:
-      o.executions === undefined
-        ? []
-        : arr(o, 'executions', a, (v, ea) => {
-            const e = asObject(v, ea);
-            return { userOperationHash: str(e, 'userOperationHash', ea), txHash: str(e, 'txHash', ea) };
-          }),
+    executions: arrIfPresent(o, 'executions', a, (v, ea) => {
+      const e = asObject(v, ea);
+      return { userOperationHash: str(e, 'userOperationHash', ea), txHash: str(e, 'txHash', ea) };
+    }),
     legacyBalances: balances(o, 'legacyBalances', a),
     newBalances: balances(o, 'newBalances', a),
     v2OperatorApproved: optBool(o, 'v2OperatorApproved', a),
@@ -273,9 +277,7 @@ export async function restoreOrders(
     throw new BadInputError('restorations', '1 to 50 items', Array.isArray(restorations) ? `${restorations.length} items` : restorations);
   const body: Rec = { restorations };
   if (owner !== undefined) body.address = checkAddress(owner, 'address');
-  const res = await ctx.t.request({ method: 'POST', path: '/account/migration/restore-orders', endpoint: ep, body });
-  const a = at(ep);
-  const o = asObject(res.json, a);
+  const { o, a } = await requestObject(ctx, { method: 'POST', path: '/account/migration/restore-orders', endpoint: ep, body });
   return {
     restoredCount: int(o, 'restoredCount', a),
     failedCount: int(o, 'failedCount', a),

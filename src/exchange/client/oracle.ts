@@ -3,7 +3,7 @@
  * A quote request is limited to one per 5 min per market; its 429 may carry `retryAfter` (read by the transport).
  */
 import { BadResponseError } from '../../model/errors.ts';
-import type { ClientContext } from './context.ts';
+import { requestObject, type ClientContext } from './context.ts';
 import { arr, asObject, at, int, nnum, nOneOf, nstr, oneOf, str, sub, type At, type Rec } from './fields.ts';
 import { checkMarketRef } from './inputs.ts';
 import { seg } from './transport.ts';
@@ -26,9 +26,7 @@ function stringList(v: unknown): string[] {
 /** GET /markets/:id/oracle → `{oracle: null | {...}}`. */
 export async function getOracle(ctx: ClientContext, marketId: string): Promise<OracleSummary | null> {
   const ep = 'GET /markets/:id/oracle';
-  const res = await ctx.t.request({ method: 'GET', path: `/markets/${seg(checkMarketRef(marketId))}/oracle`, endpoint: ep });
-  const a = at(ep);
-  const o = asObject(res.json, a);
+  const { o, a } = await requestObject(ctx, { method: 'GET', path: `/markets/${seg(checkMarketRef(marketId))}/oracle`, endpoint: ep });
   if (!('oracle' in o)) throw new BadResponseError(ep, 'oracle', 'an object or null', undefined);
   if (o.oracle === null) return null;
   const oa = sub(a, 'oracle');
@@ -89,17 +87,13 @@ export async function listOracleQuotes(ctx: ClientContext, marketId: string): Pr
 
 export async function latestOracleQuote(ctx: ClientContext, marketId: string): Promise<OracleQuote | null> {
   const ep = 'GET /markets/:id/oracle/quotes/latest';
-  const res = await ctx.t.request({ method: 'GET', path: `/markets/${seg(checkMarketRef(marketId))}/oracle/quotes/latest`, endpoint: ep });
-  const a = at(ep);
-  const o = asObject(res.json, a);
+  const { o, a } = await requestObject(ctx, { method: 'GET', path: `/markets/${seg(checkMarketRef(marketId))}/oracle/quotes/latest`, endpoint: ep });
   return o.quote === null || o.quote === undefined ? null : parseOracleQuote(o.quote, sub(a, 'quote'));
 }
 
 /** POST /markets/:id/oracle/quotes `{}` → 202 `{id, status, createdAt}`. Not idempotent (each call asks anew). */
 export async function requestOracleQuote(ctx: ClientContext, marketId: string): Promise<{ id: string | number; status: OracleQuoteStatus; createdAt: string }> {
   const ep = 'POST /markets/:id/oracle/quotes';
-  const res = await ctx.t.request({ method: 'POST', path: `/markets/${seg(checkMarketRef(marketId))}/oracle/quotes`, endpoint: ep, body: {} });
-  const a = at(ep);
-  const o = asObject(res.json, a);
+  const { o, a } = await requestObject(ctx, { method: 'POST', path: `/markets/${seg(checkMarketRef(marketId))}/oracle/quotes`, endpoint: ep, body: {} });
   return { id: idOf(o, a), status: oneOf(o, 'status', a, QUOTE_STATUSES), createdAt: str(o, 'createdAt', a) };
 }

@@ -1,10 +1,10 @@
 /** Order reads: list (cursor), recent, get (id or hash; bare Order or `{order}`), and the order simulator. */
 import { BadInputError } from '../../model/errors.ts';
 import { ORDER_STATUSES, type Address, type Bytes32, type OrderStatus, type OutcomeIndex, type VenueOrder } from '../../model/order.ts';
-import type { ClientContext } from './context.ts';
-import { arr, asObject, at, big, bool, pageCursor, int, num, nstr, str, sub, type At, type Rec } from './fields.ts';
+import { requestObject, type ClientContext } from './context.ts';
+import { arrIfPresent, arr, asObject, at, big, bool, pageCursor, int, num, nstr, str, sub, type At, type Rec } from './fields.ts';
 import { checkAddress, checkBytes32, checkChoice, checkChoices, checkInt, checkOptInt } from './inputs.ts';
-import { paginateCursor } from './paginate.ts';
+import { iterateByCursor } from './paginate.ts';
 import { parseOrder, parseOrderAnswer } from './parse-order.ts';
 import { seg } from './transport.ts';
 
@@ -37,32 +37,34 @@ function parseMarketsMap(o: Rec, a: At): OrderPage['markets'] {
   return out;
 }
 
+/** The trader and market filters of the order reads, checked. */
+function traderMarketQuery(p: { trader?: Address; marketId?: Bytes32 }): Record<string, string | undefined> {
+  return {
+    trader: p.trader === undefined ? undefined : checkAddress(p.trader, 'trader'),
+    marketId: p.marketId === undefined ? undefined : checkBytes32(p.marketId, 'marketId'),
+  };
+}
+
 export async function listOrders(ctx: ClientContext, p: ListOrdersParams = {}): Promise<OrderPage> {
   const ep = 'GET /orders';
-  const res = await ctx.t.request({
+  const { o, a, res } = await requestObject(ctx, {
     method: 'GET',
     path: '/orders',
     endpoint: ep,
     query: {
-      trader: p.trader === undefined ? undefined : checkAddress(p.trader, 'trader'),
-      marketId: p.marketId === undefined ? undefined : checkBytes32(p.marketId, 'marketId'),
+      ...traderMarketQuery(p),
       status: checkChoices(p.status, 'status', ORDER_STATUSES),
       search: p.search,
       limit: checkOptInt(p.limit, 'limit', 1, 100),
       cursor: p.cursor,
     },
   });
-  const a = at(ep);
-  const o = asObject(res.json, a);
   return { orders: arr(o, 'orders', a, parseOrder), markets: parseMarketsMap(o, a), cursor: pageCursor(o, a, res.headers) };
 }
 
 /** `for await (const o of client.orders.iterate({trader, status: ['open']}))` over every page. */
 export function iterateOrders(ctx: ClientContext, p: Omit<ListOrdersParams, 'cursor'> = {}): AsyncGenerator<VenueOrder> {
-  return paginateCursor(async (c) => {
-    const page = await listOrders(ctx, c === undefined ? p : { ...p, cursor: c });
-    return { items: page.orders, cursor: page.cursor };
-  });
+  return iterateByCursor((q) => listOrders(ctx, q), p, 'orders');
 }
 
 export interface RecentOrdersParams {
@@ -82,8 +84,7 @@ export async function recentOrders(ctx: ClientContext, p: RecentOrdersParams = {
     path: '/orders/recent',
     endpoint: ep,
     query: {
-      trader: p.trader === undefined ? undefined : checkAddress(p.trader, 'trader'),
-      marketId: p.marketId === undefined ? undefined : checkBytes32(p.marketId, 'marketId'),
+      ...traderMarketQuery(p),
       status: p.status === undefined ? undefined : checkChoice(p.status, 'status', ['open', 'filled', 'cancelled', 'expired'] as const),
       limit: checkOptInt(p.limit, 'limit', 1, 500),
       windowSeconds: checkOptInt(p.windowSeconds, 'windowSeconds', 1, 600),
@@ -159,9 +160,7 @@ export async function simulateOrder(ctx: ClientContext, p: SimulateOrderParams):
     outcomeIndex: checkInt(p.outcomeIndex, 'outcomeIndex', 0, 1),
     side: checkChoice(p.side, 'side', ['bid', 'ask'] as const),
   };
-  const res = await ctx.t.request({ method: 'POST', path: '/orders/simulate', endpoint: ep, body, idempotent: true });
-  const a = at(ep);
-  const o = asObject(res.json, a);
+  const { o, a } = await requestObject(ctx, { method: 'POST', path: '/orders/simulate', endpoint: ep, body, idempotent: true });
   const levels = arr(o, 'levels', a, (v, la) => {
     const l = asObject(v, la);
     const out = { makerCount: int(l, 'makerCount', la) } as SimulateLevel;
@@ -189,13 +188,10 @@ export async function simulateOrder(ctx: ClientContext, p: SimulateOrderParams):
       requiredForFill: big(c, 'requiredForFill', ca),
       isSufficient: bool(c, 'isSufficient', ca),
     },
-    warnings:
-      o.warnings === undefined
-        ? []
-        : arr(o, 'warnings', a, (v, wa) => {
-            const w = asObject(v, wa);
-            str(w, 'type', wa);
-            return w;
-          }),
+    warnings: arrIfPresent(o, 'warnings', a, (v, wa) => {
+      const w = asObject(v, wa);
+      str(w, 'type', wa);
+      return w;
+    }),
   };
 }

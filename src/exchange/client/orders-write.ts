@@ -11,7 +11,7 @@
 import { BadInputError } from '../../model/errors.ts';
 import type { Address, CancelBody, CreateOrderBody, Hex, VenueOrder } from '../../model/order.ts';
 import { classify } from './classify.ts';
-import type { ClientContext } from './context.ts';
+import { requestObject, type ClientContext } from './context.ts';
 import { VenueError } from './errors.ts';
 import { address, arr, asObject, at, bool, hex, oneOf, sub, type At } from './fields.ts';
 import { parseOrder } from './parse-order.ts';
@@ -85,9 +85,7 @@ function parseCancel(o: Record<string, unknown>, a: At, fallbackNonce: Hex): Can
 export async function cancelOrder(ctx: ClientContext, cancel: CancelBody): Promise<CancelResult> {
   const ep = 'POST /orders/cancel';
   const { nonce } = checkSigned(cancel, 'cancel');
-  const res = await ctx.t.request({ method: 'POST', path: '/orders/cancel', endpoint: ep, body: cancel, idempotent: true });
-  const a = at(ep);
-  const o = asObject(res.json, a);
+  const { o, a, res } = await requestObject(ctx, { method: 'POST', path: '/orders/cancel', endpoint: ep, body: cancel, idempotent: true });
   const success = bool(o, 'success', a);
   const r = parseCancel(o, a, nonce);
   // 200 means "was already cancelled" even if the flag is missing

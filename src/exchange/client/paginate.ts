@@ -23,6 +23,21 @@ export async function* paginateCursor<T>(
   }
 }
 
+/**
+ * Every item of a cursor-paged read: `read` gets the caller's params plus each page's cursor; a page's
+ * items are its field `key`.
+ */
+export function iterateByCursor<P extends { cursor?: string }, K extends string, Page extends { cursor: string | null } & Record<K, unknown[]>>(
+  read: (p: P) => Promise<Page>,
+  params: Omit<P, 'cursor'>,
+  key: K,
+): AsyncGenerator<Page[K][number], void, undefined> {
+  return paginateCursor(async (c) => {
+    const page = await read((c === undefined ? params : { ...params, cursor: c }) as P);
+    return { items: page[key], cursor: page.cursor };
+  });
+}
+
 export interface OffsetPage<T> {
   items: T[];
   hasMore: boolean;

@@ -5,7 +5,7 @@
  */
 import type { BookPriceUnits } from '../../model/book.ts';
 import type { Address, Bytes32, OutcomeIndex } from '../../model/order.ts';
-import { address, arr, asObject, big, bytes32, fieldName, int, nint, nnum, nOneOf, nstr, oneOf, str, sub, type At, type Rec } from './fields.ts';
+import { arrIfPresent, address, arr, asObject, big, bytes32, fieldName, int, nint, nnum, nOneOf, nstr, oneOf, str, sub, type At, type Rec } from './fields.ts';
 import { quotePrice, resolvePriceUnits } from './quote-units.ts';
 
 export type MarketStatus = 'active' | 'pending' | 'resolved' | 'closed';
@@ -99,7 +99,7 @@ export function parseMarket(v: unknown, a: At, units: BookPriceUnits = 'auto'): 
     status: oneOf(m, 'status', a, MARKET_STATUSES),
     resolutionStatus: nOneOf(m, 'resolutionStatus', a, ['none', 'pending', 'resolved'] as const),
     outcomePrices: m.outcomePrices === undefined ? [] : parseOutcomePrices(m, a, units),
-    outcomeTokens: m.outcomeTokens === undefined ? [] : arr(m, 'outcomeTokens', a, (t, aa) => address({ t }, 't', aa)),
+    outcomeTokens: arrIfPresent(m, 'outcomeTokens', a, (t, aa) => address({ t }, 't', aa)),
     volume: optBig(m, 'volume', a),
     volume24h: optBig(m, 'volume24h', a),
     participantCount: nint(m, 'participantCount', a),

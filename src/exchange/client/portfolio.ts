@@ -1,11 +1,11 @@
 /** Portfolio (auth): summary (cursor), positions (cursor), claimable, stats. Amounts as bigint 1e-6 units. */
 import type { Address, Bytes32, OutcomeIndex } from '../../model/order.ts';
 import { bytes32Of } from '../../model/ids.ts';
-import type { ClientContext } from './context.ts';
+import { requestObject, type ClientContext } from './context.ts';
 import { BadResponseError } from '../../model/errors.ts';
-import { address, arr, asObject, at, big, bytes32, pageCursor, int, nOneOf, nstr, num, oneOf, sbig, str, strings, type At } from './fields.ts';
+import { address, arr, asObject, big, bytes32, pageCursor, int, nOneOf, nstr, num, oneOf, sbig, str, strings, type At } from './fields.ts';
 import { checkAddress, checkBytes32, checkOptChoice, checkOptInt } from './inputs.ts';
-import { paginateCursor } from './paginate.ts';
+import { iterateByCursor } from './paginate.ts';
 import { seg } from './transport.ts';
 
 export type ClaimState = 'claimable' | 'claiming' | 'autoclaimed';
@@ -59,7 +59,7 @@ export async function getPortfolio(
   p: PortfolioParams = {},
 ): Promise<{ portfolio: Holding[]; marketIds: Bytes32[]; cursor: string | null }> {
   const ep = 'GET /portfolio/:address';
-  const res = await ctx.t.request({
+  const { o, a, res } = await requestObject(ctx, {
     method: 'GET',
     path: `/portfolio/${seg(checkAddress(owner, 'address'))}`,
     endpoint: ep,
@@ -70,8 +70,6 @@ export async function getPortfolio(
       pageSize: checkOptInt(p.pageSize, 'pageSize', 1, 500),
     },
   });
-  const a = at(ep);
-  const o = asObject(res.json, a);
   return {
     portfolio: arr(o, 'portfolio', a, parseHolding),
     // normalised where they enter (src/model/ids.ts)
@@ -81,10 +79,7 @@ export async function getPortfolio(
 }
 
 export function iteratePortfolio(ctx: ClientContext, owner: Address, p: Omit<PortfolioParams, 'cursor'> = {}): AsyncGenerator<Holding> {
-  return paginateCursor(async (c) => {
-    const page = await getPortfolio(ctx, owner, c === undefined ? p : { ...p, cursor: c });
-    return { items: page.portfolio, cursor: page.cursor };
-  });
+  return iterateByCursor((q) => getPortfolio(ctx, owner, q), p, 'portfolio');
 }
 
 export interface Position {
@@ -132,7 +127,7 @@ export interface PositionsParams {
 
 export async function getPositions(ctx: ClientContext, owner: Address, p: PositionsParams = {}): Promise<{ positions: Position[]; cursor: string | null }> {
   const ep = 'GET /portfolio/:address/positions';
-  const res = await ctx.t.request({
+  const { o, a, res } = await requestObject(ctx, {
     method: 'GET',
     path: `/portfolio/${seg(checkAddress(owner, 'address'))}/positions`,
     endpoint: ep,
@@ -144,16 +139,11 @@ export async function getPositions(ctx: ClientContext, owner: Address, p: Positi
       limit: checkOptInt(p.limit, 'limit', 1, 500),
     },
   });
-  const a = at(ep);
-  const o = asObject(res.json, a);
   return { positions: arr(o, 'positions', a, parsePosition), cursor: pageCursor(o, a, res.headers) };
 }
 
 export function iteratePositions(ctx: ClientContext, owner: Address, p: Omit<PositionsParams, 'cursor'> = {}): AsyncGenerator<Position> {
-  return paginateCursor(async (c) => {
-    const page = await getPositions(ctx, owner, c === undefined ? p : { ...p, cursor: c });
-    return { items: page.positions, cursor: page.cursor };
-  });
+  return iterateByCursor((q) => getPositions(ctx, owner, q), p, 'positions');
 }
 
 /** One claimable holding (openapi ClaimablePosition). Amounts in 1e-6 units. */
@@ -199,9 +189,7 @@ function parsePayout(v: unknown, a: At): bigint {
 
 export async function getClaimable(ctx: ClientContext, owner: Address): Promise<Claimable> {
   const ep = 'GET /portfolio/:address/claimable';
-  const res = await ctx.t.request({ method: 'GET', path: `/portfolio/${seg(checkAddress(owner, 'address'))}/claimable`, endpoint: ep });
-  const a = at(ep);
-  const o = asObject(res.json, a);
+  const { o, a } = await requestObject(ctx, { method: 'GET', path: `/portfolio/${seg(checkAddress(owner, 'address'))}/claimable`, endpoint: ep });
   return {
     positions: arr(o, 'positions', a, (v, pa) => {
       const p = asObject(v, pa);
@@ -239,9 +227,7 @@ export interface PortfolioStats {
 
 export async function getStats(ctx: ClientContext, owner: Address): Promise<PortfolioStats> {
   const ep = 'GET /portfolio/:address/stats';
-  const res = await ctx.t.request({ method: 'GET', path: `/portfolio/${seg(checkAddress(owner, 'address'))}/stats`, endpoint: ep });
-  const a = at(ep);
-  const o = asObject(res.json, a);
+  const { o, a } = await requestObject(ctx, { method: 'GET', path: `/portfolio/${seg(checkAddress(owner, 'address'))}/stats`, endpoint: ep });
   return {
     currentPortfolioValue: big(o, 'currentPortfolioValue', a),
     currentPortfolioPercentChange: num(o, 'currentPortfolioPercentChange', a),

@@ -8,9 +8,9 @@
  */
 import { BadInputError } from '../../model/errors.ts';
 import type { Bytes32, Hex } from '../../model/order.ts';
-import type { ClientContext } from './context.ts';
+import { requestObject, type ClientContext } from './context.ts';
 import { VenueError } from './errors.ts';
-import { arr, asObject, at, bytes32, nstr, str, type At, type Rec } from './fields.ts';
+import { arrIfPresent, asObject, at, bytes32, nstr, str, type At, type Rec } from './fields.ts';
 import { checkBytes32 } from './inputs.ts';
 import { seg } from './transport.ts';
 
@@ -84,15 +84,12 @@ function parseSubmission(json: unknown, a: At): Submission {
   return {
     submissionId: nstr(o, 'submissionId', a),
     status: str(o, 'status', a),
-    questions:
-      o.questions === undefined
-        ? []
-        : arr(o, 'questions', a, (v, qa) => {
-            const q = asObject(v, qa);
-            return { id: bytes32(q, 'id', qa), text: nstr(q, 'text', qa), shortText: nstr(q, 'shortText', qa), data: q };
-          }),
-    statusUpdates: o.statusUpdates === undefined ? [] : arr(o, 'statusUpdates', a, (v, ua) => asObject(v, ua)),
-    rejectionReasons: o.rejectionReasons === undefined ? [] : arr(o, 'rejectionReasons', a, (v, ra) => asObject(v, ra)),
+    questions: arrIfPresent(o, 'questions', a, (v, qa) => {
+      const q = asObject(v, qa);
+      return { id: bytes32(q, 'id', qa), text: nstr(q, 'text', qa), shortText: nstr(q, 'shortText', qa), data: q };
+    }),
+    statusUpdates: arrIfPresent(o, 'statusUpdates', a, (v, ua) => asObject(v, ua)),
+    rejectionReasons: arrIfPresent(o, 'rejectionReasons', a, (v, ra) => asObject(v, ra)),
     refuseToResolve: o.refuseToResolve === true,
     qualityExplanation: nstr(o, 'qualityExplanation', a),
   };
@@ -150,8 +147,11 @@ export async function waitForSubmission(ctx: ClientContext, id: string, opts: Wa
 /** POST /markets/create `{questionId}` → `{marketId, txHash}`. A 429 is the daily limit. */
 export async function createMarket(ctx: ClientContext, questionId: Bytes32): Promise<{ marketId: Bytes32; txHash: Hex }> {
   const ep = 'POST /markets/create';
-  const res = await ctx.t.request({ method: 'POST', path: '/markets/create', endpoint: ep, body: { questionId: checkBytes32(questionId, 'questionId') } });
-  const a = at(ep);
-  const o = asObject(res.json, a);
+  const { o, a } = await requestObject(ctx, {
+    method: 'POST',
+    path: '/markets/create',
+    endpoint: ep,
+    body: { questionId: checkBytes32(questionId, 'questionId') },
+  });
   return { marketId: bytes32(o, 'marketId', a), txHash: bytes32(o, 'txHash', a) };
 }
