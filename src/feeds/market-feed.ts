@@ -59,8 +59,8 @@ export function marketFeed(opts: MarketFeedOptions): Observable<FeedEvent> {
     for (const id of ids) {
       const m = await opts.client.markets.get(id);
       const sig = `${m.slug}|${m.status}|${m.deadline}|${m.outcome}`;
-      if (last.get(id.toLowerCase()) === sig) continue;
-      last.set(id.toLowerCase(), sig);
+      if (last.get(id) === sig) continue;
+      last.set(id, sig);
       out.push(marketEvent(id, m, opts.clock.now()));
     }
     return out;

@@ -65,8 +65,8 @@ export function oracleFeed(opts: OracleFeedOptions): Observable<FeedEvent> {
       const e = oracleEvent(id, await latest(id), opts.clock.now());
       if (!e || e.event.type !== 'OracleUpdated') continue;
       const sig = `${e.event.probability}|${e.event.confidence}|${e.event.updatedAt}`;
-      if (last.get(id.toLowerCase()) === sig) continue;
-      last.set(id.toLowerCase(), sig);
+      if (last.get(id) === sig) continue;
+      last.set(id, sig);
       out.push(e);
     }
     return out;
