@@ -259,9 +259,7 @@ export function ledgerSummary(ledger: Ledger, f: Filter = {}): LedgerSummary {
   const mark =
     f.market === undefined
       ? (ledger.db.prepare('SELECT unrealised FROM marks WHERE market_id IS NULL ORDER BY id DESC LIMIT 1').get() as { unrealised: string } | undefined)
-      : (ledger.db.prepare('SELECT unrealised FROM marks WHERE market_id = ? ORDER BY id DESC LIMIT 1').get(f.market) as
-          | { unrealised: string }
-          | undefined);
+      : (ledger.db.prepare('SELECT unrealised FROM marks WHERE market_id = ? ORDER BY id DESC LIMIT 1').get(f.market) as { unrealised: string } | undefined);
   const startups = (
     ledger.db
       .prepare(`SELECT COUNT(*) AS n FROM startups ${where({ ...(f.since !== undefined ? { since: f.since } : {}) }).sql}`)
