@@ -152,8 +152,30 @@ test('ledger --market takes the id in any case and finds the rows kept lower-cas
     const file = join(t.dir, 'l.sqlite');
     const m = '0x' + 'ab'.repeat(32);
     const l = openLedger({ path: file, clock: systemClock });
-    l.fill({ fillId: 'f1', nonce: '0x' + '01'.repeat(32), marketId: m, outcomeIndex: 1, side: 0, price: 500_000, size: 1_000_000, fee: 0, ts: 1, source: 'feed' });
-    l.fill({ fillId: 'f2', nonce: '0x' + '02'.repeat(32), marketId: M, outcomeIndex: 1, side: 0, price: 400_000, size: 1_000_000, fee: 0, ts: 2, source: 'feed' });
+    l.fill({
+      fillId: 'f1',
+      nonce: '0x' + '01'.repeat(32),
+      marketId: m,
+      outcomeIndex: 1,
+      side: 0,
+      price: 500_000,
+      size: 1_000_000,
+      fee: 0,
+      ts: 1,
+      source: 'feed',
+    });
+    l.fill({
+      fillId: 'f2',
+      nonce: '0x' + '02'.repeat(32),
+      marketId: M,
+      outcomeIndex: 1,
+      side: 0,
+      price: 400_000,
+      size: 1_000_000,
+      fee: 0,
+      ts: 2,
+      source: 'feed',
+    });
     l.close();
     const r = bookmaker(['ledger', 'fills', '--ledger', file, '--market', '0x' + 'aB'.repeat(32), '--json']);
     assert.equal(r.status, 0, r.out);
