@@ -59,7 +59,7 @@ export function fillsCsv(run: BacktestRun): string {
     const row = [
       new Date(f.at).toISOString(),
       f.marketId,
-      csvCell(names.get(f.marketId.toLowerCase()) ?? ''),
+      csvCell(names.get(f.marketId) ?? ''),
       f.yesSide === 'bid' ? 'buy' : 'sell',
       f.outcomeIndex === 1 ? 'yes' : 'no',
       f.side === 0 ? 'buy' : 'sell',

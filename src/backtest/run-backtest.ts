@@ -147,7 +147,7 @@ export function configFor(
   for (const [i, m] of markets.entries()) {
     const s = m.select;
     if (s.by === 'all' || s.by === 'filter') return m;
-    if (s.by === 'id' && s.id.toLowerCase() === id.toLowerCase()) return m;
+    if (s.by === 'id' && s.id === id.toLowerCase()) return m;
     if (s.by === 'slug' && name !== undefined && s.slug === name) return m;
     if (s.by === 'rank' && ranked?.get(i)?.has(id.toLowerCase()) === true) return m;
   }

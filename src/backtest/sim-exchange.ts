@@ -537,7 +537,7 @@ export class SimExchange {
   /** An order reaches the venue. Unsigned by design: the sim venue never verifies signatures. */
   place(p: PlannedOrder, at: number): PlaceResult {
     this.expireUntil(at);
-    const key = p.nonce.toLowerCase();
+    const key = p.nonce;
     if (this.byKey.has(key)) return { ok: false, code: 'duplicate', message: 'duplicate nonce' };
     const market = this.marketOf(p.marketId);
     if (market < 0) return this.reject('market-not-found', `market ${p.marketId} is not in the recording`);

@@ -146,7 +146,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     bot.healthModel.evaluateOncePerTurn();
     const markets: Record<string, string> = {};
-    for (const m of bot.healthModel.markets()) markets[m.marketId.toLowerCase()] = m.state;
+    for (const m of bot.healthModel.markets()) markets[m.marketId] = m.state;
     send({ type: 'health', at: Date.now(), markets });
   }, 1_000);
   health.unref();

@@ -34,10 +34,10 @@ export function traderView(ex: LocalExchange, trader: Address): TraderView {
   const ledger = accountLedger(ex.state);
   const net = new Map<string, number>();
   const marks = new Map<string, number>();
-  for (const p of ledger.positions(trader)) net.set(p.marketId.toLowerCase(), Number(p.yes - p.no));
+  for (const p of ledger.positions(trader)) net.set(p.marketId, Number(p.yes - p.no));
   for (const m of ex.state.stores.markets.values()) {
     const mark = ledger.mark(m.id).yesMark;
-    if (mark !== null) marks.set(m.id.toLowerCase(), mark);
+    if (mark !== null) marks.set(m.id, mark);
   }
   return { orders, open, net, marks };
 }

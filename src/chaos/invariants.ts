@@ -99,7 +99,7 @@ export interface LimitSpec {
 function byMarket(open: readonly VenueOrder[]): Map<string, VenueOrder[]> {
   const m = new Map<string, VenueOrder[]>();
   for (const o of open) {
-    const k = o.marketId.toLowerCase();
+    const k = o.marketId;
     const list = m.get(k);
     if (list) list.push(o);
     else m.set(k, [o]);
@@ -151,7 +151,7 @@ export function notionalBreaches(
 export function overQuoted(open: readonly VenueOrder[], slotsPerSide: number): Set<string> {
   const counts = new Map<string, number>();
   for (const o of open) {
-    const k = `${o.marketId.toLowerCase()}:${yesSide(o)}`;
+    const k = `${o.marketId}:${yesSide(o)}`;
     counts.set(k, (counts.get(k) ?? 0) + 1);
   }
   return new Set([...counts].filter(([, n]) => n > slotsPerSide).map(([k]) => k));
@@ -162,7 +162,7 @@ export function reusedNonces(orders: readonly VenueOrder[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const o of orders) {
-    const k = o.nonce.toLowerCase();
+    const k = o.nonce;
     if (seen.has(k)) out.push(`nonce ${o.nonce} placed twice`);
     seen.add(k);
   }
@@ -202,11 +202,11 @@ export function reconcileMismatches(
 ): string[] {
   const out: string[] = [];
   const tracked = new Map(bot.map((b) => [b.nonce.toLowerCase(), b]));
-  const known = new Map(venue.map((o) => [o.nonce.toLowerCase(), o]));
+  const known = new Map<string, VenueOrder>(venue.map((o) => [o.nonce, o]));
   for (const o of venue) {
     if (o.status !== 'open') continue;
     const placed = Date.parse(o.insertedAt ?? '');
-    if (Number.isFinite(placed) && placed < cutoff && !tracked.has(o.nonce.toLowerCase()))
+    if (Number.isFinite(placed) && placed < cutoff && !tracked.has(o.nonce))
       out.push(`venue holds open order ${o.nonce} (placed ${new Date(placed).toISOString()}) the bot does not track`);
   }
   for (const b of bot) {
@@ -227,7 +227,7 @@ export function reconcileMismatches(
 /** After kill -9 and restart: every order found open at the kill is now closed or tracked by the new bot. */
 export function unsettledAfterRestart(openAtKill: readonly string[], bot: readonly BotOrderView[], venue: readonly VenueOrder[]): string[] {
   const tracked = new Set(bot.map((b) => b.nonce.toLowerCase()));
-  const status = new Map(venue.map((o) => [o.nonce.toLowerCase(), o.status]));
+  const status = new Map<string, VenueOrder['status']>(venue.map((o) => [o.nonce, o.status]));
   return openAtKill
     .filter((n) => status.get(n.toLowerCase()) === 'open' && !tracked.has(n.toLowerCase()))
     .map((n) => `order ${n} open before the kill was neither adopted nor cancelled`);
@@ -263,7 +263,7 @@ export interface MarketEnd {
 export function ordersInEndedMarkets(open: readonly VenueOrder[], markets: ReadonlyMap<string, MarketEnd>, now: number, graceMs: number): string[] {
   const out: string[] = [];
   for (const o of open) {
-    const m = markets.get(o.marketId.toLowerCase());
+    const m = markets.get(o.marketId);
     if (!m) continue;
     if (m.status === 'resolved') out.push(`order ${o.nonce} open in resolved market ${o.marketId}`);
     else if (now - m.deadline > graceMs)

@@ -185,7 +185,7 @@ class Referee {
 
   sample(now: number): TraderView {
     const v = this.view();
-    for (const o of v.orders) if (o.status !== 'open' && !this.closedAt.has(o.nonce.toLowerCase())) this.closedAt.set(o.nonce.toLowerCase(), now);
+    for (const o of v.orders) if (o.status !== 'open' && !this.closedAt.has(o.nonce)) this.closedAt.set(o.nonce, now);
     const limits = { maxPosition: CHAOS_LIMITS.maxPosition * 1e6, maxNotional: CHAOS_LIMITS.maxNotional * 1e6, toleranceShares: 1e6 };
     this.tally.record('position-limit', positionBreaches(v.net, v.open, limits), now);
     this.tally.record('notional-limit', notionalBreaches(v.net, v.open, v.marks, limits), now);
@@ -194,7 +194,7 @@ class Referee {
     const over = overQuoted(v.open, CHAOS_LIMITS.slotsPerSide);
     const describe = (k: string): string =>
       v.open
-        .filter((o) => `${o.marketId.toLowerCase()}:${yesSide(o)}` === k)
+        .filter((o) => `${o.marketId}:${yesSide(o)}` === k)
         .map(
           (o) =>
             `${o.nonce.slice(0, 10)} ${o.outcomeIndex === 1 ? 'YES' : 'NO'} ${o.side === 0 ? 'buy' : 'sell'} ${remainingShares(o) / 1e6}@${o.price} placed ${o.insertedAt.slice(11, 23)}`,
@@ -209,7 +209,7 @@ class Referee {
     this.checkStalls(v, now);
     this.checkSilence(v, now);
     const ends = new Map<string, MarketEnd>();
-    for (const m of this.ex.state.stores.markets.values()) ends.set(m.id.toLowerCase(), m);
+    for (const m of this.ex.state.stores.markets.values()) ends.set(m.id, m);
     this.tally.record('no-order-in-ended-market', ordersInEndedMarkets(v.open, ends, this.ex.state.clock.now(), ENDED_GRACE_MS), now);
     return v;
   }
@@ -225,8 +225,8 @@ class Referee {
     const l = accountLedger(this.ex.state);
     const holdings = new Map<string, bigint>();
     for (const p of l.positions(this.trader)) {
-      if (p.yes !== 0n) holdings.set(`${p.marketId.toLowerCase()}:1`, p.yes);
-      if (p.no !== 0n) holdings.set(`${p.marketId.toLowerCase()}:0`, p.no);
+      if (p.yes !== 0n) holdings.set(`${p.marketId}:1`, p.yes);
+      if (p.no !== 0n) holdings.set(`${p.marketId}:0`, p.no);
     }
     return { collateral: l.collateral(this.trader).total, holdings };
   }
@@ -293,9 +293,9 @@ class Referee {
       const accounted = ledgerFilled(ledgerPath);
       for (const o of this.view().orders) {
         const f = o.filledSize;
-        if (f === 0 || !markets.has(o.marketId.toLowerCase())) continue;
+        if (f === 0 || !markets.has(o.marketId)) continue;
         found.push(
-          `  venue order ${o.nonce} ${o.outcomeIndex === 1 ? 'YES' : 'NO'} ${o.side === 0 ? 'buy' : 'sell'} @${o.price} ${o.status} filledSize ${f} placed ${o.insertedAt}; ledger accounts ${accounted.get(o.nonce.toLowerCase()) ?? 'nothing'}`,
+          `  venue order ${o.nonce} ${o.outcomeIndex === 1 ? 'YES' : 'NO'} ${o.side === 0 ? 'buy' : 'sell'} @${o.price} ${o.status} filledSize ${f} placed ${o.insertedAt}; ledger accounts ${accounted.get(o.nonce) ?? 'nothing'}`,
         );
       }
       found.push(`  checked ${stopped ? 'after the stop' : 'while quiescent'}`);
@@ -318,7 +318,7 @@ class Referee {
       return;
     }
     const open = new Map<string, number>();
-    for (const o of v.open) open.set(o.marketId.toLowerCase(), (open.get(o.marketId.toLowerCase()) ?? 0) + 1);
+    for (const o of v.open) open.set(o.marketId, (open.get(o.marketId) ?? 0) + 1);
     const silent = new Set(silentlyNotQuoting(open, this.health.markets, HEALTH_STATE_SET));
     for (const m of [...this.silentSince.keys()]) if (!silent.has(m)) this.silentSince.delete(m);
     const found: string[] = [];
@@ -349,7 +349,7 @@ class Referee {
         // judge it now by the orders placed before the limit ran out that are still open — the bot
         // may have re-quoted since it reconnected, but those older orders should have been pulled
         const pullBy = since + TIMING.maxSilenceSeconds * 1000;
-        const left = v.open.filter((o) => o.marketId.toLowerCase() === m && Date.parse(o.insertedAt) < pullBy);
+        const left = v.open.filter((o) => o.marketId === m && Date.parse(o.insertedAt) < pullBy);
         this.tally.record('stall-pulls-quotes', left.length ? [`${m}: ${left.length} order(s) placed before the stall's limit still open after it`] : [], now);
       }
       this.stallChecked.delete(key);
@@ -363,7 +363,7 @@ class Referee {
     for (const [m, since] of this.stallSince) {
       if (now - since < TIMING.maxSilenceSeconds * 1000 + STALL_GRACE_MS) continue;
       const key = `${m}@${since}`;
-      const left = v.open.filter((o) => o.marketId.toLowerCase() === m);
+      const left = v.open.filter((o) => o.marketId === m);
       const found = left.length > 0 && !this.stallFlagged.has(key) ? [`${m}: ${left.length} order(s) still open ${now - since} ms into a silent stall`] : [];
       if (found.length) this.stallFlagged.add(key);
       this.stallChecked.add(key);
@@ -387,10 +387,10 @@ class Referee {
   onReconciled(m: Extract<ChildMessage, { type: 'reconciled' }>, openAtKill: string[] | null): boolean {
     const now = Date.now();
     const v = this.view();
-    for (const o of v.orders) if (o.status !== 'open' && !this.closedAt.has(o.nonce.toLowerCase())) this.closedAt.set(o.nonce.toLowerCase(), now);
+    for (const o of v.orders) if (o.status !== 'open' && !this.closedAt.has(o.nonce)) this.closedAt.set(o.nonce, now);
     // a per-market reconcile only vouches for that market
     const scope = m.marketId?.toLowerCase();
-    const venue = scope ? v.orders.filter((o) => o.marketId.toLowerCase() === scope) : v.orders;
+    const venue = scope ? v.orders.filter((o) => o.marketId === scope) : v.orders;
     const bot = scope ? m.orders.filter((b) => b.marketId.toLowerCase() === scope) : m.orders;
     if (m.listedAt > 0) this.tally.record('reconcile-view', reconcileMismatches(bot, venue, this.closedAt, m.listedAt - RECONCILE_SLACK_MS), now);
     if (openAtKill && m.marketId === null) {
@@ -507,7 +507,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
         name: 'a new market (rotation)',
         run: async () => {
           const m = churn.createMarket(Math.round(0.6 * D));
-          if (m) created.push(m.id.toLowerCase());
+          if (m) created.push(m.id);
         },
       });
     }
@@ -588,7 +588,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     ChaosFault,
     number
   >;
-  const quotedIn = new Set(v.orders.map((x) => x.marketId.toLowerCase()));
+  const quotedIn = new Set<string>(v.orders.map((x) => x.marketId));
   const t = referee.tally;
   return {
     durationMs: Date.now() - t0,
@@ -612,9 +612,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
           marketsCreated: churn.counts.created,
           marketsResolved: churn.counts.resolved,
           newMarketsQuoted: created.filter((id) => quotedIn.has(id)).length,
-          endedMarketsQuoted: [...ex.state.stores.markets.values()].filter(
-            (m) => m.deadline >= t0 && m.deadline <= t0 + o.durationMs && quotedIn.has(m.id.toLowerCase()),
-          ).length,
+          endedMarketsQuoted: [...ex.state.stores.markets.values()].filter((m) => m.deadline >= t0 && m.deadline <= t0 + o.durationMs && quotedIn.has(m.id))
+            .length,
         }
       : null,
   };

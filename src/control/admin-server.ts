@@ -27,6 +27,8 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../core/logger.ts';
 import { ConfigError } from '../model/errors.ts';
+import { bytes32Of } from '../model/ids.ts';
+import type { Bytes32 } from '../model/order.ts';
 import { describeHolder, portHolder, type PortHolder } from './port-holder.ts';
 import { HMAC_SCHEME, hmacVerifier } from './admin-auth.ts';
 
@@ -39,8 +41,8 @@ export interface ControlResult {
 export interface Controls {
   status(): Record<string, unknown>;
   clearKill(reason: string): ControlResult | Promise<ControlResult>;
-  pause(market: string | null, reason: string | null): ControlResult | Promise<ControlResult>;
-  resume(market: string | null, reason: string | null): ControlResult | Promise<ControlResult>;
+  pause(market: Bytes32 | null, reason: string | null): ControlResult | Promise<ControlResult>;
+  resume(market: Bytes32 | null, reason: string | null): ControlResult | Promise<ControlResult>;
   halt(reason: string | null): ControlResult | Promise<ControlResult>;
   reload(reason: string | null): ControlResult | Promise<ControlResult>;
   /** false while the bot is still starting (DeferredControls answers for it then) */
@@ -130,11 +132,11 @@ export class DeferredControls implements Controls {
   clearKill(reason: string): ControlResult | Promise<ControlResult> {
     return this.c ? this.c.clearKill(reason) : this.notYet();
   }
-  pause(market: string | null, reason: string | null): ControlResult | Promise<ControlResult> {
+  pause(market: Bytes32 | null, reason: string | null): ControlResult | Promise<ControlResult> {
     if (this.c) return this.c.pause(market, reason);
     return market === null ? this.halt(reason) : this.notYet();
   }
-  resume(market: string | null, reason: string | null): ControlResult | Promise<ControlResult> {
+  resume(market: Bytes32 | null, reason: string | null): ControlResult | Promise<ControlResult> {
     return this.c ? this.c.resume(market, reason) : this.notYet();
   }
   halt(reason: string | null): ControlResult | Promise<ControlResult> {
@@ -224,6 +226,15 @@ function optString(o: Record<string, unknown>, k: string, max: number): string |
   return v;
 }
 
+/** The body's market, normalised here where it enters (docs/architecture.md#ids-at-the-boundary); null when absent. */
+function optMarket(o: Record<string, unknown>): Bytes32 | null {
+  const v = optString(o, 'market', 200);
+  if (v === null) return null;
+  const id = bytes32Of(v);
+  if (id === null) throw new Error('market: expected a 0x market id (64 hex digits)');
+  return id;
+}
+
 export async function startAdminEndpoint(o: { port: number; token: string; controls: Controls; logger: Logger }): Promise<AdminEndpoint> {
   checkAdminToken(o.token);
   const log = o.logger.child({ component: 'admin' });
@@ -256,11 +267,11 @@ export async function startAdminEndpoint(o: { port: number; token: string; contr
     if (req.method !== 'POST') return send(res, 405, { error: 'POST only' });
     let body: Record<string, unknown>;
     let reason: string | null;
-    let market: string | null;
+    let market: Bytes32 | null;
     try {
       body = parseJson(raw);
       reason = optString(body, 'reason', 500);
-      market = optString(body, 'market', 200);
+      market = optMarket(body);
     } catch (e) {
       return send(res, 400, { error: (e as Error).message });
     }

@@ -73,7 +73,7 @@ export class BotControl implements Controls {
   private readonly started: BotConfig;
   /** the halt and pauses in force (lower-case market ids), with their reasons */
   private haltHold: OperatorHold | null = null;
-  private readonly pauseHolds = new Map<string, OperatorHold>();
+  private readonly pauseHolds = new Map<Bytes32, OperatorHold>();
 
   constructor(o: BotControlOptions) {
     this.o = o;
@@ -131,11 +131,11 @@ export class BotControl implements Controls {
   }
 
   /** Is this market under an operator's pause (quoted now or not)? A market rotation restarts starts paused. */
-  isHeldPause(marketId: string): boolean {
-    return this.pauseHolds.has(marketId.toLowerCase());
+  isHeldPause(marketId: Bytes32): boolean {
+    return this.pauseHolds.has(marketId);
   }
 
-  /** The pauses in force that hold a quoted market (lower-case id → its pause). */
+  /** The pauses in force that hold a quoted market (id → its pause). */
   pauses(): { market: string; reason: string | null; since: string; source: string }[] {
     const quoted = new Set(this.o.kernel.pausedList());
     return [...this.pauseHolds].filter(([id]) => quoted.has(id)).map(([market, h]) => ({ market, ...view(h) }));
@@ -155,9 +155,8 @@ export class BotControl implements Controls {
     return out;
   }
 
-  private market(m: string): Bytes32 | null {
-    const k = m.toLowerCase();
-    return this.o.kernel.marketIds().find((id) => id.toLowerCase() === k) ?? null;
+  private market(m: Bytes32): Bytes32 | null {
+    return this.o.kernel.hasMarket(m) ? m : null;
   }
 
   status(): Record<string, unknown> {
@@ -195,18 +194,18 @@ export class BotControl implements Controls {
     return { status: 200, body: { cleared, was: was?.reason ?? kernelWas ?? null, quoting: resumed } };
   }
 
-  pause(market: string | null, reason: string | null): ControlResult {
+  pause(market: Bytes32 | null, reason: string | null): ControlResult {
     if (market === null) return this.halt(reason);
     const id = this.market(market);
     if (!id) return { status: 404, body: { error: `market ${market} is not quoted by this bot` } };
     // durable before it takes effect: a crash right after still finds it paused
     const persisted = this.record('pause', id, reason, 'paused');
-    this.pauseHolds.set(id.toLowerCase(), { reason, at: Date.now(), source: 'admin' });
+    this.pauseHolds.set(id, { reason, at: Date.now(), source: 'admin' });
     this.o.kernel.pause(id);
     return { status: 200, body: { paused: id, persisted } };
   }
 
-  resume(market: string | null, reason: string | null): ControlResult {
+  resume(market: Bytes32 | null, reason: string | null): ControlResult {
     if (market === null) {
       const persisted = this.record('resume', null, reason, 'halt and every pause lifted');
       this.haltHold = null;
@@ -215,10 +214,10 @@ export class BotControl implements Controls {
       return { status: 200, body: { resumed: 'all', persisted } };
     }
     // a pause held in the ledger for a market this run does not quote can be lifted too
-    const id = this.market(market) ?? (this.pauseHolds.has(market.toLowerCase()) ? (market.toLowerCase() as Bytes32) : null);
+    const id = this.market(market) ?? (this.pauseHolds.has(market) ? market : null);
     if (!id) return { status: 404, body: { error: `market ${market} is not quoted by this bot` } };
     const persisted = this.record('resume', id, reason, this.o.kernel.halted ? 'resumed (the global halt still stands)' : 'resumed');
-    this.pauseHolds.delete(id.toLowerCase());
+    this.pauseHolds.delete(id);
     this.o.kernel.resume(id);
     return { status: 200, body: { resumed: id, halted: this.o.kernel.halted, persisted } };
   }

@@ -37,7 +37,7 @@ export function accountEvents(s: BalanceSummary, marketIds: readonly Bytes32[], 
   const out: FeedEvent[] = [feedEvent(SOURCE, { type: 'BalanceUpdated', collateral: freeCollateral(s), ts: now }, 0, now)];
   const held = new Map<string, { yes: number; no: number }>();
   for (const t of s.outcomeTokens) {
-    const k = t.marketId.toLowerCase();
+    const k = t.marketId;
     const h = held.get(k) ?? { yes: 0, no: 0 };
     const amount = Number(t.balance);
     if (t.outcomeIndex === 1) h.yes += amount;
@@ -45,7 +45,7 @@ export function accountEvents(s: BalanceSummary, marketIds: readonly Bytes32[], 
     held.set(k, h);
   }
   for (const id of marketIds) {
-    const h = held.get(id.toLowerCase()) ?? { yes: 0, no: 0 };
+    const h = held.get(id) ?? { yes: 0, no: 0 };
     out.push(feedEvent(SOURCE, { type: 'PositionSynced', marketId: id, yes: h.yes, no: h.no, ts: now, readStartedAt: startedAt }, 0, now));
   }
   return out;

@@ -105,7 +105,7 @@ function payoutOf(i: ActivityItem): number | null {
 }
 
 export function itemEvents(i: ActivityItem, quoted: ReadonlySet<string>, now: number): FeedEvent[] {
-  if (i.type !== 'resolution' || !i.marketId || !quoted.has(i.marketId.toLowerCase())) return [];
+  if (i.type !== 'resolution' || !i.marketId || !quoted.has(i.marketId)) return [];
   return [
     feedEvent(SOURCE, { type: 'MarketMetadataUpdated', marketId: i.marketId, status: 'resolved', payoutYes: payoutOf(i), ts: now }, venueMs(i.timestamp), now),
   ];
@@ -126,7 +126,7 @@ export function activityFeed(opts: ActivityFeedOptions): Observable<FeedEvent> {
     if (baseline) return [];
     const now = opts.clock.now();
     const out: FeedEvent[] = [];
-    const quoted = new Set(idsOf(opts.marketIds).map((m) => m.toLowerCase()));
+    const quoted = new Set<string>(idsOf(opts.marketIds));
     for (const i of r.items) {
       opts.onItem?.(i);
       out.push(...itemEvents(i, quoted, now));

@@ -73,7 +73,7 @@ export function createBookFeed(opts: BookFeedOptions): BookFeed {
   const running = new Map<string, Subscription>();
   let out: Subject<FeedEvent> | null = null;
   const part = (marketId: Bytes32): Observable<FeedEvent> => {
-    const source = `book:${marketId.toLowerCase()}`;
+    const source = `book:${marketId}`;
     opts.health?.register(source, opts.staleAfterMs ?? 15_000);
     const bs = createBookStream({
       baseUrl: opts.baseUrl,
@@ -89,7 +89,7 @@ export function createBookFeed(opts: BookFeedOptions): BookFeed {
       ...(opts.onMalformed ? { onMalformed: () => opts.onMalformed!(marketId) } : {}),
       ...opts.stream,
     });
-    streams.set(marketId.toLowerCase(), bs);
+    streams.set(marketId, bs);
     let wentAway = false;
     return bs.events$.pipe(
       tap((e) => {
@@ -123,7 +123,7 @@ export function createBookFeed(opts: BookFeedOptions): BookFeed {
     running.set(k, p.subscribe({ next: (e) => o.next(e) }));
   };
   const add = (marketId: Bytes32): boolean => {
-    const k = marketId.toLowerCase();
+    const k = marketId;
     if (parts.has(k)) return false;
     const p = part(marketId);
     parts.set(k, p);
@@ -131,7 +131,7 @@ export function createBookFeed(opts: BookFeedOptions): BookFeed {
     return true;
   };
   const remove = (marketId: Bytes32): boolean => {
-    const k = marketId.toLowerCase();
+    const k = marketId;
     if (!parts.has(k)) return false;
     parts.delete(k);
     streams.delete(k);

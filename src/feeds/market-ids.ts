@@ -15,7 +15,7 @@ export function idsOf(m: MarketIds): readonly Bytes32[] {
 /** Drop the entries of a per-market memo whose market is no longer covered (lower-case keys). */
 export function pruneTo<V>(memo: Map<string, V>, ids: readonly Bytes32[]): void {
   if (memo.size === 0) return;
-  const keep = new Set(ids.map((id) => id.toLowerCase()));
+  const keep = new Set<string>(ids);
   for (const k of [...memo.keys()]) if (!keep.has(k)) memo.delete(k);
 }
 
@@ -38,14 +38,14 @@ export class PollRounds {
     if (ids.length <= this.perRound) {
       // every market read this round: remembered only once the list outgrows a round
       this.seen.clear();
-      for (const id of ids) this.seen.add(id.toLowerCase());
+      for (const id of ids) this.seen.add(id);
       return ids;
     }
     const out: Bytes32[] = [];
     const taken = new Set<string>();
     for (const id of ids) {
       if (out.length >= this.perRound) break;
-      const k = id.toLowerCase();
+      const k = id;
       if (!this.seen.has(k)) {
         out.push(id);
         taken.add(k);
@@ -55,7 +55,7 @@ export class PollRounds {
     for (let i = 0; out.length < this.perRound && i < ids.length; i++) {
       const at = (start + i) % ids.length;
       const id = ids[at]!;
-      const k = id.toLowerCase();
+      const k = id;
       if (taken.has(k)) continue;
       out.push(id);
       taken.add(k);
@@ -64,7 +64,7 @@ export class PollRounds {
     for (const k of taken) this.seen.add(k);
     // markets that left stop being remembered (the set stays the size of the covered list)
     if (this.seen.size > ids.length * 2) {
-      const keep = new Set(ids.map((id) => id.toLowerCase()));
+      const keep = new Set<string>(ids);
       for (const k of this.seen) if (!keep.has(k)) this.seen.delete(k);
     }
     return out;

@@ -127,14 +127,14 @@ export class FillTracker {
     this.isOwn = opts.isOwn;
     if (!seed) return;
     this.baseline = false;
-    for (const s of seed) this.known.set(s.nonce.toLowerCase(), { filled: s.filled, cost: s.cost ?? (s.filled === 0 ? 0 : null), nonce: s.nonce, ref: s.ref });
+    for (const s of seed) this.known.set(s.nonce, { filled: s.filled, cost: s.cost ?? (s.filled === 0 ? 0 : null), nonce: s.nonce, ref: s.ref });
   }
 
   /** Orders seen this poll → fill events; `now` is the local clock. */
   observe(orders: readonly VenueOrder[], now: number): FeedEvent[] {
     const out: FeedEvent[] = [];
     for (const o of orders) {
-      const k = o.nonce.toLowerCase();
+      const k = o.nonce;
       const filled = filledShares(o);
       const wasClosed = this.closed.get(k);
       // a closed order read again (the recent-orders window) with nothing new: already reported
@@ -216,7 +216,7 @@ export class FillTracker {
    */
   needsAverage(o: VenueOrder): boolean {
     if (this.baseline || o.avgFillPrice !== undefined) return false;
-    const k = o.nonce.toLowerCase();
+    const k = o.nonce;
     const held = this.known.get(k) ?? this.closed.get(k);
     return filledShares(o) > (held?.filled ?? 0);
   }
@@ -227,7 +227,7 @@ export class FillTracker {
   }
 
   forget(nonce: Bytes32): void {
-    this.known.delete(nonce.toLowerCase());
+    this.known.delete(nonce);
   }
 
   get size(): number {
@@ -244,13 +244,13 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
   const foreignNews = (o: VenueOrder): boolean => opts.isOwn !== undefined && !opts.isOwn(o.nonce) && venueMs(o.insertedAt) >= startedAt;
   async function read(): Promise<FeedEvent[]> {
     const byNonce = new Map<string, VenueOrder>();
-    for await (const o of opts.client.orders.iterate({ trader: opts.trader, status: ['open'], limit: 100 })) byNonce.set(o.nonce.toLowerCase(), o);
+    for await (const o of opts.client.orders.iterate({ trader: opts.trader, status: ['open'], limit: 100 })) byNonce.set(o.nonce, o);
     // An order placed and filled (or cancelled after a partial fill) between two polls is never in
     // the open list: the recent orders show it. Only orders the bot still counts are kept, so the
     // bot's own settled cancels are not read again and again.
     if (opts.client.orders.recent) {
       for (const o of await opts.client.orders.recent({ trader: opts.trader, windowSeconds: opts.recentWindowSeconds ?? 30, limit: 500 })) {
-        const k = o.nonce.toLowerCase();
+        const k = o.nonce;
         // ...and the orders this tracker saw open: the order manager may have let go of one (filled,
         // cancelled) before this poll read its last fills, which would otherwise never be counted
         if (!byNonce.has(k) && (o.status === 'open' || !opts.isTracked || opts.isTracked(o.nonce, o.marketId) || tracker.knows(k) || foreignNews(o)))
@@ -266,7 +266,7 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
       if (lookups++ >= maxLookups) break;
       try {
         const o = await opts.client.orders.get(v.ref);
-        byNonce.set(o.nonce.toLowerCase(), o);
+        byNonce.set(o.nonce, o);
       } catch (err) {
         // unknown to the venue: nothing more to learn. Any other failure (5xx, 429, a timeout) is
         // transient: the order is looked up again next poll, or its last fills would never be seen
@@ -281,7 +281,7 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
         for await (const a of opts.client.orders.iterate({ trader: opts.trader, search: o.nonce, limit: 10 })) {
           // one page at most: a venue whose search does not match nonces must not page through the history
           if (++seen > 10) break;
-          if (a.nonce.toLowerCase() !== k) continue;
+          if (a.nonce !== k) continue;
           // the same order, read later: never fewer fills than the read it replaces
           if (filledShares(a) >= filledShares(o)) byNonce.set(k, a);
           break;

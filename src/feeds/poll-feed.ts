@@ -70,8 +70,8 @@ export function marketPollFeed(
     const ids = rounds ? rounds.next(all) : all;
     for (const id of ids) {
       const r = await readOne(id);
-      if (!r || last.get(id.toLowerCase()) === r.sig) continue;
-      last.set(id.toLowerCase(), r.sig);
+      if (!r || last.get(id) === r.sig) continue;
+      last.set(id, r.sig);
       out.push(r.event);
     }
     return out;

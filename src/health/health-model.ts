@@ -514,7 +514,7 @@ export class HealthModel {
 
   /** Market rotation started a market: it is watched from now, 'starting' until its first tick. */
   addMarket(marketId: Bytes32): boolean {
-    const key = marketId.toLowerCase();
+    const key = marketId;
     if (this.byKey.has(key)) return false;
     const s = newSlot(marketId, this.opts.clock.now());
     this.slots.push(s);
@@ -528,9 +528,9 @@ export class HealthModel {
    * time report up to now is returned (the end-of-run report keeps retired markets), or null.
    */
   removeMarket(marketId: Bytes32): MarketTimeReport | null {
-    const key = marketId.toLowerCase();
+    const key = marketId;
     if (!this.byKey.has(key)) return null;
-    const row = this.report().find((r) => r.marketId.toLowerCase() === key) ?? null;
+    const row = this.report().find((r) => r.marketId === key) ?? null;
     this.byKey.delete(key);
     this.slots = this.slots.filter((x) => x.key !== key);
     this.transitions.forgetPrefix(`${key} `);
@@ -544,7 +544,7 @@ export class HealthModel {
   }
 
   private slot(marketId: Bytes32): Slot | undefined {
-    return this.byKey.get(marketId.toLowerCase());
+    return this.byKey.get(marketId);
   }
 }
 
@@ -563,7 +563,7 @@ export function liveOrders(m: StoreMarket): number {
 function newSlot(marketId: Bytes32, now: number): Slot {
   return {
     marketId,
-    key: marketId.toLowerCase(),
+    key: marketId,
     state: 'starting',
     detail: 'waiting for start-up (books, balances, reconcile)',
     since: now,

@@ -27,7 +27,7 @@ export class RefusalLog {
   note(e: OrderRejected, now: number): void {
     this.total++;
     const code = refusalLabel({ code: e.reason, message: e.message ?? '', status: e.status, venueCode: e.venueCode });
-    const key = `${e.marketId.toLowerCase()} ${code}`;
+    const key = `${e.marketId} ${code}`;
     const message = e.message ?? e.reason;
     if (!this.info.has(key)) this.info.set(key, { marketId: e.marketId, code, status: e.status ?? null });
     if (this.throttle.hit(key, now, message) !== 'first') return;

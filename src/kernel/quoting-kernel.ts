@@ -194,7 +194,6 @@ export interface MarketsUpdate {
 const DEFAULT_TOLERANCES: Tolerances = { price: 0, sizeFraction: 0.1 };
 /** markets ticked per turn of a housekeeping round (see scheduleHousekeeping) */
 const HOUSEKEEPING_SLICE = 250;
-const lower = (s: string): string => s.toLowerCase();
 
 /** The market a state event concerns, or null for account-wide events. */
 export function eventMarket(e: StateEvent): Bytes32 | null {
@@ -238,23 +237,23 @@ export class QuotingKernel {
   private readonly clock: Clock;
   private readonly store: StateStore;
   private readonly log: Logger;
-  private readonly markets = new Map<string, MarketSlot>();
+  private readonly markets = new Map<Bytes32, MarketSlot>();
   private readonly pending = new Set<Promise<void>>();
   /** the latest sync asked for per market (see lastSync) */
-  private readonly lastSyncs = new Map<string, Promise<void>>();
+  private readonly lastSyncs = new Map<Bytes32, Promise<void>>();
   private cancelHousekeeping: (() => void) | null = null;
   private stopped = false;
   /** built with deferStart and not started yet */
   private waiting = false;
   private killReason: RiskReason | null = null;
-  /** operator pauses (lower-case market ids) and the global halt (bookmaker ctl) */
-  private readonly pausedMarkets = new Set<string>();
+  /** operator pauses and the global halt (bookmaker ctl) */
+  private readonly pausedMarkets = new Set<Bytes32>();
   private haltedByOperator = false;
   /** holds the bot places on itself (e.g. 'ledger': the ledger cannot be written), apart from the operator's halt */
   private readonly holds = new Map<string, string>();
   private readonly faults: ThrottledLog;
-  /** markets whose strategy failed on its last tick (lower-case ids) */
-  private readonly failing = new Set<string>();
+  /** markets whose strategy failed on its last tick */
+  private readonly failing = new Set<Bytes32>();
 
   constructor(opts: QuotingKernelOptions) {
     this.opts = opts;
@@ -307,7 +306,7 @@ export class QuotingKernel {
   }
 
   private addSlot(m: KernelMarket): void {
-    this.markets.set(lower(m.marketId), {
+    this.markets.set(m.marketId, {
       cfg: m,
       risk: INITIAL_RISK_STATE,
       lastTickAt: Number.NEGATIVE_INFINITY,
@@ -330,10 +329,10 @@ export class QuotingKernel {
   pause(marketId: Bytes32 | null): boolean {
     if (marketId === null) this.haltedByOperator = true;
     else {
-      if (!this.markets.has(lower(marketId))) return false;
-      this.pausedMarkets.add(lower(marketId));
+      if (!this.markets.has(marketId)) return false;
+      this.pausedMarkets.add(marketId);
     }
-    for (const s of this.markets.values()) if (marketId === null || lower(s.cfg.marketId) === lower(marketId)) this.kick(s);
+    for (const s of this.markets.values()) if (marketId === null || s.cfg.marketId === marketId) this.kick(s);
     return true;
   }
 
@@ -343,10 +342,10 @@ export class QuotingKernel {
       this.haltedByOperator = false;
       this.pausedMarkets.clear();
     } else {
-      if (!this.markets.has(lower(marketId))) return false;
-      this.pausedMarkets.delete(lower(marketId));
+      if (!this.markets.has(marketId)) return false;
+      this.pausedMarkets.delete(marketId);
     }
-    for (const s of this.markets.values()) if (marketId === null || lower(s.cfg.marketId) === lower(marketId)) this.kick(s);
+    for (const s of this.markets.values()) if (marketId === null || s.cfg.marketId === marketId) this.kick(s);
     return true;
   }
 
@@ -372,7 +371,7 @@ export class QuotingKernel {
   }
 
   isPaused(marketId: Bytes32): boolean {
-    return this.haltedByOperator || this.pausedMarkets.has(lower(marketId));
+    return this.haltedByOperator || this.pausedMarkets.has(marketId);
   }
   get halted(): boolean {
     return this.haltedByOperator;
@@ -391,9 +390,9 @@ export class QuotingKernel {
     const added: Bytes32[] = [];
     const removed: Bytes32[] = [];
     const changed: Bytes32[] = [];
-    const keep = new Set(next.map((m) => lower(m.marketId)));
+    const keep = new Set(next.map((m) => m.marketId));
     for (const m of next) {
-      const slot = this.markets.get(lower(m.marketId));
+      const slot = this.markets.get(m.marketId);
       if (!slot) {
         this.addSlot(m);
         added.push(m.marketId);
@@ -426,17 +425,17 @@ export class QuotingKernel {
    * for its release before starting it again.
    */
   addMarket(m: KernelMarket): boolean {
-    if (this.markets.has(lower(m.marketId))) return false;
+    if (this.markets.has(m.marketId)) return false;
     this.addSlot(m);
-    if (this.opts.heldPause?.(m.marketId)) this.pausedMarkets.add(lower(m.marketId));
-    const slot = this.markets.get(lower(m.marketId))!;
+    if (this.opts.heldPause?.(m.marketId)) this.pausedMarkets.add(m.marketId);
+    const slot = this.markets.get(m.marketId)!;
     this.kick(slot);
     return true;
   }
 
   /** A market's strategy, parameters or limits changed (reload): they apply from its next tick. */
   updateMarket(m: KernelMarket): boolean {
-    const slot = this.markets.get(lower(m.marketId));
+    const slot = this.markets.get(m.marketId);
     if (!slot || slot.retiring) return false;
     (slot as { cfg: KernelMarket }).cfg = m;
     this.kick(slot);
@@ -449,7 +448,7 @@ export class QuotingKernel {
    * here or already retiring.
    */
   retireMarket(marketId: Bytes32): boolean {
-    const k = lower(marketId);
+    const k = marketId;
     const slot = this.markets.get(k);
     if (!slot || slot.retiring) return false;
     slot.retiring = true;
@@ -462,12 +461,12 @@ export class QuotingKernel {
 
   /** Is this market quoted here (a slot, retiring or not)? */
   hasMarket(marketId: Bytes32): boolean {
-    return this.markets.has(lower(marketId));
+    return this.markets.has(marketId);
   }
 
   /** Drop a retired market's slot and everything kept for it (timers, pause, failure log). */
   removeMarket(marketId: Bytes32): void {
-    const k = lower(marketId);
+    const k = marketId;
     const slot = this.markets.get(k);
     slot?.cancelTimer?.();
     this.markets.delete(k);
@@ -504,7 +503,7 @@ export class QuotingKernel {
     return [...this.markets.values()].map((m) => m.cfg.marketId);
   }
   lastTick(marketId: Bytes32): KernelTick | null {
-    return this.markets.get(lower(marketId))?.last ?? null;
+    return this.markets.get(marketId)?.last ?? null;
   }
 
   /**
@@ -538,7 +537,7 @@ export class QuotingKernel {
    */
   private isSameHoldings(e: StateEvent): boolean {
     if (e.type !== 'PositionSynced') return false;
-    const p = this.store.state.markets.get(lower(e.marketId))?.position;
+    const p = this.store.state.markets.get(e.marketId)?.position;
     return p !== undefined && p.yes === e.yes && p.no === e.no;
   }
 
@@ -552,7 +551,7 @@ export class QuotingKernel {
    */
   private isKeepalive(e: StateEvent): boolean {
     if (e.type !== 'BookEventReceived' || e.event.type !== 'status') return false;
-    const id = lower(e.event.marketId);
+    const id = e.event.marketId;
     if (this.store.state.markets.get(id)?.streamState !== e.event.state) return false;
     return this.markets.get(id)?.last?.action === 'quote';
   }
@@ -622,7 +621,7 @@ export class QuotingKernel {
     }
     this.orderManager.settle(e.nonce);
     if (this.orderManager.knows(e.nonce)) return;
-    if (!this.store.state.markets.get(lower(e.marketId))?.orders.has(lower(e.nonce))) return;
+    if (!this.store.state.markets.get(e.marketId)?.orders.has(e.nonce)) return;
     this.store.dispatch({ type: 'OrderGone', marketId: e.marketId, nonce: e.nonce, ts: e.ts });
   }
 
@@ -634,7 +633,7 @@ export class QuotingKernel {
   private noteNetMove(e: StateEvent): void {
     if (e.type !== 'PositionSynced') return;
     // a market the store has not seen yet is flat
-    if ((this.store.state.markets.get(lower(e.marketId))?.position.net ?? 0) === e.yes - e.no) return;
+    if ((this.store.state.markets.get(e.marketId)?.position.net ?? 0) === e.yes - e.no) return;
     this.orderManager.exposureChanged(e.marketId);
   }
 
@@ -645,7 +644,7 @@ export class QuotingKernel {
   private isFreshFill(e: StateEvent): e is Extract<StateEvent, { type: 'OrderFilled' }> {
     if (e.type !== 'OrderFilled' || !e.nonce) return false;
     if (e.fillId === undefined) return true;
-    const m = this.store.state.markets.get(lower(e.marketId));
+    const m = this.store.state.markets.get(e.marketId);
     return !m || !m.fillIds.includes(e.fillId);
   }
 
@@ -658,7 +657,7 @@ export class QuotingKernel {
     const out: DesiredOrder[] = [];
     if (this.killReason !== null || this.haltedByOperator || this.holds.size > 0) return out;
     for (const slot of this.markets.values()) {
-      if (slot.retiring || this.pausedMarkets.has(lower(slot.cfg.marketId))) continue;
+      if (slot.retiring || this.pausedMarkets.has(slot.cfg.marketId)) continue;
       const view = selectMarketView(this.store.state, slot.cfg.marketId, this.clock.now(), undefined, this.account);
       if (!view) continue;
       // the risk state is not advanced: this is a dry run
@@ -670,7 +669,7 @@ export class QuotingKernel {
 
   /** Run one tick of a market now (ignores the throttle). */
   tick(marketId: Bytes32): void {
-    const slot = this.markets.get(lower(marketId));
+    const slot = this.markets.get(marketId);
     if (!slot || this.stopped) return;
     if (slot.cancelTimer) {
       slot.cancelTimer();
@@ -681,7 +680,7 @@ export class QuotingKernel {
 
   /** The latest sync asked for in a market (settles once its venue calls are done), or null. */
   lastSync(marketId: Bytes32): Promise<void> | null {
-    return this.lastSyncs.get(lower(marketId)) ?? null;
+    return this.lastSyncs.get(marketId) ?? null;
   }
 
   /** Wait until every sync asked for so far has been carried out. */
@@ -719,7 +718,7 @@ export class QuotingKernel {
 
   private markDirty(marketId: Bytes32 | null): void {
     if (this.stopped || marketId === null) return;
-    const slot = this.markets.get(lower(marketId));
+    const slot = this.markets.get(marketId);
     if (!slot || slot.cancelTimer) return; // not ours, or a trailing tick is already due
     const wait = slot.lastTickAt + this.opts.requoteIntervalMs - this.clock.now();
     if (wait <= 0) {
@@ -752,7 +751,7 @@ export class QuotingKernel {
       for (; at < end; at++) {
         const slot = round[at]!;
         // removed since the round began, resting, a trailing tick due, or ticked lately: not due
-        if (slot.resting || slot.cancelTimer || now - slot.lastTickAt < every || this.markets.get(lower(slot.cfg.marketId)) !== slot) continue;
+        if (slot.resting || slot.cancelTimer || now - slot.lastTickAt < every || this.markets.get(slot.cfg.marketId) !== slot) continue;
         if (this.restsWithoutEvents(slot)) slot.resting = true;
         else this.runTick(slot, 'housekeeping');
       }
@@ -771,7 +770,7 @@ export class QuotingKernel {
   /** Anything that happens to a market ends its rest (see restsWithoutEvents). */
   private wake(marketId: Bytes32 | null): void {
     if (marketId === null) return;
-    const slot = this.markets.get(lower(marketId));
+    const slot = this.markets.get(marketId);
     if (slot) slot.resting = false;
   }
 
@@ -816,7 +815,7 @@ export class QuotingKernel {
       if (!this.orderManager.isIdle(marketId)) this.send(marketId, []);
       return;
     }
-    if (this.haltedByOperator || this.holds.size > 0 || (this.pausedMarkets.size > 0 && this.pausedMarkets.has(lower(marketId)))) {
+    if (this.haltedByOperator || this.holds.size > 0 || (this.pausedMarkets.size > 0 && this.pausedMarkets.has(marketId))) {
       slot.last = { at: now, action: 'pull', desired: [], denied: 0, strategyError: null, reason: 'PAUSED' };
       this.send(marketId, []);
       // held by the bot itself (the ledger cannot be written): nothing is quoted, but the account's
@@ -854,7 +853,7 @@ export class QuotingKernel {
     slot.risk = t.state;
     if (t.denied.length > 0) this.store.dispatchAll(t.denied);
     if (t.strategyError) this.strategyFailed(marketId, t.strategyError, now);
-    else if (this.failing.size > 0 && this.failing.has(lower(marketId))) this.strategyRecovered(marketId, now);
+    else if (this.failing.size > 0 && this.failing.has(marketId)) this.strategyRecovered(marketId, now);
     const desired = t.action === 'quote' ? this.toDesired(view, t, slot) : [];
     const reason = t.action === 'pull' && !t.strategyError ? pullReason(t) : undefined;
     const deniedAll = reason === undefined && desired.length === 0 && t.denied.length > 0 ? t.denied[0]!.reason : undefined;
@@ -871,7 +870,7 @@ export class QuotingKernel {
 
   /** The market's mark in the books: its payout once resolved, else its last mid (O(1) when unchanged). */
   private markBooks(marketId: Bytes32, now: number): void {
-    const m = this.store.state.markets.get(lower(marketId));
+    const m = this.store.state.markets.get(marketId);
     if (m === undefined) return;
     this.account.mark(marketId, m.payoutYes !== null ? m.payoutYes * 2 : m.lastMid2, now);
   }
@@ -883,7 +882,7 @@ export class QuotingKernel {
    */
   private strategyFailed(marketId: Bytes32, err: Error, now: number): void {
     this.opts.onStrategyFault?.(marketId, 'error', err);
-    const key = lower(marketId);
+    const key = marketId;
     this.failing.add(key);
     if (this.faults.hit(key, now, err.message) === 'first') {
       this.log.error({ marketId, err: err.message, stack: err.stack }, 'strategy failed; quotes pulled (further failures of this market are summarised)');
@@ -894,7 +893,7 @@ export class QuotingKernel {
   }
 
   private strategyRecovered(marketId: Bytes32, now: number): void {
-    const key = lower(marketId);
+    const key = marketId;
     this.failing.delete(key);
     let more = 0;
     this.faults.settle(key, now, (_k, sum) => (more = sum.count));
@@ -929,7 +928,7 @@ export class QuotingKernel {
       this.log.error({ marketId, err: (err as Error).message }, 'order sync failed');
     });
     this.pending.add(p);
-    const k = lower(marketId);
+    const k = marketId;
     this.lastSyncs.set(k, p);
     // `p` never rejects (caught above): a then() is enough, and costs a third of a finally()'s promises
     void p.then(() => {

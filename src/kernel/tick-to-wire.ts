@@ -22,6 +22,7 @@
  *   outside any tick (a retry, a reconcile's re-place) is not charged to that event either.
  * The wall clock here is performance.now(): the runtime layer, not a pure one.
  */
+import type { Bytes32 } from '../model/order.ts';
 import type { TickCause } from './quoting-kernel.ts';
 
 export interface TickToWireSink {
@@ -50,14 +51,8 @@ function disarm(s: Slot, gen: number): void {
   if (s.gen === gen) s.from = Number.NaN;
 }
 
-/** Raw market-id spellings remembered before the cache is dropped (ids come from config: a handful). */
-const MAX_IDS = 10_000;
-
 export class TickToWireMeter {
-  /** by lower-case id */
-  private readonly slots = new Map<string, Slot>();
-  /** by the id exactly as a caller spelled it (no toLowerCase per event on the hot path) */
-  private readonly byRaw = new Map<string, Slot>();
+  private readonly slots = new Map<Bytes32, Slot>();
   private gen = 0;
   private readonly sink: TickToWireSink;
   private readonly now: () => number;
@@ -67,26 +62,21 @@ export class TickToWireMeter {
     this.now = now;
   }
 
-  private slot(marketId: string): Slot {
-    let s = this.byRaw.get(marketId);
-    if (s !== undefined) return s;
-    const k = marketId.toLowerCase();
-    s = this.slots.get(k);
+  private slot(marketId: Bytes32): Slot {
+    let s = this.slots.get(marketId);
     if (s === undefined) {
       s = { pending: Number.NaN, from: Number.NaN, gen: 0 };
-      this.slots.set(k, s);
+      this.slots.set(marketId, s);
     }
-    if (this.byRaw.size >= MAX_IDS) this.byRaw.clear();
-    this.byRaw.set(marketId, s);
     return s;
   }
 
-  bookEvent(marketId: string): void {
+  bookEvent(marketId: Bytes32): void {
     const s = this.slot(marketId);
     if (s.pending !== s.pending) s.pending = this.now(); // NaN: no event waiting yet
   }
 
-  tickStart(marketId: string, cause: TickCause): void {
+  tickStart(marketId: Bytes32, cause: TickCause): void {
     const s = this.slot(marketId);
     const at = s.pending;
     s.pending = Number.NaN;
@@ -104,7 +94,7 @@ export class TickToWireMeter {
   }
 
   /** The tick's sync: once it settles, whatever it did not write is no longer owed to the event. */
-  tickEnd(marketId: string, sync: Promise<unknown> | null): void {
+  tickEnd(marketId: Bytes32, sync: Promise<unknown> | null): void {
     const s = this.slot(marketId);
     if (s.from !== s.from) return; // not armed (or already written)
     if (sync === null) {
@@ -118,20 +108,17 @@ export class TickToWireMeter {
     );
   }
 
-  /** A retired market: drop what is kept for it (its slot and every spelling of its id). */
-  forget(marketId: string): void {
-    const s = this.slots.get(marketId.toLowerCase());
-    if (s === undefined) return;
-    this.slots.delete(marketId.toLowerCase());
-    for (const [raw, x] of this.byRaw) if (x === s) this.byRaw.delete(raw);
+  /** A retired market: drop what is kept for it. */
+  forget(marketId: Bytes32): void {
+    this.slots.delete(marketId);
   }
 
-  /** Per-market entries held now (tests): slots and remembered spellings. */
+  /** Per-market entries held now (tests). */
   get size(): number {
-    return this.slots.size + this.byRaw.size;
+    return this.slots.size;
   }
 
-  write(marketId: string | null, cancelOnly = false): void {
+  write(marketId: Bytes32 | null, cancelOnly = false): void {
     if (marketId === null) return;
     const s = this.slot(marketId);
     const from = s.from;

@@ -15,7 +15,7 @@
  */
 import type { BalanceSource } from '../feeds/account-feed.ts';
 import { ConfigError } from '../model/errors.ts';
-import type { Address, VenueOrder } from '../model/order.ts';
+import type { Address, Bytes32, VenueOrder } from '../model/order.ts';
 import { ONE } from '../model/units.ts';
 import type { BookSnapshot } from '../model/book.ts';
 import type { ListOrdersParams } from '../exchange/client/orders-read.ts';
@@ -51,13 +51,13 @@ export const HISTORY_SCAN_ORDERS = 2_000;
 export async function readVenueHistory(
   client: HistorySource,
   trader: Address,
-  o: { owns?: (marketId: string) => boolean; maxOrders?: number } = {},
+  o: { owns?: (marketId: Bytes32) => boolean; maxOrders?: number } = {},
 ): Promise<VenueHistory> {
   const s = await client.balance.summary(trader);
   const owns = o.owns;
   const holdings = s.outcomeTokens
-    .filter((t) => t.balance > 0n && (owns === undefined || owns(t.marketId.toLowerCase())))
-    .map((t) => ({ marketId: t.marketId.toLowerCase(), outcomeIndex: t.outcomeIndex, shares: t.balance }))
+    .filter((t) => t.balance > 0n && (owns === undefined || owns(t.marketId)))
+    .map((t) => ({ marketId: t.marketId, outcomeIndex: t.outcomeIndex, shares: t.balance }))
     .sort((a, b) => a.marketId.localeCompare(b.marketId) || a.outcomeIndex - b.outcomeIndex);
   let hasOrders = false;
   let bounded = false;
@@ -69,7 +69,7 @@ export async function readVenueHistory(
   } else {
     let n = 0;
     for await (const v of client.orders.iterate({ trader, limit: 100 })) {
-      if (owns(v.marketId.toLowerCase())) {
+      if (owns(v.marketId)) {
         hasOrders = true;
         break;
       }

@@ -16,14 +16,14 @@
  */
 import { Account, type AccountFill } from '../account/account.ts';
 import type { PositionState } from '../state/position.ts';
+import type { Bytes32 } from '../model/order.ts';
 import type { Ledger } from './ledger.ts';
 import { accountFillOf, replayBooks, type FillRow as ReplayRow, type ReplayedBooks } from './books-checkpoint.ts';
 
 export interface Filter {
   /** ms since the epoch, inclusive */
   readonly since?: number;
-  /** market id (lower-cased here) */
-  readonly market?: string;
+  readonly market?: Bytes32;
 }
 
 /** a fills row as `listFills` reads it: the replays' row and the order's nonce and where the fill came from */
@@ -41,7 +41,7 @@ function where(f: Filter, tsCol = 'ts', marketCol = 'market_id'): { sql: string;
   }
   if (f.market !== undefined) {
     parts.push(`${marketCol} = ?`);
-    args.push(f.market.toLowerCase());
+    args.push(f.market);
   }
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', args };
 }
@@ -188,7 +188,7 @@ function rawBooks(ledger: Ledger, f: Filter, after: Account = accountFromLedger(
   const before = f.since !== undefined ? accountFromLedger(ledger, { until: f.since }) : null;
   const out: RawBooks[] = [];
   for (const id of after.marketIds()) {
-    if (f.market !== undefined && id !== f.market.toLowerCase()) continue;
+    if (f.market !== undefined && id !== f.market) continue;
     const p = after.market(id)!;
     const b = before?.market(id) ?? null;
     const n = p.fills - (b?.fills ?? 0);
@@ -259,9 +259,7 @@ export function ledgerSummary(ledger: Ledger, f: Filter = {}): LedgerSummary {
   const mark =
     f.market === undefined
       ? (ledger.db.prepare('SELECT unrealised FROM marks WHERE market_id IS NULL ORDER BY id DESC LIMIT 1').get() as { unrealised: string } | undefined)
-      : (ledger.db.prepare('SELECT unrealised FROM marks WHERE market_id = ? ORDER BY id DESC LIMIT 1').get(f.market.toLowerCase()) as
-          | { unrealised: string }
-          | undefined);
+      : (ledger.db.prepare('SELECT unrealised FROM marks WHERE market_id = ? ORDER BY id DESC LIMIT 1').get(f.market) as { unrealised: string } | undefined);
   const startups = (
     ledger.db
       .prepare(`SELECT COUNT(*) AS n FROM startups ${where({ ...(f.since !== undefined ? { since: f.since } : {}) }).sql}`)

@@ -85,7 +85,7 @@ export interface BotLedgerOptions {
   /** paper trading: nothing reaches the venue, so there is nothing to catch up */
   readonly paper: boolean;
   /** orders.reconcileScope markets: the markets whose orders are this bot's (see CatchUpOptions.owns) */
-  readonly owns?: (marketId: string) => boolean;
+  readonly owns?: (marketId: Bytes32) => boolean;
 }
 
 export class BotLedger {
@@ -111,7 +111,7 @@ export class BotLedger {
     log: Logger,
     private readonly logger: Logger,
     private readonly paper: boolean,
-    private readonly owns?: (marketId: string) => boolean,
+    private readonly owns?: (marketId: Bytes32) => boolean,
   ) {
     this.ledger = ledger;
     this.catchUp = catchUp;
@@ -230,7 +230,7 @@ export class BotLedger {
    */
   initialState(quoted: readonly Bytes32[]): StoreState {
     const s = emptyState();
-    const q = new Set(quoted.map((id) => id.toLowerCase()));
+    const q = new Set<string>(quoted);
     let markets = s.markets as PersistentMap<MarketState>;
     let books: ReturnType<typeof replayPositions>;
     try {
@@ -406,10 +406,10 @@ export class BotLedger {
         return;
       case 'MarketReleased':
         // no more metadata polls of it: its payout need not be remembered (a later one is one idempotent write)
-        this.payouts.delete(e.marketId.toLowerCase());
+        this.payouts.delete(e.marketId);
         return;
       case 'QuoteDenied': {
-        const k = `${e.marketId.toLowerCase()}|${e.reason}`;
+        const k = `${e.marketId}|${e.reason}`;
         this.denials.set(k, (this.denials.get(k) ?? 0) + 1);
         return;
       }

@@ -37,7 +37,7 @@
 import type { Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
 import type { ListOrdersParams } from '../exchange/client/orders-read.ts';
-import type { Address, VenueOrder } from '../model/order.ts';
+import type { Address, Bytes32, VenueOrder } from '../model/order.ts';
 import { filledShares, type OrderSeed } from '../feeds/own-orders-feed.ts';
 import { fillPart } from '../feeds/fill-part.ts';
 import { venueMs } from '../feeds/feed-event.ts';
@@ -80,7 +80,7 @@ export interface CatchUpOptions {
    * seeded (another instance's fills in this ledger would count in this bot's PnL and kill switch).
    * Absent: every order of the wallet is the bot's.
    */
-  readonly owns?: (marketId: string) => boolean;
+  readonly owns?: (marketId: Bytes32) => boolean;
   /** the fee model (`ledger.fees`) for the fills recorded now; default no fees */
   readonly fees?: FeeSpec;
 }
@@ -94,7 +94,7 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
   const seen = new Map<string, VenueOrder>();
   const open: VenueOrder[] = [];
   for await (const v of o.client.orders.iterate({ trader: o.trader, status: ['open'], limit: 100 })) {
-    seen.set(v.nonce.toLowerCase(), v);
+    seen.set(v.nonce, v);
     open.push(v);
   }
   let incomplete = false;
@@ -103,7 +103,7 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
     let n = 0;
     for await (const v of o.client.orders.iterate({ trader: o.trader, limit: 100 })) {
       if (venueMs(v.insertedAt) < since) break;
-      seen.set(v.nonce.toLowerCase(), v);
+      seen.set(v.nonce, v);
       if (++n >= (o.maxOrders ?? 20_000)) {
         log.warn({ read: n }, 'more orders since the last start than the catch-up reads; older ones are looked up by nonce');
         break;
@@ -121,7 +121,7 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
       try {
         for await (const v of o.client.orders.iterate({ trader: o.trader, search: u.nonce, limit: 100 })) {
           // an order the books placed is ours whatever its market (the scope may have moved since)
-          if (v.nonce.toLowerCase() === u.nonce) seen.set(u.nonce, v);
+          if (v.nonce === u.nonce) seen.set(u.nonce, v);
         }
         // never placed (a send whose answer was lost and that did not land): nothing to wait for
         if (!seen.has(u.nonce)) o.ledger.orderEnded(u.nonce, 'not-found', o.clock.now());
@@ -162,7 +162,7 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
     const ts = Math.min(now, Math.max(alive, venueMs(v.insertedAt)));
     // ours: the ledger saw it placed (or adopted) or its nonce has the ledger's tag; else another trader's on this wallet
     // (a nonce with the ledger's tag was signed by this bookmaker even if a crash lost its record)
-    const own = o.ledger.isTagged(k) || o.ledger.hasOrder(k) || (o.owns !== undefined && o.owns(v.marketId.toLowerCase()));
+    const own = o.ledger.isTagged(k) || o.ledger.hasOrder(k) || (o.owns !== undefined && o.owns(v.marketId));
     const part = fillPart(v, filled, held ?? { filled: 0, cost: 0 }, fees);
     costs.set(k, part.cost);
     o.ledger.fill({
@@ -193,7 +193,7 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
     recorded,
     shares,
     ordersRead: seen.size,
-    openOrders: open.map((v) => ({ nonce: v.nonce, filled: filledShares(v), ref: v.hash ?? v.id ?? v.nonce, cost: costs.get(v.nonce.toLowerCase()) ?? null })),
+    openOrders: open.map((v) => ({ nonce: v.nonce, filled: filledShares(v), ref: v.hash ?? v.id ?? v.nonce, cost: costs.get(v.nonce) ?? null })),
     incomplete,
   };
 }

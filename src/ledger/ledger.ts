@@ -33,6 +33,8 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
+import { bytes32Of } from '../model/ids.ts';
+import type { Bytes32 } from '../model/order.ts';
 import { isDamage, LedgerDamagedError, openIntegrityCheck } from './integrity.ts';
 import { latchPathOf, readLatchFile, writeLatchFile } from './latch-file.ts';
 import { acquireLedgerLock, createPrivate, type LedgerLock } from './ledger-lock.ts';
@@ -115,8 +117,8 @@ export interface OperatorHold {
 /** The halt and the per-market pauses in force: every halt, pause and resume replayed in order. */
 export interface OperatorHolds {
   readonly halt: OperatorHold | null;
-  /** lower-case market id → its pause */
-  readonly pauses: ReadonlyMap<string, OperatorHold>;
+  /** market id → its pause */
+  readonly pauses: ReadonlyMap<Bytes32, OperatorHold>;
 }
 
 export interface StartupRecord {
@@ -721,16 +723,20 @@ export class Ledger {
    */
   operatorHolds(): OperatorHolds {
     let halt: OperatorHold | null = null;
-    const pauses = new Map<string, OperatorHold>();
+    const pauses = new Map<Bytes32, OperatorHold>();
     const rows = this.db
       .prepare("SELECT ts, action, market, reason, source FROM operator_actions WHERE action IN ('halt', 'pause', 'resume') ORDER BY id")
       .all() as { ts: number; action: string; market: string | null; reason: string | null; source: string }[];
     for (const r of rows) {
       const hold = { reason: r.reason, at: r.ts, source: r.source };
+      // a row of an older ledger may hold the id as the operator typed it: normalised as it is read
+      const market = bytes32Of(r.market);
       if (r.action === 'halt') halt = hold;
-      else if (r.action === 'pause' && r.market) pauses.set(r.market.toLowerCase(), hold);
-      else if (r.action === 'resume' && r.market) pauses.delete(r.market.toLowerCase());
-      else if (r.action === 'resume') {
+      else if (r.action === 'pause' && r.market) {
+        if (market) pauses.set(market, hold);
+      } else if (r.action === 'resume' && r.market) {
+        if (market) pauses.delete(market);
+      } else if (r.action === 'resume') {
         halt = null;
         pauses.clear();
       }

@@ -34,7 +34,7 @@ export function botReadiness(src: ReadinessSources): () => { feedsLive: boolean;
     const state = src.state();
     const now = src.clock.now();
     const feedsLive = src.markets().every((id) => {
-      const last = state.markets.get(id.toLowerCase())?.streamLastEventAt;
+      const last = state.markets.get(id)?.streamLastEventAt;
       return last !== undefined && last !== null && now - last <= src.staleMs;
     });
     return {

@@ -68,10 +68,7 @@ export function orderKindOf(o: Pick<LimitOrder, 'side' | 'inventoryMode'>): 0 | 
 /** Same venue order kind: only price and size may differ for an order to be kept or moved. */
 export function sameKind(a: LimitOrder, b: LimitOrder): boolean {
   return (
-    (a.marketId === b.marketId || a.marketId.toLowerCase() === b.marketId.toLowerCase()) &&
-    a.outcomeIndex === b.outcomeIndex &&
-    a.side === b.side &&
-    orderKindOf(a) === orderKindOf(b)
+    (a.marketId === b.marketId || a.marketId === b.marketId) && a.outcomeIndex === b.outcomeIndex && a.side === b.side && orderKindOf(a) === orderKindOf(b)
   );
 }
 

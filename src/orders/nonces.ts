@@ -77,7 +77,7 @@ export class NonceSource {
 
   /** Record a nonce seen elsewhere (e.g. an adopted venue order) so it is never issued again. */
   remember(nonce: Bytes32): void {
-    const key = nonce.toLowerCase() as Bytes32;
+    const key = nonce as Bytes32;
     if (this.recent.has(key)) throw new InvariantError(`nonce reused: ${key}`);
     this.recent.add(key);
     if (this.order.length < this.memory) this.order.push(key);
@@ -89,6 +89,6 @@ export class NonceSource {
   }
 
   has(nonce: Bytes32): boolean {
-    return this.recent.has(nonce.toLowerCase() as Bytes32);
+    return this.recent.has(nonce as Bytes32);
   }
 }

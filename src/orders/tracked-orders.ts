@@ -42,7 +42,7 @@ export class TrackedOrders {
   set(nonceKey: string, e: Entry): void {
     this.delete(nonceKey);
     this.byNonce.set(nonceKey, e);
-    const mk = e.marketId.toLowerCase();
+    const mk = e.marketId;
     let m = this.byMarket.get(mk);
     if (!m) this.byMarket.set(mk, (m = new Map()));
     m.set(nonceKey, e);
@@ -52,7 +52,7 @@ export class TrackedOrders {
     const e = this.byNonce.get(nonceKey);
     if (!e) return;
     this.byNonce.delete(nonceKey);
-    const mk = e.marketId.toLowerCase();
+    const mk = e.marketId;
     const m = this.byMarket.get(mk);
     m?.delete(nonceKey);
     if (m && m.size === 0) this.byMarket.delete(mk);

@@ -37,7 +37,7 @@ export class RunLedger {
 
   apply(e: StateEvent): void {
     if (e.type !== 'OrderFilled') return;
-    const k = e.marketId.toLowerCase();
+    const k = e.marketId;
     if (e.fillId !== undefined) {
       let seen = this.seen.get(k);
       if (!seen) this.seen.set(k, (seen = new Set()));

@@ -9,11 +9,11 @@ import type { StateStore } from '../state/store.ts';
 
 /** Until a balance read of the market lands (PositionSynced), or `ms` passed on the clock (logged). */
 export function waitForPosition(store: StateStore, id: Bytes32, clock: Clock, ms: number, log: Logger): Promise<void> {
-  const k = id.toLowerCase();
+  const k = id;
   return new Promise((done) => {
     let cancel: () => void = () => undefined;
     const sub = store.changes$.subscribe(({ events }) => {
-      for (const e of events) if (e.type === 'PositionSynced' && e.marketId.toLowerCase() === k) return finish(true);
+      for (const e of events) if (e.type === 'PositionSynced' && e.marketId === k) return finish(true);
     });
     const finish = (read: boolean): void => {
       cancel();
@@ -31,7 +31,7 @@ export function waitForBooks(store: StateStore, ids: readonly Bytes32[], clock: 
   // change was quadratic in the markets while thousands of first snapshots arrive)
   let seen = 0;
   const have = (): boolean => {
-    while (seen < ids.length && store.state.markets.get(ids[seen]!.toLowerCase())?.books.yes) seen++;
+    while (seen < ids.length && store.state.markets.get(ids[seen]!)?.books.yes) seen++;
     return seen === ids.length;
   };
   if (have()) return Promise.resolve();

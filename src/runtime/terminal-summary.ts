@@ -63,7 +63,7 @@ export function summaryRows(
   books?: Account,
 ): SummaryRow[] {
   return marketIds.map((id) => {
-    const m = state.markets.get(id.toLowerCase());
+    const m = state.markets.get(id);
     const health = stateOf(id) ?? '-';
     const score = scoreOf(id);
     if (!m)
@@ -98,7 +98,7 @@ export function summaryRows(
       bid,
       ask,
       orders: liveOrders(m),
-      fills: fills.get(id.toLowerCase()) ?? 0,
+      fills: fills.get(id) ?? 0,
       net: books ? books.holdingsOf(m.marketId).net : m.position.net,
       pnl: p.realised + p.unrealised,
       stream: m.streamState ?? '-',

@@ -139,7 +139,7 @@ function run(d: WatchdogWorkerData): void {
       for (let round = 1; round <= 3; round++) {
         const open: Bytes32[] = [];
         for await (const o of client.orders.iterate({ trader: signer.address, status: ['open'], limit: 100 })) {
-          if (o.status === 'open' && (scope === null || scope.has(o.marketId.toLowerCase()))) open.push(o.nonce);
+          if (o.status === 'open' && (scope === null || scope.has(o.marketId))) open.push(o.nonce);
         }
         remaining = open.length;
         if (open.length === 0) break;

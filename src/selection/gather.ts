@@ -142,7 +142,7 @@ export async function gatherRank(src: RankSource, s: RankSettings, ctx: GatherCo
       listTruncated = true;
       break;
     }
-    for (const m of page.markets) listed.set(m.id.toLowerCase(), m);
+    for (const m of page.markets) listed.set(m.id, m);
     if (page.cursor === null || page.cursor === '' || page.markets.length === 0 || seen.has(page.cursor)) break;
     seen.add(page.cursor);
     cursor = page.cursor;

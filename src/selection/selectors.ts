@@ -41,7 +41,7 @@ export interface Selection {
 export function matchesSelector(sel: MarketSelector, m: MarketInfo): boolean {
   switch (sel.by) {
     case 'id':
-      return m.id.toLowerCase() === sel.id;
+      return m.id === sel.id;
     case 'slug':
       return m.slug === sel.slug;
     case 'all':

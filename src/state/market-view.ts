@@ -295,7 +295,7 @@ function positionOf(m: MarketState, memo: MarketMemo, books: Account | undefined
 }
 
 export function selectMarketView(s: StoreState, marketId: Bytes32, now: number, venueWindowMs = 60_000, books?: Account): MarketView | null {
-  const m = s.markets.get(marketId.toLowerCase());
+  const m = s.markets.get(marketId);
   if (!m) return null;
   // account first: it brings this market's memo up to date with its current position and orders
   const totals = accountOf(s, books);

@@ -18,7 +18,7 @@ export function releaseMarket(
   e: MarketReleased,
   edge: EdgeSettings = DEFAULT_EDGE,
 ): ReadonlyMap<string, MarketState> {
-  const k = e.marketId.toLowerCase();
+  const k = e.marketId;
   const m = markets.get(k);
   if (!m) return markets;
   const current = markets instanceof PersistentMap ? markets : PersistentMap.from(markets);

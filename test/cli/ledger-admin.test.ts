@@ -145,3 +145,49 @@ test('prune: old orders, cancels and marks go, fills and risk records stay, unen
     t.done();
   }
 });
+
+test('ledger --market takes the id in any case and finds the rows kept lower-case; a malformed id is a clear error', () => {
+  const t = tmp();
+  try {
+    const file = join(t.dir, 'l.sqlite');
+    const m = '0x' + 'ab'.repeat(32);
+    const l = openLedger({ path: file, clock: systemClock });
+    l.fill({
+      fillId: 'f1',
+      nonce: '0x' + '01'.repeat(32),
+      marketId: m,
+      outcomeIndex: 1,
+      side: 0,
+      price: 500_000,
+      size: 1_000_000,
+      fee: 0,
+      ts: 1,
+      source: 'feed',
+    });
+    l.fill({
+      fillId: 'f2',
+      nonce: '0x' + '02'.repeat(32),
+      marketId: M,
+      outcomeIndex: 1,
+      side: 0,
+      price: 400_000,
+      size: 1_000_000,
+      fee: 0,
+      ts: 2,
+      source: 'feed',
+    });
+    l.close();
+    const r = bookmaker(['ledger', 'fills', '--ledger', file, '--market', '0x' + 'aB'.repeat(32), '--json']);
+    assert.equal(r.status, 0, r.out);
+    const rows = JSON.parse(r.out) as { marketId: string }[];
+    assert.deepEqual(
+      rows.map((x) => x.marketId),
+      [m],
+    );
+    const bad = bookmaker(['ledger', 'fills', '--ledger', file, '--market', '0xab']);
+    assert.equal(bad.status, 2, bad.out);
+    assert.match(bad.out, /--market: expected a 0x market id \(64 hex digits\)/);
+  } finally {
+    t.done();
+  }
+});

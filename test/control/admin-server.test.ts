@@ -48,16 +48,20 @@ test('admin endpoint: 127.0.0.1 only, bearer token, POST bodies checked before a
     assert.equal((await call('POST', '/admin/pause', '[1]')).status, 400);
     assert.equal((await call('POST', '/admin/pause', JSON.stringify({ market: 7 }))).status, 400);
     assert.equal((await call('POST', '/admin/pause', 'x'.repeat(20_000))).status, 400);
+    const notAnId = await call('POST', '/admin/pause', JSON.stringify({ market: '0xabc' }));
+    assert.equal(notAnId.status, 400);
+    assert.match(notAnId.text, /market: expected a 0x market id \(64 hex digits\)/);
     const noReason = await call('POST', '/admin/clear-kill', '{}');
     assert.equal(noReason.status, 400);
     assert.match(noReason.text, /reason: required/);
     assert.deepEqual(calls, [], 'nothing refused reached the controls');
     assert.equal((await call('POST', '/admin/clear-kill', JSON.stringify({ reason: 'ok' }))).status, 200);
-    assert.equal((await call('POST', '/admin/pause', JSON.stringify({ market: '0xabc', reason: 'news' }))).status, 200);
+    // the id as the operator typed it reaches the controls in its one form (lower-case hex)
+    assert.equal((await call('POST', '/admin/pause', JSON.stringify({ market: `0x${'AbC1'.repeat(16)}`, reason: 'news' }))).status, 200);
     assert.equal((await call('POST', '/admin/resume')).status, 200);
     assert.equal((await call('POST', '/admin/halt', JSON.stringify({ reason: 'stop' }))).status, 200);
     assert.equal((await call('POST', '/admin/reload', '')).status, 200);
-    assert.deepEqual(calls, ['clear-kill:ok', 'pause:0xabc:news', 'resume:null:null', 'halt:stop', 'reload:null']);
+    assert.deepEqual(calls, ['clear-kill:ok', `pause:0x${'abc1'.repeat(16)}:news`, 'resume:null:null', 'halt:stop', 'reload:null']);
   } finally {
     await ep.close();
   }

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { TickToWireMeter } from '../../src/kernel/tick-to-wire.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
+
+const A = `0x${'a'.repeat(64)}` as Bytes32;
 
 function meter() {
   let t = 0;
@@ -13,24 +16,24 @@ function meter() {
 test('an event-driven tick charges from the event; a throttled tick reports the wait apart', () => {
   const { m, wire, throttle, at } = meter();
   at(1000);
-  m.bookEvent('0xA');
+  m.bookEvent(A);
   at(1000.2);
-  m.tickStart('0xa', 'event');
+  m.tickStart(A, 'event');
   at(1000.5);
-  m.write('0xA');
+  m.write(A);
   assert.deepEqual(
     wire.map((s) => Math.round(s * 1e6)),
     [500],
   );
   assert.deepEqual(throttle, [0]);
   at(2000);
-  m.bookEvent('0xA');
+  m.bookEvent(A);
   at(2100);
-  m.bookEvent('0xA'); // coalesced into the first
+  m.bookEvent(A); // coalesced into the first
   at(2200);
-  m.tickStart('0xA', 'throttled');
+  m.tickStart(A, 'throttled');
   at(2200.3);
-  m.write('0xA');
+  m.write(A);
   assert.deepEqual(
     wire.map((s) => Math.round(s * 1e6)),
     [500, 300],
@@ -44,14 +47,14 @@ test('an event-driven tick charges from the event; a throttled tick reports the 
 test('a book event whose tick sent nothing is not charged to a later timer-driven order', () => {
   const { m, wire, at } = meter();
   at(0);
-  m.bookEvent('0xA');
-  m.tickStart('0xA', 'event'); // desired unchanged: nothing written
+  m.bookEvent(A);
+  m.tickStart(A, 'event'); // desired unchanged: nothing written
   at(5000);
-  m.tickStart('0xA', 'housekeeping');
-  m.write('0xA');
+  m.tickStart(A, 'housekeeping');
+  m.write(A);
   at(6000);
-  m.tickStart('0xA', 'manual');
-  m.write('0xA');
+  m.tickStart(A, 'manual');
+  m.write(A);
   assert.deepEqual(wire, []);
   m.write(null);
   assert.deepEqual(wire, []);
@@ -60,31 +63,31 @@ test('a book event whose tick sent nothing is not charged to a later timer-drive
 test('one observation per caused send', () => {
   const { m, wire, at } = meter();
   at(0);
-  m.bookEvent('0xA');
-  m.tickStart('0xA', 'event');
+  m.bookEvent(A);
+  m.tickStart(A, 'event');
   at(1);
-  m.write('0xA');
-  m.write('0xA');
+  m.write(A);
+  m.write(A);
   assert.equal(wire.length, 1);
 });
 
 test('a tick whose sync settled without writing owes nothing: a later write outside a tick is not charged', async () => {
   const { m, wire, at } = meter();
   at(0);
-  m.bookEvent('0xA');
-  m.tickStart('0xA', 'event');
-  m.tickEnd('0xA', Promise.resolve());
+  m.bookEvent(A);
+  m.tickStart(A, 'event');
+  m.tickEnd(A, Promise.resolve());
   await new Promise((r) => setImmediate(r));
   at(2000);
-  m.write('0xA');
+  m.write(A);
   assert.deepEqual(wire, []);
   // a sync still running keeps the arm: its write is the caused send
-  m.bookEvent('0xA');
-  m.tickStart('0xA', 'event');
+  m.bookEvent(A);
+  m.tickStart(A, 'event');
   let settle!: () => void;
-  m.tickEnd('0xA', new Promise<void>((r) => (settle = r)));
+  m.tickEnd(A, new Promise<void>((r) => (settle = r)));
   at(2001);
-  m.write('0xA');
+  m.write(A);
   settle();
   assert.equal(wire.length, 1);
 });
@@ -94,11 +97,11 @@ test('a cancel-only send is observed apart, consumes the event, and is dropped (
   const wire: number[] = [];
   const cancel: number[] = [];
   const m = new TickToWireMeter({ tickToWire: (s) => wire.push(s), tickToCancel: (s) => cancel.push(s), throttle: () => undefined }, () => t);
-  m.bookEvent('0xA');
-  m.tickStart('0xA', 'event');
+  m.bookEvent(A);
+  m.tickStart(A, 'event');
   t = 0.25;
-  m.write('0xA', true);
-  m.write('0xA'); // a later create of the same tick: the event was already charged once
+  m.write(A, true);
+  m.write(A); // a later create of the same tick: the event was already charged once
   assert.deepEqual(
     cancel.map((s) => Math.round(s * 1e6)),
     [250],
@@ -106,9 +109,9 @@ test('a cancel-only send is observed apart, consumes the event, and is dropped (
   assert.deepEqual(wire, []);
   const bare: number[] = [];
   const old = new TickToWireMeter({ tickToWire: (s) => bare.push(s), throttle: () => undefined }, () => t);
-  old.bookEvent('0xA');
-  old.tickStart('0xA', 'event');
-  old.write('0xA', true);
-  old.write('0xA');
+  old.bookEvent(A);
+  old.tickStart(A, 'event');
+  old.write(A, true);
+  old.write(A);
   assert.deepEqual(bare, [], 'a cancel-only write is never counted as a create');
 });

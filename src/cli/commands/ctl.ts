@@ -22,6 +22,7 @@ import { describeHolder, LedgerLockedError } from '../../ledger/ledger-lock.ts';
 import { openLedger } from '../../ledger/ledger.ts';
 import { systemClock } from '../../core/clock.ts';
 import { BadInputError, BookmakerError, ConfigError } from '../../model/errors.ts';
+import { bytes32Of } from '../../model/ids.ts';
 import { existsSync } from 'node:fs';
 
 const ACTIONS = ['clear-kill', 'reload', 'pause', 'resume', 'halt', 'status'] as const;
@@ -81,10 +82,12 @@ async function run(args: ParsedArgs): Promise<number> {
   const o = args.options;
   const action = args.positionals[0] as Action | undefined;
   if (!action || !ACTIONS.includes(action)) throw new BadInputError('action', `one of ${ACTIONS.join(', ')}`, action ?? '');
-  const market = args.positionals[1];
+  const raw = args.positionals[1];
+  // the market id as the bot knows it (lower-case hex): parsed once here
+  const market = raw === undefined ? undefined : bytes32Of(raw);
   if (args.positionals.length > 2) throw new BadInputError('arguments', 'an action and at most one market', args.positionals.join(' '));
-  if (market !== undefined && !['pause', 'resume'].includes(action)) throw new BadInputError('MARKET', `no market for ${action}`, market);
-  if (market !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(market)) throw new BadInputError('MARKET', 'a 0x market id (64 hex digits)', market);
+  if (raw !== undefined && !['pause', 'resume'].includes(action)) throw new BadInputError('MARKET', `no market for ${action}`, raw);
+  if (market === null) throw new BadInputError('MARKET', 'a 0x market id (64 hex digits)', raw);
   if (action === 'pause' && market === undefined) throw new BadInputError('MARKET', 'a market to pause (halt pauses every market)', '');
   const reason = o.reason as string | undefined;
   if (action === 'clear-kill' && (!reason || reason.trim() === ''))

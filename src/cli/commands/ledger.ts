@@ -8,6 +8,7 @@ import type { CommandSpec, ParsedArgs } from '../args.ts';
 import { parseDuration } from '../args.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { BadInputError } from '../../model/errors.ts';
+import { bytes32Of } from '../../model/ids.ts';
 import { ledgerPath } from '../../ledger/bot-ledger.ts';
 import { accountMarks, ledgerSummary, listFills, listOrders, pnlByMarket, type Filter } from '../../ledger/books.ts';
 import { openLedger, type Ledger } from '../../ledger/ledger.ts';
@@ -92,8 +93,9 @@ async function run(args: ParsedArgs): Promise<number> {
       json: o.json === true,
     });
   }
-  const market = o.market as string | undefined;
-  if (market !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(market)) throw new BadInputError('--market', 'a 0x market id (64 hex digits)', market);
+  // the id in the ledger's form (lower-case hex), whatever case it was typed in
+  const market = o.market === undefined ? undefined : bytes32Of(o.market);
+  if (market === null) throw new BadInputError('--market', 'a 0x market id (64 hex digits)', o.market);
   const f: Filter = {
     ...(o.since !== undefined ? { since: parseSince(o.since as string, systemClock.now()) } : {}),
     ...(market ? { market } : {}),

@@ -208,7 +208,7 @@ async function runRank(o: ParsedArgs['options'], io: MarketsIO): Promise<number>
     }
     const ranker = new Ranker();
     const chosen = await selectMarkets(client, cfg.markets, { maxMarkets: cfg.selection.maxMarkets, shard: cfg.selection.shard, ranker, allowEmpty: true });
-    const selected = new Set(chosen.map((m) => m.marketId.toLowerCase()));
+    const selected = new Set(chosen.map((m) => m.marketId));
     const reports = ranker.lastReports();
     const weights = (entry: number) => {
       const sel = cfg.markets[entry]!.select;

@@ -114,7 +114,7 @@ const command: CommandSpec = {
             if (x.by !== 'rank') throw new Error(`markets entry ${entry} is not a rank entry`);
             return x.rank.weights;
           };
-          process.stderr.write(formatRankTable(sel.reports, weights, new Set(markets.map((m) => m.toLowerCase()))));
+          process.stderr.write(formatRankTable(sel.reports, weights, new Set<string>(markets)));
         }
         if (markets.length === 0)
           throw new BadInputError(

@@ -270,7 +270,7 @@ function render(bot: Bot): { table: string[]; line: string } {
     bot.fills,
     (id) => bot.healthModel.marketState(id),
     systemClock.now(),
-    (id) => scores.get(id.toLowerCase())?.score ?? null,
+    (id) => scores.get(id)?.score ?? null,
     books,
   );
   const s = bot.store.state;

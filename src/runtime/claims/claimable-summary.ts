@@ -38,7 +38,7 @@ export function summarizeClaimable(c: Claimable, owns: (marketId: string) => boo
     return e;
   };
   for (const m of c.markets) {
-    const id = m.id.toLowerCase();
+    const id = m.id;
     if (!owns(id)) continue;
     const e = entry(id);
     // payouts are by outcome index: 0 = NO, 1 = YES (binary markets)
@@ -46,7 +46,7 @@ export function summarizeClaimable(c: Claimable, owns: (marketId: string) => boo
     e.payoutYes = m.payouts[1] ?? null;
   }
   for (const p of c.positions) {
-    const id = p.marketId.toLowerCase();
+    const id = p.marketId;
     if (!owns(id)) continue;
     const e = entry(id);
     if (p.outcomeIndex === 1) e.yes += p.balance;

@@ -62,7 +62,7 @@ export function controlPhase(
     config: cfg,
     // the running shard (flag, environment or file) and its reconcile scope stay across reloads
     loadConfig: async (file) => withShardScope(withShard(await loadConfig(file, { env: c.o.env ?? process.env }), cfg.selection.shard)),
-    selectMarkets: (next) => s.select(next, new Set(rot.activeIds().map((id) => id.toLowerCase()))),
+    selectMarkets: (next) => s.select(next, new Set<string>(rot.activeIds())),
     // a reload's markets go through the rotation: added ones start, removed ones retire (books closed)
     applyMarkets: (next) => rot.apply(next, 'reload'),
     rotation: () => {

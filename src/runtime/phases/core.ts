@@ -229,7 +229,7 @@ function routeEvents(core: TradingCore, r: Routes): Promise<void> {
   if (claims) {
     core.inbound.on('react', (e) => {
       if (e.type !== 'MarketMetadataUpdated' || e.status !== 'resolved') return;
-      const pos = store.state.markets.get(e.marketId.toLowerCase())?.position;
+      const pos = store.state.markets.get(e.marketId)?.position;
       claims.marketResolved(e.marketId, e.payoutYes ?? null, !!pos && (pos.yes !== 0 || pos.no !== 0));
     });
   }

@@ -125,9 +125,9 @@ export function feedBatchSink(
 /** Whether an order (lower-case or not) is one the store tracks: in its market when the venue names it. */
 export function trackedOrder(store: StateStore): (nonce: Bytes32, marketId?: Bytes32) => boolean {
   return (nonce, marketId) => {
-    const k = nonce.toLowerCase();
+    const k = nonce;
     // the order's market when the venue names it: one lookup instead of a scan of every market
-    if (marketId !== undefined) return store.state.markets.get(marketId.toLowerCase())?.orders.has(k) ?? false;
+    if (marketId !== undefined) return store.state.markets.get(marketId)?.orders.has(k) ?? false;
     for (const m of store.state.markets.values()) if (m.orders.has(k)) return true;
     return false;
   };

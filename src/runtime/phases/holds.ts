@@ -11,13 +11,10 @@ import type { CorePhase } from './core.ts';
 import type { LedgerPhase } from './ledger.ts';
 import type { StartContext } from './start-context.ts';
 
-/** Pause in `kernel` what the ledger holds: the halt, and each held market among `marketIds` (lower-case in the ledger). */
+/** Pause in `kernel` what the ledger holds: the halt, and each held market among `marketIds`. */
 export function applyHolds(kernel: { pause(marketId: Bytes32 | null): void }, holds: LedgerHolds, marketIds: readonly Bytes32[]): void {
   if (holds.halt) kernel.pause(null);
-  for (const id of holds.pauses.keys()) {
-    const m = marketIds.find((x) => x.toLowerCase() === id);
-    if (m) kernel.pause(m);
-  }
+  for (const m of marketIds) if (holds.pauses.has(m)) kernel.pause(m);
 }
 
 export function holdsPhase(c: StartContext, marketIds: readonly Bytes32[], { bookLedger }: LedgerPhase, cp: CorePhase): LedgerHolds {
@@ -27,7 +24,7 @@ export function holdsPhase(c: StartContext, marketIds: readonly Bytes32[], { boo
   applyHolds(k, holds, marketIds);
   // until the control is wired (control phase): the ledger's pauses, and the halt as the kernel holds it
   cp.operator.use({
-    isHeldPause: (id) => holds.pauses.has(id.toLowerCase()),
+    isHeldPause: (id) => holds.pauses.has(id),
     readinessReasons: () => (k.halted ? ['halted by the operator (bookmaker ctl resume lifts it)'] : []),
   });
   const watch = cp.ledgerWatch;

@@ -6,6 +6,7 @@
 import type { Account } from '../../account/account.ts';
 import { BotLedger } from '../../ledger/bot-ledger.ts';
 import { shardOwns } from '../../selection/shard.ts';
+import type { Bytes32 } from '../../model/order.ts';
 import { PAPER_TRADER } from '../paper-venue.ts';
 import type { SelectPhase } from './select.ts';
 import type { StartContext } from './start-context.ts';
@@ -33,7 +34,7 @@ export async function ledgerPhase(c: StartContext, { client, signer }: VenuePhas
     paper,
     newLedger: c.o.newLedger === true,
     // a shared wallet (reconcileScope markets, shards): other markets' orders are not this ledger's
-    ...(cfg.orders.reconcileScope === 'markets' ? { owns: (id: string) => (cfg.selection.shard ? shardOwns(id, cfg.selection.shard) : lists.known(id)) } : {}),
+    ...(cfg.orders.reconcileScope === 'markets' ? { owns: (id: Bytes32) => (cfg.selection.shard ? shardOwns(id, cfg.selection.shard) : lists.known(id)) } : {}),
   });
   c.life.add(() => bookLedger.close());
   // a halt sent while starting is written to the ledger now (durable), and read back with

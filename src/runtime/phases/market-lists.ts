@@ -5,7 +5,7 @@
  * answer is theirs: added and retiring markets, and released ones still holding a position.
  *
  *   const lists = new MarketLists(marketIds);
- *   lists.known(id)          // a start-up market (lower-case or not)
+ *   lists.known(id)          // a start-up market
  *   lists.follow(botMarkets) // rotation is wired: its lists answer from here on
  */
 import type { Bytes32 } from '../../model/order.ts';
@@ -16,17 +16,17 @@ export interface FollowedMarkets {
   readonly ids: readonly Bytes32[];
   /** quoted, retiring and retained markets */
   tracked(): readonly Bytes32[];
-  known(id: string): boolean;
+  known(id: Bytes32): boolean;
   retain(id: Bytes32): void;
 }
 
 export class MarketLists {
   private lists: FollowedMarkets | null = null;
   // a set, not a scan of the list: every feed event asks (2,000 markets × 2,000 deltas/s made the scan a fifth of a core)
-  private readonly startIds: Set<string>;
+  private readonly startIds: Set<Bytes32>;
 
   constructor(private readonly start: readonly Bytes32[]) {
-    this.startIds = new Set(start.map((m) => m.toLowerCase()));
+    this.startIds = new Set(start);
   }
 
   /** Rotation is wired: its lists answer from here on. */
@@ -41,7 +41,7 @@ export class MarketLists {
   readonly tracked = (): readonly Bytes32[] => this.lists?.tracked() ?? this.start;
 
   /** a market the bot follows now (quoted, retiring, or a released one still holding a position) */
-  readonly known = (id: string): boolean => (this.lists ? this.lists.known(id) : this.startIds.has(id.toLowerCase()));
+  readonly known = (id: Bytes32): boolean => (this.lists ? this.lists.known(id) : this.startIds.has(id));
 
   /** an event of a market no longer followed changed its state: follow its position again (rotation only) */
   retain(id: Bytes32): void {

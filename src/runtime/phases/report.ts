@@ -36,13 +36,13 @@ export function botReport(
         // a retired market still holding a position: its PnL as of now, not as of its release
         ...rp.retiredRows.map((r) => {
           // (a market started again since has its own row below)
-          const m = rot.isActive(r.time.marketId) ? undefined : store.state.markets.get(r.time.marketId.toLowerCase());
+          const m = rot.isActive(r.time.marketId) ? undefined : store.state.markets.get(r.time.marketId);
           if (!m) return r;
           const pnl = accountBooks.marketPnl(r.time.marketId);
           return { ...r, realised: pnl.realised, unrealised: pnl.unrealised, net: accountBooks.holdingsOf(r.time.marketId).net };
         }),
         ...times.map((time) => {
-          const m = store.state.markets.get(time.marketId.toLowerCase());
+          const m = store.state.markets.get(time.marketId);
           const pnl = accountBooks.marketPnl(time.marketId);
           return {
             time,

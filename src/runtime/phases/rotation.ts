@@ -91,7 +91,7 @@ export function rotationPhase(
       });
       // beyond the bound, the oldest rows fold into one line (the report's totals stay exact); a
       // market still holding a position keeps its row (its PnL is read again at the report)
-      keepRetiredRows(retiredRows, earlier, RETIRED_ROWS_MAX, (marketId) => store.state.markets.has(marketId.toLowerCase()));
+      keepRetiredRows(retiredRows, earlier, RETIRED_ROWS_MAX, (marketId) => store.state.markets.has(marketId));
     },
     onGone: (id) => void cp.runLedger.forget(id),
   });

@@ -31,7 +31,7 @@ export async function reconcilePhase(
   c.life.add(schedulePeriodicReconcile(om, c.clock, c.cfg.orders.reconcileIntervalMs));
   rot.begin(markets);
   // a market whose status came in before rotation existed (resolved, closed at start-up) retires now
-  for (const m of markets) venueFact(m.marketId, store.state.markets.get(m.marketId.toLowerCase())?.status);
+  for (const m of markets) venueFact(m.marketId, store.state.markets.get(m.marketId)?.status);
   rot.schedule();
   const latch = bookLedger.latch;
   log.info(

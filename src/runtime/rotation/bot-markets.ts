@@ -88,10 +88,10 @@ export class BotMarkets {
   private readonly o: BotMarketsOptions;
   /** quoted and retiring markets, in start order (a live list: the feeds read it at every poll) */
   readonly ids: Bytes32[];
-  /** released markets whose position is still tracked (lower-case id → id) */
-  private readonly retained = new Map<string, Bytes32>();
-  /** lower-case `ids`, for known() on the feed's hot path */
-  private readonly idSet = new Set<string>();
+  /** released markets whose position is still tracked */
+  private readonly retained = new Map<Bytes32, Bytes32>();
+  /** `ids` as a set, for known() on the feed's hot path */
+  private readonly idSet = new Set<Bytes32>();
 
   constructor(o: BotMarketsOptions) {
     this.o = o;
@@ -105,9 +105,8 @@ export class BotMarkets {
   }
 
   /** a market whose feed events are still wanted (after its release a late poll answer is dropped) */
-  known(id: string): boolean {
-    const k = id.toLowerCase();
-    return this.idSet.has(k) || this.retained.has(k);
+  known(id: Bytes32): boolean {
+    return this.idSet.has(id) || this.retained.has(id);
   }
 
   /**
