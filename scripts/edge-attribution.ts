@@ -81,6 +81,7 @@ for (const run of runs) {
   const right = side();
   const wrong = side();
   const perSeed: number[] = [];
+  const drift = { after10s: 0, after60s: 0 };
   for (let seed = s0!; seed <= (s1 ?? s0!); seed++) {
     const source = liveSyntheticSource({ seed, hours, markets, flow });
     // the hidden fair value, sampled 1 ms after every agent step (the agents step every 500 ms from
@@ -124,6 +125,14 @@ for (const run of runs) {
         else hi = m - 1;
       }
       const fair = tr.p[lo]!;
+      // the fair value's move after the fill, in the bot's favour (what holding the fill earned)
+      for (const [k, h] of [
+        ['after10s', 20],
+        ['after60s', 120],
+      ] as const) {
+        const later = tr.p[Math.min(tr.p.length - 1, lo + h)]!;
+        drift[k] += (f.size / 1e6) * (f.yesSide === 'bid' ? later - fair : fair - later);
+      }
       const price = f.yesPrice / 1e6;
       const sh = f.size / 1e6;
       const e = f.yesSide === 'bid' ? fair - price : price - fair;
@@ -157,6 +166,7 @@ for (const run of runs) {
     attribution: { spreadCapture: tot.spread, inventory: tot.inventory, fees: tot.fees },
     edgeVsFair: edge,
     rest: tot.pnl - edge - tot.fees,
+    fairMoveAfterFills: drift,
     right,
     wrong,
   };

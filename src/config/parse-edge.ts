@@ -10,7 +10,7 @@
  *     regime:
  *       midJump: 0.03                     # within midJumpWindowSeconds: 5
  *       oracleJump: 0.05
- *       oracleJumpNoise: 2.5              # × the oracle's own mean |Δ| between readings; 0 = off
+ *       oracleJumpNoise: 3.5              # × the oracle's own mean |Δ| between readings; 0 = off
  *       burstFactor: 5                    # fast (5 s) volume rate vs slow (300 s)
  *       burstMinShares: 200
  *       eventHoldSeconds: 30

@@ -57,7 +57,7 @@ export const DEFAULT_REGIME: RegimeSettings = {
   midJump: 30_000,
   midJumpWindowMs: 5_000,
   oracleJump: 0.05,
-  oracleJumpNoise: 2.5,
+  oracleJumpNoise: 3.5,
   burstFactor: 5,
   burstMinSize: 200_000_000,
   eventHoldMs: 30_000,
