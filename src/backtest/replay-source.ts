@@ -50,6 +50,11 @@ export interface LiveFlow {
   start(ownTop: (marketId: string) => { bid: number; ask: number } | null): void;
   /** stop generating (the counterparties, the tap, the exchange's timers) */
   stop(): Promise<void>;
+  /**
+   * The hidden fair YES probability of a market after the agents' last step (undefined before the
+   * first): for diagnostics only (scripts/edge-attribution.ts); the bot never reads it.
+   */
+  hiddenFair?(marketId: string): number | undefined;
 }
 
 export interface SourceOptions {

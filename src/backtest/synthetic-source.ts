@@ -217,6 +217,7 @@ export function liveSyntheticSource(o: SyntheticOptions): ReplaySource & { reado
         },
       });
     },
+    hiddenFair: (marketId) => cp?.fair.get(marketId.toLowerCase()),
     stop: async () => {
       if (closed) return;
       closed = true;

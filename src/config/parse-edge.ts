@@ -10,6 +10,7 @@
  *     regime:
  *       midJump: 0.03                     # within midJumpWindowSeconds: 5
  *       oracleJump: 0.05
+ *       oracleJumpNoise: 3.5              # × the oracle's own mean |Δ| between readings; 0 = off
  *       burstFactor: 5                    # fast (5 s) volume rate vs slow (300 s)
  *       burstMinShares: 200
  *       eventHoldSeconds: 30
@@ -55,6 +56,7 @@ function parseRegime(raw: unknown, path: string): RegimeSettings {
     'midJump',
     'midJumpWindowSeconds',
     'oracleJump',
+    'oracleJumpNoise',
     'burstFactor',
     'burstMinShares',
     'eventHoldSeconds',
@@ -72,6 +74,7 @@ function parseRegime(raw: unknown, path: string): RegimeSettings {
     midJump: price('midJump', d.midJump),
     midJumpWindowMs: secs('midJumpWindowSeconds', d.midJumpWindowMs),
     oracleJump: readNumber(o, 'oracleJump', path, { min: 0, max: 1 }, d.oracleJump),
+    oracleJumpNoise: readNumber(o, 'oracleJumpNoise', path, { min: 0, max: 100 }, d.oracleJumpNoise),
     burstFactor: readNumber(o, 'burstFactor', path, { min: 1, max: 1e6 }, d.burstFactor),
     burstMinSize: Math.round(readNumber(o, 'burstMinShares', path, { min: 0, max: 1e12 }, d.burstMinSize / 1e6) * 1e6),
     eventHoldMs: secs('eventHoldSeconds', d.eventHoldMs),

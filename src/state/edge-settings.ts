@@ -12,6 +12,11 @@ export interface RegimeSettings {
   readonly midJumpWindowMs: number;
   /** |Δ oracle probability| between two oracle updates at or above this is an event */
   readonly oracleJump: number;
+  /**
+   * ... and at or above this many times the running mean of the oracle's own |Δ| between readings
+   * (its noise; 0 = off: `oracleJump` alone)
+   */
+  readonly oracleJumpNoise: number;
   /** trade volume over the fast window at or above `burstFactor` × its slow-window rate is an event ... */
   readonly burstFactor: number;
   /** ... when it is also at least this many shares (1e-6) */
@@ -52,6 +57,7 @@ export const DEFAULT_REGIME: RegimeSettings = {
   midJump: 30_000,
   midJumpWindowMs: 5_000,
   oracleJump: 0.05,
+  oracleJumpNoise: 3.5,
   burstFactor: 5,
   burstMinSize: 200_000_000,
   eventHoldMs: 30_000,

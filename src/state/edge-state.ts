@@ -68,6 +68,9 @@ export interface EdgeState {
   readonly volSlow: number;
   readonly volTs: number;
   readonly lastOracle: number | null;
+  /** running mean of |Δ| between consecutive oracle readings (probability), and how many went into it */
+  readonly oracleNoise: number;
+  readonly oracleDiffs: number;
   readonly eventUntil: number;
   readonly eventCause: EventCause | null;
   readonly trending: boolean;
@@ -101,6 +104,8 @@ export function emptyEdge(settings: EdgeSettings): EdgeState {
     volSlow: 0,
     volTs: 0,
     lastOracle: null,
+    oracleNoise: 0,
+    oracleDiffs: 0,
     eventUntil: -Infinity,
     eventCause: null,
     trending: false,
@@ -145,6 +150,8 @@ function copyEdge(e: EdgeState): EdgeDraft {
     volSlow: e.volSlow,
     volTs: e.volTs,
     lastOracle: e.lastOracle,
+    oracleNoise: e.oracleNoise,
+    oracleDiffs: e.oracleDiffs,
     eventUntil: e.eventUntil,
     eventCause: e.eventCause,
     trending: e.trending,
@@ -307,12 +314,31 @@ export function onMidEdge(e: EdgeState, ts: number, mid: number, history: readon
   return n;
 }
 
-/** A new oracle reading: an oracle jump is an event. */
+/** readings' differences behind the oracle's noise before its threshold counts, and the running mean's weight */
+const ORACLE_WARMUP = 4;
+const ORACLE_NOISE_WEIGHT = 0.2;
+
+/**
+ * A new oracle reading: an oracle jump is an event. A jump is a change of at least `oracleJump` and,
+ * once `ORACLE_WARMUP` differences are known, of at least `oracleJumpNoise` × the running mean of the
+ * oracle's own |Δ| between readings: an oracle whose readings scatter by several cents around the
+ * truth (low confidence, few sources) moves by `oracleJump` between two readings without any news,
+ * and a fixed threshold then reads its noise as events (docs/edge.md, "The regime detector"). The
+ * mean is updated after the test, with a difference counted at most 3× the mean so far (one real
+ * jump does not blind the detector to the next).
+ */
 export function onOracleEdge(e: EdgeState, ts: number, probability: number): EdgeState {
   const r = e.settings.regime;
-  const jump = e.lastOracle !== null && Math.abs(probability - e.lastOracle) >= r.oracleJump;
+  const d = e.lastOracle === null ? null : Math.abs(probability - e.lastOracle);
+  const noiseBar = r.oracleJumpNoise > 0 && e.oracleDiffs >= ORACLE_WARMUP ? r.oracleJumpNoise * e.oracleNoise : 0;
+  const jump = d !== null && d >= r.oracleJump && d >= noiseBar;
   const n = copyEdge(e);
   n.lastOracle = probability;
+  if (d !== null) {
+    const x = e.oracleDiffs > 0 ? Math.min(d, 3 * e.oracleNoise) : d;
+    n.oracleNoise = e.oracleDiffs === 0 ? x : e.oracleNoise + ORACLE_NOISE_WEIGHT * (x - e.oracleNoise);
+    n.oracleDiffs = e.oracleDiffs + 1;
+  }
   if (jump) {
     n.eventUntil = Math.max(e.eventUntil, ts + r.eventHoldMs);
     n.eventCause = 'oracle-jump';

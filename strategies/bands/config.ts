@@ -6,6 +6,7 @@ import { ConfigFieldError, at, readEnum, readList, readNumber, readObject, share
 import type { FairSource } from '../../src/strategy/fair-price.ts';
 import { FAIR_FROM, type FairFrom } from '../../src/strategy/others-book.ts';
 import { parseEdgeGuard, type EdgeGuardConfig } from '../../src/strategy/edge-adjust.ts';
+import { parsePrintPull, type PrintPullConfig } from '../../src/strategy/print-pull.ts';
 
 export interface Band {
   /** 1e-6 price units */
@@ -25,9 +26,11 @@ export interface BandsConfig {
   readonly inventorySkew: number;
   /** adverse-selection helper (src/strategy/edge-adjust.ts); off by default */
   readonly toxicity: EdgeGuardConfig;
+  /** pull a side after a taker print on it (src/strategy/print-pull.ts); off by default */
+  readonly afterPrint: PrintPullConfig;
 }
 
-const KEYS = ['fair', 'fairFrom', 'bands', 'inventorySkew', 'toxicity'];
+const KEYS = ['fair', 'fairFrom', 'bands', 'inventorySkew', 'toxicity', 'afterPrint'];
 const BAND_KEYS = ['minMargin', 'targetMargin', 'maxMargin', 'size'];
 
 export function parseBandsConfig(raw: unknown, path: string): BandsConfig {
@@ -47,7 +50,14 @@ export function parseBandsConfig(raw: unknown, path: string): BandsConfig {
     }
   }
   const skew = readNumber(o, 'inventorySkew', path, { min: 0, max: 0.01 }, 0);
-  return { fair, fairFrom, bands, inventorySkew: skew * 1e6, toxicity: parseEdgeGuard(o.toxicity, at(path, 'toxicity')) };
+  return {
+    fair,
+    fairFrom,
+    bands,
+    inventorySkew: skew * 1e6,
+    toxicity: parseEdgeGuard(o.toxicity, at(path, 'toxicity')),
+    afterPrint: parsePrintPull(o.afterPrint, at(path, 'afterPrint')),
+  };
 }
 
 const DEFAULT_BANDS = [

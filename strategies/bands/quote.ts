@@ -8,6 +8,7 @@
 import { fairPrice } from '../../src/strategy/fair-price.ts';
 import { fairBook } from '../../src/strategy/others-book.ts';
 import { adjustedSize, edgeAdjust, type EdgeAdjustment } from '../../src/strategy/edge-adjust.ts';
+import { applyPrintPull } from '../../src/strategy/print-pull.ts';
 import { snapPrice } from '../../src/strategy/snap-price.ts';
 import type { DesiredQuote, MarketView, WorkingQuote } from '../../src/strategy/types.ts';
 import type { Band, BandsConfig } from './config.ts';
@@ -28,7 +29,8 @@ export function quoteBands(view: MarketView, cfg: BandsConfig): DesiredQuote[] |
       if (q) out.push(q);
     }
   });
-  return out;
+  // a side a taker just printed on is left out for a while (afterPrint; off by default)
+  return applyPrintPull(out, view, cfg.afterPrint);
 }
 
 function widened(b: Band, adj: EdgeAdjustment, minSize: number): Band {

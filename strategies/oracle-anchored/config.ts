@@ -3,6 +3,7 @@ import { ConfigFieldError, at, readBoolean, readEnum, readNumber, readObject, sh
 import type { FairSource } from '../../src/strategy/fair-price.ts';
 import { FAIR_FROM, type FairFrom } from '../../src/strategy/others-book.ts';
 import { parseEdgeGuard, type EdgeGuardConfig } from '../../src/strategy/edge-adjust.ts';
+import { parsePrintPull, type PrintPullConfig } from '../../src/strategy/print-pull.ts';
 
 export interface OracleAnchoredConfig {
   readonly book: FairSource;
@@ -27,6 +28,8 @@ export interface OracleAnchoredConfig {
   readonly levelSpacing: number;
   /** adverse-selection helper (src/strategy/edge-adjust.ts); off by default */
   readonly toxicity: EdgeGuardConfig;
+  /** pull a side after a taker print on it (src/strategy/print-pull.ts); off by default */
+  readonly afterPrint: PrintPullConfig;
 }
 
 const KEYS = [
@@ -43,6 +46,7 @@ const KEYS = [
   'levels',
   'levelSpacing',
   'toxicity',
+  'afterPrint',
 ];
 
 export function parseOracleAnchoredConfig(raw: unknown, path: string): OracleAnchoredConfig {
@@ -61,6 +65,7 @@ export function parseOracleAnchoredConfig(raw: unknown, path: string): OracleAnc
     levels: readNumber(o, 'levels', path, { min: 1, max: 10, integer: true }, 1),
     levelSpacing: readNumber(o, 'levelSpacing', path, { min: 0, max: 0.5 }, 0.01),
     toxicity: parseEdgeGuard(o.toxicity, at(path, 'toxicity')),
+    afterPrint: parsePrintPull(o.afterPrint, at(path, 'afterPrint')),
   };
   if (cfg.size < 1) throw new ConfigFieldError(at(path, 'size'), 'at least 0.000001 shares', o.size);
   return cfg;

@@ -2,6 +2,7 @@
 import { fairPrice } from '../../src/strategy/fair-price.ts';
 import { fairBook } from '../../src/strategy/others-book.ts';
 import { adjustedSize, allowedSides, edgeAdjust } from '../../src/strategy/edge-adjust.ts';
+import { applyPrintPull } from '../../src/strategy/print-pull.ts';
 import { ladder } from '../../src/strategy/ladder.ts';
 import type { DesiredQuote, MarketView } from '../../src/strategy/types.ts';
 import type { OracleAnchoredConfig } from './config.ts';
@@ -27,5 +28,6 @@ export function quoteOracleAnchored(view: MarketView, cfg: OracleAnchoredConfig)
     tick: view.tick,
     tag: 'oracle-anchored',
   });
-  return adj.bid && adj.ask ? quotes : allowedSides(quotes, adj);
+  // a side a taker just printed on is left out for a while (afterPrint; off by default)
+  return applyPrintPull(adj.bid && adj.ask ? quotes : allowedSides(quotes, adj), view, cfg.afterPrint);
 }

@@ -12,7 +12,8 @@
  * (0.5), EDGE_MARKETS (4), EDGE_FLOWS (benign,calibrated,toxic), EDGE_STRATEGIES (all five),
  * EDGE_CAPTURE=0 skips the walk-forward, EDGE_GATE=always measures the guard without its gate,
  * EDGE_FIRST_SEED (1) moves the seeds (tuning runs use 9001…, never the bench's own), EDGE_EXTRA
- * appends settings to the params of avellaneda, glft and binary (e.g. 'flowLean: 0.01'),
+ * appends settings to the params of avellaneda, glft and binary (e.g. 'flowLean: 0.01'; EDGE_EXTRA_FOR names
+ * others, e.g. EDGE_EXTRA_FOR=bands EDGE_EXTRA='afterPrint: { seconds: 20 }'),
  * EDGE_WF_LEANS (0,0.05,0.1) the flow leans the walk-forward chooses from.
  * `npm run bench -- edge`.
  * Figure: the best calibrated strategy's mean PnL per market-hour (USDC); the table has the rest.
@@ -47,7 +48,9 @@ const STRATEGY_PARAMS: Record<string, string> = {
   binary: '{ gamma: 0.5, k: 150, inventoryUnit: 50, minSpread: 0.02, maxSpread: 0.2, size: 25 }',
 };
 const STRATEGIES = process.env.EDGE_STRATEGIES?.split(',') ?? Object.keys(STRATEGY_PARAMS);
-if (EXTRA) for (const s of ['avellaneda', 'glft', 'binary']) STRATEGY_PARAMS[s] = STRATEGY_PARAMS[s]!.replace(/ }$/, `, ${EXTRA} }`);
+// EDGE_EXTRA_FOR: the strategies EDGE_EXTRA is appended to (default the three model strategies)
+const EXTRA_FOR = process.env.EDGE_EXTRA_FOR?.split(',') ?? ['avellaneda', 'glft', 'binary'];
+if (EXTRA) for (const s of EXTRA_FOR) if (STRATEGY_PARAMS[s]) STRATEGY_PARAMS[s] = STRATEGY_PARAMS[s]!.replace(/ }$/, `, ${EXTRA} }`);
 
 const work = mkdtempSync(join(tmpdir(), 'bookmaker-edge-bench-'));
 const base = readFileSync('config/backtest.yaml', 'utf8');

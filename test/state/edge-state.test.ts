@@ -188,6 +188,24 @@ describe('regimes', () => {
     });
   }
 
+  it("an oracle jump is measured against the oracle's own noise once it has a few readings", () => {
+    // readings scattering ±4¢ around 50¢: their mean |Δ| is ~8¢, so a 9¢ change is noise, not news
+    const noisy = [0.5, 0.54, 0.5, 0.46, 0.5, 0.54].map((p, i) => oracle(10 + i * 30_000, p));
+    const at = 10 + 6 * 30_000;
+    const noise9 = [book(0, 50), ...noisy, oracle(at, 0.45)];
+    assert.equal(view(run(noise9, R), at + 1).regime, 'quiet');
+    // the same 9¢ with the noise bar off (oracleJumpNoise: 0) is an event, as a fixed threshold reads it
+    const off = { ...R, regime: { ...R.regime, oracleJumpNoise: 0 } };
+    assert.deepEqual([view(run(noise9, off), at + 1).regime, view(run(noise9, off), at + 1).regimeCause], ['event', 'oracle-jump']);
+    // a 25¢ jump stands out of that noise
+    const news = [book(0, 50), ...noisy, oracle(at, 0.79)];
+    assert.deepEqual([view(run(news, R), at + 1).regime, view(run(news, R), at + 1).regimeCause], ['event', 'oracle-jump']);
+    // a steady oracle: its first 5¢ move is an event as before
+    const steady = [0.5, 0.5, 0.51, 0.5, 0.5].map((p, i) => oracle(10 + i * 30_000, p));
+    const t = 10 + 5 * 30_000;
+    assert.equal(view(run([book(0, 50), ...steady, oracle(t, 0.55)], R), t + 1).regime, 'event');
+  });
+
   it('trending: one-way taker flow beyond trendImbalance', () => {
     const edge = { ...DEFAULT_EDGE, regime: { ...DEFAULT_REGIME, trendImbalance: 0.8, burstMinSize: 1e12 } };
     assert.deepEqual([view(run([book(0, 50), trade(1, 'buy', 50), trade(2, 'buy', 50)], edge), 10).regime], ['trending']);

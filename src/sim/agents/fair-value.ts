@@ -14,6 +14,14 @@ export interface FairValueConfig {
   jumpStd: number;
   /** the probability is kept within [bound, 1 − bound] (default 0.02) */
   bound: number;
+  /**
+   * keep the probability a martingale (default false): a walk in logit space drifts toward ½ in
+   * probability (a jump of ±0.9 in logit from p = 0.8 lands at 0.62 or 0.91, 0.76 on average), so
+   * holding toward ½ would earn by itself; a market's probability of an event does not drift. With it,
+   * the diffusion carries the drift ½σ²(2p − 1) in logit and each jump the mean that makes the
+   * expected probability after it the one before it (the same random draws either way).
+   */
+  martingale: boolean;
 }
 
 export const DEFAULT_FAIR_VALUE: Readonly<FairValueConfig> = Object.freeze({
@@ -21,6 +29,7 @@ export const DEFAULT_FAIR_VALUE: Readonly<FairValueConfig> = Object.freeze({
   jumpRatePerSec: 1 / 600,
   jumpStd: 0.6,
   bound: 0.02,
+  martingale: false,
 });
 
 export interface FairValueState {
@@ -42,10 +51,12 @@ export function initFairValue(probability: number, cfg: FairValueConfig, rng: Rn
 export function stepFairValue(s: FairValueState, cfg: FairValueConfig, rng: Rng, nowMs: number): FairValueState {
   if (nowMs <= s.lastMs) return s;
   const dt = (nowMs - s.lastMs) / 1000;
-  let x = s.logit + cfg.volPerSqrtSec * Math.sqrt(dt) * gaussian(rng);
+  const drift = cfg.martingale ? 0.5 * cfg.volPerSqrtSec ** 2 * (2 * sigmoid(s.logit) - 1) * dt : 0;
+  let x = s.logit + drift + cfg.volPerSqrtSec * Math.sqrt(dt) * gaussian(rng);
   let nextJumpMs = s.nextJumpMs;
   while (nextJumpMs <= nowMs) {
-    x += cfg.jumpStd * gaussian(rng);
+    const lim = -logit(cfg.bound);
+    x += (cfg.martingale ? martingaleJumpMean(Math.min(lim, Math.max(-lim, x)), cfg.jumpStd, lim) : 0) + cfg.jumpStd * gaussian(rng);
     nextJumpMs += Math.max(1, exponential(rng, cfg.jumpRatePerSec) * 1000);
   }
   const lo = logit(cfg.bound);
@@ -55,4 +66,42 @@ export function stepFairValue(s: FairValueState, cfg: FairValueConfig, rng: Rng,
 
 export function fairProbability(s: FairValueState): number {
   return sigmoid(s.logit);
+}
+
+// E[f(Z)], Z ~ N(0, 1), on a grid of 241 points over ±6 (weights the normal density, normalised)
+const GRID = ((): { z: Float64Array; w: Float64Array } => {
+  const n = 241;
+  const z = new Float64Array(n);
+  const w = new Float64Array(n);
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    z[i] = -6 + (12 * i) / (n - 1);
+    w[i] = Math.exp(-0.5 * z[i]! * z[i]!);
+    sum += w[i]!;
+  }
+  for (let i = 0; i < n; i++) w[i] = w[i]! / sum;
+  return { z, w };
+})();
+
+/** E[sigmoid(clamp(x + m + sd·Z))], the clamp to [−lim, lim] */
+function meanAfterJump(x: number, m: number, sd: number, lim: number): number {
+  let e = 0;
+  for (let i = 0; i < GRID.z.length; i++) e += GRID.w[i]! * sigmoid(Math.min(lim, Math.max(-lim, x + m + sd * GRID.z[i]!)));
+  return e;
+}
+
+/**
+ * The mean m of a jump of `sd` in logit from `x` with E[sigmoid(clamp(x + m + sd·Z))] = sigmoid(x),
+ * the clamp to [−lim, lim] as the walk keeps it (bisection; |x| < lim).
+ */
+export function martingaleJumpMean(x: number, sd: number, lim: number): number {
+  const target = sigmoid(x);
+  let lo = -2 * lim - 6 * sd;
+  let hi = 2 * lim + 6 * sd;
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (meanAfterJump(x, mid, sd, lim) < target) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
 }
