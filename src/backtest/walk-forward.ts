@@ -172,15 +172,19 @@ export function formatWalkForward(wf: WalkForwardResult, spec: SweepSpec, top = 
     formatRanked(wf.ranked.slice(0, top), spec.grid).trimEnd(),
   ];
   if (!wf.chosen) {
+    const failed = wf.ranked.filter((r) => !r.summary);
     lines.push(
       wf.ranked.length === 0
         ? 'chosen: none (no run finished)'
-        : `chosen: none (no combination reached ${spec.minVolume} USDC of volume on the first part, or none ran)`,
+        : failed.length === wf.ranked.length
+          ? `chosen: none (every run failed; the first: ${failed[0]!.error ?? '?'})`
+          : `chosen: none (no combination reached ${spec.minVolume} USDC of volume on the first part)`,
     );
     return lines.join('\n') + '\n';
   }
+  const partial = wf.ranked.length < wf.total ? ` (the best of the ${wf.ranked.length} that ran before the interruption)` : '';
   lines.push(
-    `chosen: ${Object.entries(wf.chosen.combo)
+    `chosen${partial}: ${Object.entries(wf.chosen.combo)
       .map(([k, v]) => `${k} = ${JSON.stringify(v)}`)
       .join(', ')}`,
   );
@@ -203,7 +207,7 @@ export function formatWalkForward(wf: WalkForwardResult, spec: SweepSpec, top = 
   const rows = [head, row('first (chosen on)', wf.chosen), row('second (held out)', wf.heldOut)];
   const w = head.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   lines.push(...rows.map((r) => r.map((x, c) => (c === 0 ? x.padEnd(w[c]!) : x.padStart(w[c]!))).join('  ')));
-  if (!wf.heldOut) lines.push('second part: not run (interrupted)');
+  if (!wf.heldOut) lines.push('second part: not run (interrupted before it)');
   return lines.join('\n') + '\n';
 }
 

@@ -140,6 +140,11 @@ test('walk-forward on a 2-minute window: chosen on the first part by the criteri
   assert.equal(none.chosen, null);
   assert.equal(none.heldOut, null);
   assert.match(formatWalkForward(none, floor), /chosen: none \(no combination reached 1000000000 USDC/);
+  // every run failed (a misspelt key): said, with the first error
+  const typo = { ...spec, grid: [['defaults.strategy.params.minSpreed', [0.02]]] as const };
+  const failed = await runWalkForward({ configFile: 'config/backtest.yaml', data, from, to, split, spec: typo, workers: 0 });
+  assert.equal(failed.chosen, null);
+  assert.match(formatWalkForward(failed, typo), /chosen: none \(every run failed; the first: .*minSpreed: expected a known key/);
 });
 
 test('bookmaker backtest --walk-forward: the table on stdout, the JSON file, and its flag errors', async () => {
