@@ -32,6 +32,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult[]> {
     ...(o.from !== undefined ? { from: o.from } : {}),
     ...(o.to !== undefined ? { to: o.to } : {}),
     fast: o.spec.fast,
+    windows: o.spec.windows,
     index,
     combo,
   }));
@@ -72,6 +73,16 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult[]> {
   // an interrupted sweep leaves holes: only the runs that finished are returned, in grid order
   return jobs.flatMap((j) => {
     const r = results.get(j.index);
-    return r ? [{ index: j.index, combo: combos[j.index]!, summary: r.summary, ...(r.error ? { error: r.error } : {}) }] : [];
+    return r
+      ? [
+          {
+            index: j.index,
+            combo: combos[j.index]!,
+            summary: r.summary,
+            ...(r.windowPnl ? { windowPnl: r.windowPnl } : {}),
+            ...(r.error ? { error: r.error } : {}),
+          },
+        ]
+      : [];
   });
 }

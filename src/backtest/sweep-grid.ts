@@ -6,16 +6,23 @@
  *   grid:                                       # dotted config path → list of values
  *     defaults.strategy.params.gamma: [0.1, 0.5, 1]
  *     defaults.risk.maxPosition: [200, 500]
- *   rankBy: pnl                                 # pnl (default) | sharpe | drawdown | fills
+ *   rankBy: pnl                                 # pnl (default) | sharpe | drawdown | fills | pnlPerVolume | worstWindow
+ *   minVolume: 0                                # USDC: runs below it rank after every run that reaches it
+ *   windows: 4                                  # worstWindow: the run cut into this many equal windows
  *   fast: true                                  # fast mode (no queue model); default true
  *   maxRuns: 1000                               # refuse bigger grids (default 1000)
+ *
+ * pnlPerVolume ranks by PnL / volume; worstWindow by the worst PnL of `windows` equal windows of the
+ * run (from its PnL samples, `windowPnl`), the total PnL breaking ties. Both prefer what holds up over
+ * what made the most once; with `minVolume` a run that barely traded cannot win. The walk-forward
+ * (src/backtest/walk-forward.ts) chooses by the same ranking.
  */
 import { readFile } from 'node:fs/promises';
 import { parseDocument } from 'yaml';
 import { ConfigError } from '../model/errors.ts';
 import type { BacktestSummary } from './report-summary.ts';
 
-export const RANK_BY = ['pnl', 'sharpe', 'drawdown', 'fills'] as const;
+export const RANK_BY = ['pnl', 'sharpe', 'drawdown', 'fills', 'pnlPerVolume', 'worstWindow'] as const;
 export type RankBy = (typeof RANK_BY)[number];
 
 export interface SweepSpec {
@@ -23,9 +30,15 @@ export interface SweepSpec {
   readonly rankBy: RankBy;
   readonly fast: boolean;
   readonly maxRuns: number;
+  /** USDC: runs with less volume rank after every run that reaches it (default 0) */
+  readonly minVolume: number;
+  /** equal windows of a run for `windowPnl` and the worstWindow ranking (default 4) */
+  readonly windows: number;
 }
 
 export type Combo = Readonly<Record<string, unknown>>;
+
+const SPEC_KEYS = ['grid', 'rankBy', 'fast', 'maxRuns', 'minVolume', 'windows'];
 
 export function parseSweepSpec(doc: unknown, file: string): SweepSpec {
   const bad = (msg: string): never => {
@@ -33,7 +46,7 @@ export function parseSweepSpec(doc: unknown, file: string): SweepSpec {
   };
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return bad('expected a mapping with a grid');
   const o = doc as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!['grid', 'rankBy', 'fast', 'maxRuns'].includes(k)) bad(`${k}: unknown key (grid, rankBy, fast, maxRuns)`);
+  for (const k of Object.keys(o)) if (!SPEC_KEYS.includes(k)) bad(`${k}: unknown key (${SPEC_KEYS.join(', ')})`);
   const g = o.grid;
   if (typeof g !== 'object' || g === null || Array.isArray(g) || Object.keys(g).length === 0)
     return bad('grid: expected a mapping of config path → list of values');
@@ -49,7 +62,18 @@ export function parseSweepSpec(doc: unknown, file: string): SweepSpec {
   if (typeof fast !== 'boolean') bad('fast: expected true or false');
   const maxRuns = o.maxRuns ?? 1000;
   if (typeof maxRuns !== 'number' || !Number.isInteger(maxRuns) || maxRuns < 1) bad('maxRuns: expected a positive integer');
-  const spec: SweepSpec = { grid, rankBy: rankBy as RankBy, fast: fast as boolean, maxRuns: maxRuns as number };
+  const minVolume = o.minVolume ?? 0;
+  if (typeof minVolume !== 'number' || !Number.isFinite(minVolume) || minVolume < 0) bad('minVolume: expected a volume in USDC ≥ 0');
+  const windows = o.windows ?? 4;
+  if (typeof windows !== 'number' || !Number.isInteger(windows) || windows < 1 || windows > 1000) bad('windows: expected an integer from 1 to 1000');
+  const spec: SweepSpec = {
+    grid,
+    rankBy: rankBy as RankBy,
+    fast: fast as boolean,
+    maxRuns: maxRuns as number,
+    minVolume: minVolume as number,
+    windows: windows as number,
+  };
   const n = grid.reduce((a, [, v]) => a * v.length, 1);
   if (n > spec.maxRuns) bad(`grid has ${n} combinations, above maxRuns ${spec.maxRuns}`);
   return spec;
@@ -82,10 +106,41 @@ export interface SweepResult {
   readonly index: number;
   readonly combo: Combo;
   readonly summary: BacktestSummary | null;
+  /** PnL (USDC) of each of the spec's `windows` equal windows of the run, in time order (`windowPnl`) */
+  readonly windowPnl?: readonly number[];
   readonly error?: string;
 }
 
-function score(s: BacktestSummary, by: RankBy): number {
+/**
+ * PnL (USDC) of `n` equal windows of [start, end], from the run's PnL samples (`sampleT`, `totalPnl`
+ * in 1e-6 USDC): each window's last sample against the one before it (0 before the first).
+ */
+export function windowPnl(sampleT: readonly number[], totalPnl: readonly number[], start: number, end: number, n: number): number[] {
+  const at = (t: number): number => {
+    let v = 0;
+    for (let i = 0; i < sampleT.length && sampleT[i]! <= t; i++) v = totalPnl[i]!;
+    return v;
+  };
+  const out: number[] = [];
+  let prev = 0;
+  for (let w = 1; w <= n; w++) {
+    const v = w === n ? (totalPnl.length > 0 ? totalPnl[totalPnl.length - 1]! : 0) : at(start + ((end - start) * w) / n);
+    out.push(Math.round(v - prev) / 1e6);
+    prev = v;
+  }
+  return out;
+}
+
+/** The ranking score of a run (higher is better): the figure the sweep and the walk-forward choose by. */
+export function rankScore(r: Pick<SweepResult, 'summary' | 'windowPnl'>, by: RankBy): number {
+  const s = r.summary;
+  if (!s) return -Infinity;
+  if (by === 'pnlPerVolume') return s.volume > 0 ? s.pnl.total / s.volume : s.pnl.total >= 0 ? 0 : -Infinity;
+  if (by === 'worstWindow') return r.windowPnl && r.windowPnl.length > 0 ? Math.min(...r.windowPnl) : -Infinity;
+  return score(s, by);
+}
+
+function score(s: BacktestSummary, by: Exclude<RankBy, 'pnlPerVolume' | 'worstWindow'>): number {
   switch (by) {
     case 'pnl':
       return s.pnl.total;
@@ -98,28 +153,37 @@ function score(s: BacktestSummary, by: RankBy): number {
   }
 }
 
-/** Best first; failed runs last; ties keep grid order (deterministic). */
-export function rank(results: readonly SweepResult[], by: RankBy): SweepResult[] {
+/**
+ * Best first; runs below `minVolume` after those that reach it; failed runs last; ties by total PnL
+ * (worstWindow, pnlPerVolume), then grid order (deterministic).
+ */
+export function rank(results: readonly SweepResult[], by: RankBy, minVolume = 0): SweepResult[] {
+  const tier = (r: SweepResult): number => (!r.summary ? 2 : r.summary.volume < minVolume ? 1 : 0);
   return [...results].sort((a, b) => {
-    if (!a.summary || !b.summary) return (a.summary ? 0 : 1) - (b.summary ? 0 : 1) || a.index - b.index;
-    return score(b.summary, by) - score(a.summary, by) || a.index - b.index;
+    const t = tier(a) - tier(b);
+    if (t !== 0 || !a.summary || !b.summary) return t || a.index - b.index;
+    const d = rankScore(b, by) - rankScore(a, by);
+    if (d !== 0 && !Number.isNaN(d)) return d;
+    return (by === 'pnlPerVolume' || by === 'worstWindow' ? b.summary.pnl.total - a.summary.pnl.total : 0) || a.index - b.index;
   });
 }
 
 export function formatRanked(results: readonly SweepResult[], grid: SweepSpec['grid']): string {
   const keys = grid.map(([p]) => p);
   const short = keys.map((k) => k.split('.').slice(-1)[0]!);
-  const header = ['#', ...short, 'pnl', 'fills', 'volume', 'maxDD', 'sharpe', 'uptime'];
+  const header = ['#', ...short, 'pnl', 'fills', 'volume', 'pnl%vol', 'worstWin', 'maxDD', 'sharpe', 'uptime'];
   const rows = results.map((r, i) => {
     const s = r.summary;
     const vals = keys.map((k) => JSON.stringify(r.combo[k]));
-    if (!s) return [String(i + 1), ...vals, `error: ${r.error ?? '?'}`, '', '', '', '', ''];
+    if (!s) return [String(i + 1), ...vals, `error: ${r.error ?? '?'}`, '', '', '', '', '', '', ''];
     return [
       String(i + 1),
       ...vals,
       s.pnl.total.toFixed(2),
       String(s.fills),
       s.volume.toFixed(0),
+      s.volume > 0 ? `${((s.pnl.total / s.volume) * 100).toFixed(2)}%` : '–',
+      r.windowPnl && r.windowPnl.length > 0 ? Math.min(...r.windowPnl).toFixed(2) : '–',
       s.maxDrawdown.toFixed(2),
       s.sharpe.value === null ? '–' : `${s.sharpe.value.toFixed(3)}/${s.sharpe.period}`,
       `${(s.quoteUptime.twoSided * 100).toFixed(1)}%`,

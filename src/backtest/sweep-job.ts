@@ -7,7 +7,7 @@ import { buildBacktestConfig, readYamlDoc } from './backtest-config.ts';
 import { buildSummary, type BacktestSummary } from './report-summary.ts';
 import { loadReplaySource, type ReplaySource } from './replay-source.ts';
 import { runBacktest } from './run-backtest.ts';
-import type { Combo } from './sweep-grid.ts';
+import { windowPnl, type Combo } from './sweep-grid.ts';
 
 export interface SweepJobRequest {
   readonly configFile: string;
@@ -17,11 +17,14 @@ export interface SweepJobRequest {
   readonly fast: boolean;
   readonly index: number;
   readonly combo: Combo;
+  /** equal windows of the run for `windowPnl` (default 4) */
+  readonly windows?: number;
 }
 
 export interface SweepJobResponse {
   readonly index: number;
   readonly summary: BacktestSummary | null;
+  readonly windowPnl?: readonly number[];
   readonly error?: string;
 }
 
@@ -38,7 +41,8 @@ export async function runSweepJob(r: SweepJobRequest): Promise<SweepJobResponse>
   try {
     const cfg = await buildBacktestConfig(r.configFile, await readYamlDoc(r.configFile), r.combo);
     const run = await runBacktest({ source: sourceFor(r), config: cfg.bot, settings: cfg.settings, fast: r.fast });
-    return { index: r.index, summary: buildSummary(run) };
+    const c = run.collector;
+    return { index: r.index, summary: buildSummary(run), windowPnl: windowPnl(c.sampleT, c.totalPnl, run.start, run.end, r.windows ?? 4) };
   } catch (e) {
     return { index: r.index, summary: null, error: e instanceof Error ? e.message : String(e) };
   }

@@ -4,15 +4,18 @@
  * when exactly two parameters vary, a heatmap of the ranking score over the grid.
  */
 import { heatmapChart } from './svg-bars.ts';
-import type { RankBy, SweepResult, SweepSpec } from './sweep-grid.ts';
+import { rankScore, type RankBy, type SweepResult, type SweepSpec } from './sweep-grid.ts';
 import { esc } from './escape-html.ts';
 
 const num = (v: number | null | undefined, d = 2): string => (v === null || v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(d));
+const finite = (v: number): number | null => (Number.isFinite(v) ? v : null);
 const SCORE: Record<RankBy, { label: string; unit: string; of: (r: SweepResult) => number | null }> = {
   pnl: { label: 'total PnL', unit: 'USDC', of: (r) => r.summary?.pnl.total ?? null },
   sharpe: { label: 'Sharpe per stated period', unit: '', of: (r) => r.summary?.sharpe.value ?? null },
   drawdown: { label: 'max drawdown (lower is better)', unit: 'USDC', of: (r) => r.summary?.maxDrawdown ?? null },
   fills: { label: 'fills', unit: '', of: (r) => r.summary?.fills ?? null },
+  pnlPerVolume: { label: 'PnL per volume', unit: '', of: (r) => finite(rankScore(r, 'pnlPerVolume')) },
+  worstWindow: { label: 'worst window PnL', unit: 'USDC', of: (r) => finite(rankScore(r, 'worstWindow')) },
 };
 
 export function buildSweepHtml(ranked: readonly SweepResult[], spec: Pick<SweepSpec, 'grid' | 'rankBy' | 'fast'>, title = 'bookmaker sweep'): string {

@@ -7,8 +7,8 @@
  * from the same per-combination summaries, so the two are identical.
  *
  * Part file (JSON): { format: "bookmaker-sweep-part", version: 1, shard: { index, count },
- *   sweep: { grid: [[path, values]…], rankBy, fast, combinations }, data, window: { from?, to? },
- *   results: [{ index, combo, summary, error? }…] } (results in grid order).
+ *   sweep: { grid: [[path, values]…], rankBy, fast, combinations, minVolume?, windows? }, data,
+ *   window: { from?, to? }, results: [{ index, combo, summary, windowPnl?, error? }…] } (results in grid order).
  */
 import { readFileSync } from 'node:fs';
 import { BadInputError } from '../model/errors.ts';
@@ -40,7 +40,15 @@ export interface SweepPart {
   readonly format: 'bookmaker-sweep-part';
   readonly version: 1;
   readonly shard: Shard;
-  readonly sweep: { readonly grid: SweepSpec['grid']; readonly rankBy: RankBy; readonly fast: boolean; readonly combinations: number };
+  readonly sweep: {
+    readonly grid: SweepSpec['grid'];
+    readonly rankBy: RankBy;
+    readonly fast: boolean;
+    readonly combinations: number;
+    /** absent in parts written before these keys: 0 and 4 */
+    readonly minVolume?: number;
+    readonly windows?: number;
+  };
   readonly data: string;
   readonly window: { readonly from?: number; readonly to?: number };
   readonly results: readonly SweepResult[];
@@ -51,7 +59,14 @@ export function sweepPart(spec: SweepSpec, shard: Shard, data: string, window: {
     format: 'bookmaker-sweep-part',
     version: 1,
     shard,
-    sweep: { grid: spec.grid, rankBy: spec.rankBy, fast: spec.fast, combinations: expandGrid(spec.grid).length },
+    sweep: {
+      grid: spec.grid,
+      rankBy: spec.rankBy,
+      fast: spec.fast,
+      combinations: expandGrid(spec.grid).length,
+      minVolume: spec.minVolume,
+      windows: spec.windows,
+    },
     data,
     window,
     results: [...results].sort((a, b) => a.index - b.index),
@@ -85,7 +100,7 @@ export function readPart(file: string): SweepPart {
 }
 
 export interface Merged {
-  readonly spec: Pick<SweepSpec, 'grid' | 'rankBy' | 'fast'>;
+  readonly spec: Pick<SweepSpec, 'grid' | 'rankBy' | 'fast' | 'minVolume' | 'windows'>;
   /** every combination, in grid order */
   readonly results: SweepResult[];
 }
@@ -98,7 +113,7 @@ export interface Merged {
 export function mergeParts(parts: readonly { file: string; part: SweepPart }[]): Merged {
   if (parts.length === 0) throw new BadInputError('PARTS', 'one or more sweep part files', '');
   const first = parts[0]!.part;
-  const key = (p: SweepPart) => JSON.stringify([p.sweep.grid, p.sweep.rankBy, p.sweep.fast, p.data, p.window]);
+  const key = (p: SweepPart) => JSON.stringify([p.sweep.grid, p.sweep.rankBy, p.sweep.fast, p.sweep.minVolume ?? 0, p.sweep.windows ?? 4, p.data, p.window]);
   const k0 = key(first);
   const combos = expandGrid(first.sweep.grid);
   const byIndex = new Map<number, { file: string; r: SweepResult }>();
@@ -106,7 +121,7 @@ export function mergeParts(parts: readonly { file: string; part: SweepPart }[]):
     if (key(part) !== k0)
       throw new BadInputError(
         file,
-        `a part of the same sweep as ${parts[0]!.file} (grid, rankBy, fast, data and window must match)`,
+        `a part of the same sweep as ${parts[0]!.file} (grid, rankBy, fast, minVolume, windows, data and window must match)`,
         `shard ${part.shard.index}/${part.shard.count}`,
       );
     for (const r of part.results) {
@@ -130,5 +145,14 @@ export function mergeParts(parts: readonly { file: string; part: SweepPart }[]):
       `${missing.length} missing: indices ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''} (shards ${shards.map((s) => `${s}/${n}`).join(', ')})`,
     );
   }
-  return { spec: { grid: first.sweep.grid, rankBy: first.sweep.rankBy, fast: first.sweep.fast }, results: combos.map((_, i) => byIndex.get(i)!.r) };
+  return {
+    spec: {
+      grid: first.sweep.grid,
+      rankBy: first.sweep.rankBy,
+      fast: first.sweep.fast,
+      minVolume: first.sweep.minVolume ?? 0,
+      windows: first.sweep.windows ?? 4,
+    },
+    results: combos.map((_, i) => byIndex.get(i)!.r),
+  };
 }

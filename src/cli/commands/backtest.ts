@@ -17,6 +17,7 @@ import { expandGrid, formatRanked, loadSweepSpec, rank } from '../../backtest/sw
 import { rankingSummary, rankingText } from '../../backtest/rank-recording.ts';
 import { buildSweepHtml } from '../../backtest/sweep-report.ts';
 import { parseShard, shardIndices, sweepJson, sweepPart } from '../../backtest/sweep-shard.ts';
+import { formatWalkForward, parseSplit, runWalkForward, walkForwardJson } from '../../backtest/walk-forward.ts';
 import { runSyntheticBacktest } from './backtest-synthetic.ts';
 import { configFlag, onCtrlC, RECORDING_FLAGS } from '../shared-flags.ts';
 import { writeOut, writeRunOutputs } from '../run-outputs.ts';
@@ -58,7 +59,7 @@ const command: CommandSpec = {
   name: 'backtest',
   summary: 'replay a recording through strategies, risk and the order manager',
   usage:
-    'bookmaker backtest -c FILE --data DIR [--from T --to T] [--report out.html] [--json out.json] [--fills-csv out.csv] [--sweep FILE [--shard I/N]] [--fast] [--workers N]\n' +
+    'bookmaker backtest -c FILE --data DIR [--from T --to T] [--report out.html] [--json out.json] [--fills-csv out.csv] [--sweep FILE [--shard I/N | --walk-forward SPLIT]] [--fast] [--workers N]\n' +
     '       bookmaker backtest -c FILE --synthetic [--seed N | --seeds A-B] [--hours H] [--markets M] [--flow benign|calibrated|toxic] [--json FILE|-] [--report out.html] [--fills-csv out.csv]',
   description: [
     'Example (the imported Polymarket capture):',
@@ -68,6 +69,9 @@ const command: CommandSpec = {
     'The config is a bot config plus an optional backtest: section (queue model, latency, fees; see config/backtest.yaml).',
     'Sweeps across machines: each machine runs --sweep FILE --shard I/N --json part-I.json (I = 0 … N − 1),',
     "then 'bookmaker sweep merge part-*.json --json sweep.json --report sweep.html' ranks them all.",
+    'Walk-forward: --sweep FILE --walk-forward 50% runs the grid on the first half of the window, chooses by the',
+    "grid file's rankBy (runs below its minVolume last) and scores that choice alone on the second half (docs/backtesting.md):",
+    '  bookmaker backtest -c config/backtest.yaml --data recordings/polymarket --sweep config/walk-forward.example.yaml --walk-forward 50%',
     "Synthetic markets (--synthetic): the local exchange's markets and counterparties on virtual time, replayed the same way;",
     '  bookmaker backtest -c config/backtest.yaml --synthetic --flow calibrated --hours 1 --seeds 1-20',
     "prints each strategy's mean PnL, volume and markouts over the seeds with 95 % intervals (docs/edge.md).",
@@ -82,6 +86,12 @@ const command: CommandSpec = {
       type: 'string',
       arg: 'I/N',
       description: 'with --sweep: run only the combinations with grid index ≡ I (mod N), I from 0, and write a part file to --json (see sweep merge)',
+    },
+    'walk-forward': {
+      type: 'string',
+      arg: 'SPLIT',
+      description:
+        "with --sweep: choose on the window before SPLIT (NN% of its span, or a time as --from), score the choice on the rest; --json: both parts' figures",
     },
     'fills-csv': {
       type: 'string',
@@ -115,6 +125,11 @@ const command: CommandSpec = {
 
     if (typeof args.options.shard === 'string' && typeof args.options.sweep !== 'string')
       throw new BadInputError('--shard', 'to be used with --sweep FILE', args.options.shard);
+    if (args.options['walk-forward'] !== undefined) {
+      if (typeof args.options.sweep !== 'string') throw new BadInputError('--walk-forward', 'to be used with --sweep FILE', args.options['walk-forward']);
+      if (args.options.shard !== undefined)
+        throw new BadInputError('--walk-forward', 'a sweep on one machine (not with --shard)', args.options['walk-forward']);
+    }
     if (typeof args.options.sweep === 'string') {
       const spec = await loadSweepSpec(args.options.sweep);
       const shard = typeof args.options.shard === 'string' ? parseShard(args.options.shard) : null;
@@ -131,6 +146,38 @@ const command: CommandSpec = {
       // Ctrl-C: no further run starts, the runs under way finish and the table ranks those (exit 130)
       const stop = onCtrlC('finishing the runs under way and ranking the finished ones (Ctrl-C again to quit)');
       const effective = fast ? { ...spec, fast: true } : spec;
+      if (typeof args.options['walk-forward'] === 'string') {
+        const w = parseSplit(args.options['walk-forward'], data, win, startGuess);
+        let wf;
+        try {
+          wf = await runWalkForward({
+            configFile: cfgFile,
+            data,
+            from: w.from,
+            to: w.to,
+            split: w.split,
+            spec: effective,
+            workers,
+            signal: stop.signal,
+            onProgress: (d, n) => bar.update(d / n, `${d}/${n} runs`),
+          });
+        } finally {
+          process.off('SIGINT', onSigint);
+        }
+        bar.done();
+        const toStdout = args.options.json === '-';
+        const text = formatWalkForward(wf, effective);
+        if (!toStdout) process.stdout.write(`${text}(${((performance.now() - t0) / 1000).toFixed(1)} s, ${workers} worker thread(s))\n`);
+        if (typeof args.options.json === 'string') {
+          const json = walkForwardJson(wf, effective, data);
+          if (toStdout) process.stdout.write(json);
+          else writeOut(args.options.json, json);
+        }
+        if (typeof args.options.report === 'string')
+          writeOut(args.options.report, buildSweepHtml(wf.ranked, effective, 'bookmaker walk-forward: the first part, where the choice was made'));
+        if (wf.ranked.length < wf.total || (wf.chosen && !wf.heldOut)) return 130;
+        return wf.chosen && wf.heldOut?.summary ? 0 : 1;
+      }
       const only = shard ? shardIndices(expandGrid(spec.grid).length, shard) : undefined;
       const total = only ? only.length : expandGrid(spec.grid).length;
       let results;
@@ -157,7 +204,7 @@ const command: CommandSpec = {
         if (results.length < total) return 130;
         return results.some((r) => !r.summary) ? 1 : 0;
       }
-      const ranked = rank(results, spec.rankBy);
+      const ranked = rank(results, spec.rankBy, spec.minVolume);
       const partial = results.length < total ? ` — INCOMPLETE: interrupted after ${results.length} of ${total} runs` : '';
       process.stdout.write(
         `sweep: ${results.length} runs over ${workers} worker thread(s), ranked by ${spec.rankBy} (${((performance.now() - t0) / 1000).toFixed(1)} s)${partial}\n`,

@@ -38,7 +38,7 @@ const command: CommandSpec = {
     if (sub !== 'merge') throw new BadInputError('subcommand', 'merge', sub);
     if (files.length === 0) throw new BadInputError('PARTS', 'one or more part files written by backtest --sweep … --shard I/N --json FILE', '');
     const merged = mergeParts(files.map((file) => ({ file, part: readPart(file) })));
-    const ranked = rank(merged.results, merged.spec.rankBy);
+    const ranked = rank(merged.results, merged.spec.rankBy, merged.spec.minVolume);
     const toStdout = args.options.json === '-';
     if (!toStdout) {
       process.stdout.write(`sweep: ${ranked.length} runs merged from ${files.length} part(s), ranked by ${merged.spec.rankBy}\n`);
