@@ -162,7 +162,7 @@ const command: CommandSpec = {
             onProgress: (d, n) => bar.update(d / n, `${d}/${n} runs`),
           });
         } finally {
-          process.off('SIGINT', onSigint);
+          stop.dispose();
         }
         bar.done();
         const toStdout = args.options.json === '-';
