@@ -20,6 +20,12 @@ function rng(seed: number): () => number {
   };
 }
 
+/** Distinct order nonces, counted from 1. */
+function nonces(): () => Bytes32 {
+  let seq = 0;
+  return () => `0x${(++seq).toString(16).padStart(64, '0')}` as Bytes32;
+}
+
 /** A random event on one of `markets` markets: books, own orders (submitted, accepted, cancelled, dropped), fills, balances. */
 function randomEvent(r: () => number, markets: number, ts: number, nonce: () => Bytes32, live: Map<Bytes32, Bytes32>): StateEvent {
   const M = market(Math.floor(r() * markets));
@@ -78,8 +84,7 @@ function randomEvent(r: () => number, markets: number, ts: number, nonce: () => 
 
 test('the account totals kept incrementally equal the full sum over every market after every event (3,000 random events, 300 markets, two stores interleaved)', () => {
   const r = rng(24);
-  let seq = 0;
-  const nonce = (): Bytes32 => `0x${(++seq).toString(16).padStart(64, '0')}` as Bytes32;
+  const nonce = nonces();
   const stores = [new StateStore(), new StateStore()];
   const live = [new Map<Bytes32, Bytes32>(), new Map<Bytes32, Bytes32>()];
   let moved = 0;
@@ -126,8 +131,7 @@ test('a state with the same markets but a new balance shows the new collateral; 
 
 test('with the account books: the incremental totals equal the full sum after every event, fills reaching the books as the live bot applies them', () => {
   const r = rng(25);
-  let seq = 0;
-  const nonce = (): Bytes32 => `0x${(++seq).toString(16).padStart(64, '0')}` as Bytes32;
+  const nonce = nonces();
   const store = new StateStore();
   const books = new Account();
   const live = new Map<Bytes32, Bytes32>();
@@ -172,8 +176,7 @@ test('with the account books: the incremental totals equal the full sum after ev
 
 test('two stores keep their own totals: viewing one does not make the other sum every market again', () => {
   const r = rng(7);
-  let seq = 0;
-  const nonce = (): Bytes32 => `0x${(++seq).toString(16).padStart(64, '0')}` as Bytes32;
+  const nonce = nonces();
   const a = new StateStore();
   const b = new StateStore();
   const liveA = new Map<Bytes32, Bytes32>();
