@@ -26,6 +26,7 @@ import { bytes32Of } from '../model/ids.ts';
 import type { RiskReason } from '../risk/types.ts';
 import type { Account } from '../account/account.ts';
 import type { AccountRiskFigures } from '../account/account-risk.ts';
+import { fillKey } from '../account/account-fill.ts';
 import type { TradingDay } from '../account/trading-day.ts';
 import type { StateEvent } from '../state/events.ts';
 import { emptyMarket, emptyState, type MarketState, type StoreState } from '../state/market-state.ts';
@@ -35,7 +36,7 @@ import { accountFromLedger, fillsAfter, lastFillSeq, MARKS_META, replayPositions
 import { replayBooks, saveBooksCheckpoint, type ReplayedBooks } from './books-checkpoint.ts';
 import { catchUpFills, type CatchUpResult, type CatchUpSource } from './catch-up.ts';
 import { isDamage, LedgerDamagedError } from './integrity.ts';
-import { openLedger, type Ledger, type OperatorHolds, type RiskSnapshot } from './ledger.ts';
+import { openLedger, type Ledger, type LedgerOrder, type OperatorHolds, type RiskSnapshot } from './ledger.ts';
 import { NO_FEES, type FeeSpec } from '../engine/fill-fee.ts';
 import { baselineOf, hasHistory, HISTORY_SCAN_ORDERS, readVenueHistory, refusal, type HistorySource } from './baseline.ts';
 import { existsSync, rmSync, statSync } from 'node:fs';
@@ -86,6 +87,20 @@ export interface BotLedgerOptions {
   readonly paper: boolean;
   /** orders.reconcileScope markets: the markets whose orders are this bot's (see CatchUpOptions.owns) */
   readonly owns?: (marketId: Bytes32) => boolean;
+}
+
+/** The ledger's record of an order the bot submitted or adopted. */
+function orderRecord(e: Extract<StateEvent, { type: 'OrderSubmitted' | 'OrderAdopted' }>): LedgerOrder {
+  return {
+    nonce: e.nonce,
+    marketId: e.marketId,
+    slot: e.slot,
+    outcomeIndex: e.order.outcomeIndex,
+    side: e.order.side,
+    price: e.order.price,
+    size: e.order.size,
+    ts: e.ts,
+  };
 }
 
 export class BotLedger {
@@ -323,32 +338,11 @@ export class BotLedger {
     switch (e.type) {
       case 'OrderSubmitted':
         this.rememberOwn(e.nonce);
-        l.orderSubmitted(
-          {
-            nonce: e.nonce,
-            marketId: e.marketId,
-            slot: e.slot,
-            outcomeIndex: e.order.outcomeIndex,
-            side: e.order.side,
-            price: e.order.price,
-            size: e.order.size,
-            ts: e.ts,
-          },
-          e.retry,
-        );
+        l.orderSubmitted(orderRecord(e), e.retry);
         return;
       case 'OrderAdopted':
         this.rememberOwn(e.nonce);
-        l.orderAdopted({
-          nonce: e.nonce,
-          marketId: e.marketId,
-          slot: e.slot,
-          outcomeIndex: e.order.outcomeIndex,
-          side: e.order.side,
-          price: e.order.price,
-          size: e.order.size,
-          ts: e.ts,
-        });
+        l.orderAdopted(orderRecord(e));
         return;
       case 'OrderAccepted':
         l.orderAnswered(e.nonce, 'accepted', e.duplicate ? 'duplicate' : 'created', e.ts);
@@ -380,7 +374,7 @@ export class BotLedger {
         return;
       case 'OrderFilled': {
         // a fill without a venue identity cannot be de-duplicated: keyed by what makes it unique here
-        const fillId = e.fillId ?? `${e.nonce ?? 'none'}:${e.ts}:${e.size}:${e.price}`;
+        const fillId = fillKey(e);
         const cum = e.fillId !== undefined ? Number(e.fillId.slice(e.fillId.lastIndexOf(':') + 1)) : NaN;
         l.fill({
           fillId,

@@ -55,40 +55,27 @@ export function toLimitBody(raw: unknown, prefix: string): LimitOrderBody {
   const b = v.object(raw, prefix || 'body');
   const type = b.type ?? 'limit';
   if (type !== 'limit' && type !== 'market') throw badRequest(fieldPath(prefix, 'type'), 'expected "limit" or "market"');
-  if (type === 'market') {
-    return {
-      type: 'limit',
-      marketId: v.bytes32(b.marketId, fieldPath(prefix, 'marketId')),
-      trader: v.address(b.trader, fieldPath(prefix, 'trader')),
-      price: String(v.safeUintString(b.maxPrice, fieldPath(prefix, 'maxPrice'), { min: 1, max: 999_999 })),
-      size: String(v.safeUintString(b.maxSize, fieldPath(prefix, 'maxSize'), { min: 1 })),
-      outcomeIndex: v.int(b.outcomeIndex, fieldPath(prefix, 'outcomeIndex'), 0, 1),
-      side: v.int(b.side, fieldPath(prefix, 'side'), 0, 1),
-      nonce: v.bytes32(b.nonce, fieldPath(prefix, 'nonce')),
-      expiry: String(v.uintString(b.expiry, fieldPath(prefix, 'expiry'))),
-      maxFee: String(v.safeUintString(b.maxFee, fieldPath(prefix, 'maxFee'))),
-      makerRoleConstraint: 0,
-      inventoryModeConstraint: 0,
-      timeInForce: 1,
-      clientOrderType: 'market',
-      signature: v.signature(b.signature, fieldPath(prefix, 'signature')),
-    };
-  }
+  // a market order is a limit order at its maxPrice and maxSize, IOC (clientOrderType says what it was)
+  const market = type === 'market';
+  const priceKey = market ? 'maxPrice' : 'price';
+  const sizeKey = market ? 'maxSize' : 'size';
   const body: LimitOrderBody = {
     type: 'limit',
     marketId: v.bytes32(b.marketId, fieldPath(prefix, 'marketId')),
     trader: v.address(b.trader, fieldPath(prefix, 'trader')),
-    price: String(v.safeUintString(b.price, fieldPath(prefix, 'price'), { min: 1, max: 999_999 })),
-    size: String(v.safeUintString(b.size, fieldPath(prefix, 'size'), { min: 1 })),
+    price: String(v.safeUintString(b[priceKey], fieldPath(prefix, priceKey), { min: 1, max: 999_999 })),
+    size: String(v.safeUintString(b[sizeKey], fieldPath(prefix, sizeKey), { min: 1 })),
     outcomeIndex: v.int(b.outcomeIndex, fieldPath(prefix, 'outcomeIndex'), 0, 1),
     side: v.int(b.side, fieldPath(prefix, 'side'), 0, 1),
     nonce: v.bytes32(b.nonce, fieldPath(prefix, 'nonce')),
     expiry: String(v.uintString(b.expiry, fieldPath(prefix, 'expiry'))),
     maxFee: String(v.safeUintString(b.maxFee, fieldPath(prefix, 'maxFee'))),
-    makerRoleConstraint: v.int(b.makerRoleConstraint, fieldPath(prefix, 'makerRoleConstraint'), 0, 2),
-    inventoryModeConstraint: v.int(b.inventoryModeConstraint, fieldPath(prefix, 'inventoryModeConstraint'), 0, 2),
+    makerRoleConstraint: market ? 0 : v.int(b.makerRoleConstraint, fieldPath(prefix, 'makerRoleConstraint'), 0, 2),
+    inventoryModeConstraint: market ? 0 : v.int(b.inventoryModeConstraint, fieldPath(prefix, 'inventoryModeConstraint'), 0, 2),
+    ...(market ? { timeInForce: 1, clientOrderType: 'market' } : {}),
     signature: v.signature(b.signature, fieldPath(prefix, 'signature')),
   };
+  if (market) return body;
   // keep the exact strings the client signed (leading zeros are rejected by the validators above)
   body.price = b.price as string;
   body.size = b.size as string;

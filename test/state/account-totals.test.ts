@@ -6,6 +6,7 @@ import { accountTotals, accountTotalsSummed, selectMarketView } from '../../src/
 import { PersistentMap } from '../../src/state/persistent-map.ts';
 import { Account } from '../../src/account/account.ts';
 import { StateStore } from '../../src/state/store.ts';
+import { accountFill } from '../../src/account/account-fill.ts';
 
 const S = 1_000_000;
 const market = (i: number): Bytes32 => `0x${(i + 1).toString(16).padStart(64, 'c')}` as Bytes32;
@@ -141,18 +142,7 @@ test('with the account books: the incremental totals equal the full sum after ev
     store.dispatch(e);
     if (e.type === 'OrderFilled') {
       fills++;
-      books.applyFill({
-        fillId: `f${i}`,
-        marketId: e.marketId,
-        outcomeIndex: e.outcomeIndex,
-        side: e.side,
-        price: e.price,
-        size: e.size,
-        fee: e.fee,
-        feeSource: 'venue',
-        ts: e.ts,
-        origin: 'own',
-      });
+      books.applyFill({ ...accountFill(e), fillId: `f${i}`, feeSource: 'venue', origin: 'own' });
     }
     // now and then a fill reaches the books alone (the stop's sweep, a catch-up): no market state changes
     if (r() < 0.05)

@@ -192,27 +192,23 @@ function bulk(ctx: RequestContext): Reply {
   return json(201, errors.length ? { results, errors: publicErrors(errors) } : { results });
 }
 
-function bulkCreate(ctx: RequestContext): Reply {
-  const b = v.object(ctx.body, 'body');
-  const list = v.array(b.orders, 'orders');
-  checkBatchSize(list, 'orders', ctx.state.settings.batchLimit);
-  const ops = prepareOps(
+/** The ops of a bulk call's list `key` (`orders` to create, `cancels` to cancel), checked and prepared. */
+function bulkOps(ctx: RequestContext, key: 'orders' | 'cancels', type: 'create' | 'cancel') {
+  const list = v.array(v.object(ctx.body, 'body')[key], key);
+  checkBatchSize(list, key, ctx.state.settings.batchLimit);
+  return prepareOps(
     ctx,
-    list.map((raw, index) => ({ type: 'create' as const, raw, field: `orders[${index}]`, index })),
+    list.map((raw, index) => ({ type, raw, field: `${key}[${index}]`, index })),
   );
-  const { results, errors } = applyOps(ctx, ops);
+}
+
+function bulkCreate(ctx: RequestContext): Reply {
+  const { results, errors } = applyOps(ctx, bulkOps(ctx, 'orders', 'create'));
   return json(201, errors.length ? { success: true, results, errors: publicErrors(errors) } : { success: true, results });
 }
 
 function bulkCancel(ctx: RequestContext): Reply {
-  const b = v.object(ctx.body, 'body');
-  const list = v.array(b.cancels, 'cancels');
-  checkBatchSize(list, 'cancels', ctx.state.settings.batchLimit);
-  const ops = prepareOps(
-    ctx,
-    list.map((raw, index) => ({ type: 'cancel' as const, raw, field: `cancels[${index}]`, index })),
-  );
-  const { results } = applyOps(ctx, ops);
+  const { results } = applyOps(ctx, bulkOps(ctx, 'cancels', 'cancel'));
   return json(200, { success: true, results });
 }
 

@@ -53,12 +53,9 @@ function rowsFor(ctx: RequestContext): HoldingRow[] {
   return marketId ? rows.filter((r) => r.market.id.toLowerCase() === marketId.toLowerCase()) : rows;
 }
 
-function getSummary(ctx: RequestContext) {
-  const kind = queryEnum(ctx.query, 'kind', KINDS, 'all');
-  const size = queryInt(ctx.query, 'pageSize', 1, 500, 50);
-  const rows = rowsFor(ctx).filter((r) => matchesKind(r, kind));
-  const p = page(rows, ctx.query.get('cursor'), size);
-  const portfolio = p.items.map((r) => ({
+/** The fields a holding shows in the portfolio and claimable answers. */
+function holdingJson(r: HoldingRow) {
+  return {
     tokenAddress: r.market.outcomeTokens[r.outcomeIndex],
     balance: r.balance.toString(),
     settlementBalance: r.balance.toString(),
@@ -67,6 +64,16 @@ function getSummary(ctx: RequestContext) {
     outcomeName: OUTCOME_NAMES[r.outcomeIndex],
     marketId: r.market.id,
     netInvestment: r.netInvestment.toString(),
+  };
+}
+
+function getSummary(ctx: RequestContext) {
+  const kind = queryEnum(ctx.query, 'kind', KINDS, 'all');
+  const size = queryInt(ctx.query, 'pageSize', 1, 500, 50);
+  const rows = rowsFor(ctx).filter((r) => matchesKind(r, kind));
+  const p = page(rows, ctx.query.get('cursor'), size);
+  const portfolio = p.items.map((r) => ({
+    ...holdingJson(r),
     currentValue: r.currentValue.toString(),
     claimState: claimState(r),
     claimableAmount: r.claimable.toString(),
@@ -119,17 +126,7 @@ function getClaimable(ctx: RequestContext) {
         payoutPcts: [(1_000_000n - yes).toString(), yes.toString()],
       });
     }
-    return {
-      tokenAddress: r.market.outcomeTokens[r.outcomeIndex],
-      balance: r.balance.toString(),
-      settlementBalance: r.balance.toString(),
-      walletBalance: '0',
-      outcomeIndex: r.outcomeIndex,
-      outcomeName: OUTCOME_NAMES[r.outcomeIndex],
-      marketId: r.market.id,
-      netInvestment: r.netInvestment.toString(),
-      claimableAmount: r.claimable.toString(),
-    };
+    return { ...holdingJson(r), claimableAmount: r.claimable.toString() };
   });
   return json(200, { positions, markets: [...markets.values()], totalClaimable: total.toString() });
 }
