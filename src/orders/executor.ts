@@ -30,7 +30,7 @@ import type { BatchResult, CancelOutcome, CreateOutcome, PlannedOrder, VenueFail
 import type { OrderManagerEvent } from '../state/events.ts';
 import type { DesiredOrder, TrackedOrder } from './diff.ts';
 import type { NonceSource } from './nonces.ts';
-import { lower, type OrderParts, type OrderTable } from './order-table.ts';
+import type { OrderParts, OrderTable } from './order-table.ts';
 import type { VenueCall } from './plan-calls.ts';
 import { fatalRefusal, VenueRefusedError } from './refusal.ts';
 import type { Entry } from './tracked-orders.ts';
@@ -100,7 +100,7 @@ export class OrderExecutor {
   resendRetries(marketId: Bytes32): Promise<void> {
     if (this.clock.now() < this.backoffUntil) return RESOLVED;
     let again: Entry[] | null = null;
-    for (const e of this.table.entries.ofMarket(lower(marketId))) if (e.resend) (again ??= []).push(e);
+    for (const e of this.table.entries.ofMarket(marketId)) if (e.resend) (again ??= []).push(e);
     if (again === null) return RESOLVED;
     return this.resend(marketId, again);
   }
@@ -132,7 +132,7 @@ export class OrderExecutor {
   private startCreate(marketId: Bytes32, d: DesiredOrder): PlannedOrder {
     const planned = this.plan(d);
     const now = this.clock.now();
-    this.table.entries.set(lower(planned.nonce), {
+    this.table.entries.set(planned.nonce, {
       marketId,
       slot: d.slot,
       planned,
@@ -147,7 +147,7 @@ export class OrderExecutor {
   }
 
   startCancel(marketId: Bytes32, t: TrackedOrder): Bytes32 {
-    const e = this.table.entries.get(lower(t.planned.nonce));
+    const e = this.table.entries.get(t.planned.nonce);
     const now = this.clock.now();
     if (e) {
       e.state = 'pending-cancel';
@@ -190,10 +190,10 @@ export class OrderExecutor {
   applyAnswers(creates: readonly PlannedOrder[], cancels: readonly Bytes32[], res: BatchResult): void {
     for (const o of res.cancels) this.applyCancel(o);
     for (const o of res.creates) this.applyCreate(o);
-    const answered = new Set([...res.creates, ...res.cancels].map((o) => lower(o.nonce)));
+    const answered = new Set([...res.creates, ...res.cancels].map((o) => o.nonce));
     for (const p of creates)
-      if (!answered.has(lower(p.nonce))) this.applyCreate({ ok: false, nonce: p.nonce, code: 'no-answer', message: 'no outcome', retryable: true });
-    for (const n of cancels) if (!answered.has(lower(n))) this.applyCancel({ ok: false, nonce: n, code: 'no-answer', message: 'no outcome', retryable: true });
+      if (!answered.has(p.nonce)) this.applyCreate({ ok: false, nonce: p.nonce, code: 'no-answer', message: 'no outcome', retryable: true });
+    for (const n of cancels) if (!answered.has(n)) this.applyCancel({ ok: false, nonce: n, code: 'no-answer', message: 'no outcome', retryable: true });
   }
 
   /** `marketId`: the one market of the call, when there is one (see VenuePort.batch). */
@@ -212,7 +212,7 @@ export class OrderExecutor {
   }
 
   applyCreate(o: CreateOutcome): void {
-    const k = lower(o.nonce);
+    const k = o.nonce;
     const e = this.table.entries.get(k);
     if (!e) return;
     const now = this.clock.now();
@@ -235,7 +235,7 @@ export class OrderExecutor {
     const mayExist = e.attempts > 0;
     const settleLater = (): void => {
       e.resend = false;
-      this.table.needsReconcile.add(lower(e.marketId));
+      this.table.needsReconcile.add(e.marketId);
     };
     if (o.code === 'invalid-signature' || fatal) {
       // no create can get past this refusal (bad key, key of another wallet, our signing broken): halt
@@ -271,7 +271,7 @@ export class OrderExecutor {
   }
 
   applyCancel(o: CancelOutcome): void {
-    const k = lower(o.nonce);
+    const k = o.nonce;
     const e = this.table.entries.get(k);
     if (!e) return;
     const now = this.clock.now();
@@ -289,7 +289,7 @@ export class OrderExecutor {
     } else {
       // refused for good, most often because the order is no longer open: it filled, and those
       // fills may not be in the position yet, so it is parked (still counted) like an order found gone
-      this.table.needsReconcile.add(lower(e.marketId));
+      this.table.needsReconcile.add(e.marketId);
       this.table.exposureChanged(e.marketId);
       this.table.park(k, e, { type: 'OrderGone', marketId: e.marketId, nonce: e.planned.nonce, ts: now }, now);
     }
@@ -309,8 +309,8 @@ export class OrderExecutor {
   }
 
   private block(marketId: Bytes32): void {
-    if (this.blocked.has(lower(marketId))) return;
-    this.blocked.add(lower(marketId));
+    if (this.blocked.has(marketId)) return;
+    this.blocked.add(marketId);
     this.log.warn({ marketId }, 'venue answered 409 migration: quoting stopped in this market until migration completes');
     this.emit({ type: 'MarketBlocked', marketId, reason: 'migration', ts: this.clock.now() });
   }

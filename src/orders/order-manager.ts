@@ -33,7 +33,7 @@ import type { OrderManagerEvent } from '../state/events.ts';
 import { diff, type DesiredOrder, type DiffAction, type Tolerances, type TrackedOrder } from './diff.ts';
 import { errInfo, OrderExecutor } from './executor.ts';
 import { NonceSource } from './nonces.ts';
-import { lower, OrderTable } from './order-table.ts';
+import { OrderTable } from './order-table.ts';
 import { planCalls } from './plan-calls.ts';
 import { Reconciler, type CancelAllResult, type DesiredSet } from './reconciler.ts';
 import type { Entry } from './tracked-orders.ts';
@@ -138,7 +138,7 @@ export class OrderManager {
     return this.halted;
   }
   isBlocked(marketId: Bytes32): boolean {
-    return this.exec.blocked.has(lower(marketId));
+    return this.exec.blocked.has(marketId);
   }
   backedOffUntil(): number {
     return this.exec.backoffUntil;
@@ -167,7 +167,7 @@ export class OrderManager {
    * queued or running. A tick that desires nothing for such a market has nothing to do here.
    */
   isIdle(marketId: Bytes32): boolean {
-    const k = lower(marketId);
+    const k = marketId;
     if (this.table.needsReconcile.has(k) || this.queued.has(k) || this.chains.has(k)) return false;
     return this.table.holdsNothing(k);
   }
@@ -236,7 +236,7 @@ export class OrderManager {
 
   /** Migration finished: trading in the market may resume. */
   resumeMarket(marketId: Bytes32): void {
-    if (this.exec.blocked.delete(lower(marketId))) this.emit({ type: 'MarketUnblocked', marketId, ts: this.clock.now() });
+    if (this.exec.blocked.delete(marketId)) this.emit({ type: 'MarketUnblocked', marketId, ts: this.clock.now() });
   }
 
   /** Stop blocking creates after cancelAll (e.g. the kill switch was reset by the operator). */
@@ -253,11 +253,10 @@ export class OrderManager {
    * now, placing the quote anew would add exposure nobody checked.
    */
   sync(marketId: Bytes32, desired: readonly DesiredOrder[], checkedAt?: number): Promise<void> {
-    const k = lower(marketId);
+    const k = marketId;
     for (let i = 0; i < desired.length; i++) {
       const m = desired[i]!.order.marketId;
-      // the same string (the usual case) needs no lower-casing
-      if (m !== marketId && lower(m) !== k) throw new BadInputError(`desired[${i}].order.marketId`, marketId, m);
+      if (m !== marketId) throw new BadInputError(`desired[${i}].order.marketId`, marketId, m);
     }
     // A pull does not wait behind a call still out for this market (latency, a 429 back-off): the
     // orders resting untouched by that call are cancelled now; the queued set below then deals
@@ -268,7 +267,7 @@ export class OrderManager {
 
   /** Queue a set for the market's chain: run next, or replace the set already waiting there. */
   private enqueue(marketId: Bytes32, set: DesiredSet): Promise<void> {
-    const k = lower(marketId);
+    const k = marketId;
     const wasQueued = this.queued.has(k);
     this.queued.set(k, set);
     if (wasQueued) return this.chains.get(k)!;
@@ -290,7 +289,7 @@ export class OrderManager {
   private async pullNow(marketId: Bytes32): Promise<void> {
     if (this.halted) return;
     const resting: TrackedOrder[] = [];
-    for (const e of this.table.entries.ofMarket(lower(marketId))) if (e.state === 'working') resting.push(e);
+    for (const e of this.table.entries.ofMarket(marketId)) if (e.state === 'working') resting.push(e);
     for (let i = 0; i < resting.length; i += this.venue.batchLimit) {
       const nonces = resting.slice(i, i + this.venue.batchLimit).map((t) => this.exec.startCancel(marketId, t));
       this.exec.applyAnswers([], nonces, await this.exec.callBatch([], nonces, marketId));
@@ -319,7 +318,7 @@ export class OrderManager {
   private async syncNow(marketId: Bytes32, set: DesiredSet): Promise<void> {
     if (this.stopping || this.halted) return;
     const { desired, checkedAt } = set;
-    const k = lower(marketId);
+    const k = marketId;
     const exec = this.exec;
     this.lastDesired.set(k, set);
     this.flagTimeouts(marketId);
@@ -362,9 +361,9 @@ export class OrderManager {
   private flagTimeouts(marketId: Bytes32): void {
     const limit = this.opts.inFlightTimeoutMs ?? 10_000;
     const now = this.clock.now();
-    for (const e of this.table.entries.ofMarket(lower(marketId))) {
+    for (const e of this.table.entries.ofMarket(marketId)) {
       if (e.state === 'working') continue;
-      if (now - e.sentAt >= limit && !e.resend) this.table.needsReconcile.add(lower(marketId));
+      if (now - e.sentAt >= limit && !e.resend) this.table.needsReconcile.add(marketId);
     }
   }
 
@@ -377,7 +376,7 @@ export class OrderManager {
    */
   private retryCancelSoon(e: Entry, rateLimited: boolean): void {
     e.cancelRetries = (e.cancelRetries ?? 0) + 1;
-    const k = lower(e.marketId);
+    const k = e.marketId;
     if (e.cancelRetries > 3 || this.stopping || this.halted || this.cancelRetryTimers.has(k)) return;
     const marketId = e.marketId;
     const cancel = this.clock.setTimeout(
@@ -438,7 +437,7 @@ export class OrderManager {
    * reconcileScope `markets` with a changing set of markets (rotation, reload, shards): from now on
    * only open orders in `ids` are the bot's; null makes the whole wallet the bot's again.
    */
-  setOwnMarkets(ids: readonly string[] | null): void {
+  setOwnMarkets(ids: readonly Bytes32[] | null): void {
     this.rec.setOwnMarkets(ids);
   }
   /**
@@ -448,7 +447,7 @@ export class OrderManager {
    */
   forgetMarket(marketId: Bytes32): boolean {
     if (!this.isIdle(marketId)) return false;
-    const k = lower(marketId);
+    const k = marketId;
     this.lastDesired.delete(k);
     this.table.forgetMarket(k);
     this.exec.blocked.delete(k);
@@ -462,7 +461,7 @@ export class OrderManager {
 
   /** A sync queued or running, or a reconcile owed, for this market (orders may still move). */
   hasPendingWork(marketId: Bytes32): boolean {
-    const k = lower(marketId);
+    const k = marketId;
     return this.table.needsReconcile.has(k) || this.queued.has(k) || this.chains.has(k);
   }
 
@@ -481,7 +480,7 @@ export class OrderManager {
   }
 
   /** the markets whose orders are the bot's, or null for the whole wallet */
-  ownMarkets(): string[] | null {
+  ownMarkets(): Bytes32[] | null {
     return this.rec.ownMarkets();
   }
 

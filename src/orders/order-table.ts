@@ -5,7 +5,7 @@
  * positions reads seen on the feeds land here.
  *
  * Entry point: `new OrderTable(clock, emit, settleMs)`, owned by the OrderManager and shared with
- * its executor (executor.ts) and reconciler (reconciler.ts). Keys are lower-case nonces and market ids.
+ * its executor (executor.ts) and reconciler (reconciler.ts). Keys are nonces and market ids as Bytes32 (lower-case hex).
  */
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
@@ -27,8 +27,6 @@ export interface OrderParts {
   readonly table: OrderTable;
 }
 
-export const lower = (s: string): string => s.toLowerCase();
-
 /**
  * An order's remaining shares as the bot counts them: its size less the fills the feed reported.
  * This is what the store counts at worst case, and it is also what the diff sees, on purpose. The
@@ -48,12 +46,12 @@ interface Parked {
   readonly entry: Entry;
   readonly readAfter: number;
   readonly ended: OrderManagerEvent;
-  /** the market id lower-cased once, not per parked order at every positions read */
+  /** the order's market id */
   readonly market: string;
 }
 
 export class OrderTable {
-  /** by lower-cased nonce */
+  /** by nonce */
   readonly entries = new TrackedOrders();
   /** markets whose orders must be checked against the venue's list (lower-case ids) */
   readonly needsReconcile = new Set<string>();
@@ -76,7 +74,7 @@ export class OrderTable {
   /** Our orders (working and in flight), optionally for one market, as copies. */
   tracked(marketId?: Bytes32): TrackedOrder[] {
     const out: TrackedOrder[] = [];
-    for (const e of marketId === undefined ? this.entries.values() : this.entries.ofMarket(lower(marketId))) {
+    for (const e of marketId === undefined ? this.entries.values() : this.entries.ofMarket(marketId)) {
       out.push({ slot: e.slot, planned: e.planned, remaining: e.remaining, state: e.state, sentAt: e.sentAt });
     }
     return out;
@@ -91,7 +89,7 @@ export class OrderTable {
 
   /** A fill seen on a feed: shrink the order's remaining size (removed when nothing is left). */
   applyFill(nonce: Bytes32, size: number): void {
-    const k = lower(nonce);
+    const k = nonce;
     const p = this.parked.get(k);
     const e = this.entries.get(k) ?? p?.entry;
     if (!e) return;
@@ -111,7 +109,7 @@ export class OrderTable {
    * stops counting now instead of at the end of `settleMs`.
    */
   settle(nonce: Bytes32): void {
-    const k = lower(nonce);
+    const k = nonce;
     if (this.parked.has(k)) return this.unpark(k);
     // closed at the venue before a reconcile noticed: a resting order is over (one with a call in
     // flight is left to that call's answer)
@@ -135,7 +133,7 @@ export class OrderTable {
 
   /** See OrderManager.exposureVersion. */
   exposureVersion(marketId: Bytes32): number {
-    return this.exposureSeq.get(lower(marketId)) ?? 0;
+    return this.exposureSeq.get(marketId) ?? 0;
   }
 
   /** exposureVersion by lower-case market id */
@@ -145,13 +143,13 @@ export class OrderTable {
 
   /** See OrderManager.exposureChanged. */
   exposureChanged(marketId: Bytes32): void {
-    const mk = lower(marketId);
+    const mk = marketId;
     this.exposureSeq.set(mk, (this.exposureSeq.get(mk) ?? 0) + 1);
   }
 
   /** Is the order still tracked here (working, in flight, or parked)? */
   knows(nonce: Bytes32): boolean {
-    const k = lower(nonce);
+    const k = nonce;
     return this.entries.get(k) !== undefined || this.parked.has(k);
   }
 
@@ -177,7 +175,7 @@ export class OrderTable {
       this.emit(ended);
       return;
     }
-    const market = lower(e.marketId);
+    const market = e.marketId;
     this.parked.set(k, { entry: e, readAfter: now + ms, ended, market });
     const ks = this.parkedByMarket.get(market);
     if (ks) ks.add(k);
@@ -202,7 +200,7 @@ export class OrderTable {
    */
   positionsRead(marketId: Bytes32, startedAt: number): boolean {
     if (this.parked.size === 0) return false;
-    const ks = this.parkedByMarket.get(lower(marketId));
+    const ks = this.parkedByMarket.get(marketId);
     if (!ks) return false;
     let released = false;
     for (const k of [...ks]) {

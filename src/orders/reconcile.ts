@@ -24,8 +24,6 @@ export interface ReconcilePlan {
   readonly forget: readonly TrackedOrder[];
 }
 
-const key = (n: string): string => n.toLowerCase();
-
 export function planReconcile(
   open: readonly VenueOrder[],
   tracked: readonly TrackedOrder[],
@@ -35,15 +33,15 @@ export function planReconcile(
   settleMs: number,
 ): ReconcilePlan {
   const openByNonce = new Map<string, VenueOrder>();
-  for (const o of open) if (o.status === 'open') openByNonce.set(key(o.nonce), o);
+  for (const o of open) if (o.status === 'open') openByNonce.set(o.nonce, o);
 
   const confirm: Bytes32[] = [];
   const forget: TrackedOrder[] = [];
   const occupied = new Set<string>();
   const trackedNonces = new Set<string>();
   for (const t of tracked) {
-    trackedNonces.add(key(t.planned.nonce));
-    const v = openByNonce.get(key(t.planned.nonce));
+    trackedNonces.add(t.planned.nonce);
+    const v = openByNonce.get(t.planned.nonce);
     if (v) {
       occupied.add(t.slot);
       if (t.state !== 'pending-cancel') confirm.push(t.planned.nonce);
@@ -57,8 +55,8 @@ export function planReconcile(
   const adopt: { slot: string; order: VenueOrder }[] = [];
   const cancel: VenueOrder[] = [];
   const nowSec = Math.floor(nowMs / 1000);
-  const strangers = [...openByNonce.values()].filter((o) => !trackedNonces.has(key(o.nonce)));
-  strangers.sort((a, b) => (key(a.nonce) < key(b.nonce) ? -1 : 1));
+  const strangers = [...openByNonce.values()].filter((o) => !trackedNonces.has(o.nonce));
+  strangers.sort((a, b) => (a.nonce < b.nonce ? -1 : 1));
   for (const o of strangers) {
     const planned = plannedFromVenue(o);
     const probe: TrackedOrder = { slot: '', planned, remaining: planned.size, state: 'working', sentAt: nowMs };

@@ -10,7 +10,7 @@
 import type { Bytes32, VenueOrder } from '../model/order.ts';
 import type { DesiredOrder, Tolerances } from './diff.ts';
 import { errInfo, type OrderExecutor } from './executor.ts';
-import { lower, type OrderParts } from './order-table.ts';
+import type { OrderParts } from './order-table.ts';
 import { planReconcile } from './reconcile.ts';
 import type { Entry } from './tracked-orders.ts';
 import { plannedFromVenue, totalShares } from './venue-order-shares.ts';
@@ -49,7 +49,7 @@ export class Reconciler {
   /** at least one reconciliation with the venue succeeded */
   reconciledOnce = false;
   /** undefined until first read (then from `ownMarkets`); null = the whole wallet is the bot's */
-  private ownSet: Set<string> | null | undefined = undefined;
+  private ownSet: Set<Bytes32> | null | undefined = undefined;
   private readonly toldStrangers = new Set<string>();
 
   constructor(deps: ReconcilerDeps) {
@@ -69,9 +69,9 @@ export class Reconciler {
       log.warn({ err: errInfo(err) }, 'reconcile: could not list open orders');
       return false;
     }
-    const inScope = (m: string): boolean => (marketId === undefined || lower(m) === lower(marketId)) && this.owns(m);
+    const inScope = (m: Bytes32): boolean => (marketId === undefined || m === marketId) && this.owns(m);
     const desired = (desiredArg ?? [...this.d.lastDesired.values()].flatMap((s) => s.desired)).filter(
-      (d) => inScope(d.order.marketId) && !exec.blocked.has(lower(d.order.marketId)),
+      (d) => inScope(d.order.marketId) && !exec.blocked.has(d.order.marketId),
     );
     const tracked = table.tracked(marketId);
     const plan = planReconcile(
@@ -85,7 +85,7 @@ export class Reconciler {
     const now = clock.now();
 
     for (const n of plan.confirm) {
-      const e = table.entries.get(lower(n))!;
+      const e = table.entries.get(n)!;
       if (e.state === 'pending-create') {
         e.state = 'working';
         e.resend = false;
@@ -96,7 +96,7 @@ export class Reconciler {
     for (const t of plan.forget) {
       // gone from the venue without our cancel landing: filled, expired or voided; fills it had
       // may not be in the position yet, so it is parked rather than forgotten
-      const k = lower(t.planned.nonce);
+      const k = t.planned.nonce;
       const e = table.entries.get(k);
       if (!e) continue;
       table.exposureChanged(e.marketId);
@@ -110,14 +110,14 @@ export class Reconciler {
       const resting = plannedFromVenue(o);
       const planned = { ...resting, size: Math.max(resting.size, totalShares(o)) };
       if (!nonces.has(planned.nonce)) nonces.remember(planned.nonce);
-      table.entries.set(lower(o.nonce), { marketId: o.marketId, slot, planned, remaining: planned.size, state, sentAt: now, attempts: 0, resend: false });
+      table.entries.set(o.nonce, { marketId: o.marketId, slot, planned, remaining: planned.size, state, sentAt: now, attempts: 0, resend: false });
       emit({ type: 'OrderAdopted', marketId: o.marketId, slot, nonce: planned.nonce, order: planned, remaining: planned.size, ts: now });
     };
     for (const a of plan.adopt) found(a.order, a.slot, 'working');
     for (const o of plan.cancel) {
       // an order this run did not place and does not want: say so (once per order), with its market
       if (this.toldStrangers.size > 10_000) this.toldStrangers.clear();
-      if (!this.toldStrangers.has(lower(o.nonce)))
+      if (!this.toldStrangers.has(o.nonce))
         log.warn(
           {
             marketId: o.marketId,
@@ -129,9 +129,9 @@ export class Reconciler {
           },
           'reconcile: cancelling an open order this bot did not place (or no longer wants)',
         );
-      this.toldStrangers.add(lower(o.nonce));
+      this.toldStrangers.add(o.nonce);
       // a stranger on its way out still counts until its cancel is answered and its fills are in
-      found(o, `orphan:${lower(o.nonce)}`, 'pending-cancel');
+      found(o, `orphan:${o.nonce}`, 'pending-cancel');
       emit({ type: 'CancelSubmitted', marketId: o.marketId, nonce: o.nonce, ts: now });
     }
     const cancels = plan.cancel.map((o) => o.nonce);
@@ -141,7 +141,7 @@ export class Reconciler {
       for (const o of res.cancels) exec.applyCancel(o);
     }
     if (marketId === undefined) table.needsReconcile.clear();
-    else table.needsReconcile.delete(lower(marketId));
+    else table.needsReconcile.delete(marketId);
     this.reconciledOnce = true;
     log.info(
       { marketId: marketId ?? 'all', adopted: plan.adopt.length, cancelled: plan.cancel.length, forgotten: plan.forget.length },
@@ -187,11 +187,11 @@ export class Reconciler {
         for (const c of res.cancels) {
           if (c.ok) {
             cancelled++;
-            const e = table.entries.get(lower(c.nonce));
-            table.entries.delete(lower(c.nonce));
+            const e = table.entries.get(c.nonce);
+            table.entries.delete(c.nonce);
             emit({
               type: 'OrderCancelled',
-              marketId: e?.marketId ?? open.find((o) => lower(o.nonce) === lower(c.nonce))!.marketId,
+              marketId: e?.marketId ?? open.find((o) => o.nonce === c.nonce)!.marketId,
               nonce: c.nonce,
               alreadyCancelled: c.alreadyCancelled,
               ts: clock.now(),
@@ -206,20 +206,25 @@ export class Reconciler {
   }
 
   /** An order in this market is the bot's to manage (reconcileScope). */
-  owns(marketId: string): boolean {
-    if (this.ownSet === undefined) this.ownSet = this.d.opts.ownMarkets ? new Set(this.d.opts.ownMarkets.map(lower)) : null;
-    return this.ownSet === null || this.ownSet.has(lower(marketId));
+  owns(marketId: Bytes32): boolean {
+    const own = this.owned();
+    return own === null || own.has(marketId);
+  }
+
+  private owned(): Set<Bytes32> | null {
+    if (this.ownSet === undefined) this.ownSet = this.d.opts.ownMarkets ? new Set(this.d.opts.ownMarkets) : null;
+    return this.ownSet;
   }
 
   /** See OrderManager.setOwnMarkets. */
-  setOwnMarkets(ids: readonly string[] | null): void {
-    this.ownSet = ids === null ? null : new Set(ids.map(lower));
+  setOwnMarkets(ids: readonly Bytes32[] | null): void {
+    this.ownSet = ids === null ? null : new Set(ids);
   }
 
   /** the markets whose orders are the bot's, or null for the whole wallet */
-  ownMarkets(): string[] | null {
-    if (this.ownSet === undefined) this.owns('');
-    return this.ownSet ? [...this.ownSet] : null;
+  ownMarkets(): Bytes32[] | null {
+    const own = this.owned();
+    return own ? [...own] : null;
   }
 
   private sleep(ms: number): Promise<void> {

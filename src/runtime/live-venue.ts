@@ -114,8 +114,6 @@ export interface LiveVenue extends VenuePort {
 
 type Op = { type: 'create'; planned: PlannedOrder; body: LimitOrderBody; resend: boolean } | { type: 'cancel'; nonce: Bytes32; body: CancelBody };
 
-const lower = (s: string): string => s.toLowerCase();
-
 export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
   const { client, signer } = opts;
   const orders = client.orders;
@@ -129,7 +127,7 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
   const toPresign = new Map<string, Bytes32>();
 
   function presignSoon(nonce: Bytes32): void {
-    toPresign.set(lower(nonce), nonce);
+    toPresign.set(nonce, nonce);
     idleSoon();
   }
 
@@ -199,7 +197,7 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
   refillAhead(true);
 
   function cancelBodyOf(nonce: Bytes32): CancelBody {
-    const k = lower(nonce);
+    const k = nonce;
     const kept = cancelBodies.get(k);
     if (!kept) {
       toPresign.delete(k); // cancelled before its turn came: nothing to sign ahead any more
@@ -210,7 +208,7 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
   }
 
   function bodyOf(p: PlannedOrder): { body: LimitOrderBody; resend: boolean } {
-    const k = lower(p.nonce);
+    const k = p.nonce;
     const kept = signed.get(k);
     if (kept) return { body: kept, resend: true };
     const body = signer.signOrder(p, opts.nowSec?.());
@@ -222,7 +220,7 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
 
   /** Forget a body once its create is settled (placed, or refused for good). */
   function settle(o: CreateOutcome): CreateOutcome {
-    if (o.ok || !o.retryable) signed.delete(lower(o.nonce));
+    if (o.ok || !o.retryable) signed.delete(o.nonce);
     if (o.ok) presignSoon(o.nonce);
     return o;
   }
@@ -334,7 +332,7 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
       return cancelBodies.size;
     },
     forget(nonce: Bytes32) {
-      const k = lower(nonce);
+      const k = nonce;
       cancelBodies.delete(k);
       // still queued for signing ahead (ended within the same turn): skip it there too
       toPresign.delete(k);
@@ -353,8 +351,8 @@ export function mapResults(chunk: readonly Op[], results: readonly BulkItem[], e
   const cancelledBy = new Map<string, boolean>();
   for (const r of results) {
     if (!r.ok) continue;
-    if (r.type === 'create') createdBy.set(lower(r.order.nonce), r.order);
-    else cancelledBy.set(lower(r.nonce), r.alreadyCancelled);
+    if (r.type === 'create') createdBy.set(r.order.nonce, r.order);
+    else cancelledBy.set(r.nonce, r.alreadyCancelled);
   }
   const aligned = results.length === chunk.length;
   const out: BatchResult = { creates: [], cancels: [] };
@@ -365,10 +363,10 @@ export function mapResults(chunk: readonly Op[], results: readonly BulkItem[], e
     const message = failed && !failed.ok ? failed.error : (listed?.error ?? 'the venue did not confirm this item');
     const code = failed && !failed.ok ? (failed.code ?? listed?.code ?? null) : (listed?.code ?? null);
     if (op.type === 'create') {
-      const order = createdBy.get(lower(op.planned.nonce));
+      const order = createdBy.get(op.planned.nonce);
       out.creates.push(order ? { ok: true, nonce: op.planned.nonce, order, duplicate: false } : itemCreateFailure(op.planned.nonce, message, code));
     } else {
-      const already = cancelledBy.get(lower(op.nonce));
+      const already = cancelledBy.get(op.nonce);
       out.cancels.push(already !== undefined ? { ok: true, nonce: op.nonce, alreadyCancelled: already } : itemCancelFailure(op.nonce, message, null));
     }
   });

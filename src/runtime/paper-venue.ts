@@ -28,8 +28,6 @@ export interface PaperVenueOptions {
 
 export const PAPER_TRADER = '0x0000000000000000000000000000000000000bad' as Address;
 
-const lower = (s: string): string => s.toLowerCase();
-
 export class PaperVenue implements VenuePort {
   readonly trader: Address;
   readonly batchLimit: number;
@@ -56,14 +54,14 @@ export class PaperVenue implements VenuePort {
 
   openOrders(marketId?: Bytes32): Promise<VenueOrder[]> {
     const all = [...this.open.values()];
-    return Promise.resolve(marketId ? all.filter((o) => lower(o.marketId) === lower(marketId)) : all);
+    return Promise.resolve(marketId ? all.filter((o) => o.marketId === marketId) : all);
   }
 
   /** Match resting orders against a public trade, or against a book that moved through them. */
   onBookEvent(ev: BookEvent, bestBid: number | null, bestAsk: number | null): void {
     if (ev.type === 'status') return;
     const marketId = ev.type === 'snapshot' ? ev.book.marketId : ev.marketId;
-    const mine = [...this.open.values()].filter((o) => lower(o.marketId) === lower(marketId));
+    const mine = [...this.open.values()].filter((o) => o.marketId === marketId);
     if (mine.length === 0) return;
     if (ev.type === 'trade') {
       const t = toYesTerms(ev.outcomeIndex, ev.takerSide === 'buy' ? 0 : 1, ev.price);
@@ -95,7 +93,7 @@ export class PaperVenue implements VenuePort {
     o.remainingSize -= size;
     if (o.remainingSize <= 0) {
       o.status = 'filled';
-      this.open.delete(lower(o.nonce));
+      this.open.delete(o.nonce);
     }
     this.opts.onFill({
       type: 'OrderFilled',
@@ -106,14 +104,14 @@ export class PaperVenue implements VenuePort {
       price: o.price,
       size,
       fee: 0,
-      fillId: `paper:${lower(o.nonce)}:${o.filledSize}`,
+      fillId: `paper:${o.nonce}:${o.filledSize}`,
       ts: this.opts.clock.now(),
       ...kindOf(o),
     });
   }
 
   private create(p: PlannedOrder): CreateOutcome {
-    if (this.open.has(lower(p.nonce))) return { ok: true, nonce: p.nonce, order: null, duplicate: true };
+    if (this.open.has(p.nonce)) return { ok: true, nonce: p.nonce, order: null, duplicate: true };
     if (!Number.isInteger(p.price) || p.price <= 0 || p.price >= 1_000_000 || !Number.isInteger(p.size) || p.size <= 0) {
       return { ok: false, nonce: p.nonce, code: 'bad-request', message: 'price must be inside (0, 1) and size positive', retryable: false };
     }
@@ -141,12 +139,12 @@ export class PaperVenue implements VenuePort {
       sv2MaxCollateralIn: null,
       sv2MinCollateralOut: null,
     };
-    this.open.set(lower(p.nonce), o);
+    this.open.set(p.nonce, o);
     return { ok: true, nonce: p.nonce, order: { ...o }, duplicate: false };
   }
 
   private cancel(nonce: Bytes32): CancelOutcome {
-    const had = this.open.delete(lower(nonce));
+    const had = this.open.delete(nonce);
     return { ok: true, nonce, alreadyCancelled: !had };
   }
 }

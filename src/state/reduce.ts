@@ -45,14 +45,12 @@ export interface ReduceLimits {
 
 export const DEFAULT_LIMITS: ReduceLimits = { trades: 50, midSamples: 600, midSampleMs: 1000, fillIds: 2048, venueWindowMs: 60_000 };
 
-const key = (s: string): string => s.toLowerCase();
-
 /**
  * The markets map after `e` reduced market `marketId`'s state (created on first sight), or the same
  * map when nothing changed. No closure per event: this runs for every event.
  */
 function marketsWith(state: StoreState, marketId: Bytes32, e: MarketEvent, lim: ReduceLimits): ReadonlyMap<string, MarketState> {
-  const k = key(marketId);
+  const k = marketId;
   const existing = state.markets.get(k);
   const before = existing ?? emptyMarket(marketId, lim.edge ?? DEFAULT_EDGE);
   const after = reduceMarket(before, e, lim);
@@ -129,7 +127,7 @@ function reduceFill(m: MarketState, e: Extract<StateEvent, { type: 'OrderFilled'
   const edge = onFillEdge(m.edge, e.ts, y.qty, y.price, e.fee, m.lastMid2);
   let next: MarketState = marketWith(m, { position, fillIds, edge });
   if (e.nonce) {
-    const k = key(e.nonce);
+    const k = e.nonce;
     const o = m.orders.get(k);
     if (o) {
       const remaining = Math.max(0, o.remaining - e.size);
@@ -142,7 +140,7 @@ function reduceFill(m: MarketState, e: Extract<StateEvent, { type: 'OrderFilled'
 function reduceOrder(m: MarketState, e: OrderManagerEvent): MarketState {
   switch (e.type) {
     case 'OrderSubmitted': {
-      const k = key(e.nonce);
+      const k = e.nonce;
       if (m.orders.has(k)) return withOrder(m, k, m.orders.get(k)!); // a fresh copy, as before (no-op set)
       return withOrder(m, k, { slot: e.slot, order: e.order, remaining: e.order.size, state: 'in-flight', placedAt: e.ts });
     }
@@ -161,9 +159,9 @@ function reduceOrder(m: MarketState, e: OrderManagerEvent): MarketState {
       // on the way) and its OrderGone, after the fills or the settle time, is what drops it
       return setState(m, e.nonce, e.retryable ? 'working' : 'cancelling');
     case 'OrderAdopted':
-      return withOrder(m, key(e.nonce), { slot: e.slot, order: e.order, remaining: e.remaining, state: 'working', placedAt: e.ts });
+      return withOrder(m, e.nonce, { slot: e.slot, order: e.order, remaining: e.remaining, state: 'working', placedAt: e.ts });
     case 'OrderRemainingChanged': {
-      const k = key(e.nonce);
+      const k = e.nonce;
       const cur = m.orders.get(k);
       if (!cur) return m;
       return withOrder(m, k, e.remaining === 0 ? null : { slot: cur.slot, order: cur.order, remaining: e.remaining, state: cur.state, placedAt: cur.placedAt });
@@ -178,14 +176,14 @@ function reduceOrder(m: MarketState, e: OrderManagerEvent): MarketState {
 }
 
 function setState(m: MarketState, nonce: Bytes32, state: OwnOrder['state']): MarketState {
-  const k = key(nonce);
+  const k = nonce;
   const cur = m.orders.get(k);
   if (!cur || cur.state === state) return m;
   return withOrder(m, k, { slot: cur.slot, order: cur.order, remaining: cur.remaining, state, placedAt: cur.placedAt });
 }
 
 function drop(m: MarketState, nonce: Bytes32): MarketState {
-  const k = key(nonce);
+  const k = nonce;
   if (!m.orders.has(k)) return m;
   return withOrder(m, k, null);
 }

@@ -9,18 +9,19 @@
  * Cancels are idempotent by nature (200 `alreadyCancelled`).
  */
 import { BadInputError } from '../../model/errors.ts';
-import type { Address, CancelBody, CreateOrderBody, Hex, VenueOrder } from '../../model/order.ts';
+import { bytes32Of } from '../../model/ids.ts';
+import type { Address, Bytes32, CancelBody, CreateOrderBody, VenueOrder } from '../../model/order.ts';
 import { classify } from './classify.ts';
 import { requestObject, type ClientContext } from './context.ts';
 import { VenueError } from './errors.ts';
-import { address, arr, asObject, at, bool, hex, oneOf, sub, type At } from './fields.ts';
+import { address, arr, asObject, at, bool, bytes32, oneOf, sub, type At } from './fields.ts';
 import { parseOrder } from './parse-order.ts';
 
 /** Orders per bulk call (context-skills: max 50 per batch; the spec states none). */
 export const BATCH_LIMIT = 50;
 
 export interface CreateResult {
-  nonce: Hex;
+  nonce: Bytes32;
   /** the venue's order; null when the answer was a duplicate (already placed by an earlier attempt) */
   order: VenueOrder | null;
   duplicate: boolean;
@@ -28,7 +29,7 @@ export interface CreateResult {
 
 export interface CancelResult {
   trader: Address | null;
-  nonce: Hex;
+  nonce: Bytes32;
   alreadyCancelled: boolean;
 }
 
@@ -37,15 +38,15 @@ export interface WriteOptions {
   alreadySent?: boolean;
 }
 
-const B32 = /^0x[0-9a-fA-F]{64}$/;
 const SIG = /^0x[0-9a-fA-F]{130}$/;
 
-function checkSigned(body: unknown, field: string): { nonce: Hex } {
+function checkSigned(body: unknown, field: string): { nonce: Bytes32 } {
   if (body === null || typeof body !== 'object') throw new BadInputError(field, 'a signed order/cancel body', body);
   const b = body as { nonce?: unknown; signature?: unknown };
-  if (typeof b.nonce !== 'string' || !B32.test(b.nonce)) throw new BadInputError(`${field}.nonce`, 'a 0x 32-byte nonce', b.nonce);
+  const nonce = bytes32Of(b.nonce);
+  if (nonce === null) throw new BadInputError(`${field}.nonce`, 'a 0x 32-byte nonce', b.nonce);
   if (typeof b.signature !== 'string' || !SIG.test(b.signature)) throw new BadInputError(`${field}.signature`, 'a 65-byte 0x signature', '(malformed)');
-  return { nonce: b.nonce as Hex };
+  return { nonce };
 }
 
 function checkBatch(list: unknown, field: string): unknown[] {
@@ -73,10 +74,10 @@ export async function createOrder(ctx: ClientContext, body: CreateOrderBody, opt
   }
 }
 
-function parseCancel(o: Record<string, unknown>, a: At, fallbackNonce: Hex): CancelResult {
+function parseCancel(o: Record<string, unknown>, a: At, fallbackNonce: Bytes32): CancelResult {
   return {
     trader: o.trader === undefined ? null : address(o, 'trader', a),
-    nonce: o.nonce === undefined ? fallbackNonce : hex(o, 'nonce', a),
+    nonce: o.nonce === undefined ? fallbackNonce : bytes32(o, 'nonce', a),
     alreadyCancelled: o.alreadyCancelled === undefined ? false : bool(o, 'alreadyCancelled', a),
   };
 }
@@ -132,7 +133,7 @@ export async function cancelReplace(
 
 export type BulkItem =
   | { type: 'create'; ok: true; order: VenueOrder }
-  | { type: 'cancel'; ok: true; trader: Address | null; nonce: Hex; alreadyCancelled: boolean }
+  | { type: 'cancel'; ok: true; trader: Address | null; nonce: Bytes32; alreadyCancelled: boolean }
   | { type: 'create' | 'cancel'; ok: false; error: string; code?: string };
 
 function parseBulkItem(v: unknown, a: At): BulkItem {
@@ -150,7 +151,7 @@ function parseBulkItem(v: unknown, a: At): BulkItem {
     type,
     ok: true,
     trader: o.trader === undefined ? null : address(o, 'trader', a),
-    nonce: hex(o, 'nonce', a),
+    nonce: bytes32(o, 'nonce', a),
     alreadyCancelled: bool(o, 'alreadyCancelled', a),
   };
 }

@@ -132,7 +132,6 @@ const EVENT_LOG_MAX = 10_000;
  * ~110 bytes each: 2,000 is ~220 KB, reached after ~17 days at a market every 5 minutes.
  */
 export const ENDED_MAX = 2_000;
-const lower = (s: string): string => s.toLowerCase();
 
 export class MarketRotation {
   private readonly o: MarketRotationOptions;
@@ -164,7 +163,7 @@ export class MarketRotation {
   /** The markets the bot started with (already wired by the start-up path): counted as `startup`. */
   begin(markets: readonly KernelMarket[]): void {
     for (const m of markets) {
-      const k = lower(m.marketId);
+      const k = m.marketId;
       if (this.active.has(k)) continue;
       this.active.set(k, m);
       this.noteStarted(m.marketId, 'startup');
@@ -234,7 +233,7 @@ export class MarketRotation {
     const keep = new Set<string>();
     const starts: Promise<void>[] = [];
     for (const m of next) {
-      const k = lower(m.marketId);
+      const k = m.marketId;
       if (keep.has(k)) continue;
       keep.add(k);
       const cur = this.active.get(k);
@@ -273,7 +272,7 @@ export class MarketRotation {
   }
 
   private startOne(m: KernelMarket, reason: StartReason): Promise<void> {
-    const k = lower(m.marketId);
+    const k = m.marketId;
     this.active.set(k, m);
     const t0 = this.o.clock.now();
     const p = (async () => {
@@ -316,7 +315,7 @@ export class MarketRotation {
    * False when it is not quoted or already retiring.
    */
   retire(marketId: Bytes32, reason: RetireReason): boolean {
-    const k = lower(marketId);
+    const k = marketId;
     if (this.stopped || !this.active.has(k) || this.retirements.has(k)) return false;
     this.active.delete(k);
     this.beginRetirement(marketId, reason, true);
@@ -324,7 +323,7 @@ export class MarketRotation {
   }
 
   private beginRetirement(marketId: Bytes32, reason: RetireReason, counted: boolean): void {
-    const k = lower(marketId);
+    const k = marketId;
     const r: Retirement = { marketId, reason, since: this.o.clock.now(), attempts: 0, stuck: false, counted, running: null, cancelRetry: null };
     this.retirements.set(k, r);
     this.log.info({ marketId, reason }, 'market retiring: pulling its quotes');
@@ -383,7 +382,7 @@ export class MarketRotation {
   }
 
   private again(r: Retirement): void {
-    if (this.stopped || r.running || this.retirements.get(lower(r.marketId)) !== r) return;
+    if (this.stopped || r.running || this.retirements.get(r.marketId) !== r) return;
     r.cancelRetry?.();
     r.cancelRetry = null;
     r.running = (async () => {
@@ -401,7 +400,7 @@ export class MarketRotation {
   }
 
   private finish(r: Retirement): void {
-    const k = lower(r.marketId);
+    const k = r.marketId;
     try {
       this.o.ports.release(r.marketId, r.reason);
     } catch (e) {
@@ -451,11 +450,11 @@ export class MarketRotation {
   retiringIds(): Bytes32[] {
     return [...this.retirements.values()].map((r) => r.marketId);
   }
-  isActive(marketId: string): boolean {
-    return this.active.has(lower(marketId));
+  isActive(marketId: Bytes32): boolean {
+    return this.active.has(marketId);
   }
-  isRetiring(marketId: string): boolean {
-    return this.retirements.has(lower(marketId));
+  isRetiring(marketId: Bytes32): boolean {
+    return this.retirements.has(marketId);
   }
   /** Retirements in progress and their age, for the report and /readyz details. */
   retiringDetails(now = this.o.clock.now()): { marketId: Bytes32; reason: RetireReason; seconds: number; attempts: number; stuck: boolean }[] {

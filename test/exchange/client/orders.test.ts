@@ -128,7 +128,7 @@ test('bulk, bulk create, bulk cancel: shapes, limits, retried duplicate', async 
     body: {
       results: [
         { type: 'create', success: true, order: orderJson() },
-        { type: 'cancel', success: true, trader: TRADER, nonce: NONCE, alreadyCancelled: true },
+        { type: 'cancel', success: true, trader: TRADER, nonce: `0x${'aB'.repeat(32)}`, alreadyCancelled: true },
       ],
     },
   });
@@ -140,6 +140,7 @@ test('bulk, bulk create, bulk cancel: shapes, limits, retried duplicate', async 
   assert.equal(b.results[0]!.type, 'create');
   const c = b.results[1]!;
   assert.ok(c.type === 'cancel' && c.ok && c.alreadyCancelled);
+  assert.equal(c.nonce, `0x${'ab'.repeat(32)}`, "the venue's spelling of a nonce is normalised where it is read");
   ctx.fx.on('POST /orders/bulk/create', { status: 503, body: { message: 'x' } }, { status: 409, body: { message: 'Nonce already used' } });
   const bc = await ctx.client.orders.bulkCreate([limitBody()]);
   assert.deepEqual(bc, { results: [], duplicate: true });
