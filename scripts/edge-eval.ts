@@ -2,30 +2,31 @@
  * The README's edge figures: each shipped strategy with and without the adverse-selection
  * helper (`toxicity`), evaluated honestly.
  *
- *   node --import tsx scripts/edge-eval.ts capture RECORDING [--split +10m]
- *     walk-forward on a recording (the Polymarket capture): for each strategy and helper setting,
- *     choose the spread parameter on the first part (--to SPLIT) by PnL, then report that choice on
- *     the rest (--from SPLIT): PnL, volume, fills, markouts and the attribution of both parts.
+ *   node --import tsx scripts/edge-eval.ts capture RECORDING [--split 50%] [--min-volume 75] [--workers 2]
+ *     walk-forward on a recording (the Polymarket capture), the edge bench's
+ *     (test/bench/capture-walk-forward.ts): for each of the five strategies a grid of spread, size,
+ *     inventory limit, skew, guard and flow lean chosen on the first part by PnL per volume (volume
+ *     floor), scored on the rest; the best strategy chosen on the first part too. For one strategy
+ *     and a grid of your own: `bookmaker backtest --sweep GRID --walk-forward 50%`.
  *   node --import tsx scripts/edge-eval.ts local [--seeds 1,2,3] [--seconds 20] [--rate 12]
  *     the local exchange (noise and informed takers) live: the same six configurations per seed.
  *
- * Prints one JSON object per run and a markdown table at the end.
+ * local: prints one JSON object per run and a markdown table at the end; capture: the table and the goal.
  */
-import { buildBacktestConfig, readYamlDoc } from '../src/backtest/backtest-config.ts';
-import { buildSummary, type BacktestSummary } from '../src/backtest/report-summary.ts';
-import { loadReplaySource, parseTimeFlag } from '../src/backtest/replay-source.ts';
-import { readManifest } from '../src/backtest/recording/reader.ts';
-import { runBacktest } from '../src/backtest/run-backtest.ts';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseConfigText } from '../src/config/load-config.ts';
 import { silentLogger } from '../src/core/logger.ts';
 import { marketAttribution } from '../src/state/edge-view.ts';
 import { marketPnl, selectMarketView } from '../src/state/market-view.ts';
 import type { Bytes32 } from '../src/model/order.ts';
+import { captureWalkForward, STRATEGY_EXAMPLES } from '../test/bench/capture-walk-forward.ts';
 
 type Params = Record<string, unknown>;
 interface Strategy {
   name: string;
-  /** the spread grid chosen on the training part */
+  /** the spread grid (local: its second value is run) */
   grid: { label: string; params: Params }[];
 }
 
@@ -56,49 +57,24 @@ const rows: string[] = [];
 const out = (o: object) => process.stdout.write(JSON.stringify(o) + '\n');
 const f2 = (x: number | null | undefined, d = 2) => (x === null || x === undefined ? '–' : x.toFixed(d));
 
-async function backtest(dir: string, strategy: string, params: Params, win: { from?: number; to?: number }): Promise<BacktestSummary> {
-  const doc = (await readYamlDoc('config/backtest.yaml')) as Record<string, unknown>;
-  const defaults = { ...(doc.defaults as Record<string, unknown>), strategy: { name: strategy, params } };
-  const cfg = await buildBacktestConfig('config/backtest.yaml', { ...doc, defaults }, {}, {});
-  const run = await runBacktest({ source: loadReplaySource(dir, win), config: cfg.bot, settings: cfg.settings });
-  return buildSummary(run);
-}
-
 async function capture(dir: string): Promise<void> {
-  const manifest = readManifest(dir);
-  const start = manifest.files.find((x) => x.events > 0)!.firstLts;
-  const split = parseTimeFlag(flag('--split') ?? '+10m', '--split', start);
-  rows.push(
-    '| strategy | helper | chosen on train | train PnL | test PnL | test volume | test fills | test markout 1 s / 10 s / 60 s (¢) | test attribution spread / inventory / fees |',
-    '|---|---|---|---|---|---|---|---|---|',
-  );
-  for (const s of STRATEGIES) {
-    for (const helper of [false, true]) {
-      let best: { label: string; params: Params; pnl: number } | null = null;
-      for (const g of s.grid) {
-        const params = { ...g.params, toxicity: helper };
-        const r = await backtest(dir, s.name, params, { to: split });
-        out({ part: 'train', strategy: s.name, helper, choice: g.label, pnl: r.pnl.total, volume: r.volume, fills: r.fills });
-        if (!best || r.pnl.total > best.pnl) best = { label: g.label, params, pnl: r.pnl.total };
-      }
-      const t = await backtest(dir, s.name, best!.params, { from: split });
-      const a = t.pnl.attribution;
-      out({
-        part: 'test',
-        strategy: s.name,
-        helper,
-        choice: best!.label,
-        pnl: t.pnl.total,
-        volume: t.volume,
-        fills: t.fills,
-        markouts: t.markouts,
-        attribution: a,
-        regimes: t.regimes,
-      });
-      rows.push(
-        `| ${s.name} | ${helper ? 'on' : 'off'} | ${best!.label} | ${f2(best!.pnl)} | ${f2(t.pnl.total)} | ${f2(t.volume, 0)} | ${t.fills} | ${f2(t.markouts['1s']?.centsPerShare)} / ${f2(t.markouts['10s']?.centsPerShare)} / ${f2(t.markouts['60s']?.centsPerShare)} | ${f2(a.spreadCapture)} / ${f2(a.inventory)} / ${f2(a.fees)} |`,
-      );
-    }
+  const work = mkdtempSync(join(tmpdir(), 'bookmaker-edge-eval-'));
+  try {
+    const wf = await captureWalkForward({
+      dir,
+      params: STRATEGY_EXAMPLES,
+      strategies: Object.keys(STRATEGY_EXAMPLES),
+      baseConfig: readFileSync('config/backtest.yaml', 'utf8'),
+      strategyBlock: /defaults:\n  strategy:\n(?: {4}.*\n)+/,
+      work,
+      split: flag('--split') ?? '50%',
+      minVolume: Number(flag('--min-volume') ?? 75),
+      workers: Number(flag('--workers') ?? 2),
+      onStrategy: (s, runs) => process.stderr.write(`${s}: ${runs} runs\n`),
+    });
+    rows.push(...wf.lines, '', wf.goal);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
   }
 }
 
@@ -180,7 +156,9 @@ logging: { level: warn }
 if (args[0] === 'capture' && args[1]) await capture(args[1]);
 else if (args[0] === 'local') await local();
 else {
-  process.stderr.write('usage: edge-eval.ts capture RECORDING [--split +10m] | local [--seeds 1,2,3] [--seconds 20] [--rate 12]\n');
+  process.stderr.write(
+    'usage: edge-eval.ts capture RECORDING [--split 50%] [--min-volume 75] [--workers 2] | local [--seeds 1,2,3] [--seconds 20] [--rate 12]\n',
+  );
   process.exit(2);
 }
 process.stdout.write('\n' + rows.join('\n') + '\n');

@@ -15,7 +15,7 @@
  * appends settings to the params of avellaneda, glft and binary (e.g. 'flowLean: 0.01'; EDGE_EXTRA_FOR names
  * others, e.g. EDGE_EXTRA_FOR=bands EDGE_EXTRA='afterPrint: { seconds: 20 }'),
  * EDGE_WF_LEANS (0,0.1) the flow leans the capture walk-forward chooses from, EDGE_WF_MIN_VOLUME (75) its
- * volume floor on the first half, EDGE_WF_WORKERS (2) its worker threads.
+ * volume floor on the first half, EDGE_WF_WORKERS (2) its worker threads, EDGE_WF_SPLIT (50%) its split.
  * `npm run bench -- edge`.
  * Figure: the best calibrated strategy's mean PnL per market-hour (USDC); the table has the rest.
  */
@@ -25,12 +25,11 @@ import { join } from 'node:path';
 import { loadBacktestConfig, type LoadedBacktestConfig } from '../../src/backtest/backtest-config.ts';
 import { buildSummary } from '../../src/backtest/report-summary.ts';
 import { runBacktest } from '../../src/backtest/run-backtest.ts';
-import { loadReplaySource, type ReplaySource } from '../../src/backtest/replay-source.ts';
+import type { ReplaySource } from '../../src/backtest/replay-source.ts';
 import { liveSyntheticSource, syntheticSource } from '../../src/backtest/synthetic-source.ts';
 import { formatMeanCi, meanCi } from '../../src/backtest/mean-ci.ts';
 import { FLOW_PRESETS, type FlowPreset } from '../../src/sim/flow-presets.ts';
-import type { SweepSpec } from '../../src/backtest/sweep-grid.ts';
-import { criterionText, parseSplit, partFigures, runWalkForward, type PartFigures } from '../../src/backtest/walk-forward.ts';
+import { captureWalkForward } from './capture-walk-forward.ts';
 import { polymarketRecording } from './fixtures.ts';
 import { report } from './lib.ts';
 
@@ -139,103 +138,23 @@ const guardEffect = (flow: FlowPreset): string[] =>
 if (FLOWS.includes('toxic')) goal.push('toxic, guard:', ...guardEffect('toxic').map((x) => `  ${x}`));
 if (FLOWS.includes('benign')) goal.push('benign, guard:', ...guardEffect('benign').map((x) => `  ${x}`));
 
-// walk-forward on the capture (src/backtest/walk-forward.ts, as `backtest --sweep --walk-forward 50%`): for each
-// strategy a grid of spread, quote size, inventory limit and skew, the guard (off, on, or "calm only": pull
-// in the event regime, gate always) and the flow lean, chosen on the first half by PnL per volume among
-// runs with ≥ EDGE_WF_MIN_VOLUME (75) USDC of volume, scored on the second half; the best strategy is the
-// one whose choice scored best on the first half, by the same criterion.
+// walk-forward on the capture: test/bench/capture-walk-forward.ts (the grid, the criterion, the choice of strategy)
 if (process.env.EDGE_CAPTURE !== '0') {
-  const dir = await polymarketRecording();
-  const all = loadReplaySource(dir);
-  const start = all.cols.lts[all.rows[0]!]!;
-  const split = parseSplit('50%', dir, {}, start);
-  const P = 'defaults.strategy.params';
-  const spreads = [0.02, 0.04, 0.08];
-  const guards = [false, true, { gate: 'always', event: { pull: true } }];
-  const gridFor = (s: string): [string, unknown[]][] => {
-    const common: [string, unknown[]][] = [
-      ['defaults.risk.maxPosition', [25, 500]],
-      [`${P}.toxicity`, guards],
-    ];
-    if (s === 'bands')
-      return [
-        [`${P}.bands`, spreads.flatMap((w) => [10, 25].map((size) => [{ minMargin: w / 4, targetMargin: w / 2, maxMargin: w, size }]))],
-        [`${P}.inventorySkew`, [0.0005, 0.002]],
-        ...common,
-      ];
-    if (s === 'oracle-anchored')
-      return [[`${P}.halfSpread`, spreads.map((w) => w / 2)], [`${P}.size`, [10, 25]], [`${P}.inventorySkew`, [0.0005, 0.002]], ...common];
-    return [
-      [`${P}.minSpread`, spreads],
-      [`${P}.size`, [10, 25]],
-      [`${P}.inventoryUnit`, [10, 50]],
-      [`${P}.flowLean`, (process.env.EDGE_WF_LEANS ?? '0,0.1').split(',').map(Number)],
-      ...common,
-    ];
-  };
-  const label = (s: string, combo: Record<string, unknown>): string =>
-    Object.entries(combo)
-      .map(([k, v]) => {
-        const key = k.replace(`${P}.`, '').replace('defaults.risk.', '');
-        if (key === 'bands') {
-          const b = (v as { targetMargin: number; size: number }[])[0]!;
-          return `margin ${b.targetMargin}, size ${b.size}`;
-        }
-        if (key === 'toxicity') return `guard ${v === false ? 'off' : v === true ? 'on' : 'calm only'}`;
-        return `${key} ${JSON.stringify(v)}`;
-      })
-      .join(', ');
-  const spec = (s: string): SweepSpec => ({
-    grid: gridFor(s),
-    rankBy: 'pnlPerVolume',
+  const wf = await captureWalkForward({
+    dir: await polymarketRecording(),
+    params: STRATEGY_PARAMS,
+    strategies: STRATEGIES,
+    baseConfig: base,
+    strategyBlock,
+    work,
+    ...(process.env.EDGE_WF_SPLIT ? { split: process.env.EDGE_WF_SPLIT } : {}),
     minVolume: Number(process.env.EDGE_WF_MIN_VOLUME ?? 75),
-    windows: 4,
-    fast: false,
-    maxRuns: 10_000,
+    leans: (process.env.EDGE_WF_LEANS ?? '0,0.1').split(',').map(Number),
+    workers: Number(process.env.EDGE_WF_WORKERS ?? 2),
+    onStrategy: (s, runs) => process.stderr.write(`edge: capture walk-forward ${s}: ${runs} runs (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`),
   });
-  const wf: { s: string; pick: string; first: PartFigures; second: PartFigures | null; runs: number }[] = [];
-  for (const s of STRATEGIES) {
-    const cfg = join(work, `wf-${s}.yaml`);
-    writeFileSync(cfg, base.replace(strategyBlock, `defaults:\n  strategy:\n    name: ${s}\n    params: ${STRATEGY_PARAMS[s]!}\n`));
-    const r = await runWalkForward({
-      configFile: cfg,
-      data: dir,
-      from: split.from,
-      to: split.to,
-      split: split.split,
-      spec: spec(s),
-      workers: Number(process.env.EDGE_WF_WORKERS ?? 2),
-    });
-    process.stderr.write(`edge: capture walk-forward ${s}: ${r.ranked.length} runs (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`);
-    if (!r.chosen) {
-      wf.push({ s, pick: 'none reached the volume floor', first: partFigures(r.ranked[0]!)!, second: null, runs: r.ranked.length });
-      continue;
-    }
-    wf.push({ s, pick: label(s, r.chosen.combo), first: partFigures(r.chosen)!, second: r.heldOut ? partFigures(r.heldOut) : null, runs: r.ranked.length });
-  }
-  const pct = (p: PartFigures | null) => (p && p.pnlPctOfVolume !== null ? `${p.pnlPctOfVolume.toFixed(2)} %` : '–');
-  lines.push(
-    '',
-    `capture walk-forward: chosen on the first half by ${criterionText(spec('glft'))}, scored on the second`,
-    '| strategy | runs | chosen on the first half | first half PnL / volume | second half PnL USDC | volume USDC | PnL % of volume | worst quarter | spread / inventory / fees |',
-    '|---|---|---|---|---|---|---|---|---|',
-  );
-  for (const w of wf) {
-    const b = w.second;
-    lines.push(
-      `| ${w.s} | ${w.runs} | ${w.pick} | ${w.first.pnl.toFixed(2)} / ${w.first.volume.toFixed(0)} (${pct(w.first)}) | ${b ? b.pnl.toFixed(2) : '–'} | ${b ? b.volume.toFixed(0) : '–'} | ${pct(b)} | ${b?.worstWindow?.toFixed(2) ?? '–'} | ${b ? `${b.attribution.spreadCapture.toFixed(2)} / ${b.attribution.inventory.toFixed(2)} / ${b.attribution.fees.toFixed(2)}` : '–'} |`,
-    );
-  }
-  // the best strategy, chosen on the first half too (its choice's PnL per volume there)
-  const top = wf
-    .filter((w) => w.second && w.first.volume >= spec('glft').minVolume)
-    .sort((a, b) => b.first.pnl / b.first.volume - a.first.pnl / a.first.volume)[0];
-  const t = top?.second;
-  goal.push(
-    top && t
-      ? `capture walk-forward: best on the first half ${top.s} (${top.pick}); second half ${t.pnl.toFixed(2)} on ${t.volume.toFixed(0)} USDC = ${pct(t)} of volume → ${t.volume >= 150 && t.pnl >= -0.01 * t.volume ? 'MET' : 'NOT met'} (≥ −1 % at ≥ 150 USDC)`
-      : 'capture walk-forward: no strategy reached the volume floor on the first half → NOT met',
-  );
+  lines.push('', ...wf.lines);
+  goal.push(wf.goal);
 }
 rmSync(work, { recursive: true, force: true });
 
