@@ -300,11 +300,14 @@ export function onMidEdge(e: EdgeState, ts: number, mid: number, history: readon
   if (!jump && trending === e.trending) return e;
   const n = copyEdge(e);
   n.trending = trending;
-  if (jump) {
-    n.eventUntil = Math.max(e.eventUntil, ts + r.eventHoldMs);
-    n.eventCause = 'mid-jump';
-  }
+  if (jump) startEvent(n, e, ts, 'mid-jump');
   return n;
+}
+
+/** A jump starts (or extends) an event regime on the copy `n` of `e`: it holds for eventHoldMs from `ts`. */
+function startEvent(n: EdgeDraft, e: EdgeState, ts: number, cause: EventCause): void {
+  n.eventUntil = Math.max(e.eventUntil, ts + e.settings.regime.eventHoldMs);
+  n.eventCause = cause;
 }
 
 /** A new oracle reading: an oracle jump is an event. */
@@ -313,9 +316,6 @@ export function onOracleEdge(e: EdgeState, ts: number, probability: number): Edg
   const jump = e.lastOracle !== null && Math.abs(probability - e.lastOracle) >= r.oracleJump;
   const n = copyEdge(e);
   n.lastOracle = probability;
-  if (jump) {
-    n.eventUntil = Math.max(e.eventUntil, ts + r.eventHoldMs);
-    n.eventCause = 'oracle-jump';
-  }
+  if (jump) startEvent(n, e, ts, 'oracle-jump');
   return n;
 }
