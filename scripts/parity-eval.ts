@@ -33,6 +33,7 @@ import { runBacktest, type BacktestRun } from '../src/backtest/run-backtest.ts';
 import { buildSummary } from '../src/backtest/report-summary.ts';
 import { marketAttribution } from '../src/state/edge-view.ts';
 import { startBot } from '../src/runtime/bot.ts';
+import { parityBacktestYaml, parityBotYaml } from '../test/backtest/parity-configs.ts';
 
 const args = process.argv.slice(2);
 const flag = (k: string, d: string): string => {
@@ -55,21 +56,8 @@ if (!(seconds > 0) || seeds.some((x) => !Number.isSafeInteger(x)) || replaySeeds
   process.exit(2);
 }
 
-const config = (seed: number): string => `
-venue:
-  local: { seed: ${seed}, markets: 2, tick: 0.01, agents: { makers: 1 } }
-defaults:
-  strategy: { name: bands, params: { fair: microprice, bands: [ { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 } ] } }
-  risk: { maxPosition: 200, maxNotional: 150 }
-markets: all
-orders: { requoteIntervalSeconds: 0.25 }
-metrics: { port: 0 }
-logging: { level: warn }
-`;
-// the live bot learns its fills by polling every second (src/runtime/bot.ts fillsPollMs): so does the replayed one
-const BACKTEST = `
-backtest: { queueModel: level, latency: { feedMs: recorded, entryMs: 2, responseMs: 2${fillPollMs > 0 ? `, fillPollMs: ${fillPollMs}` : ''} }, fees: { makerBps: 0, takerBps: 50 } }
-`;
+const config = (seed: number): string => parityBotYaml(`seed: ${seed}, markets: 2, tick: 0.01, agents: { makers: 1 }`);
+const BACKTEST = parityBacktestYaml(fillPollMs);
 
 interface Attribution {
   spreadCapture: number;

@@ -77,6 +77,23 @@ export interface Recorder {
 const levels = (ls: readonly { price: number; size: number }[]): LevelPair[] => ls.map((l) => [l.price, l.size]);
 const mirror = (ls: readonly { price: number; size: number }[]): LevelPair[] => ls.map((l) => [ONE - l.price, l.size]);
 
+type Levels = readonly { price: number; size: number }[];
+
+/** A book snapshot or delta in YES terms (a NO book's bids are YES asks at 1 − p). */
+function bookRecord(m: string, venueTs: number, lts: number, seq: number, snap: boolean, outcomeIndex: number, bids: Levels, asks: Levels): RecordedEvent {
+  const yes = outcomeIndex === 1;
+  return {
+    t: 'book',
+    m,
+    vts: venueTs || lts,
+    lts,
+    seq,
+    ...(snap ? { snap: true } : {}),
+    b: yes ? levels(bids) : mirror(asks),
+    a: yes ? levels(asks) : mirror(bids),
+  };
+}
+
 /**
  * A stream event → a recorded event in YES terms (null for statuses: connection states, and market
  * statuses, which the recording takes from its metadata poll).
@@ -85,30 +102,9 @@ export function recordBookEvent(e: BookEvent): RecordedEvent | null {
   if (e.type === 'status' || e.type === 'market-status') return null;
   if (e.type === 'snapshot') {
     const b = e.book;
-    const yes = b.outcomeIndex === 1;
-    return {
-      t: 'book',
-      m: b.marketId,
-      vts: b.venueTs || e.localTs,
-      lts: e.localTs,
-      seq: e.seq,
-      snap: true,
-      b: yes ? levels(b.bids) : mirror(b.asks),
-      a: yes ? levels(b.asks) : mirror(b.bids),
-    };
+    return bookRecord(b.marketId, b.venueTs, e.localTs, e.seq, true, b.outcomeIndex, b.bids, b.asks);
   }
-  if (e.type === 'delta') {
-    const yes = e.outcomeIndex === 1;
-    return {
-      t: 'book',
-      m: e.marketId,
-      vts: e.venueTs || e.localTs,
-      lts: e.localTs,
-      seq: e.seq,
-      b: yes ? levels(e.bids) : mirror(e.asks),
-      a: yes ? levels(e.asks) : mirror(e.bids),
-    };
-  }
+  if (e.type === 'delta') return bookRecord(e.marketId, e.venueTs, e.localTs, e.seq, false, e.outcomeIndex, e.bids, e.asks);
   const yes = e.outcomeIndex === 1;
   return {
     t: 'trade',

@@ -14,6 +14,7 @@ import { lineChart, zoomScript, type ChartMarker, type ChartSeries } from './svg
 import type { BacktestSummary } from './report-summary.ts';
 import type { BacktestRun } from './run-backtest.ts';
 import { esc } from './escape-html.ts';
+import { reportCss } from './report-css.ts';
 
 const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
 const short = (id: string): string => (id.length > 14 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id);
@@ -224,13 +225,7 @@ export function buildHtml(run: BacktestRun, s: BacktestSummary, title = 'bookmak
 <meta charset="utf-8">
 <title>${esc(s.incomplete ? `${title} (incomplete)` : title)}</title>
 <style>
-body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 24px; color: #222; background: #fafafa; }
-h1 { font-size: 20px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 24px 0 8px; }
-.sub { color: #666; margin-bottom: 16px; }
-.chart { display: block; margin: 12px 0; border: 1px solid #ddd; background: #fff; max-width: 100%; height: auto; }
-table { border-collapse: collapse; background: #fff; }
-th, td { border: 1px solid #ddd; padding: 4px 8px; text-align: left; font-variant-numeric: tabular-nums; }
-th { background: #f0f0f0; font-weight: 600; }
+${reportCss('left')}
 .kpi { display: flex; gap: 12px; flex-wrap: wrap; margin: 8px 0 12px; }
 .kpi div { background: #fff; border: 1px solid #ddd; padding: 8px 14px; min-width: 150px; }
 .kpi b { display: block; font-size: 18px; }

@@ -6,6 +6,7 @@
 import { heatmapChart } from './svg-bars.ts';
 import { rankScore, type RankBy, type SweepResult, type SweepSpec } from './sweep-grid.ts';
 import { esc } from './escape-html.ts';
+import { reportCss } from './report-css.ts';
 
 const num = (v: number | null | undefined, d = 2): string => (v === null || v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(d));
 const finite = (v: number): number | null => (Number.isFinite(v) ? v : null);
@@ -67,13 +68,7 @@ export function buildSweepHtml(ranked: readonly SweepResult[], spec: Pick<SweepS
 <meta charset="utf-8">
 <title>${esc(title)}</title>
 <style>
-body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 24px; color: #222; background: #fafafa; }
-h1 { font-size: 20px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 24px 0 8px; }
-.sub { color: #666; margin-bottom: 16px; }
-.chart { display: block; margin: 12px 0; border: 1px solid #ddd; background: #fff; max-width: 100%; height: auto; }
-table { border-collapse: collapse; background: #fff; }
-th, td { border: 1px solid #ddd; padding: 4px 8px; text-align: right; font-variant-numeric: tabular-nums; }
-th { background: #f0f0f0; font-weight: 600; }
+${reportCss('right')}
 tr.failed td { color: #a00; }
 </style>
 </head>

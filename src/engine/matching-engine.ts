@@ -908,14 +908,7 @@ export class MatchingEngine implements Engine {
     const n = Number(amount);
     const l = this.ledger;
     if (l.available(trader) < n) return reject('INSUFFICIENT_BALANCE', 'amount', 'not enough available collateral to mint');
-    const pos = l.positionIndex(trader, market);
-    l.collateral[trader] = l.collateral[trader]! - n;
-    l.addTokens(pos, 1, n);
-    l.addTokens(pos, 0, n);
-    const mk = this.markets[market]!;
-    mk.backing += n;
-    mk.supplyYes += n;
-    mk.supplyNo += n;
+    this.moveSets(trader, market, l.positionIndex(trader, market), n);
     return { ok: true };
   }
 
@@ -928,14 +921,20 @@ export class MatchingEngine implements Engine {
     if (pos < 0 || l.availableTokens(pos, 1) < n || l.availableTokens(pos, 0) < n) {
       return reject('INSUFFICIENT_BALANCE', 'amount', 'not enough available YES and NO tokens to merge');
     }
-    l.addTokens(pos, 1, -n);
-    l.addTokens(pos, 0, -n);
-    l.collateral[trader] = l.collateral[trader]! + n;
-    const mk = this.markets[market]!;
-    mk.backing -= n;
-    mk.supplyYes -= n;
-    mk.supplyNo -= n;
+    this.moveSets(trader, market, pos, -n);
     return { ok: true };
+  }
+
+  /** Mint (d > 0) or merge (d < 0) |d| complete sets at a position: d collateral into one YES and one NO token each. */
+  private moveSets(trader: number, market: number, pos: number, d: number): void {
+    const l = this.ledger;
+    l.collateral[trader] = l.collateral[trader]! - d;
+    l.addTokens(pos, 1, d);
+    l.addTokens(pos, 0, d);
+    const mk = this.markets[market]!;
+    mk.backing += d;
+    mk.supplyYes += d;
+    mk.supplyNo += d;
   }
 
   transferTokens(from: number, to: number, market: number, outcome: OutcomeIndex, amount: bigint): CommandResult {

@@ -323,6 +323,16 @@ export interface FillLine {
   readonly origin: string;
 }
 
+/** An order's or fill's outcome, side, price (USDC) and size (shares), as the listings show them. */
+function legOf(r: { outcome: number; side: number; price: number; size: number }): {
+  outcome: 'yes' | 'no';
+  side: 'buy' | 'sell';
+  price: number;
+  size: number;
+} {
+  return { outcome: r.outcome === 1 ? 'yes' : 'no', side: r.side === 0 ? 'buy' : 'sell', price: usdc(r.price), size: shares(r.size) };
+}
+
 export function listFills(ledger: Ledger, f: Filter = {}, limit = 0): FillLine[] {
   const w = where(f);
   const rows = ledger.db
@@ -335,10 +345,7 @@ export function listFills(ledger: Ledger, f: Filter = {}, limit = 0): FillLine[]
     marketId: r.market_id,
     fillId: r.fill_id,
     nonce: r.nonce,
-    outcome: r.outcome === 1 ? 'yes' : 'no',
-    side: r.side === 0 ? 'buy' : 'sell',
-    price: usdc(r.price),
-    size: shares(r.size),
+    ...legOf(r),
     fee: usdc(r.fee),
     source: r.source,
     feeSource: r.fee_source ?? 'model',
@@ -389,10 +396,7 @@ export function listOrders(ledger: Ledger, f: Filter = {}, limit = 0): OrderLine
     marketId: r.market_id,
     nonce: r.nonce,
     slot: r.slot,
-    outcome: r.outcome === 1 ? 'yes' : 'no',
-    side: r.side === 0 ? 'buy' : 'sell',
-    price: usdc(r.price),
-    size: shares(r.size),
+    ...legOf(r),
     sends: r.sends,
     status: r.status,
     answer: r.answer,

@@ -307,11 +307,14 @@ export function onMidEdge(e: EdgeState, ts: number, mid: number, history: readon
   if (!jump && trending === e.trending) return e;
   const n = copyEdge(e);
   n.trending = trending;
-  if (jump) {
-    n.eventUntil = Math.max(e.eventUntil, ts + r.eventHoldMs);
-    n.eventCause = 'mid-jump';
-  }
+  if (jump) startEvent(n, e, ts, 'mid-jump');
   return n;
+}
+
+/** A jump starts (or extends) an event regime on the copy `n` of `e`: it holds for eventHoldMs from `ts`. */
+function startEvent(n: EdgeDraft, e: EdgeState, ts: number, cause: EventCause): void {
+  n.eventUntil = Math.max(e.eventUntil, ts + e.settings.regime.eventHoldMs);
+  n.eventCause = cause;
 }
 
 /** readings' differences behind the oracle's noise before its threshold counts, and the running mean's weight */
@@ -339,9 +342,6 @@ export function onOracleEdge(e: EdgeState, ts: number, probability: number): Edg
     n.oracleNoise = e.oracleDiffs === 0 ? x : e.oracleNoise + ORACLE_NOISE_WEIGHT * (x - e.oracleNoise);
     n.oracleDiffs = e.oracleDiffs + 1;
   }
-  if (jump) {
-    n.eventUntil = Math.max(e.eventUntil, ts + r.eventHoldMs);
-    n.eventCause = 'oracle-jump';
-  }
+  if (jump) startEvent(n, e, ts, 'oracle-jump');
   return n;
 }

@@ -1,10 +1,12 @@
 /**
  * Config fields the model strategies share, read one way: the fair price (`fair`, `fairFrom`), the
  * volatility estimate's decay (`ewmaLambda`) and the horizon clamp of the deadline-aware models
- * (`horizonFloorSeconds`, `horizonCapSeconds`).
+ * (`horizonFloorSeconds`, `horizonCapSeconds`); and the frame of a model's config parser
+ * (readModelConfig).
  */
-import { readEnum, readNumber, type Obj } from '../core/fields.ts';
+import { readEnum, readNumber, readObject, type Obj } from '../core/fields.ts';
 import type { FairSource } from './fair-price.ts';
+import { parseLadder, type LadderConfig } from './ladder-config.ts';
 import { FAIR_FROM, type FairFrom } from './others-book.ts';
 
 export interface FairConfig {
@@ -42,4 +44,14 @@ export function readHorizon(o: Obj, path: string): HorizonConfig {
     horizonFloorSeconds: floor,
     horizonCapSeconds: readNumber(o, 'horizonCapSeconds', path, { min: floor, max: 31_536_000 }, Math.max(floor, 3600)),
   };
+}
+
+/**
+ * A model strategy's config from `raw`: only `keys` allowed, its ladder (minSpread default
+ * `minSpread`), the fair-price fields, then the model's own fields as `own` reads them.
+ */
+export function readModelConfig<T>(raw: unknown, path: string, keys: readonly string[], minSpread: number, own: (o: Obj) => T): FairConfig & T & LadderConfig {
+  const o = readObject(raw ?? {}, path, keys);
+  const ladder = parseLadder(o, path, minSpread);
+  return { ...readFair(o, path), ...own(o), ...ladder };
 }

@@ -1,9 +1,9 @@
 /**
  * binary configuration: probabilities (a price of 0.5 = 50¢), seconds, shares.
  */
-import { readNumber, readObject, readOptionalNumber } from '../../src/core/fields.ts';
-import { FAIR_KEYS, type FairConfig, HORIZON_KEYS, type HorizonConfig, readEwmaLambda, readFair, readHorizon } from '../../src/strategy/model-fields.ts';
-import { LADDER_KEYS, parseLadder, type LadderConfig } from '../../src/strategy/ladder-config.ts';
+import { readNumber, readOptionalNumber } from '../../src/core/fields.ts';
+import { FAIR_KEYS, type FairConfig, HORIZON_KEYS, type HorizonConfig, readEwmaLambda, readHorizon, readModelConfig } from '../../src/strategy/model-fields.ts';
+import { LADDER_KEYS, type LadderConfig } from '../../src/strategy/ladder-config.ts';
 
 export interface BinaryConfig extends LadderConfig, FairConfig, HorizonConfig {
   readonly gamma: number;
@@ -33,10 +33,7 @@ const KEYS = [
 ];
 
 export function parseBinaryConfig(raw: unknown, path: string): BinaryConfig {
-  const o = readObject(raw ?? {}, path, KEYS);
-  const ladder = parseLadder(o, path, 0.02);
-  const cfg: BinaryConfig = {
-    ...readFair(o, path),
+  return readModelConfig(raw, path, KEYS, 0.02, (o) => ({
     gamma: readNumber(o, 'gamma', path, { min: 0, gt: true, max: 1000 }, 0.5),
     k: readNumber(o, 'k', path, { min: 0, gt: true, max: 1e6 }, 150),
     sigmaLogit: readOptionalNumber(o, 'sigmaLogit', path, { min: 0, gt: true, max: 10 }),
@@ -46,7 +43,5 @@ export function parseBinaryConfig(raw: unknown, path: string): BinaryConfig {
     terminalRisk: readNumber(o, 'terminalRisk', path, { min: 0, max: 1 }, 0.002),
     jumpPremium: readNumber(o, 'jumpPremium', path, { min: 0, max: 0.5 }, 0.02),
     deadlineWindowSeconds: readNumber(o, 'deadlineWindowSeconds', path, { min: 0, max: 31_536_000 }, 3600),
-    ...ladder,
-  };
-  return cfg;
+  }));
 }

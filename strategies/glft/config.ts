@@ -3,9 +3,9 @@
  * calibrate`, risk aversion, volatility (estimated from the mid history unless fixed), sizes in
  * shares, spreads in probability.
  */
-import { readNumber, readObject, readOptionalNumber } from '../../src/core/fields.ts';
-import { FAIR_KEYS, type FairConfig, readEwmaLambda, readFair } from '../../src/strategy/model-fields.ts';
-import { LADDER_KEYS, parseLadder, type LadderConfig } from '../../src/strategy/ladder-config.ts';
+import { readNumber, readOptionalNumber } from '../../src/core/fields.ts';
+import { FAIR_KEYS, type FairConfig, readEwmaLambda, readModelConfig } from '../../src/strategy/model-fields.ts';
+import { LADDER_KEYS, type LadderConfig } from '../../src/strategy/ladder-config.ts';
 
 export interface GlftConfig extends LadderConfig, FairConfig {
   /** fill intensity at the mid, per second (bookmaker calibrate) */
@@ -24,10 +24,7 @@ export interface GlftConfig extends LadderConfig, FairConfig {
 const KEYS = [...FAIR_KEYS, 'A', 'k', 'gamma', 'xi', 'sigma', 'ewmaLambda', 'minSigma', ...LADDER_KEYS];
 
 export function parseGlftConfig(raw: unknown, path: string): GlftConfig {
-  const o = readObject(raw ?? {}, path, KEYS);
-  const ladder = parseLadder(o, path, 0.01);
-  const cfg: GlftConfig = {
-    ...readFair(o, path),
+  return readModelConfig(raw, path, KEYS, 0.01, (o) => ({
     A: readNumber(o, 'A', path, { min: 0, gt: true, max: 1e6 }, 0.5),
     k: readNumber(o, 'k', path, { min: 0, gt: true, max: 1e3 }, 0.5),
     gamma: readNumber(o, 'gamma', path, { min: 0, gt: true, max: 1000 }, 0.05),
@@ -35,7 +32,5 @@ export function parseGlftConfig(raw: unknown, path: string): GlftConfig {
     sigma: readOptionalNumber(o, 'sigma', path, { min: 0, gt: true, max: 1 }),
     ewmaLambda: readEwmaLambda(o, path),
     minSigma: readNumber(o, 'minSigma', path, { min: 0, max: 1 }, 0.0001),
-    ...ladder,
-  };
-  return cfg;
+  }));
 }

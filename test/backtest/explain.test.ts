@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { kalshiRecording, polymarketRecording } from '../bench/fixtures.ts';
-import { explainRun, type DiagnosticsCounts } from '../../src/backtest/run-diagnostics.ts';
+import { explainRun, RunDiagnostics, type DiagnosticsCounts } from '../../src/backtest/run-diagnostics.ts';
 import type { BacktestSummary } from '../../src/backtest/report-summary.ts';
 import { bookmaker } from '../support/cli.ts';
 
@@ -74,16 +74,8 @@ test('a run that quotes and fills has no warnings', async () => {
 });
 
 const counts = (over: Partial<DiagnosticsCounts> = {}): DiagnosticsCounts => ({
+  ...new RunDiagnostics().counts,
   ticks: 100,
-  noView: 0,
-  returnedNothing: 0,
-  returnedNothingBecause: {},
-  returnedEmpty: 0,
-  strategyErrors: 0,
-  firstStrategyError: null,
-  pulls: {},
-  denials: {},
-  outOfRange: 0,
   quotingTicks: 100,
   ...over,
 });

@@ -28,17 +28,10 @@ import { buildSummary } from '../../src/backtest/report-summary.ts';
 import { KIND_LEVEL, KIND_TAKER, KIND_TRADE } from '../../src/backtest/recording/columns.ts';
 import { readEvents } from '../../src/backtest/recording/reader.ts';
 import { marketPnl } from '../../src/state/market-view.ts';
-import { embeddedYaml } from '../support/bot-yaml.ts';
+import { parityBacktestYaml, parityBotYaml } from './parity-configs.ts';
 
-const CONFIG = embeddedYaml({
-  local: '{ seed: 5, markets: 2, tick: 0.01, agents: { noiseTakers: 3, informedTakers: 1, makers: 1, takerRatePerSecond: 4 } }',
-  strategy: '{ name: bands, params: { fair: microprice, bands: [ { minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 } ] } }',
-  risk: '{ maxPosition: 200, maxNotional: 150 }',
-  more: 'orders: { requoteIntervalSeconds: 0.25 }\nlogging: { level: warn }\n',
-});
-const BACKTEST = `
-backtest: { queueModel: level, latency: { feedMs: recorded, entryMs: 2, responseMs: 2, fillPollMs: 1000 }, fees: { makerBps: 0, takerBps: 50 } }
-`;
+const CONFIG = parityBotYaml('seed: 5, markets: 2, tick: 0.01, agents: { noiseTakers: 3, informedTakers: 1, makers: 1, takerRatePerSecond: 4 }');
+const BACKTEST = parityBacktestYaml(1000);
 
 let startBot: typeof import('../../src/runtime/bot.ts').startBot | null = null;
 try {

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { stringify } from 'yaml';
-import { parseBotConfig } from '../../src/config/parse-config.ts';
+import { parseBotConfig, TOP_KEYS } from '../../src/config/parse-config.ts';
 import { parseConfigText } from '../../src/config/load-config.ts';
 import { ConfigError } from '../../src/model/errors.ts';
 
@@ -33,14 +33,7 @@ const scalar = fc.oneof(
   fc.constantFrom(0, 0.01, 0.5, 1, 10, 50, 1e9, -0.5),
 );
 const KEYS = [
-  'venue',
-  'markets',
-  'defaults',
-  'orders',
-  'feeds',
-  'metrics',
-  'logging',
-  'wallet',
+  ...TOP_KEYS,
   'strategy',
   'risk',
   'params',

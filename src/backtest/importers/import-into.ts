@@ -89,20 +89,26 @@ function describe(out: string, names: string[]): string {
   return `is not empty (${shown})`;
 }
 
+/** Run the importer into `dir`, then (with `columns`) write the binary columns of what it wrote. */
+async function importWithColumns(source: ImportSource, path: string, dir: string, columns: boolean): Promise<ImportResult> {
+  const res = await IMPORTERS[source](path, dir);
+  if (columns)
+    writeColumns(
+      dir,
+      toColumns(
+        readEvents(dir),
+        readManifest(dir).markets.map((m) => m.id),
+      ),
+    );
+  return res;
+}
+
 async function importToTemp(source: ImportSource, path: string, out: string, columns: boolean): Promise<{ dir: string; res: ImportResult }> {
   const parent = dirname(out);
   mkdirSync(parent, { recursive: true });
   const dir = mkdtempSync(join(parent, `.${basename(out)}.import-`));
   try {
-    const res = await IMPORTERS[source](path, dir);
-    if (columns)
-      writeColumns(
-        dir,
-        toColumns(
-          readEvents(dir),
-          readManifest(dir).markets.map((m) => m.id),
-        ),
-      );
+    const res = await importWithColumns(source, path, dir, columns);
     return { dir, res };
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
@@ -162,15 +168,7 @@ export async function importInto(source: ImportSource, path: string, out: string
       refuse(`--out ${out}: ${describe(out, names!)}; importing into it again would add a second copy of every event. ${ways}`);
     }
     mkdirSync(out, { recursive: true });
-    const res = await IMPORTERS[source](path, out);
-    if (columns)
-      writeColumns(
-        out,
-        toColumns(
-          readEvents(out),
-          readManifest(out).markets.map((m) => m.id),
-        ),
-      );
+    const res = await importWithColumns(source, path, out, columns);
     return { ...res, mode: 'new' };
   }
 

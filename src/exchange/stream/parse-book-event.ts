@@ -237,24 +237,31 @@ function rawPrices(levels: unknown): number[] {
   return out;
 }
 
-function price(v: unknown, units: ConcreteUnits, field: string, endpoint: string): number {
-  if (typeof v !== 'number' && typeof v !== 'string') throw reject(endpoint, field, `a price in ${units}`, v);
+/** A price or size field through its normaliser: a bad value is a rejection naming the field and what was expected. */
+function unitField<U extends string>(
+  v: unknown,
+  units: U,
+  field: string,
+  endpoint: string,
+  what: string,
+  range: string,
+  normalize: (v: number | string, units: U) => number,
+): number {
+  if (typeof v !== 'number' && typeof v !== 'string') throw reject(endpoint, field, `a ${what} in ${units}`, v);
   try {
-    return normalizePrice(v, units);
+    return normalize(v, units);
   } catch (e) {
-    if (e instanceof BadInputError) throw reject(endpoint, field, `a price in ${units} strictly between 0 and 1 USDC`, v);
+    if (e instanceof BadInputError) throw reject(endpoint, field, range, v);
     throw e;
   }
 }
 
+function price(v: unknown, units: ConcreteUnits, field: string, endpoint: string): number {
+  return unitField(v, units, field, endpoint, 'price', `a price in ${units} strictly between 0 and 1 USDC`, normalizePrice);
+}
+
 function size(v: unknown, units: BookSizeUnits, field: string, endpoint: string): number {
-  if (typeof v !== 'number' && typeof v !== 'string') throw reject(endpoint, field, `a size in ${units}`, v);
-  try {
-    return normalizeSize(v, units);
-  } catch (e) {
-    if (e instanceof BadInputError) throw reject(endpoint, field, `a non-negative size in ${units}`, v);
-    throw e;
-  }
+  return unitField(v, units, field, endpoint, 'size', `a non-negative size in ${units}`, normalizeSize);
 }
 
 /** seq from the data, else from the SSE id (they are equal by the wire contract). */
