@@ -27,7 +27,7 @@ const csvCell = (s: string): string => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g,
 export function fillsCsv(run: BacktestRun): string {
   const c = run.collector;
   const hs = markoutHorizons(run);
-  const names = new Map(run.source.manifest.markets.map((m) => [m.id.toLowerCase(), m.name]));
+  const names = new Map(run.source.manifest.markets.map((m) => [m.id, m.name]));
   const header = [
     'time',
     'market',

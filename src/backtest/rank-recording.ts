@@ -171,11 +171,11 @@ export function rankRecording(
   const oracle = new Map<string, number>();
   for (const e of [...input.side].sort((a, b) => a.lts - b.lts)) {
     if (e.lts >= at) continue;
-    const id = e.m.toLowerCase();
+    const id = e.m;
     if (e.t === 'market') meta.set(id, { ...(meta.get(id) ?? {}), ...e.meta });
     else oracle.set(id, e.probability / 1e6);
   }
-  const names = new Map(manifest.markets.map((m) => [m.id.toLowerCase(), m.name]));
+  const names = new Map(manifest.markets.map((m) => [m.id, m.name]));
 
   const reports: RankReport[] = [];
   const kept = new Map<number, ReadonlySet<string>>();
@@ -187,7 +187,7 @@ export function rankRecording(
     for (let m = 0; m < n; m++) {
       const f = fig[m]!;
       const marketId = cols.markets[m]!;
-      const id = marketId.toLowerCase();
+      const id = marketId;
       const name = names.get(id);
       if (!f.seen || keptBefore(id) || claimedBefore(ei, marketId, name)) continue;
       const md = meta.get(id);

@@ -111,8 +111,8 @@ export function loadReplaySource(dir: string, opts: SourceOptions = {}): ReplayS
     side.sort((a, b) => a.lts - b.lts);
     sideBefore.sort((a, b) => a.lts - b.lts);
   }
-  const tickOf = new Map(manifest.markets.map((m) => [m.id.toLowerCase(), m.tick]));
-  const ticks = cols.markets.map((m) => tickOf.get(m.toLowerCase()) ?? 10_000);
+  const tickOf = new Map(manifest.markets.map((m) => [m.id, m.tick]));
+  const ticks = cols.markets.map((m) => tickOf.get(m) ?? 10_000);
   return { dir, manifest, cols, rows: windowRows(cols.lts, cols.rows, from, to), side, sideBefore, ticks, from, to };
 }
 

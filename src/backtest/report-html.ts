@@ -21,8 +21,8 @@ const short = (id: string): string => (id.length > 14 ? `${id.slice(0, 8)}…${i
 
 /** A market's display name: the recording's name, else a short id. */
 function namer(run: BacktestRun): (id: string) => string {
-  const names = new Map(run.source.manifest.markets.map((m) => [m.id.toLowerCase(), m.name]));
-  return (id) => names.get(id.toLowerCase()) ?? short(id);
+  const names = new Map(run.source.manifest.markets.map((m) => [m.id, m.name]));
+  return (id) => names.get(id) ?? short(id);
 }
 
 function num(v: number | null, d = 2): string {
@@ -162,8 +162,8 @@ export function buildHtml(run: BacktestRun, s: BacktestSummary, title = 'bookmak
   const fm = focusMarket(run);
   charts.push(quotesChart(run, fm, 380));
   // the other quoted markets, smaller, below the tables
-  const quoted = new Set(run.quoted.map((q) => q.toLowerCase()));
-  const others = c.series.map((ser, m) => (m !== fm && quoted.has(ser.marketId.toLowerCase()) ? quotesChart(run, m, 220) : '')).filter(Boolean);
+  const quoted = new Set<string>(run.quoted);
+  const others = c.series.map((ser, m) => (m !== fm && quoted.has(ser.marketId) ? quotesChart(run, m, 220) : '')).filter(Boolean);
   const rows: [string, string][] = [
     [
       'PnL attribution',

@@ -157,7 +157,7 @@ function drawdown(pnl: readonly number[]): number {
 
 export function buildSummary(run: BacktestRun): BacktestSummary {
   const c = run.collector;
-  const quoted = new Set(run.quoted.map((q) => q.toLowerCase()));
+  const quoted = new Set<string>(run.quoted);
   let realised = 0n;
   let unrealised = 0n;
   let fees = 0n;
@@ -171,7 +171,7 @@ export function buildSummary(run: BacktestRun): BacktestSummary {
   let up2 = 0;
   let up1 = 0;
   const attr = { spreadCapture: 0n, inventory: 0n, fees: 0n, resolution: 0n };
-  const names = new Map(run.source.manifest.markets.map((mk) => [mk.id.toLowerCase(), mk.name]));
+  const names = new Map(run.source.manifest.markets.map((mk) => [mk.id, mk.name]));
   for (let m = 0; m < c.markets.length; m++) {
     const p = c.positions[m]!;
     const pnl = c.pnlOf(m);
@@ -180,7 +180,7 @@ export function buildSummary(run: BacktestRun): BacktestSummary {
     attr.inventory += a.inventory;
     attr.fees += a.fees;
     attr.resolution += a.resolution;
-    const name = names.get(c.markets[m]!.toLowerCase());
+    const name = names.get(c.markets[m]!);
     realised += pnl.realised;
     unrealised += pnl.unrealised;
     fees += p.fees;
@@ -197,7 +197,7 @@ export function buildSummary(run: BacktestRun): BacktestSummary {
     maxLong = Math.max(maxLong, ml);
     maxShort = Math.min(maxShort, ms);
     finalNet += Math.abs(p.net);
-    const isQuoted = quoted.has(c.markets[m]!.toLowerCase());
+    const isQuoted = quoted.has(c.markets[m]!);
     const up = c.uptime(m);
     if (isQuoted) {
       up2 += up.twoSided;
@@ -308,9 +308,9 @@ function regimeShares(run: BacktestRun): Record<Regime, number> {
   const c = run.collector;
   const counts = REGIMES.map(() => 0);
   let n = 0;
-  const quoted = new Set(run.quoted.map((q) => q.toLowerCase()));
+  const quoted = new Set<string>(run.quoted);
   for (let m = 0; m < c.markets.length; m++) {
-    if (!quoted.has(c.markets[m]!.toLowerCase())) continue;
+    if (!quoted.has(c.markets[m]!)) continue;
     for (const r of c.regimeSeries[m]!) {
       counts[r]!++;
       n++;

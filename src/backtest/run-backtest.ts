@@ -147,9 +147,9 @@ export function configFor(
   for (const [i, m] of markets.entries()) {
     const s = m.select;
     if (s.by === 'all' || s.by === 'filter') return m;
-    if (s.by === 'id' && s.id === id.toLowerCase()) return m;
+    if (s.by === 'id' && s.id === id) return m;
     if (s.by === 'slug' && name !== undefined && s.slug === name) return m;
-    if (s.by === 'rank' && ranked?.get(i)?.has(id.toLowerCase()) === true) return m;
+    if (s.by === 'rank' && ranked?.get(i)?.has(id) === true) return m;
   }
   return null;
 }
@@ -177,13 +177,13 @@ export function applyRanking(source: ReplaySource, config: BotConfig, settings: 
     );
   }
   const earlier = [...(source.sideBefore ?? []), ...source.side.filter((e) => e.lts < at)];
-  const names = new Map(source.manifest.markets.map((m) => [m.id.toLowerCase(), m.name]));
+  const names = new Map(source.manifest.markets.map((m) => [m.id, m.name]));
   const r = rankRecording(
     { cols, manifest: source.manifest, ticks: source.ticks, side: earlier },
     config.markets,
     at,
     lookbackMs,
-    (entry, id) => configFor(config.markets.slice(0, entry), id, names.get(id.toLowerCase())) !== null,
+    (entry, id) => configFor(config.markets.slice(0, entry), id, names.get(id)) !== null,
   );
   const moved = at > windowStart;
   const shifted: ReplaySource = moved
@@ -333,11 +333,11 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const venue = new SimVenue({ clock, exchange, latency, batchLimit: config.orders.batchLimit, onDelivered: () => (drain = true) });
 
   // Markets the config quotes (others are replayed for the book only).
-  const names = new Map(source.manifest.markets.map((m) => [m.id.toLowerCase(), m.name]));
+  const names = new Map(source.manifest.markets.map((m) => [m.id, m.name]));
   const kernelMarkets: KernelMarket[] = [];
   const strategies = new Set<string>();
   for (const id of cols.markets) {
-    const mc = configFor(config.markets, id, names.get(id.toLowerCase()), ranking?.kept);
+    const mc = configFor(config.markets, id, names.get(id), ranking?.kept);
     if (!mc) continue;
     // as live (src/selection/select-markets.ts): a ranked market's notional limit is its share of the entry's capital
     const per = mc.select.by === 'rank' ? capitalOf(mc.select.rank, mc).perMarket : 0;
@@ -349,7 +349,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   let ticks = 0;
   const diag = new RunDiagnostics();
   // the bot's regime per market at each sample (what its strategies saw), for the report
-  const storeKeys = cols.markets.map((id) => id.toLowerCase()); // the store's keys, built once rather than per sample
+  const storeKeys = cols.markets; // the store's keys (recorded ids are normalised where the recording is read)
   // the trading core as live (src/kernel/trading-core.ts): only the clock, the venue and the nonces differ
   const core = createTradingCore({
     config,

@@ -95,7 +95,7 @@ export interface HoldingsAfter {
 }
 
 export interface SimOrder {
-  readonly key: string;
+  readonly key: Bytes32;
   readonly planned: PlannedOrder;
   readonly market: number;
   /** 0 = bid, 1 = ask in the YES book */
@@ -183,7 +183,7 @@ export class SimExchange {
     // A book grid fine enough for every recorded price: the tick's gcd with 0.1¢.
     const grid = opts.cols.markets.map((_, i) => gcd(opts.ticks[i] ?? 1_000, 1_000));
     this.books = grid.map((tick) => new L2Book({ tick }));
-    opts.cols.markets.forEach((m, i) => this.marketIndex.set(m.toLowerCase(), i));
+    opts.cols.markets.forEach((m, i) => this.marketIndex.set(m, i));
     this.own = Array.from({ length: n }, () => []);
     this.snapshotAt = new Float64Array(n).fill(-1);
     this.exact = opts.ignoreDropCopy === true ? new Uint8Array(n) : dropCopyMarkets(opts.cols);
@@ -205,7 +205,7 @@ export class SimExchange {
   }
 
   marketOf(marketId: string): number {
-    return this.marketIndex.get(marketId.toLowerCase()) ?? -1;
+    return this.marketIndex.get(marketId) ?? -1;
   }
 
   openOrders(market?: number): SimOrder[] {
@@ -217,8 +217,8 @@ export class SimExchange {
     return out;
   }
 
-  get(nonce: string): SimOrder | undefined {
-    return this.byKey.get(nonce.toLowerCase());
+  get(nonce: Bytes32): SimOrder | undefined {
+    return this.byKey.get(nonce);
   }
 
   /** Best own bid / ask resting in a market (YES terms), -1 when none. Only own orders rest in the engine between commands. */
@@ -618,9 +618,9 @@ export class SimExchange {
   }
 
   /** A cancel reaches the venue. */
-  cancel(nonce: string, at: number): { ok: true; alreadyCancelled: boolean } | { ok: false; code: string; message: string } {
+  cancel(nonce: Bytes32, at: number): { ok: true; alreadyCancelled: boolean } | { ok: false; code: string; message: string } {
     this.expireUntil(at);
-    const o = this.byKey.get(nonce.toLowerCase());
+    const o = this.byKey.get(nonce);
     if (!o) return { ok: false, code: 'not-found', message: 'unknown order' };
     if (o.state !== 'open') return { ok: true, alreadyCancelled: true };
     this.engine.cancel(o.engineId, at);

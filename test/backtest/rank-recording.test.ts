@@ -169,7 +169,7 @@ test('the top N within the capital, and configFor quotes exactly the kept market
   assert.deepEqual([...r.kept.get(0)!].sort(), ['m3', 'm4'], 'the widest two');
   assert.equal(r.reports[0]!.rows.find((x) => x.id === 'm2')!.verdict, 'capital');
   assert.deepEqual([...r.kept.get(1)!], ['m2'], 'the second entry ranks what the first left');
-  assert.equal(configFor(entries, 'M4', undefined, r.kept), entries[0]);
+  assert.equal(configFor(entries, 'm4', undefined, r.kept), entries[0]);
   assert.equal(configFor(entries, 'm2', undefined, r.kept), entries[1]);
   assert.equal(configFor(entries, 'm1', undefined, r.kept), null);
   assert.equal(configFor(entries, 'm4', undefined), null, 'without a ranking a rank entry quotes nothing');

@@ -12,6 +12,7 @@ import type { RecordedEvent } from '../../src/backtest/recording/format.ts';
 import { orderKindOf } from '../../src/exchange/signing/orderMapping.ts';
 import { notionalCeil, notionalFloor, ONE } from '../../src/model/units.ts';
 import type { PlannedOrder } from '../../src/model/venue.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 import { book, order, simOver, trade } from './helpers.ts';
 
 const S = 1_000_000;
@@ -75,7 +76,7 @@ test('the engine-backed exchange model keeps the ledger exact under any flow and
         assert.deepEqual(x.checkInvariants(), []);
       });
       let cash = 0n;
-      const filled = new Map<string, number>();
+      const filled = new Map<Bytes32, number>();
       fills.forEach((f, i) => {
         const o = x.get(f.nonce)!;
         const p = o.planned;

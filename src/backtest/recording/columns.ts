@@ -17,7 +17,7 @@
 import { closeSync, fstatSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BadInputError } from '../../model/errors.ts';
-import type { RecordedEvent } from './format.ts';
+import { recordedMarketId, type RecordedEvent } from './format.ts';
 
 export const KIND_LEVEL = 0;
 export const KIND_CLEAR = 1;
@@ -153,7 +153,7 @@ function readHeader(text: string, path: string): { version: number; rows: number
   if (typeof o.rows !== 'number' || !Number.isSafeInteger(o.rows) || o.rows < 0) throw new BadInputError(`${path}: rows`, 'a non-negative integer', o.rows);
   if (!Array.isArray(o.markets) || !o.markets.every((m) => typeof m === 'string'))
     throw new BadInputError(`${path}: markets`, 'an array of market ids', o.markets);
-  return { version: 1, rows: o.rows, markets: o.markets as string[] };
+  return { version: 1, rows: o.rows, markets: (o.markets as string[]).map(recordedMarketId) };
 }
 
 /** A whole file read into a fresh ArrayBuffer. */

@@ -13,6 +13,17 @@
  * without a receive time set lts = vts.
  */
 import { BadInputError } from '../../model/errors.ts';
+import { bytes32Of } from '../../model/ids.ts';
+
+/**
+ * A recorded market id in the form the replay compares (docs/architecture.md#ids-at-the-boundary): a
+ * 32-byte id as lower-case hex whatever case the file holds; any other id (an import's ticker) as
+ * recorded. Applied where a recording is read (events, manifest, columns header), so the replay, the
+ * reports and the ranking compare ids with ===.
+ */
+export function recordedMarketId(id: string): string {
+  return bytes32Of(id) ?? id;
+}
 
 export const RECORDING_FORMAT = 'bookmaker-recording';
 export const RECORDING_VERSION = 1;
@@ -101,6 +112,7 @@ export function validateEvent(x: unknown): RecordedEvent {
   if (typeof x !== 'object' || x === null) throw new BadInputError('event', 'an object', x);
   const e = x as Record<string, unknown>;
   if (typeof e.m !== 'string' || e.m.length === 0) throw new BadInputError('m', 'a market id string', e.m);
+  e.m = recordedMarketId(e.m);
   if (!isNonNegInt(e.vts)) throw new BadInputError('vts', 'a timestamp in ms', e.vts);
   if (!isNonNegInt(e.lts)) throw new BadInputError('lts', 'a timestamp in ms', e.lts);
   switch (e.t) {
@@ -143,6 +155,10 @@ export function validateManifest(x: unknown, where: string): RecordingManifest {
   if (m.version !== RECORDING_VERSION)
     throw new BadInputError(`${where}: version`, `${RECORDING_VERSION} (this build reads version ${RECORDING_VERSION})`, m.version);
   if (!Array.isArray(m.markets)) throw new BadInputError(`${where}: markets`, 'an array', m.markets);
+  for (const [i, mk] of m.markets.entries()) {
+    if (typeof mk?.id !== 'string' || mk.id.length === 0) throw new BadInputError(`${where}: markets[${i}].id`, 'a market id string', mk?.id);
+    mk.id = recordedMarketId(mk.id);
+  }
   if (!Array.isArray(m.files)) throw new BadInputError(`${where}: files`, 'an array', m.files);
   for (const [i, f] of m.files.entries()) {
     if (typeof f?.name !== 'string' || !/^events-\d{6}\.jsonl\.gz$/.test(f.name))

@@ -116,3 +116,34 @@ test('columns round-trip snapshots, levels, trades and bbo', () => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a recording's market ids are read in one form whatever case the files hold (events, manifest, columns header)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bm-rec-'));
+  try {
+    const mixed = '0x' + 'aB'.repeat(32);
+    const w = new RecordingWriter({
+      dir,
+      source: 'test',
+      markets: [
+        { id: mixed, tick: 10_000 },
+        { id: 'TICKER-1', tick: 10_000 },
+      ],
+    });
+    w.write({ ...ev(0), m: mixed });
+    w.write({ ...ev(1), m: 'TICKER-1' });
+    await w.close();
+    assert.deepEqual(
+      [...readEvents(dir)].map((e) => e.m),
+      [M, 'TICKER-1'],
+      'a 32-byte id lower-case; any other id as recorded',
+    );
+    assert.deepEqual(
+      readManifest(dir).markets.map((m) => m.id),
+      [M, 'TICKER-1'],
+    );
+    writeColumns(dir, toColumns([{ ...ev(0), m: mixed }], [mixed]));
+    assert.deepEqual(readColumns(dir).markets, [M]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
