@@ -7,7 +7,8 @@
  * they lose"), a print on a side is followed by more on it while the book catches up, and a quote
  * that stays there is picked off. Pure: a function of the view's recent trades and the parameters.
  */
-import { readNumber, readOptionalObject } from '../core/fields.ts';
+import { readBoolean, readNumber, readOptionalObject } from '../core/fields.ts';
+import { markoutsAdverse, type EdgeGuardConfig } from './edge-adjust.ts';
 import type { DesiredQuote, MarketView } from './types.ts';
 
 export interface PrintPullConfig {
@@ -15,17 +16,19 @@ export interface PrintPullConfig {
   readonly windowMs: number;
   /** how far past the print price the pull reaches, in ticks (a large number: the whole side) */
   readonly ticks: number;
+  /** only while the bot's own markouts are shown adverse (the toxicity helper's gate, src/strategy/edge-adjust.ts) */
+  readonly gated: boolean;
 }
 
-export const PRINT_PULL_OFF: PrintPullConfig = Object.freeze({ windowMs: 0, ticks: 0 });
+export const PRINT_PULL_OFF: PrintPullConfig = Object.freeze({ windowMs: 0, ticks: 0, gated: false });
 
-/** `afterPrint: { seconds, ticks }` (absent or `seconds: 0`: off). */
+/** `afterPrint: { seconds, ticks, gated }` (absent or `seconds: 0`: off). */
 export function parsePrintPull(raw: unknown, path: string): PrintPullConfig {
   if (raw === undefined || raw === null) return PRINT_PULL_OFF;
-  const o = readOptionalObject(raw, path, ['seconds', 'ticks']);
+  const o = readOptionalObject(raw, path, ['seconds', 'ticks', 'gated']);
   const seconds = readNumber(o, 'seconds', path, { min: 0, max: 3600 }, 0);
   const ticks = readNumber(o, 'ticks', path, { min: 0, max: 1000, integer: true }, 1000);
-  return { windowMs: Math.round(seconds * 1000), ticks };
+  return { windowMs: Math.round(seconds * 1000), ticks, gated: readBoolean(o, 'gated', path, false) };
 }
 
 /** The limits a recent print puts on the quotes: asks must be above `askAbove`, bids below `bidBelow` (1e-6 price units). */
@@ -44,9 +47,13 @@ export function printLimits(view: MarketView, cfg: PrintPullConfig): { askAbove:
   return { askAbove, bidBelow };
 }
 
-/** `quotes` without those a recent print pulls. */
-export function applyPrintPull(quotes: DesiredQuote[], view: MarketView, cfg: PrintPullConfig): DesiredQuote[] {
+/**
+ * `quotes` without those a recent print pulls; with `gated`, only while the bot's markouts are
+ * adverse by the gate of `guard` (the strategy's toxicity parameters: confidence, minFills).
+ */
+export function applyPrintPull(quotes: DesiredQuote[], view: MarketView, cfg: PrintPullConfig, guard: EdgeGuardConfig): DesiredQuote[] {
   if (cfg.windowMs <= 0) return quotes;
+  if (cfg.gated && (view.edge === undefined || !markoutsAdverse(view.edge, guard))) return quotes;
   const { askAbove, bidBelow } = printLimits(view, cfg);
   if (askAbove === -Infinity && bidBelow === Infinity) return quotes;
   return quotes.filter((q) => (q.side === 'ask' ? q.price > askAbove : q.price < bidBelow));

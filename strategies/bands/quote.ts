@@ -30,7 +30,7 @@ export function quoteBands(view: MarketView, cfg: BandsConfig): DesiredQuote[] |
     }
   });
   // a side a taker just printed on is left out for a while (afterPrint; off by default)
-  return applyPrintPull(out, view, cfg.afterPrint);
+  return applyPrintPull(out, view, cfg.afterPrint, cfg.toxicity);
 }
 
 function widened(b: Band, adj: EdgeAdjustment, minSize: number): Band {

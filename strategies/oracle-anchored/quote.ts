@@ -29,5 +29,5 @@ export function quoteOracleAnchored(view: MarketView, cfg: OracleAnchoredConfig)
     tag: 'oracle-anchored',
   });
   // a side a taker just printed on is left out for a while (afterPrint; off by default)
-  return applyPrintPull(adj.bid && adj.ask ? quotes : allowedSides(quotes, adj), view, cfg.afterPrint);
+  return applyPrintPull(adj.bid && adj.ask ? quotes : allowedSides(quotes, adj), view, cfg.afterPrint, cfg.toxicity);
 }

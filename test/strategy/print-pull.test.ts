@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { applyPrintPull, parsePrintPull, printLimits, PRINT_PULL_OFF } from '../../src/strategy/print-pull.ts';
+import { EDGE_GUARD_DEFAULTS } from '../../src/strategy/edge-adjust.ts';
 import { loadStrategy } from '../../src/strategy/registry.ts';
 import type { DesiredQuote, ViewTrade } from '../../src/strategy/types.ts';
 import { makeView, NOW, S } from './make-view.ts';
@@ -17,20 +18,37 @@ const sides = (qs: DesiredQuote[]) => qs.map((x) => `${x.side}@${x.price / C}`);
 describe('printLimits / applyPrintPull', () => {
   const both = [q('bid', 48), q('ask', 52)];
   it('off (seconds 0): nothing pulled', () => {
-    assert.deepEqual(sides(applyPrintPull(both, makeView({ trades: [trade(1_000, 'buy', 52)] }), PRINT_PULL_OFF)), ['bid@48', 'ask@52']);
+    assert.deepEqual(sides(applyPrintPull(both, makeView({ trades: [trade(1_000, 'buy', 52)] }), PRINT_PULL_OFF, EDGE_GUARD_DEFAULTS)), ['bid@48', 'ask@52']);
   });
   it('a taker buy within the window pulls the asks, a sale the bids; older prints do not', () => {
     const cfg = parsePrintPull({ seconds: 10 }, 'p');
-    assert.deepEqual(sides(applyPrintPull(both, makeView({ trades: [trade(5_000, 'buy', 52)] }), cfg)), ['bid@48']);
-    assert.deepEqual(sides(applyPrintPull(both, makeView({ trades: [trade(5_000, 'sell', 48)] }), cfg)), ['ask@52']);
-    assert.deepEqual(sides(applyPrintPull(both, makeView({ trades: [trade(10_001, 'buy', 52)] }), cfg)), ['bid@48', 'ask@52']);
-    assert.deepEqual(sides(applyPrintPull(both, makeView({ trades: [trade(8_000, 'sell', 48), trade(2_000, 'buy', 52)] }), cfg)), []);
+    assert.deepEqual(sides(applyPrintPull(both, makeView({ trades: [trade(5_000, 'buy', 52)] }), cfg, EDGE_GUARD_DEFAULTS)), ['bid@48']);
+    assert.deepEqual(sides(applyPrintPull(both, makeView({ trades: [trade(5_000, 'sell', 48)] }), cfg, EDGE_GUARD_DEFAULTS)), ['ask@52']);
+    assert.deepEqual(sides(applyPrintPull(both, makeView({ trades: [trade(10_001, 'buy', 52)] }), cfg, EDGE_GUARD_DEFAULTS)), ['bid@48', 'ask@52']);
+    assert.deepEqual(sides(applyPrintPull(both, makeView({ trades: [trade(8_000, 'sell', 48), trade(2_000, 'buy', 52)] }), cfg, EDGE_GUARD_DEFAULTS)), []);
   });
   it('ticks: only quotes within that many ticks past the print are pulled', () => {
     const cfg = parsePrintPull({ seconds: 10, ticks: 1 }, 'p');
     const v = makeView({ trades: [trade(1_000, 'buy', 50)] });
     assert.deepEqual(printLimits(v, cfg), { askAbove: 51 * C, bidBelow: Infinity });
-    assert.deepEqual(sides(applyPrintPull([q('bid', 48), q('ask', 51), q('ask', 52)], v, cfg)), ['bid@48', 'ask@52']);
+    assert.deepEqual(sides(applyPrintPull([q('bid', 48), q('ask', 51), q('ask', 52)], v, cfg, EDGE_GUARD_DEFAULTS)), ['bid@48', 'ask@52']);
+  });
+  it('gated: only while the markouts are shown adverse', () => {
+    const cfg = parsePrintPull({ seconds: 10, gated: true }, 'p');
+    const trades = [trade(1_000, 'buy', 52)];
+    const edge = (toxicity: number) => ({
+      regime: 'quiet' as const,
+      regimeSince: 0,
+      regimeCause: null,
+      toxicity,
+      toxicityWeight: 10,
+      flowImbalance: 0,
+      flowSize: 0,
+      markouts: [],
+    });
+    assert.deepEqual(sides(applyPrintPull(both, makeView({ trades, edge: edge(1 * C) }), cfg, EDGE_GUARD_DEFAULTS)), ['bid@48', 'ask@52']);
+    assert.deepEqual(sides(applyPrintPull(both, makeView({ trades, edge: edge(-2 * C) }), cfg, EDGE_GUARD_DEFAULTS)), ['bid@48']);
+    assert.deepEqual(sides(applyPrintPull(both, makeView({ trades }), cfg, EDGE_GUARD_DEFAULTS)), ['bid@48', 'ask@52']);
   });
   it('bad config is refused with its path', () => {
     assert.throws(() => parsePrintPull({ seconds: -1 }, 'p.afterPrint'), /p\.afterPrint\.seconds/);
