@@ -167,7 +167,7 @@ export function criterionText(spec: Pick<SweepSpec, 'rankBy' | 'minVolume' | 'wi
 /** The printed walk-forward: the first part's ranking (the best `top`), the choice, and both parts' figures. */
 export function formatWalkForward(wf: WalkForwardResult, spec: SweepSpec, top = 10): string {
   const lines = [
-    `walk-forward: ${wf.ranked.length} of ${wf.total} combinations on the first part (${iso(wf.first.from)} → ${iso(wf.split)}), chosen by ${criterionText(spec)}; the choice alone scored on the second (${iso(wf.split)} → ${iso(wf.second.to)})`,
+    `walk-forward: ${wf.ranked.length} of ${wf.total} combinations on the first part (${iso(wf.first.from)} → ${iso(wf.split)}), chosen by ${criterionText(spec)}; the choice alone scored on the second (${iso(wf.split)} → ${iso(wf.second.to)}); ${spec.fast ? 'fast mode (no queue model; fast: false in the grid file runs it)' : 'full mode (queue model)'}`,
     `first part, ranked${wf.ranked.length > top ? ` (best ${top})` : ''}:`,
     formatRanked(wf.ranked.slice(0, top), spec.grid).trimEnd(),
   ];

@@ -157,7 +157,7 @@ test('bookmaker backtest --walk-forward: the table on stdout, the JSON file, and
     const r = await bookmaker([...args, '--walk-forward', '50%', '--json', join(dir, 'wf.json')], { timeoutMs: 60_000 });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^walk-forward: 2 of 2 combinations on the first part \(2026-06-07T01:30/);
-    assert.match(r.stdout, /chosen by the worst PnL of 2 equal windows/);
+    assert.match(r.stdout, /chosen by the worst PnL of 2 equal windows.*; full mode \(queue model\)/);
     assert.match(r.stdout, /chosen: defaults\.strategy\.params\.minSpread = 0\.0[28]/);
     assert.match(r.stdout, /first \(chosen on\)/);
     assert.match(r.stdout, /second \(held out\)/);
