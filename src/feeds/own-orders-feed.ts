@@ -56,7 +56,10 @@ export interface OwnOrdersFeedOptions {
    * `marketId`, when the venue named the order's market, lets the answer be one lookup.
    */
   isTracked?: (nonce: Bytes32, marketId?: Bytes32) => boolean;
-  /** how far back the recent-orders read looks, s (default 30; it must exceed the poll interval) */
+  /**
+   * how far back the first recent-orders read looks, s (default 30); each later read looks back to the
+   * one before it, plus a margin (recentWindow)
+   */
   recentWindowSeconds?: number;
   /**
    * where the ledger stands (src/ledger/catch-up.ts): the open orders and the filled shares already
@@ -235,13 +238,33 @@ export class FillTracker {
   }
 }
 
+/** the most orders one recent-orders read returns (the venue's cap) */
+export const RECENT_LIMIT = 500;
+/** seconds added to a recent-orders window beyond the time since the last read (a slow read, a late poll) */
+const RECENT_MARGIN_S = 5;
+/** the longest window the venue accepts, s */
+const RECENT_MAX_S = 600;
+
+/**
+ * The window of a recent-orders read at `now`: the time since the last read that answered (`last`, ms;
+ * null: none yet, then `first` s), plus a margin, within the venue's 1–600 s. A fixed window would hold,
+ * at thousands of markets, more orders than one read returns, and an order placed and filled between
+ * two polls could fall outside what the venue answers.
+ */
+export function recentWindow(now: number, last: number | null, first: number): number {
+  const s = last === null ? first : Math.ceil(Math.max(0, now - last) / 1000) + RECENT_MARGIN_S;
+  return Math.min(RECENT_MAX_S, Math.max(1, s));
+}
+
 /** One poll of own orders → fill events (kept apart so the runtime can chain it before a balance read). */
-export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 'health' | 'logger'>): () => Promise<FeedEvent[]> {
+export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 'health'>): () => Promise<FeedEvent[]> {
   const tracker = new FillTracker(opts.seed, { ...(opts.fees ? { fees: opts.fees } : {}), ...(opts.isOwn ? { isOwn: opts.isOwn } : {}) });
   const maxLookups = opts.maxLookups ?? 20;
   // a foreign order that ended before this feed began was the catch-up's to record (src/ledger/catch-up.ts)
   const startedAt = opts.clock.now();
   const foreignNews = (o: VenueOrder): boolean => opts.isOwn !== undefined && !opts.isOwn(o.nonce) && venueMs(o.insertedAt) >= startedAt;
+  // when the last recent-orders read was sent (ms; null: none answered yet)
+  let lastRecent: number | null = null;
   async function read(): Promise<FeedEvent[]> {
     const byNonce = new Map<string, VenueOrder>();
     for await (const o of opts.client.orders.iterate({ trader: opts.trader, status: ['open'], limit: 100 })) byNonce.set(o.nonce, o);
@@ -249,7 +272,11 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
     // the open list: the recent orders show it. Only orders the bot still counts are kept, so the
     // bot's own settled cancels are not read again and again.
     if (opts.client.orders.recent) {
-      for (const o of await opts.client.orders.recent({ trader: opts.trader, windowSeconds: opts.recentWindowSeconds ?? 30, limit: 500 })) {
+      const now = opts.clock.now();
+      const windowSeconds = recentWindow(now, lastRecent, opts.recentWindowSeconds ?? 30);
+      const recent = await readRecent(opts.client.orders.recent.bind(opts.client.orders), { trader: opts.trader, windowSeconds }, opts.logger);
+      lastRecent = now;
+      for (const o of recent) {
         const k = o.nonce;
         // ...and the orders this tracker saw open: the order manager may have let go of one (filled,
         // cancelled) before this poll read its last fills, which would otherwise never be counted
@@ -293,6 +320,32 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
     return tracker.observe([...byNonce.values()], opts.clock.now());
   }
   return read;
+}
+
+/**
+ * The recent orders of a window. A read that comes back full (the venue's cap) may have left orders
+ * out: the orders that can carry fills are read again by state (filled, then cancelled: one cancelled
+ * after a partial fill), each up to the cap; what is still full is logged, as orders may be missed.
+ */
+async function readRecent(
+  recent: (p: RecentOrdersParams) => Promise<VenueOrder[]>,
+  p: { trader: Address; windowSeconds: number },
+  logger: Logger | undefined,
+): Promise<VenueOrder[]> {
+  const all = await recent({ ...p, limit: RECENT_LIMIT });
+  if (all.length < RECENT_LIMIT) return all;
+  const out = new Map<string, VenueOrder>();
+  for (const o of all) out.set(o.nonce, o);
+  for (const status of ['filled', 'cancelled'] as const) {
+    const some = await recent({ ...p, status, limit: RECENT_LIMIT });
+    for (const o of some) out.set(o.nonce, o);
+    if (some.length >= RECENT_LIMIT)
+      logger?.warn(
+        { windowSeconds: p.windowSeconds, status, limit: RECENT_LIMIT },
+        'recent-orders read full: orders placed and ended between two polls may be missed (their fills then come from the vanished-order lookups and the books-drift check)',
+      );
+  }
+  return [...out.values()];
 }
 
 export function ownOrdersFeed(opts: OwnOrdersFeedOptions): Observable<FeedEvent> {

@@ -185,3 +185,62 @@ test('an order the order manager let go of (filled or cancelled) before the poll
   // read again in the recent window: nothing new, not reported twice
   assert.deepEqual(await read(), []);
 });
+
+test('the recent-orders window: the first read looks back the configured seconds, later ones to the read before plus a margin, within 1–600 s', async () => {
+  const { recentWindow } = await import('../../src/feeds/own-orders-feed.ts');
+  assert.equal(recentWindow(1_000, null, 30), 30);
+  assert.equal(recentWindow(11_000, 10_000, 30), 6, '1 s since the last read + 5 s');
+  assert.equal(recentWindow(10_000, 10_000, 30), 5);
+  assert.equal(recentWindow(10_000 + 3_600_000, 10_000, 30), 600, "an hour's gap: the venue's longest window");
+});
+
+test('at thousands of markets: the read after the first asks only since the last one, and a full read is read again by state (filled, cancelled)', async () => {
+  const { ownOrdersReader, RECENT_LIMIT } = await import('../../src/feeds/own-orders-feed.ts');
+  const asked: { windowSeconds?: number; status?: string; limit?: number }[] = [];
+  // the venue's newest RECENT_LIMIT orders of the window are all cancels of other quotes; the filled one is older
+  const cancels = Array.from({ length: RECENT_LIMIT }, (_, i) =>
+    venueOrder({
+      id: 100 + i,
+      marketId: M,
+      trader: TRADER,
+      nonce: `0x${(i + 1).toString(16).padStart(64, '0')}` as Bytes32,
+      price: 550_000,
+      filledSize: 0,
+      status: 'cancelled',
+    }),
+  );
+  const filled = venueOrder({ id: 9, marketId: M, trader: TRADER, nonce: N, price: 550_000, filledSize: 10_000_000, status: 'filled' });
+  let now = 1_000;
+  let full = false;
+  const client = {
+    orders: {
+      async *iterate() {},
+      async recent(p: { windowSeconds?: number; status?: string; limit?: number }) {
+        asked.push({
+          ...(p.windowSeconds !== undefined ? { windowSeconds: p.windowSeconds } : {}),
+          ...(p.status ? { status: p.status } : {}),
+          limit: p.limit!,
+        });
+        if (!full) return [];
+        if (p.status === 'filled') return [filled];
+        return cancels;
+      },
+      async get(): Promise<VenueOrder> {
+        throw new Error('not looked up');
+      },
+    },
+  };
+  const read = ownOrdersReader({ client, trader: TRADER, clock: { now: () => now } as never, recentWindowSeconds: 30 });
+  await read();
+  now += 1_000;
+  full = true;
+  const ev = (await read()).map((e) => e.event);
+  assert.deepEqual(asked, [
+    { windowSeconds: 30, limit: RECENT_LIMIT },
+    { windowSeconds: 6, limit: RECENT_LIMIT },
+    { windowSeconds: 6, status: 'filled', limit: RECENT_LIMIT },
+    { windowSeconds: 6, status: 'cancelled', limit: RECENT_LIMIT },
+  ]);
+  const fill = ev.find((e) => e.type === 'OrderFilled');
+  assert.equal(fill?.type === 'OrderFilled' && fill.size, 10_000_000, 'the order placed and filled between two polls is counted');
+});
