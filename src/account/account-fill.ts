@@ -11,15 +11,15 @@ export function fillKey(e: Pick<OrderFilled, 'fillId' | 'nonce' | 'ts' | 'size' 
   return e.fillId ?? `${e.nonce ?? 'none'}:${e.ts}:${e.size}:${e.price}`;
 }
 
+/** The fill's market and terms (outcome, side, price, size, fee), as the books and the ledger both record them. */
+export function fillTerms(e: OrderFilled) {
+  return { marketId: e.marketId, outcomeIndex: e.outcomeIndex, side: e.side, price: e.price, size: e.size, fee: e.fee };
+}
+
 export function accountFill(e: OrderFilled): AccountFill {
   return {
     fillId: fillKey(e),
-    marketId: e.marketId,
-    outcomeIndex: e.outcomeIndex,
-    side: e.side,
-    price: e.price,
-    size: e.size,
-    fee: e.fee,
+    ...fillTerms(e),
     // the fills feed says when the fee is the configured model's (the venue states none)
     feeSource: e.feeSource ?? 'venue',
     ts: e.ts,

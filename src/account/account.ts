@@ -27,37 +27,23 @@
  * and fill ids are remembered up to `idMemory` per market for de-duplication (the ledger's unique
  * fill id is the durable guard).
  */
-import type { OutcomeIndex, SideValue } from '../model/order.ts';
+import type { OutcomeIndex } from '../model/order.ts';
 import { ONE, notionalCeil, notionalFloor } from '../model/units.ts';
-import { applyFill as applyToPosition, FLAT, syncHoldings, toMicro, unrealisedScaled, type PositionState } from '../state/position.ts';
+import { applyFill as applyToPosition, FLAT, syncHoldings, toMicro, unrealisedScaled, type FillTerms, type PositionState } from '../state/position.ts';
 
 export type FeeSource = 'venue' | 'model';
 export type FillOrigin = 'own' | 'foreign';
 
-export interface AccountFill {
+/** A fill as the books take it: its terms (price, size and fee in 1e-6 units; FillTerms) and where it came from. */
+export interface AccountFill extends FillTerms {
   /** the venue's identity of the fill (duplicates are ignored) */
   readonly fillId: string;
   readonly marketId: string;
-  readonly outcomeIndex: OutcomeIndex;
-  readonly side: SideValue;
-  /** the order's price in its own outcome's terms, 1e-6 USDC */
-  readonly price: number;
-  /** 1e-6 shares */
-  readonly size: number;
-  /** 1e-6 USDC */
-  readonly fee: number;
   readonly feeSource: FeeSource;
   /** venue time, ms */
   readonly ts: number;
   /** placed by this bot, or by someone else trading the same wallet */
   readonly origin: FillOrigin;
-  /** the venue order's kind when known: a sale of kind 2 (without inventory) mints every share */
-  readonly orderKind?: 0 | 1 | 2 | undefined;
-  /**
-   * the fill's collateral in its own outcome's terms, 1e-6 USDC, when it is not price × size: a part of
-   * an order that filled at several prices, derived from the venue's average (docs/books-and-pnl.md, "Price")
-   */
-  readonly notional?: number | undefined;
 }
 
 export interface BaselineHolding {

@@ -20,7 +20,7 @@
  *
  * Entry points: `loadBacktestConfig(path, overrides?)`, `parseBacktestSettings(raw)`.
  */
-import { readFile } from 'node:fs/promises';
+import { readConfigText } from '../config/load-config.ts';
 import { parseDocument } from 'yaml';
 import { parseBotConfig } from '../config/parse-config.ts';
 import { ConfigFieldError, isObj, readNumber, readObject, readOptionalObject, readEnum, type Obj } from '../core/fields.ts';
@@ -117,12 +117,7 @@ export interface LoadedBacktestConfig {
 }
 
 export async function readYamlDoc(path: string): Promise<Record<string, unknown>> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    throw new ConfigError(`${path}: cannot read the config file (${(e as NodeJS.ErrnoException).code ?? 'error'})`, { cause: e });
-  }
+  const text = await readConfigText(path);
   const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
   if (doc.errors.length > 0) throw new ConfigError(`${path}: invalid YAML: ${doc.errors[0]!.message.split('\n')[0]}`);
   const data = doc.toJS({ maxAliasCount: 100 }) as unknown;

@@ -4,6 +4,7 @@
  * line chart (the markout curve: one point per horizon, one line per series, with a legend).
  */
 import { esc } from './escape-html.ts';
+import { svgLegend } from './svg-chart.ts';
 const fmt = (v: number, d = 2): string => (Number.isFinite(v) ? v.toFixed(d) : '–');
 
 interface Frame {
@@ -135,13 +136,7 @@ export function categoryChart(o: {
     });
     if (d) parts.push(`<path d="${d}" fill="none" stroke="${s.color}" stroke-width="1.6"><title>${esc(s.name)}</title></path>`);
   }
-  let lx = f.pad.l + 8;
-  for (const s of o.series) {
-    parts.push(
-      `<rect x="${lx}" y="${f.pad.t + 6}" width="10" height="3" fill="${s.color}"/><text x="${lx + 14}" y="${f.pad.t + 10}" font-size="10" fill="#333">${esc(s.name)}</text>`,
-    );
-    lx += 24 + s.name.length * 6;
-  }
+  svgLegend(parts, f.pad, o.series);
   parts.push('</svg>');
   return parts.join('');
 }

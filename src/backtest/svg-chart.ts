@@ -177,16 +177,20 @@ export function lineChart(spec: ChartSpec): string {
     parts.push(`<polygon class="fill-marker" points="${pts}" fill="${m.color}" stroke="#000" stroke-width="0.5"><title>${esc(m.title)}</title></polygon>`);
   }
   if (zoom) parts.push('</g>');
-  // legend
+  svgLegend(parts, pad, spec.series);
+  parts.push('</svg>');
+  return parts.join('');
+}
+
+/** The legend row of a chart (a colour swatch and the name of each series) along the top of its plot area. */
+export function svgLegend(parts: string[], pad: { l: number; t: number }, series: readonly { name: string; color: string }[]): void {
   let lx = pad.l + 8;
-  for (const s of spec.series) {
+  for (const s of series) {
     parts.push(
       `<rect x="${lx}" y="${pad.t + 6}" width="10" height="3" fill="${s.color}"/><text x="${lx + 14}" y="${pad.t + 10}" font-size="10" fill="#333">${esc(s.name)}</text>`,
     );
     lx += 24 + s.name.length * 6;
   }
-  parts.push('</svg>');
-  return parts.join('');
 }
 
 /**

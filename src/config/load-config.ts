@@ -13,16 +13,20 @@ import type { BotConfig } from './types.ts';
 export type LoadOptions = Omit<ParseOptions, 'file'>;
 
 export async function loadConfig(path: string, opts: LoadOptions = {}): Promise<BotConfig> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    throw new ConfigError(`${path}: cannot read the config file (${(e as NodeJS.ErrnoException).code ?? 'error'})`, { cause: e });
-  }
+  const text = await readConfigText(path);
   const cfg = await parseConfigText(text, path, { env: opts.env ?? process.env, overrides: opts.overrides ?? {} });
   // the API key file is held to the private key file's permission rule (src/config/secrets.ts)
   checkApiKeyFile(cfg.wallet.apiKeyFile, path);
   return cfg;
+}
+
+/** A config file's text; an unreadable file is a ConfigError naming it and the reason (ENOENT, EACCES…). */
+export async function readConfigText(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`${path}: cannot read the config file (${(e as NodeJS.ErrnoException).code ?? 'error'})`, { cause: e });
+  }
 }
 
 /** YAML text → BotConfig; `file` is used in messages and for strategy module paths. */

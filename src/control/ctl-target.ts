@@ -6,7 +6,7 @@
  *
  *   const t = await readCtlTarget(file, process.env)   // { file, adminPort, ledger }
  */
-import { readFile } from 'node:fs/promises';
+import { readConfigText } from '../config/load-config.ts';
 import { parseDocument } from 'yaml';
 import { applyOverrides } from '../config/env-overrides.ts';
 import { isObj } from '../core/fields.ts';
@@ -23,12 +23,7 @@ export interface CtlTarget {
 }
 
 export async function readCtlTarget(file: string, env: Readonly<Record<string, string | undefined>>): Promise<CtlTarget> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    throw new ConfigError(`${file}: cannot read the config file (${(e as NodeJS.ErrnoException).code ?? 'error'})`, { cause: e });
-  }
+  const text = await readConfigText(file);
   // YAML syntax is needed to find anything at all; duplicate keys elsewhere are the bot's concern
   const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: true });
   if (doc.errors.length > 0) {

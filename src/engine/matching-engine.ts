@@ -122,17 +122,8 @@ export interface EngineStateData {
   version: number;
   pool: op.OrderPoolData;
   ledger: LedgerData;
-  markets: {
-    config: MarketConfig;
-    ladder: PriceLadderData;
-    status: MarketState['status'];
-    backing: number;
-    supplyYes: number;
-    supplyNo: number;
-    payoutYes: number | null;
-    lastPrice: number | null;
-    volume: number;
-  }[];
+  /** each market's fields but its index and scratch flags, the ladder as data */
+  markets: (Omit<MarketState, 'index' | 'ladder' | 'dirty'> & { ladder: PriceLadderData })[];
 }
 
 export interface MatchingEngineOptions {

@@ -26,7 +26,7 @@ import { bytes32Of } from '../model/ids.ts';
 import type { RiskReason } from '../risk/types.ts';
 import type { Account } from '../account/account.ts';
 import type { AccountRiskFigures } from '../account/account-risk.ts';
-import { fillKey } from '../account/account-fill.ts';
+import { fillKey, fillTerms } from '../account/account-fill.ts';
 import type { TradingDay } from '../account/trading-day.ts';
 import type { StateEvent } from '../state/events.ts';
 import { emptyMarket, emptyState, type MarketState, type StoreState } from '../state/market-state.ts';
@@ -379,12 +379,7 @@ export class BotLedger {
         l.fill({
           fillId,
           nonce: e.nonce,
-          marketId: e.marketId,
-          outcomeIndex: e.outcomeIndex,
-          side: e.side,
-          price: e.price,
-          size: e.size,
-          fee: e.fee,
+          ...fillTerms(e),
           ts: e.ts,
           source: 'feed',
           filled: Number.isSafeInteger(cum) ? cum : null,

@@ -31,6 +31,7 @@ import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { FeeSource, FillOrigin } from '../account/account.ts';
 import type { Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
 import { bytes32Of } from '../model/ids.ts';
@@ -40,6 +41,8 @@ import { latchPathOf, readLatchFile, writeLatchFile } from './latch-file.ts';
 import { acquireLedgerLock, createPrivate, type LedgerLock } from './ledger-lock.ts';
 import { pruneBatch, type PruneCounts } from './retention.ts';
 import { migrate, missingIndexes, SCHEMA_VERSION } from './schema.ts';
+
+export type { FeeSource, FillOrigin };
 
 export interface LedgerFill {
   readonly fillId: string;
@@ -64,9 +67,6 @@ export interface LedgerFill {
   /** the fill's collateral in its own outcome's terms (1e-6 USDC) when it is not price × size (null: price × size) */
   readonly notional?: number | null;
 }
-
-export type FeeSource = 'venue' | 'model';
-export type FillOrigin = 'own' | 'foreign';
 
 /** One holding adopted as the baseline of a ledger (src/ledger/baseline.ts): shares at a mark. */
 export interface BaselineHolding {

@@ -146,11 +146,14 @@ export function rankTerms(x: RankInputs): { terms: RankTerms; bad: RankTerm[] } 
   if (x.bid !== null && x.ask !== null && !spreadOk) bad.push('spread');
   const spread = spreadOk ? (x.ask as number) - (x.bid as number) : null;
   const mid = finite(x.mid) && x.mid > 0 && x.mid < ONE ? x.mid : null;
-  let depth: number | null = null;
-  if (x.depthUsdc !== null) {
-    if (finite(x.depthUsdc) && x.depthUsdc >= 0) depth = x.depthUsdc / (x.depthUsdc + SCALES.depthHalf);
-    else bad.push('depth');
-  }
+  // a count or amount ≥ 0 → v / (v + half): 0.5 at `half`, toward 1 above; null when unknown, bad when negative
+  const saturating = (v: number | null, half: number, term: RankTerm): number | null => {
+    if (v === null) return null;
+    if (finite(v) && v >= 0) return v / (v + half);
+    bad.push(term);
+    return null;
+  };
+  const depth = saturating(x.depthUsdc, SCALES.depthHalf, 'depth');
   let volatility: number | null = null;
   if (x.history !== null) {
     if (x.history.every((p) => finite(p) && p >= 0 && p <= ONE)) {
@@ -158,11 +161,7 @@ export function rankTerms(x: RankInputs): { terms: RankTerms; bad: RankTerm[] } 
       volatility = s === null ? null : s / (s + SCALES.volatilityHalf);
     } else bad.push('volatility');
   }
-  let tradeRate: number | null = null;
-  if (x.tradesLastHour !== null) {
-    if (finite(x.tradesLastHour) && x.tradesLastHour >= 0) tradeRate = x.tradesLastHour / (x.tradesLastHour + SCALES.tradeRateHalf);
-    else bad.push('tradeRate');
-  }
+  const tradeRate = saturating(x.tradesLastHour, SCALES.tradeRateHalf, 'tradeRate');
   let timeToDeadline: number | null = null;
   if (x.msToDeadline !== null) {
     if (finite(x.msToDeadline)) timeToDeadline = x.msToDeadline <= 0 ? 0 : 1 - Math.exp(-x.msToDeadline / 86_400_000 / SCALES.deadlineDays);

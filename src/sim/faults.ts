@@ -35,18 +35,9 @@ export interface FaultSettings {
   streamReorderRate: number;
 }
 
-export type FaultKind = 'latency' | 'error5xx' | 'burst429' | 'slowBody' | 'streamDrop' | 'streamStall' | 'streamDuplicate' | 'streamReorder' | 'restart';
-export const FAULT_KINDS: readonly FaultKind[] = [
-  'latency',
-  'error5xx',
-  'burst429',
-  'slowBody',
-  'streamDrop',
-  'streamStall',
-  'streamDuplicate',
-  'streamReorder',
-  'restart',
-];
+/** The kinds of fault, each named once: the list (report and counter order) and its type. */
+export const FAULT_KINDS = ['latency', 'error5xx', 'burst429', 'slowBody', 'streamDrop', 'streamStall', 'streamDuplicate', 'streamReorder', 'restart'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export const NO_FAULTS: FaultSettings = {
   latencyMs: 0,

@@ -7,7 +7,7 @@
 import type { BookSnapshot } from '../model/book.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { PlannedOrder } from '../model/venue.ts';
-import type { MarketStatus, MidSample, ViewTrade } from '../strategy/types.ts';
+import type { MarketTerms, MidSample, ViewTrade } from '../strategy/types.ts';
 import { NO_BOOKS, type MarketBooks } from './book-state.ts';
 import { DEFAULT_EDGE, type EdgeSettings } from './edge-settings.ts';
 import { emptyEdge, type EdgeState } from './edge-state.ts';
@@ -32,13 +32,7 @@ export interface OracleState {
   readonly updatedAt: number;
 }
 
-export interface MarketState {
-  readonly marketId: Bytes32;
-  readonly slug?: string;
-  readonly tick: number;
-  readonly minSize: number;
-  readonly deadline: number | null;
-  readonly status: MarketStatus;
+export interface MarketState extends MarketTerms {
   /** what one YES share pays after resolution (1e-6 USDC), null before */
   readonly payoutYes: number | null;
   readonly books: MarketBooks;

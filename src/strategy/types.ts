@@ -181,7 +181,8 @@ export interface ViewEdge {
   readonly markouts: readonly ViewMarkout[];
 }
 
-export interface MarketView {
+/** A market's identity, terms and status, as the store's record (MarketState) and a strategy's view both carry them. */
+export interface MarketTerms {
   readonly marketId: Bytes32;
   readonly slug?: string;
   /** price tick, 1e-6 USDC (e.g. 10_000 = 1¢) */
@@ -191,6 +192,9 @@ export interface MarketView {
   /** trading deadline (close) ms since epoch, null when none */
   readonly deadline: number | null;
   readonly status: MarketStatus;
+}
+
+export interface MarketView extends MarketTerms {
   /** the injected clock's now, ms */
   readonly now: number;
   /**

@@ -83,6 +83,11 @@ interface Pending {
 
 const ONE = 1_000_000n;
 
+/** A resolved market's row before any claimable amount is known: no shares, nothing to claim. */
+function emptyClaim(id: string, state: ClaimState, pay: bigint | null): ClaimsMarket {
+  return { marketId: id as Bytes32, state, payoutYes: pay, payoutNo: pay === null ? null : ONE - pay, yesShares: 0n, noShares: 0n, claimable: 0n };
+}
+
 /**
  * Settled markets (claimed, or nothing to claim) listed at most, the newest: a bot that runs for weeks
  * on a venue whose markets come and go resolves thousands, and each settled row is history only
@@ -160,15 +165,7 @@ export class ClaimsTracker {
     const pay = payoutYes === null ? null : BigInt(payoutYes);
     if (this.markets.get(id)?.state === 'claimable') return; // already read (e.g. at start-up)
     if (!held) {
-      this.markets.set(id, {
-        marketId: id as Bytes32,
-        state: 'nothing-to-claim',
-        payoutYes: pay,
-        payoutNo: pay === null ? null : ONE - pay,
-        yesShares: 0n,
-        noShares: 0n,
-        claimable: 0n,
-      });
+      this.markets.set(id, emptyClaim(id, 'nothing-to-claim', pay));
       this.log.info(
         { market: id, payoutYes: pay === null ? null : micro(pay), claimableUsdc: micro(0n) },
         `market ${id} resolved${pay === null ? '' : ` (a YES share pays ${micro(pay)} USDC)`}: no position in the books, nothing to claim`,
@@ -179,15 +176,7 @@ export class ClaimsTracker {
       return;
     }
     this.pending.set(id, { payoutYes: pay, tries: 0 });
-    this.markets.set(id, {
-      marketId: id as Bytes32,
-      state: 'pending',
-      payoutYes: pay,
-      payoutNo: pay === null ? null : ONE - pay,
-      yesShares: 0n,
-      noShares: 0n,
-      claimable: 0n,
-    });
+    this.markets.set(id, emptyClaim(id, 'pending', pay));
     this.log.info({ market: id, payoutYes: pay === null ? null : micro(pay) }, `market ${id} resolved with a position held: reading what is claimable`);
     void this.readNow();
   }

@@ -37,10 +37,8 @@ export interface BatchWithdrawCheck {
 }
 
 export function isBatchWithdrawSigner(c: BatchWithdrawCheck): boolean {
-  return signerIs(
-    () => recoverBatchWithdrawSigner({ from: c.from, to: c.to, tokens: c.tokens, nonce: c.nonce, deadline: c.deadline, signature: c.signature }, c.chain),
-    c.from,
-  );
+  const { chain, ...m } = c;
+  return signerIs(() => recoverBatchWithdrawSigner(m, chain), c.from);
 }
 
 export interface OperatorApprovalCheck {
@@ -78,10 +76,8 @@ export interface PermitCheck {
 }
 
 export function isPermitSigner(c: PermitCheck): boolean {
-  return signerIs(
-    () => recoverPermit2Signer({ token: c.token, amount: c.amount, spender: c.spender, nonce: c.nonce, deadline: c.deadline, signature: c.signature }, c.chain),
-    c.owner,
-  );
+  const { chain, owner, ...m } = c;
+  return signerIs(() => recoverPermit2Signer(m, chain), owner);
 }
 
 /** Did `wallet` sign the five-line migration authorization for this action, ids and deadline? */
