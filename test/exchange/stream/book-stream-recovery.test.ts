@@ -7,6 +7,7 @@ import { createVenueClient } from '../../../src/exchange/venue-client.ts';
 import type { BookEvent } from '../../../src/model/stream.ts';
 import { SseFixtureServer, type FixtureBook } from './sse-fixture-server.ts';
 import { EventCollector } from './event-collector.ts';
+import { startFixtureStream } from './stream-setup.ts';
 
 const M = ('0x' + '5a'.repeat(32)) as `0x${string}`;
 const TS = '2026-11-21T10:00:00.000Z';
@@ -15,20 +16,8 @@ const delta = (seq: number, price = 41) => ({ marketId: M, seq, timestamp: TS, c
 const isSeq = (type: string, seq: number) => (e: BookEvent) => e.type === type && 'seq' in e && e.seq === seq;
 const label = (e: BookEvent) => (e.type === 'status' ? `status:${e.state}` : `${e.type}:${e.seq}`);
 
-async function setup(opts: Partial<BookStreamOptions>) {
-  const server = new SseFixtureServer(BOOK);
-  const baseUrl = await server.start();
-  const stream = createBookStream({
-    baseUrl,
-    marketId: M,
-    outcomeIndex: 1,
-    fetchSnapshot: async () => ({ status: 304 }),
-    idleTimeoutMs: 60_000,
-    backoff: { initialMs: 5, maxMs: 20, jitter: 0 },
-    ...opts,
-  });
-  const col = new EventCollector(stream.events$);
-  return { server, stream, col, baseUrl };
+function setup(opts: Partial<BookStreamOptions>) {
+  return startFixtureStream(BOOK, { fetchSnapshot: async () => ({ status: 304 }), ...opts });
 }
 
 test('a clean end of the stream is reported as closed, then resumed with Last-Event-ID', async () => {

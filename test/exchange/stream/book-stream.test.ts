@@ -7,6 +7,7 @@ import type { BookSnapshot } from '../../../src/model/book.ts';
 import type { BookEvent } from '../../../src/model/stream.ts';
 import { SseFixtureServer, type FixtureBook } from './sse-fixture-server.ts';
 import { EventCollector, until } from './event-collector.ts';
+import { startFixtureStream } from './stream-setup.ts';
 import { ManualClock } from './manual-clock.ts';
 import type { Bytes32 } from '../../../src/model/order.ts';
 
@@ -62,29 +63,12 @@ function apply(book: L2Book, e: BookEvent): void {
   }
 }
 
-async function setup(opts: Partial<BookStreamOptions> = {}, book: FixtureBook = wireBook()) {
-  const server = new SseFixtureServer(book);
-  const baseUrl = await server.start();
-  const stream = createBookStream({
-    baseUrl,
-    marketId: M,
-    outcomeIndex: 1,
+function setup(opts: Partial<BookStreamOptions> = {}, book: FixtureBook = wireBook()) {
+  return startFixtureStream(book, {
     apiKey: 'ctx_pk_test_secret_key',
-    fetchSnapshot: opts.fetchSnapshot ?? fakeFetcher(() => ({ status: 200, book: jsonBook() })),
-    idleTimeoutMs: 60_000,
-    backoff: { initialMs: 5, maxMs: 20, jitter: 0 },
+    fetchSnapshot: fakeFetcher(() => ({ status: 200, book: jsonBook() })),
     ...opts,
   });
-  const col = new EventCollector(stream.events$);
-  return {
-    server,
-    stream,
-    col,
-    async done() {
-      col.stop();
-      await server.close();
-    },
-  };
 }
 
 const isSeq = (type: string, seq: number) => (e: BookEvent) => e.type === type && 'seq' in e && e.seq === seq;
