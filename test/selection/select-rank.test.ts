@@ -58,16 +58,20 @@ test('refreshes with `previous`: oscillating scores do not flap the selection; a
   const b = spreadMarket(2, 5);
   const src = fakeSource([a, b]);
   const ranker = new Ranker();
-  let previous: Set<string> | undefined;
-  const seen: string[] = [];
-  for (let i = 0; i < 10; i++) {
-    // a and b swap between 6¢ and 5¢ of spread: ±0.1 of score around the cut-off
+  // refresh i: a and b swap between 6¢ and 5¢ of spread (±0.1 of score around the cut-off); returns the new `previous`
+  const swapAndSelect = async (i: number, markets: typeof c.markets, r: Ranker, prev: Set<string> | undefined) => {
     const [hi, lo] = i % 2 === 0 ? [a, b] : [b, a];
     hi.info.outcomePrices[0]!.bestAsk = 460_000;
     lo.info.outcomePrices[0]!.bestAsk = 450_000;
-    const got = await selectMarkets(src, c.markets, { ranker, previous, now: () => i * 60_000 });
-    previous = new Set(got.map((m) => m.marketId.toLowerCase()));
-    seen.push(got[0]!.marketId);
+    const got = await selectMarkets(src, markets, { ranker: r, previous: prev, now: () => i * 60_000 });
+    return { got, previous: new Set(got.map((m) => m.marketId.toLowerCase())) };
+  };
+  let previous: Set<string> | undefined;
+  const seen: string[] = [];
+  for (let i = 0; i < 10; i++) {
+    const r = await swapAndSelect(i, c.markets, ranker, previous);
+    previous = r.previous;
+    seen.push(r.got[0]!.marketId);
   }
   assert.deepEqual(new Set(seen).size, 1, `the selection stayed put: ${seen.map((x) => x.slice(-1)).join('')}`);
   const first = seen[0]!;
@@ -78,13 +82,10 @@ test('refreshes with `previous`: oscillating scores do not flap the selection; a
   let toggles = 0;
   let last = '';
   for (let i = 0; i < 10; i++) {
-    const [hi, lo] = i % 2 === 0 ? [a, b] : [b, a];
-    hi.info.outcomePrices[0]!.bestAsk = 460_000;
-    lo.info.outcomePrices[0]!.bestAsk = 450_000;
-    const got = await selectMarkets(src, c0.markets, { ranker: r0, previous: prev0, now: () => i * 60_000 });
-    prev0 = new Set(got.map((m) => m.marketId.toLowerCase()));
-    if (last && got[0]!.marketId !== last) toggles++;
-    last = got[0]!.marketId;
+    const r = await swapAndSelect(i, c0.markets, r0, prev0);
+    prev0 = r.previous;
+    if (last && r.got[0]!.marketId !== last) toggles++;
+    last = r.got[0]!.marketId;
   }
   assert.equal(toggles, 9);
   // the kept market resolves: it leaves at the next refresh, whatever the margin
