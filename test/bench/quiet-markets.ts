@@ -36,22 +36,8 @@ export const marketIds = (n: number): string[] => Array.from({ length: n }, (_, 
 export function stillSnapshot(marketId: string, i: number, now: number, seq: number, bookSeq?: number): Mod {
   const mid = 500_000 + (i % 7) * 10_000;
   const lv = (k: number, sign: number) => ({ price: mid + sign * (10_000 + k * 10_000), size: 100_000_000 + k });
-  return {
-    type: 'BookEventReceived',
-    event: {
-      type: 'snapshot',
-      book: {
-        marketId,
-        outcomeIndex: 1,
-        bids: Array.from({ length: 10 }, (_, k) => lv(k, -1)),
-        asks: Array.from({ length: 10 }, (_, k) => lv(k, 1)),
-        venueTs: now,
-        ...(bookSeq === undefined ? {} : { seq: bookSeq }),
-      },
-      seq,
-      localTs: now,
-      source: 'stream',
-    },
-    ts: now,
-  };
+  const bids = Array.from({ length: 10 }, (_, k) => lv(k, -1));
+  const asks = Array.from({ length: 10 }, (_, k) => lv(k, 1));
+  const book = { marketId, outcomeIndex: 1, bids, asks, venueTs: now, ...(bookSeq === undefined ? {} : { seq: bookSeq }) };
+  return { type: 'BookEventReceived', event: { type: 'snapshot', book, seq, localTs: now, source: 'stream' }, ts: now };
 }
