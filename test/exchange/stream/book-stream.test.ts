@@ -123,9 +123,7 @@ test('a dropped connection reconnects with Last-Event-ID and resumes without a n
     c1.send('snapshot', wireBook(1));
     c1.send('delta', delta(2, [{ side: 'bid', price: 43, size: 1 }]));
     await t.col.waitFor(isSeq('delta', 2), 'delta 2');
-    c1.destroy();
-    const c2 = await t.server.waitForConn(2);
-    assert.equal(c2.lastEventId, '2');
+    const c2 = await t.reconnect(c1, 'destroy', '2');
     c2.send('delta', delta(3, [{ side: 'bid', price: 42, size: 1 }]));
     await t.col.waitFor(isSeq('delta', 3), 'delta 3');
     assert.deepEqual(
