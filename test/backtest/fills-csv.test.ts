@@ -5,17 +5,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { loadBacktestConfig } from '../../src/backtest/backtest-config.ts';
 import { fillsCsv, microDecimal } from '../../src/backtest/fills-csv.ts';
 import { loadReplaySource } from '../../src/backtest/replay-source.ts';
 import { runBacktest } from '../../src/backtest/run-backtest.ts';
 import { buildSummary } from '../../src/backtest/report-summary.ts';
 import { polymarketRecording } from '../bench/fixtures.ts';
+import { bookmaker } from '../support/cli.ts';
 
 test('exact decimals from integer units', () => {
   assert.equal(microDecimal(12_500), '0.012500');
@@ -68,20 +67,8 @@ test('backtest --fills-csv FILE writes it', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'bookmaker-fills-'));
   try {
     const out = join(dir, 'fills.csv');
-    const { stdout } = await promisify(execFile)(process.execPath, [
-      '--import',
-      'tsx',
-      'src/cli/main.ts',
-      'backtest',
-      '-c',
-      'config/backtest.yaml',
-      '--data',
-      data,
-      '--to',
-      '+3m',
-      '--fills-csv',
-      out,
-    ]);
+    const { code, stdout, stderr } = await bookmaker(['backtest', '-c', 'config/backtest.yaml', '--data', data, '--to', '+3m', '--fills-csv', out]);
+    assert.equal(code, 0, stderr);
     const n = Number(/fills\s+(\d+)/.exec(stdout)![1]);
     assert.equal(readFileSync(out, 'utf8').trimEnd().split('\n').length, n + 1);
     assert.match(stdout, new RegExp(`fills: ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(${n} rows\\)`));

@@ -217,14 +217,10 @@ test("drop copy: a taker order walks the others' better levels, the queue in fro
 test('drop copy: our resting size is reported per level, and the observer mid includes our orders', () => {
   const own: [string, number, number][] = [];
   const c = cols([xbook(0, [[400_000, 20 * S]], [[600_000, 20 * S]], true), taker(10, 500_000, 3 * S, 'sell')]);
-  const x = new SimExchange({
-    cols: c,
-    ticks: [10_000],
-    queue: queueModel('level'),
-    fees: { makerBps: 0, takerBps: 0 },
-    onFill: () => undefined,
-    onOwnLevel: (_m, side, price, size) => own.push([side, price, size]),
-  });
+  /** a fee-free, level-queue exchange over `c` whose fills go nowhere */
+  const feeFree = (more: Partial<ConstructorParameters<typeof SimExchange>[0]>) =>
+    new SimExchange({ cols: c, ticks: [10_000], queue: queueModel('level'), fees: { makerBps: 0, takerBps: 0 }, onFill: () => undefined, ...more });
+  const x = feeFree({ onOwnLevel: (_m, side, price, size) => own.push([side, price, size]) });
   for (let r = 0; r < 3; r++) x.applyRow(r, 0);
   assert.equal(x.mid(0), 500_000);
   const o = order({ side: 0, price: 500_000, size: 5 * S });
@@ -237,13 +233,6 @@ test('drop copy: our resting size is reported per level, and the observer mid in
     ['bid', 500_000, 2 * S],
     ['bid', 500_000, 0],
   ]);
-  const ignored = new SimExchange({
-    cols: c,
-    ticks: [10_000],
-    queue: queueModel('level'),
-    fees: { makerBps: 0, takerBps: 0 },
-    onFill: () => undefined,
-    ignoreDropCopy: true,
-  });
+  const ignored = feeFree({ ignoreDropCopy: true });
   assert.equal(ignored.exact[0], 0, 'ignoreDropCopy replays from the stream');
 });

@@ -12,9 +12,9 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { inTree, report } from './lib.ts';
-import { twoBands, unboundedRisk } from '../support/quoting.ts';
+import { benchKernel } from '../support/quoting.ts';
+import { loadBandsCore, marketIds, stillSnapshot, type Mod } from './quiet-markets.ts';
 
 const argOf = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
@@ -34,8 +34,6 @@ if (baseDir !== undefined && !existsSync(resolve(baseDir, inTree(baseDir, 'src/k
   process.exit(2);
 }
 const here = resolve(new URL('../..', import.meta.url).pathname);
-type Mod = any;
-const load = (root: string, path: string): Promise<Mod> => import(pathToFileURL(resolve(root, inTree(root, path))).href);
 
 interface World {
   /** one balance read (a batch of 1 + N events) and one market's tick after it; returns CPU µs */
@@ -44,48 +42,13 @@ interface World {
 }
 
 async function world(root: string): Promise<World> {
-  const [{ default: bands }, { DEFAULT_RISK }, { QuotingKernel }, { StateStore }, { FakeVenue, ManualClock }] = await Promise.all([
-    load(root, 'strategies/bands/index.ts'),
-    load(root, 'src/config/parse-risk.ts'),
-    load(root, 'src/kernel/quoting-kernel.ts'),
-    load(root, 'src/state/store.ts'),
-    load(root, 'test/orders/fake-venue.ts'),
-  ]);
-  const params = bands.parseConfig(twoBands(5, 5), 'bench');
-  const risk = unboundedRisk(DEFAULT_RISK, { maxOrderSize: DEFAULT_RISK.maxOrderSize, maxBookAgeMs: 1e12, maxStreamSilenceMs: 1e12 });
+  const { QuotingKernel, bands, DEFAULT_RISK, StateStore, FakeVenue, ManualClock, params, risk } = await loadBandsCore(root);
   const clock = new ManualClock(1_800_000_000_000);
   const store = new StateStore();
-  const ids = Array.from({ length: N }, (_, i) => '0x' + (i + 1).toString(16).padStart(64, '0'));
-  const kernel = new QuotingKernel({
-    clock,
-    venue: new FakeVenue(),
-    store,
-    markets: ids.map((marketId) => ({ marketId, strategy: bands, params, risk })),
-    requoteIntervalMs: 0,
-    housekeepingMs: 0,
-  });
+  const ids = marketIds(N);
+  const kernel: Mod = benchKernel({ QuotingKernel, bands, DEFAULT_RISK }, ids, { clock, venue: new FakeVenue(), store, params, risk });
   await kernel.orderManager.reconcile();
-  const book = (i: number, now: number): Mod => {
-    const mid = 500_000 + (i % 7) * 10_000;
-    const lv = (k: number, sign: number) => ({ price: mid + sign * (10_000 + k * 10_000), size: 100_000_000 + k });
-    return {
-      type: 'BookEventReceived',
-      event: {
-        type: 'snapshot',
-        book: {
-          marketId: ids[i],
-          outcomeIndex: 1,
-          bids: Array.from({ length: 10 }, (_, k) => lv(k, -1)),
-          asks: Array.from({ length: 10 }, (_, k) => lv(k, 1)),
-          venueTs: now,
-        },
-        seq: 1,
-        localTs: now,
-        source: 'stream',
-      },
-      ts: now,
-    };
-  };
+  const book = (i: number, now: number): Mod => stillSnapshot(ids[i]!, i, now, 1);
   for (let i = 0; i < N; i++) kernel.onEvent(book(i, clock.now()));
   await kernel.flush();
   let next = 0;

@@ -17,9 +17,10 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { inTree, report } from './lib.ts';
-import { benchKernel, twoBands, unboundedRisk } from '../support/quoting.ts';
+import { benchKernel } from '../support/quoting.ts';
+import { loadBandsCore, marketIds, stillSnapshot, type Mod } from './quiet-markets.ts';
 
 if (typeof globalThis.gc !== 'function') {
   // re-run with the collector exposed (the figure needs a full GC before each reading)
@@ -39,8 +40,6 @@ if (baseDir !== undefined && !existsSync(resolve(baseDir, inTree(baseDir, 'src/k
   process.exit(2);
 }
 const here = resolve(new URL('../..', import.meta.url).pathname);
-type Mod = any;
-const load = (root: string, path: string): Promise<Mod> => import(pathToFileURL(resolve(root, inTree(root, path))).href);
 
 const heap = (): number => {
   for (let i = 0; i < 3; i++) gc();
@@ -49,20 +48,12 @@ const heap = (): number => {
 
 /** The bytes per market of one tree's core with N still, quoted markets. */
 async function perMarket(root: string): Promise<{ bytes: number; orders: number }> {
-  const [{ default: bands }, { DEFAULT_RISK }, { QuotingKernel }, { StateStore }, { FakeVenue, ManualClock }] = await Promise.all([
-    load(root, 'strategies/bands/index.ts'),
-    load(root, 'src/config/parse-risk.ts'),
-    load(root, 'src/kernel/quoting-kernel.ts'),
-    load(root, 'src/state/store.ts'),
-    load(root, 'test/orders/fake-venue.ts'),
-  ]);
-  const params = bands.parseConfig(twoBands(5, 5), 'bench');
-  const risk = unboundedRisk(DEFAULT_RISK, { maxOrderSize: DEFAULT_RISK.maxOrderSize, maxBookAgeMs: 1e12, maxStreamSilenceMs: 1e12 });
+  const { QuotingKernel, bands, DEFAULT_RISK, StateStore, FakeVenue, ManualClock, params, risk } = await loadBandsCore(root);
   const build = async (n: number): Promise<{ kernel: Mod; store: Mod; venue: Mod }> => {
     const clock = new ManualClock(1_800_000_000_000);
     const venue = new FakeVenue();
     const store = new StateStore();
-    const ids = Array.from({ length: n }, (_, i) => '0x' + (i + 1).toString(16).padStart(64, '0'));
+    const ids = marketIds(n);
     const kernel: Mod = benchKernel({ QuotingKernel, bands, DEFAULT_RISK }, ids, { clock, venue, store, params, risk });
     await kernel.orderManager.reconcile();
     // ten minutes of a quiet market: a status, then a book a second (the mid history samples once a second)
@@ -75,26 +66,7 @@ async function perMarket(root: string): Promise<{ bytes: number; orders: number 
     for (let s = 0; s < 600; s++) {
       const now = clock.now();
       for (let i = 0; i < ids.length; i++) {
-        const mid = 500_000 + (i % 7) * 10_000;
-        const lv = (k: number, sign: number) => ({ price: mid + sign * (10_000 + k * 10_000), size: 100_000_000 + k });
-        const ev = {
-          type: 'BookEventReceived',
-          event: {
-            type: 'snapshot',
-            book: {
-              marketId: ids[i],
-              outcomeIndex: 1,
-              bids: Array.from({ length: 10 }, (_, k) => lv(k, -1)),
-              asks: Array.from({ length: 10 }, (_, k) => lv(k, 1)),
-              venueTs: now,
-              seq: s + 1,
-            },
-            seq: s + 1,
-            localTs: now,
-            source: 'stream',
-          },
-          ts: now,
-        };
+        const ev = stillSnapshot(ids[i]!, i, now, s + 1, s + 1);
         // the first second and the last tick the kernel (quotes placed, then at rest); the rest only move the store
         if (s === 0 || s === 599) kernel.onEvent(ev);
         else store.dispatch(ev);

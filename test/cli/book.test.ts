@@ -35,10 +35,34 @@ function args(argv: string[]) {
   return parseArgs(argv, bookCommand.options);
 }
 
-test('prints the ladder: asks above, bids below, cents and shares', async () => {
+/** Runs `fn` against a fixture server of BOOK (its stream fed by `onStream` when given), then closes the server. */
+async function onBookServer(onStream: SseFixtureServer['onStream'] | undefined, fn: (base: string, server: SseFixtureServer) => Promise<void>): Promise<void> {
   const server = new SseFixtureServer(BOOK);
   const base = await server.start();
+  if (onStream) server.onStream = onStream;
   try {
+    await fn(base, server);
+  } finally {
+    await server.close();
+  }
+}
+
+/** Runs `book ARGV` (a --watch) until its output shows `text`, then aborts it; returns its exit code. */
+async function watchUntil(
+  argv: string[],
+  io: { out: ReturnType<typeof sink>; err: ReturnType<typeof sink>; tty: boolean },
+  text: string,
+  label: string,
+): Promise<number> {
+  const ac = new AbortController();
+  const done = runBook(args(argv), { ...io, signal: ac.signal });
+  await until(() => io.out.text.includes(text), label);
+  ac.abort();
+  return done;
+}
+
+test('prints the ladder: asks above, bids below, cents and shares', () =>
+  onBookServer(undefined, async (base, server) => {
     const out = sink();
     const err = sink();
     const code = await runBook(args([M, '--base-url', base, '--outcome', 'no', '--depth', '5']), { out, err, tty: false });
@@ -51,89 +75,68 @@ test('prints the ladder: asks above, bids below, cents and shares', async () => 
     assert.ok(ask > 0 && bid > ask && bid2 > bid, out.text);
     assert.match(out.text, /spread 2¢\s+mid 46\.00¢/);
     assert.equal(server.requests[0]!.url, `/v2/markets/${M}/orderbook?depth=5&outcomeIndex=0`);
-  } finally {
-    await server.close();
-  }
-});
+  }));
 
-test('--json prints the book in integer units', async () => {
-  const server = new SseFixtureServer(BOOK);
-  const base = await server.start();
-  try {
+test('--json prints the book in integer units', () =>
+  onBookServer(undefined, async (base) => {
     const out = sink();
     await runBook(args([M, '--base-url', base, '--json']), { out, err: sink(), tty: false });
     const j = JSON.parse(out.text) as { bids: unknown[]; bestBid: number; bestAsk: number; outcomeIndex: number };
     assert.deepEqual(j.bids[0], { price: 450_000, size: 10_000_000 });
     assert.equal(j.bestAsk, 470_000);
     assert.equal(j.outcomeIndex, 1);
-  } finally {
-    await server.close();
-  }
-});
+  }));
 
-test('--watch prints one line per update and stops cleanly on abort', async () => {
-  const server = new SseFixtureServer(BOOK);
-  const base = await server.start();
-  server.onStream = (c) => {
-    c.send('snapshot', { ...BOOK, seq: 1 });
-    c.send('delta', { marketId: M, seq: 2, timestamp: TS, changes: [{ side: 'bid', price: 46, size: 1 }] });
-  };
-  const out = sink();
-  const err = sink();
-  const ac = new AbortController();
-  const io: BookIO = { out, err, tty: false, signal: ac.signal };
-  try {
-    const done = runBook(args([M, '--base-url', base, '--watch']), io);
-    await until(() => out.text.includes('seq 2'), 'the delta line');
-    ac.abort();
-    assert.equal(await done, 0);
-    const lines = out.text.trimEnd().split('\n');
-    assert.match(lines[0]!, /^seq 1 snapshot \(stream\) 2 bids 1 asks  best 45 \/ 47$/);
-    assert.match(lines[1]!, /^seq 2 delta bid 46=1  best 46 \/ 47$/);
-    assert.match(err.text, /status live/);
-    const conn = await server.waitForConn(1);
-    await conn.whenClosed;
-  } finally {
-    await server.close();
-  }
-});
+test('--watch prints one line per update and stops cleanly on abort', () =>
+  onBookServer(
+    (c) => {
+      c.send('snapshot', { ...BOOK, seq: 1 });
+      c.send('delta', { marketId: M, seq: 2, timestamp: TS, changes: [{ side: 'bid', price: 46, size: 1 }] });
+    },
+    async (base, server) => {
+      const out = sink();
+      const err = sink();
+      assert.equal(await watchUntil([M, '--base-url', base, '--watch'], { out, err, tty: false }, 'seq 2', 'the delta line'), 0);
+      const lines = out.text.trimEnd().split('\n');
+      assert.match(lines[0]!, /^seq 1 snapshot \(stream\) 2 bids 1 asks  best 45 \/ 47$/);
+      assert.match(lines[1]!, /^seq 2 delta bid 46=1  best 46 \/ 47$/);
+      assert.match(err.text, /status live/);
+      const conn = await server.waitForConn(1);
+      await conn.whenClosed;
+    },
+  ));
 
-test('--watch on a terminal redraws the ladder in place; --json --watch prints one object per event', async () => {
-  const server = new SseFixtureServer(BOOK);
-  const base = await server.start();
-  server.onStream = (c) => {
-    c.send('snapshot', { ...BOOK, seq: 1 });
-    c.send('trade', { marketId: M, seq: 2, timestamp: TS, price: 47, size: 1, takerSide: 'buy' });
-  };
-  try {
-    const out = sink();
-    const ac = new AbortController();
-    const done = runBook(args([M, '--base-url', base, '--watch']), { out, err: sink(), tty: true, signal: ac.signal });
-    await until(() => out.text.includes('last trade 47¢ × 1 (taker buy)'), 'a redraw after the trade');
-    ac.abort();
-    assert.equal(await done, 0);
-    assert.ok(out.text.startsWith('\x1b[H\x1b[2J'), 'clears and homes the cursor before each frame');
-    assert.match(out.text, /stream live {2}seq 2/);
+test('--watch on a terminal redraws the ladder in place; --json --watch prints one object per event', () =>
+  onBookServer(
+    (c) => {
+      c.send('snapshot', { ...BOOK, seq: 1 });
+      c.send('trade', { marketId: M, seq: 2, timestamp: TS, price: 47, size: 1, takerSide: 'buy' });
+    },
+    async (base) => {
+      const out = sink();
+      const code = await watchUntil(
+        [M, '--base-url', base, '--watch'],
+        { out, err: sink(), tty: true },
+        'last trade 47¢ × 1 (taker buy)',
+        'a redraw after the trade',
+      );
+      assert.equal(code, 0);
+      assert.ok(out.text.startsWith('\x1b[H\x1b[2J'), 'clears and homes the cursor before each frame');
+      assert.match(out.text, /stream live {2}seq 2/);
 
-    const jout = sink();
-    const ac2 = new AbortController();
-    const done2 = runBook(args([M, '--base-url', base, '--watch', '--json']), { out: jout, err: sink(), tty: true, signal: ac2.signal });
-    await until(() => jout.text.includes('"type":"trade"'), 'the trade object');
-    ac2.abort();
-    await done2;
-    const objs = jout.text
-      .trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { type: string; bestAsk?: number });
-    assert.deepEqual(
-      objs.map((o) => o.type),
-      ['status', 'status', 'snapshot', 'trade'],
-    );
-    assert.equal(objs[2]!.bestAsk, 470_000);
-  } finally {
-    await server.close();
-  }
-});
+      const jout = sink();
+      await watchUntil([M, '--base-url', base, '--watch', '--json'], { out: jout, err: sink(), tty: true }, '"type":"trade"', 'the trade object');
+      const objs = jout.text
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { type: string; bestAsk?: number });
+      assert.deepEqual(
+        objs.map((o) => o.type),
+        ['status', 'status', 'snapshot', 'trade'],
+      );
+      assert.equal(objs[2]!.bestAsk, 470_000);
+    },
+  ));
 
 test('bad flags and ids are rejected with the field named', async () => {
   const io: BookIO = { out: sink(), err: sink(), tty: false };

@@ -23,9 +23,14 @@ function bookmaker(args: string[]): { status: number | null; out: string } {
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
-function tmp(): { dir: string; done: () => void } {
+/** Runs `fn` in a fresh temporary folder, `file` the ledger path there (not created yet), then removes the folder. */
+async function inTmp(fn: (dir: string, file: string) => unknown): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bookmaker-ledger-admin-'));
-  return { dir, done: () => rmSync(dir, { recursive: true, force: true }) };
+  try {
+    await fn(dir, join(dir, 'l.sqlite'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 const count = (file: string, sql: string): number => {
@@ -51,10 +56,8 @@ function history(l: Ledger, from: number, n: number, ts: number): void {
   l.flush();
 }
 
-test('backup of a live ledger killed with SIGKILL holds what is still in the WAL; a copy of the .sqlite does not', async () => {
-  const t = tmp();
-  try {
-    const file = join(t.dir, 'l.sqlite');
+test('backup of a live ledger killed with SIGKILL holds what is still in the WAL; a copy of the .sqlite does not', () =>
+  inTmp(async (dir, file) => {
     // a writer that dies with its last records in the WAL (no checkpoint)
     const script = `import { openLedger } from ${JSON.stringify(new URL('../../src/ledger/ledger.ts', import.meta.url).href)};
 const l = openLedger({ path: ${JSON.stringify(file)}, clock: { now: () => Date.now(), setTimeout: (f, ms) => { const h = setTimeout(f, ms); return () => clearTimeout(h); } }, checkpointMs: 1e12 });
@@ -64,10 +67,10 @@ process.kill(process.pid, 'SIGKILL');`;
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, stdio: 'ignore' });
     await new Promise((r) => child.on('exit', r));
     assert.ok(statSync(`${file}-wal`).size > 0, 'the records are in the WAL');
-    const naive = join(t.dir, 'naive.sqlite');
+    const naive = join(dir, 'naive.sqlite');
     copyFileSync(file, naive);
     assert.ok(count(naive, 'SELECT COUNT(*) AS n FROM fills') < 500, 'a copy of the .sqlite alone misses the WAL');
-    const out = join(t.dir, 'backup.sqlite');
+    const out = join(dir, 'backup.sqlite');
     const r = bookmaker(['ledger', 'backup', '--ledger', file, '--out', out]);
     assert.equal(r.status, 0, r.out);
     assert.match(r.out, /integrity ok/);
@@ -75,15 +78,10 @@ process.kill(process.pid, 'SIGKILL');`;
     assert.equal(statSync(out).mode & 0o777, 0o600);
     assert.equal(existsSync(`${out}-wal`), false, 'one self-contained file');
     assert.equal(bookmaker(['ledger', 'backup', '--ledger', file, '--out', out]).status, 2, 'never overwrites');
-  } finally {
-    t.done();
-  }
-});
+  }));
 
-test('check: exit 0 on a sound ledger; exit 1 on a damaged page, naming the recovery', () => {
-  const t = tmp();
-  try {
-    const file = join(t.dir, 'l.sqlite');
+test('check: exit 0 on a sound ledger; exit 1 on a damaged page, naming the recovery', () =>
+  inTmp((dir, file) => {
     const l = openLedger({ path: file, clock: systemClock });
     history(l, 0, 3_000, Date.now());
     l.close();
@@ -91,7 +89,7 @@ test('check: exit 0 on a sound ledger; exit 1 on a damaged page, naming the reco
     assert.equal(ok.status, 0, ok.out);
     assert.match(ok.out, /: ok \(integrity_check of \d+ tables/);
     assert.match(ok.out, /writer: none/);
-    const bad = join(t.dir, 'damaged.sqlite');
+    const bad = join(dir, 'damaged.sqlite');
     copyFileSync(file, bad);
     const db = new Database(bad, { readonly: true });
     const root = (db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'orders_ts'").get() as { rootpage: number }).rootpage;
@@ -104,15 +102,10 @@ test('check: exit 0 on a sound ledger; exit 1 on a damaged page, naming the reco
     assert.equal(r.status, 1, r.out);
     assert.match(r.out, /DAMAGED/);
     assert.match(r.out, /restore the last backup/);
-  } finally {
-    t.done();
-  }
-});
+  }));
 
-test('prune: old orders, cancels and marks go, fills and risk records stay, unended orders and the last marks stay; refused while a bot writes', () => {
-  const t = tmp();
-  try {
-    const file = join(t.dir, 'l.sqlite');
+test('prune: old orders, cancels and marks go, fills and risk records stay, unended orders and the last marks stay; refused while a bot writes', () =>
+  inTmp((dir, file) => {
     const now = Date.now();
     const l = openLedger({ path: file, clock: systemClock });
     history(l, 0, 2_000, now - 200 * DAY);
@@ -141,15 +134,10 @@ test('prune: old orders, cancels and marks go, fills and risk records stay, unen
     assert.equal(again.status, 0, again.out);
     // the last mark of the market and of the account survive any prune
     assert.equal(count(file, 'SELECT COUNT(*) AS n FROM marks'), 2);
-  } finally {
-    t.done();
-  }
-});
+  }));
 
-test('ledger --market takes the id in any case and finds the rows kept lower-case; a malformed id is a clear error', () => {
-  const t = tmp();
-  try {
-    const file = join(t.dir, 'l.sqlite');
+test('ledger --market takes the id in any case and finds the rows kept lower-case; a malformed id is a clear error', () =>
+  inTmp((dir, file) => {
     const m = '0x' + 'ab'.repeat(32);
     const l = openLedger({ path: file, clock: systemClock });
     l.fill({
@@ -187,7 +175,4 @@ test('ledger --market takes the id in any case and finds the rows kept lower-cas
     const bad = bookmaker(['ledger', 'fills', '--ledger', file, '--market', '0xab']);
     assert.equal(bad.status, 2, bad.out);
     assert.match(bad.out, /--market: expected a 0x market id \(64 hex digits\)/);
-  } finally {
-    t.done();
-  }
-});
+  }));

@@ -11,39 +11,18 @@ import { join } from 'node:path';
 import { parseArgs } from '../../src/cli/args.ts';
 import command, { runMarkets } from '../../src/cli/commands/markets.ts';
 import { BadInputError } from '../../src/model/errors.ts';
-import { createLocalExchange, type LocalExchange } from '../../src/sim/local-exchange.ts';
-import { derivedAddress } from '../../src/sim/market-factory.ts';
-import { toSubmitOrder } from '../../src/sim/agents/order-builder.ts';
+import type { LocalExchange } from '../../src/sim/local-exchange.ts';
+import { startSpreadExchange } from '../support/spread-exchange.ts';
 import { shardOf } from '../../src/selection/shard.ts';
 
 let ex: LocalExchange;
 let baseUrl: string;
 let dir: string;
 /** market ids by their YES spread in cents */
-const bySpread = new Map<number, string>();
+let bySpread: Map<number, string>;
 
 before(async () => {
-  ex = createLocalExchange({ seed: 11, markets: 4, apiKeys: [{ key: 'reader', perms: ['read'] }], rateLimit: { capacity: 10_000, refillPerSecond: 10_000 } });
-  baseUrl = await ex.start(0);
-  const host = ex.state.engine;
-  const t = host.ensureTrader(derivedAddress('markets-rank-test-maker'));
-  host.deposit(t, 1_000_000_000_000n);
-  const ids = [...ex.state.stores.markets.values()].map((m) => m.id);
-  // spreads 2¢, 10¢, 6¢; the fourth market keeps an empty book
-  [2, 10, 6].forEach((cents, i) => {
-    const id = ids[i]!;
-    bySpread.set(cents, id.toLowerCase());
-    const market = host.marketIndex(id)!;
-    const nowMs = ex.state.clock.now();
-    for (const o of [
-      { side: 'buy' as const, price: 400_000 },
-      { side: 'sell' as const, price: 400_000 + cents * 10_000, mode: 'mint' as const },
-    ]) {
-      const r = host.submit(toSubmitOrder({ market, trader: t, outcome: 1, size: 50_000_000, nowMs, ...o }));
-      assert.equal(r.ok, true, JSON.stringify(r));
-    }
-  });
-  bySpread.set(0, ids[3]!.toLowerCase());
+  ({ ex, baseUrl, bySpread } = await startSpreadExchange('markets-rank-test-maker'));
   dir = mkdtempSync(join(tmpdir(), 'bookmaker-rank-'));
 });
 

@@ -12,36 +12,20 @@ import { join } from 'node:path';
 import { recordSelection } from '../../src/cli/commands/record.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { createVenueClient, type VenueClient } from '../../src/exchange/venue-client.ts';
-import { createLocalExchange, type LocalExchange } from '../../src/sim/local-exchange.ts';
-import { derivedAddress } from '../../src/sim/market-factory.ts';
-import { toSubmitOrder } from '../../src/sim/agents/order-builder.ts';
+import type { LocalExchange } from '../../src/sim/local-exchange.ts';
+import { startSpreadExchange } from '../support/spread-exchange.ts';
 import { shardOf } from '../../src/selection/shard.ts';
 
 let ex: LocalExchange;
 let client: VenueClient;
 let dir: string;
 /** market ids by their YES spread in cents (0 = empty book) */
-const bySpread = new Map<number, string>();
+let bySpread: Map<number, string>;
 
 before(async () => {
-  ex = createLocalExchange({ seed: 11, markets: 4, apiKeys: [{ key: 'reader', perms: ['read'] }], rateLimit: { capacity: 10_000, refillPerSecond: 10_000 } });
-  const baseUrl = await ex.start(0);
+  let baseUrl: string;
+  ({ ex, baseUrl, bySpread } = await startSpreadExchange('record-test-maker'));
   client = createVenueClient({ baseUrl, apiKey: 'reader' });
-  const host = ex.state.engine;
-  const t = host.ensureTrader(derivedAddress('record-test-maker'));
-  host.deposit(t, 1_000_000_000_000n);
-  const ids = [...ex.state.stores.markets.values()].map((m) => m.id);
-  [2, 10, 6].forEach((cents, i) => {
-    bySpread.set(cents, ids[i]!.toLowerCase());
-    const market = host.marketIndex(ids[i]!)!;
-    const nowMs = ex.state.clock.now();
-    for (const o of [
-      { side: 'buy' as const, price: 400_000 },
-      { side: 'sell' as const, price: 400_000 + cents * 10_000, mode: 'mint' as const },
-    ])
-      assert.equal(host.submit(toSubmitOrder({ market, trader: t, outcome: 1, size: 50_000_000, nowMs, ...o })).ok, true);
-  });
-  bySpread.set(0, ids[3]!.toLowerCase());
   dir = mkdtempSync(join(tmpdir(), 'bookmaker-record-'));
 });
 

@@ -10,34 +10,31 @@ function meter() {
   const wire: number[] = [];
   const throttle: number[] = [];
   const m = new TickToWireMeter({ tickToWire: (s) => wire.push(s), throttle: (s) => throttle.push(s) }, () => t);
-  return { m, wire, throttle, at: (ms: number) => (t = ms) };
+  const at = (ms: number) => (t = ms);
+  /** Book events at `bookAt`, then a tick of `kind` starting at `startAt` that writes at `writeAt`. */
+  const cycle = (bookAt: number[], startAt: number, kind: Parameters<TickToWireMeter['tickStart']>[1], writeAt: number) => {
+    for (const ms of bookAt) {
+      at(ms);
+      m.bookEvent(A);
+    }
+    at(startAt);
+    m.tickStart(A, kind);
+    at(writeAt);
+    m.write(A);
+  };
+  return { m, wire, throttle, at, cycle };
 }
 
+/** Seconds to whole microseconds. */
+const micros = (xs: number[]) => xs.map((s) => Math.round(s * 1e6));
+
 test('an event-driven tick charges from the event; a throttled tick reports the wait apart', () => {
-  const { m, wire, throttle, at } = meter();
-  at(1000);
-  m.bookEvent(A);
-  at(1000.2);
-  m.tickStart(A, 'event');
-  at(1000.5);
-  m.write(A);
-  assert.deepEqual(
-    wire.map((s) => Math.round(s * 1e6)),
-    [500],
-  );
+  const { wire, throttle, cycle } = meter();
+  cycle([1000], 1000.2, 'event', 1000.5);
+  assert.deepEqual(micros(wire), [500]);
   assert.deepEqual(throttle, [0]);
-  at(2000);
-  m.bookEvent(A);
-  at(2100);
-  m.bookEvent(A); // coalesced into the first
-  at(2200);
-  m.tickStart(A, 'throttled');
-  at(2200.3);
-  m.write(A);
-  assert.deepEqual(
-    wire.map((s) => Math.round(s * 1e6)),
-    [500, 300],
-  );
+  cycle([2000, 2100], 2200, 'throttled', 2200.3); // the book event at 2100 is coalesced into the first
+  assert.deepEqual(micros(wire), [500, 300]);
   assert.deepEqual(
     throttle.map((s) => Math.round(s * 1e3)),
     [0, 200],
@@ -102,10 +99,7 @@ test('a cancel-only send is observed apart, consumes the event, and is dropped (
   t = 0.25;
   m.write(A, true);
   m.write(A); // a later create of the same tick: the event was already charged once
-  assert.deepEqual(
-    cancel.map((s) => Math.round(s * 1e6)),
-    [250],
-  );
+  assert.deepEqual(micros(cancel), [250]);
   assert.deepEqual(wire, []);
   const bare: number[] = [];
   const old = new TickToWireMeter({ tickToWire: (s) => bare.push(s), throttle: () => undefined }, () => t);

@@ -18,6 +18,16 @@ const quotes = (mid: number, marketId: Bytes32 = M1): DesiredOrder[] => [
   { slot: `${marketId}:ask:1`, order: order(mid + 30_000, 1, marketId) },
 ];
 
+/** Holds the venue's calls until the returned release runs. */
+function holdVenue(venue: FakeVenue): () => void {
+  let release!: () => void;
+  venue.hold = new Promise<void>((r) => (release = r));
+  return release;
+}
+
+/** One turn of the event loop. */
+const turn = () => new Promise((r) => setImmediate(r));
+
 function setup(opts: Partial<OrderManagerOptions> = {}, batchLimit = 50) {
   const venue = new FakeVenue(batchLimit);
   const clock = new ManualClock();
@@ -80,10 +90,9 @@ describe('OrderManager.sync', () => {
 
   it('in flight at worst case: a held call shows pending orders and later ticks coalesce into one follow-up', async () => {
     const { venue, om } = setup();
-    let release!: () => void;
-    venue.hold = new Promise((r) => (release = r));
+    const release = holdVenue(venue);
     const first = om.sync(M1, quotes(500_000));
-    await new Promise((r) => setImmediate(r));
+    await turn();
     assert.deepEqual(
       om.tracked().map((t) => t.state),
       ['pending-create', 'pending-create', 'pending-create', 'pending-create'],
@@ -306,10 +315,9 @@ describe('OrderManager outcomes', () => {
     const { venue, om, of } = setup({ settleMs: 30_000 });
     await om.sync(M1, quotes(500_000).slice(0, 1));
     const n = [...venue.open.keys()][0]! as Bytes32;
-    let release!: () => void;
-    venue.hold = new Promise<void>((r) => (release = r));
+    const release = holdVenue(venue);
     const pulling = om.sync(M1, []);
-    await new Promise((r) => setImmediate(r));
+    await turn();
     om.settle(n); // the fills feed: closed, its fills reported first
     venue.hold = null;
     release();
@@ -346,14 +354,13 @@ describe('OrderManager outcomes', () => {
     const q = quotes(500_000);
     await om.sync(M1, q);
     const resting = new Map([...venue.open.values()].map((o) => [o.price, o.nonce]));
-    let release!: () => void;
-    venue.hold = new Promise<void>((r) => (release = r));
+    const release = holdVenue(venue);
     // the bids move: a call for them goes out and hangs (latency, a 429 back-off)
     const moving = om.sync(M1, [...quotes(550_000).slice(0, 2), ...q.slice(2)]);
-    await new Promise((r) => setImmediate(r));
+    await turn();
     venue.hold = null;
     const pulling = om.sync(M1, []); // the book went stale: pull everything
-    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 5; i++) await turn();
     const asks = [resting.get(510_000)!, resting.get(530_000)!];
     const cancelledWhileHung = asks.map((n) => venue.open.has(n));
     release();
@@ -370,7 +377,7 @@ describe('OrderManager outcomes', () => {
     venue.cancelScript = (x) =>
       failures-- > 0 ? { ok: false, nonce: x, code: failures === 1 ? 'server-error' : 'rate-limited', message: 'try again', retryable: true } : undefined;
     await om.sync(M1, []); // the pull: two of the four cancels are refused for now
-    for (let i = 0; i < 10 && venue.open.size > 0; i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 10 && venue.open.size > 0; i++) await turn();
     assert.equal(venue.open.size, 0, 'pulled without another tick');
     // a venue that keeps refusing: three quick retries, then the ticks carry on (no retry storm)
     clock.t += 60_000; // past the 429's back-off, which holds creates back
@@ -379,7 +386,7 @@ describe('OrderManager outcomes', () => {
     const before = venue.calls.length;
     venue.cancelScript = (x) => ({ ok: false, nonce: x, code: 'server-error', message: 'down', retryable: true });
     await om.sync(M1, []);
-    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 20; i++) await turn();
     assert.equal(venue.calls.length - before, 1 + 3, 'the pull and three quick retries');
     assert.equal(venue.open.size, 4);
   });
@@ -529,12 +536,11 @@ describe('OrderManager.reconcile', () => {
 
   it('waits for a running sync before reading the venue', async () => {
     const { venue, om } = setup();
-    let release!: () => void;
-    venue.hold = new Promise((r) => (release = r));
+    const release = holdVenue(venue);
     const s = om.sync(M1, quotes(500_000));
-    await new Promise((r) => setImmediate(r));
+    await turn();
     const r = om.reconcile(M1);
-    await new Promise((r2) => setImmediate(r2));
+    await turn();
     assert.equal(venue.calls.filter((c) => c.kind === 'open-orders').length, 0);
     venue.hold = null;
     release();

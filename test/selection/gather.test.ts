@@ -12,20 +12,17 @@ const CTX = { nowMs: NOW, skip: () => false, incumbents: new Set<string>() };
 const range = (n: number, from = 1) => Array.from({ length: n }, (_, i) => market(i + from));
 
 test('budget: list pages take at most a quarter, the shortlist what is left (4 reads a market); never more than maxRequests', async () => {
-  const src = fakeSource(range(120));
-  const g = await gatherRank(src, S({ maxRequests: 20 }), CTX);
-  // 3 list pages (120 markets), then ⌊17 / 4⌋ = 4 of the 6 (3 × top) wanted
-  assert.deepEqual(src.calls, { list: 3, orderbook: 4, prices: 4, activity: 4, oracle: 4 });
-  assert.equal(g.requests, 19);
-  assert.equal(g.listTruncated, false);
-  assert.equal(g.rows.length, 120);
-  assert.equal(g.rows.filter((r) => r.scored).length, 4);
-  const small = fakeSource(range(120));
-  const h = await gatherRank(small, S({ maxRequests: 8 }), CTX);
-  assert.deepEqual(small.calls, { list: 2, orderbook: 1, prices: 1, activity: 1, oracle: 1 });
-  assert.equal(h.requests, 6);
-  assert.equal(h.listTruncated, true);
-  assert.equal(h.rows.length, 100);
+  // 20 requests: 3 list pages (120 markets), then ⌊17 / 4⌋ = 4 of the 6 (3 × top) wanted; 8: 2 pages, then 1
+  for (const [maxRequests, calls, want] of [
+    [20, { list: 3, orderbook: 4, prices: 4, activity: 4, oracle: 4 }, { requests: 19, listTruncated: false, rows: 120, scored: 4 }],
+    [8, { list: 2, orderbook: 1, prices: 1, activity: 1, oracle: 1 }, { requests: 6, listTruncated: true, rows: 100, scored: 1 }],
+  ] as const) {
+    const src = fakeSource(range(120));
+    const g = await gatherRank(src, S({ maxRequests }), CTX);
+    assert.deepEqual(src.calls, calls, `maxRequests ${maxRequests}`);
+    const got = { requests: g.requests, listTruncated: g.listTruncated, rows: g.rows.length, scored: g.rows.filter((r) => r.scored).length };
+    assert.deepEqual(got, want, `maxRequests ${maxRequests}`);
+  }
 });
 
 test('the shortlist is the best by the list-only terms (here volume), and unscored markets carry no drops', async () => {

@@ -52,39 +52,48 @@ test('maxMarkets caps the whole selection; an empty selection is an error unless
   assert.deepEqual(await selectMarkets(low, c.markets, { ranker: new Ranker(), allowEmpty: true }), []);
 });
 
+/** A config ranking for the single best market by spread, with this hysteresis. */
+const topOne = (enterMargin: number, minHoldSeconds: number) =>
+  parseConfigText(cfgText(`top: 1\nhysteresis: { enterMargin: ${enterMargin}, minHoldSeconds: ${minHoldSeconds} }\n${SPREAD_ONLY}`), 'x.yaml', { env: {} });
+
+/** Markets 1 and 2 with these spreads in cents, their source and a fresh ranker. */
+function twoMarkets(centsA: number, centsB: number) {
+  const a = spreadMarket(1, centsA);
+  const b = spreadMarket(2, centsB);
+  return { a, b, src: fakeSource([a, b]), ranker: new Ranker() };
+}
+
 test('refreshes with `previous`: oscillating scores do not flap the selection; a resolved market leaves at once', async () => {
-  const c = await parseConfigText(cfgText(`top: 1\nhysteresis: { enterMargin: 0.15, minHoldSeconds: 0 }\n${SPREAD_ONLY}`), 'x.yaml', { env: {} });
-  const a = spreadMarket(1, 5);
-  const b = spreadMarket(2, 5);
-  const src = fakeSource([a, b]);
-  const ranker = new Ranker();
-  let previous: Set<string> | undefined;
-  const seen: string[] = [];
-  for (let i = 0; i < 10; i++) {
-    // a and b swap between 6¢ and 5¢ of spread: ±0.1 of score around the cut-off
+  const c = await topOne(0.15, 0);
+  const { a, b, src, ranker } = twoMarkets(5, 5);
+  // refresh i: a and b swap between 6¢ and 5¢ of spread (±0.1 of score around the cut-off); returns the new `previous`
+  const swapAndSelect = async (i: number, markets: typeof c.markets, r: Ranker, prev: Set<string> | undefined) => {
     const [hi, lo] = i % 2 === 0 ? [a, b] : [b, a];
     hi.info.outcomePrices[0]!.bestAsk = 460_000;
     lo.info.outcomePrices[0]!.bestAsk = 450_000;
-    const got = await selectMarkets(src, c.markets, { ranker, previous, now: () => i * 60_000 });
-    previous = new Set(got.map((m) => m.marketId.toLowerCase()));
-    seen.push(got[0]!.marketId);
+    const got = await selectMarkets(src, markets, { ranker: r, previous: prev, now: () => i * 60_000 });
+    return { got, previous: new Set(got.map((m) => m.marketId.toLowerCase())) };
+  };
+  let previous: Set<string> | undefined;
+  const seen: string[] = [];
+  for (let i = 0; i < 10; i++) {
+    const r = await swapAndSelect(i, c.markets, ranker, previous);
+    previous = r.previous;
+    seen.push(r.got[0]!.marketId);
   }
   assert.deepEqual(new Set(seen).size, 1, `the selection stayed put: ${seen.map((x) => x.slice(-1)).join('')}`);
   const first = seen[0]!;
   // the same refreshes without a margin toggle every time
-  const c0 = await parseConfigText(cfgText(`top: 1\nhysteresis: { enterMargin: 0, minHoldSeconds: 0 }\n${SPREAD_ONLY}`), 'x.yaml', { env: {} });
+  const c0 = await topOne(0, 0);
   const r0 = new Ranker();
   let prev0: Set<string> | undefined;
   let toggles = 0;
   let last = '';
   for (let i = 0; i < 10; i++) {
-    const [hi, lo] = i % 2 === 0 ? [a, b] : [b, a];
-    hi.info.outcomePrices[0]!.bestAsk = 460_000;
-    lo.info.outcomePrices[0]!.bestAsk = 450_000;
-    const got = await selectMarkets(src, c0.markets, { ranker: r0, previous: prev0, now: () => i * 60_000 });
-    prev0 = new Set(got.map((m) => m.marketId.toLowerCase()));
-    if (last && got[0]!.marketId !== last) toggles++;
-    last = got[0]!.marketId;
+    const r = await swapAndSelect(i, c0.markets, r0, prev0);
+    prev0 = r.previous;
+    if (last && r.got[0]!.marketId !== last) toggles++;
+    last = r.got[0]!.marketId;
   }
   assert.equal(toggles, 9);
   // the kept market resolves: it leaves at the next refresh, whatever the margin
@@ -98,11 +107,8 @@ test('refreshes with `previous`: oscillating scores do not flap the selection; a
 });
 
 test('minHoldSeconds: a newly selected market stays until its hold is over, then a better one replaces it', async () => {
-  const c = await parseConfigText(cfgText(`top: 1\nhysteresis: { enterMargin: 0, minHoldSeconds: 600 }\n${SPREAD_ONLY}`), 'x.yaml', { env: {} });
-  const a = spreadMarket(1, 5);
-  const b = spreadMarket(2, 3);
-  const src = fakeSource([a, b]);
-  const ranker = new Ranker();
+  const c = await topOne(0, 600);
+  const { b, src, ranker } = twoMarkets(5, 3);
   const at = async (ms: number, previous?: Set<string>) =>
     ids(await selectMarkets(src, c.markets, { ranker, ...(previous ? { previous } : {}), now: () => ms }));
   assert.deepEqual(await at(0), [mid(1)]);

@@ -61,63 +61,45 @@ test('stream faults: duplicates and out-of-order events are counted; a drop ends
   await onHarness(
     async (h) => {
       const url = `${h.base}/markets/${h.marketId}/orderbook?outcomeIndex=1`;
-      let posted = 0;
-      /** A frame callback: once the snapshot is in, alice places one bid at `price` (an event to stream); `done` ends the read. */
-      const afterSnapshot =
-        (price: number, done: (f: unknown[]) => boolean) =>
-        (f: unknown[]): boolean => {
-          if (f.length >= 1 && posted === 0) {
-            posted++;
-            void call(h.base, 'POST', '/orders', h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price, size: 1_000_000 }), 'alice-key');
+      /** Sets `faults`, then reads the stream: once the snapshot is in, `place` runs once (events to stream); `done` ends the read. */
+      const readWith = (faults: Parameters<typeof h.ex.faults.configure>[0], place: () => unknown, done: (f: unknown[]) => boolean, ms?: number) => {
+        h.ex.faults.configure(faults);
+        let posted = false;
+        const onFrames = (f: unknown[]): boolean => {
+          if (f.length >= 1 && !posted) {
+            posted = true;
+            void place();
           }
           return done(f);
         };
-      h.ex.faults.configure({ streamDuplicateRate: 1 });
-      const dup = await readSse(
-        url,
-        {},
-        afterSnapshot(100_000, (f) => f.length >= 3),
-      );
+        return readSse(url, {}, onFrames, ms);
+      };
+      /** alice places one bid at `price` */
+      const bid = (price: number) => () =>
+        call(h.base, 'POST', '/orders', h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price, size: 1_000_000 }), 'alice-key');
+      const dup = await readWith({ streamDuplicateRate: 1 }, bid(100_000), (f) => f.length >= 3);
       assert.equal(dup.frames[1]!.data.seq, dup.frames[2]!.data.seq, 'the same event twice');
       assert.ok(h.ex.faults.counts.streamDuplicate >= 1);
 
-      h.ex.faults.configure({ streamDropRate: 1 });
-      posted = 0;
       // read until the server ends the stream
-      const dropped = await readSse(
-        url,
-        {},
-        afterSnapshot(110_000, () => false),
-        3000,
-      );
+      const dropped = await readWith({ streamDropRate: 1 }, bid(110_000), () => false, 3000);
       assert.equal(dropped.frames.length, 2, 'snapshot, the delta, then the server closed the stream');
       assert.ok(h.ex.faults.counts.streamDrop >= 1);
 
-      h.ex.faults.configure({ streamStallRate: 1 });
-      posted = 0;
-      const stalled = await readSse(
-        url,
-        {},
-        afterSnapshot(120_000, () => false),
-        600,
-      );
+      const stalled = await readWith({ streamStallRate: 1 }, bid(120_000), () => false, 600);
       assert.equal(stalled.frames.length, 1, 'no events after the stall');
       const afterStall = stalled.comments.length;
       assert.ok(h.ex.faults.counts.streamStall >= 1);
       assert.ok(afterStall <= 3, 'no heartbeats after the stall either');
 
-      h.ex.faults.configure({ streamReorderRate: 1 });
-      posted = 0;
-      const reordered = await readSse(url, {}, (f) => {
-        if (f.length >= 1 && posted === 0) {
-          posted++;
-          void (async () => {
-            await placeBid(h, h.alice, 130_000);
-            await placeBid(h, h.alice, 140_000);
-          })();
-        }
-        return f.length >= 3;
-      });
+      const reordered = await readWith(
+        { streamReorderRate: 1 },
+        async () => {
+          await placeBid(h, h.alice, 130_000);
+          await placeBid(h, h.alice, 140_000);
+        },
+        (f) => f.length >= 3,
+      );
       assert.ok(reordered.frames[1]!.data.seq > reordered.frames[2]!.data.seq, 'the later event arrives first');
       assert.ok(h.ex.faults.counts.streamReorder >= 1);
     },

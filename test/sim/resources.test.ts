@@ -24,6 +24,31 @@ function rawRequest(port: number, head: string): { socket: Socket; answer: Promi
 
 const portOf = (base: string) => Number(new URL(base).port);
 
+type Held = { socket: Socket; answer: Promise<string> };
+
+/** A harness with `opts` and `n` uploads of `head(h)` sent and left stalled; runs `fn`, then drops the uploads and closes. */
+async function withStalledUploads(
+  opts: Parameters<typeof harness>[0],
+  n: number,
+  head: (h: Awaited<ReturnType<typeof harness>>) => string,
+  fn: (h: Awaited<ReturnType<typeof harness>>, held: Held[], port: number) => Promise<void>,
+): Promise<void> {
+  const h = await harness(opts);
+  const port = portOf(h.base);
+  const held: Held[] = [];
+  try {
+    for (let i = 0; i < n; i++) held.push(rawRequest(port, head(h)));
+    await fn(h, held, port);
+  } finally {
+    for (const x of held) x.socket.destroy();
+    await h.close();
+  }
+}
+
+/** The answers to the uploads after the first `fit`, or null if they are not all answered within 20 s. */
+const answersAfter = (held: Held[], fit: number) =>
+  Promise.race([Promise.all(held.slice(fit).map((x) => x.answer)), new Promise<null>((r) => setTimeout(() => r(null), 20_000))]);
+
 test('a stalled body gets 408 REQUEST_TIMEOUT and the connection is closed', async () => {
   await onHarness(
     async (h) => {
@@ -40,60 +65,44 @@ test('a stalled body gets 408 REQUEST_TIMEOUT and the connection is closed', asy
 });
 
 test('bodies in flight are capped: stalled uploads past the budget get 503 at once; a keyed client is served meanwhile', async () => {
-  const h = await harness({ bodyTimeoutMs: 30_000, bodyBytesInFlight: 2_000_000, bodyLimitBytes: 500_000 });
-  const port = portOf(h.base);
-  const held: { socket: Socket; answer: Promise<string> }[] = [];
-  try {
-    // 40 unauthenticated uploads (a public POST that reads its body) declaring 400 kB each, sending a
-    // few bytes and stalling: 16 MB if all were held; 2 fit the anonymous half of the 2 MB budget
-    for (let i = 0; i < 40; i++)
-      held.push(
-        rawRequest(
-          port,
-          `POST /v2/markets/${h.marketId}/simulate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 400000\r\n\r\n{"q":`,
-        ),
-      );
-    // the ones that did not fit are answered 503 (and closed) without waiting for their bodies
-    const refused = await Promise.race([Promise.all(held.slice(2).map((x) => x.answer)), new Promise<null>((r) => setTimeout(() => r(null), 20_000))]);
-    assert.ok(refused, 'the uploads beyond the budget were answered');
-    for (const a of refused!) assert.match(a, /^HTTP\/1\.1 503 /);
-    // an unauthenticated upload to a keyed route is answered 401 and closed without its body being read
-    const noKey = rawRequest(port, `POST /v2/orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 400000\r\n\r\n{"q":`);
-    assert.match(await noKey.answer, /^HTTP\/1\.1 401 /);
-    // keyed client: served while uploads stall
-    for (let i = 0; i < 5; i++) assert.equal((await call(h.base, 'GET', '/orders', undefined, 'alice-key')).status, 200);
-    const body = h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 300_000, size: 1_000_000 });
-    assert.equal((await call(h.base, 'POST', '/orders', body, 'alice-key')).status, 201);
-  } finally {
-    for (const x of held) x.socket.destroy();
-    await h.close();
-  }
+  // 40 unauthenticated uploads (a public POST that reads its body) declaring 400 kB each, sending a
+  // few bytes and stalling: 16 MB if all were held; 2 fit the anonymous half of the 2 MB budget
+  await withStalledUploads(
+    { bodyTimeoutMs: 30_000, bodyBytesInFlight: 2_000_000, bodyLimitBytes: 500_000 },
+    40,
+    (h) => `POST /v2/markets/${h.marketId}/simulate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 400000\r\n\r\n{"q":`,
+    async (h, held, port) => {
+      // the ones that did not fit are answered 503 (and closed) without waiting for their bodies
+      const refused = await answersAfter(held, 2);
+      assert.ok(refused, 'the uploads beyond the budget were answered');
+      for (const a of refused!) assert.match(a, /^HTTP\/1\.1 503 /);
+      // an unauthenticated upload to a keyed route is answered 401 and closed without its body being read
+      const noKey = rawRequest(port, `POST /v2/orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 400000\r\n\r\n{"q":`);
+      assert.match(await noKey.answer, /^HTTP\/1\.1 401 /);
+      // keyed client: served while uploads stall
+      for (let i = 0; i < 5; i++) assert.equal((await call(h.base, 'GET', '/orders', undefined, 'alice-key')).status, 200);
+      const body = h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 300_000, size: 1_000_000 });
+      assert.equal((await call(h.base, 'POST', '/orders', body, 'alice-key')).status, 201);
+    },
+  );
 });
 
 test('keyed stalled uploads beyond the body budget get 503 SERVICE_UNAVAILABLE with Retry-After', async () => {
-  const h = await harness({ bodyTimeoutMs: 30_000, bodyBytesInFlight: 1_000_000, bodyLimitBytes: 500_000 });
-  const port = portOf(h.base);
-  const held: { socket: Socket; answer: Promise<string> }[] = [];
-  try {
-    for (let i = 0; i < 6; i++)
-      held.push(
-        rawRequest(
-          port,
-          `POST /v2/orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer bob-key\r\nContent-Type: application/json\r\nContent-Length: 400000\r\n\r\n{"q":`,
-        ),
-      );
-    // two fit (800 kB); the other four are refused at once
-    const answers = await Promise.race([Promise.all(held.slice(2).map((x) => x.answer)), new Promise<null>((r) => setTimeout(() => r(null), 20_000))]);
-    assert.ok(answers, 'the uploads beyond the budget were answered');
-    for (const a of answers!) {
-      assert.match(a, /^HTTP\/1\.1 503 /);
-      assert.match(a, /Retry-After: 1/i);
-    }
-    assert.equal((await call(h.base, 'GET', '/orders', undefined, 'alice-key')).status, 200);
-  } finally {
-    for (const x of held) x.socket.destroy();
-    await h.close();
-  }
+  await withStalledUploads(
+    { bodyTimeoutMs: 30_000, bodyBytesInFlight: 1_000_000, bodyLimitBytes: 500_000 },
+    6,
+    () => `POST /v2/orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer bob-key\r\nContent-Type: application/json\r\nContent-Length: 400000\r\n\r\n{"q":`,
+    async (h, held) => {
+      // two fit (800 kB); the other four are refused at once
+      const answers = await answersAfter(held, 2);
+      assert.ok(answers, 'the uploads beyond the budget were answered');
+      for (const a of answers!) {
+        assert.match(a, /^HTTP\/1\.1 503 /);
+        assert.match(a, /Retry-After: 1/i);
+      }
+      assert.equal((await call(h.base, 'GET', '/orders', undefined, 'alice-key')).status, 200);
+    },
+  );
 });
 
 test('connections past the cap are closed; the others are served', async () => {

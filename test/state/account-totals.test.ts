@@ -83,17 +83,28 @@ function randomEvent(r: () => number, markets: number, ts: number, nonce: () => 
   return { type: 'BalanceUpdated', collateral: BigInt(Math.floor(r() * 1e12)), ts };
 }
 
-test('the account totals kept incrementally equal the full sum over every market after every event (3,000 random events, 300 markets, two stores interleaved)', () => {
-  const r = rng(24);
+/** `n` stores fed from one random stream: `feed(j, markets, ts)` makes an event for store `j` (its live orders tracked apart), dispatches and returns it. */
+function randomStores(seed: number, n: number) {
+  const r = rng(seed);
   const nonce = nonces();
-  const stores = [new StateStore(), new StateStore()];
-  const live = [new Map<Bytes32, Bytes32>(), new Map<Bytes32, Bytes32>()];
+  const stores = Array.from({ length: n }, () => new StateStore());
+  const live = stores.map(() => new Map<Bytes32, Bytes32>());
+  const feed = (j: number, markets: number, ts: number): StateEvent => {
+    const e = randomEvent(r, markets, ts, nonce, live[j]!);
+    stores[j]!.dispatch(e);
+    return e;
+  };
+  return { r, stores, feed };
+}
+
+test('the account totals kept incrementally equal the full sum over every market after every event (3,000 random events, 300 markets, two stores interleaved)', () => {
+  const { r, stores, feed } = randomStores(24, 2);
   let moved = 0;
   for (let i = 0; i < 3000; i++) {
     // mostly one store; now and then the other, so the totals meet an unrelated state
     const j = r() < 0.9 ? 0 : 1;
     const before = accountTotals(stores[j]!.state);
-    stores[j]!.dispatch(randomEvent(r, j === 0 ? 300 : 40, i + 1, nonce, live[j]!));
+    feed(j, j === 0 ? 300 : 40, i + 1);
     const s = stores[j]!.state;
     const got = accountTotals(s);
     assert.deepEqual(got, accountTotalsSummed(s), `event ${i}`);
@@ -131,15 +142,15 @@ test('a state with the same markets but a new balance shows the new collateral; 
 });
 
 test('with the account books: the incremental totals equal the full sum after every event, fills reaching the books as the live bot applies them', () => {
-  const r = rng(25);
-  const nonce = nonces();
-  const store = new StateStore();
+  const {
+    r,
+    stores: [store],
+    feed,
+  } = randomStores(25, 1);
   const books = new Account();
-  const live = new Map<Bytes32, Bytes32>();
   let fills = 0;
   for (let i = 0; i < 2000; i++) {
-    const e = randomEvent(r, 120, i + 1, nonce, live);
-    store.dispatch(e);
+    const e = feed(0, 120, i + 1);
     if (e.type === 'OrderFilled') {
       fills++;
       books.applyFill({ ...accountFill(e), fillId: `f${i}`, feeSource: 'venue', origin: 'own' });
@@ -165,15 +176,13 @@ test('with the account books: the incremental totals equal the full sum after ev
 });
 
 test('two stores keep their own totals: viewing one does not make the other sum every market again', () => {
-  const r = rng(7);
-  const nonce = nonces();
-  const a = new StateStore();
-  const b = new StateStore();
-  const liveA = new Map<Bytes32, Bytes32>();
-  const liveB = new Map<Bytes32, Bytes32>();
+  const {
+    stores: [a, b],
+    feed,
+  } = randomStores(7, 2);
   for (let i = 0; i < 300; i++) {
-    a.dispatch(randomEvent(r, 40, i + 1, nonce, liveA));
-    b.dispatch(randomEvent(r, 40, i + 1, nonce, liveB));
+    feed(0, 40, i + 1);
+    feed(1, 40, i + 1);
   }
   const ta = accountTotals(a.state);
   const tb = accountTotals(b.state);
@@ -186,9 +195,9 @@ test('two stores keep their own totals: viewing one does not make the other sum 
   assert.deepEqual(tb, accountTotalsSummed(b.state));
   // one more event on each, read alternately: still each store's own sums
   for (let i = 300; i < 400; i++) {
-    a.dispatch(randomEvent(r, 40, i + 1, nonce, liveA));
+    feed(0, 40, i + 1);
     assert.deepEqual(accountTotals(a.state), accountTotalsSummed(a.state), `a, event ${i}`);
-    b.dispatch(randomEvent(r, 40, i + 1, nonce, liveB));
+    feed(1, 40, i + 1);
     assert.deepEqual(accountTotals(b.state), accountTotalsSummed(b.state), `b, event ${i}`);
   }
 });

@@ -102,22 +102,17 @@ test('bad input names the field (with the array prefix)', () => {
     );
   }
   const raw = { marketId: MARKET, outcomeIndex: 1, side: 0, price: 1, size: 1 };
-  assert.throws(
-    () => parseOrderInput({ ...raw, makerRoleConstraint: 1 }, NOW),
-    (e: unknown) => e instanceof BadInputError && e.field === 'makerRoleConstraint',
-  );
-  assert.throws(
-    () => parseOrderInput({ ...raw, outcomeIndex: 2 }, NOW),
-    (e: unknown) => e instanceof BadInputError && e.field === 'outcomeIndex',
-  );
-  assert.throws(
-    () => parseOrderInput({ ...raw, price: 1_000_000 }, NOW),
-    (e: unknown) => e instanceof BadInputError && e.field === 'price',
-  );
-  assert.throws(
-    () => parseOrderInput({ ...raw, price: 5.5 }, NOW),
-    (e: unknown) => e instanceof BadInputError && e.field === 'price',
-  );
+  for (const [field, patch] of [
+    ['makerRoleConstraint', { makerRoleConstraint: 1 }],
+    ['outcomeIndex', { outcomeIndex: 2 }],
+    ['price', { price: 1_000_000 }],
+    ['price', { price: 5.5 }],
+  ] as const)
+    assert.throws(
+      () => parseOrderInput({ ...raw, ...patch }, NOW),
+      (e: unknown) => e instanceof BadInputError && e.field === field,
+      `${field} ${JSON.stringify(patch)}`,
+    );
   assert.throws(() => parseOrderInput([], NOW), BadInputError);
   assert.throws(() => parseOrderInput('x', NOW), BadInputError);
 });

@@ -7,6 +7,7 @@ import { createVenueClient } from '../../../src/exchange/venue-client.ts';
 import type { BookEvent } from '../../../src/model/stream.ts';
 import { SseFixtureServer, type FixtureBook } from './sse-fixture-server.ts';
 import { EventCollector } from './event-collector.ts';
+import { startFixtureStream } from './stream-setup.ts';
 
 const M = ('0x' + '5a'.repeat(32)) as `0x${string}`;
 const TS = '2026-11-21T10:00:00.000Z';
@@ -15,20 +16,8 @@ const delta = (seq: number, price = 41) => ({ marketId: M, seq, timestamp: TS, c
 const isSeq = (type: string, seq: number) => (e: BookEvent) => e.type === type && 'seq' in e && e.seq === seq;
 const label = (e: BookEvent) => (e.type === 'status' ? `status:${e.state}` : `${e.type}:${e.seq}`);
 
-async function setup(opts: Partial<BookStreamOptions>) {
-  const server = new SseFixtureServer(BOOK);
-  const baseUrl = await server.start();
-  const stream = createBookStream({
-    baseUrl,
-    marketId: M,
-    outcomeIndex: 1,
-    fetchSnapshot: async () => ({ status: 304 }),
-    idleTimeoutMs: 60_000,
-    backoff: { initialMs: 5, maxMs: 20, jitter: 0 },
-    ...opts,
-  });
-  const col = new EventCollector(stream.events$);
-  return { server, stream, col, baseUrl };
+function setup(opts: Partial<BookStreamOptions>) {
+  return startFixtureStream(BOOK, { fetchSnapshot: async () => ({ status: 304 }), ...opts });
 }
 
 test('a clean end of the stream is reported as closed, then resumed with Last-Event-ID', async () => {
@@ -38,17 +27,14 @@ test('a clean end of the stream is reported as closed, then resumed with Last-Ev
     c1.send('snapshot', { ...BOOK, seq: 1 });
     c1.send('delta', delta(2));
     await t.col.waitFor(isSeq('delta', 2), 'delta 2');
-    c1.end();
-    const c2 = await t.server.waitForConn(2);
-    assert.equal(c2.lastEventId, '2');
+    const c2 = await t.reconnect(c1, 'end', '2');
     c2.send('delta', delta(3));
     await t.col.waitFor(isSeq('delta', 3), 'delta 3');
     const states = t.col.states();
     assert.deepEqual(states.slice(0, 4), ['connecting', 'live', 'closed', 'reconnecting']);
     assert.equal(states.at(-1), 'live');
   } finally {
-    t.col.stop();
-    await t.server.close();
+    await t.done();
   }
 });
 
@@ -58,16 +44,13 @@ test('a resumed connection on a quiet market is live on its first heartbeat', as
     const c1 = await t.server.waitForConn(1);
     c1.send('snapshot', { ...BOOK, seq: 1 });
     await t.col.waitFor(isSeq('snapshot', 1), 'snapshot');
-    c1.destroy();
-    const c2 = await t.server.waitForConn(2);
-    assert.equal(c2.lastEventId, '1');
+    const c2 = await t.reconnect(c1, 'destroy', '1');
     const from = t.col.events.length;
     c2.heartbeat(); // nothing was missed, so the server has no event to replay
     await t.col.waitFor((e) => e.type === 'status' && e.state === 'live', 'live after reconnect', from);
     assert.equal(t.col.data().length, 1);
   } finally {
-    t.col.stop();
-    await t.server.close();
+    await t.done();
   }
 });
 
@@ -77,9 +60,7 @@ test('after a server restart a fresh snapshot with a lower seq becomes the new b
     const c1 = await t.server.waitForConn(1);
     c1.send('snapshot', { ...BOOK, seq: 500 });
     await t.col.waitFor(isSeq('snapshot', 500), 'snapshot 500');
-    c1.destroy();
-    const c2 = await t.server.waitForConn(2);
-    assert.equal(c2.lastEventId, '500');
+    const c2 = await t.reconnect(c1, 'destroy', '500');
     // the restarted server no longer knows seq 500: it starts over with a snapshot
     c2.send('snapshot', { ...BOOK, seq: 1, bids: [{ price: 42, size: 2 }] });
     c2.send('delta', delta(2, 43));
@@ -87,8 +68,7 @@ test('after a server restart a fresh snapshot with a lower seq becomes the new b
     assert.deepEqual(t.col.data().map(label), ['snapshot:500', 'snapshot:1', 'delta:2']);
     assert.equal(t.stream.stats.duplicates, 0);
   } finally {
-    t.col.stop();
-    await t.server.close();
+    await t.done();
   }
 });
 
@@ -112,8 +92,7 @@ test('a failed resync reconnects without Last-Event-ID to get a fresh stream sna
     assert.equal(t.stream.stats.resyncErrors, 1);
     assert.deepEqual(t.col.data().map(label), ['snapshot:1', 'snapshot:9']);
   } finally {
-    t.col.stop();
-    await t.server.close();
+    await t.done();
   }
 });
 

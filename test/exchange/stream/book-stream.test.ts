@@ -7,6 +7,7 @@ import type { BookSnapshot } from '../../../src/model/book.ts';
 import type { BookEvent } from '../../../src/model/stream.ts';
 import { SseFixtureServer, type FixtureBook } from './sse-fixture-server.ts';
 import { EventCollector, until } from './event-collector.ts';
+import { startFixtureStream } from './stream-setup.ts';
 import { ManualClock } from './manual-clock.ts';
 import type { Bytes32 } from '../../../src/model/order.ts';
 
@@ -62,29 +63,12 @@ function apply(book: L2Book, e: BookEvent): void {
   }
 }
 
-async function setup(opts: Partial<BookStreamOptions> = {}, book: FixtureBook = wireBook()) {
-  const server = new SseFixtureServer(book);
-  const baseUrl = await server.start();
-  const stream = createBookStream({
-    baseUrl,
-    marketId: M,
-    outcomeIndex: 1,
+function setup(opts: Partial<BookStreamOptions> = {}, book: FixtureBook = wireBook()) {
+  return startFixtureStream(book, {
     apiKey: 'ctx_pk_test_secret_key',
-    fetchSnapshot: opts.fetchSnapshot ?? fakeFetcher(() => ({ status: 200, book: jsonBook() })),
-    idleTimeoutMs: 60_000,
-    backoff: { initialMs: 5, maxMs: 20, jitter: 0 },
+    fetchSnapshot: fakeFetcher(() => ({ status: 200, book: jsonBook() })),
     ...opts,
   });
-  const col = new EventCollector(stream.events$);
-  return {
-    server,
-    stream,
-    col,
-    async done() {
-      col.stop();
-      await server.close();
-    },
-  };
 }
 
 const isSeq = (type: string, seq: number) => (e: BookEvent) => e.type === type && 'seq' in e && e.seq === seq;
@@ -139,9 +123,7 @@ test('a dropped connection reconnects with Last-Event-ID and resumes without a n
     c1.send('snapshot', wireBook(1));
     c1.send('delta', delta(2, [{ side: 'bid', price: 43, size: 1 }]));
     await t.col.waitFor(isSeq('delta', 2), 'delta 2');
-    c1.destroy();
-    const c2 = await t.server.waitForConn(2);
-    assert.equal(c2.lastEventId, '2');
+    const c2 = await t.reconnect(c1, 'destroy', '2');
     c2.send('delta', delta(3, [{ side: 'bid', price: 42, size: 1 }]));
     await t.col.waitFor(isSeq('delta', 3), 'delta 3');
     assert.deepEqual(
