@@ -225,8 +225,8 @@ export class FillTracker {
   }
 
   /** Is the order one this tracker saw open (its fills so far counted)? */
-  knows(nonce: string): boolean {
-    return this.known.has(nonce.toLowerCase());
+  knows(nonce: Bytes32): boolean {
+    return this.known.has(nonce);
   }
 
   forget(nonce: Bytes32): void {
@@ -277,11 +277,13 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
       const recent = await readRecent(opts.client.orders.recent.bind(opts.client.orders), { trader: opts.trader, windowSeconds }, opts.logger);
       lastRecent = now;
       for (const o of recent) {
-        const k = o.nonce;
         // ...and the orders this tracker saw open: the order manager may have let go of one (filled,
         // cancelled) before this poll read its last fills, which would otherwise never be counted
-        if (!byNonce.has(k) && (o.status === 'open' || !opts.isTracked || opts.isTracked(o.nonce, o.marketId) || tracker.knows(k) || foreignNews(o)))
-          byNonce.set(k, o);
+        if (
+          !byNonce.has(o.nonce) &&
+          (o.status === 'open' || !opts.isTracked || opts.isTracked(o.nonce, o.marketId) || tracker.knows(o.nonce) || foreignNews(o))
+        )
+          byNonce.set(o.nonce, o);
       }
     }
     let lookups = 0;

@@ -51,10 +51,15 @@ export function startingIdentity(o: BotOptions, adminPort: number, paper: boolea
     chain: '',
     configFile: cfg.file ? canonicalPath(cfg.file) : '',
     configHash: configHash(cfg),
-    ledger: canonicalPath(ledgerPath(cfg, cfg.venue.kind === 'local', paper)),
+    ledger: canonicalPath(runLedgerPath(o, paper)),
     adminPort,
     startedAt: new Date().toISOString(),
   };
+}
+
+/** The ledger file this run opens (':memory:' for a `local` venue without ledger.path), known before the venue is. */
+function runLedgerPath(o: BotOptions, paper: boolean): string {
+  return ledgerPath(o.config, o.config.venue.kind === 'local', paper);
 }
 
 /**
@@ -65,7 +70,7 @@ export function startingIdentity(o: BotOptions, adminPort: number, paper: boolea
  */
 export function recordStartupHalt(o: BotOptions, paper: boolean, reason: string | null, log: Logger): boolean {
   const cfg = o.config;
-  const path = ledgerPath(cfg, cfg.venue.kind === 'local', paper);
+  const path = runLedgerPath(o, paper);
   if (path === ':memory:') {
     log.warn('halt received while starting: the ledger is in memory (a local venue), so it holds this run only');
     return false;
