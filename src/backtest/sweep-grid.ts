@@ -172,10 +172,15 @@ export function formatRanked(results: readonly SweepResult[], grid: SweepSpec['g
   const keys = grid.map(([p]) => p);
   const short = keys.map((k) => k.split('.').slice(-1)[0]!);
   const header = ['#', ...short, 'pnl', 'fills', 'volume', 'pnl%vol', 'worstWin', 'maxDD', 'sharpe', 'uptime'];
+  // a failed run's error goes below the table, not into its pnl column (an error message is wider than any figure)
+  const failures: string[] = [];
   const rows = results.map((r, i) => {
     const s = r.summary;
     const vals = keys.map((k) => JSON.stringify(r.combo[k]));
-    if (!s) return [String(i + 1), ...vals, `error: ${r.error ?? '?'}`, '', '', '', '', '', '', ''];
+    if (!s) {
+      failures.push(`#${i + 1} failed: ${r.error ?? 'no summary'}`);
+      return [String(i + 1), ...vals, 'failed', '', '', '', '', '', '', ''];
+    }
     return [
       String(i + 1),
       ...vals,
@@ -191,5 +196,5 @@ export function formatRanked(results: readonly SweepResult[], grid: SweepSpec['g
   });
   const w = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
   const line = (r: string[]) => r.map((x, c) => x.padStart(w[c]!)).join('  ');
-  return [line(header), ...rows.map(line)].join('\n') + '\n';
+  return [line(header), ...rows.map(line), ...failures].join('\n') + '\n';
 }

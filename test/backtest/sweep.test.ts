@@ -65,7 +65,14 @@ test('ranking: best first by the chosen score, failures last, ties in grid order
   );
   const table = formatRanked(rank(results, 'pnl'), [['k', [0, 1, 2, 3]]]);
   assert.match(table.split('\n')[0]!, /#\s+k\s+pnl/);
-  assert.match(table, /error: boom/);
+  // the failed run's row says failed in its pnl column; its error is listed below the table, not in the column
+  const lines = table.trimEnd().split('\n');
+  assert.match(lines[4]!, /^\s*4\s+1\s+failed\s*$/);
+  assert.equal(lines[5], '#4 failed: boom');
+  assert.ok(
+    lines.slice(0, 5).every((l) => l.length <= lines[0]!.length),
+    `rows no wider than the header:\n${table}`,
+  );
 });
 
 test('a sweep over worker threads gives the same summaries as in-thread runs, in grid order', async () => {
