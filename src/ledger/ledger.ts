@@ -11,8 +11,9 @@
  * `flushMs` (default 200 ms), or in the next turn of the event loop once it holds `maxBatch` records,
  * never in the caller's turn: a tick never waits on the disk. The writer's own turns write at most
  * `maxBatch` records each (one transaction), so a backlog is written over several turns with the
- * events that arrive between them (docs/performance.md#where-the-tail-comes-from). A record of the kill-switch latch, a start-up or an operator action is
- * written at once: those must survive a crash that comes right after them.
+ * events that arrive between them (docs/performance.md#where-the-tail-comes-from). A record of the
+ * kill-switch latch, a start-up or an operator action is written at once: those must survive a crash
+ * that comes right after them.
  *
  * Durability: WAL with `synchronous = NORMAL` for the batched records — a committed transaction
  * survives a process crash (kill -9); a power loss may lose the last transactions but never corrupts
