@@ -7,10 +7,13 @@
  *   ledger.flush()      // write what is queued now (also runs every `flushMs` on the clock)
  *   ledger.close()      // flush, checkpoint, close
  *
- * Hot path: the record methods only push a small array onto a queue; the queue is written in one
- * transaction every `flushMs` (default 200 ms) or as soon as it holds `maxBatch` records, so a tick
- * never waits on the disk. A record of the kill-switch latch, a start-up or an operator action is
- * written at once: those must survive a crash that comes right after them.
+ * Hot path: the record methods only push a small array onto a queue; the queue is written every
+ * `flushMs` (default 200 ms), or in the next turn of the event loop once it holds `maxBatch` records,
+ * never in the caller's turn: a tick never waits on the disk. The writer's own turns write at most
+ * `maxBatch` records each (one transaction), so a backlog is written over several turns with the
+ * events that arrive between them (docs/performance.md#where-the-tail-comes-from). A record of the
+ * kill-switch latch, a start-up or an operator action is written at once: those must survive a crash
+ * that comes right after them.
  *
  * Durability: WAL with `synchronous = NORMAL` for the batched records — a committed transaction
  * survives a process crash (kill -9); a power loss may lose the last transactions but never corrupts
@@ -137,7 +140,7 @@ export interface LedgerOptions {
   readonly logger?: Logger;
   /** write the queue at least this often, ms (default 200) */
   readonly flushMs?: number;
-  /** …or as soon as it holds this many records (default 2 000) */
+  /** …or in the next turn once it holds this many records, at most this many per turn of its own (default 500) */
   readonly maxBatch?: number;
   /** open an existing file only (the CLI readers never create one) */
   readonly mustExist?: boolean;
@@ -191,6 +194,8 @@ export class Ledger {
   private readonly stmts = new Map<Stmt, Database.Statement>();
   private queue: Rec[] = [];
   private cancelTimer: (() => void) | null = null;
+  /** the pending timer is a write in the next turn (not the `flushMs` one) */
+  private timerSoon = false;
   private closed = false;
   private readonly writeBatch: (recs: Rec[]) => void;
   /** records written, and batches (transactions), since open */
@@ -218,7 +223,7 @@ export class Ledger {
     this.clock = o.clock;
     this.log = (o.logger ?? silentLogger).child({ component: 'ledger' });
     this.flushMs = o.flushMs ?? 200;
-    this.maxBatch = o.maxBatch ?? 2_000;
+    this.maxBatch = o.maxBatch ?? 500;
     const file = (this.file = o.path !== ':memory:');
     this.checkpointMs = o.checkpointMs ?? 60_000;
     if (file && !o.mustExist) mkdirSync(dirname(o.path), { recursive: true });
@@ -292,26 +297,51 @@ export class Ledger {
     return s;
   }
 
+  /**
+   * Queue a record. Never writes here: the caller is on the hot path (a tick emitting its orders), so
+   * a full queue is written in the next turn of the event loop, a turn of its own.
+   */
   private push(r: Rec): void {
     if (this.closed) return;
     this.queue.push(r);
-    if (this.queue.length >= this.maxBatch) this.flush();
-    else if (!this.cancelTimer)
-      this.cancelTimer = this.clock.setTimeout(() => {
-        this.cancelTimer = null;
-        this.flush();
-      }, this.flushMs);
+    // while writes fail, the retry timer stands: a full queue does not bring it forward
+    if (this.queue.length >= this.maxBatch && this.failingSince === null) this.writeSoon(0);
+    else if (!this.cancelTimer) this.writeSoon(this.flushMs);
   }
 
-  /** Write every queued record in one transaction. A failure is logged and the batch kept for the next try. */
+  /** The writer's timer: in `ms`, write at most `maxBatch` records, and the rest in the turns after. */
+  private writeSoon(ms: number): void {
+    if (this.cancelTimer) {
+      // a write already due as soon, or sooner
+      if (this.timerSoon || ms > 0) return;
+      this.cancelTimer();
+    }
+    this.timerSoon = ms === 0;
+    this.cancelTimer = this.clock.setTimeout(() => {
+      this.cancelTimer = null;
+      this.timerSoon = false;
+      this.write(this.maxBatch);
+      if (this.queue.length > 0 && !this.cancelTimer && !this.closed)
+        this.writeSoon(this.queue.length >= this.maxBatch && this.failingSince === null ? 0 : this.flushMs);
+    }, ms);
+  }
+
+  /** Write every queued record now, in one transaction. A failure is logged and the batch kept for the next try. */
   flush(): void {
+    this.write(Number.POSITIVE_INFINITY);
+  }
+
+  /** Write the first `limit` queued records in one transaction (see flush). */
+  private write(limit: number): void {
     if (this.cancelTimer) {
       this.cancelTimer();
       this.cancelTimer = null;
+      this.timerSoon = false;
     }
     if (this.queue.length === 0 || !this.db.open) return;
-    const batch = this.queue;
-    this.queue = [];
+    const all = this.queue.length <= limit;
+    const batch = all ? this.queue : this.queue.slice(0, limit);
+    this.queue = all ? [] : this.queue.slice(limit);
     try {
       this.writeBatch(batch);
       this.written += batch.length;
@@ -329,14 +359,7 @@ export class Ledger {
           'ledger write queue full: records dropped (the catch-up at the next start fetches the fills again)',
         );
       }
-      if (!this.cancelTimer && !this.closed)
-        this.cancelTimer = this.clock.setTimeout(
-          () => {
-            this.cancelTimer = null;
-            this.flush();
-          },
-          Math.max(1_000, this.flushMs),
-        );
+      if (!this.cancelTimer && !this.closed) this.writeSoon(Math.max(1_000, this.flushMs));
     }
   }
 

@@ -74,12 +74,38 @@ test('records are queued off the hot path and written in one transaction per flu
   l.close();
 });
 
-test('a full queue is written at once (maxBatch)', () => {
-  const l = openLedger({ path: ':memory:', clock: manualClock(), maxBatch: 10 });
+test('a full queue is written in the next turn, not the one that queued it, at most maxBatch records a turn', () => {
+  const clock = manualClock();
+  const delays: number[] = [];
+  const timed: Clock = { ...clock, now: () => clock.t, setTimeout: (fn, ms) => (delays.push(ms), clock.setTimeout(fn, ms)) };
+  const l = openLedger({ path: ':memory:', clock: timed, maxBatch: 10 });
   for (let i = 0; i < 25; i++) l.fill(fill({ fillId: `f${i}` }));
+  // the turn that queued them (a tick emitting its orders) writes nothing
+  assert.equal(count(l, 'fills'), 0);
+  assert.equal(clock.timers.length, 1, 'one write due');
+  assert.equal(delays.at(-1), 0, 'due in the next turn, not after flushMs');
+  clock.fire();
+  assert.equal(count(l, 'fills'), 10, "the writer's turn writes maxBatch records");
+  assert.equal(delays.at(-1), 0, 'the backlog goes on in the turn after');
+  clock.fire();
   assert.equal(count(l, 'fills'), 20);
+  // fewer than maxBatch left: written on the flushMs timer
+  assert.equal(delays.at(-1), 200);
+  clock.fire();
+  assert.equal(count(l, 'fills'), 25);
+  assert.equal(l.batches, 3);
+  l.flush();
+  l.close();
+});
+
+test('flush() writes the whole queue at once (close, latch and readers rely on it)', () => {
+  const clock = manualClock();
+  const l = openLedger({ path: ':memory:', clock, maxBatch: 10 });
+  for (let i = 0; i < 25; i++) l.fill(fill({ fillId: `f${i}` }));
   l.flush();
   assert.equal(count(l, 'fills'), 25);
+  assert.equal(l.batches, 1);
+  assert.equal(clock.timers.length, 0, 'nothing left due');
   l.close();
 });
 
