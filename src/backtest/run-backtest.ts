@@ -192,13 +192,18 @@ export function applyRanking(source: ReplaySource, config: BotConfig, settings: 
   return { source: shifted, ranking: { ...r, movedFrom: moved ? windowStart : null } };
 }
 
-/** A seeded byte source for nonces (a backtest never needs unpredictable nonces, only unique ones). */
-function seededBytes(seed: number): (n: number) => Uint8Array {
+/**
+ * A seeded byte source for nonces (a backtest never needs unpredictable nonces, only unique ones).
+ * The bytes are written into one scratch array, handed out as a view: the nonce source reads them
+ * into its hex string at once, before asking again.
+ */
+export function seededBytes(seed: number): (n: number) => Uint8Array {
   const rng = createRng(seed ^ 0x5eed);
+  let scratch = new Uint8Array(32);
   return (n) => {
-    const out = new Uint8Array(n);
-    for (let i = 0; i < n; i++) out[i] = Math.floor(rng.next() * 256);
-    return out;
+    if (scratch.length < n) scratch = new Uint8Array(n);
+    for (let i = 0; i < n; i++) scratch[i] = Math.floor(rng.next() * 256);
+    return scratch.subarray(0, n);
   };
 }
 

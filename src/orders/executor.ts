@@ -105,12 +105,6 @@ export class OrderExecutor {
     return this.resend(marketId, again);
   }
 
-  /** Some create of the market is marked for a resend (resendRetries has work, back-off aside). */
-  hasResends(marketId: Bytes32): boolean {
-    for (const e of this.table.entries.ofMarket(marketId)) if (e.resend) return true;
-    return false;
-  }
-
   private async resend(marketId: Bytes32, again: readonly Entry[]): Promise<void> {
     for (let i = 0; i < again.length; i += this.venue.batchLimit) {
       const chunk = again.slice(i, i + this.venue.batchLimit);

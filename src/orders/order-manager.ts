@@ -276,8 +276,8 @@ export class OrderManager {
    * The common tick: the market's chain is idle, no reconcile is asked or running, and the set
    * matches what rests (the diff finds nothing to do). What the chain would have done a few
    * microtask hops later is done here, at once: the set becomes the market's last, nothing goes
-   * to the venue. False (and nothing done but the time-out check, which the chain repeats): the set
-   * needs a call, a resend, a reconcile or the stop path, so it goes through the chain as before.
+   * to the venue. False (and nothing done): the set needs a call, a resend, a reconcile (owed, or
+   * about to be for a call unanswered too long) or the stop path, so it goes through the chain as before.
    * A set settled here is not awaited by anyone: sync returns SYNCED, and the kernel does not keep it
    * as the market's pending sync.
    */
@@ -286,12 +286,18 @@ export class OrderManager {
     const k = marketId;
     const exec = this.exec;
     const now = this.clock.now();
-    this.flagTimeouts(marketId);
     if (this.table.needsReconcile.has(k) && now >= (this.nextReconcileAt.get(k) ?? 0)) return false;
-    if (exec.hasResends(marketId)) return false;
+    // one pass over the market's orders: a create to resend, or a call unanswered past the time-out
+    // (flagTimeouts would owe the market a reconcile), is the chain's work
+    const held = this.table.trackedEntries(k);
+    const limit = this.opts.inFlightTimeoutMs ?? 10_000;
+    for (let i = 0; i < held.length; i++) {
+      const e = held[i]!;
+      if (e.resend || (e.state !== 'working' && now - e.sentAt >= limit)) return false;
+    }
     const desired = set.desired;
     const effective = exec.blocked.has(k) ? NO_DESIRED : exec.cooldown.size === 0 ? desired : desired.filter((d) => !exec.coolingDown(d.slot, now));
-    if (diffIsEmpty(effective, this.table.trackedEntries(k), this.tol, Math.floor(now / 1000)) === false) return false;
+    if (diffIsEmpty(effective, held, this.tol, Math.floor(now / 1000)) === false) return false;
     this.lastDesired.set(k, set);
     return true;
   }
