@@ -105,6 +105,8 @@ export interface BacktestRun {
   readonly rowsReplayed: number;
   readonly kernelTicks: number;
   readonly venueCalls: number;
+  /** times the replay let the bot's pending promises run before moving virtual time on (see settle) */
+  readonly drains: number;
   readonly killed: string | null;
   readonly strategies: readonly string[];
   /** the sampling interval used (the configured one, coarsened for very long recordings) */
@@ -366,10 +368,12 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     // as live: a cancelled order is parked until a poll sees it closed
     ...(fillPoll > 0 ? { settleMs: Math.max(30_000, 10 * fillPoll) } : {}),
     kernel: {
-      onTick: (_m, t, view) => {
+      onTick: (m, t, view) => {
         ticks++;
         diag.onTick(t, view);
-        drain = true;
+        // a tick whose desired set settled at once (src/orders/order-manager.ts settledNow) left no
+        // promise behind: only a sync still to run needs the drain before virtual time moves on
+        if (core.kernel.lastSync(m) !== null) drain = true;
       },
     },
   });
@@ -495,8 +499,12 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
           }
         }
       } else if (due <= tb && due <= ts) {
+        feed.trailingRan = false;
         clock.runNext();
-        drain = true;
+        // any timer may have left promises to run, except the feed's trailing publication: the tick
+        // it causes asks for the drain itself when its sync is pending (onTick above); a kill it
+        // causes (no onTick) cancels through promises
+        if (!feed.trailingRan || kernel.killed !== null) drain = true;
         if (live !== undefined) {
           // the counterparties may have acted: new rows and side events, at this instant or later
           if (cols.rows !== nRows) {
@@ -535,8 +543,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     cur.nextSample = nextSample;
     return out;
   };
+  let drains = 0;
   const replay = async (): Promise<void> => {
-    let drains = 0;
     for (;;) {
       const step = advance();
       if (step === ADVANCE_DONE) break;
@@ -599,6 +607,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     rowsReplayed: incomplete ? incomplete.rowsReplayed : nRows,
     kernelTicks: ticks,
     venueCalls: venue.calls,
+    drains,
     killed: kernel.killed,
     strategies: [...strategies].sort(),
     sampleMs,
