@@ -50,6 +50,11 @@ export class ReplayFeed {
   /** per market, the trailing publication's timer callback, made once (not a closure per timer) */
   private readonly fire: (() => void)[];
   private seq = 0;
+  /**
+   * Set when a timer that ran was this feed's trailing publication (the replay loop clears it before
+   * each timer): such a timer leaves no promise of its own behind, only the tick it may cause does.
+   */
+  trailingRan = false;
 
   constructor(private readonly o: ReplayFeedOptions) {
     const n = o.cols.markets.length;
@@ -63,6 +68,7 @@ export class ReplayFeed {
     for (const m of o.quoted) this.quoted[m] = 1;
     this.trailing = o.cols.markets.map(() => null);
     this.fire = o.cols.markets.map((_, m) => () => {
+      this.trailingRan = true;
       this.trailing[m] = null;
       if (this.dirty[m]) this.publish(m);
     });

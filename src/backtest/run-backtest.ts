@@ -105,6 +105,8 @@ export interface BacktestRun {
   readonly rowsReplayed: number;
   readonly kernelTicks: number;
   readonly venueCalls: number;
+  /** times the replay let the bot's pending promises run before moving virtual time on (see settle) */
+  readonly drains: number;
   readonly killed: string | null;
   readonly strategies: readonly string[];
   /** the sampling interval used (the configured one, coarsened for very long recordings) */
@@ -192,13 +194,18 @@ export function applyRanking(source: ReplaySource, config: BotConfig, settings: 
   return { source: shifted, ranking: { ...r, movedFrom: moved ? windowStart : null } };
 }
 
-/** A seeded byte source for nonces (a backtest never needs unpredictable nonces, only unique ones). */
-function seededBytes(seed: number): (n: number) => Uint8Array {
+/**
+ * A seeded byte source for nonces (a backtest never needs unpredictable nonces, only unique ones).
+ * The bytes are written into one scratch array, handed out as a view: the nonce source reads them
+ * into its hex string at once, before asking again.
+ */
+export function seededBytes(seed: number): (n: number) => Uint8Array {
   const rng = createRng(seed ^ 0x5eed);
+  let scratch = new Uint8Array(32);
   return (n) => {
-    const out = new Uint8Array(n);
-    for (let i = 0; i < n; i++) out[i] = Math.floor(rng.next() * 256);
-    return out;
+    if (scratch.length < n) scratch = new Uint8Array(n);
+    for (let i = 0; i < n; i++) scratch[i] = Math.floor(rng.next() * 256);
+    return scratch.subarray(0, n);
   };
 }
 
@@ -361,10 +368,12 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     // as live: a cancelled order is parked until a poll sees it closed
     ...(fillPoll > 0 ? { settleMs: Math.max(30_000, 10 * fillPoll) } : {}),
     kernel: {
-      onTick: (_m, t, view) => {
+      onTick: (m, t, view) => {
         ticks++;
         diag.onTick(t, view);
-        drain = true;
+        // a tick whose desired set settled at once (src/orders/order-manager.ts settledNow) left no
+        // promise behind: only a sync still to run needs the drain before virtual time moves on
+        if (core.kernel.lastSync(m) !== null) drain = true;
       },
     },
   });
@@ -490,8 +499,12 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
           }
         }
       } else if (due <= tb && due <= ts) {
+        feed.trailingRan = false;
         clock.runNext();
-        drain = true;
+        // any timer may have left promises to run, except the feed's trailing publication: the tick
+        // it causes asks for the drain itself when its sync is pending (onTick above); a kill it
+        // causes (no onTick) cancels through promises
+        if (!feed.trailingRan || kernel.killed !== null) drain = true;
         if (live !== undefined) {
           // the counterparties may have acted: new rows and side events, at this instant or later
           if (cols.rows !== nRows) {
@@ -530,8 +543,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     cur.nextSample = nextSample;
     return out;
   };
+  let drains = 0;
   const replay = async (): Promise<void> => {
-    let drains = 0;
     for (;;) {
       const step = advance();
       if (step === ADVANCE_DONE) break;
@@ -594,6 +607,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     rowsReplayed: incomplete ? incomplete.rowsReplayed : nRows,
     kernelTicks: ticks,
     venueCalls: venue.calls,
+    drains,
     killed: kernel.killed,
     strategies: [...strategies].sort(),
     sampleMs,

@@ -40,7 +40,7 @@ import { silentLogger, type Logger } from '../core/logger.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { VenuePort } from '../model/venue.ts';
 import type { DesiredOrder, Tolerances } from '../orders/diff.ts';
-import { OrderManager, type CancelAllResult } from '../orders/order-manager.ts';
+import { OrderManager, SYNCED, type CancelAllResult } from '../orders/order-manager.ts';
 import { desiredWithReservedSells } from '../orders/sell-reserve.ts';
 import { fatalVoid, VenueRefusedError } from '../orders/refusal.ts';
 import { InvariantError } from '../model/errors.ts';
@@ -924,11 +924,17 @@ export class QuotingKernel {
 
   private send(marketId: Bytes32, desired: readonly DesiredOrder[]): void {
     // the exposure the view behind `desired` held: a later change makes the set stale (see OrderManager.sync)
-    const p = this.orderManager.sync(marketId, desired, this.orderManager.exposureVersion(marketId)).catch((err: unknown) => {
+    const synced = this.orderManager.sync(marketId, desired, this.orderManager.exposureVersion(marketId));
+    const k = marketId;
+    if (synced === SYNCED) {
+      // settled at once (nothing to send): no sync of the market is pending
+      this.lastSyncs.delete(k);
+      return;
+    }
+    const p = synced.catch((err: unknown) => {
       this.log.error({ marketId, err: (err as Error).message }, 'order sync failed');
     });
     this.pending.add(p);
-    const k = marketId;
     this.lastSyncs.set(k, p);
     // `p` never rejects (caught above): a then() is enough, and costs a third of a finally()'s promises
     void p.then(() => {

@@ -173,6 +173,43 @@ export function diff(desired: readonly DesiredOrder[], tracked: readonly Tracked
 const NONE: readonly TrackedOrder[] = [];
 
 /**
+ * `diff(desired, tracked, tol, nowSec).length === 0`, without building anything: every desired
+ * slot holds one working order within tolerance, or an order still in flight; every other slot
+ * with orders has one in flight. A slot named twice is diff's error to raise: false here.
+ */
+export function diffIsEmpty(desired: readonly DesiredOrder[], tracked: readonly TrackedOrder[], tol: Tolerances, nowSec: number): boolean {
+  for (let i = 1; i < desired.length; i++) {
+    const slot = desired[i]!.slot;
+    for (let j = 0; j < i; j++) if (desired[j]!.slot === slot) return false;
+  }
+  for (let i = 0; i < desired.length; i++) {
+    const d = desired[i]!;
+    let n = 0;
+    let only: TrackedOrder | undefined;
+    if (slotBusy(tracked, d.slot)) continue;
+    for (let j = 0; j < tracked.length; j++) {
+      if (tracked[j]!.slot !== d.slot) continue;
+      n++;
+      only = tracked[j];
+    }
+    if (n !== 1 || !withinTolerance(only!, d.order, tol, nowSec)) return false;
+  }
+  for (let j = 0; j < tracked.length; j++) {
+    const slot = tracked[j]!.slot;
+    let wanted = false;
+    for (let i = 0; i < desired.length && !wanted; i++) wanted = desired[i]!.slot === slot;
+    if (!wanted && !slotBusy(tracked, slot)) return false;
+  }
+  return true;
+}
+
+/** Some order of the slot is still in flight: diffSlot leaves the slot alone. */
+function slotBusy(tracked: readonly TrackedOrder[], slot: string): boolean {
+  for (let j = 0; j < tracked.length; j++) if (tracked[j]!.slot === slot && tracked[j]!.state !== 'working') return true;
+  return false;
+}
+
+/**
  * The per-tick case (a market's few quotes): the same slots in the same sorted order as the Map path,
  * found by linear scans, with no Map, Set or per-slot list unless a slot really holds two orders.
  */

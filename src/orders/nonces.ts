@@ -65,7 +65,11 @@ export class NonceSource {
   /** 32 fresh random bytes in hex: the next unused slice of the pool (refilled when spent), or the injected source's. */
   private fresh32(): string {
     const pool = this.pool;
-    if (pool === null) return Buffer.from(this.random(32)).toString('hex');
+    if (pool === null) {
+      // the injected source's bytes read in place (a view, not Buffer.from's copy)
+      const b = this.random(32);
+      return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+    }
     if (this.used + 32 > POOL_BYTES) {
       randomFillSync(pool);
       this.used = 0;

@@ -30,7 +30,7 @@ import { BadInputError, InvariantError, type BookmakerError } from '../model/err
 import type { Bytes32 } from '../model/order.ts';
 import type { VenuePort } from '../model/venue.ts';
 import type { OrderManagerEvent } from '../state/events.ts';
-import { diff, type DesiredOrder, type DiffAction, type Tolerances, type TrackedOrder } from './diff.ts';
+import { diff, diffIsEmpty, type DesiredOrder, type DiffAction, type Tolerances, type TrackedOrder } from './diff.ts';
 import { errInfo, OrderExecutor } from './executor.ts';
 import { NonceSource } from './nonces.ts';
 import { OrderTable } from './order-table.ts';
@@ -107,6 +107,11 @@ export class OrderManager {
   private readonly running = new Set<Promise<void>>();
   private gate: Promise<void> = Promise.resolve();
   private reconcileChain: Promise<unknown> = Promise.resolve();
+  /** reconciles asked for and not finished: while any is, every sync waits behind it (see settledNow) */
+  private reconciles = 0;
+  private readonly reconcileDone = (): void => {
+    this.reconciles--;
+  };
 
   private stopping = false;
   private halted = false;
@@ -262,7 +267,39 @@ export class OrderManager {
     // orders resting untouched by that call are cancelled now; the queued set below then deals
     // with whatever the call leaves behind.
     if (desired.length === 0 && this.chains.has(k)) void this.track(this.pullNow(marketId));
-    return this.enqueue(marketId, { desired, checkedAt });
+    const set: DesiredSet = { desired, checkedAt };
+    if (!this.chains.has(k) && this.reconciles === 0 && this.settledNow(marketId, set)) return SYNCED;
+    return this.enqueue(marketId, set);
+  }
+
+  /**
+   * The common tick: the market's chain is idle, no reconcile is asked or running, and the set
+   * matches what rests (the diff finds nothing to do). What the chain would have done a few
+   * microtask hops later is done here, at once: the set becomes the market's last, nothing goes
+   * to the venue. False (and nothing done): the set needs a call, a resend, a reconcile (owed, or
+   * about to be for a call unanswered too long) or the stop path, so it goes through the chain as before.
+   * A set settled here is not awaited by anyone: sync returns SYNCED, and the kernel does not keep it
+   * as the market's pending sync.
+   */
+  private settledNow(marketId: Bytes32, set: DesiredSet): boolean {
+    if (this.stopping || this.halted) return false;
+    const k = marketId;
+    const exec = this.exec;
+    const now = this.clock.now();
+    if (this.table.needsReconcile.has(k) && now >= (this.nextReconcileAt.get(k) ?? 0)) return false;
+    // one pass over the market's orders: a create to resend, or a call unanswered past the time-out
+    // (flagTimeouts would owe the market a reconcile), is the chain's work
+    const held = this.table.trackedEntries(k);
+    const limit = this.opts.inFlightTimeoutMs ?? 10_000;
+    for (let i = 0; i < held.length; i++) {
+      const e = held[i]!;
+      if (e.resend || (e.state !== 'working' && now - e.sentAt >= limit)) return false;
+    }
+    const desired = set.desired;
+    const effective = exec.blocked.has(k) ? NO_DESIRED : exec.cooldown.size === 0 ? desired : desired.filter((d) => !exec.coolingDown(d.slot, now));
+    if (diffIsEmpty(effective, held, this.tol, Math.floor(now / 1000)) === false) return false;
+    this.lastDesired.set(k, set);
+    return true;
   }
 
   /** Queue a set for the market's chain: run next, or replace the set already waiting there. */
@@ -400,6 +437,7 @@ export class OrderManager {
    * cancelled. Returns false when the venue could not be read.
    */
   reconcile(marketId?: Bytes32, desired?: readonly DesiredOrder[]): Promise<boolean> {
+    this.reconciles++;
     const run = this.reconcileChain.then(async () => {
       let release!: () => void;
       this.gate = new Promise<void>((r) => (release = r));
@@ -411,6 +449,7 @@ export class OrderManager {
       }
     });
     this.reconcileChain = run.catch(() => undefined);
+    void this.reconcileChain.then(this.reconcileDone);
     return run.catch(async (err) => {
       await this.onUnexpected(err);
       return false;
@@ -522,6 +561,14 @@ function chainEnd(chains: Map<string, Promise<void>>, k: string, run: Promise<vo
     if (chains.get(k) === run) chains.delete(k);
   };
 }
+
+/**
+ * What sync returns for a set settled at once (nothing to send): one resolved promise, shared, so
+ * a caller can tell it from a sync still to run (the kernel keeps no pending sync for it).
+ */
+export const SYNCED: Promise<void> = Promise.resolve();
+
+const NO_DESIRED: readonly DesiredOrder[] = [];
 
 /** A create (or the create half of a replace) for a quote the risk gate took as a live order. */
 function createsForKept(a: DiffAction): boolean {

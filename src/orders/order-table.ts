@@ -81,8 +81,8 @@ export class OrderTable {
   }
 
   /** One market's entries as they are (the diff's input on every sync; see tracked() for copies). */
-  trackedEntries(marketKey: string): TrackedOrder[] {
-    const out: TrackedOrder[] = [];
+  trackedEntries(marketKey: string): Entry[] {
+    const out: Entry[] = [];
     for (const e of this.entries.ofMarket(marketKey)) out.push(e);
     return out;
   }

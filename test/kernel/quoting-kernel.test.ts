@@ -74,6 +74,19 @@ test('a book event ticks at once and quotes both sides around the mid', async ()
   kernel.stop();
 });
 
+test('a tick whose quotes already rest leaves no pending sync: lastSync is null at once', async () => {
+  const { clock, venue, kernel } = setup(0);
+  kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));
+  assert.notEqual(kernel.lastSync(M1), null, 'the first quotes go out: a sync is pending');
+  await kernel.flush();
+  assert.equal(kernel.lastSync(M1), null);
+  kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));
+  assert.equal(kernel.lastTick(M1)?.action, 'quote');
+  assert.equal(kernel.lastSync(M1), null, 'same book, same quotes: nothing to wait for');
+  assert.equal(venue.calls.length, 1);
+  kernel.stop();
+});
+
 test('events inside the requote interval coalesce into one trailing tick on the injected clock', async () => {
   const { clock, venue, kernel } = setup(250);
   kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));

@@ -22,6 +22,17 @@ test('an injected source is used as is (backtests replay seeded nonces)', () => 
   assert.equal(src.next(), '0x' + '02'.repeat(32));
 });
 
+test('an injected source may hand out views into one scratch array: each nonce is read from the view at once', () => {
+  const scratch = new Uint8Array(64);
+  let k = 0;
+  const src = new NonceSource(10, (n) => {
+    scratch.fill(0xee);
+    return scratch.subarray(16, 16 + n).fill(++k);
+  });
+  assert.equal(src.next(), '0x' + '01'.repeat(32));
+  assert.equal(src.next(), '0x' + '02'.repeat(32));
+});
+
 test('a source repeating itself is an invariant error, not a reused nonce', () => {
   const src = new NonceSource(10, (n) => new Uint8Array(n).fill(7));
   src.next();

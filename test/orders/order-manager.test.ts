@@ -60,6 +60,40 @@ describe('OrderManager.sync', () => {
     assert.equal(venue.venueCalls().length, 1);
   });
 
+  it('a set that matches what rests is settled within the call: nothing queued, no call, the set is the last', async () => {
+    const { venue, om } = setup();
+    await om.sync(M1, quotes(500_000));
+    const same = quotes(504_000); // within the price tolerance
+    const p = om.sync(M1, same);
+    assert.equal(om.hasPendingWork(M1), false, 'no chain left running for a set with nothing to send');
+    assert.equal(om.isIdle(M1), false, 'its orders are still held');
+    await p;
+    assert.equal(venue.venueCalls().length, 1);
+    // the settled set is the market's last: a refresh re-runs it (and again sends nothing)
+    await om.refreshAll();
+    assert.equal(venue.venueCalls().length, 1);
+    // a set that needs a call still goes through the chain
+    const moved = om.sync(M1, quotes(600_000));
+    assert.equal(om.hasPendingWork(M1), true);
+    await moved;
+    assert.equal(venue.venueCalls().length, 2);
+  });
+
+  it('a sync asked while a reconcile is pending waits behind it, even with nothing to send', async () => {
+    const { venue, om } = setup();
+    await om.sync(M1, quotes(500_000));
+    const r = om.reconcile(M1);
+    const s = om.sync(M1, quotes(500_000));
+    assert.equal(om.hasPendingWork(M1), true, 'queued behind the reconcile');
+    await r;
+    await s;
+    assert.equal(venue.calls.filter((c) => c.kind === 'open-orders').length, 1);
+    assert.equal(om.hasPendingWork(M1), false);
+    // the reconcile is over: the next matching set settles at once again
+    void om.sync(M1, quotes(500_000));
+    assert.equal(om.hasPendingWork(M1), false);
+  });
+
   it('a one-order move is one cancel-replace; a full requote is one bulk call', async () => {
     const { venue, om } = setup();
     await om.sync(M1, quotes(500_000));
