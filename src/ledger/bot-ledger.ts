@@ -26,7 +26,7 @@ import { bytes32Of } from '../model/ids.ts';
 import type { RiskReason } from '../risk/types.ts';
 import type { Account } from '../account/account.ts';
 import type { AccountRiskFigures } from '../account/account-risk.ts';
-import { fillKey, fillTerms } from '../account/account-fill.ts';
+import { fillKey, fillOrigin, fillTerms } from '../account/account-fill.ts';
 import type { TradingDay } from '../account/trading-day.ts';
 import type { StateEvent } from '../state/events.ts';
 import { emptyMarket, emptyState, type MarketState, type StoreState } from '../state/market-state.ts';
@@ -384,7 +384,7 @@ export class BotLedger {
           source: 'feed',
           filled: Number.isSafeInteger(cum) ? cum : null,
           feeSource: e.feeSource ?? 'venue',
-          origin: e.origin ?? 'own',
+          origin: fillOrigin(e),
           orderKind: e.orderKind ?? null,
           notional: e.notional ?? null,
         });
