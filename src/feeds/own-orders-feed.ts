@@ -324,10 +324,15 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
   return read;
 }
 
+/** the states a full recent-orders answer is read again by: those an order can end in with fills */
+export const RECENT_REREAD = ['filled', 'cancelled', 'expired'] as const;
+
 /**
  * The recent orders of a window. A read that comes back full (the venue's cap) may have left orders
- * out: the orders that can carry fills are read again by state (filled, then cancelled: one cancelled
- * after a partial fill), each up to the cap; what is still full is logged, as orders may be missed.
+ * out: the orders that can carry fills are read again by state (filled; cancelled or expired after a
+ * partial fill), each up to the cap; what is still full is logged, as orders may be missed. The venue's
+ * recent-orders read has no voided filter (docs/venue.md): a voided order with fills is seen by the
+ * vanished-order lookups.
  */
 async function readRecent(
   recent: (p: RecentOrdersParams) => Promise<VenueOrder[]>,
@@ -338,7 +343,7 @@ async function readRecent(
   if (all.length < RECENT_LIMIT) return all;
   const out = new Map<string, VenueOrder>();
   for (const o of all) out.set(o.nonce, o);
-  for (const status of ['filled', 'cancelled'] as const) {
+  for (const status of RECENT_REREAD) {
     const some = await recent({ ...p, status, limit: RECENT_LIMIT });
     for (const o of some) out.set(o.nonce, o);
     if (some.length >= RECENT_LIMIT)

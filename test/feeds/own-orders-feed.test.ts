@@ -194,7 +194,7 @@ test('the recent-orders window: the first read looks back the configured seconds
   assert.equal(recentWindow(10_000 + 3_600_000, 10_000, 30), 600, "an hour's gap: the venue's longest window");
 });
 
-test('at thousands of markets: the read after the first asks only since the last one, and a full read is read again by state (filled, cancelled)', async () => {
+test('at thousands of markets: the read after the first asks only since the last one, and a full read is read again by state (filled, cancelled, expired)', async () => {
   const { ownOrdersReader, RECENT_LIMIT } = await import('../../src/feeds/own-orders-feed.ts');
   const asked: { windowSeconds?: number; status?: string; limit?: number }[] = [];
   // the venue's newest RECENT_LIMIT orders of the window are all cancels of other quotes; the filled one is older
@@ -210,6 +210,9 @@ test('at thousands of markets: the read after the first asks only since the last
     }),
   );
   const filled = venueOrder({ id: 9, marketId: M, trader: TRADER, nonce: N, price: 550_000, filledSize: 10_000_000, status: 'filled' });
+  // placed and expired between the two polls after 3 of its 10 shares filled
+  const X = `0x${'0e'.repeat(32)}` as Bytes32;
+  const expired = venueOrder({ id: 8, marketId: M, trader: TRADER, nonce: X, price: 550_000, filledSize: 3_000_000, status: 'expired' });
   let now = 1_000;
   let full = false;
   const client = {
@@ -223,6 +226,7 @@ test('at thousands of markets: the read after the first asks only since the last
         });
         if (!full) return [];
         if (p.status === 'filled') return [filled];
+        if (p.status === 'expired') return [expired];
         return cancels;
       },
       async get(): Promise<VenueOrder> {
@@ -240,7 +244,9 @@ test('at thousands of markets: the read after the first asks only since the last
     { windowSeconds: 6, limit: RECENT_LIMIT },
     { windowSeconds: 6, status: 'filled', limit: RECENT_LIMIT },
     { windowSeconds: 6, status: 'cancelled', limit: RECENT_LIMIT },
+    { windowSeconds: 6, status: 'expired', limit: RECENT_LIMIT },
   ]);
-  const fill = ev.find((e) => e.type === 'OrderFilled');
-  assert.equal(fill?.type === 'OrderFilled' && fill.size, 10_000_000, 'the order placed and filled between two polls is counted');
+  const fills = new Map(ev.flatMap((e) => (e.type === 'OrderFilled' ? [[e.nonce, e.size] as const] : [])));
+  assert.equal(fills.get(N), 10_000_000, 'the order placed and filled between two polls is counted');
+  assert.equal(fills.get(X), 3_000_000, 'so is the part-filled order that expired between them (old code: never read)');
 });
