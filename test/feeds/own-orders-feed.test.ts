@@ -27,6 +27,34 @@ test('a V2 buy fill is counted in shares from the collateral spent at its price'
   assert.equal(filledShares(buy), 4_000_000);
 });
 
+test('a V2 buy that took liquidity and is part filled: its shares from the average fill price and the taker fee, not the limit', () => {
+  // 10 shares at limit 0.60 (budget 6 + 0.06 fee cap); it took 4 @ 0.50 paying 50 bps: 2.00 + 0.01 spent
+  const buy: VenueOrder = {
+    ...sell(0),
+    side: 0,
+    price: 600_000,
+    size: 6_060_000,
+    filledSize: 2_010_000,
+    remainingSize: 4_050_000,
+    sv2MinSharesOut: 10_000_000n,
+    sv2OrderKind: 0,
+    avgFillPrice: 500_000,
+  };
+  const FEES = { makerBps: 0, takerBps: 50 };
+  assert.equal(filledShares(buy, FEES), 4_000_000, 'old code: 2.01 / 0.60 = 3.35 shares');
+  const t = new FillTracker([{ nonce: N, filled: 0, ref: 7, cost: 0 }], { fees: FEES });
+  const f = t.observe([buy], 1).map((e) => e.event);
+  assert.deepEqual(
+    f.map((e) => e.type === 'OrderFilled' && [e.size, e.notional, e.fee]),
+    [[4_000_000, 2_000_000, 10_000]],
+    'the part: 4 shares, 2.00 paid, the taker fee',
+  );
+  // without the average (a read that states none) the shares are bounded: the collateral over the limit
+  assert.equal(filledShares({ ...buy, avgFillPrice: undefined }, FEES), 3_350_000);
+  // filled whole: exactly its minSharesOut, whatever its filled size says
+  assert.equal(filledShares({ ...buy, status: 'filled', filledSize: 5_040_000 }, FEES), 10_000_000);
+});
+
 test('the first poll is a baseline; increases become fills with unique ids', () => {
   const t = new FillTracker();
   assert.deepEqual(t.observe([sell(2_000_000)], 1), [], 'history before the start is not a fill');
