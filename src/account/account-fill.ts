@@ -4,7 +4,7 @@
  * the same way.
  */
 import type { OrderFilled, StateEvent } from '../state/events.ts';
-import type { Account, AccountFill, Drift } from './account.ts';
+import type { Account, AccountFill, Drift, FillOrigin } from './account.ts';
 
 /** The fill's identity: the venue's id, else what makes it unique here (as the ledger records it). */
 export function fillKey(e: Pick<OrderFilled, 'fillId' | 'nonce' | 'ts' | 'size' | 'price'>): string {
@@ -16,6 +16,15 @@ export function fillTerms(e: OrderFilled) {
   return { marketId: e.marketId, outcomeIndex: e.outcomeIndex, side: e.side, price: e.price, size: e.size, fee: e.fee };
 }
 
+/**
+ * Whose order the fill was, as the books and the ledger both record it (one function, so the two
+ * never disagree): what the feed says (src/ledger/bot-ledger.ts isOwn), else 'own' for a fill of an
+ * order (it carries a nonce) and 'foreign' for a fill of no order. docs/books-and-pnl.md.
+ */
+export function fillOrigin(e: Pick<OrderFilled, 'origin' | 'nonce'>): FillOrigin {
+  return e.origin ?? (e.nonce ? 'own' : 'foreign');
+}
+
 export function accountFill(e: OrderFilled): AccountFill {
   return {
     fillId: fillKey(e),
@@ -23,8 +32,7 @@ export function accountFill(e: OrderFilled): AccountFill {
     // the fills feed says when the fee is the configured model's (the venue states none)
     feeSource: e.feeSource ?? 'venue',
     ts: e.ts,
-    // the feed tells another trader's order on the same wallet (src/ledger/bot-ledger.ts isOwn); a fill of no order is foreign
-    origin: e.origin ?? (e.nonce ? 'own' : 'foreign'),
+    origin: fillOrigin(e),
     ...(e.orderKind !== undefined ? { orderKind: e.orderKind } : {}),
     ...(e.notional !== undefined ? { notional: e.notional } : {}),
   };

@@ -31,7 +31,7 @@ import { feedEvent, venueMs, type FeedEvent } from './feed-event.ts';
 import type { FeedHealth } from './feed-health.ts';
 import { pollFeed, pollOf } from './poll-feed.ts';
 import { NO_FEES, type FeeSpec } from '../engine/fill-fee.ts';
-import { fillPart } from './fill-part.ts';
+import { fillPart, v2BuyShares } from './fill-part.ts';
 
 export interface OrdersSource {
   orders: {
@@ -74,21 +74,19 @@ export interface OwnOrdersFeedOptions {
 
 const SOURCE = 'own-orders';
 
-/**
- * Shares filled so far. A V2 buy reports `filledSize` as collateral spent (its budget also covers
- * the fee, so scaling the budget would under-count); we rest as maker at our own price, so the
- * shares are the collateral over that price.
- */
 /** The order's kind as a fill carries it (how the venue settles a sale), when the read states it. */
 export function kindOf(o: Pick<VenueOrder, 'sv2OrderKind'>): { orderKind?: 0 | 1 | 2 } {
   const k = o.sv2OrderKind;
   return k === 0 || k === 1 || k === 2 ? { orderKind: k } : {};
 }
 
-export function filledShares(o: VenueOrder): number {
-  if (o.side === 0 && o.settlementVersion === 2 && o.sv2MinSharesOut !== null && o.price > 0) {
-    return Math.min(totalShares(o), Math.round((o.filledSize * 1_000_000) / o.price));
-  }
+/**
+ * Shares filled so far. A V2 buy states its filled size as collateral spent, fee included: its shares
+ * are src/feeds/fill-part.ts v2BuyShares's (the fee model `fees`, and `arrival`: the budget units its
+ * create answer showed filled, when known). Other orders state shares.
+ */
+export function filledShares(o: VenueOrder, fees: FeeSpec = NO_FEES, arrival?: number): number {
+  if (o.side === 0 && o.settlementVersion === 2 && o.sv2MinSharesOut !== null) return v2BuyShares(o, fees, arrival);
   return Math.max(0, totalShares(o) - remainingShares(o));
 }
 
@@ -138,7 +136,7 @@ export class FillTracker {
     const out: FeedEvent[] = [];
     for (const o of orders) {
       const k = o.nonce;
-      const filled = filledShares(o);
+      const filled = filledShares(o, this.fees);
       const wasClosed = this.closed.get(k);
       // a closed order read again (the recent-orders window) with nothing new: already reported
       if (wasClosed !== undefined && filled <= wasClosed.filled) continue;
@@ -221,7 +219,7 @@ export class FillTracker {
     if (this.baseline || o.avgFillPrice !== undefined) return false;
     const k = o.nonce;
     const held = this.known.get(k) ?? this.closed.get(k);
-    return filledShares(o) > (held?.filled ?? 0);
+    return filledShares(o, this.fees) > (held?.filled ?? 0);
   }
 
   /** Is the order one this tracker saw open (its fills so far counted)? */
@@ -312,7 +310,7 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
           if (++seen > 10) break;
           if (a.nonce !== k) continue;
           // the same order, read later: never fewer fills than the read it replaces
-          if (filledShares(a) >= filledShares(o)) byNonce.set(k, a);
+          if (a.filledSize >= o.filledSize) byNonce.set(k, a);
           break;
         }
       } catch {
@@ -324,10 +322,15 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
   return read;
 }
 
+/** the states a full recent-orders answer is read again by: those an order can end in with fills */
+export const RECENT_REREAD = ['filled', 'cancelled', 'expired'] as const;
+
 /**
  * The recent orders of a window. A read that comes back full (the venue's cap) may have left orders
- * out: the orders that can carry fills are read again by state (filled, then cancelled: one cancelled
- * after a partial fill), each up to the cap; what is still full is logged, as orders may be missed.
+ * out: the orders that can carry fills are read again by state (filled; cancelled or expired after a
+ * partial fill), each up to the cap; what is still full is logged, as orders may be missed. The venue's
+ * recent-orders read has no voided filter (docs/venue.md): a voided order with fills is seen by the
+ * vanished-order lookups.
  */
 async function readRecent(
   recent: (p: RecentOrdersParams) => Promise<VenueOrder[]>,
@@ -338,7 +341,7 @@ async function readRecent(
   if (all.length < RECENT_LIMIT) return all;
   const out = new Map<string, VenueOrder>();
   for (const o of all) out.set(o.nonce, o);
-  for (const status of ['filled', 'cancelled'] as const) {
+  for (const status of RECENT_REREAD) {
     const some = await recent({ ...p, status, limit: RECENT_LIMIT });
     for (const o of some) out.set(o.nonce, o);
     if (some.length >= RECENT_LIMIT)

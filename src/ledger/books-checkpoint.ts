@@ -19,9 +19,10 @@
  * this bookmaker's Account, the fills up to `seq` are as many as it covered and the fill at `seq` is
  * the same, and the baseline is unchanged. Otherwise it is ignored (logged, with the reason) and
  * every fill is replayed: the result is the same either way, a damaged or stale checkpoint only
- * costs time. A checkpoint is written (one row, replaced) at a start whose replay went through
- * `minTail` fills or more after it (or had none), and at a clean stop when that many were recorded
- * since: never on the quoting path. It is a cache of what the fills say, never a record of its own:
+ * costs time. A checkpoint is written (one row, replaced, in one transaction: a kill during the
+ * write leaves the previous one) at a start whose replay went through `minTail` fills or more after
+ * it (or had none), every CHECKPOINT_EVERY_MS during a run and at a clean stop when that many were
+ * recorded since: never on the quoting path. It is a cache of what the fills say, never a record of its own:
  * `bookmaker ledger check` and a backup carry it, and deleting it loses nothing.
  */
 import { createHash } from 'node:crypto';
@@ -35,6 +36,8 @@ import type { Ledger } from './ledger.ts';
 
 /** write a new checkpoint once the replay after the last one passes this many fills */
 export const CHECKPOINT_MIN_TAIL = 1_000;
+/** during a run, how often the bot looks whether a new checkpoint is due (src/ledger/bot-ledger.ts checkpointIfDue), ms */
+export const CHECKPOINT_EVERY_MS = 5 * 60_000;
 
 export interface ReplayedBooks {
   /** the books after the baseline and every recorded fill, before the saved marks */

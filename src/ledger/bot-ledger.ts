@@ -26,14 +26,14 @@ import { bytes32Of } from '../model/ids.ts';
 import type { RiskReason } from '../risk/types.ts';
 import type { Account } from '../account/account.ts';
 import type { AccountRiskFigures } from '../account/account-risk.ts';
-import { fillKey, fillTerms } from '../account/account-fill.ts';
+import { fillKey, fillOrigin, fillTerms } from '../account/account-fill.ts';
 import type { TradingDay } from '../account/trading-day.ts';
 import type { StateEvent } from '../state/events.ts';
 import { emptyMarket, emptyState, type MarketState, type StoreState } from '../state/market-state.ts';
 import { PersistentMap } from '../state/persistent-map.ts';
 import { FLAT } from '../state/position.ts';
 import { accountFromLedger, fillsAfter, lastFillSeq, MARKS_META, replayPositions } from './books.ts';
-import { replayBooks, saveBooksCheckpoint, type ReplayedBooks } from './books-checkpoint.ts';
+import { CHECKPOINT_EVERY_MS, replayBooks, saveBooksCheckpoint, type ReplayedBooks } from './books-checkpoint.ts';
 import { catchUpFills, type CatchUpResult, type CatchUpSource } from './catch-up.ts';
 import { isDamage, LedgerDamagedError } from './integrity.ts';
 import { openLedger, type Ledger, type LedgerOrder, type OperatorHolds, type RiskSnapshot } from './ledger.ts';
@@ -384,7 +384,7 @@ export class BotLedger {
           source: 'feed',
           filled: Number.isSafeInteger(cum) ? cum : null,
           feeSource: e.feeSource ?? 'venue',
-          origin: e.origin ?? 'own',
+          origin: fillOrigin(e),
           orderKind: e.orderKind ?? null,
           notional: e.notional ?? null,
         });
@@ -508,6 +508,7 @@ export class BotLedger {
       } catch (e) {
         this.log.error({ err: (e as Error).message }, 'ledger mark failed');
       }
+      this.checkpointIfDue();
     };
     let cancel: () => void = () => undefined;
     const loop = (): void => {
@@ -523,6 +524,29 @@ export class BotLedger {
       this.stopMarks?.();
       this.stopMarks = null;
     };
+  }
+
+  /** when the run last looked at the books checkpoint (ms; the open counts: its replay may have written one) */
+  private checkpointLookAt: number | null = null;
+
+  /**
+   * During a run, from the mark loop (a timer, off the quoting path): at most every
+   * CHECKPOINT_EVERY_MS, a new books checkpoint when CHECKPOINT_MIN_TAIL fills or more were recorded
+   * after the last one (saveBooksCheckpoint), so a bot killed after hours replays at most that many
+   * at its next start rather than every fill since its start. One SQLite row replaced in one
+   * transaction: a kill -9 during the write leaves the previous checkpoint whole. Not while the
+   * ledger's writes fail. Returns whether it looked (docs/ledger-operations.md).
+   */
+  checkpointIfDue(now = this.clock.now()): boolean {
+    this.checkpointLookAt ??= now;
+    if (now - this.checkpointLookAt < CHECKPOINT_EVERY_MS || this.ledger.failingSince !== null) return false;
+    this.checkpointLookAt = now;
+    try {
+      saveBooksCheckpoint(this.ledger, { logger: this.logger });
+    } catch (e) {
+      this.log.warn({ err: (e as Error).message }, 'books checkpoint skipped');
+    }
+    return true;
   }
 
   /**

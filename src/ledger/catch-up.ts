@@ -142,7 +142,7 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
   // each open order's filled shares and their collateral as the ledger holds them after this catch-up
   const costs = new Map<string, number | null>();
   for (const [k, v] of seen) {
-    const filled = filledShares(v);
+    const filled = filledShares(v, fees);
     const held = accounted.get(k);
     const before = held?.filled;
     // unknown while any of the order's shares are history (a baseline, or fills from before the ledger began)
@@ -193,7 +193,7 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
     recorded,
     shares,
     ordersRead: seen.size,
-    openOrders: open.map((v) => ({ nonce: v.nonce, filled: filledShares(v), ref: v.hash ?? v.id ?? v.nonce, cost: costs.get(v.nonce) ?? null })),
+    openOrders: open.map((v) => ({ nonce: v.nonce, filled: filledShares(v, fees), ref: v.hash ?? v.id ?? v.nonce, cost: costs.get(v.nonce) ?? null })),
     incomplete,
   };
 }

@@ -22,34 +22,45 @@ import { Account } from '../../src/account/account.ts';
 import { accountFill } from '../../src/account/account-fill.ts';
 import { createLocalExchange } from '../../src/sim/local-exchange.ts';
 import type { OrderFilled } from '../../src/state/events.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 
 const FEES = { makerBps: 0, takerBps: 50 }; // the local exchange's schedule
 
-test('orders that took liquidity across levels: the books built from the fills poll equal the venue to the unit, fees included', async () => {
+type Order = { outcomeIndex: 0 | 1; side: 0 | 1; price: number; size: number; inventoryMode?: 0 | 1 | 2 };
+
+/** A local exchange with two traders; bob's fills are read by the fills poll into one account. */
+async function twoTraders(opts: { arrival?: (nonce: Bytes32) => number | undefined } = {}) {
   const ex = createLocalExchange({ seed: 11, apiKeys: [{ key: 'alice-key' }, { key: 'bob-key' }], expirySweepMs: 0 });
   const base = await ex.start(0);
+  const alice = createSigner({ privateKey: ex.state.keys.get('alice-key')!.privateKey!, chain: TESTNET });
+  const bob = createSigner({ privateKey: ex.state.keys.get('bob-key')!.privateKey!, chain: TESTNET });
+  const marketId = [...ex.state.stores.markets.values()][0]!.id;
+  const aliceClient = createVenueClient({ baseUrl: base, chain: TESTNET, apiKey: 'alice-key' });
+  const bobClient = createVenueClient({ baseUrl: base, chain: TESTNET, apiKey: 'bob-key' });
+  const place = async (who: 'alice' | 'bob', o: Order) => {
+    const c = who === 'alice' ? aliceClient : bobClient;
+    const body = (who === 'alice' ? alice : bob).signOrder({ marketId, ...o });
+    return c.orders.create(body);
+  };
+  const venue = async () => {
+    const s = await bobClient.balance.summary(bob.address);
+    const tokens = new Map(s.outcomeTokens.filter((t) => t.balance !== 0n).map((t) => [`${t.marketId.toLowerCase()}:${t.outcomeIndex}`, t.balance]));
+    return { collateral: s.usdc.balance, tokens };
+  };
+  const read = ownOrdersReader({ client: bobClient, trader: bob.address, clock: systemClock, seed: [], fees: FEES, ...opts });
+  const account = new Account();
+  const poll = async () => {
+    for (const e of await read()) if (e.event.type === 'OrderFilled') account.applyFill(accountFill(e.event as OrderFilled));
+  };
+  const cancel = (nonce: Bytes32) => bobClient.orders.cancel(bob.signCancel(nonce));
+  const holdings = () => new Map(account.positions().map((p) => [`${p.marketId}:${p.outcomeIndex}`, BigInt(p.shares)]));
+  return { ex, place, venue, poll, account, cancel, holdings };
+}
+
+test('orders that took liquidity across levels: the books built from the fills poll equal the venue to the unit, fees included', async () => {
+  const { ex, place, venue, poll, account } = await twoTraders();
   try {
-    const alice = createSigner({ privateKey: ex.state.keys.get('alice-key')!.privateKey!, chain: TESTNET });
-    const bob = createSigner({ privateKey: ex.state.keys.get('bob-key')!.privateKey!, chain: TESTNET });
-    const marketId = [...ex.state.stores.markets.values()][0]!.id;
-    const aliceClient = createVenueClient({ baseUrl: base, chain: TESTNET, apiKey: 'alice-key' });
-    const bobClient = createVenueClient({ baseUrl: base, chain: TESTNET, apiKey: 'bob-key' });
-    const place = async (who: 'alice' | 'bob', o: { outcomeIndex: 0 | 1; side: 0 | 1; price: number; size: number; inventoryMode?: 0 | 1 | 2 }) => {
-      const c = who === 'alice' ? aliceClient : bobClient;
-      const body = (who === 'alice' ? alice : bob).signOrder({ marketId, ...o });
-      return c.orders.create(body);
-    };
-    const venue = async () => {
-      const s = await bobClient.balance.summary(bob.address);
-      const tokens = new Map(s.outcomeTokens.filter((t) => t.balance !== 0n).map((t) => [`${t.marketId.toLowerCase()}:${t.outcomeIndex}`, t.balance]));
-      return { collateral: s.usdc.balance, tokens };
-    };
     const v0 = await venue();
-    const read = ownOrdersReader({ client: bobClient, trader: bob.address, clock: systemClock, seed: [], fees: FEES });
-    const account = new Account();
-    const poll = async () => {
-      for (const e of await read()) if (e.event.type === 'OrderFilled') account.applyFill(accountFill(e.event as OrderFilled));
-    };
     const bid = (price: number, size: number) => place('alice', { outcomeIndex: 1, side: 0, price, size });
 
     // 1. crosses 0.50 × 4 and 0.49 × 4, fills whole before the next poll
@@ -76,6 +87,27 @@ test('orders that took liquidity across levels: the books built from the fills p
     assert.equal(f.cash, v1.collateral - v0.collateral, "the books' cash is the venue's collateral change, to the unit");
     const books = new Map(account.positions().map((p) => [`${p.marketId}:${p.outcomeIndex}`, BigInt(p.shares)]));
     assert.deepEqual([...books].sort(), [...v1.tokens].sort(), "the books' holdings are the venue's");
+  } finally {
+    await ex.close();
+  }
+});
+
+test('a buy that took liquidity and rests part filled: its shares from the average and the taker fee, to the unit', async () => {
+  const { ex, place, venue, poll, account, cancel, holdings } = await twoTraders();
+  try {
+    const v0 = await venue();
+    await place('alice', { outcomeIndex: 1, side: 1, price: 500_000, size: 4_000_000, inventoryMode: 2 });
+    // bob buys 10 @ 0.60: takes 4 @ 0.50 (2.00 + 50 bps), rests 6; the poll reads it part filled
+    const buy = await place('bob', { outcomeIndex: 1, side: 0, price: 600_000, size: 10_000_000 });
+    await poll();
+    await cancel(buy.nonce);
+    await poll();
+    const v1 = await venue();
+    const f = account.figures();
+    assert.equal(v0.collateral - v1.collateral, 2_010_000n);
+    assert.equal(f.cash, v1.collateral - v0.collateral, "the books' cash is the venue's");
+    // old code: 2.01 spent / 0.60 = 3.35 shares held where the venue holds 4
+    assert.deepEqual([...holdings()], [...v1.tokens]);
   } finally {
     await ex.close();
   }

@@ -27,6 +27,34 @@ test('a V2 buy fill is counted in shares from the collateral spent at its price'
   assert.equal(filledShares(buy), 4_000_000);
 });
 
+test('a V2 buy that took liquidity and is part filled: its shares from the average fill price and the taker fee, not the limit', () => {
+  // 10 shares at limit 0.60 (budget 6 + 0.06 fee cap); it took 4 @ 0.50 paying 50 bps: 2.00 + 0.01 spent
+  const buy: VenueOrder = {
+    ...sell(0),
+    side: 0,
+    price: 600_000,
+    size: 6_060_000,
+    filledSize: 2_010_000,
+    remainingSize: 4_050_000,
+    sv2MinSharesOut: 10_000_000n,
+    sv2OrderKind: 0,
+    avgFillPrice: 500_000,
+  };
+  const FEES = { makerBps: 0, takerBps: 50 };
+  assert.equal(filledShares(buy, FEES), 4_000_000, 'old code: 2.01 / 0.60 = 3.35 shares');
+  const t = new FillTracker([{ nonce: N, filled: 0, ref: 7, cost: 0 }], { fees: FEES });
+  const f = t.observe([buy], 1).map((e) => e.event);
+  assert.deepEqual(
+    f.map((e) => e.type === 'OrderFilled' && [e.size, e.notional, e.fee]),
+    [[4_000_000, 2_000_000, 10_000]],
+    'the part: 4 shares, 2.00 paid, the taker fee',
+  );
+  // without the average (a read that states none) the shares are bounded: the collateral over the limit
+  assert.equal(filledShares({ ...buy, avgFillPrice: undefined }, FEES), 3_350_000);
+  // filled whole: exactly its minSharesOut, whatever its filled size says
+  assert.equal(filledShares({ ...buy, status: 'filled', filledSize: 5_040_000 }, FEES), 10_000_000);
+});
+
 test('the first poll is a baseline; increases become fills with unique ids', () => {
   const t = new FillTracker();
   assert.deepEqual(t.observe([sell(2_000_000)], 1), [], 'history before the start is not a fill');
@@ -194,7 +222,7 @@ test('the recent-orders window: the first read looks back the configured seconds
   assert.equal(recentWindow(10_000 + 3_600_000, 10_000, 30), 600, "an hour's gap: the venue's longest window");
 });
 
-test('at thousands of markets: the read after the first asks only since the last one, and a full read is read again by state (filled, cancelled)', async () => {
+test('at thousands of markets: the read after the first asks only since the last one, and a full read is read again by state (filled, cancelled, expired)', async () => {
   const { ownOrdersReader, RECENT_LIMIT } = await import('../../src/feeds/own-orders-feed.ts');
   const asked: { windowSeconds?: number; status?: string; limit?: number }[] = [];
   // the venue's newest RECENT_LIMIT orders of the window are all cancels of other quotes; the filled one is older
@@ -210,6 +238,9 @@ test('at thousands of markets: the read after the first asks only since the last
     }),
   );
   const filled = venueOrder({ id: 9, marketId: M, trader: TRADER, nonce: N, price: 550_000, filledSize: 10_000_000, status: 'filled' });
+  // placed and expired between the two polls after 3 of its 10 shares filled
+  const X = `0x${'0e'.repeat(32)}` as Bytes32;
+  const expired = venueOrder({ id: 8, marketId: M, trader: TRADER, nonce: X, price: 550_000, filledSize: 3_000_000, status: 'expired' });
   let now = 1_000;
   let full = false;
   const client = {
@@ -223,6 +254,7 @@ test('at thousands of markets: the read after the first asks only since the last
         });
         if (!full) return [];
         if (p.status === 'filled') return [filled];
+        if (p.status === 'expired') return [expired];
         return cancels;
       },
       async get(): Promise<VenueOrder> {
@@ -240,7 +272,9 @@ test('at thousands of markets: the read after the first asks only since the last
     { windowSeconds: 6, limit: RECENT_LIMIT },
     { windowSeconds: 6, status: 'filled', limit: RECENT_LIMIT },
     { windowSeconds: 6, status: 'cancelled', limit: RECENT_LIMIT },
+    { windowSeconds: 6, status: 'expired', limit: RECENT_LIMIT },
   ]);
-  const fill = ev.find((e) => e.type === 'OrderFilled');
-  assert.equal(fill?.type === 'OrderFilled' && fill.size, 10_000_000, 'the order placed and filled between two polls is counted');
+  const fills = new Map(ev.flatMap((e) => (e.type === 'OrderFilled' ? [[e.nonce, e.size] as const] : [])));
+  assert.equal(fills.get(N), 10_000_000, 'the order placed and filled between two polls is counted');
+  assert.equal(fills.get(X), 3_000_000, 'so is the part-filled order that expired between them (old code: never read)');
 });

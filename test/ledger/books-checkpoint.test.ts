@@ -12,7 +12,10 @@ import { test } from 'node:test';
 import { asyncScheduler } from 'rxjs';
 import { accountFromLedger, fillsAfter, ledgerSummary, replayPositions, replayResolutions } from '../../src/ledger/books.ts';
 import { Account } from '../../src/account/account.ts';
-import { replayBooks, saveBooksCheckpoint } from '../../src/ledger/books-checkpoint.ts';
+import { CHECKPOINT_EVERY_MS, CHECKPOINT_MIN_TAIL, replayBooks, saveBooksCheckpoint } from '../../src/ledger/books-checkpoint.ts';
+import { spawn } from 'node:child_process';
+import { openBotLedger } from '../support/bot-ledger.ts';
+import type { Address, Bytes32 } from '../../src/model/order.ts';
 import { openLedger, type Ledger } from '../../src/ledger/ledger.ts';
 import { createLogger } from '../../src/core/logger.ts';
 import { randomFills } from '../account/random-fills.ts';
@@ -255,4 +258,60 @@ test('a checkpoint keeps how each sale settled (order kind) and the resolutions 
   // the resolution is applied once: a second rebuild from the (unchanged) checkpoint gives the same
   assert.deepStrictEqual(accountFromLedger(l).figures(), full.figures());
   l.close();
+});
+
+test('a bot killed (kill -9) while it writes its books checkpoint: the next start uses the previous one and its books are exact', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bm-cp-'));
+  const file = join(dir, 'l.sqlite');
+  try {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'checkpoint-writer.child.ts'), file], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<string | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    let written = 0;
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    // killed at once after some checkpoint writes: the process is then recording fills or writing the next one
+    await new Promise<void>((resolve) =>
+      child.stdout.on('data', (d: Buffer) => {
+        written += d.toString().split('checkpoint').length - 1;
+        if (written >= 5) resolve();
+      }),
+    );
+    child.kill('SIGKILL');
+    assert.equal(await exited, 'SIGKILL', err);
+    const l = openLedger({ path: file, clock });
+    const start = replayBooks(l);
+    const full = replayBooks(l, { full: true });
+    assert.equal(start.checkpoint, 'used', 'the checkpoint written before the kill is whole');
+    assert.ok(start.tail < full.tail, 'only the fills after it are replayed');
+    assert.deepStrictEqual(start.account, full.account, 'the books equal a replay of every fill');
+    assert.deepStrictEqual(start.positions, full.positions);
+    l.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('during a run the bot ledger writes a books checkpoint every few minutes when many fills were recorded since the last', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bm-cp-'));
+  const file = join(dir, 'l.sqlite');
+  try {
+    const c = { ...clock, t: 1_800_000_000_000, now: () => c.t };
+    const bl = await openBotLedger({ path: file, clock: c, trader: ('0x' + '33'.repeat(20)) as Address, newLedger: true });
+    for (const f of randomFills(5, CHECKPOINT_MIN_TAIL + 10, 5))
+      bl.onEvent({ type: 'OrderFilled', ...f, marketId: f.marketId as Bytes32, nonce: null, outcomeIndex: f.outcomeIndex, ts: c.t });
+    bl.ledger.flush();
+    assert.equal(bl.checkpointIfDue(), false, 'not yet due');
+    assert.equal(replayBooks(bl.ledger).checkpoint, 'none');
+    c.t += CHECKPOINT_EVERY_MS;
+    assert.equal(bl.checkpointIfDue(), true);
+    const after = replayBooks(bl.ledger);
+    assert.equal(after.checkpoint, 'used', 'written during the run (old code: only at start and at a clean stop)');
+    assert.equal(after.tail, 0);
+    assert.deepStrictEqual(after.account, replayBooks(bl.ledger, { full: true }).account);
+    bl.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -18,6 +18,9 @@ import { FillTracker } from '../../src/feeds/own-orders-feed.ts';
 import { unrealisedScaled, toMicro } from '../../src/state/position.ts';
 import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
 import { openBotLedger } from '../support/bot-ledger.ts';
+import { Account } from '../../src/account/account.ts';
+import { accountFill, fillOrigin } from '../../src/account/account-fill.ts';
+import type { OrderFilled } from '../../src/state/events.ts';
 import { MARKET as M, T0, TRADER, hex32 as n, ordersSource as source, settableClock, venueOrder } from '../support/venue-order.ts';
 
 const clock = settableClock();
@@ -268,6 +271,45 @@ test("the bot ledger records each resolution once and forgets a released market'
     assert.equal(payouts(), 0, 'nothing kept for markets the bot released');
     bl.ledger.flush();
     assert.equal((bl.ledger.db.prepare('SELECT COUNT(*) AS n FROM resolutions').get() as { n: number }).n, 50);
+    bl.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a fill of no order (no origin, no nonce): the live books and the ledger's record both call it foreign (one function decides)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bm-vt-'));
+  const file = join(dir, 'l.sqlite');
+  try {
+    clock.t = T0;
+    const bl = await openBotLedger({ path: file, clock, trader: TRADER, client: historyClient(0n, []), fees: FEES, newLedger: true });
+    const live = new Account();
+    const events: OrderFilled[] = [
+      { type: 'OrderFilled', marketId: M, nonce: null, outcomeIndex: 1, side: 0, price: 400_000, size: 2_000_000, fee: 0, fillId: 'x:1', ts: T0 },
+      { type: 'OrderFilled', marketId: M, nonce: n('a'), outcomeIndex: 1, side: 0, price: 400_000, size: 1_000_000, fee: 0, fillId: 'x:2', ts: T0 },
+    ];
+    for (const e of events) {
+      bl.onEvent(e);
+      live.applyFill(accountFill(e));
+    }
+    bl.ledger.flush();
+    const recorded = new Map(listFills(bl.ledger).map((f) => [f.fillId, f.origin]));
+    assert.deepEqual(
+      [...recorded],
+      [
+        ['x:1', 'foreign'],
+        ['x:2', 'own'],
+      ],
+      "the ledger's record (old code: 'own' for the fill of no order)",
+    );
+    assert.deepEqual(
+      events.map((e) => fillOrigin(e)),
+      ['foreign', 'own'],
+    );
+    const foreign = (a: Account) => a.market(M.toLowerCase())?.foreignFills;
+    assert.equal(foreign(live), 1);
+    assert.equal(ledgerSummary(bl.ledger).foreign.fills, foreign(live), 'the summary counts what the live books count');
+    assert.equal(foreign(accountFromLedger(bl.ledger)), foreign(live), 'the replayed books too');
     bl.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
