@@ -1,6 +1,7 @@
 /**
- * Own orders and fills, reconciled from order status: each poll reads the trader's open orders (all
- * pages) and its recently inserted orders that the bot still counts, and compares each order's filled shares with what was seen before. An increase is an
+ * Own orders and fills, reconciled from order status: each poll reads the trader's open orders and
+ * its recently inserted orders that the bot still counts, and compares each order's filled shares
+ * with what was seen before. An increase is an
  * OrderFilled with fill id `<nonce>:<filled shares>`, which the store de-duplicates, priced from the
  * change of the order's filled size and average fill price since the last read (./fill-part.ts: a
  * maker's fills at its own price, a part that took liquidity at what it cost). An order that left the open list while
@@ -13,17 +14,30 @@
  * fills. The first poll only records a baseline: fills from before the start are history, and the
  * positions come from the balance poll anyway.
  *
+ * Which open orders a poll reads. Without `touches` (and always on the first poll): every page of
+ * the wallet's open orders. With them, a poll reads the open orders of the markets whose book
+ * stream printed, since the last read, a trade that reached one of our orders' prices, or sent a
+ * snapshot (a reconnection, a resync after a gap): a fill of a resting order is a trade on its
+ * market's stream (./book-touches.ts), so such a fill is reported at the next poll, as before. A
+ * sweep of the whole open list, a few pages a poll (`sweepPolls` polls a sweep), finds what no
+ * stream showed (a fill while a market was not streamed, an order of a market the bot no longer
+ * follows) within one sweep for a fill of an order still open, two for one it ended; an order known
+ * open that a market's read or a whole sweep did not find is looked up. When the marked markets
+ * are as many as the pages of the whole list, the poll reads the whole list instead (a wallet of
+ * one page therefore reads it every poll). A poll that fails keeps its marks for the next.
+ *
  * Fees and origin: the venue's orders state no fee, so each fill carries the configured
  * fee model's (`fees`, src/engine/fill-fee.ts) with `feeSource` 'model'. Every order of the wallet is
  * read, so a fill of an order this bookmaker did not place (a person or another instance on the same
  * wallet) is reported too, marked `origin` 'foreign' by `isOwn`: the books count it, so their
  * positions stay the venue's. Its time, like every fill's here, is the poll's (the venue states no
- * fill time): at most one poll interval late.
+ * fill time): at most one poll interval late for a fill its market's stream showed, within the
+ * sweep's bound (above) for one found by the sweep.
  */
 import type { Observable } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
-import type { ListOrdersParams, RecentOrdersParams } from '../exchange/client/orders-read.ts';
+import type { ListOrdersParams, OrderPage, RecentOrdersParams } from '../exchange/client/orders-read.ts';
 import type { Address, Bytes32, VenueOrder } from '../model/order.ts';
 import { VenueError } from '../exchange/client/errors.ts';
 import { remainingShares, totalShares } from '../orders/venue-order-shares.ts';
@@ -32,11 +46,14 @@ import type { FeedHealth } from './feed-health.ts';
 import { pollFeed, pollOf } from './poll-feed.ts';
 import { NO_FEES, type FeeSpec } from '../engine/fill-fee.ts';
 import { fillPart, v2BuyShares } from './fill-part.ts';
+import { reaches, type BookTouches, type RestingAt, type Touch } from './book-touches.ts';
 
 export interface OrdersSource {
   orders: {
     iterate(p: Omit<ListOrdersParams, 'cursor'>): AsyncGenerator<VenueOrder>;
     get(id: number | string): Promise<VenueOrder>;
+    /** one page of the list (the sweep pages through the open orders a few pages a poll) */
+    list?(p: ListOrdersParams): Promise<Pick<OrderPage, 'orders' | 'cursor'>>;
     /** recently inserted orders in any state: how an order placed and filled between two polls is seen */
     recent?(p: RecentOrdersParams): Promise<VenueOrder[]>;
   };
@@ -70,6 +87,26 @@ export interface OwnOrdersFeedOptions {
   fees?: FeeSpec;
   /** did this bookmaker place the order? (default: every order is its own) */
   isOwn?: (nonce: Bytes32) => boolean;
+  /**
+   * The book streams' marks (./book-touches.ts). With them (and a client that reads one page at a
+   * time), a poll after the first reads the open orders of the markets whose trades since the last
+   * read reached one of our orders, or whose book came as a snapshot, instead of every page of the
+   * wallet's open orders; a sweep of the whole list, a few pages a poll, finds what no stream showed.
+   */
+  touches?: BookTouches;
+  /** the bot's own orders of a market, in flight included (the store's): trades that reach them count too */
+  ordersOf?: (marketId: Bytes32) => Iterable<RestingAt>;
+  /** polls one sweep of the whole open list is spread over (default SWEEP_POLLS) */
+  sweepPolls?: number;
+}
+
+/** polls a sweep of the whole open list is spread over, by default (30 s at one poll a second) */
+export const SWEEP_POLLS = 30;
+
+/** A sweep in progress: where it stands in the open list, and the tracker's round when it began. */
+interface Sweep {
+  readonly cursor: string | undefined;
+  readonly start: number;
 }
 
 const SOURCE = 'own-orders';
@@ -107,6 +144,17 @@ interface Known {
   ref: number | string;
   /** the order's market when the venue named it: `isTracked` is then one lookup, not a scan of every market */
   marketId?: Bytes32;
+  /** where it rests, when read from the venue (a seed states none): which trades may have filled it */
+  at?: RestingAt;
+  /** the tracker's round (one per `observe`) that last read the order open */
+  seen: number;
+}
+
+/** An order owed a lookup: it left the open list while it was known open. */
+export interface Vanished {
+  nonce: Bytes32;
+  ref: number | string;
+  marketId?: Bytes32;
 }
 
 /** orders remembered at most (oldest dropped): the open list of a bot is far smaller */
@@ -117,8 +165,11 @@ const MAX_CLOSED = 5_000;
 /** The fill tracker, apart from I/O so it can be tested on plain lists. */
 export class FillTracker {
   private readonly known = new Map<string, Known>();
+  /** the known orders by market (the ones whose market the venue named) */
+  private readonly byMarket = new Map<string, Set<string>>();
   private readonly closed = new Map<string, { filled: number; cost: number | null }>();
   private baseline = true;
+  private rounds = 0;
   private readonly fees: FeeSpec;
   private readonly isOwn: ((nonce: Bytes32) => boolean) | undefined;
 
@@ -128,7 +179,31 @@ export class FillTracker {
     this.isOwn = opts.isOwn;
     if (!seed) return;
     this.baseline = false;
-    for (const s of seed) this.known.set(s.nonce, { filled: s.filled, cost: s.cost ?? (s.filled === 0 ? 0 : null), nonce: s.nonce, ref: s.ref });
+    for (const s of seed) this.put(s.nonce, { filled: s.filled, cost: s.cost ?? (s.filled === 0 ? 0 : null), nonce: s.nonce, ref: s.ref, seen: -1 });
+  }
+
+  private put(k: string, v: Known): void {
+    const was = this.known.get(k);
+    if (was?.marketId !== v.marketId) this.unindex(k, was);
+    this.known.set(k, v);
+    if (v.marketId !== undefined) {
+      const ks = this.byMarket.get(v.marketId);
+      if (ks) ks.add(k);
+      else this.byMarket.set(v.marketId, new Set([k]));
+    }
+  }
+
+  private drop(k: string): void {
+    const was = this.known.get(k);
+    if (!was) return;
+    this.known.delete(k);
+    this.unindex(k, was);
+  }
+
+  private unindex(k: string, was: Known | undefined): void {
+    if (was?.marketId === undefined) return;
+    const ks = this.byMarket.get(was.marketId);
+    if (ks?.delete(k) && ks.size === 0) this.byMarket.delete(was.marketId);
   }
 
   /** Orders seen this poll → fill events; `now` is the local clock. */
@@ -174,16 +249,18 @@ export class FillTracker {
       // the baseline poll knows no collateral of the fills it finds (they are history)
       if (this.baseline && filled > before) cost = null;
       if (o.status === 'open') {
-        this.known.set(k, {
+        this.put(k, {
           filled: Math.max(filled, before),
           cost,
           nonce: o.nonce,
           ref: o.hash ?? o.id ?? o.nonce,
           ...(o.marketId ? { marketId: o.marketId } : {}),
+          at: { outcomeIndex: o.outcomeIndex, side: o.side, price: o.price },
+          seen: this.rounds,
         });
-        if (this.known.size > MAX_KNOWN) this.known.delete(this.known.keys().next().value!);
+        if (this.known.size > MAX_KNOWN) this.drop(this.known.keys().next().value!);
       } else {
-        this.known.delete(k);
+        this.drop(k);
         this.closed.set(k, { filled: Math.max(filled, before), cost });
         if (this.closed.size > MAX_CLOSED) this.closed.delete(this.closed.keys().next().value!);
         // after its fills (above): the order manager may stop counting the order at worst case
@@ -199,15 +276,35 @@ export class FillTracker {
       }
     }
     this.baseline = false;
+    this.rounds++;
     return out;
   }
 
+  /** The round the next `observe` is: orders it reads open are stamped with it. */
+  get round(): number {
+    return this.rounds;
+  }
+
   /** Orders we tracked as open that this poll did not mention (to look up or forget). */
-  vanished(seen: ReadonlySet<string>): { nonce: Bytes32; ref: number | string; marketId?: Bytes32 }[] {
-    const out: { nonce: Bytes32; ref: number | string; marketId?: Bytes32 }[] = [];
-    for (const [k, v] of this.known)
-      if (!seen.has(k)) out.push(v.marketId ? { nonce: v.nonce, ref: v.ref, marketId: v.marketId } : { nonce: v.nonce, ref: v.ref });
+  vanished(seen: ReadonlySet<string> | ReadonlyMap<string, unknown>): Vanished[] {
+    return this.unseenSince(Infinity, seen);
+  }
+
+  /** Orders known open whose last read as open was before round `round`, except those in `now`. */
+  unseenSince(round: number, now: ReadonlySet<string> | ReadonlyMap<string, unknown>): Vanished[] {
+    const out: Vanished[] = [];
+    for (const [k, v] of this.known) if (v.seen < round && !now.has(k)) out.push(vanishedOf(v));
     return out;
+  }
+
+  /** The known open orders of one market (the ones whose market the venue named). */
+  *openOf(marketId: Bytes32): Generator<{ nonce: Bytes32; at?: RestingAt; v: Vanished }> {
+    const ks = this.byMarket.get(marketId);
+    if (!ks) return;
+    for (const k of ks) {
+      const v = this.known.get(k)!;
+      yield { nonce: v.nonce, ...(v.at ? { at: v.at } : {}), v: vanishedOf(v) };
+    }
   }
 
   /**
@@ -228,12 +325,16 @@ export class FillTracker {
   }
 
   forget(nonce: Bytes32): void {
-    this.known.delete(nonce);
+    this.drop(nonce);
   }
 
   get size(): number {
     return this.known.size;
   }
+}
+
+function vanishedOf(v: Known): Vanished {
+  return v.marketId ? { nonce: v.nonce, ref: v.ref, marketId: v.marketId } : { nonce: v.nonce, ref: v.ref };
 }
 
 /** the most orders one recent-orders read returns (the venue's cap) */
@@ -254,6 +355,9 @@ export function recentWindow(now: number, last: number | null, first: number): n
   return Math.min(RECENT_MAX_S, Math.max(1, s));
 }
 
+/** orders per page of the open-orders list (the venue's most) */
+const PAGE = 100;
+
 /** One poll of own orders → fill events (kept apart so the runtime can chain it before a balance read). */
 export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 'health'>): () => Promise<FeedEvent[]> {
   const tracker = new FillTracker(opts.seed, { ...(opts.fees ? { fees: opts.fees } : {}), ...(opts.isOwn ? { isOwn: opts.isOwn } : {}) });
@@ -263,9 +367,81 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
   const foreignNews = (o: VenueOrder): boolean => opts.isOwn !== undefined && !opts.isOwn(o.nonce) && venueMs(o.insertedAt) >= startedAt;
   // when the last recent-orders read was sent (ms; null: none answered yet)
   let lastRecent: number | null = null;
+  // orders that left the open list, owed a lookup (at most maxLookups a poll; the rest wait)
+  const owed = new Map<string, Vanished>();
+  // reading by market (see OwnOrdersFeedOptions.touches): the sweep in progress, none before the first read
+  const touches = opts.touches;
+  const list = opts.client.orders.list?.bind(opts.client.orders);
+  const byMarket = touches !== undefined && list !== undefined;
+  let sweep: Sweep | null = null;
+  let first = true;
+
+  /** Every page of the open list: the first poll's read, and any poll that would cost more by market. */
+  async function readAll(into: Map<string, VenueOrder>): Promise<void> {
+    for await (const o of opts.client.orders.iterate({ trader: opts.trader, status: ['open'], limit: PAGE })) into.set(o.nonce, o);
+    for (const v of tracker.vanished(into)) owed.set(v.nonce, v);
+  }
+
+  /** Would a trade recorded in `t` have reached an order of ours in market `m` (as the venue or the store knows it)? */
+  function touched(m: Bytes32, t: Touch): boolean {
+    if (t.all) return true;
+    for (const o of tracker.openOf(m)) if (!o.at || reaches(t, o.at)) return true;
+    if (opts.ordersOf) for (const o of opts.ordersOf(m)) if (reaches(t, o)) return true;
+    return false;
+  }
+
+  /** The markets marked since the last read, then the next pages of the sweep; returns the sweep as it then stands. */
+  async function readSome(into: Map<string, VenueOrder>, marks: ReadonlyMap<string, Touch>): Promise<Sweep | null> {
+    const pages = Math.max(1, Math.ceil(tracker.size / PAGE));
+    const markets: Bytes32[] = [];
+    for (const [m, t] of marks) if (touched(m as Bytes32, t)) markets.push(m as Bytes32);
+    if (markets.length >= pages) {
+      // as many requests as the whole list, or more: the whole list, which also ends the sweep
+      await readAll(into);
+      return null;
+    }
+    for (const m of markets) {
+      const mine = new Map<string, VenueOrder>();
+      for await (const o of opts.client.orders.iterate({ trader: opts.trader, marketId: m, status: ['open'], limit: PAGE })) mine.set(o.nonce, o);
+      for (const [k, o] of mine) into.set(k, o);
+      // the market's whole open list: an order of it known open and not in it has left
+      for (const o of tracker.openOf(m)) if (!mine.has(o.nonce)) owed.set(o.nonce, o.v);
+    }
+    // the sweep: the next pages of the whole list, spread so that a sweep takes `sweepPolls` polls
+    const s = sweep ?? { cursor: undefined, start: tracker.round };
+    let cursor = s.cursor;
+    for (let n = Math.max(1, Math.ceil(pages / (opts.sweepPolls ?? SWEEP_POLLS))); n > 0; n--) {
+      const page = await list!({ trader: opts.trader, status: ['open'], limit: PAGE, ...(cursor !== undefined ? { cursor } : {}) });
+      for (const o of page.orders) if (!into.has(o.nonce)) into.set(o.nonce, o);
+      if (page.cursor === null || page.cursor === '' || page.orders.length === 0 || page.cursor === cursor) {
+        // the sweep is over: an order known open before it began and read open by nothing since has left
+        for (const v of tracker.unseenSince(s.start, into)) owed.set(v.nonce, v);
+        return null;
+      }
+      cursor = page.cursor;
+    }
+    return { cursor, start: s.start };
+  }
+
   async function read(): Promise<FeedEvent[]> {
     const byNonce = new Map<string, VenueOrder>();
-    for await (const o of opts.client.orders.iterate({ trader: opts.trader, status: ['open'], limit: 100 })) byNonce.set(o.nonce, o);
+    const marks = byMarket ? touches.take() : null;
+    try {
+      let next: Sweep | null = null;
+      if (!byMarket || first) await readAll(byNonce);
+      else next = await readSome(byNonce, marks!);
+      const events = await finish(byNonce);
+      sweep = next;
+      first = false;
+      return events;
+    } catch (err) {
+      // nothing of this read was taken in: the markets it was to read are read at the next poll
+      if (marks) touches!.putBack(marks);
+      throw err;
+    }
+  }
+
+  async function finish(byNonce: Map<string, VenueOrder>): Promise<FeedEvent[]> {
     // An order placed and filled (or cancelled after a partial fill) between two polls is never in
     // the open list: the recent orders show it. Only orders the bot still counts are kept, so the
     // bot's own settled cancels are not read again and again.
@@ -285,19 +461,28 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
       }
     }
     let lookups = 0;
-    for (const v of tracker.vanished(new Set(byNonce.keys()))) {
+    for (const [k, v] of owed) {
+      if (byNonce.has(k) || !tracker.knows(v.nonce)) {
+        owed.delete(k); // read this poll after all, or no longer known
+        continue;
+      }
       if (opts.isTracked && !opts.isTracked(v.nonce, v.marketId) && (!opts.isOwn || opts.isOwn(v.nonce))) {
         tracker.forget(v.nonce); // we cancelled it ourselves (a foreign order is looked up: its last fills count)
+        owed.delete(k);
         continue;
       }
       if (lookups++ >= maxLookups) break;
       try {
         const o = await opts.client.orders.get(v.ref);
         byNonce.set(o.nonce, o);
+        owed.delete(k);
       } catch (err) {
         // unknown to the venue: nothing more to learn. Any other failure (5xx, 429, a timeout) is
         // transient: the order is looked up again next poll, or its last fills would never be seen
-        if (err instanceof VenueError && err.status === 404) tracker.forget(v.nonce);
+        if (err instanceof VenueError && err.status === 404) {
+          tracker.forget(v.nonce);
+          owed.delete(k);
+        }
       }
     }
     // a new fill seen in a read that states no average fill price: the list of orders states it

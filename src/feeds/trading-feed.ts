@@ -12,6 +12,7 @@ import type { FeedEvent } from './feed-event.ts';
 import { ownOrdersReader, type OrdersSource } from './own-orders-feed.ts';
 import { pollBatches, pollFeed, pollOf } from './poll-feed.ts';
 import type { FeeSpec } from '../engine/fill-fee.ts';
+import type { BookTouches, RestingAt } from './book-touches.ts';
 
 export interface TradingFeedOptions extends Omit<AccountFeedOptions, 'client'> {
   client: OrdersSource & BalanceSource;
@@ -22,6 +23,10 @@ export interface TradingFeedOptions extends Omit<AccountFeedOptions, 'client'> {
   /** see OwnOrdersFeedOptions.fees and isOwn */
   fees?: FeeSpec;
   isOwn?: (nonce: Bytes32) => boolean;
+  /** see OwnOrdersFeedOptions.touches, ordersOf and sweepPolls (reading by market) */
+  touches?: BookTouches;
+  ordersOf?: (marketId: Bytes32) => Iterable<RestingAt>;
+  sweepPolls?: number;
 }
 
 /**

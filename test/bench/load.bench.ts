@@ -86,10 +86,28 @@ hub.publishChanges = (...a: unknown[]) => {
 };
 let requests = 0;
 const lookup = ex.router.lookup.bind(ex.router);
+// by route (`GET /orders`, `GET /orders/:id`, …): where the request budget goes
+const byRoute = new Map<string, number>();
 ex.router.lookup = ((m: string, p: string) => {
   requests++;
-  return lookup(m, p);
+  const r = lookup(m, p);
+  if (r.ok) {
+    const k = `${m} ${r.match.route.path}`;
+    byRoute.set(k, (byRoute.get(k) ?? 0) + 1);
+  }
+  return r;
 }) as typeof ex.router.lookup;
+
+/** The busiest routes of a window, per second: `GET /orders 2.1, GET /balance 1.0` */
+function topRoutes(from: ReadonlyMap<string, number>, secs: number): string {
+  return [...byRoute]
+    .map(([k, n]) => [k, (n - (from.get(k) ?? 0)) / secs] as const)
+    .filter(([, r]) => r > 0)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([k, r]) => `${k} ${r.toFixed(1)}`)
+    .join(', ');
+}
 
 // every market gets a two-sided book before the bot starts (2 s of the driver at 5 changes/s per
 // market, then still): the bot can quote everything at once, and start-up to all quoted is measured
@@ -209,6 +227,8 @@ interface Window {
   cpuMs: number;
   published: number;
   requests: number;
+  /** the busiest routes, per second */
+  routes: string;
   from: ChildStats;
   to: ChildStats;
 }
@@ -217,6 +237,7 @@ async function measure(ms: number, progress: boolean, stopTraffic: () => void = 
   const from = await stats();
   const p0 = published;
   const r0 = requests;
+  const routes0 = new Map(byRoute);
   const t0 = Date.now();
   while (Date.now() - t0 < ms) {
     await sleep(Math.min(30_000, ms - (Date.now() - t0)));
@@ -232,8 +253,10 @@ async function measure(ms: number, progress: boolean, stopTraffic: () => void = 
   const publishedAtEnd = published;
   await sleep(2_000);
   const to = await stats();
+  const windowMs = Date.now() - t0 - 2_000;
   return {
-    ms: Date.now() - t0 - 2_000,
+    ms: windowMs,
+    routes: topRoutes(routes0, windowMs / 1000),
     cpuMs: to.cpuUserMs + to.cpuSystemMs - from.cpuUserMs - from.cpuSystemMs,
     published: publishedAtEnd - p0,
     requests: requests - r0,
@@ -291,6 +314,9 @@ try {
         `${(s.heapUsedBytes / 2 ** 20).toFixed(0)} / ${(s.heapTotalBytes / 2 ** 20).toFixed(0)} / ${(s.externalBytes / 2 ** 20).toFixed(0)}`,
       ],
       ['venue calls/s (all HTTP)', w.requests / secs],
+      ['venue calls/s, still books', idle.requests / (idle.ms / 1000)],
+      ['busiest routes/s', w.routes],
+      ['busiest routes/s, still books', idle.routes],
       // a machine busy with other work starves the bot (lag in seconds, polls slowed): read the figures with it
       ['machine load average (1 min) at the end', loadavg()[0]!.toFixed(1)],
       ['order calls/s (bot)', (s.venueCalls - w.from.venueCalls) / secs],
@@ -317,6 +343,7 @@ try {
       dropped,
       late: s.lateEvents - w.from.lateEvents,
       venueCallsPerSecond: Number((w.requests / secs).toFixed(1)),
+      idleVenueCallsPerSecond: Number((idle.requests / (idle.ms / 1000)).toFixed(1)),
       loadAvg: Number(loadavg()[0]!.toFixed(1)),
       minutes: MINUTES,
       markets: quoted,

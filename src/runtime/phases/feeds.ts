@@ -8,6 +8,7 @@ import type { Subscription } from 'rxjs';
 import { venueSnapshotFetcher } from '../../exchange/stream/venue-snapshot-fetcher.ts';
 import { filePositionStore, memoryPositionStore } from '../../feeds/activity-cursor.ts';
 import { activityFeed } from '../../feeds/activity-feed.ts';
+import { BookTouches, type RestingAt } from '../../feeds/book-touches.ts';
 import { createBookFeed, type BookFeed } from '../../feeds/book-feed.ts';
 import type { FeedEvent } from '../../feeds/feed-event.ts';
 import { FeedHealth } from '../../feeds/feed-health.ts';
@@ -133,6 +134,25 @@ export function trackedOrder(store: StateStore): (nonce: Bytes32, marketId?: Byt
   };
 }
 
+/** seconds one sweep of the wallet's whole open-order list is spread over (docs/performance.md) */
+export const ORDERS_SWEEP_SECONDS = 30;
+
+/** The book feed's sink, each book event first shown to the own-orders poll's marks. */
+export function touchingSink(touches: BookTouches, sink: (fe: FeedEvent) => void): (fe: FeedEvent) => void {
+  return (fe) => {
+    if (fe.event.type === 'BookEventReceived') touches.see(fe.event.event);
+    sink(fe);
+  };
+}
+
+/** The store's own orders of a market, in flight and cancelling included: where they rest. */
+export function storeOrdersOf(store: StateStore): (marketId: Bytes32) => Iterable<RestingAt> {
+  return function* (marketId) {
+    const m = store.state.markets.get(marketId);
+    if (m) for (const o of m.orders.values()) yield o.order;
+  };
+}
+
 export async function feedsPhase(
   c: StartContext,
   { client }: VenuePhase,
@@ -177,7 +197,9 @@ export async function feedsPhase(
     onMalformed: () => metrics.bookEventsDropped.inc(),
     logger: c.o.logger,
   });
-  subs.push(books.events$.subscribe(sink));
+  // the trading poll reads by market: the markets whose trades reached our orders (see BookTouches)
+  const touches = paper ? null : new BookTouches();
+  subs.push(books.events$.subscribe(touches ? touchingSink(touches, sink) : sink));
   subs.push(
     marketFeed({
       client,
@@ -228,6 +250,8 @@ export async function feedsPhase(
         seed: bookLedger.catchUp.openOrders,
         fees: bookLedger.fees,
         isOwn: bookLedger.isOwn,
+        ...(touches ? { touches, ordersOf: storeOrdersOf(store) } : {}),
+        sweepPolls: Math.max(1, Math.round((ORDERS_SWEEP_SECONDS * 1000) / fillsPollMs(cfg))),
       }).subscribe(batchSink),
     );
   }

@@ -1,0 +1,192 @@
+/**
+ * The own-orders poll reading by market: the markets whose trades reached our orders at the next
+ * poll, a sweep of the whole open list a few pages a poll for what no stream showed, the whole list
+ * when that is cheaper. A fake venue that pages its open orders newest first, by market or not.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { BookTouches } from '../../src/feeds/book-touches.ts';
+import { ownOrdersReader } from '../../src/feeds/own-orders-feed.ts';
+import type { ListOrdersParams } from '../../src/exchange/client/orders-read.ts';
+import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
+import type { BookEvent } from '../../src/model/stream.ts';
+import { settableClock, TRADER, venueOrder } from '../support/venue-order.ts';
+
+const market = (i: number): Bytes32 => `0x${(i + 1).toString(16).padStart(64, '0')}` as Bytes32;
+const nonce = (i: number): Bytes32 => `0x${(i + 1).toString(16).padStart(62, '0')}ff` as Bytes32;
+
+/** `markets` markets with `perMarket` resting orders each: YES bids at 0.45 and asks at 0.55. */
+function fakeVenue(markets: number, perMarket: number) {
+  const orders: VenueOrder[] = [];
+  for (let m = 0; m < markets; m++)
+    for (let j = 0; j < perMarket; j++) {
+      const i = orders.length;
+      const bid = j % 2 === 0;
+      orders.push(venueOrder({ id: i + 1, nonce: nonce(i), marketId: market(m), side: bid ? 0 : 1, price: bid ? 450_000 : 550_000 }));
+    }
+  const calls = { pages: 0, byMarket: 0, gets: 0, failNext: false };
+  const matching = (p: ListOrdersParams): VenueOrder[] =>
+    orders
+      .filter((o) => (p.marketId === undefined || o.marketId === p.marketId) && (!p.status || p.status.includes(o.status)))
+      .sort((a, b) => Number(b.id) - Number(a.id));
+  const list = async (p: ListOrdersParams) => {
+    if (calls.failNext) {
+      calls.failNext = false;
+      throw new Error('503');
+    }
+    if (p.marketId === undefined) calls.pages++;
+    else calls.byMarket++;
+    const all = matching(p).filter((o) => p.cursor === undefined || Number(o.id) < Number(p.cursor));
+    const page = all.slice(0, p.limit ?? 100);
+    const more = all.length > page.length;
+    return { orders: page, cursor: more ? String(page[page.length - 1]!.id) : null };
+  };
+  const client = {
+    orders: {
+      list,
+      async *iterate(p: Omit<ListOrdersParams, 'cursor'>) {
+        let cursor: string | undefined;
+        for (;;) {
+          const page = await list({ ...p, ...(cursor !== undefined ? { cursor } : {}) });
+          yield* page.orders;
+          if (page.cursor === null) return;
+          cursor = page.cursor;
+        }
+      },
+      async get(id: number | string): Promise<VenueOrder> {
+        calls.gets++;
+        return orders.find((o) => o.id === id || o.hash === id || o.nonce === id)!;
+      },
+    },
+  };
+  /** fill `size` more of order `i` (closing it when nothing remains) */
+  const fill = (i: number, size: number): void => {
+    const o = orders[i]!;
+    const filledSize = o.filledSize + size;
+    // the list states the average fill price (at the order's own: a maker's fills)
+    orders[i] = { ...o, filledSize, remainingSize: o.size - filledSize, avgFillPrice: o.price, status: filledSize >= o.size ? 'filled' : 'open' };
+  };
+  return { orders, calls, client, fill };
+}
+
+const trade = (m: Bytes32, price: number, takerSide: 'buy' | 'sell'): BookEvent => ({
+  type: 'trade',
+  marketId: m,
+  outcomeIndex: 1,
+  seq: 1,
+  price,
+  size: 1_000_000,
+  takerSide,
+  venueTs: 0,
+  localTs: 0,
+});
+
+const fills = (es: Awaited<ReturnType<ReturnType<typeof ownOrdersReader>>>) =>
+  es.flatMap((e) => (e.event.type === 'OrderFilled' ? [{ nonce: e.event.nonce, size: e.event.size }] : []));
+
+function setup(markets: number, perMarket: number, sweepPolls = 30) {
+  const v = fakeVenue(markets, perMarket);
+  const touches = new BookTouches();
+  const clock = settableClock();
+  const read = ownOrdersReader({ client: v.client, trader: TRADER, clock, touches, sweepPolls });
+  return { ...v, touches, read };
+}
+
+test('a fill on a market whose trade reached our price is read at the next poll, by that market, not by paging the whole list', async () => {
+  const s = setup(100, 4); // 400 open orders: 4 pages
+  await s.read(); // the first poll reads everything (its baseline)
+  assert.equal(s.calls.pages, 4);
+  s.calls.pages = 0;
+  s.fill(4 * 37, 2_000_000); // market 37's bid at 0.45
+  s.touches.see(trade(market(37), 450_000, 'sell'));
+  assert.deepEqual(fills(await s.read()), [{ nonce: nonce(4 * 37), size: 2_000_000 }], 'reported at the next poll');
+  assert.equal(s.calls.byMarket, 1, 'one read of the market');
+  assert.equal(s.calls.pages, 1, "one page of the sweep (4 pages over 30 polls), not the whole list's 4 (old code)");
+});
+
+test('a trade that did not reach any order of ours reads nothing more', async () => {
+  const s = setup(100, 4);
+  await s.read();
+  s.touches.see(trade(market(5), 460_000, 'sell')); // bids down to 0.46 taken: ours at 0.45 not reached
+  s.touches.see(trade(market(6), 540_000, 'buy')); // asks up to 0.54 taken: ours at 0.55 not reached
+  await s.read();
+  assert.equal(s.calls.byMarket, 0);
+});
+
+test('a fill no stream showed is found by the sweep within its bound (sweepPolls polls)', async () => {
+  const s = setup(100, 4, 4); // 4 pages, a sweep over 4 polls: one page a poll
+  await s.read();
+  s.fill(2, 1_000_000); // the oldest orders: the last page, newest first
+  let found = -1;
+  for (let poll = 1; poll <= 4 && found < 0; poll++) if (fills(await s.read()).length > 0) found = poll;
+  assert.ok(found > 0 && found <= 4, `found at poll ${found}`);
+  assert.equal(s.calls.byMarket, 0);
+});
+
+test('an order filled to the end with no trade shown leaves the list: the sweep that missed it looks it up', async () => {
+  const s = setup(100, 4, 4);
+  await s.read();
+  s.fill(2, 10_000_000); // filled and closed: in no page any more
+  const seen: ReturnType<typeof fills> = [];
+  let polls = 0;
+  while (seen.length === 0 && polls < 8) {
+    polls++;
+    seen.push(...fills(await s.read()));
+  }
+  assert.deepEqual(seen, [{ nonce: nonce(2), size: 10_000_000 }]);
+  assert.ok(polls <= 4, `within one sweep of 4 polls (${polls})`);
+  assert.equal(s.calls.gets, 1, 'looked up once');
+});
+
+test('an order of a market read by itself that left its list is looked up at once', async () => {
+  const s = setup(100, 4);
+  await s.read();
+  s.fill(4 * 9 + 1, 10_000_000); // market 9's ask, taken whole
+  s.touches.see(trade(market(9), 550_000, 'buy'));
+  assert.deepEqual(fills(await s.read()), [{ nonce: nonce(4 * 9 + 1), size: 10_000_000 }]);
+  assert.equal(s.calls.gets, 1);
+});
+
+test('a snapshot (a reconnection, a resync after a gap) reads its market at the next poll', async () => {
+  const s = setup(100, 4);
+  await s.read();
+  s.fill(4 * 20, 3_000_000);
+  s.touches.see({
+    type: 'snapshot',
+    book: { marketId: market(20), outcomeIndex: 1, bids: [], asks: [], venueTs: 0, seq: 9 },
+    seq: 9,
+    localTs: 0,
+    source: 'resync',
+  });
+  assert.deepEqual(fills(await s.read()), [{ nonce: nonce(4 * 20), size: 3_000_000 }]);
+  assert.equal(s.calls.byMarket, 1);
+});
+
+test('a poll that fails keeps its marks: the fill is read at the next good poll', async () => {
+  const s = setup(100, 4);
+  await s.read();
+  s.fill(4 * 37, 2_000_000);
+  s.touches.see(trade(market(37), 450_000, 'sell'));
+  s.calls.failNext = true;
+  await assert.rejects(s.read(), /503/);
+  assert.deepEqual(fills(await s.read()), [{ nonce: nonce(4 * 37), size: 2_000_000 }]);
+});
+
+test('as many marked markets as pages of the whole list: the whole list, once', async () => {
+  const s = setup(100, 4);
+  await s.read();
+  s.calls.pages = 0;
+  for (let m = 0; m < 4; m++) s.touches.see(trade(market(m), 450_000, 'sell'));
+  await s.read();
+  assert.equal(s.calls.byMarket, 0);
+  assert.equal(s.calls.pages, 4);
+});
+
+test('a small wallet (one page) reads its whole list every poll, as before', async () => {
+  const s = setup(5, 4);
+  await s.read();
+  s.fill(3, 1_000_000);
+  assert.equal(fills(await s.read()).length, 1);
+  assert.equal(s.calls.pages, 2);
+  assert.equal(s.calls.byMarket, 0);
+});
