@@ -100,7 +100,9 @@ function spawnLogged(bin: string, args: string[], cwd: string, log: { out: strin
 async function stop(p: ChildProcess | null): Promise<void> {
   if (!p || p.exitCode !== null) return;
   p.kill('SIGTERM');
-  await Promise.race([new Promise((r) => p.once('exit', r)), new Promise((r) => setTimeout(r, 5_000))]);
+  let t: NodeJS.Timeout | undefined;
+  await Promise.race([new Promise((r) => p.once('exit', r)), new Promise((r) => (t = setTimeout(r, 5_000)))]);
+  clearTimeout(t); // a live timer would keep this file's process up 5 s after its last test
   if (p.exitCode === null) p.kill('SIGKILL');
 }
 

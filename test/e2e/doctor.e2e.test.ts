@@ -72,7 +72,9 @@ before(async () => {
 });
 after(async () => {
   sim?.proc.kill('SIGTERM');
-  await Promise.race([sim?.exit, new Promise((r) => setTimeout(r, 5_000))]);
+  let t: NodeJS.Timeout | undefined;
+  await Promise.race([sim?.exit, new Promise((r) => (t = setTimeout(r, 5_000)))]);
+  clearTimeout(t); // a live timer would keep this file's process up 5 s after its last test
   sim?.proc.kill('SIGKILL');
   rmSync(dir, { recursive: true, force: true });
 });

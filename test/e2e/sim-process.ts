@@ -52,7 +52,10 @@ export async function startSimProcess(seed = 5, extra: string[] = []): Promise<S
     async close() {
       await client.close();
       child.proc.kill('SIGTERM');
-      await Promise.race([child.exit, new Promise((r) => setTimeout(r, 5_000))]);
+      // (the 5 s timer is cleared when the child exits first: a live timer keeps the test file's process up)
+      let t: NodeJS.Timeout | undefined;
+      await Promise.race([child.exit, new Promise((r) => (t = setTimeout(r, 5_000)))]);
+      clearTimeout(t);
       child.proc.kill('SIGKILL');
     },
   };
