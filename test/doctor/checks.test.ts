@@ -169,7 +169,7 @@ describe('the human report, checks not run', () => {
 describe('the new-ledger check, for a shard of a shared wallet', () => {
   const wallet = ('0x' + '33'.repeat(20)) as Address;
   // two markets that two shards split between them
-  const ids = Array.from({ length: 16 }, (_, i) => '0x' + i.toString(16).padStart(2, '0').repeat(32));
+  const ids = Array.from({ length: 16 }, (_, i) => ('0x' + i.toString(16).padStart(2, '0').repeat(32)) as Bytes32);
   const mine = ids.find((id) => shardOf(id, 2) === 0)!;
   const sibling = ids.find((id) => shardOf(id, 2) === 1)!;
   const venue = (orderMarkets: string[]): HistorySource =>

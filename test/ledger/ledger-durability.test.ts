@@ -18,9 +18,10 @@ import { fullIntegrityCheck, isDamage, LedgerDamagedError } from '../../src/ledg
 import { replayPositions } from '../../src/ledger/books.ts';
 import { LATCH_FILE_BYTES, latchPathOf, readLatchFile } from '../../src/ledger/latch-file.ts';
 import { openLedger, type Ledger } from '../../src/ledger/ledger.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 
 const T0 = 1_800_000_000_000;
-const M = '0x' + '11'.repeat(32);
+const M = ('0x' + '11'.repeat(32)) as Bytes32;
 
 function clockAt(): Clock & { t: number } {
   const c = { t: T0, now: () => c.t, scheduler: asyncScheduler, setTimeout: () => () => undefined };

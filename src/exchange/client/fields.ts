@@ -128,6 +128,12 @@ export function bytes32(o: Rec, k: string, a: At): Bytes32 {
   if (v === null) bad(a, k, 'a 0x-prefixed 32-byte hex', o[k]);
   return v;
 }
+/** An array item that is a 32-byte id (arr(o, 'marketIds', a, bytes32Item)), normalised as `bytes32`. */
+export function bytes32Item(v: unknown, a: At): Bytes32 {
+  const id = bytes32Of(v);
+  if (id === null) throw new BadResponseError(a.ep, a.path, 'a 0x-prefixed 32-byte hex', v);
+  return id;
+}
 export function nbytes32(o: Rec, k: string, a: At): Bytes32 | null {
   return o[k] === undefined || o[k] === null ? null : bytes32(o, k, a);
 }
