@@ -9,7 +9,7 @@
 import { at } from '../exchange/client/fields.ts';
 import { parseOrder } from '../exchange/client/parse-order.ts';
 import { bytes32Of } from '../model/ids.ts';
-import type { Address, Bytes32, VenueOrder } from '../model/order.ts';
+import type { Bytes32, NormalAddress, VenueOrder } from '../model/order.ts';
 import type { LocalExchange } from '../sim/local-exchange.ts';
 import { orderJson } from '../sim/order-json.ts';
 import { accountLedger } from '../sim/routes/account/ledger-of.ts';
@@ -27,8 +27,8 @@ export interface TraderView {
 
 const AT = at('chaos exchange view');
 
-export function traderView(ex: LocalExchange, trader: Address): TraderView {
-  const stored = ex.orders.byTrader.get(trader.toLowerCase()) ?? [];
+export function traderView(ex: LocalExchange, trader: NormalAddress): TraderView {
+  const stored = ex.orders.byTrader.get(trader) ?? [];
   // the wire JSON and the client's own parser: the referee reads orders exactly as the bot would
   const orders = stored.map((o) => parseOrder(orderJson(o), AT));
   const open = orders.filter((o) => o.status === 'open');

@@ -24,7 +24,8 @@ import { join } from 'node:path';
 import { registerSecret } from '../core/logger.ts';
 import { TESTNET } from '../exchange/chains.ts';
 import { createSigner } from '../exchange/signing/signer.ts';
-import type { Address, Bytes32 } from '../model/order.ts';
+import { mustAddress } from '../model/ids.ts';
+import type { Address, Bytes32, NormalAddress } from '../model/order.ts';
 import { remainingShares } from '../orders/venue-order-shares.ts';
 import { startCounterparties, type Counterparties } from '../sim/counterparties.ts';
 import { FAULT_KINDS, faultProfile, type FaultKind, type FaultSettings } from '../sim/faults.ts';
@@ -173,11 +174,16 @@ class Referee {
   private readonly lifetimeOf = new Map<Bytes32, number>();
   lifetime = 0;
 
+  /** the bot's wallet in normal form: normalised here, where the referee takes it (src/model/ids.ts) */
+  private readonly trader: NormalAddress;
+
   constructor(
     private readonly ex: LocalExchange,
-    private readonly trader: Address,
+    trader: Address,
     private readonly say: (line: string) => void,
-  ) {}
+  ) {
+    this.trader = mustAddress(trader, 'chaos trader');
+  }
 
   view(): TraderView {
     return traderView(this.ex, this.trader);
@@ -269,7 +275,7 @@ class Referee {
     const again = this.venueAccount();
     if (again.collateral !== v.collateral) return;
     // what the venue's stated averages cannot say of the trader's orders (the referee reads the exchange's own records)
-    const rounding = averageRounding(this.ex.orders.byTrader.get(this.trader.toLowerCase()) ?? []);
+    const rounding = averageRounding(this.ex.orders.byTrader.get(this.trader) ?? []);
     const found = booksMismatches(books, v, rounding);
     const diff = books.collateral > v.collateral ? books.collateral - v.collateral : v.collateral - books.collateral;
     // Under injected faults (slow bodies, 429 bursts, stalls) the bot's fills poll can trail the

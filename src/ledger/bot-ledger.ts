@@ -22,7 +22,7 @@ import type { Logger } from '../core/logger.ts';
 import type { BotConfig } from '../config/types.ts';
 import { ConfigError } from '../model/errors.ts';
 import type { Address, Bytes32 } from '../model/order.ts';
-import { bytes32Of } from '../model/ids.ts';
+import { bytes32Of, mustAddress } from '../model/ids.ts';
 import type { RiskReason } from '../risk/types.ts';
 import type { Account } from '../account/account.ts';
 import type { AccountRiskFigures } from '../account/account-risk.ts';
@@ -153,7 +153,7 @@ export class BotLedger {
     }
     try {
       // the account is the wallet on a chain, not a URL: a venue reached by another address is the same books
-      const account = `${o.trader.toLowerCase()}@${o.chain}${o.paper ? ' (paper)' : ''}`;
+      const account = `${mustAddress(o.trader, 'trader')}@${o.chain}${o.paper ? ' (paper)' : ''}`;
       const owner = ledger.meta('account');
       if (owner === null) ledger.setMeta('account', account);
       else if (owner !== account) throw new ConfigError(`ledger ${path} holds the books of ${owner}, not ${account}: set ledger.path to another file`);
@@ -215,7 +215,7 @@ export class BotLedger {
           configHash: configHash(o.config),
           configFile: o.config.file,
           venue: o.venue,
-          trader: o.trader,
+          trader: mustAddress(o.trader, 'trader'),
           markets: o.markets,
           latched: bl.latch?.reason ?? null,
         },

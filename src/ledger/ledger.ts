@@ -38,7 +38,7 @@ import type { FeeSource, FillOrigin } from '../account/account.ts';
 import type { Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
 import { bytes32Of } from '../model/ids.ts';
-import type { Bytes32 } from '../model/order.ts';
+import type { Bytes32, NormalAddress } from '../model/order.ts';
 import { isDamage, LedgerDamagedError, openIntegrityCheck } from './integrity.ts';
 import { latchPathOf, readLatchFile, writeLatchFile } from './latch-file.ts';
 import { acquireLedgerLock, createPrivate, type LedgerLock } from './ledger-lock.ts';
@@ -128,7 +128,7 @@ export interface StartupRecord {
   readonly configHash: string;
   readonly configFile: string;
   readonly venue: string;
-  readonly trader: string;
+  readonly trader: NormalAddress;
   readonly markets: number;
   readonly latched: string | null;
 }
@@ -686,7 +686,7 @@ export class Ledger {
       () =>
         this.db
           .prepare('INSERT INTO startups (ts, config_hash, config_file, venue, trader, markets, latched, caught_up) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-          .run(this.clock.now(), s.configHash, s.configFile, s.venue, s.trader.toLowerCase(), s.markets, s.latched, caughtUp),
+          .run(this.clock.now(), s.configHash, s.configFile, s.venue, s.trader, s.markets, s.latched, caughtUp),
       true,
     );
     return Number(r.lastInsertRowid);
