@@ -27,7 +27,7 @@
  * and fill ids are remembered up to `idMemory` per market for de-duplication (the ledger's unique
  * fill id is the durable guard).
  */
-import type { OutcomeIndex } from '../model/order.ts';
+import type { Bytes32, OutcomeIndex } from '../model/order.ts';
 import { ONE, notionalCeil, notionalFloor } from '../model/units.ts';
 import { applyFill as applyToPosition, FLAT, syncHoldings, toMicro, unrealisedScaled, type FillTerms, type PositionState } from '../state/position.ts';
 
@@ -38,7 +38,7 @@ export type FillOrigin = 'own' | 'foreign';
 export interface AccountFill extends FillTerms {
   /** the venue's identity of the fill (duplicates are ignored) */
   readonly fillId: string;
-  readonly marketId: string;
+  readonly marketId: Bytes32;
   readonly feeSource: FeeSource;
   /** venue time, ms */
   readonly ts: number;
@@ -47,7 +47,7 @@ export interface AccountFill extends FillTerms {
 }
 
 export interface BaselineHolding {
-  readonly marketId: string;
+  readonly marketId: Bytes32;
   readonly outcomeIndex: OutcomeIndex;
   /** 1e-6 shares held when the books began */
   readonly shares: number;
@@ -71,7 +71,7 @@ export interface AccountFigures {
 }
 
 export interface MarketFigures extends AccountFigures {
-  readonly marketId: string;
+  readonly marketId: Bytes32;
   /** tokens held, 1e-6 shares (0 once claimed) */
   readonly yes: number;
   readonly no: number;
@@ -88,14 +88,14 @@ export interface MarketFigures extends AccountFigures {
 }
 
 export interface Holding {
-  readonly marketId: string;
+  readonly marketId: Bytes32;
   readonly outcomeIndex: OutcomeIndex;
   readonly shares: number;
 }
 
 /** A balance read that disagrees with the books. */
 export interface Drift {
-  readonly marketId: string;
+  readonly marketId: Bytes32;
   readonly outcomeIndex: OutcomeIndex;
   /** what the books hold, 1e-6 shares */
   readonly books: number;
@@ -158,7 +158,7 @@ function adopt(b: Base, h: BaselineHolding): Base {
 }
 
 class MarketBook {
-  readonly marketId: string;
+  readonly marketId: Bytes32;
   /** inherited holdings, applied before every fill */
   baseline: BaselineHolding[] = [];
   /** folded fills (beyond the window), applied after the baseline */
@@ -189,7 +189,7 @@ class MarketBook {
   /** (cRealised, cUnrealised) as one object, built when asked */
   micro: { readonly realised: bigint; readonly unrealised: bigint } | null = null;
 
-  constructor(marketId: string) {
+  constructor(marketId: Bytes32) {
     this.marketId = marketId;
   }
 
@@ -225,7 +225,7 @@ class MarketBook {
 }
 
 export class Account {
-  private readonly books = new Map<string, MarketBook>();
+  private readonly books = new Map<Bytes32, MarketBook>();
   private readonly window: number;
   private readonly idMemory: number;
   /**
@@ -257,12 +257,11 @@ export class Account {
     this.idMemory = Math.max(this.window, o.idMemory ?? 16_384);
   }
 
-  private book(marketId: string): MarketBook {
-    const k = marketId.toLowerCase();
-    let b = this.books.get(k);
+  private book(marketId: Bytes32): MarketBook {
+    let b = this.books.get(marketId);
     if (b === undefined) {
-      b = new MarketBook(k);
-      this.books.set(k, b);
+      b = new MarketBook(marketId);
+      this.books.set(marketId, b);
     }
     return b;
   }
@@ -360,9 +359,9 @@ export class Account {
   }
 
   /** Mark a market at twice its YES mid (null leaves the mark as it is). O(1) when unchanged. */
-  mark(marketId: string, mark2: number | null, at: number): void {
+  mark(marketId: Bytes32, mark2: number | null, at: number): void {
     if (mark2 === null) return;
-    const b = this.books.get(marketId.toLowerCase());
+    const b = this.books.get(marketId);
     // a market the books never traded has nothing to mark
     if (b === undefined) return;
     if (b.mark2 === mark2) return;
@@ -373,8 +372,8 @@ export class Account {
   }
 
   /** The market resolved: one YES share pays `payoutYes` (1e-6 USDC); its PnL is realised at that payout. */
-  resolve(marketId: string, payoutYes: number, at: number): void {
-    const b = this.books.get(marketId.toLowerCase());
+  resolve(marketId: Bytes32, payoutYes: number, at: number): void {
+    const b = this.books.get(marketId);
     if (b === undefined || b.payoutYes === payoutYes) return;
     b.payoutYes = payoutYes;
     b.mark2 = payoutYes * 2;
@@ -384,8 +383,8 @@ export class Account {
   }
 
   /** A resolved market's tokens were redeemed: they leave the positions and their payout enters the cash. */
-  claimed(marketId: string): void {
-    const b = this.books.get(marketId.toLowerCase());
+  claimed(marketId: Bytes32): void {
+    const b = this.books.get(marketId);
     if (b === undefined || b.payoutYes === null || b.claimed) return;
     const { yes, no } = b.state.pos;
     b.claimCash = BigInt(notionalFloor(b.payoutYes, Math.max(0, yes)) + notionalFloor(ONE - b.payoutYes, Math.max(0, no))) * SONE;
@@ -396,8 +395,8 @@ export class Account {
   }
 
   /** The market left the bot's store (rotation, resolution): its books stay until nothing is held. */
-  release(marketId: string): void {
-    const b = this.books.get(marketId.toLowerCase());
+  release(marketId: Bytes32): void {
+    const b = this.books.get(marketId);
     if (b === undefined) return;
     b.released = true;
     this.foldIfDone(b);
@@ -416,9 +415,9 @@ export class Account {
    * A balance read of one market: compared with the books, never written into them. Returns the
    * differences (empty when they agree); `since` is when the disagreement began.
    */
-  reconcile(marketId: string, yes: number, no: number, at: number): Drift[] {
+  reconcile(marketId: Bytes32, yes: number, no: number, at: number): Drift[] {
     // a market the books never traded, read flat: nothing to compare (and no entry to keep)
-    if (yes === 0 && no === 0 && !this.books.has(marketId.toLowerCase())) return [];
+    if (yes === 0 && no === 0 && !this.books.has(marketId)) return [];
     const b = this.book(marketId);
     b.lastRead = { yes, no, at };
     const d = this.recheck(b, at);
@@ -456,8 +455,8 @@ export class Account {
   }
 
   /** The market's last balance read equals what the books hold (true for a market never read or never traded). */
-  agrees(marketId: string): boolean {
-    const b = this.books.get(marketId.toLowerCase());
+  agrees(marketId: Bytes32): boolean {
+    const b = this.books.get(marketId);
     return b === undefined || b.driftSince === null;
   }
 
@@ -482,16 +481,16 @@ export class Account {
   }
 
   /** One market's realised and unrealised PnL, 1e-6 USDC (the strategies' view; 0 for a market the books never traded). */
-  marketPnl(marketId: string): { readonly realised: bigint; readonly unrealised: bigint } {
-    const b = this.books.get(marketId.toLowerCase());
+  marketPnl(marketId: Bytes32): { readonly realised: bigint; readonly unrealised: bigint } {
+    const b = this.books.get(marketId);
     if (b === undefined) return NO_PNL;
     if (b.micro === null) b.micro = { realised: b.cRealised, unrealised: b.cUnrealised };
     return b.micro;
   }
 
   /** One market's figures (null: the books hold nothing of it, or it was folded away). */
-  market(marketId: string): MarketFigures | null {
-    const b = this.books.get(marketId.toLowerCase());
+  market(marketId: Bytes32): MarketFigures | null {
+    const b = this.books.get(marketId);
     if (b === undefined) return null;
     const realised = b.cRealised;
     const unrealised = b.cUnrealised;
@@ -518,7 +517,7 @@ export class Account {
   }
 
   /** Every market the books hold (folded ones excepted). */
-  marketIds(): string[] {
+  marketIds(): Bytes32[] {
     return [...this.books.keys()];
   }
 
@@ -539,14 +538,14 @@ export class Account {
    * balance read has differed from them for longer than `driftGraceMs`: then the venue's holdings at
    * the books' average cost, until the reads agree again (docs/books-and-pnl.md, "Position limits").
    */
-  limitHoldingsOf(marketId: string): PositionState {
-    const b = this.books.get(marketId) ?? this.books.get(marketId.toLowerCase());
+  limitHoldingsOf(marketId: Bytes32): PositionState {
+    const b = this.books.get(marketId);
     return b !== undefined && b.venueHeld !== null ? b.venueHeld : this.holdingsOf(marketId);
   }
 
   /** The position state of a market as the books hold it (strategies' average entry, tests). */
-  positionOf(marketId: string): PositionState | null {
-    return this.books.get(marketId.toLowerCase())?.state.pos ?? null;
+  positionOf(marketId: Bytes32): PositionState | null {
+    return this.books.get(marketId)?.state.pos ?? null;
   }
 
   /**
@@ -554,8 +553,8 @@ export class Account {
    * FLAT for a market they never traded, the holdings out once a claim redeemed them. The same
    * object until a fill, a baseline or a claim changes it (callers cache on identity).
    */
-  holdingsOf(marketId: string): PositionState {
-    const b = this.books.get(marketId) ?? this.books.get(marketId.toLowerCase());
+  holdingsOf(marketId: Bytes32): PositionState {
+    const b = this.books.get(marketId);
     if (b === undefined) return FLAT;
     if (!b.claimed) return b.state.pos;
     const p = b.state.pos;

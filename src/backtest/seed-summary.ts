@@ -40,17 +40,17 @@ export function strategyFigures(run: BacktestRun, summary: BacktestSummary): Str
   const byStrategy = new Map<string, Set<string>>();
   for (const p of run.strategyParams ?? []) {
     const set = byStrategy.get(p.strategy) ?? new Set<string>();
-    set.add(p.marketId.toLowerCase());
+    set.add(p.marketId);
     byStrategy.set(p.strategy, set);
   }
-  const columns = run.collector.markets.map((m) => m.toLowerCase());
+  const columns = run.collector.markets; // recorded ids, one form (recordedMarketId), as are the rest
   const out: StrategyFigures[] = [];
   for (const [strategy, ids] of [...byStrategy].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
     let pnl = 0;
     let volume = 0;
     let fills = 0;
     for (const m of summary.markets) {
-      if (!ids.has(m.marketId.toLowerCase())) continue;
+      if (!ids.has(m.marketId)) continue;
       pnl += m.totalPnl;
       volume += m.volume;
       fills += m.fills;

@@ -217,7 +217,7 @@ export function liveSyntheticSource(o: SyntheticOptions): ReplaySource & { reado
         },
       });
     },
-    hiddenFair: (marketId) => cp?.fair.get(marketId.toLowerCase()),
+    hiddenFair: (marketId) => cp?.fair.get(marketId),
     stop: async () => {
       if (closed) return;
       closed = true;

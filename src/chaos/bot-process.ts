@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { COMPILED, SOURCE_EXT } from '../core/source-ext.ts';
-import type { ChildMessage, ParentMessage } from './child-messages.ts';
+import { readChildMessage, type ChildMessage, type ParentMessage } from './child-messages.ts';
 
 const CHILD = fileURLToPath(new URL(`./bot-child${SOURCE_EXT}`, import.meta.url));
 /** the child runs the build as is, or the sources through tsx */
@@ -60,7 +60,8 @@ export function spawnBot(o: SpawnBotOptions): Promise<BotProcess> {
       child.kill('SIGKILL');
       reject(new Error(`bot child did not become ready within ${o.readyTimeoutMs ?? 60_000} ms (see ${o.logFile})`));
     }, o.readyTimeoutMs ?? 60_000);
-    child.on('message', (m: ChildMessage) => {
+    child.on('message', (raw: ChildMessage) => {
+      const m = readChildMessage(raw);
       o.onMessage(m);
       if (m.type === 'ready') {
         clearTimeout(timer);

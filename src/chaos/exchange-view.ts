@@ -8,7 +8,8 @@
  */
 import { at } from '../exchange/client/fields.ts';
 import { parseOrder } from '../exchange/client/parse-order.ts';
-import type { Address, VenueOrder } from '../model/order.ts';
+import { bytes32Of } from '../model/ids.ts';
+import type { Bytes32, NormalAddress, VenueOrder } from '../model/order.ts';
 import type { LocalExchange } from '../sim/local-exchange.ts';
 import { orderJson } from '../sim/order-json.ts';
 import { accountLedger } from '../sim/routes/account/ledger-of.ts';
@@ -26,8 +27,8 @@ export interface TraderView {
 
 const AT = at('chaos exchange view');
 
-export function traderView(ex: LocalExchange, trader: Address): TraderView {
-  const stored = ex.orders.byTrader.get(trader.toLowerCase()) ?? [];
+export function traderView(ex: LocalExchange, trader: NormalAddress): TraderView {
+  const stored = ex.orders.byTrader.get(trader) ?? [];
   // the wire JSON and the client's own parser: the referee reads orders exactly as the bot would
   const orders = stored.map((o) => parseOrder(orderJson(o), AT));
   const open = orders.filter((o) => o.status === 'open');
@@ -51,13 +52,15 @@ interface HubInternals {
  * private; the referee peeks at it read-only because the fault is decided per event inside the hub
  * and nothing else records which connection went silent.
  */
-export function stalledMarkets(ex: LocalExchange): Set<string> {
-  const out = new Set<string>();
+export function stalledMarkets(ex: LocalExchange): Set<Bytes32> {
+  const out = new Set<Bytes32>();
   const streams = (ex.hub as unknown as HubInternals).streams;
   if (!streams) return out;
   for (const s of streams.values()) {
     const live = [...s.subs].filter((x) => !x.res.destroyed);
-    if (live.length > 0 && live.every((x) => x.stalled)) out.add(s.marketId.toLowerCase());
+    // the hub keeps the id as subscribed: normalised here, where the referee reads it (src/model/ids.ts)
+    const id = bytes32Of(s.marketId);
+    if (id !== null && live.length > 0 && live.every((x) => x.stalled)) out.add(id);
   }
   return out;
 }

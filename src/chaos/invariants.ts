@@ -5,7 +5,7 @@
  *
  * Units as everywhere: prices 1e-6 USDC, sizes 1e-6 shares, times ms.
  */
-import type { VenueOrder } from '../model/order.ts';
+import type { Bytes32, VenueOrder } from '../model/order.ts';
 import { remainingShares } from '../orders/venue-order-shares.ts';
 
 export type InvariantName =
@@ -170,19 +170,19 @@ export function reusedNonces(orders: readonly VenueOrder[]): string[] {
 }
 
 /** A nonce the bot submitted with a different order than before (same nonce, other body). */
-export function nonceBodyConflicts(submitted: Map<string, string>, nonce: string, body: string): string | null {
-  const k = nonce.toLowerCase();
-  const prev = submitted.get(k);
+export function nonceBodyConflicts(submitted: Map<Bytes32, string>, nonce: Bytes32, body: string): string | null {
+  const prev = submitted.get(nonce);
   if (prev === undefined) {
-    submitted.set(k, body);
+    submitted.set(nonce, body);
     return null;
   }
   return prev === body ? null : `nonce ${nonce} reused for a different order (${prev} then ${body})`;
 }
 
+/** An order as the bot child reports it (ids in normal form: child-messages.ts readChildMessage). */
 export interface BotOrderView {
-  readonly nonce: string;
-  readonly marketId: string;
+  readonly nonce: Bytes32;
+  readonly marketId: Bytes32;
   readonly state: 'pending-create' | 'working' | 'pending-cancel';
   readonly sentAt: number;
 }
@@ -197,12 +197,12 @@ export interface BotOrderView {
 export function reconcileMismatches(
   bot: readonly BotOrderView[],
   venue: readonly VenueOrder[],
-  closedAt: ReadonlyMap<string, number>,
+  closedAt: ReadonlyMap<Bytes32, number>,
   cutoff: number,
 ): string[] {
   const out: string[] = [];
-  const tracked = new Map(bot.map((b) => [b.nonce.toLowerCase(), b]));
-  const known = new Map<string, VenueOrder>(venue.map((o) => [o.nonce, o]));
+  const tracked = new Map(bot.map((b) => [b.nonce, b]));
+  const known = new Map<Bytes32, VenueOrder>(venue.map((o) => [o.nonce, o]));
   for (const o of venue) {
     if (o.status !== 'open') continue;
     const placed = Date.parse(o.insertedAt ?? '');
@@ -211,7 +211,7 @@ export function reconcileMismatches(
   }
   for (const b of bot) {
     if (b.state !== 'working') continue;
-    const k = b.nonce.toLowerCase();
+    const k = b.nonce;
     const o = known.get(k);
     if (!o) {
       if (b.sentAt < cutoff) out.push(`bot holds working order ${b.nonce} the venue never had`);
@@ -225,12 +225,10 @@ export function reconcileMismatches(
 }
 
 /** After kill -9 and restart: every order found open at the kill is now closed or tracked by the new bot. */
-export function unsettledAfterRestart(openAtKill: readonly string[], bot: readonly BotOrderView[], venue: readonly VenueOrder[]): string[] {
-  const tracked = new Set(bot.map((b) => b.nonce.toLowerCase()));
-  const status = new Map<string, VenueOrder['status']>(venue.map((o) => [o.nonce, o.status]));
-  return openAtKill
-    .filter((n) => status.get(n.toLowerCase()) === 'open' && !tracked.has(n.toLowerCase()))
-    .map((n) => `order ${n} open before the kill was neither adopted nor cancelled`);
+export function unsettledAfterRestart(openAtKill: readonly Bytes32[], bot: readonly BotOrderView[], venue: readonly VenueOrder[]): string[] {
+  const tracked = new Set(bot.map((b) => b.nonce));
+  const status = new Map<Bytes32, VenueOrder['status']>(venue.map((o) => [o.nonce, o.status]));
+  return openAtKill.filter((n) => status.get(n) === 'open' && !tracked.has(n)).map((n) => `order ${n} open before the kill was neither adopted nor cancelled`);
 }
 
 /**
@@ -239,11 +237,15 @@ export function unsettledAfterRestart(openAtKill: readonly string[], bot: readon
  * reports a market only when this holds for a whole window (the bot's view of its orders trails the
  * venue's by a feed poll: a quote just filled is still `quoting` for a moment).
  */
-export function silentlyNotQuoting(openByMarket: ReadonlyMap<string, number>, health: ReadonlyMap<string, string>, knownStates: ReadonlySet<string>): string[] {
-  const out: string[] = [];
+export function silentlyNotQuoting(
+  openByMarket: ReadonlyMap<Bytes32, number>,
+  health: ReadonlyMap<Bytes32, string>,
+  knownStates: ReadonlySet<string>,
+): Bytes32[] {
+  const out: Bytes32[] = [];
   for (const [market, state] of health) {
-    if ((openByMarket.get(market.toLowerCase()) ?? 0) > 0) continue;
-    if (state === 'quoting' || !knownStates.has(state)) out.push(market.toLowerCase());
+    if ((openByMarket.get(market) ?? 0) > 0) continue;
+    if (state === 'quoting' || !knownStates.has(state)) out.push(market);
   }
   return out;
 }

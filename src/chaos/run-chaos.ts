@@ -24,7 +24,8 @@ import { join } from 'node:path';
 import { registerSecret } from '../core/logger.ts';
 import { TESTNET } from '../exchange/chains.ts';
 import { createSigner } from '../exchange/signing/signer.ts';
-import type { Address } from '../model/order.ts';
+import { mustAddress } from '../model/ids.ts';
+import type { Address, Bytes32, NormalAddress } from '../model/order.ts';
 import { remainingShares } from '../orders/venue-order-shares.ts';
 import { startCounterparties, type Counterparties } from '../sim/counterparties.ts';
 import { FAULT_KINDS, faultProfile, type FaultKind, type FaultSettings } from '../sim/faults.ts';
@@ -159,25 +160,30 @@ class Referee {
   /** the largest difference of the books' cash from the venue's within the averages' rounding (averageRounding), 1e-6 USDC */
   booksCashRounding = 0n;
   /** when the referee first saw each order closed */
-  readonly closedAt = new Map<string, number>();
-  private readonly stallSince = new Map<string, number>();
+  readonly closedAt = new Map<Bytes32, number>();
+  private readonly stallSince = new Map<Bytes32, number>();
   private readonly stallFlagged = new Set<string>();
   /** stall episodes (`market@since`) that had at least one sample past the limit */
   private readonly stallChecked = new Set<string>();
   private overQuotedBefore = new Set<string>();
   /** the bot's latest health report, and since when each market has been silently not quoting */
-  private health: { at: number; markets: Map<string, string> } | null = null;
-  private readonly silentSince = new Map<string, number>();
+  private health: { at: number; markets: Map<Bytes32, string> } | null = null;
+  private readonly silentSince = new Map<Bytes32, number>();
   /** nonce → order body, over every bot lifetime; and the lifetime that sent it */
-  private readonly submitted = new Map<string, string>();
-  private readonly lifetimeOf = new Map<string, number>();
+  private readonly submitted = new Map<Bytes32, string>();
+  private readonly lifetimeOf = new Map<Bytes32, number>();
   lifetime = 0;
+
+  /** the bot's wallet in normal form: normalised here, where the referee takes it (src/model/ids.ts) */
+  private readonly trader: NormalAddress;
 
   constructor(
     private readonly ex: LocalExchange,
-    private readonly trader: Address,
+    trader: Address,
     private readonly say: (line: string) => void,
-  ) {}
+  ) {
+    this.trader = mustAddress(trader, 'chaos trader');
+  }
 
   view(): TraderView {
     return traderView(this.ex, this.trader);
@@ -269,7 +275,7 @@ class Referee {
     const again = this.venueAccount();
     if (again.collateral !== v.collateral) return;
     // what the venue's stated averages cannot say of the trader's orders (the referee reads the exchange's own records)
-    const rounding = averageRounding(this.ex.orders.byTrader.get(this.trader.toLowerCase()) ?? []);
+    const rounding = averageRounding(this.ex.orders.byTrader.get(this.trader) ?? []);
     const found = booksMismatches(books, v, rounding);
     const diff = books.collateral > v.collateral ? books.collateral - v.collateral : v.collateral - books.collateral;
     // Under injected faults (slow bodies, 429 bursts, stalls) the bot's fills poll can trail the
@@ -304,7 +310,7 @@ class Referee {
   }
 
   onHealth(m: Extract<ChildMessage, { type: 'health' }>): void {
-    this.health = { at: m.at, markets: new Map(Object.entries(m.markets)) };
+    this.health = { at: m.at, markets: new Map(Object.entries(m.markets) as [Bytes32, string][]) };
   }
 
   /**
@@ -317,7 +323,7 @@ class Referee {
       this.silentSince.clear();
       return;
     }
-    const open = new Map<string, number>();
+    const open = new Map<Bytes32, number>();
     for (const o of v.open) open.set(o.marketId, (open.get(o.marketId) ?? 0) + 1);
     const silent = new Set(silentlyNotQuoting(open, this.health.markets, HEALTH_STATE_SET));
     for (const m of [...this.silentSince.keys()]) if (!silent.has(m)) this.silentSince.delete(m);
@@ -373,8 +379,8 @@ class Referee {
 
   stallsSeen = 0;
 
-  onSubmitted(nonce: string, body: string, now: number): void {
-    const k = nonce.toLowerCase();
+  onSubmitted(nonce: Bytes32, body: string, now: number): void {
+    const k = nonce;
     const firstLife = this.lifetimeOf.get(k);
     const found: string[] = [];
     if (firstLife !== undefined && firstLife !== this.lifetime) found.push(`nonce ${nonce} sent by bot start #${firstLife} and again by #${this.lifetime}`);
@@ -384,14 +390,14 @@ class Referee {
     this.tally.record('nonce-unique', found, now);
   }
 
-  onReconciled(m: Extract<ChildMessage, { type: 'reconciled' }>, openAtKill: string[] | null): boolean {
+  onReconciled(m: Extract<ChildMessage, { type: 'reconciled' }>, openAtKill: Bytes32[] | null): boolean {
     const now = Date.now();
     const v = this.view();
     for (const o of v.orders) if (o.status !== 'open' && !this.closedAt.has(o.nonce)) this.closedAt.set(o.nonce, now);
     // a per-market reconcile only vouches for that market
-    const scope = m.marketId?.toLowerCase();
+    const scope = m.marketId;
     const venue = scope ? v.orders.filter((o) => o.marketId === scope) : v.orders;
-    const bot = scope ? m.orders.filter((b) => b.marketId.toLowerCase() === scope) : m.orders;
+    const bot = scope ? m.orders.filter((b) => b.marketId === scope) : m.orders;
     if (m.listedAt > 0) this.tally.record('reconcile-view', reconcileMismatches(bot, venue, this.closedAt, m.listedAt - RECONCILE_SLACK_MS), now);
     if (openAtKill && m.marketId === null) {
       this.tally.record('restart-adopts', unsettledAfterRestart(openAtKill, m.orders, v.orders), now);
@@ -438,7 +444,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   const logFiles: string[] = [];
   let bot: BotProcess | null = null;
   let expectingExit = false;
-  let openAtKill: string[] | null = null;
+  let openAtKill: Bytes32[] | null = null;
   let botStarts = 0;
   let kills = 0;
   const unexpected: string[] = [];

@@ -14,7 +14,7 @@ import { dirname, resolve } from 'node:path';
 import { loadApiKey, loadPrivateKey, readApiKeyFile } from '../config/secrets.ts';
 import { scrubSecrets } from '../core/logger.ts';
 import type { BotConfig } from '../config/types.ts';
-import { chainByName } from '../exchange/chains.ts';
+import { chainAddresses, chainByName } from '../exchange/chains.ts';
 import type { MigrationStatus } from '../exchange/client/migration.ts';
 import { createSigner, type Signer } from '../exchange/signing/signer.ts';
 import { createVenueClient } from '../exchange/venue-client.ts';
@@ -256,7 +256,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
         !status.migrationComplete &&
         (status.legacyOpenOrderCount > 0 ||
           status.pendingRestorations.length > 0 ||
-          status.legacyBalances.some((b) => b.balance > 0n && b.token.toLowerCase() !== chain.usdc.toLowerCase()));
+          status.legacyBalances.some((b) => b.balance > 0n && b.token !== chainAddresses(chain).usdc));
       const inherited = await withinBudget(() => checkInheritedHistory(cfg, embedded, client, wallet as Address, legacy));
       if (inherited) put(inherited);
     }

@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { silentLogger } from '../core/logger.ts';
 import type { BotConfig, MarketConfig } from '../config/types.ts';
-import type { ChainConfig } from '../exchange/chains.ts';
+import { chainAddresses, type ChainConfig } from '../exchange/chains.ts';
 import type { MigrationStatus } from '../exchange/client/migration.ts';
 import { NetworkError, TimeoutError, VenueError } from '../exchange/client/errors.ts';
 import type { Signer } from '../exchange/signing/signer.ts';
@@ -197,8 +197,7 @@ export async function readAccount(client: VenueClient): Promise<{ result: CheckR
 /** The private key's wallet against the key's wallet. */
 export function checkWallet(status: MigrationStatus, signer: Signer): CheckResult {
   const name = 'wallet';
-  if (status.walletAddress.toLowerCase() === signer.address.toLowerCase())
-    return ok(name, `the private key signs for ${signer.address}, the wallet the API key trades for`);
+  if (status.walletAddress === signer.normalAddress) return ok(name, `the private key signs for ${signer.address}, the wallet the API key trades for`);
   return fail(
     name,
     `wrong key for the wallet: the private key signs for ${signer.address}, the API key trades for ${status.walletAddress}; every order would be refused`,
@@ -245,7 +244,7 @@ export async function checkTradePermission(client: VenueClient, signer: Signer):
 /** Settlement V2 operator approval and what the start-up migration would do. */
 export function checkMigration(status: MigrationStatus, chain: ChainConfig): CheckResult {
   const name = 'migration';
-  if (status.settlementV2Address && status.settlementV2Address.toLowerCase() !== chain.settlementV2.toLowerCase()) {
+  if (status.settlementV2Address && status.settlementV2Address !== chainAddresses(chain).settlementV2) {
     return fail(
       name,
       `the venue's Settlement V2 is ${status.settlementV2Address}, ${chain.name}'s is ${chain.settlementV2}: orders would be signed for the wrong contract`,
@@ -352,7 +351,8 @@ export async function checkMarkets(client: VenueClient, cfg: BotConfig, now: () 
 export function collateralToMigrate(status: MigrationStatus | null, chain: ChainConfig): bigint {
   if (!status || tradingAllowed(status)) return 0n;
   let sum = 0n;
-  for (const b of status.legacyBalances) if (b.token.toLowerCase() === chain.usdc.toLowerCase()) sum += b.balance;
+  const usdc = chainAddresses(chain).usdc;
+  for (const b of status.legacyBalances) if (b.token === usdc) sum += b.balance;
   return sum;
 }
 

@@ -2,7 +2,8 @@
  * Chains, API bases and contract addresses (docs/venue.md#chains-and-contracts). Settlement V2 is the default.
  * A custom venue (the local exchange, a staging host) takes any base URL with either chain's contracts.
  */
-import type { Address } from '../model/order.ts';
+import { mustAddress } from '../model/ids.ts';
+import type { Address, NormalAddress } from '../model/order.ts';
 
 export type ChainName = 'mainnet' | 'testnet';
 
@@ -43,6 +44,31 @@ export const TESTNET: ChainConfig = {
 };
 
 export const CHAINS: Record<ChainName, ChainConfig> = { mainnet: MAINNET, testnet: TESTNET };
+
+type ContractName = 'settlementV2' | 'settlementV1' | 'holdingsNew' | 'holdingsLegacy' | 'usdc' | 'permit2';
+const normalForms = new WeakMap<ChainConfig, Record<ContractName, NormalAddress>>();
+
+/**
+ * A chain's contract addresses in normal form (src/model/ids.ts), for comparing with addresses the
+ * venue states (which enter normalised). The constants above keep their published EIP-55 spelling:
+ * that is what signing, logs and the local exchange's answers use.
+ */
+export function chainAddresses(chain: ChainConfig): Readonly<Record<ContractName, NormalAddress>> {
+  let n = normalForms.get(chain);
+  if (n === undefined) {
+    const of = (k: ContractName) => mustAddress(chain[k], `chain ${chain.name} ${k}`);
+    n = {
+      settlementV2: of('settlementV2'),
+      settlementV1: of('settlementV1'),
+      holdingsNew: of('holdingsNew'),
+      holdingsLegacy: of('holdingsLegacy'),
+      usdc: of('usdc'),
+      permit2: of('permit2'),
+    };
+    normalForms.set(chain, n);
+  }
+  return n;
+}
 
 export function chainByName(name: string): ChainConfig {
   const c = CHAINS[name as ChainName];

@@ -31,7 +31,7 @@ export interface VenueHistory {
   /** the collateral balance, 1e-6 USDC */
   readonly collateral: bigint;
   /** every non-zero outcome-token holding */
-  readonly holdings: readonly { readonly marketId: string; readonly outcomeIndex: 0 | 1; readonly shares: bigint }[];
+  readonly holdings: readonly { readonly marketId: Bytes32; readonly outcomeIndex: 0 | 1; readonly shares: bigint }[];
   /** the wallet has placed at least one order */
   readonly hasOrders: boolean;
   /** a scoped read stopped at its bound (HISTORY_SCAN_ORDERS) without an order of the instance's markets */

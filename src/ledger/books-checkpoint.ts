@@ -29,7 +29,7 @@ import { createHash } from 'node:crypto';
 import { Account, type AccountFill } from '../account/account.ts';
 import { restoreAccount, restoreValue, snapshotAccount, snapshotValue, type AccountSnapshot } from '../account/account-snapshot.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
-import type { OutcomeIndex, SideValue } from '../model/order.ts';
+import type { Bytes32, OutcomeIndex, SideValue } from '../model/order.ts';
 import { applyFill, FLAT, type PositionState } from '../state/position.ts';
 import { baselinePositions } from './baseline.ts';
 import type { Ledger } from './ledger.ts';
@@ -56,7 +56,8 @@ export interface ReplayedBooks {
 export interface FillRow {
   seq: number;
   fill_id: string;
-  market_id: string;
+  /** normal form, as the ledger writes it (ledger.ts) */
+  market_id: Bytes32;
   outcome: number;
   side: number;
   price: number;

@@ -17,6 +17,7 @@
 import { Account, type AccountFill } from '../account/account.ts';
 import type { PositionState } from '../state/position.ts';
 import type { Bytes32 } from '../model/order.ts';
+import { bytes32Of } from '../model/ids.ts';
 import type { Ledger } from './ledger.ts';
 import { accountFillOf, replayBooks, type FillRow as ReplayRow, type ReplayedBooks } from './books-checkpoint.ts';
 
@@ -107,14 +108,15 @@ export function fillsAfter(ledger: Ledger, seq: number): AccountFill[] {
 }
 
 /** The marks saved with the last account mark (empty when none, or unreadable). */
-export function savedMarks(ledger: Ledger): Map<string, [number, number]> {
-  const out = new Map<string, [number, number]>();
+export function savedMarks(ledger: Ledger): Map<Bytes32, [number, number]> {
+  const out = new Map<Bytes32, [number, number]>();
   const raw = ledger.meta(MARKS_META);
   if (raw === null) return out;
   try {
     const o = JSON.parse(raw) as Record<string, unknown>;
-    for (const [id, v] of Object.entries(o)) {
-      if (Array.isArray(v) && Number.isSafeInteger(v[0]) && Number.isSafeInteger(v[1]) && v[0] >= 0 && v[0] <= 2_000_000)
+    for (const [raw, v] of Object.entries(o)) {
+      const id = bytes32Of(raw); // normalised where it enters (src/model/ids.ts); anything else is no mark
+      if (id !== null && Array.isArray(v) && Number.isSafeInteger(v[0]) && Number.isSafeInteger(v[1]) && v[0] >= 0 && v[0] <= 2_000_000)
         out.set(id, [v[0] as number, v[1] as number]);
     }
   } catch {

@@ -22,7 +22,7 @@ import type { Logger } from '../core/logger.ts';
 import type { BotConfig } from '../config/types.ts';
 import { ConfigError } from '../model/errors.ts';
 import type { Address, Bytes32 } from '../model/order.ts';
-import { bytes32Of } from '../model/ids.ts';
+import { bytes32Of, mustAddress } from '../model/ids.ts';
 import type { RiskReason } from '../risk/types.ts';
 import type { Account } from '../account/account.ts';
 import type { AccountRiskFigures } from '../account/account-risk.ts';
@@ -153,7 +153,7 @@ export class BotLedger {
     }
     try {
       // the account is the wallet on a chain, not a URL: a venue reached by another address is the same books
-      const account = `${o.trader.toLowerCase()}@${o.chain}${o.paper ? ' (paper)' : ''}`;
+      const account = `${mustAddress(o.trader, 'trader')}@${o.chain}${o.paper ? ' (paper)' : ''}`;
       const owner = ledger.meta('account');
       if (owner === null) ledger.setMeta('account', account);
       else if (owner !== account) throw new ConfigError(`ledger ${path} holds the books of ${owner}, not ${account}: set ledger.path to another file`);
@@ -215,7 +215,7 @@ export class BotLedger {
           configHash: configHash(o.config),
           configFile: o.config.file,
           venue: o.venue,
-          trader: o.trader,
+          trader: mustAddress(o.trader, 'trader'),
           markets: o.markets,
           latched: bl.latch?.reason ?? null,
         },
@@ -257,8 +257,10 @@ export class BotLedger {
     }
     for (const [id, p] of books) {
       const position = q.has(id) ? p : { ...FLAT, realised: p.realised, fees: p.fees, volume: p.volume, fills: p.fills };
-      // a ledger row's id, normalised where it enters (src/model/ids.ts)
-      const key = bytes32Of(id) ?? (id as Bytes32);
+      // a ledger row's id, normalised where it enters (src/model/ids.ts); one that is no id is damage, not a market
+      const key = bytes32Of(id);
+      if (key === null)
+        throw new ConfigError(new LedgerDamagedError(this.ledger.path, [`fills: market id ${JSON.stringify(id)} is not a 32-byte hex id`]).message);
       markets = markets.set(key, { ...emptyMarket(key), position });
     }
     return { ...s, markets };
@@ -310,12 +312,12 @@ export class BotLedger {
   }
 
   /** nonces this bookmaker placed or adopted in this run (the ledger's orders table holds the earlier ones) */
-  private readonly own = new Set<string>();
+  private readonly own = new Set<Bytes32>();
   /** the fee model for fills the venue states no fee for (`ledger.fees`) */
   fees: FeeSpec = NO_FEES;
 
-  private rememberOwn(nonce: string): void {
-    this.own.add(nonce.toLowerCase());
+  private rememberOwn(nonce: Bytes32): void {
+    this.own.add(nonce);
     // a bound: older ones are still found in the ledger (isOwn)
     if (this.own.size > 100_000) this.own.delete(this.own.values().next().value!);
   }
@@ -324,11 +326,10 @@ export class BotLedger {
    * Did this bookmaker place (or adopt) the order? Else it is another trader's on the same wallet (a
    * person, another instance): its fills are 'foreign' (src/feeds/own-orders-feed.ts isOwn).
    */
-  readonly isOwn = (nonce: string): boolean => {
-    const k = nonce.toLowerCase();
-    if (this.own.has(k)) return true;
-    if (!this.ledger.isTagged(k) && !this.ledger.hasOrder(k)) return false;
-    this.rememberOwn(k);
+  readonly isOwn = (nonce: Bytes32): boolean => {
+    if (this.own.has(nonce)) return true;
+    if (!this.ledger.isTagged(nonce) && !this.ledger.hasOrder(nonce)) return false;
+    this.rememberOwn(nonce);
     return true;
   };
 
@@ -445,25 +446,24 @@ export class BotLedger {
    * payouts recorded by this process, per market still in the bot (a metadata poll repeats a
    * resolution many times); a released market's is forgotten, so rotation does not grow it
    */
-  private readonly payouts = new Map<string, number>();
+  private readonly payouts = new Map<Bytes32, number>();
 
   /**
    * A market resolved (one YES share pays `payoutYes`, 1e-6 USDC): recorded once, so the books rebuilt
    * from the ledger keep its resolution PnL (src/ledger/books.ts replayResolutions). Never throws.
    */
-  resolved(marketId: string, payoutYes: number, at: number): void {
-    const k = marketId.toLowerCase();
-    if (!Number.isSafeInteger(payoutYes) || payoutYes < 0 || payoutYes > 1_000_000 || this.payouts.get(k) === payoutYes) return;
+  resolved(marketId: Bytes32, payoutYes: number, at: number): void {
+    if (!Number.isSafeInteger(payoutYes) || payoutYes < 0 || payoutYes > 1_000_000 || this.payouts.get(marketId) === payoutYes) return;
     try {
-      this.ledger.resolution(k, payoutYes, at);
-      this.payouts.set(k, payoutYes);
+      this.ledger.resolution(marketId, payoutYes, at);
+      this.payouts.set(marketId, payoutYes);
     } catch (err) {
-      this.log.warn({ marketId: k, err: (err as Error).message }, 'ledger: resolution not recorded');
+      this.log.warn({ marketId, err: (err as Error).message }, 'ledger: resolution not recorded');
     }
   }
 
   /** A resolved market's tokens were claimed (its payout, when the claim states one, recorded first). Never throws. */
-  claimed(marketId: string, payoutYes: number | null, at: number): void {
+  claimed(marketId: Bytes32, payoutYes: number | null, at: number): void {
     if (payoutYes !== null) this.resolved(marketId, payoutYes, at);
     try {
       this.ledger.claim(marketId, at);
@@ -566,7 +566,7 @@ export class BotLedger {
     this.ledger.mark(now, null, 0, a.realised, a.unrealised);
     this.ledger.setMeta(MARKS_META, JSON.stringify(marks));
     for (const [k, n] of this.denials) {
-      const [market, reason] = k.split('|') as [string, string];
+      const [market, reason] = k.split('|') as [Bytes32, string];
       this.ledger.riskEvent(now, market, 'denials', reason, n, null);
     }
     this.denials.clear();
@@ -588,7 +588,7 @@ export class BotLedger {
   }
 
   /** A risk event outside the kill switch (a halt: broken invariant or operator), written at once. */
-  riskEvent(kind: string, reason: string, detail: string | null, marketId: string | null = null): void {
+  riskEvent(kind: string, reason: string, detail: string | null, marketId: Bytes32 | null = null): void {
     try {
       this.ledger.riskEvent(this.clock.now(), marketId, kind, reason, 1, detail);
       this.ledger.flush();

@@ -73,7 +73,7 @@ export interface CatchUpOptions {
   /** read orders placed since this time (ms) in step 2 instead of since the previous start-up */
   readonly since?: number;
   /** more orders to look up by nonce in step 3 (the stop's sweep: the orders found open at start) */
-  readonly alsoNonces?: readonly string[];
+  readonly alsoNonces?: readonly Bytes32[];
   /**
    * orders.reconcileScope markets (a wallet shared with other instances, shards, or a person): only
    * orders in markets this returns true for are this bot's; the others are neither recorded nor
@@ -91,7 +91,7 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
   const log = (o.logger ?? silentLogger).child({ component: 'ledger-catch-up' });
   const fresh = o.ledger.isFresh();
   const last = o.ledger.lastStartup();
-  const seen = new Map<string, VenueOrder>();
+  const seen = new Map<Bytes32, VenueOrder>();
   const open: VenueOrder[] = [];
   for await (const v of o.client.orders.iterate({ trader: o.trader, status: ['open'], limit: 100 })) {
     seen.set(v.nonce, v);
@@ -110,7 +110,7 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
       }
     }
     let lookups = 0;
-    const lookups3 = new Set([...o.ledger.unendedOrders().map((u) => u.nonce), ...(o.alsoNonces ?? []).map((n) => n.toLowerCase())]);
+    const lookups3 = new Set([...o.ledger.unendedOrders().map((u) => u.nonce), ...(o.alsoNonces ?? [])]);
     for (const nonce of lookups3) {
       const u = { nonce };
       if (seen.has(u.nonce)) continue;
@@ -140,7 +140,7 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
   let recorded = 0;
   let shares = 0;
   // each open order's filled shares and their collateral as the ledger holds them after this catch-up
-  const costs = new Map<string, number | null>();
+  const costs = new Map<Bytes32, number | null>();
   for (const [k, v] of seen) {
     const filled = filledShares(v, fees);
     const held = accounted.get(k);

@@ -29,6 +29,9 @@
  * written now (failing writes, the file deleted/replaced/emptied, the lock file lost) for the
  * fail-closed watch (ledger-watch.ts); the WAL checkpointed every `checkpointMs`; `prune()` for
  * retention (retention.ts).
+ *
+ * Ids: the record methods take market ids and nonces as `Bytes32` (normal form, docs/architecture.md#ids-at-the-boundary)
+ * and store them as given, so the ids read back from the tables this file writes are in normal form too.
  */
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
@@ -38,7 +41,7 @@ import type { FeeSource, FillOrigin } from '../account/account.ts';
 import type { Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
 import { bytes32Of } from '../model/ids.ts';
-import type { Bytes32 } from '../model/order.ts';
+import type { Bytes32, NormalAddress } from '../model/order.ts';
 import { isDamage, LedgerDamagedError, openIntegrityCheck } from './integrity.ts';
 import { latchPathOf, readLatchFile, writeLatchFile } from './latch-file.ts';
 import { acquireLedgerLock, createPrivate, type LedgerLock } from './ledger-lock.ts';
@@ -49,8 +52,8 @@ export type { FeeSource, FillOrigin };
 
 export interface LedgerFill {
   readonly fillId: string;
-  readonly nonce: string | null;
-  readonly marketId: string;
+  readonly nonce: Bytes32 | null;
+  readonly marketId: Bytes32;
   readonly outcomeIndex: number;
   readonly side: number;
   readonly price: number;
@@ -73,7 +76,7 @@ export interface LedgerFill {
 
 /** One holding adopted as the baseline of a ledger (src/ledger/baseline.ts): shares at a mark. */
 export interface BaselineHolding {
-  readonly marketId: string;
+  readonly marketId: Bytes32;
   readonly outcomeIndex: number;
   /** 1e-6 shares */
   readonly shares: bigint;
@@ -89,8 +92,8 @@ export interface Baseline {
 }
 
 export interface LedgerOrder {
-  readonly nonce: string;
-  readonly marketId: string;
+  readonly nonce: Bytes32;
+  readonly marketId: Bytes32;
   readonly slot: string;
   readonly outcomeIndex: number;
   readonly side: number;
@@ -128,7 +131,7 @@ export interface StartupRecord {
   readonly configHash: string;
   readonly configFile: string;
   readonly venue: string;
-  readonly trader: string;
+  readonly trader: NormalAddress;
   readonly markets: number;
   readonly latched: string | null;
 }
@@ -494,13 +497,13 @@ export class Ledger {
   // ---- records (queued) ----
 
   orderSubmitted(o: LedgerOrder, retry: boolean): void {
-    if (retry) this.push(['orderAgain', [o.nonce.toLowerCase()]]);
-    else this.push(['order', [o.nonce.toLowerCase(), o.marketId.toLowerCase(), o.slot, o.outcomeIndex, o.side, o.price, o.size, o.ts]]);
+    if (retry) this.push(['orderAgain', [o.nonce]]);
+    else this.push(['order', [o.nonce, o.marketId, o.slot, o.outcomeIndex, o.side, o.price, o.size, o.ts]]);
   }
 
   /** An order of ours found at the venue by reconciliation (sent by an earlier run, or its record lost). */
   orderAdopted(o: LedgerOrder): void {
-    this.push(['adopt', [o.nonce.toLowerCase(), o.marketId.toLowerCase(), o.slot, o.outcomeIndex, o.side, o.price, o.size, o.ts]]);
+    this.push(['adopt', [o.nonce, o.marketId, o.slot, o.outcomeIndex, o.side, o.price, o.size, o.ts]]);
   }
 
   /**
@@ -508,17 +511,17 @@ export class Ledger {
    * earlier send placed it), 'rejected' (refused for good), or 'unknown' (the answer was lost: it may
    * have landed; the catch-up and reconciliation settle it).
    */
-  orderAnswered(nonce: string, status: 'accepted' | 'rejected' | 'unknown', answer: string, ts: number): void {
-    this.push(['answer', [status, answer, ts, nonce.toLowerCase()]]);
+  orderAnswered(nonce: Bytes32, status: 'accepted' | 'rejected' | 'unknown', answer: string, ts: number): void {
+    this.push(['answer', [status, answer, ts, nonce]]);
   }
 
   /** The order left the book (cancelled, gone, closed at the venue). */
-  orderEnded(nonce: string, status: string, ts: number): void {
-    this.push(['ended', [status, ts, nonce.toLowerCase()]]);
+  orderEnded(nonce: Bytes32, status: string, ts: number): void {
+    this.push(['ended', [status, ts, nonce]]);
   }
 
-  cancel(nonce: string, marketId: string, result: 'sent' | 'cancelled' | 'already-cancelled' | 'failed', detail: string | null, ts: number): void {
-    this.push(['cancel', [nonce.toLowerCase(), marketId.toLowerCase(), ts, result, detail]]);
+  cancel(nonce: Bytes32, marketId: Bytes32, result: 'sent' | 'cancelled' | 'already-cancelled' | 'failed', detail: string | null, ts: number): void {
+    this.push(['cancel', [nonce, marketId, ts, result, detail]]);
   }
 
   fill(f: LedgerFill): void {
@@ -526,8 +529,8 @@ export class Ledger {
       'fill',
       [
         f.fillId,
-        f.nonce?.toLowerCase() ?? null,
-        f.marketId.toLowerCase(),
+        f.nonce ?? null,
+        f.marketId,
         f.outcomeIndex,
         f.side,
         f.price,
@@ -545,12 +548,12 @@ export class Ledger {
   }
 
   /** A PnL mark: per market, or the account's (marketId null). Money in 1e-6 USDC. */
-  mark(ts: number, marketId: string | null, net: number, realised: bigint, unrealised: bigint): void {
-    this.push(['mark', [ts, marketId?.toLowerCase() ?? null, net, realised.toString(), unrealised.toString(), (realised + unrealised).toString()]]);
+  mark(ts: number, marketId: Bytes32 | null, net: number, realised: bigint, unrealised: bigint): void {
+    this.push(['mark', [ts, marketId, net, realised.toString(), unrealised.toString(), (realised + unrealised).toString()]]);
   }
 
-  riskEvent(ts: number, marketId: string | null, kind: string, reason: string, count: number, detail: string | null): void {
-    this.push(['risk', [ts, marketId?.toLowerCase() ?? null, kind, reason, count, detail]]);
+  riskEvent(ts: number, marketId: Bytes32 | null, kind: string, reason: string, count: number, detail: string | null): void {
+    this.push(['risk', [ts, marketId, kind, reason, count, detail]]);
   }
 
   // ---- records written at once ----
@@ -573,7 +576,7 @@ export class Ledger {
    * ledger cannot take it (disk full, I/O error, the file deleted under the bot) the latch file alone
    * holds it, and the next open copies it back. Throws only when neither could record it.
    */
-  setLatch(reason: string, detail: string, marketId: string | null): void {
+  setLatch(reason: string, detail: string, marketId: Bytes32 | null): void {
     try {
       this.flush();
     } catch {
@@ -588,7 +591,7 @@ export class Ledger {
             this.db
               .prepare('UPDATE risk_state SET latch_reason = ?, latch_detail = ?, latch_at = ?, updated_at = ? WHERE id = 1 AND latch_reason IS NULL')
               .run(reason, detail, now, now);
-            this.stmt('risk').run(now, marketId?.toLowerCase() ?? null, 'kill', reason, 1, detail);
+            this.stmt('risk').run(now, marketId, 'kill', reason, 1, detail);
           })(),
         true,
       );
@@ -706,7 +709,7 @@ export class Ledger {
       () =>
         this.db
           .prepare('INSERT INTO startups (ts, config_hash, config_file, venue, trader, markets, latched, caught_up) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-          .run(this.clock.now(), s.configHash, s.configFile, s.venue, s.trader.toLowerCase(), s.markets, s.latched, caughtUp),
+          .run(this.clock.now(), s.configHash, s.configFile, s.venue, s.trader, s.markets, s.latched, caughtUp),
       true,
     );
     return Number(r.lastInsertRowid);
@@ -790,11 +793,11 @@ export class Ledger {
    * Per order nonce, the order's filled shares as far as the ledger accounts for them: its baseline
    * (fills from before the ledger met it) plus the fills recorded since.
    */
-  filledByNonce(): Map<string, number> {
-    const out = new Map<string, number>();
-    for (const r of this.db.prepare('SELECT nonce, filled FROM fill_baselines').all() as { nonce: string; filled: number }[]) out.set(r.nonce, r.filled);
+  filledByNonce(): Map<Bytes32, number> {
+    const out = new Map<Bytes32, number>();
+    for (const r of this.db.prepare('SELECT nonce, filled FROM fill_baselines').all() as { nonce: Bytes32; filled: number }[]) out.set(r.nonce, r.filled);
     const rows = this.db.prepare('SELECT nonce, SUM(size) AS filled FROM fills WHERE nonce IS NOT NULL GROUP BY nonce').all() as {
-      nonce: string;
+      nonce: Bytes32;
       filled: number;
     }[];
     for (const r of rows) out.set(r.nonce, (out.get(r.nonce) ?? 0) + r.filled);
@@ -805,12 +808,11 @@ export class Ledger {
    * filledByNonce for the given orders only (the catch-up's: the open, recent and unfinished ones), by
    * index lookups: an order is in the map when it has a baseline or a recorded fill, as there.
    */
-  filledFor(nonces: Iterable<string>): Map<string, number> {
-    const out = new Map<string, number>();
+  filledFor(nonces: Iterable<Bytes32>): Map<Bytes32, number> {
+    const out = new Map<Bytes32, number>();
     const base = this.db.prepare('SELECT filled FROM fill_baselines WHERE nonce = ?');
     const fills = this.db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS filled FROM fills WHERE nonce = ?');
-    for (const raw of nonces) {
-      const k = raw.toLowerCase();
+    for (const k of nonces) {
       if (out.has(k)) continue;
       const b = base.get(k) as { filled: number } | undefined;
       const f = fills.get(k) as { n: number; filled: number };
@@ -825,16 +827,15 @@ export class Ledger {
    * the order is history (a baseline: fills from before the ledger met it, at prices it never saw).
    * The next part of an order's fills is derived from it (src/feeds/fill-part.ts).
    */
-  accountedFor(nonces: Iterable<string>): Map<string, { filled: number; cost: number | null }> {
-    const out = new Map<string, { filled: number; cost: number | null }>();
+  accountedFor(nonces: Iterable<Bytes32>): Map<Bytes32, { filled: number; cost: number | null }> {
+    const out = new Map<Bytes32, { filled: number; cost: number | null }>();
     const base = this.db.prepare('SELECT filled FROM fill_baselines WHERE nonce = ?');
     const fills = this.db.prepare(
       `SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS filled,
          COALESCE(SUM(COALESCE(notional, CASE WHEN side = 0 THEN (price * size + 999999) / 1000000 ELSE (price * size) / 1000000 END)), 0) AS cost
        FROM fills WHERE nonce = ?`,
     );
-    for (const raw of nonces) {
-      const k = raw.toLowerCase();
+    for (const k of nonces) {
       if (out.has(k)) continue;
       const b = base.get(k) as { filled: number } | undefined;
       const f = fills.get(k) as { n: number; filled: number; cost: number };
@@ -844,11 +845,9 @@ export class Ledger {
   }
 
   /** Fills of an order from before the ledger met it: accounted as history, never as fills. */
-  fillBaseline(nonce: string, filled: number): void {
+  fillBaseline(nonce: Bytes32, filled: number): void {
     this.flush();
-    this.db
-      .prepare('INSERT INTO fill_baselines (nonce, filled, ts) VALUES (?, ?, ?) ON CONFLICT(nonce) DO NOTHING')
-      .run(nonce.toLowerCase(), filled, this.clock.now());
+    this.db.prepare('INSERT INTO fill_baselines (nonce, filled, ts) VALUES (?, ?, ?) ON CONFLICT(nonce) DO NOTHING').run(nonce, filled, this.clock.now());
   }
 
   /**
@@ -869,16 +868,16 @@ export class Ledger {
   }
 
   /** Does the nonce carry this ledger's tag (an order this bookmaker signed, recorded or not)? */
-  isTagged(nonce: string): boolean {
+  isTagged(nonce: Bytes32): boolean {
     if (this.tag === undefined) this.tag = this.meta('nonce_tag');
-    return this.tag !== null && nonce.length === 66 && nonce.slice(2, 18).toLowerCase() === this.tag;
+    return this.tag !== null && nonce.length === 66 && nonce.slice(2, 18) === this.tag;
   }
   private tag: string | null | undefined;
 
   /** Orders this ledger saw placed or adopted (for telling own fills from foreign ones), lower-case nonces. */
-  hasOrder(nonce: string): boolean {
+  hasOrder(nonce: Bytes32): boolean {
     this.flush();
-    return this.db.prepare('SELECT 1 FROM orders WHERE nonce = ?').get(nonce.toLowerCase()) !== undefined;
+    return this.db.prepare('SELECT 1 FROM orders WHERE nonce = ?').get(nonce) !== undefined;
   }
 
   /** Record the baseline (inherited inventory), at once and in one transaction. Refused when one exists. */
@@ -888,7 +887,7 @@ export class Ledger {
       if (this.baseline() !== null) throw new Error('the ledger already has a baseline');
       const ins = this.db.prepare('INSERT INTO baseline (kind, market_id, outcome, shares, mark, marked_at) VALUES (?, ?, ?, ?, ?, ?)');
       ins.run('collateral', null, -1, b.collateral.toString(), null, b.at);
-      for (const h of b.holdings) ins.run('holding', h.marketId.toLowerCase(), h.outcomeIndex, h.shares.toString(), h.mark, b.at);
+      for (const h of b.holdings) ins.run('holding', h.marketId, h.outcomeIndex, h.shares.toString(), h.mark, b.at);
     })();
   }
 
@@ -896,23 +895,23 @@ export class Ledger {
    * A market resolved: one YES share pays `payoutYes` (1e-6 USDC). Written at once (rare). A payout
    * already recorded is kept, unless the venue states another (then the new one stands).
    */
-  resolution(marketId: string, payoutYes: number, at: number): void {
+  resolution(marketId: Bytes32, payoutYes: number, at: number): void {
     this.db
       .prepare(
         'INSERT INTO resolutions (market_id, payout_yes, resolved_at) VALUES (?, ?, ?) ON CONFLICT(market_id) DO UPDATE SET payout_yes = excluded.payout_yes WHERE payout_yes != excluded.payout_yes',
       )
-      .run(marketId.toLowerCase(), payoutYes, at);
+      .run(marketId, payoutYes, at);
   }
 
   /** A resolved market's tokens were claimed (the first claim's time is kept). */
-  claim(marketId: string, at: number): void {
-    this.db.prepare('UPDATE resolutions SET claimed_at = ? WHERE market_id = ? AND claimed_at IS NULL').run(at, marketId.toLowerCase());
+  claim(marketId: Bytes32, at: number): void {
+    this.db.prepare('UPDATE resolutions SET claimed_at = ? WHERE market_id = ? AND claimed_at IS NULL').run(at, marketId);
   }
 
   /** Every recorded resolution, in the order they were resolved. */
-  resolutions(): { marketId: string; payoutYes: number; resolvedAt: number; claimedAt: number | null }[] {
+  resolutions(): { marketId: Bytes32; payoutYes: number; resolvedAt: number; claimedAt: number | null }[] {
     const rows = this.db.prepare('SELECT market_id, payout_yes, resolved_at, claimed_at FROM resolutions ORDER BY resolved_at, market_id').all() as {
-      market_id: string;
+      market_id: Bytes32;
       payout_yes: number;
       resolved_at: number;
       claimed_at: number | null;
@@ -924,7 +923,7 @@ export class Ledger {
   baseline(): Baseline | null {
     const rows = this.db.prepare('SELECT kind, market_id, outcome, shares, mark, marked_at FROM baseline ORDER BY id').all() as {
       kind: string;
-      market_id: string | null;
+      market_id: Bytes32 | null;
       outcome: number;
       shares: string;
       mark: number | null;
@@ -935,7 +934,7 @@ export class Ledger {
     const holdings: BaselineHolding[] = [];
     for (const r of rows) {
       if (r.kind === 'collateral') collateral = BigInt(r.shares);
-      else holdings.push({ marketId: r.market_id ?? '', outcomeIndex: r.outcome, shares: BigInt(r.shares), mark: r.mark });
+      else holdings.push({ marketId: r.market_id ?? ('' as Bytes32), outcomeIndex: r.outcome, shares: BigInt(r.shares), mark: r.mark });
     }
     return { at: rows[0]!.marked_at, collateral, holdings };
   }
@@ -958,10 +957,10 @@ export class Ledger {
   }
 
   /** Orders the ledger saw sent or adopted and never saw end (a crash leaves some). */
-  unendedOrders(): { nonce: string; marketId: string }[] {
+  unendedOrders(): { nonce: Bytes32; marketId: Bytes32 }[] {
     return this.db.prepare("SELECT nonce, market_id AS marketId FROM orders WHERE ended_at IS NULL AND status != 'rejected'").all() as {
-      nonce: string;
-      marketId: string;
+      nonce: Bytes32;
+      marketId: Bytes32;
     }[];
   }
 

@@ -11,12 +11,13 @@ import type { StateEvent } from '../state/events.ts';
 import type { StoreState } from '../state/market-state.ts';
 import type { StateStore } from '../state/store.ts';
 import type { BotMetrics } from './bot-metrics.ts';
+import type { Bytes32 } from '../model/order.ts';
 
 const MICRO = 1e6;
 
-function label(state: StoreState, marketId: string, bySlug: boolean): string {
+function label(state: StoreState, marketId: Bytes32, bySlug: boolean): string {
   if (!bySlug) return marketId;
-  return state.markets.get(marketId.toLowerCase())?.slug ?? marketId;
+  return state.markets.get(marketId)?.slug ?? marketId;
 }
 
 export function countEvent(m: BotMetrics, e: StateEvent, state: StoreState, bySlug = false): void {

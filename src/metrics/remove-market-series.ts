@@ -23,14 +23,14 @@ const SAMPLE_LABELS = new Set(['le', 'quantile']);
 
 /**
  * Series removed. `names` are the market's label values (its id, and its slug where metrics label by
- * slug); compared case-insensitively.
+ * slug), as the series were labelled: the id in normal form (docs/architecture.md#ids-at-the-boundary), the slug as stored.
  */
 export async function removeMarketSeries(
   registry: Registry,
   names: readonly string[],
   keep: (metricName: string) => boolean = KEEP_AFTER_RELEASE,
 ): Promise<number> {
-  const want = new Set(names.map((n) => n.toLowerCase()));
+  const want = new Set(names);
   let removed = 0;
   for (const metric of registry.getMetricsAsArray() as unknown as Removable[]) {
     const labelNames = (metric as { labelNames?: readonly string[] }).labelNames;
@@ -44,7 +44,7 @@ export async function removeMarketSeries(
     }
     const seen = new Set<string>();
     for (const v of values) {
-      if (!want.has(String(v.labels.market ?? '').toLowerCase())) continue;
+      if (!want.has(String(v.labels.market ?? ''))) continue;
       const labels: Record<string, string | number> = {};
       for (const [k, x] of Object.entries(v.labels)) if (!SAMPLE_LABELS.has(k) && labelNames.includes(k)) labels[k] = x;
       const id = JSON.stringify(labels);

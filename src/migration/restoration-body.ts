@@ -7,6 +7,7 @@
  * field when the venue's draft is malformed (nothing is signed from a bad draft).
  */
 import { BadResponseError } from '../model/errors.ts';
+import { addressOf } from '../model/ids.ts';
 import type { Address, Bytes32 } from '../model/order.ts';
 import type { UnsignedLimitOrderBody } from '../exchange/signing/orderBody.ts';
 
@@ -36,7 +37,7 @@ function hex32(d: Draft, k: string, field: string): Bytes32 {
 
 export function restorationBody(draft: Draft, trader: Address, field = 'draft'): UnsignedLimitOrderBody {
   if (draft.type !== undefined && draft.type !== 'limit') throw new BadResponseError(EP, `${field}.type`, '"limit"', draft.type);
-  if (typeof draft.trader === 'string' && draft.trader.toLowerCase() !== trader.toLowerCase()) {
+  if (typeof draft.trader === 'string' && addressOf(draft.trader) !== addressOf(trader)) {
     throw new BadResponseError(EP, `${field}.trader`, `the migrating wallet ${trader}`, draft.trader);
   }
   const size = decimal(draft, 'remainingSize', field);

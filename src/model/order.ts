@@ -3,7 +3,15 @@
  * Settlement V2 struct (docs/venue.md#encodings-and-enums to #endpoints). Integer units per ./units.ts.
  */
 export type Hex = `0x${string}`;
+/** An address as written (0x + 40 hex digits, any case: EIP-55 checksummed or not): wire bodies, signed structs, chain constants, the local exchange. */
 export type Address = Hex;
+declare const normalAddress: unique symbol;
+/**
+ * An address in normal form, `0x` + 40 lower-case hex digits: the identity the bot compares with ===
+ * (the wallet, venue answers' traders and tokens). Made by src/model/ids.ts addressOf where it enters;
+ * it is an `Address` too, so it goes wherever one is written (EIP-712 encodes the bytes, not the case).
+ */
+export type NormalAddress = Address & { readonly [normalAddress]: true };
 declare const normalId: unique symbol;
 /**
  * A 32-byte value (market id, nonce, hash) in normal form: `0x` + 64 lower-case hex digits. Made by

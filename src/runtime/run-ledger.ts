@@ -5,11 +5,12 @@
  * bigint so it stays exact, fees 1e-6 USDC).
  *
  *   const ledger = new RunLedger(); const stop = ledger.bind(store);
- *   ledger.fills            // ReadonlyMap<lower-case market id, fill count> (the summary's column)
+ *   ledger.fills            // ReadonlyMap<market id, fill count> (the summary's column)
  *   ledger.market(id)       // { fills, shares, notional12, fees }
  */
 import type { StateEvent } from '../state/events.ts';
 import type { StateStore } from '../state/store.ts';
+import type { Bytes32 } from '../model/order.ts';
 
 export interface MarketLedger {
   fills: number;
@@ -24,9 +25,9 @@ export interface MarketLedger {
 const SEEN_PER_MARKET = 20_000;
 
 export class RunLedger {
-  private readonly byMarket = new Map<string, MarketLedger>();
-  private readonly seen = new Map<string, Set<string>>();
-  readonly fills = new Map<string, number>();
+  private readonly byMarket = new Map<Bytes32, MarketLedger>();
+  private readonly seen = new Map<Bytes32, Set<string>>();
+  readonly fills = new Map<Bytes32, number>();
 
   bind(store: StateStore): () => void {
     const sub = store.changes$.subscribe(({ events }) => {
@@ -58,12 +59,11 @@ export class RunLedger {
    * A retired market left the bot (market rotation): its fill ids and summary column go; its figures
    * are returned (the caller keeps them for the end-of-run report) and dropped here.
    */
-  forget(marketId: string): MarketLedger {
-    const k = marketId.toLowerCase();
-    const m = this.market(k);
-    this.byMarket.delete(k);
-    this.seen.delete(k);
-    this.fills.delete(k);
+  forget(marketId: Bytes32): MarketLedger {
+    const m = this.market(marketId);
+    this.byMarket.delete(marketId);
+    this.seen.delete(marketId);
+    this.fills.delete(marketId);
     return m;
   }
 
@@ -72,7 +72,7 @@ export class RunLedger {
     return this.byMarket.size + this.seen.size + this.fills.size;
   }
 
-  market(marketId: string): MarketLedger {
-    return this.byMarket.get(marketId.toLowerCase()) ?? { fills: 0, shares: 0, notional12: 0n, fees: 0 };
+  market(marketId: Bytes32): MarketLedger {
+    return this.byMarket.get(marketId) ?? { fills: 0, shares: 0, notional12: 0n, fees: 0 };
   }
 }

@@ -61,7 +61,7 @@ export type WatchdogVenue =
 export type ToWorker =
   | { type: 'arm'; venue: WatchdogVenue }
   /** orders.reconcileScope markets: cancel only these markets' orders (lower-case ids); absent: the whole wallet */
-  | { type: 'scope'; markets: string[] }
+  | { type: 'scope'; markets: Bytes32[] }
   | { type: 'res'; id: number; status: number; contentType: string; body: string }
   | { type: 'close' };
 
@@ -77,7 +77,7 @@ function run(d: WatchdogWorkerData): void {
   const fd2 = { write: (s: string) => writeSync(2, s) };
   const log: Logger = createLogger({ level: d.log.level, pretty: d.log.pretty, colors: d.log.colors, destination: fd2 }).child({ component: 'watchdog' });
   let venue: WatchdogVenue | null = null;
-  let scope: Set<string> | null = null;
+  let scope: Set<Bytes32> | null = null;
   let last = Atomics.load(beat, 0);
   let lastChange = performance.now();
   let fired = false;
@@ -221,7 +221,7 @@ function run(d: WatchdogWorkerData): void {
 
   port.on('message', (m: ToWorker) => {
     if (m.type === 'res') pending.get(m.id)?.({ status: m.status, contentType: m.contentType, body: m.body });
-    else if (m.type === 'scope') scope = new Set(m.markets.map((x) => x.toLowerCase()));
+    else if (m.type === 'scope') scope = new Set(m.markets);
     else if (m.type === 'arm') {
       venue = m.venue;
       if (m.venue.kind === 'live') {

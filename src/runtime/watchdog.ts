@@ -20,6 +20,7 @@ import { COMPILED } from '../core/source-ext.ts';
 import { ConfigError } from '../model/errors.ts';
 import type { EndpointAnswer } from '../metrics/metrics-server.ts';
 import type { FromWorker, ToWorker, WatchdogVenue, WatchdogWorkerData } from './watchdog-worker.ts';
+import type { Bytes32 } from '../model/order.ts';
 
 export { EXIT_WATCHDOG } from './watchdog-worker.ts';
 export type { WatchdogVenue } from './watchdog-worker.ts';
@@ -40,7 +41,7 @@ export interface Watchdog {
   serve(answer: (method: string, path: string) => Promise<EndpointAnswer>): void;
   arm(venue: WatchdogVenue): void;
   /** limit the cancel-all to these markets (orders.reconcileScope: markets, a wallet shared with others) */
-  scope(markets: readonly string[]): void;
+  scope(markets: readonly Bytes32[]): void;
   close(): Promise<void>;
 }
 

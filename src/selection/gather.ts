@@ -46,9 +46,9 @@ export interface TermDrop {
 }
 
 export interface RankRow {
-  /** lower-case id */
+  /** the market id (normal form for a venue's market, as the venue client reads it; a recording's as recorded) */
   readonly id: string;
-  /** the id as the venue spells it */
+  /** the same id, under the name the rank table and report use */
   readonly marketId: string;
   /** slug, else the short question */
   readonly name: string;

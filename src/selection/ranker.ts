@@ -10,6 +10,7 @@
  * selection at a time per ranker (a refresh and a reload must not overlap).
  */
 import type { Logger } from '../core/logger.ts';
+import type { Bytes32 } from '../model/order.ts';
 import type { MarketConfig, RankSettings } from '../config/types.ts';
 import { chooseRanked, isKept, type RankDecision } from './choose.ts';
 import { gatherRank, type RankRow, type RankSource, type TermDrop } from './gather.ts';
@@ -103,7 +104,7 @@ export class Ranker {
     this.reports.clear();
   }
 
-  /** each selected ranked market's score and terms (lower-case id → score) */
+  /** each selected ranked market's score and terms (market id → score) */
   scores(): ReadonlyMap<string, RankedScore> {
     return this.selected;
   }
@@ -113,11 +114,10 @@ export class Ranker {
    * `ranked-out` (beaten, out of capital, below the floor or outside the shortlist), `ineligible`
    * (not active), or null when no rank entry scored it or one kept it.
    */
-  leftBecause(id: string): 'ranked-out' | 'ineligible' | null {
-    const k = id.toLowerCase();
+  leftBecause(id: Bytes32): 'ranked-out' | 'ineligible' | null {
     let why: 'ranked-out' | 'ineligible' | null = null;
     for (const r of this.reports.values()) {
-      const row = r.rows.find((x) => x.id === k);
+      const row = r.rows.find((x) => x.id === id);
       if (!row) continue;
       if (isKept(row.verdict)) return null;
       why = row.verdict === 'ineligible' ? 'ineligible' : 'ranked-out';

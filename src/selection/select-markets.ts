@@ -72,10 +72,8 @@ export async function selectMarkets(
   // with a shard, only this instance's markets (src/selection/shard.ts, rendezvous hashing), before the
   // caps: rank entries and `all`/filters consult it, so a shard ranks and fills only its own markets
   const shard = opts.shard ?? null;
-  const owns = (id: string): boolean => shardOwns(id, shard);
+  const owns = (id: Bytes32): boolean => shardOwns(id, shard);
   const offers: EntryOffer[] = [];
-  /** lower-case id → the id as the venue spells it */
-  const spelled = new Map<string, string>();
   const capital = new Map<number, number>();
   ranker.beginRefresh();
   for (const [i, cfg] of entries.entries()) {
@@ -93,14 +91,13 @@ export async function selectMarkets(
       const taken = assignFirstWins(offers, maxMarkets);
       const report = await ranker.rank(client as RankSource, i, cfg, {
         nowMs: now(),
-        skip: (id) => taken.has(id) || !owns(id),
+        skip: (id) => taken.has(id) || !owns(id as Bytes32), // the listed markets' ids: the venue client's
         previous: opts.previous,
         ...(opts.log ? { log: opts.log } : {}),
       });
       const cap = capitalOf(s.rank, cfg);
       capital.set(i, cap.perMarket);
       const kept = report.rows.filter((r) => r.verdict === 'selected' || r.verdict === 'kept' || r.verdict === 'held');
-      for (const r of kept) if (!spelled.has(r.id)) spelled.set(r.id, r.marketId);
       offers.push({ ids: kept.map((r) => r.id), limit: 0 });
       continue;
     } else if (s.by === 'filter') {
@@ -117,7 +114,6 @@ export async function selectMarkets(
         maxMarkets + offers.reduce((n, o) => n + o.ids.length, 0),
       );
     }
-    for (const m of found) if (!spelled.has(m.id)) spelled.set(m.id, m.id);
     offers.push({ ids: found.map((m) => m.id), limit: s.by === 'filter' ? s.limit : 0 });
   }
   const taken = assignFirstWins(offers, maxMarkets);
@@ -129,6 +125,7 @@ export async function selectMarkets(
     const per = capital.get(entry);
     // a ranked market's notional limit is its share of the entry's capital
     const risk = per !== undefined && per > 0 && per < cfg.risk.maxNotional ? { ...cfg.risk, maxNotional: per } : cfg.risk;
-    return { marketId: (spelled.get(id) ?? id) as Bytes32, strategy: cfg.strategy.module, params: cfg.strategy.params, risk };
+    // the venue client's ids (found markets, and rank rows keyed by them): normal form already
+    return { marketId: id as Bytes32, strategy: cfg.strategy.module, params: cfg.strategy.params, risk };
   });
 }

@@ -62,18 +62,18 @@ function categoryMatches(want: string | undefined, m: MarketInfo): boolean {
 
 /** What one entry offers, best first, and how many it may take (0 = no cap). */
 export interface EntryOffer {
+  /** market ids in normal form (the venue client's, docs/architecture.md#ids-at-the-boundary) */
   readonly ids: readonly string[];
   readonly limit: number;
 }
 
-/** lower-case id → index of the entry that owns it; the first entry wins, at most `maxMarkets` in all. */
+/** market id → index of the entry that owns it; the first entry wins, at most `maxMarkets` in all. */
 export function assignFirstWins(offers: readonly EntryOffer[], maxMarkets = Number.POSITIVE_INFINITY): Map<string, number> {
   const taken = new Map<string, number>();
   offers.forEach((o, entry) => {
     let n = 0;
-    for (const raw of o.ids) {
+    for (const id of o.ids) {
       if (taken.size >= maxMarkets || (o.limit > 0 && n >= o.limit)) break;
-      const id = raw.toLowerCase();
       if (taken.has(id)) continue; // an earlier entry already owns it; it does not count toward this limit
       taken.set(id, entry);
       n++;

@@ -15,6 +15,7 @@
  * so test/selection/shard.test.ts pins known assignments.
  */
 import { createHash } from 'node:crypto';
+import type { Bytes32 } from '../model/order.ts';
 
 export interface Shard {
   /** 0 … count − 1 */
@@ -33,9 +34,9 @@ function fmix32(h: number): number {
   return h >>> 0;
 }
 
-/** The two 32-bit lanes of a market's key (SHA-256 of the lower-case id). */
-function keyOf(marketId: string): [number, number] {
-  const d = createHash('sha256').update(marketId.toLowerCase()).digest();
+/** The two 32-bit lanes of a market's key (SHA-256 of the id in normal form: lower-case hex). */
+function keyOf(marketId: Bytes32): [number, number] {
+  const d = createHash('sha256').update(marketId).digest();
   return [d.readUInt32BE(0), d.readUInt32BE(4)];
 }
 
@@ -48,7 +49,7 @@ function weight(k1: number, k2: number, j: number): number {
 }
 
 /** The shard (0 … count − 1) that owns this market: the highest weight, ties to the lower index. */
-export function shardOf(marketId: string, count: number): number {
+export function shardOf(marketId: Bytes32, count: number): number {
   if (!Number.isSafeInteger(count) || count < 1) throw new RangeError(`shard count must be a positive integer, got ${count}`);
   if (count === 1) return 0;
   const [k1, k2] = keyOf(marketId);
@@ -65,7 +66,7 @@ export function shardOf(marketId: string, count: number): number {
 }
 
 /** This instance (shard `index` of `count`) owns the market; no shard (null) owns everything. */
-export function shardOwns(marketId: string, shard: Shard | null): boolean {
+export function shardOwns(marketId: Bytes32, shard: Shard | null): boolean {
   if (shard === null || shard.count === 1) return true;
   return shardOf(marketId, shard.count) === shard.index;
 }

@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Account, type AccountFill } from '../../src/account/account.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 
 const S = 1_000_000; // one share, or one USDC
-const M = '0x' + 'a1'.repeat(32);
-const N = '0x' + 'b2'.repeat(32);
+const M = ('0x' + 'a1'.repeat(32)) as Bytes32;
+const N = ('0x' + 'b2'.repeat(32)) as Bytes32;
 
 let seq = 0;
 function fill(outcomeIndex: 0 | 1, side: 0 | 1, price: number, size: number, ts: number, o: Partial<AccountFill> = {}): AccountFill {

@@ -1,8 +1,9 @@
 /** Random fills for the account and ledger tests: deterministic by seed. */
 import type { AccountFill } from '../../src/account/account.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 import { mulberry32 } from '../../src/sim/rng.ts';
 
-export const M = (i: number): string => '0x' + i.toString(16).padStart(64, '0');
+export const M = (i: number): Bytes32 => ('0x' + i.toString(16).padStart(64, '0')) as Bytes32;
 
 export function randomFills(seed: number, n: number, markets = 4): AccountFill[] {
   const r = mulberry32(seed);

@@ -48,7 +48,7 @@ const cpuMs = (): number => {
   const c = process.cpuUsage();
   return (c.user + c.system) / 1000;
 };
-const hex = (i: number): string => '0x' + i.toString(16).padStart(64, '0');
+const hex = (i: number): Bytes32 => ('0x' + i.toString(16).padStart(64, '0')) as Bytes32;
 /** Fill `j` of the benches: all of order `j` (10 shares, a buy or a sell by parity) at `price`, from the feed. */
 const fillOf = (j: number, price: number) => ({
   fillId: `${hex(j)}:10000000`,

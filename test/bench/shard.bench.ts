@@ -6,11 +6,12 @@
  * cheapest stable assignment, which moves most ids when N changes.
  */
 import { createHash } from 'node:crypto';
+import type { Bytes32 } from '../../src/model/order.ts';
 import { shardOf } from '../../src/selection/shard.ts';
 import { opsPerSecond, report } from './lib.ts';
 
-const ids = Array.from({ length: 1024 }, (_, i) => `0x${createHash('sha256').update(`bench market ${i}`).digest('hex')}`);
-const many = Array.from({ length: 10_000 }, (_, i) => `0x${createHash('sha256').update(`moved ${i}`).digest('hex')}`);
+const ids = Array.from({ length: 1024 }, (_, i) => `0x${createHash('sha256').update(`bench market ${i}`).digest('hex')}` as Bytes32);
+const many = Array.from({ length: 10_000 }, (_, i) => `0x${createHash('sha256').update(`moved ${i}`).digest('hex')}` as Bytes32);
 let i = 0;
 let sink = 0;
 
@@ -26,7 +27,7 @@ const mod4 = best(() => void (sink += modulo(ids[i++ & 1023]!, 4)));
 const rdv16 = best(() => void (sink += shardOf(ids[i++ & 1023]!, 16)));
 const rdv10k = best(() => void (sink += shardOf(ids[i++ & 1023]!, 10_000)), 1);
 
-const movedShare = (assign: (id: string, n: number) => number, n: number): number =>
+const movedShare = (assign: (id: Bytes32, n: number) => number, n: number): number =>
   many.filter((id) => assign(id, n) !== assign(id, n + 1)).length / many.length;
 const movedRdv = movedShare(shardOf, 4);
 const movedMod = movedShare(modulo, 4);

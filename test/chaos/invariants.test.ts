@@ -21,7 +21,7 @@ import {
 } from '../../src/chaos/invariants.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 
-const M = '0x' + 'aa'.repeat(32);
+const M = ('0x' + 'aa'.repeat(32)) as Bytes32;
 let n = 0;
 function order(p: Partial<VenueOrder>): VenueOrder {
   n++;
@@ -77,10 +77,11 @@ test('over-quoting, nonce reuse and body conflicts are found', () => {
   const a = order({});
   assert.deepEqual(reusedNonces([a, order({})]), []);
   assert.equal(reusedNonces([a, { ...a }]).length, 1);
-  const seen = new Map<string, string>();
-  assert.equal(nonceBodyConflicts(seen, '0xAB', 'm:1:0:100:5'), null);
-  assert.equal(nonceBodyConflicts(seen, '0xab', 'm:1:0:100:5'), null, 'a resend of the same body is fine');
-  assert.match(nonceBodyConflicts(seen, '0xab', 'm:1:0:200:5') ?? '', /reused for a different order/);
+  const seen = new Map<Bytes32, string>();
+  const n = ('0x' + 'ab'.repeat(32)) as Bytes32;
+  assert.equal(nonceBodyConflicts(seen, n, 'm:1:0:100:5'), null);
+  assert.equal(nonceBodyConflicts(seen, n, 'm:1:0:100:5'), null, 'a resend of the same body is fine');
+  assert.match(nonceBodyConflicts(seen, n, 'm:1:0:200:5') ?? '', /reused for a different order/);
 });
 
 test('reconcile view: leaks, stale working orders and phantoms are found; recent changes are not', () => {
@@ -88,13 +89,13 @@ test('reconcile view: leaks, stale working orders and phantoms are found; recent
   const fresh = order({ insertedAt: new Date(9_000).toISOString() });
   const filled = order({ status: 'filled' });
   const cutoff = 5_000;
-  const closedAt = new Map([[filled.nonce.toLowerCase(), 2_000]]);
+  const closedAt = new Map([[filled.nonce, 2_000]]);
   const view = (o: VenueOrder, state: 'working' | 'pending-cancel' = 'working', sentAt = 1_000) => ({ nonce: o.nonce, marketId: M, state, sentAt });
   assert.deepEqual(reconcileMismatches([view(open)], [open, fresh], closedAt, cutoff), [], 'an order placed after the list need not be known yet');
   assert.match(reconcileMismatches([], [open], closedAt, cutoff)[0] ?? '', /does not track/);
   assert.match(reconcileMismatches([view(filled)], [filled], closedAt, cutoff)[0] ?? '', /closed \(filled\)/);
   assert.deepEqual(reconcileMismatches([view(filled, 'pending-cancel')], [filled], closedAt, cutoff), []);
-  const phantom = { nonce: '0x' + 'ff'.repeat(32), marketId: M, state: 'working' as const, sentAt: 1_000 };
+  const phantom = { nonce: ('0x' + 'ff'.repeat(32)) as Bytes32, marketId: M, state: 'working' as const, sentAt: 1_000 };
   assert.match(reconcileMismatches([phantom], [], closedAt, cutoff)[0] ?? '', /never had/);
 });
 
@@ -119,35 +120,36 @@ test('the tally counts checks and violations by invariant', () => {
 
 test('no silent not-quoting: a market without a live quote must have a reason in the health model', () => {
   const known = new Set(['quoting', 'stale-book', 'strategy-error', 'starting']);
-  const open = new Map([
-    ['0xaa', 2],
-    ['0xbb', 0],
+  const open = new Map<Bytes32, number>([
+    ['0xaa' as Bytes32, 2],
+    ['0xbb' as Bytes32, 0],
   ]);
   // quoting with orders at the venue, or not quoting with a reason: fine
   assert.deepEqual(
     silentlyNotQuoting(
       open,
-      new Map([
-        ['0xaa', 'quoting'],
-        ['0xbb', 'stale-book'],
-        ['0xcc', 'strategy-error'],
+      new Map<Bytes32, string>([
+        ['0xaa' as Bytes32, 'quoting'],
+        ['0xbb' as Bytes32, 'stale-book'],
+        ['0xcc' as Bytes32, 'strategy-error'],
       ]),
       known,
     ),
     [],
   );
+  // (ids are in normal form here: the child's report is read through readChildMessage)
   // nothing at the venue while the model says quoting, or a state the model does not know: silent
   assert.deepEqual(
     silentlyNotQuoting(
       open,
-      new Map([
-        ['0xAA', 'quoting'],
-        ['0xbb', 'quoting'],
-        ['0xcc', 'mystery'],
+      new Map<Bytes32, string>([
+        ['0xaa' as Bytes32, 'quoting'],
+        ['0xbb' as Bytes32, 'quoting'],
+        ['0xcc' as Bytes32, 'mystery'],
       ]),
       known,
     ),
-    ['0xbb', '0xcc'],
+    ['0xbb' as Bytes32, '0xcc'],
   );
 });
 

@@ -13,9 +13,10 @@ import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { systemClock } from '../../src/core/clock.ts';
 import { openLedger, type Ledger } from '../../src/ledger/ledger.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const M = '0x' + '11'.repeat(32);
+const M = ('0x' + '11'.repeat(32)) as Bytes32;
 const DAY = 86_400_000;
 
 function bookmaker(args: string[]): { status: number | null; out: string } {
@@ -45,7 +46,7 @@ const count = (file: string, sql: string): number => {
 /** n orders (each sent, cancelled, marked) at `ts`, and a fill every 10th. */
 function history(l: Ledger, from: number, n: number, ts: number): void {
   for (let i = from; i < from + n; i++) {
-    const nonce = '0x' + i.toString(16).padStart(64, '0');
+    const nonce = ('0x' + i.toString(16).padStart(64, '0')) as Bytes32;
     l.orderSubmitted({ nonce, marketId: M, slot: 's', outcomeIndex: 1, side: 0, price: 500_000, size: 1_000_000, ts }, false);
     l.cancel(nonce, M, 'sent', null, ts);
     l.orderEnded(nonce, 'cancelled', ts);
@@ -110,7 +111,10 @@ test('prune: old orders, cancels and marks go, fills and risk records stay, unen
     const l = openLedger({ path: file, clock: systemClock });
     history(l, 0, 2_000, now - 200 * DAY);
     // an old order that never ended (still open at the venue?): kept
-    l.orderSubmitted({ nonce: '0x' + 'ff'.repeat(32), marketId: M, slot: 's', outcomeIndex: 1, side: 0, price: 1, size: 1, ts: now - 200 * DAY }, false);
+    l.orderSubmitted(
+      { nonce: ('0x' + 'ff'.repeat(32)) as Bytes32, marketId: M, slot: 's', outcomeIndex: 1, side: 0, price: 1, size: 1, ts: now - 200 * DAY },
+      false,
+    );
     history(l, 10_000, 500, now - DAY);
     l.riskEvent(now - 200 * DAY, null, 'denials', 'X', 1, null);
     l.operatorAction('halt', null, 'r', 'cli', 'halted');
@@ -138,11 +142,11 @@ test('prune: old orders, cancels and marks go, fills and risk records stay, unen
 
 test('ledger --market takes the id in any case and finds the rows kept lower-case; a malformed id is a clear error', () =>
   inTmp((dir, file) => {
-    const m = '0x' + 'ab'.repeat(32);
+    const m = ('0x' + 'ab'.repeat(32)) as Bytes32;
     const l = openLedger({ path: file, clock: systemClock });
     l.fill({
       fillId: 'f1',
-      nonce: '0x' + '01'.repeat(32),
+      nonce: ('0x' + '01'.repeat(32)) as Bytes32,
       marketId: m,
       outcomeIndex: 1,
       side: 0,
@@ -154,7 +158,7 @@ test('ledger --market takes the id in any case and finds the rows kept lower-cas
     });
     l.fill({
       fillId: 'f2',
-      nonce: '0x' + '02'.repeat(32),
+      nonce: ('0x' + '02'.repeat(32)) as Bytes32,
       marketId: M,
       outcomeIndex: 1,
       side: 0,

@@ -14,6 +14,7 @@ import { BadInputError } from '../../src/model/errors.ts';
 import type { LocalExchange } from '../../src/sim/local-exchange.ts';
 import { startSpreadExchange } from '../support/spread-exchange.ts';
 import { shardOf } from '../../src/selection/shard.ts';
+import { bytes32Of } from '../../src/model/ids.ts';
 
 let ex: LocalExchange;
 let baseUrl: string;
@@ -127,7 +128,7 @@ test('markets rank --shard I/N and BOOKMAKER_SHARD: each shard ranks only its ow
   const s1 = await rankOf(['--shard', '1/2']);
   for (const [i, s] of [s0, s1].entries()) {
     assert.deepEqual(s.shard, { index: i, count: 2 });
-    for (const id of s.candidates) assert.equal(shardOf(id, 2), i, `${id} is ranked by shard ${i} only`);
+    for (const id of s.candidates) assert.equal(shardOf(bytes32Of(id)!, 2), i, `${id} is ranked by shard ${i} only`);
     assert.deepEqual(s.selected, s.candidates, 'top 4: every candidate of the shard that has a book is kept');
   }
   assert.deepEqual([...s0.candidates, ...s1.candidates].sort(), all, 'disjoint, and together every market');

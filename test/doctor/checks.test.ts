@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { parseConfigText } from '../../src/config/load-config.ts';
 import type { BotConfig } from '../../src/config/types.ts';
-import { MAINNET } from '../../src/exchange/chains.ts';
+import { MAINNET, TESTNET } from '../../src/exchange/chains.ts';
+import { addressOf } from '../../src/model/ids.ts';
 import { createSigner } from '../../src/exchange/signing/signer.ts';
 import { formatDoctor } from '../../src/cli/commands/doctor.ts';
 import { usdcText } from '../../src/doctor/check.ts';
@@ -131,7 +132,7 @@ describe('migration', () => {
     const unapproved = checkMigration({ ...s, migrationActive: false, v2OperatorApproved: false }, MAINNET);
     assert.equal(unapproved.result, 'fail');
     assert.match(unapproved.detail, /MISSING_OPERATOR_APPROVAL/);
-    const other = checkMigration({ ...s, settlementV2Address: '0xa9b830f4496b88c2d3C103fB96Df8f413031eBDD' }, MAINNET);
+    const other = checkMigration({ ...s, settlementV2Address: addressOf(TESTNET.settlementV2)! }, MAINNET);
     assert.equal(other.result, 'fail');
     assert.match(other.detail, /wrong contract/);
   });
@@ -169,7 +170,7 @@ describe('the human report, checks not run', () => {
 describe('the new-ledger check, for a shard of a shared wallet', () => {
   const wallet = ('0x' + '33'.repeat(20)) as Address;
   // two markets that two shards split between them
-  const ids = Array.from({ length: 16 }, (_, i) => '0x' + i.toString(16).padStart(2, '0').repeat(32));
+  const ids = Array.from({ length: 16 }, (_, i) => ('0x' + i.toString(16).padStart(2, '0').repeat(32)) as Bytes32);
   const mine = ids.find((id) => shardOf(id, 2) === 0)!;
   const sibling = ids.find((id) => shardOf(id, 2) === 1)!;
   const venue = (orderMarkets: string[]): HistorySource =>

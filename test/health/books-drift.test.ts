@@ -6,8 +6,9 @@ import { createLogger } from '../../src/core/logger.ts';
 import { emptyState } from '../../src/state/market-state.ts';
 import { HealthModel } from '../../src/health/health-model.ts';
 import { ManualClock } from '../exchange/stream/manual-clock.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 
-const M = ('0x' + 'a1'.repeat(32)) as `0x${string}`;
+const M = ('0x' + 'a1'.repeat(32)) as Bytes32;
 
 test('a read that differs is normal for the grace, then books-drift: /readyz names market, outcome and amounts; a fill clears it', () => {
   const clock = new ManualClock(1_800_000_000_000);

@@ -20,6 +20,7 @@ import { openLedger, type Ledger } from '../../src/ledger/ledger.ts';
 import { createLogger } from '../../src/core/logger.ts';
 import { randomFills } from '../account/random-fills.ts';
 import { createHash } from 'node:crypto';
+import type { Bytes32 } from '../../src/model/order.ts';
 
 function captureLogger(): { logger: ReturnType<typeof createLogger>; lines: { msg: string; [k: string]: unknown }[] } {
   const lines: { msg: string; [k: string]: unknown }[] = [];
@@ -54,7 +55,7 @@ function newLedger(): Ledger {
   l.adoptBaseline({
     at: 1_799_000_000_000,
     collateral: 5_000_000_000n,
-    holdings: [{ marketId: '0x' + '0'.repeat(64), outcomeIndex: 1, shares: 9_000_000n, mark: 410_000 }],
+    holdings: [{ marketId: ('0x' + '0'.repeat(64)) as Bytes32, outcomeIndex: 1, shares: 9_000_000n, mark: 410_000 }],
   });
   return l;
 }
@@ -219,7 +220,7 @@ function require256(s: string): string {
 
 test('a checkpoint keeps how each sale settled (order kind) and the resolutions replayed after it: the same books as a full replay', () => {
   const l = newLedger();
-  const M = '0x' + 'ab'.repeat(32);
+  const M = ('0x' + 'ab'.repeat(32)) as Bytes32;
   // a sale without inventory mints (kind 2) whatever is held; then more fills, a resolution and a claim
   l.fill({ fillId: 'k1', nonce: null, marketId: M, outcomeIndex: 1, side: 0, price: 400_000, size: 5_000_000, fee: 0, ts: 1, source: 'feed', orderKind: 0 });
   l.fill({ fillId: 'k2', nonce: null, marketId: M, outcomeIndex: 1, side: 1, price: 450_000, size: 3_000_000, fee: 0, ts: 2, source: 'feed', orderKind: 2 });

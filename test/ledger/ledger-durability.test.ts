@@ -18,9 +18,11 @@ import { fullIntegrityCheck, isDamage, LedgerDamagedError } from '../../src/ledg
 import { replayPositions } from '../../src/ledger/books.ts';
 import { LATCH_FILE_BYTES, latchPathOf, readLatchFile } from '../../src/ledger/latch-file.ts';
 import { openLedger, type Ledger } from '../../src/ledger/ledger.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
+import { TRADER } from '../support/venue-order.ts';
 
 const T0 = 1_800_000_000_000;
-const M = '0x' + '11'.repeat(32);
+const M = ('0x' + '11'.repeat(32)) as Bytes32;
 
 function clockAt(): Clock & { t: number } {
   const c = { t: T0, now: () => c.t, scheduler: asyncScheduler, setTimeout: () => () => undefined };
@@ -50,7 +52,7 @@ test('latch, clear, operator actions and start-ups commit with synchronous = FUL
     probe('latch', () => l.setLatch('KILL_DRAWDOWN', 'd', null));
     probe('clear', () => l.clearLatch('ok', 'cli'));
     probe('action', () => l.operatorAction('halt', null, 'r', 'admin', 'halted'));
-    probe('startup', () => l.startup({ configHash: 'h', configFile: 'f', venue: 'v', trader: '0xabc', markets: 1, latched: null }, 0));
+    probe('startup', () => l.startup({ configHash: 'h', configFile: 'f', venue: 'v', trader: TRADER, markets: 1, latched: null }, 0));
     probe('batch', () => marks(l, 10));
     assert.deepEqual(during, {
       latch: 'synchronous = FULL,synchronous = NORMAL',

@@ -11,7 +11,8 @@ import { ledgerSummary } from '../../src/ledger/books.ts';
 import { replayBooks } from '../../src/ledger/books-checkpoint.ts';
 import { openLedger } from '../../src/ledger/ledger.ts';
 import { openIntegrityCheck } from '../../src/ledger/integrity.ts';
-import { settableClock } from '../support/venue-order.ts';
+import { settableClock, TRADER } from '../support/venue-order.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 
 /** A ledger in memory whose prepared statements are noted in `seen` until `stopWatching()`. */
 function watchedLedger() {
@@ -33,10 +34,10 @@ test('no full scan of orders, cancels or marks in the start-up queries and the s
   l.lastStartup();
   l.unendedOrders();
   l.filledByNonce();
-  l.filledFor(['0x1']);
+  l.filledFor([`0x${'1'.padStart(64, '0')}` as Bytes32]);
   l.risk();
   l.db.prepare('SELECT pnl FROM marks WHERE market_id IS NULL AND ts < ? ORDER BY id DESC LIMIT 1').get(0);
-  l.startup({ configHash: 'h', configFile: 'f', venue: 'v', trader: '0xabc', markets: 1, latched: null }, 0);
+  l.startup({ configHash: 'h', configFile: 'f', venue: 'v', trader: TRADER, markets: 1, latched: null }, 0);
   ledgerSummary(l);
   replayBooks(l);
   stopWatching();

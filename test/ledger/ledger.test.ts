@@ -12,6 +12,7 @@ import { ledgerSummary, listFills, pnlByMarket, replayPositions } from '../../sr
 import { catchUpFills } from '../../src/ledger/catch-up.ts';
 import { openLedger, type Ledger, type LedgerFill } from '../../src/ledger/ledger.ts';
 import { SCHEMA_VERSION } from '../../src/ledger/schema.ts';
+import { ConfigError } from '../../src/model/errors.ts';
 import { parseSince } from '../../src/cli/commands/ledger.ts';
 import type { Address, Bytes32, VenueOrder } from '../../src/model/order.ts';
 import { openBotLedger } from '../support/bot-ledger.ts';
@@ -62,7 +63,7 @@ test('records are queued off the hot path and written in one transaction per flu
   const l = openLedger({ path: ':memory:', clock });
   for (let i = 0; i < 100; i++)
     l.orderSubmitted(
-      { nonce: `0x${i.toString(16).padStart(64, '0')}`, marketId: M, slot: 's', outcomeIndex: 1, side: 0, price: 400_000, size: 1_000_000, ts: T0 },
+      { nonce: `0x${i.toString(16).padStart(64, '0')}` as Bytes32, marketId: M, slot: 's', outcomeIndex: 1, side: 0, price: 400_000, size: 1_000_000, ts: T0 },
       false,
     );
   assert.equal(count(l, 'orders'), 0, 'nothing written before the flush');
@@ -111,7 +112,7 @@ test('flush() writes the whole queue at once (close, latch and readers rely on i
 
 test('a fill is recorded once by its venue id, however often it is seen', () => {
   const l = openLedger({ path: ':memory:', clock: manualClock() });
-  const f = fill({ fillId: '0xabc:10000000', nonce: '0xabc' });
+  const f = fill({ fillId: '0xabc:10000000', nonce: `0x${'abc'.padStart(64, '0')}` as Bytes32 });
   l.fill(f);
   l.fill(f);
   l.flush();
@@ -192,8 +193,8 @@ const source = (orders: VenueOrder[]) => ordersSource(orders, { newestFirst: tru
 test("catch-up: a fresh ledger takes baselines; later, the fills made while down are recorded once with the feed's ids", async () => {
   const clock = manualClock();
   const l = openLedger({ path: ':memory:', clock });
-  const A = '0x' + 'a'.repeat(64);
-  const B = '0x' + 'b'.repeat(64);
+  const A = ('0x' + 'a'.repeat(64)) as Bytes32;
+  const B = ('0x' + 'b'.repeat(64)) as Bytes32;
   // first start: A is open with 4 shares filled before the ledger existed
   let r = await catchUpFills({ client: source([order(A, 4_000_000, 'open')]), trader: TRADER, ledger: l, clock });
   assert.equal(r.recorded, 0);
@@ -286,6 +287,30 @@ test('BotLedger: the books carry on into the store; a ledger of another account 
     assert.deepEqual(bl.ledger.db.prepare("SELECT reason, count FROM risk_events WHERE kind = 'denials'").all(), [{ reason: 'POSITION_LIMIT', count: 1 }]);
     bl.close();
     await assert.rejects(open(('0x' + '44'.repeat(20)) as Address), /holds the books of 0x3333333333333333333333333333333333333333@testnet/);
+  });
+});
+
+test('BotLedger: a fills row whose market is no 32-byte id is damage, a clear error, not a market of the store', async () => {
+  await withTmpLedger(async (t) => {
+    const clock = manualClock();
+    let bl = await openBotLedger({ path: t.file, clock, trader: TRADER });
+    const ins = bl.ledger.db.prepare(
+      'INSERT INTO fills (fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source) VALUES (?, NULL, ?, 1, 0, 400000, 1000000, 0, ?, ?)',
+    );
+    ins.run('b', M, T0, 'feed');
+    bl.close();
+    bl = await openBotLedger({ path: t.file, clock, trader: TRADER });
+    assert.equal(bl.initialState([M]).markets.get(M)!.position.net, 1_000_000);
+    bl.ledger.db
+      .prepare('INSERT INTO fills (fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source) VALUES (?, NULL, ?, 1, 0, 400000, 1000000, 0, ?, ?)')
+      .run('c', 'rain-tomorrow', T0 + 1, 'feed');
+    bl.close();
+    bl = await openBotLedger({ path: t.file, clock, trader: TRADER });
+    assert.throws(
+      () => bl.initialState([M]),
+      (e: unknown) => e instanceof ConfigError && /damaged.*market id "rain-tomorrow" is not a 32-byte hex id/.test(e.message),
+    );
+    bl.close();
   });
 });
 

@@ -11,9 +11,10 @@ import { test } from 'node:test';
 import { asyncScheduler } from 'rxjs';
 import { openLedger } from '../../src/ledger/ledger.ts';
 import { autoVacuum, DAY_MS, schedulePrune } from '../../src/ledger/retention.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 
 const T0 = 1_800_000_000_000;
-const M = '0x' + '11'.repeat(32);
+const M = ('0x' + '11'.repeat(32)) as Bytes32;
 
 test('the bot prunes old orders, cancels and marks in batches on its clock, then idles', () => {
   const dir = mkdtempSync(join(tmpdir(), 'bookmaker-retention-'));
@@ -38,7 +39,7 @@ test('the bot prunes old orders, cancels and marks in batches on its clock, then
     const l = openLedger({ path: join(dir, 'l.sqlite'), clock });
     assert.equal(autoVacuum(l.db), 'incremental');
     for (let i = 0; i < 2_500; i++) {
-      const nonce = '0x' + i.toString(16).padStart(64, '0');
+      const nonce = ('0x' + i.toString(16).padStart(64, '0')) as Bytes32;
       const ts = i < 2_000 ? T0 - 100 * DAY_MS : T0;
       l.orderSubmitted({ nonce, marketId: M, slot: 's', outcomeIndex: 1, side: 0, price: 1, size: 1, ts }, false);
       l.orderEnded(nonce, 'cancelled', ts);

@@ -22,7 +22,7 @@ test('a market leaves every labelled series; others stay', async () => {
   d.inc({ market: '0xab', action: 'cancel' });
   h.observe({ market: '0xab' }, 1.5);
   plain.inc();
-  assert.equal(await removeMarketSeries(r, ['0xAB', 'slug-a']), 5);
+  assert.equal(await removeMarketSeries(r, ['0xab', 'slug-a']), 5); // the values the series were labelled with (ids in normal form)
   const text = await r.metrics();
   assert.ok(!/^[^v].*(0xab|slug-a)/m.test(text), text);
   assert.match(text, /v_claimable_usdc\{market="0xab"\} 10/, 'what is claimable there stays until claimed');

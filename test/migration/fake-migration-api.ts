@@ -9,6 +9,7 @@ import type { Clock } from '../../src/core/clock.ts';
 import type { MigrateFundsInput, MigrationStatus, PendingRestoration, RestoreItemResult } from '../../src/exchange/client/migration.ts';
 import type { MigrationApi } from '../../src/migration/startup-migration.ts';
 import { BookmakerError } from '../../src/model/errors.ts';
+import { addressOf } from '../../src/model/ids.ts';
 import type { Address, CreateOrderBody } from '../../src/model/order.ts';
 
 export const WALLET = '0x2222222222222222222222222222222222222222' as Address;
@@ -126,9 +127,10 @@ export class FakeMigrationApi implements MigrationApi {
     const tokens = (amount: bigint) => [{ token: USDC, amount }];
     return {
       migrationActive: this.active,
-      walletAddress: WALLET,
+      // as the client reads them: normalised where they enter (src/model/ids.ts)
+      walletAddress: addressOf(WALLET)!,
       holdings: { legacy: null, new: null },
-      settlementV2Address: SV2,
+      settlementV2Address: addressOf(SV2)!,
       legacyBalances: [],
       newBalances: [],
       v2OperatorApproved: this.opApproved,

@@ -38,7 +38,7 @@ test('the ledger counts each fill once (by fill id), paper and live alike, with 
   assert.equal(m.shares, 9_000_003);
   assert.equal(m.notional12, 3n * 333_333n * 3_000_001n);
   assert.equal(m.fees, 3_702);
-  assert.equal(l.fills.get(M.toLowerCase()), 3);
+  assert.equal(l.fills.get(M), 3);
 });
 
 test('the report: exact money per market and in total, share of time quoting, reasons longest first, lines within 120 columns', () => {

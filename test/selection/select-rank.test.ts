@@ -6,6 +6,7 @@ import { selectMarkets } from '../../src/selection/select-markets.ts';
 import { Ranker } from '../../src/selection/ranker.ts';
 import { registerRankMetrics } from '../../src/metrics/rank-metrics.ts';
 import { fakeSource, market, mid } from './fake-source.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 
 const cfgText = (rank: string, before = '') => `venue: mainnet
 defaults:
@@ -75,7 +76,7 @@ test('refreshes with `previous`: oscillating scores do not flap the selection; a
     return { got, previous: new Set(got.map((m) => m.marketId.toLowerCase())) };
   };
   let previous: Set<string> | undefined;
-  const seen: string[] = [];
+  const seen: Bytes32[] = [];
   for (let i = 0; i < 10; i++) {
     const r = await swapAndSelect(i, c.markets, ranker, previous);
     previous = r.previous;

@@ -7,11 +7,11 @@
  */
 import { asyncScheduler } from 'rxjs';
 import type { Clock } from '../../src/core/clock.ts';
-import type { Address, Bytes32, VenueOrder } from '../../src/model/order.ts';
+import type { Bytes32, NormalAddress, VenueOrder } from '../../src/model/order.ts';
 
 export const T0 = 1_800_000_000_000;
 export const MARKET = ('0x' + '11'.repeat(32)) as Bytes32;
-export const TRADER = ('0x' + '33'.repeat(20)) as Address;
+export const TRADER = ('0x' + '33'.repeat(20)) as NormalAddress;
 
 /** A 32-byte hex id of one repeated character: `hex32('a')` is 0xaaaa…a. */
 export const hex32 = (c: string): Bytes32 => ('0x' + c.repeat(64)) as Bytes32;

@@ -10,6 +10,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, re
 import { join } from 'node:path';
 import { createGzip, type Gzip } from 'node:zlib';
 import { once } from 'node:events';
+import type { Bytes32 } from '../../model/order.ts';
 import {
   RECORDING_FORMAT,
   RECORDING_VERSION,
@@ -103,8 +104,8 @@ export class RecordingWriter {
   }
 
   /** Give a market its display name (slug or question) once known; a name already set is kept. */
-  nameMarket(id: string, name: string): void {
-    const m = this.manifest.markets.find((x) => x.id.toLowerCase() === id.toLowerCase());
+  nameMarket(id: Bytes32, name: string): void {
+    const m = this.manifest.markets.find((x) => x.id === id);
     if (!m || m.name !== undefined || !name) return;
     m.name = name;
     this.writeManifest();

@@ -4,8 +4,8 @@
  * Decimal-integer strings become bigint/number without going through floats.
  */
 import { BadResponseError } from '../../model/errors.ts';
-import { bytes32Of } from '../../model/ids.ts';
-import type { Address, Bytes32, Hex } from '../../model/order.ts';
+import { addressOf, bytes32Of } from '../../model/ids.ts';
+import type { Bytes32, Hex, NormalAddress } from '../../model/order.ts';
 
 export type Rec = Record<string, unknown>;
 
@@ -116,7 +116,6 @@ export function nOneOf<T extends string | number>(o: Rec, k: string, a: At, valu
 }
 
 const HEX = /^0x[0-9a-fA-F]*$/;
-const ADDR = /^0x[0-9a-fA-F]{40}$/;
 export function hex(o: Rec, k: string, a: At): Hex {
   const v = o[k];
   if (typeof v !== 'string' || !HEX.test(v)) bad(a, k, 'a 0x hex string', v);
@@ -128,15 +127,22 @@ export function bytes32(o: Rec, k: string, a: At): Bytes32 {
   if (v === null) bad(a, k, 'a 0x-prefixed 32-byte hex', o[k]);
   return v;
 }
+/** An array item that is a 32-byte id (arr(o, 'marketIds', a, bytes32Item)), normalised as `bytes32`. */
+export function bytes32Item(v: unknown, a: At): Bytes32 {
+  const id = bytes32Of(v);
+  if (id === null) throw new BadResponseError(a.ep, a.path, 'a 0x-prefixed 32-byte hex', v);
+  return id;
+}
 export function nbytes32(o: Rec, k: string, a: At): Bytes32 | null {
   return o[k] === undefined || o[k] === null ? null : bytes32(o, k, a);
 }
-export function address(o: Rec, k: string, a: At): Address {
-  const v = o[k];
-  if (typeof v !== 'string' || !ADDR.test(v)) bad(a, k, 'a 0x-prefixed 20-byte address', v);
-  return v as Address;
+/** An address, normalised to lower case here, where it enters (src/model/ids.ts addressOf). */
+export function address(o: Rec, k: string, a: At): NormalAddress {
+  const v = addressOf(o[k]);
+  if (v === null) bad(a, k, 'a 0x-prefixed 20-byte address', o[k]);
+  return v;
 }
-export function naddress(o: Rec, k: string, a: At): Address | null {
+export function naddress(o: Rec, k: string, a: At): NormalAddress | null {
   return o[k] === undefined || o[k] === null ? null : address(o, k, a);
 }
 

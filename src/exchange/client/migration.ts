@@ -5,7 +5,7 @@
  * Every route takes an optional `address` (default: the API key's wallet).
  */
 import { BadInputError } from '../../model/errors.ts';
-import type { Address, CreateOrderBody, Hex } from '../../model/order.ts';
+import type { Address, CreateOrderBody, Hex, NormalAddress } from '../../model/order.ts';
 import { requestObject, type ClientContext } from './context.ts';
 import { arrIfPresent, address, arr, asObject, at, big, bool, int, naddress, nbig, nstr, str, sub, type At, type Rec } from './fields.ts';
 import { checkAddress, checkOptAddress } from './inputs.ts';
@@ -43,9 +43,9 @@ export interface PendingRestoration {
 
 export interface MigrationStatus {
   migrationActive: boolean;
-  walletAddress: Address;
+  walletAddress: NormalAddress;
   holdings: { legacy: Address | null; new: Address | null };
-  settlementV2Address: Address | null;
+  settlementV2Address: NormalAddress | null;
   legacyBalances: TokenBalance[];
   newBalances: TokenBalance[];
   v2OperatorApproved: boolean;

@@ -1,9 +1,8 @@
 /** Portfolio (auth): summary (cursor), positions (cursor), claimable, stats. Amounts as bigint 1e-6 units. */
 import type { Address, Bytes32, OutcomeIndex } from '../../model/order.ts';
-import { bytes32Of } from '../../model/ids.ts';
 import { requestObject, type ClientContext } from './context.ts';
 import { BadResponseError } from '../../model/errors.ts';
-import { address, arr, asObject, big, bytes32, pageCursor, int, nOneOf, nstr, num, oneOf, sbig, str, strings, type At } from './fields.ts';
+import { address, arr, asObject, big, bytes32, bytes32Item, pageCursor, int, nOneOf, nstr, num, oneOf, sbig, str, strings, type At } from './fields.ts';
 import { checkAddress, checkBytes32, checkOptChoice, checkOptInt } from './inputs.ts';
 import { iterateByCursor } from './paginate.ts';
 import { seg } from './transport.ts';
@@ -72,8 +71,8 @@ export async function getPortfolio(
   });
   return {
     portfolio: arr(o, 'portfolio', a, parseHolding),
-    // normalised where they enter (src/model/ids.ts)
-    marketIds: o.marketIds === undefined ? [] : strings(o, 'marketIds', a).map((x) => bytes32Of(x) ?? (x as Bytes32)),
+    // normalised where they enter (src/model/ids.ts); one that is no 32-byte id is a bad answer, as anywhere else
+    marketIds: o.marketIds === undefined ? [] : arr(o, 'marketIds', a, bytes32Item),
     cursor: pageCursor(o, a, res.headers),
   };
 }

@@ -7,7 +7,17 @@
  */
 import { inspect } from 'node:util';
 import { ConfigError, BadInputError } from '../../model/errors.ts';
-import { MakerRole, type Address, type Bytes32, type CancelBody, type Hex, type LimitOrder, type LimitOrderBody } from '../../model/order.ts';
+import { addressOf, mustAddress } from '../../model/ids.ts';
+import {
+  MakerRole,
+  type Address,
+  type Bytes32,
+  type CancelBody,
+  type Hex,
+  type LimitOrder,
+  type LimitOrderBody,
+  type NormalAddress,
+} from '../../model/order.ts';
 import type { ChainConfig } from '../chains.ts';
 import { registerSecret } from '../../core/logger.ts';
 import { addressFromPublicKey, assertAddress } from './address.ts';
@@ -83,7 +93,10 @@ export interface MigrationAuthorization {
 }
 
 export interface Signer {
+  /** the wallet, EIP-55 checksummed: what the signed bodies carry and the logs show */
   readonly address: Address;
+  /** the same wallet in normal form (src/model/ids.ts): what the bot compares an address from elsewhere with */
+  readonly normalAddress: NormalAddress;
   readonly chain: ChainConfig;
   readonly backend: BackendInfo;
   /** Sign a limit order; defaults: maxFee 1% of notional, expiry now + 365 d, fresh nonce. */
@@ -132,6 +145,7 @@ export function createSigner(opts: SignerOptions): Signer {
   if (!be.ecdsa.isValidPrivateKey(key)) throw new ConfigError('private key: not a valid secp256k1 key (zero or above the curve order)');
   const { keccak256, ecdsa } = be;
   const address = addressFromPublicKey(ecdsa.publicKey(key), keccak256);
+  const normalAddress = mustAddress(address, 'signer');
   const domains = domainSeparators(chain);
   const clock = opts.now ?? (() => Math.floor(Date.now() / 1000));
   const nonceSource = (): Bytes32 => freshOrderNonce(keccak256);
@@ -148,7 +162,7 @@ export function createSigner(opts: SignerOptions): Signer {
     d === undefined ? BigInt(Math.floor(nowSec ?? clock()) + DEFAULT_DEADLINE_SECONDS) : toUint256(d, field);
 
   function signOrderBody(body: UnsignedLimitOrderBody): LimitOrderBody {
-    if (body === null || typeof body !== 'object' || typeof body.trader !== 'string' || body.trader.toLowerCase() !== address.toLowerCase())
+    if (body === null || typeof body !== 'object' || addressOf(body.trader) !== normalAddress)
       throw new BadInputError('trader', `this signer's address ${address}`, body?.trader);
     if (body.makerRoleConstraint === MakerRole.MAKER_ONLY) {
       throw new BadInputError('makerRoleConstraint', '0 (ANY) or 2 (TAKER_ONLY); MAKER_ONLY (1) is refused', body.makerRoleConstraint);
@@ -165,6 +179,7 @@ export function createSigner(opts: SignerOptions): Signer {
 
   const signer: Signer = {
     address,
+    normalAddress,
     chain,
     backend: be.info,
     signOrder,

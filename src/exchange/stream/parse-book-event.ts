@@ -39,8 +39,6 @@ export interface BookEventParserOptions {
 
 type ConcreteUnits = Exclude<BookPriceUnits, 'auto'>;
 
-const HASH = /^0x[0-9a-fA-F]{64}$/;
-
 /** Thrown internally and turned into `{ ok: false }` at the one exit point. */
 class Reject extends Error {
   constructor(readonly error: BadResponseError) {
@@ -50,14 +48,15 @@ class Reject extends Error {
 
 export class BookEventParser {
   private readonly marketId: string;
-  private readonly checkMarket: boolean;
+  /** the subscribed market's id in normal form (src/model/ids.ts), or null for a slug (it cannot be checked) */
+  private readonly hashId: Bytes32 | null;
   private readonly outcomeIndex: OutcomeIndex;
   private readonly sizeUnits: BookSizeUnits;
   private priceUnits: BookPriceUnits;
 
   constructor(opts: BookEventParserOptions) {
     this.marketId = opts.marketId;
-    this.checkMarket = HASH.test(opts.marketId);
+    this.hashId = bytes32Of(opts.marketId);
     this.outcomeIndex = opts.outcomeIndex;
     this.priceUnits = opts.priceUnits ?? 'auto';
     this.sizeUnits = opts.sizeUnits ?? 'shares';
@@ -104,7 +103,7 @@ export class BookEventParser {
   private checkIdentity(o: Record<string, unknown>, endpoint: string): void {
     if (o.marketId !== undefined) {
       if (typeof o.marketId !== 'string') throw reject(endpoint, 'marketId', 'a market id string', o.marketId);
-      if (this.checkMarket && o.marketId.toLowerCase() !== this.marketId.toLowerCase()) {
+      if (this.hashId !== null && bytes32Of(o.marketId) !== this.hashId) {
         throw reject(endpoint, 'marketId', `the subscribed market ${this.marketId}`, o.marketId);
       }
     }
@@ -209,7 +208,7 @@ export class BookEventParser {
 
   private eventMarket(o: Record<string, unknown>): Bytes32 {
     // normalised where it enters (src/model/ids.ts)
-    return bytes32Of(o.marketId) ?? (this.marketId as Bytes32);
+    return bytes32Of(o.marketId) ?? this.hashId ?? (this.marketId as Bytes32);
   }
 
   /** Concrete units for a delta or trade: the snapshot's decision, or this event's own prices before any. */

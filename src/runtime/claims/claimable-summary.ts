@@ -30,7 +30,7 @@ export interface ClaimableSummary {
   readonly total: bigint;
 }
 
-export function summarizeClaimable(c: Claimable, owns: (marketId: string) => boolean): ClaimableSummary {
+export function summarizeClaimable(c: Claimable, owns: (marketId: Bytes32) => boolean): ClaimableSummary {
   const byId = new Map<string, { payoutYes: bigint | null; payoutNo: bigint | null; yes: bigint; no: bigint; claimable: bigint }>();
   const entry = (id: string) => {
     let e = byId.get(id);

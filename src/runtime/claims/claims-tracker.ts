@@ -35,7 +35,7 @@ export interface ClaimsTrackerOptions {
   /** one read of the venue's claimable positions for the bot's wallet */
   readonly read: () => Promise<Claimable>;
   /** the markets this instance answers for (its shard); default every market */
-  readonly owns?: (marketId: string) => boolean;
+  readonly owns?: (marketId: Bytes32) => boolean;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly registry?: Registry;
@@ -102,7 +102,7 @@ const usdcNumber = (v: bigint): number => Number(v) / 1e6;
 export class ClaimsTracker {
   private readonly o: ClaimsTrackerOptions;
   private readonly log: Logger;
-  private readonly owns: (marketId: string) => boolean;
+  private readonly owns: (marketId: Bytes32) => boolean;
   private readonly markets = new Map<string, ClaimsMarket>();
   private readonly pending = new Map<string, Pending>();
   private readonly resolvedSeen = new Set<string>();
@@ -158,8 +158,7 @@ export class ClaimsTracker {
    * The market feed saw this market resolve (`payoutYes` per YES share in 1e-6 USDC when known).
    * `held`: the bot's books show a position in it. Each market is handled once.
    */
-  marketResolved(marketId: string, payoutYes: number | null, held: boolean): void {
-    const id = marketId.toLowerCase();
+  marketResolved(id: Bytes32, payoutYes: number | null, held: boolean): void {
     if (this.stopped || !this.owns(id) || this.resolvedSeen.has(id)) return;
     this.seen(id);
     const pay = payoutYes === null ? null : BigInt(payoutYes);

@@ -14,6 +14,8 @@ import { canonicalPath, type BotIdentity } from '../../control/identity.ts';
 import { configHash } from '../../ledger/bot-ledger.ts';
 import type { OperatorHolds as LedgerHolds } from '../../ledger/ledger.ts';
 import { withShard, withShardScope } from '../../selection/shard.ts';
+import { mustAddress } from '../../model/ids.ts';
+import type { Address } from '../../model/order.ts';
 import type { CorePhase } from './core.ts';
 import type { LedgerPhase } from './ledger.ts';
 import type { RotationPhase } from './rotation.ts';
@@ -28,10 +30,10 @@ export interface ControlPhase {
 }
 
 /** Who this bot is, for `ctl` to check before it acts (GET /admin/status). */
-export function botIdentity(cfg: BotConfig, trader: string, chain: string, ledgerFile: string, adminPort: number, startedAt: number): BotIdentity {
+export function botIdentity(cfg: BotConfig, trader: Address, chain: string, ledgerFile: string, adminPort: number, startedAt: number): BotIdentity {
   return {
     pid: process.pid,
-    account: trader.toLowerCase(),
+    account: mustAddress(trader, 'trader'), // the identity ctl compares: the normal form (src/model/ids.ts)
     chain,
     configFile: cfg.file ? canonicalPath(cfg.file) : '',
     configHash: configHash(cfg),

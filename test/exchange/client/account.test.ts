@@ -114,6 +114,14 @@ test('portfolio: pages, positions, claimable, stats (bigint amounts, signed PnL)
   await assert.rejects(ctx.client.portfolio.get('0xnope' as never), (e: unknown) => e instanceof BadInputError && e.field === 'address');
 });
 
+test('portfolio: marketIds in any case are read in normal form; one that is no 32-byte id is a bad answer, not a cast', async () => {
+  const upper = `0x${MARKET_ID.slice(2).toUpperCase()}`;
+  ctx.fx.on(`GET /portfolio/${TRADER}`, { body: { portfolio: [], marketIds: [upper], cursor: null } });
+  assert.deepEqual((await ctx.client.portfolio.get(TRADER)).marketIds, [MARKET_ID]);
+  ctx.fx.on(`GET /portfolio/${TRADER}`, { body: { portfolio: [], marketIds: [MARKET_ID, 'rain-tomorrow'], cursor: null } });
+  await assert.rejects(ctx.client.portfolio.get(TRADER), (e: unknown) => e instanceof BadResponseError && e.field === 'marketIds[1]');
+});
+
 test('balance: summary, token, settlement; {error, message} errors; mint-test-usdc', async () => {
   ctx.fx.on(`GET /balance/${TRADER}`, {
     body: {

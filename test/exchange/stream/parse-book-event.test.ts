@@ -114,6 +114,21 @@ test('malformed events are returned as BadResponseError naming the field, never 
   assert.equal(p.resolvedPriceUnits, 'auto');
 });
 
+test('a subscription by a mixed-case id: events in any case match it, and every event carries the id in normal form', () => {
+  const id = '0x' + 'ab'.repeat(32);
+  const upper = `0x${'aB'.repeat(32)}`;
+  const p = mk({ marketId: upper });
+  const s = ok(p.parse('snapshot', JSON.stringify({ bids: [{ price: 45, size: 1 }], asks: [], seq: 1 }), '', 0));
+  const d = ok(p.parse('delta', JSON.stringify({ seq: 2, changes: [] }), '', 0));
+  const t = ok(p.parse('trade', JSON.stringify({ marketId: upper, seq: 3, price: 47, size: 2, takerSide: 'sell' }), '', 0));
+  const e = ok(p.parse('delta', JSON.stringify({ seq: 4, marketId: id, changes: [] }), '', 0));
+  assert.deepEqual(
+    [s, d, t, e].map((x) => (x.type === 'snapshot' ? x.book.marketId : x.marketId)),
+    [id, id, id, id],
+  );
+  assert.equal(bad(p.parse('delta', JSON.stringify({ seq: 5, marketId: 'will-it-rain', changes: [] }), '', 0)).field, 'marketId');
+});
+
 test('a slug subscription cannot check the hash, so any marketId is accepted', () => {
   const p = new BookEventParser({ marketId: 'will-it-rain', outcomeIndex: 0 });
   const e = ok(p.parse('delta', JSON.stringify({ seq: 1, marketId: M, changes: [] }), '', 0));
