@@ -1,8 +1,8 @@
 /**
  * Fit the `calibrated` flow preset (src/sim/flow-presets.ts) to the Polymarket capture: a coordinate
  * search over the agents' settings that brings the synthetic flow's statistics (src/backtest/flow-stats.ts:
- * trade rate, median and 90th-percentile print size, a passive quote's markout at 1/10/60 s) inside
- * the capture's 95 % intervals. docs/edge.md ("The fit") explains the model and shows the result.
+ * trade rate, median and 90th-percentile print size, a passive quote's markout at 1/10/60 s, the
+ * rate of 5¢ mid jumps) inside the capture's 95 % intervals. docs/edge.md ("The fit") explains the model and shows the result.
  *
  *   node --import tsx scripts/flow-calibrate.ts [--seeds 9001-9003] [--hours 1] [--steps 1.6,1.25,1.1]
  *
@@ -34,7 +34,7 @@ const target = flowStats(loadReplaySource(await polymarketRecording()));
 const HORIZONS = ['1s', '10s', '60s'] as const;
 
 /** The fit's distances, each in units of the capture's 95 % half-interval (|z| < 1: inside it). */
-function zScores(s: Pick<FlowStats, 'tradesPerMarketMinute' | 'size' | 'passiveMarkouts'>): Record<string, number> {
+function zScores(s: Pick<FlowStats, 'tradesPerMarketMinute' | 'size' | 'passiveMarkouts' | 'jumpsPerMarketHour'>): Record<string, number> {
   const z: Record<string, number> = {};
   z.rate = (s.tradesPerMarketMinute - target.tradesPerMarketMinute) / ((target.tradeRateCi.hi - target.tradeRateCi.lo) / 2);
   for (const q of ['p50', 'p90'] as const) {
@@ -48,11 +48,14 @@ function zScores(s: Pick<FlowStats, 'tradesPerMarketMinute' | 'size' | 'passiveM
     const m = target.passiveMarkouts[h];
     z[`markout ${h}`] = (s.passiveMarkouts[h].centsPerShare - m.centsPerShare) / ((m.hi - m.lo) / 2);
   }
+  // the 5¢ mid jumps: the capture's count is a Poisson draw, its 95 % half-interval 1.96·√count (per market-hour)
+  const exposure = (target.markets * target.minutes) / 60;
+  z.jumps = (s.jumpsPerMarketHour - target.jumpsPerMarketHour) / ((1.96 * Math.sqrt(target.jumpsPerMarketHour * exposure)) / exposure);
   return z;
 }
 
 /** The statistics of a candidate, averaged over the fit seeds. */
-async function measure(fit: CalibratedFit): Promise<Pick<FlowStats, 'tradesPerMarketMinute' | 'size' | 'passiveMarkouts'>> {
+async function measure(fit: CalibratedFit): Promise<Pick<FlowStats, 'tradesPerMarketMinute' | 'size' | 'passiveMarkouts' | 'jumpsPerMarketHour'>> {
   const all: FlowStats[] = [];
   for (const seed of seeds) all.push(flowStats(await syntheticSource({ seed, hours, markets: 4, flow: 'benign', agents: calibratedAgents(fit) })));
   const avg = (f: (x: FlowStats) => number) => all.reduce((acc, x) => acc + f(x), 0) / all.length;
@@ -73,6 +76,7 @@ async function measure(fit: CalibratedFit): Promise<Pick<FlowStats, 'tradesPerMa
       p90: avg((x) => x.size.p90),
     },
     passiveMarkouts: { '1s': mk('1s'), '10s': mk('10s'), '60s': mk('60s') },
+    jumpsPerMarketHour: avg((x) => x.jumpsPerMarketHour),
   };
 }
 

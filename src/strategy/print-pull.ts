@@ -18,17 +18,30 @@ export interface PrintPullConfig {
   readonly ticks: number;
   /** only while the bot's own markouts are shown adverse (the toxicity helper's gate, src/strategy/edge-adjust.ts) */
   readonly gated: boolean;
+  /**
+   * only the newest print in the window pulls its side: a sale after a buy gives the ask back (the
+   * newest print is the better guess of which side of the book the fair value is on)
+   */
+  readonly latest: boolean;
+  /** quote only behind a print: with no print in the window, both sides are pulled */
+  readonly requirePrint: boolean;
 }
 
-export const PRINT_PULL_OFF: PrintPullConfig = Object.freeze({ windowMs: 0, ticks: 0, gated: false });
+export const PRINT_PULL_OFF: PrintPullConfig = Object.freeze({ windowMs: 0, ticks: 0, gated: false, latest: false, requirePrint: false });
 
-/** `afterPrint: { seconds, ticks, gated }` (absent or `seconds: 0`: off). */
+/** `afterPrint: { seconds, ticks, gated, latest, requirePrint }` (absent or `seconds: 0`: off). */
 export function parsePrintPull(raw: unknown, path: string): PrintPullConfig {
   if (raw === undefined || raw === null) return PRINT_PULL_OFF;
-  const o = readOptionalObject(raw, path, ['seconds', 'ticks', 'gated']);
+  const o = readOptionalObject(raw, path, ['seconds', 'ticks', 'gated', 'latest', 'requirePrint']);
   const seconds = readNumber(o, 'seconds', path, { min: 0, max: 3600 }, 0);
   const ticks = readNumber(o, 'ticks', path, { min: 0, max: 1000, integer: true }, 1000);
-  return { windowMs: Math.round(seconds * 1000), ticks, gated: readBoolean(o, 'gated', path, false) };
+  return {
+    windowMs: Math.round(seconds * 1000),
+    ticks,
+    gated: readBoolean(o, 'gated', path, false),
+    latest: readBoolean(o, 'latest', path, false),
+    requirePrint: readBoolean(o, 'requirePrint', path, false),
+  };
 }
 
 /** The limits a recent print puts on the quotes: asks must be above `askAbove`, bids below `bidBelow` (1e-6 price units). */
@@ -43,7 +56,9 @@ export function printLimits(view: MarketView, cfg: PrintPullConfig): { askAbove:
     if (t.ts < since) break;
     if (t.takerSide === 'buy') askAbove = Math.max(askAbove, t.price + reach);
     else bidBelow = Math.min(bidBelow, t.price - reach);
+    if (cfg.latest) break;
   }
+  if (cfg.requirePrint && askAbove === -Infinity && bidBelow === Infinity) return { askAbove: Infinity, bidBelow: -Infinity };
   return { askAbove, bidBelow };
 }
 

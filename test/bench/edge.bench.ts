@@ -12,7 +12,8 @@
  * (0.5), EDGE_MARKETS (4), EDGE_FLOWS (benign,calibrated,toxic), EDGE_STRATEGIES (all five),
  * EDGE_CAPTURE=0 skips the walk-forward, EDGE_GATE=always measures the guard without its gate,
  * EDGE_FIRST_SEED (1) moves the seeds (tuning runs use 9001…, never the bench's own), EDGE_EXTRA
- * appends settings to the params of avellaneda, glft and binary (e.g. 'flowLean: 0.01'; EDGE_EXTRA_FOR names
+ * adds settings to the params of avellaneda, glft and binary, replacing a key they already set (e.g.
+ * 'flowLean: 0.01' or 'minSpread: 0.01'; EDGE_EXTRA_FOR names
  * others, e.g. EDGE_EXTRA_FOR=bands EDGE_EXTRA='afterPrint: { seconds: 20 }'),
  * EDGE_WF_LEANS (0,0.1) the flow leans the capture walk-forward chooses from, EDGE_WF_MIN_VOLUME (75) its
  * volume floor on the first half, EDGE_WF_WORKERS (2) its worker threads, EDGE_WF_SPLIT (50%) its split.
@@ -52,7 +53,29 @@ const STRATEGY_PARAMS: Record<string, string> = {
 const STRATEGIES = process.env.EDGE_STRATEGIES?.split(',') ?? Object.keys(STRATEGY_PARAMS);
 // EDGE_EXTRA_FOR: the strategies EDGE_EXTRA is appended to (default the three model strategies)
 const EXTRA_FOR = process.env.EDGE_EXTRA_FOR?.split(',') ?? ['avellaneda', 'glft', 'binary'];
-if (EXTRA) for (const s of EXTRA_FOR) if (STRATEGY_PARAMS[s]) STRATEGY_PARAMS[s] = STRATEGY_PARAMS[s]!.replace(/ }$/, `, ${EXTRA} }`);
+/** `params` with `extra`'s settings: a top-level key the params already have is replaced (e.g. 'minSpread: 0.01'), others appended. */
+function withExtra(params: string, extra: string): string {
+  const parts: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i <= extra.length; i++) {
+    const c = extra[i];
+    if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+    else if ((c === ',' && depth === 0) || i === extra.length) {
+      parts.push(extra.slice(from, i).trim());
+      from = i + 1;
+    }
+  }
+  let out = params;
+  for (const part of parts.filter(Boolean)) {
+    const key = part.slice(0, part.indexOf(':')).trim();
+    const scalar = new RegExp(`([{,] )${key}: [^,{}\\[\\]]+`);
+    out = scalar.test(out) ? out.replace(scalar, `$1${part}`) : out.replace(/ }$/, `, ${part} }`);
+  }
+  return out;
+}
+if (EXTRA) for (const s of EXTRA_FOR) if (STRATEGY_PARAMS[s]) STRATEGY_PARAMS[s] = withExtra(STRATEGY_PARAMS[s]!, EXTRA);
 
 const work = mkdtempSync(join(tmpdir(), 'bookmaker-edge-bench-'));
 const base = readFileSync('config/backtest.yaml', 'utf8');

@@ -27,6 +27,24 @@ describe('printLimits / applyPrintPull', () => {
     assert.deepEqual(sides(applyPrintPull(both, makeView({ trades: [trade(10_001, 'buy', 52)] }), cfg, EDGE_GUARD_DEFAULTS)), ['bid@48', 'ask@52']);
     assert.deepEqual(sides(applyPrintPull(both, makeView({ trades: [trade(8_000, 'sell', 48), trade(2_000, 'buy', 52)] }), cfg, EDGE_GUARD_DEFAULTS)), []);
   });
+  it('latest: only the newest print in the window pulls its side', () => {
+    const cfg = parsePrintPull({ seconds: 10, latest: true }, 'p');
+    assert.deepEqual(sides(applyPrintPull(both, makeView({ trades: [trade(8_000, 'sell', 48), trade(2_000, 'buy', 52)] }), cfg, EDGE_GUARD_DEFAULTS)), [
+      'bid@48',
+    ]);
+    assert.deepEqual(sides(applyPrintPull(both, makeView({ trades: [trade(8_000, 'buy', 52), trade(2_000, 'sell', 48)] }), cfg, EDGE_GUARD_DEFAULTS)), [
+      'ask@52',
+    ]);
+    assert.deepEqual(sides(applyPrintPull(both, makeView({ trades: [trade(12_000, 'buy', 52)] }), cfg, EDGE_GUARD_DEFAULTS)), ['bid@48', 'ask@52']);
+  });
+  it('requirePrint: no print in the window pulls both sides; with latest, one side is quoted behind the newest print', () => {
+    const cfg = parsePrintPull({ seconds: 10, latest: true, requirePrint: true }, 'p');
+    assert.deepEqual(sides(applyPrintPull(both, makeView({ trades: [] }), cfg, EDGE_GUARD_DEFAULTS)), []);
+    assert.deepEqual(sides(applyPrintPull(both, makeView({ trades: [trade(12_000, 'sell', 48)] }), cfg, EDGE_GUARD_DEFAULTS)), []);
+    assert.deepEqual(sides(applyPrintPull(both, makeView({ trades: [trade(8_000, 'buy', 52), trade(2_000, 'sell', 48)] }), cfg, EDGE_GUARD_DEFAULTS)), [
+      'ask@52',
+    ]);
+  });
   it('ticks: only quotes within that many ticks past the print are pulled', () => {
     const cfg = parsePrintPull({ seconds: 10, ticks: 1 }, 'p');
     const v = makeView({ trades: [trade(1_000, 'buy', 50)] });

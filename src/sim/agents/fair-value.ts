@@ -15,11 +15,12 @@ export interface FairValueConfig {
   /** the probability is kept within [bound, 1 − bound] (default 0.02) */
   bound: number;
   /**
-   * keep the probability a martingale (default false): a walk in logit space drifts toward ½ in
+   * keep the probability a martingale (default true): a walk in logit space drifts toward ½ in
    * probability (a jump of ±0.9 in logit from p = 0.8 lands at 0.62 or 0.91, 0.76 on average), so
    * holding toward ½ would earn by itself; a market's probability of an event does not drift. With it,
    * the diffusion carries the drift ½σ²(2p − 1) in logit and each jump the mean that makes the
-   * expected probability after it the one before it (the same random draws either way).
+   * expected probability after it the one before it (the same random draws either way). `false`
+   * gives the plain logit walk of earlier versions (docs/edge.md, "The fair value is a martingale").
    */
   martingale: boolean;
 }
@@ -29,7 +30,7 @@ export const DEFAULT_FAIR_VALUE: Readonly<FairValueConfig> = Object.freeze({
   jumpRatePerSec: 1 / 600,
   jumpStd: 0.6,
   bound: 0.02,
-  martingale: false,
+  martingale: true,
 });
 
 export interface FairValueState {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_FAIR_VALUE, fairProbability, initFairValue, martingaleJumpMean, stepFairValue } from '../../../src/sim/agents/fair-value.ts';
 import { createRng } from '../../../src/sim/rng.ts';
+import { FLOW_PRESETS, flowPresetAgents } from '../../../src/sim/flow-presets.ts';
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 // the calibrated preset's walk: 0.025 logit/√s, a jump of σ 0.9 every 150 s
@@ -53,4 +54,23 @@ describe('fair value: martingale in probability', () => {
     const b = stepFairValue(initFairValue(0.5, { ...cfg, martingale: true }, createRng(1), 0), { ...cfg, martingale: true }, createRng(2), 10_000);
     assert.equal(fairProbability(a), fairProbability(b));
   });
+});
+
+describe('fair value: the flow presets', () => {
+  for (const preset of FLOW_PRESETS) {
+    it(`${preset}: a martingale by default (five minutes from 0.7 stay at 0.7 on average)`, () => {
+      const cfg = { ...DEFAULT_FAIR_VALUE, ...flowPresetAgents(preset).fair };
+      assert.equal(cfg.martingale, true);
+      // 200 paths: the plain logit walk ends at 0.60 (calibrated) and 0.58 (toxic) on these draws
+      let sum = 0;
+      const n = 200;
+      for (let i = 0; i < n; i++) {
+        const rng = createRng(5000 + i);
+        let s = initFairValue(0.7, cfg, rng, 0);
+        for (let t = 5000; t <= 300_000; t += 5000) s = stepFairValue(s, cfg, rng, t);
+        sum += fairProbability(s);
+      }
+      assert.ok(Math.abs(sum / n - 0.7) < 0.05, `${preset}: ${sum / n}`);
+    });
+  }
 });
