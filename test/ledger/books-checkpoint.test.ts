@@ -20,7 +20,6 @@ import { openLedger, type Ledger } from '../../src/ledger/ledger.ts';
 import { createLogger } from '../../src/core/logger.ts';
 import { randomFills } from '../account/random-fills.ts';
 import { createHash } from 'node:crypto';
-import type { Bytes32 } from '../../src/model/order.ts';
 
 function captureLogger(): { logger: ReturnType<typeof createLogger>; lines: { msg: string; [k: string]: unknown }[] } {
   const lines: { msg: string; [k: string]: unknown }[] = [];
