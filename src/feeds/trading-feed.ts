@@ -22,6 +22,8 @@ export interface TradingFeedOptions extends Omit<AccountFeedOptions, 'client'> {
   /** see OwnOrdersFeedOptions.fees and isOwn */
   fees?: FeeSpec;
   isOwn?: (nonce: Bytes32) => boolean;
+  /** see OwnOrdersFeedOptions.arrival */
+  arrival?: (nonce: Bytes32) => number | undefined;
 }
 
 /**

@@ -228,6 +228,7 @@ export async function feedsPhase(
         seed: bookLedger.catchUp.openOrders,
         fees: bookLedger.fees,
         isOwn: bookLedger.isOwn,
+        arrival: bookLedger.arrival,
       }).subscribe(batchSink),
     );
   }
