@@ -6,10 +6,10 @@
  * charged and stated (paper trading, the backtest's sim venue) keep theirs, as 'venue'.
  *
  * The model is the matching engine's rule (src/engine/fill-math.ts feeFor): basis points of the
- * fill's collateral in the order's own outcome terms, rounded up to the 1e-6 unit. The role: an
- * order that can only take (IOC, FOK) pays the taker rate; a resting order (GTC, the bot's quotes)
- * the maker rate. A GTC order that crossed on arrival took liquidity and is under-charged by the
- * model: that is what `fee_source` 'model' warns of.
+ * fill's collateral in the order's own outcome terms, rounded up to the 1e-6 unit. The role is
+ * decided by how a part filled (src/feeds/fill-part.ts): an order that can only take (IOC, FOK), the
+ * fills a GTC order made on arrival (its create answer stated them) and a part better than the limit
+ * pay the taker rate; a resting order's fills the maker rate (docs/books-and-pnl.md).
  */
 import { feeFor } from './fill-math.ts';
 import type { FeeSpec } from './fee-model.ts';

@@ -15,8 +15,11 @@
  * rounded to the 1e-6 unit as the venue rounds (up for what a buy pays, down for what a sale receives); the new part's collateral is that total less what the books already hold
  * for the order: avg₂·filled₂ − avg₁·filled₁, with the rounding of each read carried into the next part,
  * so however the fills are split between reads, the order's parts add up to what its last average
- * states (within a unit per share of what it paid when that average is rounded). A part whose average is better than the order's limit took liquidity (it is charged the
- * taker rate of the fee model). A read without an average (the recent-orders list states none), or one
+ * states (within a unit per share of what it paid when that average is rounded). The fee role is
+ * decided by how the part filled, not by its price: a part whose average is better than the order's
+ * limit took liquidity, and so did the shares the order's create answer showed filled (`arrival`: it
+ * crossed on arrival, at its own limit too); those are charged the taker rate of the fee model, the
+ * fills of a resting order the maker rate. A read without an average (the recent-orders list states none), or one
  * that says something impossible (a part outside 0..1 USDC per share, or past the limit by more than
  * the average's rounding), prices the part at the order's own limit, as a maker's fill is.
  *
@@ -136,10 +139,12 @@ function consistent(total: number, filled: number, avg: number): boolean {
  * The new part of `o`'s fills: `filled` shares now (the venue's), `before` what the books hold of it.
  * Call only when filled > before.filled.
  */
-export function fillPart(o: VenueOrder, filled: number, before: OrderAccounted, fees: FeeSpec): FillPart {
+export function fillPart(o: VenueOrder, filled: number, before: OrderAccounted, fees: FeeSpec, arrival?: number): FillPart {
   const size = filled - before.filled;
   const own = legAt(o.side, o.price, size);
   const onlyTakes = o.sv2TimeInForce === 1 || o.sv2TimeInForce === 2;
+  // of this part, the shares filled when the order arrived (it crossed: taker), whatever their price
+  const arrived = onlyTakes ? size : Math.min(size, Math.max(0, (arrival ?? 0) - before.filled));
   // the collateral the books hold so far (a first part holds none)
   const held = before.filled === 0 ? 0 : before.cost;
   const total = held === null ? null : statedTotal(o, filled);
@@ -154,14 +159,26 @@ export function fillPart(o: VenueOrder, filled: number, before: OrderAccounted, 
     if (plausible) {
       const took = o.side === 0 ? part < own : part > own;
       const price = Math.min(ONE - 1, Math.max(1, Math.round((part * ONE) / size)));
-      return { size, price, notional: part, fee: modelFeeOf(fees, o, size, part, onlyTakes || took), cost: total };
+      const fee =
+        took || arrived === size
+          ? modelFeeOf(fees, o, size, part, true)
+          : arrived === 0
+            ? modelFeeOf(fees, o, size, part, false)
+            : roleFee(fees, o, size, arrived);
+      return { size, price, notional: part, fee, cost: total };
     }
   }
-  return {
-    size,
-    price: o.price,
-    notional: undefined,
-    fee: modelFeeOf(fees, o, size, notionalFloor(o.price, size), onlyTakes),
-    cost: held === null ? null : held + own,
-  };
+  return { size, price: o.price, notional: undefined, fee: roleFee(fees, o, size, arrived), cost: held === null ? null : held + own };
+}
+
+/**
+ * The model fee of `size` shares at the order's limit of which `taker` were filled as it arrived
+ * (crossing the book: the taker rate, at its own limit too), the rest while it rested (the maker rate).
+ */
+function roleFee(fees: FeeSpec, o: VenueOrder, size: number, taker: number): number {
+  const rest = size - taker;
+  return (
+    (taker > 0 ? modelFeeOf(fees, o, taker, notionalFloor(o.price, taker), true) : 0) +
+    (rest > 0 ? modelFeeOf(fees, o, rest, notionalFloor(o.price, rest), false) : 0)
+  );
 }

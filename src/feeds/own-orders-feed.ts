@@ -88,6 +88,11 @@ export interface OwnOrdersFeedOptions {
   /** did this bookmaker place the order? (default: every order is its own) */
   isOwn?: (nonce: Bytes32) => boolean;
   /**
+   * the filled size (the venue's units) the order's create answer stated, when it crossed on arrival:
+   * those fills took liquidity (src/ledger/bot-ledger.ts arrival); undefined: not known
+   */
+  arrival?: (nonce: Bytes32) => number | undefined;
+  /**
    * The book streams' marks (./book-touches.ts). With them (and a client that reads one page at a
    * time), a poll after the first reads the open orders of the markets whose trades since the last
    * read reached one of our orders, or whose book came as a snapshot, instead of every page of the
@@ -125,6 +130,16 @@ export function kindOf(o: Pick<VenueOrder, 'sv2OrderKind'>): { orderKind?: 0 | 1
 export function filledShares(o: VenueOrder, fees: FeeSpec = NO_FEES, arrival?: number): number {
   if (o.side === 0 && o.settlementVersion === 2 && o.sv2MinSharesOut !== null) return v2BuyShares(o, fees, arrival);
   return Math.max(0, totalShares(o) - remainingShares(o));
+}
+
+/**
+ * The shares an order had filled when its create answer was read (`arrived`: its filled size then, in
+ * the venue's units): for a V2 buy, that budget spent at the taker rate over its limit.
+ */
+function arrivalShares(o: VenueOrder, arrived: number, fees: FeeSpec): number {
+  if (o.side === 0 && o.settlementVersion === 2 && o.sv2MinSharesOut !== null)
+    return v2BuyShares({ ...o, status: 'open', filledSize: arrived, avgFillPrice: null }, fees, arrived);
+  return Math.min(arrived, totalShares(o));
 }
 
 /** An order the ledger accounts for: its filled shares and their collateral (1e-6 USDC, own outcome; null or absent: unknown). */
@@ -172,11 +187,16 @@ export class FillTracker {
   private rounds = 0;
   private readonly fees: FeeSpec;
   private readonly isOwn: ((nonce: Bytes32) => boolean) | undefined;
+  private readonly arrival: ((nonce: Bytes32) => number | undefined) | undefined;
 
   /** Start from known figures instead of a baseline poll (see OwnOrdersFeedOptions.seed). */
-  constructor(seed?: readonly OrderSeed[], opts: { fees?: FeeSpec; isOwn?: (nonce: Bytes32) => boolean } = {}) {
+  constructor(
+    seed?: readonly OrderSeed[],
+    opts: { fees?: FeeSpec; isOwn?: (nonce: Bytes32) => boolean; arrival?: (nonce: Bytes32) => number | undefined } = {},
+  ) {
     this.fees = opts.fees ?? NO_FEES;
     this.isOwn = opts.isOwn;
+    this.arrival = opts.arrival;
     if (!seed) return;
     this.baseline = false;
     for (const s of seed) this.put(s.nonce, { filled: s.filled, cost: s.cost ?? (s.filled === 0 ? 0 : null), nonce: s.nonce, ref: s.ref, seen: -1 });
@@ -211,7 +231,8 @@ export class FillTracker {
     const out: FeedEvent[] = [];
     for (const o of orders) {
       const k = o.nonce;
-      const filled = filledShares(o, this.fees);
+      const arrived = this.arrival?.(o.nonce);
+      const filled = filledShares(o, this.fees, arrived);
       const wasClosed = this.closed.get(k);
       // a closed order read again (the recent-orders window) with nothing new: already reported
       if (wasClosed !== undefined && filled <= wasClosed.filled) continue;
@@ -220,7 +241,7 @@ export class FillTracker {
       let cost = held.cost;
       if (filled > before && !this.baseline) {
         const origin = this.isOwn && !this.isOwn(o.nonce) ? 'foreign' : 'own';
-        const part = fillPart(o, filled, held, this.fees);
+        const part = fillPart(o, filled, held, this.fees, arrived === undefined ? undefined : arrivalShares(o, arrived, this.fees));
         cost = part.cost;
         out.push(
           feedEvent(
@@ -360,7 +381,11 @@ const PAGE = 100;
 
 /** One poll of own orders → fill events (kept apart so the runtime can chain it before a balance read). */
 export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 'health'>): () => Promise<FeedEvent[]> {
-  const tracker = new FillTracker(opts.seed, { ...(opts.fees ? { fees: opts.fees } : {}), ...(opts.isOwn ? { isOwn: opts.isOwn } : {}) });
+  const tracker = new FillTracker(opts.seed, {
+    ...(opts.fees ? { fees: opts.fees } : {}),
+    ...(opts.isOwn ? { isOwn: opts.isOwn } : {}),
+    ...(opts.arrival ? { arrival: opts.arrival } : {}),
+  });
   const maxLookups = opts.maxLookups ?? 20;
   // a foreign order that ended before this feed began was the catch-up's to record (src/ledger/catch-up.ts)
   const startedAt = opts.clock.now();

@@ -27,6 +27,8 @@ export interface TradingFeedOptions extends Omit<AccountFeedOptions, 'client'> {
   touches?: BookTouches;
   ordersOf?: (marketId: Bytes32) => Iterable<RestingAt>;
   sweepPolls?: number;
+  /** see OwnOrdersFeedOptions.arrival */
+  arrival?: (nonce: Bytes32) => number | undefined;
 }
 
 /**

@@ -333,6 +333,21 @@ export class BotLedger {
     return true;
   };
 
+  /** orders whose create answer showed fills (they crossed on arrival): the filled size it stated */
+  private readonly arrivals = new Map<string, number>();
+
+  private noteArrival(nonce: string, filledSize: number): void {
+    this.arrivals.set(nonce, filledSize);
+    // a bound: the fills feed reads an order's arrival within a poll or two of its answer
+    if (this.arrivals.size > 20_000) this.arrivals.delete(this.arrivals.keys().next().value!);
+  }
+
+  /**
+   * The filled size an order's create answer stated when it crossed on arrival (the fills feed charges
+   * those fills the taker rate, src/feeds/fill-part.ts); undefined when not known (docs/books-and-pnl.md).
+   */
+  readonly arrival = (nonce: string): number | undefined => this.arrivals.get(nonce);
+
   /** Record what the bot does and sees. Cheap: a queue push (the writes are batched). */
   onEvent(e: StateEvent): void {
     const l = this.ledger;
@@ -346,6 +361,7 @@ export class BotLedger {
         l.orderAdopted(orderRecord(e));
         return;
       case 'OrderAccepted':
+        if (e.filledOnArrival !== undefined) this.noteArrival(e.nonce, e.filledOnArrival);
         l.orderAnswered(e.nonce, 'accepted', e.duplicate ? 'duplicate' : 'created', e.ts);
         return;
       case 'OrderRejected':

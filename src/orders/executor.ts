@@ -220,8 +220,17 @@ export class OrderExecutor {
       this.backoffStep = 0;
       if (e.state === 'pending-create') e.state = 'working';
       // a fill the answer shows (the order crossed on arrival) changes nothing here: the order
-      // counts at its size until the fills feed reports it (see countedShares in order-table.ts)
-      this.emit({ type: 'OrderAccepted', marketId: e.marketId, nonce: e.planned.nonce, duplicate: o.ok ? o.duplicate : true, ts: now });
+      // counts at its size until the fills feed reports it (see countedShares in order-table.ts),
+      // which charges those fills the taker rate (filledOnArrival)
+      const arrived = o.ok && o.order ? o.order.filledSize : 0;
+      this.emit({
+        type: 'OrderAccepted',
+        marketId: e.marketId,
+        nonce: e.planned.nonce,
+        duplicate: o.ok ? o.duplicate : true,
+        ...(arrived > 0 ? { filledOnArrival: arrived } : {}),
+        ts: now,
+      });
       if (e.remaining === 0 && e.state === 'working') this.table.entries.delete(k);
       return;
     }

@@ -133,6 +133,11 @@ export interface OrderAccepted {
   readonly nonce: Bytes32;
   /** the venue answered 409 duplicate: an earlier send had already placed it */
   readonly duplicate: boolean;
+  /**
+   * the filled size (the venue's units: shares, a V2 buy's budget spent) the create answer stated,
+   * when above 0: the order crossed the book on arrival, and those fills took liquidity
+   */
+  readonly filledOnArrival?: number;
   readonly ts: number;
 }
 

@@ -112,3 +112,35 @@ test('a buy that took liquidity and rests part filled: its shares from the avera
     await ex.close();
   }
 });
+
+test('orders that crossed on arrival at exactly their limit: taker parts by how they filled (the create answer), not by price', async () => {
+  // what the create answers stated filled (the bot ledger keeps this from OrderAccepted: src/ledger/bot-ledger.ts arrival)
+  const arrivals = new Map<string, number>();
+  const { ex, place, venue, poll, account, cancel, holdings } = await twoTraders({ arrival: (n) => arrivals.get(n) });
+  try {
+    const v0 = await venue();
+    const bob = async (o: Order) => {
+      const r = await place('bob', o);
+      if (r.order && r.order.filledSize > 0) arrivals.set(r.nonce, r.order.filledSize);
+      return r;
+    };
+    // a buy of 10 @ 0.60 takes 4 @ 0.60 (its own limit) and rests 6
+    await place('alice', { outcomeIndex: 1, side: 1, price: 600_000, size: 4_000_000, inventoryMode: 2 });
+    const buy = await bob({ outcomeIndex: 1, side: 0, price: 600_000, size: 10_000_000 });
+    // a sale without inventory of 5 NO @ 0.30 takes 3 @ 0.30 (its own limit) and rests 2
+    await place('alice', { outcomeIndex: 0, side: 0, price: 300_000, size: 3_000_000 });
+    const sale = await bob({ outcomeIndex: 0, side: 1, price: 300_000, size: 5_000_000, inventoryMode: 2 });
+    await poll();
+    await cancel(buy.nonce);
+    await cancel(sale.nonce);
+    await poll();
+    const v1 = await venue();
+    const f = account.figures();
+    // old code: both parts at the maker rate (0): fees 0, and the buy's 2.412 spent over 0.60 = 4.02 shares
+    assert.equal(f.fees, v0.collateral - v1.collateral - 2_400_000n - (3_000_000n - 900_000n), 'the taker fees the venue charged');
+    assert.equal(f.cash, v1.collateral - v0.collateral, "the books' cash is the venue's");
+    assert.deepEqual([...holdings()].sort(), [...v1.tokens].sort(), "the books' holdings are the venue's");
+  } finally {
+    await ex.close();
+  }
+});

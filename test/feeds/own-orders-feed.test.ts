@@ -55,6 +55,25 @@ test('a V2 buy that took liquidity and is part filled: its shares from the avera
   assert.equal(filledShares({ ...buy, status: 'filled', filledSize: 5_040_000 }, FEES), 10_000_000);
 });
 
+test('a GTC order that crossed on arrival at exactly its limit: a taker part, by its create answer, not by its price', () => {
+  const FEES = { makerBps: 0, takerBps: 50 };
+  // a sale of 10 @ 0.55 that took 4 @ 0.55 as it arrived, then 2 more while it rested
+  const seed = [{ nonce: N, filled: 0, ref: 7, cost: 0 }];
+  const t = new FillTracker(seed, { fees: FEES, arrival: (n) => (n === N ? 4_000_000 : undefined) });
+  const parts = [...t.observe([{ ...sell(4_000_000), avgFillPrice: 550_000 }], 1), ...t.observe([{ ...sell(6_000_000), avgFillPrice: 550_000 }], 2)];
+  assert.deepEqual(
+    parts.map((e) => e.event.type === 'OrderFilled' && [e.event.size, e.event.fee]),
+    [
+      [4_000_000, 11_000],
+      [2_000_000, 0],
+    ],
+    'the arrival part at the taker rate (old code: 0, the maker rate, as its price is the limit); the resting part at the maker rate',
+  );
+  // without the create answer the role is not known: a part at the limit is a maker's
+  const unknown = new FillTracker(seed, { fees: FEES }).observe([{ ...sell(4_000_000), avgFillPrice: 550_000 }], 1);
+  assert.equal(unknown[0]!.event.type === 'OrderFilled' && unknown[0]!.event.fee, 0);
+});
+
 test('the first poll is a baseline; increases become fills with unique ids', () => {
   const t = new FillTracker();
   assert.deepEqual(t.observe([sell(2_000_000)], 1), [], 'history before the start is not a fill');

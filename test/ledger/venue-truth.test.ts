@@ -316,3 +316,18 @@ test("a fill of no order (no origin, no nonce): the live books and the ledger's 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the bot ledger keeps what a create answer showed filled (the order crossed on arrival) for the fills feed', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bm-vt-'));
+  try {
+    clock.t = T0;
+    const bl = await openBotLedger({ path: join(dir, 'l.sqlite'), clock, trader: TRADER, client: historyClient(0n, []), fees: FEES, newLedger: true });
+    bl.onEvent({ type: 'OrderAccepted', marketId: M, nonce: n('a'), duplicate: false, filledOnArrival: 2_412_000, ts: T0 });
+    bl.onEvent({ type: 'OrderAccepted', marketId: M, nonce: n('b'), duplicate: false, ts: T0 });
+    assert.equal(bl.arrival(n('a')), 2_412_000);
+    assert.equal(bl.arrival(n('b')), undefined, 'rested on arrival, or not known: the fill is priced by how it filled later');
+    bl.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -197,6 +197,17 @@ describe('OrderManager outcomes', () => {
     assert.equal(venue.open.size, 1);
   });
 
+  it('a create answer that shows fills (the order crossed on arrival) says so in OrderAccepted, for the fee role of those fills', async () => {
+    const { venue, om, of } = setup();
+    venue.createScript = (p) => (p.side === 0 ? { ok: true, nonce: p.nonce, order: { ...venueOrder(p), filledSize: 2_412_000 }, duplicate: false } : undefined);
+    await om.sync(M1, quotes(500_000));
+    const accepted = new Map(of('OrderAccepted').map((e) => [e.nonce, e.filledOnArrival]));
+    const side = new Map(venue.received.map((p) => [p.nonce, p.side]));
+    assert.equal(accepted.size, 4);
+    for (const [nonce, arrived] of accepted)
+      assert.equal(arrived, side.get(nonce) === 0 ? 2_412_000 : undefined, 'the bids crossed (their answers state 2.412 filled), the asks rested');
+  });
+
   it('a thrown network error marks the whole batch retryable, then retries', async () => {
     const { venue, om, of } = setup();
     venue.throwNext = new BookmakerError('NETWORK', 'socket hang up');

@@ -252,6 +252,7 @@ export async function feedsPhase(
         isOwn: bookLedger.isOwn,
         ...(touches ? { touches, ordersOf: storeOrdersOf(store) } : {}),
         sweepPolls: Math.max(1, Math.round((ORDERS_SWEEP_SECONDS * 1000) / fillsPollMs(cfg))),
+        arrival: bookLedger.arrival,
       }).subscribe(batchSink),
     );
   }
