@@ -13,6 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'undici';
+import { getAddress } from 'viem';
 import { silentLogger } from '../core/logger.ts';
 import type { BotConfig, MarketConfig } from '../config/types.ts';
 import { chainAddresses, type ChainConfig } from '../exchange/chains.ts';
@@ -23,7 +24,7 @@ import type { VenueClient } from '../exchange/venue-client.ts';
 import { freeCollateral } from '../feeds/account-feed.ts';
 import { venueMs } from '../feeds/feed-event.ts';
 import { migrationPreview, tradingAllowed } from '../migration/startup-migration.ts';
-import type { Bytes32 } from '../model/order.ts';
+import type { Address, Bytes32 } from '../model/order.ts';
 import { insideDeadlineGuard } from '../risk/market-guard.ts';
 import { selectMarkets } from '../selection/select-markets.ts';
 import { fail, ok, usdcText, warn, type CheckResult } from './check.ts';
@@ -174,7 +175,7 @@ export async function readAccount(client: VenueClient): Promise<{ result: CheckR
   const name = 'api-key';
   try {
     const status = await client.migration.status();
-    return { result: ok(name, `accepted; the key trades for wallet ${status.walletAddress}`), status };
+    return { result: ok(name, `accepted; the key trades for wallet ${shown(status.walletAddress)}`), status };
   } catch (e) {
     if (e instanceof VenueError && e.status === 401)
       return {
@@ -194,14 +195,17 @@ export async function readAccount(client: VenueClient): Promise<{ result: CheckR
   }
 }
 
+/** An address as an operator reads it: EIP-55 (the venue's answers enter in normal form, src/model/ids.ts). */
+const shown = (a: Address): Address => getAddress(a);
+
 /** The private key's wallet against the key's wallet. */
 export function checkWallet(status: MigrationStatus, signer: Signer): CheckResult {
   const name = 'wallet';
   if (status.walletAddress === signer.normalAddress) return ok(name, `the private key signs for ${signer.address}, the wallet the API key trades for`);
   return fail(
     name,
-    `wrong key for the wallet: the private key signs for ${signer.address}, the API key trades for ${status.walletAddress}; every order would be refused`,
-    `use the private key of ${status.walletAddress} (BOOKMAKER_PRIVATE_KEY or --key-file), or an API key issued for ${signer.address}`,
+    `wrong key for the wallet: the private key signs for ${signer.address}, the API key trades for ${shown(status.walletAddress)}; every order would be refused`,
+    `use the private key of ${shown(status.walletAddress)} (BOOKMAKER_PRIVATE_KEY or --key-file), or an API key issued for ${signer.address}`,
   );
 }
 
@@ -247,7 +251,7 @@ export function checkMigration(status: MigrationStatus, chain: ChainConfig): Che
   if (status.settlementV2Address && status.settlementV2Address !== chainAddresses(chain).settlementV2) {
     return fail(
       name,
-      `the venue's Settlement V2 is ${status.settlementV2Address}, ${chain.name}'s is ${chain.settlementV2}: orders would be signed for the wrong contract`,
+      `the venue's Settlement V2 is ${shown(status.settlementV2Address)}, ${chain.name}'s is ${chain.settlementV2}: orders would be signed for the wrong contract`,
       "set venue.chain to the venue's chain",
     );
   }

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { parseConfigText } from '../../src/config/load-config.ts';
 import { parseOrder } from '../../src/exchange/client/parse-order.ts';
 import { normalizeOrderbook } from '../../src/exchange/client/normalize-orderbook.ts';
+import { BadResponseError } from '../../src/model/errors.ts';
 import { addressOf, bytes32Of, isBytes32, mustAddress } from '../../src/model/ids.ts';
 import { checkMigration, checkWallet, collateralToMigrate } from '../../src/doctor/venue-checks.ts';
 import { MAINNET } from '../../src/exchange/chains.ts';
@@ -53,6 +54,31 @@ test('a venue order in mixed case is normalised where it is parsed', () => {
   );
   assert.equal(o.marketId, LOWER);
   assert.equal(o.nonce, NONCE_MIXED.toLowerCase());
+});
+
+test('a venue order whose nonce is not 32 bytes is a bad answer, not a Bytes32', () => {
+  const order = (nonce: string) => ({
+    marketId: LOWER,
+    trader: '0x' + '11'.repeat(20),
+    nonce,
+    side: 0,
+    outcomeIndex: 1,
+    price: '500000',
+    size: '1000000',
+    filledSize: '0',
+    remainingSize: '1000000',
+    percentFilled: 0,
+    type: 'limit',
+    status: 'open',
+    voidReason: null,
+    insertedAt: '2026-01-01T00:00:00Z',
+    expiry: '0',
+    settlementVersion: 2,
+  });
+  assert.throws(
+    () => parseOrder(order('0xabc'), { ep: 'GET /orders', path: 'orders[0]' }),
+    (e: unknown) => e instanceof BadResponseError && e.field === 'orders[0].nonce',
+  );
 });
 
 test('a book payload in mixed case lands on the market the bot keys in lower case', () => {

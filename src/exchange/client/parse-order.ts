@@ -3,9 +3,9 @@
  * may answer a bare Order (spec) or `{order}` (SDK tests): both are accepted (`parseOrderAnswer`).
  */
 import { BadResponseError } from '../../model/errors.ts';
-import { ORDER_STATUSES, type Bytes32, type VenueOrder, type VoidReason } from '../../model/order.ts';
+import { ORDER_STATUSES, type VenueOrder, type VoidReason } from '../../model/order.ts';
 import { ONE } from '../../model/units.ts';
-import { address, asObject, fieldName, bytes32, hex, nbig, nOneOf, num, oneOf, str, sub, unum, type At, type Rec } from './fields.ts';
+import { address, asObject, fieldName, bytes32, nbig, nOneOf, num, oneOf, str, sub, unum, type At, type Rec } from './fields.ts';
 import { normalizePrice } from './normalize-orderbook.ts';
 
 export const VOID_REASONS: readonly VoidReason[] = [
@@ -51,8 +51,8 @@ export function parseOrder(v: unknown, a: At): VenueOrder {
   const order: VenueOrder = {
     marketId: bytes32(o, 'marketId', a),
     trader: address(o, 'trader', a),
-    // normalised where it enters (src/model/ids.ts): code inside compares nonces with ===
-    nonce: hex(o, 'nonce', a).toLowerCase() as Bytes32,
+    // normalised where it enters (src/model/ids.ts): code inside compares nonces with ===; a nonce is 32 bytes
+    nonce: bytes32(o, 'nonce', a),
     side: oneOf(o, 'side', a, [0, 1] as const),
     outcomeIndex: oneOf(o, 'outcomeIndex', a, [0, 1] as const),
     price,

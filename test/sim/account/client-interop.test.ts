@@ -76,14 +76,14 @@ test('the venue client parses every account answer: balance, mint, portfolio, ga
     const summary = await client.balance.summary(maker.address);
     assert.equal(summary.outcomeTokens.length, 1);
     assert.equal(typeof (await client.balance.token(maker.address, TESTNET.usdc)).balance, 'bigint');
-    assert.equal((await client.balance.settlement(maker.address, TESTNET.usdc)).account, maker.address);
+    assert.equal((await client.balance.settlement(maker.address, TESTNET.usdc)).account, maker.normalAddress); // addresses enter in normal form
     assert.equal((await client.portfolio.get(maker.address)).portfolio.length, 1);
     assert.equal((await client.portfolio.positions(maker.address)).positions.length, 1);
     await client.portfolio.claimable(maker.address);
     await client.portfolio.stats(maker.address);
     const op = maker.signOperatorApproval({ nonce: 0 });
     const relayed = await client.gasless.setOperator(op);
-    assert.equal(relayed.user, maker.address);
+    assert.equal(relayed.user, maker.normalAddress);
     const permit = maker.signPermit2({ amount: 3_000_000n });
     const dep = await client.gasless.depositWithPermit({
       user: permit.user,
