@@ -14,11 +14,15 @@
  * read here: activity items carry no trader (see own-orders-feed.ts).
  *
  * Two identical items at the same millisecond have the same key and are taken as one.
+ *
+ * `types` asks the venue for those kinds of item only (the runtime: `resolution`, the only kind that
+ * becomes an event). The venue's activity is every market's, not the bot's: at thousands of markets
+ * its oracle updates alone fill pages every poll, which the bot would read and drop.
  */
 import type { Observable } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
-import type { ActivityItem, ActivityPage, ActivityParams } from '../exchange/client/activity.ts';
+import type { ActivityItem, ActivityPage, ActivityParams, ActivityType } from '../exchange/client/activity.ts';
 import { ONE } from '../model/units.ts';
 import { START, type ActivityPosition, type PositionStore } from './activity-cursor.ts';
 import { feedEvent, venueMs, type FeedEvent } from './feed-event.ts';
@@ -37,6 +41,8 @@ export interface ActivityFeedOptions {
   store: PositionStore;
   /** a fixed list, or a getter read at every poll (markets start and retire while the feed runs) */
   marketIds: MarketIds;
+  /** the kinds of item to read (default: every kind) */
+  types?: ActivityType[];
   /** pages read per poll at most (default 20, 100 items each) */
   maxPages?: number;
   onItem?: (item: ActivityItem) => void;
@@ -72,13 +78,14 @@ export async function readNew(
   client: ActivitySource,
   pos: ActivityPosition,
   maxPages: number,
+  types?: ActivityType[],
 ): Promise<{ items: ActivityItem[]; complete: boolean; pages: number }> {
   const seenKeys = new Set(pos.keysAtNewest);
   const fresh: ActivityItem[] = [];
   let cursor: string | undefined;
   let pages = 0;
   for (;;) {
-    const page = await client.activity.list({ limit: 100, ...(cursor ? { cursor } : {}) });
+    const page = await client.activity.list({ limit: 100, ...(types ? { types } : {}), ...(cursor ? { cursor } : {}) });
     pages++;
     let reached = false;
     for (const i of page.activity) {
@@ -115,7 +122,7 @@ export function activityFeed(opts: ActivityFeedOptions): Observable<FeedEvent> {
   const log = (opts.logger ?? silentLogger).child({ feed: SOURCE });
   let pos = opts.store.load() ?? START;
   async function read(): Promise<FeedEvent[]> {
-    const r = await readNew(opts.client, pos, opts.maxPages ?? 20);
+    const r = await readNew(opts.client, pos, opts.maxPages ?? 20, opts.types);
     const baseline = pos.newestTs === 0;
     if (!r.complete) {
       log.warn({ pages: r.pages }, 'activity: could not page back to the saved position; older items skipped');

@@ -21,7 +21,7 @@ class Venue {
     activity: {
       list: async (p: ActivityParams = {}): Promise<ActivityPage> => {
         this.calls++;
-        const newest = [...this.items].reverse();
+        const newest = [...this.items].reverse().filter((i) => !p.types || p.types.includes(i.type as never));
         const from = p.cursor ? Number(p.cursor) : 0;
         const limit = p.limit ?? 50;
         const page = newest.slice(from, from + limit);
@@ -105,4 +105,27 @@ test('a resolution of a quoted market becomes a metadata event with the payout',
   assert.deepEqual({ ...(e!.event as object), ts: 0 }, { type: 'MarketMetadataUpdated', marketId: M, status: 'resolved', payoutYes: 1_000_000, ts: 0 });
   assert.equal(e!.venueTs, Date.parse(it.timestamp!));
   assert.deepEqual(itemEvents(it, new Set(), 5), []);
+});
+
+test('with `types`, the venue is asked for those kinds only: a busy venue of oracle updates costs one page, not every page of them', async () => {
+  const v = new Venue();
+  v.add(1000, 1, 'resolution');
+  const store = memoryPositionStore();
+  const types = ['resolution' as const];
+  const pollOf = async (): Promise<ActivityItem[]> => {
+    const pos = store.load() ?? START;
+    const r = await readNew(v.client, pos, 20, types);
+    store.save(advance(pos, [...r.items].reverse()));
+    return pos.newestTs === 0 ? [] : r.items;
+  };
+  await pollOf(); // baseline
+  v.add(2000, 950, 'oracle_update'); // every market's oracle, ten pages' worth
+  v.add(2500, 1, 'resolution');
+  v.calls = 0;
+  const got = await pollOf();
+  assert.deepEqual(
+    got.map((i) => i.type),
+    ['resolution'],
+  );
+  assert.equal(v.calls, 1, 'one page (old code: ten pages of oracle updates read and dropped)');
 });

@@ -229,6 +229,9 @@ export async function feedsPhase(
       intervalMs: cfg.feeds.activityPollMs,
       store: c.o.activityStateFile ? filePositionStore(c.o.activityStateFile) : memoryPositionStore(),
       marketIds: lists.tracked,
+      // only a resolution becomes an event: the venue's other items (every market's oracle updates
+      // and trades) are not read at all
+      types: ['resolution'],
       health,
       logger: c.o.logger,
     }).subscribe(sink),

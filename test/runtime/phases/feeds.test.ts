@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FeedEvent } from '../../../src/feeds/feed-event.ts';
 import type { Bytes32 } from '../../../src/model/order.ts';
-import { feedBatchSink, feedSink } from '../../../src/runtime/phases/feeds.ts';
+import { BookTouches, reaches } from '../../../src/feeds/book-touches.ts';
+import { feedBatchSink, feedSink, storeOrdersOf, touchingSink } from '../../../src/runtime/phases/feeds.ts';
+import type { StateStore } from '../../../src/state/store.ts';
 import type { StateEvent } from '../../../src/state/events.ts';
 
 const KNOWN = ('0x' + 'aa'.repeat(32)) as Bytes32;
@@ -102,4 +104,52 @@ test('a batch that fails downstream is reported with its source and does not rea
   );
   assert.doesNotThrow(() => sink([fe({ type: 'BalanceUpdated', collateral: 5n, ts: 1 }, 'account')]));
   assert.deepEqual(errors, ['account: boom']);
+});
+
+test("the book feed's sink shows each book event to the fills poll's marks, then passes it on; the store's orders (in flight too) are where the bot rests", () => {
+  const touches = new BookTouches();
+  const passed: StateEvent[] = [];
+  const sink = touchingSink(touches, (f) => void passed.push(f.event));
+  const trade = {
+    type: 'trade',
+    marketId: KNOWN,
+    outcomeIndex: 1,
+    seq: 4,
+    price: 450_000,
+    size: 1_000_000,
+    takerSide: 'sell',
+    venueTs: 0,
+    localTs: 0,
+  } as const;
+  sink(fe({ type: 'BookEventReceived', event: trade, ts: 1 }));
+  sink(fe({ type: 'BalanceUpdated', collateral: 5n, ts: 1 }));
+  assert.deepEqual(
+    passed.map((e) => e.type),
+    ['BookEventReceived', 'BalanceUpdated'],
+  );
+  const marks = touches.take();
+  assert.deepEqual([...marks.keys()], [KNOWN], 'the trade marked its market (old code: no marks)');
+  const order = (price: number) => ({ order: { marketId: KNOWN, outcomeIndex: 1, side: 0, price, size: 5_000_000 }, state: 'in-flight' });
+  const store = {
+    state: {
+      markets: new Map([
+        [
+          KNOWN,
+          {
+            orders: new Map([
+              ['n1', order(440_000)],
+              ['n2', order(460_000)],
+            ]),
+          },
+        ],
+      ]),
+    },
+  } as unknown as StateStore;
+  const ofKnown = [...storeOrdersOf(store)(KNOWN)];
+  assert.deepEqual(
+    ofKnown.map((o) => reaches(marks.get(KNOWN)!, o)),
+    [false, true],
+    'the bid at 0.46 was reached by a sale at 0.45, the one at 0.44 not',
+  );
+  assert.deepEqual([...storeOrdersOf(store)(GONE)], []);
 });
