@@ -26,16 +26,18 @@ function collect(path, out) {
 }
 
 /**
- * Wall seconds of the slowest files (this runner, two files at once, measured at load average ~20: about twice
+ * Wall seconds of the slowest files (this runner, two files at once, measured at load average 10-20: about twice
  * a quiet machine's), for the order only, where the last run's times are missing.
  */
 const SLOW = {
   'test/deploy/image-commands.test.ts': 192,
   'test/package/pack-install.test.ts': 184,
+  'test/readme-commands.test.ts': 156,
   'test/chaos/chaos-soak.test.ts': 118,
   'test/backtest/cli.test.ts': 105,
   'test/e2e/controls-safety.e2e.test.ts': 92,
   'test/e2e/books-venue.e2e.test.ts': 86,
+  'test/e2e/rotation-churn.e2e.test.ts': 83,
   'test/backtest/explain.test.ts': 81,
   'test/backtest/importers/importers.test.ts': 78,
   'test/e2e/ctl-startup.e2e.test.ts': 77,
