@@ -43,7 +43,7 @@ test('assignFirstWins: first entry wins, an owned market does not count toward a
   const { assignFirstWins } = await import('../../src/selection/selectors.ts');
   const got = assignFirstWins(
     [
-      { ids: ['0xA', '0xb'], limit: 0 },
+      { ids: ['0xa', '0xb'], limit: 0 },
       { ids: ['0xa', '0xc', '0xd'], limit: 1 }, // 0xa is owned: the limit takes 0xc
       { ids: ['0xe', '0xf'], limit: 0 },
     ],
