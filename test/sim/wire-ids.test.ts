@@ -136,9 +136,12 @@ test('query strings: orders, recent orders, markets and positions filtered by up
 test('book stream: a subscription by upper-case market id gets the market’s snapshot and its changes', async () => {
   await onHarness(async (h) => {
     const url = `${h.base}/markets/${up(h.marketId)}/orderbook?outcomeIndex=1`;
-    const got = readSse(url, {}, (frames) => frames.some((f) => f.event === 'delta'));
-    // the delta needs the subscription in place: wait until the hub has it
-    while (h.ex.hub.subscriberCount() === 0) await new Promise((r) => setTimeout(r, 5));
+    let ended = false;
+    const got = readSse(url, {}, (frames) => frames.some((f) => f.event === 'delta')).finally(() => {
+      ended = true;
+    });
+    // the delta needs the subscription in place: wait until the hub has it (or the request ended: a 404)
+    while (h.ex.hub.subscriberCount() === 0 && !ended) await new Promise((r) => setTimeout(r, 5));
     assert.equal((await call(h.base, 'POST', '/orders', upperBid(h).body, A)).status, 201);
     const { frames } = await got;
     assert.equal(frames[0]!.event, 'snapshot');
