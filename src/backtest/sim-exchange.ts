@@ -48,7 +48,7 @@
  */
 import { L2Book } from '../core/l2-book.ts';
 import { MatchingEngine } from '../engine/matching-engine.ts';
-import type { Balance, EngineEvent, FillParty, MatchKind, Position } from '../engine/types.ts';
+import type { Balance, EngineEvent, FillParty, MatchKind, Position, RejectCode } from '../engine/types.ts';
 import { BadInputError, InvariantError } from '../model/errors.ts';
 import type { Bytes32, OrderStatus, OutcomeIndex, SideValue, VenueOrder, VoidReason } from '../model/order.ts';
 import type { PlannedOrder } from '../model/venue.ts';
@@ -112,7 +112,10 @@ export interface SimOrder {
   readonly placedAt: number;
 }
 
-export type PlaceResult = { ok: true; order: SimOrder } | { ok: false; code: string; message: string };
+/** Why the exchange model refused an order: its own checks first, then the matching engine's codes. */
+export type PlaceRejectCode = 'duplicate' | 'market-not-found' | 'invalid-side' | 'invalid-outcome' | 'invalid-price' | 'invalid-size' | RejectCode;
+
+export type PlaceResult = { ok: true; order: SimOrder } | { ok: false; code: PlaceRejectCode; message: string };
 
 export interface SimExchangeOptions {
   readonly cols: Columns;
@@ -172,7 +175,7 @@ export class SimExchange {
   cancelled = 0;
   rejected = 0;
   /** refusals by code (the engine's, e.g. UNDER_COLLATERALIZED, or the pre-checks' 'invalid-price' …) */
-  readonly rejectedBy = new Map<string, number>();
+  readonly rejectedBy = new Map<PlaceRejectCode, number>();
   /** own orders the engine ended by itself: dead-man expiry, void (limits, minimum fill), self-trade */
   expired = 0;
   voided = 0;
@@ -630,7 +633,7 @@ export class SimExchange {
     return { ok: true, alreadyCancelled: false };
   }
 
-  private reject(code: string, message: string): PlaceResult {
+  private reject(code: PlaceRejectCode, message: string): PlaceResult {
     this.rejected++;
     this.rejectedBy.set(code, (this.rejectedBy.get(code) ?? 0) + 1);
     return { ok: false, code, message };

@@ -16,6 +16,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { BookLevel } from '../model/book.ts';
+import type { Bytes32 } from '../model/order.ts';
 import { ONE } from '../model/units.ts';
 import { outcomeView, toCents, toShares, wireBook, type YesBook } from './book-view.ts';
 import type { FaultInjector } from './faults.ts';
@@ -42,6 +43,11 @@ interface Subscriber {
   held: string | null; // a frame held back by an out-of-order fault
 }
 
+/** The key of one outcome's stream of a market (ids are lower-case inside: ./wire-ids.ts). */
+function streamKey(marketId: Bytes32, outcomeIndex: 0 | 1): string {
+  return `${marketId}|${outcomeIndex}`;
+}
+
 class Stream {
   seq: number;
   readonly ring: (Frame | undefined)[];
@@ -49,7 +55,7 @@ class Stream {
   count = 0;
   readonly subs = new Set<Subscriber>();
   constructor(
-    readonly marketId: string,
+    readonly marketId: Bytes32,
     readonly outcomeIndex: 0 | 1,
     startSeq: number,
     size: number,
@@ -100,8 +106,8 @@ export class BookStreamHub {
     this.baseSeq = Math.max(0, Math.floor(opts.now()));
   }
 
-  private stream(marketId: string, outcomeIndex: 0 | 1): Stream {
-    const k = `${marketId.toLowerCase()}|${outcomeIndex}`;
+  private stream(marketId: Bytes32, outcomeIndex: 0 | 1): Stream {
+    const k = streamKey(marketId, outcomeIndex);
     let s = this.streams.get(k);
     if (!s) {
       s = new Stream(marketId, outcomeIndex, this.baseSeq, Math.max(1, this.opts.bufferSize));
@@ -123,13 +129,13 @@ export class BookStreamHub {
   }
 
   /** Publish YES-terms level changes of one market to both outcome views. */
-  publishChanges(marketId: string, changes: readonly LevelChange[], nowMs: number): void {
+  publishChanges(marketId: Bytes32, changes: readonly LevelChange[], nowMs: number): void {
     // no stream was ever opened (the usual case for a server driven by orders alone): every order
     // command ends here, so skip the key building and the timestamp
     if (changes.length === 0 || this.streams.size === 0) return;
     const ts = new Date(nowMs).toISOString();
     for (const oi of [1, 0] as const) {
-      const s = this.streams.get(`${marketId.toLowerCase()}|${oi}`);
+      const s = this.streams.get(streamKey(marketId, oi));
       if (!s) continue; // nobody ever subscribed: nothing to number or buffer
       const wire = changes.map((c) =>
         oi === 1
@@ -142,11 +148,11 @@ export class BookStreamHub {
   }
 
   /** Publish a trade at YES price `price`; `takerSide` is the YES taker's side. */
-  publishTrade(marketId: string, price: number, size: number, takerSide: 'buy' | 'sell', nowMs: number): void {
+  publishTrade(marketId: Bytes32, price: number, size: number, takerSide: 'buy' | 'sell', nowMs: number): void {
     if (this.streams.size === 0) return;
     const ts = new Date(nowMs).toISOString();
     for (const oi of [1, 0] as const) {
-      const s = this.streams.get(`${marketId.toLowerCase()}|${oi}`);
+      const s = this.streams.get(streamKey(marketId, oi));
       if (!s) continue;
       const p = oi === 1 ? price : ONE - price;
       const side = oi === 1 ? takerSide : takerSide === 'buy' ? 'sell' : 'buy';
@@ -223,7 +229,7 @@ export class BookStreamHub {
    * not active, e.g. closed) follows a fresh snapshot as `event: status` with the snapshot's seq, so a
    * client that connects after the change still hears it (a resumed one gets the buffered frame).
    */
-  attach(res: ServerResponse, marketId: string, outcomeIndex: 0 | 1, book: YesBook, lastEventId: string | undefined, nowMs: number, status?: object): void {
+  attach(res: ServerResponse, marketId: Bytes32, outcomeIndex: 0 | 1, book: YesBook, lastEventId: string | undefined, nowMs: number, status?: object): void {
     const s = this.stream(marketId, outcomeIndex);
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
@@ -269,11 +275,11 @@ export class BookStreamHub {
    * cancelled, the book still moves as they go): each stream sends `event: status` with the next seq,
    * buffered like any event so a resuming client gets it.
    */
-  publishStatus(marketId: string, status: object, nowMs: number): void {
+  publishStatus(marketId: Bytes32, status: object, nowMs: number): void {
     if (this.streams.size === 0) return;
     const ts = new Date(nowMs).toISOString();
     for (const oi of [1, 0] as const) {
-      const s = this.streams.get(`${marketId.toLowerCase()}|${oi}`);
+      const s = this.streams.get(streamKey(marketId, oi));
       if (!s) continue;
       s.seq++;
       this.emit(s, { seq: s.seq, text: frameText('status', s.seq, { marketId: s.marketId, outcomeIndex: oi, seq: s.seq, timestamp: ts, ...status }) });
@@ -285,10 +291,10 @@ export class BookStreamHub {
    * the next seq), then ends, and is dropped (its replay buffer released). A later request for the
    * stream gets the snapshot and the status, then the end (`attachEnded`).
    */
-  endMarket(marketId: string, status: object, nowMs: number): void {
+  endMarket(marketId: Bytes32, status: object, nowMs: number): void {
     const ts = new Date(nowMs).toISOString();
     for (const oi of [1, 0] as const) {
-      const k = `${marketId.toLowerCase()}|${oi}`;
+      const k = streamKey(marketId, oi);
       const s = this.streams.get(k);
       if (!s) continue;
       s.seq++;
@@ -307,8 +313,8 @@ export class BookStreamHub {
   }
 
   /** The stream of a resolved market: headers, a full snapshot, `event: status`, end. */
-  attachEnded(res: ServerResponse, marketId: string, outcomeIndex: 0 | 1, book: YesBook, status: object, nowMs: number): void {
-    const seq = this.endedSeq.get(`${marketId.toLowerCase()}|${outcomeIndex}`) ?? this.baseSeq;
+  attachEnded(res: ServerResponse, marketId: Bytes32, outcomeIndex: 0 | 1, book: YesBook, status: object, nowMs: number): void {
+    const seq = this.endedSeq.get(streamKey(marketId, outcomeIndex)) ?? this.baseSeq;
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',

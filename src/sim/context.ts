@@ -15,9 +15,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../core/clock.ts';
 import type { ChainConfig } from '../exchange/chains.ts';
-import type { Address, Bytes32, VoidReason } from '../model/order.ts';
+import type { Bytes32, VoidReason } from '../model/order.ts';
 import type { ActivityEntry, ApiKeyRecord, MarketRecord, StoredOrder } from './records.ts';
 import type { EngineHost } from './engine-host.ts';
+import type { LowerAddress } from './wire-ids.ts';
 
 export interface RequestContext {
   method: string;
@@ -61,22 +62,24 @@ export interface ExchangeSettings {
 }
 
 /** Trading guard: throw an HttpError to refuse the operation. */
-export type TradingGuard = (trader: Address, operation: 'create' | 'cancel', now: number) => void;
+export type TradingGuard = (trader: LowerAddress, operation: 'create' | 'cancel', now: number) => void;
 
 /** The reason an accepted create is voided on arrival (never rests, never fills), or null to let it trade. */
-export type OrderVoider = (trader: Address) => VoidReason | null;
+export type OrderVoider = (trader: LowerAddress) => VoidReason | null;
 
 /** Operations other route modules may call (implemented by the exchange, not by the routes). */
 export interface ExchangeServices {
   /** Validate, verify and place a POST /orders body for the caller; throws HttpError. `field` prefixes error field names. */
   placeOrder(body: unknown, field: string, caller: ApiKeyRecord, now: number): StoredOrder;
   /** Verify and apply a cancel `{trader, nonce, signature}`; throws HttpError. */
-  cancelOrder(body: unknown, field: string, caller: ApiKeyRecord, now: number): { trader: Address; nonce: Bytes32; alreadyCancelled: boolean };
+  cancelOrder(body: unknown, field: string, caller: ApiKeyRecord, now: number): { trader: LowerAddress; nonce: Bytes32; alreadyCancelled: boolean };
   /** Create a market (and its book) and log `market_created`. */
   addMarket(input: NewMarketInput, now: number): MarketRecord;
   /** Append an activity entry (seq assigned here). */
   addActivity(entry: Omit<ActivityEntry, 'seq'>): ActivityEntry;
-  /** Look a market up by 0x id or slug. */
+  /** Look a market up by its id (normalised: ./wire-ids.ts). */
+  market(id: Bytes32): MarketRecord | undefined;
+  /** Look a market up by 0x id (any case) or slug, as a path or a caller gives it. */
   findMarket(idOrSlug: string): MarketRecord | undefined;
   /**
    * Resolve a market: payout per YES share in 1e-6 (1e6 = YES wins, 0 = NO wins), open orders voided
@@ -91,7 +94,7 @@ export interface ExchangeServices {
    */
   closeMarket(idOrSlug: string, now: number): MarketRecord;
   /** Record a simulated oracle check (the counterparties call this) and log `oracle_update`. */
-  oracleUpdate(marketId: string, now: number, chance: number | null, posts: number): void;
+  oracleUpdate(marketId: Bytes32, now: number, chance: number | null, posts: number): void;
 }
 
 export interface NewMarketInput {
@@ -100,20 +103,22 @@ export interface NewMarketInput {
   resolutionCriteria?: string;
   category?: string;
   visibility?: 'public' | 'unlisted';
-  creator?: Address;
+  /** any case: normalised when the record is made */
+  creator?: string;
   /** ms since epoch */
   deadline?: number;
   tick?: number;
   questionSubmissionId?: string | null;
   metadata?: Record<string, unknown>;
-  /** fixed id (tests, restored state); default derived from the seed and a counter */
-  id?: Bytes32;
+  /** fixed id (tests, restored state), any case; default derived from the seed and a counter */
+  id?: string;
   slug?: string;
 }
 
 /** Typed stores of the exchange; all plain data, saved and restored as a whole. */
 export interface ExchangeStores {
-  markets: Map<string, MarketRecord>; // key: lower-cased market id
+  /** by market id, lower-case (inside the exchange, look markets up with `services.market`) */
+  markets: Map<string, MarketRecord>;
   orders: StoredOrder[]; // index = id - 1
   activity: ActivityEntry[];
 }

@@ -16,6 +16,7 @@
  * not starting them (`--no-agents`, tests); `step()` advances them by hand.
  */
 import type { EngineCommand } from '../engine/types.ts';
+import type { Bytes32 } from '../model/order.ts';
 import { createMarketAgents, stepMarketAgents, type MarketAgents } from './agents/market-agents.ts';
 import type { AgentView } from './agents/agent-types.ts';
 import { createMarketChurn, type MarketChurn } from './market-churn.ts';
@@ -127,7 +128,7 @@ export function startCounterparties(ex: LocalExchange, rawOpts: CounterpartyOpti
         })
       : undefined;
   const churn = opts.churn ?? ownChurn;
-  if (churn) churn.payoutProbability = (id) => fair.get(id.toLowerCase()) ?? fairOfMarket(id);
+  if (churn) churn.payoutProbability = (id) => fair.get(id) ?? fairOfMarket(id);
   let stopped = false;
 
   /** the initial probability of a generated market the agents have not stepped yet */
@@ -141,7 +142,7 @@ export function startCounterparties(ex: LocalExchange, rawOpts: CounterpartyOpti
   // a market resolved (or closed) before then shift every later market onto its neighbour's draw.
   const startDraws = new Map<string, number>();
   for (const m of state.stores.markets.values()) {
-    if (m.status === 'active' && fairOfMarket(m.id) === undefined && m.lastPrice === null) startDraws.set(m.id.toLowerCase(), 0.15 + 0.7 * rng.next());
+    if (m.status === 'active' && fairOfMarket(m.id) === undefined && m.lastPrice === null) startDraws.set(m.id, 0.15 + 0.7 * rng.next());
   }
 
   const trader = (name: string): number => {
@@ -158,8 +159,8 @@ export function startCounterparties(ex: LocalExchange, rawOpts: CounterpartyOpti
     otherMakers: Array.from({ length: opts.otherMakers ?? 1 }, (_, i) => trader(`maker-${i + 1}`)),
   };
 
-  function agentsOf(id: string, now: number, initialProbability?: number): MarketAgents | undefined {
-    const k = id.toLowerCase();
+  function agentsOf(id: Bytes32, now: number, initialProbability?: number): MarketAgents | undefined {
+    const k = id;
     let a = agents.get(k);
     if (a) return a;
     const m = state.services.findMarket(id);
@@ -172,7 +173,7 @@ export function startCounterparties(ex: LocalExchange, rawOpts: CounterpartyOpti
     return a;
   }
 
-  function apply(id: string, cmd: EngineCommand, now: number): void {
+  function apply(id: Bytes32, cmd: EngineCommand, now: number): void {
     if (cmd.type === 'resolve') {
       const m = state.services.findMarket(id);
       if (m && m.status !== 'resolved') state.services.resolveMarket(id, cmd.payoutYes, now, 'simulated resolution at the deadline');
@@ -181,7 +182,7 @@ export function startCounterparties(ex: LocalExchange, rawOpts: CounterpartyOpti
     host.apply(cmd); // a refusal (e.g. a maker short of tokens) just means that order is not placed
   }
 
-  function stepMarket(id: string, now: number): void {
+  function stepMarket(id: Bytes32, now: number): void {
     const a = agentsOf(id, now);
     const idx = host.marketIndex(id);
     const m = state.services.findMarket(id);
@@ -189,7 +190,7 @@ export function startCounterparties(ex: LocalExchange, rawOpts: CounterpartyOpti
     const engineView: AgentView = { market: idx, tick: m.tick, bestBid: host.engine.bestBid(idx), bestAsk: host.engine.bestAsk(idx) };
     const view = opts.viewOf ? opts.viewOf(m.id, engineView) : engineView;
     const r = stepMarketAgents(a, now, view);
-    fair.set(id.toLowerCase(), r.fairProbability);
+    fair.set(id, r.fairProbability);
     for (const cmd of r.commands) apply(m.id, cmd, now);
     if (r.oracle) {
       const posts = r.oracle.confidence === 'high' ? 10 : r.oracle.confidence === 'medium' ? 5 : 2;

@@ -4,6 +4,7 @@
  * the book streams their deltas and trades. Level changes are coalesced per market and flushed once
  * per turn of the event loop (a microtask), so one command gives one delta per stream.
  */
+import type { Bytes32 } from '../model/order.ts';
 import { notionalCeil, notionalFloor, ONE } from '../model/units.ts';
 import type { EngineEvent, FillParty } from '../engine/types.ts';
 import type { BookStreamHub, LevelChange } from './book-stream.ts';
@@ -15,7 +16,7 @@ import type { StoredOrder } from './records.ts';
 import type { MarketStats } from './market-stats.ts';
 
 export class EngineEventHandler {
-  private readonly pendingLevels = new Map<string, Map<string, LevelChange>>();
+  private readonly pendingLevels = new Map<Bytes32, Map<string, LevelChange>>();
   private flushScheduled = false;
   /** the drop copy for in-process recorders (./flow-tap.ts), set by the exchange */
   tap: FlowTap | null = null;
@@ -100,13 +101,13 @@ export class EngineEventHandler {
     if (maker) this.applyParty(maker, e.maker, e.price, e.size);
     if (taker) this.applyParty(taker, e.taker, e.price, e.size);
     if (!id) return;
-    const market = this.state.services.findMarket(id);
+    const market = this.state.services.market(id);
     const notional = Math.round((e.price * e.size) / ONE);
     if (market) {
       market.volume += BigInt(notional);
       market.lastPrice = e.price;
       for (const p of [e.maker, e.taker]) {
-        const a = this.host.traderAddress(p.trader)?.toLowerCase();
+        const a = this.host.traderAddress(p.trader);
         if (a && !market.participants.includes(a)) market.participants.push(a);
       }
     }
@@ -123,9 +124,7 @@ export class EngineEventHandler {
         amount: Math.round((takerPrice * e.size) / ONE) / ONE,
         contracts: e.size / ONE,
       },
-      traders: [this.host.traderAddress(e.maker.trader), this.host.traderAddress(e.taker.trader)]
-        .filter((x): x is `0x${string}` => !!x)
-        .map((x) => x.toLowerCase()),
+      traders: [this.host.traderAddress(e.maker.trader), this.host.traderAddress(e.taker.trader)].filter((x) => x !== undefined),
     });
     this.flush();
     this.hub.publishTrade(id, e.price, e.size, e.takerSide === 'bid' ? 'buy' : 'sell', e.atMs);

@@ -2,11 +2,13 @@
  * The local exchange's handle on the matching engine: maps bytes32 market ids and addresses to the
  * engine's small integer indices, applies every command through one door, and logs the commands
  * so the engine can be rebuilt exactly from a state file (the engine is deterministic for a given
- * command stream, so replaying the log reproduces books, balances and order ids).
+ * command stream, so replaying the log reproduces books, balances and order ids). Ids and
+ * addresses are kept lower-case (./wire-ids.ts); those read back from a file are normalised there.
  *
  * Engine events go to the `onEvent` handler given at construction; during a replay they are
  * muted, because the exchange's own stores are restored from the same file.
  */
+import { bytes32Of } from '../model/ids.ts';
 import type { Address, Bytes32 } from '../model/order.ts';
 import type {
   Balance,
@@ -23,6 +25,7 @@ import type {
   SubmitResult,
   TraderIndex,
 } from '../engine/types.ts';
+import { addressOf, mustAddress, mustBytes32, type LowerAddress } from './wire-ids.ts';
 
 /** One replayable entry of the command log. */
 export type HostLogEntry =
@@ -47,10 +50,10 @@ export class EngineHost {
   /** called with every entry (the journal writes those made outside a request) */
   onEntry: ((e: HostLogEntry) => void) | undefined;
   private readonly sink: EventSink;
-  private readonly marketByKey = new Map<string, MarketIndex>();
-  private readonly marketIds: string[] = [];
-  private readonly traderByKey = new Map<string, TraderIndex>();
-  private readonly traderAddrs: string[] = [];
+  private readonly marketByKey = new Map<Bytes32, MarketIndex>();
+  private readonly marketIds: Bytes32[] = [];
+  private readonly traderByKey = new Map<LowerAddress, TraderIndex>();
+  private readonly traderAddrs: LowerAddress[] = [];
   readonly log: HostLogEntry[] = [];
   private muted = false;
 
@@ -88,20 +91,23 @@ export class EngineHost {
     this.marketIds.length = 0;
     this.traderByKey.clear();
     this.traderAddrs.length = 0;
-    d.marketIds.forEach((id, i) => {
+    // files written before ids were normalised hold checksummed addresses: normalised as read
+    d.marketIds.forEach((raw, i) => {
+      const id = mustBytes32(raw, `engine host data: market ${i}`);
       this.marketIds[i] = id;
-      this.marketByKey.set(id.toLowerCase(), i);
+      this.marketByKey.set(id, i);
     });
-    d.traderAddrs.forEach((a, i) => {
+    d.traderAddrs.forEach((raw, i) => {
+      const a = mustAddress(raw, `engine host data: trader ${i}`);
       this.traderAddrs[i] = a;
-      this.traderByKey.set(a.toLowerCase(), i);
+      this.traderByKey.set(a, i);
     });
   }
 
   /** Apply one journalled entry with events flowing (the stores follow, as they did live). */
   replayEntry(e: HostLogEntry): void {
-    if (e.t === 'market') this.ensureMarket(e.id as Bytes32, e.config);
-    else if (e.t === 'trader') this.ensureTrader(e.address as Address);
+    if (e.t === 'market') this.ensureMarket(mustBytes32(e.id, 'journal: market id'), e.config);
+    else if (e.t === 'trader') this.ensureTrader(mustAddress(e.address, 'journal: trader'));
     else if (e.t === 'status') this.setMarketStatus(e.market, e.status);
     else if (e.cmd.type === 'expire') this.expire(e.cmd.nowMs);
     else this.apply(e.cmd);
@@ -112,8 +118,8 @@ export class EngineHost {
     this.muted = true;
     try {
       for (const e of entries) {
-        if (e.t === 'market') this.ensureMarket(e.id as Bytes32, e.config);
-        else if (e.t === 'trader') this.ensureTrader(e.address as Address);
+        if (e.t === 'market') this.ensureMarket(mustBytes32(e.id, 'engine log: market id'), e.config);
+        else if (e.t === 'trader') this.ensureTrader(mustAddress(e.address, 'engine log: trader'));
         else if (e.t === 'status') this.setMarketStatus(e.market, e.status);
         else this.apply(e.cmd);
       }
@@ -123,41 +129,43 @@ export class EngineHost {
   }
 
   ensureMarket(id: Bytes32, config: Partial<MarketConfig> = {}): MarketIndex {
-    const k = id.toLowerCase();
-    const have = this.marketByKey.get(k);
+    const have = this.marketByKey.get(id);
     if (have !== undefined) return have;
     const idx = this.engine.addMarket(config);
-    this.marketByKey.set(k, idx);
+    this.marketByKey.set(id, idx);
     this.marketIds[idx] = id;
     this.push({ t: 'market', id, config });
     return idx;
   }
 
-  marketIndex(id: string): MarketIndex | undefined {
-    return this.marketByKey.get(id.toLowerCase());
+  marketIndex(id: Bytes32): MarketIndex | undefined {
+    return this.marketByKey.get(id);
   }
 
   marketId(idx: MarketIndex): Bytes32 | undefined {
-    return this.marketIds[idx] as Bytes32 | undefined;
+    return this.marketIds[idx];
   }
 
-  ensureTrader(address: Address): TraderIndex {
-    const k = address.toLowerCase();
-    const have = this.traderByKey.get(k);
+  /** The trader's index, added when new. Takes any spelling (benches, tools); a known address costs one lookup. */
+  ensureTrader(address: LowerAddress | Address): TraderIndex {
+    const have = this.traderByKey.get(address as LowerAddress);
     if (have !== undefined) return have;
+    const a = mustAddress(address, 'trader');
+    const known = this.traderByKey.get(a);
+    if (known !== undefined) return known;
     const idx = this.engine.addTrader();
-    this.traderByKey.set(k, idx);
-    this.traderAddrs[idx] = address;
-    this.push({ t: 'trader', address });
+    this.traderByKey.set(a, idx);
+    this.traderAddrs[idx] = a;
+    this.push({ t: 'trader', address: a });
     return idx;
   }
 
-  traderIndex(address: string): TraderIndex | undefined {
-    return this.traderByKey.get(address.toLowerCase());
+  traderIndex(address: LowerAddress): TraderIndex | undefined {
+    return this.traderByKey.get(address);
   }
 
-  traderAddress(idx: TraderIndex): Address | undefined {
-    return this.traderAddrs[idx] as Address | undefined;
+  traderAddress(idx: TraderIndex): LowerAddress | undefined {
+    return this.traderAddrs[idx];
   }
 
   /** Apply a command (logged for replay). */
@@ -191,14 +199,19 @@ export class EngineHost {
     return this.engine.setMarketStatus(market, status);
   }
 
+  /** A wallet's balance, the address in any spelling (a query for tests and tools), undefined when unknown. */
   balance(address: string): Balance | undefined {
-    const t = this.traderIndex(address);
+    const a = addressOf(address);
+    const t = a === null ? undefined : this.traderIndex(a);
     return t === undefined ? undefined : this.engine.balance(t);
   }
 
+  /** A wallet's position in a market, both in any spelling (a query for tests and tools), undefined when unknown. */
   position(address: string, marketId: string): Position | undefined {
-    const t = this.traderIndex(address);
-    const m = this.marketIndex(marketId);
+    const a = addressOf(address);
+    const id = bytes32Of(marketId);
+    const t = a === null ? undefined : this.traderIndex(a);
+    const m = id === null ? undefined : this.marketIndex(id);
     return t === undefined || m === undefined ? undefined : this.engine.position(t, m);
   }
 }

@@ -21,6 +21,7 @@
  */
 import type { EngineEvent, MarketIndex, TraderIndex } from '../engine/types.ts';
 import type { EngineHost } from './engine-host.ts';
+import { mustAddress, mustBytes32 } from './wire-ids.ts';
 
 export type FlowLevel = [price: number, size: number];
 
@@ -90,10 +91,10 @@ export class FlowTap {
     const nowMs = this.now();
     const markets = new Map<MarketIndex, string>();
     for (const id of o.markets) {
-      const idx = this.host.marketIndex(id);
+      const idx = this.host.marketIndex(mustBytes32(id, 'flow tap market'));
       if (idx !== undefined) markets.set(idx, id);
     }
-    const exclude = o.exclude === undefined ? undefined : this.host.traderIndex(o.exclude);
+    const exclude = o.exclude === undefined ? undefined : this.host.traderIndex(mustAddress(o.exclude, 'flow tap exclude'));
     const sub: Sub = { markets, exclude, trades: o.trades === true, sink, last: new Map(), lastOwn: new Map(), gtc: new Map() };
     for (const [idx, id] of markets) {
       const book = this.host.engine.book(idx);

@@ -15,9 +15,10 @@ import { addressFromPublicKey } from '../exchange/signing/address.ts';
 import { cryptoBackend } from '../exchange/signing/backend.ts';
 import { registerSecret } from '../core/logger.ts';
 import { MatchingEngine } from '../engine/matching-engine.ts';
+import { bytes32Of } from '../model/ids.ts';
 import type { Address, Bytes32 } from '../model/order.ts';
 import { BookStreamHub } from './book-stream.ts';
-import { checksum } from './checksum.ts';
+import { checksumOf } from './checksum.ts';
 import type { ExchangeServices, ExchangeSettings, ExchangeState, NewMarketInput, OrderVoider, TradingGuard } from './context.ts';
 import { missingOperatorApproval } from './migration/install.ts';
 import { EngineEventHandler } from './engine-events.ts';
@@ -43,6 +44,8 @@ import { replayRecord } from './durability/replay.ts';
 import { oracleUpdate } from './oracle.ts';
 import type { HostStateData } from './engine-host.ts';
 import type { EngineStateData } from '../engine/matching-engine.ts';
+import { IDS_NORMALISED, normaliseActivity, normaliseMarket, normaliseOrder } from './durability/restore-ids.ts';
+import { addressOf, walletOf } from './wire-ids.ts';
 
 export interface ApiKeySpec {
   key: string;
@@ -157,8 +160,9 @@ function keyRecord(spec: ApiKeySpec, seed: number): ApiKeyRecord {
   const perms = spec.perms ?? [...DEFAULT_PERMISSIONS];
   for (const p of perms) if (!ALL_PERMISSIONS.includes(p)) throw new Error(`api key permission '${p}': expected one of ${ALL_PERMISSIONS.join(', ')}`);
   if (spec.wallet !== undefined) {
-    if (!/^0x[0-9a-fA-F]{40}$/.test(spec.wallet)) throw new Error('api key wallet: expected an address (0x + 40 hex)');
-    return { key: spec.key, wallet: checksum(spec.wallet), perms };
+    const wallet = addressOf(spec.wallet);
+    if (wallet === null) throw new Error('api key wallet: expected an address (0x + 40 hex)');
+    return { key: spec.key, wallet: checksumOf(wallet), perms };
   }
   const d = demoWallet(seed, spec.key);
   return { key: spec.key, wallet: d.wallet, perms, privateKey: d.privateKey };
@@ -190,8 +194,10 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
   const hub = new BookStreamHub({ bufferSize: settings.streamBufferSize, heartbeatMs: settings.heartbeatMs, now: () => clock.now(), faults });
 
   const keys = new Map<string, ApiKeyRecord>();
-  const markets = new Map<string, MarketRecord>();
+  const markets = new Map<Bytes32, MarketRecord>();
+  /** by slug, matched case-insensitively (a slug is text, not an id) */
   const slugs = new Map<string, MarketRecord>();
+  const slugKey = (slug: string): string => slug.toLowerCase();
   const activity: ActivityEntry[] = [];
   const counters: Record<string, number> = { markets: 0, activity: 0 };
   const ext: Record<string, unknown> = {};
@@ -212,7 +218,11 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
       if (activity.length > 120_000) activity.splice(0, 20_000); // bounded; cursors are seqs, so they stay valid
       return e;
     },
-    findMarket: (idOrSlug) => markets.get(idOrSlug.toLowerCase()) ?? slugs.get(idOrSlug.toLowerCase()),
+    market: (id) => markets.get(id),
+    findMarket: (idOrSlug) => {
+      const id = bytes32Of(idOrSlug);
+      return (id === null ? undefined : markets.get(id)) ?? slugs.get(slugKey(idOrSlug));
+    },
     resolveMarket: (idOrSlug, payoutYes, now, evidence = null) =>
       journal.service('resolveMarket', [idOrSlug, payoutYes, now, evidence], () => resolveMarket(idOrSlug, payoutYes, now, evidence)),
     closeMarket: (idOrSlug, now) => journal.service('closeMarket', [idOrSlug, now], () => closeMarket(idOrSlug, now)),
@@ -252,11 +262,11 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
   function addMarket(input: NewMarketInput, now: number): MarketRecord {
     const n = ++counters.markets!;
     const m = newMarketRecord(input, settings.seed, n, now, (s) => slugs.has(s));
-    if (markets.has(m.id.toLowerCase())) throw new Error(`market ${m.id} exists`);
-    markets.set(m.id.toLowerCase(), m);
-    slugs.set(m.slug.toLowerCase(), m);
+    if (markets.has(m.id)) throw new Error(`market ${m.id} exists`);
+    markets.set(m.id, m);
+    slugs.set(slugKey(m.slug), m);
     host.ensureMarket(m.id, { tick: m.tick });
-    services.addActivity({ type: 'market_created', marketId: m.id, ts: now, data: { question: m.question, slug: m.slug, creator: m.creator } });
+    services.addActivity({ type: 'market_created', marketId: m.id, ts: now, data: { question: m.question, slug: m.slug, creator: checksumOf(m.creator) } });
     return m;
   }
 
@@ -349,11 +359,15 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
     activity: ActivityEntry[];
     ext: Record<string, unknown>;
     counters: Record<string, number>;
+    ids?: string;
   }): void {
     for (const k of s.keys) addKey(k);
+    // ids enter again from the file: markets (few) always normalised, activity unless the file says it is
+    for (const m of s.markets) normaliseMarket(m);
+    if (s.ids !== IDS_NORMALISED) for (const e of s.activity) normaliseActivity(e);
     for (const m of s.markets) {
-      markets.set(m.id.toLowerCase(), m);
-      slugs.set(m.slug.toLowerCase(), m);
+      markets.set(m.id, m);
+      slugs.set(slugKey(m.slug), m);
     }
     activity.push(...s.activity);
     Object.assign(ext, s.ext);
@@ -362,7 +376,10 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
 
   function restoreLegacy(saved: SavedState): void {
     restoreCommon(saved);
-    for (const o of saved.orders) state.stores.orders.push(o);
+    for (const o of saved.orders) {
+      normaliseOrder(o);
+      state.stores.orders.push(o);
+    }
     host.replay(saved.engineLog);
   }
 
@@ -371,14 +388,16 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
     const hostData = snap.sections.get('engine')?.[0] as HostStateData | undefined;
     if (!meta || !hostData) throw new Error(`state file ${options.stateFile}: the snapshot lacks its meta or engine section`);
     restoreCommon(meta);
+    const from = state.stores.orders.length;
     for (const chunk of snap.sections.get('orders') ?? []) ordersFromColumns(chunk as OrderRows, state.stores.orders);
+    if (meta.ids !== IDS_NORMALISED) for (let i = from; i < state.stores.orders.length; i++) normaliseOrder(state.stores.orders[i]!);
     host.loadState(hostData, (d, sink) => MatchingEngine.fromState(d as EngineStateData, { sink }));
   }
 
   function fundKey(rec: ApiKeyRecord): void {
     addKey(rec);
-    const known = host.traderIndex(rec.wallet) !== undefined;
-    const t = host.ensureTrader(rec.wallet);
+    const known = host.traderIndex(walletOf(rec)) !== undefined;
+    const t = host.ensureTrader(walletOf(rec));
     const amount = options.initialCollateral ?? 10_000_000_000n;
     // a starting balance for a wallet new to the exchange (a restored wallet keeps what it has)
     if (amount > 0n && !known) host.deposit(t, amount);
@@ -416,7 +435,15 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
 
   /** The live state as snapshot sections (shares live objects: serialise before the next change). */
   function sections(): [string, unknown][] {
-    const meta: LiveMeta = { seed: settings.seed, keys: [...keys.values()], markets: [...markets.values()], activity, ext, counters: { ...counters } };
+    const meta: LiveMeta = {
+      seed: settings.seed,
+      keys: [...keys.values()],
+      markets: [...markets.values()],
+      activity,
+      ext,
+      counters: { ...counters },
+      ids: IDS_NORMALISED,
+    };
     const out: [string, unknown][] = [
       ['meta', meta],
       ['engine', host.exportState((e) => (e as MatchingEngine).exportState())],
@@ -541,6 +568,8 @@ interface LiveMeta {
   activity: ActivityEntry[];
   ext: Record<string, unknown>;
   counters: Record<string, number>;
+  /** IDS_NORMALISED when its ids are in the normal spelling (absent in files written before) */
+  ids?: string;
 }
 
 /** Fresh bytes32 helper for tests that create markets with fixed ids. */

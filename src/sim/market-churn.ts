@@ -20,6 +20,7 @@
  * `step()` does one pass against the exchange clock; `startMarketChurn` runs it on the exchange's
  * timer. No wall clock is read here.
  */
+import type { Bytes32 } from '../model/order.ts';
 import { generateMarket } from './agents/market-metadata.ts';
 import { deriveSeed } from './agents/random-draws.ts';
 import type { LocalExchange } from './local-exchange.ts';
@@ -63,7 +64,7 @@ export interface MarketChurn {
    * P(YES) used for a market's resolution draw (default 0.5). The counterparties set it to their
    * hidden fair value, so the fair value was a calibrated forecast.
    */
-  payoutProbability: (marketId: string) => number | undefined;
+  payoutProbability: (marketId: Bytes32) => number | undefined;
   readonly settings: Readonly<Required<Omit<MarketChurnOptions, 'seed' | 'tickMs'>>>;
 }
 

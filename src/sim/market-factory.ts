@@ -3,10 +3,10 @@
  * and a counter (so a seed gives the same markets every run), and the demo market list.
  */
 import { createHash } from 'node:crypto';
-import type { Address, Bytes32 } from '../model/order.ts';
-import { checksum } from './checksum.ts';
+import type { Bytes32 } from '../model/order.ts';
 import type { NewMarketInput } from './context.ts';
 import type { MarketRecord } from './records.ts';
+import { mustAddress, mustBytes32, type LowerAddress } from './wire-ids.ts';
 
 function h(text: string): string {
   return createHash('sha256').update(text).digest('hex');
@@ -16,8 +16,8 @@ export function derivedBytes32(label: string): Bytes32 {
   return `0x${h(label)}` as Bytes32;
 }
 
-export function derivedAddress(label: string): Address {
-  return checksum(`0x${h(label).slice(0, 40)}`);
+export function derivedAddress(label: string): LowerAddress {
+  return `0x${h(label).slice(0, 40)}` as LowerAddress;
 }
 
 export function slugify(text: string): string {
@@ -30,7 +30,8 @@ export function slugify(text: string): string {
 }
 
 export function newMarketRecord(input: NewMarketInput, seed: number, counter: number, now: number, takenSlugs: (s: string) => boolean): MarketRecord {
-  const id = input.id ?? derivedBytes32(`bookmaker-sim:market:${seed}:${counter}`);
+  // a given id or creator enters here (tests, seed lists, replayed journal records): normalised once
+  const id = input.id !== undefined ? mustBytes32(input.id, 'market id') : derivedBytes32(`bookmaker-sim:market:${seed}:${counter}`);
   const shortQuestion = input.shortQuestion ?? input.question.slice(0, 80);
   let slug = input.slug ?? slugify(shortQuestion);
   if (takenSlugs(slug)) slug = `${slug}-${id.slice(2, 8)}`;
@@ -42,7 +43,7 @@ export function newMarketRecord(input: NewMarketInput, seed: number, counter: nu
     resolutionCriteria: input.resolutionCriteria ?? `Resolves YES if: ${input.question}`,
     category: input.category ?? 'general',
     visibility: input.visibility ?? 'public',
-    creator: input.creator ? checksum(input.creator) : derivedAddress(`bookmaker-sim:creator:${seed}`),
+    creator: input.creator ? mustAddress(input.creator, 'market creator') : derivedAddress(`bookmaker-sim:creator:${seed}`),
     oracle: derivedAddress(`bookmaker-sim:oracle:${seed}`),
     outcomeTokens: [derivedAddress(`bookmaker-sim:token:${id}:0`), derivedAddress(`bookmaker-sim:token:${id}:1`)],
     contractAddress: derivedAddress(`bookmaker-sim:contract:${seed}`),

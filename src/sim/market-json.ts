@@ -1,9 +1,10 @@
 /**
  * A stored market plus its book top → the spec's `Market` JSON. Prices in `outcomePrices` are in
  * 1e-6 USDC per share (the units of Order.price; 450000 = 45¢) — `chancePercentage` is 0–100.
- * Big numbers (volume) are decimal strings; addresses are checksummed when stored.
+ * Big numbers (volume) are decimal strings; addresses are checksummed here (kept lower-case inside).
  */
 import { ONE } from '../model/units.ts';
+import { checksumOf } from './checksum.ts';
 import type { MarketRecord } from './records.ts';
 
 export interface BookTop {
@@ -53,13 +54,13 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 export function marketJson(m: MarketRecord, top: BookTop, volume24h: bigint, chainId: number): Record<string, unknown> {
   return {
     id: m.id,
-    oracle: m.oracle,
+    oracle: checksumOf(m.oracle),
     question: m.question,
     questionSubmissionId: m.questionSubmissionId,
     shortQuestion: m.shortQuestion,
-    outcomeTokens: m.outcomeTokens,
+    outcomeTokens: [checksumOf(m.outcomeTokens[0]), checksumOf(m.outcomeTokens[1])],
     outcomePrices: outcomePrices(top, m.lastPrice),
-    creator: m.creator,
+    creator: checksumOf(m.creator),
     creatorProfile: null,
     blockTime: String(Math.floor(m.createdAt / 1000)),
     chainId: String(chainId),
@@ -87,7 +88,7 @@ export function marketJson(m: MarketRecord, top: BookTop, volume24h: bigint, cha
     status: m.status,
     createdAt: new Date(m.createdAt).toISOString(),
     outcome: m.outcome,
-    contractAddress: m.contractAddress,
+    contractAddress: checksumOf(m.contractAddress),
     category: m.category,
     visibility: m.visibility,
     slug: m.slug,

@@ -2,6 +2,7 @@
  * Per-market trade history kept for the derived figures: 24-hour volume and the price history of
  * GET /markets/:id/prices. Rebuilt from the activity log after a restore, so it is not saved.
  */
+import type { Bytes32 } from '../model/order.ts';
 import { ONE } from '../model/units.ts';
 import type { ActivityEntry } from './records.ts';
 
@@ -22,14 +23,13 @@ const WINDOW: Record<Timeframe, number> = { '1h': 3_600_000, '6h': 6 * 3_600_000
 const INTERVAL: Record<Timeframe, number> = { '1h': 60_000, '6h': 300_000, '1d': 900_000, '1w': 3_600_000, '1M': 4 * 3_600_000, all: DAY };
 
 export class MarketStats {
-  private readonly trades = new Map<string, TradePoint[]>();
+  private readonly trades = new Map<Bytes32, TradePoint[]>();
 
-  recordTrade(marketId: string, ts: number, price: number, notional: number): void {
-    const k = marketId.toLowerCase();
-    let a = this.trades.get(k);
+  recordTrade(marketId: Bytes32, ts: number, price: number, notional: number): void {
+    let a = this.trades.get(marketId);
     if (!a) {
       a = [];
-      this.trades.set(k, a);
+      this.trades.set(marketId, a);
     }
     a.push({ ts, price, notional });
     // bounded memory: keep the last 100k trades per market
@@ -47,8 +47,8 @@ export class MarketStats {
     }
   }
 
-  volume24h(marketId: string, now: number): bigint {
-    const a = this.trades.get(marketId.toLowerCase());
+  volume24h(marketId: Bytes32, now: number): bigint {
+    const a = this.trades.get(marketId);
     if (!a) return 0n;
     let v = 0;
     for (let i = a.length - 1; i >= 0 && a[i]!.ts > now - DAY; i--) v += a[i]!.notional;
@@ -57,12 +57,12 @@ export class MarketStats {
 
   /** Last YES price per interval bucket, as probabilities (0–1), time in unix seconds. */
   prices(
-    marketId: string,
+    marketId: Bytes32,
     timeframe: Timeframe,
     now: number,
     createdAt: number,
   ): { prices: { time: number; price: number }[]; startTime: number; endTime: number; interval: number } {
-    const a = this.trades.get(marketId.toLowerCase()) ?? [];
+    const a = this.trades.get(marketId) ?? [];
     const start = Math.max(createdAt, now - WINDOW[timeframe]);
     const interval = INTERVAL[timeframe];
     const out: { time: number; price: number }[] = [];

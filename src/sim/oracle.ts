@@ -35,6 +35,7 @@ export interface OracleQuote {
 
 export interface OracleData {
   nextQuoteId: number;
+  /** by market id (lower-case, as every id inside) */
   markets: Record<string, { summary: OracleSummary | null; quotes: OracleQuote[]; lastRequestAt: number | null }>;
 }
 
@@ -47,19 +48,18 @@ export function oracleData(state: ExchangeState): OracleData {
   return d;
 }
 
-export function marketOracle(state: ExchangeState, marketId: string): OracleData['markets'][string] {
+export function marketOracle(state: ExchangeState, marketId: Bytes32): OracleData['markets'][string] {
   const d = oracleData(state);
-  const k = marketId.toLowerCase();
-  let m = d.markets[k];
+  let m = d.markets[marketId];
   if (!m) {
     m = { summary: null, quotes: [], lastRequestAt: null };
-    d.markets[k] = m;
+    d.markets[marketId] = m;
   }
   return m;
 }
 
 /** Record an oracle check (counterparty timers call this) and log `oracle_update`. */
-export function oracleUpdate(state: ExchangeState, marketId: string, now: number, chance: number | null, posts: number): void {
+export function oracleUpdate(state: ExchangeState, marketId: Bytes32, now: number, chance: number | null, posts: number): void {
   const m = marketOracle(state, marketId);
   const confidence = posts > 8 ? 'high' : posts > 3 ? 'medium' : 'low';
   const decision = chance === null ? 'undetermined' : chance >= 0.5 ? 'leaning yes' : 'leaning no';
@@ -73,7 +73,7 @@ export function oracleUpdate(state: ExchangeState, marketId: string, now: number
     shortSummary: `Evidence is ${decision}.`,
     expandedSummary: `Simulated oracle check: ${posts} relevant posts, ${decision}${chance === null ? '' : ` (book chance ${(chance * 100).toFixed(1)}%)`}.`,
   };
-  state.services.addActivity({ type: 'oracle_update', marketId: marketId as Bytes32, ts: now, data: { confidence: chance, status: decision } });
+  state.services.addActivity({ type: 'oracle_update', marketId, ts: now, data: { confidence: chance, status: decision } });
 }
 
 /** Advance pending quotes whose processing time has passed (lazy, at read time). */

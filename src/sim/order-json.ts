@@ -1,7 +1,8 @@
 /**
  * A stored order → the spec's `Order` JSON (and `OrderWithAvgFillPrice`): amounts as decimal
- * strings, enums as numbers, ISO timestamps, nullable V2 fields.
+ * strings, enums as numbers, ISO timestamps, nullable V2 fields; ids lower-case, the trader checksummed.
  */
+import { checksumOf } from './checksum.ts';
 import type { StoredOrder } from './records.ts';
 
 const str = (v: bigint | null): string | null => (v === null ? null : v.toString());
@@ -12,7 +13,7 @@ export function orderJson(o: StoredOrder): Record<string, unknown> {
     id: o.id,
     hash: o.hash,
     marketId: o.marketId,
-    trader: o.trader,
+    trader: checksumOf(o.trader),
     nonce: o.nonce,
     side: o.side,
     price: String(o.price),

@@ -29,13 +29,14 @@ import type {
   TimeInForceValue,
   VoidReason,
 } from '../model/order.ts';
-import type { SubmitOrder } from '../engine/types.ts';
-import { checksum } from './checksum.ts';
+import type { RejectCode, SubmitOrder } from '../engine/types.ts';
+import { bytes32Of } from '../model/ids.ts';
 import type { ExchangeState } from './context.ts';
 import type { EngineHost } from './engine-host.ts';
 import { HttpError, badRequest, forbidden, invalidSignature, nonceUsed, notFound } from './http-errors.ts';
 import type { ApiKeyRecord, MarketRecord, StoredOrder } from './records.ts';
 import * as v from './validate.ts';
+import { addressOf, walletOf, type LowerAddress } from './wire-ids.ts';
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -50,8 +51,19 @@ function rethrowBadInput(e: unknown, prefix: string): never {
   throw e;
 }
 
+/** An order body as checked: its trader, market id and nonce normalised (./wire-ids.ts). */
+export type WireOrderBody = LimitOrderBody & { trader: LowerAddress };
+
+/** A cancel body as checked: its trader and nonce normalised. */
+export type WireCancelBody = CancelBody & { trader: LowerAddress };
+
+/** A recovered signer in the exchange's spelling (the recover answers it checksummed). */
+function signerOf(recovered: Address): LowerAddress {
+  return addressOf(recovered)!;
+}
+
 /** Normalise either body variant to the V2 limit body that is verified and placed. */
-export function toLimitBody(raw: unknown, prefix: string): LimitOrderBody {
+export function toLimitBody(raw: unknown, prefix: string): WireOrderBody {
   const b = v.object(raw, prefix || 'body');
   const type = b.type ?? 'limit';
   if (type !== 'limit' && type !== 'market') throw badRequest(fieldPath(prefix, 'type'), 'expected "limit" or "market"');
@@ -59,7 +71,7 @@ export function toLimitBody(raw: unknown, prefix: string): LimitOrderBody {
   const market = type === 'market';
   const priceKey = market ? 'maxPrice' : 'price';
   const sizeKey = market ? 'maxSize' : 'size';
-  const body: LimitOrderBody = {
+  const body: WireOrderBody = {
     type: 'limit',
     marketId: v.bytes32(b.marketId, fieldPath(prefix, 'marketId')),
     trader: v.address(b.trader, fieldPath(prefix, 'trader')),
@@ -97,10 +109,11 @@ function toSafe(x: bigint, field: string): number {
 }
 
 export class OrderService {
-  readonly byHash = new Map<string, StoredOrder>();
-  readonly byNonce = new Map<string, StoredOrder>(); // `${trader lower}|${nonce lower}`
+  readonly byHash = new Map<Bytes32, StoredOrder>();
+  /** by `${trader}|${nonce}` (./order-service.ts nonceKey) */
+  readonly byNonce = new Map<string, StoredOrder>();
   readonly byEngineId = new Map<number, StoredOrder>();
-  /** each trader's orders in id order (lower-cased address) */
+  /** each trader's orders in id order, by lower-case address (read with ordersOf) */
   readonly byTrader = new Map<string, StoredOrder[]>();
   /** the order being submitted, so the engine events it triggers find it before its id is known */
   pending: StoredOrder | null = null;
@@ -126,27 +139,39 @@ export class OrderService {
   }
 
   private index(o: StoredOrder): void {
-    this.byHash.set(o.hash.toLowerCase(), o);
-    this.byNonce.set(`${o.trader.toLowerCase()}|${o.nonce.toLowerCase()}`, o);
+    this.byHash.set(o.hash, o);
+    this.byNonce.set(nonceKey(o.trader, o.nonce), o);
     if (o.engineId !== null && o.status === 'open') this.byEngineId.set(o.engineId, o);
-    const k = o.trader.toLowerCase();
-    let list = this.byTrader.get(k);
+    let list = this.byTrader.get(o.trader);
     if (!list) {
       list = [];
-      this.byTrader.set(k, list);
+      this.byTrader.set(o.trader, list);
     }
     list.push(o);
   }
 
-  /** Find by numeric id or 0x hash. */
-  find(id: string): StoredOrder | undefined {
-    if (/^\d{1,15}$/.test(id)) return this.state.stores.orders[Number(id) - 1];
-    if (/^0x[0-9a-fA-F]{64}$/.test(id)) return this.byHash.get(id.toLowerCase());
-    return undefined;
+  /** A trader's orders in id order (empty when none). */
+  ordersOf(trader: LowerAddress): readonly StoredOrder[] {
+    return this.byTrader.get(trader) ?? [];
   }
 
+  /** Find by numeric id or 0x hash (any case: a path parameter enters here). */
+  find(id: string): StoredOrder | undefined {
+    if (/^\d{1,15}$/.test(id)) return this.state.stores.orders[Number(id) - 1];
+    const hash = bytes32Of(id);
+    return hash === null ? undefined : this.byHash.get(hash);
+  }
+
+  /** The order of a trader's nonce, both normalised. */
+  nonceOrder(trader: LowerAddress, nonce: Bytes32): StoredOrder | undefined {
+    return this.byNonce.get(nonceKey(trader, nonce));
+  }
+
+  /** The order of a trader's nonce, both in any spelling (a query for tests and tools). */
   byTraderNonce(trader: string, nonce: string): StoredOrder | undefined {
-    return this.byNonce.get(`${trader.toLowerCase()}|${nonce.toLowerCase()}`);
+    const a = addressOf(trader);
+    const n = bytes32Of(nonce);
+    return a === null || n === null ? undefined : this.nonceOrder(a, n);
   }
 
   /** Drop the engine-id index entry of a finished order (bounded memory in long runs). */
@@ -185,26 +210,26 @@ export class OrderService {
   prepare(raw: unknown, prefix: string, caller: ApiKeyRecord, now: number, batchNonces?: Set<string>): PreparedOrder {
     const body = toLimitBody(raw, prefix);
     let struct: SettlementV2Order;
-    let rec: { hash: Bytes32; signer: Address };
+    let rec: { hash: Bytes32; signer: LowerAddress };
     try {
       // one struct build for both the digest and the engine command (recoverOrder would rebuild it)
       struct = toSettlementV2Order(body);
       const be = cryptoBackend(this.crypto);
       const digest = typedDataDigest(domainSeparators(this.chain).settlementV2, hashOrderStruct(struct, be.keccak256), be.keccak256);
-      rec = { hash: bytesToHex(digest) as Bytes32, signer: recoverDigestSigner(digest, body.signature, this.crypto) };
+      rec = { hash: bytesToHex(digest) as Bytes32, signer: signerOf(recoverDigestSigner(digest, body.signature, this.crypto)) };
     } catch (e) {
       rethrowBadInput(e, prefix);
     }
-    if (rec.signer.toLowerCase() !== body.trader.toLowerCase()) throw invalidSignature(fieldPath(prefix, 'signature'));
-    if (caller.wallet.toLowerCase() !== body.trader.toLowerCase())
-      throw forbidden(`${fieldPath(prefix, 'trader')}: orders may only be placed for this API key's wallet`);
-    const market = this.state.services.findMarket(body.marketId);
+    if (rec.signer !== body.trader) throw invalidSignature(fieldPath(prefix, 'signature'));
+    if (walletOf(caller) !== body.trader) throw forbidden(`${fieldPath(prefix, 'trader')}: orders may only be placed for this API key's wallet`);
+    const market = this.state.services.market(body.marketId);
     const mIdx = market ? this.host.marketIndex(market.id) : undefined;
-    if (!market || mIdx === undefined) throw notFound(`market ${body.marketId}`);
+    // messages name the id as the caller spelt it
+    if (!market || mIdx === undefined) throw notFound(`market ${(raw as { marketId: string }).marketId}`);
     for (const g of this.state.tradingGuards) g(body.trader, 'create', now);
-    const nonceKey = `${body.trader.toLowerCase()}|${body.nonce.toLowerCase()}`;
-    if (this.byNonce.has(nonceKey) || batchNonces?.has(nonceKey)) throw nonceUsed();
-    batchNonces?.add(nonceKey);
+    const key = nonceKey(body.trader, body.nonce);
+    if (this.byNonce.has(key) || batchNonces?.has(key)) throw nonceUsed();
+    batchNonces?.add(key);
     const kind = struct.orderKind as OrderKindValue;
     return {
       body,
@@ -225,7 +250,7 @@ export class OrderService {
   /** The stored record and the engine command of a prepared order (nothing changed yet). */
   private build(p: PreparedOrder, now: number): { stored: StoredOrder; cmd: SubmitOrder } {
     const { body, struct, market, kind } = p;
-    const trader = checksum(body.trader);
+    const trader = body.trader;
     const tIdx = this.host.traderIndex(trader) ?? -1;
     const price = Number(body.price);
     const expiryBig = BigInt(body.expiry);
@@ -324,8 +349,8 @@ export class OrderService {
   /** Store a prepared order and hand it to the engine. Throws (and stores nothing) when the engine refuses it. */
   commit(p: PreparedOrder, now: number): StoredOrder {
     const { body, market } = p;
-    if (this.byNonce.has(`${body.trader.toLowerCase()}|${body.nonce.toLowerCase()}`)) throw nonceUsed();
-    const trader = checksum(body.trader);
+    if (this.byNonce.has(nonceKey(body.trader, body.nonce))) throw nonceUsed();
+    const trader = body.trader;
     const tIdx = this.host.ensureTrader(trader);
     const { stored, cmd } = this.build(p, now);
     cmd.trader = tIdx;
@@ -358,12 +383,11 @@ export class OrderService {
       stored.engineId = res.id;
       this.byEngineId.set(res.id, stored);
     }
-    const tl = trader.toLowerCase();
-    if (!market.participants.includes(tl)) market.participants.push(tl);
+    if (!market.participants.includes(trader)) market.participants.push(trader);
     return stored;
   }
 
-  private voidReasonOf(trader: Address): VoidReason | null {
+  private voidReasonOf(trader: LowerAddress): VoidReason | null {
     for (const v of this.state.orderVoiders) {
       const r = v(trader);
       if (r !== null) return r;
@@ -374,14 +398,14 @@ export class OrderService {
   private unstore(o: StoredOrder): void {
     // only the last order can be unstored (ids stay dense); the engine refused it, so nothing else refers to it
     if (this.state.stores.orders[this.state.stores.orders.length - 1] === o) this.state.stores.orders.pop();
-    this.byHash.delete(o.hash.toLowerCase());
-    this.byNonce.delete(`${o.trader.toLowerCase()}|${o.nonce.toLowerCase()}`);
+    this.byHash.delete(o.hash);
+    this.byNonce.delete(nonceKey(o.trader, o.nonce));
     if (o.engineId !== null) this.byEngineId.delete(o.engineId);
-    const list = this.byTrader.get(o.trader.toLowerCase());
+    const list = this.byTrader.get(o.trader);
     if (list && list[list.length - 1] === o) list.pop();
   }
 
-  private rejection(code: string, field: string, message: string): HttpError {
+  private rejection(code: RejectCode, field: string, message: string): HttpError {
     switch (code) {
       case 'UNDER_COLLATERALIZED':
         return new HttpError(400, 'INSUFFICIENT_BALANCE', `insufficient balance: ${message}`, { field });
@@ -401,23 +425,22 @@ export class OrderService {
   /** Checks of a cancel that change nothing: shape, CancelNonce signature, wallet, guards, existence. */
   prepareCancel(raw: unknown, prefix: string, caller: ApiKeyRecord, now: number): StoredOrder {
     const b = v.object(raw, prefix || 'body');
-    const body: CancelBody = {
+    const body: WireCancelBody = {
       trader: v.address(b.trader, fieldPath(prefix, 'trader')),
       nonce: v.bytes32(b.nonce, fieldPath(prefix, 'nonce')),
       signature: v.signature(b.signature, fieldPath(prefix, 'signature')),
     };
-    let signer: Address;
+    let signer: LowerAddress;
     try {
-      signer = recoverCancelSigner(body, this.chain, this.crypto);
+      signer = signerOf(recoverCancelSigner(body, this.chain, this.crypto));
     } catch (e) {
       rethrowBadInput(e, prefix);
     }
-    if (signer.toLowerCase() !== body.trader.toLowerCase()) throw invalidSignature(fieldPath(prefix, 'signature'));
-    if (caller.wallet.toLowerCase() !== body.trader.toLowerCase())
-      throw forbidden(`${fieldPath(prefix, 'trader')}: orders may only be cancelled by this API key's wallet`);
+    if (signer !== body.trader) throw invalidSignature(fieldPath(prefix, 'signature'));
+    if (walletOf(caller) !== body.trader) throw forbidden(`${fieldPath(prefix, 'trader')}: orders may only be cancelled by this API key's wallet`);
     for (const g of this.state.tradingGuards) g(body.trader, 'cancel', now);
-    const o = this.byTraderNonce(body.trader, body.nonce);
-    if (!o) throw notFound(`order with nonce ${body.nonce}`);
+    const o = this.nonceOrder(body.trader, body.nonce);
+    if (!o) throw notFound(`order with nonce ${b.nonce as string}`);
     return o;
   }
 
@@ -434,14 +457,14 @@ export class OrderService {
 }
 
 export interface CancelOutcome {
-  trader: Address;
+  trader: LowerAddress;
   nonce: Bytes32;
   alreadyCancelled: boolean;
   order: StoredOrder;
 }
 
 export interface PreparedOrder {
-  body: LimitOrderBody;
+  body: WireOrderBody;
   struct: SettlementV2Order;
   hash: Bytes32;
   market: MarketRecord;
@@ -453,6 +476,11 @@ export interface PreparedOrder {
   maxCollateralIn: number;
   minCollateralOut: number;
   legacyMarketVariant: boolean;
+}
+
+/** The key of the per-trader nonce index. */
+function nonceKey(trader: LowerAddress, nonce: Bytes32): string {
+  return `${trader}|${nonce}`;
 }
 
 /** An HttpError carrying the index of the batch item it refers to. */

@@ -1,9 +1,11 @@
 /**
  * The stored records of the local exchange: markets, orders, activity entries and API keys.
  * Plain data (no methods) so the whole state can be saved to a file and restored; bigint fields
- * are handled by the state file codec (./state-file.ts).
+ * are handled by the state file codec (./state-file.ts). Ids and addresses are lower-case
+ * (./wire-ids.ts): answers checksum the addresses.
  */
 import type { Address, Bytes32, OrderKindValue, OrderStatus, OutcomeIndex, SideValue, TimeInForceValue, VoidReason } from '../model/order.ts';
+import type { LowerAddress } from './wire-ids.ts';
 
 /** Permissions an API key may hold. `trade` covers orders; `can_create_markets` the market creation path. */
 export type Permission = 'read' | 'trade' | 'can_create_markets' | 'admin';
@@ -11,7 +13,7 @@ export type Permission = 'read' | 'trade' | 'can_create_markets' | 'admin';
 export interface ApiKeyRecord {
   /** the bearer token; never logged */
   key: string;
-  /** the key's primary wallet, EIP-55 checksummed */
+  /** the key's primary wallet, EIP-55 checksummed (as `bookmaker sim` prints it); compare it through `walletOf` (./wire-ids.ts) */
   wallet: Address;
   perms: Permission[];
   /** demo keys only (throwaway wallets generated at start-up); never logged */
@@ -29,10 +31,10 @@ export interface MarketRecord {
   resolutionCriteria: string;
   category: string;
   visibility: 'public' | 'unlisted';
-  creator: Address;
-  oracle: Address;
-  outcomeTokens: [Address, Address];
-  contractAddress: Address;
+  creator: LowerAddress;
+  oracle: LowerAddress;
+  outcomeTokens: [LowerAddress, LowerAddress];
+  contractAddress: LowerAddress;
   txHash: Bytes32;
   questionSubmissionId: string | null;
   /** ms since epoch */
@@ -53,8 +55,8 @@ export interface MarketRecord {
   volume: bigint;
   /** last traded YES price (1e-6 units), null before the first trade */
   lastPrice: number | null;
-  /** lower-cased trader addresses that traded or hold orders here */
-  participants: string[];
+  /** trader addresses that traded or hold orders here */
+  participants: LowerAddress[];
   metadata: Record<string, unknown>;
 }
 
@@ -64,7 +66,7 @@ export interface StoredOrder {
   /** EIP-712 order hash (0x, 64 hex) */
   hash: Bytes32;
   marketId: Bytes32;
-  trader: Address;
+  trader: LowerAddress;
   nonce: Bytes32;
   side: SideValue;
   outcomeIndex: OutcomeIndex;
@@ -116,6 +118,6 @@ export interface ActivityEntry {
   ts: number;
   /** the spec's `data` object for this type */
   data: Record<string, unknown>;
-  /** lower-cased traders involved (trade entries), for per-trader filters */
-  traders?: string[];
+  /** traders involved (trade entries), for per-trader filters */
+  traders?: LowerAddress[];
 }

@@ -4,10 +4,10 @@
  * Field names are dotted paths as the client sent them (`orders[3].price`).
  */
 import { HttpError, badRequest } from './http-errors.ts';
-import type { Address, Bytes32, Hex } from '../model/order.ts';
+import { bytes32Of } from '../model/ids.ts';
+import type { Bytes32, Hex } from '../model/order.ts';
+import { addressOf, type LowerAddress } from './wire-ids.ts';
 
-const HEX32 = /^0x[0-9a-fA-F]{64}$/;
-const ADDR = /^0x[0-9a-fA-F]{40}$/;
 const HEX = /^0x[0-9a-fA-F]*$/;
 const UINT = /^\d+$/;
 const INT_TEXT = /^-?\d+$/;
@@ -38,14 +38,18 @@ export function optionalString(v: unknown, field: string, opts: { max?: number }
   return v === undefined || v === null ? undefined : string(v, field, opts);
 }
 
+/** A 32-byte id (market id, nonce, hash), normalised to lower-case hex. */
 export function bytes32(v: unknown, field: string): Bytes32 {
-  if (typeof v !== 'string' || !HEX32.test(v)) throw badRequest(field, 'expected 0x followed by 64 hex digits');
-  return v as Bytes32;
+  const id = bytes32Of(v);
+  if (id === null) throw badRequest(field, 'expected 0x followed by 64 hex digits');
+  return id;
 }
 
-export function address(v: unknown, field: string): Address {
-  if (typeof v !== 'string' || !ADDR.test(v)) throw badRequest(field, 'expected an address (0x followed by 40 hex digits)');
-  return v as Address;
+/** An address, normalised to lower-case hex (answers checksum it again). */
+export function address(v: unknown, field: string): LowerAddress {
+  const a = addressOf(v);
+  if (a === null) throw badRequest(field, 'expected an address (0x followed by 40 hex digits)');
+  return a;
 }
 
 export function hex(v: unknown, field: string, opts: { maxBytes?: number } = {}): Hex {
@@ -54,9 +58,8 @@ export function hex(v: unknown, field: string, opts: { maxBytes?: number } = {})
   return v as Hex;
 }
 
-/** A 65-byte r‖s‖v signature. */
-/** secp256k1 group order / 2, as 64 hex digits: an `s` above it is the malleable twin of a valid signature */
-const HALF_N_HEX = '7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0';
+/** secp256k1 group order / 2: an `s` above it is the malleable twin of a valid signature */
+const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
 
 /**
  * A 65-byte signature r ‖ s ‖ v as an on-chain verifier in the OpenZeppelin ECDSA style accepts it:
@@ -65,13 +68,12 @@ const HALF_N_HEX = '7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b
  */
 export function signature(v: unknown, field: string): Hex {
   if (typeof v !== 'string' || !/^0x[0-9a-fA-F]{130}$/.test(v)) throw badRequest(field, 'expected a 65-byte hex signature');
-  const sv = v.slice(66, 130).toLowerCase();
-  if (sv > HALF_N_HEX)
+  if (BigInt(`0x${v.slice(66, 130)}`) > HALF_N)
     throw new HttpError(400, 'INVALID_SIGNATURE', `${field}: s is in the upper half of the curve order (high-s signatures are refused, as on chain)`, {
       field,
     });
-  const recovery = v.slice(130, 132).toLowerCase();
-  if (recovery !== '1b' && recovery !== '1c') throw new HttpError(400, 'INVALID_SIGNATURE', `${field}: v must be 27 or 28`, { field });
+  const recovery = parseInt(v.slice(130, 132), 16);
+  if (recovery !== 27 && recovery !== 28) throw new HttpError(400, 'INVALID_SIGNATURE', `${field}: v must be 27 or 28`, { field });
   return v as Hex;
 }
 
@@ -145,7 +147,7 @@ export function queryEnumList<T extends string>(q: URLSearchParams, name: string
   return items as T[];
 }
 
-export function queryAddress(q: URLSearchParams, name: string): Address | undefined {
+export function queryAddress(q: URLSearchParams, name: string): LowerAddress | undefined {
   const raw = q.get(name);
   if (raw === null || raw === '') return undefined;
   return address(raw, name);

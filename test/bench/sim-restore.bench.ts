@@ -19,8 +19,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLocalExchange } from '../../src/sim/local-exchange.ts';
 import { toSettlementV2Order } from '../../src/exchange/signing/orderMapping.ts';
-import type { Bytes32, LimitOrderBody } from '../../src/model/order.ts';
-import type { PreparedOrder } from '../../src/sim/order-service.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
+import type { PreparedOrder, WireOrderBody } from '../../src/sim/order-service.ts';
+import { walletOf } from '../../src/sim/wire-ids.ts';
 import { report } from './lib.ts';
 
 const ORDERS = Number(process.env.SIM_RESTORE_ORDERS ?? 1_000_000);
@@ -57,10 +58,10 @@ if (process.env.SIM_RESTORE_ROLE === 'restore') {
     for (let i = 0; i < ORDERS; i++) {
       const w = wallets[i & 1]!;
       const m = markets[i % markets.length]!;
-      const body: LimitOrderBody = {
+      const body: WireOrderBody = {
         type: 'limit',
         marketId: m.id,
-        trader: w.wallet,
+        trader: walletOf(w),
         price: String(10_000 * (1 + (i % 40))),
         size: '1000000',
         outcomeIndex: 1,
@@ -71,7 +72,7 @@ if (process.env.SIM_RESTORE_ROLE === 'restore') {
         makerRoleConstraint: 0,
         inventoryModeConstraint: 0,
         signature: '0x',
-      } as LimitOrderBody;
+      } as WireOrderBody;
       const struct = toSettlementV2Order(body);
       const p: PreparedOrder = {
         body,

@@ -13,6 +13,7 @@ import { MatchingEngine } from '../../src/engine/matching-engine.ts';
 import { walletUsdc } from '../../src/sim/routes/account/wallet-usdc.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import { startHarness, type Harness } from './account/harness.ts';
+import { mustAddress } from '../../src/sim/wire-ids.ts';
 
 let h: Harness;
 const KEYS = ['alice', 'bob'] as const;
@@ -28,7 +29,7 @@ function totalUsdc(): bigint {
   assert.ok(engine instanceof MatchingEngine);
   const engineTotal = BigInt(engine.exportState().ledger.total);
   let wallets = 0n;
-  for (const k of KEYS) wallets += walletUsdc(h.ex.state, h.walletOf(k));
+  for (const k of KEYS) wallets += walletUsdc(h.ex.state, mustAddress(h.walletOf(k), 'wallet'));
   return engineTotal + wallets;
 }
 

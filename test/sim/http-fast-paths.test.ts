@@ -11,6 +11,7 @@ import { toJson } from '../../src/sim/http-server.ts';
 import { Router, json } from '../../src/sim/router.ts';
 import { request } from 'node:http';
 import { harness } from './helpers.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 
 /** The former serialiser: a replacer for every value. */
 const viaReplacer = (v: unknown): string => JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x));
@@ -61,8 +62,8 @@ test('router: exact static paths, parameters, trailing slashes and 405 answer as
 test('book streams: none open until a subscriber, and publishing before is a no-op', () => {
   const hub = new BookStreamHub({ bufferSize: 4, heartbeatMs: 0, now: () => 0, faults: new FaultInjector(undefined, 1) });
   assert.equal(hub.hasStreams(), false);
-  hub.publishChanges('0x' + 'a'.repeat(64), [{ side: 'bid', price: 500_000, size: 1_000_000 }], 0);
-  hub.publishTrade('0x' + 'a'.repeat(64), 500_000, 1_000_000, 'buy', 0);
+  hub.publishChanges(('0x' + 'a'.repeat(64)) as Bytes32, [{ side: 'bid', price: 500_000, size: 1_000_000 }], 0);
+  hub.publishTrade(('0x' + 'a'.repeat(64)) as Bytes32, 500_000, 1_000_000, 'buy', 0);
   assert.equal(hub.hasStreams(), false);
   assert.equal(hub.subscriberCount(), 0);
 });

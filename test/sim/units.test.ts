@@ -9,6 +9,7 @@ import { decodeCursor, encodeCursor } from '../../src/sim/cursor.ts';
 import { bookEtag, etagMatches, outcomeView } from '../../src/sim/book-view.ts';
 import { walkBook } from '../../src/sim/book-walk.ts';
 import { HttpError } from '../../src/sim/http-errors.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 import { Writable } from 'node:stream';
 
 test('router: static segments beat parameters, params are decoded, 404 vs 405', () => {
@@ -62,22 +63,25 @@ class Sink extends Writable {
   }
 }
 
+/** a stream's market id (the hub takes any normalised id; a short one keeps the frames readable) */
+const AA = '0xaa' as Bytes32;
+
 test('stream hub: ring buffer replays after Last-Event-ID, falls back to a snapshot when evicted', () => {
   let now = 1_000;
   const hub = new BookStreamHub({ bufferSize: 3, heartbeatMs: 0, now: () => now, faults: new FaultInjector(undefined, 1) });
   const book = { bids: [], asks: [] };
   const first = new Sink();
-  hub.attach(first as never, '0xaa', 1, book, undefined, now);
-  for (let i = 1; i <= 5; i++) hub.publishChanges('0xaa', [{ side: 'bid', price: i * 10_000, size: 1_000_000 }], ++now);
+  hub.attach(first as never, AA, 1, book, undefined, now);
+  for (let i = 1; i <= 5; i++) hub.publishChanges(AA, [{ side: 'bid', price: i * 10_000, size: 1_000_000 }], ++now);
   assert.equal((first.text.match(/event: delta/g) ?? []).length, 5);
   const resumed = new Sink();
-  hub.attach(resumed as never, '0xaa', 1, book, '1003', now); // 1004 and 1005 are still buffered
+  hub.attach(resumed as never, AA, 1, book, '1003', now); // 1004 and 1005 are still buffered
   assert.deepEqual(
     [...resumed.text.matchAll(/id: (\d+)/g)].map((m) => m[1]),
     ['1004', '1005'],
   );
   const evicted = new Sink();
-  hub.attach(evicted as never, '0xaa', 1, book, '1001', now); // 1002 is gone: fresh snapshot
+  hub.attach(evicted as never, AA, 1, book, '1001', now); // 1002 is gone: fresh snapshot
   assert.match(evicted.text, /^event: snapshot\nid: 1005\n/);
   // wire units: cents and shares
   assert.match(first.text, /"side":"bid","price":5,"size":1/);
@@ -107,10 +111,10 @@ test('cursors round-trip; garbage is a 400 naming the field', () => {
 test('book views and ETags', () => {
   const book = { bids: [{ price: 400_000, size: 2_000_000 }], asks: [{ price: 450_000, size: 1_000_000 }] };
   assert.deepEqual(outcomeView(book, 0, 10), { bids: [{ price: 550_000, size: 1_000_000 }], asks: [{ price: 600_000, size: 2_000_000 }] });
-  const e = bookEtag('0xaa', 1, 20, outcomeView(book, 1, 20));
+  const e = bookEtag(AA, 1, 20, outcomeView(book, 1, 20));
   assert.ok(etagMatches(`W/${e}, "other"`, e));
   assert.ok(!etagMatches('"other"', e));
-  assert.notEqual(e, bookEtag('0xaa', 1, 20, outcomeView({ ...book, asks: [] }, 1, 20)));
+  assert.notEqual(e, bookEtag(AA, 1, 20, outcomeView({ ...book, asks: [] }, 1, 20)));
 });
 
 test('walkBook: fills within the limit, ceil costs for buyers, fees in bps', () => {

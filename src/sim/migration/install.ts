@@ -6,6 +6,7 @@
  * Call once per exchange, after its markets exist (seeds reference market ids):
  *     installMigration(state, { legacyAccounts: [...], tokensPerChunk: 2 })
  */
+import { checksumOf } from '../checksum.ts';
 import { keccak256, toHex, getAddress } from 'viem';
 import type { ExchangeState } from '../context.ts';
 import { HttpError } from '../http-errors.ts';
@@ -38,7 +39,8 @@ export function tokenDirectory(state: ExchangeState): TokenDirectory {
   return {
     usdc: state.chain.usdc,
     outcomeToken(marketId: Bytes32, outcomeIndex: OutcomeIndex) {
-      return state.stores.markets.get(marketId.toLowerCase())?.outcomeTokens[outcomeIndex];
+      const m = state.services.market(marketId);
+      return m && checksumOf(m.outcomeTokens[outcomeIndex]);
     },
   };
 }

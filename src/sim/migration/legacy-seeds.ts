@@ -9,6 +9,7 @@
 import { keccak256, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { BadInputError } from '../../model/errors.ts';
+import { bytes32Of } from '../../model/ids.ts';
 import type { Address, Bytes32, Hex, OutcomeIndex, SideValue } from '../../model/order.ts';
 import { isValidPrice } from '../../model/units.ts';
 import type { LegacyBalance, LegacyOrder, MigrationData } from './migration-data.ts';
@@ -64,9 +65,11 @@ export function seedLegacyAccount(data: MigrationData, seed: LegacyAccountSeed, 
   const balances: LegacyBalance[] = [];
   if (seed.collateral !== undefined && seed.collateral > 0n) balances.push({ token: tokens.usdc, amount: seed.collateral, asset: { kind: 'collateral' } });
   (seed.positions ?? []).forEach((p, i) => {
-    const token = tokens.outcomeToken(p.marketId, p.outcomeIndex);
-    if (!token) throw new BadInputError(`${field}.positions[${i}].marketId`, 'a known market', p.marketId);
-    if (p.amount > 0n) balances.push({ token, amount: p.amount, asset: { kind: 'outcome', marketId: p.marketId, outcomeIndex: p.outcomeIndex } });
+    // a seed's market id enters here: normalised once (ids are lower-case inside)
+    const marketId = bytes32Of(p.marketId);
+    const token = marketId === null ? undefined : tokens.outcomeToken(marketId, p.outcomeIndex);
+    if (!marketId || !token) throw new BadInputError(`${field}.positions[${i}].marketId`, 'a known market', p.marketId);
+    if (p.amount > 0n) balances.push({ token, amount: p.amount, asset: { kind: 'outcome', marketId, outcomeIndex: p.outcomeIndex } });
   });
   const orders: LegacyOrder[] = (seed.orders ?? []).map((o, i) => {
     if (!isValidPrice(o.price)) throw new BadInputError(`${field}.orders[${i}].price`, 'a price in (0, 1e6)', o.price);
@@ -78,7 +81,7 @@ export function seedLegacyAccount(data: MigrationData, seed: LegacyAccountSeed, 
     return {
       id,
       hash: legacyOrderHash(seed.wallet, id, o),
-      marketId: o.marketId,
+      marketId: bytes32Of(o.marketId) ?? o.marketId,
       trader: seed.wallet,
       side: o.side,
       outcomeIndex: o.outcomeIndex,

@@ -8,6 +8,7 @@ import type { ActivityEntry, ActivityType } from '../records.ts';
 import { json, type Reply, type Router } from '../router.ts';
 import { decodeCursor, encodeCursor } from '../cursor.ts';
 import * as v from '../validate.ts';
+import type { Bytes32 } from '../../model/order.ts';
 import { marketParam } from './markets.ts';
 
 const TYPES: readonly ActivityType[] = ['trade', 'oracle_update', 'resolution', 'market_created'];
@@ -36,7 +37,7 @@ export function activityJson(e: ActivityEntry): Record<string, unknown> {
   return { type: e.type, marketId: e.marketId, timestamp: new Date(e.ts).toISOString(), data: e.data };
 }
 
-function page(ctx: RequestContext, marketId: string | undefined): Reply {
+function page(ctx: RequestContext, marketId: Bytes32 | undefined): Reply {
   const q = ctx.query;
   const limit = v.queryInt(q, 'limit', 1, 100, 50);
   const types = v.queryEnumList(q, 'types', TYPES);
@@ -44,14 +45,13 @@ function page(ctx: RequestContext, marketId: string | undefined): Reply {
   const end = timeParam(ctx, 'endTime');
   const before = decodeCursor(q.get('cursor'));
   const list = ctx.state.stores.activity;
-  const mk = marketId?.toLowerCase();
   const out: ActivityEntry[] = [];
   let more = false;
   for (let i = startIndex(list, before); i >= 0; i--) {
     const e = list[i]!;
     if (start !== undefined && e.ts < start) break; // older entries only get older
     if (end !== undefined && e.ts > end) continue;
-    if (mk && e.marketId.toLowerCase() !== mk) continue;
+    if (marketId && e.marketId !== marketId) continue;
     if (types && !types.includes(e.type)) continue;
     if (out.length === limit) {
       more = true;

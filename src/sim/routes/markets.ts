@@ -10,8 +10,9 @@ import type { MarketRecord } from '../records.ts';
 import { json, type Reply, type Router } from '../router.ts';
 import { decodeCursor, encodeCursor } from '../cursor.ts';
 import * as v from '../validate.ts';
+import type { Bytes32 } from '../../model/order.ts';
 
-export function bookTop(state: ExchangeState, marketId: string): BookTop {
+export function bookTop(state: ExchangeState, marketId: Bytes32): BookTop {
   const idx = state.engine.marketIndex(marketId);
   if (idx === undefined) return { bestBid: null, bestAsk: null };
   const b = state.engine.engine.bestBid(idx);
@@ -48,10 +49,11 @@ function listMarkets(ctx: RequestContext): Reply {
   const sort = v.queryEnum(q, 'sort', ['asc', 'desc'] as const, 'desc');
   const limit = v.queryInt(q, 'limit', 1, 50, 50);
   const offset = decodeCursor(q.get('cursor')) ?? 0;
+  // free text (search, category) matches case-insensitively; the creator is an address, normalised by the validator
   const search = v.queryString(q, 'search', 200)?.toLowerCase();
   const statuses = v.queryEnumList(q, 'status', STATUSES);
   const resolution = v.queryEnumList(q, 'resolutionStatus', RESOLUTION);
-  const creator = v.queryAddress(q, 'creator')?.toLowerCase();
+  const creator = v.queryAddress(q, 'creator');
   const category = v.queryString(q, 'category', 100)?.toLowerCase();
   const visibility = v.queryEnum(q, 'visibility', ['all', 'hidden', 'visible'] as const, 'visible');
   const createdAfterRaw = q.get('createdAfter');
@@ -70,7 +72,7 @@ function listMarkets(ctx: RequestContext): Reply {
     (m) =>
       (!statuses || statuses.includes(m.status)) &&
       (!resolution || resolution.includes(m.resolutionStatus)) &&
-      (!creator || m.creator.toLowerCase() === creator) &&
+      (!creator || m.creator === creator) &&
       (!category || m.category.toLowerCase() === category) &&
       (visibility === 'all' || (visibility === 'visible') === (m.visibility === 'public')) &&
       (createdAfter === undefined || m.createdAt > createdAfter) &&

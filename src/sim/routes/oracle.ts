@@ -5,15 +5,16 @@
 import type { ExchangeState, RequestContext } from '../context.ts';
 import { HttpError, notFound } from '../http-errors.ts';
 import { QUOTE_INTERVAL_MS, marketOracle, oracleData, quoteJson, settleQuotes, summaryJson, type OracleQuote } from '../oracle.ts';
+import type { Bytes32 } from '../../model/order.ts';
 import { ONE } from '../../model/units.ts';
 import { json, type Reply, type Router } from '../router.ts';
 import { bookTop, marketParam } from './markets.ts';
 
 /** The YES chance (0–1) the book implies now, else the last trade, else null. */
-export function bookChance(state: ExchangeState, marketId: string): number | null {
+export function bookChance(state: ExchangeState, marketId: Bytes32): number | null {
   const t = bookTop(state, marketId);
   if (t.bestBid !== null && t.bestAsk !== null) return (t.bestBid + t.bestAsk) / 2 / ONE;
-  const m = state.services.findMarket(marketId);
+  const m = state.services.market(marketId);
   return m?.lastPrice != null ? m.lastPrice / ONE : null;
 }
 

@@ -11,9 +11,10 @@ import { json, type Reply, type Router } from '../router.ts';
 import * as v from '../validate.ts';
 import { marketParam } from './markets.ts';
 import { marketStatusEvent } from '../market-json.ts';
+import type { Bytes32 } from '../../model/order.ts';
 
 /** The YES-terms book of a market, all levels. */
-export function yesBook(state: ExchangeState, marketId: string): YesBook {
+export function yesBook(state: ExchangeState, marketId: Bytes32): YesBook {
   const idx = state.engine.marketIndex(marketId);
   if (idx === undefined) return { bids: [], asks: [] };
   const b = state.engine.engine.book(idx);
@@ -22,7 +23,7 @@ export function yesBook(state: ExchangeState, marketId: string): YesBook {
 
 function wantsStream(ctx: RequestContext): boolean {
   const a = ctx.headers.accept;
-  return typeof a === 'string' && a.toLowerCase().includes('text/event-stream');
+  return typeof a === 'string' && a.toLowerCase().includes('text/event-stream'); // a header: text, any case
 }
 
 function orderbook(ctx: RequestContext): Reply {

@@ -14,6 +14,7 @@
  *   refuse an item while applying — a bug, the checks above mirror its rules — it is listed in
  *   `errors` of the 201 answer; fills already made cannot be rolled back.)
  */
+import { checksumOf } from '../checksum.ts';
 import type { RequestContext } from '../context.ts';
 import { HttpError, badRequest, notFound } from '../http-errors.ts';
 import { internalsOf } from '../internals.ts';
@@ -23,6 +24,8 @@ import type { StoredOrder } from '../records.ts';
 import { json, type Reply, type Router } from '../router.ts';
 import { decodeCursor, encodeCursor } from '../cursor.ts';
 import * as v from '../validate.ts';
+import { walletOf } from '../wire-ids.ts';
+import { bytes32Of } from '../../model/ids.ts';
 import { ORDER_STATUSES, type OrderStatus } from '../../model/order.ts';
 
 function caller(ctx: RequestContext) {
@@ -31,7 +34,7 @@ function caller(ctx: RequestContext) {
 }
 
 function cancelItem(r: CancelOutcome) {
-  return { type: 'cancel' as const, success: true as const, trader: r.trader, nonce: r.nonce, alreadyCancelled: r.alreadyCancelled };
+  return { type: 'cancel' as const, success: true as const, trader: checksumOf(r.trader), nonce: r.nonce, alreadyCancelled: r.alreadyCancelled };
 }
 
 function createItem(o: StoredOrder) {
@@ -172,7 +175,7 @@ function cancelReplace(ctx: RequestContext): Reply {
   const c = orders.commitCancel(target, ctx.now);
   const o = orders.commit(prepared, ctx.now);
   return json(201, {
-    cancel: { success: true, trader: c.trader, nonce: c.nonce, alreadyCancelled: c.alreadyCancelled },
+    cancel: { success: true, trader: checksumOf(c.trader), nonce: c.nonce, alreadyCancelled: c.alreadyCancelled },
     create: { success: true, order: orderJson(o) },
   });
 }
@@ -218,19 +221,19 @@ function listOrders(ctx: RequestContext): Reply {
   const trader = v.queryAddress(q, 'trader');
   const marketId = v.queryBytes32(q, 'marketId');
   const statuses = v.queryEnumList(q, 'status', ORDER_STATUSES);
-  const search = v.queryString(q, 'search', 200)?.toLowerCase();
+  const search = v.queryString(q, 'search', 200)?.toLowerCase(); // free text, matched case-insensitively
   const limit = v.queryInt(q, 'limit', 1, 100, 50);
   const after = decodeCursor(q.get('cursor'));
   const { orders } = internalsOf(ctx.state);
   // without a trader or market filter, list the caller's own orders
-  const who = trader ?? (marketId ? undefined : caller(ctx).wallet);
-  const source: StoredOrder[] = who ? (orders.byTrader.get(who.toLowerCase()) ?? []) : ctx.state.stores.orders;
+  const who = trader ?? (marketId ? undefined : walletOf(caller(ctx)));
+  const source: readonly StoredOrder[] = who ? orders.ordersOf(who) : ctx.state.stores.orders;
   const out: StoredOrder[] = [];
   let more = false;
   for (let i = source.length - 1; i >= 0; i--) {
     const o = source[i]!;
     if (after !== undefined && o.id >= after) continue;
-    if (marketId && o.marketId.toLowerCase() !== marketId.toLowerCase()) continue;
+    if (marketId && o.marketId !== marketId) continue;
     if (statuses && !statuses.includes(o.status)) continue;
     if (search && !matchesSearch(ctx, o, search)) continue;
     if (out.length === limit) {
@@ -241,7 +244,7 @@ function listOrders(ctx: RequestContext): Reply {
   }
   const markets: Record<string, { shortQuestion: string; slug: string | null }> = {};
   for (const o of out) {
-    const m = ctx.state.services.findMarket(o.marketId);
+    const m = ctx.state.services.market(o.marketId);
     if (m) markets[m.id] = { shortQuestion: m.shortQuestion, slug: m.slug };
   }
   const cursor = more ? encodeCursor(out[out.length - 1]!.id) : null;
@@ -249,15 +252,16 @@ function listOrders(ctx: RequestContext): Reply {
 }
 
 function matchesSearch(ctx: RequestContext, o: StoredOrder, needle: string): boolean {
-  if (o.nonce.toLowerCase().includes(needle) || o.hash.toLowerCase().includes(needle)) return true;
-  const m = ctx.state.services.findMarket(o.marketId);
+  // ids are lower-case inside; the needle is lower-cased text
+  if (o.nonce.includes(needle) || o.hash.includes(needle)) return true;
+  const m = ctx.state.services.market(o.marketId);
   return !!m && (m.question.toLowerCase().includes(needle) || m.slug.includes(needle));
 }
 
 function recentOrders(ctx: RequestContext): Reply {
   const q = ctx.query;
-  const trader = v.queryAddress(q, 'trader')?.toLowerCase();
-  const marketId = v.queryBytes32(q, 'marketId')?.toLowerCase();
+  const trader = v.queryAddress(q, 'trader');
+  const marketId = v.queryBytes32(q, 'marketId');
   const status = v.queryEnum(q, 'status', ['open', 'filled', 'cancelled', 'expired'] as const satisfies readonly OrderStatus[]);
   const limit = v.queryInt(q, 'limit', 1, 500, 200);
   const windowSeconds = v.queryInt(q, 'windowSeconds', 1, 600, 120);
@@ -267,8 +271,8 @@ function recentOrders(ctx: RequestContext): Reply {
   for (let i = all.length - 1; i >= 0 && out.length < limit; i--) {
     const o = all[i]!;
     if (o.insertedAt < cutoff) break; // orders are stored in time order
-    if (trader && o.trader.toLowerCase() !== trader) continue;
-    if (marketId && o.marketId.toLowerCase() !== marketId) continue;
+    if (trader && o.trader !== trader) continue;
+    if (marketId && o.marketId !== marketId) continue;
     if (status && o.status !== status) continue;
     out.push(o);
   }
@@ -277,10 +281,11 @@ function recentOrders(ctx: RequestContext): Reply {
 
 function getOrder(ctx: RequestContext): Reply {
   const id = ctx.params.id ?? '';
-  if (!/^(0x[0-9a-fA-F]{64}|\d{1,15})$/.test(id)) throw badRequest('id', 'expected a numeric order id, a 0x order hash or a 0x nonce');
+  const hex = bytes32Of(id);
+  if (hex === null && !/^\d{1,15}$/.test(id)) throw badRequest('id', 'expected a numeric order id, a 0x order hash or a 0x nonce');
   const orders = internalsOf(ctx.state).orders;
   // by numeric id, by order hash, or by nonce (the caller's own orders: a nonce is unique per trader)
-  const o = orders.find(id) ?? (id.startsWith('0x') && ctx.key ? orders.byTraderNonce(ctx.key.wallet, id) : undefined);
+  const o = orders.find(id) ?? (hex !== null && ctx.key ? orders.nonceOrder(walletOf(ctx.key), hex) : undefined);
   if (!o) throw notFound(`order ${id}`);
   return json(200, orderWithAvgJson(o));
 }

@@ -14,24 +14,28 @@ import { ONE } from '../../model/units.ts';
 import type { StoredOrder } from '../records.ts';
 import { json, type Reply, type Router } from '../router.ts';
 import * as v from '../validate.ts';
+import type { LowerAddress } from '../wire-ids.ts';
+import { bytes32Of } from '../../model/ids.ts';
+import type { Bytes32 } from '../../model/order.ts';
 import { bookTop, marketParam } from './markets.ts';
 
-function levels(state: ExchangeState, marketId: string): { bids: WalkLevel[]; asks: WalkLevel[] } {
+function levels(state: ExchangeState, marketId: Bytes32): { bids: WalkLevel[]; asks: WalkLevel[] } {
   const idx = state.engine.marketIndex(marketId);
   if (idx === undefined) return { bids: [], asks: [] };
   return state.engine.engine.book(idx);
 }
 
-function takerFeeBps(state: ExchangeState, marketId: string): number {
+function takerFeeBps(state: ExchangeState, marketId: Bytes32): number {
   const idx = state.engine.marketIndex(marketId);
   return idx === undefined ? 0 : (state.engine.engine.market(idx)?.config.takerFeeBps ?? 0);
 }
 
 function prices(ctx: RequestContext): Reply {
-  const id = ctx.params.id ?? '';
-  if (!/^0x[0-9a-fA-F]{64}$/.test(id)) throw badRequest('id', 'expected a 0x market id (64 hex digits)');
-  const m = ctx.state.services.findMarket(id);
-  if (!m) throw notFound(`market ${id}`);
+  const raw = ctx.params.id ?? '';
+  const id = bytes32Of(raw);
+  if (id === null) throw badRequest('id', 'expected a 0x market id (64 hex digits)');
+  const m = ctx.state.services.market(id);
+  if (!m) throw notFound(`market ${raw}`);
   const timeframe = v.queryEnum(ctx.query, 'timeframe', TIMEFRAMES, 'all');
   return json(200, internalsOf(ctx.state).stats.prices(m.id, timeframe, ctx.now, m.createdAt));
 }
@@ -53,11 +57,10 @@ function quotes(ctx: RequestContext): Reply {
 }
 
 /** Resting open orders of `trader` that a taker of `outcome` on `side` would hit (SELF_TRADE). */
-export function selfTrades(state: ExchangeState, trader: string, marketId: string, outcome: 0 | 1, buy: boolean, limit: number): StoredOrder[] {
-  const own = internalsOf(state).orders.byTrader.get(trader.toLowerCase()) ?? [];
+export function selfTrades(state: ExchangeState, trader: LowerAddress, marketId: Bytes32, outcome: 0 | 1, buy: boolean, limit: number): StoredOrder[] {
   const out: StoredOrder[] = [];
-  for (const o of own) {
-    if (o.status !== 'open' || o.marketId.toLowerCase() !== marketId.toLowerCase()) continue;
+  for (const o of internalsOf(state).orders.ordersOf(trader)) {
+    if (o.status !== 'open' || o.marketId !== marketId) continue;
     // the resting order seen from `outcome`: same outcome keeps side and price; the other flips both
     const same = o.outcomeIndex === outcome;
     const restsAsAsk = same ? o.side === 1 : o.side === 0;
@@ -141,8 +144,8 @@ function orderSimulate(ctx: RequestContext): Reply {
   const maxPrice = v.safeUintString(b.maxPrice, 'maxPrice', { min: 1, max: ONE - 1 });
   const outcome = v.int(b.outcomeIndex, 'outcomeIndex', 0, 1) as 0 | 1;
   const side = v.oneOf(b.side, 'side', ['bid', 'ask'] as const);
-  const m = ctx.state.services.findMarket(marketId);
-  if (!m) throw notFound(`market ${marketId}`);
+  const m = ctx.state.services.market(marketId);
+  if (!m) throw notFound(`market ${b.marketId as string}`);
   const buy = side === 'bid';
   const w = walkBook(takerLevels(levels(ctx.state, m.id), outcome, buy), buy, maxPrice, maxSize, takerFeeBps(ctx.state, m.id));
   const bal = ctx.state.engine.balance(trader);

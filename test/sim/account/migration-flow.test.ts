@@ -11,6 +11,7 @@ import type { Address, Bytes32 } from '../../../src/model/order.ts';
 import type { Signer } from '../../../src/exchange/signing/signer.ts';
 import type { UnsignedLimitOrderBody } from '../../../src/exchange/signing/orderBody.ts';
 import { installMigration } from '../../../src/sim/migration/install.ts';
+import { checksumOf } from '../../../src/sim/checksum.ts';
 import { migrateFundsBody, startHarness, type Harness } from './harness.ts';
 import { holding, legacyOrder } from '../../support/legacy-seeds.ts';
 
@@ -203,7 +204,7 @@ test('migrate-funds rejects forged, mismatched and stale signatures, then moves 
   assert.equal(ok.body.executions.length, 2);
   assert.deepEqual(ok.body.legacyBalances, []);
   assert.equal(ok.body.v2OperatorApproved, true);
-  const yes = ok.body.newBalances.find((b: { token: string }) => b.token === h.ex.state.stores.markets.get(m0.toLowerCase())!.outcomeTokens[1]);
+  const yes = ok.body.newBalances.find((b: { token: string }) => b.token === checksumOf(h.ex.state.stores.markets.get(m0.toLowerCase())!.outcomeTokens[1]));
   assert.equal(yes.balance, '5000000', 'the legacy YES position is in the V2 ledger');
   const replay = await h.call('POST', '/account/migration/migrate-funds', { key: 'legacy-key', body: good });
   assert.equal(replay.status, 409, 'nothing left to migrate, and the signatures are spent');

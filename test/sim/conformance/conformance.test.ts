@@ -18,6 +18,7 @@ import { ConformanceRecorder } from './conformance-recorder.ts';
 import { findSpec } from './openapi-schemas.ts';
 import { DEPOSIT_WITH_PERMIT, MARKET_QUOTES, ORACLE_QUOTE_LATEST, ORACLE_QUOTE_LIST, ORACLE_QUOTE_REQUESTED } from './extra-schemas.ts';
 import { holding, legacyOrder } from '../../support/legacy-seeds.ts';
+import { mustAddress } from '../../../src/sim/wire-ids.ts';
 
 const legacyPk = generatePrivateKey();
 const LEGACY = privateKeyToAccount(legacyPk).address as Address;
@@ -215,7 +216,7 @@ test('gasless operator and (not in the spec) deposit-with-permit', async () => {
   rec.check('POST /gasless/operator', await call('POST', '/gasless/operator', { key: 'bob', body: approval }), 400);
   rec.check('POST /gasless/operator', await call('POST', '/gasless/operator', { body: approval }), 401);
   // a deposit moves the wallet's own USDC into Holdings: bob's wallet holds some outside them first
-  creditWalletUsdc(h.ex.state, s.address, 1_000_000n);
+  creditWalletUsdc(h.ex.state, mustAddress(s.address, 'wallet'), 1_000_000n);
   rec.check(
     'POST /gasless/deposit-with-permit',
     await call('POST', '/gasless/deposit-with-permit', { key: 'bob', body: s.signPermit2({ amount: 1_000_000n }) }),

@@ -5,7 +5,8 @@
  */
 import { keccak256, toHex } from 'viem';
 import type { ExchangeState } from '../../context.ts';
-import type { Address, Bytes32 } from '../../../model/order.ts';
+import type { Bytes32 } from '../../../model/order.ts';
+import type { LowerAddress } from '../../wire-ids.ts';
 
 export interface QuestionRecord {
   id: Bytes32;
@@ -24,8 +25,8 @@ export interface QuestionRecord {
 
 export interface SubmissionRecord {
   id: string;
-  /** lower-cased wallet of the submitting key */
-  owner: string;
+  /** wallet of the submitting key */
+  owner: LowerAddress;
   /** ms since epoch */
   createdAt: number;
   kind: 'question' | 'agent';
@@ -53,8 +54,8 @@ export function accountData(state: ExchangeState): AccountData {
 }
 
 /** A fresh deterministic simulated transaction hash. */
-export function nextAccountTxHash(state: ExchangeState, label: string, who: Address): Bytes32 {
+export function nextAccountTxHash(state: ExchangeState, label: string, who: LowerAddress): Bytes32 {
   const d = accountData(state);
   d.txCounter++;
-  return <Bytes32>keccak256(toHex(`bookmaker-sim:${state.settings.seed}:${label}:${who.toLowerCase()}:${d.txCounter}`));
+  return <Bytes32>keccak256(toHex(`bookmaker-sim:${state.settings.seed}:${label}:${who}:${d.txCounter}`));
 }

@@ -12,38 +12,55 @@ import { HttpError, badRequest } from '../../http-errors.ts';
 import { rateHeaders } from '../../rate-limiter.ts';
 import { json, type Router } from '../../router.ts';
 import { object, string } from '../../validate.ts';
-import type { Address } from '../../../model/order.ts';
 import { decimalToScaled } from '../../../model/units.ts';
 import { accountRuntime } from './account-options.ts';
 import { nextAccountTxHash } from './account-data.ts';
 import { accountLedger } from './ledger-of.ts';
-import { checksum, walletOrKey } from './wallet-param.ts';
+import { walletOrKey } from './wallet-param.ts';
+import { checksumOf } from '../../checksum.ts';
+import { mustAddress, type LowerAddress } from '../../wire-ids.ts';
 import { creditWalletUsdc, walletUsdc } from './wallet-usdc.ts';
 import type { MarketRecord } from '../../records.ts';
 
 const OUTCOME_NAMES = ['No', 'Yes'] as const;
+
+const usdcByChain = new WeakMap<ExchangeState['chain'], LowerAddress>();
+
+/** The chain's USDC in the exchange's spelling (the chain config spells it checksummed): normalised once per chain. */
+function usdcOf(state: ExchangeState): LowerAddress {
+  let a = usdcByChain.get(state.chain);
+  if (a === undefined) {
+    a = mustAddress(state.chain.usdc, 'chain usdc');
+    usdcByChain.set(state.chain, a);
+  }
+  return a;
+}
 const MINT_MAX = 10_000_000_000n; // 10 000 USDC in 1e-6 units
 
 /** The market and outcome of an outcome-token address, if it is one. */
-export function findOutcomeToken(state: ExchangeState, token: string): { market: MarketRecord; outcomeIndex: 0 | 1 } | undefined {
-  const t = token.toLowerCase();
+export function findOutcomeToken(state: ExchangeState, token: LowerAddress): { market: MarketRecord; outcomeIndex: 0 | 1 } | undefined {
   for (const m of state.stores.markets.values()) {
-    if (m.outcomeTokens[0].toLowerCase() === t) return { market: m, outcomeIndex: 0 };
-    if (m.outcomeTokens[1].toLowerCase() === t) return { market: m, outcomeIndex: 1 };
+    if (m.outcomeTokens[0] === token) return { market: m, outcomeIndex: 0 };
+    if (m.outcomeTokens[1] === token) return { market: m, outcomeIndex: 1 };
   }
   return undefined;
 }
 
 /** Balance of one token (USDC or an outcome token) or undefined when the token is unknown. */
-function tokenBalance(state: ExchangeState, wallet: Address, token: Address, scope: 'all' | 'settlement'): { balance: bigint; symbol: string } | undefined {
+function tokenBalance(
+  state: ExchangeState,
+  wallet: LowerAddress,
+  token: LowerAddress,
+  scope: 'all' | 'settlement',
+): { balance: bigint; symbol: string } | undefined {
   const ledger = accountLedger(state);
-  if (token.toLowerCase() === state.chain.usdc.toLowerCase()) {
+  if (token === usdcOf(state)) {
     const inWallet = scope === 'all' ? walletUsdc(state, wallet) : 0n;
     return { balance: ledger.collateral(wallet).total + inWallet, symbol: 'USDC' };
   }
   const found = findOutcomeToken(state, token);
   if (!found) return undefined;
-  const p = ledger.positions(wallet).find((x) => x.marketId.toLowerCase() === found.market.id.toLowerCase());
+  const p = ledger.positions(wallet).find((x) => x.marketId === found.market.id);
   const balance = p ? (found.outcomeIndex === 1 ? p.yes : p.no) : 0n;
   return { balance, symbol: OUTCOME_NAMES[found.outcomeIndex].toUpperCase() };
 }
@@ -60,13 +77,13 @@ function getSummary(ctx: RequestContext) {
   const inWallet = walletUsdc(ctx.state, wallet);
   const outcomeTokens: Record<string, unknown>[] = [];
   for (const p of ledger.positions(wallet)) {
-    const m = ctx.state.stores.markets.get(p.marketId.toLowerCase());
+    const m = ctx.state.services.market(p.marketId);
     if (!m) continue;
     for (const idx of [1, 0] as const) {
       const bal = idx === 1 ? p.yes : p.no;
       if (bal <= 0n) continue;
       outcomeTokens.push({
-        tokenAddress: m.outcomeTokens[idx],
+        tokenAddress: checksumOf(m.outcomeTokens[idx]),
         marketId: m.id,
         outcomeIndex: idx,
         outcomeName: OUTCOME_NAMES[idx],
@@ -77,7 +94,7 @@ function getSummary(ctx: RequestContext) {
     }
   }
   return json(200, {
-    address: wallet,
+    address: checksumOf(wallet),
     usdc: {
       tokenAddress: ctx.state.chain.usdc,
       balance: (settled + inWallet).toString(),
@@ -88,7 +105,7 @@ function getSummary(ctx: RequestContext) {
   });
 }
 
-function requiredQueryAddress(ctx: RequestContext, name: string): Address {
+function requiredQueryAddress(ctx: RequestContext, name: string): LowerAddress {
   const raw = ctx.query.get(name);
   if (raw === null || raw === '') throw badRequest(name, 'required');
   return walletOrKey(ctx, raw, name);
@@ -98,7 +115,7 @@ function getTokenBalance(ctx: RequestContext) {
   const wallet = requiredQueryAddress(ctx, 'address');
   const token = requiredQueryAddress(ctx, 'tokenAddress');
   const found = tokenBalance(ctx.state, wallet, token, 'all');
-  if (!found) throw tokenNotFound(token);
+  if (!found) throw tokenNotFound(checksumOf(token));
   return json(200, { balance: found.balance.toString(), decimals: 6, symbol: found.symbol });
 }
 
@@ -106,8 +123,8 @@ function getSettlementBalance(ctx: RequestContext) {
   const wallet = requiredQueryAddress(ctx, 'address');
   const token = requiredQueryAddress(ctx, 'tokenAddress');
   const found = tokenBalance(ctx.state, wallet, token, 'settlement');
-  if (!found) throw new HttpError(404, 'NOT_FOUND', `token ${token} is not a known token contract`, { field: 'tokenAddress' });
-  return json(200, { balance: found.balance.toString(), account: wallet, token: checksum(token) });
+  if (!found) throw new HttpError(404, 'NOT_FOUND', `token ${checksumOf(token)} is not a known token contract`, { field: 'tokenAddress' });
+  return json(200, { balance: found.balance.toString(), account: checksumOf(wallet), token: checksumOf(token) });
 }
 
 /** Parse the mint amount: ≤ 6 decimals, > 0, ≤ 10 000 USDC → 1e-6 units. */

@@ -5,6 +5,8 @@
  * for collateral − fees. SELL_NO_INVENTORY of o: economically a buy of the other outcome (the seller
  * puts up 1 − p per share and ends holding 1 − o), so it adds to the basis of 1 − o.
  */
+import type { Bytes32 } from '../../../model/order.ts';
+import type { LowerAddress } from '../../wire-ids.ts';
 import type { StoredOrder } from '../../records.ts';
 
 export interface OutcomeBasis {
@@ -17,8 +19,8 @@ export interface OutcomeBasis {
   proceeds: bigint;
 }
 
-export function basisKey(marketId: string, outcomeIndex: number): string {
-  return `${marketId.toLowerCase()}:${outcomeIndex}`;
+export function basisKey(marketId: Bytes32, outcomeIndex: number): string {
+  return `${marketId}:${outcomeIndex}`;
 }
 
 function entry(map: Map<string, OutcomeBasis>, k: string): OutcomeBasis {
@@ -30,11 +32,10 @@ function entry(map: Map<string, OutcomeBasis>, k: string): OutcomeBasis {
   return b;
 }
 
-export function costBasis(orders: readonly StoredOrder[], wallet: string): Map<string, OutcomeBasis> {
-  const w = wallet.toLowerCase();
+export function costBasis(orders: readonly StoredOrder[], wallet: LowerAddress): Map<string, OutcomeBasis> {
   const out = new Map<string, OutcomeBasis>();
   for (const o of orders) {
-    if (o.filledShares <= 0 || o.trader.toLowerCase() !== w) continue;
+    if (o.filledShares <= 0 || o.trader !== wallet) continue;
     const kind = o.sv2OrderKind ?? (o.side === 0 ? 0 : 1);
     const shares = BigInt(o.filledShares);
     const coll = BigInt(o.filledCollateral);

@@ -6,7 +6,7 @@
  * it. Nonces behave as on chain: the operator nonce must equal `operatorNonce(user)` and then
  * increments (so a replay fails); a Permit2 nonce can be used once per owner.
  */
-import { getAddress } from 'viem';
+import { checksumOf } from '../../checksum.ts';
 import type { RequestContext } from '../../context.ts';
 import { HttpError, badRequest, invalidSignature } from '../../http-errors.ts';
 import { json, type Router } from '../../router.ts';
@@ -32,7 +32,7 @@ function requireFuture(deadline: bigint, field: string, nowMs: number): void {
 
 function postOperator(ctx: RequestContext) {
   const body = object(ctx.body, 'body');
-  const user = getAddress(address(body.user, 'user')) as Address;
+  const user = address(body.user, 'user');
   let version: 1 | 2 = 2;
   if (body.settlementVersion !== undefined) {
     if (body.settlementVersion !== 1 && body.settlementVersion !== 2) throw badRequest('settlementVersion', 'expected 1 or 2');
@@ -53,7 +53,7 @@ function postOperator(ctx: RequestContext) {
   return json(200, {
     success: true,
     txHash: nextAccountTxHash(ctx.state, 'set-operator', user),
-    user,
+    user: checksumOf(user),
     operator: version === 1 ? chain.settlementV1 : chain.settlementV2,
     relayer: relayer(ctx),
   });
@@ -61,7 +61,7 @@ function postOperator(ctx: RequestContext) {
 
 function postDepositWithPermit(ctx: RequestContext) {
   const body = object(ctx.body, 'body');
-  const user = getAddress(address(body.user, 'user')) as Address;
+  const user = address(body.user, 'user');
   const amount = uintString(body.amount, 'amount');
   if (amount <= 0n || amount > MAX_DEPOSIT) throw badRequest('amount', 'expected a positive amount in 1e-6 USDC');
   const nonce = uintString(body.nonce, 'nonce');
@@ -69,7 +69,7 @@ function postDepositWithPermit(ctx: RequestContext) {
   const sig = parseSignature(body.signature, 'signature');
   requireFuture(deadline, 'deadline', ctx.now);
   const data = migrationData(ctx.state);
-  const nonceKey = `${user.toLowerCase()}:${nonce}`;
+  const nonceKey = `${user}:${nonce}`;
   if (data.usedPermitNonces[nonceKey]) throw new HttpError(409, 'CONFLICT', 'nonce: this Permit2 nonce was already used', { field: 'nonce' });
   const chain = ctx.state.chain;
   // The SDK that introduced this path signed for the Holdings of its day (legacy); today's is the
@@ -88,7 +88,7 @@ function postDepositWithPermit(ctx: RequestContext) {
   return json(200, {
     success: true,
     txHash: nextAccountTxHash(ctx.state, 'deposit-with-permit', user),
-    user,
+    user: checksumOf(user),
     token: chain.usdc,
     amount: amount.toString(),
     relayer: relayer(ctx),

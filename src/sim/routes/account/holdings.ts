@@ -5,7 +5,7 @@
 import type { ExchangeState } from '../../context.ts';
 import { internalsOf } from '../../internals.ts';
 import type { MarketRecord } from '../../records.ts';
-import type { Address } from '../../../model/order.ts';
+import type { LowerAddress } from '../../wire-ids.ts';
 import { ONE } from '../../../model/units.ts';
 import { averagePrice, basisKey, costBasis, netInvestment, type OutcomeBasis } from './cost-basis.ts';
 import type { WalletLedger } from './wallet-ledger.ts';
@@ -29,9 +29,9 @@ export interface HoldingRow {
 }
 
 /** Every (market, outcome) the wallet holds or has traded, sorted by market id then YES first. */
-export function holdings(state: ExchangeState, ledger: WalletLedger, wallet: Address): HoldingRow[] {
+export function holdings(state: ExchangeState, ledger: WalletLedger, wallet: LowerAddress): HoldingRow[] {
   // the order service's per-trader index keeps this O(own orders), not O(all orders)
-  const own = internalsOf(state).orders.byTrader.get(wallet.toLowerCase()) ?? [];
+  const own = internalsOf(state).orders.ordersOf(wallet);
   const basis = costBasis(own, wallet);
   const balances = new Map<string, bigint>();
   for (const p of ledger.positions(wallet)) {
@@ -66,8 +66,6 @@ export function holdings(state: ExchangeState, ledger: WalletLedger, wallet: Add
       claimable: payout === null ? 0n : (balance * payout) / BigInt(ONE),
     });
   }
-  rows.sort((a, b) =>
-    a.market.id.toLowerCase() < b.market.id.toLowerCase() ? -1 : a.market.id.toLowerCase() > b.market.id.toLowerCase() ? 1 : b.outcomeIndex - a.outcomeIndex,
-  );
+  rows.sort((a, b) => (a.market.id < b.market.id ? -1 : a.market.id > b.market.id ? 1 : b.outcomeIndex - a.outcomeIndex));
   return rows;
 }

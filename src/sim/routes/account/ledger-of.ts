@@ -8,15 +8,16 @@
  * mints complete sets and transfers the wanted outcome to the wallet, keeping the other side (which,
  * on the venue, belongs to the legacy counterparties).
  */
-import { keccak256, toHex, getAddress } from 'viem';
+import { keccak256, toHex } from 'viem';
 import type { ExchangeState } from '../../context.ts';
 import type { EngineHost } from '../../engine-host.ts';
 import { HttpError } from '../../http-errors.ts';
-import type { Address, Bytes32, OutcomeIndex } from '../../../model/order.ts';
+import type { Bytes32, OutcomeIndex } from '../../../model/order.ts';
+import { addressOf, type LowerAddress } from '../../wire-ids.ts';
 import type { LedgerCollateral, LedgerPosition, WalletLedger } from './wallet-ledger.ts';
 
 /** The venue escrow that backs migrated legacy positions. */
-export const MIGRATION_ESCROW: Address = getAddress('0x' + keccak256(toHex('bookmaker-sim:migration-escrow')).slice(26)) as Address;
+export const MIGRATION_ESCROW = ('0x' + keccak256(toHex('bookmaker-sim:migration-escrow')).slice(26)) as LowerAddress;
 
 const ZERO: LedgerCollateral = { total: 0n, reserved: 0n, available: 0n };
 
@@ -43,7 +44,9 @@ export function hostLedger(host: EngineHost): WalletLedger {
       return b ? { total: b.collateral, reserved: b.reserved, available: b.available } : ZERO;
     },
     positions(wallet): LedgerPosition[] {
-      const t = host.traderIndex(wallet);
+      // the ledger is also read from outside the routes (the chaos referee), in any spelling
+      const a = addressOf(wallet);
+      const t = a === null ? undefined : host.traderIndex(a);
       if (t === undefined) return [];
       const out: LedgerPosition[] = [];
       for (const p of host.engine.positions(t)) {
@@ -57,7 +60,7 @@ export function hostLedger(host: EngineHost): WalletLedger {
       if (amount <= 0n) return;
       check(host.deposit(host.ensureTrader(wallet), amount), 'deposit');
     },
-    creditOutcome(wallet: Address, marketId: Bytes32, outcomeIndex: OutcomeIndex, amount: bigint) {
+    creditOutcome(wallet: LowerAddress, marketId: Bytes32, outcomeIndex: OutcomeIndex, amount: bigint) {
       if (amount <= 0n) return;
       const market = host.marketIndex(marketId);
       if (market === undefined) throw new HttpError(500, 'INTERNAL_ERROR', 'ledger credit for an unknown market');

@@ -34,7 +34,9 @@ import {
 } from '../../migration/migration-machine.ts';
 import { isBatchWithdrawSigner, isMigrationAuthorizationSigner, isOperatorApprovalSigner } from '../../migration/verify-signatures.ts';
 import { accountLedger } from './ledger-of.ts';
-import { keyWallet, sameAddress, walletOrKey } from './wallet-param.ts';
+import { keyWallet, walletOrKey } from './wallet-param.ts';
+import { checksumOf } from '../../checksum.ts';
+import { mustAddress, type LowerAddress } from '../../wire-ids.ts';
 import type { WalletLedger } from './wallet-ledger.ts';
 
 const hashText = (s: string): Bytes32 => keccak256(toHex(s)) as Bytes32;
@@ -44,13 +46,13 @@ function contracts(state: ExchangeState) {
 }
 
 /** The wallet's V2 balances as MigrationBalance[] (USDC first, then non-zero outcome tokens). */
-function newBalances(state: ExchangeState, ledger: WalletLedger, wallet: Address): { token: Address; balance: string }[] {
+function newBalances(state: ExchangeState, ledger: WalletLedger, wallet: LowerAddress): { token: Address; balance: string }[] {
   const out = [{ token: state.chain.usdc, balance: ledger.collateral(wallet).total.toString() }];
   for (const p of ledger.positions(wallet)) {
-    const m = state.stores.markets.get(p.marketId.toLowerCase());
+    const m = state.services.market(p.marketId);
     if (!m) continue;
-    if (p.no > 0n) out.push({ token: m.outcomeTokens[0], balance: p.no.toString() });
-    if (p.yes > 0n) out.push({ token: m.outcomeTokens[1], balance: p.yes.toString() });
+    if (p.no > 0n) out.push({ token: checksumOf(m.outcomeTokens[0]), balance: p.no.toString() });
+    if (p.yes > 0n) out.push({ token: checksumOf(m.outcomeTokens[1]), balance: p.yes.toString() });
   }
   return out;
 }
@@ -71,13 +73,13 @@ function pendingRestorationsJson(state: ExchangeState, w: WalletMigration | unde
       draft: restorationDraft(o),
     };
     if (!full) return base;
-    const m = state.stores.markets.get(o.marketId.toLowerCase());
+    const m = state.services.market(o.marketId);
     return { ...base, legacyOrderHash: o.hash, error: r.error, market: m ? { shortQuestion: m.shortQuestion, outcomeNames: ['No', 'Yes'] } : null };
   });
 }
 
 /** The MigrationStatus answer. */
-export function migrationStatusJson(state: ExchangeState, wallet: Address): Record<string, unknown> {
+export function migrationStatusJson(state: ExchangeState, wallet: LowerAddress): Record<string, unknown> {
   const data = migrationData(state);
   const ledger = accountLedger(state);
   const w = walletState(data, wallet);
@@ -88,7 +90,7 @@ export function migrationStatusJson(state: ExchangeState, wallet: Address): Reco
   const hasFunds = plan.chunks.length > 0;
   return {
     migrationActive: data.active,
-    walletAddress: wallet,
+    walletAddress: checksumOf(wallet),
     holdings: { legacy: state.chain.holdingsLegacy, new: state.chain.holdingsNew },
     settlementV2Address: state.chain.settlementV2,
     legacyBalances: legacyBalances(w),
@@ -127,10 +129,10 @@ function parseAuthorization(v: unknown): Authorization | undefined {
  * The wallet a start / dismiss acts for. Another wallet than the key's needs a valid, unexpired
  * authorization signed by that wallet over exactly this action and these ids.
  */
-function authorisedWallet(ctx: RequestContext, body: Obj, action: 'start' | 'dismiss-orders', ids: readonly number[]): Address {
+function authorisedWallet(ctx: RequestContext, body: Obj, action: 'start' | 'dismiss-orders', ids: readonly number[]): LowerAddress {
   const wallet = walletOrKey(ctx, body.address, 'address');
   const auth = parseAuthorization(body.authorization);
-  if (sameAddress(wallet, keyWallet(ctx))) return wallet;
+  if (wallet === keyWallet(ctx)) return wallet;
   if (!auth) throw forbidden('address: acting for another wallet needs its authorization');
   if (auth.deadline * 1000 < ctx.now) throw badRequest('authorization.deadline', 'the authorization has expired');
   if (!isMigrationAuthorizationSigner(action, wallet, ids, auth.deadline, auth.signature)) throw invalidSignature('authorization.signature');
@@ -224,9 +226,11 @@ function planCredits(state: ExchangeState, w: WalletMigration): CreditStep[] {
 function creditLedger(ledger: WalletLedger, steps: CreditStep[]) {
   let applied = false;
   return {
-    credit(wallet: Address) {
+    credit(raw: Address) {
       if (applied) return; // the plan covers every balance: applied once, on the first call
       applied = true;
+      // the migration's records keep the wallet as seeded (checksummed): normalised into the ledger here
+      const wallet = mustAddress(raw, 'migration wallet');
       for (const s of steps) {
         if (s.kind === 'outcome') ledger.creditOutcome(wallet, s.marketId, s.outcomeIndex, s.amount);
         else ledger.depositCollateral(wallet, s.amount);

@@ -11,6 +11,7 @@ import { queryBytes32, queryEnum, queryInt, queryString } from '../../validate.t
 import { holdings, OUTCOME_NAMES, type HoldingRow } from './holdings.ts';
 import { accountLedger } from './ledger-of.ts';
 import { walletOrKey } from './wallet-param.ts';
+import { checksumOf } from '../../checksum.ts';
 
 const KINDS = ['all', 'active', 'won', 'lost', 'claimable'] as const;
 type Kind = (typeof KINDS)[number];
@@ -50,13 +51,13 @@ function rowsFor(ctx: RequestContext): HoldingRow[] {
   const wallet = walletOrKey(ctx, ctx.params.address, 'address');
   const rows = holdings(ctx.state, accountLedger(ctx.state), wallet);
   const marketId = queryBytes32(ctx.query, 'marketId');
-  return marketId ? rows.filter((r) => r.market.id.toLowerCase() === marketId.toLowerCase()) : rows;
+  return marketId ? rows.filter((r) => r.market.id === marketId) : rows;
 }
 
 /** The fields a holding shows in the portfolio and claimable answers. */
 function holdingJson(r: HoldingRow) {
   return {
-    tokenAddress: r.market.outcomeTokens[r.outcomeIndex],
+    tokenAddress: checksumOf(r.market.outcomeTokens[r.outcomeIndex]),
     balance: r.balance.toString(),
     settlementBalance: r.balance.toString(),
     walletBalance: '0',
@@ -85,7 +86,7 @@ function getSummary(ctx: RequestContext) {
 
 function getPositions(ctx: RequestContext) {
   const status = queryEnum(ctx.query, 'status', ['open', 'closed'] as const);
-  const search = queryString(ctx.query, 'search')?.toLowerCase();
+  const search = queryString(ctx.query, 'search')?.toLowerCase(); // free text, matched case-insensitively
   const limit = queryInt(ctx.query, 'limit', 1, 500, 50);
   const rows = rowsFor(ctx)
     .map((r) => ({ r, status: (r.balance > 0n && !r.resolved ? 'open' : 'closed') as 'open' | 'closed' }))
@@ -120,7 +121,7 @@ function getClaimable(ctx: RequestContext) {
       const yes = r.outcomeIndex === 1 ? r.payout! : 1_000_000n - r.payout!;
       markets.set(r.market.id, {
         id: r.market.id,
-        outcomeTokens: r.market.outcomeTokens,
+        outcomeTokens: [checksumOf(r.market.outcomeTokens[0]), checksumOf(r.market.outcomeTokens[1])],
         outcomeNames: [...OUTCOME_NAMES],
         // [NO, YES] in 1e-6 of a collateral unit per share
         payoutPcts: [(1_000_000n - yes).toString(), yes.toString()],

@@ -52,9 +52,9 @@ function newSubmission(ctx: RequestContext, kind: SubmissionRecord['kind'], draf
   data.submissionCounter++;
   const id = `sub_${keccak256(toHex(`${ctx.state.settings.seed}:submission:${data.submissionCounter}`)).slice(2, 26)}`;
   const questionId = keccak256(toHex(`${id}:question:0`)) as Bytes32;
-  data.questions[questionId.toLowerCase()] = { ...draft, id: questionId, submissionId: id, marketId: null };
-  const sub: SubmissionRecord = { id, owner: keyWallet(ctx).toLowerCase(), createdAt: ctx.now, kind, questionIds: rejection ? [] : [questionId], rejection };
-  if (rejection) delete data.questions[questionId.toLowerCase()];
+  data.questions[questionId] = { ...draft, id: questionId, submissionId: id, marketId: null };
+  const sub: SubmissionRecord = { id, owner: keyWallet(ctx), createdAt: ctx.now, kind, questionIds: rejection ? [] : [questionId], rejection };
+  if (rejection) delete data.questions[questionId];
   data.submissions[id] = sub;
   return sub;
 }
@@ -146,7 +146,7 @@ function submissionStatus(ctx: RequestContext, sub: SubmissionRecord): 'pending'
 
 function ownSubmission(ctx: RequestContext, id: string): SubmissionRecord {
   const sub = accountData(ctx.state).submissions[id];
-  if (!sub || sub.owner !== keyWallet(ctx).toLowerCase()) throw notFound('submission');
+  if (!sub || sub.owner !== keyWallet(ctx)) throw notFound('submission');
   return sub;
 }
 
@@ -165,7 +165,7 @@ function getSubmission(ctx: RequestContext) {
   const questions =
     status === 'completed'
       ? sub.questionIds.map((qid) => {
-          const q = data.questions[qid.toLowerCase()]!;
+          const q = data.questions[qid]!;
           return {
             id: q.id,
             text: q.text,
@@ -197,9 +197,9 @@ function postCreateMarket(ctx: RequestContext) {
   const body = object(ctx.body, 'body');
   const questionId = bytes32(body.questionId, 'questionId');
   const data = accountData(ctx.state);
-  const q = data.questions[questionId.toLowerCase()];
+  const q = data.questions[questionId];
   const sub = q ? data.submissions[q.submissionId] : undefined;
-  if (!q || !sub || sub.owner !== keyWallet(ctx).toLowerCase()) throw notFound('question');
+  if (!q || !sub || sub.owner !== keyWallet(ctx)) throw notFound('question');
   if (submissionStatus(ctx, sub) !== 'completed') throw badRequest('questionId', 'the question is still being generated');
   if (q.marketId) throw badRequest('questionId', `a market was already created from this question (${q.marketId})`);
   const rt = accountRuntime(ctx.state);

@@ -4,6 +4,7 @@
  * the funds migration credit it.
  */
 import type { Address, Bytes32, OutcomeIndex } from '../../../model/order.ts';
+import type { LowerAddress } from '../../wire-ids.ts';
 
 export interface LedgerCollateral {
   /** total collateral, reserved included (1e-6 USDC) */
@@ -33,11 +34,12 @@ export interface LedgerMark {
 
 export interface WalletLedger {
   mark(marketId: Bytes32): LedgerMark;
+  /** any spelling (also read from outside the routes) */
   collateral(wallet: Address): LedgerCollateral;
   /** positions of the wallet in every market it touched */
   positions(wallet: Address): LedgerPosition[];
   /** credit collateral (test mint, permit deposit, migrated legacy USDC) */
-  depositCollateral(wallet: Address, amount: bigint): void;
+  depositCollateral(wallet: LowerAddress, amount: bigint): void;
   /** credit outcome tokens moved in from outside the book (migrated legacy positions) */
-  creditOutcome(wallet: Address, marketId: Bytes32, outcomeIndex: OutcomeIndex, amount: bigint): void;
+  creditOutcome(wallet: LowerAddress, marketId: Bytes32, outcomeIndex: OutcomeIndex, amount: bigint): void;
 }

@@ -12,10 +12,11 @@
  */
 import type { ExchangeState } from '../../context.ts';
 import { HttpError } from '../../http-errors.ts';
-import type { Address } from '../../../model/order.ts';
+import type { LowerAddress } from '../../wire-ids.ts';
 
 export const WALLET_USDC_EXT_KEY = 'walletUsdc';
 
+/** by wallet (lower-case) */
 type Balances = Record<string, bigint>;
 
 function balances(state: ExchangeState): Balances {
@@ -28,30 +29,29 @@ function balances(state: ExchangeState): Balances {
 }
 
 /** The wallet's USDC outside Holdings (1e-6 units). */
-export function walletUsdc(state: ExchangeState, wallet: Address): bigint {
-  const v = (state.ext[WALLET_USDC_EXT_KEY] as Balances | undefined)?.[wallet.toLowerCase()];
+export function walletUsdc(state: ExchangeState, wallet: LowerAddress): bigint {
+  const v = (state.ext[WALLET_USDC_EXT_KEY] as Balances | undefined)?.[wallet];
   return typeof v === 'bigint' ? v : 0n;
 }
 
 /** Credit the wallet's ERC-20 balance (the faucet in `wallet` mode). */
-export function creditWalletUsdc(state: ExchangeState, wallet: Address, amount: bigint): void {
+export function creditWalletUsdc(state: ExchangeState, wallet: LowerAddress, amount: bigint): void {
   if (amount <= 0n) return;
   const b = balances(state);
-  const k = wallet.toLowerCase();
-  b[k] = (b[k] ?? 0n) + amount;
+  b[wallet] = (b[wallet] ?? 0n) + amount;
 }
 
 /**
  * Take `amount` from the wallet's ERC-20 balance, or throw 400 (field `amount`) leaving it unchanged
  * when the wallet holds less.
  */
-export function debitWalletUsdc(state: ExchangeState, wallet: Address, amount: bigint): void {
+export function debitWalletUsdc(state: ExchangeState, wallet: LowerAddress, amount: bigint): void {
   requireWalletUsdc(state, wallet, amount);
-  balances(state)[wallet.toLowerCase()] = walletUsdc(state, wallet) - amount;
+  balances(state)[wallet] = walletUsdc(state, wallet) - amount;
 }
 
 /** Throw 400 (field `amount`) unless the wallet holds at least `amount` outside Holdings. */
-export function requireWalletUsdc(state: ExchangeState, wallet: Address, amount: bigint): void {
+export function requireWalletUsdc(state: ExchangeState, wallet: LowerAddress, amount: bigint): void {
   const have = walletUsdc(state, wallet);
   if (amount > have) {
     throw new HttpError(400, 'VALIDATION_ERROR', `amount: the wallet holds ${have} USDC units outside Holdings, less than the ${amount} to deposit`, {
