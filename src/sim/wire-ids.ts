@@ -7,33 +7,20 @@
  * rule. Entry points: the validators (./validate.ts), the API keys given at start-up, the seed and
  * state files as they are read.
  */
-import { bytes32Of } from '../model/ids.ts';
-import type { Address, Bytes32 } from '../model/order.ts';
+import { addressOf, bytes32Of, mustAddress } from '../model/ids.ts';
+import type { Bytes32, NormalAddress } from '../model/order.ts';
 
-declare const lowerAddress: unique symbol;
-/** An address in the local exchange's one internal spelling (lower-case hex). */
-export type LowerAddress = Address & { readonly [lowerAddress]: true };
+/** An address in the local exchange's one internal spelling (lower-case hex): the bot's NormalAddress. */
+export type LowerAddress = NormalAddress;
 
-const ANY_CASE = /^0x[0-9a-fA-F]{40}$/;
 const NORMAL = /^0x[0-9a-f]{40}$/;
 
-/** `v` as a lower-case address, or null when it is not 0x + 40 hex digits. */
-export function addressOf(v: unknown): LowerAddress | null {
-  if (typeof v !== 'string' || !ANY_CASE.test(v)) return null;
-  // a checksummed address differs from its lower-case form: copy only then
-  return (NORMAL.test(v) ? v : v.toLowerCase()) as LowerAddress;
-}
+/** `addressOf` (a lower-case address, or null) and `mustAddress` (or throw naming what) are the bot's own. */
+export { addressOf, mustAddress };
 
 /** Is `v` an address in the internal spelling (what addressOf returns)? */
 export function isLowerAddress(v: unknown): v is LowerAddress {
   return typeof v === 'string' && NORMAL.test(v);
-}
-
-/** `v` as a lower-case address; throws (naming `what`) when it is not one. For trusted files and options. */
-export function mustAddress(v: unknown, what: string): LowerAddress {
-  const a = addressOf(v);
-  if (a === null) throw new Error(`${what}: expected an address (0x followed by 40 hex digits), got ${JSON.stringify(v)}`);
-  return a;
 }
 
 /** `v` as a normalised 32-byte id; throws (naming `what`) when it is not one. For trusted files and options. */

@@ -30,51 +30,32 @@ test('bytes32Of: lower-cases a 32-byte hex id, rejects anything else', () => {
   for (const bad of ['0x' + 'ab'.repeat(31), 'ab'.repeat(32), '0x' + 'zz'.repeat(32), 42, null, undefined]) assert.equal(bytes32Of(bad), null, String(bad));
 });
 
+/** A venue order answer (GET /orders item) with the given ids, the rest an open limit order's. */
+const venueOrder = (ids: { marketId: string; trader: string; nonce: string }) => ({
+  ...ids,
+  side: 0,
+  outcomeIndex: 1,
+  price: '500000',
+  size: '1000000',
+  filledSize: '0',
+  remainingSize: '1000000',
+  percentFilled: 0,
+  type: 'limit',
+  status: 'open',
+  voidReason: null,
+  insertedAt: '2026-01-01T00:00:00Z',
+  expiry: '0',
+  settlementVersion: 2,
+});
+
 test('a venue order in mixed case is normalised where it is parsed', () => {
-  const o = parseOrder(
-    {
-      marketId: MIXED,
-      trader: '0x' + '11'.repeat(20),
-      nonce: NONCE_MIXED,
-      side: 0,
-      outcomeIndex: 1,
-      price: '500000',
-      size: '1000000',
-      filledSize: '0',
-      remainingSize: '1000000',
-      percentFilled: 0,
-      type: 'limit',
-      status: 'open',
-      voidReason: null,
-      insertedAt: '2026-01-01T00:00:00Z',
-      expiry: '0',
-      settlementVersion: 2,
-    },
-    { ep: 'GET /orders', path: 'orders[0]' },
-  );
+  const o = parseOrder(venueOrder({ marketId: MIXED, trader: '0x' + '11'.repeat(20), nonce: NONCE_MIXED }), { ep: 'GET /orders', path: 'orders[0]' });
   assert.equal(o.marketId, LOWER);
   assert.equal(o.nonce, NONCE_MIXED.toLowerCase());
 });
 
 test('a venue order whose nonce is not 32 bytes is a bad answer, not a Bytes32', () => {
-  const order = (nonce: string) => ({
-    marketId: LOWER,
-    trader: '0x' + '11'.repeat(20),
-    nonce,
-    side: 0,
-    outcomeIndex: 1,
-    price: '500000',
-    size: '1000000',
-    filledSize: '0',
-    remainingSize: '1000000',
-    percentFilled: 0,
-    type: 'limit',
-    status: 'open',
-    voidReason: null,
-    insertedAt: '2026-01-01T00:00:00Z',
-    expiry: '0',
-    settlementVersion: 2,
-  });
+  const order = (nonce: string) => venueOrder({ marketId: LOWER, trader: '0x' + '11'.repeat(20), nonce });
   assert.throws(
     () => parseOrder(order('0xabc'), { ep: 'GET /orders', path: 'orders[0]' }),
     (e: unknown) => e instanceof BadResponseError && e.field === 'orders[0].nonce',
@@ -107,27 +88,7 @@ test('addressOf: lower-cases an address in any case (EIP-55 or not), rejects any
 });
 
 test('addresses the venue states enter in normal form: an order trader, the migration status wallet, contract and tokens', () => {
-  const o = parseOrder(
-    {
-      marketId: LOWER,
-      trader: '0x' + 'aB'.repeat(20),
-      nonce: LOWER,
-      side: 0,
-      outcomeIndex: 1,
-      price: '500000',
-      size: '1000000',
-      filledSize: '0',
-      remainingSize: '1000000',
-      percentFilled: 0,
-      type: 'limit',
-      status: 'open',
-      voidReason: null,
-      insertedAt: '2026-01-01T00:00:00Z',
-      expiry: '0',
-      settlementVersion: 2,
-    },
-    { ep: 'GET /orders', path: 'orders[0]' },
-  );
+  const o = parseOrder(venueOrder({ marketId: LOWER, trader: '0x' + 'aB'.repeat(20), nonce: LOWER }), { ep: 'GET /orders', path: 'orders[0]' });
   assert.equal(o.trader, '0x' + 'ab'.repeat(20));
   // the signer's wallet (EIP-55 in the bodies it signs) against the status the venue states in lower case,
   // and the reverse: the same wallet either way; the contract and USDC compared in normal form
