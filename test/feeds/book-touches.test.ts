@@ -3,19 +3,10 @@ import { test } from 'node:test';
 import { BookTouches, reaches } from '../../src/feeds/book-touches.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import type { BookEvent } from '../../src/model/stream.ts';
+import { tradeEvent } from './trade-event.ts';
 
 const M = ('0x' + 'ab'.repeat(32)) as Bytes32;
-const trade = (price: number, takerSide: 'buy' | 'sell', outcomeIndex: 0 | 1 = 1): BookEvent => ({
-  type: 'trade',
-  marketId: M,
-  outcomeIndex,
-  seq: 1,
-  price,
-  size: 1_000_000,
-  takerSide,
-  venueTs: 0,
-  localTs: 0,
-});
+const trade = (price: number, takerSide: 'buy' | 'sell', outcomeIndex: 0 | 1 = 1): BookEvent => tradeEvent(M, price, takerSide, outcomeIndex);
 
 test('a taker sale reaches the bids at or above its price, a taker purchase the asks at or below it (YES terms)', () => {
   const t = new BookTouches();

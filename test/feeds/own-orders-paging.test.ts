@@ -11,6 +11,7 @@ import type { ListOrdersParams } from '../../src/exchange/client/orders-read.ts'
 import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
 import type { BookEvent } from '../../src/model/stream.ts';
 import { settableClock, TRADER, venueOrder } from '../support/venue-order.ts';
+import { tradeEvent } from './trade-event.ts';
 
 const market = (i: number): Bytes32 => `0x${(i + 1).toString(16).padStart(64, '0')}` as Bytes32;
 const nonce = (i: number): Bytes32 => `0x${(i + 1).toString(16).padStart(62, '0')}ff` as Bytes32;
@@ -69,17 +70,7 @@ function fakeVenue(markets: number, perMarket: number) {
   return { orders, calls, client, fill };
 }
 
-const trade = (m: Bytes32, price: number, takerSide: 'buy' | 'sell'): BookEvent => ({
-  type: 'trade',
-  marketId: m,
-  outcomeIndex: 1,
-  seq: 1,
-  price,
-  size: 1_000_000,
-  takerSide,
-  venueTs: 0,
-  localTs: 0,
-});
+const trade = (m: Bytes32, price: number, takerSide: 'buy' | 'sell'): BookEvent => tradeEvent(m, price, takerSide);
 
 const fills = (es: Awaited<ReturnType<ReturnType<typeof ownOrdersReader>>>) =>
   es.flatMap((e) => (e.event.type === 'OrderFilled' ? [{ nonce: e.event.nonce, size: e.event.size }] : []));
