@@ -16,13 +16,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import bands from '../../strategies/bands/index.ts';
 import { systemClock } from '../../src/core/clock.ts';
-import { silentLogger } from '../../src/core/logger.ts';
 import { DEFAULT_RISK } from '../../src/config/parse-risk.ts';
 import { TESTNET } from '../../src/exchange/chains.ts';
 import { createSigner } from '../../src/exchange/signing/signer.ts';
-import { BotLedger } from '../../src/ledger/bot-ledger.ts';
+import type { BotLedger } from '../../src/ledger/bot-ledger.ts';
 import { openLedger } from '../../src/ledger/ledger.ts';
-import type { BotConfig } from '../../src/config/types.ts';
 import type { Address, Bytes32 } from '../../src/model/order.ts';
 import { OrderManager } from '../../src/orders/order-manager.ts';
 import { createLiveVenue, type LiveOrdersClient } from '../../src/runtime/live-venue.ts';
@@ -31,6 +29,7 @@ import { StateStore } from '../../src/state/store.ts';
 import { percentile, report } from './lib.ts';
 import { bookSnapshot, stubOrdersClient } from '../support/stub-orders-client.ts';
 import { benchKernel } from '../support/quoting.ts';
+import { openBotLedger } from '../support/bot-ledger.ts';
 
 const arg = (name: string, d: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -130,24 +129,7 @@ async function tickToWire(withLedger: boolean, ticks: number): Promise<{ lat: nu
   const venue = createLiveVenue({ client: { orders: stubClient(written) }, signer });
   let bl: BotLedger | null = null;
   if (withLedger) {
-    const cfg = {
-      file: '',
-      venue: { kind: 'url' },
-      ledger: { path: join(work, `ttw-${ledgerRound++}.sqlite`), flushMs: 200, markMs: 10_000 },
-      markets: [],
-    } as unknown as BotConfig;
-    bl = await BotLedger.open({
-      config: cfg,
-      clock: systemClock,
-      logger: silentLogger,
-      trader: signer.address as Address,
-      venue: 'bench',
-      chain: 'testnet',
-      client: { orders: { async *iterate() {} } },
-      embedded: false,
-      markets: 1,
-      paper: false,
-    });
+    bl = await openBotLedger({ path: join(work, `ttw-${ledgerRound++}.sqlite`), clock: systemClock, trader: signer.address as Address, venue: 'bench' });
   }
   const store = new StateStore();
   // as the bot wires it: the order manager's events go into the store, then to the ledger

@@ -34,9 +34,7 @@ import { TickToWireMeter } from '../../src/kernel/tick-to-wire.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join as joinPath } from 'node:path';
-import { silentLogger } from '../../src/core/logger.ts';
-import { BotLedger } from '../../src/ledger/bot-ledger.ts';
-import type { BotConfig } from '../../src/config/types.ts';
+import { openBotLedger } from '../support/bot-ledger.ts';
 import type { Address } from '../../src/model/order.ts';
 
 const metrics = createBotMetrics();
@@ -78,23 +76,11 @@ async function measure(
   const meter = new TickToWireMeter({ tickToWire: (sec) => metrics.tickToWire.observe(sec), throttle: (sec) => metrics.requoteThrottle.observe(sec) });
   const venue = createLiveVenue({ client: { orders: stubClient(written) }, signer, onWrite: (m) => meter.write(m), aheadNonces });
   // the bot's ledger, in a file as `bookmaker run` keeps it (see test/support/bot-ledger.ts)
-  const ledgerCfg = {
-    file: '',
-    venue: { kind: 'url' },
-    ledger: { path: joinPath(work, `ttw-${ledgers++}.sqlite`), flushMs: 200, markMs: 10_000 },
-    markets: [],
-  };
-  const ledger = await BotLedger.open({
-    config: ledgerCfg as unknown as BotConfig,
+  const ledger = await openBotLedger({
+    path: joinPath(work, `ttw-${ledgers++}.sqlite`),
     clock: systemClock,
-    logger: silentLogger,
     trader: signer.address as Address,
     venue: 'bench',
-    chain: 'testnet',
-    client: { orders: { async *iterate() {} } },
-    embedded: false,
-    markets: 1,
-    paper: false,
   });
   const kernel: QuotingKernel = benchKernel({ QuotingKernel, bands, DEFAULT_RISK }, [M], {
     clock: systemClock,
