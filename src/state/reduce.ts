@@ -60,8 +60,15 @@ function marketsWith(state: StoreState, marketId: Bytes32, e: MarketEvent, lim: 
 }
 
 /** A copy of the market with one own order set (or, with `o` null, removed). */
+function copyInto(this: Map<string, OwnOrder>, v: OwnOrder, k: string): void {
+  this.set(k, v);
+}
+
 function withOrder(m: MarketState, k: string, o: OwnOrder | null): MarketState {
-  const orders = new Map(m.orders);
+  // copied by forEach: `new Map(m.orders)` walks the entries through an iterator, one [key, value]
+  // array per order, four times per order of a requote (docs/performance.md#where-the-tail-comes-from)
+  const orders = new Map<string, OwnOrder>();
+  m.orders.forEach(copyInto, orders);
   if (o === null) orders.delete(k);
   else orders.set(k, o);
   return marketWithOrders(m, orders);
