@@ -72,12 +72,18 @@ export class OrderExecutor {
   backoffUntil = 0;
   private retryAfterHint = 0;
   private backoffStep = 0;
+  /** events held while a call is handed to the venue (see handOver); null: events go out at once */
+  private held: OrderManagerEvent[] | null = null;
 
   constructor(deps: ExecutorDeps) {
     this.venue = deps.venue;
     this.clock = deps.clock;
     this.log = deps.log;
-    this.emit = deps.emit;
+    const deliver = deps.emit;
+    this.emit = (e) => {
+      if (this.held !== null) this.held.push(e);
+      else deliver(e);
+    };
     this.nonces = deps.nonces;
     this.table = deps.table;
     this.opts = deps.opts;
@@ -157,20 +163,53 @@ export class OrderExecutor {
     return t.planned.nonce;
   }
 
+  /**
+   * Decide, sign, write, then update the state: the events of the call's orders (CancelSubmitted,
+   * OrderSubmitted), emitted by `start`, are held until `send` has handed the call to the venue (the
+   * live venue signs and writes the request before its first await), then delivered in the order
+   * they were emitted, still in the same synchronous turn: nothing can read the store in between,
+   * and the store's updates no longer stand between a book event and the wire
+   * (docs/performance.md#where-the-tail-comes-from).
+   */
+  private handOver<S, T>(start: () => S, send: (s: S) => Promise<T>): Promise<T> {
+    if (this.held !== null) return send(start()); // already inside a hand-over: its release delivers these too
+    const held: OrderManagerEvent[] = [];
+    this.held = held;
+    try {
+      return send(start());
+    } finally {
+      this.held = null;
+      for (const e of held) this.emit(e);
+    }
+  }
+
   async execute(marketId: Bytes32, call: VenueCall): Promise<void> {
     if (call.kind === 'cancel-replace') {
       const { action } = call;
-      const cancelNonce = this.startCancel(marketId, action.cancel);
-      const planned = this.startCreate(marketId, action.desired);
+      let cancelNonce: Bytes32 | undefined;
+      let planned: PlannedOrder | undefined;
       const t0 = this.clock.now();
       let res: { cancel: CancelOutcome; create: CreateOutcome };
+      const sent = this.handOver(
+        () => {
+          cancelNonce = this.startCancel(marketId, action.cancel);
+          planned = this.startCreate(marketId, action.desired);
+        },
+        () => {
+          try {
+            return this.venue.cancelReplace(cancelNonce!, planned!);
+          } catch (err) {
+            return Promise.reject(err); // a venue that throws at once is answered below like one that rejects
+          }
+        },
+      );
       try {
-        res = await this.venue.cancelReplace(cancelNonce, planned);
+        res = await sent;
         this.emit({ type: 'VenueCallCompleted', call: 'cancel-replace', ok: !isRefusal(res.create), ms: this.clock.now() - t0, ts: this.clock.now() });
       } catch (err) {
         this.emit({ type: 'VenueCallCompleted', call: 'cancel-replace', ok: false, ms: this.clock.now() - t0, ts: this.clock.now() });
         this.retryAfterHint = classify(err).retryAfterMs ?? 0;
-        const f = failedBatch([planned], [cancelNonce], err);
+        const f = failedBatch([planned!], [cancelNonce!], err);
         res = { cancel: f.cancels[0]!, create: f.creates[0]! };
       }
       this.applyCancel(res.cancel);
@@ -179,11 +218,16 @@ export class OrderExecutor {
     }
     const creates: PlannedOrder[] = [];
     const cancels: Bytes32[] = [];
-    for (const a of call.actions) {
-      if (a.kind !== 'create') cancels.push(this.startCancel(marketId, a.cancel));
-      if (a.kind !== 'cancel') creates.push(this.startCreate(marketId, a.desired));
-    }
-    this.applyAnswers(creates, cancels, await this.callBatch(creates, cancels, marketId));
+    const answers = this.handOver(
+      () => {
+        for (const a of call.actions) {
+          if (a.kind !== 'create') cancels.push(this.startCancel(marketId, a.cancel));
+          if (a.kind !== 'cancel') creates.push(this.startCreate(marketId, a.desired));
+        }
+      },
+      () => this.callBatch(creates, cancels, marketId),
+    );
+    this.applyAnswers(creates, cancels, await answers);
   }
 
   /** A batch's outcomes; items the venue did not answer for are treated as retryable failures. */

@@ -795,3 +795,43 @@ describe('OrderManager: remaining size from fills and from the venue never count
     );
   });
 });
+
+describe('OrderManager: decide, sign, write, then update the state', () => {
+  it("a call's order events go out after the venue has the call, in the same turn and in order (bulk and cancel-replace)", async () => {
+    const { venue, om, events } = setup();
+    const atCall: string[][] = [];
+    const afterTurn: string[][] = [];
+    const types = () => events.map((e) => e.type);
+    const watch =
+      <A extends unknown[], R>(f: (...a: A) => R) =>
+      (...a: A): R => {
+        atCall.push(types());
+        const r = f(...a);
+        // a microtask runs once the synchronous hand-over is over, before anything else can
+        queueMicrotask(() => afterTurn.push(types()));
+        return r;
+      };
+    venue.batch = watch(venue.batch.bind(venue));
+    venue.cancelReplace = watch(venue.cancelReplace.bind(venue));
+    await om.sync(M1, quotes(500_000));
+    assert.deepEqual(atCall[0], [], 'nothing emitted before the first call is handed over');
+    assert.deepEqual(afterTurn[0], Array(4).fill('OrderSubmitted'));
+    // a requote of all four: 4 cancels + 4 creates in one bulk call
+    await om.sync(M1, quotes(600_000));
+    const before = atCall[1]!.length;
+    assert.equal(afterTurn[1]!.length - before, 8);
+    const requote = afterTurn[1]!.slice(before);
+    assert.equal(requote.filter((t) => t === 'CancelSubmitted').length, 4, requote.join());
+    assert.equal(requote.filter((t) => t === 'OrderSubmitted').length, 4, requote.join());
+    // one quote moved: one cancel-replace call
+    const moved = quotes(600_000);
+    moved[0] = { slot: moved[0]!.slot, order: order(600_000 - 50_000) };
+    await om.sync(M1, moved);
+    assert.equal(venue.venueCalls().at(-1)?.kind, 'cancel-replace');
+    const b2 = atCall[2]!.length;
+    assert.deepEqual(afterTurn[2]!.slice(b2), ['CancelSubmitted', 'OrderSubmitted']);
+    // each order's events in their order: submitted before accepted
+    const firstAccepted = events.findIndex((e) => e.type === 'OrderAccepted');
+    assert.ok(events.slice(0, firstAccepted).filter((e) => e.type === 'OrderSubmitted').length === 4);
+  });
+});
