@@ -2,7 +2,8 @@
  * tick-alloc: the tick-to-wire bench's tick (a book event → 4 cancels + 4 signed creates serialised,
  * the bot's ledger on) counted rather than timed, so the figures survive a loaded machine: heap bytes
  * allocated per tick and per idle turn between ticks (used heap growth over ticks no GC fell in), GCs
- * that fell inside a tick, store reductions per tick, promises created per tick, and the wall p50/p99.
+ * that fell inside a tick, store reductions per tick, promises created per tick, and the wall p50/p99;
+ * bytes and store reductions before the wire (up to the first request of the tick written).
  * `--base DIR`: the same tick from another checkout (with node_modules), in a child process each,
  * alternated round by round. Where the bytes go: one child with V8's sampling heap profiler on over
  * the measured ticks (garbage included), written as a .heapprofile (Chrome DevTools opens it):
@@ -34,6 +35,8 @@ const load = (root: string, path: string): Promise<Mod> => import(pathToFileURL(
 
 interface Figures {
   gcs: number;
+  allocBeforeWire: number;
+  reducesBeforeWire: number;
   allocTick: number;
   allocIdle: number;
   gcTicks: number;
@@ -83,7 +86,16 @@ async function runChild(root: string): Promise<Figures> {
   const written: number[] = [];
   const signer = createSigner({ privateKey: KEY, chain: TESTNET });
   const meter = new TickToWireMeter({ tickToWire: (s: number) => metrics.tickToWire.observe(s), throttle: (s: number) => metrics.requoteThrottle.observe(s) });
+  // the store reductions and heap bytes of the tick so far, noted when the first request is written
+  let wireReduces = 0;
+  let wireHeap = 0;
+  let firstWrite = true;
   const client = stubOrdersClient((body: unknown) => {
+    if (firstWrite) {
+      firstWrite = false;
+      wireReduces = reduces;
+      wireHeap = v8.getHeapStatistics().used_heap_size;
+    }
     const t = performance.now();
     JSON.stringify(body);
     written.push(performance.now());
@@ -134,6 +146,8 @@ async function runChild(root: string): Promise<Figures> {
     aIdle = new Float64Array(n),
     red = new Float64Array(n),
     prom = new Float64Array(n);
+  const redWire = new Float64Array(n),
+    aWire = new Float64Array(n);
   let hEnd = heap();
   const prof = argOf('heap-profile');
   const session = prof !== undefined ? new (await import('node:inspector')).Session() : null;
@@ -148,6 +162,7 @@ async function runChild(root: string): Promise<Figures> {
     const counting = i % 4 === 3;
     if (counting) hook.enable();
     written.length = 0;
+    firstWrite = true;
     const mid = i % 2 === 0 ? 530_000 : 500_000;
     const r0 = reduces,
       p0 = promises;
@@ -165,6 +180,8 @@ async function runChild(root: string): Promise<Figures> {
     t1s[i] = t1;
     aTick[i] = hEnd - h0;
     red[i] = reduces - r0;
+    redWire[i] = wireReduces - r0;
+    aWire[i] = wireHeap - h0;
     prom[i] = counting ? promises - p0 : NaN;
   }
   if (session) {
@@ -181,6 +198,8 @@ async function runChild(root: string): Promise<Figures> {
       xs.sort((a, b) => a - b),
       0.5,
     );
+  const wireA: number[] = [],
+    wireR: number[] = [];
   const ticksA: number[] = [],
     idleA: number[] = [],
     ls: number[] = [],
@@ -194,6 +213,8 @@ async function runChild(root: string): Promise<Figures> {
     const gcIn = g < gcs.length && gcs[g]![0] <= t1s[i]!;
     if (gcIn) gcTicks++;
     if (!gcIn && aTick[i]! >= 0) ticksA.push(aTick[i]!);
+    if (!gcIn && aWire[i]! >= 0) wireA.push(aWire[i]!);
+    wireR.push(redWire[i]!);
     if (aIdle[i]! >= 0) idleA.push(aIdle[i]!);
     ls.push(lat[i]!);
     if (!gcIn) lsNoGc.push(lat[i]!);
@@ -204,6 +225,8 @@ async function runChild(root: string): Promise<Figures> {
   return {
     gcs: gcAfter,
     allocTick: med(ticksA),
+    allocBeforeWire: med(wireA),
+    reducesBeforeWire: med(wireR),
     allocIdle: med(idleA),
     gcTicks,
     reduces: med(rs),
@@ -249,7 +272,18 @@ const medOf = (fs: Figures[], k: keyof Figures): number =>
     0.5,
   );
 const rows: [string, string | number][] = [];
-for (const k of ['allocTick', 'allocIdle', 'gcTicks', 'reduces', 'promises', 'p50', 'p99', 'p99NoGc'] as (keyof Figures)[]) {
+for (const k of [
+  'allocTick',
+  'allocBeforeWire',
+  'allocIdle',
+  'gcTicks',
+  'reduces',
+  'reducesBeforeWire',
+  'promises',
+  'p50',
+  'p99',
+  'p99NoGc',
+] as (keyof Figures)[]) {
   rows.push([`${k} (this)`, medOf(results.this!, k)]);
   if (baseDir) rows.push([`${k} (base)`, medOf(results.base!, k)]);
 }
