@@ -143,7 +143,11 @@ interface Slot {
   wasLive: boolean;
   /** what the last classification read (see evaluate; -1: classify again): the same inputs give the same state */
   seenEpoch: number;
-  seenTick: KernelTick | null;
+  /** the fields of the last tick that classify reads (see tickSeen), not the tick itself: every tick is a new object */
+  seenTick: number;
+  seenTickError: string | null;
+  seenTickReason: RiskReason | undefined;
+  seenTickDeniedAll: RiskReason | undefined;
   seenOrders: StoreMarket['orders'] | undefined;
   seenStatus: StoreMarket['status'] | undefined;
   seenBlocked: StoreMarket['blocked'] | undefined;
@@ -352,7 +356,10 @@ export class HealthModel {
         if (s.liveOrders > 0) s.everLive = true;
         [state, detail] = this.classify(s, m, t, s.liveOrders, now, st);
         s.seenEpoch = epoch;
-        s.seenTick = t;
+        s.seenTick = tickSeen(t);
+        s.seenTickError = t?.strategyError ? t.strategyError.message : null;
+        s.seenTickReason = t?.reason;
+        s.seenTickDeniedAll = t?.deniedAll;
         s.seenOrders = m?.orders;
         s.seenStatus = m?.status;
         s.seenBlocked = m?.blocked;
@@ -394,9 +401,22 @@ export class HealthModel {
     else this.log.warn(fields, `market not quoting: ${to}`);
   }
 
-  /** The market's inputs are the ones its last classification read (the process-wide ones are the epoch's). */
+  /**
+   * The market's inputs are the ones its last classification read (the process-wide ones are the
+   * epoch's). Of the last tick, what classify reads: a market ticked again to the same outcome (the
+   * housekeeping round's ticks of a still market, a book delta that moved no quote's fate) is not
+   * classified again.
+   */
   private unchanged(s: Slot, m: StoreMarket | undefined, t: KernelTick | null): boolean {
-    return s.seenTick === t && s.seenOrders === m?.orders && s.seenStatus === m?.status && s.seenBlocked === m?.blocked;
+    return (
+      s.seenOrders === m?.orders &&
+      s.seenStatus === m?.status &&
+      s.seenBlocked === m?.blocked &&
+      s.seenTick === tickSeen(t) &&
+      s.seenTickReason === t?.reason &&
+      s.seenTickDeniedAll === t?.deniedAll &&
+      s.seenTickError === (t?.strategyError ? t.strategyError.message : null)
+    );
   }
 
   /**
@@ -580,11 +600,23 @@ function newSlot(marketId: Bytes32, now: number): Slot {
     observedMs: 0,
     wasLive: false,
     seenEpoch: -1,
-    seenTick: null,
+    seenTick: -1,
+    seenTickError: null,
+    seenTickReason: undefined,
+    seenTickDeniedAll: undefined,
     seenOrders: undefined,
     seenStatus: undefined,
     seenBlocked: undefined,
   };
+}
+
+/**
+ * The flags of a tick that classify reads, as one number (its reason, denial and error are compared
+ * apart): no tick, or the action (`no-view` or another), slow, and whether it wanted quotes.
+ */
+function tickSeen(t: KernelTick | null): number {
+  if (t === null) return 0;
+  return 1 | (t.action === 'no-view' ? 2 : 0) | (t.slow ? 4 : 0) | (t.desired.length > 0 ? 8 : 0);
 }
 
 const isLive = (o: OwnOrder): boolean => o.state === 'working' && !o.slot.startsWith('orphan:');

@@ -39,7 +39,7 @@ import type { Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { VenuePort } from '../model/venue.ts';
-import type { DesiredOrder, Tolerances } from '../orders/diff.ts';
+import { refreshDue, type DesiredOrder, type Tolerances } from '../orders/diff.ts';
 import { OrderManager, SYNCED, type CancelAllResult } from '../orders/order-manager.ts';
 import { desiredWithReservedSells } from '../orders/sell-reserve.ts';
 import { fatalVoid, VenueRefusedError } from '../orders/refusal.ts';
@@ -49,6 +49,7 @@ import type { OrderManagerEvent, StateEvent } from '../state/events.ts';
 import { selectMarketView } from '../state/market-view.ts';
 import type { StateStore } from '../state/store.ts';
 import { runStrategy, type StrategyTick } from './run-strategy.ts';
+import { timeGuardTrips } from '../risk/market-guard.ts';
 import type { NoInventoryMode } from '../strategy/to-orders.ts';
 import type { MarketView, StrategyModule } from '../strategy/types.ts';
 import { ThrottledLog } from '../core/throttled-log.ts';
@@ -76,6 +77,13 @@ export interface QuotingKernelOptions {
   readonly requoteIntervalMs: number;
   /** a market not ticked for this long is ticked by the next housekeeping round, run this often, ms (default max(1000, requoteIntervalMs)) */
   readonly housekeepingMs?: number;
+  /**
+   * A still market (its last tick quoted with nothing denied, its orders rest as wanted, no time
+   * guard trips now and no order is due a refresh) is ticked by housekeeping only when its last tick
+   * is this old, ms (default: none; every round ticks it, as the backtests need for their tick counts).
+   * The live runtime sets it (src/runtime/phases/core.ts).
+   */
+  readonly stillTickMs?: number;
   /** what to send when not holding the outcome being sold (default 'buy-complement') */
   readonly noInventory?: NoInventoryMode;
   /** an order manager to use; when omitted one is built over `venue` with these settings */
@@ -742,6 +750,7 @@ export class QuotingKernel {
   private scheduleHousekeeping(): void {
     const every = this.opts.housekeepingMs ?? Math.max(1000, this.opts.requoteIntervalMs);
     if (every <= 0) return;
+    const still = this.opts.stillTickMs;
     let round: MarketSlot[] = [];
     let at = 0;
     const slice = (): void => {
@@ -753,7 +762,7 @@ export class QuotingKernel {
         // removed since the round began, resting, a trailing tick due, or ticked lately: not due
         if (slot.resting || slot.cancelTimer || now - slot.lastTickAt < every || this.markets.get(slot.cfg.marketId) !== slot) continue;
         if (this.restsWithoutEvents(slot)) slot.resting = true;
-        else this.runTick(slot, 'housekeeping');
+        else if (still === undefined || now - slot.lastTickAt >= still || !this.isStill(slot, now)) this.runTick(slot, 'housekeeping');
       }
       if (this.stopped) return;
       if (at < round.length) this.cancelHousekeeping = this.clock.setTimeout(slice, 0);
@@ -786,6 +795,30 @@ export class QuotingKernel {
     if (!last || last.desired.length > 0) return false;
     if (last.action !== 'no-view' && !(last.action === 'pull' && last.reason !== undefined && TIME_MONOTONE_PULLS.has(last.reason))) return false;
     return this.orderManager.isIdle(slot.cfg.marketId);
+  }
+
+  /**
+   * A market at rest that a housekeeping tick would leave as it is (see stillTickMs): its last tick
+   * quoted what the strategy wanted, nothing denied, slow or failing; the order manager has nothing
+   * pending for it, and holds one working order per order wanted, none due a refresh; and no guard that time alone trips (the
+   * deadline, a stale book, a silent stream) trips now. Events tick such a market as before; the
+   * round still ticks it every `stillTickMs`, for what else moves with time (the regime's clocks,
+   * the oracle's age, the account's limits).
+   */
+  private isStill(slot: MarketSlot, now: number): boolean {
+    const last = slot.last;
+    if (last === null || last.action !== 'quote' || last.denied > 0 || last.slow || last.strategyError !== null || last.desired.length === 0) return false;
+    const marketId = slot.cfg.marketId;
+    const om = this.orderManager;
+    if (this.lastSyncs.has(marketId) || om.hasPendingWork(marketId)) return false;
+    const m = this.store.state.markets.get(marketId);
+    if (m === undefined || timeGuardTrips(m.bookUpdatedAt, m.streamLastEventAt, m.deadline, now, slot.cfg.risk)) return false;
+    // every order wanted rests (none in flight, cooling down after a refusal, or parked), none due a refresh
+    const held = om.tracked(marketId);
+    if (held.length !== last.desired.length) return false;
+    const nowSec = Math.floor(now / 1000);
+    for (const t of held) if (t.state !== 'working' || refreshDue(t, om.tolerances, nowSec)) return false;
+    return true;
   }
 
   /** The account's kill switch, on the account's PnL: true when it fired. */

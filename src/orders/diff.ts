@@ -78,8 +78,13 @@ export function withinTolerance(t: TrackedOrder, d: LimitOrder, tol: Tolerances,
   if (Math.abs(t.planned.price - d.price) > tol.price) return false;
   const sizeSlack = Math.max(tol.sizeAbs ?? 0, Math.floor(d.size * tol.sizeFraction));
   if (Math.abs(t.remaining - d.size) > sizeSlack) return false;
-  if (tol.refreshBeforeSec !== undefined && t.planned.expiry !== undefined && t.planned.expiry - nowSec <= tol.refreshBeforeSec) return false;
+  if (refreshDue(t, tol, nowSec)) return false;
   return true;
+}
+
+/** The order's expiry is within the refresh margin (dead-man orders are replaced before they expire). */
+export function refreshDue(t: TrackedOrder, tol: Tolerances, nowSec: number): boolean {
+  return tol.refreshBeforeSec !== undefined && t.planned.expiry !== undefined && t.planned.expiry - nowSec <= tol.refreshBeforeSec;
 }
 
 /** Throws on the first desired slot named twice (the error names its index). */

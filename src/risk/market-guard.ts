@@ -26,9 +26,7 @@ export function marketGuard(view: MarketView, limits: RiskLimits): GuardTrip | n
   }
   if (view.flags.migrationActive) return { reason: 'MIGRATION', detail: 'venue migration in progress' };
   if (!view.book) return { reason: 'STALE_BOOK', detail: 'no book yet' };
-  // A quiet market on a live source is current: the keep-alives vouch for an unchanged book, so it
-  // is not pulled just because nobody traded (the age counts from the later of the two).
-  const confirmedAt = view.streamLastEventAt === null ? view.book.updatedAt : Math.max(view.book.updatedAt, view.streamLastEventAt);
+  const confirmedAt = bookConfirmedAt(view.book.updatedAt, view.streamLastEventAt);
   const age = view.now - confirmedAt;
   if (age > limits.maxBookAgeMs) return { reason: 'STALE_BOOK', detail: `book is ${age} ms old (limit ${limits.maxBookAgeMs})` };
   // null = the book is polled, not streamed: the book-age check above is the guard then
@@ -37,4 +35,32 @@ export function marketGuard(view: MarketView, limits: RiskLimits): GuardTrip | n
     if (silent > limits.maxStreamSilenceMs) return { reason: 'STREAM_SILENT', detail: `stream silent for ${silent} ms (limit ${limits.maxStreamSilenceMs})` };
   }
   return null;
+}
+
+/**
+ * When the book was last vouched for. A quiet market on a live source is current: the keep-alives
+ * vouch for an unchanged book, so it is not pulled just because nobody traded (the age counts from
+ * the later of the two).
+ */
+function bookConfirmedAt(bookUpdatedAt: number, streamLastEventAt: number | null): number {
+  return streamLastEventAt === null ? bookUpdatedAt : Math.max(bookUpdatedAt, streamLastEventAt);
+}
+
+/**
+ * Whether the guards that time alone trips (the deadline, a stale book, a silent stream) would
+ * trip at `now` for a market with this book time, stream time and deadline: the same rules as
+ * marketGuard. The kernel's housekeeping asks it to skip a still market until one of them is due
+ * (src/kernel/quoting-kernel.ts).
+ */
+export function timeGuardTrips(
+  bookUpdatedAt: number | null,
+  streamLastEventAt: number | null,
+  deadline: number | null,
+  now: number,
+  limits: Pick<RiskLimits, 'pauseBeforeDeadlineMs' | 'maxBookAgeMs' | 'maxStreamSilenceMs'>,
+): boolean {
+  if (insideDeadlineGuard(deadline, now, limits.pauseBeforeDeadlineMs)) return true;
+  if (bookUpdatedAt === null) return true;
+  if (now - bookConfirmedAt(bookUpdatedAt, streamLastEventAt) > limits.maxBookAgeMs) return true;
+  return streamLastEventAt !== null && now - streamLastEventAt > limits.maxStreamSilenceMs;
 }

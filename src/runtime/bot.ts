@@ -52,6 +52,7 @@ import { botReport } from './phases/report.ts';
 import { rotationPhase, type RotationPhase } from './phases/rotation.ts';
 import { reconcilePhase, runningPhase } from './phases/running.ts';
 import { selectPhase, type SelectPhase } from './phases/select.ts';
+import { applyHeapPolicy, heapPolicyFor } from './heap-policy.ts';
 import type { Ranker } from '../selection/ranker.ts';
 import type { StartContext } from './phases/start-context.ts';
 import { armWatchdog, venuePhase } from './phases/venue.ts';
@@ -149,6 +150,13 @@ async function wire(c: StartContext): Promise<Bot> {
   const venue = venuePhase(c);
   life.enter('select');
   const selected = await selectPhase(c, venue);
+  const heap = heapPolicyFor(selected.marketIds.length, process.env, process.execArgv);
+  if (applyHeapPolicy(heap))
+    c.log.info(
+      { heapGrowingPercent: heap.growingPercent, why: heap.why },
+      `heap policy: the old generation grows to at most ${1 + heap.growingPercent! / 100} × what a full collection leaves live (docs/deployment.md)`,
+    );
+  else if (heap.invalid) c.log.warn({ why: heap.why }, 'heap policy: setting ignored; V8 sizes the heap');
   life.enter('migration');
   await migrationPhase(c, venue);
   life.enter('ledger');

@@ -6,13 +6,20 @@
  *
  * Why: the store publishes a new immutable snapshot per event, and copying a Map of 200 markets on
  * every book update costs tens of µs (string-key hashing). Keys are spread over 32 buckets by a
- * small string hash; an update copies the bucket array (32 references) and one bucket (~n/32
- * entries). Iteration order is by bucket, then insertion: deterministic for the same keys and
+ * small string hash; an update copies the bucket array (32 references), the bucket's chunk list and
+ * one chunk (at most 16 entries). Iteration order is by bucket, then insertion: deterministic for the same keys and
  * history, which is what replay determinism needs (not the global insertion order of a Map).
  */
 const BUCKETS = 32;
+/**
+ * Entries per chunk of a bucket. A bucket is a list of chunks, each in insertion order: an update
+ * copies the bucket's chunk list and one chunk, and two maps one update apart differ in one chunk.
+ * At 2,000 markets a bucket holds ~60 entries; as one flat array every update copied, and every
+ * comparison of two states walked, all of them (docs/performance.md).
+ */
+const CHUNK = 16;
 
-function bucketOf(key: string): number {
+export function bucketOf(key: string): number {
   // FNV-1a over at most the last 16 characters: market ids are hex hashes, so their tails are uniform
   let h = 0x811c9dc5;
   for (let i = Math.max(0, key.length - 16); i < key.length; i++) {
@@ -22,7 +29,10 @@ function bucketOf(key: string): number {
   return (h >>> 0) % BUCKETS;
 }
 
-type Bucket<V> = readonly (readonly [string, V])[];
+type Entry<V> = readonly [string, V];
+type Chunk<V> = readonly Entry<V>[];
+/** a bucket's entries in insertion order, cut into chunks of at most CHUNK (none empty) */
+type Bucket<V> = readonly Chunk<V>[];
 
 export class PersistentMap<V> implements ReadonlyMap<string, V> {
   private constructor(
@@ -41,45 +51,70 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
   }
 
   get(key: string): V | undefined {
-    for (const e of this.buckets[bucketOf(key)]!) if (e[0] === key) return e[1];
+    const bucket = this.buckets[bucketOf(key)]!;
+    for (let c = 0; c < bucket.length; c++) {
+      const chunk = bucket[c]!;
+      for (let j = 0; j < chunk.length; j++) if (chunk[j]![0] === key) return chunk[j]![1];
+    }
     return undefined;
   }
 
   has(key: string): boolean {
-    for (const e of this.buckets[bucketOf(key)]!) if (e[0] === key) return true;
+    const bucket = this.buckets[bucketOf(key)]!;
+    for (let c = 0; c < bucket.length; c++) {
+      const chunk = bucket[c]!;
+      for (let j = 0; j < chunk.length; j++) if (chunk[j]![0] === key) return true;
+    }
     return false;
   }
 
   /** A new map with `key` set to `value`; this one is unchanged. */
   set(key: string, value: V): PersistentMap<V> {
     const b = bucketOf(key);
-    // buckets are small arrays: copying one is far cheaper than copying a Map (no re-hashing)
-    const bucket = this.buckets[b]!.slice();
-    let i = -1;
-    for (let j = 0; j < bucket.length; j++) {
-      if (bucket[j]![0] === key) {
-        i = j;
-        break;
+    const old = this.buckets[b]!;
+    // chunks are small arrays: copying the chunk list and one chunk is far cheaper than copying a Map
+    const bucket = old.slice();
+    let found = false;
+    for (let c = 0; c < old.length && !found; c++) {
+      const chunk = old[c]!;
+      for (let j = 0; j < chunk.length; j++) {
+        if (chunk[j]![0] === key) {
+          const copy = chunk.slice();
+          copy[j] = [key, value];
+          bucket[c] = copy;
+          found = true;
+          break;
+        }
       }
     }
-    if (i >= 0) bucket[i] = [key, value];
-    else bucket.push([key, value]);
+    if (!found) {
+      // appended at the end: the bucket's order stays insertion order
+      const last = bucket.length > 0 ? bucket[bucket.length - 1]! : null;
+      if (last !== null && last.length < CHUNK) bucket[bucket.length - 1] = [...last, [key, value]];
+      else bucket.push([[key, value]]);
+    }
     const buckets = this.buckets.slice();
     buckets[b] = bucket;
-    return new PersistentMap(buckets, i >= 0 ? this.size : this.size + 1);
+    return new PersistentMap(buckets, found ? this.size : this.size + 1);
   }
 
   /** A new map without `key` (this one when the key is absent); this one is unchanged. */
   delete(key: string): PersistentMap<V> {
     const b = bucketOf(key);
     const old = this.buckets[b]!;
-    const i = old.findIndex((e) => e[0] === key);
-    if (i < 0) return this;
-    const bucket = old.slice();
-    bucket.splice(i, 1);
-    const buckets = this.buckets.slice();
-    buckets[b] = bucket;
-    return new PersistentMap(buckets, this.size - 1);
+    for (let c = 0; c < old.length; c++) {
+      const i = old[c]!.findIndex((e) => e[0] === key);
+      if (i < 0) continue;
+      const chunk = old[c]!.slice();
+      chunk.splice(i, 1);
+      const bucket = old.slice();
+      if (chunk.length === 0) bucket.splice(c, 1);
+      else bucket[c] = chunk;
+      const buckets = this.buckets.slice();
+      buckets[b] = bucket;
+      return new PersistentMap(buckets, this.size - 1);
+    }
+    return this;
   }
 
   /**
@@ -89,7 +124,7 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
   valueList(): readonly V[] {
     if (this.valuesCache === null) {
       const out: V[] = [];
-      for (const bucket of this.buckets) for (let j = 0; j < bucket.length; j++) out.push(bucket[j]![1]);
+      for (const bucket of this.buckets) for (const chunk of bucket) for (let j = 0; j < chunk.length; j++) out.push(chunk[j]![1]);
       this.valuesCache = out;
     }
     return this.valuesCache;
@@ -98,8 +133,9 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
 
   /**
    * Calls `fn(key, before, after)` for every key whose value differs (by identity) between `from`
-   * and this map: set (before undefined), replaced, or deleted (after undefined). Buckets shared by
-   * the two maps are skipped, so two states one update apart cost one bucket, not the whole map.
+   * and this map: set (before undefined), replaced, or deleted (after undefined). Buckets and chunks
+   * shared by the two maps are skipped, so two states one update apart cost one chunk, not the whole
+   * map. The calls come in iteration order (bucket, then the bucket's entries).
    */
   forEachChangeSince(from: PersistentMap<V>, fn: (key: string, before: V | undefined, after: V | undefined) => void): void {
     if (from === this) return;
@@ -107,19 +143,24 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
       const now = this.buckets[b]!;
       const old = from.buckets[b]!;
       if (now === old) continue;
-      // the usual case: the same keys in the same order (set replaces in place), some values replaced
-      let aligned = now.length === old.length;
-      for (let j = 0; aligned && j < now.length; j++) if (now[j]![0] !== old[j]![0]) aligned = false;
-      if (aligned) {
-        for (let j = 0; j < now.length; j++) if (now[j]![1] !== old[j]![1]) fn(now[j]![0], old[j]![1], now[j]![1]);
+      // the usual case: the same keys in the same chunks (set replaces in place), some values replaced
+      if (chunksAligned(now, old)) {
+        for (let c = 0; c < now.length; c++) {
+          const n = now[c]!;
+          const o = old[c]!;
+          if (n === o) continue;
+          for (let j = 0; j < n.length; j++) if (n[j]![1] !== o[j]![1]) fn(n[j]![0], o[j]![1], n[j]![1]);
+        }
         continue;
       }
       const before = new Map<string, V>();
-      for (const e of old) before.set(e[0], e[1]);
-      for (const e of now) {
-        const v = before.get(e[0]);
-        if (v !== e[1] || !before.has(e[0])) fn(e[0], v, e[1]);
-        before.delete(e[0]);
+      for (const chunk of old) for (const e of chunk) before.set(e[0], e[1]);
+      for (const chunk of now) {
+        for (const e of chunk) {
+          const v = before.get(e[0]);
+          if (v !== e[1] || !before.has(e[0])) fn(e[0], v, e[1]);
+          before.delete(e[0]);
+        }
       }
       for (const [k, v] of before) fn(k, v, undefined);
     }
@@ -133,15 +174,15 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
   }
 
   *entries(): MapIterator<[string, V]> {
-    for (const b of this.buckets) for (const e of b) yield [e[0], e[1]];
+    for (const b of this.buckets) for (const chunk of b) for (const e of chunk) yield [e[0], e[1]];
   }
 
   *keys(): MapIterator<string> {
-    for (const b of this.buckets) for (const e of b) yield e[0];
+    for (const b of this.buckets) for (const chunk of b) for (const e of chunk) yield e[0];
   }
 
   *values(): MapIterator<V> {
-    for (const b of this.buckets) for (const e of b) yield e[1];
+    for (const b of this.buckets) for (const chunk of b) for (const e of chunk) yield e[1];
   }
 
   [Symbol.iterator](): MapIterator<[string, V]> {
@@ -149,6 +190,19 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
   }
 
   forEach(fn: (value: V, key: string, map: ReadonlyMap<string, V>) => void, thisArg?: unknown): void {
-    for (const b of this.buckets) for (const e of b) fn.call(thisArg, e[1], e[0], this);
+    for (const b of this.buckets) for (const chunk of b) for (const e of chunk) fn.call(thisArg, e[1], e[0], this);
   }
+}
+
+/** Two versions of a bucket hold the same keys in the same chunks, at the same places (values may differ). */
+function chunksAligned<V>(now: Bucket<V>, old: Bucket<V>): boolean {
+  if (now.length !== old.length) return false;
+  for (let c = 0; c < now.length; c++) {
+    const n = now[c]!;
+    const o = old[c]!;
+    if (n === o) continue;
+    if (n.length !== o.length) return false;
+    for (let j = 0; j < n.length; j++) if (n[j]![0] !== o[j]![0]) return false;
+  }
+  return true;
 }

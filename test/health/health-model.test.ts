@@ -372,6 +372,11 @@ test('a market whose inputs did not change keeps its state without being classif
   assert.equal(counted, 0, 'nothing the state reads changed: not classified again');
   assert.equal(h.markets()[0]!.state, 'quoting');
   assert.equal(h.report()[0]!.states.quoting, 3_000, 'the time in its state still adds up');
+  // ticked again to the same outcome (a housekeeping tick of a still market): a new tick object,
+  // the same fields classify reads
+  tick = { ...tick, at: 3_000 };
+  h.evaluate();
+  assert.equal(counted, 0, 'a new tick with the same outcome: not classified again');
   market = { ...market, orders: new Orders() };
   st = state();
   h.evaluate();
@@ -380,6 +385,25 @@ test('a market whose inputs did not change keeps its state without being classif
   tick = { ...tick, action: 'no-view' };
   h.evaluate();
   assert.equal(h.markets()[0]!.state, 'stale-book', 'a new tick: classified again');
+  tick = { ...tick, action: 'pull', reason: 'STALE_BOOK' };
+  h.evaluate();
+  assert.equal(h.markets()[0]!.detail, 'risk guard STALE_BOOK');
+  tick = { ...tick, reason: 'STREAM_SILENT' };
+  h.evaluate();
+  assert.equal(h.markets()[0]!.state, 'stream-silent', 'another guard: classified again');
+  tick = { ...tick, reason: undefined, deniedAll: 'POSITION_LIMIT', desired: [] };
+  h.evaluate();
+  assert.equal(h.markets()[0]!.detail, 'risk layer denied every quote (POSITION_LIMIT)', 'a denial: classified again');
+  tick = { ...tick, deniedAll: undefined, strategyError: new Error('boom') };
+  h.evaluate();
+  assert.equal(h.markets()[0]!.detail, 'boom');
+  tick = { ...tick, strategyError: new Error('bang') };
+  h.evaluate();
+  assert.equal(h.markets()[0]!.detail, 'bang', 'another error: classified again');
+  tick = { ...tick, strategyError: null, slow: true };
+  h.evaluate();
+  assert.equal(h.markets()[0]!.state, 'strategy-slow', 'slow: classified again');
+  tick = { ...tick, slow: false };
   h.setProcess('stopping');
   h.evaluate();
   assert.equal(h.markets()[0]!.state, 'halted', 'the process state moved: every market classified again');

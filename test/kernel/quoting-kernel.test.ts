@@ -478,3 +478,101 @@ test('held because the ledger cannot be written: quotes pulled, nothing placed, 
   assert.equal(kernel.killed, 'KILL_ERROR_RATE');
   assert.equal(creates(venue).length, placed, 'nothing placed');
 });
+
+/**
+ * A kernel over M1 with housekeeping every second and, with `stillTickMs`, still markets ticked only
+ * that often; `causes` notes each tick's cause, `at` the clock offset of each housekeeping tick (s).
+ */
+function stillKernel(stillTickMs: number | undefined, deadManSeconds?: number) {
+  const clock = new ManualClock(1_800_000_000_000);
+  const t0 = clock.now();
+  const venue = new FakeVenue();
+  const at: number[] = [];
+  const k = new QuotingKernel({
+    clock,
+    venue,
+    store: new StateStore(),
+    markets: [market(M1)],
+    requoteIntervalMs: 0,
+    housekeepingMs: 1000,
+    ...(stillTickMs === undefined ? {} : { stillTickMs }),
+    ...(deadManSeconds === undefined ? {} : { deadManSeconds }),
+    onTickStart: (_id, cause) => {
+      if (cause === 'housekeeping') at.push((clock.now() - t0) / 1000);
+    },
+  });
+  return { clock, venue, k, at };
+}
+
+/** Keep-alives every second (the stream vouches for the book) for `seconds`, letting promises run. */
+async function liveFor(s: ReturnType<typeof stillKernel>, seconds: number, keepalives = true): Promise<void> {
+  for (let i = 0; i < seconds; i++) {
+    s.clock.advance(1000);
+    if (keepalives) s.k.onEvent(status(M1, 'live', s.clock.now()));
+    await s.k.flush();
+  }
+}
+
+test('a still market (quoting, orders resting, no guard due) is ticked by housekeeping every stillTickMs, not every round', async () => {
+  const s = stillKernel(5_000);
+  s.k.onEvent(status(M1, 'live', s.clock.now()));
+  s.k.onEvent(book(M1, 480_000, 520_000, s.clock.now()));
+  await s.k.flush();
+  assert.equal(s.k.lastTick(M1)?.action, 'quote');
+  await liveFor(s, 12);
+  assert.deepEqual(s.at, [5, 10], 'one housekeeping tick per 5 s');
+  // without the option every round ticks it (the backtests' tick counts)
+  const every = stillKernel(undefined);
+  every.k.onEvent(status(M1, 'live', every.clock.now()));
+  every.k.onEvent(book(M1, 480_000, 520_000, every.clock.now()));
+  await every.k.flush();
+  await liveFor(every, 4);
+  assert.deepEqual(every.at, [1, 2, 3, 4]);
+  s.k.stop();
+  every.k.stop();
+});
+
+test('a still market whose stream falls silent is pulled in the same round as without stillTickMs', async () => {
+  const pulledAt = async (stillTickMs: number | undefined): Promise<number> => {
+    const s = stillKernel(stillTickMs);
+    s.k.onEvent(status(M1, 'live', s.clock.now()));
+    s.k.onEvent(book(M1, 480_000, 520_000, s.clock.now()));
+    await s.k.flush();
+    // keep-alives for 3 s, then nothing: the book is stale once 5 s (the limit) have passed
+    await liveFor(s, 3);
+    for (let i = 4; i <= 12; i++) {
+      await liveFor(s, 1, false);
+      if (s.k.lastTick(M1)?.action === 'pull') {
+        assert.equal(s.venue.open.size, 0, 'the quotes are pulled');
+        s.k.stop();
+        return i;
+      }
+    }
+    s.k.stop();
+    return -1;
+  };
+  const still = await pulledAt(20_000);
+  assert.equal(still, await pulledAt(undefined));
+  assert.equal(still, 9, 'the first round past the 5 s limit after the last keep-alive (at 3 s)');
+});
+
+test('a still market with dead-man orders is ticked when a refresh is due, as without stillTickMs', async () => {
+  const refreshes = async (stillTickMs: number | undefined): Promise<number[]> => {
+    const s = stillKernel(stillTickMs, 10);
+    s.k.onEvent(status(M1, 'live', s.clock.now()));
+    s.k.onEvent(book(M1, 480_000, 520_000, s.clock.now()));
+    await s.k.flush();
+    const calls: number[] = [];
+    let n = s.venue.calls.length;
+    for (let i = 1; i <= 14; i++) {
+      await liveFor(s, 1);
+      if (s.venue.calls.length > n) calls.push(i);
+      n = s.venue.calls.length;
+    }
+    s.k.stop();
+    return calls;
+  };
+  const still = await refreshes(60_000);
+  assert.ok(still.length > 0, 'orders expiring in 10 s are replaced');
+  assert.deepEqual(still, await refreshes(undefined), 'at the same seconds');
+});

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { PersistentMap } from '../../src/state/persistent-map.ts';
+import { bucketOf, PersistentMap } from '../../src/state/persistent-map.ts';
 
 describe('PersistentMap', () => {
   it('behaves like a Map and never changes an old version', () => {
@@ -33,5 +33,63 @@ describe('PersistentMap', () => {
     const keys = Array.from({ length: 100 }, (_, i) => '0x' + (i * 7919).toString(16).padStart(64, '0'));
     const build = () => keys.reduce((m, k, i) => m.set(k, i), PersistentMap.empty<number>());
     assert.deepEqual([...build().keys()], [...build().keys()]);
+  });
+
+  // thousands of keys: buckets of several chunks, with deletes and re-inserts between two versions
+  const ids = Array.from({ length: 1_200 }, (_, i) => '0x' + (i * 104_729 + 17).toString(16).padStart(64, '0'));
+  const op = fc.tuple(fc.integer({ min: 0, max: ids.length - 1 }), fc.oneof(fc.integer({ min: 0, max: 5 }), fc.constant(-1)));
+
+  it('iterates by bucket, then in insertion order (a deleted key re-inserted goes last), at thousands of keys', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 400 }), (ops) => {
+        let p = ids.reduce((m, k, i) => m.set(k, i), PersistentMap.empty<number>());
+        // the model: per bucket, the keys in insertion order
+        const model: string[][] = Array.from({ length: 32 }, () => []);
+        for (const k of ids) model[bucketOf(k)]!.push(k);
+        const values = new Map(ids.map((k, i) => [k, i]));
+        for (const [i, v] of ops) {
+          const k = ids[i]!;
+          const b = model[bucketOf(k)]!;
+          if (v < 0) {
+            p = p.delete(k);
+            if (values.delete(k)) b.splice(b.indexOf(k), 1);
+          } else {
+            p = p.set(k, v);
+            if (!values.has(k)) b.push(k);
+            values.set(k, v);
+          }
+        }
+        assert.deepEqual([...p.keys()], model.flat());
+        assert.deepEqual(
+          p.valueList(),
+          model.flat().map((k) => values.get(k)),
+        );
+        assert.equal(p.size, values.size);
+        for (const k of ids) assert.equal(p.get(k), values.get(k));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('forEachChangeSince reports exactly the keys set, replaced or deleted between two versions, each once', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 300 }), fc.array(op, { maxLength: 40 }), (setup, ops) => {
+        let from = ids.slice(0, 900).reduce((m, k, i) => m.set(k, { i }), PersistentMap.empty<{ i: number }>());
+        for (const [i, v] of setup) from = v < 0 ? from.delete(ids[i]!) : from.set(ids[i]!, { i: v });
+        let to = from;
+        for (const [i, v] of ops) to = v < 0 ? to.delete(ids[i]!) : to.set(ids[i]!, { i: v });
+        const seen = new Map<string, [unknown, unknown]>();
+        to.forEachChangeSince(from, (k, before, after) => {
+          assert.ok(!seen.has(k), `reported twice: ${k}`);
+          seen.set(k, [before, after]);
+        });
+        const expected = new Map<string, [unknown, unknown]>();
+        for (const k of ids) if (from.get(k) !== to.get(k)) expected.set(k, [from.get(k), to.get(k)]);
+        assert.deepEqual(seen, expected);
+        // two versions one update apart: one bucket, one chunk of it
+        if (ops.length === 0) assert.equal(seen.size, 0);
+      }),
+      { numRuns: 150 },
+    );
   });
 });

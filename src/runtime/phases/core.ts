@@ -36,6 +36,14 @@ import { Shutdown } from './shutdown.ts';
 import type { StartContext } from './start-context.ts';
 import type { VenuePhase } from './venue.ts';
 
+/**
+ * A still market (quoting, its orders resting as wanted, no guard due) is ticked by housekeeping
+ * every 5 s instead of every second: at 2,000 quiet markets those ticks were a third of the bot's
+ * busy time. The stale-book and stream-silence guards and the dead-man refresh still act in the
+ * first round they are due (docs/performance.md, "Per housekeeping round").
+ */
+const STILL_TICK_MS = 5_000;
+
 export interface CorePhase {
   readonly core: TradingCore;
   readonly venue: VenuePort;
@@ -99,6 +107,7 @@ export function corePhase(c: StartContext, { client, signer }: VenuePhase, { mar
     },
     kernel: {
       deferStart: true,
+      stillTickMs: STILL_TICK_MS,
       // a latched start holds with the original reason (KILL_DRAWDOWN …), not a generic one
       ...(bookLedger.latch ? { latched: latchedReason(bookLedger.latch.reason) } : {}),
       // a market paused by an operator (held in the ledger) starts paused when rotation brings it back
