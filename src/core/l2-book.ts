@@ -22,7 +22,7 @@
  *   applyLevel('bid' | 'ask', price, size)   absolute size at a level, 0 removes it
  *   applyLevels(side, levels)                a delta's changed levels of one side
  *   bestBid() / bestAsk() / bestBidSize() / bestAskSize()   (-1 / 0 when the side is empty)
- *   sizeAt(side, price), levels(side, depth), mid(), spread(), microprice()
+ *   sizeAt(side, price), levels(side, depth), levelsSince(side, depth, prev), mid(), spread(), microprice()
  */
 import { BadInputError } from '../model/errors.ts';
 import type { BookLevel } from '../model/book.ts';
@@ -270,6 +270,43 @@ export class L2Book {
       }
     }
     return out;
+  }
+
+  /**
+   * levels(side, depth), sharing with `prev` (an earlier result for this side, best first) what did not
+   * change: a level of the same price and size is prev's object, and when the whole result equals
+   * prev, prev itself is returned. Level objects are never changed once made, so consecutive
+   * snapshots of a book whose top barely moved share most of them (a replay publishes thousands).
+   */
+  levelsSince(side: BookSide, depth: number, prev: readonly BookLevel[]): BookLevel[] {
+    let out: BookLevel[] | null = null;
+    let n = 0;
+    // prev is walked by price alongside (both best first): a level that moved down the ladder keeps its object
+    let k = 0;
+    const tick = this.tick;
+    const base = this.base;
+    const bid = side === 'bid';
+    const arr = bid ? this.bidSize : this.askSize;
+    const step = bid ? -1 : 1;
+    for (let j = bid ? this.bestBidIdx : this.bestAskIdx; j >= 0 && j < this.slots && n < depth; j += step) {
+      const s = arr[j]!;
+      if (!(s > 0)) continue;
+      const price = base + j * tick;
+      while (k < prev.length && (bid ? prev[k]!.price > price : prev[k]!.price < price)) k++;
+      const p = k < prev.length && prev[k]!.price === price ? prev[k++]! : undefined;
+      const same = p !== undefined && p.size === s;
+      if (out === null) {
+        if (same && k === n + 1) {
+          n++;
+          continue;
+        }
+        out = prev.slice(0, n);
+      }
+      out.push(same ? p : { price, size: s });
+      n++;
+    }
+    if (out !== null) return out;
+    return n === prev.length ? (prev as BookLevel[]) : prev.slice(0, n);
   }
 
   /** best ask − best bid in price units, or -1 when a side is empty. */
