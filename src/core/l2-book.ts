@@ -256,15 +256,18 @@ export class L2Book {
     const out: BookLevel[] = [];
     const tick = this.tick;
     const base = this.base;
+    // a side with fewer levels than `depth` stops at its last one, not at the end of the price range
     if (side === 'bid') {
       const arr = this.bidSize;
-      for (let j = this.bestBidIdx; j >= 0 && out.length < depth; j--) {
+      const want = Math.min(depth, this.bidCount);
+      for (let j = this.bestBidIdx; j >= 0 && out.length < want; j--) {
         const s = arr[j]!;
         if (s > 0) out.push({ price: base + j * tick, size: s });
       }
     } else {
       const arr = this.askSize;
-      for (let j = this.bestAskIdx; j < this.slots && out.length < depth; j++) {
+      const want = Math.min(depth, this.askCount);
+      for (let j = this.bestAskIdx; j < this.slots && out.length < want; j++) {
         const s = arr[j]!;
         if (s > 0) out.push({ price: base + j * tick, size: s });
       }
@@ -288,7 +291,8 @@ export class L2Book {
     const bid = side === 'bid';
     const arr = bid ? this.bidSize : this.askSize;
     const step = bid ? -1 : 1;
-    for (let j = bid ? this.bestBidIdx : this.bestAskIdx; j >= 0 && j < this.slots && n < depth; j += step) {
+    const want = Math.min(depth, bid ? this.bidCount : this.askCount);
+    for (let j = bid ? this.bestBidIdx : this.bestAskIdx; j >= 0 && j < this.slots && n < want; j += step) {
       const s = arr[j]!;
       if (!(s > 0)) continue;
       const price = base + j * tick;
