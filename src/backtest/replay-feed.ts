@@ -46,6 +46,9 @@ export class ReplayFeed {
   private readonly lastPublish: Float64Array;
   private readonly lastVts: Float64Array;
   private readonly quoted: Uint8Array;
+  /** per market, the levels of its last publication (the next one shares what did not change: L2Book.levelsSince) */
+  private readonly lastBids: BookLevel[][];
+  private readonly lastAsks: BookLevel[][];
   private readonly trailing: ((() => void) | null)[];
   /** per market, the trailing publication's timer callback, made once (not a closure per timer) */
   private readonly fire: (() => void)[];
@@ -66,6 +69,8 @@ export class ReplayFeed {
     this.lastVts = new Float64Array(n);
     this.quoted = new Uint8Array(n);
     for (const m of o.quoted) this.quoted[m] = 1;
+    this.lastBids = o.cols.markets.map(() => []);
+    this.lastAsks = o.cols.markets.map(() => []);
     this.trailing = o.cols.markets.map(() => null);
     this.fire = o.cols.markets.map((_, m) => () => {
       this.trailingRan = true;
@@ -172,8 +177,10 @@ export class ReplayFeed {
     const seq = ++this.seq;
     const d = this.o.depth;
     const mine = this.exact[m] === 1 ? this.ownBooks[m]! : null;
-    const bids = mine === null ? b.levels('bid', d) : mergeLevels(b.levels('bid', d), mine.levels('bid', d), 'bid', d);
-    const asks = mine === null ? b.levels('ask', d) : mergeLevels(b.levels('ask', d), mine.levels('ask', d), 'ask', d);
+    const bids =
+      mine === null ? (this.lastBids[m] = b.levelsSince('bid', d, this.lastBids[m]!)) : mergeLevels(b.levels('bid', d), mine.levels('bid', d), 'bid', d);
+    const asks =
+      mine === null ? (this.lastAsks[m] = b.levelsSince('ask', d, this.lastAsks[m]!)) : mergeLevels(b.levels('ask', d), mine.levels('ask', d), 'ask', d);
     // without the drop copy the bot's own orders are not in the book it sees (src/strategy/others-book.ts)
     const book: BookSnapshot = {
       marketId: this.o.cols.markets[m] as Bytes32,

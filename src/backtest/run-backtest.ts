@@ -354,6 +354,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   }
   const log = input.logger ?? silentLogger;
   let ticks = 0;
+  // set by the kernel's onTickStart when the timer that runs is the kernel's throttle (its trailing tick)
+  const timerTick: { market: Bytes32 | null } = { market: null };
   const diag = new RunDiagnostics();
   // the bot's regime per market at each sample (what its strategies saw), for the report
   const storeKeys = cols.markets; // the store's keys (recorded ids are normalised where the recording is read)
@@ -368,6 +370,10 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     // as live: a cancelled order is parked until a poll sees it closed
     ...(fillPoll > 0 ? { settleMs: Math.max(30_000, 10 * fillPoll) } : {}),
     kernel: {
+      // the market a throttle timer is ticking (see the timer branch of the replay loop)
+      onTickStart: (m, cause) => {
+        if (cause === 'throttled') timerTick.market = m;
+      },
       onTick: (m, t, view) => {
         ticks++;
         diag.onTick(t, view);
@@ -500,11 +506,16 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
         }
       } else if (due <= tb && due <= ts) {
         feed.trailingRan = false;
+        venue.entryRan = false;
+        timerTick.market = null;
         clock.runNext();
-        // any timer may have left promises to run, except the feed's trailing publication: the tick
-        // it causes asks for the drain itself when its sync is pending (onTick above); a kill it
-        // causes (no onTick) cancels through promises
-        if (!feed.trailingRan || kernel.killed !== null) drain = true;
+        // any timer may have left promises to run, except: the feed's trailing publication (the tick
+        // it causes asks for the drain itself when its sync is pending: onTick above); a venue call
+        // reaching the exchange (its answer is a timer of its own, which drains); the kernel's
+        // throttle when its tick left no sync pending (its set settled at once). A kill cancels
+        // through promises: it drains.
+        const settledTick = timerTick.market !== null && kernel.lastSync(timerTick.market) === null;
+        if (kernel.killed !== null || !(feed.trailingRan || venue.entryRan || settledTick)) drain = true;
         if (live !== undefined) {
           // the counterparties may have acted: new rows and side events, at this instant or later
           if (cols.rows !== nRows) {

@@ -31,6 +31,11 @@ export class SimVenue implements VenuePort {
   readonly trader: Address = SIM_TRADER;
   readonly batchLimit: number;
   calls = 0;
+  /**
+   * Set when a timer that ran was a call reaching the exchange (the replay loop clears it before each
+   * timer): that timer resolves no promise (the answer is a timer of its own), unless the call threw.
+   */
+  entryRan = false;
 
   constructor(private readonly opts: SimVenueOptions) {
     this.batchLimit = opts.batchLimit;
@@ -49,6 +54,7 @@ export class SimVenue implements VenuePort {
           reject(err);
           return;
         }
+        this.entryRan = true;
         clock.setTimeout(() => {
           resolve(result);
           this.opts.onDelivered();

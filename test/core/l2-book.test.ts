@@ -299,3 +299,61 @@ test('property: a windowed book agrees with a Map reference', () => {
     { numRuns: 200, seed: 5 },
   );
 });
+
+test('levelsSince: the levels of levels(), sharing the unchanged ones with the previous result', () => {
+  const b = new L2Book({ tick: 10_000 });
+  b.applySnapshot({
+    bids: [
+      { price: 450_000, size: 5 },
+      { price: 440_000, size: 2 },
+      { price: 430_000, size: 7 },
+    ],
+    asks: [{ price: 480_000, size: 3 }],
+  });
+  const first = b.levelsSince('bid', 10, []);
+  assert.deepEqual(first, b.levels('bid', 10));
+  assert.equal(b.levelsSince('bid', 10, first), first, 'nothing changed: the same array');
+  b.applyBid(440_000, 4);
+  const second = b.levelsSince('bid', 10, first);
+  assert.deepEqual(second, b.levels('bid', 10));
+  assert.notEqual(second, first);
+  assert.equal(second[0], first[0], 'the unchanged top is the same object');
+  assert.notEqual(second[1], first[1], 'the changed level is new');
+  assert.equal(second[2], first[2], 'the unchanged level below is the same object');
+  b.applyBid(460_000, 1); // a new best bid: every old level moves one down and keeps its object
+  const third = b.levelsSince('bid', 10, second);
+  assert.deepEqual(third, b.levels('bid', 10));
+  assert.deepEqual(
+    third.slice(1).map((l, i) => l === second[i]),
+    [true, true, true],
+  );
+  b.applyBid(450_000, 0); // a level gone from the middle
+  const fourth = b.levelsSince('bid', 2, third);
+  assert.deepEqual(fourth, b.levels('bid', 2));
+  assert.equal(fourth[0], third[0]);
+  assert.equal(fourth[1], third[2]);
+  b.applyBid(430_000, 0);
+  const shorter = b.levelsSince('bid', 10, b.levelsSince('bid', 10, []));
+  assert.deepEqual(shorter, b.levels('bid', 10));
+  b.clear();
+  assert.deepEqual(b.levelsSince('bid', 10, shorter), []);
+  assert.deepEqual(b.levelsSince('ask', 10, [{ price: 460_000, size: 3 }]), []);
+});
+
+test('property: levelsSince equals levels() after any changes, whatever the previous result', () => {
+  fc.assert(
+    fc.property(levelOps(1, 99, 20), levelOps(1, 99, 20), fc.integer({ min: 1, max: 12 }), (ops1, ops2, depth) => {
+      const b = new L2Book({ tick: 10_000 });
+      const apply = (ops: readonly { side: 'bid' | 'ask'; idx: number; size: number }[]): void => {
+        for (const o of ops) b.applyLevel(o.side, o.idx * 10_000, o.size);
+      };
+      apply(ops1);
+      const bids = b.levelsSince('bid', depth, []);
+      const asks = b.levelsSince('ask', depth, []);
+      apply(ops2);
+      assert.deepEqual(b.levelsSince('bid', depth, bids), b.levels('bid', depth));
+      assert.deepEqual(b.levelsSince('ask', depth, asks), b.levels('ask', depth));
+    }),
+    { numRuns: 300, seed: 11 },
+  );
+});
