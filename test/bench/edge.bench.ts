@@ -56,27 +56,32 @@ const STRATEGY_PARAMS: Record<string, string> = {
 const STRATEGIES = process.env.EDGE_STRATEGIES?.split(',') ?? Object.keys(STRATEGY_PARAMS);
 // EDGE_EXTRA_FOR: the strategies EDGE_EXTRA is appended to (default the three model strategies)
 const EXTRA_FOR = process.env.EDGE_EXTRA_FOR?.split(',') ?? ['avellaneda', 'glft', 'binary'];
-/** `params` with `extra`'s settings: a top-level key the params already have is replaced (e.g. 'minSpread: 0.01'), others appended. */
-function withExtra(params: string, extra: string): string {
+/** Top-level `key: value` parts of a flow mapping's inside, split at the commas outside brackets. */
+function topLevelParts(text: string): string[] {
   const parts: string[] = [];
   let depth = 0;
   let from = 0;
-  for (let i = 0; i <= extra.length; i++) {
-    const c = extra[i];
+  for (let i = 0; i <= text.length; i++) {
+    const c = text[i];
     if (c === '{' || c === '[') depth++;
     else if (c === '}' || c === ']') depth--;
-    else if ((c === ',' && depth === 0) || i === extra.length) {
-      parts.push(extra.slice(from, i).trim());
+    else if ((c === ',' && depth === 0) || i === text.length) {
+      parts.push(text.slice(from, i).trim());
       from = i + 1;
     }
   }
-  let out = params;
-  for (const part of parts.filter(Boolean)) {
-    const key = part.slice(0, part.indexOf(':')).trim();
-    const scalar = new RegExp(`([{,] )${key}: [^,{}\\[\\]]+`);
-    out = scalar.test(out) ? out.replace(scalar, `$1${part}`) : out.replace(/ }$/, `, ${part} }`);
+  return parts.filter(Boolean);
+}
+/** `params` with `extra`'s settings: a top-level key the params already have is replaced (e.g. 'minSpread: 0.01', or 'bands: [...]'), others appended. */
+function withExtra(params: string, extra: string): string {
+  const keyOf = (part: string) => part.slice(0, part.indexOf(':')).trim();
+  const parts = topLevelParts(params.trim().replace(/^\{/, '').replace(/\}$/, ''));
+  for (const part of topLevelParts(extra)) {
+    const i = parts.findIndex((x) => keyOf(x) === keyOf(part));
+    if (i >= 0) parts[i] = part;
+    else parts.push(part);
   }
-  return out;
+  return `{ ${parts.join(', ')} }`;
 }
 if (EXTRA) for (const s of EXTRA_FOR) if (STRATEGY_PARAMS[s]) STRATEGY_PARAMS[s] = withExtra(STRATEGY_PARAMS[s]!, EXTRA);
 
