@@ -4,7 +4,7 @@
  * src/backtest/synthetic-source.ts lends it to this script only).
  *
  *   node --import tsx scripts/edge-attribution.ts [--flow calibrated] [--seeds 9001-9003] [--hours 0.5]
- *     [--markets 4] [--strategy NAME --params '{ yaml }'] ...
+ *     [--markets 4] [--agents '{ json }'] [--strategy NAME --params '{ yaml }'] ...
  *
  * Per strategy, summed over the seeds:
  *   - the summary's attribution: spread capture (against the book's mid), inventory, fees;
@@ -26,7 +26,7 @@ import { loadBacktestConfig } from '../src/backtest/backtest-config.ts';
 import { buildSummary } from '../src/backtest/report-summary.ts';
 import { runBacktest } from '../src/backtest/run-backtest.ts';
 import { liveSyntheticSource } from '../src/backtest/synthetic-source.ts';
-import { isFlowPreset } from '../src/sim/flow-presets.ts';
+import { isFlowPreset, type AgentOverrides } from '../src/sim/flow-presets.ts';
 
 const args = process.argv.slice(2);
 const flag = (k: string, d: string): string => {
@@ -38,6 +38,9 @@ if (!isFlowPreset(flow)) throw new Error(`--flow: unknown preset ${flow}`);
 const [s0, s1] = flag('--seeds', '9001-9003').split('-').map(Number);
 const hours = Number(flag('--hours', '0.5'));
 const markets = Number(flag('--markets', '4'));
+// --agents JSON: the preset's agent settings overridden, merged per agent (as the edge bench's EDGE_AGENTS)
+const agentsFlag = flag('--agents', '');
+const agents = agentsFlag ? (JSON.parse(agentsFlag) as AgentOverrides) : undefined;
 
 const DEFAULTS: [string, string][] = [
   ['bands', '{ fair: microprice, inventorySkew: 0.0005, bands: [{ minMargin: 0.005, targetMargin: 0.01, maxMargin: 0.02, size: 25 }] }'],
@@ -83,7 +86,7 @@ for (const run of runs) {
   const perSeed: number[] = [];
   const drift = { after10s: 0, after60s: 0 };
   for (let seed = s0!; seed <= (s1 ?? s0!); seed++) {
-    const source = liveSyntheticSource({ seed, hours, markets, flow });
+    const source = liveSyntheticSource({ seed, hours, markets, flow, ...(agents ? { agents } : {}) });
     // the hidden fair value, sampled 1 ms after every agent step (the agents step every 500 ms from
     // the start) and kept under the step's time: the value the step's takers traded on
     const trace = new Map<string, { t: number[]; p: number[]; jump: number[] }>();

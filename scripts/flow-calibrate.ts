@@ -98,6 +98,7 @@ const KNOBS: { key: keyof CalibratedFit; lo: number; hi: number; round?: (v: num
   { key: 'jumpRatePerSec', lo: 1 / 3600, hi: 1 / 10 },
   { key: 'jumpStd', lo: 0.05, hi: 2 },
   { key: 'sizeLogSd', lo: 0.5, hi: 3.5 },
+  { key: 'sizeMedian', lo: 1, hi: 200 },
 ];
 
 let best: CalibratedFit = { ...CALIBRATED_FIT };

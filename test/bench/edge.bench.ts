@@ -15,6 +15,8 @@
  * adds settings to the params of avellaneda, glft and binary, replacing a key they already set (e.g.
  * 'flowLean: 0.01' or 'minSpread: 0.01'; EDGE_EXTRA_FOR names
  * others, e.g. EDGE_EXTRA_FOR=bands EDGE_EXTRA='afterPrint: { seconds: 20 }'),
+ * EDGE_AGENTS (JSON) overrides the preset's agent settings, merged per agent (e.g. '{"fair":{"jumpRatePerSec":0.05}}':
+ * how a preset's parameters are tried before they are changed in src/sim/flow-presets.ts),
  * EDGE_WF_LEANS (0,0.1) the flow leans the capture walk-forward chooses from, EDGE_WF_MIN_VOLUME (75) its
  * volume floor on the first half, EDGE_WF_WORKERS (2) its worker threads, EDGE_WF_SPLIT (50%) its split.
  * `npm run bench -- edge`.
@@ -29,7 +31,7 @@ import { runBacktest } from '../../src/backtest/run-backtest.ts';
 import type { ReplaySource } from '../../src/backtest/replay-source.ts';
 import { liveSyntheticSource, syntheticSource } from '../../src/backtest/synthetic-source.ts';
 import { formatMeanCi, meanCi } from '../../src/backtest/mean-ci.ts';
-import { FLOW_PRESETS, type FlowPreset } from '../../src/sim/flow-presets.ts';
+import { FLOW_PRESETS, type AgentOverrides, type FlowPreset } from '../../src/sim/flow-presets.ts';
 import { captureWalkForward } from './capture-walk-forward.ts';
 import { polymarketRecording } from './fixtures.ts';
 import { report } from './lib.ts';
@@ -41,6 +43,7 @@ const HOURS = Number(process.env.EDGE_HOURS ?? 0.5);
 const MARKETS = Number(process.env.EDGE_MARKETS ?? 4);
 const FLOWS = (process.env.EDGE_FLOWS?.split(',') ?? [...FLOW_PRESETS]) as FlowPreset[];
 const OPEN_LOOP = process.env.EDGE_LOOP === 'open';
+const AGENTS = process.env.EDGE_AGENTS ? (JSON.parse(process.env.EDGE_AGENTS) as AgentOverrides) : undefined;
 
 /** Strategy params for the bench: each strategy's documented example, sized like config/backtest.yaml (25 shares). */
 const STRATEGY_PARAMS: Record<string, string> = {
@@ -53,27 +56,32 @@ const STRATEGY_PARAMS: Record<string, string> = {
 const STRATEGIES = process.env.EDGE_STRATEGIES?.split(',') ?? Object.keys(STRATEGY_PARAMS);
 // EDGE_EXTRA_FOR: the strategies EDGE_EXTRA is appended to (default the three model strategies)
 const EXTRA_FOR = process.env.EDGE_EXTRA_FOR?.split(',') ?? ['avellaneda', 'glft', 'binary'];
-/** `params` with `extra`'s settings: a top-level key the params already have is replaced (e.g. 'minSpread: 0.01'), others appended. */
-function withExtra(params: string, extra: string): string {
+/** Top-level `key: value` parts of a flow mapping's inside, split at the commas outside brackets. */
+function topLevelParts(text: string): string[] {
   const parts: string[] = [];
   let depth = 0;
   let from = 0;
-  for (let i = 0; i <= extra.length; i++) {
-    const c = extra[i];
+  for (let i = 0; i <= text.length; i++) {
+    const c = text[i];
     if (c === '{' || c === '[') depth++;
     else if (c === '}' || c === ']') depth--;
-    else if ((c === ',' && depth === 0) || i === extra.length) {
-      parts.push(extra.slice(from, i).trim());
+    else if ((c === ',' && depth === 0) || i === text.length) {
+      parts.push(text.slice(from, i).trim());
       from = i + 1;
     }
   }
-  let out = params;
-  for (const part of parts.filter(Boolean)) {
-    const key = part.slice(0, part.indexOf(':')).trim();
-    const scalar = new RegExp(`([{,] )${key}: [^,{}\\[\\]]+`);
-    out = scalar.test(out) ? out.replace(scalar, `$1${part}`) : out.replace(/ }$/, `, ${part} }`);
+  return parts.filter(Boolean);
+}
+/** `params` with `extra`'s settings: a top-level key the params already have is replaced (e.g. 'minSpread: 0.01', or 'bands: [...]'), others appended. */
+function withExtra(params: string, extra: string): string {
+  const keyOf = (part: string) => part.slice(0, part.indexOf(':')).trim();
+  const parts = topLevelParts(params.trim().replace(/^\{/, '').replace(/\}$/, ''));
+  for (const part of topLevelParts(extra)) {
+    const i = parts.findIndex((x) => keyOf(x) === keyOf(part));
+    if (i >= 0) parts[i] = part;
+    else parts.push(part);
   }
-  return out;
+  return `{ ${parts.join(', ')} }`;
 }
 if (EXTRA) for (const s of EXTRA_FOR) if (STRATEGY_PARAMS[s]) STRATEGY_PARAMS[s] = withExtra(STRATEGY_PARAMS[s]!, EXTRA);
 
@@ -104,7 +112,7 @@ const configs = new Map<string, LoadedBacktestConfig>();
 for (const s of STRATEGIES) for (const g of [false, true]) configs.set(`${s}|${g ? 'guard' : 'plain'}`, await configFor(s, g));
 for (const flow of FLOWS) {
   for (let seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++) {
-    const opts = { seed, hours: HOURS, markets: MARKETS, flow };
+    const opts = { seed, hours: HOURS, markets: MARKETS, flow, ...(AGENTS ? { agents: AGENTS } : {}) };
     const open = OPEN_LOOP ? await syntheticSource(opts) : null;
     for (const [k, cfg] of configs) {
       const key = `${flow}|${k}` as Key;
@@ -182,7 +190,7 @@ if (process.env.EDGE_CAPTURE !== '0') {
 rmSync(work, { recursive: true, force: true });
 
 process.stdout.write(
-  `edge bench: ${SEEDS} seeds (from ${FIRST_SEED}) × ${HOURS} h × ${MARKETS} markets per flow, ${OPEN_LOOP ? 'open' : 'closed'} loop${EXTRA ? ` (${EXTRA})` : ''} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n${lines.join('\n')}\n\n${goal.join('\n')}\n`,
+  `edge bench: ${SEEDS} seeds (from ${FIRST_SEED}) × ${HOURS} h × ${MARKETS} markets per flow, ${OPEN_LOOP ? 'open' : 'closed'} loop${EXTRA ? ` (${EXTRA})` : ''}${AGENTS ? ` agents ${JSON.stringify(AGENTS)}` : ''} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n${lines.join('\n')}\n\n${goal.join('\n')}\n`,
 );
 rows.push(['seeds × hours × markets', `${SEEDS} × ${HOURS} × ${MARKETS}`], ['best calibrated', `${bestCal.s} ${formatMeanCi(bestCal.pnl)}`]);
 const perMarketHour = Number.isFinite(bestCal.pnl.mean) ? bestCal.pnl.mean / (HOURS * MARKETS) : NaN;
