@@ -248,3 +248,41 @@ export function restoreValue(s: { readonly strings: readonly string[]; readonly 
 }
 
 const NO_PROTO = Object.create(null) as object;
+
+/**
+ * snapshotAccount as JSON text, built a market at a time with `step` awaited between markets (and
+ * between batches of the string table), so a caller can yield to the event loop as it goes: the
+ * pieces, concatenated, are the JSON text of the snapshot snapshotAccount gives (the same value
+ * when parsed). The account must not change until it resolves (the books checkpoint snapshots a
+ * replay of its own).
+ */
+export async function snapshotAccountPieces(a: Account, step: () => Promise<void>): Promise<{ shape: string; pieces: string[] }> {
+  const bookProto = Object.getPrototypeOf(freshParts().book) as object;
+  const t = new Interner();
+  const o = a as unknown as Fields;
+  const fieldTexts: string[] = [];
+  for (const [k, x] of Object.entries(o)) {
+    if (x instanceof Map) {
+      const entries: string[] = [];
+      for (const [key, val] of x) {
+        entries.push(JSON.stringify([encode(key, bookProto, t), encode(val, bookProto, t)]));
+        await step();
+      }
+      fieldTexts.push(`${JSON.stringify(k)}:{"$m":[${entries.join(',')}]}`);
+    } else {
+      // the same rules as encodeFields (a Set beside the array it mirrors is a reference to it)
+      const twin = x instanceof Set ? Object.entries(o).find(([, y]) => Array.isArray(y) && y.length === x.size && sameOrder(x, y)) : undefined;
+      fieldTexts.push(`${JSON.stringify(k)}:${JSON.stringify(twin ? { $setOf: twin[0] } : encode(x, bookProto, t))}`);
+    }
+  }
+  const strings: string[] = [];
+  for (let i = 0; i < t.strings.length; i += 2_000) {
+    strings.push(JSON.stringify(t.strings.slice(i, i + 2_000)).slice(1, -1));
+    await step();
+  }
+  const shape = accountShape();
+  return {
+    shape,
+    pieces: [`{"shape":${JSON.stringify(shape)},"strings":[`, strings.filter((s) => s.length > 0).join(','), '],"account":{', fieldTexts.join(','), '}}'],
+  };
+}

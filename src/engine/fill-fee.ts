@@ -11,19 +11,9 @@
  * fills a GTC order made on arrival (its create answer stated them) and a part better than the limit
  * pay the taker rate; a resting order's fills the maker rate (docs/books-and-pnl.md).
  */
-import { feeFor } from './fill-math.ts';
 import type { FeeSpec } from './fee-model.ts';
-import type { TimeInForceValue } from '../model/order.ts';
 
 export type { FeeSpec };
 
 /** Fees charged by no one: the model when `ledger.fees` is zero. */
 export const NO_FEES: FeeSpec = Object.freeze({ makerBps: 0, takerBps: 0 });
-
-/** The model fee of `size` shares (1e-6) at `price` (1e-6 USDC, the order's own outcome), 1e-6 USDC. */
-export function modelFee(fees: FeeSpec, price: number, size: number, timeInForce: TimeInForceValue | null | undefined): number {
-  const bps = timeInForce === 1 || timeInForce === 2 ? fees.takerBps : fees.makerBps;
-  if (bps <= 0 || size <= 0 || price <= 0) return 0;
-  const collateral = Number((BigInt(price) * BigInt(size)) / 1_000_000n);
-  return feeFor(collateral, bps, Number.MAX_SAFE_INTEGER);
-}

@@ -82,53 +82,6 @@ function modelFeeOf(fees: FeeSpec, o: Pick<VenueOrder, 'sv2OrderKind'>, n: numbe
   return base > 0 && bps > 0 ? feeFor(base, bps, Number.MAX_SAFE_INTEGER) : 0;
 }
 
-/**
- * The collateral in `spent` units of a V2 buy's budget (collateral and fee: docs/venue.md) at a fee
- * rate: the most `c` with c + fee(c) ≤ spent, the fee rounded up as the matching engine charges it.
- */
-export function collateralOfSpent(spent: number, bps: number): number {
-  if (spent <= 0) return 0;
-  if (bps <= 0) return spent;
-  let c = Number((BigInt(spent) * 10_000n) / BigInt(10_000 + bps));
-  while (c > 0 && c + feeFor(c, bps, Number.MAX_SAFE_INTEGER) > spent) c--;
-  while (c + 1 + feeFor(c + 1, bps, Number.MAX_SAFE_INTEGER) <= spent) c++;
-  return c;
-}
-
-/** The read's average fill price when a buy can have paid it (1..its limit), else null. */
-function buyAverage(o: Pick<VenueOrder, 'avgFillPrice' | 'price'>): number | null {
-  const a = o.avgFillPrice;
-  return a !== undefined && a !== null && Number.isSafeInteger(a) && a > 0 && a <= o.price ? a : null;
-}
-
-/**
- * Shares a V2 buy has filled so far (1e-6). The venue states a V2 buy's `filledSize` in its budget's
- * units: collateral spent, the fee included (docs/venue.md), so the shares are the collateral (the
- * filled size less the fee) over the price paid. Exact when the order is filled whole (its signed
- * minSharesOut). Otherwise:
- * - the fee is the fee model's: the taker rate for what took liquidity (an order that can only take;
- *   the budget units `arrival` the create answer showed filled, when known; else the whole filled size
- *   when the stated average is better than the limit), the maker rate for the rest;
- * - the price is the read's average fill price when it states one, else the order's limit (a resting
- *   buy's fills are there).
- * So the shares are exact to the average's rounding (½ unit per share over the average) when the fee
- * model is the venue's and the roles are known, and bounded otherwise: docs/books-and-pnl.md, "Shares
- * of a buy". The tracker reports the change of this figure, so the order's parts add up to its
- * minSharesOut once it is filled.
- */
-export function v2BuyShares(o: VenueOrder, fees: FeeSpec, arrival?: number): number {
-  const total = Number(o.sv2MinSharesOut ?? 0);
-  if (o.status === 'filled') return total;
-  const spent = o.filledSize;
-  if (spent <= 0 || o.price <= 0) return 0;
-  const avg = buyAverage(o);
-  const onlyTakes = o.sv2TimeInForce === 1 || o.sv2TimeInForce === 2;
-  const took = onlyTakes ? spent : arrival !== undefined ? Math.min(spent, Math.max(0, arrival)) : avg !== null && avg < o.price ? spent : 0;
-  const coll = collateralOfSpent(took, fees.takerBps) + collateralOfSpent(spent - took, fees.makerBps);
-  const at = BigInt(avg ?? o.price);
-  return Math.min(total, Number((BigInt(coll) * SONE + at / 2n) / at));
-}
-
 /** Is `total` (1e-6 USDC) for `filled` shares what an average of `avg` states (within its ½-unit rounding)? */
 function consistent(total: number, filled: number, avg: number): boolean {
   const d = BigInt(total) * SONE - BigInt(avg) * BigInt(filled);

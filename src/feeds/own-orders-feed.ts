@@ -40,12 +40,13 @@ import type { Logger } from '../core/logger.ts';
 import type { ListOrdersParams, OrderPage, RecentOrdersParams } from '../exchange/client/orders-read.ts';
 import type { Address, Bytes32, VenueOrder } from '../model/order.ts';
 import { VenueError } from '../exchange/client/errors.ts';
-import { remainingShares, totalShares } from '../orders/venue-order-shares.ts';
+import { filledShares, totalShares } from '../orders/venue-order-shares.ts';
 import { feedEvent, venueMs, type FeedEvent } from './feed-event.ts';
 import type { FeedHealth } from './feed-health.ts';
 import { pollFeed, pollOf } from './poll-feed.ts';
 import { NO_FEES, type FeeSpec } from '../engine/fill-fee.ts';
-import { fillPart, v2BuyShares } from './fill-part.ts';
+import { fillPart } from './fill-part.ts';
+import { v2BuyShares } from '../exchange/v2-resting.ts';
 import { reaches, type BookTouches, type RestingAt, type Touch } from './book-touches.ts';
 
 export interface OrdersSource {
@@ -120,16 +121,6 @@ const SOURCE = 'own-orders';
 export function kindOf(o: Pick<VenueOrder, 'sv2OrderKind'>): { orderKind?: 0 | 1 | 2 } {
   const k = o.sv2OrderKind;
   return k === 0 || k === 1 || k === 2 ? { orderKind: k } : {};
-}
-
-/**
- * Shares filled so far. A V2 buy states its filled size as collateral spent, fee included: its shares
- * are src/feeds/fill-part.ts v2BuyShares's (the fee model `fees`, and `arrival`: the budget units its
- * create answer showed filled, when known). Other orders state shares.
- */
-export function filledShares(o: VenueOrder, fees: FeeSpec = NO_FEES, arrival?: number): number {
-  if (o.side === 0 && o.settlementVersion === 2 && o.sv2MinSharesOut !== null) return v2BuyShares(o, fees, arrival);
-  return Math.max(0, totalShares(o) - remainingShares(o));
 }
 
 /**

@@ -27,7 +27,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Account, type AccountFill } from '../account/account.ts';
-import { restoreAccount, restoreValue, snapshotAccount, snapshotValue, type AccountSnapshot } from '../account/account-snapshot.ts';
+import { restoreAccount, restoreValue, snapshotAccount, snapshotAccountPieces, snapshotValue, type AccountSnapshot } from '../account/account-snapshot.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
 import type { Bytes32, OutcomeIndex, SideValue } from '../model/order.ts';
 import { applyFill, FLAT, type PositionState } from '../state/position.ts';
@@ -139,16 +139,25 @@ function writeCheckpoint(ledger: Ledger, r: ReplayedBooks, log: Logger): void {
   try {
     const account = snapshotAccount(r.account);
     const state = JSON.stringify({ account, positions: snapshotValue(r.positions) });
+    writeRow(ledger, r.seq, account.shape, state, sha256(state), log, t0);
+  } catch (e) {
+    // a cache: the next start replays from the older checkpoint (or every fill)
+    log.warn({ err: (e as Error).message }, 'books checkpoint could not be written (the next start replays more fills)');
+  }
+}
+
+/** The checkpoint row, replaced in one statement (a kill during it leaves the previous row whole). */
+function writeRow(ledger: Ledger, seq: number, shape: string, state: string, digest: string, log: Logger, t0: number): void {
+  try {
     const lastId =
-      r.seq > 0 ? ((ledger.db.prepare('SELECT fill_id FROM fills WHERE seq = ?').get(r.seq) as { fill_id: string } | undefined)?.fill_id ?? null) : null;
+      seq > 0 ? ((ledger.db.prepare('SELECT fill_id FROM fills WHERE seq = ?').get(seq) as { fill_id: string } | undefined)?.fill_id ?? null) : null;
     ledger.db
       .prepare(
         'INSERT OR REPLACE INTO books_checkpoint (id, seq, fills, last_fill_id, baseline, shape, digest, state, written_at) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)',
       )
-      .run(r.seq, fillsUpTo(ledger, r.seq), lastId, baselineRows(ledger), account.shape, sha256(state), state, Date.now());
-    log.info({ seq: r.seq, bytes: state.length, ms: Math.round(performance.now() - t0) }, 'books checkpoint written');
+      .run(seq, fillsUpTo(ledger, seq), lastId, baselineRows(ledger), shape, digest, state, Date.now());
+    log.info({ seq, bytes: state.length, ms: Math.round(performance.now() - t0) }, 'books checkpoint written');
   } catch (e) {
-    // a cache: the next start replays from the older checkpoint (or every fill)
     log.warn({ err: (e as Error).message }, 'books checkpoint could not be written (the next start replays more fills)');
   }
 }
@@ -173,6 +182,13 @@ export function accountFillOf(r: FillRow): AccountFill {
   };
   const withKind = orderKind === undefined ? f : { ...f, orderKind };
   return typeof r.notional === 'number' ? { ...withKind, notional: r.notional } : withKind;
+}
+
+/** One recorded fill into the books and the record-order positions (every replay applies them through this). */
+function applyRow(account: Account, positions: Map<string, PositionState>, r: FillRow): void {
+  const f = accountFillOf(r);
+  account.applyFill(f);
+  positions.set(r.market_id, applyFill(positions.get(r.market_id) ?? FLAT, f));
 }
 
 /** The baseline and every fill from the start (no checkpoint). */
@@ -221,9 +237,7 @@ export function replayBooks(ledger: Ledger, o: ReplayOptions = {}): ReplayedBook
     `SELECT seq, fill_id, market_id, outcome, side, price, size, fee, ts, fee_source, origin, order_kind, notional FROM fills WHERE seq > ? ${o.until !== undefined ? 'AND ts < ?' : ''} ORDER BY seq`,
   );
   for (const r of (o.until !== undefined ? stmt.iterate(seq, o.until) : stmt.iterate(seq)) as IterableIterator<FillRow>) {
-    const f = accountFillOf(r);
-    account.applyFill(f);
-    positions.set(r.market_id, applyFill(positions.get(r.market_id) ?? FLAT, f));
+    applyRow(account, positions, r);
     seq = r.seq;
     tail++;
   }
@@ -244,4 +258,110 @@ export function saveBooksCheckpoint(ledger: Ledger, o: { logger?: Logger; minTai
   const after = (ledger.db.prepare('SELECT COUNT(*) AS n FROM fills WHERE seq > ?').get(seq) as { n: number }).n;
   if (after < minTail) return;
   replayBooks(ledger, { ...o, save: true, minTail });
+}
+
+/** fills read per query of a sliced checkpoint (its turn ends at the first batch past SLICE_MS) */
+const SLICE_ROWS = 64;
+/** the most a sliced checkpoint keeps the event loop per turn (roughly: it checks after each batch or market), ms */
+export const SLICE_MS = 2;
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** What a sliced checkpoint replayed up to, kept by its caller so the next one starts there (no read of the row). */
+export interface CheckpointResume {
+  readonly seq: number;
+  readonly baseline: number;
+  readonly account: Account;
+  readonly positions: Map<string, PositionState>;
+}
+
+export interface SlicedCheckpointOptions {
+  readonly logger?: Logger;
+  /** default CHECKPOINT_MIN_TAIL */
+  readonly minTail?: number;
+  /** default SLICE_MS */
+  readonly sliceMs?: number;
+  /** how a turn ends (default: setImmediate) */
+  readonly pause?: () => Promise<void>;
+  /** the books the last sliced checkpoint of this process wrote: used when the ledger's checkpoint is still that one */
+  readonly resume?: CheckpointResume | null;
+}
+
+/**
+ * During a run: saveBooksCheckpoint in slices, so no turn of the event loop replays, encodes or
+ * hashes more than about SLICE_MS of work (a five-minute tail of 100,000 fills replayed and written
+ * at once blocked the loop for seconds). The books start from `resume` when the ledger's checkpoint
+ * is still the one it describes (nothing to read back), else from the checkpoint row (one turn:
+ * its parse) or every fill; the fills up to the last one recorded when it begins are replayed a
+ * batch of SLICE_ROWS per query (no statement is held open across turns, so the ledger keeps
+ * writing in between); the books are then encoded a market at a time and hashed piece by piece,
+ * and the row is written as saveBooksCheckpoint writes it (one row, replaced, in one transaction:
+ * a kill -9 at any point leaves the previous one whole). The books it holds are those of the fills
+ * up to that last one, whatever was recorded meanwhile (the next checkpoint, or the next start's
+ * replay, takes those). Stops without writing when the ledger is closed meanwhile or another
+ * checkpoint was written. Resolves the books it wrote (the next call's `resume`), or null.
+ */
+export async function saveBooksCheckpointInSlices(ledger: Ledger, o: SlicedCheckpointOptions = {}): Promise<CheckpointResume | null> {
+  if (ledger.db.readonly || !ledger.db.open) return null;
+  const log = (o.logger ?? silentLogger).child({ component: 'ledger' });
+  const minTail = o.minTail ?? CHECKPOINT_MIN_TAIL;
+  const sliceMs = o.sliceMs ?? SLICE_MS;
+  const pause = o.pause ?? nextTurn;
+  const from = checkpointSeq(ledger) ?? 0;
+  const after = (ledger.db.prepare('SELECT COUNT(*) AS n FROM fills WHERE seq > ?').get(from) as { n: number }).n;
+  if (after < minTail) return null;
+  const end = (ledger.db.prepare('SELECT MAX(seq) AS s FROM fills').get() as { s: number | null }).s ?? 0;
+  const baseline = baselineRows(ledger);
+  let start: { account: Account; positions: Map<string, PositionState> };
+  let seq = 0;
+  const r = o.resume;
+  if (r && r.seq === from && r.baseline === baseline) {
+    start = r;
+    seq = r.seq;
+  } else {
+    const cp = readCheckpoint(ledger);
+    if (typeof cp === 'string') {
+      if (cp !== 'none') log.warn({ path: ledger.path, why: cp }, 'books checkpoint ignored: replaying every fill');
+      start = fromStart(ledger);
+    } else {
+      start = cp;
+      seq = cp.row.seq;
+    }
+  }
+  const { account, positions } = start;
+  let turn = performance.now();
+  let closed = false;
+  const step = async (): Promise<void> => {
+    if (performance.now() - turn < sliceMs) return;
+    await pause();
+    if (!ledger.db.open) closed = true;
+    turn = performance.now();
+  };
+  for (;;) {
+    await step();
+    if (closed) return null;
+    const rows = ledger.db
+      .prepare(
+        'SELECT seq, fill_id, market_id, outcome, side, price, size, fee, ts, fee_source, origin, order_kind, notional FROM fills WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?',
+      )
+      .all(seq, end, SLICE_ROWS) as FillRow[];
+    if (rows.length === 0) break;
+    for (const row of rows) applyRow(account, positions, row);
+    seq = rows[rows.length - 1]!.seq;
+  }
+  const t0 = performance.now();
+  const snap = await snapshotAccountPieces(account, step);
+  if (closed) return null;
+  const pieces = ['{"account":', ...snap.pieces, ',"positions":', JSON.stringify(snapshotValue(positions)), '}'];
+  const hash = createHash('sha256');
+  for (const p of pieces) {
+    hash.update(p);
+    await step();
+    if (closed) return null;
+  }
+  if (ledger.db.readonly || (checkpointSeq(ledger) ?? 0) !== from) return null; // another checkpoint meanwhile: never go back
+  const state = pieces.join('');
+  writeRow(ledger, seq, snap.shape, state, hash.digest('hex'), log, t0);
+  // the books go on from here at the next call (they are this function's own replay, never the live account)
+  return { seq, baseline, account, positions };
 }

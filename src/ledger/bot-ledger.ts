@@ -33,7 +33,14 @@ import { emptyMarket, emptyState, type MarketState, type StoreState } from '../s
 import { PersistentMap } from '../state/persistent-map.ts';
 import { FLAT } from '../state/position.ts';
 import { accountFromLedger, fillsAfter, lastFillSeq, MARKS_META, replayPositions } from './books.ts';
-import { CHECKPOINT_EVERY_MS, replayBooks, saveBooksCheckpoint, type ReplayedBooks } from './books-checkpoint.ts';
+import {
+  CHECKPOINT_EVERY_MS,
+  replayBooks,
+  saveBooksCheckpoint,
+  saveBooksCheckpointInSlices,
+  type CheckpointResume,
+  type ReplayedBooks,
+} from './books-checkpoint.ts';
 import { catchUpFills, type CatchUpResult, type CatchUpSource } from './catch-up.ts';
 import { isDamage, LedgerDamagedError } from './integrity.ts';
 import { openLedger, type Ledger, type LedgerOrder, type OperatorHolds, type RiskSnapshot } from './ledger.ts';
@@ -548,21 +555,39 @@ export class BotLedger {
   /**
    * During a run, from the mark loop (a timer, off the quoting path): at most every
    * CHECKPOINT_EVERY_MS, a new books checkpoint when CHECKPOINT_MIN_TAIL fills or more were recorded
-   * after the last one (saveBooksCheckpoint), so a bot killed after hours replays at most that many
+   * after the last one (saveBooksCheckpointInSlices: replayed a few ms per turn of the event loop,
+   * one job at a time), so a bot killed after hours replays at most that many
    * at its next start rather than every fill since its start. One SQLite row replaced in one
    * transaction: a kill -9 during the write leaves the previous checkpoint whole. Not while the
    * ledger's writes fail. Returns whether it looked (docs/ledger-operations.md).
    */
   checkpointIfDue(now = this.clock.now()): boolean {
     this.checkpointLookAt ??= now;
-    if (now - this.checkpointLookAt < CHECKPOINT_EVERY_MS || this.ledger.failingSince !== null) return false;
+    if (now - this.checkpointLookAt < CHECKPOINT_EVERY_MS || this.ledger.failingSince !== null || this.checkpointJob !== null) return false;
     this.checkpointLookAt = now;
-    try {
-      saveBooksCheckpoint(this.ledger, { logger: this.logger });
-    } catch (e) {
-      this.log.warn({ err: (e as Error).message }, 'books checkpoint skipped');
-    }
+    // in slices (saveBooksCheckpointInSlices): a long tail never holds the event loop for more than a few ms
+    this.checkpointJob = saveBooksCheckpointInSlices(this.ledger, { logger: this.logger, resume: this.checkpointResume })
+      .then(
+        (r) => {
+          if (r !== null) this.checkpointResume = r;
+        },
+        (e: unknown) => this.log.warn({ err: (e as Error).message }, 'books checkpoint skipped'),
+      )
+      .finally(() => {
+        this.checkpointJob = null;
+      });
     return true;
+  }
+
+  /** the books the run's last checkpoint wrote: the next one replays on from them */
+  private checkpointResume: CheckpointResume | null = null;
+
+  /** the run's books checkpoint in progress (checkpointIfDue), null when none */
+  private checkpointJob: Promise<void> | null = null;
+
+  /** Resolves once the books checkpoint in progress, if any, is over (tests, stop). */
+  checkpointSettled(): Promise<void> {
+    return this.checkpointJob ?? Promise.resolve();
   }
 
   /**

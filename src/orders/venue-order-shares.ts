@@ -1,24 +1,39 @@
 /**
  * Reading a venue order back into the order manager's terms.
  *
- * Entry points: `remainingShares(order)`, `totalShares(order)` and `plannedFromVenue(order)`.
- * The venue stores V2 buys with `size` = the all-in collateral budget and `remainingSize` in the
- * same units (docs/venue.md#from-a-limit-order-to-a-v2-order), so a buy's remaining shares are its signed minSharesOut scaled by
- * the unspent fraction of the budget. Sells and legacy orders carry shares directly.
+ * Entry points: `filledShares(order)`, `remainingShares(order)`, `totalShares(order)` and `plannedFromVenue(order)`.
+ * The venue stores V2 buys with `size` = the all-in collateral budget and `filledSize`/`remainingSize`
+ * in the same units (docs/venue.md#from-a-limit-order-to-a-v2-order); it rests such a buy for its
+ * signed minSharesOut less the shares it has bought (src/exchange/v2-resting.ts, docs/books-and-pnl.md
+ * "What rests of an order"), so a buy's remaining shares are its minSharesOut less its filled shares
+ * (`v2BuyShares`), not the budget's unspent fraction of them. Sells and legacy orders carry shares directly.
  */
 import type { VenueOrder } from '../model/order.ts';
 import type { PlannedOrder } from '../model/venue.ts';
+import { NO_FEES, type FeeSpec } from '../engine/fill-fee.ts';
+import { v2BuyShares } from '../exchange/v2-resting.ts';
 
-export function remainingShares(o: VenueOrder): number {
-  if (o.side === 0 && o.settlementVersion === 2 && o.sv2MinSharesOut !== null && o.size > 0) {
-    return Number((o.sv2MinSharesOut * BigInt(o.remainingSize)) / BigInt(o.size));
-  }
+const isV2Buy = (o: VenueOrder): boolean => o.side === 0 && o.settlementVersion === 2 && o.sv2MinSharesOut !== null;
+
+/**
+ * Shares filled so far. A V2 buy states its filled size as collateral spent, fee included: its shares
+ * are src/exchange/v2-resting.ts v2BuyShares's (the fee model `fees`, and `arrival`: the budget units
+ * its create answer showed filled, when known). Other orders state shares.
+ */
+export function filledShares(o: VenueOrder, fees: FeeSpec = NO_FEES, arrival?: number): number {
+  if (isV2Buy(o)) return v2BuyShares(o, fees, arrival);
+  return Math.max(0, o.size - o.remainingSize);
+}
+
+/** Shares the order rests with (see filledShares for `fees` and `arrival`). */
+export function remainingShares(o: VenueOrder, fees: FeeSpec = NO_FEES, arrival?: number): number {
+  if (isV2Buy(o)) return Math.max(0, totalShares(o) - v2BuyShares(o, fees, arrival));
   return o.remainingSize;
 }
 
 /** Shares an order was for: sells carry shares; V2 buys carry a collateral budget and minSharesOut. */
 export function totalShares(o: VenueOrder): number {
-  if (o.side === 0 && o.settlementVersion === 2 && o.sv2MinSharesOut !== null) return Number(o.sv2MinSharesOut);
+  if (isV2Buy(o)) return Number(o.sv2MinSharesOut);
   return o.size;
 }
 

@@ -24,6 +24,11 @@ export interface OwnOrder {
   readonly remaining: number;
   readonly state: 'working' | 'in-flight' | 'cancelling';
   readonly placedAt: number;
+  /**
+   * of a buy or a sale without inventory, the budget units its reported fills spent (what they
+   * paid, fees included: src/exchange/v2-resting.ts spentBy); absent: none
+   */
+  readonly spent?: number;
 }
 
 export interface OracleState {

@@ -15,7 +15,7 @@
  */
 import { accountShare, exposureOf } from '../risk/exposure.ts';
 import type { Bytes32 } from '../model/order.ts';
-import { notionalCeil, notionalFloor } from '../model/units.ts';
+import { paysIn, restingOf } from '../exchange/v2-resting.ts';
 import { toYesTerms } from '../strategy/to-orders.ts';
 import type { MarketView, ViewAccount, ViewBook, ViewPosition, ViewVenueHealth, WorkingQuote } from '../strategy/types.ts';
 import { viewBook } from '../strategy/view-book.ts';
@@ -134,13 +134,16 @@ export function marketPnl(m: MarketState): { realised: bigint; unrealised: bigin
   return { realised: p.realised, unrealised: p.unrealised };
 }
 
-/** Collateral our open orders lock: price × size (+ fee cap) for buys, (1 − price) × size for sells without inventory. */
+/**
+ * Collateral our open orders lock, as the venue reserves it: each paying order's signed budget
+ * (maxCollateralIn: price × size + fee cap for buys, (1 − price) × size + fee cap for sells without
+ * inventory) less what its reported fills spent (src/exchange/v2-resting.ts restingOf).
+ */
 export function reservedCollateral(m: MarketState): bigint {
   let total = 0n;
   for (const o of m.orders.values()) {
-    const { price, side, inventoryMode } = o.order;
-    if (side === 0) total += BigInt(notionalCeil(price, o.remaining) + (o.order.maxFee ?? 0));
-    else if (inventoryMode === 2) total += BigInt(o.remaining - notionalFloor(price, o.remaining));
+    if (!paysIn(o.order)) continue;
+    total += BigInt(restingOf(o.order, o.order.size - o.remaining, o.spent ?? 0).collateral);
   }
   return total;
 }

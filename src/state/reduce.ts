@@ -7,6 +7,7 @@
 import type { Bytes32 } from '../model/order.ts';
 import type { BookEvent } from '../model/stream.ts';
 import { ONE } from '../model/units.ts';
+import { spentBy } from '../exchange/v2-resting.ts';
 import type { ViewTrade } from '../strategy/types.ts';
 import { applyBookEvent, mid2 } from './book-state.ts';
 import type { OrderManagerEvent, StateEvent } from './events.ts';
@@ -138,7 +139,8 @@ function reduceFill(m: MarketState, e: Extract<StateEvent, { type: 'OrderFilled'
     const o = m.orders.get(k);
     if (o) {
       const remaining = Math.max(0, o.remaining - e.size);
-      next = withOrder(next, k, remaining === 0 ? null : { slot: o.slot, order: o.order, remaining, state: o.state, placedAt: o.placedAt });
+      const spent = (o.spent ?? 0) + spentBy(o.order, e);
+      next = withOrder(next, k, remaining === 0 ? null : { slot: o.slot, order: o.order, remaining, state: o.state, placedAt: o.placedAt, spent });
     }
   }
   return next;
@@ -149,7 +151,7 @@ function reduceOrder(m: MarketState, e: OrderManagerEvent): MarketState {
     case 'OrderSubmitted': {
       const k = e.nonce;
       if (m.orders.has(k)) return withOrder(m, k, m.orders.get(k)!); // a fresh copy, as before (no-op set)
-      return withOrder(m, k, { slot: e.slot, order: e.order, remaining: e.order.size, state: 'in-flight', placedAt: e.ts });
+      return withOrder(m, k, { slot: e.slot, order: e.order, remaining: e.order.size, state: 'in-flight', placedAt: e.ts, spent: 0 });
     }
     case 'OrderAccepted':
       return setState(m, e.nonce, 'working');
@@ -166,12 +168,18 @@ function reduceOrder(m: MarketState, e: OrderManagerEvent): MarketState {
       // on the way) and its OrderGone, after the fills or the settle time, is what drops it
       return setState(m, e.nonce, e.retryable ? 'working' : 'cancelling');
     case 'OrderAdopted':
-      return withOrder(m, e.nonce, { slot: e.slot, order: e.order, remaining: e.remaining, state: 'working', placedAt: e.ts });
+      return withOrder(m, e.nonce, { slot: e.slot, order: e.order, remaining: e.remaining, state: 'working', placedAt: e.ts, spent: 0 });
     case 'OrderRemainingChanged': {
       const k = e.nonce;
       const cur = m.orders.get(k);
       if (!cur) return m;
-      return withOrder(m, k, e.remaining === 0 ? null : { slot: cur.slot, order: cur.order, remaining: e.remaining, state: cur.state, placedAt: cur.placedAt });
+      return withOrder(
+        m,
+        k,
+        e.remaining === 0
+          ? null
+          : { slot: cur.slot, order: cur.order, remaining: e.remaining, state: cur.state, placedAt: cur.placedAt, spent: cur.spent ?? 0 },
+      );
     }
     case 'MarketBlocked':
       return marketWith(m, { blocked: e.reason });
@@ -186,7 +194,7 @@ function setState(m: MarketState, nonce: Bytes32, state: OwnOrder['state']): Mar
   const k = nonce;
   const cur = m.orders.get(k);
   if (!cur || cur.state === state) return m;
-  return withOrder(m, k, { slot: cur.slot, order: cur.order, remaining: cur.remaining, state, placedAt: cur.placedAt });
+  return withOrder(m, k, { slot: cur.slot, order: cur.order, remaining: cur.remaining, state, placedAt: cur.placedAt, spent: cur.spent ?? 0 });
 }
 
 function drop(m: MarketState, nonce: Bytes32): MarketState {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Account } from '../../src/account/account.ts';
 import { M, randomFills } from './random-fills.ts';
-import { accountShape, restoreAccount, restoreValue, snapshotAccount, snapshotValue } from '../../src/account/account-snapshot.ts';
+import { accountShape, restoreAccount, restoreValue, snapshotAccount, snapshotAccountPieces, snapshotValue } from '../../src/account/account-snapshot.ts';
 
 test('a snapshot restores every field of the account, to the unit', () => {
   for (const seed of [1, 2, 3]) {
@@ -58,4 +58,18 @@ test('a snapshot of another shape, or damaged, is refused', () => {
   assert.throws(() => restoreAccount(missing), /other fields/);
   const bad = JSON.parse(JSON.stringify(s).replace(/"\$b":"(-?\d+)"/, '"$b":"1x"'));
   assert.throws(() => restoreAccount(bad), /damaged/);
+});
+
+test('the snapshot built a market at a time (for a checkpoint that yields between them) is the snapshot, and restores the account', async () => {
+  const a = new Account({ window: 16, idMemory: 40 });
+  a.adoptBaseline([{ marketId: M(0), outcomeIndex: 1, shares: 7_000_000, mark: 430_000 }], 1_799_999_000_000);
+  for (const f of randomFills(4, 600)) a.applyFill(f);
+  a.resolve(M(3), 1_000_000, 1_800_001_000_000);
+  let steps = 0;
+  const { shape, pieces } = await snapshotAccountPieces(a, async () => void steps++);
+  assert.ok(steps >= 4, 'a step after each market');
+  const parsed = JSON.parse(pieces.join('')) as unknown;
+  assert.deepStrictEqual(parsed, JSON.parse(JSON.stringify(snapshotAccount(a))));
+  assert.equal(shape, accountShape());
+  assert.deepStrictEqual(restoreAccount(parsed as ReturnType<typeof snapshotAccount>), a);
 });

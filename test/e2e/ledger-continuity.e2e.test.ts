@@ -18,7 +18,7 @@ import { systemClock } from '../../src/core/clock.ts';
 import { TESTNET } from '../../src/exchange/chains.ts';
 import { createSigner } from '../../src/exchange/signing/signer.ts';
 import { createVenueClient, type VenueClient } from '../../src/exchange/venue-client.ts';
-import { filledShares } from '../../src/feeds/own-orders-feed.ts';
+import { filledShares } from '../../src/orders/venue-order-shares.ts';
 import { openLedger } from '../../src/ledger/ledger.ts';
 import type { Address } from '../../src/model/order.ts';
 import { cli, waitFor, withTimeout, type Child } from './harness.ts';

@@ -23,6 +23,9 @@ import { accountFill } from '../../src/account/account-fill.ts';
 import { createLocalExchange } from '../../src/sim/local-exchange.ts';
 import type { OrderFilled } from '../../src/state/events.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
+import { StateStore } from '../../src/state/store.ts';
+import { reservedCollateral } from '../../src/state/market-view.ts';
+import { remainingShares } from '../../src/orders/venue-order-shares.ts';
 
 const FEES = { makerBps: 0, takerBps: 50 }; // the local exchange's schedule
 
@@ -50,11 +53,14 @@ async function twoTraders(opts: { arrival?: (nonce: Bytes32) => number | undefin
   const read = ownOrdersReader({ client: bobClient, trader: bob.address, clock: systemClock, seed: [], fees: FEES, ...opts });
   const account = new Account();
   const poll = async () => {
-    for (const e of await read()) if (e.event.type === 'OrderFilled') account.applyFill(accountFill(e.event as OrderFilled));
+    const fills: OrderFilled[] = [];
+    for (const e of await read()) if (e.event.type === 'OrderFilled') fills.push(e.event as OrderFilled);
+    for (const f of fills) account.applyFill(accountFill(f));
+    return fills;
   };
   const cancel = (nonce: Bytes32) => bobClient.orders.cancel(bob.signCancel(nonce));
   const holdings = () => new Map(account.positions().map((p) => [`${p.marketId}:${p.outcomeIndex}`, BigInt(p.shares)]));
-  return { ex, place, venue, poll, account, cancel, holdings };
+  return { ex, place, venue, poll, account, cancel, holdings, marketId, bob: bob.address, bobClient };
 }
 
 test('orders that took liquidity across levels: the books built from the fills poll equal the venue to the unit, fees included', async () => {
@@ -140,6 +146,39 @@ test('orders that crossed on arrival at exactly their limit: taker parts by how 
     assert.equal(f.fees, v0.collateral - v1.collateral - 2_400_000n - (3_000_000n - 900_000n), 'the taker fees the venue charged');
     assert.equal(f.cash, v1.collateral - v0.collateral, "the books' cash is the venue's");
     assert.deepEqual([...holdings()].sort(), [...v1.tokens].sort(), "the books' holdings are the venue's");
+  } finally {
+    await ex.close();
+  }
+});
+
+test('a buy that took liquidity and rests: the bot counts the shares and the collateral the venue keeps resting, to the unit', async () => {
+  const { ex, place, poll, bob, marketId, bobClient } = await twoTraders();
+  try {
+    await place('alice', { outcomeIndex: 1, side: 1, price: 500_000, size: 4_000_000, inventoryMode: 2 });
+    await poll();
+    // bob buys 10 @ 0.60 (budget 6.00 + fee cap 0.06): takes 4 @ 0.50 (2.00 + 50 bps), rests 6 @ 0.60
+    const buy = await place('bob', { outcomeIndex: 1, side: 0, price: 600_000, size: 10_000_000 });
+    const planned = { marketId, outcomeIndex: 1 as const, side: 0 as const, price: 600_000, size: 10_000_000, nonce: buy.nonce, inventoryMode: 0 as const };
+    const store = new StateStore();
+    store.dispatch({ type: 'OrderSubmitted', marketId, slot: 'b0', nonce: buy.nonce, order: planned, retry: false, ts: 1 });
+    store.dispatch({ type: 'OrderAccepted', marketId, nonce: buy.nonce, duplicate: false, ts: 2 });
+    store.dispatchAll(await poll());
+    const host = ex.state.engine;
+    const resting = host.engine.openOrders({ trader: host.traderIndex(bob.toLowerCase() as never)! });
+    assert.equal(resting.length, 1);
+    const venueShares = resting[0]!.remainingShares;
+    const venueReserved = host.balance(bob)!.reserved;
+    assert.equal(venueShares, 6_000_000);
+    const m = store.state.markets.get(marketId)!;
+    assert.equal(m.orders.get(buy.nonce)?.remaining, venueShares, "the store's remaining shares are the venue's");
+    // old code: ⌈0.60 × 6⌉ + no fee cap = 3.600000 where the venue keeps 6.06 − 2.01 = 4.050000 reserved
+    assert.equal(reservedCollateral(m), venueReserved, "the store's reserved collateral is the venue's");
+    // the venue's order read back: 6 shares rest (old code: the budget's unspent fraction, 6.683168)
+    const open = [];
+    for await (const o of bobClient.orders.iterate({ trader: bob, status: ['open'], limit: 100 })) open.push(o);
+    assert.equal(open.length, 1);
+    assert.equal(remainingShares(open[0]!, FEES), venueShares);
+    assert.equal(BigInt(open[0]!.remainingSize), venueReserved, 'the venue states the reserved budget as the remaining size');
   } finally {
     await ex.close();
   }

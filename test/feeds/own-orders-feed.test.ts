@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { FillTracker, filledShares } from '../../src/feeds/own-orders-feed.ts';
+import { FillTracker } from '../../src/feeds/own-orders-feed.ts';
+import { filledShares } from '../../src/orders/venue-order-shares.ts';
 import type { Address, Bytes32, VenueOrder } from '../../src/model/order.ts';
 import { venueOrder } from '../support/venue-order.ts';
 

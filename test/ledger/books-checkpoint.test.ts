@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { asyncScheduler } from 'rxjs';
 import { accountFromLedger, fillsAfter, ledgerSummary, replayPositions, replayResolutions } from '../../src/ledger/books.ts';
 import { Account } from '../../src/account/account.ts';
-import { CHECKPOINT_EVERY_MS, CHECKPOINT_MIN_TAIL, replayBooks, saveBooksCheckpoint } from '../../src/ledger/books-checkpoint.ts';
+import { CHECKPOINT_EVERY_MS, CHECKPOINT_MIN_TAIL, replayBooks, saveBooksCheckpoint, saveBooksCheckpointInSlices } from '../../src/ledger/books-checkpoint.ts';
 import { spawn } from 'node:child_process';
 import { openBotLedger } from '../support/bot-ledger.ts';
 import type { Address, Bytes32 } from '../../src/model/order.ts';
@@ -306,6 +306,7 @@ test('during a run the bot ledger writes a books checkpoint every few minutes wh
     assert.equal(replayBooks(bl.ledger).checkpoint, 'none');
     c.t += CHECKPOINT_EVERY_MS;
     assert.equal(bl.checkpointIfDue(), true);
+    await bl.checkpointSettled();
     const after = replayBooks(bl.ledger);
     assert.equal(after.checkpoint, 'used', 'written during the run (old code: only at start and at a clean stop)');
     assert.equal(after.tail, 0);
@@ -314,4 +315,43 @@ test('during a run the bot ledger writes a books checkpoint every few minutes wh
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("the run's checkpoint replays its tail in slices, yielding between them while fills keep being recorded: the same books as a full replay", async () => {
+  const l = newLedger();
+  record(l, 31, 300);
+  saveBooksCheckpoint(l, { minTail: 1 });
+  record(l, 32, 400);
+  let turns = 0;
+  // every batch its own turn (sliceMs 0); fills recorded between turns are not part of this checkpoint
+  const wrote = await saveBooksCheckpointInSlices(l, {
+    minTail: 1,
+    sliceMs: 0,
+    pause: async () => {
+      turns++;
+      if (turns === 3) record(l, 33, 50);
+    },
+  });
+  assert.ok(wrote !== null);
+  // old code: the whole tail in one turn of the event loop
+  assert.ok(turns >= Math.ceil(400 / 64), `a turn per batch of fills (${turns} turns)`);
+  const after = replayBooks(l);
+  assert.equal(after.checkpoint, 'used');
+  assert.equal(after.tail, 50, 'the fills recorded while it ran come after it');
+  const full = replayBooks(l, { full: true });
+  assert.deepStrictEqual(after.account, full.account, 'the books equal a replay of every fill');
+  assert.deepStrictEqual(after.positions, full.positions);
+  // the next one goes on from the books this one wrote (no read of the row): the same books
+  record(l, 35, 200);
+  const next = await saveBooksCheckpointInSlices(l, { minTail: 1, sliceMs: 0, pause: async () => undefined, resume: wrote });
+  assert.ok(next !== null && next.seq > wrote!.seq);
+  const again = replayBooks(l);
+  assert.equal(again.checkpoint, 'used');
+  assert.equal(again.tail, 0);
+  assert.deepStrictEqual(again.account, replayBooks(l, { full: true }).account);
+  assert.deepStrictEqual(again.positions, replayBooks(l, { full: true }).positions);
+  // a ledger closed while it runs: nothing written, nothing thrown
+  record(l, 34, 100);
+  const closing = saveBooksCheckpointInSlices(l, { minTail: 1, sliceMs: 0, pause: async () => l.close() });
+  assert.equal(await closing, null);
 });

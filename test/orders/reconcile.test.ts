@@ -103,9 +103,23 @@ describe('planReconcile', () => {
 });
 
 describe('remainingShares', () => {
-  it('scales a V2 buy budget back to shares', () => {
-    const o = { ...at(order(370_000), 1), size: 4_613_580, remainingSize: 2_306_790, sv2MinSharesOut: 12_345_678n };
-    assert.equal(remainingShares(o), 6_172_839);
+  // a V2 buy of 12.345678 @ 0.37: budget 4.567901 + fee cap 0.045679 (docs/venue.md example 1)
+  const buy = (filledSize: number, avgFillPrice: number) => ({
+    ...at(order(370_000), 1),
+    size: 4_613_580,
+    filledSize,
+    remainingSize: 4_613_580 - filledSize,
+    avgFillPrice,
+    settlementVersion: 2 as const,
+    sv2MinSharesOut: 12_345_678n,
+  });
+  it('a V2 buy rests its minSharesOut less the shares it bought, not the unspent fraction of the budget', () => {
+    // 6 shares filled at its limit (maker, no fee): 2.220000 of the budget; the budget's unspent
+    // fraction would say 6.405 shares rest (the fee cap counted as if spent per share)
+    assert.equal(remainingShares(buy(2_220_000, 370_000)), 6_345_678);
+    // 4 shares taken at 0.30 with a 50 bps taker fee: 1.200000 + 0.006000 spent, 8.345678 rest
+    // (the unspent fraction would say 9.118)
+    assert.equal(remainingShares(buy(1_206_000, 300_000), { makerBps: 0, takerBps: 50 }), 8_345_678);
   });
   it('sells carry shares', () => {
     assert.equal(remainingShares(at(order(600_000, 1), 1, 3_000_000)), 3_000_000);

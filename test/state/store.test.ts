@@ -168,7 +168,7 @@ describe('StateStore', () => {
     const mint = planned(2, 0, 1, 620_000, 10 * S, 2);
     const inv = planned(3, 1, 1, 610_000, 7 * S, 1);
     for (const o of [buy, mint, inv]) s = reduce(s, { type: 'OrderAdopted', marketId: M, slot: o.nonce, nonce: o.nonce, order: o, remaining: o.size, ts: 1 });
-    assert.equal(reservedCollateral(s.markets.get(M)!), 4_613_580n + 3_800_000n);
+    assert.equal(reservedCollateral(s.markets.get(M)!), 4_613_580n + 3_862_000n, 'each its signed maxCollateralIn (docs/venue.md examples 1 and 3)');
   });
 
   it('keeps histories bounded', () => {

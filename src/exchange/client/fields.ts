@@ -142,6 +142,12 @@ export function address(o: Rec, k: string, a: At): NormalAddress {
   if (v === null) bad(a, k, 'a 0x-prefixed 20-byte address', o[k]);
   return v;
 }
+/** An array item that is an address (arr(m, 'outcomeTokens', a, addressItem)), normalised as `address`. */
+export function addressItem(v: unknown, a: At): NormalAddress {
+  const x = addressOf(v);
+  if (x === null) throw new BadResponseError(a.ep, a.path, 'a 0x-prefixed 20-byte address', v);
+  return x;
+}
 export function naddress(o: Rec, k: string, a: At): NormalAddress | null {
   return o[k] === undefined || o[k] === null ? null : address(o, k, a);
 }

@@ -2,7 +2,25 @@
 import type { Address, Bytes32, OutcomeIndex } from '../../model/order.ts';
 import { requestObject, type ClientContext } from './context.ts';
 import { BadResponseError } from '../../model/errors.ts';
-import { address, arr, asObject, big, bytes32, bytes32Item, pageCursor, int, nOneOf, nstr, num, oneOf, sbig, str, strings, type At } from './fields.ts';
+import {
+  address,
+  addressItem,
+  arr,
+  asObject,
+  big,
+  bytes32,
+  bytes32Item,
+  pageCursor,
+  int,
+  nOneOf,
+  nstr,
+  num,
+  oneOf,
+  sbig,
+  str,
+  strings,
+  type At,
+} from './fields.ts';
 import { checkAddress, checkBytes32, checkOptChoice, checkOptInt } from './inputs.ts';
 import { iterateByCursor } from './paginate.ts';
 import { seg } from './transport.ts';
@@ -205,7 +223,8 @@ export async function getClaimable(ctx: ClientContext, owner: Address): Promise<
       const m = asObject(v, ma);
       return {
         id: bytes32(m, 'id', ma),
-        outcomeTokens: strings(m, 'outcomeTokens', ma) as Address[],
+        // addresses, normalised where they enter as anywhere else: a bad one is a bad answer (the read is counted and retried)
+        outcomeTokens: arr(m, 'outcomeTokens', ma, addressItem),
         outcomeNames: strings(m, 'outcomeNames', ma),
         payouts: m.payoutPcts === undefined || m.payoutPcts === null ? [] : arr(m, 'payoutPcts', ma, parsePayout),
       };

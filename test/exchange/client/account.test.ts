@@ -98,6 +98,11 @@ test('portfolio: pages, positions, claimable, stats (bigint amounts, signed PnL)
   await assert.rejects(ctx.client.portfolio.claimable(TRADER), BadResponseError);
   ctx.fx.on(`GET /portfolio/${TRADER}/claimable`, { body: { positions: [{ ...pos, claimableAmount: '-1' }], markets: [], totalClaimable: '0' } });
   await assert.rejects(ctx.client.portfolio.claimable(TRADER), (e: unknown) => e instanceof BadResponseError && e.field === 'positions[0].claimableAmount');
+  // a market's outcome tokens are addresses (old code: any strings, typed as addresses unchecked)
+  ctx.fx.on(`GET /portfolio/${TRADER}/claimable`, {
+    body: { positions: [], markets: [{ id: MARKET_ID, outcomeTokens: [TOKEN, 'not-an-address'], outcomeNames: ['No', 'Yes'] }], totalClaimable: '0' },
+  });
+  await assert.rejects(ctx.client.portfolio.claimable(TRADER), (e: unknown) => e instanceof BadResponseError && e.field === 'markets[0].outcomeTokens[1]');
   ctx.fx.on(`GET /portfolio/${TRADER}/stats`, {
     body: {
       currentPortfolioValue: '100',
