@@ -7,7 +7,7 @@
  * - imports go down the table of layers (docs/architecture.md#layers): a file imports its own layer and
  *   those below; an import that climbs fails, naming both files, unless it is one of the few listed;
  * - comments cite what a clone has: a path they name under src/, test/, docs/ (or another top-level
- *   folder of the repository) exists; code and docs cite docs/ pages, never the private design notes
+ *   folder of the repository) or relative to their file (./NAME.ts) exists, and a docs/ page's #heading too; code and docs cite docs/ pages, never the private design notes
  *   outside the repository; no comment carries an issue number (the commit history does), nor does a
  *   string literal of src/ or test/ (test titles, bench labels: scripts/issue-numbers.ts).
  */
@@ -113,6 +113,29 @@ const PATH_REF = /(?<![\w./@-])((?:src|test|docs|strategies|scripts|config|data|
 /** The private notes the code once cited, by name (built so that this file does not cite them itself). */
 const PRIVATE_NOTES = new RegExp(`\\b(${['design', 'protocol'].map((n) => `${n}\\.md`).join('|')})\\b`);
 const codeFiles = ['src', 'strategies', 'scripts', 'test', 'bin'].flatMap((d) => files(d, [], /\.(ts|js|mjs)$/));
+/** A relative path a comment names (./NAME.ts, ../DIR/NAME.md): it must exist beside the file. */
+const REL_REF = /(?<![\w/.])(\.{1,2}\/[\w./-]*\.(?:ts|mjs|js|json|md))(?![\w])/g;
+/** A docs page and heading a comment cites (docs/PAGE.md#heading): the heading must exist. */
+const DOC_ANCHOR = /\b(docs\/[\w-]+\.md)#([\w-]+)/g;
+const headingIds = new Map<string, Set<string>>();
+function headingsOf(page: string): Set<string> {
+  let ids = headingIds.get(page);
+  if (!ids) {
+    const slug = (h: string) =>
+      h
+        .trim()
+        .toLowerCase()
+        .replace(/[^\w\s-]/g, '')
+        .replace(/\s/g, '-');
+    ids = new Set(
+      readFileSync(page, 'utf8')
+        .split('\n')
+        .flatMap((l) => (/^#+ /.test(l) ? [slug(l.replace(/^#+ /, ''))] : [])),
+    );
+    headingIds.set(page, ids);
+  }
+  return ids;
+}
 for (const f of codeFiles) {
   const text = readFileSync(f, 'utf8');
   for (const n of issueNumbers(text, { strings: /^(src|test)\//.test(f) })) problems.push(issueNumberProblem(f, n));
@@ -124,6 +147,15 @@ for (const f of codeFiles) {
       if (/\b[A-Z]{2,}\b/.test(path)) continue; // a placeholder: test/bench/NAME.bench.ts
       if (!/^(src|test)\//.test(path) && !/\.\w+$/.test(path)) continue; // prose such as "config/operator"
       if (!existsSync(path)) problems.push(`${f}:${i + 1}: the comment names ${path}, which does not exist`);
+    }
+    for (const [, ref] of c.matchAll(REL_REF)) {
+      if (/\b[A-Z]{2,}\b/.test(ref!)) continue; // a placeholder: ./NAME.ts
+      // a file of the build (./NAME.js of a .ts source) or one the checkout keeps beside it (../shared/)
+      if (/\.js$/.test(ref!) && existsSync(resolve(dirname(f), ref!.replace(/\.js$/, '.ts')))) continue;
+      if (!existsSync(resolve(dirname(f), ref!)) && !ref!.includes('/shared/')) problems.push(`${f}:${i + 1}: the comment names ${ref}, which does not exist`);
+    }
+    for (const [, page, id] of c.matchAll(DOC_ANCHOR)) {
+      if (existsSync(page!) && !headingsOf(page!).has(id!)) problems.push(`${f}:${i + 1}: the comment cites ${page}#${id}: ${page} has no such heading`);
     }
     const note = PRIVATE_NOTES.exec(c);
     if (note) problems.push(`${f}:${i + 1}: the comment cites ${note[1]}, which a clone does not have (cite a docs/ page)`);

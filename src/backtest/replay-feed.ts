@@ -21,6 +21,7 @@ import type { Bytes32 } from '../model/order.ts';
 import type { MarketStatus } from '../strategy/types.ts';
 import type { StateEvent } from '../state/events.ts';
 import { KIND_CLEAR, KIND_LEVEL, KIND_TRADE, KIND_XCLEAR, KIND_XLEVEL, type Columns } from './recording/columns.ts';
+import { replayMarketId } from './recording/format.ts';
 import type { SideEvent } from './replay-source.ts';
 
 export interface ReplayFeedOptions {
@@ -53,6 +54,8 @@ export class ReplayFeed {
   /** per market, the trailing publication's timer callback, made once (not a closure per timer) */
   private readonly fire: (() => void)[];
   private seq = 0;
+  /** each market's id as the replayed bot knows it (recording/format.ts replayMarketId), made once */
+  private readonly ids: Bytes32[];
   /**
    * Set when a timer that ran was this feed's trailing publication (the replay loop clears it before
    * each timer): such a timer leaves no promise of its own behind, only the tick it may cause does.
@@ -61,6 +64,7 @@ export class ReplayFeed {
 
   constructor(private readonly o: ReplayFeedOptions) {
     const n = o.cols.markets.length;
+    this.ids = o.cols.markets.map(replayMarketId);
     this.books = o.cols.markets.map((_, i) => new L2Book({ tick: o.bookTicks[i]! }));
     this.ownBooks = o.cols.markets.map((_, i) => new L2Book({ tick: o.bookTicks[i]! }));
     this.exact = o.exact ?? new Uint8Array(n);
@@ -107,7 +111,7 @@ export class ReplayFeed {
         type: 'BookEventReceived',
         event: {
           type: 'trade',
-          marketId: c.markets[m] as Bytes32,
+          marketId: this.ids[m]!,
           outcomeIndex: 1,
           seq: ++this.seq,
           price: c.price[r]!,
@@ -138,13 +142,13 @@ export class ReplayFeed {
     if (e.t === 'oracle')
       this.o.dispatch({
         type: 'OracleUpdated',
-        marketId: e.m as Bytes32,
+        marketId: replayMarketId(e.m),
         probability: e.probability / 1e6,
         confidence: confidenceOf(e.confidence),
         updatedAt: e.vts,
         ts: t,
       });
-    else this.o.dispatch({ type: 'MarketMetadataUpdated', marketId: e.m as Bytes32, ...metaOf(e.meta), ts: t });
+    else this.o.dispatch({ type: 'MarketMetadataUpdated', marketId: replayMarketId(e.m), ...metaOf(e.meta), ts: t });
   }
 
   /** Cancel pending trailing publications (end of the run). */
@@ -183,7 +187,7 @@ export class ReplayFeed {
       mine === null ? (this.lastAsks[m] = b.levelsSince('ask', d, this.lastAsks[m]!)) : mergeLevels(b.levels('ask', d), mine.levels('ask', d), 'ask', d);
     // without the drop copy the bot's own orders are not in the book it sees (src/strategy/others-book.ts)
     const book: BookSnapshot = {
-      marketId: this.o.cols.markets[m] as Bytes32,
+      marketId: this.ids[m]!,
       outcomeIndex: 1,
       bids,
       asks,

@@ -24,7 +24,6 @@ import { BadInputError, ConfigError } from '../model/errors.ts';
 import { capitalOf } from '../selection/ranker.ts';
 import { DEFAULT_RANK_LOOKBACK_MS, rankRecording, rankTime, type RecordingRanking } from './rank-recording.ts';
 import type { BotConfig, MarketConfig } from '../config/types.ts';
-import type { Bytes32 } from '../model/order.ts';
 import { NonceSource } from '../orders/nonces.ts';
 import { schedulePeriodicReconcile } from '../orders/periodic-reconcile.ts';
 import type { KernelMarket } from '../kernel/quoting-kernel.ts';
@@ -37,6 +36,7 @@ import type { BacktestSettings } from './backtest-config.ts';
 import { latencyModel, recordedFeedDelays, type LatencyModel } from './latency-model.ts';
 import { queueModel } from './queue-model.ts';
 import { KIND_TAKER, KIND_TRADE, KIND_XLEVEL } from './recording/columns.ts';
+import { replayMarketId } from './recording/format.ts';
 import type { ReplaySource } from './replay-source.ts';
 import { ReplayFeed } from './replay-feed.ts';
 import { RunCollector } from './run-collector.ts';
@@ -349,7 +349,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     // as live (src/selection/select-markets.ts): a ranked market's notional limit is its share of the entry's capital
     const per = mc.select.by === 'rank' ? capitalOf(mc.select.rank, mc).perMarket : 0;
     const risk = per > 0 && per < mc.risk.maxNotional ? { ...mc.risk, maxNotional: per } : mc.risk;
-    kernelMarkets.push({ marketId: id as Bytes32, strategy: mc.strategy.module, params: mc.strategy.params, risk });
+    kernelMarkets.push({ marketId: replayMarketId(id), strategy: mc.strategy.module, params: mc.strategy.params, risk });
     strategies.add(mc.strategy.ref);
   }
   const log = input.logger ?? silentLogger;
@@ -393,7 +393,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const now0 = clock.now();
   core.receiveAll([
     ...cols.markets.map(
-      (id, i): StateEvent => ({ type: 'MarketMetadataUpdated', marketId: id as Bytes32, tick: source.ticks[i]!, status: 'active', ts: now0 }),
+      (id, i): StateEvent => ({ type: 'MarketMetadataUpdated', marketId: replayMarketId(id), tick: source.ticks[i]!, status: 'active', ts: now0 }),
     ),
     { type: 'BalanceUpdated', collateral: settings.startingCollateral, ts: now0 },
   ]);

@@ -921,9 +921,10 @@ export class Ledger {
 
   /** The baseline adopted at the ledger's first start, or null (a ledger started on a wallet with no history). */
   baseline(): Baseline | null {
-    const rows = this.db.prepare('SELECT kind, market_id, outcome, shares, mark, marked_at FROM baseline ORDER BY id').all() as {
+    const rows = this.db.prepare('SELECT id, kind, market_id, outcome, shares, mark, marked_at FROM baseline ORDER BY id').all() as {
+      id: number;
       kind: string;
-      market_id: Bytes32 | null;
+      market_id: string | null;
       outcome: number;
       shares: string;
       mark: number | null;
@@ -934,7 +935,13 @@ export class Ledger {
     const holdings: BaselineHolding[] = [];
     for (const r of rows) {
       if (r.kind === 'collateral') collateral = BigInt(r.shares);
-      else holdings.push({ marketId: r.market_id ?? ('' as Bytes32), outcomeIndex: r.outcome, shares: BigInt(r.shares), mark: r.mark });
+      else {
+        // a holding row is written with its market's id (adoptBaseline): one without is a damaged file
+        const marketId = bytes32Of(r.market_id);
+        if (marketId === null)
+          throw new LedgerDamagedError(this.path, [`baseline row ${r.id}: a holding without a market id (${JSON.stringify(r.market_id)})`]);
+        holdings.push({ marketId, outcomeIndex: r.outcome, shares: BigInt(r.shares), mark: r.mark });
+      }
     }
     return { at: rows[0]!.marked_at, collateral, holdings };
   }

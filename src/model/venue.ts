@@ -56,6 +56,11 @@ export interface BatchResult {
 }
 
 export interface VenuePort {
+  /**
+   * The bot's wallet as it is sent (docs/venue.md#encodings-and-enums): EIP-55, the signer's `address`,
+   * for the live venue. Compare it with an address from elsewhere through its normal form
+   * (src/model/ids.ts `addressOf`), never as text.
+   */
   readonly trader: Address;
   /** the venue's batch limit (orders per bulk call) */
   readonly batchLimit: number;

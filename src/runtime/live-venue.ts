@@ -116,6 +116,8 @@ type Op = { type: 'create'; planned: PlannedOrder; body: LimitOrderBody; resend:
 
 export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
   const { client, signer } = opts;
+  // the one place the bot's wallet is written for the venue: EIP-55, as signed (docs/venue.md#encodings-and-enums)
+  const trader: Address = signer.address;
   const orders = client.orders;
   const batchLimit = opts.batchLimit ?? BATCH_LIMIT;
   const maxKept = opts.maxKeptBodies ?? 10_000;
@@ -308,13 +310,13 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
 
   async function openOrders(marketId?: Bytes32): Promise<VenueOrder[]> {
     const out: VenueOrder[] = [];
-    const p: Omit<ListOrdersParams, 'cursor'> = { trader: signer.address as Address, status: ['open'], limit: 100, ...(marketId ? { marketId } : {}) };
+    const p: Omit<ListOrdersParams, 'cursor'> = { trader, status: ['open'], limit: 100, ...(marketId ? { marketId } : {}) };
     for await (const o of orders.iterate(p)) out.push(o);
     return out;
   }
 
   return {
-    trader: signer.address,
+    trader,
     batchLimit,
     batch,
     cancelReplace,

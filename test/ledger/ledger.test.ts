@@ -11,6 +11,7 @@ import type { Clock } from '../../src/core/clock.ts';
 import { ledgerSummary, listFills, pnlByMarket, replayPositions } from '../../src/ledger/books.ts';
 import { catchUpFills } from '../../src/ledger/catch-up.ts';
 import { openLedger, type Ledger, type LedgerFill } from '../../src/ledger/ledger.ts';
+import { LedgerDamagedError } from '../../src/ledger/integrity.ts';
 import { SCHEMA_VERSION } from '../../src/ledger/schema.ts';
 import { ConfigError } from '../../src/model/errors.ts';
 import { parseSince } from '../../src/cli/commands/ledger.ts';
@@ -343,4 +344,20 @@ test('BotLedger.initialRisk: the day opens at the first mark of a new day after 
     assert.deepEqual(bl.initialRisk(utc), { peakPnl: null });
     bl.close();
   });
+});
+
+test('a baseline holding row without a market id reads as a damaged ledger, not as a market with an empty id', () => {
+  const l = openLedger({ path: ':memory:', clock: manualClock() });
+  const M = ('0x' + 'ab'.repeat(32)) as Bytes32;
+  l.adoptBaseline({ at: 1_799_000_000_000, collateral: 1n, holdings: [{ marketId: M, outcomeIndex: 1, shares: 2n, mark: null }] });
+  assert.deepEqual(
+    l.baseline()!.holdings.map((h) => h.marketId),
+    [M],
+  );
+  l.db.prepare("UPDATE baseline SET market_id = NULL WHERE kind = 'holding'").run();
+  assert.throws(
+    () => l.baseline(),
+    (e: unknown) => e instanceof LedgerDamagedError && /baseline row \d+: a holding without a market id/.test(e.message),
+  );
+  l.close();
 });

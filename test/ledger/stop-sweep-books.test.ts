@@ -6,8 +6,7 @@
  * differed from the summary's.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { withTmpLedger } from './tmp-ledger.ts';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { accountFromLedger, ledgerSummary } from '../../src/ledger/books.ts';
@@ -40,8 +39,7 @@ function client(orders: VenueOrder[]) {
 const openIn = (dir: string) => openBotLedger({ path: join(dir, 'l.sqlite'), clock, trader: TRADER, client: client([]), fees: { makerBps: 0, takerBps: 50 } });
 
 test('the stop sweep gives its fills to the running books: the last mark, the report and ledger summary agree', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bm-sweep-'));
-  try {
+  await withTmpLedger(async ({ dir }) => {
     clock.t = T0;
     const bl = await openIn(dir);
     const books = bl.books();
@@ -116,14 +114,11 @@ test('the stop sweep gives its fills to the running books: the last mark, the re
     assert.equal(Math.round(s.pnl.total * 1e6), Number(report.total), "ledger summary's total is the report's");
     assert.equal(report.unrealised, (5_000_000n * 100_000n) / 1_000_000n + (10_000_000n * 110_000n) / 1_000_000n);
     bl.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test("resolutions and claims are in the ledger: a restart's books (and ledger summary) keep the resolution PnL and the claimed payout", async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bm-res-'));
-  try {
+  await withTmpLedger(async ({ dir }) => {
     clock.t = T0;
     const M2 = ('0x' + '22'.repeat(32)) as Bytes32;
     const bl = await openIn(dir);
@@ -167,7 +162,5 @@ test("resolutions and claims are in the ledger: a restart's books (and ledger su
     assert.equal(Math.round(s.cashUsdc * 1e6), Number(live.cash));
     assert.equal(bl.ledger.resolutions().length, 2);
     bl.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

@@ -6,8 +6,8 @@
  * and a new ledger on a wallet with holdings started as if it held nothing.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
+import { withTmpLedger } from './tmp-ledger.ts';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ledgerSummary, listFills, replayPositions } from '../../src/ledger/books.ts';
@@ -67,8 +67,7 @@ test('catch-up: the fee model with fee_source model, the time bounded by the ven
 });
 
 test('an order whose record a crash lost (sent, then kill -9 before the batched write) is still own by its nonce tag; the tag outlives a reopen', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bookmaker-nonce-tag-'));
-  try {
+  await withTmpLedger(async ({ dir }) => {
     const file = join(dir, 'l.sqlite');
     clock.t = T0;
     let l = openLedger({ path: file, clock });
@@ -98,9 +97,7 @@ test('an order whose record a crash lost (sent, then kill -9 before the batched 
     const ro = openLedger({ path: file, clock, mustExist: true, readonly: true });
     assert.equal(ro.nonceTag(), tag, 'read-only commands see the same tag');
     ro.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('the fills feed: model fee and origin per fill; a foreign order is marked foreign', () => {
@@ -166,9 +163,7 @@ function historyClient(yes: bigint, orders: VenueOrder[]) {
 }
 
 test('a new or emptied ledger on a wallet with holdings is refused naming what would be lost; --new-ledger adopts them at the mark (PnL 0)', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bm-vt-'));
-  const file = join(dir, 'l.sqlite');
-  try {
+  await withTmpLedger(async ({ file }) => {
     clock.t = T0;
     const client = historyClient(7_000_000n, [order(n('a'), { status: 'filled' })]);
     const open = (newLedger: boolean) => openBotLedger({ path: file, clock, trader: TRADER, client, fees: FEES, newLedger });
@@ -192,15 +187,11 @@ test('a new or emptied ledger on a wallet with holdings is refused naming what w
     bl.close();
     // a restart of that ledger is not refused (it has started once)
     (await open(false)).close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('an emptied ledger file (truncated to 0 bytes) on a wallet with order history is refused', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bm-vt-'));
-  const file = join(dir, 'l.sqlite');
-  try {
+  await withTmpLedger(async ({ file }) => {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(file, '');
     const client = historyClient(0n, [order(n('a'), { status: 'cancelled' })]);
@@ -209,9 +200,7 @@ test('an emptied ledger file (truncated to 0 bytes) on a wallet with order histo
     const bl = await openBotLedger({ path: file, clock, trader: TRADER, client: historyClient(0n, []), fees: FEES });
     assert.deepEqual(bl.ledger.baseline()?.holdings, []);
     bl.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a new ledger: orders closed before it began are history (in the baseline), never fills; one open then counts its later fills', async () => {
@@ -257,9 +246,7 @@ test("an order that took liquidity: its fills are recorded at the venue's averag
 });
 
 test("the bot ledger records each resolution once and forgets a released market's payout (rotation does not grow its memory)", async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bm-vt-'));
-  const file = join(dir, 'l.sqlite');
-  try {
+  await withTmpLedger(async ({ file }) => {
     clock.t = T0;
     const bl = await openBotLedger({ path: file, clock, trader: TRADER, client: historyClient(0n, []), fees: FEES, newLedger: true });
     const payouts = () => (bl as unknown as { payouts: Map<string, number> }).payouts.size;
@@ -273,15 +260,11 @@ test("the bot ledger records each resolution once and forgets a released market'
     bl.ledger.flush();
     assert.equal((bl.ledger.db.prepare('SELECT COUNT(*) AS n FROM resolutions').get() as { n: number }).n, 50);
     bl.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test("a fill of no order (no origin, no nonce): the live books and the ledger's record both call it foreign (one function decides)", async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bm-vt-'));
-  const file = join(dir, 'l.sqlite');
-  try {
+  await withTmpLedger(async ({ file }) => {
     clock.t = T0;
     const bl = await openBotLedger({ path: file, clock, trader: TRADER, client: historyClient(0n, []), fees: FEES, newLedger: true });
     const live = new Account();
@@ -312,14 +295,11 @@ test("a fill of no order (no origin, no nonce): the live books and the ledger's 
     assert.equal(ledgerSummary(bl.ledger).foreign.fills, foreign(live), 'the summary counts what the live books count');
     assert.equal(foreign(accountFromLedger(bl.ledger)), foreign(live), 'the replayed books too');
     bl.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('the bot ledger keeps what a create answer showed filled (the order crossed on arrival) for the fills feed', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bm-vt-'));
-  try {
+  await withTmpLedger(async ({ dir }) => {
     clock.t = T0;
     const bl = await openBotLedger({ path: join(dir, 'l.sqlite'), clock, trader: TRADER, client: historyClient(0n, []), fees: FEES, newLedger: true });
     bl.onEvent({ type: 'OrderAccepted', marketId: M, nonce: n('a'), duplicate: false, filledOnArrival: 2_412_000, ts: T0 });
@@ -327,7 +307,5 @@ test('the bot ledger keeps what a create answer showed filled (the order crossed
     assert.equal(bl.arrival(n('a')), 2_412_000);
     assert.equal(bl.arrival(n('b')), undefined, 'rested on arrival, or not known: the fill is priced by how it filled later');
     bl.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

@@ -206,6 +206,9 @@ test('openOrders lists every page of the trader open orders', async () => {
   const list = await v.openOrders(M);
   assert.equal(list.length, 2);
   assert.deepEqual(calls[0]!.body, { trader: signer.address, status: ['open'], limit: 100, marketId: M });
+  // the wallet is sent as the signer writes it, EIP-55 (docs/venue.md#encodings-and-enums)
+  assert.equal(v.trader, signer.address);
+  assert.notEqual(v.trader, signer.normalAddress, 'this key has letters: the checksummed spelling differs from the normal form');
 });
 
 test('cancel bodies signed ahead are dropped when the order ends without our cancel (forget)', async () => {

@@ -14,6 +14,7 @@
  */
 import { BadInputError } from '../../model/errors.ts';
 import { bytes32Of } from '../../model/ids.ts';
+import type { Bytes32 } from '../../model/order.ts';
 
 /**
  * A recorded market id in the form the replay compares (docs/architecture.md#ids-at-the-boundary): a
@@ -23,6 +24,18 @@ import { bytes32Of } from '../../model/ids.ts';
  */
 export function recordedMarketId(id: string): string {
   return bytes32Of(id) ?? id;
+}
+
+/**
+ * The id the replayed bot knows a recorded market by, for the kernel, store and sim venue of a backtest
+ * (docs/backtesting.md#market-ids). A 32-byte id is the market's `Bytes32`, checked here. An import's
+ * ticker (any other id) is not one; it keeps its text in the kernel's id slot, which the backtest only
+ * keys and compares with `===`: nothing on this path signs, sends or parses an id (the sim venue takes
+ * unsigned orders), and the reports show the id as recorded. This is the one place a ticker becomes a
+ * market id; call it once per market, not per event.
+ */
+export function replayMarketId(recorded: string): Bytes32 {
+  return bytes32Of(recorded) ?? (recorded as Bytes32);
 }
 
 export const RECORDING_FORMAT = 'bookmaker-recording';

@@ -11,7 +11,7 @@
 import type { CommandSpec, ParsedArgs } from '../args.ts';
 import { BadInputError } from '../../model/errors.ts';
 import type { BookSnapshot } from '../../model/book.ts';
-import type { OutcomeIndex } from '../../model/order.ts';
+import type { Bytes32, OutcomeIndex } from '../../model/order.ts';
 import type { BookEvent } from '../../model/stream.ts';
 import { scaledToDecimal } from '../../model/units.ts';
 import { L2Book } from '../../core/l2-book.ts';
@@ -126,9 +126,11 @@ export async function runBook(args: ParsedArgs, io: BookIO): Promise<number> {
       io.out.write(a.json ? JSON.stringify(bookJson(r.book, book)) + '\n' : renderLadder(book, ladderHeader(a, r.book.venueTs, undefined), a.depth));
       return 0;
     }
-    // Fail fast on an unknown market or a bad venue: the stream itself would retry forever.
-    await fetchSnapshot();
-    await watch(a, client.baseUrl, fetchSnapshot, io);
+    // Fail fast on an unknown market or a bad venue: the stream itself would retry forever. The
+    // snapshot names the market's id, which the stream subscribes by (a slug resolved here).
+    const first = await fetchSnapshot();
+    if (first.status !== 200) throw new Error('unexpected 304 to an unconditional request');
+    await watch(a, first.book.marketId, client.baseUrl, fetchSnapshot, io);
     return 0;
   } finally {
     await client.close();
@@ -136,10 +138,10 @@ export async function runBook(args: ParsedArgs, io: BookIO): Promise<number> {
 }
 
 /** Follow the stream until the signal aborts or --duration passes. */
-async function watch(a: BookArgs, baseUrl: string, fetchSnapshot: ReturnType<typeof venueSnapshotFetcher>, io: BookIO): Promise<void> {
+async function watch(a: BookArgs, marketId: Bytes32, baseUrl: string, fetchSnapshot: ReturnType<typeof venueSnapshotFetcher>, io: BookIO): Promise<void> {
   const stream = createBookStream({
     baseUrl,
-    marketId: a.marketId,
+    marketId,
     outcomeIndex: a.outcomeIndex,
     depth: a.depth,
     ...(a.apiKey ? { apiKey: a.apiKey } : {}),

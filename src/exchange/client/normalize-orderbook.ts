@@ -243,10 +243,15 @@ export function normalizeOrderbook(json: unknown, opts: NormalizeOrderbookOption
     throw new BadResponseError(endpoint, '(body)', 'an order-book object', json);
   }
   const o = json as Record<string, unknown>;
-  // a market id is normalised where it enters (src/model/ids.ts)
-  const rawId = typeof o.marketId === 'string' ? o.marketId : opts.marketId;
-  const marketId = (bytes32Of(rawId) ?? rawId) as Bytes32 | undefined;
-  if (marketId === undefined) throw new BadResponseError(endpoint, 'marketId', 'a market id string', o.marketId);
+  // a market id is normalised where it enters (src/model/ids.ts): the venue's are 32-byte ids
+  // (docs/venue.md); a body without one is the book of `opts.marketId`, the market the caller asked for
+  let marketId = opts.marketId;
+  if (o.marketId !== undefined && o.marketId !== null) {
+    const id = bytes32Of(o.marketId);
+    if (id === null) throw new BadResponseError(endpoint, 'marketId', 'a market id (0x followed by 64 hex digits)', o.marketId);
+    marketId = id;
+  }
+  if (marketId === undefined) throw new BadResponseError(endpoint, 'marketId', 'a market id', o.marketId);
 
   let outcomeIndex: OutcomeIndex = opts.outcomeIndex ?? 0;
   if (o.outcomeIndex !== undefined) {

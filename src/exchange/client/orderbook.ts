@@ -3,7 +3,8 @@
  * back as `{status: 304}` (book unchanged) instead of an error. Units are normalised by `normalizeOrderbook`.
  */
 import type { BookSnapshot } from '../../model/book.ts';
-import type { Bytes32, OutcomeIndex } from '../../model/order.ts';
+import { bytes32Of } from '../../model/ids.ts';
+import type { OutcomeIndex } from '../../model/order.ts';
 import type { ClientContext } from './context.ts';
 import { checkInt, checkMarketRef } from './inputs.ts';
 import { normalizeOrderbook } from './normalize-orderbook.ts';
@@ -24,6 +25,7 @@ export type OrderbookAnswer = { status: 200; book: BookSnapshot; etag: string | 
 export async function getOrderbook(ctx: ClientContext, marketId: string, opts: GetOrderbookOptions = {}): Promise<OrderbookAnswer> {
   const ep = 'GET /markets/:id/orderbook';
   const id = checkMarketRef(marketId);
+  const hash = bytes32Of(id);
   const outcomeIndex = opts.outcomeIndex === undefined ? undefined : (checkInt(opts.outcomeIndex, 'outcomeIndex', 0, 1) as OutcomeIndex);
   const depth = opts.depth === undefined ? undefined : checkInt(opts.depth, 'depth', 1, 100);
   const res = await ctx.t.request({
@@ -40,7 +42,8 @@ export async function getOrderbook(ctx: ClientContext, marketId: string, opts: G
     priceUnits: ctx.priceUnits,
     sizeUnits: ctx.sizeUnits,
     outcomeIndex: outcomeIndex ?? 0,
-    ...(id.startsWith('0x') ? { marketId: id as Bytes32 } : {}),
+    // asked by id: a body without one is that market's book; asked by slug, the body must name it
+    ...(hash !== null ? { marketId: hash } : {}),
   });
   return { status: 200, book, etag: header(res.headers, 'etag') ?? null };
 }

@@ -3,7 +3,7 @@
  * newline, signed with EIP-191 personal_sign.
  */
 import { BadInputError } from '../../model/errors.ts';
-import { assertAddressShape } from './hex.ts';
+import { addressOf } from '../../model/ids.ts';
 
 export type MigrationAction = 'start' | 'dismiss-orders';
 
@@ -18,7 +18,9 @@ export interface MigrationAuthorizationFields {
 
 export function migrationAuthorizationMessage(f: MigrationAuthorizationFields): string {
   if (f.action !== 'start' && f.action !== 'dismiss-orders') throw new BadInputError('action', '"start" or "dismiss-orders"', f.action);
-  const wallet = assertAddressShape(f.wallet, 'wallet');
+  // the message spells the wallet lower-case: the normal form (src/model/ids.ts)
+  const wallet = addressOf(f.wallet);
+  if (wallet === null) throw new BadInputError('wallet', 'an address (0x followed by 40 hex digits)', f.wallet);
   const ids = [...(f.legacyOrderIds ?? [])];
   for (const id of ids) if (!Number.isSafeInteger(id) || id < 0) throw new BadInputError('legacyOrderIds', 'non-negative integers', id);
   if (!Number.isSafeInteger(f.deadline) || f.deadline < 0) throw new BadInputError('deadline', 'unix seconds', f.deadline);
@@ -26,7 +28,7 @@ export function migrationAuthorizationMessage(f: MigrationAuthorizationFields): 
   return [
     'Context public API migration authorization',
     `Action: ${f.action}`,
-    `Wallet: ${wallet.toLowerCase()}`,
+    `Wallet: ${wallet}`,
     `Legacy order ids: ${ids.length ? ids.join(',') : 'all'}`,
     `Deadline: ${f.deadline}`,
   ].join('\n');

@@ -39,6 +39,7 @@ import { request as httpRequest, type ClientRequest, type IncomingMessage } from
 import { request as httpsRequest } from 'node:https';
 import type { BookPriceUnits, BookSizeUnits } from '../../model/book.ts';
 import { BadInputError, type BadResponseError } from '../../model/errors.ts';
+import { bytes32Of } from '../../model/ids.ts';
 import type { Bytes32, OutcomeIndex } from '../../model/order.ts';
 import type { BookEvent } from '../../model/stream.ts';
 import { systemClock, type Clock } from '../../core/clock.ts';
@@ -53,7 +54,7 @@ export type StreamState = Extract<BookEvent, { type: 'status' }>['state'];
 export interface BookStreamOptions {
   /** venue API base, e.g. https://api.context.markets/v2 or http://127.0.0.1:8787/v2 */
   baseUrl: string;
-  /** market hash (or slug) */
+  /** the market's 32-byte id (a slug is resolved to its id first: the stream checks every event against it) */
   marketId: string;
   outcomeIndex: OutcomeIndex;
   /** levels per side, 1..100 (default 20) */
@@ -140,9 +141,7 @@ export function createBookStream(opts: BookStreamOptions): BookStream {
 
 function validateOptions(o: BookStreamOptions): void {
   if (typeof o.baseUrl !== 'string' || !/^https?:\/\//.test(o.baseUrl)) throw new BadInputError('baseUrl', 'an http(s) URL', o.baseUrl);
-  if (typeof o.marketId !== 'string' || !/^(0x[0-9a-fA-F]{64}|[A-Za-z0-9][A-Za-z0-9_-]{0,199})$/.test(o.marketId)) {
-    throw new BadInputError('marketId', 'a 0x market hash or a slug', o.marketId);
-  }
+  if (bytes32Of(o.marketId) === null) throw new BadInputError('marketId', 'a market id (0x followed by 64 hex digits)', o.marketId);
   if (o.outcomeIndex !== 0 && o.outcomeIndex !== 1) throw new BadInputError('outcomeIndex', '0 or 1', o.outcomeIndex);
   const d = o.depth ?? 20;
   if (!Number.isInteger(d) || d < 1 || d > 100) throw new BadInputError('depth', 'an integer from 1 to 100', o.depth);
@@ -248,7 +247,9 @@ class StreamSession {
     this.maxBuffer = opts.maxResyncBuffer ?? 10_000;
     this.keepaliveMs = opts.keepaliveStatusMs ?? 5_000;
     this.random = opts.random ?? Math.random;
-    this.marketId = opts.marketId as Bytes32;
+    const id = bytes32Of(opts.marketId);
+    if (id === null) throw new BadInputError('marketId', 'a market id (0x followed by 64 hex digits)', opts.marketId);
+    this.marketId = id;
   }
 
   start(): void {

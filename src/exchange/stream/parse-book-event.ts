@@ -28,7 +28,10 @@ import { detectPriceUnits, normalizeOrderbook, normalizePrice, normalizeSize } f
 export type ParsedBookEvent = { ok: true; event: Exclude<BookEvent, { type: 'status' }> } | { ok: false; error: BadResponseError };
 
 export interface BookEventParserOptions {
-  /** the market subscribed to; a 0x hash is checked against each event's marketId (a slug cannot be) */
+  /**
+   * the market subscribed to, by its 32-byte id (any case; a slug is resolved to the id by the caller
+   * first, e.g. from a snapshot): each event's marketId is checked against it
+   */
   marketId: string;
   outcomeIndex: OutcomeIndex;
   /** default 'auto' */
@@ -48,15 +51,17 @@ class Reject extends Error {
 
 export class BookEventParser {
   private readonly marketId: string;
-  /** the subscribed market's id in normal form (src/model/ids.ts), or null for a slug (it cannot be checked) */
-  private readonly hashId: Bytes32 | null;
+  /** the subscribed market's id in normal form (src/model/ids.ts) */
+  private readonly hashId: Bytes32;
   private readonly outcomeIndex: OutcomeIndex;
   private readonly sizeUnits: BookSizeUnits;
   private priceUnits: BookPriceUnits;
 
   constructor(opts: BookEventParserOptions) {
+    const id = bytes32Of(opts.marketId);
+    if (id === null) throw new BadInputError('marketId', 'a market id (0x followed by 64 hex digits)', opts.marketId);
     this.marketId = opts.marketId;
-    this.hashId = bytes32Of(opts.marketId);
+    this.hashId = id;
     this.outcomeIndex = opts.outcomeIndex;
     this.priceUnits = opts.priceUnits ?? 'auto';
     this.sizeUnits = opts.sizeUnits ?? 'shares';
@@ -103,7 +108,7 @@ export class BookEventParser {
   private checkIdentity(o: Record<string, unknown>, endpoint: string): void {
     if (o.marketId !== undefined) {
       if (typeof o.marketId !== 'string') throw reject(endpoint, 'marketId', 'a market id string', o.marketId);
-      if (this.hashId !== null && bytes32Of(o.marketId) !== this.hashId) {
+      if (bytes32Of(o.marketId) !== this.hashId) {
         throw reject(endpoint, 'marketId', `the subscribed market ${this.marketId}`, o.marketId);
       }
     }
@@ -124,7 +129,7 @@ export class BookEventParser {
       priceUnits: units,
       sizeUnits: this.sizeUnits,
       outcomeIndex: this.outcomeIndex,
-      marketId: this.marketId as Bytes32,
+      marketId: this.hashId,
       endpoint,
     });
     // Remember the decision only once the whole snapshot validated.
@@ -152,7 +157,7 @@ export class BookEventParser {
     }
     return {
       type: 'delta',
-      marketId: this.eventMarket(o),
+      marketId: this.hashId, // checkIdentity: an event naming a market names this one
       outcomeIndex: this.outcomeIndex,
       seq,
       bids,
@@ -169,7 +174,7 @@ export class BookEventParser {
     if (sz === 0) throw reject(endpoint, 'size', 'a trade size above 0', o.size);
     return {
       type: 'trade',
-      marketId: this.eventMarket(o),
+      marketId: this.hashId, // checkIdentity: an event naming a market names this one
       outcomeIndex: this.outcomeIndex,
       seq,
       price: price(o.price, this.unitsFor([o.price]), 'price', endpoint),
@@ -196,7 +201,7 @@ export class BookEventParser {
     const payoutYes = status === 'resolved' && (outcome === 0 || outcome === 1) ? (outcome === 1 ? ONE : 0) : null;
     return {
       type: 'market-status',
-      marketId: this.eventMarket(o),
+      marketId: this.hashId, // checkIdentity: an event naming a market names this one
       outcomeIndex: this.outcomeIndex,
       seq,
       status: status as StreamMarketStatus,
@@ -204,11 +209,6 @@ export class BookEventParser {
       venueTs: readTimestamp(o.timestamp, endpoint),
       localTs,
     };
-  }
-
-  private eventMarket(o: Record<string, unknown>): Bytes32 {
-    // normalised where it enters (src/model/ids.ts)
-    return bytes32Of(o.marketId) ?? this.hashId ?? (this.marketId as Bytes32);
   }
 
   /** Concrete units for a delta or trade: the snapshot's decision, or this event's own prices before any. */

@@ -7,6 +7,7 @@
  */
 import { request, type Dispatcher } from 'undici';
 import type { BookPriceUnits, BookSizeUnits, BookSnapshot } from '../../model/book.ts';
+import { bytes32Of } from '../../model/ids.ts';
 import type { OutcomeIndex } from '../../model/order.ts';
 import { BookmakerError } from '../../model/errors.ts';
 import { normalizeOrderbook } from '../client/normalize-orderbook.ts';
@@ -38,6 +39,7 @@ export function orderbookUrl(baseUrl: string, marketId: string, outcomeIndex: Ou
 
 export function httpSnapshotFetcher(opts: HttpSnapshotFetcherOptions): SnapshotFetcher {
   const url = orderbookUrl(opts.baseUrl, opts.marketId, opts.outcomeIndex, opts.depth ?? 20);
+  const hash = bytes32Of(opts.marketId);
   const timeout = opts.timeoutMs ?? 10_000;
   return async (etag, signal) => {
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -76,7 +78,8 @@ export function httpSnapshotFetcher(opts: HttpSnapshotFetcherOptions): SnapshotF
       priceUnits: opts.priceUnits,
       sizeUnits: opts.sizeUnits,
       outcomeIndex: opts.outcomeIndex,
-      marketId: opts.marketId as BookSnapshot['marketId'],
+      // asked by id: a body without one is that market's book (a slug's body must name its id)
+      ...(hash !== null ? { marketId: hash } : {}),
     });
     const tag = res.headers.etag;
     return typeof tag === 'string' ? { status: 200, book, etag: tag } : { status: 200, book };

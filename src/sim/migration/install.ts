@@ -12,7 +12,8 @@ import type { ExchangeState } from '../context.ts';
 import { HttpError } from '../http-errors.ts';
 import type { Address, Bytes32, OutcomeIndex, VoidReason } from '../../model/order.ts';
 import { emptyMigrationData, type MigrationData } from './migration-data.ts';
-import { isTradingBlocked, operatorState, walletKey } from './migration-machine.ts';
+import { isTradingBlocked, operatorState } from './migration-machine.ts';
+import { addressOf, mustAddress, type LowerAddress } from '../wire-ids.ts';
 import { demoLegacyAccounts, seedLegacyAccount, type DemoLegacyAccount, type LegacyAccountSeed, type TokenDirectory } from './legacy-seeds.ts';
 
 export const MIGRATION_EXT_KEY = 'migration';
@@ -33,7 +34,7 @@ export interface MigrationOptions {
 /** The throwaway demo accounts created by the last install, for `bookmaker sim` to print. */
 const demoAccounts = new WeakMap<ExchangeState, DemoLegacyAccount[]>();
 /** A wallet whose order placement is part of restore-orders, so the guard lets it through. */
-const bypass = new WeakMap<ExchangeState, string>();
+const bypass = new WeakMap<ExchangeState, LowerAddress>();
 
 export function tokenDirectory(state: ExchangeState): TokenDirectory {
   return {
@@ -86,7 +87,11 @@ export function installMigration(state: ExchangeState, opts: MigrationOptions = 
   }
   const nowSec = Math.floor(state.clock.now() / 1000);
   const tokens = tokenDirectory(state);
-  const fresh = (wallet: string) => data.wallets[walletKey(wallet)] === undefined;
+  // a seed not yet present, or one whose wallet is not an address (seedLegacyAccount then names the field)
+  const fresh = (wallet: string) => {
+    const key = addressOf(wallet);
+    return key === null || data.wallets[key] === undefined;
+  };
   (opts.legacyAccounts ?? []).forEach((a, i) => {
     if (fresh(a.wallet)) seedLegacyAccount(data, a, tokens, nowSec, `legacyAccounts[${i}]`);
   });
@@ -108,9 +113,9 @@ export function installMigration(state: ExchangeState, opts: MigrationOptions = 
 
 /** The 409 rule as a trading guard: creates are refused while the wallet needs migrating; cancels pass. */
 function migrationGuard(state: ExchangeState) {
-  return (trader: Address, operation: 'create' | 'cancel'): void => {
+  return (trader: LowerAddress, operation: 'create' | 'cancel'): void => {
     if (operation !== 'create') return;
-    if (bypass.get(state) === walletKey(trader)) return;
+    if (bypass.get(state) === trader) return;
     if (isTradingBlocked(migrationData(state), trader)) {
       throw new HttpError(409, 'MIGRATION_REQUIRED', 'migration required: this wallet has legacy balances, legacy orders or pending restorations', {
         extra: { migrationRequired: true },
@@ -123,14 +128,14 @@ export function installedDemoAccounts(state: ExchangeState): DemoLegacyAccount[]
   return demoAccounts.get(state) ?? [];
 }
 
-/** Is trading blocked for this wallet by the migration rule? (for other modules and tests) */
+/** Is trading blocked for this wallet by the migration rule? (a query for tests and tools: any spelling) */
 export function isWalletTradingBlocked(state: ExchangeState, wallet: string): boolean {
-  return isTradingBlocked(migrationData(state), wallet);
+  return isTradingBlocked(migrationData(state), mustAddress(wallet, 'wallet'));
 }
 
 /** Run `fn` with the migration guard lifted for `wallet` (restore-orders places orders this way). */
-export function withGuardBypass<T>(state: ExchangeState, wallet: string, fn: () => T): T {
-  bypass.set(state, walletKey(wallet));
+export function withGuardBypass<T>(state: ExchangeState, wallet: LowerAddress, fn: () => T): T {
+  bypass.set(state, wallet);
   try {
     return fn();
   } finally {
@@ -144,7 +149,7 @@ export function withGuardBypass<T>(state: ExchangeState, wallet: string, fn: () 
  * migration grants it, and any wallet can revoke it (POST /gasless/operator with approved false).
  */
 export function missingOperatorApproval(state: ExchangeState) {
-  return (trader: Address): VoidReason | null => {
+  return (trader: LowerAddress): VoidReason | null => {
     // read only: no migration data yet means no legacy wallet and no approval changed (all approved)
     const data = state.ext[MIGRATION_EXT_KEY] as MigrationData | undefined;
     return data === undefined || operatorState(data, 2, trader).approved ? null : 'MISSING_OPERATOR_APPROVAL';

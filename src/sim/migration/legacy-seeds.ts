@@ -9,11 +9,11 @@
 import { keccak256, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { BadInputError } from '../../model/errors.ts';
-import { bytes32Of } from '../../model/ids.ts';
+import { addressOf, bytes32Of } from '../../model/ids.ts';
 import type { Address, Bytes32, Hex, OutcomeIndex, SideValue } from '../../model/order.ts';
 import { isValidPrice } from '../../model/units.ts';
+import type { LowerAddress } from '../wire-ids.ts';
 import type { LegacyBalance, LegacyOrder, MigrationData } from './migration-data.ts';
-import { walletKey } from './migration-machine.ts';
 
 export interface LegacyPositionSeed {
   marketId: Bytes32;
@@ -56,16 +56,28 @@ export interface TokenDirectory {
 
 const DAY = 86_400;
 
-function legacyOrderHash(seedWallet: Address, id: number, o: LegacyOrderSeed): Bytes32 {
-  return <Bytes32>keccak256(toHex(`legacy-order:${seedWallet.toLowerCase()}:${id}:${o.marketId}:${o.outcomeIndex}:${o.side}:${o.price}:${o.size}`));
+/** keccak256 of a text: lower-case hex, so already a Bytes32 in normal form. */
+function hashOf(text: string): Bytes32 {
+  return keccak256(toHex(text)) as Bytes32;
 }
 
-/** Add one legacy account to the migration data. Bad seeds are a BadInputError naming the field. */
+/** The hash is derived from the seed as given (market id in the seed's spelling), so it stays as before. */
+function legacyOrderHash(wallet: LowerAddress, id: number, o: LegacyOrderSeed): Bytes32 {
+  return hashOf(`legacy-order:${wallet}:${id}:${o.marketId}:${o.outcomeIndex}:${o.side}:${o.price}:${o.size}`);
+}
+
+/**
+ * Add one legacy account to the migration data. Bad seeds are a BadInputError naming the field.
+ * The seed's ids enter here and are normalised once (docs/local-exchange.md#ids-and-addresses): the
+ * wallet keys the record, market ids and nonces are stored lower-case. The record keeps the wallet
+ * in the seed's spelling (`wallet`, each order's `trader`): the status and drafts show it so.
+ */
 export function seedLegacyAccount(data: MigrationData, seed: LegacyAccountSeed, tokens: TokenDirectory, nowSec: number, field = 'legacyAccounts[]'): void {
+  const wallet = addressOf(seed.wallet);
+  if (wallet === null) throw new BadInputError(`${field}.wallet`, 'an address (0x followed by 40 hex digits)', seed.wallet);
   const balances: LegacyBalance[] = [];
   if (seed.collateral !== undefined && seed.collateral > 0n) balances.push({ token: tokens.usdc, amount: seed.collateral, asset: { kind: 'collateral' } });
   (seed.positions ?? []).forEach((p, i) => {
-    // a seed's market id enters here: normalised once (ids are lower-case inside)
     const marketId = bytes32Of(p.marketId);
     const token = marketId === null ? undefined : tokens.outcomeToken(marketId, p.outcomeIndex);
     if (!marketId || !token) throw new BadInputError(`${field}.positions[${i}].marketId`, 'a known market', p.marketId);
@@ -77,18 +89,22 @@ export function seedLegacyAccount(data: MigrationData, seed: LegacyAccountSeed, 
     const filled = o.filled ?? 0;
     if (!Number.isSafeInteger(filled) || filled < 0 || filled >= o.size)
       throw new BadInputError(`${field}.orders[${i}].filled`, 'a fill below the size', filled);
+    const marketId = bytes32Of(o.marketId);
+    if (marketId === null) throw new BadInputError(`${field}.orders[${i}].marketId`, 'a market id (0x followed by 64 hex digits)', o.marketId);
+    const nonce = o.nonce === undefined ? undefined : bytes32Of(o.nonce);
+    if (nonce === null) throw new BadInputError(`${field}.orders[${i}].nonce`, 'a nonce (0x followed by 64 hex digits)', o.nonce);
     const id = data.nextLegacyOrderId++;
     return {
       id,
-      hash: legacyOrderHash(seed.wallet, id, o),
-      marketId: bytes32Of(o.marketId) ?? o.marketId,
+      hash: legacyOrderHash(wallet, id, o),
+      marketId,
       trader: seed.wallet,
       side: o.side,
       outcomeIndex: o.outcomeIndex,
       price: o.price,
       size: o.size,
       remainingSize: o.size - filled,
-      nonce: o.nonce ?? (keccak256(toHex(`legacy-nonce:${seed.wallet.toLowerCase()}:${id}`)) as Bytes32),
+      nonce: nonce ?? hashOf(`legacy-nonce:${wallet}:${id}`),
       expiry: o.expiry ?? nowSec + 30 * DAY,
       // the SDK default: 1 % of notional in USDC units, at least 1
       maxFee: o.maxFee ?? Math.max(1, Math.floor(Math.floor((o.price * o.size) / 100) / 1e6)),
@@ -99,7 +115,7 @@ export function seedLegacyAccount(data: MigrationData, seed: LegacyAccountSeed, 
       status: 'open',
     };
   });
-  data.wallets[walletKey(seed.wallet)] = {
+  data.wallets[wallet] = {
     wallet: seed.wallet,
     legacyBalances: balances,
     legacyOrders: orders,

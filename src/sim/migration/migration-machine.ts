@@ -10,26 +10,28 @@
  *
  * The trading rule: while migration is active, a wallet with legacy balances, legacy open orders or
  * pending/failed restorations cannot create orders (409); cancels keep working.
+ *
+ * Wallets arrive here normalised (../wire-ids.ts, docs/local-exchange.md#ids-and-addresses): the
+ * routes' validators, the trading guard and the seeds make them lower-case once, so a wallet is its
+ * own key in `MigrationData.wallets` and `operators`.
  */
 import { HttpError } from '../http-errors.ts';
-import type { Address, Bytes32 } from '../../model/order.ts';
+import { addressOf, bytes32Of } from '../../model/ids.ts';
+import type { Bytes32 } from '../../model/order.ts';
+import type { LowerAddress } from '../wire-ids.ts';
 import type { FundsPlan, PlanContracts } from './funds-plan.ts';
 import { buildFundsPlan } from './funds-plan.ts';
 import type { LegacyAsset, LegacyOrder, MigrationData, OperatorState, Restoration, WalletMigration } from './migration-data.ts';
 
 /** How moved funds reach the V2 ledger (the engine, through the exchange). */
 export interface LedgerCredit {
-  credit(wallet: Address, asset: LegacyAsset, amount: bigint): void;
+  credit(wallet: LowerAddress, asset: LegacyAsset, amount: bigint): void;
 }
 
 export type HoldingsVersion = 1 | 2;
 
-export function walletKey(wallet: string): string {
-  return wallet.toLowerCase();
-}
-
-export function walletState(data: MigrationData, wallet: string): WalletMigration | undefined {
-  return data.wallets[walletKey(wallet)];
+export function walletState(data: MigrationData, wallet: LowerAddress): WalletMigration | undefined {
+  return data.wallets[wallet];
 }
 
 export function legacyTotal(w: WalletMigration): bigint {
@@ -54,7 +56,7 @@ export function needsMigration(w: WalletMigration | undefined): boolean {
 }
 
 /** The 409 rule (create, bulk create, mixed bulk, cancel-replace). */
-export function isTradingBlocked(data: MigrationData, wallet: string): boolean {
+export function isTradingBlocked(data: MigrationData, wallet: LowerAddress): boolean {
   return data.active && needsMigration(walletState(data, wallet));
 }
 
@@ -62,18 +64,18 @@ export function isTradingBlocked(data: MigrationData, wallet: string): boolean {
  * Operator approval state on one Holdings version. Wallets seeded as legacy accounts start without a
  * V2 approval (the funds migration grants it); every other wallet is assumed set up already.
  */
-export function operatorState(data: MigrationData, version: HoldingsVersion, wallet: string): OperatorState {
-  const found = data.operators[`${version}:${walletKey(wallet)}`];
+export function operatorState(data: MigrationData, version: HoldingsVersion, wallet: LowerAddress): OperatorState {
+  const found = data.operators[`${version}:${wallet}`];
   if (found) return found;
   const legacy = walletState(data, wallet) !== undefined;
   return { nonce: 0n, approved: version === 2 ? !legacy : legacy };
 }
 
 /** Apply an operator approval whose signature (with `nonce` = current nonce) was verified. */
-export function applyOperatorApproval(data: MigrationData, version: HoldingsVersion, wallet: string, approved: boolean): OperatorState {
+export function applyOperatorApproval(data: MigrationData, version: HoldingsVersion, wallet: LowerAddress, approved: boolean): OperatorState {
   const cur = operatorState(data, version, wallet);
   const next = { nonce: cur.nonce + 1n, approved };
-  data.operators[`${version}:${walletKey(wallet)}`] = next;
+  data.operators[`${version}:${wallet}`] = next;
   return next;
 }
 
@@ -87,7 +89,7 @@ function requireActive(data: MigrationData): void {
   if (!data.active) throw new HttpError(409, 'CONFLICT', 'migration is not active');
 }
 
-function requireWallet(data: MigrationData, wallet: string): WalletMigration {
+function requireWallet(data: MigrationData, wallet: LowerAddress): WalletMigration {
   const w = walletState(data, wallet);
   if (!w) throw new HttpError(409, 'CONFLICT', 'this wallet has nothing to migrate');
   return w;
@@ -97,7 +99,7 @@ function requireWallet(data: MigrationData, wallet: string): WalletMigration {
  * Start: retire every open legacy order and create one pending restoration for each. Idempotent: a
  * second start retires nothing more, so an interrupted client can simply run its flow again.
  */
-export function startMigration(data: MigrationData, wallet: string): { retiredCount: number; restorableCount: number } {
+export function startMigration(data: MigrationData, wallet: LowerAddress): { retiredCount: number; restorableCount: number } {
   requireActive(data);
   const w = walletState(data, wallet);
   if (!w) return { retiredCount: 0, restorableCount: 0 };
@@ -130,7 +132,7 @@ export interface FundsExecution {
  */
 export function applyFundsMigration(
   data: MigrationData,
-  wallet: string,
+  wallet: LowerAddress,
   batchNonces: readonly bigint[],
   ledger: LedgerCredit,
   hash: (s: string) => Bytes32,
@@ -144,7 +146,7 @@ export function applyFundsMigration(
   if (new Set(batchNonces.map(String)).size !== batchNonces.length) {
     throw new HttpError(400, 'VALIDATION_ERROR', 'chunks: each batchWithdraw needs its own nonce', { field: 'chunks' });
   }
-  for (const b of w.legacyBalances) if (b.amount > 0n) ledger.credit(w.wallet, b.asset, b.amount);
+  for (const b of w.legacyBalances) if (b.amount > 0n) ledger.credit(wallet, b.asset, b.amount);
   w.legacyBalances = w.legacyBalances.map((b) => ({ ...b, amount: 0n }));
   w.usedBatchNonces.push(...batchNonces.map(String));
   applyOperatorApproval(data, 2, wallet, true);
@@ -180,7 +182,7 @@ export function markFailed(r: Restoration, error: string): void {
  * Dismiss retired orders (all outstanding ones when `ids` is absent). Legacy orders still open (start
  * not called yet) are retired and dismissed in one step. Unknown ids are a 400 naming the field.
  */
-export function dismissOrders(data: MigrationData, wallet: string, ids: readonly number[] | undefined): number {
+export function dismissOrders(data: MigrationData, wallet: LowerAddress, ids: readonly number[] | undefined): number {
   requireActive(data);
   const w = walletState(data, wallet);
   if (!w) {
@@ -247,17 +249,20 @@ export function restorationDraft(o: LegacyOrder): Record<string, unknown> {
  * Does a restored order body carry the retired order's terms? The legacy nonce, expiry and maxFee are
  * reused unchanged; price, side, outcome, market and the remaining size must match too. Returns the
  * first mismatching field, or null.
+ *
+ * `wallet` is the order's trader normalised (the record keeps the seeded spelling, which the draft
+ * shows). The body is the caller's raw input: its ids are normalised here, where they enter, so any
+ * spelling of the same id matches; the record's market id and nonce were normalised when seeded.
  */
-export function restoreMismatch(o: LegacyOrder, body: Record<string, unknown>): string | null {
-  const eqHex = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
+export function restoreMismatch(o: LegacyOrder, wallet: LowerAddress, body: Record<string, unknown>): string | null {
   if (body.type !== 'limit') return 'type';
-  if (!eqHex(body.marketId, o.marketId)) return 'marketId';
-  if (!eqHex(body.trader, o.trader)) return 'trader';
+  if (bytes32Of(body.marketId) !== o.marketId) return 'marketId';
+  if (addressOf(body.trader) !== wallet) return 'trader';
   if (body.side !== o.side) return 'side';
   if (body.outcomeIndex !== o.outcomeIndex) return 'outcomeIndex';
   if (body.price !== String(o.price)) return 'price';
   if (body.size !== String(o.remainingSize)) return 'size';
-  if (!eqHex(body.nonce, o.nonce)) return 'nonce';
+  if (bytes32Of(body.nonce) !== o.nonce) return 'nonce';
   if (body.expiry !== String(o.expiry)) return 'expiry';
   if (body.maxFee !== String(o.maxFee)) return 'maxFee';
   if ((body.timeInForce ?? 0) !== o.timeInForce) return 'timeInForce';

@@ -3,6 +3,9 @@
  * recovery functions: BatchWithdraw on the legacy Holdings domain, OperatorApproval on either Holdings
  * domain, Permit2 PermitTransferFrom, and the EIP-191 migration authorization message. A malformed
  * signature is simply "not the signer": these never throw into a handler.
+ *
+ * The expected signer arrives normalised (the routes' validators, ../wire-ids.ts); the recovered one
+ * is normalised here, where it enters, so the two compare with `===`.
  */
 import type { ChainConfig } from '../../exchange/chains.ts';
 import {
@@ -12,15 +15,13 @@ import {
   recoverPersonalMessageSigner,
 } from '../../exchange/signing/recover.ts';
 import { migrationAuthorizationMessage } from '../../exchange/signing/migrationMessage.ts';
+import { addressOf } from '../../model/ids.ts';
 import type { Address, Hex } from '../../model/order.ts';
+import type { LowerAddress } from '../wire-ids.ts';
 
-function same(a: string, b: string): boolean {
-  return a.toLowerCase() === b.toLowerCase();
-}
-
-function signerIs(recover: () => string, expected: string): boolean {
+function signerIs(recover: () => string, expected: LowerAddress): boolean {
   try {
-    return same(recover(), expected);
+    return addressOf(recover()) === expected;
   } catch {
     return false;
   }
@@ -28,7 +29,7 @@ function signerIs(recover: () => string, expected: string): boolean {
 
 export interface BatchWithdrawCheck {
   chain: ChainConfig;
-  from: Address;
+  from: LowerAddress;
   to: Address;
   tokens: readonly { token: Address; amount: bigint }[];
   nonce: bigint;
@@ -45,7 +46,7 @@ export interface OperatorApprovalCheck {
   chain: ChainConfig;
   /** 2: new Holdings domain, operator = Settlement V2; 1: legacy Holdings, operator = Settlement V1 */
   version: 1 | 2;
-  user: Address;
+  user: LowerAddress;
   approved: boolean;
   nonce: bigint;
   deadline: bigint;
@@ -66,7 +67,7 @@ export function isOperatorApprovalSigner(c: OperatorApprovalCheck): boolean {
 
 export interface PermitCheck {
   chain: ChainConfig;
-  owner: Address;
+  owner: LowerAddress;
   token: Address;
   amount: bigint;
   spender: Address;
@@ -83,7 +84,7 @@ export function isPermitSigner(c: PermitCheck): boolean {
 /** Did `wallet` sign the five-line migration authorization for this action, ids and deadline? */
 export function isMigrationAuthorizationSigner(
   action: 'start' | 'dismiss-orders',
-  wallet: Address,
+  wallet: LowerAddress,
   legacyOrderIds: readonly number[],
   deadline: number,
   signature: Hex,

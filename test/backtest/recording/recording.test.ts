@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { RecordingWriter } from '../../../src/backtest/recording/writer.ts';
 import { readEvents, readManifest, type ReadStats } from '../../../src/backtest/recording/reader.ts';
 import { KIND_BBO, KIND_CLEAR, KIND_LEVEL, KIND_TRADE, readColumns, toColumns, writeColumns } from '../../../src/backtest/recording/columns.ts';
-import type { RecordedEvent } from '../../../src/backtest/recording/format.ts';
+import { replayMarketId, type RecordedEvent } from '../../../src/backtest/recording/format.ts';
 
 const M = '0x' + 'ab'.repeat(32);
 const stats = (): ReadStats => ({ files: 0, lines: 0, events: 0, dropped: 0, dropReasons: [], truncatedFiles: 0 });
@@ -146,4 +146,10 @@ test("a recording's market ids are read in one form whatever case the files hold
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('the replayed bot knows a recorded 32-byte id as that id in normal form, and a ticker by its text', () => {
+  assert.equal(replayMarketId('0x' + 'aB'.repeat(32)), M);
+  assert.equal(replayMarketId(M), M);
+  assert.equal(replayMarketId('TICKER-1'), 'TICKER-1');
 });

@@ -143,3 +143,14 @@ test('orderbookPriceUnits tells a stream which units the snapshot used', async (
   assert.equal(orderbookPriceUnits({ bids: [], asks: [{ price: 450000, size: 1 }] }), 'micro');
   assert.equal(normalizePrice(1, orderbookPriceUnits({ bids: [{ price: 45, size: 1 }], asks: [] })), 10000);
 });
+
+test('a book body names its market by a 32-byte id: a ticker or slug there is a bad response, not a market id', () => {
+  for (const marketId of ['will-it-rain', 'TICKER-1', '0x12', 7]) {
+    assert.throws(
+      () => normalizeOrderbook({ marketId, bids: [], asks: [] }, { marketId: M as Bytes32 }),
+      (e: unknown) => e instanceof BadResponseError && e.field === 'marketId',
+      String(marketId),
+    );
+  }
+  assert.equal(normalizeOrderbook({ marketId: null, bids: [], asks: [] }, { marketId: M as Bytes32 }).marketId, M, 'absent: the asked-for market');
+});

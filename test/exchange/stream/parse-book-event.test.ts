@@ -129,10 +129,10 @@ test('a subscription by a mixed-case id: events in any case match it, and every 
   assert.equal(bad(p.parse('delta', JSON.stringify({ seq: 5, marketId: 'will-it-rain', changes: [] }), '', 0)).field, 'marketId');
 });
 
-test('a slug subscription cannot check the hash, so any marketId is accepted', () => {
-  const p = new BookEventParser({ marketId: 'will-it-rain', outcomeIndex: 0 });
-  const e = ok(p.parse('delta', JSON.stringify({ seq: 1, marketId: M, changes: [] }), '', 0));
-  if (e.type === 'delta') assert.equal(e.marketId, M);
+test('a stream subscribes by market id: a slug is refused up front (the caller resolves it), so every event is checked', () => {
+  assert.throws(() => new BookEventParser({ marketId: 'will-it-rain', outcomeIndex: 0 }), /marketId: expected a market id/);
+  const p = new BookEventParser({ marketId: M, outcomeIndex: 0 });
+  assert.equal(bad(p.parse('snapshot', JSON.stringify({ marketId: 'will-it-rain', bids: [], asks: [], seq: 1 }), '', 0)).field, 'marketId');
 });
 
 test('property: arbitrary JSON never throws out of parse()', () => {

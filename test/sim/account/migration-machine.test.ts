@@ -23,10 +23,11 @@ import {
 } from '../../../src/sim/migration/migration-machine.ts';
 import { seedLegacyAccount, demoLegacyAccounts } from '../../../src/sim/migration/legacy-seeds.ts';
 import { HttpError } from '../../../src/sim/http-errors.ts';
+import { mustAddress } from '../../../src/sim/wire-ids.ts';
 import { holding, legacyOrder } from '../../support/legacy-seeds.ts';
 
-const WALLET = '0x1111111111111111111111111111111111111111' as Address;
-const OTHER = '0x2222222222222222222222222222222222222222' as Address;
+const WALLET = mustAddress('0x1111111111111111111111111111111111111111', 'WALLET');
+const OTHER = mustAddress('0x2222222222222222222222222222222222222222', 'OTHER');
 const USDC = '0x00000000000000000000000000000000000000A0' as Address;
 const M1 = ('0x' + 'a1'.repeat(32)) as Bytes32;
 const M2 = ('0x' + 'b2'.repeat(32)) as Bytes32;
@@ -79,7 +80,6 @@ test('funds plan splits tokens into chunks of the configured size and drops zero
 test('a seeded legacy wallet is blocked until funds, orders and restorations are all dealt with', () => {
   const data = seeded();
   assert.equal(isTradingBlocked(data, WALLET), true);
-  assert.equal(isTradingBlocked(data, WALLET.toUpperCase().replace('0X', '0x')), true, 'case-insensitive');
   assert.equal(isTradingBlocked(data, OTHER), false, 'wallets without legacy state trade freely');
 
   const w = walletState(data, WALLET)!;
@@ -162,12 +162,19 @@ test('a restoration must reuse the retired order terms exactly', () => {
     inventoryModeConstraint: 0,
     timeInForce: 0,
   };
-  assert.equal(restoreMismatch(o, body), null);
-  assert.equal(restoreMismatch(o, { ...body, nonce: '0x' + '0'.repeat(64) }), 'nonce');
-  assert.equal(restoreMismatch(o, { ...body, expiry: String(o.expiry + 1) }), 'expiry');
-  assert.equal(restoreMismatch(o, { ...body, maxFee: '1' }), 'maxFee');
-  assert.equal(restoreMismatch(o, { ...body, size: '2000000' }), 'size');
-  assert.equal(restoreMismatch(o, { ...body, marketId: M1.toUpperCase().replace('0X', '0x') }), null, 'hex compared case-insensitively');
+  const upper = (h: string) => '0x' + h.slice(2).toUpperCase();
+  assert.equal(restoreMismatch(o, WALLET, body), null);
+  assert.equal(restoreMismatch(o, WALLET, { ...body, nonce: '0x' + '0'.repeat(64) }), 'nonce');
+  assert.equal(restoreMismatch(o, WALLET, { ...body, expiry: String(o.expiry + 1) }), 'expiry');
+  assert.equal(restoreMismatch(o, WALLET, { ...body, maxFee: '1' }), 'maxFee');
+  assert.equal(restoreMismatch(o, WALLET, { ...body, size: '2000000' }), 'size');
+  assert.equal(restoreMismatch(o, WALLET, { ...body, trader: OTHER }), 'trader');
+  assert.equal(restoreMismatch(o, WALLET, { ...body, marketId: 'not-an-id' }), 'marketId');
+  assert.equal(
+    restoreMismatch(o, WALLET, { ...body, marketId: upper(M1), trader: upper(WALLET), nonce: upper(o.nonce) }),
+    null,
+    'the body ids are normalised where they enter: any spelling of the same id matches',
+  );
 });
 
 test('dismissing unknown ids is a 400 naming the field; open legacy orders can be dismissed before start', () => {
@@ -189,6 +196,16 @@ test('bad seeds are rejected with the field named; demo accounts are determinist
     () => seedLegacyAccount(data, { wallet: WALLET, positions: [{ marketId: ('0x' + 'cc'.repeat(32)) as Bytes32, outcomeIndex: 1, amount: 1n }] }, tokens, 0),
     /positions\[0\]\.marketId/,
   );
+  assert.throws(() => seedLegacyAccount(data, { wallet: 'nobody' as Address }, tokens, 0), /legacyAccounts\[\]\.wallet/);
+  assert.throws(
+    () => seedLegacyAccount(data, { wallet: WALLET, orders: [legacyOrder('0xabc' as Bytes32, 1, 0, 400_000, 1)] }, tokens, 0),
+    /orders\[0\]\.marketId/,
+  );
+  assert.throws(
+    () => seedLegacyAccount(data, { wallet: WALLET, orders: [{ ...legacyOrder(M1, 1, 0, 400_000, 1), nonce: '0x12' as Bytes32 }] }, tokens, 0),
+    /orders\[0\]\.nonce/,
+  );
+  assert.deepEqual(data.wallets, {}, 'a refused seed adds no wallet');
   const a = demoLegacyAccounts(7, 2, [M1, M2]);
   const b = demoLegacyAccounts(7, 2, [M1, M2]);
   assert.deepEqual(
@@ -197,4 +214,27 @@ test('bad seeds are rejected with the field named; demo accounts are determinist
   );
   assert.notEqual(a[0]!.account.wallet, a[1]!.account.wallet);
   assert.equal(a[0]!.account.positions!.length, 4);
+});
+
+test('seeded ids are normalised once: the wallet keys its record in any spelling, ids are stored lower-case', () => {
+  const upper = (h: string) => ('0x' + h.slice(2).toUpperCase()) as Bytes32;
+  const seed = (wallet: Address) => {
+    const data = emptyMigrationData({ active: true, tokensPerChunk: 2, relayer: OTHER });
+    const orders = [{ ...legacyOrder(upper(M1), 1, 0, 400_000, 10_000_000), nonce: upper('0x' + 'ef'.repeat(32)) }, legacyOrder(M1, 1, 1, 700_000, 1)];
+    seedLegacyAccount(data, { wallet, collateral: 1n, orders }, tokens, 1_700_000_000);
+    return data;
+  };
+  const lower = seed(WALLET);
+  const shouting = seed(upper(WALLET));
+  assert.deepEqual(Object.keys(shouting.wallets), [WALLET], 'keyed by the normal form');
+  assert.equal(isTradingBlocked(shouting, WALLET), true);
+  const w = walletState(shouting, WALLET)!;
+  assert.equal(w.wallet, upper(WALLET), 'the record keeps the seeded spelling');
+  assert.equal(w.legacyOrders[0]!.marketId, M1);
+  assert.equal(w.legacyOrders[0]!.nonce, '0x' + 'ef'.repeat(32));
+  assert.deepEqual(
+    w.legacyOrders.map((o) => [o.hash, o.nonce]),
+    walletState(lower, WALLET)!.legacyOrders.map((o) => [o.hash, o.nonce]),
+    'hashes and derived nonces do not depend on how the wallet was spelt',
+  );
 });

@@ -36,7 +36,7 @@ import { isBatchWithdrawSigner, isMigrationAuthorizationSigner, isOperatorApprov
 import { accountLedger } from './ledger-of.ts';
 import { keyWallet, walletOrKey } from './wallet-param.ts';
 import { checksumOf } from '../../checksum.ts';
-import { mustAddress, type LowerAddress } from '../../wire-ids.ts';
+import type { LowerAddress } from '../../wire-ids.ts';
 import type { WalletLedger } from './wallet-ledger.ts';
 
 const hashText = (s: string): Bytes32 => keccak256(toHex(s)) as Bytes32;
@@ -226,11 +226,9 @@ function planCredits(state: ExchangeState, w: WalletMigration): CreditStep[] {
 function creditLedger(ledger: WalletLedger, steps: CreditStep[]) {
   let applied = false;
   return {
-    credit(raw: Address) {
+    credit(wallet: LowerAddress) {
       if (applied) return; // the plan covers every balance: applied once, on the first call
       applied = true;
-      // the migration's records keep the wallet as seeded (checksummed): normalised into the ledger here
-      const wallet = mustAddress(raw, 'migration wallet');
       for (const s of steps) {
         if (s.kind === 'outcome') ledger.creditOutcome(wallet, s.marketId, s.outcomeIndex, s.amount);
         else ledger.depositCollateral(wallet, s.amount);
@@ -336,7 +334,7 @@ function postRestore(ctx: RequestContext) {
   const caller = ctx.key!;
   // Restored orders are placed for `wallet`; the caller's key acts for it on this path only.
   const asWallet = { ...caller, wallet };
-  const results = items.map((item, i) => restoreOne(ctx.state, data, w, item, `restorations[${i}].order`, asWallet, ctx.now));
+  const results = items.map((item, i) => restoreOne(ctx.state, data, wallet, w, item, `restorations[${i}].order`, asWallet, ctx.now));
   const restoredCount = results.filter((r) => r.success).length;
   return json(200, {
     success: restoredCount === results.length,
@@ -354,6 +352,7 @@ type RestoreResult =
 function restoreOne(
   state: ExchangeState,
   data: MigrationData,
+  wallet: LowerAddress,
   w: WalletMigration | undefined,
   item: { legacyOrderId: number; order: Obj },
   field: string,
@@ -365,7 +364,7 @@ function restoreOne(
   const found = restorationFor(w, id);
   if ('error' in found) return { legacyOrderId: id, success: false, error: found.error };
   if (found.order.status === 'open') return { legacyOrderId: id, success: false, error: 'legacy order not retired yet: call start first' };
-  const mismatch = restoreMismatch(found.order, item.order);
+  const mismatch = restoreMismatch(found.order, wallet, item.order);
   if (mismatch) {
     const error = `${mismatch}: does not match the retired order (legacy nonce, expiry and maxFee are reused unchanged)`;
     markFailed(found.restoration, error);
@@ -373,7 +372,7 @@ function restoreOne(
   }
   try {
     // The order route verifies the V2 signature (recovered signer == trader) and places the order.
-    const placed = withGuardBypass(state, w.wallet, () => state.services.placeOrder(item.order, field, caller, now));
+    const placed = withGuardBypass(state, wallet, () => state.services.placeOrder(item.order, field, caller, now));
     markRestored(found.restoration, placed.id, placed.hash);
     return { legacyOrderId: id, success: true, restoredOrderId: placed.id, restoredOrderHash: placed.hash };
   } catch (err) {
