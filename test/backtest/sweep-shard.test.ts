@@ -16,9 +16,10 @@ import { parseShard, shardIndices, mergeParts, sweepPart, type SweepPart } from 
 import { parseSweepSpec, type SweepResult } from '../../src/backtest/sweep-grid.ts';
 import { BadInputError } from '../../src/model/errors.ts';
 import { polymarketRecording } from '../bench/fixtures.ts';
+import { cliArgs } from '../support/cli.ts';
 
 const run = promisify(execFile);
-const cli = (args: string[]) => run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { maxBuffer: 64 << 20 });
+const cli = (args: string[]) => run(process.execPath, cliArgs(args), { maxBuffer: 64 << 20 });
 
 test('shards 0/2 and 1/2 merged equal the one-machine sweep (JSON bytes), with an HTML report and heatmap', async () => {
   const data = await polymarketRecording();

@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from '../../src/cli/args.ts';
 import bookCommand, { runBook, renderLadder, type BookIO } from '../../src/cli/commands/book.ts';
 import { L2Book } from '../../src/core/l2-book.ts';
 import { SseFixtureServer, type FixtureBook } from '../exchange/stream/sse-fixture-server.ts';
 import { until } from '../exchange/stream/event-collector.ts';
 import { BadInputError } from '../../src/model/errors.ts';
+import { cliArgs } from '../support/cli.ts';
 
 const M = '0x' + 'ef'.repeat(32);
 const TS = '2026-11-21T10:00:00.000Z';
@@ -177,8 +177,7 @@ test('the real CLI exits 0 on SIGINT during --watch', { timeout: 30_000 }, async
   const base = await server.start();
   server.onStream = (c) => c.send('snapshot', { ...BOOK, seq: 1 });
   try {
-    const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', main, 'book', M, '--base-url', base, '--watch'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, cliArgs(['book', M, '--base-url', base, '--watch']), { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

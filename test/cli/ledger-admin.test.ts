@@ -14,13 +14,14 @@ import Database from 'better-sqlite3';
 import { systemClock } from '../../src/core/clock.ts';
 import { openLedger, type Ledger } from '../../src/ledger/ledger.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
+import { cliArgs } from '../support/cli.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const M = ('0x' + '11'.repeat(32)) as Bytes32;
 const DAY = 86_400_000;
 
 function bookmaker(args: string[]): { status: number | null; out: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, cliArgs(args), { cwd: ROOT, encoding: 'utf8' });
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
 

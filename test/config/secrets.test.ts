@@ -8,6 +8,7 @@ import { loadApiKey, loadPrivateKey } from '../../src/config/secrets.ts';
 import { scrubSecrets } from '../../src/core/logger.ts';
 import { BookmakerError, ConfigError } from '../../src/model/errors.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
+import { cliArgs } from '../support/cli.ts';
 
 const KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 const dir = mkdtempSync(join(tmpdir(), 'bookmaker-secrets-'));
@@ -140,7 +141,7 @@ test('bookmaker run with a world-readable wallet.apiKeyFile: exit 2, the message
   chmodSync(file, 0o644);
   const cfg = join(sub, 'bot.yaml');
   writeFileSync(cfg, 'venue: testnet\nwallet: { apiKeyFile: api.key }\nmarkets:\n  - all: true\n');
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'run', '-c', cfg, '--duration', '1', '--metrics-port', '0'], {
+  const r = spawnSync(process.execPath, cliArgs(['run', '-c', cfg, '--duration', '1', '--metrics-port', '0']), {
     encoding: 'utf8',
     env: { ...process.env, BOOKMAKER_PRIVATE_KEY: '', BOOKMAKER_API_KEY: '' },
     timeout: 60_000,

@@ -19,6 +19,7 @@ import type { Bytes32, LimitOrder, VenueOrder } from '../../src/model/order.ts';
 import { startBot, type Bot, type BotOptions } from '../../src/runtime/bot.ts';
 import type { FaultSettings } from '../../src/sim/faults.ts';
 import { createLocalExchange, type LocalExchange } from '../../src/sim/local-exchange.ts';
+import { cliArgs } from '../support/cli.ts';
 
 export const BOT_KEY = 'e2e-bot-key';
 export const MOVER_KEY = 'e2e-mover-key';
@@ -275,7 +276,7 @@ export interface Child {
 }
 
 export function cli(args: string[], env: NodeJS.ProcessEnv = {}): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  const proc = spawn(process.execPath, cliArgs(args), {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

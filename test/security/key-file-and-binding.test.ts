@@ -15,6 +15,7 @@ import { keyFileModeProblem, loadPrivateKey } from '../../src/config/secrets.ts'
 import { ConfigError } from '../../src/model/errors.ts';
 import { startMetricsEndpoint } from '../../src/metrics/metrics-server.ts';
 import { freePort } from '../support/net.ts';
+import { cliArgs } from '../support/cli.ts';
 
 const KEY = '0x' + '7a'.repeat(32);
 const dir = mkdtempSync(join(tmpdir(), 'bm-keyfile-'));
@@ -90,15 +91,11 @@ test('bookmaker run --key-file with mode 0644: exit 2, a clear message, no key m
   const p = keyFile(0o644);
   const cfg = join(dir, 'bot.yaml');
   writeFileSync(cfg, 'venue: testnet\nmarkets:\n  - all: true\n');
-  const r = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'run', '-c', cfg, '--key-file', p, '--api-key', 'k-123456789', '--duration', '1', '--metrics-port', '0'],
-    {
-      encoding: 'utf8',
-      env: { ...process.env, BOOKMAKER_PRIVATE_KEY: '' },
-      timeout: 60_000,
-    },
-  );
+  const r = spawnSync(process.execPath, cliArgs(['run', '-c', cfg, '--key-file', p, '--api-key', 'k-123456789', '--duration', '1', '--metrics-port', '0']), {
+    encoding: 'utf8',
+    env: { ...process.env, BOOKMAKER_PRIVATE_KEY: '' },
+    timeout: 60_000,
+  });
   assert.equal(r.status, 2, r.stderr);
   assert.match(r.stderr, /permissions 0644 are too open/);
   assert.ok(!(r.stdout + r.stderr).toLowerCase().includes(KEY.slice(2)), 'no key bytes in the output');

@@ -19,11 +19,11 @@ import { TESTNET } from '../../src/exchange/chains.ts';
 import { chaosKeys, runChaos } from '../../src/chaos/run-chaos.ts';
 import { chaosReportJson, formatChaosReport } from '../../src/chaos/chaos-report.ts';
 import { freePort } from '../support/net.ts';
+import { cliArgs } from '../support/cli.ts';
 
 // known key material: a mixed-case private key given without 0x, and an API key
 const KEY_HEX = '5ec0e0' + '0123456789abcdef'.repeat(3) + 'AbCdEf0123';
 const API_KEY = 'sk-live-SECRET-api-key-7f3a9c';
-const MAIN = join(process.cwd(), 'src/cli/main.ts');
 
 let dir: string;
 let ex: LocalExchange;
@@ -53,7 +53,7 @@ function runCli(
   whileRunning?: (stdout: () => string) => Promise<void>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, cliArgs(args), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseApiKeyFlag } from '../../src/cli/commands/sim.ts';
 import { runToExit, spawnListening } from '../support/sim-child.ts';
+import { cliArgs } from '../support/cli.ts';
 
 test('--api-key KEY[:WALLET[:PERMS]] parsing', () => {
   assert.deepEqual(parseApiKeyFlag('k1'), { key: 'k1' });
@@ -20,7 +21,7 @@ test('sim prints the listening line, answers, and saves its state file on SIGTER
   const dir = mkdtempSync(join(tmpdir(), 'sim-cli-'));
   const state = join(dir, 'state.json');
   const sim = await spawnListening([
-    ...['--import', 'tsx', 'src/cli/main.ts', 'sim', '--port', '0', '--seed', '3', '--no-agents'],
+    ...cliArgs(['sim', '--port', '0', '--seed', '3', '--no-agents']),
     ...['--api-key', 'cli-key', '--state', state, '--faults', 'off'],
   ]);
   const { child, base } = sim;
@@ -40,14 +41,14 @@ test('sim prints the listening line, answers, and saves its state file on SIGTER
 });
 
 test('sim --faults: an unknown or retired profile exits 2 naming the profiles', async () => {
-  const { code, stderr: err } = await runToExit(['--import', 'tsx', 'src/cli/main.ts', 'sim', '--port', '0', '--faults', 'light']);
+  const { code, stderr: err } = await runToExit(cliArgs(['sim', '--port', '0', '--faults', 'light']));
   assert.equal(code, 2);
   assert.match(err, /--faults: expected one of none, latency, slow, flaky, streams, mixed, heavy \('light' is not a profile/);
 });
 
 test('sim --new-market-every/--market-lifetime: markets are created, closed and resolved over HTTP; bad values exit 2', async () => {
   const sim = await spawnListening([
-    ...['--import', 'tsx', 'src/cli/main.ts', 'sim', '--port', '0', '--seed', '4', '--markets', '1', '--api-key', 'churn-key'],
+    ...cliArgs(['sim', '--port', '0', '--seed', '4', '--markets', '1', '--api-key', 'churn-key']),
     ...['--new-market-every', '0.3', '--market-lifetime', '1', '--resolution-delay', '0.5'],
   ]);
   const { child, base } = sim;
@@ -79,7 +80,7 @@ test('sim --new-market-every/--market-lifetime: markets are created, closed and 
     ['--market-lifetime', '0'],
     ['--max-live-markets', '1.5'],
   ]) {
-    const { code, stderr: e } = await runToExit(['--import', 'tsx', 'src/cli/main.ts', 'sim', '--port', '0', ...bad]);
+    const { code, stderr: e } = await runToExit(cliArgs(['sim', '--port', '0', ...bad]));
     assert.equal(code, 2, `${bad.join(' ')}: ${e}`);
     assert.match(e, new RegExp(bad[0]!));
   }

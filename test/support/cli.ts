@@ -8,7 +8,15 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
+/**
+ * The `bookmaker` command as installed: it runs the build (dist/) when fresh, the sources through tsx otherwise.
+ * `npm test` compiles dist/ first (scripts/test.mjs), so the suite's CLI children start as the package's and the
+ * image's do, without tsx's per-module cost; test/package/entry-point.test.ts covers the choice itself.
+ */
 export const BIN = join(process.cwd(), 'bin', 'bookmaker.js');
+
+/** node's arguments that run `bookmaker ARGS` (for a spawn that needs its own options: cwd, env, stdio). */
+export const cliArgs = (args: readonly string[]): string[] => [BIN, ...args];
 
 export interface CliResult {
   code: number;

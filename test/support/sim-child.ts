@@ -3,7 +3,7 @@
  * `listening <base-url>` line (docs/architecture.md#stable-interfaces), rejected (the child killed)
  * when it exits first or does not listen in time.
  *
- *   const sim = await spawnListening(['--import', 'tsx', 'src/cli/main.ts', 'sim', '--port', '0']);
+ *   const sim = await spawnListening(cliArgs(['sim', '--port', '0']));
  *   await fetch(`${sim.base}/markets`); sim.child.kill('SIGTERM'); await sim.exited;
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';

@@ -14,6 +14,7 @@ import { gzipSync } from 'node:zlib';
 import { importInto, newEvents } from '../../../src/backtest/importers/import-into.ts';
 import { readEvents, readManifest } from '../../../src/backtest/recording/reader.ts';
 import type { RecordedEvent } from '../../../src/backtest/recording/format.ts';
+import { cliArgs } from '../../support/cli.ts';
 
 const run = promisify(execFile);
 const root = mkdtempSync(join(tmpdir(), 'bm-import-into-'));
@@ -171,7 +172,7 @@ test('newEvents: a multiset difference in the order of the new events', () => {
 
 test('bookmaker import: a second run exits 2 with the reason; --force and --append report what they did', async () => {
   const out = join(root, 'cli');
-  const cli = (args: string[]) => run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'import', 'kalshi', ...args], { timeout: 60_000 });
+  const cli = (args: string[]) => run(process.execPath, cliArgs(['import', 'kalshi', ...args]), { timeout: 60_000 });
   const r1 = await cli([tapeA, '--out', out]);
   assert.match(r1.stdout, /^imported kalshi: 4 events, 2 markets/);
   await assert.rejects(cli([tapeA, '--out', out]), (e: { code?: number; stderr?: string }) => {
