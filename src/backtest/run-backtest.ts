@@ -37,6 +37,7 @@ import { latencyModel, recordedFeedDelays, type LatencyModel } from './latency-m
 import { queueModel } from './queue-model.ts';
 import { KIND_TAKER, KIND_TRADE, KIND_XLEVEL } from './recording/columns.ts';
 import { replayMarketId } from './recording/format.ts';
+import type { Bytes32 } from '../model/order.ts';
 import type { ReplaySource } from './replay-source.ts';
 import { ReplayFeed } from './replay-feed.ts';
 import { RunCollector } from './run-collector.ts';
