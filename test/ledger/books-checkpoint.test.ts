@@ -148,7 +148,12 @@ test('a damaged or stale checkpoint is ignored, logged, and every fill replayed'
     ],
     [
       'the baseline changed',
-      (l) => l.db.prepare("INSERT INTO baseline (kind, market_id, outcome, shares, mark, marked_at) VALUES ('holding', '0x1', 0, '5', 1, 0)").run(),
+      (l) =>
+        l.db
+          .prepare(
+            "INSERT INTO baseline (kind, market_id, outcome, shares, mark, marked_at) VALUES ('holding', '0x1111111111111111111111111111111111111111111111111111111111111111', 0, '5', 1, 0)",
+          )
+          .run(),
       /baseline changed/,
     ],
     [
