@@ -1,9 +1,11 @@
 /**
  * The heap policy of a large run (docs/deployment.md, "At thousands of markets"): a bot that quotes
- * `LARGE_RUN_MARKETS` markets or more lets V8's old generation grow to 1.5 × what a full collection
- * left live (`--heap-growing-percent=50`), instead of V8's own factor (up to 4 × when collections
+ * `LARGE_RUN_MARKETS` markets or more lets V8's old generation grow to 2 × what a full collection
+ * left live (`--heap-growing-percent=100`), instead of V8's own factor (up to 4 × when collections
  * are cheap next to the bot's allocation), which took a 2,000-market bot past 550 MiB resident
- * with a live heap of 100–250 MiB.
+ * with a live heap of 100–250 MiB. The price is collection work: on the core's work at one delta a
+ * second per market (the still-markets benchmark), 2 × reserved 28 % less heap for 12–16 % more
+ * CPU; 1.5 × reserved 38 % less for 25–38 % more.
  *
  * V8 reads that factor at every full collection, so it can be set once the markets are selected;
  * the heap's size limits (`--max-old-space-size`, the semi-space) are fixed when the process starts
@@ -18,7 +20,7 @@ import { setFlagsFromString } from 'node:v8';
 /** From this many quoted markets at start-up, the growing factor is capped. */
 export const LARGE_RUN_MARKETS = 1_000;
 /** The old generation may grow to (1 + this / 100) × the live heap after a full collection. */
-export const LARGE_RUN_HEAP_GROWING_PERCENT = 50;
+export const LARGE_RUN_HEAP_GROWING_PERCENT = 100;
 
 export interface HeapPolicy {
   /** the percent to set (null: leave V8's own) */

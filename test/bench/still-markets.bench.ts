@@ -11,7 +11,9 @@
  *
  * `--base DIR`: the same world built from another checkout (with node_modules), in the same process;
  * the two trees' seconds alternate in blocks (`--rounds`), and the ratio is base / this. The kernel is
- * given `stillTickMs: 5000`, as the live runtime does (a tree without the option ignores it).
+ * given `stillTickMs: 5000`, as the live runtime does (a tree without the option ignores it). Node
+ * flags go before the script: `node --heap-growing-percent=50 --import tsx test/bench/still-markets.bench.ts`
+ * measures the heap policy of a large run (src/runtime/heap-policy.ts) on the core's work.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -108,7 +110,14 @@ if (baseDir) trees.push({ name: baseDir, w: await world(resolve(baseDir)), us: [
 // warm-up: the code optimised on both worlds before anything is timed
 for (const t of trees) for (let i = 0; i < 5; i++) await t.w.second();
 for (const t of trees) t.hk0 = t.w.housekeepingTicks();
-for (let r = 0; r < ROUNDS; r++) for (const t of trees) for (let i = 0; i < SECONDS; i++) t.us.push(await t.w.second());
+// the heap V8 reserves (heapTotal), largest seen after a timed second: what a heap flag changes
+let heapMax = 0;
+for (let r = 0; r < ROUNDS; r++)
+  for (const t of trees)
+    for (let i = 0; i < SECONDS; i++) {
+      t.us.push(await t.w.second());
+      heapMax = Math.max(heapMax, process.memoryUsage().heapTotal);
+    }
 const p50 = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
@@ -124,6 +133,7 @@ report(
     ['seconds timed per tree', ROUNDS * SECONDS],
     ['CPU per second, p50 (ms)', ms(mine)],
     ['housekeeping ticks per second', perSec(trees[0]!)],
+    ['heap reserved, largest (MiB, the process)', Math.round(heapMax / 2 ** 20)],
     ...(base !== null
       ? ([
           [`base (${baseDir}): CPU per second, p50 (ms)`, ms(base)],
@@ -140,5 +150,6 @@ report(
     ...(base !== null ? { baseline: `same world, ${baseDir}`, baselineValue: ms(base), ratio: Math.round((base / mine) * 100) / 100 } : {}),
     markets: N,
     rate: RATE,
+    heapMaxMiB: Math.round(heapMax / 2 ** 20),
   },
 );
