@@ -12,6 +12,7 @@
  *
  *   const t = new BookTouches();
  *   t.see(bookEvent);                // every book event of the streams
+ *   t.markAll(marketId);             // an order of ours there ended by our cancel: read the market next poll
  *   const marks = t.take();          // per market since the last take; putBack(marks) if the read failed
  *   reaches(marks.get(id)!, order)   // may this order have filled?
  */
@@ -59,6 +60,15 @@ export class BookTouches {
     } else if (ev.type === 'snapshot') {
       this.mark(ev.book.marketId).all = true;
     }
+  }
+
+  /**
+   * An order of ours in the market ended by the bot's own doing (its cancel answered, a reconcile
+   * found it gone): the next poll reads the market, so the order's last fills and its end are seen
+   * then, not only when the sweep of the whole list comes round to it.
+   */
+  markAll(marketId: string): void {
+    this.mark(marketId).all = true;
   }
 
   /** Every market's marks since the last take; they are then cleared. */

@@ -104,15 +104,30 @@ export interface OwnOrdersFeedOptions {
   ordersOf?: (marketId: Bytes32) => Iterable<RestingAt>;
   /** polls one sweep of the whole open list is spread over (default SWEEP_POLLS) */
   sweepPolls?: number;
+  /** what the reads cost and how the sweep goes (metrics: src/runtime/phases/feeds.ts) */
+  stats?: OwnOrdersReadStats;
+}
+
+/**
+ * The own-orders reads as counted (bookmaker_own_orders_reads_total and the sweep gauges,
+ * docs/reference/metrics.md): requests by kind — `market` a market's open orders, `sweep` a page of
+ * the sweep, `full` a page of the whole open list — and each finished sweep's time and pages.
+ */
+export interface OwnOrdersReadStats {
+  read(kind: 'market' | 'sweep' | 'full', requests: number): void;
+  /** a sweep of the whole open list finished: ms from its first page to its last, and its pages */
+  sweepDone(ms: number, pages: number): void;
 }
 
 /** polls a sweep of the whole open list is spread over, by default (30 s at one poll a second) */
 export const SWEEP_POLLS = 30;
 
-/** A sweep in progress: where it stands in the open list, and the tracker's round when it began. */
+/** A sweep in progress: where it stands in the open list, the tracker's round and the time (ms) it began, its pages so far. */
 interface Sweep {
   readonly cursor: string | undefined;
   readonly start: number;
+  readonly startedAt: number;
+  readonly pages: number;
 }
 
 const SOURCE = 'own-orders';
@@ -369,6 +384,8 @@ export function recentWindow(now: number, last: number | null, first: number): n
 
 /** orders per page of the open-orders list (the venue's most) */
 const PAGE = 100;
+/** the requests a paged read of `n` orders took (one at least) */
+const pagesOf = (n: number): number => Math.max(1, Math.ceil(n / PAGE));
 
 /** One poll of own orders → fill events (kept apart so the runtime can chain it before a balance read). */
 export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 'health'>): () => Promise<FeedEvent[]> {
@@ -394,7 +411,12 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
 
   /** Every page of the open list: the first poll's read, and any poll that would cost more by market. */
   async function readAll(into: Map<string, VenueOrder>): Promise<void> {
-    for await (const o of opts.client.orders.iterate({ trader: opts.trader, status: ['open'], limit: PAGE })) into.set(o.nonce, o);
+    let n = 0;
+    for await (const o of opts.client.orders.iterate({ trader: opts.trader, status: ['open'], limit: PAGE })) {
+      into.set(o.nonce, o);
+      n++;
+    }
+    opts.stats?.read('full', pagesOf(n));
     for (const v of tracker.vanished(into)) owed.set(v.nonce, v);
   }
 
@@ -419,24 +441,29 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
     for (const m of markets) {
       const mine = new Map<string, VenueOrder>();
       for await (const o of opts.client.orders.iterate({ trader: opts.trader, marketId: m, status: ['open'], limit: PAGE })) mine.set(o.nonce, o);
+      opts.stats?.read('market', pagesOf(mine.size));
       for (const [k, o] of mine) into.set(k, o);
       // the market's whole open list: an order of it known open and not in it has left
       for (const o of tracker.openOf(m)) if (!mine.has(o.nonce)) owed.set(o.nonce, o.v);
     }
     // the sweep: the next pages of the whole list, spread so that a sweep takes `sweepPolls` polls
-    const s = sweep ?? { cursor: undefined, start: tracker.round };
+    const s = sweep ?? { cursor: undefined, start: tracker.round, startedAt: opts.clock.now(), pages: 0 };
     let cursor = s.cursor;
+    let read = s.pages;
     for (let n = Math.max(1, Math.ceil(pages / (opts.sweepPolls ?? SWEEP_POLLS))); n > 0; n--) {
       const page = await list!({ trader: opts.trader, status: ['open'], limit: PAGE, ...(cursor !== undefined ? { cursor } : {}) });
+      read++;
+      opts.stats?.read('sweep', 1);
       for (const o of page.orders) if (!into.has(o.nonce)) into.set(o.nonce, o);
       if (page.cursor === null || page.cursor === '' || page.orders.length === 0 || page.cursor === cursor) {
         // the sweep is over: an order known open before it began and read open by nothing since has left
         for (const v of tracker.unseenSince(s.start, into)) owed.set(v.nonce, v);
+        opts.stats?.sweepDone(opts.clock.now() - s.startedAt, read);
         return null;
       }
       cursor = page.cursor;
     }
-    return { cursor, start: s.start };
+    return { cursor, start: s.start, startedAt: s.startedAt, pages: read };
   }
 
   async function read(): Promise<FeedEvent[]> {

@@ -9,7 +9,7 @@ import type { Observable } from 'rxjs';
 import type { Bytes32 } from '../model/order.ts';
 import { accountReader, type AccountFeedOptions, type BalanceSource } from './account-feed.ts';
 import type { FeedEvent } from './feed-event.ts';
-import { ownOrdersReader, type OrdersSource } from './own-orders-feed.ts';
+import { ownOrdersReader, type OrdersSource, type OwnOrdersReadStats } from './own-orders-feed.ts';
 import { pollBatches, pollFeed, pollOf } from './poll-feed.ts';
 import type { FeeSpec } from '../engine/fill-fee.ts';
 import type { BookTouches, RestingAt } from './book-touches.ts';
@@ -29,6 +29,8 @@ export interface TradingFeedOptions extends Omit<AccountFeedOptions, 'client'> {
   sweepPolls?: number;
   /** see OwnOrdersFeedOptions.arrival */
   arrival?: (nonce: Bytes32) => number | undefined;
+  /** see OwnOrdersFeedOptions.stats */
+  stats?: OwnOrdersReadStats;
 }
 
 /**

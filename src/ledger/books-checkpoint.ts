@@ -330,16 +330,16 @@ export async function saveBooksCheckpointInSlices(ledger: Ledger, o: SlicedCheck
   }
   const { account, positions } = start;
   let turn = performance.now();
-  let closed = false;
   const step = async (): Promise<void> => {
     if (performance.now() - turn < sliceMs) return;
     await pause();
-    if (!ledger.db.open) closed = true;
     turn = performance.now();
   };
+  // a stop may close the ledger at any await (its own checkpoint is then written synchronously)
+  const closed = (): boolean => !ledger.db.open;
   for (;;) {
     await step();
-    if (closed) return null;
+    if (closed()) return null;
     const rows = ledger.db
       .prepare(
         'SELECT seq, fill_id, market_id, outcome, side, price, size, fee, ts, fee_source, origin, order_kind, notional FROM fills WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?',
@@ -351,13 +351,13 @@ export async function saveBooksCheckpointInSlices(ledger: Ledger, o: SlicedCheck
   }
   const t0 = performance.now();
   const snap = await snapshotAccountPieces(account, step);
-  if (closed) return null;
+  if (closed()) return null;
   const pieces = ['{"account":', ...snap.pieces, ',"positions":', JSON.stringify(snapshotValue(positions)), '}'];
   const hash = createHash('sha256');
   for (const p of pieces) {
     hash.update(p);
     await step();
-    if (closed) return null;
+    if (closed()) return null;
   }
   if (ledger.db.readonly || (checkpointSeq(ledger) ?? 0) !== from) return null; // another checkpoint meanwhile: never go back
   const state = pieces.join('');

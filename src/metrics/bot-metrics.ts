@@ -80,6 +80,16 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
     venueCalls: d.counter('venue_calls_total', 'Order-manager venue calls by kind and result', ['call', 'ok']),
     marketsBlocked: d.counter('market_blocks_total', 'Markets where quoting stopped (409 migration, halt)', ['market', 'reason']),
     streamReconnects: d.counter('stream_reconnects_total', 'Book stream reconnects', ['market']),
+    ownOrdersReads: d.counter(
+      'own_orders_reads_total',
+      'Requests of the own-orders poll by kind: market (one market, its trades reached our orders or our cancel ended one), sweep (a page of the sweep of the whole open list), full (a page of the whole list)',
+      ['kind'],
+    ),
+    ownOrdersSweepSeconds: d.gauge(
+      'own_orders_sweep_seconds',
+      'How long the last finished sweep of the whole open-orders list took, first page to last (a fill no stream showed is found within it)',
+    ),
+    ownOrdersSweepPages: d.gauge('own_orders_sweep_pages', 'Pages of open orders the last finished sweep read'),
     bookEventsDropped: d.counter(
       'book_events_dropped_total',
       'Book stream events dropped as malformed (bad JSON or fields, an unknown market status), each logged (sampled)',

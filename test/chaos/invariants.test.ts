@@ -60,8 +60,9 @@ test('position limit: worst case counts every open order; a breach names the mar
   const over = positionBreaches(new Map([[M, -45e6]]), asks, LIMITS);
   assert.equal(over.length, 1);
   assert.match(over[0]!, /65 shares > limit 60/);
-  // a V2 buy's budget is converted back into shares (minSharesOut scaled by what is left)
-  const v2buy = order({ side: 0, settlementVersion: 2, sv2MinSharesOut: 40_000_000n, size: 20_000_000, remainingSize: 10_000_000 });
+  // a V2 buy's budget is converted back into shares: its minSharesOut less the shares bought (half
+  // its budget spent at its limit, 0.50: 20 of 40 shares; src/orders/venue-order-shares.ts remainingShares)
+  const v2buy = order({ side: 0, settlementVersion: 2, sv2MinSharesOut: 40_000_000n, size: 20_000_000, filledSize: 10_000_000, remainingSize: 10_000_000 });
   assert.deepEqual(worstCase(0, [v2buy]), { long: 20e6, short: 0 });
 });
 

@@ -53,14 +53,17 @@ test('a fill updates the position and PnL', async () => {
   await waitFor('bot bid resting', async () => (await bestBid(m)) === 480_000);
   // the mover sells 4 YES into the bot's 0.48 bid (IOC)
   await place(h.mover, { marketId: m, outcomeIndex: 1, side: 1, price: 480_000, shares: 4, timeInForce: 1, inventoryMode: 2 });
-  await waitFor('position +4 YES', () => (bot.store.state.markets.get(m.toLowerCase())?.position.net ?? 0) === 4_000_000);
-  const mk = bot.store.state.markets.get(m.toLowerCase())!;
-  assert.equal(mk.position.yes - mk.position.no, 4_000_000);
+  // The fill event first, then the figures, from the books (bot.kernel.account: what risk, /metrics and
+  // the summary read). A balance read can land before the fills poll reports the fill (it happened
+  // between the poll's orders read and its balance read): the store's own position then shows +4
+  // with no cost (unrealised 2.000000 USDC) until the fill arrives. Waiting on the position and
+  // reading that snapshot was this test's race, not the bot's (the books hold the fill, exactly).
   await waitFor('fill counted', () => (bot.fills.get(m.toLowerCase()) ?? 0) >= 1);
-  const { marketPnl } = await import('../../src/state/market-view.ts');
-  const pnl = marketPnl(mk);
+  const id = m.toLowerCase() as Bytes32;
+  await waitFor('position +4 YES in the books', () => bot.kernel.account.holdingsOf(id).net === 4_000_000);
+  await waitFor('marked at the mid', () => bot.kernel.account.market(id)?.mark2 === 1_000_000);
   // bought at 0.48 with the mid at 0.50: +0.02 × 4 = +0.08 USDC unrealised (mark to mid)
-  assert.equal(pnl.unrealised, 80_000n);
+  assert.equal(bot.kernel.account.marketPnl(id).unrealised, 80_000n);
 });
 
 test('stop cancels everything: no order of the bot is left open', async () => {

@@ -67,7 +67,11 @@ function fakeVenue(markets: number, perMarket: number) {
     // the list states the average fill price (at the order's own: a maker's fills)
     orders[i] = { ...o, filledSize, remainingSize: o.size - filledSize, avgFillPrice: o.price, status: filledSize >= o.size ? 'filled' : 'open' };
   };
-  return { orders, calls, client, fill };
+  /** cancel order `i` (what it filled stays filled) */
+  const cancel = (i: number): void => {
+    orders[i] = { ...orders[i]!, status: 'cancelled' };
+  };
+  return { orders, calls, client, fill, cancel };
 }
 
 const trade = (m: Bytes32, price: number, takerSide: 'buy' | 'sell'): BookEvent => tradeEvent(m, price, takerSide);
@@ -79,8 +83,13 @@ function setup(markets: number, perMarket: number, sweepPolls = 30) {
   const v = fakeVenue(markets, perMarket);
   const touches = new BookTouches();
   const clock = settableClock();
-  const read = ownOrdersReader({ client: v.client, trader: TRADER, clock, touches, sweepPolls });
-  return { ...v, touches, read };
+  const reads = { market: 0, sweep: 0, full: 0, sweeps: [] as { ms: number; pages: number }[] };
+  const stats = {
+    read: (k: 'market' | 'sweep' | 'full', n: number) => void (reads[k] += n),
+    sweepDone: (ms: number, pages: number) => void reads.sweeps.push({ ms, pages }),
+  };
+  const read = ownOrdersReader({ client: v.client, trader: TRADER, clock, touches, sweepPolls, stats });
+  return { ...v, touches, read, reads, clock };
 }
 
 test('a fill on a market whose trade reached our price is read at the next poll, by that market, not by paging the whole list', async () => {
@@ -180,4 +189,36 @@ test('a small wallet (one page) reads its whole list every poll, as before', asy
   assert.equal(fills(await s.read()).length, 1);
   assert.equal(s.calls.pages, 2);
   assert.equal(s.calls.byMarket, 0);
+});
+
+test('an order the bot cancelled after a part filled: its market is read at the next poll, its fills and end reported then, not when the sweep comes round', async () => {
+  const s = setup(100, 40); // 4,000 open orders: 40 pages, more than a sweep of 30 polls reads one a poll
+  await s.read();
+  const i = 40 * 3; // market 3's first bid: on the last pages (newest first)
+  s.fill(i, 4_000_000);
+  s.cancel(i);
+  // the cancel answered (the order manager parks the order): the runtime marks its market
+  s.touches.markAll(market(3));
+  const es = await s.read();
+  assert.deepEqual(fills(es), [{ nonce: nonce(i), size: 4_000_000 }], 'its last fills, at the next poll');
+  assert.ok(
+    es.some((e) => e.event.type === 'OrderClosed' && e.event.nonce === nonce(i)),
+    'and its end (the order manager stops counting it): old code, only once the sweep of 40 pages came round',
+  );
+  assert.equal(s.calls.byMarket, 1);
+  assert.equal(s.reads.market, 1, 'counted: one market read');
+});
+
+test('the reads are counted by kind, and a finished sweep reports its time and pages', async () => {
+  const s = setup(100, 4, 4); // 4 pages, one a poll
+  await s.read();
+  assert.equal(s.reads.full, 4, 'the first poll: the whole list, 4 pages');
+  s.touches.see(trade(market(37), 450_000, 'sell'));
+  for (let poll = 0; poll < 4; poll++) {
+    s.clock.t += 1_000;
+    await s.read();
+  }
+  assert.equal(s.reads.market, 1);
+  assert.equal(s.reads.sweep, 4);
+  assert.deepEqual(s.reads.sweeps, [{ ms: 3_000, pages: 4 }], 'one sweep: first page to last, 3 s at a poll a second');
 });

@@ -359,4 +359,10 @@ test("the run's checkpoint replays its tail in slices, yielding between them whi
   record(l, 34, 100);
   const closing = saveBooksCheckpointInSlices(l, { minTail: 1, sliceMs: 0, pause: async () => l.close() });
   assert.equal(await closing, null);
+  // closed in the same turn it began (a stop right after the mark timer started one): null, no throw
+  const l2 = newLedger();
+  record(l2, 36, 100);
+  const started = saveBooksCheckpointInSlices(l2, { minTail: 1, sliceMs: 1_000 });
+  l2.close();
+  assert.equal(await started, null);
 });

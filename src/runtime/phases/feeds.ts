@@ -200,6 +200,10 @@ export async function feedsPhase(
   // the trading poll reads by market: the markets whose trades reached our orders (see BookTouches)
   const touches = paper ? null : new BookTouches();
   subs.push(books.events$.subscribe(touches ? touchingSink(touches, sink) : sink));
+  // an order the bot cancelled (or found gone) is counted until its last fills are known: its market
+  // is read at the next poll, so it is released then rather than when the sweep reaches it
+  // (the cancel's answer states no fills, so it cannot release the order itself: docs/books-and-pnl.md)
+  if (touches) core.orderEvents.on('react', (e) => e.type === 'OrderParked' && touches.markAll(e.marketId));
   subs.push(
     marketFeed({
       client,
@@ -256,6 +260,13 @@ export async function feedsPhase(
         ...(touches ? { touches, ordersOf: storeOrdersOf(store) } : {}),
         sweepPolls: Math.max(1, Math.round((ORDERS_SWEEP_SECONDS * 1000) / fillsPollMs(cfg))),
         arrival: bookLedger.arrival,
+        stats: {
+          read: (kind, n) => metrics.ownOrdersReads.inc({ kind }, n),
+          sweepDone: (ms, pages) => {
+            metrics.ownOrdersSweepSeconds.set(ms / 1000);
+            metrics.ownOrdersSweepPages.set(pages);
+          },
+        },
       }).subscribe(batchSink),
     );
   }
