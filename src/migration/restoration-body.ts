@@ -7,13 +7,12 @@
  * field when the venue's draft is malformed (nothing is signed from a bad draft).
  */
 import { BadResponseError } from '../model/errors.ts';
-import { addressOf } from '../model/ids.ts';
+import { addressOf, bytes32Of } from '../model/ids.ts';
 import type { Address, Bytes32 } from '../model/order.ts';
 import type { UnsignedLimitOrderBody } from '../exchange/signing/orderBody.ts';
 
 const EP = 'GET /account/migration';
 const DEC = /^\d+$/;
-const HEX32 = /^0x[0-9a-fA-F]{64}$/;
 
 type Draft = Record<string, unknown>;
 
@@ -31,8 +30,10 @@ function enumOf<T extends number>(d: Draft, k: string, field: string, allowed: r
 
 function hex32(d: Draft, k: string, field: string): Bytes32 {
   const v = d[k];
-  if (typeof v !== 'string' || !HEX32.test(v)) throw new BadResponseError(EP, `${field}.${k}`, '0x and 64 hex digits', v);
-  return v as Bytes32;
+  // normalised where it enters (src/model/ids.ts): the signed bytes are the same in any case
+  const id = bytes32Of(v);
+  if (id === null) throw new BadResponseError(EP, `${field}.${k}`, '0x and 64 hex digits', v);
+  return id;
 }
 
 export function restorationBody(draft: Draft, trader: Address, field = 'draft'): UnsignedLimitOrderBody {

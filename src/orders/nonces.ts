@@ -80,8 +80,7 @@ export class NonceSource {
   }
 
   /** Record a nonce seen elsewhere (e.g. an adopted venue order) so it is never issued again. */
-  remember(nonce: Bytes32): void {
-    const key = nonce as Bytes32;
+  remember(key: Bytes32): void {
     if (this.recent.has(key)) throw new InvariantError(`nonce reused: ${key}`);
     this.recent.add(key);
     if (this.order.length < this.memory) this.order.push(key);
@@ -93,6 +92,6 @@ export class NonceSource {
   }
 
   has(nonce: Bytes32): boolean {
-    return this.recent.has(nonce as Bytes32);
+    return this.recent.has(nonce);
   }
 }

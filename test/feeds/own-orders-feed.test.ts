@@ -13,34 +13,33 @@ const TRADER = '0x0000000000000000000000000000000000000001' as Address;
 const sell = (filledSize: number, status: VenueOrder['status'] = 'open'): VenueOrder =>
   venueOrder({ id: 7, marketId: M, trader: TRADER, nonce: N, price: 550_000, filledSize, status, insertedAt: '2026-11-21T00:00:00.000Z' });
 
+/**
+ * A resting V2 buy of 10 YES shares (minSharesOut): `size` is its collateral budget and `filledSize`
+ * the collateral spent, both in 1e-6 USDC, as the venue reads them.
+ */
+const v2Buy = (price: number, size: number, filledSize: number, more: Partial<VenueOrder> = {}): VenueOrder => ({
+  ...sell(0),
+  side: 0,
+  price,
+  size,
+  filledSize,
+  remainingSize: size - filledSize,
+  sv2MinSharesOut: 10_000_000n,
+  sv2OrderKind: 0,
+  ...more,
+});
+
 test('a V2 buy fill is counted in shares from the collateral spent at its price', () => {
   // 10 shares at 0.48 with a 1 % fee allowance: budget 4.848 USDC; 4 shares filled = 1.92 USDC spent
-  const buy: VenueOrder = {
-    ...sell(0),
-    side: 0,
-    price: 480_000,
-    size: 4_848_000,
-    filledSize: 1_920_000,
-    remainingSize: 2_928_000,
-    sv2MinSharesOut: 10_000_000n,
-    sv2OrderKind: 0,
-  };
+  const buy = v2Buy(480_000, 4_848_000, 1_920_000);
+  assert.equal(buy.remainingSize, 2_928_000);
   assert.equal(filledShares(buy), 4_000_000);
 });
 
 test('a V2 buy that took liquidity and is part filled: its shares from the average fill price and the taker fee, not the limit', () => {
   // 10 shares at limit 0.60 (budget 6 + 0.06 fee cap); it took 4 @ 0.50 paying 50 bps: 2.00 + 0.01 spent
-  const buy: VenueOrder = {
-    ...sell(0),
-    side: 0,
-    price: 600_000,
-    size: 6_060_000,
-    filledSize: 2_010_000,
-    remainingSize: 4_050_000,
-    sv2MinSharesOut: 10_000_000n,
-    sv2OrderKind: 0,
-    avgFillPrice: 500_000,
-  };
+  const buy = v2Buy(600_000, 6_060_000, 2_010_000, { avgFillPrice: 500_000 });
+  assert.equal(buy.remainingSize, 4_050_000);
   const FEES = { makerBps: 0, takerBps: 50 };
   assert.equal(filledShares(buy, FEES), 4_000_000, 'old code: 2.01 / 0.60 = 3.35 shares');
   const t = new FillTracker([{ nonce: N, filled: 0, ref: 7, cost: 0 }], { fees: FEES });

@@ -3,15 +3,18 @@
  * the parameter, not a confusing 400 from the venue.
  */
 import { BadInputError } from '../../model/errors.ts';
+import { bytes32Of } from '../../model/ids.ts';
 import type { Address, Bytes32 } from '../../model/order.ts';
 
 const B32 = /^0x[0-9a-fA-F]{64}$/;
 const ADDR = /^0x[0-9a-fA-F]{40}$/;
 const SLUG = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,199}$/;
 
+/** `v` as a 32-byte id in normal form (src/model/ids.ts), or a BadInputError naming `field`. */
 export function checkBytes32(v: unknown, field: string): Bytes32 {
-  if (typeof v !== 'string' || !B32.test(v)) throw new BadInputError(field, 'a 0x-prefixed 32-byte hex', v);
-  return v as Bytes32;
+  const id = bytes32Of(v);
+  if (id === null) throw new BadInputError(field, 'a 0x-prefixed 32-byte hex', v);
+  return id;
 }
 
 /** Public market endpoints take a 0x hash or a slug. */

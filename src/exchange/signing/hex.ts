@@ -3,6 +3,7 @@
  * decoder stops silently at the first bad character, so every value is checked before it is written.
  */
 import { BadInputError } from '../../model/errors.ts';
+import { bytes32Of } from '../../model/ids.ts';
 import type { Address, Bytes32, Hex } from '../../model/order.ts';
 
 const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
@@ -10,7 +11,8 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const DEC_INT = /^(?:0|[1-9]\d*)$/;
 const MAX_UINT256 = (1n << 256n) - 1n;
 
-export function isBytes32(v: unknown): v is Bytes32 {
+/** 0x + 64 hex digits in any case (the shape; `assertBytes32` gives the normal form). */
+export function isBytes32(v: unknown): v is Hex {
   return typeof v === 'string' && BYTES32.test(v);
 }
 
@@ -18,9 +20,11 @@ export function isAddressShape(v: unknown): v is Address {
   return typeof v === 'string' && ADDRESS.test(v);
 }
 
+/** `v` as a 32-byte value in normal form (lower-case hex, src/model/ids.ts), or a BadInputError naming `field`. */
 export function assertBytes32(v: unknown, field: string): Bytes32 {
-  if (!isBytes32(v)) throw new BadInputError(field, '0x followed by 64 hex digits', v);
-  return v;
+  const id = bytes32Of(v);
+  if (id === null) throw new BadInputError(field, '0x followed by 64 hex digits', v);
+  return id;
 }
 
 /** Address shape only (0x + 40 hex). Checksums are checked by `assertAddress` in ./address.ts. */

@@ -6,7 +6,7 @@
  */
 import { BadInputError } from '../../model/errors.ts';
 import { decimalToScaled } from '../../model/units.ts';
-import type { Bytes32, LimitOrder } from '../../model/order.ts';
+import type { LimitOrder } from '../../model/order.ts';
 import type { MarketOrder } from './marketOrder.ts';
 import { assertBytes32 } from './hex.ts';
 
@@ -123,7 +123,7 @@ export function parseOrderInput(input: unknown, nowSec: number, prefix = ''): Pa
   const highLevel = 'priceCents' in o || 'outcome' in o;
   checkFields(o, highLevel ? HIGH_LEVEL : RAW, prefix, highLevel ? 'high-level (priceCents, outcome)' : 'raw (price, outcomeIndex)');
   const type = o.type === undefined ? 'limit' : pick(o.type, `${prefix}type`, { limit: 'limit', market: 'market' } as const);
-  const marketId = assertBytes32(o.marketId, `${prefix}marketId`) as Bytes32;
+  const marketId = assertBytes32(o.marketId, `${prefix}marketId`);
   const outcomeIndex = highLevel
     ? pick(o.outcome, `${prefix}outcome`, { yes: 1, no: 0 } as const)
     : enumValue(o.outcomeIndex, `${prefix}outcomeIndex`, [0, 1] as const, '0 (NO) or 1 (YES)');

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { detectPriceUnits, normalizeOrderbook, normalizePrice, normalizeSize } from '../../../src/exchange/client/normalize-orderbook.ts';
 import { BadInputError, BadResponseError } from '../../../src/model/errors.ts';
 import type { Bytes32 } from '../../../src/model/order.ts';
+import { checkBytes32 } from '../../../src/exchange/client/inputs.ts';
 
 const M = '0x' + 'ab'.repeat(32);
 
@@ -153,4 +154,9 @@ test('a book body names its market by a 32-byte id: a ticker or slug there is a 
     );
   }
   assert.equal(normalizeOrderbook({ marketId: null, bids: [], asks: [] }, { marketId: M as Bytes32 }).marketId, M, 'absent: the asked-for market');
+});
+
+test('checkBytes32 (the client inputs) gives the normal form of a 32-byte id in any case', () => {
+  assert.equal(checkBytes32('0x' + 'AB'.repeat(32), 'marketId'), '0x' + 'ab'.repeat(32));
+  assert.throws(() => checkBytes32('0x12', 'marketId'), /marketId/);
 });

@@ -116,3 +116,12 @@ test('bad input names the field (with the array prefix)', () => {
   assert.throws(() => parseOrderInput([], NOW), BadInputError);
   assert.throws(() => parseOrderInput('x', NOW), BadInputError);
 });
+
+test('a market id and nonce given in any case enter in normal form (lower-case hex): the order carries them so', () => {
+  const up = (h: string) => '0x' + h.slice(2).toUpperCase();
+  const nonce = '0x' + 'ab'.repeat(32);
+  const p = parseOrderInput({ ...hl, marketId: up(MARKET), nonce: up(nonce) }, NOW);
+  assert.equal(p.kind, 'limit');
+  assert.equal(p.order.marketId, MARKET);
+  assert.equal(p.order.nonce, nonce);
+});
