@@ -10,8 +10,8 @@
 // file's TAP output is printed whole when it ends, under a `# file:` line with its wall time; the end lists the
 // slowest files and the failed ones.
 //
-// The whole suite (no files named, or BOOKMAKER_TEST_BUILD=1) first compiles the build the CLI's child processes
-// run, when dist/ is missing or older than the sources: see build() below.
+// The whole suite (no files named, or BOOKMAKER_TEST_BUILD=1; not with BOOKMAKER_TEST_BUILD=0) first compiles the
+// build the CLI's child processes run, when dist/ is missing or older than the sources: see build() below.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -163,7 +163,9 @@ function build() {
   rmSync(old, { recursive: true, force: true });
   console.log(`# build: dist/ compiled for the CLI's children (${((Date.now() - t) / 1000).toFixed(1)} s)`);
 }
-if (!targets.length || process.env.BOOKMAKER_TEST_BUILD === '1') build();
+// BOOKMAKER_TEST_BUILD=0 skips it; so does BOOKMAKER_SOURCE=1, with which every child runs the sources anyway.
+const wantBuild = process.env.BOOKMAKER_TEST_BUILD === '1' || (!targets.length && process.env.BOOKMAKER_TEST_BUILD !== '0');
+if (wantBuild && process.env.BOOKMAKER_SOURCE !== '1') build();
 
 /**
  * CPU seconds (user + system) of this runner's finished children and their own waited-for children (Linux:
