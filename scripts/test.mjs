@@ -123,6 +123,15 @@ function newest(dir) {
   return t;
 }
 
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
+}
+
 /**
  * dist/ as `npm run build` emits it (the JavaScript, not the .d.ts), when it is missing or stale. Hundreds of the
  * suite's child processes are the CLI (bin/bookmaker.js: the README's commands, the e2e bots and sims, the
@@ -140,6 +149,11 @@ function build() {
   if (existsSync(main) && Math.max(newest(join(root, 'src')), newest(join(root, 'strategies'))) <= statSync(main).mtimeMs) {
     console.log('# build: dist/ is fresh');
     return;
+  }
+  // what a killed run left beside dist/ (its process gone)
+  for (const name of readdirSync(root)) {
+    const m = /^dist\.(?:tmp|old)-(\d+)$/.exec(name);
+    if (m && !alive(Number(m[1]))) rmSync(join(root, name), { recursive: true, force: true });
   }
   const t = Date.now();
   const tmp = join(root, `dist.tmp-${process.pid}`);
