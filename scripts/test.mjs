@@ -167,11 +167,11 @@ function build() {
     return;
   }
   const old = join(root, `dist.old-${process.pid}`);
-  if (existsSync(join(root, 'dist'))) renameSync(join(root, 'dist'), old);
   try {
+    if (existsSync(join(root, 'dist'))) renameSync(join(root, 'dist'), old);
     renameSync(tmp, join(root, 'dist'));
   } catch {
-    // another run put its build in place meanwhile: the same sources, the same files
+    // another run moved the stale build or put its own in place meanwhile: the same sources, the same files
   }
   rmSync(tmp, { recursive: true, force: true });
   rmSync(old, { recursive: true, force: true });
@@ -211,7 +211,7 @@ console.log(
   `# files ${results.length}, ${concurrency} at once: ${((Date.now() - t0) / 1000).toFixed(0)} s wall, ${results.reduce((s, r) => s + r.seconds, 0).toFixed(0)} s summed`,
 );
 const cpu = childrenCpuSeconds();
-if (cpu !== null) console.log(`# cpu: ${cpu.toFixed(0)} s user+sys in the files' processes and their children`);
+if (cpu !== null) console.log(`# cpu: ${cpu.toFixed(0)} s user+sys in the runner's children (the build, the files and their children)`);
 console.log(`# slowest: ${slowest.map((r) => `${r.file} ${r.seconds.toFixed(1)} s`).join(', ')}`);
 if (failed.length) console.log(`# failed files (${failed.length}): ${failed.join(' ')}`);
 process.exitCode = failed.length ? 1 : 0; // not process.exit: the output above, on a pipe, is written out first
