@@ -10,8 +10,8 @@
 // file's TAP output is printed whole when it ends, under a `# file:` line with its wall time; the end lists the
 // slowest files and the failed ones.
 //
-// The whole suite (no files named, or BOOKMAKER_TEST_BUILD=1) first compiles the build the CLI's child processes
-// run, when dist/ is missing or older than the sources: see build() below.
+// The whole suite (no files named, or BOOKMAKER_TEST_BUILD=1; not with BOOKMAKER_TEST_BUILD=0) first compiles the
+// build the CLI's child processes run, when dist/ is missing or older than the sources: see build() below.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -123,6 +123,15 @@ function newest(dir) {
   return t;
 }
 
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
+}
+
 /**
  * dist/ as `npm run build` emits it (the JavaScript, not the .d.ts), when it is missing or stale. Hundreds of the
  * suite's child processes are the CLI (bin/bookmaker.js: the README's commands, the e2e bots and sims, the
@@ -141,6 +150,11 @@ function build() {
     console.log('# build: dist/ is fresh');
     return;
   }
+  // what a killed run left beside dist/ (its process gone)
+  for (const name of readdirSync(root)) {
+    const m = /^dist\.(?:tmp|old)-(\d+)$/.exec(name);
+    if (m && !alive(Number(m[1]))) rmSync(join(root, name), { recursive: true, force: true });
+  }
   const t = Date.now();
   const tmp = join(root, `dist.tmp-${process.pid}`);
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -153,17 +167,19 @@ function build() {
     return;
   }
   const old = join(root, `dist.old-${process.pid}`);
-  if (existsSync(join(root, 'dist'))) renameSync(join(root, 'dist'), old);
   try {
+    if (existsSync(join(root, 'dist'))) renameSync(join(root, 'dist'), old);
     renameSync(tmp, join(root, 'dist'));
   } catch {
-    // another run put its build in place meanwhile: the same sources, the same files
+    // another run moved the stale build or put its own in place meanwhile: the same sources, the same files
   }
   rmSync(tmp, { recursive: true, force: true });
   rmSync(old, { recursive: true, force: true });
   console.log(`# build: dist/ compiled for the CLI's children (${((Date.now() - t) / 1000).toFixed(1)} s)`);
 }
-if (!targets.length || process.env.BOOKMAKER_TEST_BUILD === '1') build();
+// BOOKMAKER_TEST_BUILD=0 skips it; so does BOOKMAKER_SOURCE=1, with which every child runs the sources anyway.
+const wantBuild = process.env.BOOKMAKER_TEST_BUILD === '1' || (!targets.length && process.env.BOOKMAKER_TEST_BUILD !== '0');
+if (wantBuild && process.env.BOOKMAKER_SOURCE !== '1') build();
 
 /**
  * CPU seconds (user + system) of this runner's finished children and their own waited-for children (Linux:
@@ -195,7 +211,7 @@ console.log(
   `# files ${results.length}, ${concurrency} at once: ${((Date.now() - t0) / 1000).toFixed(0)} s wall, ${results.reduce((s, r) => s + r.seconds, 0).toFixed(0)} s summed`,
 );
 const cpu = childrenCpuSeconds();
-if (cpu !== null) console.log(`# cpu: ${cpu.toFixed(0)} s user+sys in the files' processes and their children`);
+if (cpu !== null) console.log(`# cpu: ${cpu.toFixed(0)} s user+sys in the runner's children (the build, the files and their children)`);
 console.log(`# slowest: ${slowest.map((r) => `${r.file} ${r.seconds.toFixed(1)} s`).join(', ')}`);
 if (failed.length) console.log(`# failed files (${failed.length}): ${failed.join(' ')}`);
 process.exitCode = failed.length ? 1 : 0; // not process.exit: the output above, on a pipe, is written out first

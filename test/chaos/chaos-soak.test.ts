@@ -16,8 +16,32 @@ import { INVARIANT_NAMES } from '../../src/chaos/invariants.ts';
 import { formatChaosReport } from '../../src/chaos/chaos-report.ts';
 import { FAULT_KINDS } from '../../src/sim/faults.ts';
 
+// The CLI runs as a child process: swapping process.stdout.write here would also swallow the test
+// runner's own reports, which travel on this process's stdout (a run once listed 2 of 5 tests).
+const bin = join(process.cwd(), 'bin', 'bookmaker.js');
+async function cli(args: string[], timeout: number): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const r = await promisify(execFile)(process.execPath, [bin, ...args], { timeout, maxBuffer: 16 << 20 });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (e) {
+    const x = e as { code: number; stdout: string; stderr: string };
+    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
+  }
+}
+
 let report: ChaosReport;
+/** `bookmaker chaos --json` of the CLI test below, started with the soak: a child process with its own exchange and bot */
+let cliChaos: Promise<{ dir: string; out: string; r: Awaited<ReturnType<typeof cli>> }>;
 before(async () => {
+  cliChaos = (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bm-chaos-cli-'));
+    const out = join(dir, 'report.json');
+    const r = await cli(
+      ['chaos', '--duration', '20s', '--profile', 'flaky', '--seed', '5', '--json', out, '--work-dir', join(dir, 'work'), '--quiet'],
+      110_000,
+    );
+    return { dir, out, r };
+  })();
   const workDir = mkdtempSync(join(tmpdir(), 'bm-chaos-test-'));
   try {
     report = await runChaos({ durationMs: 45_000, profile: 'heavy', seed: 3, workDir });
@@ -52,27 +76,9 @@ test('zero violations: position and notional limits at worst case', () => {
   assert.deepEqual(limits, [], formatChaosReport(report));
 });
 
-// The CLI runs as a child process: swapping process.stdout.write here would also swallow the test
-// runner's own reports, which travel on this process's stdout (a run once listed 2 of 5 tests).
-const bin = join(process.cwd(), 'bin', 'bookmaker.js');
-async function cli(args: string[], timeout: number): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await promisify(execFile)(process.execPath, [bin, ...args], { timeout, maxBuffer: 16 << 20 });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-  }
-}
-
 test('bookmaker chaos --json writes the report and exits 0', { timeout: 120_000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bm-chaos-cli-'));
-  const out = join(dir, 'report.json');
+  const { dir, out, r } = await cliChaos;
   try {
-    const r = await cli(
-      ['chaos', '--duration', '20s', '--profile', 'flaky', '--seed', '5', '--json', out, '--work-dir', join(dir, 'work'), '--quiet'],
-      110_000,
-    );
     const report = JSON.parse(readFileSync(out, 'utf8'));
     assert.deepEqual(report.violations, [], r.stdout);
     assert.equal(r.code, 0, r.stderr);

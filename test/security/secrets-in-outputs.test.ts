@@ -29,6 +29,8 @@ let dir: string;
 let ex: LocalExchange;
 let agents: Counterparties;
 let base: string;
+/** the chaos soak of the last test, started in before(): it runs alongside the CLI tests (its own exchange and bots) */
+let chaos: Promise<Awaited<ReturnType<typeof runChaos>>>;
 
 const VARIANTS = [
   KEY_HEX,
@@ -84,6 +86,8 @@ before(async () => {
   ex = createLocalExchange({ seed: 9, markets: 2, apiKeys: [{ key: API_KEY, wallet: trader }], chain: TESTNET, heartbeatMs: 1_000 });
   base = await ex.start(0);
   agents = startCounterparties(ex, { seed: 9, newMarketEveryMs: 0 });
+  chaos = runChaos({ durationMs: 15_000, profile: 'flaky', seed: 11, workDir: join(dir, 'chaos') });
+  chaos.catch(() => undefined); // awaited (and reported) by its test
   writeFileSync(
     join(dir, 'bot.yaml'),
     [
@@ -101,6 +105,7 @@ before(async () => {
   );
 });
 after(async () => {
+  await chaos?.catch(() => undefined);
   agents.stop();
   await ex.close();
   rmSync(dir, { recursive: true, force: true });
@@ -179,7 +184,7 @@ test('a failing start (bad key) names the source, never the value', async () => 
 
 test('chaos soak: report (table and JSON) and both bot logs carry no key material', { timeout: 120_000 }, async () => {
   const work = join(dir, 'chaos');
-  const report = await runChaos({ durationMs: 15_000, profile: 'flaky', seed: 11, workDir: work });
+  const report = await chaos;
   const keys = chaosKeys(11);
   const text = formatChaosReport(report) + chaosReportJson(report) + allFileText(work);
   assert.ok(report.logFiles.length === 2 && text.length > 1000);
