@@ -14,6 +14,7 @@ import { emptyEdge, type EdgeState } from './edge-state.ts';
 import { MarketMemo } from './market-memo.ts';
 import { PersistentMap } from './persistent-map.ts';
 import { StateMemo } from './state-memo.ts';
+import type { HeldRead } from './held-read.ts';
 import { FLAT, type PositionState } from './position.ts';
 import { VenueCallWindow } from './venue-call-window.ts';
 
@@ -58,6 +59,8 @@ export interface MarketState extends MarketTerms {
   /** own orders by lower-case nonce */
   readonly orders: ReadonlyMap<string, OwnOrder>;
   readonly position: PositionState;
+  /** the last balance read of the market, and the fills' position while that read is ahead of them (./held-read.ts) */
+  readonly held: HeldRead | null;
   /** recent fill ids, for de-duplication (bounded) */
   readonly fillIds: readonly string[];
   readonly oracle: OracleState | null;
@@ -120,6 +123,7 @@ export function emptyMarket(marketId: Bytes32, edge: EdgeSettings = DEFAULT_EDGE
     lastMid2: null,
     orders: new Map(),
     position: FLAT,
+    held: null,
     fillIds: [],
     oracle: null,
     blocked: null,
@@ -165,6 +169,7 @@ export function marketWith(m: MarketState, c: Partial<MarketState>): MarketState
     lastMid2: 'lastMid2' in c ? c.lastMid2! : m.lastMid2,
     orders: 'orders' in c ? c.orders! : m.orders,
     position: 'position' in c ? c.position! : m.position,
+    held: 'held' in c ? c.held! : m.held,
     fillIds: 'fillIds' in c ? c.fillIds! : m.fillIds,
     oracle: 'oracle' in c ? c.oracle! : m.oracle,
     blocked: 'blocked' in c ? c.blocked! : m.blocked,
@@ -224,6 +229,7 @@ function marketFrom(
     lastMid2,
     orders,
     position: m.position,
+    held: m.held,
     fillIds: m.fillIds,
     oracle: m.oracle,
     blocked: m.blocked,

@@ -24,7 +24,8 @@ import {
 } from './market-state.ts';
 import { PersistentMap } from './persistent-map.ts';
 import { releaseMarket } from './release-market.ts';
-import { applyFill, syncHoldings, yesTermsTrade } from './position.ts';
+import { positionAfterFill, positionAfterRead } from './held-read.ts';
+import { yesTermsTrade } from './position.ts';
 import { DEFAULT_EDGE, type EdgeSettings } from './edge-settings.ts';
 import { edgeWithRegime, onFillEdge, onMidEdge, onOracleEdge, onResolvedEdge, onTradeEdge, settleMarkouts } from './edge-state.ts';
 import { regimeOf } from './regime.ts';
@@ -128,12 +129,12 @@ function reduceBook(m: MarketState, ev: BookEvent, lim: ReduceLimits): MarketSta
 
 function reduceFill(m: MarketState, e: Extract<StateEvent, { type: 'OrderFilled' }>, lim: ReduceLimits): MarketState {
   if (e.fillId !== undefined && m.fillIds.includes(e.fillId)) return m;
-  const position = applyFill(m.position, e);
+  const { position, held } = positionAfterFill(m.position, m.held, e);
   const fillIds = e.fillId === undefined ? m.fillIds : pushBounded(m.fillIds, e.fillId, lim.fillIds);
   // markouts and attribution against the mid the bot knew just before the fill
   const y = yesTermsTrade(e);
   const edge = onFillEdge(m.edge, e.ts, y.qty, y.price, e.fee, m.lastMid2);
-  let next: MarketState = marketWith(m, { position, fillIds, edge });
+  let next: MarketState = marketWith(m, { position, held, fillIds, edge });
   if (e.nonce) {
     const k = e.nonce;
     const o = m.orders.get(k);
@@ -245,8 +246,8 @@ function reduceMarketEvent(m: MarketState, e: MarketEvent, lim: ReduceLimits): M
       // a read of the holdings the market already has (every followed market, on every balance
       // poll) leaves the market as it is: the state's market map stays shared, so the account
       // totals and the health model see nothing to recompute
-      const position = syncHoldings(m.position, e.yes, e.no);
-      return position === m.position ? m : marketWith(m, { position });
+      const { position, held } = positionAfterRead(m.position, m.held, e.yes, e.no);
+      return position === m.position && held === m.held ? m : marketWith(m, { position, held });
     }
     case 'OrderFilled':
       return reduceFill(m, e, lim);

@@ -34,6 +34,7 @@ export function releaseMarket(
     lastMid2: m.lastMid2,
     orders: m.orders,
     position: m.position,
+    held: m.held,
     fillIds: m.fillIds,
     blocked: m.blocked,
   });

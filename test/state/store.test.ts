@@ -110,6 +110,8 @@ describe('StateStore', () => {
   it('a balance read of the holdings the market already has leaves the market map as it was', () => {
     let s = emptyState();
     s = reduce(s, snapshot(1, [[440_000, S]], [[460_000, S]]));
+    // the market's first read is recorded (src/state/held-read.ts): once
+    s = reduce(s, { type: 'PositionSynced', marketId: M, yes: 0, no: 0, ts: 1000 });
     s = reduce(s, { type: 'OrderFilled', marketId: M, nonce: null, outcomeIndex: 1, side: 0, price: 400_000, size: 10 * S, fee: 0, fillId: 'a', ts: 1000 });
     const same = reduce(s, { type: 'PositionSynced', marketId: M, yes: 10 * S, no: 0, ts: 1000 });
     // the same map and market objects: the account totals and the health model see no change
