@@ -9,7 +9,7 @@ import { Account } from '../../src/account/account.ts';
 import { applyToBooks } from '../../src/account/account-fill.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import type { StateEvent } from '../../src/state/events.ts';
-import { selectMarketView } from '../../src/state/market-view.ts';
+import { marketPnl, selectMarketView } from '../../src/state/market-view.ts';
 import { marketAttribution } from '../../src/state/edge-view.ts';
 import { bandsKernel } from './bands-kernel.ts';
 import { M1, M2 } from '../orders/fake-venue.ts';
@@ -105,6 +105,31 @@ test('the attribution adds up to the books per market, to the unit: inherited in
   const a1 = marketAttribution(store.state.markets.get(M1.toLowerCase())!);
   const p1 = account.marketPnl(M1);
   assert.notEqual(a1.total, p1.realised + p1.unrealised, 'without the books: the store-fills figure differs (the case this guards)');
+  kernel.stop();
+});
+
+test("a read ahead of its fill, as the trading poll delivers it: the store's position and PnL are the books' once the fill is in", () => {
+  const { clock, store, kernel, account, view } = setup();
+  let t = clock.now();
+  kernel.onEvents([book(M1, 490_000, 510_000, t)]);
+  kernel.onEvents([read(M1, 0, 0, ++t)]);
+  // poll 1: a buy, then the read that holds it; poll 2: a second buy trades between the orders read
+  // and the balance read (only the read shows it); poll 3: the buy, then a read that agrees
+  kernel.onEvents([fill(M1, 1, 0, 400_000, 10 * S, ++t, 'a', 2_000), read(M1, 10 * S, 0, ++t)]);
+  kernel.onEvents([read(M1, 15 * S, 0, ++t)]);
+  kernel.onEvents([fill(M1, 1, 0, 600_000, 5 * S, t - 1, 'b', 3_000), read(M1, 15 * S, 0, ++t)]);
+  kernel.tick(M1);
+  const m = store.state.markets.get(M1.toLowerCase())!;
+  const books = account.positionOf(M1)!;
+  assert.equal(m.position.yes, 15 * S);
+  // old code: the basis rescaled at the read's average (the read counted the second buy before the fill did)
+  for (const k of ['yes', 'no', 'net', 'basis', 'realised', 'fees'] as const) assert.equal(m.position[k], books[k], `the store's ${k} is the books'`);
+  assert.equal(account.agrees(M1), true);
+  // the store's own PnL and attribution (tools without the books) are the books' figures
+  const p = account.marketPnl(M1);
+  assert.deepEqual(marketPnl(m), p);
+  assert.equal(marketAttribution(m).total, marketAttribution(m, account).total);
+  assert.equal(BigInt(view(M1).pnl.realised + view(M1).pnl.unrealised), p.realised + p.unrealised, 'the figure the strategy sees');
   kernel.stop();
 });
 
