@@ -17,7 +17,8 @@ import { oracleFeed } from '../../feeds/oracle-feed.ts';
 import { tradingBatches } from '../../feeds/trading-feed.ts';
 import { eventMarket } from '../../kernel/quoting-kernel.ts';
 import type { Bytes32 } from '../../model/order.ts';
-import type { StateEvent } from '../../state/events.ts';
+import type { EventBus } from '../../kernel/event-bus.ts';
+import type { OrderManagerEvent, StateEvent } from '../../state/events.ts';
 import type { StateStore } from '../../state/store.ts';
 import { untilAborted } from '../startup-retry.ts';
 import { waitForBooks } from '../startup-waits.ts';
@@ -137,6 +138,19 @@ export function trackedOrder(store: StateStore): (nonce: Bytes32, marketId?: Byt
 /** seconds one sweep of the wallet's whole open-order list is spread over (docs/performance.md) */
 export const ORDERS_SWEEP_SECONDS = 30;
 
+/**
+ * The trading poll's marks (see BookTouches): the book feed shows them each book event (touchingSink),
+ * and an order the bot cancelled (or found gone) marks its market. Such an order is counted until its
+ * last fills are known: its market is read at the next poll, so it is released then rather than when
+ * the sweep reaches it (the cancel's answer states no fills, so it cannot release the order itself:
+ * docs/books-and-pnl.md).
+ */
+export function tradingTouches(orderEvents: Pick<EventBus<OrderManagerEvent>, 'on'>): BookTouches {
+  const touches = new BookTouches();
+  orderEvents.on('react', (e) => e.type === 'OrderParked' && touches.markAll(e.marketId));
+  return touches;
+}
+
 /** The book feed's sink, each book event first shown to the own-orders poll's marks. */
 export function touchingSink(touches: BookTouches, sink: (fe: FeedEvent) => void): (fe: FeedEvent) => void {
   return (fe) => {
@@ -198,12 +212,8 @@ export async function feedsPhase(
     logger: c.o.logger,
   });
   // the trading poll reads by market: the markets whose trades reached our orders (see BookTouches)
-  const touches = paper ? null : new BookTouches();
+  const touches = paper ? null : tradingTouches(core.orderEvents);
   subs.push(books.events$.subscribe(touches ? touchingSink(touches, sink) : sink));
-  // an order the bot cancelled (or found gone) is counted until its last fills are known: its market
-  // is read at the next poll, so it is released then rather than when the sweep reaches it
-  // (the cancel's answer states no fills, so it cannot release the order itself: docs/books-and-pnl.md)
-  if (touches) core.orderEvents.on('react', (e) => e.type === 'OrderParked' && touches.markAll(e.marketId));
   subs.push(
     marketFeed({
       client,

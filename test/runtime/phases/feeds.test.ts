@@ -3,7 +3,16 @@ import { test } from 'node:test';
 import type { FeedEvent } from '../../../src/feeds/feed-event.ts';
 import type { Bytes32 } from '../../../src/model/order.ts';
 import { BookTouches, reaches } from '../../../src/feeds/book-touches.ts';
-import { feedBatchSink, feedSink, storeOrdersOf, touchingSink } from '../../../src/runtime/phases/feeds.ts';
+import { feedBatchSink, feedSink, storeOrdersOf, touchingSink, tradingTouches } from '../../../src/runtime/phases/feeds.ts';
+import bands from '../../../strategies/bands/index.ts';
+import { DEFAULT_RISK } from '../../../src/config/parse-risk.ts';
+import { parseFeeds, parseOrders } from '../../../src/config/parse-settings.ts';
+import { silentLogger } from '../../../src/core/logger.ts';
+import { createTradingCore } from '../../../src/kernel/trading-core.ts';
+import { NonceSource } from '../../../src/orders/nonces.ts';
+import { ManualClock } from '../../exchange/stream/manual-clock.ts';
+import { FakeVenue, M1 } from '../../orders/fake-venue.ts';
+import { ONE_BAND, topOfBook } from '../../support/quoting.ts';
 import type { StateStore } from '../../../src/state/store.ts';
 import type { StateEvent } from '../../../src/state/events.ts';
 
@@ -152,4 +161,39 @@ test("the book feed's sink shows each book event to the fills poll's marks, then
     'the bid at 0.46 was reached by a sale at 0.45, the one at 0.44 not',
   );
   assert.deepEqual([...storeOrdersOf(store)(GONE)], []);
+});
+
+test("an order the bot cancelled marks its market for the next poll's read: the trading core's order manager parks it, the poll's marks see it", async () => {
+  const clock = new ManualClock(1_800_000_000_000);
+  const venue = new FakeVenue();
+  const c = createTradingCore({
+    config: {
+      orders: parseOrders({ requoteIntervalSeconds: 0.25, deadManExpirySeconds: 60 }, 'orders'),
+      feeds: parseFeeds(undefined, 'feeds'),
+      edge: undefined,
+    },
+    clock,
+    venue,
+    nonces: new NonceSource(),
+    markets: [{ marketId: M1, strategy: bands, params: bands.parseConfig(ONE_BAND, 'strategy'), risk: DEFAULT_RISK }],
+    logger: silentLogger,
+    // cancelled orders are parked until their fills are known (the live bot's settle time)
+    settleMs: 3_000,
+  });
+  const touches = tradingTouches(c.orderEvents);
+  c.receive(topOfBook(M1, 480_000, 520_000, clock.now()));
+  await c.kernel.flush();
+  assert.equal(venue.open.size, 2, 'quoting');
+  assert.equal(touches.take().size, 0, 'placing marks nothing');
+  // the book moves: the quotes are cancelled and replaced; the cancelled ones are parked
+  for (let i = 0; i < 3 && c.orderManager.parkedCount === 0; i++) {
+    clock.advance(1_000);
+    c.receive(topOfBook(M1, 400_000, 440_000, clock.now()));
+    await c.kernel.flush();
+  }
+  assert.ok(c.orderManager.parkedCount >= 1, 'a cancelled order is parked');
+  const marks = touches.take();
+  assert.deepEqual([...marks.keys()], [M1.toLowerCase()], 'the parked order marked its market (old code without the wiring: no marks)');
+  assert.equal(marks.get(M1.toLowerCase())!.all, true, 'every order of the market is read');
+  c.kernel.stop();
 });
