@@ -21,6 +21,7 @@ import type { BotConfig } from '../config/types.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { VenuePort } from '../model/venue.ts';
 import type { NonceSource } from '../orders/nonces.ts';
+import type { FeeSpec } from '../engine/fill-fee.ts';
 import { OrderManager, type CancelAllResult } from '../orders/order-manager.ts';
 import type { OrderManagerEvent, StateEvent } from '../state/events.ts';
 import { DEFAULT_EDGE } from '../state/edge-settings.ts';
@@ -69,6 +70,8 @@ export interface TradingCoreOptions {
   readonly settleMs?: number;
   /** the markets whose orders are this instance's (reconcileScope markets); omitted: the whole wallet */
   readonly ownMarkets?: readonly Bytes32[];
+  /** the fee model found V2 buys are read with (see OrderManager); omitted: no fees */
+  readonly fees?: FeeSpec;
   /** a broken invariant halted the order manager after it cancelled everything */
   readonly onHalt?: (err: Error, result: CancelAllResult) => void;
   readonly kernel?: KernelHooks;
@@ -106,6 +109,7 @@ export function createTradingCore(o: TradingCoreOptions): TradingCore {
     ...(deadMan > 0 ? { deadManSeconds: deadMan } : {}),
     ...(o.settleMs !== undefined ? { settleMs: o.settleMs } : {}),
     ...(o.ownMarkets ? { ownMarkets: o.ownMarkets } : {}),
+    ...(o.fees ? { fees: o.fees } : {}),
     ...(o.onHalt ? { onHalt: o.onHalt } : {}),
   });
   const kernel: QuotingKernel = new QuotingKernel({

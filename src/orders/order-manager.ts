@@ -29,6 +29,7 @@ import { silentLogger, type Logger } from '../core/logger.ts';
 import { BadInputError, InvariantError, type BookmakerError } from '../model/errors.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { VenuePort } from '../model/venue.ts';
+import type { FeeSpec } from '../engine/fill-fee.ts';
 import type { OrderManagerEvent } from '../state/events.ts';
 import { diff, diffIsEmpty, type DesiredOrder, type DiffAction, type Tolerances, type TrackedOrder } from './diff.ts';
 import { errInfo, OrderExecutor } from './executor.ts';
@@ -68,6 +69,11 @@ export interface OrderManagerOptions {
    * venue reports every fill before the order's end, as the backtest's sim venue does.
    */
   settleMs?: number;
+  /**
+   * The fee model (the fills feed's): a found V2 buy's remaining shares are its minSharesOut less the
+   * shares its spent budget bought, the fee taken out (src/orders/venue-order-shares.ts). Default: no fees.
+   */
+  fees?: FeeSpec;
   /** cancelAll: rounds of list-then-cancel and the pause between them (default 5 / 250 ms) */
   cancelAllRounds?: number;
   cancelAllDelayMs?: number;

@@ -16,6 +16,7 @@
 import type { Bytes32, VenueOrder } from '../model/order.ts';
 import { withinTolerance, type DesiredOrder, type Tolerances, type TrackedOrder } from './diff.ts';
 import { plannedFromVenue } from './venue-order-shares.ts';
+import { NO_FEES, type FeeSpec } from '../engine/fill-fee.ts';
 
 export interface ReconcilePlan {
   readonly confirm: readonly Bytes32[];
@@ -31,6 +32,7 @@ export function planReconcile(
   tol: Tolerances,
   nowMs: number,
   settleMs: number,
+  fees: FeeSpec = NO_FEES,
 ): ReconcilePlan {
   const openByNonce = new Map<string, VenueOrder>();
   for (const o of open) if (o.status === 'open') openByNonce.set(o.nonce, o);
@@ -58,7 +60,7 @@ export function planReconcile(
   const strangers = [...openByNonce.values()].filter((o) => !trackedNonces.has(o.nonce));
   strangers.sort((a, b) => (a.nonce < b.nonce ? -1 : 1));
   for (const o of strangers) {
-    const planned = plannedFromVenue(o);
+    const planned = plannedFromVenue(o, fees);
     const probe: TrackedOrder = { slot: '', planned, remaining: planned.size, state: 'working', sentAt: nowMs };
     const slot = desired.find((d) => !occupied.has(d.slot) && withinTolerance(probe, d.order, tol, nowSec))?.slot;
     if (slot === undefined) cancel.push(o);

@@ -12,6 +12,7 @@ import type { DesiredOrder, Tolerances } from './diff.ts';
 import { errInfo, type OrderExecutor } from './executor.ts';
 import type { OrderParts } from './order-table.ts';
 import { planReconcile } from './reconcile.ts';
+import type { FeeSpec } from '../engine/fill-fee.ts';
 import type { Entry } from './tracked-orders.ts';
 import { plannedFromVenue, totalShares } from './venue-order-shares.ts';
 
@@ -33,6 +34,7 @@ export interface CancelAllResult {
 export interface ReconcilerOptions {
   inFlightTimeoutMs?: number;
   ownMarkets?: readonly Bytes32[];
+  fees?: FeeSpec;
 }
 
 export interface ReconcilerDeps extends OrderParts {
@@ -81,6 +83,7 @@ export class Reconciler {
       this.d.tol,
       clock.now(),
       this.d.opts.inFlightTimeoutMs ?? 10_000,
+      this.d.opts.fees,
     );
     const now = clock.now();
 
@@ -107,7 +110,7 @@ export class Reconciler {
     // counting only what rests now would drop a fill reported late from the worst case. Counting
     // the whole size errs the safe way when those fills were in the position already.
     const found = (o: VenueOrder, slot: string, state: Entry['state']): void => {
-      const resting = plannedFromVenue(o);
+      const resting = plannedFromVenue(o, this.d.opts.fees);
       const planned = { ...resting, size: Math.max(resting.size, totalShares(o)) };
       if (!nonces.has(planned.nonce)) nonces.remember(planned.nonce);
       table.entries.set(o.nonce, { marketId: o.marketId, slot, planned, remaining: planned.size, state, sentAt: now, attempts: 0, resend: false });

@@ -1,7 +1,7 @@
 /**
  * Reading a venue order back into the order manager's terms.
  *
- * Entry points: `filledShares(order)`, `remainingShares(order)`, `totalShares(order)` and `plannedFromVenue(order)`.
+ * Entry points: `filledShares(order)`, `remainingShares(order)`, `totalShares(order)` and `plannedFromVenue(order, fees)`.
  * The venue stores V2 buys with `size` = the all-in collateral budget and `filledSize`/`remainingSize`
  * in the same units (docs/venue.md#from-a-limit-order-to-a-v2-order); it rests such a buy for its
  * signed minSharesOut less the shares it has bought (src/exchange/v2-resting.ts, docs/books-and-pnl.md
@@ -37,15 +37,19 @@ export function totalShares(o: VenueOrder): number {
   return o.size;
 }
 
-/** The order as if we had planned it: used when a found order is adopted into a slot. */
-export function plannedFromVenue(o: VenueOrder): PlannedOrder {
+/**
+ * The order as if we had planned it: used when a found order is adopted into a slot. `fees`: the fee
+ * model a V2 buy's filled budget is read with (see filledShares; without it, the fee paid counts as
+ * shares bought, so what rests reads short by the fee over the price).
+ */
+export function plannedFromVenue(o: VenueOrder, fees: FeeSpec = NO_FEES): PlannedOrder {
   const kind = o.sv2OrderKind;
   return {
     marketId: o.marketId,
     outcomeIndex: o.outcomeIndex,
     side: o.side,
     price: o.price,
-    size: remainingShares(o),
+    size: remainingShares(o, fees),
     inventoryMode: kind === 2 ? 2 : kind === 1 ? 1 : 0,
     expiry: o.expiry,
     nonce: o.nonce,

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { Bytes32, LimitOrder } from '../../src/model/order.ts';
 import type { DesiredOrder, Tolerances, TrackedOrder } from '../../src/orders/diff.ts';
 import { planReconcile } from '../../src/orders/reconcile.ts';
-import { remainingShares } from '../../src/orders/venue-order-shares.ts';
+import { plannedFromVenue, remainingShares } from '../../src/orders/venue-order-shares.ts';
 import { M1, venueOrder } from './fake-venue.ts';
 
 const tol: Tolerances = { price: 10_000, sizeFraction: 0.1 };
@@ -120,6 +120,23 @@ describe('remainingShares', () => {
     // 4 shares taken at 0.30 with a 50 bps taker fee: 1.200000 + 0.006000 spent, 8.345678 rest
     // (the unspent fraction would say 9.118)
     assert.equal(remainingShares(buy(1_206_000, 300_000), { makerBps: 0, takerBps: 50 }), 8_345_678);
+  });
+  it("a found V2 buy is adopted at the shares it rests with, the fee it paid out of its budget: the order manager's fee model reaches the plan", () => {
+    const fees = { makerBps: 0, takerBps: 50 };
+    const found = buy(1_206_000, 300_000);
+    assert.equal(plannedFromVenue(found, fees).size, remainingShares(found, fees));
+    assert.equal(plannedFromVenue(found, fees).size, 8_345_678);
+    // without the fee model the fee counts as shares bought: 8.325678 rest (20 000 units short)
+    assert.equal(plannedFromVenue(found).size, 8_325_678);
+    const tight: Tolerances = { price: 0, sizeFraction: 0.001 };
+    const desired = [want('b0', { ...order(370_000), size: 8_345_678 })];
+    const withFees = planReconcile([found], [], desired, tight, 0, 1000, fees);
+    assert.deepEqual(
+      withFees.adopt.map((a) => a.slot),
+      ['b0'],
+      'the order rests with what the slot wants: adopted (old code: read short by the fee, cancelled)',
+    );
+    assert.equal(planReconcile([found], [], desired, tight, 0, 1000).cancel.length, 1, 'read without the fees: outside the tolerance');
   });
   it('sells carry shares', () => {
     assert.equal(remainingShares(at(order(600_000, 1), 1, 3_000_000)), 3_000_000);

@@ -88,6 +88,8 @@ export function corePhase(c: StartContext, { client, signer }: VenuePhase, { mar
     initialState: bookLedger.initialState(marketIds),
     account: accountBooks,
     ...(cfg.orders.reconcileScope === 'markets' ? { ownMarkets: marketIds } : {}),
+    // the fills feed's fee model: a found V2 buy's remaining shares net of the fee it paid
+    fees: bookLedger.fees,
     // an order gone without its fills seen keeps counting until the fills poll reports it closed, its
     // fills first; failing that, until a balance read begun this long after its end has landed
     // (however many reads fail meanwhile), which leaves the venue that long to settle the fill into
