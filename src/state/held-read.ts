@@ -10,7 +10,8 @@
  * moves that position towards the read (not past it) is one the read already holds: the holdings stay
  * the read's, the cost and realised PnL are the fills', and once the fills reach the read the position
  * is the fills' own, to the unit (what the account's books hold). A fill outside that gap is one the
- * read did not see: it applies on top, as any fill.
+ * read did not see: it applies on top, as any fill. A read behind the fills (one that does not have a
+ * fill yet) works the same way: the next read that has it gives the fills' own position back.
  *
  * The first read of a market is its starting holdings (inherited from earlier runs), never a read
  * ahead: the bot quotes a market only once a read of it is in (src/runtime/startup-waits.ts), so no
@@ -39,6 +40,8 @@ const between = (from: number, x: number, to: number): boolean => (from <= to ? 
 
 /** A balance read: the holdings become the read's; a read ahead of the fills keeps their position beside it. */
 export function positionAfterRead(pos: PositionState, held: HeldRead | null, yes: number, no: number): HeldPosition {
+  // a read that reaches the fills' position (a read behind a fill, then one that has it): theirs, exactly
+  if (held !== null && held.ahead !== null && held.ahead !== pos && same(held.ahead, yes, no)) return { position: held.ahead, held: { yes, no, ahead: null } };
   if (same(pos, yes, no)) {
     // the same objects when nothing is pending (every market is read on every poll); the same read
     // again while it is ahead of its fill stays ahead (the fill can come a poll late)

@@ -108,3 +108,12 @@ test('a fill the read did not see applies on top; a read the fills never explain
   const first = run([topOfBook(M, 490_000, 510_000, t), read(10 * S, 0, t), fill(1, 0, 400_000, 5 * S, t + 1, 'a')]);
   assert.equal(first.store.state.markets.get(M)!.position.yes, 15 * S);
 });
+
+test("a read behind a fill (the venue not settled yet), then one that has it: the store's position is the fills' own again", () => {
+  const t = 1_000;
+  const events = [topOfBook(M, 490_000, 510_000, t), read(0, 0, t), fill(1, 0, 333_333, 7 * S, t + 1, 'a', 1_167), read(0, 0, t + 2), read(7 * S, 0, t + 3)];
+  const { store } = run(events.slice(0, 4));
+  assert.equal(store.state.markets.get(M)!.position.yes, 0, 'the read is the holdings meanwhile');
+  // old code: the basis rescaled to 0 at the flat read, so the buy's cost was lost for good
+  assertAgree(events, 'after the read that has it');
+});
