@@ -30,6 +30,11 @@ test('kill switch, /metrics, run report and ledger summary read the same account
       await waitFor('the new mark', () => bot1.kernel.account.market(m)?.mark2 === 1_240_000);
       const f = bot1.kernel.account.figures();
       assert.notEqual(f.unrealised, 0n);
+      // the store's own position (its flat checks, tools without the books) is the books', to the unit,
+      // whatever order the fill and the balance reads came in (src/state/held-read.ts)
+      const own = bot1.store.state.markets.get(m.toLowerCase())!.position;
+      const books = bot1.kernel.account.positionOf(m)!;
+      for (const k of ['yes', 'no', 'net', 'basis', 'realised', 'fees'] as const) assert.equal(own[k], books[k], `the store's ${k} is the books'`);
       const scraped = await bot1.metrics.registry.metrics();
       const total = Number(/^bookmaker_account_pnl_usdc\{kind="total"\} (\S+)$/m.exec(scraped)?.[1]);
       assert.equal(Math.round(total * 1e6), Number(f.total), "/metrics shows the books' total");
