@@ -38,14 +38,17 @@ const same = (p: PositionState, yes: number, no: number): boolean => p.yes === y
 /** `x` lies from `from` towards `to`, not past it (both ends included). */
 const between = (from: number, x: number, to: number): boolean => (from <= to ? from <= x && x <= to : to <= x && x <= from);
 
-/** A balance read: the holdings become the read's; a read ahead of the fills keeps their position beside it. */
-export function positionAfterRead(pos: PositionState, held: HeldRead | null, yes: number, no: number): HeldPosition {
+/**
+ * A balance read: the holdings become the read's; a read ahead of the fills keeps their position
+ * beside it. Null: nothing changes (the common case, every market on every poll: no allocation).
+ */
+export function positionAfterRead(pos: PositionState, held: HeldRead | null, yes: number, no: number): HeldPosition | null {
   // a read that reaches the fills' position (a read behind a fill, then one that has it): theirs, exactly
   if (held !== null && held.ahead !== null && held.ahead !== pos && same(held.ahead, yes, no)) return { position: held.ahead, held: { yes, no, ahead: null } };
   if (same(pos, yes, no)) {
     // the same objects when nothing is pending (every market is read on every poll); the same read
     // again while it is ahead of its fill stays ahead (the fill can come a poll late)
-    if (held !== null && (held.ahead === null || (held.yes === yes && held.no === no))) return { position: pos, held };
+    if (held !== null && (held.ahead === null || (held.yes === yes && held.no === no))) return null;
     return { position: pos, held: { yes, no, ahead: null } };
   }
   return { position: syncHoldings(pos, yes, no), held: { yes, no, ahead: held === null ? null : pos } };

@@ -246,8 +246,8 @@ function reduceMarketEvent(m: MarketState, e: MarketEvent, lim: ReduceLimits): M
       // a read of the holdings the market already has (every followed market, on every balance
       // poll) leaves the market as it is: the state's market map stays shared, so the account
       // totals and the health model see nothing to recompute
-      const { position, held } = positionAfterRead(m.position, m.held, e.yes, e.no);
-      return position === m.position && held === m.held ? m : marketWith(m, { position, held });
+      const after = positionAfterRead(m.position, m.held, e.yes, e.no);
+      return after === null ? m : marketWith(m, { position: after.position, held: after.held });
     }
     case 'OrderFilled':
       return reduceFill(m, e, lim);
