@@ -1,9 +1,9 @@
 /**
  * Own fills and account balances in ONE poll, in that order: the own-orders read (fills) first,
- * then the balance read (PositionSynced). The store rescales its cost basis when a position sync
- * disagrees with the fills it has seen, so a sync that arrives before the fill explaining it would
- * distort the average price; reading orders first keeps that window to one round trip. A failed
- * balance read does not lose the fills read before it (see tradingReader).
+ * then the balance read (PositionSynced). Reading orders first keeps the window in which a read holds
+ * a fill not yet reported to one round trip; the store keeps the fills' cost through such a read
+ * (src/state/held-read.ts). A failed balance read does not lose the fills read before it (see
+ * tradingReader).
  */
 import type { Observable } from 'rxjs';
 import type { Bytes32 } from '../model/order.ts';
