@@ -54,6 +54,16 @@ for (const f of files('src')) {
     if (m && !/\.(ts|js|mjs|json)$/.test(m[1]!)) problems.push(`${f}:${i + 1}: relative import without extension: ${m[1]}`);
   });
 }
+// viem is about 350 modules: a static (non-type) import puts them on every start-up path (docs/performance.md#start-up)
+for (const f of [...files('src'), ...files('strategies')]) {
+  readFileSync(f, 'utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      if (/^\s*(import|export)\s+(?!type\b).*\bfrom ['"]viem(\/[^'"]*)?['"]/.test(line) || /^\s*import ['"]viem/.test(line)) {
+        problems.push(`${f}:${i + 1}: static import of viem (use src/exchange/signing, or await import('viem') where it is needed)`);
+      }
+    });
+}
 // ---- layers, bottom first (docs/architecture.md#layers) ----
 const LAYERS: readonly (readonly string[])[] = [
   ['src/model'],

@@ -13,13 +13,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'undici';
-import { getAddress } from 'viem';
 import { silentLogger } from '../core/logger.ts';
 import type { BotConfig, MarketConfig } from '../config/types.ts';
 import { chainAddresses, type ChainConfig } from '../exchange/chains.ts';
 import type { MigrationStatus } from '../exchange/client/migration.ts';
 import { NetworkError, TimeoutError, VenueError } from '../exchange/client/errors.ts';
 import type { Signer } from '../exchange/signing/signer.ts';
+import { eip55 } from '../exchange/signing/text-hash.ts';
 import type { VenueClient } from '../exchange/venue-client.ts';
 import { freeCollateral } from '../feeds/account-feed.ts';
 import { venueMs } from '../feeds/feed-event.ts';
@@ -196,7 +196,7 @@ export async function readAccount(client: VenueClient): Promise<{ result: CheckR
 }
 
 /** An address as an operator reads it: EIP-55 (the venue's answers enter in normal form, src/model/ids.ts). */
-const shown = (a: Address): Address => getAddress(a);
+const shown = (a: Address): Address => eip55(a);
 
 /** The private key's wallet against the key's wallet. */
 export function checkWallet(status: MigrationStatus, signer: Signer): CheckResult {

@@ -3,11 +3,14 @@
  * against the TypeScript sources through tsx, in the same run, alternating:
  *  - `bookmaker run --help`: process start to exit (wall ms, median of N rounds per side);
  *  - `npm start` (the demo on the embedded local exchange) to its first quote: process start to the first
- *    order the local exchange accepted (bookmaker_orders_accepted_total > 0 on /metrics, polled every 20 ms).
+ *    order the local exchange accepted (bookmaker_orders_accepted_total > 0 on /metrics, polled every 20 ms);
+ *  - `bookmaker sim --help` (loads the command and the local exchange's modules): the process's own CPU time
+ *    (user + sys, all threads; steadier than wall time on a busy machine) and how many modules it resolved,
+ *    of which how many are viem's (none expected: docs/performance.md#start-up).
  * Both sides run from the same temporary copy of the checkout; the source side sets BOOKMAKER_SOURCE=1.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { copyCheckout, npm, npmEnv } from '../package/pack.ts';
@@ -35,6 +38,37 @@ function helpMs(side: 'built' | 'tsx'): number {
   const ms = performance.now() - t0;
   if (r.status !== 0 || !r.stdout.includes('Usage: bookmaker run')) throw new Error(`run --help (${side}) failed: ${r.stderr}`);
   return ms;
+}
+
+// A preload that records every resolved module URL (a resolve hook, so modules tsx compiles count too) and,
+// at exit, the process's CPU time, in files named by BOOKMAKER_BENCH_PROBE.
+const probe = join(work, 'probe.mjs');
+writeFileSync(
+  probe,
+  `import { register } from 'node:module';
+import { appendFileSync } from 'node:fs';
+const hooks = \`import { appendFileSync } from 'node:fs';
+export async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(process.env.BOOKMAKER_BENCH_PROBE + '.urls', r.url + '\\\\n'); return r; }\`;
+register('data:text/javascript,' + encodeURIComponent(hooks));
+process.on('exit', () => { const u = process.cpuUsage(); appendFileSync(process.env.BOOKMAKER_BENCH_PROBE + '.cpu', String(u.user + u.system)); });
+`,
+);
+
+/** `bookmaker sim --help`: CPU ms of the process, modules resolved, and how many of them are viem's. */
+function simHelpProbe(side: 'built' | 'tsx', round: number): { cpuMs: number; modules: number; viem: number } {
+  const out = join(work, `probe-${side}-${round}`);
+  const r = spawnSync(process.execPath, ['--import', probe, 'bin/bookmaker.js', 'sim', '--help'], {
+    cwd: dir,
+    env: { ...envFor(side), BOOKMAKER_BENCH_PROBE: out },
+    encoding: 'utf8',
+  });
+  if (r.status !== 0 || !r.stdout.includes('Usage: bookmaker sim')) throw new Error(`sim --help (${side}) failed: ${r.stderr}`);
+  const urls = new Set(readFileSync(`${out}.urls`, 'utf8').split('\n').filter(Boolean));
+  return {
+    cpuMs: Number(readFileSync(`${out}.cpu`, 'utf8')) / 1000,
+    modules: urls.size,
+    viem: [...urls].filter((u) => u.includes('/node_modules/viem/')).length,
+  };
 }
 
 async function firstQuoteMs(side: 'built' | 'tsx'): Promise<number> {
@@ -72,11 +106,15 @@ async function firstQuoteMs(side: 'built' | 'tsx'): Promise<number> {
 
 const help = { built: [] as number[], tsx: [] as number[] };
 const start = { built: [] as number[], tsx: [] as number[] };
+const simHelp = { built: [] as ReturnType<typeof simHelpProbe>[], tsx: [] as ReturnType<typeof simHelpProbe>[] };
 try {
   helpMs('built'); // warm the file cache for both sides
   helpMs('tsx');
   for (let i = 0; i < ROUNDS; i++) {
     for (const side of i % 2 === 0 ? (['built', 'tsx'] as const) : (['tsx', 'built'] as const)) help[side].push(helpMs(side));
+  }
+  for (let i = 0; i < ROUNDS; i++) {
+    for (const side of i % 2 === 0 ? (['built', 'tsx'] as const) : (['tsx', 'built'] as const)) simHelp[side].push(simHelpProbe(side, i));
   }
   for (let i = 0; i < ROUNDS; i++) {
     for (const side of i % 2 === 0 ? (['built', 'tsx'] as const) : (['tsx', 'built'] as const)) start[side].push(await firstQuoteMs(side));
@@ -95,6 +133,9 @@ const helpBuilt = med(help.built);
 const helpTsx = med(help.tsx);
 const startBuilt = med(start.built);
 const startTsx = med(start.tsx);
+const simCpu = (side: 'built' | 'tsx'): number => med(simHelp[side].map((p) => p.cpuMs));
+const simLine = (side: 'built' | 'tsx'): string =>
+  `${r1(simCpu(side))} ms CPU median (${simHelp[side].map((p) => r1(p.cpuMs)).join(', ')}); ${simHelp[side][0]!.modules} modules, ${simHelp[side][0]!.viem} of viem`;
 report(
   [
     ['rounds per side', ROUNDS],
@@ -103,6 +144,8 @@ report(
     ['run --help, tsx', `${r1(helpTsx)} ms median (${help.tsx.map(r1).join(', ')})`],
     ['npm start → first quote, built JS', `${r1(startBuilt)} ms median (${start.built.map(r1).join(', ')})`],
     ['npm start → first quote, tsx', `${r1(startTsx)} ms median (${start.tsx.map(r1).join(', ')})`],
+    ['sim --help, built JS', simLine('built')],
+    ['sim --help, tsx', simLine('tsx')],
   ],
   {
     name: 'startup',
@@ -114,5 +157,9 @@ report(
     npmStartFirstQuoteMs: r1(startBuilt),
     npmStartFirstQuoteTsxMs: r1(startTsx),
     npmStartRatio: Number((startTsx / startBuilt).toFixed(2)),
+    simHelpCpuMs: r1(simCpu('built')),
+    simHelpTsxCpuMs: r1(simCpu('tsx')),
+    simHelpModules: simHelp.built[0]!.modules,
+    simHelpViemModules: Math.max(simHelp.built[0]!.viem, simHelp.tsx[0]!.viem),
   },
 );

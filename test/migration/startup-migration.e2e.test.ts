@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { keccak256, toHex } from 'viem';
+import { keccakText } from '../../src/exchange/signing/text-hash.ts';
 import { systemClock } from '../../src/core/clock.ts';
 import { createLogger } from '../../src/core/logger.ts';
 import { TESTNET } from '../../src/exchange/chains.ts';
@@ -17,7 +17,7 @@ import { installMigration } from '../../src/sim/migration/install.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 
 function legacyWallet(tag: string) {
-  const signer = createSigner({ privateKey: keccak256(toHex(`migration-e2e:${tag}`)), chain: TESTNET });
+  const signer = createSigner({ privateKey: keccakText(`migration-e2e:${tag}`), chain: TESTNET });
   return signer;
 }
 

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { keccak256, toHex } from 'viem';
+import { keccakText } from '../../src/exchange/signing/text-hash.ts';
 import { systemClock } from '../../src/core/clock.ts';
 import { TESTNET } from '../../src/exchange/chains.ts';
 import { createSigner } from '../../src/exchange/signing/signer.ts';
@@ -18,8 +18,8 @@ import { createLocalExchange, type LocalExchange } from '../../src/sim/local-exc
 import { installMigration } from '../../src/sim/migration/install.ts';
 import { httpVenue } from './http-venue.ts';
 
-const signer = createSigner({ privateKey: keccak256(toHex('order-manager-e2e')), chain: TESTNET });
-const legacy = createSigner({ privateKey: keccak256(toHex('order-manager-e2e-legacy')), chain: TESTNET });
+const signer = createSigner({ privateKey: keccakText('order-manager-e2e'), chain: TESTNET });
+const legacy = createSigner({ privateKey: keccakText('order-manager-e2e-legacy'), chain: TESTNET });
 
 /** Far from the market so simulated takers leave them alone: YES bids at 10¢/8¢, YES asks as NO buys (asks at 90¢/92¢). */
 function quotes(marketId: Bytes32, shift = 0): DesiredOrder[] {

@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { addressOfPrivateKey, randomPrivateKey } from '../support/keys.ts';
 import type { Address, Bytes32 } from '../../src/model/order.ts';
 import { installMigration } from '../../src/sim/migration/install.ts';
 import type { LegacyPositionSeed } from '../../src/sim/migration/legacy-seeds.ts';
@@ -108,8 +108,8 @@ test('bulk: one create the engine would refuse refuses the whole call; creates m
  * migration is active: `collateral` and the `holdings` in the two markets wait in its legacy account.
  */
 async function legacyWallet(collateral: bigint, holdings: (m0: Bytes32, m1: Bytes32) => LegacyPositionSeed[]) {
-  const pk = generatePrivateKey();
-  const wallet = privateKeyToAccount(pk).address as Address;
+  const pk = randomPrivateKey();
+  const wallet = addressOfPrivateKey(pk) as Address;
   const h = await startHarness({ apiKeys: [{ key: 'legacy-key', wallet }], privateKeys: { 'legacy-key': pk }, initialCollateral: 0n, markets: 2 });
   const [m0, m1] = [...h.ex.state.stores.markets.values()].map((m) => m.id) as [Bytes32, Bytes32];
   installMigration(h.ex.state, { active: true, tokensPerChunk: 5, legacyAccounts: [{ wallet, collateral, positions: holdings(m0, m1) }] });
@@ -163,8 +163,8 @@ test('migrate-funds: a token of a halted market refuses the whole chunk and chan
 });
 
 test('deposit-with-permit: a deposit the ledger refuses leaves the permit nonce unused', async () => {
-  const pk = generatePrivateKey();
-  const wallet = privateKeyToAccount(pk).address as Address;
+  const pk = randomPrivateKey();
+  const wallet = addressOfPrivateKey(pk) as Address;
   const h = await startHarness({ apiKeys: [{ key: 'k', wallet }], privateKeys: { k: pk }, initialCollateral: 0n, markets: 1 });
   try {
     const s = h.signerOf('k');

@@ -7,8 +7,8 @@
  *     installMigration(state, { legacyAccounts: [...], tokensPerChunk: 2 })
  */
 import { checksumOf } from '../checksum.ts';
-import { keccak256, toHex, getAddress } from 'viem';
 import type { ExchangeState } from '../context.ts';
+import { eip55, keccakText } from '../../exchange/signing/text-hash.ts';
 import { HttpError } from '../http-errors.ts';
 import type { Address, Bytes32, OutcomeIndex, VoidReason } from '../../model/order.ts';
 import { emptyMigrationData, type MigrationData } from './migration-data.ts';
@@ -57,7 +57,7 @@ export function migrationData(state: ExchangeState): MigrationData {
 }
 
 export function defaultRelayer(seed: number): Address {
-  return getAddress(('0x' + keccak256(toHex(`bookmaker-sim-relayer:${seed}`)).slice(26)) as Address);
+  return eip55('0x' + keccakText(`bookmaker-sim-relayer:${seed}`).slice(26));
 }
 
 /** States whose trading guard is installed (one guard per exchange, however often install runs). */

@@ -6,8 +6,7 @@
  * Accounts are configurable (tests pass their own wallets); `demoLegacyAccounts` derives throwaway
  * wallets deterministically from the exchange seed for `bookmaker sim` and `npm start`.
  */
-import { keccak256, toHex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { addressOfPrivateKey, keccakText } from '../../exchange/signing/text-hash.ts';
 import { BadInputError } from '../../model/errors.ts';
 import { addressOf, bytes32Of } from '../../model/ids.ts';
 import type { Address, Bytes32, Hex, OutcomeIndex, SideValue } from '../../model/order.ts';
@@ -58,7 +57,7 @@ const DAY = 86_400;
 
 /** keccak256 of a text: lower-case hex, so already a Bytes32 in normal form. */
 function hashOf(text: string): Bytes32 {
-  return keccak256(toHex(text)) as Bytes32;
+  return keccakText(text);
 }
 
 /** The hash is derived from the seed as given (market id in the seed's spelling), so it stays as before. */
@@ -139,8 +138,8 @@ export interface DemoLegacyAccount {
 export function demoLegacyAccounts(seed: number, count: number, marketIds: readonly Bytes32[]): DemoLegacyAccount[] {
   const out: DemoLegacyAccount[] = [];
   for (let i = 0; i < count; i++) {
-    const privateKey = keccak256(toHex(`bookmaker-legacy:${seed}:${i}`));
-    const wallet = privateKeyToAccount(privateKey).address;
+    const privateKey: Hex = keccakText(`bookmaker-legacy:${seed}:${i}`);
+    const wallet = addressOfPrivateKey(privateKey);
     const m = marketIds.slice(0, 2);
     const positions: LegacyPositionSeed[] = m.flatMap((marketId, j) => [
       { marketId, outcomeIndex: 1 as const, amount: BigInt(5_000_000 * (j + 1)) },

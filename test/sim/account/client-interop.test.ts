@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { addressOfPrivateKey, randomPrivateKey } from '../../support/keys.ts';
 import { TESTNET } from '../../../src/exchange/chains.ts';
 import { createVenueClient } from '../../../src/exchange/venue-client.ts';
 import { runStartupMigration } from '../../../src/migration/startup-migration.ts';
@@ -15,8 +15,8 @@ import { startHarness } from './harness.ts';
 import { holding, legacyOrder } from '../../support/legacy-seeds.ts';
 
 test('the venue client and the start-up migration runner migrate a seeded legacy account', async () => {
-  const pk = generatePrivateKey();
-  const wallet = privateKeyToAccount(pk).address as Address;
+  const pk = randomPrivateKey();
+  const wallet = addressOfPrivateKey(pk) as Address;
   const h = await startHarness({ apiKeys: [{ key: 'bot', wallet }], privateKeys: { bot: pk }, markets: 2 });
   const client = createVenueClient({ chain: TESTNET, baseUrl: h.baseUrl, apiKey: 'bot', now: () => h.clock.now() });
   try {

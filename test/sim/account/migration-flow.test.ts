@@ -6,7 +6,7 @@
  */
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { addressOfPrivateKey, randomPrivateKey } from '../../support/keys.ts';
 import type { Address, Bytes32 } from '../../../src/model/order.ts';
 import type { Signer } from '../../../src/exchange/signing/signer.ts';
 import type { UnsignedLimitOrderBody } from '../../../src/exchange/signing/orderBody.ts';
@@ -15,10 +15,10 @@ import { checksumOf } from '../../../src/sim/checksum.ts';
 import { migrateFundsBody, startHarness, type Harness } from './harness.ts';
 import { holding, legacyOrder } from '../../support/legacy-seeds.ts';
 
-const legacyPk = generatePrivateKey();
-const LEGACY = privateKeyToAccount(legacyPk).address as Address;
-const singlePk = generatePrivateKey();
-const SINGLE = privateKeyToAccount(singlePk).address as Address;
+const legacyPk = randomPrivateKey();
+const LEGACY = addressOfPrivateKey(legacyPk) as Address;
+const singlePk = randomPrivateKey();
+const SINGLE = addressOfPrivateKey(singlePk) as Address;
 
 let h: Harness;
 let m0: Bytes32;

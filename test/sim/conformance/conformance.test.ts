@@ -8,7 +8,7 @@
  */
 import { test as nodeTest, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { addressOfPrivateKey, randomPrivateKey } from '../../support/keys.ts';
 import type { Address, Bytes32, LimitOrderBody } from '../../../src/model/order.ts';
 import { restorationBody } from '../../../src/migration/restoration-body.ts';
 import { installMigration } from '../../../src/sim/migration/install.ts';
@@ -20,10 +20,10 @@ import { DEPOSIT_WITH_PERMIT, MARKET_QUOTES, ORACLE_QUOTE_LATEST, ORACLE_QUOTE_L
 import { holding, legacyOrder } from '../../support/legacy-seeds.ts';
 import { mustAddress } from '../../../src/sim/wire-ids.ts';
 
-const legacyPk = generatePrivateKey();
-const LEGACY = privateKeyToAccount(legacyPk).address as Address;
-const singlePk = generatePrivateKey();
-const SINGLE = privateKeyToAccount(singlePk).address as Address;
+const legacyPk = randomPrivateKey();
+const LEGACY = addressOfPrivateKey(legacyPk) as Address;
+const singlePk = randomPrivateKey();
+const SINGLE = addressOfPrivateKey(singlePk) as Address;
 const UNKNOWN_MARKET = ('0x' + 'ee'.repeat(32)) as Bytes32;
 const NOBODY = '0x000000000000000000000000000000000000dEaD';
 

@@ -3,7 +3,7 @@
  * `--state FILE`): question submissions, the questions they produced, and a counter for simulated
  * transaction hashes.
  */
-import { keccak256, toHex } from 'viem';
+import { keccakText } from '../../../exchange/signing/text-hash.ts';
 import type { ExchangeState } from '../../context.ts';
 import type { Bytes32 } from '../../../model/order.ts';
 import type { LowerAddress } from '../../wire-ids.ts';
@@ -57,5 +57,5 @@ export function accountData(state: ExchangeState): AccountData {
 export function nextAccountTxHash(state: ExchangeState, label: string, who: LowerAddress): Bytes32 {
   const d = accountData(state);
   d.txCounter++;
-  return <Bytes32>keccak256(toHex(`bookmaker-sim:${state.settings.seed}:${label}:${who}:${d.txCounter}`));
+  return keccakText(`bookmaker-sim:${state.settings.seed}:${label}:${who}:${d.txCounter}`);
 }

@@ -8,7 +8,7 @@
  * mints complete sets and transfers the wanted outcome to the wallet, keeping the other side (which,
  * on the venue, belongs to the legacy counterparties).
  */
-import { keccak256, toHex } from 'viem';
+import { keccakText } from '../../../exchange/signing/text-hash.ts';
 import type { ExchangeState } from '../../context.ts';
 import type { EngineHost } from '../../engine-host.ts';
 import { HttpError } from '../../http-errors.ts';
@@ -17,7 +17,7 @@ import { addressOf, type LowerAddress } from '../../wire-ids.ts';
 import type { LedgerCollateral, LedgerPosition, WalletLedger } from './wallet-ledger.ts';
 
 /** The venue escrow that backs migrated legacy positions. */
-export const MIGRATION_ESCROW = ('0x' + keccak256(toHex('bookmaker-sim:migration-escrow')).slice(26)) as LowerAddress;
+export const MIGRATION_ESCROW = ('0x' + keccakText('bookmaker-sim:migration-escrow').slice(26)) as LowerAddress;
 
 const ZERO: LedgerCollateral = { total: 0n, reserved: 0n, available: 0n };
 

@@ -7,7 +7,7 @@
  * another wallet need `authorization` (the wallet's EIP-191 signature of the five-line message);
  * migrate-funds and restore-orders are authorised by the wallet's own EIP-712 signatures.
  */
-import { keccak256, toHex } from 'viem';
+import { keccakText } from '../../../exchange/signing/text-hash.ts';
 import type { ExchangeState, RequestContext } from '../../context.ts';
 import { HttpError, badRequest, invalidSignature, forbidden } from '../../http-errors.ts';
 import { json, type Router } from '../../router.ts';
@@ -39,7 +39,7 @@ import { checksumOf } from '../../checksum.ts';
 import type { LowerAddress } from '../../wire-ids.ts';
 import type { WalletLedger } from './wallet-ledger.ts';
 
-const hashText = (s: string): Bytes32 => keccak256(toHex(s)) as Bytes32;
+const hashText = (s: string): Bytes32 => keccakText(s);
 
 function contracts(state: ExchangeState) {
   return { holdingsLegacy: state.chain.holdingsLegacy, holdingsNew: state.chain.holdingsNew };

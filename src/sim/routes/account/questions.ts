@@ -9,13 +9,12 @@
  * exchange's `addMarket` service. Quotas: questions per hour and markets per day per key, with
  * X-RateLimit-* headers on every answer of those paths.
  */
-import { keccak256, toHex } from 'viem';
+import { keccakText, utf8Hex } from '../../../exchange/signing/text-hash.ts';
 import type { RequestContext } from '../../context.ts';
 import { HttpError, badRequest, notFound } from '../../http-errors.ts';
 import { rateHeaders, type RateDecision } from '../../rate-limiter.ts';
 import { json, type Router } from '../../router.ts';
 import { array, bytes32, object, oneOf, optionalString, string, type Obj } from '../../validate.ts';
-import type { Bytes32 } from '../../../model/order.ts';
 import { accountData, type QuestionRecord, type SubmissionRecord } from './account-data.ts';
 import { accountRuntime } from './account-options.ts';
 import { keyWallet } from './wallet-param.ts';
@@ -50,8 +49,8 @@ export function questionRejection(text: string): { code: string; message: string
 function newSubmission(ctx: RequestContext, kind: SubmissionRecord['kind'], draft: Draft, rejection: SubmissionRecord['rejection'] = null): SubmissionRecord {
   const data = accountData(ctx.state);
   data.submissionCounter++;
-  const id = `sub_${keccak256(toHex(`${ctx.state.settings.seed}:submission:${data.submissionCounter}`)).slice(2, 26)}`;
-  const questionId = keccak256(toHex(`${id}:question:0`)) as Bytes32;
+  const id = `sub_${keccakText(`${ctx.state.settings.seed}:submission:${data.submissionCounter}`).slice(2, 26)}`;
+  const questionId = keccakText(`${id}:question:0`);
   data.questions[questionId] = { ...draft, id: questionId, submissionId: id, marketId: null };
   const sub: SubmissionRecord = { id, owner: keyWallet(ctx), createdAt: ctx.now, kind, questionIds: rejection ? [] : [questionId], rejection };
   if (rejection) delete data.questions[questionId];
@@ -175,7 +174,7 @@ function getSubmission(ctx: RequestContext) {
             endTime: q.endTime,
             sources: q.sources,
             evidenceMode: q.evidenceMode,
-            onchainMetadata: toHex(JSON.stringify({ q: q.shortText, end: q.endTime })),
+            onchainMetadata: utf8Hex(JSON.stringify({ q: q.shortText, end: q.endTime })),
           };
         })
       : [];
