@@ -86,7 +86,7 @@ for (const run of runs) {
   const perSeed: number[] = [];
   const drift = { after10s: 0, after60s: 0 };
   for (let seed = s0!; seed <= (s1 ?? s0!); seed++) {
-    const source = liveSyntheticSource({ seed, hours, markets, flow, ...(agents ? { agents } : {}) });
+    const source = await liveSyntheticSource({ seed, hours, markets, flow, ...(agents ? { agents } : {}) });
     // the hidden fair value, sampled 1 ms after every agent step (the agents step every 500 ms from
     // the start) and kept under the step's time: the value the step's takers traded on
     const trace = new Map<string, { t: number[]; p: number[]; jump: number[] }>();

@@ -3,12 +3,12 @@
  * capture) and on synthetic markets, so a flow preset can be fitted to the real one
  * (scripts/flow-fit.ts, docs/edge.md):
  *
- *   trade rate       trade prints per minute per market (markets with trades)
+ *   trade rate       trade prints per minute per market (markets with trades, while each is listed)
  *   trade sizes      shares per print: mean and quantiles
  *   passive markout  for every print, what its passive side (the maker) made against the mid h later:
  *                    (mid(t + h) − p) for a maker who bought (the taker sold), (p − mid(t + h)) for one
  *                    who sold, in ¢ per share, size-weighted, with a 95 % interval (normal, over prints)
- *   mid jumps        moves of the mid by ≥ 5¢ within 10 s, per market-hour
+ *   mid jumps        moves of the mid by ≥ 5¢ within 10 s, per market-hour (while listed)
  *
  * The mid is the book's (a drop-copy recording: the others' book, which is the whole book when no bot
  * is recorded). Rows are walked in local-time order.
@@ -58,6 +58,26 @@ function quantile(sorted: readonly number[], q: number): number {
   if (sorted.length === 0) return NaN;
   const i = Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))));
   return sorted[i]!;
+}
+
+/**
+ * When each market was listed: from the data's first row, or its `active` metadata event when later
+ * (a synthetic market listed during the run), to the data's last row, or its `resolved`/`closed`
+ * event when earlier (a synthetic market resolved and replaced).
+ */
+function listedSpans(source: ReplaySource, n: number, first: number, last: number): { from: Float64Array; to: Float64Array } {
+  const from = new Float64Array(n).fill(first);
+  const to = new Float64Array(n).fill(last);
+  const index = new Map(source.cols.markets.map((id, i) => [id, i]));
+  for (const e of source.side) {
+    if (e.t !== 'market') continue;
+    const m = index.get(e.m);
+    if (m === undefined) continue;
+    const st = e.meta.status;
+    if (st === 'active' && e.lts > first && e.lts < to[m]!) from[m] = e.lts;
+    else if ((st === 'resolved' || st === 'closed') && e.lts < to[m]! && e.lts > from[m]!) to[m] = e.lts;
+  }
+  return { from, to };
 }
 
 export function flowStats(source: ReplaySource): FlowStats {
@@ -144,15 +164,31 @@ export function flowStats(source: ReplaySource): FlowStats {
     }
   }
   const bookMarkets = midT.filter((t) => t.length > 0).length;
-  // trades per market-minute bin of the traded markets (empty bins count as 0)
+  const life = listedSpans(source, n, first, last);
+  // the hours the markets with a book were listed (the mid jumps' denominator)
+  let bookHours = 0;
+  for (let m = 0; m < n; m++) if (midT[m]!.length > 0) bookHours += Math.max(0, life.to[m]! - life.from[m]!) / 3_600_000;
+  if (bookHours <= 0) bookHours = Math.max(1, bookMarkets) * (minutes / 60);
+  // trades per market-minute bin of the traded markets while each is listed (empty bins count as 0)
   const tradedIds = [...new Set(trades.map((x) => x.m))];
-  const binsPerMarket = Math.max(1, Math.ceil(minutes));
-  const bins = new Float64Array(tradedIds.length * binsPerMarket);
-  for (const x of trades) bins[tradedIds.indexOf(x.m) * binsPerMarket + Math.min(binsPerMarket - 1, Math.floor((x.t - first) / 60_000))]! += 1;
+  const binStart = new Map<number, number>();
+  let nBins = 0;
+  let marketMinutes = 0;
+  for (const m of tradedIds) {
+    binStart.set(m, nBins);
+    nBins += Math.max(1, Math.ceil((life.to[m]! - life.from[m]!) / 60_000));
+    marketMinutes += Math.max(1e-9, (life.to[m]! - life.from[m]!) / 60_000);
+  }
+  const bins = new Float64Array(nBins);
+  for (const x of trades) {
+    const b0 = binStart.get(x.m)!;
+    const span = Math.max(1, Math.ceil((life.to[x.m]! - life.from[x.m]!) / 60_000));
+    bins[b0 + Math.max(0, Math.min(span - 1, Math.floor((x.t - life.from[x.m]!) / 60_000)))]! += 1;
+  }
   const binMean = bins.reduce((a, b) => a + b, 0) / Math.max(1, bins.length);
   const binSd = Math.sqrt(bins.reduce((a, b) => a + (b - binMean) ** 2, 0) / Math.max(1, bins.length - 1));
   const rateHalf = bins.length > 1 ? (1.96 * binSd) / Math.sqrt(bins.length) : NaN;
-  const rate = trades.length / Math.max(1, tradedMarkets) / minutes;
+  const rate = tradedMarkets > 0 ? trades.length / marketMinutes : 0;
   return {
     markets: bookMarkets,
     minutes,
@@ -169,6 +205,6 @@ export function flowStats(source: ReplaySource): FlowStats {
       p90: quantile(sizes, 0.9),
     },
     passiveMarkouts: markouts,
-    jumpsPerMarketHour: jumps / Math.max(1, bookMarkets) / (minutes / 60),
+    jumpsPerMarketHour: jumps / Math.max(1e-9, bookHours),
   };
 }

@@ -22,10 +22,11 @@
 import { createLocalExchange } from '../sim/local-exchange.ts';
 import { startCounterparties, type Counterparties, type CounterpartyOptions } from '../sim/counterparties.ts';
 import type { FlowPreset } from '../sim/flow-presets.ts';
-import type { NewMarketInput } from '../sim/context.ts';
-import { DEMO_MARKETS } from '../sim/market-factory.ts';
+import type { FlowEvent } from '../sim/flow-tap.ts';
+import { createMarketChurn } from '../sim/market-churn.ts';
+import type { MarketRecord } from '../sim/records.ts';
 import { BadInputError } from '../model/errors.ts';
-import { allocColumns, appendEventRows, appendRow, KIND_XCLEAR, toColumns, type Columns } from './recording/columns.ts';
+import { allocColumns, appendEventRows, toColumns, type Columns } from './recording/columns.ts';
 import { RECORDING_FORMAT, type RecordedEvent, type RecordingManifest } from './recording/format.ts';
 import { windowRows, type LiveFlow, type ReplaySource, type SideEvent } from './replay-source.ts';
 import { VirtualClock } from './virtual-clock.ts';
@@ -49,20 +50,11 @@ export interface SyntheticOptions {
 export const SYNTHETIC_START_MS = Date.UTC(2026, 0, 5, 0, 0, 0);
 /** the agents' step (ms), as the local exchange runs them */
 const STEP_MS = 500;
-
-/** Markets of a synthetic run: the demo markets first, then numbered ones; all end an hour after the run. */
-function marketInputs(n: number, endMs: number): NewMarketInput[] {
-  const out: NewMarketInput[] = [];
-  for (let i = 0; i < n; i++) {
-    const demo = DEMO_MARKETS[i];
-    out.push(
-      demo
-        ? { ...demo, deadline: endMs + 3_600_000 }
-        : { question: `Will synthetic event ${i + 1} happen?`, shortQuestion: `Synthetic event ${i + 1}?`, deadline: endMs + 3_600_000 },
-    );
-  }
-  return out;
-}
+/**
+ * A market whose hidden fair value is this close to 0 or 1 resolves and a fresh one takes its place
+ * (src/sim/market-churn.ts `settleOutside`; docs/edge.md, "Markets that resolve and are replaced").
+ */
+export const SYNTHETIC_SETTLE_OUTSIDE = 0.05;
 
 export function validateSyntheticOptions(o: SyntheticOptions): void {
   if (!Number.isSafeInteger(o.seed) || o.seed < 0) throw new BadInputError('--seed', 'a non-negative integer', o.seed);
@@ -70,30 +62,114 @@ export function validateSyntheticOptions(o: SyntheticOptions): void {
   if (!Number.isSafeInteger(o.markets) || o.markets < 1 || o.markets > 100) throw new BadInputError('--markets', 'an integer from 1 to 100', o.markets);
 }
 
-/** A synthetic run's local exchange on a virtual clock, its market metadata and the tap of its drop copy into `sink`. */
-function syntheticExchange(o: SyntheticOptions, sink: (e: RecordedEvent) => void, side: SideEvent[]) {
+/** A market of a synthetic run, as the backtest declares it (its id, name, tick and question). */
+interface PlannedMarket {
+  readonly id: string;
+  readonly slug: string;
+  readonly question: string;
+  readonly tick: number;
+  readonly deadline: number;
+}
+
+const planned = (m: MarketRecord): PlannedMarket => ({ id: m.id, slug: m.slug, question: m.question, tick: m.tick, deadline: m.deadline });
+
+const marketMeta = (m: PlannedMarket, status: string, outcome: string | null, resolutionStatus: string): SideEvent & { t: 'market' } =>
+  ({
+    t: 'market',
+    m: m.id,
+    vts: 0,
+    lts: 0,
+    meta: { status, deadline: new Date(m.deadline).toISOString(), slug: m.slug, question: m.question, outcome, resolutionStatus },
+  }) as SideEvent & { t: 'market' };
+
+/**
+ * A synthetic run's local exchange on a virtual clock with its market churn: `markets` generated
+ * markets at the start, each resolved when its fair value leaves the settle band and replaced by a
+ * fresh one at the next step (src/sim/market-churn.ts). The churn steps on its own timer, registered
+ * before the counterparties', so the schedule does not depend on when they start. `onCreated` /
+ * `onResolved` follow the markets.
+ */
+function churningExchange(o: SyntheticOptions, onCreated: (m: MarketRecord, at: number) => void, onResolved: (m: MarketRecord, at: number) => void) {
   validateSyntheticOptions(o);
   const start = o.startMs ?? SYNTHETIC_START_MS;
   const end = start + Math.round(o.hours * 3_600_000);
   const clock = new VirtualClock(start);
-  const ex = createLocalExchange({ seed: o.seed, markets: marketInputs(o.markets, end), clock, apiKeys: [], expirySweepMs: 1000 });
-  const ids = [...ex.state.stores.markets.values()].map((m) => m.id);
-  for (const m of ex.state.stores.markets.values()) {
-    side.push({
-      t: 'market',
-      m: m.id,
-      vts: start,
-      lts: start,
-      meta: {
-        status: m.status,
-        deadline: new Date(m.deadline).toISOString(),
-        slug: m.slug,
-        question: m.question,
-        outcome: null,
-        resolutionStatus: m.resolutionStatus,
-      },
+  const ex = createLocalExchange({ seed: o.seed, markets: [], clock, apiKeys: [], expirySweepMs: 1000 });
+  const churn = createMarketChurn(ex, {
+    seed: o.seed,
+    newMarketEveryMs: STEP_MS,
+    // no deadline inside the run: a market ends by its fair value only (binary's deadline terms stay out, as before)
+    lifetimeMs: end - start + 3_600_000,
+    resolutionDelayMs: 0,
+    maxLiveMarkets: o.markets,
+    settleOutside: SYNTHETIC_SETTLE_OUTSIDE,
+    onEvent: (e) => (e.type === 'created' ? onCreated(e.market, e.atMs) : e.type === 'resolved' ? onResolved(e.market, e.atMs) : undefined),
+  });
+  ex.every(STEP_MS, churn.step);
+  for (let i = 0; i < o.markets; i++) churn.createMarket();
+  const counterparties = (viewOf?: CounterpartyOptions['viewOf']): Counterparties =>
+    startCounterparties(ex, {
+      seed: o.seed,
+      intervalMs: STEP_MS,
+      flow: o.flow,
+      churn,
+      ...(o.agents ? { agents: o.agents } : {}),
+      ...(viewOf ? { viewOf } : {}),
     });
+  return { start, end, clock, ex, churn, counterparties };
+}
+
+/**
+ * The markets a synthetic run will list, in order: the churn's schedule depends only on the hidden
+ * fair values, which no trader moves, so a run with nobody quoting lists the same markets at the same
+ * instants as the closed loop (a test holds it). The closed loop declares them to the backtest up front.
+ */
+export async function syntheticMarketPlan(o: SyntheticOptions): Promise<PlannedMarket[]> {
+  const out: PlannedMarket[] = [];
+  const { end, clock, ex, counterparties } = churningExchange(
+    o,
+    (m) => out.push(planned(m)),
+    () => {},
+  );
+  const cp = counterparties();
+  let steps = 0;
+  while (clock.nextDue() < end) {
+    clock.runNext();
+    if (++steps % 20_000 === 0) await new Promise((r) => setImmediate(r));
   }
+  cp.stop();
+  await ex.close();
+  return out;
+}
+
+/**
+ * A synthetic run's exchange, with the oracle's answers and each market's listing and resolution as
+ * side events and the drop copy of every market it lists tapped into `sink` (`known`: the markets
+ * declared to the backtest, announced as pending at the start; a market outside it is not tapped).
+ */
+function syntheticExchange(o: SyntheticOptions, sink: (e: RecordedEvent) => void, side: SideEvent[], known?: readonly PlannedMarket[]) {
+  const listed: PlannedMarket[] = [];
+  const taps: (() => void)[] = [];
+  const knownIds = known ? new Set(known.map((m) => m.id)) : undefined;
+  const at = <E extends SideEvent>(e: E, t: number): E => ({ ...e, vts: t, lts: t });
+  const startMs = o.startMs ?? SYNTHETIC_START_MS;
+  for (const m of known ?? []) side.push(at(marketMeta(m, 'pending', null, 'none'), startMs));
+  let tapSink: ((e: FlowEvent) => void) | null = null;
+  const { start, end, clock, ex, churn, counterparties } = churningExchange(
+    o,
+    (m, t) => {
+      const p = planned(m);
+      if (knownIds && !knownIds.has(p.id)) return;
+      listed.push(p);
+      side.push(at(marketMeta(p, 'active', null, 'none'), t));
+      if (tapSink) taps.push(ex.tapFlow({ markets: [p.id], trades: true }, tapSink));
+    },
+    (m, t) => {
+      const p = planned(m);
+      if (knownIds && !knownIds.has(p.id)) return;
+      side.push(at(marketMeta(p, 'resolved', m.outcome === 1 ? 'YES' : m.outcome === 0 ? 'NO' : null, 'resolved'), t));
+    },
+  );
   // the oracle's answers, as the recorder's oracle poll would write them (each quote once)
   const services = ex.state.services;
   const oracleUpdate = services.oracleUpdate.bind(services);
@@ -109,13 +185,19 @@ function syntheticExchange(o: SyntheticOptions, sink: (e: RecordedEvent) => void
       confidence: posts >= 10 ? 'high' : posts >= 5 ? 'medium' : 'low',
     });
   };
-  const stopTap = ex.tapFlow({ markets: ids, trades: true }, (e) => {
+  tapSink = (e) => {
     // every row of one engine command at one virtual instant: a replay delivers them together
     const lts = clock.now();
     if (e.type === 'book') sink({ t: 'xbook', m: e.marketId, vts: e.atMs, lts, ...(e.snap ? { snap: true as const } : {}), b: e.bids, a: e.asks });
     else if (e.type === 'taker') sink({ t: 'taker', m: e.marketId, vts: e.atMs, lts, p: e.limit, s: e.size, side: e.side });
     else if (e.type === 'trade') sink({ t: 'trade', m: e.marketId, vts: e.atMs, lts, p: e.price, s: e.size, side: e.side });
-  });
+  };
+  // the markets listed at the start (before the sink was set)
+  for (const p of listed) taps.push(ex.tapFlow({ markets: [p.id], trades: true }, tapSink));
+  const stopTap = (): void => {
+    for (const t of taps) t();
+  };
+  const declared = (): readonly PlannedMarket[] => known ?? listed;
   const manifest = (flowEvents: number): RecordingManifest => ({
     format: RECORDING_FORMAT,
     version: 1,
@@ -123,12 +205,11 @@ function syntheticExchange(o: SyntheticOptions, sink: (e: RecordedEvent) => void
     createdAt: new Date(start).toISOString(),
     priceScale: 1_000_000,
     sizeScale: 1_000_000,
-    markets: [...ex.state.stores.markets.values()].map((m) => ({ id: m.id, name: m.slug, tick: m.tick })),
+    markets: declared().map((m) => ({ id: m.id, name: m.slug, tick: m.tick })),
     files: [],
-    stats: { flowEvents, oracleEvents: side.filter((e) => e.t === 'oracle').length, marketEvents: o.markets },
+    stats: { flowEvents, oracleEvents: side.filter((e) => e.t === 'oracle').length, marketEvents: side.filter((e) => e.t === 'market').length },
   });
-  const ticks = [...ex.state.stores.markets.values()].map((m) => m.tick);
-  return { start, end, clock, ex, ids, stopTap, manifest, ticks };
+  return { start, end, clock, ex, churn, counterparties, declared, stopTap, manifest };
 }
 
 /**
@@ -138,8 +219,8 @@ function syntheticExchange(o: SyntheticOptions, sink: (e: RecordedEvent) => void
 export async function syntheticSource(o: SyntheticOptions): Promise<ReplaySource> {
   const events: RecordedEvent[] = [];
   const side: SideEvent[] = [];
-  const { start, end, clock, ex, ids, stopTap, manifest, ticks } = syntheticExchange(o, (e) => events.push(e), side);
-  const cp = startCounterparties(ex, { seed: o.seed, intervalMs: STEP_MS, flow: o.flow, ...(o.agents ? { agents: o.agents } : {}) });
+  const { start, end, clock, ex, counterparties, declared, stopTap, manifest } = syntheticExchange(o, (e) => events.push(e), side);
+  const cp = counterparties();
   let steps = 0;
   while (clock.nextDue() < end) {
     clock.runNext();
@@ -150,7 +231,12 @@ export async function syntheticSource(o: SyntheticOptions): Promise<ReplaySource
   cp.stop();
   stopTap();
   await ex.close();
-  const cols = toColumns(events, ids);
+  const markets = declared();
+  const cols = toColumns(
+    events,
+    markets.map((m) => m.id),
+  );
+  const ticks = markets.map((m) => m.tick);
   side.sort((a, b) => a.lts - b.lts);
   return {
     dir: `synthetic:${o.flow}:${o.seed}`,
@@ -171,21 +257,23 @@ export async function syntheticSource(o: SyntheticOptions): Promise<ReplaySource
  * columns as the run goes, and from `live.start` on the agents act on the book with the bot's
  * resting quotes in it. A source is used by one run only (the flow depends on the bot).
  */
-export function liveSyntheticSource(o: SyntheticOptions): ReplaySource & { readonly live: LiveFlow } {
+export async function liveSyntheticSource(o: SyntheticOptions): Promise<ReplaySource & { readonly live: LiveFlow }> {
+  const plan = await syntheticMarketPlan(o);
   const side: SideEvent[] = [];
   const cols = allocColumns(1 << 16, []);
-  let index = new Map<string, number>();
+  let index: ReadonlyMap<string, number> = new Map();
   let flowEvents = 0;
   const sink = (e: RecordedEvent): void => {
     flowEvents++;
     appendEvent(cols, index, e);
   };
-  const { start, end, clock, ex, ids, stopTap, manifest, ticks } = syntheticExchange(o, sink, side);
+  const ids = plan.map((m) => m.id);
+  const ticks = plan.map((m) => m.tick);
   cols.markets.push(...ids);
   index = new Map(ids.map((m, i) => [m, i]));
-  // the tap's opening snapshot (empty books: the agents have not stepped) came before the index had
-  // the ids; it is written here, so the run knows from the first row that every market is a drop copy
-  for (let i = 0; i < ids.length; i++) appendRow(cols, start, start, i, KIND_XCLEAR, 0, 0, 0);
+  const { start, end, clock, ex, counterparties, stopTap, manifest } = syntheticExchange(o, sink, side, plan);
+  // each market's tap opens when the market is listed, with a snapshot of its (empty) book: the run
+  // knows from that market's first row that it is a drop copy
   let identity = new Uint32Array(0);
   let cp: Counterparties | null = null;
   let closed = false;
@@ -201,20 +289,14 @@ export function liveSyntheticSource(o: SyntheticOptions): ReplaySource & { reado
     },
     start: (ownTop) => {
       if (cp || closed) return;
-      cp = startCounterparties(ex, {
-        seed: o.seed,
-        intervalMs: STEP_MS,
-        flow: o.flow,
-        ...(o.agents ? { agents: o.agents } : {}),
-        viewOf: (marketId, v) => {
-          const own = ownTop(marketId);
-          if (own === null) return v;
-          return {
-            ...v,
-            bestBid: own.bid > 0 && own.bid > v.bestBid ? own.bid : v.bestBid,
-            bestAsk: own.ask > 0 && (v.bestAsk === 0 || own.ask < v.bestAsk) ? own.ask : v.bestAsk,
-          };
-        },
+      cp = counterparties((marketId, v) => {
+        const own = ownTop(marketId);
+        if (own === null) return v;
+        return {
+          ...v,
+          bestBid: own.bid > 0 && own.bid > v.bestBid ? own.bid : v.bestBid,
+          bestAsk: own.ask > 0 && (v.bestAsk === 0 || own.ask < v.bestAsk) ? own.ask : v.bestAsk,
+        };
       });
     },
     hiddenFair: (marketId) => cp?.fair.get(marketId),

@@ -12,6 +12,11 @@
  *                                   voided MARKET_RESOLVED; positions claimable; a `resolution`
  *                                   activity entry; the book streams send `event: status` and end)
  *
+ * With `settleOutside` (synthetic backtests: docs/edge.md, "Markets that resolve and are replaced"),
+ * an active market whose payout probability leaves [settleOutside, 1 − settleOutside] is resolved at
+ * once, as the venue resolves a market whose outcome is known; with `maxLiveMarkets` and a short
+ * `newMarketEveryMs` a fresh market takes its place at the next pass.
+ *
  * Everything is a journalled exchange service (addMarket, closeMarket, resolveMarket), so a state
  * file restores it, and the schedule itself is derived from the stored markets (each generated market
  * carries its index in `metadata.churnIndex`), so a restarted exchange continues the same sequence:
@@ -42,6 +47,21 @@ export interface MarketChurnOptions {
   maxLiveMarkets?: number;
   /** ms between passes of `startMarketChurn` (default 500) */
   tickMs?: number;
+  /**
+   * resolve an active market at once when its payout probability (`payoutProbability`, the agents'
+   * hidden fair value) is at or beyond this far from 0 or 1 (0 = never, the default; below 0.5): the
+   * event is as good as decided, as a venue resolves a market whose outcome is known. A market that
+   * reports no probability keeps its deadline only.
+   */
+  settleOutside?: number;
+  /** told of each market the churn creates or resolves (synthetic backtests follow the markets with it) */
+  onEvent?: (e: ChurnEvent) => void;
+}
+
+export interface ChurnEvent {
+  readonly type: 'created' | 'closed' | 'resolved';
+  readonly market: MarketRecord;
+  readonly atMs: number;
 }
 
 export interface ChurnCounts {
@@ -50,6 +70,8 @@ export interface ChurnCounts {
   resolved: number;
   /** creations skipped because `maxLiveMarkets` generated markets were active */
   capped: number;
+  /** of `resolved`, markets resolved before their deadline because their probability left the `settleOutside` band */
+  settled: number;
 }
 
 export interface MarketChurn {
@@ -65,7 +87,7 @@ export interface MarketChurn {
    * hidden fair value, so the fair value was a calibrated forecast.
    */
   payoutProbability: (marketId: Bytes32) => number | undefined;
-  readonly settings: Readonly<Required<Omit<MarketChurnOptions, 'seed' | 'tickMs'>>>;
+  readonly settings: Readonly<Required<Omit<MarketChurnOptions, 'seed' | 'tickMs' | 'onEvent'>>>;
 }
 
 const DEFAULT_LIFETIME_MS = 30 * 60_000;
@@ -100,7 +122,14 @@ export function createMarketChurn(ex: LocalExchange, opts: MarketChurnOptions): 
   const lifetime = checkMs('lifetimeMs', opts.lifetimeMs ?? DEFAULT_LIFETIME_MS, 1);
   const delay = checkMs('resolutionDelayMs', opts.resolutionDelayMs ?? defaultResolutionDelayMs(lifetime), 0);
   const cap = checkMs('maxLiveMarkets', opts.maxLiveMarkets ?? 0, 0);
-  const counts: ChurnCounts = { created: 0, closed: 0, resolved: 0, capped: 0 };
+  const settle = opts.settleOutside ?? 0;
+  if (!(Number.isFinite(settle) && settle >= 0 && settle < 0.5))
+    throw new Error(`market churn: settleOutside must be a probability from 0 to below 0.5, got ${settle}`);
+  const counts: ChurnCounts = { created: 0, closed: 0, resolved: 0, capped: 0, settled: 0 };
+  const tell = (type: ChurnEvent['type'], id: Bytes32, atMs: number): void => {
+    const market = opts.onEvent ? state.services.findMarket(id) : undefined;
+    if (market) opts.onEvent!({ type, market, atMs });
+  };
 
   // the schedule continues from the stored markets (a restored exchange goes on where it stopped)
   let lastIndex = 0;
@@ -117,7 +146,7 @@ export function createMarketChurn(ex: LocalExchange, opts: MarketChurnOptions): 
   const churn: MarketChurn = {
     counts,
     payoutProbability: () => undefined,
-    settings: { newMarketEveryMs: every, lifetimeMs: lifetime, resolutionDelayMs: delay, maxLiveMarkets: cap },
+    settings: { newMarketEveryMs: every, lifetimeMs: lifetime, resolutionDelayMs: delay, maxLiveMarkets: cap, settleOutside: settle },
     step,
     createMarket: (life) => create(state.clock.now(), life === undefined ? lifetime : checkMs('lifetimeMs', life, 1)),
     stop: () => {
@@ -129,14 +158,26 @@ export function createMarketChurn(ex: LocalExchange, opts: MarketChurnOptions): 
     let liveGenerated = 0;
     // a copy: resolving changes nothing in the map, but a service could add a market
     for (const m of [...state.stores.markets.values()]) {
+      if (settle > 0 && m.status === 'active' && now < m.deadline) {
+        const p = churn.payoutProbability(m.id);
+        if (p !== undefined && (p <= settle || p >= 1 - settle)) {
+          state.services.resolveMarket(m.id, resolutionPayout(opts.seed, m.id, p), now, 'simulated resolution: the outcome is as good as known');
+          counts.resolved++;
+          counts.settled++;
+          tell('resolved', m.id, now);
+          continue;
+        }
+      }
       if (m.status === 'active' && now >= m.deadline) {
         state.services.closeMarket(m.id, now);
         counts.closed++;
+        tell('closed', m.id, now);
       }
       if (m.status === 'closed' && now >= m.deadline + delay) {
         const p = churn.payoutProbability(m.id) ?? 0.5;
         state.services.resolveMarket(m.id, resolutionPayout(opts.seed, m.id, p), now, 'simulated resolution after the deadline');
         counts.resolved++;
+        tell('resolved', m.id, now);
       }
       if (m.status === 'active' && churnIndexOf(m) !== undefined) liveGenerated++;
     }
@@ -162,6 +203,7 @@ export function createMarketChurn(ex: LocalExchange, opts: MarketChurnOptions): 
       now,
     );
     counts.created++;
+    tell('created', m.id, now);
     return m;
   }
 

@@ -67,7 +67,7 @@ function offTouchTakers(c: Columns, upTo: number): Set<number> {
 
 test('with nobody quoting, the closed loop generates the open loop rows exactly', async () => {
   const open = await syntheticSource(OPTS);
-  const src = liveSyntheticSource(OPTS);
+  const src = await liveSyntheticSource(OPTS);
   src.live.start(() => null);
   while (src.live.clock.nextDue() < src.live.end) src.live.clock.runNext();
   await src.live.stop();
@@ -87,7 +87,7 @@ test('closed loop: takers act on the bot quotes (orders priced off them fill the
   assert.equal(openOff.size, 0, 'open loop: every taker limit reaches the others touch');
   assert.ok(open.collector.fills.length > 0, 'the inside ask trades in the open loop too');
 
-  const closed = await runWith(liveSyntheticSource(OPTS));
+  const closed = await runWith(await liveSyntheticSource(OPTS));
   const c = closed.source.cols;
   const off = offTouchTakers(c, c.rows);
   const filledByThem = closed.collector.fills.filter((f) => f.cause === 'taker' && off.has(f.row));
@@ -98,7 +98,7 @@ test('closed loop: takers act on the bot quotes (orders priced off them fill the
 
 test('closed loop: deterministic per seed', async () => {
   const digest = async (): Promise<string> => {
-    const run = await runWith(liveSyntheticSource({ ...OPTS, hours: 0.05 }));
+    const run = await runWith(await liveSyntheticSource({ ...OPTS, hours: 0.05 }));
     const s = buildSummary(run);
     return JSON.stringify([s.fills, s.pnl.total, run.collector.fills.map((f) => [f.at, f.yesPrice, f.size, f.cause])]);
   };

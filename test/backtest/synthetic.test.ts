@@ -23,7 +23,7 @@ const cli = (args: string[]) => bookmaker(args);
 async function digestOf(seed: number, flow: FlowPreset = 'benign'): Promise<{ digest: string; fills: number; pnl: number }> {
   const cfg = await loadBacktestConfig('config/backtest.yaml');
   // closed loop, as the CLI runs it
-  const source = liveSyntheticSource({ seed, hours: 0.1, markets: 2, flow });
+  const source = await liveSyntheticSource({ seed, hours: 0.1, markets: 2, flow });
   const run = await runBacktest({ source, config: cfg.bot, settings: cfg.settings });
   const s = buildSummary(run);
   const digest = createHash('sha256').update(summaryJson(s)).update(fillsCsv(run)).digest('hex');
@@ -63,7 +63,7 @@ test('seed summary: per strategy, the mean and 95 % interval of the runs', async
   const runs = [];
   for (const seed of [1, 2]) {
     const run = await runBacktest({
-      source: liveSyntheticSource({ seed, hours: 0.05, markets: 1, flow: 'benign' }),
+      source: await liveSyntheticSource({ seed, hours: 0.05, markets: 1, flow: 'benign' }),
       config: cfg.bot,
       settings: cfg.settings,
     });

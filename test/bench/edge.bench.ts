@@ -116,7 +116,7 @@ for (const flow of FLOWS) {
     const open = OPEN_LOOP ? await syntheticSource(opts) : null;
     for (const [k, cfg] of configs) {
       const key = `${flow}|${k}` as Key;
-      const r = await score(open ?? liveSyntheticSource(opts), cfg);
+      const r = await score(open ?? (await liveSyntheticSource(opts)), cfg);
       results.set(key, [...(results.get(key) ?? []), r]);
     }
     process.stderr.write(`edge: ${flow} seed ${seed} done (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`);

@@ -55,7 +55,7 @@ export function syntheticFlags(o: ParsedArgs['options']): { base: Omit<Synthetic
 }
 
 async function runOne(cfg: LoadedBacktestConfig, opts: SyntheticOptions, fast: boolean, signal?: AbortSignal): Promise<BacktestRun> {
-  const source = liveSyntheticSource(opts);
+  const source = await liveSyntheticSource(opts);
   return runBacktest({ source, ranking: null, config: cfg.bot, settings: cfg.settings, fast, ...(signal ? { signal } : {}) });
 }
 

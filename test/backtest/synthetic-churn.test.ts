@@ -1,0 +1,57 @@
+/**
+ * Markets of a synthetic run resolve and are replaced (src/backtest/synthetic-source.ts, the churn of
+ * src/sim/market-churn.ts): a closed-loop run with a bot quoting lists exactly the markets its plan
+ * declared, in order, never more than `markets` at once, each listed (pending → active) before its
+ * first trade and resolved before its deadline, with no fill of the bot after its resolution.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadBacktestConfig } from '../../src/backtest/backtest-config.ts';
+import { runBacktest } from '../../src/backtest/run-backtest.ts';
+import { liveSyntheticSource, syntheticMarketPlan, type SyntheticOptions } from '../../src/backtest/synthetic-source.ts';
+import { KIND_TRADE } from '../../src/backtest/recording/columns.ts';
+
+const OPTS: SyntheticOptions = { seed: 5, hours: 0.2, markets: 2, flow: 'toxic' };
+
+test('closed loop with a bot quoting: the planned markets, at most `markets` at once, none traded outside its life', async () => {
+  const plan = await syntheticMarketPlan(OPTS);
+  assert.ok(plan.length > OPTS.markets + 2, `markets resolve and are replaced (${plan.length} listed)`);
+  const cfg = await loadBacktestConfig('config/backtest.yaml');
+  const source = await liveSyntheticSource(OPTS);
+  const run = await runBacktest({ source, ranking: null, config: cfg.bot, settings: cfg.settings });
+  assert.deepEqual(
+    source.cols.markets,
+    plan.map((m) => m.id),
+  );
+  const life = new Map<string, { listed: number; resolved: number }>();
+  let active = 0;
+  let most = 0;
+  for (const e of source.side) {
+    if (e.t !== 'market') continue;
+    const status = e.meta.status;
+    if (status === 'active') {
+      life.set(e.m, { listed: e.lts, resolved: Infinity });
+      most = Math.max(most, ++active);
+    } else if (status === 'resolved') {
+      const l = life.get(e.m);
+      assert.ok(l, 'resolved after it was listed');
+      l.resolved = e.lts;
+      active--;
+      assert.ok(e.meta.outcome === 'YES' || e.meta.outcome === 'NO');
+      assert.ok(Date.parse(String(e.meta.deadline)) > e.lts, 'before its deadline');
+    }
+  }
+  assert.deepEqual([...life.keys()], source.cols.markets, 'listed in the planned order');
+  assert.equal(most, OPTS.markets);
+  const c = source.cols;
+  for (let r = 0; r < c.rows; r++) {
+    if (c.kind[r] !== KIND_TRADE) continue;
+    const l = life.get(c.markets[c.market[r]!]!)!;
+    assert.ok(c.lts[r]! >= l.listed && c.lts[r]! <= l.resolved, 'trades only while listed');
+  }
+  assert.ok(run.collector.fills.length > 0, 'the bot traded');
+  for (const f of run.collector.fills) {
+    const l = life.get(c.markets[c.market[f.row]!]!)!;
+    assert.ok(f.at <= l.resolved, `no fill after the resolution (${f.at} > ${l.resolved})`);
+  }
+});
