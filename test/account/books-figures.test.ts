@@ -13,24 +13,13 @@ import { marketPnl, selectMarketView } from '../../src/state/market-view.ts';
 import { marketAttribution } from '../../src/state/edge-view.ts';
 import { bandsKernel } from './bands-kernel.ts';
 import { M1, M2 } from '../orders/fake-venue.ts';
-import { topOfBook } from '../support/quoting.ts';
+import { anyFill, positionRead, topOfBook } from '../support/quoting.ts';
 
 const S = 1_000_000;
 
 const book = (marketId: Bytes32, bid: number, ask: number, ts: number): StateEvent => topOfBook(marketId, bid, ask, ts);
-const fill = (marketId: Bytes32, outcomeIndex: 0 | 1, side: 0 | 1, price: number, size: number, ts: number, id: string, fee = 0): StateEvent => ({
-  type: 'OrderFilled',
-  marketId,
-  nonce: null,
-  outcomeIndex,
-  side,
-  price,
-  size,
-  fee,
-  fillId: id,
-  ts,
-});
-const read = (marketId: Bytes32, yes: number, no: number, ts: number): StateEvent => ({ type: 'PositionSynced', marketId, yes, no, ts });
+const fill = anyFill;
+const read = positionRead;
 
 function setup(account = new Account()) {
   const { clock, store, kernel } = bandsKernel([M1, M2], { account });

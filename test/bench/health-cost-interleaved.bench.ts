@@ -21,6 +21,7 @@ import { inTree, percentile, report } from './lib.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import { bookSnapshot, stubOrdersClient } from '../support/stub-orders-client.ts';
 import { benchKernel } from '../support/quoting.ts';
+import { loadTickPipeline } from './quiet-markets.ts';
 
 const argOf = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
@@ -54,16 +55,7 @@ interface Pipeline {
 /** The tick-to-wire bench's pipeline from one tree; `instrumented`: as this tree's bot runs it. */
 async function pipeline(root: string, instrumented: boolean): Promise<Pipeline> {
   const [{ default: bands }, { systemClock }, { DEFAULT_RISK }, { TESTNET }, { createSigner }, { createLiveVenue }, { QuotingKernel }, { StateStore }] =
-    await Promise.all([
-      load(root, 'strategies/bands/index.ts'),
-      load(root, 'src/core/clock.ts'),
-      load(root, 'src/config/parse-risk.ts'),
-      load(root, 'src/exchange/chains.ts'),
-      load(root, 'src/exchange/signing/signer.ts'),
-      load(root, 'src/runtime/live-venue.ts'),
-      load(root, 'src/kernel/quoting-kernel.ts'),
-      load(root, 'src/state/store.ts'),
-    ]);
+    await loadTickPipeline(root);
   let metrics: Mod = null;
   let meter: Mod = null;
   if (instrumented) {

@@ -29,6 +29,22 @@ export async function loadBandsCore(
   return { bands, DEFAULT_RISK, QuotingKernel, StateStore, FakeVenue, ManualClock, params, risk };
 }
 
+/** The live tick-to-wire pipeline's modules of `root` (strategy, clock, risk defaults, chain, signer, live venue, kernel, store), in that order. */
+export function loadTickPipeline(root: string): Promise<Mod[]> {
+  return Promise.all(
+    [
+      'strategies/bands/index.ts',
+      'src/core/clock.ts',
+      'src/config/parse-risk.ts',
+      'src/exchange/chains.ts',
+      'src/exchange/signing/signer.ts',
+      'src/runtime/live-venue.ts',
+      'src/kernel/quoting-kernel.ts',
+      'src/state/store.ts',
+    ].map((p) => load(root, p)),
+  );
+}
+
 /** `n` market ids 0x…01, 0x…02, … */
 export const marketIds = (n: number): string[] => Array.from({ length: n }, (_, i) => '0x' + (i + 1).toString(16).padStart(64, '0'));
 

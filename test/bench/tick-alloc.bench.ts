@@ -20,6 +20,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { createHook } from 'node:async_hooks';
 import v8 from 'node:v8';
 import { inTree, percentile, report } from './lib.ts';
+import { loadTickPipeline } from './quiet-markets.ts';
 
 const argOf = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
@@ -64,14 +65,7 @@ async function runChild(root: string): Promise<Figures> {
     { BotLedger },
     { silentLogger },
   ] = await Promise.all([
-    load(root, 'strategies/bands/index.ts'),
-    load(root, 'src/core/clock.ts'),
-    load(root, 'src/config/parse-risk.ts'),
-    load(root, 'src/exchange/chains.ts'),
-    load(root, 'src/exchange/signing/signer.ts'),
-    load(root, 'src/runtime/live-venue.ts'),
-    load(root, 'src/kernel/quoting-kernel.ts'),
-    load(root, 'src/state/store.ts'),
+    ...(await loadTickPipeline(root)),
     load(root, 'src/metrics/bot-metrics.ts'),
     load(root, 'src/kernel/tick-to-wire.ts'),
     load(root, 'src/ledger/bot-ledger.ts'),

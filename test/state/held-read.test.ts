@@ -13,24 +13,14 @@ import type { StateEvent } from '../../src/state/events.ts';
 import { marketPnl } from '../../src/state/market-view.ts';
 import type { PositionState } from '../../src/state/position.ts';
 import { StateStore } from '../../src/state/store.ts';
-import { topOfBook } from '../support/quoting.ts';
+import { anyFill, positionRead, topOfBook } from '../support/quoting.ts';
 
 const M = ('0x' + 'cd'.repeat(32)) as Bytes32;
 const S = 1_000_000;
 
-const fill = (outcomeIndex: 0 | 1, side: 0 | 1, price: number, size: number, ts: number, id: string, fee = 0): StateEvent => ({
-  type: 'OrderFilled',
-  marketId: M,
-  nonce: null,
-  outcomeIndex,
-  side,
-  price,
-  size,
-  fee,
-  fillId: id,
-  ts,
-});
-const read = (yes: number, no: number, ts: number): StateEvent => ({ type: 'PositionSynced', marketId: M, yes, no, ts });
+const fill = (outcomeIndex: 0 | 1, side: 0 | 1, price: number, size: number, ts: number, id: string, fee = 0): StateEvent =>
+  anyFill(M, outcomeIndex, side, price, size, ts, id, fee);
+const read = (yes: number, no: number, ts: number): StateEvent => positionRead(M, yes, no, ts);
 
 function run(events: readonly StateEvent[]): { store: StateStore; books: Account } {
   const store = new StateStore();

@@ -54,6 +54,16 @@ export function topOfBook(marketId: Bytes32, bid: number, ask: number, ts: numbe
   };
 }
 
+/** A fill of no order of ours (nonce null) on `marketId`, as a feed reports it. */
+export function anyFill(marketId: Bytes32, outcomeIndex: 0 | 1, side: 0 | 1, price: number, size: number, ts: number, fillId: string, fee = 0): StateEvent {
+  return { type: 'OrderFilled', marketId, nonce: null, outcomeIndex, side, price, size, fee, fillId, ts };
+}
+
+/** A balance read of `marketId`'s holdings (YES and NO shares, micro-units). */
+export function positionRead(marketId: Bytes32, yes: number, no: number, ts: number): StateEvent {
+  return { type: 'PositionSynced', marketId, yes, no, ts };
+}
+
 /**
  * The benches' quoting kernel, from `mods` (this tree's modules, or a base checkout's): the bands
  * strategy on every market of `marketIds` with `o.params` (two bands a side unless given) and `o.risk`
