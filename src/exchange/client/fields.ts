@@ -121,36 +121,34 @@ export function hex(o: Rec, k: string, a: At): Hex {
   if (typeof v !== 'string' || !HEX.test(v)) bad(a, k, 'a 0x hex string', v);
   return v as Hex;
 }
+/** The readers of one kind of id: a field, an array item, a field that may be null; a bad value is a bad answer naming it. */
+function idReaders<T>(of: (v: unknown) => T | null, expected: string) {
+  const field = (o: Rec, k: string, a: At): T => {
+    const v = of(o[k]);
+    if (v === null) bad(a, k, expected, o[k]);
+    return v;
+  };
+  const item = (v: unknown, a: At): T => {
+    const x = of(v);
+    if (x === null) throw new BadResponseError(a.ep, a.path, expected, v);
+    return x;
+  };
+  const nullable = (o: Rec, k: string, a: At): T | null => (o[k] === undefined || o[k] === null ? null : field(o, k, a));
+  return { field, item, nullable };
+}
+const BYTES32 = idReaders(bytes32Of, 'a 0x-prefixed 32-byte hex');
+const ADDRESS = idReaders(addressOf, 'a 0x-prefixed 20-byte address');
+
 /** A 32-byte id (market id, nonce, hash), normalised to lower case here, where it enters (src/model/ids.ts). */
-export function bytes32(o: Rec, k: string, a: At): Bytes32 {
-  const v = bytes32Of(o[k]);
-  if (v === null) bad(a, k, 'a 0x-prefixed 32-byte hex', o[k]);
-  return v;
-}
+export const bytes32: (o: Rec, k: string, a: At) => Bytes32 = BYTES32.field;
 /** An array item that is a 32-byte id (arr(o, 'marketIds', a, bytes32Item)), normalised as `bytes32`. */
-export function bytes32Item(v: unknown, a: At): Bytes32 {
-  const id = bytes32Of(v);
-  if (id === null) throw new BadResponseError(a.ep, a.path, 'a 0x-prefixed 32-byte hex', v);
-  return id;
-}
-export function nbytes32(o: Rec, k: string, a: At): Bytes32 | null {
-  return o[k] === undefined || o[k] === null ? null : bytes32(o, k, a);
-}
+export const bytes32Item: (v: unknown, a: At) => Bytes32 = BYTES32.item;
+export const nbytes32: (o: Rec, k: string, a: At) => Bytes32 | null = BYTES32.nullable;
 /** An address, normalised to lower case here, where it enters (src/model/ids.ts addressOf). */
-export function address(o: Rec, k: string, a: At): NormalAddress {
-  const v = addressOf(o[k]);
-  if (v === null) bad(a, k, 'a 0x-prefixed 20-byte address', o[k]);
-  return v;
-}
+export const address: (o: Rec, k: string, a: At) => NormalAddress = ADDRESS.field;
 /** An array item that is an address (arr(m, 'outcomeTokens', a, addressItem)), normalised as `address`. */
-export function addressItem(v: unknown, a: At): NormalAddress {
-  const x = addressOf(v);
-  if (x === null) throw new BadResponseError(a.ep, a.path, 'a 0x-prefixed 20-byte address', v);
-  return x;
-}
-export function naddress(o: Rec, k: string, a: At): NormalAddress | null {
-  return o[k] === undefined || o[k] === null ? null : address(o, k, a);
-}
+export const addressItem: (v: unknown, a: At) => NormalAddress = ADDRESS.item;
+export const naddress: (o: Rec, k: string, a: At) => NormalAddress | null = ADDRESS.nullable;
 
 /** An ISO date-time string, kept as given but checked to parse. */
 export function isoTime(o: Rec, k: string, a: At): string {
