@@ -3,7 +3,7 @@
  * does wrong (throws, returns a non-list) pulls the market's quotes and is reported, never crashes
  * the bot. Entries that are not well-formed quotes reach the gate, which denies them as BAD_QUOTE.
  */
-import { slotLevels } from '../orders/slots.ts';
+import { levelsAsGiven, slotLevels } from '../orders/slots.ts';
 import { applyRisk } from '../risk/apply-risk.ts';
 import type { RiskLimits, RiskResult, RiskState } from '../risk/types.ts';
 import type { DesiredQuote, MarketView, StrategyModule } from '../strategy/types.ts';
@@ -45,6 +45,8 @@ export function runStrategy(view: MarketView, strategy: StrategyModule<unknown>,
  * order manager will. The list is returned as is when every quote already has its level.
  */
 function withSlotLevels(quotes: DesiredQuote[]): DesiredQuote[] {
+  // every quote in its own level already (the usual case): nothing to build
+  if (levelsAsGiven(quotes)) return quotes;
   const levels = slotLevels(quotes);
   let out: DesiredQuote[] | null = null;
   for (let i = 0; i < quotes.length; i++) {

@@ -72,6 +72,29 @@ export function slotLevels(quotes: readonly { readonly side: 'bid' | 'ask'; read
   return out;
 }
 
+/** A level slotLevels takes as given: a whole number ≥ 0. */
+function usable(level: number | undefined): level is number {
+  return level !== undefined && level >= 0 && Number.isSafeInteger(level);
+}
+
+/**
+ * Every quote's own level is usable and no other quote of its side has it: slotLevels then gives
+ * each quote its own level (the ranks and the bumping never apply). The usual case (a ladder names
+ * level 0, 1, … per side), found without allocating: the callers on every tick (run-strategy.ts,
+ * desiredOrders) skip building the levels (three arrays). Quote sets are a handful long, so the
+ * pairwise check is shorter than a Set.
+ */
+export function levelsAsGiven(quotes: readonly { readonly side: 'bid' | 'ask'; readonly level?: number | undefined }[]): boolean {
+  for (let i = 0; i < quotes.length; i++) {
+    const q = quotes[i]!;
+    if (!usable(q.level)) return false;
+    // sides as slotLevels reads them: 'bid', or anything else on the ask side
+    const bid = q.side === 'bid';
+    for (let j = 0; j < i; j++) if ((quotes[j]!.side === 'bid') === bid && quotes[j]!.level === q.level) return false;
+  }
+  return true;
+}
+
 /**
  * One DesiredOrder per mapped quote, in the slot `slotLevels` gives it; `keeps` (aligned with
  * `mapped`, from the risk gate) names the live order a quote is. `names`: the market's slot strings
@@ -81,10 +104,11 @@ export function desiredOrders(marketId: Bytes32, mapped: readonly MappedOrder[],
   const out = new Array<DesiredOrder>(mapped.length);
   const quotes = new Array<MappedOrder['quote']>(mapped.length);
   for (let i = 0; i < mapped.length; i++) quotes[i] = mapped[i]!.quote;
-  const levels = slotLevels(quotes);
+  // the levels as the quotes give them (the usual case, see levelsAsGiven), else slotLevels's
+  const levels = levelsAsGiven(quotes) ? null : slotLevels(quotes);
   for (let i = 0; i < mapped.length; i++) {
     const m = mapped[i]!;
-    const slot = slotNamed(marketId, m.quote.side, levels[i]!, names);
+    const slot = slotNamed(marketId, m.quote.side, levels === null ? m.quote.level! : levels[i]!, names);
     const k = keeps?.[i];
     out[i] = k ? { slot, order: m.order, keeps: k } : { slot, order: m.order };
   }

@@ -200,10 +200,11 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
   let tokensLeft = state.tokens;
   const kept: WorkingQuote[] = [];
   if (costly > 0) {
-    const costlyIdx: number[] = [];
-    for (let k = 0; k < n; k++) {
+    // 4b denies only matched quotes: the creates are still the `costly` counted in 4
+    const costlyIdx = new Array<number>(costly);
+    for (let k = 0, c = 0; k < n; k++) {
       const i = order[k]!;
-      if (!decisions[i] && !matched[i]) costlyIdx.push(i);
+      if (!decisions[i] && !matched[i]) costlyIdx[c++] = i;
     }
     const olds = new Array<WorkingQuote | undefined>(costlyIdx.length);
     const values = new Array<number>(costlyIdx.length);
@@ -229,31 +230,42 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
     }
   }
 
-  const out: DesiredQuote[] = [];
-  const keeps: (Bytes32 | null)[] = [];
-  const all: RiskDecision[] = new Array(n);
+  // the outputs, at their final length: a pushed-to [] takes a 16-slot store at its first push, and
+  // this runs for every market on every tick (usually every quote passes: `out` is then `quotes` itself)
+  let passed = kept.length;
+  let all = true;
+  for (let i = 0; i < n; i++) {
+    if (!decisions[i]) passed++;
+    if (decisions[i] || sizes[i] !== quotes[i]!.size) all = false;
+  }
+  const out: DesiredQuote[] = all && kept.length === 0 ? (quotes as DesiredQuote[]) : new Array<DesiredQuote>(passed);
+  const keeps = new Array<Bytes32 | null>(passed);
+  const decided: RiskDecision[] = new Array(n);
   const events: QuoteDenied[] = [];
+  let o = 0;
   for (let i = 0; i < n; i++) {
     const q = quotes[i]!;
     const d = decisions[i];
     if (d) {
-      all[i] = d;
+      decided[i] = d;
       if (d.kind === 'deny') events.push(denied(view, d.reason, d.detail, d.quote));
     } else if (sizes[i] !== q.size) {
-      out.push({ ...q, size: sizes[i]! });
-      keeps.push(null);
-      all[i] = { kind: 'trim', quote: q, size: sizes[i]!, reason: trims[i]! };
+      out[o] = { ...q, size: sizes[i]! };
+      keeps[o++] = null;
+      decided[i] = { kind: 'trim', quote: q, size: sizes[i]!, reason: trims[i]! };
     } else {
-      out.push(q);
-      keeps.push(matched[i]?.nonce ?? null);
-      all[i] = { kind: 'pass', quote: q };
+      out[o] = q;
+      keeps[o++] = matched[i]?.nonce ?? null;
+      decided[i] = { kind: 'pass', quote: q };
     }
   }
   for (let k = 0; k < kept.length; k++) {
-    out.push(workingAsQuote(kept[k]!));
-    keeps.push(kept[k]!.nonce ?? null);
+    out[o] = workingAsQuote(kept[k]!);
+    keeps[o++] = kept[k]!.nonce ?? null;
   }
-  return { action: 'quote', quotes: out, keeps, decisions: all, denied: events, state: { tokens: tokensLeft, refilledAt: state.refilledAt } };
+  // nothing spent: the refilled state as it came in
+  const after = tokensLeft === state.tokens ? state : { tokens: tokensLeft, refilledAt: state.refilledAt };
+  return { action: 'quote', quotes: out, keeps, decisions: decided, denied: events, state: after };
 }
 
 /**

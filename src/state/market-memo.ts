@@ -1,10 +1,10 @@
 /**
  * The derived pieces of one market remembered between ticks (its view book, quote list, view
- * position, PnL, account contribution, markouts, others' book), held by the market's own state.
+ * position, PnL, account contribution, markouts, others' book, volatility), held by the market's own state.
  *
  * Entry point: `new MarketMemo()` (emptyMarket makes one per market; every copy of a MarketState
  * made by the reducer carries the same one). Owners of the fields: src/state/market-view.ts,
- * src/state/edge-view.ts and src/strategy/others-book.ts (through the view's `memo`).
+ * src/state/edge-view.ts, src/strategy/others-book.ts and src/strategy/volatility.ts (through the view's `memo`).
  *
  * Why here: the memo lives and dies with the market's state (docs/architecture.md#who-owns-per-market-state).
  * When a market leaves the store (released flat, or reduced to its position record, which starts
@@ -15,7 +15,7 @@
  * by two states of one lineage (a test forking a store) only recomputes, never confuses.
  * Not part of the market's value: `toJSON` leaves it out of any serialised state.
  */
-import type { ViewBook, ViewMarkout, ViewMemo, ViewPosition, WorkingQuote } from '../strategy/types.ts';
+import type { ViewBook, ViewMarkout, ViewMemo, ViewPnl, ViewPosition, WorkingQuote } from '../strategy/types.ts';
 import type { MarketBooks } from './book-state.ts';
 import type { EdgeState } from './edge-state.ts';
 import type { PositionState } from './position.ts';
@@ -48,6 +48,10 @@ export class MarketMemo implements ViewMemo {
   pnlMark2: number | null = null;
   realised = 0n;
   unrealised = 0n;
+  /** the view's PnL (numbers) of the figures (realised, unrealised), 1e-6 USDC */
+  vpRealised = 0n;
+  vpUnrealised = 0n;
+  viewPnl: ViewPnl | null = null;
   /** the account contribution of (cPosition, cOrders, cMark2) */
   cPosition: PositionState | null = null;
   cOrders: object | null = null;
@@ -62,6 +66,8 @@ export class MarketMemo implements ViewMemo {
   markouts: readonly ViewMarkout[] = [];
   // ---- src/strategy/others-book.ts ----
   others: ViewMemo['others'] = null;
+  // ---- src/strategy/volatility.ts ----
+  sigma: ViewMemo['sigma'] = null;
 
   /** Derived, not state: left out of JSON. */
   toJSON(): undefined {

@@ -17,7 +17,7 @@ import { accountShare, exposureOf } from '../risk/exposure.ts';
 import type { Bytes32 } from '../model/order.ts';
 import { paysIn, restingOf } from '../exchange/v2-resting.ts';
 import { toYesTerms } from '../strategy/to-orders.ts';
-import type { MarketView, ViewAccount, ViewBook, ViewPosition, ViewVenueHealth, WorkingQuote } from '../strategy/types.ts';
+import type { MarketView, ViewAccount, ViewBook, ViewFlags, ViewPnl, ViewPosition, ViewVenueHealth, WorkingQuote } from '../strategy/types.ts';
 import { viewBook } from '../strategy/view-book.ts';
 import { parseSlot } from '../orders/slots.ts';
 import { yesTermsLevels } from './book-state.ts';
@@ -297,6 +297,19 @@ function positionOf(m: MarketState, memo: MarketMemo, books: Account | undefined
   return v;
 }
 
+/** The view's flags: one of two shared, frozen objects (the store sets nothing else). */
+const MIGRATING: ViewFlags = Object.freeze({ migrationActive: true });
+const NOT_MIGRATING: ViewFlags = Object.freeze({ migrationActive: false });
+
+/** The view's PnL in numbers, shared by every tick until the figures change (kept in the market's memo). */
+function viewPnlOf(memo: MarketMemo, realised: bigint, unrealised: bigint): ViewPnl {
+  const last = memo.viewPnl;
+  if (last !== null && memo.vpRealised === realised && memo.vpUnrealised === unrealised) return last;
+  memo.vpRealised = realised;
+  memo.vpUnrealised = unrealised;
+  return (memo.viewPnl = { realised: Number(realised), unrealised: Number(unrealised) });
+}
+
 export function selectMarketView(s: StoreState, marketId: Bytes32, now: number, venueWindowMs = 60_000, books?: Account): MarketView | null {
   const m = s.markets.get(marketId);
   if (!m) return null;
@@ -325,10 +338,10 @@ export function selectMarketView(s: StoreState, marketId: Bytes32, now: number, 
     position: positionOf(m, memo, books),
     quotes: quotesOf(m, memo),
     oracle,
-    pnl: { realised: Number(pnl.realised), unrealised: Number(pnl.unrealised) },
+    pnl: viewPnlOf(memo, pnl.realised, pnl.unrealised),
     account,
     venue: venueOf(s, now, venueWindowMs),
-    flags: { migrationActive: m.blocked === 'migration' },
+    flags: m.blocked === 'migration' ? MIGRATING : NOT_MIGRATING,
     edge: edgeView(m, now),
     memo,
   };

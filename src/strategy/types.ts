@@ -232,6 +232,15 @@ export interface MarketView extends MarketTerms {
 export interface ViewMemo {
   /** src/strategy/others-book.ts: the others' book of (book, quotes) */
   others: { book: ViewBook; quotes: readonly WorkingQuote[]; out: ViewBook } | null;
+  /** src/strategy/volatility.ts: the EWMA variance of the last mid history seen */
+  sigma: SigmaMemo | null;
+}
+
+/** The EWMA variance (-1: none yet) over `history` with decay `lambda` (src/strategy/volatility.ts viewSigma). */
+export interface SigmaMemo {
+  history: readonly MidSample[];
+  lambda: number;
+  variance: number;
 }
 
 export interface DesiredQuote {

@@ -2,8 +2,22 @@
  * Volatility of the YES mid in probability units per √second, from the view's mid history.
  * A time-aware EWMA of squared returns normalised by their interval, so irregular samples (books
  * update when they update) weigh correctly: var ← λ·var + (1 − λ)·(Δp)²/Δt.
+ *
+ * Entry points:
+ *   ewmaSigma(history, opts) → σ          the whole history, every call
+ *   viewSigma(view, opts) → σ             the same number for a view's mid history, carried forward
+ *                                          with the market's memo (below)
+ *
+ * Why viewSigma: the store's mid history only grows by one sample at a time (until it reaches its
+ * bound), and the EWMA over a history one sample longer is the EWMA of the shorter one stepped once.
+ * The memo (the view's `memo`, src/state/market-memo.ts) keeps the variance of the last history
+ * seen, so a tick whose history gained a sample costs one step instead of a walk over every sample
+ * (the walk was most of a model strategy's tick). Each step is the same floating-point expression
+ * in the same order as the walk's, so the result is the walk's to the last bit (the tests compare
+ * them exactly). Anything else (a history that dropped its oldest sample at the bound, a different
+ * λ, a view without a memo) walks the whole history as before.
  */
-import type { MidSample } from './types.ts';
+import type { MarketView, MidSample, SigmaMemo } from './types.ts';
 
 export interface EwmaOptions {
   /** decay per sample in (0, 1); 0.94 is RiskMetrics' classic daily value */
@@ -14,16 +28,60 @@ export interface EwmaOptions {
 
 /** σ per √second; `minSigma` when fewer than two usable samples. */
 export function ewmaSigma(history: readonly MidSample[], opts: EwmaOptions): number {
+  return sigmaOf(ewmaVariance(history, opts.lambda), opts.minSigma);
+}
+
+/** The EWMA variance over the whole history; -1 when no interval carried time information. */
+function ewmaVariance(history: readonly MidSample[], lambda: number): number {
   let variance = -1;
-  for (let i = 1; i < history.length; i++) {
-    const a = history[i - 1]!;
-    const b = history[i]!;
-    const dt = (b.ts - a.ts) / 1000;
-    if (!(dt > 0)) continue; // same-ms or out-of-order samples carry no time information
-    const r = (b.mid - a.mid) / 1_000_000;
-    const inst = (r * r) / dt;
-    variance = variance < 0 ? inst : opts.lambda * variance + (1 - opts.lambda) * inst;
+  for (let i = 1; i < history.length; i++) variance = step(variance, history[i - 1]!, history[i]!, lambda);
+  return variance;
+}
+
+/** One sample more: the walk's loop body (the same expression, so the same bits). */
+function step(variance: number, a: MidSample, b: MidSample, lambda: number): number {
+  const dt = (b.ts - a.ts) / 1000;
+  if (!(dt > 0)) return variance; // same-ms or out-of-order samples carry no time information
+  const r = (b.mid - a.mid) / 1_000_000;
+  const inst = (r * r) / dt;
+  return variance < 0 ? inst : lambda * variance + (1 - lambda) * inst;
+}
+
+function sigmaOf(variance: number, minSigma: number): number {
+  if (variance < 0 || !Number.isFinite(variance)) return minSigma;
+  return Math.max(minSigma, Math.sqrt(variance));
+}
+
+/**
+ * `next` is `last` with one sample appended: one longer, and the same sample objects before it.
+ * The store's histories are immutable arrays that share their samples (src/state/reduce.ts
+ * pushBounded), so a reference comparison says it (a few ns a sample, against the walk's
+ * arithmetic); a history that dropped its oldest sample fails at the first one.
+ */
+function appendsOne(last: readonly MidSample[], next: readonly MidSample[]): boolean {
+  const n = last.length;
+  if (next.length !== n + 1) return false;
+  for (let i = 0; i < n; i++) if (next[i] !== last[i]) return false;
+  return true;
+}
+
+/** ewmaSigma(view.midHistory, opts), carried forward with the view's memo (see the header). */
+export function viewSigma(view: MarketView, opts: EwmaOptions): number {
+  const history = view.midHistory;
+  const memo = view.memo;
+  if (memo === undefined) return ewmaSigma(history, opts);
+  const last = memo.sigma;
+  const lambda = opts.lambda;
+  let variance: number;
+  if (last !== null && last.lambda === lambda && last.history === history) variance = last.variance;
+  else if (last !== null && last.lambda === lambda && appendsOne(last.history, history))
+    variance = history.length < 2 ? last.variance : step(last.variance, history[history.length - 2]!, history[history.length - 1]!, lambda);
+  else variance = ewmaVariance(history, lambda);
+  if (last === null) memo.sigma = { history, lambda, variance } satisfies SigmaMemo;
+  else {
+    last.history = history;
+    last.lambda = lambda;
+    last.variance = variance;
   }
-  if (variance < 0 || !Number.isFinite(variance)) return opts.minSigma;
-  return Math.max(opts.minSigma, Math.sqrt(variance));
+  return sigmaOf(variance, opts.minSigma);
 }

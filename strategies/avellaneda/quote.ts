@@ -4,7 +4,7 @@ import { fairBook } from '../../src/strategy/others-book.ts';
 import { adjustedSize, allowedSides, edgeAdjust } from '../../src/strategy/edge-adjust.ts';
 import { ladder } from '../../src/strategy/ladder.ts';
 import { flowLeanShift } from '../../src/strategy/ladder-config.ts';
-import { ewmaSigma } from '../../src/strategy/volatility.ts';
+import { viewSigma } from '../../src/strategy/volatility.ts';
 import type { DesiredQuote, MarketView } from '../../src/strategy/types.ts';
 import type { AvellanedaConfig } from './config.ts';
 import { horizonSeconds, optimalSpread, reservationPrice } from './model.ts';
@@ -12,7 +12,7 @@ import { horizonSeconds, optimalSpread, reservationPrice } from './model.ts';
 export function quoteAvellaneda(view: MarketView, cfg: AvellanedaConfig): DesiredQuote[] | null {
   const ref = fairPrice(fairBook(view, cfg.fairFrom), cfg.fair);
   if (ref === null || cfg.size < view.minSize) return null;
-  const sigma = cfg.sigma ?? ewmaSigma(view.midHistory, { lambda: cfg.ewmaLambda, minSigma: cfg.minSigma });
+  const sigma = cfg.sigma ?? viewSigma(view, { lambda: cfg.ewmaLambda, minSigma: cfg.minSigma });
   const inputs = {
     s: ref / 1e6,
     q: view.position.net / cfg.inventoryUnit,

@@ -4,7 +4,7 @@ import { fairBook } from '../../src/strategy/others-book.ts';
 import { adjustedSize, allowedSides, edgeAdjust } from '../../src/strategy/edge-adjust.ts';
 import { ladder } from '../../src/strategy/ladder.ts';
 import { flowLeanShift } from '../../src/strategy/ladder-config.ts';
-import { ewmaSigma } from '../../src/strategy/volatility.ts';
+import { viewSigma } from '../../src/strategy/volatility.ts';
 import type { DesiredQuote, MarketView } from '../../src/strategy/types.ts';
 import type { GlftConfig } from './config.ts';
 import { glftCoefficients, glftQuotes } from './model.ts';
@@ -13,7 +13,7 @@ export function quoteGlft(view: MarketView, cfg: GlftConfig): DesiredQuote[] | n
   const ref = fairPrice(fairBook(view, cfg.fairFrom), cfg.fair);
   if (ref === null || cfg.size < view.minSize) return null;
   const tickP = view.tick / 1e6;
-  const sigma = cfg.sigma ?? ewmaSigma(view.midHistory, { lambda: cfg.ewmaLambda, minSigma: cfg.minSigma });
+  const sigma = cfg.sigma ?? viewSigma(view, { lambda: cfg.ewmaLambda, minSigma: cfg.minSigma });
   const c = glftCoefficients({ A: cfg.A, k: cfg.k, gamma: cfg.gamma, xi: cfg.xi ?? cfg.gamma, delta: 1 });
   const { half, skew } = glftQuotes(c, sigma / tickP, 1);
   const q = view.position.net / cfg.inventoryUnit;

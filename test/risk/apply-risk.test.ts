@@ -313,3 +313,33 @@ test('rate pressure gauge', async () => {
   assert.equal(ratePressure(2.5, { capacity: 10, refillPerSecond: 1 }), 0.75);
   assert.equal(ratePressure(Number.NaN, { capacity: 10, refillPerSecond: 1 }), 0);
 });
+
+test('the outputs line up whatever mix of pass, trim, deny, keep and rate-limited kept order', () => {
+  // every quote passes as it is: the list is the strategy's own, no copy
+  const clean = applyRisk(makeView(), two, limits());
+  assert.equal(clean.quotes, two);
+  assert.deepEqual(clean.keeps, [null, null]);
+  // a trim (order size), a denial (crossing), a pass that is a live order, and a move the budget denies
+  // (its working order stays, appended after the quotes)
+  const live = own(bid(460_000, 5 * S, 1));
+  const moved = own(ask(560_000, 5 * S, 1));
+  const view = makeView({
+    quotes: [
+      { ...live, nonce: ('0x' + '01'.repeat(32)) as Bytes32 },
+      { ...moved, nonce: ('0x' + '02'.repeat(32)) as Bytes32 },
+    ],
+  });
+  const wanted = [bid(470_000, 30 * S, 0), bid(530_000, 10 * S, 2), bid(460_000, 5 * S, 1), ask(550_000, 5 * S, 1)];
+  const r = applyRisk(view, wanted, limits({ maxOrderSize: 20 * S, orderRate: { capacity: 1, refillPerSecond: 0 } }), { tokens: 1, refilledAt: NOW });
+  assert.deepEqual(
+    r.decisions.map((d) => (d.kind === 'deny' ? d.reason : d.kind)),
+    ['trim', 'CROSSES_BOOK', 'pass', 'RATE_LIMIT'],
+  );
+  assert.notEqual(r.quotes, wanted);
+  assert.deepEqual(r.quotes, [{ ...wanted[0]!, size: 20 * S }, wanted[2]!, { side: 'ask', price: 560_000, size: 5 * S, level: 1 }]);
+  assert.deepEqual(r.keeps, [null, '0x' + '01'.repeat(32), '0x' + '02'.repeat(32)]);
+  // packed: no holes left by the denied quote
+  assert.equal(Object.keys(r.quotes).length, r.quotes.length);
+  assert.equal(Object.keys(r.keeps).length, r.keeps.length);
+  assert.equal(r.state.tokens, 0);
+});
