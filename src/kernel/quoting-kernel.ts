@@ -41,7 +41,7 @@ import type { Bytes32 } from '../model/order.ts';
 import type { VenuePort } from '../model/venue.ts';
 import { refreshDue, type DesiredOrder, type Tolerances } from '../orders/diff.ts';
 import { OrderManager, SYNCED, type CancelAllResult } from '../orders/order-manager.ts';
-import { desiredWithReservedSells } from '../orders/sell-reserve.ts';
+import { desiredWithReservedSells, newDesiredMemo, type DesiredMemo } from '../orders/sell-reserve.ts';
 import { fatalVoid, VenueRefusedError } from '../orders/refusal.ts';
 import { InvariantError } from '../model/errors.ts';
 import { INITIAL_RISK_STATE, type QuoteDenied, type RiskLimits, type RiskReason, type RiskState } from '../risk/types.ts';
@@ -50,7 +50,7 @@ import { selectMarketView } from '../state/market-view.ts';
 import type { StateStore } from '../state/store.ts';
 import { runStrategy, type StrategyTick } from './run-strategy.ts';
 import { timeGuardTrips } from '../risk/market-guard.ts';
-import type { NoInventoryMode } from '../strategy/to-orders.ts';
+import type { NoInventoryMode, ToOrdersOptions } from '../strategy/to-orders.ts';
 import type { MarketView, StrategyModule, WorkingQuote } from '../strategy/types.ts';
 import { ThrottledLog } from '../core/throttled-log.ts';
 import { Account, type Drift } from '../account/account.ts';
@@ -190,6 +190,10 @@ interface MarketSlot {
   retiring: boolean;
   /** the market's slot strings so far (src/orders/slots.ts desiredOrders): they go with the slot */
   readonly slotNames: string[];
+  /** to-orders' options for the market's tick (the tick can change with its metadata), made once per tick size */
+  toOrders: ToOrdersOptions | null;
+  /** the market's last quotes-to-orders mapping (src/orders/sell-reserve.ts DesiredMemo): it goes with the slot */
+  readonly desiredMemo: DesiredMemo;
 }
 
 /** What a reload changed (see QuotingKernel.updateMarkets). */
@@ -202,6 +206,13 @@ export interface MarketsUpdate {
 const DEFAULT_TOLERANCES: Tolerances = { price: 0, sizeFraction: 0.1 };
 /** markets ticked per turn of a housekeeping round (see scheduleHousekeeping) */
 const HOUSEKEEPING_SLICE = 250;
+
+/** The slot's to-orders options at this tick size: the last ones while the tick stays. */
+function toOrdersOf(slot: MarketSlot, tick: number, noInventory: NoInventoryMode | undefined): ToOrdersOptions {
+  const last = slot.toOrders;
+  if (last !== null && last.tick === tick && last.noInventory === noInventory) return last;
+  return (slot.toOrders = { marketId: slot.cfg.marketId, tick, noInventory });
+}
 
 const NONE_LEAVING: readonly WorkingQuote[] = Object.freeze([]);
 
@@ -332,6 +343,8 @@ export class QuotingKernel {
       resting: false,
       retiring: false,
       slotNames: [],
+      toOrders: null,
+      desiredMemo: newDesiredMemo(),
     });
   }
 
@@ -958,9 +971,10 @@ export class QuotingKernel {
       tracked: om.parksEndedOrders ? om.tracked(view.marketId) : [],
       tolerances: om.tolerances,
       nowSec: Math.floor(this.clock.now() / 1000),
-      toOrders: { marketId: view.marketId, tick: view.tick, noInventory: this.opts.noInventory },
+      toOrders: toOrdersOf(slot, view.tick, this.opts.noInventory),
       cancelledSellsPark: om.parksEndedOrders,
       slotNames: slot.slotNames,
+      memo: slot.desiredMemo,
     });
   }
 

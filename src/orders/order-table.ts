@@ -87,6 +87,16 @@ export class OrderTable {
     return out;
   }
 
+  /**
+   * trackedEntries into `into` (emptied first), for a caller that reads them at once and lets go:
+   * the order manager's check of every tick reuses one array instead of a new one per tick.
+   */
+  trackedEntriesInto(marketKey: string, into: Entry[]): Entry[] {
+    into.length = 0;
+    for (const e of this.entries.ofMarket(marketKey)) into.push(e);
+    return into;
+  }
+
   /** A fill seen on a feed: shrink the order's remaining size (removed when nothing is left). */
   applyFill(nonce: Bytes32, size: number): void {
     const k = nonce;

@@ -45,6 +45,65 @@ export interface ReservedSellsInput {
   readonly cancelledSellsPark: boolean;
   /** the market's slot strings so far, owned by its kernel slot (src/orders/slots.ts desiredOrders) */
   readonly slotNames?: string[];
+  /** the market's last mapping, owned by its kernel slot (see DesiredMemo); without one every call maps afresh */
+  readonly memo?: DesiredMemo;
+}
+
+/**
+ * The last set this market's quotes mapped to, and what it was mapped from: most ticks of a market
+ * ask for the same quotes (side, price, size, level), the same kept orders and the same free
+ * inventory as the tick before, and get the same orders. Reusing that set skips the mapping (an
+ * object per quote, per order, per desired order, and their lists) and hands the order manager the
+ * same objects, which nothing downstream changes. Only for sets whose mapping reserves nothing for
+ * live sells (no parking, or no sell live): the common case, and the one whose inputs are all here.
+ * The inputs are kept as copied values, not as the quote objects: a strategy that rewrote its last
+ * list in place cannot make a changed set look like the last one.
+ */
+export interface DesiredMemo {
+  /** side, price, size and level of each quote mapped last, flat; null before the first */
+  key: (string | number | undefined)[] | null;
+  keeps: (Bytes32 | null)[];
+  yes: number;
+  no: number;
+  toOrders: ToOrdersOptions | null;
+  desired: DesiredOrder[];
+}
+
+export function newDesiredMemo(): DesiredMemo {
+  return { key: null, keeps: [], yes: 0, no: 0, toOrders: null, desired: [] };
+}
+
+/** The quotes by the fields the mapping reads, and the keeps, are those of the memo. */
+function sameAsLast(m: DesiredMemo, quotes: readonly DesiredQuote[], keeps: readonly (Bytes32 | null)[] | undefined): boolean {
+  const key = m.key!;
+  if (key.length !== 4 * quotes.length) return false;
+  for (let i = 0, k = 0; i < quotes.length; i++, k += 4) {
+    const q = quotes[i]!;
+    if (key[k] !== q.side || key[k + 1] !== q.price || key[k + 2] !== q.size || key[k + 3] !== q.level) return false;
+  }
+  const lk = m.keeps;
+  for (let i = 0; i < quotes.length; i++) if (lk[i] !== (keeps?.[i] ?? null)) return false;
+  return true;
+}
+
+function remember(m: DesiredMemo, input: ReservedSellsInput, base: AvailableInventory, desired: DesiredOrder[]): void {
+  const quotes = input.quotes;
+  const key = new Array<string | number | undefined>(4 * quotes.length);
+  const keeps = new Array<Bytes32 | null>(quotes.length);
+  for (let i = 0, k = 0; i < quotes.length; i++, k += 4) {
+    const q = quotes[i]!;
+    key[k] = q.side;
+    key[k + 1] = q.price;
+    key[k + 2] = q.size;
+    key[k + 3] = q.level;
+    keeps[i] = input.keeps?.[i] ?? null;
+  }
+  m.key = key;
+  m.keeps = keeps;
+  m.yes = base.yes;
+  m.no = base.no;
+  m.toOrders = input.toOrders;
+  m.desired = desired;
 }
 
 /** A sell that delivers held tokens (mode 2 sells mint on fill and hold none). */
@@ -61,7 +120,14 @@ export function desiredWithReservedSells(input: ReservedSellsInput): DesiredOrde
   if (input.cancelledSellsPark) {
     for (const t of input.tracked) if ((t.state === 'working' || t.state === 'pending-create') && holdsTokens(t)) sells.push(t);
   }
-  if (sells.length === 0) return mapFree(input, base, NONE_RESERVED);
+  if (sells.length === 0) {
+    const m = input.memo;
+    if (m === undefined) return mapFree(input, base, NONE_RESERVED);
+    if (m.key !== null && m.toOrders === input.toOrders && m.yes === base.yes && m.no === base.no && sameAsLast(m, input.quotes, input.keeps)) return m.desired;
+    const desired = mapFree(input, base, NONE_RESERVED);
+    remember(m, input, base, desired);
+    return desired;
+  }
   let reserve: AvailableInventory = NONE_RESERVED;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const desired = mapFree(input, base, reserve);

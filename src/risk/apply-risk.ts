@@ -141,7 +141,8 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
   const n = quotes.length;
   const decisions: (RiskDecision | undefined)[] = new Array(n);
   const sizes: number[] = new Array(n);
-  const trims: (RiskReason | undefined)[] = new Array(n);
+  // the reasons of trims, made on the first trim (most ticks trim nothing)
+  let trims: (RiskReason | undefined)[] | null = null;
   for (let i = 0; i < n; i++) sizes[i] = quotes[i]!.size;
   const matched = matchExisting(view, quotes);
   const ctx = priceContext(view, quotes);
@@ -170,7 +171,7 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
     const q = quotes[i]!;
     if (sizes[i]! > limits.maxOrderSize) {
       sizes[i] = limits.maxOrderSize;
-      trims[i] = 'ORDER_SIZE';
+      (trims ??= new Array(n))[i] = 'ORDER_SIZE';
     }
     // caps are computed on first need only (a tick whose quotes all stand costs none)
     const bid = q.side === 'bid';
@@ -178,10 +179,10 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
     const room = cap.limit - (bid ? reachBid : reachAsk);
     if (room < sizes[i]!) {
       sizes[i] = Math.max(0, room);
-      trims[i] = cap.reason;
+      (trims ??= new Array(n))[i] = cap.reason;
     }
     if (sizes[i]! < Math.max(1, view.minSize)) {
-      const reason = trims[i] ?? 'ORDER_SIZE';
+      const reason = trims?.[i] ?? 'ORDER_SIZE';
       decisions[i] = { kind: 'deny', quote: q, reason, detail: `${q.side} size ${q.size} leaves ${sizes[i]} under the limit (market minimum ${view.minSize})` };
       continue;
     }
@@ -240,23 +241,22 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
   }
   const out: DesiredQuote[] = all && kept.length === 0 ? (quotes as DesiredQuote[]) : new Array<DesiredQuote>(passed);
   const keeps = new Array<Bytes32 | null>(passed);
-  const decided: RiskDecision[] = new Array(n);
   const events: QuoteDenied[] = [];
   let o = 0;
+  // every undecided quote gets its pass or trim here: `decisions` is then the result's full list
   for (let i = 0; i < n; i++) {
     const q = quotes[i]!;
     const d = decisions[i];
     if (d) {
-      decided[i] = d;
       if (d.kind === 'deny') events.push(denied(view, d.reason, d.detail, d.quote));
     } else if (sizes[i] !== q.size) {
       out[o] = { ...q, size: sizes[i]! };
       keeps[o++] = null;
-      decided[i] = { kind: 'trim', quote: q, size: sizes[i]!, reason: trims[i]! };
+      decisions[i] = { kind: 'trim', quote: q, size: sizes[i]!, reason: trims![i]! };
     } else {
       out[o] = q;
       keeps[o++] = matched[i]?.nonce ?? null;
-      decided[i] = { kind: 'pass', quote: q };
+      decisions[i] = { kind: 'pass', quote: q };
     }
   }
   for (let k = 0; k < kept.length; k++) {
@@ -265,7 +265,7 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
   }
   // nothing spent: the refilled state as it came in
   const after = tokensLeft === state.tokens ? state : { tokens: tokensLeft, refilledAt: state.refilledAt };
-  return { action: 'quote', quotes: out, keeps, decisions: decided, denied: events, state: after };
+  return { action: 'quote', quotes: out, keeps, decisions: decisions as RiskDecision[], denied: events, state: after };
 }
 
 /**

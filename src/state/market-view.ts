@@ -284,7 +284,10 @@ function withBooksPnl(totals: ViewAccount, books: Account, t: StateMemo): ViewAc
 function venueOf(s: StoreState, now: number, windowMs: number): ViewVenueHealth {
   // O(log n): the calls of the window are a suffix of the state's time-ordered window
   const { requests, errors } = s.venueCalls.count(now, windowMs);
-  return { requests, errors, windowMs };
+  // the same figures as the last view's (most ticks): that object, kept in the store's memo
+  const last = s.memo.venue;
+  if (last !== null && last.requests === requests && last.errors === errors && last.windowMs === windowMs) return last;
+  return (s.memo.venue = { requests, errors, windowMs });
 }
 
 /** The strategy's view of a position, shared by every tick until the position changes. */

@@ -1,7 +1,7 @@
 /**
  * What the views derive from the store's states as a whole, remembered between ticks: the account
- * totals (every market's PnL, worst-case position and notional, summed) and their view with the
- * books' PnL. Held by the store's state, as a market's memo (./market-memo.ts) is held by the
+ * totals (every market's PnL, worst-case position and notional, summed), their view with the
+ * books' PnL, and the venue's health figures. Held by the store's state, as a market's memo (./market-memo.ts) is held by the
  * market's.
  *
  * Entry point: `new StateMemo()` (emptyState makes one; every state the reducer makes from it
@@ -16,7 +16,7 @@
  * memo shared by two states of one lineage (a test forking a store) only recomputes, never
  * confuses. Not part of the state's value: `toJSON` leaves it out of any serialised state.
  */
-import type { ViewAccount } from '../strategy/types.ts';
+import type { ViewAccount, ViewVenueHealth } from '../strategy/types.ts';
 import type { Contribution } from './market-memo.ts';
 
 export class StateMemo {
@@ -40,6 +40,8 @@ export class StateMemo {
   /** the totals view `booksView` was made from */
   booksBase: ViewAccount | null = null;
   booksView: ViewAccount | null = null;
+  // ---- the venue's health as the views show it (src/state/market-view.ts venueOf) ----
+  venue: ViewVenueHealth | null = null;
 
   /** Derived, not state: left out of JSON. */
   toJSON(): undefined {

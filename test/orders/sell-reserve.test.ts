@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { InventoryMode, Outcome, Side, type Bytes32 } from '../../src/model/order.ts';
 import type { PlannedOrder } from '../../src/model/venue.ts';
 import type { TrackedOrder } from '../../src/orders/diff.ts';
-import { desiredWithReservedSells, type ReservedSellsInput } from '../../src/orders/sell-reserve.ts';
+import { desiredWithReservedSells, newDesiredMemo, type ReservedSellsInput } from '../../src/orders/sell-reserve.ts';
 import { slotOf } from '../../src/orders/slots.ts';
 import type { DesiredQuote } from '../../src/strategy/types.ts';
 import { M1 } from './fake-venue.ts';
@@ -100,4 +100,52 @@ test('an in-flight NO sale not matching this tick, or a sale whose slot is gone,
     input({ quotes: [bid(480_000, 10_000_000)], position: pos, tracked: [noSale(slotOf(M1, 'bid', 3), 520_000, 10_000_000)] }),
   );
   assert.equal(form(other[0]!.order), 'yes-buy');
+});
+
+test('the memo: the same quotes, keeps, free inventory and options give the last set itself; any change maps afresh', () => {
+  const memo = newDesiredMemo();
+  const opts = { marketId: M1, tick: 1_000 };
+  const ask = (price: number, size: number, level = 0): DesiredQuote => ({ side: 'ask', price, size, level });
+  const base = { quotes: [bid(480_000, 10_000_000), ask(520_000, 10_000_000)], position: { yes: 0, no: 10_000_000 }, toOrders: opts };
+  const fresh = (over: Partial<ReservedSellsInput>) => desiredWithReservedSells(input({ ...base, ...over }));
+  const first = desiredWithReservedSells(input({ ...base, memo }));
+  assert.deepEqual(first, fresh({}));
+  // equal quotes in new objects: the same set, the same objects
+  const again = desiredWithReservedSells(input({ ...base, quotes: [bid(480_000, 10_000_000), ask(520_000, 10_000_000)], memo }));
+  assert.equal(again, first);
+  // each input that changes the mapping maps afresh, equal to a mapping without the memo
+  const changes: Partial<ReservedSellsInput>[] = [
+    { quotes: [bid(470_000, 10_000_000), ask(520_000, 10_000_000)] },
+    { quotes: [bid(480_000, 9_000_000), ask(520_000, 10_000_000)] },
+    { quotes: [bid(480_000, 10_000_000, 1), ask(520_000, 10_000_000)] },
+    { quotes: [bid(480_000, 10_000_000)] },
+    { keeps: [('0x' + '07'.repeat(32)) as Bytes32, null] },
+    { position: { yes: 0, no: 5_000_000 } },
+    { position: { yes: 10_000_000, no: 10_000_000 } },
+    { toOrders: { marketId: M1, tick: 10_000 } },
+  ];
+  for (const over of changes) {
+    const got = desiredWithReservedSells(input({ ...base, ...over, memo }));
+    assert.notEqual(got, first, JSON.stringify(over));
+    assert.deepEqual(got, fresh(over), JSON.stringify(over));
+    // and back: the base inputs map afresh too (the memo holds the changed set now)
+    assert.deepEqual(desiredWithReservedSells(input({ ...base, memo })), first);
+  }
+  // a strategy that rewrote its last list in place: the changed price is seen
+  const quotes = [bid(480_000, 10_000_000)];
+  const before = desiredWithReservedSells(input({ ...base, quotes, memo }));
+  (quotes[0] as { price: number }).price = 470_000;
+  const after = desiredWithReservedSells(input({ ...base, quotes, memo }));
+  assert.equal(before[0]!.order.price, 520_000); // a NO sale at 1 − p
+  assert.equal(after[0]!.order.price, 530_000);
+});
+
+test('the memo is not used when live sells hold tokens (the reservation reads more than it keeps)', () => {
+  const memo = newDesiredMemo();
+  const over = { quotes: [bid(490_000, 10_000_000)], position: { yes: 0, no: 10_000_000 }, memo };
+  const a = desiredWithReservedSells(input({ ...over, tracked: [noSale(BID0, 520_000, 10_000_000)] }));
+  // the sell left: the same quotes now map to a NO sale
+  const b = desiredWithReservedSells(input({ ...over, tracked: [] }));
+  assert.equal(form(a[0]!.order), 'yes-buy');
+  assert.equal(form(b[0]!.order), 'no-sale');
 });
