@@ -96,6 +96,9 @@ export function checkEngineInvariants(p: OrderPool, l: Ledger, markets: MarketSt
         if (n > 0 && (side === 0 ? lvl > best : best === L.top)) best = lvl;
       }
       if (best !== (side === 0 ? L.bestBid : L.bestAsk)) errs.push(`market ${m}: best ${side === 0 ? 'bid' : 'ask'} pointer wrong`);
+      let live = 0;
+      for (let lvl = 0; lvl <= L.top; lvl++) live += L.count[side]![lvl]!;
+      if (live !== L.liveOrders(side)) errs.push(`market ${m}: side ${side} live order count ${L.liveOrders(side)}, levels hold ${live}`);
     }
   }
   if (sum !== l.total) errs.push(`conservation: traders + fees + backing = ${sum}, deposits = ${l.total}`);

@@ -107,8 +107,6 @@ export class OrderManager {
   /** per market: a quick retry of a failed cancel is scheduled (see retryCancelSoon) */
   private readonly cancelRetryTimers = new Map<string, () => void>();
   private readonly nextReconcileAt = new Map<string, number>();
-  /** settledNow's list of the market's orders, reused (empty between calls) */
-  private readonly heldNow: Entry[] = [];
 
   private readonly chains = new Map<string, Promise<void>>();
   private readonly queued = new Map<string, DesiredSet>();
@@ -297,20 +295,15 @@ export class OrderManager {
     if (this.table.needsReconcile.has(k) && now >= (this.nextReconcileAt.get(k) ?? 0)) return false;
     // one pass over the market's orders: a create to resend, or a call unanswered past the time-out
     // (flagTimeouts would owe the market a reconcile), is the chain's work
-    // read here and let go (emptied below): one array for every tick, not one each
-    const held = this.table.trackedEntriesInto(k, this.heldNow);
-    try {
-      const limit = this.opts.inFlightTimeoutMs ?? 10_000;
-      for (let i = 0; i < held.length; i++) {
-        const e = held[i]!;
-        if (e.resend || (e.state !== 'working' && now - e.sentAt >= limit)) return false;
-      }
-      const desired = set.desired;
-      const effective = exec.blocked.has(k) ? NO_DESIRED : exec.cooldown.size === 0 ? desired : desired.filter((d) => !exec.coolingDown(d.slot, now));
-      if (diffIsEmpty(effective, held, this.tol, Math.floor(now / 1000)) === false) return false;
-    } finally {
-      held.length = 0;
+    const held = this.table.trackedEntries(k);
+    const limit = this.opts.inFlightTimeoutMs ?? 10_000;
+    for (let i = 0; i < held.length; i++) {
+      const e = held[i]!;
+      if (e.resend || (e.state !== 'working' && now - e.sentAt >= limit)) return false;
     }
+    const desired = set.desired;
+    const effective = exec.blocked.has(k) ? NO_DESIRED : exec.cooldown.size === 0 ? desired : desired.filter((d) => !exec.coolingDown(d.slot, now));
+    if (diffIsEmpty(effective, held, this.tol, Math.floor(now / 1000)) === false) return false;
     this.lastDesired.set(k, set);
     return true;
   }

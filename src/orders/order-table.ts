@@ -82,19 +82,11 @@ export class OrderTable {
 
   /** One market's entries as they are (the diff's input on every sync; see tracked() for copies). */
   trackedEntries(marketKey: string): Entry[] {
-    const out: Entry[] = [];
-    for (const e of this.entries.ofMarket(marketKey)) out.push(e);
+    // at its final length: a pushed-to [] takes a 16-slot store for the market's two or so orders
+    const out = new Array<Entry>(this.entries.countOf(marketKey));
+    let i = 0;
+    for (const e of this.entries.ofMarket(marketKey)) out[i++] = e;
     return out;
-  }
-
-  /**
-   * trackedEntries into `into` (emptied first), for a caller that reads them at once and lets go:
-   * the order manager's check of every tick reuses one array instead of a new one per tick.
-   */
-  trackedEntriesInto(marketKey: string, into: Entry[]): Entry[] {
-    into.length = 0;
-    for (const e of this.entries.ofMarket(marketKey)) into.push(e);
-    return into;
   }
 
   /** A fill seen on a feed: shrink the order's remaining size (removed when nothing is left). */

@@ -67,6 +67,11 @@ export class TrackedOrders {
     return this.byNonce.values();
   }
 
+  /** How many orders one market has. */
+  countOf(marketKey: string): number {
+    return this.byMarket.get(marketKey)?.size ?? 0;
+  }
+
   /** The orders of one market (lower-case market id). */
   ofMarket(marketKey: string): Iterable<Entry> {
     return (this.byMarket.get(marketKey) ?? NONE).values();
