@@ -234,6 +234,8 @@ export class OrderExecutor {
   applyAnswers(creates: readonly PlannedOrder[], cancels: readonly Bytes32[], res: BatchResult): void {
     for (const o of res.cancels) this.applyCancel(o);
     for (const o of res.creates) this.applyCreate(o);
+    // the usual answer: one outcome per item, in the order sent (nothing left unanswered)
+    if (answersInOrder(creates, cancels, res)) return;
     const answered = new Set([...res.creates, ...res.cancels].map((o) => o.nonce));
     for (const p of creates)
       if (!answered.has(p.nonce)) this.applyCreate({ ok: false, nonce: p.nonce, code: 'no-answer', message: 'no outcome', retryable: true });
@@ -367,6 +369,14 @@ export class OrderExecutor {
     this.log.warn({ marketId }, 'venue answered 409 migration: quoting stopped in this market until migration completes');
     this.emit({ type: 'MarketBlocked', marketId, reason: 'migration', ts: this.clock.now() });
   }
+}
+
+/** Every create and cancel has its outcome at its own index: each item is answered. */
+function answersInOrder(creates: readonly PlannedOrder[], cancels: readonly Bytes32[], res: BatchResult): boolean {
+  if (res.creates.length !== creates.length || res.cancels.length !== cancels.length) return false;
+  for (let i = 0; i < creates.length; i++) if (res.creates[i]!.nonce !== creates[i]!.nonce) return false;
+  for (let i = 0; i < cancels.length; i++) if (res.cancels[i]!.nonce !== cancels[i]) return false;
+  return true;
 }
 
 /** A create the venue answered with a refusal (4xx other than a rate limit or a duplicate). */

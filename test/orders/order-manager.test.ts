@@ -860,3 +860,33 @@ describe('OrderManager: decide, sign, write, then update the state', () => {
     assert.ok(events.slice(0, firstAccepted).filter((e) => e.type === 'OrderSubmitted').length === 4);
   });
 });
+
+describe('OrderManager: batch answers', () => {
+  it('answers out of order are matched by nonce; an item left unanswered is a retryable failure and resent', async () => {
+    const { venue, om, of } = setup();
+    let dropped: Bytes32 | null = null;
+    const batch = venue.batch.bind(venue);
+    // the venue answers the creates in reverse and leaves the last one out
+    venue.batch = async (creates, cancels) => {
+      const res = await batch(creates, cancels);
+      const reversed = [...res.creates].reverse();
+      dropped = reversed.pop()!.nonce;
+      return { cancels: res.cancels, creates: reversed };
+    };
+    await om.sync(M1, quotes(500_000));
+    const accepted = of('OrderAccepted').map((e) => e.nonce);
+    assert.equal(accepted.length, 3);
+    assert.ok(dropped !== null && !accepted.includes(dropped));
+    const rejected = of('OrderRejected');
+    assert.deepEqual(
+      rejected.map((e) => [e.nonce, e.reason, e.retryable]),
+      [[dropped, 'no-answer', true]],
+    );
+    // the unanswered create stays in flight and is resent with its own nonce on the next sync
+    venue.batch = batch;
+    await om.sync(M1, quotes(500_000));
+    const resent = venue.venueCalls().at(-1)!;
+    assert.ok(resent.kind === 'batch' && resent.creates.length === 1 && resent.creates[0]!.nonce === dropped);
+    assertOnePerSlot(venue, om);
+  });
+});
