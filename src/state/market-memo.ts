@@ -1,10 +1,12 @@
 /**
  * The derived pieces of one market remembered between ticks (its view book, quote list, view
- * position, PnL, account contribution, markouts, others' book, volatility), held by the market's own state.
+ * position, PnL, account contribution, markouts, others' book, volatility), held by the market's
+ * own state.
  *
  * Entry point: `new MarketMemo()` (emptyMarket makes one per market; every copy of a MarketState
  * made by the reducer carries the same one). Owners of the fields: src/state/market-view.ts,
- * src/state/edge-view.ts, src/strategy/others-book.ts and src/strategy/volatility.ts (through the view's `memo`).
+ * src/state/edge-view.ts, src/strategy/others-book.ts and src/strategy/volatility.ts (through the
+ * view's `memo`).
  *
  * Why here: the memo lives and dies with the market's state (docs/architecture.md#who-owns-per-market-state).
  * When a market leaves the store (released flat, or reduced to its position record, which starts

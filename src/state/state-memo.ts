@@ -1,8 +1,8 @@
 /**
  * What the views derive from the store's states as a whole, remembered between ticks: the account
  * totals (every market's PnL, worst-case position and notional, summed), their view with the
- * books' PnL, and the venue's health figures. Held by the store's state, as a market's memo (./market-memo.ts) is held by the
- * market's.
+ * books' PnL, and the venue's health figures. Held by the store's state, as a market's memo
+ * (./market-memo.ts) is held by the market's.
  *
  * Entry point: `new StateMemo()` (emptyState makes one; every state the reducer makes from it
  * carries the same one). Owner of the fields: src/state/market-view.ts (accountTotals).
