@@ -73,7 +73,7 @@ interface PlannedMarket {
 
 const planned = (m: MarketRecord): PlannedMarket => ({ id: m.id, slug: m.slug, question: m.question, tick: m.tick, deadline: m.deadline });
 
-const marketMeta = (m: PlannedMarket, status: string, outcome: string | null, resolutionStatus: string): SideEvent & { t: 'market' } =>
+const marketMeta = (m: PlannedMarket, status: string, outcome: number | null, resolutionStatus: string): SideEvent & { t: 'market' } =>
   ({
     t: 'market',
     m: m.id,
@@ -167,7 +167,8 @@ function syntheticExchange(o: SyntheticOptions, sink: (e: RecordedEvent) => void
     (m, t) => {
       const p = planned(m);
       if (knownIds && !knownIds.has(p.id)) return;
-      side.push(at(marketMeta(p, 'resolved', m.outcome === 1 ? 'YES' : m.outcome === 0 ? 'NO' : null, 'resolved'), t));
+      // the venue's outcome index (1 = YES won, 0 = NO), as the recorder writes a market's metadata
+      side.push(at(marketMeta(p, 'resolved', m.outcome, 'resolved'), t));
     },
   );
   // the oracle's answers, as the recorder's oracle poll would write them (each quote once)
