@@ -35,7 +35,8 @@ import type { VenueCall } from './plan-calls.ts';
 import { fatalRefusal, VenueRefusedError } from './refusal.ts';
 import type { Entry } from './tracked-orders.ts';
 
-const RESOLVED: Promise<void> = Promise.resolve();
+/** What resendRetries returns when there is nothing to resend (callers may skip awaiting it). */
+export const NOTHING_TO_RESEND: Promise<void> = Promise.resolve();
 
 /** The OrderManagerOptions the executor reads (see there). */
 export interface ExecutorOptions {
@@ -104,10 +105,10 @@ export class OrderExecutor {
    * function that returns at once, without allocating one.
    */
   resendRetries(marketId: Bytes32): Promise<void> {
-    if (this.clock.now() < this.backoffUntil) return RESOLVED;
+    if (this.clock.now() < this.backoffUntil) return NOTHING_TO_RESEND;
     let again: Entry[] | null = null;
     for (const e of this.table.entries.ofMarket(marketId)) if (e.resend) (again ??= []).push(e);
-    if (again === null) return RESOLVED;
+    if (again === null) return NOTHING_TO_RESEND;
     return this.resend(marketId, again);
   }
 

@@ -32,7 +32,7 @@ import type { VenuePort } from '../model/venue.ts';
 import type { FeeSpec } from '../engine/fill-fee.ts';
 import type { OrderManagerEvent } from '../state/events.ts';
 import { diff, diffIsEmpty, type DesiredOrder, type DiffAction, type Tolerances, type TrackedOrder } from './diff.ts';
-import { errInfo, OrderExecutor } from './executor.ts';
+import { errInfo, NOTHING_TO_RESEND, OrderExecutor } from './executor.ts';
 import { NonceSource } from './nonces.ts';
 import { OrderTable } from './order-table.ts';
 import { planCalls } from './plan-calls.ts';
@@ -112,6 +112,8 @@ export class OrderManager {
   private readonly queued = new Map<string, DesiredSet>();
   private readonly running = new Set<Promise<void>>();
   private gate: Promise<void> = Promise.resolve();
+  /** a reconcile holds the gate (made and not yet released) */
+  private gateShut = false;
   private reconcileChain: Promise<unknown> = Promise.resolve();
   /** reconciles asked for and not finished: while any is, every sync waits behind it (see settledNow) */
   private reconciles = 0;
@@ -316,7 +318,8 @@ export class OrderManager {
     if (wasQueued) return this.chains.get(k)!;
     const prev = this.chains.get(k) ?? Promise.resolve();
     const run = prev.then(async () => {
-      await this.gate;
+      // an open gate (no reconcile running: nearly always) is passed without a microtask hop
+      if (this.gateShut) await this.gate;
       const want = this.queued.get(k)!;
       this.queued.delete(k);
       await this.track(this.syncNow(marketId, want));
@@ -370,7 +373,9 @@ export class OrderManager {
       this.nextReconcileAt.set(k, this.clock.now() + (this.opts.reconcileMinIntervalMs ?? 1000));
       await this.rec.reconcileNow(marketId, undefined);
     }
-    await exec.resendRetries(marketId);
+    // nearly every sync has nothing to resend: no hop through the microtask queue for that
+    const resent = exec.resendRetries(marketId);
+    if (resent !== NOTHING_TO_RESEND) await resent;
     if (this.stopping || this.halted) return;
 
     const now = this.clock.now();
@@ -447,10 +452,12 @@ export class OrderManager {
     const run = this.reconcileChain.then(async () => {
       let release!: () => void;
       this.gate = new Promise<void>((r) => (release = r));
+      this.gateShut = true;
       try {
         await Promise.allSettled([...this.running]);
         return await this.rec.reconcileNow(marketId, desired);
       } finally {
+        this.gateShut = false;
         release();
       }
     });

@@ -94,6 +94,36 @@ describe('OrderManager.sync', () => {
     assert.equal(om.hasPendingWork(M1), false);
   });
 
+  it('a sync whose turn comes while a reconcile holds the gate sends nothing until the reconcile is done', async () => {
+    const { venue, om } = setup();
+    await om.sync(M1, quotes(500_000));
+    // the venue's list of open orders answers only when released
+    let answer!: () => void;
+    const answered = new Promise<void>((r) => (answer = r));
+    const list = venue.openOrders.bind(venue);
+    venue.openOrders = async (marketId) => {
+      await answered;
+      return list(marketId);
+    };
+    const r = om.reconcile(M1);
+    await turn(); // the reconcile holds the gate, waiting for the list
+    const s = om.sync(M1, quotes(600_000));
+    await turn();
+    await turn();
+    assert.deepEqual(
+      venue.calls.map((c) => c.kind),
+      ['batch'],
+      'the move waits behind the reconcile',
+    );
+    answer();
+    await r;
+    await s;
+    assert.deepEqual(
+      venue.calls.map((c) => c.kind),
+      ['batch', 'open-orders', 'batch'],
+    );
+  });
+
   it('a one-order move is one cancel-replace; a full requote is one bulk call', async () => {
     const { venue, om } = setup();
     await om.sync(M1, quotes(500_000));
