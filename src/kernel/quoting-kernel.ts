@@ -214,7 +214,7 @@ function toOrdersOf(slot: MarketSlot, tick: number, noInventory: NoInventoryMode
   return (slot.toOrders = { marketId: slot.cfg.marketId, tick, noInventory });
 }
 
-const NONE_LEAVING: readonly WorkingQuote[] = Object.freeze([]);
+const NONE_LEAVING: readonly WorkingQuote[] = [];
 
 /** The quotes being cancelled: a shared empty list when none is (most ticks), without a filter's closure and array. */
 function cancelling(quotes: readonly WorkingQuote[]): readonly WorkingQuote[] {

@@ -300,9 +300,9 @@ function positionOf(m: MarketState, memo: MarketMemo, books: Account | undefined
   return v;
 }
 
-/** The view's flags: one of two shared, frozen objects (the store sets nothing else). */
-const MIGRATING: ViewFlags = Object.freeze({ migrationActive: true });
-const NOT_MIGRATING: ViewFlags = Object.freeze({ migrationActive: false });
+/** The view's flags: one of two shared objects (the store sets nothing else; read only, as the view's other shared pieces). */
+const MIGRATING: ViewFlags = { migrationActive: true };
+const NOT_MIGRATING: ViewFlags = { migrationActive: false };
 
 /** The view's PnL in numbers, shared by every tick until the figures change (kept in the market's memo). */
 function viewPnlOf(memo: MarketMemo, realised: bigint, unrealised: bigint): ViewPnl {
