@@ -88,8 +88,9 @@ function sameAsLast(m: DesiredMemo, quotes: readonly DesiredQuote[], keeps: read
 
 function remember(m: DesiredMemo, input: ReservedSellsInput, base: AvailableInventory, desired: DesiredOrder[]): void {
   const quotes = input.quotes;
-  const key = new Array<string | number | undefined>(4 * quotes.length);
-  const keeps = new Array<Bytes32 | null>(quotes.length);
+  // the memo's own arrays, written over when the set has as many quotes (a requote: every tick live)
+  const key = m.key !== null && m.key.length === 4 * quotes.length ? m.key : new Array<string | number | undefined>(4 * quotes.length);
+  const keeps = m.keeps.length === quotes.length ? m.keeps : new Array<Bytes32 | null>(quotes.length);
   for (let i = 0, k = 0; i < quotes.length; i++, k += 4) {
     const q = quotes[i]!;
     key[k] = q.side;
