@@ -509,14 +509,17 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
         feed.trailingRan = false;
         venue.entryRan = false;
         timerTick.market = null;
+        const slices = kernel.housekeepingSlices;
+        const syncs = kernel.syncsStarted;
         clock.runNext();
         // any timer may have left promises to run, except: the feed's trailing publication (the tick
         // it causes asks for the drain itself when its sync is pending: onTick above); a venue call
         // reaching the exchange (its answer is a timer of its own, which drains); the kernel's
-        // throttle when its tick left no sync pending (its set settled at once). A kill cancels
-        // through promises: it drains.
-        const settledTick = timerTick.market !== null && kernel.lastSync(timerTick.market) === null;
-        if (kernel.killed !== null || !(feed.trailingRan || venue.entryRan || settledTick)) drain = true;
+        // throttle, and a slice of its housekeeping round, when their ticks started no sync (every
+        // set settled at once). A kill cancels through promises: it drains.
+        const kernelTimer = timerTick.market !== null || kernel.housekeepingSlices !== slices;
+        const quiet = feed.trailingRan || venue.entryRan || (kernelTimer && kernel.syncsStarted === syncs);
+        if (kernel.killed !== null || !quiet) drain = true;
         if (live !== undefined) {
           // the counterparties may have acted: new rows and side events, at this instant or later
           if (cols.rows !== nRows) {

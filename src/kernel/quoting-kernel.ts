@@ -262,6 +262,13 @@ export class QuotingKernel {
   private readonly faults: ThrottledLog;
   /** markets whose strategy failed on its last tick */
   private readonly failing = new Set<Bytes32>();
+  /**
+   * Syncs handed to the order manager that did not settle within the call (each leaves a promise
+   * behind), and slices of housekeeping rounds run: counts a backtest reads around a timer to tell
+   * whether it left anything to run (src/backtest/run-backtest.ts).
+   */
+  syncsStarted = 0;
+  housekeepingSlices = 0;
 
   constructor(opts: QuotingKernelOptions) {
     this.opts = opts;
@@ -755,6 +762,7 @@ export class QuotingKernel {
     let at = 0;
     const slice = (): void => {
       if (this.stopped) return;
+      this.housekeepingSlices++;
       const now = this.clock.now();
       const end = Math.min(round.length, at + HOUSEKEEPING_SLICE);
       for (; at < end; at++) {
@@ -964,6 +972,7 @@ export class QuotingKernel {
       this.lastSyncs.delete(k);
       return;
     }
+    this.syncsStarted++;
     const p = synced.catch((err: unknown) => {
       this.log.error({ marketId, err: (err as Error).message }, 'order sync failed');
     });
