@@ -183,6 +183,8 @@ interface MarketSlot {
   risk: RiskState;
   lastTickAt: number;
   cancelTimer: (() => void) | null;
+  /** the throttle's trailing tick, the timer's callback made once per slot (not a closure per timer) */
+  readonly trailing: () => void;
   last: KernelTick | null;
   /** skipped by housekeeping until an event for the market arrives (see restsWithoutEvents) */
   resting: boolean;
@@ -321,16 +323,21 @@ export class QuotingKernel {
   }
 
   private addSlot(m: KernelMarket): void {
-    this.markets.set(m.marketId, {
+    const slot: MarketSlot = {
       cfg: m,
       risk: INITIAL_RISK_STATE,
       lastTickAt: Number.NEGATIVE_INFINITY,
       cancelTimer: null,
+      trailing: () => {
+        slot.cancelTimer = null;
+        if (!this.stopped) this.runTick(slot, 'throttled');
+      },
       last: null,
       resting: false,
       retiring: false,
       slotNames: [],
-    });
+    };
+    this.markets.set(m.marketId, slot);
   }
 
   /** The kill switch's account figures, for the ledger (one set per account). */
@@ -740,10 +747,7 @@ export class QuotingKernel {
       this.runTick(slot, 'event');
       return;
     }
-    slot.cancelTimer = this.clock.setTimeout(() => {
-      slot.cancelTimer = null;
-      if (!this.stopped) this.runTick(slot, 'throttled');
-    }, wait);
+    slot.cancelTimer = this.clock.setTimeout(slot.trailing, wait);
   }
 
   /**
