@@ -25,21 +25,32 @@ export function parseSweep(o: Obj, path: string): SweepConfig {
   return { windowMs: Math.round(seconds * 1000), minShares };
 }
 
+export interface Sweep {
+  /** 'buy': takers lifted asks; 'sell': they hit bids */
+  readonly side: 'buy' | 'sell';
+  /** the furthest price the run reached (the highest buy, the lowest sale), YES terms, 1e-6 USDC */
+  readonly price: number;
+}
+
 /**
- * The side of the newest sweep, if there is one: the prints from the newest back while they are on
- * the newest print's side and inside the window, totalled; 'buy' (takers lifted asks) or 'sell'
- * when the total reaches `minShares`, else null. A print on the other side ends the run.
+ * The newest sweep, if there is one: the prints from the newest back while they are on the newest
+ * print's side and inside the window, totalled; a sweep when the total reaches `minShares`, else
+ * null. A print on the other side ends the run.
  */
-export function sweepSide(view: MarketView, cfg: SweepConfig): 'buy' | 'sell' | null {
+export function newestSweep(view: MarketView, cfg: SweepConfig): Sweep | null {
   const since = view.now - cfg.windowMs;
   let side: 'buy' | 'sell' | null = null;
   let total = 0;
+  let price = 0;
   for (let i = view.trades.length - 1; i >= 0; i--) {
     const t = view.trades[i]!;
     if (t.ts < since) break;
-    if (side === null) side = t.takerSide;
-    else if (t.takerSide !== side) break;
+    if (side === null) {
+      side = t.takerSide;
+      price = t.price;
+    } else if (t.takerSide !== side) break;
     total += t.size;
+    price = side === 'buy' ? Math.max(price, t.price) : Math.min(price, t.price);
   }
-  return side !== null && total >= cfg.minShares ? side : null;
+  return side !== null && total >= cfg.minShares ? { side, price } : null;
 }

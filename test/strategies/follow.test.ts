@@ -28,12 +28,25 @@ describe('follow', () => {
     assert.deepEqual(follow.quote(makeView({ ...book, trades: [sweep('buy')], net: 40 * S }), cfg), [], 'never sells into a buy sweep');
     assert.equal(follow.quote(makeView({ bids: book.bids, asks: [], trades: [sweep('buy')] }), cfg), null);
   });
-  it('ticks: pays past the touch, never beyond the price range', () => {
-    const far = follow.parseConfig({ size: 25, ticks: 3 }, 'p');
-    assert.equal(follow.quote(makeView({ ...book, trades: [sweep('buy')] }), far)![0]!.price, 55 * C);
-    assert.equal(follow.quote(makeView({ bids: [{ price: 2 * C, size: S }], asks: [{ price: 4 * C, size: S }], trades: [sweep('sell')] }), far)![0]!.price, C);
+  it("chaseTicks: pays the best price up to that far beyond the sweep's furthest print, and rests there if the book is further", () => {
+    const run = (side: 'buy' | 'sell', cents: number[]): ViewTrade[] =>
+      cents.map((c, i) => ({ price: c * C, size: 200 * S, takerSide: side, ts: NOW - 900 + i }));
+    const cap3 = follow.parseConfig({ size: 25, chaseTicks: 3 }, 'p');
+    // the sweep bought up to 51¢: the ask at 52¢ is within 3 ticks, the one at 60¢ is not (the bid rests at 54¢)
+    assert.equal(follow.quote(makeView({ ...book, trades: run('buy', [50, 51]) }), cap3)![0]!.price, 52 * C);
+    assert.equal(follow.quote(makeView({ bids: book.bids, asks: [{ price: 60 * C, size: S }], trades: run('buy', [50, 51]) }), cap3)![0]!.price, 54 * C);
+    // without chaseTicks it pays the book
+    assert.equal(follow.quote(makeView({ bids: book.bids, asks: [{ price: 60 * C, size: S }], trades: run('buy', [50, 51]) }), cfg)![0]!.price, 60 * C);
+    // a sale down to 49¢: the bid at 48¢ is within 3 ticks; a bid at 40¢ is not (the ask rests at 46¢)
+    assert.equal(follow.quote(makeView({ ...book, trades: run('sell', [50, 49]) }), cap3)![0]!.price, 48 * C);
+    assert.equal(follow.quote(makeView({ bids: [{ price: 40 * C, size: S }], asks: book.asks, trades: run('sell', [50, 49]) }), cap3)![0]!.price, 46 * C);
+    // never beyond the price range
     assert.equal(
-      follow.quote(makeView({ bids: [{ price: 96 * C, size: S }], asks: [{ price: 98 * C, size: S }], trades: [sweep('buy')] }), far)![0]!.price,
+      follow.quote(makeView({ bids: [{ price: 2 * C, size: S }], asks: [{ price: 4 * C, size: S }], trades: run('sell', [2, 1]) }), cap3)![0]!.price,
+      2 * C,
+    );
+    assert.equal(
+      follow.quote(makeView({ bids: [{ price: 97 * C, size: S }], asks: [{ price: 99 * C, size: S }], trades: run('buy', [98, 99]) }), cap3)![0]!.price,
       99 * C,
     );
   });
@@ -44,9 +57,9 @@ describe('follow', () => {
   });
   it('parseConfig: defaults, and a size at or above the sweep refused (its own print would count)', () => {
     const d = follow.parseConfig({}, 'p');
-    assert.deepEqual(d, { sweep: { windowMs: 2_000, minShares: 300 * S }, size: 10 * S, ticks: 0 });
+    assert.deepEqual(d, { sweep: { windowMs: 2_000, minShares: 300 * S }, size: 10 * S, chaseTicks: Number.POSITIVE_INFINITY });
     assert.throws(() => follow.parseConfig({ size: 300 }, 'p'), /p\.size: expected below sweepShares \(300\)/);
-    assert.throws(() => follow.parseConfig({ ticks: 1.5 }, 'p'), /p\.ticks/);
+    assert.throws(() => follow.parseConfig({ chaseTicks: 1.5 }, 'p'), /p\.chaseTicks/);
     assert.throws(() => follow.parseConfig({ other: 1 }, 'p'), /p\.other: expected a known key/);
   });
 });
