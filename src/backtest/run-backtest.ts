@@ -39,7 +39,7 @@ import { KIND_TAKER, KIND_TRADE, KIND_XLEVEL } from './recording/columns.ts';
 import { replayMarketId } from './recording/format.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { ReplaySource } from './replay-source.ts';
-import { ReplayFeed } from './replay-feed.ts';
+import { ReplayFeed, resolutionOf } from './replay-feed.ts';
 import { RunCollector } from './run-collector.ts';
 import { RunDiagnostics, type DiagnosticsCounts } from './run-diagnostics.ts';
 import { SimExchange, type SimOrder } from './sim-exchange.ts';
@@ -442,6 +442,25 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   };
 
   const side = source.side;
+  // A market's resolution (a side event with a payout) reaches the exchange at its own time, before
+  // the bot hears of it: the engine voids the bot's orders there and the collector settles its
+  // position (docs/edge.md, "Markets that resolve and are replaced"). The index of the next one from k:
+  const nextResolution = (k: number): number => {
+    while (k < side.length && resolutionOf(side[k]!) === null) k++;
+    return k;
+  };
+  const resolutionTime = (k: number): number => {
+    if (k >= side.length) return Infinity;
+    const e = side[k]!;
+    return recordedFeed ? Math.min(e.vts || e.lts, e.lts) : e.lts;
+  };
+  const resolve = (k: number, at: number): void => {
+    const e = side[k]!;
+    const m = exchange.marketOf(e.m);
+    const payoutYes = resolutionOf(e);
+    if (m >= 0 && payoutYes !== null && exchange.resolve(m, payoutYes, at)) collector.onResolved(m, at, payoutYes);
+  };
+  const k0 = nextResolution(0);
   const tx0 = nRows > 0 ? exTime(rows[0]!) : Infinity;
   const tb0 = nRows > 0 ? botTime(rows[0]!) : Infinity;
   const ts0 = side.length > 0 ? side[0]!.lts + (recordedFeed ? 0 : latency.feed()) : Infinity;
@@ -472,19 +491,30 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
    * number, about 20 MB a run on the capture. `advance` keeps them in registers and hands them back
    * in `cur` when it stops for a drain (about 8 000 times a run).
    */
-  const cur = { i: 0, j: 0, s: 0, tx: tx0, tb: tb0, ts: ts0, nextProgress: PROGRESS_ROWS, nextSample: lastSample };
+  const cur = { i: 0, j: 0, s: 0, k: k0, tx: tx0, tb: tb0, ts: ts0, tr: resolutionTime(k0), nextProgress: PROGRESS_ROWS, nextSample: lastSample };
   /** Replay until the bot must drain (ADVANCE_DRAIN), the data ends (ADVANCE_DONE) or a stop is asked (ADVANCE_ABORTED). */
   const advance = (): number => {
-    let { i, j, s, tx, tb, ts, nextProgress, nextSample } = cur;
+    let { i, j, s, k, tx, tb, ts, tr, nextProgress, nextSample } = cur;
     let out = ADVANCE_DONE;
     while (i < nRows || j < nRows || s < side.length || (live !== undefined && clock.nextDue() < live.end)) {
       const due = clock.nextDue();
       // Let the bot's promises run before virtual time moves on (once per timestamp, not per event).
-      if (drain && Math.min(tx, due, tb, ts) > clock.now()) {
+      if (drain && Math.min(tx, due, tb, ts, tr) > clock.now()) {
         out = ADVANCE_DRAIN;
         break;
       }
-      if (tx <= due && tx <= tb && tx <= ts) {
+      if (tr <= tx && tr <= due && tr <= tb && tr <= ts) {
+        // a resolution, before the exchange rows of its instant
+        while (tr >= nextSample) {
+          exchange.expireUntil(nextSample);
+          collector.sample(nextSample);
+          nextSample += sampleMs;
+        }
+        clock.advanceTo(tr);
+        resolve(k, clock.now());
+        k = nextResolution(k + 1);
+        tr = resolutionTime(k);
+      } else if (tx <= due && tx <= tb && tx <= ts) {
         while (tx >= nextSample) {
           exchange.expireUntil(nextSample);
           collector.sample(nextSample);
@@ -526,6 +556,10 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
             if (tb === Infinity && j < nRows) tb = botTime(rows[j]!);
           }
           if (ts === Infinity && s < side.length) ts = side[s]!.lts + (recordedFeed ? 0 : latency.feed());
+          if (tr === Infinity && k < side.length) {
+            k = nextResolution(k);
+            tr = resolutionTime(k);
+          }
         }
       } else if (ts <= tb) {
         clock.advanceTo(ts);
@@ -548,6 +582,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     cur.i = i;
     cur.j = j;
     cur.s = s;
+    cur.k = k;
+    cur.tr = tr;
     cur.tx = tx;
     cur.tb = tb;
     cur.ts = ts;
