@@ -61,8 +61,8 @@ export interface BacktestInput {
   /**
    * Stop early (Ctrl-C): checked between events; the run then ends as at the end of the data (cancel all
    * on virtual time) and is marked incomplete. The replay yields to the event loop every YIELD_EVERY
-   * drains (a count, not a time, so results never depend on the machine's speed), so a signal handler
-   * gets to run.
+   * drains and every YIELD_ROWS rows replayed with no drain owed (counts, not times, so results never
+   * depend on the machine's speed), so a signal handler gets to run.
    */
   readonly signal?: AbortSignal;
   /**
@@ -131,11 +131,17 @@ const MAX_SAMPLES = 50_000;
 const PROGRESS_ROWS = 1024;
 /** drains between two yields to the event loop (a yield costs ~10 µs; a drain one next-tick callback) */
 const YIELD_EVERY = 64;
+/**
+ * rows between two yields when no drain comes (a bot whose orders rest drains only for venue answers
+ * and reconciles: on a long recording, minutes of replay without a turn of the event loop)
+ */
+const YIELD_ROWS = 16 * PROGRESS_ROWS;
 const MAX_POINTS = 2_000_000;
 /** what the replay's synchronous step stopped for */
 const ADVANCE_DONE = 0;
 const ADVANCE_DRAIN = 1;
 const ADVANCE_ABORTED = 2;
+const ADVANCE_YIELD = 3;
 
 /**
  * The config entry that quotes a recorded market, or null (matched by id, `all`, filter; slug by market
@@ -491,10 +497,25 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
    * number, about 20 MB a run on the capture. `advance` keeps them in registers and hands them back
    * in `cur` when it stops for a drain (about 8 000 times a run).
    */
-  const cur = { i: 0, j: 0, s: 0, k: k0, tx: tx0, tb: tb0, ts: ts0, tr: resolutionTime(k0), nextProgress: PROGRESS_ROWS, nextSample: lastSample };
-  /** Replay until the bot must drain (ADVANCE_DRAIN), the data ends (ADVANCE_DONE) or a stop is asked (ADVANCE_ABORTED). */
+  const cur = {
+    i: 0,
+    j: 0,
+    s: 0,
+    k: k0,
+    tx: tx0,
+    tb: tb0,
+    ts: ts0,
+    tr: resolutionTime(k0),
+    nextProgress: PROGRESS_ROWS,
+    nextYield: YIELD_ROWS,
+    nextSample: lastSample,
+  };
+  /**
+   * Replay until the bot must drain (ADVANCE_DRAIN), the data ends (ADVANCE_DONE), a stop is asked
+   * (ADVANCE_ABORTED) or YIELD_ROWS rows went by with no drain owed (ADVANCE_YIELD).
+   */
   const advance = (): number => {
-    let { i, j, s, k, tx, tb, ts, tr, nextProgress, nextSample } = cur;
+    let { i, j, s, k, tx, tb, ts, tr, nextProgress, nextYield, nextSample } = cur;
     let out = ADVANCE_DONE;
     while (i < nRows || j < nRows || s < side.length || (live !== undefined && clock.nextDue() < live.end)) {
       const due = clock.nextDue();
@@ -534,19 +555,29 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
             out = ADVANCE_ABORTED;
             break;
           }
+          // no promise of the bot is pending when no drain is owed: a turn of the event loop here
+          // runs only what is not the bot's (a signal handler, output)
+          if (i >= nextYield && !drain) {
+            nextYield = i + YIELD_ROWS;
+            out = ADVANCE_YIELD;
+            break;
+          }
         }
       } else if (due <= tb && due <= ts) {
         feed.trailingRan = false;
         venue.entryRan = false;
         timerTick.market = null;
+        const slices = kernel.housekeepingSlices;
+        const syncs = kernel.syncsStarted;
         clock.runNext();
         // any timer may have left promises to run, except: the feed's trailing publication (the tick
         // it causes asks for the drain itself when its sync is pending: onTick above); a venue call
         // reaching the exchange (its answer is a timer of its own, which drains); the kernel's
-        // throttle when its tick left no sync pending (its set settled at once). A kill cancels
-        // through promises: it drains.
-        const settledTick = timerTick.market !== null && kernel.lastSync(timerTick.market) === null;
-        if (kernel.killed !== null || !(feed.trailingRan || venue.entryRan || settledTick)) drain = true;
+        // throttle, and a slice of its housekeeping round, when their ticks started no sync (every
+        // set settled at once). A kill cancels through promises: it drains.
+        const kernelTimer = timerTick.market !== null || kernel.housekeepingSlices !== slices;
+        const quiet = feed.trailingRan || venue.entryRan || (kernelTimer && kernel.syncsStarted === syncs);
+        if (kernel.killed !== null || !quiet) drain = true;
         if (live !== undefined) {
           // the counterparties may have acted: new rows and side events, at this instant or later
           if (cols.rows !== nRows) {
@@ -588,6 +619,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     cur.tb = tb;
     cur.ts = ts;
     cur.nextProgress = nextProgress;
+    cur.nextYield = nextYield;
     cur.nextSample = nextSample;
     return out;
   };
@@ -600,11 +632,16 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
         incomplete = { reason: 'interrupted', rowsReplayed: cur.i, rowsTotal: nRows, stoppedAt: clock.now() };
         break;
       }
-      drain = false;
-      await settle();
-      if (++drains % YIELD_EVERY === 0) {
+      if (step === ADVANCE_YIELD) {
         await turn(); // signals (Ctrl-C) and output get their turn
         progress(cur.i);
+      } else {
+        drain = false;
+        await settle();
+        if (++drains % YIELD_EVERY === 0) {
+          await turn();
+          progress(cur.i);
+        }
       }
       if (input.signal?.aborted) {
         incomplete = { reason: 'interrupted', rowsReplayed: cur.i, rowsTotal: nRows, stoppedAt: clock.now() };

@@ -16,7 +16,7 @@
  * memo shared by two states of one lineage (a test forking a store) only recomputes, never
  * confuses. Not part of the state's value: `toJSON` leaves it out of any serialised state.
  */
-import type { ViewAccount, ViewVenueHealth } from '../strategy/types.ts';
+import type { PooledToxicity, ViewAccount, ViewVenueHealth } from '../strategy/types.ts';
 import type { Contribution } from './market-memo.ts';
 
 export class StateMemo {
@@ -42,6 +42,12 @@ export class StateMemo {
   booksView: ViewAccount | null = null;
   // ---- the venue's health as the views show it (src/state/market-view.ts venueOf) ----
   venue: ViewVenueHealth | null = null;
+
+  // ---- the account's pooled toxicity at a time (src/state/market-view.ts, poolView) ----
+  /** the pool the view is of (null: none yet) */
+  pool: object | null = null;
+  poolNow = Number.NaN;
+  poolView: PooledToxicity | null = null;
 
   /** Derived, not state: left out of JSON. */
   toJSON(): undefined {
