@@ -11,6 +11,7 @@
  *   metrics.tickToWireCancel.observe(seconds)                    // the same, for cancel-only sends
  *   metrics.requoteThrottle.observe(seconds)                     // the runtime: throttle wait, apart
  *   metrics.rateBudgetPressure.set(0..1)                         // the risk gate's token bucket
+ *   metrics.loopStalls.inc({ cause }) / loopStalledSeconds.inc({ cause }, s)   // the watchdog's stall reports
  *   await metrics.registry.metrics()                            // exposition text
  * Labels carry only public values (market ids or slugs, endpoint names, reason codes); never keys.
  *
@@ -126,6 +127,12 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
       ['market', 'outcome'],
     ),
     rateBudgetPressure: d.gauge('rate_budget_pressure', 'Fraction of the order-rate budget in use (0 = idle, 1 = exhausted)'),
+    loopStalls: d.counter(
+      'event_loop_stalls_total',
+      'Turns of the event loop of 1 s or more, by what the main thread did meanwhile: busy (ran), cpu-starved (waited for a CPU), off-cpu, unknown',
+      ['cause'],
+    ),
+    loopStalledSeconds: d.counter('event_loop_stalled_seconds_total', 'Seconds the event loop spent in those turns, by the same cause', ['cause']),
     setStateSource(state: () => StoreState, clock: Clock): void {
       source = { state, clock };
     },
