@@ -72,7 +72,9 @@ const round3 = (s: number): number => Math.round(s * 1000) / 1000;
 export function judgeStall(wallMs: number, from: ThreadSched | null, to: ThreadSched | null, loadAverage: number, cores: number): LoopStall {
   const seconds = round3(Math.max(0, wallMs) / 1000);
   const base = { seconds, loadAverage: round1(loadAverage), cores };
-  if (!from || !to || to.runNs < from.runNs || to.waitNs < from.waitNs) return { ...base, ranSeconds: null, waitedSeconds: null, cause: 'unknown' };
+  // a thread that has run shows run time: zeros are a kernel that keeps no such figures
+  if (!from || !to || to.runNs === 0 || to.runNs < from.runNs || to.waitNs < from.waitNs)
+    return { ...base, ranSeconds: null, waitedSeconds: null, cause: 'unknown' };
   const ran = Math.min(seconds, (to.runNs - from.runNs) / 1e9);
   const waited = Math.min(seconds - ran, (to.waitNs - from.waitNs) / 1e9);
   const off = seconds - ran - waited;

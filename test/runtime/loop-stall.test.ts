@@ -31,6 +31,8 @@ test('a stall is named after what the main thread did most: ran, waited for a CP
   const asleep = judgeStall(6_000, at, { runNs: 10.1 * S, waitNs: 3.1 * S }, 0.5, 2);
   assert.equal(asleep.cause, 'off-cpu');
   assert.equal(judgeStall(6_000, null, at, 0.5, 2).cause, 'unknown');
+  // a kernel that keeps no figures shows zeros
+  assert.equal(judgeStall(6_000, { runNs: 0, waitNs: 0 }, { runNs: 0, waitNs: 0 }, 0.5, 2).cause, 'unknown');
   // figures that went backwards (another thread's, a restart) are no figures
   assert.equal(judgeStall(6_000, at, { runNs: 9 * S, waitNs: 3 * S }, 0.5, 2).cause, 'unknown');
   // the figures' own rounding never makes the parts exceed the stall
