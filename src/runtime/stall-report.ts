@@ -5,6 +5,7 @@
  * `quietMs` (the first stall of a quiet spell at once, the others summed into one line when the spell
  * ends), so the stalls never flood the log and none goes untold.
  *
+ *   const r = watchStalls(watchdog, metrics, log, clock)   // what the runtime does (endpoints phase)
  *   const r = new StallReport({ log, count: (cause, s) => …, clock })
  *   watchdog.onStall((s) => r.note(s))
  *   r.recent()          // the last stall and the count of the last minute, for /readyz (null: none)
@@ -12,6 +13,8 @@
  */
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
+import type { BotMetrics } from '../metrics/bot-metrics.ts';
+import type { Watchdog } from './watchdog.ts';
 import { describeStall, stallFields, type LoopStall, type StallCause } from './loop-stall.ts';
 
 /** one log line per this long at most; the stalls between are summed into the next */
@@ -110,4 +113,23 @@ export class StallReport {
     while (i < this.seen.length && now - this.seen[i]!.at > STALL_RECENT_MS) i++;
     if (i > 0) this.seen = this.seen.slice(i);
   }
+}
+
+/** The runtime's wiring: each stall the watchdog reports counted in the metrics, logged, kept for /readyz. */
+export function watchStalls(
+  wd: Pick<Watchdog, 'onStall'>,
+  metrics: Pick<BotMetrics, 'loopStalls' | 'loopStalledSeconds'>,
+  log: Pick<Logger, 'warn'>,
+  clock: Pick<Clock, 'now' | 'setTimeout'>,
+): StallReport {
+  const r = new StallReport({
+    log,
+    count: (cause, seconds) => {
+      metrics.loopStalls.inc({ cause });
+      metrics.loopStalledSeconds.inc({ cause }, seconds);
+    },
+    clock,
+  });
+  wd.onStall((s) => r.note(s));
+  return r;
 }

@@ -86,3 +86,23 @@ test('a held stall is told at close; /readyz sees the last minute', () => {
   advance(STALL_RECENT_MS + 1);
   assert.equal(r.recent(), null, 'forgotten after a minute');
 });
+
+test('the runtime wiring: a reported stall is in the metrics, the log line and /readyz with the same figures', async () => {
+  const { createBotMetrics } = await import('../../src/metrics/bot-metrics.ts');
+  const { watchStalls } = await import('../../src/runtime/stall-report.ts');
+  const metrics = createBotMetrics({ defaultMetrics: false });
+  let listener: ((s: LoopStall) => void) | null = null;
+  const lines: Record<string, unknown>[] = [];
+  const clock = { now: () => 5_000_000, setTimeout: () => () => undefined };
+  const r = watchStalls({ onStall: (l) => (listener = l) }, metrics, { warn: ((f: Record<string, unknown>) => lines.push(f)) as never }, clock);
+  const s = starved(12.345);
+  listener!(s);
+  const text = await metrics.registry.metrics();
+  assert.match(text, /^bookmaker_event_loop_stalls_total\{cause="cpu-starved"\} 1$/m);
+  const counted = Number(/^bookmaker_event_loop_stalled_seconds_total\{cause="cpu-starved"\} (\S+)$/m.exec(text)![1]);
+  assert.equal(counted, 12.345);
+  assert.equal(lines[0]!.stalledSeconds, counted);
+  assert.equal(r.recent()!.last.seconds, counted);
+  assert.equal(r.recent()!.stalledSeconds, counted);
+  assert.equal(lines[0]!.cause, r.recent()!.last.cause);
+});

@@ -6,7 +6,7 @@
  */
 import { respond, startMetricsEndpoint, type MetricsEndpoint } from '../../metrics/metrics-server.ts';
 import { botReadiness } from '../../metrics/readiness.ts';
-import { StallReport } from '../stall-report.ts';
+import { watchStalls } from '../stall-report.ts';
 import { MetricsPortError } from '../watchdog.ts';
 import type { CorePhase } from './core.ts';
 import type { LedgerPhase } from './ledger.ts';
@@ -66,20 +66,8 @@ export async function endpointsPhase(c: StartContext, { lists }: SelectPhase, { 
   };
   metrics.setReadiness(ready);
   // the event loop's stalls of the last minute (the watchdog judges each: ran, or waited for a CPU)
-  const stalls = c.o.watchdog
-    ? new StallReport({
-        log: log.child({ component: 'event-loop' }),
-        count: (cause, seconds) => {
-          metrics.loopStalls.inc({ cause });
-          metrics.loopStalledSeconds.inc({ cause }, seconds);
-        },
-        clock: c.clock,
-      })
-    : null;
-  if (stalls) {
-    c.o.watchdog!.onStall((s) => stalls.note(s));
-    c.life.add(() => stalls.close());
-  }
+  const stalls = c.o.watchdog ? watchStalls(c.o.watchdog, metrics, log.child({ component: 'event-loop' }), c.clock) : null;
+  if (stalls) c.life.add(() => stalls.close());
   const readyDetails = (): Record<string, unknown> => {
     const h = healthModel.readiness();
     const loop = stalls?.recent();
