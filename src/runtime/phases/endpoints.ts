@@ -66,7 +66,7 @@ export async function endpointsPhase(c: StartContext, { lists }: SelectPhase, { 
   };
   metrics.setReadiness(ready);
   // the event loop's stalls of the last minute (the watchdog judges each: ran, or waited for a CPU)
-  const stalls = c.o.watchdog ? watchStalls(c.o.watchdog, metrics, log.child({ component: 'event-loop' }), c.clock) : null;
+  const stalls = c.o.watchdog ? watchStalls(c.o.watchdog, metrics, c.o.logger.child({ component: 'event-loop' }), c.clock) : null;
   if (stalls) c.life.add(() => stalls.close());
   const readyDetails = (): Record<string, unknown> => {
     const h = healthModel.readiness();
