@@ -82,7 +82,7 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
     streamReconnects: d.counter('stream_reconnects_total', 'Book stream reconnects', ['market']),
     ownOrdersReads: d.counter(
       'own_orders_reads_total',
-      'Requests of the own-orders poll by kind: market (one market, its trades reached our orders or our cancel ended one), sweep (a page of the sweep of the whole open list), full (a page of the whole list)',
+      'Requests of the own-orders poll by kind: market (one market: its trades reached our orders, or an order of ours there ended and its stream could not release it), sweep (a page of the sweep of the whole open list), full (a page of the whole list)',
       ['kind'],
     ),
     ownOrdersSweepSeconds: d.gauge(
@@ -90,6 +90,10 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
       'How long the last finished sweep of the whole open-orders list took, first page to last (a fill no stream showed is found within it)',
     ),
     ownOrdersSweepPages: d.gauge('own_orders_sweep_pages', 'Pages of open orders the last finished sweep read'),
+    ownOrdersReleasedUnread: d.counter(
+      'own_orders_released_unread_total',
+      "Orders the bot cancelled that the own-orders poll released without a read: their market's stream passed the cancel and no trade reached their price",
+    ),
     bookEventsDropped: d.counter(
       'book_events_dropped_total',
       'Book stream events dropped as malformed (bad JSON or fields, an unknown market status), each logged (sampled)',
