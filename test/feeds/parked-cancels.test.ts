@@ -160,3 +160,14 @@ test('a witness stamped in whole seconds stands for the end of that second', () 
     [P],
   );
 });
+
+test('a gap in the stream (its resync snapshot) after the cancel: the market is read, whatever the stream showed since', () => {
+  const s = setup();
+  s.c.submitted(X, false);
+  s.c.accepted(X, W);
+  s.see({ type: 'snapshot', book: { marketId: M, outcomeIndex: 1, bids: [], asks: [], venueTs: W + 1, seq: 7 }, seq: 7, localTs: 0, source: 'resync' });
+  s.see(deltaEvent(M, W + 2));
+  const d = s.poll();
+  assert.deepEqual(d.release, [], 'the trades in the gap are unknown');
+  assert.deepEqual(d.read, [M]);
+});
