@@ -441,6 +441,13 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
   const cancels = byMarket ? opts.cancels : undefined;
   let sweep: Sweep | null = null;
   let first = true;
+  // the cancelled orders this poll's decision keeps waiting or releases: its stream, not a lookup, settles them
+  let held: ReadonlySet<string> = new Set();
+
+  /** An order known open left the list: a lookup is owed, unless the stream settles it (`held`). */
+  function owe(v: Vanished): void {
+    if (!held.has(v.nonce)) owed.set(v.nonce, v);
+  }
 
   /** Every page of the open list: the first poll's read, and any poll that would cost more by market. */
   async function readAll(into: Map<string, VenueOrder>): Promise<void> {
@@ -450,7 +457,7 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
       n++;
     }
     opts.stats?.read('full', pagesOf(n));
-    for (const v of tracker.vanished(into)) owed.set(v.nonce, v);
+    for (const v of tracker.vanished(into)) owe(v);
   }
 
   /** Would a trade recorded in `t` have reached an order of ours in market `m` (as the venue or the store knows it)? */
@@ -477,7 +484,7 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
       opts.stats?.read('market', pagesOf(mine.size));
       for (const [k, o] of mine) into.set(k, o);
       // the market's whole open list: an order of it known open and not in it has left
-      for (const o of tracker.openOf(m)) if (!mine.has(o.nonce)) owed.set(o.nonce, o.v);
+      for (const o of tracker.openOf(m)) if (!mine.has(o.nonce)) owe(o.v);
     }
     // the sweep: the next pages of the whole list, spread so that a sweep takes `sweepPolls` polls
     const s = sweep ?? { cursor: undefined, start: tracker.round, startedAt: opts.clock.now(), pages: 0 };
@@ -490,7 +497,7 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
       for (const o of page.orders) if (!into.has(o.nonce)) into.set(o.nonce, o);
       if (page.cursor === null || page.cursor === '' || page.orders.length === 0 || page.cursor === cursor) {
         // the sweep is over: an order known open before it began and read open by nothing since has left
-        for (const v of tracker.unseenSince(s.start, into)) owed.set(v.nonce, v);
+        for (const v of tracker.unseenSince(s.start, into)) owe(v);
         opts.stats?.sweepDone(opts.clock.now() - s.startedAt, read);
         return null;
       }
@@ -511,12 +518,14 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
       opts.client.orders.recent !== undefined,
     );
     for (const m of d.read) markWhole(marks, m);
+    held = new Set([...d.release, ...d.wait].map((p) => p.nonce));
     return d.release;
   }
 
   async function read(): Promise<FeedEvent[]> {
     const byNonce = new Map<string, VenueOrder>();
     const marks = byMarket ? touches.take() : null;
+    held = new Set();
     try {
       const released = marks ? decideCancels(marks) : [];
       let next: Sweep | null = null;

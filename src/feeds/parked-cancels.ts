@@ -144,7 +144,8 @@ export class ParkedCancels {
 
   /**
    * At a poll, with its marks (taken at the same moment): the cancelled orders to release without a
-   * read, and the markets to read for the others that will not be (their trades reached the order,
+   * read, those that wait on (the poll owes them no lookup: checked against these marks, they are
+   * released or read later), and the markets to read for the others (their trades reached the order,
    * the stream is down or did not pass the witness within CANCEL_WAIT_POLLS polls, the poll never
    * read the order open). `orderOf`: the poll's knowledge of the order, undefined if it never read
    * it open; `unknownWaits`: such an order waits one poll (the recent-orders read of that poll shows
@@ -154,17 +155,18 @@ export class ParkedCancels {
     marks: ReadonlyMap<string, Touch>,
     orderOf: (nonce: Bytes32) => PolledOrder | undefined,
     unknownWaits: boolean,
-  ): { release: ParkedCancel[]; read: Bytes32[] } {
+  ): { release: ParkedCancel[]; read: Bytes32[]; wait: ParkedCancel[] } {
     const release: ParkedCancel[] = [];
     const read: Bytes32[] = [];
-    if (this.pending.size === 0) return { release, read };
+    const wait: ParkedCancel[] = [];
+    if (this.pending.size === 0) return { release, read, wait };
     for (const p of [...this.pending.values()]) {
       p.polls++;
       const o = orderOf(p.nonce);
       const t = marks.get(p.marketId);
       if (o === undefined) {
         if (!unknownWaits || p.polls > 1) this.readAs(p, read);
-        continue;
+        continue; // (not `wait`: the poll knows nothing of it to owe)
       }
       if (o.owed) {
         this.drop(p); // a lookup of it is owed: its fills and end come from that read
@@ -176,8 +178,9 @@ export class ParkedCancels {
       }
       if (p.after !== null && this.streams.get(p.marketId)!.ts > p.after) release.push(p);
       else if (this.down.has(p.marketId) || p.polls >= CANCEL_WAIT_POLLS) this.readAs(p, read);
+      else wait.push(p);
     }
-    return { release, read };
+    return { release, read, wait };
   }
 
   /** Orders a poll released (its events went out): they are no longer waited for. */

@@ -290,3 +290,24 @@ test('a fill just before the cancel whose trade prints after the cancel was answ
   assert.equal(s.reads.released, 0);
   assert.equal(s.calls.byMarket, 1);
 });
+
+test('a small wallet (the sweep ends every poll): a cancelled order waiting for its stream is not looked up meanwhile, then released', async () => {
+  const s = setup(5, 4); // one page
+  await s.read();
+  s.see(streamState(market(2), 'live'));
+  s.cancel(8);
+  s.cancels.parked(nonce(8), market(2));
+  s.cancels.submitted(X, false);
+  s.cancels.accepted(X, W);
+  const first = await s.read();
+  assert.equal(s.calls.gets, 0, 'not looked up while its stream has not passed the cancel (without the hold: looked up at once)');
+  assert.equal(
+    first.some((e) => 'nonce' in e.event && e.event.nonce === nonce(8)),
+    false,
+  );
+  s.see(deltaEvent(market(2), W + 1));
+  const es = await s.read();
+  assert.ok(es.some((e) => e.event.type === 'OrderClosed' && e.event.nonce === nonce(8)));
+  assert.equal(s.calls.gets, 0);
+  assert.equal(s.reads.released, 1);
+});

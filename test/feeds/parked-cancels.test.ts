@@ -29,7 +29,10 @@ function setup(known: PolledOrder | null = { at: BID, owed: false }) {
     t.see(e);
     c.see(e);
   };
-  const poll = (unknownWaits = true) => c.decide(t.take(), (n) => (n === P && known !== null ? known : undefined), unknownWaits);
+  const poll = (unknownWaits = true) => {
+    const { release, read } = c.decide(t.take(), (n) => (n === P && known !== null ? known : undefined), unknownWaits);
+    return { release, read };
+  };
   return { c, see, poll };
 }
 
