@@ -238,11 +238,18 @@ export function ledgerSummary(ledger: Ledger, f: Filter = {}): LedgerSummary {
   let volume = 0n;
   let fees = 0n;
   let realised = 0n;
-  for (const b of books) {
-    fills += b.fills;
-    volume += b.volume;
-    fees += b.fees;
-    realised += b.realised;
+  if (f.since === undefined && f.market === undefined) {
+    // since inception: the account's own totals (Account.figures), the same function the running
+    // bot's /metrics and run report read (src/account/run-figures.ts)
+    const t = account.figures();
+    ({ fills, volume, fees, realised } = t);
+  } else {
+    for (const b of books) {
+      fills += b.fills;
+      volume += b.volume;
+      fees += b.fees;
+      realised += b.realised;
+    }
   }
   const w = where(f, 'submitted_at');
   const o = ledger.db

@@ -57,7 +57,8 @@ export function countEvent(m: BotMetrics, e: StateEvent, state: StoreState, bySl
       const mk = label(state, e.marketId, bySlug);
       m.fills.inc({ market: mk, side: e.side === 0 ? 'buy' : 'sell' });
       m.fillShares.inc({ market: mk }, e.size / MICRO);
-      m.fillNotional.inc({ market: mk }, (e.size / MICRO) * (e.price / MICRO));
+      // the fill's stated collateral when it has one, as the books count its volume (src/state/position.ts)
+      m.fillNotional.inc({ market: mk }, e.notional !== undefined ? e.notional / MICRO : (e.size / MICRO) * (e.price / MICRO));
       if (e.fee > 0) m.fees.inc({ market: mk }, e.fee / MICRO);
       break;
     }

@@ -17,7 +17,7 @@ export function botReport(
   cp: CorePhase,
   rp: RotationPhase,
 ): (stopReason: string, exitCode: number) => RunReport {
-  const { healthModel, runLedger } = cp;
+  const { healthModel, runFigures } = cp;
   const { store } = cp.core;
   const rot = rp.rotation;
   return (stopReason, exitCode) => {
@@ -36,17 +36,20 @@ export function botReport(
         // a retired market still holding a position: its PnL as of now, not as of its release
         ...rp.retiredRows.map((r) => {
           // (a market started again since has its own row below)
-          const m = rot.isActive(r.time.marketId) ? undefined : store.state.markets.get(r.time.marketId);
-          if (!m) return r;
+          if (rot.isActive(r.time.marketId)) return r;
+          // its fills after the release (the books took them) count in its row
+          const ledger = runFigures.since(r.time.marketId, r.ledger);
+          const m = store.state.markets.get(r.time.marketId);
+          if (!m) return { ...r, ledger };
           const pnl = accountBooks.marketPnl(r.time.marketId);
-          return { ...r, realised: pnl.realised, unrealised: pnl.unrealised, net: accountBooks.holdingsOf(r.time.marketId).net };
+          return { ...r, ledger, realised: pnl.realised, unrealised: pnl.unrealised, net: accountBooks.holdingsOf(r.time.marketId).net };
         }),
         ...times.map((time) => {
           const m = store.state.markets.get(time.marketId);
           const pnl = accountBooks.marketPnl(time.marketId);
           return {
             time,
-            ledger: runLedger.market(time.marketId),
+            ledger: runFigures.market(time.marketId),
             realised: pnl.realised,
             unrealised: pnl.unrealised,
             net: accountBooks.holdingsOf(time.marketId).net,
@@ -56,6 +59,7 @@ export function botReport(
       ],
       rotation: rotationReport(rot),
       account: accountBooks.figures(),
+      run: runFigures.totals(),
       ...(cp.claims ? { claims: cp.claims.report() } : {}),
     });
   };
