@@ -130,6 +130,14 @@ interface Base {
 }
 
 const NO_PNL = { realised: 0n, unrealised: 0n } as const;
+/**
+ * Released markets folded away whose book is kept, compact, for a fill that comes after the fold (the
+ * newest this many): the fill continues the market's book, so its figures are the ones a replay of
+ * every fill gives, to the unit (a book begun afresh would round its figures apart from the old one).
+ */
+const FOLDED_KEPT = 1_024;
+/** fill ids a kept folded book remembers (a late duplicate of a recent fill is still recognised) */
+const FOLDED_IDS = 256;
 const ZERO_BASE: Base = { pos: FLAT, cash: 0n, foreign: 0, shares: 0 };
 const SONE = BigInt(ONE);
 
@@ -241,6 +249,8 @@ class MarketBook {
 
 export class Account {
   private readonly books = new Map<Bytes32, MarketBook>();
+  /** FOLDED_KEPT: released, settled markets out of `books`, oldest first */
+  private readonly foldedBooks = new Map<Bytes32, MarketBook>();
   private readonly window: number;
   private readonly idMemory: number;
   /**
@@ -279,7 +289,10 @@ export class Account {
   private book(marketId: Bytes32): MarketBook {
     let b = this.books.get(marketId);
     if (b === undefined) {
-      b = new MarketBook(marketId, ++this.serials);
+      // a market folded away comes back with its book (its contribution to the totals is still in them)
+      b = this.foldedBooks.get(marketId);
+      if (b !== undefined) this.foldedBooks.delete(marketId);
+      else b = new MarketBook(marketId, ++this.serials);
       this.books.set(marketId, b);
     }
     return b;
@@ -429,11 +442,24 @@ export class Account {
 
   /**
    * A released market with nothing held leaves the map; its contribution stays in the totals (its
-   * realised PnL, fees and cash are part of the account's for good). A late fill recreates it.
+   * realised PnL, fees, cash, fills and volume are part of the account's for good). Its book is kept,
+   * compact (no kept fills, the last FOLDED_IDS fill ids), among the newest FOLDED_KEPT: a late fill
+   * continues it; past that bound a late fill begins a new book.
    */
   private foldIfDone(b: MarketBook): void {
     if (!b.released || !b.settled() || b.cUnrealised !== 0n) return;
     this.books.delete(b.marketId);
+    b.folded = b.state;
+    b.fills.length = 0;
+    b.baseline = [];
+    if (b.idQueue.length > FOLDED_IDS) for (const id of b.idQueue.splice(0, b.idQueue.length - FOLDED_IDS)) b.ids.delete(id);
+    b.lastRead = null;
+    b.driftSince = null;
+    b.venueHeld = null;
+    b.claimedPos = null;
+    b.micro = null;
+    this.foldedBooks.set(b.marketId, b);
+    if (this.foldedBooks.size > FOLDED_KEPT) this.foldedBooks.delete(this.foldedBooks.keys().next().value!);
   }
 
   /**
