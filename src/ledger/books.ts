@@ -194,14 +194,16 @@ function rawBooks(ledger: Ledger, f: Filter, after: Account = accountFromLedger(
     const p = after.market(id)!;
     const b = before?.market(id) ?? null;
     const n = p.fills - (b?.fills ?? 0);
-    if (f.since !== undefined && n === 0) continue;
+    const realised = p.realised - (b?.realised ?? 0n);
+    // a market with no fill in the period still counts when its realised PnL moved (it resolved then)
+    if (f.since !== undefined && n === 0 && realised === 0n) continue;
     // the books' own figures (src/account/account.ts): the same function the running bot reads
     out.push({
       marketId: id,
       fills: n,
       volume: p.volume - (b?.volume ?? 0n),
       fees: p.fees - (b?.fees ?? 0n),
-      realised: p.realised - (b?.realised ?? 0n),
+      realised,
       net: p.net,
     });
   }

@@ -177,6 +177,24 @@ test('books: positions and realised PnL replayed exactly (average cost, YES term
   l.close();
 });
 
+test('ledger summary --since: a market that resolved in the period with no fill in it counts its resolution PnL, as the books do', () => {
+  const l = openLedger({ path: ':memory:', clock: manualClock() });
+  // 10 YES bought at 0.40 before the period; the market resolves YES in it: +6.00 realised then
+  l.fill(fill({ fillId: 'a', ts: T0 }));
+  l.resolution(M, 1_000_000, T0 + 5_000);
+  l.flush();
+  const since = ledgerSummary(l, { since: T0 + 1000 });
+  assert.equal(since.fills, 0);
+  assert.equal(since.realisedPnl, 6, "the period's realised PnL: the resolution");
+  assert.deepEqual(
+    pnlByMarket(l, { since: T0 + 1000 }).map((b) => [b.fills, b.realisedPnl]),
+    [[0, 6]],
+  );
+  // the whole ledger says the same
+  assert.equal(ledgerSummary(l).realisedPnl, 6);
+  l.close();
+});
+
 test('a ledger from a newer bookmaker is refused, not rewritten', () => {
   withTmpLedger((t) => {
     const l = openLedger({ path: t.file, clock: manualClock() });
