@@ -9,6 +9,7 @@
  *   const run = new RunFigures(account)   // when the books are built, before the run's first fill
  *   run.totals()                          // { fills, shares?, volume, fees, realised }, 1e-6 units
  *   run.market(id)                        // one market's share of the run (its current book)
+ *   run.after(id, earlier)                // its fills since an earlier reading (a released market's row)
  *   run.fills.get(id)                     // the summary's fills column
  *
  * Exact integers: volume and fees in 1e-6 USDC (the books' own per-market figures), shares in 1e-6.
@@ -100,14 +101,14 @@ export class RunFigures {
   }
 
   /**
-   * A released market's share of the run, read again: `kept` is what was read at its release; when
-   * its book is still the same, the book now (later fills included); when the book was folded away
-   * and begun again by a later fill, both; when it is gone, what was kept.
+   * A market's share of the run since an earlier reading of it (`at`: what market() said then; none:
+   * since the run began): its fills after that reading while its book is the same one, the whole
+   * book when a new one was begun since (folded away, then a later fill), nothing when it is gone.
+   * A market retired and started again reports each stretch once this way.
    */
-  since(marketId: Bytes32, kept: RunMarketTrades): RunMarketTrades {
+  after(marketId: Bytes32, at?: RunMarketTrades): RunMarketTrades {
     const now = this.market(marketId);
-    if (now.book === 0) return kept;
-    if (now.book === kept.book) return now;
-    return tradesPlus(kept, now);
+    if (at === undefined || now.book !== at.book) return now;
+    return { ...tradesLess(now, at), shares: now.shares - at.shares, book: now.book };
   }
 }

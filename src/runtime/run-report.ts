@@ -137,8 +137,10 @@ export interface RunReportInput {
   readonly haltedBecause: string | null;
   readonly markets: readonly {
     readonly time: MarketTimeReport;
-    /** the market's share of the run, from the books (RunFigures.market) */
+    /** the market's share of the run, from the books (RunFigures.market; a released market's row: RunFigures.after) */
     readonly ledger: RunMarketTrades;
+    /** a released market's row: what RunFigures.market said at the release (its later fills are read from it) */
+    readonly ledgerAt?: RunMarketTrades;
     /** 1e-6 USDC */
     readonly realised: bigint;
     readonly unrealised: bigint;

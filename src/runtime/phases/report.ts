@@ -4,7 +4,9 @@
  * account's figures and claims.
  */
 import { marketAttribution } from '../../state/edge-view.ts';
-import { rotationReport } from '../retired-rows.ts';
+import { tradesPlus } from '../../account/run-figures.ts';
+import type { Bytes32 } from '../../model/order.ts';
+import { rotationReport, type RetiredRow } from '../retired-rows.ts';
 import { buildRunReport, type RunReport } from '../run-report.ts';
 import type { CorePhase } from './core.ts';
 import type { LedgerPhase } from './ledger.ts';
@@ -23,6 +25,10 @@ export function botReport(
   return (stopReason, exitCode) => {
     healthModel.evaluate();
     const times = healthModel.report();
+    // each market's newest released row: it, or the market's active row once it started again (a fill
+    // between the release and the new start then shows there), reads the books on from there
+    const newest = new Map<Bytes32, RetiredRow>();
+    for (const r of rp.retiredRows) newest.set(r.time.marketId, r);
     return buildRunReport({
       startedAt: cp.startedAt,
       stoppedAt: clock.now(),
@@ -35,10 +41,10 @@ export function botReport(
         ...(rp.earlier.row ? [rp.earlier.row] : []),
         // a retired market still holding a position: its PnL as of now, not as of its release
         ...rp.retiredRows.map((r) => {
-          // (a market started again since has its own row below)
-          if (rot.isActive(r.time.marketId)) return r;
+          // (a market started again since has its own row below, and so has a later release)
+          if (rot.isActive(r.time.marketId) || newest.get(r.time.marketId) !== r) return r;
           // its fills after the release (the books took them) count in its row
-          const ledger = runFigures.since(r.time.marketId, r.ledger);
+          const ledger = tradesPlus(r.ledger, runFigures.after(r.time.marketId, r.ledgerAt));
           const m = store.state.markets.get(r.time.marketId);
           if (!m) return { ...r, ledger };
           const pnl = accountBooks.marketPnl(r.time.marketId);
@@ -49,7 +55,7 @@ export function botReport(
           const pnl = accountBooks.marketPnl(time.marketId);
           return {
             time,
-            ledger: runFigures.market(time.marketId),
+            ledger: runFigures.after(time.marketId, newest.get(time.marketId)?.ledgerAt),
             realised: pnl.realised,
             unrealised: pnl.unrealised,
             net: accountBooks.holdingsOf(time.marketId).net,

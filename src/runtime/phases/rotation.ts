@@ -79,11 +79,13 @@ export function rotationPhase(
     onReleased: (id, reason, time, m) => {
       if (!time) return;
       const pnl = accountBooks.marketPnl(id);
-      // the run's figures of the market as the books hold them now: the report reads them again
-      // (RunFigures.since), so fills after the release count too
+      // the market's fills since its last release (a market retired before and started again), from
+      // the books; the report reads on from `ledgerAt`, so fills after this release count too
+      const last = retiredRows.findLast((r) => r.time.marketId === id);
       retiredRows.push({
         time,
-        ledger: cp.runFigures.market(id),
+        ledger: cp.runFigures.after(id, last?.ledgerAt),
+        ledgerAt: cp.runFigures.market(id),
         realised: pnl.realised,
         unrealised: pnl.unrealised,
         net: accountBooks.holdingsOf(id).net,
