@@ -83,9 +83,20 @@ export function countEvent(m: BotMetrics, e: StateEvent, state: StoreState, bySl
   }
 }
 
+/**
+ * A fill the store had already taken (by fill id) before this change: reported again (a second
+ * feed, a re-read), it is not a new fill and the counters skip it, as the books do.
+ */
+function repeated(before: StoreState, e: StateEvent): boolean {
+  if (e.type !== 'OrderFilled' || e.fillId === undefined) return false;
+  return before.markets.get(e.marketId)?.fillIds.includes(e.fillId) === true;
+}
+
 export function bindStoreMetrics(m: BotMetrics, store: StateStore, bySlug = false): () => void {
+  let before = store.state;
   const sub: Subscription = store.changes$.subscribe(({ state, events }) => {
-    for (const e of events) countEvent(m, e, state, bySlug);
+    for (const e of events) if (!repeated(before, e)) countEvent(m, e, state, bySlug);
+    before = state;
   });
   return () => sub.unsubscribe();
 }
