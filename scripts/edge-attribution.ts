@@ -4,7 +4,8 @@
  * src/backtest/synthetic-source.ts lends it to this script only).
  *
  *   node --import tsx scripts/edge-attribution.ts [--flow calibrated] [--seeds 9001-9003] [--hours 0.5]
- *     [--markets 4] [--agents '{ json }'] [--strategy NAME --params '{ yaml }'] ...
+ *     [--markets 4] [--agents '{ json }'] [--risk 'maxPosition: 25, allowCrossing: true']
+ *     [--strategy NAME --params '{ yaml }'] ...
  *
  * Per strategy, summed over the seeds:
  *   - the summary's attribution: spread capture (against the book's mid), inventory, fees;
@@ -41,6 +42,8 @@ const markets = Number(flag('--markets', '4'));
 // --agents JSON: the preset's agent settings overridden, merged per agent (as the edge bench's EDGE_AGENTS)
 const agentsFlag = flag('--agents', '');
 const agents = agentsFlag ? (JSON.parse(agentsFlag) as AgentOverrides) : undefined;
+// --risk: `risk:` settings in place of config/backtest.yaml's `maxPosition: 500` (e.g. follow's, which takes liquidity)
+const riskFlag = flag('--risk', '');
 
 const DEFAULTS: [string, string][] = [
   ['bands', '{ fair: microprice, inventorySkew: 0.0005, bands: [{ minMargin: 0.005, targetMargin: 0.01, maxMargin: 0.02, size: 25 }] }'],
@@ -78,7 +81,8 @@ const table: string[] = [
 for (const run of runs) {
   const [name, params] = run;
   const file = join(work, `${runs.indexOf(run)}.yaml`);
-  writeFileSync(file, base.replace(strategyBlock, `defaults:\n  strategy:\n    name: ${name}\n    params: ${params}\n`));
+  const text = base.replace(strategyBlock, `defaults:\n  strategy:\n    name: ${name}\n    params: ${params}\n`);
+  writeFileSync(file, riskFlag ? text.replace(/maxPosition: 500 .*/, riskFlag.split(/,\s*/).join('\n    ')) : text);
   const cfg = await loadBacktestConfig(file);
   const tot = { pnl: 0, spread: 0, inventory: 0, fees: 0, volume: 0 };
   const right = side();

@@ -29,7 +29,16 @@
  */
 import type { Bytes32, OutcomeIndex } from '../model/order.ts';
 import { ONE, notionalCeil, notionalFloor } from '../model/units.ts';
-import { applyFill as applyToPosition, FLAT, syncHoldings, toMicro, unrealisedScaled, type FillTerms, type PositionState } from '../state/position.ts';
+import {
+  applyFill as applyToPosition,
+  FLAT,
+  realisedAtPayout,
+  syncHoldings,
+  toMicro,
+  unrealisedScaled,
+  type FillTerms,
+  type PositionState,
+} from '../state/position.ts';
 
 export type FeeSource = 'venue' | 'model';
 export type FillOrigin = 'own' | 'foreign';
@@ -232,7 +241,7 @@ class MarketBook {
   /** realised (resolution PnL included), unrealised, scaled */
   pnlScaled(): { realised: bigint; unrealised: bigint } {
     const p = this.state.pos;
-    if (this.payoutYes !== null) return { realised: p.realised + unrealisedScaled(p, this.payoutYes * 2), unrealised: 0n };
+    if (this.payoutYes !== null) return { realised: realisedAtPayout(p, this.payoutYes), unrealised: 0n };
     return { realised: p.realised, unrealised: this.mark2 === null ? 0n : unrealisedScaled(p, this.mark2) };
   }
 

@@ -23,6 +23,7 @@ import type { StateEvent } from '../state/events.ts';
 import { KIND_CLEAR, KIND_LEVEL, KIND_TRADE, KIND_XCLEAR, KIND_XLEVEL, type Columns } from './recording/columns.ts';
 import { replayMarketId } from './recording/format.ts';
 import type { SideEvent } from './replay-source.ts';
+import { payoutOfOutcome } from '../feeds/market-feed.ts';
 
 export interface ReplayFeedOptions {
   readonly cols: Columns;
@@ -224,13 +225,24 @@ export function confidenceOf(c: string | null): number {
   return c === 'high' ? 0.9 : c === 'medium' ? 0.6 : c === 'low' ? 0.3 : 0;
 }
 
-/** The recorded market metadata fields the store understands (others are ignored). */
-export function metaOf(meta: Record<string, unknown>): { status?: MarketStatus; deadline?: number | null } {
-  const out: { status?: MarketStatus; deadline?: number | null } = {};
+/**
+ * The recorded market metadata fields the store understands (others are ignored): status, deadline
+ * and, once resolved with a winning outcome (the venue's `outcome`: 1 = YES, 0 = NO), the payout of
+ * a YES share, as the live market poll reads it (src/feeds/market-feed.ts payoutOfOutcome).
+ */
+export function metaOf(meta: Record<string, unknown>): { status?: MarketStatus; deadline?: number | null; payoutYes?: number } {
+  const out: { status?: MarketStatus; deadline?: number | null; payoutYes?: number } = {};
   const st = meta.status;
   if (st === 'active' || st === 'pending' || st === 'resolved' || st === 'closed') out.status = st;
   const d = meta.deadline;
   if (typeof d === 'number' && Number.isFinite(d)) out.deadline = d;
   else if (typeof d === 'string' && Number.isFinite(Date.parse(d))) out.deadline = Date.parse(d);
+  const payoutYes = payoutOfOutcome(st, meta.outcome);
+  if (payoutYes !== null) out.payoutYes = payoutYes;
   return out;
+}
+
+/** A recorded side event's resolution: what one YES share pays (1e-6 USDC), null when it is none (metaOf). */
+export function resolutionOf(e: SideEvent): number | null {
+  return e.t === 'market' ? payoutOfOutcome(e.meta.status, e.meta.outcome) : null;
 }

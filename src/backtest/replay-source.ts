@@ -63,13 +63,31 @@ export interface SourceOptions {
   readonly to?: number;
 }
 
-/** Rows whose lts is in [from, to), stably sorted by lts (recorded files can step back a little). */
+/**
+ * Rows whose lts is in [from, to), stably sorted by lts (recorded files can step back a little).
+ * In the usual case (the rows already in time order) the window is one run of consecutive rows,
+ * found by binary search and written in one pass; only a file that steps back is counted, filtered
+ * and sorted.
+ */
 export function windowRows(lts: Float64Array, rows: number, from: number, to: number): Uint32Array {
-  let sorted = true;
+  let sorted = rows === 0 || lts[0] === lts[0];
+  for (let i = 1; i < rows; i++) {
+    // written so that a NaN time also takes the filtering path (it is in no window)
+    if (!(lts[i]! >= lts[i - 1]!)) {
+      sorted = false;
+      break;
+    }
+  }
+  if (sorted) {
+    const first = firstAtOrAfter(lts, rows, from);
+    const end = Math.max(first, firstAtOrAfter(lts, rows, to));
+    const out = new Uint32Array(end - first);
+    for (let k = 0; k < out.length; k++) out[k] = first + k;
+    return out;
+  }
   let n = 0;
   for (let i = 0; i < rows; i++) {
     const t = lts[i]!;
-    if (i > 0 && t < lts[i - 1]!) sorted = false;
     if (t >= from && t < to) n++;
   }
   const out = new Uint32Array(n);
@@ -78,12 +96,22 @@ export function windowRows(lts: Float64Array, rows: number, from: number, to: nu
     const t = lts[i]!;
     if (t >= from && t < to) out[k++] = i;
   }
-  if (!sorted) {
-    const idx = Array.from(out);
-    idx.sort((a, b) => lts[a]! - lts[b]! || a - b);
-    out.set(idx);
-  }
+  const idx = Array.from(out);
+  idx.sort((a, b) => lts[a]! - lts[b]! || a - b);
+  out.set(idx);
   return out;
+}
+
+/** The first of the (time-ordered) rows whose lts is at or after t; `rows` when none is. */
+function firstAtOrAfter(lts: Float64Array, rows: number, t: number): number {
+  let lo = 0;
+  let hi = rows;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (lts[mid]! < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 export function loadReplaySource(dir: string, opts: SourceOptions = {}): ReplaySource {

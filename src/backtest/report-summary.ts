@@ -5,7 +5,9 @@
  *
  * Definitions:
  * - pnl: realised (closed positions, net of fees) + unrealised (open net position marked at the
- *   last recorded mid); fees paid are already inside realised and also reported alone.
+ *   last recorded mid); fees paid are already inside realised and also reported alone. A market that
+ *   resolved paid its position out at the payout: its PnL is realised, nothing is held after
+ *   (src/backtest/run-collector.ts onResolved).
  * - volume: Σ fill price × size in USDC (order terms); maker/taker split by fill count and volume.
  * - inventory: YES-terms net position (shares) per market over the samples: the largest long and
  *   short of any market, mean |net| over markets and samples, and Σ|net| at the end.
@@ -20,8 +22,9 @@
  * - orderToFill: orders placed per fill.
  * - pnl.attribution (USDC, exact in 1e-6 USDC: the four sum to pnl.total to the last unit):
  *   spreadCapture Σ each fill's price against the recorded mid just before it; inventory the mid's
- *   moves on the position held (to the last mid); fees −fees paid; resolution the jump to a payout
- *   (0 in a recording without resolution). src/state/pnl-attribution.ts.
+ *   moves on the position held (to the last mid); fees −fees paid; resolution the jump from the last
+ *   mid to the payout on the position held when a market resolved (0 in a recording without
+ *   resolution). src/state/pnl-attribution.ts.
  * - markouts also at the config's `edge.markoutHorizonsSeconds` (default 1, 5, 10, 30, 60, 300 s).
  * - regimes: share of samples each quoted market spent in each regime, as the bot's store saw it.
  */

@@ -39,7 +39,7 @@ import { KIND_TAKER, KIND_TRADE, KIND_XLEVEL } from './recording/columns.ts';
 import { replayMarketId } from './recording/format.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { ReplaySource } from './replay-source.ts';
-import { ReplayFeed } from './replay-feed.ts';
+import { ReplayFeed, resolutionOf } from './replay-feed.ts';
 import { RunCollector } from './run-collector.ts';
 import { RunDiagnostics, type DiagnosticsCounts } from './run-diagnostics.ts';
 import { SimExchange, type SimOrder } from './sim-exchange.ts';
@@ -61,8 +61,8 @@ export interface BacktestInput {
   /**
    * Stop early (Ctrl-C): checked between events; the run then ends as at the end of the data (cancel all
    * on virtual time) and is marked incomplete. The replay yields to the event loop every YIELD_EVERY
-   * drains (a count, not a time, so results never depend on the machine's speed), so a signal handler
-   * gets to run.
+   * drains and every YIELD_ROWS rows replayed with no drain owed (counts, not times, so results never
+   * depend on the machine's speed), so a signal handler gets to run.
    */
   readonly signal?: AbortSignal;
   /**
@@ -131,11 +131,17 @@ const MAX_SAMPLES = 50_000;
 const PROGRESS_ROWS = 1024;
 /** drains between two yields to the event loop (a yield costs ~10 µs; a drain one next-tick callback) */
 const YIELD_EVERY = 64;
+/**
+ * rows between two yields when no drain comes (a bot whose orders rest drains only for venue answers
+ * and reconciles: on a long recording, minutes of replay without a turn of the event loop)
+ */
+const YIELD_ROWS = 16 * PROGRESS_ROWS;
 const MAX_POINTS = 2_000_000;
 /** what the replay's synchronous step stopped for */
 const ADVANCE_DONE = 0;
 const ADVANCE_DRAIN = 1;
 const ADVANCE_ABORTED = 2;
+const ADVANCE_YIELD = 3;
 
 /**
  * The config entry that quotes a recorded market, or null (matched by id, `all`, filter; slug by market
@@ -442,6 +448,25 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   };
 
   const side = source.side;
+  // A market's resolution (a side event with a payout) reaches the exchange at its own time, before
+  // the bot hears of it: the engine voids the bot's orders there and the collector settles its
+  // position (docs/edge.md, "Markets that resolve and are replaced"). The index of the next one from k:
+  const nextResolution = (k: number): number => {
+    while (k < side.length && resolutionOf(side[k]!) === null) k++;
+    return k;
+  };
+  const resolutionTime = (k: number): number => {
+    if (k >= side.length) return Infinity;
+    const e = side[k]!;
+    return recordedFeed ? Math.min(e.vts || e.lts, e.lts) : e.lts;
+  };
+  const resolve = (k: number, at: number): void => {
+    const e = side[k]!;
+    const m = exchange.marketOf(e.m);
+    const payoutYes = resolutionOf(e);
+    if (m >= 0 && payoutYes !== null && exchange.resolve(m, payoutYes, at)) collector.onResolved(m, at, payoutYes);
+  };
+  const k0 = nextResolution(0);
   const tx0 = nRows > 0 ? exTime(rows[0]!) : Infinity;
   const tb0 = nRows > 0 ? botTime(rows[0]!) : Infinity;
   const ts0 = side.length > 0 ? side[0]!.lts + (recordedFeed ? 0 : latency.feed()) : Infinity;
@@ -472,19 +497,45 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
    * number, about 20 MB a run on the capture. `advance` keeps them in registers and hands them back
    * in `cur` when it stops for a drain (about 8 000 times a run).
    */
-  const cur = { i: 0, j: 0, s: 0, tx: tx0, tb: tb0, ts: ts0, nextProgress: PROGRESS_ROWS, nextSample: lastSample };
-  /** Replay until the bot must drain (ADVANCE_DRAIN), the data ends (ADVANCE_DONE) or a stop is asked (ADVANCE_ABORTED). */
+  const cur = {
+    i: 0,
+    j: 0,
+    s: 0,
+    k: k0,
+    tx: tx0,
+    tb: tb0,
+    ts: ts0,
+    tr: resolutionTime(k0),
+    nextProgress: PROGRESS_ROWS,
+    nextYield: YIELD_ROWS,
+    nextSample: lastSample,
+  };
+  /**
+   * Replay until the bot must drain (ADVANCE_DRAIN), the data ends (ADVANCE_DONE), a stop is asked
+   * (ADVANCE_ABORTED) or YIELD_ROWS rows went by with no drain owed (ADVANCE_YIELD).
+   */
   const advance = (): number => {
-    let { i, j, s, tx, tb, ts, nextProgress, nextSample } = cur;
+    let { i, j, s, k, tx, tb, ts, tr, nextProgress, nextYield, nextSample } = cur;
     let out = ADVANCE_DONE;
     while (i < nRows || j < nRows || s < side.length || (live !== undefined && clock.nextDue() < live.end)) {
       const due = clock.nextDue();
       // Let the bot's promises run before virtual time moves on (once per timestamp, not per event).
-      if (drain && Math.min(tx, due, tb, ts) > clock.now()) {
+      if (drain && Math.min(tx, due, tb, ts, tr) > clock.now()) {
         out = ADVANCE_DRAIN;
         break;
       }
-      if (tx <= due && tx <= tb && tx <= ts) {
+      if (tr <= tx && tr <= due && tr <= tb && tr <= ts) {
+        // a resolution, before the exchange rows of its instant
+        while (tr >= nextSample) {
+          exchange.expireUntil(nextSample);
+          collector.sample(nextSample);
+          nextSample += sampleMs;
+        }
+        clock.advanceTo(tr);
+        resolve(k, clock.now());
+        k = nextResolution(k + 1);
+        tr = resolutionTime(k);
+      } else if (tx <= due && tx <= tb && tx <= ts) {
         while (tx >= nextSample) {
           exchange.expireUntil(nextSample);
           collector.sample(nextSample);
@@ -504,19 +555,29 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
             out = ADVANCE_ABORTED;
             break;
           }
+          // no promise of the bot is pending when no drain is owed: a turn of the event loop here
+          // runs only what is not the bot's (a signal handler, output)
+          if (i >= nextYield && !drain) {
+            nextYield = i + YIELD_ROWS;
+            out = ADVANCE_YIELD;
+            break;
+          }
         }
       } else if (due <= tb && due <= ts) {
         feed.trailingRan = false;
         venue.entryRan = false;
         timerTick.market = null;
+        const slices = kernel.housekeepingSlices;
+        const syncs = kernel.syncsStarted;
         clock.runNext();
         // any timer may have left promises to run, except: the feed's trailing publication (the tick
         // it causes asks for the drain itself when its sync is pending: onTick above); a venue call
         // reaching the exchange (its answer is a timer of its own, which drains); the kernel's
-        // throttle when its tick left no sync pending (its set settled at once). A kill cancels
-        // through promises: it drains.
-        const settledTick = timerTick.market !== null && kernel.lastSync(timerTick.market) === null;
-        if (kernel.killed !== null || !(feed.trailingRan || venue.entryRan || settledTick)) drain = true;
+        // throttle, and a slice of its housekeeping round, when their ticks started no sync (every
+        // set settled at once). A kill cancels through promises: it drains.
+        const kernelTimer = timerTick.market !== null || kernel.housekeepingSlices !== slices;
+        const quiet = feed.trailingRan || venue.entryRan || (kernelTimer && kernel.syncsStarted === syncs);
+        if (kernel.killed !== null || !quiet) drain = true;
         if (live !== undefined) {
           // the counterparties may have acted: new rows and side events, at this instant or later
           if (cols.rows !== nRows) {
@@ -526,6 +587,10 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
             if (tb === Infinity && j < nRows) tb = botTime(rows[j]!);
           }
           if (ts === Infinity && s < side.length) ts = side[s]!.lts + (recordedFeed ? 0 : latency.feed());
+          if (tr === Infinity && k < side.length) {
+            k = nextResolution(k);
+            tr = resolutionTime(k);
+          }
         }
       } else if (ts <= tb) {
         clock.advanceTo(ts);
@@ -548,10 +613,13 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     cur.i = i;
     cur.j = j;
     cur.s = s;
+    cur.k = k;
+    cur.tr = tr;
     cur.tx = tx;
     cur.tb = tb;
     cur.ts = ts;
     cur.nextProgress = nextProgress;
+    cur.nextYield = nextYield;
     cur.nextSample = nextSample;
     return out;
   };
@@ -564,11 +632,16 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
         incomplete = { reason: 'interrupted', rowsReplayed: cur.i, rowsTotal: nRows, stoppedAt: clock.now() };
         break;
       }
-      drain = false;
-      await settle();
-      if (++drains % YIELD_EVERY === 0) {
+      if (step === ADVANCE_YIELD) {
         await turn(); // signals (Ctrl-C) and output get their turn
         progress(cur.i);
+      } else {
+        drain = false;
+        await settle();
+        if (++drains % YIELD_EVERY === 0) {
+          await turn();
+          progress(cur.i);
+        }
       }
       if (input.signal?.aborted) {
         incomplete = { reason: 'interrupted', rowsReplayed: cur.i, rowsTotal: nRows, stoppedAt: clock.now() };

@@ -3,10 +3,16 @@
  * position and PnL it implies (src/state/position.ts arithmetic, exact integers), every change of
  * each market's recorded mid (for markouts), and samples at a fixed interval (mid, own best quotes,
  * inventory, PnL) for the report's charts and statistics.
+ *
+ * A market that resolves (`onResolved`, at its exchange time) settles: its position pays out at the
+ * payout (src/state/position.ts settleAt: nothing held, the payout realised), the attribution books
+ * the jump from the last mid to the payout as `resolution`, and the payout becomes the market's mid
+ * from then on (the mark, the charts and the markouts of earlier fills read it); later book rows of
+ * that market move nothing. docs/edge.md, "Markets that resolve and are replaced".
  */
 import { lastAtOrBefore } from '../core/last-at-or-before.ts';
-import { applyFill, FLAT, toMicro, unrealisedScaled, type PositionState } from '../state/position.ts';
-import { addFill, attributionMicro, NO_ATTRIBUTION, type AttributionComponents, type AttributionState } from '../state/pnl-attribution.ts';
+import { applyFill, FLAT, settleAt, toMicro, unrealisedScaled, type PositionState } from '../state/position.ts';
+import { addFill, attributionMicro, NO_ATTRIBUTION, resolveAt, type AttributionComponents, type AttributionState } from '../state/pnl-attribution.ts';
 import type { Regime } from '../strategy/types.ts';
 import type { SimExchange, SimFill } from './sim-exchange.ts';
 
@@ -47,6 +53,8 @@ export class RunCollector {
   readonly attribution: AttributionState[];
   /** per market: the bot's regime at each sample (index into REGIMES), when a regime source is set */
   readonly regimeSeries: number[][];
+  /** per market: what one YES share paid at its resolution (1e-6 USDC), -1 while unresolved */
+  readonly payout: Int32Array;
   /** reads the bot's regime of market m at time t (set by the replay loop) */
   regimeSource: ((m: number, t: number) => Regime | null) | null = null;
 
@@ -65,6 +73,7 @@ export class RunCollector {
     this.quotedAny = new Uint32Array(n);
     this.attribution = markets.map(() => NO_ATTRIBUTION);
     this.regimeSeries = markets.map(() => []);
+    this.payout = new Int32Array(n).fill(-1);
   }
 
   onFill(f: SimFill): void {
@@ -89,9 +98,25 @@ export class RunCollector {
     return attributionMicro(this.attribution[m]!, mark2, pnl.realised + pnl.unrealised, p.basis);
   }
 
+  /**
+   * Market m resolved at time t, one YES share paying `payoutYes` (1e-6 USDC): its position pays out
+   * and the jump from the last mid to the payout is its attribution's resolution. Once only.
+   */
+  onResolved(m: number, t: number, payoutYes: number): void {
+    if (this.payout[m]! >= 0) return;
+    const mid = this.lastMid[m]!;
+    this.attribution[m] = resolveAt(this.attribution[m]!, Number.isFinite(mid) ? Math.round(mid * 2) : null, payoutYes);
+    this.positions[m] = settleAt(this.positions[m]!, payoutYes);
+    this.payout[m] = payoutYes;
+    // the payout is the market's price from now on (onMid skips a resolved market)
+    this.midV[m]!.push(payoutYes);
+    this.midT[m]!.push(t);
+    this.lastMid[m] = payoutYes;
+  }
+
   /** After a row changed market m's book at time t. */
   onMid(m: number, t: number, mid: number): void {
-    if (!(mid > 0)) return;
+    if (!(mid > 0) || this.payout[m]! >= 0) return;
     const v = this.midV[m]!;
     if (v.length > 0 && v[v.length - 1] === mid) return;
     v.push(mid);

@@ -158,6 +158,8 @@ export class SimExchange {
   private readonly snapshotAt: Float64Array;
   /** 1 for a market recorded with the venue's drop copy (replayed from XLEVEL / XCLEAR / TAKER rows) */
   readonly exact: Uint8Array;
+  /** 1 for a market that resolved (`resolve`) */
+  private readonly resolved: Uint8Array;
   /** our resting size per market and YES-terms level ("b<price>" / "a<price>"), for onOwnLevel */
   private readonly ownLevels: Map<string, number>[];
   /** markets whose own levels may have changed since the last flush */
@@ -190,6 +192,7 @@ export class SimExchange {
     this.own = Array.from({ length: n }, () => []);
     this.snapshotAt = new Float64Array(n).fill(-1);
     this.exact = opts.ignoreDropCopy === true ? new Uint8Array(n) : dropCopyMarkets(opts.cols);
+    this.resolved = new Uint8Array(n);
     this.ownLevels = Array.from({ length: n }, () => new Map<string, number>());
     this.yes = new Array<number>(n).fill(0);
     this.no = new Array<number>(n).fill(0);
@@ -298,6 +301,22 @@ export class SimExchange {
     if (ob > 0 && ob > bid) bid = ob;
     if (oa > 0 && (ask < 0 || oa < ask)) ask = oa;
     return bid > 0 && ask > 0 ? (bid + ask) / 2 : NaN;
+  }
+
+  /**
+   * Market m resolved at `at` (one YES share pays `payoutYes`, 1e-6 USDC), as the venue resolves it:
+   * the engine voids our open orders there (MARKET_RESOLVED) and refuses new ones; the tokens stay in
+   * the engine's ledger, claimable. False when the market was resolved already or the payout is not
+   * one the engine takes (then nothing changes).
+   */
+  resolve(m: number, payoutYes: number, at: number): boolean {
+    if (this.resolved[m] === 1) return false;
+    const r = this.engine.resolve(m, payoutYes, at);
+    if (!r.ok) return false;
+    this.resolved[m] = 1;
+    this.drain('trade', -1, at); // only 'done' events: a resolution trades nothing
+    this.sweep(this.own[m]!);
+    return true;
   }
 
   /** Run the engine's expiry sweep once virtual time reaches the earliest own expiry. */
@@ -544,6 +563,8 @@ export class SimExchange {
     if (this.byKey.has(key)) return { ok: false, code: 'duplicate', message: 'duplicate nonce' };
     const market = this.marketOf(p.marketId);
     if (market < 0) return this.reject('market-not-found', `market ${p.marketId} is not in the recording`);
+    // (before the tape rests anything: the engine refuses every order of a resolved market)
+    if (this.resolved[market] === 1) return this.reject('MARKET_NOT_OPEN', 'market: market is resolved');
     if (p.side !== 0 && p.side !== 1) return this.reject('invalid-side', `side ${String(p.side)}`);
     if (p.outcomeIndex !== 0 && p.outcomeIndex !== 1) return this.reject('invalid-outcome', `outcomeIndex ${String(p.outcomeIndex)}`);
     if (!(Number.isSafeInteger(p.price) && p.price > 0 && p.price < ONE)) return this.reject('invalid-price', `price ${p.price}`);

@@ -23,7 +23,7 @@ import { createLocalExchange } from '../sim/local-exchange.ts';
 import { startCounterparties, type Counterparties, type CounterpartyOptions } from '../sim/counterparties.ts';
 import type { FlowPreset } from '../sim/flow-presets.ts';
 import type { FlowEvent } from '../sim/flow-tap.ts';
-import { createMarketChurn } from '../sim/market-churn.ts';
+import { createMarketChurn, DEFAULT_SETTLE_OUTSIDE } from '../sim/market-churn.ts';
 import type { MarketRecord } from '../sim/records.ts';
 import { BadInputError } from '../model/errors.ts';
 import { allocColumns, appendEventRows, toColumns, type Columns } from './recording/columns.ts';
@@ -54,7 +54,7 @@ const STEP_MS = 500;
  * A market whose hidden fair value is this close to 0 or 1 resolves and a fresh one takes its place
  * (src/sim/market-churn.ts `settleOutside`; docs/edge.md, "Markets that resolve and are replaced").
  */
-export const SYNTHETIC_SETTLE_OUTSIDE = 0.05;
+export const SYNTHETIC_SETTLE_OUTSIDE = DEFAULT_SETTLE_OUTSIDE;
 
 export function validateSyntheticOptions(o: SyntheticOptions): void {
   if (!Number.isSafeInteger(o.seed) || o.seed < 0) throw new BadInputError('--seed', 'a non-negative integer', o.seed);
@@ -73,7 +73,7 @@ interface PlannedMarket {
 
 const planned = (m: MarketRecord): PlannedMarket => ({ id: m.id, slug: m.slug, question: m.question, tick: m.tick, deadline: m.deadline });
 
-const marketMeta = (m: PlannedMarket, status: string, outcome: string | null, resolutionStatus: string): SideEvent & { t: 'market' } =>
+const marketMeta = (m: PlannedMarket, status: string, outcome: number | null, resolutionStatus: string): SideEvent & { t: 'market' } =>
   ({
     t: 'market',
     m: m.id,
@@ -167,7 +167,8 @@ function syntheticExchange(o: SyntheticOptions, sink: (e: RecordedEvent) => void
     (m, t) => {
       const p = planned(m);
       if (knownIds && !knownIds.has(p.id)) return;
-      side.push(at(marketMeta(p, 'resolved', m.outcome === 1 ? 'YES' : m.outcome === 0 ? 'NO' : null, 'resolved'), t));
+      // the venue's outcome index (1 = YES won, 0 = NO), as the recorder writes a market's metadata
+      side.push(at(marketMeta(p, 'resolved', m.outcome, 'resolved'), t));
     },
   );
   // the oracle's answers, as the recorder's oracle poll would write them (each quote once)

@@ -8,6 +8,7 @@ import type { ChainName } from '../exchange/chains.ts';
 import { ConfigFieldError, at, readEnum, readNumber, readObject, readOptionalNumber, readOptionalObject, readString } from '../core/fields.ts';
 import type { LocalVenueSettings, VenueConfig } from './types.ts';
 import { FLOW_PRESETS } from '../sim/flow-presets.ts';
+import { DEFAULT_SETTLE_OUTSIDE } from '../sim/market-churn.ts';
 import { FAULT_PROFILE_NAMES, FAULT_SETTING_KEYS, faultProfileProblem, isFaultProfileName, type FaultSettings } from '../sim/faults.ts';
 
 const CHAINS: readonly ChainName[] = ['mainnet', 'testnet'];
@@ -54,6 +55,7 @@ const LOCAL_KEYS = [
   'marketLifetimeSeconds',
   'resolutionDelaySeconds',
   'maxLiveMarkets',
+  'settleOutside',
 ];
 /** a year: longer periods are surely a unit mistake (ms given for seconds) */
 const MAX_CHURN_SECONDS = 365 * 86_400;
@@ -135,5 +137,7 @@ export function parseLocal(raw: unknown, path: string): LocalVenueSettings {
     marketLifetimeSeconds: readNumber(o, 'marketLifetimeSeconds', path, { min: 0, gt: true, max: MAX_CHURN_SECONDS }, 1800),
     resolutionDelaySeconds: readOptionalNumber(o, 'resolutionDelaySeconds', path, { min: 0, max: MAX_CHURN_SECONDS }) ?? null,
     maxLiveMarkets: int(o, 'maxLiveMarkets', path, 0, 100_000, 0),
+    // as the synthetic backtest's markets (docs/edge.md, "Markets that resolve and are replaced")
+    settleOutside: readNumber(o, 'settleOutside', path, { min: 0, max: 0.5, lt: true }, DEFAULT_SETTLE_OUTSIDE),
   };
 }

@@ -44,6 +44,11 @@ export interface LocalVenueSettings {
   readonly resolutionDelaySeconds: number | null;
   /** no new generated market while this many are active (0 = no cap, the default) */
   readonly maxLiveMarkets: number;
+  /**
+   * an active market whose hidden fair value is this close to 0 or 1 resolves at once (its outcome as
+   * good as known; default 0.05, as the synthetic backtest; 0 = never)
+   */
+  readonly settleOutside: number;
   /** a fault profile of src/sim/faults.ts and overrides of single settings (default none) */
   readonly faults: {
     readonly profile: FaultProfileName;

@@ -21,9 +21,19 @@ export interface MarketFeedOptions extends MarketPollOptions {
 
 const SOURCE = 'markets';
 
+/**
+ * What one YES share pays (1e-6 USDC) for a market's venue status and winning outcome (1 = YES,
+ * 0 = NO): null unless resolved with one of them (a split payout or an unknown outcome has none here).
+ * The live market poll and a replayed recording's metadata read it with this one function.
+ */
+export function payoutOfOutcome(status: unknown, outcome: unknown): number | null {
+  if (status !== 'resolved') return null;
+  return outcome === 1 ? ONE : outcome === 0 ? 0 : null;
+}
+
 export function marketEvent(marketId: Bytes32, m: MarketInfo, now: number): FeedEvent {
   const deadline = m.deadline === null ? null : venueMs(m.deadline) || null;
-  const payoutYes = m.status === 'resolved' && m.outcome !== null ? (m.outcome === 1 ? ONE : 0) : null;
+  const payoutYes = payoutOfOutcome(m.status, m.outcome);
   return feedEvent(
     SOURCE,
     { type: 'MarketMetadataUpdated', marketId, ...(m.slug ? { slug: m.slug } : {}), status: m.status, deadline, payoutYes, ts: now },

@@ -183,6 +183,8 @@ interface MarketSlot {
   risk: RiskState;
   lastTickAt: number;
   cancelTimer: (() => void) | null;
+  /** the throttle's trailing tick, the timer's callback made once per slot (not a closure per timer) */
+  readonly trailing: () => void;
   last: KernelTick | null;
   /** skipped by housekeeping until an event for the market arrives (see restsWithoutEvents) */
   resting: boolean;
@@ -262,6 +264,13 @@ export class QuotingKernel {
   private readonly faults: ThrottledLog;
   /** markets whose strategy failed on its last tick */
   private readonly failing = new Set<Bytes32>();
+  /**
+   * Syncs handed to the order manager that did not settle within the call (each leaves a promise
+   * behind), and slices of housekeeping rounds run: counts a backtest reads around a timer to tell
+   * whether it left anything to run (src/backtest/run-backtest.ts).
+   */
+  syncsStarted = 0;
+  housekeepingSlices = 0;
 
   constructor(opts: QuotingKernelOptions) {
     this.opts = opts;
@@ -314,16 +323,21 @@ export class QuotingKernel {
   }
 
   private addSlot(m: KernelMarket): void {
-    this.markets.set(m.marketId, {
+    const slot: MarketSlot = {
       cfg: m,
       risk: INITIAL_RISK_STATE,
       lastTickAt: Number.NEGATIVE_INFINITY,
       cancelTimer: null,
+      trailing: () => {
+        slot.cancelTimer = null;
+        if (!this.stopped) this.runTick(slot, 'throttled');
+      },
       last: null,
       resting: false,
       retiring: false,
       slotNames: [],
-    });
+    };
+    this.markets.set(m.marketId, slot);
   }
 
   /** The kill switch's account figures, for the ledger (one set per account). */
@@ -733,10 +747,7 @@ export class QuotingKernel {
       this.runTick(slot, 'event');
       return;
     }
-    slot.cancelTimer = this.clock.setTimeout(() => {
-      slot.cancelTimer = null;
-      if (!this.stopped) this.runTick(slot, 'throttled');
-    }, wait);
+    slot.cancelTimer = this.clock.setTimeout(slot.trailing, wait);
   }
 
   /**
@@ -755,6 +766,7 @@ export class QuotingKernel {
     let at = 0;
     const slice = (): void => {
       if (this.stopped) return;
+      this.housekeepingSlices++;
       const now = this.clock.now();
       const end = Math.min(round.length, at + HOUSEKEEPING_SLICE);
       for (; at < end; at++) {
@@ -964,6 +976,7 @@ export class QuotingKernel {
       this.lastSyncs.delete(k);
       return;
     }
+    this.syncsStarted++;
     const p = synced.catch((err: unknown) => {
       this.log.error({ marketId, err: (err as Error).message }, 'order sync failed');
     });

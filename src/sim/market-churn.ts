@@ -12,8 +12,8 @@
  *                                   voided MARKET_RESOLVED; positions claimable; a `resolution`
  *                                   activity entry; the book streams send `event: status` and end)
  *
- * With `settleOutside` (synthetic backtests: docs/edge.md, "Markets that resolve and are replaced"),
- * an active market whose payout probability leaves [settleOutside, 1 − settleOutside] is resolved at
+ * With `settleOutside` (synthetic backtests, and `bookmaker sim` / `venue.local` by default: docs/edge.md,
+ * "Markets that resolve and are replaced"), an active market whose payout probability leaves [settleOutside, 1 − settleOutside] is resolved at
  * once, as the venue resolves a market whose outcome is known; with `maxLiveMarkets` and a short
  * `newMarketEveryMs` a fresh market takes its place at the next pass.
  *
@@ -91,6 +91,11 @@ export interface MarketChurn {
 }
 
 const DEFAULT_LIFETIME_MS = 30 * 60_000;
+/**
+ * The settle band of `bookmaker sim`, `venue.local` and the synthetic backtest: a market whose hidden
+ * fair value is within 5 % of 0 or 1 resolves (docs/edge.md, "Markets that resolve and are replaced").
+ */
+export const DEFAULT_SETTLE_OUTSIDE = 0.05;
 
 export function defaultResolutionDelayMs(lifetimeMs: number): number {
   return Math.min(60_000, Math.floor(lifetimeMs / 10));
@@ -230,6 +235,8 @@ export interface ChurnSeconds {
   marketLifetimeSeconds: number;
   resolutionDelaySeconds: number | null;
   maxLiveMarkets: number;
+  /** the settle band (`settleOutside`; absent: none) */
+  settleOutside?: number;
 }
 
 export function churnOptions(seed: number, s: ChurnSeconds): MarketChurnOptions {
@@ -240,6 +247,7 @@ export function churnOptions(seed: number, s: ChurnSeconds): MarketChurnOptions 
     lifetimeMs: Math.max(1, ms(s.marketLifetimeSeconds)),
     ...(s.resolutionDelaySeconds !== null ? { resolutionDelayMs: ms(s.resolutionDelaySeconds) } : {}),
     maxLiveMarkets: s.maxLiveMarkets,
+    ...(s.settleOutside !== undefined ? { settleOutside: s.settleOutside } : {}),
     // a pass at least as often as the shortest period asks, so a deadline is kept within a tick
     tickMs: Math.max(20, Math.floor(Math.min(500, ms(s.marketLifetimeSeconds) / 4, s.newMarketEverySeconds > 0 ? ms(s.newMarketEverySeconds) / 4 : 500))),
   };

@@ -19,14 +19,22 @@ const BUCKETS = 32;
  */
 const CHUNK = 16;
 
+/** the key bucketOf saw last, and its bucket */
+let lastKey: string | null = null;
+let lastBucket = 0;
+
 export function bucketOf(key: string): number {
+  // the key of the last call again (a reduction reads, then sets, the same market): no hash
+  if (key === lastKey) return lastBucket;
   // FNV-1a over at most the last 16 characters: market ids are hex hashes, so their tails are uniform
   let h = 0x811c9dc5;
   for (let i = Math.max(0, key.length - 16); i < key.length; i++) {
     h ^= key.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return (h >>> 0) % BUCKETS;
+  lastKey = key;
+  lastBucket = (h >>> 0) % BUCKETS;
+  return lastBucket;
 }
 
 type Entry<V> = readonly [string, V];

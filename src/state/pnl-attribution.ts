@@ -99,12 +99,13 @@ export function resolveAt(a: AttributionState, lastMid2: number | null, payoutYe
 
 /**
  * The components, half-scaled (0.5e-12 USDC), exact. `mark2` is twice the mark of the open position
- * (the last mid, or the payout once resolved); null = no mark known, where the PnL of
+ * (the last mid; once resolved it is not read: the payout is the mark); null = no mark known, where the PnL of
  * src/state/position.ts counts no unrealised PnL: the open position then stays at cost.
  */
 export function attributionExact(a: AttributionState, mark2: number | null, basis?: bigint): AttributionComponents<bigint> & { total: bigint } {
   let inventory2 = a.inventory2;
-  if (a.net !== 0n && a.mid2 !== null) {
+  // once resolved, the position is marked at its payout for good (resolveAt booked the way there)
+  if (a.net !== 0n && a.mid2 !== null && !a.resolved) {
     if (mark2 !== null && Number.isFinite(mark2)) inventory2 += a.net * (BigInt(Math.round(mark2)) - a.mid2);
     // unmarked, with the position's cost basis (scaled) given: the open position stays at cost,
     // as position.ts counts no unrealised PnL without a mark; without a basis: at the last fill's mid

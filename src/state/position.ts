@@ -1,7 +1,8 @@
 /**
  * Position and PnL arithmetic for one market, exact in integers.
  *
- * Entry points: `applyFill(pos, fill)`, `unrealisedScaled(pos, markTimes2)`, `toMicro(scaled)`.
+ * Entry points: `applyFill(pos, fill)`, `unrealisedScaled(pos, markTimes2)`, `toMicro(scaled)`,
+ * `realisedAtPayout(pos, payoutYes)` / `settleAt(pos, payoutYes)` (a resolved market).
  *
  * Everything is kept in YES terms: buying NO at p is selling YES at 1e6 − p plus buying a complete
  * set, and a complete set is always worth exactly 1 USDC, so the YES-terms net (yes − no) carries
@@ -138,6 +139,22 @@ export function syncHoldings(pos: PositionState, yes: number, no: number): Posit
 /** Unrealised PnL, scaled, marking the net at `mark2 / 2` (twice the mark, so a half-unit mid stays exact). */
 export function unrealisedScaled(pos: PositionState, mark2: number): bigint {
   return (BigInt(pos.net) * BigInt(mark2)) / 2n - pos.basis;
+}
+
+/**
+ * The realised PnL, scaled, once the market resolved with one YES share paying `payoutYes` (1e-6
+ * USDC): the open net position closed at the payout (exact: the payout is a whole price unit).
+ */
+export function realisedAtPayout(pos: PositionState, payoutYes: number): bigint {
+  return pos.realised + unrealisedScaled(pos, payoutYes * 2);
+}
+
+/**
+ * The position after its market resolved and its tokens paid out: nothing held, the payout realised
+ * (realisedAtPayout); fills, fees and volume kept (docs/books-and-pnl.md: realised, resolutions).
+ */
+export function settleAt(pos: PositionState, payoutYes: number): PositionState {
+  return { ...pos, yes: 0, no: 0, net: 0, basis: 0n, realised: realisedAtPayout(pos, payoutYes) };
 }
 
 /** Scaled (1e-12 USDC) → 1e-6 USDC, rounding toward −∞ so PnL is never overstated. */

@@ -232,6 +232,30 @@ test('a timer that leaves no promise asks for no drain: a venue call reaching th
   assert.ok(first.drains < 0.32 * first.kernelTicks, `${first.drains} drains for ${first.kernelTicks} ticks`);
 });
 
+/** the shipped config with every market's strategy quoting nothing */
+const quotesNothing = {
+  ...cfg.bot,
+  markets: cfg.bot.markets.map((m) => ({ ...m, strategy: { ...m.strategy, module: { ...m.strategy.module, quote: () => null } } })),
+};
+
+test('a housekeeping round whose ticks start no sync asks for no drain: a bot that quotes nothing drains only for its reconciles', async () => {
+  // every round of the kernel's housekeeping (one a virtual second) used to drain; the periodic
+  // reconcile's timer and its answer still do (two drains a reconcile)
+  const run = await runBacktest({ source: loadReplaySource(dir, window), config: quotesNothing, settings: cfg.settings });
+  assert.ok(run.kernelTicks > 1000);
+  assert.ok(run.venueCalls > 0, 'the periodic reconcile calls the venue');
+  assert.ok(run.drains <= 2 * run.venueCalls + 2, `${run.drains} drains for ${run.venueCalls} venue calls and ${run.kernelTicks} ticks`);
+});
+
+test('a stop asked from outside is seen within ~16k rows, however rarely the bot drains (the replay yields to the event loop)', async () => {
+  const ac = new AbortController();
+  // a macrotask: it runs only when the replay gives the event loop a turn (as a Ctrl-C handler does)
+  setImmediate(() => ac.abort());
+  const run = await runBacktest({ source: loadReplaySource(dir, window), config: quotesNothing, settings: cfg.settings, signal: ac.signal });
+  assert.ok(run.incomplete !== null, `the run was not stopped (${run.drains} drains over ${run.rowsReplayed} rows)`);
+  assert.ok(run.rowsReplayed <= 20_000, `${run.rowsReplayed} rows replayed before the stop was seen`);
+});
+
 test('the HTML report is self-contained: no network URL, no external script or stylesheet, charts present', () => {
   const html = buildHtml(first, buildSummary(first));
   assert.doesNotMatch(html, /https?:\/\//i);

@@ -37,7 +37,7 @@ test('closed loop with a bot quoting: the planned markets, at most `markets` at 
       assert.ok(l, 'resolved after it was listed');
       l.resolved = e.lts;
       active--;
-      assert.ok(e.meta.outcome === 'YES' || e.meta.outcome === 'NO');
+      assert.ok(e.meta.outcome === 1 || e.meta.outcome === 0, "the venue's outcome index");
       assert.ok(Date.parse(String(e.meta.deadline)) > e.lts, 'before its deadline');
     }
   }

@@ -12,10 +12,20 @@
  * decisions, which made the in-process ratio swing with the load order). Per pair one process per tree,
  * the order alternating; each process warms up twice and keeps the best of three runs. Figures: the
  * median over the pairs of each tree's best, and the median of the per-pair ratios.
+ *
+ * `npm run bench -- backtest-edge [pairs] --lockstep [--bot full|quotes-nothing|no-markets]`: one process
+ * per tree, both alive for the whole bench, each warmed up three times; then the runs alternate one
+ * by one (this, base; base, this; ...), so the two runs of a pair are a fraction of a second apart
+ * and the load on a shared machine hits them alike. Figures: each tree's least CPU per run, the median
+ * of the per-pair CPU ratios (this / base: below 1 is faster). `--bot` picks what the bot does:
+ * the full config, every market ticked by a strategy that quotes nothing (the plumbing), or no
+ * market quoted (the replay alone), as `npm run bench -- backtest` breaks a run down.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { BotConfig } from '../../src/config/types.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 import { polymarketRecording } from './fixtures.ts';
 import { report, versus } from './lib.ts';
 
@@ -32,6 +42,22 @@ interface Tree {
   run: () => Promise<{ secs: number; cpu: number; rows: number; fills: number; pnl: number }>;
 }
 
+type BotChoice = 'full' | 'quotes-nothing' | 'no-markets';
+const botArg = process.argv.indexOf('--bot');
+const botChoice = (process.env.BACKTEST_EDGE_BOT ?? (botArg > 0 ? process.argv[botArg + 1] : 'full')) as BotChoice;
+if (!['full', 'quotes-nothing', 'no-markets'].includes(botChoice)) {
+  process.stderr.write(`backtest-edge: --bot full | quotes-nothing | no-markets (got ${botChoice})\n`);
+  process.exit(2);
+}
+
+/** The config's bot as `--bot` asks (see the header); either tree's config has this shape. */
+function botOf(bot: BotConfig, choice: BotChoice): BotConfig {
+  if (choice === 'quotes-nothing')
+    return { ...bot, markets: bot.markets.map((m) => ({ ...m, strategy: { ...m.strategy, module: { ...m.strategy.module, quote: () => null } } })) };
+  if (choice === 'no-markets') return { ...bot, markets: bot.markets.map((m) => ({ ...m, select: { by: 'id' as const, id: '0x00' as Bytes32 } })) };
+  return bot;
+}
+
 async function tree(root: string, label: string): Promise<Tree> {
   const imp = (p: string) => import(pathToFileURL(`${root}/src/backtest/${p}`).href);
   const { loadBacktestConfig } = await imp('backtest-config.ts');
@@ -44,13 +70,108 @@ async function tree(root: string, label: string): Promise<Tree> {
     async run() {
       const c0 = process.cpuUsage();
       const t0 = performance.now();
-      const r = await runBacktest({ source: loadReplaySource(dir), config: cfg.bot, settings: cfg.settings });
+      const r = await runBacktest({ source: loadReplaySource(dir), config: botOf(cfg.bot, botChoice), settings: cfg.settings });
       const s = buildSummary(r);
       const secs = (performance.now() - t0) / 1000;
       const c = process.cpuUsage(c0);
       return { secs, cpu: (c.user + c.system) / 1e6, rows: r.rowsReplayed, fills: s.fills, pnl: s.pnl.total };
     },
   };
+}
+
+const LOCKSTEP_CHILD = process.env.BACKTEST_EDGE_LOCKSTEP;
+if (LOCKSTEP_CHILD !== undefined) {
+  // child of --lockstep: one tree, three warm-ups, then one run per line read, one JSON line each
+  const t = await tree(LOCKSTEP_CHILD, LOCKSTEP_CHILD);
+  for (let i = 0; i < 3; i++) await t.run();
+  process.stdout.write('ready\n');
+  const { createInterface } = await import('node:readline');
+  for await (const _ of createInterface({ input: process.stdin })) process.stdout.write(JSON.stringify(await t.run()) + '\n');
+  process.exit(0);
+}
+
+if (process.argv.includes('--lockstep')) {
+  const { spawn } = await import('node:child_process');
+  const { createInterface } = await import('node:readline');
+  const here = new URL(import.meta.url).pathname;
+  type Run = Awaited<ReturnType<Tree['run']>>;
+  const start = (root: string) => {
+    const p = spawn(process.execPath, ['--import', 'tsx', here], {
+      cwd: process.cwd(),
+      env: { ...process.env, BACKTEST_EDGE_LOCKSTEP: root, BACKTEST_EDGE_BOT: botChoice },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    const lines = createInterface({ input: p.stdout })[Symbol.asyncIterator]();
+    const line = async (): Promise<string> => {
+      const r = await lines.next();
+      if (r.done) throw new Error(`backtest-edge: the child for ${root} ended early`);
+      return r.value;
+    };
+    return {
+      p,
+      ready: line,
+      run: async (): Promise<Run> => {
+        p.stdin.write('run\n');
+        return JSON.parse(await line()) as Run;
+      },
+    };
+  };
+  const mine = start(process.cwd());
+  const theirs = start(baseTree);
+  await Promise.all([mine.ready(), theirs.ready()]);
+  const a: Run[] = [];
+  const b: Run[] = [];
+  for (let i = 0; i < pairs; i++) {
+    if (i % 2 === 0) {
+      a.push(await mine.run());
+      b.push(await theirs.run());
+    } else {
+      b.push(await theirs.run());
+      a.push(await mine.run());
+    }
+  }
+  mine.p.stdin.end();
+  theirs.p.stdin.end();
+  const median = (xs: number[]) => {
+    const s = [...xs].sort((x, y) => x - y);
+    const m = s.length >> 1;
+    return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+  };
+  const least = (xs: Run[]) => Math.min(...xs.map((r) => r.cpu));
+  const ratios = a.map((r, i) => r.cpu / b[i]!.cpu);
+  const rc = median(ratios);
+  const rows = a[0]!.rows;
+  report(
+    [
+      ['recording', `polymarket-tickscope, ${rows.toLocaleString('en-US')} rows; bot: ${botChoice}; ${pairs} pairs run in lockstep`],
+      ['this tree: CPU ms per run (least / median)', `${(least(a) * 1000).toFixed(1)} / ${(median(a.map((r) => r.cpu)) * 1000).toFixed(1)}`],
+      ['base tree: CPU ms per run (least / median)', `${(least(b) * 1000).toFixed(1)} / ${(median(b.map((r) => r.cpu)) * 1000).toFixed(1)}`],
+      ['this tree: events per CPU-second (least CPU)', rows / least(a)],
+      ['base tree: events per CPU-second (least CPU)', rows / least(b)],
+      ['CPU ratio this / base (median of pairs; < 1 is faster)', rc],
+      [
+        'pair ratios, sorted',
+        [...ratios]
+          .sort((x, y) => x - y)
+          .map((r) => r.toFixed(3))
+          .join(' '),
+      ],
+      ['fills / PnL (this, base)', `${a[0]!.fills} / ${a[0]!.pnl} · ${b[0]!.fills} / ${b[0]!.pnl}`],
+    ],
+    versus(
+      {
+        name: 'backtest-edge',
+        unit: 'events/CPU-s',
+        value: rows / least(a),
+        baseline: `the base tree (${baseTree}), runs alternated one by one (bot: ${botChoice})`,
+        baselineValue: rows / least(b),
+        ratio: least(b) / least(a),
+      },
+      { cpuRatio: Number(rc.toFixed(4)) },
+      4,
+    ),
+  );
+  process.exit(0);
 }
 
 const CHILD = process.env.BACKTEST_EDGE_CHILD;

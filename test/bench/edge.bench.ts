@@ -9,8 +9,10 @@
  * seed) markets as it goes, the counterparties seeing the bot's quotes (EDGE_LOOP=open: generated once
  * per (flow, seed) and replayed for every strategy and guard setting, the counterparties blind). The seeds
  * are the bench's own (1…N, never tuned on). Size by environment: EDGE_SEEDS (default 6), EDGE_HOURS
- * (0.5), EDGE_MARKETS (4), EDGE_FLOWS (benign,calibrated,toxic), EDGE_STRATEGIES (all five),
+ * (0.5), EDGE_MARKETS (4), EDGE_FLOWS (benign,calibrated,toxic), EDGE_STRATEGIES (all six: the five market
+ * makers, and follow, a taker that runs with its own risk lines, the guard off only, and no walk-forward),
  * EDGE_CAPTURE=0 skips the walk-forward, EDGE_GATE=always measures the guard without its gate,
+ * EDGE_GUARD sets the guard's block (default 'true', e.g. '{ pooled: false }' or '{ marketSpread: 0.01 }'),
  * EDGE_FIRST_SEED (1) moves the seeds (tuning runs use 9001…, never the bench's own), EDGE_EXTRA
  * adds settings to the params of avellaneda, glft and binary, replacing a key they already set (e.g.
  * 'flowLean: 0.01' or 'minSpread: 0.01'; EDGE_EXTRA_FOR names
@@ -52,7 +54,12 @@ const STRATEGY_PARAMS: Record<string, string> = {
   'oracle-anchored': '{ book: microprice, oracleWeight: 0.6, halfSpread: 0.01, inventorySkew: 0.0005, size: 25 }',
   glft: '{ A: 0.05, k: 0.39, gamma: 0.05, inventoryUnit: 50, minSpread: 0.02, maxSpread: 0.2, size: 25 }',
   binary: '{ gamma: 0.5, k: 150, inventoryUnit: 50, minSpread: 0.02, maxSpread: 0.2, size: 25 }',
+  follow: '{ sweepShares: 300, sweepSeconds: 2, size: 25 }',
 };
+/** The `risk:` lines a strategy needs instead of config/backtest.yaml's `maxPosition: 500` (follow takes liquidity: config/strategies/follow.yaml). */
+const STRATEGY_RISK: Record<string, string> = { follow: 'maxPosition: 25\n    allowCrossing: true' };
+/** Strategies without the toxicity helper: run with the guard off only. */
+const GUARDLESS = new Set(['follow']);
 const STRATEGIES = process.env.EDGE_STRATEGIES?.split(',') ?? Object.keys(STRATEGY_PARAMS);
 // EDGE_EXTRA_FOR: the strategies EDGE_EXTRA is appended to (default the three model strategies)
 const EXTRA_FOR = process.env.EDGE_EXTRA_FOR?.split(',') ?? ['avellaneda', 'glft', 'binary'];
@@ -92,8 +99,10 @@ const strategyBlock = /defaults:\n  strategy:\n(?: {4}.*\n)+/;
 /** config/backtest.yaml with another strategy (and its params with the guard on or off). */
 async function configFor(strategy: string, guard: boolean, params = STRATEGY_PARAMS[strategy]!): Promise<LoadedBacktestConfig> {
   // EDGE_GATE=always: the guard without its gate (acts on regimes and flow whatever the markouts)
-  const p = guard ? params.replace(/ }$/, process.env.EDGE_GATE === 'always' ? ', toxicity: { gate: always } }' : ', toxicity: true }') : params;
-  const text = base.replace(strategyBlock, `defaults:\n  strategy:\n    name: ${strategy}\n    params: ${p}\n`);
+  const block = process.env.EDGE_GATE === 'always' ? '{ gate: always }' : (process.env.EDGE_GUARD ?? 'true');
+  const p = guard ? params.replace(/ }$/, `, toxicity: ${block} }`) : params;
+  let text = base.replace(strategyBlock, `defaults:\n  strategy:\n    name: ${strategy}\n    params: ${p}\n`);
+  if (STRATEGY_RISK[strategy]) text = text.replace(/maxPosition: 500 .*/, STRATEGY_RISK[strategy]);
   const file = join(work, `${strategy}-${guard ? 'guard' : 'plain'}-${Buffer.from(p).toString('hex').slice(0, 24)}.yaml`);
   writeFileSync(file, text);
   return loadBacktestConfig(file);
@@ -109,7 +118,7 @@ const t0 = performance.now();
 type Key = `${FlowPreset}|${string}|${'guard' | 'plain'}`;
 const results = new Map<Key, { pnl: number; volume: number; fills: number; mk10: number | null }[]>();
 const configs = new Map<string, LoadedBacktestConfig>();
-for (const s of STRATEGIES) for (const g of [false, true]) configs.set(`${s}|${g ? 'guard' : 'plain'}`, await configFor(s, g));
+for (const s of STRATEGIES) for (const g of GUARDLESS.has(s) ? [false] : [false, true]) configs.set(`${s}|${g ? 'guard' : 'plain'}`, await configFor(s, g));
 for (const flow of FLOWS) {
   for (let seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++) {
     const opts = { seed, hours: HOURS, markets: MARKETS, flow, ...(AGENTS ? { agents: AGENTS } : {}) };
@@ -129,6 +138,7 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.le
 for (const flow of FLOWS) {
   for (const s of STRATEGIES) {
     for (const g of ['plain', 'guard'] as const) {
+      if (g === 'guard' && GUARDLESS.has(s)) continue;
       const rs = results.get(`${flow}|${s}|${g}`) ?? [];
       const pnl = meanCi(rs.map((r) => r.pnl));
       const vol = mean(rs.map((r) => r.volume));
@@ -146,6 +156,7 @@ let bestCal = { s: '', pnl: meanCi([]) };
 if (FLOWS.includes('calibrated')) {
   for (const s of STRATEGIES) {
     for (const g of ['plain', 'guard'] as const) {
+      if (g === 'guard' && GUARDLESS.has(s)) continue;
       const c = meanCi((results.get(`calibrated|${s}|${g}`) ?? []).map((r) => r.pnl));
       if (!Number.isFinite(bestCal.pnl.mean) || c.mean > bestCal.pnl.mean) bestCal = { s: `${s} (guard ${g === 'guard' ? 'on' : 'off'})`, pnl: c };
     }
@@ -155,7 +166,7 @@ if (FLOWS.includes('calibrated')) {
   );
 }
 const guardEffect = (flow: FlowPreset): string[] =>
-  STRATEGIES.map((s) => {
+  STRATEGIES.filter((s) => !GUARDLESS.has(s)).map((s) => {
     const off = mean((results.get(`${flow}|${s}|plain`) ?? []).map((r) => r.pnl));
     const on = mean((results.get(`${flow}|${s}|guard`) ?? []).map((r) => r.pnl));
     if (flow === 'toxic')
@@ -174,7 +185,8 @@ if (process.env.EDGE_CAPTURE !== '0') {
   const wf = await captureWalkForward({
     dir: await polymarketRecording(),
     params: STRATEGY_PARAMS,
-    strategies: STRATEGIES,
+    // the walk-forward's grids are the five market makers' (test/bench/capture-walk-forward.ts)
+    strategies: STRATEGIES.filter((s) => !GUARDLESS.has(s)),
     baseConfig: base,
     strategyBlock,
     work,
@@ -190,7 +202,7 @@ if (process.env.EDGE_CAPTURE !== '0') {
 rmSync(work, { recursive: true, force: true });
 
 process.stdout.write(
-  `edge bench: ${SEEDS} seeds (from ${FIRST_SEED}) × ${HOURS} h × ${MARKETS} markets per flow, ${OPEN_LOOP ? 'open' : 'closed'} loop${EXTRA ? ` (${EXTRA})` : ''}${AGENTS ? ` agents ${JSON.stringify(AGENTS)}` : ''} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n${lines.join('\n')}\n\n${goal.join('\n')}\n`,
+  `edge bench: ${SEEDS} seeds (from ${FIRST_SEED}) × ${HOURS} h × ${MARKETS} markets per flow, ${OPEN_LOOP ? 'open' : 'closed'} loop${EXTRA ? ` (${EXTRA})` : ''}${process.env.EDGE_GUARD ? ` guard ${process.env.EDGE_GUARD}` : ''}${AGENTS ? ` agents ${JSON.stringify(AGENTS)}` : ''} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n${lines.join('\n')}\n\n${goal.join('\n')}\n`,
 );
 rows.push(['seeds × hours × markets', `${SEEDS} × ${HOURS} × ${MARKETS}`], ['best calibrated', `${bestCal.s} ${formatMeanCi(bestCal.pnl)}`]);
 const perMarketHour = Number.isFinite(bestCal.pnl.mean) ? bestCal.pnl.mean / (HOURS * MARKETS) : NaN;

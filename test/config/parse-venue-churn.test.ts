@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseVenue } from '../../src/config/parse-venue.ts';
 import { churnOptions } from '../../src/sim/market-churn.ts';
+import { SYNTHETIC_SETTLE_OUTSIDE } from '../../src/backtest/synthetic-source.ts';
 
 function local(raw: Record<string, unknown>) {
   const v = parseVenue({ local: raw }, 'venue');
@@ -11,15 +12,19 @@ function local(raw: Record<string, unknown>) {
   return v.local;
 }
 
-test('defaults: no churn, 30-minute lifetime, delay derived, no cap', () => {
+test('defaults: no churn, 30-minute lifetime, delay derived, no cap, the synthetic backtest’s settle band', () => {
   const l = local({});
   assert.equal(l.newMarketEverySeconds, 0);
   assert.equal(l.marketLifetimeSeconds, 1800);
   assert.equal(l.resolutionDelaySeconds, null);
   assert.equal(l.maxLiveMarkets, 0);
+  assert.equal(l.settleOutside, SYNTHETIC_SETTLE_OUTSIDE);
   const o = churnOptions(l.seed, l);
   assert.equal(o.newMarketEveryMs, 0);
   assert.equal(o.resolutionDelayMs, undefined);
+  assert.equal(o.settleOutside, 0.05);
+  assert.equal(local({ settleOutside: 0 }).settleOutside, 0, '0: never');
+  assert.equal(churnOptions(1, local({ settleOutside: 0.1 })).settleOutside, 0.1);
 });
 
 test('values are read and become the churn options in whole ms', () => {
@@ -37,6 +42,9 @@ test('bad values are refused naming the field', () => {
     [{ marketLifetimeSeconds: 400 * 86_400 }, /venue\.local\.marketLifetimeSeconds/],
     [{ resolutionDelaySeconds: -0.5 }, /venue\.local\.resolutionDelaySeconds/],
     [{ maxLiveMarkets: 2.5 }, /venue\.local\.maxLiveMarkets/],
+    [{ settleOutside: 0.5 }, /venue\.local\.settleOutside/],
+    [{ settleOutside: -0.01 }, /venue\.local\.settleOutside/],
+    [{ settleOutside: '5%' }, /venue\.local\.settleOutside/],
     [{ newMarketEvery: 30 }, /newMarketEvery/],
   ];
   for (const [raw, re] of cases) assert.throws(() => local(raw), re, JSON.stringify(raw));

@@ -2,6 +2,7 @@
  * After resolution, over real HTTP against the local exchange: the bot buys 10 YES in one
  * market, the exchange resolves it YES (`resolveMarket`), and
  *  - the bot has no open order left in it;
+ *  - its books realise the position at the payout (nothing left unrealised);
  *  - the claimable position is read from GET /portfolio/:address/claimable and reported: a log line
  *    with the payout and the amount, bookmaker_claimable_usdc{market} and the total, the run report;
  *  - the market stops counting in the account-wide worst case (maxTotalPosition): while live, the
@@ -55,6 +56,13 @@ test('a resolved market: orders gone, claimable position logged, counted and rep
       'the claimable position is reported',
       () => bot.report('test', 0).claims?.markets.some((m) => m.marketId === m1l && m.state === 'claimable') === true,
       20_000,
+    );
+    // the books realise the position at the payout: 10 × (1 − the bid it bought at) − fees, nothing unrealised
+    await waitFor('the books hold the payout', () => bot.kernel.account.market(m1l as Bytes32)?.payoutYes === 1_000_000, 10_000);
+    const books = bot.kernel.account.market(m1l as Bytes32)!;
+    assert.deepEqual(
+      { realised: books.realised, unrealised: books.unrealised },
+      { realised: BigInt(10 * (1_000_000 - bid.price)) - books.fees, unrealised: 0n },
     );
     const claims = bot.report('test', 0).claims!;
     assert.deepEqual(

@@ -116,6 +116,22 @@ test('a silent market is pulled by housekeeping once its book is stale', async (
   kernel.stop();
 });
 
+test('syncsStarted counts the syncs that leave a promise, housekeepingSlices the rounds run', async () => {
+  const { clock, kernel } = setup();
+  assert.equal(kernel.syncsStarted, 0);
+  kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));
+  assert.equal(kernel.syncsStarted, 1, 'the first quotes go to the venue');
+  await kernel.flush();
+  clock.advance(1_000); // a round: M1 is ticked again and its quotes rest as wanted (settled at once)
+  assert.equal(kernel.housekeepingSlices, 1);
+  assert.equal(kernel.syncsStarted, 1, 'a set that already rests starts no sync');
+  clock.advance(6_000); // M1's book goes stale: a round pulls its quotes
+  assert.ok(kernel.housekeepingSlices >= 2);
+  assert.ok(kernel.syncsStarted >= 2, 'the pull goes to the venue');
+  await kernel.flush();
+  kernel.stop();
+});
+
 test('the kill switch cancels everything and reports once', async () => {
   const { clock, venue, kernel, kills } = await quotingWithKillSwitch();
   for (let i = 0; i < 4; i++) kernel.onEvent({ type: 'VenueCallCompleted', call: 'batch', ok: false, ms: 1, ts: clock.now() });

@@ -101,6 +101,7 @@ test('packed bookmaker installs into a project outside the repository and backte
       'oracle-anchored',
       'glft',
       'binary',
+      'follow',
     ]);
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -66,6 +66,7 @@ test('sim --new-market-every/--market-lifetime: markets are created, closed and 
     }
     assert.ok(resolved, 'a generated market resolved');
     assert.match(sim.stderr(), /sim: a new market every 0\.3 s, trading 1 s, resolved 0\.5 s after its deadline/);
+    assert.match(sim.stderr(), /sim: a market whose fair value comes within 0\.05 of 0 or 1 resolves at once/, 'the settle band, by default');
     assert.equal(Date.parse(resolved.deadline) - Date.parse(resolved.createdAt), 1000, 'deadline = creation + lifetime');
     assert.equal(resolved.resolutionStatus, 'resolved');
     assert.ok(resolved.outcome === 0 || resolved.outcome === 1);
@@ -79,6 +80,8 @@ test('sim --new-market-every/--market-lifetime: markets are created, closed and 
     ['--new-market-every', '-1'],
     ['--market-lifetime', '0'],
     ['--max-live-markets', '1.5'],
+    ['--settle-outside', '0.5'],
+    ['--settle-outside', '-0.1'],
   ]) {
     const { code, stderr: e } = await runToExit(cliArgs(['sim', '--port', '0', ...bad]));
     assert.equal(code, 2, `${bad.join(' ')}: ${e}`);

@@ -92,4 +92,16 @@ describe('PersistentMap', () => {
       { numRuns: 150 },
     );
   });
+  it('bucketOf gives a key the same bucket whatever was asked before (the last key is remembered)', () => {
+    const fnv = (key: string): number => {
+      let h = 0x811c9dc5;
+      for (let i = Math.max(0, key.length - 16); i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+      return (h >>> 0) % 32;
+    };
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 20 }), { maxLength: 12 }), (keys) => {
+        for (const k of [...keys, ...keys.reverse(), ...keys]) assert.equal(bucketOf(k), fnv(k), JSON.stringify(k));
+      }),
+    );
+  });
 });

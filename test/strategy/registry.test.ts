@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUILTIN_STRATEGIES, isStrategyPath, loadStrategy } from '../../src/strategy/registry.ts';
 import { ConfigError } from '../../src/model/errors.ts';
-import { makeView } from './make-view.ts';
+import { makeView, NOW } from './make-view.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bm-strat-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -15,7 +15,9 @@ test('built-ins load by name and quote', async () => {
     const m = await loadStrategy(name);
     assert.equal(m.name, name);
     const cfg = m.parseConfig({}, 'params');
-    const q = m.quote(makeView(), cfg);
+    // follow quotes only behind a sweep of taker prints
+    const trades = name === 'follow' ? [{ price: 520_000, size: 400 * 1_000_000, takerSide: 'buy' as const, ts: NOW - 500 }] : [];
+    const q = m.quote(makeView({ trades }), cfg);
     assert.ok(Array.isArray(q) && q.length > 0, name);
   }
 });

@@ -13,7 +13,7 @@ import { faultProfileFlag, faultProfileHelp } from './fault-profile-flag.ts';
 import { ALL_PERMISSIONS } from '../../sim/router.ts';
 import type { Permission } from '../../sim/records.ts';
 import { startCounterparties } from '../../sim/counterparties.ts';
-import { churnOptions, startMarketChurn } from '../../sim/market-churn.ts';
+import { churnOptions, DEFAULT_SETTLE_OUTSIDE, startMarketChurn } from '../../sim/market-churn.ts';
 import { installMigration } from '../../sim/migration/install.ts';
 import { chainByName } from '../../exchange/chains.ts';
 import { registerSecret } from '../../core/logger.ts';
@@ -44,12 +44,13 @@ function demoKeys(seed: number): ApiKeySpec[] {
 
 const YEAR_SECONDS = 365 * 86_400;
 
-/** --new-market-every, --market-lifetime, --resolution-delay, --max-live-markets → the churn's settings (seconds). */
+/** --new-market-every, --market-lifetime, --resolution-delay, --max-live-markets, --settle-outside → the churn's settings (seconds). */
 export function parseChurnFlags(o: ParsedArgs['options']): {
   newMarketEverySeconds: number;
   marketLifetimeSeconds: number;
   resolutionDelaySeconds: number | null;
   maxLiveMarkets: number;
+  settleOutside: number;
 } {
   const every = o['new-market-every'] as number;
   if (!Number.isFinite(every) || every < 0 || every > YEAR_SECONDS)
@@ -66,14 +67,16 @@ export function parseChurnFlags(o: ParsedArgs['options']): {
   }
   const cap = o['max-live-markets'] as number;
   if (!Number.isSafeInteger(cap) || cap < 0 || cap > 100_000) throw new BadInputError('--max-live-markets', 'an integer from 0 (no cap) to 100000', cap);
-  return { newMarketEverySeconds: every, marketLifetimeSeconds: life, resolutionDelaySeconds: delay, maxLiveMarkets: cap };
+  const settle = (o['settle-outside'] as number | undefined) ?? DEFAULT_SETTLE_OUTSIDE;
+  if (!Number.isFinite(settle) || settle < 0 || settle >= 0.5) throw new BadInputError('--settle-outside', 'a probability from 0 (never) to below 0.5', settle);
+  return { newMarketEverySeconds: every, marketLifetimeSeconds: life, resolutionDelaySeconds: delay, maxLiveMarkets: cap, settleOutside: settle };
 }
 
 const command: CommandSpec = {
   name: 'sim',
   summary: 'start the local exchange (HTTP + SSE) on a port',
   usage:
-    'bookmaker sim [--port 8787] [--seed 42] [--chain mainnet|testnet] [--api-key KEY[:WALLET[:PERMS]]]... [--faults PROFILE] [--state FILE] [--no-agents] [--new-market-every SECONDS] [--market-lifetime SECONDS] [--resolution-delay SECONDS] [--max-live-markets N] [--flow benign|calibrated|toxic]',
+    'bookmaker sim [--port 8787] [--seed 42] [--chain mainnet|testnet] [--api-key KEY[:WALLET[:PERMS]]]... [--faults PROFILE] [--state FILE] [--no-agents] [--new-market-every SECONDS] [--market-lifetime SECONDS] [--resolution-delay SECONDS] [--max-live-markets N] [--settle-outside P] [--flow benign|calibrated|toxic]',
   description:
     'Serves the venue API under /v2 on 127.0.0.1 with real EIP-712 verification, simulated counterparties and optional fault injection. Prints "listening <base-url>" once ready. Without --api-key, demo keys with throwaway wallets are generated and printed.\n' +
     faultProfileHelp(),
@@ -106,6 +109,12 @@ const command: CommandSpec = {
       arg: 'SECONDS',
     },
     'max-live-markets': { type: 'number', description: 'no new market while this many generated markets are active (0 = no cap)', default: 0, arg: 'N' },
+    'settle-outside': {
+      type: 'number',
+      description: 'resolve an active market at once when its hidden fair value is within P of 0 or 1 (as the synthetic backtest; 0 = never)',
+      default: DEFAULT_SETTLE_OUTSIDE,
+      arg: 'P',
+    },
     flow: {
       type: 'string',
       choices: [...FLOW_PRESETS],
@@ -178,6 +187,10 @@ const command: CommandSpec = {
             `sim: a new market every ${c.newMarketEveryMs / 1000} s, trading ${c.lifetimeMs / 1000} s, resolved ${c.resolutionDelayMs / 1000} s after its deadline${c.maxLiveMarkets ? `, at most ${c.maxLiveMarkets} live` : ''}\n`,
           );
         }
+        if (agents && churn.settings.settleOutside > 0)
+          process.stderr.write(
+            `sim: a market whose fair value comes within ${churn.settings.settleOutside} of 0 or 1 resolves at once (--settle-outside 0: never)\n`,
+          );
         if (!given.length) {
           for (const k of keys) {
             const rec = ex.state.keys.get(k.key)!;
