@@ -144,9 +144,9 @@ const NO_PNL = { realised: 0n, unrealised: 0n } as const;
  * newest this many): the fill continues the market's book, so its figures are the ones a replay of
  * every fill gives, to the unit (a book begun afresh would round its figures apart from the old one).
  */
-const FOLDED_KEPT = 1_024;
+const FOLDED_KEPT = 256;
 /** fill ids a kept folded book remembers (a late duplicate of a recent fill is still recognised) */
-const FOLDED_IDS = 256;
+const FOLDED_IDS = 32;
 const ZERO_BASE: Base = { pos: FLAT, cash: 0n, foreign: 0, shares: 0 };
 const SONE = BigInt(ONE);
 
