@@ -245,6 +245,16 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
       this.set({ kind: 'fees' }, Number(f.fees) / MICRO);
     },
   });
+  // the account's trading since inception from the books, released markets included: the figures
+  // `ledger summary` rebuilds (fills, volume); the per-market counters above go with a released market
+  d.readGauge('account_fills', 'Fills in the books since inception, every market (released ones included): `ledger summary` fills', () =>
+    books ? books.figures().fills : undefined,
+  );
+  d.readGauge(
+    'account_volume_usdc',
+    'Traded notional in the books since inception, USDC, every market (released ones included): `ledger summary` volume',
+    () => (books ? Number(books.figures().volume) / MICRO : undefined),
+  );
   d.readGauge('books_late_fills', "Fills older than a market's kept history (beyond the re-ordering window) applied out of venue order", () => books?.late);
   d.readGauge('books_drift_markets', 'Markets whose last balance read differs from the books (tokens held per market and outcome)', () =>
     books ? (books.drifts().length === 0 ? 0 : new Set(books.drifts().map((d) => d.marketId)).size) : undefined,
