@@ -6,11 +6,12 @@
  * the distance from the book's mid; 1 = all the way), so the maker trades with the noise takers at
  * the new level instead of the stale mid. A moved quote never crosses the book: a bid stays at least
  * a tick below the best ask, an ask a tick above the best bid. With `maxPosition`, a quote whose side
- * would take the net position beyond it is left out (at any time while the option is on). Off by
+ * would take the net position beyond it is left out (at any time while the option is on). With
+ * `only`, nothing is quoted outside a reaction: the maker trades only behind a sweep. Off by
  * default (`seconds: 0`). Pure: a function of the view's recent trades, book and position.
  * The measured effect on each flow is in docs/edge.md, "A market maker that reacts to sweeps".
  */
-import { readNumber, readOptionalObject, sharesToUnits } from '../core/fields.ts';
+import { readBoolean, readNumber, readOptionalObject, sharesToUnits } from '../core/fields.ts';
 import { parseSweep, sweepEndingAt, SWEEP_KEYS, type Sweep, type SweepConfig } from './sweep.ts';
 import type { DesiredQuote, MarketView } from './types.ts';
 
@@ -25,6 +26,8 @@ export interface SweepReactConfig {
   readonly sweep: SweepConfig;
   /** net position beyond which the side that grows it is left out, 1e-6 shares (Infinity: none) */
   readonly maxPosition: number;
+  /** quote only while a reaction lasts (no quote without a recent sweep) */
+  readonly only: boolean;
 }
 
 export const SWEEP_REACT_OFF: SweepReactConfig = Object.freeze({
@@ -32,12 +35,13 @@ export const SWEEP_REACT_OFF: SweepReactConfig = Object.freeze({
   shift: 0,
   sweep: Object.freeze({ windowMs: 2_000, minShares: 300_000_000 }),
   maxPosition: Infinity,
+  only: false,
 });
 
-/** `afterSweep: { seconds, shift, sweepShares, sweepSeconds, maxPosition }` (absent or `seconds: 0`: off). */
+/** `afterSweep: { seconds, shift, sweepShares, sweepSeconds, maxPosition, only }` (absent or `seconds: 0`: off). */
 export function parseSweepReact(raw: unknown, path: string): SweepReactConfig {
   if (raw === undefined || raw === null) return SWEEP_REACT_OFF;
-  const o = readOptionalObject(raw, path, ['seconds', 'shift', 'maxPosition', ...SWEEP_KEYS]);
+  const o = readOptionalObject(raw, path, ['seconds', 'shift', 'maxPosition', 'only', ...SWEEP_KEYS]);
   const seconds = readNumber(o, 'seconds', path, { min: 0, max: 3600 }, 0);
   const max = o.maxPosition === undefined ? Infinity : sharesToUnits(readNumber(o, 'maxPosition', path, { min: 0, max: 1e9 }));
   return {
@@ -45,6 +49,7 @@ export function parseSweepReact(raw: unknown, path: string): SweepReactConfig {
     shift: readNumber(o, 'shift', path, { min: 0, max: 1 }, 1),
     sweep: parseSweep(o, path),
     maxPosition: max,
+    only: readBoolean(o, 'only', path, false),
   };
 }
 
@@ -80,7 +85,7 @@ export function applySweepReact(quotes: DesiredQuote[], view: MarketView, cfg: S
   let out = quotes;
   if (cfg.maxPosition !== Infinity) out = out.filter((q) => (q.side === 'bid' ? net + q.size <= cfg.maxPosition : net - q.size >= -cfg.maxPosition));
   const sweep = activeSweep(view, cfg);
-  if (sweep === null) return out;
+  if (sweep === null) return cfg.only ? [] : out;
   const keep = sweep.side === 'buy' ? 'bid' : 'ask';
   const move = sweepShift(view, sweep, cfg);
   const bestBid = view.book?.bestBid ?? null;

@@ -71,11 +71,18 @@ describe('activeSweep / applySweepReact', () => {
     assert.deepEqual(sides(applySweepReact(both, makeView({ net: 10 * S, trades: buySweep }), cfg)), []);
     assert.deepEqual(sides(applySweepReact(both, makeView({ net: -10 * S, trades: sellSweep }), cfg)), []);
   });
+  it('only: nothing is quoted without a recent sweep', () => {
+    const cfg = parseSweepReact({ seconds: 10, only: true }, 'p');
+    assert.deepEqual(sides(applySweepReact(both, makeView({ trades: [] }), cfg)), []);
+    assert.deepEqual(sides(applySweepReact(both, makeView({ trades: [trade(1_000, 'buy', 53)] }), cfg)), []);
+    assert.deepEqual(sides(applySweepReact(both, makeView({ trades: buySweep }), cfg)), ['bid@51']);
+  });
   it('bad config is refused with its path', () => {
     assert.throws(() => parseSweepReact({ seconds: -1 }, 'p.afterSweep'), /p\.afterSweep\.seconds/);
     assert.throws(() => parseSweepReact({ seconds: 5, shift: 1.5 }, 'p.afterSweep'), /p\.afterSweep\.shift/);
     assert.throws(() => parseSweepReact({ seconds: 5, sweepShares: 0 }, 'p.afterSweep'), /p\.afterSweep\.sweepShares/);
     assert.throws(() => parseSweepReact({ seconds: 5, maxPosition: -1 }, 'p.afterSweep'), /p\.afterSweep\.maxPosition/);
+    assert.throws(() => parseSweepReact({ seconds: 5, only: 'yes' }, 'p.afterSweep'), /p\.afterSweep\.only/);
     assert.throws(() => parseSweepReact({ second: 1 }, 'p.afterSweep'), /p\.afterSweep\.second/);
   });
 });
