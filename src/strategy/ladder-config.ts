@@ -28,8 +28,8 @@ export interface LadderConfig {
    * are about to pick off (docs/edge.md)
    */
   readonly flowLean: number;
-  /** the reaction to a taker sweep (src/strategy/sweep-react.ts); off by default */
-  readonly afterSweep: SweepReactConfig;
+  /** the reaction to a taker sweep (src/strategy/sweep-react.ts); absent = off (the default) */
+  readonly afterSweep?: SweepReactConfig;
 }
 
 export const LADDER_KEYS = ['inventoryUnit', 'minSpread', 'maxSpread', 'size', 'levels', 'levelSpacing', 'toxicity', 'flowLean', 'afterSweep'];
@@ -52,7 +52,8 @@ export function parseLadder(o: Obj, path: string, minSpreadDefault: number): Lad
     levelSpacing: readNumber(o, 'levelSpacing', path, { min: 0, max: 0.5 }, 0.01),
     toxicity: parseEdgeGuard(o.toxicity, at(path, 'toxicity')),
     flowLean: readNumber(o, 'flowLean', path, { min: 0, max: 0.5 }, 0),
-    afterSweep: parseSweepReact(o.afterSweep, at(path, 'afterSweep')),
+    // only when given, so a config without it reads (and reports) as before
+    ...(o.afterSweep === undefined ? {} : { afterSweep: parseSweepReact(o.afterSweep, at(path, 'afterSweep')) }),
   };
   if (cfg.size < 1) throw new ConfigFieldError(at(path, 'size'), 'at least 0.000001 shares', o.size);
   if (cfg.inventoryUnit < 1) throw new ConfigFieldError(at(path, 'inventoryUnit'), 'at least 0.000001 shares', o.inventoryUnit);

@@ -79,8 +79,8 @@ export function sweepShift(view: MarketView, sweep: Sweep, cfg: SweepReactConfig
 }
 
 /** `quotes` after the reaction: the swept-toward side pulled, the rest moved, the position limit kept. */
-export function applySweepReact(quotes: DesiredQuote[], view: MarketView, cfg: SweepReactConfig): DesiredQuote[] {
-  if (cfg.holdMs <= 0) return quotes;
+export function applySweepReact(quotes: DesiredQuote[], view: MarketView, cfg: SweepReactConfig | undefined): DesiredQuote[] {
+  if (cfg === undefined || cfg.holdMs <= 0) return quotes;
   const net = view.position.net;
   let out = quotes;
   if (cfg.maxPosition !== Infinity) out = out.filter((q) => (q.side === 'bid' ? net + q.size <= cfg.maxPosition : net - q.size >= -cfg.maxPosition));

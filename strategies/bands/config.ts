@@ -29,8 +29,8 @@ export interface BandsConfig {
   readonly toxicity: EdgeGuardConfig;
   /** pull a side after a taker print on it (src/strategy/print-pull.ts); off by default */
   readonly afterPrint: PrintPullConfig;
-  /** the reaction to a taker sweep (src/strategy/sweep-react.ts); off by default */
-  readonly afterSweep: SweepReactConfig;
+  /** the reaction to a taker sweep (src/strategy/sweep-react.ts); absent = off (the default) */
+  readonly afterSweep?: SweepReactConfig;
 }
 
 const KEYS = ['fair', 'fairFrom', 'bands', 'inventorySkew', 'toxicity', 'afterPrint', 'afterSweep'];
@@ -60,7 +60,8 @@ export function parseBandsConfig(raw: unknown, path: string): BandsConfig {
     inventorySkew: skew * 1e6,
     toxicity: parseEdgeGuard(o.toxicity, at(path, 'toxicity')),
     afterPrint: parsePrintPull(o.afterPrint, at(path, 'afterPrint')),
-    afterSweep: parseSweepReact(o.afterSweep, at(path, 'afterSweep')),
+    // only when given, so a config without it reads (and reports) as before
+    ...(o.afterSweep === undefined ? {} : { afterSweep: parseSweepReact(o.afterSweep, at(path, 'afterSweep')) }),
   };
 }
 

@@ -31,8 +31,8 @@ export interface OracleAnchoredConfig {
   readonly toxicity: EdgeGuardConfig;
   /** pull a side after a taker print on it (src/strategy/print-pull.ts); off by default */
   readonly afterPrint: PrintPullConfig;
-  /** the reaction to a taker sweep (src/strategy/sweep-react.ts); off by default */
-  readonly afterSweep: SweepReactConfig;
+  /** the reaction to a taker sweep (src/strategy/sweep-react.ts); absent = off (the default) */
+  readonly afterSweep?: SweepReactConfig;
 }
 
 const KEYS = [
@@ -70,7 +70,8 @@ export function parseOracleAnchoredConfig(raw: unknown, path: string): OracleAnc
     levelSpacing: readNumber(o, 'levelSpacing', path, { min: 0, max: 0.5 }, 0.01),
     toxicity: parseEdgeGuard(o.toxicity, at(path, 'toxicity')),
     afterPrint: parsePrintPull(o.afterPrint, at(path, 'afterPrint')),
-    afterSweep: parseSweepReact(o.afterSweep, at(path, 'afterSweep')),
+    // only when given, so a config without it reads (and reports) as before
+    ...(o.afterSweep === undefined ? {} : { afterSweep: parseSweepReact(o.afterSweep, at(path, 'afterSweep')) }),
   };
   if (cfg.size < 1) throw new ConfigFieldError(at(path, 'size'), 'at least 0.000001 shares', o.size);
   return cfg;

@@ -100,6 +100,8 @@ describe('the market makers with afterSweep', () => {
       const view = makeView({ trades: buySweep });
       const plain = mod.quote(view, mod.parseConfig(params, 'p')) ?? [];
       assert.deepEqual(plain.map((x) => x.side).sort(), ['ask', 'bid']);
+      // without the key the parsed config is as before (the backtest report embeds it)
+      assert.ok(!('afterSweep' in (mod.parseConfig(params, 'p') as object)));
       const reacted = mod.quote(view, mod.parseConfig({ ...params, afterSweep: { seconds: 10, shift: 0.5 } }, 'p')) ?? [];
       assert.deepEqual(
         reacted.map((x) => x.side),
