@@ -6,6 +6,7 @@
  *     markoutHorizonsSeconds: [1, 5, 10, 30, 60, 300]
  *     toxicityHorizonSeconds: 10          # one of the horizons
  *     toxicityHalfLifeSeconds: 300
+ *     poolHalfLifeSeconds: 1800           # the account's pooled toxicity (every market's markouts)
  *     flowHalfLifeSeconds: 30
  *     regime:
  *       midJump: 0.03                     # within midJumpWindowSeconds: 5
@@ -27,7 +28,14 @@ const ms = (s: number): number => Math.round(s * 1000);
 
 export function parseEdge(raw: unknown, path: string): EdgeSettings {
   if (raw === undefined || raw === null) return DEFAULT_EDGE;
-  const o = readOptionalObject(raw, path, ['markoutHorizonsSeconds', 'toxicityHorizonSeconds', 'toxicityHalfLifeSeconds', 'flowHalfLifeSeconds', 'regime']);
+  const o = readOptionalObject(raw, path, [
+    'markoutHorizonsSeconds',
+    'toxicityHorizonSeconds',
+    'toxicityHalfLifeSeconds',
+    'poolHalfLifeSeconds',
+    'flowHalfLifeSeconds',
+    'regime',
+  ]);
   let horizons = DEFAULT_EDGE.markoutHorizonsMs;
   if (o.markoutHorizonsSeconds !== undefined) {
     const list = o.markoutHorizonsSeconds;
@@ -46,6 +54,7 @@ export function parseEdge(raw: unknown, path: string): EdgeSettings {
     markoutHorizonsMs: horizons,
     toxicityHorizonMs: tox,
     toxicityHalfLifeMs: ms(readNumber(o, 'toxicityHalfLifeSeconds', path, { min: 0, gt: true, max: 31_536_000 }, DEFAULT_EDGE.toxicityHalfLifeMs / 1000)),
+    poolHalfLifeMs: ms(readNumber(o, 'poolHalfLifeSeconds', path, { min: 0, gt: true, max: 31_536_000 }, DEFAULT_EDGE.poolHalfLifeMs / 1000)),
     flowHalfLifeMs: ms(readNumber(o, 'flowHalfLifeSeconds', path, { min: 0, gt: true, max: 31_536_000 }, DEFAULT_EDGE.flowHalfLifeMs / 1000)),
     regime: parseRegime(o.regime, at(path, 'regime')),
   };

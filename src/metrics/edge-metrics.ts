@@ -6,6 +6,8 @@
  *   {p}markout_cents{market,horizon}               mean own-fill markout, cents per share (size-weighted)
  *   {p}markout_fills{market,horizon}               fills behind it
  *   {p}toxicity_cents{market}                      decayed markout at the toxicity horizon (negative = picked off)
+ *   {p}toxicity_pool_cents                         the account's pooled toxicity (every market's fills, kept past release)
+ *   {p}toxicity_pool_fills                         decayed fills behind it
  *   {p}flow_imbalance{market}                      decayed taker-flow imbalance, −1 … 1
  *   {p}regime{market,regime}                       1 for the market's current regime, 0 for the others
  *   {p}regime_transitions{market}                  regime changes since start (a running count)
@@ -14,10 +16,10 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { Account } from '../account/account.ts';
 import type { Clock } from '../core/clock.ts';
-import { horizonLabel } from '../state/edge-settings.ts';
-import { edgeView, marketAttribution } from '../state/edge-view.ts';
+import { DEFAULT_EDGE, horizonLabel } from '../state/edge-settings.ts';
+import { edgeView, marketAttribution, poolView } from '../state/edge-view.ts';
 import type { MarketState, StoreState } from '../state/market-state.ts';
-import { REGIMES } from '../strategy/types.ts';
+import { REGIMES, type PooledToxicity } from '../strategy/types.ts';
 
 /** the store, the clock and (when the bot has one) the account's books the attribution sums to */
 export type EdgeSource = () => { state: StoreState; clock: Clock; books?: Account | undefined } | null;
@@ -63,6 +65,28 @@ export function registerEdgeMetrics(registry: Registry, prefix: string, label: (
       if (t !== null) set({ market: label(m) }, t / 10_000);
     },
   );
+  // the account's pool: one figure, the same poolView the guard's prior reads (src/state/edge-view.ts)
+  const pooled = (read: (p: PooledToxicity) => number | null) =>
+    function collect(this: Gauge) {
+      this.reset();
+      const src = source();
+      if (!src) return;
+      const s = src.state;
+      const v = read(poolView(s.toxicityPool, src.clock.now(), s.markets.values().next().value?.edge.settings.poolHalfLifeMs ?? DEFAULT_EDGE.poolHalfLifeMs));
+      if (v !== null) this.set(v);
+    };
+  new Gauge({
+    name: `${prefix}toxicity_pool_cents`,
+    help: "The account's pooled toxicity: decayed own markout at the toxicity horizon over every market's fills, kept past a market's release, cents per share (the guard's prior for a fresh market)",
+    registers: r,
+    collect: pooled((p) => (p.toxicity === null ? null : p.toxicity / 10_000)),
+  });
+  new Gauge({
+    name: `${prefix}toxicity_pool_fills`,
+    help: "Decayed own fills behind the account's pooled toxicity",
+    registers: r,
+    collect: pooled((p) => p.weight),
+  });
   gauge('flow_imbalance', 'Decayed taker-flow imbalance (buy − sell) / (buy + sell), −1 … 1', ['market'], (m, now, set) => {
     set({ market: label(m) }, edgeView(m, now).flowImbalance);
   });

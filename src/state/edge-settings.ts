@@ -43,6 +43,11 @@ export interface EdgeSettings {
   readonly toxicityHorizonMs: number;
   /** half-life of the toxicity average (weights of older fills halve every this long) */
   readonly toxicityHalfLifeMs: number;
+  /**
+   * half-life of the account's pooled toxicity (every market's markouts at the toxicity horizon,
+   * kept by the store past a market's release: the guard's prior for a fresh market)
+   */
+  readonly poolHalfLifeMs: number;
   /** half-life of the taker-flow imbalance */
   readonly flowHalfLifeMs: number;
   /** half-lives of the fast and slow volume rates behind the burst detector */
@@ -73,6 +78,7 @@ export const DEFAULT_EDGE: EdgeSettings = {
   markoutHorizonsMs: [1_000, 5_000, 10_000, 30_000, 60_000, 300_000],
   toxicityHorizonMs: 10_000,
   toxicityHalfLifeMs: 300_000,
+  poolHalfLifeMs: 1_800_000,
   flowHalfLifeMs: 30_000,
   burstFastMs: 5_000,
   burstSlowMs: 300_000,

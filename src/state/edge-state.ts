@@ -8,6 +8,10 @@
  *   mid at t + h, since the mid only changes on the market's own book events.
  * - toxicity: a decayed, size-weighted average of those markouts at one horizon (10 s by default;
  *   negative = the flow we trade with is informed), with the decayed count of fills behind it.
+ * - the account's pool (`ToxicitySums`, held by the store's state, not a market's): every market's
+ *   markouts at the toxicity horizon folded the same way with the pool's own half-life, kept when a
+ *   market resolves and is released, so the guard's evidence outlives a market
+ *   (src/strategy/edge-adjust.ts; docs/edge.md, "The guard").
  * - taker-flow imbalance: decayed (buy − sell) / (buy + sell) taker volume of the market's trades.
  * - regime triggers: an event (a mid jump, an oracle jump or a burst of volume) holds the event
  *   regime for `eventHoldMs`; `trending` records whether the mid's move over `trendWindowMs` was a
@@ -15,7 +19,7 @@
  * - the exact PnL attribution of the fills (./pnl-attribution.ts).
  *
  * Entry points: `emptyEdge(settings)`, and the reducer's hooks `onFillEdge`, `onTradeEdge`,
- * `onMidEdge`, `onOracleEdge`, `settleMarkouts`; `regimeOf` (./regime.ts) turns the state into a
+ * `onMidEdge`, `onOracleEdge`, `settleMarkouts` (`settleMarkoutsPooled` with the account's pool); `regimeOf` (./regime.ts) turns the state into a
  * regime.
  */
 import type { MidSample } from '../strategy/types.ts';
@@ -59,6 +63,8 @@ export interface EdgeState {
   readonly toxSq: number;
   readonly toxW2: number;
   readonly toxTs: number;
+  /** this market's own share of the account's pool (the same markouts, the pool's half-life): what the pool holds beyond it is the other markets' */
+  readonly pooled: ToxicitySums;
   /** decayed signed and total taker volume (shares), as of flowTs */
   readonly flowNum: number;
   readonly flowDen: number;
@@ -81,6 +87,35 @@ export interface EdgeState {
   readonly attribution: AttributionState;
 }
 
+/**
+ * Decayed sums of markouts at the toxicity horizon, as of `ts`: Σ size × markout, Σ size, the fill
+ * count, Σ size × markout² and Σ size² (the last decaying twice as fast), markouts in 1e-6 USDC per
+ * share and sizes in shares. The account's pool across its markets (the store's `toxicityPool`).
+ */
+export interface ToxicitySums {
+  readonly num: number;
+  readonly den: number;
+  readonly count: number;
+  readonly sq: number;
+  readonly w2: number;
+  readonly ts: number;
+}
+
+export const NO_TOXICITY: ToxicitySums = Object.freeze({ num: 0, den: 0, count: 0, sq: 0, w2: 0, ts: 0 });
+
+/** `s` with one more markout `edge` of `shares` settled at `at`, older weights halved every `halfLifeMs`. */
+export function foldMarkout(s: ToxicitySums, at: number, edge: number, shares: number, halfLifeMs: number): ToxicitySums {
+  const d = decay(at - s.ts, halfLifeMs);
+  return {
+    num: s.num * d + edge * shares,
+    den: s.den * d + shares,
+    count: s.count * d + 1,
+    sq: s.sq * d + edge * edge * shares,
+    w2: s.w2 * d * d + shares * shares,
+    ts: Math.max(s.ts, at),
+  };
+}
+
 const KEYS_TEMPLATE = (s: EdgeSettings): MarkoutSums[] => s.markoutHorizonsMs.map(() => ZERO_SUMS);
 const ZERO_SUMS: MarkoutSums = { edge: 0, size: 0, n: 0 };
 
@@ -97,6 +132,7 @@ export function emptyEdge(settings: EdgeSettings): EdgeState {
     toxSq: 0,
     toxW2: 0,
     toxTs: 0,
+    pooled: NO_TOXICITY,
     flowNum: 0,
     flowDen: 0,
     flowTs: 0,
@@ -143,6 +179,7 @@ function copyEdge(e: EdgeState): EdgeDraft {
     toxSq: e.toxSq,
     toxW2: e.toxW2,
     toxTs: e.toxTs,
+    pooled: e.pooled,
     flowNum: e.flowNum,
     flowDen: e.flowDen,
     flowTs: e.flowTs,
@@ -176,12 +213,23 @@ export function edgeWithRegime(e: EdgeState, regime: Regime, ts: number): EdgeSt
  * two-sided book, the markout waits for the next event with one).
  */
 export function settleMarkouts(e: EdgeState, now: number, mid2: number | null): EdgeState {
-  if (e.nextDue > now || mid2 === null) return e;
+  return settle(e, now, mid2, null).edge;
+}
+
+/** settleMarkouts, and the account's `pool` with the same markouts at the toxicity horizon folded in (its own half-life). */
+export function settleMarkoutsPooled(e: EdgeState, now: number, mid2: number | null, pool: ToxicitySums): { edge: EdgeState; pool: ToxicitySums } {
+  return settle(e, now, mid2, pool);
+}
+
+function settle<P extends ToxicitySums | null>(e: EdgeState, now: number, mid2: number | null, pool0: P): { edge: EdgeState; pool: P } {
+  if (e.nextDue > now || mid2 === null) return { edge: e, pool: pool0 };
   const hs = e.settings.markoutHorizonsMs;
   const toxIdx = hs.indexOf(e.settings.toxicityHorizonMs);
   const mid = mid2 / 2;
   const sums = e.markouts.slice();
   let { toxNum, toxDen, toxCount, toxSq, toxW2, toxTs } = e;
+  let pool: ToxicitySums | null = pool0;
+  let pooled = e.pooled;
   const keep: PendingMarkout[] = [];
   let nextDue = Infinity;
   for (const p of e.pending) {
@@ -200,6 +248,8 @@ export function settleMarkouts(e: EdgeState, now: number, mid2: number | null): 
         toxSq = toxSq * d + edge * edge * shares;
         toxW2 = toxW2 * d * d + shares * shares;
         toxTs = Math.max(toxTs, at);
+        pooled = foldMarkout(pooled, at, edge, shares, e.settings.poolHalfLifeMs);
+        if (pool !== null) pool = foldMarkout(pool, at, edge, shares, e.settings.poolHalfLifeMs);
       }
       k++;
     }
@@ -218,7 +268,8 @@ export function settleMarkouts(e: EdgeState, now: number, mid2: number | null): 
   n.toxSq = toxSq;
   n.toxW2 = toxW2;
   n.toxTs = toxTs;
-  return n;
+  n.pooled = pooled;
+  return { edge: n, pool: pool as P };
 }
 
 /** An own fill: queue its markouts, fold its attribution. `mid2` = twice the mid just before it. */

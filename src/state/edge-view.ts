@@ -7,8 +7,8 @@
  * decayed weights are read at `now` on every call. The attribution (bigint maths) is computed only
  * when asked for, never per tick.
  */
-import type { ViewEdge, ViewMarkout } from '../strategy/types.ts';
-import { decay } from './edge-state.ts';
+import type { PooledToxicity, ViewEdge, ViewMarkout } from '../strategy/types.ts';
+import { decay, type ToxicitySums } from './edge-state.ts';
 import type { MarketState } from './market-state.ts';
 import { attributionMicro, attributionToBooks } from './pnl-attribution.ts';
 import type { Account } from '../account/account.ts';
@@ -88,7 +88,42 @@ export function toxicityStdErr(e: { readonly toxNum: number; readonly toxDen: nu
   return Math.sqrt(variance / nEff);
 }
 
-export function edgeView(m: MarketState, now: number): ViewEdge {
+/**
+ * The pool without one market's own share of it (both decayed to the later of their times): the
+ * other markets' evidence, so a market's own fills are not counted twice when the guard weighs them
+ * against the pool. Sums that cancel to rounding are empty.
+ */
+export function poolWithout(pool: ToxicitySums, own: ToxicitySums, halfLifeMs: number): ToxicitySums {
+  if (own.den <= 0) return pool;
+  const t = Math.max(pool.ts, own.ts);
+  const dp = decay(t - pool.ts, halfLifeMs);
+  const d = decay(t - own.ts, halfLifeMs);
+  const den = pool.den * dp - own.den * d;
+  if (!(den > 1e-9 * pool.den * dp)) return { num: 0, den: 0, count: 0, sq: 0, w2: 0, ts: t };
+  return {
+    num: pool.num * dp - own.num * d,
+    den,
+    count: Math.max(0, pool.count * dp - own.count * d),
+    sq: Math.max(0, pool.sq * dp - own.sq * d),
+    w2: Math.max(0, pool.w2 * dp * dp - own.w2 * d * d),
+    ts: t,
+  };
+}
+
+/**
+ * The account's pooled toxicity at `now` (the store's `toxicityPool`, decayed with `halfLifeMs`): its
+ * average, the decayed fill count behind it and its standard error, as for one market.
+ */
+export function poolView(p: ToxicitySums, now: number, halfLifeMs: number): PooledToxicity {
+  return {
+    toxicity: p.den > 0 ? p.num / p.den : null,
+    weight: p.den > 0 ? p.count * decay(now - p.ts, halfLifeMs) : 0,
+    stdErr: toxicityStdErr({ toxNum: p.num, toxDen: p.den, toxSq: p.sq, toxW2: p.w2 }),
+  };
+}
+
+/** The market's edge view at `now`; with `pool` (the account's, poolView), the guard's prior for it. */
+export function edgeView(m: MarketState, now: number, pool?: PooledToxicity): ViewEdge {
   const markouts = markoutsOf(m);
   const e = m.edge;
   const r = regimeOf(m, now);
@@ -101,6 +136,7 @@ export function edgeView(m: MarketState, now: number): ViewEdge {
     toxicity: e.toxDen > 0 ? e.toxNum / e.toxDen : null,
     toxicityWeight: toxicityWeight(e, now),
     toxicityStdErr: toxicityStdErr(e),
+    pool,
     flowImbalance: e.flowDen > 0 ? e.flowNum / e.flowDen : 0,
     flowSize: flowSize * 1e6,
     markouts,

@@ -10,7 +10,7 @@ import type { PlannedOrder } from '../model/venue.ts';
 import type { MarketTerms, MidSample, ViewTrade } from '../strategy/types.ts';
 import { NO_BOOKS, type MarketBooks } from './book-state.ts';
 import { DEFAULT_EDGE, type EdgeSettings } from './edge-settings.ts';
-import { emptyEdge, type EdgeState } from './edge-state.ts';
+import { emptyEdge, NO_TOXICITY, type EdgeState, type ToxicitySums } from './edge-state.ts';
 import { MarketMemo } from './market-memo.ts';
 import { PersistentMap } from './persistent-map.ts';
 import { StateMemo } from './state-memo.ts';
@@ -95,6 +95,12 @@ export interface StoreState {
   /** recent venue calls inside the health window (src/state/venue-call-window.ts) */
   readonly venueCalls: VenueCallWindow;
   /**
+   * The account's pooled toxicity: every market's own markouts at the toxicity horizon, decayed with
+   * `edge.poolHalfLifeSeconds`, kept after a market is released (./edge-state.ts ToxicitySums; the
+   * guard's prior for a fresh market, src/strategy/edge-adjust.ts)
+   */
+  readonly toxicityPool: ToxicitySums;
+  /**
    * What the views derive from the states as a whole, remembered between ticks (./state-memo.ts): one
    * per store, carried by every state the reducer makes from it, gone with the store.
    */
@@ -142,6 +148,7 @@ export function emptyState(): StoreState {
     lastReconcileAt: null,
     backoffUntil: 0,
     venueCalls: VenueCallWindow.EMPTY,
+    toxicityPool: NO_TOXICITY,
     memo: new StateMemo(),
   };
 }
@@ -249,12 +256,19 @@ export function stateWith(s: StoreState, c: Partial<StoreState>): StoreState {
     lastReconcileAt: 'lastReconcileAt' in c ? c.lastReconcileAt! : s.lastReconcileAt,
     backoffUntil: 'backoffUntil' in c ? c.backoffUntil! : s.backoffUntil,
     venueCalls: 'venueCalls' in c ? c.venueCalls! : s.venueCalls,
+    toxicityPool: 'toxicityPool' in c ? c.toxicityPool! : s.toxicityPool,
     memo: s.memo,
   };
 }
 
 /** The state after one more reduced event with these markets (the store's hot path, one literal). */
-export function stateWithMarkets(s: StoreState, markets: ReadonlyMap<string, MarketState>, version: number, ts: number): StoreState {
+export function stateWithMarkets(
+  s: StoreState,
+  markets: ReadonlyMap<string, MarketState>,
+  version: number,
+  ts: number,
+  toxicityPool: ToxicitySums = s.toxicityPool,
+): StoreState {
   return {
     version,
     ts,
@@ -263,6 +277,7 @@ export function stateWithMarkets(s: StoreState, markets: ReadonlyMap<string, Mar
     lastReconcileAt: s.lastReconcileAt,
     backoffUntil: s.backoffUntil,
     venueCalls: s.venueCalls,
+    toxicityPool,
     memo: s.memo,
   };
 }

@@ -17,12 +17,12 @@ import { accountShare, exposureOf } from '../risk/exposure.ts';
 import type { Bytes32 } from '../model/order.ts';
 import { paysIn, restingOf } from '../exchange/v2-resting.ts';
 import { toYesTerms } from '../strategy/to-orders.ts';
-import type { MarketView, ViewAccount, ViewBook, ViewPosition, ViewVenueHealth, WorkingQuote } from '../strategy/types.ts';
+import type { MarketView, PooledToxicity, ViewAccount, ViewBook, ViewPosition, ViewVenueHealth, WorkingQuote } from '../strategy/types.ts';
 import { viewBook } from '../strategy/view-book.ts';
 import { parseSlot } from '../orders/slots.ts';
 import { yesTermsLevels } from './book-state.ts';
 import type { MarketState, OwnOrder, StoreState } from './market-state.ts';
-import { edgeView } from './edge-view.ts';
+import { edgeView, poolView, poolWithout } from './edge-view.ts';
 import { PersistentMap } from './persistent-map.ts';
 import { averageEntry, toMicro, unrealisedScaled, type PositionState } from './position.ts';
 import type { Account } from '../account/account.ts';
@@ -297,6 +297,23 @@ function positionOf(m: MarketState, memo: MarketMemo, books: Account | undefined
   return v;
 }
 
+/**
+ * The account's pooled toxicity at `now` without the market's own fills (the other markets'
+ * evidence): for a market without settled markouts the whole pool, made once per (pool, now) for
+ * every such market's view of a tick.
+ */
+function pooledOf(s: StoreState, m: MarketState, now: number): PooledToxicity {
+  const hl = m.edge.settings.poolHalfLifeMs;
+  if (m.edge.pooled.den > 0) return poolView(poolWithout(s.toxicityPool, m.edge.pooled, hl), now, hl);
+  const memo = s.memo;
+  if (memo.pool !== s.toxicityPool || memo.poolNow !== now || memo.poolView === null) {
+    memo.poolView = poolView(s.toxicityPool, now, hl);
+    memo.pool = s.toxicityPool;
+    memo.poolNow = now;
+  }
+  return memo.poolView;
+}
+
 export function selectMarketView(s: StoreState, marketId: Bytes32, now: number, venueWindowMs = 60_000, books?: Account): MarketView | null {
   const m = s.markets.get(marketId);
   if (!m) return null;
@@ -329,7 +346,7 @@ export function selectMarketView(s: StoreState, marketId: Bytes32, now: number, 
     account,
     venue: venueOf(s, now, venueWindowMs),
     flags: { migrationActive: m.blocked === 'migration' },
-    edge: edgeView(m, now),
+    edge: edgeView(m, now, pooledOf(s, m, now)),
     memo,
   };
 }

@@ -27,7 +27,7 @@ import { releaseMarket } from './release-market.ts';
 import { positionAfterFill, positionAfterRead } from './held-read.ts';
 import { yesTermsTrade } from './position.ts';
 import { DEFAULT_EDGE, type EdgeSettings } from './edge-settings.ts';
-import { edgeWithRegime, onFillEdge, onMidEdge, onOracleEdge, onResolvedEdge, onTradeEdge, settleMarkouts } from './edge-state.ts';
+import { edgeWithRegime, onFillEdge, onMidEdge, onOracleEdge, onResolvedEdge, onTradeEdge, settleMarkoutsPooled } from './edge-state.ts';
 import { regimeOf } from './regime.ts';
 
 export interface ReduceLimits {
@@ -48,17 +48,27 @@ export interface ReduceLimits {
 export const DEFAULT_LIMITS: ReduceLimits = { trades: 50, midSamples: 600, midSampleMs: 1000, fillIds: 2048, venueWindowMs: 60_000 };
 
 /**
- * The markets map after `e` reduced market `marketId`'s state (created on first sight), or the same
- * map when nothing changed. No closure per event: this runs for every event.
+ * The state after `e` reduced market `marketId`'s state (created on first sight); the markets map
+ * stays the same when nothing changed. Markouts due by the event's time settle first, at the mid in
+ * force until now, into the market and the account's pool. No closure per event: this runs for every
+ * event.
  */
-function marketsWith(state: StoreState, marketId: Bytes32, e: MarketEvent, lim: ReduceLimits): ReadonlyMap<string, MarketState> {
+function stateWithMarket(state: StoreState, marketId: Bytes32, e: MarketEvent, lim: ReduceLimits, version: number, ts: number): StoreState {
   const k = marketId;
   const existing = state.markets.get(k);
-  const before = existing ?? emptyMarket(marketId, lim.edge ?? DEFAULT_EDGE);
+  let before = existing ?? emptyMarket(marketId, lim.edge ?? DEFAULT_EDGE);
+  let pool = state.toxicityPool;
+  if (before.edge.nextDue <= e.ts) {
+    const settled = settleMarkoutsPooled(before.edge, e.ts, before.lastMid2, pool);
+    if (settled.edge !== before.edge) {
+      before = marketWith(before, { edge: settled.edge });
+      pool = settled.pool;
+    }
+  }
   const after = reduceMarket(before, e, lim);
-  if (after === before && existing !== undefined) return state.markets;
+  if (after === existing) return stateWithMarkets(state, state.markets, version, ts);
   const current = state.markets instanceof PersistentMap ? state.markets : PersistentMap.from(state.markets);
-  return current.set(k, after);
+  return stateWithMarkets(state, current.set(k, after), version, ts, pool);
 }
 
 /** A copy of the market with one own order set (or, with `o` null, removed). */
@@ -207,16 +217,8 @@ function drop(m: MarketState, nonce: Bytes32): MarketState {
 /** Events that change one market's state. */
 type MarketEvent = Exclude<StateEvent, { type: 'MarketReleased' | 'BalanceUpdated' | 'OrdersReconciled' | 'VenueBackedOff' | 'VenueCallCompleted' }>;
 
-/**
- * One market event, with the edge bookkeeping around it: markouts due by the event's time settle
- * first, at the mid in force until now; after it, a change of regime is recorded.
- */
-function reduceMarket(m0: MarketState, e: MarketEvent, lim: ReduceLimits): MarketState {
-  let m = m0;
-  if (m.edge.nextDue <= e.ts) {
-    const settled = settleMarkouts(m.edge, e.ts, m.lastMid2);
-    if (settled !== m.edge) m = marketWith(m, { edge: settled });
-  }
+/** One market event (its markouts already settled, see stateWithMarket); after it, a change of regime is recorded. */
+function reduceMarket(m: MarketState, e: MarketEvent, lim: ReduceLimits): MarketState {
   const after = reduceMarketEvent(m, e, lim);
   const r = regimeOf(after, e.ts).regime;
   if (r === after.edge.regime) return after;
@@ -264,13 +266,13 @@ function reduceMarketEvent(m: MarketState, e: MarketEvent, lim: ReduceLimits): M
   }
 }
 
-/** The state after one event: account-wide fields here, per-market ones through marketsWith. */
+/** The state after one event: account-wide fields here, per-market ones through stateWithMarket. */
 function reduceInner(s: StoreState, e: StateEvent, lim: ReduceLimits, version: number, ts: number): StoreState {
   switch (e.type) {
     case 'BookEventReceived': {
       const ev = e.event;
       const marketId = ev.type === 'snapshot' ? ev.book.marketId : ev.marketId;
-      return stateWithMarkets(s, marketsWith(s, marketId, e, lim), version, ts);
+      return stateWithMarket(s, marketId, e, lim, version, ts);
     }
     case 'MarketReleased':
       return stateWithMarkets(s, releaseMarket(s.markets, e, lim.edge ?? DEFAULT_EDGE), version, ts);
@@ -284,7 +286,7 @@ function reduceInner(s: StoreState, e: StateEvent, lim: ReduceLimits, version: n
       // the window is shared by the states, not copied (src/state/venue-call-window.ts)
       return stateWith(s, { venueCalls: s.venueCalls.with(e.ts, e.ok, lim.venueWindowMs), version, ts });
     default:
-      return stateWithMarkets(s, marketsWith(s, e.marketId, e, lim), version, ts);
+      return stateWithMarket(s, e.marketId, e, lim, version, ts);
   }
 }
 

@@ -16,7 +16,7 @@
  * memo shared by two states of one lineage (a test forking a store) only recomputes, never
  * confuses. Not part of the state's value: `toJSON` leaves it out of any serialised state.
  */
-import type { ViewAccount } from '../strategy/types.ts';
+import type { PooledToxicity, ViewAccount } from '../strategy/types.ts';
 import type { Contribution } from './market-memo.ts';
 
 export class StateMemo {
@@ -40,6 +40,12 @@ export class StateMemo {
   /** the totals view `booksView` was made from */
   booksBase: ViewAccount | null = null;
   booksView: ViewAccount | null = null;
+
+  // ---- the account's pooled toxicity at a time (src/state/market-view.ts, poolView) ----
+  /** the pool the view is of (null: none yet) */
+  pool: object | null = null;
+  poolNow = Number.NaN;
+  poolView: PooledToxicity | null = null;
 
   /** Derived, not state: left out of JSON. */
   toJSON(): undefined {

@@ -8,8 +8,8 @@
  *   reduce-only                 → only the side that reduces the net position (none when flat)
  *   event                       → pull (event.pull) or widen by event.widen, size × event.size
  *   trending                    → widen by trending.widen, size × trending.size
- *   toxicity                    → with at least `minFills` fills' weight behind the decayed markout:
- *                                 adverse = −markout − markoutThreshold; when > 0, widen by
+ *   toxicity                    → with evidence (the guard's estimate, toxicityEvidence, below):
+ *                                 adverse = −estimate − markoutThreshold; when > 0, widen by
  *                                 widenPerMarkout × adverse, and size × (1 − sizeCutPerCent × adverse
  *                                 in cents), at least minSizeFactor
  *   one-way flow                → |flow imbalance| ≥ oneSidedImbalance over ≥ minFlowShares of
@@ -21,10 +21,18 @@
  *
  * The gate (`gate: measured`, the default): the responses above except halted and reduce-only act
  * only while the bot's own measured markouts say the flow is adverse — the upper bound of the
- * one-sided `confidence` interval of the decayed toxicity average (mean + z·stderr, at least
- * `minFills` fills' weight behind it) is below zero. Otherwise the helper backs off to neutral: on
- * benign flow a regime change or one-way flow costs no spread. `gate: always` is the earlier
- * behaviour (regimes and flow act whatever the markouts).
+ * one-sided `confidence` interval of the guard's estimate of the market's markout (mean + z·sd) is
+ * below zero. Otherwise the helper backs off to neutral: on benign flow a regime change or one-way
+ * flow costs no spread. `gate: always` is the earlier behaviour (regimes and flow act whatever the
+ * markouts).
+ *
+ * The estimate (`toxicityEvidence`): with `pooled` (the default) the account's markouts on its other
+ * markets (view.edge.pool, kept by the store past a market's release) are the prior of a normal–normal
+ * model: the market's true markout ~ N(pool average, pool stderr² + marketSpread²); the market's own
+ * decayed average (at least `minFills` fills' weight behind it) is weighed in by precision as it
+ * arrives. A fresh market listed into an account whose fills have been picked off starts guarded; one
+ * whose own fills earn backs off as its evidence outweighs the prior. Without a pool (or `pooled:
+ * false`), the market's own average and standard error alone, as before. docs/edge.md, "The guard".
  */
 import { at, readBoolean, readEnum, readNumber, readOptionalObject } from '../core/fields.ts';
 import type { DesiredQuote, MarketView } from './types.ts';
@@ -61,6 +69,19 @@ export interface EdgeGuardConfig {
   readonly confidence: number;
   /** size multiplier (0, 1] while the bot's markouts are shown adverse (the gate's test), on top of the rest */
   readonly adverseSize: number;
+  /** weigh the account's markouts on its other markets in as the prior of each market's (view.edge.pool) */
+  readonly pooled: boolean;
+  /** standard deviation of a market's own markout around the account's, 1e-6 USDC per share (the prior's spread beyond the pool's error) */
+  readonly marketSpread: number;
+}
+
+/** The guard's estimate of a market's markout at the toxicity horizon: mean and standard deviation, 1e-6 USDC per share. */
+export interface ToxicityEvidence {
+  readonly mean: number;
+  /** null: the market's own average without a standard error (one fill's worth of weight) */
+  readonly sd: number | null;
+  /** 'market' (its own fills alone), 'pool' (the account's other markets alone), 'both' */
+  readonly from: 'market' | 'pool' | 'both';
 }
 
 export interface EdgeAdjustment {
@@ -91,6 +112,8 @@ export const EDGE_GUARD_DEFAULTS: EdgeGuardConfig = {
   gate: 'measured',
   confidence: 0.9,
   adverseSize: 0.5,
+  pooled: true,
+  marketSpread: 5_000,
 };
 
 /**
@@ -117,15 +140,39 @@ export function normalQuantile(p: number): number {
 }
 
 /**
- * The gate: are the bot's own markouts adverse with the configured confidence? The decayed toxicity
- * average plus z standard errors is below zero, with at least `minFills` fills' weight behind it. A
- * hand-built view without a standard error takes the average as exact.
+ * The guard's estimate of the market's markout (see the file's head): the market's own decayed average
+ * once `minFills` fills' weight stand behind it, shrunk toward the account's pool when `pooled` and the
+ * pool has `minFills` fills' weight and a standard error; the pool alone before the market's own
+ * count. Null: no evidence. A hand-built view without a standard error takes the average as exact.
+ */
+export function toxicityEvidence(e: NonNullable<MarketView['edge']>, cfg: EdgeGuardConfig): ToxicityEvidence | null {
+  const own = e.toxicity !== null && e.toxicityWeight >= cfg.minFills ? e.toxicity : null;
+  const ownSd = e.toxicityStdErr === undefined ? 0 : e.toxicityStdErr;
+  const p = cfg.pooled ? e.pool : undefined;
+  if (p === undefined || p.toxicity === null || p.weight < cfg.minFills || p.stdErr === null)
+    return own === null ? null : { mean: own, sd: ownSd, from: 'market' };
+  // the prior: N(pool average, its error² + marketSpread²)
+  const v = p.stdErr * p.stdErr + cfg.marketSpread * cfg.marketSpread;
+  if (own === null || ownSd === null) return { mean: p.toxicity, sd: Math.sqrt(v), from: 'pool' };
+  if (ownSd === 0) return { mean: own, sd: 0, from: 'market' };
+  if (v === 0) return { mean: p.toxicity, sd: 0, from: 'pool' };
+  // the posterior: precisions add, the means weighed by them
+  const w = 1 / v;
+  const wo = 1 / (ownSd * ownSd);
+  return { mean: (p.toxicity * w + own * wo) / (w + wo), sd: Math.sqrt(1 / (w + wo)), from: 'both' };
+}
+
+/**
+ * The gate: are the bot's own markouts adverse with the configured confidence? The guard's estimate
+ * (toxicityEvidence) plus z of the one-sided `confidence` standard deviations is below zero.
  */
 export function markoutsAdverse(e: NonNullable<MarketView['edge']>, cfg: EdgeGuardConfig): boolean {
-  if (e.toxicity === null || e.toxicityWeight < cfg.minFills) return false;
-  const se = e.toxicityStdErr === undefined ? 0 : e.toxicityStdErr;
-  if (se === null) return false;
-  return e.toxicity + normalQuantile(cfg.confidence) * se < 0;
+  return adverseBy(toxicityEvidence(e, cfg), cfg);
+}
+
+function adverseBy(ev: ToxicityEvidence | null, cfg: EdgeGuardConfig): boolean {
+  if (ev === null || ev.sd === null) return false;
+  return ev.mean + normalQuantile(cfg.confidence) * ev.sd < 0;
 }
 
 export function edgeAdjust(view: MarketView, cfg: EdgeGuardConfig): EdgeAdjustment {
@@ -133,7 +180,8 @@ export function edgeAdjust(view: MarketView, cfg: EdgeGuardConfig): EdgeAdjustme
   if (!cfg.enabled || e === undefined) return NEUTRAL;
   const reasons: string[] = [];
   if (e.regime === 'halted') return { extraHalf: 0, sizeFactor: 0, bid: false, ask: false, reasons: ['halted'] };
-  const adverse = markoutsAdverse(e, cfg);
+  const evidence = toxicityEvidence(e, cfg);
+  const adverse = adverseBy(evidence, cfg);
   if (cfg.gate === 'measured' && e.regime !== 'reduce-only' && !adverse) return NEUTRAL;
   let bid = true;
   let ask = true;
@@ -158,8 +206,8 @@ export function edgeAdjust(view: MarketView, cfg: EdgeGuardConfig): EdgeAdjustme
     size *= cfg.trending.size;
     reasons.push('trending');
   }
-  if (e.toxicity !== null && e.toxicityWeight >= cfg.minFills) {
-    const adverse = -e.toxicity - cfg.markoutThreshold;
+  if (evidence !== null) {
+    const adverse = -evidence.mean - cfg.markoutThreshold;
     if (adverse > 0) {
       extra += cfg.widenPerMarkout * adverse;
       size *= Math.max(cfg.minSizeFactor, 1 - cfg.sizeCutPerCent * (adverse / 10_000));
@@ -202,6 +250,8 @@ const KEYS = [
   'gate',
   'confidence',
   'adverseSize',
+  'pooled',
+  'marketSpread',
 ];
 
 /**
@@ -210,7 +260,7 @@ const KEYS = [
  *               sizeCutPerCent: 0.25, minSizeFactor: 0.25, minFills: 3, oneSidedImbalance: 0.8,
  *               minFlowShares: 100, trending: { widen: 0.01, size: 0.5 },
  *               event: { widen: 0.02, size: 0.5, pull: false }, gate: measured, confidence: 0.9,
- *               adverseSize: 0.5 }
+ *               adverseSize: 0.5, pooled: true, marketSpread: 0.005 }
  * `toxicity: true` / `false` is short for `{ enabled: … }` with the defaults.
  */
 export function parseEdgeGuard(raw: unknown, path: string): EdgeGuardConfig {
@@ -243,6 +293,8 @@ export function parseEdgeGuard(raw: unknown, path: string): EdgeGuardConfig {
     gate: readEnum(o, 'gate', path, ['measured', 'always'] as const, d.gate),
     confidence: readNumber(o, 'confidence', path, { min: 0.5, gt: true, max: 0.9999 }, d.confidence),
     adverseSize: readNumber(o, 'adverseSize', path, { min: 0, gt: true, max: 1 }, d.adverseSize),
+    pooled: readBoolean(o, 'pooled', path, d.pooled),
+    marketSpread: p('marketSpread', d.marketSpread),
   };
   return cfg;
 }

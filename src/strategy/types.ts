@@ -174,11 +174,26 @@ export interface ViewEdge {
    * weights); null before two fills; absent in hand-built views (then `toxicity` is taken as exact)
    */
   readonly toxicityStdErr?: number | null;
+  /**
+   * the account's pooled toxicity: the same average over every market's own fills, kept past a
+   * market's release (the store's pool, `edge.poolHalfLifeSeconds`); absent in hand-built views
+   */
+  readonly pool?: PooledToxicity;
   /** decayed taker-flow imbalance in [−1, 1]: +1 all takers bought YES */
   readonly flowImbalance: number;
   /** decayed taker volume behind it, 1e-6 shares */
   readonly flowSize: number;
   readonly markouts: readonly ViewMarkout[];
+}
+
+/** The account's pooled toxicity (src/state/edge-view.ts poolView): as ViewEdge's toxicity, toxicityWeight and toxicityStdErr. */
+export interface PooledToxicity {
+  /** 1e-6 USDC per share; null before any fill settled */
+  readonly toxicity: number | null;
+  /** decayed number of fills behind it */
+  readonly weight: number;
+  /** null before two fills' worth of weight */
+  readonly stdErr: number | null;
 }
 
 /** A market's identity, terms and status, as the store's record (MarketState) and a strategy's view both carry them. */

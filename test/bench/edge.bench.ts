@@ -12,6 +12,7 @@
  * (0.5), EDGE_MARKETS (4), EDGE_FLOWS (benign,calibrated,toxic), EDGE_STRATEGIES (all six: the five market
  * makers, and follow, a taker that runs with its own risk lines, the guard off only, and no walk-forward),
  * EDGE_CAPTURE=0 skips the walk-forward, EDGE_GATE=always measures the guard without its gate,
+ * EDGE_GUARD sets the guard's block (default 'true', e.g. '{ pooled: false }' or '{ marketSpread: 0.01 }'),
  * EDGE_FIRST_SEED (1) moves the seeds (tuning runs use 9001…, never the bench's own), EDGE_EXTRA
  * adds settings to the params of avellaneda, glft and binary, replacing a key they already set (e.g.
  * 'flowLean: 0.01' or 'minSpread: 0.01'; EDGE_EXTRA_FOR names
@@ -98,7 +99,8 @@ const strategyBlock = /defaults:\n  strategy:\n(?: {4}.*\n)+/;
 /** config/backtest.yaml with another strategy (and its params with the guard on or off). */
 async function configFor(strategy: string, guard: boolean, params = STRATEGY_PARAMS[strategy]!): Promise<LoadedBacktestConfig> {
   // EDGE_GATE=always: the guard without its gate (acts on regimes and flow whatever the markouts)
-  const p = guard ? params.replace(/ }$/, process.env.EDGE_GATE === 'always' ? ', toxicity: { gate: always } }' : ', toxicity: true }') : params;
+  const block = process.env.EDGE_GATE === 'always' ? '{ gate: always }' : (process.env.EDGE_GUARD ?? 'true');
+  const p = guard ? params.replace(/ }$/, `, toxicity: ${block} }`) : params;
   let text = base.replace(strategyBlock, `defaults:\n  strategy:\n    name: ${strategy}\n    params: ${p}\n`);
   if (STRATEGY_RISK[strategy]) text = text.replace(/maxPosition: 500 .*/, STRATEGY_RISK[strategy]);
   const file = join(work, `${strategy}-${guard ? 'guard' : 'plain'}-${Buffer.from(p).toString('hex').slice(0, 24)}.yaml`);
@@ -200,7 +202,7 @@ if (process.env.EDGE_CAPTURE !== '0') {
 rmSync(work, { recursive: true, force: true });
 
 process.stdout.write(
-  `edge bench: ${SEEDS} seeds (from ${FIRST_SEED}) × ${HOURS} h × ${MARKETS} markets per flow, ${OPEN_LOOP ? 'open' : 'closed'} loop${EXTRA ? ` (${EXTRA})` : ''}${AGENTS ? ` agents ${JSON.stringify(AGENTS)}` : ''} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n${lines.join('\n')}\n\n${goal.join('\n')}\n`,
+  `edge bench: ${SEEDS} seeds (from ${FIRST_SEED}) × ${HOURS} h × ${MARKETS} markets per flow, ${OPEN_LOOP ? 'open' : 'closed'} loop${EXTRA ? ` (${EXTRA})` : ''}${process.env.EDGE_GUARD ? ` guard ${process.env.EDGE_GUARD}` : ''}${AGENTS ? ` agents ${JSON.stringify(AGENTS)}` : ''} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n${lines.join('\n')}\n\n${goal.join('\n')}\n`,
 );
 rows.push(['seeds × hours × markets', `${SEEDS} × ${HOURS} × ${MARKETS}`], ['best calibrated', `${bestCal.s} ${formatMeanCi(bestCal.pnl)}`]);
 const perMarketHour = Number.isFinite(bestCal.pnl.mean) ? bestCal.pnl.mean / (HOURS * MARKETS) : NaN;

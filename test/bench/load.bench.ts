@@ -98,13 +98,13 @@ ex.router.lookup = ((m: string, p: string) => {
   return r;
 }) as typeof ex.router.lookup;
 
-/** The busiest routes of a window, per second: `GET /orders 2.1, GET /balance 1.0` */
+/** The ten busiest routes of a window, per second: `GET /orders 2.1, GET /balance 1.0` */
 function topRoutes(from: ReadonlyMap<string, number>, secs: number): string {
   return [...byRoute]
     .map(([k, n]) => [k, (n - (from.get(k) ?? 0)) / secs] as const)
     .filter(([, r]) => r > 0)
     .sort((a, b) => b[1] - a[1])
-    .slice(0, 5)
+    .slice(0, 10)
     .map(([k, r]) => `${k} ${r.toFixed(1)}`)
     .join(', ');
 }

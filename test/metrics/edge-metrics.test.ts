@@ -69,3 +69,34 @@ it('exports markouts, toxicity, flow, regime and attribution per market', async 
     Math.round(value(text, 'bookmaker_pnl_usdc', `${mk},kind="unrealised"`) * 1e6);
   assert.equal(part('spread_capture') + part('inventory') + part('fees') + part('resolution'), pnl);
 });
+
+it("exports the account's pooled toxicity: with one market, the market's own figure; kept after the market is released", async () => {
+  const store = new StateStore();
+  const clock = new ManualClock(0);
+  const metrics = createBotMetrics({ labelBySlug: true });
+  metrics.setStateSource(() => store.state, clock);
+  const plain = (text: string, name: string): number | undefined => {
+    const l = text.split('\n').find((x) => x.startsWith(`${name} `));
+    return l === undefined ? undefined : Number(l.split(' ').pop());
+  };
+  store.dispatchAll([
+    { type: 'MarketMetadataUpdated', marketId: M, slug: 'goal-before-half', ts: 0 },
+    book(0, 490_000, 510_000),
+    { type: 'OrderFilled', marketId: M, nonce: null, outcomeIndex: 1, side: 0, price: 480_000, size: 10 * S, fee: 0, fillId: 'a', ts: 1_000 },
+    { type: 'OrderFilled', marketId: M, nonce: null, outcomeIndex: 1, side: 0, price: 490_000, size: 10 * S, fee: 0, fillId: 'b', ts: 1_000 },
+    book(1_500, 440_000, 460_000),
+    book(12_000, 440_000, 460_000),
+  ]);
+  clock.t = 12_000;
+  let text = await metrics.registry.metrics();
+  // 10 s markouts: −3¢ and −4¢, 10 shares each
+  const own = value(text, 'bookmaker_toxicity_cents', 'market="goal-before-half"');
+  assert.ok(Math.abs(own - -3.5) < 1e-9);
+  assert.equal(plain(text, 'bookmaker_toxicity_pool_cents'), own);
+  // two fills, decayed for 1 s since their markouts settled (half-life 30 min)
+  assert.ok(Math.abs(plain(text, 'bookmaker_toxicity_pool_fills')! - 2 * 0.5 ** (1_000 / 1_800_000)) < 1e-9);
+  store.dispatch({ type: 'MarketReleased', marketId: M, keepPosition: false, ts: 13_000 });
+  text = await metrics.registry.metrics();
+  assert.equal(text.includes('bookmaker_toxicity_cents{'), false);
+  assert.equal(plain(text, 'bookmaker_toxicity_pool_cents'), own);
+});

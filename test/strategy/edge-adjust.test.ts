@@ -4,7 +4,15 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EDGE_GUARD_DEFAULTS, edgeAdjust, normalQuantile, parseEdgeGuard, type EdgeGuardConfig } from '../../src/strategy/edge-adjust.ts';
+import {
+  EDGE_GUARD_DEFAULTS,
+  edgeAdjust,
+  markoutsAdverse,
+  normalQuantile,
+  parseEdgeGuard,
+  toxicityEvidence,
+  type EdgeGuardConfig,
+} from '../../src/strategy/edge-adjust.ts';
 import type { DesiredQuote, ViewEdge } from '../../src/strategy/types.ts';
 import { loadStrategy } from '../../src/strategy/registry.ts';
 import { makeView, NOW, S } from './make-view.ts';
@@ -113,6 +121,50 @@ describe('the gate: the helper acts only on markouts shown adverse with the stat
     assert.equal(c.confidence, 0.95);
     assert.throws(() => parseEdgeGuard({ gate: 'sometimes' }, 'p.toxicity'), /p\.toxicity\.gate/);
     assert.throws(() => parseEdgeGuard({ confidence: 0.3 }, 'p.toxicity'), /p\.toxicity\.confidence/);
+  });
+});
+
+describe('the pooled prior: the market’s markout shrunk toward the account’s other markets', () => {
+  const M: EdgeGuardConfig = { ...EDGE_GUARD_DEFAULTS, enabled: true }; // pooled, marketSpread ½¢, confidence 0.9
+  const ev = (e: Partial<ViewEdge>, cfg = M) => toxicityEvidence(edge(e), cfg);
+  const pool = (toxicity: number, stdErr: number, weight = 20) => ({ toxicity, stdErr, weight });
+  it('a fresh market: the pool’s average with sd √(stderr² + marketSpread²); adverse when mean + z·sd < 0', () => {
+    const e = ev({ pool: pool(-1 * C, 0.3 * C) })!;
+    assert.equal(e.from, 'pool');
+    assert.equal(e.mean, -1 * C);
+    assert.ok(Math.abs(e.sd! - Math.hypot(0.3 * C, 0.5 * C)) < 1e-9);
+    // −1¢ + 1.28 × 0.583¢ < 0: guarded; −0.6¢: not (−0.6 + 0.75 > 0)
+    assert.equal(markoutsAdverse(edge({ pool: pool(-1 * C, 0.3 * C) }), M), true);
+    assert.equal(markoutsAdverse(edge({ pool: pool(-0.6 * C, 0.3 * C) }), M), false);
+    // a wider marketSpread trusts the pool less
+    assert.equal(markoutsAdverse(edge({ pool: pool(-1 * C, 0.3 * C) }), { ...M, marketSpread: 1 * C }), false);
+  });
+  it('a pool short of minFills, without a standard error, or pooled: false is no prior', () => {
+    assert.equal(ev({ pool: pool(-5 * C, 0.1 * C, 2) }), null);
+    assert.equal(ev({ pool: { toxicity: -5 * C, stdErr: null, weight: 10 } }), null);
+    assert.equal(ev({ pool: pool(-5 * C, 0.1 * C) }, { ...M, pooled: false }), null);
+    assert.deepEqual(ev({ toxicity: -1 * C, toxicityWeight: 10, toxicityStdErr: 0.5 * C }, { ...M, pooled: false }), {
+      mean: -1 * C,
+      sd: 0.5 * C,
+      from: 'market',
+    });
+  });
+  it('with the market’s own evidence: precisions add, means weighed by them', () => {
+    const e = ev({ toxicity: 2 * C, toxicityWeight: 10, toxicityStdErr: 0.5 * C, pool: pool(-1 * C, 0) })!;
+    // prior sd ½¢ (marketSpread alone), own ½¢: equal weights
+    assert.equal(e.from, 'both');
+    assert.ok(Math.abs(e.mean - 0.5 * C) < 1e-6);
+    assert.ok(Math.abs(e.sd! - 0.5 * C * Math.SQRT1_2) < 1e-6);
+    // own earning fills outweigh an adverse pool: not guarded; own adverse fills in a benign account: guarded once they outweigh it
+    assert.equal(markoutsAdverse(edge({ toxicity: 2 * C, toxicityWeight: 10, toxicityStdErr: 0.2 * C, pool: pool(-1 * C, 0.1 * C) }), M), false);
+    assert.equal(markoutsAdverse(edge({ toxicity: -3 * C, toxicityWeight: 10, toxicityStdErr: 0.2 * C, pool: pool(1 * C, 0.1 * C) }), M), true);
+    // own fills below minFills do not count yet: the pool alone
+    assert.equal(ev({ toxicity: 5 * C, toxicityWeight: 2, toxicityStdErr: 0.1 * C, pool: pool(-1 * C, 0.1 * C) })!.from, 'pool');
+  });
+  it('the toxicity widening reads the same estimate: a fresh market in a −2.5¢ account is 2¢ wider', () => {
+    const a = edgeAdjust(makeView({ edge: edge({ pool: pool(-2.5 * C, 0.2 * C) }) }), M);
+    assert.deepEqual(a.reasons, ['adverse', 'toxicity']);
+    assert.equal(a.extraHalf, 2 * C);
   });
 });
 
