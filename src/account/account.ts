@@ -64,7 +64,7 @@ export interface BaselineHolding {
   readonly mark: number;
 }
 
-/** Account figures, 1e-6 USDC. */
+/** Account figures, 1e-6 USDC (fills: a count; volume: traded notional, 1e-6 USDC). */
 export interface AccountFigures {
   /** realised PnL net of fees, resolution PnL included */
   readonly realised: bigint;
@@ -77,6 +77,10 @@ export interface AccountFigures {
   readonly cash: bigint;
   /** the latest mark that entered the figures, ms (null: never marked) */
   readonly markedAt: number | null;
+  /** fills applied (duplicates excluded), released and folded markets included */
+  readonly fills: number;
+  /** traded notional, 1e-6 USDC: each market's figure rounded toward −∞ once, summed */
+  readonly volume: bigint;
 }
 
 export interface MarketFigures extends AccountFigures {
@@ -86,10 +90,14 @@ export interface MarketFigures extends AccountFigures {
   readonly no: number;
   /** YES-terms net, 1e-6 shares */
   readonly net: number;
-  readonly fills: number;
   readonly foreignFills: number;
-  /** traded notional, 1e-6 USDC */
-  readonly volume: bigint;
+  /** shares filled, 1e-6 */
+  readonly shares: number;
+  /**
+   * which book of the market this is: a serial drawn when the books began it. A released market
+   * folded away and begun again by a later fill has a new one (its figures start again from zero)
+   */
+  readonly book: number;
   readonly payoutYes: number | null;
   readonly claimed: boolean;
   /** twice the YES mark in force (null: none) */
@@ -126,10 +134,20 @@ interface Base {
   /** scaled */
   readonly cash: bigint;
   readonly foreign: number;
+  /** shares filled, 1e-6 */
+  readonly shares: number;
 }
 
 const NO_PNL = { realised: 0n, unrealised: 0n } as const;
-const ZERO_BASE: Base = { pos: FLAT, cash: 0n, foreign: 0 };
+/**
+ * Released markets folded away whose book is kept, compact, for a fill that comes after the fold (the
+ * newest this many): the fill continues the market's book, so its figures are the ones a replay of
+ * every fill gives, to the unit (a book begun afresh would round its figures apart from the old one).
+ */
+const FOLDED_KEPT = 256;
+/** fill ids a kept folded book remembers (a late duplicate of a recent fill is still recognised) */
+const FOLDED_IDS = 32;
+const ZERO_BASE: Base = { pos: FLAT, cash: 0n, foreign: 0, shares: 0 };
 const SONE = BigInt(ONE);
 
 /** Fill order: venue time, then fill id. */
@@ -157,17 +175,19 @@ function cashOf(pos: PositionState, f: AccountFill): bigint {
 
 function step(b: Base, f: AccountFill): Base {
   const cash = b.cash + cashOf(b.pos, f) - BigInt(f.fee) * SONE;
-  return { pos: applyToPosition(b.pos, f), cash, foreign: b.foreign + (f.origin === 'foreign' ? 1 : 0) };
+  return { pos: applyToPosition(b.pos, f), cash, foreign: b.foreign + (f.origin === 'foreign' ? 1 : 0), shares: b.shares + f.size };
 }
 
 /** A baseline holding enters as a buy at its mark, with no cash and no fee. */
 function adopt(b: Base, h: BaselineHolding): Base {
   const pos = applyToPosition(b.pos, { outcomeIndex: h.outcomeIndex, side: 0, price: h.mark, size: h.shares, fee: 0 });
-  return { pos: { ...pos, fills: b.pos.fills, volume: b.pos.volume }, cash: b.cash, foreign: b.foreign };
+  return { pos: { ...pos, fills: b.pos.fills, volume: b.pos.volume }, cash: b.cash, foreign: b.foreign, shares: b.shares };
 }
 
 class MarketBook {
   readonly marketId: Bytes32;
+  /** MarketFigures.book */
+  readonly serial: number;
   /** inherited holdings, applied before every fill */
   baseline: BaselineHolding[] = [];
   /** folded fills (beyond the window), applied after the baseline */
@@ -195,11 +215,14 @@ class MarketBook {
   cUnrealised = 0n;
   cFees = 0n;
   cCash = 0n;
+  cFills = 0;
+  cVolume = 0n;
   /** (cRealised, cUnrealised) as one object, built when asked */
   micro: { readonly realised: bigint; readonly unrealised: bigint } | null = null;
 
-  constructor(marketId: Bytes32) {
+  constructor(marketId: Bytes32, serial: number) {
     this.marketId = marketId;
+    this.serial = serial;
   }
 
   start(): Base {
@@ -235,6 +258,8 @@ class MarketBook {
 
 export class Account {
   private readonly books = new Map<Bytes32, MarketBook>();
+  /** FOLDED_KEPT: released, settled markets out of `books`, oldest first */
+  private readonly foldedBooks = new Map<Bytes32, MarketBook>();
   private readonly window: number;
   private readonly idMemory: number;
   /**
@@ -245,6 +270,10 @@ export class Account {
   private unrealisedM = 0n;
   private feesM = 0n;
   private cashM = 0n;
+  private fillsM = 0;
+  private volumeM = 0n;
+  /** books begun (MarketFigures.book) */
+  private serials = 0;
   private markedAtMax: number | null = null;
   private cached: AccountFigures | null = null;
   private baselineAt: number | null = null;
@@ -269,7 +298,10 @@ export class Account {
   private book(marketId: Bytes32): MarketBook {
     let b = this.books.get(marketId);
     if (b === undefined) {
-      b = new MarketBook(marketId);
+      // a market folded away comes back with its book (its contribution to the totals is still in them)
+      b = this.foldedBooks.get(marketId);
+      if (b !== undefined) this.foldedBooks.delete(marketId);
+      else b = new MarketBook(marketId, ++this.serials);
       this.books.set(marketId, b);
     }
     return b;
@@ -282,6 +314,12 @@ export class Account {
     const unrealised = toMicro(ps.unrealised);
     const fees = b.state.pos.fees;
     const cash = toMicro(b.state.cash + b.claimCash);
+    const fills = b.state.pos.fills;
+    const volume = toMicro(b.state.pos.volume);
+    this.fillsM += fills - b.cFills;
+    this.volumeM += volume - b.cVolume;
+    b.cFills = fills;
+    b.cVolume = volume;
     this.realisedM += realised - b.cRealised;
     this.unrealisedM += unrealised - b.cUnrealised;
     this.feesM += fees - b.cFees;
@@ -413,11 +451,24 @@ export class Account {
 
   /**
    * A released market with nothing held leaves the map; its contribution stays in the totals (its
-   * realised PnL, fees and cash are part of the account's for good). A late fill recreates it.
+   * realised PnL, fees, cash, fills and volume are part of the account's for good). Its book is kept,
+   * compact (no kept fills, the last FOLDED_IDS fill ids), among the newest FOLDED_KEPT: a late fill
+   * continues it; past that bound a late fill begins a new book.
    */
   private foldIfDone(b: MarketBook): void {
     if (!b.released || !b.settled() || b.cUnrealised !== 0n) return;
     this.books.delete(b.marketId);
+    b.folded = b.state;
+    b.fills.length = 0;
+    b.baseline = [];
+    if (b.idQueue.length > FOLDED_IDS) for (const id of b.idQueue.splice(0, b.idQueue.length - FOLDED_IDS)) b.ids.delete(id);
+    b.lastRead = null;
+    b.driftSince = null;
+    b.venueHeld = null;
+    b.claimedPos = null;
+    b.micro = null;
+    this.foldedBooks.set(b.marketId, b);
+    if (this.foldedBooks.size > FOLDED_KEPT) this.foldedBooks.delete(this.foldedBooks.keys().next().value!);
   }
 
   /**
@@ -485,7 +536,16 @@ export class Account {
     if (this.cached !== null) return this.cached;
     const realised = this.realisedM;
     const unrealised = this.unrealisedM;
-    this.cached = { realised, unrealised, total: realised + unrealised, fees: this.feesM, cash: this.cashM, markedAt: this.markedAtMax };
+    this.cached = {
+      realised,
+      unrealised,
+      total: realised + unrealised,
+      fees: this.feesM,
+      cash: this.cashM,
+      markedAt: this.markedAtMax,
+      fills: this.fillsM,
+      volume: this.volumeM,
+    };
     return this.cached;
   }
 
@@ -518,7 +578,9 @@ export class Account {
       net: b.claimed ? 0 : p.net,
       fills: p.fills,
       foreignFills: b.state.foreign,
-      volume: toMicro(p.volume),
+      volume: b.cVolume,
+      shares: b.state.shares,
+      book: b.serial,
       payoutYes: b.payoutYes,
       claimed: b.claimed,
       mark2: b.mark2,

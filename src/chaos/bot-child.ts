@@ -132,6 +132,14 @@ async function main(): Promise<void> {
     if (m.type === 'stop') stop();
     else if (m.type === 'stats') send({ type: 'stats', stats: stats(bot) });
     else if (m.type === 'reset-lag') lag.reset();
+    else if (m.type === 'block') {
+      // a turn of work that holds the loop in its I/O phase (where a burst of socket data is handled):
+      // what comes meanwhile waits in the sockets, and the loop's next timers run before those reads
+      const end = performance.now() + m.ms;
+      while (performance.now() < end) {
+        // busy
+      }
+    }
   });
   void bot.exit.then((code) => {
     if (stopping) return;

@@ -46,7 +46,8 @@ export interface ChildStats {
 }
 
 /** `reset-lag` starts a fresh event-loop delay histogram (after a warm-up). */
-export type ParentMessage = { type: 'stop' } | { type: 'stats' } | { type: 'reset-lag' };
+/** `block`: the child's event loop runs a synchronous loop for `ms` (the load benchmark's stalled-loop case) */
+export type ParentMessage = { type: 'stop' } | { type: 'stats' } | { type: 'reset-lag' } | { type: 'block'; ms: number };
 
 /**
  * A message from the child as the orchestrator reads it (the IPC boundary): its market ids and nonces

@@ -12,7 +12,7 @@
  *
  *   const t = new BookTouches();
  *   t.see(bookEvent);                // every book event of the streams
- *   t.markAll(marketId);             // an order of ours there ended by our cancel: read the market next poll
+ *   t.markAll(marketId);             // an order of ours there found gone: read the market next poll
  *   const marks = t.take();          // per market since the last take; putBack(marks) if the read failed
  *   reaches(marks.get(id)!, order)   // may this order have filled?
  */
@@ -45,6 +45,13 @@ export function reaches(t: Touch, o: RestingAt): boolean {
   return yesBid ? yesPrice >= t.bidLow : yesPrice <= t.askHigh;
 }
 
+/** Mark a whole market in marks a poll has taken (it reads the market after all). */
+export function markWhole(marks: Map<string, Touch>, marketId: string): void {
+  const t = marks.get(marketId);
+  if (t) t.all = true;
+  else marks.set(marketId, { bidLow: Infinity, askHigh: -Infinity, all: true });
+}
+
 export class BookTouches {
   private marks = new Map<string, Touch>();
 
@@ -63,9 +70,10 @@ export class BookTouches {
   }
 
   /**
-   * An order of ours in the market ended by the bot's own doing (its cancel answered, a reconcile
-   * found it gone): the next poll reads the market, so the order's last fills and its end are seen
-   * then, not only when the sweep of the whole list comes round to it.
+   * An order of ours in the market ended without our cancel being answered (a reconcile found it
+   * gone, a cancel was refused): the next poll reads the market, so the order's last fills and its
+   * end are seen then, not only when the sweep of the whole list comes round to it. An order whose
+   * cancel was answered waits in ./parked-cancels.ts instead.
    */
   markAll(marketId: string): void {
     this.mark(marketId).all = true;

@@ -24,7 +24,9 @@
  * follows) within one sweep for a fill of an order still open, two for one it ended; an order known
  * open that a market's read or a whole sweep did not find is looked up. When the marked markets
  * are as many as the pages of the whole list, the poll reads the whole list instead (a wallet of
- * one page therefore reads it every poll). A poll that fails keeps its marks for the next.
+ * one page therefore reads it every poll). A poll that fails keeps its marks for the next. An order
+ * the bot cancelled (`cancels`, ./parked-cancels.ts) is released without a read once its market's
+ * stream has passed the cancel with no trade at its price; otherwise its market is read.
  *
  * Fees and origin: the venue's orders state no fee, so each fill carries the configured
  * fee model's (`fees`, src/engine/fill-fee.ts) with `feeSource` 'model'. Every order of the wallet is
@@ -47,7 +49,8 @@ import { pollFeed, pollOf } from './poll-feed.ts';
 import { NO_FEES, type FeeSpec } from '../engine/fill-fee.ts';
 import { fillPart } from './fill-part.ts';
 import { v2BuyShares } from '../exchange/v2-resting.ts';
-import { reaches, type BookTouches, type RestingAt, type Touch } from './book-touches.ts';
+import { markWhole, reaches, type BookTouches, type RestingAt, type Touch } from './book-touches.ts';
+import type { ParkedCancel, ParkedCancels } from './parked-cancels.ts';
 
 export interface OrdersSource {
   orders: {
@@ -102,6 +105,12 @@ export interface OwnOrdersFeedOptions {
   touches?: BookTouches;
   /** the bot's own orders of a market, in flight included (the store's): trades that reach them count too */
   ordersOf?: (marketId: Bytes32) => Iterable<RestingAt>;
+  /**
+   * Orders the bot cancelled (./parked-cancels.ts), with `touches`: one whose market's stream has
+   * passed the cancel, and that no trade reached since its last read, is released without a read
+   * (an OrderClosed, cancelled, with no fill); the others have their market read as before.
+   */
+  cancels?: ParkedCancels;
   /** polls one sweep of the whole open list is spread over (default SWEEP_POLLS) */
   sweepPolls?: number;
   /** what the reads cost and how the sweep goes (metrics: src/runtime/phases/feeds.ts) */
@@ -115,6 +124,8 @@ export interface OwnOrdersFeedOptions {
  */
 export interface OwnOrdersReadStats {
   read(kind: 'market' | 'sweep' | 'full', requests: number): void;
+  /** orders the bot cancelled, released without a read (see OwnOrdersFeedOptions.cancels) */
+  released?(orders: number): void;
   /** a sweep of the whole open list finished: ms from its first page to its last, and its pages */
   sweepDone(ms: number, pages: number): void;
 }
@@ -351,6 +362,25 @@ export class FillTracker {
     return this.known.has(nonce);
   }
 
+  /** Where a known open order rests, as last read (undefined: not known, or a seed that states none). */
+  restingAt(nonce: Bytes32): RestingAt | undefined {
+    return this.known.get(nonce)?.at;
+  }
+
+  /**
+   * A known order the bot cancelled, ended with the fills last read (./parked-cancels.ts decided
+   * that nothing after them can have filled it): its OrderClosed. A later read that shows more fills
+   * still reports them. Null if the order is not known open.
+   */
+  closeUnread(nonce: Bytes32, marketId: Bytes32, now: number): FeedEvent | null {
+    const v = this.known.get(nonce);
+    if (!v) return null;
+    this.drop(nonce);
+    this.closed.set(nonce, { filled: v.filled, cost: v.cost });
+    if (this.closed.size > MAX_CLOSED) this.closed.delete(this.closed.keys().next().value!);
+    return feedEvent(SOURCE, { type: 'OrderClosed', marketId, nonce, status: 'cancelled', ts: now }, now, now);
+  }
+
   forget(nonce: Bytes32): void {
     this.drop(nonce);
   }
@@ -359,6 +389,8 @@ export class FillTracker {
     return this.known.size;
   }
 }
+
+const atOf = (at: RestingAt | undefined): { at?: RestingAt } => (at ? { at } : {});
 
 function vanishedOf(v: Known): Vanished {
   return v.marketId ? { nonce: v.nonce, ref: v.ref, marketId: v.marketId } : { nonce: v.nonce, ref: v.ref };
@@ -406,8 +438,16 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
   const touches = opts.touches;
   const list = opts.client.orders.list?.bind(opts.client.orders);
   const byMarket = touches !== undefined && list !== undefined;
+  const cancels = byMarket ? opts.cancels : undefined;
   let sweep: Sweep | null = null;
   let first = true;
+  // the cancelled orders this poll's decision keeps waiting or releases: its stream, not a lookup, settles them
+  let held: ReadonlySet<string> = new Set();
+
+  /** An order known open left the list: a lookup is owed, unless the stream settles it (`held`). */
+  function owe(v: Vanished): void {
+    if (!held.has(v.nonce)) owed.set(v.nonce, v);
+  }
 
   /** Every page of the open list: the first poll's read, and any poll that would cost more by market. */
   async function readAll(into: Map<string, VenueOrder>): Promise<void> {
@@ -417,7 +457,7 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
       n++;
     }
     opts.stats?.read('full', pagesOf(n));
-    for (const v of tracker.vanished(into)) owed.set(v.nonce, v);
+    for (const v of tracker.vanished(into)) owe(v);
   }
 
   /** Would a trade recorded in `t` have reached an order of ours in market `m` (as the venue or the store knows it)? */
@@ -444,7 +484,7 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
       opts.stats?.read('market', pagesOf(mine.size));
       for (const [k, o] of mine) into.set(k, o);
       // the market's whole open list: an order of it known open and not in it has left
-      for (const o of tracker.openOf(m)) if (!mine.has(o.nonce)) owed.set(o.nonce, o.v);
+      for (const o of tracker.openOf(m)) if (!mine.has(o.nonce)) owe(o.v);
     }
     // the sweep: the next pages of the whole list, spread so that a sweep takes `sweepPolls` polls
     const s = sweep ?? { cursor: undefined, start: tracker.round, startedAt: opts.clock.now(), pages: 0 };
@@ -457,7 +497,7 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
       for (const o of page.orders) if (!into.has(o.nonce)) into.set(o.nonce, o);
       if (page.cursor === null || page.cursor === '' || page.orders.length === 0 || page.cursor === cursor) {
         // the sweep is over: an order known open before it began and read open by nothing since has left
-        for (const v of tracker.unseenSince(s.start, into)) owed.set(v.nonce, v);
+        for (const v of tracker.unseenSince(s.start, into)) owe(v);
         opts.stats?.sweepDone(opts.clock.now() - s.startedAt, read);
         return null;
       }
@@ -466,16 +506,35 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
     return { cursor, start: s.start, startedAt: s.startedAt, pages: read };
   }
 
+  /**
+   * The cancelled orders this poll releases unread, and the markets it reads for the others (marked
+   * whole in `marks`, so a failed poll puts them back with the rest).
+   */
+  function decideCancels(marks: Map<string, Touch>): ParkedCancel[] {
+    if (!cancels || first) return [];
+    const d = cancels.decide(
+      marks,
+      (n) => (tracker.knows(n) ? { ...atOf(tracker.restingAt(n)), owed: owed.has(n) } : undefined),
+      opts.client.orders.recent !== undefined,
+    );
+    for (const m of d.read) markWhole(marks, m);
+    held = new Set([...d.release, ...d.wait].map((p) => p.nonce));
+    return d.release;
+  }
+
   async function read(): Promise<FeedEvent[]> {
     const byNonce = new Map<string, VenueOrder>();
     const marks = byMarket ? touches.take() : null;
+    held = new Set();
     try {
+      const released = marks ? decideCancels(marks) : [];
       let next: Sweep | null = null;
       if (!byMarket || first) await readAll(byNonce);
       else next = await readSome(byNonce, marks!);
-      const events = await finish(byNonce);
+      const events = await finish(byNonce, released);
       sweep = next;
       first = false;
+      cancels?.done(released);
       return events;
     } catch (err) {
       // nothing of this read was taken in: the markets it was to read are read at the next poll
@@ -484,7 +543,7 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
     }
   }
 
-  async function finish(byNonce: Map<string, VenueOrder>): Promise<FeedEvent[]> {
+  async function finish(byNonce: Map<string, VenueOrder>, released: readonly ParkedCancel[] = []): Promise<FeedEvent[]> {
     // An order placed and filled (or cancelled after a partial fill) between two polls is never in
     // the open list: the recent orders show it. Only orders the bot still counts are kept, so the
     // bot's own settled cancels are not read again and again.
@@ -503,6 +562,8 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
           byNonce.set(o.nonce, o);
       }
     }
+    // released unread: not looked up, even if a read of its market for another order missed it just now
+    for (const p of released) owed.delete(p.nonce);
     let lookups = 0;
     for (const [k, v] of owed) {
       if (byNonce.has(k) || !tracker.knows(v.nonce)) {
@@ -545,7 +606,19 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
         // priced at its limit this time (src/feeds/fill-part.ts), as before the average was read
       }
     }
-    return tracker.observe([...byNonce.values()], opts.clock.now());
+    const now = opts.clock.now();
+    const events = tracker.observe([...byNonce.values()], now);
+    let n = 0;
+    for (const p of released) {
+      if (byNonce.has(p.nonce)) continue; // read this poll after all (the recent orders): told above
+      const e = tracker.closeUnread(p.nonce, p.marketId, now);
+      if (e) {
+        events.push(e);
+        n++;
+      }
+    }
+    if (n > 0) opts.stats?.released?.(n);
+    return events;
   }
   return read;
 }

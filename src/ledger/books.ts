@@ -180,6 +180,9 @@ interface RawBooks {
   readonly fees: bigint;
   readonly realised: bigint;
   readonly net: number;
+  /** the books' unrealised PnL at their marks, and when the market was marked (null: never) */
+  readonly unrealised: bigint;
+  readonly markedAt: number | null;
 }
 
 /**
@@ -194,40 +197,38 @@ function rawBooks(ledger: Ledger, f: Filter, after: Account = accountFromLedger(
     const p = after.market(id)!;
     const b = before?.market(id) ?? null;
     const n = p.fills - (b?.fills ?? 0);
-    if (f.since !== undefined && n === 0) continue;
+    const realised = p.realised - (b?.realised ?? 0n);
+    // a market with no fill in the period still counts when its realised PnL moved (it resolved then)
+    if (f.since !== undefined && n === 0 && realised === 0n) continue;
     // the books' own figures (src/account/account.ts): the same function the running bot reads
     out.push({
       marketId: id,
       fills: n,
       volume: p.volume - (b?.volume ?? 0n),
       fees: p.fees - (b?.fees ?? 0n),
-      realised: p.realised - (b?.realised ?? 0n),
+      realised,
       net: p.net,
+      unrealised: p.unrealised,
+      markedAt: p.markedAt,
     });
   }
   return out.sort((a, c) => a.marketId.localeCompare(c.marketId));
 }
 
 export function pnlByMarket(ledger: Ledger, f: Filter = {}): MarketBooks[] {
-  const marks = new Map<string, { unrealised: string; ts: number }>();
-  for (const r of ledger.db
-    .prepare('SELECT market_id, unrealised, ts FROM marks WHERE id IN (SELECT MAX(id) FROM marks WHERE market_id IS NOT NULL GROUP BY market_id)')
-    .all() as { market_id: string; unrealised: string; ts: number }[]) {
-    marks.set(r.market_id, { unrealised: r.unrealised, ts: r.ts });
-  }
-  return rawBooks(ledger, f).map((b) => {
-    const m = marks.get(b.marketId);
-    return {
-      marketId: b.marketId,
-      fills: b.fills,
-      volume: usdc(b.volume),
-      fees: usdc(b.fees),
-      realisedPnl: usdc(b.realised),
-      position: shares(b.net),
-      unrealisedPnl: m ? usdc(BigInt(m.unrealised)) : null,
-      markedAt: m ? m.ts : null,
-    };
-  });
+  // unrealised as the books hold it (the marks saved with the last account mark; 0 for a market
+  // flat since): a market's last mark row can be older than its last fill (it went flat and was
+  // folded away before the next mark), and the rows then add up to `ledger summary`'s pnl
+  return rawBooks(ledger, f).map((b) => ({
+    marketId: b.marketId,
+    fills: b.fills,
+    volume: usdc(b.volume),
+    fees: usdc(b.fees),
+    realisedPnl: usdc(b.realised),
+    position: shares(b.net),
+    unrealisedPnl: b.markedAt === null && b.unrealised === 0n ? null : usdc(b.unrealised),
+    markedAt: b.markedAt,
+  }));
 }
 
 export function ledgerSummary(ledger: Ledger, f: Filter = {}): LedgerSummary {
@@ -238,11 +239,18 @@ export function ledgerSummary(ledger: Ledger, f: Filter = {}): LedgerSummary {
   let volume = 0n;
   let fees = 0n;
   let realised = 0n;
-  for (const b of books) {
-    fills += b.fills;
-    volume += b.volume;
-    fees += b.fees;
-    realised += b.realised;
+  if (f.since === undefined && f.market === undefined) {
+    // since inception: the account's own totals (Account.figures), the same function the running
+    // bot's /metrics and run report read (src/account/run-figures.ts)
+    const t = account.figures();
+    ({ fills, volume, fees, realised } = t);
+  } else {
+    for (const b of books) {
+      fills += b.fills;
+      volume += b.volume;
+      fees += b.fees;
+      realised += b.realised;
+    }
   }
   const w = where(f, 'submitted_at');
   const o = ledger.db

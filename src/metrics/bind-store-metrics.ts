@@ -57,7 +57,8 @@ export function countEvent(m: BotMetrics, e: StateEvent, state: StoreState, bySl
       const mk = label(state, e.marketId, bySlug);
       m.fills.inc({ market: mk, side: e.side === 0 ? 'buy' : 'sell' });
       m.fillShares.inc({ market: mk }, e.size / MICRO);
-      m.fillNotional.inc({ market: mk }, (e.size / MICRO) * (e.price / MICRO));
+      // the fill's stated collateral when it has one, as the books count its volume (src/state/position.ts)
+      m.fillNotional.inc({ market: mk }, e.notional !== undefined ? e.notional / MICRO : (e.size / MICRO) * (e.price / MICRO));
       if (e.fee > 0) m.fees.inc({ market: mk }, e.fee / MICRO);
       break;
     }
@@ -82,9 +83,20 @@ export function countEvent(m: BotMetrics, e: StateEvent, state: StoreState, bySl
   }
 }
 
+/**
+ * A fill the store had already taken (by fill id) before this change: reported again (a second
+ * feed, a re-read), it is not a new fill and the counters skip it, as the books do.
+ */
+function repeated(before: StoreState, e: StateEvent): boolean {
+  if (e.type !== 'OrderFilled' || e.fillId === undefined) return false;
+  return before.markets.get(e.marketId)?.fillIds.includes(e.fillId) === true;
+}
+
 export function bindStoreMetrics(m: BotMetrics, store: StateStore, bySlug = false): () => void {
+  let before = store.state;
   const sub: Subscription = store.changes$.subscribe(({ state, events }) => {
-    for (const e of events) countEvent(m, e, state, bySlug);
+    for (const e of events) if (!repeated(before, e)) countEvent(m, e, state, bySlug);
+    before = state;
   });
   return () => sub.unsubscribe();
 }

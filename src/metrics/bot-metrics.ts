@@ -11,6 +11,7 @@
  *   metrics.tickToWireCancel.observe(seconds)                    // the same, for cancel-only sends
  *   metrics.requoteThrottle.observe(seconds)                     // the runtime: throttle wait, apart
  *   metrics.rateBudgetPressure.set(0..1)                         // the risk gate's token bucket
+ *   metrics.loopStalls.inc({ cause }) / loopStalledSeconds.inc({ cause }, s)   // the watchdog's stall reports
  *   await metrics.registry.metrics()                            // exposition text
  * Labels carry only public values (market ids or slugs, endpoint names, reason codes); never keys.
  *
@@ -82,7 +83,7 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
     streamReconnects: d.counter('stream_reconnects_total', 'Book stream reconnects', ['market']),
     ownOrdersReads: d.counter(
       'own_orders_reads_total',
-      'Requests of the own-orders poll by kind: market (one market, its trades reached our orders or our cancel ended one), sweep (a page of the sweep of the whole open list), full (a page of the whole list)',
+      'Requests of the own-orders poll by kind: market (one market: its trades reached our orders, or an order of ours there ended and its stream could not release it), sweep (a page of the sweep of the whole open list), full (a page of the whole list)',
       ['kind'],
     ),
     ownOrdersSweepSeconds: d.gauge(
@@ -90,6 +91,10 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
       'How long the last finished sweep of the whole open-orders list took, first page to last (a fill no stream showed is found within it)',
     ),
     ownOrdersSweepPages: d.gauge('own_orders_sweep_pages', 'Pages of open orders the last finished sweep read'),
+    ownOrdersReleasedUnread: d.counter(
+      'own_orders_released_unread_total',
+      "Orders the bot cancelled that the own-orders poll released without a read: their market's stream passed the cancel and no trade reached their price",
+    ),
     bookEventsDropped: d.counter(
       'book_events_dropped_total',
       'Book stream events dropped as malformed (bad JSON or fields, an unknown market status), each logged (sampled)',
@@ -126,6 +131,12 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
       ['market', 'outcome'],
     ),
     rateBudgetPressure: d.gauge('rate_budget_pressure', 'Fraction of the order-rate budget in use (0 = idle, 1 = exhausted)'),
+    loopStalls: d.counter(
+      'event_loop_stalls_total',
+      'Turns of the event loop of 1 s or more, by what the main thread did meanwhile: busy (ran), cpu-starved (waited for a CPU), off-cpu, unknown',
+      ['cause'],
+    ),
+    loopStalledSeconds: d.counter('event_loop_stalled_seconds_total', 'Seconds the event loop spent in those turns, by the same cause', ['cause']),
     setStateSource(state: () => StoreState, clock: Clock): void {
       source = { state, clock };
     },
@@ -241,6 +252,16 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
       this.set({ kind: 'fees' }, Number(f.fees) / MICRO);
     },
   });
+  // the account's trading since inception from the books, released markets included: the figures
+  // `ledger summary` rebuilds (fills, volume); the per-market counters above go with a released market
+  d.readGauge('account_fills', 'Fills in the books since inception, every market (released ones included): `ledger summary` fills', () =>
+    books ? books.figures().fills : undefined,
+  );
+  d.readGauge(
+    'account_volume_usdc',
+    'Traded notional in the books since inception, USDC, every market (released ones included): `ledger summary` volume',
+    () => (books ? Number(books.figures().volume) / MICRO : undefined),
+  );
   d.readGauge('books_late_fills', "Fills older than a market's kept history (beyond the re-ordering window) applied out of venue order", () => books?.late);
   d.readGauge('books_drift_markets', 'Markets whose last balance read differs from the books (tokens held per market and outcome)', () =>
     books ? (books.drifts().length === 0 ? 0 : new Set(books.drifts().map((d) => d.marketId)).size) : undefined,

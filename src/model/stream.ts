@@ -16,6 +16,8 @@
  * the local exchange). A delta's size is the new absolute size at that level, 0 = removed.
  * Any event whose data has both `bids` and `asks` is treated as a full snapshot, whatever its name.
  * `seq` increases by exactly 1 per event of a (market, outcome) stream; a gap means resync.
+ * `timestamp` is the venue's clock read no later than the event is sent; an order's `insertedAt` is
+ * the same clock read after its create arrived (src/feeds/parked-cancels.ts relies on both).
  * Reconnecting with `Last-Event-ID: <seq>` resumes after that event when the server still has it,
  * otherwise the server starts with a fresh snapshot.
  */

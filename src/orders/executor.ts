@@ -270,12 +270,15 @@ export class OrderExecutor {
       // counts at its size until the fills feed reports it (see countedShares in order-table.ts),
       // which charges those fills the taker rate (filledOnArrival)
       const arrived = o.ok && o.order ? o.order.filledSize : 0;
+      // when the venue inserted it (this send, not an earlier one): src/feeds/parked-cancels.ts
+      const insertedAt = o.ok && o.order && !o.duplicate ? Date.parse(o.order.insertedAt) : NaN;
       this.emit({
         type: 'OrderAccepted',
         marketId: e.marketId,
         nonce: e.planned.nonce,
         duplicate: o.ok ? o.duplicate : true,
         ...(arrived > 0 ? { filledOnArrival: arrived } : {}),
+        ...(insertedAt > 0 ? { insertedAt } : {}),
         ts: now,
       });
       if (e.remaining === 0 && e.state === 'working') this.table.entries.delete(k);

@@ -183,7 +183,8 @@ export class OrderTable {
     if (ks) ks.add(k);
     else this.parkedByMarket.set(market, new Set([k]));
     // no longer a live quote (the risk layer must not take a new identical quote for it), but counted
-    this.emit({ type: 'OrderParked', marketId: e.marketId, nonce: e.planned.nonce, ts: now });
+    const cancelled = ended.type === 'OrderCancelled' && !ended.alreadyCancelled;
+    this.emit({ type: 'OrderParked', marketId: e.marketId, nonce: e.planned.nonce, ...(cancelled ? { cancelled } : {}), ts: now });
   }
 
   private unpark(k: string): void {

@@ -23,6 +23,7 @@
  * non-zero (3 / 4); stop() cancels everything and exits 0 only when the venue reports no open order of
  * ours (else 1); the lifecycle then tears every phase down in reverse.
  */
+import type { RunTrades } from '../account/run-figures.ts';
 import { systemClock } from '../core/clock.ts';
 import type { ControlResult } from '../control/admin-server.ts';
 import type { BotControl } from '../control/bot-control.ts';
@@ -85,8 +86,10 @@ export interface Bot {
   /** its simulated counterparties (venue.local.agents), when it was started */
   readonly localAgents: Counterparties | null;
   readonly paper: boolean;
-  /** own fills per market (lower-case id), for the summary */
-  readonly fills: ReadonlyMap<string, number>;
+  /** this run's fills per market (the books' figures: src/account/run-figures.ts), for the summary */
+  readonly fills: { get(marketId: string): number | undefined };
+  /** this run's fills, volume, fees and realised PnL over every market, from the books (the report's totals) */
+  runTrades(): RunTrades;
   /** resolves with the exit code once the bot has stopped (by itself or through stop()) */
   readonly exit: Promise<number>;
   /** the persistent ledger (src/ledger) */
@@ -195,7 +198,7 @@ function liveBot(
     report: Bot['report'];
   },
 ): Bot {
-  const { core, healthModel, shutdown, runLedger } = p.core;
+  const { core, healthModel, shutdown, runFigures } = p.core;
   const { control } = p.control;
   const rot = p.rotation.rotation;
   return {
@@ -221,7 +224,8 @@ function liveBot(
     localExchange: c.v.local,
     localAgents: c.v.agents,
     paper: c.paper,
-    fills: runLedger.fills,
+    fills: runFigures.fills,
+    runTrades: () => runFigures.totals(),
     exit: shutdown.exit,
     ledger: p.ledger.bookLedger,
     control,

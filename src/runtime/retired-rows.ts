@@ -3,6 +3,7 @@
  * src/runtime/phases/rotation.ts, keeps them as market rotation releases markets), and the report's
  * rotation section.
  */
+import { tradesPlus } from '../account/run-figures.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { buildRunReport } from './run-report.ts';
 import type { MarketRotation, RotationEvent, RotationSummary } from './rotation/market-rotation.ts';
@@ -46,12 +47,7 @@ export function foldRetired(acc: EarlierRetired, r: RetiredRow): void {
       liveMs: (p?.time.liveMs ?? 0) + r.time.liveMs,
       states,
     },
-    ledger: {
-      fills: (p?.ledger.fills ?? 0) + r.ledger.fills,
-      shares: (p?.ledger.shares ?? 0) + r.ledger.shares,
-      notional12: (p?.ledger.notional12 ?? 0n) + r.ledger.notional12,
-      fees: (p?.ledger.fees ?? 0) + r.ledger.fees,
-    },
+    ledger: p ? tradesPlus(p.ledger, r.ledger) : r.ledger,
     realised: (p?.realised ?? 0n) + r.realised,
     unrealised: (p?.unrealised ?? 0n) + r.unrealised,
     net: 0,

@@ -13,7 +13,7 @@ import type { AccountFigures } from '../account/account.ts';
 import { micro } from '../model/units.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { HealthState, MarketTimeReport, ProcessState } from '../health/health-model.ts';
-import type { MarketLedger } from './run-ledger.ts';
+import type { RunMarketTrades, RunTrades } from '../account/run-figures.ts';
 import type { MarketAttribution } from '../state/edge-view.ts';
 import type { ClaimsSnapshot } from './claims/claims-tracker.ts';
 
@@ -76,6 +76,13 @@ export interface RunReport {
   readonly haltedBecause: string | null;
   readonly markets: readonly RunReportMarket[];
   readonly rotation?: RunReportRotation;
+  /**
+   * The run's trading over every market (released ones, and fills of markets the bot did not quote,
+   * included): fills, volume, fees and realised PnL are the books' now less the books' when the run
+   * began (src/account/run-figures.ts), the figures `ledger summary` rebuilds from the same fills;
+   * unrealised is the books' now. The per-market rows add up to it (a row `(markets not listed)`
+   * carries what no row shows).
+   */
   readonly totals: {
     readonly fills: number;
     readonly volumeUsdc: string;
@@ -130,7 +137,10 @@ export interface RunReportInput {
   readonly haltedBecause: string | null;
   readonly markets: readonly {
     readonly time: MarketTimeReport;
-    readonly ledger: MarketLedger;
+    /** the market's share of the run, from the books (RunFigures.market; a released market's row: RunFigures.after) */
+    readonly ledger: RunMarketTrades;
+    /** a released market's row: what RunFigures.market said at the release (its later fills are read from it) */
+    readonly ledgerAt?: RunMarketTrades;
     /** 1e-6 USDC */
     readonly realised: bigint;
     readonly unrealised: bigint;
@@ -156,6 +166,8 @@ export interface RunReportInput {
   readonly claims?: ClaimsSnapshot;
   /** the account's books' figures (src/account/account.ts), 1e-6 USDC */
   readonly account?: AccountFigures;
+  /** the run's trading from the books (RunFigures.totals); absent: the rows' sum */
+  readonly run?: RunTrades;
 }
 
 /** The report's account block: the books' figures as exact decimal strings. */
@@ -169,14 +181,8 @@ export function accountBlock(f: AccountFigures): RunReportAccount {
   };
 }
 
-/** 1e-12 USDC → 1e-6 USDC, rounded half away from zero. */
-function round12(v: bigint): bigint {
-  const q = v / 1_000_000n;
-  const r = v % 1_000_000n;
-  if (r >= 500_000n) return q + 1n;
-  if (r <= -500_000n) return q - 1n;
-  return q;
-}
+/** The label of the row that carries the run's fills no market row shows. */
+export const UNLISTED = '(markets not listed)';
 
 export function buildRunReport(i: RunReportInput): RunReport {
   let fills = 0;
@@ -185,10 +191,10 @@ export function buildRunReport(i: RunReportInput): RunReport {
   let realised = 0n;
   let unrealised = 0n;
   const markets = i.markets.map((m): RunReportMarket => {
-    const vol = round12(m.ledger.notional12);
+    const vol = m.ledger.volume;
     fills += m.ledger.fills;
     volume += vol;
-    fees += BigInt(m.ledger.fees);
+    fees += m.ledger.fees;
     realised += m.realised;
     unrealised += m.unrealised;
     const notQuoting = Object.entries(m.time.states)
@@ -222,6 +228,25 @@ export function buildRunReport(i: RunReportInput): RunReport {
       ...(m.retired ? { retired: m.retired } : {}),
     };
   });
+  const run = i.run;
+  // what the books hold of the run beyond the rows (fills of a market no row lists: another trader's
+  // on the wallet, a row folded before a later fill): one row, so the rows add up to the totals
+  if (run && (run.fills !== fills || run.volume !== volume || run.fees !== fees)) {
+    markets.push({
+      market: UNLISTED,
+      marketId: ('0x' + '0'.repeat(64)) as Bytes32,
+      fills: run.fills - fills,
+      volumeShares: micro(0),
+      volumeUsdc: micro(run.volume - volume),
+      feesUsdc: micro(run.fees - fees),
+      realisedPnlUsdc: micro(0n),
+      unrealisedPnlUsdc: micro(0n),
+      positionShares: micro(0),
+      quotingShare: 0,
+      observedSeconds: 0,
+      notQuoting: [],
+    });
+  }
   const rot = i.rotation;
   return {
     startedAt: new Date(i.startedAt).toISOString(),
@@ -247,7 +272,15 @@ export function buildRunReport(i: RunReportInput): RunReport {
           },
         }
       : {}),
-    totals: { fills, volumeUsdc: micro(volume), feesUsdc: micro(fees), realisedPnlUsdc: micro(realised), unrealisedPnlUsdc: micro(unrealised) },
+    totals: run
+      ? {
+          fills: run.fills,
+          volumeUsdc: micro(run.volume),
+          feesUsdc: micro(run.fees),
+          realisedPnlUsdc: micro(run.realised),
+          unrealisedPnlUsdc: micro(i.account ? i.account.unrealised : unrealised),
+        }
+      : { fills, volumeUsdc: micro(volume), feesUsdc: micro(fees), realisedPnlUsdc: micro(realised), unrealisedPnlUsdc: micro(unrealised) },
     ...(i.account ? { account: accountBlock(i.account) } : {}),
     ...(i.claims ? { claims: claimsBlock(i.claims) } : {}),
   };
@@ -316,6 +349,10 @@ export function formatRunReport(r: RunReport): string[] {
     }
   }
   for (const m of r.markets) {
+    if (m.market === UNLISTED) {
+      lines.push(fit(`  ${m.market}: fills ${m.fills}, volume ${usd(m.volumeUsdc)} USDC, fees ${usd(m.feesUsdc)}`));
+      continue;
+    }
     const why = m.notQuoting.length ? m.notQuoting.map((n) => `${n.state} ${n.seconds}s`).join(', ') : '-';
     lines.push(
       fit(`  ${m.market}${m.retired ? ` (retired: ${m.retired})` : ''}`),

@@ -56,7 +56,7 @@ const NO_ATTRIBUTION: MarketAttribution = { spreadCapture: 0n, inventory: 0n, fe
 export function summaryRows(
   state: StoreState,
   marketIds: readonly Bytes32[],
-  fills: ReadonlyMap<string, number>,
+  fills: { get(marketId: string): number | undefined },
   stateOf: (marketId: Bytes32) => string | null = () => null,
   now?: number,
   scoreOf: (marketId: Bytes32) => number | null = () => null,
@@ -171,12 +171,13 @@ function fit(s: string): string {
 }
 
 /**
- * For logs and pipes: the header with totals on one line, then one line per market
+ * For logs and pipes: the header with totals on one line (the run's fills and the account's PnL, from
+ * the books, when given), then one line per market
  * (`name bid/ask¢ ord N fills N pos N pnl state | regime tox ¢ sifr S/I/F/R`: the attribution's
  * spread, inventory, fees and resolution in USDC), each at most 120
  * columns: the market name is shortened first, so the figures stay whole.
  */
-export function formatSummaryLine(rows: readonly SummaryRow[], header: string, accountPnl?: bigint): string {
+export function formatSummaryLine(rows: readonly SummaryRow[], header: string, accountPnl?: bigint, runFills?: number): string {
   let total = 0n;
   let orders = 0;
   let fills = 0;
@@ -190,7 +191,8 @@ export function formatSummaryLine(rows: readonly SummaryRow[], header: string, a
     const room = Math.max(6, Math.min(40, LINE_WIDTH - 2 - tail.length));
     return fit(`  ${r.market.slice(0, room)}${tail}`);
   });
-  return [fit(`${header} | orders ${orders} fills ${fills} pnl ${usdc(accountPnl ?? total)} USDC`), ...parts].join('\n');
+  // the header's fills are the run's over every market (released ones too: src/account/run-figures.ts) when given
+  return [fit(`${header} | orders ${orders} fills ${runFills ?? fills} pnl ${usdc(accountPnl ?? total)} USDC`), ...parts].join('\n');
 }
 
 export interface SummaryPrinter {

@@ -19,10 +19,12 @@ import { writeSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { Session } from 'node:inspector';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism, loadavg } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger, registerSecret, type Logger } from '../core/logger.ts';
 import type { ChainConfig } from '../exchange/chains.ts';
 import type { Bytes32 } from '../model/order.ts';
+import { describeStall, judgeStall, mainThreadSched, stallFields, type LoopStall, type ThreadSched } from './loop-stall.ts';
 
 export const EXIT_WATCHDOG = 5;
 
@@ -48,6 +50,8 @@ export interface WatchdogWorkerData {
   healthzLimitMs: number;
   checkMs: number;
   forwardTimeoutMs: number;
+  /** a loop that turns again after at least this long is reported to the main thread (a `stall` message) */
+  stallReportMs: number;
   metrics: { port: number; host: string } | null;
   log: { level: string; pretty: boolean; colors: boolean };
 }
@@ -69,6 +73,8 @@ export type FromWorker =
   | { type: 'listening'; url: string | null }
   | { type: 'listen-error'; code: string; message: string }
   | { type: 'req'; id: number; method: string; path: string }
+  /** the loop turned again after a stall of at least `stallReportMs` (src/runtime/loop-stall.ts) */
+  | { type: 'stall'; stall: LoopStall }
   | { type: 'closed' };
 
 function run(d: WatchdogWorkerData): void {
@@ -80,6 +86,8 @@ function run(d: WatchdogWorkerData): void {
   let scope: Set<Bytes32> | null = null;
   let last = Atomics.load(beat, 0);
   let lastChange = performance.now();
+  // the main thread's scheduler figures at the last heartbeat seen: what it did since is the stall's
+  let schedAtBeat: ThreadSched | null = mainThreadSched();
   let fired = false;
   let server: Server | null = null;
   const pending = new Map<number, (a: { status: number; contentType: string; body: string } | null) => void>();
@@ -89,11 +97,21 @@ function run(d: WatchdogWorkerData): void {
   const observe = (): boolean => {
     const v = Atomics.load(beat, 0);
     if (v === last) return false;
+    const now = performance.now();
+    const sched = mainThreadSched();
+    const wall = now - lastChange;
+    // a late heartbeat: the loop turned again after a stall, judged from the figures at its start
+    if (wall >= d.stallReportMs && !fired)
+      port.postMessage({ type: 'stall', stall: judgeStall(wall, schedAtBeat, sched, loadavg()[0]!, availableParallelism()) } satisfies FromWorker);
     last = v;
-    lastChange = performance.now();
+    lastChange = now;
+    schedAtBeat = sched;
     return true;
   };
   const age = (): number => performance.now() - lastChange;
+  /** the stall going on now (the heartbeat's age), judged so far */
+  const stallNow = (): LoopStall => judgeStall(age(), schedAtBeat, mainThreadSched(), loadavg()[0]!, availableParallelism());
+
   const check = (): void => {
     if (observe()) return;
     if (!fired && d.blockedLimitMs > 0 && age() > d.blockedLimitMs) void fire();
@@ -102,9 +120,10 @@ function run(d: WatchdogWorkerData): void {
 
   async function fire(): Promise<void> {
     fired = true;
-    const blockedSeconds = Math.round(age()) / 1000;
+    const stall = stallNow();
+    const why = describeStall(stall);
     log.fatal(
-      { blockedSeconds, limitSeconds: d.blockedLimitMs / 1000, exitCode: EXIT_WATCHDOG },
+      { blockedSeconds: stall.seconds, limitSeconds: d.blockedLimitMs / 1000, exitCode: EXIT_WATCHDOG, ...stallFields(stall), why },
       'event loop blocked: the watchdog cancels every open order and ends the process',
     );
     try {
@@ -112,6 +131,11 @@ function run(d: WatchdogWorkerData): void {
     } catch (e) {
       log.error({ err: (e as Error).message }, 'watchdog: cancel-all failed');
     }
+    // the last line says why, after the cancel-all's own lines
+    log.fatal(
+      { exitCode: EXIT_WATCHDOG, blockedSeconds: stall.seconds, limitSeconds: d.blockedLimitMs / 1000, cause: stall.cause },
+      `watchdog: exit ${EXIT_WATCHDOG}: the event loop did not turn for ${stall.seconds} s (limit ${d.blockedLimitMs / 1000} s); ${why}`,
+    );
     exitProcess();
   }
 
@@ -198,12 +222,27 @@ function run(d: WatchdogWorkerData): void {
         observe(); // a loop that runs again is healthy at once, not at the next check
         const a = age();
         const ok = a <= d.healthzLimitMs;
-        send(ok ? 200 : 503, 'application/json', json(ok ? { status: 'ok' } : { status: 'event loop blocked', heartbeatAgeSeconds: Math.round(a) / 1000 }));
+        if (ok) send(200, 'application/json', json({ status: 'ok' }));
+        else {
+          const s = stallNow();
+          send(
+            503,
+            'application/json',
+            json({ status: 'event loop blocked', heartbeatAgeSeconds: Math.round(a) / 1000, ...stallFields(s), why: describeStall(s) }),
+          );
+        }
         return;
       }
       void forward(req.method ?? 'GET', path).then((a) => {
         if (a) send(a.status, a.contentType, a.body);
-        else send(503, 'application/json', json({ error: 'the main thread did not answer', heartbeatAgeSeconds: Math.round(age()) / 1000 }));
+        else {
+          const s = stallNow();
+          send(
+            503,
+            'application/json',
+            json({ error: 'the main thread did not answer', heartbeatAgeSeconds: Math.round(age()) / 1000, ...stallFields(s), why: describeStall(s) }),
+          );
+        }
       });
     });
     server.keepAliveTimeout = 5_000;

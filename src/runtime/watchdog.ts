@@ -6,6 +6,7 @@
  *   wd.metricsUrl                       // 'http://127.0.0.1:9464' or null (metrics off)
  *   wd.serve(answer)                    // the main thread's answer to forwarded /metrics, /readyz…
  *   wd.arm({ kind: 'live', baseUrl, chain, apiKey, privateKey, batchLimit })   // or embedded / paper
+ *   wd.onStall((s) => …)                // the loop turned again after a stall of ≥ stallReportMs (loop-stall.ts)
  *   await wd.close()
  *
  * The main thread bumps a SharedArrayBuffer counter every `heartbeatMs` (an unref'd timer); the
@@ -13,7 +14,9 @@
  * watchdog cancel every open order of the wallet with its own client and signer, log fatal and end
  * the process with exit code 5 (EXIT_WATCHDOG). /healthz is answered by the watchdog thread from the
  * heartbeat, so it fails (503) while the loop is blocked; until `serve` is called (start-up) the
- * forwarded paths answer 503 "starting".
+ * forwarded paths answer 503 "starting". Every stall the watchdog sees (the fatal one, one still going on
+ * that /healthz reports, one the loop came back from) is judged by one function from the main thread's
+ * scheduler figures: it ran, or it waited for a CPU (src/runtime/loop-stall.ts).
  */
 import { Worker } from 'node:worker_threads';
 import { COMPILED } from '../core/source-ext.ts';
@@ -21,6 +24,7 @@ import { ConfigError } from '../model/errors.ts';
 import type { EndpointAnswer } from '../metrics/metrics-server.ts';
 import type { FromWorker, ToWorker, WatchdogVenue, WatchdogWorkerData } from './watchdog-worker.ts';
 import type { Bytes32 } from '../model/order.ts';
+import type { LoopStall } from './loop-stall.ts';
 
 export { EXIT_WATCHDOG } from './watchdog-worker.ts';
 export type { WatchdogVenue } from './watchdog-worker.ts';
@@ -34,7 +38,12 @@ export interface WatchdogOptions {
   log: { level: string; pretty: boolean; colors: boolean };
   heartbeatMs?: number;
   forwardTimeoutMs?: number;
+  /** a loop that turns again after a stall at least this long is told to onStall listeners (default 1 000) */
+  stallReportMs?: number;
 }
+
+/** A loop that did not turn for at least this long is reported once it turns again. */
+export const STALL_REPORT_MS = 1_000;
 
 export interface Watchdog {
   readonly metricsUrl: string | null;
@@ -42,6 +51,8 @@ export interface Watchdog {
   arm(venue: WatchdogVenue): void;
   /** limit the cancel-all to these markets (orders.reconcileScope: markets, a wallet shared with others) */
   scope(markets: readonly Bytes32[]): void;
+  /** called on the main thread once the loop turns again after a stall (what it was: loop-stall.ts) */
+  onStall(listener: (s: LoopStall) => void): void;
   close(): Promise<void>;
 }
 
@@ -66,6 +77,7 @@ export async function startWatchdog(o: WatchdogOptions): Promise<Watchdog> {
     healthzLimitMs: o.healthzLimitMs,
     checkMs: Math.max(20, Math.min(250, Math.floor(heartbeatMs))),
     forwardTimeoutMs: o.forwardTimeoutMs ?? 3_000,
+    stallReportMs: o.stallReportMs ?? STALL_REPORT_MS,
     metrics: o.metrics && o.metrics.port !== 0 ? o.metrics : null,
     log: o.log,
   };
@@ -103,7 +115,12 @@ export async function startWatchdog(o: WatchdogOptions): Promise<Watchdog> {
     worker.once('error', onErr);
   });
 
+  const stallListeners: ((s: LoopStall) => void)[] = [];
   worker.on('message', (m: FromWorker) => {
+    if (m.type === 'stall') {
+      for (const l of stallListeners) l(m.stall);
+      return;
+    }
     if (m.type !== 'req') return;
     const reply = (a: EndpointAnswer): void => post({ type: 'res', id: m.id, status: a.status, contentType: a.type, body: a.body });
     if (!answer) {
@@ -125,6 +142,9 @@ export async function startWatchdog(o: WatchdogOptions): Promise<Watchdog> {
     },
     scope(markets) {
       post({ type: 'scope', markets: [...markets] });
+    },
+    onStall(listener) {
+      stallListeners.push(listener);
     },
     close() {
       if (closed) return closed;

@@ -138,6 +138,11 @@ export interface OrderAccepted {
    * when above 0: the order crossed the book on arrival, and those fills took liquidity
    */
   readonly filledOnArrival?: number;
+  /**
+   * the venue's time (ms) of the order's insertion, as the create answer stated it (absent for a
+   * duplicate or an answer without the order): a time the venue read after the request arrived
+   */
+  readonly insertedAt?: number;
   readonly ts: number;
 }
 
@@ -202,6 +207,8 @@ export interface OrderParked {
   readonly type: 'OrderParked';
   readonly marketId: Bytes32;
   readonly nonce: Bytes32;
+  /** the venue answered our cancel of it (not already cancelled): OrderCancelled ends it; absent: it was found gone */
+  readonly cancelled?: true;
   readonly ts: number;
 }
 

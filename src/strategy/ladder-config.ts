@@ -5,6 +5,7 @@
  */
 import { ConfigFieldError, at, readNumber, sharesToUnits, type Obj } from '../core/fields.ts';
 import { parseEdgeGuard, type EdgeGuardConfig } from './edge-adjust.ts';
+import { parseSweepReact, type SweepReactConfig } from './sweep-react.ts';
 import type { MarketView } from './types.ts';
 
 export interface LadderConfig {
@@ -27,9 +28,11 @@ export interface LadderConfig {
    * are about to pick off (docs/edge.md)
    */
   readonly flowLean: number;
+  /** the reaction to a taker sweep (src/strategy/sweep-react.ts); absent = off (the default) */
+  readonly afterSweep?: SweepReactConfig;
 }
 
-export const LADDER_KEYS = ['inventoryUnit', 'minSpread', 'maxSpread', 'size', 'levels', 'levelSpacing', 'toxicity', 'flowLean'];
+export const LADDER_KEYS = ['inventoryUnit', 'minSpread', 'maxSpread', 'size', 'levels', 'levelSpacing', 'toxicity', 'flowLean', 'afterSweep'];
 
 /** The shift of the quotes' center from the taker flow, probability (0 without a flow lean or a flow). */
 export function flowLeanShift(view: MarketView, cfg: Pick<LadderConfig, 'flowLean'>): number {
@@ -49,6 +52,8 @@ export function parseLadder(o: Obj, path: string, minSpreadDefault: number): Lad
     levelSpacing: readNumber(o, 'levelSpacing', path, { min: 0, max: 0.5 }, 0.01),
     toxicity: parseEdgeGuard(o.toxicity, at(path, 'toxicity')),
     flowLean: readNumber(o, 'flowLean', path, { min: 0, max: 0.5 }, 0),
+    // only when given, so a config without it reads (and reports) as before
+    ...(o.afterSweep === undefined ? {} : { afterSweep: parseSweepReact(o.afterSweep, at(path, 'afterSweep')) }),
   };
   if (cfg.size < 1) throw new ConfigFieldError(at(path, 'size'), 'at least 0.000001 shares', o.size);
   if (cfg.inventoryUnit < 1) throw new ConfigFieldError(at(path, 'inventoryUnit'), 'at least 0.000001 shares', o.inventoryUnit);

@@ -38,12 +38,17 @@ export interface Sweep {
  * null. A print on the other side ends the run.
  */
 export function newestSweep(view: MarketView, cfg: SweepConfig): Sweep | null {
-  const since = view.now - cfg.windowMs;
+  return sweepEndingAt(view.trades, view.trades.length - 1, view.now, cfg);
+}
+
+/** The sweep made by the run of prints ending at `trades[end]`, looking back `windowMs` from `now`; null when it falls short. */
+export function sweepEndingAt(trades: MarketView['trades'], end: number, now: number, cfg: SweepConfig): Sweep | null {
+  const since = now - cfg.windowMs;
   let side: 'buy' | 'sell' | null = null;
   let total = 0;
   let price = 0;
-  for (let i = view.trades.length - 1; i >= 0; i--) {
-    const t = view.trades[i]!;
+  for (let i = end; i >= 0; i--) {
+    const t = trades[i]!;
     if (t.ts < since) break;
     if (side === null) {
       side = t.takerSide;

@@ -3,6 +3,7 @@ import { fairPrice } from '../../src/strategy/fair-price.ts';
 import { fairBook } from '../../src/strategy/others-book.ts';
 import { adjustedSize, allowedSides, edgeAdjust } from '../../src/strategy/edge-adjust.ts';
 import { ladder } from '../../src/strategy/ladder.ts';
+import { applySweepReact } from '../../src/strategy/sweep-react.ts';
 import { flowLeanShift } from '../../src/strategy/ladder-config.ts';
 import { viewSigma } from '../../src/strategy/volatility.ts';
 import type { DesiredQuote, MarketView } from '../../src/strategy/types.ts';
@@ -37,5 +38,6 @@ export function quoteAvellaneda(view: MarketView, cfg: AvellanedaConfig): Desire
     tick: view.tick,
     tag: 'avellaneda',
   });
-  return adj.bid && adj.ask ? quotes : allowedSides(quotes, adj);
+  // after a taker sweep: the swept-toward side pulled, the rest moved toward it (afterSweep; off by default)
+  return applySweepReact(adj.bid && adj.ask ? quotes : allowedSides(quotes, adj), view, cfg.afterSweep);
 }

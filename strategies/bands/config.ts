@@ -7,6 +7,7 @@ import type { FairSource } from '../../src/strategy/fair-price.ts';
 import { FAIR_FROM, type FairFrom } from '../../src/strategy/others-book.ts';
 import { parseEdgeGuard, type EdgeGuardConfig } from '../../src/strategy/edge-adjust.ts';
 import { parsePrintPull, type PrintPullConfig } from '../../src/strategy/print-pull.ts';
+import { parseSweepReact, type SweepReactConfig } from '../../src/strategy/sweep-react.ts';
 
 export interface Band {
   /** 1e-6 price units */
@@ -28,9 +29,11 @@ export interface BandsConfig {
   readonly toxicity: EdgeGuardConfig;
   /** pull a side after a taker print on it (src/strategy/print-pull.ts); off by default */
   readonly afterPrint: PrintPullConfig;
+  /** the reaction to a taker sweep (src/strategy/sweep-react.ts); absent = off (the default) */
+  readonly afterSweep?: SweepReactConfig;
 }
 
-const KEYS = ['fair', 'fairFrom', 'bands', 'inventorySkew', 'toxicity', 'afterPrint'];
+const KEYS = ['fair', 'fairFrom', 'bands', 'inventorySkew', 'toxicity', 'afterPrint', 'afterSweep'];
 const BAND_KEYS = ['minMargin', 'targetMargin', 'maxMargin', 'size'];
 
 export function parseBandsConfig(raw: unknown, path: string): BandsConfig {
@@ -57,6 +60,8 @@ export function parseBandsConfig(raw: unknown, path: string): BandsConfig {
     inventorySkew: skew * 1e6,
     toxicity: parseEdgeGuard(o.toxicity, at(path, 'toxicity')),
     afterPrint: parsePrintPull(o.afterPrint, at(path, 'afterPrint')),
+    // only when given, so a config without it reads (and reports) as before
+    ...(o.afterSweep === undefined ? {} : { afterSweep: parseSweepReact(o.afterSweep, at(path, 'afterSweep')) }),
   };
 }
 

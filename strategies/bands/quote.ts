@@ -9,6 +9,7 @@ import { fairPrice } from '../../src/strategy/fair-price.ts';
 import { fairBook } from '../../src/strategy/others-book.ts';
 import { adjustedSize, edgeAdjust, type EdgeAdjustment } from '../../src/strategy/edge-adjust.ts';
 import { applyPrintPull } from '../../src/strategy/print-pull.ts';
+import { applySweepReact } from '../../src/strategy/sweep-react.ts';
 import { snapPrice } from '../../src/strategy/snap-price.ts';
 import type { DesiredQuote, MarketView, WorkingQuote } from '../../src/strategy/types.ts';
 import type { Band, BandsConfig } from './config.ts';
@@ -30,7 +31,8 @@ export function quoteBands(view: MarketView, cfg: BandsConfig): DesiredQuote[] |
     }
   });
   // a side a taker just printed on is left out for a while (afterPrint; off by default)
-  return applyPrintPull(out, view, cfg.afterPrint, cfg.toxicity);
+  // and after a taker sweep, the swept-toward side pulled and the rest moved toward it (afterSweep; off by default)
+  return applySweepReact(applyPrintPull(out, view, cfg.afterPrint, cfg.toxicity), view, cfg.afterSweep);
 }
 
 function widened(b: Band, adj: EdgeAdjustment, minSize: number): Band {

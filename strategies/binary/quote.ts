@@ -3,6 +3,7 @@ import { fairPrice } from '../../src/strategy/fair-price.ts';
 import { fairBook } from '../../src/strategy/others-book.ts';
 import { adjustedSize, allowedSides, edgeAdjust } from '../../src/strategy/edge-adjust.ts';
 import { ladder } from '../../src/strategy/ladder.ts';
+import { applySweepReact } from '../../src/strategy/sweep-react.ts';
 import { flowLeanShift } from '../../src/strategy/ladder-config.ts';
 import type { DesiredQuote, MarketView } from '../../src/strategy/types.ts';
 import type { BinaryConfig } from './config.ts';
@@ -36,5 +37,6 @@ export function quoteBinary(view: MarketView, cfg: BinaryConfig): DesiredQuote[]
   if (size === 0) return [];
   // the ladder keeps prices inside [tick, 1 − tick] and drops a side pushed beyond its bound
   const quotes = ladder({ center: r, half: half + adj.extraHalf / 1e6, spacing: cfg.levelSpacing, levels: cfg.levels, size, tick: view.tick, tag: 'binary' });
-  return adj.bid && adj.ask ? quotes : allowedSides(quotes, adj);
+  // after a taker sweep: the swept-toward side pulled, the rest moved toward it (afterSweep; off by default)
+  return applySweepReact(adj.bid && adj.ask ? quotes : allowedSides(quotes, adj), view, cfg.afterSweep);
 }

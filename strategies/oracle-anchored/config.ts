@@ -4,6 +4,7 @@ import type { FairSource } from '../../src/strategy/fair-price.ts';
 import { FAIR_FROM, type FairFrom } from '../../src/strategy/others-book.ts';
 import { parseEdgeGuard, type EdgeGuardConfig } from '../../src/strategy/edge-adjust.ts';
 import { parsePrintPull, type PrintPullConfig } from '../../src/strategy/print-pull.ts';
+import { parseSweepReact, type SweepReactConfig } from '../../src/strategy/sweep-react.ts';
 
 export interface OracleAnchoredConfig {
   readonly book: FairSource;
@@ -30,6 +31,8 @@ export interface OracleAnchoredConfig {
   readonly toxicity: EdgeGuardConfig;
   /** pull a side after a taker print on it (src/strategy/print-pull.ts); off by default */
   readonly afterPrint: PrintPullConfig;
+  /** the reaction to a taker sweep (src/strategy/sweep-react.ts); absent = off (the default) */
+  readonly afterSweep?: SweepReactConfig;
 }
 
 const KEYS = [
@@ -47,6 +50,7 @@ const KEYS = [
   'levelSpacing',
   'toxicity',
   'afterPrint',
+  'afterSweep',
 ];
 
 export function parseOracleAnchoredConfig(raw: unknown, path: string): OracleAnchoredConfig {
@@ -66,6 +70,8 @@ export function parseOracleAnchoredConfig(raw: unknown, path: string): OracleAnc
     levelSpacing: readNumber(o, 'levelSpacing', path, { min: 0, max: 0.5 }, 0.01),
     toxicity: parseEdgeGuard(o.toxicity, at(path, 'toxicity')),
     afterPrint: parsePrintPull(o.afterPrint, at(path, 'afterPrint')),
+    // only when given, so a config without it reads (and reports) as before
+    ...(o.afterSweep === undefined ? {} : { afterSweep: parseSweepReact(o.afterSweep, at(path, 'afterSweep')) }),
   };
   if (cfg.size < 1) throw new ConfigFieldError(at(path, 'size'), 'at least 0.000001 shares', o.size);
   return cfg;

@@ -3,6 +3,7 @@ import { fairPrice } from '../../src/strategy/fair-price.ts';
 import { fairBook } from '../../src/strategy/others-book.ts';
 import { adjustedSize, allowedSides, edgeAdjust } from '../../src/strategy/edge-adjust.ts';
 import { applyPrintPull } from '../../src/strategy/print-pull.ts';
+import { applySweepReact } from '../../src/strategy/sweep-react.ts';
 import { ladder } from '../../src/strategy/ladder.ts';
 import type { DesiredQuote, MarketView } from '../../src/strategy/types.ts';
 import type { OracleAnchoredConfig } from './config.ts';
@@ -29,5 +30,6 @@ export function quoteOracleAnchored(view: MarketView, cfg: OracleAnchoredConfig)
     tag: 'oracle-anchored',
   });
   // a side a taker just printed on is left out for a while (afterPrint; off by default)
-  return applyPrintPull(adj.bid && adj.ask ? quotes : allowedSides(quotes, adj), view, cfg.afterPrint, cfg.toxicity);
+  // and after a taker sweep, the swept-toward side pulled and the rest moved toward it (afterSweep; off by default)
+  return applySweepReact(applyPrintPull(adj.bid && adj.ask ? quotes : allowedSides(quotes, adj), view, cfg.afterPrint, cfg.toxicity), view, cfg.afterSweep);
 }

@@ -5,12 +5,15 @@
  * received vs published (dropped), events later than 1 s, resyncs; at the exchange: venue calls per
  * second. Target: no dropped events, lag p99 < 50 ms.
  *
- *   npm run bench -- load [--minutes 10] [--markets 200] [--rate 10] [--cpu-prof DIR] [--watchdog-seconds S] [--heap-mb MB] [--semi-space-mb MB]
+ *   npm run bench -- load [--minutes 10] [--markets 200] [--rate 10] [--cpu-prof DIR] [--watchdog-seconds S] [--heap-mb MB] [--semi-space-mb MB] [--block-bot S]
  *
  * `--cpu-prof DIR` writes a V8 CPU profile of the bot child into DIR (node --cpu-prof) when it exits.
  * `--heap-mb MB` starts the bot child with `--max-old-space-size=MB`, as bin/bookmaker.js starts
  * `bookmaker run` under BOOKMAKER_HEAP_LIMITS (docs/deployment.md); without it the heap is V8's default.
  * `--semi-space-mb MB` starts it with `--max-semi-space-size=MB` (the young generation's semi-space).
+ * `--block-bot S` makes the bot child's event loop run a synchronous loop for S seconds, 15 s into the
+ * measured window: a stalled loop's catch-up, reproducible (docs/performance.md); give
+ * `--watchdog-seconds` above S, or the watchdog ends the bot.
  *
  * The baseline is the same bot quoting the same markets with the books still (no driver) measured in
  * the same run: the ratio says what 2,000 deltas/s cost in CPU over an idle quoting bot.
@@ -53,6 +56,7 @@ const NODE_ARGS = [
   ...(HEAP_MB !== undefined ? [`--max-old-space-size=${HEAP_MB}`] : []),
   ...(SEMI_MB !== undefined ? [`--max-semi-space-size=${SEMI_MB}`] : []),
 ];
+const BLOCK_S = process.argv.includes('--block-bot') ? arg('block-bot', 35) : 0;
 const BASELINE_MS = 20_000;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -98,13 +102,13 @@ ex.router.lookup = ((m: string, p: string) => {
   return r;
 }) as typeof ex.router.lookup;
 
-/** The busiest routes of a window, per second: `GET /orders 2.1, GET /balance 1.0` */
+/** The ten busiest routes of a window, per second: `GET /orders 2.1, GET /balance 1.0` */
 function topRoutes(from: ReadonlyMap<string, number>, secs: number): string {
   return [...byRoute]
     .map(([k, n]) => [k, (n - (from.get(k) ?? 0)) / secs] as const)
     .filter(([, r]) => r > 0)
     .sort((a, b) => b[1] - a[1])
-    .slice(0, 5)
+    .slice(0, 10)
     .map(([k, r]) => `${k} ${r.toFixed(1)}`)
     .join(', ');
 }
@@ -239,6 +243,11 @@ async function measure(ms: number, progress: boolean, stopTraffic: () => void = 
   const r0 = requests;
   const routes0 = new Map(byRoute);
   const t0 = Date.now();
+  if (progress && BLOCK_S > 0)
+    setTimeout(() => {
+      process.stderr.write(`load: the bot's event loop blocked for ${BLOCK_S} s\n`);
+      bot.request({ type: 'block', ms: BLOCK_S * 1000 });
+    }, 15_000);
   while (Date.now() - t0 < ms) {
     await sleep(Math.min(30_000, ms - (Date.now() - t0)));
     if (progress) {
@@ -336,6 +345,9 @@ try {
       ratio: Number((cpuPct / Math.max(0.1, idleCpuPct)).toFixed(2)),
       cpuPercent: Number(cpuPct.toFixed(1)),
       idleLagP99: Number(idle.to.lagP99Ms.toFixed(2)),
+      lagMax: Number(s.lagMaxMs.toFixed(0)),
+      streamReconnects: s.streamReconnects - w.from.streamReconnects,
+      ...(BLOCK_S > 0 ? { blockSeconds: BLOCK_S } : {}),
       rssMiB: Number((s.rssBytes / 2 ** 20).toFixed(0)),
       heapUsedMiB: Number((s.heapUsedBytes / 2 ** 20).toFixed(0)),
       heapTotalMiB: Number((s.heapTotalBytes / 2 ** 20).toFixed(0)),

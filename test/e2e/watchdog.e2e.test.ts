@@ -33,6 +33,13 @@ function outputClosed(proc: ChildProcess): Promise<void> {
  */
 function assertOnlyWatchdogExit(out: string): void {
   assert.match(out, /event loop blocked: the watchdog cancels every open order and ends the process/);
+  // the watchdog's last line says why, after its cancel-all's lines: how long, the limit, what the main thread did
+  const last = out.trim().split('\n').at(-1)!;
+  assert.match(
+    last,
+    /watchdog: exit 5: the event loop did not turn for [\d.]+ s \(limit \d+ s\); the main thread ran [\d.]+ s and waited [\d.]+ s for a CPU/,
+    out,
+  );
   assert.doesNotMatch(out, /Waiting for the debugger|Debugger (attached|listening)/, out);
 }
 

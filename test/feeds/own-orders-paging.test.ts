@@ -6,12 +6,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { BookTouches } from '../../src/feeds/book-touches.ts';
+import { ParkedCancels } from '../../src/feeds/parked-cancels.ts';
 import { ownOrdersReader } from '../../src/feeds/own-orders-feed.ts';
 import type { ListOrdersParams } from '../../src/exchange/client/orders-read.ts';
 import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
 import type { BookEvent } from '../../src/model/stream.ts';
 import { settableClock, TRADER, venueOrder } from '../support/venue-order.ts';
-import { tradeEvent } from './trade-event.ts';
+import { deltaEvent, streamState, tradeEvent } from './trade-event.ts';
 
 const market = (i: number): Bytes32 => `0x${(i + 1).toString(16).padStart(64, '0')}` as Bytes32;
 const nonce = (i: number): Bytes32 => `0x${(i + 1).toString(16).padStart(62, '0')}ff` as Bytes32;
@@ -82,14 +83,21 @@ const fills = (es: Awaited<ReturnType<ReturnType<typeof ownOrdersReader>>>) =>
 function setup(markets: number, perMarket: number, sweepPolls = 30) {
   const v = fakeVenue(markets, perMarket);
   const touches = new BookTouches();
+  const cancels = new ParkedCancels();
   const clock = settableClock();
-  const reads = { market: 0, sweep: 0, full: 0, sweeps: [] as { ms: number; pages: number }[] };
+  const reads = { market: 0, sweep: 0, full: 0, released: 0, sweeps: [] as { ms: number; pages: number }[] };
   const stats = {
     read: (k: 'market' | 'sweep' | 'full', n: number) => void (reads[k] += n),
+    released: (n: number) => void (reads.released += n),
     sweepDone: (ms: number, pages: number) => void reads.sweeps.push({ ms, pages }),
   };
-  const read = ownOrdersReader({ client: v.client, trader: TRADER, clock, touches, sweepPolls, stats });
-  return { ...v, touches, read, reads, clock };
+  const read = ownOrdersReader({ client: v.client, trader: TRADER, clock, touches, cancels, sweepPolls, stats });
+  /** a book event of the streams, as the runtime shows it to both (src/runtime/phases/feeds.ts touchingSink) */
+  const see = (e: BookEvent): void => {
+    touches.see(e);
+    cancels.see(e);
+  };
+  return { ...v, touches, cancels, see, read, reads, clock };
 }
 
 test('a fill on a market whose trade reached our price is read at the next poll, by that market, not by paging the whole list', async () => {
@@ -191,13 +199,13 @@ test('a small wallet (one page) reads its whole list every poll, as before', asy
   assert.equal(s.calls.byMarket, 0);
 });
 
-test('an order the bot cancelled after a part filled: its market is read at the next poll, its fills and end reported then, not when the sweep comes round', async () => {
+test('an order found gone (a reconcile, a refused cancel) after a part filled: its market is read at the next poll, its fills and end reported then, not when the sweep comes round', async () => {
   const s = setup(100, 40); // 4,000 open orders: 40 pages, more than a sweep of 30 polls reads one a poll
   await s.read();
   const i = 40 * 3; // market 3's first bid: on the last pages (newest first)
   s.fill(i, 4_000_000);
   s.cancel(i);
-  // the cancel answered (the order manager parks the order): the runtime marks its market
+  // found gone (the order manager parks the order): the runtime marks its market
   s.touches.markAll(market(3));
   const es = await s.read();
   assert.deepEqual(fills(es), [{ nonce: nonce(i), size: 4_000_000 }], 'its last fills, at the next poll');
@@ -221,4 +229,85 @@ test('the reads are counted by kind, and a finished sweep reports its time and p
   assert.equal(s.reads.market, 1);
   assert.equal(s.reads.sweep, 4);
   assert.deepEqual(s.reads.sweeps, [{ ms: 3_000, pages: 4 }], 'one sweep: first page to last, 3 s at a poll a second');
+});
+
+/** The venue's time of the witness: a create the bot sent after the cancel's answer, inserted then. */
+const W = 1_800_000_000_123;
+const X = ('0x' + '77'.repeat(32)) as Bytes32;
+
+test('an order the bot cancelled that no trade reached is released without a GET /orders once its stream passed the cancel', async () => {
+  const s = setup(100, 40);
+  await s.read();
+  const i = 40 * 3;
+  s.see(streamState(market(3), 'live'));
+  s.cancel(i);
+  s.cancels.parked(nonce(i), market(3)); // the cancel answered: OrderParked (cancelled)
+  s.cancels.submitted(X, false); // the next create sent, and its answer
+  s.cancels.accepted(X, W);
+  s.see(tradeEvent(market(3), 500_000, 'buy', 1, W + 40)); // the stream passes it: a purchase at 0.50 reaches no order of ours
+  const before = { ...s.calls };
+  const es = await s.read();
+  assert.ok(
+    es.some((e) => e.event.type === 'OrderClosed' && e.event.nonce === nonce(i) && e.event.status === 'cancelled'),
+    'released at the next poll',
+  );
+  assert.deepEqual(fills(es), []);
+  assert.equal(s.calls.byMarket - before.byMarket, 0, 'no read of its market (old code: one GET /orders?marketId)');
+  assert.equal(s.calls.gets - before.gets, 0, 'no lookup of the order (old code: one GET /orders/:id)');
+  assert.equal(s.reads.released, 1, 'counted');
+  assert.equal(s.cancels.size, 0);
+  // the sweep that later misses it does not look it up either
+  for (let p = 0; p < 40; p++) await s.read();
+  assert.equal(s.calls.gets - before.gets, 0);
+});
+
+test('a fill just before the cancel whose trade prints after the cancel was answered is still counted', async () => {
+  const s = setup(100, 40);
+  await s.read();
+  const i = 40 * 3; // market 3's bid at 0.45
+  s.see(streamState(market(3), 'live'));
+  // at the venue: a taker sells 2 shares into our bid, then our cancel lands
+  s.fill(i, 2_000_000);
+  s.cancel(i);
+  // the bot: the cancel's answer first, then a create sent after it (the witness) is answered
+  s.cancels.parked(nonce(i), market(3));
+  s.cancels.submitted(X, false);
+  s.cancels.accepted(X, W);
+  // the stream is behind: it has shown only what the venue sent before the fill
+  s.see(deltaEvent(market(3), W - 10));
+  const first = await s.read();
+  assert.equal(
+    first.some((e) => 'nonce' in e.event && e.event.nonce === nonce(i)),
+    false,
+    'not released while the stream has not passed the cancel (released here, the fill would be lost)',
+  );
+  // the fill's print arrives, then the stream passes the cancel
+  s.see(tradeEvent(market(3), 450_000, 'sell', 1, W - 5));
+  s.see(deltaEvent(market(3), W + 3));
+  const es = await s.read();
+  assert.deepEqual(fills(es), [{ nonce: nonce(i), size: 2_000_000 }], 'the fill counted, from the read of its market');
+  assert.ok(es.some((e) => e.event.type === 'OrderClosed' && e.event.nonce === nonce(i)));
+  assert.equal(s.reads.released, 0);
+  assert.equal(s.calls.byMarket, 1);
+});
+
+test('a small wallet (the sweep ends every poll): a cancelled order waiting for its stream is not looked up meanwhile, then released', async () => {
+  const s = setup(5, 4); // one page
+  await s.read();
+  s.see(streamState(market(2), 'live'));
+  s.cancel(8);
+  s.cancels.parked(nonce(8), market(2));
+  s.cancels.submitted(X, false);
+  s.cancels.accepted(X, W);
+  const first = await s.read();
+  assert.equal(s.calls.gets, 0, 'not looked up while its stream has not passed the cancel (without the hold: looked up at once)');
+  assert.equal(
+    first.some((e) => 'nonce' in e.event && e.event.nonce === nonce(8)),
+    false,
+  );
+  s.see(deltaEvent(market(2), W + 1));
+  const es = await s.read();
+  assert.ok(es.some((e) => e.event.type === 'OrderClosed' && e.event.nonce === nonce(8)));
+  assert.equal(s.calls.gets, 0);
+  assert.equal(s.reads.released, 1);
 });

@@ -8,7 +8,7 @@ import { withTmpLedger } from './tmp-ledger.ts';
 import { test } from 'node:test';
 import { asyncScheduler } from 'rxjs';
 import type { Clock } from '../../src/core/clock.ts';
-import { ledgerSummary, listFills, pnlByMarket, replayPositions } from '../../src/ledger/books.ts';
+import { ledgerSummary, listFills, MARKS_META, pnlByMarket, replayPositions } from '../../src/ledger/books.ts';
 import { catchUpFills } from '../../src/ledger/catch-up.ts';
 import { openLedger, type Ledger, type LedgerFill } from '../../src/ledger/ledger.ts';
 import { LedgerDamagedError } from '../../src/ledger/integrity.ts';
@@ -174,6 +174,46 @@ test('books: positions and realised PnL replayed exactly (average cost, YES term
   assert.equal(since.fills, 3);
   assert.equal(since.realisedPnl, 1.146667);
   assert.equal(ledgerSummary(l, { since: T0 + 3000 }).realisedPnl, 0.166667);
+  l.close();
+});
+
+test('ledger summary --since: a market that resolved in the period with no fill in it counts its resolution PnL, as the books do', () => {
+  const l = openLedger({ path: ':memory:', clock: manualClock() });
+  // 10 YES bought at 0.40 before the period; the market resolves YES in it: +6.00 realised then
+  l.fill(fill({ fillId: 'a', ts: T0 }));
+  l.resolution(M, 1_000_000, T0 + 5_000);
+  l.flush();
+  const since = ledgerSummary(l, { since: T0 + 1000 });
+  assert.equal(since.fills, 0);
+  assert.equal(since.realisedPnl, 6, "the period's realised PnL: the resolution");
+  assert.deepEqual(
+    pnlByMarket(l, { since: T0 + 1000 }).map((b) => [b.fills, b.realisedPnl]),
+    [[0, 6]],
+  );
+  // the whole ledger says the same
+  assert.equal(ledgerSummary(l).realisedPnl, 6);
+  l.close();
+});
+
+test("ledger pnl: a market flat since its last mark row shows the books' unrealised (0), and the rows add up to the summary's pnl", () => {
+  const l = openLedger({ path: ':memory:', clock: manualClock() });
+  // 10 YES at 0.40, marked at 0.45 (+0.50 unrealised); then sold at 0.45, flat, released and folded
+  // before the next mark: no row of the market in the stop's mark
+  l.fill(fill({ fillId: 'a', ts: T0 }));
+  l.mark(T0 + 1, M, 10_000_000, 0n, 500_000n);
+  l.fill(fill({ fillId: 'b', side: 1, price: 450_000, ts: T0 + 2 }));
+  l.mark(T0 + 3, null, 0, 500_000n, 0n);
+  l.setMeta(MARKS_META, '{}');
+  l.flush();
+  const rows = pnlByMarket(l);
+  assert.deepEqual(
+    rows.map((r) => [r.realisedPnl, r.unrealisedPnl ?? 0]),
+    [[0.5, 0]],
+  );
+  assert.equal(
+    rows.reduce((a, r) => a + r.realisedPnl + (r.unrealisedPnl ?? 0), 0),
+    ledgerSummary(l).pnl.total,
+  );
   l.close();
 });
 

@@ -110,6 +110,23 @@ describe('bot metrics', () => {
     }
   });
 
+  it('counts a fill once (a second report of it is skipped, as the books skip it), and its stated collateral as its volume', async () => {
+    const store = new StateStore();
+    const metrics = createBotMetrics();
+    const unbind = bindStoreMetrics(metrics, store);
+    const f = { type: 'OrderFilled', marketId: M, nonce, outcomeIndex: 1, side: 0, price: 400_000, size: 10 * S, fee: 2_000, ts: 1 } as const;
+    store.dispatch({ ...f, fillId: 'a', notional: 3_999_990 });
+    store.dispatch({ ...f, fillId: 'a', notional: 3_999_990 });
+    store.dispatch({ ...f, fillId: 'b', ts: 2 });
+    const text = await metrics.registry.metrics();
+    unbind();
+    const value = (series: string): number => Number(line(text, series + ' ')?.slice(series.length + 1));
+    assert.equal(value(`bookmaker_fills_total{market="${M}",side="buy"}`), 2);
+    assert.equal(value(`bookmaker_fees_usdc_total{market="${M}"}`), 0.004);
+    // 3.99999 stated + 10 × 0.40
+    assert.equal(value(`bookmaker_fill_volume_usdc_total{market="${M}"}`), 7.99999);
+  });
+
   it('uses a private registry: two instances do not collide', async () => {
     const a = createBotMetrics();
     const b = createBotMetrics();

@@ -1,12 +1,21 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Bytes32 } from '../../src/model/order.ts';
-import { RunLedger } from '../../src/runtime/run-ledger.ts';
+import { Account, type AccountFill } from '../../src/account/account.ts';
+import { RunFigures } from '../../src/account/run-figures.ts';
 import { buildRunReport, formatRunReport } from '../../src/runtime/run-report.ts';
 import { micro } from '../../src/model/units.ts';
 import { STOPPED_RUN } from '../support/run-report.ts';
 
 const M = ('0x' + 'ab'.repeat(32)) as Bytes32;
+
+/** A run whose books took these fills (own, the venue's fees). */
+function runWith(...fills: Omit<AccountFill, 'feeSource' | 'origin'>[]): RunFigures {
+  const a = new Account();
+  const run = new RunFigures(a);
+  for (const f of fills) a.applyFill({ ...f, feeSource: 'venue', origin: 'own' });
+  return run;
+}
 
 test('micro units print exactly', () => {
   assert.equal(micro(0n), '0.000000');
@@ -16,34 +25,8 @@ test('micro units print exactly', () => {
   assert.equal(micro(7), '0.000007');
 });
 
-test('the ledger counts each fill once (by fill id), paper and live alike, with exact notional and fees', () => {
-  const l = new RunLedger();
-  const fill = {
-    type: 'OrderFilled' as const,
-    marketId: M,
-    nonce: null,
-    outcomeIndex: 1 as const,
-    side: 0 as const,
-    price: 333_333,
-    size: 3_000_001,
-    fee: 1_234,
-    ts: 1,
-  };
-  l.apply({ ...fill, fillId: 'a' });
-  l.apply({ ...fill, fillId: 'a' }); // the same fill from a second feed
-  l.apply({ ...fill, fillId: 'b' });
-  l.apply({ ...fill }); // no id: counted
-  const m = l.market(M);
-  assert.equal(m.fills, 3);
-  assert.equal(m.shares, 9_000_003);
-  assert.equal(m.notional12, 3n * 333_333n * 3_000_001n);
-  assert.equal(m.fees, 3_702);
-  assert.equal(l.fills.get(M), 3);
-});
-
 test('the report: exact money per market and in total, share of time quoting, reasons longest first, lines within 120 columns', () => {
-  const l = new RunLedger();
-  l.apply({ type: 'OrderFilled', marketId: M, nonce: null, outcomeIndex: 1, side: 0, price: 333_333, size: 3_000_001, fee: 1_234, ts: 1, fillId: 'x' });
+  const l = runWith({ fillId: 'x', marketId: M, outcomeIndex: 1, side: 0, price: 333_333, size: 3_000_001, fee: 1_234, ts: 1 });
   const r = buildRunReport({
     ...STOPPED_RUN,
     startedAt: Date.UTC(2026, 10, 25, 12),
@@ -88,8 +71,7 @@ test('the report: exact money per market and in total, share of time quoting, re
 });
 
 test('the report carries the PnL by source exactly, and prints it for markets with fills', () => {
-  const l = new RunLedger();
-  l.apply({ type: 'OrderFilled', marketId: M, nonce: null, outcomeIndex: 1, side: 0, price: 400_000, size: 10_000_000, fee: 2_000, ts: 1, fillId: 'f' });
+  const l = runWith({ fillId: 'f', marketId: M, outcomeIndex: 1, side: 0, price: 400_000, size: 10_000_000, fee: 2_000, ts: 1 });
   const base = { ...STOPPED_RUN, stoppedAt: 60_000 };
   const time = { marketId: M, label: 'rain-tomorrow', observedMs: 60_000, liveMs: 60_000, states: { quoting: 60_000 } };
   const attribution = { spreadCapture: 150_001n, inventory: -1_000_000n, fees: -2_000n, resolution: 0n, total: -851_999n };

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { test } from 'node:test';
+import type { LoopStall } from '../../src/runtime/loop-stall.ts';
 import { MetricsPortError, startWatchdog } from '../../src/runtime/watchdog.ts';
 import { freePort } from '../e2e/sim-process.ts';
 
@@ -34,13 +35,28 @@ test('blocked main thread: /healthz 503 from the heartbeat, /metrics 503 after t
     const base = `http://127.0.0.1:${port}`;
     const healthy = await curlLater(`${base}/healthz`, 0);
     assert.match(healthy, /"status":"ok".* 200$/s);
+    const stalls: LoopStall[] = [];
+    wd.onStall((s) => stalls.push(s));
     const h = curlLater(`${base}/healthz`, 1.5);
     const m = curlLater(`${base}/metrics`, 1.5);
     blockFor(6_000);
-    assert.match(await h, /event loop blocked.* 503$/s);
-    assert.match(await m, /the main thread did not answer.* 503$/s);
+    // while it lasts, the answers say what the main thread does: it runs (or, on a crowded machine, waits for a CPU)
+    const hz = await h;
+    assert.match(hz, /event loop blocked.* 503$/s);
+    assert.match(hz, /"cause":"(busy|cpu-starved)".*"why":"the main thread ran [\d.]+ s and waited [\d.]+ s for a CPU/s);
+    assert.match(await m, /the main thread did not answer.*"cause":"(busy|cpu-starved)".* 503$/s);
+    // once the loop turns again, the stall is reported to the main thread, once
+    for (let i = 0; i < 60 && stalls.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(stalls.length, 1, JSON.stringify(stalls));
+    const st = stalls[0]!;
+    assert.ok(st.seconds >= 5.9 && st.seconds < 30, `${st.seconds} s`);
+    if (st.ranSeconds !== null) {
+      assert.ok(st.cause === 'busy' || st.cause === 'cpu-starved', st.cause);
+      assert.ok(st.ranSeconds > 0 && st.ranSeconds + st.waitedSeconds! <= st.seconds, JSON.stringify(st));
+    }
     assert.match(await curlLater(`${base}/metrics`, 0), /answered \/metrics 200$/);
     assert.match(await curlLater(`${base}/healthz`, 0), / 200$/);
+    assert.equal(stalls.length, 1, 'a loop that turns is no stall');
   } finally {
     await wd.close();
   }

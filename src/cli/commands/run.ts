@@ -285,5 +285,8 @@ function render(bot: Bot): { table: string[]; line: string } {
   const rotation = formatRotationLine(bot.rotation.summary(), bot.rotation.refreshEnabled);
   const pnl = books.figures().total;
   const table = formatSummary(rows, header, pnl);
-  return { table: rotation ? [...table, rotation] : table, line: formatSummaryLine(rows, header, pnl) + (rotation ? `\n${rotation}` : '') };
+  return {
+    table: rotation ? [...table, rotation] : table,
+    line: formatSummaryLine(rows, header, pnl, bot.runTrades().fills) + (rotation ? `\n${rotation}` : ''),
+  };
 }

@@ -21,7 +21,9 @@
  *   The JSON book is depth-limited (`depth`), so after a resync levels deeper than that reappear only as
  *   deltas touch them; ask the fetcher for depth 100 when the deep book matters.
  * - Idle timeout: no byte (event or heartbeat) for `idleTimeoutMs` → status 'stale', close, reconnect with
- *   exponential back-off and jitter.
+ *   exponential back-off and jitter. A check that runs a second or more late (the process's event loop
+ *   stalled: docs/operating.md) is made again one turn later, once the bytes that arrived during the stall
+ *   are read, so a long stall does not make every market's stream reconnect at once.
  * - Fallback: a server that answers 200 with a non-event-stream body, or `maxStreamFailures` consecutive
  *   failed connections, switches to conditional polling of the JSON snapshot (`If-None-Match`; 304 emits
  *   nothing) every `pollIntervalMs`, and retries the stream every `streamRetryMs`; the first valid stream
@@ -123,6 +125,8 @@ type DataEvent = Exclude<BookEvent, { type: 'status' }>;
 const EVENT_TYPES: ReadonlySet<string> = new Set(['snapshot', 'delta', 'trade', 'status', 'message']);
 const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
+/** an idle check this late ran after a stall of the event loop: judged again after the next read */
+export const LATE_IDLE_CHECK_MS = 1_000;
 /** a line longer than this (characters) ends the connection: a stream that never ends a line would grow without bound */
 const MAX_SSE_LINE = 16 * 2 ** 20;
 /** the events that carry a sequence position after the baseline */
@@ -407,12 +411,17 @@ class StreamSession {
    * One timer per connection that checks the last activity when it fires and re-arms for the remainder,
    * rather than a timer reset per chunk (cheap on a busy stream).
    */
-  private armIdle(id: number, ms = this.idleMs): void {
+  private armIdle(id: number, ms = this.idleMs, again = false): void {
     this.cancelIdle?.();
+    const due = this.clock.now() + ms;
     this.cancelIdle = this.clock.setTimeout(() => {
       if (this.closed || id !== this.conn.id) return;
-      const quiet = this.clock.now() - this.stats.lastActivityTs;
+      const now = this.clock.now();
+      const quiet = now - this.stats.lastActivityTs;
       if (quiet < this.idleMs) this.armIdle(id, this.idleMs - quiet);
+      // late: timers run before the reads of the same turn, so what came during the stall is still
+      // unread; one more turn reads it (once: a stream silent after that is idle)
+      else if (!again && now - due >= LATE_IDLE_CHECK_MS) this.armIdle(id, 0, true);
       else this.onIdle(id);
     }, ms);
   }

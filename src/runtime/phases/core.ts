@@ -27,7 +27,7 @@ import { endedOrderNonce } from '../ended-order.ts';
 import { EXIT_HALT, EXIT_KILL_SWITCH } from '../exit-codes.ts';
 import { createLiveVenue, type LiveVenue } from '../live-venue.ts';
 import { PaperVenue } from '../paper-venue.ts';
-import { RunLedger } from '../run-ledger.ts';
+import type { RunFigures } from '../../account/run-figures.ts';
 import { deferred } from '../startup-waits.ts';
 import type { LedgerPhase } from './ledger.ts';
 import { OperatorView } from './operator-view.ts';
@@ -52,8 +52,8 @@ export interface CorePhase {
   readonly wireMeter: TickToWireMeter;
   /** holds the bot while the ledger cannot be written (started in the holds phase) */
   readonly ledgerWatch: LedgerWatch;
-  /** fills, volume and fees of this run, paper fills included, each fill once (summary, report) */
-  readonly runLedger: RunLedger;
+  /** fills, volume, fees and realised PnL of this run, from the books (summary, report; src/account/run-figures.ts) */
+  readonly runFigures: RunFigures;
   readonly claims: ClaimsTracker | null;
   readonly operator: OperatorView;
   readonly shutdown: Shutdown;
@@ -166,8 +166,6 @@ export function corePhase(c: StartContext, { client, signer }: VenuePhase, { mar
   });
   const healthMetrics = registerHealthMetrics(metrics.registry, () => healthModel);
   const shutdown = new Shutdown({ log, life, clock, kernel: k, orderManager: om, health: healthModel, refusals });
-  const runLedger = new RunLedger();
-  runLedger.bind(store);
 
   const claims = paper ? null : claimsTracker(c, client, venue, l);
   if (claims) life.add(() => claims.stop());
@@ -180,7 +178,7 @@ export function corePhase(c: StartContext, { client, signer }: VenuePhase, { mar
     refusals,
     wireMeter,
     ledgerWatch,
-    runLedger,
+    runFigures: l.runFigures,
     claims,
     operator,
     shutdown,

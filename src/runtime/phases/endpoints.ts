@@ -1,10 +1,12 @@
 /**
  * The endpoints phase of the live start-up (src/runtime/bot.ts): /readyz and bookmaker_ready, and the
  * metrics endpoint on 127.0.0.1 (or behind the watchdog's thread, which owns the socket so /healthz fails
- * while this loop is blocked).
+ * while this loop is blocked). The watchdog's stall reports are counted, logged and shown on /readyz
+ * (src/runtime/stall-report.ts).
  */
 import { respond, startMetricsEndpoint, type MetricsEndpoint } from '../../metrics/metrics-server.ts';
 import { botReadiness } from '../../metrics/readiness.ts';
+import { watchStalls } from '../stall-report.ts';
 import { MetricsPortError } from '../watchdog.ts';
 import type { CorePhase } from './core.ts';
 import type { LedgerPhase } from './ledger.ts';
@@ -63,9 +65,13 @@ export async function endpointsPhase(c: StartContext, { lists }: SelectPhase, { 
     return readyChecks(r, healthModel.readiness(), { halted: k.halted, paused: k.pausedList().length }, ledgerWatch.down);
   };
   metrics.setReadiness(ready);
+  // the event loop's stalls of the last minute (the watchdog judges each: ran, or waited for a CPU)
+  const stalls = c.o.watchdog ? watchStalls(c.o.watchdog, metrics, c.o.logger.child({ component: 'event-loop' }), c.clock) : null;
+  if (stalls) c.life.add(() => stalls.close());
   const readyDetails = (): Record<string, unknown> => {
     const h = healthModel.readiness();
-    return { process: h.process, reasons: [...operator.reasons(), ...h.reasons], markets: h.markets };
+    const loop = stalls?.recent();
+    return { process: h.process, reasons: [...operator.reasons(), ...h.reasons], markets: h.markets, ...(loop ? { eventLoopStalls: loop } : {}) };
   };
   const port = c.o.metricsPort ?? cfg.metrics.port;
   let endpoint: MetricsEndpoint | null = null;

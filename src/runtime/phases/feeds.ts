@@ -9,6 +9,7 @@ import { venueSnapshotFetcher } from '../../exchange/stream/venue-snapshot-fetch
 import { filePositionStore, memoryPositionStore } from '../../feeds/activity-cursor.ts';
 import { activityFeed } from '../../feeds/activity-feed.ts';
 import { BookTouches, type RestingAt } from '../../feeds/book-touches.ts';
+import { ParkedCancels } from '../../feeds/parked-cancels.ts';
 import { createBookFeed, type BookFeed } from '../../feeds/book-feed.ts';
 import type { FeedEvent } from '../../feeds/feed-event.ts';
 import { FeedHealth } from '../../feeds/feed-health.ts';
@@ -138,23 +139,57 @@ export function trackedOrder(store: StateStore): (nonce: Bytes32, marketId?: Byt
 /** seconds one sweep of the wallet's whole open-order list is spread over (docs/performance.md) */
 export const ORDERS_SWEEP_SECONDS = 30;
 
+/** What the trading poll learns between polls: the streams' marks and the orders the bot cancelled. */
+export interface TradingMarks {
+  readonly touches: BookTouches;
+  readonly cancels: ParkedCancels;
+}
+
 /**
- * The trading poll's marks (see BookTouches): the book feed shows them each book event (touchingSink),
- * and an order the bot cancelled (or found gone) marks its market. Such an order is counted until its
- * last fills are known: its market is read at the next poll, so it is released then rather than when
- * the sweep reaches it (the cancel's answer states no fills, so it cannot release the order itself:
- * docs/books-and-pnl.md).
+ * The trading poll's marks (see BookTouches): the book feed shows them each book event (touchingSink).
+ * An order the bot ended is counted until its last fills are known (the cancel's answer states none:
+ * docs/books-and-pnl.md). One whose cancel the venue answered waits in ParkedCancels, with the creates
+ * sent after it (their insertion times order the market's stream against the cancel), and is released
+ * without a read once its market's stream has passed the cancel with no trade at its price; one found
+ * gone (a reconcile, a refused cancel) marks its market, read at the next poll as before.
  */
-export function tradingTouches(orderEvents: Pick<EventBus<OrderManagerEvent>, 'on'>): BookTouches {
+export function tradingTouches(orderEvents: Pick<EventBus<OrderManagerEvent>, 'on'>): TradingMarks {
   const touches = new BookTouches();
-  orderEvents.on('react', (e) => e.type === 'OrderParked' && touches.markAll(e.marketId));
-  return touches;
+  const cancels = new ParkedCancels();
+  orderEvents.on('react', (e) => {
+    switch (e.type) {
+      case 'OrderParked':
+        if (e.cancelled) cancels.parked(e.nonce, e.marketId);
+        else touches.markAll(e.marketId);
+        return;
+      case 'OrderSubmitted':
+        cancels.submitted(e.nonce, e.retry);
+        return;
+      case 'OrderAccepted':
+        cancels.accepted(e.nonce, e.insertedAt);
+        return;
+      case 'OrderRejected':
+        cancels.rejected(e.nonce);
+        return;
+      case 'OrderCancelled':
+      case 'OrderGone':
+        cancels.ended(e.nonce);
+        return;
+      default:
+        return;
+    }
+  });
+  return { touches, cancels };
 }
 
 /** The book feed's sink, each book event first shown to the own-orders poll's marks. */
-export function touchingSink(touches: BookTouches, sink: (fe: FeedEvent) => void): (fe: FeedEvent) => void {
+export function touchingSink(marks: TradingMarks, sink: (fe: FeedEvent) => void): (fe: FeedEvent) => void {
+  const { touches, cancels } = marks;
   return (fe) => {
-    if (fe.event.type === 'BookEventReceived') touches.see(fe.event.event);
+    if (fe.event.type === 'BookEventReceived') {
+      touches.see(fe.event.event);
+      cancels.see(fe.event.event);
+    }
     sink(fe);
   };
 }
@@ -212,8 +247,8 @@ export async function feedsPhase(
     logger: c.o.logger,
   });
   // the trading poll reads by market: the markets whose trades reached our orders (see BookTouches)
-  const touches = paper ? null : tradingTouches(core.orderEvents);
-  subs.push(books.events$.subscribe(touches ? touchingSink(touches, sink) : sink));
+  const marks = paper ? null : tradingTouches(core.orderEvents);
+  subs.push(books.events$.subscribe(marks ? touchingSink(marks, sink) : sink));
   subs.push(
     marketFeed({
       client,
@@ -267,11 +302,12 @@ export async function feedsPhase(
         seed: bookLedger.catchUp.openOrders,
         fees: bookLedger.fees,
         isOwn: bookLedger.isOwn,
-        ...(touches ? { touches, ordersOf: storeOrdersOf(store) } : {}),
+        ...(marks ? { touches: marks.touches, cancels: marks.cancels, ordersOf: storeOrdersOf(store) } : {}),
         sweepPolls: Math.max(1, Math.round((ORDERS_SWEEP_SECONDS * 1000) / fillsPollMs(cfg))),
         arrival: bookLedger.arrival,
         stats: {
           read: (kind, n) => metrics.ownOrdersReads.inc({ kind }, n),
+          released: (n) => metrics.ownOrdersReleasedUnread.inc(n),
           sweepDone: (ms, pages) => {
             metrics.ownOrdersSweepSeconds.set(ms / 1000);
             metrics.ownOrdersSweepPages.set(pages);

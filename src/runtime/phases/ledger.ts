@@ -4,6 +4,7 @@
  * durable in it.
  */
 import type { Account } from '../../account/account.ts';
+import { RunFigures } from '../../account/run-figures.ts';
 import { BotLedger } from '../../ledger/bot-ledger.ts';
 import { shardOwns } from '../../selection/shard.ts';
 import type { Bytes32 } from '../../model/order.ts';
@@ -16,6 +17,8 @@ export interface LedgerPhase {
   readonly bookLedger: BotLedger;
   /** the account's books, rebuilt from the ledger: every PnL figure and the kill switch read them */
   readonly accountBooks: Account;
+  /** this run's share of the books (the books now less the books as the ledger began the run) */
+  readonly runFigures: RunFigures;
 }
 
 export async function ledgerPhase(c: StartContext, { client, signer }: VenuePhase, { marketIds, lists }: SelectPhase): Promise<LedgerPhase> {
@@ -48,5 +51,6 @@ export async function ledgerPhase(c: StartContext, { client, signer }: VenuePhas
       return false;
     }
   });
-  return { bookLedger, accountBooks: bookLedger.books() };
+  const accountBooks = bookLedger.books();
+  return { bookLedger, accountBooks, runFigures: new RunFigures(accountBooks) };
 }

@@ -79,10 +79,13 @@ export function rotationPhase(
     onReleased: (id, reason, time, m) => {
       if (!time) return;
       const pnl = accountBooks.marketPnl(id);
-      // the ledger's figures object: late fills of a kept position still add to it until the market is gone
+      // the market's fills since its last release (a market retired before and started again), from
+      // the books; the report reads on from `ledgerAt`, so fills after this release count too
+      const last = retiredRows.findLast((r) => r.time.marketId === id);
       retiredRows.push({
         time,
-        ledger: cp.runLedger.market(id),
+        ledger: cp.runFigures.after(id, last?.ledgerAt),
+        ledgerAt: cp.runFigures.market(id),
         realised: pnl.realised,
         unrealised: pnl.unrealised,
         net: accountBooks.holdingsOf(id).net,
@@ -93,7 +96,6 @@ export function rotationPhase(
       // market still holding a position keeps its row (its PnL is read again at the report)
       keepRetiredRows(retiredRows, earlier, RETIRED_ROWS_MAX, (marketId) => store.state.markets.has(marketId));
     },
-    onGone: (id) => void cp.runLedger.forget(id),
   });
   s.lists.follow(bm);
   const rotationMetrics = registerRotationMetrics(c.metrics.registry, () => rot);

@@ -487,3 +487,57 @@ test('a redirect is followed to the stream (headers and all); a redirect loop is
     await new Promise((r) => front.close(r));
   }
 });
+
+/**
+ * A clock whose timers can fire late, as after a stalled event loop: `stall(ms)` moves time, then runs
+ * the timers that were due, late (not the ones they set: those wait for the next turn); `advance(ms)`
+ * runs them on time, as ManualClock does.
+ */
+class StalledClock extends ManualClock {
+  stall(ms: number): void {
+    const self = this as unknown as { timers: { at: number; fn: () => void }[] };
+    const end = this.now() + ms;
+    // what is due by the end of the stall runs after it, with the clock there
+    const held = self.timers.filter((x) => x.at <= end).sort((a, b) => a.at - b.at);
+    self.timers = self.timers.filter((x) => x.at > end);
+    this.advance(ms);
+    for (const x of held) x.fn();
+  }
+}
+
+test('an idle check late after a stalled loop waits one turn for the bytes that came meanwhile; a silent stream still goes stale', async () => {
+  const clock = new StalledClock();
+  const t = await setup({ clock, idleTimeoutMs: 30_000, backoff: { initialMs: 50, maxMs: 50, jitter: 0 } });
+  try {
+    const c1 = await t.server.waitForConn(1);
+    c1.send('snapshot', wireBook(1));
+    await t.col.waitFor((e) => e.type === 'snapshot', 'snapshot');
+    // the loop stalls 35 s: the idle check runs 5 s late, before the turn's reads
+    clock.stall(35_000);
+    assert.ok(!t.col.states().includes('stale'), 'not judged before the bytes of the stall are read');
+    assert.equal(t.stream.stats.idleTimeouts, 0);
+    // the turn's reads: the heartbeat that arrived during the stall
+    c1.heartbeat();
+    const at = clock.now();
+    await until(() => t.stream.stats.lastActivityTs === at, 'heartbeat bytes seen');
+    clock.advance(1);
+    assert.ok(!t.col.states().includes('stale'), 'the stream was alive all along');
+    assert.equal(t.server.conns.length, 1, 'no reconnect');
+    // a stall with nothing behind it: stale one turn later
+    clock.stall(40_000);
+    assert.ok(!t.col.states().includes('stale'));
+    clock.advance(1);
+    assert.ok(t.col.states().includes('stale'), 'silent after the stall: stale');
+    assert.equal(t.stream.stats.idleTimeouts, 1);
+    // on time, the check judges at once, as before
+    await c1.whenClosed;
+    clock.advance(50);
+    const c2 = await t.server.waitForConn(2);
+    c2.send('delta', delta(2, [{ side: 'bid', price: 43, size: 1 }]));
+    await t.col.waitFor(isSeq('delta', 2), 'delta after reconnect');
+    clock.advance(30_000);
+    assert.equal(t.stream.stats.idleTimeouts, 2, 'an on-time check of a silent stream');
+  } finally {
+    await t.done();
+  }
+});

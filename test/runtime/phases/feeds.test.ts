@@ -3,6 +3,8 @@ import { test } from 'node:test';
 import type { FeedEvent } from '../../../src/feeds/feed-event.ts';
 import type { Bytes32 } from '../../../src/model/order.ts';
 import { BookTouches, reaches } from '../../../src/feeds/book-touches.ts';
+import { ParkedCancels, type PolledOrder } from '../../../src/feeds/parked-cancels.ts';
+import { deltaEvent, streamState } from '../../feeds/trade-event.ts';
 import { feedBatchSink, feedSink, storeOrdersOf, touchingSink, tradingTouches } from '../../../src/runtime/phases/feeds.ts';
 import bands from '../../../strategies/bands/index.ts';
 import { DEFAULT_RISK } from '../../../src/config/parse-risk.ts';
@@ -118,7 +120,7 @@ test('a batch that fails downstream is reported with its source and does not rea
 test("the book feed's sink shows each book event to the fills poll's marks, then passes it on; the store's orders (in flight too) are where the bot rests", () => {
   const touches = new BookTouches();
   const passed: StateEvent[] = [];
-  const sink = touchingSink(touches, (f) => void passed.push(f.event));
+  const sink = touchingSink({ touches, cancels: new ParkedCancels() }, (f) => void passed.push(f.event));
   const trade = {
     type: 'trade',
     marketId: KNOWN,
@@ -163,7 +165,7 @@ test("the book feed's sink shows each book event to the fills poll's marks, then
   assert.deepEqual([...storeOrdersOf(store)(GONE)], []);
 });
 
-test("an order the bot cancelled marks its market for the next poll's read: the trading core's order manager parks it, the poll's marks see it", async () => {
+test("an order the bot cancelled waits for its market's stream to pass the next create's insertion, then is released unread: the trading core's order manager parks it, the poll's marks see it", async () => {
   const clock = new ManualClock(1_800_000_000_000);
   const venue = new FakeVenue();
   const c = createTradingCore({
@@ -180,7 +182,13 @@ test("an order the bot cancelled marks its market for the next poll's read: the 
     // cancelled orders are parked until their fills are known (the live bot's settle time)
     settleMs: 3_000,
   });
-  const touches = tradingTouches(c.orderEvents);
+  const { touches, cancels } = tradingTouches(c.orderEvents);
+  const parked: Bytes32[] = [];
+  let sentAfter = 0; // creates sent after the first park
+  c.orderEvents.on('react', (e) => {
+    if (e.type === 'OrderParked') parked.push(e.nonce);
+    if (e.type === 'OrderSubmitted' && parked.length > 0) sentAfter++;
+  });
   c.receive(topOfBook(M1, 480_000, 520_000, clock.now()));
   await c.kernel.flush();
   assert.equal(venue.open.size, 2, 'quoting');
@@ -192,8 +200,25 @@ test("an order the bot cancelled marks its market for the next poll's read: the 
     await c.kernel.flush();
   }
   assert.ok(c.orderManager.parkedCount >= 1, 'a cancelled order is parked');
-  const marks = touches.take();
-  assert.deepEqual([...marks.keys()], [M1.toLowerCase()], 'the parked order marked its market (old code without the wiring: no marks)');
-  assert.equal(marks.get(M1.toLowerCase())!.all, true, 'every order of the market is read');
+  assert.equal(touches.take().size, 0, 'its market is not marked to be read (old code: marked whole)');
+  const first = parked[0]!;
+  assert.ok(cancels.size >= 1, 'it waits instead');
+  cancels.see(streamState(M1, 'live'));
+  // the fake venue states every insertion at 2026-11-21T00:00:00Z: whole seconds, so the witness stands for the end of that second
+  const passed = deltaEvent(M1, Date.parse('2026-11-21T00:00:01Z'));
+  const orderOf = (): PolledOrder => ({ at: { outcomeIndex: 1, side: 0, price: 100_000 }, owed: false });
+  cancels.see(passed);
+  assert.deepEqual(cancels.decide(new Map(), orderOf, true).release, [], 'no create was sent after the cancel was answered: no witness yet');
+  // the book moves again: the creates of that requote were sent after the first cancel was answered
+  for (let i = 0; i < 3 && sentAfter === 0; i++) {
+    clock.advance(5_000);
+    c.receive(topOfBook(M1, 600_000 + i * 50_000, 640_000 + i * 50_000, clock.now()));
+    await c.kernel.flush();
+  }
+  const d = cancels.decide(new Map(), orderOf, true);
+  assert.ok(
+    d.release.some((p) => p.nonce === first),
+    'released: a create sent after its cancel was answered states its insertion, and the stream passed it',
+  );
   c.kernel.stop();
 });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Bytes32 } from '../../../src/model/order.ts';
 import { buildRunReport, formatRunReport } from '../../../src/runtime/run-report.ts';
-import { RunLedger } from '../../../src/runtime/run-ledger.ts';
+import { NO_RUN_TRADES } from '../../../src/account/run-figures.ts';
 import { formatRotationLine } from '../../../src/runtime/terminal-summary.ts';
 import { STOPPED_RUN } from '../../support/run-report.ts';
 
@@ -41,7 +41,6 @@ test('the summary line: counts in the window, reasons, retiring and a failing re
 
 test('the run report: a rotation section, a line, and retired markets named', () => {
   const M = `0x${'ab'.repeat(32)}` as Bytes32;
-  const l = new RunLedger();
   const r = buildRunReport({
     ...STOPPED_RUN,
     startedAt: Date.UTC(2026, 10, 25, 12),
@@ -49,7 +48,7 @@ test('the run report: a rotation section, a line, and retired markets named', ()
     markets: [
       {
         time: { marketId: M, label: 'rain-tomorrow', observedMs: 60_000, liveMs: 60_000, states: { quoting: 60_000 } },
-        ledger: l.market(M),
+        ledger: NO_RUN_TRADES,
         realised: 0n,
         unrealised: 0n,
         net: 0,
@@ -98,7 +97,7 @@ test('retired rows past the bound fold into one row whose figures add up exactly
   const M = `0x${'cd'.repeat(32)}` as Bytes32;
   const row = (fills: number, realised: bigint) => ({
     time: { marketId: M, label: 'x', observedMs: 1_000, liveMs: 500, states: { quoting: 500, 'market-paused': 500 } },
-    ledger: { fills, shares: fills * 1_000_000, notional12: BigInt(fills) * 500_000_000_000n, fees: fills },
+    ledger: { fills, shares: fills * 1_000_000, volume: BigInt(fills) * 500_000n, fees: BigInt(fills), realised: realised, book: 1 },
     realised,
     unrealised: 1n,
     net: 7,
@@ -110,7 +109,7 @@ test('retired rows past the bound fold into one row whose figures add up exactly
   assert.equal(acc.count, 2);
   assert.deepEqual(acc.row, {
     time: { marketId: M, label: '(2 earlier retired markets)', observedMs: 2_000, liveMs: 1_000, states: { quoting: 1_000, 'market-paused': 1_000 } },
-    ledger: { fills: 5, shares: 5_000_000, notional12: 2_500_000_000_000n, fees: 5 },
+    ledger: { fills: 5, shares: 5_000_000, volume: 2_500_000n, fees: 5n, realised: 7n, book: 1 },
     realised: 7n,
     unrealised: 2n,
     net: 0,
@@ -130,7 +129,7 @@ test('weeks of rotation: the retired rows stay a few hundred KB; the oldest fold
       liveMs: 250_000,
       states: { quoting: 250_000, 'market-paused': 30_000, 'stale-book': 20_000 },
     },
-    ledger: { fills: 3, shares: 15_000_000, notional12: 7_500_000_000_000n, fees: 12_345 },
+    ledger: { fills: 3, shares: 15_000_000, volume: 7_500_000n, fees: 12_345n, realised: BigInt(i), book: i + 1 },
     realised: BigInt(i),
     unrealised: -1n,
     net: 0,
