@@ -141,7 +141,10 @@ export interface RunReportInput {
     readonly ledger: RunMarketTrades;
     /** a released market's row: what RunFigures.market said at the release (its later fills are read from it) */
     readonly ledgerAt?: RunMarketTrades;
-    /** 1e-6 USDC */
+    /**
+     * 1e-6 USDC: the books' realised PnL of the market since inception (kept with a retired row; the
+     * row shows the run's share, `ledger.realised`, so the rows add up to the totals) and unrealised now
+     */
     readonly realised: bigint;
     readonly unrealised: bigint;
     /** 1e-6 shares */
@@ -195,7 +198,9 @@ export function buildRunReport(i: RunReportInput): RunReport {
     fills += m.ledger.fills;
     volume += vol;
     fees += m.ledger.fees;
-    realised += m.realised;
+    // the run's realised PnL in this market, as its fills, volume and fees: the books' (so the rows
+    // add up to the totals on a ledger with history too); unrealised is the position held now
+    realised += m.ledger.realised;
     unrealised += m.unrealised;
     const notQuoting = Object.entries(m.time.states)
       .map(([s, ms]) => ({ state: s as HealthState, seconds: Math.round((ms ?? 0) / 100) / 10 }))
@@ -208,7 +213,7 @@ export function buildRunReport(i: RunReportInput): RunReport {
       volumeShares: micro(m.ledger.shares),
       volumeUsdc: micro(vol),
       feesUsdc: micro(m.ledger.fees),
-      realisedPnlUsdc: micro(m.realised),
+      realisedPnlUsdc: micro(m.ledger.realised),
       unrealisedPnlUsdc: micro(m.unrealised),
       positionShares: micro(m.net),
       quotingShare: m.time.observedMs > 0 ? Math.round((m.time.liveMs / m.time.observedMs) * 10_000) / 10_000 : 0,
@@ -231,7 +236,7 @@ export function buildRunReport(i: RunReportInput): RunReport {
   const run = i.run;
   // what the books hold of the run beyond the rows (fills of a market no row lists: another trader's
   // on the wallet, a row folded before a later fill): one row, so the rows add up to the totals
-  if (run && (run.fills !== fills || run.volume !== volume || run.fees !== fees)) {
+  if (run && (run.fills !== fills || run.volume !== volume || run.fees !== fees || run.realised !== realised)) {
     markets.push({
       market: UNLISTED,
       marketId: ('0x' + '0'.repeat(64)) as Bytes32,
@@ -239,7 +244,7 @@ export function buildRunReport(i: RunReportInput): RunReport {
       volumeShares: micro(0),
       volumeUsdc: micro(run.volume - volume),
       feesUsdc: micro(run.fees - fees),
-      realisedPnlUsdc: micro(0n),
+      realisedPnlUsdc: micro(run.realised - realised),
       unrealisedPnlUsdc: micro(0n),
       positionShares: micro(0),
       quotingShare: 0,

@@ -90,3 +90,26 @@ test('the report carries the PnL by source exactly, and prints it for markets wi
   assert.equal(plain.markets[0]!.pnlAttributionUsdc, undefined);
   assert.ok(!formatRunReport(plain).some((x) => x.includes('pnl by source')));
 });
+
+test('on a ledger with history, a row shows the run realised PnL (the books), and the rows add up to the totals', () => {
+  const a = new Account();
+  const fill = (fillId: string, side: 0 | 1, price: number, ts: number) =>
+    a.applyFill({ fillId, marketId: M, outcomeIndex: 1, side, price, size: 10_000_000, fee: 0, ts, feeSource: 'venue', origin: 'own' });
+  // an earlier run: bought 10 at 0.40, sold at 0.50 → +1.000000 realised before this run
+  fill('a', 0, 400_000, 1);
+  fill('b', 1, 500_000, 2);
+  const run = new RunFigures(a);
+  // this run: bought 10 at 0.40, sold at 0.45 → +0.500000
+  fill('c', 0, 400_000, 3);
+  fill('d', 1, 450_000, 4);
+  const since = a.marketPnl(M).realised;
+  assert.equal(since, 1_500_000n, 'the books since inception');
+  const time = { marketId: M, label: 'm', observedMs: 1_000, liveMs: 1_000, states: { quoting: 1_000 } };
+  const r = buildRunReport({ ...STOPPED_RUN, markets: [{ time, ledger: run.market(M), realised: since, unrealised: 0n, net: 0 }], run: run.totals() });
+  assert.equal(r.totals.realisedPnlUsdc, '0.500000');
+  assert.deepEqual(
+    r.markets.map((m) => [m.market, m.realisedPnlUsdc]),
+    [['m', '0.500000']],
+    'one row, the run realised, no "(markets not listed)" row',
+  );
+});
