@@ -6,13 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { BookSnapshot } from '../../src/model/book.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import { DEFAULT_EDGE } from '../../src/state/edge-settings.ts';
 import type { StateEvent } from '../../src/state/events.ts';
 import { emptyState, type StoreState } from '../../src/state/market-state.ts';
 import { selectMarketView } from '../../src/state/market-view.ts';
 import { DEFAULT_LIMITS, reduce } from '../../src/state/reduce.ts';
+import { anyFill, topOfBook } from '../support/quoting.ts';
 import { EDGE_GUARD_DEFAULTS, edgeAdjust, markoutsAdverse, parseEdgeGuard } from '../../src/strategy/edge-adjust.ts';
 
 const A = ('0x' + 'a1'.repeat(32)) as Bytes32;
@@ -21,29 +21,10 @@ const S = 1_000_000;
 const C = 10_000;
 const GUARD = parseEdgeGuard(true, 'p.toxicity');
 
-function book(m: Bytes32, ts: number, midCents: number): StateEvent {
-  const b: BookSnapshot = {
-    marketId: m,
-    outcomeIndex: 1,
-    bids: [{ price: (midCents - 1) * C, size: 100 * S }],
-    asks: [{ price: (midCents + 1) * C, size: 100 * S }],
-    venueTs: ts,
-  };
-  return { type: 'BookEventReceived', event: { type: 'snapshot', book: b, seq: ts, localTs: ts, source: 'stream' }, ts };
-}
+/** a YES book one cent either side of `midCents` */
+const book = (m: Bytes32, ts: number, midCents: number): StateEvent => topOfBook(m, (midCents - 1) * C, (midCents + 1) * C, ts);
 /** an own YES buy of `shares` at `cents` */
-const buy = (m: Bytes32, ts: number, cents: number, shares = 10): StateEvent => ({
-  type: 'OrderFilled',
-  marketId: m,
-  nonce: null,
-  outcomeIndex: 1,
-  side: 0,
-  price: cents * C,
-  size: shares * S,
-  fee: 0,
-  fillId: `f${m.slice(2, 4)}${ts}`,
-  ts,
-});
+const buy = (m: Bytes32, ts: number, cents: number, shares = 10): StateEvent => anyFill(m, 1, 0, cents * C, shares * S, ts, `f${m.slice(2, 4)}${ts}`);
 const release = (m: Bytes32, ts: number): StateEvent => ({ type: 'MarketReleased', marketId: m, keepPosition: false, ts });
 
 /**
