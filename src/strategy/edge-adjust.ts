@@ -19,6 +19,12 @@
  * The extra half spread is capped at maxWiden. Disabled (`enabled: false`) or without view.edge it
  * changes nothing. Pure: a function of the view and the parameters.
  *
+ * Per side (`perSide`, the default): with a position, the widening and size cuts above act on the
+ * side that would add to it; the side that reduces it keeps its full size up to the position and
+ * its half spread (narrowed by `reduceTighten`): a pick-off leaves the bot on the wrong side of the
+ * news, and a guard that slows the unloading pays for it holding. guardedLadder / sideExtraHalf /
+ * sideSize apply it; docs/edge.md, "The guard".
+ *
  * The gate (`gate: measured`, the default): the responses above except halted and reduce-only act
  * only while the bot's own measured markouts say the flow is adverse — the upper bound of the
  * one-sided `confidence` interval of the guard's estimate of the market's markout (mean + z·sd) is
@@ -35,6 +41,7 @@
  * false`), the market's own average and standard error alone, as before. docs/edge.md, "The guard".
  */
 import { at, readBoolean, readEnum, readNumber, readOptionalObject } from '../core/fields.ts';
+import { ladder, type LadderSpec } from './ladder.ts';
 import type { DesiredQuote, MarketView } from './types.ts';
 
 export interface RegimeResponse {
@@ -73,6 +80,10 @@ export interface EdgeGuardConfig {
   readonly pooled: boolean;
   /** standard deviation of a market's own markout around the account's, 1e-6 USDC per share (the prior's spread beyond the pool's error) */
   readonly marketSpread: number;
+  /** the side that reduces the position keeps its size (up to the position) and is not widened; the cuts act on the side that adds */
+  readonly perSide: boolean;
+  /** with perSide, the reducing side's half spread narrowed by this much toward the fair price, 1e-6 price units */
+  readonly reduceTighten: number;
 }
 
 /** The guard's estimate of a market's markout at the toxicity horizon: mean and standard deviation, 1e-6 USDC per share. */
@@ -93,9 +104,19 @@ export interface EdgeAdjustment {
   readonly ask: boolean;
   /** why it is not neutral: e.g. ['toxicity', 'event'] */
   readonly reasons: readonly string[];
+  /**
+   * perSide: the side that reduces the net position ('ask' long, 'bid' short; null flat, neutral or
+   * perSide off). extraHalf and sizeFactor are then the adding side's; the reducing side's are
+   * reduceExtraHalf and, up to reduceShares, its full size (sideExtraHalf, sideSize).
+   */
+  readonly reduce: 'bid' | 'ask' | null;
+  /** the reducing side's extra half spread, 1e-6 price units (≤ 0: −reduceTighten) */
+  readonly reduceExtraHalf: number;
+  /** |net position|, 1e-6 shares: what the reducing side quotes at full size */
+  readonly reduceShares: number;
 }
 
-export const NEUTRAL: EdgeAdjustment = { extraHalf: 0, sizeFactor: 1, bid: true, ask: true, reasons: [] };
+export const NEUTRAL: EdgeAdjustment = { extraHalf: 0, sizeFactor: 1, bid: true, ask: true, reasons: [], reduce: null, reduceExtraHalf: 0, reduceShares: 0 };
 
 export const EDGE_GUARD_DEFAULTS: EdgeGuardConfig = {
   enabled: false,
@@ -114,6 +135,8 @@ export const EDGE_GUARD_DEFAULTS: EdgeGuardConfig = {
   adverseSize: 0.5,
   pooled: true,
   marketSpread: 5_000,
+  perSide: true,
+  reduceTighten: 0,
 };
 
 /**
@@ -179,7 +202,7 @@ export function edgeAdjust(view: MarketView, cfg: EdgeGuardConfig): EdgeAdjustme
   const e = view.edge;
   if (!cfg.enabled || e === undefined) return NEUTRAL;
   const reasons: string[] = [];
-  if (e.regime === 'halted') return { extraHalf: 0, sizeFactor: 0, bid: false, ask: false, reasons: ['halted'] };
+  if (e.regime === 'halted') return { ...NEUTRAL, sizeFactor: 0, bid: false, ask: false, reasons: ['halted'] };
   const evidence = toxicityEvidence(e, cfg);
   const adverse = adverseBy(evidence, cfg);
   if (cfg.gate === 'measured' && e.regime !== 'reduce-only' && !adverse) return NEUTRAL;
@@ -197,7 +220,7 @@ export function edgeAdjust(view: MarketView, cfg: EdgeGuardConfig): EdgeAdjustme
     ask = net > 0;
     reasons.push('reduce-only');
   } else if (e.regime === 'event') {
-    if (cfg.event.pull) return { extraHalf: 0, sizeFactor: 0, bid: false, ask: false, reasons: ['event'] };
+    if (cfg.event.pull) return { ...NEUTRAL, sizeFactor: 0, bid: false, ask: false, reasons: ['event'] };
     extra += cfg.event.widen;
     size *= cfg.event.size;
     reasons.push('event');
@@ -220,7 +243,14 @@ export function edgeAdjust(view: MarketView, cfg: EdgeGuardConfig): EdgeAdjustme
     reasons.push('one-way-flow');
   }
   if (reasons.length === 0) return NEUTRAL;
-  return { extraHalf: Math.round(Math.min(cfg.maxWiden, extra)), sizeFactor: Math.max(0, Math.min(1, size)), bid, ask, reasons };
+  const extraHalf = Math.round(Math.min(cfg.maxWiden, extra));
+  const sizeFactor = Math.max(0, Math.min(1, size));
+  // per side: a pick-off leaves a position on the wrong side of the news; the side that unloads it
+  // is spared the cuts (and may be tightened), the side that would add to it takes them
+  const net = view.position.net;
+  const reduce = cfg.perSide && net !== 0 ? (net > 0 ? 'ask' : 'bid') : null;
+  if (reduce === null) return { extraHalf, sizeFactor, bid, ask, reasons, reduce: null, reduceExtraHalf: 0, reduceShares: 0 };
+  return { extraHalf, sizeFactor, bid, ask, reasons, reduce, reduceExtraHalf: cfg.reduceTighten > 0 ? -cfg.reduceTighten : 0, reduceShares: Math.abs(net) };
 }
 
 /** A size scaled by the adjustment, in whole 1e-6 shares; 0 when it falls below the market minimum. */
@@ -228,6 +258,58 @@ export function adjustedSize(size: number, adj: EdgeAdjustment, minSize: number)
   if (adj.sizeFactor === 1) return size;
   const s = Math.floor(size * adj.sizeFactor);
   return s >= Math.max(1, minSize) ? s : 0;
+}
+
+/** One side's extra half spread under the adjustment, 1e-6 price units (the reducing side's with perSide). */
+export function sideExtraHalf(adj: EdgeAdjustment, side: 'bid' | 'ask'): number {
+  return side === adj.reduce ? adj.reduceExtraHalf : adj.extraHalf;
+}
+
+/**
+ * One side's size (per level) under the adjustment, in whole 1e-6 shares; 0 below the market minimum.
+ * The adding side (and both when flat or without perSide): adjustedSize. The reducing side: its full
+ * size up to the position, the cut beyond it: max(cut size, min(size, |net|)).
+ */
+export function sideSize(size: number, adj: EdgeAdjustment, side: 'bid' | 'ask', minSize: number): number {
+  if (side !== adj.reduce || adj.sizeFactor === 1) return adjustedSize(size, adj, minSize);
+  const s = Math.max(Math.floor(size * adj.sizeFactor), Math.min(size, adj.reduceShares));
+  return s >= Math.max(1, minSize) ? s : 0;
+}
+
+/**
+ * A strategy's ladder (src/strategy/ladder.ts) with the adjustment applied: each side's half spread
+ * widened and its size scaled as sideExtraHalf / sideSize say, the sides the adjustment drops left out,
+ * no zero sizes. `spec` is the strategy's own ladder, before the helper. A tightened reducing side
+ * keeps at least one tick of half spread (or the strategy's own, when smaller).
+ */
+export function guardedLadder(spec: LadderSpec, adj: EdgeAdjustment, minSize: number): DesiredQuote[] {
+  if (adj.reduce === null) {
+    const size = adjustedSize(spec.size, adj, minSize);
+    if (size === 0) return [];
+    const quotes = adj.extraHalf === 0 && size === spec.size ? ladder(spec) : ladder({ ...spec, half: spec.half + adj.extraHalf / 1e6, size });
+    return adj.bid && adj.ask ? quotes : allowedSides(quotes, adj);
+  }
+  const bids = adj.bid ? sideOf(spec, adj, 'bid', minSize) : [];
+  const asks = adj.ask ? sideOf(spec, adj, 'ask', minSize) : [];
+  if (bids.length === 0) return asks;
+  if (asks.length === 0) return bids;
+  // level by level, bid before ask, as ladder() orders them
+  const out: DesiredQuote[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < bids.length || j < asks.length) {
+    if (j >= asks.length || (i < bids.length && (bids[i]!.level ?? 0) <= (asks[j]!.level ?? 0))) out.push(bids[i++]!);
+    else out.push(asks[j++]!);
+  }
+  return out;
+}
+
+function sideOf(spec: LadderSpec, adj: EdgeAdjustment, side: 'bid' | 'ask', minSize: number): DesiredQuote[] {
+  const size = sideSize(spec.size, adj, side, minSize);
+  if (size === 0) return [];
+  const x = sideExtraHalf(adj, side) / 1e6;
+  const half = x >= 0 ? spec.half + x : Math.max(Math.min(spec.half, spec.tick / 1e6), spec.half + x);
+  return ladder({ ...spec, half, size }).filter((q) => q.side === side);
 }
 
 /** The quotes of the sides the adjustment allows, without zero sizes. */
@@ -252,6 +334,8 @@ const KEYS = [
   'adverseSize',
   'pooled',
   'marketSpread',
+  'perSide',
+  'reduceTighten',
 ];
 
 /**
@@ -260,7 +344,7 @@ const KEYS = [
  *               sizeCutPerCent: 0.25, minSizeFactor: 0.25, minFills: 3, oneSidedImbalance: 0.8,
  *               minFlowShares: 100, trending: { widen: 0.01, size: 0.5 },
  *               event: { widen: 0.02, size: 0.5, pull: false }, gate: measured, confidence: 0.9,
- *               adverseSize: 0.5, pooled: true, marketSpread: 0.005 }
+ *               adverseSize: 0.5, pooled: true, marketSpread: 0.005, perSide: true, reduceTighten: 0 }
  * `toxicity: true` / `false` is short for `{ enabled: … }` with the defaults.
  */
 export function parseEdgeGuard(raw: unknown, path: string): EdgeGuardConfig {
@@ -295,6 +379,8 @@ export function parseEdgeGuard(raw: unknown, path: string): EdgeGuardConfig {
     adverseSize: readNumber(o, 'adverseSize', path, { min: 0, gt: true, max: 1 }, d.adverseSize),
     pooled: readBoolean(o, 'pooled', path, d.pooled),
     marketSpread: p('marketSpread', d.marketSpread),
+    perSide: readBoolean(o, 'perSide', path, d.perSide),
+    reduceTighten: p('reduceTighten', d.reduceTighten, 0.1),
   };
   return cfg;
 }

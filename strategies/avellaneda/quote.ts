@@ -1,8 +1,7 @@
 /** avellaneda quote function: reservation price and optimal spread around the fair price. */
 import { fairPrice } from '../../src/strategy/fair-price.ts';
 import { fairBook } from '../../src/strategy/others-book.ts';
-import { adjustedSize, allowedSides, edgeAdjust } from '../../src/strategy/edge-adjust.ts';
-import { ladder } from '../../src/strategy/ladder.ts';
+import { edgeAdjust, guardedLadder } from '../../src/strategy/edge-adjust.ts';
 import { applySweepReact } from '../../src/strategy/sweep-react.ts';
 import { flowLeanShift } from '../../src/strategy/ladder-config.ts';
 import { viewSigma } from '../../src/strategy/volatility.ts';
@@ -27,17 +26,11 @@ export function quoteAvellaneda(view: MarketView, cfg: AvellanedaConfig): Desire
   const spread = Math.min(cfg.maxSpread, Math.max(cfg.minSpread, optimalSpread(inputs)));
   // toxicity / regime: a wider half spread, a smaller size, maybe one side (src/strategy/edge-adjust.ts)
   const adj = edgeAdjust(view, cfg.toxicity);
-  const size = adjustedSize(cfg.size, adj, view.minSize);
-  if (size === 0) return [];
-  const quotes = ladder({
-    center: r,
-    half: spread / 2 + adj.extraHalf / 1e6,
-    spacing: cfg.levelSpacing,
-    levels: cfg.levels,
-    size,
-    tick: view.tick,
-    tag: 'avellaneda',
-  });
+  const quotes = guardedLadder(
+    { center: r, half: spread / 2, spacing: cfg.levelSpacing, levels: cfg.levels, size: cfg.size, tick: view.tick, tag: 'avellaneda' },
+    adj,
+    view.minSize,
+  );
   // after a taker sweep: the swept-toward side pulled, the rest moved toward it (afterSweep; off by default)
-  return applySweepReact(adj.bid && adj.ask ? quotes : allowedSides(quotes, adj), view, cfg.afterSweep);
+  return applySweepReact(quotes, view, cfg.afterSweep);
 }

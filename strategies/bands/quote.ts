@@ -7,7 +7,7 @@
  */
 import { fairPrice } from '../../src/strategy/fair-price.ts';
 import { fairBook } from '../../src/strategy/others-book.ts';
-import { adjustedSize, edgeAdjust, type EdgeAdjustment } from '../../src/strategy/edge-adjust.ts';
+import { edgeAdjust, sideExtraHalf, sideSize, type EdgeAdjustment } from '../../src/strategy/edge-adjust.ts';
 import { applyPrintPull } from '../../src/strategy/print-pull.ts';
 import { applySweepReact } from '../../src/strategy/sweep-react.ts';
 import { snapPrice } from '../../src/strategy/snap-price.ts';
@@ -22,10 +22,11 @@ export function quoteBands(view: MarketView, cfg: BandsConfig): DesiredQuote[] |
   const adj = edgeAdjust(view, cfg.toxicity);
   const out: DesiredQuote[] = [];
   cfg.bands.forEach((raw, level) => {
-    const band = widened(raw, adj, view.minSize);
-    if (band.size < view.minSize || band.size === 0) return;
     for (const side of ['bid', 'ask'] as const) {
       if (side === 'bid' ? !adj.bid : !adj.ask) continue;
+      // per side: the side that reduces the position is spared the cuts (sideExtraHalf, sideSize)
+      const band = widened(raw, adj, side, view.minSize);
+      if (band.size < view.minSize || band.size === 0) continue;
       const q = bandQuote(view, fair, band, level, side);
       if (q) out.push(q);
     }
@@ -35,10 +36,13 @@ export function quoteBands(view: MarketView, cfg: BandsConfig): DesiredQuote[] |
   return applySweepReact(applyPrintPull(out, view, cfg.afterPrint, cfg.toxicity), view, cfg.afterSweep);
 }
 
-function widened(b: Band, adj: EdgeAdjustment, minSize: number): Band {
-  if (adj.extraHalf === 0 && adj.sizeFactor === 1) return b;
-  const x = adj.extraHalf;
-  return { minMargin: b.minMargin + x, targetMargin: b.targetMargin + x, maxMargin: b.maxMargin + x, size: adjustedSize(b.size, adj, minSize) };
+function widened(b: Band, adj: EdgeAdjustment, side: 'bid' | 'ask', minSize: number): Band {
+  if (adj.extraHalf === 0 && adj.sizeFactor === 1 && adj.reduceExtraHalf === 0) return b;
+  const x = sideExtraHalf(adj, side);
+  const size = sideSize(b.size, adj, side, minSize);
+  if (x === 0 && size === b.size) return b;
+  // a tightened side's margins stop at the fair price
+  return { minMargin: Math.max(0, b.minMargin + x), targetMargin: Math.max(0, b.targetMargin + x), maxMargin: Math.max(0, b.maxMargin + x), size };
 }
 
 function bandQuote(view: MarketView, fair: number, band: Band, level: number, side: 'bid' | 'ask'): DesiredQuote | null {

@@ -1,8 +1,7 @@
 /** binary quote function: p(1 − p) variance, deadline-weighted inventory risk and jump premium, quotes within (0, 1). */
 import { fairPrice } from '../../src/strategy/fair-price.ts';
 import { fairBook } from '../../src/strategy/others-book.ts';
-import { adjustedSize, allowedSides, edgeAdjust } from '../../src/strategy/edge-adjust.ts';
-import { ladder } from '../../src/strategy/ladder.ts';
+import { edgeAdjust, guardedLadder } from '../../src/strategy/edge-adjust.ts';
 import { applySweepReact } from '../../src/strategy/sweep-react.ts';
 import { flowLeanShift } from '../../src/strategy/ladder-config.ts';
 import type { DesiredQuote, MarketView } from '../../src/strategy/types.ts';
@@ -33,10 +32,12 @@ export function quoteBinary(view: MarketView, cfg: BinaryConfig): DesiredQuote[]
   const r = reservation(inputs) + flowLeanShift(view, cfg);
   const half = Math.min(cfg.maxSpread / 2, Math.max(cfg.minSpread / 2, halfSpread(inputs))) + jumpPremium(inputs);
   const adj = edgeAdjust(view, cfg.toxicity);
-  const size = adjustedSize(cfg.size, adj, view.minSize);
-  if (size === 0) return [];
   // the ladder keeps prices inside [tick, 1 − tick] and drops a side pushed beyond its bound
-  const quotes = ladder({ center: r, half: half + adj.extraHalf / 1e6, spacing: cfg.levelSpacing, levels: cfg.levels, size, tick: view.tick, tag: 'binary' });
+  const quotes = guardedLadder(
+    { center: r, half, spacing: cfg.levelSpacing, levels: cfg.levels, size: cfg.size, tick: view.tick, tag: 'binary' },
+    adj,
+    view.minSize,
+  );
   // after a taker sweep: the swept-toward side pulled, the rest moved toward it (afterSweep; off by default)
-  return applySweepReact(adj.bid && adj.ask ? quotes : allowedSides(quotes, adj), view, cfg.afterSweep);
+  return applySweepReact(quotes, view, cfg.afterSweep);
 }

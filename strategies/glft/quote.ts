@@ -1,8 +1,7 @@
 /** glft quote function: the GLFT closed form around the fair price, in the market's ticks. */
 import { fairPrice } from '../../src/strategy/fair-price.ts';
 import { fairBook } from '../../src/strategy/others-book.ts';
-import { adjustedSize, allowedSides, edgeAdjust } from '../../src/strategy/edge-adjust.ts';
-import { ladder } from '../../src/strategy/ladder.ts';
+import { edgeAdjust, guardedLadder } from '../../src/strategy/edge-adjust.ts';
 import { applySweepReact } from '../../src/strategy/sweep-react.ts';
 import { flowLeanShift } from '../../src/strategy/ladder-config.ts';
 import { viewSigma } from '../../src/strategy/volatility.ts';
@@ -22,9 +21,11 @@ export function quoteGlft(view: MarketView, cfg: GlftConfig): DesiredQuote[] | n
   const center = ref / 1e6 - skew * q * tickP + flowLeanShift(view, cfg);
   const halfP = Math.min(cfg.maxSpread / 2, Math.max(cfg.minSpread / 2, half * tickP));
   const adj = edgeAdjust(view, cfg.toxicity);
-  const size = adjustedSize(cfg.size, adj, view.minSize);
-  if (size === 0) return [];
-  const quotes = ladder({ center, half: halfP + adj.extraHalf / 1e6, spacing: cfg.levelSpacing, levels: cfg.levels, size, tick: view.tick, tag: 'glft' });
+  const quotes = guardedLadder(
+    { center, half: halfP, spacing: cfg.levelSpacing, levels: cfg.levels, size: cfg.size, tick: view.tick, tag: 'glft' },
+    adj,
+    view.minSize,
+  );
   // after a taker sweep: the swept-toward side pulled, the rest moved toward it (afterSweep; off by default)
-  return applySweepReact(adj.bid && adj.ask ? quotes : allowedSides(quotes, adj), view, cfg.afterSweep);
+  return applySweepReact(quotes, view, cfg.afterSweep);
 }

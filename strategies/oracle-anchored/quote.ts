@@ -1,10 +1,9 @@
 /** oracle-anchored quote function: a ladder around the oracle/book blend, wider when they disagree. */
 import { fairPrice } from '../../src/strategy/fair-price.ts';
 import { fairBook } from '../../src/strategy/others-book.ts';
-import { adjustedSize, allowedSides, edgeAdjust } from '../../src/strategy/edge-adjust.ts';
+import { edgeAdjust, guardedLadder } from '../../src/strategy/edge-adjust.ts';
 import { applyPrintPull } from '../../src/strategy/print-pull.ts';
 import { applySweepReact } from '../../src/strategy/sweep-react.ts';
-import { ladder } from '../../src/strategy/ladder.ts';
 import type { DesiredQuote, MarketView } from '../../src/strategy/types.ts';
 import type { OracleAnchoredConfig } from './config.ts';
 import { blendFair } from './fair-value.ts';
@@ -18,18 +17,12 @@ export function quoteOracleAnchored(view: MarketView, cfg: OracleAnchoredConfig)
   const center = blend.fair - cfg.inventorySkew * (view.position.net / 1e6);
   // toxicity / regime: a wider half spread, a smaller size, maybe one side (src/strategy/edge-adjust.ts)
   const adj = edgeAdjust(view, cfg.toxicity);
-  const size = adjustedSize(cfg.size, adj, view.minSize);
-  if (size === 0) return [];
-  const quotes = ladder({
-    center,
-    half: half + adj.extraHalf / 1e6,
-    spacing: cfg.levelSpacing,
-    levels: cfg.levels,
-    size,
-    tick: view.tick,
-    tag: 'oracle-anchored',
-  });
+  const quotes = guardedLadder(
+    { center, half, spacing: cfg.levelSpacing, levels: cfg.levels, size: cfg.size, tick: view.tick, tag: 'oracle-anchored' },
+    adj,
+    view.minSize,
+  );
   // a side a taker just printed on is left out for a while (afterPrint; off by default)
   // and after a taker sweep, the swept-toward side pulled and the rest moved toward it (afterSweep; off by default)
-  return applySweepReact(applyPrintPull(adj.bid && adj.ask ? quotes : allowedSides(quotes, adj), view, cfg.afterPrint, cfg.toxicity), view, cfg.afterSweep);
+  return applySweepReact(applyPrintPull(quotes, view, cfg.afterPrint, cfg.toxicity), view, cfg.afterSweep);
 }

@@ -7,9 +7,12 @@ import { describe, it } from 'node:test';
 import {
   EDGE_GUARD_DEFAULTS,
   edgeAdjust,
+  guardedLadder,
   markoutsAdverse,
   normalQuantile,
   parseEdgeGuard,
+  sideExtraHalf,
+  sideSize,
   toxicityEvidence,
   type EdgeGuardConfig,
 } from '../../src/strategy/edge-adjust.ts';
@@ -205,6 +208,101 @@ describe('the shipped strategies use it', () => {
         prices(mod.quote(makeView({ edge: edge({ regime: 'reduce-only' }), net: 20 * S, now: NOW }), guarded)).map((q) => q[0]),
         ['ask'],
       );
+    });
+  }
+});
+
+describe('per side: the side that reduces the position is spared the cuts, the side that adds takes them', () => {
+  const M: EdgeGuardConfig = { ...EDGE_GUARD_DEFAULTS, enabled: true }; // gate: measured, perSide
+  const toxic = { toxicity: -2.5 * C, toxicityWeight: 5, toxicityStdErr: 0.2 * C }; // +2¢, size × ½ × ½ (adverse)
+  it('long: the ask reduces (its own half spread, full size up to the position), the bid takes the cut; short: the bid', () => {
+    assert.equal(EDGE_GUARD_DEFAULTS.perSide, true);
+    const long = edgeAdjust(makeView({ edge: edge(toxic), net: 20 * S }), M);
+    assert.deepEqual([long.reduce, long.extraHalf / C, long.sizeFactor, long.reduceExtraHalf, long.reduceShares / S], ['ask', 2, 0.25, 0, 20]);
+    assert.deepEqual([sideExtraHalf(long, 'bid') / C, sideExtraHalf(long, 'ask')], [2, 0]);
+    assert.deepEqual([sideSize(10 * S, long, 'bid', S) / S, sideSize(10 * S, long, 'ask', S) / S], [2.5, 10]);
+    const short = edgeAdjust(makeView({ edge: edge(toxic), net: -20 * S }), M);
+    assert.deepEqual([short.reduce, sideSize(10 * S, short, 'bid', S) / S, sideSize(10 * S, short, 'ask', S) / S], ['bid', 10, 2.5]);
+  });
+  it('the reducing side quotes full size only up to the position: beyond it the cut', () => {
+    const a = edgeAdjust(makeView({ edge: edge(toxic), net: 4 * S }), M);
+    assert.equal(sideSize(10 * S, a, 'ask', S) / S, 4);
+    const tiny = edgeAdjust(makeView({ edge: edge(toxic), net: 1 * S }), M);
+    assert.equal(sideSize(10 * S, tiny, 'ask', S) / S, 2.5);
+  });
+  it('flat, neutral, or perSide: false: both sides alike', () => {
+    assert.equal(edgeAdjust(makeView({ edge: edge(toxic) }), M).reduce, null);
+    assert.equal(edgeAdjust(makeView({ edge: edge({ toxicity: 1 * C, toxicityWeight: 5, toxicityStdErr: 0.2 * C }), net: 20 * S }), M).reduce, null);
+    const off = edgeAdjust(makeView({ edge: edge(toxic), net: 20 * S }), { ...M, perSide: false });
+    assert.deepEqual([off.reduce, sideSize(10 * S, off, 'ask', S) / S, sideExtraHalf(off, 'ask') / C], [null, 2.5, 2]);
+    assert.equal(parseEdgeGuard({ perSide: false }, 'p').perSide, false);
+  });
+  it('reduceTighten narrows the reducing side, down to one tick of half spread', () => {
+    const cfg = parseEdgeGuard({ reduceTighten: 0.01 }, 'p.toxicity');
+    assert.equal(cfg.reduceTighten, 10_000);
+    assert.throws(() => parseEdgeGuard({ reduceTighten: 0.5 }, 'p.toxicity'), /p\.toxicity\.reduceTighten/);
+    const a = edgeAdjust(makeView({ edge: edge(toxic), net: 20 * S }), cfg);
+    assert.equal(a.reduceExtraHalf, -10_000);
+    const spec = { center: 0.5, half: 0.02, spacing: 0.01, levels: 1, size: 10 * S, tick: 10_000 };
+    const q = guardedLadder(spec, a, S).map((x) => [x.side, x.price, x.size / S]);
+    assert.deepEqual(q, [
+      ['bid', 460_000, 2.5],
+      ['ask', 510_000, 10],
+    ]);
+    const far = edgeAdjust(makeView({ edge: edge(toxic), net: 20 * S }), { ...cfg, reduceTighten: 50_000 });
+    assert.deepEqual(
+      guardedLadder(spec, far, S)
+        .filter((x) => x.side === 'ask')
+        .map((x) => x.price),
+      [510_000],
+    );
+  });
+  it('guardedLadder without a reducing side is the ladder widened and cut alike, sides dropped as the adjustment says', () => {
+    const spec = { center: 0.5, half: 0.02, spacing: 0.01, levels: 2, size: 10 * S, tick: 10_000, tag: 't' };
+    const a = edgeAdjust(makeView({ edge: edge(toxic) }), M);
+    assert.deepEqual(
+      guardedLadder(spec, a, S).map((x) => [x.side, x.price, x.size / S, x.level]),
+      [
+        ['bid', 460_000, 2.5, 0],
+        ['ask', 540_000, 2.5, 0],
+        ['bid', 450_000, 2.5, 1],
+        ['ask', 550_000, 2.5, 1],
+      ],
+    );
+    // per side, the same order: level by level, bid first
+    const l = edgeAdjust(makeView({ edge: edge(toxic), net: 20 * S }), M);
+    assert.deepEqual(
+      guardedLadder(spec, l, S).map((x) => [x.side, x.price, x.size / S, x.level]),
+      [
+        ['bid', 460_000, 2.5, 0],
+        ['ask', 520_000, 10, 0],
+        ['bid', 450_000, 2.5, 1],
+        ['ask', 530_000, 10, 1],
+      ],
+    );
+    assert.deepEqual(guardedLadder(spec, { ...a, sizeFactor: 0 }, S), []);
+  });
+  for (const name of ['bands', 'avellaneda', 'oracle-anchored', 'glft', 'binary']) {
+    it(`${name}: long on toxic flow, the ask is the unguarded ask; the bid is wider and cut`, async () => {
+      const mod = await loadStrategy(name);
+      const params = name === 'bands' ? { bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }] } : { size: 10 };
+      const plain = mod.parseConfig(params, 'p');
+      const guarded = mod.parseConfig({ ...params, toxicity: true }, 'p');
+      const v = makeView({ edge: edge(toxic), net: 20 * S });
+      const side = (qs: DesiredQuote[] | null, s: 'bid' | 'ask') => (qs ?? []).filter((q) => q.side === s).map((q) => [q.price, q.size / S]);
+      const plainQ = mod.quote(v, plain);
+      const guardQ = mod.quote(v, guarded);
+      assert.ok(side(plainQ, 'ask').length > 0 && side(plainQ, 'bid').length > 0);
+      assert.deepEqual(side(guardQ, 'ask'), side(plainQ, 'ask'));
+      const [gb, pb] = [side(guardQ, 'bid'), side(plainQ, 'bid')];
+      assert.equal(gb.length, pb.length);
+      gb.forEach(([price, size], i) => {
+        assert.ok(price! <= pb[i]![0]! - 2 * C + 10_000, `${name}: bid ${price} vs plain ${pb[i]![0]}`);
+        assert.equal(size, pb[i]![1]! / 4);
+      });
+      // perSide: false: the ask takes the cut too
+      const both = mod.quote(v, mod.parseConfig({ ...params, toxicity: { perSide: false } }, 'p'));
+      assert.ok(side(both, 'ask').every(([, size]) => size === 2.5));
     });
   }
 });
