@@ -48,6 +48,11 @@ export interface EdgeSettings {
    * kept by the store past a market's release: the guard's prior for a fresh market)
    */
   readonly poolHalfLifeMs: number;
+  /**
+   * a fill whose markout at the toxicity horizon is below −this was picked off (1e-6 USDC per share):
+   * the toxicity sums keep such fills apart too, for the guard's test (docs/edge.md, "The guard")
+   */
+  readonly pickoffMarkout: number;
   /** half-life of the taker-flow imbalance */
   readonly flowHalfLifeMs: number;
   /** half-lives of the fast and slow volume rates behind the burst detector */
@@ -79,6 +84,7 @@ export const DEFAULT_EDGE: EdgeSettings = {
   toxicityHorizonMs: 10_000,
   toxicityHalfLifeMs: 300_000,
   poolHalfLifeMs: 1_800_000,
+  pickoffMarkout: 50_000,
   flowHalfLifeMs: 30_000,
   burstFastMs: 5_000,
   burstSlowMs: 300_000,

@@ -7,7 +7,9 @@
  *   its market at or after t + h; the mid then in force (the state's mid before that event) is the
  *   mid at t + h, since the mid only changes on the market's own book events.
  * - toxicity: a decayed, size-weighted average of those markouts at one horizon (10 s by default;
- *   negative = the flow we trade with is informed), with the decayed count of fills behind it.
+ *   negative = the flow we trade with is informed), with the decayed count of fills behind it, and
+ *   the same sums over the picked-off fills alone (markout below −pickoffMarkout), for the guard's
+ *   test (src/state/edge-view.ts toxicityStdErr).
  * - the account's pool (`ToxicitySums`, held by the store's state, not a market's): every market's
  *   markouts at the toxicity horizon folded the same way with the pool's own half-life, kept when a
  *   market resolves and is released, so the guard's evidence outlives a market
@@ -62,6 +64,10 @@ export interface EdgeState {
   /** decayed Σ markout² × size and Σ size² (weights decay twice as fast), for the average's standard error */
   readonly toxSq: number;
   readonly toxW2: number;
+  /** the same Σ size, Σ markout × size and Σ markout² × size over the picked-off fills alone (markout below −settings.pickoffMarkout) */
+  readonly toxPDen: number;
+  readonly toxPNum: number;
+  readonly toxPSq: number;
   readonly toxTs: number;
   /** this market's own share of the account's pool (the same markouts, the pool's half-life): what the pool holds beyond it is the other markets' */
   readonly pooled: ToxicitySums;
@@ -90,7 +96,9 @@ export interface EdgeState {
 /**
  * Decayed sums of markouts at the toxicity horizon, as of `ts`: Σ size × markout, Σ size, the fill
  * count, Σ size × markout² and Σ size² (the last decaying twice as fast), markouts in 1e-6 USDC per
- * share and sizes in shares. The account's pool across its markets (the store's `toxicityPool`).
+ * share and sizes in shares; pden / pnum / psq: Σ size, Σ size × markout and Σ size × markout² of
+ * the picked-off fills alone (markout below −pickoffMarkout). The account's pool across its markets
+ * (the store's `toxicityPool`).
  */
 export interface ToxicitySums {
   readonly num: number;
@@ -98,20 +106,30 @@ export interface ToxicitySums {
   readonly count: number;
   readonly sq: number;
   readonly w2: number;
+  readonly pden: number;
+  readonly pnum: number;
+  readonly psq: number;
   readonly ts: number;
 }
 
-export const NO_TOXICITY: ToxicitySums = Object.freeze({ num: 0, den: 0, count: 0, sq: 0, w2: 0, ts: 0 });
+export const NO_TOXICITY: ToxicitySums = Object.freeze({ num: 0, den: 0, count: 0, sq: 0, w2: 0, pden: 0, pnum: 0, psq: 0, ts: 0 });
 
-/** `s` with one more markout `edge` of `shares` settled at `at`, older weights halved every `halfLifeMs`. */
-export function foldMarkout(s: ToxicitySums, at: number, edge: number, shares: number, halfLifeMs: number): ToxicitySums {
+/**
+ * `s` with one more markout `edge` of `shares` settled at `at`, older weights halved every
+ * `halfLifeMs`; a picked-off fill (edge < −pickoff) is summed apart too.
+ */
+export function foldMarkout(s: ToxicitySums, at: number, edge: number, shares: number, halfLifeMs: number, pickoff: number): ToxicitySums {
   const d = decay(at - s.ts, halfLifeMs);
+  const p = edge < -pickoff;
   return {
     num: s.num * d + edge * shares,
     den: s.den * d + shares,
     count: s.count * d + 1,
     sq: s.sq * d + edge * edge * shares,
     w2: s.w2 * d * d + shares * shares,
+    pden: s.pden * d + (p ? shares : 0),
+    pnum: s.pnum * d + (p ? edge * shares : 0),
+    psq: s.psq * d + (p ? edge * edge * shares : 0),
     ts: Math.max(s.ts, at),
   };
 }
@@ -131,6 +149,9 @@ export function emptyEdge(settings: EdgeSettings): EdgeState {
     toxCount: 0,
     toxSq: 0,
     toxW2: 0,
+    toxPDen: 0,
+    toxPNum: 0,
+    toxPSq: 0,
     toxTs: 0,
     pooled: NO_TOXICITY,
     flowNum: 0,
@@ -178,6 +199,9 @@ function copyEdge(e: EdgeState): EdgeDraft {
     toxCount: e.toxCount,
     toxSq: e.toxSq,
     toxW2: e.toxW2,
+    toxPDen: e.toxPDen,
+    toxPNum: e.toxPNum,
+    toxPSq: e.toxPSq,
     toxTs: e.toxTs,
     pooled: e.pooled,
     flowNum: e.flowNum,
@@ -227,7 +251,8 @@ function settle<P extends ToxicitySums | null>(e: EdgeState, now: number, mid2: 
   const toxIdx = hs.indexOf(e.settings.toxicityHorizonMs);
   const mid = mid2 / 2;
   const sums = e.markouts.slice();
-  let { toxNum, toxDen, toxCount, toxSq, toxW2, toxTs } = e;
+  let { toxNum, toxDen, toxCount, toxSq, toxW2, toxPDen, toxPNum, toxPSq, toxTs } = e;
+  const pickoff = e.settings.pickoffMarkout;
   let pool: ToxicitySums | null = pool0;
   let pooled = e.pooled;
   const keep: PendingMarkout[] = [];
@@ -247,9 +272,13 @@ function settle<P extends ToxicitySums | null>(e: EdgeState, now: number, mid2: 
         toxCount = toxCount * d + 1;
         toxSq = toxSq * d + edge * edge * shares;
         toxW2 = toxW2 * d * d + shares * shares;
+        const picked = edge < -pickoff;
+        toxPDen = toxPDen * d + (picked ? shares : 0);
+        toxPNum = toxPNum * d + (picked ? edge * shares : 0);
+        toxPSq = toxPSq * d + (picked ? edge * edge * shares : 0);
         toxTs = Math.max(toxTs, at);
-        pooled = foldMarkout(pooled, at, edge, shares, e.settings.poolHalfLifeMs);
-        if (pool !== null) pool = foldMarkout(pool, at, edge, shares, e.settings.poolHalfLifeMs);
+        pooled = foldMarkout(pooled, at, edge, shares, e.settings.poolHalfLifeMs, pickoff);
+        if (pool !== null) pool = foldMarkout(pool, at, edge, shares, e.settings.poolHalfLifeMs, pickoff);
       }
       k++;
     }
@@ -267,6 +296,9 @@ function settle<P extends ToxicitySums | null>(e: EdgeState, now: number, mid2: 
   n.toxCount = toxCount;
   n.toxSq = toxSq;
   n.toxW2 = toxW2;
+  n.toxPDen = toxPDen;
+  n.toxPNum = toxPNum;
+  n.toxPSq = toxPSq;
   n.toxTs = toxTs;
   n.pooled = pooled;
   return { edge: n, pool: pool as P };

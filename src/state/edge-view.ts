@@ -74,18 +74,60 @@ function markoutsOf(m: MarketState): readonly ViewMarkout[] {
   return memo.markouts;
 }
 
+/** The decayed sums behind a toxicity average (a market's own, or the pool's), as toxicityStdErr reads them. */
+export interface ToxicityMoments {
+  readonly toxNum: number;
+  readonly toxDen: number;
+  readonly toxSq: number;
+  readonly toxW2: number;
+  /** the picked-off fills' Σ size, Σ markout × size, Σ markout² × size (absent: none kept apart) */
+  readonly toxPDen?: number;
+  readonly toxPNum?: number;
+  readonly toxPSq?: number;
+}
+
 /**
- * Standard error of the decayed toxicity average: weighted variance over the effective sample size
- * (Σw)² / Σw² of the decayed weights (both unchanged by the common decay to now). Null with fewer
- * than two fills' worth of weight.
+ * Standard error of the decayed toxicity average, for the guard's one-sided test that the mean
+ * markout is below zero: a variance over the effective sample size (Σw)² / Σw² of the decayed
+ * weights (both unchanged by the common decay to now). Null with fewer than two fills' worth of
+ * weight.
+ *
+ * The variance: with picked-off fills among the rest and the rest earning (their mean c > 0, the
+ * pick-offs' mean loss J), the variance of one markout at the break-even share of pick-offs
+ * π* = c / (c + J), where the mean is zero: c·J + (1 − π*)·var(rest) + π*·var(pick-offs) — a
+ * score test, the variance taken under the null rather than from the sample. Markouts on news
+ * are a mixture of many small gains and a few large losses; the sample's variance grows with the
+ * share of pick-offs, so the more the bot is picked off the wider its own interval (the Wald
+ * test penalises itself), and a strategy that trades a few dozen fills a market never shows its
+ * losses. The break-even variance does not grow with them. Otherwise (no pick-offs, nothing but
+ * pick-offs, or the rest losing too) the sample's weighted variance. docs/edge.md, "The guard".
  */
-export function toxicityStdErr(e: { readonly toxNum: number; readonly toxDen: number; readonly toxSq: number; readonly toxW2: number }): number | null {
+export function toxicityStdErr(e: ToxicityMoments): number | null {
   if (!(e.toxDen > 0) || !(e.toxW2 > 0)) return null;
   const mean = e.toxNum / e.toxDen;
   const nEff = (e.toxDen * e.toxDen) / e.toxW2;
   if (nEff < 2) return null;
+  const v0 = breakEvenVariance(e);
+  if (v0 !== null) return Math.sqrt(v0 / nEff);
   const variance = Math.max(0, e.toxSq / e.toxDen - mean * mean) * (nEff / (nEff - 1));
   return Math.sqrt(variance / nEff);
+}
+
+/** One markout's variance at the break-even share of pick-offs (see toxicityStdErr); null when it does not apply. */
+function breakEvenVariance(e: ToxicityMoments): number | null {
+  const pden = e.toxPDen ?? 0;
+  const rden = e.toxDen - pden;
+  // sums that cancel to rounding are empty
+  if (!(pden > 1e-9 * e.toxDen) || !(rden > 1e-9 * e.toxDen)) return null;
+  const pnum = e.toxPNum ?? 0;
+  const c = (e.toxNum - pnum) / rden;
+  const j = -pnum / pden;
+  if (!(c > 0) || !(j > 0)) return null;
+  const pi = c / (c + j);
+  const psq = e.toxPSq ?? 0;
+  const vRest = Math.max(0, (e.toxSq - psq) / rden - c * c);
+  const vPicked = Math.max(0, psq / pden - j * j);
+  return c * j + (1 - pi) * vRest + pi * vPicked;
 }
 
 /**
@@ -99,13 +141,16 @@ export function poolWithout(pool: ToxicitySums, own: ToxicitySums, halfLifeMs: n
   const dp = decay(t - pool.ts, halfLifeMs);
   const d = decay(t - own.ts, halfLifeMs);
   const den = pool.den * dp - own.den * d;
-  if (!(den > 1e-9 * pool.den * dp)) return { num: 0, den: 0, count: 0, sq: 0, w2: 0, ts: t };
+  if (!(den > 1e-9 * pool.den * dp)) return { num: 0, den: 0, count: 0, sq: 0, w2: 0, pden: 0, pnum: 0, psq: 0, ts: t };
   return {
     num: pool.num * dp - own.num * d,
     den,
     count: Math.max(0, pool.count * dp - own.count * d),
     sq: Math.max(0, pool.sq * dp - own.sq * d),
     w2: Math.max(0, pool.w2 * dp * dp - own.w2 * d * d),
+    pden: Math.max(0, pool.pden * dp - own.pden * d),
+    pnum: Math.min(0, pool.pnum * dp - own.pnum * d),
+    psq: Math.max(0, pool.psq * dp - own.psq * d),
     ts: t,
   };
 }
@@ -118,7 +163,7 @@ export function poolView(p: ToxicitySums, now: number, halfLifeMs: number): Pool
   return {
     toxicity: p.den > 0 ? p.num / p.den : null,
     weight: p.den > 0 ? p.count * decay(now - p.ts, halfLifeMs) : 0,
-    stdErr: toxicityStdErr({ toxNum: p.num, toxDen: p.den, toxSq: p.sq, toxW2: p.w2 }),
+    stdErr: toxicityStdErr({ toxNum: p.num, toxDen: p.den, toxSq: p.sq, toxW2: p.w2, toxPDen: p.pden, toxPNum: p.pnum, toxPSq: p.psq }),
   };
 }
 

@@ -170,8 +170,10 @@ export interface ViewEdge {
   /** decayed number of fills behind `toxicity` */
   readonly toxicityWeight: number;
   /**
-   * standard error of `toxicity` (same units; weighted, effective sample size of the decayed
-   * weights); null before two fills; absent in hand-built views (then `toxicity` is taken as exact)
+   * standard error of `toxicity` for the guard's test (same units; effective sample size of the
+   * decayed weights; with pick-offs among earning fills, the variance at their break-even share:
+   * src/state/edge-view.ts toxicityStdErr); null before two fills; absent in hand-built views (then
+   * `toxicity` is taken as exact)
    */
   readonly toxicityStdErr?: number | null;
   /**

@@ -264,3 +264,29 @@ it('toxicityStdErr: the weighted standard error of the toxicity average (equal w
   assert.equal(toxicityStdErr({ toxNum: 1, toxDen: 1, toxSq: 1, toxW2: 1 }), null, 'one fill: unknown');
   assert.equal(toxicityStdErr({ toxNum: 0, toxDen: 0, toxSq: 0, toxW2: 0 }), null);
 });
+
+it('toxicityStdErr with pick-offs kept apart: the variance at the break-even share, c·J + (1 − π*)·var(rest) + π*·var(pick-offs)', async () => {
+  const { toxicityStdErr } = await import('../../src/state/edge-view.ts');
+  // rest: 1 and 3 (mean c = 2, var 1); pick-offs: −19 and −21 (mean loss J = 20, var 1); one share each
+  const e = { toxNum: 1 + 3 - 19 - 21, toxDen: 4, toxSq: 1 + 9 + 361 + 441, toxW2: 4, toxPDen: 2, toxPNum: -40, toxPSq: 802 };
+  const pi = 2 / 22;
+  assert.ok(Math.abs(toxicityStdErr(e)! - Math.sqrt((2 * 20 + (1 - pi) * 1 + pi * 1) / 4)) < 1e-12);
+  // no pick-offs, only pick-offs, or the rest losing too: the sample's variance
+  const wald = toxicityStdErr({ toxNum: e.toxNum, toxDen: 4, toxSq: e.toxSq, toxW2: 4 });
+  assert.equal(toxicityStdErr({ ...e, toxPDen: 0, toxPNum: 0, toxPSq: 0 }), wald);
+  assert.equal(toxicityStdErr({ ...e, toxPDen: 4, toxPNum: e.toxNum, toxPSq: e.toxSq }), wald);
+  const losing = { toxNum: -1 - 3 - 19 - 21, toxDen: 4, toxSq: 812, toxW2: 4, toxPDen: 2, toxPNum: -40, toxPSq: 802 };
+  assert.equal(toxicityStdErr(losing), toxicityStdErr({ toxNum: losing.toxNum, toxDen: 4, toxSq: 812, toxW2: 4 }));
+});
+
+it('the settled markouts keep picked-off fills apart (below −edge.pickoffMarkout, default 5¢), in the market and in the pool', async () => {
+  const { foldMarkout, NO_TOXICITY } = await import('../../src/state/edge-state.ts');
+  const { parseEdge } = await import('../../src/config/parse-edge.ts');
+  assert.equal(DEFAULT_EDGE.pickoffMarkout, 50_000);
+  let p = foldMarkout(NO_TOXICITY, 1_000, -60_000, 2, Infinity, 50_000);
+  p = foldMarkout(p, 2_000, -50_000, 3, Infinity, 50_000); // at the bound: not picked off
+  p = foldMarkout(p, 3_000, 10_000, 1, Infinity, 50_000);
+  assert.deepEqual([p.den, p.pden, p.pnum, p.psq], [6, 2, -120_000, 2 * 3.6e9]);
+  assert.equal(parseEdge({ pickoffMarkout: 0.03 }, 'edge').pickoffMarkout, 30_000);
+  assert.throws(() => parseEdge({ pickoffMarkout: 0 }, 'edge'), /edge\.pickoffMarkout/);
+});

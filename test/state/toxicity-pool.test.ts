@@ -122,6 +122,48 @@ describe('the account pool: a fresh market starts from the account’s evidence'
     assert.equal(markoutsAdverse(e, GUARD), false);
   });
 
+  it('heavy tails: two pick-offs (−20¢) among six fills earning +1.5¢ open the gate (break-even variance), where the sample variance kept it shut', async () => {
+    const { toxicityStdErr } = await import('../../src/state/edge-view.ts');
+    const marks = [1.5, 1.5, -20, 1.5, 1.5, -20, 1.5, 1.5];
+    const ev: StateEvent[] = [];
+    marks.forEach((m, i) => {
+      const t = 1_000 + i * 20_000;
+      ev.push(book(A, t - 500, 50), buy(A, t, 49), book(A, t + 5_000, 49 + m), book(A, t + 11_000, 50));
+    });
+    const end = 1_000 + marks.length * 20_000;
+    ev.push(release(A, end), book(B, end + 1_000, 50));
+    const s = run(ev);
+    const p = s.toxicityPool;
+    assert.ok(Math.abs(p.pden / p.den - 0.25) < 0.01, 'two of eight fills kept apart as picked off');
+    const e = edgeOf(s, B, end + 1_000);
+    assert.ok(Math.abs(e.pool!.toxicity! / C - -3.875) < 0.05);
+    // break-even share 1.5 / 21.5; variance c·J = 1.5¢ × 20¢ = 30 ¢², over 8 fills' weight
+    assert.ok(Math.abs(e.pool!.stdErr! / C - Math.sqrt(30 / p.den / (p.den / p.w2))) < 1e-6, `stderr ${e.pool!.stdErr! / C}¢`);
+    assert.equal(markoutsAdverse(e, GUARD), true);
+    // the sample's variance (no pick-offs kept apart): ±3.5¢, the bound reaches above zero
+    const wald = toxicityStdErr({ toxNum: p.num, toxDen: p.den, toxSq: p.sq, toxW2: p.w2 })!;
+    assert.ok(wald > 3.4 * C, `sample stderr ${wald / C}¢`);
+    assert.equal(markoutsAdverse({ ...e, pool: { ...e.pool!, stdErr: wald } }, GUARD), false);
+  });
+
+  it('heavy tails, pick-offs rarer than break-even (1 in 24): the mean earns, and the break-even variance is no narrower than the sample’s', async () => {
+    const { toxicityStdErr } = await import('../../src/state/edge-view.ts');
+    const marks = [...Array<number>(12).fill(1.5), -20, ...Array<number>(11).fill(1.5)];
+    const ev: StateEvent[] = [];
+    marks.forEach((m, i) => {
+      const t = 1_000 + i * 20_000;
+      ev.push(book(A, t - 500, 50), buy(A, t, 49), book(A, t + 5_000, 49 + m), book(A, t + 11_000, 50));
+    });
+    const end = 1_000 + marks.length * 20_000;
+    ev.push(release(A, end), book(B, end + 1_000, 50));
+    const s = run(ev);
+    const p = s.toxicityPool;
+    const e = edgeOf(s, B, end + 1_000);
+    assert.ok(e.pool!.toxicity! > 0);
+    assert.ok(e.pool!.stdErr! >= toxicityStdErr({ toxNum: p.num, toxDen: p.den, toxSq: p.sq, toxW2: p.w2 })!);
+    assert.equal(markoutsAdverse(e, GUARD), false);
+  });
+
   it('the guard default is pooled with marketSpread ½¢; both parse and a bad value names its field', () => {
     assert.equal(EDGE_GUARD_DEFAULTS.pooled, true);
     assert.equal(EDGE_GUARD_DEFAULTS.marketSpread, 5_000);
