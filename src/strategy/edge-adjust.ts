@@ -131,7 +131,7 @@ export const EDGE_GUARD_DEFAULTS: EdgeGuardConfig = {
   trending: { widen: 10_000, size: 0.5 },
   event: { widen: 20_000, size: 0.5, pull: false },
   gate: 'measured',
-  confidence: 0.9,
+  confidence: 0.8,
   adverseSize: 0.5,
   pooled: true,
   marketSpread: 5_000,
@@ -343,7 +343,7 @@ const KEYS = [
  *   toxicity: { enabled: true, markoutThreshold: 0.005, widenPerMarkout: 1, maxWiden: 0.05,
  *               sizeCutPerCent: 0.25, minSizeFactor: 0.25, minFills: 3, oneSidedImbalance: 0.8,
  *               minFlowShares: 100, trending: { widen: 0.01, size: 0.5 },
- *               event: { widen: 0.02, size: 0.5, pull: false }, gate: measured, confidence: 0.9,
+ *               event: { widen: 0.02, size: 0.5, pull: false }, gate: measured, confidence: 0.8,
  *               adverseSize: 0.5, pooled: true, marketSpread: 0.005, perSide: true, reduceTighten: 0 }
  * `toxicity: true` / `false` is short for `{ enabled: … }` with the defaults.
  */

@@ -122,7 +122,7 @@ describe('the account pool: a fresh market starts from the account’s evidence'
     assert.equal(markoutsAdverse(e, GUARD), false);
   });
 
-  it('heavy tails: two pick-offs (−20¢) among six fills earning +1.5¢ open the gate (break-even variance), where the sample variance kept it shut', async () => {
+  it('heavy tails: two pick-offs (−20¢) among six fills earning +1.5¢ open the gate at 90 % (break-even variance), where the sample variance kept it shut', async () => {
     const { toxicityStdErr } = await import('../../src/state/edge-view.ts');
     const marks = [1.5, 1.5, -20, 1.5, 1.5, -20, 1.5, 1.5];
     const ev: StateEvent[] = [];
@@ -139,11 +139,13 @@ describe('the account pool: a fresh market starts from the account’s evidence'
     assert.ok(Math.abs(e.pool!.toxicity! / C - -3.875) < 0.05);
     // break-even share 1.5 / 21.5; variance c·J = 1.5¢ × 20¢ = 30 ¢², over 8 fills' weight
     assert.ok(Math.abs(e.pool!.stdErr! / C - Math.sqrt(30 / p.den / (p.den / p.w2))) < 1e-6, `stderr ${e.pool!.stdErr! / C}¢`);
-    assert.equal(markoutsAdverse(e, GUARD), true);
-    // the sample's variance (no pick-offs kept apart): ±3.5¢, the bound reaches above zero
+    // at 90 % (z 1.28): the break-even variance opens the gate ...
+    const at90 = { ...GUARD, confidence: 0.9 };
+    assert.equal(markoutsAdverse(e, at90), true);
+    // ... where the sample's variance (no pick-offs kept apart: ±3.5¢) left the bound above zero
     const wald = toxicityStdErr({ toxNum: p.num, toxDen: p.den, toxSq: p.sq, toxW2: p.w2 })!;
     assert.ok(wald > 3.4 * C, `sample stderr ${wald / C}¢`);
-    assert.equal(markoutsAdverse({ ...e, pool: { ...e.pool!, stdErr: wald } }, GUARD), false);
+    assert.equal(markoutsAdverse({ ...e, pool: { ...e.pool!, stdErr: wald } }, at90), false);
   });
 
   it('heavy tails, pick-offs rarer than break-even (1 in 24): the mean earns, and the break-even variance is no narrower than the sample’s', async () => {

@@ -72,11 +72,14 @@ describe('edgeAdjust: view.edge → widening, size, sides', () => {
 });
 
 describe('the gate: the helper acts only on markouts shown adverse with the stated confidence', () => {
-  const M: EdgeGuardConfig = { ...EDGE_GUARD_DEFAULTS, enabled: true }; // gate: measured, confidence 0.9
+  const M: EdgeGuardConfig = { ...EDGE_GUARD_DEFAULTS, enabled: true, confidence: 0.9 }; // gate: measured
   const adj = (e: Partial<ViewEdge>, cfg = M) => edgeAdjust(makeView({ edge: edge(e) }), cfg);
-  it('is the default, at 90 % confidence', () => {
+  it('is the default, at 80 % confidence: −1¢ ± 1¢ opens it (z 0.84), −1¢ ± 1.5¢ does not', () => {
     assert.equal(EDGE_GUARD_DEFAULTS.gate, 'measured');
-    assert.equal(EDGE_GUARD_DEFAULTS.confidence, 0.9);
+    assert.equal(EDGE_GUARD_DEFAULTS.confidence, 0.8);
+    const D: EdgeGuardConfig = { ...EDGE_GUARD_DEFAULTS, enabled: true };
+    assert.deepEqual(adj({ toxicity: -1 * C, toxicityWeight: 10, toxicityStdErr: 1 * C }, D).reasons, ['adverse', 'toxicity']);
+    assert.deepEqual(adj({ toxicity: -1 * C, toxicityWeight: 10, toxicityStdErr: 1.5 * C }, D).reasons, []);
     assert.equal(parseEdgeGuard(true, 'p').gate, 'measured');
   });
   it('backs off on a regime change or one-way flow without adverse markouts', () => {
@@ -128,7 +131,7 @@ describe('the gate: the helper acts only on markouts shown adverse with the stat
 });
 
 describe('the pooled prior: the market’s markout shrunk toward the account’s other markets', () => {
-  const M: EdgeGuardConfig = { ...EDGE_GUARD_DEFAULTS, enabled: true }; // pooled, marketSpread ½¢, confidence 0.9
+  const M: EdgeGuardConfig = { ...EDGE_GUARD_DEFAULTS, enabled: true, confidence: 0.9 }; // pooled, marketSpread ½¢
   const ev = (e: Partial<ViewEdge>, cfg = M) => toxicityEvidence(edge(e), cfg);
   const pool = (toxicity: number, stdErr: number, weight = 20) => ({ toxicity, stdErr, weight });
   it('a fresh market: the pool’s average with sd √(stderr² + marketSpread²); adverse when mean + z·sd < 0', () => {
