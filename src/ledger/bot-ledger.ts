@@ -43,6 +43,8 @@ import {
 } from './books-checkpoint.ts';
 import { catchUpFills, type CatchUpResult, type CatchUpSource } from './catch-up.ts';
 import { isDamage, LedgerDamagedError } from './integrity.ts';
+import { loadToxicityPool, saveToxicityPool } from './toxicity-pool-checkpoint.ts';
+import type { ToxicitySums } from '../state/edge-state.ts';
 import { openLedger, type Ledger, type LedgerOrder, type OperatorHolds, type RiskSnapshot } from './ledger.ts';
 import { NO_FEES, type FeeSpec } from '../engine/fill-fee.ts';
 import { baselineOf, hasHistory, HISTORY_SCAN_ORDERS, readVenueHistory, refusal, type HistorySource } from './baseline.ts';
@@ -270,7 +272,8 @@ export class BotLedger {
         throw new ConfigError(new LedgerDamagedError(this.ledger.path, [`fills: market id ${JSON.stringify(id)} is not a 32-byte hex id`]).message);
       markets = markets.set(key, { ...emptyMarket(key), position });
     }
-    return { ...s, markets };
+    // the guard's evidence across markets as the last run left it (decaying on from its time)
+    return { ...s, markets, toxicityPool: loadToxicityPool(this.ledger, this.log) };
   }
 
   /**
@@ -522,15 +525,18 @@ export class BotLedger {
 
   /**
    * A mark of every market in the store and of the account, the kill switch's figures and the
-   * denials since the last mark, every `config.ledger.markMs` and once more at stop.
+   * denials since the last mark, every `config.ledger.markMs` and once more at stop; with `pool`, the
+   * account's pooled toxicity saved each time too (the next start's initialState reads it back).
    */
-  startMarks(account: Account, figures: () => AccountRiskFigures, everyMs: number): () => void {
+  startMarks(account: Account, figures: () => AccountRiskFigures, everyMs: number, pool?: () => ToxicitySums): () => void {
     const once = (): void => {
       try {
         this.markNow(account, figures());
       } catch (e) {
         this.log.error({ err: (e as Error).message }, 'ledger mark failed');
       }
+      // the account's pooled toxicity with every mark (src/ledger/toxicity-pool-checkpoint.ts)
+      if (pool !== undefined && this.ledger.failingSince === null) saveToxicityPool(this.ledger, pool(), this.clock.now(), this.log);
       this.checkpointIfDue();
     };
     let cancel: () => void = () => undefined;

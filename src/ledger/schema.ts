@@ -214,6 +214,19 @@ CREATE TABLE IF NOT EXISTS books_checkpoint (
 );
 `;
 
+/**
+ * The account's pooled toxicity (src/ledger/toxicity-pool-checkpoint.ts): one row, the guard's
+ * evidence across markets at the last mark, so a restart keeps it. A cache like the books
+ * checkpoint, created on every writable open (an older bookmaker ignores it).
+ */
+export const TOXICITY_POOL_TABLE = `
+CREATE TABLE IF NOT EXISTS toxicity_pool (
+  id         INTEGER PRIMARY KEY CHECK (id = 1),
+  state      TEXT NOT NULL,
+  written_at INTEGER NOT NULL
+);
+`;
+
 /** How many of INDEXES the file lacks (0 on a new file: it has no tables yet). */
 export function missingIndexes(db: Database.Database): number {
   const names = [...INDEXES.matchAll(/CREATE INDEX IF NOT EXISTS (\w+)/g)].map((m) => m[1]!);
@@ -237,4 +250,5 @@ export function migrate(db: Database.Database): void {
   }
   db.exec(INDEXES);
   db.exec(CHECKPOINT_TABLE);
+  db.exec(TOXICITY_POOL_TABLE);
 }

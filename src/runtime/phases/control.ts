@@ -54,7 +54,15 @@ export function controlPhase(
 ): ControlPhase {
   const { cfg, log, life, early, signal } = c;
   const { kernel: k, orderManager: om } = cp.core;
-  life.add(bookLedger.startMarks(accountBooks, () => k.riskFigures(), cfg.ledger.markMs));
+  // with every mark, the account's pooled toxicity too: a restart keeps the guard's evidence
+  life.add(
+    bookLedger.startMarks(
+      accountBooks,
+      () => k.riskFigures(),
+      cfg.ledger.markMs,
+      () => cp.core.store.state.toxicityPool,
+    ),
+  );
   // bound at the start of startBot (a port held by another process stopped the start-up there)
   let identity = botIdentity(cfg, cp.venue.trader, c.v.chain.name, bookLedger.ledger.path, early?.endpoint.port ?? 0, cp.startedAt);
   const control = new BotControl({
