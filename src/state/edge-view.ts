@@ -80,6 +80,8 @@ export interface ToxicityMoments {
   readonly toxDen: number;
   readonly toxSq: number;
   readonly toxW2: number;
+  /** decayed number of fills behind the sums (absent: the pick-offs' count is not asked for) */
+  readonly toxCount?: number;
   /** the picked-off fills' Σ size, Σ markout × size, Σ markout² × size (absent: none kept apart) */
   readonly toxPDen?: number;
   readonly toxPNum?: number;
@@ -99,8 +101,12 @@ export interface ToxicityMoments {
  * are a mixture of many small gains and a few large losses; the sample's variance grows with the
  * share of pick-offs, so the more the bot is picked off the wider its own interval (the Wald
  * test penalises itself), and a strategy that trades a few dozen fills a market never shows its
- * losses. The break-even variance does not grow with them. Otherwise (no pick-offs, nothing but
- * pick-offs, or the rest losing too) the sample's weighted variance. docs/edge.md, "The guard".
+ * losses. The break-even variance does not grow with them. It needs at least MIN_PICKOFFS fills'
+ * worth of pick-offs (their share of the weight × the fills behind it): with one pick-off among a
+ * handful of fills the normal bound is far from the binomial truth (one pick-off in five fills
+ * happens by chance a third of the time at a break-even share of 7 %), and a benign run's rare jump
+ * would open the gate. Otherwise (fewer pick-offs, nothing but pick-offs, or the rest losing too)
+ * the sample's weighted variance. docs/edge.md, "The guard".
  */
 export function toxicityStdErr(e: ToxicityMoments): number | null {
   if (!(e.toxDen > 0) || !(e.toxW2 > 0)) return null;
@@ -113,12 +119,16 @@ export function toxicityStdErr(e: ToxicityMoments): number | null {
   return Math.sqrt(variance / nEff);
 }
 
+/** pick-offs (fills' worth) behind the break-even variance before toxicityStdErr uses it */
+export const MIN_PICKOFFS = 2;
+
 /** One markout's variance at the break-even share of pick-offs (see toxicityStdErr); null when it does not apply. */
 function breakEvenVariance(e: ToxicityMoments): number | null {
   const pden = e.toxPDen ?? 0;
   const rden = e.toxDen - pden;
   // sums that cancel to rounding are empty
   if (!(pden > 1e-9 * e.toxDen) || !(rden > 1e-9 * e.toxDen)) return null;
+  if (!(((e.toxCount ?? 0) * pden) / e.toxDen >= MIN_PICKOFFS)) return null;
   const pnum = e.toxPNum ?? 0;
   const c = (e.toxNum - pnum) / rden;
   const j = -pnum / pden;
@@ -163,7 +173,7 @@ export function poolView(p: ToxicitySums, now: number, halfLifeMs: number): Pool
   return {
     toxicity: p.den > 0 ? p.num / p.den : null,
     weight: p.den > 0 ? p.count * decay(now - p.ts, halfLifeMs) : 0,
-    stdErr: toxicityStdErr({ toxNum: p.num, toxDen: p.den, toxSq: p.sq, toxW2: p.w2, toxPDen: p.pden, toxPNum: p.pnum, toxPSq: p.psq }),
+    stdErr: toxicityStdErr({ toxNum: p.num, toxDen: p.den, toxSq: p.sq, toxW2: p.w2, toxCount: p.count, toxPDen: p.pden, toxPNum: p.pnum, toxPSq: p.psq }),
   };
 }
 

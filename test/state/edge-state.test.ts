@@ -268,14 +268,16 @@ it('toxicityStdErr: the weighted standard error of the toxicity average (equal w
 it('toxicityStdErr with pick-offs kept apart: the variance at the break-even share, c·J + (1 − π*)·var(rest) + π*·var(pick-offs)', async () => {
   const { toxicityStdErr } = await import('../../src/state/edge-view.ts');
   // rest: 1 and 3 (mean c = 2, var 1); pick-offs: −19 and −21 (mean loss J = 20, var 1); one share each
-  const e = { toxNum: 1 + 3 - 19 - 21, toxDen: 4, toxSq: 1 + 9 + 361 + 441, toxW2: 4, toxPDen: 2, toxPNum: -40, toxPSq: 802 };
+  const e = { toxNum: 1 + 3 - 19 - 21, toxDen: 4, toxSq: 1 + 9 + 361 + 441, toxW2: 4, toxCount: 4, toxPDen: 2, toxPNum: -40, toxPSq: 802 };
   const pi = 2 / 22;
   assert.ok(Math.abs(toxicityStdErr(e)! - Math.sqrt((2 * 20 + (1 - pi) * 1 + pi * 1) / 4)) < 1e-12);
   // no pick-offs, only pick-offs, or the rest losing too: the sample's variance
   const wald = toxicityStdErr({ toxNum: e.toxNum, toxDen: 4, toxSq: e.toxSq, toxW2: 4 });
   assert.equal(toxicityStdErr({ ...e, toxPDen: 0, toxPNum: 0, toxPSq: 0 }), wald);
+  // fewer than two fills' worth of pick-offs (one of four here): the normal bound would be far off
+  assert.equal(toxicityStdErr({ ...e, toxCount: 3 }), wald);
   assert.equal(toxicityStdErr({ ...e, toxPDen: 4, toxPNum: e.toxNum, toxPSq: e.toxSq }), wald);
-  const losing = { toxNum: -1 - 3 - 19 - 21, toxDen: 4, toxSq: 812, toxW2: 4, toxPDen: 2, toxPNum: -40, toxPSq: 802 };
+  const losing = { toxNum: -1 - 3 - 19 - 21, toxDen: 4, toxSq: 812, toxW2: 4, toxCount: 4, toxPDen: 2, toxPNum: -40, toxPSq: 802 };
   assert.equal(toxicityStdErr(losing), toxicityStdErr({ toxNum: losing.toxNum, toxDen: 4, toxSq: 812, toxW2: 4 }));
 });
 
