@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { Bytes32 } from '../../src/model/order.ts';
 import { bindStoreMetrics } from '../../src/metrics/bind-store-metrics.ts';
 import { createBotMetrics } from '../../src/metrics/bot-metrics.ts';
+import { OWN_ORDERS_READ_KINDS } from '../../src/feeds/own-orders-feed.ts';
 import { createMetricsServer, listen, startMetricsEndpoint } from '../../src/metrics/metrics-server.ts';
 import { StateStore } from '../../src/state/store.ts';
 import { ManualClock } from '../orders/fake-venue.ts';
@@ -125,6 +126,13 @@ describe('bot metrics', () => {
     assert.equal(value(`bookmaker_fees_usdc_total{market="${M}"}`), 0.004);
     // 3.99999 stated + 10 × 0.40
     assert.equal(value(`bookmaker_fill_volume_usdc_total{market="${M}"}`), 7.99999);
+  });
+
+  it('exposes every kind of own-orders read at 0 before the first read (rate() over it works from the start)', async () => {
+    const text = await createBotMetrics().registry.metrics();
+    for (const kind of OWN_ORDERS_READ_KINDS)
+      assert.equal(line(text, `bookmaker_own_orders_reads_total{kind="${kind}"} `), `bookmaker_own_orders_reads_total{kind="${kind}"} 0`);
+    assert.deepEqual([...OWN_ORDERS_READ_KINDS].sort(), ['full', 'market', 'sweep']);
   });
 
   it('uses a private registry: two instances do not collide', async () => {
