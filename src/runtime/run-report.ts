@@ -137,15 +137,12 @@ export interface RunReportInput {
   readonly haltedBecause: string | null;
   readonly markets: readonly {
     readonly time: MarketTimeReport;
-    /** the market's share of the run, from the books (RunFigures.market; a released market's row: RunFigures.after) */
-    readonly ledger: RunMarketTrades;
-    /** a released market's row: what RunFigures.market said at the release (its later fills are read from it) */
-    readonly ledgerAt?: RunMarketTrades;
     /**
-     * 1e-6 USDC: the books' realised PnL of the market since inception (kept with a retired row; the
-     * row shows the run's share, `ledger.realised`, so the rows add up to the totals) and unrealised now
+     * the market's share of the run, from the books: its fills, volume, fees and realised PnL (the
+     * row's figures, so the rows add up to the totals); RunFigures.after from where its previous row ended
      */
-    readonly realised: bigint;
+    readonly ledger: RunMarketTrades;
+    /** 1e-6 USDC: the books' unrealised PnL of the market now (a released market gone from the store: at its release) */
     readonly unrealised: bigint;
     /** 1e-6 shares */
     readonly net: number;
