@@ -58,7 +58,9 @@ export function foldRetired(acc: EarlierRetired, r: RetiredRow): void {
       states,
     },
     ledger: p ? tradesPlus(p.ledger, r.ledger) : r.ledger,
-    unrealised: (p?.unrealised ?? 0n) + r.unrealised,
+    // what those markets still hold is valued now in the report's '(markets not listed)' row, not as
+    // of their releases (the rows add up to the account's unrealised PnL)
+    unrealised: 0n,
     net: 0,
     retired: 'various',
   };
@@ -124,7 +126,9 @@ export class RetiredRows {
    * not quoted now adds its fills since its last reading to its newest row (an order that ended after
    * the release, another trader on the wallet, the stop's sweep), or to the folded row when all its
    * rows were folded away; `now` gives that newest row its position and PnL of now. A market quoted
-   * again reads them in its active row (`since`), from where its start ended the released one.
+   * again reads them in its active row (`since`), from where its start ended the released one. Only a
+   * market's newest row shows its unrealised PnL (its position's, now), so the rows add up to the
+   * account's.
    */
   reportRows(isActive: (marketId: Bytes32) => boolean, now: (r: RetiredRow) => RetiredRow): RetiredRow[] {
     const newest = new Map<Bytes32, RetiredRow>();
@@ -137,8 +141,9 @@ export class RetiredRows {
           if (later.fills !== 0 || later.realised !== 0n) folded = { ...folded, ledger: tradesPlus(folded.ledger, later) };
         }
     const listed = this.rows.map((r) => {
-      // a market started again since has its own row, and so has a later release
-      if (isActive(r.time.marketId) || newest.get(r.time.marketId) !== r) return r;
+      // a market started again since has its own row, and so has a later release: the position's
+      // PnL now is in that row (this one keeps its fills)
+      if (isActive(r.time.marketId) || newest.get(r.time.marketId) !== r) return r.unrealised === 0n ? r : { ...r, unrealised: 0n };
       return now({ ...r, ledger: tradesPlus(r.ledger, this.since(r.time.marketId)) });
     });
     return folded ? [folded, ...listed] : listed;

@@ -137,6 +137,33 @@ describe('released markets in the run report', () => {
     );
   });
 
+  it("only a market's newest row shows its unrealised PnL (the position's, now): the rows add up to the account's", () => {
+    const b = books();
+    const rows = new RetiredRows(b.run, () => true);
+    const time = { marketId: M, label: 'm', observedMs: 1, liveMs: 1, states: {} };
+    rows.released(M, { time, unrealised: 5n, net: 1, retired: 'filtered-out' });
+    rows.released(M, { time, unrealised: 7n, net: 1, retired: 'filtered-out' });
+    assert.deepEqual(
+      rows
+        .reportRows(
+          () => false,
+          (r) => ({ ...r, unrealised: 9n }),
+        )
+        .map((r) => r.unrealised),
+      [0n, 9n],
+    );
+    assert.deepEqual(
+      rows
+        .reportRows(
+          () => true,
+          (r) => r,
+        )
+        .map((r) => r.unrealised),
+      [0n, 0n],
+      'quoted again: its active row shows it',
+    );
+  });
+
   it('a market whose every row folded away: its later fills go to the folded row', () => {
     const b = books();
     b.start(M);

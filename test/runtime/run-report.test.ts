@@ -112,3 +112,32 @@ test('on a ledger with history, a row shows the run realised PnL (the books), an
     'one row, the run realised, no "(markets not listed)" row',
   );
 });
+
+test("a position held from an earlier run in a market no row lists: its unrealised PnL in '(markets not listed)', so the rows add up to the account's", () => {
+  const a = new Account();
+  const N = ('0x' + 'cd'.repeat(32)) as Bytes32;
+  const fill = (marketId: Bytes32, fillId: string, side: 0 | 1, price: number, ts: number) =>
+    a.applyFill({ fillId, marketId, outcomeIndex: 1, side, price, size: 10_000_000, fee: 0, ts, feeSource: 'venue', origin: 'own' });
+  // an earlier run bought 10 YES of N at 0.40; this run quotes M only
+  fill(N, 'a', 0, 400_000, 1);
+  a.mark(N, 2 * 450_000, 2);
+  const run = new RunFigures(a);
+  fill(M, 'b', 0, 300_000, 3);
+  a.mark(M, 2 * 310_000, 4);
+  const time = { marketId: M, label: 'm', observedMs: 1_000, liveMs: 1_000, states: { quoting: 1_000 } };
+  const r = buildRunReport({
+    ...STOPPED_RUN,
+    markets: [{ time, ledger: run.market(M), unrealised: a.marketPnl(M).unrealised, net: 10_000_000 }],
+    run: run.totals(),
+    account: a.figures(),
+  });
+  assert.equal(r.totals.unrealisedPnlUsdc, '0.600000', "the account's: N +0.50, M +0.10");
+  assert.deepEqual(
+    r.markets.map((m) => [m.market, m.fills, m.unrealisedPnlUsdc]),
+    [
+      ['m', 1, '0.100000'],
+      ['(markets not listed)', 0, '0.500000'],
+    ],
+  );
+  assert.ok(formatRunReport(r).includes('  (markets not listed): fills 0, volume 0.00 USDC, fees 0.00, realised 0.00, unrealised 0.50 USDC'));
+});
