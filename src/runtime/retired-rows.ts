@@ -78,8 +78,7 @@ export class RetiredRows {
   /**
    * Where each released market's rows end: what RunFigures.market said at its release, or at its
    * start again. Kept apart from the rows, so a row folded away still ends its market's stretch.
-   * Only readings of a book the account still keeps (a reading of no book, or of a book since
-   * dropped, reads the same as none).
+   * Bounded: past `limit`, readings of books the account no longer keeps go (see read).
    */
   private readonly readAt = new Map<Bytes32, RunMarketTrades>();
   /** readings kept before the next look for gone ones (doubles when most are still alive) */
@@ -150,12 +149,14 @@ export class RetiredRows {
   }
 
   private read(marketId: Bytes32): void {
-    const at = this.run.market(marketId);
-    if (at.book === 0) this.readAt.delete(marketId);
-    else this.readAt.set(marketId, at);
+    // (a market with no book yet too: a fill before its start again goes to its released row)
+    this.readAt.set(marketId, this.run.market(marketId));
     if (this.readAt.size <= this.limit) return;
-    // a reading whose book is gone (dropped by the books, or begun again) reads as none: let it go
-    for (const [id, r] of this.readAt) if (this.run.market(id).book !== r.book) this.readAt.delete(id);
+    // a reading of a book the account no longer keeps (dropped, begun again, or none then and now)
+    // reads the same as none: let it go, unless the market still has a row (it says where its later
+    // fills go); a book still kept keeps its reading (bounded by the account's own books)
+    const listed = new Set(this.rows.map((r) => r.time.marketId));
+    for (const [id, r] of this.readAt) if (!listed.has(id) && this.run.market(id).book !== (r.book === 0 ? -1 : r.book)) this.readAt.delete(id);
     this.limit = Math.max(this.max + READINGS_SLACK, 2 * this.readAt.size);
   }
 }

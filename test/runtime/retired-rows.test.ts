@@ -76,6 +76,18 @@ describe('released markets in the run report', () => {
     assert.ok(!r.markets.some((m) => m.market === UNLISTED));
   });
 
+  it('a market that had not traded when released, a fill, then its start again: the fill in its released row', () => {
+    const b = books();
+    b.start(M);
+    b.release(M);
+    b.fill(M, 0, 520_000, 5 * S, { origin: 'foreign' });
+    b.start(M);
+    assert.deepEqual(fillsByRow(b.report()), [
+      ['00a1', 1],
+      ['00a1', 0],
+    ]);
+  });
+
   it('a market released flat (the books fold its book away) and quoted again: its new fills in its new row only', () => {
     const b = books();
     b.start(M);
