@@ -3,7 +3,7 @@
  * src/runtime/phases/rotation.ts, keeps them as market rotation releases markets), and the report's
  * rotation section.
  *
- *   const rows = new RetiredRows(runFigures, stillHeld)
+ *   const rows = new RetiredRows(runFigures, account, stillHeld)
  *   rows.released(id, row)      // a market released: its row carries its fills since its last reading
  *   rows.restarted(id)          // started again: its fills since the release go to its released row
  *   rows.since(id)              // its fills since its last reading (its active row, or the newest released row)
@@ -13,6 +13,7 @@
  * read the books from where the last one ended (RunFigures.after), whether or not the earlier rows were
  * folded away. See docs/books-and-pnl.md.
  */
+import type { Account } from '../account/account.ts';
 import { tradesPlus, type RunFigures, type RunMarketTrades } from '../account/run-figures.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { buildRunReport } from './run-report.ts';
@@ -86,6 +87,8 @@ export class RetiredRows {
 
   constructor(
     private readonly run: RunFigures,
+    /** the account's books: a market's newest row shows its unrealised PnL and position now */
+    private readonly books: Pick<Account, 'marketPnl' | 'holdingsOf'>,
     /** the market still holds a position (its row is folded last) */
     private readonly stillHeld: (marketId: Bytes32) => boolean,
     private readonly max = RETIRED_ROWS_MAX,
@@ -124,12 +127,13 @@ export class RetiredRows {
    * The report's rows of released markets, as of now: the folded row, then the newest rows. A market
    * not quoted now adds its fills since its last reading to its newest row (an order that ended after
    * the release, another trader on the wallet, the stop's sweep), or to the folded row when all its
-   * rows were folded away; `now` gives that newest row its position and PnL of now. A market quoted
-   * again reads them in its active row (`since`), from where its start ended the released one. Only a
-   * market's newest row shows its unrealised PnL (its position's, now), so the rows add up to the
+   * rows were folded away; that newest row shows the market's position and unrealised PnL now, as the
+   * books hold them (a fill after the release moved them, whether or not the market is still in the
+   * store). A market quoted again reads them in its active row (`since`), from where its start ended
+   * the released one. Only a market's newest row shows its unrealised PnL, so the rows add up to the
    * account's.
    */
-  reportRows(isActive: (marketId: Bytes32) => boolean, now: (r: RetiredRow) => RetiredRow): RetiredRow[] {
+  reportRows(isActive: (marketId: Bytes32) => boolean): RetiredRow[] {
     const newest = new Map<Bytes32, RetiredRow>();
     for (const r of this.rows) newest.set(r.time.marketId, r);
     let folded = this.earlier.row;
@@ -143,7 +147,8 @@ export class RetiredRows {
       // a market started again since has its own row, and so has a later release: the position's
       // PnL now is in that row (this one keeps its fills)
       if (isActive(r.time.marketId) || newest.get(r.time.marketId) !== r) return r.unrealised === 0n ? r : { ...r, unrealised: 0n };
-      return now({ ...r, ledger: tradesPlus(r.ledger, this.since(r.time.marketId)) });
+      const id = r.time.marketId;
+      return { ...r, ledger: tradesPlus(r.ledger, this.since(id)), unrealised: this.books.marketPnl(id).unrealised, net: this.books.holdingsOf(id).net };
     });
     return folded ? [folded, ...listed] : listed;
   }

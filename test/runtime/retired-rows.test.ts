@@ -25,7 +25,7 @@ function books() {
   const fill = (marketId: Bytes32, side: 0 | 1, price = 500_000, size = S, o: Partial<AccountFill> = {}) =>
     a.applyFill({ fillId: `f${++seq}`, marketId, outcomeIndex: 1, side, price, size, fee: 7, feeSource: 'venue', ts: ++ts, origin: 'own', ...o });
   const active = new Set<Bytes32>();
-  const rows = new RetiredRows(run, (id) => a.positionOf(id) !== null && a.holdingsOf(id).net !== 0, 3);
+  const rows = new RetiredRows(run, a, (id) => a.positionOf(id) !== null && a.holdingsOf(id).net !== 0, 3);
   const time = (id: Bytes32) => ({ marketId: id, label: id.slice(-4), observedMs: 1_000, liveMs: 1_000, states: { quoting: 1_000 } });
   /** rotation releases a market: its row, then the books let it go (folded away once flat) */
   const release = (id: Bytes32) => {
@@ -41,13 +41,11 @@ function books() {
     buildRunReport({
       ...STOPPED_RUN,
       markets: [
-        ...rows.reportRows(
-          (id) => active.has(id),
-          (r) => r,
-        ),
-        ...[...active].map((id) => ({ time: time(id), ledger: rows.since(id), unrealised: 0n, net: 0 })),
+        ...rows.reportRows((id) => active.has(id)),
+        ...[...active].map((id) => ({ time: time(id), ledger: rows.since(id), unrealised: a.marketPnl(id).unrealised, net: a.holdingsOf(id).net })),
       ],
       run: run.totals(),
+      account: a.figures(),
     });
   return { a, run, fill, release, start, report };
 }
@@ -149,30 +147,41 @@ describe('released markets in the run report', () => {
     );
   });
 
-  it("only a market's newest row shows its unrealised PnL (the position's, now): the rows add up to the account's", () => {
+  it("a market's newest row shows its position and unrealised PnL now, as the books hold them; the rows add up to the account's", () => {
     const b = books();
-    const rows = new RetiredRows(b.run, () => true);
-    const time = { marketId: M, label: 'm', observedMs: 1, liveMs: 1, states: {} };
-    rows.released(M, { time, unrealised: 5n, net: 1, retired: 'filtered-out' });
-    rows.released(M, { time, unrealised: 7n, net: 1, retired: 'filtered-out' });
+    b.start(M);
+    b.fill(M, 0, 400_000, 10 * S);
+    b.a.mark(M, 2 * 450_000, 1);
+    b.release(M);
+    // a fill after the release (the market may be gone from the store): the books hold 15 YES now
+    b.fill(M, 0, 420_000, 5 * S, { origin: 'foreign' });
+    b.a.mark(M, 2 * 500_000, 2);
+    let r = b.report();
     assert.deepEqual(
-      rows
-        .reportRows(
-          () => false,
-          (r) => ({ ...r, unrealised: 9n }),
-        )
-        .map((r) => r.unrealised),
-      [0n, 9n],
+      r.markets.map((m) => [m.fills, m.positionShares, m.unrealisedPnlUsdc]),
+      [[2, '15.000000', '1.400000']],
     );
+    assert.equal(r.totals.unrealisedPnlUsdc, '1.400000');
+    // released again after a start again: the first row keeps its fills, only the newest shows the PnL
+    b.start(M);
+    b.release(M);
+    r = b.report();
     assert.deepEqual(
-      rows
-        .reportRows(
-          () => true,
-          (r) => r,
-        )
-        .map((r) => r.unrealised),
-      [0n, 0n],
-      'quoted again: its active row shows it',
+      r.markets.map((m) => [m.fills, m.unrealisedPnlUsdc]),
+      [
+        [2, '0.000000'],
+        [0, '1.400000'],
+      ],
+    );
+    // quoted again: its active row shows it
+    b.start(M);
+    assert.deepEqual(
+      b.report().markets.map((m) => [m.fills, m.unrealisedPnlUsdc]),
+      [
+        [2, '0.000000'],
+        [0, '0.000000'],
+        [0, '1.400000'],
+      ],
     );
   });
 

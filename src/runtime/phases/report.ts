@@ -32,15 +32,9 @@ export function botReport(
       process: healthModel.process,
       haltedBecause: healthModel.haltedBecause,
       markets: [
-        // the released markets' rows, each with its fills since (src/runtime/retired-rows.ts); one
-        // still holding a position shows its PnL as of now, not as of its release
-        ...rp.retired.reportRows(
-          (id) => rot.isActive(id),
-          (r) =>
-            store.state.markets.has(r.time.marketId)
-              ? { ...r, unrealised: accountBooks.marketPnl(r.time.marketId).unrealised, net: accountBooks.holdingsOf(r.time.marketId).net }
-              : r,
-        ),
+        // the released markets' rows, each with its fills since and its position's PnL now
+        // (src/runtime/retired-rows.ts)
+        ...rp.retired.reportRows((id) => rot.isActive(id)),
         ...times.map((time) => {
           const m = store.state.markets.get(time.marketId);
           return {

@@ -45,7 +45,7 @@ export function rotationPhase(
   const { kernel: k, orderManager: om, store } = cp.core;
   // beyond the bound, the oldest rows fold into one line (the report's totals stay exact); a market
   // still holding a position keeps its row (its PnL is read again at the report)
-  const retired = new RetiredRows(cp.runFigures, (marketId) => store.state.markets.has(marketId));
+  const retired = new RetiredRows(cp.runFigures, accountBooks, (marketId) => store.state.markets.has(marketId));
   const bm = new BotMarkets({
     initial: s.marketIds,
     kernel: k,
