@@ -146,6 +146,12 @@ const NO_PNL = { realised: 0n, unrealised: 0n } as const;
  */
 const FOLDED_KEPT = 256;
 const SCALE = 10n ** 6n;
+/**
+ * Dropped books whose remainders below 1e-6 USDC are kept (the newest this many, ~150 bytes each:
+ * ~2.5 MB, and as much in the books checkpoint; at a market released every 30 s, the last 5-6 days).
+ * Past it a late fill begins a new book from nothing: at most 1e-6 USDC per figure off a replay.
+ */
+const REMAINDERS_KEPT = 16_384;
 /** fill ids a kept folded book remembers (a late duplicate of a recent fill is still recognised) */
 const FOLDED_IDS = 32;
 const ZERO_BASE: Base = { pos: FLAT, cash: 0n, foreign: 0, shares: 0 };
@@ -276,7 +282,8 @@ export class Account {
   /**
    * Markets dropped past FOLDED_KEPT whose realised PnL or volume left a part below 1e-6 USDC (what
    * their figures were rounded down by): `realised | volume << 20`, scaled, each below 1e6 (< 2^20).
-   * A later fill begins a new book from it. Only non-zero remainders are kept (a few dozen bytes each).
+   * A later fill begins a new book from it. Only non-zero remainders are kept, the newest
+   * REMAINDERS_KEPT.
    */
   private readonly remainders = new Map<Bytes32, bigint>();
   private readonly window: number;
@@ -502,7 +509,10 @@ export class Account {
       const ps = old.pnlScaled();
       // (its cash is whole 1e-6 units: every flow is settled rounded, as the venue settles it)
       const r = mod(ps.realised) | (mod(old.state.pos.volume) << 20n);
-      if (r !== 0n) this.remainders.set(id, r);
+      if (r !== 0n) {
+        this.remainders.set(id, r);
+        if (this.remainders.size > REMAINDERS_KEPT) this.remainders.delete(this.remainders.keys().next().value!);
+      }
     }
   }
 
