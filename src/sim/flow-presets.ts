@@ -24,7 +24,8 @@ export type AgentOverrides = Partial<Omit<MarketAgentsConfig, 'seed' | 'market' 
  * rest at once), informed takers that trade whenever the touch is on the wrong side of the fair
  * value (so the trailing book keeps being picked off while it catches up: the passive markout grows
  * from 1 s to 60 s, as in the capture), a few noise takers, log-normal order sizes (the
- * capture's print sizes) and fair-value jumps acted on at once by two 150-share orders.
+ * capture's print sizes) and fair-value jumps acted on at once by news orders (their count and
+ * size are `newsTrades` and `newsSizeShares`).
  */
 export interface CalibratedFit {
   informedRatePerSec: number;
@@ -44,12 +45,19 @@ export interface CalibratedFit {
    * as several trades, so the prints' median is not the orders')
    */
   sizeMedian: number;
+  /** IOC orders the informed takers send at once when the fair value jumps (news) */
+  newsTrades: number;
+  /** shares of each news order */
+  newsSizeShares: number;
+  /** the mispricing, in ticks, past which an informed taker trades (0: whenever the touch is on the wrong side of the fair value) */
+  informedEdgeTicks: number;
 }
 
 // fitted by scripts/flow-calibrate.ts on seeds 9001-9003 (0.5 h × 4 markets) with the fair value a
 // martingale: the earlier fit (steps 1.6, then 1.25 as far as makerSizeShares), then the order sizes'
 // tail (log-sd 2.1 → 2.5, median 21 → 15 shares, so the prints' 90th percentile reaches the
-// capture's) and one round of steps 1.1; docs/edge.md, "The fit"
+// capture's) and one round of steps 1.1; the news orders and the informed takers' trigger set by
+// hand (two 150-share orders, no edge); docs/edge.md, "The fit"
 export const CALIBRATED_FIT: Readonly<CalibratedFit> = Object.freeze({
   informedRatePerSec: 0.685,
   noiseRatePerSec: 0.025,
@@ -61,6 +69,9 @@ export const CALIBRATED_FIT: Readonly<CalibratedFit> = Object.freeze({
   jumpStd: 0.896,
   sizeLogSd: 2.5,
   sizeMedian: 15,
+  newsTrades: 2,
+  newsSizeShares: 150,
+  informedEdgeTicks: 0,
 });
 
 /** The agent settings of a `calibrated` fit. */
@@ -77,12 +88,12 @@ export function calibratedAgents(f: CalibratedFit): AgentOverrides {
     noise: { ratePerSec: f.noiseRatePerSec, maxSize: 2_000_000_000, slippageTicks: 2, sizeLogSd: f.sizeLogSd, sizeMedian: f.sizeMedian },
     informed: {
       ratePerSec: f.informedRatePerSec,
-      edgeTicks: 0,
+      edgeTicks: f.informedEdgeTicks,
       maxSize: 2_000_000_000,
       sizeLogSd: f.sizeLogSd,
       sizeMedian: f.sizeMedian,
-      newsTrades: 2,
-      newsSize: 150_000_000,
+      newsTrades: Math.round(f.newsTrades),
+      newsSize: Math.round(f.newsSizeShares) * 1_000_000,
     },
   };
 }
