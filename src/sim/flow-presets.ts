@@ -25,7 +25,7 @@ export type AgentOverrides = Partial<Omit<MarketAgentsConfig, 'seed' | 'market' 
  * value (so the trailing book keeps being picked off while it catches up: the passive markout grows
  * from 1 s to 60 s, as in the capture), a few noise takers, log-normal order sizes (the
  * capture's print sizes) and fair-value jumps acted on at once by news orders (their count and
- * size are `newsTrades` and `newsSizeShares`).
+ * size fitted to the capture's sweeps).
  */
 export interface CalibratedFit {
   informedRatePerSec: number;
@@ -53,24 +53,24 @@ export interface CalibratedFit {
   informedEdgeTicks: number;
 }
 
-// fitted by scripts/flow-calibrate.ts on seeds 9001-9003 (0.5 h × 4 markets) with the fair value a
-// martingale: the earlier fit (steps 1.6, then 1.25 as far as makerSizeShares), then the order sizes'
-// tail (log-sd 2.1 → 2.5, median 21 → 15 shares, so the prints' 90th percentile reaches the
-// capture's) and one round of steps 1.1; the news orders and the informed takers' trigger set by
-// hand (two 150-share orders, no edge); docs/edge.md, "The fit"
+// fitted by scripts/flow-calibrate.ts on seeds 9001-9003 (0.5 h × 4 markets, markets replaced as
+// they resolve), the fair value a martingale, to the prints, the passive markouts, the mid jumps and
+// the sweeps (their rate at 100/300/600 shares, a 300-share sweep's size, the mid after it at 5/30/60 s,
+// the side of the prints after it): `--hours 0.5 --steps 1.6,1.25,1.1` from the earlier fit (which
+// had two 150-share news orders and was fitted without the sweeps); docs/edge.md, "The fit"
 export const CALIBRATED_FIT: Readonly<CalibratedFit> = Object.freeze({
   informedRatePerSec: 0.685,
-  noiseRatePerSec: 0.025,
-  makerLagSeconds: 4,
-  makerLagShare: 0.509,
-  makerSizeShares: 1487,
+  noiseRatePerSec: 0.0156,
+  makerLagSeconds: 3.13,
+  makerLagShare: 0.289,
+  makerSizeShares: 3271,
   makerHalfSpreadTicks: 0.5,
-  jumpRatePerSec: 0.00973,
-  jumpStd: 0.896,
+  jumpRatePerSec: 0.00486,
+  jumpStd: 1.43,
   sizeLogSd: 2.5,
-  sizeMedian: 15,
-  newsTrades: 2,
-  newsSizeShares: 150,
+  sizeMedian: 18.8,
+  newsTrades: 1,
+  newsSizeShares: 188,
   informedEdgeTicks: 0,
 });
 

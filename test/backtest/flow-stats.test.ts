@@ -70,7 +70,7 @@ test('quantileCi: the order statistics at ranks n·q ∓ 1.96·√(n·q·(1 − 
   assert.ok(Number.isNaN(quantileCi([], 0.5).lo));
 });
 
-test('the calibrated preset matches the capture: passive markouts at 10 s and 60 s and the size tail inside its intervals, adverse drift growing with the horizon', async () => {
+test('the calibrated preset matches the capture: passive markouts at 10 s and 60 s, the size tail, and the rate of 300-share sweeps inside its intervals', async () => {
   const capture = flowStats(loadReplaySource(await polymarketRecording()));
   // seeds neither the fit (9001…) nor the edge bench (1…) uses; the mean of two, as one
   // half-hour sample's 60 s markout and 90th-percentile size spread wider than the capture's intervals
@@ -93,5 +93,12 @@ test('the calibrated preset matches the capture: passive markouts at 10 s and 60
   assert.ok(
     p90 >= capture.sizeCi.p90.lo && p90 <= capture.sizeCi.p90.hi,
     `size p90 ${p90.toFixed(0)} inside the capture's [${capture.sizeCi.p90.lo}, ${capture.sizeCi.p90.hi}]`,
+  );
+  // the sweeps follow trades on, as often as the capture's
+  const c300 = capture.sweeps['300'];
+  const rate300 = mean((x) => x.sweeps['300'].perMarketHour);
+  assert.ok(
+    rate300 >= c300.perMarketHourCi.lo && rate300 <= c300.perMarketHourCi.hi,
+    `300-share sweeps ${rate300.toFixed(1)} per market-hour inside the capture's [${c300.perMarketHourCi.lo.toFixed(1)}, ${c300.perMarketHourCi.hi.toFixed(1)}]`,
   );
 });
