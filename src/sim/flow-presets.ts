@@ -5,8 +5,9 @@
  *   benign      the agents' own defaults (what the local exchange has always run): mostly noise,
  *               informed takers that need a 2-tick mispricing, rare fair-value jumps.
  *   calibrated  fitted to the Polymarket capture in data/polymarket-tickscope (trade rate and
- *               sizes, the share of informed flow, jump size and frequency; docs/edge.md shows the
- *               fit and the capture's figures side by side).
+ *               sizes, the share of informed flow, jump size and frequency, the news orders by
+ *               the capture's sweeps; docs/edge.md shows the fit and the capture's figures side
+ *               by side).
  *   toxic       benign plus news: frequent fair-value jumps that the informed takers act on at once,
  *               with full-size orders, before the makers move their quotes.
  */
