@@ -28,6 +28,12 @@
  *   failed connections, switches to conditional polling of the JSON snapshot (`If-None-Match`; 304 emits
  *   nothing) every `pollIntervalMs`, and retries the stream every `streamRetryMs`; the first valid stream
  *   event ends polling.
+ * - Heartbeats: a comment `: heartbeat <ms>` carries the venue's clock when it was sent
+ *   (docs/venue.md#order-book-streaming). Its time goes to `onHeartbeat`, in stream order with the events
+ *   around it, only while the connection is live and in sequence (not while polling, before the
+ *   connection's first event, nor during a resync, whose buffered events are not out yet): a stream whose
+ *   heartbeat is stamped after a time has delivered every event the venue sent before that time. Other
+ *   comments only keep the connection alive.
  * - Malformed events are logged (rate-limited) and counted, never thrown into the pipeline.
  * - `event: status` (the market's venue status: closed, resolved, ...) is sequenced like any event and
  *   emitted as a 'market-status' event when the status changes; one with an unknown status is malformed.
@@ -89,6 +95,11 @@ export interface BookStreamOptions {
   keepaliveStatusMs?: number;
   /** called for every event dropped as malformed (after it is counted in stats.malformed), e.g. for a metric */
   onMalformed?: (error: BadResponseError) => void;
+  /**
+   * A heartbeat's venue time (ms), called synchronously in stream order with the events emitted before
+   * and after it, only while the stream is live and in sequence (see above).
+   */
+  onHeartbeat?: (venueTs: number) => void;
 }
 
 export interface BookStreamStats {
@@ -105,6 +116,8 @@ export interface BookStreamStats {
   malformed: number;
   /** market statuses told (event: status that changed the market's status) */
   marketStatuses: number;
+  /** heartbeats whose venue time was passed on (onHeartbeat) */
+  heartbeats: number;
   idleTimeouts: number;
   polls: number;
   notModified: number;
@@ -129,6 +142,8 @@ const MAX_REDIRECTS = 5;
 export const LATE_IDLE_CHECK_MS = 1_000;
 /** a line longer than this (characters) ends the connection: a stream that never ends a line would grow without bound */
 const MAX_SSE_LINE = 16 * 2 ** 20;
+/** `heartbeat <ms>`: the venue's clock in a heartbeat comment (docs/venue.md#order-book-streaming) */
+const HEARTBEAT = /^heartbeat (\d{1,16})\s*$/;
 /** the events that carry a sequence position after the baseline */
 type SeqEvent = Exclude<DataEvent, { type: 'snapshot' }>;
 
@@ -171,6 +186,7 @@ function newStats(): BookStreamStats {
     resyncErrors: 0,
     malformed: 0,
     marketStatuses: 0,
+    heartbeats: 0,
     idleTimeouts: 0,
     polls: 0,
     notModified: 0,
@@ -352,7 +368,11 @@ class StreamSession {
       this.onStreamError(id, status === 200 ? 'not an event stream' : `HTTP ${status}`);
       return;
     }
-    const parser = new SseParser((type, data, lastEventId) => this.onMessage(id, type, data, lastEventId), MAX_SSE_LINE);
+    const parser = new SseParser(
+      (type, data, lastEventId) => this.onMessage(id, type, data, lastEventId),
+      MAX_SSE_LINE,
+      this.opts.onHeartbeat ? (text) => this.onComment(id, text) : undefined,
+    );
     res.on('data', (chunk: Buffer) => {
       if (id !== this.conn.id) return;
       this.onBytes(id);
@@ -473,6 +493,17 @@ class StreamSession {
   }
 
   // ---- stream events ------------------------------------------------------------------------------
+
+  /** A comment line: a heartbeat with the venue's time is passed on while the stream is live and in sequence. */
+  private onComment(id: number, text: string): void {
+    if (this.closed || id !== this.conn.id || this.mode !== 'stream' || !this.connLive || this.resyncing) return;
+    const m = HEARTBEAT.exec(text);
+    if (m === null) return;
+    const ts = Number(m[1]);
+    if (!(ts > 0) || !Number.isSafeInteger(ts)) return;
+    this.stats.heartbeats++;
+    this.opts.onHeartbeat?.(ts);
+  }
 
   private onMessage(id: number, type: string, data: string, lastEventId: string): void {
     if (this.closed || id !== this.conn.id || !EVENT_TYPES.has(type)) return;

@@ -541,3 +541,46 @@ test('an idle check late after a stalled loop waits one turn for the bytes that 
     await t.done();
   }
 });
+
+test("a heartbeat's venue time reaches onHeartbeat in stream order, only while the stream is live and in sequence", async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const fetcher = fakeFetcher(async () => {
+    await gate;
+    return { status: 200, book: jsonBook(7) };
+  });
+  /** each heartbeat's time, and the data events emitted before it */
+  const beats: { ts: number; after: string[] }[] = [];
+  const t = await setup({
+    fetchSnapshot: fetcher,
+    onHeartbeat: (ts) => beats.push({ ts, after: t.col.data().map((e) => `${e.type}:${(e as { seq: number }).seq}`) }),
+  });
+  try {
+    const c = await t.server.waitForConn(1);
+    c.heartbeat(1_000); // before the connection's snapshot: the book is not there yet
+    c.send('snapshot', wireBook(1));
+    c.send('delta', delta(2, [{ side: 'bid', price: 43, size: 1 }]));
+    c.heartbeat(1_800_000_000_002);
+    c.comment(' keep-alive'); // a comment without a time
+    c.heartbeat(-5 as number);
+    c.comment(' heartbeat 12x');
+    c.send('delta', delta(3, [{ side: 'bid', price: 42, size: 1 }]));
+    await t.col.waitFor(isSeq('delta', 3), 'delta 3');
+    assert.deepEqual(beats, [{ ts: 1_800_000_000_002, after: ['snapshot:1', 'delta:2'] }], 'after the events sent before it, before the ones after it');
+    // a gap: the events after it wait for the resync; a heartbeat meanwhile says nothing of them
+    c.send('delta', delta(6, [{ side: 'bid', price: 41, size: 1 }]));
+    await until(() => t.stream.stats.received === 4, 'the event after the gap buffered');
+    c.heartbeat(1_800_000_000_009);
+    c.send('delta', delta(8, [{ side: 'bid', price: 40, size: 1 }]));
+    await until(() => t.stream.stats.received === 5, 'delta 8 buffered');
+    assert.equal(beats.length, 1, 'no heartbeat passed on during the resync');
+    release();
+    await t.col.waitFor(isSeq('delta', 8), 'delta 8 replayed');
+    c.heartbeat(1_800_000_000_020);
+    await until(() => beats.length === 2, 'the next heartbeat after the resync');
+    assert.deepEqual(beats[1], { ts: 1_800_000_000_020, after: ['snapshot:1', 'delta:2', 'delta:3', 'snapshot:7', 'delta:8'] });
+    assert.equal(t.stream.stats.heartbeats, 2);
+  } finally {
+    await t.done();
+  }
+});

@@ -44,8 +44,13 @@ export class SseConn {
     out += `data: ${body}\n\n`;
     this.res.write(out);
   }
-  heartbeat(): void {
-    if (!this.closed) this.res.write(`: heartbeat ${Date.now()}\n\n`);
+  /** `: heartbeat <ms>`, stamped `ts` (default now) */
+  heartbeat(ts: number = Date.now()): void {
+    if (!this.closed) this.res.write(`: heartbeat ${ts}\n\n`);
+  }
+  /** any comment line */
+  comment(text: string): void {
+    if (!this.closed) this.res.write(`:${text}\n\n`);
   }
   /** clean end of the stream */
   end(): void {
