@@ -7,8 +7,11 @@
  * - The body is serialised ONCE, before the first attempt, so every retry resends the same bytes (a signed
  *   create stays the same order: same nonce, same signature).
  * - Retries follow `classify()`; time is injected (`sleep`, `now`, `random`) so tests never wait.
+ * - The per-attempt timeout runs after the reads when it falls due during a stall of the event loop
+ *   (src/core/late-timer.ts): an answer that arrived during the stall is read, not timed out.
  */
 import { Pool } from 'undici';
+import { setTimeoutAfterReads } from '../../core/late-timer.ts';
 import type { Logger } from '../../core/logger.ts';
 import { BadResponseError, BadInputError } from '../../model/errors.ts';
 import { DEFAULT_RETRY, nextDelay, type RetryPolicy } from './backoff.ts';
@@ -87,6 +90,7 @@ export function splitEndpoint(endpoint: string, method: string): { method: strin
 }
 
 const realSleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const UNREF = { unref: true } as const;
 
 /** Encode one path segment (an id, an address, a slug). */
 export function seg(v: string | number): string {
@@ -215,11 +219,14 @@ export class Transport {
   private async once(spec: RequestSpec, path: string, headers: Record<string, string>, body: string | undefined): Promise<Omit<HttpResponse, 'attempts'>> {
     const ac = new AbortController();
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      ac.abort();
-    }, this.timeoutMs);
-    timer.unref?.();
+    const cancelTimer = setTimeoutAfterReads(
+      () => {
+        timedOut = true;
+        ac.abort();
+      },
+      this.timeoutMs,
+      UNREF,
+    );
     let status: number;
     let resHeaders: HeaderBag;
     let text: string;
@@ -237,7 +244,7 @@ export class Transport {
       if (timeout) throw new TimeoutError(spec.endpoint, this.timeoutMs, { cause: e });
       throw new NetworkError(spec.endpoint, e instanceof Error ? e.message : String(e), errno, { cause: e });
     } finally {
-      clearTimeout(timer);
+      cancelTimer();
     }
     this.observe(spec, String(status), t0);
     const now = this.now();
