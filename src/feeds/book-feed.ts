@@ -50,6 +50,8 @@ export interface BookFeedOptions {
    * that market's events, while its stream is live and in sequence (src/exchange/stream/book-stream.ts).
    */
   onHeartbeat?: (marketId: Bytes32, venueTs: number) => void;
+  /** a read's consecutive deltas as one event (src/exchange/stream/book-stream.ts; the live bot: true) */
+  coalesceDeltas?: boolean;
   logger?: Logger;
   /** extra stream options (tests: backoff, fetch) */
   stream?: Partial<BookStreamOptions>;
@@ -93,6 +95,7 @@ export function createBookFeed(opts: BookFeedOptions): BookFeed {
       ...(opts.pollIntervalMs ? { pollIntervalMs: opts.pollIntervalMs } : {}),
       ...(opts.onMalformed ? { onMalformed: () => opts.onMalformed!(marketId) } : {}),
       ...(opts.onHeartbeat ? { onHeartbeat: (ts: number) => opts.onHeartbeat!(marketId, ts) } : {}),
+      ...(opts.coalesceDeltas ? { coalesceDeltas: true } : {}),
       ...opts.stream,
     });
     streams.set(marketId, bs);

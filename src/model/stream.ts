@@ -71,6 +71,8 @@ export type BookEvent =
       asks: BookLevel[];
       venueTs: number;
       localTs: number;
+      /** wire deltas this one stands for, when the stream client coalesced a read's backlog (absent: 1) */
+      merged?: number;
     }
   | {
       type: 'trade';

@@ -248,6 +248,8 @@ export async function feedsPhase(
     onMalformed: () => metrics.bookEventsDropped.inc(),
     // a quiet market's heartbeats pass its cancelled orders' witness (see ParkedCancels)
     ...(marks ? { onHeartbeat: (id: Bytes32, ts: number) => marks.cancels.heard(id, ts) } : {}),
+    // a backlog read at once (after a stall) is one store update and one tick per market, on the caught-up book
+    coalesceDeltas: true,
     logger: c.o.logger,
   });
   subs.push(books.events$.subscribe(marks ? touchingSink(marks, sink) : sink));

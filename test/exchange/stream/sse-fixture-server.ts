@@ -48,6 +48,14 @@ export class SseConn {
   heartbeat(ts: number = Date.now()): void {
     if (!this.closed) this.res.write(`: heartbeat ${ts}\n\n`);
   }
+  /** several events in one write (one read at the client, as a backlog after a stall is) */
+  sendAll(events: readonly (readonly [event: string, data: { seq: number }])[], comment?: string): void {
+    if (this.closed) return;
+    let out = '';
+    for (const [event, data] of events) out += `event: ${event}\nid: ${data.seq}\ndata: ${JSON.stringify(data)}\n\n`;
+    if (comment !== undefined) out += `:${comment}\n\n`;
+    this.res.write(out);
+  }
   /** any comment line */
   comment(text: string): void {
     if (!this.closed) this.res.write(`:${text}\n\n`);
