@@ -93,3 +93,56 @@ test('a late timer cancelled before its turn after the reads does not run', asyn
     await worker.terminate();
   }
 });
+
+test("the kernel's housekeeping round after a stall judges a book on the delta that arrived during it: no stale-book pull", async () => {
+  const { QuotingKernel } = await import('../../src/kernel/quoting-kernel.ts');
+  const { OrderManager } = await import('../../src/orders/order-manager.ts');
+  const { StateStore } = await import('../../src/state/store.ts');
+  const { DEFAULT_RISK } = await import('../../src/config/parse-risk.ts');
+  const { FakeVenue, M1 } = await import('../orders/fake-venue.ts');
+  const { ONE_BAND, topOfBook } = await import('../support/quoting.ts');
+  const bands = (await import('../../strategies/bands/index.ts')).default;
+  const flags = new Int32Array(new SharedArrayBuffer(12));
+  const worker = new Worker(POSTER, { eval: true, workerData: { flags: flags.buffer } });
+  const clock = systemClock;
+  const venue = new FakeVenue();
+  const store = new StateStore();
+  // biome-ignore lint/style/useConst: assigned after the order manager that calls it
+  let kernel: InstanceType<typeof QuotingKernel> | null = null;
+  const om = new OrderManager({ venue, clock, tolerances: { price: 0, sizeFraction: 0.1 }, emit: (e) => kernel!.onOrderManagerEvent(e), cancelAllDelayMs: 0 });
+  const reasons: (string | undefined)[] = [];
+  kernel = new QuotingKernel({
+    clock,
+    venue,
+    store,
+    markets: [
+      { marketId: M1, strategy: bands, params: bands.parseConfig(ONE_BAND, 'strategy'), risk: { ...DEFAULT_RISK, maxBookAgeMs: 800, maxStreamSilenceMs: 800 } },
+    ],
+    requoteIntervalMs: 0,
+    housekeepingMs: 200,
+    orderManager: om,
+    onTick: (_m, t) => void reasons.push(t.reason),
+  });
+  const k = kernel;
+  try {
+    await once(worker, 'message');
+    k.onEvent(topOfBook(M1, 480_000, 520_000, clock.now()));
+    await k.flush();
+    assert.equal(reasons.at(-1), undefined, 'quoting');
+    // the book's next delta arrives while the loop is held past the book's 800 ms age limit
+    worker.on('message', () => k.onEvent(topOfBook(M1, 481_000, 521_000, clock.now())));
+    reasons.length = 0;
+    await hold(flags, 1_300);
+    await new Promise((r) => setTimeout(r, 250)); // a housekeeping round after the hold
+    await k.flush();
+    assert.ok(reasons.length >= 1, 'ticked after the hold');
+    assert.deepEqual(
+      reasons.filter((r) => r !== undefined),
+      [],
+      'old code: the round ran before the delta was read, found the book 1.3 s old and pulled (STALE_BOOK)',
+    );
+  } finally {
+    k.stop();
+    await worker.terminate();
+  }
+});
