@@ -12,6 +12,7 @@
  *
  *   const cancel = setTimeoutAfterReads(() => …, ms);          // like setTimeout; `cancel()` clears it
  *   setTimeoutAfterReads(fn, ms, { unref: true, onLate })      // onLate(ms late)
+ *   setTimeoutAfterReads(fn, ms, { lateMs: 0 })                // always after the reads
  *   lateTimers()                                               // how many were put after the reads
  *
  * The live clock's timers (./clock.ts systemClock: the kernel's housekeeping round and trailing ticks,
@@ -30,6 +31,11 @@ export function lateTimers(): number {
 export interface AfterReadsOptions {
   /** the timer does not keep the process alive */
   readonly unref?: boolean;
+  /**
+   * how late (ms) a timer must run to put its callback after the reads (default LATE_TIMER_MS); 0: always
+   * (a verdict that is rare and must be right, such as a request's timeout)
+   */
+  readonly lateMs?: number;
   /** the timer ran late (ms past due) and its callback was put after the reads */
   readonly onLate?: (lateMs: number) => void;
 }
@@ -39,12 +45,12 @@ export function setTimeoutAfterReads(fn: () => void, ms: number, o?: AfterReadsO
   let immediate: ReturnType<typeof setImmediate> | undefined;
   const timer = setTimeout(() => {
     const late = performance.now() - due;
-    if (late < LATE_TIMER_MS) {
+    if (late < (o?.lateMs ?? LATE_TIMER_MS)) {
       fn();
       return;
     }
     immediate = setImmediate(fn);
-    putAfterReads++;
+    if (late >= LATE_TIMER_MS) putAfterReads++; // (a stall's: its log line tells them)
     if (o?.unref) immediate.unref();
     o?.onLate?.(late);
   }, ms);

@@ -7,8 +7,8 @@
  * - The body is serialised ONCE, before the first attempt, so every retry resends the same bytes (a signed
  *   create stays the same order: same nonce, same signature).
  * - Retries follow `classify()`; time is injected (`sleep`, `now`, `random`) so tests never wait.
- * - The per-attempt timeout runs after the reads when it falls due during a stall of the event loop
- *   (src/core/late-timer.ts): an answer that arrived during the stall is read, not timed out.
+ * - The per-attempt timeout is judged after the reads of the turn it fires in (src/core/late-timer.ts):
+ *   an answer that arrived while the event loop was busy or stalled is read, not timed out.
  */
 import { Pool } from 'undici';
 import { setTimeoutAfterReads } from '../../core/late-timer.ts';
@@ -90,7 +90,8 @@ export function splitEndpoint(endpoint: string, method: string): { method: strin
 }
 
 const realSleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-const UNREF = { unref: true } as const;
+/** a request's timeout is judged after the reads of its turn, however late it fires (a sub-second stall too) */
+const TIMEOUT_TIMER = { unref: true, lateMs: 0 } as const;
 
 /** Encode one path segment (an id, an address, a slug). */
 export function seg(v: string | number): string {
@@ -225,7 +226,7 @@ export class Transport {
         ac.abort();
       },
       this.timeoutMs,
-      UNREF,
+      TIMEOUT_TIMER,
     );
     let status: number;
     let resHeaders: HeaderBag;
