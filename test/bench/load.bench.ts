@@ -162,7 +162,7 @@ feeds:
   balancePollSeconds: 5
   activityPollSeconds: 2
 metrics:
-  port: ${METRICS_PORT}
+  port: 0
 ${WATCHDOG_SECONDS === undefined ? '' : `watchdog:\n  blockedLimitSeconds: ${WATCHDOG_SECONDS}\n`}logging:
   level: warn
 `,
@@ -211,6 +211,7 @@ const bot = await spawnBot({
     BOOKMAKER_API_KEY: keys.apiKey,
     BOOKMAKER_LOG_LEVEL: 'warn',
     BOOKMAKER_CHAOS_ORDER_REPORTS: '0',
+    ...(METRICS_PORT > 0 ? { BOOKMAKER_CHAOS_METRICS_PORT: String(METRICS_PORT) } : {}),
   },
   logFile: join(work, 'bot.log'),
   onMessage,
