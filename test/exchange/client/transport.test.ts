@@ -182,6 +182,12 @@ const http = require('node:http');
 const flags = new Int32Array(workerData.flags);
 const server = http.createServer((req, res) => {
   res.setHeader('content-type', 'application/json');
+  if (req.url === '/after') {
+    // answered 100 ms after the test lets go (once its hold is over)
+    Atomics.store(flags, 0, 1);
+    Atomics.wait(flags, 1, 0, 10000);
+    return setTimeout(() => res.end('{"answered":"after the stall"}'), 100);
+  }
   if (req.url !== '/held') return res.end('{"warm":true}');
   Atomics.store(flags, 0, 1);
   Atomics.wait(flags, 1, 0, 10000);
@@ -242,6 +248,33 @@ for (const holdMs of [1_300, 400])
       await new Promise<void>((r) => srv.close(() => r()));
     }
   });
+
+test("a timeout a stall made late gives the request the stall's time back, once: answered 100 ms after a hold, it is taken", async () => {
+  const flags = new Int32Array(new SharedArrayBuffer(12));
+  const worker = new Worker(HELD_SERVER, { eval: true, workerData: { flags: flags.buffer } });
+  try {
+    const [port] = (await once(worker, 'message')) as [number];
+    const t = transport({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 500, retry: { maxAttempts: 1 } });
+    await t.request({ method: 'GET', path: '/warm', endpoint: 'GET /warm' });
+    const answer = t.request({ method: 'GET', path: '/after', endpoint: 'GET /after' });
+    for (let i = 0; i < 5_000 && Atomics.load(flags, 0) === 0; i++) await new Promise((r) => setTimeout(r, 2));
+    assert.equal(Atomics.load(flags, 0), 1, 'the request reached the server');
+    await new Promise<void>((r) =>
+      setImmediate(() => {
+        const t0 = performance.now();
+        while (performance.now() - t0 < 1_700) Atomics.wait(flags, 2, 0, 20);
+        Atomics.store(flags, 1, 1); // the server answers 100 ms from now
+        Atomics.notify(flags, 1);
+        r();
+      }),
+    );
+    // old code: TimeoutError (the verdict one turn after the 1.2 s late timer, before the answer)
+    assert.deepEqual((await answer).json, { answered: 'after the stall' });
+  } finally {
+    worker.postMessage('close');
+    await worker.terminate();
+  }
+});
 
 test('pacing: minimum spacing between requests uses the injected sleep', async () => {
   fx.on('GET /p', { body: {} });
