@@ -131,3 +131,22 @@ test("a venue call's events reach the store together as it goes out and as its a
   assert.equal(c.store.state.markets.get(M1.toLowerCase())!.orders.size, 0, 'the store holds what the venue holds: nothing');
   c.kernel.stop();
 });
+
+test("a listener that throws on one of a call's events is logged; the store has them all and the other events are still told", async () => {
+  const { clock, venue, c } = core();
+  const told: string[] = [];
+  c.orderEvents.on('react', (e) => {
+    if (e.type === 'OrderSubmitted') throw new Error('listener broke');
+  });
+  c.orderEvents.on('react', (e) => told.push(e.type));
+  c.receive(book(M1, 480_000, 520_000, clock.now()));
+  await c.kernel.flush();
+  assert.equal(venue.open.size, 2, 'the orders went out');
+  assert.deepEqual(told, ['VenueCallCompleted', 'OrderAccepted', 'OrderAccepted'], 'a throw stops that event, not the next ones');
+  const orders = [...c.store.state.markets.get(M1.toLowerCase())!.orders.values()];
+  assert.deepEqual(
+    orders.map((o) => o.state),
+    ['working', 'working'],
+  );
+  c.kernel.stop();
+});
