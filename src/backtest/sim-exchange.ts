@@ -152,6 +152,7 @@ export class SimExchange {
   readonly tape: number;
   private readonly marketIndex = new Map<string, number>();
   private readonly engineTicks: number[];
+  /** per market, our open orders: every public method sweeps out the orders it ended before it returns */
   private readonly own: SimOrder[][];
   private readonly byKey = new Map<string, SimOrder>();
   private readonly byEngineId = new Map<number, SimOrder>();
@@ -353,8 +354,9 @@ export class SimExchange {
         if (left <= 0) break;
         if (o.state === 'open') left -= this.fillResting(o, Math.min(o.remaining, left), 'cross', row, at);
       }
+      // only a fill can have ended one of them here (see `own`): most level rows have none to sweep
+      this.sweep(orders);
     }
-    this.sweep(orders);
   }
 
   private onTrade(orders: SimOrder[], takerSide: number, price: number, size: number, row: number, at: number): void {
