@@ -18,7 +18,8 @@
  * a halt or pause is written to the ledger before it takes effect and outlives the
  * process: a restarted bot applies what the ledger holds (`restore`) before its first quote, and
  * says so in its log, `/readyz`, `/metrics` and `status`, until `resume`. `status` carries the
- * bot's identity (identity.ts) so `bookmaker ctl` acts only on the bot of its config.
+ * bot's identity (identity.ts) so `bookmaker ctl` acts only on the bot of its config, and the
+ * books' money figures and the kill switch's (status-books.ts: the functions /metrics reads).
  */
 import type { Logger } from '../core/logger.ts';
 import type { BotConfig } from '../config/types.ts';
@@ -28,6 +29,7 @@ import type { KernelMarket, QuotingKernel } from '../kernel/quoting-kernel.ts';
 import type { OperatorHold, OperatorHolds } from '../ledger/ledger.ts';
 import type { Controls, ControlResult } from './admin-server.ts';
 import type { BotIdentity } from './identity.ts';
+import { killSwitchFigures, statusBooks } from './status-books.ts';
 
 export interface BotControlOptions {
   readonly kernel: QuotingKernel;
@@ -177,6 +179,9 @@ export class BotControl implements Controls {
       markets: k.marketIds().length,
       retiring: k.retiring(),
       ...(this.o.rotation ? { rotation: this.o.rotation() } : {}),
+      // the money figures, read from the books and the kill switch as /metrics reads them (status-books.ts)
+      killSwitchFigures: killSwitchFigures(k.accountRisk, k.account.pnl(), Date.now()),
+      books: statusBooks(k.account, k.marketIds()),
     };
   }
 
