@@ -93,11 +93,21 @@ export class BotControl implements Controls {
     this.log.warn({ action, market, reason, result }, 'operator action');
     try {
       this.o.ledger?.operatorAction(action, market, reason, result);
-      return true;
     } catch (e) {
       this.log.error({ err: (e as Error).message, action }, 'recording an operator action failed: it holds in this process only, not across a restart');
       return false;
     }
+    // a write that "succeeds" into a ledger file deleted or replaced under the process (or one whose
+    // writes fail) is not durable: no later start reads it (Ledger.problem)
+    const problem = this.o.ledger?.ledger.problem() ?? null;
+    if (problem) {
+      this.log.error(
+        { action, problem: problem.reason },
+        'operator action not durable: the ledger cannot be written; it holds in this process only, not across a restart',
+      );
+      return false;
+    }
+    return true;
   }
 
   /**
@@ -172,6 +182,8 @@ export class BotControl implements Controls {
         : null,
       halted: k.halted,
       halt: k.halted ? (this.haltHeld() ?? { reason: null, since: null, source: 'admin' }) : null,
+      // the holds the bot placed on itself (e.g. `ledger`: the books cannot be written): no quote while any stands
+      holds: [...k.held].map(([hold, reason]) => ({ hold, reason })),
       paused: k.pausedList(),
       pauses: this.pauses(),
       // pauses held in the ledger for markets this run does not quote now (they apply if it does)

@@ -51,6 +51,9 @@ export function statusText(body: unknown): string {
       `KILL SWITCH LATCHED ${str(k?.reason)}${k?.since ? ` since ${str(k.since)}` : ''}${k?.detail ? `: ${str(k.detail)}` : ''} (bookmaker ctl clear-kill --reason TEXT)`,
     );
   if (b.halted === true) states.push(`HALTED by the operator${hold(obj(b.halt))} (bookmaker ctl resume)`);
+  // the bot's own holds (the ledger cannot be written …): ctl resume does not lift them
+  const holds = Array.isArray(b.holds) ? b.holds.map(obj).filter((h): h is Obj => h !== null) : [];
+  for (const h of holds) states.push(`NOT QUOTING (${str(h.hold)}): ${str(h.reason)}`);
   out.push(row('state', states.length ? states.join('; ') : 'quoting'));
   const pauses = Array.isArray(b.pauses) ? b.pauses.map(obj).filter((p): p is Obj => p !== null) : [];
   for (const p of pauses) out.push(row('paused', `${str(p.market)}${hold(p)}`));
