@@ -5,6 +5,7 @@
  *   const r = new AccountRisk(limits, ledger.initialRisk())
  *   r.check(pnl, now, { requests, errors })  → null, or the reason and detail the kill fires with
  *   r.figures()                              → { peakPnl, day, dayStartPnl } for the ledger
+ *   r.standing(pnl, now)                     → peak, drawdown, the day's loss now (read only: ctl status)
  *   r.reopen(pnl, now)                       → an operator clear: peak and day measured from here
  *
  * - drawdown: from the PEAK of account PnL (a bot up 100 then down to 40 has lost 60);
@@ -50,6 +51,22 @@ export interface AccountRiskFigures {
   readonly dayStartPnl: number | null;
 }
 
+/** The kill switch's figures at one moment (AccountRisk.standing), 1e-6 USDC. */
+export interface AccountStanding {
+  /** the account PnL they are measured at */
+  readonly pnl: number;
+  /** the highest account PnL since the peak was last measured afresh (start of the books, or a clear) */
+  readonly peak: number;
+  /** peak − pnl: what account.maxDrawdown is compared with */
+  readonly drawdown: number;
+  /** the trading day (days since 1970-01-01 in the configured zone) */
+  readonly day: number;
+  /** the account PnL when the trading day began (or when the bot first saw it) */
+  readonly dayStartPnl: number;
+  /** dayStartPnl − pnl: what account.maxDailyLoss is compared with */
+  readonly dailyLoss: number;
+}
+
 export interface AccountKill {
   readonly reason: RiskReason;
   readonly detail: string;
@@ -77,29 +94,36 @@ export class AccountRisk {
     return this.killedBy;
   }
 
+  /**
+   * The kill switch's figures at this PnL and time, as `check` measures them, without moving the peak
+   * or the day (`bookmaker ctl status` shows them): the peak counting `pnl`, the drawdown from it, the
+   * trading day's opening PnL (a new day opens at `pnl`) and the loss since then, 1e-6 USDC.
+   */
+  standing(pnl: number, now: number): AccountStanding {
+    const peak = this.peakPnl === null || pnl > this.peakPnl ? pnl : this.peakPnl;
+    const day = this.day.of(now);
+    // a new day opens at the PnL first seen in it
+    const dayStartPnl = this.dayNo !== day || this.dayStartPnl === null ? pnl : this.dayStartPnl;
+    return { pnl, peak, drawdown: peak - pnl, day, dayStartPnl, dailyLoss: dayStartPnl - pnl };
+  }
+
   /** The account's figures now, advancing the peak and the day; the kill reason when a limit is broken. */
   check(pnl: number, now: number, venue: { readonly requests: number; readonly errors: number }): AccountKill | null {
-    if (this.peakPnl === null || pnl > this.peakPnl) this.peakPnl = pnl;
-    const today = this.day.of(now);
-    // a new day opens at the PnL first seen in it
-    if (this.dayNo !== today || this.dayStartPnl === null) {
-      this.dayNo = today;
-      this.dayStartPnl = pnl;
-    }
+    const s = this.standing(pnl, now);
+    this.peakPnl = s.peak;
+    this.dayNo = s.day;
+    this.dayStartPnl = s.dayStartPnl;
     if (this.killedBy !== null) return this.killedBy;
     const l = this.limits;
-    const drawdown = this.peakPnl - pnl;
+    const drawdown = s.drawdown;
     if (l.maxDrawdown > 0 && drawdown > l.maxDrawdown) {
-      return this.fire(
-        'KILL_DRAWDOWN',
-        `account drawdown ${usdc(drawdown)} USDC from peak ${usdc(this.peakPnl)} exceeds account.maxDrawdown ${usdc(l.maxDrawdown)}`,
-      );
+      return this.fire('KILL_DRAWDOWN', `account drawdown ${usdc(drawdown)} USDC from peak ${usdc(s.peak)} exceeds account.maxDrawdown ${usdc(l.maxDrawdown)}`);
     }
-    const dailyLoss = this.dayStartPnl - pnl;
+    const dailyLoss = s.dailyLoss;
     if (l.maxDailyLoss > 0 && dailyLoss > l.maxDailyLoss) {
       return this.fire(
         'KILL_DAILY_LOSS',
-        `account loss ${usdc(dailyLoss)} USDC since the trading day began (${this.day.zone}; PnL ${usdc(this.dayStartPnl)} then, ${usdc(pnl)} now) exceeds account.maxDailyLoss ${usdc(l.maxDailyLoss)}`,
+        `account loss ${usdc(dailyLoss)} USDC since the trading day began (${this.day.zone}; PnL ${usdc(s.dayStartPnl)} then, ${usdc(pnl)} now) exceeds account.maxDailyLoss ${usdc(l.maxDailyLoss)}`,
       );
     }
     if (l.maxLoss > 0 && -pnl > l.maxLoss) {

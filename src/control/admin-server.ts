@@ -155,6 +155,8 @@ export interface AdminEndpoint {
   readonly url: string;
   /** the port bound (the configured one, or the one picked for port 0) */
   readonly port: number;
+  /** requests refused for a missing or wrong token since the endpoint started (bookmaker_admin_requests_refused_total) */
+  refused(): number;
   close(): Promise<void>;
 }
 
@@ -240,6 +242,7 @@ export async function startAdminEndpoint(o: { port: number; token: string; contr
   const log = o.logger.child({ component: 'admin' });
   const tokenDigest = digest(o.token);
   const hmac = hmacVerifier();
+  let refused = 0;
   const server: Server = createServer((req, res) => {
     void handle(req, res).catch((e: unknown) => {
       if (!res.headersSent) send(res, 500, { error: (e as Error).message });
@@ -255,7 +258,8 @@ export async function startAdminEndpoint(o: { port: number; token: string; contr
       return send(res, 400, { error: (e as Error).message });
     }
     if (!authorised(req, path, raw, o.token, tokenDigest, hmac)) {
-      log.warn({ path }, 'admin request refused: bad or missing token');
+      refused++;
+      log.warn({ path, refused }, 'admin request refused: bad or missing token');
       return send(res, 401, { error: 'missing or wrong bearer token (BOOKMAKER_ADMIN_TOKEN)' });
     }
     if (path === '/admin/status') {
@@ -311,6 +315,7 @@ export async function startAdminEndpoint(o: { port: number; token: string; contr
   return {
     url,
     port,
+    refused: () => refused,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -18,7 +18,8 @@
  * a halt or pause is written to the ledger before it takes effect and outlives the
  * process: a restarted bot applies what the ledger holds (`restore`) before its first quote, and
  * says so in its log, `/readyz`, `/metrics` and `status`, until `resume`. `status` carries the
- * bot's identity (identity.ts) so `bookmaker ctl` acts only on the bot of its config.
+ * bot's identity (identity.ts) so `bookmaker ctl` acts only on the bot of its config, and the
+ * books' money figures and the kill switch's (status-books.ts: the functions /metrics reads).
  */
 import type { Logger } from '../core/logger.ts';
 import type { BotConfig } from '../config/types.ts';
@@ -28,6 +29,7 @@ import type { KernelMarket, QuotingKernel } from '../kernel/quoting-kernel.ts';
 import type { OperatorHold, OperatorHolds } from '../ledger/ledger.ts';
 import type { Controls, ControlResult } from './admin-server.ts';
 import type { BotIdentity } from './identity.ts';
+import { killSwitchFigures, statusBooks } from './status-books.ts';
 
 export interface BotControlOptions {
   readonly kernel: QuotingKernel;
@@ -91,11 +93,21 @@ export class BotControl implements Controls {
     this.log.warn({ action, market, reason, result }, 'operator action');
     try {
       this.o.ledger?.operatorAction(action, market, reason, result);
-      return true;
     } catch (e) {
       this.log.error({ err: (e as Error).message, action }, 'recording an operator action failed: it holds in this process only, not across a restart');
       return false;
     }
+    // a write that "succeeds" into a ledger file deleted or replaced under the process (or one whose
+    // writes fail) is not durable: no later start reads it (Ledger.problem)
+    const problem = this.o.ledger?.ledger.problem() ?? null;
+    if (problem) {
+      this.log.error(
+        { action, problem: problem.reason },
+        'operator action not durable: the ledger cannot be written; it holds in this process only, not across a restart',
+      );
+      return false;
+    }
+    return true;
   }
 
   /**
@@ -170,6 +182,8 @@ export class BotControl implements Controls {
         : null,
       halted: k.halted,
       halt: k.halted ? (this.haltHeld() ?? { reason: null, since: null, source: 'admin' }) : null,
+      // the holds the bot placed on itself (e.g. `ledger`: the books cannot be written): no quote while any stands
+      holds: [...k.held].map(([hold, reason]) => ({ hold, reason })),
       paused: k.pausedList(),
       pauses: this.pauses(),
       // pauses held in the ledger for markets this run does not quote now (they apply if it does)
@@ -177,6 +191,9 @@ export class BotControl implements Controls {
       markets: k.marketIds().length,
       retiring: k.retiring(),
       ...(this.o.rotation ? { rotation: this.o.rotation() } : {}),
+      // the money figures, read from the books and the kill switch as /metrics reads them (status-books.ts)
+      killSwitchFigures: killSwitchFigures(k.accountRisk, k.account.pnl(), Date.now()),
+      books: statusBooks(k.account, k.marketIds()),
     };
   }
 

@@ -5,7 +5,9 @@ import { request } from 'undici';
 import { silentLogger } from '../../src/core/logger.ts';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { Registry } from 'prom-client';
 import { signRequest } from '../../src/control/admin-auth.ts';
+import { registerControlMetrics } from '../../src/control/control-metrics.ts';
 import { AdminPortError, DeferredControls, startAdminEndpoint, type Controls } from '../../src/control/admin-server.ts';
 
 const TOKEN = 'unit-admin-token-0123';
@@ -40,6 +42,10 @@ test('admin endpoint: 127.0.0.1 only, bearer token, POST bodies checked before a
     assert.match(ep.url, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.equal((await call('POST', '/admin/halt', '{}', '')).status, 401);
     assert.equal((await call('POST', '/admin/halt', '{}', 'wrong')).status, 401);
+    assert.equal(ep.refused(), 2, 'refused requests are counted');
+    const registry = new Registry();
+    registerControlMetrics(registry, { halted: false }, { pauses: () => [] }, 'bookmaker_', () => ep.refused());
+    assert.match(await registry.metrics(), /^bookmaker_admin_requests_refused_total 2$/m);
     assert.equal((await call('GET', '/admin/status')).text.trim(), '{"latched":false}');
     assert.equal((await call('GET', '/admin/halt')).status, 405);
     assert.equal((await call('POST', '/admin/status')).status, 405);

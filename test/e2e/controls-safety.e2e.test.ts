@@ -129,7 +129,7 @@ test('controls reach the right bot or nothing; a halt survives kill -9 until res
     );
     assert.equal(await metric(mA, 'bookmaker_operator_halted'), 1);
     assert.equal(await metric(mA, 'bookmaker_ready'), 0);
-    const status = await ctl(['status', '-c', fileA]);
+    const status = await ctl(['status', '-c', fileA, '--json']);
     assert.equal(status.code, 0, status.out);
     const s = JSON.parse(status.out.split('\n').find((l) => l.startsWith('{'))!) as {
       halted: boolean;

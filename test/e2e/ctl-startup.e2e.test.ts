@@ -83,7 +83,7 @@ admin:
     await waitFor('the start-up waits for the venue', () => /start-up step failed transiently; retrying/.test(bot.out()), 60_000);
 
     // 1. status while starting: which phase, and which bot (ctl checked the identity before printing)
-    const st = await ctl(['status', '-c', file]);
+    const st = await ctl(['status', '-c', file, '--json']);
     assert.equal(st.code, 0, st.out);
     assert.equal(st.json?.starting, true, st.out);
     assert.equal(st.json?.phase, 'select markets', st.out);
@@ -97,7 +97,7 @@ admin:
     const resumeEarly = await ctl(['resume', '-c', file]);
     assert.equal(resumeEarly.code, 1, resumeEarly.out);
     assert.match(resumeEarly.out, /the bot is starting \(select markets\)/);
-    const again = await ctl(['status', '-c', file]);
+    const again = await ctl(['status', '-c', file, '--json']);
     assert.equal(again.json?.halted, true, again.out);
     assert.equal((again.json?.halt as { reason?: string } | null)?.reason, 'halt before it quotes');
 

@@ -1,5 +1,5 @@
 /**
- * `bookmaker ctl clear-kill|reload|pause|resume|halt|status [MARKET] -c FILE [--reason TEXT]`:
+ * `bookmaker ctl clear-kill|reload|pause|resume|halt|status [MARKET] -c FILE [--reason TEXT] [--json]`:
  * operator control of a running bot over its admin endpoint (127.0.0.1:admin.port, bearer token
  * from BOOKMAKER_ADMIN_TOKEN). See docs/control.md.
  *
@@ -16,6 +16,7 @@ import type { CommandSpec, ParsedArgs } from '../args.ts';
 import { ADMIN_TOKEN_ENV, checkAdminToken } from '../../control/admin-server.ts';
 import { readCtlTarget, type CtlTarget } from '../../control/ctl-target.ts';
 import { readAdminState } from '../../control/admin-state.ts';
+import { statusText } from '../../control/status-text.ts';
 import { signRequest } from '../../control/admin-auth.ts';
 import { describeIdentity, identityMismatch, parseIdentity } from '../../control/identity.ts';
 import { describeHolder, LedgerLockedError } from '../../ledger/ledger-lock.ts';
@@ -31,7 +32,7 @@ type Action = (typeof ACTIONS)[number];
 const command: CommandSpec = {
   name: 'ctl',
   summary: 'control a running bot: clear-kill, reload, pause, resume, halt, status',
-  usage: 'bookmaker ctl clear-kill|reload|pause|resume|halt|status [MARKET] -c FILE [--reason TEXT] [--port P] [--offline [--ledger PATH]]',
+  usage: 'bookmaker ctl clear-kill|reload|pause|resume|halt|status [MARKET] -c FILE [--reason TEXT] [--port P] [--json] [--offline [--ledger PATH]]',
   description:
     `Talks to the bot's admin endpoint on 127.0.0.1 (config admin.port, default 9465) with the token in ${ADMIN_TOKEN_ENV}. ` +
     'Only admin.port and ledger.path are read from the config, so an error elsewhere in it does not block a halt. ' +
@@ -39,6 +40,8 @@ const command: CommandSpec = {
     'clear-kill needs --reason (recorded in the ledger); with --offline it clears the latch in the ledger file of a stopped bot (refused while a bot holds the ledger). ' +
     'pause/resume take a market id (resume without one lifts the halt and every pause); halt pulls every quote until resume, also across restarts; ' +
     'reload re-reads the config file (same as SIGHUP): a bad file is refused and the running config stays. ' +
+    "status shows the halt, pauses and kill switch, and the books' money figures (account and per market: position, realised and unrealised PnL, fills, volume, fees; " +
+    "the kill switch's peak, drawdown and limits), the figures /metrics and `ledger pnl` show; --json prints the answer as JSON. " +
     'Exit codes: 0 done, 1 the bot refused or no bot answered, 2 bad flags or config, wrong bot, offline clear refused.',
   positionals: ['action', '[MARKET]'],
   options: {
@@ -51,6 +54,7 @@ const command: CommandSpec = {
       default: false,
     },
     ledger: { type: 'string', description: 'the ledger file for clear-kill --offline (default from the config)', arg: 'PATH' },
+    json: { type: 'boolean', description: "status: print the bot's answer as JSON (one line) instead of text", default: false },
   },
   run,
 };
@@ -156,7 +160,8 @@ async function run(args: ParsedArgs): Promise<number> {
 
   const answer =
     action === 'status' ? who : await call(port, token, 'POST', action, JSON.stringify({ ...(reason ? { reason } : {}), ...(market ? { market } : {}) }));
-  process.stdout.write(JSON.stringify(answer.body) + '\n');
+  // status for a person by default (status-text.ts); every other answer, and status with --json, as JSON
+  process.stdout.write(action === 'status' && o.json !== true ? statusText(answer.body) : JSON.stringify(answer.body) + '\n');
   return answer.status >= 200 && answer.status < 300 ? 0 : 1;
 }
 

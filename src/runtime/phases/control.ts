@@ -93,7 +93,7 @@ export function controlPhase(
   });
   control.restore(holds);
   cp.operator.use(control);
-  registerControlMetrics(c.metrics.registry, k, control);
+  registerControlMetrics(c.metrics.registry, k, control, undefined, early ? () => early.endpoint.refused() : undefined);
   if (early) {
     early.controls.attach(control);
     // a halt sent while starting that the ledger's holds did not carry yet: before the first quote
