@@ -152,6 +152,7 @@ export class SimExchange {
   readonly tape: number;
   private readonly marketIndex = new Map<string, number>();
   private readonly engineTicks: number[];
+  /** per market, our open orders: every public method sweeps out the orders it ended before it returns */
   private readonly own: SimOrder[][];
   private readonly byKey = new Map<string, SimOrder>();
   private readonly byEngineId = new Map<number, SimOrder>();
@@ -274,7 +275,8 @@ export class SimExchange {
       } catch {
         return; // off-grid or out-of-range level: the book refuses it, so do we
       }
-      if (orders.length === 0) return;
+      // most level rows (~94 % on the capture) are at none of our prices and reach none of our orders
+      if (orders.length === 0 || !reachesOwn(orders, side, price, prev, size)) return;
       const inSnapshot = this.snapshotAt[m] === c.lts[i];
       this.onLevel(orders, side, price, prev, size, inSnapshot, i, at);
     } else if (k === KIND_TRADE) {
@@ -353,8 +355,9 @@ export class SimExchange {
         if (left <= 0) break;
         if (o.state === 'open') left -= this.fillResting(o, Math.min(o.remaining, left), 'cross', row, at);
       }
+      // only a fill can have ended one of them here (see `own`): most level rows have none to sweep
+      this.sweep(orders);
     }
-    this.sweep(orders);
   }
 
   private onTrade(orders: SimOrder[], takerSide: number, price: number, size: number, row: number, at: number): void {
@@ -687,6 +690,19 @@ export class SimExchange {
       sv2MinCollateralOut: null,
     };
   }
+}
+
+/**
+ * Whether a recorded level change (side 0 = bid, from `prev` to `size` at `price`) is one `onLevel`
+ * acts on: one of our orders rests at that price on that side (its queue), or the other side gained
+ * liquidity at or through one of our prices (a cross; onLevel also rules out a snapshot's rows).
+ */
+function reachesOwn(orders: readonly SimOrder[], side: number, price: number, prev: number, size: number): boolean {
+  for (let j = 0; j < orders.length; j++) {
+    const o = orders[j]!;
+    if (o.yesSide === side ? o.yesPrice === price : size > prev && (o.yesSide === 0 ? price <= o.yesPrice : price >= o.yesPrice)) return true;
+  }
+  return false;
 }
 
 /** Own orders in the engine's priority: best YES price first, then first placed (the sort is stable). */

@@ -39,7 +39,8 @@ function onEvent(bot: Bot, e: StateEvent): void {
     case 'BookEventReceived': {
       counters.bookEvents++;
       const ev = e.event;
-      if (ev.type === 'delta') counters.bookDeltas++;
+      if (ev.type === 'delta')
+        counters.bookDeltas += ev.merged ?? 1; // a coalesced backlog counts its deltas
       else if (ev.type === 'snapshot' && ev.source !== 'stream') counters.resyncs++;
       const venueTs = ev.type === 'snapshot' ? ev.book.venueTs : ev.type === 'status' ? 0 : ev.venueTs;
       if (venueTs > 0 && 'localTs' in ev && ev.localTs - venueTs > 1_000) counters.lateEvents++;

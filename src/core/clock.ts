@@ -3,6 +3,7 @@
  * read time themselves: it is passed in their view.
  */
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { setTimeoutAfterReads } from './late-timer.ts';
 
 export interface Clock {
   /** milliseconds since the unix epoch (virtual in backtests) */
@@ -16,10 +17,9 @@ export interface Clock {
 export const systemClock: Clock = {
   now: () => Date.now(),
   scheduler: asyncScheduler,
-  setTimeout(fn, ms) {
-    const t = setTimeout(fn, ms);
-    return () => clearTimeout(t);
-  },
+  // a timer due during a stall of the event loop runs after that turn's reads (./late-timer.ts): the
+  // housekeeping round judges books on what arrived during the stall, not on what was read before it
+  setTimeout: (fn, ms) => setTimeoutAfterReads(fn, ms),
 };
 
 /** Unix seconds of a clock. */

@@ -45,6 +45,13 @@ export interface BookFeedOptions {
   onReconnect?: (marketId: Bytes32) => void;
   /** a stream event dropped as malformed (logged by the stream, sampled): for a metric */
   onMalformed?: (marketId: Bytes32) => void;
+  /**
+   * A market's stream sent a heartbeat stamped with the venue's clock (ms): called in stream order with
+   * that market's events, while its stream is live and in sequence (src/exchange/stream/book-stream.ts).
+   */
+  onHeartbeat?: (marketId: Bytes32, venueTs: number) => void;
+  /** a read's consecutive deltas as one event (src/exchange/stream/book-stream.ts; the live bot: true) */
+  coalesceDeltas?: boolean;
   logger?: Logger;
   /** extra stream options (tests: backoff, fetch) */
   stream?: Partial<BookStreamOptions>;
@@ -87,6 +94,8 @@ export function createBookFeed(opts: BookFeedOptions): BookFeed {
       ...(opts.idleTimeoutMs ? { idleTimeoutMs: opts.idleTimeoutMs } : {}),
       ...(opts.pollIntervalMs ? { pollIntervalMs: opts.pollIntervalMs } : {}),
       ...(opts.onMalformed ? { onMalformed: () => opts.onMalformed!(marketId) } : {}),
+      ...(opts.onHeartbeat ? { onHeartbeat: (ts: number) => opts.onHeartbeat!(marketId, ts) } : {}),
+      ...(opts.coalesceDeltas ? { coalesceDeltas: true } : {}),
       ...opts.stream,
     });
     streams.set(marketId, bs);

@@ -14,12 +14,19 @@
  * them, and the stream delivers in `seq` order (a gap is a resync, whose snapshot makes the poll
  * read the market). So: the first create sent after the park (any market: one venue clock) is the
  * witness, its create answer's `insertedAt` is W, and the market's stream passing W is the barrier.
+ * A quiet market sends no event after W (its own cancel's delta is stamped before it): its stream's
+ * heartbeats carry the venue's clock when they were sent, and pass W as well as an event does
+ * (`heard`, in stream order; src/exchange/stream/book-stream.ts passes one on only while the stream
+ * is live and in sequence). Once the venue's heartbeats are seen to carry its clock, a cancel whose
+ * witness is known waits up to HEARTBEAT_WAIT_POLLS polls for its market's stream to pass W, a
+ * heartbeat interval and more, instead of CANCEL_WAIT_POLLS.
  *
  *   const c = new ParkedCancels();
  *   c.parked(nonce, marketId);            // OrderParked with `cancelled`
  *   c.submitted(nonce, retry); c.accepted(nonce, insertedAt); c.rejected(nonce);   // every create
  *   c.ended(nonce);                       // OrderCancelled / OrderGone: released by any path
  *   c.see(bookEvent);                     // every book event of the streams
+ *   c.heard(marketId, venueTs);           // every clocked heartbeat of the streams, in stream order
  *   const { release, read } = c.decide(marks, orderOf, unknownWaits);   // each poll, with its marks
  *   c.done(release);                      // after the poll's events went out
  */
@@ -29,6 +36,13 @@ import { reaches, type RestingAt, type Touch } from './book-touches.ts';
 
 /** polls a cancelled order waits for its market's stream to pass the witness before it is read as before */
 export const CANCEL_WAIT_POLLS = 3;
+
+/**
+ * The same, with the witness known and the venue's heartbeats carrying its clock: a live stream passes
+ * W by its next heartbeat (the local exchange sends one every 5 s by default, the load bench every 2 s;
+ * one poll a second), and a stream that stops sending them goes stale and is read as before.
+ */
+export const HEARTBEAT_WAIT_POLLS = 8;
 
 /** markets whose stream is down remembered at most */
 const MAX_DOWN = 100_000;
@@ -70,6 +84,8 @@ export class ParkedCancels {
   private readonly streams = new Map<string, { ts: number; n: number }>();
   /** markets whose stream is not live now (connecting, reconnecting, stale, polling, closed) */
   private readonly down = new Set<string>();
+  /** a stream's heartbeat has carried the venue's clock: the venue's heartbeats pass a witness */
+  private clockedBeats = false;
 
   /** Our cancel of this order was answered (the order manager parked it). */
   parked(nonce: Bytes32, marketId: Bytes32): void {
@@ -143,6 +159,16 @@ export class ParkedCancels {
   }
 
   /**
+   * A heartbeat of a market's stream, stamped with the venue's clock when it was sent: the stream has
+   * delivered every event sent before then (called in stream order, while the stream is live).
+   */
+  heard(marketId: Bytes32, venueTs: number): void {
+    this.clockedBeats = true;
+    const s = this.streams.get(marketId);
+    if (s !== undefined && venueTs > s.ts) s.ts = venueTs;
+  }
+
+  /**
    * At a poll, with its marks (taken at the same moment): the cancelled orders to release without a
    * read, those that wait on (the poll owes them no lookup: checked against these marks, they are
    * released or read later), and the markets to read for the others (their trades reached the order,
@@ -177,7 +203,7 @@ export class ParkedCancels {
         continue;
       }
       if (p.after !== null && this.streams.get(p.marketId)!.ts > p.after) release.push(p);
-      else if (this.down.has(p.marketId) || p.polls >= CANCEL_WAIT_POLLS) this.readAs(p, read);
+      else if (this.down.has(p.marketId) || p.polls >= (p.after !== null && this.clockedBeats ? HEARTBEAT_WAIT_POLLS : CANCEL_WAIT_POLLS)) this.readAs(p, read);
       else wait.push(p);
     }
     return { release, read, wait };

@@ -7,6 +7,8 @@
  *   health.setProcess('running')                 // 'starting' → 'running' → 'stopping' → 'stopped'
  *   health.halt('kill-switch' | 'halted', why)   // the process stopped quoting by itself
  *   health.refused(marketId, now) / accepted(…)  // create outcomes (orders-refused)
+ *   health.slowBecause(marketId, cause, why)     // why its last slow strategy call was slow (the stall
+ *                                                // judge's cause: cpu-starved names the host, not the strategy)
  *   health.evaluate()                            // recompute now: transitions, durations (1 Hz timer)
  *   health.evaluateOncePerTurn()                 // the same, once per synchronous turn (a scrape's
  *                                                // gauges and /readyz share one evaluation)
@@ -52,6 +54,7 @@ export const HEALTH_STATES = [
   'risk-limit',
   'strategy-idle',
   'ledger-unwritable',
+  'cpu-starved',
 ] as const;
 export type HealthState = (typeof HEALTH_STATES)[number];
 
@@ -136,6 +139,9 @@ interface Slot {
   lastRefusalAt: number;
   lastRefusal: string;
   lastAcceptAt: number;
+  /** why its last slow strategy call was slow (slowBecause), or null: not judged */
+  slowCause: string | null;
+  slowWhy: string;
   /** ms per HEALTH_STATES index */
   readonly durations: Float64Array;
   liveMs: number;
@@ -276,6 +282,20 @@ export class HealthModel {
     const s = this.slot(marketId);
     if (!s) return;
     s.lastAcceptAt = at;
+    s.seenEpoch = -1; // classified again at the next evaluate
+  }
+
+  /**
+   * Why the market's last slow strategy call was slow: the cause the stall judge gives the main
+   * thread's window around it (src/runtime/loop-stall.ts: busy, cpu-starved, off-cpu, unknown) and its
+   * sentence. `cpu-starved` makes a slow market `cpu-starved` instead of `strategy-slow`.
+   */
+  slowBecause(marketId: Bytes32, cause: string, why: string): void {
+    const s = this.slot(marketId);
+    if (!s || (s.slowCause === cause && s.slowWhy === why)) return;
+    this.turnState = null;
+    s.slowCause = cause;
+    s.slowWhy = why;
     s.seenEpoch = -1; // classified again at the next evaluate
   }
 
@@ -441,7 +461,11 @@ export class HealthModel {
     const ledgerDown = this.opts.ledgerDown?.() ?? null;
     if (ledgerDown !== null && this.processState === 'running') return ['ledger-unwritable', `every quote pulled: ${ledgerDown}`];
     if (t?.strategyError) return ['strategy-error', t.strategyError.message];
-    if (t?.slow) return ['strategy-slow', 'the strategy ran over its time budget on the last tick'];
+    if (t?.slow) {
+      if (s.slowCause === 'cpu-starved') return ['cpu-starved', `the last tick ran over the strategy's time budget waiting for a CPU: ${s.slowWhy}`];
+      const why = s.slowCause === 'busy' || s.slowCause === 'off-cpu' ? `: ${s.slowWhy}` : '';
+      return ['strategy-slow', `the strategy ran over its time budget on the last tick${why}`];
+    }
     if (live > 0) return ['quoting', `${live} order(s) live`];
     if (this.processState === 'stopping' || this.processState === 'stopped') return ['halted', `the bot is ${this.processState}`];
     if (this.processState === 'starting' || !t) return ['starting', 'waiting for start-up (books, balances, reconcile)'];
@@ -595,6 +619,8 @@ function newSlot(marketId: Bytes32, now: number): Slot {
     lastRefusalAt: Number.NEGATIVE_INFINITY,
     lastRefusal: '',
     lastAcceptAt: Number.NEGATIVE_INFINITY,
+    slowCause: null,
+    slowWhy: '',
     durations: new Float64Array(HEALTH_STATES.length),
     liveMs: 0,
     observedMs: 0,

@@ -11,7 +11,9 @@
  *                     the market's venue status changed (the local exchange sends it when a market closes, and
  *                     when it resolves, just before the stream ends); a fresh connection to a market that is no
  *                     longer active gets it right after the snapshot, with the snapshot's seq
- *   : heartbeat <ms>  (comment line, every few seconds)
+ *   : heartbeat <ms>  (comment line, every few seconds: the venue's clock read before it is written, after
+ *                      every event before it; a quiet market's cancelled orders are released by it,
+ *                      src/feeds/parked-cancels.ts)
  * Prices and sizes use the same units as the JSON order book of the same server (cents and shares on
  * the local exchange). A delta's size is the new absolute size at that level, 0 = removed.
  * Any event whose data has both `bids` and `asks` is treated as a full snapshot, whatever its name.
@@ -69,6 +71,8 @@ export type BookEvent =
       asks: BookLevel[];
       venueTs: number;
       localTs: number;
+      /** wire deltas this one stands for, when the stream client coalesced a read's backlog (absent: 1) */
+      merged?: number;
     }
   | {
       type: 'trade';

@@ -114,6 +114,9 @@ export interface LiveVenue extends VenuePort {
 
 type Op = { type: 'create'; planned: PlannedOrder; body: LimitOrderBody; resend: boolean } | { type: 'cancel'; nonce: Bytes32; body: CancelBody };
 
+/** order calls in flight at once by default (LiveVenueOptions.maxInFlight) */
+export const MAX_ORDER_CALLS_IN_FLIGHT = 32;
+
 export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
   const { client, signer } = opts;
   // the one place the bot's wallet is written for the venue: EIP-55, as signed (docs/venue.md#encodings-and-enums)
@@ -133,7 +136,7 @@ export function createLiveVenue(opts: LiveVenueOptions): LiveVenue {
     idleSoon();
   }
 
-  const maxInFlight = Math.max(1, opts.maxInFlight ?? 32);
+  const maxInFlight = Math.max(1, opts.maxInFlight ?? MAX_ORDER_CALLS_IN_FLIGHT);
   let inFlight = 0;
   const waiting: (() => void)[] = [];
   /** null: a slot is taken now; else a promise that resolves with the slot handed over */

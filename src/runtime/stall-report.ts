@@ -3,7 +3,10 @@
  * loop came back from is counted (`bookmaker_event_loop_stalls_total{cause}`, `…_stalled_seconds_total`),
  * logged, and kept for /readyz. A starved bot stalls every few seconds; its log says so once per
  * `quietMs` (the first stall of a quiet spell at once, the others summed into one line when the spell
- * ends), so the stalls never flood the log and none goes untold.
+ * ends), so the stalls never flood the log and none goes untold. A line also says how many timers fell
+ * due during its stalls and ran after the reads of what arrived meanwhile (src/core/late-timer.ts: the
+ * housekeeping round's staleness checks, the venue client's request timeouts), so books were judged,
+ * and answers taken, on what arrived during the stall.
  *
  *   const r = watchStalls(watchdog, metrics, log, clock)   // what the runtime does (endpoints phase)
  *   const r = new StallReport({ log, count: (cause, s) => …, clock })
@@ -15,6 +18,7 @@ import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import type { BotMetrics } from '../metrics/bot-metrics.ts';
 import type { Watchdog } from './watchdog.ts';
+import { lateTimers } from '../core/late-timer.ts';
 import { describeStall, stallFields, type LoopStall, type StallCause } from './loop-stall.ts';
 
 /** one log line per this long at most; the stalls between are summed into the next */
@@ -49,21 +53,33 @@ export class StallReport {
       count: (cause: StallCause, seconds: number) => void;
       clock: Pick<Clock, 'now' | 'setTimeout'>;
       quietMs?: number;
+      /** timers put after the reads so far (default: the process's, src/core/late-timer.ts) */
+      afterReads?: () => number;
     },
   ) {
     this.quietMs = o.quietMs ?? STALL_LOG_QUIET_MS;
+    this.afterReads = o.afterReads ?? lateTimers;
+    this.afterReadsSeen = this.afterReads();
   }
+  private readonly afterReads: () => number;
+  private afterReadsSeen: number;
+  /** timers put after the reads during the held stalls */
+  private heldAfterReads = 0;
 
   note(s: LoopStall): void {
     const now = this.o.clock.now();
     this.o.count(s.cause, s.seconds);
     this.seen.push({ at: now, stall: s });
     this.forget(now);
+    const late = this.afterReads();
+    const deferred = late - this.afterReadsSeen;
+    this.afterReadsSeen = late;
     if (now - this.lastLogAt >= this.quietMs && this.held.length === 0) {
       this.lastLogAt = now;
-      this.o.log.warn(stallFields(s), `event loop stalled ${s.seconds} s: ${describeStall(s)}`);
+      this.o.log.warn({ ...stallFields(s), timersAfterReads: deferred }, `event loop stalled ${s.seconds} s: ${describeStall(s)}${afterReadsText(deferred)}`);
       return;
     }
+    this.heldAfterReads += deferred;
     this.held.push(s);
     this.cancelFlush ??= this.o.clock.setTimeout(() => this.flush(), Math.max(0, this.lastLogAt + this.quietMs - now));
   }
@@ -75,6 +91,8 @@ export class StallReport {
     const h = this.held;
     if (h.length === 0) return;
     this.held = [];
+    const deferred = this.heldAfterReads;
+    this.heldAfterReads = 0;
     const now = this.o.clock.now();
     const since = Math.round((now - this.lastLogAt) / 1000);
     this.lastLogAt = now;
@@ -85,8 +103,8 @@ export class StallReport {
       if (s.seconds > longest.seconds) longest = s;
     }
     this.o.log.warn(
-      { ...stallFields(longest), longestSeconds: longest.seconds, stalls: h.length, stalledSeconds: Math.round(sum * 1000) / 1000 },
-      `event loop stalled ${h.length} more time(s) in ${since} s, ${Math.round(sum * 10) / 10} s in all; the longest ${longest.seconds} s: ${describeStall(longest)}`,
+      { ...stallFields(longest), longestSeconds: longest.seconds, stalls: h.length, stalledSeconds: Math.round(sum * 1000) / 1000, timersAfterReads: deferred },
+      `event loop stalled ${h.length} more time(s) in ${since} s, ${Math.round(sum * 10) / 10} s in all; the longest ${longest.seconds} s: ${describeStall(longest)}${afterReadsText(deferred)}`,
     );
   }
 
@@ -113,6 +131,12 @@ export class StallReport {
     while (i < this.seen.length && now - this.seen[i]!.at > STALL_RECENT_MS) i++;
     if (i > 0) this.seen = this.seen.slice(i);
   }
+}
+
+/** What the timers that fell due during a stall did, for its log line ('' when none did). */
+function afterReadsText(n: number): string {
+  if (n <= 0) return '';
+  return `; ${n} timer(s) that fell due during it (the housekeeping round's stale-book checks, request timeouts) ran after the reads of what arrived meanwhile, so books were judged and answers taken on it`;
 }
 
 /** The runtime's wiring: each stall the watchdog reports counted in the metrics, logged, kept for /readyz. */

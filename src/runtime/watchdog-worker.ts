@@ -72,7 +72,8 @@ export type ToWorker =
 export type FromWorker =
   | { type: 'listening'; url: string | null }
   | { type: 'listen-error'; code: string; message: string }
-  | { type: 'req'; id: number; method: string; path: string }
+  /** `expiresAt`: Date.now() past which the answer is no longer awaited (answered 503 here already) */
+  | { type: 'req'; id: number; method: string; path: string; expiresAt: number }
   /** the loop turned again after a stall of at least `stallReportMs` (src/runtime/loop-stall.ts) */
   | { type: 'stall'; stall: LoopStall }
   | { type: 'closed' };
@@ -207,7 +208,7 @@ function run(d: WatchdogWorkerData): void {
         pending.delete(id);
         resolve(a);
       });
-      port.postMessage({ type: 'req', id, method, path } satisfies FromWorker);
+      port.postMessage({ type: 'req', id, method, path, expiresAt: Date.now() + d.forwardTimeoutMs } satisfies FromWorker);
     });
   }
 

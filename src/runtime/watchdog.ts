@@ -67,6 +67,22 @@ export class MetricsPortError extends ConfigError {
   }
 }
 
+/**
+ * The main thread's answer to a request the watchdog thread forwarded, or null when its answer is no
+ * longer awaited: the thread answered 503 once `forwardTimeoutMs` passed. After a stall of the loop the
+ * scrapes that came during it wait in the port; rendering each of them (thousands of series at 2,000
+ * markets) would only lengthen the catch-up, so they are dropped.
+ */
+export function forwardedAnswer(
+  m: { readonly method: string; readonly path: string; readonly expiresAt?: number },
+  answer: ((method: string, path: string) => Promise<EndpointAnswer>) | null,
+  now: number,
+): Promise<EndpointAnswer> | null {
+  if (m.expiresAt !== undefined && now > m.expiresAt) return null;
+  if (!answer) return Promise.resolve({ status: 503, type: 'application/json', body: JSON.stringify({ ready: false, starting: true }) + '\n' });
+  return answer(m.method, m.path);
+}
+
 export async function startWatchdog(o: WatchdogOptions): Promise<Watchdog> {
   const heartbeat = new SharedArrayBuffer(4);
   const beat = new Int32Array(heartbeat);
@@ -123,11 +139,8 @@ export async function startWatchdog(o: WatchdogOptions): Promise<Watchdog> {
     }
     if (m.type !== 'req') return;
     const reply = (a: EndpointAnswer): void => post({ type: 'res', id: m.id, status: a.status, contentType: a.type, body: a.body });
-    if (!answer) {
-      reply({ status: 503, type: 'application/json', body: JSON.stringify({ ready: false, starting: true }) + '\n' });
-      return;
-    }
-    answer(m.method, m.path).then(reply, () => reply({ status: 500, type: 'text/plain', body: 'metrics collection failed\n' }));
+    const a = forwardedAnswer(m, answer, Date.now());
+    if (a) a.then(reply, () => reply({ status: 500, type: 'text/plain', body: 'metrics collection failed\n' }));
   });
   // the watchdog must not keep a finished process alive
   worker.unref();

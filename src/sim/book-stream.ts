@@ -258,13 +258,21 @@ export class BookStreamHub {
     this.ensureHeartbeat();
   }
 
+  /**
+   * Heartbeats: `: heartbeat <ms>`, the clock read before any of them is written, so each is stamped no
+   * later than it is sent and after every event written before it (a client orders its cancelled orders
+   * against the stream by it: docs/venue.md#order-book-streaming). A frame held back by the reorder
+   * fault goes out first: the fault swaps two events, never an event and a heartbeat.
+   */
   private ensureHeartbeat(): void {
     if (this.heartbeat || this.opts.heartbeatMs <= 0) return;
     this.heartbeat = setInterval(() => {
       const line = `: heartbeat ${Math.floor(this.opts.now())}\n\n`;
       for (const s of this.streams.values())
         for (const sub of s.subs) {
-          if (!sub.stalled && !sub.res.destroyed) sub.res.write(line);
+          if (sub.stalled || sub.res.destroyed) continue;
+          this.flushHeld(sub);
+          sub.res.write(line);
         }
     }, this.opts.heartbeatMs);
     this.heartbeat.unref();

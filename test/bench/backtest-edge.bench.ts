@@ -26,6 +26,13 @@
  * objects collected since counted too) over the third run (the first two warm up): the sampled bytes
  * estimate the bytes the run allocated, within a fraction of a percent. The ratio is the claim
  * (this / base: below 1 allocates less).
+ *
+ * `npm run bench -- backtest-edge [pairs] --cli`: the backtest as `bookmaker backtest` runs it, one run
+ * in a fresh process: per pair one process per tree (the order alternating) runs its tree's CLI command
+ * (`main(['backtest', ...])` of src/cli/main.ts: whatever the command sets up, V8 flags included) on
+ * the capture with the tree's config/backtest.yaml. Figures: the command's CPU time (config, replay,
+ * summary, JSON; not the loading of the modules) and the process's, median of each tree and of the
+ * per-pair ratios. Both trees run the same way: their own CLI command, no flag of the bench's.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -140,6 +147,97 @@ if (process.argv.includes('--alloc')) {
       },
       { thisMb: Number(a.mb.toFixed(2)), baseMb: Number(b.mb.toFixed(2)) },
       3,
+    ),
+  );
+  process.exit(0);
+}
+
+const CLI_CHILD = process.env.BACKTEST_EDGE_CLI;
+if (CLI_CHILD !== undefined) {
+  // child of --cli: this tree's `bookmaker backtest` command, once, in this fresh process
+  const { readFileSync, writeFileSync } = await import('node:fs');
+  const { main } = await import(pathToFileURL(`${CLI_CHILD}/src/cli/main.ts`).href);
+  const json = `${process.env.BACKTEST_EDGE_OUT}.summary.json`;
+  const c0 = process.cpuUsage();
+  const code = await main(['backtest', '-c', `${CLI_CHILD}/config/backtest.yaml`, '--data', dir, '--json', json]);
+  const c = process.cpuUsage(c0);
+  const all = process.cpuUsage();
+  const s = JSON.parse(readFileSync(json, 'utf8')) as { fills: number; pnl: { total: number }; recording: { rows: number } };
+  const out = { code, cpu: (c.user + c.system) / 1e6, processCpu: (all.user + all.system) / 1e6, fills: s.fills, pnl: s.pnl.total, rows: s.recording.rows };
+  writeFileSync(process.env.BACKTEST_EDGE_OUT!, JSON.stringify(out));
+  process.exit(0);
+}
+
+if (process.argv.includes('--cli')) {
+  const { execFileSync } = await import('node:child_process');
+  const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const here = new URL(import.meta.url).pathname;
+  const tmp = mkdtempSync(`${tmpdir()}/backtest-edge-cli-`);
+  type Out = { code: number; cpu: number; processCpu: number; fills: number; pnl: number; rows: number };
+  const child = (root: string): Out => {
+    const out = `${tmp}/out.json`;
+    // the command's own output (progress, summary) is not the bench's; a failure throws with its stderr
+    execFileSync(process.execPath, ['--import', 'tsx', here], {
+      cwd: process.cwd(),
+      env: { ...process.env, BACKTEST_EDGE_CLI: root, BACKTEST_EDGE_OUT: out },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      maxBuffer: 1 << 26,
+    });
+    const o = JSON.parse(readFileSync(out, 'utf8')) as Out;
+    if (o.code !== 0) throw new Error(`backtest-edge: the CLI of ${root} exited ${o.code}`);
+    return o;
+  };
+  const mine: Out[] = [];
+  const theirs: Out[] = [];
+  try {
+    for (let i = 0; i < pairs; i++) {
+      if (i % 2 === 0) {
+        mine.push(child(process.cwd()));
+        theirs.push(child(baseTree));
+      } else {
+        theirs.push(child(baseTree));
+        mine.push(child(process.cwd()));
+      }
+      process.stderr.write(`pair ${i + 1}/${pairs}: command CPU ${(mine[i]!.cpu / theirs[i]!.cpu).toFixed(3)}x\n`);
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  const median = (xs: number[]) => {
+    const s = [...xs].sort((x, y) => x - y);
+    const m = s.length >> 1;
+    return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+  };
+  const ms = (x: number): string => (x * 1000).toFixed(0);
+  const rc = median(mine.map((o, i) => o.cpu / theirs[i]!.cpu));
+  const rp = median(mine.map((o, i) => o.processCpu / theirs[i]!.processCpu));
+  const rows = mine[0]!.rows;
+  report(
+    [
+      [
+        'recording',
+        `polymarket-tickscope, ${rows.toLocaleString('en-US')} rows; ${pairs} pairs of fresh processes, each running its tree's backtest command once`,
+      ],
+      ['this tree: command CPU ms (median; least)', `${ms(median(mine.map((o) => o.cpu)))}; ${ms(Math.min(...mine.map((o) => o.cpu)))}`],
+      ['base tree: command CPU ms (median; least)', `${ms(median(theirs.map((o) => o.cpu)))}; ${ms(Math.min(...theirs.map((o) => o.cpu)))}`],
+      ['this tree / base tree: process CPU ms (median)', `${ms(median(mine.map((o) => o.processCpu)))} / ${ms(median(theirs.map((o) => o.processCpu)))}`],
+      ['command CPU ratio this / base (median of pairs; < 1 is faster)', rc],
+      ['process CPU ratio (median of pairs)', rp],
+      ['pair ratios (command CPU)', mine.map((o, i) => (o.cpu / theirs[i]!.cpu).toFixed(3)).join(' ')],
+      ['fills / PnL (this, base)', `${mine[0]!.fills} / ${mine[0]!.pnl} · ${theirs[0]!.fills} / ${theirs[0]!.pnl}`],
+    ],
+    versus(
+      {
+        name: 'backtest-edge',
+        unit: 'events/CPU-s',
+        value: rows / median(mine.map((o) => o.cpu)),
+        baseline: `the base tree (${baseTree}): its backtest command, one run in a fresh process`,
+        baselineValue: rows / median(theirs.map((o) => o.cpu)),
+        ratio: 1 / rc,
+      },
+      { cpuRatio: Number(rc.toFixed(4)), processCpuRatio: Number(rp.toFixed(4)) },
+      4,
     ),
   );
   process.exit(0);

@@ -5,7 +5,7 @@
  * received vs published (dropped), events later than 1 s, resyncs; at the exchange: venue calls per
  * second. Target: no dropped events, lag p99 < 50 ms.
  *
- *   npm run bench -- load [--minutes 10] [--markets 200] [--rate 10] [--cpu-prof DIR] [--watchdog-seconds S] [--heap-mb MB] [--semi-space-mb MB] [--block-bot S]
+ *   npm run bench -- load [--minutes 10] [--markets 200] [--rate 10] [--cpu-prof DIR] [--watchdog-seconds S] [--heap-mb MB] [--semi-space-mb MB] [--block-bot S] [--metrics-port P]
  *
  * `--cpu-prof DIR` writes a V8 CPU profile of the bot child into DIR (node --cpu-prof) when it exits.
  * `--heap-mb MB` starts the bot child with `--max-old-space-size=MB`, as bin/bookmaker.js starts
@@ -13,7 +13,8 @@
  * `--semi-space-mb MB` starts it with `--max-semi-space-size=MB` (the young generation's semi-space).
  * `--block-bot S` makes the bot child's event loop run a synchronous loop for S seconds, 15 s into the
  * measured window: a stalled loop's catch-up, reproducible (docs/performance.md); give
- * `--watchdog-seconds` above S, or the watchdog ends the bot.
+ * `--watchdog-seconds` above S, or the watchdog ends the bot. `--metrics-port P` serves the bot's /metrics,
+ * /healthz and /readyz on 127.0.0.1:P while it runs (what an operator sees; off by default).
  *
  * The baseline is the same bot quoting the same markets with the books still (no driver) measured in
  * the same run: the ratio says what 2,000 deltas/s cost in CPU over an idle quoting bot.
@@ -57,6 +58,7 @@ const NODE_ARGS = [
   ...(SEMI_MB !== undefined ? [`--max-semi-space-size=${SEMI_MB}`] : []),
 ];
 const BLOCK_S = process.argv.includes('--block-bot') ? arg('block-bot', 35) : 0;
+const METRICS_PORT = process.argv.includes('--metrics-port') ? arg('metrics-port', 9464) : 0;
 const BASELINE_MS = 20_000;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -209,6 +211,7 @@ const bot = await spawnBot({
     BOOKMAKER_API_KEY: keys.apiKey,
     BOOKMAKER_LOG_LEVEL: 'warn',
     BOOKMAKER_CHAOS_ORDER_REPORTS: '0',
+    ...(METRICS_PORT > 0 ? { BOOKMAKER_CHAOS_METRICS_PORT: String(METRICS_PORT) } : {}),
   },
   logFile: join(work, 'bot.log'),
   onMessage,

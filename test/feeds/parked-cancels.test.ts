@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { BookTouches, type RestingAt } from '../../src/feeds/book-touches.ts';
-import { CANCEL_WAIT_POLLS, ParkedCancels, witnessTime, type PolledOrder } from '../../src/feeds/parked-cancels.ts';
+import { CANCEL_WAIT_POLLS, HEARTBEAT_WAIT_POLLS, ParkedCancels, witnessTime, type PolledOrder } from '../../src/feeds/parked-cancels.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import { deltaEvent, streamState, tradeEvent } from './trade-event.ts';
 
@@ -173,4 +173,42 @@ test('a gap in the stream (its resync snapshot) after the cancel: the market is 
   const d = s.poll();
   assert.deepEqual(d.release, [], 'the trades in the gap are unknown');
   assert.deepEqual(d.read, [M]);
+});
+
+test('a quiet market: a heartbeat stamped after the witness releases its cancelled order (no event after the cancel)', () => {
+  const s = setup();
+  s.see(deltaEvent(M, W - 40)); // the cancel's own delta, stamped before the witness
+  s.c.submitted(X, false);
+  s.c.accepted(X, W);
+  s.c.heard(M, W);
+  assert.deepEqual(s.poll(), { release: [], read: [] }, 'a heartbeat stamped at the witness itself: not yet');
+  s.c.heard(N, W + 2_000); // another market's stream
+  assert.deepEqual(s.poll(), { release: [], read: [] });
+  s.c.heard(M, W + 2_000);
+  assert.deepEqual(
+    s.poll().release.map((p) => p.nonce),
+    [P],
+    'released at the poll after its heartbeat (old code: read after CANCEL_WAIT_POLLS polls, a GET /orders and a lookup)',
+  );
+});
+
+test('heartbeats that carry the clock: a witnessed cancel waits a heartbeat interval for them, then is read; a trade at its price is read at once', () => {
+  const s = setup();
+  s.c.heard(N, W - 1_000); // the venue's heartbeats carry its clock
+  s.c.submitted(X, false);
+  s.c.accepted(X, W);
+  for (let i = 1; i < HEARTBEAT_WAIT_POLLS; i++) assert.deepEqual(s.poll(), { release: [], read: [] }, `poll ${i}: it waits for a heartbeat`);
+  assert.deepEqual(s.poll().read, [M], `poll ${HEARTBEAT_WAIT_POLLS}: no heartbeat passed the witness: read`);
+  const u = setup();
+  u.c.heard(N, W - 1_000);
+  for (let i = 1; i < CANCEL_WAIT_POLLS; i++) u.poll();
+  assert.deepEqual(u.poll().read, [M], 'no witness known: read after CANCEL_WAIT_POLLS as before');
+  const t = setup();
+  t.c.submitted(X, false);
+  t.c.accepted(X, W);
+  t.see(tradeEvent(M, 450_000, 'sell', 1, W - 3));
+  t.c.heard(M, W + 500);
+  const d = t.poll();
+  assert.deepEqual(d.release, []);
+  assert.deepEqual(d.read, [M], 'a trade reached it before the heartbeat: read');
 });

@@ -13,6 +13,9 @@ import { DEFAULT_RISK } from '../../src/config/parse-risk.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import { OrderManager } from '../../src/orders/order-manager.ts';
 import { HealthModel, stateOfRiskReason } from '../../src/health/health-model.ts';
+import { registerHealthMetrics } from '../../src/metrics/health-metrics.ts';
+import { describeStall } from '../../src/runtime/loop-stall.ts';
+import { SlowTickJudge } from '../../src/runtime/slow-tick-judge.ts';
 import { QuotingKernel, type KernelMarket, type KernelTick } from '../../src/kernel/quoting-kernel.ts';
 import type { StateEvent } from '../../src/state/events.ts';
 import { StateStore } from '../../src/state/store.ts';
@@ -270,6 +273,49 @@ test('a strategy slower than its budget is counted and its market marked strateg
   await kernel.flush();
   health.evaluate();
   assert.equal(health.markets()[0]!.state, 'quoting', 'back once a tick is within budget');
+  kernel.stop();
+});
+
+test('a slow call on a host that starves the bot of CPU: cpu-starved, not strategy-slow, in the states, /readyz and market_state; a busy one stays strategy-slow', async () => {
+  let t = 0;
+  let slow = false;
+  const timer = (): number => (t += slow ? 60 : 0.01);
+  const { clock, kernel, health } = setup({ timer, graceMs: 500 });
+  // the runtime's wiring (src/runtime/phases/core.ts): a slow call is judged by the main thread's window
+  let sched = { runNs: 1e9, waitNs: 0 };
+  let mono = 0;
+  const judge = new SlowTickJudge({ sched: () => sched, now: () => mono, load: () => 19.5, cores: 2 });
+  const slowTick = async (ran: number, waited: number): Promise<void> => {
+    judge.sample();
+    mono += 1_000;
+    sched = { runNs: sched.runNs + ran * 1e9, waitNs: sched.waitNs + waited * 1e9 };
+    slow = true;
+    clock.advance(1_000);
+    kernel.onEvent(book(M1, 490_000 + Math.round(mono / 100), 530_000, clock.now()));
+    await kernel.flush();
+    const j = judge.judge();
+    health.slowBecause(M1, j.cause, describeStall(j));
+    health.evaluate();
+  };
+  kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));
+  await kernel.flush();
+  health.setProcess('running');
+  await slowTick(0.08, 0.9);
+  const m = health.markets()[0]!;
+  assert.equal(m.state, 'cpu-starved', 'old code: strategy-slow, the strategy blamed for the host');
+  assert.match(m.detail, /waiting for a CPU: the main thread ran 0\.08 s and waited 0\.9 s for a CPU: starved of CPU.*load average 19\.5 on 2 cores/);
+  const { Registry } = await import('prom-client');
+  const registry = new Registry();
+  registerHealthMetrics(registry, () => health);
+  assert.match(await registry.metrics(), new RegExp(`bookmaker_market_state\\{market="${M1}",state="cpu-starved"\\} 1`));
+  await slowTick(0.95, 0.02);
+  assert.equal(health.markets()[0]!.state, 'strategy-slow', 'the main thread ran: the strategy (or a collection in it)');
+  assert.match(health.markets()[0]!.detail, /over its time budget on the last tick: the main thread ran 0\.95 s .*one long turn of work/);
+  await slowTick(0.05, 0.9);
+  slow = false;
+  const r = health.readiness().markets[0]!;
+  assert.equal(r.state, 'cpu-starved', '/readyz names it');
+  assert.match(r.detail, /starved of CPU/);
   kernel.stop();
 });
 

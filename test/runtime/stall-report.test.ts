@@ -29,12 +29,14 @@ function harness() {
     clock.t += ms;
     for (const x of timers) if (x.on && x.at <= clock.t) (x.on = false), x.fn();
   };
+  const late = { n: 7 };
   const r = new StallReport({
     log: { warn: ((fields: Record<string, unknown>, msg: string) => lines.push({ fields, msg })) as never },
     count: (cause, s) => counted.push([cause, s]),
     clock,
+    afterReads: () => late.n,
   });
-  return { r, lines, counted, advance };
+  return { r, lines, counted, advance, late };
 }
 
 test('the first stall is logged at once with its cause; those of the next 10 s go into one line; every one is counted', () => {
@@ -105,4 +107,23 @@ test('the runtime wiring: a reported stall is in the metrics, the log line and /
   assert.equal(r.recent()!.last.seconds, counted);
   assert.equal(r.recent()!.stalledSeconds, counted);
   assert.equal(lines[0]!.cause, r.recent()!.last.cause);
+});
+
+test('a stall line says how many timers that fell due during it ran after the reads; a summed line sums them', () => {
+  const { r, lines, advance, late } = harness();
+  late.n += 2_003; // the housekeeping round's slices, request timeouts, trailing ticks
+  r.note(busy(35.2));
+  assert.equal(lines[0]!.fields.timersAfterReads, 2_003);
+  assert.match(lines[0]!.msg, /; 2003 timer\(s\) that fell due during it \(the housekeeping round's stale-book checks, request timeouts\) ran after the reads/);
+  advance(1_000);
+  late.n += 4;
+  r.note(starved(2));
+  advance(1_000);
+  r.note(starved(3));
+  r.close();
+  assert.equal(lines[1]!.fields.timersAfterReads, 4);
+  advance(STALL_LOG_QUIET_MS);
+  r.note(busy(1.2));
+  assert.equal(lines[2]!.fields.timersAfterReads, 0);
+  assert.doesNotMatch(lines[2]!.msg, /timer/, 'none: nothing said');
 });

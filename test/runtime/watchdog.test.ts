@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { test } from 'node:test';
 import type { LoopStall } from '../../src/runtime/loop-stall.ts';
-import { MetricsPortError, startWatchdog } from '../../src/runtime/watchdog.ts';
+import { forwardedAnswer, MetricsPortError, startWatchdog } from '../../src/runtime/watchdog.ts';
 import { freePort } from '../e2e/sim-process.ts';
 
 const LOG = { level: 'silent', pretty: false, colors: false };
@@ -31,7 +31,11 @@ test('blocked main thread: /healthz 503 from the heartbeat, /metrics 503 after t
   const port = await freePort();
   const wd = await startWatchdog({ blockedLimitMs: 0, healthzLimitMs: 500, metrics: { port, host: '127.0.0.1' }, log: LOG, forwardTimeoutMs: 1_000 });
   try {
-    wd.serve(async (_m, path) => ({ status: 200, type: 'text/plain', body: `answered ${path}` }));
+    const rendered: string[] = [];
+    wd.serve(async (_m, path) => {
+      rendered.push(path);
+      return { status: 200, type: 'text/plain', body: `answered ${path}` };
+    });
     const base = `http://127.0.0.1:${port}`;
     const healthy = await curlLater(`${base}/healthz`, 0);
     assert.match(healthy, /"status":"ok".* 200$/s);
@@ -48,6 +52,8 @@ test('blocked main thread: /healthz 503 from the heartbeat, /metrics 503 after t
     // once the loop turns again, the stall is reported to the main thread, once
     for (let i = 0; i < 60 && stalls.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     assert.equal(stalls.length, 1, JSON.stringify(stalls));
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(rendered, [], 'the scrape answered 503 during the block is not rendered after it (old code: rendered, for nobody)');
     const st = stalls[0]!;
     assert.ok(st.seconds >= 5.9 && st.seconds < 30, `${st.seconds} s`);
     if (st.ranSeconds !== null) {
@@ -55,6 +61,7 @@ test('blocked main thread: /healthz 503 from the heartbeat, /metrics 503 after t
       assert.ok(st.ranSeconds > 0 && st.ranSeconds + st.waitedSeconds! <= st.seconds, JSON.stringify(st));
     }
     assert.match(await curlLater(`${base}/metrics`, 0), /answered \/metrics 200$/);
+    assert.deepEqual(rendered, ['/metrics']);
     assert.match(await curlLater(`${base}/healthz`, 0), / 200$/);
     assert.equal(stalls.length, 1, 'a loop that turns is no stall');
   } finally {
@@ -82,4 +89,17 @@ test('metrics off: the watchdog still runs, no socket', async () => {
   const wd = await startWatchdog({ blockedLimitMs: 5_000, healthzLimitMs: 2_000, metrics: null, log: LOG });
   assert.equal(wd.metricsUrl, null);
   await wd.close();
+});
+
+test('a forwarded request past its deadline is not answered (the watchdog thread answered 503 already); one in time is', async () => {
+  let calls = 0;
+  const answer = async () => {
+    calls++;
+    return { status: 200, type: 'text/plain', body: 'ok' };
+  };
+  assert.equal(forwardedAnswer({ method: 'GET', path: '/metrics', expiresAt: 1_000 }, answer, 1_001), null);
+  assert.equal(calls, 0);
+  assert.equal((await forwardedAnswer({ method: 'GET', path: '/metrics', expiresAt: 1_000 }, answer, 1_000))!.status, 200);
+  assert.equal((await forwardedAnswer({ method: 'GET', path: '/readyz', expiresAt: 1_000 }, null, 10))!.status, 503, 'not serving yet: starting');
+  assert.equal(calls, 1);
 });

@@ -91,19 +91,89 @@ test('stream faults: duplicates and out-of-order events are counted; a drop ends
       const afterStall = stalled.comments.length;
       assert.ok(h.ex.faults.counts.streamStall >= 1);
       assert.ok(afterStall <= 3, 'no heartbeats after the stall either');
-
-      const reordered = await readWith(
-        { streamReorderRate: 1 },
-        async () => {
-          await placeBid(h, h.alice, 130_000);
-          await placeBid(h, h.alice, 140_000);
-        },
-        (f) => f.length >= 3,
-      );
+    },
+    { heartbeatMs: 50 },
+  );
+  // (no heartbeat between the two events: a heartbeat sends a held frame first, below)
+  await onHarness(
+    async (h) => {
+      h.ex.faults.configure({ streamReorderRate: 1 });
+      let posted = false;
+      const reordered = await readSse(`${h.base}/markets/${h.marketId}/orderbook?outcomeIndex=1`, {}, (f) => {
+        if (f.length >= 1 && !posted) {
+          posted = true;
+          void (async () => {
+            await placeBid(h, h.alice, 130_000);
+            await placeBid(h, h.alice, 140_000);
+          })();
+        }
+        return f.length >= 3;
+      });
       assert.ok(reordered.frames[1]!.data.seq > reordered.frames[2]!.data.seq, 'the later event arrives first');
       assert.ok(h.ex.faults.counts.streamReorder >= 1);
     },
-    { heartbeatMs: 50 },
+    { heartbeatMs: 600_000 },
+  );
+});
+
+test("a heartbeat carries the exchange's clock and goes out after every event before it, a frame held by the reorder fault included", async () => {
+  await onHarness(
+    async (h) => {
+      h.ex.faults.configure({ streamReorderRate: 1 });
+      const ac = new AbortController();
+      /** the stream in order: frames by seq, heartbeats by their time */
+      const seen: string[] = [];
+      let placedAt = 0;
+      try {
+        const r = await fetch(`${h.base}/markets/${h.marketId}/orderbook?outcomeIndex=1`, { headers: { accept: 'text/event-stream' }, signal: ac.signal });
+        const reader = r.body!.getReader();
+        const dec = new TextDecoder();
+        let buf = '';
+        let deltaSeq = -1;
+        for (let beatsAfter = 0; beatsAfter < 2; ) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buf += dec.decode(value, { stream: true });
+          let i: number;
+          while ((i = buf.indexOf('\n\n')) >= 0) {
+            const block = buf.slice(0, i);
+            buf = buf.slice(i + 2);
+            const beat = /^: heartbeat (\d+)$/.exec(block);
+            if (beat) {
+              const ts = Number(beat[1]);
+              if (placedAt > 0 && ts >= placedAt) {
+                beatsAfter++;
+                seen.push('beat');
+              }
+              continue;
+            }
+            const data = JSON.parse(
+              block
+                .split('\n')
+                .find((l) => l.startsWith('data: '))!
+                .slice(6),
+            );
+            if (block.startsWith('event: snapshot')) {
+              placedAt = h.ex.state.clock.now();
+              await placeBid(h, h.alice, 130_000); // its delta is held by the fault, for the next event
+            } else if (block.startsWith('event: delta')) {
+              deltaSeq = data.seq;
+              seen.push(`delta ${data.seq}`);
+              assert.ok(Date.parse(data.timestamp) >= placedAt - 1);
+            }
+          }
+        }
+        assert.ok(deltaSeq > 0);
+        assert.deepEqual(
+          seen,
+          [`delta ${deltaSeq}`, 'beat', 'beat'],
+          'the held delta before the heartbeat stamped after it (old code: held until the next event)',
+        );
+      } finally {
+        ac.abort();
+      }
+    },
+    { heartbeatMs: 100 },
   );
 });
 

@@ -19,6 +19,7 @@ import { buildSweepHtml } from '../../backtest/sweep-report.ts';
 import { parseShard, shardIndices, sweepJson, sweepPart } from '../../backtest/sweep-shard.ts';
 import { formatWalkForward, parseSplit, runWalkForward, walkForwardJson } from '../../backtest/walk-forward.ts';
 import { runSyntheticBacktest } from './backtest-synthetic.ts';
+import { applyOneRunTiering } from '../one-run-tiering.ts';
 import { configFlag, onCtrlC, RECORDING_FLAGS } from '../shared-flags.ts';
 import { writeOut, writeRunOutputs } from '../run-outputs.ts';
 
@@ -75,6 +76,7 @@ const command: CommandSpec = {
     "Synthetic markets (--synthetic): the local exchange's markets and counterparties on virtual time, replayed the same way;",
     '  bookmaker backtest -c config/backtest.yaml --synthetic --flow calibrated --hours 1 --seeds 1-20',
     "prints each strategy's mean PnL, volume and markouts over the seeds with 95 % intervals (docs/edge.md).",
+    "A one-run backtest raises V8's interrupt budget for itself (less compiling; docs/performance.md); --interrupt-budget in NODE_OPTIONS wins.",
   ].join('\n'),
   options: {
     config: configFlag('bot config with an optional backtest: section'),
@@ -220,6 +222,8 @@ const command: CommandSpec = {
       return results.some((r) => !r.summary) ? 1 : 0;
     }
 
+    // one run in this process: V8 tiers its code up later (see the module)
+    applyOneRunTiering();
     const cfg = await loadBacktestConfig(cfgFile);
     const loaded = loadReplaySource(data, win);
     if (loaded.rows.length === 0) {

@@ -7,8 +7,13 @@
  * - The body is serialised ONCE, before the first attempt, so every retry resends the same bytes (a signed
  *   create stays the same order: same nonce, same signature).
  * - Retries follow `classify()`; time is injected (`sleep`, `now`, `random`) so tests never wait.
+ * - The per-attempt timeout is judged after the reads of the turn it fires in (src/core/late-timer.ts):
+ *   an answer that arrived while the event loop was busy or stalled is read, not timed out. A timeout a
+ *   stall of the loop made a second or more late gives the request the stall's time back, once (at
+ *   most the timeout again): time the bot did not run is not the venue's.
  */
 import { Pool } from 'undici';
+import { LATE_TIMER_MS, setTimeoutAfterReads } from '../../core/late-timer.ts';
 import type { Logger } from '../../core/logger.ts';
 import { BadResponseError, BadInputError } from '../../model/errors.ts';
 import { DEFAULT_RETRY, nextDelay, type RetryPolicy } from './backoff.ts';
@@ -87,6 +92,8 @@ export function splitEndpoint(endpoint: string, method: string): { method: strin
 }
 
 const realSleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** a request's timeout is judged after the reads of its turn, however late it fires (a sub-second stall too) */
+const TIMEOUT_TIMER = { unref: true, lateMs: 0 } as const;
 
 /** Encode one path segment (an id, an address, a slug). */
 export function seg(v: string | number): string {
@@ -215,11 +222,28 @@ export class Transport {
   private async once(spec: RequestSpec, path: string, headers: Record<string, string>, body: string | undefined): Promise<Omit<HttpResponse, 'attempts'>> {
     const ac = new AbortController();
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      ac.abort();
-    }, this.timeoutMs);
-    timer.unref?.();
+    let extended = false;
+    const arm = (ms: number): (() => void) => {
+      const due = performance.now() + ms;
+      return setTimeoutAfterReads(
+        () => {
+          // after the reads: an answer that was in is taken already (the timer was cleared). A timer a
+          // stall made late gets the stall's time back, once: a request written just before the
+          // stall, or one that waited for its connection during it, had no time to be answered
+          const late = performance.now() - due;
+          if (!extended && late >= LATE_TIMER_MS) {
+            extended = true;
+            cancelTimer = arm(Math.min(late, this.timeoutMs));
+            return;
+          }
+          timedOut = true;
+          ac.abort();
+        },
+        ms,
+        TIMEOUT_TIMER,
+      );
+    };
+    let cancelTimer = arm(this.timeoutMs);
     let status: number;
     let resHeaders: HeaderBag;
     let text: string;
@@ -237,7 +261,7 @@ export class Transport {
       if (timeout) throw new TimeoutError(spec.endpoint, this.timeoutMs, { cause: e });
       throw new NetworkError(spec.endpoint, e instanceof Error ? e.message : String(e), errno, { cause: e });
     } finally {
-      clearTimeout(timer);
+      cancelTimer();
     }
     this.observe(spec, String(status), t0);
     const now = this.now();

@@ -28,6 +28,18 @@
  *   failed connections, switches to conditional polling of the JSON snapshot (`If-None-Match`; 304 emits
  *   nothing) every `pollIntervalMs`, and retries the stream every `streamRetryMs`; the first valid stream
  *   event ends polling.
+ * - Heartbeats: a comment `: heartbeat <ms>` carries the venue's clock when it was sent
+ *   (docs/venue.md#order-book-streaming). Its time goes to `onHeartbeat`, in stream order with the events
+ *   around it, only while the connection is live and in sequence (not while polling, before the
+ *   connection's first event, nor during a resync, whose buffered events are not out yet): a stream whose
+ *   heartbeat is stamped after a time has delivered every event the venue sent before that time. Other
+ *   comments only keep the connection alive.
+ * - Coalescing (`coalesceDeltas`, the live bot's book feed): the deltas of one read of the socket that
+ *   follow each other with nothing else between (a backlog read at once after a stall of the event loop)
+ *   are emitted as one delta: the union of their level changes (the later size of a level wins), the
+ *   last one's seq and times, `merged` = how many it stands for. The consumer applies the backlog once
+ *   and quotes once on the caught-up book, instead of once per delta and first on the oldest. A trade,
+ *   a status or a heartbeat between them is emitted in its place, after the deltas before it.
  * - Malformed events are logged (rate-limited) and counted, never thrown into the pipeline.
  * - `event: status` (the market's venue status: closed, resolved, ...) is sequenced like any event and
  *   emitted as a 'market-status' event when the status changes; one with an unknown status is malformed.
@@ -39,7 +51,7 @@
 import { Observable, type Subscriber } from 'rxjs';
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { BookPriceUnits, BookSizeUnits } from '../../model/book.ts';
+import type { BookLevel, BookPriceUnits, BookSizeUnits } from '../../model/book.ts';
 import { BadInputError, type BadResponseError } from '../../model/errors.ts';
 import { bytes32Of } from '../../model/ids.ts';
 import type { Bytes32, OutcomeIndex } from '../../model/order.ts';
@@ -89,6 +101,13 @@ export interface BookStreamOptions {
   keepaliveStatusMs?: number;
   /** called for every event dropped as malformed (after it is counted in stats.malformed), e.g. for a metric */
   onMalformed?: (error: BadResponseError) => void;
+  /**
+   * A heartbeat's venue time (ms), called synchronously in stream order with the events emitted before
+   * and after it, only while the stream is live and in sequence (see above).
+   */
+  onHeartbeat?: (venueTs: number) => void;
+  /** emit the consecutive deltas of one read of the socket as one (see above; default false) */
+  coalesceDeltas?: boolean;
 }
 
 export interface BookStreamStats {
@@ -105,6 +124,8 @@ export interface BookStreamStats {
   malformed: number;
   /** market statuses told (event: status that changed the market's status) */
   marketStatuses: number;
+  /** heartbeats whose venue time was passed on (onHeartbeat) */
+  heartbeats: number;
   idleTimeouts: number;
   polls: number;
   notModified: number;
@@ -120,6 +141,7 @@ export interface BookStream {
 }
 
 type DataEvent = Exclude<BookEvent, { type: 'status' }>;
+type DeltaEvent = Extract<BookEvent, { type: 'delta' }>;
 
 /** the stream's event types read (docs/venue.md#order-book-streaming); others are skipped unparsed */
 const EVENT_TYPES: ReadonlySet<string> = new Set(['snapshot', 'delta', 'trade', 'status', 'message']);
@@ -129,6 +151,8 @@ const MAX_REDIRECTS = 5;
 export const LATE_IDLE_CHECK_MS = 1_000;
 /** a line longer than this (characters) ends the connection: a stream that never ends a line would grow without bound */
 const MAX_SSE_LINE = 16 * 2 ** 20;
+/** `heartbeat <ms>`: the venue's clock in a heartbeat comment (docs/venue.md#order-book-streaming) */
+const HEARTBEAT = /^heartbeat (\d{1,16})\s*$/;
 /** the events that carry a sequence position after the baseline */
 type SeqEvent = Exclude<DataEvent, { type: 'snapshot' }>;
 
@@ -141,6 +165,16 @@ export function createBookStream(opts: BookStreamOptions): BookStream {
     return () => session.close();
   });
   return { events$, stats };
+}
+
+/** Changes of a later delta onto an earlier one's (one side): the later size of a level wins. */
+function mergeLevels(into: BookLevel[], later: readonly BookLevel[]): void {
+  for (const l of later) {
+    let i = 0;
+    while (i < into.length && into[i]!.price !== l.price) i++;
+    if (i < into.length) into[i] = l;
+    else into.push(l);
+  }
 }
 
 function validateOptions(o: BookStreamOptions): void {
@@ -171,6 +205,7 @@ function newStats(): BookStreamStats {
     resyncErrors: 0,
     malformed: 0,
     marketStatuses: 0,
+    heartbeats: 0,
     idleTimeouts: 0,
     polls: 0,
     notModified: 0,
@@ -227,6 +262,10 @@ class StreamSession {
   private pollToken = 0;
   private etag: string | undefined;
 
+  /** inside a read of the socket, coalescing: deltas wait in `pending` until the read ends */
+  private inRead = false;
+  private pending: DeltaEvent | null = null;
+
   private cancelIdle: (() => void) | undefined;
   private cancelReconnect: (() => void) | undefined;
   private cancelPoll: (() => void) | undefined;
@@ -279,10 +318,47 @@ class StreamSession {
   // ---- output -------------------------------------------------------------------------------------
 
   private emit(e: BookEvent): void {
+    if (this.pending !== null) this.flushDeltas();
     if (this.closed) return;
     if (e.type !== 'status') this.stats.emitted++;
     this.lastEmitTs = this.clock.now();
     this.out.next(e);
+  }
+
+  /** A delta in sequence: emitted now, or (coalescing, inside a read) merged into the one pending. */
+  private emitDelta(e: DeltaEvent): void {
+    if (!this.inRead) {
+      this.emit(e);
+      return;
+    }
+    const p = this.pending;
+    if (p === null) {
+      this.pending = e;
+      return;
+    }
+    // the first merge copies the pending delta's lists; later sizes of a level replace earlier ones
+    const bids = p.merged === undefined ? p.bids.slice() : p.bids;
+    const asks = p.merged === undefined ? p.asks.slice() : p.asks;
+    mergeLevels(bids, e.bids);
+    mergeLevels(asks, e.asks);
+    this.pending = {
+      type: 'delta',
+      marketId: e.marketId,
+      outcomeIndex: e.outcomeIndex,
+      seq: e.seq,
+      bids,
+      asks,
+      venueTs: Math.max(p.venueTs, e.venueTs),
+      localTs: e.localTs,
+      merged: (p.merged ?? 1) + (e.merged ?? 1),
+    };
+  }
+
+  /** The pending coalesced delta goes out (the read ended, or another event follows it). */
+  private flushDeltas(): void {
+    const p = this.pending;
+    this.pending = null;
+    if (p !== null) this.emit(p);
   }
 
   /** Emit a status event when the state changes (repeats are noise for the consumer). */
@@ -352,15 +428,25 @@ class StreamSession {
       this.onStreamError(id, status === 200 ? 'not an event stream' : `HTTP ${status}`);
       return;
     }
-    const parser = new SseParser((type, data, lastEventId) => this.onMessage(id, type, data, lastEventId), MAX_SSE_LINE);
+    const parser = new SseParser(
+      (type, data, lastEventId) => this.onMessage(id, type, data, lastEventId),
+      MAX_SSE_LINE,
+      this.opts.onHeartbeat ? (text) => this.onComment(id, text) : undefined,
+    );
+    const coalesce = this.opts.coalesceDeltas === true;
     res.on('data', (chunk: Buffer) => {
       if (id !== this.conn.id) return;
       this.onBytes(id);
+      this.inRead = coalesce;
       try {
         parser.push(chunk);
       } catch (err) {
         // a line past MAX_SSE_LINE: the stream is broken, not one event
         this.onStreamError(id, err instanceof Error ? err.message : String(err));
+      } finally {
+        this.inRead = false;
+        // sequenced deltas go out whatever happened after them in the read
+        if (this.pending !== null) this.flushDeltas();
       }
     });
     res.on('end', () => {
@@ -474,6 +560,18 @@ class StreamSession {
 
   // ---- stream events ------------------------------------------------------------------------------
 
+  /** A comment line: a heartbeat with the venue's time is passed on while the stream is live and in sequence. */
+  private onComment(id: number, text: string): void {
+    if (this.closed || id !== this.conn.id || this.mode !== 'stream' || !this.connLive || this.resyncing) return;
+    const m = HEARTBEAT.exec(text);
+    if (m === null) return;
+    const ts = Number(m[1]);
+    if (!(ts > 0) || !Number.isSafeInteger(ts)) return;
+    if (this.pending !== null) this.flushDeltas(); // the deltas before it first
+    this.stats.heartbeats++;
+    this.opts.onHeartbeat?.(ts);
+  }
+
   private onMessage(id: number, type: string, data: string, lastEventId: string): void {
     if (this.closed || id !== this.conn.id || !EVENT_TYPES.has(type)) return;
     const r = this.parser.parse(type, data, lastEventId, this.clock.now());
@@ -556,7 +654,8 @@ class StreamSession {
       if (e.status !== this.marketStatus) this.emitMarketStatus(e);
       return;
     }
-    this.emit(e);
+    if (e.type === 'delta') this.emitDelta(e);
+    else this.emit(e);
   }
 
   private emitMarketStatus(e: SeqEvent & { type: 'market-status' }): void {

@@ -5,7 +5,8 @@
  *   const p = new SseParser((type, data, lastEventId) => ...);
  *   p.push(chunk);            // Buffer or string, split anywhere (inside a line, inside a UTF-8 character)
  *
- * - Lines end in LF, CRLF or CR; a leading BOM is skipped; `:` lines are comments (heartbeats).
+ * - Lines end in LF, CRLF or CR; a leading BOM is skipped; `:` lines are comments (heartbeats), passed
+ *   to `onComment` (the text after the colon) when one is given.
  * - `event` sets the type (default `message`), `data` lines are joined with LF, `id` sets the last event
  *   id, which carries over to later events of the same stream (an `id` containing NUL is ignored);
  *   `retry` and unknown fields are ignored. An event with no `data` line is not dispatched.
@@ -14,6 +15,8 @@
 import { StringDecoder } from 'node:string_decoder';
 
 export type SseHandler = (type: string, data: string, lastEventId: string) => void;
+/** a comment line's text after its `:` (one leading space dropped) */
+export type SseCommentHandler = (text: string) => void;
 
 export class SseParser {
   private readonly decoder = new StringDecoder('utf8');
@@ -31,6 +34,7 @@ export class SseParser {
   constructor(
     private readonly onEvent: SseHandler,
     private readonly maxLine = Infinity,
+    private readonly onComment?: SseCommentHandler,
   ) {}
 
   push(chunk: Buffer | string): void {
@@ -71,7 +75,11 @@ export class SseParser {
       this.dispatch();
       return;
     }
-    if (buf.charCodeAt(start) === 58) return; // ':' comment
+    if (buf.charCodeAt(start) === 58) {
+      // ':' comment, in stream order with the events around it
+      if (this.onComment) this.onComment(buf.slice(buf.charCodeAt(start + 1) === 32 ? start + 2 : start + 1, end));
+      return;
+    }
     let colon = buf.indexOf(':', start);
     if (colon < 0 || colon > end) colon = end;
     let vStart = colon + 1;

@@ -27,6 +27,8 @@ import { endedOrderNonce } from '../ended-order.ts';
 import { EXIT_HALT, EXIT_KILL_SWITCH } from '../exit-codes.ts';
 import { createLiveVenue, type LiveVenue } from '../live-venue.ts';
 import { PaperVenue } from '../paper-venue.ts';
+import { describeStall } from '../loop-stall.ts';
+import { SlowTickJudge } from '../slow-tick-judge.ts';
 import type { RunFigures } from '../../account/run-figures.ts';
 import { deferred } from '../startup-waits.ts';
 import type { LedgerPhase } from './ledger.ts';
@@ -75,6 +77,9 @@ export function corePhase(c: StartContext, { client, signer }: VenuePhase, { mar
     throttle: (sec) => metrics.requoteThrottle.observe(sec),
   });
 
+  // why a strategy call ran over its budget: the strategy, or a host that starves the bot of CPU
+  const slowTicks = new SlowTickJudge();
+  life.add(slowTicks.start());
   const { venue, paperVenue, liveVenue } = venuePort(c, client, signer, wireMeter, (e) => core.receive(e));
   const operator = new OperatorView();
   const core = createTradingCore({
@@ -124,7 +129,13 @@ export function corePhase(c: StartContext, { client, signer }: VenuePhase, { mar
       timer: () => performance.now(),
       strategyBudgetMs: cfg.health.strategyBudgetMs,
       faultLogIntervalMs: cfg.health.logIntervalMs,
-      onStrategyFault: (marketId, kind) => (kind === 'error' ? healthMetrics.strategyErrors : healthMetrics.strategySlow).inc({ market: marketId }),
+      onStrategyFault: (marketId, kind) => {
+        (kind === 'error' ? healthMetrics.strategyErrors : healthMetrics.strategySlow).inc({ market: marketId });
+        if (kind !== 'slow') return;
+        // the strategy, or the host? (a slow call on a starved machine is mostly waiting for a CPU)
+        const j = slowTicks.judge();
+        healthModel.slowBecause(marketId, j.cause, describeStall(j));
+      },
       onKill: (reason, detail, result) => {
         healthModel.halt('kill-switch', `kill switch ${reason}: ${detail}`);
         log.fatal({ reason, detail, remaining: result.remaining }, 'kill switch: everything cancelled; exiting');

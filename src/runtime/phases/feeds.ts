@@ -232,6 +232,8 @@ export async function feedsPhase(
     metrics.streamReconnects.inc({ market: marketId });
     if (!shutdown.stopping) void om.reconcile(marketId);
   };
+  // the trading poll reads by market: the markets whose trades reached our orders (see BookTouches)
+  const marks = paper ? null : tradingTouches(core.orderEvents);
   const books = createBookFeed({
     baseUrl: v.baseUrl,
     ...(v.apiKey ? { apiKey: v.apiKey } : {}),
@@ -244,10 +246,12 @@ export async function feedsPhase(
     health,
     onReconnect: reconnected,
     onMalformed: () => metrics.bookEventsDropped.inc(),
+    // a quiet market's heartbeats pass its cancelled orders' witness (see ParkedCancels)
+    ...(marks ? { onHeartbeat: (id: Bytes32, ts: number) => marks.cancels.heard(id, ts) } : {}),
+    // a backlog read at once (after a stall) is one store update and one tick per market, on the caught-up book
+    coalesceDeltas: true,
     logger: c.o.logger,
   });
-  // the trading poll reads by market: the markets whose trades reached our orders (see BookTouches)
-  const marks = paper ? null : tradingTouches(core.orderEvents);
   subs.push(books.events$.subscribe(marks ? touchingSink(marks, sink) : sink));
   subs.push(
     marketFeed({

@@ -5,6 +5,7 @@
  */
 import { createSigner, type Signer } from '../../exchange/signing/signer.ts';
 import { createVenueClient, type VenueClient } from '../../exchange/venue-client.ts';
+import { MAX_ORDER_CALLS_IN_FLIGHT } from '../live-venue.ts';
 import type { BotOptions } from '../bot-options.ts';
 import type { VenueSetup } from '../venue-setup.ts';
 import type { StartContext } from './start-context.ts';
@@ -24,6 +25,14 @@ export function armWatchdog(o: BotOptions, v: VenueSetup, paper: boolean): void 
     o.watchdog.arm({ kind: 'live', baseUrl: v.baseUrl, chain: v.chain, apiKey: v.apiKey, privateKey: v.privateKey, batchLimit: o.config.orders.batchLimit });
 }
 
+/**
+ * Keep-alive connections to the venue: one per order call in flight (MAX_ORDER_CALLS_IN_FLIGHT) and 8
+ * for the polls, so every request the bot sends is written at once. With fewer, the calls beyond the
+ * pool waited in the HTTP client's queue with their 10 s timeout running: after a stall or a burst
+ * they timed out unsent, told as "no answer within 10000 ms" (docs/performance.md).
+ */
+export const VENUE_CONNECTIONS = MAX_ORDER_CALLS_IN_FLIGHT + 8;
+
 export function venuePhase(c: StartContext): VenuePhase {
   const { v, metrics } = c;
   const client = createVenueClient({
@@ -31,6 +40,7 @@ export function venuePhase(c: StartContext): VenuePhase {
     chain: v.chain,
     ...(v.apiKey ? { apiKey: v.apiKey } : {}),
     logger: c.o.logger,
+    connections: VENUE_CONNECTIONS,
     onResponse: (r) => metrics.apiLatency.observe({ method: r.method, endpoint: r.endpoint, status: r.status }, r.seconds),
   });
   c.life.add(() => client.close());

@@ -2,6 +2,8 @@ import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import { Transport, buildQuery } from '../../../src/exchange/client/transport.ts';
 import { NetworkError, TimeoutError, VenueError } from '../../../src/exchange/client/errors.ts';
 import { BadResponseError } from '../../../src/model/errors.ts';
@@ -167,6 +169,110 @@ test('per-request timeout → TimeoutError', async () => {
   } finally {
     srv.closeAllConnections();
     await new Promise<void>((r) => srv.close(() => r()));
+  }
+});
+
+/**
+ * A server on a thread of its own, so it answers while the test's event loop is held: flags[0] = a
+ * request to /held arrived, flags[1] = the test lets it answer, flags[2] = the answer is written.
+ */
+const HELD_SERVER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const http = require('node:http');
+const flags = new Int32Array(workerData.flags);
+const server = http.createServer((req, res) => {
+  res.setHeader('content-type', 'application/json');
+  if (req.url === '/after') {
+    // answered 100 ms after the test lets go (once its hold is over)
+    Atomics.store(flags, 0, 1);
+    Atomics.wait(flags, 1, 0, 10000);
+    return setTimeout(() => res.end('{"answered":"after the stall"}'), 100);
+  }
+  if (req.url !== '/held') return res.end('{"warm":true}');
+  Atomics.store(flags, 0, 1);
+  Atomics.wait(flags, 1, 0, 10000);
+  res.end('{"answered":"during the stall"}', () => { Atomics.store(flags, 2, 1); Atomics.notify(flags, 2); });
+});
+server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
+parentPort.on('message', () => { server.closeAllConnections(); server.close(() => parentPort.close()); });
+`;
+
+for (const holdMs of [1_300, 400])
+  test(`an answer that arrived while the event loop was held ${holdMs} ms, past the timeout, is read, not timed out; a request still unanswered after one turn times out`, async () => {
+    const flags = new Int32Array(new SharedArrayBuffer(12));
+    const worker = new Worker(HELD_SERVER, { eval: true, workerData: { flags: flags.buffer } });
+    try {
+      const [port] = (await once(worker, 'message')) as [number];
+      const t = transport({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 100, retry: { maxAttempts: 1 } });
+      await t.request({ method: 'GET', path: '/warm', endpoint: 'GET /warm' }); // the connection is open
+      const answer = t.request({ method: 'GET', path: '/held', endpoint: 'GET /held' });
+      for (let i = 0; i < 5_000 && Atomics.load(flags, 0) === 0; i++) await new Promise((r) => setTimeout(r, 2));
+      assert.equal(Atomics.load(flags, 0), 1, 'the request reached the server');
+      // hold the loop in a turn of its own (as a long turn of socket reads does) while the server
+      // answers, until well past the 100 ms timeout: Node then runs the due timer before the read
+      await new Promise<void>((r) =>
+        setImmediate(() => {
+          const t0 = performance.now();
+          Atomics.store(flags, 1, 1);
+          Atomics.notify(flags, 1);
+          Atomics.wait(flags, 2, 0, 10_000);
+          while (performance.now() - t0 < holdMs) Atomics.wait(flags, 0, 1, 20);
+          r();
+        }),
+      );
+      assert.equal(Atomics.load(flags, 2), 1, 'answered during the hold');
+      const r = await answer; // old code: TimeoutError, the timer ran before the socket was read
+      assert.deepEqual(r.json, { answered: 'during the stall' });
+    } finally {
+      worker.postMessage('close');
+      await worker.terminate();
+    }
+    // a late timer whose request has no answer after that turn still times out
+    const srv = http.createServer(() => {
+      /* never answers */
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const t = transport({ baseUrl: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`, timeoutMs: 50, retry: { maxAttempts: 1 } });
+    try {
+      const p = t.request({ method: 'GET', path: '/never', endpoint: 'GET /never' });
+      await new Promise<void>((r) =>
+        setImmediate(() => {
+          const t0 = performance.now();
+          while (performance.now() - t0 < holdMs) Atomics.wait(flags, 0, 1, 20);
+          r();
+        }),
+      );
+      await assert.rejects(p, (e: unknown) => e instanceof TimeoutError);
+    } finally {
+      srv.closeAllConnections();
+      await new Promise<void>((r) => srv.close(() => r()));
+    }
+  });
+
+test("a timeout a stall made late gives the request the stall's time back, once: answered 100 ms after a hold, it is taken", async () => {
+  const flags = new Int32Array(new SharedArrayBuffer(12));
+  const worker = new Worker(HELD_SERVER, { eval: true, workerData: { flags: flags.buffer } });
+  try {
+    const [port] = (await once(worker, 'message')) as [number];
+    const t = transport({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 500, retry: { maxAttempts: 1 } });
+    await t.request({ method: 'GET', path: '/warm', endpoint: 'GET /warm' });
+    const answer = t.request({ method: 'GET', path: '/after', endpoint: 'GET /after' });
+    for (let i = 0; i < 5_000 && Atomics.load(flags, 0) === 0; i++) await new Promise((r) => setTimeout(r, 2));
+    assert.equal(Atomics.load(flags, 0), 1, 'the request reached the server');
+    await new Promise<void>((r) =>
+      setImmediate(() => {
+        const t0 = performance.now();
+        while (performance.now() - t0 < 1_700) Atomics.wait(flags, 2, 0, 20);
+        Atomics.store(flags, 1, 1); // the server answers 100 ms from now
+        Atomics.notify(flags, 1);
+        r();
+      }),
+    );
+    // old code: TimeoutError (the verdict one turn after the 1.2 s late timer, before the answer)
+    assert.deepEqual((await answer).json, { answered: 'after the stall' });
+  } finally {
+    worker.postMessage('close');
+    await worker.terminate();
   }
 });
 

@@ -541,3 +541,125 @@ test('an idle check late after a stalled loop waits one turn for the bytes that 
     await t.done();
   }
 });
+
+test("a heartbeat's venue time reaches onHeartbeat in stream order, only while the stream is live and in sequence", async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const fetcher = fakeFetcher(async () => {
+    await gate;
+    return { status: 200, book: jsonBook(7) };
+  });
+  /** each heartbeat's time, and the data events emitted before it */
+  const beats: { ts: number; after: string[] }[] = [];
+  const t = await setup({
+    fetchSnapshot: fetcher,
+    onHeartbeat: (ts) => beats.push({ ts, after: t.col.data().map((e) => `${e.type}:${(e as { seq: number }).seq}`) }),
+  });
+  try {
+    const c = await t.server.waitForConn(1);
+    c.heartbeat(1_000); // before the connection's snapshot: the book is not there yet
+    c.send('snapshot', wireBook(1));
+    c.send('delta', delta(2, [{ side: 'bid', price: 43, size: 1 }]));
+    c.heartbeat(1_800_000_000_002);
+    c.comment(' keep-alive'); // a comment without a time
+    c.heartbeat(-5 as number);
+    c.comment(' heartbeat 12x');
+    c.send('delta', delta(3, [{ side: 'bid', price: 42, size: 1 }]));
+    await t.col.waitFor(isSeq('delta', 3), 'delta 3');
+    assert.deepEqual(beats, [{ ts: 1_800_000_000_002, after: ['snapshot:1', 'delta:2'] }], 'after the events sent before it, before the ones after it');
+    // a gap: the events after it wait for the resync; a heartbeat meanwhile says nothing of them
+    c.send('delta', delta(6, [{ side: 'bid', price: 41, size: 1 }]));
+    await until(() => t.stream.stats.received === 4, 'the event after the gap buffered');
+    c.heartbeat(1_800_000_000_009);
+    c.send('delta', delta(8, [{ side: 'bid', price: 40, size: 1 }]));
+    await until(() => t.stream.stats.received === 5, 'delta 8 buffered');
+    assert.equal(beats.length, 1, 'no heartbeat passed on during the resync');
+    release();
+    await t.col.waitFor(isSeq('delta', 8), 'delta 8 replayed');
+    c.heartbeat(1_800_000_000_020);
+    await until(() => beats.length === 2, 'the next heartbeat after the resync');
+    assert.deepEqual(beats[1], { ts: 1_800_000_000_020, after: ['snapshot:1', 'delta:2', 'delta:3', 'snapshot:7', 'delta:8'] });
+    assert.equal(t.stream.stats.heartbeats, 2);
+  } finally {
+    await t.done();
+  }
+});
+
+test('coalescing: the consecutive deltas of one read go out as one (the later size of a level wins), a trade or heartbeat between them in its place; off, one event per delta', async () => {
+  const beats: string[] = [];
+  const t = await setup({ coalesceDeltas: true, onHeartbeat: (ts) => beats.push(`beat ${ts} after ${t.col.data().length} events`) });
+  const trade = (seq: number) => ({ marketId: M, outcomeIndex: 1, seq, timestamp: TS, price: 45, size: 1, takerSide: 'sell' });
+  try {
+    const c = await t.server.waitForConn(1);
+    c.send('snapshot', wireBook(1));
+    await t.col.waitFor((e) => e.type === 'snapshot', 'snapshot');
+    // a backlog read at once: four deltas, a trade, two deltas, then a heartbeat
+    c.sendAll(
+      [
+        ['delta', delta(2, [{ side: 'bid', price: 43, size: 1 }])],
+        [
+          'delta',
+          delta(3, [
+            { side: 'bid', price: 43, size: 2 },
+            { side: 'ask', price: 48, size: 4 },
+          ]),
+        ],
+        ['delta', delta(4, [{ side: 'bid', price: 45, size: 0 }])],
+        ['delta', delta(5, [{ side: 'ask', price: 48, size: 0 }])],
+        ['trade', trade(6)],
+        ['delta', delta(7, [{ side: 'bid', price: 42, size: 3 }])],
+        ['delta', delta(8, [{ side: 'bid', price: 42, size: 5 }])],
+      ],
+      ' heartbeat 1800000000000',
+    );
+    await t.col.waitFor(isSeq('delta', 8), 'the second run');
+    const out = t.col.data().slice(1);
+    assert.deepEqual(
+      out.map((e) => `${e.type}:${(e as { seq: number }).seq}:${(e as { merged?: number }).merged ?? 1}`),
+      ['delta:5:4', 'trade:6:1', 'delta:8:2'],
+      'old code: seven events, and a tick on the oldest book first',
+    );
+    const first = out[0] as Extract<BookEvent, { type: 'delta' }>;
+    assert.deepEqual(first.bids, [
+      { price: 430_000, size: 2_000_000 },
+      { price: 450_000, size: 0 },
+    ]);
+    assert.deepEqual(first.asks, [{ price: 480_000, size: 0 }]);
+    assert.deepEqual(beats, ['beat 1800000000000 after 4 events'], 'the heartbeat after the deltas before it');
+    // applied once, the book is the one the seven deltas make
+    const merged = new L2Book();
+    for (const e of t.col.data()) apply(merged, e);
+    const one = new L2Book();
+    apply(one, t.col.data()[0]!);
+    for (const d of [
+      [{ side: 'bid', price: 430_000, size: 1_000_000 }],
+      [
+        { side: 'bid', price: 430_000, size: 2_000_000 },
+        { side: 'ask', price: 480_000, size: 4_000_000 },
+      ],
+      [{ side: 'bid', price: 450_000, size: 0 }],
+      [{ side: 'ask', price: 480_000, size: 0 }],
+      [{ side: 'bid', price: 420_000, size: 3_000_000 }],
+      [{ side: 'bid', price: 420_000, size: 5_000_000 }],
+    ] as const)
+      for (const l of d) one.applyLevel(l.side, l.price, l.size);
+    assert.deepEqual(merged.levels('bid', 10), one.levels('bid', 10));
+    assert.deepEqual(merged.levels('ask', 10), one.levels('ask', 10));
+    assert.equal(t.stream.stats.received, 8, 'every wire event counted as received');
+  } finally {
+    await t.done();
+  }
+  const u = await setup();
+  try {
+    const c = await u.server.waitForConn(1);
+    c.send('snapshot', wireBook(1));
+    c.sendAll([
+      ['delta', delta(2, [{ side: 'bid', price: 43, size: 1 }])],
+      ['delta', delta(3, [{ side: 'bid', price: 43, size: 2 }])],
+    ]);
+    await u.col.waitFor(isSeq('delta', 3), 'delta 3');
+    assert.equal(u.col.data().length, 3, 'not coalescing (the recorder, the book command): one event per delta');
+  } finally {
+    await u.done();
+  }
+});

@@ -44,8 +44,21 @@ export class SseConn {
     out += `data: ${body}\n\n`;
     this.res.write(out);
   }
-  heartbeat(): void {
-    if (!this.closed) this.res.write(`: heartbeat ${Date.now()}\n\n`);
+  /** `: heartbeat <ms>`, stamped `ts` (default now) */
+  heartbeat(ts: number = Date.now()): void {
+    if (!this.closed) this.res.write(`: heartbeat ${ts}\n\n`);
+  }
+  /** several events in one write (one read at the client, as a backlog after a stall is) */
+  sendAll(events: readonly (readonly [event: string, data: { seq: number }])[], comment?: string): void {
+    if (this.closed) return;
+    let out = '';
+    for (const [event, data] of events) out += `event: ${event}\nid: ${data.seq}\ndata: ${JSON.stringify(data)}\n\n`;
+    if (comment !== undefined) out += `:${comment}\n\n`;
+    this.res.write(out);
+  }
+  /** any comment line */
+  comment(text: string): void {
+    if (!this.closed) this.res.write(`:${text}\n\n`);
   }
   /** clean end of the stream */
   end(): void {

@@ -55,3 +55,17 @@ test('a line longer than the limit throws instead of growing without bound', () 
   p.push('data: 1234');
   assert.throws(() => p.push('567890'), /longer than 10/);
 });
+
+test('comments go to onComment in order with the events, the text after the colon and one space', () => {
+  const seen: string[] = [];
+  const p = new SseParser(
+    (t, d) => seen.push(`${t}:${d}`),
+    Infinity,
+    (c) => seen.push(`#${c}`),
+  );
+  // split anywhere, the three line ends
+  const text = ': heartbeat 1800000000002\n\nevent: delta\ndata: x\n\n:no-space\r\n\r\n:  two spaces\r\r';
+  for (let i = 0; i < text.length; i += 3) p.push(text.slice(i, i + 3));
+  assert.deepEqual(seen, ['#heartbeat 1800000000002', 'delta:x', '#no-space', '# two spaces']);
+  assert.deepEqual(parse([text]), [['delta', 'x', '']], 'without onComment, comments are skipped as before');
+});
