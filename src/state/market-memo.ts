@@ -24,6 +24,7 @@ import type { PositionState } from './position.ts';
 
 /** One market's share of the account totals (src/state/market-view.ts contributionOf). */
 export interface Contribution {
+  /** the store's PnL of the market; 0 when the account's books give the PnL */
   readonly pnl: bigint;
   readonly position: number;
   readonly notional: number;
@@ -58,6 +59,8 @@ export class MarketMemo implements ViewMemo {
   cPosition: PositionState | null = null;
   cOrders: object | null = null;
   cMark2: number | null = null;
+  /** the contribution carries the store's PnL (no books: src/state/market-view.ts contributionOf) */
+  cWithPnl = false;
   contribution: Contribution | null = null;
   /** the books (the account, compared by identity) and their version cPosition was read from */
   cBooks: object | null = null;

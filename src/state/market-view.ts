@@ -170,22 +170,32 @@ function contributionOf(m: MarketState, books: Account | undefined): Contributio
     memo.cBooks = books;
     memo.cVersion = books.version;
   }
-  if (memo.contribution !== null && memo.cPosition === pos && memo.cOrders === m.orders && memo.cMark2 === mark2) return memo.contribution;
-  const p = pnlOf(m, memo);
+  const withPnl = books === undefined;
+  if (memo.contribution !== null && memo.cPosition === pos && memo.cOrders === m.orders && memo.cMark2 === mark2 && memo.cWithPnl === withPnl)
+    return memo.contribution;
+  // with the books, the account's PnL is theirs (withBooksPnl): the store's PnL of each market, a
+  // bigint sum on every new mark, would be summed for nothing
+  let pnl = 0n;
+  if (withPnl) {
+    const p = pnlOf(m, memo);
+    pnl = p.realised + p.unrealised;
+  }
   const e = exposureOf(pos.net, quotesOf(m, memo));
   // a resolved market (payout known) is worth its payout, not at risk: src/risk/exposure.ts accountShare
   const share = accountShare(e, mark2 === null ? 500_000 : mark2 / 2, m.payoutYes !== null);
-  const c: Contribution = { pnl: p.realised + p.unrealised, position: share.position, notional: share.notional };
+  const c: Contribution = { pnl, position: share.position, notional: share.notional };
   memo.cPosition = pos;
   memo.cOrders = m.orders;
   memo.cMark2 = mark2;
+  memo.cWithPnl = withPnl;
   memo.contribution = c;
   return c;
 }
 
 /**
  * The account totals, kept incrementally in the store's memo (src/state/state-memo.ts): the sums of
- * every market's contribution for the last state asked about, and the contribution each market
+ * every market's contribution for the last state asked about (with the books, positions and
+ * notionals only: the PnL is then the books', see contributionOf), and the contribution each market
  * added. A new state of the store differs from the last in the markets an event touched (a book
  * delta: one), so the next totals take those markets' old contributions out and their new ones in,
  * instead of summing every market again (at 2,000 markets and a new state per delta, that sum was
@@ -262,14 +272,20 @@ function accountOf(s: StoreState, books: Account | undefined): ViewAccount {
   return settled(s, t);
 }
 
-/** The account totals of a state, kept incrementally in its store's memo (see above): what every market's view shows. */
+/**
+ * The account totals of a state, kept incrementally in its store's memo (see above): what every
+ * market's view shows. With the books, the PnL is the books' (as in the view).
+ */
 export function accountTotals(s: StoreState, books?: Account): ViewAccount {
-  return accountOf(s, books);
+  const totals = accountOf(s, books);
+  return books === undefined ? totals : withBooksPnl(totals, books, s.memo);
 }
 
 /** The same totals summed over every market (no incremental state): the reference the tests compare with. */
 export function accountTotalsSummed(s: StoreState, books?: Account): ViewAccount {
-  return fullTotals(s, books, new StateMemo());
+  const memo = new StateMemo();
+  const totals = fullTotals(s, books, memo);
+  return books === undefined ? totals : withBooksPnl(totals, books, memo);
 }
 
 /** The account totals with the books' PnL (one object per distinct PnL, not per tick), kept in the store's memo. */

@@ -170,7 +170,11 @@ test('with the account books: the incremental totals equal the full sum after ev
         origin: 'own',
       });
     const s = store.state;
-    assert.deepEqual(accountTotals(s, books), accountTotalsSummed(s, books), `event ${i}`);
+    const totals = accountTotals(s, books);
+    assert.deepEqual(totals, accountTotalsSummed(s, books), `event ${i}`);
+    // with the books the PnL is theirs, as every market's view shows it (not the store's arithmetic)
+    assert.equal(totals.pnl, Number(books.pnl()), `event ${i}`);
+    if (i % 100 === 0) assert.deepEqual(selectMarketView(s, market(i % 120), i + 1, undefined, books)?.account ?? totals, totals);
   }
   assert.ok(fills > 100);
 });
