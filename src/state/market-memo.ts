@@ -19,7 +19,7 @@
  */
 import type { ViewBook, ViewMarkout, ViewMemo, ViewPnl, ViewPosition, WorkingQuote } from '../strategy/types.ts';
 import type { MarketBooks } from './book-state.ts';
-import type { EdgeState } from './edge-state.ts';
+import type { EdgeState, ToxicitySums } from './edge-state.ts';
 import type { PositionState } from './position.ts';
 
 /** One market's share of the account totals (src/state/market-view.ts contributionOf). */
@@ -65,6 +65,11 @@ export class MarketMemo implements ViewMemo {
   /** the books (the account, compared by identity) and their version cPosition was read from */
   cBooks: object | null = null;
   cVersion = -1;
+  /** the account's pool without this market's share (poolWithout) of (restPool, restOwn, restHalfLife) */
+  restPool: ToxicitySums | null = null;
+  restOwn: ToxicitySums | null = null;
+  restHalfLife = 0;
+  rest: ToxicitySums | null = null;
   // ---- src/state/edge-view.ts ----
   /** the markout sums `markouts` was built from */
   markoutSums: EdgeState['markouts'] | null = null;

@@ -376,7 +376,17 @@ function viewPnlOf(memo: MarketMemo, realised: bigint, unrealised: bigint): View
  */
 function pooledOf(s: StoreState, m: MarketState, now: number): PooledToxicity {
   const hl = m.edge.settings.poolHalfLifeMs;
-  if (m.edge.pooled.den > 0) return poolView(poolWithout(s.toxicityPool, m.edge.pooled, hl), now, hl);
+  if (m.edge.pooled.den > 0) {
+    // the others' evidence changes only when a markout settles somewhere: kept in the market's memo
+    const mm = m.memo;
+    if (mm.restPool !== s.toxicityPool || mm.restOwn !== m.edge.pooled || mm.restHalfLife !== hl || mm.rest === null) {
+      mm.rest = poolWithout(s.toxicityPool, m.edge.pooled, hl);
+      mm.restPool = s.toxicityPool;
+      mm.restOwn = m.edge.pooled;
+      mm.restHalfLife = hl;
+    }
+    return poolView(mm.rest, now, hl);
+  }
   const memo = s.memo;
   if (memo.pool !== s.toxicityPool || memo.poolNow !== now || memo.poolView === null) {
     memo.poolView = poolView(s.toxicityPool, now, hl);
