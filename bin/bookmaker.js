@@ -11,10 +11,11 @@
 // quoting bot stays small while an import or a backtest gets the room it needs. An explicit
 // --max-old-space-size in NODE_OPTIONS or on node's command line wins. The Docker image sets it.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { newest } from './newest-mtime.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -87,16 +88,6 @@ function installEarlySignals() {
     return [sig, h];
   });
   globalThis[key] = { received, release: () => handlers.forEach(([sig, h]) => process.off(sig, h)) };
-}
-
-/** The newest modification time (ms) of the files under `dir`. */
-function newest(dir) {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-  }
-  return t;
 }
 
 async function entry() {

@@ -4,9 +4,10 @@
  *
  *   node --import tsx scripts/edge-eval.ts capture RECORDING [--split 50%] [--min-volume 75] [--workers 2]
  *     walk-forward on a recording (the Polymarket capture), the edge bench's
- *     (test/bench/capture-walk-forward.ts): for each of the five strategies a grid of spread, size,
- *     inventory limit, skew, guard and flow lean chosen on the first part by PnL per volume (volume
- *     floor), scored on the rest; the best strategy chosen on the first part too. For one strategy
+ *     (test/bench/capture-walk-forward.ts): for each of the six strategies a grid (the market makers:
+ *     spread, size, inventory limit, skew, guard and flow lean; follow: its sweep and size), chosen on
+ *     the first part by PnL per volume (volume floor), scored on the rest; the best strategy chosen
+ *     on the first part too. For one strategy
  *     and a grid of your own: `bookmaker backtest --sweep GRID --walk-forward 50%`.
  *   node --import tsx scripts/edge-eval.ts local [--seeds 1,2,3] [--seconds 20] [--rate 12]
  *     the local exchange (noise and informed takers) live: the same six configurations per seed.

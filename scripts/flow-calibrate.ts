@@ -2,7 +2,9 @@
  * Fit the `calibrated` flow preset (src/sim/flow-presets.ts) to the Polymarket capture: a coordinate
  * search over the agents' settings that brings the synthetic flow's statistics (src/backtest/flow-stats.ts:
  * trade rate, median and 90th-percentile print size, a passive quote's markout at 1/10/60 s, the
- * rate of 5¢ mid jumps) inside the capture's 95 % intervals. docs/edge.md ("The fit") explains the model and shows the result.
+ * rate of 5¢ mid jumps; and the sweeps: their rate at 100/300/600 shares, the median size of a
+ * 300-share sweep, the mid's move after one at 5/30/60 s and the share of the next 10 s' prints on
+ * its side) inside the capture's 95 % intervals. docs/edge.md ("The fit") explains the model and shows the result.
  *
  *   node --import tsx scripts/flow-calibrate.ts [--seeds 9001-9003] [--hours 1] [--steps 1.6,1.25,1.1]
  *
@@ -17,7 +19,7 @@
 import { parseArgs } from 'node:util';
 import { polymarketRecording } from '../test/bench/fixtures.ts';
 import { loadReplaySource } from '../src/backtest/replay-source.ts';
-import { flowStats, type FlowStats } from '../src/backtest/flow-stats.ts';
+import { flowStats, SWEEP_HORIZONS, SWEEP_SHARES, type FlowStats, type MeanCi, type SweepStats } from '../src/backtest/flow-stats.ts';
 import { syntheticSource } from '../src/backtest/synthetic-source.ts';
 import { CALIBRATED_FIT, calibratedAgents, type CalibratedFit } from '../src/sim/flow-presets.ts';
 
@@ -33,8 +35,11 @@ if (steps.some((x) => !(x > 1))) throw new Error('--steps: factors above 1, e.g.
 const target = flowStats(loadReplaySource(await polymarketRecording()));
 const HORIZONS = ['1s', '10s', '60s'] as const;
 
+type Fitted = Pick<FlowStats, 'tradesPerMarketMinute' | 'size' | 'passiveMarkouts' | 'jumpsPerMarketHour' | 'sweeps'>;
+const half = (c: { lo: number; hi: number }) => (c.hi - c.lo) / 2;
+
 /** The fit's distances, each in units of the capture's 95 % half-interval (|z| < 1: inside it). */
-function zScores(s: Pick<FlowStats, 'tradesPerMarketMinute' | 'size' | 'passiveMarkouts' | 'jumpsPerMarketHour'>): Record<string, number> {
+function zScores(s: Fitted): Record<string, number> {
   const z: Record<string, number> = {};
   z.rate = (s.tradesPerMarketMinute - target.tradesPerMarketMinute) / ((target.tradeRateCi.hi - target.tradeRateCi.lo) / 2);
   for (const q of ['p50', 'p90'] as const) {
@@ -51,11 +56,21 @@ function zScores(s: Pick<FlowStats, 'tradesPerMarketMinute' | 'size' | 'passiveM
   // the 5¢ mid jumps: the capture's count is a Poisson draw, its 95 % half-interval 1.96·√count (per market-hour)
   const exposure = (target.markets * target.minutes) / 60;
   z.jumps = (s.jumpsPerMarketHour - target.jumpsPerMarketHour) / ((1.96 * Math.sqrt(target.jumpsPerMarketHour * exposure)) / exposure);
+  // the sweeps: how often, how large, what the book does after one, who trades next
+  for (const N of SWEEP_SHARES) {
+    const t = target.sweeps[`${N}`];
+    z[`sweeps ${N}`] = (s.sweeps[`${N}`].perMarketHour - t.perMarketHour) / half(t.perMarketHourCi);
+  }
+  const t300 = target.sweeps['300'];
+  const s300 = s.sweeps['300'];
+  z['sweep size'] = (Math.log(Math.max(1e-9, s300.sizeP50)) - Math.log(t300.sizeP50)) / ((Math.log(t300.sizeP50Ci.hi) - Math.log(t300.sizeP50Ci.lo)) / 2);
+  for (const [h] of SWEEP_HORIZONS) z[`after sweep ${h}`] = (s300.continuation[h].mean - t300.continuation[h].mean) / half(t300.continuation[h]);
+  z['same side'] = (s300.afterSameSide.mean - t300.afterSameSide.mean) / half(t300.afterSameSide);
   return z;
 }
 
 /** The statistics of a candidate, averaged over the fit seeds. */
-async function measure(fit: CalibratedFit): Promise<Pick<FlowStats, 'tradesPerMarketMinute' | 'size' | 'passiveMarkouts' | 'jumpsPerMarketHour'>> {
+async function measure(fit: CalibratedFit): Promise<Fitted> {
   const all: FlowStats[] = [];
   for (const seed of seeds) all.push(flowStats(await syntheticSource({ seed, hours, markets: 4, flow: 'benign', agents: calibratedAgents(fit) })));
   const avg = (f: (x: FlowStats) => number) => all.reduce((acc, x) => acc + f(x), 0) / all.length;
@@ -77,6 +92,27 @@ async function measure(fit: CalibratedFit): Promise<Pick<FlowStats, 'tradesPerMa
     },
     passiveMarkouts: { '1s': mk('1s'), '10s': mk('10s'), '60s': mk('60s') },
     jumpsPerMarketHour: avg((x) => x.jumpsPerMarketHour),
+    sweeps: Object.fromEntries(SWEEP_SHARES.map((N) => [`${N}`, avgSweeps(all.map((x) => x.sweeps[`${N}`]))])) as Fitted['sweeps'],
+  };
+}
+
+/** The seeds' sweep statistics averaged (the means; the intervals are the capture's, not these). */
+function avgSweeps(xs: SweepStats[]): SweepStats {
+  const avg = (f: (x: SweepStats) => number) => xs.reduce((acc, x) => acc + f(x), 0) / xs.length;
+  const mc = (f: (x: SweepStats) => MeanCi): MeanCi => ({ mean: avg((x) => f(x).mean), lo: NaN, hi: NaN, n: avg((x) => f(x).n) });
+  const byH = (f: (x: SweepStats) => SweepStats['continuation']) =>
+    Object.fromEntries(SWEEP_HORIZONS.map(([h]) => [h, mc((x) => f(x)[h])])) as SweepStats['continuation'];
+  return {
+    count: avg((x) => x.count),
+    perMarketHour: avg((x) => x.perMarketHour),
+    perMarketHourCi: { lo: NaN, hi: NaN },
+    sizeP50: avg((x) => x.sizeP50),
+    sizeP50Ci: { lo: NaN, hi: NaN },
+    spanP50Ms: avg((x) => x.spanP50Ms),
+    continuation: byH((x) => x.continuation),
+    follower: byH((x) => x.follower),
+    afterRate: mc((x) => x.afterRate),
+    afterSameSide: mc((x) => x.afterSameSide),
   };
 }
 
@@ -87,8 +123,11 @@ const show = (z: Record<string, number>) =>
     .map(([k, v]) => `${k} ${v >= 0 ? '+' : ''}${v.toFixed(2)}`)
     .join(', ');
 
-/** The settings searched, each with its bounds; shares and rates move multiplicatively. */
-const KNOBS: { key: keyof CalibratedFit; lo: number; hi: number; round?: (v: number) => number }[] = [
+/**
+ * The settings searched, each with its bounds; shares and rates move multiplicatively, an `additive`
+ * one (which may start at 0) by ± its step × (the round's factor − 1).
+ */
+const KNOBS: { key: keyof CalibratedFit; lo: number; hi: number; round?: (v: number) => number; additive?: number }[] = [
   { key: 'informedRatePerSec', lo: 0.05, hi: 5 },
   { key: 'noiseRatePerSec', lo: 0.005, hi: 2 },
   { key: 'makerLagSeconds', lo: 1, hi: 300 },
@@ -99,6 +138,9 @@ const KNOBS: { key: keyof CalibratedFit; lo: number; hi: number; round?: (v: num
   { key: 'jumpStd', lo: 0.05, hi: 2 },
   { key: 'sizeLogSd', lo: 0.5, hi: 3.5 },
   { key: 'sizeMedian', lo: 1, hi: 200 },
+  { key: 'newsTrades', lo: 0, hi: 8, round: Math.round, additive: 1 / 0.6 },
+  { key: 'newsSizeShares', lo: 10, hi: 2000, round: Math.round },
+  { key: 'informedEdgeTicks', lo: 0, hi: 4, additive: 2 },
 ];
 
 let best: CalibratedFit = { ...CALIBRATED_FIT };
@@ -108,7 +150,8 @@ process.stderr.write(`start (CALIBRATED_FIT): loss ${bestLoss.toFixed(2)}: ${sho
 for (const [round, factor] of steps.entries()) {
   for (const k of KNOBS) {
     for (const dir of [factor, 1 / factor]) {
-      const raw = Math.min(k.hi, Math.max(k.lo, best[k.key] * dir));
+      const moved = k.additive !== undefined ? best[k.key] + Math.sign(dir - 1) * k.additive * (factor - 1) : best[k.key] * dir;
+      const raw = Math.min(k.hi, Math.max(k.lo, moved));
       const v = k.round ? k.round(raw) : Number(raw.toPrecision(3));
       if (v === best[k.key]) continue;
       const cand = { ...best, [k.key]: v };

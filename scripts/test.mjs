@@ -16,6 +16,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { newest } from '../bin/newest-mtime.js';
 
 function collect(path, out) {
   const st = statSync(path);
@@ -111,16 +112,6 @@ function runFile(file) {
       resolve({ file, seconds, ok });
     });
   });
-}
-
-/** The newest modification time (ms) of the files under `dir` (bin/bookmaker.js's staleness rule). */
-function newest(dir) {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-  }
-  return t;
 }
 
 function alive(pid) {

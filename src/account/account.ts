@@ -145,10 +145,23 @@ const NO_PNL = { realised: 0n, unrealised: 0n } as const;
  * every fill gives, to the unit (a book begun afresh would round its figures apart from the old one).
  */
 const FOLDED_KEPT = 256;
+const SCALE = 10n ** 6n;
+/**
+ * Dropped books whose remainders below 1e-6 USDC are kept (the newest this many, ~150 bytes each:
+ * ~2.5 MB, and as much in the books checkpoint; at a market released every 30 s, the last 5-6 days).
+ * Past it a late fill begins a new book from nothing: at most 1e-6 USDC per figure off a replay.
+ */
+const REMAINDERS_KEPT = 16_384;
 /** fill ids a kept folded book remembers (a late duplicate of a recent fill is still recognised) */
 const FOLDED_IDS = 32;
 const ZERO_BASE: Base = { pos: FLAT, cash: 0n, foreign: 0, shares: 0 };
 const SONE = BigInt(ONE);
+
+/** The part of a scaled amount below 1e-6 USDC, as toMicro rounds it away (toward −∞): in [0, 1e6). */
+function mod(scaled: bigint): bigint {
+  const r = scaled % SCALE;
+  return r < 0n ? r + SCALE : r;
+}
 
 /** Fill order: venue time, then fill id. */
 function before(a: AccountFill, b: AccountFill): boolean {
@@ -197,6 +210,12 @@ class MarketBook {
   readonly ids = new Set<string>();
   readonly idQueue: string[] = [];
   state: Base = ZERO_BASE;
+  /**
+   * what an earlier book of the market, dropped past FOLDED_KEPT, left below 1e-6 USDC of its realised
+   * PnL and volume (scaled): this book goes on from it, so the two books' figures add up to the
+   * ones a replay of every fill gives (each market's figure rounded once), to the unit
+   */
+  carry: Base = ZERO_BASE;
   mark2: number | null = null;
   markedAt: number | null = null;
   payoutYes: number | null = null;
@@ -227,7 +246,7 @@ class MarketBook {
 
   start(): Base {
     if (this.folded) return this.folded;
-    let b = ZERO_BASE;
+    let b = this.carry;
     for (const h of this.baseline) b = adopt(b, h);
     return b;
   }
@@ -260,6 +279,13 @@ export class Account {
   private readonly books = new Map<Bytes32, MarketBook>();
   /** FOLDED_KEPT: released, settled markets out of `books`, oldest first */
   private readonly foldedBooks = new Map<Bytes32, MarketBook>();
+  /**
+   * Markets dropped past FOLDED_KEPT whose realised PnL or volume left a part below 1e-6 USDC (what
+   * their figures were rounded down by): `realised | volume << 20`, scaled, each below 1e6 (< 2^20).
+   * A later fill begins a new book from it. Only non-zero remainders are kept, the newest
+   * REMAINDERS_KEPT.
+   */
+  private readonly remainders = new Map<Bytes32, bigint>();
   private readonly window: number;
   private readonly idMemory: number;
   /**
@@ -303,7 +329,15 @@ export class Account {
       // a market folded away comes back with its book (its contribution to the totals is still in them)
       b = this.foldedBooks.get(marketId);
       if (b !== undefined) this.foldedBooks.delete(marketId);
-      else b = new MarketBook(marketId, ++this.serials);
+      else {
+        b = new MarketBook(marketId, ++this.serials);
+        const r = this.remainders.get(marketId);
+        if (r !== undefined) {
+          // its earlier book's parts below 1e-6 USDC: the new book's figures round as one with the old
+          this.remainders.delete(marketId);
+          b.carry = b.state = { pos: { ...FLAT, realised: r & 0xfffffn, volume: r >> 20n }, cash: 0n, foreign: 0, shares: 0 };
+        }
+      }
       this.books.set(marketId, b);
     }
     return b;
@@ -488,7 +522,18 @@ export class Account {
     b.claimedPos = null;
     b.micro = null;
     this.foldedBooks.set(b.marketId, b);
-    if (this.foldedBooks.size > FOLDED_KEPT) this.foldedBooks.delete(this.foldedBooks.keys().next().value!);
+    if (this.foldedBooks.size > FOLDED_KEPT) {
+      const [id, old] = this.foldedBooks.entries().next().value!;
+      this.foldedBooks.delete(id);
+      // what its figures were rounded down by stays, for a book a later fill begins (a few bytes)
+      const ps = old.pnlScaled();
+      // (its cash is whole 1e-6 units: every flow is settled rounded, as the venue settles it)
+      const r = mod(ps.realised) | (mod(old.state.pos.volume) << 20n);
+      if (r !== 0n) {
+        this.remainders.set(id, r);
+        if (this.remainders.size > REMAINDERS_KEPT) this.remainders.delete(this.remainders.keys().next().value!);
+      }
+    }
   }
 
   /**
@@ -582,7 +627,20 @@ export class Account {
   /** One market's figures (null: the books hold nothing of it, or it was folded away). */
   market(marketId: Bytes32): MarketFigures | null {
     const b = this.books.get(marketId);
-    if (b === undefined) return null;
+    return b === undefined ? null : this.figuresOf(b);
+  }
+
+  /**
+   * One market's figures, a released market folded away included while its book is kept (the newest
+   * FOLDED_KEPT): a later fill continues that book, so a reading of it before and after compare
+   * (src/account/run-figures.ts). Null: no book of it.
+   */
+  keptMarket(marketId: Bytes32): MarketFigures | null {
+    const b = this.books.get(marketId) ?? this.foldedBooks.get(marketId);
+    return b === undefined ? null : this.figuresOf(b);
+  }
+
+  private figuresOf(b: MarketBook): MarketFigures {
     const realised = b.cRealised;
     const unrealised = b.cUnrealised;
     const p = b.state.pos;

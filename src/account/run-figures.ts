@@ -81,12 +81,14 @@ export class RunFigures {
   }
 
   /**
-   * One market's share of the run, as its current book holds it (NO_RUN_TRADES when the books hold
-   * nothing of it now). A book begun during the run (a new market, or one folded away and begun again
+   * One market's share of the run, as its current book holds it, a folded book the account keeps
+   * included (NO_RUN_TRADES when the books keep nothing of it now). A book begun during the run (a new market, or one folded away and begun again
    * by a later fill) counts whole.
    */
   market(marketId: Bytes32): RunMarketTrades {
-    const m = this.account.market(marketId);
+    // a released market folded away is still read while its book is kept: a later fill continues it,
+    // so a reading taken while it was folded compares with one after
+    const m = this.account.keptMarket(marketId);
     if (m === null) return NO_RUN_TRADES;
     const s = this.startOf.get(marketId);
     const base = s !== undefined && s.book === m.book ? s : null;

@@ -9,6 +9,11 @@
  *                    (mid(t + h) − p) for a maker who bought (the taker sold), (p − mid(t + h)) for one
  *                    who sold, in ¢ per share, size-weighted, with a 95 % interval (normal, over prints)
  *   mid jumps        moves of the mid by ≥ 5¢ within 10 s, per market-hour (while listed)
+ *   sweeps           runs of same-side taker prints adding up to ≥ N shares within 2 s (N = 100, 300,
+ *                    600; src/strategy/sweep.ts), per market-hour, with what follows them: the mid's
+ *                    move in the sweep's direction from 1 s after it to 5/30/60 s after it, a follower's
+ *                    markout (the touch it pays 1 s after the sweep against the mid 5/30/60 s after),
+ *                    and the prints of the 10 s after it (rate against the market's, share on its side)
  *
  * The mid is the book's (a drop-copy recording: the others' book, which is the whole book when no bot
  * is recorded). Rows are walked in local-time order.
@@ -37,6 +42,49 @@ export interface FlowStats {
   readonly size: { readonly mean: number; readonly p10: number; readonly p25: number; readonly p50: number; readonly p75: number; readonly p90: number };
   readonly passiveMarkouts: Readonly<Record<'1s' | '10s' | '60s', MarkoutCi>>;
   readonly jumpsPerMarketHour: number;
+  /** sweeps of at least 100, 300 and 600 shares */
+  readonly sweeps: Readonly<Record<SweepShares, SweepStats>>;
+}
+
+export const SWEEP_SHARES = [100, 300, 600] as const;
+export type SweepShares = `${(typeof SWEEP_SHARES)[number]}`;
+/** the window of a sweep's run of prints (follow's default `sweepSeconds`) */
+export const SWEEP_WINDOW_MS = 2_000;
+/** a follower sees the sweep and pays the touch this long after its last print */
+export const FOLLOW_DELAY_MS = 1_000;
+export const SWEEP_HORIZONS = [
+  ['5s', 5_000],
+  ['30s', 30_000],
+  ['60s', 60_000],
+] as const;
+export type SweepHorizon = (typeof SWEEP_HORIZONS)[number][0];
+
+/** A mean over events with its 95 % interval (normal: mean ± 1.96·sd/√n; NaN below 2 events). */
+export interface MeanCi {
+  readonly mean: number;
+  readonly lo: number;
+  readonly hi: number;
+  readonly n: number;
+}
+
+export interface SweepStats {
+  readonly count: number;
+  /** per market-hour while listed, with the 95 % interval of a Poisson count */
+  readonly perMarketHour: number;
+  readonly perMarketHourCi: { readonly lo: number; readonly hi: number };
+  /** shares of the whole run (every same-side print chained within the window), median with its 95 % interval */
+  readonly sizeP50: number;
+  readonly sizeP50Ci: { readonly lo: number; readonly hi: number };
+  /** ms from the run's first print to the print that made it a sweep, median (0: at once) */
+  readonly spanP50Ms: number;
+  /** ¢ the mid moved in the sweep's direction from 1 s after it to h after it */
+  readonly continuation: Readonly<Record<SweepHorizon, MeanCi>>;
+  /** ¢ a share made by paying the far touch 1 s after the sweep (the ask after a buy sweep), against the mid h after it */
+  readonly follower: Readonly<Record<SweepHorizon, MeanCi>>;
+  /** prints in the 10 s after the sweep, per minute, as a multiple of the market's rate while listed */
+  readonly afterRate: MeanCi;
+  /** of the shares printed in the 10 s after the sweep, the share on its side (taker buys after a buy sweep), over the sweeps followed by prints */
+  readonly afterSameSide: MeanCi;
 }
 
 const HORIZONS = [
@@ -44,6 +92,14 @@ const HORIZONS = [
   ['10s', 10_000],
   ['60s', 60_000],
 ] as const;
+
+function meanCi(xs: readonly number[]): MeanCi {
+  const n = xs.length;
+  const mean = n > 0 ? xs.reduce((a, b) => a + b, 0) / n : NaN;
+  const sd = n > 1 ? Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1)) : NaN;
+  const half = n > 1 ? (1.96 * sd) / Math.sqrt(n) : NaN;
+  return { mean, lo: mean - half, hi: mean + half, n };
+}
 
 /** 95 % interval of the q-quantile of a sorted sample: the order statistics at ranks n·q ∓ 1.96·√(n·q·(1 − q)). */
 export function quantileCi(sorted: readonly number[], q: number): { lo: number; hi: number } {
@@ -88,6 +144,8 @@ export function flowStats(source: ReplaySource): FlowStats {
   const books = others.books;
   const midT: number[][] = Array.from({ length: n }, () => []);
   const midV: number[][] = Array.from({ length: n }, () => []);
+  const bidV: number[][] = Array.from({ length: n }, () => []);
+  const askV: number[][] = Array.from({ length: n }, () => []);
   const trades: { m: number; t: number; p: number; s: number; takerBuy: boolean }[] = [];
   let first = Infinity;
   let last = -Infinity;
@@ -110,10 +168,15 @@ export function flowStats(source: ReplaySource): FlowStats {
     if (!(bid > 0 && ask > 0 && ask > bid)) continue;
     const mid = (bid + ask) / 2;
     const ts = midT[m]!;
-    if (ts.length > 0 && ts[ts.length - 1] === t) midV[m]![ts.length - 1] = mid;
-    else {
+    if (ts.length > 0 && ts[ts.length - 1] === t) {
+      midV[m]![ts.length - 1] = mid;
+      bidV[m]![ts.length - 1] = bid;
+      askV[m]![ts.length - 1] = ask;
+    } else {
       ts.push(t);
       midV[m]!.push(mid);
+      bidV[m]!.push(bid);
+      askV[m]!.push(ask);
     }
   }
   const minutes = Math.max(1e-9, (last - first) / 60_000);
@@ -206,5 +269,112 @@ export function flowStats(source: ReplaySource): FlowStats {
     },
     passiveMarkouts: markouts,
     jumpsPerMarketHour: jumps / Math.max(1e-9, bookHours),
+    sweeps: sweepStats(trades, { t: midT, mid: midV, bid: bidV, ask: askV }, life, last, bookHours),
   };
+}
+
+interface Print {
+  readonly m: number;
+  readonly t: number;
+  readonly p: number;
+  readonly s: number;
+  readonly takerBuy: boolean;
+}
+
+/**
+ * The sweeps of the tape at each size in SWEEP_SHARES. At each print, the run is the prints back
+ * from it on its side within SWEEP_WINDOW_MS (a print on the other side ends it), as follow sees
+ * it; a sweep starts at the print whose run first reaches N shares, and the next can start only
+ * after a run falls short of N again. Its size is the whole run: the prints chained on its side,
+ * each within the window of the one before, until the other side prints.
+ */
+function sweepStats(
+  trades: readonly Print[],
+  book: { t: number[][]; mid: number[][]; bid: number[][]; ask: number[][] },
+  life: { from: Float64Array; to: Float64Array },
+  last: number,
+  bookHours: number,
+): Record<SweepShares, SweepStats> {
+  const n = book.t.length;
+  const byMarket: Print[][] = Array.from({ length: n }, () => []);
+  for (const x of trades) byMarket[x.m]!.push(x);
+  for (const ps of byMarket) ps.sort((a, b) => a.t - b.t);
+  // the market's print rate while listed, per minute (the baseline of the prints after a sweep)
+  const ratePerMin = byMarket.map((ps, m) => ps.length / Math.max(1e-9, (life.to[m]! - life.from[m]!) / 60_000));
+  const at = (m: number, t: number, v: number[][]): number => {
+    const i = lastAtOrBefore(book.t[m]!, t);
+    return i < 0 ? NaN : v[m]![i]!;
+  };
+  const out = {} as Record<SweepShares, SweepStats>;
+  for (const N of SWEEP_SHARES) {
+    const units = N * 1e6;
+    const sizes: number[] = [];
+    const spans: number[] = [];
+    const cont: Record<SweepHorizon, number[]> = { '5s': [], '30s': [], '60s': [] };
+    const follow: Record<SweepHorizon, number[]> = { '5s': [], '30s': [], '60s': [] };
+    const afterRate: number[] = [];
+    const same: number[] = [];
+    for (let m = 0; m < n; m++) {
+      const ps = byMarket[m]!;
+      let armed = true;
+      for (let i = 0; i < ps.length; i++) {
+        const x = ps[i]!;
+        let total = 0;
+        let j = i;
+        while (j >= 0 && ps[j]!.takerBuy === x.takerBuy && ps[j]!.t >= x.t - SWEEP_WINDOW_MS) total += ps[j--]!.s;
+        if (total < units) {
+          armed = true;
+          continue;
+        }
+        if (!armed) continue;
+        armed = false;
+        spans.push(x.t - ps[j + 1]!.t);
+        // the whole run: back to its first print, then forward while the same side chains within the window
+        let size = total;
+        for (let k = i + 1; k < ps.length && ps[k]!.takerBuy === x.takerBuy && ps[k]!.t - ps[k - 1]!.t <= SWEEP_WINDOW_MS; k++) size += ps[k]!.s;
+        sizes.push(size / 1e6);
+        const dir = x.takerBuy ? 1 : -1;
+        const t1 = x.t + FOLLOW_DELAY_MS;
+        const mid1 = at(m, t1, book.mid);
+        const pay = at(m, t1, x.takerBuy ? book.ask : book.bid);
+        for (const [label, h] of SWEEP_HORIZONS) {
+          if (x.t + h > Math.min(last, life.to[m]!)) continue;
+          const midH = at(m, x.t + h, book.mid);
+          if (!Number.isFinite(midH) || !Number.isFinite(mid1)) continue;
+          cont[label].push((dir * (midH - mid1)) / 10_000);
+          follow[label].push((dir * (midH - pay)) / 10_000);
+        }
+        if (x.t + 10_000 <= Math.min(last, life.to[m]!) && ratePerMin[m]! > 0) {
+          let k = i + 1;
+          let count = 0;
+          let shares = 0;
+          let sameShares = 0;
+          for (; k < ps.length && ps[k]!.t <= x.t + 10_000; k++) {
+            count++;
+            shares += ps[k]!.s;
+            if (ps[k]!.takerBuy === x.takerBuy) sameShares += ps[k]!.s;
+          }
+          afterRate.push((count * 6) / ratePerMin[m]!);
+          if (shares > 0) same.push(sameShares / shares);
+        }
+      }
+    }
+    const sorted = [...sizes].sort((a, b) => a - b);
+    const spanSorted = [...spans].sort((a, b) => a - b);
+    const hours = Math.max(1e-9, bookHours);
+    const half = 1.96 * Math.sqrt(sizes.length);
+    out[`${N}`] = {
+      count: sizes.length,
+      perMarketHour: sizes.length / hours,
+      perMarketHourCi: { lo: Math.max(0, sizes.length - half) / hours, hi: (sizes.length + half) / hours },
+      sizeP50: quantile(sorted, 0.5),
+      sizeP50Ci: quantileCi(sorted, 0.5),
+      spanP50Ms: quantile(spanSorted, 0.5),
+      continuation: { '5s': meanCi(cont['5s']), '30s': meanCi(cont['30s']), '60s': meanCi(cont['60s']) },
+      follower: { '5s': meanCi(follow['5s']), '30s': meanCi(follow['30s']), '60s': meanCi(follow['60s']) },
+      afterRate: meanCi(afterRate),
+      afterSameSide: meanCi(same),
+    };
+  }
+  return out;
 }

@@ -117,13 +117,17 @@ export interface OwnOrdersFeedOptions {
   stats?: OwnOrdersReadStats;
 }
 
+/** The kinds of own-orders read, each a series of bookmaker_own_orders_reads_total (all exposed from the start). */
+export const OWN_ORDERS_READ_KINDS = ['market', 'sweep', 'full'] as const;
+export type OwnOrdersReadKind = (typeof OWN_ORDERS_READ_KINDS)[number];
+
 /**
  * The own-orders reads as counted (bookmaker_own_orders_reads_total and the sweep gauges,
  * docs/reference/metrics.md): requests by kind — `market` a market's open orders, `sweep` a page of
  * the sweep, `full` a page of the whole open list — and each finished sweep's time and pages.
  */
 export interface OwnOrdersReadStats {
-  read(kind: 'market' | 'sweep' | 'full', requests: number): void;
+  read(kind: OwnOrdersReadKind, requests: number): void;
   /** orders the bot cancelled, released without a read (see OwnOrdersFeedOptions.cancels) */
   released?(orders: number): void;
   /** a sweep of the whole open list finished: ms from its first page to its last, and its pages */

@@ -316,6 +316,7 @@ export class QuotingKernel {
         ...(opts.inFlightTimeoutMs ? { inFlightTimeoutMs: opts.inFlightTimeoutMs } : {}),
         ...(opts.logger ? { logger: opts.logger } : {}),
         emit: (e) => this.onOrderManagerEvent(e),
+        emitAll: (es) => this.onOrderManagerEvents(es),
         ...(opts.onHalt ? { onHalt: opts.onHalt } : {}),
       });
     if (!this.stopped) this.scheduleHousekeeping();
@@ -558,6 +559,29 @@ export class QuotingKernel {
     if ('marketId' in e) this.wake(e.marketId);
     this.store.dispatch(e);
     this.opts.onOrderEvent?.(e);
+  }
+
+  /**
+   * Several of the order manager's events at once (one step of a venue call: OrderManager's
+   * `emitAll`): reduced together, then each told in order. Listeners read the events, not the
+   * store, so they are told the same events in the same order, after the store has them all.
+   * A listener that throws is logged and the next event is still told.
+   */
+  onOrderManagerEvents(es: readonly OrderManagerEvent[]): void {
+    for (let i = 0; i < es.length; i++) {
+      const e = es[i]!;
+      if ('marketId' in e) this.wake(e.marketId);
+    }
+    this.store.dispatchAll(es);
+    const tell = this.opts.onOrderEvent;
+    if (tell === undefined) return;
+    for (let i = 0; i < es.length; i++) {
+      try {
+        tell(es[i]!);
+      } catch (err) {
+        this.log.error({ err: (err as Error).message, event: es[i]!.type }, 'order event listener threw');
+      }
+    }
   }
 
   onEvent(e: StateEvent): void {

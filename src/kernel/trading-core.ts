@@ -12,8 +12,8 @@
  *   core.receive(e) / core.receiveAll(es)       // an event the venue reported, through the bus
  *   core.kernel.start()                         // with deferStart: ticking begins (after the reconcile)
  *
- * The order manager's events reach the store through the kernel's one entry for them
- * (`onOrderManagerEvent`), live and backtest alike.
+ * The order manager's events reach the store through the kernel's entry for them
+ * (`onOrderManagerEvent`, and `onOrderManagerEvents` for a call's events together), live and backtest alike.
  */
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
@@ -105,6 +105,7 @@ export function createTradingCore(o: TradingCoreOptions): TradingCore {
     nonces: o.nonces,
     logger: o.logger,
     emit: (e) => kernel.onOrderManagerEvent(e),
+    emitAll: (es) => kernel.onOrderManagerEvents(es),
     inFlightTimeoutMs: cfg.orders.inFlightTimeoutMs,
     ...(deadMan > 0 ? { deadManSeconds: deadMan } : {}),
     ...(o.settleMs !== undefined ? { settleMs: o.settleMs } : {}),

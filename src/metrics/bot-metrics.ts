@@ -25,6 +25,7 @@ import type { StoreState } from '../state/market-state.ts';
 import { marketPnl, reservedCollateral } from '../state/market-view.ts';
 import type { Account } from '../account/account.ts';
 import { toYesTerms } from '../strategy/to-orders.ts';
+import { OWN_ORDERS_READ_KINDS } from '../feeds/own-orders-feed.ts';
 import { registerEdgeMetrics } from './edge-metrics.ts';
 import { FastHistogram } from './fast-histogram.ts';
 
@@ -153,6 +154,8 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
       readiness = fn;
     },
   };
+  // every kind's series from the first scrape (a series born at its first event breaks rate() over it)
+  for (const kind of OWN_ORDERS_READ_KINDS) m.ownOrdersReads.inc({ kind }, 0);
   let readiness: (() => Record<string, boolean>) | null = null;
   let orderCalls: (() => { waiting: number; inFlight: number }) | null = null;
   d.readGauge(

@@ -51,6 +51,11 @@ export interface ExecutorDeps extends OrderParts {
   readonly opts: ExecutorOptions;
   /** a cancel failed for now: the order manager tries the market again soon */
   readonly retryCancelSoon: (e: Entry, rateLimited: boolean) => void;
+  /**
+   * Run a synchronous step holding the events it emits (this executor's and the order table's),
+   * delivered in order, together, when it returns (OrderManager.together). Omitted: events go out at once.
+   */
+  readonly together?: <T>(step: () => T) => T;
 }
 
 export class OrderExecutor {
@@ -62,6 +67,7 @@ export class OrderExecutor {
   private readonly table: OrderTable;
   private readonly opts: ExecutorOptions;
   private readonly retryCancelSoon: (e: Entry, rateLimited: boolean) => void;
+  private readonly together: <T>(step: () => T) => T;
 
   /** markets the venue answered 409 migration for: only cancels go out (lower-case ids) */
   readonly blocked = new Set<string>();
@@ -73,18 +79,13 @@ export class OrderExecutor {
   backoffUntil = 0;
   private retryAfterHint = 0;
   private backoffStep = 0;
-  /** events held while a call is handed to the venue (see handOver); null: events go out at once */
-  private held: OrderManagerEvent[] | null = null;
 
   constructor(deps: ExecutorDeps) {
     this.venue = deps.venue;
     this.clock = deps.clock;
     this.log = deps.log;
-    const deliver = deps.emit;
-    this.emit = (e) => {
-      if (this.held !== null) this.held.push(e);
-      else deliver(e);
-    };
+    this.emit = deps.emit;
+    this.together = deps.together ?? runStep;
     this.nonces = deps.nonces;
     this.table = deps.table;
     this.opts = deps.opts;
@@ -168,20 +169,12 @@ export class OrderExecutor {
    * Decide, sign, write, then update the state: the events of the call's orders (CancelSubmitted,
    * OrderSubmitted), emitted by `start`, are held until `send` has handed the call to the venue (the
    * live venue signs and writes the request before its first await), then delivered in the order
-   * they were emitted, still in the same synchronous turn: nothing can read the store in between,
-   * and the store's updates no longer stand between a book event and the wire
+   * they were emitted, together, still in the same synchronous turn: nothing can read the store in
+   * between, and the store's updates no longer stand between a book event and the wire
    * (docs/performance.md#where-the-tail-comes-from).
    */
   private handOver<S, T>(start: () => S, send: (s: S) => Promise<T>): Promise<T> {
-    if (this.held !== null) return send(start()); // already inside a hand-over: its release delivers these too
-    const held: OrderManagerEvent[] = [];
-    this.held = held;
-    try {
-      return send(start());
-    } finally {
-      this.held = null;
-      for (const e of held) this.emit(e);
-    }
+    return this.together(() => send(start()));
   }
 
   async execute(marketId: Bytes32, call: VenueCall): Promise<void> {
@@ -190,7 +183,8 @@ export class OrderExecutor {
       let cancelNonce: Bytes32 | undefined;
       let planned: PlannedOrder | undefined;
       const t0 = this.clock.now();
-      let res: { cancel: CancelOutcome; create: CreateOutcome };
+      let res: { cancel: CancelOutcome; create: CreateOutcome } | null = null;
+      let failure: unknown = null;
       const sent = this.handOver(
         () => {
           cancelNonce = this.startCancel(marketId, action.cancel);
@@ -206,19 +200,28 @@ export class OrderExecutor {
       );
       try {
         res = await sent;
-        this.emit({ type: 'VenueCallCompleted', call: 'cancel-replace', ok: !isRefusal(res.create), ms: this.clock.now() - t0, ts: this.clock.now() });
       } catch (err) {
-        this.emit({ type: 'VenueCallCompleted', call: 'cancel-replace', ok: false, ms: this.clock.now() - t0, ts: this.clock.now() });
-        this.retryAfterHint = classify(err).retryAfterMs ?? 0;
-        const f = failedBatch([planned!], [cancelNonce!], err);
-        res = { cancel: f.cancels[0]!, create: f.creates[0]! };
+        failure = err;
       }
-      this.applyCancel(res.cancel);
-      this.applyCreate(res.create);
+      // the call's end and its outcomes reach the store together
+      this.together(() => {
+        const now = this.clock.now();
+        let answer = res;
+        if (answer !== null) this.emit({ type: 'VenueCallCompleted', call: 'cancel-replace', ok: !isRefusal(answer.create), ms: now - t0, ts: now });
+        else {
+          this.emit({ type: 'VenueCallCompleted', call: 'cancel-replace', ok: false, ms: now - t0, ts: now });
+          this.retryAfterHint = classify(failure).retryAfterMs ?? 0;
+          const f = failedBatch([planned!], [cancelNonce!], failure);
+          answer = { cancel: f.cancels[0]!, create: f.creates[0]! };
+        }
+        this.applyCancel(answer.cancel);
+        this.applyCreate(answer.create);
+      });
       return;
     }
     const creates: PlannedOrder[] = [];
     const cancels: Bytes32[] = [];
+    let t0 = 0;
     const answers = this.handOver(
       () => {
         for (const a of call.actions) {
@@ -226,9 +229,37 @@ export class OrderExecutor {
           if (a.kind !== 'cancel') creates.push(this.startCreate(marketId, a.desired));
         }
       },
-      () => this.callBatch(creates, cancels, marketId),
+      () => {
+        t0 = this.clock.now(); // the call's time from its send, as callBatch measures it
+        try {
+          return this.venue.batch(creates, cancels, marketId);
+        } catch (err) {
+          return Promise.reject(err); // as callBatch: a venue that throws at once is a failed call
+        }
+      },
     );
-    this.applyAnswers(creates, cancels, await answers);
+    let res: BatchResult | null = null;
+    let failure: unknown = null;
+    try {
+      res = await answers;
+    } catch (err) {
+      failure = err;
+    }
+    // the call's end and its outcomes reach the store together
+    this.together(() => this.applyAnswers(creates, cancels, this.completed(t0, creates, cancels, res, failure)));
+  }
+
+  /** The call's VenueCallCompleted, and the outcomes of a call that threw as a whole (see callBatch). */
+  private completed(t0: number, creates: PlannedOrder[], cancels: Bytes32[], res: BatchResult | null, failure: unknown): BatchResult {
+    const now = this.clock.now();
+    if (res !== null) {
+      // a create the venue refused is a failed call for the error-rate kill switch
+      this.emit({ type: 'VenueCallCompleted', call: 'batch', ok: !res.creates.some(isRefusal), ms: now - t0, ts: now });
+      return res;
+    }
+    this.emit({ type: 'VenueCallCompleted', call: 'batch', ok: false, ms: now - t0, ts: now });
+    this.retryAfterHint = classify(failure).retryAfterMs ?? 0;
+    return failedBatch(creates, cancels, failure);
   }
 
   /** A batch's outcomes; items the venue did not answer for are treated as retryable failures. */
@@ -248,13 +279,9 @@ export class OrderExecutor {
     const t0 = this.clock.now();
     try {
       const res = await (marketId === undefined ? this.venue.batch(creates, cancels) : this.venue.batch(creates, cancels, marketId));
-      // a create the venue refused is a failed call for the error-rate kill switch
-      this.emit({ type: 'VenueCallCompleted', call: 'batch', ok: !res.creates.some(isRefusal), ms: this.clock.now() - t0, ts: this.clock.now() });
-      return res;
+      return this.completed(t0, creates, cancels, res, null);
     } catch (err) {
-      this.emit({ type: 'VenueCallCompleted', call: 'batch', ok: false, ms: this.clock.now() - t0, ts: this.clock.now() });
-      this.retryAfterHint = classify(err).retryAfterMs ?? 0;
-      return failedBatch(creates, cancels, err);
+      return this.completed(t0, creates, cancels, null, err);
     }
   }
 
@@ -373,6 +400,11 @@ export class OrderExecutor {
     this.log.warn({ marketId }, 'venue answered 409 migration: quoting stopped in this market until migration completes');
     this.emit({ type: 'MarketBlocked', marketId, reason: 'migration', ts: this.clock.now() });
   }
+}
+
+/** A step run as it is (an executor built without the order manager's `together`). */
+function runStep<T>(step: () => T): T {
+  return step();
 }
 
 /** Every create and cancel has its outcome at its own index: each item is answered. */

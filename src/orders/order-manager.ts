@@ -48,6 +48,12 @@ export interface OrderManagerOptions {
   tolerances: Tolerances;
   logger?: Logger;
   emit?: (e: OrderManagerEvent) => void;
+  /**
+   * Several events at once, in order: what one step of a venue call emitted (its creates and
+   * cancels as it goes out, its answers as they come back). The kernel reduces them together
+   * (docs/performance.md). Omitted: each goes to `emit`.
+   */
+  emitAll?: (es: readonly OrderManagerEvent[]) => void;
   nonces?: NonceSource;
   /** an unanswered create/cancel older than this is settled by reconciliation (default 10 s) */
   inFlightTimeoutMs?: number;
@@ -123,6 +129,8 @@ export class OrderManager {
 
   private stopping = false;
   private halted = false;
+  /** events held while a step runs (see together); null: events go out at once */
+  private held: OrderManagerEvent[] | null = null;
 
   constructor(opts: OrderManagerOptions) {
     this.opts = opts;
@@ -135,7 +143,11 @@ export class OrderManager {
     const emit = (e: OrderManagerEvent): void => this.emit(e);
     this.table = new OrderTable(this.clock, emit, opts.settleMs ?? 0);
     const parts = { venue: this.venue, clock: this.clock, log: this.log, emit, nonces, table: this.table, opts };
-    this.exec = new OrderExecutor({ ...parts, retryCancelSoon: (e, rateLimited) => this.retryCancelSoon(e, rateLimited) });
+    this.exec = new OrderExecutor({
+      ...parts,
+      retryCancelSoon: (e, rateLimited) => this.retryCancelSoon(e, rateLimited),
+      together: (step) => this.together(step),
+    });
     this.rec = new Reconciler({ ...parts, exec: this.exec, tol: this.tol, lastDesired: this.lastDesired });
   }
 
@@ -555,11 +567,39 @@ export class OrderManager {
   }
 
   private emit(e: OrderManagerEvent): void {
+    if (this.held !== null) {
+      this.held.push(e);
+      return;
+    }
     if (!this.opts.emit) return;
     try {
       this.opts.emit(e);
     } catch (err) {
       this.log.error({ err: errInfo(err), event: e.type }, 'event listener threw');
+    }
+  }
+
+  /**
+   * Run `step` (synchronous) holding every event it emits (the executor's, the table's), then
+   * deliver them in order, together, before returning: nothing reads the store in between, and the
+   * store reduces them in one pass. Inside another such step, the outer one delivers them.
+   */
+  private together<T>(step: () => T): T {
+    if (this.held !== null) return step();
+    const held: OrderManagerEvent[] = [];
+    this.held = held;
+    try {
+      return step();
+    } finally {
+      this.held = null;
+      if (held.length === 1 || (held.length > 1 && !this.opts.emitAll)) for (const e of held) this.emit(e);
+      else if (held.length > 1) {
+        try {
+          this.opts.emitAll!(held);
+        } catch (err) {
+          this.log.error({ err: errInfo(err), events: held.length }, 'event listener threw');
+        }
+      }
     }
   }
 }

@@ -137,15 +137,12 @@ export interface RunReportInput {
   readonly haltedBecause: string | null;
   readonly markets: readonly {
     readonly time: MarketTimeReport;
-    /** the market's share of the run, from the books (RunFigures.market; a released market's row: RunFigures.after) */
-    readonly ledger: RunMarketTrades;
-    /** a released market's row: what RunFigures.market said at the release (its later fills are read from it) */
-    readonly ledgerAt?: RunMarketTrades;
     /**
-     * 1e-6 USDC: the books' realised PnL of the market since inception (kept with a retired row; the
-     * row shows the run's share, `ledger.realised`, so the rows add up to the totals) and unrealised now
+     * the market's share of the run, from the books: its fills, volume, fees and realised PnL (the
+     * row's figures, so the rows add up to the totals); RunFigures.after from where its previous row ended
      */
-    readonly realised: bigint;
+    readonly ledger: RunMarketTrades;
+    /** 1e-6 USDC: the books' unrealised PnL of the market now (a released market gone from the store: at its release) */
     readonly unrealised: bigint;
     /** 1e-6 shares */
     readonly net: number;
@@ -234,9 +231,11 @@ export function buildRunReport(i: RunReportInput): RunReport {
     };
   });
   const run = i.run;
-  // what the books hold of the run beyond the rows (fills of a market no row lists: another trader's
-  // on the wallet, a row folded before a later fill): one row, so the rows add up to the totals
-  if (run && (run.fills !== fills || run.volume !== volume || run.fees !== fees || run.realised !== realised)) {
+  // what the books hold beyond the rows (fills of a market no row lists: another trader's on the
+  // wallet, a row folded before a later fill; the unrealised PnL of positions in markets no row lists:
+  // held from an earlier run, or of folded rows): one row, so the rows add up to the totals
+  const unlistedUnrealised = i.account ? i.account.unrealised - unrealised : 0n;
+  if (run && (run.fills !== fills || run.volume !== volume || run.fees !== fees || run.realised !== realised || unlistedUnrealised !== 0n)) {
     markets.push({
       market: UNLISTED,
       marketId: ('0x' + '0'.repeat(64)) as Bytes32,
@@ -245,7 +244,7 @@ export function buildRunReport(i: RunReportInput): RunReport {
       volumeUsdc: micro(run.volume - volume),
       feesUsdc: micro(run.fees - fees),
       realisedPnlUsdc: micro(run.realised - realised),
-      unrealisedPnlUsdc: micro(0n),
+      unrealisedPnlUsdc: micro(unlistedUnrealised),
       positionShares: micro(0),
       quotingShare: 0,
       observedSeconds: 0,
@@ -355,7 +354,11 @@ export function formatRunReport(r: RunReport): string[] {
   }
   for (const m of r.markets) {
     if (m.market === UNLISTED) {
-      lines.push(fit(`  ${m.market}: fills ${m.fills}, volume ${usd(m.volumeUsdc)} USDC, fees ${usd(m.feesUsdc)}`));
+      lines.push(
+        fit(
+          `  ${m.market}: fills ${m.fills}, volume ${usd(m.volumeUsdc)} USDC, fees ${usd(m.feesUsdc)}, realised ${usd(m.realisedPnlUsdc)}, unrealised ${usd(m.unrealisedPnlUsdc)} USDC`,
+        ),
+      );
       continue;
     }
     const why = m.notQuoting.length ? m.notQuoting.map((n) => `${n.state} ${n.seconds}s`).join(', ') : '-';

@@ -5,8 +5,9 @@
  *   benign      the agents' own defaults (what the local exchange has always run): mostly noise,
  *               informed takers that need a 2-tick mispricing, rare fair-value jumps.
  *   calibrated  fitted to the Polymarket capture in data/polymarket-tickscope (trade rate and
- *               sizes, the share of informed flow, jump size and frequency; docs/edge.md shows the
- *               fit and the capture's figures side by side).
+ *               sizes, the share of informed flow, jump size and frequency, the news orders by
+ *               the capture's sweeps; docs/edge.md shows the fit and the capture's figures side
+ *               by side).
  *   toxic       benign plus news: frequent fair-value jumps that the informed takers act on at once,
  *               with full-size orders, before the makers move their quotes.
  */
@@ -24,7 +25,8 @@ export type AgentOverrides = Partial<Omit<MarketAgentsConfig, 'seed' | 'market' 
  * rest at once), informed takers that trade whenever the touch is on the wrong side of the fair
  * value (so the trailing book keeps being picked off while it catches up: the passive markout grows
  * from 1 s to 60 s, as in the capture), a few noise takers, log-normal order sizes (the
- * capture's print sizes) and fair-value jumps acted on at once by two 150-share orders.
+ * capture's print sizes) and fair-value jumps acted on at once by news orders (their count and
+ * size fitted to the capture's sweeps).
  */
 export interface CalibratedFit {
   informedRatePerSec: number;
@@ -44,23 +46,33 @@ export interface CalibratedFit {
    * as several trades, so the prints' median is not the orders')
    */
   sizeMedian: number;
+  /** IOC orders the informed takers send at once when the fair value jumps (news) */
+  newsTrades: number;
+  /** shares of each news order */
+  newsSizeShares: number;
+  /** the mispricing, in ticks, past which an informed taker trades (0: whenever the touch is on the wrong side of the fair value) */
+  informedEdgeTicks: number;
 }
 
-// fitted by scripts/flow-calibrate.ts on seeds 9001-9003 (0.5 h × 4 markets) with the fair value a
-// martingale: the earlier fit (steps 1.6, then 1.25 as far as makerSizeShares), then the order sizes'
-// tail (log-sd 2.1 → 2.5, median 21 → 15 shares, so the prints' 90th percentile reaches the
-// capture's) and one round of steps 1.1; docs/edge.md, "The fit"
+// fitted by scripts/flow-calibrate.ts on seeds 9001-9003 (0.5 h × 4 markets, markets replaced as
+// they resolve), the fair value a martingale, to the prints, the passive markouts, the mid jumps and
+// the sweeps (their rate at 100/300/600 shares, a 300-share sweep's size, the mid after it at 5/30/60 s,
+// the side of the prints after it): `--hours 0.5 --steps 1.6,1.25,1.1` from the earlier fit (which
+// had two 150-share news orders and was fitted without the sweeps); docs/edge.md, "The fit"
 export const CALIBRATED_FIT: Readonly<CalibratedFit> = Object.freeze({
   informedRatePerSec: 0.685,
-  noiseRatePerSec: 0.025,
-  makerLagSeconds: 4,
-  makerLagShare: 0.509,
-  makerSizeShares: 1487,
+  noiseRatePerSec: 0.0156,
+  makerLagSeconds: 3.13,
+  makerLagShare: 0.289,
+  makerSizeShares: 3271,
   makerHalfSpreadTicks: 0.5,
-  jumpRatePerSec: 0.00973,
-  jumpStd: 0.896,
+  jumpRatePerSec: 0.00486,
+  jumpStd: 1.43,
   sizeLogSd: 2.5,
-  sizeMedian: 15,
+  sizeMedian: 18.8,
+  newsTrades: 1,
+  newsSizeShares: 188,
+  informedEdgeTicks: 0,
 });
 
 /** The agent settings of a `calibrated` fit. */
@@ -77,12 +89,12 @@ export function calibratedAgents(f: CalibratedFit): AgentOverrides {
     noise: { ratePerSec: f.noiseRatePerSec, maxSize: 2_000_000_000, slippageTicks: 2, sizeLogSd: f.sizeLogSd, sizeMedian: f.sizeMedian },
     informed: {
       ratePerSec: f.informedRatePerSec,
-      edgeTicks: 0,
+      edgeTicks: f.informedEdgeTicks,
       maxSize: 2_000_000_000,
       sizeLogSd: f.sizeLogSd,
       sizeMedian: f.sizeMedian,
-      newsTrades: 2,
-      newsSize: 150_000_000,
+      newsTrades: Math.round(f.newsTrades),
+      newsSize: Math.round(f.newsSizeShares) * 1_000_000,
     },
   };
 }

@@ -71,19 +71,42 @@ function stateWithMarket(state: StoreState, marketId: Bytes32, e: MarketEvent, l
   return stateWithMarkets(state, current.set(k, after), version, ts, pool);
 }
 
-/** A copy of the market with one own order set (or, with `o` null, removed). */
+/** Copies a market's own orders into `this` (forEach: `new Map(m.orders)` walks an iterator, one [key, value] array per order). */
 function copyInto(this: Map<string, OwnOrder>, v: OwnOrder, k: string): void {
   this.set(k, v);
 }
 
-function withOrder(m: MarketState, k: string, o: OwnOrder | null): MarketState {
-  // copied by forEach: `new Map(m.orders)` walks the entries through an iterator, one [key, value]
-  // array per order, four times per order of a requote (docs/performance.md#where-the-tail-comes-from)
-  const orders = new Map<string, OwnOrder>();
-  m.orders.forEach(copyInto, orders);
-  if (o === null) orders.delete(k);
-  else orders.set(k, o);
-  return marketWithOrders(m, orders);
+/**
+ * A market's own orders under a run of order-manager events: copied on the first change, so a run
+ * of events (a call's creates and cancels, its answers) copies the map once, where one reduction
+ * per event copied it once per event (docs/performance.md#where-the-tail-comes-from). `touched` is
+ * set by every change after which the event alone made a new market, as the single reduction does
+ * (an OrderSubmitted for an order already there makes a fresh copy, changing nothing).
+ */
+class OrdersDraft {
+  private copy: Map<string, OwnOrder> | null = null;
+  touched = false;
+  constructor(private readonly base: ReadonlyMap<string, OwnOrder>) {}
+
+  get(k: string): OwnOrder | undefined {
+    return (this.copy ?? this.base).get(k);
+  }
+
+  /** Set one order, or (null) remove it. */
+  put(k: string, o: OwnOrder | null): void {
+    let c = this.copy;
+    if (c === null) {
+      c = this.copy = new Map<string, OwnOrder>();
+      this.base.forEach(copyInto, c);
+    }
+    if (o === null) c.delete(k);
+    else c.set(k, o);
+    this.touched = true;
+  }
+
+  result(): ReadonlyMap<string, OwnOrder> {
+    return this.copy ?? this.base;
+  }
 }
 
 /**
@@ -151,7 +174,9 @@ function reduceFill(m: MarketState, e: Extract<StateEvent, { type: 'OrderFilled'
     if (o) {
       const remaining = Math.max(0, o.remaining - e.size);
       const spent = (o.spent ?? 0) + spentBy(o.order, e);
-      next = withOrder(next, k, remaining === 0 ? null : { slot: o.slot, order: o.order, remaining, state: o.state, placedAt: o.placedAt, spent });
+      const d = new OrdersDraft(next.orders);
+      d.put(k, remaining === 0 ? null : { slot: o.slot, order: o.order, remaining, state: o.state, placedAt: o.placedAt, spent });
+      next = marketWithOrders(next, d.result());
     }
   }
   return next;
@@ -159,59 +184,104 @@ function reduceFill(m: MarketState, e: Extract<StateEvent, { type: 'OrderFilled'
 
 function reduceOrder(m: MarketState, e: OrderManagerEvent): MarketState {
   switch (e.type) {
-    case 'OrderSubmitted': {
-      const k = e.nonce;
-      if (m.orders.has(k)) return withOrder(m, k, m.orders.get(k)!); // a fresh copy, as before (no-op set)
-      return withOrder(m, k, { slot: e.slot, order: e.order, remaining: e.order.size, state: 'in-flight', placedAt: e.ts, spent: 0 });
+    case 'MarketBlocked':
+      return marketWith(m, { blocked: e.reason });
+    case 'MarketUnblocked':
+      return marketWith(m, { blocked: null });
+    default: {
+      if (!isOwnOrderEvent(e)) return m;
+      const d = new OrdersDraft(m.orders);
+      applyOwnOrder(d, e);
+      return d.touched ? marketWithOrders(m, d.result()) : m;
     }
+  }
+}
+
+/** The order-manager events that change only a market's own orders (not its regime's inputs). */
+type OwnOrderEvent = Extract<
+  StateEvent,
+  {
+    type:
+      | 'OrderSubmitted'
+      | 'OrderAccepted'
+      | 'OrderRejected'
+      | 'CancelSubmitted'
+      | 'OrderParked'
+      | 'OrderCancelled'
+      | 'OrderGone'
+      | 'CancelFailed'
+      | 'OrderAdopted'
+      | 'OrderRemainingChanged';
+  }
+>;
+
+function isOwnOrderEvent(e: StateEvent): e is OwnOrderEvent {
+  switch (e.type) {
+    case 'OrderSubmitted':
     case 'OrderAccepted':
-      return setState(m, e.nonce, 'working');
     case 'OrderRejected':
-      return e.mayHaveLanded ? m : drop(m, e.nonce);
     case 'CancelSubmitted':
     case 'OrderParked':
-      return setState(m, e.nonce, 'cancelling');
     case 'OrderCancelled':
     case 'OrderGone':
-      return drop(m, e.nonce);
+    case 'CancelFailed':
+    case 'OrderAdopted':
+    case 'OrderRemainingChanged':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** One event's change to the market's own orders. */
+function applyOwnOrder(d: OrdersDraft, e: OwnOrderEvent): void {
+  switch (e.type) {
+    case 'OrderSubmitted': {
+      const k = e.nonce;
+      const had = d.get(k);
+      d.put(k, had ?? { slot: e.slot, order: e.order, remaining: e.order.size, state: 'in-flight', placedAt: e.ts, spent: 0 }); // (had: a fresh copy, as before)
+      return;
+    }
+    case 'OrderAccepted':
+      return setState(d, e.nonce, 'working');
+    case 'OrderRejected':
+      if (!e.mayHaveLanded) drop(d, e.nonce);
+      return;
+    case 'CancelSubmitted':
+    case 'OrderParked':
+      return setState(d, e.nonce, 'cancelling');
+    case 'OrderCancelled':
+    case 'OrderGone':
+      return drop(d, e.nonce);
     case 'CancelFailed':
       // a final refusal leaves the order counted: the order manager parks it (its fills may still be
       // on the way) and its OrderGone, after the fills or the settle time, is what drops it
-      return setState(m, e.nonce, e.retryable ? 'working' : 'cancelling');
+      return setState(d, e.nonce, e.retryable ? 'working' : 'cancelling');
     case 'OrderAdopted':
-      return withOrder(m, e.nonce, { slot: e.slot, order: e.order, remaining: e.remaining, state: 'working', placedAt: e.ts, spent: 0 });
+      return d.put(e.nonce, { slot: e.slot, order: e.order, remaining: e.remaining, state: 'working', placedAt: e.ts, spent: 0 });
     case 'OrderRemainingChanged': {
       const k = e.nonce;
-      const cur = m.orders.get(k);
-      if (!cur) return m;
-      return withOrder(
-        m,
+      const cur = d.get(k);
+      if (!cur) return;
+      d.put(
         k,
         e.remaining === 0
           ? null
           : { slot: cur.slot, order: cur.order, remaining: e.remaining, state: cur.state, placedAt: cur.placedAt, spent: cur.spent ?? 0 },
       );
+      return;
     }
-    case 'MarketBlocked':
-      return marketWith(m, { blocked: e.reason });
-    case 'MarketUnblocked':
-      return marketWith(m, { blocked: null });
-    default:
-      return m;
   }
 }
 
-function setState(m: MarketState, nonce: Bytes32, state: OwnOrder['state']): MarketState {
-  const k = nonce;
-  const cur = m.orders.get(k);
-  if (!cur || cur.state === state) return m;
-  return withOrder(m, k, { slot: cur.slot, order: cur.order, remaining: cur.remaining, state, placedAt: cur.placedAt, spent: cur.spent ?? 0 });
+function setState(d: OrdersDraft, nonce: Bytes32, state: OwnOrder['state']): void {
+  const cur = d.get(nonce);
+  if (!cur || cur.state === state) return;
+  d.put(nonce, { slot: cur.slot, order: cur.order, remaining: cur.remaining, state, placedAt: cur.placedAt, spent: cur.spent ?? 0 });
 }
 
-function drop(m: MarketState, nonce: Bytes32): MarketState {
-  const k = nonce;
-  if (!m.orders.has(k)) return m;
-  return withOrder(m, k, null);
+function drop(d: OrdersDraft, nonce: Bytes32): void {
+  if (d.get(nonce) !== undefined) d.put(nonce, null);
 }
 
 /** Events that change one market's state. */
@@ -293,4 +363,66 @@ function reduceInner(s: StoreState, e: StateEvent, lim: ReduceLimits, version: n
 export function reduce(state: StoreState, event: StateEvent, lim: ReduceLimits = DEFAULT_LIMITS): StoreState {
   // one new state object per event, version and time included (was a copy, then a copy of the copy)
   return reduceInner(state, event, lim, state.version + 1, Math.max(state.ts, event.ts));
+}
+
+/**
+ * The state after `events`, in order: the same state as `reduce` event after event (version one
+ * higher per event), made with fewer copies. A run of events that change only one market's own
+ * orders (a call's creates and cancels, its answers: the order manager delivers a call's events
+ * together) is reduced in one pass: the markouts due and the regime are still settled at each
+ * event's time, in order, but the orders map, the market and the state are copied once for the run
+ * instead of once per event.
+ */
+export function reduceAll(state: StoreState, events: readonly StateEvent[], lim: ReduceLimits = DEFAULT_LIMITS): StoreState {
+  let s = state;
+  const n = events.length;
+  let i = 0;
+  while (i < n) {
+    const e = events[i]!;
+    let j = i + 1;
+    if (isOwnOrderEvent(e)) while (j < n && isOwnOrderEvent(events[j]!) && (events[j] as OwnOrderEvent).marketId === e.marketId) j++;
+    s = j - i > 1 ? reduceOwnOrders(s, events as readonly OwnOrderEvent[], i, j, lim) : reduce(s, e, lim);
+    i = j;
+  }
+  return s;
+}
+
+/**
+ * Events `from` to `to` (one market's, own-order events only) reduced together. What `reduce` does
+ * per event, in the same order: the markouts due by the event's time settle (at the market's last
+ * mid, which these events do not move), the event changes the orders, the regime is read at the
+ * event's time (its inputs are not the orders, so reading it with the run's orders so far is
+ * reading it as the event alone would).
+ */
+function reduceOwnOrders(state: StoreState, es: readonly OwnOrderEvent[], from: number, to: number, lim: ReduceLimits): StoreState {
+  const k = es[from]!.marketId;
+  const existing = state.markets.get(k);
+  let m = existing ?? emptyMarket(k, lim.edge ?? DEFAULT_EDGE);
+  let changed = existing === undefined;
+  let pool = state.toxicityPool;
+  let ts = state.ts;
+  const d = new OrdersDraft(m.orders);
+  for (let i = from; i < to; i++) {
+    const e = es[i]!;
+    if (e.ts > ts) ts = e.ts;
+    if (m.edge.nextDue <= e.ts) {
+      const settled = settleMarkoutsPooled(m.edge, e.ts, m.lastMid2, pool);
+      if (settled.edge !== m.edge) {
+        m = marketWith(m, { edge: settled.edge });
+        pool = settled.pool;
+        changed = true;
+      }
+    }
+    applyOwnOrder(d, e);
+    const r = regimeOf(m, e.ts).regime;
+    if (r !== m.edge.regime) {
+      m = marketWith(m, { edge: edgeWithRegime(m.edge, r, e.ts) });
+      changed = true;
+    }
+  }
+  const version = state.version + (to - from);
+  if (d.touched) m = marketWithOrders(m, d.result());
+  else if (!changed) return stateWithMarkets(state, state.markets, version, ts);
+  const current = state.markets instanceof PersistentMap ? state.markets : PersistentMap.from(state.markets);
+  return stateWithMarkets(state, current.set(k, m), version, ts, pool);
 }

@@ -13,7 +13,7 @@
 import { Subject, type Observable } from 'rxjs';
 import type { StateEvent } from './events.ts';
 import { emptyState, type StoreState } from './market-state.ts';
-import { DEFAULT_LIMITS, reduce, type ReduceLimits } from './reduce.ts';
+import { DEFAULT_LIMITS, reduce, reduceAll, type ReduceLimits } from './reduce.ts';
 
 export interface StoreChange {
   readonly state: StoreState;
@@ -43,11 +43,13 @@ export class StateStore {
     return this.current;
   }
 
-  /** Reduce a tick's events together and notify once with the final state. */
+  /**
+   * Reduce events together and notify once with the final state: the state `dispatch` would reach
+   * event by event, with one copy of a market for a run of its own-order events (reduce.ts reduceAll).
+   */
   dispatchAll(events: readonly StateEvent[]): StoreState {
     if (events.length === 0) return this.current;
-    let s = this.current;
-    for (const e of events) s = reduce(s, e, this.limits);
+    const s = reduceAll(this.current, events, this.limits);
     this.current = s;
     if (this.subject.observed) this.subject.next({ state: s, events });
     return s;

@@ -1,9 +1,10 @@
 /**
  * A taker sweep: the newest run of same-side taker prints within the last `windowMs`, when it adds
  * up to at least `minShares`. On a book that learns slowly, a large one-sided run of prints is
- * news acted on before the makers move (the fitted `calibrated` flow and the Polymarket capture:
- * docs/edge.md, "Following sweeps"): the book stays on the wrong side of the news for seconds after
- * it. Pure: a function of the view's recent trades and the parameters.
+ * news acted on before the makers move, and the book stays on the wrong side of the news for
+ * seconds after it; docs/edge.md ("Following sweeps", "The sweeps, and the refit") measures how
+ * much of that the Polymarket capture and the `calibrated` flow show. Pure: a function of the
+ * view's recent trades and the parameters.
  */
 import { ConfigFieldError, at, readNumber, sharesToUnits, type Obj } from '../core/fields.ts';
 import type { MarketView } from './types.ts';

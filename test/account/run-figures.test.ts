@@ -76,4 +76,53 @@ describe('the run figures read the books', () => {
     // and a late duplicate of it changes nothing
     assert.equal(live.applyFill({ ...late }), false);
   });
+
+  it('a late fill after its book was dropped (past the kept folded books) still gives the figures of a replay, to the unit', () => {
+    const live = new Account();
+    const replay = new Account();
+    const both = (f: AccountFill) => {
+      live.applyFill(f);
+      replay.applyFill(f);
+    };
+    // M's figures each leave a part below 1e-6 USDC: 7.000003 × 0.123457 and × 0.223457
+    both(fill(M, 0, 123_457, 7 * S + 3, 1, { fee: 11 }));
+    both(fill(M, 1, 223_457, 7 * S + 3, 2, { fee: 13 }));
+    const run = new RunFigures(live);
+    live.release(M);
+    // 300 more markets released flat after it: M's compact book is dropped
+    for (let i = 0; i < 300; i++) {
+      const id = `0x${(i + 1).toString(16).padStart(64, '0')}` as Bytes32;
+      both(fill(id, 0, 500_000, S, 10 + 2 * i));
+      both(fill(id, 1, 500_000, S, 11 + 2 * i));
+      live.release(id);
+    }
+    assert.equal(live.keptMarket(M), null, "M's book is gone");
+    const pick = (x: Account) => {
+      const f = x.figures();
+      return { fills: f.fills, volume: f.volume, fees: f.fees, realised: f.realised, cash: f.cash, total: f.total };
+    };
+    assert.deepEqual(pick(live), pick(replay));
+    // fills of M long after (another trader on the wallet): a sale of 1.000061 at 0.3765 and a buy back
+    // at 0.376934, whose volume and realised PnL carry M's dropped parts below 1e-6 USDC over a unit
+    // (a book begun afresh showed each 1e-6 short)
+    const late = [fill(M, 1, 376_500, S + 61, 10_000, { fee: 3, origin: 'foreign' }), fill(M, 0, 376_934, S + 61, 10_001, { fee: 2, origin: 'foreign' })];
+    for (const f of late) both(f);
+    assert.deepEqual(pick(live), pick(replay), 'the same fills, volume, fees, realised PnL and cash as a replay of every fill');
+    // the run's share of M is its new book, whole: what the totals moved by
+    const m = run.market(M);
+    assert.equal(m.fills, 2);
+    assert.deepEqual([m.volume, m.realised], [run.totals().volume - 300n * 1_000_000n, run.totals().realised]);
+  });
+
+  it('the remainders of dropped books are bounded (weeks of rotation keep a few MB at most)', () => {
+    const a = new Account();
+    for (let i = 0; i < 17_000; i++) {
+      const id = `0x${(i + 1).toString(16).padStart(64, '0')}` as Bytes32;
+      // 1.000001 shares at 0.500001, twice: each book's volume leaves a part below 1e-6 USDC
+      a.applyFill(fill(id, 0, 500_001, S + 1, 2 * i));
+      a.applyFill(fill(id, 1, 500_001, S + 1, 2 * i + 1));
+      a.release(id);
+    }
+    assert.equal((a as unknown as { remainders: Map<string, bigint> }).remainders.size, 16_384);
+  });
 });

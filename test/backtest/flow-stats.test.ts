@@ -4,6 +4,60 @@ import { flowStats, quantileCi } from '../../src/backtest/flow-stats.ts';
 import { loadReplaySource } from '../../src/backtest/replay-source.ts';
 import { syntheticSource } from '../../src/backtest/synthetic-source.ts';
 import { polymarketRecording } from '../bench/fixtures.ts';
+import { M, onRecording } from './helpers.ts';
+
+const S = 1_000_000;
+const close = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) < 1e-9, `${what}: ${a} ≠ ${b}`);
+
+test('sweeps: counted where the run first reaches N shares, sized by the whole run, and what the mid and the prints do after', async () => {
+  // the others' book: 0.40 / 0.60 at 0 (onRecording), then a 350-share buy run at 10 s (two prints at
+  // once), the book re-quoted to 0.44 / 0.64 by 11 s, then mids 0.56 (15 s), 0.60 (40 s), 0.58 (70 s)
+  const book = (t: number, bid: number, ask: number) => ({
+    t: 'xbook' as const,
+    m: M,
+    vts: t,
+    lts: t,
+    snap: true as const,
+    b: [[bid, 500 * S]] as [number, number][],
+    a: [[ask, 500 * S]] as [number, number][],
+  });
+  const print = (t: number, p: number, shares: number, side: 'buy' | 'sell') => ({ t: 'trade' as const, m: M, vts: t, lts: t, p, s: shares * S, side });
+  await onRecording(
+    0,
+    (w) => {
+      w.write(print(10_000, 600_000, 200, 'buy'));
+      w.write(print(10_000, 610_000, 150, 'buy'));
+      w.write(book(10_500, 440_000, 640_000));
+      w.write(print(12_000, 440_000, 10, 'sell'));
+      w.write(print(13_000, 640_000, 30, 'buy'));
+      w.write(book(15_000, 480_000, 640_000));
+      w.write(book(40_000, 560_000, 640_000));
+      w.write(book(70_000, 520_000, 640_000));
+      w.write(book(100_000, 520_000, 640_000));
+    },
+    async (dir) => {
+      const s = flowStats(loadReplaySource(dir)).sweeps;
+      assert.equal(s['100'].count, 1, 'one run, counted once where it first reaches 100 shares');
+      assert.equal(s['300'].count, 1);
+      assert.equal(s['600'].count, 0, '350 shares is no 600-share sweep');
+      const w = s['300'];
+      close(w.perMarketHour, 36, 'one sweep in 100 s of a listed market');
+      assert.equal(w.sizeP50, 350);
+      assert.equal(w.spanP50Ms, 0, 'both prints at once');
+      // the mid 1 s after (0.54) against 5/30/60 s after (0.56, 0.60, 0.58), in the sweep's direction
+      close(w.continuation['5s'].mean, 2, 'continuation 5 s');
+      close(w.continuation['30s'].mean, 6, 'continuation 30 s');
+      close(w.continuation['60s'].mean, 4, 'continuation 60 s');
+      // a follower pays the ask 1 s after (0.64)
+      close(w.follower['5s'].mean, -8, 'follower 5 s');
+      close(w.follower['30s'].mean, -4, 'follower 30 s');
+      close(w.follower['60s'].mean, -6, 'follower 60 s');
+      // after it: a 10-share sale and a 30-share buy within 10 s; 4 prints in 100 s is 2.4 a minute
+      close(w.afterSameSide.mean, 0.75, 'same side');
+      close(w.afterRate.mean, 12 / 2.4, 'prints after');
+    },
+  );
+});
 
 test('quantileCi: the order statistics at ranks n·q ∓ 1.96·√(n·q·(1 − q))', () => {
   const xs = Array.from({ length: 100 }, (_, i) => i + 1);
@@ -16,7 +70,7 @@ test('quantileCi: the order statistics at ranks n·q ∓ 1.96·√(n·q·(1 − 
   assert.ok(Number.isNaN(quantileCi([], 0.5).lo));
 });
 
-test('the calibrated preset matches the capture: passive markouts at 10 s and 60 s and the size tail inside its intervals, adverse drift growing with the horizon', async () => {
+test('the calibrated preset matches the capture: passive markouts at 10 s and 60 s, the size tail, and the rate of 300-share sweeps inside its intervals', async () => {
   const capture = flowStats(loadReplaySource(await polymarketRecording()));
   // seeds neither the fit (9001…) nor the edge bench (1…) uses; the mean of two, as one
   // half-hour sample's 60 s markout and 90th-percentile size spread wider than the capture's intervals
@@ -39,5 +93,12 @@ test('the calibrated preset matches the capture: passive markouts at 10 s and 60
   assert.ok(
     p90 >= capture.sizeCi.p90.lo && p90 <= capture.sizeCi.p90.hi,
     `size p90 ${p90.toFixed(0)} inside the capture's [${capture.sizeCi.p90.lo}, ${capture.sizeCi.p90.hi}]`,
+  );
+  // the sweeps follow trades on, as often as the capture's
+  const c300 = capture.sweeps['300'];
+  const rate300 = mean((x) => x.sweeps['300'].perMarketHour);
+  assert.ok(
+    rate300 >= c300.perMarketHourCi.lo && rate300 <= c300.perMarketHourCi.hi,
+    `300-share sweeps ${rate300.toFixed(1)} per market-hour inside the capture's [${c300.perMarketHourCi.lo.toFixed(1)}, ${c300.perMarketHourCi.hi.toFixed(1)}]`,
   );
 });

@@ -20,6 +20,12 @@
  * of the per-pair CPU ratios (this / base: below 1 is faster). `--bot` picks what the bot does:
  * the full config, every market ticked by a strategy that quotes nothing (the plumbing), or no
  * market quoted (the replay alone), as `npm run bench -- backtest` breaks a run down.
+ *
+ * `npm run bench -- backtest-edge --alloc [--bot ...]`: what one run allocates, a figure the machine's load
+ * does not move. One process per tree; V8's sampling heap profiler (one sample per ~1 KB allocated,
+ * objects collected since counted too) over the third run (the first two warm up): the sampled bytes
+ * estimate the bytes the run allocated, within a fraction of a percent. The ratio is the claim
+ * (this / base: below 1 allocates less).
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -77,6 +83,66 @@ async function tree(root: string, label: string): Promise<Tree> {
       return { secs, cpu: (c.user + c.system) / 1e6, rows: r.rowsReplayed, fills: s.fills, pnl: s.pnl.total };
     },
   };
+}
+
+const ALLOC_CHILD = process.env.BACKTEST_EDGE_ALLOC;
+if (ALLOC_CHILD !== undefined) {
+  // child of --alloc: the sampling heap profiler over one warm run (see the header)
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  const t = await tree(ALLOC_CHILD, ALLOC_CHILD);
+  await t.run();
+  await t.run();
+  // the collected objects' flags are V8's (not in Node's typings)
+  const sampling = { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true };
+  await session.post('HeapProfiler.startSampling', sampling as { samplingInterval: number });
+  const r = await t.run();
+  const { profile } = await session.post('HeapProfiler.stopSampling');
+  type Node = { selfSize: number; children: Node[] };
+  const sum = (n: Node): number => n.children.reduce((x, c) => x + sum(c), n.selfSize);
+  process.stdout.write(JSON.stringify({ mb: sum(profile.head as Node) / 2 ** 20, rows: r.rows }) + '\n');
+  process.exit(0);
+}
+
+if (process.argv.includes('--alloc')) {
+  const { execFileSync } = await import('node:child_process');
+  const here = new URL(import.meta.url).pathname;
+  const child = (root: string): { mb: number; rows: number } =>
+    JSON.parse(
+      execFileSync(process.execPath, ['--import', 'tsx', here], {
+        cwd: process.cwd(),
+        env: { ...process.env, BACKTEST_EDGE_ALLOC: root, BACKTEST_EDGE_BOT: botChoice },
+        encoding: 'utf8',
+      })
+        .trim()
+        .split('\n')
+        .pop()!,
+    );
+  const a = child(process.cwd());
+  const b = child(baseTree);
+  report(
+    [
+      ['recording', `polymarket-tickscope, ${a.rows.toLocaleString('en-US')} rows; bot: ${botChoice}; sampled allocation of a warm run`],
+      ['this tree: MB allocated per run', a.mb],
+      ['base tree: MB allocated per run', b.mb],
+      ['ratio this / base (< 1 allocates less)', a.mb / b.mb],
+    ],
+    versus(
+      {
+        name: 'backtest-edge',
+        unit: 'MB allocated per run',
+        value: a.mb,
+        baseline: `the base tree (${baseTree}), a process each (bot: ${botChoice})`,
+        baselineValue: b.mb,
+        ratio: a.mb / b.mb,
+      },
+      { thisMb: Number(a.mb.toFixed(2)), baseMb: Number(b.mb.toFixed(2)) },
+      3,
+    ),
+  );
+  process.exit(0);
 }
 
 const LOCKSTEP_CHILD = process.env.BACKTEST_EDGE_LOCKSTEP;

@@ -1,8 +1,8 @@
 /**
  * The walk-forward on the Polymarket capture, shared by the edge bench (test/bench/edge.bench.ts) and
- * `scripts/edge-eval.ts capture`: for each strategy a grid of spread, quote size, inventory limit and
- * skew, the guard (off, on, or "calm only": pull in the event regime, gate always) and, for the model
- * strategies, the flow lean, run through src/backtest/walk-forward.ts (as `bookmaker backtest --sweep
+ * `scripts/edge-eval.ts capture`: for each market maker a grid of spread, quote size, inventory limit
+ * and skew, the guard (off, on, or "calm only": pull in the event regime, gate always) and, for the
+ * model strategies, the flow lean; for follow (a taker) its sweep's size and window and its size, run through src/backtest/walk-forward.ts (as `bookmaker backtest --sweep
  * --walk-forward`): chosen on the first part by PnL per volume among runs with ≥ `minVolume` USDC of
  * volume there, scored on the rest. The best strategy is the one whose choice scored best on the first
  * part, by the same criterion. Returns the markdown table and the goal line (≥ −1 % of volume at ≥ 150
@@ -21,6 +21,7 @@ export const STRATEGY_EXAMPLES: Readonly<Record<string, string>> = {
   'oracle-anchored': '{ book: microprice, oracleWeight: 0.6, halfSpread: 0.01, inventorySkew: 0.0005, size: 25 }',
   glft: '{ A: 0.05, k: 0.39, gamma: 0.05, inventoryUnit: 50, minSpread: 0.02, maxSpread: 0.2, size: 25 }',
   binary: '{ gamma: 0.5, k: 150, inventoryUnit: 50, minSpread: 0.02, maxSpread: 0.2, size: 25 }',
+  follow: '{ sweepShares: 300, sweepSeconds: 2, size: 25 }',
 };
 
 export interface CaptureWalkForwardOptions {
@@ -61,6 +62,15 @@ export async function captureWalkForward(o: CaptureWalkForwardOptions): Promise<
         [`${P}.inventorySkew`, [0.0005, 0.002]],
         ...common,
       ];
+    // follow (a taker, no guard): the sweep's size and window and the position, with the risk lines it needs (config/strategies/follow.yaml)
+    if (s === 'follow')
+      return [
+        [`${P}.sweepShares`, [150, 300, 600]],
+        [`${P}.sweepSeconds`, [1, 2]],
+        [`${P}.size`, [10, 25]],
+        ['defaults.risk.maxPosition', [25]],
+        ['defaults.risk.allowCrossing', [true]],
+      ];
     if (s === 'oracle-anchored')
       return [[`${P}.halfSpread`, spreads.map((w) => w / 2)], [`${P}.size`, [10, 25]], [`${P}.inventorySkew`, [0.0005, 0.002]], ...common];
     return [[`${P}.minSpread`, spreads], [`${P}.size`, [10, 25]], [`${P}.inventoryUnit`, [10, 50]], [`${P}.flowLean`, [...(o.leans ?? [0, 0.1])]], ...common];
@@ -74,8 +84,10 @@ export async function captureWalkForward(o: CaptureWalkForwardOptions): Promise<
           return `margin ${b.targetMargin}, size ${b.size}`;
         }
         if (key === 'toxicity') return `guard ${v === false ? 'off' : v === true ? 'on' : 'calm only'}`;
+        if (key === 'allowCrossing') return '';
         return `${key} ${JSON.stringify(v)}`;
       })
+      .filter((x) => x !== '')
       .join(', ');
   const spec = (s: string): SweepSpec => ({
     grid: gridFor(s),

@@ -10,7 +10,7 @@
  * per (flow, seed) and replayed for every strategy and guard setting, the counterparties blind). The seeds
  * are the bench's own (1…N, never tuned on). Size by environment: EDGE_SEEDS (default 6), EDGE_HOURS
  * (0.5), EDGE_MARKETS (4), EDGE_FLOWS (benign,calibrated,toxic), EDGE_STRATEGIES (all six: the five market
- * makers, and follow, a taker that runs with its own risk lines, the guard off only, and no walk-forward),
+ * makers, and follow, a taker that runs with its own risk lines and the guard off only),
  * EDGE_CAPTURE=0 skips the walk-forward, EDGE_GATE=always measures the guard without its gate,
  * EDGE_GUARD sets the guard's block (default 'true', e.g. '{ pooled: false }' or '{ marketSpread: 0.01 }'),
  * EDGE_FIRST_SEED (1) moves the seeds (tuning runs use 9001…, never the bench's own), EDGE_EXTRA
@@ -185,8 +185,8 @@ if (process.env.EDGE_CAPTURE !== '0') {
   const wf = await captureWalkForward({
     dir: await polymarketRecording(),
     params: STRATEGY_PARAMS,
-    // the walk-forward's grids are the five market makers' (test/bench/capture-walk-forward.ts)
-    strategies: STRATEGIES.filter((s) => !GUARDLESS.has(s)),
+    // each strategy's grid: test/bench/capture-walk-forward.ts (follow's without a guard)
+    strategies: STRATEGIES,
     baseConfig: base,
     strategyBlock,
     work,

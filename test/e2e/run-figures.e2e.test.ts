@@ -4,11 +4,14 @@
  * and /metrics still say the same fills, volume, fees and PnL to the micro-unit; the report's rows
  * add up to its totals. (The report used to count the store's events per market and drop a market's
  * count once it left the store, so a fill after the release was in the ledger and not in the report.)
+ * The market is then selected again: the fill between its release and its start again stays in its
+ * released row (it used to show in the new row), and the rows' unrealised PnL adds up to the account's.
+ * /metrics' per-market PnL and position are `ledger pnl`'s.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { systemClock } from '../../src/core/clock.ts';
-import { ledgerSummary } from '../../src/ledger/books.ts';
+import { pnlByMarket, ledgerSummary } from '../../src/ledger/books.ts';
 import { openLedger } from '../../src/ledger/ledger.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import { micro } from '../../src/model/units.ts';
@@ -43,6 +46,9 @@ test('a fill after a market was released: run report, ledger summary and /metric
       await place(h.bot, { marketId: m0, outcomeIndex: 1, side: 0, price: 520_000, shares: 5, timeInForce: 1 });
       await waitFor('the fill after the release in the books', () => account.fillCount === 2);
       assert.equal(account.market(m0)?.foreignFills, 1);
+      // m0 is selected again: it starts and quotes anew
+      listed.get(m0.toLowerCase())!.category = 'figures';
+      await waitFor('m0 quoting again', async () => bot.rotation.isActive(m0) && (await openOrders(h.bot, m0)).length > 0);
       bot.control.pause(null, 'test');
       await waitFor('quotes pulled', async () => (await openOrders(h.bot)).length === 0);
       scraped = await scrapeMetrics(bot);
@@ -54,8 +60,10 @@ test('a fill after a market was released: run report, ledger summary and /metric
     assert.ok(stopped);
     const l = openLedger({ path: file, clock: systemClock, mustExist: true, readonly: true });
     let s: ReturnType<typeof ledgerSummary>;
+    let perMarket: ReturnType<typeof pnlByMarket>;
     try {
       s = ledgerSummary(l);
+      perMarket = pnlByMarket(l);
     } finally {
       l.close();
     }
@@ -86,9 +94,34 @@ test('a fill after a market was released: run report, ledger summary and /metric
       rows.reduce((a, r) => a + r.fills, 0),
       t.fills,
     );
-    const r0 = rows.find((r) => r.marketId.toLowerCase() === m0.toLowerCase());
-    assert.equal(r0?.retired, 'filtered-out');
-    assert.equal(r0?.fills, 1, "m0's row holds the fill after its release");
-    assert.equal(r0?.volumeShares, '5.000000');
+    const r0s = rows.filter((r) => r.marketId.toLowerCase() === m0.toLowerCase());
+    assert.deepEqual(
+      r0s.map((r) => [r.retired ?? 'active', r.fills, r.volumeShares]),
+      [
+        ['filtered-out', 1, '5.000000'],
+        ['active', 0, '0.000000'],
+      ],
+      "m0's released row holds the fill after its release, its row since the start again nothing",
+    );
+    const sum = (k: 'volumeUsdc' | 'feesUsdc' | 'realisedPnlUsdc' | 'unrealisedPnlUsdc') => micro(rows.reduce((a, r) => a + BigInt(r[k].replace('.', '')), 0n));
+    assert.deepEqual(
+      [sum('volumeUsdc'), sum('feesUsdc'), sum('realisedPnlUsdc'), sum('unrealisedPnlUsdc')],
+      [t.volumeUsdc, t.feesUsdc, t.realisedPnlUsdc, t.unrealisedPnlUsdc],
+      'the rows add up to the totals, unrealised PnL included',
+    );
+    assert.notEqual(t.unrealisedPnlUsdc, '0.000000', 'positions are held');
+    // /metrics per market = ledger pnl per market (the rebuilt books), to the micro-unit
+    for (const p of perMarket!) {
+      const id = p.marketId.toLowerCase();
+      assert.deepEqual(
+        [
+          usdc(metricValue(scraped!, `bookmaker_pnl_usdc{market="${id}",kind="realised"}`)),
+          usdc(metricValue(scraped!, `bookmaker_pnl_usdc{market="${id}",kind="unrealised"}`)),
+          metricValue(scraped!, `bookmaker_position_shares{market="${id}"}`),
+        ],
+        [usdc(p.realisedPnl), usdc(p.unrealisedPnl ?? 0), p.position],
+        `${id}: /metrics = ledger pnl`,
+      );
+    }
   });
 });

@@ -105,3 +105,48 @@ test('live and backtest sign one dead-man expiry: whole seconds, at least 2, 0 =
   assert.equal(deadManSeconds(60_000), 60);
   assert.equal(deadManSeconds(90_400), 90);
 });
+
+test("a venue call's events reach the store together as it goes out and as its answer comes back; listeners are told each, in order", async () => {
+  const { clock, venue, c } = core();
+  const reductions: string[][] = [];
+  const sub = c.store.changes$.subscribe(({ events }) => reductions.push(events.map((e) => e.type)));
+  const told: string[] = [];
+  c.orderEvents.on('react', (e) => told.push(e.type));
+  c.receive(book(M1, 480_000, 520_000, clock.now()));
+  await c.kernel.flush();
+  assert.equal(venue.open.size, 2);
+  // a pull (the operator pauses the market): both quotes are cancelled in one call
+  c.kernel.pause(M1);
+  await c.kernel.flush();
+  sub.unsubscribe();
+  const own = reductions.filter((r) => r[0] !== 'BookEventReceived');
+  assert.deepEqual(own, [
+    ['OrderSubmitted', 'OrderSubmitted'],
+    ['VenueCallCompleted', 'OrderAccepted', 'OrderAccepted'],
+    ['CancelSubmitted', 'CancelSubmitted'],
+    ['VenueCallCompleted', 'OrderCancelled', 'OrderCancelled'],
+  ]);
+  assert.deepEqual(told, own.flat(), 'every event told, in the order the store reduced them');
+  assert.equal(venue.open.size, 0);
+  assert.equal(c.store.state.markets.get(M1.toLowerCase())!.orders.size, 0, 'the store holds what the venue holds: nothing');
+  c.kernel.stop();
+});
+
+test("a listener that throws on one of a call's events is logged; the store has them all and the other events are still told", async () => {
+  const { clock, venue, c } = core();
+  const told: string[] = [];
+  c.orderEvents.on('react', (e) => {
+    if (e.type === 'OrderSubmitted') throw new Error('listener broke');
+  });
+  c.orderEvents.on('react', (e) => told.push(e.type));
+  c.receive(book(M1, 480_000, 520_000, clock.now()));
+  await c.kernel.flush();
+  assert.equal(venue.open.size, 2, 'the orders went out');
+  assert.deepEqual(told, ['VenueCallCompleted', 'OrderAccepted', 'OrderAccepted'], 'a throw stops that event, not the next ones');
+  const orders = [...c.store.state.markets.get(M1.toLowerCase())!.orders.values()];
+  assert.deepEqual(
+    orders.map((o) => o.state),
+    ['working', 'working'],
+  );
+  c.kernel.stop();
+});

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { Bytes32 } from '../../src/model/order.ts';
 import { bindStoreMetrics } from '../../src/metrics/bind-store-metrics.ts';
 import { createBotMetrics } from '../../src/metrics/bot-metrics.ts';
+import { OWN_ORDERS_READ_KINDS } from '../../src/feeds/own-orders-feed.ts';
 import { createMetricsServer, listen, startMetricsEndpoint } from '../../src/metrics/metrics-server.ts';
 import { StateStore } from '../../src/state/store.ts';
 import { ManualClock } from '../orders/fake-venue.ts';
@@ -125,6 +126,36 @@ describe('bot metrics', () => {
     assert.equal(value(`bookmaker_fees_usdc_total{market="${M}"}`), 0.004);
     // 3.99999 stated + 10 × 0.40
     assert.equal(value(`bookmaker_fill_volume_usdc_total{market="${M}"}`), 7.99999);
+  });
+
+  it('the fill counters hold the exact decimal of the fills, not a drifting sum of floats; a released market starts again from 0', async () => {
+    const store = new StateStore();
+    const metrics = createBotMetrics({ defaultMetrics: false });
+    const unbind = bindStoreMetrics(metrics, store);
+    const f = { type: 'OrderFilled', marketId: M, nonce, outcomeIndex: 1, side: 0, price: 100_000, ts: 1 } as const;
+    // 0.1 + 0.2 USDC of collateral, 1.1 + 2.2 shares, fees 0.1 + 0.2: a float sum says 0.30000000000000004
+    store.dispatch({ ...f, fillId: 'a', size: 1_100_000, fee: 100_000, notional: 100_000 });
+    store.dispatch({ ...f, fillId: 'b', size: 2_200_000, fee: 200_000, notional: 200_000 });
+    // 7.000003 × 0.123457 = 0.864199370371: floored to 1e-6 as the books round a market's volume
+    store.dispatch({ ...f, fillId: 'c', size: 7_000_003, fee: 0, price: 123_457 });
+    let text = await metrics.registry.metrics();
+    assert.equal(line(text, `bookmaker_fill_volume_usdc_total{market="${M}"} `), `bookmaker_fill_volume_usdc_total{market="${M}"} 1.164199`);
+    assert.equal(line(text, `bookmaker_fill_volume_shares_total{market="${M}"} `), `bookmaker_fill_volume_shares_total{market="${M}"} 10.300003`);
+    assert.equal(line(text, `bookmaker_fees_usdc_total{market="${M}"} `), `bookmaker_fees_usdc_total{market="${M}"} 0.3`);
+    // released: its series go (rotation removes them); a later fill starts them again from 0
+    store.dispatch({ type: 'MarketReleased', marketId: M, keepPosition: true, ts: 2 });
+    metrics.registry.getSingleMetric('bookmaker_fees_usdc_total')!.reset();
+    store.dispatch({ ...f, fillId: 'd', size: 1_000_000, fee: 50_000, notional: 100_000 });
+    text = await metrics.registry.metrics();
+    unbind();
+    assert.equal(line(text, `bookmaker_fees_usdc_total{market="${M}"} `), `bookmaker_fees_usdc_total{market="${M}"} 0.05`);
+  });
+
+  it('exposes every kind of own-orders read at 0 before the first read (rate() over it works from the start)', async () => {
+    const text = await createBotMetrics().registry.metrics();
+    for (const kind of OWN_ORDERS_READ_KINDS)
+      assert.equal(line(text, `bookmaker_own_orders_reads_total{kind="${kind}"} `), `bookmaker_own_orders_reads_total{kind="${kind}"} 0`);
+    assert.deepEqual([...OWN_ORDERS_READ_KINDS].sort(), ['full', 'market', 'sweep']);
   });
 
   it('uses a private registry: two instances do not collide', async () => {

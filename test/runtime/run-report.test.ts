@@ -41,7 +41,6 @@ test('the report: exact money per market and in total, share of time quoting, re
           states: { quoting: 45_000, 'stale-book': 5_000, 'strategy-error': 10_000 },
         },
         ledger: l.market(M),
-        realised: -1_234n,
         unrealised: 2_000_001n,
         net: 3_000_001,
       },
@@ -75,7 +74,7 @@ test('the report carries the PnL by source exactly, and prints it for markets wi
   const base = { ...STOPPED_RUN, stoppedAt: 60_000 };
   const time = { marketId: M, label: 'rain-tomorrow', observedMs: 60_000, liveMs: 60_000, states: { quoting: 60_000 } };
   const attribution = { spreadCapture: 150_001n, inventory: -1_000_000n, fees: -2_000n, resolution: 0n, total: -851_999n };
-  const r = buildRunReport({ ...base, markets: [{ time, ledger: l.market(M), realised: 0n, unrealised: -851_999n, net: 10_000_000, attribution }] });
+  const r = buildRunReport({ ...base, markets: [{ time, ledger: l.market(M), unrealised: -851_999n, net: 10_000_000, attribution }] });
   assert.deepEqual(r.markets[0]!.pnlAttributionUsdc, {
     spreadCapture: '0.150001',
     inventory: '-1.000000',
@@ -86,7 +85,7 @@ test('the report carries the PnL by source exactly, and prints it for markets wi
   const line = formatRunReport(r).find((x) => x.includes('pnl by source'));
   assert.equal(line, '    pnl by source: spread 0.15, inventory -1.00, fees 0.00, resolution 0.00 = -0.85 USDC');
   // without attribution (an older store) the field is absent and nothing is printed
-  const plain = buildRunReport({ ...base, markets: [{ time, ledger: l.market(M), realised: 0n, unrealised: 0n, net: 0 }] });
+  const plain = buildRunReport({ ...base, markets: [{ time, ledger: l.market(M), unrealised: 0n, net: 0 }] });
   assert.equal(plain.markets[0]!.pnlAttributionUsdc, undefined);
   assert.ok(!formatRunReport(plain).some((x) => x.includes('pnl by source')));
 });
@@ -105,11 +104,40 @@ test('on a ledger with history, a row shows the run realised PnL (the books), an
   const since = a.marketPnl(M).realised;
   assert.equal(since, 1_500_000n, 'the books since inception');
   const time = { marketId: M, label: 'm', observedMs: 1_000, liveMs: 1_000, states: { quoting: 1_000 } };
-  const r = buildRunReport({ ...STOPPED_RUN, markets: [{ time, ledger: run.market(M), realised: since, unrealised: 0n, net: 0 }], run: run.totals() });
+  const r = buildRunReport({ ...STOPPED_RUN, markets: [{ time, ledger: run.market(M), unrealised: 0n, net: 0 }], run: run.totals() });
   assert.equal(r.totals.realisedPnlUsdc, '0.500000');
   assert.deepEqual(
     r.markets.map((m) => [m.market, m.realisedPnlUsdc]),
     [['m', '0.500000']],
     'one row, the run realised, no "(markets not listed)" row',
   );
+});
+
+test("a position held from an earlier run in a market no row lists: its unrealised PnL in '(markets not listed)', so the rows add up to the account's", () => {
+  const a = new Account();
+  const N = ('0x' + 'cd'.repeat(32)) as Bytes32;
+  const fill = (marketId: Bytes32, fillId: string, side: 0 | 1, price: number, ts: number) =>
+    a.applyFill({ fillId, marketId, outcomeIndex: 1, side, price, size: 10_000_000, fee: 0, ts, feeSource: 'venue', origin: 'own' });
+  // an earlier run bought 10 YES of N at 0.40; this run quotes M only
+  fill(N, 'a', 0, 400_000, 1);
+  a.mark(N, 2 * 450_000, 2);
+  const run = new RunFigures(a);
+  fill(M, 'b', 0, 300_000, 3);
+  a.mark(M, 2 * 310_000, 4);
+  const time = { marketId: M, label: 'm', observedMs: 1_000, liveMs: 1_000, states: { quoting: 1_000 } };
+  const r = buildRunReport({
+    ...STOPPED_RUN,
+    markets: [{ time, ledger: run.market(M), unrealised: a.marketPnl(M).unrealised, net: 10_000_000 }],
+    run: run.totals(),
+    account: a.figures(),
+  });
+  assert.equal(r.totals.unrealisedPnlUsdc, '0.600000', "the account's: N +0.50, M +0.10");
+  assert.deepEqual(
+    r.markets.map((m) => [m.market, m.fills, m.unrealisedPnlUsdc]),
+    [
+      ['m', 1, '0.100000'],
+      ['(markets not listed)', 0, '0.500000'],
+    ],
+  );
+  assert.ok(formatRunReport(r).includes('  (markets not listed): fills 0, volume 0.00 USDC, fees 0.00, realised 0.00, unrealised 0.50 USDC'));
 });

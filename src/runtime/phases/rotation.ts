@@ -10,7 +10,7 @@ import { marketEvent } from '../../feeds/market-feed.ts';
 import type { Bytes32 } from '../../model/order.ts';
 import { shardOwns } from '../../selection/shard.ts';
 import { marketAttribution } from '../../state/edge-view.ts';
-import { keepRetiredRows, RETIRED_ROWS_MAX, type EarlierRetired, type RetiredRow } from '../retired-rows.ts';
+import { RetiredRows } from '../retired-rows.ts';
 import { BotMarkets, retireReasonOf } from '../rotation/bot-markets.ts';
 import { MarketRotation } from '../rotation/market-rotation.ts';
 import { registerRotationMetrics } from '../rotation/rotation-metrics.ts';
@@ -25,9 +25,8 @@ import type { VenuePhase } from './venue.ts';
 export interface RotationPhase {
   readonly rotation: MarketRotation;
   readonly lists: BotMarkets;
-  /** end-of-run rows of released markets (bounded: the newest RETIRED_ROWS_MAX; older ones folded into `earlier`) */
-  readonly retiredRows: readonly RetiredRow[];
-  readonly earlier: EarlierRetired;
+  /** end-of-run rows of released markets (bounded: the newest RETIRED_ROWS_MAX; older ones folded into one) */
+  readonly retired: RetiredRows;
   /** the market feed saw a market resolved, closed or paused: it retires between refreshes */
   venueFact(marketId: Bytes32, status: string | undefined): void;
 }
@@ -44,8 +43,9 @@ export function rotationPhase(
 ): RotationPhase {
   const { cfg, clock, log, paper, o } = c;
   const { kernel: k, orderManager: om, store } = cp.core;
-  const retiredRows: RetiredRow[] = [];
-  const earlier: EarlierRetired = { count: 0, row: null };
+  // beyond the bound, the oldest rows fold into one line (the report's totals stay exact); a market
+  // still holding a position keeps its row (its PnL is read again at the report)
+  const retired = new RetiredRows(cp.runFigures, accountBooks, (marketId) => store.state.markets.has(marketId));
   const bm = new BotMarkets({
     initial: s.marketIds,
     kernel: k,
@@ -76,26 +76,20 @@ export function rotationPhase(
       : {}),
     forgetMeter: (id) => cp.wireMeter.forget(id),
     registry: c.metrics.registry,
+    // the market's fills since its last reading (a market retired before and started again), from the
+    // books; the report reads on from there, so fills after this release count too
     onReleased: (id, reason, time, m) => {
       if (!time) return;
-      const pnl = accountBooks.marketPnl(id);
-      // the market's fills since its last release (a market retired before and started again), from
-      // the books; the report reads on from `ledgerAt`, so fills after this release count too
-      const last = retiredRows.findLast((r) => r.time.marketId === id);
-      retiredRows.push({
+      retired.released(id, {
         time,
-        ledger: cp.runFigures.after(id, last?.ledgerAt),
-        ledgerAt: cp.runFigures.market(id),
-        realised: pnl.realised,
-        unrealised: pnl.unrealised,
+        unrealised: accountBooks.marketPnl(id).unrealised,
         net: accountBooks.holdingsOf(id).net,
         retired: reason,
         ...(m ? { attribution: marketAttribution(m, accountBooks) } : {}),
       });
-      // beyond the bound, the oldest rows fold into one line (the report's totals stay exact); a
-      // market still holding a position keeps its row (its PnL is read again at the report)
-      keepRetiredRows(retiredRows, earlier, RETIRED_ROWS_MAX, (marketId) => store.state.markets.has(marketId));
     },
+    // a released market starting again: what filled since its release stays in its released row
+    onStarted: (id) => retired.restarted(id),
   });
   s.lists.follow(bm);
   const rotationMetrics = registerRotationMetrics(c.metrics.registry, () => rot);
@@ -115,5 +109,5 @@ export function rotationPhase(
   cp.core.inbound.on('react', (e) => {
     if (e.type === 'MarketMetadataUpdated') venueFact(e.marketId, e.status);
   });
-  return { rotation: rot, lists: bm, retiredRows, earlier, venueFact };
+  return { rotation: rot, lists: bm, retired, venueFact };
 }

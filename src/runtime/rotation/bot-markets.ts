@@ -73,6 +73,8 @@ export interface BotMarketsOptions {
   readonly onReleased?: (id: Bytes32, reason: RetireReason, time: MarketTimeReport | null, state: MarketState | undefined) => void;
   /** the market left the store for good (released flat, or its kept position went to zero or claimable) */
   readonly onGone?: (id: Bytes32) => void;
+  /** a market starts (at start-up, or a released one again), before its feeds and first quote */
+  readonly onStarted?: (id: Bytes32) => void;
 }
 
 /** A venue status that ends quoting in a market → the retirement reason (null: it stays). */
@@ -146,6 +148,7 @@ export class BotMarkets {
           // its deadline and slug before its first quote (the market poll comes later)
           o.kernel.onEvent(info.event);
         }
+        o.onStarted?.(id);
         this.retained.delete(key);
         if (!this.idSet.has(key)) {
           this.ids.push(id);

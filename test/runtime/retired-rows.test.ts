@@ -1,0 +1,204 @@
+/**
+ * The released markets' rows of the end-of-run report against real books (src/runtime/retired-rows.ts,
+ * src/account/run-figures.ts): every fill of the run counts in one row, whatever a market's stretches
+ * (quoted, released, quoted again) and however many rows were folded away; the rows add up to the
+ * totals with no "(markets not listed)" row.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Account, type AccountFill } from '../../src/account/account.ts';
+import { RunFigures } from '../../src/account/run-figures.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
+import { RetiredRows } from '../../src/runtime/retired-rows.ts';
+import { buildRunReport, UNLISTED } from '../../src/runtime/run-report.ts';
+import { STOPPED_RUN } from '../support/run-report.ts';
+
+const S = 1_000_000;
+const idOf = (i: number) => `0x${i.toString(16).padStart(64, '0')}` as Bytes32;
+const M = idOf(0xa1);
+
+function books() {
+  const a = new Account();
+  const run = new RunFigures(a);
+  let seq = 0;
+  let ts = 0;
+  const fill = (marketId: Bytes32, side: 0 | 1, price = 500_000, size = S, o: Partial<AccountFill> = {}) =>
+    a.applyFill({ fillId: `f${++seq}`, marketId, outcomeIndex: 1, side, price, size, fee: 7, feeSource: 'venue', ts: ++ts, origin: 'own', ...o });
+  const active = new Set<Bytes32>();
+  const rows = new RetiredRows(run, a, (id) => a.positionOf(id) !== null && a.holdingsOf(id).net !== 0, 3);
+  const time = (id: Bytes32) => ({ marketId: id, label: id.slice(-4), observedMs: 1_000, liveMs: 1_000, states: { quoting: 1_000 } });
+  /** rotation releases a market: its row, then the books let it go (folded away once flat) */
+  const release = (id: Bytes32) => {
+    active.delete(id);
+    rows.released(id, { time: time(id), unrealised: 0n, net: 0, retired: 'filtered-out' });
+    a.release(id);
+  };
+  const start = (id: Bytes32) => {
+    rows.restarted(id);
+    active.add(id);
+  };
+  const report = () =>
+    buildRunReport({
+      ...STOPPED_RUN,
+      markets: [
+        ...rows.reportRows((id) => active.has(id)),
+        ...[...active].map((id) => ({ time: time(id), ledger: rows.since(id), unrealised: a.marketPnl(id).unrealised, net: a.holdingsOf(id).net })),
+      ],
+      run: run.totals(),
+      account: a.figures(),
+    });
+  return { a, run, fill, release, start, report };
+}
+
+/** [label, fills] of each row */
+const fillsByRow = (r: ReturnType<typeof buildRunReport>) => r.markets.map((m) => [m.market, m.fills]);
+
+describe('released markets in the run report', () => {
+  it('a fill between a release and the start again shows in the released row, not the new one', () => {
+    const b = books();
+    b.start(M);
+    b.fill(M, 0);
+    b.fill(M, 1);
+    b.release(M);
+    // an order that ended after the release (its cancel raced a fill)
+    b.fill(M, 0, 400_000);
+    b.start(M);
+    b.fill(M, 1, 600_000);
+    const r = b.report();
+    assert.deepEqual(fillsByRow(r), [
+      ['00a1', 3],
+      ['00a1', 1],
+    ]);
+    assert.equal(r.markets[0]!.volumeUsdc, '1.400000');
+    assert.equal(r.totals.fills, 4);
+    assert.ok(!r.markets.some((m) => m.market === UNLISTED));
+  });
+
+  it('a market that had not traded when released, a fill, then its start again: the fill in its released row', () => {
+    const b = books();
+    b.start(M);
+    b.release(M);
+    b.fill(M, 0, 520_000, 5 * S, { origin: 'foreign' });
+    b.start(M);
+    assert.deepEqual(fillsByRow(b.report()), [
+      ['00a1', 1],
+      ['00a1', 0],
+    ]);
+  });
+
+  it('a market released flat (the books fold its book away) and quoted again: its new fills in its new row only', () => {
+    const b = books();
+    b.start(M);
+    b.fill(M, 0);
+    b.fill(M, 1);
+    b.release(M);
+    assert.equal(b.a.market(M), null, 'folded away by the books');
+    b.start(M);
+    b.fill(M, 0, 450_000);
+    const r = b.report();
+    assert.deepEqual(fillsByRow(r), [
+      ['00a1', 2],
+      ['00a1', 1],
+    ]);
+    assert.ok(!r.markets.some((m) => m.market === UNLISTED));
+  });
+
+  it('a market folded into the earlier rows and quoted again counts each fill once', () => {
+    const b = books();
+    b.start(M);
+    b.fill(M, 0);
+    b.fill(M, 1);
+    b.release(M);
+    // three more markets released: the row of M folds away (the bound is 3 here)
+    for (let i = 1; i <= 3; i++) {
+      b.start(idOf(i));
+      b.fill(idOf(i), 0);
+      b.fill(idOf(i), 1);
+      b.release(idOf(i));
+    }
+    b.fill(M, 0, 400_000, S, { origin: 'foreign' }); // after its release, before its start again
+    b.start(M);
+    b.fill(M, 1, 450_000);
+    let r = b.report();
+    assert.deepEqual(fillsByRow(r), [
+      ['(1 earlier retired markets)', 3],
+      ['0001', 2],
+      ['0002', 2],
+      ['0003', 2],
+      ['00a1', 1],
+    ]);
+    assert.equal(r.totals.fills, 10);
+    assert.ok(!r.markets.some((m) => m.market === UNLISTED));
+    // released again, and again a fill after: its new row has its second stretch, and the late fill
+    b.release(M);
+    b.fill(M, 0, 300_000);
+    r = b.report();
+    assert.deepEqual(fillsByRow(r), [
+      ['(2 earlier retired markets)', 5],
+      ['0002', 2],
+      ['0003', 2],
+      ['00a1', 2],
+    ]);
+    const sum = (k: 'volumeUsdc' | 'feesUsdc' | 'realisedPnlUsdc') => r.markets.reduce((x, m) => x + BigInt(m[k].replace('.', '')), 0n);
+    assert.deepEqual(
+      [r.markets.reduce((x, m) => x + m.fills, 0), sum('volumeUsdc'), sum('feesUsdc'), sum('realisedPnlUsdc')],
+      [11, b.run.totals().volume, b.run.totals().fees, b.run.totals().realised],
+      'the rows add up to the totals',
+    );
+  });
+
+  it("a market's newest row shows its position and unrealised PnL now, as the books hold them; the rows add up to the account's", () => {
+    const b = books();
+    b.start(M);
+    b.fill(M, 0, 400_000, 10 * S);
+    b.a.mark(M, 2 * 450_000, 1);
+    b.release(M);
+    // a fill after the release (the market may be gone from the store): the books hold 15 YES now
+    b.fill(M, 0, 420_000, 5 * S, { origin: 'foreign' });
+    b.a.mark(M, 2 * 500_000, 2);
+    let r = b.report();
+    assert.deepEqual(
+      r.markets.map((m) => [m.fills, m.positionShares, m.unrealisedPnlUsdc]),
+      [[2, '15.000000', '1.400000']],
+    );
+    assert.equal(r.totals.unrealisedPnlUsdc, '1.400000');
+    // released again after a start again: the first row keeps its fills, only the newest shows the PnL
+    b.start(M);
+    b.release(M);
+    r = b.report();
+    assert.deepEqual(
+      r.markets.map((m) => [m.fills, m.unrealisedPnlUsdc]),
+      [
+        [2, '0.000000'],
+        [0, '1.400000'],
+      ],
+    );
+    // quoted again: its active row shows it
+    b.start(M);
+    assert.deepEqual(
+      b.report().markets.map((m) => [m.fills, m.unrealisedPnlUsdc]),
+      [
+        [2, '0.000000'],
+        [0, '0.000000'],
+        [0, '1.400000'],
+      ],
+    );
+  });
+
+  it('a market whose every row folded away: its later fills go to the folded row', () => {
+    const b = books();
+    b.start(M);
+    b.fill(M, 0);
+    b.fill(M, 1);
+    b.release(M);
+    for (let i = 1; i <= 3; i++) {
+      b.start(idOf(i));
+      b.release(idOf(i));
+    }
+    b.fill(M, 0, 250_000, 2 * S, { origin: 'foreign' });
+    const r = b.report();
+    assert.deepEqual(fillsByRow(r)[0], ['(1 earlier retired markets)', 3]);
+    assert.equal(r.markets[0]!.volumeUsdc, '1.500000');
+    assert.ok(!r.markets.some((m) => m.market === UNLISTED));
+  });
+});
