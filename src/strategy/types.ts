@@ -125,7 +125,8 @@ export interface ViewPnl {
 /**
  * Account-wide figures the risk layer needs for total limits and the kill switch. The store sums
  * over ALL markets, including this one; worst-case figures use src/risk/exposure.ts so the gate can
- * swap this market's current contribution for the proposed one.
+ * swap this market's current contribution for the proposed one. A store's view computes them when
+ * first read (getters: read the fields, a spread of the object copies none of them).
  */
 export interface ViewAccount {
   /** free collateral, 1e-6 USDC */
