@@ -235,6 +235,8 @@ export const EXIT_MEANINGS: Record<string, string> = {
     'the kill switch fired (drawdown, daily loss, loss since inception, venue error rate), or a latched kill switch was found at start and the bot was stopped: everything cancelled; `bookmaker ctl clear-kill` clears it',
   EXIT_HALT:
     'halted: a refusal or void no order can pass (bad API key, a key of another wallet, an invalid signature, no operator approval) or a broken invariant; everything cancelled; the fatal log line says why and how to fix it',
+  EXIT_LEDGER_UNWRITABLE:
+    'stopped with every order cancelled, but the ledger could not be written (file deleted under the bot, disk full, lock lost): the books of this run are not (all) on disk; the last log line says where its figures are (the run report, the venue)',
   EXIT_WATCHDOG: 'the watchdog found the event loop blocked past `watchdog.blockedLimitSeconds`: it cancelled every order from its own thread and exited',
 };
 

@@ -39,7 +39,8 @@ import type { Counterparties } from '../sim/counterparties.ts';
 import type { LocalExchange } from '../sim/local-exchange.ts';
 import type { StateStore } from '../state/store.ts';
 import type { BotOptions } from './bot-options.ts';
-import { EXIT_KILL_SWITCH, EXIT_OK, EXIT_ORDERS_LEFT } from './exit-codes.ts';
+import { booksNotOnDisk, type BooksNotOnDisk } from './books-not-on-disk.ts';
+import { EXIT_KILL_SWITCH, EXIT_LEDGER_UNWRITABLE, EXIT_OK, EXIT_ORDERS_LEFT } from './exit-codes.ts';
 import { Lifecycle } from './lifecycle.ts';
 import { startEarlyAdmin } from './phases/admin.ts';
 import { controlPhase, type ControlPhase } from './phases/control.ts';
@@ -63,7 +64,7 @@ import { StartupAbortedError } from './startup-retry.ts';
 import { closeVenueSetup, setupVenue, type VenueSetup } from './venue-setup.ts';
 
 export type { BotOptions } from './bot-options.ts';
-export { EXIT_HALT, EXIT_KILL_SWITCH, EXIT_OK, EXIT_ORDERS_LEFT } from './exit-codes.ts';
+export { EXIT_HALT, EXIT_KILL_SWITCH, EXIT_LEDGER_UNWRITABLE, EXIT_OK, EXIT_ORDERS_LEFT } from './exit-codes.ts';
 
 export interface Bot {
   readonly baseUrl: string;
@@ -104,6 +105,11 @@ export interface Bot {
   readonly ranker: Ranker;
   /** reload the config file (SIGHUP, `bookmaker ctl reload`) */
   reload(reason?: string): Promise<ControlResult>;
+  /**
+   * After the stop: why this run's books are not (all) on disk (the ledger deleted, full or lost under
+   * the bot), with the final log line's message; null when the ledger was written to the end.
+   */
+  booksNotOnDisk(): BooksNotOnDisk | null;
   stop(reason?: string): Promise<number>;
 }
 
@@ -201,6 +207,7 @@ function liveBot(
   const { core, healthModel, shutdown, runFigures } = p.core;
   const { control } = p.control;
   const rot = p.rotation.rotation;
+  let ledgerProblemAtStop: ReturnType<BotLedger['ledger']['problem']> = null;
   return {
     baseUrl: c.v.baseUrl,
     trader: p.core.venue.trader,
@@ -232,11 +239,20 @@ function liveBot(
     adminUrl: c.early?.endpoint.url ?? null,
     rotation: rot,
     reload: (reason) => control.reload(reason ?? 'SIGHUP'),
+    booksNotOnDisk() {
+      const ledger = p.ledger.bookLedger.ledger;
+      return booksNotOnDisk(ledger.path, ledger.problem() ?? ledgerProblemAtStop);
+    },
     async stop(reason = 'stop') {
       // a bot held by a latched kill switch stops with the kill-switch code
       const latched = core.kernel.killed !== null;
+      // a lost lock is not seen once the ledger closed: keep it (failing writes are judged after the final flush)
+      const atStop = p.ledger.bookLedger.ledger.problem();
+      ledgerProblemAtStop = atStop && !atStop.reason.startsWith('writes fail') ? atStop : null;
       const r = await shutdown.stop(reason);
-      return shutdown.exitWith(r.ok ? (latched ? EXIT_KILL_SWITCH : EXIT_OK) : EXIT_ORDERS_LEFT);
+      // orders left at the venue come first; then books that did not reach the disk (docs/reference/exit-codes.md)
+      const lost = r.ok && this.booksNotOnDisk() !== null;
+      return shutdown.exitWith(r.ok ? (lost ? EXIT_LEDGER_UNWRITABLE : latched ? EXIT_KILL_SWITCH : EXIT_OK) : EXIT_ORDERS_LEFT);
     },
   };
 }

@@ -3,3 +3,5 @@ export const EXIT_OK = 0;
 export const EXIT_ORDERS_LEFT = 1;
 export const EXIT_KILL_SWITCH = 3;
 export const EXIT_HALT = 4;
+/** stopped with every order cancelled, but the ledger could not be written: this run's books are not (all) on disk */
+export const EXIT_LEDGER_UNWRITABLE = 6;

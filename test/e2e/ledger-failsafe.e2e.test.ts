@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import type { Bot } from '../../src/runtime/bot.ts';
 import { readLatchFile } from '../../src/ledger/latch-file.ts';
-import { EXIT_KILL_SWITCH } from '../../src/runtime/bot.ts';
+import { EXIT_KILL_SWITCH, EXIT_LEDGER_UNWRITABLE } from '../../src/runtime/bot.ts';
 import type { BotConfig } from '../../src/config/types.ts';
 import {
   BOT_KEY,
@@ -159,6 +159,12 @@ test('the ledger deleted while the bot runs: every quote pulled, /readyz 503 led
         await new Promise((res) => setTimeout(res, 250));
         assert.equal((await openOrders(h.bot)).length, 0);
       }
+      // the stop tells the supervisor: not exit 0, and the books of this run are not on disk
+      assert.equal(await bot.stop(), EXIT_LEDGER_UNWRITABLE);
+      const lost = bot.booksNotOnDisk();
+      assert.ok(lost, 'booksNotOnDisk after a stop with the ledger deleted');
+      assert.match(lost.message, /the books of this run are not on disk: the ledger .* could not be written \(the ledger file .* is gone/);
+      assert.match(lost.message, /run report/);
     } finally {
       await bot.stop();
     }
@@ -224,6 +230,8 @@ test('disk full when the kill switch fires: the latch lands in the latch file, a
     } finally {
       await bot1.stop();
     }
+    // the kill switch keeps its code; the books not on disk are said all the same (run's last log line)
+    assert.match(bot1.booksNotOnDisk()?.message ?? '(null)', /the books of this run are not on disk: .*writes fail/);
     assert.equal(readLatchFile(ledger)?.reason, 'KILL_DRAWDOWN', 'the latch file holds it');
     rmSync(filler);
     const bot2 = await startTestBot(h, cfg);

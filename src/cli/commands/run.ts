@@ -233,7 +233,12 @@ async function run(args: ParsedArgs): Promise<number> {
     stopSighup();
     const stopReason = reason.kind === 'signal' ? reason.name : reason.kind === 'duration' ? 'duration' : bot.healthModel.killSwitch ? 'kill-switch' : 'halt';
     endOfRunReport(bot, stopReason, code, logger, o['report-json'] as string | undefined);
-    process.stdout.write(`bookmaker: stopped (${reason.kind === 'signal' ? reason.name : reason.kind}), exit ${code}\n`);
+    // the last word when the ledger could not be written: the books of this run are not on disk
+    const lost = bot.booksNotOnDisk();
+    if (lost) logger.error({ ledger: lost.path, reason: lost.reason, exitCode: code }, lost.message);
+    process.stdout.write(
+      `bookmaker: stopped (${reason.kind === 'signal' ? reason.name : reason.kind}), exit ${code}${lost ? ': the books of this run are not on disk (see the log)' : ''}\n`,
+    );
     await new Promise<void>((r) => logger.flush(() => r()));
     // anything still holding the event loop (a socket in TIME_WAIT, a stray timer) must not keep us alive
     setTimeout(() => process.exit(code), 2_000).unref();
