@@ -533,7 +533,8 @@ export class BotLedger {
       try {
         this.markNow(account, figures());
       } catch (e) {
-        this.log.error({ err: (e as Error).message }, 'ledger mark failed');
+        // a failed write is logged (throttled) and counted by the ledger itself
+        if (this.ledger.failingSince === null) this.log.error({ err: (e as Error).message }, 'ledger mark failed');
       }
       // the account's pooled toxicity with every mark (src/ledger/toxicity-pool-checkpoint.ts)
       if (pool !== undefined && this.ledger.failingSince === null) saveToxicityPool(this.ledger, pool(), this.clock.now(), this.log);

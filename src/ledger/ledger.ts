@@ -161,6 +161,9 @@ export interface LedgerOptions {
   readonly checkpointMs?: number;
 }
 
+/** While writes keep failing, one log line per this many ms (the first failure is logged at once). */
+export const FAILURE_LOG_MS = 30_000;
+
 /** Why the ledger cannot be written now, and since when (see Ledger.problem). */
 export interface LedgerProblem {
   readonly since: number;
@@ -211,6 +214,9 @@ export class Ledger {
   /** since when writes fail (null: the last write succeeded), and the last error */
   failingSince: number | null = null;
   lastError: string | null = null;
+  /** while writes fail: when the last failure line was logged, and the failures since it */
+  private failureLoggedAt = 0;
+  private failedUnlogged = 0;
   /** the latch went to the latch file only: the ledger could not take it (see setLatch) */
   latchInFileOnly = false;
   private readonly file: boolean;
@@ -371,17 +377,38 @@ export class Ledger {
   }
 
   private wrote(): void {
-    if (this.failingSince !== null) this.log.info({ failingForMs: this.clock.now() - this.failingSince }, 'ledger writes succeed again');
+    if (this.failingSince !== null)
+      this.log.info({ failingForMs: this.clock.now() - this.failingSince, failedSinceLastLine: this.failedUnlogged }, 'ledger writes succeed again');
     this.failingSince = null;
     this.lastError = null;
+    this.failedUnlogged = 0;
     this.writesSinceCheckpoint++;
   }
 
+  /**
+   * A failed write: counted every time (`failures`, bookmaker_ledger_write_failures); logged at once
+   * the first time, then while writes keep failing (a full disk fails each retry, several a second)
+   * one summary line per FAILURE_LOG_MS with the count since the last line.
+   */
   private writeFailed(e: unknown, records: number): void {
+    const now = this.clock.now();
     this.failures++;
-    this.failingSince ??= this.clock.now();
     this.lastError = (e as Error).message;
-    this.log.error({ err: this.lastError, records }, 'ledger write failed; retrying with the next batch');
+    if (this.failingSince === null) {
+      this.failingSince = now;
+      this.failureLoggedAt = now;
+      this.failedUnlogged = 0;
+      this.log.error({ err: this.lastError, records }, 'ledger write failed; retrying with the next batch');
+      return;
+    }
+    this.failedUnlogged++;
+    if (now - this.failureLoggedAt < FAILURE_LOG_MS) return;
+    this.log.error(
+      { err: this.lastError, failures: this.failedUnlogged, seconds: Math.round((now - this.failureLoggedAt) / 1000), failingForMs: now - this.failingSince },
+      'ledger writes still failing; retrying',
+    );
+    this.failureLoggedAt = now;
+    this.failedUnlogged = 0;
   }
 
   /** A write done at once (not queued): failures are tracked as the queue's are, then thrown. */

@@ -17,7 +17,8 @@ import type { Clock } from '../../src/core/clock.ts';
 import { fullIntegrityCheck, isDamage, LedgerDamagedError } from '../../src/ledger/integrity.ts';
 import { replayPositions } from '../../src/ledger/books.ts';
 import { LATCH_FILE_BYTES, latchPathOf, readLatchFile } from '../../src/ledger/latch-file.ts';
-import { openLedger, type Ledger } from '../../src/ledger/ledger.ts';
+import { createLogger } from '../../src/core/logger.ts';
+import { FAILURE_LOG_MS, openLedger, type Ledger } from '../../src/ledger/ledger.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import { TRADER } from '../support/venue-order.ts';
 
@@ -88,6 +89,39 @@ test('a latch the ledger cannot take (I/O error) is kept in the fsynced latch fi
     assert.equal(readLatchFile(t.file), null, 'a clear clears both');
     assert.equal(l.risk().latch, null);
     l.close();
+  });
+});
+
+test('writes that keep failing are counted every time and logged at once, then one summary line per interval', () => {
+  withTmpLedger((t) => {
+    const lines: Array<{ msg: string; failures?: number; seconds?: number }> = [];
+    const logger = createLogger({ level: 'info', destination: { write: (s: string) => void lines.push(JSON.parse(s)) } });
+    const clock = clockAt();
+    const l = openLedger({ path: t.file, clock, logger });
+    (l.db as { prepare: unknown }).prepare = () => {
+      throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    };
+    const failing = () => lines.filter((x) => /ledger write/.test(x.msg));
+    // a full disk: a retry every 400 ms for 75 s (the audit saw ~2.5 lines a second)
+    l.mark(T0, M, 1, 1_000_000n, 0n);
+    l.flush();
+    for (let i = 0; i < 187; i++) {
+      clock.t += 400;
+      l.retryWrites();
+    }
+    assert.equal(l.failures, 188, 'every failure counted (bookmaker_ledger_write_failures)');
+    const shown = failing();
+    assert.equal(shown[0]?.msg, 'ledger write failed; retrying with the next batch', 'the first at once');
+    assert.equal(shown.length, 1 + Math.floor((187 * 400) / FAILURE_LOG_MS), shown.map((x) => x.msg).join(' | '));
+    assert.equal(shown[1]?.msg, 'ledger writes still failing; retrying');
+    assert.equal(shown[1]?.failures, FAILURE_LOG_MS / 400, 'the failures since the last line');
+    assert.equal(shown[1]?.seconds, FAILURE_LOG_MS / 1000);
+    assert.equal(
+      shown.slice(1).reduce((a, x) => a + (x.failures ?? 0), 0) + (l as unknown as { failedUnlogged: number }).failedUnlogged,
+      187,
+      'the summaries and what is pending add up to every failure after the first',
+    );
+    l.lock!.release();
   });
 });
 
