@@ -23,6 +23,7 @@ import type { VenuePort } from '../model/venue.ts';
 import type { NonceSource } from '../orders/nonces.ts';
 import type { FeeSpec } from '../engine/fill-fee.ts';
 import { OrderManager, type CancelAllResult } from '../orders/order-manager.ts';
+import type { OrderRecord } from '../orders/reconciler.ts';
 import type { OrderManagerEvent, StateEvent } from '../state/events.ts';
 import { DEFAULT_EDGE } from '../state/edge-settings.ts';
 import { DEFAULT_LIMITS, type ReduceLimits } from '../state/reduce.ts';
@@ -70,6 +71,8 @@ export interface TradingCoreOptions {
   readonly settleMs?: number;
   /** the markets whose orders are this instance's (reconcileScope markets); omitted: the whole wallet */
   readonly ownMarkets?: readonly Bytes32[];
+  /** what the ledger knows of an open order this run does not track (for the reconcile warning) */
+  readonly orderRecord?: (nonce: Bytes32) => OrderRecord;
   /** the fee model found V2 buys are read with (see OrderManager); omitted: no fees */
   readonly fees?: FeeSpec;
   /** a broken invariant halted the order manager after it cancelled everything */
@@ -110,6 +113,7 @@ export function createTradingCore(o: TradingCoreOptions): TradingCore {
     ...(deadMan > 0 ? { deadManSeconds: deadMan } : {}),
     ...(o.settleMs !== undefined ? { settleMs: o.settleMs } : {}),
     ...(o.ownMarkets ? { ownMarkets: o.ownMarkets } : {}),
+    ...(o.orderRecord ? { orderRecord: o.orderRecord } : {}),
     ...(o.fees ? { fees: o.fees } : {}),
     ...(o.onHalt ? { onHalt: o.onHalt } : {}),
   });

@@ -36,7 +36,7 @@ import { errInfo, NOTHING_TO_RESEND, OrderExecutor } from './executor.ts';
 import { NonceSource } from './nonces.ts';
 import { OrderTable } from './order-table.ts';
 import { planCalls } from './plan-calls.ts';
-import { Reconciler, type CancelAllResult, type DesiredSet } from './reconciler.ts';
+import { Reconciler, type CancelAllResult, type DesiredSet, type OrderRecord } from './reconciler.ts';
 import type { Entry } from './tracked-orders.ts';
 
 export { failedBatch } from './executor.ts';
@@ -93,6 +93,8 @@ export interface OrderManagerOptions {
    * every open order of the wallet is the bot's (reconcileScope `wallet`).
    */
   ownMarkets?: readonly Bytes32[];
+  /** what the books know of an open order this run does not track (the reconcile warning says it); omitted: nothing */
+  orderRecord?: (nonce: Bytes32) => OrderRecord;
 }
 
 export class OrderManager {

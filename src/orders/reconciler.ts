@@ -35,6 +35,28 @@ export interface ReconcilerOptions {
   inFlightTimeoutMs?: number;
   ownMarkets?: readonly Bytes32[];
   fees?: FeeSpec;
+  orderRecord?: (nonce: Bytes32) => OrderRecord;
+}
+
+/**
+ * What the books know of an open order this run does not track: 'recorded' (placed or adopted by an
+ * earlier run), 'tagged' (no record, but its nonce carries the ledger's tag: this bookmaker's, its
+ * record lost to a crash), 'unknown' (a person's or another instance's).
+ */
+export type OrderRecord = 'recorded' | 'tagged' | 'unknown';
+
+/** The warning for an open order reconcile cancels, by what the books know of it (none: no ledger). */
+export function strangerMessage(record: OrderRecord | undefined): string {
+  switch (record) {
+    case 'recorded':
+      return 'reconcile: cancelling an open order of this bot it no longer wants (placed by an earlier run)';
+    case 'tagged':
+      return "reconcile: an order of this wallet the ledger has no record of: likely placed just before a crash (its nonce carries this ledger's tag); cancelled";
+    case 'unknown':
+      return 'reconcile: cancelling an open order this bot did not place (not in its ledger, not its nonce tag: a person or another instance on this wallet)';
+    default:
+      return 'reconcile: cancelling an open order of this wallet this run did not place (or no longer wants)';
+  }
 }
 
 export interface ReconcilerDeps extends OrderParts {
@@ -119,7 +141,9 @@ export class Reconciler {
     for (const a of plan.adopt) found(a.order, a.slot, 'working');
     for (const o of plan.cancel) {
       // an order this run did not place and does not want: say so (once per order), with its market
+      // and what the books know of it (an earlier run's, a crash's, or another trader's)
       if (this.toldStrangers.size > 10_000) this.toldStrangers.clear();
+      const record = this.toldStrangers.has(o.nonce) ? undefined : this.d.opts.orderRecord?.(o.nonce);
       if (!this.toldStrangers.has(o.nonce))
         log.warn(
           {
@@ -129,8 +153,9 @@ export class Reconciler {
             side: o.side === 0 ? 'buy' : 'sell',
             price: o.price,
             scope: this.ownMarkets() ? 'markets' : 'wallet',
+            ...(record ? { record } : {}),
           },
-          'reconcile: cancelling an open order this bot did not place (or no longer wants)',
+          strangerMessage(record),
         );
       this.toldStrangers.add(o.nonce);
       // a stranger on its way out still counts until its cancel is answered and its fills are in

@@ -5,7 +5,9 @@ import { BookmakerError, InvariantError } from '../../src/model/errors.ts';
 import type { Bytes32, LimitOrder } from '../../src/model/order.ts';
 import type { DesiredOrder } from '../../src/orders/diff.ts';
 import { NonceSource } from '../../src/orders/nonces.ts';
+import { createLogger } from '../../src/core/logger.ts';
 import { OrderManager, type OrderManagerOptions } from '../../src/orders/order-manager.ts';
+import { strangerMessage, type OrderRecord } from '../../src/orders/reconciler.ts';
 import { refusalLabel } from '../../src/orders/refusal.ts';
 import type { OrderManagerEvent } from '../../src/state/events.ts';
 import { FakeVenue, M1, M2, ManualClock, venueOrder } from './fake-venue.ts';
@@ -518,6 +520,25 @@ describe('OrderManager outcomes', () => {
 });
 
 describe('OrderManager.reconcile', () => {
+  it('a found order it cancels is named by what the books know: an earlier run, a crash (tagged, no record), another trader', async () => {
+    const lines: Array<{ msg: string; nonce?: string; record?: string }> = [];
+    const logger = createLogger({ level: 'warn', destination: { write: (s: string) => void lines.push(JSON.parse(s)) } });
+    const old = new NonceSource();
+    const [recorded, tagged, unknown] = [old.next(), old.next(), old.next()];
+    const orderRecord = (n: Bytes32): OrderRecord => (n === recorded ? 'recorded' : n === tagged ? 'tagged' : 'unknown');
+    const { venue, om } = setup({ logger, orderRecord });
+    for (const [i, nonce] of [recorded, tagged, unknown].entries()) venue.open.set(nonce, venueOrder({ ...order(100_000 + i * 1_000), nonce }));
+    assert.equal(await om.reconcile(undefined, []), true);
+    const said = (n: Bytes32) => lines.find((x) => x.nonce === n)?.msg ?? '(none)';
+    // kill -9 mid bulk create: the order landed, its record did not
+    assert.equal(said(tagged), strangerMessage('tagged'));
+    assert.match(said(tagged), /an order of this wallet the ledger has no record of: likely placed just before a crash/);
+    assert.doesNotMatch(said(tagged), /did not place/);
+    assert.match(said(recorded), /placed by an earlier run/);
+    assert.match(said(unknown), /this bot did not place .*a person or another instance/);
+    assert.equal(venue.open.size, 0, 'all three cancelled');
+  });
+
   it('start-up: adopts orders matching desired slots, cancels the rest, never double-quotes', async () => {
     const { venue, om, of } = setup();
     const old = new NonceSource();

@@ -93,6 +93,8 @@ export function corePhase(c: StartContext, { client, signer }: VenuePhase, { mar
     initialState: bookLedger.initialState(marketIds),
     account: accountBooks,
     ...(cfg.orders.reconcileScope === 'markets' ? { ownMarkets: marketIds } : {}),
+    // the reconcile warning says whose a found order is: an earlier run's, a crash's (tagged, no record), or another trader's
+    orderRecord: (nonce) => (bookLedger.ledger.hasOrder(nonce) ? 'recorded' : bookLedger.ledger.isTagged(nonce) ? 'tagged' : 'unknown'),
     // the fills feed's fee model: a found V2 buy's remaining shares net of the fee it paid
     fees: bookLedger.fees,
     // an order gone without its fills seen keeps counting until the fills poll reports it closed, its
