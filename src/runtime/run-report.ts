@@ -10,6 +10,7 @@
  * from integers; shares likewise. Shares of time are fractions (0..1) rounded to 4 decimals.
  */
 import type { AccountFigures } from '../account/account.ts';
+import { microOf, usdCents, usdCentsSumming } from '../model/money-text.ts';
 import { micro } from '../model/units.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { HealthState, MarketTimeReport, ProcessState } from '../health/health-model.ts';
@@ -309,13 +310,14 @@ function claimsBlock(c: ClaimsSnapshot): RunReportClaims {
 }
 
 const fit = (s: string): string => (s.length <= 120 ? s : `${s.slice(0, 119)}…`);
-const usd = (s: string): string => {
-  // 6 decimals for the JSON; 2 for people, rounded half away from zero on the exact string
-  const neg = s.startsWith('-');
-  const [w, f] = (neg ? s.slice(1) : s).split('.') as [string, string];
-  const cents = BigInt(w) * 100n + BigInt(f.slice(0, 2)) + (Number(f[2]) >= 5 ? 1n : 0n);
-  return `${neg && cents !== 0n ? '-' : ''}${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`;
-};
+// 6 decimals for the JSON; cents for people (src/model/money-text.ts, as the terminal summary)
+const usd = (s: string): string => usdCents(microOf(s));
+/** a total and its parts in cents that add up as shown (the total rounded as it is) */
+const usdSum = (total: string, parts: readonly string[]): { total: string; parts: string[] } =>
+  usdCentsSumming(
+    microOf(total),
+    parts.map((p) => microOf(p)),
+  );
 
 export function formatRunReport(r: RunReport): string[] {
   const t = r.totals;
@@ -328,12 +330,15 @@ export function formatRunReport(r: RunReport): string[] {
     ),
   ];
   const a = r.account;
-  if (a)
+  if (a) {
+    // PnL = realised + unrealised, shown so that they add up (fees are inside realised)
+    const s = usdSum(a.pnlUsdc, [a.realisedUsdc, a.unrealisedUsdc]);
     lines.push(
       fit(
-        `  account: PnL ${usd(a.pnlUsdc)} USDC (realised ${usd(a.realisedUsdc)}, unrealised ${usd(a.unrealisedUsdc)}, fees ${usd(a.feesUsdc)}) since inception, marked ${a.markedAt ?? 'never'}`,
+        `  account: PnL ${s.total} USDC (realised ${s.parts[0]}, unrealised ${s.parts[1]}, fees ${usd(a.feesUsdc)}) since inception, marked ${a.markedAt ?? 'never'}`,
       ),
     );
+  }
   const rot = r.rotation;
   // a line when markets came or went during the run (not for the start-up set alone)
   if (rot && (rot.started > (rot.startedBy.startup ?? 0) || rot.retired > 0 || rot.retiringAtStop.length > 0 || rot.refreshFailures > 0)) {
@@ -371,11 +376,8 @@ export function formatRunReport(r: RunReport): string[] {
     );
     const a = m.pnlAttributionUsdc;
     if (a && m.fills > 0) {
-      lines.push(
-        fit(
-          `    pnl by source: spread ${usd(a.spreadCapture)}, inventory ${usd(a.inventory)}, fees ${usd(a.fees)}, resolution ${usd(a.resolution)} = ${usd(a.total)} USDC`,
-        ),
-      );
+      const s = usdSum(a.total, [a.spreadCapture, a.inventory, a.fees, a.resolution]);
+      lines.push(fit(`    pnl by source: spread ${s.parts[0]}, inventory ${s.parts[1]}, fees ${s.parts[2]}, resolution ${s.parts[3]} = ${s.total} USDC`));
     }
   }
   if (r.claims && r.claims.markets.length > 0) {

@@ -14,6 +14,7 @@
  */
 import type { Clock } from '../core/clock.ts';
 import type { Bytes32 } from '../model/order.ts';
+import { usdCents, usdCentsSumming } from '../model/money-text.ts';
 import type { StoreState } from '../state/market-state.ts';
 import { edgeView, marketAttribution, type MarketAttribution } from '../state/edge-view.ts';
 import { marketPnl } from '../state/market-view.ts';
@@ -112,10 +113,9 @@ export function summaryRows(
 }
 
 const cents = (p: number | null): string => (p === null ? '   -  ' : `${(p / 10_000).toFixed(1).padStart(5)}¢`);
-const usdc = (v: bigint): string => {
-  const n = Number(v) / 1e6;
-  return `${n >= 0 ? '+' : ''}${n.toFixed(2)}`;
-};
+/** USDC in cents, signed (src/model/money-text.ts, as the run report) */
+const signed = (s: string): string => (s.startsWith('-') ? s : `+${s}`);
+const usdc = (v: bigint): string => signed(usdCents(v));
 
 /** USDC, signed: two decimals below 1 000, then thousands or millions with one (for the one-line form). */
 const usdcShort = (v: bigint): string => {
@@ -141,13 +141,17 @@ export function formatSummary(rows: readonly SummaryRow[], header: string, accou
     header,
     `${'market'.padEnd(w)}  ${'bid'.padStart(6)}  ${'ask'.padStart(6)}  ord  fills  ${'position'.padStart(9)}  ${'pnl USDC'.padStart(9)}  ${'stream'.padEnd(12)}  state`,
   ];
-  let total = 0n;
-  for (const r of rows) {
-    total += r.pnl;
+  // the rows' PnL and their total in cents that add up as shown (the total rounded as it is)
+  const total = rows.reduce((a, r) => a + r.pnl, 0n);
+  const shown = usdCentsSumming(
+    total,
+    rows.map((r) => r.pnl),
+  );
+  rows.forEach((r, i) => {
     lines.push(
-      `${r.market.slice(0, w).padEnd(w)}  ${cents(r.bid)}  ${cents(r.ask)}  ${String(r.orders).padStart(3)}  ${String(r.fills).padStart(5)}  ${(r.net / 1e6).toFixed(2).padStart(9)}  ${usdc(r.pnl).padStart(9)}  ${r.stream.padEnd(12)}  ${r.state}`,
+      `${r.market.slice(0, w).padEnd(w)}  ${cents(r.bid)}  ${cents(r.ask)}  ${String(r.orders).padStart(3)}  ${String(r.fills).padStart(5)}  ${(r.net / 1e6).toFixed(2).padStart(9)}  ${signed(shown.parts[i]!).padStart(9)}  ${r.stream.padEnd(12)}  ${r.state}`,
     );
-  }
+  });
   // the edge of each market, in a block of its own: regime, toxicity and the PnL attribution (USDC),
   // whose four components sum to the market's PnL of its fills
   // with rank entries, each ranked market's score (the `bookmaker markets rank` figure) ends its row
@@ -161,7 +165,9 @@ export function formatSummary(rows: readonly SummaryRow[], header: string, accou
       `${r.market.slice(0, w).padEnd(w)}  ${r.regime.padEnd(11)}  ${toxCents(r.toxicity).padStart(7)}  ${usdc(a.spreadCapture).padStart(9)}  ${usdc(a.inventory).padStart(9)}  ${usdc(a.fees).padStart(8)}  ${usdc(a.resolution).padStart(10)}${ranked ? `  ${rankScore(r.score).padStart(6)}` : ''}`,
     );
   }
-  lines.push(accountPnl === undefined ? `total pnl ${usdc(total)} USDC` : `account pnl ${usdc(accountPnl)} USDC (markets listed ${usdc(total)})`);
+  lines.push(
+    accountPnl === undefined ? `total pnl ${signed(shown.total)} USDC` : `account pnl ${usdc(accountPnl)} USDC (markets listed ${signed(shown.total)})`,
+  );
   return lines.map(fit);
 }
 

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { Bytes32 } from '../../src/model/order.ts';
 import { Account, type AccountFill } from '../../src/account/account.ts';
 import { RunFigures } from '../../src/account/run-figures.ts';
-import { buildRunReport, formatRunReport } from '../../src/runtime/run-report.ts';
+import { accountBlock, buildRunReport, formatRunReport } from '../../src/runtime/run-report.ts';
 import { micro } from '../../src/model/units.ts';
 import { STOPPED_RUN } from '../support/run-report.ts';
 
@@ -140,4 +140,22 @@ test("a position held from an earlier run in a market no row lists: its unrealis
     ],
   );
   assert.ok(formatRunReport(r).includes('  (markets not listed): fills 0, volume 0.00 USDC, fees 0.00, realised 0.00, unrealised 0.50 USDC'));
+});
+
+test('the account line and the PnL by source add up as shown (cents; the total rounded as it is)', () => {
+  const l = runWith({ fillId: 'f', marketId: M, outcomeIndex: 1, side: 0, price: 400_000, size: 10_000_000, fee: 2_000, ts: 1 });
+  const base = { ...STOPPED_RUN, stoppedAt: 60_000 };
+  const time = { marketId: M, label: 'rain-tomorrow', observedMs: 60_000, liveMs: 60_000, states: { quoting: 60_000 } };
+  // each rounded on its own: spread 0.01, inventory 0.01, fees 0.00, resolution 0.00 = 0.01
+  const attribution = { spreadCapture: 5_000n, inventory: 5_000n, fees: -1_000n, resolution: 0n, total: 9_000n };
+  const r = buildRunReport({ ...base, markets: [{ time, ledger: l.market(M), unrealised: 0n, net: 10_000_000, attribution }] });
+  const account = accountBlock({ realised: 2_445_000n, unrealised: 1_235_100n, total: 3_680_100n, fees: 2_000n, markedAt: null } as never);
+  const lines = formatRunReport({ ...r, account });
+  assert.equal(
+    lines.find((x) => x.includes('pnl by source')),
+    '    pnl by source: spread 0.01, inventory 0.00, fees 0.00, resolution 0.00 = 0.01 USDC',
+  );
+  // each rounded on its own this read "PnL 3.68 (realised 2.45, unrealised 1.24)"
+  assert.match(lines.find((x) => x.includes('account:')) ?? '', /^ {2}account: PnL 3\.68 USDC \(realised 2\.44, unrealised 1\.24, fees 0\.00\)/);
+  assert.equal(account.pnlUsdc, '3.680100', 'the JSON keeps the exact figure');
 });

@@ -207,3 +207,26 @@ test('the printer redraws in place on a TTY and appends otherwise; stop prints a
   stop2();
   assert.deepEqual(plain, ['one line\n', 'one line\n']);
 });
+
+test('the table: the rows PnL add up to the total as shown (cents; the total rounded as it is)', () => {
+  const row = (market: string, pnl: bigint) => ({
+    market,
+    bid: 480_000,
+    ask: 520_000,
+    orders: 2,
+    fills: 1,
+    net: 0,
+    pnl,
+    stream: 'live',
+    state: 'quoting',
+    regime: 'event',
+    toxicity: null,
+    attribution: { spreadCapture: 0n, inventory: 0n, fees: 0n, resolution: 0n, total: 0n },
+    score: null,
+  });
+  // rounded each on its own: +2.45 and +1.24 over a total of +3.68
+  const lines = formatSummary([row('a', 2_446_000n), row('b', 1_236_000n)], 'h');
+  const pnl = (m: string) => lines.find((l) => l.startsWith(`${m}  `) && l.includes('live'))?.split(/\s+/)[6];
+  assert.deepEqual([pnl('a'), pnl('b')], ['+2.45', '+1.23']);
+  assert.equal(lines.at(-1), 'total pnl +3.68 USDC');
+});
