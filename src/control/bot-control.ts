@@ -120,7 +120,7 @@ export class BotControl implements Controls {
       this.haltHold = holds.halt;
       k.pause(null);
       this.log.warn(
-        { reason: holds.halt.reason, since: new Date(holds.halt.at).toISOString(), source: holds.halt.source },
+        { reason: holds.halt.reason, since: new Date(holds.halt.at).toISOString(), source: holds.halt.source, from: holds.halt.from },
         'halted by an operator in an earlier run: not quoting until `bookmaker ctl resume`',
       );
     }
@@ -129,7 +129,7 @@ export class BotControl implements Controls {
       const market = this.market(id);
       if (market) k.pause(market);
       this.log.warn(
-        { market: id, reason: h.reason, since: new Date(h.at).toISOString(), quoted: market !== null },
+        { market: id, reason: h.reason, since: new Date(h.at).toISOString(), quoted: market !== null, from: h.from },
         market
           ? 'market paused by an operator in an earlier run: not quoting it until `bookmaker ctl resume MARKET`'
           : 'a market paused in an earlier run is not quoted by this run; its pause stays in the ledger',
