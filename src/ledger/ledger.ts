@@ -730,27 +730,38 @@ export class Ledger {
   /**
    * An operator action (halt, pause, resume, …): written at once with a full sync. A halt, pause or
    * resume goes first to the latch file (fsynced: the holds in force after it, the ledger's OR the
-   * file's), then to the ledger; either failing throws, so the caller does not call it durable.
+   * file's), then to the ledger (also when the file failed); either failing throws, so the caller
+   * does not call it durable.
    */
   operatorAction(action: string, market: string | null, reason: string | null, source: string, result: string): void {
     const now = this.clock.now();
+    let fileErr: Error | null = null;
     if (this.file && (action === 'halt' || action === 'pause' || action === 'resume')) {
-      let before: OperatorHolds;
       try {
-        before = this.operatorHolds();
-      } catch {
-        before = this.fileHolds(); // the ledger cannot be read: the file's holds are kept
+        let before: OperatorHolds;
+        try {
+          before = this.operatorHolds();
+        } catch {
+          before = this.fileHolds(); // the ledger cannot be read: the file's holds are kept
+        }
+        const next = applyHoldAction(before, action, bytes32Of(market), { reason, at: now, source });
+        const { overflowed } = writeHoldsFile(this.path, next);
+        if (overflowed > 0)
+          this.log.error(
+            { paused: overflowed, file: latchPathOf(this.path) },
+            'the paused markets do not fit the latch file: it records a halt instead ("pauses overflow the latch file"); `bookmaker ctl resume` lifts it',
+          );
+      } catch (e) {
+        fileErr = e as Error;
       }
-      const next = applyHoldAction(before, action, bytes32Of(market), { reason, at: now, source });
-      const { overflowed } = writeHoldsFile(this.path, next);
-      if (overflowed > 0)
-        this.log.error(
-          { paused: overflowed, file: latchPathOf(this.path) },
-          'the paused markets do not fit the latch file: it records a halt instead ("pauses overflow the latch file"); `bookmaker ctl resume` lifts it',
-        );
     }
     this.flush();
     this.writeNow(() => this.insertAction(now, action, market, reason, source, result), true);
+    if (fileErr)
+      throw new Error(
+        `the ${action} is in the ledger but the latch file ${latchPathOf(this.path)} could not be written (${fileErr.message}): it would be lost with the ledger`,
+        { cause: fileErr },
+      );
   }
 
   private insertAction(ts: number, action: string, market: string | null, reason: string | null, source: string, result: string): void {

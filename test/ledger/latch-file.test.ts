@@ -4,7 +4,7 @@
  * into a halt (fail closed), a damaged file reads as halted, an older file reads as no holds.
  */
 import assert from 'node:assert/strict';
-import { rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { asyncScheduler } from 'rxjs';
 import type { Clock } from '../../src/core/clock.ts';
@@ -120,5 +120,17 @@ test("a ledger's holds from before the file held them are copied into the file a
     writeFileSync(latchPathOf(t.file), '{"latched":false}'.padEnd(1023, ' ') + '\n'); // as an older bot left it
     l = openLedger({ path: t.file, clock });
     assert.equal(readLatchRecord(t.file).halt?.reason, 'old');
+    l.close();
+  }));
+
+test('a halt the latch file cannot take still goes to the ledger, and the call throws (not called durable)', () =>
+  withTmpLedger((t) => {
+    const l = openLedger({ path: t.file, clock });
+    rmSync(latchPathOf(t.file));
+    mkdirSync(latchPathOf(t.file)); // cannot be written as a file
+    assert.throws(() => l.operatorAction('halt', null, 'incident', 'admin', 'halted'), /the halt is in the ledger but the latch file .* could not be written/);
+    assert.equal(l.ledgerHolds().halt?.reason, 'incident');
+    assert.match(l.operatorHolds().halt?.reason ?? '', /^incident$/, "the ledger's halt, and the unreadable file's");
+    assert.equal(l.operatorHolds().halt?.from, 'ledger and latch file');
     l.close();
   }));
