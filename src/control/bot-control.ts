@@ -60,9 +60,16 @@ export interface HoldView {
   readonly reason: string | null;
   readonly since: string;
   readonly source: string;
+  /** a hold from an earlier run: the record a start read it from ('ledger', 'latch file', or both) */
+  readonly from?: string;
 }
 
-const view = (h: OperatorHold): HoldView => ({ reason: h.reason, since: new Date(h.at).toISOString(), source: h.source });
+const view = (h: OperatorHold): HoldView => ({
+  reason: h.reason,
+  since: new Date(h.at).toISOString(),
+  source: h.source,
+  ...(h.from !== undefined ? { from: h.from } : {}),
+});
 
 const RESTART_ONLY = ['venue', 'orders', 'feeds', 'metrics', 'logging', 'wallet', 'ledger', 'admin'] as const;
 

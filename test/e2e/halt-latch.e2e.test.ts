@@ -76,9 +76,10 @@ test('a halt survives the loss of the ledger: a start with --new-ledger stays ha
     );
     const status = await ctl(['status', '-c', file, '--json']);
     assert.equal(status.code, 0, status.out);
-    const s = JSON.parse(status.out.split('\n').find((l) => l.startsWith('{'))!) as { halted: boolean; halt: { reason: string } };
+    const s = JSON.parse(status.out.split('\n').find((l) => l.startsWith('{'))!) as { halted: boolean; halt: { reason: string; from: string } };
     assert.equal(s.halted, true);
     assert.equal(s.halt.reason, 'incident 9');
+    assert.equal(s.halt.from, 'latch file', 'status names the record the halt came from');
     await waitFor('reconciled', () => /"msg":"halted by the operator: not quoting until bookmaker ctl resume"/.test(a.out()), 30_000);
     assert.equal((await sim.openOrders()).length, 0, 'a halted bot places nothing on a new ledger');
 
