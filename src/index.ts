@@ -15,6 +15,7 @@ export type {
   ViewLevel,
   ViewTrade,
   MidSample,
+  MidSeries,
   ViewPosition,
   WorkingQuote,
   ViewOracle,

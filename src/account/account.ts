@@ -302,6 +302,8 @@ export class Account {
   private serials = 0;
   private markedAtMax: number | null = null;
   private cached: AccountFigures | null = null;
+  /** realisedM + unrealisedM as pnl() last summed it (null: to sum again) */
+  private total: bigint | null = null;
   private baselineAt: number | null = null;
   /** fills older than a market's folded history: applied at the end, not in venue order */
   late = 0;
@@ -364,6 +366,7 @@ export class Account {
     b.cCash = cash;
     b.micro = null;
     this.cached = null;
+    this.total = null;
   }
 
   /** Apply one fill; false when its fill id was seen already (nothing changes). */
@@ -449,7 +452,24 @@ export class Account {
     b.mark2 = mark2;
     b.markedAt = at;
     this.noteMark(at);
-    if (b.state.pos.net !== 0 || b.cUnrealised !== 0n) this.refresh(b);
+    if (b.state.pos.net !== 0 || b.cUnrealised !== 0n) this.refreshMark(b);
+  }
+
+  /**
+   * refresh() after a new mark: of the figures it brings up to date only the unrealised PnL reads
+   * the mark, and every change of the others (a fill, a baseline, a resolution, a claim) refreshed
+   * them when it happened, so they would come out as they are. The same unrealised figure as
+   * refresh's (pnlScaled's), without its bigint work for the rest: this runs on every tick whose
+   * mid moved while the market holds a position.
+   */
+  private refreshMark(b: MarketBook): void {
+    const unrealised = b.payoutYes !== null || b.mark2 === null ? 0n : toMicro(unrealisedScaled(b.state.pos, b.mark2));
+    if (unrealised === b.cUnrealised) return;
+    this.unrealisedM += unrealised - b.cUnrealised;
+    b.cUnrealised = unrealised;
+    b.micro = null;
+    this.cached = null;
+    this.total = null;
   }
 
   /** The market resolved: one YES share pays `payoutYes` (1e-6 USDC); its PnL is realised at that payout. */
@@ -574,7 +594,9 @@ export class Account {
 
   /** The account's total PnL, 1e-6 USDC (the kill switch's figure): O(1). */
   pnl(): bigint {
-    return this.figures().total;
+    // the kill switch reads it on every tick: the sum alone, not a figures() object per new mark
+    if (this.cached !== null) return this.cached.total;
+    return (this.total ??= this.realisedM + this.unrealisedM);
   }
 
   figures(): AccountFigures {

@@ -87,23 +87,33 @@ function sharesFor(notional: number, unitValue: number): number {
 function matchExisting(view: MarketView, quotes: readonly DesiredQuote[]): (WorkingQuote | undefined)[] {
   const own = view.quotes;
   const out = new Array<WorkingQuote | undefined>(quotes.length);
-  // which own orders are taken, by index into view.quotes (a handful: no Set needed)
+  // which own orders are taken, by index into view.quotes: bits of a number for the first 30 (a
+  // handful is the rule: no array per tick), an array beyond
+  let usedBits = 0;
   let used: boolean[] | null = null;
   for (let i = 0; i < quotes.length; i++) {
     const q = quotes[i]!;
     let m: WorkingQuote | undefined;
     for (let j = 0; j < own.length; j++) {
       const w = own[j]!;
-      if (w.state === 'cancelling' || (used !== null && used[j]) || w.side !== q.side || w.price !== q.price || w.size !== q.size || w.level !== q.level)
-        continue;
+      if (w.state === 'cancelling' || w.side !== q.side || w.price !== q.price || w.size !== q.size || w.level !== q.level) continue;
+      if (j < USED_BITS ? (usedBits & (1 << j)) !== 0 : used !== null && used[j] === true) continue;
       m = w;
-      (used ??= new Array<boolean>(own.length).fill(false))[j] = true;
+      if (j < USED_BITS) usedBits |= 1 << j;
+      else (used ??= new Array<boolean>(own.length).fill(false))[j] = true;
       break;
     }
     out[i] = m;
   }
   return out;
 }
+
+/** own orders matchExisting marks as taken in the bits of one number */
+const USED_BITS = 30;
+
+/** The result's lists when there is nothing in them (most ticks deny nothing): shared, and frozen so no caller can fill them. */
+const NO_DENIALS = Object.freeze([]) as unknown as QuoteDenied[];
+const NO_KEPT: readonly WorkingQuote[] = Object.freeze([]);
 
 function denied(view: MarketView, reason: RiskReason, detail: string, quote: DesiredQuote | null): QuoteDenied {
   return { type: 'QuoteDenied', marketId: view.marketId, reason, detail, quote, ts: view.now };
@@ -199,7 +209,7 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
 
   // 5. rate budget over the creates that survived
   let tokensLeft = state.tokens;
-  const kept: WorkingQuote[] = [];
+  let kept: WorkingQuote[] | null = null;
   if (costly > 0) {
     // 4b denies only matched quotes: the creates are still the `costly` counted in 4
     const costlyIdx = new Array<number>(costly);
@@ -227,28 +237,29 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
         reason: 'RATE_LIMIT',
         detail: old ? `order budget spent: kept the working ${old.side} at ${old.price}` : 'order budget spent',
       };
-      if (old && !priceCheck(old, view, limits, ctx)) kept.push(old);
+      if (old && !priceCheck(old, view, limits, ctx)) (kept ??= []).push(old);
     }
   }
 
   // the outputs, at their final length: a pushed-to [] takes a 16-slot store at its first push, and
   // this runs for every market on every tick (usually every quote passes: `out` is then `quotes` itself)
-  let passed = kept.length;
+  const keptOrders = kept ?? NO_KEPT;
+  let passed = keptOrders.length;
   let all = true;
   for (let i = 0; i < n; i++) {
     if (!decisions[i]) passed++;
     if (decisions[i] || sizes[i] !== quotes[i]!.size) all = false;
   }
-  const out: DesiredQuote[] = all && kept.length === 0 ? (quotes as DesiredQuote[]) : new Array<DesiredQuote>(passed);
+  const out: DesiredQuote[] = all && keptOrders.length === 0 ? (quotes as DesiredQuote[]) : new Array<DesiredQuote>(passed);
   const keeps = new Array<Bytes32 | null>(passed);
-  const events: QuoteDenied[] = [];
+  let events: QuoteDenied[] | null = null;
   let o = 0;
   // every undecided quote gets its pass or trim here: `decisions` is then the result's full list
   for (let i = 0; i < n; i++) {
     const q = quotes[i]!;
     const d = decisions[i];
     if (d) {
-      if (d.kind === 'deny') events.push(denied(view, d.reason, d.detail, d.quote));
+      if (d.kind === 'deny') (events ??= []).push(denied(view, d.reason, d.detail, d.quote));
     } else if (sizes[i] !== q.size) {
       out[o] = { ...q, size: sizes[i]! };
       keeps[o++] = null;
@@ -259,13 +270,13 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
       decisions[i] = { kind: 'pass', quote: q };
     }
   }
-  for (let k = 0; k < kept.length; k++) {
-    out[o] = workingAsQuote(kept[k]!);
-    keeps[o++] = kept[k]!.nonce ?? null;
+  for (let k = 0; k < keptOrders.length; k++) {
+    out[o] = workingAsQuote(keptOrders[k]!);
+    keeps[o++] = keptOrders[k]!.nonce ?? null;
   }
   // nothing spent: the refilled state as it came in
   const after = tokensLeft === state.tokens ? state : { tokens: tokensLeft, refilledAt: state.refilledAt };
-  return { action: 'quote', quotes: out, keeps, decisions: decisions as RiskDecision[], denied: events, state: after };
+  return { action: 'quote', quotes: out, keeps, decisions: decisions as RiskDecision[], denied: events ?? NO_DENIALS, state: after };
 }
 
 /**

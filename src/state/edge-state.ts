@@ -24,7 +24,7 @@
  * `onMidEdge`, `onOracleEdge`, `settleMarkouts` (`settleMarkoutsPooled` with the account's pool); `regimeOf` (./regime.ts) turns the state into a
  * regime.
  */
-import type { MidSample } from '../strategy/types.ts';
+import type { MidSeries } from '../strategy/types.ts';
 import type { Regime } from '../strategy/types.ts';
 import type { EdgeSettings } from './edge-settings.ts';
 import { addFill, NO_ATTRIBUTION, resolveAt, type AttributionState } from './pnl-attribution.ts';
@@ -361,26 +361,26 @@ export function onTradeEdge(e: EdgeState, ts: number, size: number, takerBuys: b
 }
 
 /** The last mid sample at or before `t` (history oldest first), else the oldest; null when empty. */
-export function midAtOrBefore(history: readonly MidSample[], t: number): number | null {
+export function midAtOrBefore(history: MidSeries, t: number): number | null {
   if (history.length === 0) return null;
   let lo = 0;
   let hi = history.length - 1;
   let ans = 0;
   while (lo <= hi) {
     const k = (lo + hi) >> 1;
-    if (history[k]!.ts <= t) {
+    if (history.at(k)!.ts <= t) {
       ans = k;
       lo = k + 1;
     } else hi = k - 1;
   }
-  return history[ans]!.mid;
+  return history.at(ans)!.mid;
 }
 
 /**
  * The mid changed to `mid` (1e-6 USDC) at `ts`: mid-jump event and trend, against the sampled
  * history. Returns `e` itself when nothing changed (the hot path: most book events).
  */
-export function onMidEdge(e: EdgeState, ts: number, mid: number, history: readonly MidSample[]): EdgeState {
+export function onMidEdge(e: EdgeState, ts: number, mid: number, history: MidSeries): EdgeState {
   const r = e.settings.regime;
   const ref = midAtOrBefore(history, ts - r.midJumpWindowMs);
   const jump = ref !== null && Math.abs(mid - ref) >= r.midJump;

@@ -19,11 +19,12 @@
  */
 import type { ViewBook, ViewMarkout, ViewMemo, ViewPnl, ViewPosition, WorkingQuote } from '../strategy/types.ts';
 import type { MarketBooks } from './book-state.ts';
-import type { EdgeState } from './edge-state.ts';
+import type { EdgeState, ToxicitySums } from './edge-state.ts';
 import type { PositionState } from './position.ts';
 
 /** One market's share of the account totals (src/state/market-view.ts contributionOf). */
 export interface Contribution {
+  /** the store's PnL of the market; 0 when the account's books give the PnL */
   readonly pnl: bigint;
   readonly position: number;
   readonly notional: number;
@@ -58,10 +59,17 @@ export class MarketMemo implements ViewMemo {
   cPosition: PositionState | null = null;
   cOrders: object | null = null;
   cMark2: number | null = null;
+  /** the contribution carries the store's PnL (no books: src/state/market-view.ts contributionOf) */
+  cWithPnl = false;
   contribution: Contribution | null = null;
   /** the books (the account, compared by identity) and their version cPosition was read from */
   cBooks: object | null = null;
   cVersion = -1;
+  /** the account's pool without this market's share (poolWithout) of (restPool, restOwn, restHalfLife) */
+  restPool: ToxicitySums | null = null;
+  restOwn: ToxicitySums | null = null;
+  restHalfLife = 0;
+  rest: ToxicitySums | null = null;
   // ---- src/state/edge-view.ts ----
   /** the markout sums `markouts` was built from */
   markoutSums: EdgeState['markouts'] | null = null;

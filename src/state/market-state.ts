@@ -7,11 +7,12 @@
 import type { BookSnapshot } from '../model/book.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { PlannedOrder } from '../model/venue.ts';
-import type { MarketTerms, MidSample, ViewTrade } from '../strategy/types.ts';
+import type { MarketTerms, ViewTrade } from '../strategy/types.ts';
 import { NO_BOOKS, type MarketBooks } from './book-state.ts';
 import { DEFAULT_EDGE, type EdgeSettings } from './edge-settings.ts';
 import { emptyEdge, NO_TOXICITY, type EdgeState, type ToxicitySums } from './edge-state.ts';
 import { MarketMemo } from './market-memo.ts';
+import { MidHistory } from './mid-history.ts';
 import { PersistentMap } from './persistent-map.ts';
 import { StateMemo } from './state-memo.ts';
 import type { HeldRead } from './held-read.ts';
@@ -52,8 +53,8 @@ export interface MarketState extends MarketTerms {
   readonly streamState: 'connecting' | 'live' | 'polling' | 'reconnecting' | 'stale' | 'closed' | null;
   /** newest last, bounded */
   readonly trades: readonly ViewTrade[];
-  /** oldest first, bounded, sampled */
-  readonly midHistory: readonly MidSample[];
+  /** oldest first, bounded, sampled; shared with the states before it (./mid-history.ts) */
+  readonly midHistory: MidHistory;
   /** twice the last known YES mid (integer), the mark for unrealised PnL */
   readonly lastMid2: number | null;
   /** own orders by lower-case nonce */
@@ -125,7 +126,7 @@ export function emptyMarket(marketId: Bytes32, edge: EdgeSettings = DEFAULT_EDGE
     streamLastEventAt: null,
     streamState: null,
     trades: [],
-    midHistory: [],
+    midHistory: MidHistory.EMPTY,
     lastMid2: null,
     orders: new Map(),
     position: FLAT,
@@ -196,7 +197,7 @@ export function marketWithBook(
   at: number,
   streamState: MarketState['streamState'],
   lastMid2: number | null,
-  midHistory: readonly MidSample[],
+  midHistory: MidHistory,
   edge: EdgeState = m.edge,
 ): MarketState {
   return marketFrom(m, books, at, at, streamState, midHistory, lastMid2, m.orders, edge);
@@ -214,7 +215,7 @@ function marketFrom(
   bookUpdatedAt: number,
   streamLastEventAt: number | null,
   streamState: MarketState['streamState'],
-  midHistory: readonly MidSample[],
+  midHistory: MidHistory,
   lastMid2: number | null,
   orders: ReadonlyMap<string, OwnOrder>,
   edge: EdgeState,

@@ -9,6 +9,13 @@
  * small string hash; an update copies the bucket array (32 references), the bucket's chunk list and
  * one chunk (at most 16 entries). Iteration order is by bucket, then insertion: deterministic for the same keys and
  * history, which is what replay determinism needs (not the global insertion order of a Map).
+ *
+ * A map of at most FLAT_MAX keys is kept flat instead: its keys in that same order (by bucket, then
+ * insertion) and their values, two short arrays. Replacing a value copies the values only (the keys
+ * are shared), where the bucketed form copies the 32 buckets: at a handful of markets that copy was
+ * most of what a store update allocated (docs/performance.md, "The whole-capture backtest"). The
+ * ninth key turns the map bucketed for good; the two forms iterate, and report changes, in the same
+ * order, so which one a map is changes nothing a reader sees.
  */
 const BUCKETS = 32;
 /**
@@ -18,6 +25,9 @@ const BUCKETS = 32;
  * comparison of two states walked, all of them (docs/performance.md).
  */
 const CHUNK = 16;
+/** Keys a map holds flat (below) before it turns bucketed. */
+const FLAT_MAX = 8;
+const NO_BUCKET: Bucket<never> = [];
 
 /** the key bucketOf saw last, and its bucket */
 let lastKey: string | null = null;
@@ -44,12 +54,17 @@ type Bucket<V> = readonly Chunk<V>[];
 
 export class PersistentMap<V> implements ReadonlyMap<string, V> {
   private constructor(
-    private readonly buckets: readonly Bucket<V>[],
+    /** the bucketed form; null while the map is flat */
+    private readonly buckets: readonly Bucket<V>[] | null,
+    /** the flat form (null once bucketed): the keys in iteration order, shared by the maps that only replaced values */
+    private readonly keyList: readonly string[] | null,
+    /** the flat form's values, by the keys' places */
+    private readonly vals: readonly V[] | null,
     readonly size: number,
   ) {}
 
   static empty<V>(): PersistentMap<V> {
-    return new PersistentMap<V>(new Array<Bucket<V>>(BUCKETS).fill([]), 0);
+    return new PersistentMap<V>(null, [], [], 0);
   }
 
   static from<V>(entries: Iterable<readonly [string, V]>): PersistentMap<V> {
@@ -59,7 +74,12 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
   }
 
   get(key: string): V | undefined {
-    const bucket = this.buckets[bucketOf(key)]!;
+    const keys = this.keyList;
+    if (keys !== null) {
+      for (let i = 0; i < keys.length; i++) if (keys[i] === key) return this.vals![i];
+      return undefined;
+    }
+    const bucket = this.buckets![bucketOf(key)]!;
     for (let c = 0; c < bucket.length; c++) {
       const chunk = bucket[c]!;
       for (let j = 0; j < chunk.length; j++) if (chunk[j]![0] === key) return chunk[j]![1];
@@ -68,7 +88,9 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
   }
 
   has(key: string): boolean {
-    const bucket = this.buckets[bucketOf(key)]!;
+    const keys = this.keyList;
+    if (keys !== null) return keys.includes(key);
+    const bucket = this.buckets![bucketOf(key)]!;
     for (let c = 0; c < bucket.length; c++) {
       const chunk = bucket[c]!;
       for (let j = 0; j < chunk.length; j++) if (chunk[j]![0] === key) return true;
@@ -78,8 +100,28 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
 
   /** A new map with `key` set to `value`; this one is unchanged. */
   set(key: string, value: V): PersistentMap<V> {
+    const keys = this.keyList;
+    if (keys !== null) {
+      for (let i = 0; i < keys.length; i++) {
+        if (keys[i] === key) {
+          const vals = this.vals!.slice();
+          vals[i] = value;
+          return new PersistentMap(null, keys, vals, this.size);
+        }
+      }
+      if (keys.length >= FLAT_MAX) return this.bucketed().set(key, value);
+      // a new key goes after the last one of its bucket or an earlier one: by bucket, then insertion
+      const b = bucketOf(key);
+      let at = keys.length;
+      while (at > 0 && bucketOf(keys[at - 1]!) > b) at--;
+      const k2 = keys.slice();
+      const v2 = this.vals!.slice();
+      k2.splice(at, 0, key);
+      v2.splice(at, 0, value);
+      return new PersistentMap(null, k2, v2, this.size + 1);
+    }
     const b = bucketOf(key);
-    const old = this.buckets[b]!;
+    const old = this.buckets![b]!;
     // chunks are small arrays: copying the chunk list and one chunk is far cheaper than copying a Map
     const bucket = old.slice();
     let found = false;
@@ -101,15 +143,25 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
       if (last !== null && last.length < CHUNK) bucket[bucket.length - 1] = [...last, [key, value]];
       else bucket.push([[key, value]]);
     }
-    const buckets = this.buckets.slice();
+    const buckets = this.buckets!.slice();
     buckets[b] = bucket;
-    return new PersistentMap(buckets, found ? this.size : this.size + 1);
+    return new PersistentMap(buckets, null, null, found ? this.size : this.size + 1);
   }
 
   /** A new map without `key` (this one when the key is absent); this one is unchanged. */
   delete(key: string): PersistentMap<V> {
+    const keys = this.keyList;
+    if (keys !== null) {
+      const i = keys.indexOf(key);
+      if (i < 0) return this;
+      const k2 = keys.slice();
+      const v2 = this.vals!.slice();
+      k2.splice(i, 1);
+      v2.splice(i, 1);
+      return new PersistentMap(null, k2, v2, this.size - 1);
+    }
     const b = bucketOf(key);
-    const old = this.buckets[b]!;
+    const old = this.buckets![b]!;
     for (let c = 0; c < old.length; c++) {
       const i = old[c]!.findIndex((e) => e[0] === key);
       if (i < 0) continue;
@@ -118,11 +170,37 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
       const bucket = old.slice();
       if (chunk.length === 0) bucket.splice(c, 1);
       else bucket[c] = chunk;
-      const buckets = this.buckets.slice();
+      const buckets = this.buckets!.slice();
       buckets[b] = bucket;
-      return new PersistentMap(buckets, this.size - 1);
+      return new PersistentMap(buckets, null, null, this.size - 1);
     }
     return this;
+  }
+
+  /** This map's entries in the bucketed form (a flat map's built in its order, once). */
+  private bucketsOf(): readonly Bucket<V>[] {
+    if (this.buckets !== null) return this.buckets;
+    if (this.bucketCache === null) {
+      // empty buckets share one empty list, as in a map built bucketed
+      const buckets = new Array<Bucket<V>>(BUCKETS).fill(NO_BUCKET);
+      const keys = this.keyList!;
+      for (let i = 0; i < keys.length; i++) {
+        const b = bucketOf(keys[i]!);
+        const bucket = buckets[b] === NO_BUCKET ? [] : (buckets[b] as Entry<V>[][]);
+        const last = bucket.length > 0 ? bucket[bucket.length - 1]! : null;
+        if (last !== null && last.length < CHUNK) last.push([keys[i]!, this.vals![i]!]);
+        else bucket.push([[keys[i]!, this.vals![i]!]]);
+        buckets[b] = bucket;
+      }
+      this.bucketCache = buckets;
+    }
+    return this.bucketCache;
+  }
+  private bucketCache: readonly Bucket<V>[] | null = null;
+
+  /** This flat map as a bucketed one (the same entries and order). */
+  private bucketed(): PersistentMap<V> {
+    return new PersistentMap(this.bucketsOf(), null, null, this.size);
   }
 
   /**
@@ -130,9 +208,10 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
    * walk every market on every tick skip the generator and its per-entry result objects.
    */
   valueList(): readonly V[] {
+    if (this.vals !== null) return this.vals;
     if (this.valuesCache === null) {
       const out: V[] = [];
-      for (const bucket of this.buckets) for (const chunk of bucket) for (let j = 0; j < chunk.length; j++) out.push(chunk[j]![1]);
+      for (const bucket of this.buckets!) for (const chunk of bucket) for (let j = 0; j < chunk.length; j++) out.push(chunk[j]![1]);
       this.valuesCache = out;
     }
     return this.valuesCache;
@@ -147,9 +226,19 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
    */
   forEachChangeSince(from: PersistentMap<V>, fn: (key: string, before: V | undefined, after: V | undefined) => void): void {
     if (from === this) return;
+    // two flat maps of the same keys in the same order (values replaced): place by place
+    const keys = this.keyList;
+    if (keys !== null && from.keyList !== null && sameKeys(keys, from.keyList)) {
+      const now = this.vals!;
+      const old = from.vals!;
+      for (let i = 0; i < keys.length; i++) if (now[i] !== old[i]) fn(keys[i]!, old[i], now[i]);
+      return;
+    }
+    const nowBuckets = this.bucketsOf();
+    const oldBuckets = from.bucketsOf();
     for (let b = 0; b < BUCKETS; b++) {
-      const now = this.buckets[b]!;
-      const old = from.buckets[b]!;
+      const now = nowBuckets[b]!;
+      const old = oldBuckets[b]!;
       if (now === old) continue;
       // the usual case: the same keys in the same chunks (set replaces in place), some values replaced
       if (chunksAligned(now, old)) {
@@ -174,23 +263,20 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
     }
   }
 
-  /** How many of the buckets differ from `from`'s (0: the same entries; an update changes one). */
-  bucketsChangedSince(from: PersistentMap<V>): number {
-    let n = 0;
-    for (let b = 0; b < BUCKETS; b++) if (this.buckets[b] !== from.buckets[b]) n++;
-    return n;
-  }
-
   *entries(): MapIterator<[string, V]> {
-    for (const b of this.buckets) for (const chunk of b) for (const e of chunk) yield [e[0], e[1]];
+    const keys = this.keyList;
+    if (keys !== null) for (let i = 0; i < keys.length; i++) yield [keys[i]!, this.vals![i]!];
+    else for (const b of this.buckets!) for (const chunk of b) for (const e of chunk) yield [e[0], e[1]];
   }
 
   *keys(): MapIterator<string> {
-    for (const b of this.buckets) for (const chunk of b) for (const e of chunk) yield e[0];
+    const keys = this.keyList;
+    if (keys !== null) yield* keys;
+    else for (const b of this.buckets!) for (const chunk of b) for (const e of chunk) yield e[0];
   }
 
   *values(): MapIterator<V> {
-    for (const b of this.buckets) for (const chunk of b) for (const e of chunk) yield e[1];
+    yield* this.valueList();
   }
 
   [Symbol.iterator](): MapIterator<[string, V]> {
@@ -198,8 +284,18 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
   }
 
   forEach(fn: (value: V, key: string, map: ReadonlyMap<string, V>) => void, thisArg?: unknown): void {
-    for (const b of this.buckets) for (const chunk of b) for (const e of chunk) fn.call(thisArg, e[1], e[0], this);
+    const keys = this.keyList;
+    if (keys !== null) for (let i = 0; i < keys.length; i++) fn.call(thisArg, this.vals![i]!, keys[i]!, this);
+    else for (const b of this.buckets!) for (const chunk of b) for (const e of chunk) fn.call(thisArg, e[1], e[0], this);
   }
+}
+
+/** The same keys at the same places. */
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Two versions of a bucket hold the same keys in the same chunks, at the same places (values may differ). */

@@ -14,7 +14,7 @@
  *
  * Thresholds: src/state/edge-settings.ts (config `edge.regime`).
  */
-import type { MidSample, Regime } from '../strategy/types.ts';
+import type { MidSeries, Regime } from '../strategy/types.ts';
 import { decay, midAtOrBefore, type EdgeState, type EventCause } from './edge-state.ts';
 
 export interface RegimeInputs {
@@ -23,7 +23,7 @@ export interface RegimeInputs {
   readonly deadline: number | null;
   /** twice the last mid, and the sampled mid history (oldest first) */
   readonly lastMid2: number | null;
-  readonly midHistory: readonly MidSample[];
+  readonly midHistory: MidSeries;
   readonly edge: EdgeState;
 }
 

@@ -60,6 +60,17 @@ export interface MidSample {
 }
 
 /**
+ * The view's mid samples, oldest first: a read-only sequence read as an array is (`length`,
+ * `at(i)`, iteration; a `readonly MidSample[]` is one). The store's is shared between its states
+ * (src/state/mid-history.ts), so it has no index operator: read `history.at(i)`.
+ */
+export interface MidSeries extends Iterable<MidSample> {
+  readonly length: number;
+  /** the sample at `index` (negative counts back from the newest); undefined outside */
+  at(index: number): MidSample | undefined;
+}
+
+/**
  * Own inventory. `net` = yes − no: a complete set (one YES + one NO) is worth exactly 1 USDC and
  * carries no outcome risk, so limits and skew use the net.
  */
@@ -114,7 +125,8 @@ export interface ViewPnl {
 /**
  * Account-wide figures the risk layer needs for total limits and the kill switch. The store sums
  * over ALL markets, including this one; worst-case figures use src/risk/exposure.ts so the gate can
- * swap this market's current contribution for the proposed one.
+ * swap this market's current contribution for the proposed one. A store's view computes them when
+ * first read (getters: read the fields, a spread of the object copies none of them).
  */
 export interface ViewAccount {
   /** free collateral, 1e-6 USDC */
@@ -224,7 +236,7 @@ export interface MarketView extends MarketTerms {
   /** most recent last, at most a few dozen */
   readonly trades: readonly ViewTrade[];
   /** oldest first, bounded */
-  readonly midHistory: readonly MidSample[];
+  readonly midHistory: MidSeries;
   readonly position: ViewPosition;
   /** own working and in-flight quotes in this market */
   readonly quotes: readonly WorkingQuote[];
@@ -255,7 +267,7 @@ export interface ViewMemo {
 
 /** The EWMA variance (-1: none yet) over `history` with decay `lambda` (src/strategy/volatility.ts viewSigma). */
 export interface SigmaMemo {
-  history: readonly MidSample[];
+  history: MidSeries;
   lambda: number;
   variance: number;
 }

@@ -17,7 +17,12 @@
  * them exactly). Anything else (a history that dropped its oldest sample at the bound, a different
  * λ, a view without a memo) walks the whole history as before.
  */
-import type { MarketView, MidSample, SigmaMemo } from './types.ts';
+import type { MarketView, MidSample, MidSeries, SigmaMemo } from './types.ts';
+
+/** a history that tells whether another is itself with one sample appended (the store's, src/state/mid-history.ts) */
+interface AppendAware {
+  isAppendedBy(next: MidSeries): boolean;
+}
 
 export interface EwmaOptions {
   /** decay per sample in (0, 1); 0.94 is RiskMetrics' classic daily value */
@@ -27,14 +32,14 @@ export interface EwmaOptions {
 }
 
 /** σ per √second; `minSigma` when fewer than two usable samples. */
-export function ewmaSigma(history: readonly MidSample[], opts: EwmaOptions): number {
+export function ewmaSigma(history: MidSeries, opts: EwmaOptions): number {
   return sigmaOf(ewmaVariance(history, opts.lambda), opts.minSigma);
 }
 
 /** The EWMA variance over the whole history; -1 when no interval carried time information. */
-function ewmaVariance(history: readonly MidSample[], lambda: number): number {
+function ewmaVariance(history: MidSeries, lambda: number): number {
   let variance = -1;
-  for (let i = 1; i < history.length; i++) variance = step(variance, history[i - 1]!, history[i]!, lambda);
+  for (let i = 1; i < history.length; i++) variance = step(variance, history.at(i - 1)!, history.at(i)!, lambda);
   return variance;
 }
 
@@ -54,14 +59,17 @@ function sigmaOf(variance: number, minSigma: number): number {
 
 /**
  * `next` is `last` with one sample appended: one longer, and the same sample objects before it.
- * The store's histories are immutable arrays that share their samples (src/state/reduce.ts
- * pushBounded), so a reference comparison says it (a few ns a sample, against the walk's
- * arithmetic); a history that dropped its oldest sample fails at the first one.
+ * The store's histories share their samples and their buffer (src/state/mid-history.ts), so one
+ * pushed from the other says it at once; otherwise a reference comparison of the samples (a few ns
+ * a sample, against the walk's arithmetic); a history that dropped its oldest sample fails at the
+ * first one.
  */
-function appendsOne(last: readonly MidSample[], next: readonly MidSample[]): boolean {
+function appendsOne(last: MidSeries, next: MidSeries): boolean {
+  const own = (last as Partial<AppendAware>).isAppendedBy;
+  if (own !== undefined) return own.call(last, next);
   const n = last.length;
   if (next.length !== n + 1) return false;
-  for (let i = 0; i < n; i++) if (next[i] !== last[i]) return false;
+  for (let i = 0; i < n; i++) if (next.at(i) !== last.at(i)) return false;
   return true;
 }
 
@@ -75,7 +83,7 @@ export function viewSigma(view: MarketView, opts: EwmaOptions): number {
   let variance: number;
   if (last !== null && last.lambda === lambda && last.history === history) variance = last.variance;
   else if (last !== null && last.lambda === lambda && appendsOne(last.history, history))
-    variance = history.length < 2 ? last.variance : step(last.variance, history[history.length - 2]!, history[history.length - 1]!, lambda);
+    variance = history.length < 2 ? last.variance : step(last.variance, history.at(history.length - 2)!, history.at(history.length - 1)!, lambda);
   else variance = ewmaVariance(history, lambda);
   if (last === null) memo.sigma = { history, lambda, variance } satisfies SigmaMemo;
   else {

@@ -13,6 +13,8 @@
  *                  half spread;
  *   bounds         quotes are kept inside [tick, 1 − tick] (src/strategy/ladder.ts).
  */
+import type { MidSeries } from '../../src/strategy/types.ts';
+
 export interface BinaryInputs {
   /** fair probability in (0, 1) */
   readonly p: number;
@@ -55,15 +57,15 @@ export function jumpPremium(i: BinaryInputs): number {
  * interval (`var ← λ·var + (1 − λ)·Δlogit²/Δt`), mids kept within [1e-4, 1 − 1e-4]; `min` without
  * two samples.
  */
-export function ewmaLogitSigma(history: readonly { readonly ts: number; readonly mid: number }[], lambda: number, min: number): number {
+export function ewmaLogitSigma(history: MidSeries, lambda: number, min: number): number {
   const logit = (mid: number) => {
     const p = Math.min(1 - 1e-4, Math.max(1e-4, mid / 1_000_000));
     return Math.log(p / (1 - p));
   };
   let variance = -1;
   for (let i = 1; i < history.length; i++) {
-    const a = history[i - 1]!;
-    const b = history[i]!;
+    const a = history.at(i - 1)!;
+    const b = history.at(i)!;
     const dt = (b.ts - a.ts) / 1000;
     if (!(dt > 0)) continue;
     const r = logit(b.mid) - logit(a.mid);

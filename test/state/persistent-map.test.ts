@@ -92,6 +92,76 @@ describe('PersistentMap', () => {
       { numRuns: 150 },
     );
   });
+  // a handful of keys: the flat form, turning bucketed at the ninth key (and staying so below it)
+  const few = ids.slice(0, 14);
+  const fewOp = fc.tuple(fc.integer({ min: 0, max: few.length - 1 }), fc.oneof(fc.integer({ min: 0, max: 5 }), fc.constant(-1)));
+
+  it('a map of few keys iterates by bucket, then in insertion order, as the bucketed one does, and never changes an old version', () => {
+    fc.assert(
+      fc.property(fc.array(fewOp, { maxLength: 60 }), (ops) => {
+        let p = PersistentMap.empty<number>();
+        const model: string[][] = Array.from({ length: 32 }, () => []);
+        const values = new Map<string, number>();
+        const versions: [PersistentMap<number>, string[], number[]][] = [];
+        const check = (m: PersistentMap<number>, keys: string[], vals: number[], label: string) => {
+          assert.deepEqual([...m.keys()], keys, `${label}: keys`);
+          assert.deepEqual([...m.values()], vals, `${label}: values`);
+          assert.deepEqual(m.valueList(), vals, `${label}: valueList`);
+          assert.deepEqual(
+            [...m.entries()],
+            keys.map((k, i) => [k, vals[i]]),
+            `${label}: entries`,
+          );
+          const each: [string, number][] = [];
+          m.forEach((v, k) => each.push([k, v]));
+          assert.deepEqual(
+            each,
+            keys.map((k, i) => [k, vals[i]]),
+            `${label}: forEach`,
+          );
+          assert.equal(m.size, keys.length);
+          for (const k of few) assert.equal(m.get(k), keys.includes(k) ? vals[keys.indexOf(k)] : undefined);
+          for (const k of few) assert.equal(m.has(k), keys.includes(k));
+        };
+        for (const [i, v] of ops) {
+          const k = few[i]!;
+          const b = model[bucketOf(k)]!;
+          if (v < 0) {
+            p = p.delete(k);
+            if (values.delete(k)) b.splice(b.indexOf(k), 1);
+          } else {
+            p = p.set(k, v);
+            if (!values.has(k)) b.push(k);
+            values.set(k, v);
+          }
+          const keys = model.flat();
+          versions.push([p, keys, keys.map((k) => values.get(k)!)]);
+        }
+        versions.forEach(([m, keys, vals], n) => check(m, keys, vals, `version ${n}`));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('forEachChangeSince between maps of few keys (flat, bucketed or one of each): each change once, in bucket order', () => {
+    fc.assert(
+      fc.property(fc.array(fewOp, { maxLength: 30 }), fc.array(fewOp, { maxLength: 12 }), (setup, ops) => {
+        let from = PersistentMap.empty<{ i: number }>();
+        for (const [i, v] of setup) from = v < 0 ? from.delete(few[i]!) : from.set(few[i]!, { i: v });
+        let to = from;
+        for (const [i, v] of ops) to = v < 0 ? to.delete(few[i]!) : to.set(few[i]!, { i: v });
+        const seen: [string, unknown, unknown][] = [];
+        to.forEachChangeSince(from, (k, before, after) => seen.push([k, before, after]));
+        const expected = new Map<string, [unknown, unknown]>();
+        for (const k of few) if (from.get(k) !== to.get(k)) expected.set(k, [from.get(k), to.get(k)]);
+        assert.deepEqual(new Map(seen.map(([k, b, a]) => [k, [b, a]])), expected);
+        assert.equal(seen.length, expected.size, 'each once');
+        for (let n = 1; n < seen.length; n++) assert.ok(bucketOf(seen[n - 1]![0]) <= bucketOf(seen[n]![0]), 'in bucket order');
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('bucketOf gives a key the same bucket whatever was asked before (the last key is remembered)', () => {
     const fnv = (key: string): number => {
       let h = 0x811c9dc5;

@@ -11,6 +11,7 @@ import { DEFAULT_EDGE } from '../../src/state/edge-settings.ts';
 import type { StateEvent } from '../../src/state/events.ts';
 import { emptyState, type StoreState } from '../../src/state/market-state.ts';
 import { selectMarketView } from '../../src/state/market-view.ts';
+import { poolView, poolWithout } from '../../src/state/edge-view.ts';
 import { DEFAULT_LIMITS, reduce } from '../../src/state/reduce.ts';
 import { anyFill, topOfBook } from '../support/quoting.ts';
 import { EDGE_GUARD_DEFAULTS, edgeAdjust, markoutsAdverse, parseEdgeGuard } from '../../src/strategy/edge-adjust.ts';
@@ -164,6 +165,26 @@ describe('the account pool: a fresh market starts from the account’s evidence'
     assert.ok(e.pool!.toxicity! > 0);
     assert.ok(e.pool!.stdErr! >= toxicityStdErr({ toxNum: p.num, toxDen: p.den, toxSq: p.sq, toxW2: p.w2 })!);
     assert.equal(markoutsAdverse(e, GUARD), false);
+  });
+
+  it('a market with fills of its own: the others’ share is taken out once per pool and share (kept in its memo), the view decays it to each tick', () => {
+    const end = 1_000 + 8 * 20_000;
+    const ev = marketA(8, -2);
+    ev.pop(); // A stays: the pool holds A's fills and B's
+    for (let i = 0; i < 4; i++) {
+      const t = end + 1_000 + i * 20_000;
+      ev.push(book(B, t - 500, 50), buy(B, t, 49), book(B, t + 5_000, 51), book(B, t + 11_000, 50));
+    }
+    const s = run(ev);
+    const mB = s.markets.get(B)!;
+    assert.ok(mB.edge.pooled.den > 0, 'B has settled markouts of its own');
+    const hl = mB.edge.settings.poolHalfLifeMs;
+    const at = [end + 100_000, end + 101_000, end + 900_000];
+    for (const now of at) assert.deepEqual(edgeOf(s, B, now).pool, poolView(poolWithout(s.toxicityPool, mB.edge.pooled, hl), now, hl), `at ${now}`);
+    const rest = mB.memo.rest;
+    assert.ok(rest !== null && rest.den > 0);
+    edgeOf(s, B, end + 2_000_000);
+    assert.equal(mB.memo.rest, rest, 'the same pool and share: not taken out again');
   });
 
   it('the guard default is pooled with marketSpread ½¢; both parse and a bad value names its field', () => {

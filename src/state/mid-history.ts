@@ -1,0 +1,82 @@
+/**
+ * A market's sampled mid history, oldest first and bounded: an immutable sequence whose copies share
+ * one append-only buffer, so a new sample costs one small object instead of a copy of the history.
+ *
+ * Entry points: `MidHistory.EMPTY`, `h.push(sample, max)` → a new history (h is unchanged), and the
+ * reads of `MidSeries` (src/strategy/types.ts): `length`, `at(i)`, iteration, as on an array.
+ *
+ * How: a history is a window [from, from + length) of a buffer that only ever grows at its end. A
+ * push from the history that ends at the buffer's end appends in place: every history made before
+ * it reads only entries below its own end, which never change, so an earlier snapshot stays as it
+ * was. A push from any other history (one that was pushed from already: a fork) copies its window
+ * into a new buffer, as does a push that finds the buffer at twice the bound (the oldest samples
+ * are then dropped from memory: one copy of `max` samples every `max` pushes, instead of one at
+ * every push as the plain array was; docs/performance.md, "The whole-capture backtest").
+ */
+import type { MidSample, MidSeries } from '../strategy/types.ts';
+
+export class MidHistory implements MidSeries {
+  static readonly EMPTY: MidHistory = new MidHistory([], 0, 0);
+
+  private constructor(
+    /** append-only; entries below from + length are never written again */
+    private readonly buf: MidSample[],
+    private readonly from: number,
+    readonly length: number,
+  ) {}
+
+  /** A history of these samples (oldest first; copied). */
+  static of(samples: readonly MidSample[]): MidHistory {
+    return samples.length === 0 ? MidHistory.EMPTY : new MidHistory(samples.slice(), 0, samples.length);
+  }
+
+  /** The sample at `index` (a negative index counts back from the newest, as Array.prototype.at); undefined outside. */
+  at(index: number): MidSample | undefined {
+    const i = index < 0 ? this.length + index : index;
+    return i >= 0 && i < this.length ? this.buf[this.from + i] : undefined;
+  }
+
+  /** The newest sample, undefined when empty. */
+  last(): MidSample | undefined {
+    return this.length === 0 ? undefined : this.buf[this.from + this.length - 1];
+  }
+
+  /**
+   * This history with `sample` appended, keeping at most `max` (≥ 1) of the newest: a new history;
+   * this one is unchanged.
+   */
+  push(sample: MidSample, max: number): MidHistory {
+    const keep = Math.min(this.length, Math.max(0, max - 1));
+    const end = this.from + this.length;
+    const buf = this.buf;
+    if (this.length > 0 && end === buf.length && end < 2 * max) {
+      buf.push(sample);
+      return new MidHistory(buf, end - keep, keep + 1);
+    }
+    const out = new Array<MidSample>(keep + 1);
+    for (let i = 0; i < keep; i++) out[i] = buf[end - keep + i]!;
+    out[keep] = sample;
+    return new MidHistory(out, 0, keep + 1);
+  }
+
+  /** `next` is this history with exactly one sample appended: one longer, and the same sample objects before it. */
+  isAppendedBy(next: MidSeries): boolean {
+    if (next.length !== this.length + 1) return false;
+    // the same buffer and start: the same entries below this one's end (they never change)
+    if (next instanceof MidHistory && next.buf === this.buf && next.from === this.from) return true;
+    for (let i = 0; i < this.length; i++) if (next.at(i) !== this.buf[this.from + i]) return false;
+    return true;
+  }
+
+  toArray(): MidSample[] {
+    return this.buf.slice(this.from, this.from + this.length);
+  }
+
+  toJSON(): MidSample[] {
+    return this.toArray();
+  }
+
+  *[Symbol.iterator](): Iterator<MidSample> {
+    for (let i = 0; i < this.length; i++) yield this.buf[this.from + i]!;
+  }
+}

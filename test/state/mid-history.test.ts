@@ -1,0 +1,85 @@
+/** The store's mid history (src/state/mid-history.ts): a bounded immutable sequence whose copies share one buffer. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { MidHistory } from '../../src/state/mid-history.ts';
+import type { MidSample } from '../../src/strategy/types.ts';
+
+/** The plain array the store kept before: the newest `max`, a new array per push. */
+function pushBounded(list: readonly MidSample[], item: MidSample, max: number): MidSample[] {
+  const keep = list.length >= max ? max - 1 : list.length;
+  return [...list.slice(list.length - keep), item];
+}
+
+function same(h: MidHistory, want: readonly MidSample[], label: string): void {
+  assert.equal(h.length, want.length, `${label}: length`);
+  for (let i = -want.length - 1; i <= want.length; i++) assert.equal(h.at(i), want.at(i), `${label}: at(${i})`);
+  assert.equal(h.last(), want.at(-1), `${label}: last`);
+  assert.deepEqual([...h], want, `${label}: iteration`);
+  assert.deepEqual(h.toArray(), want, `${label}: toArray`);
+  assert.equal(JSON.stringify(h), JSON.stringify(want), `${label}: JSON`);
+}
+
+/** the buffer a history reads (a private field: how the test sees that pushes share it) */
+const bufOf = (h: MidHistory): unknown => (h as unknown as { buf: unknown }).buf;
+
+describe('MidHistory', () => {
+  it('reads as the bounded array would, and no push changes an earlier history (forks included)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 9 }), fc.array(fc.nat(), { maxLength: 80 }), (max, picks) => {
+        // each step pushes onto a history picked among all made so far: mostly the newest, sometimes an older one (a fork)
+        const versions: [MidHistory, MidSample[]][] = [[MidHistory.EMPTY, []]];
+        picks.forEach((pick, n) => {
+          const from = pick % 4 === 0 ? versions[pick % versions.length]! : versions[versions.length - 1]!;
+          const s = { ts: n * 1000, mid: pick };
+          versions.push([from[0].push(s, max), pushBounded(from[1], s, max)]);
+        });
+        versions.forEach(([h, want], i) => same(h, want, `version ${i}`));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('appends in place while it can: a run of pushes shares one buffer, and a copy at twice the bound', () => {
+    let h = MidHistory.EMPTY.push({ ts: 0, mid: 1 }, 4);
+    const first = bufOf(h);
+    const bufs = new Set<unknown>([first]);
+    for (let i = 1; i < 20; i++) {
+      h = h.push({ ts: i, mid: i }, 4);
+      bufs.add(bufOf(h));
+    }
+    // 20 pushes at a bound of 4: a new buffer at the first push and every 4 after the buffer holds 8
+    assert.ok(bufs.size <= 5, `${bufs.size} buffers for 20 pushes`);
+    assert.deepEqual(
+      h.toArray().map((s) => s.ts),
+      [16, 17, 18, 19],
+    );
+    // a push from an older history copies, and leaves the newer one as it was
+    const older = MidHistory.EMPTY.push({ ts: 0, mid: 0 }, 4);
+    const a = older.push({ ts: 1, mid: 1 }, 4);
+    const b = older.push({ ts: 2, mid: 2 }, 4);
+    assert.equal(bufOf(a), bufOf(older));
+    assert.notEqual(bufOf(b), bufOf(older));
+    assert.deepEqual(
+      a.toArray().map((s) => s.ts),
+      [0, 1],
+    );
+    assert.deepEqual(
+      b.toArray().map((s) => s.ts),
+      [0, 2],
+    );
+  });
+
+  it('isAppendedBy: true exactly for this history with one sample appended (the same samples before it)', () => {
+    const s = Array.from({ length: 6 }, (_, i) => ({ ts: i, mid: i }));
+    const h3 = MidHistory.of(s.slice(0, 3));
+    const h4 = h3.push(s[3]!, 10);
+    assert.equal(h3.isAppendedBy(h4), true, 'pushed from it');
+    assert.equal(h3.isAppendedBy(s.slice(0, 4)), true, 'an array of the same samples');
+    assert.equal(h3.isAppendedBy(MidHistory.of(s.slice(0, 4))), true, 'another buffer of the same samples');
+    assert.equal(h3.isAppendedBy(h4.push(s[4]!, 10)), false, 'two more');
+    assert.equal(h3.isAppendedBy(h3), false, 'itself');
+    assert.equal(h3.isAppendedBy(h3.push(s[3]!, 3)), false, 'at the bound: the oldest dropped');
+    assert.equal(h3.isAppendedBy([{ ts: 0, mid: 0 }, s[1]!, s[2]!, s[3]!]), false, 'an equal sample that is another object');
+  });
+});
