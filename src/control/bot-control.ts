@@ -60,9 +60,16 @@ export interface HoldView {
   readonly reason: string | null;
   readonly since: string;
   readonly source: string;
+  /** a hold from an earlier run: the record a start read it from ('ledger', 'latch file', or both) */
+  readonly from?: string;
 }
 
-const view = (h: OperatorHold): HoldView => ({ reason: h.reason, since: new Date(h.at).toISOString(), source: h.source });
+const view = (h: OperatorHold): HoldView => ({
+  reason: h.reason,
+  since: new Date(h.at).toISOString(),
+  source: h.source,
+  ...(h.from !== undefined ? { from: h.from } : {}),
+});
 
 const RESTART_ONLY = ['venue', 'orders', 'feeds', 'metrics', 'logging', 'wallet', 'ledger', 'admin'] as const;
 
@@ -120,7 +127,7 @@ export class BotControl implements Controls {
       this.haltHold = holds.halt;
       k.pause(null);
       this.log.warn(
-        { reason: holds.halt.reason, since: new Date(holds.halt.at).toISOString(), source: holds.halt.source },
+        { reason: holds.halt.reason, since: new Date(holds.halt.at).toISOString(), source: holds.halt.source, from: holds.halt.from },
         'halted by an operator in an earlier run: not quoting until `bookmaker ctl resume`',
       );
     }
@@ -129,7 +136,7 @@ export class BotControl implements Controls {
       const market = this.market(id);
       if (market) k.pause(market);
       this.log.warn(
-        { market: id, reason: h.reason, since: new Date(h.at).toISOString(), quoted: market !== null },
+        { market: id, reason: h.reason, since: new Date(h.at).toISOString(), quoted: market !== null, from: h.from },
         market
           ? 'market paused by an operator in an earlier run: not quoting it until `bookmaker ctl resume MARKET`'
           : 'a market paused in an earlier run is not quoted by this run; its pause stays in the ledger',

@@ -18,7 +18,8 @@ const row = (k: string, v: string): string => `${k.padEnd(12)}${v}`;
 function hold(h: Obj | null): string {
   if (!h) return '';
   const reason = typeof h.reason === 'string' && h.reason !== '' ? `: ${h.reason}` : '';
-  return `${h.since ? ` since ${str(h.since)}` : ''}${reason}`;
+  const from = typeof h.from === 'string' ? ` (from the ${h.from})` : '';
+  return `${h.since ? ` since ${str(h.since)}` : ''}${reason}${from}`;
 }
 
 function table(rows: string[][]): string[] {

@@ -9,11 +9,22 @@
  * rewritten in place (same offset, same length) and fsynced. Overwriting blocks the file already owns
  * needs no free space, so a latch still lands on a full disk (on ext4, xfs and tmpfs; a copy-on-write
  * file system may still need a block). A file that cannot be parsed reads as latched: fail closed.
+ *
+ * The same file holds the operator's halt and per-market pauses (`halt`, `pauses`), written before
+ * they take effect, so a halted bot stays halted when its ledger is lost (`run --new-ledger`). A start
+ * ORs them with the ledger's. A damaged file also reads as halted. When the pauses do not fit the
+ * file, they are replaced by a halt ("pauses overflow the latch file"): never dropped. A file written
+ * before these fields existed reads as no halt and no pauses. A file of the older 1,024-byte size is
+ * grown to LATCH_FILE_BYTES (written beside it and renamed) at its next write, or rewritten in place at
+ * its old size when that fails (full disk).
  */
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { Bytes32 } from '../model/order.ts';
 
-export const LATCH_FILE_BYTES = 1024;
+export const LATCH_FILE_BYTES = 4096;
+/** the size of a latch file written before the holds were added to it */
+const OLD_LATCH_FILE_BYTES = 1024;
 
 export interface FileLatch {
   readonly reason: string;
@@ -21,17 +32,73 @@ export interface FileLatch {
   readonly at: number;
 }
 
+/** An operator hold as the file keeps it (the ledger's OperatorHold shape). */
+export interface FileHold {
+  readonly reason: string | null;
+  readonly at: number;
+  readonly source: string;
+}
+
+export interface FileHolds {
+  readonly halt: FileHold | null;
+  readonly pauses: ReadonlyMap<Bytes32, FileHold>;
+}
+
+/** Everything the file holds. */
+export interface LatchRecord extends FileHolds {
+  readonly latch: FileLatch | null;
+}
+
+/** the halt a file records when the pauses do not fit it */
+export const PAUSES_OVERFLOW = 'pauses overflow the latch file';
+
+export const NO_HOLDS: FileHolds = { halt: null, pauses: new Map() };
+
 export function latchPathOf(ledgerPath: string): string {
   return `${ledgerPath}.latch`;
 }
 
-function encode(latch: FileLatch | null): Buffer {
-  const body = latch ? { latched: true, reason: latch.reason.slice(0, 100), detail: latch.detail.slice(0, 600), at: latch.at } : { latched: false };
-  const text = JSON.stringify(body);
-  const buf = Buffer.alloc(LATCH_FILE_BYTES, 0x20);
+const BYTES32 = /^0x[0-9a-f]{64}$/;
+
+/** the longest text of a hold's reason the file keeps */
+const HOLD_REASON_CHARS = 120;
+
+/** the longest prefix of `s` of at most `bytes` UTF-8 bytes, cut on a character */
+function fitBytes(s: string, bytes: number): string {
+  if (Buffer.byteLength(s, 'utf8') <= bytes) return s;
+  let out = '';
+  for (const ch of s) {
+    if (Buffer.byteLength(out + ch, 'utf8') > bytes) break;
+    out += ch;
+  }
+  return out;
+}
+
+const holdJson = (h: FileHold): [string | null, string, number] => [
+  h.reason === null ? null : fitBytes(h.reason, HOLD_REASON_CHARS),
+  fitBytes(h.source, 20),
+  h.at,
+];
+
+/**
+ * The file's bytes for `r`, `size` long. When the pauses do not fit, the record holds a halt with the
+ * reason PAUSES_OVERFLOW instead (`overflowed` counts the pauses it stands for): fail closed.
+ */
+export function encodeLatchRecord(r: LatchRecord, size = LATCH_FILE_BYTES, now = Date.now()): { buf: Buffer; overflowed: number } {
+  const latch = r.latch ? { latched: true, reason: fitBytes(r.latch.reason, 100), detail: fitBytes(r.latch.detail, 600), at: r.latch.at } : { latched: false };
+  const pauses = [...r.pauses].map(([m, h]) => [m, ...holdJson(h)]);
+  let text = JSON.stringify({ ...latch, halt: r.halt ? holdJson(r.halt) : null, pauses });
+  let overflowed = 0;
+  if (Buffer.byteLength(text, 'utf8') > size - 1) {
+    overflowed = pauses.length;
+    const was = r.halt?.reason ? `; halted before: ${r.halt.reason}` : '';
+    const halt: FileHold = { reason: `${PAUSES_OVERFLOW} (${overflowed} paused markets)${was}`, at: now, source: 'latch-file' };
+    text = JSON.stringify({ ...latch, halt: holdJson(halt), pauses: [], overflow: overflowed });
+  }
+  const buf = Buffer.alloc(size, 0x20);
   buf.write(text, 0, 'utf8');
-  buf[LATCH_FILE_BYTES - 1] = 0x0a;
-  return buf;
+  buf[size - 1] = 0x0a;
+  return { buf, overflowed };
 }
 
 function fsyncDir(path: string): void {
@@ -47,23 +114,56 @@ function fsyncDir(path: string): void {
   }
 }
 
-/** Write the latch state in place and fsync it; creates the file (0600) when it is missing. Throws on failure. */
-export function writeLatchFile(ledgerPath: string, latch: FileLatch | null): void {
+/** Write the record and fsync it: in place when the file exists at full size, else whole (beside it, renamed). */
+function writeRecord(ledgerPath: string, r: LatchRecord): { overflowed: number } {
   const p = latchPathOf(ledgerPath);
-  if (existsSync(p)) {
-    writeAll(p, 'r+', encode(latch));
-    return;
-  }
-  // a new file appears whole or not at all: written beside it, then renamed
-  const tmp = `${p}.${process.pid}.tmp`;
+  let size: number | null = null;
   try {
-    writeAll(tmp, 'w', encode(latch));
+    size = statSync(p).size;
+  } catch {
+    // missing: created whole
+  }
+  if (size !== null && size >= LATCH_FILE_BYTES) {
+    const e = encodeLatchRecord(r, size);
+    writeAll(p, 'r+', e.buf);
+    return { overflowed: e.overflowed };
+  }
+  // a new (or older, smaller) file appears whole or not at all: written beside it, then renamed
+  const tmp = `${p}.${process.pid}.tmp`;
+  const e = encodeLatchRecord(r);
+  try {
+    writeAll(tmp, 'w', e.buf);
     renameSync(tmp, p);
-  } catch (e) {
+  } catch (err) {
     rmSync(tmp, { force: true });
-    throw e;
+    // an older file on a full disk: rewritten in place at its own size
+    if (size === null || size < OLD_LATCH_FILE_BYTES) throw err;
+    const small = encodeLatchRecord(r, size);
+    writeAll(p, 'r+', small.buf);
+    return { overflowed: small.overflowed };
   }
   fsyncDir(p);
+  return { overflowed: e.overflowed };
+}
+
+/** the record to rewrite: what the file holds now (a damaged file keeps reading as latched and halted) */
+function current(ledgerPath: string): LatchRecord {
+  return existsSync(latchPathOf(ledgerPath)) ? readLatchRecord(ledgerPath) : { latch: null, ...NO_HOLDS };
+}
+
+/** Write the latch state in place and fsync it, keeping the holds; creates the file (0600) when it is missing. Throws on failure. */
+export function writeLatchFile(ledgerPath: string, latch: FileLatch | null): void {
+  const r = current(ledgerPath);
+  writeRecord(ledgerPath, { latch, halt: r.halt, pauses: r.pauses });
+}
+
+/**
+ * Write the operator's halt and pauses in place and fsync them, keeping the latch. Throws on failure.
+ * Returns how many pauses were recorded as a halt because they do not fit (0: all fit).
+ */
+export function writeHoldsFile(ledgerPath: string, holds: FileHolds): { overflowed: number } {
+  const r = current(ledgerPath);
+  return writeRecord(ledgerPath, { latch: r.latch, halt: holds.halt, pauses: holds.pauses });
 }
 
 function writeAll(path: string, flags: string, buf: Buffer): void {
@@ -79,21 +179,61 @@ function writeAll(path: string, flags: string, buf: Buffer): void {
 
 /** The latch the file holds: null (clear, or no file), or the latch. An unreadable file reads as latched. */
 export function readLatchFile(ledgerPath: string): FileLatch | null {
+  return readLatchRecord(ledgerPath).latch;
+}
+
+function holdOf(v: unknown): FileHold | undefined {
+  if (!Array.isArray(v) || v.length !== 3) return undefined;
+  const [reason, source, at] = v as unknown[];
+  if ((reason !== null && typeof reason !== 'string') || typeof source !== 'string' || typeof at !== 'number' || !Number.isFinite(at)) return undefined;
+  return { reason, source, at };
+}
+
+/**
+ * Everything the file holds. No file: no latch, no holds. A file that cannot be read or parsed reads
+ * as latched and halted (fail closed); one written before the holds existed, as no holds.
+ */
+export function readLatchRecord(ledgerPath: string): LatchRecord {
   const p = latchPathOf(ledgerPath);
   let text: string;
   try {
     text = readFileSync(p, 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    return { reason: 'LATCH_FILE_UNREADABLE', detail: `${p}: ${(e as Error).message}`, at: 0 };
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { latch: null, ...NO_HOLDS };
+    const detail = `${p}: ${(e as Error).message}`;
+    return {
+      latch: { reason: 'LATCH_FILE_UNREADABLE', detail, at: 0 },
+      halt: { reason: `latch file unreadable (fail closed): ${detail}`, at: 0, source: 'latch-file' },
+      pauses: new Map(),
+    };
   }
   try {
-    const o = JSON.parse(text) as { latched?: unknown; reason?: unknown; detail?: unknown; at?: unknown };
-    if (o.latched === false) return null;
-    if (o.latched === true && typeof o.reason === 'string')
-      return { reason: o.reason, detail: typeof o.detail === 'string' ? o.detail : '', at: typeof o.at === 'number' ? o.at : 0 };
+    const o = JSON.parse(text) as { latched?: unknown; reason?: unknown; detail?: unknown; at?: unknown; halt?: unknown; pauses?: unknown };
+    let latch: FileLatch | null | undefined;
+    if (o.latched === false) latch = null;
+    else if (o.latched === true && typeof o.reason === 'string')
+      latch = { reason: o.reason, detail: typeof o.detail === 'string' ? o.detail : '', at: typeof o.at === 'number' ? o.at : 0 };
+    // an older file has neither field: no holds
+    const halt = o.halt === undefined || o.halt === null ? null : holdOf(o.halt);
+    const pauses = new Map<Bytes32, FileHold>();
+    let ok = latch !== undefined && halt !== undefined;
+    if (o.pauses !== undefined) {
+      if (!Array.isArray(o.pauses)) ok = false;
+      else
+        for (const e of o.pauses as unknown[]) {
+          const m = Array.isArray(e) ? (e as unknown[])[0] : undefined;
+          const h = Array.isArray(e) ? holdOf((e as unknown[]).slice(1)) : undefined;
+          if (typeof m !== 'string' || !BYTES32.test(m) || !h) ok = false;
+          else pauses.set(m as Bytes32, h);
+        }
+    }
+    if (ok && latch !== undefined && halt !== undefined) return { latch, halt, pauses };
   } catch {
     // fall through: damaged
   }
-  return { reason: 'LATCH_FILE_DAMAGED', detail: `${p} cannot be read as a latch record (fail closed: treated as latched)`, at: 0 };
+  return {
+    latch: { reason: 'LATCH_FILE_DAMAGED', detail: `${p} cannot be read as a latch record (fail closed: treated as latched)`, at: 0 },
+    halt: { reason: `latch file ${p} damaged (fail closed: treated as halted)`, at: 0, source: 'latch-file' },
+    pauses: new Map(),
+  };
 }

@@ -43,7 +43,7 @@ import { silentLogger, type Logger } from '../core/logger.ts';
 import { bytes32Of } from '../model/ids.ts';
 import type { Bytes32, NormalAddress } from '../model/order.ts';
 import { isDamage, LedgerDamagedError, openIntegrityCheck } from './integrity.ts';
-import { latchPathOf, readLatchFile, writeLatchFile } from './latch-file.ts';
+import { latchPathOf, readLatchFile, readLatchRecord, writeHoldsFile, writeLatchFile, type FileHolds } from './latch-file.ts';
 import { acquireLedgerLock, createPrivate, type LedgerLock } from './ledger-lock.ts';
 import { pruneBatch, type PruneCounts } from './retention.ts';
 import { migrate, missingIndexes, SCHEMA_VERSION } from './schema.ts';
@@ -118,6 +118,32 @@ export interface OperatorHold {
   readonly at: number;
   /** 'admin' (the endpoint), 'cli' (an offline ctl) */
   readonly source: string;
+  /** the record it was read from at start: 'ledger', 'latch file', or both (absent: this process) */
+  readonly from?: HoldRecord;
+}
+
+export type HoldRecord = 'ledger' | 'latch file' | 'ledger and latch file';
+
+/** `a` (the ledger's) and `b` (the latch file's) as one hold: the ledger's when both hold one */
+function eitherHold(a: OperatorHold | null | undefined, b: OperatorHold | null | undefined): OperatorHold | null {
+  if (a && b) return { ...a, from: 'ledger and latch file' };
+  if (a) return { ...a, from: 'ledger' };
+  if (b) return { ...b, from: 'latch file' };
+  return null;
+}
+
+/** The holds after one halt, pause or resume (`resume` without a market lifts the halt and every pause). */
+export function applyHoldAction(h: OperatorHolds, action: string, market: Bytes32 | null, hold: OperatorHold): OperatorHolds {
+  let halt = h.halt;
+  const pauses = new Map(h.pauses);
+  if (action === 'halt') halt = hold;
+  else if (action === 'pause' && market) pauses.set(market, hold);
+  else if (action === 'resume' && market) pauses.delete(market);
+  else if (action === 'resume') {
+    halt = null;
+    pauses.clear();
+  }
+  return { halt, pauses };
 }
 
 /** The halt and the per-market pauses in force: every halt, pause and resume replayed in order. */
@@ -685,6 +711,17 @@ export class Ledger {
         true,
       );
     } else if (!existsSync(latchPathOf(this.path)) || (inDb && !inFile)) writeLatchFile(this.path, inDb);
+    // the ledger's holds go to the file too (a file from before it held them, or one that missed a write)
+    const holds = this.operatorHolds();
+    const f = this.fileHolds();
+    if ((holds.halt !== null && f.halt === null) || [...holds.pauses.keys()].some((m) => !f.pauses.has(m))) {
+      const { overflowed } = writeHoldsFile(this.path, holds);
+      if (overflowed > 0)
+        this.log.error(
+          { paused: overflowed, file: latchPathOf(this.path) },
+          'the paused markets do not fit the latch file: it records a halt instead ("pauses overflow the latch file"); `bookmaker ctl resume` lifts it',
+        );
+    }
   }
 
   /**
@@ -717,10 +754,41 @@ export class Ledger {
     return was;
   }
 
-  /** An operator action (halt, pause, resume, …): written at once with a full sync. */
+  /**
+   * An operator action (halt, pause, resume, …): written at once with a full sync. A halt, pause or
+   * resume goes first to the latch file (fsynced: the holds in force after it, the ledger's OR the
+   * file's), then to the ledger (also when the file failed); either failing throws, so the caller
+   * does not call it durable.
+   */
   operatorAction(action: string, market: string | null, reason: string | null, source: string, result: string): void {
+    const now = this.clock.now();
+    let fileErr: Error | null = null;
+    if (this.file && (action === 'halt' || action === 'pause' || action === 'resume')) {
+      try {
+        let before: OperatorHolds;
+        try {
+          before = this.operatorHolds();
+        } catch {
+          before = this.fileHolds(); // the ledger cannot be read: the file's holds are kept
+        }
+        const next = applyHoldAction(before, action, bytes32Of(market), { reason, at: now, source });
+        const { overflowed } = writeHoldsFile(this.path, next);
+        if (overflowed > 0)
+          this.log.error(
+            { paused: overflowed, file: latchPathOf(this.path) },
+            'the paused markets do not fit the latch file: it records a halt instead ("pauses overflow the latch file"); `bookmaker ctl resume` lifts it',
+          );
+      } catch (e) {
+        fileErr = e as Error;
+      }
+    }
     this.flush();
-    this.writeNow(() => this.insertAction(this.clock.now(), action, market, reason, source, result), true);
+    this.writeNow(() => this.insertAction(now, action, market, reason, source, result), true);
+    if (fileErr)
+      throw new Error(
+        `the ${action} is in the ledger but the latch file ${latchPathOf(this.path)} could not be written (${fileErr.message}): it would be lost with the ledger`,
+        { cause: fileErr },
+      );
   }
 
   private insertAction(ts: number, action: string, market: string | null, reason: string | null, source: string, result: string): void {
@@ -774,7 +842,7 @@ export class Ledger {
    * replayed in order (`resume` without a market lifts the halt and every pause). A restarted bot
    * applies them before its first quote.
    */
-  operatorHolds(): OperatorHolds {
+  ledgerHolds(): OperatorHolds {
     let halt: OperatorHold | null = null;
     const pauses = new Map<Bytes32, OperatorHold>();
     const rows = this.db
@@ -795,6 +863,25 @@ export class Ledger {
       }
     }
     return { halt, pauses };
+  }
+
+  /** The holds the latch file keeps (none for an in-memory ledger; a damaged file reads as halted). */
+  fileHolds(): FileHolds {
+    return this.file ? readLatchRecord(this.path) : { halt: null, pauses: new Map() };
+  }
+
+  /**
+   * The operator's halt and pauses still in force: the ledger's (ledgerHolds) OR the latch file's
+   * (either says halted: halted; a pause in either: paused), each marked with the record it came from.
+   * A restarted bot applies them before its first quote, also on a new ledger (`run --new-ledger`).
+   */
+  operatorHolds(): OperatorHolds {
+    if (!this.file) return this.ledgerHolds();
+    const db = this.ledgerHolds();
+    const f = this.fileHolds();
+    const pauses = new Map<Bytes32, OperatorHold>();
+    for (const m of new Set([...db.pauses.keys(), ...f.pauses.keys()])) pauses.set(m, eitherHold(db.pauses.get(m), f.pauses.get(m))!);
+    return { halt: eitherHold(db.halt, f.halt), pauses };
   }
 
   /**

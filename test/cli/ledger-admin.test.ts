@@ -91,6 +91,14 @@ test('check: exit 0 on a sound ledger; exit 1 on a damaged page, naming the reco
     assert.equal(ok.status, 0, ok.out);
     assert.match(ok.out, /: ok \(integrity_check of \d+ tables/);
     assert.match(ok.out, /writer: none/);
+    assert.match(ok.out, /latch file: clear; halt: none; paused markets: none/);
+    // the operator's halt and pauses the latch file holds are shown too
+    const h = openLedger({ path: file, clock: systemClock });
+    h.operatorAction('halt', null, 'incident 3', 'admin', 'halted');
+    h.operatorAction('pause', M, null, 'admin', 'paused');
+    h.close();
+    const held = bookmaker(['ledger', 'check', '--ledger', file]);
+    assert.match(held.out, new RegExp(`latch file: clear; halt: HALTED incident 3 \\(admin\\); paused markets: ${M}`));
     const bad = join(dir, 'damaged.sqlite');
     copyFileSync(file, bad);
     const db = new Database(bad, { readonly: true });

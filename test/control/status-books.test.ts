@@ -116,6 +116,13 @@ test('statusText: the state, the account, the kill switch and one row per market
   assert.match(t, /^ {12}day's loss 2\.005000, no limit \(the day began at 0\.000000\)$/m);
   assert.match(t, /^ {12}loss since inception 2\.005000, no limit$/m);
   assert.match(t, new RegExp(`^${M} +yes +10\\.000000 +-0\\.005000 +-2\\.000000 +-2\\.005000 +1 +4\\.800000 +0\\.005000$`, 'm'));
+  // a halt from an earlier run names the record a start read it from
+  const fromFile = statusText({
+    ...body,
+    latched: false,
+    halt: { reason: 'desk says stop', since: '2026-11-28T12:01:00.000Z', source: 'admin', from: 'latch file' },
+  });
+  assert.match(fromFile, /HALTED by the operator since 2026-11-28T12:01:00\.000Z: desk says stop \(from the latch file\) \(bookmaker ctl resume\)/);
   // the bot's own hold (the ledger cannot be written) is not "quoting"
   const held = statusText({ ...body, latched: false, halted: false, holds: [{ hold: 'ledger', reason: 'the ledger file is gone' }] });
   assert.match(held, /^state {7}NOT QUOTING \(ledger\): the ledger file is gone$/m);

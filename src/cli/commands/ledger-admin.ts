@@ -16,7 +16,7 @@ import { chmodSync, existsSync, rmSync, statSync } from 'node:fs';
 import { systemClock } from '../../core/clock.ts';
 import { BadInputError } from '../../model/errors.ts';
 import { fullIntegrityCheck, recoverySteps } from '../../ledger/integrity.ts';
-import { latchPathOf, readLatchFile } from '../../ledger/latch-file.ts';
+import { latchPathOf, readLatchFile, readLatchRecord } from '../../ledger/latch-file.ts';
 import { describeHolder, ledgerLockHolder } from '../../ledger/ledger-lock.ts';
 import { openLedger } from '../../ledger/ledger.ts';
 import { autoVacuum, cutoffOf, pruneAll } from '../../ledger/retention.ts';
@@ -45,7 +45,8 @@ export async function runLedgerAdmin(sub: AdminSub, path: string, o: { out?: str
       } finally {
         db.close();
       }
-      const latch = readLatchFile(path);
+      const rec = readLatchRecord(path);
+      const latch = rec.latch;
       const holder = ledgerLockHolder(path);
       const obj = {
         ledger: path,
@@ -54,6 +55,9 @@ export async function runLedgerAdmin(sub: AdminSub, path: string, o: { out?: str
         tables: r.checked.length,
         ms: Math.round(r.ms),
         latchFile: latch ? `LATCHED ${latch.reason}` : existsSync(latchPathOf(path)) ? 'clear' : 'none',
+        // the operator's halt and pauses the latch file holds (a start ORs them with the ledger's)
+        latchFileHalt: rec.halt ? `HALTED${rec.halt.reason ? ` ${rec.halt.reason}` : ''} (${rec.halt.source})` : 'none',
+        latchFilePauses: [...rec.pauses.keys()],
         writer: holder,
       };
       write(
@@ -65,7 +69,8 @@ export async function runLedgerAdmin(sub: AdminSub, path: string, o: { out?: str
                 .slice(0, 20)
                 .map((p) => `  ${p}\n`)
                 .join('') + `${recoverySteps(path)}\n`) +
-          `latch file: ${obj.latchFile}\nwriter: ${holder ? describeHolder(holder) : 'none'}\n`,
+          `latch file: ${obj.latchFile}; halt: ${obj.latchFileHalt}; paused markets: ${obj.latchFilePauses.length === 0 ? 'none' : obj.latchFilePauses.join(', ')}\n` +
+          `writer: ${holder ? describeHolder(holder) : 'none'}\n`,
       );
       return r.ok ? 0 : 1;
     }
