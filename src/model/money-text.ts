@@ -12,6 +12,8 @@
  * as many as the shown total needs.
  */
 
+import { decimalToScaled } from './units.ts';
+
 const CENT = 10_000n;
 
 /** Cents of 1e-6 USDC, rounded half away from zero. */
@@ -35,8 +37,7 @@ export function usdCents(v: bigint): string {
 /** An exact decimal string of 1e-6 USDC (units.ts micro: "-1.500000") back to the integer. */
 export function microOf(s: string): bigint {
   const neg = s.startsWith('-');
-  const [w = '0', f = ''] = (neg ? s.slice(1) : s).split('.');
-  const v = BigInt(w) * 1_000_000n + BigInt((f + '000000').slice(0, 6));
+  const v = decimalToScaled(neg ? s.slice(1) : s, 6, 'amount');
   return neg ? -v : v;
 }
 
