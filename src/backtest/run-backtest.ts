@@ -72,6 +72,11 @@ export interface BacktestInput {
   readonly ranking?: RecordingRanking | null;
   /** replay from the public stream even where the recording has the venue's drop copy (for comparisons) */
   readonly ignoreDropCopy?: boolean;
+  /**
+   * every row through the replay loop one at a time, none in the one-pass skips of silent rows
+   * (ReplayFeed.skipSilent, SimExchange.applySilent): for tests that the skips change nothing
+   */
+  readonly rowByRow?: boolean;
 }
 
 export interface ReplayProgress {
@@ -426,7 +431,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   // Exchange time of a row: its local time, or with `feedMs: recorded` its venue time (kept monotone).
   // The cursors' clocks are fields of one object, not variables of this function: a closure's
   // variable holding a time (a double) is a fresh heap number at every assignment, two per row.
-  const times = { exPrev: -Infinity, botPrev: -Infinity, xLts: NaN, xDelay: 0 };
+  const times = { exPrev: -Infinity, botPrev: -Infinity, xLts: NaN, xDelay: 0, silentAt: -Infinity };
   const exTime = (r: number): number => {
     const t = recordedFeed ? Math.min(cols.vts[r]! || cols.lts[r]!, cols.lts[r]!) : cols.lts[r]!;
     times.exPrev = Math.max(times.exPrev, t);
@@ -446,6 +451,13 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     times.botPrev = Math.max(times.botPrev, t);
     return times.botPrev;
   };
+
+  // With a constant feed delay (no draws of the feed latency's generator, whose order would change) and
+  // a recording that does not grow as the run goes, the bot cursor consumes silent rows in one pass.
+  const oneByOne = input.rowByRow === true || live !== undefined;
+  const silentDelay = typeof settings.latency.feedMs === 'number' && !oneByOne ? settings.latency.feedMs : -1;
+  // and the exchange cursor, whose time is then each row's lts (rows in time order), its silent ones
+  const silentRows = !recordedFeed && !oneByOne;
 
   const side = source.side;
   // A market's resolution (a side event with a payout) reaches the exchange at its own time, before
@@ -547,6 +559,18 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
         const m = cols.market[r]!;
         if (cols.kind[r] !== KIND_TRADE) collector.onMid(m, tx, exchange.mid(m));
         i++;
+        // then, in one pass, the rows after it that change the recorded book only, up to the next
+        // event of anything else (SimExchange.applySilent)
+        if (silentRows && !drain && i < nRows) {
+          const next = exchange.applySilent(rows, i, nRows, Math.min(clock.nextDue(), tb, ts, tr, nextSample), collector);
+          if (next > i) {
+            // (the clock does not visit these rows' times: the replay's end still counts the last of them)
+            const t = cols.lts[rows[next - 1]!]!;
+            times.exPrev = Math.max(times.exPrev, t);
+            times.silentAt = Math.max(times.silentAt, t);
+            i = next;
+          }
+        }
         tx = i < nRows ? exTime(rows[i]!) : Infinity;
         if (i >= nextProgress) {
           nextProgress += PROGRESS_ROWS;
@@ -608,8 +632,21 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
           j++;
           tb = j < nRows ? botTime(rows[j]!) : Infinity;
         } while (tb === at);
+        // then, in one pass, the rows after them that reach the bot only through a publication still
+        // to come, up to the next timer (ReplayFeed.skipSilent): most rows, one loop step less each
+        if (silentDelay >= 0 && j < nRows) {
+          const next = feed.skipSilent(rows, j, nRows, silentDelay, clock.nextDue());
+          if (next > j) {
+            // (the clock does not visit these rows' times: the replay's end still counts the last of them)
+            times.silentAt = Math.max(times.silentAt, cols.lts[rows[next - 1]!]! + silentDelay);
+            j = next;
+            tb = j < nRows ? botTime(rows[j]!) : Infinity;
+          }
+        }
       }
     }
+    // the end of the data: the clock reaches the last row, skipped in one pass or not
+    if (out === ADVANCE_DONE) clock.advanceTo(times.silentAt);
     cur.i = i;
     cur.j = j;
     cur.s = s;
