@@ -560,7 +560,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
         if (cols.kind[r] !== KIND_TRADE) collector.onMid(m, tx, exchange.mid(m));
         i++;
         // then, in one pass, the rows after it that change the recorded book only, up to the next
-        // event of anything else (SimExchange.applySilent)
+        // event of anything else (SimExchange.applySilent): a bot row or side event may start a venue
+        // call, whose timer could fall before rows the pass would otherwise have applied
         if (silentRows && !drain && i < nRows) {
           const next = exchange.applySilent(rows, i, nRows, Math.min(clock.nextDue(), tb, ts, tr, nextSample), collector);
           if (next > i) {
