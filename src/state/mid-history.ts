@@ -56,6 +56,27 @@ export class MidHistory implements MidSeries {
     return this.inc[this.from + index]!;
   }
 
+  /**
+   * The mid of the newest sample at or before `t`, else the oldest sample's; null when empty (what
+   * src/state/edge-state.ts midAtOrBefore answers for any series: the same search, on the buffer).
+   */
+  midAtOrBefore(t: number): number | null {
+    if (this.length === 0) return null;
+    const buf = this.buf;
+    const from = this.from;
+    let lo = 0;
+    let hi = this.length - 1;
+    let ans = 0;
+    while (lo <= hi) {
+      const k = (lo + hi) >> 1;
+      if (buf[from + k]!.ts <= t) {
+        ans = k;
+        lo = k + 1;
+      } else hi = k - 1;
+    }
+    return buf[from + ans]!.mid;
+  }
+
   /** The newest sample, undefined when empty. */
   last(): MidSample | undefined {
     return this.length === 0 ? undefined : this.buf[this.from + this.length - 1];

@@ -402,6 +402,10 @@ function reduceOwnOrders(state: StoreState, es: readonly OwnOrderEvent[], from: 
   let pool = state.toxicityPool;
   let ts = state.ts;
   const d = new OrdersDraft(m.orders);
+  // the market and time the regime was last read at: a call's events mostly share one time, and
+  // the regime of the same market at the same time is the same reading (regimeOf is pure)
+  let readM: MarketState | null = null;
+  let readAt = Number.NaN;
   for (let i = from; i < to; i++) {
     const e = es[i]!;
     if (e.ts > ts) ts = e.ts;
@@ -414,11 +418,14 @@ function reduceOwnOrders(state: StoreState, es: readonly OwnOrderEvent[], from: 
       }
     }
     applyOwnOrder(d, e);
+    if (m === readM && e.ts === readAt) continue;
     const r = regimeOf(m, e.ts).regime;
     if (r !== m.edge.regime) {
       m = marketWith(m, { edge: edgeWithRegime(m.edge, r, e.ts) });
       changed = true;
     }
+    readM = m;
+    readAt = e.ts;
   }
   const version = state.version + (to - from);
   if (d.touched) m = marketWithOrders(m, d.result());
