@@ -679,6 +679,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   }
   await Promise.race([done, turn()]);
   feed.stop();
+  collector.restateLast();
   return {
     source,
     settings,
