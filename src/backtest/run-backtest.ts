@@ -720,6 +720,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   }
   await Promise.race([done, turn()]);
   feed.stop();
+  collector.restateLast();
   return {
     source,
     settings,
