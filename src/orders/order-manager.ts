@@ -289,9 +289,8 @@ export class OrderManager {
     // orders resting untouched by that call are cancelled now; the queued set below then deals
     // with whatever the call leaves behind.
     if (desired.length === 0 && this.chains.has(k)) void this.track(this.pullNow(marketId));
-    const set: DesiredSet = { desired, checkedAt };
-    if (!this.chains.has(k) && this.reconciles === 0 && this.settledNow(marketId, set)) return SYNCED;
-    return this.enqueue(marketId, set);
+    if (!this.chains.has(k) && this.reconciles === 0 && this.settledNow(marketId, desired, checkedAt)) return SYNCED;
+    return this.enqueue(marketId, { desired, checkedAt });
   }
 
   /**
@@ -303,7 +302,7 @@ export class OrderManager {
    * A set settled here is not awaited by anyone: sync returns SYNCED, and the kernel does not keep it
    * as the market's pending sync.
    */
-  private settledNow(marketId: Bytes32, set: DesiredSet): boolean {
+  private settledNow(marketId: Bytes32, desired: readonly DesiredOrder[], checkedAt: number | undefined): boolean {
     if (this.stopping || this.halted) return false;
     const k = marketId;
     const exec = this.exec;
@@ -317,10 +316,12 @@ export class OrderManager {
       const e = held[i]!;
       if (e.resend || (e.state !== 'working' && now - e.sentAt >= limit)) return false;
     }
-    const desired = set.desired;
     const effective = exec.blocked.has(k) ? NO_DESIRED : exec.cooldown.size === 0 ? desired : desired.filter((d) => !exec.coolingDown(d.slot, now));
     if (diffIsEmpty(effective, held, this.tol, Math.floor(now / 1000)) === false) return false;
-    this.lastDesired.set(k, set);
+    // the market's last set: the one kept already when it is the same list checked at the same version
+    // (the desired-orders memo hands the same list while the quotes stay: most ticks)
+    const last = this.lastDesired.get(k);
+    if (last === undefined || last.desired !== desired || last.checkedAt !== checkedAt) this.lastDesired.set(k, { desired, checkedAt });
     return true;
   }
 
@@ -423,7 +424,9 @@ export class OrderManager {
   private flagTimeouts(marketId: Bytes32): void {
     const limit = this.opts.inFlightTimeoutMs ?? 10_000;
     const now = this.clock.now();
-    for (const e of this.table.entries.ofMarket(marketId)) {
+    const held = this.table.trackedEntries(marketId);
+    for (let i = 0; i < held.length; i++) {
+      const e = held[i]!;
       if (e.state === 'working') continue;
       if (now - e.sentAt >= limit && !e.resend) this.table.needsReconcile.add(marketId);
     }
