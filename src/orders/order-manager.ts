@@ -331,19 +331,37 @@ export class OrderManager {
     const wasQueued = this.queued.has(k);
     this.queued.set(k, set);
     if (wasQueued) return this.chains.get(k)!;
-    const prev = this.chains.get(k) ?? Promise.resolve();
-    const run = prev.then(async () => {
-      // an open gate (no reconcile running: nearly always) is passed without a microtask hop
-      if (this.gateShut) await this.gate;
-      const want = this.queued.get(k)!;
-      this.queued.delete(k);
-      await this.track(this.syncNow(marketId, want));
-    });
+    const run = this.runQueued(marketId, this.chains.get(k) ?? IDLE);
     this.chains.set(k, run);
     // then(f, f), not finally(f): the same call at the same point, without finally's extra promises
     const end = chainEnd(this.chains, k, run);
     void run.then(end, end);
     return run;
+  }
+
+  /**
+   * One run of a market's chain: after the run before it (`prev`; an idle market's chain starts a
+   * microtask later, so every sync of this turn coalesces into the set it takes), past the reconcile
+   * gate, the newest queued set is synced, tracked as `track` does. One async function where a
+   * `then` callback, an async arrow and `track` were three: the same steps at the same points, with
+   * three promises and about four microtask turns fewer per venue call.
+   */
+  private async runQueued(marketId: Bytes32, prev: Promise<void>): Promise<void> {
+    await prev;
+    // an open gate (no reconcile running: nearly always) is passed without a microtask hop
+    if (this.gateShut) await this.gate;
+    const k = marketId;
+    const want = this.queued.get(k)!;
+    this.queued.delete(k);
+    const p = this.syncNow(marketId, want);
+    this.running.add(p);
+    try {
+      await p;
+    } catch (err) {
+      await this.onUnexpected(err);
+    } finally {
+      this.running.delete(p);
+    }
   }
 
   /** Cancel a market's resting orders that no call has in hand (see sync). */
@@ -627,6 +645,9 @@ function chainEnd(chains: Map<string, Promise<void>>, k: string, run: Promise<vo
 export const SYNCED: Promise<void> = Promise.resolve();
 
 const NO_DESIRED: readonly DesiredOrder[] = [];
+
+/** The chain an idle market's first run waits behind: settled already. */
+const IDLE: Promise<void> = Promise.resolve();
 
 /** A create (or the create half of a replace) for a quote the risk gate took as a live order. */
 function createsForKept(a: DiffAction): boolean {
