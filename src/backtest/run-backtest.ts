@@ -28,7 +28,6 @@ import { NonceSource } from '../orders/nonces.ts';
 import { schedulePeriodicReconcile } from '../orders/periodic-reconcile.ts';
 import type { KernelMarket } from '../kernel/quoting-kernel.ts';
 import { createTradingCore } from '../kernel/trading-core.ts';
-import { createRng } from '../sim/rng.ts';
 import type { StateStore } from '../state/store.ts';
 import { regimeOf } from '../state/regime.ts';
 import type { StateEvent } from '../state/events.ts';
@@ -207,12 +206,20 @@ export function applyRanking(source: ReplaySource, config: BotConfig, settings: 
  * into its hex string at once, before asking again.
  */
 export function seededBytes(seed: number): (n: number) => Uint8Array {
-  const rng = createRng(seed ^ 0x5eed);
+  // createRng(seed ^ 0x5eed)'s mulberry32 stepped here: each byte is floor(next() * 256), the top 8
+  // bits of the step's 32-bit output (next() is that output / 2^32), without a call and a float per byte
+  let a = (((seed ^ 0x5eed) >>> 0) ^ 0x9e3779b9) >>> 0;
   let scratch = new Uint8Array(32);
   return (n) => {
-    if (scratch.length < n) scratch = new Uint8Array(n);
-    for (let i = 0; i < n; i++) scratch[i] = Math.floor(rng.next() * 256);
-    return scratch.subarray(0, n);
+    if (scratch.length !== n) scratch = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      scratch[i] = (t ^ (t >>> 14)) >>> 24;
+    }
+    return scratch;
   };
 }
 
