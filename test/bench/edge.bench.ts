@@ -197,7 +197,7 @@ if (process.env.EDGE_CAPTURE !== '0') {
     onStrategy: (s, runs) => process.stderr.write(`edge: capture walk-forward ${s}: ${runs} runs (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`),
   });
   lines.push('', ...wf.lines);
-  goal.push(wf.goal);
+  goal.push(wf.goal, wf.previous);
 }
 rmSync(work, { recursive: true, force: true });
 
