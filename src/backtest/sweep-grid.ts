@@ -184,7 +184,8 @@ export function rank(results: readonly SweepResult[], by: RankBy, minVolume = 0)
 export function formatRanked(results: readonly SweepResult[], grid: SweepSpec['grid']): string {
   const keys = grid.map(([p]) => p);
   const short = keys.map((k) => k.split('.').slice(-1)[0]!);
-  const header = ['#', ...short, 'pnl', 'fills', 'volume', 'pnl%vol', 'worstWin', 'maxDD', 'sharpe', 'uptime'];
+  // low95%: the lower end of the 95 % interval of PnL per volume (pnlPerVolumeLow's score), from the run's blocks
+  const header = ['#', ...short, 'pnl', 'fills', 'volume', 'pnl%vol', 'low95%', 'worstWin', 'maxDD', 'sharpe', 'uptime'];
   // a failed run's error goes below the table, not into its pnl column (an error message is wider than any figure)
   const failures: string[] = [];
   const rows = results.map((r, i) => {
@@ -192,7 +193,7 @@ export function formatRanked(results: readonly SweepResult[], grid: SweepSpec['g
     const vals = keys.map((k) => JSON.stringify(r.combo[k]));
     if (!s) {
       failures.push(`#${i + 1} failed: ${r.error ?? 'no summary'}`);
-      return [String(i + 1), ...vals, 'failed', '', '', '', '', '', '', ''];
+      return [String(i + 1), ...vals, 'failed', '', '', '', '', '', '', '', ''];
     }
     return [
       String(i + 1),
@@ -201,6 +202,7 @@ export function formatRanked(results: readonly SweepResult[], grid: SweepSpec['g
       String(s.fills),
       s.volume.toFixed(0),
       s.volume > 0 ? `${((s.pnl.total / s.volume) * 100).toFixed(2)}%` : '–',
+      Number.isFinite(rankScore(r, 'pnlPerVolumeLow')) ? `${(rankScore(r, 'pnlPerVolumeLow') * 100).toFixed(2)}%` : '–',
       r.windowPnl && r.windowPnl.length > 0 ? Math.min(...r.windowPnl).toFixed(2) : '–',
       s.maxDrawdown.toFixed(2),
       s.sharpe.value === null ? '–' : `${s.sharpe.value.toFixed(3)}/${s.sharpe.period}`,

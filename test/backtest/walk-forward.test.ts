@@ -146,6 +146,9 @@ test('walk-forward on a 2-minute window: chosen on the first part by the criteri
   assert.deepEqual(j.chosen.second.figures, JSON.parse(JSON.stringify(p)));
   assert.match(text, new RegExp(`second \\(held out\\)\\s+${p.pnl.toFixed(2)}\\s+${p.volume.toFixed(0)}\\s`));
   if (p.pnlPctOfVolumeCi) assert.ok(text.includes(`[${p.pnlPctOfVolumeCi.lo.toFixed(2)}, ${p.pnlPctOfVolumeCi.hi.toFixed(2)}] %`));
+  // the ranked table's low95% column and the part's interval: one function (pnlPerVolumeBound)
+  const c1 = partFigures(wf.chosen)!.pnlPctOfVolumeCi;
+  if (c1) assert.match(text, new RegExp(`\\s${c1.lo.toFixed(2).replace('.', '\\.')}%\\s`));
   // another criterion for comparison (compareBy): the same first-part runs, its own choice scored on the second part
   const cmp = wf;
   const byLow = rank(wf.ranked, 'pnlPerVolumeLow', 1)[0]!;
