@@ -27,6 +27,7 @@ import { existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { newest } from '../bin/newest-mtime.js';
+import { nextToStart } from './test-lanes.mjs';
 
 function collect(path, out) {
   const st = statSync(path);
@@ -230,20 +231,15 @@ function childrenCpuSeconds() {
   }
 }
 
-/**
- * The files, longest first: while fewer than BOOKMAKER_TEST_CONCURRENCY run, the next in line starts; beyond that
- * (up to maxFiles), the longest waiting file whose share fits in what the running files leave of the budget.
- */
+/** Every file of the queue, started as nextToStart (scripts/test-lanes.mjs) says; resolves when the last one ends. */
 async function runAll() {
   const running = new Map(); // file → share
   const out = [];
   let most = 0;
   await new Promise((finished) => {
     const fill = () => {
-      while (queue.length) {
-        let used = 0;
-        for (const s of running.values()) used += s;
-        const i = running.size < concurrency ? 0 : running.size < maxFiles ? queue.findIndex((f) => used + share(f) <= concurrency + 1e-9) : -1;
+      for (;;) {
+        const i = nextToStart(queue, [...running.values()], share, concurrency, maxFiles);
         if (i < 0) break;
         const [file] = queue.splice(i, 1);
         running.set(file, share(file));
