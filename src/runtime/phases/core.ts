@@ -33,6 +33,8 @@ import type { RunFigures } from '../../account/run-figures.ts';
 import { deferred } from '../startup-waits.ts';
 import type { LedgerPhase } from './ledger.ts';
 import { OperatorView } from './operator-view.ts';
+import { walletWatchFor, type WalletWatchHandle } from './wallet.ts';
+import { watchedVenue } from '../wallet-watch.ts';
 import type { SelectPhase } from './select.ts';
 import { Shutdown } from './shutdown.ts';
 import type { StartContext } from './start-context.ts';
@@ -58,6 +60,8 @@ export interface CorePhase {
   readonly runFigures: RunFigures;
   readonly claims: ClaimsTracker | null;
   readonly operator: OperatorView;
+  /** another trader on this wallet (null on paper): checked after the start-up reconcile, then watched */
+  readonly wallet: WalletWatchHandle | null;
   readonly shutdown: Shutdown;
   /** the first balance and positions read: no quote before the bot knows what it holds */
   readonly accountRead: Promise<void>;
@@ -82,10 +86,12 @@ export function corePhase(c: StartContext, { client, signer }: VenuePhase, { mar
   life.add(slowTicks.start());
   const { venue, paperVenue, liveVenue } = venuePort(c, client, signer, wireMeter, (e) => core.receive(e));
   const operator = new OperatorView();
+  // another trader on this wallet: every open-orders listing of the order manager passes the watch first
+  const wallet = walletWatchFor(c, bookLedger, () => core.orderManager.ownMarkets());
   const core = createTradingCore({
     config: cfg,
     clock,
-    venue,
+    venue: wallet ? watchedVenue(venue, wallet.watch) : venue,
     // nonces carry the ledger's tag: orders a crash left unrecorded are still known as ours (src/orders/nonces.ts)
     nonces: new NonceSource(NONCE_MEMORY, undefined, bookLedger.ledger.nonceTag()),
     markets,
@@ -194,6 +200,7 @@ export function corePhase(c: StartContext, { client, signer }: VenuePhase, { mar
     runFigures: l.runFigures,
     claims,
     operator,
+    wallet,
     shutdown,
     accountRead,
     startedAt,
