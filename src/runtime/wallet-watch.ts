@@ -10,8 +10,9 @@
  * (placed, adopted, restored); any other open order in this bot's markets (reconcileScope) is foreign.
  * - At start-up (until `running()`): foreign orders are noted and kept from the order manager, which
  *   neither adopts nor cancels them; the start-up then refuses to quote (`foundAtStart`, exit 7),
- *   unless the operator said they are left over (`run --cancel-foreign-orders`): then they pass
- *   through and the start-up reconcile cancels them, as every later reconcile does while they stand.
+ *   unless the operator said they are left over (`run --cancel-foreign-orders`; always with an
+ *   in-memory ledger, which remembers no earlier run): then they pass through and the start-up
+ *   reconcile adopts or cancels them, as every later reconcile does while they stand.
  * - While running: a foreign order not seen at start is a live writer (a crash's leftovers exist at
  *   start and only ever go away). `onAppeared` is told once per such order (the runtime halts the bot,
  *   latched: `bookmaker ctl resume` alone lifts it), and the order is kept from the order manager: the

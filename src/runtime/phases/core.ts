@@ -15,6 +15,7 @@ import { registerLedgerMetrics } from '../../ledger/ledger-metrics.ts';
 import { LedgerWatch } from '../../ledger/ledger-watch.ts';
 import { bindStoreMetrics } from '../../metrics/bind-store-metrics.ts';
 import { registerHealthMetrics } from '../../metrics/health-metrics.ts';
+import type { Bytes32 } from '../../model/order.ts';
 import type { VenuePort } from '../../model/venue.ts';
 import { NONCE_MEMORY, NonceSource } from '../../orders/nonces.ts';
 import { VenueRefusedError } from '../../orders/refusal.ts';
@@ -70,7 +71,14 @@ export interface CorePhase {
   startTicking(): void;
 }
 
-export function corePhase(c: StartContext, { client, signer }: VenuePhase, { markets, marketIds }: SelectPhase, l: LedgerPhase): CorePhase {
+export function corePhase(
+  c: StartContext,
+  { client, signer }: VenuePhase,
+  { markets, marketIds }: SelectPhase,
+  l: LedgerPhase,
+  /** orders the start-up migration restored: this wallet's own, whatever their nonce */
+  restored: ReadonlySet<Bytes32> = new Set(),
+): CorePhase {
   const { cfg, clock, log, metrics, paper, life } = c;
   const { bookLedger, accountBooks } = l;
   const refusals = new RefusalLog(c.o.logger, cfg.health.logIntervalMs);
@@ -87,7 +95,7 @@ export function corePhase(c: StartContext, { client, signer }: VenuePhase, { mar
   const { venue, paperVenue, liveVenue } = venuePort(c, client, signer, wireMeter, (e) => core.receive(e));
   const operator = new OperatorView();
   // another trader on this wallet: every open-orders listing of the order manager passes the watch first
-  const wallet = walletWatchFor(c, bookLedger, () => core.orderManager.ownMarkets());
+  const wallet = walletWatchFor(c, bookLedger, () => core.orderManager.ownMarkets(), restored);
   const core = createTradingCore({
     config: cfg,
     clock,

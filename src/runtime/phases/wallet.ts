@@ -33,7 +33,13 @@ export interface WalletWatchHandle {
  * The watch of the live bot (null on paper, or without a nonce tag to tell this bot's orders by).
  * `onAppeared` is bound once the control exists (watchWallet); until then a foreign order is a start-up find.
  */
-export function walletWatchFor(c: StartContext, bookLedger: BotLedger, scope: () => readonly Bytes32[] | null): WalletWatchHandle | null {
+export function walletWatchFor(
+  c: StartContext,
+  bookLedger: BotLedger,
+  scope: () => readonly Bytes32[] | null,
+  /** orders the start-up migration restored (their legacy nonces): this wallet's own */
+  restored: ReadonlySet<Bytes32> = new Set(),
+): WalletWatchHandle | null {
   if (c.paper) return null;
   const ledger = bookLedger.ledger;
   if (ledger.nonceTag() === null) {
@@ -42,9 +48,11 @@ export function walletWatchFor(c: StartContext, bookLedger: BotLedger, scope: ()
   }
   let appeared: (f: ForeignOrders) => void = (f) => c.log.error({ orders: f.orders }, 'foreign orders appeared before the control was wired');
   const watch = new WalletWatch({
-    ours: (nonce) => ledger.isTagged(nonce) || ledger.hasOrder(nonce),
+    ours: (nonce) => ledger.isTagged(nonce) || restored.has(nonce) || ledger.hasOrder(nonce),
     scope,
-    cancelAtStart: c.o.cancelForeignOrders === true,
+    // an in-memory ledger (the embedded demo, a `local` config) remembers no earlier run: every order a
+    // crash left looks foreign, so what the start finds is adopted or cancelled as an earlier run's
+    cancelAtStart: c.o.cancelForeignOrders === true || ledger.path === ':memory:',
     onAppeared: (f) => appeared(f),
   });
   return { watch, bind: (f) => (appeared = f) };
@@ -52,9 +60,10 @@ export function walletWatchFor(c: StartContext, bookLedger: BotLedger, scope: ()
 
 /**
  * After the start-up reconcile: open orders of another trader in this bot's markets refuse the start
- * (WalletSharedError, exit 7), unless `--cancel-foreign-orders` let the reconcile cancel them.
+ * (WalletSharedError, exit 7), unless `--cancel-foreign-orders` (or an in-memory ledger, `memory`) let
+ * the reconcile adopt or cancel them.
  */
-export function checkWalletAtStart(c: StartContext, watch: WalletWatch | null): void {
+export function checkWalletAtStart(c: StartContext, watch: WalletWatch | null, memory: boolean): void {
   if (!watch) return;
   if (!watch.listed) {
     c.log.warn('the start-up reconcile could not list the open orders: another trader on this wallet is looked for at the next reconcile (and halts the bot)');
@@ -63,10 +72,11 @@ export function checkWalletAtStart(c: StartContext, watch: WalletWatch | null): 
   const found = watch.foundAtStart();
   if (!found) return;
   const what = foreignText(found);
-  if (c.o.cancelForeignOrders) {
+  if (c.o.cancelForeignOrders || memory) {
     c.log.warn(
       { orders: found.orders, markets: found.markets, tags: found.tags.map((t) => t.tag) },
-      `--cancel-foreign-orders: cancelling open orders of this wallet this bot did not place, as left over from an earlier run: ${what}; a new one while this bot runs halts it`,
+      `${memory && !c.o.cancelForeignOrders ? 'the ledger is in memory, so an earlier run of this bot cannot be told from another trader' : '--cancel-foreign-orders'}: ` +
+        `adopting or cancelling open orders of this wallet this bot did not place, as left over from an earlier run: ${what}; a new one while this bot runs halts it`,
     );
     return;
   }
