@@ -263,8 +263,14 @@ export class SimExchange {
     const m = c.market[i]!;
     let k = c.kind[i]!;
     // a market with the venue's drop copy: its rows replace the public stream's on this side
+    if (this.exact[m] === 0 && k >= KIND_XLEVEL) {
+      if (this.opts.ignoreDropCopy === true) return; // a drop copy this replay does not use
+      // a market listed while a closed-loop run goes (src/backtest/synthetic-source.ts) had no row when
+      // the exchange was built: its first drop-copy row makes it a drop-copy market, as dropCopyMarkets
+      // does for a recording's (the feed reads the same flags: it shows the bot this market's book too)
+      this.exact[m] = 1;
+    }
     if (this.exact[m] === 1) k = k === KIND_XLEVEL ? KIND_LEVEL : k === KIND_XCLEAR ? KIND_CLEAR : k === KIND_TAKER ? KIND_TAKER : -1;
-    else if (k >= KIND_XLEVEL) return; // a drop copy this replay does not use
     const book = this.books[m]!;
     const orders = this.own[m]!;
     if (k === KIND_LEVEL) {
