@@ -157,8 +157,10 @@ export class SimExchange {
   private readonly byKey = new Map<string, SimOrder>();
   private readonly byEngineId = new Map<number, SimOrder>();
   private readonly snapshotAt: Float64Array;
-  /** per market, the mid applySilent last gave the collector in its pass */
+  /** per market, the mid applySilent last gave the collector, and in which of its passes (a count) */
   private readonly midTold: Float64Array;
+  private readonly midToldIn: Float64Array;
+  private passes = 0;
   /** 1 for a market recorded with the venue's drop copy (replayed from XLEVEL / XCLEAR / TAKER rows) */
   readonly exact: Uint8Array;
   /** 1 for a market that resolved (`resolve`) */
@@ -195,6 +197,7 @@ export class SimExchange {
     this.own = Array.from({ length: n }, () => []);
     this.snapshotAt = new Float64Array(n).fill(-1);
     this.midTold = new Float64Array(n);
+    this.midToldIn = new Float64Array(n);
     this.exact = opts.ignoreDropCopy === true ? new Uint8Array(n) : dropCopyMarkets(opts.cols);
     this.resolved = new Uint8Array(n);
     this.ownLevels = Array.from({ length: n }, () => new Map<string, number>());
@@ -309,7 +312,8 @@ export class SimExchange {
     const c = this.opts.cols;
     const { market, kind, lts, side, price, size } = c;
     const told = this.midTold;
-    told.fill(Number.NaN);
+    const toldIn = this.midToldIn;
+    const pass = ++this.passes;
     const stop = Math.min(before, this.nextExpiry);
     let last = -Infinity;
     for (; i < end; i++) {
@@ -338,7 +342,8 @@ export class SimExchange {
       }
       // (a top-of-book row, or a drop copy this replay does not use: the book is as it was)
       const mid = book.mid();
-      if (mid !== told[m]) {
+      if (toldIn[m] !== pass || mid !== told[m]) {
+        toldIn[m] = pass;
         told[m] = mid;
         collector.onMid(m, t, mid);
       }
