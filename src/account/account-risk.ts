@@ -135,7 +135,8 @@ export class AccountRisk {
     if (l.maxDailyLoss > 0 && dailyLoss > l.maxDailyLoss) {
       return this.fire(
         'KILL_DAILY_LOSS',
-        `account loss ${usdc(dailyLoss)} USDC since the trading day began (${this.day.zone}; PnL ${usdc(dayStartPnl)} then, ${usdc(pnl)} now) exceeds account.maxDailyLoss ${usdc(l.maxDailyLoss)}`,
+        `account loss ${usdc(dailyLoss)} USDC since the trading day began (${this.day.zone}; PnL ${usdc(dayStartPnl)} then, ${usdc(pnl)} now) ` +
+          `exceeds account.maxDailyLoss ${usdc(l.maxDailyLoss)}`,
       );
     }
     if (l.maxLoss > 0 && -pnl > l.maxLoss) {

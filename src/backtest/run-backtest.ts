@@ -523,8 +523,18 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
    */
   const advance = (): number => {
     let { i, j, s, k, tx, tb, ts, tr, nextProgress, nextYield, nextSample } = cur;
+    // The hot state in locals: the cursors' clocks (exTime and botTime inlined below, on these) and
+    // the columns. Read through the closure, each was reloaded after every call the loop makes
+    // (the callee might have changed them); as locals they stay in registers.
+    let { exPrev, botPrev, xLts, xDelay } = times;
+    let lts = cols.lts;
+    let vts = cols.vts;
+    let kind = cols.kind;
+    let market = cols.market;
+    let rowsNow = rows;
+    let n = nRows;
     let out = ADVANCE_DONE;
-    while (i < nRows || j < nRows || s < side.length || (live !== undefined && clock.nextDue() < live.end)) {
+    while (i < n || j < n || s < side.length || (live !== undefined && clock.nextDue() < live.end)) {
       const due = clock.nextDue();
       // Let the bot's promises run before virtual time moves on (once per timestamp, not per event).
       if (drain && Math.min(tx, due, tb, ts, tr) > clock.now()) {
@@ -549,12 +559,17 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
           nextSample += sampleMs;
         }
         clock.advanceTo(tx);
-        const r = rows[i]!;
+        const r = rowsNow[i]!;
         exchange.applyRow(r, tx);
-        const m = cols.market[r]!;
-        if (cols.kind[r] !== KIND_TRADE) collector.onMid(m, tx, exchange.mid(m));
+        const m = market[r]!;
+        if (kind[r] !== KIND_TRADE) collector.onMid(m, tx, exchange.mid(m));
         i++;
-        tx = i < nRows ? exTime(rows[i]!) : Infinity;
+        if (i < n) {
+          // exTime
+          const q = rowsNow[i]!;
+          exPrev = Math.max(exPrev, recordedFeed ? Math.min(vts[q]! || lts[q]!, lts[q]!) : lts[q]!);
+          tx = exPrev;
+        } else tx = Infinity;
         if (i >= nextProgress) {
           nextProgress += PROGRESS_ROWS;
           progress(i);
@@ -587,11 +602,20 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
         if (kernel.killed !== null || !quiet) drain = true;
         if (live !== undefined) {
           // the counterparties may have acted: new rows and side events, at this instant or later
-          if (cols.rows !== nRows) {
-            rows = live.rows();
-            nRows = rows.length;
-            if (tx === Infinity && i < nRows) tx = exTime(rows[i]!);
-            if (tb === Infinity && j < nRows) tb = botTime(rows[j]!);
+          if (cols.rows !== n) {
+            rows = rowsNow = live.rows();
+            nRows = n = rows.length;
+            lts = cols.lts;
+            vts = cols.vts;
+            kind = cols.kind;
+            market = cols.market;
+            times.exPrev = exPrev;
+            times.botPrev = botPrev;
+            times.xLts = xLts;
+            times.xDelay = xDelay;
+            if (tx === Infinity && i < n) tx = exTime(rows[i]!);
+            if (tb === Infinity && j < n) tb = botTime(rows[j]!);
+            ({ exPrev, botPrev, xLts, xDelay } = times);
           }
           if (ts === Infinity && s < side.length) ts = side[s]!.lts + (recordedFeed ? 0 : latency.feed());
           if (tr === Infinity && k < side.length) {
@@ -611,12 +635,29 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
         const at = tb;
         clock.advanceTo(at);
         do {
-          feed.row(rows[j]!);
+          feed.row(rowsNow[j]!);
           j++;
-          tb = j < nRows ? botTime(rows[j]!) : Infinity;
+          if (j < n) {
+            // botTime
+            const q = rowsNow[j]!;
+            let t: number;
+            if (kind[q]! >= KIND_XLEVEL) {
+              if (lts[q] !== xLts) {
+                xLts = lts[q]!;
+                xDelay = latency.feed();
+              }
+              t = xLts + xDelay;
+            } else t = recordedFeed ? lts[q]! : lts[q]! + latency.feed();
+            botPrev = Math.max(botPrev, t);
+            tb = botPrev;
+          } else tb = Infinity;
         } while (tb === at);
       }
     }
+    times.exPrev = exPrev;
+    times.botPrev = botPrev;
+    times.xLts = xLts;
+    times.xDelay = xDelay;
     cur.i = i;
     cur.j = j;
     cur.s = s;
@@ -686,6 +727,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   }
   await Promise.race([done, turn()]);
   feed.stop();
+  collector.restateLast();
   return {
     source,
     settings,
