@@ -60,7 +60,10 @@ test('a second bot on the wallet is refused at start (exit 7); a writer appearin
     );
     assert.match(b.out(), /stop the other bot on this wallet.*--cancel-foreign-orders/);
     // (A requotes meanwhile: its own cancels are not B's)
-    assert.ok((await sim.openOrders()).every((o) => o.nonce.slice(2, 18) === tagA), 'B placed nothing');
+    assert.ok(
+      (await sim.openOrders()).every((o) => o.nonce.slice(2, 18) === tagA),
+      'B placed nothing',
+    );
     assert.match(b.out(), /"adopted":0,"cancelled":0,[^\n]*"msg":"reconciled with venue"/, "B's start-up reconcile adopted and cancelled none of A's orders");
     assert.doesNotMatch(b.out(), /"cancelled":[1-9]/);
 
