@@ -141,7 +141,8 @@ export function checkHolds(cfg: BotConfig, embedded: boolean): CheckResult {
   return warn(
     name,
     `the next start does not quote${h.latch || h.halt ? '' : ' the paused markets'} (${what}; read ${read}): ${heldLines(h, p).join('; ')}`,
-    'review each hold; with the bot running, bookmaker ctl clear-kill --reason TEXT lifts the latch (clear-kill --offline with it stopped) and bookmaker ctl resume the halt and pauses (docs/control.md)',
+    'review each hold; with the bot running, bookmaker ctl clear-kill --reason TEXT lifts the latch (clear-kill --offline with it stopped) ' +
+      'and bookmaker ctl resume the halt and pauses (docs/control.md)',
   );
 }
 

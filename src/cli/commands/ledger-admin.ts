@@ -115,7 +115,8 @@ export async function runLedgerAdmin(sub: AdminSub, path: string, o: { out?: str
       const fileOnly = heldLines(held, path).filter((l) => l.includes('in the latch file only'));
       if (fileOnly.length > 0)
         process.stderr.write(
-          `note: the latch file ${latchPathOf(path)} holds what the ledger does not: copy that file too, beside a restored ledger as <restored ledger>.latch:\n` +
+          `note: the latch file ${latchPathOf(path)} holds what the ledger does not: ` +
+            'copy that file too, beside a restored ledger as <restored ledger>.latch:\n' +
             fileOnly.map((l) => `  ${l}\n`).join(''),
         );
       const obj = { ledger: path, out, bytes: sizeOf(out), ms: Math.round(performance.now() - t0), checked: true, latched: copyLatch ?? latch?.reason ?? null };
