@@ -45,8 +45,19 @@ test('a restart after a crash adopts what it finds and never double-quotes', asy
     const bot = await startTestBot(h, await config(h));
     try {
       const adopted = bot.store.state.markets;
-      // sample the venue for a while: one order per slot at most, at every look
-      for (let i = 0; i < 20; i++) {
+      // the start-up reconcile is done when startBot returns: the four orders are adopted and working
+      assert.deepEqual(
+        bot.orderManager
+          .tracked()
+          .map((t) => [t.planned.nonce, t.state])
+          .sort(),
+        left.map((o) => [o.nonce, 'working']).sort(),
+      );
+      // look at the venue for at least 20 looks and past the stream-silence limit (3 s) and a periodic
+      // reconcile (2 s), counted from here however slow the machine: one order per slot at most at
+      // every look (a quiet market's stream must not be judged silent and its adopted quotes replaced)
+      const until = Date.now() + 4_000;
+      for (let i = 0; i < 20 || Date.now() < until; i++) {
         for (const m of h.markets) {
           const s = await perSlot(h, m);
           assert.ok(s.bids <= 1 && s.asks <= 1, `two orders for one slot in ${m}: ${JSON.stringify(s)}`);

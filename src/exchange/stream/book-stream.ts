@@ -151,6 +151,9 @@ const MAX_REDIRECTS = 5;
 export const LATE_IDLE_CHECK_MS = 1_000;
 /** a line longer than this (characters) ends the connection: a stream that never ends a line would grow without bound */
 const MAX_SSE_LINE = 16 * 2 ** 20;
+/** The keep-alive statuses' default period, ms (`keepaliveStatusMs`). */
+export const KEEPALIVE_STATUS_MS = 5_000;
+
 /** `heartbeat <ms>`: the venue's clock in a heartbeat comment (docs/venue.md#order-book-streaming) */
 const HEARTBEAT = /^heartbeat (\d{1,16})\s*$/;
 /** the events that carry a sequence position after the baseline */
@@ -288,7 +291,7 @@ class StreamSession {
     this.retryMs = opts.streamRetryMs ?? 30_000;
     this.maxFailures = opts.maxStreamFailures ?? 3;
     this.maxBuffer = opts.maxResyncBuffer ?? 10_000;
-    this.keepaliveMs = opts.keepaliveStatusMs ?? 5_000;
+    this.keepaliveMs = opts.keepaliveStatusMs ?? KEEPALIVE_STATUS_MS;
     this.random = opts.random ?? Math.random;
     const id = bytes32Of(opts.marketId);
     if (id === null) throw new BadInputError('marketId', 'a market id (0x followed by 64 hex digits)', opts.marketId);

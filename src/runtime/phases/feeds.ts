@@ -5,6 +5,8 @@
  * (live) a first balance read, so nothing is quoted on positions the bot does not know yet.
  */
 import type { Subscription } from 'rxjs';
+import type { MarketConfig } from '../../config/types.ts';
+import { KEEPALIVE_STATUS_MS } from '../../exchange/stream/book-stream.ts';
 import { venueSnapshotFetcher } from '../../exchange/stream/venue-snapshot-fetcher.ts';
 import { filePositionStore, memoryPositionStore } from '../../feeds/activity-cursor.ts';
 import { activityFeed } from '../../feeds/activity-feed.ts';
@@ -136,6 +138,19 @@ export function trackedOrder(store: StateStore): (nonce: Bytes32, marketId?: Byt
   };
 }
 
+/**
+ * How often a quiet market's live stream repeats its status (the keep-alive the stream-silence and
+ * stale-book guards count as the stream heard alive; docs/operating.md): half the tightest of those
+ * two limits over the config's market entries, and never more than the stream's default. A period
+ * above a limit would pull every quiet market's quotes each time the limit ran out while heartbeats
+ * still arrive, and requote on the book event of the own cancels: adopted and working orders churn.
+ */
+export function keepaliveStatusMsFor(markets: readonly Pick<MarketConfig, 'risk'>[]): number {
+  let ms = KEEPALIVE_STATUS_MS;
+  for (const m of markets) ms = Math.min(ms, Math.floor(Math.min(m.risk.maxStreamSilenceMs, m.risk.maxBookAgeMs) / 2));
+  return Math.max(1, ms); // 0 would turn the keep-alives off
+}
+
 /** seconds one sweep of the wallet's whole open-order list is spread over (docs/performance.md) */
 export const ORDERS_SWEEP_SECONDS = 30;
 
@@ -250,6 +265,7 @@ export async function feedsPhase(
     ...(marks ? { onHeartbeat: (id: Bytes32, ts: number) => marks.cancels.heard(id, ts) } : {}),
     // a backlog read at once (after a stall) is one store update and one tick per market, on the caught-up book
     coalesceDeltas: true,
+    stream: { keepaliveStatusMs: keepaliveStatusMsFor(cfg.markets) },
     logger: c.o.logger,
   });
   subs.push(books.events$.subscribe(marks ? touchingSink(marks, sink) : sink));
