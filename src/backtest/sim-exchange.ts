@@ -274,13 +274,9 @@ export class SimExchange {
       const side = c.side[i]!;
       const price = c.price[i]!;
       const size = c.size[i]!;
-      const prev = orders.length > 0 ? book.sizeAt(side === 0 ? 'bid' : 'ask', price) : 0;
-      try {
-        if (side === 0) book.applyBid(price, size);
-        else book.applyAsk(price, size);
-      } catch {
-        return; // off-grid or out-of-range level: the book refuses it, so do we
-      }
+      // the level's size before the row, -1 when the book refuses the level (off-grid or out of range): so do we
+      const prev = side === 0 ? book.setBid(price, size) : book.setAsk(price, size);
+      if (prev < 0) return;
       // most level rows (~94 % on the capture) are at none of our prices and reach none of our orders
       if (orders.length === 0 || !reachesOwn(orders, side, price, prev, size)) return;
       const inSnapshot = this.snapshotAt[m] === c.lts[i];
