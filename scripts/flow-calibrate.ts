@@ -35,7 +35,7 @@ if (steps.some((x) => !(x > 1))) throw new Error('--steps: factors above 1, e.g.
 const target = flowStats(loadReplaySource(await polymarketRecording()));
 const HORIZONS = ['1s', '10s', '60s'] as const;
 
-type Fitted = Pick<FlowStats, 'tradesPerMarketMinute' | 'size' | 'passiveMarkouts' | 'jumpsPerMarketHour' | 'sweeps'>;
+type Fitted = Pick<FlowStats, 'tradesPerMarketMinute' | 'size' | 'passiveMarkouts' | 'quoteMarkouts' | 'jumpsPerMarketHour' | 'sweeps'>;
 const half = (c: { lo: number; hi: number }) => (c.hi - c.lo) / 2;
 
 /** The fit's distances, each in units of the capture's 95 % half-interval (|z| < 1: inside it). */
@@ -52,6 +52,8 @@ function zScores(s: Fitted): Record<string, number> {
   for (const h of HORIZONS) {
     const m = target.passiveMarkouts[h];
     z[`markout ${h}`] = (s.passiveMarkouts[h].centsPerShare - m.centsPerShare) / ((m.hi - m.lo) / 2);
+    const q = target.quoteMarkouts[h];
+    z[`quote ${h}`] = (s.quoteMarkouts[h].centsPerShare - q.centsPerShare) / ((q.hi - q.lo) / 2);
   }
   // the 5¢ mid jumps: the capture's count is a Poisson draw, its 95 % half-interval 1.96·√count (per market-hour)
   const exposure = (target.markets * target.minutes) / 60;
@@ -74,11 +76,11 @@ async function measure(fit: CalibratedFit): Promise<Fitted> {
   const all: FlowStats[] = [];
   for (const seed of seeds) all.push(flowStats(await syntheticSource({ seed, hours, markets: 4, flow: 'benign', agents: calibratedAgents(fit) })));
   const avg = (f: (x: FlowStats) => number) => all.reduce((acc, x) => acc + f(x), 0) / all.length;
-  const mk = (h: (typeof HORIZONS)[number]) => ({
-    centsPerShare: avg((x) => x.passiveMarkouts[h].centsPerShare),
+  const mk = (h: (typeof HORIZONS)[number], of: 'passiveMarkouts' | 'quoteMarkouts' = 'passiveMarkouts') => ({
+    centsPerShare: avg((x) => x[of][h].centsPerShare),
     lo: NaN,
     hi: NaN,
-    n: avg((x) => x.passiveMarkouts[h].n),
+    n: avg((x) => x[of][h].n),
   });
   return {
     tradesPerMarketMinute: avg((x) => x.tradesPerMarketMinute),
@@ -91,6 +93,7 @@ async function measure(fit: CalibratedFit): Promise<Fitted> {
       p90: avg((x) => x.size.p90),
     },
     passiveMarkouts: { '1s': mk('1s'), '10s': mk('10s'), '60s': mk('60s') },
+    quoteMarkouts: { '1s': mk('1s', 'quoteMarkouts'), '10s': mk('10s', 'quoteMarkouts'), '60s': mk('60s', 'quoteMarkouts') },
     jumpsPerMarketHour: avg((x) => x.jumpsPerMarketHour),
     sweeps: Object.fromEntries(SWEEP_SHARES.map((N) => [`${N}`, avgSweeps(all.map((x) => x.sweeps[`${N}`]))])) as Fitted['sweeps'],
   };
@@ -137,10 +140,14 @@ const KNOBS: { key: keyof CalibratedFit; lo: number; hi: number; round?: (v: num
   { key: 'jumpRatePerSec', lo: 1 / 3600, hi: 1 / 10 },
   { key: 'jumpStd', lo: 0.05, hi: 2 },
   { key: 'sizeLogSd', lo: 0.5, hi: 3.5 },
-  { key: 'sizeMedian', lo: 1, hi: 200 },
+  { key: 'sizeMedian', lo: 1, hi: 500 },
+  { key: 'noiseSizeLogSd', lo: 0.5, hi: 3.5 },
+  { key: 'noiseSizeMedian', lo: 1, hi: 200 },
   { key: 'newsTrades', lo: 0, hi: 8, round: Math.round, additive: 1 / 0.6 },
   { key: 'newsSizeShares', lo: 10, hi: 2000, round: Math.round },
   { key: 'informedEdgeTicks', lo: 0, hi: 4, additive: 2 },
+  { key: 'otherMakerHalfSpreadTicks', lo: 0.5, hi: 40 },
+  { key: 'otherMakerSizeShares', lo: 1, hi: 2000, round: Math.round },
 ];
 
 let best: CalibratedFit = { ...CALIBRATED_FIT };

@@ -3,7 +3,7 @@
  * beside those of synthetic markets under each flow preset, so the `calibrated` preset can be
  * checked against the real flow. `node --import tsx scripts/flow-fit.ts [HOURS] [SEEDS] [FLOW]`. The
  * preset is fitted by scripts/flow-calibrate.ts (on other seeds); this script checks it. Two tables:
- * the prints, the passive markouts and the mid jumps; then the sweeps (at least 100/300/600 shares
+ * the prints, the passive markouts (size-weighted, and a 25-share quote's) and the mid jumps; then the sweeps (at least 100/300/600 shares
  * within 2 s) and what follows a 300-share one.
  */
 import { polymarketRecording } from '../test/bench/fixtures.ts';
@@ -19,8 +19,11 @@ const row = (name: string, s: FlowStats): string => {
   const mk = (['1s', '10s', '60s'] as const)
     .map((h) => `${f(s.passiveMarkouts[h].centsPerShare)} [${f(s.passiveMarkouts[h].lo)}, ${f(s.passiveMarkouts[h].hi)}]`)
     .join(' | ');
+  const qk = (['1s', '10s', '60s'] as const)
+    .map((h) => `${f(s.quoteMarkouts[h].centsPerShare)} [${f(s.quoteMarkouts[h].lo)}, ${f(s.quoteMarkouts[h].hi)}]`)
+    .join(' | ');
   const ci = (c: { lo: number; hi: number }, d = 1) => ` [${f(c.lo, d)}, ${f(c.hi, d)}]`;
-  return `| ${name} | ${s.trades} | ${f(s.tradesPerMarketMinute, 2)}${ci(s.tradeRateCi, 2)} | ${f(s.size.mean, 1)} | ${f(s.size.p10, 1)} | ${f(s.size.p50, 1)}${ci(s.sizeCi.p50)} | ${f(s.size.p90, 1)}${ci(s.sizeCi.p90)} | ${mk} | ${f(s.jumpsPerMarketHour, 1)} |`;
+  return `| ${name} | ${s.trades} | ${f(s.tradesPerMarketMinute, 2)}${ci(s.tradeRateCi, 2)} | ${f(s.size.mean, 1)} | ${f(s.size.p10, 1)} | ${f(s.size.p50, 1)}${ci(s.sizeCi.p50)} | ${f(s.size.p90, 1)}${ci(s.sizeCi.p90)} | ${mk} | ${qk} | ${f(s.jumpsPerMarketHour, 1)} |`;
 };
 const mc = (c: MeanCi) => `${f(c.mean)} [${f(c.lo)}, ${f(c.hi)}]`;
 const sweepRow = (name: string, s: FlowStats): string => {
@@ -39,7 +42,7 @@ for (const flow of (process.argv[4] ? [process.argv[4]] : FLOW_PRESETS) as typeo
     runs.push([`${flow} seed ${seed} (${hours} h × 4)`, flowStats(await syntheticSource({ seed, hours, markets: 4, flow }))]);
 }
 process.stdout.write(
-  '| flow | trades | trades / market-minute [95 %] | mean size | size p10 | p50 [95 %] | p90 [95 %] | passive markout 1 s ¢ [95 %] | 10 s | 60 s | 5¢ jumps / market-hour |\n|---|---|---|---|---|---|---|---|---|---|---|\n',
+  '| flow | trades | trades / market-minute [95 %] | mean size | size p10 | p50 [95 %] | p90 [95 %] | passive markout 1 s ¢ [95 %] | 10 s | 60 s | 25-share quote, markout 1 s ¢ [95 %] | 10 s | 60 s | 5¢ jumps / market-hour |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n',
 );
 for (const [name, s] of runs) process.stdout.write(row(name, s) + '\n');
 process.stdout.write(

@@ -8,6 +8,9 @@
  *   passive markout  for every print, what its passive side (the maker) made against the mid h later:
  *                    (mid(t + h) − p) for a maker who bought (the taker sold), (p − mid(t + h)) for one
  *                    who sold, in ¢ per share, size-weighted, with a 95 % interval (normal, over prints)
+ *   quote markout    the same, each print weighted by min(size, 25 shares): what a 25-share quote at
+ *                    the front of the touch made (it takes the first 25 shares of every print at its
+ *                    price), where the size-weighted figure is the large prints'
  *   mid jumps        moves of the mid by ≥ 5¢ within 10 s, per market-hour (while listed)
  *   sweeps           runs of same-side taker prints adding up to ≥ N shares within 2 s (N = 100, 300,
  *                    600; src/strategy/sweep.ts), per market-hour, with what follows them: the mid's
@@ -41,10 +44,15 @@ export interface FlowStats {
   readonly sizeCi: { readonly p50: { readonly lo: number; readonly hi: number }; readonly p90: { readonly lo: number; readonly hi: number } };
   readonly size: { readonly mean: number; readonly p10: number; readonly p25: number; readonly p50: number; readonly p75: number; readonly p90: number };
   readonly passiveMarkouts: Readonly<Record<'1s' | '10s' | '60s', MarkoutCi>>;
+  /** the passive markouts with each print weighted by min(size, QUOTE_SHARES): a small quote at the front of the touch */
+  readonly quoteMarkouts: Readonly<Record<'1s' | '10s' | '60s', MarkoutCi>>;
   readonly jumpsPerMarketHour: number;
   /** sweeps of at least 100, 300 and 600 shares */
   readonly sweeps: Readonly<Record<SweepShares, SweepStats>>;
 }
+
+/** the quote of `quoteMarkouts`: the bots' usual size (config/backtest.yaml's 25 shares) */
+export const QUOTE_SHARES = 25;
 
 export const SWEEP_SHARES = [100, 300, 600] as const;
 export type SweepShares = `${(typeof SWEEP_SHARES)[number]}`;
@@ -182,29 +190,8 @@ export function flowStats(source: ReplaySource): FlowStats {
   const minutes = Math.max(1e-9, (last - first) / 60_000);
   const tradedMarkets = new Set(trades.map((x) => x.m)).size;
   const sizes = trades.map((x) => x.s / 1e6).sort((a, b) => a - b);
-  const markouts = {} as Record<'1s' | '10s' | '60s', MarkoutCi>;
-  for (const [label, h] of HORIZONS) {
-    const vals: number[] = [];
-    const ws: number[] = [];
-    for (const x of trades) {
-      if (x.t + h > last) continue;
-      const i = lastAtOrBefore(midT[x.m]!, x.t + h);
-      if (i < 0) continue;
-      const mid = midV[x.m]![i]!;
-      // the maker sold when the taker bought
-      const edge = x.takerBuy ? x.p - mid : mid - x.p;
-      vals.push(edge / 10_000);
-      ws.push(x.s / 1e6);
-    }
-    const W = ws.reduce((a, b) => a + b, 0);
-    const mean = W > 0 ? vals.reduce((a, v, i) => a + v * ws[i]!, 0) / W : NaN;
-    // weighted variance of the mean, effective n = W² / Σw²
-    const w2 = ws.reduce((a, w) => a + w * w, 0);
-    const varW = W > 0 ? vals.reduce((a, v, i) => a + ws[i]! * (v - mean) ** 2, 0) / W : NaN;
-    const nEff = w2 > 0 ? (W * W) / w2 : 0;
-    const half = nEff > 1 ? 1.96 * Math.sqrt(varW / nEff) : NaN;
-    markouts[label] = { centsPerShare: mean, lo: mean - half, hi: mean + half, n: vals.length };
-  }
+  const markouts = passiveMarkouts(trades, midT, midV, last, (x) => x.s / 1e6);
+  const quoteMarkouts = passiveMarkouts(trades, midT, midV, last, (x) => Math.min(QUOTE_SHARES, x.s / 1e6));
   let jumps = 0;
   for (let m = 0; m < n; m++) {
     const ts = midT[m]!;
@@ -268,9 +255,47 @@ export function flowStats(source: ReplaySource): FlowStats {
       p90: quantile(sizes, 0.9),
     },
     passiveMarkouts: markouts,
+    quoteMarkouts,
     jumpsPerMarketHour: jumps / Math.max(1e-9, bookHours),
     sweeps: sweepStats(trades, { t: midT, mid: midV, bid: bidV, ask: askV }, life, last, bookHours),
   };
+}
+
+/**
+ * The passive side's markout of every print h after it (1/10/60 s), weighted by `weight` (shares),
+ * with a 95 % interval (normal over prints, effective n = W² / Σw²).
+ */
+function passiveMarkouts(
+  trades: readonly Print[],
+  midT: readonly number[][],
+  midV: readonly number[][],
+  last: number,
+  weight: (x: Print) => number,
+): Record<'1s' | '10s' | '60s', MarkoutCi> {
+  const out = {} as Record<'1s' | '10s' | '60s', MarkoutCi>;
+  for (const [label, h] of HORIZONS) {
+    const vals: number[] = [];
+    const ws: number[] = [];
+    for (const x of trades) {
+      if (x.t + h > last) continue;
+      const i = lastAtOrBefore(midT[x.m]!, x.t + h);
+      if (i < 0) continue;
+      const mid = midV[x.m]![i]!;
+      // the maker sold when the taker bought
+      const edge = x.takerBuy ? x.p - mid : mid - x.p;
+      vals.push(edge / 10_000);
+      ws.push(weight(x));
+    }
+    const W = ws.reduce((a, b) => a + b, 0);
+    const mean = W > 0 ? vals.reduce((a, v, i) => a + v * ws[i]!, 0) / W : NaN;
+    // weighted variance of the mean, effective n = W² / Σw²
+    const w2 = ws.reduce((a, w) => a + w * w, 0);
+    const varW = W > 0 ? vals.reduce((a, v, i) => a + ws[i]! * (v - mean) ** 2, 0) / W : NaN;
+    const nEff = w2 > 0 ? (W * W) / w2 : 0;
+    const half = nEff > 1 ? 1.96 * Math.sqrt(varW / nEff) : NaN;
+    out[label] = { centsPerShare: mean, lo: mean - half, hi: mean + half, n: vals.length };
+  }
+  return out;
 }
 
 interface Print {

@@ -5,8 +5,8 @@
  *   benign      the agents' own defaults (what the local exchange has always run): mostly noise,
  *               informed takers that need a 2-tick mispricing, rare fair-value jumps.
  *   calibrated  fitted to the Polymarket capture in data/polymarket-tickscope (trade rate and
- *               sizes, the share of informed flow, jump size and frequency, the news orders by
- *               the capture's sweeps; docs/edge.md shows the fit and the capture's figures side
+ *               sizes, the share of informed flow, jump size and frequency, a small quote's
+ *               markouts, the news orders by the capture's sweeps; docs/edge.md shows the fit and the capture's figures side
  *               by side).
  *   toxic       benign plus news: frequent fair-value jumps that the informed takers act on at once,
  *               with full-size orders, before the makers move their quotes.
@@ -20,12 +20,13 @@ export type FlowPreset = (typeof FLOW_PRESETS)[number];
 export type AgentOverrides = Partial<Omit<MarketAgentsConfig, 'seed' | 'market' | 'traders' | 'initialProbability' | 'endTimeMs'>>;
 
 /**
- * The fitted settings of the `calibrated` preset. The model: a 1-tick background maker whose view
+ * The fitted settings of the `calibrated` preset. The model: a deep background maker whose view
  * of the fair value trails it (`makerLagShare` of a move is learned over ~`makerLagSeconds`, the
  * rest at once), informed takers that trade whenever the touch is on the wrong side of the fair
  * value (so the trailing book keeps being picked off while it catches up: the passive markout grows
- * from 1 s to 60 s, as in the capture), a few noise takers, log-normal order sizes (the
- * capture's print sizes) and fair-value jumps acted on at once by news orders (their count and
+ * from 1 s to 60 s, as in the capture) with large orders, noise takers with small ones (so a small
+ * quote at the touch meets mostly noise, as the capture's small prints are), log-normal order sizes
+ * (the capture's print sizes) and fair-value jumps acted on at once by news orders (their count and
  * size fitted to the capture's sweeps).
  */
 export interface CalibratedFit {
@@ -39,40 +40,53 @@ export interface CalibratedFit {
   jumpRatePerSec: number;
   /** logit units */
   jumpStd: number;
-  /** log-sd of the takers' order sizes */
+  /** log-sd of the informed takers' order sizes */
   sizeLogSd: number;
   /**
-   * median of the takers' order sizes, in shares (an order that meets several resting orders prints
-   * as several trades, so the prints' median is not the orders')
+   * median of the informed takers' order sizes, in shares (an order that meets several resting orders
+   * prints as several trades, so the prints' median is not the orders')
    */
   sizeMedian: number;
+  /** log-sd and median (shares) of the noise takers' order sizes */
+  noiseSizeLogSd: number;
+  noiseSizeMedian: number;
   /** IOC orders the informed takers send at once when the fair value jumps (news) */
   newsTrades: number;
   /** shares of each news order */
   newsSizeShares: number;
+  /**
+   * the other maker (src/sim/counterparties.ts runs one by default): its first level from its view
+   * of the fair value, in ticks, and its shares a level
+   */
+  otherMakerHalfSpreadTicks: number;
+  otherMakerSizeShares: number;
   /** the mispricing, in ticks, past which an informed taker trades (0: whenever the touch is on the wrong side of the fair value) */
   informedEdgeTicks: number;
 }
 
 // fitted by scripts/flow-calibrate.ts on seeds 9001-9003 (0.5 h × 4 markets, markets replaced as
-// they resolve), the fair value a martingale, to the prints, the passive markouts, the mid jumps and
-// the sweeps (their rate at 100/300/600 shares, a 300-share sweep's size, the mid after it at 5/30/60 s,
-// the side of the prints after it): `--hours 0.5 --steps 1.6,1.25,1.1` from the earlier fit (which
-// had two 150-share news orders and was fitted without the sweeps); docs/edge.md, "The fit"
+// they resolve), the fair value a martingale, to the prints, the passive markouts (size-weighted and a
+// 25-share quote's), the mid jumps and the sweeps: `--hours 0.5 --steps 1.6,1.25` from the sweeps'
+// refit with the noise takers' own sizes, larger informed orders, smaller jumps and the other maker's
+// settings added (the quote refit); docs/edge.md, "The fit"
 export const CALIBRATED_FIT: Readonly<CalibratedFit> = Object.freeze({
-  informedRatePerSec: 0.685,
-  noiseRatePerSec: 0.0156,
-  makerLagSeconds: 3.13,
-  makerLagShare: 0.289,
-  makerSizeShares: 3271,
-  makerHalfSpreadTicks: 0.5,
-  jumpRatePerSec: 0.00486,
-  jumpStd: 1.43,
-  sizeLogSd: 2.5,
-  sizeMedian: 18.8,
+  informedRatePerSec: 0.342,
+  noiseRatePerSec: 0.1,
+  makerLagSeconds: 2.51,
+  makerLagShare: 0.232,
+  makerSizeShares: 5000,
+  makerHalfSpreadTicks: 0.8,
+  jumpRatePerSec: 0.00625,
+  jumpStd: 0.5,
+  sizeLogSd: 1.6,
+  sizeMedian: 240,
+  noiseSizeLogSd: 2.08,
+  noiseSizeMedian: 12,
   newsTrades: 1,
-  newsSizeShares: 188,
+  newsSizeShares: 148,
   informedEdgeTicks: 0,
+  otherMakerHalfSpreadTicks: 8,
+  otherMakerSizeShares: 20,
 });
 
 /** The agent settings of a `calibrated` fit. */
@@ -86,7 +100,8 @@ export function calibratedAgents(f: CalibratedFit): AgentOverrides {
       lagSeconds: f.makerLagSeconds,
       lagShare: f.makerLagShare,
     },
-    noise: { ratePerSec: f.noiseRatePerSec, maxSize: 2_000_000_000, slippageTicks: 2, sizeLogSd: f.sizeLogSd, sizeMedian: f.sizeMedian },
+    otherMaker: { halfSpreadTicks: f.otherMakerHalfSpreadTicks, size: Math.round(f.otherMakerSizeShares) * 1_000_000 },
+    noise: { ratePerSec: f.noiseRatePerSec, maxSize: 2_000_000_000, slippageTicks: 2, sizeLogSd: f.noiseSizeLogSd, sizeMedian: f.noiseSizeMedian },
     informed: {
       ratePerSec: f.informedRatePerSec,
       edgeTicks: f.informedEdgeTicks,

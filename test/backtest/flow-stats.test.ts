@@ -59,6 +59,37 @@ test('sweeps: counted where the run first reaches N shares, sized by the whole r
   );
 });
 
+test("a 25-share quote's markout: each print weighted by min(size, 25 shares), where the passive markout weighs it by its size", async () => {
+  // mid 0.50 until the book moves to 0.60 / 0.80 at 10.5 s; a 100-share buy at 0.60 at 10 s (its maker
+  // sold at 60¢, the mid then 70¢: −10¢), a 10-share sale at 0.60 at 30 s (its maker bought at 60¢: +10¢)
+  const book = (t: number, bid: number, ask: number) => ({
+    t: 'xbook' as const,
+    m: M,
+    vts: t,
+    lts: t,
+    snap: true as const,
+    b: [[bid, 500 * S]] as [number, number][],
+    a: [[ask, 500 * S]] as [number, number][],
+  });
+  await onRecording(
+    0,
+    (w) => {
+      w.write({ t: 'trade', m: M, vts: 10_000, lts: 10_000, p: 600_000, s: 100 * S, side: 'buy' });
+      w.write(book(10_500, 600_000, 800_000));
+      w.write({ t: 'trade', m: M, vts: 30_000, lts: 30_000, p: 600_000, s: 10 * S, side: 'sell' });
+      w.write(book(100_000, 600_000, 800_000));
+    },
+    async (dir) => {
+      const s = flowStats(loadReplaySource(dir));
+      for (const h of ['1s', '10s', '60s'] as const) {
+        close(s.passiveMarkouts[h].centsPerShare, (100 * -10 + 10 * 10) / 110, `size-weighted ${h}`);
+        close(s.quoteMarkouts[h].centsPerShare, (25 * -10 + 10 * 10) / 35, `a 25-share quote ${h}`);
+        assert.equal(s.quoteMarkouts[h].n, 2);
+      }
+    },
+  );
+});
+
 test('quantileCi: the order statistics at ranks n·q ∓ 1.96·√(n·q·(1 − q))', () => {
   const xs = Array.from({ length: 100 }, (_, i) => i + 1);
   // median of 1..100: ranks 50 ∓ 9.8 → the 39th and 59th values (1-based ranks 40 and 60)
@@ -70,22 +101,30 @@ test('quantileCi: the order statistics at ranks n·q ∓ 1.96·√(n·q·(1 − 
   assert.ok(Number.isNaN(quantileCi([], 0.5).lo));
 });
 
-test('the calibrated preset matches the capture: passive markouts at 10 s and 60 s, the size tail, and the rate of 300-share sweeps inside its intervals', async () => {
+test("the calibrated preset matches the capture: a 25-share quote's 10 s markout near it, large prints more adverse than small ones, the trade rate, the size tail and the rate of 300-share sweeps inside its intervals", async () => {
   const capture = flowStats(loadReplaySource(await polymarketRecording()));
   // seeds neither the fit (9001…) nor the edge bench (1…) uses; the mean of two, as one
   // half-hour sample's 60 s markout and 90th-percentile size spread wider than the capture's intervals
   const sims = [41, 42].map(async (seed) => flowStats(await syntheticSource({ seed, hours: 0.5, markets: 4, flow: 'calibrated' })));
   const all = await Promise.all(sims);
   const mean = (f: (x: (typeof all)[number]) => number) => all.reduce((a, x) => a + f(x), 0) / all.length;
-  for (const h of ['10s', '60s'] as const) {
-    const c = capture.passiveMarkouts[h];
-    const s = mean((x) => x.passiveMarkouts[h].centsPerShare);
-    assert.ok(s >= c.lo && s <= c.hi, `${h}: ${s.toFixed(2)}¢ inside the capture's [${c.lo.toFixed(2)}, ${c.hi.toFixed(2)}]`);
-  }
+  // a 25-share quote at the front of the touch: the capture's is near zero (its small prints are
+  // noise); within two of its half-intervals (the fit before the quote refit: ~−3.4¢, nine away)
+  const q = capture.quoteMarkouts['10s'];
+  const q10 = mean((x) => x.quoteMarkouts['10s'].centsPerShare);
+  const qHalf = (q.hi - q.lo) / 2;
   assert.ok(
-    mean((x) => x.passiveMarkouts['60s'].centsPerShare) < mean((x) => x.passiveMarkouts['1s'].centsPerShare) - 0.5,
-    'the adverse drift keeps growing after 1 s',
+    Math.abs(q10 - q.centsPerShare) <= 2 * qHalf,
+    `a 25-share quote's 10 s markout ${q10.toFixed(2)}¢ within ${(2 * qHalf).toFixed(2)}¢ of the capture's ${q.centsPerShare.toFixed(2)}¢`,
   );
+  // the capture's large prints are more adverse than its small ones (size-weighted −1.37¢ at 10 s, a
+  // 25-share quote −0.33¢); the preset's too
+  for (const h of ['10s', '60s'] as const) {
+    assert.ok(capture.passiveMarkouts[h].centsPerShare < capture.quoteMarkouts[h].centsPerShare, `capture ${h}`);
+    const p = mean((x) => x.passiveMarkouts[h].centsPerShare);
+    const s = mean((x) => x.quoteMarkouts[h].centsPerShare);
+    assert.ok(p < s, `${h}: size-weighted ${p.toFixed(2)}¢ below the 25-share quote's ${s.toFixed(2)}¢`);
+  }
   const r = mean((x) => x.tradesPerMarketMinute);
   assert.ok(r >= capture.tradeRateCi.lo && r <= capture.tradeRateCi.hi, `trade rate ${r.toFixed(2)} inside the capture's interval`);
   // the tail of the print sizes: an order larger than the touch prints as several trades

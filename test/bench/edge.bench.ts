@@ -13,7 +13,7 @@
  * are the bench's own (1…N, never tuned on). Size by environment: EDGE_SEEDS (default 6), EDGE_HOURS
  * (0.5), EDGE_MARKETS (4), EDGE_FLOWS (benign,calibrated,toxic), EDGE_STRATEGIES (all six: the five market
  * makers, and follow, a taker that runs with its own risk lines and the guard off only),
- * EDGE_CAPTURE=0 skips the walk-forward, EDGE_GATE=always measures the guard without its gate,
+ * EDGE_CAPTURE=0 skips the walk-forward, EDGE_GUARDS=off runs the guard off only (default off,on), EDGE_GATE=always measures the guard without its gate,
  * EDGE_GUARD sets the guard's block (default 'true', e.g. '{ pooled: false }' or '{ marketSpread: 0.01 }'),
  * EDGE_FIRST_SEED (1) moves the seeds (tuning runs use 9001…, never the bench's own), EDGE_EXTRA
  * adds settings to the params of avellaneda, glft and binary, replacing a key they already set (e.g.
@@ -120,7 +120,9 @@ const t0 = performance.now();
 type Key = `${FlowPreset}|${string}|${'guard' | 'plain'}`;
 const results = new Map<Key, { pnl: number; volume: number; fills: number; mk10: number | null }[]>();
 const configs = new Map<string, LoadedBacktestConfig>();
-for (const s of STRATEGIES) for (const g of GUARDLESS.has(s) ? [false] : [false, true]) configs.set(`${s}|${g ? 'guard' : 'plain'}`, await configFor(s, g));
+// EDGE_GUARDS (off,on): the guard settings run for the strategies that have one (e.g. 'off' halves a long run)
+const GUARDS = (process.env.EDGE_GUARDS ?? 'off,on').split(',').map((g) => g.trim() === 'on');
+for (const s of STRATEGIES) for (const g of GUARDLESS.has(s) ? [false] : GUARDS) configs.set(`${s}|${g ? 'guard' : 'plain'}`, await configFor(s, g));
 for (const flow of FLOWS) {
   for (let seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++) {
     const opts = { seed, hours: HOURS, markets: MARKETS, flow, ...(AGENTS ? { agents: AGENTS } : {}) };
@@ -129,6 +131,8 @@ for (const flow of FLOWS) {
       const key = `${flow}|${k}` as Key;
       const r = await score(open ?? (await liveSyntheticSource(opts)), cfg);
       results.set(key, [...(results.get(key) ?? []), r]);
+      // one line a run, so runs of disjoint seeds (EDGE_FIRST_SEED) can be pooled into one interval
+      process.stderr.write(`edge: run ${JSON.stringify({ flow, seed, key: k, pnl: r.pnl, volume: r.volume, fills: r.fills, mk10: r.mk10 })}\n`);
     }
     process.stderr.write(`edge: ${flow} seed ${seed} done (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`);
   }
@@ -141,6 +145,7 @@ for (const flow of FLOWS) {
   for (const s of STRATEGIES) {
     for (const g of ['plain', 'guard'] as const) {
       if (g === 'guard' && GUARDLESS.has(s)) continue;
+      if (!results.has(`${flow}|${s}|${g}`)) continue;
       const rs = results.get(`${flow}|${s}|${g}`) ?? [];
       const pnl = meanCi(rs.map((r) => r.pnl));
       const vol = mean(rs.map((r) => r.volume));
@@ -158,7 +163,7 @@ let bestCal = { s: '', pnl: meanCi([]) };
 if (FLOWS.includes('calibrated')) {
   for (const s of STRATEGIES) {
     for (const g of ['plain', 'guard'] as const) {
-      if (g === 'guard' && GUARDLESS.has(s)) continue;
+      if ((g === 'guard' && GUARDLESS.has(s)) || !results.has(`calibrated|${s}|${g}`)) continue;
       const c = meanCi((results.get(`calibrated|${s}|${g}`) ?? []).map((r) => r.pnl));
       if (!Number.isFinite(bestCal.pnl.mean) || c.mean > bestCal.pnl.mean) bestCal = { s: `${s} (guard ${g === 'guard' ? 'on' : 'off'})`, pnl: c };
     }
@@ -168,7 +173,7 @@ if (FLOWS.includes('calibrated')) {
   );
 }
 const guardEffect = (flow: FlowPreset): string[] =>
-  STRATEGIES.filter((s) => !GUARDLESS.has(s)).map((s) => {
+  STRATEGIES.filter((s) => !GUARDLESS.has(s) && results.has(`${flow}|${s}|plain`) && results.has(`${flow}|${s}|guard`)).map((s) => {
     const off = mean((results.get(`${flow}|${s}|plain`) ?? []).map((r) => r.pnl));
     const on = mean((results.get(`${flow}|${s}|guard`) ?? []).map((r) => r.pnl));
     if (flow === 'toxic')
