@@ -1,14 +1,24 @@
 #!/usr/bin/env node
 // `npm test [-- FILE|DIR ...]`: runs every test/**/*.test.ts (or only the files/folders given), each file in its
-// own Node process with the tsx loader, BOOKMAKER_TEST_CONCURRENCY (default 2) at once; `--` flags go to each.
+// own Node process with tsx's ESM loader (tsx/esm: the suite is ES modules, and tsx's CommonJS hooks cost each file
+// ~0.1 CPU-s more); `--` flags go to each.
 //
 // Why not one `node --test FILE...`: Node 20's runner starts files in path order, so a long file (the chaos soak,
 // the image build) that sorts late runs alone at the end while the other lane idles. Here the longest files start
 // first (longest-processing-time order), by each file's wall time in the last run, kept in the OS temp folder
 // (bookmaker-test-times.json, shared by the checkouts of a machine like the tests' data-set caches; SLOW below
 // stands in where it is missing). A file never timed starts before the short ones, since it may be long. Each
-// file's TAP output is printed whole when it ends, under a `# file:` line with its wall time; the end lists the
-// slowest files and the failed ones.
+// file's TAP output is printed whole when it ends, under a `# file:` line with its wall and CPU seconds; the end
+// lists the slowest files and the failed ones.
+//
+// How many at once: BOOKMAKER_TEST_CONCURRENCY (default 2, the cores of the machines here) is a CPU budget, not a
+// file count. Many of the longest files mostly wait (a bot quoting for its --duration, a churning sim's clock, a
+// soak): each file's CPU seconds in its last run over the least wall seconds it ever took here (both kept in
+// bookmaker-test-cpu.json beside the times: a loaded machine stretches the wall, not the work, so the least wall is
+// the nearest to the file's own) is the share of a core it keeps busy, and a file starts beside the running ones
+// while their shares and its own add up to the budget (a file never measured counts as a whole core), up to
+// BOOKMAKER_TEST_MAX_FILES files (default twice the budget). So two busy files run as before, and a waiting file fills the idle core time
+// beside them. BOOKMAKER_TEST_MAX_FILES=2 runs two at once whatever they cost.
 //
 // The whole suite (no files named, or BOOKMAKER_TEST_BUILD=1; not with BOOKMAKER_TEST_BUILD=0) first compiles the
 // build the CLI's child processes run, when dist/ is missing or older than the sources: see build() below.
@@ -17,6 +27,7 @@ import { existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { newest } from '../bin/newest-mtime.js';
+import { nextToStart } from './test-lanes.mjs';
 
 function collect(path, out) {
   const st = statSync(path);
@@ -30,54 +41,59 @@ function collect(path, out) {
 }
 
 /**
- * Wall seconds of the slowest files (this runner, two files at once, measured at load average 10-20: about twice
- * a quiet machine's), for the order only, where the last run's times are missing.
+ * [wall, CPU] seconds of the slowest files (this runner, measured at load average 10-20: about twice a quiet
+ * machine's wall), for the order and the shares only, where the last run's figures are missing (a new machine).
  */
 const SLOW = {
-  'test/deploy/image-commands.test.ts': 192,
-  'test/package/pack-install.test.ts': 184,
-  'test/readme-commands.test.ts': 156,
-  'test/chaos/chaos-soak.test.ts': 118,
-  'test/backtest/cli.test.ts': 105,
-  'test/e2e/controls-safety.e2e.test.ts': 92,
-  'test/e2e/books-venue.e2e.test.ts': 86,
-  'test/e2e/rotation-churn.e2e.test.ts': 83,
-  'test/backtest/explain.test.ts': 81,
-  'test/backtest/importers/importers.test.ts': 78,
-  'test/e2e/ctl-startup.e2e.test.ts': 77,
-  'test/e2e/doctor.e2e.test.ts': 74,
-  'test/backtest/synthetic.test.ts': 70,
-  'test/e2e/ledger-continuity.e2e.test.ts': 62,
-  'test/cli/ledger-admin.test.ts': 51,
-  'test/backtest/book-replay.test.ts': 47,
-  'test/backtest/walk-forward.test.ts': 43,
-  'test/e2e/ledger-failsafe.e2e.test.ts': 40,
-  'test/e2e/logs.e2e.test.ts': 36,
-  'test/e2e/ledger-limits.e2e.test.ts': 28,
-  'test/backtest/sweep-shard.test.ts': 27,
-  'test/backtest/sweep.test.ts': 26,
-  'test/cli/sign.test.ts': 25,
-  'test/package/entry-point.test.ts': 24,
+  'test/deploy/image-commands.test.ts': [192, 40],
+  'test/package/pack-install.test.ts': [184, 25],
+  'test/readme-commands.test.ts': [156, 51],
+  'test/chaos/chaos-soak.test.ts': [118, 13],
+  'test/backtest/cli.test.ts': [105, 8],
+  'test/e2e/controls-safety.e2e.test.ts': [92, 20],
+  'test/e2e/books-venue.e2e.test.ts': [86, 9],
+  'test/e2e/rotation-churn.e2e.test.ts': [83, 9],
+  'test/backtest/explain.test.ts': [81, 8],
+  'test/backtest/importers/importers.test.ts': [78, 10],
+  'test/e2e/ctl-startup.e2e.test.ts': [77, 20],
+  'test/e2e/doctor.e2e.test.ts': [74, 20],
+  'test/backtest/synthetic.test.ts': [70, 8],
+  'test/e2e/ledger-continuity.e2e.test.ts': [62, 20],
+  'test/cli/ledger-admin.test.ts': [51, 5],
+  'test/backtest/book-replay.test.ts': [47, 11],
+  'test/backtest/walk-forward.test.ts': [43, 4],
+  'test/e2e/ledger-failsafe.e2e.test.ts': [40, 20],
+  'test/e2e/logs.e2e.test.ts': [36, 5],
+  'test/e2e/ledger-limits.e2e.test.ts': [28, 14],
+  'test/backtest/sweep-shard.test.ts': [27, 4],
+  'test/backtest/sweep.test.ts': [26, 7],
+  'test/cli/sign.test.ts': [25, 12],
+  'test/package/entry-point.test.ts': [24, 6],
 };
 /** A file never timed: ahead of the short ones (it may be long), behind the known long ones. */
 const UNKNOWN_S = 20;
 
 const TIMES = join(tmpdir(), 'bookmaker-test-times.json');
-function readTimes() {
+/**
+ * Each file's `{ cpu, wall }`: its CPU seconds (user + system, the file's process and the children it waited for) in
+ * its last run, and the least wall seconds it took in any run.
+ */
+const CPU = join(tmpdir(), 'bookmaker-test-cpu.json');
+function readTimes(path = TIMES) {
   try {
-    const t = JSON.parse(readFileSync(TIMES, 'utf8'));
+    const t = JSON.parse(readFileSync(path, 'utf8'));
     return t && typeof t === 'object' ? t : {};
   } catch {
     return {};
   }
 }
 /** Merged into what is there (another checkout's run may have written it), written whole by a rename. */
-function writeTimes(measured) {
+function writeTimes(measured, path = TIMES) {
   try {
-    const all = { ...readTimes(), ...measured };
-    const tmp = `${TIMES}.${process.pid}`;
+    const all = { ...readTimes(path), ...measured };
+    const tmp = `${path}.${process.pid}`;
     writeFileSync(tmp, JSON.stringify(all, null, 1));
-    renameSync(tmp, TIMES);
+    renameSync(tmp, path);
   } catch {
     // no writable temp folder: the next run orders by SLOW again
   }
@@ -92,24 +108,52 @@ if (files.length === 0) {
   process.exit(1);
 }
 const concurrency = Math.max(1, Number(process.env.BOOKMAKER_TEST_CONCURRENCY ?? '2') || 2);
+const maxFiles = Math.max(1, Math.floor(Number(process.env.BOOKMAKER_TEST_MAX_FILES ?? concurrency * 2) || concurrency * 2));
 const known = readTimes();
-const estimate = (f) => (typeof known[f] === 'number' ? known[f] : (SLOW[f] ?? UNKNOWN_S));
+const knownCpu = readTimes(CPU);
+/**
+ * The share of a core `file` keeps busy: its CPU seconds over its least wall seconds, else from SLOW (at least 0.05,
+ * at most the whole budget), or a whole core when neither has both.
+ */
+function share(file) {
+  const k = knownCpu[file];
+  const [wall, cpu] = k && typeof k.cpu === 'number' && typeof k.wall === 'number' ? [k.wall, k.cpu] : (SLOW[file] ?? []);
+  if (typeof cpu !== 'number' || typeof wall !== 'number' || !(wall > 0)) return 1;
+  return Math.min(concurrency, Math.max(0.05, cpu / wall));
+}
+const estimate = (f) => (typeof known[f] === 'number' ? known[f] : (SLOW[f]?.[0] ?? UNKNOWN_S));
 const queue = [...files].sort((a, b) => estimate(b) - estimate(a) || (a < b ? -1 : 1));
 
-/** One file in its own process, as `node --test` would run it; its output is printed whole when it ends. */
+/** The runner's reaped children's CPU seconds when the last child was reaped (see childrenCpuSeconds). */
+let reapedCpu = 0;
+
+/**
+ * One file in its own process, as `node --test` would run it; its output is printed whole when it ends. Its CPU
+ * seconds are what the reaped children's total grew by when it was reaped (on Linux; null elsewhere): two files
+ * reaped in the same instant would share theirs, which only blurs the next run's order.
+ */
 function runFile(file) {
   return new Promise((resolve) => {
     const t0 = Date.now();
     const chunks = [];
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test-reporter=tap', ...flags, file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let cpu = null;
+    const child = spawn(process.execPath, ['--import', 'tsx/esm', '--test-reporter=tap', ...flags, file], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (b) => chunks.push(b));
     child.stderr.on('data', (b) => chunks.push(b));
+    child.on('exit', () => {
+      const now = childrenCpuSeconds();
+      if (now !== null) {
+        cpu = Math.max(0, now - reapedCpu);
+        reapedCpu = now;
+      }
+    });
     child.on('close', (code, signal) => {
       const seconds = (Date.now() - t0) / 1000;
       const ok = code === 0;
-      process.stdout.write(`# file: ${file} (${seconds.toFixed(1)} s)${ok ? '' : ` FAILED (exit ${code ?? signal})`}\n`);
+      const cost = cpu === null ? '' : `; cpu ${cpu.toFixed(1)} s`;
+      process.stdout.write(`# file: ${file} (${seconds.toFixed(1)} s${cost})${ok ? '' : ` FAILED (exit ${code ?? signal})`}\n`);
       process.stdout.write(Buffer.concat(chunks));
-      resolve({ file, seconds, ok });
+      resolve({ file, seconds, cpu, ok });
     });
   });
 }
@@ -187,19 +231,49 @@ function childrenCpuSeconds() {
   }
 }
 
+/** Every file of the queue, started as nextToStart (scripts/test-lanes.mjs) says; resolves when the last one ends. */
+async function runAll() {
+  const running = new Map(); // file → share
+  const out = [];
+  let most = 0;
+  await new Promise((finished) => {
+    const fill = () => {
+      for (;;) {
+        const i = nextToStart(queue, [...running.values()], share, concurrency, maxFiles);
+        if (i < 0) break;
+        const [file] = queue.splice(i, 1);
+        running.set(file, share(file));
+        most = Math.max(most, running.size);
+        runFile(file).then((r) => {
+          out.push(r);
+          running.delete(file);
+          fill();
+          if (running.size === 0) finished();
+        });
+      }
+    };
+    fill();
+    if (running.size === 0) finished();
+  });
+  return { results: out, most };
+}
+
+reapedCpu = childrenCpuSeconds() ?? 0; // the build's
 const t0 = Date.now();
-const results = [];
-await Promise.all(
-  Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
-    while (queue.length) results.push(await runFile(queue.shift()));
-  }),
-);
-if (!flags.length) writeTimes(Object.fromEntries(results.filter((r) => r.file.startsWith('test/')).map((r) => [r.file, Math.round(r.seconds * 10) / 10])));
+const { results, most } = await runAll();
+if (!flags.length) {
+  const timed = results.filter((r) => r.file.startsWith('test/'));
+  writeTimes(Object.fromEntries(timed.map((r) => [r.file, Math.round(r.seconds * 10) / 10])));
+  const prior = readTimes(CPU); // as it is now: another checkout's run may have written it since this run began
+  const least = (r) => Math.min(r.seconds, typeof prior[r.file]?.wall === 'number' ? prior[r.file].wall : Infinity);
+  const costs = timed.filter((r) => r.cpu !== null).map((r) => [r.file, { cpu: Math.round(r.cpu * 10) / 10, wall: Math.round(least(r) * 10) / 10 }]);
+  writeTimes(Object.fromEntries(costs), CPU);
+}
 
 const failed = results.filter((r) => !r.ok).map((r) => r.file);
 const slowest = [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 15);
 console.log(
-  `# files ${results.length}, ${concurrency} at once: ${((Date.now() - t0) / 1000).toFixed(0)} s wall, ${results.reduce((s, r) => s + r.seconds, 0).toFixed(0)} s summed`,
+  `# files ${results.length}, a CPU budget of ${concurrency}, up to ${maxFiles} at once (${most} reached): ${((Date.now() - t0) / 1000).toFixed(0)} s wall, ${results.reduce((s, r) => s + r.seconds, 0).toFixed(0)} s summed`,
 );
 const cpu = childrenCpuSeconds();
 if (cpu !== null) console.log(`# cpu: ${cpu.toFixed(0)} s user+sys in the runner's children (the build, the files and their children)`);

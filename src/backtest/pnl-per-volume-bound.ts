@@ -10,7 +10,8 @@
  *
  *   se = √( B/(B−1) · Σ (p_b − R·v_b)² ) / Σv
  *
- * over the B blocks (`blockCount`; the sweep job cuts them: src/backtest/sweep-job.ts); blocks without fills count with their PnL (inventory marked) and no volume. The
+ * over the B blocks (`blockCount`; the sweep job cuts them: src/backtest/sweep-job.ts); blocks without fills count with their PnL
+ * (inventory marked) and no volume. The
  * criterion is the lower end of the 95 % interval, R − t(0.975, B−1) · se (src/backtest/mean-ci.ts's
  * quantiles): a run that earned on a few fills, or carried inventory that swung, has a wide interval
  * and ranks below one that earned less per volume but did so in every block.

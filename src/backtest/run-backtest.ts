@@ -28,7 +28,6 @@ import { NonceSource } from '../orders/nonces.ts';
 import { schedulePeriodicReconcile } from '../orders/periodic-reconcile.ts';
 import type { KernelMarket } from '../kernel/quoting-kernel.ts';
 import { createTradingCore } from '../kernel/trading-core.ts';
-import { createRng } from '../sim/rng.ts';
 import type { StateStore } from '../state/store.ts';
 import { regimeOf } from '../state/regime.ts';
 import type { StateEvent } from '../state/events.ts';
@@ -207,12 +206,20 @@ export function applyRanking(source: ReplaySource, config: BotConfig, settings: 
  * into its hex string at once, before asking again.
  */
 export function seededBytes(seed: number): (n: number) => Uint8Array {
-  const rng = createRng(seed ^ 0x5eed);
+  // createRng(seed ^ 0x5eed)'s mulberry32 stepped here: each byte is floor(next() * 256), the top 8
+  // bits of the step's 32-bit output (next() is that output / 2^32), without a call and a float per byte
+  let a = (((seed ^ 0x5eed) >>> 0) ^ 0x9e3779b9) >>> 0;
   let scratch = new Uint8Array(32);
   return (n) => {
-    if (scratch.length < n) scratch = new Uint8Array(n);
-    for (let i = 0; i < n; i++) scratch[i] = Math.floor(rng.next() * 256);
-    return scratch.subarray(0, n);
+    if (scratch.length !== n) scratch = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      scratch[i] = (t ^ (t >>> 14)) >>> 24;
+    }
+    return scratch;
   };
 }
 
@@ -516,8 +523,18 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
    */
   const advance = (): number => {
     let { i, j, s, k, tx, tb, ts, tr, nextProgress, nextYield, nextSample } = cur;
+    // The hot state in locals: the cursors' clocks (exTime and botTime inlined below, on these) and
+    // the columns. Read through the closure, each was reloaded after every call the loop makes
+    // (the callee might have changed them); as locals they stay in registers.
+    let { exPrev, botPrev, xLts, xDelay } = times;
+    let lts = cols.lts;
+    let vts = cols.vts;
+    let kind = cols.kind;
+    let market = cols.market;
+    let rowsNow = rows;
+    let n = nRows;
     let out = ADVANCE_DONE;
-    while (i < nRows || j < nRows || s < side.length || (live !== undefined && clock.nextDue() < live.end)) {
+    while (i < n || j < n || s < side.length || (live !== undefined && clock.nextDue() < live.end)) {
       const due = clock.nextDue();
       // Let the bot's promises run before virtual time moves on (once per timestamp, not per event).
       if (drain && Math.min(tx, due, tb, ts, tr) > clock.now()) {
@@ -542,12 +559,17 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
           nextSample += sampleMs;
         }
         clock.advanceTo(tx);
-        const r = rows[i]!;
+        const r = rowsNow[i]!;
         exchange.applyRow(r, tx);
-        const m = cols.market[r]!;
-        if (cols.kind[r] !== KIND_TRADE) collector.onMid(m, tx, exchange.mid(m));
+        const m = market[r]!;
+        if (kind[r] !== KIND_TRADE) collector.onMid(m, tx, exchange.mid(m));
         i++;
-        tx = i < nRows ? exTime(rows[i]!) : Infinity;
+        if (i < n) {
+          // exTime
+          const q = rowsNow[i]!;
+          exPrev = Math.max(exPrev, recordedFeed ? Math.min(vts[q]! || lts[q]!, lts[q]!) : lts[q]!);
+          tx = exPrev;
+        } else tx = Infinity;
         if (i >= nextProgress) {
           nextProgress += PROGRESS_ROWS;
           progress(i);
@@ -580,11 +602,20 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
         if (kernel.killed !== null || !quiet) drain = true;
         if (live !== undefined) {
           // the counterparties may have acted: new rows and side events, at this instant or later
-          if (cols.rows !== nRows) {
-            rows = live.rows();
-            nRows = rows.length;
-            if (tx === Infinity && i < nRows) tx = exTime(rows[i]!);
-            if (tb === Infinity && j < nRows) tb = botTime(rows[j]!);
+          if (cols.rows !== n) {
+            rows = rowsNow = live.rows();
+            nRows = n = rows.length;
+            lts = cols.lts;
+            vts = cols.vts;
+            kind = cols.kind;
+            market = cols.market;
+            times.exPrev = exPrev;
+            times.botPrev = botPrev;
+            times.xLts = xLts;
+            times.xDelay = xDelay;
+            if (tx === Infinity && i < n) tx = exTime(rows[i]!);
+            if (tb === Infinity && j < n) tb = botTime(rows[j]!);
+            ({ exPrev, botPrev, xLts, xDelay } = times);
           }
           if (ts === Infinity && s < side.length) ts = side[s]!.lts + (recordedFeed ? 0 : latency.feed());
           if (tr === Infinity && k < side.length) {
@@ -604,12 +635,29 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
         const at = tb;
         clock.advanceTo(at);
         do {
-          feed.row(rows[j]!);
+          feed.row(rowsNow[j]!);
           j++;
-          tb = j < nRows ? botTime(rows[j]!) : Infinity;
+          if (j < n) {
+            // botTime
+            const q = rowsNow[j]!;
+            let t: number;
+            if (kind[q]! >= KIND_XLEVEL) {
+              if (lts[q] !== xLts) {
+                xLts = lts[q]!;
+                xDelay = latency.feed();
+              }
+              t = xLts + xDelay;
+            } else t = recordedFeed ? lts[q]! : lts[q]! + latency.feed();
+            botPrev = Math.max(botPrev, t);
+            tb = botPrev;
+          } else tb = Infinity;
         } while (tb === at);
       }
     }
+    times.exPrev = exPrev;
+    times.botPrev = botPrev;
+    times.xLts = xLts;
+    times.xDelay = xDelay;
     cur.i = i;
     cur.j = j;
     cur.s = s;
@@ -679,6 +727,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   }
   await Promise.race([done, turn()]);
   feed.stop();
+  collector.restateLast();
   return {
     source,
     settings,

@@ -260,21 +260,23 @@ export class SimExchange {
     const m = c.market[i]!;
     let k = c.kind[i]!;
     // a market with the venue's drop copy: its rows replace the public stream's on this side
+    if (this.exact[m] === 0 && k >= KIND_XLEVEL) {
+      if (this.opts.ignoreDropCopy === true) return; // a drop copy this replay does not use
+      // a market listed while a closed-loop run goes (src/backtest/synthetic-source.ts) had no row when
+      // the exchange was built: its first drop-copy row makes it a drop-copy market, as dropCopyMarkets
+      // does for a recording's (the feed reads the same flags: it shows the bot this market's book too)
+      this.exact[m] = 1;
+    }
     if (this.exact[m] === 1) k = k === KIND_XLEVEL ? KIND_LEVEL : k === KIND_XCLEAR ? KIND_CLEAR : k === KIND_TAKER ? KIND_TAKER : -1;
-    else if (k >= KIND_XLEVEL) return; // a drop copy this replay does not use
     const book = this.books[m]!;
     const orders = this.own[m]!;
     if (k === KIND_LEVEL) {
       const side = c.side[i]!;
       const price = c.price[i]!;
       const size = c.size[i]!;
-      const prev = orders.length > 0 ? book.sizeAt(side === 0 ? 'bid' : 'ask', price) : 0;
-      try {
-        if (side === 0) book.applyBid(price, size);
-        else book.applyAsk(price, size);
-      } catch {
-        return; // off-grid or out-of-range level: the book refuses it, so do we
-      }
+      // the level's size before the row, -1 when the book refuses the level (off-grid or out of range): so do we
+      const prev = side === 0 ? book.setBid(price, size) : book.setAsk(price, size);
+      if (prev < 0) return;
       // most level rows (~94 % on the capture) are at none of our prices and reach none of our orders
       if (orders.length === 0 || !reachesOwn(orders, side, price, prev, size)) return;
       const inSnapshot = this.snapshotAt[m] === c.lts[i];
