@@ -13,7 +13,7 @@
  *     every combination of every strategy's capture grid run on both parts (a distribution, not a
  *     choice: nothing here chooses): how well each criterion's first-part score ranks the second
  *     part's PnL % of volume (Spearman's rank correlation over the runs at the volume floor), and how
- *     the best 10 by each criterion did in the second part.
+ *     the best 10 by each criterion did in the second part (and which they are).
  *   node --import tsx scripts/edge-eval.ts local [--seeds 1,2,3] [--seconds 20] [--rate 12]
  *     the local exchange (noise and informed takers) live: the same six configurations per seed.
  *
@@ -126,7 +126,7 @@ async function captureGridEval(dir: string): Promise<void> {
     const workers = Number(flag('--workers') ?? 2);
     const base = readFileSync('config/backtest.yaml', 'utf8');
     const { minVolume } = CAPTURE_CRITERION;
-    const pairs: { s: string; first: Record<RankBy, number>; pct: number; volume: number }[] = [];
+    const pairs: { s: string; index: number; first: Record<RankBy, number>; pct: number; volume: number }[] = [];
     for (const s of Object.keys(STRATEGY_EXAMPLES)) {
       const cfg = join(work, `grid-${s}.yaml`);
       writeFileSync(
@@ -149,6 +149,7 @@ async function captureGridEval(dir: string): Promise<void> {
         if (!f.summary || f.summary.volume < minVolume || !b?.summary || !(b.summary.volume > 0)) continue;
         pairs.push({
           s,
+          index: f.index,
           first: { [CAPTURE_CRITERION.rankBy]: rankScore(f, CAPTURE_CRITERION.rankBy), [PREVIOUS_CRITERION]: rankScore(f, PREVIOUS_CRITERION) } as Record<
             RankBy,
             number
@@ -160,6 +161,7 @@ async function captureGridEval(dir: string): Promise<void> {
       process.stderr.write(`${s}: ${first.length} × 2 runs\n`);
     }
     const meets = (p: { pct: number; volume: number }) => p.volume >= 150 && p.pct >= -1;
+    const tops: string[] = [];
     rows.push(
       `capture grid, split ${flag('--split') ?? '50%'}: ${pairs.length} combinations at the first part's floor (${minVolume} USDC), all strategies; ${pairs.filter(meets).length} meet the goal in the second part`,
       '| criterion | Spearman (first-part score, second-part PnL % of volume) | best 10: mean second-part % | best 10: meet the goal |',
@@ -174,7 +176,13 @@ async function captureGridEval(dir: string): Promise<void> {
           ok.map((p) => p.pct),
         ).toFixed(3)} (${ok.length}) | ${f2(top.reduce((a, p) => a + p.pct, 0) / top.length)} % | ${top.filter(meets).length} of ${top.length} |`,
       );
+      tops.push(
+        `best 10 by ${by} (strategy #grid index: first-part score %, second part % of volume on USDC): ${top
+          .map((p) => `${p.s} #${p.index}: ${f2(p.first[by] * 100)}, ${f2(p.pct)} on ${p.volume.toFixed(0)}`)
+          .join('; ')}`,
+      );
     }
+    rows.push('', ...tops);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
