@@ -127,6 +127,49 @@ export class ReplayFeed {
     }
   }
 
+  /**
+   * Consume rows[j], rows[j + 1], … while each is silent, and return the index of the first row not
+   * consumed: a row the bot sees only through a later publication of its market, whose time at the
+   * bot (lts + `delay`, a constant feed delay) is before `before`. Silent: a row of a market the bot
+   * does not quote, a drop-copy row of a market replayed from its public stream, a top-of-book or
+   * taker row (the market's last venue time only), and a level or clear of a market whose trailing
+   * publication is already scheduled (this.trailing: the row only changes the book that publication
+   * will show). Not silent: a trade (dispatched at once), a level or clear that publishes or
+   * schedules, and every row of a drop-copy market (the bot's own orders join its book at times of
+   * their own). So with `before` at most the earliest timer due, consuming a silent row ahead of the
+   * exchange's rows, the side events and the drains of earlier times changes nothing any of them
+   * reads, and every publication shows exactly the rows due before it, as row() one by one would.
+   */
+  skipSilent(rows: Uint32Array, j: number, end: number, delay: number, before: number): number {
+    const c = this.o.cols;
+    const { market, kind, lts, vts } = c;
+    let last = -Infinity;
+    for (; j < end; j++) {
+      const r = rows[j]!;
+      const t = lts[r]! + delay;
+      // (rows are in time order; one that is not stops the pass, as does NaN)
+      if (!(t < before && t >= last)) break;
+      last = t;
+      const m = market[r]!;
+      if (this.quoted[m] !== 1) continue;
+      if (this.exact[m] === 1) break;
+      const k = kind[r]!;
+      if (k === KIND_XLEVEL || k === KIND_XCLEAR) continue;
+      if (k === KIND_TRADE) break;
+      if (k === KIND_LEVEL || k === KIND_CLEAR) {
+        if (this.trailing[m] !== 1) break;
+        this.lastVts[m] = vts[r]!;
+        if (k === KIND_CLEAR) this.books[m]!.clear();
+        else if (c.side[r] === 0) this.books[m]!.setBid(c.price[r]!, c.size[r]!);
+        else this.books[m]!.setAsk(c.price[r]!, c.size[r]!);
+        // (dirty is set already: a scheduled trailing publication has it set until it publishes)
+        continue;
+      }
+      this.lastVts[m] = vts[r]!;
+    }
+    return j;
+  }
+
   /** The simulated bot's resting size at a level of a drop-copy market, as the bot's feed reports it now. */
   own(m: number, side: 'bid' | 'ask', price: number, size: number): void {
     if (!this.quoted[m] || this.exact[m] !== 1) return;

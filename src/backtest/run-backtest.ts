@@ -71,6 +71,11 @@ export interface BacktestInput {
   readonly ranking?: RecordingRanking | null;
   /** replay from the public stream even where the recording has the venue's drop copy (for comparisons) */
   readonly ignoreDropCopy?: boolean;
+  /**
+   * every row through the replay loop one at a time, none in the one-pass skips of silent rows
+   * (ReplayFeed.skipSilent, SimExchange.applySilent): for tests that the skips change nothing
+   */
+  readonly rowByRow?: boolean;
 }
 
 export interface ReplayProgress {
@@ -433,7 +438,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   // Exchange time of a row: its local time, or with `feedMs: recorded` its venue time (kept monotone).
   // The cursors' clocks are fields of one object, not variables of this function: a closure's
   // variable holding a time (a double) is a fresh heap number at every assignment, two per row.
-  const times = { exPrev: -Infinity, botPrev: -Infinity, xLts: NaN, xDelay: 0 };
+  const times = { exPrev: -Infinity, botPrev: -Infinity, xLts: NaN, xDelay: 0, silentAt: -Infinity };
   const exTime = (r: number): number => {
     const t = recordedFeed ? Math.min(cols.vts[r]! || cols.lts[r]!, cols.lts[r]!) : cols.lts[r]!;
     times.exPrev = Math.max(times.exPrev, t);
@@ -453,6 +458,13 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     times.botPrev = Math.max(times.botPrev, t);
     return times.botPrev;
   };
+
+  // With a constant feed delay (no draws of the feed latency's generator, whose order would change) and
+  // a recording that does not grow as the run goes, the bot cursor consumes silent rows in one pass.
+  const oneByOne = input.rowByRow === true || live !== undefined;
+  const silentDelay = typeof settings.latency.feedMs === 'number' && !oneByOne ? settings.latency.feedMs : -1;
+  // and the exchange cursor, whose time is then each row's lts (rows in time order), its silent ones
+  const silentRows = !recordedFeed && !oneByOne;
 
   const side = source.side;
   // A market's resolution (a side event with a payout) reaches the exchange at its own time, before
@@ -526,7 +538,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     // The hot state in locals: the cursors' clocks (exTime and botTime inlined below, on these) and
     // the columns. Read through the closure, each was reloaded after every call the loop makes
     // (the callee might have changed them); as locals they stay in registers.
-    let { exPrev, botPrev, xLts, xDelay } = times;
+    let { exPrev, botPrev, xLts, xDelay, silentAt } = times;
     let lts = cols.lts;
     let vts = cols.vts;
     let kind = cols.kind;
@@ -564,6 +576,19 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
         const m = market[r]!;
         if (kind[r] !== KIND_TRADE) collector.onMid(m, tx, exchange.mid(m));
         i++;
+        // then, in one pass, the rows after it that change the recorded book only, up to the next
+        // event of anything else (SimExchange.applySilent): a bot row or side event may start a venue
+        // call, whose timer could fall before rows the pass would otherwise have applied
+        if (silentRows && !drain && i < n) {
+          const next = exchange.applySilent(rowsNow, i, n, Math.min(clock.nextDue(), tb, ts, tr, nextSample), collector);
+          if (next > i) {
+            // (the clock does not visit these rows' times: the replay's end still counts the last of them)
+            const t = lts[rowsNow[next - 1]!]!;
+            exPrev = Math.max(exPrev, t);
+            silentAt = Math.max(silentAt, t);
+            i = next;
+          }
+        }
         if (i < n) {
           // exTime
           const q = rowsNow[i]!;
@@ -652,12 +677,42 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
             tb = botPrev;
           } else tb = Infinity;
         } while (tb === at);
+        // then, in one pass, the rows after them that reach the bot only through a publication still
+        // to come, up to the next timer (ReplayFeed.skipSilent): most rows, one loop step less each
+        if (silentDelay >= 0 && j < n) {
+          const next = feed.skipSilent(rowsNow, j, n, silentDelay, clock.nextDue());
+          if (next > j) {
+            // (the clock does not visit these rows' times: the replay's end still counts the last of
+            // them; a constant delay draws nothing, and a row's time at the bot is its lts + the delay)
+            const t = lts[rowsNow[next - 1]!]! + silentDelay;
+            botPrev = Math.max(botPrev, t);
+            silentAt = Math.max(silentAt, t);
+            j = next;
+            if (j < n) {
+              // botTime
+              const q = rowsNow[j]!;
+              let tq: number;
+              if (kind[q]! >= KIND_XLEVEL) {
+                if (lts[q] !== xLts) {
+                  xLts = lts[q]!;
+                  xDelay = latency.feed();
+                }
+                tq = xLts + xDelay;
+              } else tq = recordedFeed ? lts[q]! : lts[q]! + latency.feed();
+              botPrev = Math.max(botPrev, tq);
+              tb = botPrev;
+            } else tb = Infinity;
+          }
+        }
       }
     }
+    // the end of the data: the clock reaches the last row, taken in one pass or not
+    if (out === ADVANCE_DONE) clock.advanceTo(silentAt);
     times.exPrev = exPrev;
     times.botPrev = botPrev;
     times.xLts = xLts;
     times.xDelay = xDelay;
+    times.silentAt = silentAt;
     cur.i = i;
     cur.j = j;
     cur.s = s;

@@ -107,8 +107,10 @@ export class NonceSource {
 
   /** Record a nonce seen elsewhere (e.g. an adopted venue order) so it is never issued again. */
   remember(key: Bytes32): void {
-    if (this.recent.has(key)) throw new InvariantError(`nonce reused: ${key}`);
+    // one lookup: a key already there leaves the size as it was
+    const size = this.recent.size;
     this.recent.add(key);
+    if (this.recent.size === size) throw new InvariantError(`nonce reused: ${key}`);
     if (this.order.length < this.memory) this.order.push(key);
     else {
       this.recent.delete(this.order[this.head]!);

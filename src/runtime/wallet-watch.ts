@@ -14,7 +14,9 @@
  *   in-memory ledger, which remembers no earlier run): then they pass through and the start-up
  *   reconcile adopts or cancels them, as every later reconcile does while they stand.
  * - While running: a foreign order not seen at start is a live writer (a crash's leftovers exist at
- *   start and only ever go away). `onAppeared` is told once per such order (the runtime halts the bot,
+ *   start and only ever go away). An order with this ledger's own tag that this process neither signed
+ *   nor found and the ledger does not hold is one too: a copy of this ledger (a restored backup, another
+ *   host) signing with the same tag. `onAppeared` is told once per such order (the runtime halts the bot,
  *   latched: `bookmaker ctl resume` alone lifts it), and the order is kept from the order manager: the
  *   halted bot does not adopt it, nor cancel it, nor count it as its own.
  *
@@ -42,8 +44,12 @@ export interface ForeignOrders {
 }
 
 export interface WalletWatchOptions {
-  /** this bot's order: its nonce carries the ledger's tag, or the ledger recorded it */
-  readonly ours: (nonce: Bytes32) => boolean;
+  /**
+   * this bot's order: at start-up, one whose nonce carries the ledger's tag (a crash's, recorded or
+   * not) or that the ledger recorded; while running, a tagged one only when this process signed or
+   * found it, or the ledger recorded it (else another process runs on a copy of this ledger)
+   */
+  readonly ours: (nonce: Bytes32, starting: boolean) => boolean;
   /** the markets whose orders are the bot's (orders.reconcileScope), null: the whole wallet */
   readonly scope: () => readonly Bytes32[] | null;
   /** `run --cancel-foreign-orders`: orders found at start-up are leftovers; the start-up reconcile cancels them */
@@ -76,7 +82,7 @@ export class WalletWatch {
     let foreign: VenueOrder[] | null = null;
     for (const v of open) {
       if (v.status !== 'open' || (scope !== null && !scope.has(v.marketId))) continue;
-      if (this.knownForeign(v.nonce) || !this.o.ours(v.nonce)) (foreign ??= []).push(v);
+      if (this.knownForeign(v.nonce) || !this.o.ours(v.nonce, this.starting)) (foreign ??= []).push(v);
     }
     if (foreign === null) return open;
     const fresh: VenueOrder[] = [];
@@ -137,10 +143,15 @@ export function describeForeign(orders: readonly VenueOrder[]): ForeignOrders {
   return { orders: orders.length, markets: markets.size, tags };
 }
 
-/** "6 orders with nonce tag 3f9a… in 2 markets (oldest placed …); 1 order with nonce tag …", at most `max` tags. */
-export function foreignText(f: ForeignOrders, max = 5): string {
+/**
+ * "6 orders with nonce tag 3f9a… in 2 markets (oldest placed …); 1 order with nonce tag …", at most `max`
+ * tags; a tag equal to `ownTag` (this ledger's) is said to be a copy of this ledger at work elsewhere.
+ */
+export function foreignText(f: ForeignOrders, max = 5, ownTag: string | null = null): string {
   const one = (t: ForeignTag): string =>
-    `${t.orders} order${t.orders === 1 ? '' : 's'} with nonce tag ${t.tag} in ${t.markets.length} market${t.markets.length === 1 ? '' : 's'}` +
+    `${t.orders} order${t.orders === 1 ? '' : 's'} with nonce tag ${t.tag}` +
+    (t.tag === ownTag ? " (this ledger's own tag, not signed by this process: a copy of this ledger runs elsewhere)" : '') +
+    ` in ${t.markets.length} market${t.markets.length === 1 ? '' : 's'}` +
     (t.markets.length === 1 ? ` (${t.markets[0]})` : '') +
     (t.oldest ? `, oldest placed ${t.oldest}` : '');
   const shown = f.tags.slice(0, max).map(one);

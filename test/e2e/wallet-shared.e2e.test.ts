@@ -47,7 +47,8 @@ test('a second bot on the wallet is refused at start (exit 7); a writer appearin
   let b: Child | null = null;
   try {
     await waitFor('A quotes', async () => (await sim.openOrders()).length >= 2, 60_000);
-    const tagA = (await sim.openOrders())[0]!.nonce.slice(2, 18);
+    const first = await sim.openOrders();
+    const tagA = first[0]!.nonce.slice(2, 18);
 
     // B: same wallet, its own (new) ledger
     b = run(fileB, ['--new-ledger']);
@@ -58,12 +59,17 @@ test('a second bot on the wallet is refused at start (exit 7); a writer appearin
       new RegExp(`refusing to quote: another trader has open orders on this wallet in this bot's markets: \\d+ orders? with nonce tag ${tagA}`),
     );
     assert.match(b.out(), /stop the other bot on this wallet.*--cancel-foreign-orders/);
-    const open = await sim.openOrders();
-    assert.ok(open.length >= 2 && open.every((o) => o.nonce.slice(2, 18) === tagA), "B placed nothing and cancelled none of A's orders");
+    // (A requotes meanwhile: its own cancels are not B's)
+    assert.ok(
+      (await sim.openOrders()).every((o) => o.nonce.slice(2, 18) === tagA),
+      'B placed nothing',
+    );
+    assert.match(b.out(), /"adopted":0,"cancelled":0,[^\n]*"msg":"reconciled with venue"/, "B's start-up reconcile adopted and cancelled none of A's orders");
+    assert.doesNotMatch(b.out(), /"cancelled":[1-9]/);
 
     // another writer on the wallet while A runs (a person, a script, a bot on another host)
     const signer = createSigner({ privateKey: sim.privateKey, chain: TESTNET });
-    const marketId = open[0]!.marketId;
+    const marketId = first[0]!.marketId;
     const theirs = (await sim.client.orders.create(signer.signOrder({ marketId, outcomeIndex: 1, side: 0, price: 10_000, size: 5_000_000 }))).order!;
     await waitFor('A halts', () => /another trader is placing orders on this wallet/.test(a.out()), 30_000);
     assert.match(

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { Registry } from 'prom-client';
 import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
 import { describeForeign, foreignText, WalletWatch, type ForeignOrders } from '../../src/runtime/wallet-watch.ts';
-import { watchWallet, WALLET_HALT_SOURCE } from '../../src/runtime/phases/wallet.ts';
+import { ownOrder, watchWallet, WALLET_HALT_SOURCE } from '../../src/runtime/phases/wallet.ts';
 import type { StartContext } from '../../src/runtime/phases/start-context.ts';
 import { venueOrder } from '../support/venue-order.ts';
 
@@ -146,4 +146,33 @@ test('a foreign order while running halts the bot once through the control, with
   held = { source: 'admin' };
   appeared(describeForeign([order(OTHER, M2)]));
   assert.equal(halts.length, 2);
+});
+
+test("an order with this ledger's own tag: a crash's at start-up, but while running one this process did not sign is a copy of the ledger at work", () => {
+  const crash = order(OURS, M1);
+  const signed = order(OURS, M1);
+  const recorded = order(OURS, M1);
+  const restoredOrder = order('6666666666666666', M1);
+  const twin = order(OURS, M2);
+  const issued = new Set([signed.nonce]);
+  const ours = ownOrder({ isTagged: (k) => k.slice(2, 18) === OURS, hasOrder: (k) => k === recorded.nonce }, new Set([restoredOrder.nonce]), (k) =>
+    issued.has(k),
+  );
+  assert.equal(ours(crash.nonce, true), true, "at start-up a tagged order without a record is a crash's");
+  assert.equal(ours(signed.nonce, false), true);
+  assert.equal(ours(recorded.nonce, false), true);
+  assert.equal(ours(restoredOrder.nonce, false), true);
+  assert.equal(ours(twin.nonce, false), false);
+  const told: ForeignOrders[] = [];
+  const w = new WalletWatch({ ours, scope: () => null, cancelAtStart: false, onAppeared: (f) => void told.push(f) });
+  assert.equal(w.observe([crash, signed]).length, 2);
+  assert.equal(w.foundAtStart(), null);
+  w.running();
+  issued.add(crash.nonce); // the start-up reconcile adopted or cancelled it (the nonce memory has it)
+  assert.deepEqual(
+    w.observe([crash, signed, twin]).map((v) => v.nonce),
+    [crash.nonce, signed.nonce],
+  );
+  assert.equal(told.length, 1);
+  assert.match(foreignText(told[0]!, 5, OURS), /nonce tag 1{16} \(this ledger's own tag, not signed by this process: a copy of this ledger runs elsewhere\)/);
 });

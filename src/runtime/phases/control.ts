@@ -96,7 +96,7 @@ export function controlPhase(
   cp.operator.use(control);
   registerControlMetrics(c.metrics.registry, k, control, undefined, early ? () => early.endpoint.refused() : undefined);
   // another trader appearing on this wallet halts the bot through the control (phases/wallet.ts)
-  watchWallet(c, cp.wallet, control, c.metrics.registry);
+  watchWallet(c, cp.wallet, control, c.metrics.registry, bookLedger.ledger.nonceTag());
   if (early) {
     early.controls.attach(control);
     // a halt sent while starting that the ledger's holds did not carry yet: before the first quote

@@ -95,13 +95,20 @@ export function corePhase(
   const { venue, paperVenue, liveVenue } = venuePort(c, client, signer, wireMeter, (e) => core.receive(e));
   const operator = new OperatorView();
   // another trader on this wallet: every open-orders listing of the order manager passes the watch first
-  const wallet = walletWatchFor(c, bookLedger, () => core.orderManager.ownMarkets(), restored);
+  // nonces carry the ledger's tag: orders a crash left unrecorded are still known as ours (src/orders/nonces.ts)
+  const nonces = new NonceSource(NONCE_MEMORY, undefined, bookLedger.ledger.nonceTag());
+  const wallet = walletWatchFor(
+    c,
+    bookLedger,
+    () => core.orderManager.ownMarkets(),
+    restored,
+    (n) => nonces.has(n),
+  );
   const core = createTradingCore({
     config: cfg,
     clock,
     venue: wallet ? watchedVenue(venue, wallet.watch) : venue,
-    // nonces carry the ledger's tag: orders a crash left unrecorded are still known as ours (src/orders/nonces.ts)
-    nonces: new NonceSource(NONCE_MEMORY, undefined, bookLedger.ledger.nonceTag()),
+    nonces,
     markets,
     logger: c.o.logger,
     initialState: bookLedger.initialState(marketIds),

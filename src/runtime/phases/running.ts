@@ -30,7 +30,7 @@ export async function reconcilePhase(
   if (signal?.aborted) throw new StartupAbortedError(String(signal.reason ?? 'stop'));
   // another trader's open orders in these markets refuse the start (exit 7) before the first quote;
   // from here on a new one halts the bot (phases/wallet.ts)
-  checkWalletAtStart(c, cp.wallet?.watch ?? null, bookLedger.ledger.path === ':memory:');
+  checkWalletAtStart(c, cp.wallet?.watch ?? null, bookLedger.ledger.path === ':memory:', bookLedger.ledger.nonceTag());
   cp.wallet?.watch.running();
   for (const id of marketIds) k.tick(id);
   c.life.add(schedulePeriodicReconcile(om, c.clock, c.cfg.orders.reconcileIntervalMs));

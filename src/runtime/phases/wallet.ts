@@ -39,6 +39,8 @@ export function walletWatchFor(
   scope: () => readonly Bytes32[] | null,
   /** orders the start-up migration restored (their legacy nonces): this wallet's own */
   restored: ReadonlySet<Bytes32> = new Set(),
+  /** this process signed or found the order (the order manager's nonce memory) */
+  issued: (nonce: Bytes32) => boolean = () => false,
 ): WalletWatchHandle | null {
   if (c.paper) return null;
   const ledger = bookLedger.ledger;
@@ -48,7 +50,7 @@ export function walletWatchFor(
   }
   let appeared: (f: ForeignOrders) => void = (f) => c.log.error({ orders: f.orders }, 'foreign orders appeared before the control was wired');
   const watch = new WalletWatch({
-    ours: (nonce) => ledger.isTagged(nonce) || restored.has(nonce) || ledger.hasOrder(nonce),
+    ours: ownOrder(ledger, restored, issued),
     scope,
     // an in-memory ledger (the embedded demo, a `local` config) remembers no earlier run: every order a
     // crash left looks foreign, so what the start finds is adopted or cancelled as an earlier run's
@@ -59,11 +61,24 @@ export function walletWatchFor(
 }
 
 /**
+ * Is this order the bot's (WalletWatchOptions.ours)? A restored one, a recorded one, or one with the
+ * ledger's tag: at start-up any (a crash's, left unrecorded), while running only one this process
+ * signed or found (else a copy of this ledger signs elsewhere).
+ */
+export function ownOrder(
+  ledger: { isTagged(nonce: Bytes32): boolean; hasOrder(nonce: Bytes32): boolean },
+  restored: ReadonlySet<Bytes32>,
+  issued: (nonce: Bytes32) => boolean,
+): (nonce: Bytes32, starting: boolean) => boolean {
+  return (nonce, starting) => restored.has(nonce) || (ledger.isTagged(nonce) && (starting || issued(nonce))) || ledger.hasOrder(nonce);
+}
+
+/**
  * After the start-up reconcile: open orders of another trader in this bot's markets refuse the start
  * (WalletSharedError, exit 7), unless `--cancel-foreign-orders` (or an in-memory ledger, `memory`) let
  * the reconcile adopt or cancel them.
  */
-export function checkWalletAtStart(c: StartContext, watch: WalletWatch | null, memory: boolean): void {
+export function checkWalletAtStart(c: StartContext, watch: WalletWatch | null, memory: boolean, ownTag: string | null = null): void {
   if (!watch) return;
   if (!watch.listed) {
     c.log.warn('the start-up reconcile could not list the open orders: another trader on this wallet is looked for at the next reconcile (and halts the bot)');
@@ -71,7 +86,7 @@ export function checkWalletAtStart(c: StartContext, watch: WalletWatch | null, m
   }
   const found = watch.foundAtStart();
   if (!found) return;
-  const what = foreignText(found);
+  const what = foreignText(found, 5, ownTag);
   if (c.o.cancelForeignOrders || memory) {
     c.log.warn(
       { orders: found.orders, markets: found.markets, tags: found.tags.map((t) => t.tag) },
@@ -95,10 +110,17 @@ export function checkWalletAtStart(c: StartContext, watch: WalletWatch | null, m
  * `bookmaker ctl resume`); an error log line says what and why. The metrics read the watch and the
  * control at scrape time.
  */
-export function watchWallet(c: StartContext, w: WalletWatchHandle | null, control: Pick<BotControl, 'halt' | 'haltHeld'>, registry: Registry): void {
+export function watchWallet(
+  c: StartContext,
+  w: WalletWatchHandle | null,
+  control: Pick<BotControl, 'halt' | 'haltHeld'>,
+  registry: Registry,
+  /** this ledger's nonce tag: an order with it that this process did not sign is a copy of the ledger at work */
+  ownTag: string | null = null,
+): void {
   let saidAt = Number.NEGATIVE_INFINITY;
   w?.bind((found) => {
-    const what = foreignText(found);
+    const what = foreignText(found, 5, ownTag);
     if (control.haltHeld()?.source === WALLET_HALT_SOURCE) {
       // halted for this already: recorded once, not again for every order the other trader places
       const now = c.clock.now();
