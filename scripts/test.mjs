@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test [-- FILE|DIR ...]`: runs every test/**/*.test.ts (or only the files/folders given), each file in its
-// own Node process with tsx's ESM loader (tsx/esm: the suite is ES modules, and tsx's CommonJS hooks cost each file
-// ~0.1 CPU-s more); `--` flags go to each.
+// own Node process with the tsx loader; `--` flags go to each. (Not tsx/esm, ~0.1 CPU-s a file cheaper: a user
+// strategy loaded by path through tsx's API then fails, "Cannot require() ES Module ... in a cycle".)
 //
 // Why not one `node --test FILE...`: Node 20's runner starts files in path order, so a long file (the chaos soak,
 // the image build) that sorts late runs alone at the end while the other lane idles. Here the longest files start
@@ -138,7 +138,7 @@ function runFile(file) {
     const t0 = Date.now();
     const chunks = [];
     let cpu = null;
-    const child = spawn(process.execPath, ['--import', 'tsx/esm', '--test-reporter=tap', ...flags, file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test-reporter=tap', ...flags, file], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (b) => chunks.push(b));
     child.stderr.on('data', (b) => chunks.push(b));
     child.on('exit', () => {
