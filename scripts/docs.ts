@@ -237,6 +237,8 @@ export const EXIT_MEANINGS: Record<string, string> = {
     'halted: a refusal or void no order can pass (bad API key, a key of another wallet, an invalid signature, no operator approval) or a broken invariant; everything cancelled; the fatal log line says why and how to fix it',
   EXIT_LEDGER_UNWRITABLE:
     'stopped with every order cancelled, but the ledger could not be written (file deleted under the bot, disk full, lock lost): the books of this run are not (all) on disk; the last log line says where its figures are (the run report, the venue)',
+  EXIT_WALLET_SHARED:
+    "refused at start-up before any quote: another trader (a second bot on another ledger or host, a person) has open orders on this wallet in the bot's markets; the fatal log line names their nonce tags. Stop the other bot, or start once with `--cancel-foreign-orders` when they are left over from a run whose ledger is gone",
   EXIT_WATCHDOG: 'the watchdog found the event loop blocked past `watchdog.blockedLimitSeconds`: it cancelled every order from its own thread and exited',
 };
 

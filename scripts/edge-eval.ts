@@ -6,8 +6,8 @@
  *     walk-forward on a recording (the Polymarket capture), the edge bench's
  *     (test/bench/capture-walk-forward.ts): for each of the six strategies a grid (the market makers:
  *     spread, size, inventory limit, skew, guard and flow lean; follow: its sweep and size), chosen on
- *     the first part by PnL per volume (volume floor), scored on the rest; the best strategy chosen
- *     on the first part too. For one strategy
+ *     the first part by the lower end of the 95 % interval of PnL per volume (volume floor), scored on
+ *     the rest; the best strategy chosen on the first part too; beside it the choice by PnL per volume alone. For one strategy
  *     and a grid of your own: `bookmaker backtest --sweep GRID --walk-forward 50%`.
  *   node --import tsx scripts/edge-eval.ts local [--seeds 1,2,3] [--seconds 20] [--rate 12]
  *     the local exchange (noise and informed takers) live: the same six configurations per seed.
@@ -73,7 +73,7 @@ async function capture(dir: string): Promise<void> {
       workers: Number(flag('--workers') ?? 2),
       onStrategy: (s, runs) => process.stderr.write(`${s}: ${runs} runs\n`),
     });
-    rows.push(...wf.lines, '', wf.goal);
+    rows.push(...wf.lines, '', wf.goal, wf.previous);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -100,30 +100,43 @@ export class AccountRisk {
    * trading day's opening PnL (a new day opens at `pnl`) and the loss since then, 1e-6 USDC.
    */
   standing(pnl: number, now: number): AccountStanding {
-    const peak = this.peakPnl === null || pnl > this.peakPnl ? pnl : this.peakPnl;
+    const peak = this.peakWith(pnl);
     const day = this.day.of(now);
-    // a new day opens at the PnL first seen in it
-    const dayStartPnl = this.dayNo !== day || this.dayStartPnl === null ? pnl : this.dayStartPnl;
+    const dayStartPnl = this.dayStartWith(pnl, day);
     return { pnl, peak, drawdown: peak - pnl, day, dayStartPnl, dailyLoss: dayStartPnl - pnl };
+  }
+
+  /** The peak counting `pnl` (standing's and check's). */
+  private peakWith(pnl: number): number {
+    return this.peakPnl === null || pnl > this.peakPnl ? pnl : this.peakPnl;
+  }
+
+  /** Day `day`'s opening PnL: a new day opens at the PnL first seen in it (standing's and check's). */
+  private dayStartWith(pnl: number, day: number): number {
+    return this.dayNo !== day || this.dayStartPnl === null ? pnl : this.dayStartPnl;
   }
 
   /** The account's figures now, advancing the peak and the day; the kill reason when a limit is broken. */
   check(pnl: number, now: number, venue: { readonly requests: number; readonly errors: number }): AccountKill | null {
-    const s = this.standing(pnl, now);
-    this.peakPnl = s.peak;
-    this.dayNo = s.day;
-    this.dayStartPnl = s.dayStartPnl;
+    // standing()'s figures without its object (this runs on every tick of every market)
+    const peak = this.peakWith(pnl);
+    const day = this.day.of(now);
+    const dayStartPnl = this.dayStartWith(pnl, day);
+    this.peakPnl = peak;
+    this.dayNo = day;
+    this.dayStartPnl = dayStartPnl;
     if (this.killedBy !== null) return this.killedBy;
     const l = this.limits;
-    const drawdown = s.drawdown;
+    const drawdown = peak - pnl;
     if (l.maxDrawdown > 0 && drawdown > l.maxDrawdown) {
-      return this.fire('KILL_DRAWDOWN', `account drawdown ${usdc(drawdown)} USDC from peak ${usdc(s.peak)} exceeds account.maxDrawdown ${usdc(l.maxDrawdown)}`);
+      return this.fire('KILL_DRAWDOWN', `account drawdown ${usdc(drawdown)} USDC from peak ${usdc(peak)} exceeds account.maxDrawdown ${usdc(l.maxDrawdown)}`);
     }
-    const dailyLoss = s.dailyLoss;
+    const dailyLoss = dayStartPnl - pnl;
     if (l.maxDailyLoss > 0 && dailyLoss > l.maxDailyLoss) {
       return this.fire(
         'KILL_DAILY_LOSS',
-        `account loss ${usdc(dailyLoss)} USDC since the trading day began (${this.day.zone}; PnL ${usdc(s.dayStartPnl)} then, ${usdc(pnl)} now) exceeds account.maxDailyLoss ${usdc(l.maxDailyLoss)}`,
+        `account loss ${usdc(dailyLoss)} USDC since the trading day began (${this.day.zone}; PnL ${usdc(dayStartPnl)} then, ${usdc(pnl)} now) ` +
+          `exceeds account.maxDailyLoss ${usdc(l.maxDailyLoss)}`,
       );
     }
     if (l.maxLoss > 0 && -pnl > l.maxLoss) {

@@ -15,7 +15,6 @@
  * change, and the kernel's own throttle decides when it ticks.
  */
 import { L2Book } from '../core/l2-book.ts';
-import type { Clock } from '../core/clock.ts';
 import type { BookLevel, BookSnapshot } from '../model/book.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { MarketStatus } from '../strategy/types.ts';
@@ -23,13 +22,14 @@ import type { StateEvent } from '../state/events.ts';
 import { KIND_CLEAR, KIND_LEVEL, KIND_TRADE, KIND_XCLEAR, KIND_XLEVEL, type Columns } from './recording/columns.ts';
 import { replayMarketId } from './recording/format.ts';
 import type { SideEvent } from './replay-source.ts';
+import type { VirtualClock } from './virtual-clock.ts';
 import { payoutOfOutcome } from '../feeds/market-feed.ts';
 
 export interface ReplayFeedOptions {
   readonly cols: Columns;
   /** book grid per column market (price units) */
   readonly bookTicks: readonly number[];
-  readonly clock: Clock;
+  readonly clock: VirtualClock;
   /** column indices of the markets the bot quotes */
   readonly quoted: ReadonlySet<number>;
   readonly publishMs: number;
@@ -51,7 +51,10 @@ export class ReplayFeed {
   /** per market, the levels of its last publication (the next one shares what did not change: L2Book.levelsSince) */
   private readonly lastBids: BookLevel[][];
   private readonly lastAsks: BookLevel[][];
-  private readonly trailing: ((() => void) | null)[];
+  /** per market, 1 while its trailing publication is scheduled */
+  private readonly trailing: Uint8Array;
+  /** set by stop(): a trailing publication still scheduled then does nothing */
+  private stopped = false;
   /** per market, the trailing publication's timer callback, made once (not a closure per timer) */
   private readonly fire: (() => void)[];
   private seq = 0;
@@ -76,10 +79,11 @@ export class ReplayFeed {
     for (const m of o.quoted) this.quoted[m] = 1;
     this.lastBids = o.cols.markets.map(() => []);
     this.lastAsks = o.cols.markets.map(() => []);
-    this.trailing = o.cols.markets.map(() => null);
+    this.trailing = new Uint8Array(n);
     this.fire = o.cols.markets.map((_, m) => () => {
+      if (this.stopped) return;
       this.trailingRan = true;
-      this.trailing[m] = null;
+      this.trailing[m] = 0;
       if (this.dirty[m]) this.publish(m);
     });
   }
@@ -96,12 +100,9 @@ export class ReplayFeed {
     if (k < 0) return;
     this.lastVts[m] = c.vts[r]!;
     if (k === KIND_LEVEL) {
-      try {
-        if (c.side[r] === 0) this.books[m]!.applyBid(c.price[r]!, c.size[r]!);
-        else this.books[m]!.applyAsk(c.price[r]!, c.size[r]!);
-      } catch {
-        return; // a level the book cannot hold (off-grid): the live stream parser would drop it too
-      }
+      const book = this.books[m]!;
+      // -1: a level the book cannot hold (off-grid); the live stream parser would drop it too
+      if ((c.side[r] === 0 ? book.setBid(c.price[r]!, c.size[r]!) : book.setAsk(c.price[r]!, c.size[r]!)) < 0) return;
       this.markBook(m);
     } else if (k === KIND_CLEAR) {
       this.books[m]!.clear();
@@ -124,6 +125,49 @@ export class ReplayFeed {
         ts: t,
       });
     }
+  }
+
+  /**
+   * Consume rows[j], rows[j + 1], … while each is silent, and return the index of the first row not
+   * consumed: a row the bot sees only through a later publication of its market, whose time at the
+   * bot (lts + `delay`, a constant feed delay) is before `before`. Silent: a row of a market the bot
+   * does not quote, a drop-copy row of a market replayed from its public stream, a top-of-book or
+   * taker row (the market's last venue time only), and a level or clear of a market whose trailing
+   * publication is already scheduled (this.trailing: the row only changes the book that publication
+   * will show). Not silent: a trade (dispatched at once), a level or clear that publishes or
+   * schedules, and every row of a drop-copy market (the bot's own orders join its book at times of
+   * their own). So with `before` at most the earliest timer due, consuming a silent row ahead of the
+   * exchange's rows, the side events and the drains of earlier times changes nothing any of them
+   * reads, and every publication shows exactly the rows due before it, as row() one by one would.
+   */
+  skipSilent(rows: Uint32Array, j: number, end: number, delay: number, before: number): number {
+    const c = this.o.cols;
+    const { market, kind, lts, vts } = c;
+    let last = -Infinity;
+    for (; j < end; j++) {
+      const r = rows[j]!;
+      const t = lts[r]! + delay;
+      // (rows are in time order; one that is not stops the pass, as does NaN)
+      if (!(t < before && t >= last)) break;
+      last = t;
+      const m = market[r]!;
+      if (this.quoted[m] !== 1) continue;
+      if (this.exact[m] === 1) break;
+      const k = kind[r]!;
+      if (k === KIND_XLEVEL || k === KIND_XCLEAR) continue;
+      if (k === KIND_TRADE) break;
+      if (k === KIND_LEVEL || k === KIND_CLEAR) {
+        if (this.trailing[m] !== 1) break;
+        this.lastVts[m] = vts[r]!;
+        if (k === KIND_CLEAR) this.books[m]!.clear();
+        else if (c.side[r] === 0) this.books[m]!.setBid(c.price[r]!, c.size[r]!);
+        else this.books[m]!.setAsk(c.price[r]!, c.size[r]!);
+        // (dirty is set already: a scheduled trailing publication has it set until it publishes)
+        continue;
+      }
+      this.lastVts[m] = vts[r]!;
+    }
+    return j;
   }
 
   /** The simulated bot's resting size at a level of a drop-copy market, as the bot's feed reports it now. */
@@ -154,24 +198,26 @@ export class ReplayFeed {
 
   /** Cancel pending trailing publications (end of the run). */
   stop(): void {
-    for (let m = 0; m < this.trailing.length; m++) {
-      this.trailing[m]?.();
-      this.trailing[m] = null;
-    }
+    this.stopped = true;
+    this.trailing.fill(0);
   }
 
   private markBook(m: number): void {
     this.dirty[m] = 1;
-    if (this.trailing[m]) return;
+    if (this.trailing[m] === 1) return;
     if (this.exact[m] === 1) {
       // as the venue's stream: every change reaches the bot (the kernel throttles its own ticks), once
       // per instant — a timer due now runs after the rows and reports of this instant already queued
-      this.trailing[m] = this.o.clock.setTimeout(this.fire[m]!, 0);
+      this.trailing[m] = 1;
+      this.o.clock.schedule(this.fire[m]!, 0);
       return;
     }
     const wait = this.lastPublish[m]! + this.o.publishMs - this.o.clock.now();
     if (wait <= 0) this.publish(m);
-    else this.trailing[m] = this.o.clock.setTimeout(this.fire[m]!, wait);
+    else {
+      this.trailing[m] = 1;
+      this.o.clock.schedule(this.fire[m]!, wait);
+    }
   }
 
   private publish(m: number): void {

@@ -28,7 +28,6 @@ import { NonceSource } from '../orders/nonces.ts';
 import { schedulePeriodicReconcile } from '../orders/periodic-reconcile.ts';
 import type { KernelMarket } from '../kernel/quoting-kernel.ts';
 import { createTradingCore } from '../kernel/trading-core.ts';
-import { createRng } from '../sim/rng.ts';
 import type { StateStore } from '../state/store.ts';
 import { regimeOf } from '../state/regime.ts';
 import type { StateEvent } from '../state/events.ts';
@@ -72,6 +71,11 @@ export interface BacktestInput {
   readonly ranking?: RecordingRanking | null;
   /** replay from the public stream even where the recording has the venue's drop copy (for comparisons) */
   readonly ignoreDropCopy?: boolean;
+  /**
+   * every row through the replay loop one at a time, none in the one-pass skips of silent rows
+   * (ReplayFeed.skipSilent, SimExchange.applySilent): for tests that the skips change nothing
+   */
+  readonly rowByRow?: boolean;
 }
 
 export interface ReplayProgress {
@@ -207,12 +211,20 @@ export function applyRanking(source: ReplaySource, config: BotConfig, settings: 
  * into its hex string at once, before asking again.
  */
 export function seededBytes(seed: number): (n: number) => Uint8Array {
-  const rng = createRng(seed ^ 0x5eed);
+  // createRng(seed ^ 0x5eed)'s mulberry32 stepped here: each byte is floor(next() * 256), the top 8
+  // bits of the step's 32-bit output (next() is that output / 2^32), without a call and a float per byte
+  let a = (((seed ^ 0x5eed) >>> 0) ^ 0x9e3779b9) >>> 0;
   let scratch = new Uint8Array(32);
   return (n) => {
-    if (scratch.length < n) scratch = new Uint8Array(n);
-    for (let i = 0; i < n; i++) scratch[i] = Math.floor(rng.next() * 256);
-    return scratch.subarray(0, n);
+    if (scratch.length !== n) scratch = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      scratch[i] = (t ^ (t >>> 14)) >>> 24;
+    }
+    return scratch;
   };
 }
 
@@ -426,7 +438,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   // Exchange time of a row: its local time, or with `feedMs: recorded` its venue time (kept monotone).
   // The cursors' clocks are fields of one object, not variables of this function: a closure's
   // variable holding a time (a double) is a fresh heap number at every assignment, two per row.
-  const times = { exPrev: -Infinity, botPrev: -Infinity, xLts: NaN, xDelay: 0 };
+  const times = { exPrev: -Infinity, botPrev: -Infinity, xLts: NaN, xDelay: 0, silentAt: -Infinity };
   const exTime = (r: number): number => {
     const t = recordedFeed ? Math.min(cols.vts[r]! || cols.lts[r]!, cols.lts[r]!) : cols.lts[r]!;
     times.exPrev = Math.max(times.exPrev, t);
@@ -446,6 +458,13 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     times.botPrev = Math.max(times.botPrev, t);
     return times.botPrev;
   };
+
+  // With a constant feed delay (no draws of the feed latency's generator, whose order would change) and
+  // a recording that does not grow as the run goes, the bot cursor consumes silent rows in one pass.
+  const oneByOne = input.rowByRow === true || live !== undefined;
+  const silentDelay = typeof settings.latency.feedMs === 'number' && !oneByOne ? settings.latency.feedMs : -1;
+  // and the exchange cursor, whose time is then each row's lts (rows in time order), its silent ones
+  const silentRows = !recordedFeed && !oneByOne;
 
   const side = source.side;
   // A market's resolution (a side event with a payout) reaches the exchange at its own time, before
@@ -516,8 +535,18 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
    */
   const advance = (): number => {
     let { i, j, s, k, tx, tb, ts, tr, nextProgress, nextYield, nextSample } = cur;
+    // The hot state in locals: the cursors' clocks (exTime and botTime inlined below, on these) and
+    // the columns. Read through the closure, each was reloaded after every call the loop makes
+    // (the callee might have changed them); as locals they stay in registers.
+    let { exPrev, botPrev, xLts, xDelay, silentAt } = times;
+    let lts = cols.lts;
+    let vts = cols.vts;
+    let kind = cols.kind;
+    let market = cols.market;
+    let rowsNow = rows;
+    let n = nRows;
     let out = ADVANCE_DONE;
-    while (i < nRows || j < nRows || s < side.length || (live !== undefined && clock.nextDue() < live.end)) {
+    while (i < n || j < n || s < side.length || (live !== undefined && clock.nextDue() < live.end)) {
       const due = clock.nextDue();
       // Let the bot's promises run before virtual time moves on (once per timestamp, not per event).
       if (drain && Math.min(tx, due, tb, ts, tr) > clock.now()) {
@@ -542,12 +571,30 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
           nextSample += sampleMs;
         }
         clock.advanceTo(tx);
-        const r = rows[i]!;
+        const r = rowsNow[i]!;
         exchange.applyRow(r, tx);
-        const m = cols.market[r]!;
-        if (cols.kind[r] !== KIND_TRADE) collector.onMid(m, tx, exchange.mid(m));
+        const m = market[r]!;
+        if (kind[r] !== KIND_TRADE) collector.onMid(m, tx, exchange.mid(m));
         i++;
-        tx = i < nRows ? exTime(rows[i]!) : Infinity;
+        // then, in one pass, the rows after it that change the recorded book only, up to the next
+        // event of anything else (SimExchange.applySilent): a bot row or side event may start a venue
+        // call, whose timer could fall before rows the pass would otherwise have applied
+        if (silentRows && !drain && i < n) {
+          const next = exchange.applySilent(rowsNow, i, n, Math.min(clock.nextDue(), tb, ts, tr, nextSample), collector);
+          if (next > i) {
+            // (the clock does not visit these rows' times: the replay's end still counts the last of them)
+            const t = lts[rowsNow[next - 1]!]!;
+            exPrev = Math.max(exPrev, t);
+            silentAt = Math.max(silentAt, t);
+            i = next;
+          }
+        }
+        if (i < n) {
+          // exTime
+          const q = rowsNow[i]!;
+          exPrev = Math.max(exPrev, recordedFeed ? Math.min(vts[q]! || lts[q]!, lts[q]!) : lts[q]!);
+          tx = exPrev;
+        } else tx = Infinity;
         if (i >= nextProgress) {
           nextProgress += PROGRESS_ROWS;
           progress(i);
@@ -580,11 +627,20 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
         if (kernel.killed !== null || !quiet) drain = true;
         if (live !== undefined) {
           // the counterparties may have acted: new rows and side events, at this instant or later
-          if (cols.rows !== nRows) {
-            rows = live.rows();
-            nRows = rows.length;
-            if (tx === Infinity && i < nRows) tx = exTime(rows[i]!);
-            if (tb === Infinity && j < nRows) tb = botTime(rows[j]!);
+          if (cols.rows !== n) {
+            rows = rowsNow = live.rows();
+            nRows = n = rows.length;
+            lts = cols.lts;
+            vts = cols.vts;
+            kind = cols.kind;
+            market = cols.market;
+            times.exPrev = exPrev;
+            times.botPrev = botPrev;
+            times.xLts = xLts;
+            times.xDelay = xDelay;
+            if (tx === Infinity && i < n) tx = exTime(rows[i]!);
+            if (tb === Infinity && j < n) tb = botTime(rows[j]!);
+            ({ exPrev, botPrev, xLts, xDelay } = times);
           }
           if (ts === Infinity && s < side.length) ts = side[s]!.lts + (recordedFeed ? 0 : latency.feed());
           if (tr === Infinity && k < side.length) {
@@ -604,12 +660,59 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
         const at = tb;
         clock.advanceTo(at);
         do {
-          feed.row(rows[j]!);
+          feed.row(rowsNow[j]!);
           j++;
-          tb = j < nRows ? botTime(rows[j]!) : Infinity;
+          if (j < n) {
+            // botTime
+            const q = rowsNow[j]!;
+            let t: number;
+            if (kind[q]! >= KIND_XLEVEL) {
+              if (lts[q] !== xLts) {
+                xLts = lts[q]!;
+                xDelay = latency.feed();
+              }
+              t = xLts + xDelay;
+            } else t = recordedFeed ? lts[q]! : lts[q]! + latency.feed();
+            botPrev = Math.max(botPrev, t);
+            tb = botPrev;
+          } else tb = Infinity;
         } while (tb === at);
+        // then, in one pass, the rows after them that reach the bot only through a publication still
+        // to come, up to the next timer (ReplayFeed.skipSilent): most rows, one loop step less each
+        if (silentDelay >= 0 && j < n) {
+          const next = feed.skipSilent(rowsNow, j, n, silentDelay, clock.nextDue());
+          if (next > j) {
+            // (the clock does not visit these rows' times: the replay's end still counts the last of
+            // them; a constant delay draws nothing, and a row's time at the bot is its lts + the delay)
+            const t = lts[rowsNow[next - 1]!]! + silentDelay;
+            botPrev = Math.max(botPrev, t);
+            silentAt = Math.max(silentAt, t);
+            j = next;
+            if (j < n) {
+              // botTime
+              const q = rowsNow[j]!;
+              let tq: number;
+              if (kind[q]! >= KIND_XLEVEL) {
+                if (lts[q] !== xLts) {
+                  xLts = lts[q]!;
+                  xDelay = latency.feed();
+                }
+                tq = xLts + xDelay;
+              } else tq = recordedFeed ? lts[q]! : lts[q]! + latency.feed();
+              botPrev = Math.max(botPrev, tq);
+              tb = botPrev;
+            } else tb = Infinity;
+          }
+        }
       }
     }
+    // the end of the data: the clock reaches the last row, taken in one pass or not
+    if (out === ADVANCE_DONE) clock.advanceTo(silentAt);
+    times.exPrev = exPrev;
+    times.botPrev = botPrev;
+    times.xLts = xLts;
+    times.xDelay = xDelay;
+    times.silentAt = silentAt;
     cur.i = i;
     cur.j = j;
     cur.s = s;
@@ -679,6 +782,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   }
   await Promise.race([done, turn()]);
   feed.stop();
+  collector.restateLast();
   return {
     source,
     settings,

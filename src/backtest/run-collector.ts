@@ -175,6 +175,27 @@ export class RunCollector {
     this.totalPnl.push(total);
   }
 
+  /**
+   * The last sample's mids and PnL restated at the marks now. The end-of-data cancel comes after the
+   * last sample, and a drop-copy market's mid counts the bot's own quotes (SimExchange.mid): pulling
+   * them moves the mark the summary reads, so without this the chart would end a position × that move
+   * away from the summary. Quotes and uptime stay as sampled.
+   */
+  restateLast(): void {
+    const n = this.totalPnl.length;
+    if (n === 0) return;
+    let total = 0;
+    for (let m = 0; m < this.markets.length; m++) {
+      const s = this.series[m]!;
+      const v = this.samplePnl(m);
+      total += v;
+      s.mid[s.mid.length - 1] = this.lastMid[m]!;
+      s.net[s.net.length - 1] = this.positions[m]!.net;
+      s.pnl[s.pnl.length - 1] = v;
+    }
+    this.totalPnl[n - 1] = total;
+  }
+
   /** Fraction of samples with a bid and an ask resting (two-sided uptime), per market. */
   uptime(m: number): { twoSided: number; anySide: number } {
     const n = this.sampleT.length;

@@ -33,6 +33,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult[]> {
     ...(o.to !== undefined ? { to: o.to } : {}),
     fast: o.spec.fast,
     windows: o.spec.windows,
+    blockSeconds: o.spec.blockSeconds,
     index,
     combo,
   }));
@@ -80,6 +81,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult[]> {
             combo: combos[j.index]!,
             summary: r.summary,
             ...(r.windowPnl ? { windowPnl: r.windowPnl } : {}),
+            ...(r.blocks ? { blocks: r.blocks } : {}),
             ...(r.error ? { error: r.error } : {}),
           },
         ]

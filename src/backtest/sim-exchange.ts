@@ -157,6 +157,10 @@ export class SimExchange {
   private readonly byKey = new Map<string, SimOrder>();
   private readonly byEngineId = new Map<number, SimOrder>();
   private readonly snapshotAt: Float64Array;
+  /** per market, the mid applySilent last gave the collector, and in which of its passes (a count) */
+  private readonly midTold: Float64Array;
+  private readonly midToldIn: Float64Array;
+  private passes = 0;
   /** 1 for a market recorded with the venue's drop copy (replayed from XLEVEL / XCLEAR / TAKER rows) */
   readonly exact: Uint8Array;
   /** 1 for a market that resolved (`resolve`) */
@@ -192,6 +196,8 @@ export class SimExchange {
     opts.cols.markets.forEach((m, i) => this.marketIndex.set(m, i));
     this.own = Array.from({ length: n }, () => []);
     this.snapshotAt = new Float64Array(n).fill(-1);
+    this.midTold = new Float64Array(n);
+    this.midToldIn = new Float64Array(n);
     this.exact = opts.ignoreDropCopy === true ? new Uint8Array(n) : dropCopyMarkets(opts.cols);
     this.resolved = new Uint8Array(n);
     this.ownLevels = Array.from({ length: n }, () => new Map<string, number>());
@@ -260,21 +266,23 @@ export class SimExchange {
     const m = c.market[i]!;
     let k = c.kind[i]!;
     // a market with the venue's drop copy: its rows replace the public stream's on this side
+    if (this.exact[m] === 0 && k >= KIND_XLEVEL) {
+      if (this.opts.ignoreDropCopy === true) return; // a drop copy this replay does not use
+      // a market listed while a closed-loop run goes (src/backtest/synthetic-source.ts) had no row when
+      // the exchange was built: its first drop-copy row makes it a drop-copy market, as dropCopyMarkets
+      // does for a recording's (the feed reads the same flags: it shows the bot this market's book too)
+      this.exact[m] = 1;
+    }
     if (this.exact[m] === 1) k = k === KIND_XLEVEL ? KIND_LEVEL : k === KIND_XCLEAR ? KIND_CLEAR : k === KIND_TAKER ? KIND_TAKER : -1;
-    else if (k >= KIND_XLEVEL) return; // a drop copy this replay does not use
     const book = this.books[m]!;
     const orders = this.own[m]!;
     if (k === KIND_LEVEL) {
       const side = c.side[i]!;
       const price = c.price[i]!;
       const size = c.size[i]!;
-      const prev = orders.length > 0 ? book.sizeAt(side === 0 ? 'bid' : 'ask', price) : 0;
-      try {
-        if (side === 0) book.applyBid(price, size);
-        else book.applyAsk(price, size);
-      } catch {
-        return; // off-grid or out-of-range level: the book refuses it, so do we
-      }
+      // the level's size before the row, -1 when the book refuses the level (off-grid or out of range): so do we
+      const prev = side === 0 ? book.setBid(price, size) : book.setAsk(price, size);
+      if (prev < 0) return;
       // most level rows (~94 % on the capture) are at none of our prices and reach none of our orders
       if (orders.length === 0 || !reachesOwn(orders, side, price, prev, size)) return;
       const inSnapshot = this.snapshotAt[m] === c.lts[i];
@@ -287,6 +295,60 @@ export class SimExchange {
     } else if (k === KIND_TAKER) {
       if (orders.length > 0) this.onTaker(m, orders, c.side[i]!, c.price[i]!, c.size[i]!, i, at);
     }
+  }
+
+  /**
+   * Apply rows[i], rows[i + 1], … while each is silent, with the collector's mid after each as the
+   * replay loop would report it, and return the index of the first row not applied: a row whose
+   * exchange time (its lts: rows in time order) is before `before` and the earliest own expiry, that
+   * reaches none of our orders (not a level at our price or crossing it, not a trade in a market where
+   * we rest), of a market replayed from its public stream. Such a row changes the recorded book
+   * only, which nothing reads before `before` (the caller's next timer, bot row, side event,
+   * resolution or sample), so applying it ahead of them is applying it in its turn. The collector is
+   * told the mid after each row except a trade, as the loop tells it; a call that repeats the mid it
+   * was given last in this pass is left out (it records only a change).
+   */
+  applySilent(rows: Uint32Array, i: number, end: number, before: number, collector: { onMid(m: number, t: number, mid: number): void }): number {
+    const c = this.opts.cols;
+    const { market, kind, lts, side, price, size } = c;
+    const told = this.midTold;
+    const toldIn = this.midToldIn;
+    const pass = ++this.passes;
+    const stop = Math.min(before, this.nextExpiry);
+    let last = -Infinity;
+    for (; i < end; i++) {
+      const r = rows[i]!;
+      const t = lts[r]!;
+      if (!(t < stop && t >= last)) break;
+      last = t;
+      const m = market[r]!;
+      if (this.exact[m] === 1) break;
+      const k = kind[r]!;
+      const orders = this.own[m]!;
+      const book = this.books[m]!;
+      if (k === KIND_LEVEL) {
+        const sd = side[r]!;
+        const p = price[r]!;
+        const z = size[r]!;
+        if (orders.length > 0 && reachesOwn(orders, sd, p, book.sizeAt(sd === 0 ? 'bid' : 'ask', p), z)) break;
+        if (sd === 0) book.setBid(p, z);
+        else book.setAsk(p, z);
+      } else if (k === KIND_TRADE) {
+        if (orders.length > 0) break;
+        continue; // the loop reports no mid after a trade
+      } else if (k === KIND_CLEAR) {
+        book.clear();
+        this.snapshotAt[m] = t;
+      }
+      // (a top-of-book row, or a drop copy this replay does not use: the book is as it was)
+      const mid = book.mid();
+      if (toldIn[m] !== pass || mid !== told[m]) {
+        toldIn[m] = pass;
+        told[m] = mid;
+        collector.onMid(m, t, mid);
+      }
+    }
+    return i;
   }
 
   /**

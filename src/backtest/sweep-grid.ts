@@ -6,23 +6,27 @@
  *   grid:                                       # dotted config path → list of values
  *     defaults.strategy.params.gamma: [0.1, 0.5, 1]
  *     defaults.risk.maxPosition: [200, 500]
- *   rankBy: pnl                                 # pnl (default) | sharpe | drawdown | fills | pnlPerVolume | worstWindow
+ *   rankBy: pnl                                 # pnl (default) | sharpe | drawdown | fills | pnlPerVolume | pnlPerVolumeLow | worstWindow
  *   minVolume: 0                                # USDC: runs below it rank after every run that reaches it
  *   windows: 4                                  # worstWindow: the run cut into this many equal windows
+ *   blockSeconds: 60                            # pnlPerVolumeLow: the run cut into blocks of about this length
  *   fast: true                                  # fast mode (no queue model); default true
  *   maxRuns: 1000                               # refuse bigger grids (default 1000)
  *
  * pnlPerVolume ranks by PnL / volume; worstWindow by the worst PnL of `windows` equal windows of the
- * run (from its PnL samples, `windowPnl`), the total PnL breaking ties. Both prefer what holds up over
- * what made the most once; with `minVolume` a run that barely traded cannot win. The walk-forward
- * (src/backtest/walk-forward.ts) chooses by the same ranking.
+ * run (from its PnL samples, `windowPnl`), the total PnL breaking ties. pnlPerVolumeLow by the lower
+ * end of the 95 % interval of PnL per volume over blocks of `blockSeconds` (src/backtest/pnl-per-volume-bound.ts):
+ * PnL per volume that carries its own uncertainty, so a few lucky fills rank below many moderate ones.
+ * They prefer what holds up over what made the most once; with `minVolume` a run that barely traded
+ * cannot win. The walk-forward (src/backtest/walk-forward.ts) chooses by the same ranking.
  */
 import { readFile } from 'node:fs/promises';
 import { parseDocument } from 'yaml';
 import { ConfigError } from '../model/errors.ts';
+import { pnlPerVolumeBound, type RunBlocks } from './pnl-per-volume-bound.ts';
 import type { BacktestSummary } from './report-summary.ts';
 
-export const RANK_BY = ['pnl', 'sharpe', 'drawdown', 'fills', 'pnlPerVolume', 'worstWindow'] as const;
+export const RANK_BY = ['pnl', 'sharpe', 'drawdown', 'fills', 'pnlPerVolume', 'pnlPerVolumeLow', 'worstWindow'] as const;
 export type RankBy = (typeof RANK_BY)[number];
 
 export interface SweepSpec {
@@ -34,11 +38,13 @@ export interface SweepSpec {
   readonly minVolume: number;
   /** equal windows of a run for `windowPnl` and the worstWindow ranking (default 4) */
   readonly windows: number;
+  /** pnlPerVolumeLow: blocks of about this many seconds (default 60) */
+  readonly blockSeconds: number;
 }
 
 export type Combo = Readonly<Record<string, unknown>>;
 
-const SPEC_KEYS = ['grid', 'rankBy', 'fast', 'maxRuns', 'minVolume', 'windows'];
+const SPEC_KEYS = ['grid', 'rankBy', 'fast', 'maxRuns', 'minVolume', 'windows', 'blockSeconds'];
 
 export function parseSweepSpec(doc: unknown, file: string): SweepSpec {
   const bad = (msg: string): never => {
@@ -66,6 +72,9 @@ export function parseSweepSpec(doc: unknown, file: string): SweepSpec {
   if (typeof minVolume !== 'number' || !Number.isFinite(minVolume) || minVolume < 0) bad('minVolume: expected a volume in USDC ≥ 0');
   const windows = o.windows ?? 4;
   if (typeof windows !== 'number' || !Number.isInteger(windows) || windows < 1 || windows > 1000) bad('windows: expected an integer from 1 to 1000');
+  const blockSeconds = o.blockSeconds ?? 60;
+  if (typeof blockSeconds !== 'number' || !Number.isFinite(blockSeconds) || blockSeconds < 1 || blockSeconds > 86_400)
+    bad('blockSeconds: expected seconds from 1 to 86400');
   const spec: SweepSpec = {
     grid,
     rankBy: rankBy as RankBy,
@@ -73,6 +82,7 @@ export function parseSweepSpec(doc: unknown, file: string): SweepSpec {
     maxRuns: maxRuns as number,
     minVolume: minVolume as number,
     windows: windows as number,
+    blockSeconds: blockSeconds as number,
   };
   const n = grid.reduce((a, [, v]) => a * v.length, 1);
   if (n > spec.maxRuns) bad(`grid has ${n} combinations, above maxRuns ${spec.maxRuns}`);
@@ -108,6 +118,8 @@ export interface SweepResult {
   readonly summary: BacktestSummary | null;
   /** PnL (USDC) of each of the spec's `windows` equal windows of the run, in time order (`windowPnl`) */
   readonly windowPnl?: readonly number[];
+  /** PnL and volume of the run's blocks of `blockSeconds` (pnlPerVolumeLow) */
+  readonly blocks?: RunBlocks;
   readonly error?: string;
 }
 
@@ -132,15 +144,16 @@ export function windowPnl(sampleT: readonly number[], totalPnl: readonly number[
 }
 
 /** The ranking score of a run (higher is better): the figure the sweep and the walk-forward choose by. */
-export function rankScore(r: Pick<SweepResult, 'summary' | 'windowPnl'>, by: RankBy): number {
+export function rankScore(r: Pick<SweepResult, 'summary' | 'windowPnl' | 'blocks'>, by: RankBy): number {
   const s = r.summary;
   if (!s) return -Infinity;
   if (by === 'pnlPerVolume') return s.volume > 0 ? s.pnl.total / s.volume : s.pnl.total >= 0 ? 0 : -Infinity;
+  if (by === 'pnlPerVolumeLow') return (r.blocks ? pnlPerVolumeBound(r.blocks)?.lo : undefined) ?? -Infinity;
   if (by === 'worstWindow') return r.windowPnl && r.windowPnl.length > 0 ? Math.min(...r.windowPnl) : -Infinity;
   return score(s, by);
 }
 
-function score(s: BacktestSummary, by: Exclude<RankBy, 'pnlPerVolume' | 'worstWindow'>): number {
+function score(s: BacktestSummary, by: Exclude<RankBy, 'pnlPerVolume' | 'pnlPerVolumeLow' | 'worstWindow'>): number {
   switch (by) {
     case 'pnl':
       return s.pnl.total;
@@ -155,7 +168,7 @@ function score(s: BacktestSummary, by: Exclude<RankBy, 'pnlPerVolume' | 'worstWi
 
 /**
  * Best first; runs below `minVolume` after those that reach it; failed runs last; ties by total PnL
- * (worstWindow, pnlPerVolume), then grid order (deterministic).
+ * (worstWindow, pnlPerVolume, pnlPerVolumeLow), then grid order (deterministic).
  */
 export function rank(results: readonly SweepResult[], by: RankBy, minVolume = 0): SweepResult[] {
   const tier = (r: SweepResult): number => (!r.summary ? 2 : r.summary.volume < minVolume ? 1 : 0);
@@ -164,14 +177,15 @@ export function rank(results: readonly SweepResult[], by: RankBy, minVolume = 0)
     if (t !== 0 || !a.summary || !b.summary) return t || a.index - b.index;
     const d = rankScore(b, by) - rankScore(a, by);
     if (d !== 0 && !Number.isNaN(d)) return d;
-    return (by === 'pnlPerVolume' || by === 'worstWindow' ? b.summary.pnl.total - a.summary.pnl.total : 0) || a.index - b.index;
+    return (by === 'pnlPerVolume' || by === 'pnlPerVolumeLow' || by === 'worstWindow' ? b.summary.pnl.total - a.summary.pnl.total : 0) || a.index - b.index;
   });
 }
 
 export function formatRanked(results: readonly SweepResult[], grid: SweepSpec['grid']): string {
   const keys = grid.map(([p]) => p);
   const short = keys.map((k) => k.split('.').slice(-1)[0]!);
-  const header = ['#', ...short, 'pnl', 'fills', 'volume', 'pnl%vol', 'worstWin', 'maxDD', 'sharpe', 'uptime'];
+  // low95%: the lower end of the 95 % interval of PnL per volume (pnlPerVolumeLow's score), from the run's blocks
+  const header = ['#', ...short, 'pnl', 'fills', 'volume', 'pnl%vol', 'low95%', 'worstWin', 'maxDD', 'sharpe', 'uptime'];
   // a failed run's error goes below the table, not into its pnl column (an error message is wider than any figure)
   const failures: string[] = [];
   const rows = results.map((r, i) => {
@@ -179,7 +193,7 @@ export function formatRanked(results: readonly SweepResult[], grid: SweepSpec['g
     const vals = keys.map((k) => JSON.stringify(r.combo[k]));
     if (!s) {
       failures.push(`#${i + 1} failed: ${r.error ?? 'no summary'}`);
-      return [String(i + 1), ...vals, 'failed', '', '', '', '', '', '', ''];
+      return [String(i + 1), ...vals, 'failed', '', '', '', '', '', '', '', ''];
     }
     return [
       String(i + 1),
@@ -188,6 +202,7 @@ export function formatRanked(results: readonly SweepResult[], grid: SweepSpec['g
       String(s.fills),
       s.volume.toFixed(0),
       s.volume > 0 ? `${((s.pnl.total / s.volume) * 100).toFixed(2)}%` : '–',
+      Number.isFinite(rankScore(r, 'pnlPerVolumeLow')) ? `${(rankScore(r, 'pnlPerVolumeLow') * 100).toFixed(2)}%` : '–',
       r.windowPnl && r.windowPnl.length > 0 ? Math.min(...r.windowPnl).toFixed(2) : '–',
       s.maxDrawdown.toFixed(2),
       s.sharpe.value === null ? '–' : `${s.sharpe.value.toFixed(3)}/${s.sharpe.period}`,

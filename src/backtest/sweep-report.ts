@@ -16,6 +16,7 @@ const SCORE: Record<RankBy, { label: string; unit: string; of: (r: SweepResult) 
   drawdown: { label: 'max drawdown (lower is better)', unit: 'USDC', of: (r) => r.summary?.maxDrawdown ?? null },
   fills: { label: 'fills', unit: '', of: (r) => r.summary?.fills ?? null },
   pnlPerVolume: { label: 'PnL per volume', unit: '', of: (r) => finite(rankScore(r, 'pnlPerVolume')) },
+  pnlPerVolumeLow: { label: 'PnL per volume, 95 % lower bound', unit: '', of: (r) => finite(rankScore(r, 'pnlPerVolumeLow')) },
   worstWindow: { label: 'worst window PnL', unit: 'USDC', of: (r) => finite(rankScore(r, 'worstWindow')) },
 };
 

@@ -7,8 +7,8 @@
  * from the same per-combination summaries, so the two are identical.
  *
  * Part file (JSON): { format: "bookmaker-sweep-part", version: 1, shard: { index, count },
- *   sweep: { grid: [[path, values]…], rankBy, fast, combinations, minVolume?, windows? }, data,
- *   window: { from?, to? }, results: [{ index, combo, summary, windowPnl?, error? }…] } (results in grid order).
+ *   sweep: { grid: [[path, values]…], rankBy, fast, combinations, minVolume?, windows?, blockSeconds? }, data,
+ *   window: { from?, to? }, results: [{ index, combo, summary, windowPnl?, blocks?, error? }…] } (results in grid order).
  */
 import { readFileSync } from 'node:fs';
 import { BadInputError } from '../model/errors.ts';
@@ -48,6 +48,7 @@ export interface SweepPart {
     /** absent in parts written before these keys: 0 and 4 */
     readonly minVolume?: number;
     readonly windows?: number;
+    readonly blockSeconds?: number;
   };
   readonly data: string;
   readonly window: { readonly from?: number; readonly to?: number };
@@ -66,6 +67,7 @@ export function sweepPart(spec: SweepSpec, shard: Shard, data: string, window: {
       combinations: expandGrid(spec.grid).length,
       minVolume: spec.minVolume,
       windows: spec.windows,
+      blockSeconds: spec.blockSeconds,
     },
     data,
     window,
@@ -100,7 +102,7 @@ export function readPart(file: string): SweepPart {
 }
 
 export interface Merged {
-  readonly spec: Pick<SweepSpec, 'grid' | 'rankBy' | 'fast' | 'minVolume' | 'windows'>;
+  readonly spec: Pick<SweepSpec, 'grid' | 'rankBy' | 'fast' | 'minVolume' | 'windows' | 'blockSeconds'>;
   /** every combination, in grid order */
   readonly results: SweepResult[];
 }
@@ -113,7 +115,8 @@ export interface Merged {
 export function mergeParts(parts: readonly { file: string; part: SweepPart }[]): Merged {
   if (parts.length === 0) throw new BadInputError('PARTS', 'one or more sweep part files', '');
   const first = parts[0]!.part;
-  const key = (p: SweepPart) => JSON.stringify([p.sweep.grid, p.sweep.rankBy, p.sweep.fast, p.sweep.minVolume ?? 0, p.sweep.windows ?? 4, p.data, p.window]);
+  const key = (p: SweepPart) =>
+    JSON.stringify([p.sweep.grid, p.sweep.rankBy, p.sweep.fast, p.sweep.minVolume ?? 0, p.sweep.windows ?? 4, p.sweep.blockSeconds ?? 60, p.data, p.window]);
   const k0 = key(first);
   const combos = expandGrid(first.sweep.grid);
   const byIndex = new Map<number, { file: string; r: SweepResult }>();
@@ -121,7 +124,7 @@ export function mergeParts(parts: readonly { file: string; part: SweepPart }[]):
     if (key(part) !== k0)
       throw new BadInputError(
         file,
-        `a part of the same sweep as ${parts[0]!.file} (grid, rankBy, fast, minVolume, windows, data and window must match)`,
+        `a part of the same sweep as ${parts[0]!.file} (grid, rankBy, fast, minVolume, windows, blockSeconds, data and window must match)`,
         `shard ${part.shard.index}/${part.shard.count}`,
       );
     for (const r of part.results) {
@@ -152,6 +155,7 @@ export function mergeParts(parts: readonly { file: string; part: SweepPart }[]):
       fast: first.sweep.fast,
       minVolume: first.sweep.minVolume ?? 0,
       windows: first.sweep.windows ?? 4,
+      blockSeconds: first.sweep.blockSeconds ?? 60,
     },
     results: combos.map((_, i) => byIndex.get(i)!.r),
   };

@@ -12,9 +12,10 @@
  * which the table and the JSON share.
  */
 import { BadInputError } from '../model/errors.ts';
+import { pnlPerVolumeBound } from './pnl-per-volume-bound.ts';
 import { loadReplaySource, parseTimeFlag } from './replay-source.ts';
 import { runSweep } from './run-sweep.ts';
-import { expandGrid, formatRanked, rank, rankScore, type SweepResult, type SweepSpec } from './sweep-grid.ts';
+import { expandGrid, formatRanked, rank, rankScore, type RankBy, type SweepResult, type SweepSpec } from './sweep-grid.ts';
 import { runSweepJob } from './sweep-job.ts';
 
 export interface WalkForwardOptions {
@@ -27,6 +28,8 @@ export interface WalkForwardOptions {
   readonly split: number;
   readonly spec: SweepSpec;
   readonly workers: number;
+  /** also choose by this criterion (same first-part runs, same floor) and score its choice: what another criterion would have done */
+  readonly compareBy?: RankBy;
   readonly signal?: AbortSignal;
   readonly onProgress?: (done: number, total: number) => void;
 }
@@ -43,6 +46,8 @@ export interface WalkForwardResult {
   readonly chosen: SweepResult | null;
   /** the chosen combination on the second part */
   readonly heldOut: SweepResult | null;
+  /** with compareBy: that criterion's choice on both parts (the same runs as chosen/heldOut when it chose the same) */
+  readonly compared: { readonly by: RankBy; readonly chosen: SweepResult | null; readonly heldOut: SweepResult | null } | null;
 }
 
 /** The figures of one part (USDC; markouts in ¢ per share): the table's and the JSON's. */
@@ -51,6 +56,8 @@ export interface PartFigures {
   readonly volume: number;
   /** PnL as a share of volume, percent (null without volume) */
   readonly pnlPctOfVolume: number | null;
+  /** its 95 % interval over the part's blocks, percent (src/backtest/pnl-per-volume-bound.ts; null without blocks or volume) */
+  readonly pnlPctOfVolumeCi: { readonly lo: number; readonly hi: number; readonly blocks: number } | null;
   readonly fills: number;
   readonly worstWindow: number | null;
   readonly windowPnl: readonly number[];
@@ -63,10 +70,13 @@ export function partFigures(r: SweepResult): PartFigures | null {
   const s = r.summary;
   if (!s) return null;
   const w = r.windowPnl ?? [];
+  const ci = r.blocks ? pnlPerVolumeBound(r.blocks) : null;
+  const pct = (x: number): number => Math.round(x * 1e6) / 1e4;
   return {
     pnl: s.pnl.total,
     volume: s.volume,
-    pnlPctOfVolume: s.volume > 0 ? Math.round((s.pnl.total / s.volume) * 1e6) / 1e4 : null,
+    pnlPctOfVolume: s.volume > 0 ? pct(s.pnl.total / s.volume) : null,
+    pnlPctOfVolumeCi: ci ? { lo: pct(ci.lo), hi: pct(ci.hi), blocks: ci.blocks } : null,
     fills: s.fills,
     worstWindow: w.length > 0 ? Math.min(...w) : null,
     windowPnl: w,
@@ -122,10 +132,13 @@ export async function runWalkForward(o: WalkForwardOptions): Promise<WalkForward
     ...(o.onProgress ? { onProgress: (d: number) => o.onProgress!(d, total + 1) } : {}),
   });
   const ranked = rank(results, o.spec.rankBy, o.spec.minVolume);
-  const top = ranked[0];
-  const chosen = top && top.summary && top.summary.volume >= o.spec.minVolume && Number.isFinite(rankScore(top, o.spec.rankBy)) ? top : null;
-  let heldOut: SweepResult | null = null;
-  if (chosen && !o.signal?.aborted && results.length === total) {
+  const choose = (list: readonly SweepResult[], by: RankBy): SweepResult | null => {
+    const top = list[0];
+    return top && top.summary && top.summary.volume >= o.spec.minVolume && Number.isFinite(rankScore(top, by)) ? top : null;
+  };
+  const chosen = choose(ranked, o.spec.rankBy);
+  const complete = !o.signal?.aborted && results.length === total;
+  const score = async (c: SweepResult): Promise<SweepResult> => {
     const res = await runSweepJob({
       configFile: o.configFile,
       data: o.data,
@@ -133,34 +146,48 @@ export async function runWalkForward(o: WalkForwardOptions): Promise<WalkForward
       ...(o.to !== undefined ? { to: o.to } : {}),
       fast: o.spec.fast,
       windows: o.spec.windows,
-      index: chosen.index,
-      combo: chosen.combo,
+      blockSeconds: o.spec.blockSeconds,
+      index: c.index,
+      combo: c.combo,
     });
-    heldOut = {
-      index: chosen.index,
-      combo: chosen.combo,
+    return {
+      index: c.index,
+      combo: c.combo,
       summary: res.summary,
       ...(res.windowPnl ? { windowPnl: res.windowPnl } : {}),
+      ...(res.blocks ? { blocks: res.blocks } : {}),
       ...(res.error ? { error: res.error } : {}),
     };
+  };
+  let heldOut: SweepResult | null = null;
+  if (chosen && complete) {
+    heldOut = await score(chosen);
     o.onProgress?.(total + 1, total + 1);
   }
-  return { split: o.split, first, second, ranked, total, chosen, heldOut };
+  let compared: WalkForwardResult['compared'] = null;
+  if (o.compareBy !== undefined) {
+    const other = choose(rank(results, o.compareBy, o.spec.minVolume), o.compareBy);
+    const otherHeld = other && complete && !o.signal?.aborted ? (other.index === chosen?.index ? heldOut : await score(other)) : null;
+    compared = { by: o.compareBy, chosen: other, heldOut: otherHeld };
+  }
+  return { split: o.split, first, second, ranked, total, chosen, heldOut, compared };
 }
 
 const iso = (t: number): string => (Number.isFinite(t) ? new Date(t).toISOString() : t < 0 ? 'start' : 'end');
 const f2 = (v: number | null): string => (v === null ? '–' : v.toFixed(2));
 
 /** What the criterion is, in words (the table's header and the JSON's). */
-export function criterionText(spec: Pick<SweepSpec, 'rankBy' | 'minVolume' | 'windows'>): string {
+export function criterionText(spec: Pick<SweepSpec, 'rankBy' | 'minVolume' | 'windows' | 'blockSeconds'>): string {
   const by =
     spec.rankBy === 'worstWindow'
       ? `the worst PnL of ${spec.windows} equal windows`
       : spec.rankBy === 'pnlPerVolume'
         ? 'PnL per volume'
-        : spec.rankBy === 'drawdown'
-          ? 'the smallest max drawdown'
-          : spec.rankBy;
+        : spec.rankBy === 'pnlPerVolumeLow'
+          ? `the lower end of the 95 % interval of PnL per volume (blocks of ${spec.blockSeconds} s)`
+          : spec.rankBy === 'drawdown'
+            ? 'the smallest max drawdown'
+            : spec.rankBy;
   return `${by}${spec.minVolume > 0 ? `, among runs with volume ≥ ${spec.minVolume} USDC` : ''}`;
 }
 
@@ -188,16 +215,17 @@ export function formatWalkForward(wf: WalkForwardResult, spec: SweepSpec, top = 
       .map(([k, v]) => `${k} = ${JSON.stringify(v)}`)
       .join(', ')}`,
   );
-  const head = ['part', 'PnL', 'volume', 'PnL % vol', 'fills', 'worst window', '10 s markout ¢', 'spread / inventory / fees'];
+  const head = ['part', 'PnL', 'volume', 'PnL % vol', '95 % interval', 'fills', 'worst window', '10 s markout ¢', 'spread / inventory / fees'];
   const row = (name: string, r: SweepResult | null): string[] => {
     const p = r ? partFigures(r) : null;
-    if (!p) return [name, r?.error ? `error: ${r.error}` : '–', '', '', '', '', '', ''];
+    if (!p) return [name, r?.error ? `error: ${r.error}` : '–', '', '', '', '', '', '', ''];
     const a = p.attribution;
     return [
       name,
       f2(p.pnl),
       p.volume.toFixed(0),
       p.pnlPctOfVolume === null ? '–' : `${p.pnlPctOfVolume.toFixed(2)} %`,
+      p.pnlPctOfVolumeCi === null ? '–' : `[${p.pnlPctOfVolumeCi.lo.toFixed(2)}, ${p.pnlPctOfVolumeCi.hi.toFixed(2)}] %`,
       String(p.fills),
       f2(p.worstWindow),
       p.markout10s === null ? '–' : p.markout10s.toFixed(2),
@@ -205,9 +233,23 @@ export function formatWalkForward(wf: WalkForwardResult, spec: SweepSpec, top = 
     ];
   };
   const rows = [head, row('first (chosen on)', wf.chosen), row('second (held out)', wf.heldOut)];
+  const c = wf.compared;
+  if (c?.chosen) rows.push(row(`first, by ${c.by}`, c.chosen), row(`second, by ${c.by}`, c.heldOut));
   const w = head.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   lines.push(...rows.map((r) => r.map((x, c) => (c === 0 ? x.padEnd(w[c]!) : x.padStart(w[c]!))).join('  ')));
   if (!wf.heldOut) lines.push('second part: not run (interrupted before it)');
+  if (c)
+    lines.push(
+      c.chosen
+        ? `by ${c.by} (for comparison) the choice would be${
+            c.chosen.index === wf.chosen.index
+              ? ' the same'
+              : `: ${Object.entries(c.chosen.combo)
+                  .map(([k, v]) => `${k} = ${JSON.stringify(v)}`)
+                  .join(', ')}`
+          }`
+        : `by ${c.by} (for comparison): none reached the floor`,
+    );
   return lines.join('\n') + '\n';
 }
 
@@ -223,12 +265,20 @@ export function walkForwardJson(wf: WalkForwardResult, spec: SweepSpec, data: st
         split: iso(wf.split),
         first: { from: iso(wf.first.from), to: iso(wf.first.to) },
         second: { from: iso(wf.second.from), to: iso(wf.second.to) },
-        criterion: { rankBy: spec.rankBy, minVolume: spec.minVolume, windows: spec.windows, text: criterionText(spec) },
+        criterion: { rankBy: spec.rankBy, minVolume: spec.minVolume, windows: spec.windows, blockSeconds: spec.blockSeconds, text: criterionText(spec) },
         grid: spec.grid,
         fast: spec.fast,
         combinations: wf.total,
         complete: wf.ranked.length === wf.total && (wf.chosen === null || wf.heldOut !== null),
         chosen: wf.chosen ? { combo: wf.chosen.combo, first: part(wf.chosen), second: part(wf.heldOut) } : null,
+        ...(wf.compared
+          ? {
+              compared: {
+                rankBy: wf.compared.by,
+                chosen: wf.compared.chosen ? { combo: wf.compared.chosen.combo, first: part(wf.compared.chosen), second: part(wf.compared.heldOut) } : null,
+              },
+            }
+          : {}),
         ranked: wf.ranked.map((r) => ({ combo: r.combo, figures: partFigures(r), ...(r.error ? { error: r.error } : {}) })),
       },
       null,

@@ -96,10 +96,10 @@ export class BotControl implements Controls {
   }
 
   /** Recorded in the ledger (durable before the action takes effect); false when it could not be. */
-  private record(action: string, market: string | null, reason: string | null, result: string): boolean {
-    this.log.warn({ action, market, reason, result }, 'operator action');
+  private record(action: string, market: string | null, reason: string | null, result: string, source = 'admin'): boolean {
+    this.log.warn({ action, market, reason, result, ...(source !== 'admin' ? { source } : {}) }, 'operator action');
     try {
-      this.o.ledger?.operatorAction(action, market, reason, result);
+      this.o.ledger?.operatorAction(action, market, reason, result, source);
     } catch (e) {
       this.log.error({ err: (e as Error).message, action }, 'recording an operator action failed: it holds in this process only, not across a restart');
       return false;
@@ -128,7 +128,9 @@ export class BotControl implements Controls {
       k.pause(null);
       this.log.warn(
         { reason: holds.halt.reason, since: new Date(holds.halt.at).toISOString(), source: holds.halt.source, from: holds.halt.from },
-        'halted by an operator in an earlier run: not quoting until `bookmaker ctl resume`',
+        holds.halt.source === 'wallet'
+          ? 'halted in an earlier run: another trader placed orders on this wallet; not quoting until `bookmaker ctl resume` (stop the other trader first)'
+          : 'halted by an operator in an earlier run: not quoting until `bookmaker ctl resume`',
       );
     }
     for (const [id, h] of holds.pauses) {
@@ -167,7 +169,11 @@ export class BotControl implements Controls {
   readinessReasons(): string[] {
     const out: string[] = [];
     const h = this.haltHeld();
-    if (h) out.push(`halted by the operator since ${h.since}${h.reason ? `: ${h.reason}` : ''} (bookmaker ctl resume lifts it)`);
+    if (h?.source === 'wallet')
+      out.push(
+        `halted by the bot since ${h.since}: ${h.reason ?? 'another trader on this wallet'} (stop the other trader, then bookmaker ctl resume lifts it)`,
+      );
+    else if (h) out.push(`halted by the operator since ${h.since}${h.reason ? `: ${h.reason}` : ''} (bookmaker ctl resume lifts it)`);
     else if (this.o.kernel.halted) out.push('halted by the operator (bookmaker ctl resume lifts it)');
     for (const p of this.pauses())
       out.push(`market ${p.market} paused by the operator since ${p.since}${p.reason ? `: ${p.reason}` : ''} (bookmaker ctl resume ${p.market} lifts it)`);
@@ -246,11 +252,16 @@ export class BotControl implements Controls {
     return { status: 200, body: { resumed: id, halted: this.o.kernel.halted, persisted } };
   }
 
-  halt(reason: string | null): ControlResult {
+  /**
+   * Halt: every quote pulled until `resume`. `source` is who halted: 'admin' (the endpoint), or the bot
+   * itself ('wallet': another trader on its wallet, src/runtime/phases/wallet.ts); either is recorded
+   * and held across restarts the same way.
+   */
+  halt(reason: string | null, source = 'admin'): ControlResult {
     // durable before it takes effect; a halt that cannot be written still halts this process
-    this.o.ledger?.riskEvent('halt', 'OPERATOR', reason);
-    const persisted = this.record('halt', null, reason, 'every quote pulled until resume');
-    this.haltHold = { reason, at: Date.now(), source: 'admin' };
+    this.o.ledger?.riskEvent('halt', source === 'admin' ? 'OPERATOR' : source.toUpperCase(), reason);
+    const persisted = this.record('halt', null, reason, 'every quote pulled until resume', source);
+    this.haltHold = { reason, at: Date.now(), source };
     this.o.kernel.pause(null);
     return { status: 200, body: { halted: true, persisted } };
   }

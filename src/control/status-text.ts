@@ -51,7 +51,13 @@ export function statusText(body: unknown): string {
     states.push(
       `KILL SWITCH LATCHED ${str(k?.reason)}${k?.since ? ` since ${str(k.since)}` : ''}${k?.detail ? `: ${str(k.detail)}` : ''} (bookmaker ctl clear-kill --reason TEXT)`,
     );
-  if (b.halted === true) states.push(`HALTED by the operator${hold(obj(b.halt))} (bookmaker ctl resume)`);
+  // a halt the bot placed on itself for another trader on its wallet is lifted the same way, once that trader is gone
+  if (b.halted === true)
+    states.push(
+      obj(b.halt)?.source === 'wallet'
+        ? `HALTED by the bot: another trader on this wallet${hold(obj(b.halt))} (stop it, then bookmaker ctl resume)`
+        : `HALTED by the operator${hold(obj(b.halt))} (bookmaker ctl resume)`,
+    );
   // the bot's own holds (the ledger cannot be written …): ctl resume does not lift them
   const holds = Array.isArray(b.holds) ? b.holds.map(obj).filter((h): h is Obj => h !== null) : [];
   for (const h of holds) states.push(`NOT QUOTING (${str(h.hold)}): ${str(h.reason)}`);

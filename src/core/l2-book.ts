@@ -21,6 +21,7 @@
  *   applySnapshot({ bids, asks })            replace the whole book
  *   applyLevel('bid' | 'ask', price, size)   absolute size at a level, 0 removes it
  *   applyLevels(side, levels)                a delta's changed levels of one side
+ *   setBid / setAsk(price, size)             a replay's row: the previous size, -1 when refused (no throw)
  *   bestBid() / bestAsk() / bestBidSize() / bestAskSize()   (-1 / 0 when the side is empty)
  *   sizeAt(side, price), levels(side, depth), levelsSince(side, depth, prev), mid(), spread(), microprice()
  */
@@ -120,7 +121,7 @@ export class L2Book {
       return i;
     }
     const i = (price - this.base) / this.tick;
-    // Written as !(in range) so NaN is rejected; `| 0` is exact since slots ≤ 2^24.
+    // Written as !(in range) so NaN is rejected; `| 0` is exact since slots ≤ 2^24 (slotOf below: the same test).
     if (!(price >= this.minPrice && price <= this.maxPrice) || (i | 0) !== i) this.badPrice(field, price);
     return i;
   }
@@ -145,44 +146,83 @@ export class L2Book {
   applyBid(price: number, size: number): void {
     const i = this.index(price, 'bid.price');
     L2Book.checkSize(size, 'bid.size');
-    const arr = this.bidSize;
-    const had = arr[i]! > 0;
-    arr[i] = size;
-    if (i < this.lo) this.lo = i;
-    if (i > this.hi) this.hi = i;
-    if (size > 0) {
-      if (!had) {
-        this.bidCount++;
-        this.bidBits[i >>> 5]! |= 1 << (i & 31);
-      }
-      if (i > this.bestBidIdx) this.bestBidIdx = i;
-    } else if (had) {
-      this.bidCount--;
-      this.bidBits[i >>> 5]! &= ~(1 << (i & 31));
-      if (i === this.bestBidIdx) this.bestBidIdx = this.bidCount === 0 ? -1 : this.below(this.bidBits, i - 1);
-    }
+    this.putBid(i, size);
   }
 
   /** Set the absolute size of one ask level (0 removes it). */
   applyAsk(price: number, size: number): void {
     const i = this.index(price, 'ask.price');
     L2Book.checkSize(size, 'ask.size');
-    const arr = this.askSize;
-    const had = arr[i]! > 0;
+    this.putAsk(i, size);
+  }
+
+  /**
+   * As applyBid, for a replay of recorded rows: returns the size the level held before, or -1 when
+   * the book refuses the level (a price off the grid or out of range, a size that is not a
+   * non-negative safe integer), which then leaves the book unchanged. No error is built for a
+   * refused row, and a caller that needs the level's previous size reads no second slot.
+   */
+  setBid(price: number, size: number): number {
+    const i = this.slotOf(price);
+    return i < 0 || !(size >= 0) || !Number.isSafeInteger(size) ? -1 : this.putBid(i, size);
+  }
+
+  /** As setBid, for the ask side. */
+  setAsk(price: number, size: number): number {
+    const i = this.slotOf(price);
+    return i < 0 || !(size >= 0) || !Number.isSafeInteger(size) ? -1 : this.putAsk(i, size);
+  }
+
+  /** The slot of a storable price (index() without the error): -1 off the grid or out of range. */
+  private slotOf(price: number): number {
+    if (this.base === 0) {
+      const i = price / this.tick;
+      return price > 0 && price < ONE && (i | 0) === i ? i : -1;
+    }
+    const i = (price - this.base) / this.tick;
+    return price >= this.minPrice && price <= this.maxPrice && (i | 0) === i ? i : -1;
+  }
+
+  /** Store a bid slot's size and keep the count, bits and best bid; returns the slot's previous size. */
+  private putBid(i: number, size: number): number {
+    const arr = this.bidSize;
+    const was = arr[i]!;
     arr[i] = size;
     if (i < this.lo) this.lo = i;
     if (i > this.hi) this.hi = i;
     if (size > 0) {
-      if (!had) {
+      if (!(was > 0)) {
+        this.bidCount++;
+        this.bidBits[i >>> 5]! |= 1 << (i & 31);
+      }
+      if (i > this.bestBidIdx) this.bestBidIdx = i;
+    } else if (was > 0) {
+      this.bidCount--;
+      this.bidBits[i >>> 5]! &= ~(1 << (i & 31));
+      if (i === this.bestBidIdx) this.bestBidIdx = this.bidCount === 0 ? -1 : this.below(this.bidBits, i - 1);
+    }
+    return was;
+  }
+
+  /** Store an ask slot's size and keep the count, bits and best ask; returns the slot's previous size. */
+  private putAsk(i: number, size: number): number {
+    const arr = this.askSize;
+    const was = arr[i]!;
+    arr[i] = size;
+    if (i < this.lo) this.lo = i;
+    if (i > this.hi) this.hi = i;
+    if (size > 0) {
+      if (!(was > 0)) {
         this.askCount++;
         this.askBits[i >>> 5]! |= 1 << (i & 31);
       }
       if (i < this.bestAskIdx) this.bestAskIdx = i;
-    } else if (had) {
+    } else if (was > 0) {
       this.askCount--;
       this.askBits[i >>> 5]! &= ~(1 << (i & 31));
       if (i === this.bestAskIdx) this.bestAskIdx = this.askCount === 0 ? this.slots : this.above(this.askBits, i + 1);
     }
+    return was;
   }
 
   /** Set the absolute size at a level of either side (0 removes it). */
@@ -311,8 +351,12 @@ export class L2Book {
    * snapshots of a book whose top barely moved share most of them (a replay publishes thousands).
    */
   levelsSince(side: BookSide, depth: number, prev: readonly BookLevel[]): BookLevel[] {
-    let out: BookLevel[] | null = null;
+    // the levels are gathered in a scratch array and copied out once, at their final length (an array
+    // grown by push is reallocated on the way: the feed's snapshots make thousands a run)
+    const out = SCRATCH;
     let n = 0;
+    // true once a level is not prev's at the same position (a new object, or prev's from further down)
+    let changed = false;
     // prev is walked by price alongside (both best first): a level that moved down the ladder keeps its object
     let k = 0;
     const tick = this.tick;
@@ -329,19 +373,16 @@ export class L2Book {
       const price = base + j * tick;
       while (k < prev.length && (bid ? prev[k]!.price > price : prev[k]!.price < price)) k++;
       const p = k < prev.length && prev[k]!.price === price ? prev[k++]! : undefined;
-      const same = p !== undefined && p.size === s;
-      if (out === null) {
-        if (same && k === n + 1) {
-          n++;
-          continue;
-        }
-        out = prev.slice(0, n);
+      if (p !== undefined && p.size === s) {
+        if (k !== n + 1) changed = true;
+        out[n++] = p;
+      } else {
+        changed = true;
+        out[n++] = { price, size: s };
       }
-      out.push(same ? p : { price, size: s });
-      n++;
     }
-    if (out !== null) return out;
-    return n === prev.length ? (prev as BookLevel[]) : prev.slice(0, n);
+    if (!changed) return n === prev.length ? (prev as BookLevel[]) : prev.slice(0, n);
+    return out.slice(0, n);
   }
 
   /** best ask − best bid in price units, or -1 when a side is empty. */
@@ -369,6 +410,13 @@ export class L2Book {
     return microprice(this.bestBid(), this.bestBidSize(), this.bestAsk(), this.bestAskSize());
   }
 }
+
+/**
+ * levelsSince's working array, shared by every book: the method is synchronous and calls nothing back.
+ * It keeps its entries between calls (at most `depth` level objects stay reachable), so it is not
+ * reallocated.
+ */
+const SCRATCH: BookLevel[] = [];
 
 /** Microprice of a top of book; NaN when either side is missing (price < 0 or size 0). Float: model maths. */
 export function microprice(bid: number, bidSize: number, ask: number, askSize: number): number {

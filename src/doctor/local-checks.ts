@@ -1,6 +1,6 @@
 /**
- * The checks of `bookmaker doctor` that need no venue: the ledger file, the admin endpoint, the
- * metrics endpoint and the consistency of the configured limits. Each returns one CheckResult.
+ * The checks of `bookmaker doctor` that need no venue: the ledger file, what holds the next start
+ * (latch, halt, pauses), the admin endpoint, the metrics endpoint and the consistency of the configured limits. Each returns one CheckResult.
  *
  * Where the config's shape is read (so a change of the config moves only these lines):
  *  - admin token and port: checkAdmin (config `admin.port`, env BOOKMAKER_ADMIN_TOKEN);
@@ -16,6 +16,7 @@ import { registerSecret } from '../core/logger.ts';
 import { hasHistory, readVenueHistory, type HistorySource } from '../ledger/baseline.ts';
 import { shardOwns, shardText } from '../selection/shard.ts';
 import { ledgerPath } from '../ledger/bot-ledger.ts';
+import { heldLines, heldState, holdsAny } from '../ledger/held-state.ts';
 import type { Address } from '../model/order.ts';
 import { fail, ok, usdcText, warn, type CheckResult } from './check.ts';
 import { portProblem, probePort } from './port-check.ts';
@@ -119,6 +120,30 @@ export function checkLedger(cfg: BotConfig, embedded: boolean): CheckResult {
       `make ${dir} writable by uid ${me ?? '?'} or set ledger.path elsewhere`,
     );
   return ok(name, `${p} (will be created at the first start; ${dir} is writable)`);
+}
+
+/**
+ * What holds the next start (src/ledger/held-state.ts): the kill-switch latch, an operator's (or the
+ * bot's own) halt, paused markets, read from the ledger and the latch file as a start ORs them, and
+ * which record holds each: a hold kept in the latch file only is lost with a backup of the ledger alone.
+ * A hold warns (the start works, it does not quote); none is ok.
+ */
+export function checkHolds(cfg: BotConfig, embedded: boolean): CheckResult {
+  const name = 'holds';
+  const p = ledgerPath(cfg, embedded);
+  if (p === ':memory:') return ok(name, 'in-memory ledger: nothing holds across starts');
+  const h = heldState(p);
+  const read = h.ledgerUnread === null ? 'the ledger and its latch file' : `the latch file only (the ledger: ${h.ledgerUnread})`;
+  if (!holdsAny(h)) return ok(name, `none: the next start quotes (read ${read})`);
+  const what = [h.latch ? 'the kill switch is latched' : null, h.halt ? 'halted' : null, h.pauses.size ? `${h.pauses.size} market(s) paused` : null]
+    .filter(Boolean)
+    .join(', ');
+  return warn(
+    name,
+    `the next start does not quote${h.latch || h.halt ? '' : ' the paused markets'} (${what}; read ${read}): ${heldLines(h, p).join('; ')}`,
+    'review each hold; with the bot running, bookmaker ctl clear-kill --reason TEXT lifts the latch (clear-kill --offline with it stopped) ' +
+      'and bookmaker ctl resume the halt and pauses (docs/control.md)',
+  );
 }
 
 /**

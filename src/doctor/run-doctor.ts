@@ -20,7 +20,7 @@ import { createSigner, type Signer } from '../exchange/signing/signer.ts';
 import { createVenueClient } from '../exchange/venue-client.ts';
 
 import { fail, ok, warn, type CheckResult } from './check.ts';
-import { checkAdmin, checkInheritedHistory, checkLedger, checkLimits, checkMetrics } from './local-checks.ts';
+import { checkAdmin, checkHolds, checkInheritedHistory, checkLedger, checkLimits, checkMetrics } from './local-checks.ts';
 import type { Address } from '../model/order.ts';
 import {
   checkClock,
@@ -54,6 +54,7 @@ export const CHECK_NAMES = [
   'collateral',
   'limits',
   'ledger',
+  'holds',
   'admin',
   'metrics',
 ] as const;
@@ -141,6 +142,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   const local = Promise.all([checkAdmin(cfg, env, metricsPort), checkMetrics(cfg, metricsPort)]).then((rs) => rs.forEach(put));
   put(checkLimits(cfg));
   put(checkLedger(cfg, embedded));
+  put(checkHolds(cfg, embedded));
 
   const venueNames = ['venue', 'clock', 'api-key', 'wallet', 'permissions', 'migration', 'markets', 'collateral'] as const;
   if (embedded) {

@@ -645,8 +645,8 @@ export class BotLedger {
     }
   }
 
-  operatorAction(action: string, market: string | null, reason: string | null, result: string): void {
-    this.ledger.operatorAction(action, market, reason, 'admin', result);
+  operatorAction(action: string, market: string | null, reason: string | null, result: string, source = 'admin'): void {
+    this.ledger.operatorAction(action, market, reason, source, result);
   }
 
   close(): void {

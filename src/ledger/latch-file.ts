@@ -49,6 +49,15 @@ export interface LatchRecord extends FileHolds {
   readonly latch: FileLatch | null;
 }
 
+/**
+ * What clears a latch file that cannot be read: both commands, each a deliberate operator action. The
+ * file may have held a kill latch, a halt, pauses or nothing; the ledger still holds its own records,
+ * but when it was replaced (`run --new-ledger`) the damaged file was the only record of them. So the
+ * kill latch is cleared after a review of the loss (`clear-kill`) and the halt by saying quoting is
+ * wanted (`resume`); neither clears the other. Short enough for the file's hold reason (120 bytes).
+ */
+export const DAMAGED_CLEAR = 'needs both bookmaker ctl clear-kill and bookmaker ctl resume';
+
 /** the halt a file records when the pauses do not fit it */
 export const PAUSES_OVERFLOW = 'pauses overflow the latch file';
 
@@ -200,10 +209,10 @@ export function readLatchRecord(ledgerPath: string): LatchRecord {
     text = readFileSync(p, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { latch: null, ...NO_HOLDS };
-    const detail = `${p}: ${(e as Error).message}`;
+    const detail = `${p}: ${(e as Error).message} (fail closed: treated as latched and halted; ${DAMAGED_CLEAR})`;
     return {
       latch: { reason: 'LATCH_FILE_UNREADABLE', detail, at: 0 },
-      halt: { reason: `latch file unreadable (fail closed): ${detail}`, at: 0, source: 'latch-file' },
+      halt: { reason: `latch file unreadable (fail closed): ${DAMAGED_CLEAR}`, at: 0, source: 'latch-file' },
       pauses: new Map(),
     };
   }
@@ -232,8 +241,12 @@ export function readLatchRecord(ledgerPath: string): LatchRecord {
     // fall through: damaged
   }
   return {
-    latch: { reason: 'LATCH_FILE_DAMAGED', detail: `${p} cannot be read as a latch record (fail closed: treated as latched)`, at: 0 },
-    halt: { reason: `latch file ${p} damaged (fail closed: treated as halted)`, at: 0, source: 'latch-file' },
+    latch: {
+      reason: 'LATCH_FILE_DAMAGED',
+      detail: `${p} cannot be read as a latch record (fail closed: treated as latched and halted; ${DAMAGED_CLEAR})`,
+      at: 0,
+    },
+    halt: { reason: `latch file damaged (fail closed): ${DAMAGED_CLEAR}`, at: 0, source: 'latch-file' },
     pauses: new Map(),
   };
 }

@@ -116,7 +116,7 @@ export interface OperatorHold {
   readonly reason: string | null;
   /** ms since the epoch */
   readonly at: number;
-  /** 'admin' (the endpoint), 'cli' (an offline ctl) */
+  /** 'admin' (the endpoint), 'cli' (an offline ctl), 'wallet' (the bot: another trader on its wallet) */
   readonly source: string;
   /** the record it was read from at start: 'ledger', 'latch file', or both (absent: this process) */
   readonly from?: HoldRecord;

@@ -35,7 +35,7 @@ import type {
 } from '../exchange/client/migration.ts';
 import type { Signer } from '../exchange/signing/signer.ts';
 import { BookmakerError } from '../model/errors.ts';
-import type { Address, CreateOrderBody } from '../model/order.ts';
+import type { Address, Bytes32, CreateOrderBody } from '../model/order.ts';
 import { restorationBody } from './restoration-body.ts';
 
 /** The client's migration calls; `createVenueClient(...).migration` satisfies it as is. */
@@ -78,6 +78,8 @@ export interface MigrationReport {
   readonly restored: number;
   readonly dismissed: number;
   readonly failedRestorations: number;
+  /** the nonces of the orders restored (their legacy nonces): this wallet's orders, whoever placed them before */
+  readonly restoredNonces: readonly Bytes32[];
 }
 
 export class MigrationError extends BookmakerError {
@@ -151,7 +153,7 @@ export async function runStartupMigration(opts: MigrationOptions): Promise<Migra
   const log = (opts.logger ?? silentLogger).child({ component: 'migration' });
   const { api, signer, clock } = opts;
   const steps: string[] = [];
-  const tally = { retired: 0, fundsChunks: 0, restored: 0, dismissed: 0, failedRestorations: 0 };
+  const tally = { retired: 0, fundsChunks: 0, restored: 0, dismissed: 0, failedRestorations: 0, restoredNonces: [] as Bytes32[] };
   const nowSec = (): number => Math.floor(clock.now() / 1000);
   const authorization = (action: 'start' | 'dismiss-orders', ids: readonly number[] = []): { address?: Address; authorization?: MigrationAuthorization } => {
     if (!opts.address) return {};
@@ -256,8 +258,13 @@ export async function runStartupMigration(opts: MigrationOptions): Promise<Migra
       const res = await api.restoreOrders(toRestore.slice(i, i + 50), opts.address);
       tally.restored += res.restoredCount;
       tally.failedRestorations += res.failedCount;
+      const sent = toRestore.slice(i, i + 50);
       for (const r of res.results) {
-        if (r.success) continue;
+        if (r.success) {
+          const nonce = sent.find((x) => x.legacyOrderId === r.legacyOrderId)?.order.nonce;
+          if (nonce) tally.restoredNonces.push(nonce.toLowerCase() as Bytes32);
+          continue;
+        }
         log.warn({ legacyOrderId: r.legacyOrderId, error: r.error }, 'migration: the venue refused to restore an order; dismissing it');
         toDismiss.push(r.legacyOrderId);
       }

@@ -32,6 +32,14 @@ const NONCE_TAG = /^[0-9a-f]{16}$/;
 /** CSPRNG bytes drawn 128 nonces at a time: one randomBytes(32) call costs ~2.6 µs, a slice of the pool ~0.25 µs */
 const POOL_BYTES = 32 * 128;
 
+/** ASCII codes of the 16 lower-case hex digits */
+const HEX_DIGIT = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+
+/** The hex of bytes of any length (an injected source's wrong-length answer, refused by the caller). */
+function hexOf(b: Uint8Array): string {
+  return '0x' + Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+}
+
 export class NonceSource {
   private readonly recent = new Set<Bytes32>();
   private readonly order: Bytes32[] = [];
@@ -42,6 +50,8 @@ export class NonceSource {
 
   /** the ledger's nonce tag (16 hex digits) every nonce begins with, or '' */
   private readonly tag: string;
+  /** a nonce's text as it is written: '0x', then the tag (when there is one), then the fresh bytes' hex */
+  private readonly text = Buffer.alloc(66);
 
   constructor(
     private readonly memory = NONCE_MEMORY,
@@ -51,38 +61,56 @@ export class NonceSource {
     this.pool = random === randomBytes ? Buffer.allocUnsafe(POOL_BYTES) : null;
     if (tag != null && !NONCE_TAG.test(tag)) throw new InvariantError('a nonce tag is 16 lower-case hex digits');
     this.tag = tag ?? '';
+    this.text.write('0x' + this.tag, 0, 'latin1');
   }
 
   /** A fresh nonce, never returned before within the remembered window. */
   next(): Bytes32 {
-    const fresh = this.fresh32();
-    const nonce = ('0x' + (this.tag === '' ? fresh : this.tag + fresh.slice(16))) as Bytes32;
+    const nonce = this.fresh();
     if (nonce.length !== 66) throw new InvariantError('nonce source returned a value that is not 32 bytes');
     this.remember(nonce);
     return nonce;
   }
 
-  /** 32 fresh random bytes in hex: the next unused slice of the pool (refilled when spent), or the injected source's. */
-  private fresh32(): string {
+  /**
+   * The nonce's text: '0x', the tag when there is one, then the hex of the fresh bytes (all 32, or
+   * the last 24 after a tag), written into one ASCII buffer and read out as one string. (It was the
+   * bytes' hex string, then '0x' + it: a second string, joined again when the nonce was first hashed.)
+   */
+  private fresh(): Bytes32 {
     const pool = this.pool;
+    let src: Uint8Array;
+    let at: number;
     if (pool === null) {
-      // the injected source's bytes read in place (a view, not Buffer.from's copy)
-      const b = this.random(32);
-      return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+      // the injected source's bytes read at once, in place (it may hand out a view it reuses)
+      src = this.random(32);
+      at = 0;
+      if (src.length !== 32) return hexOf(src) as Bytes32; // the wrong length, refused by next()
+    } else {
+      if (this.used + 32 > POOL_BYTES) {
+        randomFillSync(pool);
+        this.used = 0;
+      }
+      src = pool;
+      at = this.used;
+      this.used = at + 32;
     }
-    if (this.used + 32 > POOL_BYTES) {
-      randomFillSync(pool);
-      this.used = 0;
+    const text = this.text;
+    // a tag takes the first 8 bytes' place (16 hex digits, written once in the constructor)
+    for (let i = this.tag === '' ? 0 : 8, o = 2 + 2 * i; i < 32; i++, o += 2) {
+      const b = src[at + i]!;
+      text[o] = HEX_DIGIT[b >>> 4]!;
+      text[o + 1] = HEX_DIGIT[b & 15]!;
     }
-    const at = this.used;
-    this.used = at + 32;
-    return pool.toString('hex', at, at + 32);
+    return text.toString('latin1', 0, 66) as Bytes32;
   }
 
   /** Record a nonce seen elsewhere (e.g. an adopted venue order) so it is never issued again. */
   remember(key: Bytes32): void {
-    if (this.recent.has(key)) throw new InvariantError(`nonce reused: ${key}`);
+    // one lookup: a key already there leaves the size as it was
+    const size = this.recent.size;
     this.recent.add(key);
+    if (this.recent.size === size) throw new InvariantError(`nonce reused: ${key}`);
     if (this.order.length < this.memory) this.order.push(key);
     else {
       this.recent.delete(this.order[this.head]!);

@@ -289,9 +289,8 @@ export class OrderManager {
     // orders resting untouched by that call are cancelled now; the queued set below then deals
     // with whatever the call leaves behind.
     if (desired.length === 0 && this.chains.has(k)) void this.track(this.pullNow(marketId));
-    const set: DesiredSet = { desired, checkedAt };
-    if (!this.chains.has(k) && this.reconciles === 0 && this.settledNow(marketId, set)) return SYNCED;
-    return this.enqueue(marketId, set);
+    if (!this.chains.has(k) && this.reconciles === 0 && this.settledNow(marketId, desired, checkedAt)) return SYNCED;
+    return this.enqueue(marketId, { desired, checkedAt });
   }
 
   /**
@@ -303,7 +302,7 @@ export class OrderManager {
    * A set settled here is not awaited by anyone: sync returns SYNCED, and the kernel does not keep it
    * as the market's pending sync.
    */
-  private settledNow(marketId: Bytes32, set: DesiredSet): boolean {
+  private settledNow(marketId: Bytes32, desired: readonly DesiredOrder[], checkedAt: number | undefined): boolean {
     if (this.stopping || this.halted) return false;
     const k = marketId;
     const exec = this.exec;
@@ -317,10 +316,12 @@ export class OrderManager {
       const e = held[i]!;
       if (e.resend || (e.state !== 'working' && now - e.sentAt >= limit)) return false;
     }
-    const desired = set.desired;
     const effective = exec.blocked.has(k) ? NO_DESIRED : exec.cooldown.size === 0 ? desired : desired.filter((d) => !exec.coolingDown(d.slot, now));
     if (diffIsEmpty(effective, held, this.tol, Math.floor(now / 1000)) === false) return false;
-    this.lastDesired.set(k, set);
+    // the market's last set: the one kept already when it is the same list checked at the same version
+    // (the desired-orders memo hands the same list while the quotes stay: most ticks)
+    const last = this.lastDesired.get(k);
+    if (last === undefined || last.desired !== desired || last.checkedAt !== checkedAt) this.lastDesired.set(k, { desired, checkedAt });
     return true;
   }
 
@@ -330,19 +331,37 @@ export class OrderManager {
     const wasQueued = this.queued.has(k);
     this.queued.set(k, set);
     if (wasQueued) return this.chains.get(k)!;
-    const prev = this.chains.get(k) ?? Promise.resolve();
-    const run = prev.then(async () => {
-      // an open gate (no reconcile running: nearly always) is passed without a microtask hop
-      if (this.gateShut) await this.gate;
-      const want = this.queued.get(k)!;
-      this.queued.delete(k);
-      await this.track(this.syncNow(marketId, want));
-    });
+    const run = this.runQueued(marketId, this.chains.get(k) ?? IDLE);
     this.chains.set(k, run);
     // then(f, f), not finally(f): the same call at the same point, without finally's extra promises
     const end = chainEnd(this.chains, k, run);
     void run.then(end, end);
     return run;
+  }
+
+  /**
+   * One run of a market's chain: after the run before it (`prev`; an idle market's chain starts a
+   * microtask later, so every sync of this turn coalesces into the set it takes), past the reconcile
+   * gate, the newest queued set is synced, tracked as `track` does. One async function where a
+   * `then` callback, an async arrow and `track` were three: the same steps at the same points, with
+   * three promises and about four microtask turns fewer per venue call.
+   */
+  private async runQueued(marketId: Bytes32, prev: Promise<void>): Promise<void> {
+    await prev;
+    // an open gate (no reconcile running: nearly always) is passed without a microtask hop
+    if (this.gateShut) await this.gate;
+    const k = marketId;
+    const want = this.queued.get(k)!;
+    this.queued.delete(k);
+    const p = this.syncNow(marketId, want);
+    this.running.add(p);
+    try {
+      await p;
+    } catch (err) {
+      await this.onUnexpected(err);
+    } finally {
+      this.running.delete(p);
+    }
   }
 
   /** Cancel a market's resting orders that no call has in hand (see sync). */
@@ -423,7 +442,9 @@ export class OrderManager {
   private flagTimeouts(marketId: Bytes32): void {
     const limit = this.opts.inFlightTimeoutMs ?? 10_000;
     const now = this.clock.now();
-    for (const e of this.table.entries.ofMarket(marketId)) {
+    const held = this.table.trackedEntries(marketId);
+    for (let i = 0; i < held.length; i++) {
+      const e = held[i]!;
       if (e.state === 'working') continue;
       if (now - e.sentAt >= limit && !e.resend) this.table.needsReconcile.add(marketId);
     }
@@ -624,6 +645,9 @@ function chainEnd(chains: Map<string, Promise<void>>, k: string, run: Promise<vo
 export const SYNCED: Promise<void> = Promise.resolve();
 
 const NO_DESIRED: readonly DesiredOrder[] = [];
+
+/** The chain an idle market's first run waits behind: settled already. */
+const IDLE: Promise<void> = Promise.resolve();
 
 /** A create (or the create half of a replace) for a quote the risk gate took as a live order. */
 function createsForKept(a: DiffAction): boolean {

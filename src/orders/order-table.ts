@@ -80,13 +80,12 @@ export class OrderTable {
     return out;
   }
 
-  /** One market's entries as they are (the diff's input on every sync; see tracked() for copies). */
-  trackedEntries(marketKey: string): Entry[] {
-    // at its final length: a pushed-to [] takes a 16-slot store for the market's two or so orders
-    const out = new Array<Entry>(this.entries.countOf(marketKey));
-    let i = 0;
-    for (const e of this.entries.ofMarket(marketKey)) out[i++] = e;
-    return out;
+  /**
+   * One market's entries as they are (the diff's input on every sync; see tracked() for copies): the
+   * same list until the market's orders change (TrackedOrders.entriesOf).
+   */
+  trackedEntries(marketKey: string): readonly Entry[] {
+    return this.entries.entriesOf(marketKey);
   }
 
   /** A fill seen on a feed: shrink the order's remaining size (removed when nothing is left). */
@@ -129,7 +128,7 @@ export class OrderTable {
 
   /** No order of this market tracked or parked. */
   holdsNothing(marketKey: string): boolean {
-    for (const _ of this.entries.ofMarket(marketKey)) return false;
+    if (this.entries.countOf(marketKey) > 0) return false;
     return !this.parkedByMarket.has(marketKey);
   }
 

@@ -117,11 +117,12 @@ const MAX_PASSES = 8;
 
 export function desiredWithReservedSells(input: ReservedSellsInput): DesiredOrder[] {
   const base = availableInventory(input.position, input.leaving);
-  const sells: TrackedOrder[] = [];
+  // the live sells holding tokens, listed only when there are some (most ticks: none, or no parking)
+  let sells: TrackedOrder[] | null = null;
   if (input.cancelledSellsPark) {
-    for (const t of input.tracked) if ((t.state === 'working' || t.state === 'pending-create') && holdsTokens(t)) sells.push(t);
+    for (const t of input.tracked) if ((t.state === 'working' || t.state === 'pending-create') && holdsTokens(t)) (sells ??= []).push(t);
   }
-  if (sells.length === 0) {
+  if (sells === null) {
     const m = input.memo;
     if (m === undefined) return mapFree(input, base, NONE_RESERVED);
     if (m.key !== null && m.toOrders === input.toOrders && m.yes === base.yes && m.no === base.no && sameAsLast(m, input.quotes, input.keeps)) return m.desired;

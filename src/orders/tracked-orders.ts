@@ -25,11 +25,17 @@ export interface Entry {
   cancelRetries?: number;
 }
 
-const NONE: ReadonlyMap<string, Entry> = new Map<string, Entry>();
+/** One market's orders: by nonce, and as a list made on first read after a change (see entriesOf). */
+interface MarketOrders {
+  readonly byNonce: Map<string, Entry>;
+  list: readonly Entry[] | null;
+}
+
+const NO_ENTRIES: readonly Entry[] = Object.freeze([]);
 
 export class TrackedOrders {
   private readonly byNonce = new Map<string, Entry>();
-  private readonly byMarket = new Map<string, Map<string, Entry>>();
+  private readonly byMarket = new Map<string, MarketOrders>();
 
   get size(): number {
     return this.byNonce.size;
@@ -44,8 +50,9 @@ export class TrackedOrders {
     this.byNonce.set(nonceKey, e);
     const mk = e.marketId;
     let m = this.byMarket.get(mk);
-    if (!m) this.byMarket.set(mk, (m = new Map()));
-    m.set(nonceKey, e);
+    if (!m) this.byMarket.set(mk, (m = { byNonce: new Map(), list: null }));
+    m.byNonce.set(nonceKey, e);
+    m.list = null;
   }
 
   delete(nonceKey: string): void {
@@ -54,8 +61,10 @@ export class TrackedOrders {
     this.byNonce.delete(nonceKey);
     const mk = e.marketId;
     const m = this.byMarket.get(mk);
-    m?.delete(nonceKey);
-    if (m && m.size === 0) this.byMarket.delete(mk);
+    if (!m) return;
+    m.byNonce.delete(nonceKey);
+    m.list = null;
+    if (m.byNonce.size === 0) this.byMarket.delete(mk);
   }
 
   clear(): void {
@@ -69,11 +78,28 @@ export class TrackedOrders {
 
   /** How many orders one market has. */
   countOf(marketKey: string): number {
-    return this.byMarket.get(marketKey)?.size ?? 0;
+    return this.byMarket.get(marketKey)?.byNonce.size ?? 0;
   }
 
   /** The orders of one market (lower-case market id). */
   ofMarket(marketKey: string): Iterable<Entry> {
-    return (this.byMarket.get(marketKey) ?? NONE).values();
+    return this.entriesOf(marketKey);
+  }
+
+  /**
+   * The orders of one market as a list, in the order they were set: the same list, not a copy, until
+   * the market's orders change (a set or delete makes the next read a new list; a list handed out is
+   * never changed, so a caller may hold it across a change). The entries are the live ones. Every
+   * sync reads it (most ticks of a market find the same orders as the tick before).
+   */
+  entriesOf(marketKey: string): readonly Entry[] {
+    const m = this.byMarket.get(marketKey);
+    if (m === undefined) return NO_ENTRIES;
+    if (m.list !== null) return m.list;
+    const list = new Array<Entry>(m.byNonce.size);
+    let i = 0;
+    for (const e of m.byNonce.values()) list[i++] = e;
+    m.list = list;
+    return list;
   }
 }

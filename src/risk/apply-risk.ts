@@ -210,7 +210,11 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
   // 5. rate budget over the creates that survived
   let tokensLeft = state.tokens;
   let kept: WorkingQuote[] | null = null;
-  if (costly > 0) {
+  if (costly > 0 && state.tokens >= costly) {
+    // a bucket that pays for every create grants them all (allocateBudget's first case): no ranking,
+    // so no values to rank by; one token at a time, as there, for the same float result
+    for (let k = 0; k < costly; k++) tokensLeft -= 1;
+  } else if (costly > 0) {
     // 4b denies only matched quotes: the creates are still the `costly` counted in 4
     const costlyIdx = new Array<number>(costly);
     for (let k = 0, c = 0; k < n; k++) {

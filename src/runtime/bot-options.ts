@@ -34,4 +34,10 @@ export interface BotOptions {
   watchdog?: Watchdog;
   /** `run --new-ledger`: a new or empty ledger on a wallet with venue history adopts the holdings as its baseline (src/ledger/baseline.ts) instead of refusing the start */
   newLedger?: boolean;
+  /**
+   * `run --cancel-foreign-orders`: open orders of another trader found in the bot's markets at start-up
+   * are left over from an earlier run (its ledger gone): the start-up reconcile cancels them instead of
+   * refusing the start (src/runtime/wallet-watch.ts)
+   */
+  cancelForeignOrders?: boolean;
 }

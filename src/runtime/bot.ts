@@ -167,11 +167,11 @@ async function wire(c: StartContext): Promise<Bot> {
     );
   else if (heap.invalid) c.log.warn({ why: heap.why }, 'heap policy: setting ignored; V8 sizes the heap');
   life.enter('migration');
-  await migrationPhase(c, venue);
+  const restored = await migrationPhase(c, venue);
   life.enter('ledger');
   const ledger = await ledgerPhase(c, venue, selected);
   life.enter('core');
-  const core = corePhase(c, venue, selected, ledger);
+  const core = corePhase(c, venue, selected, ledger, restored);
   life.enter('feeds');
   const feeds = await feedsPhase(c, venue, selected, ledger, core);
   life.enter('holds');

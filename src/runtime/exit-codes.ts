@@ -5,3 +5,5 @@ export const EXIT_KILL_SWITCH = 3;
 export const EXIT_HALT = 4;
 /** stopped with every order cancelled, but the ledger could not be written: this run's books are not (all) on disk */
 export const EXIT_LEDGER_UNWRITABLE = 6;
+/** refused at start-up: another trader (a second bot, a person) has open orders on this wallet in this bot's markets */
+export const EXIT_WALLET_SHARED = 7;

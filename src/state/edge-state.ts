@@ -28,6 +28,7 @@ import type { MidSeries } from '../strategy/types.ts';
 import type { Regime } from '../strategy/types.ts';
 import type { EdgeSettings } from './edge-settings.ts';
 import { addFill, NO_ATTRIBUTION, resolveAt, type AttributionState } from './pnl-attribution.ts';
+import { MidHistory } from './mid-history.ts';
 
 export interface PendingMarkout {
   readonly ts: number;
@@ -362,6 +363,8 @@ export function onTradeEdge(e: EdgeState, ts: number, size: number, takerBuys: b
 
 /** The last mid sample at or before `t` (history oldest first), else the oldest; null when empty. */
 export function midAtOrBefore(history: MidSeries, t: number): number | null {
+  // the store's history searches its own buffer (src/state/mid-history.ts): the same search
+  if (history instanceof MidHistory) return history.midAtOrBefore(t);
   if (history.length === 0) return null;
   let lo = 0;
   let hi = history.length - 1;

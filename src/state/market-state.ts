@@ -208,6 +208,16 @@ export function marketWithOrders(m: MarketState, orders: ReadonlyMap<string, Own
   return marketFrom(m, m.books, m.bookUpdatedAt, m.streamLastEventAt, m.streamState, m.midHistory, m.lastMid2, orders, m.edge);
 }
 
+/** marketWith for a new edge state (markouts settled, a regime change), as one literal. */
+export function marketWithEdge(m: MarketState, edge: EdgeState): MarketState {
+  return marketFrom(m, m.books, m.bookUpdatedAt, m.streamLastEventAt, m.streamState, m.midHistory, m.lastMid2, m.orders, edge);
+}
+
+/** marketWith for a trade of the stream (every market trade): the stream's time, the trades and the edge, as one literal. */
+export function marketWithTrade(m: MarketState, at: number, trades: readonly ViewTrade[], edge: EdgeState): MarketState {
+  return marketFrom(m, m.books, m.bookUpdatedAt, at, m.streamState, m.midHistory, m.lastMid2, m.orders, edge, trades);
+}
+
 /** The one literal of the hot copies above: the fields a book or an own-orders event replaces, the rest from `m`. */
 function marketFrom(
   m: MarketState,
@@ -219,6 +229,7 @@ function marketFrom(
   lastMid2: number | null,
   orders: ReadonlyMap<string, OwnOrder>,
   edge: EdgeState,
+  trades: readonly ViewTrade[] = m.trades,
 ): MarketState {
   return {
     marketId: m.marketId,
@@ -232,7 +243,7 @@ function marketFrom(
     bookUpdatedAt,
     streamLastEventAt,
     streamState,
-    trades: m.trades,
+    trades,
     midHistory,
     lastMid2,
     orders,

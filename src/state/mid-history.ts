@@ -14,26 +14,67 @@
  * every push as the plain array was; docs/performance.md, "The whole-capture backtest").
  */
 import type { MidSample, MidSeries } from '../strategy/types.ts';
+import { instantVariance } from '../strategy/volatility.ts';
 
 export class MidHistory implements MidSeries {
-  static readonly EMPTY: MidHistory = new MidHistory([], 0, 0);
+  static readonly EMPTY: MidHistory = new MidHistory([], [], 0, 0);
 
   private constructor(
     /** append-only; entries below from + length are never written again */
     private readonly buf: MidSample[],
+    /**
+     * beside `buf`, entry for entry: the volatility walk's increment from the sample before
+     * (src/strategy/volatility.ts instantVariance), made once per sample instead of at every walk
+     * over it (-1 for a first sample; a walk starts at its window's second sample, so a window's
+     * first entry is never read)
+     */
+    private readonly inc: number[],
     private readonly from: number,
     readonly length: number,
   ) {}
 
   /** A history of these samples (oldest first; copied). */
   static of(samples: readonly MidSample[]): MidHistory {
-    return samples.length === 0 ? MidHistory.EMPTY : new MidHistory(samples.slice(), 0, samples.length);
+    if (samples.length === 0) return MidHistory.EMPTY;
+    const inc = new Array<number>(samples.length);
+    inc[0] = -1;
+    for (let i = 1; i < samples.length; i++) inc[i] = instantVariance(samples[i - 1]!, samples[i]!);
+    return new MidHistory(samples.slice(), inc, 0, samples.length);
   }
 
   /** The sample at `index` (a negative index counts back from the newest, as Array.prototype.at); undefined outside. */
   at(index: number): MidSample | undefined {
     const i = index < 0 ? this.length + index : index;
     return i >= 0 && i < this.length ? this.buf[this.from + i] : undefined;
+  }
+
+  /**
+   * The volatility walk's increment into the sample at `index` from the one before it
+   * (instantVariance of the two), for 1 ≤ index < length; kept from the push.
+   */
+  incrementAt(index: number): number {
+    return this.inc[this.from + index]!;
+  }
+
+  /**
+   * The mid of the newest sample at or before `t`, else the oldest sample's; null when empty (what
+   * src/state/edge-state.ts midAtOrBefore answers for any series: the same search, on the buffer).
+   */
+  midAtOrBefore(t: number): number | null {
+    if (this.length === 0) return null;
+    const buf = this.buf;
+    const from = this.from;
+    let lo = 0;
+    let hi = this.length - 1;
+    let ans = 0;
+    while (lo <= hi) {
+      const k = (lo + hi) >> 1;
+      if (buf[from + k]!.ts <= t) {
+        ans = k;
+        lo = k + 1;
+      } else hi = k - 1;
+    }
+    return buf[from + ans]!.mid;
   }
 
   /** The newest sample, undefined when empty. */
@@ -49,14 +90,21 @@ export class MidHistory implements MidSeries {
     const keep = Math.min(this.length, Math.max(0, max - 1));
     const end = this.from + this.length;
     const buf = this.buf;
+    const inc = this.length > 0 ? instantVariance(buf[end - 1]!, sample) : -1;
     if (this.length > 0 && end === buf.length && end < 2 * max) {
       buf.push(sample);
-      return new MidHistory(buf, end - keep, keep + 1);
+      this.inc.push(inc);
+      return new MidHistory(buf, this.inc, end - keep, keep + 1);
     }
     const out = new Array<MidSample>(keep + 1);
-    for (let i = 0; i < keep; i++) out[i] = buf[end - keep + i]!;
+    const outInc = new Array<number>(keep + 1);
+    for (let i = 0; i < keep; i++) {
+      out[i] = buf[end - keep + i]!;
+      outInc[i] = this.inc[end - keep + i]!;
+    }
     out[keep] = sample;
-    return new MidHistory(out, 0, keep + 1);
+    outInc[keep] = inc;
+    return new MidHistory(out, outInc, 0, keep + 1);
   }
 
   /** `next` is this history with exactly one sample appended: one longer, and the same sample objects before it. */

@@ -15,7 +15,9 @@ import {
   emptyMarket,
   marketWith,
   marketWithBook,
+  marketWithEdge,
   marketWithOrders,
+  marketWithTrade,
   stateWith,
   stateWithMarkets,
   type MarketState,
@@ -61,7 +63,7 @@ function stateWithMarket(state: StoreState, marketId: Bytes32, e: MarketEvent, l
   if (before.edge.nextDue <= e.ts) {
     const settled = settleMarkoutsPooled(before.edge, e.ts, before.lastMid2, pool);
     if (settled.edge !== before.edge) {
-      before = marketWith(before, { edge: settled.edge });
+      before = marketWithEdge(before, settled.edge);
       pool = settled.pool;
     }
   }
@@ -139,13 +141,9 @@ function reduceBook(m: MarketState, ev: BookEvent, lim: ReduceLimits): MarketSta
   if (ev.type === 'trade') {
     // Trades are taken from the view the YES-terms book is built from, so two streams do not double them.
     const primary = m.books.yes ? 1 : 0;
-    if (ev.outcomeIndex !== primary) return marketWith(m, { streamLastEventAt: ev.localTs });
+    if (ev.outcomeIndex !== primary) return marketWithTrade(m, ev.localTs, m.trades, m.edge);
     const t = yesTrade(ev);
-    return marketWith(m, {
-      streamLastEventAt: ev.localTs,
-      trades: pushBounded(m.trades, t, lim.trades),
-      edge: onTradeEdge(m.edge, ev.localTs, t.size, t.takerSide === 'buy'),
-    });
+    return marketWithTrade(m, ev.localTs, pushBounded(m.trades, t, lim.trades), onTradeEdge(m.edge, ev.localTs, t.size, t.takerSide === 'buy'));
   }
   const books = applyBookEvent(m.books, ev);
   const localTs = ev.localTs;
@@ -292,7 +290,7 @@ function reduceMarket(m: MarketState, e: MarketEvent, lim: ReduceLimits): Market
   const after = reduceMarketEvent(m, e, lim);
   const r = regimeOf(after, e.ts).regime;
   if (r === after.edge.regime) return after;
-  return marketWith(after, { edge: edgeWithRegime(after.edge, r, e.ts) });
+  return marketWithEdge(after, edgeWithRegime(after.edge, r, e.ts));
 }
 
 function reduceMarketEvent(m: MarketState, e: MarketEvent, lim: ReduceLimits): MarketState {
@@ -402,23 +400,30 @@ function reduceOwnOrders(state: StoreState, es: readonly OwnOrderEvent[], from: 
   let pool = state.toxicityPool;
   let ts = state.ts;
   const d = new OrdersDraft(m.orders);
+  // the market and time the regime was last read at: a call's events mostly share one time, and
+  // the regime of the same market at the same time is the same reading (regimeOf is pure)
+  let readM: MarketState | null = null;
+  let readAt = Number.NaN;
   for (let i = from; i < to; i++) {
     const e = es[i]!;
     if (e.ts > ts) ts = e.ts;
     if (m.edge.nextDue <= e.ts) {
       const settled = settleMarkoutsPooled(m.edge, e.ts, m.lastMid2, pool);
       if (settled.edge !== m.edge) {
-        m = marketWith(m, { edge: settled.edge });
+        m = marketWithEdge(m, settled.edge);
         pool = settled.pool;
         changed = true;
       }
     }
     applyOwnOrder(d, e);
+    if (m === readM && e.ts === readAt) continue;
     const r = regimeOf(m, e.ts).regime;
     if (r !== m.edge.regime) {
-      m = marketWith(m, { edge: edgeWithRegime(m.edge, r, e.ts) });
+      m = marketWithEdge(m, edgeWithRegime(m.edge, r, e.ts));
       changed = true;
     }
+    readM = m;
+    readAt = e.ts;
   }
   const version = state.version + (to - from);
   if (d.touched) m = marketWithOrders(m, d.result());

@@ -72,7 +72,8 @@ export function regimeOf(m: RegimeInputs, now: number): RegimeReading {
   if (r.reduceOnlyBeforeDeadlineMs > 0 && m.deadline !== null && m.deadline - now <= r.reduceOnlyBeforeDeadlineMs) return REDUCE_DEADLINE;
   if (r.reduceOnlyMarkout > 0 && e.toxDen > 0) {
     const markout = e.toxNum / e.toxDen;
-    if (toxicityWeight(e, now) >= r.minFills && markout <= -r.reduceOnlyMarkout) return REDUCE_TOXICITY;
+    // the average first: the weight's decay (a pow) only when the average is toxic enough
+    if (markout <= -r.reduceOnlyMarkout && toxicityWeight(e, now) >= r.minFills) return REDUCE_TOXICITY;
   }
   if (now < e.eventUntil) return e.eventCause === null ? EVENT_UNKNOWN : EVENT_BY[e.eventCause];
   if (moveTrend(m, now)) return TRENDING_MOVE;

@@ -25,8 +25,9 @@ export interface LadderSpec {
 }
 
 export function ladder(spec: LadderSpec): DesiredQuote[] {
-  const out: DesiredQuote[] = [];
   const hi = maxPrice(spec.tick);
+  if (spec.levels === 1) return oneLevel(spec, hi);
+  const out: DesiredQuote[] = [];
   for (let i = 0; i < spec.levels; i++) {
     const off = spec.half + i * spec.spacing;
     const rawBid = Math.round((spec.center - off) * 1e6);
@@ -35,6 +36,25 @@ export function ladder(spec: LadderSpec): DesiredQuote[] {
     if (!(rawAsk > hi)) rung(out, 'ask', snapPrice(rawAsk, 'ask', spec.tick), i, spec);
   }
   return out;
+}
+
+/**
+ * The ladder of one level (the usual config): its bid and its ask, each unless past its bound, in a
+ * list of their number. As the loop below makes it (a bid and an ask never repeat each other's
+ * price: they are of different sides), without its pushes: a pushed-to [] takes a 16-slot store.
+ */
+function oneLevel(spec: LadderSpec, hi: number): DesiredQuote[] {
+  const off = spec.half + 0 * spec.spacing; // level 0's offset, as the loop computes it
+  const rawBid = Math.round((spec.center - off) * 1e6);
+  const rawAsk = Math.round((spec.center + off) * 1e6);
+  const bid = rawBid < spec.tick ? null : quote('bid', snapPrice(rawBid, 'bid', spec.tick), 0, spec);
+  const ask = rawAsk > hi ? null : quote('ask', snapPrice(rawAsk, 'ask', spec.tick), 0, spec);
+  if (bid === null) return ask === null ? [] : [ask];
+  return ask === null ? [bid] : [bid, ask];
+}
+
+function quote(side: 'bid' | 'ask', price: number, level: number, spec: LadderSpec): DesiredQuote {
+  return spec.tag === undefined ? { side, price, size: spec.size, level } : { side, price, size: spec.size, level, tag: spec.tag };
 }
 
 /**
@@ -47,5 +67,5 @@ function rung(out: DesiredQuote[], side: 'bid' | 'ask', price: number, level: nu
     // SameValueZero, as Set.has: a NaN price repeats too
     if (q.side === side && (q.price === price || (q.price !== q.price && price !== price))) return;
   }
-  out.push(spec.tag === undefined ? { side, price, size: spec.size, level } : { side, price, size: spec.size, level, tag: spec.tag });
+  out.push(quote(side, price, level, spec));
 }

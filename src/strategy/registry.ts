@@ -51,28 +51,30 @@ export async function loadStrategy(ref: string, baseDir = process.cwd()): Promis
 let tsLoader: Promise<void> | null = null;
 
 /**
- * The compiled package has no TypeScript loader of its own; a user's `.ts` strategy needs one. Register
- * tsx when the user's project has it (`npm i -D tsx`), or say how to proceed.
+ * A user's `.ts` strategy needs a TypeScript loader with both of tsx's hooks. The compiled package has no
+ * loader of its own: register tsx when the user's project has it (`npm i -D tsx`), or say how to proceed.
+ * From source the ES-module hook is already in place (bin/bookmaker.js), but a `.ts` file in a folder
+ * whose package.json does not say `"type": "module"` (or with no package.json, e.g. beside a config in
+ * /etc) is CommonJS to tsx, and Node then cannot `import` its `export default` without tsx's CommonJS hook
+ * (ERR_REQUIRE_CYCLE_MODULE): that hook is registered here in both cases.
  */
 function ensureTypeScriptLoader(ref: string): Promise<void> {
-  tsLoader ??= import('tsx/esm/api').then(
-    (m: { register: () => unknown }) => {
-      m.register();
-    },
-    (e: unknown) => {
-      tsLoader = null;
-      throw new ConfigError(
-        `strategy "${ref}": a TypeScript strategy needs a TypeScript loader; install tsx in your project (npm i -D tsx) or compile the strategy to .js`,
-        { cause: e },
-      );
-    },
-  );
+  tsLoader ??= (async () => {
+    if (COMPILED) ((await import('tsx/esm/api')) as { register: () => unknown }).register();
+    ((await import('tsx/cjs/api')) as { register: () => unknown }).register();
+  })().catch((e: unknown) => {
+    tsLoader = null;
+    throw new ConfigError(
+      `strategy "${ref}": a TypeScript strategy needs a TypeScript loader; install tsx in your project (npm i -D tsx) or compile the strategy to .js`,
+      { cause: e },
+    );
+  });
   return tsLoader;
 }
 
 async function importModule(ref: string, url: string): Promise<StrategyModule> {
   let mod: Record<string, unknown>;
-  if (COMPILED && /\.(?:ts|mts|cts)$/.test(new URL(url).pathname)) await ensureTypeScriptLoader(ref);
+  if (/\.(?:ts|mts|cts)$/.test(new URL(url).pathname) && !url.startsWith(STRATEGIES_DIR.href)) await ensureTypeScriptLoader(ref);
   try {
     mod = (await import(url)) as Record<string, unknown>;
   } catch (e) {

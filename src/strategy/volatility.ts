@@ -24,6 +24,11 @@ interface AppendAware {
   isAppendedBy(next: MidSeries): boolean;
 }
 
+/** a history that keeps each sample's increment (instantVariance from the one before: the store's) */
+interface IncrementAware extends MidSeries {
+  incrementAt(index: number): number;
+}
+
 export interface EwmaOptions {
   /** decay per sample in (0, 1); 0.94 is RiskMetrics' classic daily value */
   readonly lambda: number;
@@ -36,20 +41,43 @@ export function ewmaSigma(history: MidSeries, opts: EwmaOptions): number {
   return sigmaOf(ewmaVariance(history, opts.lambda), opts.minSigma);
 }
 
-/** The EWMA variance over the whole history; -1 when no interval carried time information. */
+/**
+ * The EWMA variance over the whole history; -1 when no interval carried time information. The
+ * store's history keeps each sample's increment (src/state/mid-history.ts), so its walk is one
+ * multiply-add per sample; any other series computes them as it goes (the same numbers).
+ */
 function ewmaVariance(history: MidSeries, lambda: number): number {
   let variance = -1;
-  for (let i = 1; i < history.length; i++) variance = step(variance, history.at(i - 1)!, history.at(i)!, lambda);
+  if (typeof (history as Partial<IncrementAware>).incrementAt === 'function') {
+    const h = history as IncrementAware;
+    for (let i = 1; i < h.length; i++) variance = step(variance, h.incrementAt(i), lambda);
+  } else for (let i = 1; i < history.length; i++) variance = step(variance, instantVariance(history.at(i - 1)!, history.at(i)!), lambda);
   return variance;
 }
 
-/** One sample more: the walk's loop body (the same expression, so the same bits). */
-function step(variance: number, a: MidSample, b: MidSample, lambda: number): number {
+/**
+ * The squared return per second from sample `a` to sample `b` (the EWMA's increment), or -1 when
+ * the interval carries no time information (same-ms or out-of-order samples).
+ */
+export function instantVariance(a: MidSample, b: MidSample): number {
   const dt = (b.ts - a.ts) / 1000;
-  if (!(dt > 0)) return variance; // same-ms or out-of-order samples carry no time information
+  if (!(dt > 0)) return -1;
   const r = (b.mid - a.mid) / 1_000_000;
-  const inst = (r * r) / dt;
+  return (r * r) / dt;
+}
+
+/** One sample more, by its increment (-1: no time information, skipped): the walk's loop body, the same expression, so the same bits. */
+function step(variance: number, inst: number, lambda: number): number {
+  if (inst < 0) return variance;
   return variance < 0 ? inst : lambda * variance + (1 - lambda) * inst;
+}
+
+/** The increment into the newest sample of `history` (at least two samples). */
+function newestIncrement(history: MidSeries): number {
+  const n = history.length;
+  return typeof (history as Partial<IncrementAware>).incrementAt === 'function'
+    ? (history as IncrementAware).incrementAt(n - 1)
+    : instantVariance(history.at(n - 2)!, history.at(n - 1)!);
 }
 
 function sigmaOf(variance: number, minSigma: number): number {
@@ -83,7 +111,7 @@ export function viewSigma(view: MarketView, opts: EwmaOptions): number {
   let variance: number;
   if (last !== null && last.lambda === lambda && last.history === history) variance = last.variance;
   else if (last !== null && last.lambda === lambda && appendsOne(last.history, history))
-    variance = history.length < 2 ? last.variance : step(last.variance, history.at(history.length - 2)!, history.at(history.length - 1)!, lambda);
+    variance = history.length < 2 ? last.variance : step(last.variance, newestIncrement(history), lambda);
   else variance = ewmaVariance(history, lambda);
   if (last === null) memo.sigma = { history, lambda, variance } satisfies SigmaMemo;
   else {

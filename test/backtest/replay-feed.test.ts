@@ -1,7 +1,12 @@
-/** The replay feed's book for a drop-copy market: the others' levels with the bot's own orders merged in. */
+/**
+ * The replay feed: its conflated publications of a book (leading and trailing edge), and for a
+ * drop-copy market the others' levels with the bot's own orders merged in.
+ */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { mergeLevels } from '../../src/backtest/replay-feed.ts';
+import { mergeLevels, ReplayFeed } from '../../src/backtest/replay-feed.ts';
+import { allocColumns, appendRow, KIND_LEVEL } from '../../src/backtest/recording/columns.ts';
+import { VirtualClock } from '../../src/backtest/virtual-clock.ts';
 
 const l = (price: number, size: number) => ({ price, size });
 
@@ -14,4 +19,55 @@ test("own orders merge into the others' levels: sizes add at a shared price, bes
   assert.deepEqual(mergeLevels(asks, [l(525_000, 1), l(540_000, 2)], 'ask', 10), [l(520_000, 4), l(525_000, 1), l(530_000, 6), l(540_000, 2)]);
   assert.equal(mergeLevels(asks, [], 'ask', 10), asks, "no own orders: the others' levels as they are");
   assert.deepEqual(mergeLevels([], [l(530_000, 2)], 'ask', 10), [l(530_000, 2)]);
+});
+
+test('a book is published on its first change, then at most once per publishMs (trailing edge); stop() ends the trailing one', () => {
+  const cols = allocColumns(16, ['0x' + 'ab'.repeat(32)]);
+  // rows at 0, 100, 200 ms (a level each), then 3,000 ms; the trailing publication is due at 1,000
+  appendRow(cols, 1_000, 1_000, 0, KIND_LEVEL, 0, 400_000, 5_000_000);
+  appendRow(cols, 1_100, 1_100, 0, KIND_LEVEL, 1, 450_000, 2_000_000);
+  appendRow(cols, 1_200, 1_200, 0, KIND_LEVEL, 0, 400_000, 6_000_000);
+  appendRow(cols, 4_000, 4_000, 0, KIND_LEVEL, 1, 460_000, 1_000_000);
+  const clock = new VirtualClock(1_000);
+  const seen: { at: number; bids: unknown; asks: unknown }[] = [];
+  const feed = new ReplayFeed({
+    cols,
+    bookTicks: [1_000],
+    clock,
+    quoted: new Set([0]),
+    publishMs: 1_000,
+    depth: 10,
+    dispatch: (e) => {
+      if (e.type === 'BookEventReceived' && e.event.type === 'snapshot') seen.push({ at: e.ts, bids: e.event.book.bids, asks: e.event.book.asks });
+    },
+  });
+  const rowAt = (r: number): void => {
+    while (clock.nextDue() <= cols.lts[r]!) clock.runNext();
+    clock.advanceTo(cols.lts[r]!);
+    feed.row(r);
+  };
+  rowAt(0);
+  assert.deepEqual(seen, [{ at: 1_000, bids: [{ price: 400_000, size: 5_000_000 }], asks: [] }], 'leading edge: at once');
+  rowAt(1);
+  rowAt(2);
+  assert.equal(seen.length, 1, 'within publishMs: held');
+  assert.equal(clock.nextDue(), 2_000, 'one trailing publication, a publishMs after the last');
+  rowAt(3);
+  assert.deepEqual(seen[1], { at: 2_000, bids: [{ price: 400_000, size: 6_000_000 }], asks: [{ price: 450_000, size: 2_000_000 }] });
+  assert.deepEqual(seen[2], {
+    at: 4_000,
+    bids: [{ price: 400_000, size: 6_000_000 }],
+    asks: [
+      { price: 450_000, size: 2_000_000 },
+      { price: 460_000, size: 1_000_000 },
+    ],
+  });
+  assert.equal(seen[2]!.bids, seen[1]!.bids, 'an unchanged side is the same array');
+  // a change whose trailing publication is still to come when the feed stops publishes nothing more
+  appendRow(cols, 4_100, 4_100, 0, KIND_LEVEL, 0, 410_000, 1_000_000);
+  rowAt(4);
+  assert.equal(clock.nextDue(), 5_000);
+  feed.stop();
+  while (clock.runNext());
+  assert.equal(seen.length, 3);
 });

@@ -2,7 +2,8 @@
  * Markets of a synthetic run resolve and are replaced (src/backtest/synthetic-source.ts, the churn of
  * src/sim/market-churn.ts): a closed-loop run with a bot quoting lists exactly the markets its plan
  * declared, in order, never more than `markets` at once, each listed (pending → active) before its
- * first trade and resolved before its deadline, with no fill of the bot after its resolution.
+ * first trade and resolved before its deadline, with no fill of the bot after its resolution, and
+ * the bot trading in the markets listed later as in the first ones.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -50,6 +51,10 @@ test('closed loop with a bot quoting: the planned markets, at most `markets` at 
     assert.ok(c.lts[r]! >= l.listed && c.lts[r]! <= l.resolved, 'trades only while listed');
   }
   assert.ok(run.collector.fills.length > 0, 'the bot traded');
+  // a market listed after the start is quoted and traded too (its book reaches the exchange and the bot)
+  const start = Math.min(...[...life.values()].map((l) => l.listed));
+  const later = run.collector.fills.filter((f) => life.get(c.markets[c.market[f.row]!]!)!.listed > start);
+  assert.ok(later.length > 0, `fills in the markets listed later (${later.length} of ${run.collector.fills.length})`);
   for (const f of run.collector.fills) {
     const l = life.get(c.markets[c.market[f.row]!]!)!;
     assert.ok(f.at <= l.resolved, `no fill after the resolution (${f.at} > ${l.resolved})`);

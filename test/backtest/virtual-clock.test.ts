@@ -64,3 +64,18 @@ test('timers run in (due time, insertion order) whatever is cancelled, against a
     );
   }
 });
+
+test('schedule: a timer without a cancel function, in the same (due time, insertion order) as setTimeout', () => {
+  const clock = new VirtualClock(0);
+  const ran: string[] = [];
+  clock.setTimeout(() => ran.push('a'), 5);
+  clock.schedule(() => ran.push('b'), 5);
+  clock.setTimeout(() => ran.push('c'), 5);
+  clock.schedule(() => ran.push('d'), 2);
+  const cancelE = clock.setTimeout(() => ran.push('e'), 5);
+  clock.schedule(() => ran.push('f'), -3); // a negative delay is due now, as with setTimeout
+  cancelE();
+  while (clock.runNext());
+  assert.deepEqual(ran, ['f', 'd', 'a', 'b', 'c']);
+  assert.equal(clock.now(), 5);
+});

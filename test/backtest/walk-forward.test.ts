@@ -17,6 +17,8 @@ import { formatWalkForward, parseSplit, partFigures, runWalkForward, walkForward
 import type { BacktestSummary } from '../../src/backtest/report-summary.ts';
 import { BadInputError } from '../../src/model/errors.ts';
 import { bookmaker } from '../support/cli.ts';
+import { bestOnFirstPart, CAPTURE_CRITERION, GUARDS, PREVIOUS_CRITERION } from '../bench/capture-walk-forward.ts';
+import { parseEdgeGuard } from '../../src/strategy/edge-adjust.ts';
 
 const GRID = { 'defaults.strategy.params.minSpread': [0.02, 0.04], 'defaults.strategy.params.size': [10, 25] };
 
@@ -64,10 +66,12 @@ test('windowPnl: each equal window from the PnL samples, summing to the last sam
 test('bad minVolume and windows in a sweep file are ConfigErrors', () => {
   assert.throws(() => parseSweepSpec({ grid: { 'a.x': [1] }, minVolume: -1 }, 's.yaml'), /minVolume: expected a volume/);
   assert.throws(() => parseSweepSpec({ grid: { 'a.x': [1] }, windows: 0 }, 's.yaml'), /windows: expected an integer/);
-  assert.throws(() => parseSweepSpec({ grid: { 'a.x': [1] }, rankBy: 'luck' }, 's.yaml'), /pnlPerVolume, worstWindow/);
+  assert.throws(() => parseSweepSpec({ grid: { 'a.x': [1] }, rankBy: 'luck' }, 's.yaml'), /pnlPerVolume, pnlPerVolumeLow, worstWindow/);
+  assert.throws(() => parseSweepSpec({ grid: { 'a.x': [1] }, blockSeconds: 0 }, 's.yaml'), /blockSeconds: expected seconds from 1 to 86400/);
   const spec = parseSweepSpec({ grid: { 'a.x': [1] } }, 's.yaml');
   assert.equal(spec.minVolume, 0);
   assert.equal(spec.windows, 4);
+  assert.equal(spec.blockSeconds, 60);
 });
 
 test('the split: a share of the window or a time, strictly inside its data', async () => {
@@ -94,7 +98,7 @@ test('walk-forward on a 2-minute window: chosen on the first part by the criteri
   const split = from + 60_000;
   const to = from + 120_000;
   const spec = parseSweepSpec({ grid: GRID, rankBy: 'pnlPerVolume', minVolume: 1, fast: false, windows: 3 }, 'test');
-  const wf = await runWalkForward({ configFile: 'config/backtest.yaml', data, from, to, split, spec, workers: 0 });
+  const wf = await runWalkForward({ configFile: 'config/backtest.yaml', data, from, to, split, spec, workers: 0, compareBy: 'pnlPerVolumeLow' });
   assert.equal(wf.total, 4);
   assert.equal(wf.ranked.length, 4);
   // the first part is exactly a sweep of [from, split), ranked by the criterion
@@ -123,6 +127,13 @@ test('walk-forward on a 2-minute window: chosen on the first part by the criteri
   // the figures: windows sum to the part's PnL (the last sample is the end of the run)
   const p = partFigures(wf.heldOut!)!;
   assert.ok(Math.abs(p.windowPnl.reduce((a, b) => a + b, 0) - p.pnl) < 1e-6, `${p.windowPnl} vs ${p.pnl}`);
+  // the blocks of the interval (1 minute: 2 of 30 s here are 1 block each… at least 2) sum to the part's PnL and volume
+  for (const r of [...wf.ranked, wf.heldOut!]) {
+    const b = r.blocks!;
+    assert.ok(b.pnl.length >= 2 && b.pnl.length === b.volume.length);
+    assert.ok(Math.abs(b.pnl.reduce((a, x) => a + x, 0) - r.summary!.pnl.total) < 1e-6 * b.pnl.length, `${b.pnl} vs ${r.summary!.pnl.total}`);
+    assert.ok(Math.abs(b.volume.reduce((a, x) => a + x, 0) - r.summary!.volume) < 1e-6 * b.volume.length, `${b.volume} vs ${r.summary!.volume}`);
+  }
   // blind to the second part: a longer second part changes nothing of the choice
   const longer = await runWalkForward({ configFile: 'config/backtest.yaml', data, from, to: from + 150_000, split, spec, workers: 0 });
   assert.deepEqual(longer.chosen!.combo, wf.chosen.combo);
@@ -134,6 +145,17 @@ test('walk-forward on a 2-minute window: chosen on the first part by the criteri
   assert.equal(j.format, 'bookmaker-walk-forward');
   assert.deepEqual(j.chosen.second.figures, JSON.parse(JSON.stringify(p)));
   assert.match(text, new RegExp(`second \\(held out\\)\\s+${p.pnl.toFixed(2)}\\s+${p.volume.toFixed(0)}\\s`));
+  if (p.pnlPctOfVolumeCi) assert.ok(text.includes(`[${p.pnlPctOfVolumeCi.lo.toFixed(2)}, ${p.pnlPctOfVolumeCi.hi.toFixed(2)}] %`));
+  // the ranked table's low95% column and the part's interval: one function (pnlPerVolumeBound)
+  const c1 = partFigures(wf.chosen)!.pnlPctOfVolumeCi;
+  if (c1) assert.match(text, new RegExp(`\\s${c1.lo.toFixed(2).replace('.', '\\.')}%\\s`));
+  // another criterion for comparison (compareBy): the same first-part runs, its own choice scored on the second part
+  const cmp = wf;
+  const byLow = rank(wf.ranked, 'pnlPerVolumeLow', 1)[0]!;
+  assert.equal(cmp.compared!.chosen!.index, byLow.index);
+  assert.equal(cmp.compared!.heldOut!.index, byLow.index);
+  assert.ok(Date.parse(cmp.compared!.heldOut!.summary!.recording.from) >= split);
+  assert.equal(JSON.parse(walkForwardJson(cmp, spec, data)).compared.rankBy, 'pnlPerVolumeLow');
   // a floor nobody reaches: nothing chosen, nothing run on the second part
   const floor = { ...spec, grid: [['defaults.strategy.params.minSpread', [0.02]]] as const, minVolume: 1e9 };
   const none = await runWalkForward({ configFile: 'config/backtest.yaml', data, from, to, split, spec: floor, workers: 0 });
@@ -174,5 +196,42 @@ test('bookmaker backtest --walk-forward: the table on stdout, the JSON file, and
     assert.match(noSweep.stderr, /--walk-forward: expected to be used with --sweep FILE/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the capture walk-forward chooses by the interval’s lower end: a strategy whose pick earned on a few lucky fills loses to one with many moderate ones', () => {
+  assert.equal(CAPTURE_CRITERION.rankBy, 'pnlPerVolumeLow');
+  assert.equal(PREVIOUS_CRITERION, 'pnlPerVolume');
+  const pick = (s: string, pnl: number[], volume: number[]) => ({
+    s,
+    first: {
+      index: 0,
+      combo: {},
+      summary: { pnl: { total: pnl.reduce((a, b) => a + b, 0) }, volume: volume.reduce((a, b) => a + b, 0) } as unknown as BacktestSummary,
+      blocks: { pnl, volume },
+    } satisfies SweepResult,
+  });
+  // ~a dozen fills: 1.15 on 76 (1.5 %), nearly all of it in two minutes
+  const lucky = pick('lucky', [0.1, 0.9, -0.2, 0, 0.6, -0.3, 0.1, 0, -0.1, 0.05], [8, 20, 4, 0, 16, 8, 8, 0, 8, 4]);
+  // many fills every minute: 1.1 % of 200, within ±0.5 % each minute
+  const moderate = pick('moderate', [0.2, 0.25, 0.15, 0.3, 0.2, 0.2, 0.25, 0.2, 0.3, 0.15], [20, 20, 20, 20, 20, 20, 20, 20, 20, 20]);
+  const { rankBy, minVolume } = CAPTURE_CRITERION;
+  assert.equal(bestOnFirstPart([lucky, moderate], rankBy, minVolume)?.s, 'moderate');
+  assert.equal(bestOnFirstPart([moderate, lucky], rankBy, minVolume)?.s, 'moderate');
+  // the criterion before ranked the lucky one first
+  assert.equal(bestOnFirstPart([lucky, moderate], PREVIOUS_CRITERION, minVolume)?.s, 'lucky');
+  // below the floor: never the best, however it scored
+  const small = pick('small', [0.5, 0.5], [20, 20]);
+  assert.equal(bestOnFirstPart([small], rankBy, minVolume), null);
+});
+
+test('the capture walk-forward’s guard settings say what they do', () => {
+  for (const g of GUARDS) {
+    const cfg = parseEdgeGuard(g.value, 'toxicity');
+    assert.equal(/off/.test(g.label), !cfg.enabled, g.label);
+    if (!cfg.enabled) continue;
+    // "ungated": every response on every tick; otherwise the measured markouts gate them
+    assert.equal(/ungated/.test(g.label), cfg.gate === 'always', g.label);
+    assert.equal(/event pull/.test(g.label), cfg.event.pull, g.label);
   }
 });

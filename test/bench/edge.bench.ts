@@ -4,7 +4,9 @@
  *   calibrated: at least one strategy's mean PnL > 0 with its 95 % interval above 0 (net of fees);
  *   toxic: the guard cuts the loss by ≥ 50 %; benign: the guard costs ≤ 10 % of PnL;
  *   capture walk-forward (parameters chosen on the first half, scored on the second): the best
- *   strategy's PnL ≥ −1 % of its volume at ≥ 150 USDC volume.
+ *   strategy's PnL ≥ −1 % of its volume at ≥ 150 USDC volume. Chosen by the lower end of the 95 %
+ *   interval of PnL per volume over 1-minute blocks (test/bench/capture-walk-forward.ts,
+ *   CAPTURE_CRITERION); the choice by PnL per volume alone (the criterion before) is printed beside it.
  * Closed loop (src/backtest/synthetic-source.ts liveSyntheticSource): each run generates its (flow,
  * seed) markets as it goes, the counterparties seeing the bot's quotes (EDGE_LOOP=open: generated once
  * per (flow, seed) and replayed for every strategy and guard setting, the counterparties blind). The seeds
@@ -197,7 +199,7 @@ if (process.env.EDGE_CAPTURE !== '0') {
     onStrategy: (s, runs) => process.stderr.write(`edge: capture walk-forward ${s}: ${runs} runs (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`),
   });
   lines.push('', ...wf.lines);
-  goal.push(wf.goal);
+  goal.push(wf.goal, wf.previous);
 }
 rmSync(work, { recursive: true, force: true });
 

@@ -357,3 +357,64 @@ test('property: levelsSince equals levels() after any changes, whatever the prev
     { numRuns: 300, seed: 11 },
   );
 });
+
+test('setBid / setAsk: the previous size of the level, -1 for a level the book refuses (left unchanged)', () => {
+  const b = new L2Book({ tick: 1_000 });
+  assert.equal(b.setBid(400_000, 5_000_000), 0, 'an empty level held 0');
+  assert.equal(b.setBid(400_000, 7_000_000), 5_000_000);
+  assert.equal(b.setAsk(500_000, 1_000_000), 0);
+  assert.equal(b.setAsk(500_000, 0), 1_000_000, 'a removal returns what was there');
+  assert.equal(b.bestAsk(), -1);
+  for (const [price, size] of [
+    [400_500, 1], // off the grid
+    [0, 1], // outside (0, 1)
+    [1_000_000, 1],
+    [Number.NaN, 1],
+    [400_000, -1], // bad sizes
+    [400_000, 1.5],
+    [400_000, Number.NaN],
+  ] as const) {
+    assert.equal(b.setBid(price, size), -1, `bid ${price} ${size}`);
+    assert.equal(b.setAsk(price, size), -1, `ask ${price} ${size}`);
+  }
+  assert.deepEqual(b.levels('bid'), [{ price: 400_000, size: 7_000_000 }], 'refused levels changed nothing');
+  assert.deepEqual(b.levels('ask'), []);
+  const w = new L2Book({ tick: 10, minPrice: 1_000, maxPrice: 2_000 });
+  assert.equal(w.setAsk(1_000, 3), 0, 'a window: its inclusive lower bound');
+  assert.equal(w.setAsk(2_000, 4), 0, 'and upper bound');
+  assert.equal(w.setAsk(2_010, 1), -1, 'beyond the window');
+  assert.equal(w.setBid(995, 1), -1, 'off the window grid');
+  assert.deepEqual(w.levels('ask'), [
+    { price: 1_000, size: 3 },
+    { price: 2_000, size: 4 },
+  ]);
+});
+
+test('property: setBid / setAsk leave the book applyLevel leaves, and return what sizeAt read before', () => {
+  const tick = 10_000;
+  fc.assert(
+    fc.property(levelOps(0, 100, 1_000_000_000), (ops) => {
+      const set = new L2Book({ tick });
+      const ref = new L2Book({ tick });
+      for (const o of ops) {
+        const price = o.idx * tick; // idx 0 and 100 are prices 0 and 1e6, outside the book
+        const before = ref.sizeAt(o.side, price);
+        let refused = false;
+        try {
+          ref.applyLevel(o.side, price, o.size);
+        } catch {
+          refused = true;
+        }
+        const got = o.side === 'bid' ? set.setBid(price, o.size) : set.setAsk(price, o.size);
+        assert.equal(got, refused ? -1 : before);
+      }
+      for (const side of ['bid', 'ask'] as const) {
+        assert.deepEqual(set.levels(side), ref.levels(side));
+        assert.equal(set.depth(side), ref.depth(side));
+      }
+      assert.equal(set.bestBid(), ref.bestBid());
+      assert.equal(set.bestAsk(), ref.bestAsk());
+    }),
+    { numRuns: 300, seed: 7 },
+  );
+});

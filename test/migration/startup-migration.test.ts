@@ -66,6 +66,12 @@ describe('start-up migration', () => {
       venue.orders.map((o) => o.status),
       ['restored', 'restored', 'dismissed'],
     );
+    // the restored orders' nonces: the start-up tells them from another trader's (src/runtime/phases/wallet.ts)
+    assert.deepEqual(
+      r.restoredNonces,
+      venue.restoredBodies.map((b) => (b as { nonce: string }).nonce.toLowerCase()),
+    );
+    assert.equal(r.restoredNonces.length, 2);
   });
 
   it('many chunks: one BatchWithdraw per chunk with distinct uint128 nonces and one shared deadline', async () => {

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { midAtOrBefore } from '../../src/state/edge-state.ts';
 import { MidHistory } from '../../src/state/mid-history.ts';
 import type { MidSample } from '../../src/strategy/types.ts';
 
@@ -81,5 +82,30 @@ describe('MidHistory', () => {
     assert.equal(h3.isAppendedBy(h3), false, 'itself');
     assert.equal(h3.isAppendedBy(h3.push(s[3]!, 3)), false, 'at the bound: the oldest dropped');
     assert.equal(h3.isAppendedBy([{ ts: 0, mid: 0 }, s[1]!, s[2]!, s[3]!]), false, 'an equal sample that is another object');
+  });
+});
+
+describe('MidHistory.midAtOrBefore', () => {
+  it("answers what edge-state's search answers on the same samples as an array (out-of-order times included)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 9 }),
+        fc.array(fc.tuple(fc.integer({ min: -3, max: 20 }), fc.nat({ max: 1_000_000 })), { maxLength: 40 }),
+        fc.array(fc.integer({ min: -50, max: 900 }), { minLength: 1, maxLength: 10 }),
+        (max, steps, probes) => {
+          let h = MidHistory.EMPTY;
+          let arr: MidSample[] = [];
+          let ts = 0;
+          for (const [dt, mid] of steps) {
+            ts += dt;
+            h = h.push({ ts, mid }, max);
+            arr = pushBounded(arr, { ts, mid }, max);
+            for (const t of probes) assert.equal(h.midAtOrBefore(t), midAtOrBefore(arr, t), `t ${t} over ${JSON.stringify(arr)}`);
+          }
+          assert.equal(MidHistory.EMPTY.midAtOrBefore(0), null);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MarketMemo } from '../../src/state/market-memo.ts';
+import { MidHistory } from '../../src/state/mid-history.ts';
 import type { MidSample } from '../../src/strategy/types.ts';
 import { ewmaSigma, viewSigma } from '../../src/strategy/volatility.ts';
 import { makeView, NOW } from './make-view.ts';
@@ -70,4 +71,25 @@ test('viewSigma: a bad sample poisons the series as the walk does, and the floor
     assert.ok(Object.is(got, ewmaSigma(h, opts)), `${got} after ${h.length} samples`);
   }
   assert.equal(viewSigma(makeView({ midHistory: [], memo: new MarketMemo() }), opts), 0.002);
+});
+
+test("the store's mid history (increments kept from the push) gives the array walk's bits: bounded, forked, same-ms, out-of-order and NaN samples", () => {
+  const opts = { lambda: 0.94, minSigma: 0 };
+  const all = [...samples(90), { ts: NOW + 10_000_000, mid: Number.NaN }, ...samples(20).map((x) => ({ ts: x.ts + 20_000_000, mid: x.mid }))];
+  let h = MidHistory.EMPTY;
+  let arr: MidSample[] = [];
+  const memo = new MarketMemo();
+  let fork: [MidHistory, MidSample[]] | null = null;
+  for (const [i, s] of all.entries()) {
+    h = h.push(s, 40);
+    arr = pushBounded(arr, s, 40);
+    assert.ok(Object.is(ewmaSigma(h, opts), ewmaSigma(arr, opts)), `walk after ${i + 1} samples`);
+    assert.ok(Object.is(viewSigma(makeView({ midHistory: h, memo }), opts), ewmaSigma(arr, opts)), `carried after ${i + 1} samples`);
+    if (i === 50) fork = [h, arr];
+  }
+  // a push onto an older history copies its window (a fork): the copy's increments are the same
+  const [fh, fa] = fork!;
+  const s = { ts: fa.at(-1)!.ts + 777, mid: 612_345 };
+  assert.ok(Object.is(ewmaSigma(fh.push(s, 40), opts), ewmaSigma(pushBounded(fa, s, 40), opts)));
+  assert.ok(Object.is(ewmaSigma(MidHistory.of(arr), opts), ewmaSigma(arr, opts)));
 });

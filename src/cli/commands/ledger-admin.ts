@@ -18,6 +18,7 @@ import { BadInputError } from '../../model/errors.ts';
 import { fullIntegrityCheck, recoverySteps } from '../../ledger/integrity.ts';
 import { latchPathOf, readLatchFile, readLatchRecord } from '../../ledger/latch-file.ts';
 import { describeHolder, ledgerLockHolder } from '../../ledger/ledger-lock.ts';
+import { heldLines, heldState } from '../../ledger/held-state.ts';
 import { openLedger } from '../../ledger/ledger.ts';
 import { autoVacuum, cutoffOf, pruneAll } from '../../ledger/retention.ts';
 
@@ -109,9 +110,14 @@ export async function runLedgerAdmin(sub: AdminSub, path: string, o: { out?: str
         return 1;
       }
       const latch = readLatchFile(path);
-      if (latch && !copyLatch)
+      // every hold the latch file keeps that the ledger does not (the latch, the halt, pauses): the copy alone would lose it
+      const held = heldState(path);
+      const fileOnly = heldLines(held, path).filter((l) => l.includes('in the latch file only'));
+      if (fileOnly.length > 0)
         process.stderr.write(
-          `note: the kill-switch latch is in the latch file ${latchPathOf(path)} only (${latch.reason}): copy that file too, beside a restored ledger as <restored ledger>.latch\n`,
+          `note: the latch file ${latchPathOf(path)} holds what the ledger does not: ` +
+            'copy that file too, beside a restored ledger as <restored ledger>.latch:\n' +
+            fileOnly.map((l) => `  ${l}\n`).join(''),
         );
       const obj = { ledger: path, out, bytes: sizeOf(out), ms: Math.round(performance.now() - t0), checked: true, latched: copyLatch ?? latch?.reason ?? null };
       write(obj, `backup of ${path} written to ${out} (${obj.bytes} bytes, ${obj.ms} ms), integrity ok\n`);

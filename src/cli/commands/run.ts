@@ -22,6 +22,8 @@ import { withShard } from '../../selection/shard.ts';
 import { LOG_LEVELS } from '../../config/types.ts';
 import { BadInputError } from '../../model/errors.ts';
 import { EXIT_HALT, startBot, type Bot } from '../../runtime/bot.ts';
+import { EXIT_WALLET_SHARED } from '../../runtime/exit-codes.ts';
+import { WalletSharedError } from '../../runtime/wallet-watch.ts';
 import { VenueError } from '../../exchange/client/errors.ts';
 import { LiveTerminal } from '../../runtime/live-terminal.ts';
 import { StartupAbortedError } from '../../runtime/startup-retry.ts';
@@ -35,14 +37,18 @@ const command: CommandSpec = {
   name: 'run',
   summary: 'run the quoting bot (live venue, testnet, a base URL, or the embedded local exchange)',
   usage:
-    'bookmaker run -c FILE [--base-url URL] [--duration S] [--paper] [--new-ledger] [--metrics-port P] [--api-key K] [--key-file F] [--log-level L] [--report-json FILE] [--shard I/N]',
+    'bookmaker run -c FILE [--base-url URL] [--duration S] [--paper] [--new-ledger] [--cancel-foreign-orders] [--metrics-port P] ' +
+    '[--api-key K] [--key-file F] [--log-level L] [--report-json FILE] [--shard I/N]',
   description:
     'Quotes the configured markets until SIGINT/SIGTERM or --duration, then cancels every order and exits 0. ' +
     'A config with a `local` venue starts the embedded local exchange (no keys, no network); --base-url points at any venue instead. ' +
     '--paper quotes on live data with simulated fills (no order is sent). ' +
     'A new, missing or emptied ledger on a wallet that holds tokens or has order history is refused (exit 2) unless --new-ledger adopts the holdings as its baseline. Keys: BOOKMAKER_PRIVATE_KEY or --key-file, BOOKMAKER_API_KEY or --api-key. ' +
     '--shard I/N (or BOOKMAKER_SHARD, or markets.shard) quotes only the markets of shard I of N (rendezvous hashing of the market id) and keeps reconcile and cancel-all to them, so N instances can share one wallet. ' +
-    'Signals and --duration also end start-up at once. Exit codes: 0 stopped, 1 orders left, 2 config/flags or a busy metrics port, 3 kill switch, 4 halt, 5 watchdog (event loop blocked).',
+    'Open orders of another trader (a second bot, a person) in its markets refuse the start (exit 7) unless --cancel-foreign-orders; ' +
+    'one that appears while it runs halts it until bookmaker ctl resume. ' +
+    'Signals and --duration also end start-up at once. Exit codes: 0 stopped, 1 orders left, 2 config/flags or a busy metrics port, ' +
+    '3 kill switch, 4 halt, 5 watchdog (event loop blocked), 6 ledger unwritable, 7 another trader on the wallet.',
   options: {
     config: { type: 'string', short: 'c', description: 'YAML config file', arg: 'FILE' },
     'base-url': { type: 'string', description: 'venue API base (overrides the config, including the embedded local exchange)', arg: 'URL' },
@@ -52,6 +58,13 @@ const command: CommandSpec = {
       type: 'boolean',
       description:
         'a new or empty ledger on a wallet with venue history adopts its holdings at the current marks as the baseline (PnL from 0) instead of refusing to start',
+      default: false,
+    },
+    'cancel-foreign-orders': {
+      type: 'boolean',
+      description:
+        "open orders in this bot's markets that it did not place (left over from a run whose ledger is gone) are cancelled at start-up " +
+        'instead of refusing the start (exit 7); stop any other bot on the wallet first',
       default: false,
     },
     'metrics-port': {
@@ -172,6 +185,7 @@ async function run(args: ParsedArgs): Promise<number> {
         logger,
         paper: o.paper === true,
         newLedger: o['new-ledger'] === true,
+        cancelForeignOrders: o['cancel-foreign-orders'] === true,
         signal: startup.signal,
         ...(watchdog ? { watchdog } : {}),
         ...(o['base-url'] ? { baseUrl: o['base-url'] as string } : {}),
@@ -194,6 +208,16 @@ async function run(args: ParsedArgs): Promise<number> {
         await new Promise<void>((r) => logger.flush(() => r()));
         setTimeout(() => process.exit(EXIT_HALT), 1_000).unref();
         return EXIT_HALT;
+      }
+      if (e instanceof WalletSharedError) {
+        logger.fatal(
+          { orders: e.found.orders, markets: e.found.markets, tags: e.found.tags.map((t) => t.tag), exitCode: EXIT_WALLET_SHARED },
+          `refusing to quote: ${e.message}`,
+        );
+        process.stderr.write(`bookmaker run: refusing to quote: ${e.message}. Exit ${EXIT_WALLET_SHARED}\n`);
+        await new Promise<void>((r) => logger.flush(() => r()));
+        setTimeout(() => process.exit(EXIT_WALLET_SHARED), 1_000).unref();
+        return EXIT_WALLET_SHARED;
       }
       if (!(e instanceof StartupAbortedError)) throw e;
       process.stdout.write(`bookmaker: stopped during start-up (${e.reason}), exit 0\n`);

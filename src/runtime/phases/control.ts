@@ -21,6 +21,7 @@ import type { LedgerPhase } from './ledger.ts';
 import type { RotationPhase } from './rotation.ts';
 import type { SelectPhase } from './select.ts';
 import type { StartContext } from './start-context.ts';
+import { watchWallet } from './wallet.ts';
 import type { VenuePhase } from './venue.ts';
 
 export interface ControlPhase {
@@ -94,6 +95,8 @@ export function controlPhase(
   control.restore(holds);
   cp.operator.use(control);
   registerControlMetrics(c.metrics.registry, k, control, undefined, early ? () => early.endpoint.refused() : undefined);
+  // another trader appearing on this wallet halts the bot through the control (phases/wallet.ts)
+  watchWallet(c, cp.wallet, control, c.metrics.registry, bookLedger.ledger.nonceTag());
   if (early) {
     early.controls.attach(control);
     // a halt sent while starting that the ledger's holds did not carry yet: before the first quote

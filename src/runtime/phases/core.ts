@@ -15,6 +15,7 @@ import { registerLedgerMetrics } from '../../ledger/ledger-metrics.ts';
 import { LedgerWatch } from '../../ledger/ledger-watch.ts';
 import { bindStoreMetrics } from '../../metrics/bind-store-metrics.ts';
 import { registerHealthMetrics } from '../../metrics/health-metrics.ts';
+import type { Bytes32 } from '../../model/order.ts';
 import type { VenuePort } from '../../model/venue.ts';
 import { NONCE_MEMORY, NonceSource } from '../../orders/nonces.ts';
 import { VenueRefusedError } from '../../orders/refusal.ts';
@@ -33,6 +34,8 @@ import type { RunFigures } from '../../account/run-figures.ts';
 import { deferred } from '../startup-waits.ts';
 import type { LedgerPhase } from './ledger.ts';
 import { OperatorView } from './operator-view.ts';
+import { walletWatchFor, type WalletWatchHandle } from './wallet.ts';
+import { watchedVenue } from '../wallet-watch.ts';
 import type { SelectPhase } from './select.ts';
 import { Shutdown } from './shutdown.ts';
 import type { StartContext } from './start-context.ts';
@@ -58,6 +61,8 @@ export interface CorePhase {
   readonly runFigures: RunFigures;
   readonly claims: ClaimsTracker | null;
   readonly operator: OperatorView;
+  /** another trader on this wallet (null on paper): checked after the start-up reconcile, then watched */
+  readonly wallet: WalletWatchHandle | null;
   readonly shutdown: Shutdown;
   /** the first balance and positions read: no quote before the bot knows what it holds */
   readonly accountRead: Promise<void>;
@@ -66,7 +71,14 @@ export interface CorePhase {
   startTicking(): void;
 }
 
-export function corePhase(c: StartContext, { client, signer }: VenuePhase, { markets, marketIds }: SelectPhase, l: LedgerPhase): CorePhase {
+export function corePhase(
+  c: StartContext,
+  { client, signer }: VenuePhase,
+  { markets, marketIds }: SelectPhase,
+  l: LedgerPhase,
+  /** orders the start-up migration restored: this wallet's own, whatever their nonce */
+  restored: ReadonlySet<Bytes32> = new Set(),
+): CorePhase {
   const { cfg, clock, log, metrics, paper, life } = c;
   const { bookLedger, accountBooks } = l;
   const refusals = new RefusalLog(c.o.logger, cfg.health.logIntervalMs);
@@ -82,12 +94,21 @@ export function corePhase(c: StartContext, { client, signer }: VenuePhase, { mar
   life.add(slowTicks.start());
   const { venue, paperVenue, liveVenue } = venuePort(c, client, signer, wireMeter, (e) => core.receive(e));
   const operator = new OperatorView();
+  // another trader on this wallet: every open-orders listing of the order manager passes the watch first
+  // nonces carry the ledger's tag: orders a crash left unrecorded are still known as ours (src/orders/nonces.ts)
+  const nonces = new NonceSource(NONCE_MEMORY, undefined, bookLedger.ledger.nonceTag());
+  const wallet = walletWatchFor(
+    c,
+    bookLedger,
+    () => core.orderManager.ownMarkets(),
+    restored,
+    (n) => nonces.has(n),
+  );
   const core = createTradingCore({
     config: cfg,
     clock,
-    venue,
-    // nonces carry the ledger's tag: orders a crash left unrecorded are still known as ours (src/orders/nonces.ts)
-    nonces: new NonceSource(NONCE_MEMORY, undefined, bookLedger.ledger.nonceTag()),
+    venue: wallet ? watchedVenue(venue, wallet.watch) : venue,
+    nonces,
     markets,
     logger: c.o.logger,
     initialState: bookLedger.initialState(marketIds),
@@ -194,6 +215,7 @@ export function corePhase(c: StartContext, { client, signer }: VenuePhase, { mar
     runFigures: l.runFigures,
     claims,
     operator,
+    wallet,
     shutdown,
     accountRead,
     startedAt,

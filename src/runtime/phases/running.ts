@@ -12,6 +12,7 @@ import type { LedgerPhase } from './ledger.ts';
 import type { RotationPhase } from './rotation.ts';
 import type { SelectPhase } from './select.ts';
 import type { StartContext } from './start-context.ts';
+import { checkWalletAtStart } from './wallet.ts';
 
 export async function reconcilePhase(
   c: StartContext,
@@ -27,6 +28,10 @@ export async function reconcilePhase(
   const ok = await untilAborted(om.reconcile(undefined, k.desired()), signal);
   if (!ok) log.warn('start-up reconcile could not read the venue; it is retried periodically');
   if (signal?.aborted) throw new StartupAbortedError(String(signal.reason ?? 'stop'));
+  // another trader's open orders in these markets refuse the start (exit 7) before the first quote;
+  // from here on a new one halts the bot (phases/wallet.ts)
+  checkWalletAtStart(c, cp.wallet?.watch ?? null, bookLedger.ledger.path === ':memory:', bookLedger.ledger.nonceTag());
+  cp.wallet?.watch.running();
   for (const id of marketIds) k.tick(id);
   c.life.add(schedulePeriodicReconcile(om, c.clock, c.cfg.orders.reconcileIntervalMs));
   rot.begin(markets);

@@ -1,0 +1,150 @@
+/**
+ * When the toxicity guard's gate opens, and why it closes: each strategy run with the guard on, in
+ * closed loop on synthetic markets, its quote wrapped to read the gate (markoutsAdverse, the same
+ * test edgeAdjust applies) on every tick of every market.
+ *
+ *   node --import tsx scripts/gate-trace.ts [--flow toxic] [--seeds 9001-9003] [--hours 0.5]
+ *     [--markets 4] [--guard '{ yaml }'] [--strategies avellaneda,binary,...]
+ *
+ * Per strategy, summed over the seeds: PnL; the share of quoting ticks with the gate open; the time
+ * from a run's start to the first open (the account's evidence, any market), and per market from its
+ * first quoting tick; the fills (position changes between ticks) made while it was shut and while
+ * open, before the market's first open; how often it closed again, and whether the estimate rose
+ * above the bound's reach (the mean moved up) or the bound widened (the sd grew). docs/edge.md,
+ * "The guard".
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadBacktestConfig } from '../src/backtest/backtest-config.ts';
+import { buildSummary } from '../src/backtest/report-summary.ts';
+import { runBacktest } from '../src/backtest/run-backtest.ts';
+import { liveSyntheticSource } from '../src/backtest/synthetic-source.ts';
+import { isFlowPreset } from '../src/sim/flow-presets.ts';
+
+const args = process.argv.slice(2);
+const flag = (k: string, d: string): string => {
+  const i = args.indexOf(k);
+  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : d;
+};
+const flow = flag('--flow', 'toxic');
+if (!isFlowPreset(flow)) throw new Error(`--flow: unknown preset ${flow}`);
+const [s0, s1] = flag('--seeds', '9001-9003').split('-').map(Number);
+const hours = Number(flag('--hours', '0.5'));
+const markets = Number(flag('--markets', '4'));
+const guard = flag('--guard', 'true');
+const PARAMS: Record<string, string> = {
+  avellaneda: '{ fair: mid, gamma: 0.5, k: 150, inventoryUnit: 50, minSpread: 0.02, maxSpread: 0.2, size: 25 }',
+  bands: '{ fair: microprice, inventorySkew: 0.0005, bands: [{ minMargin: 0.005, targetMargin: 0.01, maxMargin: 0.02, size: 25 }] }',
+  'oracle-anchored': '{ book: microprice, oracleWeight: 0.6, halfSpread: 0.01, inventorySkew: 0.0005, size: 25 }',
+  glft: '{ A: 0.05, k: 0.39, gamma: 0.05, inventoryUnit: 50, minSpread: 0.02, maxSpread: 0.2, size: 25 }',
+  binary: '{ gamma: 0.5, k: 150, inventoryUnit: 50, minSpread: 0.02, maxSpread: 0.2, size: 25 }',
+};
+const strategies = flag('--strategies', Object.keys(PARAMS).join(',')).split(',');
+
+interface Tick {
+  readonly t: number;
+  readonly open: boolean;
+  readonly mean: number | null;
+  readonly sd: number | null;
+  readonly net: number;
+}
+const g = globalThis as { __gateTrace?: Map<string, Tick[]> };
+
+const work = mkdtempSync(join(tmpdir(), 'bookmaker-gate-trace-'));
+const base = readFileSync('config/backtest.yaml', 'utf8');
+const strategyBlock = /defaults:\n  strategy:\n(?: {4}.*\n)+/;
+const root = resolve('.');
+const table = [
+  '| strategy | PnL / seed | open ticks | run start → first open s | market start → open s (median) | markets never open | fills shut / open | fills before a market first opens | closes | closed by mean / by sd |',
+  '|---|---|---|---|---|---|---|---|---|---|',
+];
+for (const name of strategies) {
+  // the shipped module, its quote wrapped to record the gate
+  const wrapper = join(work, `${name}-trace.ts`);
+  writeFileSync(
+    wrapper,
+    `import m from '${root}/strategies/${name}/index.ts';
+import { markoutsAdverse, toxicityEvidence } from '${root}/src/strategy/edge-adjust.ts';
+export default { ...m, quote(view, cfg) {
+  const tr = globalThis.__gateTrace;
+  if (tr && view.edge && view.book && view.book.bids.length > 0 && view.book.asks.length > 0) {
+    const ev = toxicityEvidence(view.edge, cfg.toxicity);
+    const k = view.marketId;
+    let l = tr.get(k); if (!l) tr.set(k, (l = []));
+    l.push({ t: view.now, open: markoutsAdverse(view.edge, cfg.toxicity), mean: ev ? ev.mean : null, sd: ev ? ev.sd : null, net: view.position.net });
+  }
+  return m.quote(view, cfg);
+} };
+`,
+  );
+  const file = join(work, `${name}.yaml`);
+  const params = PARAMS[name]!.replace(/ }$/, `, toxicity: ${guard} }`);
+  writeFileSync(file, base.replace(strategyBlock, `defaults:\n  strategy:\n    name: ${wrapper}\n    params: ${params}\n`));
+  const cfg = await loadBacktestConfig(file);
+  const acc = {
+    pnl: 0,
+    ticks: 0,
+    open: 0,
+    firstOpen: [] as number[],
+    marketOpen: [] as number[],
+    never: 0,
+    mkts: 0,
+    fillsShut: 0,
+    fillsOpen: 0,
+    before: 0,
+    closes: 0,
+    byMean: 0,
+    bySd: 0,
+  };
+  for (let seed = s0!; seed <= (s1 ?? s0!); seed++) {
+    g.__gateTrace = new Map();
+    const source = await liveSyntheticSource({ seed, hours, markets, flow });
+    const run = await runBacktest({ source, ranking: null, config: cfg.bot, settings: cfg.settings });
+    acc.pnl += buildSummary(run).pnl.total;
+    let first = Infinity;
+    for (const ticks of g.__gateTrace.values()) {
+      acc.mkts++;
+      let opened = -1;
+      for (let i = 0; i < ticks.length; i++) {
+        const k = ticks[i]!;
+        acc.ticks++;
+        if (k.open) acc.open++;
+        if (k.open && opened < 0) {
+          opened = i;
+          first = Math.min(first, k.t);
+          acc.marketOpen.push((k.t - ticks[0]!.t) / 1000);
+        }
+        if (i === 0) continue;
+        const p = ticks[i - 1]!;
+        if (k.net !== p.net) {
+          if (p.open) acc.fillsOpen++;
+          else acc.fillsShut++;
+          if (opened < 0) acc.before++;
+        }
+        if (p.open && !k.open) {
+          acc.closes++;
+          // the bound mean + z·sd crossed zero: by the mean rising, or by the sd growing
+          if (k.mean !== null && p.mean !== null && k.sd !== null && p.sd !== null && k.mean - p.mean >= 0 && k.sd - p.sd <= 0) acc.byMean++;
+          else acc.bySd++;
+        }
+      }
+      if (opened < 0) acc.never++;
+      if (process.env.GATE_TRACE_DETAIL)
+        process.stderr.write(
+          `  market ${((ticks[0]!.t - run.start) / 1000).toFixed(0)}-${((ticks[ticks.length - 1]!.t - run.start) / 1000).toFixed(0)} s, ${ticks.length} ticks, open at ${opened < 0 ? 'never' : ((ticks[opened]!.t - run.start) / 1000).toFixed(0)}, open ${ticks.filter((x) => x.open).length}, fills ${ticks
+            .filter((x, i) => i > 0 && x.net !== ticks[i - 1]!.net)
+            .map((x, i) => ((x.t - run.start) / 1000).toFixed(0))
+            .join(' ')}\n`,
+        );
+    }
+    if (Number.isFinite(first)) acc.firstOpen.push((first - run.start) / 1000);
+  }
+  const seeds = (s1 ?? s0!) - s0! + 1;
+  const med = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!.toFixed(0) : '–');
+  const row = `| ${name} | ${(acc.pnl / seeds).toFixed(2)} | ${((acc.open / Math.max(1, acc.ticks)) * 100).toFixed(1)} % of ${acc.ticks} | ${acc.firstOpen.map((x) => x.toFixed(0)).join(', ') || '–'} | ${med(acc.marketOpen)} | ${acc.never} of ${acc.mkts} | ${acc.fillsShut} / ${acc.fillsOpen} | ${acc.before} | ${acc.closes} | ${acc.byMean} / ${acc.bySd} |`;
+  table.push(row);
+  process.stderr.write(`${row}\n`);
+}
+rmSync(work, { recursive: true, force: true });
+process.stdout.write(`gate trace: ${flow}, seeds ${s0}-${s1 ?? s0}, ${hours} h × ${markets} markets, guard ${guard}\n${table.join('\n')}\n`);
