@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test [-- FILE|DIR ...]`: runs every test/**/*.test.ts (or only the files/folders given), each file in its
-// own Node process with the tsx loader; `--` flags go to each. (Not tsx/esm, ~0.1 CPU-s a file cheaper: a user
-// strategy loaded by path through tsx's API then fails, "Cannot require() ES Module ... in a cycle".)
+// own Node process with the tsx loader; `--` flags go to each. (Not tsx/esm, ~0.1 CPU-s a file cheaper: under it a
+// user strategy loaded by path failed, "Cannot require() ES Module ... in a cycle", a product bug since fixed in
+// src/strategy/registry.ts and tested there; the whole suite has not been run under tsx/esm since.)
 //
 // Why not one `node --test FILE...`: Node 20's runner starts files in path order, so a long file (the chaos soak,
 // the image build) that sorts late runs alone at the end while the other lane idles. Here the longest files start
