@@ -9,12 +9,17 @@
  *     the first part by the lower end of the 95 % interval of PnL per volume (volume floor), scored on
  *     the rest; the best strategy chosen on the first part too; beside it the choice by PnL per volume alone. For one strategy
  *     and a grid of your own: `bookmaker backtest --sweep GRID --walk-forward 50%`.
+ *   node --import tsx scripts/edge-eval.ts capture-grid RECORDING [--split 50%] [--workers 2]
+ *     every combination of every strategy's capture grid run on both parts (a distribution, not a
+ *     choice: nothing here chooses): how well each criterion's first-part score ranks the second
+ *     part's PnL % of volume (Spearman's rank correlation over the runs at the volume floor), and how
+ *     the best 10 by each criterion did in the second part (and which they are).
  *   node --import tsx scripts/edge-eval.ts local [--seeds 1,2,3] [--seconds 20] [--rate 12]
  *     the local exchange (noise and informed takers) live: the same six configurations per seed.
  *
  * local: prints one JSON object per run and a markdown table at the end; capture: the table and the goal.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfigText } from '../src/config/load-config.ts';
@@ -22,7 +27,11 @@ import { silentLogger } from '../src/core/logger.ts';
 import { marketAttribution } from '../src/state/edge-view.ts';
 import { marketPnl, selectMarketView } from '../src/state/market-view.ts';
 import type { Bytes32 } from '../src/model/order.ts';
-import { captureWalkForward, STRATEGY_EXAMPLES } from '../test/bench/capture-walk-forward.ts';
+import { loadReplaySource } from '../src/backtest/replay-source.ts';
+import { runSweep } from '../src/backtest/run-sweep.ts';
+import { rankScore, type RankBy, type SweepSpec } from '../src/backtest/sweep-grid.ts';
+import { parseSplit } from '../src/backtest/walk-forward.ts';
+import { CAPTURE_CRITERION, captureGrid, captureWalkForward, PREVIOUS_CRITERION, STRATEGY_EXAMPLES } from '../test/bench/capture-walk-forward.ts';
 
 type Params = Record<string, unknown>;
 interface Strategy {
@@ -74,6 +83,106 @@ async function capture(dir: string): Promise<void> {
       onStrategy: (s, runs) => process.stderr.write(`${s}: ${runs} runs\n`),
     });
     rows.push(...wf.lines, '', wf.goal, wf.previous);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Ranks (1 = smallest), ties averaged. */
+function ranks(xs: readonly number[]): number[] {
+  const idx = xs.map((x, i) => [x, i] as const).sort((a, b) => a[0] - b[0]);
+  const r = new Array<number>(xs.length);
+  for (let i = 0; i < idx.length; ) {
+    let j = i;
+    while (j + 1 < idx.length && idx[j + 1]![0] === idx[i]![0]) j++;
+    for (let k = i; k <= j; k++) r[idx[k]![1]] = (i + j) / 2 + 1;
+    i = j + 1;
+  }
+  return r;
+}
+
+function spearman(a: readonly number[], b: readonly number[]): number {
+  const ra = ranks(a);
+  const rb = ranks(b);
+  const n = a.length;
+  const ma = ra.reduce((x, y) => x + y, 0) / n;
+  const mb = rb.reduce((x, y) => x + y, 0) / n;
+  let sab = 0;
+  let saa = 0;
+  let sbb = 0;
+  for (let i = 0; i < n; i++) {
+    sab += (ra[i]! - ma) * (rb[i]! - mb);
+    saa += (ra[i]! - ma) ** 2;
+    sbb += (rb[i]! - mb) ** 2;
+  }
+  return sab / Math.sqrt(saa * sbb);
+}
+
+async function captureGridEval(dir: string): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'bookmaker-edge-eval-'));
+  try {
+    const all = loadReplaySource(dir);
+    const sp = parseSplit(flag('--split') ?? '50%', dir, {}, all.cols.lts[all.rows[0]!]!);
+    const workers = Number(flag('--workers') ?? 2);
+    const base = readFileSync('config/backtest.yaml', 'utf8');
+    const { minVolume } = CAPTURE_CRITERION;
+    const pairs: { s: string; index: number; first: Record<RankBy, number>; pct: number; volume: number }[] = [];
+    for (const s of Object.keys(STRATEGY_EXAMPLES)) {
+      const cfg = join(work, `grid-${s}.yaml`);
+      writeFileSync(
+        cfg,
+        base.replace(/defaults:\n  strategy:\n(?: {4}.*\n)+/, `defaults:\n  strategy:\n    name: ${s}\n    params: ${STRATEGY_EXAMPLES[s]!}\n`),
+      );
+      const spec: SweepSpec = {
+        grid: captureGrid(s),
+        rankBy: CAPTURE_CRITERION.rankBy,
+        minVolume,
+        windows: 4,
+        blockSeconds: CAPTURE_CRITERION.blockSeconds,
+        fast: false,
+        maxRuns: 10_000,
+      };
+      const first = await runSweep({ configFile: cfg, data: dir, from: sp.from, to: sp.split, spec, workers });
+      const second = await runSweep({ configFile: cfg, data: dir, from: sp.split, to: sp.to, spec, workers });
+      for (const f of first) {
+        const b = second.find((x) => x.index === f.index);
+        if (!f.summary || f.summary.volume < minVolume || !b?.summary || !(b.summary.volume > 0)) continue;
+        pairs.push({
+          s,
+          index: f.index,
+          first: { [CAPTURE_CRITERION.rankBy]: rankScore(f, CAPTURE_CRITERION.rankBy), [PREVIOUS_CRITERION]: rankScore(f, PREVIOUS_CRITERION) } as Record<
+            RankBy,
+            number
+          >,
+          pct: (b.summary.pnl.total / b.summary.volume) * 100,
+          volume: b.summary.volume,
+        });
+      }
+      process.stderr.write(`${s}: ${first.length} × 2 runs\n`);
+    }
+    const meets = (p: { pct: number; volume: number }) => p.volume >= 150 && p.pct >= -1;
+    const tops: string[] = [];
+    rows.push(
+      `capture grid, split ${flag('--split') ?? '50%'}: ${pairs.length} combinations at the first part's floor (${minVolume} USDC), all strategies; ${pairs.filter(meets).length} meet the goal in the second part`,
+      '| criterion | Spearman (first-part score, second-part PnL % of volume) | best 10: mean second-part % | best 10: meet the goal |',
+      '|---|---|---|---|',
+    );
+    for (const by of [CAPTURE_CRITERION.rankBy, PREVIOUS_CRITERION]) {
+      const ok = pairs.filter((p) => Number.isFinite(p.first[by]));
+      const top = [...ok].sort((a, b) => b.first[by] - a.first[by]).slice(0, 10);
+      rows.push(
+        `| ${by} | ${spearman(
+          ok.map((p) => p.first[by]),
+          ok.map((p) => p.pct),
+        ).toFixed(3)} (${ok.length}) | ${f2(top.reduce((a, p) => a + p.pct, 0) / top.length)} % | ${top.filter(meets).length} of ${top.length} |`,
+      );
+      tops.push(
+        `best 10 by ${by} (strategy #grid index: first-part score %, second part % of volume on USDC): ${top
+          .map((p) => `${p.s} #${p.index}: ${f2(p.first[by] * 100)}, ${f2(p.pct)} on ${p.volume.toFixed(0)}`)
+          .join('; ')}`,
+      );
+    }
+    rows.push('', ...tops);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -155,10 +264,11 @@ logging: { level: warn }
 }
 
 if (args[0] === 'capture' && args[1]) await capture(args[1]);
+else if (args[0] === 'capture-grid' && args[1]) await captureGridEval(args[1]);
 else if (args[0] === 'local') await local();
 else {
   process.stderr.write(
-    'usage: edge-eval.ts capture RECORDING [--split 50%] [--min-volume 75] [--workers 2] | local [--seeds 1,2,3] [--seconds 20] [--rate 12]\n',
+    'usage: edge-eval.ts capture RECORDING [--split 50%] [--min-volume 75] [--workers 2] | capture-grid RECORDING [--split 50%] [--workers 2] | local [--seeds 1,2,3] [--seconds 20] [--rate 12]\n',
   );
   process.exit(2);
 }

@@ -67,6 +67,35 @@ export const STRATEGY_EXAMPLES: Readonly<Record<string, string>> = {
   follow: '{ sweepShares: 300, sweepSeconds: 2, size: 25 }',
 };
 
+/** A strategy's grid in the capture walk-forward (each market maker's: spread, size, skew, inventory limit, guard, and the flow lean for the model strategies; follow's: its sweep and size). */
+export function captureGrid(s: string, leans: readonly number[] = [0, 0.1]): [string, unknown[]][] {
+  const P = 'defaults.strategy.params';
+  const spreads = [0.02, 0.04, 0.08];
+  const guards = GUARDS.map((g) => g.value);
+  const common: [string, unknown[]][] = [
+    ['defaults.risk.maxPosition', [25, 500]],
+    [`${P}.toxicity`, guards],
+  ];
+  if (s === 'bands')
+    return [
+      [`${P}.bands`, spreads.flatMap((w) => [10, 25].map((size) => [{ minMargin: w / 4, targetMargin: w / 2, maxMargin: w, size }]))],
+      [`${P}.inventorySkew`, [0.0005, 0.002]],
+      ...common,
+    ];
+  // follow (a taker, no guard): the sweep's size and window and the position, with the risk lines it needs (config/strategies/follow.yaml)
+  if (s === 'follow')
+    return [
+      [`${P}.sweepShares`, [150, 300, 600]],
+      [`${P}.sweepSeconds`, [1, 2]],
+      [`${P}.size`, [10, 25]],
+      ['defaults.risk.maxPosition', [25]],
+      ['defaults.risk.allowCrossing', [true]],
+    ];
+  if (s === 'oracle-anchored')
+    return [[`${P}.halfSpread`, spreads.map((w) => w / 2)], [`${P}.size`, [10, 25]], [`${P}.inventorySkew`, [0.0005, 0.002]], ...common];
+  return [[`${P}.minSpread`, spreads], [`${P}.size`, [10, 25]], [`${P}.inventoryUnit`, [10, 50]], [`${P}.flowLean`, [...leans]], ...common];
+}
+
 export interface CaptureWalkForwardOptions {
   /** the recording (the imported capture) */
   readonly dir: string;
@@ -92,32 +121,7 @@ export async function captureWalkForward(o: CaptureWalkForwardOptions): Promise<
   const start = all.cols.lts[all.rows[0]!]!;
   const split = parseSplit(o.split ?? '50%', dir, {}, start);
   const P = 'defaults.strategy.params';
-  const spreads = [0.02, 0.04, 0.08];
-  const guards = GUARDS.map((g) => g.value);
-  const gridFor = (s: string): [string, unknown[]][] => {
-    const common: [string, unknown[]][] = [
-      ['defaults.risk.maxPosition', [25, 500]],
-      [`${P}.toxicity`, guards],
-    ];
-    if (s === 'bands')
-      return [
-        [`${P}.bands`, spreads.flatMap((w) => [10, 25].map((size) => [{ minMargin: w / 4, targetMargin: w / 2, maxMargin: w, size }]))],
-        [`${P}.inventorySkew`, [0.0005, 0.002]],
-        ...common,
-      ];
-    // follow (a taker, no guard): the sweep's size and window and the position, with the risk lines it needs (config/strategies/follow.yaml)
-    if (s === 'follow')
-      return [
-        [`${P}.sweepShares`, [150, 300, 600]],
-        [`${P}.sweepSeconds`, [1, 2]],
-        [`${P}.size`, [10, 25]],
-        ['defaults.risk.maxPosition', [25]],
-        ['defaults.risk.allowCrossing', [true]],
-      ];
-    if (s === 'oracle-anchored')
-      return [[`${P}.halfSpread`, spreads.map((w) => w / 2)], [`${P}.size`, [10, 25]], [`${P}.inventorySkew`, [0.0005, 0.002]], ...common];
-    return [[`${P}.minSpread`, spreads], [`${P}.size`, [10, 25]], [`${P}.inventoryUnit`, [10, 50]], [`${P}.flowLean`, [...(o.leans ?? [0, 0.1])]], ...common];
-  };
+  const gridFor = (s: string) => captureGrid(s, o.leans);
   const label = (s: string, combo: Record<string, unknown>): string =>
     Object.entries(combo)
       .map(([k, v]) => {

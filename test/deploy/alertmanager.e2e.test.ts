@@ -12,18 +12,18 @@
  * alertmanager is not installed.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { config, openOrders, setBook, startExchange, startTestBot, waitFor } from '../e2e/harness.ts';
-import { RULES_DIR, SKIP_PROMETHEUS } from './promtool.ts';
+import { setBook, startExchange, waitFor } from '../e2e/harness.ts';
+import { SKIP_PROMETHEUS } from './promtool.ts';
 import { ALERTMANAGER_BIN, ALERTMANAGER_DIR, SKIP_ALERTMANAGER } from './amtool.ts';
 import { freePort } from '../support/net.ts';
-import { withFailingStrategy } from '../support/failing-strategy.ts';
+import { quotingFailingBot, spawnLogged, startPrometheus, stopProcess, type Prometheus } from './alerting-rig.ts';
 
 interface ChatMessage {
   title: string;
@@ -90,22 +90,6 @@ async function smtpSink(): Promise<{ server: Server; port: number; mails: string
   return { server, port: (server.address() as { port: number }).port, mails };
 }
 
-function spawnLogged(bin: string, args: string[], cwd: string, log: { out: string }): ChildProcess {
-  const p = spawn(bin, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-  p.stdout!.on('data', (b: Buffer) => (log.out += b.toString()));
-  p.stderr!.on('data', (b: Buffer) => (log.out += b.toString()));
-  return p;
-}
-
-async function stop(p: ChildProcess | null): Promise<void> {
-  if (!p || p.exitCode !== null) return;
-  p.kill('SIGTERM');
-  let t: NodeJS.Timeout | undefined;
-  await Promise.race([new Promise((r) => p.once('exit', r)), new Promise((r) => (t = setTimeout(r, 5_000)))]);
-  clearTimeout(t); // a live timer would keep this file's process up 5 s after its last test
-  if (p.exitCode === null) p.kill('SIGKILL');
-}
-
 test('a fired alert reaches a person: Prometheus scraping a bot → Alertmanager → chat webhook and e-mail; BookmakerDown inhibits per-market alerts', {
   skip: SKIP_PROMETHEUS || SKIP_ALERTMANAGER,
   timeout: 150_000,
@@ -114,19 +98,13 @@ test('a fired alert reaches a person: Prometheus scraping a bot → Alertmanager
   const h = await startExchange({ markets: 2 });
   const chat = await chatWebhook();
   const smtp = await smtpSink();
-  let prom: ChildProcess | null = null;
+  let prom: Prometheus | null = null;
   let am: ChildProcess | null = null;
   const log = { out: '' };
   let amPort = 0;
   try {
-    for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
-    const base = await config(h);
-    const { cfg, failing } = withFailingStrategy(base, 1_000);
-    const botPort = await freePort();
-    const bot = await startTestBot(h, cfg, { metricsPort: botPort });
+    const { bot, failing, botPort } = await quotingFailingBot(h);
     try {
-      await waitFor('quoting at the venue', async () => (await openOrders(h.bot)).length >= 4, 20_000);
-
       // Alertmanager with the shipped config: secrets from files in the temp dir, waits shortened
       writeFileSync(join(dir, 'chat-webhook-url'), chat.url + '\n', { mode: 0o600 });
       writeFileSync(join(dir, 'smtp-password'), 'not-used-by-the-sink\n', { mode: 0o600 });
@@ -154,29 +132,8 @@ test('a fired alert reaches a person: Prometheus scraping a bot → Alertmanager
       const amApi = `http://127.0.0.1:${amPort}/api/v2`;
       await waitFor('Alertmanager answers', async () => (await fetch(`${amApi}/status`).catch(() => null))?.ok === true, 20_000);
 
-      const rules = readFileSync(join(RULES_DIR, 'bookmaker-alerts.yml'), 'utf8').replace(/^(\s+)for: \S+$/gm, '$1for: 0s');
-      writeFileSync(join(dir, 'rules.yml'), rules);
-      writeFileSync(
-        join(dir, 'prometheus.yml'),
-        `global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nrule_files:\n  - rules.yml\nalerting:\n  alertmanagers:\n    - static_configs:\n        - targets: ['127.0.0.1:${amPort}']\nscrape_configs:\n  - job_name: bookmaker\n    static_configs:\n      - targets: ['127.0.0.1:${botPort}']\n`,
-      );
-      const promPort = await freePort();
-      prom = spawnLogged(
-        'prometheus',
-        [
-          `--config.file=${join(dir, 'prometheus.yml')}`,
-          `--storage.tsdb.path=${join(dir, 'data')}`,
-          `--web.listen-address=127.0.0.1:${promPort}`,
-          '--log.level=warn',
-        ],
-        dir,
-        log,
-      );
-      const query = async (q: string): Promise<unknown[]> => {
-        const r = await fetch(`http://127.0.0.1:${promPort}/api/v1/query?query=${encodeURIComponent(q)}`).catch(() => null);
-        if (!r || !r.ok) return [];
-        return ((await r.json()) as { data: { result: unknown[] } }).data.result;
-      };
+      prom = await startPrometheus(dir, { botPort, amPort }, log);
+      const { query } = prom;
       await waitFor('Prometheus scraped the quoting bot', async () => (await query('bookmaker_market_state{state="quoting"} == 1')).length === 2, 40_000);
       assert.equal(chat.messages.length, 0, 'nothing delivered while the bot quotes');
 
@@ -231,8 +188,8 @@ test('a fired alert reaches a person: Prometheus scraping a bot → Alertmanager
   } catch (e) {
     throw new Error(`${(e as Error).message}\nprometheus/alertmanager output:\n${log.out.slice(-3000)}`, { cause: e });
   } finally {
-    await stop(prom);
-    await stop(am);
+    await stopProcess(prom?.proc ?? null);
+    await stopProcess(am);
     chat.server.close();
     smtp.server.close();
     await h.close();

@@ -7,15 +7,13 @@
  * bookmaker_not_quoting_grace_seconds). Skipped, with the reason, when prometheus is not installed.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { config, openOrders, setBook, startExchange, startTestBot, waitFor } from '../e2e/harness.ts';
-import { RULES_DIR, SKIP_PROMETHEUS } from './promtool.ts';
-import { freePort } from '../support/net.ts';
-import { withFailingStrategy } from '../support/failing-strategy.ts';
+import { setBook, startExchange, waitFor } from '../e2e/harness.ts';
+import { SKIP_PROMETHEUS } from './promtool.ts';
+import { quotingFailingBot, startPrometheus, stopProcess, type Prometheus } from './alerting-rig.ts';
 
 interface Alert {
   labels: Record<string, string>;
@@ -25,42 +23,13 @@ interface Alert {
 test('a real Prometheus fires BookmakerMarketNotQuoting once the bot stops quoting', { skip: SKIP_PROMETHEUS, timeout: 120_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'bookmaker-prom-'));
   const h = await startExchange({ markets: 2 });
-  let prom: ChildProcess | null = null;
-  let out = '';
+  let prom: Prometheus | null = null;
+  const log = { out: '' };
   try {
-    for (const m of h.markets) await setBook(h, m, 480_000, 520_000);
-    const base = await config(h);
-    const { cfg, failing } = withFailingStrategy(base, 1_000);
-    const botPort = await freePort();
-    const bot = await startTestBot(h, cfg, { metricsPort: botPort });
+    const { bot, failing, botPort } = await quotingFailingBot(h);
     try {
-      await waitFor('quoting at the venue', async () => (await openOrders(h.bot)).length >= 4, 20_000);
-
-      const rules = readFileSync(join(RULES_DIR, 'bookmaker-alerts.yml'), 'utf8').replace(/^(\s+)for: \S+$/gm, '$1for: 0s');
-      writeFileSync(join(dir, 'rules.yml'), rules);
-      writeFileSync(
-        join(dir, 'prometheus.yml'),
-        `global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nrule_files:\n  - rules.yml\nscrape_configs:\n  - job_name: bookmaker\n    static_configs:\n      - targets: ['127.0.0.1:${botPort}']\n`,
-      );
-      const promPort = await freePort();
-      prom = spawn(
-        'prometheus',
-        [
-          `--config.file=${join(dir, 'prometheus.yml')}`,
-          `--storage.tsdb.path=${join(dir, 'data')}`,
-          `--web.listen-address=127.0.0.1:${promPort}`,
-          '--log.level=warn',
-        ],
-        { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
-      );
-      prom.stdout!.on('data', (b: Buffer) => (out += b.toString()));
-      prom.stderr!.on('data', (b: Buffer) => (out += b.toString()));
-      const api = `http://127.0.0.1:${promPort}/api/v1`;
-      const query = async (q: string): Promise<unknown[]> => {
-        const r = await fetch(`${api}/query?query=${encodeURIComponent(q)}`).catch(() => null);
-        if (!r || !r.ok) return [];
-        return ((await r.json()) as { data: { result: unknown[] } }).data.result;
-      };
+      prom = await startPrometheus(dir, { botPort }, log);
+      const { api, query } = prom;
       const alerts = async (): Promise<Alert[]> => {
         const r = await fetch(`${api}/alerts`).catch(() => null);
         if (!r || !r.ok) return [];
@@ -98,10 +67,9 @@ test('a real Prometheus fires BookmakerMarketNotQuoting once the bot stops quoti
       await bot.stop();
     }
   } catch (e) {
-    throw new Error(`${(e as Error).message}\nprometheus output:\n${out.slice(-2000)}`, { cause: e });
+    throw new Error(`${(e as Error).message}\nprometheus output:\n${log.out.slice(-2000)}`, { cause: e });
   } finally {
-    prom?.kill('SIGTERM');
-    if (prom && prom.exitCode === null) await new Promise((r) => prom!.once('exit', r));
+    await stopProcess(prom?.proc ?? null);
     await h.close();
     rmSync(dir, { recursive: true, force: true });
   }

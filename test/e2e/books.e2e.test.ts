@@ -6,11 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { systemClock } from '../../src/core/clock.ts';
-import { openLedger } from '../../src/ledger/ledger.ts';
-import { ledgerSummary, pnlByMarket } from '../../src/ledger/books.ts';
 import { micro } from '../../src/model/units.ts';
 import { ledgerConfig, LOSS_RISK, onLedgerExchange, openOrders, place, setBook, startTestBot, waitFor, waitQuoting } from './harness.ts';
+import { ledgerFigures } from './ledger-runs.ts';
 
 test('kill switch, /metrics, run report and ledger summary read the same account figures; a restart resumes at them', async () => {
   await onLedgerExchange(async (h, file) => {
@@ -48,18 +46,12 @@ test('kill switch, /metrics, run report and ledger summary read the same account
       await bot1.stop();
     }
     const final = report.account!;
-    const l = openLedger({ path: file, clock: systemClock, mustExist: true, readonly: true });
-    let fromLedger: { realised: number; unrealised: number | null; byMarket: number };
-    try {
-      const s = ledgerSummary(l);
-      fromLedger = {
-        realised: s.realisedPnl,
-        unrealised: s.unrealisedPnl,
-        byMarket: pnlByMarket(l).reduce((a, b) => a + Math.round(b.realisedPnl * 1e6) + Math.round((b.unrealisedPnl ?? 0) * 1e6), 0),
-      };
-    } finally {
-      l.close();
-    }
+    const { summary: s, perMarket } = ledgerFigures(file);
+    const fromLedger = {
+      realised: s.realisedPnl,
+      unrealised: s.unrealisedPnl,
+      byMarket: perMarket.reduce((a, b) => a + Math.round(b.realisedPnl * 1e6) + Math.round((b.unrealisedPnl ?? 0) * 1e6), 0),
+    };
     assert.equal(micro(Math.round(fromLedger.realised * 1e6)), final.realisedUsdc, 'ledger summary realised = report account realised');
     assert.equal(micro(Math.round(fromLedger.unrealised! * 1e6)), final.unrealisedUsdc, 'ledger summary unrealised (last mark, at stop) = report');
     assert.equal(micro(fromLedger.byMarket), final.pnlUsdc, 'ledger pnl by market adds up to the report account PnL');

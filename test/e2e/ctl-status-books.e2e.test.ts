@@ -8,12 +8,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { decimalToScaled } from '../../src/model/units.ts';
-import { openLedger } from '../../src/ledger/ledger.ts';
-import { ledgerSummary, pnlByMarket } from '../../src/ledger/books.ts';
 import { statusText } from '../../src/control/status-text.ts';
-import { systemClock } from '../../src/core/clock.ts';
 import type { KillSwitchFigures, StatusBooks } from '../../src/control/status-books.ts';
 import { cli, ledgerConfig, LOSS_RISK, loseTwoDollars, onLedgerExchange, openOrders, scrapeMetrics, startTestBot, waitFor, withTimeout } from './harness.ts';
+import { ledgerFigures, readLedgerFile } from './ledger-runs.ts';
 import { freePort } from '../support/net.ts';
 
 const TOKEN = 'e2e-ctl-status-token-0123456789';
@@ -60,29 +58,16 @@ test('ctl status shows the books and the kill switch: equal to /metrics, ledger 
       assert.equal(halt.status, 200);
       await waitFor('no order left', async () => (await openOrders(h.bot)).length === 0);
       const quietAt = Date.now();
-      await waitFor('a ledger mark after the halt', () => {
-        const l = openLedger({ path: file, clock: systemClock, mustExist: true, readonly: true });
-        try {
-          return (l.db.prepare('SELECT MAX(ts) AS ts FROM marks WHERE market_id IS NULL').get() as { ts: number | null }).ts! > quietAt;
-        } finally {
-          l.close();
-        }
-      });
+      await waitFor('a ledger mark after the halt', () =>
+        readLedgerFile(file, (l) => (l.db.prepare('SELECT MAX(ts) AS ts FROM marks WHERE market_id IS NULL').get() as { ts: number | null }).ts! > quietAt),
+      );
 
       // read at one quiet moment: ctl (a process, over the admin endpoint), /metrics over HTTP, and the
       // ledger file through the functions `ledger summary` and `ledger pnl` print (src/ledger/books.ts)
       const [st, metrics] = await Promise.all([run(['ctl', 'status', '--port', String(adminPort), '--json'], env), scrapeMetrics(bot)]);
       assert.equal(st.code, 0, st.out);
       const s = jsonLine<{ halted: boolean; books: StatusBooks; killSwitchFigures: KillSwitchFigures }>(st.out);
-      const l = openLedger({ path: file, clock: systemClock, mustExist: true, readonly: true });
-      let sum: ReturnType<typeof ledgerSummary>;
-      let rows: ReturnType<typeof pnlByMarket>;
-      try {
-        sum = ledgerSummary(l);
-        rows = pnlByMarket(l);
-      } finally {
-        l.close();
-      }
+      const { summary: sum, perMarket: rows } = ledgerFigures(file);
 
       assert.equal(s.halted, true);
       const a = s.books.account;

@@ -9,6 +9,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { systemClock } from '../../src/core/clock.ts';
+import { ledgerSummary, pnlByMarket } from '../../src/ledger/books.ts';
+import { openLedger, type Ledger } from '../../src/ledger/ledger.ts';
 import { bandsDefaultsYaml, venueYaml } from '../support/bot-yaml.ts';
 import { cli, type Child } from './harness.ts';
 
@@ -59,4 +62,19 @@ metrics:
       return c;
     },
   };
+}
+
+/** `read` on the ledger at `file`, opened read-only as `bookmaker ledger` opens it, and closed whatever `read` did. */
+export function readLedgerFile<T>(file: string, read: (l: Ledger) => T): T {
+  const l = openLedger({ path: file, clock: systemClock, mustExist: true, readonly: true });
+  try {
+    return read(l);
+  } finally {
+    l.close();
+  }
+}
+
+/** What `ledger summary` and `ledger pnl` print, from the ledger at `file`: its summary and its per-market rows. */
+export function ledgerFigures(file: string): { summary: ReturnType<typeof ledgerSummary>; perMarket: ReturnType<typeof pnlByMarket> } {
+  return readLedgerFile(file, (l) => ({ summary: ledgerSummary(l), perMarket: pnlByMarket(l) }));
 }

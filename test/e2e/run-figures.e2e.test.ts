@@ -10,13 +10,11 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { systemClock } from '../../src/core/clock.ts';
-import { pnlByMarket, ledgerSummary } from '../../src/ledger/books.ts';
-import { openLedger } from '../../src/ledger/ledger.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import { micro } from '../../src/model/units.ts';
 import type { RunReport } from '../../src/runtime/run-report.ts';
 import { ledgerConfig, LOSS_RISK, metricValue, onLedgerExchange, openOrders, place, scrapeMetrics, startTestBot, waitFor, waitQuoting } from './harness.ts';
+import { ledgerFigures } from './ledger-runs.ts';
 import { freePort } from './sim-process.ts';
 
 const usdc = (x: number): string => micro(Math.round(x * 1e6));
@@ -58,15 +56,7 @@ test('a fill after a market was released: run report, ledger summary and /metric
       report = bot.report('test', code);
     }
     assert.ok(stopped);
-    const l = openLedger({ path: file, clock: systemClock, mustExist: true, readonly: true });
-    let s: ReturnType<typeof ledgerSummary>;
-    let perMarket: ReturnType<typeof pnlByMarket>;
-    try {
-      s = ledgerSummary(l);
-      perMarket = pnlByMarket(l);
-    } finally {
-      l.close();
-    }
+    const { summary: s, perMarket } = ledgerFigures(file);
     const t = report.totals;
     assert.equal(s.fills, 2, 'the ledger holds both fills');
     assert.ok(s.fees > 0, 'the taker fill paid a fee');

@@ -2,11 +2,14 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { BUILTIN_STRATEGIES, isStrategyPath, loadStrategy } from '../../src/strategy/registry.ts';
 import { ConfigError } from '../../src/model/errors.ts';
 import { makeView, NOW } from './make-view.ts';
 
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'bm-strat-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -38,4 +41,20 @@ test('unknown names, missing files and wrong shapes are ConfigErrors', async () 
   writeFileSync(join(dir, 'bad.ts'), `export const x = 1;\n`);
   await assert.rejects(loadStrategy('./bad.ts', dir), (e: unknown) => e instanceof ConfigError && /expected a default export/.test(e.message));
   assert.ok(isStrategyPath('./x.ts') && isStrategyPath('/a/b') && isStrategyPath('lib/x') && !isStrategyPath('bands'));
+});
+
+test('a user .ts strategy outside an ES-module package loads under the ES-module hook alone, as bin/bookmaker.js runs the sources', () => {
+  // A folder with no package.json: tsx calls the file CommonJS, and with only its ES-module hook Node refused
+  // `export default` ("Cannot require() ES Module ... in a cycle") until the registry registered the CommonJS hook.
+  const own = mkdtempSync(join(tmpdir(), 'bm-strat-esm-'));
+  try {
+    writeFileSync(join(own, 'plain.ts'), `export default { name: 'plain', parseConfig: () => ({}), quote: () => null };\n`);
+    const registry = pathToFileURL(join(REPO, 'src', 'strategy', 'registry.ts')).href;
+    const code = `const { loadStrategy } = await import(${JSON.stringify(registry)}); console.log((await loadStrategy('./plain.ts', ${JSON.stringify(own)})).name);`;
+    const r = spawnSync(process.execPath, ['--import', 'tsx/esm', '--input-type=module', '-e', code], { cwd: REPO, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout.trim(), 'plain');
+  } finally {
+    rmSync(own, { recursive: true, force: true });
+  }
 });
