@@ -133,7 +133,7 @@ export function checkHolds(cfg: BotConfig, embedded: boolean): CheckResult {
   const p = ledgerPath(cfg, embedded);
   if (p === ':memory:') return ok(name, 'in-memory ledger: nothing holds across starts');
   const h = heldState(p);
-  const read = h.ledgerUnread === null ? 'the ledger and its latch file' : `the latch file only (the ledger: ${h.ledgerUnread})`;
+  const read = h.ledgerUnread === null ? 'the ledger and its latch file' : `the latch file only; the ledger: ${h.ledgerUnread}`;
   if (!holdsAny(h)) return ok(name, `none: the next start quotes (read ${read})`);
   const what = [h.latch ? 'the kill switch is latched' : null, h.halt ? 'halted' : null, h.pauses.size ? `${h.pauses.size} market(s) paused` : null]
     .filter(Boolean)

@@ -170,7 +170,7 @@ test('the right keys: every check ok, exit 0; the human report says ready', { ti
   const c = cli(['doctor', '-c', file], { BOOKMAKER_API_KEY: KEYS.good, BOOKMAKER_PRIVATE_KEY: me.privateKey, BOOKMAKER_ADMIN_TOKEN: '' });
   assert.equal(await withTimeout(c.exit, 60_000, 'doctor did not finish'), 0, c.out());
   assert.match(c.out(), /^ok {4}permissions +trade permission/m);
-  assert.match(c.out(), /doctor: 14 ok, 0 warn, 0 fail: ready \(exit 0\)/);
+  assert.match(c.out(), /doctor: 15 ok, 0 warn, 0 fail: ready \(exit 0\)/);
   noSecrets(c.out(), me.privateKey, KEYS.good);
 });
 

@@ -102,7 +102,7 @@ test('holds in both records are not "latch file only"; a deleted ledger leaves t
     assert.equal(gone.halt?.from, 'latch file');
     const r = await doctorHolds(t.dir, t.file);
     assert.equal(r.result, 'warn');
-    assert.match(r.detail, /read the latch file only \(the ledger: .* does not exist\)/);
+    assert.match(r.detail, /read the latch file only; the ledger: .* does not exist\)/);
   });
 });
 
