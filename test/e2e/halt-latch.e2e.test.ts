@@ -10,7 +10,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cli, waitFor, withTimeout, type Child } from './harness.ts';
-import { bandsDefaultsYaml, venueYaml } from '../support/bot-yaml.ts';
+import { ledgerBotYaml } from '../support/bot-yaml.ts';
 import { freePort, simForFile, type SimProcess } from './sim-process.ts';
 
 const TOKEN = 'e2e-halt-latch-token-0123456789';
@@ -19,19 +19,7 @@ let dir: string;
 
 simForFile(12, [], (s, d) => ((sim = s), (dir = d)));
 
-const configText = (o: { metricsPort: number; adminPort: number; ledger: string }): string =>
-  `${venueYaml(sim.baseUrl)}${bandsDefaultsYaml([{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }], 'mid')}  risk: { maxPosition: 100, maxNotional: 100, maxBookAgeSeconds: 60, maxStreamSilenceSeconds: 30 }
-markets: all
-orders:
-  requoteIntervalSeconds: 0.1
-  reconcileIntervalSeconds: 1
-metrics:
-  port: ${o.metricsPort}
-ledger:
-  path: ${o.ledger}
-admin:
-  port: ${o.adminPort}
-`;
+const configText = (o: { metricsPort: number; adminPort: number; ledger: string }): string => ledgerBotYaml(sim.baseUrl, o);
 
 const envOf = (): NodeJS.ProcessEnv => ({ BOOKMAKER_PRIVATE_KEY: sim.privateKey, BOOKMAKER_API_KEY: sim.key, BOOKMAKER_ADMIN_TOKEN: TOKEN });
 const run = (file: string, more: string[] = []): Child => cli(['run', '-c', file, '--summary-seconds', '0', '--log-level', 'info', ...more], envOf());

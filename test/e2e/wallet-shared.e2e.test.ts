@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { TESTNET } from '../../src/exchange/chains.ts';
 import { createSigner } from '../../src/exchange/signing/signer.ts';
-import { bandsDefaultsYaml, venueYaml } from '../support/bot-yaml.ts';
+import { ledgerBotYaml } from '../support/bot-yaml.ts';
 import { cli, waitFor, withTimeout, type Child } from './harness.ts';
 import { freePort, simForFile, type SimProcess } from './sim-process.ts';
 
@@ -20,19 +20,7 @@ let sim: SimProcess;
 let dir: string;
 simForFile(14, [], (s, d) => ((sim = s), (dir = d)));
 
-const configText = (o: { metricsPort: number; ledger: string }): string =>
-  `${venueYaml(sim.baseUrl)}${bandsDefaultsYaml([{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }], 'mid')}  risk: { maxPosition: 100, maxNotional: 100, maxBookAgeSeconds: 60, maxStreamSilenceSeconds: 30 }
-markets: all
-orders:
-  requoteIntervalSeconds: 0.1
-  reconcileIntervalSeconds: 1
-metrics:
-  port: ${o.metricsPort}
-ledger:
-  path: ${o.ledger}
-admin:
-  port: 0
-`;
+const configText = (o: { metricsPort: number; ledger: string }): string => ledgerBotYaml(sim.baseUrl, { ...o, adminPort: 0 });
 
 const env = (): NodeJS.ProcessEnv => ({ BOOKMAKER_PRIVATE_KEY: sim.privateKey, BOOKMAKER_API_KEY: sim.key });
 const run = (file: string, more: string[] = []): Child => cli(['run', '-c', file, '--summary-seconds', '0', '--log-level', 'info', ...more], env());
