@@ -5,7 +5,7 @@
  *
  *   node --import tsx scripts/edge-attribution.ts [--flow calibrated] [--seeds 9001-9003] [--hours 0.5]
  *     [--markets 4] [--agents '{ json }'] [--risk 'maxPosition: 25, allowCrossing: true']
- *     [--strategy NAME --params '{ yaml }'] ...
+ *     [--strategy NAME --params '{ yaml }'] ... [--base config/backtest.yaml]
  *
  * Per strategy, summed over the seeds:
  *   - the summary's attribution: spread capture (against the book's mid), inventory, fees;
@@ -56,7 +56,8 @@ for (let i = 0; i < args.length; i++)
 const runs = given.length ? given : DEFAULTS;
 
 const work = mkdtempSync(join(tmpdir(), 'bookmaker-edge-attr-'));
-const base = readFileSync('config/backtest.yaml', 'utf8');
+// --base: the config the strategy block is swapped into (default the bench's, config/backtest.yaml)
+const base = readFileSync(flag('--base', 'config/backtest.yaml'), 'utf8');
 const strategyBlock = /defaults:\n  strategy:\n(?: {4}.*\n)+/;
 
 interface Side {
@@ -71,8 +72,10 @@ interface Side {
   oracleN: number;
   midDist: number;
   afterJump: number;
+  /** fills by the bot's distance from the mid before the fill, in half-ticks (index 0…6, the last: 6 or more) */
+  fromMid: number[];
 }
-const side = (): Side => ({ fills: 0, shares: 0, edge: 0, dist: 0, oracleDist: 0, oracleN: 0, midDist: 0, afterJump: 0 });
+const side = (): Side => ({ fills: 0, shares: 0, edge: 0, dist: 0, oracleDist: 0, oracleN: 0, midDist: 0, afterJump: 0, fromMid: [0, 0, 0, 0, 0, 0, 0] });
 
 const table: string[] = [
   '| strategy | PnL | spread capture | inventory | fees | edge vs fair | rest (holding) | right-side fills (shares, mean ¢ from fair) | wrong-side fills (shares, mean ¢) | wrong side ≤ 30 s after a jump | oracle ¢ from fair (wrong side) | mid ¢ from fair (wrong side) |',
@@ -154,7 +157,12 @@ for (const run of runs) {
         b.oracleN += sh;
       }
       const mid2 = c.fillMid2[i]!;
-      if (Number.isFinite(mid2)) b.midDist += sh * Math.abs(mid2 / 2e6 - fair);
+      if (Number.isFinite(mid2)) {
+        b.midDist += sh * Math.abs(mid2 / 2e6 - fair);
+        const tick = 0.01;
+        const halfTicks = Math.round(Math.abs(mid2 / 2e6 - price) / (tick / 2));
+        b.fromMid[Math.min(6, halfTicks)]!++;
+      }
       if (tr.jump.some((j) => j <= f.at && f.at - j <= 30_000)) b.afterJump++;
     });
   }

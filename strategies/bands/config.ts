@@ -8,6 +8,7 @@ import { FAIR_FROM, type FairFrom } from '../../src/strategy/others-book.ts';
 import { parseEdgeGuard, type EdgeGuardConfig } from '../../src/strategy/edge-adjust.ts';
 import { parsePrintPull, type PrintPullConfig } from '../../src/strategy/print-pull.ts';
 import { parseSweepReact, type SweepReactConfig } from '../../src/strategy/sweep-react.ts';
+import { parseTouchJoin, type TouchJoinConfig } from '../../src/strategy/touch-join.ts';
 
 export interface Band {
   /** 1e-6 price units */
@@ -31,9 +32,11 @@ export interface BandsConfig {
   readonly afterPrint: PrintPullConfig;
   /** the reaction to a taker sweep (src/strategy/sweep-react.ts); absent = off (the default) */
   readonly afterSweep?: SweepReactConfig;
+  /** join the others' touch, never improve on it (src/strategy/touch-join.ts); off by default */
+  readonly touch: TouchJoinConfig;
 }
 
-const KEYS = ['fair', 'fairFrom', 'bands', 'inventorySkew', 'toxicity', 'afterPrint', 'afterSweep'];
+const KEYS = ['fair', 'fairFrom', 'bands', 'inventorySkew', 'toxicity', 'afterPrint', 'afterSweep', 'touch'];
 const BAND_KEYS = ['minMargin', 'targetMargin', 'maxMargin', 'size'];
 
 export function parseBandsConfig(raw: unknown, path: string): BandsConfig {
@@ -60,6 +63,7 @@ export function parseBandsConfig(raw: unknown, path: string): BandsConfig {
     inventorySkew: skew * 1e6,
     toxicity: parseEdgeGuard(o.toxicity, at(path, 'toxicity')),
     afterPrint: parsePrintPull(o.afterPrint, at(path, 'afterPrint')),
+    touch: parseTouchJoin(o.touch, at(path, 'touch')),
     // only when given, so a config without it reads (and reports) as before
     ...(o.afterSweep === undefined ? {} : { afterSweep: parseSweepReact(o.afterSweep, at(path, 'afterSweep')) }),
   };

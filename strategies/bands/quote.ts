@@ -10,6 +10,7 @@ import { fairBook } from '../../src/strategy/others-book.ts';
 import { edgeAdjust, sideExtraHalf, sideSize, type EdgeAdjustment } from '../../src/strategy/edge-adjust.ts';
 import { applyPrintPull } from '../../src/strategy/print-pull.ts';
 import { applySweepReact } from '../../src/strategy/sweep-react.ts';
+import { applyTouchJoin } from '../../src/strategy/touch-join.ts';
 import { snapPrice } from '../../src/strategy/snap-price.ts';
 import type { DesiredQuote, MarketView, WorkingQuote } from '../../src/strategy/types.ts';
 import type { Band, BandsConfig } from './config.ts';
@@ -33,7 +34,8 @@ export function quoteBands(view: MarketView, cfg: BandsConfig): DesiredQuote[] |
   });
   // a side a taker just printed on is left out for a while (afterPrint; off by default)
   // and after a taker sweep, the swept-toward side pulled and the rest moved toward it (afterSweep; off by default)
-  return applySweepReact(applyPrintPull(out, view, cfg.afterPrint, cfg.toxicity), view, cfg.afterSweep);
+  // never ahead of the others' touch (touch; off by default)
+  return applyTouchJoin(applySweepReact(applyPrintPull(out, view, cfg.afterPrint, cfg.toxicity), view, cfg.afterSweep), view, cfg.touch);
 }
 
 function widened(b: Band, adj: EdgeAdjustment, side: 'bid' | 'ask', minSize: number): Band {

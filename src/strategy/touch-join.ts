@@ -1,0 +1,82 @@
+/**
+ * Join the others' touch, never improve on it (`touch`): a bid above the others' best bid (an ask below
+ * their best ask) is moved back to it, `behindTicks` further out when set, and with `minDepth` a side
+ * is quoted only while the others rest at least that many shares at their touch.
+ *
+ * Why: a quote alone ahead of the others' touch is the first thing a taker who knows better reaches.
+ * When the deep makers step their quotes back (they have learned the fair value moved toward that
+ * side), a quote a strategy keeps because it is still inside its band, or places from a fair price
+ * between the touches, is left alone at the old price until the strategy's next tick, and informed
+ * takers fill it there (docs/edge.md, "Where they lose"). Standing with the others' size at their
+ * touch, the quote is reached only when their level is. `minDepth`: a thin touch (a few shares) is
+ * no shelter, and on a recorded book it says the level may go at the next print.
+ *
+ * Pure: a function of the view's book (the others', src/strategy/others-book.ts) and the parameters.
+ */
+import { readNumber, readOptionalObject, sharesToUnits } from '../core/fields.ts';
+import { othersBook } from './others-book.ts';
+import type { DesiredQuote, MarketView } from './types.ts';
+
+export interface TouchJoinConfig {
+  /** false: off (the default): quotes go where the strategy put them */
+  readonly on: boolean;
+  /** how many ticks behind the others' touch the quotes may go at the closest */
+  readonly behindTicks: number;
+  /** the others' shares a side's touch must hold for that side to be quoted, 1e-6 shares (0: any) */
+  readonly minDepth: number;
+  /**
+   * quote only while the others' mid m has m·(1 − m) at most this (0.25: anywhere; 0.16: below 0.2 or
+   * above 0.8). Where a model's moves are in log-odds, a probability moves less near the bounds while
+   * the book's spread stays a whole number of ticks, so a joined touch meets noise at the same spread
+   * and informed moves of a fraction of the size.
+   */
+  readonly maxPQ: number;
+}
+
+export const TOUCH_JOIN_OFF: TouchJoinConfig = Object.freeze({ on: false, behindTicks: 0, minDepth: 0, maxPQ: 0.25 });
+
+/** `touch: { behindTicks, minDepth, maxPQ }` (absent: off; `touch: {}` joins at the touch, any depth). */
+export function parseTouchJoin(raw: unknown, path: string): TouchJoinConfig {
+  if (raw === undefined || raw === null || raw === false) return TOUCH_JOIN_OFF;
+  const o = readOptionalObject(raw === true ? {} : raw, path, ['behindTicks', 'minDepth', 'maxPQ']);
+  return {
+    on: true,
+    behindTicks: readNumber(o, 'behindTicks', path, { min: 0, max: 100, integer: true }, 0),
+    minDepth: sharesToUnits(readNumber(o, 'minDepth', path, { min: 0, max: 1e9 }, 0)),
+    maxPQ: readNumber(o, 'maxPQ', path, { min: 0, max: 0.25 }, 0.25),
+  };
+}
+
+/**
+ * `quotes` with every bid at or below the others' best bid less `behindTicks` ticks and every ask at
+ * or above their best ask plus as many (moved there, size kept); a side whose others' touch is
+ * missing or holds fewer than `minDepth` is left out.
+ */
+export function applyTouchJoin(quotes: DesiredQuote[], view: MarketView, cfg: TouchJoinConfig): DesiredQuote[] {
+  if (!cfg.on || quotes.length === 0) return quotes;
+  const book = othersBook(view);
+  const bid = book?.bids[0];
+  const ask = book?.asks[0];
+  if (cfg.maxPQ < 0.25) {
+    const mid = book?.mid;
+    if (mid === null || mid === undefined) return [];
+    const m = mid / 1e6;
+    if (m * (1 - m) > cfg.maxPQ) return [];
+  }
+  const back = cfg.behindTicks * view.tick;
+  const out: DesiredQuote[] = [];
+  for (const q of quotes) {
+    const level = q.side === 'bid' ? bid : ask;
+    if (level === undefined || level.size < cfg.minDepth) continue;
+    if (q.side === 'bid') {
+      const cap = level.price - back;
+      if (cap <= 0) continue;
+      out.push(q.price > cap ? { ...q, price: cap } : q);
+    } else {
+      const floor = level.price + back;
+      if (floor >= 1_000_000) continue;
+      out.push(q.price < floor ? { ...q, price: floor } : q);
+    }
+  }
+  return out;
+}

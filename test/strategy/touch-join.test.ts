@@ -1,0 +1,93 @@
+/**
+ * Joining the others' touch (src/strategy/touch-join.ts): a quote ahead of the others' touch goes back
+ * to it, `behindTicks` further out; `minDepth` leaves out a side whose touch is thin; bands applies it
+ * when `touch` is set.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { applyTouchJoin, parseTouchJoin, TOUCH_JOIN_OFF } from '../../src/strategy/touch-join.ts';
+import { loadStrategy } from '../../src/strategy/registry.ts';
+import type { DesiredQuote, WorkingQuote } from '../../src/strategy/types.ts';
+import { makeView, S } from './make-view.ts';
+
+const C = 10_000;
+const q = (side: 'bid' | 'ask', cents: number): DesiredQuote => ({ side, price: cents * C, size: 25 * S, level: 0 });
+const sides = (qs: DesiredQuote[]) => qs.map((x) => `${x.side}@${x.price / C}`);
+// the others: 100 shares at 48 / 52, 5,000 behind them at 47 / 53
+const view = (extra: Parameters<typeof makeView>[0] = {}) =>
+  makeView({
+    bids: [
+      { price: 48 * C, size: 100 * S },
+      { price: 47 * C, size: 5_000 * S },
+    ],
+    asks: [
+      { price: 52 * C, size: 100 * S },
+      { price: 53 * C, size: 5_000 * S },
+    ],
+    ...extra,
+  });
+
+describe('applyTouchJoin', () => {
+  it('off: quotes as given', () => {
+    assert.deepEqual(sides(applyTouchJoin([q('bid', 49), q('ask', 51)], view(), TOUCH_JOIN_OFF)), ['bid@49', 'ask@51']);
+  });
+  it('a quote ahead of the touch goes back to it; one at or behind it stays', () => {
+    const cfg = parseTouchJoin({}, 'p');
+    assert.deepEqual(sides(applyTouchJoin([q('bid', 49), q('ask', 51)], view(), cfg)), ['bid@48', 'ask@52']);
+    assert.deepEqual(sides(applyTouchJoin([q('bid', 47), q('ask', 52)], view(), cfg)), ['bid@47', 'ask@52']);
+  });
+  it('behindTicks: that many ticks behind the touch at the closest', () => {
+    const cfg = parseTouchJoin({ behindTicks: 1 }, 'p');
+    assert.deepEqual(sides(applyTouchJoin([q('bid', 48), q('ask', 51)], view(), cfg)), ['bid@47', 'ask@53']);
+  });
+  it('minDepth: a side whose touch holds fewer of the others shares is left out', () => {
+    const thinBid = makeView({ bids: [{ price: 48 * C, size: 10 * S }], asks: [{ price: 52 * C, size: 100 * S }] });
+    assert.deepEqual(sides(applyTouchJoin([q('bid', 48), q('ask', 52)], thinBid, parseTouchJoin({ minDepth: 50 }, 'p'))), ['ask@52']);
+    assert.deepEqual(sides(applyTouchJoin([q('bid', 48), q('ask', 52)], thinBid, parseTouchJoin({ minDepth: 10 }, 'p'))), ['bid@48', 'ask@52']);
+  });
+  it('the own quotes are not the touch: the others book is', () => {
+    // our bid of 25 at 49 sits in the book; the others' best bid is 48
+    const own: WorkingQuote = { side: 'bid', price: 49 * C, size: 25 * S, state: 'working', outcomeIndex: 0, venueSide: 'buy', placedAt: 0, level: 0 };
+    const v = makeView({
+      bids: [
+        { price: 49 * C, size: 25 * S },
+        { price: 48 * C, size: 100 * S },
+      ],
+      asks: [{ price: 52 * C, size: 100 * S }],
+      quotes: [own],
+    });
+    assert.deepEqual(sides(applyTouchJoin([q('bid', 49)], v, parseTouchJoin({}, 'p'))), ['bid@48']);
+  });
+  it('maxPQ: no quote while the others mid m has m(1 - m) above it', () => {
+    const cfg = parseTouchJoin({ maxPQ: 0.16 }, 'p');
+    // mid 0.50: 0.25 > 0.16
+    assert.deepEqual(sides(applyTouchJoin([q('bid', 48), q('ask', 52)], view(), cfg)), []);
+    // mid 0.15: 0.1275 ≤ 0.16
+    const low = makeView({ bids: [{ price: 14 * C, size: 100 * S }], asks: [{ price: 16 * C, size: 100 * S }] });
+    assert.deepEqual(sides(applyTouchJoin([q('bid', 14), q('ask', 16)], low, cfg)), ['bid@14', 'ask@16']);
+    // mid 0.85 likewise
+    const high = makeView({ bids: [{ price: 84 * C, size: 100 * S }], asks: [{ price: 86 * C, size: 100 * S }] });
+    assert.deepEqual(sides(applyTouchJoin([q('bid', 84), q('ask', 86)], high, cfg)), ['bid@84', 'ask@86']);
+    assert.throws(() => parseTouchJoin({ maxPQ: 0.3 }, 'p.touch'), /p\.touch\.maxPQ/);
+  });
+  it('a side with no others on it is left out', () => {
+    const v = makeView({ bids: [], asks: [{ price: 52 * C, size: 100 * S }] });
+    assert.deepEqual(sides(applyTouchJoin([q('bid', 48), q('ask', 52)], v, parseTouchJoin({}, 'p'))), ['ask@52']);
+  });
+  it('rejects a bad setting with its path', () => {
+    assert.throws(() => parseTouchJoin({ behindTicks: -1 }, 'p.touch'), /p\.touch\.behindTicks/);
+    assert.throws(() => parseTouchJoin({ depth: 5 }, 'p.touch'), /p\.touch/);
+  });
+});
+
+describe('bands with touch', () => {
+  it('a bid the fair price puts inside the spread goes back to the others touch', async () => {
+    const bands = await loadStrategy('bands', process.cwd());
+    // fair (mid 50) − 1¢ = 49: ahead of the others' 48
+    const params = { fair: 'mid', bands: [{ minMargin: 0.005, targetMargin: 0.01, maxMargin: 0.02, size: 25 }] };
+    const plain = bands.quote(view(), bands.parseConfig(params, 'p'));
+    assert.deepEqual(sides(plain ?? []), ['bid@49', 'ask@51']);
+    const joined = bands.quote(view(), bands.parseConfig({ ...params, touch: {} }, 'p'));
+    assert.deepEqual(sides(joined ?? []), ['bid@48', 'ask@52']);
+  });
+});
