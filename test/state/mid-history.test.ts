@@ -112,11 +112,13 @@ describe('MidHistory.midAtOrBefore', () => {
 });
 
 describe('MidHistory.midAtOrBefore, asked for times that move forward (the last answer reused)', () => {
-  it("answers what the array search answers, over pushes, repeated times and steps back", () => {
+  it('answers what the array search answers, over pushes, repeated times and steps back', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 9 }),
-        fc.array(fc.tuple(fc.integer({ min: -2, max: 6 }), fc.nat({ max: 1_000 }), fc.array(fc.integer({ min: -2, max: 5 }), { maxLength: 6 })), { maxLength: 50 }),
+        fc.array(fc.tuple(fc.integer({ min: -2, max: 6 }), fc.nat({ max: 1_000 }), fc.array(fc.integer({ min: -2, max: 5 }), { maxLength: 6 })), {
+          maxLength: 50,
+        }),
         (max, steps) => {
           let h = MidHistory.EMPTY;
           let arr: MidSample[] = [];
