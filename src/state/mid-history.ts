@@ -22,10 +22,11 @@ export class MidHistory implements MidSeries {
   /**
    * Where midAtOrBefore found its last two answers (indices into `buf`; -1: none), the newer first:
    * looked at before a search (two, as the reducer asks for two times a trend window apart at each
-   * new mid). A cache, not state: every answer is the search's own (see midAtOrBefore).
+   * new mid). A cache, not state: every answer is the search's own (see midAtOrBefore); private (#), so no
+   * comparison or copy of a history sees it.
    */
-  private hint: number;
-  private hint2 = -1;
+  #hint: number;
+  #hint2 = -1;
 
   private constructor(
     /** append-only; entries below from + length are never written again */
@@ -49,7 +50,7 @@ export class MidHistory implements MidSeries {
     private readonly descent: number,
     hint: number,
   ) {
-    this.hint = hint;
+    this.#hint = hint;
   }
 
   /** A history of these samples (oldest first; copied). */
@@ -115,15 +116,15 @@ export class MidHistory implements MidSeries {
     const ordered = this.descent <= from;
     if (ordered) {
       const end = from + this.length;
-      const h = this.hint;
+      const h = this.#hint;
       if (h >= from && h < end && times[h]! <= t) {
         if (h + 1 === end || times[h + 1]! > t) return this.buf[h]!.mid;
         if (h + 2 === end || times[h + 2]! > t) {
-          this.hint = h + 1;
+          this.#hint = h + 1;
           return this.buf[h + 1]!.mid;
         }
       }
-      const h2 = this.hint2;
+      const h2 = this.#hint2;
       if (h2 >= from && h2 < end && times[h2]! <= t && (h2 + 1 === end || times[h2 + 1]! > t)) return this.buf[h2]!.mid;
     }
     let lo = 0;
@@ -137,8 +138,8 @@ export class MidHistory implements MidSeries {
       } else hi = k - 1;
     }
     if (ordered) {
-      this.hint2 = this.hint;
-      this.hint = from + ans;
+      this.#hint2 = this.#hint;
+      this.#hint = from + ans;
     }
     return this.buf[from + ans]!.mid;
   }
@@ -162,8 +163,8 @@ export class MidHistory implements MidSeries {
       buf.push(sample);
       this.inc.push(inc);
       this.times.push(sample.ts);
-      const next = new MidHistory(buf, this.inc, this.times, end - keep, keep + 1, back ? end : this.descent, this.hint);
-      next.hint2 = this.hint2;
+      const next = new MidHistory(buf, this.inc, this.times, end - keep, keep + 1, back ? end : this.descent, this.#hint);
+      next.#hint2 = this.#hint2;
       return next;
     }
     const out = new Array<MidSample>(keep + 1);

@@ -30,9 +30,10 @@ export class VenueCallWindow {
 
   /**
    * Where count's search last ended (an index into the log; -1: none): where the next one looks
-   * first. A cache, not state: every answer is the search's own (see count).
+   * first. A cache, not state: every answer is the search's own (see count); private (#), so no comparison
+   * or copy of a window sees it.
    */
-  private hint: number;
+  #hint: number;
 
   private constructor(
     private readonly log: Log,
@@ -40,7 +41,7 @@ export class VenueCallWindow {
     private readonly end: number,
     hint: number,
   ) {
-    this.hint = hint;
+    this.#hint = hint;
   }
 
   get size(): number {
@@ -83,7 +84,7 @@ export class VenueCallWindow {
       return new VenueCallWindow(fresh, 0, end - start, -1);
     }
     // the same log: the last search's end is still an index into it
-    return new VenueCallWindow(log, start, end, log === this.log ? this.hint : -1);
+    return new VenueCallWindow(log, start, end, log === this.log ? this.#hint : -1);
   }
 
   /** The calls completed after `now − windowMs`, and how many of them failed. */
@@ -95,11 +96,11 @@ export class VenueCallWindow {
     // the first call after `t` is where the last search ended (or just after it) when the calls
     // around it still bracket `t`: every view of every tick asks, for a time that moves forward by
     // less than a call most times; else the search
-    let i = this.hint;
+    let i = this.#hint;
     if (!(i >= lo && i <= end && (i === lo || ts[i - 1]! <= t) && (i === end || ts[i]! > t))) {
       i++;
       if (!(i > lo && i <= end && ts[i - 1]! <= t && (i === end || ts[i]! > t))) i = firstAfter(ts, lo, end, t);
-      this.hint = i;
+      this.#hint = i;
     }
     if (i >= this.end) return { requests: 0, errors: 0 };
     const errs = this.log.errs;

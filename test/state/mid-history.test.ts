@@ -172,3 +172,17 @@ describe('MidHistory.ewmaVariance', () => {
     );
   });
 });
+
+describe('MidHistory: the search hints are not part of its value', () => {
+  it('a history that was searched equals (deepStrictEqual) one of the same pushes that was not', () => {
+    const build = () => {
+      let h = MidHistory.EMPTY;
+      for (let i = 0; i < 30; i++) h = h.push({ ts: i * 1000, mid: 500_000 + i }, 10);
+      return h;
+    };
+    const a = build();
+    const b = build();
+    for (const t of [25_000, 26_500, 29_000, 21_000]) a.midAtOrBefore(t);
+    assert.deepStrictEqual(a, b);
+  });
+});

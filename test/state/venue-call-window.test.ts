@@ -89,3 +89,16 @@ test('count over times that move forward by less than a call (where the last sea
     }
   }
 });
+
+test('the count hint is not part of the value: a window that was counted equals (deepStrictEqual) one that was not', () => {
+  const build = () => {
+    let w = VenueCallWindow.EMPTY;
+    for (let i = 0; i < 20; i++) w = w.with(1_000 + i * 10, i % 3 !== 0, 60_000);
+    return w;
+  };
+  const a = build();
+  const b = build();
+  a.count(1_100, 60_000);
+  a.count(61_100, 60_000);
+  assert.deepStrictEqual(a, b);
+});
