@@ -17,7 +17,16 @@ import type { MidSample, MidSeries } from '../strategy/types.ts';
 import { instantVariance } from '../strategy/volatility.ts';
 
 export class MidHistory implements MidSeries {
-  static readonly EMPTY: MidHistory = new MidHistory([], [], 0, 0);
+  static readonly EMPTY: MidHistory = new MidHistory([], [], [], 0, 0, -1, -1);
+
+  /**
+   * Where midAtOrBefore found its last two answers (indices into `buf`; -1: none), the newer first:
+   * looked at before a search (two, as the reducer asks for two times a trend window apart at each
+   * new mid). A cache, not state: every answer is the search's own (see midAtOrBefore); private (#), so no
+   * comparison or copy of a history sees it.
+   */
+  #hint: number;
+  #hint2 = -1;
 
   private constructor(
     /** append-only; entries below from + length are never written again */
@@ -29,17 +38,34 @@ export class MidHistory implements MidSeries {
      * first entry is never read)
      */
     private readonly inc: number[],
+    /** beside `buf`, entry for entry: each sample's time (what midAtOrBefore reads, in one array of numbers) */
+    private readonly times: number[],
     private readonly from: number,
     readonly length: number,
-  ) {}
+    /**
+     * the newest index of `buf` (below from + length) whose sample's time is not at or after the
+     * one before it (a step back, a NaN), -1 for none: the window is in time order when it is at
+     * most `from`
+     */
+    private readonly descent: number,
+    hint: number,
+  ) {
+    this.#hint = hint;
+  }
 
   /** A history of these samples (oldest first; copied). */
   static of(samples: readonly MidSample[]): MidHistory {
     if (samples.length === 0) return MidHistory.EMPTY;
     const inc = new Array<number>(samples.length);
     inc[0] = -1;
-    for (let i = 1; i < samples.length; i++) inc[i] = instantVariance(samples[i - 1]!, samples[i]!);
-    return new MidHistory(samples.slice(), inc, 0, samples.length);
+    let descent = -1;
+    const times = new Array<number>(samples.length);
+    for (let i = 0; i < samples.length; i++) times[i] = samples[i]!.ts;
+    for (let i = 1; i < samples.length; i++) {
+      inc[i] = instantVariance(samples[i - 1]!, samples[i]!);
+      if (!(samples[i]!.ts >= samples[i - 1]!.ts)) descent = i;
+    }
+    return new MidHistory(samples.slice(), inc, times, 0, samples.length, descent, -1);
   }
 
   /** The sample at `index` (a negative index counts back from the newest, as Array.prototype.at); undefined outside. */
@@ -57,24 +83,65 @@ export class MidHistory implements MidSeries {
   }
 
   /**
+   * The volatility walk over this window (src/strategy/volatility.ts): the EWMA variance with decay
+   * `lambda` of the increments into its second to last sample, -1 when none carried time
+   * information. The walk's loop body, the same expression in the same order, so the same bits; one
+   * loop over the increments' array instead of a call per sample (the walk runs at nearly every tick
+   * of a market whose history is at its bound: its window slid).
+   */
+  ewmaVariance(lambda: number): number {
+    const inc = this.inc;
+    const end = this.from + this.length;
+    let variance = -1;
+    for (let i = this.from + 1; i < end; i++) {
+      const x = inc[i]!;
+      if (x < 0) continue;
+      variance = variance < 0 ? x : lambda * variance + (1 - lambda) * x;
+    }
+    return variance;
+  }
+
+  /**
    * The mid of the newest sample at or before `t`, else the oldest sample's; null when empty (what
    * src/state/edge-state.ts midAtOrBefore answers for any series: the same search, on the buffer).
    */
   midAtOrBefore(t: number): number | null {
     if (this.length === 0) return null;
-    const buf = this.buf;
+    const times = this.times;
     const from = this.from;
+    // In time order, the search's answer is the newest sample at or before `t`: one of the last two
+    // answers (or the sample after the newer) when it still is (the regime asks at each event and
+    // view of a market, for times that move forward by less than a sample most times), else the
+    // search as before.
+    const ordered = this.descent <= from;
+    if (ordered) {
+      const end = from + this.length;
+      const h = this.#hint;
+      if (h >= from && h < end && times[h]! <= t) {
+        if (h + 1 === end || times[h + 1]! > t) return this.buf[h]!.mid;
+        if (h + 2 === end || times[h + 2]! > t) {
+          this.#hint = h + 1;
+          return this.buf[h + 1]!.mid;
+        }
+      }
+      const h2 = this.#hint2;
+      if (h2 >= from && h2 < end && times[h2]! <= t && (h2 + 1 === end || times[h2 + 1]! > t)) return this.buf[h2]!.mid;
+    }
     let lo = 0;
     let hi = this.length - 1;
     let ans = 0;
     while (lo <= hi) {
       const k = (lo + hi) >> 1;
-      if (buf[from + k]!.ts <= t) {
+      if (times[from + k]! <= t) {
         ans = k;
         lo = k + 1;
       } else hi = k - 1;
     }
-    return buf[from + ans]!.mid;
+    if (ordered) {
+      this.#hint2 = this.#hint;
+      this.#hint = from + ans;
+    }
+    return this.buf[from + ans]!.mid;
   }
 
   /** The newest sample, undefined when empty. */
@@ -91,20 +158,29 @@ export class MidHistory implements MidSeries {
     const end = this.from + this.length;
     const buf = this.buf;
     const inc = this.length > 0 ? instantVariance(buf[end - 1]!, sample) : -1;
+    const back = this.length > 0 && !(sample.ts >= buf[end - 1]!.ts);
     if (this.length > 0 && end === buf.length && end < 2 * max) {
       buf.push(sample);
       this.inc.push(inc);
-      return new MidHistory(buf, this.inc, end - keep, keep + 1);
+      this.times.push(sample.ts);
+      const next = new MidHistory(buf, this.inc, this.times, end - keep, keep + 1, back ? end : this.descent, this.#hint);
+      next.#hint2 = this.#hint2;
+      return next;
     }
     const out = new Array<MidSample>(keep + 1);
     const outInc = new Array<number>(keep + 1);
+    const outTimes = new Array<number>(keep + 1);
     for (let i = 0; i < keep; i++) {
       out[i] = buf[end - keep + i]!;
       outInc[i] = this.inc[end - keep + i]!;
+      outTimes[i] = this.times[end - keep + i]!;
     }
     out[keep] = sample;
     outInc[keep] = inc;
-    return new MidHistory(out, outInc, 0, keep + 1);
+    outTimes[keep] = sample.ts;
+    // the kept window's step back, at its new index (one before the window: none that counts)
+    const descent = back ? keep : Math.max(-1, this.descent - (end - keep));
+    return new MidHistory(out, outInc, outTimes, 0, keep + 1, descent, -1);
   }
 
   /** `next` is this history with exactly one sample appended: one longer, and the same sample objects before it. */

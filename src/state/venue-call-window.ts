@@ -26,13 +26,23 @@ interface Log {
 const MAX_CALLS = 10_000;
 
 export class VenueCallWindow {
-  static readonly EMPTY = new VenueCallWindow({ ts: [], errs: [] }, 0, 0);
+  static readonly EMPTY = new VenueCallWindow({ ts: [], errs: [] }, 0, 0, -1);
+
+  /**
+   * Where count's search last ended (an index into the log; -1: none): where the next one looks
+   * first. A cache, not state: every answer is the search's own (see count); private (#), so no comparison
+   * or copy of a window sees it.
+   */
+  #hint: number;
 
   private constructor(
     private readonly log: Log,
     private readonly start: number,
     private readonly end: number,
-  ) {}
+    hint: number,
+  ) {
+    this.#hint = hint;
+  }
 
   get size(): number {
     return this.end - this.start;
@@ -49,7 +59,7 @@ export class VenueCallWindow {
       // an empty window starts a log of its own (EMPTY is shared by every store)
       log = { ts: [], errs: [] };
       push(log, ts, ok);
-      return new VenueCallWindow(log, 0, 1);
+      return new VenueCallWindow(log, 0, 1, -1);
     }
     if (ts < last || log.ts.length !== end) {
       // out of time order, or not the tip of the log: a log of our own, then the call in its place
@@ -71,14 +81,27 @@ export class VenueCallWindow {
     if (start > 4096 && start > end - start) {
       const fresh: Log = { ts: [], errs: [] };
       for (let i = start; i < end; i++) push(fresh, log.ts[i]!, log.errs[i]! === (i > 0 ? log.errs[i - 1]! : 0));
-      return new VenueCallWindow(fresh, 0, end - start);
+      return new VenueCallWindow(fresh, 0, end - start, -1);
     }
-    return new VenueCallWindow(log, start, end);
+    // the same log: the last search's end is still an index into it
+    return new VenueCallWindow(log, start, end, log === this.log ? this.#hint : -1);
   }
 
   /** The calls completed after `now − windowMs`, and how many of them failed. */
   count(now: number, windowMs: number): { requests: number; errors: number } {
-    const i = firstAfter(this.log.ts, this.start, this.end, now - windowMs);
+    const t = now - windowMs;
+    const ts = this.log.ts;
+    const lo = this.start;
+    const end = this.end;
+    // the first call after `t` is where the last search ended (or just after it) when the calls
+    // around it still bracket `t`: every view of every tick asks, for a time that moves forward by
+    // less than a call most times; else the search
+    let i = this.#hint;
+    if (!(i >= lo && i <= end && (i === lo || ts[i - 1]! <= t) && (i === end || ts[i]! > t))) {
+      i++;
+      if (!(i > lo && i <= end && ts[i - 1]! <= t && (i === end || ts[i]! > t))) i = firstAfter(ts, lo, end, t);
+      this.#hint = i;
+    }
     if (i >= this.end) return { requests: 0, errors: 0 };
     const errs = this.log.errs;
     return { requests: this.end - i, errors: errs[this.end - 1]! - (i > 0 ? errs[i - 1]! : 0) };

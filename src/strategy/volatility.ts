@@ -24,9 +24,10 @@ interface AppendAware {
   isAppendedBy(next: MidSeries): boolean;
 }
 
-/** a history that keeps each sample's increment (instantVariance from the one before: the store's) */
+/** a history that keeps each sample's increment (instantVariance from the one before: the store's) and walks them itself */
 interface IncrementAware extends MidSeries {
   incrementAt(index: number): number;
+  ewmaVariance(lambda: number): number;
 }
 
 export interface EwmaOptions {
@@ -43,15 +44,14 @@ export function ewmaSigma(history: MidSeries, opts: EwmaOptions): number {
 
 /**
  * The EWMA variance over the whole history; -1 when no interval carried time information. The
- * store's history keeps each sample's increment (src/state/mid-history.ts), so its walk is one
- * multiply-add per sample; any other series computes them as it goes (the same numbers).
+ * store's history keeps each sample's increment and walks them itself (src/state/mid-history.ts
+ * ewmaVariance: one multiply-add per sample, the same expression); any other series computes them as
+ * it goes (the same numbers).
  */
 function ewmaVariance(history: MidSeries, lambda: number): number {
+  if (typeof (history as Partial<IncrementAware>).ewmaVariance === 'function') return (history as IncrementAware).ewmaVariance(lambda);
   let variance = -1;
-  if (typeof (history as Partial<IncrementAware>).incrementAt === 'function') {
-    const h = history as IncrementAware;
-    for (let i = 1; i < h.length; i++) variance = step(variance, h.incrementAt(i), lambda);
-  } else for (let i = 1; i < history.length; i++) variance = step(variance, instantVariance(history.at(i - 1)!, history.at(i)!), lambda);
+  for (let i = 1; i < history.length; i++) variance = step(variance, instantVariance(history.at(i - 1)!, history.at(i)!), lambda);
   return variance;
 }
 

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { midAtOrBefore } from '../../src/state/edge-state.ts';
 import { MidHistory } from '../../src/state/mid-history.ts';
+import { instantVariance } from '../../src/strategy/volatility.ts';
 import type { MidSample } from '../../src/strategy/types.ts';
 
 /** The plain array the store kept before: the newest `max`, a new array per push. */
@@ -107,5 +108,81 @@ describe('MidHistory.midAtOrBefore', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('MidHistory.midAtOrBefore, asked for times that move forward (the last answer reused)', () => {
+  it('answers what the array search answers, over pushes, repeated times and steps back', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 9 }),
+        fc.array(fc.tuple(fc.integer({ min: -2, max: 6 }), fc.nat({ max: 1_000 }), fc.array(fc.integer({ min: -2, max: 5 }), { maxLength: 6 })), {
+          maxLength: 50,
+        }),
+        (max, steps) => {
+          let h = MidHistory.EMPTY;
+          let arr: MidSample[] = [];
+          let ts = 0;
+          let t = -3;
+          for (const [dt, mid, moves] of steps) {
+            ts += dt;
+            h = h.push({ ts, mid }, max);
+            arr = pushBounded(arr, { ts, mid }, max);
+            for (const m of moves) {
+              t += m;
+              assert.equal(h.midAtOrBefore(t), midAtOrBefore(arr, t), `t ${t} over ${JSON.stringify(arr)}`);
+            }
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('MidHistory.ewmaVariance', () => {
+  it('gives the bits of the walk over the same samples as an array (same-ms, out-of-order and NaN samples, forks)', () => {
+    /** the walk of src/strategy/volatility.ts over a plain array: increments computed as it goes */
+    const walk = (arr: readonly MidSample[], lambda: number): number => {
+      let v = -1;
+      for (let i = 1; i < arr.length; i++) {
+        const x = instantVariance(arr[i - 1]!, arr[i]!);
+        if (x < 0) continue;
+        v = v < 0 ? x : lambda * v + (1 - lambda) * x;
+      }
+      return v;
+    };
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 12 }),
+        fc.array(fc.tuple(fc.integer({ min: -3, max: 4000 }), fc.oneof(fc.nat({ max: 1_000_000 }), fc.constant(Number.NaN)), fc.nat()), { maxLength: 60 }),
+        fc.double({ min: 0.01, max: 0.999, noNaN: true }),
+        (max, steps, lambda) => {
+          const versions: [MidHistory, MidSample[]][] = [[MidHistory.EMPTY, []]];
+          let ts = 0;
+          for (const [dt, mid, pick] of steps) {
+            ts += dt;
+            const from = pick % 5 === 0 ? versions[pick % versions.length]! : versions[versions.length - 1]!;
+            versions.push([from[0].push({ ts, mid }, max), pushBounded(from[1], { ts, mid }, max)]);
+          }
+          for (const [h, arr] of versions) assert.ok(Object.is(h.ewmaVariance(lambda), walk(arr, lambda)), `${JSON.stringify(arr)}`);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('MidHistory: the search hints are not part of its value', () => {
+  it('a history that was searched equals (deepStrictEqual) one of the same pushes that was not', () => {
+    const build = () => {
+      let h = MidHistory.EMPTY;
+      for (let i = 0; i < 30; i++) h = h.push({ ts: i * 1000, mid: 500_000 + i }, 10);
+      return h;
+    };
+    const a = build();
+    const b = build();
+    for (const t of [25_000, 26_500, 29_000, 21_000]) a.midAtOrBefore(t);
+    assert.deepStrictEqual(a, b);
   });
 });

@@ -67,3 +67,38 @@ test('at most the newest 10,000 calls are kept, and the log head is dropped as t
   assert.equal(w.size, 100);
   assert.deepEqual(w.count(30_000 + 19_999 * 10, 1_000), { requests: 100, errors: 67 });
 });
+
+test('count over times that move forward by less than a call (where the last search ended is looked at first): what the array counts, exact call times included', () => {
+  for (const seed of [11, 12, 13]) {
+    const r = rng(seed);
+    let w = VenueCallWindow.EMPTY;
+    let a: Call[] = [];
+    let ts = 0;
+    let now = -5;
+    for (let step = 0; step < 3_000; step++) {
+      if (r() < 0.5) {
+        // calls at the same ms now and then
+        ts += r() < 0.3 ? 0 : 1 + Math.floor(r() * 4);
+        const ok = r() < 0.8;
+        w = w.with(ts, ok, 20);
+        a = naiveWith(a, ts, ok, 20);
+      }
+      // probes step forward by 0-3 ms, now and then back, landing on call times exactly
+      now += r() < 0.05 ? -Math.floor(r() * 10) : Math.floor(r() * 4);
+      for (const win of [20, 7]) assert.deepEqual(w.count(now, win), naiveCount(a, now, win), `seed ${seed} step ${step} now ${now} window ${win}`);
+    }
+  }
+});
+
+test('the count hint is not part of the value: a window that was counted equals (deepStrictEqual) one that was not', () => {
+  const build = () => {
+    let w = VenueCallWindow.EMPTY;
+    for (let i = 0; i < 20; i++) w = w.with(1_000 + i * 10, i % 3 !== 0, 60_000);
+    return w;
+  };
+  const a = build();
+  const b = build();
+  a.count(1_100, 60_000);
+  a.count(61_100, 60_000);
+  assert.deepStrictEqual(a, b);
+});
