@@ -215,8 +215,10 @@ function build() {
   console.log(`# build: dist/ compiled for the CLI's children (${((Date.now() - t) / 1000).toFixed(1)} s)`);
 }
 // BOOKMAKER_TEST_BUILD=0 skips it; so does BOOKMAKER_SOURCE=1, with which every child runs the sources anyway.
-const wantBuild = process.env.BOOKMAKER_TEST_BUILD === '1' || (!targets.length && process.env.BOOKMAKER_TEST_BUILD !== '0');
+// BOOKMAKER_TEST_BUILD=only builds and runs no test (.ci/run builds while the typecheck and npm's native compile run).
+const wantBuild = ['1', 'only'].includes(process.env.BOOKMAKER_TEST_BUILD) || (!targets.length && process.env.BOOKMAKER_TEST_BUILD !== '0');
 if (wantBuild && process.env.BOOKMAKER_SOURCE !== '1') build();
+if (process.env.BOOKMAKER_TEST_BUILD === 'only') process.exit(0);
 
 /**
  * CPU seconds (user + system) of this runner's finished children and their own waited-for children (Linux:

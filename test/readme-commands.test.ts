@@ -228,6 +228,19 @@ const RUN_ELSEWHERE: Record<string, string> = {
     'run by test/package/pack-install.test.ts, which packs this checkout, installs the tarball into a project outside the repository and runs these commands there',
 };
 const shown = (cmd: string) => cmd.replace(/\s+#.*$/, '');
+/**
+ * CPU seconds (user + system) of this process's reaped children and theirs (Linux: /proc/self/stat cutime + cstime,
+ * 100 ticks a second), or null elsewhere: each block's cost, said in its diagnostics (the blocks run one at a time).
+ */
+function childrenCpu(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[13]) + Number(f[14])) / 100;
+  } catch {
+    return null;
+  }
+}
 let ports: Map<string, string> | undefined;
 
 test('the README and docs/ have the blocks this test is about, in reading order', () => {
@@ -281,6 +294,7 @@ for (const b of blocks) {
     }
     if (script.length === 0) return;
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('BOOKMAKER_')));
+    const cpu0 = childrenCpu();
     const child = spawn('bash', ['-c', prelude(state) + script.join('\n')], {
       env: { ...env, FORCE_COLOR: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -293,6 +307,8 @@ for (const b of blocks) {
     const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), BLOCK_TIMEOUT_MS - 5_000);
     const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
     clearTimeout(timer);
+    const cpu1 = childrenCpu();
+    if (cpu0 !== null && cpu1 !== null) t.diagnostic(`cpu ${(cpu1 - cpu0).toFixed(1)} s (the block's shell and what it waited for)`);
     if (code !== 0) writeFileSync(join(work, `block-${b.file.replaceAll('/', '-')}-${b.line}.log`), out);
     assert.equal(code, 0, `${where} (${b.heading}) failed:\n${out.slice(-4000)}`);
   });

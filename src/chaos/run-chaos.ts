@@ -8,7 +8,8 @@
  *   const report = await runChaos({ durationMs: 60_000, profile: 'heavy', seed: 7, workDir });
  *   report.violations.length === 0
  *
- * Timeline (fractions of the duration): faults on once the bot is up; forced stream drops every
+ * Timeline (fractions of the duration, counted from the moment the first bot is ready, so a slow start-up on a loaded
+ * machine delays the events instead of eating them): faults on once the bot is up; forced stream drops every
  * `dropEveryMs`; forced stalls at 15 % and 80 %; exchange restart at 45 %; kill -9 of the bot at 60 % and a
  * restart a second later; SIGTERM at the end, then the venue must hold no order of the bot.
  *
@@ -420,15 +421,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   writeFileSync(configPath, chaosConfigYaml(TIMING, ledgerPath));
   const rotation = o.rotation ?? true;
   const nMarkets = o.markets ?? 4;
-  const startedAt = Date.now();
 
   const ex = createLocalExchange({
     seed,
-    // with rotation, the last start-up market ends half way through the run
     markets: Array.from({ length: nMarkets }, (_, i) => ({
       ...DEMO_MARKETS[i % DEMO_MARKETS.length]!,
       ...(i >= DEMO_MARKETS.length ? { question: `${DEMO_MARKETS[i % DEMO_MARKETS.length]!.question} (${i + 1})` } : {}),
-      ...(rotation && i === nMarkets - 1 ? { deadline: startedAt + Math.round(0.5 * o.durationMs) } : {}),
     })),
     apiKeys: [{ key: keys.apiKey, wallet: keys.address }],
     heartbeatMs: 1_000,
@@ -436,6 +434,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     chain: TESTNET,
   });
   const baseUrl = await ex.start(0);
+  // with rotation, the last start-up market ends half way through the run: its deadline is moved there once the
+  // first bot is ready (the bot's market poll sees it), since the start-up may take any part of the duration
+  const ending = rotation ? [...ex.state.stores.markets.values()][nMarkets - 1] : undefined;
   // deadlines are kept by the churn (closed, then resolved); new markets come from the rotation event
   const churn: MarketChurn = startMarketChurn(ex, { seed, newMarketEveryMs: 0, resolutionDelayMs: RESOLUTION_DELAY_MS, tickMs: 250 });
   const agents: Counterparties = startCounterparties(ex, { seed, otherMakers: 1, churn });
@@ -472,10 +473,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     return p;
   };
 
-  const t0 = Date.now();
+  let t0 = Date.now();
   let finalExitCode: number | null = null;
   try {
     bot = await start();
+    t0 = Date.now();
+    if (ending) ending.deadline = t0 + Math.round(0.5 * o.durationMs);
     ex.faults.configure(profile);
     say(`faults on: ${profileName}`);
     const D = o.durationMs;

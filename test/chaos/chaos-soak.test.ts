@@ -7,9 +7,10 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { runChaos, type ChaosReport } from '../../src/chaos/run-chaos.ts';
 import { INVARIANT_NAMES } from '../../src/chaos/invariants.ts';
@@ -19,9 +20,9 @@ import { FAULT_KINDS } from '../../src/sim/faults.ts';
 // The CLI runs as a child process: swapping process.stdout.write here would also swallow the test
 // runner's own reports, which travel on this process's stdout (a run once listed 2 of 5 tests).
 const bin = join(process.cwd(), 'bin', 'bookmaker.js');
-async function cli(args: string[], timeout: number): Promise<{ code: number; stdout: string; stderr: string }> {
+async function cli(args: string[], timeout: number, env?: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const r = await promisify(execFile)(process.execPath, [bin, ...args], { timeout, maxBuffer: 16 << 20 });
+    const r = await promisify(execFile)(process.execPath, [bin, ...args], { timeout, maxBuffer: 16 << 20, env: { ...process.env, ...env } });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (e) {
     const x = e as { code: number; stdout: string; stderr: string };
@@ -29,6 +30,8 @@ async function cli(args: string[], timeout: number): Promise<{ code: number; std
   }
 }
 
+/** how late the CLI run's first bot starts (a loaded machine's start-up): longer than half its 20 s schedule */
+const SLOW_START_MS = 12_000;
 let report: ChaosReport;
 /** `bookmaker chaos --json` of the CLI test below, started with the soak: a child process with its own exchange and bot */
 let cliChaos: Promise<{ dir: string; out: string; r: Awaited<ReturnType<typeof cli>> }>;
@@ -36,9 +39,16 @@ before(async () => {
   cliChaos = (async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bm-chaos-cli-'));
     const out = join(dir, 'report.json');
+    // its first bot starts SLOW_START_MS late, as on a loaded machine: the schedule must count from the bot's ready
+    const slow = {
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${pathToFileURL(join(process.cwd(), 'test', 'support', 'slow-first-start.mjs')).href}`,
+      BOOKMAKER_TEST_SLOW_START_MS: String(SLOW_START_MS),
+      BOOKMAKER_TEST_SLOW_START_MARKER: join(dir, 'slept'),
+    };
     const r = await cli(
       ['chaos', '--duration', '20s', '--profile', 'flaky', '--seed', '5', '--json', out, '--work-dir', join(dir, 'work'), '--quiet'],
       110_000,
+      slow,
     );
     return { dir, out, r };
   })();
@@ -76,14 +86,20 @@ test('zero violations: position and notional limits at worst case', () => {
   assert.deepEqual(limits, [], formatChaosReport(report));
 });
 
-test('bookmaker chaos --json writes the report and exits 0', { timeout: 120_000 }, async () => {
+test('bookmaker chaos --json writes the report and exits 0, its schedule whole after a slow start-up', { timeout: 120_000 }, async () => {
   const { dir, out, r } = await cliChaos;
   try {
+    assert.ok(existsSync(join(dir, 'slept')), 'the first bot started late');
+    assert.ok(existsSync(out), `no report (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
     const report = JSON.parse(readFileSync(out, 'utf8'));
     assert.deepEqual(report.violations, [], r.stdout);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(report.profile, 'flaky');
     assert.ok(report.totalChecks > 0);
+    // the schedule counts from the first bot's ready, not from before its start-up: every event still comes
+    assert.equal(report.botStarts, 2, 'the kill -9 and restart happened');
+    assert.ok(report.rotation.endedMarketsQuoted >= 1, 'the market that ended half way was quoted before it ended');
+    assert.equal(report.rotation.newMarketsQuoted, 1, 'the market created at 20 % was quoted');
     assert.match(r.stdout, /Faults injected[\s\S]*Invariants[\s\S]*result: PASS/);
   } finally {
     rmSync(dir, { recursive: true, force: true });

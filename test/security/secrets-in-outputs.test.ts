@@ -141,9 +141,15 @@ test('bookmaker run at debug level: stdout, stderr, /metrics, /healthz, /readyz 
     ],
     { BOOKMAKER_PRIVATE_KEY: KEY_HEX },
     async (stdout) => {
-      // scrape while quoting
-      for (let i = 0; i < 40 && !/metrics: http/.test(stdout()); i++) await new Promise((res) => setTimeout(res, 250));
-      await new Promise((res) => setTimeout(res, 3_000));
+      // scrape while quoting: /metrics answers 503 "starting" until the bot is up, which on a loaded machine may
+      // take longer than any fixed wait; so it is asked until it answers 200 (or the run ends), then all three
+      for (let i = 0; i < 240 && !/metrics: http/.test(stdout()); i++) await new Promise((res) => setTimeout(res, 250));
+      for (let i = 0; i < 240; i++) {
+        const res = await fetch(`http://127.0.0.1:${port}/metrics`).catch(() => null);
+        await res?.text();
+        if (res?.status === 200) break;
+        await new Promise((res) => setTimeout(res, 250));
+      }
       for (const path of ['/metrics', '/healthz', '/readyz']) {
         const res = await fetch(`http://127.0.0.1:${port}${path}`);
         bodies.push(`${path} ${res.status}\n${await res.text()}`);

@@ -28,7 +28,8 @@ export async function bookmaker(args: string[], o: { timeoutMs?: number; maxBuff
   try {
     const r = await run(process.execPath, [BIN, ...args], {
       env: { ...process.env, BOOKMAKER_PRIVATE_KEY: '' },
-      timeout: o.timeoutMs ?? 120_000,
+      // a bound for a hang only: at load average ~45 a 24 h backtest of the Kalshi tape took over 120 s
+      timeout: o.timeoutMs ?? 300_000,
       maxBuffer: o.maxBuffer ?? 64 << 20,
     });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
