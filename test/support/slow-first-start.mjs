@@ -2,10 +2,6 @@
 // child of a run (src/chaos/bot-child.ts, or its build) sleeps BOOKMAKER_TEST_SLOW_START_MS before it loads
 // anything; later bot starts and every other process run as usual. BOOKMAKER_TEST_SLOW_START_MARKER is a file
 // path: created by the first bot child, so the restarted one does not sleep. The sleep blocks without using the CPU.
-import FILE) that stands in for a loaded machine's slow start-up: the first chaos bot
-// child (src/chaos/bot-child.ts (or its build)) of a run sleeps BOOKMAKER_TEST_SLOW_START_MS before it loads anything; later bot
-// starts and every other process run as usual. BOOKMAKER_TEST_SLOW_START_MARKER is a file path: created by the first
-// bot child, so the restarted one does not sleep. The sleep blocks without using the CPU.
 import { openSync, closeSync } from 'node:fs';
 
 const ms = Number(process.env.BOOKMAKER_TEST_SLOW_START_MS);
