@@ -336,12 +336,12 @@ export class SimExchange {
           if (sd === 0) book.setBid(p, z);
           else book.setAsk(p, z);
         } else {
-          const reach = levelReach(orders, sd, p, book.sizeAt(sd === 0 ? 'bid' : 'ask', p), z);
+          const reach = levelReach(orders, sd, p, z > book.sizeAt(sd === 0 ? 'bid' : 'ask', p));
           // a level that crosses one of our orders may fill it: the loop's row, at its time
           if (reach === REACH_CROSS) break;
           const prev = sd === 0 ? book.setBid(p, z) : book.setAsk(p, z);
           // at our price it moves our queue position only (onLevel finds nothing crossing: no fill, no time read)
-          if (reach === REACH_QUEUE && prev >= 0) this.onLevel(orders, sd, p, prev, z, this.snapshotAt[m] === t, r, t);
+          if (reach === REACH_QUEUE && prev >= 0) this.queueAt(orders, sd, p, prev, z, this.snapshotAt[m] === t);
         }
       } else if (k === KIND_TRADE) {
         if (orders.length > 0 && tradeReachesOwn(orders, side[r]!, price[r]!)) break;
@@ -404,6 +404,18 @@ export class SimExchange {
       for (const o of orders) if (o.planned.expiry) next = Math.min(next, o.planned.expiry * 1000);
     }
     this.nextExpiry = next;
+  }
+
+  /** onLevel's queue update alone: a level row at our price that crosses none of our orders */
+  private queueAt(orders: SimOrder[], side: number, price: number, prev: number, size: number, inSnapshot: boolean): void {
+    const q = this.opts.queue;
+    for (let j = 0; j < orders.length; j++) {
+      const o = orders[j]!;
+      if (o.yesSide === side && o.yesPrice === price) {
+        if (inSnapshot) o.q.ahead = Math.min(o.q.ahead, size);
+        else q.onLevel(o.q, prev, size);
+      }
+    }
   }
 
   private onLevel(orders: SimOrder[], side: number, price: number, prev: number, size: number, inSnapshot: boolean, row: number, at: number): void {
@@ -782,17 +794,18 @@ const REACH_QUEUE = 1;
 const REACH_CROSS = 2;
 
 /**
- * What a level row does to our orders (reachesOwn, told apart): REACH_CROSS when it adds liquidity at
- * or through one of our prices on the other side (onLevel may fill), else REACH_QUEUE when one of
+ * What a level row does to our orders (reachesOwn, told apart): REACH_CROSS when it adds liquidity
+ * (`grows`: its size is above the level's) at or through one of our prices on the other side
+ * (onLevel may fill), else REACH_QUEUE when one of
  * our orders rests at its price on its side (a queue position moves), else REACH_NONE.
  */
-function levelReach(orders: readonly SimOrder[], side: number, price: number, prev: number, size: number): number {
+function levelReach(orders: readonly SimOrder[], side: number, price: number, grows: boolean): number {
   let out = REACH_NONE;
   for (let j = 0; j < orders.length; j++) {
     const o = orders[j]!;
     if (o.yesSide === side) {
       if (o.yesPrice === price) out = REACH_QUEUE;
-    } else if (size > prev && (o.yesSide === 0 ? price <= o.yesPrice : price >= o.yesPrice)) return REACH_CROSS;
+    } else if (grows && (o.yesSide === 0 ? price <= o.yesPrice : price >= o.yesPrice)) return REACH_CROSS;
   }
   return out;
 }
