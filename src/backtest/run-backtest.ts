@@ -681,9 +681,10 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
           } else tb = Infinity;
         } while (tb === at);
         // then, in one pass, the rows after them that reach the bot only through a publication still
-        // to come, up to the next timer (ReplayFeed.skipSilent): most rows, one loop step less each
+        // to come, up to the feed's next trailing publication (ReplayFeed.skipSilent, nextPublication:
+        // no other timer reads the feed's books): most rows, one loop step less each
         if (silentDelay >= 0 && j < n) {
-          const next = feed.skipSilent(rowsNow, j, n, silentDelay, clock.nextDue());
+          const next = feed.skipSilent(rowsNow, j, n, silentDelay, feed.nextPublication());
           if (next > j) {
             // (the clock does not visit these rows' times: the replay's end still counts the last of
             // them; a constant delay draws nothing, and a row's time at the bot is its lts + the delay)
