@@ -203,7 +203,8 @@ export class SimExchange {
     this.ownLevels = Array.from({ length: n }, () => new Map<string, number>());
     this.yes = new Array<number>(n).fill(0);
     this.no = new Array<number>(n).fill(0);
-    this.engine = new MatchingEngine({ sink: (e) => this.onEngineEvent(e) });
+    // (ownDone reads a done event's id, status and cause: not the order's final state)
+    this.engine = new MatchingEngine({ sink: (e) => this.onEngineEvent(e), doneOrders: false });
     // the engine's tick must be ≥ 100 units (0.01¢); a finer recorded grid keeps its off-grid levels out of the tape
     this.engineTicks = grid.map((g) => Math.max(100, g));
     for (const t of this.engineTicks) this.engine.addMarket(engineMarketConfig(t, opts.fees));
