@@ -25,6 +25,8 @@ export interface LatencyModel {
   feed(): number;
   entry(): number;
   response(): number;
+  /** the least delay entry() returns (the constant, or the least sample): no call reaches the exchange sooner */
+  readonly entryMin: number;
   /** true when every delay is a constant (the replay can skip per-event sampling) */
   readonly constant: boolean;
 }
@@ -61,6 +63,7 @@ export function latencyModel(spec: LatencySpec, seed = 1): LatencyModel {
     feed: sampler(feed, createRng(seed * 3 + 1)),
     entry: sampler(entry, createRng(seed * 3 + 2)),
     response: sampler(response, createRng(seed * 3 + 3)),
+    entryMin: typeof entry === 'number' ? entry : entry.samples.reduce((a, b) => Math.min(a, b), Infinity),
     constant: typeof feed === 'number' && typeof entry === 'number' && typeof response === 'number',
   };
 }

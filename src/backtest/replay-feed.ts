@@ -53,6 +53,10 @@ export class ReplayFeed {
   private readonly lastAsks: BookLevel[][];
   /** per market, 1 while its trailing publication is scheduled */
   private readonly trailing: Uint8Array;
+  /** per market, when its scheduled trailing publication is due */
+  private readonly trailingAt: Float64Array;
+  /** the earliest of them (nextPublication), found again when it ran (NaN) */
+  private nextTrailing = Infinity;
   /** set by stop(): a trailing publication still scheduled then does nothing */
   private stopped = false;
   /** per market, the trailing publication's timer callback, made once (not a closure per timer) */
@@ -80,10 +84,12 @@ export class ReplayFeed {
     this.lastBids = o.cols.markets.map(() => []);
     this.lastAsks = o.cols.markets.map(() => []);
     this.trailing = new Uint8Array(n);
+    this.trailingAt = new Float64Array(n);
     this.fire = o.cols.markets.map((_, m) => () => {
       if (this.stopped) return;
       this.trailingRan = true;
       this.trailing[m] = 0;
+      if (!(this.trailingAt[m]! > this.nextTrailing)) this.nextTrailing = NaN;
       if (this.dirty[m]) this.publish(m);
     });
   }
@@ -136,9 +142,10 @@ export class ReplayFeed {
    * publication is already scheduled (this.trailing: the row only changes the book that publication
    * will show). Not silent: a trade (dispatched at once), a level or clear that publishes or
    * schedules, and every row of a drop-copy market (the bot's own orders join its book at times of
-   * their own). So with `before` at most the earliest timer due, consuming a silent row ahead of the
-   * exchange's rows, the side events and the drains of earlier times changes nothing any of them
-   * reads, and every publication shows exactly the rows due before it, as row() one by one would.
+   * their own). So with `before` at most the earliest trailing publication due (nextPublication),
+   * consuming a silent row ahead of the exchange's rows, the side events, the other timers and the
+   * drains of earlier times changes nothing any of them reads, and every publication shows exactly
+   * the rows due before it, as row() one by one would.
    */
   skipSilent(rows: Uint32Array, j: number, end: number, delay: number, before: number): number {
     const c = this.o.cols;
@@ -200,6 +207,31 @@ export class ReplayFeed {
   stop(): void {
     this.stopped = true;
     this.trailing.fill(0);
+    this.nextTrailing = Infinity;
+  }
+
+  /**
+   * When the earliest scheduled trailing publication is due (Infinity when none). Until then no
+   * publication reads a book a silent row changes (skipSilent): the bot's other timers read the
+   * bot's store, not these books, and a market's next publication is either this timer or comes
+   * from a row that is not silent.
+   */
+  nextPublication(): number {
+    let t = this.nextTrailing;
+    if (t !== t) {
+      t = Infinity;
+      for (let m = 0; m < this.trailing.length; m++) if (this.trailing[m] === 1 && this.trailingAt[m]! < t) t = this.trailingAt[m]!;
+      this.nextTrailing = t;
+    }
+    return t;
+  }
+
+  private scheduleTrailing(m: number, wait: number): void {
+    const at = this.o.clock.now() + Math.max(0, wait);
+    this.trailing[m] = 1;
+    this.trailingAt[m] = at;
+    if (at < this.nextTrailing) this.nextTrailing = at;
+    this.o.clock.schedule(this.fire[m]!, wait);
   }
 
   private markBook(m: number): void {
@@ -208,16 +240,12 @@ export class ReplayFeed {
     if (this.exact[m] === 1) {
       // as the venue's stream: every change reaches the bot (the kernel throttles its own ticks), once
       // per instant — a timer due now runs after the rows and reports of this instant already queued
-      this.trailing[m] = 1;
-      this.o.clock.schedule(this.fire[m]!, 0);
+      this.scheduleTrailing(m, 0);
       return;
     }
     const wait = this.lastPublish[m]! + this.o.publishMs - this.o.clock.now();
     if (wait <= 0) this.publish(m);
-    else {
-      this.trailing[m] = 1;
-      this.o.clock.schedule(this.fire[m]!, wait);
-    }
+    else this.scheduleTrailing(m, wait);
   }
 
   private publish(m: number): void {

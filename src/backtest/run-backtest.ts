@@ -465,6 +465,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const silentDelay = typeof settings.latency.feedMs === 'number' && !oneByOne ? settings.latency.feedMs : -1;
   // and the exchange cursor, whose time is then each row's lts (rows in time order), its silent ones
   const silentRows = !recordedFeed && !oneByOne;
+  const entryMin = latency.entryMin;
 
   const side = source.side;
   // A market's resolution (a side event with a payout) reaches the exchange at its own time, before
@@ -576,11 +577,13 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
         const m = market[r]!;
         if (kind[r] !== KIND_TRADE) collector.onMid(m, tx, exchange.mid(m));
         i++;
-        // then, in one pass, the rows after it that change the recorded book only, up to the next
-        // event of anything else (SimExchange.applySilent): a bot row or side event may start a venue
-        // call, whose timer could fall before rows the pass would otherwise have applied
+        // then, in one pass, the rows after it that change the recorded book (and our queue
+        // positions) only (SimExchange.applySilent), up to the next call reaching the exchange, the
+        // next resolution or sample, and the bot's next row, side event or timer plus the least entry
+        // latency: whatever the bot does then reaches the exchange through the sim venue, no sooner
         if (silentRows && !drain && i < n) {
-          const next = exchange.applySilent(rowsNow, i, n, Math.min(clock.nextDue(), tb, ts, tr, nextSample), collector);
+          const before = Math.min(venue.nextEntryDue(), Math.min(clock.nextDue(), tb, ts) + entryMin, tr, nextSample);
+          const next = exchange.applySilent(rowsNow, i, n, before, collector);
           if (next > i) {
             // (the clock does not visit these rows' times: the replay's end still counts the last of them)
             const t = lts[rowsNow[next - 1]!]!;
@@ -678,9 +681,10 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
           } else tb = Infinity;
         } while (tb === at);
         // then, in one pass, the rows after them that reach the bot only through a publication still
-        // to come, up to the next timer (ReplayFeed.skipSilent): most rows, one loop step less each
+        // to come, up to the feed's next trailing publication (ReplayFeed.skipSilent, nextPublication:
+        // no other timer reads the feed's books): most rows, one loop step less each
         if (silentDelay >= 0 && j < n) {
-          const next = feed.skipSilent(rowsNow, j, n, silentDelay, clock.nextDue());
+          const next = feed.skipSilent(rowsNow, j, n, silentDelay, feed.nextPublication());
           if (next > j) {
             // (the clock does not visit these rows' times: the replay's end still counts the last of
             // them; a constant delay draws nothing, and a row's time at the bot is its lts + the delay)

@@ -203,7 +203,8 @@ export class SimExchange {
     this.ownLevels = Array.from({ length: n }, () => new Map<string, number>());
     this.yes = new Array<number>(n).fill(0);
     this.no = new Array<number>(n).fill(0);
-    this.engine = new MatchingEngine({ sink: (e) => this.onEngineEvent(e) });
+    // (ownDone reads a done event's id, status and cause: not the order's final state)
+    this.engine = new MatchingEngine({ sink: (e) => this.onEngineEvent(e), doneOrders: false });
     // the engine's tick must be ≥ 100 units (0.01¢); a finer recorded grid keeps its off-grid levels out of the tape
     this.engineTicks = grid.map((g) => Math.max(100, g));
     for (const t of this.engineTicks) this.engine.addMarket(engineMarketConfig(t, opts.fees));
@@ -301,10 +302,12 @@ export class SimExchange {
    * Apply rows[i], rows[i + 1], … while each is silent, with the collector's mid after each as the
    * replay loop would report it, and return the index of the first row not applied: a row whose
    * exchange time (its lts: rows in time order) is before `before` and the earliest own expiry, that
-   * reaches none of our orders (not a level at our price or crossing it, not a trade in a market where
-   * we rest), of a market replayed from its public stream. Such a row changes the recorded book
-   * only, which nothing reads before `before` (the caller's next timer, bot row, side event,
-   * resolution or sample), so applying it ahead of them is applying it in its turn. The collector is
+   * fills none of our orders (not a level adding liquidity at or through one of our prices, not a
+   * trade at or through one), of a market replayed from its public stream. Such a row changes the
+   * recorded book only, and at one of our prices our queue position (onLevel, which then reads no
+   * time), which nothing reads before `before` (the caller's next call reaching the exchange,
+   * resolution or sample, and the earliest time a call the bot sends from now on can reach it), so
+   * applying it ahead of them is applying it in its turn. The collector is
    * told the mid after each row except a trade, as the loop tells it; a call that repeats the mid it
    * was given last in this pass is left out (it records only a change).
    */
@@ -330,11 +333,19 @@ export class SimExchange {
         const sd = side[r]!;
         const p = price[r]!;
         const z = size[r]!;
-        if (orders.length > 0 && reachesOwn(orders, sd, p, book.sizeAt(sd === 0 ? 'bid' : 'ask', p), z)) break;
-        if (sd === 0) book.setBid(p, z);
-        else book.setAsk(p, z);
+        if (orders.length === 0) {
+          if (sd === 0) book.setBid(p, z);
+          else book.setAsk(p, z);
+        } else {
+          const reach = levelReach(orders, sd, p, z > book.sizeAt(sd === 0 ? 'bid' : 'ask', p));
+          // a level that crosses one of our orders may fill it: the loop's row, at its time
+          if (reach === REACH_CROSS) break;
+          const prev = sd === 0 ? book.setBid(p, z) : book.setAsk(p, z);
+          // at our price it moves our queue position only (onLevel finds nothing crossing: no fill, no time read)
+          if (reach === REACH_QUEUE && prev >= 0) this.queueAt(orders, sd, p, prev, z, this.snapshotAt[m] === t);
+        }
       } else if (k === KIND_TRADE) {
-        if (orders.length > 0) break;
+        if (orders.length > 0 && tradeReachesOwn(orders, side[r]!, price[r]!)) break;
         continue; // the loop reports no mid after a trade
       } else if (k === KIND_CLEAR) {
         book.clear();
@@ -394,6 +405,18 @@ export class SimExchange {
       for (const o of orders) if (o.planned.expiry) next = Math.min(next, o.planned.expiry * 1000);
     }
     this.nextExpiry = next;
+  }
+
+  /** onLevel's queue update alone: a level row at our price that crosses none of our orders */
+  private queueAt(orders: SimOrder[], side: number, price: number, prev: number, size: number, inSnapshot: boolean): void {
+    const q = this.opts.queue;
+    for (let j = 0; j < orders.length; j++) {
+      const o = orders[j]!;
+      if (o.yesSide === side && o.yesPrice === price) {
+        if (inSnapshot) o.q.ahead = Math.min(o.q.ahead, size);
+        else q.onLevel(o.q, prev, size);
+      }
+    }
   }
 
   private onLevel(orders: SimOrder[], side: number, price: number, prev: number, size: number, inSnapshot: boolean, row: number, at: number): void {
@@ -763,6 +786,37 @@ function reachesOwn(orders: readonly SimOrder[], side: number, price: number, pr
   for (let j = 0; j < orders.length; j++) {
     const o = orders[j]!;
     if (o.yesSide === side ? o.yesPrice === price : size > prev && (o.yesSide === 0 ? price <= o.yesPrice : price >= o.yesPrice)) return true;
+  }
+  return false;
+}
+
+const REACH_NONE = 0;
+const REACH_QUEUE = 1;
+const REACH_CROSS = 2;
+
+/**
+ * What a level row does to our orders (reachesOwn, told apart): REACH_CROSS when it adds liquidity
+ * (`grows`: its size is above the level's) at or through one of our prices on the other side
+ * (onLevel may fill), else REACH_QUEUE when one of
+ * our orders rests at its price on its side (a queue position moves), else REACH_NONE.
+ */
+function levelReach(orders: readonly SimOrder[], side: number, price: number, grows: boolean): number {
+  let out = REACH_NONE;
+  for (let j = 0; j < orders.length; j++) {
+    const o = orders[j]!;
+    if (o.yesSide === side) {
+      if (o.yesPrice === price) out = REACH_QUEUE;
+    } else if (grows && (o.yesSide === 0 ? price <= o.yesPrice : price >= o.yesPrice)) return REACH_CROSS;
+  }
+  return out;
+}
+
+/** True when a recorded trade (taker side 0 = buy, 1 = sell) is at or through one of our prices on its side (onTrade). */
+function tradeReachesOwn(orders: readonly SimOrder[], takerSide: number, price: number): boolean {
+  const ourSide = takerSide === 1 ? 0 : 1;
+  for (let j = 0; j < orders.length; j++) {
+    const o = orders[j]!;
+    if (o.yesSide === ourSide && (ourSide === 0 ? price <= o.yesPrice : price >= o.yesPrice)) return true;
   }
   return false;
 }

@@ -36,6 +36,8 @@ export class SimVenue implements VenuePort {
    * timer): that timer resolves no promise (the answer is a timer of its own), unless the call threw.
    */
   entryRan = false;
+  /** due times of the calls on their way to the exchange (a few at most): nextEntryDue */
+  private readonly entryDue: number[] = [];
 
   constructor(private readonly opts: SimVenueOptions) {
     this.batchLimit = opts.batchLimit;
@@ -46,7 +48,11 @@ export class SimVenue implements VenuePort {
     this.calls++;
     const { clock, latency } = this.opts;
     return new Promise<T>((resolve, reject) => {
-      clock.setTimeout(() => {
+      const wait = latency.entry();
+      const due = clock.now() + Math.max(0, wait);
+      this.entryDue.push(due);
+      clock.schedule(() => {
+        this.entryDue.splice(this.entryDue.indexOf(due), 1);
         let result: T;
         try {
           result = act(clock.now());
@@ -55,12 +61,25 @@ export class SimVenue implements VenuePort {
           return;
         }
         this.entryRan = true;
-        clock.setTimeout(() => {
+        clock.schedule(() => {
           resolve(result);
           this.opts.onDelivered();
         }, latency.response());
-      }, latency.entry());
+      }, wait);
     });
+  }
+
+  /**
+   * When the earliest call on its way reaches the exchange (Infinity when none): until then only the
+   * recorded rows change the exchange, and a call sent from now on reaches it no sooner than
+   * `latency.entryMin` from now (the replay loop's one-pass exchange rows stop before either).
+   */
+  nextEntryDue(): number {
+    const d = this.entryDue;
+    if (d.length === 0) return Infinity;
+    let m = d[0]!;
+    for (let k = 1; k < d.length; k++) if (d[k]! < m) m = d[k]!;
+    return m;
   }
 
   batch(creates: PlannedOrder[], cancels: Bytes32[]): Promise<BatchResult> {

@@ -130,6 +130,11 @@ export interface MatchingEngineOptions {
   sink?: EventSink;
   /** order slots to allocate up front (the pool then grows by 4096-slot chunks) */
   capacity?: number;
+  /**
+   * false: done events carry `order: null` instead of the order's final state (a sink that reads
+   * only the id, status and cause saves building it: src/backtest/sim-exchange.ts). Default true.
+   */
+  doneOrders?: boolean;
 }
 
 export class MatchingEngine implements Engine {
@@ -137,6 +142,7 @@ export class MatchingEngine implements Engine {
   private readonly ledger = new Ledger();
   private readonly markets: MarketState[] = [];
   private sink: EventSink | null;
+  private readonly doneOrders: boolean;
   private readonly dirtyList: number[] = [];
   private readonly ts = scratch();
   private readonly ms = scratch();
@@ -144,6 +150,7 @@ export class MatchingEngine implements Engine {
   constructor(opts: MatchingEngineOptions = {}) {
     this.pool = new OrderPool(opts.capacity ?? 1024);
     this.sink = opts.sink ?? null;
+    this.doneOrders = opts.doneOrders !== false;
   }
 
   /**
@@ -752,7 +759,15 @@ export class MatchingEngine implements Engine {
     if (this.sink) {
       // only the done event reads it: the slot is free afterwards
       p.cc[slot >>> CHUNK_BITS]![(slot & CHUNK_MASK) * C_STRIDE + C_UPDATED] = nowMs;
-      this.sink({ type: 'done', id: p.idOf(slot), status, voidReason: reason, cause, order: this.state(slot, status, reason), atMs: nowMs });
+      this.sink({
+        type: 'done',
+        id: p.idOf(slot),
+        status,
+        voidReason: reason,
+        cause,
+        order: this.doneOrders ? this.state(slot, status, reason) : null,
+        atMs: nowMs,
+      });
     }
     // the queue last: burying may free this slot (and its level's other tombstones) at once
     if ((fl & FL_ALIVE_MASK) === RESTING) {

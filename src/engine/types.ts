@@ -211,7 +211,8 @@ export type EngineEvent =
       voidReason: VoidReason | null;
       /** why it was cancelled: by its owner, or because it would have traded with the owner */
       cause: 'filled' | 'cancel' | 'self_trade' | 'expiry' | 'void' | 'min_fill' | 'ioc' | 'resolution';
-      order: OrderState;
+      /** the order's final state; null when the engine was made with `doneOrders: false` */
+      order: OrderState | null;
       atMs: number;
     }
   | {

@@ -41,6 +41,37 @@ test('sampled latency: draws come from the recorded samples, reproducibly for a 
   for (const v of [10, 20, 30]) assert.ok(da.filter((x) => x === v).length >= 40, `sample ${v} drawn too rarely`);
 });
 
+test('entryMin: the least entry delay a model draws (the constant, or the least sample)', () => {
+  assert.equal(latencyModel({ feedMs: 0, entryMs: 20, responseMs: 30 }).entryMin, 20);
+  const m = latencyModel({ feedMs: 0, entryMs: { samples: [30, 12, 45] }, responseMs: 0 }, 7);
+  assert.equal(m.entryMin, 12);
+  for (let i = 0; i < 50; i++) assert.ok(m.entry() >= m.entryMin);
+});
+
+test('the sim venue tells when its earliest call on the way reaches the exchange', async () => {
+  const clock = new VirtualClock(1_000);
+  const c = cols([book(0, [[400_000, 10_000_000]], [[600_000, 10_000_000]])]);
+  const x = new SimExchange({ cols: c, ticks: [10_000], queue: queueModel('level'), fees: { makerBps: 0, takerBps: 0 }, onFill: () => undefined });
+  const spec = { feedMs: 0, entryMs: { samples: [50, 20] }, responseMs: 5 };
+  const v = new SimVenue({ clock, exchange: x, latency: latencyModel(spec, 3), batchLimit: 10, onDelivered: () => undefined });
+  assert.equal(v.nextEntryDue(), Infinity);
+  // the same seed draws the same entry delays: each call's entry is due at 1,000 + its draw
+  const twin = latencyModel(spec, 3);
+  const dues = [0, 1, 2, 3].map(() => 1_000 + twin.entry());
+  for (let k = 0; k < 4; k++) void v.openOrders();
+  assert.ok(new Set(dues).size > 1, 'both samples drawn');
+  const left = [...dues].sort((a, b) => a - b);
+  while (left.length > 0) {
+    assert.equal(v.nextEntryDue(), left[0]);
+    clock.runNext(); // an entry (or an answer, 5 ms after its entry)
+    if (v.entryRan) {
+      v.entryRan = false;
+      assert.equal(clock.now(), left.shift());
+    }
+  }
+  assert.equal(v.nextEntryDue(), Infinity);
+});
+
 test('latency specs are validated with the field named', () => {
   assert.throws(
     () => latencyModel({ feedMs: -1, entryMs: 0, responseMs: 0 }),

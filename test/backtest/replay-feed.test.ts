@@ -71,3 +71,29 @@ test('a book is published on its first change, then at most once per publishMs (
   while (clock.runNext());
   assert.equal(seen.length, 3);
 });
+
+test("nextPublication: the earliest scheduled trailing publication, whatever the clock's other timers", () => {
+  const ids = ['0x' + 'ab'.repeat(32), '0x' + 'cd'.repeat(32)];
+  const cols = allocColumns(16, ids);
+  appendRow(cols, 1_000, 1_000, 0, KIND_LEVEL, 0, 400_000, 5_000_000); // market 0 publishes at once
+  appendRow(cols, 1_100, 1_100, 1, KIND_LEVEL, 0, 300_000, 5_000_000); // market 1 too
+  appendRow(cols, 1_300, 1_300, 1, KIND_LEVEL, 0, 300_000, 6_000_000); // market 1: trailing due 2,100
+  appendRow(cols, 1_500, 1_500, 0, KIND_LEVEL, 0, 400_000, 6_000_000); // market 0: trailing due 2,000
+  const clock = new VirtualClock(1_000);
+  const feed = new ReplayFeed({ cols, bookTicks: [1_000, 1_000], clock, quoted: new Set([0, 1]), publishMs: 1_000, depth: 10, dispatch: () => undefined });
+  clock.schedule(() => undefined, 50); // a timer of someone else, due at 1,050
+  assert.equal(feed.nextPublication(), Infinity);
+  for (let r = 0; r < 4; r++) {
+    clock.advanceTo(cols.lts[r]!);
+    feed.row(r);
+    if (r === 2) assert.equal(feed.nextPublication(), 2_100);
+  }
+  assert.equal(feed.nextPublication(), 2_000);
+  assert.equal(clock.nextDue(), 1_050);
+  clock.runNext(); // the other timer
+  clock.runNext(); // market 0's publication
+  assert.equal(clock.now(), 2_000);
+  assert.equal(feed.nextPublication(), 2_100, "market 1's is next");
+  clock.runNext();
+  assert.equal(feed.nextPublication(), Infinity);
+});

@@ -24,13 +24,17 @@ const start = probe.cols.lts[probe.rows[0]!]!;
 const window = { from: start + 60_000, to: start + 3 * 60_000 };
 
 /** Rows the feed and the exchange took in one pass during `f`. */
-async function counting<T>(f: () => Promise<T>): Promise<{ value: T; feed: number; exchange: number }> {
+async function counting<T>(f: () => Promise<T>): Promise<{ value: T; feed: number; exchange: number; feedPastTimers: number }> {
   const skip = ReplayFeed.prototype.skipSilent;
   const apply = SimExchange.prototype.applySilent;
-  const n = { feed: 0, exchange: 0 };
+  const n = { feed: 0, exchange: 0, feedPastTimers: 0 };
   ReplayFeed.prototype.skipSilent = function (this: ReplayFeed, rows, j, end, delay, before) {
+    const o = (this as unknown as { o: { cols: { lts: Float64Array }; clock: { nextDue(): number } } }).o;
+    const due = o.clock.nextDue();
     const next = skip.call(this, rows, j, end, delay, before);
     n.feed += next - j;
+    // a pass that took rows due after the clock's next timer (one that is not the feed's publication)
+    if (next > j && o.cols.lts[rows[next - 1]!]! + delay >= due) n.feedPastTimers++;
     return next;
   };
   SimExchange.prototype.applySilent = function (this: SimExchange, rows, i, end, before, collector) {
@@ -46,7 +50,7 @@ async function counting<T>(f: () => Promise<T>): Promise<{ value: T; feed: numbe
   }
 }
 
-async function compare(settings: BacktestSettings, fast = false): Promise<void> {
+async function compare(settings: BacktestSettings, fast = false): Promise<{ exchange: number; rows: number; feedPastTimers: number }> {
   const one = async (rowByRow: boolean) => {
     const run = await runBacktest({ source: loadReplaySource(dir, window), config: cfg.bot, settings, fast, rowByRow });
     const s = buildSummary(run);
@@ -69,10 +73,25 @@ async function compare(settings: BacktestSettings, fast = false): Promise<void> 
   assert.equal(a.run.end, b.run.end);
   assert.equal(a.json, b.json);
   assert.equal(a.html, b.html);
+  return { exchange: onePass.exchange, rows, feedPastTimers: onePass.feedPastTimers };
 }
 
 test('silent rows in one pass: the same run as row by row (the shipped config)', async () => {
-  await compare(cfg.settings);
+  const { exchange, rows, feedPastTimers } = await compare(cfg.settings);
+  // the feed's pass runs past the bot's other timers, up to its own next publication
+  assert.ok(feedPastTimers > 0, 'the feed: passes past the next timer');
+  // the exchange's pass runs ahead of the bot's next row by the entry latency (no call of the bot
+  // reaches the exchange sooner) and takes the level rows that only move our queue position
+  assert.ok(exchange > 0.9 * rows, `the exchange: over 90 % of the rows in one pass (${exchange} of ${rows})`);
+});
+
+test('silent rows in one pass: the same run as row by row (sampled entry and response latencies, some zero)', async () => {
+  const latency = { ...cfg.settings.latency, entryMs: { samples: [0, 20, 75, 5] }, responseMs: { samples: [0, 40, 10] } };
+  await compare({ ...cfg.settings, latency });
+});
+
+test('silent rows in one pass: the same run as row by row (no entry latency)', async () => {
+  await compare({ ...cfg.settings, latency: { ...cfg.settings.latency, entryMs: 0 } });
 });
 
 test('silent rows in one pass: the same run as row by row (a feed delay, samples every 250 ms, fast mode)', async () => {

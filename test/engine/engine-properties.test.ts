@@ -83,7 +83,7 @@ function runStream(cmds: Cmd[], payoutPct: number, makerFeeBps: number, takerFee
         assert.deepEqual(errs, [], label);
         for (const ev of events) {
           if (ev.type === 'accepted') bookPrice.set(ev.id, { side: ev.side, price: ev.bookPrice });
-          if (ev.type === 'done') assert.deepEqual(orderLimitErrors(ev.order), [], `${label}: done order ${ev.id}`);
+          if (ev.type === 'done') assert.deepEqual(orderLimitErrors(ev.order!), [], `${label}: done order ${ev.id}`);
           if (ev.type === 'fill') {
             assert.notEqual(ev.maker.trader, ev.taker.trader, 'self-trade');
             assert.ok(ev.size >= 100_000, 'fill below the minimum');

@@ -50,9 +50,9 @@ export function limit(market: number, trader: number, outcome: 'yes' | 'no', sid
   return { ...base, kind: 1, maxShares: size, minSharesOut: 0, maxCollateralIn: 0, minCollateralOut: C > F ? C - F : 0 };
 }
 
-export function setup(config: Partial<MarketConfig> = {}, traders = 4, cash = 1_000 * SHARE) {
+export function setup(config: Partial<MarketConfig> = {}, traders = 4, cash = 1_000 * SHARE, doneOrders = true) {
   const events: EngineEvent[] = [];
-  const engine = new MatchingEngine({ sink: (e) => events.push(e) });
+  const engine = new MatchingEngine({ sink: (e) => events.push(e), doneOrders });
   const market = engine.addMarket(config);
   const t: number[] = [];
   for (let i = 0; i < traders; i++) {

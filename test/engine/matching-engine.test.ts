@@ -133,7 +133,7 @@ describe('time in force', () => {
     assert.equal(r.filledShares, 2 * SHARE);
     const d = dones().find((e) => e.id === r.id)!;
     assert.equal(d.voidReason, 'IOC_CLOSED');
-    assert.equal(d.order.filledShares, 2 * SHARE);
+    assert.equal(d.order!.filledShares, 2 * SHARE);
     assert.equal(engine.book(m).asks.length, 0);
     assert.equal(engine.balance(t[1]!).reserved, 0n);
   });
@@ -226,8 +226,8 @@ describe('signed V2 limits', () => {
     const r = ok(engine.submit(o));
     assert.equal(r.filledShares, 4 * SHARE);
     const d = dones().find((e) => e.id === r.id)!;
-    assert.ok(d.order.collateralPaid + d.order.fees <= 2_000_000);
-    assert.deepEqual(orderLimitErrors(d.order), []);
+    assert.ok(d.order!.collateralPaid + d.order!.fees <= 2_000_000);
+    assert.deepEqual(orderLimitErrors(d.order!), []);
   });
 
   it('SELL_INVENTORY: sells at most maxShares and keeps the pro-rata floor, else no fill', () => {
@@ -253,7 +253,7 @@ describe('signed V2 limits', () => {
     const r = ok(engine.submit(o));
     assert.equal(r.filledShares, 5 * SHARE);
     const d = dones().find((e) => e.id === r.id)!;
-    assert.ok(d.order.collateralPaid + d.order.fees <= 1_900_000);
+    assert.ok(d.order!.collateralPaid + d.order!.fees <= 1_900_000);
     assert.equal(engine.position(t[1]!, m).no, 5n * BigInt(SHARE));
     assert.equal(engine.position(t[1]!, m).yes, 0n);
   });
@@ -275,7 +275,7 @@ describe('minimum fill size', () => {
     ok(engine.submit(limit(m, t[1]!, 'no', 'buy', 50 * CENT, 1.7 * SHARE)));
     const d = dones().find((e) => e.id === a)!;
     assert.equal(d.voidReason, 'BELOW_MIN_FILL_SIZE');
-    assert.equal(d.order.filledShares, 1.7 * SHARE);
+    assert.equal(d.order!.filledShares, 1.7 * SHARE);
     assert.equal(engine.book(m).bids.length, 0);
     assert.equal(engine.balance(t[0]!).reserved, 0n);
   });
@@ -389,5 +389,26 @@ describe('queries with bad ids', () => {
       assert.deepEqual(engine.book(bad), { market: bad, bids: [], asks: [] });
       assert.equal(engine.bestBid(bad), 0);
     }
+  });
+});
+
+describe('done events without the final state (doneOrders: false)', () => {
+  it('carry the same id, status, reason and cause, and order null', () => {
+    const run = (doneOrders: boolean) => {
+      const { engine, market: m, t, dones } = setup({}, 4, 1_000 * SHARE, doneOrders);
+      ok(engine.submit(limit(m, t[0]!, 'yes', 'buy', 50 * CENT, 2 * SHARE)));
+      ok(engine.submit(limit(m, t[1]!, 'no', 'buy', 50 * CENT, 5 * SHARE, { tif: 1 })));
+      const rest = ok(engine.submit(limit(m, t[2]!, 'yes', 'buy', 40 * CENT, 3 * SHARE)));
+      engine.cancel(rest.id, 1_000_001);
+      return dones();
+    };
+    const full = run(true);
+    const lean = run(false);
+    assert.equal(full.length, 3);
+    assert.ok(full.every((d) => d.order !== null));
+    assert.deepEqual(
+      lean,
+      full.map((d) => ({ ...d, order: null })),
+    );
   });
 });
