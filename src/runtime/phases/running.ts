@@ -4,6 +4,7 @@
  * (reconcile); the process is running, with the health model's clock ticking (running).
  */
 import { schedulePeriodicReconcile } from '../../orders/periodic-reconcile.ts';
+import { haltText, latchText } from '../../ledger/held-state.ts';
 import { StartupAbortedError, untilAborted } from '../startup-retry.ts';
 import type { ControlPhase } from './control.ts';
 import type { CorePhase } from './core.ts';
@@ -21,6 +22,7 @@ export async function reconcilePhase(
   cp: CorePhase,
   { endpoint }: EndpointsPhase,
   { rotation: rot, venueFact }: RotationPhase,
+  ctl: ControlPhase,
 ): Promise<void> {
   const { log, signal } = c;
   const { kernel: k, orderManager: om, store } = cp.core;
@@ -39,17 +41,19 @@ export async function reconcilePhase(
   for (const m of markets) venueFact(m.marketId, store.state.markets.get(m.marketId)?.status);
   rot.schedule();
   const latch = bookLedger.latch;
+  // what holds the bot, each hold in its own source's words (held-state.ts): the kill switch, the halt
+  const held = [
+    ...(k.killed ? [latchText(latch ?? { reason: k.killed, detail: null, at: null })] : []),
+    ...(k.halted ? [haltText(ctl.control.haltNow() ?? { reason: null, at: 0, source: 'admin' })] : []),
+  ];
   log.info(
     {
       metrics: endpoint?.url ?? 'off',
       trader: cp.venue.trader,
       ...(latch ? { reason: latch.reason, detail: latch.detail, since: new Date(latch.at).toISOString() } : {}),
+      ...(k.halted ? { halt: ctl.control.haltHeld() } : {}),
     },
-    k.killed
-      ? `kill switch latched: not quoting (${latch?.reason ?? k.killed})`
-      : k.halted
-        ? 'halted by the operator: not quoting until bookmaker ctl resume'
-        : 'quoting',
+    held.length > 0 ? `not quoting: ${held.join('; ')}` : 'quoting',
   );
 }
 
@@ -61,11 +65,7 @@ export function runningPhase(c: StartContext, { bookLedger }: LedgerPhase, cp: C
   healthModel.setProcess('running');
   // a latch from an earlier run holds the bot; the health model names it
   const latch = bookLedger.latch;
-  if (latch)
-    healthModel.halt(
-      'kill-switch',
-      `kill switch latched in an earlier run (${latch.reason}: ${latch.detail}, since ${new Date(latch.at).toISOString()}); clear with bookmaker ctl clear-kill --reason TEXT`,
-    );
+  if (latch) healthModel.halt('kill-switch', `${latchText(latch)} (latched in an earlier run)`);
   // the health model's clock: transitions and time per state even when nobody scrapes
   let cancelHealthTimer: () => void = () => undefined;
   const healthLoop = (): void => {
