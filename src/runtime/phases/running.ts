@@ -13,6 +13,7 @@ import type { LedgerPhase } from './ledger.ts';
 import type { RotationPhase } from './rotation.ts';
 import type { SelectPhase } from './select.ts';
 import type { StartContext } from './start-context.ts';
+import { cancelSiblingsAtStart } from './siblings.ts';
 import { checkWalletAtStart } from './wallet.ts';
 
 export async function reconcilePhase(
@@ -33,6 +34,8 @@ export async function reconcilePhase(
   // another trader's open orders in these markets refuse the start (exit 7) before the first quote;
   // from here on a new one halts the bot (phases/wallet.ts)
   checkWalletAtStart(c, cp.wallet?.watch ?? null, bookLedger.ledger.path === ':memory:', bookLedger.ledger.nonceTag());
+  // a sibling shard's orders in this shard's markets (the shard count changed): cancelled before the first quote
+  for (const [m, j] of await cancelSiblingsAtStart(c, cp.wallet?.watch ?? null, cp.venue)) ctl.siblings?.contest(m, j);
   cp.wallet?.watch.running();
   for (const id of marketIds) k.tick(id);
   c.life.add(schedulePeriodicReconcile(om, c.clock, c.cfg.orders.reconcileIntervalMs));
