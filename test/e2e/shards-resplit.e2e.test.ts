@@ -8,7 +8,7 @@
  * them), quotes m3 and m5 once shard 1's orders are gone, and leaves m0 to shard 0, which still quotes it;
  * shard 0/2 sees 2/3's orders in m0 and does not halt. Once 0/2 stops, 2/3 quotes m0.
  * On the code before, 2/3 refused to start (exit 7, "another trader has open orders on this wallet"),
- * and a shard that saw a new shard's orders in its market halted (source `wallet`).
+ * and by the wallet watch's rule a running shard that sees a new tag's orders in its market halts.
  */
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
