@@ -30,6 +30,7 @@ import type { OperatorHold, OperatorHolds } from '../ledger/ledger.ts';
 import type { Controls, ControlResult } from './admin-server.ts';
 import type { BotIdentity } from './identity.ts';
 import { killSwitchFigures, statusBooks } from './status-books.ts';
+import { haltText } from '../ledger/held-state.ts';
 
 export interface BotControlOptions {
   readonly kernel: QuotingKernel;
@@ -126,11 +127,10 @@ export class BotControl implements Controls {
     if (holds.halt) {
       this.haltHold = holds.halt;
       k.pause(null);
+      // the halt's own source and reason (another trader on the wallet, the operator, a damaged latch file …)
       this.log.warn(
         { reason: holds.halt.reason, since: new Date(holds.halt.at).toISOString(), source: holds.halt.source, from: holds.halt.from },
-        holds.halt.source === 'wallet'
-          ? 'halted in an earlier run: another trader placed orders on this wallet; not quoting until `bookmaker ctl resume` (stop the other trader first)'
-          : 'halted by an operator in an earlier run: not quoting until `bookmaker ctl resume`',
+        `held from an earlier run: ${haltText(holds.halt)}`,
       );
     }
     for (const [id, h] of holds.pauses) {
@@ -151,6 +151,12 @@ export class BotControl implements Controls {
     return this.haltHold ? view(this.haltHold) : null;
   }
 
+  /** The halt that holds the kernel, as haltText names it (one the kernel holds without a record: the operator's). */
+  haltNow(): OperatorHold | null {
+    if (this.haltHold) return this.haltHold;
+    return this.o.kernel.halted ? { reason: null, at: 0, source: 'admin' } : null;
+  }
+
   /** Is this market under an operator's pause (quoted now or not)? A market rotation restarts starts paused. */
   isHeldPause(marketId: Bytes32): boolean {
     return this.pauseHolds.has(marketId);
@@ -168,13 +174,8 @@ export class BotControl implements Controls {
    */
   readinessReasons(): string[] {
     const out: string[] = [];
-    const h = this.haltHeld();
-    if (h?.source === 'wallet')
-      out.push(
-        `halted by the bot since ${h.since}: ${h.reason ?? 'another trader on this wallet'} (stop the other trader, then bookmaker ctl resume lifts it)`,
-      );
-    else if (h) out.push(`halted by the operator since ${h.since}${h.reason ? `: ${h.reason}` : ''} (bookmaker ctl resume lifts it)`);
-    else if (this.o.kernel.halted) out.push('halted by the operator (bookmaker ctl resume lifts it)');
+    const h = this.haltNow();
+    if (h) out.push(haltText(h));
     for (const p of this.pauses())
       out.push(`market ${p.market} paused by the operator since ${p.since}${p.reason ? `: ${p.reason}` : ''} (bookmaker ctl resume ${p.market} lifts it)`);
     return out;

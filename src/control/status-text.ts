@@ -7,6 +7,7 @@
  *
  * The answer comes over the network: a field missing or of another type shows as '?', never a crash.
  */
+import { haltText, latchText, type HaltLike } from '../ledger/held-state.ts';
 import { describeIdentity, parseIdentity } from './identity.ts';
 
 type Obj = Record<string, unknown>;
@@ -21,6 +22,19 @@ function hold(h: Obj | null): string {
   const from = typeof h.from === 'string' ? ` (from the ${h.from})` : '';
   return `${h.since ? ` since ${str(h.since)}` : ''}${reason}${from}`;
 }
+
+const atOf = (v: unknown): number | null => (typeof v === 'string' && Number.isFinite(Date.parse(v)) ? Date.parse(v) : null);
+
+/** A halt of the answer as haltText reads it (an answer without a source: the operator's, as older bots meant). */
+const haltOf = (h: Obj | null): HaltLike => ({
+  reason: typeof h?.reason === 'string' && h.reason !== '' ? h.reason : null,
+  source: typeof h?.source === 'string' ? h.source : 'admin',
+  at: atOf(h?.since),
+  ...(typeof h?.from === 'string' ? { from: h.from } : {}),
+});
+
+/** "KILL SWITCH LATCHED since …", "HALTED by …": the sentence's first words in capitals, the rest as said */
+const upper = (s: string): string => s.replace(/^(kill switch latched|halted)/, (w) => w.toUpperCase());
 
 function table(rows: string[][]): string[] {
   const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -47,17 +61,10 @@ export function statusText(body: unknown): string {
   }
   const k = obj(b.killSwitch);
   const states: string[] = [];
+  // the kill switch and the halt in the words of the start-up line and /readyz (src/ledger/held-state.ts)
   if (b.latched === true)
-    states.push(
-      `KILL SWITCH LATCHED ${str(k?.reason)}${k?.since ? ` since ${str(k.since)}` : ''}${k?.detail ? `: ${str(k.detail)}` : ''} (bookmaker ctl clear-kill --reason TEXT)`,
-    );
-  // a halt the bot placed on itself for another trader on its wallet is lifted the same way, once that trader is gone
-  if (b.halted === true)
-    states.push(
-      obj(b.halt)?.source === 'wallet'
-        ? `HALTED by the bot: another trader on this wallet${hold(obj(b.halt))} (stop it, then bookmaker ctl resume)`
-        : `HALTED by the operator${hold(obj(b.halt))} (bookmaker ctl resume)`,
-    );
+    states.push(upper(latchText({ reason: str(k?.reason), detail: typeof k?.detail === 'string' ? k.detail : null, at: atOf(k?.since) })));
+  if (b.halted === true) states.push(upper(haltText(haltOf(obj(b.halt)))));
   // the bot's own holds (the ledger cannot be written …): ctl resume does not lift them
   const holds = Array.isArray(b.holds) ? b.holds.map(obj).filter((h): h is Obj => h !== null) : [];
   for (const h of holds) states.push(`NOT QUOTING (${str(h.hold)}): ${str(h.reason)}`);

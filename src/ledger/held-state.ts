@@ -6,11 +6,12 @@
  *
  *   const h = heldState('/var/lib/bookmaker/live.ledger.sqlite');
  *   h.latch?.from   // 'ledger' | 'latch file' | 'ledger and latch file'
- *   heldText(h)     // "kill switch latched (KILL_DRAWDOWN …, in the latch file only): …; halted …"
+ *   heldLines(h, path)  // ["kill switch latched since …: KILL_DRAWDOWN (…), in the latch file only; bookmaker ctl clear-kill …", "halted by …"]
+ *   haltText(hold)      // the one sentence every place names a halt with (latchText: the kill switch's)
  */
 import { existsSync } from 'node:fs';
 import { systemClock } from '../core/clock.ts';
-import { latchPathOf, readLatchRecord, type FileLatch } from './latch-file.ts';
+import { DAMAGED_CLEAR, latchPathOf, PAUSES_OVERFLOW, readLatchRecord, type FileLatch } from './latch-file.ts';
 import { openLedger, type HoldRecord, type OperatorHold } from './ledger.ts';
 
 export interface HeldState {
@@ -66,7 +67,76 @@ export function holdsAny(h: HeldState): boolean {
   return h.latch !== null || h.halt !== null || h.pauses.size > 0;
 }
 
-const where = (f: HoldRecord | undefined): string => (f === 'latch file' ? ', in the latch file only' : f === 'ledger' ? ', in the ledger only' : '');
+const where = (f: string | undefined): string => (f === 'latch file' ? ', in the latch file only' : f === 'ledger' ? ', in the ledger only' : '');
+
+/** A halt as any place holds it: the ledger's OperatorHold, the control's view, the status answer. */
+export interface HaltLike {
+  readonly reason: string | null;
+  /** who halted: 'admin', 'cli', 'wallet', 'latch-file', … (src/ledger/ledger.ts OperatorHold) */
+  readonly source: string;
+  /** ms since the epoch; 0 or null: not known (a damaged latch file) */
+  readonly at: number | null;
+  /** the record a start read it from (absent: this process placed it) */
+  readonly from?: string;
+}
+
+/** A kill-switch latch as any place holds it (ledger, latch file, status answer). */
+export interface LatchLike {
+  readonly reason: string;
+  readonly detail: string | null;
+  readonly at: number | null;
+  readonly from?: string;
+}
+
+const sinceText = (at: number | null): string => (at ? ` since ${new Date(at).toISOString()}` : '');
+
+/**
+ * Who placed a halt and what lifts it, by its source: the words of every place that names a halt (the
+ * start-up line, /readyz, `ctl status`, the restore log, doctor). A source this version does not know
+ * is named as it is.
+ */
+export function haltCause(h: Pick<HaltLike, 'source' | 'reason'>): { by: string; reason: string | null; lifts: string } {
+  switch (h.source) {
+    case 'admin':
+      return { by: 'by the operator', reason: h.reason, lifts: 'bookmaker ctl resume lifts it' };
+    case 'cli':
+      return { by: 'by the operator (offline ctl)', reason: h.reason, lifts: 'bookmaker ctl resume lifts it' };
+    case 'wallet':
+      return {
+        by: 'by the bot',
+        reason: h.reason ?? 'another trader on this wallet',
+        lifts: 'stop the other trader on this wallet, then bookmaker ctl resume lifts it',
+      };
+    case 'latch-file':
+      return h.reason?.startsWith(PAUSES_OVERFLOW)
+        ? { by: 'by the bot', reason: h.reason, lifts: 'bookmaker ctl resume lifts it (and every pause it stands for)' }
+        : { by: 'by the latch file, which cannot be read (fail closed)', reason: h.reason, lifts: `it ${DAMAGED_CLEAR}` };
+    default:
+      return { by: `by ${h.source || 'an unnamed source'}`, reason: h.reason, lifts: 'bookmaker ctl resume lifts it' };
+  }
+}
+
+/**
+ * The one sentence that names a halt: who placed it, since when, why, the record it came from, what
+ * lifts it. `offline`: said by a command that runs without the bot (ctl resume needs the bot running).
+ *
+ *   haltText({ source: 'wallet', reason: 'another trader …', at, from: 'ledger' })
+ *   // "halted by the bot since …: another trader …, in the ledger only; stop the other trader on this wallet, then bookmaker ctl resume lifts it"
+ */
+export function haltText(h: HaltLike, offline = false): string {
+  const c = haltCause(h);
+  const lifts = offline && c.lifts.endsWith('lifts it') ? `${c.lifts} once the bot runs` : c.lifts;
+  return `halted ${c.by}${sinceText(h.at)}${c.reason ? `: ${c.reason}` : ''}${where(h.from)}; ${lifts}`;
+}
+
+/** The one sentence that names a kill-switch latch, with what lifts it (a damaged latch file's: both commands). */
+export function latchText(l: LatchLike): string {
+  const damaged = l.reason === 'LATCH_FILE_DAMAGED' || l.reason === 'LATCH_FILE_UNREADABLE';
+  return (
+    `kill switch latched${sinceText(l.at)}: ${l.reason}${l.detail ? ` (${l.detail})` : ''}${where(l.from)}; ` +
+    (damaged ? `it ${DAMAGED_CLEAR}` : 'bookmaker ctl clear-kill --reason TEXT lifts it')
+  );
+}
 
 /**
  * One line per hold, with what lifts it: the kill-switch latch (`ctl clear-kill`), the halt and the
@@ -74,16 +144,8 @@ const where = (f: HoldRecord | undefined): string => (f === 'latch file' ? ', in
  */
 export function heldLines(h: HeldState, ledgerPath: string): string[] {
   const out: string[] = [];
-  if (h.latch)
-    out.push(
-      `kill switch latched: ${h.latch.reason}${h.latch.at ? ` since ${new Date(h.latch.at).toISOString()}` : ''}${where(h.latch.from)}` +
-        `${h.latch.detail ? ` (${h.latch.detail})` : ''}; bookmaker ctl clear-kill --reason TEXT lifts it`,
-    );
-  if (h.halt)
-    out.push(
-      `halted${h.halt.source === 'wallet' ? ' by the bot (another trader on its wallet)' : ''}${h.halt.reason ? `: ${h.halt.reason}` : ''}` +
-        `${h.halt.at ? ` since ${new Date(h.halt.at).toISOString()}` : ''}${where(h.halt.from)}; bookmaker ctl resume lifts it once the bot runs`,
-    );
+  if (h.latch) out.push(latchText(h.latch));
+  if (h.halt) out.push(haltText(h.halt, true));
   for (const [m, p] of h.pauses)
     out.push(`market ${m} paused${p.reason ? `: ${p.reason}` : ''}${where(p.from)}; bookmaker ctl resume ${m} lifts it once the bot runs`);
   if (out.length > 0 && [h.latch?.from, h.halt?.from, ...[...h.pauses.values()].map((p) => p.from)].includes('latch file'))

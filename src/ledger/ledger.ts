@@ -969,13 +969,15 @@ export class Ledger {
    * in its meta table. Every nonce the bot signs while this ledger is open begins with it
    * (src/orders/nonces.ts), so an order whose record a crash lost (sent, then `kill -9` before the
    * batched write) is still known as this bookmaker's by its nonce alone. Null on a read-only ledger
-   * that never had one.
+   * that never had one. `draw` gives the tag of a ledger that has none yet (a sharded bot's: its shard's
+   * tag, src/runtime/shard-tags.ts); a random one otherwise.
    */
-  nonceTag(): string | null {
+  nonceTag(draw: () => string = () => randomBytes(8).toString('hex')): string | null {
     const have = this.meta('nonce_tag');
     if (have !== null && /^[0-9a-f]{16}$/.test(have)) return have;
     if (this.db.readonly) return null;
-    const tag = randomBytes(8).toString('hex');
+    const drawn = draw();
+    const tag = /^[0-9a-f]{16}$/.test(drawn) ? drawn : randomBytes(8).toString('hex');
     this.setMeta('nonce_tag', tag);
     this.tag = tag;
     return tag;

@@ -184,7 +184,7 @@ async function wire(c: StartContext): Promise<Bot> {
   life.enter('control');
   const control = controlPhase(c, venue, selected, ledger, core, holds, rotation);
   life.enter('reconcile');
-  await reconcilePhase(c, selected, ledger, core, endpoints, rotation);
+  await reconcilePhase(c, selected, ledger, core, endpoints, rotation, control);
   life.enter('running');
   runningPhase(c, ledger, core, rotation, control);
   return liveBot(c, { selected, ledger, core, feeds, endpoints, rotation, control, report: botReport(c, ledger, core, rotation) });

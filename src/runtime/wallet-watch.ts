@@ -56,6 +56,25 @@ export interface WalletWatchOptions {
   readonly cancelAtStart: boolean;
   /** foreign orders appeared while the bot runs (each order is told once) */
   readonly onAppeared: (found: ForeignOrders) => void;
+  /**
+   * a sharded bot: the sibling shard whose nonce tag an order carries (src/runtime/shard-tags.ts), null
+   * when none. A sibling's order in this bot's markets is not another trader's: it is kept from the order
+   * manager (never adopted into this ledger's books, nor counted), found at start-up it is cancelled
+   * (`siblingsAtStart`), and while running `onSiblings` hears of them at every listing
+   */
+  readonly sibling?: (nonce: Bytes32) => number | null;
+  /**
+   * while running, after every listing: the sibling orders in this bot's markets (market → the shards and
+   * their orders), and the markets the listing covered (null: the whole wallet)
+   */
+  readonly onSiblings?: (found: ReadonlyMap<Bytes32, SiblingOrders>, covered: readonly Bytes32[] | null) => void;
+}
+
+/** A sibling shard's open orders in one market of this bot. */
+export interface SiblingOrders {
+  /** the lowest index among the shards whose orders stand there */
+  readonly shard: number;
+  readonly orders: readonly VenueOrder[];
 }
 
 /** told orders remembered at most (a bot halted beside a busy writer must not grow without bound) */
@@ -67,6 +86,7 @@ export class WalletWatch {
   /** leftovers the operator let the start-up cancel: they pass through until gone */
   private readonly leftovers = new Set<Bytes32>();
   private readonly told = new Set<Bytes32>();
+  private readonly siblingStart = new Map<Bytes32, { order: VenueOrder; shard: number }>();
   /** foreign orders seen so far (each counted once): bookmaker_wallet_foreign_orders_total */
   seen = 0;
   /** at least one listing was read */
@@ -74,15 +94,35 @@ export class WalletWatch {
 
   constructor(private readonly o: WalletWatchOptions) {}
 
-  /** The listing as the order manager may act on it: without the foreign orders it must not touch. */
-  observe(open: VenueOrder[]): VenueOrder[] {
+  /**
+   * The listing as the order manager may act on it: without the foreign and the sibling shards' orders
+   * it must not touch. `marketId`: the listing was of that market only (else of the whole wallet).
+   */
+  observe(open: VenueOrder[], marketId?: Bytes32): VenueOrder[] {
     this.listed = true;
     const own = this.o.scope();
     const scope = own === null ? null : new Set(own);
     let foreign: VenueOrder[] | null = null;
+    let siblings: Map<Bytes32, SiblingOrders> | null = null;
+    const sibling = this.o.sibling;
     for (const v of open) {
       if (v.status !== 'open' || (scope !== null && !scope.has(v.marketId))) continue;
-      if (this.knownForeign(v.nonce) || !this.o.ours(v.nonce, this.starting)) (foreign ??= []).push(v);
+      if (!this.knownForeign(v.nonce) && this.o.ours(v.nonce, this.starting)) continue;
+      const j = sibling?.(v.nonce) ?? null;
+      if (j === null) {
+        (foreign ??= []).push(v);
+        continue;
+      }
+      siblings ??= new Map();
+      const was = siblings.get(v.marketId);
+      siblings.set(v.marketId, { shard: Math.min(j, was?.shard ?? j), orders: [...(was?.orders ?? []), v] });
+      if (this.starting) this.siblingStart.set(v.nonce, { order: v, shard: j });
+    }
+    if (!this.starting && this.o.onSiblings) this.o.onSiblings(siblings ?? new Map(), marketId !== undefined ? [marketId] : own);
+    if (siblings !== null) {
+      const away = new Set<Bytes32>();
+      for (const s of siblings.values()) for (const v of s.orders) away.add(v.nonce);
+      open = open.filter((v) => !away.has(v.nonce));
     }
     if (foreign === null) return open;
     const fresh: VenueOrder[] = [];
@@ -105,6 +145,11 @@ export class WalletWatch {
 
   private knownForeign(nonce: Bytes32): boolean {
     return this.leftovers.has(nonce) || this.atStart.has(nonce) || this.told.has(nonce);
+  }
+
+  /** Orders of sibling shards the start-up found in this bot's markets (each with its shard): the start-up cancels them. */
+  siblingsAtStart(): { order: VenueOrder; shard: number }[] {
+    return [...this.siblingStart.values()];
   }
 
   /** What the start-up found (null: nothing foreign, or the operator let the start-up cancel it). */
@@ -170,7 +215,7 @@ export function watchedVenue(inner: VenuePort, watch: WalletWatch): VenuePort {
     },
     batch: (creates, cancels, marketId) => inner.batch(creates, cancels, marketId),
     cancelReplace: (cancelNonce, create) => inner.cancelReplace(cancelNonce, create),
-    openOrders: async (marketId) => watch.observe(await inner.openOrders(marketId)),
+    openOrders: async (marketId) => watch.observe(await inner.openOrders(marketId), marketId),
   };
 }
 

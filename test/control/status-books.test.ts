@@ -108,8 +108,11 @@ test('statusText: the state, the account, the kill switch and one row per market
     killSwitchFigures: killSwitchFigures(r, a.pnl(), NOW),
   };
   const t = statusText(body);
-  assert.match(t, /^state {7}KILL SWITCH LATCHED KILL_DRAWDOWN since 2026-11-28T12:00:00\.000Z: account drawdown 2\.005000 USDC/m);
-  assert.match(t, /HALTED by the operator since 2026-11-28T12:01:00\.000Z: desk says stop \(bookmaker ctl resume\)/);
+  assert.match(
+    t,
+    /^state {7}KILL SWITCH LATCHED since 2026-11-28T12:00:00\.000Z: KILL_DRAWDOWN \(account drawdown 2\.005000 USDC\); bookmaker ctl clear-kill --reason TEXT lifts it; /m,
+  );
+  assert.match(t, /HALTED by the operator since 2026-11-28T12:01:00\.000Z: desk says stop; bookmaker ctl resume lifts it$/m);
   assert.match(t, /^account {5}pnl -2\.005000 USDC \(realised -0\.005000, unrealised -2\.000000 at 2026-11-28T12:00:00\.000Z\)$/m);
   assert.match(t, /fees 0\.005000 USDC, volume 4\.800000 USDC, fills 1/);
   assert.match(t, /^kill switch drawdown 2\.005000 of 100\.000000 max \(peak 0\.000000, pnl -2\.005000\)$/m);
@@ -122,7 +125,7 @@ test('statusText: the state, the account, the kill switch and one row per market
     latched: false,
     halt: { reason: 'desk says stop', since: '2026-11-28T12:01:00.000Z', source: 'admin', from: 'latch file' },
   });
-  assert.match(fromFile, /HALTED by the operator since 2026-11-28T12:01:00\.000Z: desk says stop \(from the latch file\) \(bookmaker ctl resume\)/);
+  assert.match(fromFile, /HALTED by the operator since 2026-11-28T12:01:00\.000Z: desk says stop, in the latch file only; bookmaker ctl resume lifts it$/m);
   // the bot's own hold (the ledger cannot be written) is not "quoting"
   const held = statusText({ ...body, latched: false, halted: false, holds: [{ hold: 'ledger', reason: 'the ledger file is gone' }] });
   assert.match(held, /^state {7}NOT QUOTING \(ledger\): the ledger file is gone$/m);

@@ -118,9 +118,9 @@ test('controls reach the right bot or nothing; a halt survives kill -9 until res
     a.proc.kill('SIGKILL');
     await withTimeout(a.exit, 20_000, 'no exit after SIGKILL');
     a = run(fileA);
-    await waitFor('the restarted bot says it is halted', () => /halted by an operator in an earlier run/.test(a.out()), 60_000);
+    await waitFor('the restarted bot says it is halted', () => /held from an earlier run: halted by the operator/.test(a.out()), 60_000);
     await waitFor('the restarted bot serves /readyz', async () => (await readyz(mA).catch(() => null)) !== null, 30_000);
-    await waitFor('reconciled', () => /"msg":"halted by the operator: not quoting until bookmaker ctl resume"/.test(a.out()), 30_000);
+    await waitFor('reconciled', () => /"msg":"not quoting: halted by the operator since [^"]*; bookmaker ctl resume lifts it"/.test(a.out()), 30_000);
     const r = await readyz(mA);
     assert.equal(r.status, 503, JSON.stringify(r.body));
     assert.ok(

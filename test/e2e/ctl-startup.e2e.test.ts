@@ -111,7 +111,7 @@ admin:
     await waitFor('the bot runs', async () => (await status(adminPort).catch(() => ({ starting: true }))).starting === undefined, 90_000);
     const running = await status(adminPort);
     assert.equal(running.halted, true, JSON.stringify(running));
-    assert.match(bot.out(), /halted by an operator in an earlier run/);
+    assert.match(bot.out(), /held from an earlier run: halted by the operator since [^"]*: halt before it quotes/);
     assert.equal((running.halt as { reason?: string }).reason, 'halt before it quotes');
     await waitFor(
       '/readyz says halted',

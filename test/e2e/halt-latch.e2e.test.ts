@@ -54,8 +54,12 @@ test('a halt survives the loss of the ledger: a start with --new-ledger stays ha
     // the ledger is lost; the latch file beside it is not
     for (const f of [ledger, `${ledger}-wal`, `${ledger}-shm`]) rmSync(f, { force: true });
     a = run(file, ['--new-ledger']);
-    await waitFor('the restarted bot says it is halted', () => /halted by an operator in an earlier run/.test(a.out()), 60_000);
-    assert.match(a.out(), /"from":"latch file"[^\n]*halted by an operator in an earlier run/, 'the log names the record the halt came from');
+    await waitFor('the restarted bot says it is halted', () => /held from an earlier run: halted by the operator/.test(a.out()), 60_000);
+    assert.match(
+      a.out(),
+      /"from":"latch file"[^\n]*held from an earlier run: halted by the operator since [^"]*: incident 9, in the latch file only/,
+      'the log names the record the halt came from',
+    );
     await waitFor('/readyz says halted', async () => (await readyz(metricsPort).catch(() => null))?.status === 503, 30_000);
     const r = await readyz(metricsPort);
     assert.ok(
@@ -68,7 +72,7 @@ test('a halt survives the loss of the ledger: a start with --new-ledger stays ha
     assert.equal(s.halted, true);
     assert.equal(s.halt.reason, 'incident 9');
     assert.equal(s.halt.from, 'latch file', 'status names the record the halt came from');
-    await waitFor('reconciled', () => /"msg":"halted by the operator: not quoting until bookmaker ctl resume"/.test(a.out()), 30_000);
+    await waitFor('reconciled', () => /"msg":"not quoting: halted by the operator since [^"]*; bookmaker ctl resume lifts it"/.test(a.out()), 30_000);
     assert.equal((await sim.openOrders()).length, 0, 'a halted bot places nothing on a new ledger');
 
     const resume = await ctl(['resume', '-c', file, '--reason', 'incident over']);

@@ -69,9 +69,9 @@ test('holds in the latch file only (a new ledger beside an old latch file): doct
     const lines = heldLines(h, t.file);
     assert.match(
       lines[0]!,
-      /^kill switch latched: KILL_DRAWDOWN since .*, in the latch file only \(drawdown 60 > 50\); bookmaker ctl clear-kill --reason TEXT lifts it$/,
+      /^kill switch latched since .*: KILL_DRAWDOWN \(drawdown 60 > 50\), in the latch file only; bookmaker ctl clear-kill --reason TEXT lifts it$/,
     );
-    assert.match(lines[1]!, /^halted: incident 9 since .*, in the latch file only; bookmaker ctl resume lifts it once the bot runs$/);
+    assert.match(lines[1]!, /^halted by the operator since .*: incident 9, in the latch file only; bookmaker ctl resume lifts it once the bot runs$/);
     assert.match(lines[2]!, new RegExp(`^market ${M} paused: news, in the latch file only; bookmaker ctl resume ${M} lifts it`));
 
     const r = await doctorHolds(t.dir, t.file);
@@ -111,10 +111,13 @@ test('a damaged latch file reads as latched and halted, and each says both comma
     openLedger({ path: t.file, clock }).close();
     writeFileSync(latchPathOf(t.file), 'not a latch record');
     const lines = heldLines(heldState(t.file), t.file);
-    assert.match(lines[0]!, /^kill switch latched: LATCH_FILE_DAMAGED, in the latch file only .*needs both bookmaker ctl clear-kill and bookmaker ctl resume/);
+    assert.match(
+      lines[0]!,
+      /^kill switch latched: LATCH_FILE_DAMAGED \(.*\), in the latch file only; it needs both bookmaker ctl clear-kill and bookmaker ctl resume$/,
+    );
     assert.match(
       lines[1]!,
-      /^halted: latch file damaged \(fail closed\): needs both bookmaker ctl clear-kill and bookmaker ctl resume, in the latch file only/,
+      /^halted by the latch file, which cannot be read \(fail closed\): latch file damaged \(fail closed\): needs both .*, in the latch file only; it needs both bookmaker ctl clear-kill and bookmaker ctl resume$/,
     );
   });
 });

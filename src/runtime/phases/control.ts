@@ -21,11 +21,14 @@ import type { LedgerPhase } from './ledger.ts';
 import type { RotationPhase } from './rotation.ts';
 import type { SelectPhase } from './select.ts';
 import type { StartContext } from './start-context.ts';
+import { registerSiblingMetrics, siblingHandler } from './siblings.ts';
 import { watchWallet } from './wallet.ts';
 import type { VenuePhase } from './venue.ts';
 
 export interface ControlPhase {
   readonly control: BotControl;
+  /** a sharded bot's watch of the other shards' orders in its markets (phases/siblings.ts), else null */
+  readonly siblings: ReturnType<typeof siblingHandler> | null;
   /** set once start-up is over: a stop from then on is not a stop during start-up */
   started(): void;
 }
@@ -97,6 +100,19 @@ export function controlPhase(
   registerControlMetrics(c.metrics.registry, k, control, undefined, early ? () => early.endpoint.refused() : undefined);
   // another trader appearing on this wallet halts the bot through the control (phases/wallet.ts)
   watchWallet(c, cp.wallet, control, c.metrics.registry, bookLedger.ledger.nonceTag());
+  // a sibling shard's orders in this shard's markets (a re-split): the lower index keeps the market (phases/siblings.ts)
+  const shard = cfg.selection.shard;
+  let siblings: ControlPhase['siblings'] = null;
+  if (cp.wallet && shard) {
+    const s = (siblings = siblingHandler(c, shard.index, {
+      pause: (m) => k.pause(m),
+      resume: (m) => k.resume(m),
+      isPaused: (m) => k.isPaused(m),
+      isHeldPause: (m) => control.isHeldPause(m),
+    }));
+    cp.wallet.bindSiblings?.(s.onSiblings);
+    registerSiblingMetrics(c.metrics.registry, () => s.contested.size);
+  }
   if (early) {
     early.controls.attach(control);
     // a halt sent while starting that the ledger's holds did not carry yet: before the first quote
@@ -125,6 +141,7 @@ export function controlPhase(
   });
   return {
     control,
+    siblings,
     started() {
       started = true;
     },

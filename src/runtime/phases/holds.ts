@@ -5,6 +5,7 @@
  * retention.
  */
 import type { OperatorHolds as LedgerHolds } from '../../ledger/ledger.ts';
+import { haltText } from '../../ledger/held-state.ts';
 import { schedulePrune } from '../../ledger/retention.ts';
 import type { Bytes32 } from '../../model/order.ts';
 import type { CorePhase } from './core.ts';
@@ -22,10 +23,11 @@ export function holdsPhase(c: StartContext, marketIds: readonly Bytes32[], { boo
   cp.startTicking();
   const holds = bookLedger.operatorHolds();
   applyHolds(k, holds, marketIds);
-  // until the control is wired (control phase): the ledger's pauses, and the halt as the kernel holds it
+  // until the control is wired (control phase): the ledger's pauses, and the halt the kernel holds in the
+  // words of its own source (held-state.ts haltText), as the control says it later
   cp.operator.use({
     isHeldPause: (id) => holds.pauses.has(id),
-    readinessReasons: () => (k.halted ? ['halted by the operator (bookmaker ctl resume lifts it)'] : []),
+    readinessReasons: () => (k.halted ? [haltText(holds.halt ?? { reason: null, at: 0, source: 'admin' })] : []),
   });
   const watch = cp.ledgerWatch;
   watch.start();

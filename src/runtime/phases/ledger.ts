@@ -6,7 +6,8 @@
 import type { Account } from '../../account/account.ts';
 import { RunFigures } from '../../account/run-figures.ts';
 import { BotLedger } from '../../ledger/bot-ledger.ts';
-import { shardOwns } from '../../selection/shard.ts';
+import { shardOwns, shardText } from '../../selection/shard.ts';
+import { shardTag } from '../shard-tags.ts';
 import type { Bytes32 } from '../../model/order.ts';
 import { PAPER_TRADER } from '../paper-venue.ts';
 import type { SelectPhase } from './select.ts';
@@ -40,6 +41,19 @@ export async function ledgerPhase(c: StartContext, { client, signer }: VenuePhas
     ...(cfg.orders.reconcileScope === 'markets' ? { owns: (id: Bytes32) => (cfg.selection.shard ? shardOwns(id, cfg.selection.shard) : lists.known(id)) } : {}),
   });
   c.life.add(() => bookLedger.close());
+  // a sharded bot's new ledger takes its shard's nonce tag: the deployment's other shards know its orders
+  // (src/runtime/shard-tags.ts); a ledger that has a tag keeps it
+  const shard = cfg.selection.shard;
+  if (shard && signer && !paper) {
+    const own = shardTag(signer.address, shard.index);
+    const tag = bookLedger.ledger.nonceTag(() => own);
+    if (tag !== null && tag !== own)
+      log.warn(
+        { tag, shardTag: own, shard: shardText(shard) },
+        `this ledger's nonce tag is not shard ${shard.index}'s (it was created before shard tags, or for another shard): ` +
+          "the other shards of this wallet take its orders for another trader's (docs/operating.md#changing-the-shard-count)",
+      );
+  }
   // a halt sent while starting is written to the ledger now (durable), and read back with
   // the operator's holds (holds phase), before anything can tick
   c.early?.controls.bindLedger((reason) => {

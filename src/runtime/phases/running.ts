@@ -4,6 +4,7 @@
  * (reconcile); the process is running, with the health model's clock ticking (running).
  */
 import { schedulePeriodicReconcile } from '../../orders/periodic-reconcile.ts';
+import { haltText, latchText } from '../../ledger/held-state.ts';
 import { StartupAbortedError, untilAborted } from '../startup-retry.ts';
 import type { ControlPhase } from './control.ts';
 import type { CorePhase } from './core.ts';
@@ -12,6 +13,7 @@ import type { LedgerPhase } from './ledger.ts';
 import type { RotationPhase } from './rotation.ts';
 import type { SelectPhase } from './select.ts';
 import type { StartContext } from './start-context.ts';
+import { cancelSiblingsAtStart } from './siblings.ts';
 import { checkWalletAtStart } from './wallet.ts';
 
 export async function reconcilePhase(
@@ -21,6 +23,7 @@ export async function reconcilePhase(
   cp: CorePhase,
   { endpoint }: EndpointsPhase,
   { rotation: rot, venueFact }: RotationPhase,
+  ctl: ControlPhase,
 ): Promise<void> {
   const { log, signal } = c;
   const { kernel: k, orderManager: om, store } = cp.core;
@@ -31,6 +34,8 @@ export async function reconcilePhase(
   // another trader's open orders in these markets refuse the start (exit 7) before the first quote;
   // from here on a new one halts the bot (phases/wallet.ts)
   checkWalletAtStart(c, cp.wallet?.watch ?? null, bookLedger.ledger.path === ':memory:', bookLedger.ledger.nonceTag());
+  // a sibling shard's orders in this shard's markets (the shard count changed): cancelled before the first quote
+  for (const [m, j] of await cancelSiblingsAtStart(c, cp.wallet?.watch ?? null, cp.venue)) ctl.siblings?.contest(m, j);
   cp.wallet?.watch.running();
   for (const id of marketIds) k.tick(id);
   c.life.add(schedulePeriodicReconcile(om, c.clock, c.cfg.orders.reconcileIntervalMs));
@@ -39,17 +44,19 @@ export async function reconcilePhase(
   for (const m of markets) venueFact(m.marketId, store.state.markets.get(m.marketId)?.status);
   rot.schedule();
   const latch = bookLedger.latch;
+  // what holds the bot, each hold in its own source's words (held-state.ts): the kill switch, the halt
+  const held = [
+    ...(k.killed ? [latchText(latch ?? { reason: k.killed, detail: null, at: null })] : []),
+    ...(k.halted ? [haltText(ctl.control.haltNow() ?? { reason: null, at: 0, source: 'admin' })] : []),
+  ];
   log.info(
     {
       metrics: endpoint?.url ?? 'off',
       trader: cp.venue.trader,
       ...(latch ? { reason: latch.reason, detail: latch.detail, since: new Date(latch.at).toISOString() } : {}),
+      ...(k.halted ? { halt: ctl.control.haltHeld() } : {}),
     },
-    k.killed
-      ? `kill switch latched: not quoting (${latch?.reason ?? k.killed})`
-      : k.halted
-        ? 'halted by the operator: not quoting until bookmaker ctl resume'
-        : 'quoting',
+    held.length > 0 ? `not quoting: ${held.join('; ')}` : 'quoting',
   );
 }
 
@@ -61,11 +68,7 @@ export function runningPhase(c: StartContext, { bookLedger }: LedgerPhase, cp: C
   healthModel.setProcess('running');
   // a latch from an earlier run holds the bot; the health model names it
   const latch = bookLedger.latch;
-  if (latch)
-    healthModel.halt(
-      'kill-switch',
-      `kill switch latched in an earlier run (${latch.reason}: ${latch.detail}, since ${new Date(latch.at).toISOString()}); clear with bookmaker ctl clear-kill --reason TEXT`,
-    );
+  if (latch) healthModel.halt('kill-switch', `${latchText(latch)} (latched in an earlier run)`);
   // the health model's clock: transitions and time per state even when nobody scrapes
   let cancelHealthTimer: () => void = () => undefined;
   const healthLoop = (): void => {

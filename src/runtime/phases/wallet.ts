@@ -11,7 +11,8 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import type { BotControl } from '../../control/bot-control.ts';
 import type { BotLedger } from '../../ledger/bot-ledger.ts';
 import type { Bytes32 } from '../../model/order.ts';
-import { foreignText, WalletSharedError, WalletWatch, type ForeignOrders } from '../wallet-watch.ts';
+import type { ShardSiblings } from '../shard-tags.ts';
+import { foreignText, WalletSharedError, WalletWatch, type ForeignOrders, type WalletWatchOptions } from '../wallet-watch.ts';
 import type { StartContext } from './start-context.ts';
 
 /** the source of the halt the bot places on itself when another trader appears on its wallet */
@@ -27,6 +28,8 @@ export interface WalletWatchHandle {
   readonly watch: WalletWatch;
   /** what a foreign order that appears while the bot runs does (watchWallet) */
   bind(onAppeared: (f: ForeignOrders) => void): void;
+  /** what a sibling shard's orders in this shard's markets do while it runs (phases/siblings.ts) */
+  bindSiblings?(onSiblings: NonNullable<WalletWatchOptions['onSiblings']>): void;
 }
 
 /**
@@ -41,6 +44,8 @@ export function walletWatchFor(
   restored: ReadonlySet<Bytes32> = new Set(),
   /** this process signed or found the order (the order manager's nonce memory) */
   issued: (nonce: Bytes32) => boolean = () => false,
+  /** a sharded bot: the other shards of its wallet, known by their nonce tags (src/runtime/shard-tags.ts) */
+  siblings: ShardSiblings | null = null,
 ): WalletWatchHandle | null {
   if (c.paper) return null;
   const ledger = bookLedger.ledger;
@@ -49,7 +54,9 @@ export function walletWatchFor(
     return null;
   }
   let appeared: (f: ForeignOrders) => void = (f) => c.log.error({ orders: f.orders }, 'foreign orders appeared before the control was wired');
+  let onSiblings: NonNullable<WalletWatchOptions['onSiblings']> = () => undefined;
   const watch = new WalletWatch({
+    ...(siblings ? { sibling: (n: Bytes32) => siblings.siblingOf(n), onSiblings: (f, covered) => onSiblings(f, covered) } : {}),
     ours: ownOrder(ledger, restored, issued),
     scope,
     // an in-memory ledger (the embedded demo, a `local` config) remembers no earlier run: every order a
@@ -57,7 +64,7 @@ export function walletWatchFor(
     cancelAtStart: c.o.cancelForeignOrders === true || ledger.path === ':memory:',
     onAppeared: (f) => appeared(f),
   });
-  return { watch, bind: (f) => (appeared = f) };
+  return { watch, bind: (f) => (appeared = f), bindSiblings: (f) => (onSiblings = f) };
 }
 
 /**
