@@ -38,7 +38,11 @@
  * decayed average (at least `minFills` fills' weight behind it) is weighed in by precision as it
  * arrives. A fresh market listed into an account whose fills have been picked off starts guarded; one
  * whose own fills earn backs off as its evidence outweighs the prior. Without a pool (or `pooled:
- * false`), the market's own average and standard error alone, as before. docs/edge.md, "The guard".
+ * false`), the market's own average and standard error alone, as before. With `prints`, the market's
+ * print markout (view.edge.prints: the passive side of every trade at the toxicity horizon) is one
+ * more measurement, N(print average, its error² + printSpread²), weighed in by precision beside the
+ * pool: the touch's markout, which tells the flow within a minute, where the bot's own fills take
+ * dozens of minutes. docs/edge.md, "The guard".
  */
 import { at, readBoolean, readEnum, readNumber, readOptionalObject } from '../core/fields.ts';
 import { ladder, type LadderSpec } from './ladder.ts';
@@ -148,7 +152,7 @@ export const EDGE_GUARD_DEFAULTS: EdgeGuardConfig = {
   pooled: true,
   marketSpread: 5_000,
   prints: false,
-  printSpread: 20_000,
+  printSpread: 30_000,
   minPrints: 10,
   perSide: true,
   reduceTighten: 0,
@@ -397,7 +401,7 @@ const KEYS = [
  *               sizeCutPerCent: 0.25, minSizeFactor: 0.25, minFills: 3, oneSidedImbalance: 0.8,
  *               minFlowShares: 100, trending: { widen: 0.01, size: 0.5 },
  *               event: { widen: 0.02, size: 0.5, pull: false }, gate: measured, confidence: 0.8,
- *               adverseSize: 0.5, pooled: true, marketSpread: 0.005, prints: false, printSpread: 0.02,
+ *               adverseSize: 0.5, pooled: true, marketSpread: 0.005, prints: false, printSpread: 0.03,
  *               minPrints: 10, perSide: true, reduceTighten: 0 }
  * `toxicity: true` / `false` is short for `{ enabled: … }` with the defaults.
  */
