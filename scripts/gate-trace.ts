@@ -10,7 +10,11 @@
  * from a run's start to the first open (the account's evidence, any market), and per market from its
  * first quoting tick; the fills (position changes between ticks) made while it was shut and while
  * open, before the market's first open; how often it closed again, and whether the estimate rose
- * above the bound's reach (the mean moved up) or the bound widened (the sd grew). docs/edge.md,
+ * above the bound's reach (the mean moved up) or the bound widened (the sd grew); and, per market at its
+ * last tick with 5 fills' weight, the bot's own decayed markout against the market's print markout
+ * (the passive side of every trade): their mean difference, its root mean square, and the spread
+ * left once the two estimates' own errors are taken out, √(mean d² − mean (se_own² + se_prints²)):
+ * the estimate behind `toxicity.printSpread`. docs/edge.md,
  * "The guard".
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,6 +52,12 @@ interface Tick {
   readonly mean: number | null;
   readonly sd: number | null;
   readonly net: number;
+  /** the market's own decayed markout and its standard error, the fills' weight behind it; the prints' markout and error (null: none) */
+  readonly own: number | null;
+  readonly ownSe: number | null;
+  readonly ownW: number;
+  readonly pr: number | null;
+  readonly prSe: number | null;
 }
 const g = globalThis as { __gateTrace?: Map<string, Tick[]> };
 
@@ -56,8 +66,8 @@ const base = readFileSync('config/backtest.yaml', 'utf8');
 const strategyBlock = /defaults:\n  strategy:\n(?: {4}.*\n)+/;
 const root = resolve('.');
 const table = [
-  '| strategy | PnL / seed | open ticks | run start → first open s | market start → open s (median) | markets never open | fills shut / open | fills before a market first opens | closes | closed by mean / by sd |',
-  '|---|---|---|---|---|---|---|---|---|---|',
+  '| strategy | PnL / seed | open ticks | run start → first open s | market start → open s (median) | markets never open | fills shut / open | fills before a market first opens | closes | closed by mean / by sd | markets compared | prints ¢ | own − prints ¢ | rms ¢ | spread ¢ |',
+  '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
 ];
 for (const name of strategies) {
   // the shipped module, its quote wrapped to record the gate
@@ -72,7 +82,9 @@ export default { ...m, quote(view, cfg) {
     const ev = toxicityEvidence(view.edge, cfg.toxicity);
     const k = view.marketId;
     let l = tr.get(k); if (!l) tr.set(k, (l = []));
-    l.push({ t: view.now, open: markoutsAdverse(view.edge, cfg.toxicity), mean: ev ? ev.mean : null, sd: ev ? ev.sd : null, net: view.position.net });
+    const e = view.edge;
+    l.push({ t: view.now, open: markoutsAdverse(e, cfg.toxicity), mean: ev ? ev.mean : null, sd: ev ? ev.sd : null, net: view.position.net,
+      own: e.toxicity, ownSe: e.toxicityStdErr ?? null, ownW: e.toxicityWeight, pr: e.prints?.toxicity ?? null, prSe: e.prints?.stdErr ?? null });
   }
   return m.quote(view, cfg);
 } };
@@ -96,6 +108,8 @@ export default { ...m, quote(view, cfg) {
     closes: 0,
     byMean: 0,
     bySd: 0,
+    /** per market, at its last tick with ≥ 5 fills' weight: own − prints markout, and the two errors² (the spread's estimate) */
+    diffs: [] as { d: number; v: number; pr: number }[],
   };
   for (let seed = s0!; seed <= (s1 ?? s0!); seed++) {
     g.__gateTrace = new Map();
@@ -130,6 +144,12 @@ export default { ...m, quote(view, cfg) {
         }
       }
       if (opened < 0) acc.never++;
+      for (let i = ticks.length - 1; i >= 0; i--) {
+        const k = ticks[i]!;
+        if (k.own === null || k.ownSe === null || k.ownW < 5 || k.pr === null || k.prSe === null) continue;
+        acc.diffs.push({ d: k.own - k.pr, v: k.ownSe * k.ownSe + k.prSe * k.prSe, pr: k.pr });
+        break;
+      }
       if (process.env.GATE_TRACE_DETAIL)
         process.stderr.write(
           `  market ${((ticks[0]!.t - run.start) / 1000).toFixed(0)}-${((ticks[ticks.length - 1]!.t - run.start) / 1000).toFixed(0)} s, ${ticks.length} ticks, open at ${opened < 0 ? 'never' : ((ticks[opened]!.t - run.start) / 1000).toFixed(0)}, open ${ticks.filter((x) => x.open).length}, fills ${ticks
@@ -142,7 +162,16 @@ export default { ...m, quote(view, cfg) {
   }
   const seeds = (s1 ?? s0!) - s0! + 1;
   const med = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!.toFixed(0) : '–');
-  const row = `| ${name} | ${(acc.pnl / seeds).toFixed(2)} | ${((acc.open / Math.max(1, acc.ticks)) * 100).toFixed(1)} % of ${acc.ticks} | ${acc.firstOpen.map((x) => x.toFixed(0)).join(', ') || '–'} | ${med(acc.marketOpen)} | ${acc.never} of ${acc.mkts} | ${acc.fillsShut} / ${acc.fillsOpen} | ${acc.before} | ${acc.closes} | ${acc.byMean} / ${acc.bySd} |`;
+  // the prints' spread: how far a market's own markout sits from its prints', beyond the two estimates' errors:
+  // √(mean (own − prints)² − mean (se_own² + se_prints²)), over the markets (docs/edge.md, "The guard")
+  const nd = Math.max(1, acc.diffs.length);
+  const bias = acc.diffs.reduce((a, x) => a + x.d, 0) / nd;
+  const ms = acc.diffs.reduce((a, x) => a + x.d * x.d, 0) / nd;
+  const noise = acc.diffs.reduce((a, x) => a + x.v, 0) / nd;
+  const prMean = acc.diffs.reduce((a, x) => a + x.pr, 0) / nd;
+  const c = (v: number) => (v / 10_000).toFixed(2);
+  const spreadCols = `${acc.diffs.length} | ${c(prMean)} | ${c(bias)} | ${c(Math.sqrt(ms))} | ${c(Math.sqrt(Math.max(0, ms - noise)))}`;
+  const row = `| ${name} | ${(acc.pnl / seeds).toFixed(2)} | ${((acc.open / Math.max(1, acc.ticks)) * 100).toFixed(1)} % of ${acc.ticks} | ${acc.firstOpen.map((x) => x.toFixed(0)).join(', ') || '–'} | ${med(acc.marketOpen)} | ${acc.never} of ${acc.mkts} | ${acc.fillsShut} / ${acc.fillsOpen} | ${acc.before} | ${acc.closes} | ${acc.byMean} / ${acc.bySd} | ${spreadCols} |`;
   table.push(row);
   process.stderr.write(`${row}\n`);
 }

@@ -7,6 +7,7 @@
  *     toxicityHorizonSeconds: 10          # one of the horizons
  *     toxicityHalfLifeSeconds: 300
  *     poolHalfLifeSeconds: 1800           # the account's pooled toxicity (every market's markouts)
+ *     printHalfLifeSeconds: 300           # the market's print markouts (the passive side of its trades)
  *     pickoffMarkout: 0.05                # a fill whose toxicity markout is below −5¢ was picked off (the guard's test)
  *     flowHalfLifeSeconds: 30
  *     regime:
@@ -34,6 +35,7 @@ export function parseEdge(raw: unknown, path: string): EdgeSettings {
     'toxicityHorizonSeconds',
     'toxicityHalfLifeSeconds',
     'poolHalfLifeSeconds',
+    'printHalfLifeSeconds',
     'pickoffMarkout',
     'flowHalfLifeSeconds',
     'regime',
@@ -57,6 +59,7 @@ export function parseEdge(raw: unknown, path: string): EdgeSettings {
     toxicityHorizonMs: tox,
     toxicityHalfLifeMs: ms(readNumber(o, 'toxicityHalfLifeSeconds', path, { min: 0, gt: true, max: 31_536_000 }, DEFAULT_EDGE.toxicityHalfLifeMs / 1000)),
     poolHalfLifeMs: ms(readNumber(o, 'poolHalfLifeSeconds', path, { min: 0, gt: true, max: 31_536_000 }, DEFAULT_EDGE.poolHalfLifeMs / 1000)),
+    printHalfLifeMs: ms(readNumber(o, 'printHalfLifeSeconds', path, { min: 0, gt: true, max: 31_536_000 }, DEFAULT_EDGE.printHalfLifeMs / 1000)),
     pickoffMarkout: Math.round(readNumber(o, 'pickoffMarkout', path, { min: 0, gt: true, max: 1 }, DEFAULT_EDGE.pickoffMarkout / 1e6) * 1e6),
     flowHalfLifeMs: ms(readNumber(o, 'flowHalfLifeSeconds', path, { min: 0, gt: true, max: 31_536_000 }, DEFAULT_EDGE.flowHalfLifeMs / 1000)),
     regime: parseRegime(o.regime, at(path, 'regime')),

@@ -8,6 +8,8 @@
  *   {p}toxicity_cents{market}                      decayed markout at the toxicity horizon (negative = picked off)
  *   {p}toxicity_pool_cents                         the account's pooled toxicity (every market's fills, kept past release)
  *   {p}toxicity_pool_fills                         decayed fills behind it
+ *   {p}toxicity_prints_cents{market}               decayed markout of the market's prints (the passive side of every trade)
+ *   {p}toxicity_prints{market}                     decayed prints behind it
  *   {p}flow_imbalance{market}                      decayed taker-flow imbalance, −1 … 1
  *   {p}regime{market,regime}                       1 for the market's current regime, 0 for the others
  *   {p}regime_transitions{market}                  regime changes since start (a running count)
@@ -65,6 +67,19 @@ export function registerEdgeMetrics(registry: Registry, prefix: string, label: (
       if (t !== null) set({ market: label(m) }, t / 10_000);
     },
   );
+  // the market's prints: the same printView the guard's evidence reads (src/state/edge-view.ts)
+  gauge(
+    'toxicity_prints_cents',
+    "Decayed markout at the toxicity horizon of the market's prints (the passive side of every trade), cents per share",
+    ['market'],
+    (m, now, set) => {
+      const t = edgeView(m, now).prints?.toxicity;
+      if (t !== undefined && t !== null) set({ market: label(m) }, t / 10_000);
+    },
+  );
+  gauge('toxicity_prints', "Decayed prints behind the market's print markout", ['market'], (m, now, set) => {
+    set({ market: label(m) }, edgeView(m, now).prints?.weight ?? 0);
+  });
   // the account's pool: one figure, the same poolView the guard's prior reads (src/state/edge-view.ts)
   const pooled = (read: (p: PooledToxicity) => number | null) =>
     function collect(this: Gauge) {

@@ -48,6 +48,8 @@ export interface EdgeSettings {
    * kept by the store past a market's release: the guard's prior for a fresh market)
    */
   readonly poolHalfLifeMs: number;
+  /** half-life of the market's print markouts (the passive side of every trade, marked out at the toxicity horizon) */
+  readonly printHalfLifeMs: number;
   /**
    * a fill whose markout at the toxicity horizon is below −this was picked off (1e-6 USDC per share):
    * the toxicity sums keep such fills apart too, for the guard's test (docs/edge.md, "The guard")
@@ -58,7 +60,7 @@ export interface EdgeSettings {
   /** half-lives of the fast and slow volume rates behind the burst detector */
   readonly burstFastMs: number;
   readonly burstSlowMs: number;
-  /** fills waiting for a markout, per market (the oldest are dropped beyond it, counted) */
+  /** fills (and, apart, prints) waiting for a markout, per market (the oldest are dropped beyond it, counted) */
   readonly maxPending: number;
   readonly regime: RegimeSettings;
 }
@@ -84,6 +86,7 @@ export const DEFAULT_EDGE: EdgeSettings = {
   toxicityHorizonMs: 10_000,
   toxicityHalfLifeMs: 300_000,
   poolHalfLifeMs: 1_800_000,
+  printHalfLifeMs: 300_000,
   pickoffMarkout: 50_000,
   flowHalfLifeMs: 30_000,
   burstFastMs: 5_000,

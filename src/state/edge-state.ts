@@ -14,6 +14,11 @@
  *   markouts at the toxicity horizon folded the same way with the pool's own half-life, kept when a
  *   market resolves and is released, so the guard's evidence outlives a market
  *   (src/strategy/edge-adjust.ts; docs/edge.md, "The guard").
+ * - the market's prints: the passive side of every trade of the market (the touch that was hit or
+ *   lifted, whoever quoted it), marked out at the toxicity horizon like a fill (./pending-prints.ts
+ *   holds them until then, a buffer slot each) and folded into decayed sums of the same shape as the
+ *   pool's (`prints`, with its own half-life `printHalfLifeMs`): the market's print markout, the
+ *   guard's evidence before the bot's own fills say anything (src/strategy/edge-adjust.ts).
  * - taker-flow imbalance: decayed (buy − sell) / (buy + sell) taker volume of the market's trades.
  * - regime triggers: an event (a mid jump, an oracle jump or a burst of volume) holds the event
  *   regime for `eventHoldMs`; `trending` records whether the mid's move over `trendWindowMs` was a
@@ -29,6 +34,7 @@ import type { Regime } from '../strategy/types.ts';
 import type { EdgeSettings } from './edge-settings.ts';
 import { addFill, NO_ATTRIBUTION, resolveAt, type AttributionState } from './pnl-attribution.ts';
 import { MidHistory } from './mid-history.ts';
+import { PrintBuffer, printPrice, printSign, printSize, printTs, pushPrint } from './pending-prints.ts';
 
 export interface PendingMarkout {
   readonly ts: number;
@@ -52,8 +58,20 @@ export type EventCause = 'mid-jump' | 'oracle-jump' | 'volume-burst';
 export interface EdgeState {
   readonly settings: EdgeSettings;
   readonly pending: readonly PendingMarkout[];
-  /** earliest time a pending markout is due (Infinity: none) */
+  /** earliest time a pending markout (a fill's or a print's) is due (Infinity: none) */
   readonly nextDue: number;
+  /** earliest time a fill's pending markout is due (Infinity: none) */
+  readonly fillDue: number;
+  /** the prints waiting for their markout: slots [printHead, printTail) of printBuf (./pending-prints.ts), oldest first */
+  readonly printBuf: PrintBuffer;
+  readonly printHead: number;
+  readonly printTail: number;
+  /** when the oldest pending print is due (Infinity: none) */
+  readonly printDue: number;
+  /** prints dropped beyond maxPending before their markout */
+  readonly droppedPrints: number;
+  /** the prints' markouts at the toxicity horizon, decayed with printHalfLifeMs (the passive side's: sign × (mid − price)) */
+  readonly prints: ToxicitySums;
   /** per horizon of settings.markoutHorizonsMs */
   readonly markouts: readonly MarkoutSums[];
   /** fills dropped from `pending` beyond maxPending (their later horizons never settle) */
@@ -143,6 +161,13 @@ export function emptyEdge(settings: EdgeSettings): EdgeState {
     settings,
     pending: [],
     nextDue: Infinity,
+    fillDue: Infinity,
+    printBuf: PrintBuffer.EMPTY,
+    printHead: 0,
+    printTail: 0,
+    printDue: Infinity,
+    droppedPrints: 0,
+    prints: NO_TOXICITY,
     markouts: KEYS_TEMPLATE(settings),
     droppedPending: 0,
     toxNum: 0,
@@ -193,6 +218,13 @@ function copyEdge(e: EdgeState): EdgeDraft {
     settings: e.settings,
     pending: e.pending,
     nextDue: e.nextDue,
+    fillDue: e.fillDue,
+    printBuf: e.printBuf,
+    printHead: e.printHead,
+    printTail: e.printTail,
+    printDue: e.printDue,
+    droppedPrints: e.droppedPrints,
+    prints: e.prints,
     markouts: e.markouts,
     droppedPending: e.droppedPending,
     toxNum: e.toxNum,
@@ -248,16 +280,25 @@ export function settleMarkoutsPooled(e: EdgeState, now: number, mid2: number | n
 
 function settle<P extends ToxicitySums | null>(e: EdgeState, now: number, mid2: number | null, pool0: P): { edge: EdgeState; pool: P } {
   if (e.nextDue > now || mid2 === null) return { edge: e, pool: pool0 };
+  const n = copyEdge(e);
+  let pool: ToxicitySums | null = pool0;
+  if (e.fillDue <= now) pool = settleFills(n, e, now, mid2 / 2, pool);
+  if (e.printDue <= now) settlePrints(n, e, now, mid2 / 2);
+  n.nextDue = Math.min(n.fillDue, n.printDue);
+  return { edge: n, pool: pool as P };
+}
+
+/** The fills' markouts due by `now` settled at `mid` into the copy `n` of `e` (and the account's `pool`, when given). */
+function settleFills(n: EdgeDraft, e: EdgeState, now: number, mid: number, pool0: ToxicitySums | null): ToxicitySums | null {
   const hs = e.settings.markoutHorizonsMs;
   const toxIdx = hs.indexOf(e.settings.toxicityHorizonMs);
-  const mid = mid2 / 2;
   const sums = e.markouts.slice();
   let { toxNum, toxDen, toxCount, toxSq, toxW2, toxPDen, toxPNum, toxPSq, toxTs } = e;
   const pickoff = e.settings.pickoffMarkout;
-  let pool: ToxicitySums | null = pool0;
+  let pool = pool0;
   let pooled = e.pooled;
   const keep: PendingMarkout[] = [];
-  let nextDue = Infinity;
+  let fillDue = Infinity;
   for (const p of e.pending) {
     let k = p.next;
     while (k < hs.length && p.ts + hs[k]! <= now) {
@@ -285,12 +326,11 @@ function settle<P extends ToxicitySums | null>(e: EdgeState, now: number, mid2: 
     }
     if (k < hs.length) {
       keep.push(k === p.next ? p : { ts: p.ts, sign: p.sign, price: p.price, size: p.size, next: k });
-      nextDue = Math.min(nextDue, p.ts + hs[k]!);
+      fillDue = Math.min(fillDue, p.ts + hs[k]!);
     }
   }
-  const n = copyEdge(e);
   n.pending = keep;
-  n.nextDue = nextDue;
+  n.fillDue = fillDue;
   n.markouts = sums;
   n.toxNum = toxNum;
   n.toxDen = toxDen;
@@ -302,7 +342,43 @@ function settle<P extends ToxicitySums | null>(e: EdgeState, now: number, mid2: 
   n.toxPSq = toxPSq;
   n.toxTs = toxTs;
   n.pooled = pooled;
-  return { edge: n, pool: pool as P };
+  return pool;
+}
+
+/**
+ * The prints due by `now` (oldest first, until the first one not due) marked out at `mid` and
+ * folded into the copy `n` of `e`: one new sums object for the lot, none per print.
+ */
+function settlePrints(n: EdgeDraft, e: EdgeState, now: number, mid: number): void {
+  const h = e.settings.toxicityHorizonMs;
+  const hl = e.settings.printHalfLifeMs;
+  const pickoff = e.settings.pickoffMarkout;
+  const b = e.printBuf;
+  const s = e.prints;
+  let { num, den, count, sq, w2, pden, pnum, psq, ts } = s;
+  let k = e.printHead;
+  const tail = e.printTail;
+  while (k < tail) {
+    const at = printTs(b, k) + h;
+    if (at > now) break;
+    const edge = printSign(b, k) * (mid - printPrice(b, k));
+    const shares = printSize(b, k) / 1e6;
+    const d = decay(at - ts, hl);
+    const picked = edge < -pickoff;
+    num = num * d + edge * shares;
+    den = den * d + shares;
+    count = count * d + 1;
+    sq = sq * d + edge * edge * shares;
+    w2 = w2 * d * d + shares * shares;
+    pden = pden * d + (picked ? shares : 0);
+    pnum = pnum * d + (picked ? edge * shares : 0);
+    psq = psq * d + (picked ? edge * edge * shares : 0);
+    if (at > ts) ts = at;
+    k++;
+  }
+  n.printHead = k;
+  n.printDue = k < tail ? printTs(b, k) + h : Infinity;
+  if (k !== e.printHead) n.prints = { num, den, count, sq, w2, pden, pnum, psq, ts };
 }
 
 /** An own fill: queue its markouts, fold its attribution. `mid2` = twice the mid just before it. */
@@ -319,7 +395,8 @@ export function onFillEdge(e: EdgeState, ts: number, qty: number, yesPrice: numb
     dropped++;
   }
   n.pending = [...pending, p];
-  n.nextDue = Math.min(e.nextDue, ts + e.settings.markoutHorizonsMs[0]!);
+  n.fillDue = Math.min(e.fillDue, ts + e.settings.markoutHorizonsMs[0]!);
+  n.nextDue = Math.min(n.fillDue, e.printDue);
   n.droppedPending = dropped;
   return n;
 }
@@ -333,8 +410,11 @@ export function onResolvedEdge(e: EdgeState, lastMid2: number | null, payoutYes:
   return n;
 }
 
-/** A market trade: flow imbalance and the volume-burst detector. */
-export function onTradeEdge(e: EdgeState, ts: number, size: number, takerBuys: boolean): EdgeState {
+/**
+ * A market trade (YES terms): flow imbalance, the volume-burst detector and, with a price, its print
+ * queued for the passive side's markout (the side that sold to a taker buy, bought from a taker sale).
+ */
+export function onTradeEdge(e: EdgeState, ts: number, size: number, takerBuys: boolean, price?: number): EdgeState {
   const s = e.settings;
   const shares = size / 1e6;
   const df = decay(ts - e.flowTs, s.flowHalfLifeMs);
@@ -357,6 +437,16 @@ export function onTradeEdge(e: EdgeState, ts: number, size: number, takerBuys: b
   if (burst) {
     n.eventUntil = Math.max(e.eventUntil, ts + r.eventHoldMs);
     n.eventCause = 'volume-burst';
+  }
+  if (price !== undefined && size > 0 && s.maxPending > 0) {
+    const w = pushPrint(e.printBuf, e.printHead, e.printTail, ts, takerBuys ? -1 : 1, price, size, s.maxPending);
+    n.printBuf = w.buf;
+    n.printHead = w.head;
+    n.printTail = w.tail;
+    if (w.dropped) n.droppedPrints = e.droppedPrints + 1;
+    // the oldest pending print is the first due (prints arrive in time order)
+    n.printDue = w.tail - w.head === 1 ? ts + s.toxicityHorizonMs : w.dropped ? printTs(w.buf, w.head) + s.toxicityHorizonMs : e.printDue;
+    n.nextDue = Math.min(e.fillDue, n.printDue);
   }
   return n;
 }

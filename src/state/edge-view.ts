@@ -2,13 +2,13 @@
  * The strategy's ViewEdge of one market (markouts, toxicity, flow, regime), and the exact PnL
  * attribution of a market in 1e-6 USDC for metrics, summaries and reports.
  *
- * Entry points: `edgeView(market, now)`, `marketAttribution(market, books?)`.
+ * Entry points: `edgeView(market, now)`, `printView(edge, now)`, `marketAttribution(market, books?)`.
  * The markouts are remembered in the market's memo (src/state/market-memo.ts) and rebuilt only when they change; the regime and the
  * decayed weights are read at `now` on every call. The attribution (bigint maths) is computed only
  * when asked for, never per tick.
  */
 import type { PooledToxicity, ViewEdge, ViewMarkout } from '../strategy/types.ts';
-import { decay, type ToxicitySums } from './edge-state.ts';
+import { decay, type EdgeState, type ToxicitySums } from './edge-state.ts';
 import type { MarketState } from './market-state.ts';
 import { attributionMicro, attributionToBooks } from './pnl-attribution.ts';
 import type { Account } from '../account/account.ts';
@@ -177,6 +177,15 @@ export function poolView(p: ToxicitySums, now: number, halfLifeMs: number): Pool
   };
 }
 
+/**
+ * The market's print markout at `now` (its `prints` sums, decayed with `printHalfLifeMs`): the same
+ * average, weight and standard error as the pool's (poolView), over the passive side of the market's
+ * trades. One function for the view, the metrics and the guard's evidence.
+ */
+export function printView(e: EdgeState, now: number): PooledToxicity {
+  return poolView(e.prints, now, e.settings.printHalfLifeMs);
+}
+
 /** The market's edge view at `now`; with `pool` (the account's, poolView), the guard's prior for it. */
 export function edgeView(m: MarketState, now: number, pool?: PooledToxicity): ViewEdge {
   const markouts = markoutsOf(m);
@@ -192,6 +201,7 @@ export function edgeView(m: MarketState, now: number, pool?: PooledToxicity): Vi
     toxicityWeight: toxicityWeight(e, now),
     toxicityStdErr: toxicityStdErr(e),
     pool,
+    prints: printView(e, now),
     flowImbalance: e.flowDen > 0 ? e.flowNum / e.flowDen : 0,
     flowSize: flowSize * 1e6,
     markouts,

@@ -143,7 +143,7 @@ function reduceBook(m: MarketState, ev: BookEvent, lim: ReduceLimits): MarketSta
     const primary = m.books.yes ? 1 : 0;
     if (ev.outcomeIndex !== primary) return marketWithTrade(m, ev.localTs, m.trades, m.edge);
     const t = yesTrade(ev);
-    return marketWithTrade(m, ev.localTs, pushBounded(m.trades, t, lim.trades), onTradeEdge(m.edge, ev.localTs, t.size, t.takerSide === 'buy'));
+    return marketWithTrade(m, ev.localTs, pushBounded(m.trades, t, lim.trades), onTradeEdge(m.edge, ev.localTs, t.size, t.takerSide === 'buy', t.price));
   }
   const books = applyBookEvent(m.books, ev);
   const localTs = ev.localTs;

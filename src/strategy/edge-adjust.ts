@@ -38,7 +38,11 @@
  * decayed average (at least `minFills` fills' weight behind it) is weighed in by precision as it
  * arrives. A fresh market listed into an account whose fills have been picked off starts guarded; one
  * whose own fills earn backs off as its evidence outweighs the prior. Without a pool (or `pooled:
- * false`), the market's own average and standard error alone, as before. docs/edge.md, "The guard".
+ * false`), the market's own average and standard error alone, as before. With `prints`, the market's
+ * print markout (view.edge.prints: the passive side of every trade at the toxicity horizon) is one
+ * more measurement, N(print average, its error² + printSpread²), weighed in by precision beside the
+ * pool: the touch's markout, which tells the flow within a minute, where the bot's own fills take
+ * dozens of minutes. docs/edge.md, "The guard".
  */
 import { at, readBoolean, readEnum, readNumber, readOptionalObject } from '../core/fields.ts';
 import { ladder, type LadderSpec } from './ladder.ts';
@@ -80,6 +84,15 @@ export interface EdgeGuardConfig {
   readonly pooled: boolean;
   /** standard deviation of a market's own markout around the account's, 1e-6 USDC per share (the prior's spread beyond the pool's error) */
   readonly marketSpread: number;
+  /**
+   * weigh the market's print markout in (view.edge.prints: the passive side of every trade, marked
+   * out at the toxicity horizon) as evidence of the market's own markout, beside the pool's
+   */
+  readonly prints: boolean;
+  /** standard deviation of the bot's own markout around the prints' (the touch's), 1e-6 USDC per share */
+  readonly printSpread: number;
+  /** prints' weight (decayed count) needed behind the print markout before it counts */
+  readonly minPrints: number;
   /** the side that reduces the position keeps its size (up to the position) and is not widened; the cuts act on the side that adds */
   readonly perSide: boolean;
   /** with perSide, the reducing side's half spread narrowed by this much toward the fair price, 1e-6 price units */
@@ -91,8 +104,11 @@ export interface ToxicityEvidence {
   readonly mean: number;
   /** null: the market's own average without a standard error (one fill's worth of weight) */
   readonly sd: number | null;
-  /** 'market' (its own fills alone), 'pool' (the account's other markets alone), 'both' */
-  readonly from: 'market' | 'pool' | 'both';
+  /**
+   * 'market' (its own fills alone), 'pool' (the account's other markets alone), 'both' (the two);
+   * 'prints', 'prints+pool', 'prints+market', 'all' with the market's print markout among them
+   */
+  readonly from: 'market' | 'pool' | 'both' | 'prints' | 'prints+pool' | 'prints+market' | 'all';
 }
 
 export interface EdgeAdjustment {
@@ -135,6 +151,9 @@ export const EDGE_GUARD_DEFAULTS: EdgeGuardConfig = {
   adverseSize: 0.5,
   pooled: true,
   marketSpread: 5_000,
+  prints: false,
+  printSpread: 30_000,
+  minPrints: 10,
   perSide: true,
   reduceTighten: 0,
 };
@@ -166,23 +185,58 @@ export function normalQuantile(p: number): number {
  * The guard's estimate of the market's markout (see the file's head): the market's own decayed average
  * once `minFills` fills' weight stand behind it, shrunk toward the account's pool when `pooled` and the
  * pool has `minFills` fills' weight and a standard error; the pool alone before the market's own
- * count. Null: no evidence. A hand-built view without a standard error takes the average as exact.
+ * count. With `prints`, the market's print markout (at least `minPrints` prints' weight and a standard
+ * error) is one more measurement of the same markout: N(print average, its error² + printSpread²),
+ * weighed in by precision with the pool's prior (its spread says how far the bot's own markout sits
+ * from the touch's). Null: no evidence. A hand-built view without a standard error takes the average
+ * as exact.
  */
 export function toxicityEvidence(e: NonNullable<MarketView['edge']>, cfg: EdgeGuardConfig): ToxicityEvidence | null {
   const own = e.toxicity !== null && e.toxicityWeight >= cfg.minFills ? e.toxicity : null;
   const ownSd = e.toxicityStdErr === undefined ? 0 : e.toxicityStdErr;
   const p = cfg.pooled ? e.pool : undefined;
-  if (p === undefined || p.toxicity === null || p.weight < cfg.minFills || p.stdErr === null)
-    return own === null ? null : { mean: own, sd: ownSd, from: 'market' };
-  // the prior: N(pool average, its error² + marketSpread²)
-  const v = p.stdErr * p.stdErr + cfg.marketSpread * cfg.marketSpread;
-  if (own === null || ownSd === null) return { mean: p.toxicity, sd: Math.sqrt(v), from: 'pool' };
+  const hasPool = !(p === undefined || p.toxicity === null || p.weight < cfg.minFills || p.stdErr === null);
+  const q = cfg.prints ? e.prints : undefined;
+  const hasPrints = !(q === undefined || q.toxicity === null || q.weight < cfg.minPrints || q.stdErr === null);
+  if (!hasPool && !hasPrints) return own === null ? null : { mean: own, sd: ownSd, from: 'market' };
+  // the prior: the pool's N(average, its error² + marketSpread²) and the prints' N(average, error² + printSpread²), by precision
+  let w = 0;
+  let wm = 0;
+  let exact: number | null = null;
+  let single = 0;
+  let singleV = 0;
+  if (hasPool) {
+    const v = p!.stdErr! * p!.stdErr! + cfg.marketSpread * cfg.marketSpread;
+    if (v === 0) exact = p!.toxicity!;
+    else {
+      w += 1 / v;
+      wm += p!.toxicity! * (1 / v);
+      single = p!.toxicity!;
+      singleV = v;
+    }
+  }
+  if (hasPrints) {
+    const v = q!.stdErr! * q!.stdErr! + cfg.printSpread * cfg.printSpread;
+    if (v === 0) exact ??= q!.toxicity!;
+    else {
+      w += 1 / v;
+      wm += q!.toxicity! * (1 / v);
+      single = q!.toxicity!;
+      singleV = v;
+    }
+  }
+  const prior = hasPrints ? (hasPool ? 'prints+pool' : 'prints') : 'pool';
+  if (own === null || ownSd === null) {
+    if (exact !== null) return { mean: exact, sd: 0, from: prior };
+    // one source: its own average, as it is
+    return hasPool && hasPrints ? { mean: wm / w, sd: Math.sqrt(1 / w), from: prior } : { mean: single, sd: Math.sqrt(singleV), from: prior };
+  }
+  const from = hasPrints ? (hasPool ? 'all' : 'prints+market') : 'both';
   if (ownSd === 0) return { mean: own, sd: 0, from: 'market' };
-  if (v === 0) return { mean: p.toxicity, sd: 0, from: 'pool' };
+  if (exact !== null) return { mean: exact, sd: 0, from: prior };
   // the posterior: precisions add, the means weighed by them
-  const w = 1 / v;
   const wo = 1 / (ownSd * ownSd);
-  return { mean: (p.toxicity * w + own * wo) / (w + wo), sd: Math.sqrt(1 / (w + wo)), from: 'both' };
+  return { mean: (wm + own * wo) / (w + wo), sd: Math.sqrt(1 / (w + wo)), from };
 }
 
 /**
@@ -334,6 +388,9 @@ const KEYS = [
   'adverseSize',
   'pooled',
   'marketSpread',
+  'prints',
+  'printSpread',
+  'minPrints',
   'perSide',
   'reduceTighten',
 ];
@@ -344,7 +401,8 @@ const KEYS = [
  *               sizeCutPerCent: 0.25, minSizeFactor: 0.25, minFills: 3, oneSidedImbalance: 0.8,
  *               minFlowShares: 100, trending: { widen: 0.01, size: 0.5 },
  *               event: { widen: 0.02, size: 0.5, pull: false }, gate: measured, confidence: 0.8,
- *               adverseSize: 0.5, pooled: true, marketSpread: 0.005, perSide: true, reduceTighten: 0 }
+ *               adverseSize: 0.5, pooled: true, marketSpread: 0.005, prints: false, printSpread: 0.03,
+ *               minPrints: 10, perSide: true, reduceTighten: 0 }
  * `toxicity: true` / `false` is short for `{ enabled: … }` with the defaults.
  */
 export function parseEdgeGuard(raw: unknown, path: string): EdgeGuardConfig {
@@ -379,6 +437,9 @@ export function parseEdgeGuard(raw: unknown, path: string): EdgeGuardConfig {
     adverseSize: readNumber(o, 'adverseSize', path, { min: 0, gt: true, max: 1 }, d.adverseSize),
     pooled: readBoolean(o, 'pooled', path, d.pooled),
     marketSpread: p('marketSpread', d.marketSpread),
+    prints: readBoolean(o, 'prints', path, d.prints),
+    printSpread: p('printSpread', d.printSpread),
+    minPrints: readNumber(o, 'minPrints', path, { min: 0, max: 1e6 }, d.minPrints),
     perSide: readBoolean(o, 'perSide', path, d.perSide),
     reduceTighten: p('reduceTighten', d.reduceTighten, 0.1),
   };

@@ -193,6 +193,12 @@ export interface ViewEdge {
    * market's release (the store's pool, `edge.poolHalfLifeSeconds`); absent in hand-built views
    */
   readonly pool?: PooledToxicity;
+  /**
+   * the market's print markout: the passive side of every trade of the market marked out at the
+   * toxicity horizon, decayed (`edge.printHalfLifeSeconds`; src/state/edge-view.ts printView); weight
+   * counts prints; absent in hand-built views
+   */
+  readonly prints?: PooledToxicity;
   /** decayed taker-flow imbalance in [−1, 1]: +1 all takers bought YES */
   readonly flowImbalance: number;
   /** decayed taker volume behind it, 1e-6 shares */

@@ -100,3 +100,32 @@ it("exports the account's pooled toxicity: with one market, the market's own fig
   assert.equal(text.includes('bookmaker_toxicity_cents{'), false);
   assert.equal(plain(text, 'bookmaker_toxicity_pool_cents'), own);
 });
+
+it("exports the market's print markout: the passive side of its trades at the toxicity horizon, as the view has it", async () => {
+  const store = new StateStore();
+  const clock = new ManualClock(0);
+  const metrics = createBotMetrics({ labelBySlug: true });
+  metrics.setStateSource(() => store.state, clock);
+  const trade = (ts: number, takerSide: 'buy' | 'sell', price: number): StateEvent => ({
+    type: 'BookEventReceived',
+    event: { type: 'trade', marketId: M, outcomeIndex: 1, seq: ts, price, size: 10 * S, takerSide, venueTs: ts, localTs: ts },
+    ts,
+  });
+  store.dispatchAll([
+    { type: 'MarketMetadataUpdated', marketId: M, slug: 'goal-before-half', ts: 0 },
+    book(0, 490_000, 510_000),
+    // a taker sale at 49¢ (the passive side bought) and a taker buy at 51¢ (it sold); the mid then 45¢
+    trade(1_000, 'sell', 490_000),
+    trade(1_000, 'buy', 510_000),
+    book(1_500, 440_000, 460_000),
+    book(12_000, 440_000, 460_000),
+  ]);
+  clock.t = 12_000;
+  const text = await metrics.registry.metrics();
+  const mk = 'market="goal-before-half"';
+  // 10 s markouts: the buyer −4¢, the seller +6¢: +1¢ a share
+  assert.ok(Math.abs(value(text, 'bookmaker_toxicity_prints_cents', mk) - 1) < 1e-9);
+  assert.ok(Math.abs(value(text, 'bookmaker_toxicity_prints', mk) - 2 * 0.5 ** (1_000 / 300_000)) < 1e-9);
+  // no own fills: no toxicity of its own
+  assert.equal(text.includes('bookmaker_toxicity_cents{'), false);
+});

@@ -174,6 +174,41 @@ describe('the pooled prior: the market’s markout shrunk toward the account’s
   });
 });
 
+describe('the prints’ evidence: the market’s print markout beside the pool', () => {
+  const P: EdgeGuardConfig = { ...EDGE_GUARD_DEFAULTS, enabled: true, prints: true, printSpread: 2 * C }; // 80 %, z = 0.84
+  const ev = (e: Partial<ViewEdge>, cfg = P) => toxicityEvidence(edge(e), cfg);
+  const prints = (toxicity: number, stdErr: number, weight = 25) => ({ toxicity, stdErr, weight });
+  it('alone: N(print average, stderr² + printSpread²); −4¢ prints open the gate, +2.4¢ and −1.4¢ do not', () => {
+    const e = ev({ prints: prints(-4 * C, 0.5 * C) })!;
+    assert.equal(e.from, 'prints');
+    assert.equal(e.mean, -4 * C);
+    assert.ok(Math.abs(e.sd! - Math.hypot(0.5 * C, 2 * C)) < 1e-9);
+    assert.equal(markoutsAdverse(edge({ prints: prints(-4 * C, 0.5 * C) }), P), true);
+    assert.equal(markoutsAdverse(edge({ prints: prints(2.4 * C, 0.5 * C) }), P), false);
+    assert.equal(markoutsAdverse(edge({ prints: prints(-1.4 * C, 0.5 * C) }), P), false);
+    // off (the default), short of minPrints, or without a standard error: no evidence
+    assert.equal(ev({ prints: prints(-4 * C, 0.5 * C) }, EDGE_GUARD_DEFAULTS), null);
+    assert.equal(ev({ prints: prints(-4 * C, 0.5 * C, 5) }), null);
+    assert.equal(ev({ prints: { toxicity: -4 * C, stdErr: null, weight: 25 } }), null);
+  });
+  it('with the pool and the market’s own fills: precisions add', () => {
+    // prints sd 2¢ (spread alone), pool ½¢ (marketSpread alone), own 1¢: weights 1/4, 4, 1
+    const e = ev({ prints: prints(-4 * C, 0), pool: { toxicity: 1 * C, stdErr: 0, weight: 20 }, toxicity: -1 * C, toxicityWeight: 10, toxicityStdErr: 1 * C })!;
+    assert.equal(e.from, 'all');
+    assert.ok(Math.abs(e.mean - ((-4 * 0.25 + 1 * 4 + -1 * 1) / 5.25) * C) < 1e-6);
+    assert.ok(Math.abs(e.sd! - C / Math.sqrt(5.25)) < 1e-6);
+    const f = ev({ prints: prints(-4 * C, 0), toxicity: -1 * C, toxicityWeight: 10, toxicityStdErr: 1 * C })!;
+    assert.equal(f.from, 'prints+market');
+    assert.ok(Math.abs(f.mean - ((-4 * 0.25 + -1) / 1.25) * C) < 1e-6);
+    assert.equal(ev({ prints: prints(-4 * C, 0), pool: { toxicity: 1 * C, stdErr: 0, weight: 20 } })!.from, 'prints+pool');
+  });
+  it('parses prints, printSpread and minPrints', () => {
+    const c = parseEdgeGuard({ prints: true, printSpread: 0.03, minPrints: 20 }, 'p.toxicity');
+    assert.deepEqual([c.prints, c.printSpread, c.minPrints], [true, 30_000, 20]);
+    assert.throws(() => parseEdgeGuard({ printSpread: -1 }, 'p.toxicity'), /p\.toxicity\.printSpread/);
+  });
+});
+
 describe('the shipped strategies use it', () => {
   const toxic = edge({ toxicity: -2.5 * C, toxicityWeight: 5 }); // +2¢ half spread, half size, halved again (adverse)
   const prices = (qs: DesiredQuote[] | null) => (qs ?? []).map((q) => [q.side, q.price, q.size / S]);
