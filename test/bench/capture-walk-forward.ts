@@ -57,10 +57,13 @@ export function bestOnFirstPart<T extends { first: SweepResult | null }>(picks: 
   return best;
 }
 
-/** Each strategy's documented example, sized like config/backtest.yaml (25 shares): the base of its grid (as the edge bench's STRATEGY_PARAMS). */
+/** Each strategy's parameters in the edge bench (its STRATEGY_PARAMS is this object) and the base of its capture grid: the documented examples sized like config/backtest.yaml (25 shares), bands as tuned. */
 export const STRATEGY_EXAMPLES: Readonly<Record<string, string>> = {
   avellaneda: '{ fair: mid, gamma: 0.5, k: 150, inventoryUnit: 50, minSpread: 0.02, maxSpread: 0.2, size: 25 }',
-  bands: '{ fair: microprice, inventorySkew: 0.0005, bands: [{ minMargin: 0.005, targetMargin: 0.01, maxMargin: 0.02, size: 25 }] }',
+  // joined at the others' touch where m(1 - m) <= 0.1875 (mid below 0.25 or above 0.75), 5 shares, skewed off a position:
+  // chosen on tuning seeds 9001-9004 (docs/edge.md, "Joining the touch"); before 2026-11-29 the example sized like
+  // config/backtest.yaml: inventorySkew 0.0005, one band 0.5/1/2c x 25, no touch
+  bands: '{ fair: microprice, inventorySkew: 0.002, bands: [{ minMargin: 0.005, targetMargin: 0.01, maxMargin: 0.02, size: 5 }], touch: { maxPQ: 0.1875 } }',
   'oracle-anchored': '{ book: microprice, oracleWeight: 0.6, halfSpread: 0.01, inventorySkew: 0.0005, size: 25 }',
   glft: '{ A: 0.05, k: 0.39, gamma: 0.05, inventoryUnit: 50, minSpread: 0.02, maxSpread: 0.2, size: 25 }',
   binary: '{ gamma: 0.5, k: 150, inventoryUnit: 50, minSpread: 0.02, maxSpread: 0.2, size: 25 }',

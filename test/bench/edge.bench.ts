@@ -36,7 +36,7 @@ import type { ReplaySource } from '../../src/backtest/replay-source.ts';
 import { liveSyntheticSource, syntheticSource } from '../../src/backtest/synthetic-source.ts';
 import { formatMeanCi, meanCi } from '../../src/backtest/mean-ci.ts';
 import { FLOW_PRESETS, type AgentOverrides, type FlowPreset } from '../../src/sim/flow-presets.ts';
-import { captureWalkForward } from './capture-walk-forward.ts';
+import { captureWalkForward, STRATEGY_EXAMPLES } from './capture-walk-forward.ts';
 import { polymarketRecording } from './fixtures.ts';
 import { report } from './lib.ts';
 
@@ -49,18 +49,8 @@ const FLOWS = (process.env.EDGE_FLOWS?.split(',') ?? [...FLOW_PRESETS]) as FlowP
 const OPEN_LOOP = process.env.EDGE_LOOP === 'open';
 const AGENTS = process.env.EDGE_AGENTS ? (JSON.parse(process.env.EDGE_AGENTS) as AgentOverrides) : undefined;
 
-/** Strategy params for the bench: each strategy's documented example, sized like config/backtest.yaml (25 shares). */
-const STRATEGY_PARAMS: Record<string, string> = {
-  avellaneda: '{ fair: mid, gamma: 0.5, k: 150, inventoryUnit: 50, minSpread: 0.02, maxSpread: 0.2, size: 25 }',
-  // joined at the others' touch where m(1 - m) <= 0.1875 (mid below 0.25 or above 0.75), 5 shares, skewed off a position:
-  // chosen on tuning seeds 9001-9004 (docs/edge.md, "Joining the touch"); before 2026-11-29 the example sized like
-  // config/backtest.yaml: inventorySkew 0.0005, one band 0.5/1/2c x 25, no touch
-  bands: '{ fair: microprice, inventorySkew: 0.002, bands: [{ minMargin: 0.005, targetMargin: 0.01, maxMargin: 0.02, size: 5 }], touch: { maxPQ: 0.1875 } }',
-  'oracle-anchored': '{ book: microprice, oracleWeight: 0.6, halfSpread: 0.01, inventorySkew: 0.0005, size: 25 }',
-  glft: '{ A: 0.05, k: 0.39, gamma: 0.05, inventoryUnit: 50, minSpread: 0.02, maxSpread: 0.2, size: 25 }',
-  binary: '{ gamma: 0.5, k: 150, inventoryUnit: 50, minSpread: 0.02, maxSpread: 0.2, size: 25 }',
-  follow: '{ sweepShares: 300, sweepSeconds: 2, size: 25 }',
-};
+/** Strategy params for the bench: one object with the capture walk-forward's grid base (test/bench/capture-walk-forward.ts). */
+const STRATEGY_PARAMS: Record<string, string> = { ...STRATEGY_EXAMPLES };
 /** The `risk:` lines a strategy needs instead of config/backtest.yaml's `maxPosition: 500` (follow takes liquidity: config/strategies/follow.yaml). */
 const STRATEGY_RISK: Record<string, string> = { follow: 'maxPosition: 25\n    allowCrossing: true' };
 /** Strategies without the toxicity helper: run with the guard off only. */
