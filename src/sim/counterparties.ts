@@ -19,6 +19,7 @@ import type { EngineCommand } from '../engine/types.ts';
 import type { Bytes32 } from '../model/order.ts';
 import { createMarketAgents, stepMarketAgents, type MarketAgents } from './agents/market-agents.ts';
 import type { AgentView } from './agents/agent-types.ts';
+import type { SubmitNote } from './agents/background-maker.ts';
 import { createMarketChurn, type MarketChurn } from './market-churn.ts';
 import { derivedAddress } from './market-factory.ts';
 import type { LocalExchange } from './local-exchange.ts';
@@ -173,14 +174,18 @@ export function startCounterparties(ex: LocalExchange, rawOpts: CounterpartyOpti
     return a;
   }
 
-  function apply(id: Bytes32, cmd: EngineCommand, now: number): void {
+  function apply(id: Bytes32, cmd: EngineCommand, now: number, note?: SubmitNote): void {
     if (cmd.type === 'resolve') {
       const m = state.services.findMarket(id);
       if (m && m.status !== 'resolved') state.services.resolveMarket(id, cmd.payoutYes, now, 'simulated resolution at the deadline');
       return;
     }
-    host.apply(cmd); // a refusal (e.g. a maker short of tokens) just means that order is not placed
+    const r = host.apply(cmd); // a refusal (e.g. a maker short of tokens) just means that order is not placed
+    note?.(r as { ok: boolean; id?: number; status?: string });
   }
+
+  // a maker keeping its queue place (src/sim/agents/background-maker.ts keepQueue) asks what is left of its orders
+  const makerOrders = { remaining: (id: number): number => host.engine.order(id)?.remainingShares ?? 0 };
 
   function stepMarket(id: Bytes32, now: number): void {
     const a = agentsOf(id, now);
@@ -189,9 +194,9 @@ export function startCounterparties(ex: LocalExchange, rawOpts: CounterpartyOpti
     if (!a || idx === undefined || !m || a.resolved) return;
     const engineView: AgentView = { market: idx, tick: m.tick, bestBid: host.engine.bestBid(idx), bestAsk: host.engine.bestAsk(idx) };
     const view = opts.viewOf ? opts.viewOf(m.id, engineView) : engineView;
-    const r = stepMarketAgents(a, now, view);
+    const r = stepMarketAgents(a, now, view, makerOrders);
     fair.set(id, r.fairProbability);
-    for (const cmd of r.commands) apply(m.id, cmd, now);
+    for (const cmd of r.commands) apply(m.id, cmd, now, r.notes?.get(cmd));
     if (r.oracle) {
       const posts = r.oracle.confidence === 'high' ? 10 : r.oracle.confidence === 'medium' ? 5 : 2;
       state.services.oracleUpdate(m.id, now, Math.round(r.oracle.probability * 1000) / 1000, posts);

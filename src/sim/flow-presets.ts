@@ -99,8 +99,10 @@ export function calibratedAgents(f: CalibratedFit): AgentOverrides {
       refreshMs: 1000,
       lagSeconds: f.makerLagSeconds,
       lagShare: f.makerLagShare,
+      // an unchanged level keeps its place in the queue, as on the capture's deep touch (docs/edge.md)
+      keepQueue: true,
     },
-    otherMaker: { halfSpreadTicks: f.otherMakerHalfSpreadTicks, size: Math.round(f.otherMakerSizeShares) * 1_000_000 },
+    otherMaker: { halfSpreadTicks: f.otherMakerHalfSpreadTicks, size: Math.round(f.otherMakerSizeShares) * 1_000_000, keepQueue: true },
     noise: { ratePerSec: f.noiseRatePerSec, maxSize: 2_000_000_000, slippageTicks: 2, sizeLogSd: f.noiseSizeLogSd, sizeMedian: f.noiseSizeMedian },
     informed: {
       ratePerSec: f.informedRatePerSec,

@@ -131,3 +131,35 @@ test("venue.local.flow picks a flow preset; other than benign, the preset sets t
   benign.stop();
   void ex.close();
 });
+
+/** How many of the engine's open orders at one step are still open, with the same id, some steps later. */
+async function ordersKept(flow: 'benign' | 'calibrated'): Promise<{ before: number; after: number; kept: number }> {
+  const clock = manualClock();
+  const ex = createLocalExchange({ seed: 3, markets: 2, clock, expirySweepMs: 0 });
+  const cp = startCounterparties(ex, { seed: 3, intervalMs: 1e9, flow });
+  const engine = ex.state.engine.engine;
+  const open = (): Set<number> => new Set(engine.openOrders().map((o) => o.id));
+  for (let i = 0; i < 10; i++) {
+    clock.advance(500);
+    cp.step();
+  }
+  const before = open();
+  for (let i = 0; i < 20; i++) {
+    clock.advance(500);
+    cp.step();
+  }
+  const after = open();
+  cp.stop();
+  await ex.close();
+  return { before: before.size, after: after.size, kept: [...before].filter((id) => after.has(id)).length };
+}
+
+test("calibrated's makers keep their resting orders across refreshes (the ids come back from the engine); benign's re-post them", async () => {
+  const cal = await ordersKept('calibrated');
+  assert.ok(cal.before > 0 && cal.kept > 0, `calibrated: ${cal.kept} of ${cal.before} orders kept for 10 s`);
+  // and they know their orders: the levels moved away are cancelled, so the book does not pile up
+  // (2 markets × 2 makers × 3 levels a side × 2 sides, a top-up or two each)
+  assert.ok(cal.after <= 48, `calibrated: ${cal.after} orders resting`);
+  const benign = await ordersKept('benign');
+  assert.equal(benign.kept, 0, `benign: ${benign.kept} of ${benign.before} kept`);
+});

@@ -4,7 +4,7 @@
  * only collateral. With a wider spread, smaller size or a noisier fair view it doubles as one of the
  * "other makers".
  */
-import type { EngineCommand } from '../../engine/types.ts';
+import type { EngineCommand, OrderId } from '../../engine/types.ts';
 import type { Rng } from '../rng.ts';
 import type { AgentStep, AgentView } from './agent-types.ts';
 import { snapPrice, toSubmitOrder } from './order-builder.ts';
@@ -35,6 +35,29 @@ export interface MakerConfig {
   lagSeconds: number;
   /** the part of a move of the fair value that trails (default 1: all of it); the rest is learned at once */
   lagShare: number;
+  /**
+   * keep the queue place (default false: every refresh cancels the whole ladder and posts a new one):
+   * a level whose price is unchanged keeps its resting order and its time priority; only the orders
+   * whose price moved are cancelled, and a partly filled level is topped up by a new order behind the
+   * others at that price, as a maker on a deep book does (needs `MakerOrders` to learn its orders' fate)
+   */
+  keepQueue: boolean;
+}
+
+/** What a maker keeping its queue place learns of its own orders: the shares an order still rests (0 once done). */
+export interface MakerOrders {
+  remaining(id: OrderId): number;
+}
+
+/** A level of a maker keeping its queue place: bids as BUY YES (outcome 1), asks as BUY NO (outcome 0) at 1 − p. */
+export interface RestingLevel {
+  outcome: 0 | 1;
+  /** the outcome's price, 1e-6 */
+  price: number;
+  /** the shares the maker wants resting at this level (drawn when the level was first posted) */
+  target: number;
+  /** its resting orders, oldest first (filled in by `noteSubmitted` once the engine assigns the ids) */
+  ids: OrderId[];
 }
 
 export const DEFAULT_MAKER: Readonly<Omit<MakerConfig, 'trader'>> = Object.freeze({
@@ -47,6 +70,7 @@ export const DEFAULT_MAKER: Readonly<Omit<MakerConfig, 'trader'>> = Object.freez
   fairNoise: 0.003,
   lagSeconds: 0,
   lagShare: 1,
+  keepQueue: false,
 });
 
 export interface MakerState {
@@ -54,7 +78,15 @@ export interface MakerState {
   /** the trailing part of the maker's view of the fair value (probability) and when it was last updated; only with a lag */
   belief?: number;
   beliefMs?: number;
+  /** with keepQueue: the levels resting after the last refresh */
+  resting?: RestingLevel[];
 }
+
+/**
+ * A maker command's result, for a maker keeping its queue place: the id of an order that rests goes
+ * to its level. The caller applies the step's commands in order and reports each submit's result.
+ */
+export type SubmitNote = (result: { ok: boolean; id?: OrderId; status?: string }) => void;
 
 export function initMaker(nowMs: number): MakerState {
   return { nextMs: nowMs };
@@ -75,12 +107,22 @@ export function jitteredSize(mean: number, jitter: number, rng: Rng): number {
   return Math.max(1_000_000, Math.round(s / 1_000_000) * 1_000_000);
 }
 
-export function stepMaker(cfg: MakerConfig, state: MakerState, rng: Rng, nowMs: number, view: AgentView, fairProbability: number): AgentStep<MakerState> {
+export function stepMaker(
+  cfg: MakerConfig,
+  state: MakerState,
+  rng: Rng,
+  nowMs: number,
+  view: AgentView,
+  fairProbability: number,
+  orders?: MakerOrders,
+): AgentStep<MakerState> & { notes?: Map<EngineCommand, SubmitNote> } {
   state = updatedBelief(cfg, state, nowMs, fairProbability);
   if (nowMs < state.nextMs) return { state, commands: [], nextMs: state.nextMs };
   const tick = view.tick;
   const belief = state.belief === undefined ? fairProbability : cfg.lagShare * state.belief + (1 - cfg.lagShare) * fairProbability;
   const fair = (belief + cfg.fairNoise * gaussian(rng)) * 1_000_000;
+  const nextMs = nowMs + cfg.refreshMs;
+  if (cfg.keepQueue && orders) return keepQueueStep(cfg, { ...state, nextMs }, rng, nowMs, view, fair, orders);
   const commands: EngineCommand[] = [{ type: 'cancelAll', trader: cfg.trader, market: view.market, nowMs }];
   for (let i = 0; i < cfg.levels; i++) {
     const away = (cfg.halfSpreadTicks + i * cfg.stepTicks) * tick;
@@ -95,6 +137,74 @@ export function stepMaker(cfg: MakerConfig, state: MakerState, rng: Rng, nowMs: 
       });
     }
   }
-  const nextMs = nowMs + cfg.refreshMs;
   return { state: { ...state, nextMs }, commands, nextMs };
+}
+
+/**
+ * The refresh of a maker keeping its queue place: the wanted ladder (the same levels and size draws as
+ * a full re-post) against the levels resting. A resting level still wanted stays as it is, topped up
+ * to its target by a new order when fills took part of it; a level no longer wanted is cancelled order
+ * by order; a new level is posted. Cancels come first, so a new order never meets an old one.
+ * Work per refresh: the maker's own orders only (a few per level), never the book.
+ */
+function keepQueueStep(
+  cfg: MakerConfig,
+  state: MakerState,
+  rng: Rng,
+  nowMs: number,
+  view: AgentView,
+  fair: number,
+  orders: MakerOrders,
+): AgentStep<MakerState> & { notes: Map<EngineCommand, SubmitNote> } {
+  const tick = view.tick;
+  const wanted: { outcome: 0 | 1; price: number; size: number }[] = [];
+  for (let i = 0; i < cfg.levels; i++) {
+    const away = (cfg.halfSpreadTicks + i * cfg.stepTicks) * tick;
+    const bid = snapPrice(fair - away, tick, 'down');
+    const ask = snapPrice(fair + away, tick, 'up');
+    if (bid < ask) {
+      wanted.push({ outcome: 1, price: bid, size: jitteredSize(cfg.size, cfg.sizeJitter, rng) });
+      wanted.push({ outcome: 0, price: 1_000_000 - ask, size: jitteredSize(cfg.size, cfg.sizeJitter, rng) });
+    }
+  }
+  const byKey = new Map<number, { level: RestingLevel; left: number }>();
+  const cancels: EngineCommand[] = [];
+  for (const level of state.resting ?? []) {
+    let left = 0;
+    const ids: OrderId[] = [];
+    for (const id of level.ids) {
+      const r = orders.remaining(id);
+      if (r > 0) {
+        ids.push(id);
+        left += r;
+      }
+    }
+    if (ids.length === 0) continue;
+    const key = level.outcome * 2_000_000 + level.price;
+    const kept = { ...level, ids };
+    if (byKey.has(key) || !wanted.some((w) => w.outcome === level.outcome && w.price === level.price)) {
+      for (const id of ids) cancels.push({ type: 'cancel', id, nowMs });
+    } else byKey.set(key, { level: kept, left });
+  }
+  const resting: RestingLevel[] = [];
+  const submits: EngineCommand[] = [];
+  const notes = new Map<EngineCommand, SubmitNote>();
+  const common = { market: view.market, trader: cfg.trader, side: 'buy' as const, nowMs };
+  for (const w of wanted) {
+    const key = w.outcome * 2_000_000 + w.price;
+    const had = byKey.get(key);
+    byKey.delete(key);
+    const level: RestingLevel = had ? had.level : { outcome: w.outcome, price: w.price, target: w.size, ids: [] };
+    resting.push(level);
+    // whole shares below the target: what fills took (the top-up joins behind the others at the price)
+    const missing = Math.floor((level.target - (had?.left ?? 0)) / 1_000_000) * 1_000_000;
+    if (missing <= 0) continue;
+    const cmd: EngineCommand = { type: 'submit', order: toSubmitOrder({ ...common, outcome: w.outcome, price: w.price, size: missing }) };
+    submits.push(cmd);
+    notes.set(cmd, (r) => {
+      if (r.ok && r.id !== undefined && r.status === 'open') level.ids.push(r.id);
+    });
+  }
+  const commands = [...cancels, ...submits];
+  return { state: { ...state, resting }, commands, nextMs: state.nextMs, notes };
 }

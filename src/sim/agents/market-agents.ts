@@ -10,7 +10,7 @@
 import type { EngineCommand } from '../../engine/types.ts';
 import { createRng, type Rng } from '../rng.ts';
 import type { AgentView } from './agent-types.ts';
-import { DEFAULT_MAKER, initMaker, stepMaker, type MakerConfig, type MakerState } from './background-maker.ts';
+import { DEFAULT_MAKER, initMaker, stepMaker, type MakerConfig, type MakerOrders, type MakerState, type SubmitNote } from './background-maker.ts';
 import { DEFAULT_FAIR_VALUE, fairProbability, initFairValue, stepFairValue, type FairValueConfig, type FairValueState } from './fair-value.ts';
 import { DEFAULT_INFORMED_TAKER, newsOrders, stepInformedTaker, type InformedTakerConfig } from './informed-taker.ts';
 import { DEFAULT_NOISE_TAKER, initArrivals, stepNoiseTaker, type ArrivalState, type NoiseTakerConfig } from './noise-taker.ts';
@@ -58,6 +58,8 @@ export interface MarketAgentsStep {
   /** the hidden fair YES probability after this step (for tests and diagnostics, never published) */
   fairProbability: number;
   resolved: boolean;
+  /** a maker keeping its queue place learns its orders' ids: report each of these submits' result (absent: none) */
+  notes?: Map<EngineCommand, SubmitNote>;
 }
 
 const OTHER_MAKER_DEFAULTS: Partial<Omit<MakerConfig, 'trader'>> = { halfSpreadTicks: 4, levels: 2, size: 20_000_000, refreshMs: 5000, fairNoise: 0.01 };
@@ -95,7 +97,7 @@ export function createMarketAgents(cfg: MarketAgentsConfig, nowMs: number): Mark
  * commands: takers first (they react to the book as it is), then the makers' refreshed ladders,
  * then the resolution when due.
  */
-export function stepMarketAgents(a: MarketAgents, nowMs: number, view: AgentView): MarketAgentsStep {
+export function stepMarketAgents(a: MarketAgents, nowMs: number, view: AgentView, orders?: MakerOrders): MarketAgentsStep {
   if (a.resolved) return { commands: [], oracle: null, fairProbability: fairProbability(a.fair.state), resolved: true };
   const jumpsBefore = a.fair.state.nextJumpMs;
   a.fair.state = stepFairValue(a.fair.state, a.fair.cfg, a.fair.rng, nowMs);
@@ -110,10 +112,12 @@ export function stepMarketAgents(a: MarketAgents, nowMs: number, view: AgentView
   const noise = stepNoiseTaker(a.noise.cfg, a.noise.state, a.noise.rng, nowMs, view);
   a.noise.state = noise.state;
   commands.push(...noise.commands);
+  let notes: Map<EngineCommand, SubmitNote> | undefined;
   for (const m of a.makers) {
-    const s = stepMaker(m.cfg, m.state, m.rng, nowMs, view, fair);
+    const s = stepMaker(m.cfg, m.state, m.rng, nowMs, view, fair, orders);
     m.state = s.state;
     commands.push(...s.commands);
+    if (s.notes) for (const [c, n] of s.notes) (notes ??= new Map()).set(c, n);
   }
   const o = stepOracle(a.oracle.cfg, a.oracle.state, a.oracle.rng, nowMs, fair);
   a.oracle.state = o.state;
@@ -126,7 +130,8 @@ export function stepMarketAgents(a: MarketAgents, nowMs: number, view: AgentView
       commands.length = 0;
       commands.push(r);
       a.resolved = true;
+      notes = undefined;
     }
   }
-  return { commands, oracle: o.update, fairProbability: fair, resolved: a.resolved };
+  return { commands, oracle: o.update, fairProbability: fair, resolved: a.resolved, ...(notes ? { notes } : {}) };
 }
