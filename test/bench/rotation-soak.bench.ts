@@ -58,6 +58,11 @@ function child(
   onLine?: (line: string) => boolean,
 ): { proc: ChildProcess; out: () => string; exited: Promise<number | null> } {
   const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // a soak that ends on an error (the bot exited, say) must not leave the other child running: the sim of a failed
+  // hour-long soak stayed up, quoting its markets, until someone killed it
+  process.on('exit', () => {
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+  });
   let out = '';
   let partial = '';
   proc.stdout!.on('data', (b: Buffer) => {
