@@ -29,9 +29,9 @@ import { marketPnl, selectMarketView } from '../src/state/market-view.ts';
 import type { Bytes32 } from '../src/model/order.ts';
 import { loadReplaySource } from '../src/backtest/replay-source.ts';
 import { runSweep } from '../src/backtest/run-sweep.ts';
-import { rankScore, type RankBy, type SweepSpec } from '../src/backtest/sweep-grid.ts';
+import { rankScore, type RankBy } from '../src/backtest/sweep-grid.ts';
 import { parseSplit } from '../src/backtest/walk-forward.ts';
-import { CAPTURE_CRITERION, captureGrid, captureWalkForward, PREVIOUS_CRITERION, STRATEGY_EXAMPLES } from '../test/bench/capture-walk-forward.ts';
+import { CAPTURE_CRITERION, captureGrid, captureSpec, captureWalkForward, PREVIOUS_CRITERION, STRATEGY_EXAMPLES } from '../test/bench/capture-walk-forward.ts';
 
 type Params = Record<string, unknown>;
 interface Strategy {
@@ -133,15 +133,7 @@ async function captureGridEval(dir: string): Promise<void> {
         cfg,
         base.replace(/defaults:\n  strategy:\n(?: {4}.*\n)+/, `defaults:\n  strategy:\n    name: ${s}\n    params: ${STRATEGY_EXAMPLES[s]!}\n`),
       );
-      const spec: SweepSpec = {
-        grid: captureGrid(s),
-        rankBy: CAPTURE_CRITERION.rankBy,
-        minVolume,
-        windows: 4,
-        blockSeconds: CAPTURE_CRITERION.blockSeconds,
-        fast: false,
-        maxRuns: 10_000,
-      };
+      const spec = captureSpec(captureGrid(s), minVolume);
       const first = await runSweep({ configFile: cfg, data: dir, from: sp.from, to: sp.split, spec, workers });
       const second = await runSweep({ configFile: cfg, data: dir, from: sp.split, to: sp.to, spec, workers });
       for (const f of first) {

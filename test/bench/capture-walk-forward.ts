@@ -70,6 +70,11 @@ export const STRATEGY_EXAMPLES: Readonly<Record<string, string>> = {
   follow: '{ sweepShares: 300, sweepSeconds: 2, size: 25 }',
 };
 
+/** The sweep of one strategy's capture grid: the criterion's ranking, floor and blocks, full mode (the walk-forward and scripts/edge-eval.ts's capture-grid). */
+export function captureSpec(grid: [string, unknown[]][], minVolume: number = CAPTURE_CRITERION.minVolume): SweepSpec {
+  return { grid, rankBy: CAPTURE_CRITERION.rankBy, minVolume, windows: 4, blockSeconds: CAPTURE_CRITERION.blockSeconds, fast: false, maxRuns: 10_000 };
+}
+
 /** A strategy's grid in the capture walk-forward (each market maker's: spread, size, skew, inventory limit, guard, and the flow lean for the model strategies; follow's: its sweep and size). */
 export function captureGrid(s: string, leans: readonly number[] = [0, 0.1]): [string, unknown[]][] {
   const P = 'defaults.strategy.params';
@@ -140,15 +145,7 @@ export async function captureWalkForward(o: CaptureWalkForwardOptions): Promise<
       .filter((x) => x !== '')
       .join(', ');
   const minVolume = o.minVolume ?? CAPTURE_CRITERION.minVolume;
-  const spec = (s: string): SweepSpec => ({
-    grid: gridFor(s),
-    rankBy: CAPTURE_CRITERION.rankBy,
-    minVolume,
-    windows: 4,
-    blockSeconds: CAPTURE_CRITERION.blockSeconds,
-    fast: false,
-    maxRuns: 10_000,
-  });
+  const spec = (s: string): SweepSpec => captureSpec(gridFor(s), minVolume);
   interface Pick {
     readonly s: string;
     readonly by: RankBy;
