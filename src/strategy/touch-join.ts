@@ -1,6 +1,7 @@
 /**
  * Join the others' touch, never improve on it (`touch`): a bid above the others' best bid (an ask below
- * their best ask) is moved back to it, `behindTicks` further out when set, and with `minDepth` a side
+ * their best ask) is moved back to it, `behindTicks` further out when set (`aheadTicks`: that many
+ * ticks ahead of it, where the others' spread leaves room), and with `minDepth` a side
  * is quoted only while the others rest at least that many shares at their touch.
  *
  * Why: a quote alone ahead of the others' touch is the first thing a taker who knows better reaches.
@@ -22,6 +23,13 @@ export interface TouchJoinConfig {
   readonly on: boolean;
   /** how many ticks behind the others' touch the quotes may go at the closest */
   readonly behindTicks: number;
+  /**
+   * how many ticks ahead of the others' touch the quotes may go at the closest (0: join, never
+   * improve), a bid always below the others' mid and an ask above it (in a 2-tick book: none): at
+   * the front of a new price level rather than behind the size resting at the others' (exclusive of
+   * behindTicks)
+   */
+  readonly aheadTicks: number;
   /** the others' shares a side's touch must hold for that side to be quoted, 1e-6 shares (0: any) */
   readonly minDepth: number;
   /**
@@ -33,24 +41,29 @@ export interface TouchJoinConfig {
   readonly maxPQ: number;
 }
 
-export const TOUCH_JOIN_OFF: TouchJoinConfig = Object.freeze({ on: false, behindTicks: 0, minDepth: 0, maxPQ: 0.25 });
+export const TOUCH_JOIN_OFF: TouchJoinConfig = Object.freeze({ on: false, behindTicks: 0, aheadTicks: 0, minDepth: 0, maxPQ: 0.25 });
 
-/** `touch: { behindTicks, minDepth, maxPQ }` (absent: off; `touch: {}` joins at the touch, any depth). */
+/** `touch: { behindTicks, aheadTicks, minDepth, maxPQ }` (absent: off; `touch: {}` joins at the touch, any depth). */
 export function parseTouchJoin(raw: unknown, path: string): TouchJoinConfig {
   if (raw === undefined || raw === null || raw === false) return TOUCH_JOIN_OFF;
-  const o = readOptionalObject(raw === true ? {} : raw, path, ['behindTicks', 'minDepth', 'maxPQ']);
+  const o = readOptionalObject(raw === true ? {} : raw, path, ['behindTicks', 'aheadTicks', 'minDepth', 'maxPQ']);
+  const behindTicks = readNumber(o, 'behindTicks', path, { min: 0, max: 100, integer: true }, 0);
+  const aheadTicks = readNumber(o, 'aheadTicks', path, { min: 0, max: 100, integer: true }, 0);
+  if (behindTicks > 0 && aheadTicks > 0) throw new Error(`${path}: behindTicks and aheadTicks exclude each other (got ${behindTicks} and ${aheadTicks})`);
   return {
     on: true,
-    behindTicks: readNumber(o, 'behindTicks', path, { min: 0, max: 100, integer: true }, 0),
+    behindTicks,
+    aheadTicks,
     minDepth: sharesToUnits(readNumber(o, 'minDepth', path, { min: 0, max: 1e9 }, 0)),
     maxPQ: readNumber(o, 'maxPQ', path, { min: 0, max: 0.25 }, 0.25),
   };
 }
 
 /**
- * `quotes` with every bid at or below the others' best bid less `behindTicks` ticks and every ask at
- * or above their best ask plus as many (moved there, size kept); a side whose others' touch is
- * missing or holds fewer than `minDepth` is left out.
+ * `quotes` with every bid at or below the others' best bid less `behindTicks` ticks (plus `aheadTicks`,
+ * below the others' mid) and every ask at or above their best ask plus as many
+ * (less `aheadTicks`, above their mid), moved there, size kept; a side whose
+ * others' touch is missing or holds fewer than `minDepth` is left out.
  */
 export function applyTouchJoin(quotes: DesiredQuote[], view: MarketView, cfg: TouchJoinConfig): DesiredQuote[] {
   if (!cfg.on || quotes.length === 0) return quotes;
@@ -63,17 +76,20 @@ export function applyTouchJoin(quotes: DesiredQuote[], view: MarketView, cfg: To
     const m = mid / 1e6;
     if (m * (1 - m) > cfg.maxPQ) return [];
   }
-  const back = cfg.behindTicks * view.tick;
+  const back = (cfg.behindTicks - cfg.aheadTicks) * view.tick;
   const out: DesiredQuote[] = [];
   for (const q of quotes) {
     const level = q.side === 'bid' ? bid : ask;
     if (level === undefined || level.size < cfg.minDepth) continue;
     if (q.side === 'bid') {
-      const cap = level.price - back;
+      // ahead of the touch: the highest tick below the others' mid at most
+      const cap =
+        ask && back < 0 ? Math.min(level.price - back, Math.ceil((level.price + ask.price) / (2 * view.tick)) * view.tick - view.tick) : level.price - back;
       if (cap <= 0) continue;
       out.push(q.price > cap ? { ...q, price: cap } : q);
     } else {
-      const floor = level.price + back;
+      const floor =
+        bid && back < 0 ? Math.max(level.price + back, Math.floor((bid.price + level.price) / (2 * view.tick)) * view.tick + view.tick) : level.price + back;
       if (floor >= 1_000_000) continue;
       out.push(q.price < floor ? { ...q, price: floor } : q);
     }

@@ -40,6 +40,20 @@ describe('applyTouchJoin', () => {
     const cfg = parseTouchJoin({ behindTicks: 1 }, 'p');
     assert.deepEqual(sides(applyTouchJoin([q('bid', 48), q('ask', 51)], view(), cfg)), ['bid@47', 'ask@53']);
   });
+  it('aheadTicks: up to that many ticks ahead of the touch, a bid below the others mid and an ask above it', () => {
+    const cfg = parseTouchJoin({ aheadTicks: 1 }, 'p');
+    // 48 / 52: one tick ahead on each side; a quote already behind that stays
+    assert.deepEqual(sides(applyTouchJoin([q('bid', 50), q('ask', 50)], view(), cfg)), ['bid@49', 'ask@51']);
+    assert.deepEqual(sides(applyTouchJoin([q('bid', 47), q('ask', 53)], view(), cfg)), ['bid@47', 'ask@53']);
+    // 48 / 51: 49 and 50; 48 / 50 (a 2-tick book): no room, the touch
+    const three = makeView({ bids: [{ price: 48 * C, size: 100 * S }], asks: [{ price: 51 * C, size: 100 * S }] });
+    assert.deepEqual(sides(applyTouchJoin([q('bid', 50), q('ask', 49)], three, cfg)), ['bid@49', 'ask@50']);
+    const two = makeView({ bids: [{ price: 48 * C, size: 100 * S }], asks: [{ price: 50 * C, size: 100 * S }] });
+    assert.deepEqual(sides(applyTouchJoin([q('bid', 49), q('ask', 49)], two, cfg)), ['bid@48', 'ask@50']);
+    // two ticks ahead in 48 / 52 still stops short of the mid
+    assert.deepEqual(sides(applyTouchJoin([q('bid', 51), q('ask', 49)], view(), parseTouchJoin({ aheadTicks: 2 }, 'p'))), ['bid@49', 'ask@51']);
+    assert.throws(() => parseTouchJoin({ aheadTicks: 1, behindTicks: 1 }, 'p.touch'), /p\.touch: behindTicks and aheadTicks/);
+  });
   it('minDepth: a side whose touch holds fewer of the others shares is left out', () => {
     const thinBid = makeView({ bids: [{ price: 48 * C, size: 10 * S }], asks: [{ price: 52 * C, size: 100 * S }] });
     assert.deepEqual(sides(applyTouchJoin([q('bid', 48), q('ask', 52)], thinBid, parseTouchJoin({ minDepth: 50 }, 'p'))), ['ask@52']);
