@@ -17,7 +17,12 @@
  * space grow to about twice the live set between major collections, so RSS saw-tooths well above
  * what the bot keeps alive; a capped run that neither dies nor slows down shows the live set fits.
  *
- *   npm run bench -- soak-memory [--minutes N] [--heap-mb N]
+ * `--snapshots 2,5` writes a heap snapshot of the bot at each of those minutes of the soak (SIGUSR2
+ * with `--heapsnapshot-signal`) into `--snapshot-dir DIR` (default: a new directory under the system's
+ * temp dir, printed), to diff what grows between them; the bot's watchdog is switched off for such a
+ * run, as writing a snapshot stops its event loop for seconds.
+ *
+ *   npm run bench -- soak-memory [--minutes N] [--heap-mb N] [--snapshots M,M…] [--snapshot-dir DIR]
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,6 +42,17 @@ const arg = (name: string, d: number): number => {
 };
 const MINUTES = arg('minutes', 10);
 const HEAP_MB = arg('heap-mb', 0);
+const strArg = (name: string): string | undefined => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const SNAPSHOTS = (strArg('snapshots') ?? '')
+  .split(',')
+  .filter((m) => m !== '')
+  .map(Number)
+  .sort((a, b) => a - b);
+if (SNAPSHOTS.some((m) => !(m >= 0))) throw new Error('--snapshots takes minutes, comma-separated: 2,5');
+const SNAPSHOT_DIR = SNAPSHOTS.length > 0 ? (strArg('snapshot-dir') ?? mkdtempSync(join(tmpdir(), 'bookmaker-soak-heap-'))) : '';
 const MARKETS = 50;
 const KEY = 'soak-bot-key';
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -109,7 +125,7 @@ feeds:
   oraclePollSeconds: 60
 metrics:
   port: 0
-`,
+${SNAPSHOTS.length > 0 ? 'watchdog:\n  blockedLimitSeconds: 0     # off: a heap snapshot stops the loop for seconds\n' : ''}`,
 );
 
 const spawnedAt = Date.now();
@@ -121,7 +137,13 @@ const child = spawn(
     env: {
       ...process.env,
       BOOKMAKER_PRIVATE_KEY: pk,
-      ...(HEAP_MB > 0 ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${HEAP_MB}`.trim() } : {}),
+      NODE_OPTIONS: [
+        process.env.NODE_OPTIONS ?? '',
+        HEAP_MB > 0 ? `--max-old-space-size=${HEAP_MB}` : '',
+        SNAPSHOTS.length > 0 ? `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${SNAPSHOT_DIR}` : '',
+      ]
+        .join(' ')
+        .trim(),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   },
@@ -158,8 +180,14 @@ const samples: { t: number; rss: number }[] = [];
 const t0 = Date.now();
 const u0 = updates;
 const end = t0 + MINUTES * 60_000;
+const snapAt = SNAPSHOTS.filter((m) => m <= MINUTES);
 while (Date.now() < end) {
-  await sleep(5_000);
+  await sleep(Math.max(0, Math.min(5_000, snapAt.length > 0 ? t0 + snapAt[0]! * 60_000 - Date.now() : 5_000)));
+  if (snapAt.length > 0 && Date.now() >= t0 + snapAt[0]! * 60_000) {
+    process.stderr.write(`soak ${snapAt.shift()} min: heap snapshot of the bot into ${SNAPSHOT_DIR}\n`);
+    child.kill('SIGUSR2');
+    continue;
+  }
   if (child.exitCode !== null) throw new Error(`the bot exited during the soak (code ${child.exitCode})`);
   const s = { t: (Date.now() - t0) / 60_000, rss: rssMb(child.pid!) };
   samples.push(s);
@@ -206,6 +234,7 @@ report(
     ['live heap MB after the first / last full GC', `${liveFirst.toFixed(1)} / ${liveLast.toFixed(1)}`],
     ['second-half live-heap growth MB (slope × duration)', live.n >= 2 ? live.growth : Number.NaN],
     ['bot exit code after SIGTERM', code ?? -1],
+    ...(SNAPSHOTS.length > 0 ? [['heap snapshots (minutes) in', `${SNAPSHOTS.join(',')} ${SNAPSHOT_DIR}`] as [string, string]] : []),
   ],
   {
     name: 'soak-memory',
