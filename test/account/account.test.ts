@@ -120,7 +120,7 @@ describe('account books', () => {
     assert.equal(a.late, 0);
   });
 
-  // soak-memory: ~9 fills a minute per market; at the old defaults (4 096 fills, 16 384 ids) a busy
+  // soak-memory: ~5 fills a minute per market; at the old defaults (4 096 fills, 16 384 ids) a busy
   // market's book grew for hours before its bound (and the ledger's checkpoint copy with it)
   it('a busy market keeps at most 256 fills and 1,024 fill ids by default, and still drops a recent duplicate', () => {
     const a = new Account();

@@ -17,10 +17,10 @@
  * space grow to about twice the live set between major collections, so RSS saw-tooths well above
  * what the bot keeps alive; a capped run that neither dies nor slows down shows the live set fits.
  *
- * Bounded windows that still fill during a 10-minute soak at this bench's rates (~1,400 orders and ~450
+ * Bounded windows that still fill during a 10-minute soak at this bench's rates (~1,400 orders and ~230
  * fills a minute over the 50 markets, ~0.6 mid samples a second per market), so its second half is
  * not flat by construction until they are full: the mid history (600 samples a market, its buffer to
- * 1,200: ~17-33 min), the books (256 fills and 1,024 fill ids a market: ~28 min and ~2 h, twice with
+ * 1,200: ~17-33 min), the books (256 fills and 1,024 fill ids a market: ~1 h and ~4 h, twice with
  * the ledger's checkpoint copy from minute 5), the own-orders feed's closed orders (5,000: ~6 min),
  * the nonces and the ledger's own nonces (10,000: ~7 min).
  *
