@@ -29,7 +29,13 @@
  * temp dir, printed), to diff what grows between them; the bot's watchdog is switched off for such a
  * run, as writing a snapshot stops its event loop for seconds.
  *
- *   npm run bench -- soak-memory [--minutes N] [--heap-mb N] [--snapshots M,M…] [--snapshot-dir DIR]
+ * `--tree DIR` runs the bot of another checkout (e.g. the baseline's) against this file's exchange,
+ * counterparties and readings, so two trees are measured by the same harness. The table ends with
+ * the live-heap series itself (minute:MB after each full collection): a slope over the second half
+ * cannot tell a steady growth from one high reading near the end (a collection that lands while the
+ * run's books checkpoint holds its pieces, every 5 minutes).
+ *
+ *   npm run bench -- soak-memory [--minutes N] [--heap-mb N] [--snapshots M,M…] [--snapshot-dir DIR] [--tree DIR]
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -60,9 +66,9 @@ const SNAPSHOTS = (strArg('snapshots') ?? '')
   .sort((a, b) => a - b);
 if (SNAPSHOTS.some((m) => !(m >= 0))) throw new Error('--snapshots takes minutes, comma-separated: 2,5');
 const SNAPSHOT_DIR = SNAPSHOTS.length > 0 ? (strArg('snapshot-dir') ?? mkdtempSync(join(tmpdir(), 'bookmaker-soak-heap-'))) : '';
+const ROOT = strArg('tree') ?? new URL('../../', import.meta.url).pathname;
 const MARKETS = 50;
 const KEY = 'soak-bot-key';
-const ROOT = new URL('../../', import.meta.url).pathname;
 
 const ex = createLocalExchange({
   seed: 11,
@@ -241,6 +247,8 @@ report(
     ['live heap MB after the first / last full GC', `${liveFirst.toFixed(1)} / ${liveLast.toFixed(1)}`],
     ['second-half live-heap growth MB (slope × duration)', live.n >= 2 ? live.growth : Number.NaN],
     ['bot exit code after SIGTERM', code ?? -1],
+    ['bot tree', ROOT],
+    ['live heap MB after each full GC (minute:MB)', liveSeries.map((g) => `${g.t.toFixed(1)}:${g.v.toFixed(1)}`).join(' ')],
     ...(SNAPSHOTS.length > 0 ? [['heap snapshots (minutes) in', `${SNAPSHOTS.join(',')} ${SNAPSHOT_DIR}`] as [string, string]] : []),
   ],
   {
