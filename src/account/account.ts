@@ -123,11 +123,22 @@ export interface Drift {
 }
 
 export interface AccountOptions {
-  /** fills kept per market for re-ordering (default 4096) */
+  /** fills kept per market for re-ordering (default ACCOUNT_WINDOW) */
   readonly window?: number;
-  /** fill ids remembered per market for de-duplication (default 16384) */
+  /** fill ids remembered per market for de-duplication (default ACCOUNT_ID_MEMORY) */
   readonly idMemory?: number;
 }
+
+/**
+ * Fills a market's book keeps for re-ordering (between half of it and all of it: beyond, the older
+ * half is folded), and fill ids it remembers for de-duplication. Feeds deliver in venue order almost
+ * always, and a duplicate comes within a re-read of a feed's recent window; the ledger's unique fill
+ * id is the durable guard. They were 4 096 and 16 384: ~2.5 MB a busy market once full, as much again
+ * in the ledger's books checkpoint copy (src/ledger/bot-ledger.ts checkpointResume), filling for
+ * hours: the live heap's growth in soak-memory's second half (docs/performance.md).
+ */
+export const ACCOUNT_WINDOW = 256;
+export const ACCOUNT_ID_MEMORY = 1024;
 
 interface Base {
   readonly pos: PositionState;
@@ -319,8 +330,8 @@ export class Account {
   driftGraceMs: number | null = null;
 
   constructor(o: AccountOptions = {}) {
-    this.window = Math.max(16, o.window ?? 4096);
-    this.idMemory = Math.max(this.window, o.idMemory ?? 16_384);
+    this.window = Math.max(16, o.window ?? ACCOUNT_WINDOW);
+    this.idMemory = Math.max(this.window, o.idMemory ?? ACCOUNT_ID_MEMORY);
   }
 
   private book(marketId: Bytes32): MarketBook {
@@ -622,6 +633,12 @@ export class Account {
     if (b === undefined) return NO_PNL;
     if (b.micro === null) b.micro = { realised: b.cRealised, unrealised: b.cUnrealised };
     return b.micro;
+  }
+
+  /** What a market's book holds in memory: fills kept for re-ordering, fill ids remembered (tests, memory). */
+  kept(marketId: Bytes32): { readonly fills: number; readonly ids: number } {
+    const b = this.books.get(marketId);
+    return { fills: b?.fills.length ?? 0, ids: Math.max(b?.ids.size ?? 0, b?.idQueue.length ?? 0) };
   }
 
   /** One market's figures (null: the books hold nothing of it, or it was folded away). */

@@ -51,6 +51,15 @@ import { baselineOf, hasHistory, HISTORY_SCAN_ORDERS, readVenueHistory, refusal,
 import { existsSync, rmSync, statSync } from 'node:fs';
 
 /**
+ * Own nonces isOwn keeps in memory: a cache of the ledger's orders table (and of the nonce tag's
+ * test), so a bound costs a lookup, never an answer. It was 100 000: ~11 MB of 66-character
+ * strings that took over an hour of soak-memory's quoting (~1,400 orders a minute) to fill, the
+ * live heap's growth in that bench's second half. 10 000 is what the nonce source remembers
+ * (src/orders/nonces.ts NONCE_MEMORY), so the two share their strings.
+ */
+export const OWN_MEMORY = 10_000;
+
+/**
  * The ledger file for a config: `ledger.path`, else `.bookmaker/<config name>.ledger.sqlite` beside the
  * config (in memory for the embedded demo and `local` configs, see BotLedger.open). Paper trading is an account of its own: its books go to a sibling file with `.paper` before
  * the extension (`live.ledger.paper.sqlite`), so `run --paper` with the live config never touches the
@@ -325,15 +334,19 @@ export class BotLedger {
     };
   }
 
-  /** nonces this bookmaker placed or adopted in this run (the ledger's orders table holds the earlier ones) */
+  /** nonces this bookmaker placed or adopted in this run, the newest OWN_MEMORY (a cache: isOwn finds older ones in the ledger) */
   private readonly own = new Set<Bytes32>();
+  /** nonces isOwn holds in memory now (tests) */
+  get ownRemembered(): number {
+    return this.own.size;
+  }
   /** the fee model for fills the venue states no fee for (`ledger.fees`) */
   fees: FeeSpec = NO_FEES;
 
   private rememberOwn(nonce: Bytes32): void {
     this.own.add(nonce);
     // a bound: older ones are still found in the ledger (isOwn)
-    if (this.own.size > 100_000) this.own.delete(this.own.values().next().value!);
+    if (this.own.size > OWN_MEMORY) this.own.delete(this.own.values().next().value!);
   }
 
   /**

@@ -119,6 +119,23 @@ describe('account books', () => {
     assert.deepEqual(a.positions(), b.positions());
     assert.equal(a.late, 0);
   });
+
+  // soak-memory: ~5 fills a minute per market; at the old defaults (4 096 fills, 16 384 ids) a busy
+  // market's book grew for hours before its bound (and the ledger's checkpoint copy with it)
+  it('a busy market keeps at most 256 fills and 1,024 fill ids by default, and still drops a recent duplicate', () => {
+    const a = new Account();
+    const fills: AccountFill[] = [];
+    for (let i = 0; i < 5_000; i++) {
+      const f = fill(1, (i % 2) as 0 | 1, 300_000 + (i % 7) * 10_000, S, i);
+      fills.push(f);
+      a.applyFill(f);
+    }
+    const kept = a.kept(M);
+    assert.ok(kept.fills <= 256, `${kept.fills} fills kept`);
+    assert.ok(kept.ids <= 1_024, `${kept.ids} fill ids kept`);
+    assert.equal(a.applyFill(fills.at(-500)!), false);
+    assert.equal(a.figures().fills, 5_000);
+  });
 });
 
 /** Fills with distinct venue times (ties broken by id), through zero and sign changes, in two markets. */

@@ -17,7 +17,25 @@
  * space grow to about twice the live set between major collections, so RSS saw-tooths well above
  * what the bot keeps alive; a capped run that neither dies nor slows down shows the live set fits.
  *
- *   npm run bench -- soak-memory [--minutes N] [--heap-mb N]
+ * Bounded windows that still fill during a 10-minute soak at this bench's rates (~1,400 orders and ~230
+ * fills a minute over the 50 markets, ~0.6 mid samples a second per market), so its second half is
+ * not flat by construction until they are full: the mid history (600 samples a market, its buffer to
+ * 1,200: ~17-33 min), the books (256 fills and 1,024 fill ids a market: ~1 h and ~4 h, twice with
+ * the ledger's checkpoint copy from minute 5), the own-orders feed's closed orders (5,000: ~6 min),
+ * the nonces and the ledger's own nonces (10,000: ~7 min).
+ *
+ * `--snapshots 2,5` writes a heap snapshot of the bot at each of those minutes of the soak (SIGUSR2
+ * with `--heapsnapshot-signal`) into `--snapshot-dir DIR` (default: a new directory under the system's
+ * temp dir, printed), to diff what grows between them; the bot's watchdog is switched off for such a
+ * run, as writing a snapshot stops its event loop for seconds.
+ *
+ * `--tree DIR` runs the bot of another checkout (e.g. the baseline's) against this file's exchange,
+ * counterparties and readings, so two trees are measured by the same harness. The table ends with
+ * the live-heap series itself (minute:MB after each full collection): a slope over the second half
+ * cannot tell a steady growth from one high reading near the end (a collection that lands while the
+ * run's books checkpoint holds its pieces, every 5 minutes).
+ *
+ *   npm run bench -- soak-memory [--minutes N] [--heap-mb N] [--snapshots M,M…] [--snapshot-dir DIR] [--tree DIR]
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,9 +55,20 @@ const arg = (name: string, d: number): number => {
 };
 const MINUTES = arg('minutes', 10);
 const HEAP_MB = arg('heap-mb', 0);
+const strArg = (name: string): string | undefined => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const SNAPSHOTS = (strArg('snapshots') ?? '')
+  .split(',')
+  .filter((m) => m !== '')
+  .map(Number)
+  .sort((a, b) => a - b);
+if (SNAPSHOTS.some((m) => !(m >= 0))) throw new Error('--snapshots takes minutes, comma-separated: 2,5');
+const SNAPSHOT_DIR = SNAPSHOTS.length > 0 ? (strArg('snapshot-dir') ?? mkdtempSync(join(tmpdir(), 'bookmaker-soak-heap-'))) : '';
+const ROOT = strArg('tree') ?? new URL('../../', import.meta.url).pathname;
 const MARKETS = 50;
 const KEY = 'soak-bot-key';
-const ROOT = new URL('../../', import.meta.url).pathname;
 
 const ex = createLocalExchange({
   seed: 11,
@@ -109,7 +138,7 @@ feeds:
   oraclePollSeconds: 60
 metrics:
   port: 0
-`,
+${SNAPSHOTS.length > 0 ? 'watchdog:\n  blockedLimitSeconds: 0     # off: a heap snapshot stops the loop for seconds\n' : ''}`,
 );
 
 const spawnedAt = Date.now();
@@ -121,14 +150,20 @@ const child = spawn(
     env: {
       ...process.env,
       BOOKMAKER_PRIVATE_KEY: pk,
-      ...(HEAP_MB > 0 ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${HEAP_MB}`.trim() } : {}),
+      NODE_OPTIONS: [
+        process.env.NODE_OPTIONS ?? '',
+        HEAP_MB > 0 ? `--max-old-space-size=${HEAP_MB}` : '',
+        SNAPSHOTS.length > 0 ? `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${SNAPSHOT_DIR}` : '',
+      ]
+        .join(' ')
+        .trim(),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   },
 );
 let out = '';
 /** heap after each full collection: `<ms since the isolate started> ms: Mark-Compact a (b) -> LIVE (d) MB` */
-const majors: { at: number; live: number }[] = [];
+const majors: { isolate: string | null; at: number; live: number }[] = [];
 let partial = '';
 child.stdout.on('data', (b: Buffer) => {
   const text = partial + b.toString();
@@ -136,7 +171,7 @@ child.stdout.on('data', (b: Buffer) => {
   partial = lines.pop()!;
   for (const line of lines) {
     const g = markCompact(line);
-    if (g) majors.push({ at: spawnedAt + g.ms, live: g.live });
+    if (g) majors.push({ isolate: g.isolate, at: spawnedAt + g.ms, live: g.live });
     // the GC trace is most of the output; keep only the bot's own lines
     else if (!line.includes(' ms: ')) out += line + '\n';
   }
@@ -158,8 +193,14 @@ const samples: { t: number; rss: number }[] = [];
 const t0 = Date.now();
 const u0 = updates;
 const end = t0 + MINUTES * 60_000;
+const snapAt = SNAPSHOTS.filter((m) => m <= MINUTES);
 while (Date.now() < end) {
-  await sleep(5_000);
+  await sleep(Math.max(0, Math.min(5_000, snapAt.length > 0 ? t0 + snapAt[0]! * 60_000 - Date.now() : 5_000)));
+  if (snapAt.length > 0 && Date.now() >= t0 + snapAt[0]! * 60_000) {
+    process.stderr.write(`soak ${snapAt.shift()} min: heap snapshot of the bot into ${SNAPSHOT_DIR}\n`);
+    child.kill('SIGUSR2');
+    continue;
+  }
   if (child.exitCode !== null) throw new Error(`the bot exited during the soak (code ${child.exitCode})`);
   const s = { t: (Date.now() - t0) / 60_000, rss: rssMb(child.pid!) };
   samples.push(s);
@@ -186,7 +227,17 @@ const mean = rssHalf.mean;
 const growth = rssHalf.growth;
 const peak = Math.max(...samples.map((s) => s.rss));
 const rssAt = (t: number): number => samples.reduce((best, s) => (Math.abs(s.t - t) < Math.abs(best.t - t) ? s : best)).rss;
-const liveSeries = majors.map((g) => ({ t: (g.at - t0) / 60_000, v: g.live })).filter((g) => g.t >= 0 && g.t <= MINUTES);
+// the bot's main isolate only, the one holding the most (as rotation-soak does): the watchdog's and
+// other worker threads' isolates trace their own collections, a few MB each, timed from their own
+// start; mixed in, one of them early in the second half made a slope of +24 MB out of a heap that grew ~5
+const biggest = new Map<string | null, number>();
+for (const g of majors) biggest.set(g.isolate, Math.max(biggest.get(g.isolate) ?? 0, g.live));
+const mainIsolate = [...biggest].sort((a, b) => b[1] - a[1])[0]?.[0];
+const otherIsolates = majors.filter((g) => g.isolate !== mainIsolate).length;
+const liveSeries = majors
+  .filter((g) => g.isolate === mainIsolate)
+  .map((g) => ({ t: (g.at - t0) / 60_000, v: g.live }))
+  .filter((g) => g.t >= 0 && g.t <= MINUTES);
 const live = secondHalf(liveSeries, MINUTES);
 const liveFirst = liveSeries[0]?.v ?? Number.NaN;
 const liveLast = liveSeries.at(-1)?.v ?? Number.NaN;
@@ -202,10 +253,13 @@ report(
     ['RSS MB at the end', samples.at(-1)!.rss],
     ['second-half mean RSS MB', mean],
     ['second-half RSS growth MB (slope × duration)', growth],
-    ['full GCs (mark-compact) in the run', liveSeries.length],
+    ['full GCs (mark-compact) in the run, main isolate (others left out)', `${liveSeries.length} (${otherIsolates})`],
     ['live heap MB after the first / last full GC', `${liveFirst.toFixed(1)} / ${liveLast.toFixed(1)}`],
     ['second-half live-heap growth MB (slope × duration)', live.n >= 2 ? live.growth : Number.NaN],
     ['bot exit code after SIGTERM', code ?? -1],
+    ['bot tree', ROOT],
+    ['live heap MB after each full GC (minute:MB)', liveSeries.map((g) => `${g.t.toFixed(1)}:${g.v.toFixed(1)}`).join(' ')],
+    ...(SNAPSHOTS.length > 0 ? [['heap snapshots (minutes) in', `${SNAPSHOTS.join(',')} ${SNAPSHOT_DIR}`] as [string, string]] : []),
   ],
   {
     name: 'soak-memory',
