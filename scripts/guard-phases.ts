@@ -219,4 +219,6 @@ export default { ...m, quote(view, cfg) {
   process.stderr.write(`${name} done\n`);
 }
 rmSync(work, { recursive: true, force: true });
-process.stdout.write(`guard phases: ${flow}, seeds ${s0}-${s1 ?? s0}, ${hours} h × ${markets} markets, guard ${guard} (USDC, summed over seeds)\n${table.join('\n')}\n`);
+process.stdout.write(
+  `guard phases: ${flow}, seeds ${s0}-${s1 ?? s0}, ${hours} h × ${markets} markets, guard ${guard} (USDC, summed over seeds)\n${table.join('\n')}\n`,
+);
