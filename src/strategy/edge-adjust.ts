@@ -15,7 +15,8 @@
  *   one-way flow                → |flow imbalance| ≥ oneSidedImbalance over ≥ minFlowShares of
  *                                 decayed taker volume: drop the side takers run over (buying flow →
  *                                 no ask; selling flow → no bid)
- *   adverse markouts            → while the gate's test holds (below), size × adverseSize
+ *   adverse markouts            → while the gate's test holds (below), size × adverseSize; with
+ *                                 pullAdding and a position, the side that would add to it is dropped
  * The extra half spread is capped at maxWiden. Disabled (`enabled: false`) or without view.edge it
  * changes nothing. Pure: a function of the view and the parameters.
  *
@@ -97,6 +98,8 @@ export interface EdgeGuardConfig {
   readonly perSide: boolean;
   /** with perSide, the reducing side's half spread narrowed by this much toward the fair price, 1e-6 price units */
   readonly reduceTighten: number;
+  /** while the gate's test holds and the bot holds a position, pull the side that would add to it (the side the flow picks off) */
+  readonly pullAdding: boolean;
 }
 
 /** The guard's estimate of a market's markout at the toxicity horizon: mean and standard deviation, 1e-6 USDC per share. */
@@ -156,6 +159,7 @@ export const EDGE_GUARD_DEFAULTS: EdgeGuardConfig = {
   minPrints: 10,
   perSide: true,
   reduceTighten: 0,
+  pullAdding: false,
 };
 
 /**
@@ -296,12 +300,18 @@ export function edgeAdjust(view: MarketView, cfg: EdgeGuardConfig): EdgeAdjustme
     else bid = false;
     reasons.push('one-way-flow');
   }
+  const net = view.position.net;
+  // pullAdding: on flow shown adverse, what adds to a position is what the takers pick off; only the side that unloads it quotes
+  if (adverse && cfg.pullAdding && net !== 0) {
+    if (net > 0) bid = false;
+    else ask = false;
+    reasons.push('pull-adding');
+  }
   if (reasons.length === 0) return NEUTRAL;
   const extraHalf = Math.round(Math.min(cfg.maxWiden, extra));
   const sizeFactor = Math.max(0, Math.min(1, size));
   // per side: a pick-off leaves a position on the wrong side of the news; the side that unloads it
   // is spared the cuts (and may be tightened), the side that would add to it takes them
-  const net = view.position.net;
   const reduce = cfg.perSide && net !== 0 ? (net > 0 ? 'ask' : 'bid') : null;
   if (reduce === null) return { extraHalf, sizeFactor, bid, ask, reasons, reduce: null, reduceExtraHalf: 0, reduceShares: 0 };
   return { extraHalf, sizeFactor, bid, ask, reasons, reduce, reduceExtraHalf: cfg.reduceTighten > 0 ? -cfg.reduceTighten : 0, reduceShares: Math.abs(net) };
@@ -393,6 +403,7 @@ const KEYS = [
   'minPrints',
   'perSide',
   'reduceTighten',
+  'pullAdding',
 ];
 
 /**
@@ -402,7 +413,7 @@ const KEYS = [
  *               minFlowShares: 100, trending: { widen: 0.01, size: 0.5 },
  *               event: { widen: 0.02, size: 0.5, pull: false }, gate: measured, confidence: 0.8,
  *               adverseSize: 0.5, pooled: true, marketSpread: 0.005, prints: false, printSpread: 0.03,
- *               minPrints: 10, perSide: true, reduceTighten: 0 }
+ *               minPrints: 10, perSide: true, reduceTighten: 0, pullAdding: false }
  * `toxicity: true` / `false` is short for `{ enabled: … }` with the defaults.
  */
 export function parseEdgeGuard(raw: unknown, path: string): EdgeGuardConfig {
@@ -442,6 +453,7 @@ export function parseEdgeGuard(raw: unknown, path: string): EdgeGuardConfig {
     minPrints: readNumber(o, 'minPrints', path, { min: 0, max: 1e6 }, d.minPrints),
     perSide: readBoolean(o, 'perSide', path, d.perSide),
     reduceTighten: p('reduceTighten', d.reduceTighten, 0.1),
+    pullAdding: readBoolean(o, 'pullAdding', path, d.pullAdding),
   };
   return cfg;
 }

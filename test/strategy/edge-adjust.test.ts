@@ -9,6 +9,7 @@ import {
   edgeAdjust,
   guardedLadder,
   markoutsAdverse,
+  NEUTRAL,
   normalQuantile,
   parseEdgeGuard,
   sideExtraHalf,
@@ -341,6 +342,53 @@ describe('per side: the side that reduces the position is spared the cuts, the s
       // perSide: false: the ask takes the cut too
       const both = mod.quote(v, mod.parseConfig({ ...params, toxicity: { perSide: false } }, 'p'));
       assert.ok(side(both, 'ask').every(([, size]) => size === 2.5));
+    });
+  }
+});
+
+describe('pullAdding: on flow shown adverse, the side that would add to the position is pulled', () => {
+  const M: EdgeGuardConfig = { ...EDGE_GUARD_DEFAULTS, enabled: true, pullAdding: true };
+  const toxic = { toxicity: -2.5 * C, toxicityWeight: 5, toxicityStdErr: 0.2 * C };
+  it('long: no bid, the ask unloads; short: no ask; flat: both sides, cut', () => {
+    const long = edgeAdjust(makeView({ edge: edge(toxic), net: 20 * S }), M);
+    assert.deepEqual([long.bid, long.ask, long.reduce, long.reasons.includes('pull-adding')], [false, true, 'ask', true]);
+    const short = edgeAdjust(makeView({ edge: edge(toxic), net: -20 * S }), M);
+    assert.deepEqual([short.bid, short.ask], [true, false]);
+    const flat = edgeAdjust(makeView({ edge: edge(toxic) }), M);
+    assert.deepEqual([flat.bid, flat.ask, flat.sizeFactor], [true, true, 0.25]);
+    const spec = { center: 0.5, half: 0.02, spacing: 0.01, levels: 1, size: 10 * S, tick: 10_000 };
+    assert.deepEqual(
+      guardedLadder(spec, long, S).map((x) => [x.side, x.price, x.size / S]),
+      [['ask', 520_000, 10]],
+    );
+  });
+  it('not while the gate is shut, and off by default', () => {
+    const benign = { toxicity: 1 * C, toxicityWeight: 5, toxicityStdErr: 0.2 * C };
+    assert.equal(edgeAdjust(makeView({ edge: edge(benign), net: 20 * S }), M), NEUTRAL);
+    // gate: always with markouts not shown adverse: the regime's response, both sides
+    const ev = edgeAdjust(makeView({ edge: edge({ ...benign, regime: 'event' }), net: 20 * S }), { ...M, gate: 'always' });
+    assert.deepEqual([ev.bid, ev.ask], [true, true]);
+    assert.equal(EDGE_GUARD_DEFAULTS.pullAdding, false);
+    const d = edgeAdjust(makeView({ edge: edge(toxic), net: 20 * S }), { ...M, pullAdding: false });
+    assert.deepEqual([d.bid, d.ask], [true, true]);
+  });
+  it('parses pullAdding; a non-boolean names the field', () => {
+    assert.equal(parseEdgeGuard({ pullAdding: true }, 'p.toxicity').pullAdding, true);
+    assert.equal(parseEdgeGuard(true, 'p.toxicity').pullAdding, false);
+    assert.throws(() => parseEdgeGuard({ pullAdding: 3 }, 'p.toxicity'), /p\.toxicity\.pullAdding/);
+  });
+  for (const name of ['bands', 'avellaneda', 'oracle-anchored', 'glft', 'binary']) {
+    it(`${name}: long on toxic flow with pullAdding, no bid; the ask is the unguarded ask`, async () => {
+      const mod = await loadStrategy(name);
+      const params = name === 'bands' ? { bands: [{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }] } : { size: 10 };
+      const v = makeView({ edge: edge(toxic), net: 20 * S });
+      const plainQ = mod.quote(v, mod.parseConfig(params, 'p')) ?? [];
+      const q = mod.quote(v, mod.parseConfig({ ...params, toxicity: { pullAdding: true } }, 'p')) ?? [];
+      assert.equal(q.filter((x) => x.side === 'bid').length, 0);
+      assert.deepEqual(
+        q.filter((x) => x.side === 'ask'),
+        plainQ.filter((x) => x.side === 'ask'),
+      );
     });
   }
 });
