@@ -33,7 +33,9 @@
  * three times (uninstrumented, ~5× slower than native), runs a full collection (`--expose-gc`), then
  * turns instrumentation on for one run with `callgrind_control`, which waits for callgrind's answer,
  * and dumps the counts after it; a second dump of an empty region measures the two control calls,
- * subtracted. Every thread is counted: V8's compiler and GC helpers too. Default 2 pairs (a tree's two
+ * subtracted. Node runs with V8's `--single-threaded` (compiler and collector on the main thread):
+ * valgrind runs one thread at a time, and on a loaded machine every hand-over between V8's helper
+ * threads waited for a scheduler slot (a process gained ~2 s of CPU a minute). Default 2 pairs (a tree's two
  * runs show the spread); the processes run side by side (`--jobs N` to run fewer at once), each
  * 5–15 minutes on the shared machine. Figures: each tree's median instructions a run and the median
  * of the per-pair ratios (this / base: below 1 runs fewer).
@@ -58,7 +60,9 @@ if (!existsSync(`${baseTree}/src/backtest/run-backtest.ts`)) {
   process.stderr.write(`backtest-edge: no base tree at ${baseTree} (set BOOKMAKER_BASE_TREE)\n`);
   process.exit(2);
 }
-const pairs = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 5);
+// the pairs: the first bare number (not the value of --jobs)
+const pairsArg = process.argv.slice(2).find((a, i, all) => /^\d+$/.test(a) && all[i - 1] !== '--jobs');
+const pairs = Number(pairsArg ?? 5);
 const dir = await polymarketRecording();
 
 interface Tree {
@@ -193,7 +197,7 @@ if (process.argv.includes('--instructions')) {
   const here = new URL(import.meta.url).pathname;
   const tmp = mkdtempSync(`${tmpdir()}/backtest-edge-instr-`);
   // pairs: 2 unless given (a tree's two runs show the figure's spread)
-  const ipairs = process.argv.slice(2).some((a) => /^\d+$/.test(a)) ? pairs : 2;
+  const ipairs = pairsArg !== undefined ? pairs : 2;
   type Out = { instr: number; overhead: number; rows: number; fills: number; pnl: number; secs: number };
   // the instructions one dump counted (callgrind's `summary:` line, the Ir event)
   const summary = (file: string): number => Number(/^summary:\s*(\d+)/m.exec(readFileSync(file, 'utf8'))![1]);
@@ -201,7 +205,7 @@ if (process.argv.includes('--instructions')) {
     const dir = `${tmp}/${n}`;
     const t0 = performance.now();
     const args = ['--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', `--callgrind-out-file=${dir}.cg`];
-    const { stdout } = await execFile('valgrind', [...args, process.execPath, '--expose-gc', '--import', 'tsx', here], {
+    const { stdout } = await execFile('valgrind', [...args, process.execPath, '--single-threaded', '--expose-gc', '--import', 'tsx', here], {
       cwd: process.cwd(),
       env: { ...process.env, BACKTEST_EDGE_INSTR: root, BACKTEST_EDGE_BOT: botChoice },
       encoding: 'utf8',
