@@ -27,6 +27,19 @@
  * estimate the bytes the run allocated, within a fraction of a percent. The ratio is the claim
  * (this / base: below 1 allocates less).
  *
+ * `npm run bench -- backtest-edge [pairs] --instructions [--bot ...] [--jobs N]`: the instructions one warm
+ * run executes, a figure the machine's load does not move (docs/performance.md, "Instructions"). Per
+ * tree and pair one process under valgrind's callgrind, started with instrumentation off: it warms up
+ * three times (uninstrumented, ~5× slower than native), runs a full collection (`--expose-gc`), then
+ * turns instrumentation on for one run with `callgrind_control`, which waits for callgrind's answer,
+ * and dumps the counts after it; a second dump of an empty region measures the two control calls,
+ * subtracted. Node runs with V8's `--single-threaded` (compiler and collector on the main thread):
+ * valgrind runs one thread at a time, and on a loaded machine every hand-over between V8's helper
+ * threads waited for a scheduler slot (a process gained ~2 s of CPU a minute). Default 2 pairs (a tree's two
+ * runs show the spread); the processes run side by side (`--jobs N` to run fewer at once), each
+ * 5–15 minutes on the shared machine. Figures: each tree's median instructions a run and the median
+ * of the per-pair ratios (this / base: below 1 runs fewer).
+ *
  * `npm run bench -- backtest-edge [pairs] --cli`: the backtest as `bookmaker backtest` runs it, one run
  * in a fresh process: per pair one process per tree (the order alternating) runs its tree's CLI command
  * (`main(['backtest', ...])` of src/cli/main.ts: whatever the command sets up, V8 flags included) on
@@ -47,7 +60,9 @@ if (!existsSync(`${baseTree}/src/backtest/run-backtest.ts`)) {
   process.stderr.write(`backtest-edge: no base tree at ${baseTree} (set BOOKMAKER_BASE_TREE)\n`);
   process.exit(2);
 }
-const pairs = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 5);
+// the pairs: the first bare number (not the value of --jobs)
+const pairsArg = process.argv.slice(2).find((a, i, all) => /^\d+$/.test(a) && all[i - 1] !== '--jobs');
+const pairs = Number(pairsArg ?? 5);
 const dir = await polymarketRecording();
 
 interface Tree {
@@ -147,6 +162,123 @@ if (process.argv.includes('--alloc')) {
       },
       { thisMb: Number(a.mb.toFixed(2)), baseMb: Number(b.mb.toFixed(2)) },
       3,
+    ),
+  );
+  process.exit(0);
+}
+
+const INSTR_CHILD = process.env.BACKTEST_EDGE_INSTR;
+if (INSTR_CHILD !== undefined) {
+  // child of --instructions, under callgrind with instrumentation off: warm-ups, then instrumentation on
+  // for one run only (callgrind_control waits for callgrind's answer), its counts dumped, then an empty
+  // region dumped the same way (the cost of the two control calls, subtracted by the parent)
+  const { execFileSync } = await import('node:child_process');
+  const ctl = (...args: string[]) => execFileSync('callgrind_control', [...args, String(process.pid)], { stdio: 'ignore' });
+  const t = await tree(INSTR_CHILD, INSTR_CHILD);
+  const warm = Number(process.env.BACKTEST_EDGE_INSTR_WARM ?? 3);
+  for (let i = 0; i < warm; i++) await t.run();
+  // a full collection first, so the run starts on the same heap in every process and a major GC
+  // during it depends on what the run itself allocates
+  (globalThis as { gc?: () => void }).gc?.();
+  ctl('--instr=on');
+  const r = await t.run();
+  ctl('--dump=run');
+  ctl('--dump=empty');
+  process.stdout.write(JSON.stringify({ rows: r.rows, fills: r.fills, pnl: r.pnl }) + '\n');
+  process.exit(0);
+}
+
+if (process.argv.includes('--instructions')) {
+  const { execFile: execFileCb } = await import('node:child_process');
+  const { promisify } = await import('node:util');
+  const execFile = promisify(execFileCb);
+  const { mkdtempSync, readdirSync, readFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const here = new URL(import.meta.url).pathname;
+  const tmp = mkdtempSync(`${tmpdir()}/backtest-edge-instr-`);
+  // pairs: 2 unless given (a tree's two runs show the figure's spread)
+  const ipairs = pairsArg !== undefined ? pairs : 2;
+  type Out = { instr: number; overhead: number; rows: number; fills: number; pnl: number; secs: number };
+  // the instructions one dump counted (callgrind's `summary:` line, the Ir event)
+  const summary = (file: string): number => Number(/^summary:\s*(\d+)/m.exec(readFileSync(file, 'utf8'))![1]);
+  const child = async (root: string, n: number): Promise<Out> => {
+    const dir = `${tmp}/${n}`;
+    const t0 = performance.now();
+    const args = ['--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', `--callgrind-out-file=${dir}.cg`];
+    const { stdout } = await execFile('valgrind', [...args, process.execPath, '--single-threaded', '--expose-gc', '--import', 'tsx', here], {
+      cwd: process.cwd(),
+      env: { ...process.env, BACKTEST_EDGE_INSTR: root, BACKTEST_EDGE_BOT: botChoice },
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    });
+    const secs = (performance.now() - t0) / 1000;
+    const o = JSON.parse(stdout.trim().split('\n').pop()!) as Omit<Out, 'instr' | 'overhead' | 'secs'>;
+    // dumps: <file>.1 the run, <file>.2 the empty region, <file> the end of the process
+    const files = readdirSync(tmp).filter((f) => f.startsWith(`${n}.cg`));
+    if (!files.includes(`${n}.cg.1`) || !files.includes(`${n}.cg.2`)) throw new Error(`backtest-edge: no callgrind dumps for ${root}`);
+    const overhead = summary(`${dir}.cg.2`);
+    return { ...o, instr: summary(`${dir}.cg.1`) - overhead, overhead, secs };
+  };
+  // The counts do not depend on the machine's load, so the processes run side by side (`--jobs N`,
+  // default all of them): the order of the pairs still alternates, for the record.
+  const jobsArg = process.argv.indexOf('--jobs');
+  const jobs = jobsArg > 0 ? Math.max(1, Number(process.argv[jobsArg + 1])) : 2 * ipairs;
+  const plan: { root: string; mine: boolean; pair: number }[] = [];
+  for (let i = 0; i < ipairs; i++) {
+    const order = i % 2 === 0 ? [true, false] : [false, true];
+    for (const m of order) plan.push({ root: m ? process.cwd() : baseTree, mine: m, pair: i });
+  }
+  const results: Out[] = new Array(plan.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < plan.length) {
+      const n = next++;
+      const p = plan[n]!;
+      results[n] = await child(p.root, n);
+      process.stderr.write(
+        `${p.mine ? 'this' : 'base'} (pair ${p.pair + 1}): ${(results[n]!.instr / 1e9).toFixed(4)} G instructions (${results[n]!.secs.toFixed(0)} s)\n`,
+      );
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(jobs, plan.length) }, worker));
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  const mine = plan.flatMap((p, n) => (p.mine ? [results[n]!] : []));
+  const theirs = plan.flatMap((p, n) => (p.mine ? [] : [results[n]!]));
+  const median = (xs: number[]) => {
+    const s = [...xs].sort((x, y) => x - y);
+    const m = s.length >> 1;
+    return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+  };
+  const spread = (xs: Out[]) => (Math.max(...xs.map((o) => o.instr)) / Math.min(...xs.map((o) => o.instr)) - 1) * 100;
+  const g = (x: number) => (x / 1e9).toFixed(4);
+  const ia = median(mine.map((o) => o.instr));
+  const ib = median(theirs.map((o) => o.instr));
+  const rows = mine[0]!.rows;
+  report(
+    [
+      ['recording', `polymarket-tickscope, ${rows.toLocaleString('en-US')} rows; bot: ${botChoice}; ${ipairs} pairs of processes under callgrind`],
+      ['this tree: G instructions per run (median; runs)', `${g(ia)}; ${mine.map((o) => g(o.instr)).join(' ')}`],
+      ['base tree: G instructions per run (median; runs)', `${g(ib)}; ${theirs.map((o) => g(o.instr)).join(' ')}`],
+      ["spread of a tree's runs, % (this; base)", `${spread(mine).toFixed(2)}; ${spread(theirs).toFixed(2)}`],
+      ['instructions per event (this; base)', `${(ia / rows).toFixed(0)}; ${(ib / rows).toFixed(0)}`],
+      ['ratio this / base (median of pairs; < 1 runs fewer)', median(mine.map((o, i) => o.instr / theirs[i]!.instr))],
+      ["control calls' instructions (subtracted)", mine[0]!.overhead],
+      ['fills / PnL (this, base)', `${mine[0]!.fills} / ${mine[0]!.pnl} · ${theirs[0]!.fills} / ${theirs[0]!.pnl}`],
+    ],
+    versus(
+      {
+        name: 'backtest-edge',
+        unit: 'instructions per run',
+        value: ia,
+        baseline: `the base tree (${baseTree}), a process each under callgrind (bot: ${botChoice})`,
+        baselineValue: ib,
+        ratio: ia / ib,
+      },
+      { instrRatio: Number(median(mine.map((o, i) => o.instr / theirs[i]!.instr)).toFixed(4)) },
+      4,
     ),
   );
   process.exit(0);
