@@ -1,5 +1,5 @@
 /** Benchmark fixtures built from the real data in data/ (the repository's copy), cached in the OS temp dir. */
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,16 +8,24 @@ import { importKalshi } from '../../src/backtest/importers/kalshi.ts';
 import { importPolymarket } from '../../src/backtest/importers/polymarket.ts';
 import { readEvents, readManifest } from '../../src/backtest/recording/reader.ts';
 import { toColumns, writeColumns } from '../../src/backtest/recording/columns.ts';
+import { oncePerMachine } from '../support/machine-cache.ts';
 
 export const DATA_DIR = fileURLToPath(new URL('../../data/', import.meta.url));
 
-/** `dir` as a recording imported by `importInto(dir)` with its book.cols; built once, then reused. */
+/**
+ * `dir` as a recording imported by `importInto(dir)` with its book.cols; built once per machine (the files that
+ * want it at the same time wait for one import: test/support/machine-cache.ts), then reused.
+ */
 async function cachedRecording(dir: string, importInto: (dir: string) => Promise<unknown>): Promise<string> {
-  if (!existsSync(join(dir, 'book.cols'))) {
-    mkdirSync(dir, { recursive: true });
-    await importInto(dir);
-    writeBookColumns(dir);
-  }
+  await oncePerMachine(
+    dir,
+    async (own) => {
+      mkdirSync(own, { recursive: true });
+      await importInto(own);
+      writeBookColumns(own);
+    },
+    (d) => existsSync(join(d, 'book.cols')),
+  );
   return dir;
 }
 
@@ -44,27 +52,7 @@ export function binanceRecording(): Promise<string> {
   return cachedRecording(join(tmpdir(), 'bookmaker-bench-binance-v1'), (dir) => importBinance(join(DATA_DIR, 'binance-hftbacktest'), dir));
 }
 
-/**
- * The Kalshi KXINX trade tape imported as a recording (with book.cols). Built in a folder of this
- * process's own and renamed into place, so test files running at once never see (or clear) a
- * half-written cache of another.
- */
-export async function kalshiRecording(): Promise<string> {
-  const dir = join(tmpdir(), 'bookmaker-test-kalshi-v1');
-  if (existsSync(join(dir, 'book.cols'))) return dir;
-  const mine = `${dir}.${process.pid}`;
-  rmSync(mine, { recursive: true, force: true });
-  mkdirSync(mine, { recursive: true });
-  await importKalshi(join(DATA_DIR, 'kalshi-kxinx-trades', 'trades.csv.gz'), mine);
-  writeBookColumns(mine);
-  if (existsSync(join(dir, 'book.cols'))) rmSync(mine, { recursive: true, force: true });
-  else {
-    rmSync(dir, { recursive: true, force: true }); // a cache left half-written by a killed run
-    try {
-      renameSync(mine, dir);
-    } catch {
-      rmSync(mine, { recursive: true, force: true }); // another process put its copy there first
-    }
-  }
-  return dir;
+/** The Kalshi KXINX trade tape imported as a recording (with book.cols). */
+export function kalshiRecording(): Promise<string> {
+  return cachedRecording(join(tmpdir(), 'bookmaker-test-kalshi-v1'), (dir) => importKalshi(join(DATA_DIR, 'kalshi-kxinx-trades', 'trades.csv.gz'), dir));
 }

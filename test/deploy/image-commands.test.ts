@@ -2,9 +2,12 @@
  * The Docker image cannot be built on these machines (no engine), so this test runs the Dockerfile's own
  * instructions in a temporary folder, stage by stage, the way `docker build` would: COPY from the build
  * context (this checkout) or from the build stage, RUN through sh in the stage's WORKDIR, ENV into the
- * environment of every later command. Two deviations, both named: the build stage's `npm ci` links this
- * checkout's install instead (same lock file, saves a minute of downloads), and system steps that need an
- * image (groupadd/useradd, USER, `npm cache clean` of the shared cache) are skipped. The runtime stage's
+ * environment of every later command. Three deviations, all named: the build stage's `npm ci` links this
+ * checkout's install instead (same lock file, saves a minute of downloads), its `npm run build` takes the dist/
+ * that the package's prepack built with that same command from the same sources (test/package/pack.ts
+ * builtDist: one type-checked build of them per machine, not one per test; the package tests check that
+ * build), and system steps that need an image (groupadd/useradd, USER, `npm cache clean` of the shared cache)
+ * are skipped. The runtime stage's
  * production install runs for real. Then the image's ENTRYPOINT is run the ways an operator would:
  * `--help`, an import of a whole data set and a short backtest, and `run` on the embedded local exchange while the HEALTHCHECK command
  * probes it, with the per-command heap limit checked on the process that does the work.
@@ -15,11 +18,16 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO, npmEnv } from '../package/pack.ts';
+import { REPO, builtDist, npmEnv } from '../package/pack.ts';
 import { envOf, execForm, healthcheck, heapLimits, readDockerfile, type Stage } from './dockerfile.ts';
 import { freePort } from '../support/net.ts';
 
 const stages = readDockerfile(join(REPO, 'Dockerfile'));
+
+/** The scripts of the package.json a stage copied into `dir`. */
+function packScripts(dir: string): Record<string, string> {
+  return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
+}
 
 /** Runs one stage's instructions with `/app` mapped to `dir`; returns the ENV it set. */
 function runStage(stage: Stage, dir: string, stageDirs: Record<string, string>, log: string[]): Record<string, string> {
@@ -44,6 +52,9 @@ function runStage(stage: Stage, dir: string, stageDirs: Record<string, string>, 
         } else if (cmd.startsWith('npm ci') && !cmd.includes('--omit=dev')) {
           symlinkSync(realpathSync(join(REPO, 'node_modules')), join(dir, 'node_modules'), 'dir');
           log.push(`linked instead: ${cmd}`);
+        } else if (cmd === 'npm run build' && packScripts(dir).prepack === cmd) {
+          builtDist(dir);
+          log.push(`the package's build instead (the same command on the same sources, run by npm pack): ${cmd}`);
         } else {
           const run = cmd.startsWith('npm ci') ? `${cmd} --prefer-offline` : cmd;
           execFileSync('sh', ['-c', run], { cwd: dir, env: npmEnv(env), stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', maxBuffer: 64 << 20 });

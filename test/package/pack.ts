@@ -21,6 +21,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { oncePerMachineSync } from '../support/machine-cache.ts';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
 /** What a release is built from (everything else in the checkout is tests, CI, data and docs images). */
@@ -74,29 +75,48 @@ function sourcesHash(): string {
 }
 
 /**
- * The tarball of this checkout's sources, copied to `work/`. Packing builds the code (~10 s), so the
- * tarball is kept in the OS temp folder under the hash of the sources and reused by the next test that
- * packs the same sources (the package and Docker tests run together).
+ * The tarball of this checkout's sources, copied to `work/`. Packing builds the code (prepack: the type-checked
+ * `npm run build`, ~40 CPU-s), so the tarball is kept in the OS temp folder under the hash of the sources and
+ * reused by the next test that packs the same sources: the package tests, and the image test's build stage
+ * (builtDist). Packed once per machine (test/support/machine-cache.ts): the tests that want it at the same time
+ * (they start together in a suite) wait for one `npm pack` rather than each running their own.
  */
 export function packBookmaker(work: string): string {
   const cacheDir = join(tmpdir(), 'bookmaker-pack-cache');
   const cached = join(cacheDir, `bookmaker-${sourcesHash()}.tgz`);
-  if (!existsSync(cached)) {
+  mkdirSync(cacheDir, { recursive: true });
+  oncePerMachineSync(cached, (own) => {
     const fresh = packFresh(mkdtempSync(join(tmpdir(), 'bookmaker-pack-build-')));
-    mkdirSync(cacheDir, { recursive: true });
-    renameSync(fresh, cached); // atomic: a concurrent packer of the same sources writes the same bytes
+    renameSync(fresh, own);
     rmSync(dirname(fresh), { recursive: true, force: true });
     // keep the cache small: the newest few tarballs (other checkouts may be packing their own sources)
     const old = readdirSync(cacheDir)
+      .filter((f) => f.endsWith('.tgz'))
       .map((f) => join(cacheDir, f))
       .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)
       .slice(8);
     for (const f of old) rmSync(f, { force: true });
-  }
+  });
   const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
   const out = join(work, `bookmaker-${version}.tgz`);
   copyFileSync(cached, out);
   return out;
+}
+
+/**
+ * The build (`npm run build` → dist/) of this checkout's sources, as the package's prepack emitted it, put at
+ * `dir`/dist: the tarball's dist/ is the whole of what `tsc -p tsconfig.build.json` emits (the .js and the .d.ts
+ * of src/ and strategies/, all in package.json's "files"). For a test whose build step is that same command on
+ * the same sources (the Dockerfile's build stage), rather than a second type-checked build.
+ */
+export function builtDist(dir: string): void {
+  const work = mkdtempSync(join(tmpdir(), 'bookmaker-dist-'));
+  try {
+    execFileSync('tar', ['-xzf', packBookmaker(work), '-C', work, 'package/dist']);
+    renameSync(join(work, 'package', 'dist'), join(dir, 'dist'));
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 }
 
 /** Copies the release sources into `dir` with node_modules linked to this checkout's install; returns `dir`. */
