@@ -109,6 +109,16 @@ async function score(source: ReplaySource, cfg: LoadedBacktestConfig): Promise<{
   return { pnl: s.pnl.total, volume: s.volume, fills: s.fills, mk10: s.markouts['10s'].centsPerShare };
 }
 
+/** The size and settings of a run, on each `edge: run` line: runs pooled into one interval must share them. */
+const SETUP = {
+  hours: HOURS,
+  markets: MARKETS,
+  loop: OPEN_LOOP ? 'open' : 'closed',
+  ...(EXTRA ? { extra: EXTRA, extraFor: EXTRA_FOR.join(',') } : {}),
+  ...(process.env.EDGE_GATE ? { gate: process.env.EDGE_GATE } : {}),
+  ...(process.env.EDGE_GUARD ? { guardBlock: process.env.EDGE_GUARD } : {}),
+  ...(AGENTS ? { agents: AGENTS } : {}),
+};
 const t0 = performance.now();
 type Key = `${FlowPreset}|${string}|${'guard' | 'plain'}`;
 const results = new Map<Key, { pnl: number; volume: number; fills: number; mk10: number | null }[]>();
@@ -125,7 +135,8 @@ for (const flow of FLOWS) {
       const r = await score(open ?? (await liveSyntheticSource(opts)), cfg);
       results.set(key, [...(results.get(key) ?? []), r]);
       // one line a run, so runs of disjoint seeds (EDGE_FIRST_SEED) can be pooled into one interval
-      process.stderr.write(`edge: run ${JSON.stringify({ flow, seed, key: k, pnl: r.pnl, volume: r.volume, fills: r.fills, mk10: r.mk10 })}\n`);
+      // (with the run's size and settings, so scripts/edge-table.ts can check that pooled runs match)
+      process.stderr.write(`edge: run ${JSON.stringify({ flow, seed, key: k, pnl: r.pnl, volume: r.volume, fills: r.fills, mk10: r.mk10, ...SETUP })}\n`);
     }
     process.stderr.write(`edge: ${flow} seed ${seed} done (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`);
   }
