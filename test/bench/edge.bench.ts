@@ -39,6 +39,7 @@ import { FLOW_PRESETS, type AgentOverrides, type FlowPreset } from '../../src/si
 import { captureWalkForward, STRATEGY_EXAMPLES } from './capture-walk-forward.ts';
 import { polymarketRecording } from './fixtures.ts';
 import { report } from './lib.ts';
+import { guardGoal } from '../../scripts/edge-table.ts';
 
 const SEEDS = Number(process.env.EDGE_SEEDS ?? 6);
 const FIRST_SEED = Number(process.env.EDGE_FIRST_SEED ?? 1);
@@ -180,12 +181,14 @@ const guardEffect = (flow: FlowPreset): string[] =>
   STRATEGIES.filter((s) => !GUARDLESS.has(s) && results.has(`${flow}|${s}|plain`) && results.has(`${flow}|${s}|guard`)).map((s) => {
     const off = mean((results.get(`${flow}|${s}|plain`) ?? []).map((r) => r.pnl));
     const on = mean((results.get(`${flow}|${s}|guard`) ?? []).map((r) => r.pnl));
+    // the cut and the cost: scripts/edge-table.ts guardGoal, which docs/edge.md's table reads too
+    const g = guardGoal(flow === 'toxic' ? 'toxic' : 'benign', off, on);
     if (flow === 'toxic')
-      return off < 0
-        ? `${s}: loss ${off.toFixed(2)} → ${on.toFixed(2)} (cut ${(((on - off) / -off) * 100).toFixed(0)} %, goal ≥ 50 %: ${on - off >= -off / 2 ? 'MET' : 'NOT met'})`
+      return g.percent !== null
+        ? `${s}: loss ${off.toFixed(2)} → ${on.toFixed(2)} (cut ${g.percent.toFixed(0)} %, goal ≥ 50 %: ${g.met ? 'MET' : 'NOT met'})`
         : `${s}: no loss without the guard (${off.toFixed(2)} → ${on.toFixed(2)})`;
-    return off > 0
-      ? `${s}: ${off.toFixed(2)} → ${on.toFixed(2)} (cost ${(((off - on) / off) * 100).toFixed(1)} %, goal ≤ 10 %: ${off - on <= off / 10 ? 'MET' : 'NOT met'})`
+    return g.percent !== null
+      ? `${s}: ${off.toFixed(2)} → ${on.toFixed(2)} (cost ${g.percent.toFixed(1)} %, goal ≤ 10 %: ${g.met ? 'MET' : 'NOT met'})`
       : `${s}: no profit to cost (${off.toFixed(2)} → ${on.toFixed(2)})`;
   });
 if (FLOWS.includes('toxic')) goal.push('toxic, guard:', ...guardEffect('toxic').map((x) => `  ${x}`));
