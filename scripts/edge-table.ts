@@ -71,7 +71,8 @@ export interface GuardGoal {
   met: boolean | null;
 }
 export function guardGoal(flow: 'toxic' | 'benign', off: number, on: number): GuardGoal {
-  if (flow === 'toxic') return off < 0 ? { kind: 'cut', percent: ((on - off) / -off) * 100, met: on - off >= -off / 2 } : { kind: 'cut', percent: null, met: null };
+  if (flow === 'toxic')
+    return off < 0 ? { kind: 'cut', percent: ((on - off) / -off) * 100, met: on - off >= -off / 2 } : { kind: 'cut', percent: null, met: null };
   return off > 0 ? { kind: 'cost', percent: ((off - on) / off) * 100, met: off - on <= off / 10 } : { kind: 'cost', percent: null, met: null };
 }
 
@@ -115,7 +116,8 @@ export function edgeTable(all: EdgeRun[], o: { commit?: string; date?: string } 
   for (const r of all) {
     const id = `${r.flow}|${r.seed}|${r.key}`;
     const was = byId.get(id);
-    if (was && (was.pnl !== r.pnl || was.volume !== r.volume)) throw new Error(`${r.flow} seed ${r.seed} ${r.key} twice with different results: not the same code`);
+    if (was && (was.pnl !== r.pnl || was.volume !== r.volume))
+      throw new Error(`${r.flow} seed ${r.seed} ${r.key} twice with different results: not the same code`);
     byId.set(id, r);
   }
   const runs = [...byId.values()];
@@ -159,7 +161,11 @@ export function edgeTable(all: EdgeRun[], o: { commit?: string; date?: string } 
   const head = ['strategy'];
   const rule = ['---'];
   for (const flow of flows) {
-    head.push(`${flow}, guard off`, `${flow}, guard on`, flow === 'calibrated' ? 'calibrated: interval above 0' : flow === 'toxic' ? "toxic: guard's cut ≥ 50 %" : "benign: guard's cost ≤ 10 %");
+    head.push(
+      `${flow}, guard off`,
+      `${flow}, guard on`,
+      flow === 'calibrated' ? 'calibrated: interval above 0' : flow === 'toxic' ? "toxic: guard's cut ≥ 50 %" : "benign: guard's cost ≤ 10 %",
+    );
     rule.push('---', '---', '---');
   }
   const lines = [`| ${head.join(' | ')} |`, `|${rule.join('|')}|`];
@@ -185,7 +191,8 @@ export function edgeTable(all: EdgeRun[], o: { commit?: string; date?: string } 
     if (!flows.includes(flow)) continue;
     const guarded = strategies.filter((s) => cells.has(`${flow}|${s}|plain`) && cells.has(`${flow}|${s}|guard`));
     const metBy = guarded.filter((s) => guardGoal(flow, cells.get(`${flow}|${s}|plain`)!.pnl.mean, cells.get(`${flow}|${s}|guard`)!.pnl.mean).met);
-    goals[flow] = `${flow}: the guard's ${flow === 'toxic' ? 'cut ≥ 50 %' : 'cost ≤ 10 %'} is met for ${metBy.length} of ${guarded.length} strategies with a guard${metBy.length ? ` (${metBy.join(', ')})` : ''}`;
+    goals[flow] =
+      `${flow}: the guard's ${flow === 'toxic' ? 'cut ≥ 50 %' : 'cost ≤ 10 %'} is met for ${metBy.length} of ${guarded.length} strategies with a guard${metBy.length ? ` (${metBy.join(', ')})` : ''}`;
   }
 
   const [hours, markets, loop] = [all[0]!.hours, all[0]!.markets, all[0]!.loop];
@@ -193,7 +200,9 @@ export function edgeTable(all: EdgeRun[], o: { commit?: string; date?: string } 
     .filter((k) => all[0]![k] !== undefined)
     .map((k) => `${k} ${JSON.stringify(all[0]![k])}`);
   const sizes = flows.map((f) => `${f} ${seeds[f]!.used.length} seeds (${ranges(seeds[f]!.used)})`).join(', ');
-  const dropped = flows.filter((f) => seeds[f]!.dropped.length).map((f) => `${f} seeds ${ranges(seeds[f]!.dropped)} left out (cut short: not every strategy and guard setting ran)`);
+  const dropped = flows
+    .filter((f) => seeds[f]!.dropped.length)
+    .map((f) => `${f} seeds ${ranges(seeds[f]!.dropped)} left out (cut short: not every strategy and guard setting ran)`);
   const markdown = [
     `Measured${o.commit ? ` on commit \`${o.commit}\`` : ''}${o.date ? `, ${o.date}` : ''}: ${sizes}, each run ${hours} h × ${markets} markets, ${loop} loop${settings.length ? `, ${settings.join(', ')}` : ''}.` +
       `${dropped.length ? ` ${dropped.join('; ')}.` : ''} A cell is the mean PnL of a run in USDC with its 95 % interval over the seeds, ` +

@@ -18,8 +18,20 @@ function fixture(): string[] {
   const b: string[] = [];
   const pnl = {
     calibrated: { 'bands|plain': [2, 3, 4], 'bands|guard': [-1, 1, 3], 'glft|plain': [-5, -6, -7], 'glft|guard': [-4, -5, -6], 'follow|plain': [1, -1, 0] },
-    toxic: { 'bands|plain': [-100, -80, -120], 'bands|guard': [-40, -40, -40], 'glft|plain': [-50, -50, -50], 'glft|guard': [-40, -35, -45], 'follow|plain': [5, 5, 5] },
-    benign: { 'bands|plain': [100, 100, 100], 'bands|guard': [95, 95, 95], 'glft|plain': [-10, -10, -10], 'glft|guard': [-12, -12, -12], 'follow|plain': [1, 1, 1] },
+    toxic: {
+      'bands|plain': [-100, -80, -120],
+      'bands|guard': [-40, -40, -40],
+      'glft|plain': [-50, -50, -50],
+      'glft|guard': [-40, -35, -45],
+      'follow|plain': [5, 5, 5],
+    },
+    benign: {
+      'bands|plain': [100, 100, 100],
+      'bands|guard': [95, 95, 95],
+      'glft|plain': [-10, -10, -10],
+      'glft|guard': [-12, -12, -12],
+      'follow|plain': [1, 1, 1],
+    },
   };
   for (const [flow, keys] of Object.entries(pnl)) {
     for (let seed = 1; seed <= 3; seed++) {
@@ -55,7 +67,10 @@ test('runs of two invocations are pooled per flow, strategy and guard, with the 
   assert.match(bands[9]!, /^5\.0 %: \*\*met\*\* \(on − off -5\.00/);
   assert.match(rows[1]!.split(' | ')[9]!, /^no profit to cost/);
   assert.equal(rows[2]!.split(' | ')[9], 'no guard |');
-  assert.match(t.markdown, /^Measured on commit `abc1234`, 2026-11-29: calibrated 3 seeds \(1–3\), toxic 3 seeds \(1–3\), benign 3 seeds \(1–3\), each run 1 h × 4 markets/);
+  assert.match(
+    t.markdown,
+    /^Measured on commit `abc1234`, 2026-11-29: calibrated 3 seeds \(1–3\), toxic 3 seeds \(1–3\), benign 3 seeds \(1–3\), each run 1 h × 4 markets/,
+  );
   assert.match(t.goals.calibrated!, /best mean is bands \(guard off\), 3\.00 \[.*\*\*met\*\*/);
   assert.equal(t.goals.toxic, "toxic: the guard's cut ≥ 50 % is met for 1 of 2 strategies with a guard (bands)");
   assert.equal(t.goals.benign, "benign: the guard's cost ≤ 10 % is met for 1 of 2 strategies with a guard (bands)");
@@ -79,7 +94,13 @@ test('a seed cut short is left out of its flow, and said so', () => {
   assert.deepEqual(t.seeds.calibrated, { used: [1, 2], dropped: [3] });
   assert.deepEqual(t.seeds.toxic, { used: [1, 2, 3], dropped: [] });
   assert.match(t.markdown, /calibrated 2 seeds \(1–2\).*calibrated seeds 3 left out \(cut short/);
-  assert.equal(t.markdown.split('\n').find((l) => l.startsWith('| `bands`'))!.split(' | ')[1], `${formatMeanCi(meanCi([2, 3]))} on 100`);
+  assert.equal(
+    t.markdown
+      .split('\n')
+      .find((l) => l.startsWith('| `bands`'))!
+      .split(' | ')[1],
+    `${formatMeanCi(meanCi([2, 3]))} on 100`,
+  );
 });
 
 test('runs of other sizes or settings, different repeats and old run lines are refused', () => {
@@ -89,7 +110,10 @@ test('runs of other sizes or settings, different repeats and old run lines are r
   assert.throws(() => edgeTable([...runs, { ...runs[0]!, extra: 'minSpread: 0.01' }]), /different sizes or settings/);
   assert.throws(() => edgeTable([...runs, { ...runs[0]!, pnl: runs[0]!.pnl + 1 }]), /twice with different results/);
   assert.equal(edgeTable([...runs, { ...runs[0]! }]).seeds.calibrated!.used.length, 2);
-  assert.throws(() => parseRuns('edge: run {"flow":"toxic","seed":1,"key":"bands|plain","pnl":1,"volume":2,"fills":1,"mk10":null}', 'old.err'), /old\.err:1: .*without its size/);
+  assert.throws(
+    () => parseRuns('edge: run {"flow":"toxic","seed":1,"key":"bands|plain","pnl":1,"volume":2,"fills":1,"mk10":null}', 'old.err'),
+    /old\.err:1: .*without its size/,
+  );
   assert.throws(() => parseRuns(line('choppy', 1, 'bands|plain', 1)), /unknown flow/);
   assert.throws(() => edgeTable([]), /no `edge: run` lines/);
 });
