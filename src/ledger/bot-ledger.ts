@@ -96,6 +96,8 @@ export interface BotLedgerOptions {
   readonly paper: boolean;
   /** orders.reconcileScope markets: the markets whose orders are this bot's (see CatchUpOptions.owns) */
   readonly owns?: (marketId: Bytes32) => boolean;
+  /** a sharded bot: a sibling shard's order, known by its nonce tag (see CatchUpOptions.sibling) */
+  readonly sibling?: (nonce: Bytes32) => boolean;
 }
 
 /** The ledger's record of an order the bot submitted or adopted. */
@@ -136,6 +138,7 @@ export class BotLedger {
     private readonly logger: Logger,
     private readonly paper: boolean,
     private readonly owns?: (marketId: Bytes32) => boolean,
+    private readonly sibling?: (nonce: Bytes32) => boolean,
   ) {
     this.ledger = ledger;
     this.catchUp = catchUp;
@@ -216,8 +219,9 @@ export class BotLedger {
             logger: o.logger,
             fees: o.config.ledger.fees,
             ...(o.owns ? { owns: o.owns } : {}),
+            ...(o.sibling ? { sibling: o.sibling } : {}),
           });
-      const bl = new BotLedger(ledger, catchUp, o.clock, log, o.logger, o.paper, o.owns);
+      const bl = new BotLedger(ledger, catchUp, o.clock, log, o.logger, o.paper, o.owns, o.sibling);
       bl.fees = o.config.ledger.fees ?? NO_FEES;
       ledger.startup(
         {
@@ -457,6 +461,7 @@ export class BotLedger {
         alsoNonces: this.catchUp.openOrders.map((x) => x.nonce),
         fees: this.fees,
         ...(this.owns ? { owns: this.owns } : {}),
+        ...(this.sibling ? { sibling: this.sibling } : {}),
       });
       // the running books get what the sweep recorded, before the stop's last mark: the run report
       // and the marks then hold the books a restart rebuilds from the ledger (docs/books-and-pnl.md)

@@ -31,7 +31,8 @@
  * are recorded with `origin` 'foreign' and counted like any other, so the books hold what the venue
  * holds. An order whose nonce begins with the ledger's tag (Ledger.nonceTag) is this bookmaker's
  * even when a crash lost its record between the send and the batched write. With `owns` (a shared wallet), an order in one of this instance's markets counts as its own
- * (its record may have been lost in a crash); elsewhere only the orders this ledger placed do. Every
+ * (its record may have been lost in a crash), unless its nonce carries a sibling shard's tag (`sibling`);
+ * elsewhere only the orders this ledger placed do. Every
  * open order of the wallet seeds the fills feed, which reads them all.
  */
 import type { Clock } from '../core/clock.ts';
@@ -76,12 +77,18 @@ export interface CatchUpOptions {
   /** more orders to look up by nonce in step 3 (the stop's sweep: the orders found open at start) */
   readonly alsoNonces?: readonly Bytes32[];
   /**
-   * orders.reconcileScope markets (a wallet shared with other instances, shards, or a person): only
-   * orders in markets this returns true for are this bot's; the others are neither recorded nor
-   * seeded (another instance's fills in this ledger would count in this bot's PnL and kill switch).
-   * Absent: every order of the wallet is the bot's.
+   * orders.reconcileScope markets (a wallet shared with other instances, shards, or a person): an order
+   * in a market this returns true for is this bot's even without a record (a crash may have lost it);
+   * in the other markets only the orders this ledger placed are. Every other order's fills are still
+   * recorded, as 'foreign': the books hold what the wallet holds. Absent: only the ledger's orders.
    */
   readonly owns?: (marketId: Bytes32) => boolean;
+  /**
+   * a sharded bot: is this order a sibling shard's (its nonce carries another shard's tag,
+   * src/runtime/shard-tags.ts)? Such an order is never this bot's, even in a market it now owns (a
+   * re-split moved the market here while the sibling's order rested in it): its fills are 'foreign'.
+   */
+  readonly sibling?: (nonce: Bytes32) => boolean;
   /** the fee model (`ledger.fees`) for the fills recorded now; default no fees */
   readonly fees?: FeeSpec;
 }
@@ -163,7 +170,8 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
     const ts = Math.min(now, Math.max(alive, venueMs(v.insertedAt)));
     // ours: the ledger saw it placed (or adopted) or its nonce has the ledger's tag; else another trader's on this wallet
     // (a nonce with the ledger's tag was signed by this bookmaker even if a crash lost its record)
-    const own = o.ledger.isTagged(k) || o.ledger.hasOrder(k) || (o.owns !== undefined && o.owns(v.marketId));
+    // (a sibling shard's order is a sibling's, whatever market it rests in)
+    const own = o.ledger.isTagged(k) || o.ledger.hasOrder(k) || (o.owns !== undefined && o.owns(v.marketId) && !(o.sibling?.(k) ?? false));
     const part = fillPart(v, filled, held ?? { filled: 0, cost: 0 }, fees);
     costs.set(k, part.cost);
     o.ledger.fill({

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { listFills } from '../../src/ledger/books.ts';
 import { catchUpFills } from '../../src/ledger/catch-up.ts';
+import { ShardSiblings, shardTag } from '../../src/runtime/shard-tags.ts';
 import { openLedger } from '../../src/ledger/ledger.ts';
 import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
 import { MARKET as MINE, T0, TRADER, hex32 as n, ordersSource as source, settableClock, venueOrder } from '../support/venue-order.ts';
@@ -57,4 +58,27 @@ test("catch-up with owns: only this instance's markets are recorded and seeded; 
   assert.equal(listFills(l2).find((f) => f.fillId === `${n('b')}:7000000`)?.origin, 'foreign');
   l.close();
   l2.close();
+});
+
+test("catch-up on a shard: a sibling shard's order in a market this shard now owns is the sibling's ('foreign'), not this shard's", async () => {
+  const siblings = new ShardSiblings(TRADER, 0);
+  // shard 1's order, left resting in MINE when a re-split moved MINE to shard 0; it filled while shard 0 was down
+  const theirs = `0x${shardTag(TRADER, 1)}${'33'.repeat(24)}` as Bytes32;
+  const lost = n('e'); // shard 0's own order whose record a crash lost (no tag: an older ledger's nonce)
+  const run = async (sibling?: (nonce: Bytes32) => boolean) => {
+    const l = openLedger({ path: ':memory:', clock });
+    clock.t = T0;
+    await catchUpFills({ client: source([]), trader: TRADER, ledger: l, clock, owns: (id) => id === MINE });
+    l.startup({ configHash: 'h', configFile: 'f', venue: 'v', trader: TRADER, markets: 1, latched: null }, 0);
+    l.flush();
+    clock.t = T0 + 60_000;
+    const venue = [order(theirs, MINE, 3_000_000, 'filled'), order(lost, MINE, 2_000_000, 'filled')];
+    await catchUpFills({ client: source(venue), trader: TRADER, ledger: l, clock, owns: (id) => id === MINE, ...(sibling ? { sibling } : {}) });
+    const origins = Object.fromEntries(listFills(l).map((f) => [f.nonce, f.origin]));
+    l.close();
+    return origins;
+  };
+  assert.deepEqual(await run((nonce) => siblings.siblingOf(nonce) !== null), { [theirs]: 'foreign', [lost]: 'own' });
+  // without the sibling test, the market alone decides: the sibling's order would count as this shard's
+  assert.deepEqual(await run(), { [theirs]: 'own', [lost]: 'own' });
 });

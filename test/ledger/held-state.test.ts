@@ -32,16 +32,8 @@ async function doctorHolds(dir: string, ledger: string): Promise<ReturnType<type
 
 async function backupNote(ledger: string, out: string): Promise<string> {
   let err = '';
-  const write = process.stderr.write.bind(process.stderr);
-  const out0 = process.stdout.write.bind(process.stdout);
-  process.stderr.write = ((s: string) => ((err += s), true)) as typeof process.stderr.write;
-  process.stdout.write = (() => true) as typeof process.stdout.write;
-  try {
-    assert.equal(await runLedgerAdmin('backup', ledger, { out, retainDays: 30, json: false }), 0);
-  } finally {
-    process.stderr.write = write;
-    process.stdout.write = out0;
-  }
+  // the command's own streams, not process.stdout swapped: the test runner reports on process.stdout
+  assert.equal(await runLedgerAdmin('backup', ledger, { out, retainDays: 30, json: false }, { stdout: () => undefined, stderr: (s) => (err += s) }), 0);
   return err;
 }
 

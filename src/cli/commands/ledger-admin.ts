@@ -35,8 +35,20 @@ const sizeOf = (p: string): number => {
 /** the ledger's bytes on disk: the main file and its WAL */
 const onDisk = (p: string): number => sizeOf(p) + sizeOf(`${p}-wal`);
 
-export async function runLedgerAdmin(sub: AdminSub, path: string, o: { out?: string; retainDays: number; json: boolean }): Promise<number> {
-  const write = (obj: Record<string, unknown>, text: string): void => void process.stdout.write(o.json ? JSON.stringify(obj) + '\n' : text);
+/** Where the command's output goes: the process's streams, or a caller's (a test must not swap process.stdout: its runner reports there). */
+export interface AdminIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+}
+const PROCESS_IO: AdminIo = { stdout: (t) => void process.stdout.write(t), stderr: (t) => void process.stderr.write(t) };
+
+export async function runLedgerAdmin(
+  sub: AdminSub,
+  path: string,
+  o: { out?: string; retainDays: number; json: boolean },
+  io: AdminIo = PROCESS_IO,
+): Promise<number> {
+  const write = (obj: Record<string, unknown>, text: string): void => io.stdout(o.json ? JSON.stringify(obj) + '\n' : text);
   switch (sub) {
     case 'check': {
       const db = new Database(path, { readonly: true, fileMustExist: true });
@@ -104,7 +116,7 @@ export async function runLedgerAdmin(sub: AdminSub, path: string, o: { out?: str
         copy.close();
       }
       if (!r.ok) {
-        process.stderr.write(
+        io.stderr(
           `bookmaker ledger backup: the copy ${out} fails its integrity check (${r.problems.slice(0, 3).join('; ')}): the source may be damaged; run bookmaker ledger check --ledger ${path}\n`,
         );
         return 1;
@@ -114,7 +126,7 @@ export async function runLedgerAdmin(sub: AdminSub, path: string, o: { out?: str
       const held = heldState(path);
       const fileOnly = heldLines(held, path).filter((l) => l.includes('in the latch file only'));
       if (fileOnly.length > 0)
-        process.stderr.write(
+        io.stderr(
           `note: the latch file ${latchPathOf(path)} holds what the ledger does not: ` +
             'copy that file too, beside a restored ledger as <restored ledger>.latch:\n' +
             fileOnly.map((l) => `  ${l}\n`).join(''),

@@ -29,7 +29,6 @@ import { EXIT_HALT, EXIT_KILL_SWITCH } from '../exit-codes.ts';
 import { createLiveVenue, type LiveVenue } from '../live-venue.ts';
 import { PaperVenue } from '../paper-venue.ts';
 import { describeStall } from '../loop-stall.ts';
-import { ShardSiblings } from '../shard-tags.ts';
 import { SlowTickJudge } from '../slow-tick-judge.ts';
 import type { RunFigures } from '../../account/run-figures.ts';
 import { deferred } from '../startup-waits.ts';
@@ -105,7 +104,7 @@ export function corePhase(
     restored,
     (n) => nonces.has(n),
     // a shard knows the other shards of its wallet by their tags (src/runtime/shard-tags.ts)
-    cfg.selection.shard && signer && !paper ? new ShardSiblings(signer.address, cfg.selection.shard.index) : null,
+    l.siblings,
   );
   const core = createTradingCore({
     config: cfg,

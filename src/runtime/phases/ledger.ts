@@ -7,7 +7,7 @@ import type { Account } from '../../account/account.ts';
 import { RunFigures } from '../../account/run-figures.ts';
 import { BotLedger } from '../../ledger/bot-ledger.ts';
 import { shardOwns, shardText } from '../../selection/shard.ts';
-import { shardTag } from '../shard-tags.ts';
+import { ShardSiblings, shardTag } from '../shard-tags.ts';
 import type { Bytes32 } from '../../model/order.ts';
 import { PAPER_TRADER } from '../paper-venue.ts';
 import type { SelectPhase } from './select.ts';
@@ -20,11 +20,17 @@ export interface LedgerPhase {
   readonly accountBooks: Account;
   /** this run's share of the books (the books now less the books as the ledger began the run) */
   readonly runFigures: RunFigures;
+  /** a sharded bot: the other shards of its wallet, known by their nonce tags (null: not sharded, or paper) */
+  readonly siblings: ShardSiblings | null;
 }
 
 export async function ledgerPhase(c: StartContext, { client, signer }: VenuePhase, { marketIds, lists }: SelectPhase): Promise<LedgerPhase> {
   const { cfg, log, v, paper } = c;
   c.early?.controls.phase('ledger and catch-up');
+  const shard = cfg.selection.shard;
+  // a shard knows the other shards of its wallet by their tags (src/runtime/shard-tags.ts): the catch-up, the
+  // final sweep and the wallet watch tell a sibling's order from this shard's own by it
+  const siblings = shard && signer && !paper ? new ShardSiblings(signer.address, shard.index) : null;
   const bookLedger = await BotLedger.open({
     config: cfg,
     clock: c.clock,
@@ -39,11 +45,11 @@ export async function ledgerPhase(c: StartContext, { client, signer }: VenuePhas
     newLedger: c.o.newLedger === true,
     // a shared wallet (reconcileScope markets, shards): other markets' orders are not this ledger's
     ...(cfg.orders.reconcileScope === 'markets' ? { owns: (id: Bytes32) => (cfg.selection.shard ? shardOwns(id, cfg.selection.shard) : lists.known(id)) } : {}),
+    ...(siblings ? { sibling: (n: Bytes32) => siblings.siblingOf(n) !== null } : {}),
   });
   c.life.add(() => bookLedger.close());
   // a sharded bot's new ledger takes its shard's nonce tag: the deployment's other shards know its orders
   // (src/runtime/shard-tags.ts); a ledger that has a tag keeps it
-  const shard = cfg.selection.shard;
   if (shard && signer && !paper) {
     const own = shardTag(signer.address, shard.index);
     const tag = bookLedger.ledger.nonceTag(() => own);
@@ -66,5 +72,5 @@ export async function ledgerPhase(c: StartContext, { client, signer }: VenuePhas
     }
   });
   const accountBooks = bookLedger.books();
-  return { bookLedger, accountBooks, runFigures: new RunFigures(accountBooks) };
+  return { bookLedger, accountBooks, runFigures: new RunFigures(accountBooks), siblings };
 }

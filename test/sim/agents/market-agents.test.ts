@@ -200,4 +200,17 @@ describe('agent building blocks', () => {
     assert.notEqual(deriveSeed(1, 0, 'maker'), deriveSeed(1, 0, 'noise'));
     assert.notEqual(deriveSeed(1, 0, 'maker'), deriveSeed(1, 1, 'maker'));
   });
+
+  it('gives every (seed, market) pair its own streams: no two seeds share a market', () => {
+    // seeds 1-64 × markets 0-63 (as XORed together they drew only 64 distinct streams among 4,096)
+    for (const name of ['fair', 'churn-market']) {
+      const seen = new Map<number, string>();
+      for (let seed = 1; seed <= 64; seed++)
+        for (let market = 0; market < 64; market++) {
+          const d = deriveSeed(seed, market, name);
+          assert.equal(seen.get(d), undefined, `${name}: seed ${seed} market ${market} draws the streams of ${seen.get(d)}`);
+          seen.set(d, `seed ${seed} market ${market}`);
+        }
+    }
+  });
 });
