@@ -137,7 +137,9 @@ export function edgeTable(all: EdgeRun[], o: { commit?: string; date?: string } 
     }
   }
 
-  const pnlCell = (c: Cell | undefined) => (c ? `${formatMeanCi(c.pnl)} on ${c.volume.toFixed(0)}` : '–');
+  // as the bench prints them: the mean and interval, the volume, and the mean PnL as a share of the mean volume
+  const pnlCell = (c: Cell | undefined) =>
+    c ? `${formatMeanCi(c.pnl)} on ${c.volume.toFixed(0)} (${c.volume > 0 ? ((c.pnl.mean / c.volume) * 100).toFixed(1) : '–'} %)` : '–';
   const calVerdict = (s: string): string => {
     const got = (['plain', 'guard'] as const).map((g) => [g, cells.get(`calibrated|${s}|${g}`)] as const).filter(([, c]) => c);
     if (got.length === 0) return '–';
@@ -206,7 +208,7 @@ export function edgeTable(all: EdgeRun[], o: { commit?: string; date?: string } 
   const markdown = [
     `Measured${o.commit ? ` on commit \`${o.commit}\`` : ''}${o.date ? `, ${o.date}` : ''}: ${sizes}, each run ${hours} h × ${markets} markets, ${loop} loop${settings.length ? `, ${settings.join(', ')}` : ''}.` +
       `${dropped.length ? ` ${dropped.join('; ')}.` : ''} A cell is the mean PnL of a run in USDC with its 95 % interval over the seeds, ` +
-      'net of fees, "on" the mean volume of a run in USDC; the guard\'s cut and cost compare the means, and "on − off" is the mean of the paired per-seed differences with its interval.',
+      'net of fees, "on" the mean volume of a run in USDC (and the mean PnL as a percentage of it); the guard\'s cut and cost compare the means, and "on − off" is the mean of the paired per-seed differences with its interval.',
     '',
     ...lines,
     '',

@@ -54,8 +54,8 @@ test('runs of two invocations are pooled per flow, strategy and guard, with the 
     ['| `bands`', '| `glft`', '| `follow`'],
   );
   const bands = rows[0]!.split(' | ');
-  assert.equal(bands[1], `${formatMeanCi(meanCi([2, 3, 4]))} on 100`);
-  assert.equal(bands[2], `${formatMeanCi(meanCi([-1, 1, 3]))} on 100`);
+  assert.equal(bands[1], `${formatMeanCi(meanCi([2, 3, 4]))} on 100 (3.0 %)`);
+  assert.equal(bands[2], `${formatMeanCi(meanCi([-1, 1, 3]))} on 100 (1.0 %)`);
   // calibrated: guard off's interval is above 0, guard on's is not
   assert.equal(bands[3], '**met** (guard off)');
   assert.equal(rows[1]!.split(' | ')[3], 'not met: loses (interval below 0)');
@@ -99,7 +99,7 @@ test('a seed cut short is left out of its flow, and said so', () => {
       .split('\n')
       .find((l) => l.startsWith('| `bands`'))!
       .split(' | ')[1],
-    `${formatMeanCi(meanCi([2, 3]))} on 100`,
+    `${formatMeanCi(meanCi([2, 3]))} on 100 (2.5 %)`,
   );
 });
 
