@@ -204,7 +204,10 @@ export function edgeTable(all: EdgeRun[], o: { commit?: string; date?: string } 
   const sizes = flows.map((f) => `${f} ${seeds[f]!.used.length} seeds (${ranges(seeds[f]!.used)})`).join(', ');
   const dropped = flows
     .filter((f) => seeds[f]!.dropped.length)
-    .map((f) => `${f} seeds ${ranges(seeds[f]!.dropped)} left out (cut short: not every strategy and guard setting ran)`);
+    .map(
+      (f) =>
+        `${f} ${seeds[f]!.dropped.length === 1 ? 'seed' : 'seeds'} ${ranges(seeds[f]!.dropped)} left out (cut short: not every strategy and guard setting ran)`,
+    );
   const markdown = [
     `Measured${o.commit ? ` on commit \`${o.commit}\`` : ''}${o.date ? `, ${o.date}` : ''}: ${sizes}, each run ${hours} h × ${markets} markets, ${loop} loop${settings.length ? `, ${settings.join(', ')}` : ''}.` +
       `${dropped.length ? ` ${dropped.join('; ')}.` : ''} A cell is the mean PnL of a run in USDC with its 95 % interval over the seeds, ` +

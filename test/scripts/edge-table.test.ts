@@ -93,7 +93,7 @@ test('a seed cut short is left out of its flow, and said so', () => {
   const t = edgeTable(parseRuns(`${a}\n${cut.join('\n')}`));
   assert.deepEqual(t.seeds.calibrated, { used: [1, 2], dropped: [3] });
   assert.deepEqual(t.seeds.toxic, { used: [1, 2, 3], dropped: [] });
-  assert.match(t.markdown, /calibrated 2 seeds \(1–2\).*calibrated seeds 3 left out \(cut short/);
+  assert.match(t.markdown, /calibrated 2 seeds \(1–2\).*calibrated seed 3 left out \(cut short/);
   assert.equal(
     t.markdown
       .split('\n')
