@@ -39,6 +39,7 @@ import { FLOW_PRESETS, type AgentOverrides, type FlowPreset } from '../../src/si
 import { captureWalkForward, STRATEGY_EXAMPLES } from './capture-walk-forward.ts';
 import { polymarketRecording } from './fixtures.ts';
 import { report } from './lib.ts';
+import { guardGoal } from '../../scripts/edge-table.ts';
 
 const SEEDS = Number(process.env.EDGE_SEEDS ?? 6);
 const FIRST_SEED = Number(process.env.EDGE_FIRST_SEED ?? 1);
@@ -109,6 +110,16 @@ async function score(source: ReplaySource, cfg: LoadedBacktestConfig): Promise<{
   return { pnl: s.pnl.total, volume: s.volume, fills: s.fills, mk10: s.markouts['10s'].centsPerShare };
 }
 
+/** The size and settings of a run, on each `edge: run` line: runs pooled into one interval must share them. */
+const SETUP = {
+  hours: HOURS,
+  markets: MARKETS,
+  loop: OPEN_LOOP ? 'open' : 'closed',
+  ...(EXTRA ? { extra: EXTRA, extraFor: EXTRA_FOR.join(',') } : {}),
+  ...(process.env.EDGE_GATE ? { gate: process.env.EDGE_GATE } : {}),
+  ...(process.env.EDGE_GUARD ? { guardBlock: process.env.EDGE_GUARD } : {}),
+  ...(AGENTS ? { agents: AGENTS } : {}),
+};
 const t0 = performance.now();
 type Key = `${FlowPreset}|${string}|${'guard' | 'plain'}`;
 const results = new Map<Key, { pnl: number; volume: number; fills: number; mk10: number | null }[]>();
@@ -125,7 +136,8 @@ for (const flow of FLOWS) {
       const r = await score(open ?? (await liveSyntheticSource(opts)), cfg);
       results.set(key, [...(results.get(key) ?? []), r]);
       // one line a run, so runs of disjoint seeds (EDGE_FIRST_SEED) can be pooled into one interval
-      process.stderr.write(`edge: run ${JSON.stringify({ flow, seed, key: k, pnl: r.pnl, volume: r.volume, fills: r.fills, mk10: r.mk10 })}\n`);
+      // (with the run's size and settings, so scripts/edge-table.ts can check that pooled runs match)
+      process.stderr.write(`edge: run ${JSON.stringify({ flow, seed, key: k, pnl: r.pnl, volume: r.volume, fills: r.fills, mk10: r.mk10, ...SETUP })}\n`);
     }
     process.stderr.write(`edge: ${flow} seed ${seed} done (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`);
   }
@@ -169,12 +181,14 @@ const guardEffect = (flow: FlowPreset): string[] =>
   STRATEGIES.filter((s) => !GUARDLESS.has(s) && results.has(`${flow}|${s}|plain`) && results.has(`${flow}|${s}|guard`)).map((s) => {
     const off = mean((results.get(`${flow}|${s}|plain`) ?? []).map((r) => r.pnl));
     const on = mean((results.get(`${flow}|${s}|guard`) ?? []).map((r) => r.pnl));
+    // the cut and the cost: scripts/edge-table.ts guardGoal, which docs/edge.md's table reads too
+    const g = guardGoal(flow === 'toxic' ? 'toxic' : 'benign', off, on);
     if (flow === 'toxic')
-      return off < 0
-        ? `${s}: loss ${off.toFixed(2)} → ${on.toFixed(2)} (cut ${(((on - off) / -off) * 100).toFixed(0)} %, goal ≥ 50 %: ${on - off >= -off / 2 ? 'MET' : 'NOT met'})`
+      return g.percent !== null
+        ? `${s}: loss ${off.toFixed(2)} → ${on.toFixed(2)} (cut ${g.percent.toFixed(0)} %, goal ≥ 50 %: ${g.met ? 'MET' : 'NOT met'})`
         : `${s}: no loss without the guard (${off.toFixed(2)} → ${on.toFixed(2)})`;
-    return off > 0
-      ? `${s}: ${off.toFixed(2)} → ${on.toFixed(2)} (cost ${(((off - on) / off) * 100).toFixed(1)} %, goal ≤ 10 %: ${off - on <= off / 10 ? 'MET' : 'NOT met'})`
+    return g.percent !== null
+      ? `${s}: ${off.toFixed(2)} → ${on.toFixed(2)} (cost ${g.percent.toFixed(1)} %, goal ≤ 10 %: ${g.met ? 'MET' : 'NOT met'})`
       : `${s}: no profit to cost (${off.toFixed(2)} → ${on.toFixed(2)})`;
   });
 if (FLOWS.includes('toxic')) goal.push('toxic, guard:', ...guardEffect('toxic').map((x) => `  ${x}`));
