@@ -14,7 +14,7 @@
  * Runs that differ in size or settings are refused; a seed that misses a strategy or guard setting
  * another seed of its flow has (a run cut short) is left out of that flow, and the table says so.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { formatMeanCi, meanCi, type MeanCi } from '../src/backtest/mean-ci.ts';
 
@@ -246,8 +246,15 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const commit = opt('--commit');
   const date = opt('--date');
   const write = opt('--write');
-  if (args.length === 0) {
-    process.stderr.write('usage: node --import tsx scripts/edge-table.ts FILE... [--commit SHA] [--date YYYY-MM-DD] [--write docs/edge.md]\n');
+  const usage = 'usage: node --import tsx scripts/edge-table.ts FILE... [--commit SHA] [--date YYYY-MM-DD] [--write docs/edge.md]\n';
+  const unknown = args.filter((a) => a.startsWith('--'));
+  if (args.length === 0 || unknown.length > 0) {
+    process.stderr.write(unknown.length > 0 && !unknown.includes('--help') ? `edge-table: unknown flag ${unknown.join(', ')}\n${usage}` : usage);
+    process.exit(unknown.includes('--help') ? 0 : 2);
+  }
+  const missing = args.filter((f) => !existsSync(f));
+  if (missing.length > 0) {
+    process.stderr.write(`edge-table: no such file: ${missing.join(', ')}\n`);
     process.exit(2);
   }
   const t = edgeTable(

@@ -3,6 +3,7 @@
  * runs of two invocations pooled, the bench's mean and interval, the goals' verdicts, a seed cut short
  * left out, and runs that cannot be pooled refused.
  */
+import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { edgeTable, guardGoal, parseRuns, replaceTable, BEGIN, END, type EdgeRun } from '../../scripts/edge-table.ts';
@@ -122,4 +123,16 @@ test('the page keeps everything outside its table markers', () => {
   const doc = `# Edge\n\nintro\n\n${BEGIN}\nold table\n${END}\n\nrest\n`;
   assert.equal(replaceTable(doc, 'new table'), `# Edge\n\nintro\n\n${BEGIN}\nnew table\n${END}\n\nrest\n`);
   assert.throws(() => replaceTable('# Edge\n', 'x'), /no <!-- edge-table begin -->/);
+});
+
+test('the command line: an unknown flag or a missing file is a clear error (exit 2), never a stack trace', () => {
+  for (const [args, said] of [
+    [['--bogus'], /unknown flag --bogus/],
+    [['/nonexistent/edge.err'], /no such file: \/nonexistent\/edge\.err/],
+  ] as const) {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/edge-table.ts', ...args], { encoding: 'utf8' });
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, said);
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
+  }
 });
