@@ -27,18 +27,10 @@ import { loadBacktestConfig } from '../src/backtest/backtest-config.ts';
 import { buildSummary } from '../src/backtest/report-summary.ts';
 import { runBacktest } from '../src/backtest/run-backtest.ts';
 import { liveSyntheticSource } from '../src/backtest/synthetic-source.ts';
-import { isFlowPreset, type AgentOverrides } from '../src/sim/flow-presets.ts';
+import type { AgentOverrides } from '../src/sim/flow-presets.ts';
+import { syntheticFlags } from './synthetic-flags.ts';
 
-const args = process.argv.slice(2);
-const flag = (k: string, d: string): string => {
-  const i = args.indexOf(k);
-  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : d;
-};
-const flow = flag('--flow', 'calibrated');
-if (!isFlowPreset(flow)) throw new Error(`--flow: unknown preset ${flow}`);
-const [s0, s1] = flag('--seeds', '9001-9003').split('-').map(Number);
-const hours = Number(flag('--hours', '0.5'));
-const markets = Number(flag('--markets', '4'));
+const { args, flag, flow, s0, s1, hours, markets } = syntheticFlags({ flow: 'calibrated', seeds: '9001-9003', hours: '0.5' });
 // --agents JSON: the preset's agent settings overridden, merged per agent (as the edge bench's EDGE_AGENTS)
 const agentsFlag = flag('--agents', '');
 const agents = agentsFlag ? (JSON.parse(agentsFlag) as AgentOverrides) : undefined;

@@ -24,26 +24,11 @@ import { loadBacktestConfig } from '../src/backtest/backtest-config.ts';
 import { buildSummary } from '../src/backtest/report-summary.ts';
 import { runBacktest } from '../src/backtest/run-backtest.ts';
 import { liveSyntheticSource } from '../src/backtest/synthetic-source.ts';
-import { isFlowPreset } from '../src/sim/flow-presets.ts';
+import { GUARD_TRACE_PARAMS, syntheticFlags } from './synthetic-flags.ts';
 
-const args = process.argv.slice(2);
-const flag = (k: string, d: string): string => {
-  const i = args.indexOf(k);
-  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : d;
-};
-const flow = flag('--flow', 'toxic');
-if (!isFlowPreset(flow)) throw new Error(`--flow: unknown preset ${flow}`);
-const [s0, s1] = flag('--seeds', '9001-9003').split('-').map(Number);
-const hours = Number(flag('--hours', '0.5'));
-const markets = Number(flag('--markets', '4'));
+const { flag, flow, s0, s1, hours, markets } = syntheticFlags({ flow: 'toxic', seeds: '9001-9003', hours: '0.5' });
 const guard = flag('--guard', 'true');
-const PARAMS: Record<string, string> = {
-  avellaneda: '{ fair: mid, gamma: 0.5, k: 150, inventoryUnit: 50, minSpread: 0.02, maxSpread: 0.2, size: 25 }',
-  bands: '{ fair: microprice, inventorySkew: 0.0005, bands: [{ minMargin: 0.005, targetMargin: 0.01, maxMargin: 0.02, size: 25 }] }',
-  'oracle-anchored': '{ book: microprice, oracleWeight: 0.6, halfSpread: 0.01, inventorySkew: 0.0005, size: 25 }',
-  glft: '{ A: 0.05, k: 0.39, gamma: 0.05, inventoryUnit: 50, minSpread: 0.02, maxSpread: 0.2, size: 25 }',
-  binary: '{ gamma: 0.5, k: 150, inventoryUnit: 50, minSpread: 0.02, maxSpread: 0.2, size: 25 }',
-};
+const PARAMS = GUARD_TRACE_PARAMS;
 const strategies = flag('--strategies', 'avellaneda,oracle-anchored,binary').split(',');
 
 interface Tick {

@@ -23,20 +23,11 @@ import { loadBacktestConfig } from '../src/backtest/backtest-config.ts';
 import { buildSummary } from '../src/backtest/report-summary.ts';
 import { runBacktest } from '../src/backtest/run-backtest.ts';
 import { liveSyntheticSource } from '../src/backtest/synthetic-source.ts';
-import { isFlowPreset } from '../src/sim/flow-presets.ts';
+import { syntheticFlags } from './synthetic-flags.ts';
 import { STRATEGY_EXAMPLES } from '../test/bench/capture-walk-forward.ts';
 
-const args = process.argv.slice(2);
-const flag = (k: string, d: string): string => {
-  const i = args.indexOf(k);
-  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : d;
-};
-const flow = flag('--flow', 'calibrated');
-if (!isFlowPreset(flow)) throw new Error(`--flow: unknown preset ${flow}`);
-const [s0, s1r] = flag('--seeds', '9001-9004').split('-').map(Number);
-const s1 = s1r ?? s0!;
-const hours = Number(flag('--hours', '1'));
-const markets = Number(flag('--markets', '4'));
+const { args, flag, flow, s0, s1: s1r, hours, markets } = syntheticFlags({ flow: 'calibrated', seeds: '9001-9004', hours: '1' });
+const s1 = s1r ?? s0;
 const name = flag('--strategy', 'bands');
 const params = flag('--params', STRATEGY_EXAMPLES[name] ?? '{}');
 const perMarket = args.includes('--markets-out');
