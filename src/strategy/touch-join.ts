@@ -14,7 +14,7 @@
  *
  * Pure: a function of the view's book (the others', src/strategy/others-book.ts) and the parameters.
  */
-import { readNumber, readOptionalObject, sharesToUnits } from '../core/fields.ts';
+import { readBoolean, readNumber, readOptionalObject, sharesToUnits } from '../core/fields.ts';
 import { othersBook } from './others-book.ts';
 import type { DesiredQuote, MarketView } from './types.ts';
 
@@ -39,14 +39,25 @@ export interface TouchJoinConfig {
    * and informed moves of a fraction of the size.
    */
   readonly maxPQ: number;
+  /**
+   * and at least this (0: any; 0.06: above 0.065 and below 0.935): a market near a bound is near its
+   * resolution, where a position held pays 0 or 1 and its spread is the PnL's
+   */
+  readonly minPQ: number;
+  /**
+   * where `maxPQ` or `minPQ` leaves a market out, still quote the side that reduces the net position, at most
+   * the position's size (placed like any other quote): a position taken near a bound is not left
+   * held, unquoted, until the market resolves (false, the default: nothing is quoted there)
+   */
+  readonly unwind: boolean;
 }
 
-export const TOUCH_JOIN_OFF: TouchJoinConfig = Object.freeze({ on: false, behindTicks: 0, aheadTicks: 0, minDepth: 0, maxPQ: 0.25 });
+export const TOUCH_JOIN_OFF: TouchJoinConfig = Object.freeze({ on: false, behindTicks: 0, aheadTicks: 0, minDepth: 0, maxPQ: 0.25, minPQ: 0, unwind: false });
 
-/** `touch: { behindTicks, aheadTicks, minDepth, maxPQ }` (absent: off; `touch: {}` joins at the touch, any depth). */
+/** `touch: { behindTicks, aheadTicks, minDepth, maxPQ, minPQ, unwind }` (absent: off; `touch: {}` joins at the touch, any depth). */
 export function parseTouchJoin(raw: unknown, path: string): TouchJoinConfig {
   if (raw === undefined || raw === null || raw === false) return TOUCH_JOIN_OFF;
-  const o = readOptionalObject(raw === true ? {} : raw, path, ['behindTicks', 'aheadTicks', 'minDepth', 'maxPQ']);
+  const o = readOptionalObject(raw === true ? {} : raw, path, ['behindTicks', 'aheadTicks', 'minDepth', 'maxPQ', 'minPQ', 'unwind']);
   const behindTicks = readNumber(o, 'behindTicks', path, { min: 0, max: 100, integer: true }, 0);
   const aheadTicks = readNumber(o, 'aheadTicks', path, { min: 0, max: 100, integer: true }, 0);
   if (behindTicks > 0 && aheadTicks > 0) throw new Error(`${path}: behindTicks and aheadTicks exclude each other (got ${behindTicks} and ${aheadTicks})`);
@@ -56,6 +67,8 @@ export function parseTouchJoin(raw: unknown, path: string): TouchJoinConfig {
     aheadTicks,
     minDepth: sharesToUnits(readNumber(o, 'minDepth', path, { min: 0, max: 1e9 }, 0)),
     maxPQ: readNumber(o, 'maxPQ', path, { min: 0, max: 0.25 }, 0.25),
+    minPQ: readNumber(o, 'minPQ', path, { min: 0, max: 0.25 }, 0),
+    unwind: readBoolean(o, 'unwind', path, false),
   };
 }
 
@@ -63,18 +76,23 @@ export function parseTouchJoin(raw: unknown, path: string): TouchJoinConfig {
  * `quotes` with every bid at or below the others' best bid less `behindTicks` ticks (plus `aheadTicks`,
  * below the others' mid) and every ask at or above their best ask plus as many
  * (less `aheadTicks`, above their mid), moved there, size kept; a side whose
- * others' touch is missing or holds fewer than `minDepth` is left out.
+ * others' touch is missing or holds fewer than `minDepth` is left out. Where `maxPQ` or `minPQ` leaves
+ * the market out: nothing, or with `unwind` the side that reduces the net position, at most its size.
  */
-export function applyTouchJoin(quotes: DesiredQuote[], view: MarketView, cfg: TouchJoinConfig): DesiredQuote[] {
+export function applyTouchJoin(given: DesiredQuote[], view: MarketView, cfg: TouchJoinConfig): DesiredQuote[] {
+  let quotes = given;
   if (!cfg.on || quotes.length === 0) return quotes;
   const book = othersBook(view);
   const bid = book?.bids[0];
   const ask = book?.asks[0];
-  if (cfg.maxPQ < 0.25) {
+  if (cfg.maxPQ < 0.25 || cfg.minPQ > 0) {
     const mid = book?.mid;
     if (mid === null || mid === undefined) return [];
     const m = mid / 1e6;
-    if (m * (1 - m) > cfg.maxPQ) return [];
+    if (m * (1 - m) > cfg.maxPQ || m * (1 - m) < cfg.minPQ) {
+      if (!cfg.unwind) return [];
+      quotes = unwinding(quotes, view);
+    }
   }
   const back = (cfg.behindTicks - cfg.aheadTicks) * view.tick;
   const out: DesiredQuote[] = [];
@@ -93,6 +111,20 @@ export function applyTouchJoin(quotes: DesiredQuote[], view: MarketView, cfg: To
       if (floor >= 1_000_000) continue;
       out.push(q.price < floor ? { ...q, price: floor } : q);
     }
+  }
+  return out;
+}
+
+/** The quotes on the side that reduces the net position (none when flat), each at most the position's size (below the minimum size: left out). */
+function unwinding(quotes: DesiredQuote[], view: MarketView): DesiredQuote[] {
+  const net = view.position.net;
+  if (net === 0) return [];
+  const side = net > 0 ? 'ask' : 'bid';
+  const out: DesiredQuote[] = [];
+  for (const q of quotes) {
+    if (q.side !== side) continue;
+    const size = Math.min(q.size, Math.abs(net));
+    if (size >= view.minSize && size > 0) out.push(size === q.size ? q : { ...q, size });
   }
   return out;
 }
