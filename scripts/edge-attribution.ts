@@ -144,7 +144,11 @@ for (const run of runs) {
       const sh = f.size / 1e6;
       const e = f.yesSide === 'bid' ? fair - price : price - fair;
       const near = Math.min(fair, 1 - fair);
-      const bb = byBound[Math.max(0, PQ_EDGES.findLastIndex((x) => near >= x))]!;
+      const bucket = Math.max(
+        0,
+        PQ_EDGES.findLastIndex((x) => near >= x),
+      );
+      const bb = byBound[bucket]!;
       bb.fills++;
       bb.shares += sh;
       bb.edge += sh * e;
