@@ -60,7 +60,16 @@ export interface TouchJoinConfig {
   readonly flattenPQ: number;
 }
 
-export const TOUCH_JOIN_OFF: TouchJoinConfig = Object.freeze({ on: false, behindTicks: 0, aheadTicks: 0, minDepth: 0, maxPQ: 0.25, minPQ: 0, unwind: false, flattenPQ: 0 });
+export const TOUCH_JOIN_OFF: TouchJoinConfig = Object.freeze({
+  on: false,
+  behindTicks: 0,
+  aheadTicks: 0,
+  minDepth: 0,
+  maxPQ: 0.25,
+  minPQ: 0,
+  unwind: false,
+  flattenPQ: 0,
+});
 
 /** `touch: { behindTicks, aheadTicks, minDepth, maxPQ, minPQ, unwind, flattenPQ }` (absent: off; `touch: {}` joins at the touch, any depth). */
 export function parseTouchJoin(raw: unknown, path: string): TouchJoinConfig {
@@ -144,7 +153,10 @@ function unwinding(quotes: DesiredQuote[], view: MarketView): DesiredQuote[] {
   return out;
 }
 
-/** The net position offered at the others' opposite touch (a bid at their best ask, an ask at their best bid), flagged `reduce`; none when flat or below the minimum size. */
+/**
+ * The net position offered at the others' opposite touch (a bid at their best ask, an ask at their best
+ * bid), flagged `reduce`; none when flat or below the minimum size.
+ */
 function flattening(view: MarketView, othersBid: number | undefined, othersAsk: number | undefined): DesiredQuote[] {
   const net = view.position.net;
   const size = Math.abs(net);
