@@ -17,7 +17,8 @@
  *     noise takers that happened to cross a stale quote), their shares and the mean distance of the
  *     bot's price from the fair value, and how far the oracle and the book's mid stood from it then;
  *   - the share of wrong-side fills within 30 s after a jump of the fair value (≥ 0.2 in logit
- *     within one agent step).
+ *     within one agent step);
+ *   - the fills, shares and edge by the fair value's distance from the nearer bound, min(p, 1 − p).
  * Prints one JSON line per strategy and a markdown table. docs/edge.md, "Where they lose".
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -67,6 +68,8 @@ interface Side {
   /** fills by the bot's distance from the mid before the fill, in half-ticks (index 0…6, the last: 6 or more) */
   fromMid: number[];
 }
+/** the lower ends of the buckets of min(p, 1 − p) the fills are counted in */
+const PQ_EDGES = [0, 0.06, 0.07, 0.08, 0.09, 0.1, 0.15, 0.25];
 const side = (): Side => ({ fills: 0, shares: 0, edge: 0, dist: 0, oracleDist: 0, oracleN: 0, midDist: 0, afterJump: 0, fromMid: [0, 0, 0, 0, 0, 0, 0] });
 
 const table: string[] = [
@@ -84,6 +87,8 @@ for (const run of runs) {
   const wrong = side();
   const perSeed: number[] = [];
   const drift = { after10s: 0, after60s: 0 };
+  // fills by the fair value's distance from the nearer bound, min(p, 1 − p), in buckets of PQ_EDGES: fills, shares, edge (USDC)
+  const byBound = PQ_EDGES.map(() => ({ fills: 0, shares: 0, edge: 0 }));
   for (let seed = s0!; seed <= (s1 ?? s0!); seed++) {
     const source = await liveSyntheticSource({ seed, hours, markets, flow, ...(agents ? { agents } : {}) });
     // the hidden fair value, sampled 1 ms after every agent step (the agents step every 500 ms from
@@ -138,6 +143,15 @@ for (const run of runs) {
       const price = f.yesPrice / 1e6;
       const sh = f.size / 1e6;
       const e = f.yesSide === 'bid' ? fair - price : price - fair;
+      const near = Math.min(fair, 1 - fair);
+      const bucket = Math.max(
+        0,
+        PQ_EDGES.findLastIndex((x) => near >= x),
+      );
+      const bb = byBound[bucket]!;
+      bb.fills++;
+      bb.shares += sh;
+      bb.edge += sh * e;
       const b = e >= 0 ? right : wrong;
       b.fills++;
       b.shares += sh;
@@ -176,8 +190,15 @@ for (const run of runs) {
     fairMoveAfterFills: drift,
     right,
     wrong,
+    byBound: Object.fromEntries(PQ_EDGES.map((x, i) => [`${x}-${PQ_EDGES[i + 1] ?? 0.5}`, byBound[i]])),
   };
   process.stdout.write(JSON.stringify(out) + '\n');
+  process.stdout.write(
+    `by min(p, 1 − p) at the fill: ${Object.entries(out.byBound)
+      .filter(([, v]) => v.fills > 0)
+      .map(([k, v]) => `${k} ${v.fills} fills (${v.shares.toFixed(0)} sh, ${((100 * v.edge) / v.shares).toFixed(2)}¢, ${v.edge.toFixed(2)} USDC)`)
+      .join('; ')}\n`,
+  );
   table.push(
     `| ${name} | ${tot.pnl.toFixed(2)} | ${tot.spread.toFixed(2)} | ${tot.inventory.toFixed(2)} | ${tot.fees.toFixed(2)} | ${edge.toFixed(2)} | ${(tot.pnl - edge - tot.fees).toFixed(2)} | ${right.fills} (${right.shares.toFixed(0)}, +${cents(right.dist, right.shares)}) | ${wrong.fills} (${wrong.shares.toFixed(0)}, −${cents(wrong.dist, wrong.shares)}) | ${wrong.fills ? ((wrong.afterJump / wrong.fills) * 100).toFixed(0) : '–'} % | ${cents(wrong.oracleDist, wrong.oracleN)} | ${cents(wrong.midDist, wrong.shares)} |`,
   );

@@ -40,6 +40,8 @@ const cfg = await loadBacktestConfig(file);
 
 // right: fills on the right side of the fair value (bought below it, sold above: noise takers); wrong: picked off
 const sides = { right: { fills: 0, shares: 0, edge: 0 }, wrong: { fills: 0, shares: 0, edge: 0 } };
+// the bot's taker fills (a crossing order, as touch.flattenPQ's): their count and their edge against the fair value
+const taker = { fills: 0, shares: 0, edge: 0 };
 const T = { pnl: 0, fees: 0, edge: 0, h60: 0, h300: 0, hRest: 0, resolution: 0, endMark: 0, residual: 0, fills: 0, shares: 0 };
 // per-step holding, by time to resolution (minutes; 'open' = not resolved in the run) and by the position's sign
 const byTtr = new Map<string, { hold: number; steps: number }>();
@@ -125,6 +127,11 @@ for (let seed = s0!; seed <= s1; seed++) {
       sd.fills++;
       sd.shares += sh;
       sd.edge += e;
+      if (!f.maker) {
+        taker.fills++;
+        taker.shares += sh;
+        taker.edge += e;
+      }
       seedT.h60 += h60;
       seedT.h300 += h300;
       seedT.hRest += hRest;
@@ -191,7 +198,7 @@ for (let seed = s0!; seed <= s1; seed++) {
 rmSync(work, { recursive: true, force: true });
 const f2 = (x: number) => x.toFixed(2);
 process.stdout.write(
-  `${JSON.stringify({ strategy: name, params, flow, seeds: `${s0}-${s1}`, hours, markets, ...T, sides, holdSe: Math.sqrt(holdSq), byTtr: Object.fromEntries(byTtr), bySign, resolved })}\n`,
+  `${JSON.stringify({ strategy: name, params, flow, seeds: `${s0}-${s1}`, hours, markets, ...T, sides, taker, holdSe: Math.sqrt(holdSq), byTtr: Object.fromEntries(byTtr), bySign, resolved })}\n`,
 );
 process.stdout.write(
   `\n${name} ${params}\n${flow}, seeds ${s0}-${s1}, ${hours} h × ${markets} markets (USDC)\n` +
@@ -203,7 +210,8 @@ process.stdout.write(
   `holding (all horizons) ${f2(T.h60 + T.h300 + T.hRest)}, its standard error if the fair value's moves are martingale increments ±${f2(Math.sqrt(holdSq))}\n`,
 );
 process.stdout.write(
-  `edge by side of the fair value: right ${sides.right.fills} fills (${sides.right.shares.toFixed(0)} shares, ${f2((100 * sides.right.edge) / Math.max(1, sides.right.shares))}¢), wrong ${sides.wrong.fills} (${sides.wrong.shares.toFixed(0)}, ${f2((100 * sides.wrong.edge) / Math.max(1, sides.wrong.shares))}¢)\n`,
+  `edge by side of the fair value: right ${sides.right.fills} fills (${sides.right.shares.toFixed(0)} shares, ${f2((100 * sides.right.edge) / Math.max(1, sides.right.shares))}¢), wrong ${sides.wrong.fills} (${sides.wrong.shares.toFixed(0)}, ${f2((100 * sides.wrong.edge) / Math.max(1, sides.wrong.shares))}¢)\n` +
+    `of them the bot's taker fills: ${taker.fills} (${taker.shares.toFixed(0)} shares, ${f2(taker.edge)} USDC, ${f2((100 * taker.edge) / Math.max(1, taker.shares))}¢ a share)\n`,
 );
 process.stdout.write(`per step, by position sign: long ${f2(bySign.long)}, short ${f2(bySign.short)}\n`);
 process.stdout.write(

@@ -52,7 +52,7 @@ export function priceCheck(q: DesiredQuote, view: MarketView, limits: RiskLimits
     return { reason: 'PRICE_OUT_OF_RANGE', detail: `price ${q.price} is off the tick ${view.tick} grid or outside [tick, 1e6 − tick]` };
   const bid = q.side === 'bid';
   const opp = bid ? view.book?.bestAsk : view.book?.bestBid;
-  if (!limits.allowCrossing && opp != null && (bid ? q.price >= opp : q.price <= opp)) {
+  if (!limits.allowCrossing && opp != null && (bid ? q.price >= opp : q.price <= opp) && !reducing(q, view)) {
     return { reason: 'CROSSES_BOOK', detail: `${q.side} ${q.price} crosses best ${bid ? 'ask' : 'bid'} ${opp}` };
   }
   if (limits.maxDistanceFromFair > 0 && ctx.fair !== null && Math.abs(q.price - ctx.fair) > limits.maxDistanceFromFair) {
@@ -63,6 +63,12 @@ export function priceCheck(q: DesiredQuote, view: MarketView, limits: RiskLimits
   const want = bid ? ctx.wantBestAsk : ctx.wantBestBid;
   if (want !== null && (bid ? q.price >= want : q.price <= want)) return selfTrade(q, bid, want);
   return null;
+}
+
+/** A quote flagged `reduce` on the side that takes the net position down, at most the position's size: it may cross. */
+function reducing(q: DesiredQuote, view: MarketView): boolean {
+  const net = view.position.net;
+  return q.reduce === true && (q.side === 'ask' ? net > 0 : net < 0) && q.size <= Math.abs(net);
 }
 
 function selfTrade(q: DesiredQuote, bid: boolean, p: number): GuardTrip {

@@ -14,7 +14,7 @@
  *
  * Pure: a function of the view's book (the others', src/strategy/others-book.ts) and the parameters.
  */
-import { readNumber, readOptionalObject, sharesToUnits } from '../core/fields.ts';
+import { readBoolean, readNumber, readOptionalObject, sharesToUnits } from '../core/fields.ts';
 import { othersBook } from './others-book.ts';
 import type { DesiredQuote, MarketView } from './types.ts';
 
@@ -39,14 +39,42 @@ export interface TouchJoinConfig {
    * and informed moves of a fraction of the size.
    */
   readonly maxPQ: number;
+  /**
+   * and at least this (0: any; 0.06: above 0.065 and below 0.935): a market near a bound is near its
+   * resolution, where a position held pays 0 or 1 and its spread is the PnL's
+   */
+  readonly minPQ: number;
+  /**
+   * where `maxPQ` or `minPQ` leaves a market out, still quote the side that reduces the net position, at most
+   * the position's size (placed like any other quote): a position taken near a bound is not left
+   * held, unquoted, until the market resolves (false, the default: nothing is quoted there)
+   */
+  readonly unwind: boolean;
+  /**
+   * where the others' mid m has m·(1 − m) below this (0: off, the default), the whole net position is
+   * offered at the others' opposite touch, crossing it (a taker order of the position's size, flagged
+   * `reduce`; the risk gate lets such an order cross only while it reduces the position), and nothing
+   * else is quoted: a market this near a bound may settle within minutes, and a position held into the
+   * settlement pays 0 or 1. Chosen from the book the bot sees, never the venue's hidden probability.
+   */
+  readonly flattenPQ: number;
 }
 
-export const TOUCH_JOIN_OFF: TouchJoinConfig = Object.freeze({ on: false, behindTicks: 0, aheadTicks: 0, minDepth: 0, maxPQ: 0.25 });
+export const TOUCH_JOIN_OFF: TouchJoinConfig = Object.freeze({
+  on: false,
+  behindTicks: 0,
+  aheadTicks: 0,
+  minDepth: 0,
+  maxPQ: 0.25,
+  minPQ: 0,
+  unwind: false,
+  flattenPQ: 0,
+});
 
-/** `touch: { behindTicks, aheadTicks, minDepth, maxPQ }` (absent: off; `touch: {}` joins at the touch, any depth). */
+/** `touch: { behindTicks, aheadTicks, minDepth, maxPQ, minPQ, unwind, flattenPQ }` (absent: off; `touch: {}` joins at the touch, any depth). */
 export function parseTouchJoin(raw: unknown, path: string): TouchJoinConfig {
   if (raw === undefined || raw === null || raw === false) return TOUCH_JOIN_OFF;
-  const o = readOptionalObject(raw === true ? {} : raw, path, ['behindTicks', 'aheadTicks', 'minDepth', 'maxPQ']);
+  const o = readOptionalObject(raw === true ? {} : raw, path, ['behindTicks', 'aheadTicks', 'minDepth', 'maxPQ', 'minPQ', 'unwind', 'flattenPQ']);
   const behindTicks = readNumber(o, 'behindTicks', path, { min: 0, max: 100, integer: true }, 0);
   const aheadTicks = readNumber(o, 'aheadTicks', path, { min: 0, max: 100, integer: true }, 0);
   if (behindTicks > 0 && aheadTicks > 0) throw new Error(`${path}: behindTicks and aheadTicks exclude each other (got ${behindTicks} and ${aheadTicks})`);
@@ -56,6 +84,9 @@ export function parseTouchJoin(raw: unknown, path: string): TouchJoinConfig {
     aheadTicks,
     minDepth: sharesToUnits(readNumber(o, 'minDepth', path, { min: 0, max: 1e9 }, 0)),
     maxPQ: readNumber(o, 'maxPQ', path, { min: 0, max: 0.25 }, 0.25),
+    minPQ: readNumber(o, 'minPQ', path, { min: 0, max: 0.25 }, 0),
+    unwind: readBoolean(o, 'unwind', path, false),
+    flattenPQ: readNumber(o, 'flattenPQ', path, { min: 0, max: 0.25 }, 0),
   };
 }
 
@@ -63,18 +94,29 @@ export function parseTouchJoin(raw: unknown, path: string): TouchJoinConfig {
  * `quotes` with every bid at or below the others' best bid less `behindTicks` ticks (plus `aheadTicks`,
  * below the others' mid) and every ask at or above their best ask plus as many
  * (less `aheadTicks`, above their mid), moved there, size kept; a side whose
- * others' touch is missing or holds fewer than `minDepth` is left out.
+ * others' touch is missing or holds fewer than `minDepth` is left out. Where `maxPQ` or `minPQ` leaves
+ * the market out: nothing, or with `unwind` the side that reduces the net position, at most its size.
+ * Where `flattenPQ` says the market is near a bound: the position offered at the others' opposite touch alone.
  */
-export function applyTouchJoin(quotes: DesiredQuote[], view: MarketView, cfg: TouchJoinConfig): DesiredQuote[] {
-  if (!cfg.on || quotes.length === 0) return quotes;
+export function applyTouchJoin(given: DesiredQuote[], view: MarketView, cfg: TouchJoinConfig): DesiredQuote[] {
+  let quotes = given;
+  if (!cfg.on) return quotes;
   const book = othersBook(view);
   const bid = book?.bids[0];
   const ask = book?.asks[0];
-  if (cfg.maxPQ < 0.25) {
+  if (cfg.flattenPQ > 0 && book && book.mid !== null) {
+    const m = book.mid / 1e6;
+    if (m * (1 - m) < cfg.flattenPQ) return flattening(view, bid?.price, ask?.price);
+  }
+  if (quotes.length === 0) return quotes;
+  if (cfg.maxPQ < 0.25 || cfg.minPQ > 0) {
     const mid = book?.mid;
     if (mid === null || mid === undefined) return [];
     const m = mid / 1e6;
-    if (m * (1 - m) > cfg.maxPQ) return [];
+    if (m * (1 - m) > cfg.maxPQ || m * (1 - m) < cfg.minPQ) {
+      if (!cfg.unwind) return [];
+      quotes = unwinding(quotes, view);
+    }
   }
   const back = (cfg.behindTicks - cfg.aheadTicks) * view.tick;
   const out: DesiredQuote[] = [];
@@ -95,4 +137,31 @@ export function applyTouchJoin(quotes: DesiredQuote[], view: MarketView, cfg: To
     }
   }
   return out;
+}
+
+/** The quotes on the side that reduces the net position (none when flat), each at most the position's size (below the minimum size: left out). */
+function unwinding(quotes: DesiredQuote[], view: MarketView): DesiredQuote[] {
+  const net = view.position.net;
+  if (net === 0) return [];
+  const side = net > 0 ? 'ask' : 'bid';
+  const out: DesiredQuote[] = [];
+  for (const q of quotes) {
+    if (q.side !== side) continue;
+    const size = Math.min(q.size, Math.abs(net));
+    if (size >= view.minSize && size > 0) out.push(size === q.size ? q : { ...q, size });
+  }
+  return out;
+}
+
+/**
+ * The net position offered at the others' opposite touch (a bid at their best ask, an ask at their best
+ * bid), flagged `reduce`; none when flat or below the minimum size.
+ */
+function flattening(view: MarketView, othersBid: number | undefined, othersAsk: number | undefined): DesiredQuote[] {
+  const net = view.position.net;
+  const size = Math.abs(net);
+  if (net === 0 || size < view.minSize) return [];
+  const price = net > 0 ? othersBid : othersAsk;
+  if (price === undefined) return [];
+  return [{ side: net > 0 ? 'ask' : 'bid', price, size, tag: 'flatten', reduce: true }];
 }

@@ -288,6 +288,12 @@ export interface DesiredQuote {
   /** 0 = closest to the fair price */
   readonly level?: number;
   readonly tag?: string;
+  /**
+   * true: the quote only takes the net position down and may cross the book; the risk gate lets it
+   * cross only while its side reduces the position and its size is at most the position's
+   * (src/risk/price-check.ts), whatever `allowCrossing` says
+   */
+  readonly reduce?: boolean;
 }
 
 /**

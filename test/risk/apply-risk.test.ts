@@ -109,6 +109,24 @@ test('price checks', () => {
   }
 });
 
+test('a quote flagged reduce may cross the book only while it reduces the position, at most its size', () => {
+  const decide = (net: number, q: DesiredQuote, lim: Partial<ReturnType<typeof limits>> = {}) => {
+    const d = applyRisk(makeView({ net: net * S }), [q], limits(lim)).decisions[0]!;
+    return d.kind === 'deny' ? d.reason : d.kind;
+  };
+  // book 48/52; long 3: an ask of 3 at their bid crosses, as a reduction
+  assert.equal(decide(3, { ...ask(480_000, 3 * S), reduce: true }), 'pass');
+  assert.equal(decide(3, { ...ask(480_000, 2 * S), reduce: true }), 'pass');
+  // unflagged, larger than the position, on the adding side, or flat: crossing stays closed
+  assert.equal(decide(3, ask(480_000, 3 * S)), 'CROSSES_BOOK');
+  assert.equal(decide(3, { ...ask(480_000, 4 * S), reduce: true }), 'CROSSES_BOOK');
+  assert.equal(decide(3, { ...bid(520_000, S), reduce: true }), 'CROSSES_BOOK');
+  assert.equal(decide(0, { ...ask(480_000, S), reduce: true }), 'CROSSES_BOOK');
+  // short 2: a bid of 2 at their ask
+  assert.equal(decide(-2, { ...bid(520_000, 2 * S), reduce: true }), 'pass');
+  assert.equal(decide(-2, { ...ask(480_000, S), reduce: true }), 'CROSSES_BOOK');
+});
+
 test('self-trade: the desired set must not cross itself, and the venue warning blocks new orders', () => {
   const r = applyRisk(makeView(), [bid(500_000, S), ask(500_000, S)], limits({ allowCrossing: true }));
   assert.deepEqual(

@@ -84,6 +84,55 @@ describe('applyTouchJoin', () => {
     assert.deepEqual(sides(applyTouchJoin([q('bid', 84), q('ask', 86)], high, cfg)), ['bid@84', 'ask@86']);
     assert.throws(() => parseTouchJoin({ maxPQ: 0.3 }, 'p.touch'), /p\.touch\.maxPQ/);
   });
+  it('unwind: where maxPQ leaves the market out, only the side that reduces the position, at most its size', () => {
+    const cfg = parseTouchJoin({ maxPQ: 0.16, unwind: true }, 'p');
+    const size = (qs: DesiredQuote[]) => qs.map((x) => `${x.side}@${x.price / C}x${x.size / S}`);
+    // mid 0.50, flat: nothing
+    assert.deepEqual(sides(applyTouchJoin([q('bid', 48), q('ask', 52)], view(), cfg)), []);
+    // long 10: the ask only, 10 shares, placed at the touch as any quote
+    assert.deepEqual(size(applyTouchJoin([q('bid', 49), q('ask', 51)], view({ net: 10 * S }), cfg)), ['ask@52x10']);
+    // short 40: the bid only, its own 25 shares
+    assert.deepEqual(size(applyTouchJoin([q('bid', 48), q('ask', 52)], view({ net: -40 * S }), cfg)), ['bid@48x25']);
+    // inside maxPQ: both sides as before
+    const low = makeView({ bids: [{ price: 14 * C, size: 100 * S }], asks: [{ price: 16 * C, size: 100 * S }], net: 10 * S });
+    assert.deepEqual(size(applyTouchJoin([q('bid', 14), q('ask', 16)], low, cfg)), ['bid@14x25', 'ask@16x25']);
+    // without unwind (the default) a position is left unquoted there
+    assert.deepEqual(sides(applyTouchJoin([q('bid', 48), q('ask', 52)], view({ net: 10 * S }), parseTouchJoin({ maxPQ: 0.16 }, 'p'))), []);
+    assert.throws(() => parseTouchJoin({ unwind: 1 }, 'p.touch'), /p\.touch\.unwind/);
+  });
+  it('minPQ: near a bound (m(1 - m) below it) only the unwinding side, or nothing', () => {
+    const cfg = parseTouchJoin({ maxPQ: 0.16, minPQ: 0.06, unwind: true }, 'p');
+    // mid 0.05: 0.0475 < 0.06; long 3: the ask for 3 only
+    const edge = (net: number) => makeView({ bids: [{ price: 4 * C, size: 100 * S }], asks: [{ price: 6 * C, size: 100 * S }], net: net * S });
+    const size = (qs: DesiredQuote[]) => qs.map((x) => `${x.side}@${x.price / C}x${x.size / S}`);
+    assert.deepEqual(size(applyTouchJoin([q('bid', 4), q('ask', 6)], edge(3), cfg)), ['ask@6x3']);
+    assert.deepEqual(size(applyTouchJoin([q('bid', 4), q('ask', 6)], edge(0), cfg)), []);
+    // mid 0.10: 0.09, inside [0.06, 0.16]: both sides
+    const mid10 = makeView({ bids: [{ price: 9 * C, size: 100 * S }], asks: [{ price: 11 * C, size: 100 * S }], net: 3 * S });
+    assert.deepEqual(sides(applyTouchJoin([q('bid', 9), q('ask', 11)], mid10, cfg)), ['bid@9', 'ask@11']);
+    // without unwind: nothing near the bound
+    assert.deepEqual(sides(applyTouchJoin([q('bid', 4), q('ask', 6)], edge(3), parseTouchJoin({ minPQ: 0.06 }, 'p'))), []);
+    assert.throws(() => parseTouchJoin({ minPQ: 0.3 }, 'p.touch'), /p\.touch\.minPQ/);
+  });
+  it('flattenPQ: near a bound (m(1 - m) below it) the position alone, at the others opposite touch, flagged reduce', () => {
+    const cfg = parseTouchJoin({ maxPQ: 0.16, minPQ: 0.06, unwind: true, flattenPQ: 0.06 }, 'p');
+    // mid 0.05: 0.0475 < 0.06
+    const edge = (net: number) => makeView({ bids: [{ price: 4 * C, size: 100 * S }], asks: [{ price: 6 * C, size: 100 * S }], net: net * S });
+    const full = (qs: DesiredQuote[]) => qs.map((x) => `${x.side}@${x.price / C}x${x.size / S}${x.reduce ? ' reduce' : ''}`);
+    // long 3: an ask for 3 at their bid (crossing), whatever the strategy wanted, even nothing
+    assert.deepEqual(full(applyTouchJoin([q('bid', 4), q('ask', 6)], edge(3), cfg)), ['ask@4x3 reduce']);
+    assert.deepEqual(full(applyTouchJoin([], edge(3), cfg)), ['ask@4x3 reduce']);
+    // short 2: a bid for 2 at their ask; flat: nothing
+    assert.deepEqual(full(applyTouchJoin([q('bid', 4)], edge(-2), cfg)), ['bid@6x2 reduce']);
+    assert.deepEqual(full(applyTouchJoin([q('bid', 4), q('ask', 6)], edge(0), cfg)), []);
+    // mid 0.10 (0.09): as before, both sides joined, nothing flagged
+    const mid10 = makeView({ bids: [{ price: 9 * C, size: 100 * S }], asks: [{ price: 11 * C, size: 100 * S }], net: 3 * S });
+    assert.deepEqual(full(applyTouchJoin([q('bid', 9), q('ask', 11)], mid10, cfg)), ['bid@9x25', 'ask@11x25']);
+    // off (the default): minPQ's unwind at the touch, no crossing
+    assert.equal(parseTouchJoin({}, 'p').flattenPQ, 0);
+    assert.deepEqual(full(applyTouchJoin([q('bid', 4), q('ask', 6)], edge(3), parseTouchJoin({ maxPQ: 0.16, minPQ: 0.06, unwind: true }, 'p'))), ['ask@6x3']);
+    assert.throws(() => parseTouchJoin({ flattenPQ: 0.3 }, 'p.touch'), /p\.touch\.flattenPQ/);
+  });
   it('a side with no others on it is left out', () => {
     const v = makeView({ bids: [], asks: [{ price: 52 * C, size: 100 * S }] });
     assert.deepEqual(sides(applyTouchJoin([q('bid', 48), q('ask', 52)], v, parseTouchJoin({}, 'p'))), ['ask@52']);
