@@ -19,7 +19,7 @@ import type { DesiredQuote, MarketView, WorkingQuote } from '../strategy/types.t
 import { levelOrder } from '../strategy/level-order.ts';
 import { exposureOf, markPrice, worstNotional, worstPosition, type Exposure } from './exposure.ts';
 import { marketGuard } from './market-guard.ts';
-import { priceCheck, priceContext } from './price-check.ts';
+import { crossesBook, priceCheck, priceContext } from './price-check.ts';
 import { allocateBudget, moveValue, refill } from './rate-budget.ts';
 import { INITIAL_RISK_STATE, type QuoteDenied, type RiskDecision, type RiskLimits, type RiskReason, type RiskResult, type RiskState } from './types.ts';
 
@@ -158,12 +158,20 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
   const ctx = priceContext(view, quotes);
 
   // 3. price checks, and the venue's SELF_TRADE warning (no new orders while it stands)
+  // reduceLeft: what crossing `reduce` quotes may still take off the position this tick (each alone
+  // is at most the position: together too, so two of them never flip it)
+  let reduceLeft = Math.abs(view.position.net);
   for (let i = 0; i < n; i++) {
     const q = quotes[i]!;
     const trip = priceCheck(q, view, limits, ctx);
     if (trip) decisions[i] = { kind: 'deny', quote: q, reason: trip.reason, detail: trip.detail };
     else if (view.flags.selfTradeWarning && !matched[i])
       decisions[i] = { kind: 'deny', quote: q, reason: 'SELF_TRADE', detail: 'venue simulate flagged SELF_TRADE' };
+    else if (q.reduce === true && !limits.allowCrossing && crossesBook(q, view)) {
+      if (q.size > reduceLeft)
+        decisions[i] = { kind: 'deny', quote: q, reason: 'CROSSES_BOOK', detail: `reduce ${q.side} ${q.size} crosses: more than the ${reduceLeft} left to reduce` };
+      else reduceLeft -= q.size;
+    }
   }
 
   // 4. sizes: closest levels get the room first

@@ -51,9 +51,8 @@ export function priceCheck(q: DesiredQuote, view: MarketView, limits: RiskLimits
   if (!isOnGrid(q.price, view.tick))
     return { reason: 'PRICE_OUT_OF_RANGE', detail: `price ${q.price} is off the tick ${view.tick} grid or outside [tick, 1e6 − tick]` };
   const bid = q.side === 'bid';
-  const opp = bid ? view.book?.bestAsk : view.book?.bestBid;
-  if (!limits.allowCrossing && opp != null && (bid ? q.price >= opp : q.price <= opp) && !reducing(q, view)) {
-    return { reason: 'CROSSES_BOOK', detail: `${q.side} ${q.price} crosses best ${bid ? 'ask' : 'bid'} ${opp}` };
+  if (!limits.allowCrossing && crossesBook(q, view) && !reducing(q, view)) {
+    return { reason: 'CROSSES_BOOK', detail: `${q.side} ${q.price} crosses best ${bid ? 'ask' : 'bid'} ${bid ? view.book?.bestAsk : view.book?.bestBid}` };
   }
   if (limits.maxDistanceFromFair > 0 && ctx.fair !== null && Math.abs(q.price - ctx.fair) > limits.maxDistanceFromFair) {
     return { reason: 'FAR_FROM_FAIR', detail: `${q.price} is more than ${limits.maxDistanceFromFair} from fair ${Math.round(ctx.fair)}` };
@@ -63,6 +62,13 @@ export function priceCheck(q: DesiredQuote, view: MarketView, limits: RiskLimits
   const want = bid ? ctx.wantBestAsk : ctx.wantBestBid;
   if (want !== null && (bid ? q.price >= want : q.price <= want)) return selfTrade(q, bid, want);
   return null;
+}
+
+/** bid at or above the others' best ask, or ask at or below their best bid */
+export function crossesBook(q: DesiredQuote, view: MarketView): boolean {
+  const bid = q.side === 'bid';
+  const opp = bid ? view.book?.bestAsk : view.book?.bestBid;
+  return opp != null && (bid ? q.price >= opp : q.price <= opp);
 }
 
 /** A quote flagged `reduce` on the side that takes the net position down, at most the position's size: it may cross. */

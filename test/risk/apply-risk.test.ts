@@ -127,6 +127,33 @@ test('a quote flagged reduce may cross the book only while it reduces the positi
   assert.equal(decide(-2, { ...ask(480_000, S), reduce: true }), 'CROSSES_BOOK');
 });
 
+test('crossing reduce quotes together take off at most the position: a second one that would flip it is denied', () => {
+  const r = applyRisk(
+    makeView({ net: 3 * S }),
+    [
+      { ...ask(480_000, 2 * S), reduce: true },
+      { ...ask(470_000, 2 * S), reduce: true, level: 1 },
+    ],
+    limits(),
+  );
+  assert.equal(r.decisions[0]!.kind, 'pass');
+  const d = r.decisions[1]!;
+  assert.equal(d.kind === 'deny' && d.reason, 'CROSSES_BOOK');
+  // a reduce quote that does not cross uses none of the room
+  const resting = applyRisk(
+    makeView({ net: 3 * S }),
+    [
+      { ...ask(530_000, 3 * S), reduce: true },
+      { ...ask(480_000, 3 * S), reduce: true, level: 1 },
+    ],
+    limits(),
+  );
+  assert.deepEqual(
+    resting.decisions.map((x) => x.kind),
+    ['pass', 'pass'],
+  );
+});
+
 test('self-trade: the desired set must not cross itself, and the venue warning blocks new orders', () => {
   const r = applyRisk(makeView(), [bid(500_000, S), ask(500_000, S)], limits({ allowCrossing: true }));
   assert.deepEqual(
