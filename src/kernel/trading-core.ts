@@ -22,7 +22,7 @@ import type { Bytes32 } from '../model/order.ts';
 import type { VenuePort } from '../model/venue.ts';
 import type { NonceSource } from '../orders/nonces.ts';
 import type { FeeSpec } from '../engine/fill-fee.ts';
-import { OrderManager, type CancelAllResult } from '../orders/order-manager.ts';
+import { OrderManager, type CancelAllResult, type OrderManagerOptions } from '../orders/order-manager.ts';
 import type { OrderRecord } from '../orders/reconciler.ts';
 import type { OrderManagerEvent, StateEvent } from '../state/events.ts';
 import { DEFAULT_EDGE } from '../state/edge-settings.ts';
@@ -32,6 +32,12 @@ import { StateStore } from '../state/store.ts';
 import type { Account } from '../account/account.ts';
 import { EventBus } from './event-bus.ts';
 import { QuotingKernel, type KernelMarket, type QuotingKernelOptions } from './quoting-kernel.ts';
+
+/** An options object with every key present (an absent one written as undefined): one map for every such object. */
+type AllKeys<T> = { [K in keyof Required<T>]: T[K] };
+
+/** No kernel hooks (a core built without `kernel`). */
+const NO_HOOKS: KernelHooks = {};
 
 /** What the core reads of the config (a backtest's config may lack the account section). */
 export type CoreConfig = Pick<BotConfig, 'orders' | 'feeds' | 'edge'> & { readonly account?: BotConfig['account']; readonly health?: BotConfig['health'] };
@@ -101,7 +107,12 @@ export function createTradingCore(o: TradingCoreOptions): TradingCore {
   const inbound = new EventBus<StateEvent>();
   const orderEvents = new EventBus<OrderManagerEvent>();
   const deadMan = deadManSeconds(cfg.orders.deadManExpiryMs);
-  const orderManager: OrderManager = new OrderManager({
+  // Both option objects with every key written out (undefined when absent), no spreads: an object
+  // built with spreads got a map of its own in every new core (see storeLimits), so a process that
+  // builds one core after another (a backtest per run of a bench, a sweep's worker) deoptimised the
+  // kernel's and the order manager's code on every new core's options, until their reads went
+  // megamorphic. Each reader treats an undefined key as an absent one.
+  const managerOptions: AllKeys<OrderManagerOptions> = {
     venue: o.venue,
     clock: o.clock,
     tolerances: { price: cfg.orders.priceTolerance, sizeFraction: cfg.orders.sizeTolerance },
@@ -110,29 +121,58 @@ export function createTradingCore(o: TradingCoreOptions): TradingCore {
     emit: (e) => kernel.onOrderManagerEvent(e),
     emitAll: (es) => kernel.onOrderManagerEvents(es),
     inFlightTimeoutMs: cfg.orders.inFlightTimeoutMs,
-    ...(deadMan > 0 ? { deadManSeconds: deadMan } : {}),
-    ...(o.settleMs !== undefined ? { settleMs: o.settleMs } : {}),
-    ...(o.ownMarkets ? { ownMarkets: o.ownMarkets } : {}),
-    ...(o.orderRecord ? { orderRecord: o.orderRecord } : {}),
-    ...(o.fees ? { fees: o.fees } : {}),
-    ...(o.onHalt ? { onHalt: o.onHalt } : {}),
-  });
-  const kernel: QuotingKernel = new QuotingKernel({
-    ...o.kernel,
+    deadManSeconds: deadMan > 0 ? deadMan : undefined,
+    maxRetries: undefined,
+    backoffBaseMs: undefined,
+    backoffMaxMs: undefined,
+    rejectCooldownMs: undefined,
+    settleMs: o.settleMs,
+    ownMarkets: o.ownMarkets,
+    orderRecord: o.orderRecord,
+    fees: o.fees,
+    cancelAllRounds: undefined,
+    cancelAllDelayMs: undefined,
+    reconcileMinIntervalMs: undefined,
+    onHalt: o.onHalt,
+  };
+  const orderManager: OrderManager = new OrderManager(managerOptions);
+  const h = o.kernel ?? NO_HOOKS;
+  // every key of the options (the type says so), a hook a caller gives included
+  const kernelOptions: AllKeys<QuotingKernelOptions> = {
     clock: o.clock,
     venue: o.venue,
     store,
     markets: o.markets,
     requoteIntervalMs: cfg.orders.requoteIntervalMs,
+    housekeepingMs: h.housekeepingMs,
+    stillTickMs: h.stillTickMs,
     noInventory: cfg.orders.noInventory,
     orderManager,
-    logger: o.logger,
-    ...(o.account ? { account: o.account } : {}),
+    tolerances: undefined,
+    deadManSeconds: undefined,
+    inFlightTimeoutMs: undefined,
+    onOrderEvent: (e) => orderEvents.told(e),
+    onTickStart: h.onTickStart,
+    onTick: h.onTick,
+    onKill: h.onKill,
+    onKillLatched: h.onKillLatched,
+    latched: h.latched,
+    heldPause: h.heldPause,
+    initialRisk: h.initialRisk,
+    account: o.account,
     // the account's limits act on the account, live and backtest; a config built without the section
     // (tools, tests) gets the defaults
-    ...(cfg.account ? { accountLimits: cfg.account } : {}),
-    onOrderEvent: (e) => orderEvents.told(e),
-  });
+    accountLimits: cfg.account,
+    onDrift: h.onDrift,
+    onHalt: undefined,
+    logger: o.logger,
+    timer: h.timer,
+    strategyBudgetMs: h.strategyBudgetMs,
+    onStrategyFault: h.onStrategyFault,
+    faultLogIntervalMs: h.faultLogIntervalMs,
+    deferStart: h.deferStart,
+  };
+  const kernel: QuotingKernel = new QuotingKernel(kernelOptions);
   // past the health grace a balance read that still differs from the books moves the limits onto the
   // venue's holdings (src/account/account.ts limitHoldingsOf); a config built without `health:` keeps them on the books
   if (cfg.health) kernel.account.driftGraceMs = cfg.health.notQuotingGraceMs;

@@ -141,7 +141,10 @@ export class OrderManager {
     this.log = (opts.logger ?? silentLogger).child({ component: 'orders' });
     const nonces = opts.nonces ?? new NonceSource();
     const refresh = opts.tolerances.refreshBeforeSec ?? (opts.deadManSeconds ? Math.floor(opts.deadManSeconds / 2) : undefined);
-    this.tol = refresh === undefined ? opts.tolerances : { ...opts.tolerances, refreshBeforeSec: refresh };
+    // objects read on every sync are built with their keys written out, no spreads (an object built
+    // with spreads has a map of its own per order manager: src/kernel/trading-core.ts)
+    const t = opts.tolerances;
+    this.tol = refresh === undefined ? t : { price: t.price, sizeFraction: t.sizeFraction, sizeAbs: t.sizeAbs, refreshBeforeSec: refresh };
     const emit = (e: OrderManagerEvent): void => this.emit(e);
     this.table = new OrderTable(this.clock, emit, opts.settleMs ?? 0);
     const parts = { venue: this.venue, clock: this.clock, log: this.log, emit, nonces, table: this.table, opts };
@@ -150,7 +153,18 @@ export class OrderManager {
       retryCancelSoon: (e, rateLimited) => this.retryCancelSoon(e, rateLimited),
       together: (step) => this.together(step),
     });
-    this.rec = new Reconciler({ ...parts, exec: this.exec, tol: this.tol, lastDesired: this.lastDesired });
+    this.rec = new Reconciler({
+      venue: this.venue,
+      clock: this.clock,
+      log: this.log,
+      emit,
+      nonces,
+      table: this.table,
+      opts,
+      exec: this.exec,
+      tol: this.tol,
+      lastDesired: this.lastDesired,
+    });
   }
 
   /** Reconciled at least once, not halted and not stopping (feeds /readyz). */

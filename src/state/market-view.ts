@@ -17,7 +17,20 @@ import { accountShare, exposureOf } from '../risk/exposure.ts';
 import type { Bytes32 } from '../model/order.ts';
 import { paysIn, restingOf } from '../exchange/v2-resting.ts';
 import { toYesTerms } from '../strategy/to-orders.ts';
-import type { MarketView, PooledToxicity, ViewAccount, ViewBook, ViewFlags, ViewPnl, ViewPosition, ViewVenueHealth, WorkingQuote } from '../strategy/types.ts';
+import type {
+  MarketView,
+  PooledToxicity,
+  Regime,
+  ViewAccount,
+  ViewBook,
+  ViewEdge,
+  ViewFlags,
+  ViewMarkout,
+  ViewPnl,
+  ViewPosition,
+  ViewVenueHealth,
+  WorkingQuote,
+} from '../strategy/types.ts';
 import { viewBook } from '../strategy/view-book.ts';
 import { parseSlot } from '../orders/slots.ts';
 import { yesTermsLevels } from './book-state.ts';
@@ -396,6 +409,69 @@ function pooledOf(s: StoreState, m: MarketState, now: number): PooledToxicity {
   return memo.poolView;
 }
 
+/**
+ * A view's edge figures (markouts, toxicity, the pool, prints, flow, regime: edgeView of the market at
+ * the view's time), computed when a figure is first read. Most ticks read none of them (a strategy
+ * without the edge guard or a flow lean), and computing them cost a regime reading, several decays
+ * (a pow each) and four objects per view. The state is immutable, so the figures are those of the
+ * view's moment whenever they are read. A class with its getters on the prototype, as
+ * ViewAccountTotals; it serialises as its figures.
+ */
+class ViewEdgeFigures implements ViewEdge {
+  readonly #s: StoreState;
+  readonly #m: MarketState;
+  readonly #now: number;
+  #edge: ViewEdge | null = null;
+
+  constructor(s: StoreState, m: MarketState, now: number) {
+    this.#s = s;
+    this.#m = m;
+    this.#now = now;
+  }
+
+  /** the figures (edgeView of the view's market and time, with the account's pool) */
+  get figures(): ViewEdge {
+    return (this.#edge ??= edgeView(this.#m, this.#now, pooledOf(this.#s, this.#m, this.#now)));
+  }
+  get regime(): Regime {
+    return this.figures.regime;
+  }
+  get regimeSince(): number {
+    return this.figures.regimeSince;
+  }
+  get regimeCause(): string | null {
+    return this.figures.regimeCause;
+  }
+  get toxicity(): number | null {
+    return this.figures.toxicity;
+  }
+  get toxicityWeight(): number {
+    return this.figures.toxicityWeight;
+  }
+  get toxicityStdErr(): number | null | undefined {
+    return this.figures.toxicityStdErr;
+  }
+  get pool(): PooledToxicity | undefined {
+    return this.figures.pool;
+  }
+  get prints(): PooledToxicity | undefined {
+    return this.figures.prints;
+  }
+  get flowImbalance(): number {
+    return this.figures.flowImbalance;
+  }
+  get flowSize(): number {
+    return this.figures.flowSize;
+  }
+  get markouts(): readonly ViewMarkout[] {
+    return this.figures.markouts;
+  }
+  /** serialised as its figures */
+  toJSON(): ViewEdge {
+    return this.figures;
+  }
+}
+
 export function selectMarketView(s: StoreState, marketId: Bytes32, now: number, venueWindowMs = 60_000, books?: Account): MarketView | null {
   const m = s.markets.get(marketId);
   if (!m) return null;
@@ -425,7 +501,7 @@ export function selectMarketView(s: StoreState, marketId: Bytes32, now: number, 
     account: new ViewAccountTotals(s, books),
     venue: venueOf(s, now, venueWindowMs),
     flags: m.blocked === 'migration' ? MIGRATING : NOT_MIGRATING,
-    edge: edgeView(m, now, pooledOf(s, m, now)),
+    edge: new ViewEdgeFigures(s, m, now),
     memo,
   };
 }

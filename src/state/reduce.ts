@@ -298,8 +298,10 @@ function reduceMarketEvent(m: MarketState, e: MarketEvent, lim: ReduceLimits): M
     case 'BookEventReceived':
       return reduceBook(m, e.event, lim);
     case 'MarketMetadataUpdated':
+      // one literal, every key written (a resolution's edge, else the market's own): a patch built with a
+      // spread had a map of its own on every run, and marketWith's key tests deoptimised on it
       return marketWith(m, {
-        ...(e.payoutYes !== undefined && e.payoutYes !== null && m.payoutYes === null ? { edge: onResolvedEdge(m.edge, m.lastMid2, e.payoutYes) } : {}),
+        edge: e.payoutYes !== undefined && e.payoutYes !== null && m.payoutYes === null ? onResolvedEdge(m.edge, m.lastMid2, e.payoutYes) : m.edge,
         slug: e.slug ?? m.slug,
         tick: e.tick ?? m.tick,
         minSize: e.minSize ?? m.minSize,

@@ -150,3 +150,30 @@ test("a listener that throws on one of a call's events is logged; the store has 
   );
   c.kernel.stop();
 });
+
+test('the kernel, order manager and reconciler options have one shape whatever the caller passes (one V8 map for every core)', () => {
+  const clock = new ManualClock(1_800_000_000_000);
+  const bare = createTradingCore({ config, clock, venue: new FakeVenue(), nonces: new NonceSource(), markets: [], logger: silentLogger });
+  const full = createTradingCore({
+    config: { ...config, orders: parseOrders({ requoteIntervalSeconds: 1 }, 'orders') },
+    clock,
+    venue: new FakeVenue(),
+    nonces: new NonceSource(),
+    markets: [],
+    logger: silentLogger,
+    settleMs: 30_000,
+    ownMarkets: [M1],
+    fees: { makerBps: 0, takerBps: 50 },
+    onHalt: () => {},
+    kernel: { onTick: () => {}, onTickStart: () => {}, timer: () => 0, deferStart: true },
+  });
+  type Opened = { kernel: { opts: object }; orderManager: { opts: object; rec: { d: object } } };
+  const shapes = (c: unknown) => {
+    const o = c as Opened;
+    return { kernel: Object.keys(o.kernel.opts), manager: Object.keys(o.orderManager.opts), reconciler: Object.keys(o.orderManager.rec.d) };
+  };
+  // the same keys in the same order: the objects share their map (built with spreads, each core's had one of its own)
+  assert.deepEqual(shapes(full), shapes(bare));
+  // and the hooks given are the kernel's
+  assert.equal(typeof (full.kernel as unknown as { opts: { onTick: unknown } }).opts.onTick, 'function');
+});
