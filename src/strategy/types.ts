@@ -251,7 +251,10 @@ export interface MarketView extends MarketTerms {
   readonly account: ViewAccount;
   readonly venue: ViewVenueHealth;
   readonly flags: ViewFlags;
-  /** markouts, toxicity, flow and regime; always set by the store (optional for hand-built views) */
+  /**
+   * markouts, toxicity, flow and regime; always set by the store (optional for hand-built views).
+   * Computed when a figure is first read (getters: read the fields; a spread of the object copies none of them)
+   */
   readonly edge?: ViewEdge;
   /**
    * What helpers derive from the view, remembered with the market between ticks (set by the store;
