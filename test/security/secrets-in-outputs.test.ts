@@ -49,10 +49,23 @@ function leaks(text: string): string[] {
   return VARIANTS.filter((v) => lower.includes(v.toLowerCase().replace(/^0x/, '')));
 }
 
+/** Deadlines that only stop a hang: a busy machine starts a bot slowly. */
+const HANG_MS = 120_000;
+
+/** Waits (no time assertion: only a hang guard) until `cond()`. */
+async function until(what: string, cond: () => boolean | Promise<boolean>): Promise<void> {
+  for (const giveUp = Date.now() + HANG_MS; !(await cond()); await new Promise((res) => setTimeout(res, 250)))
+    if (Date.now() > giveUp) throw new Error(`timed out waiting for ${what}`);
+}
+
+/**
+ * The CLI in a child process; `whileRunning` gets its stdout so far and a `stop()` that sends it SIGTERM (also sent
+ * when `whileRunning` fails, so the child ends and the test reports what was missing).
+ */
 function runCli(
   args: string[],
   env: NodeJS.ProcessEnv,
-  whileRunning?: (stdout: () => string) => Promise<void>,
+  whileRunning?: (stdout: () => string, stop: () => void) => Promise<void>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, cliArgs(args), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -60,9 +73,10 @@ function runCli(
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    const side = whileRunning ? whileRunning(() => stdout) : Promise.resolve();
+    const stop = () => void child.kill('SIGTERM');
+    const side = whileRunning ? whileRunning(() => stdout, stop).catch(stop) : Promise.resolve();
     child.on('exit', async (code) => {
-      await side.catch(() => undefined);
+      await side;
       resolve({ code, stdout, stderr });
     });
   });
@@ -118,7 +132,7 @@ test('the search finds every variant (so an empty result means something)', () =
   assert.deepEqual(leaks('nothing secret here'), []);
 });
 
-test('bookmaker run at debug level: stdout, stderr, /metrics, /healthz, /readyz carry no key material', { timeout: 90_000 }, async () => {
+test('bookmaker run at debug level: stdout, stderr, /metrics, /healthz, /readyz carry no key material', { timeout: 5 * HANG_MS }, async () => {
   const port = await freePort();
   const bodies: string[] = [];
   const r = await runCli(
@@ -130,8 +144,10 @@ test('bookmaker run at debug level: stdout, stderr, /metrics, /healthz, /readyz 
       base,
       '--api-key',
       API_KEY,
+      // a hang guard: the test stops the bot once it has quoted and its endpoints were scraped (--duration counts
+      // from the first millisecond, so a fixed one could end a busy machine's start-up before the scrape)
       '--duration',
-      '10',
+      '600',
       '--metrics-port',
       String(port),
       '--log-level',
@@ -140,20 +156,22 @@ test('bookmaker run at debug level: stdout, stderr, /metrics, /healthz, /readyz 
       '1',
     ],
     { BOOKMAKER_PRIVATE_KEY: KEY_HEX },
-    async (stdout) => {
+    async (stdout, stop) => {
       // scrape while quoting: /metrics answers 503 "starting" until the bot is up, which on a loaded machine may
-      // take longer than any fixed wait; so it is asked until it answers 200 (or the run ends), then all three
-      for (let i = 0; i < 240 && !/metrics: http/.test(stdout()); i++) await new Promise((res) => setTimeout(res, 250));
-      for (let i = 0; i < 240; i++) {
+      // take longer than any fixed wait; so it is asked until it answers 200, then all three
+      await until('the metrics line', () => /metrics: http/.test(stdout()));
+      await until('/metrics 200', async () => {
         const res = await fetch(`http://127.0.0.1:${port}/metrics`).catch(() => null);
         await res?.text();
-        if (res?.status === 200) break;
-        await new Promise((res) => setTimeout(res, 250));
-      }
+        return res?.status === 200;
+      });
+      // a summary with orders: the bot has quoted (its debug logs include the orders' whole life)
+      await until('a summary with orders', () => /\| orders [1-9]\d* fills/.test(stdout()));
       for (const path of ['/metrics', '/healthz', '/readyz']) {
         const res = await fetch(`http://127.0.0.1:${port}${path}`);
         bodies.push(`${path} ${res.status}\n${await res.text()}`);
       }
+      stop();
     },
   );
   assert.equal(r.code, 0, r.stderr.slice(-2000));
@@ -166,7 +184,7 @@ test('bookmaker run at debug level: stdout, stderr, /metrics, /healthz, /readyz 
   assert.deepEqual(leaks(bodies.join('\n')), [], 'metrics endpoint bodies');
 });
 
-test('bookmaker record: output and every recording file carry no key material', { timeout: 60_000 }, async () => {
+test('bookmaker record: output and every recording file carry no key material', { timeout: 5 * HANG_MS }, async () => {
   const out = join(dir, 'rec');
   const r = await runCli(['record', '-c', join(dir, 'bot.yaml'), '--base-url', base, '--api-key', API_KEY, '--out', out, '--duration', '4'], {
     BOOKMAKER_PRIVATE_KEY: KEY_HEX,
@@ -178,8 +196,11 @@ test('bookmaker record: output and every recording file carry no key material', 
   assert.deepEqual(leaks(files), [], 'recording files');
 });
 
-test('a failing start (bad key) names the source, never the value', async () => {
-  const r = await runCli(['run', '-c', join(dir, 'bot.yaml'), '--base-url', base, '--api-key', API_KEY, '--duration', '1'], {
+test('a failing start (bad key) names the source, never the value', { timeout: 5 * HANG_MS }, async () => {
+  // no metrics port (the default one may be another process's on a shared machine), and a --duration that is a
+  // hang guard only: it counts from the first millisecond, so a short one could end a busy machine's start-up first
+  const args = ['run', '-c', join(dir, 'bot.yaml'), '--base-url', base, '--api-key', API_KEY, '--metrics-port', '0', '--duration', '120'];
+  const r = await runCli(args, {
     BOOKMAKER_PRIVATE_KEY: KEY_HEX.slice(0, 60) + 'zz',
   });
   assert.notEqual(r.code, 0);
@@ -188,7 +209,7 @@ test('a failing start (bad key) names the source, never the value', async () => 
   assert.ok(!r.stderr.includes(KEY_HEX.slice(0, 60).toLowerCase()), 'not even the malformed value');
 });
 
-test('chaos soak: report (table and JSON) and both bot logs carry no key material', { timeout: 120_000 }, async () => {
+test('chaos soak: report (table and JSON) and both bot logs carry no key material', { timeout: 5 * HANG_MS }, async () => {
   const work = join(dir, 'chaos');
   const report = await chaos;
   const keys = chaosKeys(11);

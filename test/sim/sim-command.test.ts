@@ -57,7 +57,7 @@ test('sim --new-market-every/--market-lifetime: markets are created, closed and 
     type M = { id: string; status: string; createdAt: string; deadline: string; resolutionStatus: string; outcome: number | null };
     let resolved: M | undefined;
     const seen = new Map<string, M>();
-    for (let i = 0; i < 300 && !resolved; i++) {
+    for (const giveUp = Date.now() + 120_000; !resolved && Date.now() < giveUp; ) {
       const r = await fetch(`${base}/markets?status=active,closed,resolved&sortBy=new&limit=50`);
       const body = (await r.json()) as { markets: M[] };
       for (const m of body.markets) seen.set(m.id, m);

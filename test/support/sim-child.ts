@@ -1,7 +1,8 @@
 /**
  * `bookmaker sim` as a child process, as an operator starts it: resolved once it prints its
  * `listening <base-url>` line (docs/architecture.md#stable-interfaces), rejected (the child killed)
- * when it exits first or does not listen in time.
+ * when it exits first or does not listen in time (by default two minutes: a guard against a hang only, since a
+ * busy machine may take many seconds to start a sim).
  *
  *   const sim = await spawnListening(cliArgs(['sim', '--port', '0']));
  *   await fetch(`${sim.base}/markets`); sim.child.kill('SIGTERM'); await sim.exited;
@@ -20,7 +21,7 @@ export interface ListeningSim {
 }
 
 /** `node ARGS` (a sim command line), resolved with its base URL once it listens. */
-export async function spawnListening(args: string[], timeoutMs = 15_000): Promise<ListeningSim> {
+export async function spawnListening(args: string[], timeoutMs = 120_000): Promise<ListeningSim> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';

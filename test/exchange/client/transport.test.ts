@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
+import diagnostics from 'node:diagnostics_channel';
 import { Transport, buildQuery } from '../../../src/exchange/client/transport.ts';
 import { NetworkError, TimeoutError, VenueError } from '../../../src/exchange/client/errors.ts';
 import { BadResponseError } from '../../../src/model/errors.ts';
@@ -173,8 +174,15 @@ test('per-request timeout → TimeoutError', async () => {
 });
 
 /**
+ * The held-server tests wait on their events, not on the clock: their deadlines only stop a hang. The loop is
+ * held from the turn the request is written to the socket (undici's sendHeaders diagnostics message), before
+ * its timer can run however busy the machine, and the timeout leaves that write many turns.
+ */
+const HANG_GUARD_MS = 120_000;
+
+/**
  * A server on a thread of its own, so it answers while the test's event loop is held: flags[0] = a
- * request to /held arrived, flags[1] = the test lets it answer, flags[2] = the answer is written.
+ * request to /held or /after arrived, flags[1] = the test lets it answer, flags[2] = the answer is written.
  */
 const HELD_SERVER = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -182,44 +190,75 @@ const http = require('node:http');
 const flags = new Int32Array(workerData.flags);
 const server = http.createServer((req, res) => {
   res.setHeader('content-type', 'application/json');
-  if (req.url === '/after') {
-    // answered 100 ms after the test lets go (once its hold is over)
-    Atomics.store(flags, 0, 1);
-    Atomics.wait(flags, 1, 0, 10000);
-    return setTimeout(() => res.end('{"answered":"after the stall"}'), 100);
-  }
-  if (req.url !== '/held') return res.end('{"warm":true}');
+  if (req.url !== '/held' && req.url !== '/after') return res.end('{"warm":true}');
   Atomics.store(flags, 0, 1);
-  Atomics.wait(flags, 1, 0, 10000);
-  res.end('{"answered":"during the stall"}', () => { Atomics.store(flags, 2, 1); Atomics.notify(flags, 2); });
+  Atomics.notify(flags, 0);
+  Atomics.wait(flags, 1, 0, ${HANG_GUARD_MS});
+  const body = req.url === '/held' ? '{"answered":"during the stall"}' : '{"answered":"after the stall"}';
+  res.end(body, () => { Atomics.store(flags, 2, 1); Atomics.notify(flags, 2); });
 });
 server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
 parentPort.on('message', () => { server.closeAllConnections(); server.close(() => parentPort.close()); });
 `;
 
+/** A request that opens the connection the next one reuses: tried again when a busy machine timed it out. */
+async function warm(t: Transport): Promise<void> {
+  const giveUp = performance.now() + HANG_GUARD_MS;
+  for (;;) {
+    try {
+      await t.request({ method: 'GET', path: '/warm', endpoint: 'GET /warm' });
+      return;
+    } catch (e) {
+      if (!(e instanceof TimeoutError) || performance.now() > giveUp) throw e;
+    }
+  }
+}
+
+/**
+ * Holds the event loop from the turn a request to `path` is written to the socket (call it before the request)
+ * until the server has it, then runs `during` and holds on until `until()` is true.
+ */
+function holdLoop(flags: Int32Array, path: string, during: () => void, until: () => boolean): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const onSend = (m: unknown): void => {
+      if ((m as { request?: { path?: string } }).request?.path !== path) return;
+      diagnostics.unsubscribe('undici:client:sendHeaders', onSend);
+      setImmediate(() => {
+        Atomics.wait(flags, 0, 0, HANG_GUARD_MS);
+        assert.equal(Atomics.load(flags, 0), 1, 'the request reached the server');
+        during();
+        while (!until()) Atomics.wait(flags, 3, 0, 20);
+        resolve();
+      });
+    };
+    diagnostics.subscribe('undici:client:sendHeaders', onSend);
+  });
+}
+
 for (const holdMs of [1_300, 400])
   test(`an answer that arrived while the event loop was held ${holdMs} ms, past the timeout, is read, not timed out; a request still unanswered after one turn times out`, async () => {
-    const flags = new Int32Array(new SharedArrayBuffer(12));
+    const flags = new Int32Array(new SharedArrayBuffer(16));
     const worker = new Worker(HELD_SERVER, { eval: true, workerData: { flags: flags.buffer } });
     try {
       const [port] = (await once(worker, 'message')) as [number];
-      const t = transport({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 100, retry: { maxAttempts: 1 } });
-      await t.request({ method: 'GET', path: '/warm', endpoint: 'GET /warm' }); // the connection is open
-      const answer = t.request({ method: 'GET', path: '/held', endpoint: 'GET /held' });
-      for (let i = 0; i < 5_000 && Atomics.load(flags, 0) === 0; i++) await new Promise((r) => setTimeout(r, 2));
-      assert.equal(Atomics.load(flags, 0), 1, 'the request reached the server');
+      const timeoutMs = 1_000;
+      const t = transport({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs, retry: { maxAttempts: 1 } });
+      await warm(t); // the connection is open
       // hold the loop in a turn of its own (as a long turn of socket reads does) while the server
-      // answers, until well past the 100 ms timeout: Node then runs the due timer before the read
-      await new Promise<void>((r) =>
-        setImmediate(() => {
-          const t0 = performance.now();
+      // answers, until the timer is holdMs past due: Node then runs the due timer before the read
+      const sent = performance.now();
+      const held = holdLoop(
+        flags,
+        '/held',
+        () => {
           Atomics.store(flags, 1, 1);
           Atomics.notify(flags, 1);
-          Atomics.wait(flags, 2, 0, 10_000);
-          while (performance.now() - t0 < holdMs) Atomics.wait(flags, 0, 1, 20);
-          r();
-        }),
+          Atomics.wait(flags, 2, 0, HANG_GUARD_MS);
+        },
+        () => performance.now() - sent >= timeoutMs + holdMs,
       );
+      const answer = t.request({ method: 'GET', path: '/held', endpoint: 'GET /held' });
+      await held;
       assert.equal(Atomics.load(flags, 2), 1, 'answered during the hold');
       const r = await answer; // old code: TimeoutError, the timer ran before the socket was read
       assert.deepEqual(r.json, { answered: 'during the stall' });
@@ -249,26 +288,31 @@ for (const holdMs of [1_300, 400])
     }
   });
 
-test("a timeout a stall made late gives the request the stall's time back, once: answered 100 ms after a hold, it is taken", async () => {
-  const flags = new Int32Array(new SharedArrayBuffer(12));
+test("a timeout a stall made late gives the request the stall's time back, once: answered after the late timer's verdict, it is taken", async () => {
+  const flags = new Int32Array(new SharedArrayBuffer(16));
   const worker = new Worker(HELD_SERVER, { eval: true, workerData: { flags: flags.buffer } });
   try {
     const [port] = (await once(worker, 'message')) as [number];
-    const t = transport({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 500, retry: { maxAttempts: 1 } });
-    await t.request({ method: 'GET', path: '/warm', endpoint: 'GET /warm' });
-    const answer = t.request({ method: 'GET', path: '/after', endpoint: 'GET /after' });
-    for (let i = 0; i < 5_000 && Atomics.load(flags, 0) === 0; i++) await new Promise((r) => setTimeout(r, 2));
-    assert.equal(Atomics.load(flags, 0), 1, 'the request reached the server');
-    await new Promise<void>((r) =>
-      setImmediate(() => {
-        const t0 = performance.now();
-        while (performance.now() - t0 < 1_700) Atomics.wait(flags, 2, 0, 20);
-        Atomics.store(flags, 1, 1); // the server answers 100 ms from now
-        Atomics.notify(flags, 1);
-        r();
-      }),
+    // the timer runs 1.6 s late, past LATE_TIMER_MS: the request gets min(1.6 s, the timeout) back, time
+    // enough for a busy machine's server to answer once the test lets it
+    const timeoutMs = 1_500;
+    const t = transport({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs, retry: { maxAttempts: 1 } });
+    await warm(t);
+    const sent = performance.now();
+    const held = holdLoop(
+      flags,
+      '/after',
+      () => {},
+      () => performance.now() - sent >= timeoutMs + 1_600,
     );
-    // old code: TimeoutError (the verdict one turn after the 1.2 s late timer, before the answer)
+    const answer = t.request({ method: 'GET', path: '/after', endpoint: 'GET /after' });
+    await held;
+    // the late timer runs in the next turn and gives its verdict after that turn's reads (an immediate); the
+    // server is let go from the turn after it, so the answer comes after the verdict
+    await new Promise((r) => setImmediate(() => setImmediate(r)));
+    Atomics.store(flags, 1, 1);
+    Atomics.notify(flags, 1);
+    // old code: TimeoutError (the verdict one turn after the late timer, before the answer)
     assert.deepEqual((await answer).json, { answered: 'after the stall' });
   } finally {
     worker.postMessage('close');

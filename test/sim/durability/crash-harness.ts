@@ -57,7 +57,7 @@ export async function startSim(bundle: string, stateFile: string, extra: string[
     stateFile,
     ...extra,
   ];
-  const { child, base, exited, stderr } = await spawnListening(args, 60_000);
+  const { child, base, exited, stderr } = await spawnListening(args);
   return { child, base, exited, stderr };
 }
 
@@ -198,8 +198,13 @@ export interface CrashRun {
   sent: number;
 }
 
-/** `cycles` rounds of start → verify → traffic → kill -9 at a random moment; then a clean restart checks the engine's invariants. */
-export async function crashCycles(bundle: string, stateFile: string, cycles: number, seed: number, maxRunMs = 600): Promise<CrashRun> {
+/**
+ * `cycles` rounds of start → verify → traffic → kill -9 at a random moment; then a clean restart checks the engine's
+ * invariants. The random moment (50 ms + up to `maxRunMs`) is counted from the cycle's `minAcked`-th acknowledged
+ * create (0: from the traffic's start), so a busy machine, slow to answer, still kills each cycle under acknowledged
+ * traffic.
+ */
+export async function crashCycles(bundle: string, stateFile: string, cycles: number, seed: number, maxRunMs = 600, minAcked = 0): Promise<CrashRun> {
   const rng = createRng(seed);
   const s = signers();
   const ledger: Ledger = { creates: [], cancels: [] };
@@ -217,15 +222,21 @@ export async function crashCycles(bundle: string, stateFile: string, cycles: num
       checked += v.checked;
       replayed += v.replayed;
       let dead = false;
+      let ended = false;
       const killAfter = 50 + Math.floor(rng.next() * maxRunMs);
-      const killer = new Promise<void>((resolve) =>
-        setTimeout(() => {
-          dead = true;
-          run.child.kill('SIGKILL');
-          resolve();
-        }, killAfter),
-      );
-      sent += await traffic(run.base, marketId, s, rng, ledger, () => dead);
+      const cycleFrom = ledger.creates.length;
+      const killer = (async () => {
+        // the cycle's first acknowledged creates, however long a busy machine takes (or until the traffic ended)
+        while (ledger.creates.length - cycleFrom < minAcked && !ended) await new Promise((r) => setTimeout(r, 5));
+        await new Promise((r) => setTimeout(r, killAfter));
+        dead = true;
+        run.child.kill('SIGKILL');
+      })();
+      try {
+        sent += await traffic(run.base, marketId, s, rng, ledger, () => dead);
+      } finally {
+        ended = true;
+      }
       await killer;
       await run.exited;
     } finally {

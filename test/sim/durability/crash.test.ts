@@ -15,7 +15,9 @@ test('kill -9 at random moments under signed traffic loses no acknowledged chang
   try {
     const bundle = await bundleChild();
     const cycles = Number(process.env.SIM_CRASH_CYCLES ?? 6);
-    const r = await crashCycles(bundle, join(dir, 'state'), cycles, 20261125);
+    // each cycle is killed at a random moment after its 4th acknowledged create: a busy machine answers fewer
+    // creates in a moment, not none
+    const r = await crashCycles(bundle, join(dir, 'state'), cycles, 20261125, 600, 4);
     assert.equal(r.cycles, cycles);
     assert.ok(r.acked > cycles * 3, `acknowledged creates across the cycles: ${r.acked}`);
     assert.ok(r.replayed >= 10);
