@@ -168,9 +168,10 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
     else if (view.flags.selfTradeWarning && !matched[i])
       decisions[i] = { kind: 'deny', quote: q, reason: 'SELF_TRADE', detail: 'venue simulate flagged SELF_TRADE' };
     else if (q.reduce === true && !limits.allowCrossing && crossesBook(q, view)) {
-      if (q.size > reduceLeft)
-        decisions[i] = { kind: 'deny', quote: q, reason: 'CROSSES_BOOK', detail: `reduce ${q.side} ${q.size} crosses: more than the ${reduceLeft} left to reduce` };
-      else reduceLeft -= q.size;
+      if (q.size > reduceLeft) {
+        const detail = `reduce ${q.side} ${q.size} crosses: more than the ${reduceLeft} left to reduce`;
+        decisions[i] = { kind: 'deny', quote: q, reason: 'CROSSES_BOOK', detail };
+      } else reduceLeft -= q.size;
     }
   }
 
