@@ -115,6 +115,8 @@ export async function runSyntheticBacktest(args: ParsedArgs, cfgFile: string, p:
       process.stderr.write(
         `seed ${seed}: ${figures.map((f) => `${f.strategy} PnL ${f.pnl.toFixed(2)} on ${f.volume.toFixed(0)} USDC`).join(', ')}${summary.killed ? ` (kill switch: ${summary.killed})` : ''}\n`,
       );
+      // a strategy that threw or returned malformed quotes is named with its markets under its seed
+      if ((run.strategyFaults?.length ?? 0) > 0) p.printWarnings(summary, process.stderr);
     }
     const stats = summariseSeeds(runs);
     const complete = runs.length === seeds.length;
