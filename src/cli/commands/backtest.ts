@@ -9,7 +9,7 @@ import { BadInputError } from '../../model/errors.ts';
 import { loadBacktestConfig } from '../../backtest/backtest-config.ts';
 import { progressBar } from '../../backtest/progress-bar.ts';
 import { buildSummary, type BacktestSummary } from '../../backtest/report-summary.ts';
-import { loadReplaySource, parseTimeFlag } from '../../backtest/replay-source.ts';
+import { loadReplaySource, parseTimeFlag, readWarning } from '../../backtest/replay-source.ts';
 import { readManifest } from '../../backtest/recording/reader.ts';
 import { applyRanking, runBacktest } from '../../backtest/run-backtest.ts';
 import { runSweep } from '../../backtest/run-sweep.ts';
@@ -228,6 +228,8 @@ const command: CommandSpec = {
     applyOneRunTiering();
     const cfg = await loadBacktestConfig(cfgFile);
     const loaded = loadReplaySource(data, win);
+    const dropped = readWarning(loaded.read);
+    if (dropped) process.stderr.write(dropped);
     if (loaded.rows.length === 0) {
       const { lts, rows } = loaded.cols;
       const span = rows > 0 ? `${new Date(lts[0]!).toISOString()} → ${new Date(lts[rows - 1]!).toISOString()}` : 'no events';

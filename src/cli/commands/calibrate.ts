@@ -8,7 +8,7 @@ import type { CommandSpec } from '../args.ts';
 import { BadInputError } from '../../model/errors.ts';
 import { loadBacktestConfig } from '../../backtest/backtest-config.ts';
 import { calibrateIntensity, type IntensityFit } from '../../backtest/calibrate-intensity.ts';
-import { loadReplaySource, parseTimeFlag } from '../../backtest/replay-source.ts';
+import { loadReplaySource, parseTimeFlag, readWarning } from '../../backtest/replay-source.ts';
 import { readManifest } from '../../backtest/recording/reader.ts';
 import { configFlag, RECORDING_FLAGS } from '../shared-flags.ts';
 import { checkOutputs, writeOut } from '../write-out.ts';
@@ -51,6 +51,8 @@ const command: CommandSpec = {
     const from = typeof args.options.from === 'string' ? parseTimeFlag(args.options.from, '--from', startGuess) : undefined;
     const to = typeof args.options.to === 'string' ? parseTimeFlag(args.options.to, '--to', startGuess) : undefined;
     const source = loadReplaySource(data, { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) });
+    const dropped = readWarning(source.read);
+    if (dropped) process.stderr.write(dropped);
     const r = calibrateIntensity(source, minTrades);
     const json = args.options.json;
     if (json === '-') {
