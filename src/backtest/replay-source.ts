@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { BadInputError } from '../model/errors.ts';
+import { checkColumns } from './recording/check-columns.ts';
 import { readColumns, toColumns, type Columns } from './recording/columns.ts';
 import type { RecordedEvent, RecordingManifest } from './recording/format.ts';
 import { readEvents, readManifest, type ReadStats } from './recording/reader.ts';
@@ -143,6 +144,8 @@ export function loadReplaySource(dir: string, opts: SourceOptions = {}): ReplayS
     side.sort((a, b) => a.lts - b.lts);
     sideBefore.sort((a, b) => a.lts - b.lts);
   }
+  // a damaged book.cols would replay times of ±1e308 for ever: refused with the row and the fix
+  if (hasCols) checkColumns(cols, join(dir, 'book.cols'));
   const tickOf = new Map(manifest.markets.map((m) => [m.id, m.tick]));
   const ticks = cols.markets.map((m) => tickOf.get(m) ?? 10_000);
   const rows = windowRows(cols.lts, cols.rows, from, to);
