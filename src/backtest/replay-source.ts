@@ -7,9 +7,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { BadInputError } from '../model/errors.ts';
+import { checkColumns } from './recording/check-columns.ts';
 import { readColumns, toColumns, type Columns } from './recording/columns.ts';
 import type { RecordedEvent, RecordingManifest } from './recording/format.ts';
-import { readEvents, readManifest } from './recording/reader.ts';
+import { readEvents, readManifest, type ReadStats } from './recording/reader.ts';
 import type { VirtualClock } from './virtual-clock.ts';
 
 export type SideEvent = Extract<RecordedEvent, { t: 'oracle' | 'market' }>;
@@ -26,6 +27,8 @@ export interface ReplaySource {
   readonly sideBefore?: readonly SideEvent[];
   /** price tick per column market */
   readonly ticks: readonly number[];
+  /** what reading the JSONL files dropped (lines that did not parse or validate, unreadable files); absent when they were not read */
+  readonly read?: ReadStats;
   readonly from: number;
   readonly to: number;
   /**
@@ -125,11 +128,13 @@ export function loadReplaySource(dir: string, opts: SourceOptions = {}): ReplayS
   const side: SideEvent[] = [];
   const sideBefore: SideEvent[] = [];
   let cols: Columns;
+  let read: ReadStats | undefined;
   if (hasCols && sideCount === 0) cols = readColumns(dir);
   else {
     // one pass over the JSONL: columns (unless present) and the side events
     const events: RecordedEvent[] = [];
-    for (const e of readEvents(dir)) {
+    read = { files: 0, lines: 0, events: 0, dropped: 0, dropReasons: [], truncatedFiles: 0 };
+    for (const e of readEvents(dir, read)) {
       if (e.t === 'oracle' || e.t === 'market') {
         if (e.lts >= from && e.lts < to) side.push(e);
         else if (e.lts < from) sideBefore.push(e);
@@ -139,9 +144,26 @@ export function loadReplaySource(dir: string, opts: SourceOptions = {}): ReplayS
     side.sort((a, b) => a.lts - b.lts);
     sideBefore.sort((a, b) => a.lts - b.lts);
   }
+  // a damaged book.cols would replay times of ±1e308 for ever: refused with the row and the fix
+  if (hasCols) checkColumns(cols, join(dir, 'book.cols'));
   const tickOf = new Map(manifest.markets.map((m) => [m.id, m.tick]));
   const ticks = cols.markets.map((m) => tickOf.get(m) ?? 10_000);
-  return { dir, manifest, cols, rows: windowRows(cols.lts, cols.rows, from, to), side, sideBefore, ticks, from, to };
+  const rows = windowRows(cols.lts, cols.rows, from, to);
+  return { dir, manifest, cols, rows, side, sideBefore, ticks, from, to, ...(read ? { read } : {}) };
+}
+
+/**
+ * What a backtest or calibration says about the lines and files its recording's reading dropped (a
+ * corrupt or cut file, lines that are not events): null when nothing was dropped.
+ */
+export function readWarning(r: ReadStats | undefined): string | null {
+  if (r === undefined || (r.dropped === 0 && r.truncatedFiles === 0)) return null;
+  const parts = [
+    r.dropped > 0 ? `${r.dropped.toLocaleString('en-US')} line(s) or file(s) dropped` : '',
+    r.truncatedFiles > 0 ? `${r.truncatedFiles} file(s) cut short (read up to the cut)` : '',
+  ].filter(Boolean);
+  const reasons = r.dropReasons.map((x) => `  - ${x}\n`).join('');
+  return `warning: the recording could not be read whole: ${parts.join(', ')}; ${r.events.toLocaleString('en-US')} events read\n${reasons}`;
 }
 
 /** A time flag: an ISO date-time, or ms since the epoch, or seconds relative to the recording start (+90, +10m). */

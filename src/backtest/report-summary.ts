@@ -294,6 +294,11 @@ export function buildSummary(run: BacktestRun): BacktestSummary {
       twoSidedUptime: up2 / nq,
       queueModel: run.fast ? 'none' : run.settings.queueModel,
       killed: run.killed,
+      faults: (run.strategyFaults ?? []).map((f) => ({
+        ...f,
+        market: markets.find((m) => m.marketId === f.marketId)?.name ?? f.market,
+        strategy: run.strategyParams?.find((p) => p.marketId === f.marketId)?.strategy ?? run.strategies.join(', '),
+      })),
     }),
     diagnostics: { ...run.diagnostics, quotedBookRows: run.quotedRows.book, quotedTradeRows: run.quotedRows.trade },
     markets,

@@ -40,7 +40,7 @@ import type { Bytes32 } from '../model/order.ts';
 import type { ReplaySource } from './replay-source.ts';
 import { ReplayFeed, resolutionOf } from './replay-feed.ts';
 import { RunCollector } from './run-collector.ts';
-import { RunDiagnostics, type DiagnosticsCounts } from './run-diagnostics.ts';
+import { RunDiagnostics, type DiagnosticsCounts, type StrategyFault } from './run-diagnostics.ts';
 import { SimExchange, type SimOrder } from './sim-exchange.ts';
 import { SimVenue } from './sim-venue.ts';
 import { VirtualClock } from './virtual-clock.ts';
@@ -118,6 +118,8 @@ export interface BacktestRun {
   readonly sampleMs: number;
   /** what the kernel decided, counted (why a run placed no order or filled nothing) */
   readonly diagnostics: DiagnosticsCounts;
+  /** the markets whose strategy threw or returned malformed quotes (run-diagnostics.ts) */
+  readonly strategyFaults?: readonly StrategyFault[];
   /** book and trade rows of the quoted markets in the window */
   readonly quotedRows: { readonly book: number; readonly trade: number };
   /** set when the run stopped before the end of its data (Ctrl-C) */
@@ -805,6 +807,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     strategies: [...strategies].sort(),
     sampleMs,
     diagnostics: diag.counts,
+    strategyFaults: [...diag.faults.values()],
     quotedRows: countQuotedRows(cols, rows, incomplete ? incomplete.rowsReplayed : nRows, quotedSet),
     incomplete,
     ...(config.edge ? { edgeHorizonsMs: config.edge.markoutHorizonsMs } : {}),

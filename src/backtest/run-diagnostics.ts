@@ -47,7 +47,25 @@ export interface DiagnosticsCounts {
   quotingTicks: number;
 }
 
+/** A market whose strategy threw (or returned a non-list) or returned quotes the gate refused as malformed. */
+export interface StrategyFault {
+  readonly marketId: string;
+  /** the market's slug when the view has one */
+  readonly market: string;
+  /** ticks where the strategy threw or returned a non-list, and the first message */
+  errors: number;
+  firstError: string | null;
+  /** quotes denied as not well-formed (NaN or fractional price, size not a positive integer) */
+  badQuotes: number;
+}
+
 export class RunDiagnostics {
+  /**
+   * Per market, the strategy's failures and malformed quotes, first failing market first (kept out of
+   * `counts`: the summary names them in its warnings, and a run without any keeps its JSON).
+   */
+  readonly faults = new Map<string, StrategyFault>();
+
   readonly counts: DiagnosticsCounts = {
     ticks: 0,
     noView: 0,
@@ -72,6 +90,9 @@ export class RunDiagnostics {
     if (t.strategyError) {
       c.strategyErrors++;
       c.firstStrategyError ??= t.strategyError.message;
+      const f = this.faultOf(view);
+      f.errors++;
+      f.firstError ??= t.strategyError.message;
     } else if (t.returned === null) {
       c.returnedNothing++;
       const why = view ? nothingBecause(view) : 'no book yet';
@@ -85,8 +106,19 @@ export class RunDiagnostics {
       }
       c.denials[d.reason] = (c.denials[d.reason] ?? 0) + 1;
       if (RANGE_REASONS.has(d.reason)) c.outOfRange++;
+      else if (d.reason === 'BAD_QUOTE') this.faultOf(view).badQuotes++;
     }
     if (t.desired.length > 0) c.quotingTicks++;
+  }
+
+  private faultOf(view: MarketView | null): StrategyFault {
+    const id = view?.marketId ?? '(unknown market)';
+    let f = this.faults.get(id);
+    if (f === undefined) {
+      f = { marketId: id, market: view?.slug ?? id, errors: 0, firstError: null, badQuotes: 0 };
+      this.faults.set(id, f);
+    }
+    return f;
   }
 }
 
@@ -114,6 +146,30 @@ export interface ExplainInput {
   readonly twoSidedUptime: number;
   readonly queueModel: string;
   readonly killed: string | null;
+  /** markets whose strategy failed or returned malformed quotes, each with its strategy's name */
+  readonly faults?: readonly (StrategyFault & { readonly strategy: string })[];
+}
+
+/** At most this many markets are named one by one in the warnings. */
+const FAULT_LINES = 10;
+
+/**
+ * The warnings of a run whose strategy threw or returned malformed quotes: a headline, then each
+ * market with its strategy (every such quote was denied by the risk gate: none reached the venue).
+ */
+export function faultWarnings(faults: readonly (StrategyFault & { readonly strategy: string })[], marketsQuoted: number): string[] {
+  if (faults.length === 0) return [];
+  const head = `the strategy failed or returned malformed quotes in ${n(faults.length)} of ${n(marketsQuoted)} quoted markets`;
+  const out = [`${head} (their quotes were pulled or denied, none was sent)`];
+  for (const f of faults.slice(0, FAULT_LINES)) {
+    const what = [
+      f.errors > 0 ? `threw on ${n(f.errors)} ticks (first: ${f.firstError ?? ''})` : '',
+      f.badQuotes > 0 ? `${n(f.badQuotes)} malformed quotes denied (BAD_QUOTE: NaN or fractional price, size not a positive integer)` : '',
+    ].filter(Boolean);
+    out.push(`market ${f.market} (strategy ${f.strategy}): ${what.join('; ')}`);
+  }
+  if (faults.length > FAULT_LINES) out.push(`and ${n(faults.length - FAULT_LINES)} more markets`);
+  return out;
 }
 
 const n = (x: number): string => x.toLocaleString('en-US');
@@ -126,11 +182,13 @@ const byCount = (r: Record<string, number>): string =>
 
 /**
  * The warnings of a run that placed no order or filled nothing, each a line of plain text: the headline
- * first, then every reason the counts support. Empty for a run that placed orders and was filled.
+ * first, then every reason the counts support. For a run that placed orders and was filled: only the
+ * markets whose strategy failed or returned malformed quotes (`faultWarnings`), usually none.
  */
 export function explainRun(x: ExplainInput): string[] {
   const noOrders = x.ordersPlaced === 0;
-  if (!noOrders && x.fills > 0) return [];
+  const faults = faultWarnings(x.faults ?? [], x.marketsQuoted);
+  if (!noOrders && x.fills > 0) return faults;
   const c = x.counts;
   const out: string[] = [noOrders ? 'the backtest placed no order' : `the backtest placed ${n(x.ordersPlaced)} orders and none was filled`];
   if (x.marketsQuoted === 0) {
@@ -154,6 +212,7 @@ export function explainRun(x: ExplainInput): string[] {
   }
   if (c.returnedEmpty > 0) out.push(`the strategy returned an empty list on ${n(c.returnedEmpty)} ticks (${pct(c.returnedEmpty, c.ticks)})`);
   if (c.strategyErrors > 0) out.push(`the strategy failed on ${n(c.strategyErrors)} ticks: ${c.firstStrategyError ?? ''}`);
+  out.push(...faults.slice(1));
   if (Object.keys(c.pulls).length > 0) out.push(`quotes pulled by a market-wide risk guard: ${byCount(c.pulls)}`);
   if (Object.keys(c.denials).length > 0) out.push(`quotes denied by the risk gate, by reason: ${byCount(c.denials)}`);
   if (c.outOfRange > 0)

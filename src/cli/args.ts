@@ -50,8 +50,10 @@ function convert(name: string, spec: OptionSpec, raw: string): string | number {
   const field = `--${name}`;
   switch (spec.type) {
     case 'number': {
-      if (!/^-?\d+(\.\d+)?$/.test(raw)) throw new BadInputError(field, 'a number', raw);
-      return Number(raw);
+      // decimal, with an optional exponent (1e9): the command then says the range it accepts
+      const v = Number(raw);
+      if (!/^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(raw) || !Number.isFinite(v)) throw new BadInputError(field, 'a number', raw);
+      return v;
     }
     case 'duration':
       return parseDuration(raw, field);

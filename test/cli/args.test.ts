@@ -32,6 +32,12 @@ test('bad flags are clear errors naming the flag', () => {
   assert.throws(() => parseArgs(['-z'], spec), BadInputError);
 });
 
+test('numbers may carry an exponent, so a range check can say what is wrong with 1e9', () => {
+  assert.equal(parseArgs(['--port', '1e9'], spec).options.port, 1e9);
+  assert.equal(parseArgs(['--port', '2.5E-1'], spec).options.port, 0.25);
+  for (const bad of ['1e', 'e9', '1e400', '0x10', 'NaN']) assert.throws(() => parseArgs(['--port', bad], spec), /--port: expected a number/, bad);
+});
+
 test('durations accept s, m, h, ms and refuse nonsense', () => {
   assert.equal(parseDuration('30', 'd'), 30);
   assert.equal(parseDuration('1.5m', 'd'), 90);

@@ -115,24 +115,31 @@ export async function runSyntheticBacktest(args: ParsedArgs, cfgFile: string, p:
       process.stderr.write(
         `seed ${seed}: ${figures.map((f) => `${f.strategy} PnL ${f.pnl.toFixed(2)} on ${f.volume.toFixed(0)} USDC`).join(', ')}${summary.killed ? ` (kill switch: ${summary.killed})` : ''}\n`,
       );
+      // a strategy that threw or returned malformed quotes is named with its markets under its seed
+      if ((run.strategyFaults?.length ?? 0) > 0) p.printWarnings(summary, process.stderr);
     }
     const stats = summariseSeeds(runs);
-    const head = `synthetic backtest: ${runs.length} seed(s) ${seeds[0]}-${seeds[runs.length - 1] ?? seeds[0]} × ${base.hours} h × ${base.markets} markets, ${base.flow} flow, closed loop (${((performance.now() - t0) / 1000).toFixed(1)} s)${runs.length < seeds.length ? ` — INCOMPLETE: interrupted after ${runs.length} of ${seeds.length} seeds` : ''}`;
+    const complete = runs.length === seeds.length;
+    const ran = runs.length > 0 ? `${runs[0]!.seed}-${runs[runs.length - 1]!.seed}` : 'none';
+    const head = `synthetic backtest: ${runs.length} seed(s) ${ran} × ${base.hours} h × ${base.markets} markets, ${base.flow} flow, closed loop (${((performance.now() - t0) / 1000).toFixed(1)} s)${complete ? '' : ` — INCOMPLETE: interrupted after ${runs.length} of ${seeds.length} seeds`}`;
+    // `complete` and the seeds asked for let a reader of the file tell an interrupted run from a whole one
     const doc = {
       format: 'bookmaker-synthetic-seeds',
       version: 1,
       flow: base.flow,
       hours: base.hours,
       markets: base.markets,
+      seedsRequested: `${seeds[0]}-${seeds[seeds.length - 1]}`,
+      complete,
       seeds: runs.map((r) => r.seed),
       strategies: stats,
     };
     if (json === '-') process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
     else {
       process.stdout.write(seedTable(stats, head));
-      if (json !== undefined) writeOut(json, JSON.stringify(doc, null, 2) + '\n');
+      if (json !== undefined) writeOut(json, JSON.stringify(doc, null, 2) + '\n', 'json');
     }
-    return runs.length < seeds.length ? 130 : 0;
+    return complete ? 0 : 130;
   } finally {
     stop.dispose();
   }

@@ -9,7 +9,7 @@ import { BadInputError } from '../../model/errors.ts';
 import { loadBacktestConfig } from '../../backtest/backtest-config.ts';
 import { progressBar } from '../../backtest/progress-bar.ts';
 import { buildSummary, type BacktestSummary } from '../../backtest/report-summary.ts';
-import { loadReplaySource, parseTimeFlag } from '../../backtest/replay-source.ts';
+import { loadReplaySource, parseTimeFlag, readWarning } from '../../backtest/replay-source.ts';
 import { readManifest } from '../../backtest/recording/reader.ts';
 import { applyRanking, runBacktest } from '../../backtest/run-backtest.ts';
 import { runSweep } from '../../backtest/run-sweep.ts';
@@ -21,7 +21,7 @@ import { formatWalkForward, parseSplit, runWalkForward, walkForwardJson } from '
 import { runSyntheticBacktest } from './backtest-synthetic.ts';
 import { applyOneRunTiering } from '../one-run-tiering.ts';
 import { configFlag, onCtrlC, RECORDING_FLAGS } from '../shared-flags.ts';
-import { writeOut, writeRunOutputs } from '../run-outputs.ts';
+import { checkOutputs, writeOut, writeRunOutputs } from '../run-outputs.ts';
 
 function printSummary(s: BacktestSummary, out: NodeJS.WriteStream): void {
   const f = (v: number | null, d = 2) => (v === null ? '–' : v.toFixed(d));
@@ -113,6 +113,8 @@ const command: CommandSpec = {
     const cfgFile = args.options.config;
     const data = args.options.data;
     if (typeof cfgFile !== 'string' || !cfgFile) throw new BadInputError('--config', 'a config file (-c config/backtest.yaml)', cfgFile);
+    // an output that cannot be written is refused now, not after the run
+    checkOutputs(args.options);
     if (args.options.synthetic === true) return runSyntheticBacktest(args, cfgFile, { printSummary, printWarnings });
     for (const flag of ['seed', 'seeds', 'hours', 'markets', 'flow'] as const) {
       if (args.options[flag] !== undefined) throw new BadInputError(`--${flag}`, 'to be used with --synthetic', args.options[flag]);
@@ -173,10 +175,10 @@ const command: CommandSpec = {
         if (typeof args.options.json === 'string') {
           const json = walkForwardJson(wf, effective, data);
           if (toStdout) process.stdout.write(json);
-          else writeOut(args.options.json, json);
+          else writeOut(args.options.json, json, 'json');
         }
         if (typeof args.options.report === 'string')
-          writeOut(args.options.report, buildSweepHtml(wf.ranked, effective, 'bookmaker walk-forward: the first part, where the choice was made'));
+          writeOut(args.options.report, buildSweepHtml(wf.ranked, effective, 'bookmaker walk-forward: the first part, where the choice was made'), 'report');
         if (wf.ranked.length < wf.total || (wf.chosen && !wf.heldOut)) return 130;
         return wf.chosen && wf.heldOut?.summary ? 0 : 1;
       }
@@ -199,7 +201,7 @@ const command: CommandSpec = {
       }
       bar.done();
       if (shard) {
-        writeOut(args.options.json as string, JSON.stringify(sweepPart(effective, shard, data, win, results), null, 2) + '\n');
+        writeOut(args.options.json as string, JSON.stringify(sweepPart(effective, shard, data, win, results), null, 2) + '\n', 'json');
         process.stdout.write(
           `sweep shard ${shard.index}/${shard.count}: ${results.length} of ${expandGrid(spec.grid).length} runs (${((performance.now() - t0) / 1000).toFixed(1)} s) → ${args.options.json}\n`,
         );
@@ -215,9 +217,9 @@ const command: CommandSpec = {
       if (typeof args.options.json === 'string') {
         const text = sweepJson(ranked);
         if (args.options.json === '-') process.stdout.write(text);
-        else writeOut(args.options.json, text);
+        else writeOut(args.options.json, text, 'json');
       }
-      if (typeof args.options.report === 'string') writeOut(args.options.report, buildSweepHtml(ranked, effective));
+      if (typeof args.options.report === 'string') writeOut(args.options.report, buildSweepHtml(ranked, effective), 'report');
       if (results.length < total) return 130;
       return results.some((r) => !r.summary) ? 1 : 0;
     }
@@ -226,6 +228,8 @@ const command: CommandSpec = {
     applyOneRunTiering();
     const cfg = await loadBacktestConfig(cfgFile);
     const loaded = loadReplaySource(data, win);
+    const dropped = readWarning(loaded.read);
+    if (dropped) process.stderr.write(dropped);
     if (loaded.rows.length === 0) {
       const { lts, rows } = loaded.cols;
       const span = rows > 0 ? `${new Date(lts[0]!).toISOString()} → ${new Date(lts[rows - 1]!).toISOString()}` : 'no events';

@@ -4,15 +4,14 @@
  * (src/backtest/calibrate-intensity.ts) and print the fit per market and pooled, with standard
  * errors, R² and the relative error of the fitted λ, then the `A` and `k` to paste into the config.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { CommandSpec } from '../args.ts';
 import { BadInputError } from '../../model/errors.ts';
 import { loadBacktestConfig } from '../../backtest/backtest-config.ts';
 import { calibrateIntensity, type IntensityFit } from '../../backtest/calibrate-intensity.ts';
-import { loadReplaySource, parseTimeFlag } from '../../backtest/replay-source.ts';
+import { loadReplaySource, parseTimeFlag, readWarning } from '../../backtest/replay-source.ts';
 import { readManifest } from '../../backtest/recording/reader.ts';
 import { configFlag, RECORDING_FLAGS } from '../shared-flags.ts';
+import { checkOutputs, writeOut } from '../write-out.ts';
 
 const g = (v: number, d = 4) => (Number.isFinite(v) ? v.toPrecision(d) : '–');
 
@@ -27,7 +26,8 @@ const command: CommandSpec = {
   description: [
     'Measures how often trades reach δ ticks from the mid, λ(δ) = A·exp(−k·δ) per second, and fits A and k',
     '(least squares of ln λ on δ), per market and pooled; prints the standard errors, R² and the relative error',
-    'of the fitted λ, and the params for strategies/glft. Example:',
+    'of the fitted λ, and the params for strategies/glft. Example (the Polymarket capture, imported first):',
+    '  bookmaker import polymarket data/polymarket-tickscope/events.jsonl.gz --out recordings/polymarket',
     '  bookmaker calibrate -c config/strategies/glft.yaml --data recordings/polymarket',
   ].join('\n'),
   options: {
@@ -42,6 +42,7 @@ const command: CommandSpec = {
     if (typeof cfgFile !== 'string' || !cfgFile) throw new BadInputError('--config', 'a config file (-c config/strategies/glft.yaml)', cfgFile);
     if (typeof data !== 'string' || !data) throw new BadInputError('--data', 'a recording directory', data);
     await loadBacktestConfig(cfgFile);
+    checkOutputs(args.options, ['json']);
     const minTrades = args.options['min-trades'] ?? 5;
     if (typeof minTrades !== 'number' || !Number.isInteger(minTrades) || minTrades < 2 || minTrades > 1e6)
       throw new BadInputError('--min-trades', 'an integer from 2 to 1000000', minTrades);
@@ -50,6 +51,8 @@ const command: CommandSpec = {
     const from = typeof args.options.from === 'string' ? parseTimeFlag(args.options.from, '--from', startGuess) : undefined;
     const to = typeof args.options.to === 'string' ? parseTimeFlag(args.options.to, '--to', startGuess) : undefined;
     const source = loadReplaySource(data, { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) });
+    const dropped = readWarning(source.read);
+    if (dropped) process.stderr.write(dropped);
     const r = calibrateIntensity(source, minTrades);
     const json = args.options.json;
     if (json === '-') {
@@ -65,10 +68,7 @@ const command: CommandSpec = {
         out.push('', 'strategies/glft params (pooled fit):', `  A: ${g(r.pooled.A)}`, `  k: ${g(r.pooled.k)}`);
       } else out.push('', `no fit: fewer than ${minTrades} trades with a two-sided book at two depths`);
       process.stdout.write(out.join('\n') + '\n');
-      if (typeof json === 'string') {
-        mkdirSync(dirname(json), { recursive: true });
-        writeFileSync(json, JSON.stringify(r, null, 2) + '\n');
-      }
+      if (typeof json === 'string') writeOut(json, JSON.stringify(r, null, 2) + '\n', 'json');
     }
     return r.pooled ? 0 : 1;
   },

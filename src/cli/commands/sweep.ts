@@ -4,18 +4,12 @@
  * Job in deploy/kubernetes/sweep-job.yaml) as one sweep. The ranked table, the JSON and the HTML
  * report are the ones the one-machine sweep of the same grid writes.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { CommandSpec } from '../args.ts';
 import { BadInputError } from '../../model/errors.ts';
 import { formatRanked, rank } from '../../backtest/sweep-grid.ts';
 import { buildSweepHtml } from '../../backtest/sweep-report.ts';
 import { mergeParts, readPart, sweepJson } from '../../backtest/sweep-shard.ts';
-
-function writeOut(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
+import { checkOutputs, writeOut } from '../write-out.ts';
 
 const command: CommandSpec = {
   name: 'sweep',
@@ -37,6 +31,7 @@ const command: CommandSpec = {
     const [sub, ...files] = args.positionals;
     if (sub !== 'merge') throw new BadInputError('subcommand', 'merge', sub);
     if (files.length === 0) throw new BadInputError('PARTS', 'one or more part files written by backtest --sweep … --shard I/N --json FILE', '');
+    checkOutputs(args.options, ['json', 'report']);
     const merged = mergeParts(files.map((file) => ({ file, part: readPart(file) })));
     const ranked = rank(merged.results, merged.spec.rankBy, merged.spec.minVolume);
     const toStdout = args.options.json === '-';
@@ -46,9 +41,9 @@ const command: CommandSpec = {
     }
     if (typeof args.options.json === 'string') {
       if (toStdout) process.stdout.write(sweepJson(ranked));
-      else writeOut(args.options.json, sweepJson(ranked));
+      else writeOut(args.options.json, sweepJson(ranked), 'json');
     }
-    if (typeof args.options.report === 'string') writeOut(args.options.report, buildSweepHtml(ranked, merged.spec));
+    if (typeof args.options.report === 'string') writeOut(args.options.report, buildSweepHtml(ranked, merged.spec), 'report');
     return ranked.some((r) => !r.summary) ? 1 : 0;
   },
 };
