@@ -37,6 +37,7 @@
  * sweep's bound (above) for one found by the sweep.
  */
 import type { Observable } from 'rxjs';
+import { Bytes32Window } from '../core/bytes32-window.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import type { ListOrdersParams, OrderPage, RecentOrdersParams } from '../exchange/client/orders-read.ts';
@@ -195,15 +196,22 @@ export interface Vanished {
 
 /** orders remembered at most (oldest dropped): the open list of a bot is far smaller */
 const MAX_KNOWN = 20_000;
-/** closed orders remembered (their filled shares), so one read again is not reported twice */
-const MAX_CLOSED = 5_000;
+/**
+ * closed orders remembered (their filled shares and cost), so one read again is not reported twice:
+ * a Bytes32Window (src/core/bytes32-window.ts), its ~0.2 MB allocated at the start (a Map of the
+ * nonces' strings grew to ~1 MB over soak-memory's first ~6 minutes)
+ */
+export const MAX_CLOSED = 5_000;
+/** a closed order's values in the window: its filled shares, its cost (NaN: null, not known) */
+const FILLED = 0;
+const COST = 1;
 
 /** The fill tracker, apart from I/O so it can be tested on plain lists. */
 export class FillTracker {
   private readonly known = new Map<string, Known>();
   /** the known orders by market (the ones whose market the venue named) */
   private readonly byMarket = new Map<string, Set<string>>();
-  private readonly closed = new Map<string, { filled: number; cost: number | null }>();
+  private readonly closed = new Bytes32Window(MAX_CLOSED, 2);
   private baseline = true;
   private rounds = 0;
   private readonly fees: FeeSpec;
@@ -254,10 +262,10 @@ export class FillTracker {
       const k = o.nonce;
       const arrived = this.arrival?.(o.nonce);
       const filled = filledShares(o, this.fees, arrived);
-      const wasClosed = this.closed.get(k);
+      const wasClosed = this.closed.find(k);
       // a closed order read again (the recent-orders window) with nothing new: already reported
-      if (wasClosed !== undefined && filled <= wasClosed.filled) continue;
-      const held = this.known.get(k) ?? wasClosed ?? { filled: 0, cost: 0 };
+      if (wasClosed >= 0 && filled <= this.closed.value(wasClosed, FILLED)) continue;
+      const held = this.known.get(k) ?? (wasClosed >= 0 ? this.closedAt(wasClosed) : { filled: 0, cost: 0 });
       const before = held.filled;
       let cost = held.cost;
       if (filled > before && !this.baseline) {
@@ -303,8 +311,7 @@ export class FillTracker {
         if (this.known.size > MAX_KNOWN) this.drop(this.known.keys().next().value!);
       } else {
         this.drop(k);
-        this.closed.set(k, { filled: Math.max(filled, before), cost });
-        if (this.closed.size > MAX_CLOSED) this.closed.delete(this.closed.keys().next().value!);
+        this.close(k, Math.max(filled, before), cost);
         // after its fills (above): the order manager may stop counting the order at worst case
         if (!this.baseline)
           out.push(
@@ -357,8 +364,31 @@ export class FillTracker {
   needsAverage(o: VenueOrder): boolean {
     if (this.baseline || o.avgFillPrice !== undefined) return false;
     const k = o.nonce;
-    const held = this.known.get(k) ?? this.closed.get(k);
-    return filledShares(o, this.fees) > (held?.filled ?? 0);
+    const held = this.known.get(k)?.filled ?? this.closedFilled(k);
+    return filledShares(o, this.fees) > held;
+  }
+
+  /** a closed order's figures, the newest MAX_CLOSED kept (the oldest dropped) */
+  private close(k: string, filled: number, cost: number | null): void {
+    const slot = this.closed.set(k);
+    this.closed.setValue(slot, FILLED, filled);
+    this.closed.setValue(slot, COST, cost ?? Number.NaN);
+  }
+
+  private closedAt(slot: number): { filled: number; cost: number | null } {
+    const cost = this.closed.value(slot, COST);
+    return { filled: this.closed.value(slot, FILLED), cost: Number.isNaN(cost) ? null : cost };
+  }
+
+  /** the filled shares of a closed order remembered, else 0 */
+  private closedFilled(k: string): number {
+    const slot = this.closed.find(k);
+    return slot < 0 ? 0 : this.closed.value(slot, FILLED);
+  }
+
+  /** closed orders remembered now (tests) */
+  get closedRemembered(): number {
+    return this.closed.size;
   }
 
   /** Is the order one this tracker saw open (its fills so far counted)? */
@@ -380,8 +410,7 @@ export class FillTracker {
     const v = this.known.get(nonce);
     if (!v) return null;
     this.drop(nonce);
-    this.closed.set(nonce, { filled: v.filled, cost: v.cost });
-    if (this.closed.size > MAX_CLOSED) this.closed.delete(this.closed.keys().next().value!);
+    this.close(nonce, v.filled, v.cost);
     return feedEvent(SOURCE, { type: 'OrderClosed', marketId, nonce, status: 'cancelled', ts: now }, now, now);
   }
 

@@ -17,6 +17,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
+import { Bytes32Window } from '../core/bytes32-window.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import type { BotConfig } from '../config/types.ts';
@@ -55,7 +56,8 @@ import { existsSync, rmSync, statSync } from 'node:fs';
  * test), so a bound costs a lookup, never an answer. It was 100 000: ~11 MB of 66-character
  * strings that took over an hour of soak-memory's quoting (~1,400 orders a minute) to fill, the
  * live heap's growth in that bench's second half. 10 000 is what the nonce source remembers
- * (src/orders/nonces.ts NONCE_MEMORY), so the two share their strings.
+ * (src/orders/nonces.ts NONCE_MEMORY); both are a Bytes32Window (src/core/bytes32-window.ts), their
+ * ~0.5 MB allocated at the start instead of a Set that grew while the window filled.
  */
 export const OWN_MEMORY = 10_000;
 
@@ -335,7 +337,7 @@ export class BotLedger {
   }
 
   /** nonces this bookmaker placed or adopted in this run, the newest OWN_MEMORY (a cache: isOwn finds older ones in the ledger) */
-  private readonly own = new Set<Bytes32>();
+  private readonly own = new Bytes32Window(OWN_MEMORY);
   /** nonces isOwn holds in memory now (tests) */
   get ownRemembered(): number {
     return this.own.size;
@@ -344,9 +346,8 @@ export class BotLedger {
   fees: FeeSpec = NO_FEES;
 
   private rememberOwn(nonce: Bytes32): void {
-    this.own.add(nonce);
     // a bound: older ones are still found in the ledger (isOwn)
-    if (this.own.size > OWN_MEMORY) this.own.delete(this.own.values().next().value!);
+    this.own.add(nonce);
   }
 
   /**

@@ -8,6 +8,7 @@
  * a silently replaced order; it is bounded so a bot that runs for days does not grow without limit.
  */
 import { randomBytes, randomFillSync } from 'node:crypto';
+import { Bytes32Window } from '../core/bytes32-window.ts';
 import { InvariantError } from '../model/errors.ts';
 import type { Bytes32 } from '../model/order.ts';
 
@@ -16,8 +17,10 @@ import type { Bytes32 } from '../model/order.ts';
  * bytes; the memory only turns a bug that re-feeds a nonce (a resend path, an adopted order) into
  * an InvariantError, and such a bug repeats a nonce within seconds. 10 000 nonces cover minutes of
  * the busiest quoting measured (~250 orders/s over 50 markets in soak-memory) and hours at a live
- * venue's rate limits, in ~1.3 MB. The window was 100 000 once: it held ~12 MB of 66-character strings
- * that took ~7 minutes of that quoting to fill: the soak's second-half RSS growth.
+ * venue's rate limits. The window was 100 000 once: it held ~12 MB of 66-character strings that took
+ * ~7 minutes of that quoting to fill: the soak's second-half RSS growth. It is a Bytes32Window
+ * (src/core/bytes32-window.ts): ~0.5 MB allocated at the start, where a Set of the strings grew to
+ * ~1.3 MB over those minutes.
  */
 export const NONCE_MEMORY = 10_000;
 
@@ -41,9 +44,8 @@ function hexOf(b: Uint8Array): string {
 }
 
 export class NonceSource {
-  private readonly recent = new Set<Bytes32>();
-  private readonly order: Bytes32[] = [];
-  private head = 0;
+  /** the newest `memory` nonces issued or remembered */
+  private readonly recent: Bytes32Window;
   /** the default source's pool of CSPRNG bytes (each byte handed out once), null with an injected source */
   private readonly pool: Buffer | null;
   private used = POOL_BYTES;
@@ -54,10 +56,11 @@ export class NonceSource {
   private readonly text = Buffer.alloc(66);
 
   constructor(
-    private readonly memory = NONCE_MEMORY,
+    memory = NONCE_MEMORY,
     private readonly random: (n: number) => Uint8Array = randomBytes,
     tag?: string | null,
   ) {
+    this.recent = new Bytes32Window(memory);
     this.pool = random === randomBytes ? Buffer.allocUnsafe(POOL_BYTES) : null;
     if (tag != null && !NONCE_TAG.test(tag)) throw new InvariantError('a nonce tag is 16 lower-case hex digits');
     this.tag = tag ?? '';
@@ -107,16 +110,8 @@ export class NonceSource {
 
   /** Record a nonce seen elsewhere (e.g. an adopted venue order) so it is never issued again. */
   remember(key: Bytes32): void {
-    // one lookup: a key already there leaves the size as it was
-    const size = this.recent.size;
-    this.recent.add(key);
-    if (this.recent.size === size) throw new InvariantError(`nonce reused: ${key}`);
-    if (this.order.length < this.memory) this.order.push(key);
-    else {
-      this.recent.delete(this.order[this.head]!);
-      this.order[this.head] = key;
-      this.head = (this.head + 1) % this.memory;
-    }
+    // one lookup; the oldest is dropped past the window
+    if (!this.recent.add(key)) throw new InvariantError(`nonce reused: ${key}`);
   }
 
   has(nonce: Bytes32): boolean {

@@ -1,6 +1,6 @@
 /**
  * A market's sampled mid history, oldest first and bounded: an immutable sequence whose copies share
- * one append-only buffer, so a new sample costs one small object instead of a copy of the history.
+ * one append-only buffer, so a new sample costs no copy of the history.
  *
  * Entry points: `MidHistory.EMPTY`, `h.push(sample, max)` → a new history (h is unchanged), and the
  * reads of `MidSeries` (src/strategy/types.ts): `length`, `at(i)`, iteration, as on an array.
@@ -9,15 +9,52 @@
  * push from the history that ends at the buffer's end appends in place: every history made before
  * it reads only entries below its own end, which never change, so an earlier snapshot stays as it
  * was. A push from any other history (one that was pushed from already: a fork) copies its window
- * into a new buffer, as does a push that finds the buffer at twice the bound (the oldest samples
- * are then dropped from memory: one copy of `max` samples every `max` pushes, instead of one at
- * every push as the plain array was; docs/performance.md, "The whole-capture backtest").
+ * into a new buffer, as does a push that finds the buffer full (the oldest samples are then dropped
+ * from memory: one copy of `max` samples every SLACK pushes, instead of one at every push as the
+ * plain array was; docs/performance.md, "The whole-capture backtest").
+ *
+ * The buffer is columns of numbers (times, mids, the volatility walk's increments) in Float64Arrays
+ * of the bound plus a slack (a quarter of it), allocated whole at a market's first sample: a market's
+ * history holds the same ~18 KB (600 samples) from then on, where an array of sample objects grew to
+ * twice the bound (~75 KB) over the ~33 minutes it took to fill (docs/performance.md, "Memory over a
+ * long run"). A sample read (`at`, iteration) is a new object of the stored numbers: equal samples,
+ * not the objects pushed.
  */
 import type { MidSample, MidSeries } from '../strategy/types.ts';
 import { instantVariance } from '../strategy/volatility.ts';
 
+/** samples a buffer holds beyond the bound: a copy of the window every this many pushes */
+function slackOf(max: number): number {
+  return Math.max(8, Math.ceil(max / 4));
+}
+
+/** A buffer of samples in columns: `n` of `cap` written, entries below `n` never written again. */
+class Columns {
+  readonly times: Float64Array;
+  readonly mids: Float64Array;
+  /**
+   * the volatility walk's increment into each sample from the one before (src/strategy/volatility.ts
+   * instantVariance), made once per sample instead of at every walk over it (-1 for a first sample;
+   * a walk starts at its window's second sample, so a window's first entry is never read)
+   */
+  readonly inc: Float64Array;
+  n = 0;
+  constructor(readonly cap: number) {
+    this.times = new Float64Array(cap);
+    this.mids = new Float64Array(cap);
+    this.inc = new Float64Array(cap);
+  }
+
+  append(ts: number, mid: number, inc: number): void {
+    const i = this.n++;
+    this.times[i] = ts;
+    this.mids[i] = mid;
+    this.inc[i] = inc;
+  }
+}
+
 export class MidHistory implements MidSeries {
-  static readonly EMPTY: MidHistory = new MidHistory([], [], [], 0, 0, -1, -1);
+  static readonly EMPTY: MidHistory = new MidHistory(new Columns(0), 0, 0, -1, -1);
 
   /**
    * Where midAtOrBefore found its last two answers (indices into `buf`; -1: none), the newer first:
@@ -30,16 +67,7 @@ export class MidHistory implements MidSeries {
 
   private constructor(
     /** append-only; entries below from + length are never written again */
-    private readonly buf: MidSample[],
-    /**
-     * beside `buf`, entry for entry: the volatility walk's increment from the sample before
-     * (src/strategy/volatility.ts instantVariance), made once per sample instead of at every walk
-     * over it (-1 for a first sample; a walk starts at its window's second sample, so a window's
-     * first entry is never read)
-     */
-    private readonly inc: number[],
-    /** beside `buf`, entry for entry: each sample's time (what midAtOrBefore reads, in one array of numbers) */
-    private readonly times: number[],
+    private readonly buf: Columns,
     private readonly from: number,
     readonly length: number,
     /**
@@ -56,22 +84,25 @@ export class MidHistory implements MidSeries {
   /** A history of these samples (oldest first; copied). */
   static of(samples: readonly MidSample[]): MidHistory {
     if (samples.length === 0) return MidHistory.EMPTY;
-    const inc = new Array<number>(samples.length);
-    inc[0] = -1;
+    const buf = new Columns(samples.length);
+    buf.append(samples[0]!.ts, samples[0]!.mid, -1);
     let descent = -1;
-    const times = new Array<number>(samples.length);
-    for (let i = 0; i < samples.length; i++) times[i] = samples[i]!.ts;
     for (let i = 1; i < samples.length; i++) {
-      inc[i] = instantVariance(samples[i - 1]!, samples[i]!);
+      buf.append(samples[i]!.ts, samples[i]!.mid, instantVariance(samples[i - 1]!, samples[i]!));
       if (!(samples[i]!.ts >= samples[i - 1]!.ts)) descent = i;
     }
-    return new MidHistory(samples.slice(), inc, times, 0, samples.length, descent, -1);
+    return new MidHistory(buf, 0, samples.length, descent, -1);
+  }
+
+  /** the sample at buffer index k, as an object */
+  private sampleAt(k: number): MidSample {
+    return { ts: this.buf.times[k]!, mid: this.buf.mids[k]! };
   }
 
   /** The sample at `index` (a negative index counts back from the newest, as Array.prototype.at); undefined outside. */
   at(index: number): MidSample | undefined {
     const i = index < 0 ? this.length + index : index;
-    return i >= 0 && i < this.length ? this.buf[this.from + i] : undefined;
+    return i >= 0 && i < this.length ? this.sampleAt(this.from + i) : undefined;
   }
 
   /**
@@ -79,7 +110,7 @@ export class MidHistory implements MidSeries {
    * (instantVariance of the two), for 1 ≤ index < length; kept from the push.
    */
   incrementAt(index: number): number {
-    return this.inc[this.from + index]!;
+    return this.buf.inc[this.from + index]!;
   }
 
   /**
@@ -90,7 +121,7 @@ export class MidHistory implements MidSeries {
    * of a market whose history is at its bound: its window slid).
    */
   ewmaVariance(lambda: number): number {
-    const inc = this.inc;
+    const inc = this.buf.inc;
     const end = this.from + this.length;
     let variance = -1;
     for (let i = this.from + 1; i < end; i++) {
@@ -107,7 +138,8 @@ export class MidHistory implements MidSeries {
    */
   midAtOrBefore(t: number): number | null {
     if (this.length === 0) return null;
-    const times = this.times;
+    const times = this.buf.times;
+    const mids = this.buf.mids;
     const from = this.from;
     // In time order, the search's answer is the newest sample at or before `t`: one of the last two
     // answers (or the sample after the newer) when it still is (the regime asks at each event and
@@ -118,14 +150,14 @@ export class MidHistory implements MidSeries {
       const end = from + this.length;
       const h = this.#hint;
       if (h >= from && h < end && times[h]! <= t) {
-        if (h + 1 === end || times[h + 1]! > t) return this.buf[h]!.mid;
+        if (h + 1 === end || times[h + 1]! > t) return mids[h]!;
         if (h + 2 === end || times[h + 2]! > t) {
           this.#hint = h + 1;
-          return this.buf[h + 1]!.mid;
+          return mids[h + 1]!;
         }
       }
       const h2 = this.#hint2;
-      if (h2 >= from && h2 < end && times[h2]! <= t && (h2 + 1 === end || times[h2 + 1]! > t)) return this.buf[h2]!.mid;
+      if (h2 >= from && h2 < end && times[h2]! <= t && (h2 + 1 === end || times[h2 + 1]! > t)) return mids[h2]!;
     }
     let lo = 0;
     let hi = this.length - 1;
@@ -141,12 +173,17 @@ export class MidHistory implements MidSeries {
       this.#hint2 = this.#hint;
       this.#hint = from + ans;
     }
-    return this.buf[from + ans]!.mid;
+    return mids[from + ans]!;
   }
 
   /** The newest sample, undefined when empty. */
   last(): MidSample | undefined {
-    return this.length === 0 ? undefined : this.buf[this.from + this.length - 1];
+    return this.length === 0 ? undefined : this.sampleAt(this.from + this.length - 1);
+  }
+
+  /** The newest sample's time, NaN when empty (what the reducer asks at each book event, without an object). */
+  lastTs(): number {
+    return this.length === 0 ? Number.NaN : this.buf.times[this.from + this.length - 1]!;
   }
 
   /**
@@ -157,43 +194,42 @@ export class MidHistory implements MidSeries {
     const keep = Math.min(this.length, Math.max(0, max - 1));
     const end = this.from + this.length;
     const buf = this.buf;
-    const inc = this.length > 0 ? instantVariance(buf[end - 1]!, sample) : -1;
-    const back = this.length > 0 && !(sample.ts >= buf[end - 1]!.ts);
-    if (this.length > 0 && end === buf.length && end < 2 * max) {
-      buf.push(sample);
-      this.inc.push(inc);
-      this.times.push(sample.ts);
-      const next = new MidHistory(buf, this.inc, this.times, end - keep, keep + 1, back ? end : this.descent, this.#hint);
+    const inc = this.length > 0 ? instantVariance(this.sampleAt(end - 1), sample) : -1;
+    const back = this.length > 0 && !(sample.ts >= buf.times[end - 1]!);
+    if (this.length > 0 && end === buf.n && end < buf.cap) {
+      buf.append(sample.ts, sample.mid, inc);
+      const next = new MidHistory(buf, end - keep, keep + 1, back ? end : this.descent, this.#hint);
       next.#hint2 = this.#hint2;
       return next;
     }
-    const out = new Array<MidSample>(keep + 1);
-    const outInc = new Array<number>(keep + 1);
-    const outTimes = new Array<number>(keep + 1);
-    for (let i = 0; i < keep; i++) {
-      out[i] = buf[end - keep + i]!;
-      outInc[i] = this.inc[end - keep + i]!;
-      outTimes[i] = this.times[end - keep + i]!;
-    }
-    out[keep] = sample;
-    outInc[keep] = inc;
-    outTimes[keep] = sample.ts;
+    const out = new Columns(Math.max(1, max) + slackOf(max));
+    out.times.set(buf.times.subarray(end - keep, end));
+    out.mids.set(buf.mids.subarray(end - keep, end));
+    out.inc.set(buf.inc.subarray(end - keep, end));
+    out.n = keep;
+    out.append(sample.ts, sample.mid, inc);
     // the kept window's step back, at its new index (one before the window: none that counts)
     const descent = back ? keep : Math.max(-1, this.descent - (end - keep));
-    return new MidHistory(out, outInc, outTimes, 0, keep + 1, descent, -1);
+    return new MidHistory(out, 0, keep + 1, descent, -1);
   }
 
-  /** `next` is this history with exactly one sample appended: one longer, and the same sample objects before it. */
+  /** `next` is this history with exactly one sample appended: one longer, and the same samples (times and mids) before it. */
   isAppendedBy(next: MidSeries): boolean {
     if (next.length !== this.length + 1) return false;
     // the same buffer and start: the same entries below this one's end (they never change)
     if (next instanceof MidHistory && next.buf === this.buf && next.from === this.from) return true;
-    for (let i = 0; i < this.length; i++) if (next.at(i) !== this.buf[this.from + i]) return false;
+    const { times, mids } = this.buf;
+    for (let i = 0; i < this.length; i++) {
+      const s = next.at(i)!;
+      if (!Object.is(s.ts, times[this.from + i]) || !Object.is(s.mid, mids[this.from + i])) return false;
+    }
     return true;
   }
 
   toArray(): MidSample[] {
-    return this.buf.slice(this.from, this.from + this.length);
+    const out = new Array<MidSample>(this.length);
+    for (let i = 0; i < this.length; i++) out[i] = this.sampleAt(this.from + i);
+    return out;
   }
 
   toJSON(): MidSample[] {
@@ -201,6 +237,6 @@ export class MidHistory implements MidSeries {
   }
 
   *[Symbol.iterator](): Iterator<MidSample> {
-    for (let i = 0; i < this.length; i++) yield this.buf[this.from + i]!;
+    for (let i = 0; i < this.length; i++) yield this.sampleAt(this.from + i);
   }
 }

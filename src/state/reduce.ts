@@ -152,8 +152,7 @@ function reduceBook(m: MarketState, ev: BookEvent, lim: ReduceLimits): MarketSta
   // a new mid: the mid-jump and trend triggers (against the history before this sample)
   const edge = m2 !== null && m2 !== m.lastMid2 ? onMidEdge(m.edge, localTs, m2 / 2, midHistory) : m.edge;
   if (m2 !== null) {
-    const last = midHistory.last();
-    if (!last || localTs - last.ts >= lim.midSampleMs) midHistory = midHistory.push({ ts: localTs, mid: m2 / 2 }, lim.midSamples);
+    if (midHistory.length === 0 || localTs - midHistory.lastTs() >= lim.midSampleMs) midHistory = midHistory.push({ ts: localTs, mid: m2 / 2 }, lim.midSamples);
   }
   return marketWithBook(m, books, localTs, m.streamState ?? 'live', m2 ?? m.lastMid2, midHistory, edge);
 }

@@ -3,7 +3,8 @@
  * markets of the local exchange's kind (a 10-level book a side, a mid history of 10 minutes of
  * samples, stream status live) quote through the same kernel, order manager and store the bot runs
  * (bands, 2 bands a side: 4 resting orders per market, acknowledged by a stub venue), then sit
- * still; the figure is (live heap after a full GC with N markets − the same with none) / N.
+ * still; the figure is (live heap after a full GC with N markets − the same with none) / N, the
+ * live heap with the typed arrays' backing stores (outside V8's heap) counted.
  * Counted: the store (books, orders, position, edge state, series), the view memos, the kernel's and
  * the order manager's per-market records. Not counted: the streams' connections and the feeds
  * (the load bench's RSS per market carries those).
@@ -41,9 +42,11 @@ if (baseDir !== undefined && !existsSync(resolve(baseDir, inTree(baseDir, 'src/k
 }
 const here = resolve(new URL('../..', import.meta.url).pathname);
 
+/** the live heap and the typed arrays' backing stores, which V8 keeps outside its heap (a mid history's columns) */
 const heap = (): number => {
   for (let i = 0; i < 3; i++) gc();
-  return process.memoryUsage().heapUsed;
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
 };
 
 /** The bytes per market of one tree's core with N still, quoted markets. */

@@ -17,12 +17,12 @@
  * space grow to about twice the live set between major collections, so RSS saw-tooths well above
  * what the bot keeps alive; a capped run that neither dies nor slows down shows the live set fits.
  *
- * Bounded windows that still fill during a 10-minute soak at this bench's rates (~1,400 orders and ~230
- * fills a minute over the 50 markets, ~0.6 mid samples a second per market), so its second half is
- * not flat by construction until they are full: the mid history (600 samples a market, its buffer to
- * 1,200: ~17-33 min), the books (256 fills and 1,024 fill ids a market: ~1 h and ~4 h, twice with
- * the ledger's checkpoint copy from minute 5), the own-orders feed's closed orders (5,000: ~6 min),
- * the nonces and the ledger's own nonces (10,000: ~7 min).
+ * Bounded windows that still fill during a 10-minute soak at this bench's rates (~1,400 orders and
+ * ~230-450 fills a minute over the 50 markets), so its second half is not flat by construction until
+ * they are full: the books (256 fills and 1,024 fill ids a market: ~0.5-1 h and ~2-4 h, twice with
+ * the ledger's checkpoint copy from minute 5). The mid history, the own-orders feed's closed orders
+ * and the nonce windows take their whole memory at the start (docs/performance.md, "Memory over a
+ * long run").
  *
  * `--snapshots 2,5` writes a heap snapshot of the bot at each of those minutes of the soak (SIGUSR2
  * with `--heapsnapshot-signal`) into `--snapshot-dir DIR` (default: a new directory under the system's

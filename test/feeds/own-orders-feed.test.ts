@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { FillTracker } from '../../src/feeds/own-orders-feed.ts';
+import { FillTracker, MAX_CLOSED } from '../../src/feeds/own-orders-feed.ts';
 import { filledShares } from '../../src/orders/venue-order-shares.ts';
 import type { Address, Bytes32, VenueOrder } from '../../src/model/order.ts';
 import { venueOrder } from '../support/venue-order.ts';
+import { liveHeap } from '../support/retained-heap.ts';
 
 const M = ('0x' + 'ab'.repeat(32)) as Bytes32;
 const N = ('0x' + '01'.repeat(32)) as Bytes32;
@@ -296,4 +297,44 @@ test('at thousands of markets: the read after the first asks only since the last
   const fills = new Map(ev.flatMap((e) => (e.type === 'OrderFilled' ? [[e.nonce, e.size] as const] : [])));
   assert.equal(fills.get(N), 10_000_000, 'the order placed and filled between two polls is counted');
   assert.equal(fills.get(X), 3_000_000, 'so is the part-filled order that expired between them (old code: never read)');
+});
+
+/** order i's nonce (distinct, 32 bytes) */
+const nonceOf = (i: number): Bytes32 => `0x${'cd'.repeat(24)}${i.toString(16).padStart(16, '0')}` as Bytes32;
+const ended = (i: number, filledSize: number): VenueOrder => ({ ...sell(filledSize, 'cancelled'), nonce: nonceOf(i) });
+const kinds = (f: ReturnType<FillTracker['observe']>) => f.map((e) => (e.event.type === 'OrderFilled' ? `fill ${e.event.size}` : e.event.type));
+
+test('a closed order is remembered while the newest MAX_CLOSED closes hold it: read again at the edge only new fills count', () => {
+  const t = new FillTracker();
+  t.observe([], 0);
+  assert.deepEqual(kinds(t.observe([ended(0, 4_000_000)], 1)), ['fill 4000000', 'OrderClosed']);
+  const others = Array.from({ length: MAX_CLOSED - 1 }, (_, i) => ended(i + 1, 0));
+  t.observe(others, 2);
+  assert.equal(t.closedRemembered, MAX_CLOSED);
+  assert.deepEqual(kinds(t.observe([ended(0, 4_000_000)], 3)), [], 'read again with nothing new: not reported twice');
+  assert.deepEqual(kinds(t.observe([ended(0, 6_000_000)], 4)), ['fill 2000000', 'OrderClosed'], 'a late fill: only its part');
+  assert.deepEqual(kinds(t.observe([ended(0, 6_000_000)], 5)), []);
+  // one close more: the oldest, order 0, leaves the window (its late fill kept its place, as a Map's entry)
+  t.observe([ended(MAX_CLOSED, 0)], 6);
+  assert.equal(t.closedRemembered, MAX_CLOSED);
+  assert.deepEqual(kinds(t.observe([ended(1, 0)], 7)), [], 'order 1 is still held');
+  assert.deepEqual(kinds(t.observe([ended(0, 6_000_000)], 8)), ['fill 6000000', 'OrderClosed'], 'past the window: news again');
+});
+
+test('the closed orders are kept in memory allocated at the start: closing past the window retains no more', () => {
+  const t = new FillTracker();
+  t.observe([], 0);
+  // the first 500 warm the code up
+  const close500 = (from: number) =>
+    t.observe(
+      Array.from({ length: 500 }, (_, i) => ended(from + i, 1_000_000)),
+      2,
+    );
+  close500(0);
+  const start = liveHeap();
+  for (let b = 500; b < 3 * MAX_CLOSED; b += 500) close500(b);
+  const grown = liveHeap() - start;
+  assert.equal(t.closedRemembered, MAX_CLOSED);
+  // a Map of the nonces' strings to their figures grew by ~1 MB while it filled
+  assert.ok(grown < 100_000, `retained ${grown} bytes more after ${3 * MAX_CLOSED} closed orders`);
 });

@@ -12,6 +12,7 @@ import type { Bytes32 } from '../../src/model/order.ts';
 import { openBotLedger } from '../support/bot-ledger.ts';
 import { TRADER, settableClock } from '../support/venue-order.ts';
 import { withTmpLedger } from './tmp-ledger.ts';
+import { liveHeap } from '../support/retained-heap.ts';
 
 test('isOwn keeps at most OWN_MEMORY nonces in memory, and still knows the older ones', async () => {
   await withTmpLedger(async ({ dir }) => {
@@ -26,6 +27,25 @@ test('isOwn keeps at most OWN_MEMORY nonces in memory, and still knows the older
       // the oldest, long out of the cache, is still this bookmaker's; another's nonce is not
       assert.equal(bl.isOwn(nonce(0)), true);
       assert.equal(bl.isOwn(`0x${'ab'.repeat(32)}` as Bytes32), false);
+    } finally {
+      bl.close();
+    }
+  });
+});
+
+test('the memory of own nonces is allocated at the start: filling it retains no more', async () => {
+  await withTmpLedger(async ({ dir }) => {
+    const bl = await openBotLedger({ path: join(dir, 'l.sqlite'), clock: settableClock(), trader: TRADER });
+    try {
+      const tag = bl.ledger.nonceTag()!;
+      const nonce = (i: number) => `0x${tag}${i.toString(16).padStart(48, '0')}` as Bytes32;
+      for (let i = 0; i < 10; i++) bl.isOwn(nonce(i));
+      const start = liveHeap();
+      for (let i = 10; i < 2 * OWN_MEMORY; i++) bl.isOwn(nonce(i));
+      const grown = liveHeap() - start;
+      assert.equal(bl.ownRemembered, OWN_MEMORY);
+      // a Set of the nonces' strings grew by ~1.3 MB while it filled
+      assert.ok(grown < 150_000, `retained ${grown} bytes more after ${2 * OWN_MEMORY} own nonces`);
     } finally {
       bl.close();
     }

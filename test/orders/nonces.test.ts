@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { NonceSource } from '../../src/orders/nonces.ts';
+import { NONCE_MEMORY, NonceSource } from '../../src/orders/nonces.ts';
+import { liveHeap } from '../support/retained-heap.ts';
 import { InvariantError } from '../../src/model/errors.ts';
 
 test('the default source hands out distinct 32-byte nonces across pool refills', () => {
@@ -51,4 +52,29 @@ test('with a ledger tag every nonce begins with it and keeps 24 fresh bytes; a m
   assert.equal(seen.size, 300, 'the random part differs nonce to nonce');
   assert.throws(() => new NonceSource(undefined, undefined, '0123'), InvariantError);
   assert.throws(() => new NonceSource(undefined, undefined, '0123456789ABCDEF'), InvariantError);
+});
+
+test('a nonce remembered is refused for as long as the window holds it, and only forgotten past it', () => {
+  const src = new NonceSource(100);
+  const first = src.next();
+  for (let i = 0; i < 99; i++) src.next();
+  assert.throws(() => src.remember(first), /nonce reused/, 'the 100th nonce before still counts');
+  src.next(); // the window moves on by one: the first is the one dropped
+  assert.equal(src.has(first), false);
+  src.remember(first);
+  assert.equal(src.has(first), true);
+  // adopted nonces of any form are remembered as they are written
+  src.remember('0xABC' as never);
+  assert.throws(() => src.remember('0xABC' as never), /nonce reused/);
+});
+
+test('the window of nonces is allocated at the start: issuing past it retains no more memory', () => {
+  const src = new NonceSource(NONCE_MEMORY, undefined, '0123456789abcdef');
+  for (let i = 0; i < 10; i++) src.next();
+  const start = liveHeap();
+  for (let i = 0; i < 3 * NONCE_MEMORY; i++) src.next();
+  const grown = liveHeap() - start;
+  assert.equal(src.has(src.next()), true);
+  // a Set of the nonces' strings grew by ~1.3 MB until the window was full
+  assert.ok(grown < 150_000, `retained ${grown} bytes more after ${3 * NONCE_MEMORY} nonces`);
 });

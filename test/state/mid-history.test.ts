@@ -6,6 +6,7 @@ import { midAtOrBefore } from '../../src/state/edge-state.ts';
 import { MidHistory } from '../../src/state/mid-history.ts';
 import { instantVariance } from '../../src/strategy/volatility.ts';
 import type { MidSample } from '../../src/strategy/types.ts';
+import { liveHeap } from '../support/retained-heap.ts';
 
 /** The plain array the store kept before: the newest `max`, a new array per push. */
 function pushBounded(list: readonly MidSample[], item: MidSample, max: number): MidSample[] {
@@ -15,8 +16,10 @@ function pushBounded(list: readonly MidSample[], item: MidSample, max: number): 
 
 function same(h: MidHistory, want: readonly MidSample[], label: string): void {
   assert.equal(h.length, want.length, `${label}: length`);
-  for (let i = -want.length - 1; i <= want.length; i++) assert.equal(h.at(i), want.at(i), `${label}: at(${i})`);
-  assert.equal(h.last(), want.at(-1), `${label}: last`);
+  // equal samples (a read is a new object of the stored numbers)
+  for (let i = -want.length - 1; i <= want.length; i++) assert.deepEqual(h.at(i), want.at(i), `${label}: at(${i})`);
+  assert.deepEqual(h.last(), want.at(-1), `${label}: last`);
+  assert.ok(Object.is(h.lastTs(), want.length === 0 ? Number.NaN : want.at(-1)!.ts), `${label}: lastTs`);
   assert.deepEqual([...h], want, `${label}: iteration`);
   assert.deepEqual(h.toArray(), want, `${label}: toArray`);
   assert.equal(JSON.stringify(h), JSON.stringify(want), `${label}: JSON`);
@@ -42,7 +45,7 @@ describe('MidHistory', () => {
     );
   });
 
-  it('appends in place while it can: a run of pushes shares one buffer, and a copy at twice the bound', () => {
+  it('appends in place while it can: a run of pushes shares one buffer, and a copy when it is full', () => {
     let h = MidHistory.EMPTY.push({ ts: 0, mid: 1 }, 4);
     const first = bufOf(h);
     const bufs = new Set<unknown>([first]);
@@ -50,8 +53,8 @@ describe('MidHistory', () => {
       h = h.push({ ts: i, mid: i }, 4);
       bufs.add(bufOf(h));
     }
-    // 20 pushes at a bound of 4: a new buffer at the first push and every 4 after the buffer holds 8
-    assert.ok(bufs.size <= 5, `${bufs.size} buffers for 20 pushes`);
+    // 20 pushes at a bound of 4: a new buffer at the first push (4 + a slack of 8), and one at the 13th
+    assert.equal(bufs.size, 2, `${bufs.size} buffers for 20 pushes`);
     assert.deepEqual(
       h.toArray().map((s) => s.ts),
       [16, 17, 18, 19],
@@ -82,7 +85,26 @@ describe('MidHistory', () => {
     assert.equal(h3.isAppendedBy(h4.push(s[4]!, 10)), false, 'two more');
     assert.equal(h3.isAppendedBy(h3), false, 'itself');
     assert.equal(h3.isAppendedBy(h3.push(s[3]!, 3)), false, 'at the bound: the oldest dropped');
-    assert.equal(h3.isAppendedBy([{ ts: 0, mid: 0 }, s[1]!, s[2]!, s[3]!]), false, 'an equal sample that is another object');
+    assert.equal(h3.isAppendedBy([{ ts: 0, mid: 0 }, s[1]!, s[2]!, s[3]!]), true, 'equal samples that are other objects');
+    assert.equal(h3.isAppendedBy([{ ts: 0, mid: 1 }, s[1]!, s[2]!, s[3]!]), false, 'another mid');
+    assert.equal(h3.isAppendedBy([{ ts: -1, mid: 0 }, s[1]!, s[2]!, s[3]!]), false, 'another time');
+  });
+});
+
+describe('MidHistory: memory', () => {
+  it('a market history takes its whole buffer at the first sample: pushing past the bound retains no more', () => {
+    // 50 markets at the store's bound of 600; a buffer is 600 + 150 samples of three numbers (18 KB)
+    const markets = Array.from({ length: 50 }, (_, m) => MidHistory.EMPTY.push({ ts: 0, mid: m }, 600));
+    const start = liveHeap();
+    for (let i = 1; i <= 2_000; i++) for (let m = 0; m < 50; m++) markets[m] = markets[m]!.push({ ts: i * 1000, mid: 500_000 + ((i * 7 + m) % 97) }, 600);
+    const grown = liveHeap() - start;
+    assert.deepEqual(
+      markets.map((h) => h.length),
+      Array(50).fill(600),
+    );
+    assert.deepEqual(markets[3]!.at(-1), { ts: 2_000_000, mid: 500_000 + ((2_000 * 7 + 3) % 97) });
+    // an array of sample objects grew to twice the bound: ~3 MB over these 50 markets
+    assert.ok(grown < 150_000, `retained ${grown} bytes more after 2,000 samples a market`);
   });
 });
 
