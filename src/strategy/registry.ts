@@ -80,7 +80,11 @@ async function importModule(ref: string, url: string): Promise<StrategyModule> {
   } catch (e) {
     throw new ConfigError(`strategy "${ref}": cannot load module (${(e as Error).message?.split('\n')[0] ?? 'error'})`, { cause: e });
   }
-  const cand = mod.default ?? mod.strategy;
+  // A `.ts` file that is CommonJS to tsx (no `"type": "module"` above it) compiles `export default` to
+  // `exports.default`; Node's import then hands over the whole exports object as the default
+  const outer = mod.default ?? mod.strategy;
+  const inner = (outer as { default?: unknown } | null | undefined)?.default;
+  const cand = !isStrategyModule(outer) && isStrategyModule(inner) ? inner : outer;
   if (!isStrategyModule(cand)) {
     throw new ConfigError(`strategy "${ref}": expected a default export { name, parseConfig(raw, path), quote(view, config) }`);
   }
