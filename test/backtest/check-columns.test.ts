@@ -77,6 +77,7 @@ test('damagedRow names kinds, sides, markets, prices and sizes out of range', ()
     ['price', Number.NaN, /^price NaN$/],
     ['size', -1, /^size -1$/],
     ['vts', Number.POSITIVE_INFINITY, /^venue time Infinity$/],
+    ['lts', -1, /^local time -1$/],
   ];
   for (const [col, v, what] of cases) {
     const arr = c[col] as Float64Array | Uint8Array | Uint16Array;
@@ -87,5 +88,9 @@ test('damagedRow names kinds, sides, markets, prices and sizes out of range', ()
     assert.match(bad!.what, what);
     arr[7] = was;
   }
+  assert.equal(damagedRow(c), null);
+  // a synthetic recording's virtual clock starts at 0: a time of 0 is a recorded event, not damage
+  c.lts[7] = 0;
+  c.vts[7] = 0;
   assert.equal(damagedRow(c), null);
 });

@@ -8,7 +8,7 @@
 import { BadInputError } from '../../model/errors.ts';
 import { KIND_TAKER, type Columns } from './columns.ts';
 
-/** Times in ms since the epoch: after 1970, before the year 5000. */
+/** Times in ms: from 0 (a synthetic recording starts its virtual clock there) to before the year 5000. */
 const MAX_TIME_MS = 1e14;
 
 /** The first damaged row of `c` and what is wrong with it, or null. */
@@ -17,8 +17,8 @@ export function damagedRow(c: Columns): { row: number; what: string } | null {
   for (let i = 0; i < c.rows; i++) {
     const lts = c.lts[i]!;
     const vts = c.vts[i]!;
-    if (!(lts > 0 && lts < MAX_TIME_MS)) return { row: i, what: `local time ${lts}` };
-    if (!(vts > 0 && vts < MAX_TIME_MS)) return { row: i, what: `venue time ${vts}` };
+    if (!(lts >= 0 && lts < MAX_TIME_MS)) return { row: i, what: `local time ${lts}` };
+    if (!(vts >= 0 && vts < MAX_TIME_MS)) return { row: i, what: `venue time ${vts}` };
     if (c.kind[i]! > KIND_TAKER) return { row: i, what: `kind ${c.kind[i]}` };
     if (c.side[i]! > 1) return { row: i, what: `side ${c.side[i]}` };
     if (c.market[i]! >= markets) return { row: i, what: `market index ${c.market[i]} of ${markets}` };
