@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync, closeSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, openSync, rmSync, writeSync, closeSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadReplaySource } from '../../src/backtest/replay-source.ts';
@@ -14,6 +14,7 @@ import { damagedRow } from '../../src/backtest/recording/check-columns.ts';
 import { readColumns, toColumns, writeColumns } from '../../src/backtest/recording/columns.ts';
 import type { RecordedEvent } from '../../src/backtest/recording/format.ts';
 import { BadInputError } from '../../src/model/errors.ts';
+import { writeTestManifest } from './helpers.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'bookmaker-cols-'));
 process.on('exit', () => rmSync(root, { recursive: true, force: true }));
@@ -29,17 +30,7 @@ function recording(name: string): string {
     const t = T0 + i * 1000;
     events.push({ t: 'book', m: M, vts: t, lts: t, b: [[400_000 + (i % 3) * 10_000, 50_000_000]], a: [[600_000, 50_000_000]] } as RecordedEvent);
   }
-  const manifest = {
-    format: 'bookmaker-recording',
-    version: 1,
-    source: 'test',
-    createdAt: new Date(T0).toISOString(),
-    priceScale: 1_000_000,
-    sizeScale: 1_000_000,
-    markets: [{ id: M, tick: 10_000 }],
-    files: [],
-  };
-  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
+  writeTestManifest(dir, M, T0);
   writeColumns(dir, toColumns(events, [M]));
   return dir;
 }

@@ -1,5 +1,5 @@
 /** Test helpers: synthetic recorded columns and a sim exchange over them, recordings in temp folders, the bands backtest. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
@@ -15,6 +15,21 @@ import type { PlannedOrder } from '../../src/model/venue.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 
 export const M = ('0x' + 'ab'.repeat(32)) as Bytes32;
+
+/** A recording's manifest.json in `dir`: one market of tick 0.01, the given event files, created at `t0`. */
+export function writeTestManifest(dir: string, market: string, t0: number, files: readonly unknown[] = []): void {
+  const manifest = {
+    format: 'bookmaker-recording',
+    version: 1,
+    source: 'test',
+    createdAt: new Date(t0).toISOString(),
+    priceScale: 1_000_000,
+    sizeScale: 1_000_000,
+    markets: [{ id: market, tick: 10_000 }],
+    files,
+  };
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
+}
 
 export function cols(events: RecordedEvent[]): Columns {
   return toColumns(events, [M]);

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { loadReplaySource, readWarning } from '../../src/backtest/replay-source.ts';
 import { bookmaker } from '../support/cli.ts';
+import { writeTestManifest } from './helpers.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'bookmaker-drops-'));
 process.on('exit', () => rmSync(root, { recursive: true, force: true }));
@@ -21,17 +22,7 @@ const T0 = 1_780_795_851_000;
 function recording(name: string, body: Buffer): string {
   const dir = join(root, name);
   mkdirSync(dir);
-  const manifest = {
-    format: 'bookmaker-recording',
-    version: 1,
-    source: 'test',
-    createdAt: new Date(T0).toISOString(),
-    priceScale: 1_000_000,
-    sizeScale: 1_000_000,
-    markets: [{ id: M, tick: 10_000 }],
-    files: [{ name: 'events-000001.jsonl.gz', events: 40, firstLts: T0, lastLts: T0 + 40_000 }],
-  };
-  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
+  writeTestManifest(dir, M, T0, [{ name: 'events-000001.jsonl.gz', events: 40, firstLts: T0, lastLts: T0 + 40_000 }]);
   writeFileSync(join(dir, 'events-000001.jsonl.gz'), body);
   return dir;
 }
