@@ -130,35 +130,136 @@ const queue = [...files].sort((a, b) => estimate(b) - estimate(a) || (a < b ? -1
 let reapedCpu = 0;
 
 /**
- * One file in its own process, as `node --test` would run it; its output is printed whole when it ends. Its CPU
- * seconds are what the reaped children's total grew by when it was reaped (on Linux; null elsewhere): two files
- * reaped in the same instant would share theirs, which only blurs the next run's order.
+ * A file may run for BOOKMAKER_TEST_FILE_TIMEOUT seconds (default 600; the longest file takes ~75 s on a quiet
+ * machine here): then its process group is stopped (SIGTERM, SIGKILL 5 s later) and the file fails, its output so far
+ * printed with the processes that were still running. Without it one test waiting on an event that never came (or a
+ * child it started and never stopped, holding the file's output pipe open) held the whole suite until CI's own
+ * limit killed it, with nothing said about which file. At half the limit the runner says which file is still running.
+ */
+const fileTimeoutS = Math.max(1, Number(process.env.BOOKMAKER_TEST_FILE_TIMEOUT ?? '600') || 600);
+/** After a file's process ends, how long the processes it started may keep its output pipes open. */
+const LINGER_MS = 5_000;
+/** The process groups of the running files (each file is its own group's leader), stopped if the runner is. */
+const groups = new Set();
+/** Set when the runner is stopped: no file starts after it. */
+let stopping = false;
+
+/** The processes of a process group, `pid command` each (Linux: /proc; elsewhere an empty list). */
+function groupProcesses(pgid) {
+  const out = [];
+  let pids;
+  try {
+    pids = readdirSync('/proc').filter((n) => /^\d+$/.test(n));
+  } catch {
+    return out;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== pgid) continue;
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+      out.push(`${pid} ${cmd.length > 160 ? `${cmd.slice(0, 160)}…` : cmd}`);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return out;
+}
+
+function killGroup(pgid, signal) {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * One file in its own process, as `node --test` would run it, in its own process group; its output is printed whole
+ * when it ends. Its CPU seconds are what the reaped children's total grew by when it was reaped (on Linux; null
+ * elsewhere): two files reaped in the same instant would share theirs, which only blurs the next run's order. What
+ * the file leaves running after its process ends (a child it never stopped) is listed and stopped with the group.
  */
 function runFile(file) {
   return new Promise((resolve) => {
     const t0 = Date.now();
     const chunks = [];
     let cpu = null;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test-reporter=tap', ...flags, file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let exitCode = null;
+    let exitSignal = null;
+    let timedOut = null;
+    let leftRunning = [];
+    let linger = null;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test-reporter=tap', ...flags, file], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const pgid = child.pid;
+    if (pgid !== undefined) groups.add(pgid);
     child.stdout.on('data', (b) => chunks.push(b));
     child.stderr.on('data', (b) => chunks.push(b));
-    child.on('exit', () => {
+    const warn = setTimeout(() => process.stdout.write(`# still running after ${fileTimeoutS / 2} s: ${file}\n`), (fileTimeoutS / 2) * 1000);
+    const limit = setTimeout(() => {
+      timedOut = groupProcesses(pgid);
+      killGroup(pgid, 'SIGTERM');
+      setTimeout(() => killGroup(pgid, 'SIGKILL'), 5_000).unref();
+    }, fileTimeoutS * 1000);
+    child.on('exit', (code, signal) => {
+      exitCode = code;
+      exitSignal = signal;
+      clearTimeout(warn);
       const now = childrenCpuSeconds();
       if (now !== null) {
         cpu = Math.max(0, now - reapedCpu);
         reapedCpu = now;
       }
+      // what it started and left running holds the output pipes open: listed, then stopped
+      linger = setTimeout(() => {
+        leftRunning = groupProcesses(pgid);
+        killGroup(pgid, 'SIGKILL');
+      }, LINGER_MS);
     });
-    child.on('close', (code, signal) => {
+    child.on('close', () => {
+      clearTimeout(warn);
+      clearTimeout(limit);
+      clearTimeout(linger);
+      if (pgid !== undefined) {
+        // the pipes closed, but a process of the group may still run (its output elsewhere)
+        if (leftRunning.length === 0) leftRunning = groupProcesses(pgid);
+        if (leftRunning.length) killGroup(pgid, 'SIGKILL');
+        groups.delete(pgid);
+      }
       const seconds = (Date.now() - t0) / 1000;
-      const ok = code === 0;
+      const ok = exitCode === 0 && timedOut === null;
       const cost = cpu === null ? '' : `; cpu ${cpu.toFixed(1)} s`;
-      process.stdout.write(`# file: ${file} (${seconds.toFixed(1)} s${cost})${ok ? '' : ` FAILED (exit ${code ?? signal})`}\n`);
+      const why = timedOut !== null ? ` FAILED (timed out after ${fileTimeoutS} s)` : ok ? '' : ` FAILED (exit ${exitCode ?? exitSignal})`;
+      process.stdout.write(`# file: ${file} (${seconds.toFixed(1)} s${cost})${why}\n`);
       process.stdout.write(Buffer.concat(chunks));
-      resolve({ file, seconds, cpu, ok });
+      if (timedOut !== null) {
+        process.stdout.write(`# ${file}: still running when it timed out (stopped):\n${timedOut.map((l) => `#   ${l}\n`).join('')}`);
+      }
+      if (leftRunning.length) {
+        process.stdout.write(`# ${file}: left running after it ended (stopped):\n${leftRunning.map((l) => `#   ${l}\n`).join('')}`);
+      }
+      resolve({ file, seconds, cpu, ok, timedOut: timedOut !== null, leftRunning: leftRunning.length });
     });
   });
 }
+
+/** The runner stopped (Ctrl-C, CI's limit): the files' process groups go with it. */
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(sig, () => {
+    stopping = true;
+    for (const g of groups) killGroup(g, 'SIGTERM');
+    setTimeout(() => {
+      for (const g of groups) killGroup(g, 'SIGKILL');
+      process.exit(sig === 'SIGINT' ? 130 : 143);
+    }, 2_000).unref();
+  });
+}
+process.on('exit', () => {
+  for (const g of groups) killGroup(g, 'SIGKILL');
+});
 
 function alive(pid) {
   try {
@@ -242,7 +343,7 @@ async function runAll() {
   let most = 0;
   await new Promise((finished) => {
     const fill = () => {
-      for (;;) {
+      while (!stopping) {
         const i = nextToStart(queue, [...running.values()], share, concurrency, maxFiles);
         if (i < 0) break;
         const [file] = queue.splice(i, 1);
@@ -282,5 +383,9 @@ console.log(
 const cpu = childrenCpuSeconds();
 if (cpu !== null) console.log(`# cpu: ${cpu.toFixed(0)} s user+sys in the runner's children (the build, the files and their children)`);
 console.log(`# slowest: ${slowest.map((r) => `${r.file} ${r.seconds.toFixed(1)} s`).join(', ')}`);
+const timedOut = results.filter((r) => r.timedOut).map((r) => r.file);
+if (timedOut.length) console.log(`# timed out (${timedOut.length}, after ${fileTimeoutS} s each): ${timedOut.join(' ')}`);
+const leaked = results.filter((r) => r.leftRunning > 0).map((r) => `${r.file} (${r.leftRunning})`);
+if (leaked.length) console.log(`# files that left processes running after they ended (stopped): ${leaked.join(', ')}`);
 if (failed.length) console.log(`# failed files (${failed.length}): ${failed.join(' ')}`);
 process.exitCode = failed.length ? 1 : 0; // not process.exit: the output above, on a pipe, is written out first

@@ -55,19 +55,28 @@ const l = openLedger({ path: ${JSON.stringify(t.file)}, clock: { now: () => Date
 l.setMeta('child', String(process.pid));
 process.stdout.write('held\\n');
 setInterval(() => {}, 1000);`;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (d: Buffer) => d.toString().includes('held') && resolve());
-      child.on('exit', (c) => reject(new Error(`child exited ${c}`)));
+    // stderr piped, not inherited: a child left running must not hold the test file's own output open
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise((r) => child.once('exit', r));
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
     });
-    assert.equal(ledgerLockHolder(t.file)?.pid, child.pid, 'the live child holds it');
-    assert.throws(
-      () => openLedger({ path: t.file, clock: systemClock }),
-      (e: unknown) => e instanceof LedgerLockedError && e.holder?.pid === child.pid,
-    );
-    const exited = new Promise((r) => child.on('exit', r));
-    child.kill('SIGKILL');
-    await exited;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (d: Buffer) => d.toString().includes('held') && resolve());
+        child.on('exit', (c) => reject(new Error(`child exited ${c}: ${stderr}`)));
+      });
+      assert.equal(ledgerLockHolder(t.file)?.pid, child.pid, 'the live child holds it');
+      assert.throws(
+        () => openLedger({ path: t.file, clock: systemClock }),
+        (e: unknown) => e instanceof LedgerLockedError && e.holder?.pid === child.pid,
+      );
+    } finally {
+      // stopped whatever failed above: a child left alive kept this file from ever ending
+      child.kill('SIGKILL');
+      await exited;
+    }
     assert.equal(ledgerLockHolder(t.file), null, 'the kernel released it with the process');
     const l = openLedger({ path: t.file, clock: systemClock });
     assert.equal(l.meta('child'), String(child.pid));
