@@ -68,10 +68,20 @@ setInterval(() => {}, 1000);`;
         child.on('exit', (c) => reject(new Error(`child exited ${c}: ${stderr}`)));
       });
       assert.equal(ledgerLockHolder(t.file)?.pid, child.pid, 'the live child holds it');
-      assert.throws(
-        () => openLedger({ path: t.file, clock: systemClock }),
-        (e: unknown) => e instanceof LedgerLockedError && e.holder?.pid === child.pid,
-      );
+      let refused: unknown = null;
+      try {
+        openLedger({ path: t.file, clock: systemClock }).close();
+      } catch (e) {
+        refused = e;
+      }
+      if (!(refused instanceof LedgerLockedError && refused.holder?.pid === child.pid)) {
+        // evidence for the failure: had the child ended (killed from outside, crashed) or does it still run?
+        await new Promise((r) => setTimeout(r, 200));
+        const ended = child.exitCode !== null || child.signalCode !== null;
+        assert.fail(
+          `a second writer was not refused (${refused ?? 'it opened'}) while the child ${ended ? `had ended (${child.exitCode ?? child.signalCode})` : 'still ran'}; its stderr: ${stderr || '(none)'}`,
+        );
+      }
     } finally {
       // stopped whatever failed above: a child left alive kept this file from ever ending
       child.kill('SIGKILL');
