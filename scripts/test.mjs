@@ -144,7 +144,7 @@ const groups = new Set();
 /** Set when the runner is stopped: no file starts after it. */
 let stopping = false;
 
-/** The processes of a process group, `pid command` each (Linux: /proc; elsewhere an empty list). */
+/** The live processes of a process group, `pid command` each (Linux: /proc; elsewhere an empty list). */
 function groupProcesses(pgid) {
   const out = [];
   let pids;
@@ -156,7 +156,9 @@ function groupProcesses(pgid) {
   for (const pid of pids) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== pgid) continue;
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // a zombie (Z: ended, waiting for its reaper) or one being torn down (X) runs nothing
+      if (Number(f[2]) !== pgid || f[0] === 'Z' || f[0] === 'X') continue;
       const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
       out.push(`${pid} ${cmd.length > 160 ? `${cmd.slice(0, 160)}…` : cmd}`);
     } catch {
