@@ -83,16 +83,7 @@ export const TOUCH_JOIN_OFF: TouchJoinConfig = Object.freeze({
 /** `touch: { behindTicks, aheadTicks, minDepth, maxPQ, minPQ, unwind, flattenPQ, awayPQ }` (absent: off; `touch: {}` joins at the touch, any depth). */
 export function parseTouchJoin(raw: unknown, path: string): TouchJoinConfig {
   if (raw === undefined || raw === null || raw === false) return TOUCH_JOIN_OFF;
-  const o = readOptionalObject(raw === true ? {} : raw, path, [
-    'behindTicks',
-    'aheadTicks',
-    'minDepth',
-    'maxPQ',
-    'minPQ',
-    'unwind',
-    'flattenPQ',
-    'awayPQ',
-  ]);
+  const o = readOptionalObject(raw === true ? {} : raw, path, ['behindTicks', 'aheadTicks', 'minDepth', 'maxPQ', 'minPQ', 'unwind', 'flattenPQ', 'awayPQ']);
   const behindTicks = readNumber(o, 'behindTicks', path, { min: 0, max: 100, integer: true }, 0);
   const aheadTicks = readNumber(o, 'aheadTicks', path, { min: 0, max: 100, integer: true }, 0);
   if (behindTicks > 0 && aheadTicks > 0) throw new Error(`${path}: behindTicks and aheadTicks exclude each other (got ${behindTicks} and ${aheadTicks})`);
