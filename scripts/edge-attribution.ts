@@ -18,7 +18,8 @@
  *     bot's price from the fair value, and how far the oracle and the book's mid stood from it then;
  *   - the share of wrong-side fills within 30 s after a jump of the fair value (≥ 0.2 in logit
  *     within one agent step);
- *   - the fills, shares and edge by the fair value's distance from the nearer bound, min(p, 1 − p).
+ *   - the fills, shares and edge by the fair value's distance from the nearer bound, min(p, 1 − p), and
+ *     split by the side: toward the nearer bound (a bid below ½, an ask above) or away from it.
  * Prints one JSON line per strategy and a markdown table. docs/edge.md, "Where they lose".
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -89,6 +90,8 @@ for (const run of runs) {
   const drift = { after10s: 0, after60s: 0 };
   // fills by the fair value's distance from the nearer bound, min(p, 1 − p), in buckets of PQ_EDGES: fills, shares, edge (USDC)
   const byBound = PQ_EDGES.map(() => ({ fills: 0, shares: 0, edge: 0 }));
+  // the same, by the side: toward the nearer bound (bought below ½, sold above) or away from it
+  const byBoundSide = { toward: PQ_EDGES.map(() => ({ fills: 0, shares: 0, edge: 0 })), away: PQ_EDGES.map(() => ({ fills: 0, shares: 0, edge: 0 })) };
   for (let seed = s0!; seed <= (s1 ?? s0!); seed++) {
     const source = await liveSyntheticSource({ seed, hours, markets, flow, ...(agents ? { agents } : {}) });
     // the hidden fair value, sampled 1 ms after every agent step (the agents step every 500 ms from
@@ -152,6 +155,10 @@ for (const run of runs) {
       bb.fills++;
       bb.shares += sh;
       bb.edge += sh * e;
+      const bs = byBoundSide[(f.yesSide === 'bid') === fair < 0.5 ? 'toward' : 'away'][bucket]!;
+      bs.fills++;
+      bs.shares += sh;
+      bs.edge += sh * e;
       const b = e >= 0 ? right : wrong;
       b.fills++;
       b.shares += sh;
@@ -191,14 +198,17 @@ for (const run of runs) {
     right,
     wrong,
     byBound: Object.fromEntries(PQ_EDGES.map((x, i) => [`${x}-${PQ_EDGES[i + 1] ?? 0.5}`, byBound[i]])),
+    byBoundToward: Object.fromEntries(PQ_EDGES.map((x, i) => [`${x}-${PQ_EDGES[i + 1] ?? 0.5}`, byBoundSide.toward[i]])),
+    byBoundAway: Object.fromEntries(PQ_EDGES.map((x, i) => [`${x}-${PQ_EDGES[i + 1] ?? 0.5}`, byBoundSide.away[i]])),
   };
   process.stdout.write(JSON.stringify(out) + '\n');
-  process.stdout.write(
-    `by min(p, 1 − p) at the fill: ${Object.entries(out.byBound)
+  const buckets = (o: Record<string, { fills: number; shares: number; edge: number }>): string =>
+    Object.entries(o)
       .filter(([, v]) => v.fills > 0)
       .map(([k, v]) => `${k} ${v.fills} fills (${v.shares.toFixed(0)} sh, ${((100 * v.edge) / v.shares).toFixed(2)}¢, ${v.edge.toFixed(2)} USDC)`)
-      .join('; ')}\n`,
-  );
+      .join('; ');
+  process.stdout.write(`by min(p, 1 − p) at the fill: ${buckets(out.byBound)}\n`);
+  process.stdout.write(`  toward the nearer bound: ${buckets(out.byBoundToward)}\n  away from it: ${buckets(out.byBoundAway)}\n`);
   table.push(
     `| ${name} | ${tot.pnl.toFixed(2)} | ${tot.spread.toFixed(2)} | ${tot.inventory.toFixed(2)} | ${tot.fees.toFixed(2)} | ${edge.toFixed(2)} | ${(tot.pnl - edge - tot.fees).toFixed(2)} | ${right.fills} (${right.shares.toFixed(0)}, +${cents(right.dist, right.shares)}) | ${wrong.fills} (${wrong.shares.toFixed(0)}, −${cents(wrong.dist, wrong.shares)}) | ${wrong.fills ? ((wrong.afterJump / wrong.fills) * 100).toFixed(0) : '–'} % | ${cents(wrong.oracleDist, wrong.oracleN)} | ${cents(wrong.midDist, wrong.shares)} |`,
   );

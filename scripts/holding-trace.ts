@@ -10,7 +10,10 @@
  *     market's resolution and by the sign of the position;
  *   - per market.
  * The fills' edge, the holding terms and the end terms sum to the run's PnL less its fees; the
- * residual is printed (it should be zero to rounding).
+ * residual is printed (it should be zero to rounding). Over the seeds: the PnL a run with its 95 %
+ * interval (src/backtest/mean-ci.ts, as the edge bench prints it), the same mean with the resolutions
+ * at their model variance (a YES draw with the fair value's probability, Σ position² p(1 − p), in
+ * place of their sample spread: the interval a few rare payouts cannot narrow), and the fills' edge a run.
  *
  *   node --import tsx scripts/holding-trace.ts [--seeds 9001-9004] [--hours 1] [--markets 4]
  *     [--flow calibrated] [--strategy NAME] [--params '{ yaml }'] [--markets-out]
@@ -23,6 +26,7 @@ import { loadBacktestConfig } from '../src/backtest/backtest-config.ts';
 import { buildSummary } from '../src/backtest/report-summary.ts';
 import { runBacktest } from '../src/backtest/run-backtest.ts';
 import { liveSyntheticSource } from '../src/backtest/synthetic-source.ts';
+import { formatMeanCi, meanCi, t975 } from '../src/backtest/mean-ci.ts';
 import { syntheticFlags } from './synthetic-flags.ts';
 import { STRATEGY_EXAMPLES } from '../test/bench/capture-walk-forward.ts';
 
@@ -58,6 +62,8 @@ const ttrKey = (ms: number | undefined): string => {
 };
 const rows: string[] = [];
 const seedRows: string[] = [];
+// per seed: the PnL, the fills' edge, and the PnL less the resolutions' term (for the model-variance interval)
+const perSeed = { pnl: [] as number[], edge: [] as number[], lessResolution: [] as number[] };
 
 for (let seed = s0!; seed <= s1; seed++) {
   const source = await liveSyntheticSource({ seed, hours, markets, flow });
@@ -191,6 +197,9 @@ for (let seed = s0!; seed <= s1; seed++) {
   T.resolution += seedT.resolution;
   T.endMark += seedT.endMark;
   T.residual += s.pnl.total - s.pnl.attribution.fees - sum;
+  perSeed.pnl.push(s.pnl.total);
+  perSeed.edge.push(seedT.edge);
+  perSeed.lessResolution.push(s.pnl.total - seedT.resolution);
   seedRows.push(
     `| ${seed} | ${seedT.pnl.toFixed(2)} | ${seedT.edge.toFixed(2)} | ${seedT.h60.toFixed(2)} | ${seedT.h300.toFixed(2)} | ${seedT.hRest.toFixed(2)} | ${seedT.resolution.toFixed(2)} | ${seedT.endMark.toFixed(2)} | ${(s.pnl.total - s.pnl.attribution.fees - sum).toFixed(4)} |`,
   );
@@ -217,6 +226,18 @@ process.stdout.write(`per step, by position sign: long ${f2(bySign.long)}, short
 process.stdout.write(
   `resolved markets ${resolved.markets}, held at resolution ${resolved.held}: on the payout's side ${resolved.won} (${f2(resolved.sumWon)}), against ${resolved.lost} (${f2(resolved.sumLost)}); standard error ±${f2(Math.sqrt(resolved.resSq))}\n`,
 );
+{
+  const pnl = meanCi(perSeed.pnl);
+  const rest = meanCi(perSeed.lessResolution);
+  const n = perSeed.pnl.length;
+  // the mean's standard error with the resolutions' term at its model variance: the rest's sample variance, plus Σ position² p(1 − p)
+  const se = Math.sqrt((rest.sd * rest.sd) / n + resolved.resSq / (n * n));
+  const half = t975(n - 1) * se;
+  process.stdout.write(
+    `PnL a run ${formatMeanCi(pnl, 3)}; with the resolutions at their model variance ${pnl.mean.toFixed(3)} [${(pnl.mean - half).toFixed(3)}, ${(pnl.mean + half).toFixed(3)}]; ` +
+      `the fills' edge a run ${formatMeanCi(meanCi(perSeed.edge), 3)} (positive on ${perSeed.edge.filter((e) => e > 0).length} of ${n} seeds)\n`,
+  );
+}
 if (perMarket)
   process.stdout.write(
     `\n| seed | market | fills | net shares | fair at resolution → payout | edge | hold | end |\n|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n`,

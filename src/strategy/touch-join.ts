@@ -58,6 +58,14 @@ export interface TouchJoinConfig {
    * settlement pays 0 or 1. Chosen from the book the bot sees, never the venue's hidden probability.
    */
   readonly flattenPQ: number;
+  /**
+   * where the others' mid m has m·(1 − m) below this (0: off, the default), a position is opened only on
+   * the side away from the nearer bound: below ½ the ask alone adds (a YES sold), the bid is quoted only
+   * up to a short position's size; above ½ the mirror. Near a bound a quote toward it is picked off by the
+   * jumps that carry the market to its resolution, so what it buys is held into the settlement; a
+   * position opened away from the bound is taken off by those same jumps.
+   */
+  readonly awayPQ: number;
 }
 
 export const TOUCH_JOIN_OFF: TouchJoinConfig = Object.freeze({
@@ -69,12 +77,13 @@ export const TOUCH_JOIN_OFF: TouchJoinConfig = Object.freeze({
   minPQ: 0,
   unwind: false,
   flattenPQ: 0,
+  awayPQ: 0,
 });
 
-/** `touch: { behindTicks, aheadTicks, minDepth, maxPQ, minPQ, unwind, flattenPQ }` (absent: off; `touch: {}` joins at the touch, any depth). */
+/** `touch: { behindTicks, aheadTicks, minDepth, maxPQ, minPQ, unwind, flattenPQ, awayPQ }` (absent: off; `touch: {}` joins at the touch, any depth). */
 export function parseTouchJoin(raw: unknown, path: string): TouchJoinConfig {
   if (raw === undefined || raw === null || raw === false) return TOUCH_JOIN_OFF;
-  const o = readOptionalObject(raw === true ? {} : raw, path, ['behindTicks', 'aheadTicks', 'minDepth', 'maxPQ', 'minPQ', 'unwind', 'flattenPQ']);
+  const o = readOptionalObject(raw === true ? {} : raw, path, ['behindTicks', 'aheadTicks', 'minDepth', 'maxPQ', 'minPQ', 'unwind', 'flattenPQ', 'awayPQ']);
   const behindTicks = readNumber(o, 'behindTicks', path, { min: 0, max: 100, integer: true }, 0);
   const aheadTicks = readNumber(o, 'aheadTicks', path, { min: 0, max: 100, integer: true }, 0);
   if (behindTicks > 0 && aheadTicks > 0) throw new Error(`${path}: behindTicks and aheadTicks exclude each other (got ${behindTicks} and ${aheadTicks})`);
@@ -87,6 +96,7 @@ export function parseTouchJoin(raw: unknown, path: string): TouchJoinConfig {
     minPQ: readNumber(o, 'minPQ', path, { min: 0, max: 0.25 }, 0),
     unwind: readBoolean(o, 'unwind', path, false),
     flattenPQ: readNumber(o, 'flattenPQ', path, { min: 0, max: 0.25 }, 0),
+    awayPQ: readNumber(o, 'awayPQ', path, { min: 0, max: 0.25 }, 0),
   };
 }
 
@@ -97,6 +107,7 @@ export function parseTouchJoin(raw: unknown, path: string): TouchJoinConfig {
  * others' touch is missing or holds fewer than `minDepth` is left out. Where `maxPQ` or `minPQ` leaves
  * the market out: nothing, or with `unwind` the side that reduces the net position, at most its size.
  * Where `flattenPQ` says the market is near a bound: the position offered at the others' opposite touch alone.
+ * Where `awayPQ` does, the side toward the bound only up to the position it reduces.
  */
 export function applyTouchJoin(given: DesiredQuote[], view: MarketView, cfg: TouchJoinConfig): DesiredQuote[] {
   let quotes = given;
@@ -117,6 +128,10 @@ export function applyTouchJoin(given: DesiredQuote[], view: MarketView, cfg: Tou
       if (!cfg.unwind) return [];
       quotes = unwinding(quotes, view);
     }
+  }
+  if (cfg.awayPQ > 0 && book && book.mid !== null) {
+    const m = book.mid / 1e6;
+    if (m * (1 - m) < cfg.awayPQ) quotes = awayFromBound(quotes, view, m < 0.5 ? 'bid' : 'ask');
   }
   const back = (cfg.behindTicks - cfg.aheadTicks) * view.tick;
   const out: DesiredQuote[] = [];
@@ -149,6 +164,22 @@ function unwinding(quotes: DesiredQuote[], view: MarketView): DesiredQuote[] {
     if (q.side !== side) continue;
     const size = Math.min(q.size, Math.abs(net));
     if (size >= view.minSize && size > 0) out.push(size === q.size ? q : { ...q, size });
+  }
+  return out;
+}
+
+/** `quotes` with the side `toward` the nearer bound kept only where it reduces the net position, at most the position's size. */
+function awayFromBound(quotes: DesiredQuote[], view: MarketView, toward: 'bid' | 'ask'): DesiredQuote[] {
+  const net = view.position.net;
+  // the room the side toward the bound has: a short position's size for the bid, a long one's for the ask
+  const room = toward === 'bid' ? Math.max(0, -net) : Math.max(0, net);
+  const out: DesiredQuote[] = [];
+  for (const q of quotes) {
+    if (q.side !== toward) out.push(q);
+    else {
+      const size = Math.min(q.size, room);
+      if (size >= view.minSize && size > 0) out.push(size === q.size ? q : { ...q, size });
+    }
   }
   return out;
 }

@@ -133,6 +133,27 @@ describe('applyTouchJoin', () => {
     assert.deepEqual(full(applyTouchJoin([q('bid', 4), q('ask', 6)], edge(3), parseTouchJoin({ maxPQ: 0.16, minPQ: 0.06, unwind: true }, 'p'))), ['ask@6x3']);
     assert.throws(() => parseTouchJoin({ flattenPQ: 0.3 }, 'p.touch'), /p\.touch\.flattenPQ/);
   });
+  it('awayPQ: near a bound (m(1 - m) below it) a position opens only on the side away from it; the other side only reduces', () => {
+    const cfg = parseTouchJoin({ maxPQ: 0.09, minPQ: 0.06, unwind: true, awayPQ: 0.1 }, 'p');
+    const size = (qs: DesiredQuote[]) => qs.map((x) => `${x.side}@${x.price / C}x${x.size / S}`);
+    // mid 0.08 (0.0736): below 1/2 the bound is 0, so the bid (buying toward it) only covers a short position
+    const low = (net: number) => makeView({ bids: [{ price: 7 * C, size: 100 * S }], asks: [{ price: 9 * C, size: 100 * S }], net: net * S });
+    assert.deepEqual(size(applyTouchJoin([q('bid', 7), q('ask', 9)], low(0), cfg)), ['ask@9x25']);
+    assert.deepEqual(size(applyTouchJoin([q('bid', 7), q('ask', 9)], low(-3), cfg)), ['bid@7x3', 'ask@9x25']);
+    assert.deepEqual(size(applyTouchJoin([q('bid', 7), q('ask', 9)], low(4), cfg)), ['ask@9x25']);
+    // mid 0.92: the mirror, the ask only covers a long position
+    const high = (net: number) => makeView({ bids: [{ price: 91 * C, size: 100 * S }], asks: [{ price: 93 * C, size: 100 * S }], net: net * S });
+    assert.deepEqual(size(applyTouchJoin([q('bid', 91), q('ask', 93)], high(0), cfg)), ['bid@91x25']);
+    assert.deepEqual(size(applyTouchJoin([q('bid', 91), q('ask', 93)], high(30), cfg)), ['bid@91x25', 'ask@93x25']);
+    // mid 0.12 (0.1056): above awayPQ, both sides as before (maxPQ 0.16 here)
+    const wide = parseTouchJoin({ maxPQ: 0.16, awayPQ: 0.1 }, 'p');
+    const mid12 = makeView({ bids: [{ price: 11 * C, size: 100 * S }], asks: [{ price: 13 * C, size: 100 * S }] });
+    assert.deepEqual(size(applyTouchJoin([q('bid', 11), q('ask', 13)], mid12, wide)), ['bid@11x25', 'ask@13x25']);
+    // off (the default): both sides near the bound
+    assert.equal(parseTouchJoin({}, 'p').awayPQ, 0);
+    assert.deepEqual(size(applyTouchJoin([q('bid', 7), q('ask', 9)], low(0), parseTouchJoin({ maxPQ: 0.09, minPQ: 0.06 }, 'p'))), ['bid@7x25', 'ask@9x25']);
+    assert.throws(() => parseTouchJoin({ awayPQ: 0.3 }, 'p.touch'), /p\.touch\.awayPQ/);
+  });
   it('a side with no others on it is left out', () => {
     const v = makeView({ bids: [], asks: [{ price: 52 * C, size: 100 * S }] });
     assert.deepEqual(sides(applyTouchJoin([q('bid', 48), q('ask', 52)], v, parseTouchJoin({}, 'p'))), ['ask@52']);
