@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { BadInputError } from '../model/errors.ts';
-import { checkColumns } from './recording/check-columns.ts';
+import { checkColumns, scanColumns, type ColumnStats } from './recording/check-columns.ts';
 import { readColumns, toColumns, type Columns } from './recording/columns.ts';
 import type { RecordedEvent, RecordingManifest } from './recording/format.ts';
 import { readEvents, readManifest, type ReadStats } from './recording/reader.ts';
@@ -27,6 +27,11 @@ export interface ReplaySource {
   readonly sideBefore?: readonly SideEvent[];
   /** price tick per column market */
   readonly ticks: readonly number[];
+  /**
+   * What the load's one pass over the columns learned (time order, rows per market and kind), so the
+   * run need not pass over every row again to learn it; absent for a source generated as it runs
+   */
+  readonly stats?: ColumnStats;
   /** what reading the JSONL files dropped (lines that did not parse or validate, unreadable files); absent when they were not read */
   readonly read?: ReadStats;
   readonly from: number;
@@ -72,9 +77,10 @@ export interface SourceOptions {
  * found by binary search and written in one pass; only a file that steps back is counted, filtered
  * and sorted.
  */
-export function windowRows(lts: Float64Array, rows: number, from: number, to: number): Uint32Array {
-  let sorted = rows === 0 || lts[0] === lts[0];
-  for (let i = 1; i < rows; i++) {
+export function windowRows(lts: Float64Array, rows: number, from: number, to: number, ordered = false): Uint32Array {
+  // (`ordered`: the caller knows the rows are in time order, none NaN: ColumnStats.ordered)
+  let sorted = ordered || rows === 0 || lts[0] === lts[0];
+  for (let i = 1; i < rows && !ordered; i++) {
     // written so that a NaN time also takes the filtering path (it is in no window)
     if (!(lts[i]! >= lts[i - 1]!)) {
       sorted = false;
@@ -144,12 +150,13 @@ export function loadReplaySource(dir: string, opts: SourceOptions = {}): ReplayS
     side.sort((a, b) => a.lts - b.lts);
     sideBefore.sort((a, b) => a.lts - b.lts);
   }
-  // a damaged book.cols would replay times of ±1e308 for ever: refused with the row and the fix
-  if (hasCols) checkColumns(cols, join(dir, 'book.cols'));
+  // a damaged book.cols would replay times of ±1e308 for ever: refused with the row and the fix; the
+  // same pass gives the stats (columns built from the events files: the stats only, when intact)
+  const stats = hasCols ? checkColumns(cols, join(dir, 'book.cols')) : scanColumns(cols).stats;
   const tickOf = new Map(manifest.markets.map((m) => [m.id, m.tick]));
   const ticks = cols.markets.map((m) => tickOf.get(m) ?? 10_000);
-  const rows = windowRows(cols.lts, cols.rows, from, to);
-  return { dir, manifest, cols, rows, side, sideBefore, ticks, from, to, ...(read ? { read } : {}) };
+  const rows = windowRows(cols.lts, cols.rows, from, to, stats?.ordered === true);
+  return { dir, manifest, cols, rows, side, sideBefore, ticks, from, to, ...(read ? { read } : {}), ...(stats ? { stats } : {}) };
 }
 
 /**

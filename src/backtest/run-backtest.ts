@@ -35,6 +35,7 @@ import type { BacktestSettings } from './backtest-config.ts';
 import { latencyModel, recordedFeedDelays, type LatencyModel } from './latency-model.ts';
 import { queueModel } from './queue-model.ts';
 import { KIND_TAKER, KIND_TRADE, KIND_XLEVEL } from './recording/columns.ts';
+import { dropCopyOf, STAT_KINDS, type ColumnStats } from './recording/check-columns.ts';
 import { replayMarketId } from './recording/format.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { ReplaySource } from './replay-source.ts';
@@ -267,6 +268,9 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const { cols } = source;
   // a closed-loop source grows as the run goes (the replay loop reads it again after each timer)
   const live = source.live;
+  // what the load's pass over the columns learned (src/backtest/recording/check-columns.ts), while it
+  // describes these columns: the run then passes over no row to learn it again
+  const stats = source.stats !== undefined && source.stats.rows === cols.rows && live === undefined ? source.stats : null;
   let rows = source.rows;
   let nRows = rows.length;
   const start = nRows > 0 ? cols.lts[rows[0]!]! : 0;
@@ -295,6 +299,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     fees: settings.fees,
     collateral: settings.startingCollateral,
     ...(input.ignoreDropCopy ? { ignoreDropCopy: true } : {}),
+    ...(stats !== null ? { dropCopy: dropCopyOf(stats, cols.markets.length) } : {}),
     onFill: (f, after) => {
       collectorRef.c!.onFill(f);
       // The fill report reaches the bot after the response latency, like the venue's activity feed,
@@ -808,7 +813,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     sampleMs,
     diagnostics: diag.counts,
     strategyFaults: [...diag.faults.values()],
-    quotedRows: countQuotedRows(cols, rows, incomplete ? incomplete.rowsReplayed : nRows, quotedSet),
+    quotedRows: countQuotedRows(cols, rows, incomplete ? incomplete.rowsReplayed : nRows, quotedSet, stats),
     incomplete,
     ...(config.edge ? { edgeHorizonsMs: config.edge.markoutHorizonsMs } : {}),
     ranking,
@@ -822,12 +827,32 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
 
 /**
  * Book rows (snapshots, deltas, drop-copy levels) and trade rows of the quoted markets among the first
- * `n` rows. A pass over every row of the window: the quoted markets are flags in a typed array (a
- * Set lookup per row cost ~2 % of a whole backtest).
+ * `n` rows. When those are every row of the columns, from the load's counts per market and kind
+ * (`stats`); else a pass over the rows: the quoted markets are flags in a typed array (a Set lookup
+ * per row cost ~2 % of a whole backtest).
  */
-function countQuotedRows(cols: ReplaySource['cols'], rows: Uint32Array, n: number, quoted: ReadonlySet<number>): { book: number; trade: number } {
+export function countQuotedRows(
+  cols: ReplaySource['cols'],
+  rows: Uint32Array,
+  n: number,
+  quoted: ReadonlySet<number>,
+  stats: ColumnStats | null = null,
+): { book: number; trade: number } {
   const isQuoted = new Uint8Array(cols.markets.length);
   for (const m of quoted) if (m >= 0) isQuoted[m] = 1;
+  if (stats !== null && stats.rows === cols.rows && rows.length === cols.rows && n === rows.length) {
+    let book = 0;
+    let trade = 0;
+    for (let m = 0; m < cols.markets.length; m++) {
+      if (isQuoted[m] !== 1) continue;
+      for (let k = 0; k < STAT_KINDS; k++) {
+        const c = stats.counts[m * STAT_KINDS + k]!;
+        if (k === KIND_TRADE) trade += c;
+        else if (k !== KIND_TAKER) book += c;
+      }
+    }
+    return { book, trade };
+  }
   const market = cols.market;
   const kinds = cols.kind;
   let book = 0;

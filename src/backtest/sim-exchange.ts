@@ -134,6 +134,11 @@ export interface SimExchangeOptions {
   readonly onOwnLevel?: (market: number, side: 'bid' | 'ask', price: number, size: number) => void;
   /** replay from the public stream even where the recording has the venue's drop copy (the old way, for comparisons) */
   readonly ignoreDropCopy?: boolean;
+  /**
+   * per market, 1 when the columns have a drop-copy row (the load's pass: dropCopyOf in
+   * src/backtest/recording/check-columns.ts); without it the exchange passes over the rows to find them
+   */
+  readonly dropCopy?: Uint8Array;
   /** one of our orders ended at the venue (filled, cancelled, expired or voided), for a feed that reports it */
   readonly onOrderDone?: (o: SimOrder) => void;
 }
@@ -198,7 +203,8 @@ export class SimExchange {
     this.snapshotAt = new Float64Array(n).fill(-1);
     this.midTold = new Float64Array(n);
     this.midToldIn = new Float64Array(n);
-    this.exact = opts.ignoreDropCopy === true ? new Uint8Array(n) : dropCopyMarkets(opts.cols);
+    // (a copy: a market listed while a closed-loop run goes becomes a drop-copy market here, applyRow)
+    this.exact = opts.ignoreDropCopy === true ? new Uint8Array(n) : opts.dropCopy !== undefined ? opts.dropCopy.slice(0, n) : dropCopyMarkets(opts.cols);
     this.resolved = new Uint8Array(n);
     this.ownLevels = Array.from({ length: n }, () => new Map<string, number>());
     this.yes = new Array<number>(n).fill(0);
