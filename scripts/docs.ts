@@ -239,6 +239,8 @@ export const EXIT_MEANINGS: Record<string, string> = {
     'stopped with every order cancelled, but the ledger could not be written (file deleted under the bot, disk full, lock lost): the books of this run are not (all) on disk; the last log line says where its figures are (the run report, the venue)',
   EXIT_WALLET_SHARED:
     "refused at start-up before any quote: another trader (a second bot on another ledger or host, a person) has open orders on this wallet in the bot's markets; the fatal log line names their nonce tags. Stop the other bot, or start once with `--cancel-foreign-orders` when they are left over from a run whose ledger is gone",
+  EXIT_VENUE_UNREACHABLE:
+    'gave up at start-up, nothing quoted: the venue kept failing transiently (429 rate limits, 5xx, timeouts, no connection) until the start-up deadline (`run --startup-deadline`, default 300 s); meanwhile `/readyz` answered 503 with what it waited for. Not a config error: fix the venue or the network, or restart later',
   EXIT_WATCHDOG: 'the watchdog found the event loop blocked past `watchdog.blockedLimitSeconds`: it cancelled every order from its own thread and exited',
 };
 

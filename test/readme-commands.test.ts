@@ -177,6 +177,15 @@ bookmaker() {
         args+=("$a")
       done
       node "${REPO}/bin/bookmaker.js" run "\${args[@]}" --duration ${RUN_SECONDS} --metrics-port 0 ;;
+    doctor)
+      # the metrics port check binds the port: never the default 9464 a running bot (or another test) holds
+      local dargs=() dskip=0 d
+      for d in "$@"; do
+        if [ $dskip = 1 ]; then dskip=0; continue; fi
+        case "$d" in --metrics-port) dskip=1; continue;; esac
+        dargs+=("$d")
+      done
+      node "${REPO}/bin/bookmaker.js" doctor "\${dargs[@]}" --metrics-port 0 ;;
     *) node "${REPO}/bin/bookmaker.js" "$cmd" "$@" ;;
   esac
 }

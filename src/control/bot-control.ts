@@ -50,6 +50,8 @@ export interface BotControlOptions {
   readonly rotation?: () => Record<string, unknown>;
   /** the kill switch was cleared and quoting resumed (the runtime's health model follows) */
   readonly onKillCleared?: () => void;
+  /** a market's slug when the venue gave one (status `slugs`: `bookmaker ctl pause SLUG` resolves by it) */
+  readonly slugOf?: (id: Bytes32) => string | undefined;
   /** which bot this is (GET /admin/status `identity`; bookmaker ctl checks it) */
   readonly identity?: () => BotIdentity;
   /** a reload applied this config (the identity's config hash follows) */
@@ -203,12 +205,21 @@ export class BotControl implements Controls {
       // pauses held in the ledger for markets this run does not quote now (they apply if it does)
       heldPauses: [...this.pauseHolds].filter(([id]) => !k.pausedList().includes(id)).map(([market, h]) => ({ market, ...view(h) })),
       markets: k.marketIds().length,
+      // the quoted markets' slugs, as the logs and /metrics print them: `bookmaker ctl pause SLUG` reads them
+      slugs: this.slugs(),
       retiring: k.retiring(),
       ...(this.o.rotation ? { rotation: this.o.rotation() } : {}),
       // the money figures, read from the books and the kill switch as /metrics reads them (status-books.ts)
       killSwitchFigures: killSwitchFigures(k.accountRisk, k.account.pnl(), Date.now()),
       books: statusBooks(k.account, k.marketIds()),
     };
+  }
+
+  private slugs(): Record<string, string> {
+    const out: Record<string, string> = {};
+    const slugOf = this.o.slugOf;
+    if (slugOf) for (const id of this.o.kernel.marketIds()) if (slugOf(id)) out[id] = slugOf(id)!;
+    return out;
   }
 
   clearKill(reason: string): ControlResult {

@@ -474,6 +474,7 @@ export class BotLedger {
         maxLookups: 100,
         alsoNonces: this.catchUp.openOrders.map((x) => x.nonce),
         fees: this.fees,
+        when: 'stop',
         ...(this.owns ? { owns: this.owns } : {}),
         ...(this.sibling ? { sibling: this.sibling } : {}),
       });

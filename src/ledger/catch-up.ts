@@ -91,6 +91,8 @@ export interface CatchUpOptions {
   readonly sibling?: (nonce: Bytes32) => boolean;
   /** the fee model (`ledger.fees`) for the fills recorded now; default no fees */
   readonly fees?: FeeSpec;
+  /** 'stop': the stop's final sweep (its log line names fills that raced the cancels); default 'start' */
+  readonly when?: 'start' | 'stop';
 }
 
 const SKEW_MS = 60_000;
@@ -197,7 +199,13 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
   // orders that ended while we were down end in the ledger too (with or without fills)
   for (const [k, v] of seen) if (v.status !== 'open') o.ledger.orderEnded(k, v.status, now);
   o.ledger.flush();
-  if (recorded > 0) log.info({ fills: recorded, shares }, 'fills made while the bot was down recorded');
+  if (recorded > 0)
+    log.info(
+      { fills: recorded, shares },
+      o.when === 'stop'
+        ? 'stop: fills that landed while the orders were being cancelled (after the feeds closed) read from the venue and recorded'
+        : 'fills made while the bot was down recorded',
+    );
   return {
     recorded,
     shares,

@@ -32,6 +32,11 @@ export interface BotOptions {
    * its forwarded /metrics and /readyz) and is armed with the venue's keys to cancel from its thread.
    */
   watchdog?: Watchdog;
+  /**
+   * `run --startup-deadline`: how long start-up keeps retrying a venue that fails transiently (429, 5xx,
+   * timeouts, no connection) before it gives up with VenueUnreachableError (exit 8), ms (default 300 000)
+   */
+  startupDeadlineMs?: number;
   /** `run --new-ledger`: a new or empty ledger on a wallet with venue history adopts the holdings as its baseline (src/ledger/baseline.ts) instead of refusing the start */
   newLedger?: boolean;
   /**

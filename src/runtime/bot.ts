@@ -61,6 +61,7 @@ import { armWatchdog, venuePhase } from './phases/venue.ts';
 import type { MarketRotation } from './rotation/market-rotation.ts';
 import type { RunReport } from './run-report.ts';
 import { StartupAbortedError } from './startup-retry.ts';
+import { DEFAULT_STARTUP_DEADLINE_MS, StartupStatus } from './startup-status.ts';
 import { closeVenueSetup, setupVenue, type VenueSetup } from './venue-setup.ts';
 
 export type { BotOptions } from './bot-options.ts';
@@ -135,11 +136,14 @@ export async function startBot(o: BotOptions): Promise<Bot> {
   armWatchdog(o, v, paper);
   // one lifecycle: each phase below adds what undoes it; a stop or a failed start-up undoes in reverse
   const life = new Lifecycle();
+  // until the endpoints phase serves the bot's answers, /readyz says 503 with the phase and what it waits for
+  const startup = new StartupStatus(clock, o.startupDeadlineMs ?? DEFAULT_STARTUP_DEADLINE_MS, () => life.phase);
+  o.watchdog?.serve(startup.answer);
   if (early) life.add(() => early.endpoint.close());
   life.enter('venue');
   life.add(() => closeVenueSetup(v));
   // a shard owns only its markets: reconcileScope markets whatever the file says (src/selection/shard.ts)
-  const c: StartContext = { o, cfg: withShardScope(o.config), v, clock, log, paper, life, early, metrics: createBotMetrics(), signal: o.signal };
+  const c: StartContext = { o, cfg: withShardScope(o.config), v, clock, log, paper, life, early, metrics: createBotMetrics(), signal: o.signal, startup };
   try {
     return await wire(c);
   } catch (e) {

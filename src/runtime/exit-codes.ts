@@ -7,3 +7,8 @@ export const EXIT_HALT = 4;
 export const EXIT_LEDGER_UNWRITABLE = 6;
 /** refused at start-up: another trader (a second bot, a person) has open orders on this wallet in this bot's markets */
 export const EXIT_WALLET_SHARED = 7;
+/**
+ * gave up at start-up: the venue kept failing transiently (rate limits, 5xx, timeouts, no connection) until
+ * the start-up deadline (`run --startup-deadline`); nothing was quoted. Not a config error: restart later
+ */
+export const EXIT_VENUE_UNREACHABLE = 8;

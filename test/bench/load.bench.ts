@@ -19,7 +19,7 @@
  * The baseline is the same bot quoting the same markets with the books still (no driver) measured in
  * the same run: the ratio says what 2,000 deltas/s cost in CPU over an idle quoting bot.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { report } from './lib.ts';
@@ -32,6 +32,7 @@ import { derivedAddress } from '../../src/sim/market-factory.ts';
 import { toSubmitOrder } from '../../src/sim/agents/order-builder.ts';
 import type { ChildMessage, ChildStats } from '../../src/chaos/child-messages.ts';
 import { bandsDefaultsYaml } from '../support/bot-yaml.ts';
+import { botEnd } from './bot-end.ts';
 
 function arg(name: string, dflt: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -220,7 +221,15 @@ const bot = await spawnBot({
 });
 // the bot gone (the watchdog ended a blocked loop, a crash): the run fails at once instead of waiting
 let botExit: string | null = null;
-void bot.exited.then((r) => (botExit = `bot exited (code ${r.code}, signal ${r.signal}); see the log in ${work}`));
+void bot.exited.then((r) => (botExit = `${botEnd(r, readLog()).text}; its log: ${join(work, 'bot.log')}`));
+/** The bot's log so far ('' when it cannot be read). */
+function readLog(): string {
+  try {
+    return readFileSync(join(work, 'bot.log'), 'utf8');
+  } catch {
+    return '';
+  }
+}
 const stats = (): Promise<ChildStats> =>
   new Promise((resolve, reject) => {
     if (botExit) return reject(new Error(botExit));
@@ -277,9 +286,48 @@ async function measure(ms: number, progress: boolean, stopTraffic: () => void = 
   };
 }
 
+/**
+ * The bot ended before the run did: its exit code, what the code means and its own reason, printed; the
+ * run recorded as failed (the JSON line says `failed`), the benchmark's exit code 1, no stack.
+ */
+async function recordBotEnded(phase: string): Promise<void> {
+  await bot.exited;
+  // the log's last lines are written when the child's pipes drain (bot-process.ts)
+  await sleep(200);
+  const end = botEnd(await bot.exited, readLog());
+  process.stderr.write(`load: FAILED during ${phase}: ${end.text}\nload: the bot's log: ${join(work, 'bot.log')}\n`);
+  report(
+    [
+      ['result', `FAILED: the bot ended during ${phase}`],
+      ['bot exit code', end.exitCode === null ? `killed (${end.signal})` : String(end.exitCode)],
+      ['what it means', end.meaning],
+      ['the bot says', end.reason ?? '(no fatal or error line in its log)'],
+      ['markets', `${quoted} of ${MARKETS}, ${RATE} deltas/s each`],
+      ['machine load average (1 min)', loadavg()[0]!.toFixed(1)],
+    ],
+    {
+      name: 'load',
+      unit: 'ms event-loop lag p99',
+      value: null as unknown as number,
+      failed: true,
+      phase,
+      exitCode: end.exitCode,
+      signal: end.signal,
+      meaning: end.meaning,
+      reason: end.reason,
+      markets: quoted,
+      loadAvg: Number(loadavg()[0]!.toFixed(1)),
+    },
+  );
+  process.exitCode = 1;
+}
+
+let phase = 'start-up';
+// the book driver's timer, stopped whatever ends the run (it would keep the process alive)
+let stopDriver: () => void = () => undefined;
 try {
   process.stderr.write(`load: bot up quoting ${MARKETS} markets after ${((readyAt - spawnedAt) / 1000).toFixed(1)} s; waiting until all quote\n`);
-  for (let i = 1; i <= 120 && allQuotedAt === 0; i++) {
+  for (let i = 1; i <= 120 && allQuotedAt === 0 && botExit === null; i++) {
     await sleep(1_000);
     if (i % 10 === 0)
       process.stderr.write(
@@ -290,11 +338,18 @@ try {
     `load: ${quotingNow} of ${MARKETS} quoting after ${((Date.now() - spawnedAt) / 1000).toFixed(1)} s; baseline (still books) ${BASELINE_MS / 1000} s\n`,
   );
   await sleep(2_000);
+  phase = 'the baseline (still books)';
   const idle = await measure(BASELINE_MS, false);
   const driver = startBookDriver(ex, { perMarketPerSecond: RATE, seed: 77 });
+  stopDriver = () => driver.stop();
   process.stderr.write(`load: driver on (${MARKETS * RATE} book changes/s); warm-up ${WARMUP_MS / 1000} s, then ${MINUTES} min measured\n`);
+  phase = 'the warm-up';
   await sleep(WARMUP_MS);
-  const w = await measure(MINUTES * 60_000, true, () => driver.stop());
+  phase = 'the measured window';
+  const w = await measure(MINUTES * 60_000, true, () => {
+    driver.stop();
+    phase = 'the last count';
+  });
   const secs = w.ms / 1000;
   const received = w.to.bookDeltas - w.from.bookDeltas;
   const dropped = Math.max(0, w.published - received);
@@ -365,10 +420,14 @@ try {
       startupAllQuotedSeconds: allQuotedAt ? Number(((allQuotedAt - spawnedAt) / 1000).toFixed(1)) : null,
     },
   );
+} catch (e) {
+  // the bot gone mid-run: its reason and exit code, the run recorded as failed; anything else is the bench's own bug
+  if (botExit === null) throw e;
+  await recordBotEnded(phase);
 } finally {
+  stopDriver();
   const died = botExit;
   await bot.stop(120_000);
   await ex.close();
-  if (died) process.stderr.write(`load: ${died}\n`);
-  else rmSync(work, { recursive: true, force: true });
+  if (!died) rmSync(work, { recursive: true, force: true });
 }

@@ -23,7 +23,8 @@ import { describeHolder, LedgerLockedError } from '../../ledger/ledger-lock.ts';
 import { openLedger } from '../../ledger/ledger.ts';
 import { systemClock } from '../../core/clock.ts';
 import { BadInputError, BookmakerError, ConfigError } from '../../model/errors.ts';
-import { bytes32Of } from '../../model/ids.ts';
+import type { Bytes32 } from '../../model/order.ts';
+import { marketsOfStatus, resolveMarketRef } from '../market-ref.ts';
 import { existsSync } from 'node:fs';
 
 const ACTIONS = ['clear-kill', 'reload', 'pause', 'resume', 'halt', 'status'] as const;
@@ -38,7 +39,9 @@ const command: CommandSpec = {
     'Only admin.port and ledger.path are read from the config, so an error elsewhere in it does not block a halt. ' +
     'Before acting, ctl checks that the bot answering is the bot of the config (same config file or same ledger file) and refuses (exit 2) otherwise, naming the bot that answered. ' +
     'clear-kill needs --reason (recorded in the ledger); with --offline it clears the latch in the ledger file of a stopped bot (refused while a bot holds the ledger). ' +
-    'pause/resume take a market id (resume without one lifts the halt and every pause); halt pulls every quote until resume, also across restarts; ' +
+    'pause/resume take a market as the logs print it: the 0x id, the slug, or the start of the id (0x64ed…), ' +
+    "resolved against the bot's markets (an ambiguous or unknown one is refused, exit 2, naming the candidates; " +
+    'resume without one lifts the halt and every pause); halt pulls every quote until resume, also across restarts; ' +
     'reload re-reads the config file (same as SIGHUP): a bad file is refused and the running config stays. ' +
     "status shows the halt, pauses and kill switch, and the books' money figures (account and per market: position, realised and unrealised PnL, fills, volume, fees; " +
     "the kill switch's peak, drawdown and limits), the figures /metrics and `ledger pnl` show; --json prints the answer as JSON. " +
@@ -87,12 +90,10 @@ async function run(args: ParsedArgs): Promise<number> {
   const action = args.positionals[0] as Action | undefined;
   if (!action || !ACTIONS.includes(action)) throw new BadInputError('action', `one of ${ACTIONS.join(', ')}`, action ?? '');
   const raw = args.positionals[1];
-  // the market id as the bot knows it (lower-case hex): parsed once here
-  const market = raw === undefined ? undefined : bytes32Of(raw);
   if (args.positionals.length > 2) throw new BadInputError('arguments', 'an action and at most one market', args.positionals.join(' '));
   if (raw !== undefined && !['pause', 'resume'].includes(action)) throw new BadInputError('MARKET', `no market for ${action}`, raw);
-  if (market === null) throw new BadInputError('MARKET', 'a 0x market id (64 hex digits)', raw);
-  if (action === 'pause' && market === undefined) throw new BadInputError('MARKET', 'a market to pause (halt pauses every market)', '');
+  if (raw !== undefined && raw.trim() === '') throw new BadInputError('MARKET', 'a market id, its slug or the start of its id', raw);
+  if (action === 'pause' && raw === undefined) throw new BadInputError('MARKET', 'a market to pause (halt pauses every market)', '');
   const reason = o.reason as string | undefined;
   if (action === 'clear-kill' && (!reason || reason.trim() === ''))
     throw new BadInputError('--reason', 'why the kill switch may be cleared (it is recorded)', reason ?? '');
@@ -158,6 +159,17 @@ async function run(args: ParsedArgs): Promise<number> {
     }
   } else process.stderr.write(`bookmaker ctl: no config given: acting on the bot answering on 127.0.0.1:${port}: ${describeIdentity(id)}\n`);
 
+  // the market as the logs print it (id, slug, start of the id), resolved against the bot's markets
+  let market: Bytes32 | undefined;
+  if (raw !== undefined) {
+    const r = resolveMarketRef(raw, marketsOfStatus(who.body));
+    if ('error' in r) {
+      process.stderr.write(`bookmaker ctl: ${r.error}; nothing was sent\n`);
+      return 2;
+    }
+    market = r.id;
+    if (market !== raw.trim().toLowerCase()) process.stderr.write(`bookmaker ctl: market ${raw} is ${market}\n`);
+  }
   const answer =
     action === 'status' ? who : await call(port, token, 'POST', action, JSON.stringify({ ...(reason ? { reason } : {}), ...(market ? { market } : {}) }));
   // status for a person by default (status-text.ts); every other answer, and status with --json, as JSON

@@ -2,7 +2,8 @@
  * `bookmaker run -c FILE`: the quoting bot (src/runtime/bot.ts) with a live terminal summary.
  * Stops on SIGINT/SIGTERM or after --duration: cancels every order, flushes, exits 0 when the venue
  * reports nothing of ours open. The kill switch exits 3, an order-manager halt 4, orders left 1,
- * the watchdog (event loop blocked) 5, a config or start-up error (a busy metrics port) 2.
+ * the watchdog (event loop blocked) 5, a config or start-up error (a busy metrics port) 2, a venue that kept
+ * failing transiently (429, 5xx, no connection) until the start-up deadline 8.
  * Signals and --duration count from the first millisecond: during start-up they abort every
  * start-up wait and retry at once (exit 0).
  * A bot whose kill-switch latch is set in the ledger does not quote and, when stopped, exits 3.
@@ -22,11 +23,12 @@ import { withShard } from '../../selection/shard.ts';
 import { LOG_LEVELS } from '../../config/types.ts';
 import { BadInputError } from '../../model/errors.ts';
 import { EXIT_HALT, startBot, type Bot } from '../../runtime/bot.ts';
-import { EXIT_WALLET_SHARED } from '../../runtime/exit-codes.ts';
+import { EXIT_VENUE_UNREACHABLE, EXIT_WALLET_SHARED } from '../../runtime/exit-codes.ts';
 import { WalletSharedError } from '../../runtime/wallet-watch.ts';
 import { VenueError } from '../../exchange/client/errors.ts';
 import { LiveTerminal } from '../../runtime/live-terminal.ts';
-import { StartupAbortedError } from '../../runtime/startup-retry.ts';
+import { StartupAbortedError, VenueUnreachableError } from '../../runtime/startup-retry.ts';
+import { DEFAULT_STARTUP_DEADLINE_MS } from '../../runtime/startup-status.ts';
 import { MetricsPortError, startWatchdog, type Watchdog } from '../../runtime/watchdog.ts';
 import { formatRunReport } from '../../runtime/run-report.ts';
 import { formatRotationLine, formatSummary, formatSummaryLine, startSummary, summaryRows } from '../../runtime/terminal-summary.ts';
@@ -38,7 +40,7 @@ const command: CommandSpec = {
   summary: 'run the quoting bot (live venue, testnet, a base URL, or the embedded local exchange)',
   usage:
     'bookmaker run -c FILE [--base-url URL] [--duration S] [--paper] [--new-ledger] [--cancel-foreign-orders] [--metrics-port P] ' +
-    '[--api-key K] [--key-file F] [--log-level L] [--report-json FILE] [--shard I/N]',
+    '[--api-key K] [--key-file F] [--log-level L] [--report-json FILE] [--shard I/N] [--startup-deadline S]',
   description:
     'Quotes the configured markets until SIGINT/SIGTERM or --duration, then cancels every order and exits 0. ' +
     'A config with a `local` venue starts the embedded local exchange (no keys, no network); --base-url points at any venue instead. ' +
@@ -47,8 +49,11 @@ const command: CommandSpec = {
     '--shard I/N (or BOOKMAKER_SHARD, or markets.shard) quotes only the markets of shard I of N (rendezvous hashing of the market id) and keeps reconcile and cancel-all to them, so N instances can share one wallet. ' +
     'Open orders of another trader (a second bot, a person) in its markets refuse the start (exit 7) unless --cancel-foreign-orders; ' +
     'one that appears while it runs halts it until bookmaker ctl resume. ' +
+    'A venue that rate-limits (429), fails (5xx) or cannot be reached at start-up is retried with growing pauses (its Retry-After honoured) ' +
+    'until --startup-deadline; meanwhile /readyz answers 503 with what start-up waits for. ' +
     'Signals and --duration also end start-up at once. Exit codes: 0 stopped, 1 orders left, 2 config/flags or a busy metrics port, ' +
-    '3 kill switch, 4 halt, 5 watchdog (event loop blocked), 6 ledger unwritable, 7 another trader on the wallet.',
+    '3 kill switch, 4 halt, 5 watchdog (event loop blocked), 6 ledger unwritable, 7 another trader on the wallet, ' +
+    '8 the venue unreachable until the start-up deadline.',
   options: {
     config: { type: 'string', short: 'c', description: 'YAML config file', arg: 'FILE' },
     'base-url': { type: 'string', description: 'venue API base (overrides the config, including the embedded local exchange)', arg: 'URL' },
@@ -86,6 +91,12 @@ const command: CommandSpec = {
         "this instance's shard I/N of the selected markets (overrides BOOKMAKER_SHARD and markets.shard); reconcile and cancel-all keep to its markets",
       arg: 'I/N',
     },
+    'startup-deadline': {
+      type: 'duration',
+      description: 'give up start-up (exit 8) when the venue still fails transiently (429, 5xx, timeouts, no connection) after this long (30s, 5m)',
+      default: DEFAULT_STARTUP_DEADLINE_MS / 1000,
+      arg: 'S',
+    },
     'report-json': {
       type: 'string',
       description: 'write the end-of-run report (per market volume, fills, fees, PnL, time quoting, reasons) to FILE as JSON',
@@ -105,6 +116,8 @@ async function run(args: ParsedArgs): Promise<number> {
   const summaryEvery = (o['summary-seconds'] as number) * 1000;
   if (!Number.isFinite(summaryEvery) || summaryEvery < 0) throw new BadInputError('--summary-seconds', 'a number ≥ 0', o['summary-seconds']);
   const shardFlag = o.shard === undefined ? undefined : parseShardText(o.shard, '--shard');
+  const startupDeadlineMs = (o['startup-deadline'] as number) * 1000;
+  if (!Number.isFinite(startupDeadlineMs) || startupDeadlineMs <= 0) throw new BadInputError('--startup-deadline', 'a duration > 0', o['startup-deadline']);
 
   // Signals and --duration work from the first millisecond: before the bot is up they abort its
   // start-up (every wait and retry pause ends at once); afterwards they stop it.
@@ -186,6 +199,7 @@ async function run(args: ParsedArgs): Promise<number> {
         paper: o.paper === true,
         newLedger: o['new-ledger'] === true,
         cancelForeignOrders: o['cancel-foreign-orders'] === true,
+        startupDeadlineMs,
         signal: startup.signal,
         ...(watchdog ? { watchdog } : {}),
         ...(o['base-url'] ? { baseUrl: o['base-url'] as string } : {}),
@@ -218,6 +232,14 @@ async function run(args: ParsedArgs): Promise<number> {
         await new Promise<void>((r) => logger.flush(() => r()));
         setTimeout(() => process.exit(EXIT_WALLET_SHARED), 1_000).unref();
         return EXIT_WALLET_SHARED;
+      }
+      if (e instanceof VenueUnreachableError) {
+        const why = `the venue kept failing transiently until the start-up deadline (${startupDeadlineMs / 1000} s, --startup-deadline): ${e.message}`;
+        logger.fatal({ step: e.step, attempts: e.attempts, ...e.last, exitCode: EXIT_VENUE_UNREACHABLE }, `giving up at start-up: ${why}`);
+        process.stderr.write(`bookmaker run: giving up at start-up, nothing quoted: ${why}. Exit ${EXIT_VENUE_UNREACHABLE}\n`);
+        await new Promise<void>((r) => logger.flush(() => r()));
+        setTimeout(() => process.exit(EXIT_VENUE_UNREACHABLE), 1_000).unref();
+        return EXIT_VENUE_UNREACHABLE;
       }
       if (!(e instanceof StartupAbortedError)) throw e;
       process.stdout.write(`bookmaker: stopped during start-up (${e.reason}), exit 0\n`);

@@ -93,6 +93,7 @@ export function controlPhase(
     },
     onKillCleared: () => cp.healthModel.resumeAfterHalt(),
     identity: () => identity,
+    slugOf: (id) => cp.core.store.state.markets.get(id)?.slug,
     onReloaded: (next) => (identity = { ...identity, configHash: configHash(next) }),
   });
   control.restore(holds);

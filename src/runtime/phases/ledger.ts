@@ -11,7 +11,8 @@ import { ShardSiblings, shardTag } from '../shard-tags.ts';
 import type { Bytes32 } from '../../model/order.ts';
 import { PAPER_TRADER } from '../paper-venue.ts';
 import type { SelectPhase } from './select.ts';
-import type { StartContext } from './start-context.ts';
+import { retryStartupStep } from '../startup-retry.ts';
+import { retryOptions, type StartContext } from './start-context.ts';
 import type { VenuePhase } from './venue.ts';
 
 export interface LedgerPhase {
@@ -31,22 +32,31 @@ export async function ledgerPhase(c: StartContext, { client, signer }: VenuePhas
   // a shard knows the other shards of its wallet by their tags (src/runtime/shard-tags.ts): the catch-up, the
   // final sweep and the wallet watch tell a sibling's order from this shard's own by it
   const siblings = shard && signer && !paper ? new ShardSiblings(signer.address, shard.index) : null;
-  const bookLedger = await BotLedger.open({
-    config: cfg,
-    clock: c.clock,
-    logger: c.o.logger,
-    trader: signer && !paper ? signer.address : PAPER_TRADER,
-    venue: v.baseUrl,
-    chain: v.chain.name,
-    client,
-    embedded: v.local !== null,
-    markets: marketIds.length,
-    paper,
-    newLedger: c.o.newLedger === true,
-    // a shared wallet (reconcileScope markets, shards): other markets' orders are not this ledger's
-    ...(cfg.orders.reconcileScope === 'markets' ? { owns: (id: Bytes32) => (cfg.selection.shard ? shardOwns(id, cfg.selection.shard) : lists.known(id)) } : {}),
-    ...(siblings ? { sibling: (n: Bytes32) => siblings.siblingOf(n) !== null } : {}),
-  });
+  // the catch-up reads the venue's orders (GET /orders): a venue that rate-limits or restarts while the bot
+  // starts is waited for until the start-up's deadline; a failed attempt closed the ledger, so a retry reopens it
+  const bookLedger = await retryStartupStep(
+    "ledger catch-up (the venue's orders)",
+    () =>
+      BotLedger.open({
+        config: cfg,
+        clock: c.clock,
+        logger: c.o.logger,
+        trader: signer && !paper ? signer.address : PAPER_TRADER,
+        venue: v.baseUrl,
+        chain: v.chain.name,
+        client,
+        embedded: v.local !== null,
+        markets: marketIds.length,
+        paper,
+        newLedger: c.o.newLedger === true,
+        // a shared wallet (reconcileScope markets, shards): other markets' orders are not this ledger's
+        ...(cfg.orders.reconcileScope === 'markets'
+          ? { owns: (id: Bytes32) => (cfg.selection.shard ? shardOwns(id, cfg.selection.shard) : lists.known(id)) }
+          : {}),
+        ...(siblings ? { sibling: (n: Bytes32) => siblings.siblingOf(n) !== null } : {}),
+      }),
+    retryOptions(c),
+  );
   c.life.add(() => bookLedger.close());
   // a sharded bot's new ledger takes its shard's nonce tag: the deployment's other shards know its orders
   // (src/runtime/shard-tags.ts); a ledger that has a tag keeps it

@@ -11,6 +11,8 @@ import type { BotMetrics } from '../../metrics/bot-metrics.ts';
 import type { BotOptions } from '../bot-options.ts';
 import type { Lifecycle } from '../lifecycle.ts';
 import type { VenueSetup } from '../venue-setup.ts';
+import type { StartupStatus } from '../startup-status.ts';
+import type { StartupWait } from '../startup-retry.ts';
 import type { EarlyAdmin } from './admin.ts';
 
 export interface StartContext {
@@ -28,9 +30,17 @@ export interface StartContext {
   readonly metrics: BotMetrics;
   /** a stop request during start-up */
   readonly signal: AbortSignal | undefined;
+  /** the start-up's deadline and what it waits for now (/readyz while starting) */
+  readonly startup: StartupStatus;
 }
 
-/** The retry options of a start-up step: the clock, the log and the stop request. */
-export function retryOptions(c: StartContext): { clock: Clock; log: Logger; signal?: AbortSignal } {
-  return { clock: c.clock, log: c.log, ...(c.signal ? { signal: c.signal } : {}) };
+/** The retry options of a start-up step: the clock, the log, the stop request and the start-up's deadline. */
+export function retryOptions(c: StartContext): {
+  clock: Clock;
+  log: Logger;
+  signal?: AbortSignal;
+  deadlineAt: number;
+  onWait: (w: StartupWait | null) => void;
+} {
+  return { clock: c.clock, log: c.log, ...(c.signal ? { signal: c.signal } : {}), deadlineAt: c.startup.deadlineAt, onWait: (w) => c.startup.waiting(w) };
 }
