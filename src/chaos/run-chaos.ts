@@ -146,6 +146,9 @@ function ledgerFilled(path: string): Map<string, number> {
   }
 }
 
+/** hh:mm:ss.mmm (UTC) of a time, for the diagnostics */
+const clockOf = (ms: number): string => new Date(ms).toISOString().slice(11, 23);
+
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Deterministic key material for a seed (registered for redaction like any loaded key). */
@@ -191,9 +194,24 @@ class Referee {
     return traderView(this.ex, this.trader);
   }
 
+  /**
+   * per order, when the referee first saw each filled size (diagnostics of books-equal-venue: when a
+   * fill the books lack happened, against the moments below); no sample is taken while the kill event
+   * waits for the restarted bot, so a fill in that time is seen when sampling resumes
+   */
+  readonly fillsSeen = new Map<Bytes32, { at: number; filled: number }[]>();
+  /** the run's moments (bot starts, kill, exchange restart), for the diagnostics */
+  readonly moments: { at: number; what: string }[] = [];
+
   sample(now: number): TraderView {
     const v = this.view();
     for (const o of v.orders) if (o.status !== 'open' && !this.closedAt.has(o.nonce)) this.closedAt.set(o.nonce, now);
+    for (const o of v.orders) {
+      if (o.filledSize === 0) continue;
+      const seen = this.fillsSeen.get(o.nonce);
+      if (!seen) this.fillsSeen.set(o.nonce, [{ at: now, filled: o.filledSize }]);
+      else if (seen[seen.length - 1]!.filled !== o.filledSize) seen.push({ at: now, filled: o.filledSize });
+    }
     const limits = { maxPosition: CHAOS_LIMITS.maxPosition * 1e6, maxNotional: CHAOS_LIMITS.maxNotional * 1e6, toleranceShares: 1e6 };
     this.tally.record('position-limit', positionBreaches(v.net, v.open, limits), now);
     this.tally.record('notional-limit', notionalBreaches(v.net, v.open, v.marks, limits), now);
@@ -302,10 +320,14 @@ class Referee {
       for (const o of this.view().orders) {
         const f = o.filledSize;
         if (f === 0 || !markets.has(o.marketId)) continue;
+        const seen = (this.fillsSeen.get(o.nonce) ?? []).map((x) => `${x.filled}@${clockOf(x.at)}`).join(',');
+        const closed = this.closedAt.get(o.nonce);
         found.push(
           `  venue order ${o.nonce} ${o.outcomeIndex === 1 ? 'YES' : 'NO'} ${o.side === 0 ? 'buy' : 'sell'} @${o.price} ${o.status} filledSize ${f} placed ${o.insertedAt}; ledger accounts ${accounted.get(o.nonce) ?? 'nothing'}`,
+          `    the referee saw filledSize ${seen || '-'}, closed ${closed === undefined ? '-' : clockOf(closed)}`,
         );
       }
+      found.push(`  moments: ${this.moments.map((x) => `${x.what}@${clockOf(x.at)}`).join(', ')}`);
       found.push(`  checked ${stopped ? 'after the stop' : 'while quiescent'}`);
     }
     this.tally.record('books-equal-venue', found, now);
@@ -471,6 +493,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       if (!expectingExit) unexpected.push(`bot start #${botStarts} exited by itself (code ${r.code}, signal ${r.signal})`);
     });
     say(`bot #${botStarts} up (pid ${p.pid})`);
+    referee.moments.push({ at: Date.now(), what: `bot #${botStarts} up` });
     return p;
   };
 
@@ -508,6 +531,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
           // what the dead bot left at the venue: the next bot must adopt or cancel all of it
           openAtKill = referee.view().open.map((x) => x.nonce);
           say(`bot killed; ${openAtKill.length} order(s) left open`);
+          referee.moments.push({ at: Date.now(), what: 'kill +1 s' });
           expectingExit = false;
           bot = await start();
         },
@@ -557,6 +581,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       while (next < events.length && now - t0 >= events[next]!.at) {
         const e = events[next++]!;
         say(`${((now - t0) / 1000).toFixed(1)}s: ${e.name}`);
+        referee.moments.push({ at: now, what: e.name });
         await e.run();
       }
       await sleep(SAMPLE_MS);
