@@ -56,10 +56,12 @@ import {
   type MarketEnd,
   averageRounding,
   booksMismatches,
+  missedByLiveFeed,
   type AccountBooks,
+  type SweptFill,
 } from './invariants.ts';
 import { accountLedger } from '../sim/routes/account/ledger-of.ts';
-import { accountFromLedger } from '../ledger/books.ts';
+import { accountFromLedger, lastFillSeq } from '../ledger/books.ts';
 import { openLedger } from '../ledger/ledger.ts';
 import { systemClock } from '../core/clock.ts';
 import { HEALTH_STATES } from '../health/health-model.ts';
@@ -129,6 +131,12 @@ const ENDED_GRACE_MS = 5_000;
  */
 const BOOKS_QUIET_MS = 4_000;
 const BOOKS_EVERY_MS = 2_000;
+/**
+ * a fill of an order closed this many of the running bot's fills polls before the stop was its feed's to
+ * record (a failed lookup is tried again each poll; a cancelled order waits at most 8 polls for its stream:
+ * src/feeds/parked-cancels.ts), not the stop's final sweep's (missedByLiveFeed)
+ */
+const MISSED_POLLS = 12;
 /** from a deadline (closed) to the resolution in the rotation event */
 const RESOLUTION_DELAY_MS = 3_000;
 
@@ -333,6 +341,45 @@ class Referee {
     this.tally.record('books-equal-venue', found, now);
   }
 
+  /** when each fills poll of the bot now running completed (its `polled` reports) */
+  polls: number[] = [];
+
+  /** The last fill record of the ledger (read-only, beside the bot), or null when it cannot be read now. */
+  ledgerSeq(ledgerPath: string): number | null {
+    try {
+      const l = openLedger({ path: ledgerPath, clock: systemClock, mustExist: true, readonly: true, busyTimeoutMs: 1_000 });
+      try {
+        return lastFillSeq(l);
+      } finally {
+        l.close();
+      }
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * books-equal-venue after the stop, for the run before it: the fills the stop's final sweep recorded
+   * (after record `fromSeq`, from the catch-up) of orders closed long before the stop (missedByLiveFeed)
+   * are fills the running bot's books lacked. The books equal the venue after the sweep either way.
+   */
+  checkFinalSweep(ledgerPath: string, fromSeq: number, now: number): void {
+    let swept: SweptFill[];
+    try {
+      const l = openLedger({ path: ledgerPath, clock: systemClock, mustExist: true, readonly: true, busyTimeoutMs: 1_000 });
+      try {
+        const sql = "SELECT nonce, size FROM fills WHERE seq > ? AND source = 'catch-up' AND nonce IS NOT NULL ORDER BY seq";
+        swept = l.db.prepare(sql).all(fromSeq) as SweptFill[];
+      } finally {
+        l.close();
+      }
+    } catch (e) {
+      this.tally.record('books-equal-venue', [`the ledger could not be read after the stop: ${(e as Error).message}`], now);
+      return;
+    }
+    this.tally.record('books-equal-venue', missedByLiveFeed(swept, this.closedAt, this.polls, MISSED_POLLS), now);
+  }
+
   onHealth(m: Extract<ChildMessage, { type: 'health' }>): void {
     this.health = { at: m.at, markets: new Map(Object.entries(m.markets) as [Bytes32, string][]) };
   }
@@ -478,6 +525,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     if (m.type === 'unhandled') referee.tally.record('no-crash', [`${m.kind}: ${m.message.split('\n')[0]}`], now);
     else if (m.type === 'submitted') referee.onSubmitted(m.nonce, m.body, now);
     else if (m.type === 'health') referee.onHealth(m);
+    else if (m.type === 'polled') referee.polls.push(now);
     else if (m.type === 'reconciled') {
       if (referee.onReconciled(m, openAtKill)) openAtKill = null;
     }
@@ -485,6 +533,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   const start = async (): Promise<BotProcess> => {
     botStarts++;
     referee.lifetime = botStarts;
+    referee.polls = []; // a dead bot's polls recorded nothing of what the next one must
     const logFile = join(o.workDir, `bot-${botStarts}.log`);
     logFiles.push(logFile);
     const env: NodeJS.ProcessEnv = { ...process.env, BOOKMAKER_PRIVATE_KEY: keys.privateKey, BOOKMAKER_API_KEY: keys.apiKey, BOOKMAKER_LOG_LEVEL: 'info' };
@@ -598,6 +647,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
 
     // the final stop: faults stay on, as they would in production
     say('stopping the bot (SIGTERM)');
+    // the books before the stop: what the stop's final sweep records comes after this record
+    const sweepFrom = referee.ledgerSeq(ledgerPath);
+    const stopAt = Date.now();
     expectingExit = true;
     finalExitCode = await bot.stop(90_000);
     const left = referee.view().open;
@@ -611,6 +663,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     // moves, and the ledger must hold it to the unit (fills that raced the cancels included: the
     // stop's final sweep records them)
     referee.checkBooks(Date.now(), ledgerPath, false, true);
+    if (sweepFrom !== null) referee.checkFinalSweep(ledgerPath, sweepFrom, stopAt);
     if (openAtKill) referee.tally.record('restart-adopts', ['the restarted bot never completed a full reconcile'], Date.now());
     referee.tally.record('no-crash', unexpected.splice(0), Date.now());
   } finally {
