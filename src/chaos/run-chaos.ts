@@ -133,10 +133,12 @@ const BOOKS_QUIET_MS = 4_000;
 const BOOKS_EVERY_MS = 2_000;
 /**
  * a fill of an order closed this many of the running bot's fills polls before the stop was its feed's to
- * record (a failed lookup is tried again each poll; a cancelled order waits at most 8 polls for its stream:
- * src/feeds/parked-cancels.ts), not the stop's final sweep's (missedByLiveFeed)
+ * record, not the stop's final sweep's (missedByLiveFeed): a poll reads a vanished order or looks it up
+ * (20 a poll; a failed lookup again the next), and a cancelled order with a fill since its last read had
+ * a trade on its stream, which has its market read at the next poll (src/feeds/parked-cancels.ts). The
+ * restarted bot of a 45 s soak completes 5 to 12 polls before its stop on a loaded machine.
  */
-const MISSED_POLLS = 12;
+const MISSED_POLLS = 5;
 /** from a deadline (closed) to the resolution in the rotation event */
 const RESOLUTION_DELAY_MS = 3_000;
 
