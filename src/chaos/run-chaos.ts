@@ -139,6 +139,12 @@ const BOOKS_EVERY_MS = 2_000;
  * restarted bot of a 45 s soak completes 5 to 12 polls before its stop on a loaded machine.
  */
 const MISSED_POLLS = 5;
+/**
+ * how long a bot start may take to be ready: a hang guard, not a pace (the schedule counts from the
+ * first bot's ready, and the kill event waits for the restart). spawnBot's default of 60 s was missed
+ * by a restarted bot beside a CPU hog on a loaded 2-core machine (the soak test's CLI run failed so)
+ */
+const READY_MS = 300_000;
 /** from a deadline (closed) to the resolution in the rotation event */
 const RESOLUTION_DELAY_MS = 3_000;
 
@@ -539,7 +545,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     const logFile = join(o.workDir, `bot-${botStarts}.log`);
     logFiles.push(logFile);
     const env: NodeJS.ProcessEnv = { ...process.env, BOOKMAKER_PRIVATE_KEY: keys.privateKey, BOOKMAKER_API_KEY: keys.apiKey, BOOKMAKER_LOG_LEVEL: 'info' };
-    const p = await spawnBot({ configPath, baseUrl, env, logFile, onMessage });
+    const p = await spawnBot({ configPath, baseUrl, env, logFile, onMessage, readyTimeoutMs: READY_MS });
     void p.exited.then((r) => {
       if (!expectingExit) unexpected.push(`bot start #${botStarts} exited by itself (code ${r.code}, signal ${r.signal})`);
     });
