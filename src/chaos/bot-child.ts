@@ -6,7 +6,7 @@
  *   node --import tsx src/chaos/bot-child.ts CONFIG BASE_URL      (with an IPC channel; keys in env)
  *
  * Reports (src/chaos/child-messages.ts): ready, its order view at every reconcile, every create it
- * submits (both off with BOOKMAKER_CHAOS_ORDER_REPORTS=0), unhandled errors (counted, not fatal, so
+ * submits and every fills poll it completes (all off with BOOKMAKER_CHAOS_ORDER_REPORTS=0), unhandled errors (counted, not fatal, so
  * one run can report them all), load stats on request; SIGTERM or a `stop` message stops it exactly
  * like `bookmaker run` (cancel all, exit code).
  */
@@ -59,6 +59,10 @@ function onEvent(bot: Bot, e: StateEvent): void {
         at: Date.now(),
         orders: bot.orderManager.tracked().map((t) => ({ nonce: t.planned.nonce, marketId: t.planned.marketId, state: t.state, sentAt: t.sentAt })),
       });
+      return;
+    case 'BalanceUpdated':
+      // the trading poll's balance read, after its fills (src/feeds/trading-feed.ts): one a completed poll
+      if (orderReports) send({ type: 'polled', at: Date.now() });
       return;
     case 'OrderSubmitted': {
       if (!orderReports) return;

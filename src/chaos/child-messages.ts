@@ -17,6 +17,8 @@ export type ChildMessage =
   | { type: 'stats'; stats: ChildStats }
   /** the health model's state per market (market id → state), every second */
   | { type: 'health'; at: number; markets: Record<Bytes32, string> }
+  /** a fills poll completed: its fills, then its balance read, are in the bot's state and books */
+  | { type: 'polled'; at: number }
   | { type: 'stopped'; code: number };
 
 /** Load figures the child measures on itself (the load benchmark). */

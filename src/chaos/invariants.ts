@@ -317,3 +317,30 @@ export function averageRounding(orders: readonly { readonly filledShares: number
   }
   return out;
 }
+
+/** A fill the stop's final sweep recorded (src/ledger/bot-ledger.ts finalSweep): its order and shares (1e-6). */
+export interface SweptFill {
+  readonly nonce: Bytes32;
+  readonly size: number;
+}
+
+/**
+ * The books held every fill while the bot ran, not only after its stop: a fill the stop's final sweep
+ * had to record, of an order the venue had closed (`closedAt`, when the referee first saw it so) while
+ * the running bot then completed at least `minPolls` fills polls (`polls`: when each was reported), is
+ * one its fills feed never recorded, so the books lacked it for the rest of the run. An order still open
+ * at the stop, or closed too shortly before it, raced the stop's cancels: the sweep is there for it.
+ * A part under one share is left alone (the feed and the sweep may split a crossed V2 buy's shares
+ * differently by a rounding).
+ */
+export function missedByLiveFeed(swept: readonly SweptFill[], closedAt: ReadonlyMap<Bytes32, number>, polls: readonly number[], minPolls: number): string[] {
+  const out: string[] = [];
+  for (const f of swept) {
+    const closed = closedAt.get(f.nonce);
+    if (closed === undefined || f.size < 1_000_000) continue;
+    const after = polls.filter((t) => t > closed).length;
+    if (after >= minPolls)
+      out.push(`order ${f.nonce}: ${f.size / 1e6} share(s) recorded only by the stop's final sweep, ${after} fills polls after the venue closed it`);
+  }
+  return out;
+}

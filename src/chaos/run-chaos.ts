@@ -56,10 +56,12 @@ import {
   type MarketEnd,
   averageRounding,
   booksMismatches,
+  missedByLiveFeed,
   type AccountBooks,
+  type SweptFill,
 } from './invariants.ts';
 import { accountLedger } from '../sim/routes/account/ledger-of.ts';
-import { accountFromLedger } from '../ledger/books.ts';
+import { accountFromLedger, lastFillSeq } from '../ledger/books.ts';
 import { openLedger } from '../ledger/ledger.ts';
 import { systemClock } from '../core/clock.ts';
 import { HEALTH_STATES } from '../health/health-model.ts';
@@ -129,6 +131,20 @@ const ENDED_GRACE_MS = 5_000;
  */
 const BOOKS_QUIET_MS = 4_000;
 const BOOKS_EVERY_MS = 2_000;
+/**
+ * a fill of an order closed this many of the running bot's fills polls before the stop was its feed's to
+ * record, not the stop's final sweep's (missedByLiveFeed): a poll reads a vanished order or looks it up
+ * (20 a poll; a failed lookup again the next), and a cancelled order with a fill since its last read had
+ * a trade on its stream, which has its market read at the next poll (src/feeds/parked-cancels.ts). The
+ * restarted bot of a 45 s soak completes 5 to 12 polls before its stop on a loaded machine.
+ */
+const MISSED_POLLS = 5;
+/**
+ * how long a bot start may take to be ready: a hang guard, not a pace (the schedule counts from the
+ * first bot's ready, and the kill event waits for the restart). spawnBot's default of 60 s was missed
+ * by a restarted bot beside a CPU hog on a loaded 2-core machine (the soak test's CLI run failed so)
+ */
+const READY_MS = 300_000;
 /** from a deadline (closed) to the resolution in the rotation event */
 const RESOLUTION_DELAY_MS = 3_000;
 
@@ -145,6 +161,9 @@ function ledgerFilled(path: string): Map<string, number> {
     return new Map();
   }
 }
+
+/** hh:mm:ss.mmm (UTC) of a time, for the diagnostics */
+const clockOf = (ms: number): string => new Date(ms).toISOString().slice(11, 23);
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -191,9 +210,24 @@ class Referee {
     return traderView(this.ex, this.trader);
   }
 
+  /**
+   * per order, when the referee first saw each filled size (diagnostics of books-equal-venue: when a
+   * fill the books lack happened, against the moments below); no sample is taken while the kill event
+   * waits for the restarted bot, so a fill in that time is seen when sampling resumes
+   */
+  readonly fillsSeen = new Map<Bytes32, { at: number; filled: number }[]>();
+  /** the run's moments (bot starts, kill, exchange restart), for the diagnostics */
+  readonly moments: { at: number; what: string }[] = [];
+
   sample(now: number): TraderView {
     const v = this.view();
     for (const o of v.orders) if (o.status !== 'open' && !this.closedAt.has(o.nonce)) this.closedAt.set(o.nonce, now);
+    for (const o of v.orders) {
+      if (o.filledSize === 0) continue;
+      const seen = this.fillsSeen.get(o.nonce);
+      if (!seen) this.fillsSeen.set(o.nonce, [{ at: now, filled: o.filledSize }]);
+      else if (seen[seen.length - 1]!.filled !== o.filledSize) seen.push({ at: now, filled: o.filledSize });
+    }
     const limits = { maxPosition: CHAOS_LIMITS.maxPosition * 1e6, maxNotional: CHAOS_LIMITS.maxNotional * 1e6, toleranceShares: 1e6 };
     this.tally.record('position-limit', positionBreaches(v.net, v.open, limits), now);
     this.tally.record('notional-limit', notionalBreaches(v.net, v.open, v.marks, limits), now);
@@ -302,13 +336,56 @@ class Referee {
       for (const o of this.view().orders) {
         const f = o.filledSize;
         if (f === 0 || !markets.has(o.marketId)) continue;
+        const seen = (this.fillsSeen.get(o.nonce) ?? []).map((x) => `${x.filled}@${clockOf(x.at)}`).join(',');
+        const closed = this.closedAt.get(o.nonce);
         found.push(
           `  venue order ${o.nonce} ${o.outcomeIndex === 1 ? 'YES' : 'NO'} ${o.side === 0 ? 'buy' : 'sell'} @${o.price} ${o.status} filledSize ${f} placed ${o.insertedAt}; ledger accounts ${accounted.get(o.nonce) ?? 'nothing'}`,
+          `    the referee saw filledSize ${seen || '-'}, closed ${closed === undefined ? '-' : clockOf(closed)}`,
         );
       }
+      found.push(`  moments: ${this.moments.map((x) => `${x.what}@${clockOf(x.at)}`).join(', ')}`);
       found.push(`  checked ${stopped ? 'after the stop' : 'while quiescent'}`);
     }
     this.tally.record('books-equal-venue', found, now);
+  }
+
+  /** when each fills poll of the bot now running completed (its `polled` reports) */
+  polls: number[] = [];
+
+  /** The last fill record of the ledger (read-only, beside the bot), or null when it cannot be read now. */
+  ledgerSeq(ledgerPath: string): number | null {
+    try {
+      const l = openLedger({ path: ledgerPath, clock: systemClock, mustExist: true, readonly: true, busyTimeoutMs: 1_000 });
+      try {
+        return lastFillSeq(l);
+      } finally {
+        l.close();
+      }
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * books-equal-venue after the stop, for the run before it: the fills the stop's final sweep recorded
+   * (after record `fromSeq`, from the catch-up) of orders closed long before the stop (missedByLiveFeed)
+   * are fills the running bot's books lacked. The books equal the venue after the sweep either way.
+   */
+  checkFinalSweep(ledgerPath: string, fromSeq: number, now: number): void {
+    let swept: SweptFill[];
+    try {
+      const l = openLedger({ path: ledgerPath, clock: systemClock, mustExist: true, readonly: true, busyTimeoutMs: 1_000 });
+      try {
+        const sql = "SELECT nonce, size FROM fills WHERE seq > ? AND source = 'catch-up' AND nonce IS NOT NULL ORDER BY seq";
+        swept = l.db.prepare(sql).all(fromSeq) as SweptFill[];
+      } finally {
+        l.close();
+      }
+    } catch (e) {
+      this.tally.record('books-equal-venue', [`the ledger could not be read after the stop: ${(e as Error).message}`], now);
+      return;
+    }
+    this.tally.record('books-equal-venue', missedByLiveFeed(swept, this.closedAt, this.polls, MISSED_POLLS), now);
   }
 
   onHealth(m: Extract<ChildMessage, { type: 'health' }>): void {
@@ -456,6 +533,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     if (m.type === 'unhandled') referee.tally.record('no-crash', [`${m.kind}: ${m.message.split('\n')[0]}`], now);
     else if (m.type === 'submitted') referee.onSubmitted(m.nonce, m.body, now);
     else if (m.type === 'health') referee.onHealth(m);
+    else if (m.type === 'polled') referee.polls.push(now);
     else if (m.type === 'reconciled') {
       if (referee.onReconciled(m, openAtKill)) openAtKill = null;
     }
@@ -463,14 +541,16 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   const start = async (): Promise<BotProcess> => {
     botStarts++;
     referee.lifetime = botStarts;
+    referee.polls = []; // a dead bot's polls recorded nothing of what the next one must
     const logFile = join(o.workDir, `bot-${botStarts}.log`);
     logFiles.push(logFile);
     const env: NodeJS.ProcessEnv = { ...process.env, BOOKMAKER_PRIVATE_KEY: keys.privateKey, BOOKMAKER_API_KEY: keys.apiKey, BOOKMAKER_LOG_LEVEL: 'info' };
-    const p = await spawnBot({ configPath, baseUrl, env, logFile, onMessage });
+    const p = await spawnBot({ configPath, baseUrl, env, logFile, onMessage, readyTimeoutMs: READY_MS });
     void p.exited.then((r) => {
       if (!expectingExit) unexpected.push(`bot start #${botStarts} exited by itself (code ${r.code}, signal ${r.signal})`);
     });
     say(`bot #${botStarts} up (pid ${p.pid})`);
+    referee.moments.push({ at: Date.now(), what: `bot #${botStarts} up` });
     return p;
   };
 
@@ -508,6 +588,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
           // what the dead bot left at the venue: the next bot must adopt or cancel all of it
           openAtKill = referee.view().open.map((x) => x.nonce);
           say(`bot killed; ${openAtKill.length} order(s) left open`);
+          referee.moments.push({ at: Date.now(), what: 'kill +1 s' });
           expectingExit = false;
           bot = await start();
         },
@@ -557,6 +638,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       while (next < events.length && now - t0 >= events[next]!.at) {
         const e = events[next++]!;
         say(`${((now - t0) / 1000).toFixed(1)}s: ${e.name}`);
+        referee.moments.push({ at: now, what: e.name });
         await e.run();
       }
       await sleep(SAMPLE_MS);
@@ -573,6 +655,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
 
     // the final stop: faults stay on, as they would in production
     say('stopping the bot (SIGTERM)');
+    // the books before the stop: what the stop's final sweep records comes after this record
+    const sweepFrom = referee.ledgerSeq(ledgerPath);
+    const stopAt = Date.now();
     expectingExit = true;
     finalExitCode = await bot.stop(90_000);
     const left = referee.view().open;
@@ -586,6 +671,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     // moves, and the ledger must hold it to the unit (fills that raced the cancels included: the
     // stop's final sweep records them)
     referee.checkBooks(Date.now(), ledgerPath, false, true);
+    if (sweepFrom !== null) referee.checkFinalSweep(ledgerPath, sweepFrom, stopAt);
     if (openAtKill) referee.tally.record('restart-adopts', ['the restarted bot never completed a full reconcile'], Date.now());
     referee.tally.record('no-crash', unexpected.splice(0), Date.now());
   } finally {

@@ -8,7 +8,8 @@
  * we still track (the store still holds it: resting, or gone but not yet settled — the order manager
  * parks orders whose end it did not see the fills of) is looked up by id: that is how the fill that
  * completed it, or raced our cancel, is seen, followed by an OrderClosed that lets the order manager
- * stop counting it. Orders no longer tracked are forgotten.
+ * stop counting it. Orders no longer tracked are forgotten, except another trader's and an earlier
+ * run's (the catch-up's seed: the order manager may never have tracked it), which are looked up.
  *
  * The venue's activity items carry no trader, so this, not the activity feed, is the source of our
  * fills. The first poll only records a baseline: fills from before the start are history, and the
@@ -460,6 +461,10 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
     ...(opts.arrival ? { arrival: opts.arrival } : {}),
   });
   const maxLookups = opts.maxLookups ?? 20;
+  // the open orders of an earlier run that the catch-up handed over (`seed`): this run's order manager
+  // may never track one (it filled, or was part filled and cancelled, before the start-up reconcile took
+  // it in), so one that vanishes untracked is looked up like a foreign order, never forgotten unread
+  const inherited = new Set<string>((opts.seed ?? []).map((s) => s.nonce));
   // a foreign order that ended before this feed began was the catch-up's to record (src/ledger/catch-up.ts)
   const startedAt = opts.clock.now();
   const foreignNews = (o: VenueOrder): boolean => opts.isOwn !== undefined && !opts.isOwn(o.nonce) && venueMs(o.insertedAt) >= startedAt;
@@ -603,8 +608,8 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
         owed.delete(k); // read this poll after all, or no longer known
         continue;
       }
-      if (opts.isTracked && !opts.isTracked(v.nonce, v.marketId) && (!opts.isOwn || opts.isOwn(v.nonce))) {
-        tracker.forget(v.nonce); // we cancelled it ourselves (a foreign order is looked up: its last fills count)
+      if (opts.isTracked && !inherited.has(k) && !opts.isTracked(v.nonce, v.marketId) && (!opts.isOwn || opts.isOwn(v.nonce))) {
+        tracker.forget(v.nonce); // we cancelled it ourselves (a foreign or inherited order is looked up: its last fills count)
         owed.delete(k);
         continue;
       }
@@ -619,6 +624,7 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
         if (err instanceof VenueError && err.status === 404) {
           tracker.forget(v.nonce);
           owed.delete(k);
+          inherited.delete(k);
         }
       }
     }
@@ -641,6 +647,7 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
     }
     const now = opts.clock.now();
     const events = tracker.observe([...byNonce.values()], now);
+    if (inherited.size > 0) for (const o of byNonce.values()) if (o.status !== 'open') inherited.delete(o.nonce);
     let n = 0;
     for (const p of released) {
       if (byNonce.has(p.nonce)) continue; // read this poll after all (the recent orders): told above

@@ -213,3 +213,27 @@ test("books-equal-venue: books short of the venue's cash is a violation again; a
   assert.deepEqual(booksMismatches({ collateral: 9_999_992n, holdings: v.holdings }, v, rounding), []);
   assert.match(booksMismatches({ collateral: 9_999_991n, holdings: v.holdings }, v, rounding)[0]!, /the averages' rounding allows 8/);
 });
+
+test("books-equal-venue, the running books: a fill only the stop's final sweep recorded, of an order closed many polls before, is a violation; one that raced the stop's cancels is not", async () => {
+  const { missedByLiveFeed } = await import('../../src/chaos/invariants.ts');
+  const A = `0x${'0a'.repeat(32)}` as Bytes32;
+  const B = `0x${'0b'.repeat(32)}` as Bytes32;
+  const C = `0x${'0c'.repeat(32)}` as Bytes32;
+  // A closed at 100 and 12 polls followed; B closed at 111 (2 polls before the stop); C still open at the stop
+  const closedAt = new Map([
+    [A, 100],
+    [B, 111],
+  ]);
+  const polls = Array.from({ length: 12 }, (_, i) => 101 + i);
+  const swept = [
+    { nonce: A, size: 8_000_000 },
+    { nonce: B, size: 5_000_000 },
+    { nonce: C, size: 10_000_000 },
+  ];
+  const found = missedByLiveFeed(swept, closedAt, polls, 12);
+  assert.equal(found.length, 1, found.join('\n'));
+  assert.match(found[0]!, new RegExp(`order ${A}: 8 share\\(s\\) recorded only by the stop's final sweep, 12 fills polls after`));
+  assert.deepEqual(missedByLiveFeed(swept, closedAt, polls.slice(1), 12), [], 'one poll fewer: the feed might still have been on its way');
+  assert.deepEqual(missedByLiveFeed([{ nonce: A, size: 999_999 }], closedAt, polls, 12), [], "a rounding's part of a share");
+  assert.deepEqual(missedByLiveFeed([], closedAt, polls, 12), []);
+});

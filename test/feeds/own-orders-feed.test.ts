@@ -139,6 +139,76 @@ test('a vanished order is asked about with its market, so isTracked is one looku
   assert.deepEqual(asked, [[N, sell(0).marketId]]);
 });
 
+test("an earlier run's order (the catch-up's seed) that ends before this run's order manager tracks it: looked up, its last fills counted", async () => {
+  // A restarted bot's catch-up read this order open with nothing filled; it then filled (or was part
+  // filled and cancelled) before the start-up reconcile took it into the order manager. It is the
+  // wallet's own (isOwn) but the order manager never tracked it: "we cancelled it ourselves" is not
+  // true of it, and forgetting it unread lost its fills from the books until the stop's final sweep.
+  const { ownOrdersReader } = await import('../../src/feeds/own-orders-feed.ts');
+  let open: VenueOrder[] = [sell(0)];
+  const looked: (number | string)[] = [];
+  const client = {
+    orders: {
+      async *iterate() {
+        yield* open;
+      },
+      async get(ref: number | string): Promise<VenueOrder> {
+        looked.push(ref);
+        return sell(8_000_000, 'cancelled');
+      },
+    },
+  };
+  const read = ownOrdersReader({
+    client,
+    trader: TRADER,
+    clock: { now: () => 1 } as never,
+    seed: [{ nonce: N, filled: 0, ref: 7, cost: 0 }],
+    isTracked: () => false,
+    isOwn: () => true,
+  });
+  assert.deepEqual(await read(), [], 'read open, nothing new');
+  open = [];
+  const ev = (await read()).map((e) => e.event);
+  assert.deepEqual(looked, [7], 'old code: forgotten without a lookup');
+  assert.deepEqual(
+    ev.map((e) => e.type),
+    ['OrderFilled', 'OrderClosed'],
+  );
+  assert.equal(ev[0]!.type === 'OrderFilled' && ev[0]!.size, 8_000_000);
+  assert.deepEqual(await read(), [], 'closed: not looked up again');
+  assert.deepEqual(looked, [7]);
+});
+
+test('an order this run placed and the order manager let go of is still forgotten unread when it vanishes (no lookup per cancel)', async () => {
+  const { ownOrdersReader } = await import('../../src/feeds/own-orders-feed.ts');
+  let open: VenueOrder[] = [sell(0)];
+  const client = {
+    orders: {
+      async *iterate() {
+        yield* open;
+      },
+      async get(): Promise<VenueOrder> {
+        throw new Error('not looked up');
+      },
+    },
+  };
+  // seeded with another order: only the seed's orders are looked up
+  const other = ('0x' + '09'.repeat(32)) as Bytes32;
+  const read = ownOrdersReader({
+    client,
+    trader: TRADER,
+    clock: { now: () => 1 } as never,
+    seed: [{ nonce: other, filled: 0, ref: 9, cost: 0 }],
+    isTracked: (n) => n === other,
+    isOwn: () => true,
+  });
+  open = [sell(0), { ...sell(0), id: 9, nonce: other }];
+  await read();
+  open = [{ ...sell(0), id: 9, nonce: other }];
+  assert.deepEqual(await read(), []);
+  assert.deepEqual(await read(), []);
+});
+
 test('a vanished order whose lookup fails transiently is looked up again; only a 404 forgets it', async () => {
   const { ownOrdersReader } = await import('../../src/feeds/own-orders-feed.ts');
   const { VenueError } = await import('../../src/exchange/client/errors.ts');
