@@ -28,7 +28,7 @@
  * fill id is the durable guard).
  */
 import type { Bytes32, OutcomeIndex } from '../model/order.ts';
-import { KeptFills, type KeptFill } from './kept-fills.ts';
+import { IdMemory, KeptFills, type KeptFill } from './kept-fills.ts';
 import { ONE, notionalCeil, notionalFloor } from '../model/units.ts';
 import {
   applyFill as applyToPosition,
@@ -173,52 +173,6 @@ const SONE = BigInt(ONE);
 function mod(scaled: bigint): bigint {
   const r = scaled % SCALE;
   return r < 0n ? r + SCALE : r;
-}
-
-/**
- * The fill ids a book remembers for de-duplication: the newest `capacity`, the oldest forgotten
- * first. A ring (it replaced an array whose shift() moved every remembered id on each fill once
- * full: O(n) a fill); it grows to its capacity as ids arrive, so a market with few fills holds few.
- */
-class IdMemory {
-  private readonly set = new Set<string>();
-  private ring: string[] = [];
-  /** the oldest id's slot once the ring is full */
-  private head = 0;
-
-  constructor(private capacity: number) {}
-
-  get size(): number {
-    return this.set.size;
-  }
-
-  has(id: string): boolean {
-    return this.set.has(id);
-  }
-
-  /** Remember an id not remembered yet (the oldest is forgotten when full). */
-  add(id: string): void {
-    this.set.add(id);
-    if (this.ring.length < this.capacity) {
-      this.ring.push(id);
-      return;
-    }
-    this.set.delete(this.ring[this.head]!);
-    this.ring[this.head] = id;
-    this.head = this.head + 1 === this.capacity ? 0 : this.head + 1;
-  }
-
-  /** Remember the newest `n` ids from now on (the older ones held are forgotten). */
-  resize(n: number): void {
-    if (n === this.capacity) return;
-    const r = this.ring;
-    const ordered = this.head === 0 ? r : [...r.slice(this.head), ...r.slice(0, this.head)];
-    const drop = Math.max(0, ordered.length - n);
-    for (let i = 0; i < drop; i++) this.set.delete(ordered[i]!);
-    this.ring = drop === 0 ? ordered : ordered.slice(drop);
-    this.head = 0;
-    this.capacity = n;
-  }
 }
 
 /** Scaled collateral flow of one fill (+ received), before the fee: as the venue settles it. */

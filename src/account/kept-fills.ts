@@ -27,7 +27,7 @@ const FOREIGN = 1;
 const HAS_NOTIONAL = 2;
 const START = 8;
 
-/** One kept fill read out of the columns (the same object each call: no allocation a fill). */
+/** One kept fill read out of the columns (the same object each call, for every book: no allocation a fill). */
 class View implements KeptFill {
   fillId = '';
   ts = 0;
@@ -41,13 +41,13 @@ class View implements KeptFill {
   origin: 'own' | 'foreign' = 'own';
 }
 
+const VIEW = new View();
+
 export class KeptFills {
   private nums = new Float64Array(0);
   private codes = new Uint8Array(0);
   private ids: string[] = [];
   private n = 0;
-  private readonly view = new View();
-
   /** @param most the most fills it will hold (the book's window and one): the columns grow to it, no further */
   constructor(private readonly most: number) {}
 
@@ -98,6 +98,9 @@ export class KeptFills {
     const ids = this.ids;
     for (let i = k; i < this.n; i++) ids[i - k] = ids[i]!;
     for (let i = this.n - k; i < this.n; i++) ids[i] = '';
+    // zeros where no fill is held (a restored book has the same columns, to the byte)
+    this.nums.fill(0, (this.n - k) * NUMS, this.n * NUMS);
+    this.codes.fill(0, (this.n - k) * CODES, this.n * CODES);
     this.n -= k;
   }
 
@@ -111,7 +114,7 @@ export class KeptFills {
 
   /** Fill i, as a view valid until the next call of `at`. */
   at(i: number): KeptFill {
-    const v = this.view;
+    const v = VIEW;
     const o = i * NUMS;
     const c = i * CODES;
     const { nums, codes } = this;
@@ -130,6 +133,48 @@ export class KeptFills {
     return v;
   }
 
+  /**
+   * The fills as rows of numbers and their ids (the books checkpoint: src/account/account-snapshot.ts):
+   * [ts, price, size, fee, notional, outcome, side, kind + 1, flags] per fill, exactly as held.
+   */
+  toRows(): { most: number; capacity: number; nums: number[][]; ids: string[] } {
+    const nums: number[][] = [];
+    for (let i = 0; i < this.n; i++) {
+      const row = Array.from(this.nums.subarray(i * NUMS, (i + 1) * NUMS));
+      for (const c of this.codes.subarray(i * CODES, (i + 1) * CODES)) row.push(c);
+      nums.push(row);
+    }
+    return { most: this.most, capacity: this.capacity(), nums, ids: this.ids.slice(0, this.n) };
+  }
+
+  static fromRows(most: number, capacity: number, nums: readonly (readonly number[])[], ids: readonly string[]): KeptFills {
+    const ok =
+      Number.isSafeInteger(most) &&
+      most >= 1 &&
+      Number.isSafeInteger(capacity) &&
+      capacity <= Math.max(most, START) &&
+      nums.length <= capacity &&
+      nums.length === ids.length &&
+      ids.every((x) => typeof x === 'string') &&
+      nums.every(
+        (r) =>
+          Array.isArray(r) &&
+          r.length === NUMS + CODES &&
+          r.every((x, j) => typeof x === 'number' && Number.isFinite(x) && (j < NUMS || (Number.isInteger(x) && x >= 0 && x < 256))),
+      );
+    if (!ok) throw new Error('damaged kept fills in the books snapshot');
+    const k = new KeptFills(most);
+    k.allocate(capacity);
+    for (let i = 0; i < nums.length; i++) {
+      const r = nums[i]!;
+      k.nums.set(r.slice(0, NUMS), i * NUMS);
+      k.codes.set(r.slice(NUMS), i * CODES);
+      k.ids[i] = ids[i]!;
+      k.n++;
+    }
+    return k;
+  }
+
   /** Does `f` come before kept fill i in fill order (venue time, then fill id)? */
   before(f: { readonly ts: number; readonly fillId: string }, i: number): boolean {
     const ts = this.nums[i * NUMS]!;
@@ -141,13 +186,88 @@ export class KeptFills {
   }
 
   private grow(): void {
-    const cap = Math.min(Math.max(START, this.capacity() * 2), Math.max(this.most, this.n + 1));
+    this.allocate(Math.min(Math.max(START, this.capacity() * 2), Math.max(this.most, this.n + 1)));
+  }
+
+  private allocate(cap: number): void {
     const nums = new Float64Array(cap * NUMS);
     nums.set(this.nums);
     const codes = new Uint8Array(cap * CODES);
     codes.set(this.codes);
     this.nums = nums;
     this.codes = codes;
-    this.ids.length = cap;
+    // dense, '' where no fill is held
+    while (this.ids.length < cap) this.ids.push('');
+  }
+}
+
+/**
+ * The fill ids a book remembers for de-duplication: the newest `capacity`, the oldest forgotten
+ * first. A ring (it replaced an array whose shift() moved every remembered id on each fill once
+ * full: O(n) a fill); it grows to its capacity as ids arrive, so a market with few fills holds few.
+ */
+export class IdMemory {
+  private readonly set = new Set<string>();
+  private ring: string[] = [];
+  /** the oldest id's slot once the ring is full */
+  private head = 0;
+
+  constructor(private capacity: number) {}
+
+  get size(): number {
+    return this.set.size;
+  }
+
+  has(id: string): boolean {
+    return this.set.has(id);
+  }
+
+  /** Remember an id not remembered yet (the oldest is forgotten when full). */
+  add(id: string): void {
+    this.set.add(id);
+    if (this.ring.length < this.capacity) {
+      this.ring.push(id);
+      return;
+    }
+    this.set.delete(this.ring[this.head]!);
+    this.ring[this.head] = id;
+    this.head = this.head + 1 === this.capacity ? 0 : this.head + 1;
+  }
+
+  /** The ids remembered, oldest first, and how many it remembers (the books checkpoint: src/account/account-snapshot.ts). */
+  toRows(): { capacity: number; head: number; ids: string[] } {
+    return { capacity: this.capacity, head: this.head, ids: [...this.ring] };
+  }
+
+  /** The memory toRows describes, slot for slot. */
+  static fromRows(capacity: number, head: number, ring: readonly string[]): IdMemory {
+    const ok =
+      Number.isSafeInteger(capacity) &&
+      capacity >= 1 &&
+      ring.length <= capacity &&
+      Number.isSafeInteger(head) &&
+      head >= 0 &&
+      (head === 0 || (head < capacity && ring.length === capacity)) &&
+      ring.every((x) => typeof x === 'string') &&
+      new Set(ring).size === ring.length;
+    if (!ok) throw new Error('damaged fill ids in the books snapshot');
+    const m = new IdMemory(capacity);
+    m.ring = [...ring];
+    m.head = head;
+    // oldest first, as they were added
+    for (let i = 0; i < ring.length; i++) m.set.add(ring[(head + i) % ring.length]!);
+    return m;
+  }
+
+  /** Remember the newest `n` ids from now on (the older ones held are forgotten). */
+  resize(n: number): void {
+    if (n === this.capacity) return;
+    const r = this.ring;
+    const ordered = this.head === 0 ? r : [...r.slice(this.head), ...r.slice(0, this.head)];
+    const drop = Math.max(0, ordered.length - n);
+    for (let i = 0; i < drop; i++) this.set.delete(ordered[i]!);
+    this.ring = drop === 0 ? ordered : ordered.slice(drop);
+    this.head = 0;
+    this.capacity = n;
   }
 }
