@@ -75,3 +75,40 @@ test('the fill ids remembered stay at the bound, and a folded book keeps its new
   assert.equal(a.applyFill({ ...fills[500 - 64]!, ts: 1_001 }), true);
   assert.equal(a.applyFill(fills[500 - 62]!), false);
 });
+
+test('a released book folded away keeps its 32 newest fill ids, and remembers the whole memory again when its market comes back', () => {
+  const m = marketId(9) as Bytes32;
+  const a = new Account({ window: 16, idMemory: 64 });
+  let i = 0;
+  // buys and sells of one share in turn: nothing held after an even number of fills
+  const next = (): AccountFill => {
+    const k = i++;
+    return {
+      fillId: `g${k}`,
+      marketId: m,
+      outcomeIndex: 1,
+      side: (k % 2) as 0 | 1,
+      price: 500_000,
+      size: 1_000_000,
+      fee: 0,
+      feeSource: 'venue',
+      ts: k,
+      origin: 'own',
+    };
+  };
+  const first: AccountFill[] = [];
+  for (let k = 0; k < 100; k++) {
+    const f = next();
+    first.push(f);
+    a.applyFill(f);
+  }
+  a.mark(m, 1_000_000, 100);
+  a.release(m);
+  assert.equal(a.market(m), null, 'folded away');
+  assert.equal(a.keptMarket(m)?.fills, 100);
+  // a late duplicate of a recent fill is still recognised; one older than the newest 32 is not
+  assert.equal(a.applyFill(first[99]!), false);
+  for (let k = 0; k < 200; k++) a.applyFill(next());
+  assert.deepEqual(a.kept(m).ids, 64);
+  assert.equal(a.figures().fills, 300);
+});
