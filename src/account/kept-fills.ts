@@ -55,11 +55,6 @@ export class KeptFills {
     return this.n;
   }
 
-  /** Bytes the columns hold (their capacity; the fill ids' strings are the feeds'): tests, docs. */
-  get bytes(): number {
-    return this.nums.byteLength + this.codes.byteLength + 8 * this.ids.length;
-  }
-
   /** Append a fill (the newest in fill order). */
   push(f: KeptFill): void {
     this.insert(this.n, f);
