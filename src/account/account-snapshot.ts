@@ -13,10 +13,12 @@
  * (restoreAccount throws), so a reader never fills a new field with nothing.
  *
  * Exact: integers stay integers, bigints travel as decimal text ({"$b": "…"}), Maps and Sets as
- * their entries, `undefined` as itself; an array of flat records with the same keys (a market's
- * kept fills) is stored as one key list and rows of values, to keep the text small.
+ * their entries, `undefined` as itself; an array of flat records with the same keys is stored as one
+ * key list and rows of values, to keep the text small. A market's kept fills (src/account/kept-fills.ts,
+ * typed columns) travel as rows of numbers and their fill ids, its remembered fill ids oldest first.
  */
 import { Account } from './account.ts';
+import { IdMemory, KeptFills } from './kept-fills.ts';
 
 /** A JSON value. */
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -110,6 +112,14 @@ function encode(v: unknown, bookProto: object, t: Interner): Json {
     }
     return v.map((x) => encode(x, bookProto, t));
   }
+  if (v instanceof KeptFills) {
+    const r = v.toRows();
+    return { $fills: [r.most, r.capacity, r.nums, r.ids.map((s) => t.put(s))] };
+  }
+  if (v instanceof IdMemory) {
+    const r = v.toRows();
+    return { $ids: [r.capacity, r.head, r.ids.map((s) => t.put(s))] };
+  }
   if (v instanceof Map) return { $m: [...v].map(([k, x]) => [encode(k, bookProto, t), encode(x, bookProto, t)]) };
   if (v instanceof Set) return { $s: [...v].map((x) => encode(x, bookProto, t)) };
   if (typeof v === 'object') {
@@ -136,6 +146,18 @@ function decode(j: Json, newBook: () => Fields, t: readonly string[]): unknown {
     }
     if (k === '$m') return new Map((j.$m as Json[][]).map(([a, b]) => [decode(a!, newBook, t), decode(b!, newBook, t)]));
     if (k === '$s') return new Set((j.$s as Json[]).map((x) => decode(x, newBook, t)));
+    if (k === '$fills' || k === '$ids') {
+      const a = j[k];
+      // $ids: [capacity, head, ids]; $fills: [most, capacity, rows, ids]
+      const numbers = 2;
+      if (!Array.isArray(a) || a.length !== (k === '$ids' ? 3 : 4) || !a.every((x, i) => (i < numbers ? typeof x === 'number' : Array.isArray(x))))
+        throw new Error('a damaged market book in the books snapshot');
+      const ids = (a.at(-1) as Json[]).map((x) => (typeof x === 'string' ? str(x, t) : null));
+      if (ids.includes(null)) throw new Error('a damaged fill id in the books snapshot');
+      return k === '$ids'
+        ? IdMemory.fromRows(a[0] as number, a[1] as number, ids as string[])
+        : KeptFills.fromRows(a[0] as number, a[1] as number, a[2] as number[][], ids as string[]);
+    }
     if (k === '$book') {
       const b = newBook();
       const want = Object.keys(b).sort().join(',');

@@ -28,6 +28,7 @@
  * fill id is the durable guard).
  */
 import type { Bytes32, OutcomeIndex } from '../model/order.ts';
+import { IdMemory, KeptFills, type KeptFill } from './kept-fills.ts';
 import { ONE, notionalCeil, notionalFloor } from '../model/units.ts';
 import {
   applyFill as applyToPosition,
@@ -174,13 +175,8 @@ function mod(scaled: bigint): bigint {
   return r < 0n ? r + SCALE : r;
 }
 
-/** Fill order: venue time, then fill id. */
-function before(a: AccountFill, b: AccountFill): boolean {
-  return a.ts < b.ts || (a.ts === b.ts && a.fillId < b.fillId);
-}
-
 /** Scaled collateral flow of one fill (+ received), before the fee: as the venue settles it. */
-function cashOf(pos: PositionState, f: AccountFill): bigint {
+function cashOf(pos: PositionState, f: KeptFill): bigint {
   const n = f.notional;
   if (f.side === 0) return -BigInt(n ?? notionalCeil(f.price, f.size)) * SONE;
   // a sale without inventory (kind 2) mints every share it sells, whatever is held (as the venue settles it)
@@ -197,7 +193,7 @@ function cashOf(pos: PositionState, f: AccountFill): bigint {
   return c * SONE;
 }
 
-function step(b: Base, f: AccountFill): Base {
+function step(b: Base, f: KeptFill): Base {
   const cash = b.cash + cashOf(b.pos, f) - BigInt(f.fee) * SONE;
   return { pos: applyToPosition(b.pos, f), cash, foreign: b.foreign + (f.origin === 'foreign' ? 1 : 0), shares: b.shares + f.size };
 }
@@ -217,9 +213,8 @@ class MarketBook {
   /** folded fills (beyond the window), applied after the baseline */
   folded: Base | null = null;
   /** kept fills, in (ts, fillId) order */
-  readonly fills: AccountFill[] = [];
-  readonly ids = new Set<string>();
-  readonly idQueue: string[] = [];
+  readonly fills: KeptFills;
+  readonly ids: IdMemory;
   state: Base = ZERO_BASE;
   /**
    * what an earlier book of the market, dropped past FOLDED_KEPT, left below 1e-6 USDC of its realised
@@ -250,9 +245,11 @@ class MarketBook {
   /** (cRealised, cUnrealised) as one object, built when asked */
   micro: { readonly realised: bigint; readonly unrealised: bigint } | null = null;
 
-  constructor(marketId: Bytes32, serial: number) {
+  constructor(marketId: Bytes32, serial: number, window: number, idMemory: number) {
     this.marketId = marketId;
     this.serial = serial;
+    this.fills = new KeptFills(window + 1);
+    this.ids = new IdMemory(idMemory);
   }
 
   start(): Base {
@@ -264,7 +261,8 @@ class MarketBook {
 
   recompute(): void {
     let b = this.start();
-    for (const f of this.fills) b = step(b, f);
+    const fills = this.fills;
+    for (let i = 0; i < fills.length; i++) b = step(b, fills.at(i));
     this.state = b;
   }
 
@@ -339,9 +337,12 @@ export class Account {
     if (b === undefined) {
       // a market folded away comes back with its book (its contribution to the totals is still in them)
       b = this.foldedBooks.get(marketId);
-      if (b !== undefined) this.foldedBooks.delete(marketId);
-      else {
-        b = new MarketBook(marketId, ++this.serials);
+      if (b !== undefined) {
+        this.foldedBooks.delete(marketId);
+        // remembering FOLDED_IDS while folded: the whole memory again
+        b.ids.resize(this.idMemory);
+      } else {
+        b = new MarketBook(marketId, ++this.serials, this.window, this.idMemory);
         const r = this.remainders.get(marketId);
         if (r !== undefined) {
           // its earlier book's parts below 1e-6 USDC: the new book's figures round as one with the old
@@ -385,22 +386,19 @@ export class Account {
     const b = this.book(f.marketId);
     if (b.ids.has(f.fillId)) return false;
     b.ids.add(f.fillId);
-    b.idQueue.push(f.fillId);
-    if (b.idQueue.length > this.idMemory) b.ids.delete(b.idQueue.shift()!);
     const fills = b.fills;
-    const last = fills[fills.length - 1];
-    if (last === undefined || !before(f, last)) {
+    if (fills.length === 0 || !fills.before(f, fills.length - 1)) {
       fills.push(f);
       b.state = step(b.state, f);
-    } else if (b.folded !== null && fills.length > 0 && before(f, fills[0]!)) {
+    } else if (b.folded !== null && fills.before(f, 0)) {
       // older than the kept history: cannot be re-ordered any more
       this.late++;
       fills.push(f);
       b.state = step(b.state, f);
     } else {
       let i = fills.length - 1;
-      while (i > 0 && before(f, fills[i - 1]!)) i--;
-      fills.splice(i, 0, f);
+      while (i > 0 && fills.before(f, i - 1)) i--;
+      fills.insert(i, f);
       b.recompute();
     }
     if (fills.length > this.window) this.fold(b);
@@ -415,9 +413,9 @@ export class Account {
   private fold(b: MarketBook): void {
     const n = b.fills.length - (this.window >> 1);
     let base = b.start();
-    for (let i = 0; i < n; i++) base = step(base, b.fills[i]!);
+    for (let i = 0; i < n; i++) base = step(base, b.fills.at(i));
     b.folded = base;
-    b.fills.splice(0, n);
+    b.fills.drop(n);
   }
 
   /**
@@ -524,9 +522,9 @@ export class Account {
     if (!b.released || !b.settled() || b.cUnrealised !== 0n) return;
     this.books.delete(b.marketId);
     b.folded = b.state;
-    b.fills.length = 0;
+    b.fills.clear();
     b.baseline = [];
-    if (b.idQueue.length > FOLDED_IDS) for (const id of b.idQueue.splice(0, b.idQueue.length - FOLDED_IDS)) b.ids.delete(id);
+    if (this.idMemory > FOLDED_IDS) b.ids.resize(FOLDED_IDS);
     b.lastRead = null;
     b.driftSince = null;
     b.venueHeld = null;
@@ -638,7 +636,7 @@ export class Account {
   /** What a market's book holds in memory: fills kept for re-ordering, fill ids remembered (tests, memory). */
   kept(marketId: Bytes32): { readonly fills: number; readonly ids: number } {
     const b = this.books.get(marketId);
-    return { fills: b?.fills.length ?? 0, ids: Math.max(b?.ids.size ?? 0, b?.idQueue.length ?? 0) };
+    return { fills: b?.fills.length ?? 0, ids: b?.ids.size ?? 0 };
   }
 
   /** One market's figures (null: the books hold nothing of it, or it was folded away). */

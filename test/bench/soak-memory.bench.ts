@@ -38,7 +38,7 @@
  *   npm run bench -- soak-memory [--minutes N] [--heap-mb N] [--snapshots M,M…] [--snapshot-dir DIR] [--tree DIR]
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCounterparties } from '../../src/sim/counterparties.ts';
@@ -66,6 +66,8 @@ const SNAPSHOTS = (strArg('snapshots') ?? '')
   .sort((a, b) => a - b);
 if (SNAPSHOTS.some((m) => !(m >= 0))) throw new Error('--snapshots takes minutes, comma-separated: 2,5');
 const SNAPSHOT_DIR = SNAPSHOTS.length > 0 ? (strArg('snapshot-dir') ?? mkdtempSync(join(tmpdir(), 'bookmaker-soak-heap-'))) : '';
+// the bot writes into it and exits on ENOENT when it is missing (a 30-minute run lost at its first snapshot)
+if (SNAPSHOT_DIR !== '') mkdirSync(SNAPSHOT_DIR, { recursive: true });
 const ROOT = strArg('tree') ?? new URL('../../', import.meta.url).pathname;
 const MARKETS = 50;
 const KEY = 'soak-bot-key';

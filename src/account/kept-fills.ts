@@ -1,0 +1,268 @@
+/**
+ * The fills a market's book keeps for re-ordering (src/account/account.ts), in typed columns: 52
+ * bytes a fill (five numbers, four small codes, the fill id's reference), where the fill objects
+ * the feeds and the ledger give took ~130 bytes each and ~90 more for their own copy of the market
+ * id (a ledger row, a feed's JSON: one string a fill). The book's market id is its market's one
+ * string. The columns grow by doubling to the window the book allows, and no further.
+ *
+ * Entry points: `new KeptFills(most)`, `length`, `push(f)`, `insert(i, f)`, `drop(n)` (the oldest n),
+ * `clear()`, `at(i)` (a view of one fill, valid until the next call), `before(f, i)` (fill order).
+ */
+import type { OutcomeIndex, SideValue } from '../model/order.ts';
+import type { FillTerms } from '../state/position.ts';
+
+/** What a kept fill holds: the terms the books apply, its time and id for the order, its origin. */
+export interface KeptFill extends FillTerms {
+  readonly fillId: string;
+  /** venue time, ms */
+  readonly ts: number;
+  readonly origin: 'own' | 'foreign';
+}
+
+/** numbers per fill: ts, price, size, fee, notional */
+const NUMS = 5;
+/** codes per fill: outcome, side, order kind + 1 (0: none), flags */
+const CODES = 4;
+const FOREIGN = 1;
+const HAS_NOTIONAL = 2;
+const START = 8;
+
+/** One kept fill read out of the columns (the same object each call, for every book: no allocation a fill). */
+class View implements KeptFill {
+  fillId = '';
+  ts = 0;
+  outcomeIndex: OutcomeIndex = 0;
+  side: SideValue = 0;
+  price = 0;
+  size = 0;
+  fee = 0;
+  orderKind: 0 | 1 | 2 | undefined = undefined;
+  notional: number | undefined = undefined;
+  origin: 'own' | 'foreign' = 'own';
+}
+
+const VIEW = new View();
+
+export class KeptFills {
+  private nums = new Float64Array(0);
+  private codes = new Uint8Array(0);
+  private ids: string[] = [];
+  private n = 0;
+  /** @param most the most fills it will hold (the book's window and one): the columns grow to it, no further */
+  constructor(private readonly most: number) {}
+
+  get length(): number {
+    return this.n;
+  }
+
+  /** Append a fill (the newest in fill order). */
+  push(f: KeptFill): void {
+    this.insert(this.n, f);
+  }
+
+  /** Put a fill at position i, the later ones moved up by one. */
+  insert(i: number, f: KeptFill): void {
+    if (this.n === this.capacity()) this.grow();
+    const { nums, codes } = this;
+    if (i < this.n) {
+      nums.copyWithin((i + 1) * NUMS, i * NUMS, this.n * NUMS);
+      codes.copyWithin((i + 1) * CODES, i * CODES, this.n * CODES);
+      for (let j = this.n; j > i; j--) this.ids[j] = this.ids[j - 1]!;
+    }
+    this.ids[i] = f.fillId;
+    const o = i * NUMS;
+    nums[o] = f.ts;
+    nums[o + 1] = f.price;
+    nums[o + 2] = f.size;
+    nums[o + 3] = f.fee;
+    nums[o + 4] = f.notional ?? 0;
+    const c = i * CODES;
+    codes[c] = f.outcomeIndex;
+    codes[c + 1] = f.side;
+    codes[c + 2] = f.orderKind === undefined ? 0 : f.orderKind + 1;
+    codes[c + 3] = (f.origin === 'foreign' ? FOREIGN : 0) | (f.notional !== undefined ? HAS_NOTIONAL : 0);
+    this.n++;
+  }
+
+  /** Forget the oldest `k` fills. */
+  drop(k: number): void {
+    if (k <= 0) return;
+    k = Math.min(k, this.n);
+    this.nums.copyWithin(0, k * NUMS, this.n * NUMS);
+    this.codes.copyWithin(0, k * CODES, this.n * CODES);
+    const ids = this.ids;
+    for (let i = k; i < this.n; i++) ids[i - k] = ids[i]!;
+    for (let i = this.n - k; i < this.n; i++) ids[i] = '';
+    // zeros where no fill is held (a restored book has the same columns, to the byte)
+    this.nums.fill(0, (this.n - k) * NUMS, this.n * NUMS);
+    this.codes.fill(0, (this.n - k) * CODES, this.n * CODES);
+    this.n -= k;
+  }
+
+  /** Forget every fill and give the columns back. */
+  clear(): void {
+    this.nums = new Float64Array(0);
+    this.codes = new Uint8Array(0);
+    this.ids = [];
+    this.n = 0;
+  }
+
+  /** Fill i, as a view valid until the next call of `at`. */
+  at(i: number): KeptFill {
+    const v = VIEW;
+    const o = i * NUMS;
+    const c = i * CODES;
+    const { nums, codes } = this;
+    v.fillId = this.ids[i]!;
+    v.ts = nums[o]!;
+    v.price = nums[o + 1]!;
+    v.size = nums[o + 2]!;
+    v.fee = nums[o + 3]!;
+    v.outcomeIndex = codes[c] as OutcomeIndex;
+    v.side = codes[c + 1] as SideValue;
+    const kind = codes[c + 2]!;
+    v.orderKind = kind === 0 ? undefined : ((kind - 1) as 0 | 1 | 2);
+    const flags = codes[c + 3]!;
+    v.notional = flags & HAS_NOTIONAL ? nums[o + 4]! : undefined;
+    v.origin = flags & FOREIGN ? 'foreign' : 'own';
+    return v;
+  }
+
+  /**
+   * The fills as rows of numbers and their ids (the books checkpoint: src/account/account-snapshot.ts):
+   * [ts, price, size, fee, notional, outcome, side, kind + 1, flags] per fill, exactly as held.
+   */
+  toRows(): { most: number; capacity: number; nums: number[][]; ids: string[] } {
+    const nums: number[][] = [];
+    for (let i = 0; i < this.n; i++) {
+      const row = Array.from(this.nums.subarray(i * NUMS, (i + 1) * NUMS));
+      for (const c of this.codes.subarray(i * CODES, (i + 1) * CODES)) row.push(c);
+      nums.push(row);
+    }
+    return { most: this.most, capacity: this.capacity(), nums, ids: this.ids.slice(0, this.n) };
+  }
+
+  static fromRows(most: number, capacity: number, nums: readonly (readonly number[])[], ids: readonly string[]): KeptFills {
+    const ok =
+      Number.isSafeInteger(most) &&
+      most >= 1 &&
+      Number.isSafeInteger(capacity) &&
+      capacity <= Math.max(most, START) &&
+      nums.length <= capacity &&
+      nums.length === ids.length &&
+      ids.every((x) => typeof x === 'string') &&
+      nums.every(
+        (r) =>
+          Array.isArray(r) &&
+          r.length === NUMS + CODES &&
+          r.every((x, j) => typeof x === 'number' && Number.isFinite(x) && (j < NUMS || (Number.isInteger(x) && x >= 0 && x < 256))),
+      );
+    if (!ok) throw new Error('damaged kept fills in the books snapshot');
+    const k = new KeptFills(most);
+    k.allocate(capacity);
+    for (let i = 0; i < nums.length; i++) {
+      const r = nums[i]!;
+      k.nums.set(r.slice(0, NUMS), i * NUMS);
+      k.codes.set(r.slice(NUMS), i * CODES);
+      k.ids[i] = ids[i]!;
+      k.n++;
+    }
+    return k;
+  }
+
+  /** Does `f` come before kept fill i in fill order (venue time, then fill id)? */
+  before(f: { readonly ts: number; readonly fillId: string }, i: number): boolean {
+    const ts = this.nums[i * NUMS]!;
+    return f.ts < ts || (f.ts === ts && f.fillId < this.ids[i]!);
+  }
+
+  private capacity(): number {
+    return this.codes.length / CODES;
+  }
+
+  private grow(): void {
+    this.allocate(Math.min(Math.max(START, this.capacity() * 2), Math.max(this.most, this.n + 1)));
+  }
+
+  private allocate(cap: number): void {
+    const nums = new Float64Array(cap * NUMS);
+    nums.set(this.nums);
+    const codes = new Uint8Array(cap * CODES);
+    codes.set(this.codes);
+    this.nums = nums;
+    this.codes = codes;
+    // dense, '' where no fill is held
+    while (this.ids.length < cap) this.ids.push('');
+  }
+}
+
+/**
+ * The fill ids a book remembers for de-duplication: the newest `capacity`, the oldest forgotten
+ * first. A ring (it replaced an array whose shift() moved every remembered id on each fill once
+ * full: O(n) a fill); it grows to its capacity as ids arrive, so a market with few fills holds few.
+ */
+export class IdMemory {
+  private readonly set = new Set<string>();
+  private ring: string[] = [];
+  /** the oldest id's slot once the ring is full */
+  private head = 0;
+
+  constructor(private capacity: number) {}
+
+  get size(): number {
+    return this.set.size;
+  }
+
+  has(id: string): boolean {
+    return this.set.has(id);
+  }
+
+  /** Remember an id not remembered yet (the oldest is forgotten when full). */
+  add(id: string): void {
+    this.set.add(id);
+    if (this.ring.length < this.capacity) {
+      this.ring.push(id);
+      return;
+    }
+    this.set.delete(this.ring[this.head]!);
+    this.ring[this.head] = id;
+    this.head = this.head + 1 === this.capacity ? 0 : this.head + 1;
+  }
+
+  /** The ids remembered, oldest first, and how many it remembers (the books checkpoint: src/account/account-snapshot.ts). */
+  toRows(): { capacity: number; head: number; ids: string[] } {
+    return { capacity: this.capacity, head: this.head, ids: [...this.ring] };
+  }
+
+  /** The memory toRows describes, slot for slot. */
+  static fromRows(capacity: number, head: number, ring: readonly string[]): IdMemory {
+    const ok =
+      Number.isSafeInteger(capacity) &&
+      capacity >= 1 &&
+      ring.length <= capacity &&
+      Number.isSafeInteger(head) &&
+      head >= 0 &&
+      (head === 0 || (head < capacity && ring.length === capacity)) &&
+      ring.every((x) => typeof x === 'string') &&
+      new Set(ring).size === ring.length;
+    if (!ok) throw new Error('damaged fill ids in the books snapshot');
+    const m = new IdMemory(capacity);
+    m.ring = [...ring];
+    m.head = head;
+    // oldest first, as they were added
+    for (let i = 0; i < ring.length; i++) m.set.add(ring[(head + i) % ring.length]!);
+    return m;
+  }
+
+  /** Remember the newest `n` ids from now on (the older ones held are forgotten). */
+  resize(n: number): void {
+    if (n === this.capacity) return;
+    const r = this.ring;
+    const ordered = this.head === 0 ? r : [...r.slice(this.head), ...r.slice(0, this.head)];
+    const drop = Math.max(0, ordered.length - n);
+    for (let i = 0; i < drop; i++) this.set.delete(ordered[i]!);
+    this.ring = drop === 0 ? ordered : ordered.slice(drop);
+    this.head = 0;
+    this.capacity = n;
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * What a market's book retains per fill while its windows fill (fills kept for re-ordering, fill ids
+ * for de-duplication): the soak benchmarks' live heap grew with it for the first hours of a run, in
+ * the live books and again in the ledger's books checkpoint copy (test/bench/soak-memory.bench.ts).
+ * Bytes the collector could not free, not a timing.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Account, type AccountFill } from '../../src/account/account.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
+import { liveHeap } from '../support/retained-heap.ts';
+
+const MARKETS = 50;
+/** below the re-ordering window (256): every fill stays kept */
+const PER_MARKET = 200;
+const marketId = (m: number) => `0x${m.toString(16).padStart(64, '0')}`;
+/** a new copy of the string, as a ledger row or a feed's JSON gives each fill its own */
+const copy = (s: string): string => Buffer.from(s, 'latin1').toString('latin1');
+
+test('a kept fill does not keep its own copy of its market id, nor the fill object it came in', () => {
+  // the fill ids exist before the first reading (the feed's or the ledger's strings, not the books')
+  const ids = Array.from({ length: MARKETS * PER_MARKET }, (_, i) => copy(`${marketId(i % MARKETS)}:${i}`));
+  const a = new Account();
+  const start = liveHeap();
+  for (let i = 0; i < ids.length; i++) {
+    const f: AccountFill = {
+      fillId: ids[i]!,
+      marketId: copy(marketId(i % MARKETS)) as Bytes32,
+      outcomeIndex: 1,
+      side: (i % 2) as 0 | 1,
+      price: 400_000 + (i % 9) * 10_000,
+      size: 1_000_000,
+      fee: 0,
+      feeSource: 'model',
+      ts: 1_764_000_000_000 + i,
+      origin: 'own',
+      ...(i % 3 === 0 ? { notional: 400_000 } : {}),
+    };
+    a.applyFill(f);
+  }
+  const perFill = (liveHeap() - start) / ids.length;
+  assert.equal(a.kept(marketId(0) as Bytes32).fills, PER_MARKET);
+  assert.equal(a.figures().fills, ids.length);
+  // the fill object and its market id's copy: ~270 bytes a fill; the book's own record: ~100
+  assert.ok(perFill < 150, `retained ${perFill.toFixed(0)} bytes a fill`);
+});
+
+test('the fill ids remembered stay at the bound, and a folded book keeps its newest ids', () => {
+  const m = marketId(7) as Bytes32;
+  const a = new Account({ window: 16, idMemory: 64 });
+  const fills: AccountFill[] = [];
+  for (let i = 0; i < 500; i++) {
+    const f: AccountFill = {
+      fillId: `f${i}`,
+      marketId: m,
+      outcomeIndex: 1,
+      side: 0,
+      price: 500_000,
+      size: 1_000_000,
+      fee: 0,
+      feeSource: 'venue',
+      ts: i,
+      origin: 'own',
+    };
+    fills.push(f);
+    assert.equal(a.applyFill(f), true);
+  }
+  assert.deepEqual(a.kept(m), { fills: 8 + ((500 - 17) % 9), ids: 64 });
+  // the 64 newest are recognised, the one before them is not any more
+  assert.equal(a.applyFill(fills[500 - 64]!), false);
+  assert.equal(a.applyFill(fills[499]!), false);
+  assert.equal(a.applyFill({ ...fills[500 - 65]!, ts: 1_000 }), true);
+  assert.equal(a.kept(m).ids, 64);
+  // the re-applied old id took the slot of the oldest: that one is forgotten now
+  assert.equal(a.applyFill({ ...fills[500 - 64]!, ts: 1_001 }), true);
+  assert.equal(a.applyFill(fills[500 - 62]!), false);
+});
+
+test('a released book folded away keeps its 32 newest fill ids, and remembers the whole memory again when its market comes back', () => {
+  const m = marketId(9) as Bytes32;
+  const a = new Account({ window: 16, idMemory: 64 });
+  let i = 0;
+  // buys and sells of one share in turn: nothing held after an even number of fills
+  const next = (): AccountFill => {
+    const k = i++;
+    return {
+      fillId: `g${k}`,
+      marketId: m,
+      outcomeIndex: 1,
+      side: (k % 2) as 0 | 1,
+      price: 500_000,
+      size: 1_000_000,
+      fee: 0,
+      feeSource: 'venue',
+      ts: k,
+      origin: 'own',
+    };
+  };
+  const first: AccountFill[] = [];
+  for (let k = 0; k < 100; k++) {
+    const f = next();
+    first.push(f);
+    a.applyFill(f);
+  }
+  a.mark(m, 1_000_000, 100);
+  a.release(m);
+  assert.equal(a.market(m), null, 'folded away');
+  assert.equal(a.keptMarket(m)?.fills, 100);
+  // a late duplicate of a recent fill is still recognised; one older than the newest 32 is not
+  assert.equal(a.applyFill(first[99]!), false);
+  for (let k = 0; k < 200; k++) a.applyFill(next());
+  assert.deepEqual(a.kept(m).ids, 64);
+  assert.equal(a.figures().fills, 300);
+});
