@@ -8,8 +8,11 @@
  * we still track (the store still holds it: resting, or gone but not yet settled — the order manager
  * parks orders whose end it did not see the fills of) is looked up by id: that is how the fill that
  * completed it, or raced our cancel, is seen, followed by an OrderClosed that lets the order manager
- * stop counting it. Orders no longer tracked are forgotten, except another trader's and an earlier
- * run's (the catch-up's seed: the order manager may never have tracked it), which are looked up.
+ * stop counting it. An order the poll read open and whose end it has not read is looked up once it
+ * leaves, whether or not the bot still tracks it: an order the order manager released after its
+ * settle time unread (src/orders/order-table.ts positionsRead), dropped with its market (a resolved
+ * market's release), never tracked (an earlier run's, the catch-up's seed) or another trader's may
+ * have filled before its end, and its books learn of that fill only from this read.
  *
  * The venue's activity items carry no trader, so this, not the activity feed, is the source of our
  * fills. The first poll only records a baseline: fills from before the start are history, and the
@@ -194,6 +197,15 @@ export interface Vanished {
   ref: number | string;
   marketId?: Bytes32;
 }
+
+/** An order owed a lookup, with its failed lookups so far. */
+type Owed = Vanished & { fails?: number };
+
+/**
+ * failed lookups (5xx, 429, timeouts) after which an order the bot no longer tracks is forgotten
+ * unread: a tracked one is asked about until an answer
+ */
+export const UNTRACKED_TRIES = 3;
 
 /** orders remembered at most (oldest dropped): the open list of a bot is far smaller */
 const MAX_KNOWN = 20_000;
@@ -461,17 +473,13 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
     ...(opts.arrival ? { arrival: opts.arrival } : {}),
   });
   const maxLookups = opts.maxLookups ?? 20;
-  // the open orders of an earlier run that the catch-up handed over (`seed`): this run's order manager
-  // may never track one (it filled, or was part filled and cancelled, before the start-up reconcile took
-  // it in), so one that vanishes untracked is looked up like a foreign order, never forgotten unread
-  const inherited = new Set<string>((opts.seed ?? []).map((s) => s.nonce));
   // a foreign order that ended before this feed began was the catch-up's to record (src/ledger/catch-up.ts)
   const startedAt = opts.clock.now();
   const foreignNews = (o: VenueOrder): boolean => opts.isOwn !== undefined && !opts.isOwn(o.nonce) && venueMs(o.insertedAt) >= startedAt;
   // when the last recent-orders read was sent (ms; null: none answered yet)
   let lastRecent: number | null = null;
   // orders that left the open list, owed a lookup (at most maxLookups a poll; the rest wait)
-  const owed = new Map<string, Vanished>();
+  const owed = new Map<string, Owed>();
   // reading by market (see OwnOrdersFeedOptions.touches): the sweep in progress, none before the first read
   const touches = opts.touches;
   const list = opts.client.orders.list?.bind(opts.client.orders);
@@ -484,7 +492,9 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
 
   /** An order known open left the list: a lookup is owed, unless the stream settles it (`held`). */
   function owe(v: Vanished): void {
-    if (!held.has(v.nonce)) owed.set(v.nonce, v);
+    if (held.has(v.nonce)) return;
+    const fails = owed.get(v.nonce)?.fails;
+    owed.set(v.nonce, fails ? { ...v, fails } : v);
   }
 
   /** Every page of the open list: the first poll's read, and any poll that would cost more by market. */
@@ -608,11 +618,9 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
         owed.delete(k); // read this poll after all, or no longer known
         continue;
       }
-      if (opts.isTracked && !inherited.has(k) && !opts.isTracked(v.nonce, v.marketId) && (!opts.isOwn || opts.isOwn(v.nonce))) {
-        tracker.forget(v.nonce); // we cancelled it ourselves (a foreign or inherited order is looked up: its last fills count)
-        owed.delete(k);
-        continue;
-      }
+      // whether the bot still tracks it or not: an order known open whose end no read showed may have
+      // filled (the order manager lets go of a parked order after its settle time, a resolved market's
+      // release drops its orders), and forgetting it unread left that fill out of the books
       if (lookups++ >= maxLookups) break;
       try {
         const o = await opts.client.orders.get(v.ref);
@@ -624,7 +632,15 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
         if (err instanceof VenueError && err.status === 404) {
           tracker.forget(v.nonce);
           owed.delete(k);
-          inherited.delete(k);
+        } else if ((v.fails = (v.fails ?? 0) + 1) >= UNTRACKED_TRIES && opts.isTracked && !opts.isTracked(v.nonce, v.marketId)) {
+          // no longer counted by the bot and still unanswered: given up, so that a venue failing on it
+          // does not keep it ahead of the others every poll (the stop's final sweep still reads it)
+          tracker.forget(v.nonce);
+          owed.delete(k);
+          opts.logger?.warn(
+            { nonce: v.nonce, marketId: v.marketId, tries: v.fails, err: (err as Error).message },
+            "order left the open list and its lookups failed: forgotten unread (its last fills reach the books at the stop's final sweep)",
+          );
         }
       }
     }
@@ -647,7 +663,6 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
     }
     const now = opts.clock.now();
     const events = tracker.observe([...byNonce.values()], now);
-    if (inherited.size > 0) for (const o of byNonce.values()) if (o.status !== 'open') inherited.delete(o.nonce);
     let n = 0;
     for (const p of released) {
       if (byNonce.has(p.nonce)) continue; // read this poll after all (the recent orders): told above

@@ -135,7 +135,8 @@ test('a vanished order is asked about with its market, so isTracked is one looku
   const read = ownOrdersReader({ client, trader: '0x0000000000000000000000000000000000000001', clock: { now: () => 1 } as never, isTracked });
   await read();
   open = [];
-  await read();
+  // asked once its lookups have failed UNTRACKED_TRIES times (src/feeds/own-orders-feed.ts)
+  for (let i = 0; i < 4; i++) await read();
   assert.deepEqual(asked, [[N, sell(0).marketId]]);
 });
 
@@ -179,34 +180,135 @@ test("an earlier run's order (the catch-up's seed) that ends before this run's o
   assert.deepEqual(looked, [7]);
 });
 
-test('an order this run placed and the order manager let go of is still forgotten unread when it vanishes (no lookup per cancel)', async () => {
-  const { ownOrdersReader } = await import('../../src/feeds/own-orders-feed.ts');
-  let open: VenueOrder[] = [sell(0)];
+/**
+ * A fills poll over the orders `open()` lists, whose lookups answer from `answer` (a thrown error is the
+ * venue's), counting them.
+ */
+function pollOf(open: () => VenueOrder[], answer: (ref: number | string) => VenueOrder, isTracked: (n: Bytes32, m?: Bytes32) => boolean) {
+  const looked: (number | string)[] = [];
   const client = {
     orders: {
       async *iterate() {
-        yield* open;
+        yield* open();
       },
-      async get(): Promise<VenueOrder> {
-        throw new Error('not looked up');
+      async get(ref: number | string): Promise<VenueOrder> {
+        looked.push(ref);
+        return answer(ref);
       },
     },
   };
-  // seeded with another order: only the seed's orders are looked up
-  const other = ('0x' + '09'.repeat(32)) as Bytes32;
-  const read = ownOrdersReader({
-    client,
-    trader: TRADER,
-    clock: { now: () => 1 } as never,
-    seed: [{ nonce: other, filled: 0, ref: 9, cost: 0 }],
-    isTracked: (n) => n === other,
-    isOwn: () => true,
-  });
-  open = [sell(0), { ...sell(0), id: 9, nonce: other }];
+  return { looked, client, isTracked };
+}
+
+test('a parked order still unread after its settle time: looked up when it leaves the open list, its last fills counted at once', async () => {
+  // The order manager parks an order whose cancel was answered (a fill may have raced the cancel) and
+  // lets go of it once a positions read begun settleMs after the cancel has landed: the position holds
+  // the fill, the books do not. Here the poll's lookup of it failed (a 503) until then.
+  const { ownOrdersReader } = await import('../../src/feeds/own-orders-feed.ts');
+  const { VenueError } = await import('../../src/exchange/client/errors.ts');
+  const { OrderManager } = await import('../../src/orders/order-manager.ts');
+  const { FakeVenue, ManualClock, M1 } = await import('../orders/fake-venue.ts');
+  const venue = new FakeVenue(50);
+  const clock = new ManualClock();
+  const om = new OrderManager({ venue, clock, tolerances: { price: 5_000, sizeFraction: 0.1 }, settleMs: 30_000, cancelAllDelayMs: 0 });
+  await om.sync(M1, [{ slot: `${M1}:ask:0`, order: { marketId: M1, outcomeIndex: 1, side: 1, price: 550_000, size: 10_000_000 } }]);
+  const nonce = [...venue.open.values()][0]!.nonce;
+  const resting = (filledSize: number, status: VenueOrder['status'] = 'open'): VenueOrder =>
+    venueOrder({ id: 70, marketId: M1, trader: TRADER, nonce, price: 550_000, filledSize, status });
+  let open = [resting(0)];
+  let down = true;
+  const p = pollOf(
+    () => open,
+    () => {
+      if (down) throw new VenueError({ status: 503, venueCode: null, message: 'x', endpoint: 'GET /orders/70', retryAfterMs: null, body: null });
+      return resting(4_000_000, 'cancelled');
+    },
+    (n) => om.knows(n),
+  );
+  const read = ownOrdersReader({ client: p.client, trader: TRADER, clock, isTracked: p.isTracked, isOwn: () => true });
+  await read(); // baseline: open, nothing filled
+  const cancelledAt = clock.now();
+  await om.sync(M1, []); // our cancel, answered; 4 shares had filled just before it
+  assert.equal(om.parkedCount, 1);
+  open = [];
+  assert.deepEqual(await read(), [], 'the lookup failed: nothing learned');
+  clock.t += 30_000;
+  om.positionsRead(M1, cancelledAt + 30_000); // the settle time: the order manager lets go of it
+  assert.equal(om.knows(nonce), false);
+  down = false;
+  const ev = (await read()).map((e) => e.event);
+  assert.deepEqual(
+    ev.map((e) => e.type),
+    ['OrderFilled', 'OrderClosed'],
+    "old code: forgotten unread, the 4 shares reached the books only at the stop's final sweep",
+  );
+  assert.equal(ev[0]!.type === 'OrderFilled' && ev[0]!.size, 4_000_000);
+  assert.equal(p.looked.length, 2, 'one lookup that failed, one that answered');
+  assert.deepEqual(await read(), [], 'closed: not looked up again');
+  assert.equal(p.looked.length, 2);
+});
+
+test('an untracked order whose lookups keep failing is given up after a few tries, not asked about every poll', async () => {
+  const { ownOrdersReader, UNTRACKED_TRIES } = await import('../../src/feeds/own-orders-feed.ts');
+  let open: VenueOrder[] = [sell(0)];
+  const p = pollOf(
+    () => open,
+    () => {
+      throw new Error('timeout');
+    },
+    () => false,
+  );
+  const read = ownOrdersReader({ client: p.client, trader: TRADER, clock: { now: () => 1 } as never, isTracked: p.isTracked });
   await read();
-  open = [{ ...sell(0), id: 9, nonce: other }];
-  assert.deepEqual(await read(), []);
-  assert.deepEqual(await read(), []);
+  open = [];
+  for (let i = 0; i < UNTRACKED_TRIES + 3; i++) await read();
+  assert.equal(p.looked.length, UNTRACKED_TRIES);
+});
+
+test('an order of a market released by rotation: one that leaves the open list with a fill that raced its cancel is looked up, also once its market left the store', async () => {
+  // Retirement cancels the market's orders (parked: their end unread), then releases the market. A
+  // market kept for its position keeps their records; a resolved market's release drops them with the
+  // market (src/runtime/rotation/bot-markets.ts release: kept only while its payout is unknown).
+  const { ownOrdersReader } = await import('../../src/feeds/own-orders-feed.ts');
+  const { StateStore } = await import('../../src/state/store.ts');
+  const { trackedOrder } = await import('../../src/runtime/phases/feeds.ts');
+  const { isSettled } = await import('../../src/state/release-market.ts');
+  for (const resolved of [false, true]) {
+    const store = new StateStore();
+    const planned = { marketId: M, outcomeIndex: 1 as const, side: 1 as const, price: 550_000, size: 10_000_000, nonce: N, inventoryMode: 0 as const };
+    store.dispatchAll([
+      { type: 'OrderSubmitted', marketId: M, slot: `${M}:ask:0`, nonce: N, order: planned, retry: false, ts: 1 },
+      { type: 'OrderAccepted', marketId: M, nonce: N, duplicate: false, ts: 2 },
+      { type: 'OrderParked', marketId: M, nonce: N, cancelled: true, ts: 3 },
+      ...(resolved ? [{ type: 'MarketMetadataUpdated' as const, marketId: M, status: 'resolved' as const, payoutYes: 1_000_000, ts: 4 }] : []),
+    ]);
+    const m = store.state.markets.get(M)!;
+    store.dispatch({ type: 'MarketReleased', marketId: M, keepPosition: !isSettled(m) && m.payoutYes === null, ts: 5 });
+    assert.equal(trackedOrder(store)(N, M), !resolved, resolved ? 'a resolved market leaves with its orders' : 'kept for its parked order');
+    let open = [sell(0)];
+    const p = pollOf(
+      () => open,
+      () => sell(3_000_000, 'cancelled'),
+      trackedOrder(store),
+    );
+    const read = ownOrdersReader({
+      client: p.client,
+      trader: TRADER,
+      clock: { now: () => 1 } as never,
+      isTracked: p.isTracked,
+      isOwn: () => true,
+    });
+    await read(); // baseline: open, nothing filled
+    open = [];
+    const ev = (await read()).map((e) => e.event);
+    assert.deepEqual(
+      ev.map((e) => e.type),
+      ['OrderFilled', 'OrderClosed'],
+      `resolved ${resolved}: old code forgot it unread when resolved`,
+    );
+    assert.equal(ev[0]!.type === 'OrderFilled' && ev[0]!.size, 3_000_000);
+    assert.deepEqual(p.looked, [7], 'one lookup');
+  }
 });
 
 test('a vanished order whose lookup fails transiently is looked up again; only a 404 forgets it', async () => {
