@@ -388,3 +388,16 @@ export function stallVerdict(e: StallEpisode, open: readonly VenueOrder[], polls
   const when = e.endedAt === null ? `${now - e.since} ms into a silent stall` : `after a silent stall of ${e.endedAt - e.since} ms (placed before its limit)`;
   return [`${e.market}: ${left.length} order(s) still open ${when}, ${after} fills polls of the bot after its ${rule.limitMs} ms silence limit`];
 }
+
+/**
+ * Whether the bot had time to see a state of the venue that has not changed since `since`: `quietMs` of wall
+ * time and `minPolls` completed fills polls after it (`polls`: when each was reported; with two, the second
+ * began after the first ended, so it read the state as it is). A bot starved of CPU polls later, and is
+ * judged later, not wrongly (books-equal-venue).
+ */
+export function quietFor(since: number, now: number, polls: readonly number[], quietMs: number, minPolls: number): boolean {
+  if (now - since < quietMs) return false;
+  let after = 0;
+  for (let i = polls.length - 1; i >= 0 && polls[i]! > since; i--) after++;
+  return after >= minPolls;
+}

@@ -60,6 +60,7 @@ import {
   type AccountBooks,
   type SweptFill,
   stallVerdict,
+  quietFor,
 } from './invariants.ts';
 import { accountLedger } from '../sim/routes/account/ledger-of.ts';
 import { accountFromLedger, lastFillSeq } from '../ledger/books.ts';
@@ -138,6 +139,12 @@ const ENDED_GRACE_MS = 5_000;
  */
 const BOOKS_QUIET_MS = 4_000;
 const BOOKS_EVERY_MS = 2_000;
+/**
+ * ... and once the bot completed this many fills polls since the venue's account last changed (the second
+ * began after the first ended, so it read the account as it is): the quiet window counted in what the bot
+ * could do, not only in wall time, which a bot starved of CPU beside a hog may need more of
+ */
+const BOOKS_POLLS = 2;
 /**
  * a fill of an order closed this many of the running bot's fills polls before the stop was its feed's to
  * record, not the stop's final sweep's (missedByLiveFeed): a poll reads a vanished order or looks it up
@@ -280,7 +287,7 @@ class Referee {
 
   /**
    * books-equal-venue: when the bot is up and quiescent — the venue's account unchanged
-   * for BOOKS_QUIET_MS, and a difference found again at the next such check with nothing moved, so
+   * for BOOKS_QUIET_MS and BOOKS_POLLS of the bot's fills polls, and a difference found again at the next such check with nothing moved, so
    * no fill is still on its way to the books — the ledger's baseline collateral plus its cash, and
    * its holdings, equal the venue's to the unit. `stopped` judges at once (after the final stop). `ledgerPath` is read read-only beside the writing bot (WAL).
    */
@@ -291,7 +298,8 @@ class Referee {
       .map(([k, x]) => `${k}=${x}`)
       .join(',')}`;
     if (!this.venueBooks || this.venueBooks.key !== key) this.venueBooks = { key, since: now, books: v };
-    if (!stopped && (!botUp || now - this.venueBooks.since < BOOKS_QUIET_MS || now - this.booksCheckedAt < BOOKS_EVERY_MS)) return;
+    const quiet = quietFor(this.venueBooks.since, now, this.polls, BOOKS_QUIET_MS, BOOKS_POLLS);
+    if (!stopped && (!botUp || !quiet || now - this.booksCheckedAt < BOOKS_EVERY_MS)) return;
     this.booksCheckedAt = now;
     let books: AccountBooks;
     try {

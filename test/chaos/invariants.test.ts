@@ -286,3 +286,14 @@ test('stall-pulls-quotes, a stall that is over: short ones hold; a long one judg
   assert.match(left![0]!, /1 order\(s\) still open after a silent stall of 10000 ms \(placed before its limit\)/);
   assert.equal(stallVerdict(long, [old], polls.slice(0, 2), since + 11_000, rule), null, 'two polls past the limit: not judged yet');
 });
+
+test("books-equal-venue waits for the quiet window in wall time and in the bot's fills polls since the venue last changed", async () => {
+  const { quietFor } = await import('../../src/chaos/invariants.ts');
+  const since = 50_000;
+  assert.equal(quietFor(since, since + 3_999, [since + 1_000, since + 2_000], 4_000, 2), false, 'not 4 s yet');
+  assert.equal(quietFor(since, since + 4_000, [since - 500, since + 1_000, since + 2_000], 4_000, 2), true);
+  // a starved bot: one poll in 6 s since the change, so the books are not judged yet
+  assert.equal(quietFor(since, since + 6_000, [since - 1_000, since + 5_500], 4_000, 2), false);
+  assert.equal(quietFor(since, since + 9_000, [since - 1_000, since + 5_500, since + 8_000], 4_000, 2), true);
+  assert.equal(quietFor(since, since + 9_000, [], 4_000, 2), false);
+});
