@@ -435,7 +435,8 @@ class Referee {
    * stall-pulls-quotes (stallVerdict): each stall episode is judged on every sample once the bot had its
    * turns after the silence limit (STALL_POLLS fills polls and the wall-time floor), one violation per
    * episode; an episode over before it could be judged is judged once it can, by the same bot. A bot
-   * restarted meanwhile (its polls start again) leaves its old episodes unjudged, and so does the run's end.
+   * restarted meanwhile (its polls start again) leaves its old episodes unjudged; the run's end waits a bounded
+   * grace for the running bot's (runChaos).
    */
   private checkStalls(v: TraderView, now: number): void {
     const stalled = stalledMarkets(this.ex);
