@@ -13,10 +13,12 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createLogger, scrubSecrets } from '../core/logger.ts';
 import { loadConfig } from '../config/load-config.ts';
+import { BadInputError } from '../model/errors.ts';
 import { startBot, type Bot } from '../runtime/bot.ts';
 import { startWatchdog } from '../runtime/watchdog.ts';
 import type { StateEvent } from '../state/events.ts';
 import type { ChildMessage, ChildStats, ParentMessage } from './child-messages.ts';
+import { startupExitCode } from './child-exit.ts';
 
 function send(m: ChildMessage): void {
   if (process.connected) process.send?.(m);
@@ -102,7 +104,7 @@ function stats(bot: Bot): ChildStats {
 
 async function main(): Promise<void> {
   const [configPath, baseUrl] = process.argv.slice(2);
-  if (!configPath || !baseUrl) throw new Error('usage: bot-child.ts CONFIG BASE_URL');
+  if (!configPath || !baseUrl) throw new BadInputError('arguments', 'CONFIG BASE_URL (usage: bot-child.ts CONFIG BASE_URL)', process.argv.slice(2).join(' '));
   const config = await loadConfig(configPath, { env: process.env });
   const logger = createLogger({ level: process.env.BOOKMAKER_LOG_LEVEL ?? config.logging.level });
   const metricsPort = Number(process.env.BOOKMAKER_CHAOS_METRICS_PORT ?? 0);
@@ -116,7 +118,17 @@ async function main(): Promise<void> {
           log: { level: process.env.BOOKMAKER_LOG_LEVEL ?? config.logging.level, pretty: false, colors: false },
         })
       : null;
-  const bot = await startBot({ config, logger, baseUrl, metricsPort, warmupMs: 3_000, ...(watchdog ? { watchdog } : {}) });
+  // BOOKMAKER_CHAOS_STARTUP_DEADLINE_MS: run's --startup-deadline (default the bot's 300 s)
+  const deadline = Number(process.env.BOOKMAKER_CHAOS_STARTUP_DEADLINE_MS ?? 0);
+  const bot = await startBot({
+    config,
+    logger,
+    baseUrl,
+    metricsPort,
+    warmupMs: 3_000,
+    ...(deadline > 0 ? { startupDeadlineMs: deadline } : {}),
+    ...(watchdog ? { watchdog } : {}),
+  });
   bot.store.changes$.subscribe(({ events }) => {
     for (const e of events) onEvent(bot, e);
   });
@@ -166,7 +178,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((e) => {
-  process.stderr.write(`bot-child: ${scrubSecrets(String((e as Error)?.message ?? e))}\n`);
-  send({ type: 'stopped', code: 2 });
-  setTimeout(() => process.exit(2), 200);
+  // the bot's own code for the error, as `bookmaker run` exits (a venue unreachable past the start-up deadline: 8)
+  const code = startupExitCode(e);
+  process.stderr.write(`bot-child: ${scrubSecrets(String((e as Error)?.message ?? e))} (exit ${code})\n`);
+  send({ type: 'stopped', code });
+  setTimeout(() => process.exit(code), 200);
 });

@@ -344,3 +344,60 @@ export function missedByLiveFeed(swept: readonly SweptFill[], closedAt: Readonly
   }
   return out;
 }
+
+/** A silent stall of one market's book stream as the referee saw it (times ms, the referee's clock). */
+export interface StallEpisode {
+  readonly market: Bytes32;
+  /** the first sample that found every live subscriber of the market stalled */
+  readonly since: number;
+  /** the first sample that found the stall over, or null while it lasts */
+  readonly endedAt: number | null;
+}
+
+/** What a stall's verdict waits for: the bot's silence limit, a wall-time floor after it, and fills polls after it. */
+export interface StallRule {
+  /** the bot's maxStreamSilence: its guard trips this long after its last stream event, at the latest `since` + limitMs */
+  readonly limitMs: number;
+  /** never judged before `since` + limitMs + graceMs (the old wall-time deadline, now a floor) */
+  readonly graceMs: number;
+  /** fills polls the bot must complete after `since` + limitMs before it is judged */
+  readonly minPolls: number;
+}
+
+/**
+ * stall-pulls-quotes, one sample: during a silent stall the bot's quotes in that market must be pulled.
+ * The deadline is counted in what the bot could do, not in wall time alone: the verdict waits until the
+ * bot completed `minPolls` fills polls (`polls`: when each was reported) after its silence limit ran out
+ * at `since` + limitMs, and until the wall-time floor limitMs + graceMs. A completed poll is a turn of
+ * the bot's loop and a round trip through the venue, so a bot starved of CPU (or a venue slowed with it)
+ * is given the turns it needs to notice the stall and cancel; a bot that never pulls keeps polling and
+ * fails all the same. Returns null while not yet judged, else the violations (empty = held):
+ *   - while the stall lasts: every order of the market still open;
+ *   - once it is over (the bot reconnected, the exchange restarted): the orders placed before the limit
+ *     that are still open (the bot may quote again on its new stream); a stall over before the floor
+ *     held (there was no silent stream left to quote on).
+ */
+export function stallVerdict(e: StallEpisode, open: readonly VenueOrder[], polls: readonly number[], now: number, rule: StallRule): string[] | null {
+  const pullBy = e.since + rule.limitMs;
+  if (e.endedAt !== null && e.endedAt - e.since < rule.limitMs + rule.graceMs) return [];
+  if (now - e.since < rule.limitMs + rule.graceMs) return null;
+  const after = polls.filter((t) => t > pullBy).length;
+  if (after < rule.minPolls) return null;
+  const left = open.filter((o) => o.marketId === e.market && (e.endedAt === null || Date.parse(o.insertedAt) < pullBy));
+  if (left.length === 0) return [];
+  const when = e.endedAt === null ? `${now - e.since} ms into a silent stall` : `after a silent stall of ${e.endedAt - e.since} ms (placed before its limit)`;
+  return [`${e.market}: ${left.length} order(s) still open ${when}, ${after} fills polls of the bot after its ${rule.limitMs} ms silence limit`];
+}
+
+/**
+ * Whether the bot had time to see a state of the venue that has not changed since `since`: `quietMs` of wall
+ * time and `minPolls` completed fills polls after it (`polls`: when each was reported; with two, the second
+ * began after the first ended, so it read the state as it is). A bot starved of CPU polls later, and is
+ * judged later, not wrongly (books-equal-venue).
+ */
+export function quietFor(since: number, now: number, polls: readonly number[], quietMs: number, minPolls: number): boolean {
+  if (now - since < quietMs) return false;
+  let after = 0;
+  for (let i = polls.length - 1; i >= 0 && polls[i]! > since; i--) after++;
+  return after >= minPolls;
+}

@@ -237,3 +237,63 @@ test("books-equal-venue, the running books: a fill only the stop's final sweep r
   assert.deepEqual(missedByLiveFeed([{ nonce: A, size: 999_999 }], closedAt, polls, 12), [], "a rounding's part of a share");
   assert.deepEqual(missedByLiveFeed([], closedAt, polls, 12), []);
 });
+
+test('stall-pulls-quotes: judged after the bot had its fills polls past the silence limit; a bot that never pulls still fails', async () => {
+  const { stallVerdict } = await import('../../src/chaos/invariants.ts');
+  const rule = { limitMs: 4_000, graceMs: 3_000, minPolls: 3 };
+  const since = 100_000;
+  const stall = { market: M, since, endedAt: null };
+  const quote = order({ insertedAt: new Date(since - 2_000).toISOString() });
+  const every = (from: number, to: number, step: number) => Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, i) => from + i * step);
+  // a bot that keeps polling once a second and never pulls its quote: judged 7 s in, and a violation
+  const polling = every(since + 500, since + 6_500, 1_000);
+  const never = stallVerdict(stall, [quote], polling, since + 7_000, rule);
+  assert.equal(never?.length, 1);
+  assert.match(never![0]!, /1 order\(s\) still open 7000 ms into a silent stall, 3 fills polls of the bot after its 4000 ms silence limit/);
+  // not before the wall-time floor, however many polls
+  assert.equal(stallVerdict(stall, [quote], every(since + 4_100, since + 6_900, 100), since + 6_900, rule), null);
+  // a starved bot (a poll every 2.5 s): 7.3 s in it has had one poll past the limit, so it is not judged yet
+  const starved = every(since + 1_000, since + 11_000, 2_500);
+  assert.equal(
+    stallVerdict(
+      stall,
+      [quote],
+      starved.filter((t) => t <= since + 7_321),
+      since + 7_321,
+      rule,
+    ),
+    null,
+  );
+  // once it had three, its quote must be gone: it is (held), or it is not (a violation)
+  assert.deepEqual(stallVerdict(stall, [], starved, since + 11_100, rule), []);
+  assert.equal(stallVerdict(stall, [quote], starved, since + 11_100, rule)?.length, 1);
+  // another market's orders are not this stall's
+  assert.deepEqual(stallVerdict(stall, [order({ marketId: `0x${'bb'.repeat(32)}` as Bytes32 })], polling, since + 7_000, rule), []);
+});
+
+test('stall-pulls-quotes, a stall that is over: short ones hold; a long one judges the orders placed before the limit', async () => {
+  const { stallVerdict } = await import('../../src/chaos/invariants.ts');
+  const rule = { limitMs: 4_000, graceMs: 3_000, minPolls: 3 };
+  const since = 100_000;
+  const old = order({ insertedAt: new Date(since + 1_000).toISOString() });
+  const requoted = order({ insertedAt: new Date(since + 10_500).toISOString() });
+  const polls = [since + 5_000, since + 6_000, since + 7_000, since + 8_000];
+  assert.deepEqual(stallVerdict({ market: M, since, endedAt: since + 5_000 }, [old], [], since + 5_000, rule), [], 'over before the floor');
+  const long = { market: M, since, endedAt: since + 10_000 };
+  assert.deepEqual(stallVerdict(long, [requoted], polls, since + 11_000, rule), [], 'quoted again on the new stream');
+  const left = stallVerdict(long, [old, requoted], polls, since + 11_000, rule);
+  assert.equal(left?.length, 1);
+  assert.match(left![0]!, /1 order\(s\) still open after a silent stall of 10000 ms \(placed before its limit\)/);
+  assert.equal(stallVerdict(long, [old], polls.slice(0, 2), since + 11_000, rule), null, 'two polls past the limit: not judged yet');
+});
+
+test("books-equal-venue waits for the quiet window in wall time and in the bot's fills polls since the venue last changed", async () => {
+  const { quietFor } = await import('../../src/chaos/invariants.ts');
+  const since = 50_000;
+  assert.equal(quietFor(since, since + 3_999, [since + 1_000, since + 2_000], 4_000, 2), false, 'not 4 s yet');
+  assert.equal(quietFor(since, since + 4_000, [since - 500, since + 1_000, since + 2_000], 4_000, 2), true);
+  // a starved bot: one poll in 6 s since the change, so the books are not judged yet
+  assert.equal(quietFor(since, since + 6_000, [since - 1_000, since + 5_500], 4_000, 2), false);
+  assert.equal(quietFor(since, since + 9_000, [since - 1_000, since + 5_500, since + 8_000], 4_000, 2), true);
+  assert.equal(quietFor(since, since + 9_000, [], 4_000, 2), false);
+});
