@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -19,13 +19,25 @@ import { BadInputError, ConfigError } from '../../src/model/errors.ts';
 import { StartupAbortedError, VenueUnreachableError } from '../../src/runtime/startup-retry.ts';
 import { WalletSharedError } from '../../src/runtime/wallet-watch.ts';
 
-/** a port nobody listens on: bound, then closed */
-async function closedPort(): Promise<number> {
-  const s = createServer();
+/**
+ * A venue that is down: every request answered 503. (A port bound and closed again raced the suite's other
+ * servers: in CI a sim took the port meanwhile and answered 404, and the child exited 1.)
+ */
+async function downVenue(): Promise<{ url: string; close: () => Promise<void> }> {
+  const s = createServer((_req, res) => {
+    res.writeHead(503, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { code: 'UNAVAILABLE', message: 'down for the test' } }));
+  });
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
   const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        s.closeAllConnections();
+        s.close(() => r());
+      }),
+  };
 }
 
 /** the child run against a base URL and config, until it exits before ready (or is ready: then stopped) */
@@ -60,10 +72,11 @@ async function childExit(
 
 test('a venue unreachable past the start-up deadline: the child exits 8 and reports it, as bookmaker run', { timeout: 300_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'bm-bot-child-'));
+  const venue = await downVenue();
   try {
     const keys = chaosKeys(11);
     const timing = { maxSilenceSeconds: 4, streamIdleSeconds: 10, reconcileSeconds: 5 };
-    const r = await childExit(dir, chaosConfigYaml(timing), `http://127.0.0.1:${await closedPort()}`, {
+    const r = await childExit(dir, chaosConfigYaml(timing), venue.url, {
       BOOKMAKER_PRIVATE_KEY: keys.privateKey,
       BOOKMAKER_API_KEY: keys.apiKey,
       BOOKMAKER_CHAOS_STARTUP_DEADLINE_MS: '2000',
@@ -77,6 +90,7 @@ test('a venue unreachable past the start-up deadline: the child exits 8 and repo
     assert.equal(bad.code, 2, bad.error);
     assert.deepEqual(bad.stopped, [2], bad.error);
   } finally {
+    await venue.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });
