@@ -64,7 +64,7 @@ import {
 } from './invariants.ts';
 import { accountLedger } from '../sim/routes/account/ledger-of.ts';
 import { accountFromLedger, lastFillSeq } from '../ledger/books.ts';
-import { openLedger } from '../ledger/ledger.ts';
+import { openLedger, type Ledger } from '../ledger/ledger.ts';
 import { systemClock } from '../core/clock.ts';
 import { HEALTH_STATES } from '../health/health-model.ts';
 
@@ -162,15 +162,23 @@ const READY_MS = 300_000;
 /** from a deadline (closed) to the resolution in the rotation event */
 const RESOLUTION_DELAY_MS = 3_000;
 
+/**
+ * `read` on the bot's ledger opened read-only beside it, then closed; throws when it cannot be opened.
+ * `busyTimeoutMs` 0: never wait on the bot's locks (this process is the exchange the bot trades on).
+ */
+function readLedger<T>(path: string, busyTimeoutMs: number, read: (l: Ledger) => T): T {
+  const l = openLedger({ path, clock: systemClock, mustExist: true, readonly: true, busyTimeoutMs });
+  try {
+    return read(l);
+  } finally {
+    l.close();
+  }
+}
+
 /** Per nonce, the shares the ledger's fills and baselines account for (diagnostics of books-equal-venue). */
 function ledgerFilled(path: string): Map<string, number> {
   try {
-    const l = openLedger({ path, clock: systemClock, mustExist: true, readonly: true, busyTimeoutMs: 0 });
-    try {
-      return l.filledByNonce();
-    } finally {
-      l.close();
-    }
+    return readLedger(path, 0, (l) => l.filledByNonce());
   } catch {
     return new Map();
   }
@@ -301,25 +309,22 @@ class Referee {
     const quiet = quietFor(this.venueBooks.since, now, this.polls, BOOKS_QUIET_MS, BOOKS_POLLS);
     if (!stopped && (!botUp || !quiet || now - this.booksCheckedAt < BOOKS_EVERY_MS)) return;
     this.booksCheckedAt = now;
-    let books: AccountBooks;
+    let books: AccountBooks | null;
     try {
-      // never wait on the bot's locks: this process is the exchange the bot trades on
-      const l = openLedger({ path: ledgerPath, clock: systemClock, mustExist: true, readonly: true, busyTimeoutMs: 0 });
-      try {
+      books = readLedger(ledgerPath, 0, (l) => {
         const b = l.baseline();
-        if (!b) return; // not begun yet (the first start-up is still running)
+        if (!b) return null; // not begun yet (the first start-up is still running)
         // the account's books as the bot rebuilds them at start (src/account/account.ts, one function)
         const a = accountFromLedger(l);
-        books = {
+        return {
           collateral: b.collateral + a.figures().cash,
           holdings: new Map(a.positions().map((x) => [`${x.marketId}:${x.outcomeIndex}`, BigInt(x.shares)])),
         };
-      } finally {
-        l.close();
-      }
+      });
     } catch {
       return; // busy or not there yet: the next quiet sample judges
     }
+    if (!books) return;
     // the venue must still be where it was (a fill between the two reads is not the books' fault)
     const again = this.venueAccount();
     if (again.collateral !== v.collateral) return;
@@ -368,12 +373,7 @@ class Referee {
   /** The last fill record of the ledger (read-only, beside the bot), or null when it cannot be read now. */
   ledgerSeq(ledgerPath: string): number | null {
     try {
-      const l = openLedger({ path: ledgerPath, clock: systemClock, mustExist: true, readonly: true, busyTimeoutMs: 1_000 });
-      try {
-        return lastFillSeq(l);
-      } finally {
-        l.close();
-      }
+      return readLedger(ledgerPath, 1_000, lastFillSeq);
     } catch {
       return null;
     }
@@ -387,13 +387,8 @@ class Referee {
   checkFinalSweep(ledgerPath: string, fromSeq: number, now: number): void {
     let swept: SweptFill[];
     try {
-      const l = openLedger({ path: ledgerPath, clock: systemClock, mustExist: true, readonly: true, busyTimeoutMs: 1_000 });
-      try {
-        const sql = "SELECT nonce, size FROM fills WHERE seq > ? AND source = 'catch-up' AND nonce IS NOT NULL ORDER BY seq";
-        swept = l.db.prepare(sql).all(fromSeq) as SweptFill[];
-      } finally {
-        l.close();
-      }
+      const sql = "SELECT nonce, size FROM fills WHERE seq > ? AND source = 'catch-up' AND nonce IS NOT NULL ORDER BY seq";
+      swept = readLedger(ledgerPath, 1_000, (l) => l.db.prepare(sql).all(fromSeq) as SweptFill[]);
     } catch (e) {
       this.tally.record('books-equal-venue', [`the ledger could not be read after the stop: ${(e as Error).message}`], now);
       return;
