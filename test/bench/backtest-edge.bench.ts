@@ -40,6 +40,12 @@
  * 5–15 minutes on the shared machine. Figures: each tree's median instructions a run and the median
  * of the per-pair ratios (this / base: below 1 runs fewer).
  *
+ * `npm run bench -- backtest-edge --counts [--bot ...]`: what one run of this tree does, layer by layer, counted
+ * rather than timed (a figure no load moves): rows by kind, each cursor's rows one at a time and in one-pass
+ * runs, book writes per cursor (and those past the tenth level, which no publication shows), publications and
+ * their unchanged sides, store updates, ticks by cause, syncs, timers, venue calls, the collector's mids and
+ * samples. The layers' entry points are wrapped with counters in this process only; no base tree.
+ *
  * `npm run bench -- backtest-edge [pairs] --cli`: the backtest as `bookmaker backtest` runs it, one run
  * in a fresh process: per pair one process per tree (the order alternating) runs its tree's CLI command
  * (`main(['backtest', ...])` of src/cli/main.ts: whatever the command sets up, V8 flags included) on
@@ -105,6 +111,101 @@ async function tree(root: string, label: string): Promise<Tree> {
       return { secs, cpu: (c.user + c.system) / 1e6, rows: r.rowsReplayed, fills: s.fills, pnl: s.pnl.total };
     },
   };
+}
+
+if (process.argv.includes('--counts')) {
+  // what one run of this tree does, layer by layer, counted (not timed): each layer's entry points are
+  // wrapped with a counter, in this process only (docs/performance.md, "Work per event, counted")
+  type Proto = Record<string, unknown>;
+  const n = new Map<string, number>();
+  const inc = (k: string, by = 1): void => void n.set(k, (n.get(k) ?? 0) + by);
+  /** the cursor whose call is running: the book writes are counted per cursor */
+  let cursor = '';
+  const wrap = (proto: Proto, name: string, label: string | null, on?: (args: unknown[], ret: unknown) => void, who?: string): void => {
+    const f = proto[name] as (...a: unknown[]) => unknown;
+    if (typeof f !== 'function') throw new Error(`backtest-edge --counts: no method ${name}`);
+    proto[name] = function (this: unknown, ...args: unknown[]): unknown {
+      if (label !== null) inc(label);
+      const outer = cursor;
+      if (who !== undefined) cursor = who;
+      try {
+        const ret = f.apply(this, args);
+        on?.(args, ret);
+        return ret;
+      } finally {
+        cursor = outer;
+      }
+    };
+  };
+  const src = async (p: string) => import(pathToFileURL(`${process.cwd()}/src/${p}`).href);
+  const { L2Book } = await src('core/l2-book.ts');
+  const { SimExchange } = await src('backtest/sim-exchange.ts');
+  const { ReplayFeed } = await src('backtest/replay-feed.ts');
+  const { StateStore } = await src('state/store.ts');
+  const { OrderManager } = await src('orders/order-manager.ts');
+  const { RunCollector } = await src('backtest/run-collector.ts');
+  const { VirtualClock } = await src('backtest/virtual-clock.ts');
+  const { QuotingKernel } = await src('kernel/quoting-kernel.ts');
+  const { loadReplaySource } = await src('backtest/replay-source.ts');
+  type Book = { levels(side: 'bid' | 'ask', depth: number): { price: number }[] };
+  // a write at a price past the side's tenth level, before and after: nothing a publication (depth 10) shows
+  const deep = (b: Book, bid: boolean, price: number): boolean => {
+    const lv = b.levels(bid ? 'bid' : 'ask', 10);
+    return lv.length === 10 && (bid ? price < lv[9]!.price : price > lv[9]!.price);
+  };
+  for (const [name, bid] of [
+    ['setBid', true],
+    ['setAsk', false],
+  ] as const) {
+    const f = L2Book.prototype[name] as (this: Book, price: number, size: number) => number;
+    L2Book.prototype[name] = function (this: Book, price: number, size: number): number {
+      const was = deep(this, bid, price);
+      const prev = f.call(this, price, size);
+      inc(`book writes: ${cursor}`);
+      if (was && deep(this, bid, price)) inc(`book writes past the tenth level: ${cursor}`);
+      return prev;
+    };
+  }
+  wrap(L2Book.prototype, 'levelsSince', null, (args, ret) => {
+    inc('publication sides');
+    if (ret === args[2]) inc('publication sides unchanged');
+  });
+  const ex = SimExchange.prototype as Proto;
+  wrap(ex, 'applyRow', 'exchange rows one at a time', undefined, 'exchange');
+  wrap(ex, 'applySilent', 'exchange one-pass runs', (args, ret) => inc('exchange rows in one-pass runs', (ret as number) - (args[1] as number)), 'exchange');
+  wrap(ex, 'place', 'venue places');
+  wrap(ex, 'cancel', 'venue cancels');
+  const feed = ReplayFeed.prototype as Proto;
+  wrap(feed, 'row', 'feed rows one at a time', undefined, 'feed');
+  wrap(feed, 'skipSilent', 'feed passes', (args, ret) => inc('feed rows in passes', (ret as number) - (args[1] as number)), 'feed');
+  wrap(feed, 'publish', 'feed publications');
+  wrap(feed, 'scheduleTrailing', 'feed trailing publications scheduled');
+  wrap(StateStore.prototype as Proto, 'dispatch', 'store updates: single');
+  wrap(StateStore.prototype as Proto, 'dispatchAll', 'store updates: batches', (args) => inc('store updates: batched events', (args[0] as unknown[]).length));
+  wrap(OrderManager.prototype as Proto, 'sync', 'order-manager syncs');
+  wrap(RunCollector.prototype as Proto, 'onMid', 'collector mids');
+  wrap(RunCollector.prototype as Proto, 'sample', 'collector samples');
+  wrap(VirtualClock.prototype as Proto, 'runNext', 'timers run');
+  wrap(QuotingKernel.prototype as Proto, 'runTick', null, (args) => inc(`ticks: ${String(args[1])}`));
+  const t = await tree(process.cwd(), 'this tree');
+  const r = await t.run();
+  const cols = loadReplaySource(dir).cols as { rows: number; kind: Uint8Array };
+  // the kinds' names in the order of their codes (src/backtest/recording/columns.ts KIND_*)
+  const KINDS = ['level', 'clear', 'trade', 'top of book', 'drop-copy level', 'drop-copy clear', 'taker'];
+  const kinds = new Map<string, number>();
+  for (let i = 0; i < cols.rows; i++) kinds.set(KINDS[cols.kind[i]!] ?? '?', (kinds.get(KINDS[cols.kind[i]!] ?? '?') ?? 0) + 1);
+  const ticks = (n.get('ticks: throttled') ?? 0) + (n.get('ticks: housekeeping') ?? 0) + (n.get('ticks: event') ?? 0);
+  const rows: [string, string | number][] = [
+    ['recording', `polymarket-tickscope, ${r.rows.toLocaleString('en-US')} rows; bot: ${botChoice}`],
+    ['rows by kind', [...kinds].map(([k, c]) => `${k} ${c.toLocaleString('en-US')}`).join(', ')],
+    ...[...n].sort((x, y) => x[0].localeCompare(y[0])).map(([k, v]): [string, string] => [k, v.toLocaleString('en-US')]),
+    ['fills / PnL', `${r.fills} / ${r.pnl}`],
+  ];
+  report(
+    rows,
+    versus({ name: 'backtest-edge', unit: 'kernel ticks per run', value: ticks, baseline: 'none (counts)', baselineValue: 0, ratio: 1 }, Object.fromEntries(n)),
+  );
+  process.exit(0);
 }
 
 const ALLOC_CHILD = process.env.BACKTEST_EDGE_ALLOC;
