@@ -11,6 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { TESTNET } from '../../src/exchange/chains.ts';
+import type { VenueOrder } from '../../src/model/order.ts';
 import { createSigner } from '../../src/exchange/signing/signer.ts';
 import { ledgerBotYaml } from '../support/bot-yaml.ts';
 import { cli, waitFor, withTimeout, type Child } from './harness.ts';
@@ -24,6 +25,23 @@ const configText = (o: { metricsPort: number; ledger: string }): string => ledge
 
 const env = (): NodeJS.ProcessEnv => ({ BOOKMAKER_PRIVATE_KEY: sim.privateKey, BOOKMAKER_API_KEY: sim.key });
 const run = (file: string, more: string[] = []): Child => cli(['run', '-c', file, '--summary-seconds', '0', '--log-level', 'info', ...more], env());
+
+/** What a failure shows: every open order of the wallet (whose tag, where, what, when placed) and the tails of both bots' output. */
+function diagnose(open: readonly VenueOrder[], tagA: string, a: Child, b: Child | null): string {
+  const rows = open.map((o) => {
+    const tag = o.nonce.slice(2, 18);
+    const whose = tag === tagA ? 'A' : 'NOT A';
+    return `  ${whose} tag ${tag} nonce ${o.nonce} market ${o.marketId} outcome ${o.outcomeIndex} side ${o.side} price ${o.price} size ${o.size} placed ${o.insertedAt}`;
+  });
+  return [
+    `open orders of the wallet (${open.length}), A's tag ${tagA}:`,
+    ...rows,
+    '--- A (tail):',
+    a.out().slice(-6000),
+    '--- B (tail):',
+    b?.out().slice(-6000) ?? '-',
+  ].join('\n');
+}
 
 test('a second bot on the wallet is refused at start (exit 7); a writer appearing while the first runs halts it', async () => {
   const [portA, portB] = [await freePort(), await freePort()];
@@ -48,9 +66,10 @@ test('a second bot on the wallet is refused at start (exit 7); a writer appearin
     );
     assert.match(b.out(), /stop the other bot on this wallet.*--cancel-foreign-orders/);
     // (A requotes meanwhile: its own cancels are not B's)
+    const afterB = await sim.openOrders();
     assert.ok(
-      (await sim.openOrders()).every((o) => o.nonce.slice(2, 18) === tagA),
-      'B placed nothing',
+      afterB.every((o) => o.nonce.slice(2, 18) === tagA),
+      `B placed nothing:\n${diagnose(afterB, tagA, a, b)}`,
     );
     assert.match(b.out(), /"adopted":0,"cancelled":0,[^\n]*"msg":"reconciled with venue"/, "B's start-up reconcile adopted and cancelled none of A's orders");
     assert.doesNotMatch(b.out(), /"cancelled":[1-9]/);
