@@ -43,6 +43,15 @@ function diagnose(open: readonly VenueOrder[], tagA: string, a: Child, b: Child 
   ].join('\n');
 }
 
+/** `waitFor`, its time-out showing the tails of both bots' output. */
+async function waitOr(what: string, cond: () => boolean | Promise<boolean>, ms: number, a: Child, b: Child | null): Promise<void> {
+  try {
+    await waitFor(what, cond, ms);
+  } catch (e) {
+    throw new Error(`${(e as Error).message}\n--- A (tail):\n${a.out().slice(-4000)}\n--- B (tail):\n${b?.out().slice(-4000) ?? '-'}`);
+  }
+}
+
 test('a second bot on the wallet is refused at start (exit 7); a writer appearing while the first runs halts it', async () => {
   const [portA, portB] = [await freePort(), await freePort()];
   const fileA = join(dir, 'a.yaml');
@@ -52,7 +61,7 @@ test('a second bot on the wallet is refused at start (exit 7); a writer appearin
   const a = run(fileA);
   let b: Child | null = null;
   try {
-    await waitFor('A quotes', async () => (await sim.openOrders()).length >= 2, 60_000);
+    await waitOr('A quotes', async () => (await sim.openOrders()).length >= 2, 60_000, a, null);
     const first = await sim.openOrders();
     const tagA = first[0]!.nonce.slice(2, 18);
 
@@ -78,7 +87,7 @@ test('a second bot on the wallet is refused at start (exit 7); a writer appearin
     const signer = createSigner({ privateKey: sim.privateKey, chain: TESTNET });
     const marketId = first[0]!.marketId;
     const theirs = (await sim.client.orders.create(signer.signOrder({ marketId, outcomeIndex: 1, side: 0, price: 10_000, size: 5_000_000 }))).order!;
-    await waitFor('A halts', () => /another trader is placing orders on this wallet/.test(a.out()), 30_000);
+    await waitOr('A halts', () => /another trader is placing orders on this wallet/.test(a.out()), 30_000, a, b);
     assert.match(
       a.out(),
       new RegExp(
@@ -95,7 +104,7 @@ test('a second bot on the wallet is refused at start (exit 7); a writer appearin
     const metrics = await (await fetch(`http://127.0.0.1:${portA}/metrics`)).text();
     assert.match(metrics, /^bookmaker_wallet_shared 1$/m);
     assert.match(metrics, /^bookmaker_wallet_foreign_orders_total 1$/m);
-    await waitFor('A pulled its quotes', async () => (await sim.openOrders()).every((o) => o.nonce === theirs.nonce), 30_000);
+    await waitOr('A pulled its quotes', async () => (await sim.openOrders()).every((o) => o.nonce === theirs.nonce), 30_000, a, b);
 
     a.proc.kill('SIGTERM');
     assert.equal(await withTimeout(a.exit, 30_000, 'A did not stop'), 0, a.out().slice(-3000));
