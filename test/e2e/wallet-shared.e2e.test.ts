@@ -15,6 +15,7 @@ import type { VenueOrder } from '../../src/model/order.ts';
 import { createSigner } from '../../src/exchange/signing/signer.ts';
 import { ledgerBotYaml } from '../support/bot-yaml.ts';
 import { cli, waitFor, withTimeout, type Child } from './harness.ts';
+import { readLedgerFile } from './ledger-runs.ts';
 import { freePort, simForFile, type SimProcess } from './sim-process.ts';
 
 let sim: SimProcess;
@@ -26,15 +27,24 @@ const configText = (o: { metricsPort: number; ledger: string }): string => ledge
 const env = (): NodeJS.ProcessEnv => ({ BOOKMAKER_PRIVATE_KEY: sim.privateKey, BOOKMAKER_API_KEY: sim.key });
 const run = (file: string, more: string[] = []): Child => cli(['run', '-c', file, '--summary-seconds', '0', '--log-level', 'info', ...more], env());
 
+/** B's ledger's nonce tag (its file read-only after B exited), or why it could not be read. */
+function tagOf(file: string): string {
+  try {
+    return readLedgerFile(file, (l) => l.nonceTag()) ?? 'none';
+  } catch (e) {
+    return `unread: ${(e as Error).message}`;
+  }
+}
+
 /** What a failure shows: every open order of the wallet (whose tag, where, what, when placed) and the tails of both bots' output. */
-function diagnose(open: readonly VenueOrder[], tagA: string, a: Child, b: Child | null): string {
+function diagnose(open: readonly VenueOrder[], tagA: string, tagB: string, a: Child, b: Child | null): string {
   const rows = open.map((o) => {
     const tag = o.nonce.slice(2, 18);
-    const whose = tag === tagA ? 'A' : 'NOT A';
+    const whose = tag === tagA ? 'A' : tag === tagB ? "B's" : 'neither bot';
     return `  ${whose} tag ${tag} nonce ${o.nonce} market ${o.marketId} outcome ${o.outcomeIndex} side ${o.side} price ${o.price} size ${o.size} placed ${o.insertedAt}`;
   });
   return [
-    `open orders of the wallet (${open.length}), A's tag ${tagA}:`,
+    `open orders of the wallet (${open.length}), A's tag ${tagA}, B's ${tagB}:`,
     ...rows,
     '--- A (tail):',
     a.out().slice(-6000),
@@ -57,7 +67,8 @@ test('a second bot on the wallet is refused at start (exit 7); a writer appearin
   const fileA = join(dir, 'a.yaml');
   const fileB = join(dir, 'b.yaml');
   writeFileSync(fileA, configText({ metricsPort: portA, ledger: join(dir, 'a.sqlite') }));
-  writeFileSync(fileB, configText({ metricsPort: portB, ledger: join(dir, 'b.sqlite') }));
+  const fileLedgerB = join(dir, 'b.sqlite');
+  writeFileSync(fileB, configText({ metricsPort: portB, ledger: fileLedgerB }));
   const a = run(fileA);
   let b: Child | null = null;
   try {
@@ -78,7 +89,7 @@ test('a second bot on the wallet is refused at start (exit 7); a writer appearin
     const afterB = await sim.openOrders();
     assert.ok(
       afterB.every((o) => o.nonce.slice(2, 18) === tagA),
-      `B placed nothing:\n${diagnose(afterB, tagA, a, b)}`,
+      `B placed nothing:\n${diagnose(afterB, tagA, tagOf(fileLedgerB), a, b)}`,
     );
     assert.match(b.out(), /"adopted":0,"cancelled":0,[^\n]*"msg":"reconciled with venue"/, "B's start-up reconcile adopted and cancelled none of A's orders");
     assert.doesNotMatch(b.out(), /"cancelled":[1-9]/);

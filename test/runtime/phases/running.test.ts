@@ -93,14 +93,14 @@ test("a second bot on a wallet with another trader's orders refuses to start hav
       const first = await Promise.race([
         started,
         (async () => {
-          for (let i = 0; i < 600 && held === 0; i++) await new Promise((r) => setTimeout(r, 50));
+          for (let i = 0; i < 1_200 && held === 0; i++) await new Promise((r) => setTimeout(r, 50));
           return held > 0 ? 'held' : 'never held';
         })(),
       ]);
       assert.equal(first, 'held', `the start-up reconcile's listing was not seen: ${first instanceof Error ? first.message : String(first)}`);
       await new Promise<void>((r) => (releaseTimer = setTimeout(r, 1_500)));
       release();
-      const outcome = await withTimeout(started, 30_000, 'the bot neither started nor refused');
+      const outcome = await withTimeout(started, 60_000, 'the bot neither started nor refused');
       assert.ok(outcome instanceof Error, 'the bot started beside another trader');
       assert.equal(outcome.name, 'WalletSharedError', outcome.message);
       assert.deepEqual(creates, [], 'the refused bot sent no create');
@@ -112,7 +112,7 @@ test("a second bot on a wallet with another trader's orders refuses to start hav
     } finally {
       clearTimeout(releaseTimer);
       release();
-      const late = await withTimeout(started, 30_000, 'the bot did not end its start-up').catch((e: Error) => e);
+      const late = await withTimeout(started, 60_000, 'the bot did not end its start-up').catch((e: Error) => e);
       if (!(late instanceof Error)) await late.stop();
     }
   });
