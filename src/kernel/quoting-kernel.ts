@@ -332,8 +332,10 @@ export class QuotingKernel {
     this.accountRisk.reopen(Number(this.account.pnl()), this.clock.now());
     if (this.killReason === null) return false;
     this.killReason = null;
-    this.stopped = false;
     for (const s of this.markets.values()) s.risk = INITIAL_RISK_STATE;
+    // cleared before start (deferStart: the live start-up's reconcile): ticking begins at start()
+    if (this.waiting) return true;
+    this.stopped = false;
     this.scheduleHousekeeping();
     for (const s of this.markets.values()) this.kick(s);
     return true;

@@ -15,10 +15,11 @@
  *   ledger     the books and the kill-switch latch across restarts;
  *   core       the venue port and the trading core, the health model, claims, the event routes;
  *   feeds      feeds into the core; wait (bounded) for a first book of every market and a balance read;
- *   holds      the kernel starts; the operator's halt and pauses hold again; the ledger watch;
+ *   holds      the operator's halt and pauses hold the kernel again; the ledger watch;
  *   endpoints  /metrics and /readyz;   rotation  markets start and retire while the bot runs;
  *   control    operator control (bookmaker ctl, SIGHUP), the ledger's final sweep at the stop;
- *   reconcile  reconcile with the venue, adopting what matches the strategies' first quotes; then quote.
+ *   reconcile  reconcile with the venue, adopting what matches the strategies' first quotes; another
+ *              trader's orders on the wallet refuse the start (exit 7); only then the kernel ticks and quotes.
  * Stopping (phases/shutdown.ts): the kill switch or an order-manager halt cancel everything and exit
  * non-zero (3 / 4); stop() cancels everything and exits 0 only when the venue reports no open order of
  * ours (else 1); the lifecycle then tears every phase down in reverse.

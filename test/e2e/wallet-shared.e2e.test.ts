@@ -11,9 +11,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { TESTNET } from '../../src/exchange/chains.ts';
+import type { VenueOrder } from '../../src/model/order.ts';
 import { createSigner } from '../../src/exchange/signing/signer.ts';
 import { ledgerBotYaml } from '../support/bot-yaml.ts';
 import { cli, waitFor, withTimeout, type Child } from './harness.ts';
+import { readLedgerFile } from './ledger-runs.ts';
 import { freePort, simForFile, type SimProcess } from './sim-process.ts';
 
 let sim: SimProcess;
@@ -25,16 +27,52 @@ const configText = (o: { metricsPort: number; ledger: string }): string => ledge
 const env = (): NodeJS.ProcessEnv => ({ BOOKMAKER_PRIVATE_KEY: sim.privateKey, BOOKMAKER_API_KEY: sim.key });
 const run = (file: string, more: string[] = []): Child => cli(['run', '-c', file, '--summary-seconds', '0', '--log-level', 'info', ...more], env());
 
+/** B's ledger's nonce tag (its file read-only after B exited), or why it could not be read. */
+function tagOf(file: string): string {
+  try {
+    return readLedgerFile(file, (l) => l.nonceTag()) ?? 'none';
+  } catch (e) {
+    return `unread: ${(e as Error).message}`;
+  }
+}
+
+/** What a failure shows: every open order of the wallet (whose tag, where, what, when placed) and the tails of both bots' output. */
+function diagnose(open: readonly VenueOrder[], tagA: string, tagB: string, a: Child, b: Child | null): string {
+  const rows = open.map((o) => {
+    const tag = o.nonce.slice(2, 18);
+    const whose = tag === tagA ? 'A' : tag === tagB ? "B's" : 'neither bot';
+    return `  ${whose} tag ${tag} nonce ${o.nonce} market ${o.marketId} outcome ${o.outcomeIndex} side ${o.side} price ${o.price} size ${o.size} placed ${o.insertedAt}`;
+  });
+  return [
+    `open orders of the wallet (${open.length}), A's tag ${tagA}, B's ${tagB}:`,
+    ...rows,
+    '--- A (tail):',
+    a.out().slice(-6000),
+    '--- B (tail):',
+    b?.out().slice(-6000) ?? '-',
+  ].join('\n');
+}
+
+/** `waitFor`, its time-out showing the tails of both bots' output. */
+async function waitOr(what: string, cond: () => boolean | Promise<boolean>, ms: number, a: Child, b: Child | null): Promise<void> {
+  try {
+    await waitFor(what, cond, ms);
+  } catch (e) {
+    throw new Error(`${(e as Error).message}\n--- A (tail):\n${a.out().slice(-4000)}\n--- B (tail):\n${b?.out().slice(-4000) ?? '-'}`);
+  }
+}
+
 test('a second bot on the wallet is refused at start (exit 7); a writer appearing while the first runs halts it', async () => {
   const [portA, portB] = [await freePort(), await freePort()];
   const fileA = join(dir, 'a.yaml');
   const fileB = join(dir, 'b.yaml');
   writeFileSync(fileA, configText({ metricsPort: portA, ledger: join(dir, 'a.sqlite') }));
-  writeFileSync(fileB, configText({ metricsPort: portB, ledger: join(dir, 'b.sqlite') }));
+  const fileLedgerB = join(dir, 'b.sqlite');
+  writeFileSync(fileB, configText({ metricsPort: portB, ledger: fileLedgerB }));
   const a = run(fileA);
   let b: Child | null = null;
   try {
-    await waitFor('A quotes', async () => (await sim.openOrders()).length >= 2, 60_000);
+    await waitOr('A quotes', async () => (await sim.openOrders()).length >= 2, 60_000, a, null);
     const first = await sim.openOrders();
     const tagA = first[0]!.nonce.slice(2, 18);
 
@@ -48,9 +86,10 @@ test('a second bot on the wallet is refused at start (exit 7); a writer appearin
     );
     assert.match(b.out(), /stop the other bot on this wallet.*--cancel-foreign-orders/);
     // (A requotes meanwhile: its own cancels are not B's)
+    const afterB = await sim.openOrders();
     assert.ok(
-      (await sim.openOrders()).every((o) => o.nonce.slice(2, 18) === tagA),
-      'B placed nothing',
+      afterB.every((o) => o.nonce.slice(2, 18) === tagA),
+      `B placed nothing:\n${diagnose(afterB, tagA, tagOf(fileLedgerB), a, b)}`,
     );
     assert.match(b.out(), /"adopted":0,"cancelled":0,[^\n]*"msg":"reconciled with venue"/, "B's start-up reconcile adopted and cancelled none of A's orders");
     assert.doesNotMatch(b.out(), /"cancelled":[1-9]/);
@@ -59,7 +98,7 @@ test('a second bot on the wallet is refused at start (exit 7); a writer appearin
     const signer = createSigner({ privateKey: sim.privateKey, chain: TESTNET });
     const marketId = first[0]!.marketId;
     const theirs = (await sim.client.orders.create(signer.signOrder({ marketId, outcomeIndex: 1, side: 0, price: 10_000, size: 5_000_000 }))).order!;
-    await waitFor('A halts', () => /another trader is placing orders on this wallet/.test(a.out()), 30_000);
+    await waitOr('A halts', () => /another trader is placing orders on this wallet/.test(a.out()), 30_000, a, b);
     assert.match(
       a.out(),
       new RegExp(
@@ -76,7 +115,7 @@ test('a second bot on the wallet is refused at start (exit 7); a writer appearin
     const metrics = await (await fetch(`http://127.0.0.1:${portA}/metrics`)).text();
     assert.match(metrics, /^bookmaker_wallet_shared 1$/m);
     assert.match(metrics, /^bookmaker_wallet_foreign_orders_total 1$/m);
-    await waitFor('A pulled its quotes', async () => (await sim.openOrders()).every((o) => o.nonce === theirs.nonce), 30_000);
+    await waitOr('A pulled its quotes', async () => (await sim.openOrders()).every((o) => o.nonce === theirs.nonce), 30_000, a, b);
 
     a.proc.kill('SIGTERM');
     assert.equal(await withTimeout(a.exit, 30_000, 'A did not stop'), 0, a.out().slice(-3000));

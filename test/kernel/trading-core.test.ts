@@ -22,7 +22,7 @@ const config: CoreConfig = {
 
 const book = (marketId: Bytes32, bid: number, ask: number, ts: number): StateEvent => topOfBook(marketId, bid, ask, ts);
 
-function core(deferStart = false) {
+function core(deferStart = false, latched = false) {
   const clock = new ManualClock(1_800_000_000_000);
   const venue = new FakeVenue();
   const c = createTradingCore({
@@ -32,7 +32,7 @@ function core(deferStart = false) {
     nonces: new NonceSource(),
     markets: [{ marketId: M1, strategy: bands, params, risk: DEFAULT_RISK }],
     logger: silentLogger,
-    kernel: { deferStart },
+    kernel: { deferStart, ...(latched ? { latched: 'KILL_LATCHED' as const } : {}) },
   });
   return { clock, venue, c };
 }
@@ -96,6 +96,23 @@ test('a core built with deferStart fills its state but does not tick until start
   c.receive(book(M1, 480_000, 520_000, clock.now()));
   await c.kernel.flush();
   assert.equal(venue.open.size, 2);
+  c.kernel.stop();
+});
+
+test('a latched core built with deferStart and cleared before start (an operator during the start-up reconcile) ticks only once started', async () => {
+  const { clock, venue, c } = core(true, true);
+  c.receive(book(M1, 480_000, 520_000, clock.now()));
+  assert.equal(c.kernel.clearKill(), true, 'the latch is cleared');
+  assert.equal(c.kernel.killed, null);
+  c.receive(book(M1, 480_000, 520_000, clock.now()));
+  clock.advance(5_000);
+  await c.kernel.flush();
+  assert.equal(venue.calls.length, 0, 'nothing sent before start');
+  assert.equal(c.kernel.isStopped, true);
+  c.kernel.start();
+  c.receive(book(M1, 480_000, 520_000, clock.now()));
+  await c.kernel.flush();
+  assert.equal(venue.open.size, 2, 'quoting once started');
   c.kernel.stop();
 });
 

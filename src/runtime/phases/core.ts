@@ -2,8 +2,9 @@
  * The core phase of the live start-up (src/runtime/bot.ts): the venue port (live or paper), the trading
  * core as paper, backtest and chaos build it (src/kernel/trading-core.ts), the health model, the run's
  * fills, claims after resolution, and the routes of the events around the state step. The kernel ticks
- * only once the first books and balance read are in (`startTicking`, holds phase): until then events only
- * fill the state. A kill switch or an order-manager halt stops the bot through `shutdown`.
+ * only once the start-up reconcile and its checks have passed (`startTicking`, reconcile phase), after
+ * the first books and balance read: until then events only fill the state, and nothing is placed. A
+ * kill switch or an order-manager halt stops the bot through `shutdown`.
  */
 import { tradingDay } from '../../account/trading-day.ts';
 import type { BotConfig } from '../../config/types.ts';

@@ -1,8 +1,8 @@
 /**
- * The holds phase of the live start-up (src/runtime/bot.ts): the kernel starts, and before anything can
- * tick the operator's halt and pauses from an earlier run (or sent during start-up) hold it again; the
- * watch that pulls every quote while the ledger cannot be written starts, and so does the ledger's
- * retention.
+ * The holds phase of the live start-up (src/runtime/bot.ts): before the kernel can tick, the operator's
+ * halt and pauses from an earlier run (or sent during start-up) hold it again; the watch that pulls every
+ * quote while the ledger cannot be written starts, and so does the ledger's retention. The kernel itself
+ * starts ticking only after the start-up reconcile and its checks (phases/running.ts).
  */
 import type { OperatorHolds as LedgerHolds } from '../../ledger/ledger.ts';
 import { haltText } from '../../ledger/held-state.ts';
@@ -20,7 +20,6 @@ export function applyHolds(kernel: { pause(marketId: Bytes32 | null): void }, ho
 
 export function holdsPhase(c: StartContext, marketIds: readonly Bytes32[], { bookLedger }: LedgerPhase, cp: CorePhase): LedgerHolds {
   const k = cp.core.kernel;
-  cp.startTicking();
   const holds = bookLedger.operatorHolds();
   applyHolds(k, holds, marketIds);
   // until the control is wired (control phase): the ledger's pauses, and the halt the kernel holds in the

@@ -1,7 +1,8 @@
 /**
  * The last phases of the live start-up (src/runtime/bot.ts): reconcile with the venue, adopting what
- * matches the strategies' first quotes, then quote; rotation begins and schedules its refreshes
- * (reconcile); the process is running, with the health model's clock ticking (running).
+ * matches the strategies' first quotes; another trader's or a sibling shard's orders found there are
+ * dealt with; only then does the kernel start ticking and quote; rotation begins and schedules its
+ * refreshes (reconcile); the process is running, with the health model's clock ticking (running).
  */
 import { schedulePeriodicReconcile } from '../../orders/periodic-reconcile.ts';
 import { haltText, latchText } from '../../ledger/held-state.ts';
@@ -37,6 +38,10 @@ export async function reconcilePhase(
   // a sibling shard's orders in this shard's markets (the shard count changed): cancelled before the first quote
   for (const [m, j] of await cancelSiblingsAtStart(c, cp.wallet?.watch ?? null, cp.venue)) ctl.siblings?.contest(m, j);
   cp.wallet?.watch.running();
+  // the first tick of any market, and so the first create, comes after the checks above: a kernel
+  // started earlier ticked during the reconcile (housekeeping, a book event) and its quotes went out
+  // as the refusal was thrown (test/runtime/phases/running.test.ts)
+  cp.startTicking();
   for (const id of marketIds) k.tick(id);
   c.life.add(schedulePeriodicReconcile(om, c.clock, c.cfg.orders.reconcileIntervalMs));
   rot.begin(markets);

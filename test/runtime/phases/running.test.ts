@@ -1,0 +1,119 @@
+/**
+ * The start-up's last phases (src/runtime/phases/running.ts): nothing is placed before the start-up
+ * reconcile and the checks after it (another trader on the wallet, a sibling shard's orders) have
+ * passed. A second bot on a wallet another trader quotes on must refuse to start (WalletSharedError)
+ * having sent no order: the kernel ticks only once those checks passed.
+ *
+ * How: a bot starts on the local exchange in this process with an order of another trader resting on
+ * its wallet. The start-up reconcile's listing of the venue's orders is held 1.5 s at the exchange,
+ * longer than the kernel's housekeeping round (1 s), which ticks every market of a started kernel.
+ * On the code where the kernel started in the holds phase, that tick queued quotes behind the
+ * reconcile and they were placed as the refusal was thrown (test/e2e/wallet-shared.e2e.test.ts saw
+ * it once in a loaded CI).
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Bytes32 } from '../../../src/model/order.ts';
+import { startBot } from '../../../src/runtime/bot.ts';
+import type { Watchdog } from '../../../src/runtime/watchdog.ts';
+import type { Handler, LookupResult } from '../../../src/sim/router.ts';
+import { BOT_KEY, ledgerConfig, onLedgerExchange, openOrders, place, withTimeout } from '../../e2e/harness.ts';
+import { silentLogger } from '../../../src/core/logger.ts';
+
+/** A watchdog that only keeps the start-up's status answer: the test reads the phase the bot is in from it. */
+function phaseReader(): { watchdog: Watchdog; phase: () => Promise<string | null> } {
+  let answer: Parameters<Watchdog['serve']>[0] | null = null;
+  const watchdog: Watchdog = {
+    metricsUrl: null,
+    serve: (a) => void (answer ??= a),
+    arm: () => undefined,
+    scope: () => undefined,
+    onStall: () => undefined,
+    close: async () => undefined,
+  };
+  const phase = async (): Promise<string | null> => {
+    if (!answer) return null;
+    const body = JSON.parse((await answer('GET', '/readyz')).body) as { phase?: string };
+    return body.phase ?? null;
+  };
+  return { watchdog, phase };
+}
+
+const CREATE_ROUTES = new Set(['/orders', '/orders/bulk', '/orders/bulk/create', '/orders/cancel-replace']);
+
+test("a second bot on a wallet with another trader's orders refuses to start having placed nothing, even when its markets tick during the start-up reconcile", async () => {
+  await onLedgerExchange(async (h, ledger) => {
+    const theirs = await place(h.bot, { marketId: h.markets[0]!, outcomeIndex: 1, side: 0, price: 100_000, shares: 5 });
+    assert.ok(theirs);
+    const { watchdog, phase } = phaseReader();
+    // at the exchange: the bot's listings of its orders during the reconcile phase are held until `release`;
+    // every create the bot sends is noted
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let held = 0;
+    const creates: string[] = [];
+    const lookup = h.ex.router.lookup.bind(h.ex.router);
+    h.ex.router.lookup = (method: string, path: string): LookupResult => {
+      const r = lookup(method, path);
+      if (!r.ok) return r;
+      const route = r.match.route;
+      let handler: Handler | null = null;
+      if (method === 'GET' && route.path === '/orders')
+        handler = async (ctx) => {
+          if (ctx.key?.key === BOT_KEY && (await phase()) === 'reconcile') {
+            held++;
+            await released;
+          }
+          return route.handler(ctx);
+        };
+      else if (method === 'POST' && CREATE_ROUTES.has(route.path))
+        handler = (ctx) => {
+          if (ctx.key?.key === BOT_KEY) creates.push(`${route.path} ${JSON.stringify(ctx.body).slice(0, 200)}`);
+          return route.handler(ctx);
+        };
+      return handler ? { ok: true, match: { ...r.match, route: { ...route, handler } } } : r;
+    };
+
+    const cfg = await ledgerConfig(h, ledger);
+    const started = startBot({
+      config: cfg,
+      logger: silentLogger,
+      apiKey: BOT_KEY,
+      env: { BOOKMAKER_PRIVATE_KEY: h.bot.privateKey },
+      warmupMs: 3_000,
+      newLedger: true,
+      watchdog,
+    }).then(
+      (bot) => bot,
+      (e: Error) => e,
+    );
+    let releaseTimer: NodeJS.Timeout | undefined;
+    try {
+      // the listing is held from the moment the reconcile asks; 1.5 s later it is answered
+      const first = await Promise.race([
+        started,
+        (async () => {
+          for (let i = 0; i < 1_200 && held === 0; i++) await new Promise((r) => setTimeout(r, 50));
+          return held > 0 ? 'held' : 'never held';
+        })(),
+      ]);
+      assert.equal(first, 'held', `the start-up reconcile's listing was not seen: ${first instanceof Error ? first.message : String(first)}`);
+      await new Promise<void>((r) => (releaseTimer = setTimeout(r, 1_500)));
+      release();
+      const outcome = await withTimeout(started, 60_000, 'the bot neither started nor refused');
+      assert.ok(outcome instanceof Error, 'the bot started beside another trader');
+      assert.equal(outcome.name, 'WalletSharedError', outcome.message);
+      assert.deepEqual(creates, [], 'the refused bot sent no create');
+      assert.deepEqual(
+        (await openOrders(h.bot)).map((o) => o.nonce),
+        [theirs.nonce as Bytes32],
+        "the wallet holds the other trader's order alone",
+      );
+    } finally {
+      clearTimeout(releaseTimer);
+      release();
+      const late = await withTimeout(started, 60_000, 'the bot did not end its start-up').catch((e: Error) => e);
+      if (!(late instanceof Error)) await late.stop();
+    }
+  });
+});
