@@ -138,7 +138,8 @@ let reapedCpu = 0;
  */
 const fileTimeoutS = Math.max(1, Number(process.env.BOOKMAKER_TEST_FILE_TIMEOUT ?? '600') || 600);
 /** After a file's process ends, how long the processes it started may keep its output pipes open. */
-const LINGER_MS = 5_000;
+// how long a file's process group may outlive its process before what is left is listed and stopped
+const LINGER_MS = Number(process.env.BOOKMAKER_TEST_LINGER_MS) > 0 ? Number(process.env.BOOKMAKER_TEST_LINGER_MS) : 5_000;
 /** The process groups of the running files (each file is its own group's leader), stopped if the runner is. */
 const groups = new Set();
 /** Set when the runner is stopped: no file starts after it. */
@@ -210,6 +211,9 @@ function runFile(file) {
       exitCode = code;
       exitSignal = signal;
       clearTimeout(warn);
+      // the file's own process ended within its time: what it left running is the linger's to stop, not a timeout
+      // (a file ending near the limit with a child holding its pipes was reported as timed out)
+      clearTimeout(limit);
       const now = childrenCpuSeconds();
       if (now !== null) {
         cpu = Math.max(0, now - reapedCpu);
