@@ -18,7 +18,7 @@ import { startBot, type Bot } from '../runtime/bot.ts';
 import { startWatchdog } from '../runtime/watchdog.ts';
 import type { StateEvent } from '../state/events.ts';
 import type { ChildMessage, ChildStats, ParentMessage } from './child-messages.ts';
-import { startupExitCode } from './child-exit.ts';
+import { startupExitCode } from '../runtime/startup-exit.ts';
 
 function send(m: ChildMessage): void {
   if (process.connected) process.send?.(m);

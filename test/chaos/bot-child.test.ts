@@ -1,5 +1,5 @@
 /**
- * The bot child keeps the bot's exit codes at start-up (src/chaos/child-exit.ts): a venue that stays
+ * The bot child keeps the bot's exit codes at start-up (src/runtime/startup-exit.ts): a venue that stays
  * unreachable past the start-up deadline exits 8, as `bookmaker run` does (docs/reference/exit-codes.md),
  * not 2 (bad input), which stays for a config the bot cannot load.
  */
@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { spawnBot, type BotProcess } from '../../src/chaos/bot-process.ts';
 import { chaosConfigYaml } from '../../src/chaos/chaos-config.ts';
 import type { ChildMessage } from '../../src/chaos/child-messages.ts';
-import { startupExitCode } from '../../src/chaos/child-exit.ts';
+import { startupExitCode } from '../../src/runtime/startup-exit.ts';
 import { chaosKeys } from '../../src/chaos/run-chaos.ts';
 import { VenueError } from '../../src/exchange/client/errors.ts';
 import { BadInputError, ConfigError } from '../../src/model/errors.ts';
