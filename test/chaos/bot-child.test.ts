@@ -4,10 +4,12 @@
  * not 2 (bad input), which stays for a config the bot cannot load.
  */
 import assert from 'node:assert/strict';
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { spawnBot, type BotProcess } from '../../src/chaos/bot-process.ts';
 import { chaosConfigYaml } from '../../src/chaos/chaos-config.ts';
@@ -18,6 +20,11 @@ import { VenueError } from '../../src/exchange/client/errors.ts';
 import { BadInputError, ConfigError } from '../../src/model/errors.ts';
 import { StartupAbortedError, VenueUnreachableError } from '../../src/runtime/startup-retry.ts';
 import { WalletSharedError } from '../../src/runtime/wallet-watch.ts';
+import { TESTNET } from '../../src/exchange/chains.ts';
+import { ledgerLockHolder } from '../../src/ledger/ledger-lock.ts';
+import { startCounterparties } from '../../src/sim/counterparties.ts';
+import { createLocalExchange } from '../../src/sim/local-exchange.ts';
+import { DEMO_MARKETS } from '../../src/sim/market-factory.ts';
 
 /**
  * A venue that is down: every request answered 503. (A port bound and closed again raced the suite's other
@@ -106,4 +113,67 @@ test("start-up errors map to bookmaker run's exit codes", () => {
   assert.equal(startupExitCode(venue(400)), 1);
   assert.equal(startupExitCode(new WalletSharedError('another trader', { orders: 1, markets: 1, tags: [] } as never)), 7);
   assert.equal(startupExitCode(new Error('boom')), 1);
+});
+
+/** Is the process alive? */
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Wait until `done()` or `ms` (a hang guard, not a timing claim); whether it came. */
+async function waitFor(done: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (!done() && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+  return done();
+}
+
+test('the orchestrator killed -9 during the bot child start-up: the child stops by itself, leaves no order and frees its ledger', {
+  timeout: 240_000,
+}, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bm-bot-orphan-'));
+  const keys = chaosKeys(12);
+  const ex = createLocalExchange({
+    seed: 12,
+    markets: DEMO_MARKETS.slice(0, 2),
+    apiKeys: [{ key: keys.apiKey, wallet: keys.address }],
+    heartbeatMs: 1_000,
+    chain: TESTNET,
+  });
+  const agents = startCounterparties(ex, { seed: 12, otherMakers: 1 });
+  let orchestrator: ChildProcess | null = null;
+  let pid = 0;
+  try {
+    const baseUrl = await ex.start(0);
+    const ledger = join(dir, 'bot.ledger.sqlite');
+    const configPath = join(dir, 'bot.yaml');
+    writeFileSync(configPath, chaosConfigYaml({ maxSilenceSeconds: 4, streamIdleSeconds: 10, reconcileSeconds: 5 }, ledger));
+    const env = { ...process.env, BOOKMAKER_PRIVATE_KEY: keys.privateKey, BOOKMAKER_API_KEY: keys.apiKey, BOOKMAKER_LOG_LEVEL: 'warn' };
+    const o = fork(fileURLToPath(new URL('../support/bot-orchestrator.ts', import.meta.url)), [configPath, baseUrl, join(dir, 'bot.log')], {
+      execArgv: ['--import', 'tsx'],
+      env,
+    });
+    orchestrator = o;
+    o.on('message', (m: { type: string; pid?: number }) => {
+      if (m.type === 'pid') pid = m.pid!;
+    });
+    assert.ok(await waitFor(() => pid > 0, 60_000), 'the orchestrator started the child');
+    // the child is loading or starting up: the orchestrator dies (and with it the child's IPC channel)
+    o.kill('SIGKILL');
+    const gone = await waitFor(() => !alive(pid), 120_000);
+    assert.ok(gone, 'the child stopped by itself (old code: it went on starting, then quoted unwatched)');
+    const mine = [...ex.state.stores.orders].filter((x) => x.status === 'open' && x.trader.toLowerCase() === keys.address.toLowerCase());
+    assert.equal(mine.length, 0, 'no order of the bot left open');
+    assert.equal(ledgerLockHolder(ledger), null, 'its ledger is free for the next bot');
+  } finally {
+    orchestrator?.kill('SIGKILL');
+    if (pid > 0 && alive(pid)) process.kill(pid, 'SIGKILL');
+    agents.stop();
+    await ex.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
