@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { connect, createServer as createTcpServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -173,6 +174,89 @@ test('the orchestrator killed -9 during the bot child start-up: the child stops 
     orchestrator?.kill('SIGKILL');
     if (pid > 0 && alive(pid)) process.kill(pid, 'SIGKILL');
     agents.stop();
+    await ex.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/**
+ * A TCP proxy in front of a venue that can stop passing bytes (`hold`): every request then waits for
+ * an answer that never comes, as from a venue gone silent.
+ */
+async function holdingProxy(target: string): Promise<{ url: string; hold: () => void; close: () => Promise<void> }> {
+  const to = new URL(target);
+  const sockets = new Set<Socket>();
+  let held = false;
+  const server = createTcpServer((down) => {
+    const up = connect(Number(to.port), to.hostname);
+    for (const s of [down, up]) {
+      sockets.add(s);
+      s.on('error', () => s.destroy());
+      s.on('close', () => sockets.delete(s));
+    }
+    down.on('data', (b) => void (held || up.write(b)));
+    up.on('data', (b) => void (held || down.write(b)));
+    down.on('close', () => up.destroy());
+    up.on('close', () => down.destroy());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}${to.pathname === '/' ? '' : to.pathname}`,
+    hold: () => void (held = true),
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
+  };
+}
+
+test('the orchestrator killed -9 while the child stops against a venue that no longer answers: the child still exits, within its bound', {
+  timeout: 240_000,
+}, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bm-bot-orphan-'));
+  const keys = chaosKeys(13);
+  const ex = createLocalExchange({
+    seed: 13,
+    markets: DEMO_MARKETS.slice(0, 2),
+    apiKeys: [{ key: keys.apiKey, wallet: keys.address }],
+    heartbeatMs: 1_000,
+    chain: TESTNET,
+  });
+  const agents = startCounterparties(ex, { seed: 13, otherMakers: 1 });
+  let proxy: Awaited<ReturnType<typeof holdingProxy>> | null = null;
+  let orchestrator: ChildProcess | null = null;
+  let pid = 0;
+  let ready = false;
+  try {
+    proxy = await holdingProxy(await ex.start(0));
+    const configPath = join(dir, 'bot.yaml');
+    writeFileSync(configPath, chaosConfigYaml({ maxSilenceSeconds: 4, streamIdleSeconds: 10, reconcileSeconds: 5 }, join(dir, 'bot.ledger.sqlite')));
+    const env = { ...process.env, BOOKMAKER_PRIVATE_KEY: keys.privateKey, BOOKMAKER_API_KEY: keys.apiKey, BOOKMAKER_LOG_LEVEL: 'warn' };
+    const o = fork(fileURLToPath(new URL('../support/bot-orchestrator.ts', import.meta.url)), [configPath, proxy.url, join(dir, 'bot.log')], {
+      execArgv: ['--import', 'tsx'],
+      env,
+    });
+    orchestrator = o;
+    o.on('message', (m: { type: string; pid?: number; m?: ChildMessage }) => {
+      if (m.type === 'pid') pid = m.pid!;
+      if (m.type === 'child' && m.m?.type === 'ready') ready = true;
+    });
+    assert.ok(await waitFor(() => ready, 180_000), 'the child became ready');
+    // the venue goes silent, the orchestrator asks the child to stop and dies: nobody waits for the child now
+    proxy.hold();
+    o.send({ type: 'term' });
+    await new Promise((r) => setTimeout(r, 200));
+    o.kill('SIGKILL');
+    // a hang guard: the child's own bound is 10 s; its cancel-all alone would wait out 5 rounds of 10 s timeouts
+    const gone = await waitFor(() => !alive(pid), 40_000);
+    assert.ok(gone, 'the child exited (old code: still retrying its cancel-all against the silent venue)');
+  } finally {
+    orchestrator?.kill('SIGKILL');
+    if (pid > 0 && alive(pid)) process.kill(pid, 'SIGKILL');
+    agents.stop();
+    await proxy?.close();
     await ex.close();
     rmSync(dir, { recursive: true, force: true });
   }
