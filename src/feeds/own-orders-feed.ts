@@ -12,7 +12,9 @@
  * leaves, whether or not the bot still tracks it: an order the order manager released after its
  * settle time unread (src/orders/order-table.ts positionsRead), dropped with its market (a resolved
  * market's release), never tracked (an earlier run's, the catch-up's seed) or another trader's may
- * have filled before its end, and its books learn of that fill only from this read.
+ * have filled before its end, and its books learn of that fill only from this read. When more are
+ * owed than a poll looks up (a halt cancelled every order), they are read from the wallet's ended
+ * orders, 100 a request, instead (readEnds below).
  *
  * The venue's activity items carry no trader, so this, not the activity feed, is the source of our
  * fills. The first poll only records a baseline: fills from before the start are history, and the
