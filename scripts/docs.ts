@@ -246,7 +246,11 @@ export const EXIT_MEANINGS: Record<string, string> = {
 
 /** Codes every command shares, from the dispatcher (src/cli/main.ts) and the backtest command. */
 const COMMON_CODES: Array<{ code: number; meaning: string; where: string }> = [
-  { code: 2, meaning: 'bad input: config, CLI flag, missing key, unusable metrics port; nothing was started (any command)', where: 'src/cli/main.ts' },
+  {
+    code: 2,
+    meaning: 'bad input: config, CLI flag, missing key, unusable metrics port; nothing was started (any command)',
+    where: '`commandExitCode`, src/model/errors.ts',
+  },
   { code: 130, meaning: '`backtest` interrupted by Ctrl-C: the report so far is written, marked incomplete', where: 'src/cli/commands/backtest.ts' },
 ];
 
@@ -280,7 +284,7 @@ export function exitCodesPage(): string {
   const out = [
     HEADER('the `EXIT_*` constants of src/'),
     '# Exit codes\n',
-    'What the exit code of `bookmaker run` (and, for 2, of every command) says. The log line before the exit names the cause; `/readyz` and `bookmaker_halted` tell the same while the process runs ([Operating](../operating.md)). `bookmaker ctl` exits 0 when the bot accepted the action and 1 otherwise.\n',
+    "What the exit code of `bookmaker run` (and, for 2, of every command) says. The log line before the exit names the cause; `/readyz` and `bookmaker_halted` tell the same while the process runs ([Operating](../operating.md)). `bookmaker ctl` exits 0 when the bot accepted the action and 1 otherwise. A failed start-up (0, 1, 2, 4, 7, 8) takes its code from one function, `startupFailure` in src/runtime/startup-exit.ts: `bookmaker run` and the chaos harness's bot child (src/chaos/bot-child.ts) exit alike.\n",
     '| code | meaning | defined in |',
     '|---|---|---|',
     ...rows.map((r) => `| ${r.code} | ${r.meaning} | ${r.where} |`),

@@ -9,6 +9,13 @@
  * submits and every fills poll it completes (all off with BOOKMAKER_CHAOS_ORDER_REPORTS=0), unhandled errors (counted, not fatal, so
  * one run can report them all), load stats on request; SIGTERM or a `stop` message stops it exactly
  * like `bookmaker run` (cancel all, exit code).
+ *
+ * A stop works from the first moment: during start-up it ends the start-up (anything placed is
+ * cancelled; exit 0, as `bookmaker run`). An orchestrator that is gone (killed, crashed: the IPC
+ * channel closed, even before this process listened for it) stops it the same way, with nobody left to
+ * wait for it or to SIGKILL it: such a stop, and a stop under way when a SIGTERM comes (or comes
+ * again), is given ORPHAN_STOP_MS; past it the child exits 1 (orders may be left; its ledger lock
+ * goes with the process), instead of waiting on a venue that no longer answers.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createLogger, scrubSecrets } from '../core/logger.ts';
@@ -18,7 +25,11 @@ import { startBot, type Bot } from '../runtime/bot.ts';
 import { startWatchdog } from '../runtime/watchdog.ts';
 import type { StateEvent } from '../state/events.ts';
 import type { ChildMessage, ChildStats, ParentMessage } from './child-messages.ts';
-import { startupExitCode } from './child-exit.ts';
+import { EXIT_ORDERS_LEFT } from '../runtime/exit-codes.ts';
+import { startupExitCode } from '../runtime/startup-exit.ts';
+
+/** how long a stop may take once the orchestrator is gone or a SIGTERM comes while it runs; then exit 1 */
+const ORPHAN_STOP_MS = 10_000;
 
 function send(m: ChildMessage): void {
   if (process.connected) process.send?.(m);
@@ -102,6 +113,36 @@ function stats(bot: Bot): ChildStats {
   };
 }
 
+/** A stop asked for (SIGTERM, a `stop` message, the orchestrator gone): of the start-up, then of the bot. */
+const startup = new AbortController();
+let stopBot: (() => void) | null = null;
+let stopAsked = false;
+let bounded = false;
+
+function requestStop(why: 'SIGTERM' | 'stop' | 'orchestrator gone'): void {
+  // nobody waits for an orphan, and a SIGTERM during a stop means "end it": the stop gets ORPHAN_STOP_MS at most
+  if (!bounded && (why === 'orchestrator gone' || (why === 'SIGTERM' && stopAsked))) {
+    bounded = true;
+    setTimeout(() => {
+      process.stderr.write(`bot-child: the stop did not finish within ${ORPHAN_STOP_MS} ms (${why}): exit 1, orders may be left\n`);
+      send({ type: 'stopped', code: EXIT_ORDERS_LEFT });
+      process.exit(EXIT_ORDERS_LEFT);
+    }, ORPHAN_STOP_MS).unref();
+  }
+  stopAsked = true;
+  if (stopBot) stopBot();
+  else startup.abort(why);
+}
+
+process.on('SIGTERM', () => requestStop('SIGTERM'));
+// the orchestrator is gone (killed, crashed): stop instead of quoting on unwatched
+process.on('disconnect', () => requestStop('orchestrator gone'));
+process.on('message', (m: ParentMessage) => {
+  if (m.type === 'stop') requestStop('stop');
+});
+// ...gone before this listened: the event has passed
+if (process.send !== undefined && !process.connected) requestStop('orchestrator gone');
+
 async function main(): Promise<void> {
   const [configPath, baseUrl] = process.argv.slice(2);
   if (!configPath || !baseUrl) throw new BadInputError('arguments', 'CONFIG BASE_URL (usage: bot-child.ts CONFIG BASE_URL)', process.argv.slice(2).join(' '));
@@ -126,6 +167,7 @@ async function main(): Promise<void> {
     baseUrl,
     metricsPort,
     warmupMs: 3_000,
+    signal: startup.signal,
     ...(deadline > 0 ? { startupDeadlineMs: deadline } : {}),
     ...(watchdog ? { watchdog } : {}),
   });
@@ -133,7 +175,7 @@ async function main(): Promise<void> {
     for (const e of events) onEvent(bot, e);
   });
   let stopping: Promise<number> | null = null;
-  const stop = (): void => {
+  stopBot = (): void => {
     stopping ??= bot.stop('SIGTERM').then((code) => {
       send({ type: 'stopped', code });
       logger.flush();
@@ -142,12 +184,10 @@ async function main(): Promise<void> {
       return code;
     });
   };
-  process.on('SIGTERM', stop);
-  // the orchestrator is gone (killed, crashed): stop like on SIGTERM instead of quoting on unwatched
-  process.on('disconnect', stop);
+  // a stop asked for while the bot started, after its start-up could no longer be ended
+  if (stopAsked) stopBot();
   process.on('message', (m: ParentMessage) => {
-    if (m.type === 'stop') stop();
-    else if (m.type === 'stats') send({ type: 'stats', stats: stats(bot) });
+    if (m.type === 'stats') send({ type: 'stats', stats: stats(bot) });
     else if (m.type === 'reset-lag') lag.reset();
     else if (m.type === 'block') {
       // a turn of work that holds the loop in its I/O phase (where a burst of socket data is handled):

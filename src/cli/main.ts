@@ -5,7 +5,7 @@
 // first: `run` handles SIGHUP and SIGTERM from the first millisecond
 import './early-signals.ts';
 import { formatHelp, parseArgs, type CommandSpec } from './args.ts';
-import { BookmakerError } from '../model/errors.ts';
+import { BookmakerError, commandExitCode } from '../model/errors.ts';
 import { scrubSecrets } from '../core/logger.ts';
 
 export const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default: CommandSpec }> }> = {
@@ -72,7 +72,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (e) {
     const msg = e instanceof BookmakerError ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e);
     process.stderr.write(`bookmaker ${name}: ${scrubSecrets(msg)}\n`);
-    return e instanceof BookmakerError && (e.code === 'BAD_INPUT' || e.code === 'CONFIG') ? 2 : 1;
+    return commandExitCode(e);
   }
 }
 

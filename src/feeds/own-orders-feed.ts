@@ -12,7 +12,9 @@
  * leaves, whether or not the bot still tracks it: an order the order manager released after its
  * settle time unread (src/orders/order-table.ts positionsRead), dropped with its market (a resolved
  * market's release), never tracked (an earlier run's, the catch-up's seed) or another trader's may
- * have filled before its end, and its books learn of that fill only from this read.
+ * have filled before its end, and its books learn of that fill only from this read. When more are
+ * owed than a poll looks up (a halt cancelled every order), they are read from the wallet's ended
+ * orders, 100 a request, instead (readEnds below).
  *
  * The venue's activity items carry no trader, so this, not the activity feed, is the source of our
  * fills. The first poll only records a baseline: fills from before the start are history, and the
@@ -45,7 +47,7 @@ import { Bytes32Window } from '../core/bytes32-window.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import type { ListOrdersParams, OrderPage, RecentOrdersParams } from '../exchange/client/orders-read.ts';
-import type { Address, Bytes32, VenueOrder } from '../model/order.ts';
+import type { Address, Bytes32, OrderStatus, VenueOrder } from '../model/order.ts';
 import { VenueError } from '../exchange/client/errors.ts';
 import { filledShares, totalShares } from '../orders/venue-order-shares.ts';
 import { feedEvent, venueMs, type FeedEvent } from './feed-event.ts';
@@ -123,13 +125,14 @@ export interface OwnOrdersFeedOptions {
 }
 
 /** The kinds of own-orders read, each a series of bookmaker_own_orders_reads_total (all exposed from the start). */
-export const OWN_ORDERS_READ_KINDS = ['market', 'sweep', 'full'] as const;
+export const OWN_ORDERS_READ_KINDS = ['market', 'sweep', 'full', 'ended'] as const;
 export type OwnOrdersReadKind = (typeof OWN_ORDERS_READ_KINDS)[number];
 
 /**
  * The own-orders reads as counted (bookmaker_own_orders_reads_total and the sweep gauges,
  * docs/reference/metrics.md): requests by kind — `market` a market's open orders, `sweep` a page of
- * the sweep, `full` a page of the whole open list — and each finished sweep's time and pages.
+ * the sweep, `full` a page of the whole open list, `ended` a page of the ended orders read when many
+ * orders are owed a lookup at once — and each finished sweep's time and pages.
  */
 export interface OwnOrdersReadStats {
   read(kind: OwnOrdersReadKind, requests: number): void;
@@ -198,8 +201,8 @@ export interface Vanished {
   marketId?: Bytes32;
 }
 
-/** An order owed a lookup, with its failed lookups so far. */
-type Owed = Vanished & { fails?: number };
+/** An order owed a lookup, with its failed lookups so far; `scanned`: a read of ended orders has looked for it. */
+type Owed = Vanished & { fails?: number; scanned?: boolean };
 
 /**
  * failed lookups (5xx, 429, timeouts) after which an order the bot no longer tracks is forgotten
@@ -462,6 +465,18 @@ export function recentWindow(now: number, last: number | null, first: number): n
 
 /** orders per page of the open-orders list (the venue's most) */
 const PAGE = 100;
+/** the states an order ends in: the read of ended orders (see ownOrdersReader's readEnds) asks for these */
+const ENDED: OrderStatus[] = ['filled', 'cancelled', 'expired', 'voided'];
+
+/** pages the read of ended orders may cost beyond the owed orders it found (a page costs a request, as a lookup does) */
+const ENDS_SLACK = 5;
+
+/** A read of the wallet's ended orders in progress: where it stands, its pages and the owed orders it found. */
+interface EndsRead {
+  readonly cursor: string | undefined;
+  readonly pages: number;
+  readonly found: number;
+}
 /** the requests a paged read of `n` orders took (one at least) */
 const pagesOf = (n: number): number => Math.max(1, Math.ceil(n / PAGE));
 
@@ -486,6 +501,8 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
   const byMarket = touches !== undefined && list !== undefined;
   const cancels = byMarket ? opts.cancels : undefined;
   let sweep: Sweep | null = null;
+  // the read of ended orders in progress (readEnds), none at first
+  let ends: EndsRead | null = null;
   let first = true;
   // the cancelled orders this poll's decision keeps waiting or releases: its stream, not a lookup, settles them
   let held: ReadonlySet<string> = new Set();
@@ -493,8 +510,8 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
   /** An order known open left the list: a lookup is owed, unless the stream settles it (`held`). */
   function owe(v: Vanished): void {
     if (held.has(v.nonce)) return;
-    const fails = owed.get(v.nonce)?.fails;
-    owed.set(v.nonce, fails ? { ...v, fails } : v);
+    const was = owed.get(v.nonce);
+    owed.set(v.nonce, was ? { ...v, ...(was.fails ? { fails: was.fails } : {}), ...(was.scanned ? { scanned: true } : {}) } : v);
   }
 
   /** Every page of the open list: the first poll's read, and any poll that would cost more by market. */
@@ -555,6 +572,56 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
   }
 
   /**
+   * More orders owed a lookup than a poll looks up (a halt, or a reconcile, cancelled every order: at
+   * 2,000 markets 4,000-8,000 of them, looked up 20 a poll for minutes): the wallet's ended orders
+   * instead, newest first (as the venue lists orders), 100 a request, up to maxLookups requests a
+   * poll and on at the next. Each owed order it lists is read there (its last fills and end, as a
+   * lookup would give them). It stops when every order owed at its start is found (or read
+   * otherwise), when the list ends, or when its pages outnumber the orders it found by more than
+   * ENDS_SLACK (an old order among a long history: lookups cost less). What it did not find is
+   * looked up as before, and is
+   * not read for again; orders owed later start another read when they are many. Returns the requests
+   * it made this poll.
+   */
+  async function readEnds(into: Map<string, VenueOrder>): Promise<number> {
+    if (!list) return 0;
+    if (ends === null) {
+      let fresh = 0;
+      for (const [k, v] of owed) if (!v.scanned && !into.has(k)) fresh++;
+      if (fresh <= maxLookups) return 0;
+      for (const v of owed.values()) v.scanned = true;
+      ends = { cursor: undefined, pages: 0, found: 0 };
+    }
+    let n = 0;
+    for (let e: EndsRead | null = ends; e !== null && n < maxLookups; e = ends) {
+      let page: Pick<OrderPage, 'orders' | 'cursor'>;
+      try {
+        page = await list({ trader: opts.trader, status: ENDED, limit: PAGE, ...(e.cursor !== undefined ? { cursor: e.cursor } : {}) });
+      } catch {
+        return n + 1; // (5xx, 429, a timeout) it goes on from this page at the next poll
+      }
+      n++;
+      opts.stats?.read('ended', 1);
+      let found: number = e.found;
+      for (const o of page.orders) {
+        if (!owed.has(o.nonce) || into.has(o.nonce)) continue;
+        into.set(o.nonce, o);
+        owed.delete(o.nonce);
+        found++;
+      }
+      let left = false; // an order it looks for, not read yet
+      for (const [k, v] of owed)
+        if (v.scanned && !into.has(k)) {
+          left = true;
+          break;
+        }
+      const over: boolean = !left || page.cursor === null || page.cursor === '' || page.orders.length === 0 || page.cursor === e.cursor;
+      ends = over || e.pages + 1 > found + ENDS_SLACK ? null : { cursor: page.cursor!, pages: e.pages + 1, found };
+    }
+    return n;
+  }
+
+  /**
    * The cancelled orders this poll releases unread, and the markets it reads for the others (marked
    * whole in `marks`, so a failed poll puts them back with the rest).
    */
@@ -612,7 +679,7 @@ export function ownOrdersReader(opts: Omit<OwnOrdersFeedOptions, 'intervalMs' | 
     }
     // released unread: not looked up, even if a read of its market for another order missed it just now
     for (const p of released) owed.delete(p.nonce);
-    let lookups = 0;
+    let lookups = await readEnds(byNonce);
     for (const [k, v] of owed) {
       if (byNonce.has(k) || !tracker.knows(v.nonce)) {
         owed.delete(k); // read this poll after all, or no longer known

@@ -84,7 +84,8 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
     streamReconnects: d.counter('stream_reconnects_total', 'Book stream reconnects', ['market']),
     ownOrdersReads: d.counter(
       'own_orders_reads_total',
-      'Requests of the own-orders poll by kind: market (one market: its trades reached our orders, or an order of ours there ended and its stream could not release it), sweep (a page of the sweep of the whole open list), full (a page of the whole list)',
+      'Requests of the own-orders poll by kind: market (one market: its trades reached our orders, or an order of ours there ended and its stream could not release it), sweep (a page of the sweep of the whole open list), full (a page of the whole list), ' +
+        'ended (a page of the ended orders, read instead of lookups when many orders are owed one at once)',
       ['kind'],
     ),
     ownOrdersSweepSeconds: d.gauge(

@@ -81,3 +81,11 @@ export class SigningError extends BookmakerError {
     super('SIGNING', message, options);
   }
 }
+
+/**
+ * The exit code of a command that failed with `e` (src/cli/main.ts): 2 for bad input (flags, config,
+ * a missing key), 1 for anything else. `bookmaker run`'s start-up adds its own (src/runtime/startup-exit.ts).
+ */
+export function commandExitCode(e: unknown): 1 | 2 {
+  return e instanceof BookmakerError && (e.code === 'BAD_INPUT' || e.code === 'CONFIG') ? 2 : 1;
+}

@@ -11,22 +11,36 @@ import { ownOrdersReader } from '../../src/feeds/own-orders-feed.ts';
 import type { ListOrdersParams } from '../../src/exchange/client/orders-read.ts';
 import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
 import type { BookEvent } from '../../src/model/stream.ts';
-import { settableClock, TRADER, venueOrder } from '../support/venue-order.ts';
+import { settableClock, T0, TRADER, venueOrder } from '../support/venue-order.ts';
 import { deltaEvent, streamState, tradeEvent } from './trade-event.ts';
 
 const market = (i: number): Bytes32 => `0x${(i + 1).toString(16).padStart(64, '0')}` as Bytes32;
 const nonce = (i: number): Bytes32 => `0x${(i + 1).toString(16).padStart(62, '0')}ff` as Bytes32;
 
-/** `markets` markets with `perMarket` resting orders each: YES bids at 0.45 and asks at 0.55. */
-function fakeVenue(markets: number, perMarket: number) {
+/** the venue's insertion of the order with id i + 1: one ms apart, in id order */
+const at = (i: number): string => new Date(T0 + 1_000 + i).toISOString();
+
+/**
+ * `markets` markets with `perMarket` resting orders each: YES bids at 0.45 and asks at 0.55, placed
+ * after `history` orders that ended (cancelled, in market 0, nonces from 0xe…).
+ */
+function fakeVenue(markets: number, perMarket: number, history = 0) {
   const orders: VenueOrder[] = [];
+  /** another order, placed now (`o` overrides): a cancelled one by default */
+  const add = (o: Partial<VenueOrder> = {}): number => {
+    const i = orders.length;
+    const n = `0x${(i + 1).toString(16).padStart(62, 'e')}ee` as Bytes32;
+    orders.push(venueOrder({ id: i + 1, nonce: n, marketId: market(0), status: 'cancelled', insertedAt: at(i), ...o }));
+    return i;
+  };
+  for (let h = 0; h < history; h++) add();
   for (let m = 0; m < markets; m++)
     for (let j = 0; j < perMarket; j++) {
       const i = orders.length;
       const bid = j % 2 === 0;
-      orders.push(venueOrder({ id: i + 1, nonce: nonce(i), marketId: market(m), side: bid ? 0 : 1, price: bid ? 450_000 : 550_000 }));
+      orders.push(venueOrder({ id: i + 1, nonce: nonce(i), marketId: market(m), side: bid ? 0 : 1, price: bid ? 450_000 : 550_000, insertedAt: at(i) }));
     }
-  const calls = { pages: 0, byMarket: 0, gets: 0, failNext: false };
+  const calls = { pages: 0, byMarket: 0, gets: 0, ended: 0, failNext: false };
   const matching = (p: ListOrdersParams): VenueOrder[] =>
     orders
       .filter((o) => (p.marketId === undefined || o.marketId === p.marketId) && (!p.status || p.status.includes(o.status)))
@@ -36,7 +50,8 @@ function fakeVenue(markets: number, perMarket: number) {
       calls.failNext = false;
       throw new Error('503');
     }
-    if (p.marketId === undefined) calls.pages++;
+    if (p.status?.includes('open') === false) calls.ended++;
+    else if (p.marketId === undefined) calls.pages++;
     else calls.byMarket++;
     const all = matching(p).filter((o) => p.cursor === undefined || Number(o.id) < Number(p.cursor));
     const page = all.slice(0, p.limit ?? 100);
@@ -72,7 +87,7 @@ function fakeVenue(markets: number, perMarket: number) {
   const cancel = (i: number): void => {
     orders[i] = { ...orders[i]!, status: 'cancelled' };
   };
-  return { orders, calls, client, fill, cancel };
+  return { orders, calls, client, fill, cancel, add };
 }
 
 const trade = (m: Bytes32, price: number, takerSide: 'buy' | 'sell'): BookEvent => tradeEvent(m, price, takerSide);
@@ -80,14 +95,14 @@ const trade = (m: Bytes32, price: number, takerSide: 'buy' | 'sell'): BookEvent 
 const fills = (es: Awaited<ReturnType<ReturnType<typeof ownOrdersReader>>>) =>
   es.flatMap((e) => (e.event.type === 'OrderFilled' ? [{ nonce: e.event.nonce, size: e.event.size }] : []));
 
-function setup(markets: number, perMarket: number, sweepPolls = 30) {
-  const v = fakeVenue(markets, perMarket);
+function setup(markets: number, perMarket: number, sweepPolls = 30, history = 0) {
+  const v = fakeVenue(markets, perMarket, history);
   const touches = new BookTouches();
   const cancels = new ParkedCancels();
   const clock = settableClock();
-  const reads = { market: 0, sweep: 0, full: 0, released: 0, sweeps: [] as { ms: number; pages: number }[] };
+  const reads = { market: 0, sweep: 0, full: 0, ended: 0, released: 0, sweeps: [] as { ms: number; pages: number }[] };
   const stats = {
-    read: (k: 'market' | 'sweep' | 'full', n: number) => void (reads[k] += n),
+    read: (k: 'market' | 'sweep' | 'full' | 'ended', n: number) => void (reads[k] += n),
     released: (n: number) => void (reads.released += n),
     sweepDone: (ms: number, pages: number) => void reads.sweeps.push({ ms, pages }),
   };
@@ -310,4 +325,79 @@ test('a small wallet (the sweep ends every poll): a cancelled order waiting for 
   assert.ok(es.some((e) => e.event.type === 'OrderClosed' && e.event.nonce === nonce(8)));
   assert.equal(s.calls.gets, 0);
   assert.equal(s.reads.released, 1);
+});
+
+/**
+ * A halt (or a kill switch, a reconcile) cancels every order: the bot sends no create after it, so no
+ * witness; the streams pass the cancels, the markets are read after CANCEL_WAIT_POLLS polls, and every
+ * order is owed a lookup.
+ */
+async function haltAll(s: ReturnType<typeof setup>, markets: number, before = (): void => undefined): Promise<void> {
+  for (let m = 0; m < markets; m++) s.see(streamState(market(m), 'live'));
+  await s.read();
+  before(); // at the venue, before the halt's cancels land
+  for (let i = 0; i < s.orders.length; i++) {
+    if (s.orders[i]!.status !== 'open') continue;
+    s.cancel(i);
+    s.cancels.parked(s.orders[i]!.nonce, s.orders[i]!.marketId);
+  }
+}
+
+/** Polls a second apart, each stream passing the poll's time (a delta, no trade), until `n` orders closed or `max` polls. */
+async function pollUntilClosed(s: ReturnType<typeof setup>, markets: number, n: number, max: number) {
+  const events: Awaited<ReturnType<typeof s.read>> = [];
+  const closed = new Set<string>();
+  let polls = 0;
+  while (polls < max && closed.size < n) {
+    polls++;
+    s.clock.t += 1_000;
+    for (let m = 0; m < markets; m++) s.see(deltaEvent(market(m), s.clock.t));
+    for (const e of await s.read()) {
+      events.push(e);
+      if (e.event.type === 'OrderClosed') closed.add(e.event.nonce);
+    }
+  }
+  return { events, polls, closed };
+}
+
+test('a halt cancels 800 orders: their ends are read from the ended orders, 100 a request, not looked up one by one (800 GET /orders/:id, 40 polls)', async () => {
+  const s = setup(200, 4);
+  const filled = 4 * 17 + 1; // market 17's ask: 3 shares taken just before the halt's cancel
+  await haltAll(s, 200, () => s.fill(filled, 3_000_000));
+  const r = await pollUntilClosed(s, 200, 800, 60);
+  assert.equal(r.closed.size, 800, 'every order ended in the books');
+  assert.deepEqual(fills(r.events), [{ nonce: nonce(filled), size: 3_000_000 }], 'the fill before the cancel is in the books');
+  assert.equal(s.calls.gets, 0, 'no lookup (old code: 800, 20 a poll)');
+  assert.equal(s.calls.ended, 8, '8 pages of ended orders');
+  assert.equal(s.reads.ended, 8, 'counted as ended reads');
+  assert.ok(r.polls <= 6, `within 6 polls (${r.polls}; old code: 43)`);
+});
+
+test('the read of ended orders stops once it found every order it looks for: not through the older history', async () => {
+  const s = setup(10, 3, 30, 1_000); // 30 resting orders placed after 1,000 that ended
+  await haltAll(s, 10);
+  const r = await pollUntilClosed(s, 10, 30, 10);
+  assert.equal(r.closed.size, 30);
+  assert.equal(s.calls.ended, 1, 'one page: the 30 and older ones (without the stop: 11 pages, the whole history)');
+  assert.equal(s.calls.gets, 0);
+});
+
+test('an old order among a long history: the read of ended orders stops once it no longer pays, the rest is looked up, once', async () => {
+  const s = setup(1, 1); // one order resting since long ago...
+  for (let h = 0; h < 5_000; h++) s.add(); // ...5,000 orders that ended since...
+  const fresh = Array.from({ length: 24 }, () => s.add({ status: 'open', side: 0, price: 450_000 })); // ...and 24 resting now
+  const oldest = s.orders[0]!.nonce;
+  await haltAll(s, 1, () => s.fill(0, 1_000_000)); // the old one fills a share just before the halt
+  const r = await pollUntilClosed(s, 1, 25, 20);
+  assert.equal(r.closed.size, 25, 'every order ended in the books');
+  assert.ok(
+    fresh.every((i) => r.closed.has(s.orders[i]!.nonce)),
+    'the 24 from the ended orders',
+  );
+  assert.deepEqual(fills(r.events), [{ nonce: oldest, size: 1_000_000 }], "the old order's fill, from its lookup");
+  assert.equal(s.calls.gets, 1, 'the old order looked up');
+  assert.ok(s.calls.ended <= 30, `the ended read gave up after ${s.calls.ended} pages (the history is 51): no more than it found, and 5`);
+  const pages = s.calls.ended;
+  await pollUntilClosed(s, 1, 1, 5);
+  assert.equal(s.calls.ended, pages, 'not read for again');
 });

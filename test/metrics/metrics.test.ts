@@ -155,7 +155,7 @@ describe('bot metrics', () => {
     const text = await createBotMetrics().registry.metrics();
     for (const kind of OWN_ORDERS_READ_KINDS)
       assert.equal(line(text, `bookmaker_own_orders_reads_total{kind="${kind}"} `), `bookmaker_own_orders_reads_total{kind="${kind}"} 0`);
-    assert.deepEqual([...OWN_ORDERS_READ_KINDS].sort(), ['full', 'market', 'sweep']);
+    assert.deepEqual([...OWN_ORDERS_READ_KINDS].sort(), ['ended', 'full', 'market', 'sweep']);
   });
 
   it('uses a private registry: two instances do not collide', async () => {

@@ -22,17 +22,14 @@ import { parseShardText } from '../../config/parse-markets.ts';
 import { withShard } from '../../selection/shard.ts';
 import { LOG_LEVELS } from '../../config/types.ts';
 import { BadInputError } from '../../model/errors.ts';
-import { EXIT_HALT, startBot, type Bot } from '../../runtime/bot.ts';
-import { EXIT_VENUE_UNREACHABLE, EXIT_WALLET_SHARED } from '../../runtime/exit-codes.ts';
-import { WalletSharedError } from '../../runtime/wallet-watch.ts';
-import { VenueError } from '../../exchange/client/errors.ts';
+import { startBot, type Bot } from '../../runtime/bot.ts';
 import { LiveTerminal } from '../../runtime/live-terminal.ts';
-import { StartupAbortedError, VenueUnreachableError } from '../../runtime/startup-retry.ts';
 import { DEFAULT_STARTUP_DEADLINE_MS } from '../../runtime/startup-status.ts';
 import { MetricsPortError, startWatchdog, type Watchdog } from '../../runtime/watchdog.ts';
 import { formatRunReport } from '../../runtime/run-report.ts';
 import { formatRotationLine, formatSummary, formatSummaryLine, startSummary, summaryRows } from '../../runtime/terminal-summary.ts';
 import { takeEarlySignals } from '../early-signals.ts';
+import { startupFailed } from '../startup-failed.ts';
 import { metricsPortFlag, requireConfig } from '../shared-flags.ts';
 
 const command: CommandSpec = {
@@ -208,44 +205,11 @@ async function run(args: ParsedArgs): Promise<number> {
         ...(metricsPort !== undefined ? { metricsPort } : {}),
       });
     } catch (e) {
-      if (e instanceof VenueError && (e.status === 401 || e.status === 403)) {
-        // no retry can pass this: the same halt (exit 4) as a refusal of every create, with cause and fix
-        const fix =
-          e.status === 401
-            ? 'pass the API key the venue issued (--api-key or BOOKMAKER_API_KEY) for the venue at this base URL'
-            : 'use an API key with the permissions this call needs, issued for the signing wallet';
-        logger.fatal(
-          { status: e.status, code: e.venueCode, endpoint: e.endpoint, err: e.message, exitCode: EXIT_HALT },
-          `halting at start-up: the venue refuses this API key (${e.status}). Fix: ${fix}`,
-        );
-        process.stderr.write(`bookmaker run: ${e.message}\nhalted at start-up: the venue refuses this API key. Fix: ${fix}. Exit ${EXIT_HALT}\n`);
-        await new Promise<void>((r) => logger.flush(() => r()));
-        setTimeout(() => process.exit(EXIT_HALT), 1_000).unref();
-        return EXIT_HALT;
-      }
-      if (e instanceof WalletSharedError) {
-        logger.fatal(
-          { orders: e.found.orders, markets: e.found.markets, tags: e.found.tags.map((t) => t.tag), exitCode: EXIT_WALLET_SHARED },
-          `refusing to quote: ${e.message}`,
-        );
-        process.stderr.write(`bookmaker run: refusing to quote: ${e.message}. Exit ${EXIT_WALLET_SHARED}\n`);
-        await new Promise<void>((r) => logger.flush(() => r()));
-        setTimeout(() => process.exit(EXIT_WALLET_SHARED), 1_000).unref();
-        return EXIT_WALLET_SHARED;
-      }
-      if (e instanceof VenueUnreachableError) {
-        const why = `the venue kept failing transiently until the start-up deadline (${startupDeadlineMs / 1000} s, --startup-deadline): ${e.message}`;
-        logger.fatal({ step: e.step, attempts: e.attempts, ...e.last, exitCode: EXIT_VENUE_UNREACHABLE }, `giving up at start-up: ${why}`);
-        process.stderr.write(`bookmaker run: giving up at start-up, nothing quoted: ${why}. Exit ${EXIT_VENUE_UNREACHABLE}\n`);
-        await new Promise<void>((r) => logger.flush(() => r()));
-        setTimeout(() => process.exit(EXIT_VENUE_UNREACHABLE), 1_000).unref();
-        return EXIT_VENUE_UNREACHABLE;
-      }
-      if (!(e instanceof StartupAbortedError)) throw e;
-      process.stdout.write(`bookmaker: stopped during start-up (${e.reason}), exit 0\n`);
-      await new Promise<void>((r) => logger.flush(() => r()));
-      setTimeout(() => process.exit(0), 1_000).unref();
-      return 0;
+      // why, in the log and on the terminal, and the exit code (src/runtime/startup-exit.ts); bad input and
+      // unexpected errors are thrown on to the CLI's entry (2 or 1)
+      const code = await startupFailed(e, { logger, startupDeadlineMs });
+      setTimeout(() => process.exit(code), 1_000).unref();
+      return code;
     }
     process.stdout.write(
       `bookmaker: quoting ${bot.markets.length} market(s)${config.selection.shard ? ` of shard ${config.selection.shard.index}/${config.selection.shard.count}` : ''} on ${bot.baseUrl}${embedded ? ' (embedded local exchange)' : ''}${bot.paper ? ' [paper]' : ''}\n` +
