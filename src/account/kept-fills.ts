@@ -52,8 +52,15 @@ const VIEW = new View();
 export class KeptFills {
   private nums = new Float64Array(0);
   private codes = new Uint8Array(0);
-  /** the fill ids, as numbers where their form allows (src/core/fill-id-slots.ts) */
-  private ids = new FillIdSlots(0);
+  /**
+   * Each fill's id, kept once: its slot in the book's IdMemory (attach), which remembers it anyway;
+   * -1 when the id is in #str (a fill kept from before an attach, a restored one, or one whose slot
+   * the memory took for a newer id while the fill was still kept). Private (#): two books with the
+   * same fills and ids are equal however their ids are held.
+   */
+  #ref = new Int32Array(0);
+  #str: (string | undefined)[] | null = null;
+  #memory: IdMemory | null = null;
   private n = 0;
   /** @param most the most fills it will hold (the book's window and one): the columns grow to it, no further */
   constructor(private readonly most: number) {}
@@ -62,22 +69,33 @@ export class KeptFills {
     return this.n;
   }
 
-  /** Append a fill (the newest in fill order). */
-  push(f: KeptFill): void {
-    this.insert(this.n, f);
+  /** Read ids from `memory` (the book's): a fill pushed with its slot there keeps no id of its own. */
+  attach(memory: IdMemory): void {
+    this.#memory = memory;
+    memory.keep(this);
   }
 
-  /** Put a fill at position i, the later ones moved up by one. */
-  insert(i: number, f: KeptFill): void {
+  /** Append a fill (the newest in fill order); `slot`: its id's slot in the attached memory, else -1. */
+  push(f: KeptFill, slot = -1): void {
+    this.insert(this.n, f, slot);
+  }
+
+  /** Put a fill at position i, the later ones moved up by one; `slot` as push's. */
+  insert(i: number, f: KeptFill, slot = -1): void {
     if (this.n === this.capacity()) this.grow();
     const { nums, codes } = this;
+    const ref = this.#ref;
     if (i < this.n) {
       nums.copyWithin((i + 1) * NUMS, i * NUMS, this.n * NUMS);
       codes.copyWithin((i + 1) * CODES, i * CODES, this.n * CODES);
-      this.ids.move(i + 1, i, this.n - i);
+      ref.copyWithin(i + 1, i, this.n);
+      const str = this.#str;
+      if (str !== null) for (let j = this.n; j > i; j--) str[j] = str[j - 1];
     }
-    const canonical = parseFillId(f.fillId);
-    this.ids.write(i, f.fillId, canonical, fillIdHash(f.fillId, canonical));
+    if (slot >= 0 && this.#memory !== null) {
+      ref[i] = slot;
+      if (this.#str !== null) this.#str[i] = undefined;
+    } else this.own(i, f.fillId);
     const o = i * NUMS;
     nums[o] = f.ts;
     nums[o + 1] = f.price;
@@ -98,8 +116,13 @@ export class KeptFills {
     k = Math.min(k, this.n);
     this.nums.copyWithin(0, k * NUMS, this.n * NUMS);
     this.codes.copyWithin(0, k * CODES, this.n * CODES);
-    this.ids.move(0, k, this.n - k);
-    this.ids.clear(this.n - k, k);
+    this.#ref.copyWithin(0, k, this.n);
+    this.#ref.fill(-1, this.n - k, this.n);
+    const str = this.#str;
+    if (str !== null) {
+      for (let i = k; i < this.n; i++) str[i - k] = str[i];
+      str.fill(undefined, this.n - k, this.n);
+    }
     // zeros where no fill is held (a restored book has the same columns, to the byte)
     this.nums.fill(0, (this.n - k) * NUMS, this.n * NUMS);
     this.codes.fill(0, (this.n - k) * CODES, this.n * CODES);
@@ -110,8 +133,28 @@ export class KeptFills {
   clear(): void {
     this.nums = new Float64Array(0);
     this.codes = new Uint8Array(0);
-    this.ids = new FillIdSlots(0);
+    this.#ref = new Int32Array(0);
+    this.#str = null;
     this.n = 0;
+  }
+
+  /** Fill i keeps its id itself. */
+  private own(i: number, id: string): void {
+    this.#ref[i] = -1;
+    this.#str ??= new Array<string | undefined>(this.#ref.length).fill(undefined);
+    this.#str[i] = id;
+  }
+
+  /** The attached memory is about to give `slot` to a newer id: a fill still kept with that id keeps it itself. */
+  release(slot: number): void {
+    const ref = this.#ref;
+    for (let i = 0; i < this.n; i++) if (ref[i] === slot) this.own(i, this.#memory!.idAt(slot));
+  }
+
+  /** The attached memory is about to move its ids: every fill keeps its id itself. */
+  releaseAll(): void {
+    const ref = this.#ref;
+    for (let i = 0; i < this.n; i++) if (ref[i]! >= 0) this.own(i, this.#memory!.idAt(ref[i]!));
   }
 
   /** Fill i, as a view valid until the next call of `at`. */
@@ -148,7 +191,7 @@ export class KeptFills {
       nums.push(row);
     }
     const ids: string[] = [];
-    for (let i = 0; i < this.n; i++) ids.push(this.ids.idAt(i));
+    for (let i = 0; i < this.n; i++) ids.push(this.idOf(i));
     return { most: this.most, capacity: this.capacity(), nums, ids };
   }
 
@@ -174,8 +217,7 @@ export class KeptFills {
       const r = nums[i]!;
       k.nums.set(r.slice(0, NUMS), i * NUMS);
       k.codes.set(r.slice(NUMS), i * CODES);
-      const canonical = parseFillId(ids[i]!);
-      k.ids.write(i, ids[i]!, canonical, fillIdHash(ids[i]!, canonical));
+      k.own(i, ids[i]!);
       k.n++;
     }
     return k;
@@ -184,12 +226,13 @@ export class KeptFills {
   /** Does `f` come before kept fill i in fill order (venue time, then fill id)? */
   before(f: { readonly ts: number; readonly fillId: string }, i: number): boolean {
     const ts = this.nums[i * NUMS]!;
-    return f.ts < ts || (f.ts === ts && f.fillId < this.ids.idAt(i));
+    return f.ts < ts || (f.ts === ts && f.fillId < this.idOf(i));
   }
 
   /** Kept fill i's id. */
   idOf(i: number): string {
-    return this.ids.idAt(i);
+    const r = this.#ref[i]!;
+    return r >= 0 ? this.#memory!.idAt(r) : this.#str![i]!;
   }
 
   private capacity(): number {
@@ -207,7 +250,10 @@ export class KeptFills {
     codes.set(this.codes);
     this.nums = nums;
     this.codes = codes;
-    this.ids.grow(cap);
+    const ref = new Int32Array(cap).fill(-1);
+    ref.set(this.#ref);
+    this.#ref = ref;
+    if (this.#str !== null) while (this.#str.length < cap) this.#str.push(undefined);
   }
 }
 
@@ -220,10 +266,11 @@ export class KeptFills {
  * entry, kept until 1,024 newer fills of its market.
  */
 export class IdMemory {
-  private slots = new FillIdSlots(0);
+  /** (# private: two memories that remember the same ids in the same slots are equal, whatever their tables' layout) */
+  #slots = new FillIdSlots(0);
   /** slot + 1 per cell, 0: empty */
-  private table = new Int32Array(4);
-  private mask = 3;
+  #table = new Int32Array(4);
+  #mask = 3;
   /** ids held (slots [0, count) are in use) */
   private count = 0;
   /** the oldest id's slot once the ring is full */
@@ -241,27 +288,41 @@ export class IdMemory {
     return this.lookup(id, canonical, fillIdHash(id, canonical)) >= 0;
   }
 
-  /** Remember an id not remembered yet (the oldest is forgotten when full). */
-  add(id: string): void {
+  /** The kept fills that read their ids from this memory (KeptFills.attach): told before a slot is given to another id. */
+  #keeper: KeptFills | null = null;
+
+  keep(k: KeptFills): void {
+    this.#keeper = k;
+  }
+
+  /** The id in slot s (s < size). */
+  idAt(s: number): string {
+    return this.#slots.idAt(s);
+  }
+
+  /** Remember an id not remembered yet (the oldest is forgotten when full); its slot. */
+  add(id: string): number {
     const canonical = parseFillId(id);
     const h = fillIdHash(id, canonical);
     let s: number;
     if (this.count < this.capacity) {
-      if (this.count === this.slots.capacity) this.grow(Math.min(this.capacity, Math.max(8, this.count * 2)));
+      if (this.count === this.#slots.capacity) this.grow(Math.min(this.capacity, Math.max(8, this.count * 2)));
       s = this.count++;
     } else {
       s = this.head;
+      this.#keeper?.release(s);
       this.unlink(s);
       this.head = this.head + 1 === this.capacity ? 0 : this.head + 1;
     }
-    this.slots.write(s, id, canonical, h);
+    this.#slots.write(s, id, canonical, h);
     this.link(s);
+    return s;
   }
 
   /** The ids remembered in slot order, and where the oldest is (the books checkpoint: src/account/account-snapshot.ts). */
   toRows(): { capacity: number; head: number; ids: string[] } {
     const ids: string[] = [];
-    for (let s = 0; s < this.count; s++) ids.push(this.slots.idAt(s));
+    for (let s = 0; s < this.count; s++) ids.push(this.#slots.idAt(s));
     return { capacity: this.capacity, head: this.head, ids };
   }
 
@@ -281,7 +342,7 @@ export class IdMemory {
     m.grow(ring.length);
     for (let s = 0; s < ring.length; s++) {
       const canonical = parseFillId(ring[s]!);
-      m.slots.write(s, ring[s]!, canonical, fillIdHash(ring[s]!, canonical));
+      m.#slots.write(s, ring[s]!, canonical, fillIdHash(ring[s]!, canonical));
       m.link(s);
     }
     m.count = ring.length;
@@ -292,12 +353,13 @@ export class IdMemory {
   /** Remember the newest `n` ids from now on (the older ones held are forgotten). */
   resize(n: number): void {
     if (n === this.capacity) return;
+    this.#keeper?.releaseAll();
     const keep = Math.min(this.count, n);
-    const old = this.slots;
+    const old = this.#slots;
     // oldest first: from head (the oldest once full; 0 before), the newest `keep`
     const out = new FillIdSlots(keep);
     for (let i = 0; i < keep; i++) out.copyFrom(old, (this.head + this.count - keep + i) % this.count, i);
-    this.slots = out;
+    this.#slots = out;
     this.count = keep;
     this.head = 0;
     this.capacity = n;
@@ -305,38 +367,38 @@ export class IdMemory {
   }
 
   private lookup(id: string, canonical: boolean, h: number): number {
-    const table = this.table;
-    for (let i = h & this.mask; ; i = (i + 1) & this.mask) {
+    const table = this.#table;
+    for (let i = h & this.#mask; ; i = (i + 1) & this.#mask) {
       const e = table[i]!;
       if (e === 0) return -1;
-      if (this.slots.matches(e - 1, id, canonical, h)) return e - 1;
+      if (this.#slots.matches(e - 1, id, canonical, h)) return e - 1;
     }
   }
 
   /** `n` slots (slots [0, count) kept), the table rebuilt for them. */
   private grow(n: number): void {
-    this.slots.grow(n);
+    this.#slots.grow(n);
     this.relink();
   }
 
   private relink(): void {
-    this.table = new Int32Array(tableSize(this.slots.capacity));
-    this.mask = this.table.length - 1;
+    this.#table = new Int32Array(tableSize(this.#slots.capacity));
+    this.#mask = this.#table.length - 1;
     for (let s = 0; s < this.count; s++) this.link(s);
   }
 
   private link(s: number): void {
-    const table = this.table;
-    let i = this.slots.hash(s) & this.mask;
-    while (table[i] !== 0) i = (i + 1) & this.mask;
+    const table = this.#table;
+    let i = this.#slots.hash(s) & this.#mask;
+    while (table[i] !== 0) i = (i + 1) & this.#mask;
     table[i] = s + 1;
   }
 
   /** Take slot s out of the table, moving later entries of its probe run back so none is lost. */
   private unlink(s: number): void {
-    const table = this.table;
-    const mask = this.mask;
-    let i = this.slots.hash(s) & mask;
+    const table = this.#table;
+    const mask = this.#mask;
+    let i = this.#slots.hash(s) & mask;
     while (table[i] !== s + 1) i = (i + 1) & mask;
     for (;;) {
       table[i] = 0;
@@ -345,7 +407,7 @@ export class IdMemory {
         j = (j + 1) & mask;
         const e = table[j]!;
         if (e === 0) return;
-        const home = this.slots.hash(e - 1) & mask;
+        const home = this.#slots.hash(e - 1) & mask;
         // the entry at j stays when its home lies cyclically in (i, j]
         const stays = i <= j ? i < home && home <= j : i < home || home <= j;
         if (!stays) {

@@ -83,91 +83,95 @@ function hex8(x: number): string {
 
 /**
  * Numbered slots of fill ids: 8 words, a size and a hash each (48 bytes), and a string for an id
- * that is not canonical (that column is made at the first such id). Grown by the owner.
+ * that is not canonical (that column is made at the first such id). Grown by the owner. The columns
+ * are private (#): a comparison of two structures (assert.deepStrictEqual of two books) compares
+ * what they answer through their owners' rows, not how a table happened to be laid out.
  */
 export class FillIdSlots {
-  private words: Int32Array;
-  private sizes: Float64Array;
-  private hashes: Int32Array;
+  #words: Int32Array;
+  #sizes: Float64Array;
+  #hashes: Int32Array;
   /** each slot's id when not canonical (else undefined); null while no slot held one */
-  private other: (string | undefined)[] | null = null;
+  #other: (string | undefined)[] | null = null;
+  #cap: number;
 
-  constructor(private cap: number) {
-    this.words = new Int32Array(cap * 8);
-    this.sizes = new Float64Array(cap);
-    this.hashes = new Int32Array(cap);
+  constructor(cap: number) {
+    this.#cap = cap;
+    this.#words = new Int32Array(cap * 8);
+    this.#sizes = new Float64Array(cap);
+    this.#hashes = new Int32Array(cap);
   }
 
   get capacity(): number {
-    return this.cap;
+    return this.#cap;
   }
 
   /** Bytes the slots hold (a figure for tests and docs; a non-canonical id's string not counted). */
   get bytes(): number {
-    return this.words.byteLength + this.sizes.byteLength + this.hashes.byteLength + (this.other === null ? 0 : 8 * this.cap);
+    return this.#words.byteLength + this.#sizes.byteLength + this.#hashes.byteLength + (this.#other === null ? 0 : 8 * this.#cap);
   }
 
   /** Slots [0, cap) kept, `n` slots in all. */
   grow(n: number): void {
-    if (n <= this.cap) return;
+    if (n <= this.#cap) return;
     const words = new Int32Array(n * 8);
-    words.set(this.words);
-    this.words = words;
+    words.set(this.#words);
+    this.#words = words;
     const sizes = new Float64Array(n);
-    sizes.set(this.sizes);
-    this.sizes = sizes;
+    sizes.set(this.#sizes);
+    this.#sizes = sizes;
     const hashes = new Int32Array(n);
-    hashes.set(this.hashes);
-    this.hashes = hashes;
-    if (this.other !== null) for (let s = this.cap; s < n; s++) this.other.push(undefined);
-    this.cap = n;
+    hashes.set(this.#hashes);
+    this.#hashes = hashes;
+    if (this.#other !== null) for (let s = this.#cap; s < n; s++) this.#other.push(undefined);
+    this.#cap = n;
   }
 
   /** Put `id` into slot s: parseFillId(id) was `canonical`, just now, and `h` is fillIdHash's. */
   write(s: number, id: string, canonical: boolean, h: number): void {
     if (canonical) {
-      this.words.set(WORDS, s * 8);
-      this.sizes[s] = SIZE;
-      if (this.other !== null) this.other[s] = undefined;
+      this.#words.set(WORDS, s * 8);
+      this.#sizes[s] = SIZE;
+      if (this.#other !== null) this.#other[s] = undefined;
     } else {
-      this.other ??= new Array<string | undefined>(this.cap).fill(undefined);
-      this.other[s] = id;
+      this.#other ??= new Array<string | undefined>(this.#cap).fill(undefined);
+      this.#other[s] = id;
     }
-    this.hashes[s] = h;
+    this.#hashes[s] = h;
   }
 
   hash(s: number): number {
-    return this.hashes[s]!;
+    return this.#hashes[s]!;
   }
 
   /** Does slot s hold `id` (parsed just now: `canonical`, hash `h`)? */
   matches(s: number, id: string, canonical: boolean, h: number): boolean {
-    if (this.hashes[s] !== h) return false;
-    const o = this.other === null ? undefined : this.other[s];
+    if (this.#hashes[s] !== h) return false;
+    const o = this.#other === null ? undefined : this.#other[s];
     if (!canonical) return o === id;
-    if (o !== undefined || this.sizes[s] !== SIZE) return false;
-    const words = this.words;
+    if (o !== undefined || this.#sizes[s] !== SIZE) return false;
+    const words = this.#words;
     for (let w = 0, k = s * 8; w < 8; w++, k++) if (words[k] !== WORDS[w]) return false;
     return true;
   }
 
   /** The id in slot s, as the string it came in as (a new string for a canonical one). */
   idAt(s: number): string {
-    const o = this.other === null ? undefined : this.other[s];
+    const o = this.#other === null ? undefined : this.#other[s];
     if (o !== undefined) return o;
-    const words = this.words;
+    const words = this.#words;
     let out = '0x';
     for (let k = s * 8; k < s * 8 + 8; k++) out += hex8(words[k]!);
-    return `${out}:${this.sizes[s]}`;
+    return `${out}:${this.#sizes[s]}`;
   }
 
   /** Copy `n` slots from `from` to `to` (overlapping ranges as copyWithin). */
   move(to: number, from: number, n: number): void {
     if (n <= 0 || to === from) return;
-    this.words.copyWithin(to * 8, from * 8, (from + n) * 8);
-    this.sizes.copyWithin(to, from, from + n);
-    this.hashes.copyWithin(to, from, from + n);
-    const o = this.other;
+    this.#words.copyWithin(to * 8, from * 8, (from + n) * 8);
+    this.#sizes.copyWithin(to, from, from + n);
+    this.#hashes.copyWithin(to, from, from + n);
+    const o = this.#other;
     if (o !== null) {
       if (to < from) for (let i = 0; i < n; i++) o[to + i] = o[from + i];
       else for (let i = n - 1; i >= 0; i--) o[to + i] = o[from + i];
@@ -176,22 +180,22 @@ export class FillIdSlots {
 
   /** Copy slot s of `src` into slot t of this. */
   copyFrom(src: FillIdSlots, s: number, t: number): void {
-    this.words.set(src.words.subarray(s * 8, s * 8 + 8), t * 8);
-    this.sizes[t] = src.sizes[s]!;
-    this.hashes[t] = src.hashes[s]!;
-    const o = src.other === null ? undefined : src.other[s];
+    this.#words.set(src.#words.subarray(s * 8, s * 8 + 8), t * 8);
+    this.#sizes[t] = src.#sizes[s]!;
+    this.#hashes[t] = src.#hashes[s]!;
+    const o = src.#other === null ? undefined : src.#other[s];
     if (o !== undefined) {
-      this.other ??= new Array<string | undefined>(this.cap).fill(undefined);
-      this.other[t] = o;
-    } else if (this.other !== null) this.other[t] = undefined;
+      this.#other ??= new Array<string | undefined>(this.#cap).fill(undefined);
+      this.#other[t] = o;
+    } else if (this.#other !== null) this.#other[t] = undefined;
   }
 
   /** Slots [from, from + n) emptied (zeros, no string). */
   clear(from: number, n: number): void {
-    this.words.fill(0, from * 8, (from + n) * 8);
-    this.sizes.fill(0, from, from + n);
-    this.hashes.fill(0, from, from + n);
-    if (this.other !== null) this.other.fill(undefined, from, from + n);
+    this.#words.fill(0, from * 8, (from + n) * 8);
+    this.#sizes.fill(0, from, from + n);
+    this.#hashes.fill(0, from, from + n);
+    if (this.#other !== null) this.#other.fill(undefined, from, from + n);
   }
 }
 

@@ -118,12 +118,42 @@ describe("KeptFills' fill ids", () => {
     assert.deepEqual(KeptFills.fromRows(r.most, r.capacity, r.nums, r.ids).toRows(), r);
   });
 
-  it('retains under 120 bytes a kept fill of the feeds (its numbers and its id), where it held ~290 with the id string', () => {
-    const books = Array.from({ length: 50 }, () => new KeptFills(257));
+  it('an attached fill reads its id from the memory, and keeps it itself once the memory gives its slot to a newer id or moves', () => {
+    const memory = new IdMemory(4);
+    const k = new KeptFills(10);
+    k.attach(memory);
+    const ids = Array.from({ length: 7 }, (_, i) => idOf(i));
+    // the memory remembers the newest 4: the first three kept fills' slots go to newer ids
+    ids.forEach((id, i) => k.push(fill(id, i), memory.add(id)));
+    assert.deepEqual(
+      Array.from({ length: k.length }, (_, i) => k.idOf(i)),
+      ids,
+    );
+    assert.deepEqual(k.toRows().ids, ids);
+    memory.resize(2);
+    k.drop(1);
+    assert.deepEqual(
+      Array.from({ length: k.length }, (_, i) => k.at(i).fillId),
+      ids.slice(1),
+    );
+  });
+
+  it('a kept fill and its remembered id retain under 140 bytes together, where the id string made it ~290', () => {
+    const books = Array.from({ length: 50 }, () => {
+      const memory = new IdMemory(1_024);
+      const k = new KeptFills(257);
+      k.attach(memory);
+      return { memory, k };
+    });
     const start = liveHeap();
-    for (let i = 0; i < 200; i++) for (let m = 0; m < 50; m++) books[m]!.push(fill(feedId(i * 50 + m, 1_000_000 * (1 + (i % 7))), i));
+    for (let i = 0; i < 200; i++)
+      for (let m = 0; m < 50; m++) {
+        const b = books[m]!;
+        const id = feedId(i * 50 + m, 1_000_000 * (1 + (i % 7)));
+        b.k.push(fill(id, i), b.memory.add(id));
+      }
     const perFill = (liveHeap() - start) / (200 * 50);
-    assert.equal(books[7]!.length, 200);
-    assert.ok(perFill < 120, `retained ${perFill.toFixed(0)} bytes a fill`);
+    assert.equal(books[7]!.k.length, 200);
+    assert.ok(perFill < 140, `retained ${perFill.toFixed(0)} bytes a fill`);
   });
 });
