@@ -51,7 +51,13 @@ describe('IdMemory', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 12 }),
-        fc.array(fc.oneof(fc.nat({ max: 30 }).map((k) => ({ add: k })), fc.integer({ min: 1, max: 12 }).map((n) => ({ resize: n }))), { maxLength: 120 }),
+        fc.array(
+          fc.oneof(
+            fc.nat({ max: 30 }).map((k) => ({ add: k })),
+            fc.integer({ min: 1, max: 12 }).map((n) => ({ resize: n })),
+          ),
+          { maxLength: 120 },
+        ),
         (cap, ops) => {
           const m = new IdMemory(cap);
           const want = new StringIdMemory(cap);
@@ -112,9 +118,13 @@ describe("KeptFills' fill ids", () => {
       want.map((f) => f.fillId),
     );
     // (ts, fill id) order: within one time, by the id's string
-    for (let i = 1; i < want.length; i++) assert.ok(want[i - 1]!.ts < want[i]!.ts || (want[i - 1]!.ts === want[i]!.ts && want[i - 1]!.fillId < want[i]!.fillId));
+    for (let i = 1; i < want.length; i++)
+      assert.ok(want[i - 1]!.ts < want[i]!.ts || (want[i - 1]!.ts === want[i]!.ts && want[i - 1]!.fillId < want[i]!.fillId));
     const r = k.toRows();
-    assert.deepEqual(r.ids, want.map((f) => f.fillId));
+    assert.deepEqual(
+      r.ids,
+      want.map((f) => f.fillId),
+    );
     assert.deepEqual(KeptFills.fromRows(r.most, r.capacity, r.nums, r.ids).toRows(), r);
   });
 

@@ -20,7 +20,15 @@ const feedId = (k: number, filled: number): string => `0x${(k >>> 0).toString(16
 
 /** ids of every form: the feeds' (canonical), upper-case hex, a leading zero, short strings */
 const POOL = [feedId(1, 5_000_000), feedId(1, 10_000_000), feedId(2, 0), feedId(0xdeadbeef, 1), feedId(3, 2 ** 53 - 1)];
-POOL.push(POOL[0]!.toUpperCase().replace('0X', '0x'), `${POOL[1]!.slice(0, 67)}010000000`, `${POOL[1]!.slice(0, 67)}${2 ** 53}`, 'sim-1', 'sim-2', 'paper:x:1', '');
+POOL.push(
+  POOL[0]!.toUpperCase().replace('0X', '0x'),
+  `${POOL[1]!.slice(0, 67)}010000000`,
+  `${POOL[1]!.slice(0, 67)}${2 ** 53}`,
+  'sim-1',
+  'sim-2',
+  'paper:x:1',
+  '',
+);
 
 describe('FillIds', () => {
   it('answers as the bounded array did, and no push changes an earlier window (forks included)', () => {
