@@ -49,6 +49,11 @@ class View implements KeptFill {
 
 const VIEW = new View();
 
+/** no fills yet: shared, zero-length (grow allocates) */
+const NO_REFS = new Int32Array(0);
+/** an IdMemory's table before its first id: shared, never written (the first add grows the slots and makes the table) */
+const NO_TABLE = new Int32Array(4);
+
 export class KeptFills {
   private nums = new Float64Array(0);
   private codes = new Uint8Array(0);
@@ -58,7 +63,7 @@ export class KeptFills {
    * the memory took for a newer id while the fill was still kept). Private (#): two books with the
    * same fills and ids are equal however their ids are held.
    */
-  #ref = new Int32Array(0);
+  #ref = NO_REFS;
   #str: (string | undefined)[] | null = null;
   #memory: IdMemory | null = null;
   private n = 0;
@@ -133,7 +138,7 @@ export class KeptFills {
   clear(): void {
     this.nums = new Float64Array(0);
     this.codes = new Uint8Array(0);
-    this.#ref = new Int32Array(0);
+    this.#ref = NO_REFS;
     this.#str = null;
     this.n = 0;
   }
@@ -269,7 +274,7 @@ export class IdMemory {
   /** (# private: two memories that remember the same ids in the same slots are equal, whatever their tables' layout) */
   #slots = new FillIdSlots(0);
   /** slot + 1 per cell, 0: empty */
-  #table = new Int32Array(4);
+  #table = NO_TABLE;
   #mask = 3;
   /** ids held (slots [0, count) are in use) */
   private count = 0;

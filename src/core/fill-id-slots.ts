@@ -81,6 +81,10 @@ function hex8(x: number): string {
   return HEX[(x >>> 24) & 255]! + HEX[(x >>> 16) & 255]! + HEX[(x >>> 8) & 255]! + HEX[x & 255]!;
 }
 
+/** empty columns, shared: zero-length, so nothing can be written into them */
+const NO_I32 = new Int32Array(0);
+const NO_F64 = new Float64Array(0);
+
 /**
  * Numbered slots of fill ids: 8 words, a size and a hash each (48 bytes), and a string for an id
  * that is not canonical (that column is made at the first such id). Grown by the owner. The columns
@@ -97,9 +101,10 @@ export class FillIdSlots {
 
   constructor(cap: number) {
     this.#cap = cap;
-    this.#words = new Int32Array(cap * 8);
-    this.#sizes = new Float64Array(cap);
-    this.#hashes = new Int32Array(cap);
+    // no slots yet (a book or market that has had no fill): the shared empty columns, nothing allocated
+    this.#words = cap === 0 ? NO_I32 : new Int32Array(cap * 8);
+    this.#sizes = cap === 0 ? NO_F64 : new Float64Array(cap);
+    this.#hashes = cap === 0 ? NO_I32 : new Int32Array(cap);
   }
 
   get capacity(): number {
