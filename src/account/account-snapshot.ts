@@ -164,6 +164,8 @@ function decode(j: Json, newBook: () => Fields, t: readonly string[]): unknown {
       const f = j.$book as Record<string, Json>;
       if (Object.keys(f).sort().join(',') !== want) throw new Error('a market book in the snapshot has other fields than this bookmaker keeps');
       decodeFields(f, b, newBook, t);
+      // a kept fill's id is read from the book's memory from now on (src/account/kept-fills.ts)
+      if (b.fills instanceof KeptFills && b.ids instanceof IdMemory) b.fills.attach(b.ids);
       return b;
     }
   }

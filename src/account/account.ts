@@ -250,6 +250,8 @@ class MarketBook {
     this.serial = serial;
     this.fills = new KeptFills(window + 1);
     this.ids = new IdMemory(idMemory);
+    // a kept fill's id is the memory's (kept once)
+    this.fills.attach(this.ids);
   }
 
   start(): Base {
@@ -385,20 +387,20 @@ export class Account {
   applyFill(f: AccountFill): boolean {
     const b = this.book(f.marketId);
     if (b.ids.has(f.fillId)) return false;
-    b.ids.add(f.fillId);
+    const slot = b.ids.add(f.fillId);
     const fills = b.fills;
     if (fills.length === 0 || !fills.before(f, fills.length - 1)) {
-      fills.push(f);
+      fills.push(f, slot);
       b.state = step(b.state, f);
     } else if (b.folded !== null && fills.before(f, 0)) {
       // older than the kept history: cannot be re-ordered any more
       this.late++;
-      fills.push(f);
+      fills.push(f, slot);
       b.state = step(b.state, f);
     } else {
       let i = fills.length - 1;
       while (i > 0 && fills.before(f, i - 1)) i--;
-      fills.insert(i, f);
+      fills.insert(i, f, slot);
       b.recompute();
     }
     if (fills.length > this.window) this.fold(b);

@@ -10,6 +10,7 @@
  */
 import type { OutcomeIndex, SideValue } from '../model/order.ts';
 import type { FillTerms } from '../state/position.ts';
+import { FillIdSlots, fillIdHash, parseFillId, tableSize } from '../core/fill-id-slots.ts';
 
 /** What a kept fill holds: the terms the books apply, its time and id for the order, its origin. */
 export interface KeptFill extends FillTerms {
@@ -29,7 +30,9 @@ const START = 8;
 
 /** One kept fill read out of the columns (the same object each call, for every book: no allocation a fill). */
 class View implements KeptFill {
-  fillId = '';
+  /** the columns and index the fill id is read from, when asked (a canonical id is a new string) */
+  src: KeptFills | null = null;
+  i = 0;
   ts = 0;
   outcomeIndex: OutcomeIndex = 0;
   side: SideValue = 0;
@@ -39,14 +42,30 @@ class View implements KeptFill {
   orderKind: 0 | 1 | 2 | undefined = undefined;
   notional: number | undefined = undefined;
   origin: 'own' | 'foreign' = 'own';
+  get fillId(): string {
+    return this.src === null ? '' : this.src.idOf(this.i);
+  }
 }
 
 const VIEW = new View();
 
+/** no fills yet: shared, zero-length (grow allocates) */
+const NO_REFS = new Int32Array(0);
+/** an IdMemory's table before its first id: shared, never written (the first add grows the slots and makes the table) */
+const NO_TABLE = new Int32Array(4);
+
 export class KeptFills {
   private nums = new Float64Array(0);
   private codes = new Uint8Array(0);
-  private ids: string[] = [];
+  /**
+   * Each fill's id, kept once: its slot in the book's IdMemory (attach), which remembers it anyway;
+   * -1 when the id is in #str (a fill kept from before an attach, a restored one, or one whose slot
+   * the memory took for a newer id while the fill was still kept). Private (#): two books with the
+   * same fills and ids are equal however their ids are held.
+   */
+  #ref = NO_REFS;
+  #str: (string | undefined)[] | null = null;
+  #memory: IdMemory | null = null;
   private n = 0;
   /** @param most the most fills it will hold (the book's window and one): the columns grow to it, no further */
   constructor(private readonly most: number) {}
@@ -55,21 +74,33 @@ export class KeptFills {
     return this.n;
   }
 
-  /** Append a fill (the newest in fill order). */
-  push(f: KeptFill): void {
-    this.insert(this.n, f);
+  /** Read ids from `memory` (the book's): a fill pushed with its slot there keeps no id of its own. */
+  attach(memory: IdMemory): void {
+    this.#memory = memory;
+    memory.keep(this);
   }
 
-  /** Put a fill at position i, the later ones moved up by one. */
-  insert(i: number, f: KeptFill): void {
+  /** Append a fill (the newest in fill order); `slot`: its id's slot in the attached memory, else -1. */
+  push(f: KeptFill, slot = -1): void {
+    this.insert(this.n, f, slot);
+  }
+
+  /** Put a fill at position i, the later ones moved up by one; `slot` as push's. */
+  insert(i: number, f: KeptFill, slot = -1): void {
     if (this.n === this.capacity()) this.grow();
     const { nums, codes } = this;
+    const ref = this.#ref;
     if (i < this.n) {
       nums.copyWithin((i + 1) * NUMS, i * NUMS, this.n * NUMS);
       codes.copyWithin((i + 1) * CODES, i * CODES, this.n * CODES);
-      for (let j = this.n; j > i; j--) this.ids[j] = this.ids[j - 1]!;
+      ref.copyWithin(i + 1, i, this.n);
+      const str = this.#str;
+      if (str !== null) for (let j = this.n; j > i; j--) str[j] = str[j - 1];
     }
-    this.ids[i] = f.fillId;
+    if (slot >= 0 && this.#memory !== null) {
+      ref[i] = slot;
+      if (this.#str !== null) this.#str[i] = undefined;
+    } else this.own(i, f.fillId);
     const o = i * NUMS;
     nums[o] = f.ts;
     nums[o + 1] = f.price;
@@ -90,9 +121,13 @@ export class KeptFills {
     k = Math.min(k, this.n);
     this.nums.copyWithin(0, k * NUMS, this.n * NUMS);
     this.codes.copyWithin(0, k * CODES, this.n * CODES);
-    const ids = this.ids;
-    for (let i = k; i < this.n; i++) ids[i - k] = ids[i]!;
-    for (let i = this.n - k; i < this.n; i++) ids[i] = '';
+    this.#ref.copyWithin(0, k, this.n);
+    this.#ref.fill(-1, this.n - k, this.n);
+    const str = this.#str;
+    if (str !== null) {
+      for (let i = k; i < this.n; i++) str[i - k] = str[i];
+      str.fill(undefined, this.n - k, this.n);
+    }
     // zeros where no fill is held (a restored book has the same columns, to the byte)
     this.nums.fill(0, (this.n - k) * NUMS, this.n * NUMS);
     this.codes.fill(0, (this.n - k) * CODES, this.n * CODES);
@@ -103,8 +138,28 @@ export class KeptFills {
   clear(): void {
     this.nums = new Float64Array(0);
     this.codes = new Uint8Array(0);
-    this.ids = [];
+    this.#ref = NO_REFS;
+    this.#str = null;
     this.n = 0;
+  }
+
+  /** Fill i keeps its id itself. */
+  private own(i: number, id: string): void {
+    this.#ref[i] = -1;
+    this.#str ??= new Array<string | undefined>(this.#ref.length).fill(undefined);
+    this.#str[i] = id;
+  }
+
+  /** The attached memory is about to give `slot` to a newer id: a fill still kept with that id keeps it itself. */
+  release(slot: number): void {
+    const ref = this.#ref;
+    for (let i = 0; i < this.n; i++) if (ref[i] === slot) this.own(i, this.#memory!.idAt(slot));
+  }
+
+  /** The attached memory is about to move its ids: every fill keeps its id itself. */
+  releaseAll(): void {
+    const ref = this.#ref;
+    for (let i = 0; i < this.n; i++) if (ref[i]! >= 0) this.own(i, this.#memory!.idAt(ref[i]!));
   }
 
   /** Fill i, as a view valid until the next call of `at`. */
@@ -113,7 +168,8 @@ export class KeptFills {
     const o = i * NUMS;
     const c = i * CODES;
     const { nums, codes } = this;
-    v.fillId = this.ids[i]!;
+    v.src = this;
+    v.i = i;
     v.ts = nums[o]!;
     v.price = nums[o + 1]!;
     v.size = nums[o + 2]!;
@@ -139,7 +195,9 @@ export class KeptFills {
       for (const c of this.codes.subarray(i * CODES, (i + 1) * CODES)) row.push(c);
       nums.push(row);
     }
-    return { most: this.most, capacity: this.capacity(), nums, ids: this.ids.slice(0, this.n) };
+    const ids: string[] = [];
+    for (let i = 0; i < this.n; i++) ids.push(this.idOf(i));
+    return { most: this.most, capacity: this.capacity(), nums, ids };
   }
 
   static fromRows(most: number, capacity: number, nums: readonly (readonly number[])[], ids: readonly string[]): KeptFills {
@@ -164,7 +222,7 @@ export class KeptFills {
       const r = nums[i]!;
       k.nums.set(r.slice(0, NUMS), i * NUMS);
       k.codes.set(r.slice(NUMS), i * CODES);
-      k.ids[i] = ids[i]!;
+      k.own(i, ids[i]!);
       k.n++;
     }
     return k;
@@ -173,7 +231,13 @@ export class KeptFills {
   /** Does `f` come before kept fill i in fill order (venue time, then fill id)? */
   before(f: { readonly ts: number; readonly fillId: string }, i: number): boolean {
     const ts = this.nums[i * NUMS]!;
-    return f.ts < ts || (f.ts === ts && f.fillId < this.ids[i]!);
+    return f.ts < ts || (f.ts === ts && f.fillId < this.idOf(i));
+  }
+
+  /** Kept fill i's id. */
+  idOf(i: number): string {
+    const r = this.#ref[i]!;
+    return r >= 0 ? this.#memory!.idAt(r) : this.#str![i]!;
   }
 
   private capacity(): number {
@@ -191,47 +255,80 @@ export class KeptFills {
     codes.set(this.codes);
     this.nums = nums;
     this.codes = codes;
-    // dense, '' where no fill is held
-    while (this.ids.length < cap) this.ids.push('');
+    const ref = new Int32Array(cap).fill(-1);
+    ref.set(this.#ref);
+    this.#ref = ref;
+    if (this.#str !== null) while (this.#str.length < cap) this.#str.push(undefined);
   }
 }
 
 /**
  * The fill ids a book remembers for de-duplication: the newest `capacity`, the oldest forgotten
- * first. A ring (it replaced an array whose shift() moved every remembered id on each fill once
- * full: O(n) a fill); it grows to its capacity as ids arrive, so a market with few fills holds few.
+ * first. A ring of slots (src/core/fill-id-slots.ts: an id in the feeds' form is 48 bytes of numbers,
+ * no string) with an open-addressing table of slot numbers (linear probing, deletion by backward
+ * shift); it grows to its capacity by doubling as ids arrive, so a market with few fills holds few.
+ * It replaced a ring of the id strings and a Set of them: each id's string (~100 bytes) and a Set
+ * entry, kept until 1,024 newer fills of its market.
  */
 export class IdMemory {
-  private readonly set = new Set<string>();
-  private ring: string[] = [];
+  /** (# private: two memories that remember the same ids in the same slots are equal, whatever their tables' layout) */
+  #slots = new FillIdSlots(0);
+  /** slot + 1 per cell, 0: empty */
+  #table = NO_TABLE;
+  #mask = 3;
+  /** ids held (slots [0, count) are in use) */
+  private count = 0;
   /** the oldest id's slot once the ring is full */
   private head = 0;
 
   constructor(private capacity: number) {}
 
   get size(): number {
-    return this.set.size;
+    return this.count;
   }
 
   has(id: string): boolean {
-    return this.set.has(id);
+    if (this.count === 0) return false;
+    const canonical = parseFillId(id);
+    return this.lookup(id, canonical, fillIdHash(id, canonical)) >= 0;
   }
 
-  /** Remember an id not remembered yet (the oldest is forgotten when full). */
-  add(id: string): void {
-    this.set.add(id);
-    if (this.ring.length < this.capacity) {
-      this.ring.push(id);
-      return;
+  /** The kept fills that read their ids from this memory (KeptFills.attach): told before a slot is given to another id. */
+  #keeper: KeptFills | null = null;
+
+  keep(k: KeptFills): void {
+    this.#keeper = k;
+  }
+
+  /** The id in slot s (s < size). */
+  idAt(s: number): string {
+    return this.#slots.idAt(s);
+  }
+
+  /** Remember an id not remembered yet (the oldest is forgotten when full); its slot. */
+  add(id: string): number {
+    const canonical = parseFillId(id);
+    const h = fillIdHash(id, canonical);
+    let s: number;
+    if (this.count < this.capacity) {
+      if (this.count === this.#slots.capacity) this.grow(Math.min(this.capacity, Math.max(8, this.count * 2)));
+      s = this.count++;
+    } else {
+      s = this.head;
+      this.#keeper?.release(s);
+      this.unlink(s);
+      this.head = this.head + 1 === this.capacity ? 0 : this.head + 1;
     }
-    this.set.delete(this.ring[this.head]!);
-    this.ring[this.head] = id;
-    this.head = this.head + 1 === this.capacity ? 0 : this.head + 1;
+    this.#slots.write(s, id, canonical, h);
+    this.link(s);
+    return s;
   }
 
-  /** The ids remembered, oldest first, and how many it remembers (the books checkpoint: src/account/account-snapshot.ts). */
+  /** The ids remembered in slot order, and where the oldest is (the books checkpoint: src/account/account-snapshot.ts). */
   toRows(): { capacity: number; head: number; ids: string[] } {
-    return { capacity: this.capacity, head: this.head, ids: [...this.ring] };
+    const ids: string[] = [];
+    for (let s = 0; s < this.count; s++) ids.push(this.#slots.idAt(s));
+    return { capacity: this.capacity, head: this.head, ids };
   }
 
   /** The memory toRows describes, slot for slot. */
@@ -247,22 +344,83 @@ export class IdMemory {
       new Set(ring).size === ring.length;
     if (!ok) throw new Error('damaged fill ids in the books snapshot');
     const m = new IdMemory(capacity);
-    m.ring = [...ring];
+    m.grow(ring.length);
+    for (let s = 0; s < ring.length; s++) {
+      const canonical = parseFillId(ring[s]!);
+      m.#slots.write(s, ring[s]!, canonical, fillIdHash(ring[s]!, canonical));
+      m.link(s);
+    }
+    m.count = ring.length;
     m.head = head;
-    // oldest first, as they were added
-    for (let i = 0; i < ring.length; i++) m.set.add(ring[(head + i) % ring.length]!);
     return m;
   }
 
   /** Remember the newest `n` ids from now on (the older ones held are forgotten). */
   resize(n: number): void {
     if (n === this.capacity) return;
-    const r = this.ring;
-    const ordered = this.head === 0 ? r : [...r.slice(this.head), ...r.slice(0, this.head)];
-    const drop = Math.max(0, ordered.length - n);
-    for (let i = 0; i < drop; i++) this.set.delete(ordered[i]!);
-    this.ring = drop === 0 ? ordered : ordered.slice(drop);
+    this.#keeper?.releaseAll();
+    const keep = Math.min(this.count, n);
+    const old = this.#slots;
+    // oldest first: from head (the oldest once full; 0 before), the newest `keep`
+    const out = new FillIdSlots(keep);
+    for (let i = 0; i < keep; i++) out.copyFrom(old, (this.head + this.count - keep + i) % this.count, i);
+    this.#slots = out;
+    this.count = keep;
     this.head = 0;
     this.capacity = n;
+    this.relink();
+  }
+
+  private lookup(id: string, canonical: boolean, h: number): number {
+    const table = this.#table;
+    for (let i = h & this.#mask; ; i = (i + 1) & this.#mask) {
+      const e = table[i]!;
+      if (e === 0) return -1;
+      if (this.#slots.matches(e - 1, id, canonical, h)) return e - 1;
+    }
+  }
+
+  /** `n` slots (slots [0, count) kept), the table rebuilt for them. */
+  private grow(n: number): void {
+    this.#slots.grow(n);
+    this.relink();
+  }
+
+  private relink(): void {
+    this.#table = new Int32Array(tableSize(this.#slots.capacity));
+    this.#mask = this.#table.length - 1;
+    for (let s = 0; s < this.count; s++) this.link(s);
+  }
+
+  private link(s: number): void {
+    const table = this.#table;
+    let i = this.#slots.hash(s) & this.#mask;
+    while (table[i] !== 0) i = (i + 1) & this.#mask;
+    table[i] = s + 1;
+  }
+
+  /** Take slot s out of the table, moving later entries of its probe run back so none is lost. */
+  private unlink(s: number): void {
+    const table = this.#table;
+    const mask = this.#mask;
+    let i = this.#slots.hash(s) & mask;
+    while (table[i] !== s + 1) i = (i + 1) & mask;
+    for (;;) {
+      table[i] = 0;
+      let j = i;
+      for (;;) {
+        j = (j + 1) & mask;
+        const e = table[j]!;
+        if (e === 0) return;
+        const home = this.#slots.hash(e - 1) & mask;
+        // the entry at j stays when its home lies cyclically in (i, j]
+        const stays = i <= j ? i < home && home <= j : i < home || home <= j;
+        if (!stays) {
+          table[i] = e;
+          i = j;
+          break;
+        }
+      }
+    }
   }
 }

@@ -715,7 +715,7 @@ export class QuotingKernel {
     if (e.type !== 'OrderFilled' || !e.nonce) return false;
     if (e.fillId === undefined) return true;
     const m = this.store.state.markets.get(e.marketId);
-    return !m || !m.fillIds.includes(e.fillId);
+    return !m || !m.fillIds.has(e.fillId);
   }
 
   private applyFill(e: StateEvent): void {

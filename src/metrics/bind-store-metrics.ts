@@ -130,7 +130,7 @@ export function countEvent(m: BotMetrics, e: StateEvent, state: StoreState, bySl
  */
 function repeated(before: StoreState, e: StateEvent): boolean {
   if (e.type !== 'OrderFilled' || e.fillId === undefined) return false;
-  return before.markets.get(e.marketId)?.fillIds.includes(e.fillId) === true;
+  return before.markets.get(e.marketId)?.fillIds.has(e.fillId) === true;
 }
 
 export function bindStoreMetrics(m: BotMetrics, store: StateStore, bySlug = false): () => void {

@@ -12,6 +12,7 @@ import { NO_BOOKS, type MarketBooks } from './book-state.ts';
 import { DEFAULT_EDGE, type EdgeSettings } from './edge-settings.ts';
 import { emptyEdge, NO_TOXICITY, type EdgeState, type ToxicitySums } from './edge-state.ts';
 import { MarketMemo } from './market-memo.ts';
+import { FillIds } from './fill-ids.ts';
 import { MidHistory } from './mid-history.ts';
 import { PersistentMap } from './persistent-map.ts';
 import { StateMemo } from './state-memo.ts';
@@ -62,8 +63,8 @@ export interface MarketState extends MarketTerms {
   readonly position: PositionState;
   /** the last balance read of the market, and the fills' position while that read is ahead of them (./held-read.ts) */
   readonly held: HeldRead | null;
-  /** recent fill ids, for de-duplication (bounded) */
-  readonly fillIds: readonly string[];
+  /** recent fill ids, for de-duplication (bounded; shared with the states before it: ./fill-ids.ts) */
+  readonly fillIds: FillIds;
   readonly oracle: OracleState | null;
   readonly blocked: 'migration' | 'halted' | null;
   /** risk denials by reason */
@@ -131,7 +132,7 @@ export function emptyMarket(marketId: Bytes32, edge: EdgeSettings = DEFAULT_EDGE
     orders: new Map(),
     position: FLAT,
     held: null,
-    fillIds: [],
+    fillIds: FillIds.EMPTY,
     oracle: null,
     blocked: null,
     denials: new Map(),

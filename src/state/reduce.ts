@@ -158,9 +158,9 @@ function reduceBook(m: MarketState, ev: BookEvent, lim: ReduceLimits): MarketSta
 }
 
 function reduceFill(m: MarketState, e: Extract<StateEvent, { type: 'OrderFilled' }>, lim: ReduceLimits): MarketState {
-  if (e.fillId !== undefined && m.fillIds.includes(e.fillId)) return m;
+  if (e.fillId !== undefined && m.fillIds.has(e.fillId)) return m;
   const { position, held } = positionAfterFill(m.position, m.held, e);
-  const fillIds = e.fillId === undefined ? m.fillIds : pushBounded(m.fillIds, e.fillId, lim.fillIds);
+  const fillIds = e.fillId === undefined ? m.fillIds : m.fillIds.push(e.fillId, lim.fillIds);
   // markouts and attribution against the mid the bot knew just before the fill
   const y = yesTermsTrade(e);
   const edge = onFillEdge(m.edge, e.ts, y.qty, y.price, e.fee, m.lastMid2);

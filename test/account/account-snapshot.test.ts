@@ -26,6 +26,8 @@ test('a snapshot restores every field of the account, to the unit', () => {
     const s = snapshotAccount(a);
     const b = restoreAccount(JSON.parse(JSON.stringify(s)));
     assert.deepStrictEqual(b, a);
+    // the fill ids too (kept as numbers, in private columns a comparison of the objects does not read)
+    assert.deepStrictEqual(snapshotAccount(b), s);
     assert.deepStrictEqual(b.figures(), a.figures());
     // and the restored books go on as the original does
     const more = randomFills(seed + 100, 200).map((f) => ({ ...f, fillId: `x${f.fillId}` }));

@@ -1,0 +1,141 @@
+/**
+ * A market's recent fill ids, for the store's de-duplication (src/state/reduce.ts): an immutable
+ * window of the newest ids whose copies share one append-only log, so a fill costs no copy of the
+ * window, and a lookup one probe of a hash table instead of a walk over every id.
+ *
+ * Entry points: `FillIds.EMPTY`, `ids.has(id)`, `ids.push(id, max)` → a new window of at most `max`
+ * (ids is unchanged), `length`, `toArray()` (oldest first).
+ *
+ * How (as src/state/mid-history.ts): a window is [from, from + length) of a log that only ever grows
+ * at its end. A push from the window that ends at the log's end appends in place: every window made
+ * before it reads only entries below its own end, which never change, so an earlier state stays as
+ * it was. A push from any other window (a fork) copies the window into a new log, as does a push that
+ * finds the log at its bound (the bound plus a quarter): one copy of `max` ids every quarter of `max`
+ * pushes, where the array copied up to `max` ids at every fill. The log's hash table holds every
+ * entry below its end; a lookup takes the entries of its window only. The log grows by doubling as
+ * ids arrive, so a market with few fills holds few.
+ *
+ * The ids are kept as numbers where their form allows (src/core/fill-id-slots.ts): the array held
+ * each id's string, ~100 bytes of heap, for as long as the market had fewer than `max` newer fills.
+ */
+import { FillIdSlots, fillIdHash, parseFillId, tableSize } from '../core/fill-id-slots.ts';
+
+/** ids a log holds beyond the bound: a copy of the window every this many pushes */
+function slackOf(max: number): number {
+  return Math.max(8, Math.ceil(max / 4));
+}
+
+/** An append-only log of ids: entries below `n` are never written again. */
+class Log {
+  readonly slots: FillIdSlots;
+  n = 0;
+  /** entry + 1 per cell, 0: empty; every entry below n (none is ever taken out) */
+  private table: Int32Array;
+  private mask: number;
+
+  constructor(
+    cap: number,
+    /** the most entries it grows to */
+    readonly most: number,
+  ) {
+    this.slots = new FillIdSlots(cap);
+    this.table = new Int32Array(tableSize(cap));
+    this.mask = this.table.length - 1;
+  }
+
+  /** Append an id (parsed just now: `canonical`, hash `h`); the log has room (n < most). */
+  append(id: string, canonical: boolean, h: number): void {
+    if (this.n === this.slots.capacity) this.grow();
+    const s = this.n++;
+    this.slots.write(s, id, canonical, h);
+    this.link(s, h);
+  }
+
+  /** Is `id` an entry in [from, end)? */
+  holds(id: string, canonical: boolean, h: number, from: number, end: number): boolean {
+    const table = this.table;
+    for (let i = h & this.mask; ; i = (i + 1) & this.mask) {
+      const e = table[i]!;
+      if (e === 0) return false;
+      const s = e - 1;
+      if (s >= from && s < end && this.slots.matches(s, id, canonical, h)) return true;
+    }
+  }
+
+  /** Append entry s of `src` (the log has room). */
+  appendFrom(src: Log, s: number): void {
+    if (this.n === this.slots.capacity) this.grow();
+    const t = this.n++;
+    this.slots.copyFrom(src.slots, s, t);
+    this.link(t, src.slots.hash(s));
+  }
+
+  private link(s: number, h: number): void {
+    const table = this.table;
+    let i = h & this.mask;
+    while (table[i] !== 0) i = (i + 1) & this.mask;
+    table[i] = s + 1;
+  }
+
+  private grow(): void {
+    const n = Math.min(this.most, Math.max(8, this.slots.capacity * 2));
+    this.slots.grow(n);
+    this.table = new Int32Array(tableSize(n));
+    this.mask = this.table.length - 1;
+    for (let s = 0; s < this.n; s++) this.link(s, this.slots.hash(s));
+  }
+}
+
+export class FillIds {
+  static readonly EMPTY: FillIds = new FillIds(new Log(0, 0), 0, 0);
+
+  private constructor(
+    /** append-only; entries below from + length are never written again */
+    private readonly log: Log,
+    private readonly from: number,
+    readonly length: number,
+  ) {}
+
+  /** A window of these ids (oldest first), at most `max`. */
+  static of(ids: readonly string[], max: number): FillIds {
+    let out = FillIds.EMPTY;
+    for (const id of ids) out = out.push(id, max);
+    return out;
+  }
+
+  has(id: string): boolean {
+    if (this.length === 0) return false;
+    const canonical = parseFillId(id);
+    return this.log.holds(id, canonical, fillIdHash(id, canonical), this.from, this.from + this.length);
+  }
+
+  /** This window with `id` appended, keeping at most `max` (≥ 1) of the newest: a new window; this one is unchanged. */
+  push(id: string, max: number): FillIds {
+    const keep = Math.min(this.length, Math.max(0, max - 1));
+    const end = this.from + this.length;
+    const canonical = parseFillId(id);
+    const h = fillIdHash(id, canonical);
+    const log = this.log;
+    if (end === log.n && end < log.most) {
+      log.append(id, canonical, h);
+      return new FillIds(log, end - keep, keep + 1);
+    }
+    const most = Math.max(1, max) + slackOf(max);
+    const out = new Log(Math.min(most, Math.max(8, 2 * (keep + 1))), most);
+    // (copying reads no id: the scratch still holds the new id's parts)
+    for (let s = end - keep; s < end; s++) out.appendFrom(log, s);
+    out.append(id, canonical, h);
+    return new FillIds(out, 0, keep + 1);
+  }
+
+  /** The ids, oldest first (tests, a state's JSON). */
+  toArray(): string[] {
+    const out = new Array<string>(this.length);
+    for (let i = 0; i < this.length; i++) out[i] = this.log.slots.idAt(this.from + i);
+    return out;
+  }
+
+  toJSON(): string[] {
+    return this.toArray();
+  }
+}

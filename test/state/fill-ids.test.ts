@@ -1,0 +1,123 @@
+/** The store's fill-id window (src/state/fill-ids.ts): an immutable window whose copies share one append-only log. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { FillIds } from '../../src/state/fill-ids.ts';
+import { DEFAULT_LIMITS, reduce } from '../../src/state/reduce.ts';
+import { emptyState, type StoreState } from '../../src/state/market-state.ts';
+import type { StateEvent } from '../../src/state/events.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
+import { liveHeap } from '../support/retained-heap.ts';
+
+/** The plain array the store kept before: the newest `max`, a new array per push. */
+function pushBounded(list: readonly string[], item: string, max: number): string[] {
+  const keep = list.length >= max ? max - 1 : list.length;
+  return [...list.slice(list.length - keep), item];
+}
+
+/** a fill id as the feeds make them: an order's nonce and its filled size */
+const feedId = (k: number, filled: number): string => `0x${(k >>> 0).toString(16).padStart(8, '0').repeat(8)}:${filled}`;
+
+/** ids of every form: the feeds' (canonical), upper-case hex, a leading zero, short strings */
+const POOL = [feedId(1, 5_000_000), feedId(1, 10_000_000), feedId(2, 0), feedId(0xdeadbeef, 1), feedId(3, 2 ** 53 - 1)];
+POOL.push(
+  POOL[0]!.toUpperCase().replace('0X', '0x'),
+  `${POOL[1]!.slice(0, 67)}010000000`,
+  `${POOL[1]!.slice(0, 67)}${2 ** 53}`,
+  'sim-1',
+  'sim-2',
+  'paper:x:1',
+  '',
+);
+
+describe('FillIds', () => {
+  it('answers as the bounded array did, and no push changes an earlier window (forks included)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 9 }), fc.array(fc.tuple(fc.nat(), fc.nat({ max: POOL.length - 1 })), { maxLength: 80 }), (max, steps) => {
+        // each step pushes onto a window picked among all made so far: mostly the newest, sometimes an older one (a fork)
+        const versions: [FillIds, string[]][] = [[FillIds.EMPTY, []]];
+        for (const [pick, idx] of steps) {
+          const from = pick % 4 === 0 ? versions[pick % versions.length]! : versions[versions.length - 1]!;
+          const id = POOL[idx]!;
+          versions.push([from[0].push(id, max), pushBounded(from[1], id, max)]);
+        }
+        versions.forEach(([w, want], i) => {
+          assert.deepEqual(w.toArray(), want, `version ${i}`);
+          assert.equal(w.length, want.length);
+          for (const id of POOL) assert.equal(w.has(id), want.includes(id), `version ${i} has ${JSON.stringify(id)}`);
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps a canonical id as numbers and gives back the same string', () => {
+    const w = FillIds.of(POOL, 100);
+    assert.deepEqual(w.toArray(), POOL);
+    assert.equal(JSON.stringify(w), JSON.stringify(POOL));
+  });
+
+  it('retains a fraction of the strings it replaced: under 90 bytes an id, where the array held each string (~230)', () => {
+    const markets: FillIds[] = Array(50).fill(FillIds.EMPTY);
+    const start = liveHeap();
+    // ids made here and dropped: the window alone holds them
+    for (let i = 0; i < 400; i++) for (let m = 0; m < 50; m++) markets[m] = markets[m]!.push(feedId(i * 50 + m, 1_000_000 * (1 + (i % 7))), 2_048);
+    const perId = (liveHeap() - start) / (400 * 50);
+    assert.deepEqual(
+      markets.map((w) => w.length),
+      Array(50).fill(400),
+    );
+    assert.ok(perId < 90, `retained ${perId.toFixed(0)} bytes an id`);
+  });
+});
+
+describe("the store's de-duplication window (DEFAULT_LIMITS.fillIds)", () => {
+  const M = `0x${'ab'.repeat(32)}` as Bytes32;
+  const fill = (fillId: string, ts: number): StateEvent => ({
+    type: 'OrderFilled',
+    marketId: M,
+    nonce: null,
+    outcomeIndex: 1,
+    side: 0,
+    price: 500_000,
+    size: 1_000_000,
+    fee: 0,
+    fillId,
+    ts,
+  });
+  const fills = (s: StoreState): number => s.markets.get(M)!.position.fills;
+
+  it('drops a repeated id within the newest 2,048 of its market and takes one beyond them again', () => {
+    const max = DEFAULT_LIMITS.fillIds;
+    assert.equal(max, 2_048);
+    let s = emptyState();
+    for (let i = 0; i < max; i++) s = reduce(s, fill(feedId(i, 1_000_000), i), DEFAULT_LIMITS);
+    assert.equal(fills(s), max);
+    // the oldest of the window and the newest: both dropped, nothing changes
+    for (const id of [feedId(0, 1_000_000), feedId(max - 1, 1_000_000)]) {
+      const again = reduce(s, fill(id, max), DEFAULT_LIMITS);
+      assert.equal(again.markets.get(M), s.markets.get(M), `${id} dropped`);
+    }
+    // one more fill: the oldest id leaves the window, and is taken again as a new fill
+    s = reduce(s, fill(feedId(max, 1_000_000), max), DEFAULT_LIMITS);
+    s = reduce(s, fill(feedId(0, 1_000_000), max + 1), DEFAULT_LIMITS);
+    assert.equal(fills(s), max + 2);
+    // that pushed id 1 out too (2,048 newest: 2 … 2,048 and 0), while 2 is still in it
+    const again = reduce(s, fill(feedId(2, 1_000_000), max + 2), DEFAULT_LIMITS);
+    assert.equal(again.markets.get(M), s.markets.get(M));
+    assert.equal(fills(reduce(s, fill(feedId(1, 1_000_000), max + 2), DEFAULT_LIMITS)), max + 3);
+  });
+
+  it('an earlier state still answers as it did after later fills (the metrics read the state before a change)', () => {
+    let s = emptyState();
+    s = reduce(s, fill('a', 1), DEFAULT_LIMITS);
+    const before = s;
+    s = reduce(s, fill('b', 2), DEFAULT_LIMITS);
+    assert.equal(before.markets.get(M)!.fillIds.has('b'), false);
+    assert.equal(s.markets.get(M)!.fillIds.has('b'), true);
+    // a fork from the earlier state
+    const fork = reduce(before, fill('c', 3), DEFAULT_LIMITS);
+    assert.deepEqual(fork.markets.get(M)!.fillIds.toArray(), ['a', 'c']);
+    assert.deepEqual(s.markets.get(M)!.fillIds.toArray(), ['a', 'b']);
+  });
+});
