@@ -45,8 +45,8 @@ function parse(key: string): boolean {
   return true;
 }
 
-/** murmur3's finaliser: every bit of `h` moves every bit of the answer */
-function fmix(h: number): number {
+/** murmur3's finaliser: every bit of `h` moves every bit of the answer (also src/core/fill-id-slots.ts's) */
+export function fmix(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;

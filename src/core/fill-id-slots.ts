@@ -12,6 +12,7 @@
  * (`write`, `matches`, `idAt`, `move`, `grow`). The structures that remember fill ids
  * (src/state/fill-ids.ts, src/account/kept-fills.ts) are built on them.
  */
+import { fmix } from './bytes32-window.ts';
 
 /** 0-9 → 0-9, a-f → 10-15, anything else → -1 (by char code) */
 const NIBBLE = new Int8Array(128).fill(-1);
@@ -50,15 +51,6 @@ export function parseFillId(id: string): boolean {
   if (size > Number.MAX_SAFE_INTEGER) return false;
   SIZE = size;
   return true;
-}
-
-/** murmur3's finaliser: every bit of `h` moves every bit of the answer */
-function fmix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return h ^ (h >>> 16);
 }
 
 /** The id's hash: of the scratch's words and size when canonical (parseFillId just said so), else of its characters. */
