@@ -518,6 +518,11 @@ export class OrderManager {
     });
   }
 
+  /** Why the last reconciliation could not list the venue's open orders (the venue's error), or null when it could. */
+  reconcileListError(): unknown {
+    return this.rec.listError;
+  }
+
   /**
    * Cancel every open order of the trader and stop creating new ones. Lists the venue's open
    * orders and cancels them in batches until the venue reports none, at most `cancelAllRounds`

@@ -75,6 +75,8 @@ export class Reconciler {
   /** undefined until first read (then from `ownMarkets`); null = the whole wallet is the bot's */
   private ownSet: Set<Bytes32> | null | undefined = undefined;
   private readonly toldStrangers = new Set<string>();
+  /** why the last reconciliation could not list the venue's open orders (null: it could) */
+  listError: unknown = null;
 
   constructor(deps: ReconcilerDeps) {
     this.d = deps;
@@ -87,8 +89,10 @@ export class Reconciler {
     let open: VenueOrder[];
     try {
       open = await venue.openOrders(marketId);
+      this.listError = null;
       emit({ type: 'VenueCallCompleted', call: 'open-orders', ok: true, ms: clock.now() - t0, ts: clock.now() });
     } catch (err) {
+      this.listError = err;
       emit({ type: 'VenueCallCompleted', call: 'open-orders', ok: false, ms: clock.now() - t0, ts: clock.now() });
       log.warn({ err: errInfo(err) }, 'reconcile: could not list open orders');
       return false;

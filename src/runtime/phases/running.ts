@@ -6,14 +6,15 @@
  */
 import { schedulePeriodicReconcile } from '../../orders/periodic-reconcile.ts';
 import { haltText, latchText } from '../../ledger/held-state.ts';
-import { StartupAbortedError, untilAborted } from '../startup-retry.ts';
+import { BookmakerError } from '../../model/errors.ts';
+import { retryStartupStep, StartupAbortedError } from '../startup-retry.ts';
 import type { ControlPhase } from './control.ts';
 import type { CorePhase } from './core.ts';
 import type { EndpointsPhase } from './endpoints.ts';
 import type { LedgerPhase } from './ledger.ts';
 import type { RotationPhase } from './rotation.ts';
 import type { SelectPhase } from './select.ts';
-import type { StartContext } from './start-context.ts';
+import { retryOptions, type StartContext } from './start-context.ts';
 import { cancelSiblingsAtStart } from './siblings.ts';
 import { checkWalletAtStart } from './wallet.ts';
 
@@ -29,8 +30,17 @@ export async function reconcilePhase(
   const { log, signal } = c;
   const { kernel: k, orderManager: om, store } = cp.core;
   c.early?.controls.phase('reconcile');
-  const ok = await untilAborted(om.reconcile(undefined, k.desired()), signal);
-  if (!ok) log.warn('start-up reconcile could not read the venue; it is retried periodically');
+  // nothing is quoted before the venue's open orders were read: what rests there (an earlier run's orders, another
+  // trader's) is unknown until then, to the limits and to the wallet check. A venue that fails transiently is retried
+  // until the start-up deadline (exit 8); any other failure ends the start-up.
+  await retryStartupStep(
+    'reconcile with the venue',
+    async () => {
+      if (await om.reconcile(undefined, k.desired())) return;
+      throw om.reconcileListError() ?? new BookmakerError('INVARIANT', "the start-up reconcile failed (see the log's error above)");
+    },
+    retryOptions(c),
+  );
   if (signal?.aborted) throw new StartupAbortedError(String(signal.reason ?? 'stop'));
   // another trader's open orders in these markets refuse the start (exit 7) before the first quote;
   // from here on a new one halts the bot (phases/wallet.ts)

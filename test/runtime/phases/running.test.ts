@@ -19,6 +19,7 @@ import type { Watchdog } from '../../../src/runtime/watchdog.ts';
 import type { Handler, LookupResult } from '../../../src/sim/router.ts';
 import { BOT_KEY, ledgerConfig, onLedgerExchange, openOrders, place, withTimeout } from '../../e2e/harness.ts';
 import { silentLogger } from '../../../src/core/logger.ts';
+import { HttpError } from '../../../src/sim/http-errors.ts';
 
 /** A watchdog that only keeps the start-up's status answer: the test reads the phase the bot is in from it. */
 function phaseReader(): { watchdog: Watchdog; phase: () => Promise<string | null> } {
@@ -115,5 +116,103 @@ test("a second bot on a wallet with another trader's orders refuses to start hav
       const late = await withTimeout(started, 60_000, 'the bot did not end its start-up').catch((e: Error) => e);
       if (!(late instanceof Error)) await late.stop();
     }
+  });
+});
+
+/**
+ * The bot's listings of its open orders fail with 503 at the exchange from the first one in the reconcile phase
+ * until `failForMs` later (Infinity: for good); every create the bot sends is noted with whether a listing had
+ * succeeded before it.
+ */
+function failListings(h: Parameters<Parameters<typeof onLedgerExchange>[0]>[0], phase: () => Promise<string | null>, failForMs: number) {
+  const seen = { failed: 0, listedOk: false, createsBeforeListing: [] as string[], creates: 0 };
+  let failingSince: number | null = null;
+  const lookup = h.ex.router.lookup.bind(h.ex.router);
+  h.ex.router.lookup = (method: string, path: string): LookupResult => {
+    const r = lookup(method, path);
+    if (!r.ok) return r;
+    const route = r.match.route;
+    let handler: Handler | null = null;
+    if (method === 'GET' && route.path === '/orders')
+      handler = async (ctx) => {
+        if (ctx.key?.key === BOT_KEY) {
+          if (failingSince === null && (await phase()) === 'reconcile') failingSince = Date.now();
+          if (failingSince !== null && Date.now() - failingSince < failForMs) {
+            seen.failed++;
+            throw new HttpError(503, 'SERVICE_UNAVAILABLE', 'the test fails the listing');
+          }
+          if (failingSince !== null) seen.listedOk = true;
+        }
+        return route.handler(ctx);
+      };
+    else if (method === 'POST' && CREATE_ROUTES.has(route.path))
+      handler = (ctx) => {
+        if (ctx.key?.key === BOT_KEY) {
+          seen.creates++;
+          if (!seen.listedOk) seen.createsBeforeListing.push(`${route.path} ${JSON.stringify(ctx.body).slice(0, 200)}`);
+        }
+        return route.handler(ctx);
+      };
+    return handler ? { ok: true, match: { ...r.match, route: { ...route, handler } } } : r;
+  };
+  return seen;
+}
+
+test("nothing is quoted before the start-up reconcile has read the venue's open orders: a venue failing the listing (503) is retried, then the bot quotes", async () => {
+  await onLedgerExchange(async (h, ledger) => {
+    const { watchdog, phase } = phaseReader();
+    const seen = failListings(h, phase, 4_000);
+    const cfg = await ledgerConfig(h, ledger);
+    const started = startBot({
+      config: cfg,
+      logger: silentLogger,
+      apiKey: BOT_KEY,
+      env: { BOOKMAKER_PRIVATE_KEY: h.bot.privateKey },
+      warmupMs: 3_000,
+      newLedger: true,
+      watchdog,
+    });
+    const bot = await withTimeout(started, 90_000, 'the bot did not start');
+    try {
+      assert.ok(seen.failed > 0, 'the listing failed at least once in the reconcile phase');
+      assert.ok(seen.listedOk, 'a listing succeeded before the start-up ended');
+      for (let i = 0; i < 200 && seen.creates === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(seen.creates > 0, 'the bot quotes once the venue answers');
+      assert.deepEqual(seen.createsBeforeListing, [], 'no create before the venue had been read');
+    } finally {
+      await bot.stop();
+    }
+  });
+});
+
+test('a venue that never answers the start-up listing ends the start-up at its deadline (VenueUnreachableError, exit 8), having placed nothing', async () => {
+  await onLedgerExchange(async (h, ledger) => {
+    const { watchdog, phase } = phaseReader();
+    const seen = failListings(h, phase, Number.POSITIVE_INFINITY);
+    const cfg = await ledgerConfig(h, ledger);
+    const outcome = await withTimeout(
+      startBot({
+        config: cfg,
+        logger: silentLogger,
+        apiKey: BOT_KEY,
+        env: { BOOKMAKER_PRIVATE_KEY: h.bot.privateKey },
+        warmupMs: 3_000,
+        newLedger: true,
+        watchdog,
+        startupDeadlineMs: 15_000,
+      }).then(
+        (bot) => bot,
+        (e: Error) => e,
+      ),
+      90_000,
+      'the bot neither started nor gave up',
+    );
+    if (!(outcome instanceof Error)) {
+      await outcome.stop();
+      assert.fail(`the bot started without reading the venue's open orders (${seen.creates} creates)`);
+    }
+    assert.equal(outcome.name, 'VenueUnreachableError', outcome.message);
+    assert.ok(seen.failed > 0);
+    assert.equal(seen.creates, 0, 'nothing placed');
   });
 });
