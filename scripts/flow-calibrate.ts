@@ -314,7 +314,7 @@ async function main(): Promise<void> {
     process.stdout.write(`export const CALIBRATED_FIT: Readonly<CalibratedFit> = Object.freeze(${JSON.stringify(best, null, 2)});\n`);
     process.stdout.write(`// cost: ${cost()}\n`);
     const shipped = await score({ ...CALIBRATED_FIT });
-    process.stdout.write(sideBySide(`Fit seeds ${values.seeds}`, shipped.z, bestZ, shipped.loss, bestLoss));
+    process.stdout.write(sideBySide(`Seeds ${values.seeds} (the search's)`, shipped.z, bestZ, shipped.loss, bestLoss));
     if (checkSeeds.length > 0) {
       const [a, b] = [await score({ ...CALIBRATED_FIT }, checkSeeds), await score(best, checkSeeds)];
       process.stdout.write(sideBySide(`Check seeds ${values.check}`, a.z, b.z, a.loss, b.loss));
