@@ -8,16 +8,19 @@
  * manifest's market ids: seeds that share markets are not independent draws).
  *
  *   node --import tsx scripts/edge-fit-seeds.ts [--groups 9001-9003,1-8] [--hours 0.5] [--markets 4]
- *     [--flow calibrated] [--via preset|fit]
+ *     [--flow calibrated] [--via preset|fit] [--fit FILE.json]
  *
  * `--via fit` builds the flow as scripts/flow-calibrate.ts does (`benign` with the shipped
  * CALIBRATED_FIT's agents), `preset` as scripts/flow-fit.ts and the edge bench do (the `calibrated` preset).
+ * `--fit FILE` (implies `--via fit`): a candidate's settings over CALIBRATED_FIT, a JSON object as
+ * scripts/flow-calibrate.ts's `--out` writes.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { flowStats, type FlowStats } from '../src/backtest/flow-stats.ts';
 import { formatMeanCi, meanCi, t975 } from '../src/backtest/mean-ci.ts';
 import { syntheticSource } from '../src/backtest/synthetic-source.ts';
-import { CALIBRATED_FIT, calibratedAgents, isFlowPreset } from '../src/sim/flow-presets.ts';
+import { CALIBRATED_FIT, type CalibratedFit, calibratedAgents, isFlowPreset } from '../src/sim/flow-presets.ts';
 
 const { values } = parseArgs({
   options: {
@@ -26,8 +29,13 @@ const { values } = parseArgs({
     markets: { type: 'string', default: '4' },
     flow: { type: 'string', default: 'calibrated' },
     via: { type: 'string', default: 'preset' },
+    fit: { type: 'string' },
   },
 });
+if (values.fit) values.via = 'fit';
+const fit: CalibratedFit = { ...CALIBRATED_FIT, ...(values.fit ? (JSON.parse(readFileSync(values.fit, 'utf8')) as Partial<CalibratedFit>) : {}) };
+for (const k of Object.keys(fit) as (keyof CalibratedFit)[])
+  if (!(k in CALIBRATED_FIT) || !Number.isFinite(fit[k])) throw new Error(`--fit: ${k} is not a finite CalibratedFit setting`);
 const flow = values.flow!;
 if (!isFlowPreset(flow)) throw new Error(`--flow: unknown preset ${flow}`);
 if (values.via !== 'preset' && values.via !== 'fit') throw new Error('--via: preset or fit');
@@ -55,14 +63,14 @@ const names = Object.keys(STATS) as Stat[];
 
 const f = (v: number, d = 2) => (Number.isFinite(v) ? v.toFixed(d) : '–');
 const out = (line: string) => process.stdout.write(`${line}\n`);
-out(`${flow} via ${values.via}, ${hours} h × ${markets} markets a seed, open loop (nobody quoting)\n`);
+out(`${flow} via ${values.via}${values.fit ? ` (${values.fit})` : ''}, ${hours} h × ${markets} markets a seed, open loop (nobody quoting)\n`);
 out(`| group | seed | ${names.join(' | ')} | markets |`);
 out(`|---|---|${names.map(() => '---|').join('')}---|`);
 const results = new Map<string, { values: Record<Stat, number[]>; ids: string[] }>();
 for (const g of groups) {
   const r = { values: Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<Stat, number[]>, ids: [] as string[] };
   for (const seed of g.seeds) {
-    const agents = values.via === 'fit' ? calibratedAgents(CALIBRATED_FIT) : undefined;
+    const agents = values.via === 'fit' ? calibratedAgents(fit) : undefined;
     const src = await syntheticSource({ seed, hours, markets, flow: values.via === 'fit' ? 'benign' : flow, ...(agents ? { agents } : {}) });
     const s = flowStats(src);
     const ids = src.manifest.markets.map((m) => m.id);
