@@ -42,6 +42,52 @@ function phaseReader(): { watchdog: Watchdog; phase: () => Promise<string | null
 
 const CREATE_ROUTES = new Set(['/orders', '/orders/bulk', '/orders/bulk/create', '/orders/cancel-replace']);
 
+type Exchange = Parameters<Parameters<typeof onLedgerExchange>[0]>[0];
+type Bot = Awaited<ReturnType<typeof startBot>>;
+
+/**
+ * At the exchange: `listing` runs before each of the bot's listings of its open orders (it may hold the answer or
+ * throw one), `create` hears each create the bot sends (its route and body).
+ */
+function interceptBot(h: Exchange, o: { listing: () => Promise<void>; create: (what: string) => void }): void {
+  const lookup = h.ex.router.lookup.bind(h.ex.router);
+  h.ex.router.lookup = (method: string, path: string): LookupResult => {
+    const r = lookup(method, path);
+    if (!r.ok) return r;
+    const route = r.match.route;
+    let handler: Handler | null = null;
+    if (method === 'GET' && route.path === '/orders')
+      handler = async (ctx) => {
+        if (ctx.key?.key === BOT_KEY) await o.listing();
+        return route.handler(ctx);
+      };
+    else if (method === 'POST' && CREATE_ROUTES.has(route.path))
+      handler = (ctx) => {
+        if (ctx.key?.key === BOT_KEY) o.create(`${route.path} ${JSON.stringify(ctx.body).slice(0, 200)}`);
+        return route.handler(ctx);
+      };
+    return handler ? { ok: true, match: { ...r.match, route: { ...route, handler } } } : r;
+  };
+}
+
+/** The bot started on the exchange with a new ledger: the bot, or the error its start-up ended with. */
+async function startOn(h: Exchange, ledger: string, watchdog: Watchdog, more: { startupDeadlineMs?: number } = {}): Promise<Bot | Error> {
+  const config = await ledgerConfig(h, ledger);
+  return startBot({
+    config,
+    logger: silentLogger,
+    apiKey: BOT_KEY,
+    env: { BOOKMAKER_PRIVATE_KEY: h.bot.privateKey },
+    warmupMs: 3_000,
+    newLedger: true,
+    watchdog,
+    ...more,
+  }).then(
+    (bot) => bot,
+    (e: Error) => e,
+  );
+}
+
 test("a second bot on a wallet with another trader's orders refuses to start having placed nothing, even when its markets tick during the start-up reconcile", async () => {
   await onLedgerExchange(async (h, ledger) => {
     const theirs = await place(h.bot, { marketId: h.markets[0]!, outcomeIndex: 1, side: 0, price: 100_000, shares: 5 });
@@ -53,41 +99,15 @@ test("a second bot on a wallet with another trader's orders refuses to start hav
     const released = new Promise<void>((r) => (release = r));
     let held = 0;
     const creates: string[] = [];
-    const lookup = h.ex.router.lookup.bind(h.ex.router);
-    h.ex.router.lookup = (method: string, path: string): LookupResult => {
-      const r = lookup(method, path);
-      if (!r.ok) return r;
-      const route = r.match.route;
-      let handler: Handler | null = null;
-      if (method === 'GET' && route.path === '/orders')
-        handler = async (ctx) => {
-          if (ctx.key?.key === BOT_KEY && (await phase()) === 'reconcile') {
-            held++;
-            await released;
-          }
-          return route.handler(ctx);
-        };
-      else if (method === 'POST' && CREATE_ROUTES.has(route.path))
-        handler = (ctx) => {
-          if (ctx.key?.key === BOT_KEY) creates.push(`${route.path} ${JSON.stringify(ctx.body).slice(0, 200)}`);
-          return route.handler(ctx);
-        };
-      return handler ? { ok: true, match: { ...r.match, route: { ...route, handler } } } : r;
-    };
-
-    const cfg = await ledgerConfig(h, ledger);
-    const started = startBot({
-      config: cfg,
-      logger: silentLogger,
-      apiKey: BOT_KEY,
-      env: { BOOKMAKER_PRIVATE_KEY: h.bot.privateKey },
-      warmupMs: 3_000,
-      newLedger: true,
-      watchdog,
-    }).then(
-      (bot) => bot,
-      (e: Error) => e,
-    );
+    interceptBot(h, {
+      listing: async () => {
+        if ((await phase()) !== 'reconcile') return;
+        held++;
+        await released;
+      },
+      create: (what) => creates.push(what),
+    });
+    const started = startOn(h, ledger, watchdog);
     let releaseTimer: NodeJS.Timeout | undefined;
     try {
       // the listing is held from the moment the reconcile asks; 1.5 s later it is answered
@@ -124,37 +144,23 @@ test("a second bot on a wallet with another trader's orders refuses to start hav
  * until `failForMs` later (Infinity: for good); every create the bot sends is noted with whether a listing had
  * succeeded before it.
  */
-function failListings(h: Parameters<Parameters<typeof onLedgerExchange>[0]>[0], phase: () => Promise<string | null>, failForMs: number) {
+function failListings(h: Exchange, phase: () => Promise<string | null>, failForMs: number) {
   const seen = { failed: 0, listedOk: false, createsBeforeListing: [] as string[], creates: 0 };
   let failingSince: number | null = null;
-  const lookup = h.ex.router.lookup.bind(h.ex.router);
-  h.ex.router.lookup = (method: string, path: string): LookupResult => {
-    const r = lookup(method, path);
-    if (!r.ok) return r;
-    const route = r.match.route;
-    let handler: Handler | null = null;
-    if (method === 'GET' && route.path === '/orders')
-      handler = async (ctx) => {
-        if (ctx.key?.key === BOT_KEY) {
-          if (failingSince === null && (await phase()) === 'reconcile') failingSince = Date.now();
-          if (failingSince !== null && Date.now() - failingSince < failForMs) {
-            seen.failed++;
-            throw new HttpError(503, 'SERVICE_UNAVAILABLE', 'the test fails the listing');
-          }
-          if (failingSince !== null) seen.listedOk = true;
-        }
-        return route.handler(ctx);
-      };
-    else if (method === 'POST' && CREATE_ROUTES.has(route.path))
-      handler = (ctx) => {
-        if (ctx.key?.key === BOT_KEY) {
-          seen.creates++;
-          if (!seen.listedOk) seen.createsBeforeListing.push(`${route.path} ${JSON.stringify(ctx.body).slice(0, 200)}`);
-        }
-        return route.handler(ctx);
-      };
-    return handler ? { ok: true, match: { ...r.match, route: { ...route, handler } } } : r;
-  };
+  interceptBot(h, {
+    listing: async () => {
+      if (failingSince === null && (await phase()) === 'reconcile') failingSince = Date.now();
+      if (failingSince !== null && Date.now() - failingSince < failForMs) {
+        seen.failed++;
+        throw new HttpError(503, 'SERVICE_UNAVAILABLE', 'the test fails the listing');
+      }
+      if (failingSince !== null) seen.listedOk = true;
+    },
+    create: (what) => {
+      seen.creates++;
+      if (!seen.listedOk) seen.createsBeforeListing.push(what);
+    },
+  });
   return seen;
 }
 
@@ -162,17 +168,9 @@ test("nothing is quoted before the start-up reconcile has read the venue's open 
   await onLedgerExchange(async (h, ledger) => {
     const { watchdog, phase } = phaseReader();
     const seen = failListings(h, phase, 4_000);
-    const cfg = await ledgerConfig(h, ledger);
-    const started = startBot({
-      config: cfg,
-      logger: silentLogger,
-      apiKey: BOT_KEY,
-      env: { BOOKMAKER_PRIVATE_KEY: h.bot.privateKey },
-      warmupMs: 3_000,
-      newLedger: true,
-      watchdog,
-    });
-    const bot = await withTimeout(started, 90_000, 'the bot did not start');
+    const started = await withTimeout(startOn(h, ledger, watchdog), 90_000, 'the bot did not start');
+    if (started instanceof Error) throw started;
+    const bot = started;
     try {
       assert.ok(seen.failed > 0, 'the listing failed at least once in the reconcile phase');
       assert.ok(seen.listedOk, 'a listing succeeded before the start-up ended');
@@ -189,24 +187,7 @@ test('a venue that never answers the start-up listing ends the start-up at its d
   await onLedgerExchange(async (h, ledger) => {
     const { watchdog, phase } = phaseReader();
     const seen = failListings(h, phase, Number.POSITIVE_INFINITY);
-    const cfg = await ledgerConfig(h, ledger);
-    const outcome = await withTimeout(
-      startBot({
-        config: cfg,
-        logger: silentLogger,
-        apiKey: BOT_KEY,
-        env: { BOOKMAKER_PRIVATE_KEY: h.bot.privateKey },
-        warmupMs: 3_000,
-        newLedger: true,
-        watchdog,
-        startupDeadlineMs: 15_000,
-      }).then(
-        (bot) => bot,
-        (e: Error) => e,
-      ),
-      90_000,
-      'the bot neither started nor gave up',
-    );
+    const outcome = await withTimeout(startOn(h, ledger, watchdog, { startupDeadlineMs: 15_000 }), 90_000, 'the bot neither started nor gave up');
     if (!(outcome instanceof Error)) {
       await outcome.stop();
       assert.fail(`the bot started without reading the venue's open orders (${seen.creates} creates)`);
