@@ -11,6 +11,7 @@
 import type { OutcomeIndex, SideValue } from '../model/order.ts';
 import type { FillTerms } from '../state/position.ts';
 import { FillIdSlots, fillIdHash, parseFillId, tableSize } from '../core/fill-id-slots.ts';
+import { probeLink, probeUnlink } from '../core/probe-table.ts';
 
 /** What a kept fill holds: the terms the books apply, its time and id for the order, its origin. */
 export interface KeptFill extends FillTerms {
@@ -393,34 +394,14 @@ export class IdMemory {
   }
 
   private link(s: number): void {
-    const table = this.#table;
-    let i = this.#slots.hash(s) & this.#mask;
-    while (table[i] !== 0) i = (i + 1) & this.#mask;
-    table[i] = s + 1;
+    probeLink(this.#table, this.#mask, s, this.#slots.hash(s));
   }
 
-  /** Take slot s out of the table, moving later entries of its probe run back so none is lost. */
   private unlink(s: number): void {
-    const table = this.#table;
-    const mask = this.#mask;
-    let i = this.#slots.hash(s) & mask;
-    while (table[i] !== s + 1) i = (i + 1) & mask;
-    for (;;) {
-      table[i] = 0;
-      let j = i;
-      for (;;) {
-        j = (j + 1) & mask;
-        const e = table[j]!;
-        if (e === 0) return;
-        const home = this.#slots.hash(e - 1) & mask;
-        // the entry at j stays when its home lies cyclically in (i, j]
-        const stays = i <= j ? i < home && home <= j : i < home || home <= j;
-        if (!stays) {
-          table[i] = e;
-          i = j;
-          break;
-        }
-      }
-    }
+    probeUnlink(this.#table, this.#mask, s, this, IdMemory.hashOf);
+  }
+
+  private static hashOf(m: IdMemory, s: number): number {
+    return m.#slots.hash(s);
   }
 }

@@ -20,6 +20,7 @@
  * 10,000) are whole from the start.
  */
 import { InvariantError } from '../model/errors.ts';
+import { probeLink, probeUnlink } from './probe-table.ts';
 
 /** 0-9 → 0-9, a-f → 10-15, anything else → -1 (by char code) */
 const NIBBLE = new Int8Array(128).fill(-1);
@@ -209,34 +210,14 @@ export class Bytes32Window {
   }
 
   private link(s: number): void {
-    const table = this.table;
-    let i = this.hashes[s]! & this.mask;
-    while (table[i] !== 0) i = (i + 1) & this.mask;
-    table[i] = s + 1;
+    probeLink(this.table, this.mask, s, this.hashes[s]!);
   }
 
-  /** Take slot s out of the table, moving later entries of its probe run back so none is lost. */
   private unlink(s: number): void {
-    const table = this.table;
-    const mask = this.mask;
-    let i = this.hashes[s]! & mask;
-    while (table[i] !== s + 1) i = (i + 1) & mask;
-    for (;;) {
-      table[i] = 0;
-      let j = i;
-      for (;;) {
-        j = (j + 1) & mask;
-        const e = table[j]!;
-        if (e === 0) return;
-        const home = this.hashes[e - 1]! & mask;
-        // the entry at j stays when its home lies cyclically in (i, j]
-        const stays = i <= j ? i < home && home <= j : i < home || home <= j;
-        if (!stays) {
-          table[i] = e;
-          i = j;
-          break;
-        }
-      }
-    }
+    probeUnlink(this.table, this.mask, s, this, Bytes32Window.hashOf);
+  }
+
+  private static hashOf(w: Bytes32Window, s: number): number {
+    return w.hashes[s]!;
   }
 }

@@ -19,6 +19,7 @@
  * each id's string, ~100 bytes of heap, for as long as the market had fewer than `max` newer fills.
  */
 import { FillIdSlots, fillIdHash, parseFillId, tableSize } from '../core/fill-id-slots.ts';
+import { probeLink } from '../core/probe-table.ts';
 
 /** ids a log holds beyond the bound: a copy of the window every this many pushes */
 function slackOf(max: number): number {
@@ -71,10 +72,7 @@ class Log {
   }
 
   private link(s: number, h: number): void {
-    const table = this.table;
-    let i = h & this.mask;
-    while (table[i] !== 0) i = (i + 1) & this.mask;
-    table[i] = s + 1;
+    probeLink(this.table, this.mask, s, h);
   }
 
   private grow(): void {
