@@ -15,8 +15,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { report } from './lib.ts';
-import type { ListOrdersParams } from '../../src/exchange/client/orders-read.ts';
 import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
+import { ordersListClient } from '../support/orders-list-client.ts';
 import { settableClock, T0, TRADER, venueOrder } from '../support/venue-order.ts';
 import { deltaEvent, streamState } from '../feeds/trade-event.ts';
 
@@ -61,34 +61,9 @@ async function run(tree: string): Promise<Counts> {
       add({ marketId: market(m), side: j % 2 ? 1 : 0, price: j % 2 ? 550_000 : 450_000 });
     }
   const c = { gets: 0, pages: 0 };
-  const list = async (p: ListOrdersParams) => {
-    c.pages++;
-    const all = orders.filter(
-      (o) =>
-        (p.marketId === undefined || o.marketId === p.marketId) &&
-        (!p.status || p.status.includes(o.status)) &&
-        (p.cursor === undefined || Number(o.id) < Number(p.cursor)),
-    );
-    all.sort((a, b) => Number(b.id) - Number(a.id));
-    const page = all.slice(0, p.limit ?? 100);
-    return { orders: page, cursor: all.length > page.length ? String(page[page.length - 1]!.id) : null };
-  };
   const client = {
     orders: {
-      list,
-      async *iterate(p: Omit<ListOrdersParams, 'cursor'>) {
-        let cursor: string | undefined;
-        for (;;) {
-          const pg = await list({ ...p, ...(cursor !== undefined ? { cursor } : {}) });
-          yield* pg.orders;
-          if (pg.cursor === null) return;
-          cursor = pg.cursor;
-        }
-      },
-      async get(id: number | string) {
-        c.gets++;
-        return orders.find((o) => o.id === id || o.hash === id || o.nonce === id)!;
-      },
+      ...ordersListClient(orders, { onList: () => void c.pages++, onGet: () => void c.gets++ }),
       async recent() {
         return [];
       },

@@ -8,9 +8,9 @@ import { test } from 'node:test';
 import { BookTouches } from '../../src/feeds/book-touches.ts';
 import { ParkedCancels } from '../../src/feeds/parked-cancels.ts';
 import { ownOrdersReader } from '../../src/feeds/own-orders-feed.ts';
-import type { ListOrdersParams } from '../../src/exchange/client/orders-read.ts';
 import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
 import type { BookEvent } from '../../src/model/stream.ts';
+import { ordersListClient } from '../support/orders-list-client.ts';
 import { settableClock, T0, TRADER, venueOrder } from '../support/venue-order.ts';
 import { deltaEvent, streamState, tradeEvent } from './trade-event.ts';
 
@@ -41,40 +41,19 @@ function fakeVenue(markets: number, perMarket: number, history = 0) {
       orders.push(venueOrder({ id: i + 1, nonce: nonce(i), marketId: market(m), side: bid ? 0 : 1, price: bid ? 450_000 : 550_000, insertedAt: at(i) }));
     }
   const calls = { pages: 0, byMarket: 0, gets: 0, ended: 0, failNext: false };
-  const matching = (p: ListOrdersParams): VenueOrder[] =>
-    orders
-      .filter((o) => (p.marketId === undefined || o.marketId === p.marketId) && (!p.status || p.status.includes(o.status)))
-      .sort((a, b) => Number(b.id) - Number(a.id));
-  const list = async (p: ListOrdersParams) => {
-    if (calls.failNext) {
-      calls.failNext = false;
-      throw new Error('503');
-    }
-    if (p.status?.includes('open') === false) calls.ended++;
-    else if (p.marketId === undefined) calls.pages++;
-    else calls.byMarket++;
-    const all = matching(p).filter((o) => p.cursor === undefined || Number(o.id) < Number(p.cursor));
-    const page = all.slice(0, p.limit ?? 100);
-    const more = all.length > page.length;
-    return { orders: page, cursor: more ? String(page[page.length - 1]!.id) : null };
-  };
   const client = {
-    orders: {
-      list,
-      async *iterate(p: Omit<ListOrdersParams, 'cursor'>) {
-        let cursor: string | undefined;
-        for (;;) {
-          const page = await list({ ...p, ...(cursor !== undefined ? { cursor } : {}) });
-          yield* page.orders;
-          if (page.cursor === null) return;
-          cursor = page.cursor;
+    orders: ordersListClient(orders, {
+      onList: (p) => {
+        if (calls.failNext) {
+          calls.failNext = false;
+          throw new Error('503');
         }
+        if (p.status?.includes('open') === false) calls.ended++;
+        else if (p.marketId === undefined) calls.pages++;
+        else calls.byMarket++;
       },
-      async get(id: number | string): Promise<VenueOrder> {
-        calls.gets++;
-        return orders.find((o) => o.id === id || o.hash === id || o.nonce === id)!;
-      },
-    },
+      onGet: () => void calls.gets++,
+    }),
   };
   /** fill `size` more of order `i` (closing it when nothing remains) */
   const fill = (i: number, size: number): void => {
