@@ -21,6 +21,7 @@ import { flowStats, type FlowStats } from '../src/backtest/flow-stats.ts';
 import { formatMeanCi, meanCi, t975 } from '../src/backtest/mean-ci.ts';
 import { syntheticSource } from '../src/backtest/synthetic-source.ts';
 import { CALIBRATED_FIT, type CalibratedFit, calibratedAgents, isFlowPreset } from '../src/sim/flow-presets.ts';
+import { seedRanges } from './synthetic-flags.ts';
 
 const { values } = parseArgs({
   options: {
@@ -42,11 +43,7 @@ if (values.via !== 'preset' && values.via !== 'fit') throw new Error('--via: pre
 if (values.via === 'fit' && flow !== 'calibrated') throw new Error('--via fit: the fit is of the calibrated preset');
 const hours = Number(values.hours);
 const markets = Number(values.markets);
-const groups = values.groups!.split(',').map((g) => {
-  const [a, b] = g.split('-').map(Number);
-  if (!Number.isSafeInteger(a) || (b !== undefined && !(Number.isSafeInteger(b) && b >= a!))) throw new Error(`--groups: A-B ranges, got ${g}`);
-  return { name: g, seeds: Array.from({ length: (b ?? a!) - a! + 1 }, (_, i) => a! + i) };
-});
+const groups = values.groups!.split(',').map((g) => ({ name: g, seeds: seedRanges('--groups', g) }));
 
 const STATS = {
   'quote 1s': (s: FlowStats) => s.quoteMarkouts['1s'].centsPerShare,

@@ -38,6 +38,7 @@ import { loadReplaySource } from '../src/backtest/replay-source.ts';
 import { flowStats, SWEEP_HORIZONS, SWEEP_SHARES, type FlowStats, type MeanCi, type SweepStats } from '../src/backtest/flow-stats.ts';
 import { syntheticSource } from '../src/backtest/synthetic-source.ts';
 import { CALIBRATED_FIT, calibratedAgents, type CalibratedFit } from '../src/sim/flow-presets.ts';
+import { seedRanges } from './synthetic-flags.ts';
 
 const { values } = parseArgs({
   options: {
@@ -73,18 +74,9 @@ if (values.worker) {
   process.on('disconnect', () => process.exit(0));
 }
 
-function parseSeeds(flag: string, text: string): number[] {
-  return text.split(',').flatMap((g) => {
-    const [a, b] = g.split('-').map(Number);
-    if (!Number.isSafeInteger(a) || (b !== undefined && !(Number.isSafeInteger(b) && b >= a!)))
-      throw new Error(`${flag}: A-B ranges joined by commas, got ${g}`);
-    return Array.from({ length: (b ?? a!) - a! + 1 }, (_, i) => a! + i);
-  });
-}
-
 // the search's settings (a worker takes its jobs' own)
-const seeds = parseSeeds('--seeds', values.seeds!);
-const checkSeeds = values.check ? parseSeeds('--check', values.check) : [];
+const seeds = seedRanges('--seeds', values.seeds!);
+const checkSeeds = values.check ? seedRanges('--check', values.check) : [];
 const hours = Number(values.hours);
 const markets = Number(values.markets);
 const workers = Number(values.workers);

@@ -1,7 +1,8 @@
 /**
  * The command line the synthetic-run scripts share (scripts/gate-trace.ts, guard-phases.ts, holding-trace.ts,
  * edge-attribution.ts): `--flow PRESET --seeds A-B --hours H --markets M`, each with the script's own default, and
- * `flag(k, d)` for the script's other flags. Also the strategy params the guard's traces run (as gate-trace chose them).
+ * `flag(k, d)` for the script's other flags. Also the strategy params the guard's traces run (as gate-trace chose them),
+ * and `seedRanges`, the seed lists of the flow-fit scripts (flow-calibrate.ts, edge-fit-seeds.ts).
  */
 import { isFlowPreset, type FlowPreset } from '../src/sim/flow-presets.ts';
 
@@ -36,3 +37,13 @@ export const GUARD_TRACE_PARAMS: Record<string, string> = {
   glft: '{ A: 0.05, k: 0.39, gamma: 0.05, inventoryUnit: 50, minSpread: 0.02, maxSpread: 0.2, size: 25 }',
   binary: '{ gamma: 0.5, k: 150, inventoryUnit: 50, minSpread: 0.02, maxSpread: 0.2, size: 25 }',
 };
+
+/** `A-B` ranges (or single seeds) joined by commas, as one list of seeds; an error naming `flag` otherwise. */
+export function seedRanges(flag: string, text: string): number[] {
+  return text.split(',').flatMap((g) => {
+    const [a, b] = g.split('-').map(Number);
+    if (!Number.isSafeInteger(a) || (b !== undefined && !(Number.isSafeInteger(b) && b >= a!)))
+      throw new Error(`${flag}: A-B ranges joined by commas, got ${g}`);
+    return Array.from({ length: (b ?? a!) - a! + 1 }, (_, i) => a! + i);
+  });
+}
